@@ -1,0 +1,34 @@
+/*
+ * cli.h - what the subcommands of the roceshark binary share.
+ */
+#ifndef ROCESHARK_CLI_H
+#define ROCESHARK_CLI_H
+
+#include <stdbool.h>
+
+#include <roceshark/dissect.h>
+
+/* Exit codes, documented in `roceshark --help`. */
+enum cli_exit {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_USAGE = 1,     /* bad option, field, filter or script */
+    CLI_EXIT_INPUT = 2,     /* unreadable or corrupt input file */
+    CLI_EXIT_OUTPUT = 3,    /* output could not be written */
+    CLI_EXIT_CAPTURE = 4,   /* capture device missing, unsupported or not permitted */
+    CLI_EXIT_INTERNAL = 5   /* out of memory or another internal failure */
+};
+
+/* Prints "roceshark: <message>" on stderr and returns code. */
+int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parses an unsigned decimal (or 0x hex) option value within [min, max]. */
+bool cli_parse_uint(const char *s, unsigned long long min, unsigned long long max,
+                    unsigned long long *out);
+
+/* Applies a tshark-style "-d udp.port==N,roce" (or tcp.port==N,iwarp). */
+int cli_parse_decode_as(const char *arg, struct rs_decode_opts *opts);
+
+int cmd_read(int argc, char **argv);
+int cmd_fields(int argc, char **argv);
+
+#endif /* ROCESHARK_CLI_H */

@@ -1,0 +1,270 @@
+/*
+ * cmd_read.c - `roceshark read`: decode frames from a capture and print
+ * them as summary lines, a full tree, JSON or selected fields.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <roceshark/capture.h>
+#include <roceshark/dissect.h>
+#include <roceshark/fields.h>
+#include <roceshark/print.h>
+
+#include "cli.h"
+
+#define MAX_FIELDS_ARGS 256
+#define OUT_BUFFER_SIZE (1u << 20)
+
+enum read_format { FORMAT_TEXT, FORMAT_TREE, FORMAT_JSON, FORMAT_FIELDS };
+
+struct read_opts {
+    const char *file;
+    unsigned long long count;           /* 0: all */
+    enum read_format format;
+    bool verbose;
+    bool line_buffered;
+    const char *field_names[MAX_FIELDS_ARGS];
+    int field_ids[MAX_FIELDS_ARGS];
+    size_t n_fields;
+    struct rs_fields_fmt fields_fmt;
+    struct rs_decode_opts decode;
+};
+
+static const char read_usage[] =
+    "usage: roceshark read -r FILE [options]\n"
+    "  -r FILE          capture to read (pcap or pcapng; '-' for standard input)\n"
+    "  -c N             stop after N frames\n"
+    "  -V               print the full tree of every frame\n"
+    "  -T text|json|fields\n"
+    "                   output format (default text: one summary line per frame)\n"
+    "  -e FIELD         with -T fields: a field to print (repeatable)\n"
+    "  -E header=y|n, separator=/t|/s|C, aggregator=,|/s|C, occurrence=a|f|l\n"
+    "                   with -T fields: layout, as tshark's -E\n"
+    "  -d udp.port==N,roce\n"
+    "                   also decode UDP port N as RoCEv2 (repeatable)\n"
+    "  -l               flush output after every frame\n"
+    "  -n               accepted for tshark compatibility (names are never resolved)\n";
+
+static int
+parse_format(const char *arg, struct read_opts *ro)
+{
+    if (strcmp(arg, "text") == 0)
+        ro->format = FORMAT_TEXT;
+    else if (strcmp(arg, "json") == 0)
+        ro->format = FORMAT_JSON;
+    else if (strcmp(arg, "fields") == 0)
+        ro->format = FORMAT_FIELDS;
+    else
+        return cli_fail(CLI_EXIT_USAGE, "-T %s: unknown format (text, json or fields)", arg);
+    return 0;
+}
+
+/* "/t" is a tab, "/s" a space, anything else its first character. */
+static char
+separator_char(const char *v)
+{
+    if (strcmp(v, "/t") == 0)
+        return '\t';
+    if (strcmp(v, "/s") == 0)
+        return ' ';
+    return v[0];
+}
+
+static int
+parse_fields_option(const char *arg, struct rs_fields_fmt *fmt)
+{
+    const char *eq = strchr(arg, '=');
+
+    if (eq == NULL || eq[1] == '\0')
+        return cli_fail(CLI_EXIT_USAGE, "-E %s: expected name=value", arg);
+    size_t klen = (size_t)(eq - arg);
+    const char *v = eq + 1;
+    if (strncmp(arg, "header", klen) == 0 && klen == 6) {
+        if (strcmp(v, "y") != 0 && strcmp(v, "n") != 0)
+            return cli_fail(CLI_EXIT_USAGE, "-E %s: header takes y or n", arg);
+        fmt->header = v[0] == 'y';
+    } else if (strncmp(arg, "separator", klen) == 0 && klen == 9) {
+        fmt->separator = separator_char(v);
+    } else if (strncmp(arg, "aggregator", klen) == 0 && klen == 10) {
+        fmt->aggregator = separator_char(v);
+    } else if (strncmp(arg, "occurrence", klen) == 0 && klen == 10) {
+        if (strcmp(v, "a") != 0 && strcmp(v, "f") != 0 && strcmp(v, "l") != 0)
+            return cli_fail(CLI_EXIT_USAGE, "-E %s: occurrence takes a, f or l", arg);
+        fmt->occurrence = v[0];
+    } else {
+        return cli_fail(CLI_EXIT_USAGE, "-E %s: unknown option (header, separator, "
+                        "aggregator, occurrence)", arg);
+    }
+    return 0;
+}
+
+static int
+parse_read_args(int argc, char **argv, struct read_opts *ro)
+{
+    int c, rc;
+    unsigned long long n;
+
+    memset(ro, 0, sizeof(*ro));
+    rs_fields_fmt_init(&ro->fields_fmt);
+    rs_decode_opts_init(&ro->decode);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt(argc, argv, ":r:c:VT:e:E:d:lnh")) != -1) {
+        switch (c) {
+        case 'r':
+            ro->file = optarg;
+            break;
+        case 'c':
+            if (!cli_parse_uint(optarg, 1, ~0ull, &n))
+                return cli_fail(CLI_EXIT_USAGE, "-c %s: expected a positive count", optarg);
+            ro->count = n;
+            break;
+        case 'V':
+            ro->verbose = true;
+            break;
+        case 'T':
+            if ((rc = parse_format(optarg, ro)) != 0)
+                return rc;
+            break;
+        case 'e':
+            if (ro->n_fields == MAX_FIELDS_ARGS)
+                return cli_fail(CLI_EXIT_USAGE, "-e: at most %d fields", MAX_FIELDS_ARGS);
+            ro->field_names[ro->n_fields++] = optarg;
+            break;
+        case 'E':
+            if ((rc = parse_fields_option(optarg, &ro->fields_fmt)) != 0)
+                return rc;
+            break;
+        case 'd':
+            if ((rc = cli_parse_decode_as(optarg, &ro->decode)) != 0)
+                return rc;
+            break;
+        case 'l':
+            ro->line_buffered = true;
+            break;
+        case 'n':
+            break;
+        case 'h':
+            fputs(read_usage, stdout);
+            return -1;
+        case ':':
+            return cli_fail(CLI_EXIT_USAGE, "read: option -%c needs a value", optopt);
+        default:
+            return cli_fail(CLI_EXIT_USAGE, "read: unknown option -%c (try 'roceshark read -h')",
+                            optopt);
+        }
+    }
+    if (optind < argc)
+        return cli_fail(CLI_EXIT_USAGE, "read: unexpected argument '%s'", argv[optind]);
+    if (ro->file == NULL)
+        return cli_fail(CLI_EXIT_USAGE, "read: no input (use -r FILE)");
+    if (ro->format == FORMAT_FIELDS && ro->n_fields == 0)
+        return cli_fail(CLI_EXIT_USAGE, "read: -T fields needs at least one -e FIELD");
+    if (ro->format != FORMAT_FIELDS && ro->n_fields > 0)
+        return cli_fail(CLI_EXIT_USAGE, "read: -e needs -T fields");
+    if (ro->verbose && ro->format == FORMAT_TEXT)
+        ro->format = FORMAT_TREE;
+    for (size_t i = 0; i < ro->n_fields; i++) {
+        ro->field_ids[i] = rs_field_lookup(ro->field_names[i]);
+        if (ro->field_ids[i] < 0)
+            return cli_fail(CLI_EXIT_USAGE, "-e %s: unknown field (see 'roceshark fields')",
+                            ro->field_names[i]);
+    }
+    return 0;
+}
+
+/* Checksums cost time; -T fields computes them only when asked for. */
+static bool
+fields_need_crc(const struct read_opts *ro)
+{
+    for (size_t i = 0; i < ro->n_fields; i++)
+        if (strncmp(ro->field_names[i], "roceshark.icrc", 14) == 0 ||
+            strncmp(ro->field_names[i], "roceshark.vcrc", 14) == 0)
+            return true;
+    return false;
+}
+
+static void
+print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_packet *pkt,
+            bool first)
+{
+    switch (ro->format) {
+    case FORMAT_TEXT:
+        rs_print_summary(out, pkt);
+        break;
+    case FORMAT_TREE:
+        rs_print_tree(out, pkt);
+        break;
+    case FORMAT_JSON:
+        rs_print_json(out, pkt, first);
+        break;
+    case FORMAT_FIELDS:
+        rs_print_fields(out, &ro->fields_fmt, pkt, ro->field_ids, ro->n_fields);
+        break;
+    }
+}
+
+static int
+read_frames(struct rs_source *src, const struct read_opts *ro, struct rs_out *out)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_frame frame;
+    struct rs_packet pkt;
+    unsigned long long shown = 0;
+    int rc;
+
+    if (ro->format == FORMAT_JSON)
+        rs_print_json_begin(out);
+    if (ro->format == FORMAT_FIELDS && ro->fields_fmt.header)
+        rs_print_fields_header(out, &ro->fields_fmt, ro->field_names, ro->n_fields);
+    while ((ro->count == 0 || shown < ro->count) && !out->failed &&
+           (rc = rs_source_next(src, &frame, err)) == 1) {
+        rs_decode_frame(&frame, &ro->decode, &pkt);
+        print_frame(out, ro, &pkt, shown == 0);
+        shown++;
+    }
+    if (ro->format == FORMAT_JSON)
+        rs_print_json_end(out);
+    if (rs_out_flush(out) != 0)
+        return cli_fail(CLI_EXIT_OUTPUT, "writing output: write error");
+    if (rc < 0)
+        return cli_fail(CLI_EXIT_INPUT, "%s: %s", ro->file, err);
+    return CLI_EXIT_OK;
+}
+
+int
+cmd_read(int argc, char **argv)
+{
+    struct read_opts *ro = malloc(sizeof(*ro));
+    char err[RS_ERRBUF_SIZE];
+    struct rs_source *src = NULL;
+    struct rs_out out;
+    int rc;
+
+    if (ro == NULL)
+        return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
+    rc = parse_read_args(argc, argv, ro);
+    if (rc != 0) {
+        free(ro);
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    }
+    if (ro->format == FORMAT_FIELDS)
+        ro->decode.verify_crc = fields_need_crc(ro);
+    if (rs_source_open_file(ro->file, &src, err) != 0) {
+        free(ro);
+        return cli_fail(CLI_EXIT_INPUT, "%s", err);
+    }
+    if (rs_out_init(&out, stdout, OUT_BUFFER_SIZE) != 0) {
+        rs_source_close(src);
+        free(ro);
+        return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
+    }
+    out.line_buffered = ro->line_buffered;
+    rc = read_frames(src, ro, &out);
+    rs_out_free(&out);
+    rs_source_close(src);
+    free(ro);
+    return rc;
+}

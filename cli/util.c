@@ -1,0 +1,74 @@
+/*
+ * util.c - option parsing and error reporting shared by the subcommands.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int
+cli_fail(int code, const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("roceshark: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+bool
+cli_parse_uint(const char *s, unsigned long long min, unsigned long long max,
+               unsigned long long *out)
+{
+    char *end;
+
+    if (s == NULL || *s == '\0' || *s == '-' || *s == '+')
+        return false;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno != 0 || *end != '\0' || v < min || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Accepts the protocol names users already type into Wireshark. */
+static bool
+is_roce_name(const char *p)
+{
+    return strcmp(p, "roce") == 0 || strcmp(p, "rroce") == 0 || strcmp(p, "infiniband") == 0;
+}
+
+int
+cli_parse_decode_as(const char *arg, struct rs_decode_opts *opts)
+{
+    unsigned long long port;
+    char layer[16], proto[32], num[16];
+
+    if (sscanf(arg, "%15[a-z].port==%15[0-9x],%31s", layer, num, proto) != 3 ||
+        !cli_parse_uint(num, 1, 65535, &port))
+        return cli_fail(CLI_EXIT_USAGE, "-d %s: expected udp.port==N,roce or tcp.port==N,iwarp",
+                        arg);
+    if (strcmp(layer, "udp") == 0 && is_roce_name(proto)) {
+        if (opts->n_roce_ports == RS_MAX_EXTRA_PORTS)
+            return cli_fail(CLI_EXIT_USAGE, "-d %s: at most %d extra ports", arg,
+                            RS_MAX_EXTRA_PORTS);
+        opts->roce_ports[opts->n_roce_ports++] = (uint16_t)port;
+        return 0;
+    }
+    if (strcmp(layer, "tcp") == 0 && strcmp(proto, "iwarp") == 0) {
+        if (opts->n_iwarp_ports == RS_MAX_EXTRA_PORTS)
+            return cli_fail(CLI_EXIT_USAGE, "-d %s: at most %d extra ports", arg,
+                            RS_MAX_EXTRA_PORTS);
+        opts->iwarp_ports[opts->n_iwarp_ports++] = (uint16_t)port;
+        return 0;
+    }
+    return cli_fail(CLI_EXIT_USAGE, "-d %s: unknown protocol '%s' for %s (use roce on udp, "
+                    "iwarp on tcp)", arg, proto, layer);
+}

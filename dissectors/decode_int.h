@@ -1,0 +1,83 @@
+/*
+ * decode_int.h - what the decoder's files share; not part of the API.
+ *
+ * Each layer decoder takes the offset where its header starts and `end`, the
+ * offset one past the last byte that the enclosing header says belongs to
+ * it (which may lie beyond the captured bytes). It records its span when the
+ * fixed header was captured, and flags the packet when it was not.
+ */
+#ifndef ROCESHARK_DECODE_INT_H
+#define ROCESHARK_DECODE_INT_H
+
+#include <roceshark/dissect.h>
+#include <roceshark/packet.h>
+#include <roceshark/wire.h>
+
+static inline void
+decode_set_layer(struct rs_packet *pkt, enum rs_layer layer, uint32_t off, uint32_t len)
+{
+    pkt->layers |= (uint64_t)1 << layer;
+    pkt->span[layer].off = off;
+    pkt->span[layer].len = len;
+}
+
+/* Marks pkt malformed; the first reason found is the one kept. */
+static inline void
+decode_malformed(struct rs_packet *pkt, const char *why)
+{
+    if (!(pkt->flags & RS_PKT_MALFORMED))
+        pkt->problem = why;
+    pkt->flags |= RS_PKT_MALFORMED;
+}
+
+/* True when `len` bytes at `off` were captured. Otherwise flags the packet:
+ * as cut by the snapshot length when the bytes lie inside `end` (what the
+ * enclosing header declared), else as inconsistent, and returns false. */
+static inline bool
+decode_need(struct rs_packet *pkt, uint32_t off, uint32_t len, uint32_t end,
+            const char *what)
+{
+    if (rs_span_fits(off, len, pkt->frame->caplen) && rs_span_fits(off, len, end))
+        return true;
+    if (rs_span_fits(off, len, end)) {
+        pkt->flags |= RS_PKT_SNAPLEN;
+        decode_malformed(pkt, "frame cut short by the capture's snapshot length");
+    } else {
+        decode_malformed(pkt, what);
+    }
+    return false;
+}
+
+/* Narrows end to the `declared` bytes at off that a length field announces,
+ * flagging a declaration that claims more than the enclosing layer holds. */
+static inline uint32_t
+declared_end(struct rs_packet *pkt, uint32_t off, uint32_t declared, uint32_t end,
+             const char *what)
+{
+    if (!rs_span_fits(off, declared, end)) {
+        decode_malformed(pkt, what);
+        return end;
+    }
+    return off + declared;
+}
+
+void decode_ethertype(struct rs_packet *pkt, const struct rs_decode_opts *opts,
+                      uint16_t ethertype, uint32_t off, uint32_t end);
+void decode_erf(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t end);
+void decode_ethernet(struct rs_packet *pkt, const struct rs_decode_opts *opts,
+                     uint32_t off, uint32_t end);
+void decode_ipv4(struct rs_packet *pkt, const struct rs_decode_opts *opts,
+                 uint32_t off, uint32_t end);
+void decode_ipv6(struct rs_packet *pkt, const struct rs_decode_opts *opts,
+                 uint32_t off, uint32_t end);
+/* LRH at off, then the GRH or transport packet that LNH announces. */
+void decode_lrh(struct rs_packet *pkt, uint32_t off, uint32_t end);
+/* GRH at off, then the transport packet when NxtHdr is 0x1B. */
+void decode_grh(struct rs_packet *pkt, uint32_t off, uint32_t end);
+/* Decodes the IBA transport packet [off, end): BTH, extension headers,
+ * payload, pad and ICRC. */
+void decode_ib_transport(struct rs_packet *pkt, uint32_t off, uint32_t end);
+/* Computes and checks the ICRC (and the VCRC of native IB frames). */
+void decode_check_crcs(struct rs_packet *pkt);
+
+#endif /* ROCESHARK_DECODE_INT_H */

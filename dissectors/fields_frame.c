@@ -1,0 +1,50 @@
+/*
+ * fields_frame.c - frame.* fields: what the capture says about each frame.
+ */
+#include "fields_int.h"
+
+static bool
+get_frame(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+          struct rs_value *out)
+{
+    const struct rs_frame *fr = pkt->frame;
+
+    if (occ != 0)
+        return false;
+    out->type = f->type;
+    switch (f->offset) {
+    case 0:
+        out->v.u = fr->number;
+        break;
+    case 1:
+        out->v.ns = fr->ts_sec * 1000000000 + fr->ts_nsec;
+        break;
+    case 2:
+        out->v.ns = fr->rel_ns;
+        break;
+    case 3:
+        out->v.u = fr->len;
+        break;
+    case 4:
+        out->v.u = fr->caplen;
+        break;
+    default:
+        return false;
+    }
+    return true;
+}
+
+/* The offset column selects what get_frame returns. */
+const struct rs_field rs_fields_frame[] = {
+    {"frame.number", "Frame Number", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
+     "Position of the frame in the capture, from 1", RS_NO_LAYER, 0, 0, get_frame, 1},
+    {"frame.time_epoch", "Epoch Time", RS_FT_ABSTIME, RS_BASE_NONE, 0, NULL,
+     "Arrival time in seconds since 1970", RS_NO_LAYER, 1, 0, get_frame, 1},
+    {"frame.time_relative", "Time since reference or first frame", RS_FT_RELTIME,
+     RS_BASE_NONE, 0, NULL, "Seconds since the first frame", RS_NO_LAYER, 2, 0, get_frame, 1},
+    {"frame.len", "Frame length on the wire", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
+     "Bytes on the wire", RS_NO_LAYER, 3, 0, get_frame, 1},
+    {"frame.cap_len", "Frame length stored into the capture file", RS_FT_UINT32, RS_BASE_DEC,
+     0, NULL, "Bytes captured", RS_NO_LAYER, 4, 0, get_frame, 1},
+    RS_F_END,
+};

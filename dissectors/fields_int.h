@@ -1,0 +1,52 @@
+/*
+ * fields_int.h - the per-header field tables that registry.c stitches
+ * together, and helpers their custom getters share. Not part of the API.
+ */
+#ifndef ROCESHARK_FIELDS_INT_H
+#define ROCESHARK_FIELDS_INT_H
+
+#include <roceshark/common.h>
+#include <roceshark/fields.h>
+#include <roceshark/wire.h>
+
+/* Each table ends with an entry whose abbrev is NULL. In tree order. */
+extern const struct rs_field rs_fields_frame[];
+extern const struct rs_field rs_fields_link[];
+extern const struct rs_field rs_fields_ip[];
+extern const struct rs_field rs_fields_ib_lrh[];
+extern const struct rs_field rs_fields_ib_grh[];
+extern const struct rs_field rs_fields_ib_bth[];
+extern const struct rs_field rs_fields_ib_ext[];
+extern const struct rs_field rs_fields_ib_aeth[];
+extern const struct rs_field rs_fields_ib_tail[];
+extern const struct rs_field rs_fields_roceshark[];
+
+/* Names of the defined BTH opcodes (ib_opcode.c). */
+extern struct rs_value_string rs_ib_opcode_vals[257];
+
+/* Shorthands for table entries. */
+#define RS_F_HDR(abbrev, name, layer, depth) \
+    {abbrev, name, RS_FT_BYTES, RS_BASE_NONE, 0, NULL, name, layer, 0, 0, NULL, depth, \
+     RS_FIELD_HEADER}
+#define RS_F_PROTO(abbrev, name, layer) \
+    {abbrev, name, RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, name, layer, 0, 0, NULL, 0}
+#define RS_F_END {NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, NULL, 0, 0}
+
+/* The generic value of f from its layer, offset, width and mask. */
+bool rs_field_get_generic(const struct rs_packet *pkt, const struct rs_field *f,
+                          unsigned occ, struct rs_value *out);
+
+/* Reads width bytes at offset within layer, masked and shifted as f says;
+ * false when the layer is absent or too short. */
+bool rs_field_read_uint(const struct rs_packet *pkt, const struct rs_field *f, uint8_t layer,
+                        struct rs_value *out);
+
+static inline bool
+rs_value_set_uint(struct rs_value *out, uint8_t type, uint64_t v)
+{
+    out->type = type;
+    out->v.u = v;
+    return true;
+}
+
+#endif /* ROCESHARK_FIELDS_INT_H */

@@ -1,0 +1,269 @@
+/*
+ * ip.c - IPv4, IPv6, UDP and TCP, as far as RoCEv2 and iWARP need them.
+ *
+ * The IP header's own length fields bound what follows, so Ethernet padding
+ * and trailing FCS bytes never reach the IBA decoder: RoCEv2 ACKs are short
+ * enough to be padded to the 60-byte Ethernet minimum.
+ */
+#include "decode_int.h"
+#include "fields_int.h"
+
+#define IPV4_MIN_LEN 20
+#define IPV6_LEN 40
+#define UDP_LEN 8
+#define TCP_MIN_LEN 20
+#define IPPROTO_TCP_ 6
+#define IPPROTO_UDP_ 17
+#define IPV6_EXT_HOPOPTS 0
+#define IPV6_EXT_ROUTING 43
+#define IPV6_EXT_FRAGMENT 44
+#define IPV6_EXT_DSTOPTS 60
+#define MAX_IPV6_EXT 8      /* more extension headers than this: not decoded */
+
+static bool
+is_roce_port(const struct rs_decode_opts *opts, uint16_t port)
+{
+    if (port == RS_ROCEV2_UDP_PORT)
+        return true;
+    for (unsigned i = 0; i < opts->n_roce_ports; i++)
+        if (opts->roce_ports[i] == port)
+            return true;
+    return false;
+}
+
+/*  0                   1                   2                   3
+ * +-------+-------+---------------+-------------------------------+
+ * |  Source Port                  |  Destination Port             |
+ * +-------------------------------+-------------------------------+
+ * |  Length                       |  Checksum                     |
+ * +-------------------------------+-------------------------------+ */
+static void
+decode_udp(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t off,
+           uint32_t end)
+{
+    const uint8_t *d = pkt->frame->data;
+
+    if (!decode_need(pkt, off, UDP_LEN, end, "UDP header exceeds the IP packet"))
+        return;
+    uint16_t ulen = rs_load_be16(d + off + 4);
+    if (ulen < UDP_LEN)
+        decode_malformed(pkt, "UDP length shorter than its header");
+    else
+        end = declared_end(pkt, off, ulen, end, "UDP length exceeds the IP packet");
+    decode_set_layer(pkt, RS_LAYER_UDP, off, UDP_LEN);
+    /* RoCEv2 is recognised by the destination port (IBTA Annex A17.2). */
+    if (is_roce_port(opts, rs_load_be16(d + off + 2))) {
+        pkt->encap = RS_ENCAP_ROCEV2;
+        decode_ib_transport(pkt, off + UDP_LEN, end);
+    }
+}
+
+static void
+decode_tcp(struct rs_packet *pkt, uint32_t off, uint32_t end)
+{
+    const uint8_t *d = pkt->frame->data;
+
+    if (!decode_need(pkt, off, TCP_MIN_LEN, end, "TCP header exceeds the IP packet"))
+        return;
+    uint32_t hlen = (uint32_t)(d[off + 12] >> 4) * 4;
+    if (hlen < TCP_MIN_LEN) {
+        decode_malformed(pkt, "TCP data offset shorter than its header");
+        return;
+    }
+    if (!decode_need(pkt, off, hlen, end, "TCP options exceed the IP packet"))
+        return;
+    decode_set_layer(pkt, RS_LAYER_TCP, off, hlen);
+}
+
+static void
+decode_l4(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint8_t proto,
+          uint32_t off, uint32_t end)
+{
+    pkt->ip_proto = proto;
+    if (pkt->flags & RS_PKT_IP_FRAGMENT)
+        return;     /* only the first fragment has the header, and no reassembly */
+    if (proto == IPPROTO_UDP_)
+        decode_udp(pkt, opts, off, end);
+    else if (proto == IPPROTO_TCP_)
+        decode_tcp(pkt, off, end);
+}
+
+/* IPv4 (RFC 791): version/IHL, TOS, total length, id, flags/fragment offset,
+ * TTL, protocol, checksum, source, destination, options. */
+void
+decode_ipv4(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t off,
+            uint32_t end)
+{
+    const uint8_t *d = pkt->frame->data;
+
+    if (!decode_need(pkt, off, IPV4_MIN_LEN, end, "IPv4 header too short"))
+        return;
+    const uint8_t *h = d + off;
+    uint32_t hlen = (uint32_t)(h[0] & 0x0f) * 4;
+    if (h[0] >> 4 != 4 || hlen < IPV4_MIN_LEN) {
+        decode_malformed(pkt, "bad IPv4 version or header length");
+        return;
+    }
+    if (!decode_need(pkt, off, hlen, end, "IPv4 options exceed the packet"))
+        return;
+    uint16_t total = rs_load_be16(h + 2);
+    if (total < hlen) {
+        decode_malformed(pkt, "IPv4 total length shorter than its header");
+        return;
+    }
+    end = declared_end(pkt, off, total, end, "IPv4 total length exceeds the frame");
+    decode_set_layer(pkt, RS_LAYER_IPV4, off, hlen);
+    pkt->ecn = h[1] & 3;
+    if ((rs_load_be16(h + 6) & 0x3fff) != 0)
+        pkt->flags |= RS_PKT_IP_FRAGMENT;
+    decode_l4(pkt, opts, h[9], off + hlen, end);
+}
+
+/* IPv6 (RFC 8200): version, traffic class, flow label, payload length, next
+ * header, hop limit, source, destination; then extension headers. */
+void
+decode_ipv6(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t off,
+            uint32_t end)
+{
+    const uint8_t *d = pkt->frame->data;
+
+    if (!decode_need(pkt, off, IPV6_LEN, end, "IPv6 header too short"))
+        return;
+    const uint8_t *h = d + off;
+    if (h[0] >> 4 != 6) {
+        decode_malformed(pkt, "bad IPv6 version");
+        return;
+    }
+    uint16_t plen = rs_load_be16(h + 4);
+    if (plen != 0)  /* 0 means a jumbogram: the link layer bounds it */
+        end = declared_end(pkt, off + IPV6_LEN, plen, end,
+                           "IPv6 payload length exceeds the frame");
+    decode_set_layer(pkt, RS_LAYER_IPV6, off, IPV6_LEN);
+    pkt->ecn = (h[1] >> 4) & 3;
+
+    uint8_t nh = h[6];
+    uint32_t l4 = off + IPV6_LEN;
+    for (int n = 0; n < MAX_IPV6_EXT; n++) {
+        if (nh == IPV6_EXT_FRAGMENT) {
+            pkt->flags |= RS_PKT_IP_FRAGMENT;
+            break;
+        }
+        if (nh != IPV6_EXT_HOPOPTS && nh != IPV6_EXT_ROUTING && nh != IPV6_EXT_DSTOPTS)
+            break;
+        if (!decode_need(pkt, l4, 2, end, "IPv6 extension header exceeds the packet"))
+            return;
+        uint32_t elen = ((uint32_t)d[l4 + 1] + 1) * 8;
+        nh = d[l4];
+        l4 += elen;
+    }
+    /* The IPv6 span covers the extension headers, which the ICRC includes. */
+    if (!decode_need(pkt, off, l4 - off, end, "IPv6 extension headers exceed the packet"))
+        return;
+    pkt->span[RS_LAYER_IPV6].len = l4 - off;
+    decode_l4(pkt, opts, nh, l4, end);
+}
+
+static const struct rs_value_string ecn_vals[] = {
+    {0, "Not ECN-Capable Transport"},
+    {1, "ECN-Capable Transport codepoint '01'"},
+    {2, "ECN-Capable Transport codepoint '10'"},
+    {3, "Congestion Experienced"},
+    {0, NULL},
+};
+
+/* Header lengths are stored in 4-byte words and shown in bytes. */
+static bool
+get_ipv4_hdr_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                 struct rs_value *out)
+{
+    if (occ != 0 || !rs_field_read_uint(pkt, f, RS_LAYER_IPV4, out))
+        return false;
+    out->v.u *= 4;
+    return true;
+}
+
+static bool
+get_tcp_hdr_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                struct rs_value *out)
+{
+    if (occ != 0 || !rs_packet_has(pkt, RS_LAYER_TCP))
+        return false;
+    return rs_value_set_uint(out, f->type, pkt->span[RS_LAYER_TCP].len);
+}
+
+const struct rs_field rs_fields_ip[] = {
+    RS_F_PROTO("ip", "Internet Protocol Version 4", RS_LAYER_IPV4),
+    {"ip.version", "Version", RS_FT_UINT8, RS_BASE_DEC, 0xf0, NULL, "IP version",
+     RS_LAYER_IPV4, 0, 1, NULL, 1},
+    {"ip.hdr_len", "Header Length", RS_FT_UINT8, RS_BASE_DEC, 0x0f, NULL,
+     "IPv4 header length in bytes", RS_LAYER_IPV4, 0, 1, get_ipv4_hdr_len, 1},
+    {"ip.dsfield.dscp", "Differentiated Services Codepoint", RS_FT_UINT8, RS_BASE_DEC, 0xfc,
+     NULL, "DSCP", RS_LAYER_IPV4, 1, 1, NULL, 1},
+    {"ip.dsfield.ecn", "Explicit Congestion Notification", RS_FT_UINT8, RS_BASE_DEC, 0x03,
+     ecn_vals, "ECN: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE", RS_LAYER_IPV4, 1, 1, NULL, 1},
+    {"ip.len", "Total Length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "IPv4 total length",
+     RS_LAYER_IPV4, 2, 2, NULL, 1},
+    {"ip.id", "Identification", RS_FT_UINT16, RS_BASE_HEX_DEC, 0, NULL,
+     "IPv4 identification (covered by the ICRC)", RS_LAYER_IPV4, 4, 2, NULL, 1},
+    {"ip.flags.df", "Don't fragment", RS_FT_BOOLEAN, RS_BASE_NONE, 0x40, NULL, "DF flag",
+     RS_LAYER_IPV4, 6, 1, NULL, 1},
+    {"ip.flags.mf", "More fragments", RS_FT_BOOLEAN, RS_BASE_NONE, 0x20, NULL, "MF flag",
+     RS_LAYER_IPV4, 6, 1, NULL, 1},
+    {"ip.frag_offset", "Fragment Offset", RS_FT_UINT16, RS_BASE_DEC, 0x1fff, NULL,
+     "Fragment offset in 8-byte units", RS_LAYER_IPV4, 6, 2, NULL, 1},
+    {"ip.ttl", "Time to Live", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, "TTL", RS_LAYER_IPV4, 8, 1,
+     NULL, 1},
+    {"ip.proto", "Protocol", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, "Next protocol",
+     RS_LAYER_IPV4, 9, 1, NULL, 1},
+    {"ip.checksum", "Header Checksum", RS_FT_UINT16, RS_BASE_HEX, 0, NULL,
+     "IPv4 header checksum", RS_LAYER_IPV4, 10, 2, NULL, 1},
+    {"ip.src", "Source Address", RS_FT_IPV4, RS_BASE_NONE, 0, NULL, "IPv4 source",
+     RS_LAYER_IPV4, 12, 4, NULL, 1},
+    {"ip.dst", "Destination Address", RS_FT_IPV4, RS_BASE_NONE, 0, NULL, "IPv4 destination",
+     RS_LAYER_IPV4, 16, 4, NULL, 1},
+    RS_F_PROTO("ipv6", "Internet Protocol Version 6", RS_LAYER_IPV6),
+    {"ipv6.tclass", "Traffic Class", RS_FT_UINT32, RS_BASE_HEX, 0x0ff00000, NULL,
+     "IPv6 traffic class", RS_LAYER_IPV6, 0, 4, NULL, 1},
+    {"ipv6.tclass.dscp", "Differentiated Services Codepoint", RS_FT_UINT32, RS_BASE_DEC,
+     0x0fc00000, NULL, "DSCP", RS_LAYER_IPV6, 0, 4, NULL, 1},
+    {"ipv6.tclass.ecn", "Explicit Congestion Notification", RS_FT_UINT32, RS_BASE_DEC,
+     0x00300000, ecn_vals, "ECN: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE", RS_LAYER_IPV6, 0, 4,
+     NULL, 1},
+    {"ipv6.flow", "Flow Label", RS_FT_UINT24, RS_BASE_HEX, 0x000fffff, NULL, "IPv6 flow label",
+     RS_LAYER_IPV6, 0, 4, NULL, 1},
+    {"ipv6.plen", "Payload Length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "IPv6 payload length",
+     RS_LAYER_IPV6, 4, 2, NULL, 1},
+    {"ipv6.nxt", "Next Header", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, "IPv6 next header",
+     RS_LAYER_IPV6, 6, 1, NULL, 1},
+    {"ipv6.hlim", "Hop Limit", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, "IPv6 hop limit",
+     RS_LAYER_IPV6, 7, 1, NULL, 1},
+    {"ipv6.src", "Source Address", RS_FT_IPV6, RS_BASE_NONE, 0, NULL, "IPv6 source",
+     RS_LAYER_IPV6, 8, 16, NULL, 1},
+    {"ipv6.dst", "Destination Address", RS_FT_IPV6, RS_BASE_NONE, 0, NULL, "IPv6 destination",
+     RS_LAYER_IPV6, 24, 16, NULL, 1},
+    RS_F_PROTO("udp", "User Datagram Protocol", RS_LAYER_UDP),
+    {"udp.srcport", "Source Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "UDP source port",
+     RS_LAYER_UDP, 0, 2, NULL, 1},
+    {"udp.dstport", "Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
+     "UDP destination port", RS_LAYER_UDP, 2, 2, NULL, 1},
+    {"udp.length", "Length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "UDP length", RS_LAYER_UDP,
+     4, 2, NULL, 1},
+    {"udp.checksum", "Checksum", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, "UDP checksum",
+     RS_LAYER_UDP, 6, 2, NULL, 1},
+    RS_F_PROTO("tcp", "Transmission Control Protocol", RS_LAYER_TCP),
+    {"tcp.srcport", "Source Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "TCP source port",
+     RS_LAYER_TCP, 0, 2, NULL, 1},
+    {"tcp.dstport", "Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
+     "TCP destination port", RS_LAYER_TCP, 2, 2, NULL, 1},
+    {"tcp.seq_raw", "Sequence Number (raw)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
+     "TCP sequence number as sent", RS_LAYER_TCP, 4, 4, NULL, 1},
+    {"tcp.ack_raw", "Acknowledgment number (raw)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
+     "TCP acknowledgment number as sent", RS_LAYER_TCP, 8, 4, NULL, 1},
+    {"tcp.hdr_len", "Header Length", RS_FT_UINT8, RS_BASE_DEC, 0, NULL,
+     "TCP header length in bytes", RS_LAYER_TCP, 12, 1, get_tcp_hdr_len, 1},
+    {"tcp.flags", "Flags", RS_FT_UINT16, RS_BASE_HEX, 0x0fff, NULL, "TCP flags",
+     RS_LAYER_TCP, 12, 2, NULL, 1},
+    {"tcp.window_size_value", "Window", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
+     "TCP window as sent", RS_LAYER_TCP, 14, 2, NULL, 1},
+    RS_F_END,
+};

@@ -1,0 +1,140 @@
+/*
+ * out.c - the printers' output buffer: append in memory, write in blocks.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <roceshark/common.h>
+#include <roceshark/fields.h>
+#include <roceshark/print.h>
+
+#define OUT_FLUSH_AT(o) ((o)->cap - (o)->cap / 4)
+
+int
+rs_out_init(struct rs_out *o, FILE *fp, size_t cap)
+{
+    memset(o, 0, sizeof(*o));
+    o->fp = fp;
+    o->cap = cap;
+    o->buf = malloc(cap);
+    return o->buf == NULL ? RS_ENOMEM : 0;
+}
+
+void
+rs_out_free(struct rs_out *o)
+{
+    free(o->buf);
+    o->buf = NULL;
+}
+
+int
+rs_out_flush(struct rs_out *o)
+{
+    if (o->len > 0 && !o->failed) {
+        if (fwrite(o->buf, 1, o->len, o->fp) != o->len || fflush(o->fp) != 0)
+            o->failed = true;
+    }
+    o->len = 0;
+    return o->failed ? RS_EIO : 0;
+}
+
+/* Grows the buffer for one oversized item (a long -V line); otherwise the
+ * buffer is flushed before it fills. */
+static bool
+out_reserve(struct rs_out *o, size_t n)
+{
+    if (o->len + n <= o->cap)
+        return true;
+    rs_out_flush(o);
+    if (n <= o->cap)
+        return true;
+    char *bigger = realloc(o->buf, n);
+    if (bigger == NULL) {
+        o->failed = true;
+        return false;
+    }
+    o->buf = bigger;
+    o->cap = n;
+    return true;
+}
+
+char *
+rs_out_reserve(struct rs_out *o, size_t n)
+{
+    return out_reserve(o, n) ? o->buf + o->len : NULL;
+}
+
+void
+rs_out_commit(struct rs_out *o, size_t n)
+{
+    o->len += n;
+}
+
+void
+rs_out_value(struct rs_out *o, const struct rs_field *f, const struct rs_value *v)
+{
+    char text[128];
+    size_t n = rs_value_format(f, v, text, sizeof(text));
+
+    if (n < sizeof(text)) {
+        rs_out_write(o, text, n);
+        return;
+    }
+    /* Long values (byte fields) are formatted in place. */
+    char *p = rs_out_reserve(o, n + 1);
+    if (p != NULL)
+        rs_out_commit(o, rs_value_format(f, v, p, n + 1));
+}
+
+void
+rs_out_write(struct rs_out *o, const char *s, size_t n)
+{
+    if (!out_reserve(o, n))
+        return;
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+}
+
+void
+rs_out_str(struct rs_out *o, const char *s)
+{
+    rs_out_write(o, s, strlen(s));
+}
+
+void
+rs_out_char(struct rs_out *o, char c)
+{
+    if (o->len < o->cap || out_reserve(o, 1))
+        o->buf[o->len++] = c;
+}
+
+void
+rs_out_printf(struct rs_out *o, const char *fmt, ...)
+{
+    va_list ap;
+    size_t room = o->cap - o->len;
+
+    va_start(ap, fmt);
+    int n = vsnprintf(o->buf + o->len, room, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= room) {
+        if (!out_reserve(o, (size_t)n + 1))
+            return;
+        va_start(ap, fmt);
+        vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+        va_end(ap);
+    }
+    o->len += (size_t)n;
+}
+
+void
+rs_out_end_frame(struct rs_out *o)
+{
+    if (o->line_buffered || o->len >= OUT_FLUSH_AT(o))
+        rs_out_flush(o);
+}

@@ -1,0 +1,70 @@
+/*
+ * print_fields.c - `-T fields`: one line per frame, the values of the
+ * requested fields separated as tshark's -E options say.
+ */
+#include <roceshark/fields.h>
+#include <roceshark/print.h>
+
+void
+rs_fields_fmt_init(struct rs_fields_fmt *fmt)
+{
+    fmt->separator = '\t';
+    fmt->aggregator = ',';
+    fmt->occurrence = 'a';
+    fmt->header = false;
+}
+
+void
+rs_print_fields_header(struct rs_out *o, const struct rs_fields_fmt *fmt,
+                       const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            rs_out_char(o, fmt->separator);
+        rs_out_str(o, names[i]);
+    }
+    rs_out_char(o, '\n');
+}
+
+struct field_cell {
+    struct rs_out *o;
+    const struct rs_fields_fmt *fmt;
+    unsigned seen;
+    /* For occurrence 'l': the last value, which points into the frame. */
+    const struct rs_field *last_f;
+    struct rs_value last_v;
+};
+
+static void
+emit_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
+{
+    struct field_cell *c = ctx;
+
+    if (c->fmt->occurrence == 'l') {
+        c->last_f = f;
+        c->last_v = *v;
+    } else if (c->fmt->occurrence == 'a' || c->seen == 0) {
+        if (c->seen > 0)
+            rs_out_char(c->o, c->fmt->aggregator);
+        rs_out_value(c->o, f, v);
+    }
+    c->seen++;
+}
+
+void
+rs_print_fields(struct rs_out *o, const struct rs_fields_fmt *fmt, const struct rs_packet *pkt,
+                const int *ids, size_t n)
+{
+    struct field_cell c = {.o = o, .fmt = fmt};
+
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            rs_out_char(o, fmt->separator);
+        c.seen = 0;
+        rs_field_foreach(pkt, ids[i], emit_value, &c);
+        if (fmt->occurrence == 'l' && c.seen > 0)
+            rs_out_value(o, c.last_f, &c.last_v);
+    }
+    rs_out_char(o, '\n');
+    rs_out_end_frame(o);
+}

@@ -1,0 +1,102 @@
+/*
+ * print_json.c - `-T json`: a JSON array holding one object per frame, one
+ * line each, keyed by field name. Values are strings printed as -T fields
+ * prints them; a field with several values becomes an array.
+ */
+#include <string.h>
+
+#include <roceshark/fields.h>
+#include <roceshark/print.h>
+
+struct json_ctx {
+    struct rs_out *o;
+    unsigned n;             /* values of the current field so far */
+};
+
+static void
+json_string(struct rs_out *o, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+
+    rs_out_char(o, '"');
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            rs_out_char(o, '\\');
+            rs_out_char(o, (char)c);
+        } else if (c < 0x20) {
+            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf]};
+            rs_out_write(o, esc, sizeof(esc));
+        } else {
+            rs_out_char(o, (char)c);
+        }
+    }
+    rs_out_char(o, '"');
+}
+
+static void
+json_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
+{
+    struct json_ctx *j = ctx;
+
+    if (j->n++ > 0)
+        rs_out_char(j->o, ',');
+    if (v->type == RS_FT_STRING) {
+        json_string(j->o, v->v.str, strlen(v->v.str));
+        return;
+    }
+    /* Other values format to hex, digits, dots and colons: nothing to escape. */
+    rs_out_char(j->o, '"');
+    rs_out_value(j->o, f, v);
+    rs_out_char(j->o, '"');
+}
+
+void
+rs_print_json_begin(struct rs_out *o)
+{
+    rs_out_str(o, "[\n");
+}
+
+void
+rs_print_json(struct rs_out *o, const struct rs_packet *pkt, bool first)
+{
+    struct json_ctx j = {.o = o};
+    bool any = false;
+
+    rs_out_str(o, first ? "{" : ",\n{");
+    for (int id = 0; id < rs_field_count(); id++) {
+        const struct rs_field *f = rs_field_by_id(id);
+        struct rs_value v;
+
+        /* Aliases print under their first id; protocols are not values. */
+        if (f->type == RS_FT_PROTOCOL || rs_field_lookup(f->abbrev) != id)
+            continue;
+        if (!rs_field_value(pkt, id, 0, &v) && rs_field_next_alias(id) < 0)
+            continue;
+        /* Count first, so a single value prints bare and several as a list. */
+        unsigned count = 0;
+        for (int a = id; a >= 0; a = rs_field_next_alias(a))
+            for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, a, occ, &v);
+                 occ++)
+                count++;
+        if (count == 0)
+            continue;
+        if (any)
+            rs_out_char(o, ',');
+        any = true;
+        json_string(o, f->abbrev, strlen(f->abbrev));
+        rs_out_str(o, count > 1 ? ":[" : ":");
+        j.n = 0;
+        rs_field_foreach(pkt, id, json_value, &j);
+        if (count > 1)
+            rs_out_char(o, ']');
+    }
+    rs_out_char(o, '}');
+    rs_out_end_frame(o);
+}
+
+void
+rs_print_json_end(struct rs_out *o)
+{
+    rs_out_str(o, "\n]\n");
+}

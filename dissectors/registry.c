@@ -1,0 +1,159 @@
+/*
+ * registry.c - one index over every field table: ids, lookup by name, and
+ * value extraction.
+ *
+ * The tables are static; the index is built once at start-up. Ids follow
+ * table order, which is wire order, so walking ids walks a frame's tree.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <roceshark/common.h>
+
+#include "fields_int.h"
+
+#define MAX_FIELDS 1024
+
+static const struct rs_field *const field_tables[] = {
+    rs_fields_frame, rs_fields_link,     rs_fields_ip,      rs_fields_ib_lrh,
+    rs_fields_ib_grh, rs_fields_ib_bth,  rs_fields_ib_ext,  rs_fields_ib_aeth,
+    rs_fields_ib_tail, rs_fields_roceshark,
+};
+
+static const struct rs_field *fields[MAX_FIELDS];
+static int n_fields;
+static int by_name[MAX_FIELDS];     /* ids sorted by abbrev, then id */
+static int next_alias[MAX_FIELDS];  /* next id with the same abbrev, or -1 */
+
+static int
+compare_by_name(const void *a, const void *b)
+{
+    int ia = *(const int *)a, ib = *(const int *)b;
+    int c = strcmp(fields[ia]->abbrev, fields[ib]->abbrev);
+
+    return c != 0 ? c : ia - ib;
+}
+
+__attribute__((constructor)) static void
+registry_init(void)
+{
+    for (size_t t = 0; t < RS_ARRAY_SIZE(field_tables); t++)
+        for (const struct rs_field *f = field_tables[t]; f->abbrev != NULL; f++)
+            if (n_fields < MAX_FIELDS)
+                fields[n_fields++] = f;
+    for (int i = 0; i < n_fields; i++)
+        by_name[i] = i;
+    qsort(by_name, (size_t)n_fields, sizeof(by_name[0]), compare_by_name);
+    for (int i = 0; i < n_fields; i++) {
+        bool same = i + 1 < n_fields &&
+                    strcmp(fields[by_name[i]]->abbrev, fields[by_name[i + 1]]->abbrev) == 0;
+        next_alias[by_name[i]] = same ? by_name[i + 1] : -1;
+    }
+}
+
+int
+rs_field_count(void)
+{
+    return n_fields;
+}
+
+const struct rs_field *
+rs_field_by_id(int id)
+{
+    return id >= 0 && id < n_fields ? fields[id] : NULL;
+}
+
+int
+rs_field_lookup(const char *abbrev)
+{
+    int lo = 0, hi = n_fields;
+
+    /* Lower bound: the first entry not below abbrev is the lowest id. */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (strcmp(fields[by_name[mid]]->abbrev, abbrev) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < n_fields && strcmp(fields[by_name[lo]]->abbrev, abbrev) == 0)
+        return by_name[lo];
+    return RS_ENOENT;
+}
+
+int
+rs_field_next_alias(int id)
+{
+    return id >= 0 && id < n_fields ? next_alias[id] : -1;
+}
+
+bool
+rs_field_read_uint(const struct rs_packet *pkt, const struct rs_field *f, uint8_t layer,
+                   struct rs_value *out)
+{
+    if (layer >= RS_LAYER_COUNT || !rs_packet_has(pkt, (enum rs_layer)layer))
+        return false;
+    const struct rs_span *s = &pkt->span[layer];
+    if ((uint32_t)f->offset + f->width > s->len)
+        return false;
+    uint64_t v = rs_load_be(pkt->frame->data + s->off + f->offset, f->width);
+    if (f->mask != 0)
+        v = (v & f->mask) >> rs_mask_shift(f->mask);
+    out->type = f->type;
+    out->v.u = v;
+    return true;
+}
+
+bool
+rs_field_get_generic(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                     struct rs_value *out)
+{
+    if (occ != 0 || f->layer >= RS_LAYER_COUNT || !rs_packet_has(pkt, (enum rs_layer)f->layer))
+        return false;
+    const struct rs_span *s = &pkt->span[f->layer];
+
+    switch (f->type) {
+    case RS_FT_PROTOCOL:
+    case RS_FT_BYTES:
+    case RS_FT_ETHER:
+    case RS_FT_IPV4:
+    case RS_FT_IPV6: {
+        uint32_t len = f->width != 0 ? f->width : s->len - f->offset;
+        if (f->offset > s->len || len > s->len - f->offset)
+            return false;
+        out->type = f->type;
+        out->v.bytes.ptr = pkt->frame->data + s->off + f->offset;
+        out->v.bytes.len = len;
+        return true;
+    }
+    default:
+        return rs_field_read_uint(pkt, f, f->layer, out);
+    }
+}
+
+bool
+rs_field_value(const struct rs_packet *pkt, int id, unsigned occ, struct rs_value *out)
+{
+    const struct rs_field *f = fields[id];
+
+    if (f->get != NULL)
+        return f->get(pkt, f, occ, out);
+    return rs_field_get_generic(pkt, f, occ, out);
+}
+
+unsigned
+rs_field_foreach(const struct rs_packet *pkt, int id, rs_value_fn fn, void *ctx)
+{
+    unsigned n = 0;
+
+    for (int a = id; a >= 0 && a < n_fields; a = next_alias[a]) {
+        for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES; occ++) {
+            struct rs_value v;
+            if (!rs_field_value(pkt, a, occ, &v))
+                break;
+            fn(ctx, fields[a], &v);
+            n++;
+        }
+    }
+    return n;
+}

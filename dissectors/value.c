@@ -1,0 +1,240 @@
+/*
+ * value.c - turning field values into text, as tshark prints them.
+ *
+ * rs_value_format() must agree byte for byte with `tshark -T fields`: hex
+ * integers are zero-padded to the width of their type, booleans print as
+ * 0/1, byte strings as bare lowercase hex, times as seconds with nine
+ * decimals. Integer formatting avoids printf: `read -T fields` spends most
+ * of its time here.
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <roceshark/fields.h>
+
+static const char hex_digits[] = "0123456789abcdef";
+
+/* Appends to a bounded buffer while counting what the full text needs. */
+struct out {
+    char *buf;
+    size_t size;
+    size_t len;
+};
+
+static void
+out_bytes(struct out *o, const char *s, size_t n)
+{
+    if (o->len < o->size) {
+        size_t room = o->size - o->len;
+        memcpy(o->buf + o->len, s, n < room ? n : room);
+    }
+    o->len += n;
+}
+
+static void
+out_str(struct out *o, const char *s)
+{
+    out_bytes(o, s, strlen(s));
+}
+
+static void
+out_dec(struct out *o, uint64_t v)
+{
+    char tmp[20];
+    int i = sizeof(tmp);
+
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    out_bytes(o, tmp + i, sizeof(tmp) - (size_t)i);
+}
+
+static void
+out_hex(struct out *o, uint64_t v, unsigned digits)
+{
+    char tmp[18];
+
+    tmp[0] = '0';
+    tmp[1] = 'x';
+    for (unsigned i = 0; i < digits; i++)
+        tmp[1 + digits - i] = hex_digits[(v >> (4 * i)) & 0xf];
+    out_bytes(o, tmp, 2 + digits);
+}
+
+/* Seconds with nine decimals, as Wireshark prints times. */
+static void
+out_seconds(struct out *o, int64_t ns)
+{
+    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    char frac[9];
+
+    if (ns < 0)
+        out_bytes(o, "-", 1);
+    out_dec(o, a / 1000000000u);
+    out_bytes(o, ".", 1);
+    a %= 1000000000u;
+    for (int i = 8; i >= 0; i--, a /= 10)
+        frac[i] = (char)('0' + a % 10);
+    out_bytes(o, frac, sizeof(frac));
+}
+
+static unsigned
+type_hex_digits(uint8_t type)
+{
+    switch (type) {
+    case RS_FT_UINT8:
+        return 2;
+    case RS_FT_UINT16:
+        return 4;
+    case RS_FT_UINT24:
+        return 6;
+    case RS_FT_UINT32:
+        return 8;
+    default:
+        return 16;
+    }
+}
+
+static void
+out_address(struct out *o, const struct rs_value *v)
+{
+    char tmp[INET6_ADDRSTRLEN];
+    const uint8_t *p = v->v.bytes.ptr;
+
+    switch (v->type) {
+    case RS_FT_ETHER:
+        for (int i = 0; i < 6; i++) {
+            char b[3] = {hex_digits[p[i] >> 4], hex_digits[p[i] & 0xf], ':'};
+            out_bytes(o, b, i < 5 ? 3 : 2);
+        }
+        break;
+    case RS_FT_IPV4:
+        out_str(o, inet_ntop(AF_INET, p, tmp, sizeof(tmp)));
+        break;
+    default:
+        out_str(o, inet_ntop(AF_INET6, p, tmp, sizeof(tmp)));
+        break;
+    }
+}
+
+static void
+format_plain(struct out *o, const struct rs_field *f, const struct rs_value *v)
+{
+    switch (v->type) {
+    case RS_FT_PROTOCOL:
+        out_str(o, f->abbrev);
+        break;
+    case RS_FT_BOOLEAN:
+        out_bytes(o, v->v.u ? "1" : "0", 1);
+        break;
+    case RS_FT_UINT8:
+    case RS_FT_UINT16:
+    case RS_FT_UINT24:
+    case RS_FT_UINT32:
+    case RS_FT_UINT64:
+        if (f->base == RS_BASE_HEX || f->base == RS_BASE_HEX_DEC)
+            out_hex(o, v->v.u, type_hex_digits(v->type));
+        else
+            out_dec(o, v->v.u);
+        break;
+    case RS_FT_FRAMENUM:
+        out_dec(o, v->v.u);
+        break;
+    case RS_FT_DOUBLE: {
+        char tmp[32];
+        int n = snprintf(tmp, sizeof(tmp), "%g", v->v.d);
+        out_bytes(o, tmp, (size_t)n);
+        break;
+    }
+    case RS_FT_RELTIME:
+    case RS_FT_ABSTIME:
+        out_seconds(o, v->v.ns);
+        break;
+    case RS_FT_BYTES:
+        for (uint32_t i = 0; i < v->v.bytes.len; i++) {
+            uint8_t b = v->v.bytes.ptr[i];
+            char pair[2] = {hex_digits[b >> 4], hex_digits[b & 0xf]};
+            out_bytes(o, pair, 2);
+        }
+        break;
+    case RS_FT_ETHER:
+    case RS_FT_IPV4:
+    case RS_FT_IPV6:
+        out_address(o, v);
+        break;
+    case RS_FT_STRING:
+        out_str(o, v->v.str);
+        break;
+    default:
+        break;
+    }
+}
+
+static size_t
+out_finish(struct out *o)
+{
+    if (o->size > 0)
+        o->buf[o->len < o->size ? o->len : o->size - 1] = '\0';
+    return o->len;
+}
+
+size_t
+rs_value_format(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
+{
+    /* Leave room for the terminator within size. */
+    struct out o = {buf, size > 0 ? size - 1 : 0, 0};
+
+    format_plain(&o, f, v);
+    return out_finish(&o);
+}
+
+size_t
+rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char *buf,
+                        size_t size)
+{
+    struct out o = {buf, size > 0 ? size - 1 : 0, 0};
+    bool integer = v->type >= RS_FT_UINT8 && v->type <= RS_FT_UINT64;
+    const char *name = f->vals != NULL ? rs_value_name(f->vals, v->v.u) : NULL;
+
+    if (v->type == RS_FT_BOOLEAN) {
+        out_str(&o, v->v.u ? "True" : "False");
+    } else if (integer && name != NULL) {
+        out_str(&o, name);
+        out_str(&o, " (");
+        format_plain(&o, f, v);
+        out_str(&o, ")");
+    } else if (integer && f->base == RS_BASE_DEC_HEX) {
+        out_dec(&o, v->v.u);
+        out_str(&o, " (");
+        out_hex(&o, v->v.u, type_hex_digits(v->type));
+        out_str(&o, ")");
+    } else if (integer && f->base == RS_BASE_HEX_DEC) {
+        out_hex(&o, v->v.u, type_hex_digits(v->type));
+        out_str(&o, " (");
+        out_dec(&o, v->v.u);
+        out_str(&o, ")");
+    } else if (v->type == RS_FT_RELTIME) {
+        format_plain(&o, f, v);
+        out_str(&o, " seconds");
+    } else {
+        format_plain(&o, f, v);
+    }
+    return out_finish(&o);
+}
+
+const char *
+rs_value_name(const struct rs_value_string *vals, uint64_t value)
+{
+    for (; vals != NULL && vals->name != NULL; vals++)
+        if (vals->value == value)
+            return vals->name;
+    return NULL;
+}
+
+unsigned
+rs_mask_shift(uint64_t mask)
+{
+    return mask == 0 ? 0 : (unsigned)__builtin_ctzll(mask);
+}

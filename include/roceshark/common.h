@@ -1,0 +1,34 @@
+/*
+ * common.h - error codes and the error-buffer convention shared by every module.
+ *
+ * A function that can fail returns 0 or a negative RS_E* code and, when the
+ * caller passed one, fills a char[RS_ERRBUF_SIZE] with "<what>: <why>".
+ * Libraries never print; the CLI turns the buffer into one line on stderr.
+ */
+#ifndef ROCESHARK_COMMON_H
+#define ROCESHARK_COMMON_H
+
+#include <stddef.h>
+
+#define RS_ERRBUF_SIZE 256
+
+enum rs_err {
+    RS_OK = 0,
+    RS_EINVAL = -1,     /* bad argument, option or script */
+    RS_EIO = -2,        /* unreadable or unwritable file */
+    RS_ENOMEM = -3,     /* allocation failed */
+    RS_ENOENT = -4,     /* no such field, file or device */
+    RS_ENOTSUP = -5,    /* the input or device lacks a needed capability */
+    RS_EPERM = -6,      /* missing privilege */
+    RS_EFORMAT = -7,    /* input file is not in a format we read */
+    RS_EOF = -8         /* end of input: not an error for loops */
+};
+
+/* Fills err (may be NULL) with a formatted message; returns code so that
+ * callers can write `return rs_error(err, RS_EINVAL, "...")`. */
+int rs_error(char *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#define RS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif /* ROCESHARK_COMMON_H */

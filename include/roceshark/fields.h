@@ -1,0 +1,135 @@
+/*
+ * fields.h - the field registry: every named value roceshark can show.
+ *
+ * Each field is declared once, in the table of the header it belongs to,
+ * with Wireshark's abbreviation, type, base, mask and value names where
+ * Wireshark has the field, and under "roceshark." where it does not. The
+ * printers, the display filter, `roceshark fields` and the Wireshark plugin
+ * all read this one registry.
+ */
+#ifndef ROCESHARK_FIELDS_H
+#define ROCESHARK_FIELDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <roceshark/packet.h>
+
+/* Field types, named after Wireshark's FT_* so the mapping is evident. */
+enum rs_ftype {
+    RS_FT_PROTOCOL,     /* a protocol: present or not */
+    RS_FT_BOOLEAN,
+    RS_FT_UINT8,
+    RS_FT_UINT16,
+    RS_FT_UINT24,
+    RS_FT_UINT32,
+    RS_FT_UINT64,
+    RS_FT_FRAMENUM,
+    RS_FT_DOUBLE,
+    RS_FT_RELTIME,      /* a duration, value.ns */
+    RS_FT_ABSTIME,      /* time since the epoch, value.ns */
+    RS_FT_BYTES,
+    RS_FT_ETHER,
+    RS_FT_IPV4,
+    RS_FT_IPV6,
+    RS_FT_STRING
+};
+
+enum rs_fbase {
+    RS_BASE_NONE,
+    RS_BASE_DEC,
+    RS_BASE_HEX,
+    RS_BASE_DEC_HEX,
+    RS_BASE_HEX_DEC
+};
+
+/* A field's value. Bytes point into the frame or into static storage. */
+struct rs_value {
+    uint8_t type;       /* enum rs_ftype */
+    union {
+        uint64_t u;     /* integers, booleans, frame numbers */
+        double d;       /* doubles */
+        int64_t ns;     /* times, in nanoseconds */
+        struct {
+            const uint8_t *ptr;
+            uint32_t len;
+        } bytes;        /* bytes, addresses */
+        const char *str;
+    } v;
+};
+
+/* Name of one enumerated value; tables end with {0, NULL}. */
+struct rs_value_string {
+    uint64_t value;
+    const char *name;
+};
+
+struct rs_field;
+
+/* Produces occurrence `occ` (0 for the first) of field f in pkt. Returns false
+ * when the packet does not carry that occurrence. */
+typedef bool (*rs_field_get_fn)(const struct rs_packet *pkt, const struct rs_field *f,
+                                unsigned occ, struct rs_value *out);
+
+#define RS_NO_LAYER 0xff
+
+struct rs_field {
+    const char *abbrev;     /* "infiniband.bth.psn" */
+    const char *name;       /* "Packet Sequence Number" */
+    uint8_t type;           /* enum rs_ftype */
+    uint8_t base;           /* enum rs_fbase */
+    uint64_t mask;          /* bits of the read value that form the field */
+    const struct rs_value_string *vals;
+    const char *blurb;      /* one-line description */
+    /* Where the value comes from, when get is NULL: `width` bytes at
+     * `offset` into `layer`, big-endian (width 0: the whole layer span). */
+    uint8_t layer;          /* enum rs_layer, or RS_NO_LAYER */
+    uint16_t offset;
+    uint8_t width;
+    rs_field_get_fn get;
+    uint8_t depth;          /* nesting under its header, for tree output */
+    uint8_t flags;          /* RS_FIELD_* */
+};
+
+#define RS_FIELD_HEADER 0x01    /* the bytes of a whole header: a tree node */
+
+/* Number of registered fields; ids run from 0 to count-1 in tree order. */
+int rs_field_count(void);
+const struct rs_field *rs_field_by_id(int id);
+/* Lowest id of the field named abbrev, or RS_ENOENT. A name can have
+ * several ids when one value can come from several headers (Wireshark
+ * shows an AtomicETH's VA as infiniband.reth.va); rs_field_next_alias()
+ * walks them in id order and returns -1 after the last. */
+int rs_field_lookup(const char *abbrev);
+int rs_field_next_alias(int id);
+
+/* Produces occurrence occ of field id; see rs_field_get_fn. */
+bool rs_field_value(const struct rs_packet *pkt, int id, unsigned occ, struct rs_value *out);
+
+/* Most occurrences of one field in one frame that consumers will walk. */
+#define RS_MAX_OCCURRENCES 64
+
+typedef void (*rs_value_fn)(void *ctx, const struct rs_field *f, const struct rs_value *v);
+
+/* Calls fn for every value of the field id and of its aliases, in id then
+ * occurrence order; returns how many there were. */
+unsigned rs_field_foreach(const struct rs_packet *pkt, int id, rs_value_fn fn, void *ctx);
+
+/* Formats v as `tshark -T fields` would print it; returns the length that
+ * the full text needs (as snprintf does). */
+size_t rs_value_format(const struct rs_field *f, const struct rs_value *v, char *buf,
+                       size_t size);
+
+/* Formats v for humans (tree and summary lines): value names and both
+ * bases where Wireshark shows them. */
+size_t rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char *buf,
+                               size_t size);
+
+/* Name of value in vals, or NULL. */
+const char *rs_value_name(const struct rs_value_string *vals, uint64_t value);
+
+/* The lowest set bit of mask, as a shift count (0 for no mask). */
+unsigned rs_mask_shift(uint64_t mask);
+
+#endif /* ROCESHARK_FIELDS_H */

@@ -1,0 +1,131 @@
+/*
+ * packet.h - a captured frame and the decoded view of it.
+ *
+ * struct rs_packet holds no packet bytes: it records, for every layer it
+ * found, where that layer starts in the frame and how long it is. Consumers
+ * (printers, filters, analysis, the Wireshark plugin) read header fields
+ * through these offsets, so decoding copies nothing and allocates nothing.
+ */
+#ifndef ROCESHARK_PACKET_H
+#define ROCESHARK_PACKET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Link types we decode (values are libpcap's DLT_* numbers). */
+#define RS_DLT_EN10MB 1
+#define RS_DLT_RAW 12        /* DLT_RAW as Linux libpcap reports it */
+#define RS_DLT_RAW_BSD 14    /* DLT_RAW on the BSDs */
+#define RS_DLT_LINKTYPE_RAW 101
+#define RS_DLT_LINUX_SLL 113
+#define RS_DLT_ERF 197
+#define RS_DLT_IPV4 228
+#define RS_DLT_IPV6 229
+#define RS_DLT_INFINIBAND 247
+#define RS_DLT_LINUX_SLL2 276
+
+/* One captured frame, as a source hands it over. The bytes belong to the
+ * source and stay valid until its next read. */
+struct rs_frame {
+    const uint8_t *data;
+    uint32_t caplen;    /* bytes captured */
+    uint32_t len;       /* bytes on the wire */
+    int linktype;       /* RS_DLT_* */
+    uint64_t number;    /* 1-based, in capture order */
+    int64_t ts_sec;
+    uint32_t ts_nsec;
+    int64_t rel_ns;     /* time since the first frame of the source */
+    uint8_t ts_digits;  /* 6 or 9: the precision the source offers */
+};
+
+/* Layers, in the order they can appear in a frame. A layer is present when
+ * all of its fixed part was captured; its span then lies inside caplen. */
+enum rs_layer {
+    RS_LAYER_ERF,
+    RS_LAYER_ETH,
+    RS_LAYER_VLAN,          /* outer 802.1Q / 802.1ad tag */
+    RS_LAYER_VLAN2,         /* inner tag (QinQ) */
+    RS_LAYER_SLL,           /* Linux cooked v1 or v2 */
+    RS_LAYER_IPV4,
+    RS_LAYER_IPV6,
+    RS_LAYER_UDP,
+    RS_LAYER_TCP,
+    RS_LAYER_LRH,
+    RS_LAYER_GRH,
+    RS_LAYER_IB,            /* the IBA transport packet: BTH up to the ICRC */
+    RS_LAYER_BTH,
+    RS_LAYER_RDETH,
+    RS_LAYER_DETH,
+    RS_LAYER_XRCETH,
+    RS_LAYER_RETH,
+    RS_LAYER_ATOMICETH,
+    RS_LAYER_AETH,
+    RS_LAYER_ATOMICACKETH,
+    RS_LAYER_IMMDT,
+    RS_LAYER_IETH,
+    RS_LAYER_CNP,           /* the 16 reserved bytes of a CNP */
+    RS_LAYER_PAYLOAD,       /* IB payload without the pad */
+    RS_LAYER_PAD,
+    RS_LAYER_ICRC,
+    RS_LAYER_VCRC,
+    RS_LAYER_COUNT
+};
+
+enum rs_encap {
+    RS_ENCAP_NONE = 0,
+    RS_ENCAP_ROCEV1,        /* Ethertype 0x8915: GRH, BTH */
+    RS_ENCAP_ROCEV2,        /* UDP port 4791: BTH */
+    RS_ENCAP_IB,            /* native InfiniBand: LRH [GRH] BTH */
+    RS_ENCAP_IWARP
+};
+
+/* Checksum status values, Wireshark's convention. */
+enum rs_cksum_status {
+    RS_CKSUM_BAD = 0,
+    RS_CKSUM_GOOD = 1,
+    RS_CKSUM_UNVERIFIED = 2,
+    RS_CKSUM_NOT_PRESENT = 3
+};
+
+/* Packet flags. */
+#define RS_PKT_MALFORMED 0x0001u  /* truncated or inconsistent: see .problem */
+#define RS_PKT_SNAPLEN 0x0002u    /* the capture cut the frame short */
+#define RS_PKT_IP_FRAGMENT 0x0004u
+
+struct rs_span {
+    uint32_t off;
+    uint32_t len;
+};
+
+struct rs_packet {
+    const struct rs_frame *frame;
+    uint64_t layers;                        /* bit (1 << rs_layer) per layer */
+    struct rs_span span[RS_LAYER_COUNT];    /* valid where the bit is set */
+    uint8_t encap;                          /* enum rs_encap */
+    uint8_t opcode;                         /* BTH opcode, valid with RS_LAYER_BTH */
+    uint8_t ip_proto;                       /* IPv4 protocol / IPv6 next header */
+    uint8_t ecn;                            /* IP ECN bits (0..3) */
+    uint16_t ethertype;                     /* innermost Ethertype, 0 when none */
+    uint16_t flags;                         /* RS_PKT_* */
+    const char *problem;                    /* why it is malformed (static text) */
+    uint32_t payload_len;                   /* IB payload bytes without pad, as declared */
+    uint8_t icrc_status;                    /* enum rs_cksum_status */
+    uint8_t vcrc_status;                    /* enum rs_cksum_status */
+    uint32_t icrc_computed;                 /* as it would appear read little-endian */
+    uint16_t vcrc_computed;
+    const void *facts;                      /* analysis results, NULL when none */
+};
+
+static inline bool
+rs_packet_has(const struct rs_packet *pkt, enum rs_layer layer)
+{
+    return (pkt->layers >> layer) & 1u;
+}
+
+static inline const uint8_t *
+rs_packet_at(const struct rs_packet *pkt, enum rs_layer layer)
+{
+    return pkt->frame->data + pkt->span[layer].off;
+}
+
+#endif /* ROCESHARK_PACKET_H */

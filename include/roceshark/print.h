@@ -1,0 +1,77 @@
+/*
+ * print.h - the output formats of `roceshark read`: one summary line per
+ * frame, the full tree (-V), JSON (-T json) and tab-separated fields
+ * (-T fields), all drawn from the field registry.
+ */
+#ifndef ROCESHARK_PRINT_H
+#define ROCESHARK_PRINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <roceshark/packet.h>
+
+/* A growable output buffer in front of a FILE: the printers append to it
+ * and it writes in large blocks, which matters at millions of lines a
+ * second. */
+struct rs_out {
+    FILE *fp;
+    char *buf;
+    size_t len;
+    size_t cap;
+    bool line_buffered;     /* flush after every frame (-l) */
+    bool failed;            /* a write failed: stop producing output */
+};
+
+int rs_out_init(struct rs_out *o, FILE *fp, size_t cap);
+void rs_out_free(struct rs_out *o);
+/* Writes what is buffered; returns 0 or RS_EIO. */
+int rs_out_flush(struct rs_out *o);
+void rs_out_write(struct rs_out *o, const char *s, size_t n);
+/* Room for n bytes at the end of the buffer (NULL after a failure); the
+ * caller fills some of it and then calls rs_out_commit() with the count. */
+char *rs_out_reserve(struct rs_out *o, size_t n);
+void rs_out_commit(struct rs_out *o, size_t n);
+/* Appends v formatted as -T fields prints it. */
+struct rs_field;
+struct rs_value;
+void rs_out_value(struct rs_out *o, const struct rs_field *f, const struct rs_value *v);
+void rs_out_str(struct rs_out *o, const char *s);
+void rs_out_char(struct rs_out *o, char c);
+void rs_out_printf(struct rs_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Called after each frame: flushes when full or line-buffered. */
+void rs_out_end_frame(struct rs_out *o);
+
+/* Fills buf with the frame's Info column; returns its length. */
+size_t rs_print_info(const struct rs_packet *pkt, char *buf, size_t size);
+/* "RoCE", "RRoCE", "IB", or the outermost protocol we know otherwise. */
+const char *rs_print_protocol(const struct rs_packet *pkt);
+
+/* One line: number, time, source, destination, protocol, length, info. */
+void rs_print_summary(struct rs_out *o, const struct rs_packet *pkt);
+
+/* The full tree of every field present, as `tshark -V` lays it out. */
+void rs_print_tree(struct rs_out *o, const struct rs_packet *pkt);
+
+/* How -T fields joins things, tshark's -E options. */
+struct rs_fields_fmt {
+    char separator;         /* between fields, default tab */
+    char aggregator;        /* between occurrences, default ',' */
+    char occurrence;        /* 'a' all, 'f' first, 'l' last */
+    bool header;            /* print the field names first */
+};
+
+void rs_fields_fmt_init(struct rs_fields_fmt *fmt);
+void rs_print_fields_header(struct rs_out *o, const struct rs_fields_fmt *fmt,
+                            const char *const *names, size_t n);
+/* One line with the values of the fields ids[] (lowest alias ids). */
+void rs_print_fields(struct rs_out *o, const struct rs_fields_fmt *fmt,
+                     const struct rs_packet *pkt, const int *ids, size_t n);
+
+/* -T json: call begin once, frame per frame, end once. */
+void rs_print_json_begin(struct rs_out *o);
+void rs_print_json(struct rs_out *o, const struct rs_packet *pkt, bool first);
+void rs_print_json_end(struct rs_out *o);
+
+#endif /* ROCESHARK_PRINT_H */
