@@ -28,8 +28,14 @@ erf_timestamp(struct rs_frame *frame)
     if (frame->caplen < 8)
         return;
     uint64_t ts = rs_load_le64(frame->data + ERF_TS_OFFSET);
+    uint64_t ns = ((ts & 0xffffffffu) * 1000000000u + 0x80000000u) >> 32;  /* rounded */
+
     frame->ts_sec = (int64_t)(ts >> 32);
-    frame->ts_nsec = (uint32_t)(((ts & 0xffffffffu) * 1000000000u) >> 32);
+    if (ns >= 1000000000u) {
+        ns -= 1000000000u;
+        frame->ts_sec++;
+    }
+    frame->ts_nsec = (uint32_t)ns;
 }
 
 static int

@@ -23,10 +23,10 @@ get_frame(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
         out->v.ns = fr->rel_ns;
         break;
     case 3:
-        out->v.u = fr->len;
+        out->v.u = rs_packet_wire_len(pkt);
         break;
     case 4:
-        out->v.u = fr->caplen;
+        out->v.u = rs_packet_cap_len(pkt);
         break;
     default:
         return false;

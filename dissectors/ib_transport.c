@@ -98,7 +98,8 @@ decode_ib_transport(struct rs_packet *pkt, uint32_t off, uint32_t end)
         decode_malformed(pkt, "packet too short for the headers of its opcode");
         /* Decode what fits anyway, so the user sees how far it went. */
     }
-    uint32_t icrc = end >= off + RS_BTH_LEN + RS_ICRC_LEN ? end - RS_ICRC_LEN : end;
+    bool icrc_room = rs_span_fits(off, RS_BTH_LEN + RS_ICRC_LEN, end);
+    uint32_t icrc = icrc_room ? end - RS_ICRC_LEN : end;
     uint32_t cap_end = end < pkt->frame->caplen ? end : pkt->frame->caplen;
     decode_set_layer(pkt, RS_LAYER_IB, off, cap_end - off);
 
@@ -112,8 +113,8 @@ decode_ib_transport(struct rs_packet *pkt, uint32_t off, uint32_t end)
         decode_set_layer(pkt, (enum rs_layer)h->layer, pos, h->len);
         pos += h->len;
     }
-    if (icrc < off + RS_BTH_LEN + RS_ICRC_LEN)
-        return;     /* no room for an ICRC: reported above */
+    if (!icrc_room)
+        return;     /* reported above */
     decode_payload(pkt, info, pos, icrc);
     if (decode_need(pkt, icrc, RS_ICRC_LEN, end, "ICRC exceeds the packet"))
         decode_set_layer(pkt, RS_LAYER_ICRC, icrc, RS_ICRC_LEN);

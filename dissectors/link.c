@@ -130,21 +130,35 @@ decode_ethertype(struct rs_packet *pkt, const struct rs_decode_opts *opts,
     }
 }
 
-/* A frame can carry two tags; tshark lists both, outer first. */
+/* Wireshark shows 802.1Q tags (TPID 0x8100 or 0x9100) as vlan.* and 802.1ad
+ * service tags (TPID 0x88a8) as ieee8021ad.*, outer tag first. The offset
+ * column picks the family: 0 for vlan, 1 for ieee8021ad. */
 static bool
-get_vlan(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-         struct rs_value *out)
+tag_matches(const struct rs_packet *pkt, enum rs_layer layer, bool service_tag)
 {
-    if (occ > 1)
+    if (!rs_packet_has(pkt, layer))
         return false;
-    uint8_t layer = occ == 0 ? RS_LAYER_VLAN : RS_LAYER_VLAN2;
-    if (f->type == RS_FT_PROTOCOL) {
-        if (!rs_packet_has(pkt, (enum rs_layer)layer))
-            return false;
-        out->type = RS_FT_PROTOCOL;
-        return true;
+    uint16_t tpid = rs_load_be16(pkt->frame->data + pkt->span[layer].off - 2);
+    return (tpid == ETHERTYPE_QINQ) == service_tag;
+}
+
+static bool
+get_tag(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+        struct rs_value *out)
+{
+    bool service = f->abbrev[0] == 'i';
+    unsigned seen = 0;
+
+    for (int layer = RS_LAYER_VLAN; layer <= RS_LAYER_VLAN2; layer++) {
+        if (!tag_matches(pkt, (enum rs_layer)layer, service) || seen++ != occ)
+            continue;
+        if (f->type == RS_FT_PROTOCOL) {
+            out->type = RS_FT_PROTOCOL;
+            return true;
+        }
+        return rs_field_read_uint(pkt, f, (uint8_t)layer, out);
     }
-    return rs_field_read_uint(pkt, f, layer, out);
+    return false;
 }
 
 const struct rs_field rs_fields_link[] = {
@@ -155,15 +169,21 @@ const struct rs_field rs_fields_link[] = {
      RS_LAYER_ETH, 6, 6, NULL, 1},
     {"eth.type", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, "Ethertype (or first tag)",
      RS_LAYER_ETH, 12, 2, NULL, 1},
+    {"ieee8021ad", "IEEE 802.1ad", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "Service tag",
+     RS_LAYER_VLAN, 0, 0, get_tag, 0},
+    {"ieee8021ad.priority", "Priority", RS_FT_UINT16, RS_BASE_DEC, 0xe000, NULL,
+     "Service tag priority", RS_LAYER_VLAN, 0, 2, get_tag, 1},
+    {"ieee8021ad.id", "ID", RS_FT_UINT16, RS_BASE_DEC, 0x0fff, NULL, "Service VLAN identifier",
+     RS_LAYER_VLAN, 0, 2, get_tag, 1},
     {"vlan", "802.1Q Virtual LAN", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "VLAN tag",
-     RS_LAYER_VLAN, 0, 0, get_vlan, 0},
+     RS_LAYER_VLAN, 0, 0, get_tag, 0},
     {"vlan.priority", "Priority", RS_FT_UINT16, RS_BASE_DEC, 0xe000, NULL,
-     "Priority code point (PFC class)", RS_LAYER_VLAN, 0, 2, get_vlan, 1},
+     "Priority code point (PFC class)", RS_LAYER_VLAN, 0, 2, get_tag, 1},
     {"vlan.dei", "DEI", RS_FT_BOOLEAN, RS_BASE_NONE, 0x1000, NULL, "Drop eligible indicator",
-     RS_LAYER_VLAN, 0, 2, get_vlan, 1},
+     RS_LAYER_VLAN, 0, 2, get_tag, 1},
     {"vlan.id", "ID", RS_FT_UINT16, RS_BASE_DEC, 0x0fff, NULL, "VLAN identifier",
-     RS_LAYER_VLAN, 0, 2, get_vlan, 1},
+     RS_LAYER_VLAN, 0, 2, get_tag, 1},
     {"vlan.etype", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, "Ethertype after the tag",
-     RS_LAYER_VLAN, 2, 2, get_vlan, 1},
+     RS_LAYER_VLAN, 2, 2, get_tag, 1},
     RS_F_END,
 };

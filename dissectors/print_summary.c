@@ -233,6 +233,6 @@ rs_print_summary(struct rs_out *o, const struct rs_packet *pkt)
     rs_out_printf(o, "%5llu %s%lld.%0*llu %s → %s %s %u %s\n", (unsigned long long)f->number,
                   rel < 0 ? "-" : " ", (long long)((rel < 0 ? -rel : rel) / 1000000000),
                   (int)digits, (unsigned long long)frac, src, dst, rs_print_protocol(pkt),
-                  f->len, info);
+                  rs_packet_wire_len(pkt), info);
     rs_out_end_frame(o);
 }

@@ -72,9 +72,10 @@ rs_print_tree(struct rs_out *o, const struct rs_packet *pkt)
     const struct rs_frame *fr = pkt->frame;
     struct tree_ctx t = {o, 0};
 
+    uint32_t len = rs_packet_wire_len(pkt), caplen = rs_packet_cap_len(pkt);
+
     rs_out_printf(o, "Frame %llu: %u bytes on wire (%u bits), %u bytes captured (%u bits)\n",
-                  (unsigned long long)fr->number, fr->len, fr->len * 8, fr->caplen,
-                  fr->caplen * 8);
+                  (unsigned long long)fr->number, len, len * 8, caplen, caplen * 8);
     for (int id = 0; id < rs_field_count(); id++) {
         const struct rs_field *f = rs_field_by_id(id);
         struct rs_value v;

@@ -172,11 +172,12 @@ format_plain(struct out *o, const struct rs_field *f, const struct rs_value *v)
     }
 }
 
+/* o->size excludes the terminator's byte, so it always fits at o->size. */
 static size_t
-out_finish(struct out *o)
+out_finish(struct out *o, size_t size)
 {
-    if (o->size > 0)
-        o->buf[o->len < o->size ? o->len : o->size - 1] = '\0';
+    if (size > 0)
+        o->buf[o->len < o->size ? o->len : o->size] = '\0';
     return o->len;
 }
 
@@ -187,7 +188,7 @@ rs_value_format(const struct rs_field *f, const struct rs_value *v, char *buf, s
     struct out o = {buf, size > 0 ? size - 1 : 0, 0};
 
     format_plain(&o, f, v);
-    return out_finish(&o);
+    return out_finish(&o, size);
 }
 
 size_t
@@ -221,7 +222,7 @@ rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char
     } else {
         format_plain(&o, f, v);
     }
-    return out_finish(&o);
+    return out_finish(&o, size);
 }
 
 const char *

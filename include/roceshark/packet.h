@@ -128,4 +128,25 @@ rs_packet_at(const struct rs_packet *pkt, enum rs_layer layer)
     return pkt->frame->data + pkt->span[layer].off;
 }
 
+/* Length of the packet on the wire and as captured. An ERF record's own
+ * header is not part of the packet: these report what the record holds,
+ * as Wireshark does. */
+static inline uint32_t
+rs_packet_wire_len(const struct rs_packet *pkt)
+{
+    if (rs_packet_has(pkt, RS_LAYER_ERF)) {
+        const uint8_t *erf = pkt->frame->data;
+        return (uint32_t)erf[14] << 8 | erf[15];
+    }
+    return pkt->frame->len;
+}
+
+static inline uint32_t
+rs_packet_cap_len(const struct rs_packet *pkt)
+{
+    if (rs_packet_has(pkt, RS_LAYER_ERF))
+        return pkt->frame->caplen - pkt->span[RS_LAYER_ERF].len;
+    return pkt->frame->caplen;
+}
+
 #endif /* ROCESHARK_PACKET_H */

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Bad input never crashes roceshark and never makes it read past the captured bytes.
+
+From generated frames of every encapsulation this writes truncated variants (cut by a
+snapshot length at every header boundary and at random points, and cut short on the wire
+so that length fields lie) and bit-flipped variants (random flips, and length fields set to
+0 and to their maximum). Then:
+  - `roceshark read` in every output mode exits 0 with nothing on stderr (under the
+    sanitizer build, any report lands there), and its JSON parses;
+  - tests/robust/decode_exact decodes each frame from an exact-size heap buffer and
+    extracts every field, so AddressSanitizer sees any over-read;
+  - a frame cut anywhere inside its IBA headers or before its ICRC is flagged
+    roceshark.malformed, and a snapshot cut is also flagged roceshark.truncated."""
+import json
+import os
+import random
+import struct
+
+import rstest as t
+
+DECODE_EXACT = os.environ.get("DECODE_EXACT", os.path.join(os.path.dirname(t.ROCESHARK), "decode_exact"))
+out = t.tempdir()
+t.run([t.PYTHON, os.path.join(t.GEN_DIR, "gen_roce.py"), out, "--seed", "11", "--per-opcode", "2"])
+rnd = random.Random(5)
+
+
+def read_pcap(path):
+    data = open(path, "rb").read()
+    linktype = struct.unpack("<I", data[20:24])[0]
+    frames, off = [], 24
+    while off < len(data):
+        _, _, incl, orig = struct.unpack("<IIII", data[off:off + 16])
+        frames.append(data[off + 16:off + 16 + incl])
+        off += 16 + incl
+    return linktype, frames
+
+
+def write_pcap(path, linktype, records):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 262144, linktype))
+        for i, (frame, orig) in enumerate(records):
+            f.write(struct.pack("<IIII", 1700000000 + i, 0, len(frame), orig))
+            f.write(frame)
+
+
+def mutate(frame):
+    """Bit flips, and length-like 16-bit words forced to 0 or 0xffff."""
+    b = bytearray(frame)
+    for _ in range(rnd.randrange(1, 9)):
+        i = rnd.randrange(len(b))
+        b[i] ^= 1 << rnd.randrange(8)
+    if len(b) > 2 and rnd.random() < 0.5:
+        i = rnd.randrange(len(b) - 1)
+        b[i:i + 2] = rnd.choice([b"\x00\x00", b"\xff\xff", b"\x07\xff"])
+    return bytes(b)
+
+
+cut_files = []
+for name in ("ether.pcap", "ibta_only.pcap", "ib_erf.pcap", "ib_dlt247.pcap", "sll.pcap",
+             "sll2.pcap", "rawip.pcap"):
+    linktype, frames = read_pcap(os.path.join(out, name))
+    snap, short, flipped = [], [], []
+    for frame in frames:
+        cuts = set(range(0, min(len(frame), 120))) | {rnd.randrange(len(frame)) for _ in range(4)}
+        for k in sorted(cuts):
+            snap.append((frame[:k], len(frame)))     # cut by the snapshot length
+            short.append((frame[:k], k))             # cut on the wire: lengths lie
+        for _ in range(8):
+            flipped.append((mutate(frame), len(frame)))
+    for kind, recs in (("snap", snap), ("short", short), ("flip", flipped)):
+        p = os.path.join(out, "%s-%s" % (kind, name))
+        write_pcap(p, linktype, recs)
+        cut_files.append((p, kind, linktype, recs))
+
+all_fields = [l.split("\t")[0] for l in t.run([t.ROCESHARK, "fields"]).stdout.splitlines()]
+modes = [[], ["-V"], ["-T", "json"], ["-T", "fields"] + sum([["-e", f] for f in all_fields], [])]
+total = 0
+for path, kind, linktype, recs in cut_files:
+    total += len(recs)
+    for mode in modes:
+        p = t.run([t.ROCESHARK, "read", "-r", path] + mode, check_rc=False)
+        t.check(p.returncode == 0 and p.stderr == "",
+                "%s %s: exit %d, stderr %r" % (os.path.basename(path), " ".join(mode[:2]),
+                                              p.returncode, p.stderr[:300]))
+        if mode[:2] == ["-T", "json"] and p.returncode == 0:
+            try:
+                t.check(len(json.loads(p.stdout)) == len(recs), "%s: JSON frame count" % path)
+            except ValueError as e:
+                t.check(False, "%s: JSON does not parse: %s" % (path, e))
+    p = t.run([DECODE_EXACT, path], check_rc=False)
+    t.check(p.returncode == 0 and "ERROR" not in p.stderr and "runtime error" not in p.stderr,
+            "decode_exact %s: exit %d %s" % (os.path.basename(path), p.returncode, p.stderr[:500]))
+
+# Snapshot cuts inside an RDMA frame are flagged as malformed and as truncated.
+for path, kind, linktype, recs in cut_files:
+    if kind != "snap" or "ether" not in path:
+        continue
+    full = t.roceshark_fields(os.path.join(out, "ether.pcap"), ["roceshark.encap", "frame.len"])
+    rows = t.roceshark_fields(path, ["roceshark.malformed", "roceshark.truncated", "frame.cap_len",
+                                     "frame.len", "roceshark.encap"])
+    flagged = 0
+    for (malformed, truncated, cap, length, encap), (frame, orig) in zip(rows, recs):
+        if int(cap) < int(length) and int(cap) >= 60 and encap:
+            t.check(malformed == "1" and truncated == "1",
+                    "%s: RDMA frame cut at %s of %s not flagged" % (kind, cap, length))
+            flagged += 1
+    t.check(flagged > 100, "only %d cut RDMA frames checked" % flagged)
+print("%d mangled frames read in %d modes and from exact-size buffers" % (total, len(modes)))
+t.finish("robustness")

@@ -1,0 +1,262 @@
+/*
+ * test_fields.c - the field registry: lookup and aliases, values taken from
+ * real frames, presence rules, and formatting as tshark prints it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <roceshark/common.h>
+#include <roceshark/fields.h>
+
+#include "testutil.h"
+
+/* All values of a field, formatted as -T fields and joined with ','. */
+struct joined {
+    char text[512];
+    size_t len;
+};
+
+static void
+join_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
+{
+    struct joined *j = ctx;
+
+    if (j->len > 0)
+        j->text[j->len++] = ',';
+    j->len += rs_value_format(f, v, j->text + j->len, sizeof(j->text) - j->len);
+}
+
+static const char *
+field_text(const struct rs_packet *pkt, const char *name, struct joined *j)
+{
+    int id = rs_field_lookup(name);
+
+    assert_true(id >= 0);
+    j->len = 0;
+    j->text[0] = '\0';
+    rs_field_foreach(pkt, id, join_value, j);
+    return j->text;
+}
+
+static void
+assert_field(const struct rs_packet *pkt, const char *name, const char *want)
+{
+    struct joined j;
+
+    assert_string_equal(field_text(pkt, name, &j), want);
+}
+
+static void
+decode_hex(struct test_frame *tf, const char *hex, int linktype, struct rs_packet *pkt)
+{
+    test_frame_from_hex(tf, hex, linktype);
+    test_decode(&tf->frame, pkt);
+}
+
+static void
+test_lookup_and_aliases(void **state)
+{
+    (void)state;
+    assert_int_equal(rs_field_lookup("infiniband.no.such.field"), RS_ENOENT);
+    int va = rs_field_lookup("infiniband.reth.va");
+    assert_true(va >= 0);
+    /* One name, two sources: the RETH and the AtomicETH. */
+    int other = rs_field_next_alias(va);
+    assert_true(other > va);
+    assert_int_equal(rs_field_by_id(va)->layer, RS_LAYER_RETH);
+    assert_int_equal(rs_field_by_id(other)->layer, RS_LAYER_ATOMICETH);
+    assert_int_equal(rs_field_next_alias(other), -1);
+    assert_int_equal(rs_field_next_alias(rs_field_lookup("infiniband.bth.psn")), -1);
+    /* Every field has a description, and ids follow tree order. */
+    for (int id = 0; id < rs_field_count(); id++) {
+        const struct rs_field *f = rs_field_by_id(id);
+        assert_non_null(f->blurb);
+        assert_true(rs_field_lookup(f->abbrev) <= id);
+    }
+    assert_true(rs_field_lookup("infiniband.lrh") < rs_field_lookup("infiniband.bth"));
+    assert_true(rs_field_lookup("infiniband.bth") < rs_field_lookup("infiniband.aeth"));
+}
+
+static void
+test_values_of_a_write(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+
+    (void)state;
+    decode_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB, &pkt);
+    assert_field(&pkt, "infiniband.bth", "0a20ffff0000001180c23298");
+    assert_field(&pkt, "infiniband.bth.opcode", "10");
+    assert_field(&pkt, "infiniband.bth.padcnt", "2");
+    assert_field(&pkt, "infiniband.bth.p_key", "65535");
+    assert_field(&pkt, "infiniband.bth.destqp", "0x000011");
+    assert_field(&pkt, "infiniband.bth.a", "1");
+    assert_field(&pkt, "infiniband.bth.se", "0");
+    assert_field(&pkt, "infiniband.bth.psn", "12726936");
+    assert_field(&pkt, "infiniband.reth.va", "0x0000aaab26b58000");
+    assert_field(&pkt, "infiniband.reth.r_key", "0x00000220");
+    assert_field(&pkt, "infiniband.reth.dmalen", "18");
+    assert_field(&pkt, "infiniband.invariant.crc", "0x403964ee");
+    assert_field(&pkt, "roceshark.icrc.computed", "0x403964ee");
+    assert_field(&pkt, "roceshark.icrc.status", "1");
+    assert_field(&pkt, "roceshark.payload.len", "18");
+    assert_field(&pkt, "roceshark.encap", "rocev2");
+    assert_field(&pkt, "roceshark.malformed", "");
+    assert_field(&pkt, "infiniband.aeth.msn", "");
+    assert_field(&pkt, "infiniband.variant.crc", "");
+    assert_field(&pkt, "ip.src", "192.168.2.25");
+    assert_field(&pkt, "ip.id", "0x35c7");
+    assert_field(&pkt, "ip.flags.df", "1");
+    assert_field(&pkt, "eth.src", "52:54:00:da:f9:2d");
+    assert_field(&pkt, "udp.dstport", "4791");
+    assert_field(&pkt, "frame.len", "94");
+}
+
+static void
+test_values_of_atomics_and_ib(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+
+    (void)state;
+    decode_hex(&tf, HEX_ROCEV2_FETCH_ADD, RS_DLT_EN10MB, &pkt);
+    /* Wireshark shows the AtomicETH's VA and R_Key under the RETH names. */
+    assert_field(&pkt, "infiniband.reth.va", "0x00006320d6be5000");
+    assert_field(&pkt, "infiniband.reth.r_key", "0x00001986");
+    assert_field(&pkt, "infiniband.reth.dmalen", "");
+    assert_field(&pkt, "infiniband.atomiceth.swapdt", "1");
+    assert_field(&pkt, "infiniband.atomiceth.cmpdt", "0");
+
+    decode_hex(&tf, HEX_ERF_IB_GRH_UD, RS_DLT_ERF, &pkt);
+    assert_field(&pkt, "infiniband.lrh.vl", "0x00");
+    assert_field(&pkt, "infiniband.lrh.lnh", "0x03");
+    assert_field(&pkt, "infiniband.lrh.pktlen", "43");
+    assert_field(&pkt, "infiniband.grh.dgid", "ff12:401b:ffff::ffff:ffff");
+    assert_field(&pkt, "infiniband.grh.nxthdr", "27");
+    assert_field(&pkt, "infiniband.deth.q_key", "0x0000000000000b1b");
+    assert_field(&pkt, "infiniband.deth.srcqp", "0x00000048");
+    assert_field(&pkt, "infiniband.variant.crc", "0x35df");
+    assert_field(&pkt, "roceshark.vcrc.computed", "0x35df");
+    assert_field(&pkt, "roceshark.vcrc.status", "1");
+    assert_field(&pkt, "roceshark.encap", "ib");
+    assert_field(&pkt, "frame.len", "174");     /* the packet, not the ERF record */
+}
+
+/* Which AETH subfield is present depends on the syndrome's opcode bits. */
+static void
+test_aeth_subfields(void **state)
+{
+    static const struct {
+        uint8_t syndrome;
+        const char *credit, *timer, *reserved, *error, *credits, *delay;
+    } cases[] = {
+        {0x1f, "31", "", "", "", "", ""},             /* ACK, no credit limit */
+        {0x05, "5", "", "", "", "6", ""},             /* ACK, code 5 = 6 credits */
+        {0x2e, "", "14", "", "", "", "0.001280000"},  /* RNR NAK 1.28 ms */
+        {0x20, "", "0", "", "", "", "0.655360000"},   /* RNR timer 0 is the longest */
+        {0x4a, "", "", "10", "", "", ""},             /* reserved kind */
+        {0x60, "", "", "", "0", "", ""},              /* NAK PSN sequence error */
+        {0xe3, "", "", "", "3", "", ""},              /* NAK remote op error, bit 7 set */
+    };
+    struct test_frame tf;
+    struct rs_packet pkt;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        test_frame_from_hex(&tf, HEX_ROCEV2_ACK, RS_DLT_EN10MB);
+        tf.bytes[54] = cases[i].syndrome;
+        test_decode(&tf.frame, &pkt);
+        assert_field(&pkt, "infiniband.aeth.syndrome.credit_count", cases[i].credit);
+        assert_field(&pkt, "infiniband.aeth.syndrome.timer", cases[i].timer);
+        assert_field(&pkt, "infiniband.aeth.syndrome.reserved_value", cases[i].reserved);
+        assert_field(&pkt, "infiniband.aeth.syndrome.error_code", cases[i].error);
+        assert_field(&pkt, "roceshark.aeth.credits", cases[i].credits);
+        assert_field(&pkt, "roceshark.aeth.rnr_delay", cases[i].delay);
+    }
+}
+
+static void
+test_aeth_tables(void **state)
+{
+    (void)state;
+    assert_int_equal(rs_aeth_rnr_timer_us(0), 655360);
+    assert_int_equal(rs_aeth_rnr_timer_us(1), 10);
+    assert_int_equal(rs_aeth_rnr_timer_us(18), 5120);
+    assert_int_equal(rs_aeth_rnr_timer_us(31), 491520);
+    assert_int_equal(rs_aeth_credits(0), 0);
+    assert_int_equal(rs_aeth_credits(8), 16);
+    assert_int_equal(rs_aeth_credits(30), 32768);
+    assert_int_equal(rs_aeth_credits(31), -1);
+    assert_int_equal(rs_aeth_credit_code(0), 0);
+    assert_int_equal(rs_aeth_credit_code(5), 4);    /* 4 is the most that is <= 5 */
+    assert_int_equal(rs_aeth_credit_code(6), 5);
+    assert_int_equal(rs_aeth_credit_code(100000), 30);
+    assert_string_equal(rs_aeth_nak_name(0), "PSN Sequence Error");
+    assert_string_equal(rs_aeth_nak_name(4), "Invalid RD Request");
+    assert_null(rs_aeth_nak_name(5));
+}
+
+static void
+test_formatting(void **state)
+{
+    const struct rs_field u8 = {"t.u8", "U8", RS_FT_UINT8, RS_BASE_HEX, 0, NULL, "", 0, 0, 1,
+                                NULL, 0, 0};
+    const struct rs_field u24 = {"t.u24", "U24", RS_FT_UINT24, RS_BASE_HEX, 0, NULL, "", 0, 0,
+                                 3, NULL, 0, 0};
+    const struct rs_field dh = {"t.dh", "DH", RS_FT_UINT32, RS_BASE_DEC_HEX, 0, NULL, "", 0,
+                                0, 4, NULL, 0, 0};
+    static const struct rs_value_string names[] = {{3, "Three"}, {0, NULL}};
+    const struct rs_field named = {"t.n", "N", RS_FT_UINT8, RS_BASE_DEC, 0, names, "", 0, 0,
+                                   1, NULL, 0, 0};
+    const struct rs_field t = {"t.t", "T", RS_FT_RELTIME, RS_BASE_NONE, 0, NULL, "", 0, 0, 0,
+                               NULL, 0, 0};
+    char buf[64];
+    struct rs_value v = {.type = RS_FT_UINT8, .v.u = 0x0f};
+
+    (void)state;
+    rs_value_format(&u8, &v, buf, sizeof(buf));
+    assert_string_equal(buf, "0x0f");
+    v.type = RS_FT_UINT24;
+    v.v.u = 0x11;
+    rs_value_format(&u24, &v, buf, sizeof(buf));
+    assert_string_equal(buf, "0x000011");
+    v.type = RS_FT_UINT32;
+    v.v.u = 2147483649u;
+    rs_value_format(&dh, &v, buf, sizeof(buf));
+    assert_string_equal(buf, "2147483649");
+    rs_value_format_display(&dh, &v, buf, sizeof(buf));
+    assert_string_equal(buf, "2147483649 (0x80000001)");
+    v.type = RS_FT_UINT8;
+    v.v.u = 3;
+    rs_value_format_display(&named, &v, buf, sizeof(buf));
+    assert_string_equal(buf, "Three (3)");
+    v.type = RS_FT_RELTIME;
+    v.v.ns = 1500000001;
+    rs_value_format(&t, &v, buf, sizeof(buf));
+    assert_string_equal(buf, "1.500000001");
+    v.v.ns = -20;
+    rs_value_format(&t, &v, buf, sizeof(buf));
+    assert_string_equal(buf, "-0.000000020");
+    /* A short buffer is filled and terminated; the full length is returned. */
+    v.type = RS_FT_UINT24;
+    v.v.u = 0x11;
+    assert_int_equal(rs_value_format(&u24, &v, buf, 4), 8);
+    assert_string_equal(buf, "0x0");
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lookup_and_aliases),
+        cmocka_unit_test(test_values_of_a_write),
+        cmocka_unit_test(test_values_of_atomics_and_ib),
+        cmocka_unit_test(test_aeth_subfields),
+        cmocka_unit_test(test_aeth_tables),
+        cmocka_unit_test(test_formatting),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

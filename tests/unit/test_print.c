@@ -1,0 +1,205 @@
+/*
+ * test_print.c - the printers: summary lines, Info text, tree, JSON and
+ * -T fields with tshark's -E options.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <roceshark/fields.h>
+#include <roceshark/print.h>
+
+#include "testutil.h"
+
+struct capture_out {
+    char *text;
+    size_t size;
+    FILE *fp;
+    struct rs_out out;
+};
+
+static void
+capture_begin(struct capture_out *c)
+{
+    c->text = NULL;
+    c->fp = open_memstream(&c->text, &c->size);
+    assert_non_null(c->fp);
+    assert_int_equal(rs_out_init(&c->out, c->fp, 4096), 0);
+}
+
+static const char *
+capture_end(struct capture_out *c)
+{
+    assert_int_equal(rs_out_flush(&c->out), 0);
+    rs_out_free(&c->out);
+    fclose(c->fp);
+    return c->text;
+}
+
+static void
+decode_hex(struct test_frame *tf, const char *hex, int linktype, struct rs_packet *pkt)
+{
+    test_frame_from_hex(tf, hex, linktype);
+    test_decode(&tf->frame, pkt);
+}
+
+static void
+test_summary_line(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+
+    (void)state;
+    decode_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB, &pkt);
+    tf.frame.number = 4;
+    tf.frame.rel_ns = 4454000;
+    capture_begin(&c);
+    rs_print_summary(&c.out, &pkt);
+    assert_string_equal(capture_end(&c),
+                        "    4  0.004454 192.168.2.25 → 192.168.2.24 RRoCE 94 RC RDMA Write Only "
+                        "QP=0x000011 PSN=12726936 AckReq VA=0xaaab26b58000 R_Key=0x00000220 "
+                        "Len=18 Payload=18\n");
+    free(c.text);
+}
+
+static void
+test_info_reasons(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    char info[256];
+
+    (void)state;
+    decode_hex(&tf, HEX_ROCEV2_ACK, RS_DLT_EN10MB, &pkt);
+    rs_print_info(&pkt, info, sizeof(info));
+    assert_string_equal(info, "RC Acknowledge QP=0x000017 PSN=12726936 MSN=1");
+    assert_string_equal(rs_print_protocol(&pkt), "RRoCE");
+
+    tf.bytes[54] = 0x61;    /* NAK, invalid request; the ICRC no longer matches */
+    test_decode(&tf.frame, &pkt);
+    rs_print_info(&pkt, info, sizeof(info));
+    assert_string_equal(info, "RC Acknowledge QP=0x000017 PSN=12726936 NAK [Invalid Request] "
+                              "MSN=1 [Bad ICRC]");
+    tf.bytes[54] = 0x2e;    /* RNR NAK, 1.28 ms */
+    test_decode(&tf.frame, &pkt);
+    rs_print_info(&pkt, info, sizeof(info));
+    assert_non_null(strstr(info, "RNR NAK [delay 1.28 ms] MSN=1"));
+
+    decode_hex(&tf, HEX_ERF_IB_ACK, RS_DLT_ERF, &pkt);
+    assert_string_equal(rs_print_protocol(&pkt), "IB");
+    decode_hex(&tf, HEX_ROCEV1_SEND_ONLY, RS_DLT_EN10MB, &pkt);
+    assert_string_equal(rs_print_protocol(&pkt), "RoCE");
+
+    decode_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB, &pkt);
+    tf.frame.caplen = 60;
+    test_decode(&tf.frame, &pkt);
+    rs_print_info(&pkt, info, sizeof(info));
+    assert_non_null(strstr(info, "[Malformed: frame cut short by the capture's snapshot length]"));
+}
+
+static void
+test_tree(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+
+    (void)state;
+    decode_hex(&tf, HEX_ROCEV2_ACK, RS_DLT_EN10MB, &pkt);
+    capture_begin(&c);
+    rs_print_tree(&c.out, &pkt);
+    const char *t = capture_end(&c);
+    assert_non_null(strstr(t, "Frame 1: 62 bytes on wire (496 bits), 62 bytes captured"));
+    assert_non_null(strstr(t, "\nInfiniBand\n    Base Transport Header\n        Opcode: RC "
+                              "Acknowledge (17)\n"));
+    assert_non_null(strstr(t, "        0... .... = Acknowledge Request: False\n"));
+    assert_non_null(strstr(t, "            ...1 1111 = Credit Count: 31\n"));
+    assert_non_null(strstr(t, "    ICRC status: Good (1)\n"));
+    free(c.text);
+}
+
+static void
+test_json(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+
+    (void)state;
+    capture_begin(&c);
+    rs_print_json_begin(&c.out);
+    decode_hex(&tf, HEX_ROCEV2_FETCH_ADD, RS_DLT_EN10MB, &pkt);
+    rs_print_json(&c.out, &pkt, true);
+    decode_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB, &pkt);
+    tf.frame.caplen = 60;
+    test_decode(&tf.frame, &pkt);
+    rs_print_json(&c.out, &pkt, false);
+    rs_print_json_end(&c.out);
+    const char *j = capture_end(&c);
+    assert_true(strncmp(j, "[\n{\"frame.number\":\"1\"", 21) == 0);
+    assert_non_null(strstr(j, "\"infiniband.bth.opcode\":\"20\""));
+    assert_non_null(strstr(j, "\"infiniband.reth.va\":\"0x00006320d6be5000\""));
+    assert_non_null(strstr(j, "\"roceshark.malformed\":\"1\""));
+    /* The apostrophe needs no escape; quotes and controls would. */
+    assert_non_null(strstr(j, "\"roceshark.problem\":\"frame cut short by the capture's "
+                              "snapshot length\""));
+    assert_string_equal(j + strlen(j) - 4, "}\n]\n");
+    free(c.text);
+}
+
+static void
+test_fields_options(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+    struct rs_fields_fmt fmt;
+    const char *names[] = {"infiniband.bth.opcode", "vlan.id", "infiniband.reth.va"};
+    int ids[3];
+    static const uint8_t tags[8] = {0x81, 0x00, 0x00, 0x0a, 0x81, 0x00, 0x00, 0x14};
+
+    (void)state;
+    for (int i = 0; i < 3; i++)
+        ids[i] = rs_field_lookup(names[i]);
+    test_frame_from_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB);
+    memmove(tf.bytes + 20, tf.bytes + 12, tf.frame.caplen - 12);
+    memcpy(tf.bytes + 12, tags, sizeof(tags));
+    tf.frame.caplen = tf.frame.len = tf.frame.caplen + 8;
+    test_decode(&tf.frame, &pkt);
+
+    rs_fields_fmt_init(&fmt);
+    capture_begin(&c);
+    rs_print_fields(&c.out, &fmt, &pkt, ids, 3);
+    fmt.header = true;
+    fmt.separator = ';';
+    fmt.aggregator = '|';
+    rs_print_fields_header(&c.out, &fmt, names, 3);
+    rs_print_fields(&c.out, &fmt, &pkt, ids, 3);
+    fmt.occurrence = 'l';
+    rs_print_fields(&c.out, &fmt, &pkt, ids, 3);
+    fmt.occurrence = 'f';
+    rs_print_fields(&c.out, &fmt, &pkt, ids, 3);
+    assert_string_equal(capture_end(&c),
+                        "10\t10,20\t0x0000aaab26b58000\n"
+                        "infiniband.bth.opcode;vlan.id;infiniband.reth.va\n"
+                        "10;10|20;0x0000aaab26b58000\n"
+                        "10;20;0x0000aaab26b58000\n"
+                        "10;10;0x0000aaab26b58000\n");
+    free(c.text);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_summary_line),
+        cmocka_unit_test(test_info_reasons),
+        cmocka_unit_test(test_tree),
+        cmocka_unit_test(test_json),
+        cmocka_unit_test(test_fields_options),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

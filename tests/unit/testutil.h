@@ -1,0 +1,94 @@
+/*
+ * testutil.h - helpers the unit tests share: hex vectors to frames, and the
+ * real frames used as known vectors (from ../shared/captures/real, see the
+ * comment at each).
+ */
+#ifndef ROCESHARK_TESTUTIL_H
+#define ROCESHARK_TESTUTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <roceshark/dissect.h>
+#include <roceshark/packet.h>
+
+/* montybeatnik test.pcap frame 4: RoCEv2 RC RDMA Write Only, 18 bytes + pad 2. */
+#define HEX_ROCEV2_WRITE_ONLY                                                                \
+    "5254008b2d12525400daf92d08004500005035c7400040117f54c0a80219c0a80218f24112b7003c0000" \
+    "0a20ffff0000001180c232980000aaab26b580000000022000000012636c69656e742d77726f74652d74" \
+    "686973000000403964ee"
+/* montybeatnik test.pcap frame 5: RC Acknowledge, AETH syndrome 0x1f, MSN 1. */
+#define HEX_ROCEV2_ACK                                                                       \
+    "525400daf92d5254008b2d12080045000030dfcf40004011d56bc0a80218c0a80219df9412b7001c0000" \
+    "1100ffff0000001700c232981f000001884e6b4a"
+/* montybeatnik test.pcap frame 6: RC RDMA Read Request, 4096 bytes. */
+#define HEX_ROCEV2_READ_REQ                                                                  \
+    "5254008b2d12525400daf92d08004500003c35c8400040117f67c0a80219c0a80218f24112b700280000" \
+    "0c00ffff0000001180c232990000aaab26b58000000002200000100022c3bf71"
+/* rdma_atomic_bw.pcap frame 20: RC Fetch Add. */
+#define HEX_ROCEV2_FETCH_ADD                                                                 \
+    "005056a7129f005056a77d03080045000048bc2b4000401149fd0a01103e0a01103dc66812b700340000" \
+    "1400ffff0000002880a3f2c700006320d6be5000000019860000000000000001000000000000000026a7" \
+    "e208"
+/* rdma_atomic_bw.pcap frame 25: RC Atomic Acknowledge. */
+#define HEX_ROCEV2_ATOMIC_ACK                                                                \
+    "005056a77d03005056a7129f0800450000384e8340004011b7b50a01103d0a01103ec66812b700240000" \
+    "1200ffff0000002900a3f2c71f0000013a01a68d6b397ac670c1f6f6"
+/* srinivaskoritala infiniband.pcap frame 11: ERF type 21, native IB RC Acknowledge with
+ * LNH 2 (no GRH), VCRC 0x8130. */
+#define HEX_ERF_IB_ACK                                                                       \
+    "e0ed30aef8412b48150400300000001e00020004000700011140ffff0087040800d40a551f000001a803" \
+    "5550" "3081"
+/* srinivaskoritala infiniband.pcap frame 3: ERF type 21, LNH 3 (GRH), UD Send Only. */
+#define HEX_ERF_IB_GRH_UD                                                                    \
+    "604e77e8f2412b48150400c0000000ae0003c000002b000560000000007c1b00fe800000000000000002" \
+    "c90300001f2dff12401bffff000000000000ffffffff6440ffff00ffffff000de6f800000b1b00000048" \
+    "0800000045000060000040004011256b0a0000240a0000ffc15dc15d004cc8db000010060000003c0200" \
+    "c15ec0a87f24000000000000000033396661653032392d323835642d343532372d623936302d31346434" \
+    "323533633530633200000000000000000566d54d35df"
+/* A RoCEv1 RC Send Only (payload 5, pad 3), built by tests/gen/ibframes.py, whose ICRC
+ * implementation is independent of ours. */
+#define HEX_ROCEV1_SEND_ONLY                                                                 \
+    "0002c9aabbcc0002c9ddeeff8915" "6012345600181b40fe800000000000000202c9fffeaabbccfe80" \
+    "0000000000000202c9fffeddeeff" "0430ffff00000123800000076869206962000000" "233ea402"
+
+struct test_frame {
+    uint8_t bytes[2048];
+    struct rs_frame frame;
+};
+
+/* Decodes a hex string into tf->bytes and prepares tf->frame for linktype. */
+static inline void
+test_frame_from_hex(struct test_frame *tf, const char *hex, int linktype)
+{
+    size_t n = strlen(hex) / 2;
+
+    if (n > sizeof(tf->bytes))
+        abort();
+    for (size_t i = 0; i < n; i++) {
+        unsigned v;
+        if (sscanf(hex + 2 * i, "%2x", &v) != 1)
+            abort();
+        tf->bytes[i] = (uint8_t)v;
+    }
+    memset(&tf->frame, 0, sizeof(tf->frame));
+    tf->frame.data = tf->bytes;
+    tf->frame.caplen = (uint32_t)n;
+    tf->frame.len = (uint32_t)n;
+    tf->frame.linktype = linktype;
+    tf->frame.number = 1;
+    tf->frame.ts_digits = 6;
+}
+
+static inline void
+test_decode(const struct rs_frame *frame, struct rs_packet *pkt)
+{
+    struct rs_decode_opts opts;
+
+    rs_decode_opts_init(&opts);
+    rs_decode_frame(frame, &opts, pkt);
+}
+
+#endif /* ROCESHARK_TESTUTIL_H */
