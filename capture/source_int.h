@@ -5,6 +5,8 @@
 #ifndef ROCESHARK_SOURCE_INT_H
 #define ROCESHARK_SOURCE_INT_H
 
+#include <stdbool.h>
+
 #include <roceshark/capture.h>
 
 struct rs_source_ops {
@@ -22,7 +24,15 @@ struct rs_source {
     void *priv;
 };
 
-/* Numbers and relative-times a frame the backend has filled. */
+/* Numbers and relative-times a frame the backend has filled (taking an ERF
+ * record's own, finer timestamp when there is one). */
 void source_stamp_frame(struct rs_source *src, struct rs_frame *frame);
+
+/* tshark shows times with the precision the file offers: nanosecond pcap
+ * files and ERF records have nine digits, the rest six. */
+uint8_t source_ts_digits(int linktype, bool nsec);
+
+/* Maps path when it is a classic pcap file: 1 done, 0 not that format. */
+int source_mmap_try(const char *path, struct rs_source *src, char *err);
 
 #endif /* ROCESHARK_SOURCE_INT_H */

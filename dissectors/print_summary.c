@@ -148,6 +148,8 @@ info_ib(struct info *in, const struct rs_packet *pkt)
         info_add(in, " FECN");
     if (bth[4] & 0x40)
         info_add(in, " BECN");
+    if (pkt->ecn == 3)
+        info_add(in, " ECN-CE");
     info_ext_headers(in, pkt);
     if ((op->hdrs & RS_HDR_PAYLOAD) && rs_packet_has(pkt, RS_LAYER_PAYLOAD))
         info_add(in, " Payload=%u", pkt->payload_len);

@@ -38,16 +38,30 @@ out_str(struct out *o, const char *s)
     out_bytes(o, s, strlen(s));
 }
 
+/* Two digits per division: frame numbers and PSNs are most of the text. */
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 static void
 out_dec(struct out *o, uint64_t v)
 {
     char tmp[20];
     int i = sizeof(tmp);
 
-    do {
-        tmp[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        tmp[--i] = digit_pairs[2 * r + 1];
+        tmp[--i] = digit_pairs[2 * r];
+    }
+    if (v >= 10) {
+        tmp[--i] = digit_pairs[2 * v + 1];
+        tmp[--i] = digit_pairs[2 * v];
+    } else {
+        tmp[--i] = (char)('0' + v);
+    }
     out_bytes(o, tmp + i, sizeof(tmp) - (size_t)i);
 }
 
@@ -111,7 +125,13 @@ out_address(struct out *o, const struct rs_value *v)
         }
         break;
     case RS_FT_IPV4:
-        out_str(o, inet_ntop(AF_INET, p, tmp, sizeof(tmp)));
+        /* Dotted quad by hand: inet_ntop goes through printf, and IPv4
+         * addresses are among the most printed fields. */
+        for (int i = 0; i < 4; i++) {
+            if (i > 0)
+                out_bytes(o, ".", 1);
+            out_dec(o, p[i]);
+        }
         break;
     default:
         out_str(o, inet_ntop(AF_INET6, p, tmp, sizeof(tmp)));

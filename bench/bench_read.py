@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""bench_read.py [--frames N] : `roceshark read -T fields` against `tshark -T fields`.
+
+Makes (once) a capture of N RoCEv2 frames with tests/gen/gen_bench.py, then in one run:
+  - bench_decode: decode-only frames/s on one core, from memory;
+  - roceshark read -T fields and tshark -T fields with the same five fields, timed
+    end to end (best of three for roceshark, one run for tshark), outputs compared;
+and prints the ratio. Run from the repository root after building into build/."""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIELDS = ["frame.number", "ip.src", "infiniband.bth.opcode", "infiniband.bth.destqp",
+          "infiniband.bth.psn"]
+
+
+def timed(cmd, out_path):
+    with open(out_path, "wb") as out:
+        t0 = time.perf_counter()
+        subprocess.run(cmd, stdout=out, stderr=subprocess.DEVNULL, check=True)
+        return time.perf_counter() - t0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--frames", type=int, default=1000000)
+    ap.add_argument("--data", default=os.path.join(ROOT, "bench", "data"))
+    a = ap.parse_args()
+    os.makedirs(a.data, exist_ok=True)
+    cap = os.path.join(a.data, "rocev2_%d.pcap" % a.frames)
+    if not os.path.exists(cap):
+        subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "tests", "gen", "gen_bench.py"),
+                        cap, "--frames", str(a.frames)], check=True)
+    rs = os.path.join(ROOT, "build", "roceshark")
+    subprocess.run([os.path.join(ROOT, "build", "bench", "bench_decode"), cap, "3"], check=True)
+    efields = sum([["-e", f] for f in FIELDS], [])
+    rs_out, ts_out = os.path.join(a.data, "roceshark.txt"), os.path.join(a.data, "tshark.txt")
+    t_rs = min(timed([rs, "read", "-r", cap, "-T", "fields"] + efields, rs_out) for _ in range(3))
+    t_ts = timed(["tshark", "-n", "-r", cap, "-T", "fields"] + efields, ts_out)
+    same = open(rs_out, "rb").read() == open(ts_out, "rb").read()
+    print("read -T fields, %d frames, fields: %s" % (a.frames, " ".join(FIELDS)))
+    print("  roceshark  %7.3f s  %6.2f M frames/s" % (t_rs, a.frames / t_rs / 1e6))
+    print("  tshark     %7.3f s  %6.2f M frames/s" % (t_ts, a.frames / t_ts / 1e6))
+    print("  ratio      %7.1fx  (goal 50x); outputs %s" % (t_ts / t_rs, "identical" if same else "DIFFER"))
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,18 @@
+#!/bin/sh
+# deps.sh - installs the Debian 12 packages roceshark needs to build and test, when missing.
+set -eu
+PACKAGES="build-essential cmake pkg-config libpcap-dev libibverbs-dev wireshark-dev
+libglib2.0-dev libcmocka-dev libncurses-dev tshark python3 python3-scapy iproute2"
+missing=""
+for p in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+        missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "installing:$missing"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing
