@@ -176,10 +176,9 @@ static bool
 get_ipv4_hdr_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
                  struct rs_value *out)
 {
-    if (occ != 0 || !rs_field_read_uint(pkt, f, RS_LAYER_IPV4, out))
+    if (occ != 0 || !rs_packet_has(pkt, RS_LAYER_IPV4))
         return false;
-    out->v.u *= 4;
-    return true;
+    return rs_value_set_uint(out, f->type, (rs_packet_at(pkt, RS_LAYER_IPV4)[0] & 0x0fu) * 4);
 }
 
 static bool
@@ -195,7 +194,7 @@ const struct rs_field rs_fields_ip[] = {
     RS_F_PROTO("ip", "Internet Protocol Version 4", RS_LAYER_IPV4),
     {"ip.version", "Version", RS_FT_UINT8, RS_BASE_DEC, 0xf0, NULL, "IP version",
      RS_LAYER_IPV4, 0, 1, NULL, 1},
-    {"ip.hdr_len", "Header Length", RS_FT_UINT8, RS_BASE_DEC, 0x0f, NULL,
+    {"ip.hdr_len", "Header Length", RS_FT_UINT8, RS_BASE_DEC, 0, NULL,
      "IPv4 header length in bytes", RS_LAYER_IPV4, 0, 1, get_ipv4_hdr_len, 1},
     {"ip.dsfield.dscp", "Differentiated Services Codepoint", RS_FT_UINT8, RS_BASE_DEC, 0xfc,
      NULL, "DSCP", RS_LAYER_IPV4, 1, 1, NULL, 1},
