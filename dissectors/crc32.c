@@ -11,7 +11,7 @@
  * the Barrett reduction step.
  */
 #include <roceshark/crc.h>
-#include <roceshark/wire.h>
+#include "crc_int.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -19,22 +19,13 @@
 
 #define CRC32_POLY_REFLECTED 0xedb88320u
 
-static uint32_t crc32_table[8][256];
+static crc_slice8_table crc32_table;
 static int crc32_have_pclmul;
 
 __attribute__((constructor)) static void
-crc32_init_tables(void)
+crc32_init(void)
 {
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++)
-            c = (c & 1) ? (c >> 1) ^ CRC32_POLY_REFLECTED : c >> 1;
-        crc32_table[0][i] = c;
-    }
-    for (uint32_t i = 0; i < 256; i++)
-        for (int t = 1; t < 8; t++)
-            crc32_table[t][i] = (crc32_table[t - 1][i] >> 8) ^
-                                crc32_table[0][crc32_table[t - 1][i] & 0xff];
+    crc_slice8_init(crc32_table, CRC32_POLY_REFLECTED);
 #if defined(__x86_64__)
     __builtin_cpu_init();
     crc32_have_pclmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
@@ -44,20 +35,7 @@ crc32_init_tables(void)
 static uint32_t
 crc32_update_table(uint32_t crc, const uint8_t *p, size_t len)
 {
-
-    while (len >= 8) {
-        uint32_t lo = rs_load_le32(p) ^ crc;
-        uint32_t hi = rs_load_le32(p + 4);
-        crc = crc32_table[7][lo & 0xff] ^ crc32_table[6][(lo >> 8) & 0xff] ^
-              crc32_table[5][(lo >> 16) & 0xff] ^ crc32_table[4][lo >> 24] ^
-              crc32_table[3][hi & 0xff] ^ crc32_table[2][(hi >> 8) & 0xff] ^
-              crc32_table[1][(hi >> 16) & 0xff] ^ crc32_table[0][hi >> 24];
-        p += 8;
-        len -= 8;
-    }
-    while (len-- > 0)
-        crc = crc32_table[0][(crc ^ *p++) & 0xff] ^ (crc >> 8);
-    return crc;
+    return crc_slice8_update((const uint32_t(*)[256])crc32_table, crc, p, len);
 }
 
 #if defined(__x86_64__)
