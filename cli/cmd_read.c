@@ -7,14 +7,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <roceshark/analysis.h>
 #include <roceshark/capture.h>
 #include <roceshark/dissect.h>
 #include <roceshark/fields.h>
+#include <roceshark/filter.h>
 #include <roceshark/print.h>
+#include <roceshark/stats.h>
 
 #include "cli.h"
 
 #define MAX_FIELDS_ARGS 256
+#define MAX_STATS 16
 #define OUT_BUFFER_SIZE (1u << 20)
 
 enum read_format { FORMAT_TEXT, FORMAT_TREE, FORMAT_JSON, FORMAT_FIELDS };
@@ -30,6 +34,13 @@ struct read_opts {
     size_t n_fields;
     struct rs_fields_fmt fields_fmt;
     struct rs_decode_opts decode;
+    struct rs_analysis_opts analysis;
+    bool analyze;
+    const char *filter_text;
+    struct rs_filter *filter;
+    struct rs_stat *stats[MAX_STATS];
+    size_t n_stats;
+    bool quiet;
 };
 
 static const char read_usage[] =
@@ -42,8 +53,18 @@ static const char read_usage[] =
     "  -e FIELD         with -T fields: a field to print (repeatable)\n"
     "  -E header=y|n, separator=/t|/s|C, aggregator=,|/s|C, occurrence=a|f|l\n"
     "                   with -T fields: layout, as tshark's -E\n"
+    "  -Y FILTER        show only frames that match a display filter (Wireshark syntax)\n"
+    "  -z conv,qp       per-conversation statistics (packets, messages, NAKs, READ times)\n"
+    "  -z expert        expert items by severity, with the first frames of each\n"
+    "  -z io,stat,INTERVAL[,FILTER]...\n"
+    "                   frames and bytes per interval of seconds, per filter\n"
+    "  -q               print only the statistics\n"
     "  -d udp.port==N,roce\n"
     "                   also decode UDP port N as RoCEv2 (repeatable)\n"
+    "  -o rc.pmtu:N     path MTU to assume until a conversation shows its own\n"
+    "  -o analysis.max_convs:N\n"
+    "                   conversations the analysis keeps at once (default 65536)\n"
+    "  -o analysis:off  decode only, no transport analysis\n"
     "  -l               flush output after every frame\n"
     "  -n               accepted for tshark compatibility (names are never resolved)\n";
 
@@ -101,6 +122,30 @@ parse_fields_option(const char *arg, struct rs_fields_fmt *fmt)
 }
 
 static int
+parse_pref(const char *arg, struct read_opts *ro)
+{
+    unsigned long long v;
+
+    if (strncmp(arg, "rc.pmtu:", 8) == 0) {
+        if (!cli_parse_uint(arg + 8, 256, 4096, &v) || (v & (v - 1)) != 0)
+            return cli_fail(CLI_EXIT_USAGE, "-o %s: the PMTU is 256, 512, 1024, 2048 or 4096",
+                            arg);
+        ro->analysis.pmtu = (uint16_t)v;
+    } else if (strncmp(arg, "analysis.max_convs:", 19) == 0) {
+        if (!cli_parse_uint(arg + 19, 1, 1u << 26, &v))
+            return cli_fail(CLI_EXIT_USAGE, "-o %s: expected 1 to %u conversations", arg,
+                            1u << 26);
+        ro->analysis.max_convs = (uint32_t)v;
+    } else if (strcmp(arg, "analysis:off") == 0 || strcmp(arg, "analysis:on") == 0) {
+        ro->analyze = arg[10] == 'n';
+    } else {
+        return cli_fail(CLI_EXIT_USAGE, "-o %s: unknown preference (rc.pmtu:N, "
+                        "analysis.max_convs:N, analysis:on|off)", arg);
+    }
+    return 0;
+}
+
+static int
 parse_read_args(int argc, char **argv, struct read_opts *ro)
 {
     int c, rc;
@@ -109,9 +154,11 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
     memset(ro, 0, sizeof(*ro));
     rs_fields_fmt_init(&ro->fields_fmt);
     rs_decode_opts_init(&ro->decode);
+    rs_analysis_opts_init(&ro->analysis);
+    ro->analyze = true;
     optind = 1;
     opterr = 0;
-    while ((c = getopt(argc, argv, ":r:c:VT:e:E:d:lnh")) != -1) {
+    while ((c = getopt(argc, argv, ":r:c:VT:e:E:d:o:Y:z:qlnh")) != -1) {
         switch (c) {
         case 'r':
             ro->file = optarg;
@@ -141,6 +188,25 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
             if ((rc = cli_parse_decode_as(optarg, &ro->decode)) != 0)
                 return rc;
             break;
+        case 'Y':
+            ro->filter_text = optarg;
+            break;
+        case 'z': {
+            char err[RS_ERRBUF_SIZE];
+            if (ro->n_stats == MAX_STATS)
+                return cli_fail(CLI_EXIT_USAGE, "-z: at most %d statistics", MAX_STATS);
+            if (rs_stat_new(optarg, &ro->stats[ro->n_stats], err) != 0)
+                return cli_fail(CLI_EXIT_USAGE, "-z %s: %s", optarg, err);
+            ro->n_stats++;
+            break;
+        }
+        case 'q':
+            ro->quiet = true;
+            break;
+        case 'o':
+            if ((rc = parse_pref(optarg, ro)) != 0)
+                return rc;
+            break;
         case 'l':
             ro->line_buffered = true;
             break;
@@ -166,6 +232,11 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
         return cli_fail(CLI_EXIT_USAGE, "read: -e needs -T fields");
     if (ro->verbose && ro->format == FORMAT_TEXT)
         ro->format = FORMAT_TREE;
+    if (ro->filter_text != NULL) {
+        char err[RS_ERRBUF_SIZE];
+        if (rs_filter_compile(ro->filter_text, &ro->filter, err) != 0)
+            return cli_fail(CLI_EXIT_USAGE, "-Y %s: %s", ro->filter_text, err);
+    }
     for (size_t i = 0; i < ro->n_fields; i++) {
         ro->field_ids[i] = rs_field_lookup(ro->field_names[i]);
         if (ro->field_ids[i] < 0)
@@ -175,14 +246,20 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
     return 0;
 }
 
-/* Checksums cost time; -T fields computes them only when asked for. */
+/* Checksums cost time; -T fields computes them only when a field or the
+ * filter asks for them. */
 static bool
 fields_need_crc(const struct read_opts *ro)
 {
-    for (size_t i = 0; i < ro->n_fields; i++)
-        if (strncmp(ro->field_names[i], "roceshark.icrc", 14) == 0 ||
-            strncmp(ro->field_names[i], "roceshark.vcrc", 14) == 0)
+    static const char *const crc_fields[] = {"roceshark.icrc", "roceshark.vcrc"};
+
+    for (size_t k = 0; k < 2; k++) {
+        if (ro->filter != NULL && rs_filter_uses(ro->filter, crc_fields[k]))
             return true;
+        for (size_t i = 0; i < ro->n_fields; i++)
+            if (strncmp(ro->field_names[i], crc_fields[k], strlen(crc_fields[k])) == 0)
+                return true;
+    }
     return false;
 }
 
@@ -206,27 +283,47 @@ print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_pack
     }
 }
 
+static void
+read_opts_free(struct read_opts *ro)
+{
+    rs_filter_free(ro->filter);
+    for (size_t i = 0; i < ro->n_stats; i++)
+        rs_stat_free(ro->stats[i]);
+    free(ro);
+}
+
 static int
-read_frames(struct rs_source *src, const struct read_opts *ro, struct rs_out *out)
+read_frames(struct rs_source *src, const struct read_opts *ro, struct rs_analyzer *an,
+            struct rs_out *out)
 {
     char err[RS_ERRBUF_SIZE];
     struct rs_frame frame;
     struct rs_packet pkt;
+    struct rs_facts facts;
     unsigned long long shown = 0;
     int rc;
 
-    if (ro->format == FORMAT_JSON)
+    if (ro->format == FORMAT_JSON && !ro->quiet)
         rs_print_json_begin(out);
-    if (ro->format == FORMAT_FIELDS && ro->fields_fmt.header)
+    if (ro->format == FORMAT_FIELDS && ro->fields_fmt.header && !ro->quiet)
         rs_print_fields_header(out, &ro->fields_fmt, ro->field_names, ro->n_fields);
     while ((ro->count == 0 || shown < ro->count) && !out->failed &&
            (rc = rs_source_next(src, &frame, err)) == 1) {
         rs_decode_frame(&frame, &ro->decode, &pkt);
-        print_frame(out, ro, &pkt, shown == 0);
+        if (an != NULL)
+            rs_analyzer_process(an, &pkt, &facts);
+        for (size_t i = 0; i < ro->n_stats; i++)
+            rs_stat_packet(ro->stats[i], &pkt);
+        if (ro->filter != NULL && !rs_filter_match(ro->filter, &pkt))
+            continue;
+        if (!ro->quiet)
+            print_frame(out, ro, &pkt, shown == 0);
         shown++;
     }
-    if (ro->format == FORMAT_JSON)
+    if (ro->format == FORMAT_JSON && !ro->quiet)
         rs_print_json_end(out);
+    for (size_t i = 0; i < ro->n_stats; i++)
+        rs_stat_print(ro->stats[i], an, out);
     if (rs_out_flush(out) != 0)
         return cli_fail(CLI_EXIT_OUTPUT, "writing output: write error");
     if (rc < 0)
@@ -247,24 +344,35 @@ cmd_read(int argc, char **argv)
         return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
     rc = parse_read_args(argc, argv, ro);
     if (rc != 0) {
-        free(ro);
+        read_opts_free(ro);
         return rc < 0 ? CLI_EXIT_OK : rc;
     }
     if (ro->format == FORMAT_FIELDS)
         ro->decode.verify_crc = fields_need_crc(ro);
     if (rs_source_open_file(ro->file, &src, err) != 0) {
-        free(ro);
+        read_opts_free(ro);
         return cli_fail(CLI_EXIT_INPUT, "%s", err);
     }
     if (rs_out_init(&out, stdout, OUT_BUFFER_SIZE) != 0) {
         rs_source_close(src);
-        free(ro);
+        read_opts_free(ro);
         return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
     }
     out.line_buffered = ro->line_buffered;
-    rc = read_frames(src, ro, &out);
+    struct rs_analyzer *an = NULL;
+    for (size_t i = 0; i < ro->n_stats; i++)
+        if (rs_stat_needs_analysis(ro->stats[i]) && !ro->analyze)
+            return cli_fail(CLI_EXIT_USAGE, "-z needs the analysis: drop -o analysis:off");
+    if (ro->analyze && rs_analyzer_new(&ro->analysis, &an, err) != 0) {
+        rs_out_free(&out);
+        rs_source_close(src);
+        read_opts_free(ro);
+        return cli_fail(CLI_EXIT_INTERNAL, "%s", err);
+    }
+    rc = read_frames(src, ro, an, &out);
+    rs_analyzer_free(an);
     rs_out_free(&out);
     rs_source_close(src);
-    free(ro);
+    read_opts_free(ro);
     return rc;
 }

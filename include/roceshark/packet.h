@@ -92,6 +92,8 @@ enum rs_cksum_status {
 #define RS_PKT_SNAPLEN 0x0002u    /* the capture cut the frame short */
 #define RS_PKT_IP_FRAGMENT 0x0004u
 
+struct rs_facts;
+
 struct rs_span {
     uint32_t off;
     uint32_t len;
@@ -113,7 +115,7 @@ struct rs_packet {
     uint8_t vcrc_status;                    /* enum rs_cksum_status */
     uint32_t icrc_computed;                 /* as it would appear read little-endian */
     uint16_t vcrc_computed;
-    const void *facts;                      /* analysis results, NULL when none */
+    const struct rs_facts *facts;           /* analysis results (analysis.h), or NULL */
 };
 
 static inline bool

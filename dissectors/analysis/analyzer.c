@@ -1,0 +1,170 @@
+/*
+ * analyzer.c - rs_analyzer_process(): one call per frame, in capture order.
+ * Finds the conversation a packet belongs to and hands it to the request
+ * or response stream; CNPs, CM MADs and ECN marks are handled on the way.
+ */
+#include <string.h>
+
+#include <roceshark/common.h>
+
+#include "analyzer_int.h"
+
+#define UD_QP_CM 1
+#define ECN_CE 3
+#define DEFAULT_MAX_CONVS 65536
+
+static const char *const violation_names[RS_VIOL_COUNT] = {
+    [RS_VIOL_NONE] = "none",
+    [RS_VIOL_ACK_PSN_BACKWARDS] = "ack_psn_backwards",
+    [RS_VIOL_NAK_PSN_UNEXPECTED] = "nak_psn_unexpected",
+    [RS_VIOL_MSN_BACKWARDS] = "msn_backwards",
+    [RS_VIOL_READ_MIDDLE_AETH] = "read_middle_aeth",
+    [RS_VIOL_READ_RESPONSE_COUNT] = "read_response_count",
+    [RS_VIOL_READ_RESPONSE_LENGTH] = "read_response_length",
+    [RS_VIOL_ACK_UNSENT_PSN] = "ack_unsent_psn",
+    [RS_VIOL_SEGMENT_LENGTH] = "segment_length",
+};
+
+static const char *const nak_names[] = {
+    "psn_seq_error", "invalid_request", "remote_access_error", "remote_operational_error",
+    "invalid_rd_request",
+};
+
+const char *
+rs_violation_name(uint8_t v)
+{
+    return v < RS_VIOL_COUNT ? violation_names[v] : "unknown";
+}
+
+const char *
+rs_analysis_nak_name(uint8_t code)
+{
+    return code < RS_ARRAY_SIZE(nak_names) ? nak_names[code] : NULL;
+}
+
+void
+rs_analysis_opts_init(struct rs_analysis_opts *opts)
+{
+    opts->pmtu = 0;
+    opts->max_convs = DEFAULT_MAX_CONVS;
+}
+
+int
+rs_analyzer_new(const struct rs_analysis_opts *opts, struct rs_analyzer **out, char *err)
+{
+    struct rs_analyzer *an = g_try_new0(struct rs_analyzer, 1);
+
+    if (an == NULL)
+        return rs_error(err, RS_ENOMEM, "analyzer: out of memory");
+    an->opts = *opts;
+    if (an->opts.max_convs == 0)
+        an->opts.max_convs = DEFAULT_MAX_CONVS;
+    conv_table_init(an);
+    *out = an;
+    return 0;
+}
+
+void
+rs_analyzer_free(struct rs_analyzer *an)
+{
+    if (an == NULL)
+        return;
+    conv_table_free(an);
+    if (an->cm_reqs != NULL)
+        g_hash_table_destroy(an->cm_reqs);
+    g_free(an);
+}
+
+static void
+addr_from(uint8_t family, const uint8_t *p, unsigned len, struct rs_addr *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->family = family;
+    memcpy(a->bytes, p, len);
+}
+
+/* Source and destination of the packet, from the innermost addressing the
+ * IBA packet has: IP for RoCEv2, the GRH for RoCEv1 and routed IB, LIDs for
+ * local IB. Returns false when it has none. */
+static bool
+packet_addresses(const struct rs_packet *pkt, struct rs_addr *src, struct rs_addr *dst)
+{
+    const uint8_t *p;
+
+    if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
+        p = rs_packet_at(pkt, RS_LAYER_IPV4);
+        addr_from(4, p + 12, 4, src);
+        addr_from(4, p + 16, 4, dst);
+    } else if (rs_packet_has(pkt, RS_LAYER_IPV6)) {
+        p = rs_packet_at(pkt, RS_LAYER_IPV6);
+        addr_from(6, p + 8, 16, src);
+        addr_from(6, p + 24, 16, dst);
+    } else if (rs_packet_has(pkt, RS_LAYER_GRH)) {
+        p = rs_packet_at(pkt, RS_LAYER_GRH);
+        addr_from(6, p + 8, 16, src);
+        addr_from(6, p + 24, 16, dst);
+    } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {
+        p = rs_packet_at(pkt, RS_LAYER_LRH);
+        addr_from(1, p + 6, 2, src);
+        addr_from(1, p + 2, 2, dst);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static bool
+is_connected_service(uint8_t opcode)
+{
+    enum rs_ib_transport t = rs_ib_opcode_transport(opcode);
+
+    return t == RS_IB_RC || t == RS_IB_UC || t == RS_IB_XRC;
+}
+
+void
+rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_facts *f)
+{
+    struct rs_addr src, dst;
+    struct stream_key key;
+
+    memset(f, 0, sizeof(*f));
+    pkt->facts = f;
+    if (!rs_packet_has(pkt, RS_LAYER_BTH) || !packet_addresses(pkt, &src, &dst))
+        return;
+    const uint8_t *bth = rs_packet_at(pkt, RS_LAYER_BTH);
+    const struct rs_ib_opcode *info = rs_ib_opcode_info(pkt->opcode);
+    bool ce = pkt->encap == RS_ENCAP_ROCEV2 && pkt->ecn == ECN_CE && pkt->opcode != 0x81;
+    bool response = info->op == RS_OP_ACK || info->op == RS_OP_READ_RESP ||
+                    info->op == RS_OP_ATOMIC_ACK;
+
+    if (ce)
+        f->flags |= RS_FACT_ECN_CE;
+    stream_key_make(&key, &src, &dst, rs_load_be24(bth + 5), response);
+    if (info->op == RS_OP_CNP) {
+        congestion_cnp(an, pkt, &key, f);
+        return;
+    }
+    if (rs_ib_opcode_transport(pkt->opcode) == RS_IB_UD && key.qpn == UD_QP_CM) {
+        cm_process(an, pkt, &key);
+        return;
+    }
+    if (!is_connected_service(pkt->opcode) || info->name == NULL ||
+        (pkt->flags & RS_PKT_MALFORMED))
+        return;
+    uint32_t psn = rs_load_be24(bth + 9);
+    uint64_t frame = pkt->frame->number;
+    struct conv *c = response ? conv_for_response(an, &key, psn, frame)
+                              : conv_for_request(an, &key, psn, frame);
+    f->flags |= RS_FACT_CONV;
+    f->conv = c->stats.id;
+    if (c->stats.req_packets + c->stats.resp_packets == 0)
+        c->stats.first_ns = frame_ns(pkt);
+    c->stats.last_ns = frame_ns(pkt);
+    if (response)
+        response_process(an, c, pkt, f);
+    else
+        request_process(an, c, pkt, f);
+    if (ce)
+        congestion_mark(c, response, frame_ns(pkt));
+    conv_touch(an, c, frame);
+}

@@ -1,0 +1,220 @@
+/*
+ * analyzer_int.h - the analyzer's state: conversations, their request and
+ * response streams, and the table that holds them. Not part of the API.
+ *
+ * A conversation is one direction of work on an RC (or UC, or XRC) queue
+ * pair: the request stream from the requester to the responder's QP, and
+ * the response stream (ACKs, NAKs, READ responses, atomic ACKs) back to
+ * the requester's QP. RC QPs work both ways, so a QP pair that sends in
+ * both directions is two conversations. Packets only name their
+ * destination QP, so the two streams are paired from the IB CM REQ/REP
+ * when the capture has them, else by addresses and PSN correlation (see
+ * conv_table.c).
+ */
+#ifndef ROCESHARK_ANALYZER_INT_H
+#define ROCESHARK_ANALYZER_INT_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <roceshark/analysis.h>
+#include <roceshark/dissect.h>
+#include <roceshark/packet.h>
+#include <roceshark/wire.h>
+
+#define PSN_MASK 0xffffffu
+#define QPN_UNKNOWN 0xffffffffu
+#define MIN_PMTU 256
+#define MAX_PMTU 4096
+#define REQ_RING_MIN 16
+#define REQ_RING_MAX 1024        /* requests remembered per conversation */
+#define LATENCY_RESERVOIR 512
+
+/* Signed distance a - b between two 24-bit PSNs, in [-2^23, 2^23). */
+static inline int32_t
+psn_diff(uint32_t a, uint32_t b)
+{
+    return (int32_t)((a - b) << 8) >> 8;
+}
+
+static inline uint32_t
+psn_add(uint32_t a, uint32_t n)
+{
+    return (a + n) & PSN_MASK;
+}
+
+/* Where a packet came from and went to: IP addresses, GIDs or LIDs. */
+struct rs_addr {
+    uint8_t family;         /* 4, 6 (also GIDs), 1 (LIDs) */
+    uint8_t bytes[16];
+};
+
+/* A stream as the packets address it: source, destination, destination QP,
+ * and whether it carries requests or responses. */
+struct stream_key {
+    struct rs_addr src, dst;
+    uint32_t qpn;
+    uint8_t response;
+};
+
+/* Keys are hashed as raw bytes: build them only through this, which
+ * clears the padding. */
+static inline void
+stream_key_make(struct stream_key *k, const struct rs_addr *src, const struct rs_addr *dst,
+                uint32_t qpn, bool response)
+{
+    memset(k, 0, sizeof(*k));
+    k->src = *src;
+    k->dst = *dst;
+    k->qpn = qpn;
+    k->response = response;
+}
+
+/* A request remembered for matching responses to it. */
+struct req_entry {
+    uint32_t psn;           /* first PSN */
+    uint32_t span;          /* PSNs it occupies (a READ: its response packets) */
+    uint64_t frame;
+    int64_t ts_ns;
+    uint32_t dmalen;
+    uint8_t op;             /* enum rs_ib_op */
+    bool answered;          /* a response sequence has been matched to it */
+};
+
+struct req_stream {
+    bool started;
+    uint32_t e_lo, e_hi;    /* next expected PSN; an interval while a READ's span is unknown */
+    uint32_t last_psn;      /* PSN of the last new request */
+    uint32_t last_dmalen;   /* and, when it was a READ, its DMA length */
+    bool last_was_read;
+    bool has_hole;
+    uint32_t hole;          /* first PSN a gap left missing */
+    /* The message being received (SEND or WRITE), for msg.* facts. */
+    bool msg_open;
+    bool msg_unknown;       /* a gap broke the message: no sequence checks until FIRST/ONLY */
+    uint8_t msg_op;
+    uint32_t msg_packets;
+    uint64_t msg_len;
+    uint64_t msg_first_frame;
+    uint32_t msg_dmalen;
+    bool msg_has_dmalen;
+    /* Requests remembered, oldest first, in a ring that grows as needed. */
+    struct req_entry *ring;
+    uint32_t ring_cap, ring_start, ring_count;
+};
+
+struct resp_stream {
+    bool started;
+    uint32_t high;          /* highest PSN any response has covered */
+    bool have_ack;
+    uint32_t ack_psn;       /* highest PSN acknowledged by an ACK or NAK */
+    bool have_msn;
+    uint32_t msn;
+    /* The READ response sequence in progress. */
+    bool read_open;
+    bool read_dup;          /* it replays responses already seen */
+    bool read_broken;       /* a gap inside it: no count/length verdict */
+    uint32_t read_next;     /* PSN the next MIDDLE/LAST should carry */
+    uint32_t read_packets;
+    uint64_t read_bytes;
+    int32_t read_req;       /* ring index of the READ it answers, -1 if unknown */
+    uint64_t read_req_frame;
+    int64_t read_req_ts;
+    uint32_t read_req_dmalen;
+};
+
+struct latency_samples {
+    uint64_t seen;          /* for reservoir sampling */
+    uint32_t n;
+    int64_t v[LATENCY_RESERVOIR];
+};
+
+struct conv {
+    struct stream_key req_key;      /* requester -> responder QP */
+    struct stream_key resp_key;     /* responder -> requester QP, once known */
+    bool req_indexed, resp_indexed;
+    struct req_stream req;
+    struct resp_stream resp;
+    uint16_t pmtu;
+    bool pmtu_known;
+    int64_t last_ce_req_ns, last_ce_resp_ns;    /* -1: none */
+    struct rs_conv_stats stats;
+    struct latency_samples *lat;    /* allocated on the first READ completion */
+    /* LRU list, most recent at the head; host-pair list for pairing. */
+    struct conv *lru_prev, *lru_next;
+    struct conv *pair_next;
+    uint64_t last_frame;
+};
+
+struct rs_analyzer {
+    struct rs_analysis_opts opts;
+    GHashTable *streams;        /* struct stream_key * -> struct conv * */
+    GHashTable *host_pairs;     /* struct stream_key * (qpn 0) -> first struct conv * */
+    struct conv *lru_head, *lru_tail;
+    uint32_t n_live;
+    uint32_t next_id;
+    uint64_t evictions;
+    /* Statistics of evicted conversations, kept up to max_convs rows, then
+     * summed into `evicted_rest`. */
+    struct rs_conv_stats *archive;
+    uint32_t n_archive, cap_archive;
+    struct rs_conv_stats evicted_rest;
+    uint64_t evicted_rest_convs;
+    /* CM REQs waiting for their REP: comm id -> requester endpoint. */
+    GHashTable *cm_reqs;
+};
+
+/* conv_table.c */
+void conv_table_init(struct rs_analyzer *an);
+void conv_table_free(struct rs_analyzer *an);
+struct conv *conv_find(struct rs_analyzer *an, const struct stream_key *key);
+/* The conversation a request on key belongs to, created when new. */
+struct conv *conv_for_request(struct rs_analyzer *an, const struct stream_key *key,
+                              uint32_t psn, uint64_t frame);
+/* The conversation a response on key belongs to, paired when possible;
+ * NULL when no request stream can be tied to it yet. */
+struct conv *conv_for_response(struct rs_analyzer *an, const struct stream_key *key,
+                               uint32_t psn, uint64_t frame);
+/* Pairs the two QPs of a CM-established connection (both directions). */
+void conv_pair_cm(struct rs_analyzer *an, const struct rs_addr *a, uint32_t qpn_a,
+                  const struct rs_addr *b, uint32_t qpn_b, uint64_t frame);
+void conv_touch(struct rs_analyzer *an, struct conv *c, uint64_t frame);
+/* Stats of a live conversation with its latency percentile filled in. */
+void conv_final_stats(const struct conv *c, struct rs_conv_stats *out);
+
+/* cm.c: pairs QPs from IB CM REQ/REP MADs on QP 1. */
+void cm_process(struct rs_analyzer *an, const struct rs_packet *pkt,
+                const struct stream_key *key);
+
+/* request_stream.c */
+void request_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet *pkt,
+                     struct rs_facts *facts);
+uint16_t pmtu_default(const struct rs_analyzer *an);
+void conv_learn_pmtu(struct conv *c, uint32_t pmtu);
+/* Newest-first or oldest-first search of remembered requests. */
+int32_t req_ring_find_covering(const struct req_stream *rs, uint32_t psn);
+int32_t req_ring_find_unanswered(const struct req_stream *rs, uint32_t psn, uint8_t op);
+struct req_entry *req_ring_at(struct req_stream *rs, int32_t i);
+void req_stream_free(struct req_stream *rs);
+
+/* response_stream.c */
+void response_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet *pkt,
+                      struct rs_facts *facts);
+
+/* congestion.c */
+void congestion_mark(struct conv *c, bool response, int64_t ts_ns);
+void congestion_cnp(struct rs_analyzer *an, const struct rs_packet *pkt,
+                    const struct stream_key *key, struct rs_facts *facts);
+
+/* stats.c */
+void latency_add(struct conv *c, int64_t ns);
+
+static inline int64_t
+frame_ns(const struct rs_packet *pkt)
+{
+    return pkt->frame->ts_sec * 1000000000 + pkt->frame->ts_nsec;
+}
+
+#endif /* ROCESHARK_ANALYZER_INT_H */

@@ -1,0 +1,50 @@
+/*
+ * congestion.c - ECN marks and CNPs (RoCEv2, IBTA Annex A17.9).
+ *
+ * A switch marks a RoCEv2 packet Congestion Experienced (IP ECN 11); the
+ * receiving NIC (the notification point) answers with a CNP, opcode 0x81,
+ * addressed to the QP that sent the marked packet. The CNP names only that
+ * QP, so it is tied to a conversation the same way a response is: a CNP to
+ * a requester's QP throttles the conversation's requests, a CNP to a
+ * responder's QP throttles its READ responses.
+ */
+#include "analyzer_int.h"
+
+void
+congestion_mark(struct conv *c, bool response, int64_t ts_ns)
+{
+    if (response)
+        c->last_ce_resp_ns = ts_ns;
+    else
+        c->last_ce_req_ns = ts_ns;
+    c->stats.ecn_ce++;
+}
+
+void
+congestion_cnp(struct rs_analyzer *an, const struct rs_packet *pkt,
+               const struct stream_key *key, struct rs_facts *f)
+{
+    struct stream_key k = *key;
+    struct conv *c;
+    int64_t last_ce;
+
+    /* To a requester's QP: it travels like that conversation's responses. */
+    k.response = 1;
+    if ((c = conv_find(an, &k)) != NULL) {
+        last_ce = c->last_ce_req_ns;
+    } else {
+        k.response = 0;
+        if ((c = conv_find(an, &k)) == NULL)
+            return;
+        last_ce = c->last_ce_resp_ns;
+    }
+    c->stats.cnps++;
+    f->flags |= RS_FACT_CNP_FOR | RS_FACT_CONV;
+    f->cnp_for = c->stats.id;
+    f->conv = c->stats.id;
+    if (last_ce >= 0) {
+        f->flags |= RS_FACT_CNP_SINCE_CE;
+        f->cnp_since_ce_ns = frame_ns(pkt) - last_ce;
+    }
+    conv_touch(an, c, pkt->frame->number);
+}

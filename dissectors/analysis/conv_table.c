@@ -1,0 +1,372 @@
+/*
+ * conv_table.c - the bounded conversation table: lookup by stream, pairing
+ * of request and response streams, least-recently-used eviction.
+ *
+ * How streams are paired (packets name only their destination QP):
+ *  1. From the IB CM: a REQ names the active side's QP and a REP, which
+ *     answers it by communication id, the passive side's. That pins down
+ *     both conversations of the QP pair (cm.c calls conv_pair_cm()).
+ *  2. Otherwise by inference when a stream first appears. A response from
+ *     host B to host A's QP Qa belongs to a conversation whose requests go
+ *     from A to B and whose response stream is still unknown; among those,
+ *     the one that sent the PSN the response carries. Likewise a request
+ *     stream can adopt responses seen before any of its requests (a capture
+ *     that starts mid-flow) when their PSNs line up. PSNs are random 24-bit
+ *     numbers per QP, so a PSN match between unrelated QPs is rare; when
+ *     nothing matches, a single candidate between the two hosts is taken.
+ * The table holds at most opts.max_convs conversations; the least recently
+ * used is evicted to make room (counted), and its statistics are archived.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <roceshark/common.h>
+
+#include "analyzer_int.h"
+
+/* A response PSN this close to what a request stream has sent still pairs
+ * with it when no remembered request covers it exactly. */
+#define PAIR_PSN_WINDOW 4096
+
+static guint
+key_hash(gconstpointer p)
+{
+    const uint8_t *b = p;
+    guint h = 2166136261u;
+
+    for (size_t i = 0; i < sizeof(struct stream_key); i++)
+        h = (h ^ b[i]) * 16777619u;
+    return h;
+}
+
+static gboolean
+key_equal(gconstpointer a, gconstpointer b)
+{
+    return memcmp(a, b, sizeof(struct stream_key)) == 0;
+}
+
+/* The host-pair key of a conversation: requester and responder, no QP. */
+static void
+host_pair_key(const struct rs_addr *requester, const struct rs_addr *responder,
+              struct stream_key *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->src = *requester;
+    out->dst = *responder;
+}
+
+void
+conv_table_init(struct rs_analyzer *an)
+{
+    an->streams = g_hash_table_new(key_hash, key_equal);
+    an->host_pairs = g_hash_table_new_full(key_hash, key_equal, g_free, NULL);
+    an->next_id = 1;
+}
+
+static void
+conv_free(struct conv *c)
+{
+    req_stream_free(&c->req);
+    g_free(c->lat);
+    g_free(c);
+}
+
+void
+conv_table_free(struct rs_analyzer *an)
+{
+    struct conv *c = an->lru_head;
+
+    while (c != NULL) {
+        struct conv *next = c->lru_next;
+        conv_free(c);
+        c = next;
+    }
+    g_hash_table_destroy(an->streams);
+    g_hash_table_destroy(an->host_pairs);
+    g_free(an->archive);
+}
+
+struct conv *
+conv_find(struct rs_analyzer *an, const struct stream_key *key)
+{
+    return g_hash_table_lookup(an->streams, key);
+}
+
+static void
+lru_unlink(struct rs_analyzer *an, struct conv *c)
+{
+    if (c->lru_prev != NULL)
+        c->lru_prev->lru_next = c->lru_next;
+    else
+        an->lru_head = c->lru_next;
+    if (c->lru_next != NULL)
+        c->lru_next->lru_prev = c->lru_prev;
+    else
+        an->lru_tail = c->lru_prev;
+    c->lru_prev = c->lru_next = NULL;
+}
+
+static void
+lru_push_head(struct rs_analyzer *an, struct conv *c)
+{
+    c->lru_next = an->lru_head;
+    c->lru_prev = NULL;
+    if (an->lru_head != NULL)
+        an->lru_head->lru_prev = c;
+    an->lru_head = c;
+    if (an->lru_tail == NULL)
+        an->lru_tail = c;
+}
+
+void
+conv_touch(struct rs_analyzer *an, struct conv *c, uint64_t frame)
+{
+    c->last_frame = frame;
+    if (an->lru_head != c) {
+        lru_unlink(an, c);
+        lru_push_head(an, c);
+    }
+}
+
+static void
+host_pair_unlink(struct rs_analyzer *an, struct conv *c)
+{
+    struct stream_key hk;
+
+    host_pair_key(&c->req_key.src, &c->req_key.dst, &hk);
+    struct conv *head = g_hash_table_lookup(an->host_pairs, &hk);
+    if (head == c) {
+        if (c->pair_next != NULL)
+            g_hash_table_insert(an->host_pairs, g_memdup2(&hk, sizeof(hk)), c->pair_next);
+        else
+            g_hash_table_remove(an->host_pairs, &hk);
+        return;
+    }
+    for (struct conv *p = head; p != NULL; p = p->pair_next) {
+        if (p->pair_next == c) {
+            p->pair_next = c->pair_next;
+            return;
+        }
+    }
+}
+
+static void
+archive_stats(struct rs_analyzer *an, const struct conv *c)
+{
+    struct rs_conv_stats st;
+
+    conv_final_stats(c, &st);
+    if (an->n_archive < an->opts.max_convs) {
+        if (an->n_archive == an->cap_archive) {
+            an->cap_archive = an->cap_archive ? an->cap_archive * 2 : 64;
+            an->archive = g_realloc_n(an->archive, an->cap_archive, sizeof(*an->archive));
+        }
+        an->archive[an->n_archive++] = st;
+        return;
+    }
+    /* The archive is full as well: only totals survive. */
+    struct rs_conv_stats *r = &an->evicted_rest;
+    r->req_packets += st.req_packets;
+    r->req_bytes += st.req_bytes;
+    r->resp_packets += st.resp_packets;
+    r->resp_bytes += st.resp_bytes;
+    r->msgs_send += st.msgs_send;
+    r->msgs_write += st.msgs_write;
+    r->msgs_read += st.msgs_read;
+    r->msgs_atomic += st.msgs_atomic;
+    r->retransmissions += st.retransmissions;
+    r->psn_gaps += st.psn_gaps;
+    for (int i = 0; i < 5; i++)
+        r->naks[i] += st.naks[i];
+    r->rnr_naks += st.rnr_naks;
+    r->cnps += st.cnps;
+    r->ecn_ce += st.ecn_ce;
+    r->violations += st.violations;
+    an->evicted_rest_convs++;
+}
+
+static void
+conv_evict(struct rs_analyzer *an, struct conv *c)
+{
+    if (c->req_indexed)
+        g_hash_table_remove(an->streams, &c->req_key);
+    if (c->resp_indexed)
+        g_hash_table_remove(an->streams, &c->resp_key);
+    host_pair_unlink(an, c);
+    lru_unlink(an, c);
+    archive_stats(an, c);
+    an->n_live--;
+    an->evictions++;
+    conv_free(c);
+}
+
+static struct conv *
+conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
+         const struct rs_addr *responder, uint64_t frame)
+{
+    if (an->n_live >= an->opts.max_convs && an->lru_tail != NULL)
+        conv_evict(an, an->lru_tail);
+    struct conv *c = g_new0(struct conv, 1);
+    struct stream_key hk;
+
+    c->stats.id = an->next_id++;
+    c->stats.requester_qp = QPN_UNKNOWN;
+    c->stats.responder_qp = QPN_UNKNOWN;
+    c->stats.addr_family = requester->family;
+    memcpy(c->stats.requester, requester->bytes, 16);
+    memcpy(c->stats.responder, responder->bytes, 16);
+    c->req_key.src = *requester;
+    c->req_key.dst = *responder;
+    c->req_key.qpn = QPN_UNKNOWN;
+    c->resp_key.src = *responder;
+    c->resp_key.dst = *requester;
+    c->resp_key.qpn = QPN_UNKNOWN;
+    c->resp_key.response = 1;
+    c->last_ce_req_ns = c->last_ce_resp_ns = -1;
+    c->pmtu = pmtu_default(an);
+    c->pmtu_known = an->opts.pmtu != 0;
+    c->last_frame = frame;
+    host_pair_key(requester, responder, &hk);
+    c->pair_next = g_hash_table_lookup(an->host_pairs, &hk);
+    g_hash_table_insert(an->host_pairs, g_memdup2(&hk, sizeof(hk)), c);
+    lru_push_head(an, c);
+    an->n_live++;
+    return c;
+}
+
+static void
+index_request(struct rs_analyzer *an, struct conv *c, uint32_t qpn)
+{
+    c->req_key.qpn = qpn;
+    c->stats.responder_qp = qpn;
+    c->req_indexed = true;
+    g_hash_table_insert(an->streams, &c->req_key, c);
+}
+
+static void
+index_response(struct rs_analyzer *an, struct conv *c, uint32_t qpn)
+{
+    c->resp_key.qpn = qpn;
+    c->stats.requester_qp = qpn;
+    c->resp_indexed = true;
+    g_hash_table_insert(an->streams, &c->resp_key, c);
+}
+
+/* How well PSN psn, carried by a response, fits what c's requester sent:
+ * 2 a remembered request covers it, 1 it lies just behind the next
+ * expected PSN, 0 no sign. */
+static int
+response_fit(const struct conv *c, uint32_t psn)
+{
+    if (!c->req.started)
+        return 0;
+    if (req_ring_find_covering(&c->req, psn) >= 0)
+        return 2;
+    int32_t d = psn_diff(psn, c->req.e_hi);
+    return d < 0 && d >= -PAIR_PSN_WINDOW ? 1 : 0;
+}
+
+/* How well a first request PSN fits responses already seen on c. */
+static int
+request_fit(const struct conv *c, uint32_t psn)
+{
+    if (!c->resp.started)
+        return 0;
+    int32_t d = psn_diff(psn, c->resp.high);
+    return d > 0 && d <= PAIR_PSN_WINDOW ? 2 : d > -PAIR_PSN_WINDOW && d <= 0 ? 1 : 0;
+}
+
+/* The candidate between the two hosts whose missing stream best fits psn:
+ * the best score wins; with no evidence, a lone candidate does. */
+static struct conv *
+best_candidate(struct rs_analyzer *an, const struct rs_addr *requester,
+               const struct rs_addr *responder, uint32_t psn, bool want_response)
+{
+    struct stream_key hk;
+    struct conv *best = NULL, *only = NULL;
+    int best_fit = 0, candidates = 0;
+
+    host_pair_key(requester, responder, &hk);
+    for (struct conv *c = g_hash_table_lookup(an->host_pairs, &hk); c != NULL;
+         c = c->pair_next) {
+        if (want_response ? c->resp_indexed : c->req_indexed)
+            continue;
+        candidates++;
+        only = c;
+        int fit = want_response ? response_fit(c, psn) : request_fit(c, psn);
+        if (fit > best_fit) {
+            best_fit = fit;
+            best = c;
+        }
+    }
+    if (best != NULL)
+        return best;
+    return candidates == 1 ? only : NULL;
+}
+
+struct conv *
+conv_for_request(struct rs_analyzer *an, const struct stream_key *key, uint32_t psn,
+                 uint64_t frame)
+{
+    struct conv *c = conv_find(an, key);
+
+    if (c != NULL)
+        return c;
+    c = best_candidate(an, &key->src, &key->dst, psn, false);
+    if (c == NULL)
+        c = conv_new(an, &key->src, &key->dst, frame);
+    index_request(an, c, key->qpn);
+    return c;
+}
+
+struct conv *
+conv_for_response(struct rs_analyzer *an, const struct stream_key *key, uint32_t psn,
+                  uint64_t frame)
+{
+    struct conv *c = conv_find(an, key);
+
+    if (c != NULL)
+        return c;
+    /* The response goes responder -> requester. */
+    c = best_candidate(an, &key->dst, &key->src, psn, true);
+    if (c == NULL)
+        c = conv_new(an, &key->dst, &key->src, frame);
+    index_response(an, c, key->qpn);
+    return c;
+}
+
+/* One direction of a CM-established QP pair: requests from (a, qpn_a) to
+ * qpn_b, responses back to qpn_a. */
+static void
+pair_direction(struct rs_analyzer *an, const struct rs_addr *a, uint32_t qpn_a,
+               const struct rs_addr *b, uint32_t qpn_b, uint64_t frame)
+{
+    struct stream_key req, resp;
+
+    stream_key_make(&req, a, b, qpn_b, false);
+    stream_key_make(&resp, b, a, qpn_a, true);
+    struct conv *c = conv_find(an, &req);
+    struct conv *r = conv_find(an, &resp);
+
+    if (c != NULL && r != NULL)
+        return;     /* both streams known already (paired or not, leave them) */
+    if (c == NULL && r == NULL) {
+        c = conv_new(an, a, b, frame);
+        index_request(an, c, qpn_b);
+        index_response(an, c, qpn_a);
+    } else if (c != NULL) {
+        index_response(an, c, qpn_a);
+    } else {
+        index_request(an, r, qpn_b);
+        c = r;
+    }
+    c->stats.paired_by_cm = true;
+}
+
+void
+conv_pair_cm(struct rs_analyzer *an, const struct rs_addr *a, uint32_t qpn_a,
+             const struct rs_addr *b, uint32_t qpn_b, uint64_t frame)
+{
+    pair_direction(an, a, qpn_a, b, qpn_b, frame);
+    pair_direction(an, b, qpn_b, a, qpn_a, frame);
+}

@@ -1,0 +1,90 @@
+/*
+ * stats.c - per-conversation statistics: READ completion times (with a
+ * bounded reservoir for the p99) and the walk over every conversation.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer_int.h"
+
+void
+latency_add(struct conv *c, int64_t ns)
+{
+    struct rs_conv_stats *st = &c->stats;
+
+    if (st->read_count == 0 || ns < st->read_min_ns)
+        st->read_min_ns = ns;
+    if (st->read_count == 0 || ns > st->read_max_ns)
+        st->read_max_ns = ns;
+    st->read_count++;
+    st->read_sum_ns += ns;
+    if (c->lat == NULL)
+        c->lat = g_new0(struct latency_samples, 1);
+    struct latency_samples *l = c->lat;
+    /* Reservoir sampling (Vitter's algorithm R), with a deterministic
+     * generator so that results do not change between runs. */
+    l->seen++;
+    if (l->n < LATENCY_RESERVOIR) {
+        l->v[l->n++] = ns;
+    } else {
+        uint64_t r = (l->seen * 6364136223846793005ull + 1442695040888963407ull) % l->seen;
+        if (r < LATENCY_RESERVOIR)
+            l->v[r] = ns;
+    }
+}
+
+static int
+compare_ns(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+void
+conv_final_stats(const struct conv *c, struct rs_conv_stats *out)
+{
+    *out = c->stats;
+    if (c->lat == NULL || c->lat->n == 0)
+        return;
+    int64_t sorted[LATENCY_RESERVOIR];
+    uint32_t n = c->lat->n;
+    memcpy(sorted, c->lat->v, n * sizeof(sorted[0]));
+    qsort(sorted, n, sizeof(sorted[0]), compare_ns);
+    /* Nearest-rank percentile. */
+    uint32_t rank = (uint32_t)((99 * (uint64_t)n + 99) / 100);
+    out->read_p99_ns = sorted[rank == 0 ? 0 : rank - 1];
+}
+
+static int
+compare_id(const void *a, const void *b)
+{
+    const struct rs_conv_stats *x = a, *y = b;
+
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+void
+rs_analyzer_foreach_conv(const struct rs_analyzer *an,
+                         void (*fn)(void *ctx, const struct rs_conv_stats *st), void *ctx)
+{
+    uint32_t n = an->n_archive + an->n_live, i = 0;
+    struct rs_conv_stats *all = g_new(struct rs_conv_stats, n ? n : 1);
+
+    memcpy(all, an->archive, an->n_archive * sizeof(*all));
+    i = an->n_archive;
+    for (const struct conv *c = an->lru_head; c != NULL; c = c->lru_next)
+        conv_final_stats(c, &all[i++]);
+    qsort(all, n, sizeof(*all), compare_id);
+    for (i = 0; i < n; i++)
+        fn(ctx, &all[i]);
+    if (an->evicted_rest_convs > 0)
+        fn(ctx, &an->evicted_rest);
+    g_free(all);
+}
+
+uint64_t
+rs_analyzer_evictions(const struct rs_analyzer *an)
+{
+    return an->evictions;
+}

@@ -1,0 +1,77 @@
+/*
+ * stats.c - the -z statistics: parsing their specification and dispatching
+ * to the one that was asked for (stats_conv.c, stats_expert.c, stats_io.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats_int.h"
+
+int
+rs_stat_new(const char *spec, struct rs_stat **out, char *err)
+{
+    struct rs_stat *st = calloc(1, sizeof(*st));
+    int rc;
+
+    if (st == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    if (strcmp(spec, "conv,qp") == 0) {
+        st->kind = STAT_CONV_QP;
+        rc = 0;
+    } else if (strcmp(spec, "expert") == 0) {
+        st->kind = STAT_EXPERT;
+        rc = 0;
+    } else if (strncmp(spec, "io,stat,", 8) == 0) {
+        st->kind = STAT_IO;
+        rc = stats_io_init(st, spec + 8, err);
+    } else {
+        rc = rs_error(err, RS_EINVAL, "unknown statistic (conv,qp, expert, "
+                      "io,stat,INTERVAL[,FILTER])");
+    }
+    if (rc != 0) {
+        rs_stat_free(st);
+        return rc;
+    }
+    *out = st;
+    return 0;
+}
+
+bool
+rs_stat_needs_analysis(const struct rs_stat *st)
+{
+    return st->kind == STAT_CONV_QP || st->kind == STAT_EXPERT || stats_io_uses_analysis(st);
+}
+
+void
+rs_stat_packet(struct rs_stat *st, const struct rs_packet *pkt)
+{
+    if (st->kind == STAT_EXPERT)
+        stats_expert_packet(st, pkt);
+    else if (st->kind == STAT_IO)
+        stats_io_packet(st, pkt);
+}
+
+void
+rs_stat_print(struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o)
+{
+    switch (st->kind) {
+    case STAT_CONV_QP:
+        rs_stats_print_conversations(an, o);
+        break;
+    case STAT_EXPERT:
+        stats_expert_print(st, o);
+        break;
+    case STAT_IO:
+        stats_io_print(st, o);
+        break;
+    }
+}
+
+void
+rs_stat_free(struct rs_stat *st)
+{
+    if (st == NULL)
+        return;
+    stats_io_free(st);
+    free(st);
+}

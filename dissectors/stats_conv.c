@@ -1,0 +1,98 @@
+/*
+ * stats_conv.c - `-z conv,qp`: one row per RC/UC conversation, with the
+ * packets and bytes of each stream, messages by kind, what went wrong,
+ * and READ completion times.
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+
+#include "stats_int.h"
+
+static void
+format_endpoint(uint8_t family, const uint8_t *addr, uint32_t qpn, char *buf, size_t size)
+{
+    char a[INET6_ADDRSTRLEN], q[16];
+
+    if (family == 4)
+        inet_ntop(AF_INET, addr, a, sizeof(a));
+    else if (family == 6)
+        inet_ntop(AF_INET6, addr, a, sizeof(a));
+    else
+        snprintf(a, sizeof(a), "LID %u", (unsigned)addr[0] << 8 | addr[1]);
+    if (qpn > 0xffffff)
+        snprintf(q, sizeof(q), "?");
+    else
+        snprintf(q, sizeof(q), "0x%06x", qpn);
+    snprintf(buf, size, "%s:%s", a, q);
+}
+
+static void
+print_us(struct rs_out *o, const struct rs_conv_stats *st, int64_t ns)
+{
+    if (st->read_count == 0)
+        rs_out_printf(o, " %9s", "-");
+    else
+        rs_out_printf(o, " %9.1f", ns / 1000.0);
+}
+
+static void
+print_row(void *ctx, const struct rs_conv_stats *st)
+{
+    struct rs_out *o = ctx;
+    char req[64], resp[64];
+
+    if (st->id == 0) {
+        snprintf(req, sizeof(req), "(evicted, archive full)");
+        snprintf(resp, sizeof(resp), "-");
+    } else {
+        format_endpoint(st->addr_family, st->requester, st->requester_qp, req, sizeof(req));
+        format_endpoint(st->addr_family, st->responder, st->responder_qp, resp, sizeof(resp));
+    }
+    rs_out_printf(o, "%5u %-48s %-48s %9llu %12llu %9llu %12llu %6llu %6llu %6llu %6llu "
+                  "%6llu %6llu %6llu %6llu %6llu %6llu %6llu %6llu %6llu %6llu %6llu",
+                  st->id, req, resp, (unsigned long long)st->req_packets,
+                  (unsigned long long)st->req_bytes, (unsigned long long)st->resp_packets,
+                  (unsigned long long)st->resp_bytes, (unsigned long long)st->msgs_send,
+                  (unsigned long long)st->msgs_write, (unsigned long long)st->msgs_read,
+                  (unsigned long long)st->msgs_atomic, (unsigned long long)st->retransmissions,
+                  (unsigned long long)st->psn_gaps, (unsigned long long)st->naks[0],
+                  (unsigned long long)st->naks[1], (unsigned long long)st->naks[2],
+                  (unsigned long long)st->naks[3], (unsigned long long)st->naks[4],
+                  (unsigned long long)st->rnr_naks, (unsigned long long)st->cnps,
+                  (unsigned long long)st->ecn_ce, (unsigned long long)st->violations);
+    print_us(o, st, st->read_min_ns);
+    print_us(o, st, st->read_count ? st->read_sum_ns / (int64_t)st->read_count : 0);
+    print_us(o, st, st->read_p99_ns);
+    print_us(o, st, st->read_max_ns);
+    rs_out_char(o, '\n');
+}
+
+static void
+count_row(void *ctx, const struct rs_conv_stats *st)
+{
+    (void)st;
+    (*(unsigned long long *)ctx)++;
+}
+
+void
+rs_stats_print_conversations(const struct rs_analyzer *an, struct rs_out *o)
+{
+    unsigned long long rows = 0;
+
+    rs_analyzer_foreach_conv(an, count_row, &rows);
+    rs_out_str(o, "================================================================"
+                  "================\n");
+    rs_out_printf(o, "RDMA QP conversations: %llu rows, %llu evicted from the analysis table\n",
+                  rows, (unsigned long long)rs_analyzer_evictions(an));
+    rs_out_str(o, "A conversation is the requests from Requester to Responder's QP and the "
+                  "responses back to Requester's QP.\n");
+    rs_out_printf(o, "%5s %-48s %-48s %9s %12s %9s %12s %6s %6s %6s %6s %6s %6s %6s %6s %6s "
+                  "%6s %6s %6s %6s %6s %6s %9s %9s %9s %9s\n",
+                  "Conv", "Requester:QP", "Responder:QP", "ReqPkts", "ReqBytes", "RspPkts",
+                  "RspBytes", "SEND", "WRITE", "READ", "ATOMIC", "Retx", "Gaps", "NakSeq",
+                  "NakInv", "NakAcc", "NakOp", "NakRD", "RNR", "CNP", "ECN-CE", "Viol",
+                  "RdMin_us", "RdAvg_us", "RdP99_us", "RdMax_us");
+    rs_analyzer_foreach_conv(an, print_row, o);
+    rs_out_str(o, "================================================================"
+                  "================\n");
+}

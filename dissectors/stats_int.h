@@ -1,0 +1,50 @@
+/*
+ * stats_int.h - the state of each -z statistic. Not part of the API.
+ */
+#ifndef ROCESHARK_STATS_INT_H
+#define ROCESHARK_STATS_INT_H
+
+#include <roceshark/expert.h>
+#include <roceshark/filter.h>
+#include <roceshark/stats.h>
+
+#define EXPERT_FIRST_FRAMES 5
+#define EXPERT_KINDS 16
+#define IO_MAX_FILTERS 8
+#define IO_MAX_ROWS ((size_t)1 << 22)
+
+enum stat_kind { STAT_CONV_QP, STAT_EXPERT, STAT_IO };
+
+struct expert_count {
+    uint64_t count;
+    uint64_t first[EXPERT_FIRST_FRAMES];
+};
+
+struct io_cell {
+    uint64_t frames, bytes;
+};
+
+struct rs_stat {
+    enum stat_kind kind;
+    /* expert: indexed like rs_experts[] */
+    struct expert_count experts[EXPERT_KINDS];
+    /* io,stat */
+    int64_t interval_ns;
+    int64_t last_rel_ns;
+    unsigned n_filters;                 /* columns besides "all frames" */
+    struct rs_filter *filters[IO_MAX_FILTERS];
+    char *filter_text[IO_MAX_FILTERS];
+    struct io_cell *cells;              /* rows x (1 + n_filters) */
+    size_t n_rows, cap_rows;
+};
+
+int stats_io_init(struct rs_stat *st, const char *args, char *err);
+bool stats_io_uses_analysis(const struct rs_stat *st);
+void stats_io_packet(struct rs_stat *st, const struct rs_packet *pkt);
+void stats_io_print(struct rs_stat *st, struct rs_out *o);
+void stats_io_free(struct rs_stat *st);
+
+void stats_expert_packet(struct rs_stat *st, const struct rs_packet *pkt);
+void stats_expert_print(struct rs_stat *st, struct rs_out *o);
+
+#endif /* ROCESHARK_STATS_INT_H */

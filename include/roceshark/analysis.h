@@ -1,0 +1,122 @@
+/*
+ * analysis.h - RC/UC transport analysis: what the trace proves about each
+ * queue pair, frame by frame, in one streaming pass in capture order.
+ *
+ * The analyzer follows conversations (a request stream from requester to
+ * responder and the response stream back), tracks PSNs with 24-bit wrap,
+ * matches responses to requests, reassembles message accounting, and
+ * watches ECN marks and CNPs. Each frame's findings land in a struct
+ * rs_facts that the packet points to; the roceshark.analysis.* fields read
+ * it, so every consumer (printers, filters, statistics, the Wireshark
+ * plugin) sees the same facts. Conversation state lives in a bounded table
+ * with least-recently-used eviction; evictions are counted.
+ */
+#ifndef ROCESHARK_ANALYSIS_H
+#define ROCESHARK_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <roceshark/packet.h>
+
+/* Facts present on a frame (struct rs_facts.flags). */
+#define RS_FACT_CONV 0x00000001u            /* conv is set */
+#define RS_FACT_PSN_GAP 0x00000002u         /* psn_gap PSNs are missing before this one */
+#define RS_FACT_RETRANSMISSION 0x00000004u  /* PSN already passed (or duplicate response) */
+#define RS_FACT_REQUEST_FRAME 0x00000008u   /* request_frame and response_time */
+#define RS_FACT_ACKED_FRAME 0x00000010u     /* acked_frame */
+#define RS_FACT_NAK 0x00000020u             /* nak (a NAK code) */
+#define RS_FACT_RNR 0x00000040u             /* rnr_delay_ns */
+#define RS_FACT_MSG 0x00000080u             /* msg_len, msg_first_frame, msg_packets */
+#define RS_FACT_OPCODE_SEQ 0x00000100u      /* opcode sequence error */
+#define RS_FACT_LENGTH_MISMATCH 0x00000200u /* RETH DMA length != payload delivered */
+#define RS_FACT_ECN_CE 0x00000400u          /* RoCEv2 data packet marked CE */
+#define RS_FACT_CNP_FOR 0x00000800u         /* cnp_for (and cnp_since_ce_ns when known) */
+#define RS_FACT_CNP_SINCE_CE 0x00001000u
+#define RS_FACT_VIOLATION 0x00002000u       /* violation */
+#define RS_FACT_RESPONSE 0x00004000u        /* the frame is on a response stream */
+#define RS_FACT_PMTU 0x00008000u            /* pmtu (learned or assumed) */
+
+/* Why a frame breaks a transport rule the trace itself proves. */
+enum rs_violation {
+    RS_VIOL_NONE = 0,
+    RS_VIOL_ACK_PSN_BACKWARDS,     /* an ACK acknowledges less than an earlier one */
+    RS_VIOL_NAK_PSN_UNEXPECTED,    /* a sequence NAK names a PSN that is not the expected one */
+    RS_VIOL_MSN_BACKWARDS,         /* the MSN went down */
+    RS_VIOL_READ_MIDDLE_AETH,      /* a READ response MIDDLE one AETH longer than the PMTU */
+    RS_VIOL_READ_RESPONSE_COUNT,   /* a READ answered with the wrong number of packets */
+    RS_VIOL_READ_RESPONSE_LENGTH,  /* a READ answered with the wrong number of bytes */
+    RS_VIOL_ACK_UNSENT_PSN,        /* a response to a PSN the requester never sent */
+    RS_VIOL_SEGMENT_LENGTH,        /* a FIRST or MIDDLE packet that is not one PMTU long */
+    RS_VIOL_COUNT
+};
+
+/* Everything the analyzer found about one frame. A value type: the
+ * Wireshark plugin copies it per frame. */
+struct rs_facts {
+    uint32_t flags;             /* RS_FACT_* */
+    uint32_t conv;              /* conversation id (from 1) */
+    uint32_t psn_gap;
+    uint32_t msg_packets;
+    uint64_t request_frame;
+    int64_t response_time_ns;
+    uint64_t acked_frame;
+    int64_t rnr_delay_ns;
+    uint64_t msg_len;
+    uint64_t msg_first_frame;
+    uint32_t cnp_for;           /* conversation id a CNP throttles */
+    int64_t cnp_since_ce_ns;
+    uint16_t pmtu;
+    uint8_t nak;                /* enum rs_nak_code */
+    uint8_t violation;          /* enum rs_violation */
+};
+
+struct rs_analysis_opts {
+    uint16_t pmtu;              /* assumed path MTU until learned; 0: unknown */
+    uint32_t max_convs;         /* conversation table bound */
+};
+
+void rs_analysis_opts_init(struct rs_analysis_opts *opts);
+
+struct rs_analyzer;
+
+int rs_analyzer_new(const struct rs_analysis_opts *opts, struct rs_analyzer **out, char *err);
+void rs_analyzer_free(struct rs_analyzer *an);
+
+/* Analyzes pkt (decoded, in capture order); fills *facts and points
+ * pkt->facts at it. Frames must be fed once each, in order. */
+void rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_facts *facts);
+
+/* Short name of a violation ("ack_psn_backwards", ...). */
+const char *rs_violation_name(uint8_t violation);
+/* The NAK name analysis uses ("psn_seq_error", ...), NULL for reserved codes. */
+const char *rs_analysis_nak_name(uint8_t code);
+
+/* --- Per-conversation statistics (for -z conv,qp and the plugin's tap) --- */
+
+struct rs_conv_stats {
+    uint32_t id;
+    uint8_t addr_family;            /* 4, 6, or 0 for IB LIDs */
+    uint8_t requester[16], responder[16];   /* IP, GID or LID (first two bytes) */
+    uint32_t requester_qp;          /* 0xffffffff while unknown */
+    uint32_t responder_qp;
+    bool paired_by_cm;
+    uint64_t req_packets, req_bytes, resp_packets, resp_bytes;
+    uint64_t msgs_send, msgs_write, msgs_read, msgs_atomic;
+    uint64_t retransmissions, psn_gaps, naks[5], rnr_naks, cnps, ecn_ce, violations;
+    /* READ completion times (request to last response packet). The p99 is
+     * exact up to 512 READs and estimated from a uniform sample beyond. */
+    uint64_t read_count;
+    int64_t read_min_ns, read_max_ns, read_sum_ns, read_p99_ns;
+    int64_t first_ns, last_ns;
+};
+
+/* Calls fn for every conversation seen, live or evicted, in id order. */
+void rs_analyzer_foreach_conv(const struct rs_analyzer *an,
+                              void (*fn)(void *ctx, const struct rs_conv_stats *st), void *ctx);
+/* Conversations evicted from the table, and how many of those are summed
+ * into the last row rs_analyzer_foreach_conv reports (id 0) because the
+ * archive of evicted rows is full too. */
+uint64_t rs_analyzer_evictions(const struct rs_analyzer *an);
+
+#endif /* ROCESHARK_ANALYSIS_H */

@@ -1,0 +1,32 @@
+/*
+ * filter.h - display filters (-Y): the Wireshark syntax, over every field in
+ * the registry, ours and Wireshark's.
+ *
+ * Supported: a field alone (present), == != < <= > >= (and eq ne lt le gt
+ * ge), `contains`, `in {a b c d..e}`, && || ! (and, or, not), parentheses,
+ * and literals: decimal, hex (0x...), times in seconds, "strings", value
+ * names ("RC Send Only" for an opcode), IPv4 and IPv6 addresses with an
+ * optional /prefix, MAC addresses and byte strings (aa:bb:cc).
+ * As in Wireshark 4.0: == and the orderings hold when any occurrence of the
+ * field satisfies them, != when every occurrence differs; a test on an
+ * absent field is false.
+ */
+#ifndef ROCESHARK_FILTER_H
+#define ROCESHARK_FILTER_H
+
+#include <stdbool.h>
+
+#include <roceshark/common.h>
+#include <roceshark/packet.h>
+
+struct rs_filter;
+
+/* Compiles text; on error fills err with "at position N: what" (N counts
+ * characters from 1) and returns RS_EINVAL. */
+int rs_filter_compile(const char *text, struct rs_filter **out, char *err);
+bool rs_filter_match(const struct rs_filter *f, const struct rs_packet *pkt);
+/* True when the filter reads a field whose name starts with prefix. */
+bool rs_filter_uses(const struct rs_filter *f, const char *prefix);
+void rs_filter_free(struct rs_filter *f);
+
+#endif /* ROCESHARK_FILTER_H */

@@ -1,0 +1,29 @@
+/*
+ * stats.h - statistics over a whole capture (-z), printed at the end:
+ *   conv,qp                 one row per RC/UC conversation
+ *   expert                  expert items by severity and kind, first frames of each
+ *   io,stat,INTERVAL[,FILTER]...
+ *                           frames and bytes per interval, per filter
+ */
+#ifndef ROCESHARK_STATS_H
+#define ROCESHARK_STATS_H
+
+#include <roceshark/analysis.h>
+#include <roceshark/packet.h>
+#include <roceshark/print.h>
+
+struct rs_stat;
+
+/* Parses one -z argument. */
+int rs_stat_new(const char *spec, struct rs_stat **out, char *err);
+/* Whether the statistic needs the transport analysis. */
+bool rs_stat_needs_analysis(const struct rs_stat *st);
+/* Feeds every frame, after analysis, whatever the display filter says. */
+void rs_stat_packet(struct rs_stat *st, const struct rs_packet *pkt);
+void rs_stat_print(struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o);
+void rs_stat_free(struct rs_stat *st);
+
+/* The conv,qp table on its own, for the Wireshark plugin's tap as well. */
+void rs_stats_print_conversations(const struct rs_analyzer *an, struct rs_out *o);
+
+#endif /* ROCESHARK_STATS_H */
