@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <roceshark/analysis.h>
 #include <roceshark/dissect.h>
 #include <roceshark/print.h>
 #include <roceshark/wire.h>
@@ -159,6 +160,24 @@ info_ib(struct info *in, const struct rs_packet *pkt)
         info_add(in, " [Bad VCRC]");
 }
 
+/* What the analysis found, in brackets as Wireshark shows its TCP analysis. */
+static void
+info_facts(struct info *in, const struct rs_facts *f)
+{
+    if (f->flags & RS_FACT_RETRANSMISSION)
+        info_add(in, (f->flags & RS_FACT_RESPONSE) ? " [Duplicate response]" : " [Retransmission]");
+    if (f->flags & RS_FACT_PSN_GAP)
+        info_add(in, " [PSN gap %u]", f->psn_gap);
+    if (f->flags & RS_FACT_OPCODE_SEQ)
+        info_add(in, " [Opcode sequence error]");
+    if (f->flags & RS_FACT_LENGTH_MISMATCH)
+        info_add(in, " [Length mismatch]");
+    if (f->flags & RS_FACT_VIOLATION)
+        info_add(in, " [Violation: %s]", rs_violation_name(f->violation));
+    if (f->flags & RS_FACT_CNP_FOR)
+        info_add(in, " [CNP for conversation %u]", f->cnp_for);
+}
+
 size_t
 rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
 {
@@ -181,6 +200,8 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
     } else if (pkt->ethertype != 0) {
         info_add(&in, "Ethertype 0x%04x", pkt->ethertype);
     }
+    if (pkt->facts != NULL)
+        info_facts(&in, pkt->facts);
     if (pkt->flags & RS_PKT_MALFORMED)
         info_add(&in, " [Malformed: %s]", pkt->problem);
     return in.len;

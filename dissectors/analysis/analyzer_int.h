@@ -120,6 +120,7 @@ struct resp_stream {
     uint32_t read_packets;
     uint64_t read_bytes;
     int32_t read_req;       /* ring index of the READ it answers, -1 if unknown */
+    bool read_have_req;     /* read_req_frame/ts name the READ (answered or covering) */
     uint64_t read_req_frame;
     int64_t read_req_ts;
     uint32_t read_req_dmalen;
@@ -152,6 +153,7 @@ struct rs_analyzer {
     struct rs_analysis_opts opts;
     GHashTable *streams;        /* struct stream_key * -> struct conv * */
     GHashTable *host_pairs;     /* struct stream_key * (qpn 0) -> first struct conv * */
+    GHashTable *peers;          /* QP endpoint -> the QP endpoint it is connected to */
     struct conv *lru_head, *lru_tail;
     uint32_t n_live;
     uint32_t next_id;
@@ -177,6 +179,10 @@ struct conv *conv_for_request(struct rs_analyzer *an, const struct stream_key *k
  * NULL when no request stream can be tied to it yet. */
 struct conv *conv_for_response(struct rs_analyzer *an, const struct stream_key *key,
                                uint32_t psn, uint64_t frame);
+/* The conversation a CNP from src to dst's QP qpn throttles: one whose
+ * requester or responder QP that is, or else the only conversation between
+ * the two hosts whose requester QP is still unknown. NULL when unsure. */
+struct conv *conv_for_cnp(struct rs_analyzer *an, const struct stream_key *key, bool *to_requester);
 /* Pairs the two QPs of a CM-established connection (both directions). */
 void conv_pair_cm(struct rs_analyzer *an, const struct rs_addr *a, uint32_t qpn_a,
                   const struct rs_addr *b, uint32_t qpn_b, uint64_t frame);

@@ -24,20 +24,14 @@ void
 congestion_cnp(struct rs_analyzer *an, const struct rs_packet *pkt,
                const struct stream_key *key, struct rs_facts *f)
 {
-    struct stream_key k = *key;
-    struct conv *c;
-    int64_t last_ce;
+    bool to_requester;
+    struct conv *c = conv_for_cnp(an, key, &to_requester);
 
-    /* To a requester's QP: it travels like that conversation's responses. */
-    k.response = 1;
-    if ((c = conv_find(an, &k)) != NULL) {
-        last_ce = c->last_ce_req_ns;
-    } else {
-        k.response = 0;
-        if ((c = conv_find(an, &k)) == NULL)
-            return;
-        last_ce = c->last_ce_resp_ns;
-    }
+    if (c == NULL)
+        return;
+    /* To the requester: its requests were marked; to the responder: its
+     * READ responses were. */
+    int64_t last_ce = to_requester ? c->last_ce_req_ns : c->last_ce_resp_ns;
     c->stats.cnps++;
     f->flags |= RS_FACT_CNP_FOR | RS_FACT_CONV;
     f->cnp_for = c->stats.id;

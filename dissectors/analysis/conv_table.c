@@ -6,7 +6,11 @@
  *  1. From the IB CM: a REQ names the active side's QP and a REP, which
  *     answers it by communication id, the passive side's. That pins down
  *     both conversations of the QP pair (cm.c calls conv_pair_cm()).
- *  2. Otherwise by inference when a stream first appears. A response from
+ *  2. From what is already known: an RC QP is connected to exactly one
+ *     remote QP, so once a conversation has both its QPs, requests to one
+ *     of them come from the other and responses to the other go back to
+ *     it. The peer table remembers every QP pair seen.
+ *  3. Otherwise by inference when a stream first appears. A response from
  *     host B to host A's QP Qa belongs to a conversation whose requests go
  *     from A to B and whose response stream is still unknown; among those,
  *     the one that sent the PSN the response carries. Likewise a request
@@ -14,6 +18,8 @@
  *     that starts mid-flow) when their PSNs line up. PSNs are random 24-bit
  *     numbers per QP, so a PSN match between unrelated QPs is rare; when
  *     nothing matches, a single candidate between the two hosts is taken.
+ *     Candidates whose QP is known to be connected elsewhere are skipped;
+ *     this matters where QPs start at the same small PSNs (NCCL over rxe).
  * The table holds at most opts.max_convs conversations; the least recently
  * used is evicted to make room (counted), and its statistics are archived.
  */
@@ -60,6 +66,7 @@ conv_table_init(struct rs_analyzer *an)
 {
     an->streams = g_hash_table_new(key_hash, key_equal);
     an->host_pairs = g_hash_table_new_full(key_hash, key_equal, g_free, NULL);
+    an->peers = g_hash_table_new_full(key_hash, key_equal, g_free, g_free);
     an->next_id = 1;
 }
 
@@ -83,6 +90,7 @@ conv_table_free(struct rs_analyzer *an)
     }
     g_hash_table_destroy(an->streams);
     g_hash_table_destroy(an->host_pairs);
+    g_hash_table_destroy(an->peers);
     g_free(an->archive);
 }
 
@@ -234,6 +242,51 @@ conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
     return c;
 }
 
+/* --- The peer table: which QP each QP is connected to --- */
+
+static void
+endpoint_key(const struct rs_addr *addr, uint32_t qpn, struct stream_key *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->src = *addr;
+    out->qpn = qpn;
+}
+
+/* The QP endpoint addr:qpn is connected to, or NULL when unknown. */
+static const struct stream_key *
+peer_of(struct rs_analyzer *an, const struct rs_addr *addr, uint32_t qpn)
+{
+    struct stream_key k;
+
+    endpoint_key(addr, qpn, &k);
+    return g_hash_table_lookup(an->peers, &k);
+}
+
+static void
+peer_learn(struct rs_analyzer *an, const struct conv *c)
+{
+    struct stream_key a, b;
+
+    if (g_hash_table_size(an->peers) >= 4 * (guint)an->opts.max_convs)
+        g_hash_table_remove_all(an->peers);     /* bounded like the table itself */
+    endpoint_key(&c->req_key.src, c->resp_key.qpn, &a);
+    endpoint_key(&c->req_key.dst, c->req_key.qpn, &b);
+    g_hash_table_insert(an->peers, g_memdup2(&a, sizeof(a)), g_memdup2(&b, sizeof(b)));
+    g_hash_table_insert(an->peers, g_memdup2(&b, sizeof(b)), g_memdup2(&a, sizeof(a)));
+}
+
+/* True when addr:qpn is known to be connected to something other than
+ * peer_addr:peer_qpn. */
+static bool
+connected_elsewhere(struct rs_analyzer *an, const struct rs_addr *addr, uint32_t qpn,
+                    const struct rs_addr *peer_addr, uint32_t peer_qpn)
+{
+    const struct stream_key *p = peer_of(an, addr, qpn);
+
+    return p != NULL &&
+           (p->qpn != peer_qpn || memcmp(&p->src, peer_addr, sizeof(*peer_addr)) != 0);
+}
+
 static void
 index_request(struct rs_analyzer *an, struct conv *c, uint32_t qpn)
 {
@@ -241,6 +294,8 @@ index_request(struct rs_analyzer *an, struct conv *c, uint32_t qpn)
     c->stats.responder_qp = qpn;
     c->req_indexed = true;
     g_hash_table_insert(an->streams, &c->req_key, c);
+    if (c->resp_indexed)
+        peer_learn(an, c);
 }
 
 static void
@@ -250,6 +305,8 @@ index_response(struct rs_analyzer *an, struct conv *c, uint32_t qpn)
     c->stats.requester_qp = qpn;
     c->resp_indexed = true;
     g_hash_table_insert(an->streams, &c->resp_key, c);
+    if (c->req_indexed)
+        peer_learn(an, c);
 }
 
 /* How well PSN psn, carried by a response, fits what c's requester sent:
@@ -280,7 +337,7 @@ request_fit(const struct conv *c, uint32_t psn)
  * the best score wins; with no evidence, a lone candidate does. */
 static struct conv *
 best_candidate(struct rs_analyzer *an, const struct rs_addr *requester,
-               const struct rs_addr *responder, uint32_t psn, bool want_response)
+               const struct rs_addr *responder, uint32_t qpn, uint32_t psn, bool want_response)
 {
     struct stream_key hk;
     struct conv *best = NULL, *only = NULL;
@@ -290,6 +347,11 @@ best_candidate(struct rs_analyzer *an, const struct rs_addr *requester,
     for (struct conv *c = g_hash_table_lookup(an->host_pairs, &hk); c != NULL;
          c = c->pair_next) {
         if (want_response ? c->resp_indexed : c->req_indexed)
+            continue;
+        /* qpn is the requester's QP for a response, the responder's for a
+         * request: skip candidates whose other end is connected elsewhere. */
+        if (want_response ? connected_elsewhere(an, responder, c->req_key.qpn, requester, qpn)
+                          : connected_elsewhere(an, requester, c->resp_key.qpn, responder, qpn))
             continue;
         candidates++;
         only = c;
@@ -312,7 +374,23 @@ conv_for_request(struct rs_analyzer *an, const struct stream_key *key, uint32_t 
 
     if (c != NULL)
         return c;
-    c = best_candidate(an, &key->src, &key->dst, psn, false);
+    /* The responder QP's peer sends these requests and takes the responses. */
+    const struct stream_key *peer = peer_of(an, &key->dst, key->qpn);
+    if (peer != NULL && memcmp(&peer->src, &key->src, sizeof(key->src)) == 0) {
+        struct stream_key rk;
+        stream_key_make(&rk, &key->dst, &key->src, peer->qpn, true);
+        c = conv_find(an, &rk);
+        if (c != NULL && c->req_indexed)
+            c = NULL;       /* that response stream belongs to another request stream */
+        if (c == NULL) {
+            c = conv_new(an, &key->src, &key->dst, frame);
+            if (conv_find(an, &rk) == NULL)
+                index_response(an, c, peer->qpn);
+        }
+        index_request(an, c, key->qpn);
+        return c;
+    }
+    c = best_candidate(an, &key->src, &key->dst, key->qpn, psn, false);
     if (c == NULL)
         c = conv_new(an, &key->src, &key->dst, frame);
     index_request(an, c, key->qpn);
@@ -327,12 +405,59 @@ conv_for_response(struct rs_analyzer *an, const struct stream_key *key, uint32_t
 
     if (c != NULL)
         return c;
-    /* The response goes responder -> requester. */
-    c = best_candidate(an, &key->dst, &key->src, psn, true);
+    /* The response goes responder -> requester; the requester QP's peer is
+     * the responder QP its requests went to. */
+    const struct stream_key *peer = peer_of(an, &key->dst, key->qpn);
+    if (peer != NULL && memcmp(&peer->src, &key->src, sizeof(key->src)) == 0) {
+        struct stream_key qk;
+        stream_key_make(&qk, &key->dst, &key->src, peer->qpn, false);
+        c = conv_find(an, &qk);
+        if (c != NULL && !c->resp_indexed) {
+            index_response(an, c, key->qpn);
+            return c;
+        }
+    }
+    c = best_candidate(an, &key->dst, &key->src, key->qpn, psn, true);
     if (c == NULL)
         c = conv_new(an, &key->dst, &key->src, frame);
     index_response(an, c, key->qpn);
     return c;
+}
+
+struct conv *
+conv_for_cnp(struct rs_analyzer *an, const struct stream_key *key, bool *to_requester)
+{
+    struct stream_key k = *key;
+    struct conv *c;
+
+    k.response = 1;     /* to a requester's QP: it travels like the responses */
+    if ((c = conv_find(an, &k)) != NULL) {
+        *to_requester = true;
+        return c;
+    }
+    k.response = 0;
+    if ((c = conv_find(an, &k)) != NULL) {
+        *to_requester = false;
+        return c;
+    }
+    /* A CNP can precede every response of its conversation. A CNP carries no
+     * PSN to correlate, so only a lone candidate is taken. */
+    struct stream_key hk;
+    struct conv *only = NULL;
+    int n = 0;
+    host_pair_key(&key->dst, &key->src, &hk);
+    for (c = g_hash_table_lookup(an->host_pairs, &hk); c != NULL; c = c->pair_next) {
+        if (!c->resp_indexed) {
+            only = c;
+            n++;
+        }
+    }
+    if (n != 1)
+        return NULL;
+    k.response = 1;
+    index_response(an, only, key->qpn);
+    *to_requester = true;
+    return only;
 }
 
 /* One direction of a CM-established QP pair: requests from (a, qpn_a) to

@@ -253,8 +253,9 @@ request_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet *
     if (retransmission) {
         f->flags |= RS_FACT_RETRANSMISSION;
         c->stats.retransmissions++;
-        if (rs->has_hole && psn == rs->hole)
-            rs->has_hole = false;
+        if (rs->has_hole && psn_diff(rs->hole, psn) >= 0 &&
+            (uint32_t)psn_diff(rs->hole, psn) < span_hi)
+            rs->has_hole = false;   /* this retransmission covers the hole */
     } else if (ahead > 0) {
         f->flags |= RS_FACT_PSN_GAP;
         f->psn_gap = (uint32_t)ahead;

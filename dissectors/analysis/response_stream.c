@@ -38,11 +38,16 @@ covered(struct resp_stream *rs, uint32_t psn)
 }
 
 static void
-acked(struct resp_stream *rs, uint32_t psn)
+acked(struct conv *c, uint32_t psn)
 {
+    struct resp_stream *rs = &c->resp;
+
     if (!rs->have_ack || psn_diff(psn, rs->ack_psn) > 0)
         rs->ack_psn = psn;
     rs->have_ack = true;
+    /* Acknowledged past the hole: the responder has it now. */
+    if (c->req.has_hole && psn_diff(psn, c->req.hole) >= 0)
+        c->req.has_hole = false;
 }
 
 static void
@@ -85,7 +90,7 @@ ack_or_nak(struct conv *c, const struct rs_packet *pkt, uint32_t psn, struct rs_
         if (c->req.started && psn_diff(psn, c->req.e_hi) >= 0)
             violation(c, f, RS_VIOL_ACK_UNSENT_PSN);
         set_acked_frame(c, psn, f);
-        acked(rs, psn);
+        acked(c, psn);
         covered(rs, psn);
         break;
     case RS_AETH_NAK: {
@@ -95,16 +100,19 @@ ack_or_nak(struct conv *c, const struct rs_packet *pkt, uint32_t psn, struct rs_
         if (code < 5)
             c->stats.naks[code]++;
         if (code == RS_NAK_PSN_SEQ_ERROR) {
-            /* The PSN the responder expects: past what was acknowledged,
-             * not past what was sent, and the first hole when there is one. */
+            /* The PSN the responder expects lies past what was acknowledged,
+             * and not past what was sent nor past the first PSN the capture
+             * never saw: a packet lost before the capture point never reached
+             * the responder either. (One lost after it can make the NAK name an
+             * earlier PSN, so that is no violation.) */
             bool bad = (rs->have_ack && psn_diff(psn, rs->ack_psn) <= 0) ||
                        (c->req.started && psn_diff(psn, c->req.e_hi) > 0) ||
-                       (c->req.has_hole && psn != c->req.hole);
+                       (c->req.has_hole && psn_diff(psn, c->req.hole) > 0);
             if (bad)
                 violation(c, f, RS_VIOL_NAK_PSN_UNEXPECTED);
         }
         set_acked_frame(c, psn_add(psn, PSN_MASK), f);     /* covers psn - 1 */
-        acked(rs, psn_add(psn, PSN_MASK));
+        acked(c, psn_add(psn, PSN_MASK));
         break;
     }
     case RS_AETH_RNR_NAK:
@@ -112,7 +120,7 @@ ack_or_nak(struct conv *c, const struct rs_packet *pkt, uint32_t psn, struct rs_
         f->rnr_delay_ns = (int64_t)rs_aeth_rnr_timer_us(syn) * 1000;
         c->stats.rnr_naks++;
         set_acked_frame(c, psn_add(psn, PSN_MASK), f);
-        acked(rs, psn_add(psn, PSN_MASK));
+        acked(c, psn_add(psn, PSN_MASK));
         break;
     default:
         break;
@@ -166,6 +174,7 @@ read_response(struct conv *c, const struct rs_packet *pkt, uint8_t seg, uint32_t
         rs->read_bytes = 0;
         rs->read_next = psn;
         rs->read_req = req_ring_find_unanswered(&c->req, psn, RS_OP_READ_REQ);
+        rs->read_have_req = rs->read_req >= 0;
         if (rs->read_req >= 0) {
             struct req_entry *e = req_ring_at(&c->req, rs->read_req);
             rs->read_req_frame = e->frame;
@@ -183,9 +192,12 @@ read_response(struct conv *c, const struct rs_packet *pkt, uint8_t seg, uint32_t
         rs->read_dup = rs->started && psn_diff(psn, rs->high) <= 0;
         rs->read_broken = true;
         rs->read_req = -1;
+        rs->read_have_req = i >= 0;
         rs->read_next = psn;
         if (i >= 0) {
             struct req_entry *e = req_ring_at(&c->req, i);
+            rs->read_req_frame = e->frame;
+            rs->read_req_ts = e->ts_ns;
             f->flags |= RS_FACT_REQUEST_FRAME;
             f->request_frame = e->frame;
             f->response_time_ns = frame_ns(pkt) - e->ts_ns;
@@ -200,7 +212,7 @@ read_response(struct conv *c, const struct rs_packet *pkt, uint8_t seg, uint32_t
         } else if (d < 0) {
             rs->read_broken = true;
         }
-        if (rs->read_req >= 0) {
+        if (rs->read_have_req) {
             f->flags |= RS_FACT_REQUEST_FRAME;
             f->request_frame = rs->read_req_frame;
             f->response_time_ns = frame_ns(pkt) - rs->read_req_ts;
@@ -222,7 +234,7 @@ read_response(struct conv *c, const struct rs_packet *pkt, uint8_t seg, uint32_t
     rs->read_next = psn_add(psn, 1);
     covered(rs, psn);
     if (seg == RS_SEG_LAST || seg == RS_SEG_ONLY) {
-        acked(rs, psn);
+        acked(c, psn);
         read_complete(c, pkt, f);
     }
 }
@@ -237,7 +249,7 @@ atomic_ack(struct conv *c, const struct rs_packet *pkt, uint32_t psn, struct rs_
     int32_t i = req_ring_find_unanswered(&c->req, psn, RS_OP_CMP_SWAP);
     if (i >= 0)
         answer_request(c, i, pkt, f);
-    acked(rs, psn);
+    acked(c, psn);
     covered(rs, psn);
 }
 
