@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "stats_int.h"
 
@@ -35,22 +36,38 @@ print_us(struct rs_out *o, const struct rs_conv_stats *st, int64_t ns)
         rs_out_printf(o, " %9.1f", ns / 1000.0);
 }
 
+/* Column widths wide enough for every row's endpoints. */
+struct widths {
+    struct rs_out *o;
+    int req, resp;
+    unsigned long long rows;
+};
+
+static void
+endpoints(const struct rs_conv_stats *st, char *req, char *resp, size_t size)
+{
+    if (st->id == 0) {
+        snprintf(req, size, "(evicted, archive full)");
+        snprintf(resp, size, "-");
+        return;
+    }
+    format_endpoint(st->addr_family, st->requester, st->requester_qp, req, size);
+    format_endpoint(st->addr_family, st->responder, st->responder_qp, resp, size);
+}
+
 static void
 print_row(void *ctx, const struct rs_conv_stats *st)
 {
-    struct rs_out *o = ctx;
+    const struct widths *w = ctx;
+    struct rs_out *o = w->o;
     char req[64], resp[64];
 
-    if (st->id == 0) {
-        snprintf(req, sizeof(req), "(evicted, archive full)");
-        snprintf(resp, sizeof(resp), "-");
-    } else {
-        format_endpoint(st->addr_family, st->requester, st->requester_qp, req, sizeof(req));
-        format_endpoint(st->addr_family, st->responder, st->responder_qp, resp, sizeof(resp));
-    }
-    rs_out_printf(o, "%5u %-48s %-48s %9llu %12llu %9llu %12llu %6llu %6llu %6llu %6llu "
+    endpoints(st, req, resp, sizeof(req));
+    const char *pairing = st->requester_qp > 0xffffff || st->responder_qp > 0xffffff ? "-"
+                          : st->paired_by_cm ? "cm" : "inferred";
+    rs_out_printf(o, "%5u %-*s %-*s %-8s %9llu %12llu %9llu %12llu %6llu %6llu %6llu %6llu "
                   "%6llu %6llu %6llu %6llu %6llu %6llu %6llu %6llu %6llu %6llu %6llu",
-                  st->id, req, resp, (unsigned long long)st->req_packets,
+                  st->id, w->req, req, w->resp, resp, pairing, (unsigned long long)st->req_packets,
                   (unsigned long long)st->req_bytes, (unsigned long long)st->resp_packets,
                   (unsigned long long)st->resp_bytes, (unsigned long long)st->msgs_send,
                   (unsigned long long)st->msgs_write, (unsigned long long)st->msgs_read,
@@ -68,31 +85,38 @@ print_row(void *ctx, const struct rs_conv_stats *st)
 }
 
 static void
-count_row(void *ctx, const struct rs_conv_stats *st)
+measure_row(void *ctx, const struct rs_conv_stats *st)
 {
-    (void)st;
-    (*(unsigned long long *)ctx)++;
+    struct widths *w = ctx;
+    char req[64], resp[64];
+
+    endpoints(st, req, resp, sizeof(req));
+    if ((int)strlen(req) > w->req)
+        w->req = (int)strlen(req);
+    if ((int)strlen(resp) > w->resp)
+        w->resp = (int)strlen(resp);
+    w->rows++;
 }
 
 void
 rs_stats_print_conversations(const struct rs_analyzer *an, struct rs_out *o)
 {
-    unsigned long long rows = 0;
+    struct widths w = {o, 12, 12, 0};
 
-    rs_analyzer_foreach_conv(an, count_row, &rows);
+    rs_analyzer_foreach_conv(an, measure_row, &w);
     rs_out_str(o, "================================================================"
                   "================\n");
     rs_out_printf(o, "RDMA QP conversations: %llu rows, %llu evicted from the analysis table\n",
-                  rows, (unsigned long long)rs_analyzer_evictions(an));
+                  w.rows, (unsigned long long)rs_analyzer_evictions(an));
     rs_out_str(o, "A conversation is the requests from Requester to Responder's QP and the "
                   "responses back to Requester's QP.\n");
-    rs_out_printf(o, "%5s %-48s %-48s %9s %12s %9s %12s %6s %6s %6s %6s %6s %6s %6s %6s %6s "
+    rs_out_printf(o, "%5s %-*s %-*s %-8s %9s %12s %9s %12s %6s %6s %6s %6s %6s %6s %6s %6s %6s "
                   "%6s %6s %6s %6s %6s %6s %9s %9s %9s %9s\n",
-                  "Conv", "Requester:QP", "Responder:QP", "ReqPkts", "ReqBytes", "RspPkts",
+                  "Conv", w.req, "Requester:QP", w.resp, "Responder:QP", "Pairing", "ReqPkts", "ReqBytes", "RspPkts",
                   "RspBytes", "SEND", "WRITE", "READ", "ATOMIC", "Retx", "Gaps", "NakSeq",
                   "NakInv", "NakAcc", "NakOp", "NakRD", "RNR", "CNP", "ECN-CE", "Viol",
                   "RdMin_us", "RdAvg_us", "RdP99_us", "RdMax_us");
-    rs_analyzer_foreach_conv(an, print_row, o);
+    rs_analyzer_foreach_conv(an, print_row, &w);
     rs_out_str(o, "================================================================"
                   "================\n");
 }

@@ -5,5 +5,5 @@ cd "$(dirname "$0")/.."
 ./scripts/deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
-echo "== roceshark read -r samples/rdma_demo.pcap"
-./build/roceshark read -r samples/rdma_demo.pcap
+echo "== roceshark read -r samples/rdma_demo.pcap -z conv,qp"
+./build/roceshark read -r samples/rdma_demo.pcap -z conv,qp

@@ -10,7 +10,9 @@ import rstest as t
 SAMPLES = os.path.join(t.SOURCE_DIR, "samples")
 GOLDEN = os.path.join(t.SOURCE_DIR, "tests", "golden")
 CASES = [("rdma_demo.txt", ["-r", os.path.join(SAMPLES, "rdma_demo.pcap")]),
-         ("rdma_demo.tree.txt", ["-r", os.path.join(SAMPLES, "rdma_demo.pcap"), "-V", "-c", "2"])]
+         ("rdma_demo.tree.txt", ["-r", os.path.join(SAMPLES, "rdma_demo.pcap"), "-V", "-c", "2"]),
+         ("rdma_demo.stats.txt", ["-r", os.path.join(SAMPLES, "rdma_demo.pcap"), "-q", "-z",
+                                  "conv,qp", "-z", "expert"])]
 
 for golden, args in CASES:
     want = open(os.path.join(GOLDEN, golden)).read()

@@ -17,7 +17,7 @@ captures = sorted(glob.glob(os.path.join(t.REAL_CAPTURES, "*.pcap")))
 t.check(len(captures) >= 20, "expected the shared real captures, found %d" % len(captures))
 
 TSHARK_EXTRA = {"oferby_proxy__roce.pcap": "--disable-protocol tftp"}
-rdma_frames = 0
+rdma_frames = read_responses = 0
 for path in captures:
     name = os.path.basename(path)
     extra = TSHARK_EXTRA.get(name, "")
@@ -33,7 +33,34 @@ for path in captures:
         if encap == "ib":
             t.check(vcrc == "1", "%s frame %d: VCRC status %r, want 1" % (name, n, vcrc))
         t.check(malformed == "", "%s frame %d reported malformed: %s" % (name, n, problem))
+    # Clean traffic: the analysis finds nothing wrong, and answers every READ.
+    facts = t.roceshark_fields(path, ["infiniband.bth.opcode", "roceshark.analysis.psn_gap",
+                                      "roceshark.analysis.retransmission",
+                                      "roceshark.analysis.violation",
+                                      "roceshark.analysis.opcode_sequence_error",
+                                      "roceshark.analysis.request_frame",
+                                      "roceshark.analysis.conv"])
+    for n, (op, gap, retx, viol, seq, req, conv) in enumerate(facts, 1):
+        t.check(gap == "" and retx == "" and viol == "" and seq == "",
+                "%s frame %d: gap %r retransmission %r violation %r sequence %r"
+                % (name, n, gap, retx, viol, seq))
+        if op in ("13", "14", "15", "16", "18"):     # READ responses, atomic ACK
+            read_responses += 1
+            t.check(req != "", "%s frame %d: response without its request" % (name, n))
+        if op != "" and int(op) < 0x20:
+            t.check(conv != "", "%s frame %d: RC frame without conversation" % (name, n))
     print("%-62s %6d values match tshark" % (name, total))
 # The captures hold 1,782 RoCEv2 frames and 43 native IB frames.
 t.check(rdma_frames == 1782 + 43, "RDMA frames: %d, want %d" % (rdma_frames, 1782 + 43))
+t.check(read_responses == 38, "%d READ responses and atomic ACKs checked, want 38" % read_responses)
+
+# RDMA-CM captures: conversations are paired from the CM REQ/REP, with the QPs they name.
+cm = os.path.join(t.REAL_CAPTURES, "linlinw5_rdma_ib_tutorial__pcap_rdma_cm.pcap")
+table = t.run([t.ROCESHARK, "read", "-r", cm, "-q", "-z", "conv,qp"]).stdout
+t.check("10.1.16.62:0x00003d" in table and "10.1.16.61:0x00003b" in table,
+        "rdma_cm.pcap: the CM's QPs 0x3d and 0x3b are not the conversation's")
+rows = [l for l in table.splitlines() if l.strip()[:1].isdigit()]
+# Two connections, each a QP pair used both ways (one direction stays idle).
+t.check(len(rows) == 4 and all(" cm " in l for l in rows),
+        "rdma_cm.pcap: want four conversations paired by the CM, got:\n" + "\n".join(rows))
 t.finish("real captures")

@@ -1,0 +1,234 @@
+/*
+ * test_analysis.c - the analyzer's building blocks: PSN arithmetic across
+ * the wrap, READ spans while the PMTU is unknown, pairing, the bounded
+ * table and its evictions, and statistics.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <roceshark/analysis.h>
+#include <roceshark/wire.h>
+
+#include "../../dissectors/analysis/analyzer_int.h"
+#include "testutil.h"
+
+/* Builds a RoCEv2/IPv4 frame (the ICRC is not computed: the analysis does
+ * not look at it) into tf. */
+static void
+build(struct test_frame *tf, uint8_t src, uint8_t dst, uint8_t opcode, uint32_t dqpn,
+      uint32_t psn, const uint8_t *ext, uint32_t ext_len, uint32_t payload)
+{
+    uint8_t *p = tf->bytes;
+    uint32_t ib_len = 12 + ext_len + payload + 4;
+
+    memset(p, 0, 14 + 20 + 8 + ib_len);
+    p[12] = 0x08;
+    p[14] = 0x45;
+    rs_store_be16(p + 16, (uint16_t)(20 + 8 + ib_len));
+    p[23] = 17;
+    p[26] = 10, p[29] = src;
+    p[30] = 10, p[33] = dst;
+    rs_store_be16(p + 34, 50000);
+    rs_store_be16(p + 36, 4791);
+    rs_store_be16(p + 38, (uint16_t)(8 + ib_len));
+    uint8_t *bth = p + 42;
+    bth[0] = opcode;
+    rs_store_be16(bth + 2, 0xffff);
+    rs_store_be24(bth + 5, dqpn);
+    bth[8] = 0x80;
+    rs_store_be24(bth + 9, psn);
+    memcpy(bth + 12, ext, ext_len);
+    memset(&tf->frame, 0, sizeof(tf->frame));
+    tf->frame.data = p;
+    tf->frame.caplen = tf->frame.len = 42 + ib_len;
+    tf->frame.linktype = RS_DLT_EN10MB;
+}
+
+struct run {
+    struct rs_analyzer *an;
+    uint64_t number;
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct rs_facts facts;
+};
+
+static void
+feed(struct run *r, uint8_t src, uint8_t dst, uint8_t opcode, uint32_t dqpn, uint32_t psn,
+     const uint8_t *ext, uint32_t ext_len, uint32_t payload)
+{
+    build(&r->tf, src, dst, opcode, dqpn, psn, ext, ext_len, payload);
+    r->tf.frame.number = ++r->number;
+    r->tf.frame.ts_sec = 1000;
+    r->tf.frame.ts_nsec = (uint32_t)(r->number * 1000);
+    test_decode(&r->tf.frame, &r->pkt);
+    rs_analyzer_process(r->an, &r->pkt, &r->facts);
+}
+
+static const uint8_t ack_ext[4] = {0x1f, 0, 0, 1};
+
+static uint8_t *
+reth(uint8_t *buf, uint32_t dmalen)
+{
+    memset(buf, 0, 16);
+    rs_store_be32(buf + 12, dmalen);
+    return buf;
+}
+
+static void
+test_psn_arithmetic(void **state)
+{
+    (void)state;
+    assert_int_equal(psn_diff(5, 3), 2);
+    assert_int_equal(psn_diff(3, 5), -2);
+    assert_int_equal(psn_diff(0, 0xffffff), 1);         /* across the wrap */
+    assert_int_equal(psn_diff(0xffffff, 0), -1);
+    assert_int_equal(psn_diff(0x7fffff, 0), 0x7fffff);
+    assert_int_equal(psn_diff(0x800000, 0), -0x800000);
+    assert_int_equal(psn_add(0xfffffe, 3), 1);
+}
+
+static void
+test_wrap_without_false_alarms(void **state)
+{
+    struct run r = {0};
+    struct rs_analysis_opts o;
+
+    (void)state;
+    rs_analysis_opts_init(&o);
+    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    for (uint32_t i = 0; i < 8; i++) {
+        feed(&r, 1, 2, 0x04, 0x22, (0xfffffc + i) & 0xffffff, NULL, 0, 16);
+        assert_false(r.facts.flags & (RS_FACT_PSN_GAP | RS_FACT_RETRANSMISSION));
+        assert_true(r.facts.flags & RS_FACT_MSG);
+    }
+    feed(&r, 1, 2, 0x04, 0x22, 6, NULL, 0, 16);                 /* skips PSN 4 and 5 */
+    assert_true(r.facts.flags & RS_FACT_PSN_GAP);
+    assert_int_equal(r.facts.psn_gap, 2);
+    feed(&r, 1, 2, 0x04, 0x22, 0xfffffe, NULL, 0, 16);          /* behind, across the wrap */
+    assert_true(r.facts.flags & RS_FACT_RETRANSMISSION);
+    rs_analyzer_free(r.an);
+}
+
+/* A READ before any FIRST/MIDDLE: its span depends on the unknown PMTU.
+ * The next request's PSN fixes it, without a false gap or retransmission,
+ * and teaches the PMTU. */
+static void
+test_read_span_with_unknown_pmtu(void **state)
+{
+    struct run r = {0};
+    struct rs_analysis_opts o;
+    uint8_t ext[16];
+
+    (void)state;
+    rs_analysis_opts_init(&o);
+    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    feed(&r, 1, 2, 0x0c, 0x22, 100, reth(ext, 8192), 16, 0);  /* 2..32 PSNs */
+    assert_false(r.facts.flags & (RS_FACT_PSN_GAP | RS_FACT_RETRANSMISSION));
+    feed(&r, 1, 2, 0x04, 0x22, 102, NULL, 0, 8);                /* 2 PSNs: PMTU 4096 */
+    assert_false(r.facts.flags & (RS_FACT_PSN_GAP | RS_FACT_RETRANSMISSION));
+    assert_int_equal(r.facts.pmtu, 4096);
+    feed(&r, 1, 2, 0x0c, 0x22, 103, reth(ext, 8192), 16, 0);  /* now exactly 2 */
+    feed(&r, 1, 2, 0x04, 0x22, 106, NULL, 0, 8);
+    assert_true(r.facts.flags & RS_FACT_PSN_GAP);
+    assert_int_equal(r.facts.psn_gap, 1);
+    rs_analyzer_free(r.an);
+
+    /* With -o rc.pmtu:256 the same first READ spans 32 PSNs at once. */
+    rs_analysis_opts_init(&o);
+    o.pmtu = 256;
+    r = (struct run){0};
+    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    feed(&r, 1, 2, 0x0c, 0x22, 100, reth(ext, 8192), 16, 0);
+    feed(&r, 1, 2, 0x04, 0x22, 102, NULL, 0, 8);
+    assert_true(r.facts.flags & RS_FACT_RETRANSMISSION);
+    rs_analyzer_free(r.an);
+}
+
+static void
+count_conv(void *ctx, const struct rs_conv_stats *st)
+{
+    uint64_t *seen = ctx;
+
+    seen[0]++;
+    seen[1] += st->req_packets;
+    if (st->id == 0)
+        seen[2]++;
+}
+
+/* The table holds max_convs conversations; the least recently used goes,
+ * counted, with its statistics archived up to the same bound and summed
+ * beyond it. */
+static void
+test_bounded_table(void **state)
+{
+    struct run r = {0};
+    struct rs_analysis_opts o;
+    uint64_t seen[3] = {0};
+
+    (void)state;
+    rs_analysis_opts_init(&o);
+    o.max_convs = 4;
+    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    for (uint32_t qp = 0; qp < 20; qp++)
+        feed(&r, 1, 2, 0x04, 0x100 + qp, 7, NULL, 0, 8);
+    assert_int_equal(rs_analyzer_evictions(r.an), 16);
+    /* Conversation of QP 0x113 is still live: its second packet is in order. */
+    feed(&r, 1, 2, 0x04, 0x113, 8, NULL, 0, 8);
+    assert_false(r.facts.flags & (RS_FACT_PSN_GAP | RS_FACT_RETRANSMISSION));
+    assert_int_equal(r.facts.conv, 20);
+    /* QP 0x100 was evicted: it starts afresh, with a new id. */
+    feed(&r, 1, 2, 0x04, 0x100, 3, NULL, 0, 8);
+    assert_false(r.facts.flags & (RS_FACT_PSN_GAP | RS_FACT_RETRANSMISSION));
+    assert_int_equal(r.facts.conv, 21);
+    assert_int_equal(rs_analyzer_evictions(r.an), 17);
+    rs_analyzer_foreach_conv(r.an, count_conv, seen);
+    /* 4 live + 4 archived rows + 1 row summing the other 9. */
+    assert_int_equal(seen[0], 9);
+    assert_int_equal(seen[1], 22);
+    assert_int_equal(seen[2], 1);
+    rs_analyzer_free(r.an);
+}
+
+/* Responses pair with the request stream between the same hosts whose
+ * PSNs they carry, and READ responses find their request. */
+static void
+test_pairing_by_psn(void **state)
+{
+    struct run r = {0};
+    struct rs_analysis_opts o;
+    uint8_t ext[16];
+
+    (void)state;
+    rs_analysis_opts_init(&o);
+    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    feed(&r, 1, 2, 0x04, 0x22, 5000, NULL, 0, 8);               /* conv 1 */
+    feed(&r, 1, 2, 0x04, 0x33, 90000, NULL, 0, 8);              /* conv 2 */
+    feed(&r, 1, 2, 0x0c, 0x22, 5001, reth(ext, 100), 16, 0);    /* frame 3 */
+    feed(&r, 2, 1, 0x11, 0x44, 90000, ack_ext, 4, 0);           /* ACK for conv 2 */
+    assert_int_equal(r.facts.conv, 2);
+    assert_int_equal(r.facts.acked_frame, 2);
+    uint8_t aeth[4] = {0x1f, 0, 0, 2};
+    feed(&r, 2, 1, 0x10, 0x55, 5001, aeth, 4, 100);             /* READ response for conv 1 */
+    assert_int_equal(r.facts.conv, 1);
+    assert_true(r.facts.flags & RS_FACT_REQUEST_FRAME);
+    assert_int_equal(r.facts.request_frame, 3);
+    assert_int_equal(r.facts.response_time_ns, 2000);
+    assert_false(r.facts.flags & RS_FACT_VIOLATION);
+    rs_analyzer_free(r.an);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_psn_arithmetic),
+        cmocka_unit_test(test_wrap_without_false_alarms),
+        cmocka_unit_test(test_read_span_with_unknown_pmtu),
+        cmocka_unit_test(test_bounded_table),
+        cmocka_unit_test(test_pairing_by_psn),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
