@@ -30,5 +30,6 @@ int cli_parse_decode_as(const char *arg, struct rs_decode_opts *opts);
 
 int cmd_read(int argc, char **argv);
 int cmd_fields(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif /* ROCESHARK_CLI_H */

@@ -14,7 +14,10 @@ static const char usage[] =
     "commands:\n"
     "  read     -r FILE [-c N] [-V] [-T text|json|fields] [-e FIELD]... [-E opt=val]\n"
     "           [-d udp.port==N,roce] [-l]      decode a capture\n"
+    "  read     ... -Y FILTER -z conv,qp|expert|io,stat,I[,F] -q -o rc.pmtu:N\n"
+    "                                           filter, analyze, count\n"
     "  fields   [PREFIX]                        list every field, its type and meaning\n"
+    "  plot psn -r FILE --qp QPN -o OUT.svg     PSN/time graph of one conversation\n"
     "\n"
     "Run 'roceshark <command> -h' for the options of one command.\n"
     "\n"
@@ -46,5 +49,7 @@ main(int argc, char **argv)
         return cmd_read(argc - 1, argv + 1);
     if (strcmp(cmd, "fields") == 0)
         return cmd_fields(argc - 1, argv + 1);
+    if (strcmp(cmd, "plot") == 0)
+        return cmd_plot(argc - 1, argv + 1);
     return cli_fail(CLI_EXIT_USAGE, "%s: unknown command (try 'roceshark --help')", cmd);
 }

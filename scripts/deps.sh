@@ -2,7 +2,8 @@
 # deps.sh - installs the Debian 12 packages roceshark needs to build and test, when missing.
 set -eu
 PACKAGES="build-essential cmake pkg-config libpcap-dev libibverbs-dev wireshark-dev
-libglib2.0-dev libcmocka-dev libncurses-dev tshark python3 python3-scapy iproute2"
+libglib2.0-dev libcmocka-dev libncurses-dev tshark python3 python3-scapy iproute2
+librsvg2-bin"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -1,0 +1,179 @@
+/*
+ * cmd_plot.c - `roceshark plot psn`: the PSN/time graph of one RC
+ * conversation, the RDMA counterpart of Wireshark's TCP stream graph.
+ *
+ * Reads the capture twice: the first pass finds the conversation the QP
+ * belongs to, the second collects its packets with their analysis facts.
+ * plot_svg.c draws them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <roceshark/analysis.h>
+#include <roceshark/capture.h>
+#include <roceshark/dissect.h>
+#include <roceshark/wire.h>
+
+#include "cli.h"
+#include "plot.h"
+
+static const char plot_usage[] =
+    "usage: roceshark plot psn -r FILE --qp QPN -o OUT.svg [-d udp.port==N,roce]\n"
+    "  Draws request PSNs against time for the conversation of QP QPN (requester or\n"
+    "  responder), with retransmissions, gaps, NAKs, RNR NAKs and CNPs marked, and the\n"
+    "  acknowledged PSN as a line. The SVG is self-contained.\n";
+
+struct plot_opts {
+    const char *file, *out;
+    uint32_t qpn;
+    bool have_qpn;
+    struct rs_decode_opts decode;
+};
+
+/* Runs the capture through decode and analysis, calling fn per frame. */
+static int
+each_frame(const struct plot_opts *po, void (*fn)(void *ctx, const struct rs_packet *pkt),
+           void *ctx)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_source *src;
+    struct rs_analyzer *an;
+    struct rs_analysis_opts ao;
+    struct rs_frame frame;
+    struct rs_packet pkt;
+    struct rs_facts facts;
+    int rc;
+
+    if (rs_source_open_file(po->file, &src, err) != 0)
+        return cli_fail(CLI_EXIT_INPUT, "%s", err);
+    rs_analysis_opts_init(&ao);
+    if (rs_analyzer_new(&ao, &an, err) != 0) {
+        rs_source_close(src);
+        return cli_fail(CLI_EXIT_INTERNAL, "%s", err);
+    }
+    while ((rc = rs_source_next(src, &frame, err)) == 1) {
+        rs_decode_frame(&frame, &po->decode, &pkt);
+        rs_analyzer_process(an, &pkt, &facts);
+        fn(ctx, &pkt);
+    }
+    rs_analyzer_free(an);
+    rs_source_close(src);
+    if (rc < 0)
+        return cli_fail(CLI_EXIT_INPUT, "%s: %s", po->file, err);
+    return 0;
+}
+
+struct find_ctx {
+    uint32_t qpn;
+    uint32_t conv;
+};
+
+static void
+find_conv(void *ctx, const struct rs_packet *pkt)
+{
+    struct find_ctx *fc = ctx;
+
+    if (fc->conv != 0 || pkt->facts == NULL || !(pkt->facts->flags & RS_FACT_CONV) ||
+        (pkt->facts->flags & RS_FACT_CNP_FOR))
+        return;
+    if (rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 5) == fc->qpn)
+        fc->conv = pkt->facts->conv;
+}
+
+static void
+collect(void *ctx, const struct rs_packet *pkt)
+{
+    struct plot *pl = ctx;
+    const struct rs_facts *f = pkt->facts;
+
+    if (f == NULL || !(f->flags & RS_FACT_CONV) || f->conv != pl->conv)
+        return;
+    plot_add_packet(pl, pkt);
+}
+
+static int
+parse_plot_args(int argc, char **argv, struct plot_opts *po)
+{
+    unsigned long long v;
+    int rc;
+
+    memset(po, 0, sizeof(*po));
+    rs_decode_opts_init(&po->decode);
+    po->decode.verify_crc = false;
+    if (argc < 2 || strcmp(argv[1], "psn") != 0) {
+        if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+            fputs(plot_usage, stdout);
+            return -1;
+        }
+        return cli_fail(CLI_EXIT_USAGE, "plot: expected 'plot psn' (try 'roceshark plot -h')");
+    }
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(plot_usage, stdout);
+            return -1;
+        }
+        if (val == NULL)
+            return cli_fail(CLI_EXIT_USAGE, "plot: option %s needs a value", a);
+        if (strcmp(a, "-r") == 0) {
+            po->file = val;
+        } else if (strcmp(a, "-o") == 0) {
+            po->out = val;
+        } else if (strcmp(a, "--qp") == 0) {
+            if (!cli_parse_uint(val, 0, 0xffffff, &v))
+                return cli_fail(CLI_EXIT_USAGE, "--qp %s: expected a QP number (0x11 or 17)",
+                                val);
+            po->qpn = (uint32_t)v;
+            po->have_qpn = true;
+        } else if (strcmp(a, "-d") == 0) {
+            if ((rc = cli_parse_decode_as(val, &po->decode)) != 0)
+                return rc;
+        } else {
+            return cli_fail(CLI_EXIT_USAGE, "plot: unknown option %s", a);
+        }
+        i++;
+    }
+    if (po->file == NULL || po->out == NULL || !po->have_qpn)
+        return cli_fail(CLI_EXIT_USAGE, "plot psn: needs -r FILE, --qp QPN and -o OUT.svg");
+    return 0;
+}
+
+int
+cmd_plot(int argc, char **argv)
+{
+    struct plot_opts po;
+    struct find_ctx fc;
+    struct plot pl;
+    char err[RS_ERRBUF_SIZE];
+    int rc = parse_plot_args(argc, argv, &po);
+
+    if (rc != 0)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    fc = (struct find_ctx){po.qpn, 0};
+    if ((rc = each_frame(&po, find_conv, &fc)) != 0)
+        return rc;
+    if (fc.conv == 0)
+        return cli_fail(CLI_EXIT_USAGE, "%s: no RC conversation uses QP 0x%06x", po.file, po.qpn);
+    plot_init(&pl, fc.conv, po.qpn);
+    if ((rc = each_frame(&po, collect, &pl)) != 0) {
+        plot_free(&pl);
+        return rc;
+    }
+    FILE *fp = fopen(po.out, "w");
+    if (fp == NULL) {
+        plot_free(&pl);
+        return cli_fail(CLI_EXIT_OUTPUT, "%s: cannot write: %m", po.out);
+    }
+    rc = plot_write_svg(&pl, fp, err);
+    if (fclose(fp) != 0 && rc == 0)
+        rc = rs_error(err, RS_EIO, "%s: write error", po.out);
+    plot_free(&pl);
+    if (rc != 0) {
+        unlink(po.out);
+        return cli_fail(CLI_EXIT_OUTPUT, "%s", err);
+    }
+    return CLI_EXIT_OK;
+}

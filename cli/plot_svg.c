@@ -1,0 +1,275 @@
+/*
+ * plot_svg.c - collecting a conversation's packets as points and drawing
+ * them as a self-contained SVG: requests as dots (retransmissions red, the
+ * first packet after a gap orange with the missing PSNs as a bar, CE marks
+ * ringed), READ responses green, NAKs black crosses, RNR NAKs purple
+ * diamonds, CNPs ticks along the time axis, and the acknowledged PSN as a
+ * grey step line.
+ */
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <roceshark/analysis.h>
+#include <roceshark/common.h>
+#include <roceshark/dissect.h>
+#include <roceshark/wire.h>
+
+#include "plot.h"
+
+#define W 1100
+#define H 640
+#define LEFT 90
+#define RIGHT 200
+#define TOP 50
+#define BOTTOM 60
+
+static const struct {
+    const char *color;
+    const char *label;
+} kinds[PT_KINDS] = {
+    [PT_REQUEST] = {"#1f5fbf", "request"},
+    [PT_RETRANSMISSION] = {"#d62728", "retransmission"},
+    [PT_GAP] = {"#ff8c00", "after a PSN gap"},
+    [PT_READ_RESPONSE] = {"#2ca02c", "READ response"},
+    [PT_NAK] = {"#000000", "NAK"},
+    [PT_RNR] = {"#9467bd", "RNR NAK"},
+    [PT_CNP] = {"#17becf", "CNP"},
+    [PT_ECN_CE] = {"#e377c2", "ECN-CE mark"},
+};
+
+void
+plot_init(struct plot *pl, uint32_t conv, uint32_t qpn)
+{
+    memset(pl, 0, sizeof(*pl));
+    pl->conv = conv;
+    pl->qpn = qpn;
+}
+
+void
+plot_free(struct plot *pl)
+{
+    free(pl->pts);
+    free(pl->acks);
+}
+
+static int64_t
+unwrap(struct plot *pl, uint32_t psn)
+{
+    int32_t d = (int32_t)((psn - pl->last_psn) << 8) >> 8;
+
+    pl->last_unwrapped += d;
+    pl->last_psn = psn;
+    return pl->last_unwrapped;
+}
+
+static void
+push_point(struct plot *pl, int64_t t, int64_t psn, uint8_t kind, uint32_t extra)
+{
+    if (pl->n_pts == pl->cap_pts) {
+        size_t cap = pl->cap_pts ? pl->cap_pts * 2 : 1024;
+        struct point *p = realloc(pl->pts, cap * sizeof(*p));
+        if (p == NULL)
+            return;
+        pl->pts = p;
+        pl->cap_pts = cap;
+    }
+    pl->pts[pl->n_pts++] = (struct point){t - pl->t0_ns, psn, extra, kind};
+}
+
+static void
+push_ack(struct plot *pl, int64_t t, int64_t psn)
+{
+    if (pl->n_acks == pl->cap_acks) {
+        size_t cap = pl->cap_acks ? pl->cap_acks * 2 : 1024;
+        struct ack_point *a = realloc(pl->acks, cap * sizeof(*a));
+        if (a == NULL)
+            return;
+        pl->acks = a;
+        pl->cap_acks = cap;
+    }
+    pl->acks[pl->n_acks++] = (struct ack_point){t - pl->t0_ns, psn};
+}
+
+static void
+describe(struct plot *pl, const struct rs_packet *pkt)
+{
+    char a[INET6_ADDRSTRLEN] = "?", b[INET6_ADDRSTRLEN] = "?";
+
+    if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
+        inet_ntop(AF_INET, rs_packet_at(pkt, RS_LAYER_IPV4) + 12, a, sizeof(a));
+        inet_ntop(AF_INET, rs_packet_at(pkt, RS_LAYER_IPV4) + 16, b, sizeof(b));
+    } else if (rs_packet_has(pkt, RS_LAYER_IPV6)) {
+        inet_ntop(AF_INET6, rs_packet_at(pkt, RS_LAYER_IPV6) + 8, a, sizeof(a));
+        inet_ntop(AF_INET6, rs_packet_at(pkt, RS_LAYER_IPV6) + 24, b, sizeof(b));
+    }
+    snprintf(pl->title, sizeof(pl->title), "PSN over time: conversation %u, %s to %s QP 0x%06x",
+             pl->conv, a, b, rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 5));
+}
+
+void
+plot_add_packet(struct plot *pl, const struct rs_packet *pkt)
+{
+    const struct rs_facts *f = pkt->facts;
+    const struct rs_ib_opcode *op = rs_ib_opcode_info(pkt->opcode);
+    uint32_t psn = rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 9);
+    int64_t t = (int64_t)pkt->frame->ts_sec * 1000000000 + pkt->frame->ts_nsec;
+    bool response = f->flags & RS_FACT_RESPONSE;
+
+    if (!pl->have_base) {
+        if (response || (f->flags & RS_FACT_CNP_FOR))
+            return;     /* start from the first request */
+        pl->have_base = true;
+        pl->base_psn = pl->last_psn = psn;
+        pl->t0_ns = t;
+        describe(pl, pkt);
+    }
+    if (f->flags & RS_FACT_CNP_FOR) {
+        push_point(pl, t, 0, PT_CNP, 0);
+        return;
+    }
+    int64_t y = unwrap(pl, psn);
+    if (!response) {
+        uint8_t kind = (f->flags & RS_FACT_RETRANSMISSION) ? PT_RETRANSMISSION
+                       : (f->flags & RS_FACT_PSN_GAP)       ? PT_GAP
+                                                            : PT_REQUEST;
+        push_point(pl, t, y, kind, f->psn_gap);
+        if (f->flags & RS_FACT_ECN_CE)
+            push_point(pl, t, y, PT_ECN_CE, 0);
+        return;
+    }
+    if (f->flags & RS_FACT_NAK) {
+        push_point(pl, t, y, PT_NAK, 0);
+        push_ack(pl, t, y - 1);
+    } else if (f->flags & RS_FACT_RNR) {
+        push_point(pl, t, y, PT_RNR, 0);
+        push_ack(pl, t, y - 1);
+    } else {
+        if (op->op == RS_OP_READ_RESP)
+            push_point(pl, t, y, PT_READ_RESPONSE, 0);
+        if (rs_packet_has(pkt, RS_LAYER_AETH))
+            push_ack(pl, t, y);
+    }
+}
+
+/* A tick step of 1, 2 or 5 times a power of ten, about span/6. */
+static double
+nice_step(double span)
+{
+    double raw = span / 6, p = 1;
+
+    while (p * 10 <= raw)
+        p *= 10;
+    while (p > raw && p > 1e-12)
+        p /= 10;
+    return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
+}
+
+int
+plot_write_svg(const struct plot *pl, FILE *fp, char *err)
+{
+    double tmax = 1e-6, ymin = 0, ymax = 1;
+
+    for (size_t i = 0; i < pl->n_pts; i++) {
+        const struct point *p = &pl->pts[i];
+        if (p->t_ns / 1e9 > tmax)
+            tmax = p->t_ns / 1e9;
+        if (p->kind == PT_CNP)
+            continue;
+        ymin = p->psn < ymin ? (double)p->psn : ymin;
+        ymax = p->psn > ymax ? (double)p->psn : ymax;
+    }
+    for (size_t i = 0; i < pl->n_acks; i++)
+        if (pl->acks[i].t_ns / 1e9 > tmax)
+            tmax = pl->acks[i].t_ns / 1e9;
+    /* A margin inside the frame, so that nothing sits on its edge. */
+    double yspan = ymax - ymin;
+    tmax *= 1.04;
+    ymax += yspan * 0.04 + 0.5;
+    ymin -= yspan * 0.02 + 0.5;
+    double pw = W - LEFT - RIGHT, ph = H - TOP - BOTTOM;
+#define X(t) (LEFT + (t) / tmax * pw)
+#define Y(v) (TOP + ph - ((v) - ymin) / (ymax - ymin) * ph)
+    fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\" fill=\"#333333\">\n"
+                "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
+                "<text x=\"%d\" y=\"28\" font-size=\"15\" font-weight=\"bold\">%s</text>\n",
+            W, H, W, H, LEFT, pl->title);
+    /* Axes, grid and ticks. */
+    double ts = nice_step(tmax), ys = nice_step(ymax - ymin);
+    for (double t = 0; t <= tmax + ts / 1e6; t += ts)
+        fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>"
+                    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+                X(t), TOP, X(t), TOP + ph, X(t), TOP + ph + 18, t * 1e3);
+    for (double v = ys * (double)(long long)(ymin / ys); v <= ymax + ys / 1e6; v += ys)
+        if (v >= ymin)
+            fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>"
+                        "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%+.0f</text>\n",
+                    LEFT, Y(v), LEFT + pw, Y(v), LEFT - 6, Y(v) + 4, v);
+    fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
+                "stroke=\"#333333\"/>\n"
+                "<text x=\"%.0f\" y=\"%d\" text-anchor=\"middle\">time since the first request "
+                "(ms)</text>\n"
+                "<text x=\"20\" y=\"%.0f\" transform=\"rotate(-90 20 %.0f)\" "
+                "text-anchor=\"middle\">PSN relative to %u</text>\n",
+            LEFT, TOP, pw, ph, LEFT + pw / 2, H - 15, TOP + ph / 2, TOP + ph / 2,
+            pl->base_psn);
+    /* The acknowledged PSN as a step line. */
+    if (pl->n_acks > 0) {
+        fputs("<polyline fill=\"none\" stroke=\"#7f7f7f\" stroke-width=\"1.5\" points=\"", fp);
+        for (size_t i = 0; i < pl->n_acks; i++) {
+            const struct ack_point *a = &pl->acks[i];
+            if (i > 0)
+                fprintf(fp, "%.1f,%.1f ", X(a->t_ns / 1e9), Y((double)pl->acks[i - 1].psn));
+            fprintf(fp, "%.1f,%.1f ", X(a->t_ns / 1e9), Y((double)a->psn));
+        }
+        fputs("\"/>\n", fp);
+    }
+    for (size_t i = 0; i < pl->n_pts; i++) {
+        const struct point *p = &pl->pts[i];
+        double x = X(p->t_ns / 1e9), y = Y((double)p->psn);
+        const char *c = kinds[p->kind].color;
+        switch (p->kind) {
+        case PT_NAK:
+            fprintf(fp, "<path d=\"M%.1f %.1fl8 8m0 -8l-8 8\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+                    x - 4, y - 4, c);
+            break;
+        case PT_RNR:
+            fprintf(fp, "<path d=\"M%.1f %.1fl5 5l-5 5l-5 -5z\" fill=\"%s\"/>\n", x, y - 5, c);
+            break;
+        case PT_CNP:
+            fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                        "stroke-width=\"2\"/>\n", x, TOP + ph, x, TOP + ph - 14, c);
+            break;
+        case PT_ECN_CE:
+            fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"none\" stroke=\"%s\" "
+                        "stroke-width=\"1.5\"/>\n", x, y, c);
+            break;
+        case PT_GAP:
+            fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"3\" height=\"%.1f\" fill=\"%s\" "
+                        "opacity=\"0.5\"/>\n", x - 1.5, Y((double)p->psn), Y((double)p->psn - p->extra) - Y((double)p->psn), c);
+            fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", x, y, c);
+            break;
+        default:
+            fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"/>\n", x, y,
+                    p->kind == PT_RETRANSMISSION ? "3.5" : "2.2", c);
+            break;
+        }
+    }
+    /* Legend. */
+    int ly = TOP + 10;
+    for (int k = 0; k < PT_KINDS; k++, ly += 22)
+        fprintf(fp, "<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"%s\"/>"
+                    "<text x=\"%d\" y=\"%d\">%s</text>\n",
+                W - RIGHT + 20, ly, kinds[k].color, W - RIGHT + 32, ly + 4, kinds[k].label);
+    fprintf(fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#7f7f7f\" "
+                "stroke-width=\"1.5\"/><text x=\"%d\" y=\"%d\">acknowledged PSN</text>\n"
+                "</svg>\n",
+            W - RIGHT + 14, ly, W - RIGHT + 26, ly, W - RIGHT + 32, ly + 4);
+#undef X
+#undef Y
+    if (ferror(fp))
+        return rs_error(err, RS_EIO, "writing the SVG failed");
+    return 0;
+}
