@@ -1,60 +1,87 @@
 #!/usr/bin/env python3
-"""gen_bench.py OUT [--frames N] [--seed S] : a large RoCEv2 capture for benchmarks.
+"""gen_bench.py OUT [--frames N] [--qps Q] [--seed S] : a large RoCEv2 capture for benchmarks.
 
-Traffic shaped like an RC workload: per QP, WRITE First/Middle/Last bursts at PMTU 1024,
-SENDs, READ requests with their responses, and ACKs, over 64 QP pairs on IPv4. Every frame
-is built by ibframes (valid ICRC). Frames are built from a few hundred templates whose BTH
-(QP, PSN) is rewritten and ICRC recomputed, which keeps a million frames to seconds.
+RC traffic between two hosts over Q queue pairs (requester QP 0x1000+q on 10.0.0.1,
+responder QP 0x2000+q on 10.0.0.2), round after round on each QP: a 4-packet WRITE and its
+ACK, a SEND and its ACK, a 2-packet READ and its two responses, a WRITE Only, a SEND with
+Immediate and their ACK. PSNs advance as an RC requester's do, so the analysis sees clean
+conversations. Frames are made from one template per packet kind (built by ibframes, valid
+ICRC) whose QP and PSN are rewritten and ICRC recomputed, which keeps a million frames to
+seconds. With --qps 1000000 --rounds 1, every QP appears once (for the memory benchmark).
 """
 import argparse
 import os
 import struct
 import sys
-import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ibframes as ib  # noqa: E402
+
+A, B = bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2])
+MAC_A, MAC_B = bytes.fromhex("02000000000a"), bytes.fromhex("02000000000b")
+
+# One round on a QP: (direction, opcode, PSN offset in the round, payload, ext headers).
+ROUND = [
+    ("req", 0x06, 0, 1024, "reth"), ("req", 0x07, 1, 1024, ""), ("req", 0x07, 2, 1024, ""),
+    ("req", 0x08, 3, 512, ""), ("resp", 0x11, 3, 0, "aeth"),
+    ("req", 0x04, 4, 64, ""), ("resp", 0x11, 4, 0, "aeth"),
+    ("req", 0x0C, 5, 0, "reth2048"), ("resp", 0x0D, 5, 1024, "aeth"), ("resp", 0x0F, 6, 1024, "aeth"),
+    ("req", 0x0A, 7, 128, "reth"), ("req", 0x05, 8, 32, "imm"), ("resp", 0x11, 8, 0, "aeth"),
+]
+PSNS_PER_ROUND = 9
+
+
+def template(direction, opcode, payload, ext):
+    hdr = b""
+    if ext == "reth":
+        hdr = struct.pack("!QII", 0x7F0000000000, 0x1234, payload if opcode == 0x0A else 3584)
+    elif ext == "reth2048":
+        hdr = struct.pack("!QII", 0x7F0000100000, 0x1234, 2048)
+    elif ext == "aeth":
+        hdr = bytes([0x1F, 0, 0, 1])
+    elif ext == "imm":
+        hdr = struct.pack("!I", 0xC0DE)
+    pad = (4 - payload % 4) % 4
+    body = bytes([opcode, pad << 4, 0xFF, 0xFF, 0, 0, 0, 0, 0x80, 0, 0, 0]) + hdr + \
+        bytes(payload) + bytes(pad)
+    src, dst = (A, B) if direction == "req" else (B, A)
+    udp = struct.pack("!HHHH", 49152 if direction == "req" else 49153, 4791, 8 + len(body) + 4, 0)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 2, 20 + len(udp) + len(body) + 4, 0, 0x4000, 64, 17,
+                     0, src, dst)
+    ip = ip[:10] + struct.pack("!H", ~ib._ones_sum(ip) & 0xFFFF) + ip[12:]
+    eth = (MAC_B + MAC_A if direction == "req" else MAC_A + MAC_B) + b"\x08\x00"
+    return bytearray(eth + ip + udp + body + bytes(4))
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--frames", type=int, default=1000000)
-    ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--qps", type=int, default=64)
+    ap.add_argument("--rounds", type=int, default=0, help="rounds per QP (0: until --frames)")
     a = ap.parse_args()
-    g = ib.Gen(a.seed)
-    # (opcode, payload length) pattern of one round of traffic on a QP.
-    pattern = ([(0x06, 1024), (0x07, 1024), (0x07, 1024), (0x08, 512), (0x11, 0),
-                (0x04, 64), (0x11, 0), (0x0C, 0), (0x0D, 1024), (0x0F, 256),
-                (0x0A, 128), (0x11, 0), (0x05, 32), (0x11, 0)])
-    templates = []
-    for op, plen in pattern:
-        l3, et, _ = g.rocev2(op, bad_rate=0.0, payload_len=plen)
-        frame = g.ethernet(et, l3, 0)
-        templates.append(frame)
+    templates = [(d, off, template(d, op, pl, ext)) for d, op, off, pl, ext in ROUND]
     w = ib.PcapWriter(a.out, 1)
-    bth_off = 14 + 20 + 8
-    psn = {}
+    bth = 14 + 20 + 8
     n = 0
-    while n < a.frames:
-        for qp in range(64):
-            for t in templates:
-                if n == a.frames:
+    rnd = 0
+    while (a.rounds == 0 and n < a.frames) or (a.rounds and rnd < a.rounds):
+        for q in range(a.qps):
+            base = (q * 7919 + rnd * PSNS_PER_ROUND) & 0xFFFFFF
+            for d, off, t in templates:
+                if a.rounds == 0 and n == a.frames:
                     break
                 f = bytearray(t)
-                p = psn.get(qp, qp * 1000) & 0xFFFFFF
-                psn[qp] = p + 1
-                f[bth_off + 5:bth_off + 8] = (0x100 + qp).to_bytes(3, "big")
-                f[bth_off + 9:bth_off + 12] = p.to_bytes(3, "big")
-                ip = bytes(f[14:34])
-                udp = bytes(f[34:42])
-                end = 14 + struct.unpack("!H", ip[2:4])[0]
-                body = bytes(f[bth_off:end - 4])
-                f[end - 4:end] = ib.icrc("ipv4", ip, udp, body)
+                qpn = (0x2000 + q) if d == "req" else (0x1000 + q)
+                f[bth + 5:bth + 8] = (qpn & 0xFFFFFF).to_bytes(3, "big")
+                f[bth + 9:bth + 12] = ((base + off) & 0xFFFFFF).to_bytes(3, "big")
+                end = len(f) - 4
+                f[end:] = ib.icrc("ipv4", bytes(f[14:34]), bytes(f[34:42]), bytes(f[bth:end]))
                 w.write(bytes(f))
                 n += 1
+        rnd += 1
     w.close()
-    print("%d frames written to %s" % (n, a.out))
+    print("%d frames over %d QPs written to %s" % (n, a.qps, a.out))
 
 
 if __name__ == "__main__":
