@@ -12,8 +12,13 @@ static const char usage[] =
     "usage: roceshark <command> [options]\n"
     "\n"
     "commands:\n"
-    "  read     -r FILE [-c N] [-V] [-T text|json|fields] [-e FIELD]... [-E opt=val]\n"
-    "           [-d udp.port==N,roce] [-l]      decode a capture\n"
+    "  read     -r FILE | -i IFACE [-c N] [-V] [-T text|json|fields] [-e FIELD]...\n"
+    "           [-E opt=val] [-d udp.port==N,roce] [-l] [-f BPF]\n"
+    "                                           decode a capture file or live traffic\n"
+    "  capture  -i IFACE | -d DEV[:PORT]  -w FILE [-f BPF] [-c N] [-s SNAPLEN] [-B MiB]\n"
+    "           [-a duration:S|filesize:KB] [-b filesize:KB|duration:S|files:N]\n"
+    "                                           capture live RDMA traffic to pcap files\n"
+    "  ifaces                                   list interfaces and RDMA devices\n"
     "  fields   [PREFIX]                        list every field, its type and meaning\n"
     "\n"
     "Run 'roceshark <command> -h' for the options of one command.\n"
@@ -23,7 +28,8 @@ static const char usage[] =
     "  1  bad usage: unknown option, bad argument, unknown field\n"
     "  2  unreadable or corrupt input file\n"
     "  3  output could not be written\n"
-    "  4  capture device missing, unsupported or not permitted\n"
+    "  4  capture device missing, unsupported or not permitted (no such interface\n"
+    "     or RDMA device, no RDMA kernel or sniffer support, no CAP_NET_RAW)\n"
     "  5  internal error (out of memory)\n";
 
 int
@@ -46,5 +52,9 @@ main(int argc, char **argv)
         return cmd_read(argc - 1, argv + 1);
     if (strcmp(cmd, "fields") == 0)
         return cmd_fields(argc - 1, argv + 1);
+    if (strcmp(cmd, "capture") == 0)
+        return cmd_capture(argc - 1, argv + 1);
+    if (strcmp(cmd, "ifaces") == 0)
+        return cmd_ifaces(argc - 1, argv + 1);
     return cli_fail(CLI_EXIT_USAGE, "%s: unknown command (try 'roceshark --help')", cmd);
 }
