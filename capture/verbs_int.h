@@ -59,6 +59,7 @@ struct verbs_source {
     struct ibv_sge *sge;
     uint32_t *repost;           /* slots waiting to go back to the NIC */
     uint32_t n_repost;
+    uint32_t repost_batch;      /* VERBS_REPOST_BATCH, less for a small ring */
     int64_t held;               /* slot of the frame last handed out, -1 none */
 
     struct verbs_completion batch[VERBS_POLL_BATCH];

@@ -74,8 +74,9 @@ open_device(struct rs_source *src, const char *dev, struct verbs_source *vs, cha
     list = rs_vsys_get_device_list(&n);
     if (list == NULL) {
         if (errno == ENOSYS || errno == 0)
-            return rs_error(err, RS_ENOTSUP, "%s: no RDMA support in the kernel (load "
-                            "ib_uverbs and the NIC's RDMA driver, e.g. mlx5_ib)", dev);
+            return rs_error(err, RS_ENOTSUP, "%s: no such RDMA device: this kernel has no "
+                            "RDMA support (load ib_uverbs and the NIC's RDMA driver, e.g. "
+                            "mlx5_ib)", dev);
         if (errno == EPERM || errno == EACCES)
             return perm_error(dev, err);
         return rs_error(err, RS_EIO, "%s: listing RDMA devices: %s", dev, strerror(errno));
@@ -244,6 +245,7 @@ size_ring(struct rs_source *src, struct verbs_source *vs, const struct rs_live_o
                         "at least %u are needed", src->name, mb, (unsigned long long)slots,
                         vs->slot_size, VERBS_MIN_SLOTS);
     vs->slots = (uint32_t)slots;
+    vs->repost_batch = vs->slots / 4 < VERBS_REPOST_BATCH ? vs->slots / 4 : VERBS_REPOST_BATCH;
     vs->buf = aligned_alloc(4096, ((size_t)vs->slots * vs->slot_size + 4095) & ~(size_t)4095);
     vs->wr = calloc(vs->slots, sizeof(*vs->wr));
     vs->sge = calloc(vs->slots, sizeof(*vs->sge));

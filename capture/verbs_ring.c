@@ -5,7 +5,8 @@
  *
  * A slot handed out as a frame stays ours until the next read; then it
  * joins the repost list, which goes back to the NIC in one chained post per
- * VERBS_REPOST_BATCH slots (one doorbell), or before sleeping.
+ * repost_batch slots (one doorbell), or before sleeping. A small ring uses
+ * small batches, so that most of it stays posted.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -80,7 +81,7 @@ static int
 give_back(struct rs_source *src, struct verbs_source *vs, uint32_t slot, char *err)
 {
     vs->repost[vs->n_repost++] = slot;
-    if (vs->n_repost >= VERBS_REPOST_BATCH && !vs->draining)
+    if (vs->n_repost >= vs->repost_batch && !vs->draining)
         return flush_reposts(src, vs, err);
     return 0;
 }
