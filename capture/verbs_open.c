@@ -233,6 +233,10 @@ size_ring(struct rs_source *src, struct verbs_source *vs, const struct rs_live_o
     uint64_t slots;
 
     src->snaplen = opts->snaplen != 0 ? opts->snaplen : RS_CAPTURE_VERBS_SNAPLEN;
+    /* A receive buffer holds a whole frame, and an ERF record counts 16 bits of length. */
+    if (src->snaplen > 0xffff - VERBS_ERF_HDR)
+        return rs_error(err, RS_EINVAL, "-s %u: a sniffer QP's receive buffers hold at most "
+                        "%u bytes", src->snaplen, 0xffff - VERBS_ERF_HDR);
     vs->recv_len = src->snaplen;
     vs->slot_size = (VERBS_ERF_HDR + vs->recv_len + SLOT_ALIGN - 1) & ~(SLOT_ALIGN - 1);
     slots = ((uint64_t)mb << 20) / vs->slot_size;
