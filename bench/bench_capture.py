@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench_capture.py [--frames N] [--rounds R] [--len BYTES]: live capture throughput on a veth
+"""bench_capture.py [--frames N] [--rounds R] [--len BYTES] [--buffer MiB]: live capture throughput on a veth
 pair, roceshark against dumpcap, on the same traffic in the same run (needs root).
 
 Namespace A blasts RoCEv2 frames out of its veth end as fast as a packet socket goes
@@ -9,6 +9,7 @@ alternating. For each capture it prints frames/s written and the frames lost (se
 written) with the kernel's own drop count, then the medians and the ratios.
 
     sudo ./bench/bench_capture.py                 # after cmake --build build
+    sudo ./bench/bench_capture.py --buffer 1      # small rings: who drops first
 """
 import argparse
 import os
@@ -32,7 +33,6 @@ BLAST = os.path.join(BUILD, "veth_blast")
 # roceshark's default filter (capture/filter.c), given to dumpcap as -f.
 U = "udp dst port 4791 or ether proto 0x8915"
 FILTER = "%s or (vlan and (%s or (vlan and (%s))))" % (U, U, U)
-BUFFER_MB = "32"
 
 
 def wait_ready(p, marker):
@@ -44,12 +44,12 @@ def wait_ready(p, marker):
             return
 
 
-def one_round(pair, tool, frames, length, out):
+def one_round(pair, tool, frames, length, out, buffer_mb):
     if tool == "roceshark":
-        args = [ROCESHARK, "capture", "-i", pair.if_b, "-w", out, "-B", BUFFER_MB]
+        args = [ROCESHARK, "capture", "-i", pair.if_b, "-w", out, "-B", buffer_mb]
         marker = b"capture: "
     else:
-        args = ["dumpcap", "-q", "-P", "-i", pair.if_b, "-w", out, "-B", BUFFER_MB,
+        args = ["dumpcap", "-q", "-P", "-i", pair.if_b, "-w", out, "-B", buffer_mb,
                 "-f", FILTER]
         marker = b"Capturing on"
     p = subprocess.Popen(pair.in_b(args), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -83,6 +83,7 @@ def main():
     ap.add_argument("--frames", type=int, default=1000000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--len", type=int, default=128)
+    ap.add_argument("--buffer", default="32", help="-B of both tools, MiB (default 32)")
     a = ap.parse_args()
     ln.need_root()
     for path in (ROCESHARK, BLAST):
@@ -94,7 +95,8 @@ def main():
     try:
         for r in range(a.rounds):
             for tool in ("roceshark", "dumpcap"):
-                res = one_round(pair, tool, a.frames, a.len, os.path.join(tmp, "cap.pcap"))
+                res = one_round(pair, tool, a.frames, a.len, os.path.join(tmp, "cap.pcap"),
+                                a.buffer)
                 results[tool].append(res)
                 print("round %d %-9s sent %d at %.0f frames/s; written %d (%.0f frames/s), "
                       "lost %d, kernel drops %d, reported %d"

@@ -28,7 +28,6 @@ struct capture_opts {
     struct rs_writer_opts writer;
     uint16_t roce_ports[RS_MAX_EXTRA_PORTS];
     uint16_t iwarp_ports[RS_MAX_EXTRA_PORTS];
-    bool quiet;
 };
 
 static const char capture_usage[] =
@@ -51,7 +50,7 @@ static const char capture_usage[] =
     "  -b duration:S    switch to a new file every S seconds\n"
     "  -b files:N       keep only the newest N files\n"
     "  -p               do not put the interface in promiscuous mode\n"
-    "  -q               do not print the counts at the end\n"
+
     "SIGINT or SIGTERM stops the capture: the frames already captured are written,\n"
     "the counts printed, and the exit code is 0. Files use the timestamp convention\n"
     "of README.md: nanosecond pcap for the NIC's clock, microsecond for the host's.\n";
@@ -159,9 +158,6 @@ parse_option(int c, struct capture_opts *co)
     case 'p':
         co->live.no_promisc = true;
         return 0;
-    case 'q':
-        co->quiet = true;
-        return 0;
     case OPT_ROCE_PORT:
         return add_port("--roce-port", optarg, co->roce_ports, &co->live.n_roce_ports);
     case OPT_IWARP_PORT:
@@ -182,7 +178,7 @@ parse_capture_args(int argc, char **argv, struct capture_opts *co)
     co->live.iwarp_ports = co->iwarp_ports;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":i:d:w:f:s:B:c:a:b:pqh", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":i:d:w:f:s:B:c:a:b:ph", long_opts, NULL)) != -1) {
         if (c == ':')
             return cli_fail(CLI_EXIT_USAGE, "capture: option %s needs a value", argv[optind - 1]);
         if (c == '?')
@@ -286,16 +282,14 @@ cmd_capture(int argc, char **argv)
         rs_source_close(src);
         return cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_OUTPUT, "%s", err);
     }
-    if (!co.quiet)
-        fprintf(stderr, "capture: %s (%s timestamps) -> %s\n", rs_source_name(src),
+    fprintf(stderr, "capture: %s (%s timestamps) -> %s\n", rs_source_name(src),
                 co.writer.ts_hardware ? "hardware" : "system", rs_writer_path(w));
     cli_break_on_signals(src);
     rc = capture_loop(src, w, &co);
     uint64_t written = 0;
     if (rs_writer_close(w, &written, err) != 0 && rc == CLI_EXIT_OK)
         rc = cli_fail(CLI_EXIT_OUTPUT, "%s", err);
-    if (!co.quiet || rc != CLI_EXIT_OK)
-        cli_print_capture_counts(src, written, "written");
+    cli_print_capture_counts(src, written, "written");     /* always, errors included */
     cli_break_on_signals(NULL);
     rs_source_close(src);
     return rc;
