@@ -2,7 +2,9 @@
  * source.c - the generic half of a packet source: dispatch through the ops
  * table, frame numbering and relative time.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <roceshark/wire.h>
 
@@ -47,10 +49,103 @@ source_ts_digits(int linktype, bool nsec)
     return nsec || linktype == RS_DLT_ERF ? 9 : 6;
 }
 
+/* A created source reads nothing until activated (libpcap's initialize_ops). */
+static int
+inactive_next(struct rs_source *src, struct rs_frame *frame, char *err)
+{
+    (void)frame;
+    return rs_error(err, RS_EINVAL, "%s: the capture is not active", src->name);
+}
+
+static void
+inactive_break(struct rs_source *src)
+{
+    (void)src;
+}
+
+/* A backend may have allocated its private part at create time. */
+static void
+inactive_close(struct rs_source *src)
+{
+    free(src->priv);
+    src->priv = NULL;
+}
+
+static int
+inactive_stats(struct rs_source *src, struct rs_source_stats *stats, char *err)
+{
+    (void)stats;
+    return rs_error(err, RS_EINVAL, "%s: the capture is not active", src->name);
+}
+
+const struct rs_source_ops source_inactive_ops = {
+    inactive_next, inactive_break, inactive_close, inactive_stats
+};
+
+int
+source_create(const char *name, struct rs_source **out, char *err)
+{
+    struct rs_source *src;
+
+    if (strlen(name) >= sizeof(src->name))
+        return rs_error(err, RS_EINVAL, "%.40s...: name too long", name);
+    src = calloc(1, sizeof(*src));
+    if (src == NULL)
+        return rs_error(err, RS_ENOMEM, "%s: out of memory", name);
+    src->ops = &source_inactive_ops;
+    snprintf(src->name, sizeof(src->name), "%s", name);
+    *out = src;
+    return 0;
+}
+
+int
+rs_source_activate(struct rs_source *src, const struct rs_live_opts *opts, char *err)
+{
+    static const struct rs_live_opts defaults;
+
+    if (src->activate == NULL)
+        return rs_error(err, RS_EINVAL, "%s: already active", src->name);
+    int rc = src->activate(src, opts != NULL ? opts : &defaults, err);
+    if (rc == 0)
+        src->activate = NULL;
+    return rc;
+}
+
 int
 rs_source_next(struct rs_source *src, struct rs_frame *frame, char *err)
 {
     return src->ops->next(src, frame, err);
+}
+
+int
+rs_source_stats(struct rs_source *src, struct rs_source_stats *stats, char *err)
+{
+    memset(stats, 0, sizeof(*stats));
+    if (src->ops->stats != NULL) {
+        int rc = src->ops->stats(src, stats, err);
+        if (rc != 0)
+            return rc;
+    }
+    stats->received = src->count;
+    return 0;
+}
+
+unsigned
+rs_source_snaplen(const struct rs_source *src)
+{
+    return src->snaplen;
+}
+
+bool
+rs_source_ts_hardware(const struct rs_source *src)
+{
+    return src->ts_hardware;
+}
+
+const char *
+rs_source_name(const struct rs_source *src)
+{
+    return src->name;
 }
 
 int

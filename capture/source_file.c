@@ -52,7 +52,7 @@ file_close(struct rs_source *src)
     free(fs);
 }
 
-static const struct rs_source_ops file_ops = {file_next, file_break, file_close};
+static const struct rs_source_ops file_ops = {file_next, file_break, file_close, NULL};
 
 /* Opens path with libpcap, behind a large stdio buffer (libpcap reads
  * record by record; the default 4 KiB buffer costs a system call for every
@@ -79,12 +79,14 @@ file_open_pcap(const char *path, struct file_source *fs, char *err)
 int
 rs_source_open_file(const char *path, struct rs_source **out, char *err)
 {
-    struct rs_source *src = calloc(1, sizeof(*src));
+    struct rs_source *src = NULL;
     struct file_source *fs = NULL;
     int rc;
 
-    if (src == NULL)
-        return rs_error(err, RS_ENOMEM, "%s: out of memory", path);
+    /* A long path is fine here; the name only labels messages. */
+    if ((rc = source_create(strlen(path) < RS_IFACE_NAME_MAX ? path : "capture file",
+                            &src, err)) != 0)
+        return rc;
     /* Classic pcap files are mapped and read in place; the rest is libpcap's. */
     if (strcmp(path, "-") != 0 && (rc = source_mmap_try(path, src, err)) != 0)
         goto done;
@@ -99,6 +101,7 @@ rs_source_open_file(const char *path, struct rs_source **out, char *err)
     src->priv = fs;
     src->linktype = pcap_datalink(fs->pcap);
     src->ts_digits = source_ts_digits(src->linktype, false);
+    src->snaplen = (unsigned)pcap_snapshot(fs->pcap);
     rc = 1;
 done:
     if (rc < 0) {

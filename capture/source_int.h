@@ -1,6 +1,6 @@
 /*
  * source_int.h - what every packet source implements (libpcap's pattern:
- * a private struct behind an ops table, set once the source is open).
+ * a private struct behind an ops table, set once the source is active).
  */
 #ifndef ROCESHARK_SOURCE_INT_H
 #define ROCESHARK_SOURCE_INT_H
@@ -13,16 +13,28 @@ struct rs_source_ops {
     int (*next)(struct rs_source *src, struct rs_frame *frame, char *err);
     void (*brk)(struct rs_source *src);
     void (*close)(struct rs_source *src);
+    int (*stats)(struct rs_source *src, struct rs_source_stats *stats, char *err);
 };
 
 struct rs_source {
     const struct rs_source_ops *ops;
+    /* Live sources: how to activate; set by create, cleared by activate. */
+    int (*activate)(struct rs_source *src, const struct rs_live_opts *opts, char *err);
     int linktype;
+    unsigned snaplen;
+    bool ts_hardware;       /* timestamps from the NIC's clock */
     uint64_t count;         /* frames handed out so far */
     int64_t first_ns;       /* time of the first frame, for rel_ns */
     uint8_t ts_digits;
+    char name[RS_IFACE_NAME_MAX];
     void *priv;
 };
+
+/* The ops of a created but inactive source: every read fails cleanly. */
+extern const struct rs_source_ops source_inactive_ops;
+
+/* Allocates a source in the inactive state, named name. */
+int source_create(const char *name, struct rs_source **out, char *err);
 
 /* Numbers and relative-times a frame the backend has filled (taking an ERF
  * record's own, finer timestamp when there is one). */
@@ -34,5 +46,9 @@ uint8_t source_ts_digits(int linktype, bool nsec);
 
 /* Maps path when it is a classic pcap file: 1 done, 0 not that format. */
 int source_mmap_try(const char *path, struct rs_source *src, char *err);
+
+/* Activation of the two live backends (source_live.c, source_verbs.c). */
+int source_live_activate(struct rs_source *src, const struct rs_live_opts *opts, char *err);
+int source_verbs_activate(struct rs_source *src, const struct rs_live_opts *opts, char *err);
 
 #endif /* ROCESHARK_SOURCE_INT_H */

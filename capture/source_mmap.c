@@ -106,7 +106,7 @@ mmap_close(struct rs_source *src)
     free(ms);
 }
 
-static const struct rs_source_ops mmap_ops = {mmap_next, mmap_break, mmap_close};
+static const struct rs_source_ops mmap_ops = {mmap_next, mmap_break, mmap_close, NULL};
 
 /* Returns 1 when path is a classic pcap file now mapped into src, 0 when it
  * is something else (left to libpcap), or a negative code on error. */
@@ -152,5 +152,6 @@ source_mmap_try(const char *path, struct rs_source *src, char *err)
     src->priv = ms;
     src->linktype = (int)(load32(ms, hdr + 20) & 0xffff);
     src->ts_digits = source_ts_digits(src->linktype, ms->nsec);
+    src->snaplen = load32(ms, hdr + 16);
     return 1;
 }

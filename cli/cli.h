@@ -5,7 +5,9 @@
 #define ROCESHARK_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
+#include <roceshark/capture.h>
 #include <roceshark/dissect.h>
 
 /* Exit codes, documented in `roceshark --help`. */
@@ -28,8 +30,22 @@ bool cli_parse_uint(const char *s, unsigned long long min, unsigned long long ma
 /* Applies a tshark-style "-d udp.port==N,roce" (or tcp.port==N,iwarp). */
 int cli_parse_decode_as(const char *arg, struct rs_decode_opts *opts);
 
+/* Makes SIGINT and SIGTERM break src's reads (NULL restores the defaults),
+ * and turns SIGPIPE into a write error. */
+void cli_break_on_signals(struct rs_source *src);
+
+/* The exit code for an RS_E* code from opening or activating a live source. */
+int cli_capture_exit(int rs_code);
+
+/* Prints the counts of a live capture on stderr: received, done (what says
+ * what: "written", "decoded"), and the drops of the kernel, the interface
+ * and our ring. */
+void cli_print_capture_counts(struct rs_source *src, uint64_t done, const char *what);
+
 int cmd_read(int argc, char **argv);
 int cmd_fields(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_capture(int argc, char **argv);
+int cmd_ifaces(int argc, char **argv);
 
 #endif /* ROCESHARK_CLI_H */

@@ -12,21 +12,28 @@ static const char usage[] =
     "usage: roceshark <command> [options]\n"
     "\n"
     "commands:\n"
-    "  read     -r FILE [-c N] [-V] [-T text|json|fields] [-e FIELD]... [-E opt=val]\n"
-    "           [-d udp.port==N,roce] [-l]      decode a capture\n"
+    "  read     -r FILE | -i IFACE [-c N] [-V] [-T text|json|fields] [-e FIELD]...\n"
+    "           [-E opt=val] [-d udp.port==N,roce] [-l] [-f BPF]\n"
+    "                                           decode a capture file or live traffic\n"
     "  read     ... -Y FILTER -z conv,qp|expert|io,stat,I[,F] -q -o rc.pmtu:N\n"
     "                                           filter, analyze, count\n"
+    "  capture  -i IFACE | -d DEV[:PORT]  -w FILE [-f BPF] [-c N] [-s SNAPLEN] [-B MiB]\n"
+    "           [-a duration:S|filesize:KB] [-b filesize:KB|duration:S|files:N]\n"
+    "                                           capture live RDMA traffic to pcap files\n"
+    "  ifaces                                   list interfaces and RDMA devices\n"
     "  fields   [PREFIX]                        list every field, its type and meaning\n"
     "  plot psn -r FILE --qp QPN -o OUT.svg     PSN/time graph of one conversation\n"
     "\n"
-    "Run 'roceshark <command> -h' for the options of one command.\n"
+    "Run 'roceshark <command> -h' for the options of one command. A live capture\n"
+    "stopped by SIGINT or SIGTERM writes what it has, prints its counts and exits 0.\n"
     "\n"
     "exit codes:\n"
     "  0  success\n"
     "  1  bad usage: unknown option, bad argument, unknown field\n"
     "  2  unreadable or corrupt input file\n"
-    "  3  output could not be written\n"
-    "  4  capture device missing, unsupported or not permitted\n"
+    "  3  output could not be written (disk full, write error: the file is kept whole)\n"
+    "  4  capture device missing, unsupported or not permitted (no such interface\n"
+    "     or RDMA device, no RDMA kernel or sniffer support, no CAP_NET_RAW)\n"
     "  5  internal error (out of memory)\n";
 
 int
@@ -51,5 +58,9 @@ main(int argc, char **argv)
         return cmd_fields(argc - 1, argv + 1);
     if (strcmp(cmd, "plot") == 0)
         return cmd_plot(argc - 1, argv + 1);
+    if (strcmp(cmd, "capture") == 0)
+        return cmd_capture(argc - 1, argv + 1);
+    if (strcmp(cmd, "ifaces") == 0)
+        return cmd_ifaces(argc - 1, argv + 1);
     return cli_fail(CLI_EXIT_USAGE, "%s: unknown command (try 'roceshark --help')", cmd);
 }

@@ -2,10 +2,13 @@
  * util.c - option parsing and error reporting shared by the subcommands.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <roceshark/capture.h>
 
 #include "cli.h"
 
@@ -71,4 +74,65 @@ cli_parse_decode_as(const char *arg, struct rs_decode_opts *opts)
     }
     return cli_fail(CLI_EXIT_USAGE, "-d %s: unknown protocol '%s' for %s (use roce on udp, "
                     "iwarp on tcp)", arg, proto, layer);
+}
+
+/* The source that SIGINT and SIGTERM stop: set while a live capture runs. */
+static struct rs_source *volatile break_source;
+
+static void
+on_stop_signal(int sig)
+{
+    (void)sig;
+    if (break_source != NULL)
+        rs_source_break(break_source);
+}
+
+void
+cli_break_on_signals(struct rs_source *src)
+{
+    struct sigaction sa;
+
+    break_source = src;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = src != NULL ? on_stop_signal : SIG_DFL;
+    /* Restart interrupted writes (stdio would take EINTR for a write error);
+     * the sources wait in poll(), which a signal ends regardless, and learn
+     * of the break through their eventfd. */
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    /* A closed pipe becomes a write error we report, not a silent death. */
+    signal(SIGPIPE, src != NULL ? SIG_IGN : SIG_DFL);
+}
+
+int
+cli_capture_exit(int rs_code)
+{
+    switch (rs_code) {
+    case RS_EINVAL:
+        return CLI_EXIT_USAGE;
+    case RS_ENOMEM:
+        return CLI_EXIT_INTERNAL;
+    default:
+        return CLI_EXIT_CAPTURE;
+    }
+}
+
+void
+cli_print_capture_counts(struct rs_source *src, uint64_t done, const char *what)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_source_stats st;
+
+    if (rs_source_stats(src, &st, err) != 0) {
+        fprintf(stderr, "capture: %s: %llu received, %llu %s (%s)\n", rs_source_name(src),
+                (unsigned long long)st.received, (unsigned long long)done, what, err);
+        return;
+    }
+    fprintf(stderr, "capture: %s: %llu received, %llu %s, %llu dropped by kernel, "
+            "%llu dropped by interface, %llu dropped by ring\n", rs_source_name(src),
+            (unsigned long long)st.received, (unsigned long long)done, what,
+            (unsigned long long)st.kernel_drops, (unsigned long long)st.iface_drops,
+            (unsigned long long)st.ring_drops);
 }

@@ -3,11 +3,17 @@
  *
  * A source hands out one frame at a time; the frame's bytes stay valid until
  * the next call. Sources are files (pcap, pcapng, with any link type libpcap
- * reads, ERF included) and, later, live interfaces and RDMA sniffer QPs.
+ * reads, ERF included), live network interfaces through libpcap, and RDMA
+ * devices through a sniffer QP (libibverbs).
+ *
+ * Live sources follow libpcap's lifecycle: create (cheap: claims the name),
+ * activate (acquires everything, in order), read, close. A source that is
+ * not active refuses to read.
  */
 #ifndef ROCESHARK_CAPTURE_H
 #define ROCESHARK_CAPTURE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <roceshark/common.h>
@@ -15,19 +21,120 @@
 
 struct rs_source;
 
+/* rs_source_next() returns this from a live source opened with idle_ms when
+ * no frame came in that time: a chance to flush output or check a timer. */
+#define RS_SOURCE_IDLE 2
+
+/* Defaults of a live capture. */
+#define RS_CAPTURE_SNAPLEN 262144u          /* libpcap's and dumpcap's */
+#define RS_CAPTURE_VERBS_SNAPLEN 9216u      /* a 9000-byte MTU frame and its headers */
+#define RS_CAPTURE_BUFFER_MB 32u            /* kernel ring or sniffer receive ring */
+
+/* Options of a live source; zero means the default. */
+struct rs_live_opts {
+    unsigned snaplen;           /* bytes kept of each frame */
+    unsigned buffer_mb;         /* -B: kernel ring (libpcap) or receive ring (verbs) */
+    const char *filter;         /* -f: BPF replacing the default RDMA filter */
+    const uint16_t *roce_ports; /* extra RoCEv2 UDP ports for the default filter */
+    unsigned n_roce_ports;
+    const uint16_t *iwarp_ports;/* iWARP TCP ports for the default filter */
+    unsigned n_iwarp_ports;
+    bool no_promisc;            /* -p */
+    bool immediate;             /* deliver each frame at once (interactive decoding) */
+    unsigned idle_ms;           /* > 0: rs_source_next returns RS_SOURCE_IDLE after it */
+};
+
+/* What a source counted. Counters a source cannot know stay 0. */
+struct rs_source_stats {
+    uint64_t received;          /* frames handed out */
+    uint64_t kernel_drops;      /* dropped by the kernel ring (pcap_stats ps_drop) */
+    uint64_t iface_drops;       /* dropped by the interface or driver (ps_ifdrop) */
+    uint64_t ring_drops;        /* lost in our receive ring: failed completions, and the
+                                 * port's out_of_buffer counter while we ran (verbs) */
+};
+
 /* Opens a capture file ("-" reads standard input). */
 int rs_source_open_file(const char *path, struct rs_source **out, char *err);
 
-/* Reads the next frame: returns 1 with *frame filled, 0 at the end, or a
- * negative RS_E* code with err filled. */
+/* Creates an inactive live source on a network interface (libpcap). */
+int rs_source_create_iface(const char *iface, struct rs_source **out, char *err);
+
+/* Creates an inactive sniffer source on an RDMA device, "DEV" or "DEV:PORT"
+ * (port 1 by default). RS_ENOTSUP when built without libibverbs. */
+int rs_source_create_rdma(const char *dev, struct rs_source **out, char *err);
+
+/* Activates a live source. Errors: RS_ENOENT no such device (the message
+ * lists those there are), RS_EPERM missing privilege, RS_ENOTSUP no kernel
+ * or device support, RS_EINVAL a bad filter or option. */
+int rs_source_activate(struct rs_source *src, const struct rs_live_opts *opts, char *err);
+
+/* Reads the next frame: returns 1 with *frame filled, 0 at the end (or after
+ * rs_source_break), RS_SOURCE_IDLE (live sources with idle_ms), or a negative
+ * RS_E* code with err filled. */
 int rs_source_next(struct rs_source *src, struct rs_frame *frame, char *err);
 
 /* The link type (RS_DLT_*) of the frames the source delivers. */
 int rs_source_linktype(const struct rs_source *src);
 
-/* Stops a blocking read from another thread or a signal handler. */
+/* The snapshot length frames are cut to. */
+unsigned rs_source_snaplen(const struct rs_source *src);
+
+/* True when timestamps come from the NIC's clock rather than the host's. */
+bool rs_source_ts_hardware(const struct rs_source *src);
+
+/* The device or file name the source was created with. */
+const char *rs_source_name(const struct rs_source *src);
+
+/* Fills the counters (received is always known). */
+int rs_source_stats(struct rs_source *src, struct rs_source_stats *stats, char *err);
+
+/* Stops a blocking read from another thread or a signal handler
+ * (async-signal-safe). A live source then hands out the frames it already
+ * holds and returns 0. */
 void rs_source_break(struct rs_source *src);
 
 void rs_source_close(struct rs_source *src);
+
+/* Writes the default capture filter into buf: RoCEv2 (UDP destination port
+ * 4791 and the extra ports), RoCEv1 (Ethertype 0x8915) and the iWARP TCP
+ * ports, untagged, 802.1Q/802.1ad tagged, and double tagged. */
+int rs_capture_default_filter(const struct rs_live_opts *opts, char *buf, size_t size,
+                              char *err);
+
+/* --- Listing what can be captured (`roceshark ifaces`) --- */
+
+#define RS_IFACE_NAME_MAX 64
+#define RS_IFACE_MAX 128
+#define RS_RDMA_PORT_MAX 4
+
+struct rs_netif {
+    char name[RS_IFACE_NAME_MAX];
+    char link[16];              /* "ethernet", "loopback", "infiniband", "other" */
+    bool up;
+    bool running;               /* carrier: the link is up */
+    char rdma_dev[RS_IFACE_NAME_MAX];  /* the RDMA device behind it, when there is one */
+};
+
+struct rs_rdma_port {
+    unsigned num;
+    char link[16];              /* "ethernet" (RoCE), "infiniband" */
+    char state[16];             /* "active", "down", ... as ibv_port_state_str says */
+    unsigned mtu;               /* active MTU, bytes */
+};
+
+struct rs_rdma_dev {
+    char name[RS_IFACE_NAME_MAX];
+    char fw[64];
+    unsigned n_ports;
+    struct rs_rdma_port ports[RS_RDMA_PORT_MAX];
+};
+
+/* Lists the network interfaces libpcap can open. */
+int rs_capture_list_netifs(struct rs_netif *out, size_t max, size_t *n, char *err);
+
+/* Lists the RDMA devices. Returns 0 with *n == 0 and why in note when there
+ * are none (no kernel support, no device, or built without libibverbs). */
+int rs_capture_list_rdma(struct rs_rdma_dev *out, size_t max, size_t *n, char *note,
+                         char *err);
 
 #endif /* ROCESHARK_CAPTURE_H */

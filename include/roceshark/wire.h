@@ -138,4 +138,11 @@ rs_store_le32(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)(v >> 24);
 }
 
+static inline void
+rs_store_le64(uint8_t *p, uint64_t v)
+{
+    rs_store_le32(p, (uint32_t)v);
+    rs_store_le32(p + 4, (uint32_t)(v >> 32));
+}
+
 #endif /* ROCESHARK_WIRE_H */

@@ -1,0 +1,314 @@
+/*
+ * writer.c - pcap files through libpcap's pcap_dump, alone or as a ring.
+ *
+ * libpcap formats the records; stdio buffers them in a buffer of ours. We
+ * flush that buffer ourselves before a record would overflow it, so stdio
+ * never writes half a record on its own. When a flush fails (a full disk,
+ * an I/O error) the file is cut back with ftruncate to the size of the last
+ * successful flush, which ends on a record boundary: what was written stays
+ * readable, and the caller learns which error stopped it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <roceshark/pcapio.h>
+
+#define WRITER_BUFFER (1u << 20)        /* larger than any record (snaplen 262144) */
+#define PCAP_FILE_HDR 24u
+#define PCAP_REC_HDR 16u
+#define NAME_MAX_LEN 4096
+
+struct rs_writer {
+    struct rs_writer_opts opts;
+    pcap_t *dead;           /* formats the file header and records */
+    pcap_dumper_t *dumper;
+    FILE *fp;
+    bool regular;           /* a regular file: can be cut back after an error */
+    bool failed;
+    char *buf;              /* stdio's buffer */
+    uint64_t pending;       /* bytes in buf */
+    uint64_t size;          /* bytes in the current file, buffered ones included */
+    uint64_t durable;       /* bytes the operating system has taken */
+    uint64_t frames;        /* accepted; after a failed write, those in the files */
+    uint64_t frames_flushed;/* in the files for sure */
+    unsigned file_num;      /* ring: number of the current file */
+    struct timespec opened; /* ring: when the current file was opened */
+    char **ring;            /* ring_files: names of the newest files, oldest first */
+    unsigned ring_count;
+    char path[NAME_MAX_LEN];
+};
+
+int
+rs_writer_ring_name(const char *base, unsigned num, time_t t, char *out, size_t size)
+{
+    const char *slash = strrchr(base, '/');
+    const char *name = slash != NULL ? slash + 1 : base;
+    const char *dot = strrchr(name, '.');
+    size_t prefix = dot != NULL ? (size_t)(dot - base) : strlen(base);
+    char stamp[32];
+    struct tm tm;
+
+    if (localtime_r(&t, &tm) == NULL || strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm) == 0)
+        return rs_error(NULL, RS_EINVAL, "time");
+    int n = snprintf(out, size, "%.*s_%05u_%s%s", (int)prefix, base, num, stamp,
+                     dot != NULL ? dot : "");
+    if (n < 0 || (size_t)n >= size)
+        return rs_error(NULL, RS_EINVAL, "name too long");
+    return 0;
+}
+
+static bool
+ring_mode(const struct rs_writer *w)
+{
+    return w->opts.ring_filesize != 0 || w->opts.ring_duration != 0;
+}
+
+/* Hands the buffer to the operating system; on failure cuts the file back to
+ * its last whole record and throws the buffer away. */
+static int
+flush_file(struct rs_writer *w, char *err)
+{
+    if (w->failed)
+        return rs_error(err, RS_EIO, "%s: an earlier write failed", w->path);
+    if (pcap_dump_flush(w->dumper) == 0) {
+        w->durable = w->size;
+        w->pending = 0;
+        w->frames_flushed = w->frames;
+        return 0;
+    }
+    int e = errno != 0 ? errno : EIO;
+    w->failed = true;
+    w->frames = w->frames_flushed;
+    __fpurge(w->fp);
+    if (w->regular && ftruncate(fileno(w->fp), (off_t)w->durable) != 0)
+        return rs_error(err, RS_EIO, "%s: %s (and cutting the file back: %s)", w->path,
+                        strerror(e), strerror(errno));
+    return rs_error(err, RS_EIO, "%s: %s", w->path, strerror(e));
+}
+
+static int
+open_file(struct rs_writer *w, char *err)
+{
+    if (strcmp(w->opts.path, "-") == 0) {
+        w->fp = stdout;
+        snprintf(w->path, sizeof(w->path), "standard output");
+    } else {
+        if (ring_mode(w)) {
+            if (rs_writer_ring_name(w->opts.path, w->file_num, time(NULL), w->path,
+                                    sizeof(w->path)) != 0)
+                return rs_error(err, RS_EINVAL, "%s: file name too long", w->opts.path);
+        } else if (snprintf(w->path, sizeof(w->path), "%s", w->opts.path) >=
+                   (int)sizeof(w->path)) {
+            return rs_error(err, RS_EINVAL, "%.64s...: file name too long", w->opts.path);
+        }
+        w->fp = fopen(w->path, "wb");
+        if (w->fp == NULL)
+            return rs_error(err, RS_EIO, "%s: %s", w->path, strerror(errno));
+    }
+    struct stat st;
+    w->regular = fstat(fileno(w->fp), &st) == 0 && S_ISREG(st.st_mode);
+    setvbuf(w->fp, w->buf, _IOFBF, WRITER_BUFFER);
+    w->dumper = pcap_dump_fopen(w->dead, w->fp);
+    if (w->dumper == NULL) {
+        int rc = rs_error(err, RS_EIO, "%s: %s", w->path, pcap_geterr(w->dead));
+        if (w->fp != stdout)
+            fclose(w->fp);
+        w->fp = NULL;
+        return rc;
+    }
+    w->size = w->pending = PCAP_FILE_HDR;
+    w->durable = 0;
+    clock_gettime(CLOCK_MONOTONIC, &w->opened);
+    return flush_file(w, err);     /* a file that cannot take its header fails now */
+}
+
+/* Flushes and closes the current file. */
+static int
+close_file(struct rs_writer *w, char *err)
+{
+    int rc = 0;
+
+    if (w->dumper == NULL)
+        return 0;
+    if (!w->failed)
+        rc = flush_file(w, err);
+    /* Standard output is closed too: its buffer is ours and goes away. */
+    pcap_dump_close(w->dumper);
+    w->dumper = NULL;
+    w->fp = NULL;
+    return rc;
+}
+
+/* Remembers a finished ring file; removes the oldest past -b files:N. */
+static int
+ring_keep(struct rs_writer *w, char *err)
+{
+    if (w->opts.ring_files == 0)
+        return 0;
+    char *name = strdup(w->path);
+    if (name == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    if (w->ring_count == w->opts.ring_files) {
+        if (unlink(w->ring[0]) != 0 && errno != ENOENT) {
+            int rc = rs_error(err, RS_EIO, "%s: removing: %s", w->ring[0], strerror(errno));
+            free(name);
+            return rc;
+        }
+        free(w->ring[0]);
+        memmove(w->ring, w->ring + 1, (w->ring_count - 1) * sizeof(*w->ring));
+        w->ring_count--;
+    }
+    w->ring[w->ring_count++] = name;
+    return 0;
+}
+
+static int
+switch_file(struct rs_writer *w, char *err)
+{
+    int rc;
+
+    if ((rc = close_file(w, err)) != 0)
+        return rc;
+    w->file_num++;
+    if ((rc = open_file(w, err)) != 0)
+        return rc;
+    return ring_keep(w, err);
+}
+
+static bool
+duration_due(const struct rs_writer *w)
+{
+    struct timespec now;
+
+    if (w->opts.ring_duration == 0)
+        return false;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec - w->opened.tv_sec >= (time_t)w->opts.ring_duration;
+}
+
+int
+rs_writer_open(const struct rs_writer_opts *opts, struct rs_writer **out, char *err)
+{
+    struct rs_writer *w = calloc(1, sizeof(*w));
+    int rc;
+
+    if (w == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    w->opts = *opts;
+    w->file_num = 1;
+    if (ring_mode(w) && strcmp(opts->path, "-") == 0) {
+        rc = rs_error(err, RS_EINVAL, "-b: a ring of files cannot be standard output");
+        goto fail;
+    }
+    w->buf = malloc(WRITER_BUFFER);
+    if (w->buf == NULL || (opts->ring_files != 0 &&
+                           (w->ring = calloc(opts->ring_files, sizeof(*w->ring))) == NULL)) {
+        rc = rs_error(err, RS_ENOMEM, "out of memory");
+        goto fail;
+    }
+    w->dead = pcap_open_dead_with_tstamp_precision(opts->linktype, (int)opts->snaplen,
+                                                   opts->ts_hardware ?
+                                                   PCAP_TSTAMP_PRECISION_NANO :
+                                                   PCAP_TSTAMP_PRECISION_MICRO);
+    if (w->dead == NULL) {
+        rc = rs_error(err, RS_ENOMEM, "out of memory");
+        goto fail;
+    }
+    if ((rc = open_file(w, err)) != 0 || (rc = ring_keep(w, err)) != 0)
+        goto fail;
+    *out = w;
+    return 0;
+fail:
+    close_file(w, NULL);
+    if (w->dead != NULL)
+        pcap_close(w->dead);
+    for (unsigned i = 0; i < w->ring_count; i++)
+        free(w->ring[i]);
+    free(w->ring);
+    free(w->buf);
+    free(w);
+    return rc;
+}
+
+int
+rs_writer_write(struct rs_writer *w, const struct rs_frame *frame, char *err)
+{
+    struct pcap_pkthdr hdr;
+    uint32_t caplen = frame->caplen < w->opts.snaplen ? frame->caplen : w->opts.snaplen;
+    uint64_t rec = PCAP_REC_HDR + caplen;
+    int rc;
+
+    if (w->failed)
+        return rs_error(err, RS_EIO, "%s: an earlier write failed", w->path);
+    if (w->pending + rec > WRITER_BUFFER && (rc = flush_file(w, err)) != 0)
+        return rc;
+    hdr.ts.tv_sec = frame->ts_sec;
+    hdr.ts.tv_usec = w->opts.ts_hardware ? frame->ts_nsec : frame->ts_nsec / 1000u;
+    hdr.caplen = caplen;
+    hdr.len = frame->len;
+    pcap_dump((u_char *)w->dumper, &hdr, frame->data);
+    w->pending += rec;
+    w->size += rec;
+    w->frames++;
+    /* dumpcap switches once a file has reached the size, after the record. */
+    if ((w->opts.ring_filesize != 0 && w->size >= w->opts.ring_filesize) || duration_due(w))
+        return switch_file(w, err);
+    return 0;
+}
+
+int
+rs_writer_flush(struct rs_writer *w, char *err)
+{
+    if (duration_due(w))
+        return switch_file(w, err);
+    if (w->pending == 0)
+        return 0;
+    return flush_file(w, err);
+}
+
+int
+rs_writer_close(struct rs_writer *w, uint64_t *written, char *err)
+{
+    int rc = 0;
+
+    if (w == NULL)
+        return 0;
+    if (!w->failed)
+        rc = close_file(w, err);
+    else
+        close_file(w, NULL);
+    if (written != NULL)
+        *written = w->frames;
+    pcap_close(w->dead);
+    for (unsigned i = 0; i < w->ring_count; i++)
+        free(w->ring[i]);
+    free(w->ring);
+    free(w->buf);
+    free(w);
+    return rc;
+}
+
+uint64_t
+rs_writer_frames(const struct rs_writer *w)
+{
+    return w->frames;
+}
+
+uint64_t
+rs_writer_file_size(const struct rs_writer *w)
+{
+    return w->size;
+}
+
+const char *
+rs_writer_path(const struct rs_writer *w)
+{
+    return w->path;
+}

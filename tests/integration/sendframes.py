@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""sendframes.py IFACE PCAP [--gap-us N] [--pause-every N --pause-ms M]: sends every frame of
+a pcap file out of IFACE through a packet socket, in order, and prints how many it sent."""
+import argparse
+import socket
+import struct
+import sys
+import time
+
+
+def frames(path):
+    data = open(path, "rb").read()
+    pos = 24
+    while pos + 16 <= len(data):
+        caplen = struct.unpack("<I", data[pos + 8:pos + 12])[0]
+        yield data[pos + 16:pos + 16 + caplen]
+        pos += 16 + caplen
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("iface")
+    ap.add_argument("pcap")
+    ap.add_argument("--gap-us", type=int, default=0)
+    ap.add_argument("--pause-every", type=int, default=0)
+    ap.add_argument("--pause-ms", type=int, default=0)
+    a = ap.parse_args()
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((a.iface, 0))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 22)
+    n = 0
+    for f in frames(a.pcap):
+        s.send(f)
+        n += 1
+        if a.gap_us:
+            time.sleep(a.gap_us / 1e6)
+        if a.pause_every and n % a.pause_every == 0:
+            print(n, flush=True)
+            time.sleep(a.pause_ms / 1000.0)
+    print("sent %d" % n, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

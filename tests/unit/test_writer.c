@@ -1,0 +1,259 @@
+/*
+ * test_writer.c - pcap files through libpcap: frames read back as written,
+ * the timestamp convention (nanosecond file = hardware clock), dumpcap's
+ * ring names, rotation and -b files:N, and a file that stays whole when
+ * writing fails half-way.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <roceshark/capture.h>
+#include <roceshark/pcapio.h>
+#include <roceshark/wire.h>
+
+#include "testutil.h"
+
+static char dir[64];
+
+static int
+setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof(dir), "/tmp/rs-writer-XXXXXX");
+    return mkdtemp(dir) == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state)
+{
+    char cmd[128];
+
+    (void)state;
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static struct rs_frame
+make_frame(uint8_t *buf, uint32_t len, uint32_t i)
+{
+    struct rs_frame f = {0};
+
+    for (uint32_t b = 0; b < len; b++)
+        buf[b] = (uint8_t)(b * 7 + i);
+    rs_store_be32(buf, i);
+    f.data = buf;
+    f.caplen = f.len = len;
+    f.ts_sec = 1700000000 + i;
+    f.ts_nsec = 123456789;
+    return f;
+}
+
+/* Reads path back: the number of frames, checking each one's bytes. */
+static uint32_t
+read_back(const char *path, uint32_t first, uint32_t len, uint32_t *magic)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_source *src;
+    struct rs_frame f;
+    uint8_t want[2048];
+    uint32_t n = 0;
+    int rc;
+    FILE *fp = fopen(path, "rb");
+
+    assert_non_null(fp);
+    assert_int_equal(fread(magic, 4, 1, fp), 1);
+    fclose(fp);
+    if (rs_source_open_file(path, &src, err) != 0)
+        fail_msg("%s", err);
+    while ((rc = rs_source_next(src, &f, err)) == 1) {
+        make_frame(want, len, first + n);
+        assert_int_equal(f.caplen, len);
+        assert_memory_equal(f.data, want, len);
+        n++;
+    }
+    if (rc != 0)
+        fail_msg("%s: %s", path, err);
+    rs_source_close(src);
+    return n;
+}
+
+static void
+test_write_read_back(void **state)
+{
+    char path[128], err[RS_ERRBUF_SIZE];
+    struct rs_writer *w;
+    uint8_t buf[2048];
+    uint32_t magic;
+    uint64_t written;
+
+    (void)state;
+    for (int hw = 0; hw < 2; hw++) {
+        snprintf(path, sizeof(path), "%s/f%d.pcap", dir, hw);
+        struct rs_writer_opts o = {.path = path, .linktype = RS_DLT_EN10MB, .snaplen = 9000,
+                                   .ts_hardware = hw};
+        assert_int_equal(rs_writer_open(&o, &w, err), 0);
+        for (uint32_t i = 0; i < 50; i++) {
+            struct rs_frame f = make_frame(buf, 300, i);
+            assert_int_equal(rs_writer_write(w, &f, err), 0);
+        }
+        assert_int_equal(rs_writer_close(w, &written, err), 0);
+        assert_int_equal(written, 50);
+        assert_int_equal(read_back(path, 0, 300, &magic), 50);
+        assert_int_equal(magic, hw ? 0xa1b23c4du : 0xa1b2c3d4u);
+    }
+}
+
+static void
+test_ring_names(void **state)
+{
+    char out[256];
+    struct tm tm = {.tm_year = 126, .tm_mon = 10, .tm_mday = 21, .tm_hour = 9, .tm_min = 5,
+                    .tm_sec = 7, .tm_isdst = -1};
+    time_t t = mktime(&tm);
+
+    (void)state;
+    assert_int_equal(rs_writer_ring_name("dir/cap.pcap", 7, t, out, sizeof(out)), 0);
+    assert_string_equal(out, "dir/cap_00007_20261121090507.pcap");
+    assert_int_equal(rs_writer_ring_name("a.b/cap", 1, t, out, sizeof(out)), 0);
+    assert_string_equal(out, "a.b/cap_00001_20261121090507");
+    assert_int_equal(rs_writer_ring_name("x.tar.pcap", 123456, t, out, sizeof(out)), 0);
+    assert_string_equal(out, "x.tar_123456_20261121090507.pcap");
+    assert_int_not_equal(rs_writer_ring_name("cap.pcap", 1, t, out, 10), 0);
+}
+
+static int
+count_files(void)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+static void
+test_rotation(void **state)
+{
+    char base[128], err[RS_ERRBUF_SIZE];
+    struct rs_writer *w;
+    uint8_t buf[2048];
+    uint64_t written;
+
+    (void)state;
+    snprintf(base, sizeof(base), "%s/ring.pcap", dir);
+    /* 1000-byte files: 24 + 3 x 316 = 972, the 4th record passes 1000 and switches. */
+    struct rs_writer_opts o = {.path = base, .linktype = RS_DLT_EN10MB, .snaplen = 9000,
+                               .ring_filesize = 1000, .ring_files = 3};
+    assert_int_equal(rs_writer_open(&o, &w, err), 0);
+    char first[256];
+    snprintf(first, sizeof(first), "%s", rs_writer_path(w));
+    assert_non_null(strstr(first, "/ring_00001_"));
+    for (uint32_t i = 0; i < 20; i++) {
+        struct rs_frame f = make_frame(buf, 300, i);
+        assert_int_equal(rs_writer_write(w, &f, err), 0);
+        assert_true(count_files() <= 3);
+    }
+    /* 20 frames, 4 per file: files 1-5 full, file 6 just opened. */
+    assert_non_null(strstr(rs_writer_path(w), "/ring_00006_"));
+    assert_int_equal(access(first, F_OK), -1);
+    char last_full[512];
+    assert_int_equal(rs_writer_close(w, &written, err), 0);
+    assert_int_equal(written, 20);
+    assert_int_equal(count_files(), 3);
+    /* The newest full file holds frames 16-19. */
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    last_full[0] = '\0';
+    while ((e = readdir(d)) != NULL)
+        if (strstr(e->d_name, "_00005_") != NULL)
+            snprintf(last_full, sizeof(last_full), "%s/%s", dir, e->d_name);
+    closedir(d);
+    uint32_t magic;
+    assert_int_equal(read_back(last_full, 16, 300, &magic), 4);
+}
+
+/* A write that fails half-way (here the file size limit, as a full disk
+ * would) leaves a file of whole records, and the count says how many. */
+static void
+test_write_error_keeps_file_whole(void **state)
+{
+    char path[128], err[RS_ERRBUF_SIZE];
+    struct rs_writer *w;
+    uint8_t buf[2048];
+    struct rlimit old, lim = {.rlim_cur = 10000, .rlim_max = RLIM_INFINITY};
+    uint64_t written;
+    int rc = 0;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/full.pcap", dir);
+    struct rs_writer_opts o = {.path = path, .linktype = RS_DLT_EN10MB, .snaplen = 9000};
+    assert_int_equal(rs_writer_open(&o, &w, err), 0);
+    signal(SIGXFSZ, SIG_IGN);
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim.rlim_max = old.rlim_max;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    uint32_t i;
+    for (i = 0; i < 100 && rc == 0; i++) {
+        struct rs_frame f = make_frame(buf, 700, i);
+        rc = rs_writer_write(w, &f, err);
+        if (rc == 0 && i % 3 == 2)
+            rc = rs_writer_flush(w, err);
+    }
+    assert_int_equal(rc, RS_EIO);
+    assert_non_null(strstr(err, "File too large"));
+    assert_int_equal(rs_writer_write(w, &(struct rs_frame){.data = buf, .caplen = 1}, err),
+                     RS_EIO);
+    rs_writer_close(w, &written, err);
+    setrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, SIG_DFL);
+    /* 24 + 12 x 716 = 8616 fit under 10000; the 4-frame flush after them did not. */
+    assert_int_equal(written, 12);
+    uint32_t magic;
+    assert_int_equal(read_back(path, 0, 700, &magic), 12);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, 24 + 12 * 716);
+}
+
+static void
+test_unwritable(void **state)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_writer *w;
+    struct rs_writer_opts o = {.path = "/dev/full", .linktype = RS_DLT_EN10MB, .snaplen = 9000};
+
+    (void)state;
+    assert_int_equal(rs_writer_open(&o, &w, err), RS_EIO);
+    assert_string_equal(err, "/dev/full: No space left on device");
+    o.path = "/nonexistent/dir/x.pcap";
+    assert_int_equal(rs_writer_open(&o, &w, err), RS_EIO);
+    assert_string_equal(err, "/nonexistent/dir/x.pcap: No such file or directory");
+    o.path = "-";
+    o.ring_filesize = 1000;
+    assert_int_equal(rs_writer_open(&o, &w, err), RS_EINVAL);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_write_read_back, setup, teardown),
+        cmocka_unit_test(test_ring_names),
+        cmocka_unit_test_setup_teardown(test_rotation, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_write_error_keeps_file_whole, setup, teardown),
+        cmocka_unit_test(test_unwritable),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
