@@ -71,7 +71,8 @@ rs_analyzer_foreach_conv(const struct rs_analyzer *an,
     uint32_t n = an->n_archive + an->n_live, i = 0;
     struct rs_conv_stats *all = g_new(struct rs_conv_stats, n ? n : 1);
 
-    memcpy(all, an->archive, an->n_archive * sizeof(*all));
+    if (an->n_archive > 0)
+        memcpy(all, an->archive, an->n_archive * sizeof(*all));
     i = an->n_archive;
     for (const struct conv *c = an->lru_head; c != NULL; c = c->lru_next)
         conv_final_stats(c, &all[i++]);
