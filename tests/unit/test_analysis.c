@@ -40,7 +40,8 @@ build(struct test_frame *tf, uint8_t src, uint8_t dst, uint8_t opcode, uint32_t 
     rs_store_be24(bth + 5, dqpn);
     bth[8] = 0x80;
     rs_store_be24(bth + 9, psn);
-    memcpy(bth + 12, ext, ext_len);
+    if (ext_len > 0)
+        memcpy(bth + 12, ext, ext_len);
     memset(&tf->frame, 0, sizeof(tf->frame));
     tf->frame.data = p;
     tf->frame.caplen = tf->frame.len = 42 + ib_len;
