@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <roceshark/analysis.h>
 #include <roceshark/capture.h>
 #include <roceshark/dissect.h>
 #include <roceshark/fields.h>
@@ -62,12 +63,15 @@ load(const char *path, struct frames *fr)
 }
 
 static double
-run(const struct frames *fr, bool crc, const int *ids, size_t nids, int rounds,
+run(const struct frames *fr, bool crc, bool analyze, const int *ids, size_t nids, int rounds,
     unsigned long long *sink)
 {
+    struct rs_facts facts;
     struct rs_decode_opts opts;
     struct rs_packet pkt;
     struct rs_fields_fmt fmt;
+
+    memset(&facts, 0, sizeof(facts));
     struct rs_out out;
     FILE *devnull = fopen("/dev/null", "w");
     double best = 1e30;
@@ -77,13 +81,20 @@ run(const struct frames *fr, bool crc, const int *ids, size_t nids, int rounds,
     rs_fields_fmt_init(&fmt);
     rs_out_init(&out, devnull, 1 << 20);
     for (int r = 0; r < rounds; r++) {
+        struct rs_analyzer *an = NULL;
+        struct rs_analysis_opts ao;
+        rs_analysis_opts_init(&ao);
+        if (analyze)
+            rs_analyzer_new(&ao, &an, NULL);
         double t0 = now();
         for (size_t i = 0; i < fr->n; i++) {
             /* As the file source does: fetch the next frame while this one decodes. */
             if (i + 1 < fr->n)
                 __builtin_prefetch(fr->f[i + 1].data);
             rs_decode_frame(&fr->f[i], &opts, &pkt);
-            *sink += pkt.layers + pkt.icrc_status;
+            if (an != NULL)
+                rs_analyzer_process(an, &pkt, &facts);
+            *sink += pkt.layers + pkt.icrc_status + facts.flags;
             if (nids > 0) {
                 rs_print_fields(&out, &fmt, &pkt, ids, nids);
                 if (out.len > (1u << 19))
@@ -91,6 +102,7 @@ run(const struct frames *fr, bool crc, const int *ids, size_t nids, int rounds,
             }
         }
         double t = now() - t0;
+        rs_analyzer_free(an);
         if (t < best)
             best = t;
     }
@@ -115,15 +127,18 @@ main(int argc, char **argv)
     }
     for (int i = 0; i < 5; i++)
         ids[i] = rs_field_lookup(names[i]);
-    double t1 = run(&fr, false, NULL, 0, rounds, &sink);
-    double t2 = run(&fr, true, NULL, 0, rounds, &sink);
-    double t3 = run(&fr, false, ids, 5, rounds, &sink);
+    double t1 = run(&fr, false, false, NULL, 0, rounds, &sink);
+    double t2 = run(&fr, true, false, NULL, 0, rounds, &sink);
+    double t4 = run(&fr, true, true, NULL, 0, rounds, &sink);
+    double t3 = run(&fr, false, false, ids, 5, rounds, &sink);
     printf("frames in memory:            %zu (%.1f MB, avg %.0f bytes)\n", fr.n,
            fr.used / 1e6, (double)fr.used / (double)fr.n);
     printf("decode only:                 %6.2f M frames/s (%.1f ns/frame)\n", fr.n / t1 / 1e6,
            t1 / fr.n * 1e9);
     printf("decode + ICRC verification:  %6.2f M frames/s (%.1f ns/frame, %.2f GB/s)\n",
            fr.n / t2 / 1e6, t2 / fr.n * 1e9, fr.used / t2 / 1e9);
+    printf("decode + ICRC + analysis:    %6.2f M frames/s (%.1f ns/frame; %.2fx decode + ICRC)\n",
+           fr.n / t4 / 1e6, t4 / fr.n * 1e9, t4 / t2);
     printf("decode + 5 fields formatted: %6.2f M frames/s (%.1f ns/frame)\n", fr.n / t3 / 1e6,
            t3 / fr.n * 1e9);
     fprintf(stderr, "(checksum %llu)\n", sink);

@@ -279,13 +279,16 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
     return 0;
 }
 
-/* Checksums cost time; -T fields computes them only when a field or the
- * filter asks for them. */
+/* Checksums cost time; -T fields and -q compute them only when a field, the
+ * filter or a statistic shows them. */
 static bool
 fields_need_crc(const struct read_opts *ro)
 {
     static const char *const crc_fields[] = {"roceshark.icrc", "roceshark.vcrc"};
 
+    for (size_t i = 0; i < ro->n_stats; i++)
+        if (rs_stat_needs_crc(ro->stats[i]))
+            return true;
     for (size_t k = 0; k < 2; k++) {
         if (ro->filter != NULL && rs_filter_uses(ro->filter, crc_fields[k]))
             return true;
@@ -409,7 +412,7 @@ cmd_read(int argc, char **argv)
         read_opts_free(ro);
         return rc < 0 ? CLI_EXIT_OK : rc;
     }
-    if (ro->format == FORMAT_FIELDS)
+    if (ro->format == FORMAT_FIELDS || ro->quiet)
         ro->decode.verify_crc = fields_need_crc(ro);
     if (ro->iface != NULL) {
         if ((rc = open_live(ro, &src)) != 0) {

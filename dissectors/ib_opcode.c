@@ -120,6 +120,7 @@ opcode_table_init(void)
             continue;
         const struct op_template *t = &op_templates[op];
         e->hdrs = service_headers(svc, t);
+        e->hdrs_len = (uint8_t)rs_ib_hdrs_len(e->hdrs);
         e->op = t->op;
         e->seg = t->seg;
         snprintf(opcode_names[code], sizeof(opcode_names[code]), "%s %s",
@@ -127,7 +128,8 @@ opcode_table_init(void)
         e->name = opcode_names[code];
     }
     /* CNP (Annex A17.9.3): BTH, 16 reserved bytes, ICRC. */
-    opcode_table[0x81] = (struct rs_ib_opcode){"CNP", RS_HDR_CNP, RS_OP_CNP, RS_SEG_NONE};
+    opcode_table[0x81] = (struct rs_ib_opcode){"CNP", RS_HDR_CNP, RS_CNP_LEN, RS_OP_CNP,
+                                               RS_SEG_NONE};
 
     size_t n = 0;
     for (unsigned code = 0; code < 256; code++)

@@ -93,7 +93,7 @@ decode_ib_transport(struct rs_packet *pkt, uint32_t off, uint32_t end)
         decode_malformed(pkt, "reserved BTH opcode");
 
     /* Every IBA transport packet ends with a 4-byte ICRC. */
-    uint32_t hdrs_len = RS_BTH_LEN + rs_ib_hdrs_len(info->hdrs);
+    uint32_t hdrs_len = RS_BTH_LEN + info->hdrs_len;
     if (!rs_span_fits(off, hdrs_len + RS_ICRC_LEN, end)) {
         decode_malformed(pkt, "packet too short for the headers of its opcode");
         /* Decode what fits anyway, so the user sees how far it went. */

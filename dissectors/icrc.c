@@ -20,70 +20,72 @@
 #include "decode_int.h"
 #include "fields_int.h"
 
-#define MAX_L3_MASKED 60    /* IPv4 with options, IPv6 fixed part, GRH */
+#define MAX_L3_MASKED 60    /* IPv4 with options, or an IPv6 header with extensions */
+#define PSEUDO_MAX (8 + MAX_L3_MASKED + 8 + RS_BTH_LEN)
+#define FILL_TO 128         /* bytes gathered before the CRC runs: one PCLMUL-sized call */
 
+/* The masked copy of the IPv4 header: TOS, TTL and checksum set to ones. */
 static uint32_t
-crc_masked_ipv4(uint32_t crc, const uint8_t *h, uint32_t len)
+put_ipv4(uint8_t *b, const uint8_t *h, uint32_t len)
 {
-    uint8_t buf[MAX_L3_MASKED];
-
-    memcpy(buf, h, len);
-    buf[1] = 0xff;              /* TOS */
-    buf[8] = 0xff;              /* TTL */
-    buf[10] = buf[11] = 0xff;   /* header checksum */
-    return rs_crc32_update(crc, buf, len);
+    memcpy(b, h, len);
+    b[1] = 0xff;
+    b[8] = 0xff;
+    b[10] = b[11] = 0xff;
+    return len;
 }
 
-/* The GRH and the IPv6 header share a layout for the masked fields. */
+/* The GRH and the IPv6 header share a layout for the masked fields:
+ * traffic class, flow label and hop limit. IPv6 extensions follow as is. */
 static uint32_t
-crc_masked_grh(uint32_t crc, const uint8_t *h, uint32_t len)
+put_grh(uint8_t *b, const uint8_t *h, uint32_t len)
 {
-    uint8_t buf[RS_GRH_LEN];
-
-    memcpy(buf, h, RS_GRH_LEN);
-    buf[0] |= 0x0f;                     /* traffic class, high nibble */
-    buf[1] = buf[2] = buf[3] = 0xff;    /* traffic class low nibble, flow label */
-    buf[7] = 0xff;                      /* hop limit */
-    crc = rs_crc32_update(crc, buf, RS_GRH_LEN);
-    return rs_crc32_update(crc, h + RS_GRH_LEN, len - RS_GRH_LEN); /* IPv6 extensions */
+    memcpy(b, h, len);
+    b[0] |= 0x0f;
+    b[1] = b[2] = b[3] = 0xff;
+    b[7] = 0xff;
+    return len;
 }
 
-/* The ICRC of pkt, as the CRC value (before it is laid out on the wire). */
+/* The ICRC of pkt, as the CRC value (before it is laid out on the wire).
+ * The masked pseudo header is built in one buffer and topped up with the
+ * packet's first bytes, so that small packets take a single call and big
+ * ones reach the folding path at once. */
 static uint32_t
 icrc_compute(const struct rs_packet *pkt)
 {
-    static const uint8_t ones[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
     const uint8_t *d = pkt->frame->data;
-    uint32_t crc = RS_CRC32_INIT;
+    uint8_t buf[PSEUDO_MAX + FILL_TO];
+    uint32_t n = 0;
 
     if (pkt->encap == RS_ENCAP_ROCEV2) {
-        crc = rs_crc32_update(crc, ones, sizeof(ones));
+        memset(buf, 0xff, 8);
+        n = 8;
         if (rs_packet_has(pkt, RS_LAYER_IPV4))
-            crc = crc_masked_ipv4(crc, rs_packet_at(pkt, RS_LAYER_IPV4),
-                                  pkt->span[RS_LAYER_IPV4].len);
+            n += put_ipv4(buf + n, rs_packet_at(pkt, RS_LAYER_IPV4),
+                          pkt->span[RS_LAYER_IPV4].len);
         else
-            crc = crc_masked_grh(crc, rs_packet_at(pkt, RS_LAYER_IPV6),
-                                 pkt->span[RS_LAYER_IPV6].len);
-        uint8_t udp[8];
-        memcpy(udp, rs_packet_at(pkt, RS_LAYER_UDP), sizeof(udp));
-        udp[6] = udp[7] = 0xff;
-        crc = rs_crc32_update(crc, udp, sizeof(udp));
+            n += put_grh(buf + n, rs_packet_at(pkt, RS_LAYER_IPV6),
+                         pkt->span[RS_LAYER_IPV6].len);
+        memcpy(buf + n, rs_packet_at(pkt, RS_LAYER_UDP), 8);
+        buf[n + 6] = buf[n + 7] = 0xff;
+        n += 8;
     } else if (rs_packet_has(pkt, RS_LAYER_GRH)) {
-        crc = rs_crc32_update(crc, ones, sizeof(ones));
-        crc = crc_masked_grh(crc, rs_packet_at(pkt, RS_LAYER_GRH), RS_GRH_LEN);
+        memset(buf, 0xff, 8);
+        n = 8 + put_grh(buf + 8, rs_packet_at(pkt, RS_LAYER_GRH), RS_GRH_LEN);
     } else {
-        uint8_t lrh[RS_LRH_LEN];
-        memcpy(lrh, rs_packet_at(pkt, RS_LAYER_LRH), sizeof(lrh));
-        lrh[0] |= 0xf0;         /* VL */
-        crc = rs_crc32_update(crc, lrh, sizeof(lrh));
+        memcpy(buf, rs_packet_at(pkt, RS_LAYER_LRH), RS_LRH_LEN);
+        buf[0] |= 0xf0;         /* VL */
+        n = RS_LRH_LEN;
     }
-    uint8_t bth[RS_BTH_LEN];
-    uint32_t bth_off = pkt->span[RS_LAYER_BTH].off;
-    memcpy(bth, d + bth_off, sizeof(bth));
-    bth[4] = 0xff;              /* FECN, BECN, Resv6a */
-    crc = rs_crc32_update(crc, bth, sizeof(bth));
-    uint32_t rest = bth_off + RS_BTH_LEN;
-    crc = rs_crc32_update(crc, d + rest, pkt->span[RS_LAYER_ICRC].off - rest);
+    uint32_t bth = pkt->span[RS_LAYER_BTH].off, end = pkt->span[RS_LAYER_ICRC].off;
+    memcpy(buf + n, d + bth, RS_BTH_LEN);
+    buf[n + 4] = 0xff;          /* FECN, BECN, Resv6a */
+    n += RS_BTH_LEN;
+    uint32_t rest = bth + RS_BTH_LEN, more = end - rest < FILL_TO ? end - rest : FILL_TO;
+    memcpy(buf + n, d + rest, more);
+    uint32_t crc = rs_crc32_update(RS_CRC32_INIT, buf, n + more);
+    crc = rs_crc32_update(crc, d + rest + more, end - rest - more);
     return rs_crc32_final(crc);
 }
 
@@ -95,7 +97,8 @@ icrc_computable(const struct rs_packet *pkt)
         return false;
     if (pkt->encap == RS_ENCAP_ROCEV2)
         return rs_packet_has(pkt, RS_LAYER_UDP) &&
-               (rs_packet_has(pkt, RS_LAYER_IPV6) ||
+               ((rs_packet_has(pkt, RS_LAYER_IPV6) &&
+                 pkt->span[RS_LAYER_IPV6].len <= MAX_L3_MASKED) ||
                 (rs_packet_has(pkt, RS_LAYER_IPV4) &&
                  pkt->span[RS_LAYER_IPV4].len <= MAX_L3_MASKED));
     return rs_packet_has(pkt, RS_LAYER_GRH) || rs_packet_has(pkt, RS_LAYER_LRH);

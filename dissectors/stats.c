@@ -42,6 +42,18 @@ rs_stat_needs_analysis(const struct rs_stat *st)
     return st->kind == STAT_CONV_QP || st->kind == STAT_EXPERT || stats_io_uses_analysis(st);
 }
 
+bool
+rs_stat_needs_crc(const struct rs_stat *st)
+{
+    if (st->kind == STAT_EXPERT)
+        return true;
+    for (unsigned i = 0; i < st->n_filters; i++)
+        if (rs_filter_uses(st->filters[i], "roceshark.icrc") ||
+            rs_filter_uses(st->filters[i], "roceshark.vcrc"))
+            return true;
+    return false;
+}
+
 void
 rs_stat_packet(struct rs_stat *st, const struct rs_packet *pkt)
 {

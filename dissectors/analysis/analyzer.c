@@ -75,41 +75,45 @@ rs_analyzer_free(struct rs_analyzer *an)
     g_free(an);
 }
 
-static void
-addr_from(uint8_t family, const uint8_t *p, unsigned len, struct rs_addr *a)
-{
-    memset(a, 0, sizeof(*a));
-    a->family = family;
-    memcpy(a->bytes, p, len);
-}
-
-/* Source and destination of the packet, from the innermost addressing the
- * IBA packet has: IP for RoCEv2, the GRH for RoCEv1 and routed IB, LIDs for
- * local IB. Returns false when it has none. */
+/* The key of the stream pkt travels on: source and destination from the
+ * innermost addressing the IBA packet has (IP for RoCEv2, the GRH for RoCEv1
+ * and routed IB, LIDs for local IB), written straight into the key. Returns
+ * false when the packet has none. */
 static bool
-packet_addresses(const struct rs_packet *pkt, struct rs_addr *src, struct rs_addr *dst)
+packet_key(const struct rs_packet *pkt, uint32_t qpn, bool response, struct stream_key *k)
 {
     const uint8_t *p;
+    unsigned src_off, dst_off, len;
+    uint8_t family;
 
     if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
         p = rs_packet_at(pkt, RS_LAYER_IPV4);
-        addr_from(4, p + 12, 4, src);
-        addr_from(4, p + 16, 4, dst);
-    } else if (rs_packet_has(pkt, RS_LAYER_IPV6)) {
-        p = rs_packet_at(pkt, RS_LAYER_IPV6);
-        addr_from(6, p + 8, 16, src);
-        addr_from(6, p + 24, 16, dst);
-    } else if (rs_packet_has(pkt, RS_LAYER_GRH)) {
-        p = rs_packet_at(pkt, RS_LAYER_GRH);
-        addr_from(6, p + 8, 16, src);
-        addr_from(6, p + 24, 16, dst);
+        family = 4, src_off = 12, dst_off = 16, len = 4;
+    } else if (rs_packet_has(pkt, RS_LAYER_IPV6) || rs_packet_has(pkt, RS_LAYER_GRH)) {
+        p = rs_packet_has(pkt, RS_LAYER_IPV6) ? rs_packet_at(pkt, RS_LAYER_IPV6)
+                                              : rs_packet_at(pkt, RS_LAYER_GRH);
+        family = 6, src_off = 8, dst_off = 24, len = 16;
     } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {
         p = rs_packet_at(pkt, RS_LAYER_LRH);
-        addr_from(1, p + 6, 2, src);
-        addr_from(1, p + 2, 2, dst);
+        family = 1, src_off = 6, dst_off = 2, len = 2;
     } else {
         return false;
     }
+    memset(k, 0, sizeof(*k));
+    k->src.family = k->dst.family = family;
+    /* Fixed-size copies: the compiler inlines them. */
+    if (len == 4) {
+        memcpy(k->src.bytes, p + src_off, 4);
+        memcpy(k->dst.bytes, p + dst_off, 4);
+    } else if (len == 16) {
+        memcpy(k->src.bytes, p + src_off, 16);
+        memcpy(k->dst.bytes, p + dst_off, 16);
+    } else {
+        memcpy(k->src.bytes, p + src_off, 2);
+        memcpy(k->dst.bytes, p + dst_off, 2);
+    }
+    k->qpn = qpn;
+    k->response = response;
     return true;
 }
 
@@ -124,12 +128,12 @@ is_connected_service(uint8_t opcode)
 void
 rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_facts *f)
 {
-    struct rs_addr src, dst;
     struct stream_key key;
 
-    memset(f, 0, sizeof(*f));
+    /* Every other member is read only under its flag: no need to clear it. */
+    f->flags = 0;
     pkt->facts = f;
-    if (!rs_packet_has(pkt, RS_LAYER_BTH) || !packet_addresses(pkt, &src, &dst))
+    if (!rs_packet_has(pkt, RS_LAYER_BTH))
         return;
     const uint8_t *bth = rs_packet_at(pkt, RS_LAYER_BTH);
     const struct rs_ib_opcode *info = rs_ib_opcode_info(pkt->opcode);
@@ -137,9 +141,10 @@ rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_fac
     bool response = info->op == RS_OP_ACK || info->op == RS_OP_READ_RESP ||
                     info->op == RS_OP_ATOMIC_ACK;
 
+    if (!packet_key(pkt, rs_load_be24(bth + 5), response, &key))
+        return;
     if (ce)
         f->flags |= RS_FACT_ECN_CE;
-    stream_key_make(&key, &src, &dst, rs_load_be24(bth + 5), response);
     if (info->op == RS_OP_CNP) {
         congestion_cnp(an, pkt, &key, f);
         return;
@@ -157,14 +162,15 @@ rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_fac
                               : conv_for_request(an, &key, psn, frame);
     f->flags |= RS_FACT_CONV;
     f->conv = c->stats.id;
+    int64_t now = frame_ns(pkt);
     if (c->stats.req_packets + c->stats.resp_packets == 0)
-        c->stats.first_ns = frame_ns(pkt);
-    c->stats.last_ns = frame_ns(pkt);
+        c->stats.first_ns = now;
+    c->stats.last_ns = now;
     if (response)
         response_process(an, c, pkt, f);
     else
         request_process(an, c, pkt, f);
     if (ce)
-        congestion_mark(c, response, frame_ns(pkt));
+        congestion_mark(c, response, now);
     conv_touch(an, c, frame);
 }

@@ -31,6 +31,8 @@
 #define REQ_RING_MIN 16
 #define REQ_RING_MAX 1024        /* requests remembered per conversation */
 #define LATENCY_RESERVOIR 512
+#define CONV_CACHE_SIZE 256      /* a power of two */
+#define MAX_CANDIDATES 64        /* unpaired conversations a pairing looks at */
 
 /* Signed distance a - b between two 24-bit PSNs, in [-2^23, 2^23). */
 static inline int32_t
@@ -143,16 +145,18 @@ struct conv {
     int64_t last_ce_req_ns, last_ce_resp_ns;    /* -1: none */
     struct rs_conv_stats stats;
     struct latency_samples *lat;    /* allocated on the first READ completion */
-    /* LRU list, most recent at the head; host-pair list for pairing. */
+    /* LRU list, most recent at the head. While only one of its streams is
+     * known, the conversation also waits on its host pair's candidate list. */
     struct conv *lru_prev, *lru_next;
-    struct conv *pair_next;
+    struct conv *cand_prev, *cand_next;
+    bool is_candidate;
     uint64_t last_frame;
 };
 
 struct rs_analyzer {
     struct rs_analysis_opts opts;
     GHashTable *streams;        /* struct stream_key * -> struct conv * */
-    GHashTable *host_pairs;     /* struct stream_key * (qpn 0) -> first struct conv * */
+    GHashTable *host_pairs;     /* host pair (qpn 0) -> struct cand_list *: unpaired convs */
     GHashTable *peers;          /* QP endpoint -> the QP endpoint it is connected to */
     struct conv *lru_head, *lru_tail;
     uint32_t n_live;
@@ -164,6 +168,12 @@ struct rs_analyzer {
     uint32_t n_archive, cap_archive;
     struct rs_conv_stats evicted_rest;
     uint64_t evicted_rest_convs;
+    /* A direct-mapped cache in front of `streams`: most packets belong to a
+     * stream seen a moment ago, and a compare is cheaper than a hash lookup. */
+    struct {
+        struct stream_key key;
+        struct conv *conv;
+    } cache[CONV_CACHE_SIZE];
     /* CM REQs waiting for their REP: comm id -> requester endpoint. */
     GHashTable *cm_reqs;
 };
@@ -203,6 +213,7 @@ void conv_learn_pmtu(struct conv *c, uint32_t pmtu);
 int32_t req_ring_find_covering(const struct req_stream *rs, uint32_t psn);
 int32_t req_ring_find_unanswered(const struct req_stream *rs, uint32_t psn, uint8_t op);
 struct req_entry *req_ring_at(struct req_stream *rs, int32_t i);
+void req_ring_prune(struct req_stream *rs, uint32_t ack_psn);
 void req_stream_free(struct req_stream *rs);
 
 /* response_stream.c */

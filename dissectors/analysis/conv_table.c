@@ -34,15 +34,23 @@
  * with it when no remembered request covers it exactly. */
 #define PAIR_PSN_WINDOW 4096
 
+/* Eight bytes at a time, each mixed in with a multiply: one lookup per
+ * packet makes this hot, and keys are 44 bytes. */
 static guint
 key_hash(gconstpointer p)
 {
     const uint8_t *b = p;
-    guint h = 2166136261u;
+    uint64_t h = 0x9e3779b97f4a7c15ull, w;
+    size_t i = 0;
 
-    for (size_t i = 0; i < sizeof(struct stream_key); i++)
-        h = (h ^ b[i]) * 16777619u;
-    return h;
+    for (; i + 8 <= sizeof(struct stream_key); i += 8) {
+        memcpy(&w, b + i, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    }
+    for (; i < sizeof(struct stream_key); i++)
+        h = (h ^ b[i]) * 0x94d049bb133111ebull;
+    return (guint)(h ^ (h >> 32));
 }
 
 static gboolean
@@ -65,7 +73,7 @@ void
 conv_table_init(struct rs_analyzer *an)
 {
     an->streams = g_hash_table_new(key_hash, key_equal);
-    an->host_pairs = g_hash_table_new_full(key_hash, key_equal, g_free, NULL);
+    an->host_pairs = g_hash_table_new_full(key_hash, key_equal, g_free, g_free);
     an->peers = g_hash_table_new_full(key_hash, key_equal, g_free, g_free);
     an->next_id = 1;
 }
@@ -94,10 +102,26 @@ conv_table_free(struct rs_analyzer *an)
     g_free(an->archive);
 }
 
+static unsigned
+cache_slot(const struct stream_key *key)
+{
+    return (key->qpn ^ key->qpn >> 8 ^ (unsigned)key->response << 7 ^ key->src.bytes[3] ^
+            key->dst.bytes[3]) & (CONV_CACHE_SIZE - 1);
+}
+
 struct conv *
 conv_find(struct rs_analyzer *an, const struct stream_key *key)
 {
-    return g_hash_table_lookup(an->streams, key);
+    unsigned slot = cache_slot(key);
+
+    if (an->cache[slot].conv != NULL && memcmp(key, &an->cache[slot].key, sizeof(*key)) == 0)
+        return an->cache[slot].conv;
+    struct conv *c = g_hash_table_lookup(an->streams, key);
+    if (c != NULL) {
+        an->cache[slot].key = *key;
+        an->cache[slot].conv = c;
+    }
+    return c;
 }
 
 static void
@@ -136,26 +160,61 @@ conv_touch(struct rs_analyzer *an, struct conv *c, uint64_t frame)
     }
 }
 
+/* The unpaired conversations between two hosts, most recent first. */
+struct cand_list {
+    struct conv *head;
+};
+
+static struct conv *
+candidates_of(struct rs_analyzer *an, const struct rs_addr *requester,
+              const struct rs_addr *responder)
+{
+    struct stream_key hk;
+
+    host_pair_key(requester, responder, &hk);
+    struct cand_list *l = g_hash_table_lookup(an->host_pairs, &hk);
+    return l != NULL ? l->head : NULL;
+}
+
 static void
-host_pair_unlink(struct rs_analyzer *an, struct conv *c)
+cand_link(struct rs_analyzer *an, struct conv *c)
 {
     struct stream_key hk;
 
     host_pair_key(&c->req_key.src, &c->req_key.dst, &hk);
-    struct conv *head = g_hash_table_lookup(an->host_pairs, &hk);
-    if (head == c) {
-        if (c->pair_next != NULL)
-            g_hash_table_insert(an->host_pairs, g_memdup2(&hk, sizeof(hk)), c->pair_next);
-        else
-            g_hash_table_remove(an->host_pairs, &hk);
+    struct cand_list *l = g_hash_table_lookup(an->host_pairs, &hk);
+    if (l == NULL) {
+        l = g_new0(struct cand_list, 1);
+        g_hash_table_insert(an->host_pairs, g_memdup2(&hk, sizeof(hk)), l);
+    }
+    c->cand_prev = NULL;
+    c->cand_next = l->head;
+    if (l->head != NULL)
+        l->head->cand_prev = c;
+    l->head = c;
+    c->is_candidate = true;
+}
+
+static void
+cand_unlink(struct rs_analyzer *an, struct conv *c)
+{
+    struct stream_key hk;
+
+    if (!c->is_candidate)
+        return;
+    c->is_candidate = false;
+    if (c->cand_next != NULL)
+        c->cand_next->cand_prev = c->cand_prev;
+    if (c->cand_prev != NULL) {
+        c->cand_prev->cand_next = c->cand_next;
         return;
     }
-    for (struct conv *p = head; p != NULL; p = p->pair_next) {
-        if (p->pair_next == c) {
-            p->pair_next = c->pair_next;
-            return;
-        }
-    }
+    host_pair_key(&c->req_key.src, &c->req_key.dst, &hk);
+    struct cand_list *l = g_hash_table_lookup(an->host_pairs, &hk);
+    if (c->cand_next != NULL)
+        l->head = c->cand_next;
+    else
+        g_hash_table_remove(an->host_pairs, &hk);
 }
 
 static void
@@ -196,11 +255,14 @@ archive_stats(struct rs_analyzer *an, const struct conv *c)
 static void
 conv_evict(struct rs_analyzer *an, struct conv *c)
 {
+    for (unsigned i = 0; i < CONV_CACHE_SIZE; i++)
+        if (an->cache[i].conv == c)
+            an->cache[i].conv = NULL;
     if (c->req_indexed)
         g_hash_table_remove(an->streams, &c->req_key);
     if (c->resp_indexed)
         g_hash_table_remove(an->streams, &c->resp_key);
-    host_pair_unlink(an, c);
+    cand_unlink(an, c);
     lru_unlink(an, c);
     archive_stats(an, c);
     an->n_live--;
@@ -215,7 +277,6 @@ conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
     if (an->n_live >= an->opts.max_convs && an->lru_tail != NULL)
         conv_evict(an, an->lru_tail);
     struct conv *c = g_new0(struct conv, 1);
-    struct stream_key hk;
 
     c->stats.id = an->next_id++;
     c->stats.requester_qp = QPN_UNKNOWN;
@@ -234,9 +295,7 @@ conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
     c->pmtu = pmtu_default(an);
     c->pmtu_known = an->opts.pmtu != 0;
     c->last_frame = frame;
-    host_pair_key(requester, responder, &hk);
-    c->pair_next = g_hash_table_lookup(an->host_pairs, &hk);
-    g_hash_table_insert(an->host_pairs, g_memdup2(&hk, sizeof(hk)), c);
+    cand_link(an, c);
     lru_push_head(an, c);
     an->n_live++;
     return c;
@@ -294,8 +353,10 @@ index_request(struct rs_analyzer *an, struct conv *c, uint32_t qpn)
     c->stats.responder_qp = qpn;
     c->req_indexed = true;
     g_hash_table_insert(an->streams, &c->req_key, c);
-    if (c->resp_indexed)
+    if (c->resp_indexed) {
         peer_learn(an, c);
+        cand_unlink(an, c);
+    }
 }
 
 static void
@@ -305,8 +366,10 @@ index_response(struct rs_analyzer *an, struct conv *c, uint32_t qpn)
     c->stats.requester_qp = qpn;
     c->resp_indexed = true;
     g_hash_table_insert(an->streams, &c->resp_key, c);
-    if (c->req_indexed)
+    if (c->req_indexed) {
         peer_learn(an, c);
+        cand_unlink(an, c);
+    }
 }
 
 /* How well PSN psn, carried by a response, fits what c's requester sent:
@@ -339,13 +402,13 @@ static struct conv *
 best_candidate(struct rs_analyzer *an, const struct rs_addr *requester,
                const struct rs_addr *responder, uint32_t qpn, uint32_t psn, bool want_response)
 {
-    struct stream_key hk;
     struct conv *best = NULL, *only = NULL;
-    int best_fit = 0, candidates = 0;
+    int best_fit = 0, candidates = 0, looked = 0;
 
-    host_pair_key(requester, responder, &hk);
-    for (struct conv *c = g_hash_table_lookup(an->host_pairs, &hk); c != NULL;
-         c = c->pair_next) {
+    /* The most recent unpaired conversations only: a capture where thousands
+     * wait at once cannot be paired by evidence anyway. */
+    for (struct conv *c = candidates_of(an, requester, responder);
+         c != NULL && looked < MAX_CANDIDATES; c = c->cand_next, looked++) {
         if (want_response ? c->resp_indexed : c->req_indexed)
             continue;
         /* qpn is the requester's QP for a response, the responder's for a
@@ -442,11 +505,10 @@ conv_for_cnp(struct rs_analyzer *an, const struct stream_key *key, bool *to_requ
     }
     /* A CNP can precede every response of its conversation. A CNP carries no
      * PSN to correlate, so only a lone candidate is taken. */
-    struct stream_key hk;
     struct conv *only = NULL;
-    int n = 0;
-    host_pair_key(&key->dst, &key->src, &hk);
-    for (c = g_hash_table_lookup(an->host_pairs, &hk); c != NULL; c = c->pair_next) {
+    int n = 0, looked = 0;
+    for (c = candidates_of(an, &key->dst, &key->src); c != NULL && looked < MAX_CANDIDATES;
+         c = c->cand_next, looked++) {
         if (!c->resp_indexed) {
             only = c;
             n++;

@@ -114,6 +114,23 @@ req_ring_find_unanswered(const struct req_stream *rs, uint32_t psn, uint8_t op)
     return -1;
 }
 
+/* Forgets requests from the oldest end that can no longer be asked about:
+ * acknowledged before the latest ACK's own request and, for READs and
+ * atomics, answered. Keeps the ring as short as the outstanding window. */
+void
+req_ring_prune(struct req_stream *rs, uint32_t ack_psn)
+{
+    while (rs->ring_count > 0) {
+        const struct req_entry *e = ring_at(rs, 0);
+        bool needs_answer = (e->op == RS_OP_READ_REQ || e->op == RS_OP_CMP_SWAP ||
+                             e->op == RS_OP_FETCH_ADD) && !e->answered;
+        if (needs_answer || psn_diff(psn_add(e->psn, e->span - 1), ack_psn) >= 0)
+            return;
+        rs->ring_start = (rs->ring_start + 1) % rs->ring_cap;
+        rs->ring_count--;
+    }
+}
+
 void
 req_stream_free(struct req_stream *rs)
 {

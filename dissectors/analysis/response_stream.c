@@ -48,6 +48,7 @@ acked(struct conv *c, uint32_t psn)
     /* Acknowledged past the hole: the responder has it now. */
     if (c->req.has_hole && psn_diff(psn, c->req.hole) >= 0)
         c->req.has_hole = false;
+    req_ring_prune(&c->req, rs->ack_psn);
 }
 
 static void

@@ -105,6 +105,7 @@ enum rs_ib_op {
 struct rs_ib_opcode {
     const char *name;       /* "RC RDMA Write Only", NULL when reserved */
     uint16_t hdrs;          /* RS_HDR_* */
+    uint8_t hdrs_len;       /* bytes of those headers */
     uint8_t op;             /* enum rs_ib_op */
     uint8_t seg;            /* enum rs_ib_seg */
 };

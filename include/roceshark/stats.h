@@ -18,6 +18,8 @@ struct rs_stat;
 int rs_stat_new(const char *spec, struct rs_stat **out, char *err);
 /* Whether the statistic needs the transport analysis. */
 bool rs_stat_needs_analysis(const struct rs_stat *st);
+/* Whether it reports checksum verdicts (expert items, or a filter on them). */
+bool rs_stat_needs_crc(const struct rs_stat *st);
 /* Feeds every frame, after analysis, whatever the display filter says. */
 void rs_stat_packet(struct rs_stat *st, const struct rs_packet *pkt);
 void rs_stat_print(struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o);

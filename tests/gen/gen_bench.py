@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """gen_bench.py OUT [--frames N] [--qps Q] [--seed S] : a large RoCEv2 capture for benchmarks.
 
-RC traffic between two hosts over Q queue pairs (requester QP 0x1000+q on 10.0.0.1,
-responder QP 0x2000+q on 10.0.0.2), round after round on each QP: a 4-packet WRITE and its
+RC traffic between two hosts over Q queue pairs (requester QP 0x100000+q on 10.0.0.1,
+responder QP 0x200000+q on 10.0.0.2), round after round on each QP: a 4-packet WRITE and its
 ACK, a SEND and its ACK, a 2-packet READ and its two responses, a WRITE Only, a SEND with
 Immediate and their ACK. PSNs advance as an RC requester's do, so the analysis sees clean
 conversations. Frames are made from one template per packet kind (built by ibframes, valid
 ICRC) whose QP and PSN are rewritten and ICRC recomputed, which keeps a million frames to
-seconds. With --qps 1000000 --rounds 1, every QP appears once (for the memory benchmark).
+seconds. With --small --qps 1000000 --rounds 1, each of a million QPs carries one SEND and
+its ACK (for the memory benchmark).
 """
 import argparse
 import os
@@ -29,6 +30,8 @@ ROUND = [
     ("req", 0x0A, 7, 128, "reth"), ("req", 0x05, 8, 32, "imm"), ("resp", 0x11, 8, 0, "aeth"),
 ]
 PSNS_PER_ROUND = 9
+# The smallest conversation: one SEND and its ACK (for the million-QP memory benchmark).
+ROUND_SMALL = [("req", 0x04, 0, 64, ""), ("resp", 0x11, 0, 0, "aeth")]
 
 
 def template(direction, opcode, payload, ext):
@@ -59,8 +62,10 @@ def main():
     ap.add_argument("--frames", type=int, default=1000000)
     ap.add_argument("--qps", type=int, default=64)
     ap.add_argument("--rounds", type=int, default=0, help="rounds per QP (0: until --frames)")
+    ap.add_argument("--small", action="store_true", help="one SEND and its ACK per round")
     a = ap.parse_args()
-    templates = [(d, off, template(d, op, pl, ext)) for d, op, off, pl, ext in ROUND]
+    templates = [(d, off, template(d, op, pl, ext))
+                 for d, op, off, pl, ext in (ROUND_SMALL if a.small else ROUND)]
     w = ib.PcapWriter(a.out, 1)
     bth = 14 + 20 + 8
     n = 0
@@ -72,7 +77,7 @@ def main():
                 if a.rounds == 0 and n == a.frames:
                     break
                 f = bytearray(t)
-                qpn = (0x2000 + q) if d == "req" else (0x1000 + q)
+                qpn = (0x200000 + q) if d == "req" else (0x100000 + q)
                 f[bth + 5:bth + 8] = (qpn & 0xFFFFFF).to_bytes(3, "big")
                 f[bth + 9:bth + 12] = ((base + off) & 0xFFFFFF).to_bytes(3, "big")
                 end = len(f) - 4

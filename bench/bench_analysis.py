@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""bench_analysis.py : the cost of the transport analysis, its memory on a million QPs, and
+-z conv,qp against tshark's nearest statistic, in one run.
+
+  1. bench_decode on a million generated RoCEv2 frames: decode + ICRC with and without the
+     analysis, from memory, on one core (goal: analysis at most 1.5x).
+  2. Peak resident memory of `read -q -z conv,qp` on a capture of one million distinct QPs
+     (a SEND and its ACK each), with the default table bound and with room for all.
+  3. `roceshark read -q -z conv,qp` against `tshark -q -z conv,udp` on the million-frame
+     capture (goal: at least 50x).
+Run from the repository root after building into build/."""
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "bench", "data")
+RS = os.path.join(ROOT, "build", "roceshark")
+GEN = os.path.join(ROOT, "tests", "gen", "gen_bench.py")
+
+
+def ensure(path, args):
+    if not os.path.exists(path):
+        subprocess.run(["/usr/bin/python3", GEN, path] + args, check=True)
+
+
+def peak_rss(cmd):
+    """Seconds and peak resident kilobytes of cmd (GNU time)."""
+    t0 = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True, check=True)
+    return time.perf_counter() - t0, int(p.stderr.strip().splitlines()[-1])
+
+
+def timed(cmd):
+    t0 = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - t0
+
+
+def main():
+    os.makedirs(DATA, exist_ok=True)
+    big = os.path.join(DATA, "rocev2_1000000.pcap")
+    wide = os.path.join(DATA, "rocev2_1m_qps.pcap")
+    ensure(big, ["--frames", "1000000"])
+    ensure(wide, ["--small", "--qps", "1000000", "--rounds", "1"])
+
+    print("== 1. analysis cost (bench_decode, one core, from memory)")
+    out = subprocess.run(["taskset", "-c", "1", os.path.join(ROOT, "build", "bench", "bench_decode"),
+                          big, "3"], capture_output=True, text=True, check=True).stdout
+    print(out.rstrip())
+    ratio = float(re.search(r"; ([0-9.]+)x decode \+ ICRC", out).group(1))
+
+    print("\n== 2. memory on one million distinct QPs (2,000,000 frames)")
+    for label, extra in (("default bound (65536)", []),
+                         ("room for all (1048576)", ["-o", "analysis.max_convs:1048576"])):
+        secs, kb = peak_rss([RS, "read", "-r", wide, "-q", "-z", "conv,qp"] + extra)
+        print("  %-24s peak RSS %7.1f MB, %.2f s" % (label, kb / 1024, secs))
+    table = subprocess.run([RS, "read", "-r", wide, "-q", "-z", "conv,qp"], capture_output=True,
+                           text=True, check=True).stdout.splitlines()[1]
+    print("  " + table)
+
+    print("\n== 3. -z conv,qp against tshark -z conv,udp, 1,000,000 frames")
+    t_rs = min(timed([RS, "read", "-r", big, "-q", "-z", "conv,qp"]) for _ in range(3))
+    t_ts = timed(["tshark", "-n", "-q", "-r", big, "-z", "conv,udp"])
+    print("  roceshark -z conv,qp  %7.3f s" % t_rs)
+    print("  tshark -z conv,udp    %7.3f s" % t_ts)
+    print("  ratio                 %7.1fx (goal 50x)" % (t_ts / t_rs))
+    print("\nanalysis %.2fx decode (goal 1.5x); conv,qp %.1fx tshark (goal 50x)"
+          % (ratio, t_ts / t_rs))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
