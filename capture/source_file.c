@@ -87,8 +87,8 @@ rs_source_open_file(const char *path, struct rs_source **out, char *err)
     if ((rc = source_create(strlen(path) < RS_IFACE_NAME_MAX ? path : "capture file",
                             &src, err)) != 0)
         return rc;
-    /* Classic pcap files are mapped and read in place; the rest is libpcap's. */
-    if (strcmp(path, "-") != 0 && (rc = source_mmap_try(path, src, err)) != 0)
+    /* Classic pcap files are read by our reader; the rest is libpcap's. */
+    if (strcmp(path, "-") != 0 && (rc = source_pcap_try(path, src, err)) != 0)
         goto done;
     fs = calloc(1, sizeof(*fs));
     if (fs == NULL) {

@@ -125,6 +125,130 @@ test_errors_name_the_file(void **state)
     unlink(path);
 }
 
+/* Writes n records of sizes sizes(i), each filled with its index, with
+ * magic in the given byte order; returns the path (static buffer). */
+static const char *
+write_records(uint32_t n, uint32_t (*size)(uint32_t), bool big_endian, uint32_t cut)
+{
+    static char path[] = "/tmp/rs-test-big-XXXXXX";
+    strcpy(path, "/tmp/rs-test-big-XXXXXX");
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "wb");
+    uint8_t hdr[24] = {0}, rec[16];
+    static uint8_t data[2 << 20];
+
+    (big_endian ? rs_store_be32 : rs_store_le32)(hdr, 0xa1b2c3d4);
+    (big_endian ? rs_store_be32 : rs_store_le32)(hdr + 20, 1);
+    fwrite(hdr, 1, sizeof(hdr), f);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t len = size(i);
+        (big_endian ? rs_store_be32 : rs_store_le32)(rec, i);
+        (big_endian ? rs_store_be32 : rs_store_le32)(rec + 4, 0);
+        (big_endian ? rs_store_be32 : rs_store_le32)(rec + 8, len);
+        (big_endian ? rs_store_be32 : rs_store_le32)(rec + 12, len);
+        memset(data, (int)(i & 0xff), len);
+        fwrite(rec, 1, sizeof(rec), f);
+        fwrite(data, 1, len, f);
+    }
+    fclose(f);
+    if (cut > 0)
+        assert_int_equal(truncate(path, cut), 0);
+    return path;
+}
+
+static uint32_t
+size_varied(uint32_t i)
+{
+    return 60 + (i * 7919) % 1400;
+}
+
+static uint32_t
+size_huge_third(uint32_t i)
+{
+    return i == 2 ? (1u << 20) + 3 : 100;   /* one record larger than a read chunk */
+}
+
+/* Reads every frame back: count, sizes, contents, seconds; returns rc. */
+static int
+read_back(const char *path, uint32_t (*size)(uint32_t), uint32_t *count, char *err)
+{
+    struct rs_source *src;
+    struct rs_frame f;
+    int rc;
+
+    assert_int_equal(rs_source_open_file(path, &src, err), 0);
+    *count = 0;
+    while ((rc = rs_source_next(src, &f, err)) == 1) {
+        assert_int_equal(f.caplen, size(*count));
+        assert_int_equal(f.ts_sec, *count);
+        assert_int_equal(f.data[0], *count & 0xff);
+        assert_int_equal(f.data[f.caplen - 1], *count & 0xff);
+        (*count)++;
+    }
+    rs_source_close(src);
+    return rc;
+}
+
+/* Records cross the reader's chunks, one is larger than a chunk, the byte
+ * order can be either, and a file cut short yields its whole records and
+ * then an error naming the cut. */
+static void
+test_large_files(void **state)
+{
+    char err[RS_ERRBUF_SIZE];
+    uint32_t count;
+    const char *path;
+
+    (void)state;
+    path = write_records(5000, size_varied, false, 0);
+    assert_int_equal(read_back(path, size_varied, &count, err), 0);
+    assert_int_equal(count, 5000);
+    unlink(path);
+
+    path = write_records(5000, size_varied, true, 0);
+    assert_int_equal(read_back(path, size_varied, &count, err), 0);
+    assert_int_equal(count, 5000);
+    unlink(path);
+
+    path = write_records(6, size_huge_third, false, 0);
+    assert_int_equal(read_back(path, size_huge_third, &count, err), 0);
+    assert_int_equal(count, 6);
+    unlink(path);
+
+    /* Cut 10 bytes into the payload of record 3000. */
+    uint32_t off = 24;
+    for (uint32_t i = 0; i < 3000; i++)
+        off += 16 + size_varied(i);
+    path = write_records(5000, size_varied, false, off + 16 + 10);
+    assert_int_equal(read_back(path, size_varied, &count, err), RS_EIO);
+    assert_int_equal(count, 3000);
+    assert_non_null(strstr(err, "truncated capture file"));
+    unlink(path);
+}
+
+static void
+test_corrupt_record_length(void **state)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_source *src;
+    struct rs_frame f;
+    const char *path = write_records(3, size_varied, false, 0);
+    FILE *fp = fopen(path, "r+b");
+    uint8_t huge[4];
+
+    (void)state;
+    rs_store_le32(huge, 0x7fffffff);
+    fseek(fp, 24 + 16 + size_varied(0) + 8, SEEK_SET);     /* record 1's length */
+    fwrite(huge, 1, 4, fp);
+    fclose(fp);
+    assert_int_equal(rs_source_open_file(path, &src, err), 0);
+    assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_int_equal(rs_source_next(src, &f, err), RS_EIO);
+    assert_non_null(strstr(err, "corrupt capture file"));
+    rs_source_close(src);
+    unlink(path);
+}
+
 int
 main(void)
 {
@@ -132,6 +256,8 @@ main(void)
         cmocka_unit_test(test_numbering_and_relative_time),
         cmocka_unit_test(test_erf_timestamp),
         cmocka_unit_test(test_errors_name_the_file),
+        cmocka_unit_test(test_large_files),
+        cmocka_unit_test(test_corrupt_record_length),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
