@@ -27,6 +27,23 @@ format_endpoint(uint8_t family, const uint8_t *addr, uint32_t qpn, char *buf, si
     snprintf(buf, size, "%s:%s", a, q);
 }
 
+void
+rs_stats_endpoint_name(const struct rs_conv_stats *st, bool requester, char *buf, size_t size)
+{
+    if (requester)
+        format_endpoint(st->addr_family, st->requester, st->requester_qp, buf, size);
+    else
+        format_endpoint(st->addr_family, st->responder, st->responder_qp, buf, size);
+}
+
+const char *
+rs_stats_pairing_name(const struct rs_conv_stats *st)
+{
+    if (st->requester_qp > 0xffffff || st->responder_qp > 0xffffff)
+        return "-";
+    return st->paired_by_cm ? "cm" : "inferred";
+}
+
 static void
 print_us(struct rs_out *o, const struct rs_conv_stats *st, int64_t ns)
 {
@@ -51,8 +68,8 @@ endpoints(const struct rs_conv_stats *st, char *req, char *resp, size_t size)
         snprintf(resp, size, "-");
         return;
     }
-    format_endpoint(st->addr_family, st->requester, st->requester_qp, req, size);
-    format_endpoint(st->addr_family, st->responder, st->responder_qp, resp, size);
+    rs_stats_endpoint_name(st, true, req, size);
+    rs_stats_endpoint_name(st, false, resp, size);
 }
 
 static void
@@ -63,8 +80,7 @@ print_row(void *ctx, const struct rs_conv_stats *st)
     char req[64], resp[64];
 
     endpoints(st, req, resp, sizeof(req));
-    const char *pairing = st->requester_qp > 0xffffff || st->responder_qp > 0xffffff ? "-"
-                          : st->paired_by_cm ? "cm" : "inferred";
+    const char *pairing = rs_stats_pairing_name(st);
     rs_out_printf(o, "%5u %-*s %-*s %-8s %9llu %12llu %9llu %12llu %6llu %6llu %6llu %6llu "
                   "%6llu %6llu %6llu %6llu %6llu %6llu %6llu %6llu %6llu %6llu %6llu",
                   st->id, w->req, req, w->resp, resp, pairing, (unsigned long long)st->req_packets,

@@ -158,6 +158,8 @@ struct rs_analyzer {
     GHashTable *streams;        /* struct stream_key * -> struct conv * */
     GHashTable *host_pairs;     /* host pair (qpn 0) -> struct cand_list *: unpaired convs */
     GHashTable *peers;          /* QP endpoint -> the QP endpoint it is connected to */
+    GHashTable *live_by_id;     /* conversation id -> struct conv * */
+    GHashTable *archive_by_id;  /* conversation id -> index in archive + 1 */
     struct conv *lru_head, *lru_tail;
     uint32_t n_live;
     uint32_t next_id;

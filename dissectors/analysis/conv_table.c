@@ -75,6 +75,8 @@ conv_table_init(struct rs_analyzer *an)
     an->streams = g_hash_table_new(key_hash, key_equal);
     an->host_pairs = g_hash_table_new_full(key_hash, key_equal, g_free, g_free);
     an->peers = g_hash_table_new_full(key_hash, key_equal, g_free, g_free);
+    an->live_by_id = g_hash_table_new(g_direct_hash, g_direct_equal);
+    an->archive_by_id = g_hash_table_new(g_direct_hash, g_direct_equal);
     an->next_id = 1;
 }
 
@@ -99,6 +101,8 @@ conv_table_free(struct rs_analyzer *an)
     g_hash_table_destroy(an->streams);
     g_hash_table_destroy(an->host_pairs);
     g_hash_table_destroy(an->peers);
+    g_hash_table_destroy(an->live_by_id);
+    g_hash_table_destroy(an->archive_by_id);
     g_free(an->archive);
 }
 
@@ -229,6 +233,8 @@ archive_stats(struct rs_analyzer *an, const struct conv *c)
             an->archive = g_realloc_n(an->archive, an->cap_archive, sizeof(*an->archive));
         }
         an->archive[an->n_archive++] = st;
+        g_hash_table_insert(an->archive_by_id, GUINT_TO_POINTER(st.id),
+                            GUINT_TO_POINTER(an->n_archive));
         return;
     }
     /* The archive is full as well: only totals survive. */
@@ -264,6 +270,7 @@ conv_evict(struct rs_analyzer *an, struct conv *c)
         g_hash_table_remove(an->streams, &c->resp_key);
     cand_unlink(an, c);
     lru_unlink(an, c);
+    g_hash_table_remove(an->live_by_id, GUINT_TO_POINTER(c->stats.id));
     archive_stats(an, c);
     an->n_live--;
     an->evictions++;
@@ -279,6 +286,7 @@ conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
     struct conv *c = g_new0(struct conv, 1);
 
     c->stats.id = an->next_id++;
+    g_hash_table_insert(an->live_by_id, GUINT_TO_POINTER(c->stats.id), c);
     c->stats.requester_qp = QPN_UNKNOWN;
     c->stats.responder_qp = QPN_UNKNOWN;
     c->stats.addr_family = requester->family;

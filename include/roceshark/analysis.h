@@ -114,6 +114,10 @@ struct rs_conv_stats {
 /* Calls fn for every conversation seen, live or evicted, in id order. */
 void rs_analyzer_foreach_conv(const struct rs_analyzer *an,
                               void (*fn)(void *ctx, const struct rs_conv_stats *st), void *ctx);
+/* The statistics of conversation id (live or archived) as they stand now;
+ * false when unknown (or summed into the evicted totals). */
+bool rs_analyzer_conv_stats(const struct rs_analyzer *an, uint32_t id, struct rs_conv_stats *out);
+
 /* Conversations evicted from the table, and how many of those are summed
  * into the last row rs_analyzer_foreach_conv reports (id 0) because the
  * archive of evicted rows is full too. */

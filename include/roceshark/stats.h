@@ -25,7 +25,14 @@ void rs_stat_packet(struct rs_stat *st, const struct rs_packet *pkt);
 void rs_stat_print(struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o);
 void rs_stat_free(struct rs_stat *st);
 
-/* The conv,qp table on its own, for the Wireshark plugin's tap as well. */
+/* The conv,qp table on its own. */
 void rs_stats_print_conversations(const struct rs_analyzer *an, struct rs_out *o);
+
+/* "10.0.0.1:0x000011": a conversation's requester (or responder) and QP,
+ * "?" for a QP not yet known. */
+void rs_stats_endpoint_name(const struct rs_conv_stats *st, bool requester, char *buf,
+                            size_t size);
+/* "cm", "inferred" or "-" (only one stream seen). */
+const char *rs_stats_pairing_name(const struct rs_conv_stats *st);
 
 #endif /* ROCESHARK_STATS_H */

@@ -1,0 +1,423 @@
+/*
+ * packet-roceshark.c - the roceshark postdissector for Wireshark 4.0.
+ *
+ * A thin adapter: every frame's bytes go through librsdissect's decoder
+ * and analyzer, and every roceshark.* field of the registry is added to a
+ * "roceshark" subtree under the same name, so that filters, columns and
+ * `tshark -T fields` work as with `roceshark read`.
+ *
+ * Wireshark dissects frames more than once and, in the GUI, in any order.
+ * The analysis therefore runs once per frame, on the first pass, in frame
+ * order (!PINFO_FD_VISITED); its facts are kept with the frame
+ * (p_add_proto_data) and read back on every later pass. Decoding is
+ * stateless and simply runs again.
+ */
+#include <string.h>
+
+#include <epan/expert.h>
+#include <epan/packet.h>
+#include <epan/prefs.h>
+#include <epan/proto_data.h>
+#include <epan/tap.h>
+#include <wiretap/wtap.h>
+
+#include <roceshark/analysis.h>
+#include <roceshark/dissect.h>
+#include <roceshark/expert.h>
+#include <roceshark/fields.h>
+
+#include "ws_plugin.h"
+
+#define MAX_EXPERTS 32
+
+int proto_roceshark = -1;
+int roceshark_tap = -1;
+static int hf_analysis = -1;
+static gint ett_roceshark = -1;
+static gint ett_analysis = -1;
+
+/* Our field id -> Wireshark hf id, for the roceshark.* fields. */
+static int *hf_of;
+static int n_fields;
+static expert_field ei_of[MAX_EXPERTS];
+
+/* Preferences. */
+static guint pref_pmtu = 0;
+static range_t *pref_ports;
+static gboolean pref_analysis = TRUE;
+
+static struct rs_decode_opts decode_opts;
+static struct rs_analyzer *analyzer;
+
+/* What the first pass found about a frame. */
+struct frame_facts {
+    struct rs_facts facts;
+};
+
+const struct rs_analyzer *
+roceshark_analyzer(void)
+{
+    return analyzer;
+}
+
+/* --- Registration: the registry's roceshark.* fields as Wireshark fields --- */
+
+static bool
+is_ours(const struct rs_field *f)
+{
+    return strncmp(f->abbrev, "roceshark.", 10) == 0;
+}
+
+static enum ftenum
+ws_type(const struct rs_field *f)
+{
+    switch (f->type) {
+    case RS_FT_BOOLEAN: return FT_BOOLEAN;
+    case RS_FT_UINT8: return FT_UINT8;
+    case RS_FT_UINT16: return FT_UINT16;
+    case RS_FT_UINT24: return FT_UINT24;
+    case RS_FT_UINT32: return FT_UINT32;
+    case RS_FT_UINT64: return FT_UINT64;
+    case RS_FT_FRAMENUM: return FT_FRAMENUM;
+    case RS_FT_RELTIME: return FT_RELATIVE_TIME;
+    case RS_FT_ABSTIME: return FT_ABSOLUTE_TIME;
+    case RS_FT_BYTES: return FT_BYTES;
+    case RS_FT_IPV4: return FT_IPv4;
+    case RS_FT_IPV6: return FT_IPv6;
+    case RS_FT_ETHER: return FT_ETHER;
+    case RS_FT_STRING: return FT_STRING;
+    case RS_FT_DOUBLE: return FT_DOUBLE;
+    default: return FT_NONE;
+    }
+}
+
+static int
+ws_display(const struct rs_field *f)
+{
+    bool integer = f->type >= RS_FT_UINT8 && f->type <= RS_FT_UINT64;
+
+    if (!integer)
+        return f->type == RS_FT_ABSTIME ? ABSOLUTE_TIME_LOCAL : BASE_NONE;
+    switch (f->base) {
+    case RS_BASE_HEX: return BASE_HEX;
+    case RS_BASE_DEC_HEX: return BASE_DEC_HEX;
+    case RS_BASE_HEX_DEC: return BASE_HEX_DEC;
+    default: return BASE_DEC;
+    }
+}
+
+/* Value names in Wireshark's form, kept for the life of the process. */
+static const void *
+ws_strings(const struct rs_field *f)
+{
+    if (f->type == RS_FT_FRAMENUM) {
+        bool ack = strstr(f->abbrev, "acked") != NULL;
+        bool req = strstr(f->abbrev, "request") != NULL;
+        return FRAMENUM_TYPE(ack ? FT_FRAMENUM_ACK : req ? FT_FRAMENUM_REQUEST : FT_FRAMENUM_NONE);
+    }
+    if (f->vals == NULL || ws_type(f) == FT_UINT64)
+        return NULL;
+    size_t n = 0;
+    while (f->vals[n].name != NULL)
+        n++;
+    value_string *vs = g_new0(value_string, n + 1);
+    for (size_t i = 0; i < n; i++) {
+        vs[i].value = (guint32)f->vals[i].value;
+        vs[i].strptr = f->vals[i].name;
+    }
+    return vs;
+}
+
+static void
+register_fields(void)
+{
+    int total = rs_field_count();
+    hf_register_info *hf = g_new0(hf_register_info, total);
+    int n = 0;
+
+    hf_of = g_new(int, total);
+    for (int id = 0; id < total; id++) {
+        const struct rs_field *f = rs_field_by_id(id);
+        hf_of[id] = -1;
+        if (!is_ours(f))
+            continue;
+        int *slot = strcmp(f->abbrev, "roceshark.analysis") == 0 ? &hf_analysis : &hf_of[id];
+        hf[n].p_id = slot;
+        hf[n].hfinfo.name = f->name;
+        hf[n].hfinfo.abbrev = f->abbrev;
+        hf[n].hfinfo.type = ws_type(f);
+        hf[n].hfinfo.display = ws_display(f);
+        hf[n].hfinfo.strings = ws_strings(f);
+        hf[n].hfinfo.bitmask = 0;
+        hf[n].hfinfo.blurb = f->blurb;
+        HFILL_INIT(hf[n]);
+        n++;
+    }
+    n_fields = total;
+    proto_register_field_array(proto_roceshark, hf, n);
+}
+
+/* Expert items, one per kind the library knows, with its severity and a
+ * Wireshark group that matches ours. */
+static int
+ws_group(const char *group)
+{
+    if (strcmp(group, "Checksum") == 0)
+        return PI_CHECKSUM;
+    if (strcmp(group, "Sequence") == 0)
+        return PI_SEQUENCE;
+    if (strcmp(group, "Malformed") == 0)
+        return PI_MALFORMED;
+    if (strcmp(group, "Response") == 0)
+        return PI_RESPONSE_CODE;
+    return PI_PROTOCOL;
+}
+
+static int
+ws_severity(uint8_t severity)
+{
+    return severity == RS_SEV_ERROR ? PI_ERROR : severity == RS_SEV_WARN ? PI_WARN : PI_NOTE;
+}
+
+static void
+register_experts(void)
+{
+    int n = 0;
+
+    while (rs_experts[n].field != NULL && n < MAX_EXPERTS)
+        n++;
+    ei_register_info *ei = g_new0(ei_register_info, n);
+    for (int i = 0; i < n; i++) {
+        ei_of[i] = (expert_field)EI_INIT;
+        ei[i].ids = &ei_of[i];
+        ei[i].eiinfo.name = g_strdup_printf("roceshark.expert.%s",
+                                            strrchr(rs_experts[i].field, '.') + 1);
+        ei[i].eiinfo.group = ws_group(rs_experts[i].group);
+        ei[i].eiinfo.severity = ws_severity(rs_experts[i].severity);
+        ei[i].eiinfo.summary = rs_experts[i].summary;
+        HFILL_INIT(ei[i].eiinfo.hf_info);   /* what EXPFILL leaves set */
+    }
+    expert_register_field_array(expert_register_protocol(proto_roceshark), ei, n);
+}
+
+/* --- Per capture: the analyzer lives from init to cleanup --- */
+
+static void
+apply_prefs(void)
+{
+    rs_decode_opts_init(&decode_opts);
+    decode_opts.verify_crc = true;
+    for (guint i = 0; pref_ports != NULL && i < pref_ports->nranges; i++)
+        for (guint32 p = pref_ports->ranges[i].low;
+             p <= pref_ports->ranges[i].high && decode_opts.n_roce_ports < RS_MAX_EXTRA_PORTS; p++)
+            if (p != RS_ROCEV2_UDP_PORT)
+                decode_opts.roce_ports[decode_opts.n_roce_ports++] = (uint16_t)p;
+}
+
+static void
+capture_init(void)
+{
+    struct rs_analysis_opts ao;
+
+    apply_prefs();
+    rs_analysis_opts_init(&ao);
+    ao.pmtu = (uint16_t)pref_pmtu;
+    rs_analyzer_free(analyzer);
+    analyzer = NULL;
+    if (pref_analysis)
+        rs_analyzer_new(&ao, &analyzer, NULL);
+}
+
+static void
+capture_cleanup(void)
+{
+    rs_analyzer_free(analyzer);
+    analyzer = NULL;
+}
+
+/* --- The postdissector --- */
+
+/* The link type of the frame's bytes as librsdissect names it. ERF records
+ * reach postdissectors without their ERF header (and Ethernet pad). */
+static int
+frame_linktype(const packet_info *pinfo)
+{
+    const wtap_rec *rec = pinfo->rec;
+
+    switch (rec->rec_header.packet_header.pkt_encap) {
+    case WTAP_ENCAP_ETHERNET: return RS_DLT_EN10MB;
+    case WTAP_ENCAP_SLL: return RS_DLT_LINUX_SLL;
+    case WTAP_ENCAP_SLL2: return RS_DLT_LINUX_SLL2;
+    case WTAP_ENCAP_RAW_IP: return RS_DLT_RAW;
+    case WTAP_ENCAP_RAW_IP4: return RS_DLT_IPV4;
+    case WTAP_ENCAP_RAW_IP6: return RS_DLT_IPV6;
+    case WTAP_ENCAP_INFINIBAND: return RS_DLT_INFINIBAND;
+    case WTAP_ENCAP_ERF: {
+        uint8_t type = rec->rec_header.packet_header.pseudo_header.erf.phdr.type & 0x7f;
+        if (type == 21)
+            return RS_DLT_INFINIBAND;
+        if (type == 2 || type == 10 || type == 16 || type == 22)
+            return RS_DLT_EN10MB;
+        return -1;
+    }
+    default: return -1;
+    }
+}
+
+struct add_ctx {
+    proto_tree *tree;
+    tvbuff_t *tvb;
+    const struct rs_packet *pkt;
+    int hf;
+};
+
+static void
+add_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
+{
+    struct add_ctx *a = ctx;
+    proto_item *it = NULL;
+
+    switch (f->type) {
+    case RS_FT_BOOLEAN:
+        it = proto_tree_add_boolean(a->tree, a->hf, a->tvb, 0, 0, (guint32)v->v.u);
+        break;
+    case RS_FT_UINT8:
+    case RS_FT_UINT16:
+    case RS_FT_UINT24:
+    case RS_FT_UINT32:
+    case RS_FT_FRAMENUM:
+        it = proto_tree_add_uint(a->tree, a->hf, a->tvb, 0, 0, (guint32)v->v.u);
+        break;
+    case RS_FT_UINT64:
+        it = proto_tree_add_uint64(a->tree, a->hf, a->tvb, 0, 0, v->v.u);
+        break;
+    case RS_FT_RELTIME: {
+        nstime_t t = {(time_t)(v->v.ns / 1000000000), (int)(v->v.ns % 1000000000)};
+        it = proto_tree_add_time(a->tree, a->hf, a->tvb, 0, 0, &t);
+        break;
+    }
+    case RS_FT_STRING:
+        it = proto_tree_add_string(a->tree, a->hf, a->tvb, 0, 0, v->v.str);
+        break;
+    case RS_FT_BYTES: {
+        /* Bytes of the frame: point at them, so that the packet bytes pane
+         * highlights them. */
+        gint start = (gint)(v->v.bytes.ptr - a->pkt->frame->data);
+        it = proto_tree_add_bytes(a->tree, a->hf, a->tvb, start, (gint)v->v.bytes.len,
+                                  v->v.bytes.ptr);
+        break;
+    }
+    default:
+        break;
+    }
+    if (it != NULL && f->type != RS_FT_BYTES)
+        proto_item_set_generated(it);
+}
+
+struct expert_ctx {
+    packet_info *pinfo;
+    proto_item *item;
+};
+
+static void
+raise_expert(void *ctx, const struct rs_expert *e)
+{
+    struct expert_ctx *x = ctx;
+
+    expert_add_info(x->pinfo, x->item, &ei_of[e - rs_experts]);
+}
+
+static int
+dissect_roceshark(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_)
+{
+    int linktype = frame_linktype(pinfo);
+    struct rs_frame frame;
+    struct rs_packet pkt;
+
+    if (linktype < 0)
+        return 0;
+    memset(&frame, 0, sizeof(frame));
+    frame.caplen = tvb_captured_length(tvb);
+    frame.len = tvb_reported_length(tvb);
+    frame.data = tvb_get_ptr(tvb, 0, (gint)frame.caplen);
+    frame.linktype = linktype;
+    frame.number = pinfo->num;
+    frame.ts_sec = pinfo->abs_ts.secs;
+    frame.ts_nsec = (uint32_t)pinfo->abs_ts.nsecs;
+    rs_decode_frame(&frame, &decode_opts, &pkt);
+    if (pkt.encap == RS_ENCAP_NONE)
+        return 0;
+
+    /* Analysis: in frame order on the first pass, read back afterwards. */
+    struct frame_facts *ff = p_get_proto_data(wmem_file_scope(), pinfo, proto_roceshark, 0);
+    if (!PINFO_FD_VISITED(pinfo) && ff == NULL && analyzer != NULL) {
+        ff = wmem_new0(wmem_file_scope(), struct frame_facts);
+        rs_analyzer_process(analyzer, &pkt, &ff->facts);
+        p_add_proto_data(wmem_file_scope(), pinfo, proto_roceshark, 0, ff);
+    }
+    pkt.facts = ff != NULL ? &ff->facts : NULL;
+    if (ff != NULL && (ff->facts.flags & RS_FACT_CONV))
+        tap_queue_packet(roceshark_tap, pinfo, &ff->facts);
+
+    proto_item *ti = proto_tree_add_item(tree, proto_roceshark, tvb, 0, 0, ENC_NA);
+    proto_item_set_generated(ti);
+    proto_tree *rt = proto_item_add_subtree(ti, ett_roceshark);
+    proto_tree *at = NULL;
+    struct add_ctx a = {rt, tvb, &pkt, -1};
+    for (int id = 0; id < n_fields; id++) {
+        const struct rs_field *f = rs_field_by_id(id);
+        if (!is_ours(f))
+            continue;
+        if (f->type == RS_FT_PROTOCOL) {    /* roceshark.analysis: its subtree */
+            struct rs_value v;
+            if (rs_field_value(&pkt, id, 0, &v)) {
+                proto_item *ai = proto_tree_add_item(rt, hf_analysis, tvb, 0, 0, ENC_NA);
+                proto_item_set_generated(ai);
+                at = proto_item_add_subtree(ai, ett_analysis);
+            }
+            continue;
+        }
+        a.tree = strncmp(f->abbrev, "roceshark.analysis.", 19) == 0 && at != NULL ? at : rt;
+        a.hf = hf_of[id];
+        rs_field_foreach(&pkt, id, add_value, &a);
+    }
+    struct expert_ctx x = {pinfo, ti};
+    rs_expert_foreach(&pkt, raise_expert, &x);
+    return tvb_captured_length(tvb);
+}
+
+void
+proto_register_roceshark(void)
+{
+    static gint *ett[] = {&ett_roceshark, &ett_analysis};
+
+    proto_roceshark = proto_register_protocol("roceshark RDMA checks and transport analysis",
+                                              "roceshark", "roceshark");
+    register_fields();
+    proto_register_subtree_array(ett, G_N_ELEMENTS(ett));
+    register_experts();
+
+    module_t *m = prefs_register_protocol(proto_roceshark, apply_prefs);
+    prefs_register_uint_preference(m, "pmtu", "Path MTU fallback",
+                                   "Path MTU to assume until a conversation shows its own "
+                                   "(256..4096; 0 bounds READ spans by every legal PMTU)",
+                                   10, &pref_pmtu);
+    pref_ports = range_empty(wmem_epan_scope());   /* prefs frees it in that scope */
+    prefs_register_range_preference(m, "rocev2_ports", "Extra RoCEv2 UDP ports",
+                                    "UDP destination ports to decode as RoCEv2 besides 4791",
+                                    &pref_ports, 65535);
+    prefs_register_bool_preference(m, "analysis", "Transport analysis",
+                                   "Follow RC/UC conversations: PSN gaps, retransmissions, "
+                                   "response matching, NAKs, CNPs",
+                                   &pref_analysis);
+    register_init_routine(capture_init);
+    register_cleanup_routine(capture_cleanup);
+    roceshark_tap = register_tap("roceshark");
+    roceshark_register_qp_table();
+}
+
+void
+proto_reg_handoff_roceshark(void)
+{
+    register_postdissector(create_dissector_handle(dissect_roceshark, proto_roceshark));
+}

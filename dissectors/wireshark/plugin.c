@@ -1,0 +1,26 @@
+/*
+ * plugin.c - the entry points Wireshark looks for in an epan plugin.
+ */
+#include <epan/proto.h>
+#include <ws_symbol_export.h>
+#include <ws_version.h>
+
+#include "ws_plugin.h"
+
+#define ROCESHARK_PLUGIN_VERSION "0.1.0"
+
+WS_DLL_PUBLIC_DEF const gchar plugin_version[] = ROCESHARK_PLUGIN_VERSION;
+WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
+WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
+
+WS_DLL_PUBLIC void plugin_register(void);
+
+void
+plugin_register(void)
+{
+    static proto_plugin plug;
+
+    plug.register_protoinfo = proto_register_roceshark;
+    plug.register_handoff = proto_reg_handoff_roceshark;
+    proto_register_plugin(&plug);
+}
