@@ -83,6 +83,16 @@ get_payload_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned 
     return rs_value_set_uint(out, f->type, pkt->payload_len);
 }
 
+/* Absent when empty, as Wireshark has no empty byte field to show. */
+static bool
+get_payload(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+            struct rs_value *out)
+{
+    if (!rs_field_get_generic(pkt, f, occ, out) || out->v.bytes.len == 0)
+        return false;
+    return true;
+}
+
 static bool
 get_malformed(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
               struct rs_value *out)
@@ -123,7 +133,8 @@ const struct rs_field rs_fields_roceshark[] = {
     {"roceshark.payload.len", "Payload length", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
      "IB payload bytes, without the pad", RS_NO_LAYER, 0, 0, get_payload_len, 1},
     {"roceshark.payload", "Payload", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
-     "IB payload without the pad (as captured)", RS_LAYER_PAYLOAD, 0, 0, NULL, 1},
+     "IB payload without the pad (as captured); absent when empty", RS_LAYER_PAYLOAD, 0, 0,
+     get_payload, 1},
     {"roceshark.malformed", "Malformed", RS_FT_BOOLEAN, RS_BASE_NONE, RS_PKT_MALFORMED, NULL,
      "Present (1) when the frame is truncated or inconsistent", RS_NO_LAYER, 0, 0,
      get_malformed, 1},

@@ -72,6 +72,13 @@ endpoints(const struct rs_conv_stats *st, char *req, char *resp, size_t size)
     rs_stats_endpoint_name(st, false, resp, size);
 }
 
+/* A conversation the CM set up but that carried nothing is left out. */
+static bool
+carried_traffic(const struct rs_conv_stats *st)
+{
+    return st->req_packets + st->resp_packets + st->cnps > 0;
+}
+
 static void
 print_row(void *ctx, const struct rs_conv_stats *st)
 {
@@ -79,6 +86,8 @@ print_row(void *ctx, const struct rs_conv_stats *st)
     struct rs_out *o = w->o;
     char req[64], resp[64];
 
+    if (!carried_traffic(st))
+        return;
     endpoints(st, req, resp, sizeof(req));
     const char *pairing = rs_stats_pairing_name(st);
     rs_out_printf(o, "%5u %-*s %-*s %-8s %9llu %12llu %9llu %12llu %6llu %6llu %6llu %6llu "
@@ -106,6 +115,8 @@ measure_row(void *ctx, const struct rs_conv_stats *st)
     struct widths *w = ctx;
     char req[64], resp[64];
 
+    if (!carried_traffic(st))
+        return;
     endpoints(st, req, resp, sizeof(req));
     if ((int)strlen(req) > w->req)
         w->req = (int)strlen(req);

@@ -360,6 +360,10 @@ dissect_roceshark(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *dat
         tap_queue_packet(roceshark_tap, pinfo, &ff->facts);
 
     proto_item *ti = proto_tree_add_item(tree, proto_roceshark, tvb, 0, 0, ENC_NA);
+    struct expert_ctx x = {pinfo, ti};
+    rs_expert_foreach(&pkt, raise_expert, &x);
+    if (tree == NULL)
+        return tvb_captured_length(tvb);    /* a pass that shows nothing */
     proto_item_set_generated(ti);
     proto_tree *rt = proto_item_add_subtree(ti, ett_roceshark);
     proto_tree *at = NULL;
@@ -370,19 +374,20 @@ dissect_roceshark(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *dat
             continue;
         if (f->type == RS_FT_PROTOCOL) {    /* roceshark.analysis: its subtree */
             struct rs_value v;
-            if (rs_field_value(&pkt, id, 0, &v)) {
+            if (proto_field_is_referenced(tree, hf_analysis) && rs_field_value(&pkt, id, 0, &v)) {
                 proto_item *ai = proto_tree_add_item(rt, hf_analysis, tvb, 0, 0, ENC_NA);
                 proto_item_set_generated(ai);
                 at = proto_item_add_subtree(ai, ett_analysis);
             }
             continue;
         }
+        /* A tree built only to pull out some fields skips the others. */
+        if (!proto_field_is_referenced(tree, hf_of[id]))
+            continue;
         a.tree = strncmp(f->abbrev, "roceshark.analysis.", 19) == 0 && at != NULL ? at : rt;
         a.hf = hf_of[id];
         rs_field_foreach(&pkt, id, add_value, &a);
     }
-    struct expert_ctx x = {pinfo, ti};
-    rs_expert_foreach(&pkt, raise_expert, &x);
     return tvb_captured_length(tvb);
 }
 

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""The Wireshark plugin, run inside tshark 4.0 as an unprivileged user (as root, tshark
+ignores WIRESHARK_PLUGIN_DIR):
+  - `tshark -G plugins` lists it;
+  - on the simulated RC fault traces and every real capture, every roceshark.* field that
+    tshark prints through the plugin equals what `roceshark read -T fields` prints;
+  - display filters on those fields select the same frames in tshark and in roceshark;
+  - a two-pass run (tshark -2) prints exactly what a one-pass run prints;
+  - `-z roceshark,qp` has the numbers of `roceshark read -z conv,qp`.
+Everything tshark reads is copied into a world-readable scratch folder first, so the test
+does not depend on where the build or the shared captures live."""
+import glob
+import os
+import re
+import shutil
+import subprocess
+
+import rstest as t
+
+PLUGIN = os.environ.get("ROCESHARK_PLUGIN")
+PRELOAD = os.environ.get("ROCESHARK_PLUGIN_PRELOAD", "")
+if not PLUGIN or not os.path.exists(PLUGIN):
+    print("ROCESHARK_PLUGIN does not name the built plugin")
+    raise SystemExit(1)
+
+scratch = t.tempdir()
+os.chmod(scratch, 0o755)
+plugdir = os.path.join(scratch, "plugins")
+epan = os.path.join(plugdir, "4.0", "epan")
+os.makedirs(epan)
+shutil.copy(PLUGIN, os.path.join(epan, "roceshark.so"))
+for d, _, files in os.walk(plugdir):
+    os.chmod(d, 0o755)
+    for f in files:
+        os.chmod(os.path.join(d, f), 0o755)
+
+
+def readable(path):
+    """A copy of path in the scratch folder that the unprivileged user can read."""
+    dst = os.path.join(scratch, os.path.basename(path))
+    if not os.path.exists(dst):
+        shutil.copy(path, dst)
+        os.chmod(dst, 0o644)
+    return dst
+
+
+def tshark(args):
+    env = {"PATH": "/usr/bin:/bin", "HOME": scratch, "WIRESHARK_PLUGIN_DIR": plugdir,
+           "ASAN_OPTIONS": "detect_leaks=0", "UBSAN_OPTIONS": "halt_on_error=1"}
+    if PRELOAD:
+        env["LD_PRELOAD"] = PRELOAD
+    cmd = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "tshark"]
+    if args[0] != "-G":     # -G must come first
+        cmd.append("-n")
+    p = subprocess.run(cmd + args, capture_output=True, text=True, env=env)
+    t.check(p.returncode == 0, "tshark %s: exit %d: %s" % (" ".join(args[:4]), p.returncode,
+                                                           p.stderr[-400:]))
+    return p.stdout
+
+
+ours = [l.split("\t")[0] for l in t.run([t.ROCESHARK, "fields", "roceshark."]).stdout.splitlines()]
+# roceshark.analysis and roceshark (protocols) have no value to print.
+fields = [f for f in ours if f not in ("roceshark.analysis",)]
+
+if PRELOAD:
+    # With the sanitizer runtimes preloaded, -G plugins hangs starting the extcap helpers
+    # (which inherit the preload); -G protocols shows the plugin loaded just as well.
+    t.check("\troceshark\troceshark" in tshark(["-G", "protocols"]),
+            "tshark -G protocols does not list roceshark")
+else:
+    t.check("roceshark.so" in tshark(["-G", "plugins"]), "tshark -G plugins does not list roceshark")
+
+sims = t.tempdir()
+t.run([t.PYTHON, os.path.join(t.GEN_DIR, "gen_rc.py"), sims])
+captures = sorted(glob.glob(os.path.join(sims, "*.pcap")))
+captures += sorted(glob.glob(os.path.join(t.REAL_CAPTURES, "*.pcap")))
+captures.append(os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap"))
+
+efields = sum([["-e", f] for f in fields], [])
+total = 0
+for path in captures:
+    name = os.path.basename(path)
+    copy = readable(path)
+    want = t.run([t.ROCESHARK, "read", "-r", copy, "-T", "fields"] + efields).stdout
+    got = tshark(["-r", copy, "-T", "fields"] + efields)
+    if got != want:
+        for n, (a, b) in enumerate(zip(got.splitlines(), want.splitlines()), 1):
+            if a != b:
+                for f, x, y in zip(fields, a.split("\t"), b.split("\t")):
+                    if x != y:
+                        print("  %s frame %d %s: plugin %r roceshark %r" % (name, n, f, x, y))
+                break
+    t.check(got == want, "%s: the plugin's roceshark.* fields differ from roceshark read" % name)
+    total += want.count("\t") + want.count("\n")
+print("%d field values agree between the plugin and roceshark read" % total)
+
+# Display filters select the same frames; a two-pass run changes nothing.
+FILTERS = ["roceshark.analysis.retransmission", "roceshark.analysis.psn_gap >= 1",
+           "roceshark.analysis.nak == \"psn_seq_error\"", "roceshark.analysis.rnr_delay",
+           "roceshark.analysis.response_time > 0.00001 && roceshark.analysis.conv == 2",
+           "roceshark.analysis.msg.len >= 4096", "roceshark.analysis.cnp_for",
+           "roceshark.icrc.status == 1 && !roceshark.analysis.acked_frame"]
+for path in captures[:6]:
+    copy = readable(path)
+    for flt in FILTERS:
+        want = t.run([t.ROCESHARK, "read", "-r", copy, "-Y", flt, "-T", "fields",
+                      "-e", "frame.number"]).stdout
+        got = tshark(["-r", copy, "-Y", flt, "-T", "fields", "-e", "frame.number"])
+        t.check(got == want, "%s -Y %s: plugin frames %r, roceshark %r"
+                % (os.path.basename(path), flt, got.split()[:8], want.split()[:8]))
+    one = tshark(["-r", copy, "-T", "fields"] + efields)
+    two = tshark(["-2", "-r", copy, "-T", "fields"] + efields)
+    t.check(one == two, "%s: one-pass and two-pass output differ" % os.path.basename(path))
+
+
+def numbers(text, sep):
+    """Rows of the conversation table as tuples of their first 23 columns."""
+    rows = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in (line.split("|") if sep else line.split())]
+        cells = [c for c in cells if c != ""]
+        if cells and cells[0].isdigit() and len(cells) >= 23:
+            rows.append(tuple(cells[:23]))
+    return rows
+
+
+for path in captures[:6] + [os.path.join(t.REAL_CAPTURES,
+                                          "linlinw5_rdma_ib_tutorial__pcap_rdma_cm.pcap")]:
+    copy = readable(path)
+    ours_t = numbers(t.run([t.ROCESHARK, "read", "-r", copy, "-q", "-z", "conv,qp"]).stdout, False)
+    tap = numbers(tshark(["-r", copy, "-q", "-z", "roceshark,qp"]), True)
+    t.check(len(ours_t) > 0 and sorted(ours_t) == sorted(tap),
+            "%s: -z roceshark,qp differs from -z conv,qp:\n%r\n%r"
+            % (os.path.basename(path), ours_t[:2], tap[:2]))
+t.finish("wireshark plugin")
