@@ -193,6 +193,19 @@ duration_due(const struct rs_writer *w)
     return now.tv_sec - w->opened.tv_sec >= (time_t)w->opts.ring_duration;
 }
 
+/* Releases what a writer holds besides its open file. */
+static void
+writer_free(struct rs_writer *w)
+{
+    if (w->dead != NULL)
+        pcap_close(w->dead);
+    for (unsigned i = 0; i < w->ring_count; i++)
+        free(w->ring[i]);
+    free(w->ring);
+    free(w->buf);
+    free(w);
+}
+
 int
 rs_writer_open(const struct rs_writer_opts *opts, struct rs_writer **out, char *err)
 {
@@ -227,13 +240,7 @@ rs_writer_open(const struct rs_writer_opts *opts, struct rs_writer **out, char *
     return 0;
 fail:
     close_file(w, NULL);
-    if (w->dead != NULL)
-        pcap_close(w->dead);
-    for (unsigned i = 0; i < w->ring_count; i++)
-        free(w->ring[i]);
-    free(w->ring);
-    free(w->buf);
-    free(w);
+    writer_free(w);
     return rc;
 }
 
@@ -286,12 +293,7 @@ rs_writer_close(struct rs_writer *w, uint64_t *written, char *err)
         close_file(w, NULL);
     if (written != NULL)
         *written = w->frames;
-    pcap_close(w->dead);
-    for (unsigned i = 0; i < w->ring_count; i++)
-        free(w->ring[i]);
-    free(w->ring);
-    free(w->buf);
-    free(w);
+    writer_free(w);
     return rc;
 }
 

@@ -354,30 +354,38 @@ connected_elsewhere(struct rs_analyzer *an, const struct rs_addr *addr, uint32_t
            (p->qpn != peer_qpn || memcmp(&p->src, peer_addr, sizeof(*peer_addr)) != 0);
 }
 
+/* Makes one stream of c findable under qpn; with both streams known, the
+ * QP pair is remembered and c stops being a pairing candidate. */
 static void
-index_request(struct rs_analyzer *an, struct conv *c, uint32_t qpn)
+index_stream(struct rs_analyzer *an, struct conv *c, bool response, uint32_t qpn)
 {
-    c->req_key.qpn = qpn;
-    c->stats.responder_qp = qpn;
-    c->req_indexed = true;
-    g_hash_table_insert(an->streams, &c->req_key, c);
-    if (c->resp_indexed) {
+    struct stream_key *key = response ? &c->resp_key : &c->req_key;
+
+    key->qpn = qpn;
+    if (response) {
+        c->stats.requester_qp = qpn;
+        c->resp_indexed = true;
+    } else {
+        c->stats.responder_qp = qpn;
+        c->req_indexed = true;
+    }
+    g_hash_table_insert(an->streams, key, c);
+    if (c->req_indexed && c->resp_indexed) {
         peer_learn(an, c);
         cand_unlink(an, c);
     }
 }
 
 static void
+index_request(struct rs_analyzer *an, struct conv *c, uint32_t qpn)
+{
+    index_stream(an, c, false, qpn);
+}
+
+static void
 index_response(struct rs_analyzer *an, struct conv *c, uint32_t qpn)
 {
-    c->resp_key.qpn = qpn;
-    c->stats.requester_qp = qpn;
-    c->resp_indexed = true;
-    g_hash_table_insert(an->streams, &c->resp_key, c);
-    if (c->req_indexed) {
-        peer_learn(an, c);
-        cand_unlink(an, c);
-    }
+    index_stream(an, c, true, qpn);
 }
 
 /* How well PSN psn, carried by a response, fits what c's requester sent:

@@ -377,6 +377,21 @@ test_infiniband_erf(void **state)
 
 /* The best clock the device has: wall-clock nanoseconds, else the raw
  * counter scaled by hca_core_clock, else the host's clock. */
+
+/* Opens mlx5_0 with argument checks on: the QP and flow arguments are not
+ * what these tests look at. */
+static struct rs_source *
+open_checked_sniffer(char *err)
+{
+    struct rs_source *src;
+
+    expect_any_count(__wrap_ibv_create_qp, qp_type, 1);
+    expect_any_count(__wrap_ibv_create_qp, max_recv_wr, 1);
+    expect_any_count(__wrap_rs_vsys_create_flow, type, 1);
+    expect_any_count(__wrap_rs_vsys_create_flow, port, 1);
+    assert_int_equal(open_sniffer("mlx5_0", &src, err), 0);
+    return src;
+}
 static void
 test_timestamps(void **state)
 {
@@ -391,11 +406,7 @@ test_timestamps(void **state)
     expect_value(__wrap_rs_vsys_create_cq_ex, wc_flags,
                  IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK);
     will_return(__wrap_rs_vsys_create_cq_ex, 0);
-    expect_any_count(__wrap_ibv_create_qp, qp_type, 1);
-    expect_any_count(__wrap_ibv_create_qp, max_recv_wr, 1);
-    expect_any_count(__wrap_rs_vsys_create_flow, type, 1);
-    expect_any_count(__wrap_rs_vsys_create_flow, port, 1);
-    assert_int_equal(open_sniffer("mlx5_0", &src, err), 0);
+    src = open_checked_sniffer(err);
     assert_true(rs_source_ts_hardware(src));
     add_cqe(0, IBV_WC_SUCCESS, 64, 1700000000123456789ull);
     assert_int_equal(rs_source_next(src, &f, err), 1);
@@ -415,11 +426,7 @@ test_timestamps(void **state)
     expect_value(__wrap_rs_vsys_create_cq_ex, wc_flags,
                  IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP);
     will_return(__wrap_rs_vsys_create_cq_ex, 0);
-    expect_any_count(__wrap_ibv_create_qp, qp_type, 1);
-    expect_any_count(__wrap_ibv_create_qp, max_recv_wr, 1);
-    expect_any_count(__wrap_rs_vsys_create_flow, type, 1);
-    expect_any_count(__wrap_rs_vsys_create_flow, port, 1);
-    assert_int_equal(open_sniffer("mlx5_0", &src, err), 0);
+    src = open_checked_sniffer(err);
     assert_true(rs_source_ts_hardware(src));
     add_cqe(0, IBV_WC_SUCCESS, 64, 5000000);
     add_cqe(1, IBV_WC_SUCCESS, 64, 5001000);
