@@ -458,6 +458,21 @@ get_send_fragment(const struct rs_packet *pkt, const struct rs_field *f, unsigne
     return false;
 }
 
+/* What one pass in order cannot know (the frame a message is reassembled in,
+ * shown on its earlier fragments) and what cannot happen (Send fragments are
+ * appended one after the other: they never overlap): names that scripts
+ * written for tshark may ask for, never present, as in tshark's one pass. */
+static bool
+get_never(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+          struct rs_value *out)
+{
+    (void)pkt;
+    (void)f;
+    (void)occ;
+    (void)out;
+    return false;
+}
+
 #define F(abbrev, name, type, base, mask, vals, blurb, off, width, get, depth) \
     {abbrev, name, type, base, mask, vals, blurb, RS_NO_LAYER, off, width, get, depth, \
      RS_FIELD_PER_PDU}
@@ -610,5 +625,18 @@ const struct rs_field rs_fields_rdmap[] = {
       RS_FT_UINT32, RS_BASE_DEC, 0, NULL, "Octets of the Send's payload", 2, 0, get_send, 1),
     F("iwarp_rdma.send.reassembled.data", "Reassembled iWarp RDMA Send data", RS_FT_BYTES,
       RS_BASE_NONE, 0, NULL, "The Send's payload (kept up to 256 KiB)", 3, 0, get_send, 1),
+    F("iwarp_rdma.send.reassembled_in", "Reassembled PDU in frame", RS_FT_FRAMENUM,
+      RS_BASE_NONE, 0, NULL, "Shown by a second pass only: never in one pass", 0, 0, get_never,
+      2),
+    F("iwarp_rdma.send.fragment.overlap", "Fragment overlap", RS_FT_BOOLEAN, RS_BASE_NONE, 0,
+      NULL, "Send fragments never overlap", 0, 0, get_never, 2),
+    F("iwarp_rdma.send.fragment.overlap.conflict", "Conflicting data in fragment overlap",
+      RS_FT_BOOLEAN, RS_BASE_NONE, 0, NULL, "Send fragments never overlap", 0, 0, get_never, 2),
+    F("iwarp_rdma.send.fragment.multipletails", "Multiple tail fragments found", RS_FT_BOOLEAN,
+      RS_BASE_NONE, 0, NULL, "Send fragments never overlap", 0, 0, get_never, 2),
+    F("iwarp_rdma.send.fragment.toolongfragment", "Fragment too long", RS_FT_BOOLEAN,
+      RS_BASE_NONE, 0, NULL, "Send fragments never overlap", 0, 0, get_never, 2),
+    F("iwarp_rdma.send.fragment.error", "Defragmentation error", RS_FT_FRAMENUM, RS_BASE_NONE, 0,
+      NULL, "Send fragments never overlap", 0, 0, get_never, 2),
     RS_F_END,
 };

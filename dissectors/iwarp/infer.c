@@ -7,8 +7,8 @@
  * its headers and sane DDP and RDMAP headers (iw_ddp_sane), and then either
  *  - its CRC-32C matches (CRCs on: a false match is a 2^-32 chance), or
  *  - its CRC field is zero (CRCs off) and another sane FPDU header follows
- *    right after it, or it fills its TCP segment exactly (senders align
- *    FPDUs with segments, RFC 5044 8).
+ *    right after it, or it starts where a segment started and ends where
+ *    this one ends (senders align FPDUs with segments, RFC 5044 8).
  * Markers may be on without us knowing: besides "no markers", a candidate
  * is tried with a marker where it starts (all zero: reserved 0, FPDUPTR 0)
  * and with one at each 4-octet offset k inside it whose reserved field is
@@ -44,25 +44,7 @@ static uint32_t
 plain_bytes(const uint8_t *data, uint32_t len, uint32_t seq, uint32_t at, const struct hyp *h,
             uint8_t *out, uint32_t n)
 {
-    uint32_t got = 0;
-
-    while (got < n && at < len) {
-        if (is_marker_at(h, seq + at)) {
-            at += RS_MPA_MARKER_LEN;
-            continue;
-        }
-        uint32_t stop = len;
-        if (h->markers) {
-            uint32_t next = at + ((h->base - (seq + at)) & (RS_MPA_MARKER_INTERVAL - 1));
-            if (next < stop)
-                stop = next;
-        }
-        uint32_t k = stop - at < n - got ? stop - at : n - got;
-        memcpy(out + got, data + at, k);
-        got += k;
-        at += k;
-    }
-    return got;
+    return iw_plain_bytes(h->markers, h->base, data, len, seq, at, out, n);
 }
 
 static uint32_t
@@ -89,9 +71,44 @@ header_at(const uint8_t *data, uint32_t len, uint32_t seq, uint32_t i, const str
     return i + RS_MPA_MARKER_LEN;
 }
 
+/* Under h, every marker inside the candidate [i, i + w) that was captured
+ * must look like one: reserved zero, and FPDUPTR the distance back to the
+ * ULPDU_Length field (or to the FPDU's start, which differs only after a
+ * leading marker: RFC 5044 can be read either way), or 0 where the FPDU
+ * starts. Random octets pass this one marker in 2^32. */
+static bool
+markers_hold(const uint8_t *data, uint32_t len, uint32_t seq, uint32_t i, uint32_t hdr,
+             uint32_t w, const struct hyp *h)
+{
+    if (!h->markers)
+        return true;
+    uint32_t m = i + ((h->base - (seq + i)) & (RS_MPA_MARKER_INTERVAL - 1));
+    for (; m < i + w && m + RS_MPA_MARKER_LEN <= len; m += RS_MPA_MARKER_INTERVAL) {
+        uint16_t res = rs_load_be16(data + m), ptr = rs_load_be16(data + m + 2);
+        bool ok = m == i ? ptr == 0 : ptr == m - hdr || ptr == m - i;
+        if (res != 0 || !ok)
+            return false;
+    }
+    return true;
+}
+
+/* Whether a segment of this direction started at seq (recently). */
+static bool
+segment_started(const struct rs_iwarp *iw, const struct iw_dir *d, uint32_t seq)
+{
+    if (seq == iw->vb.seg_start)
+        return true;
+    for (unsigned k = 0; k < RS_ARRAY_SIZE(d->seg_starts); k++)
+        if (d->seg_starts[k] == seq)
+            return true;
+    return false;
+}
+
+/* A candidate at offset i under h. `continuing`: it follows framing already
+ * found, so one that ends where the bytes end needs no further proof. */
 static enum verdict
 check(const struct rs_iwarp *iw, const struct iw_dir *d, const uint8_t *data, uint32_t len,
-      uint32_t seq, uint32_t i, const struct hyp *h, struct found *f)
+      uint32_t seq, uint32_t i, const struct hyp *h, bool continuing, struct found *f)
 {
     uint8_t u[2 + RS_DDP_UNTAGGED_HDR_LEN];
     uint32_t hdr = header_at(data, len, seq, i, h);
@@ -108,6 +125,8 @@ check(const struct rs_iwarp *iw, const struct iw_dir *d, const uint8_t *data, ui
         return V_MORE;      /* an untagged header's QN and MO are still to be judged */
     uint32_t plain = 2u + ulen + (4 - (ulen + 2u) % 4) % 4 + RS_MPA_CRC_LEN;
     uint32_t w = h->markers ? hyp_wire_len(h, seq + i, plain) : plain;
+    if (!markers_hold(data, len, seq, i, hdr, w, h))
+        return V_NO;
     if (w > len - i)
         return V_MORE;
     uint32_t sent = rs_load_le32(data + i + w - RS_MPA_CRC_LEN);
@@ -122,8 +141,10 @@ check(const struct rs_iwarp *iw, const struct iw_dir *d, const uint8_t *data, ui
     uint32_t j = i + w;
     f->hyp = *h;
     f->crc = false;
-    if (seq + i == iw->vb.seg_start && seq + j == iw->vb.seg_end)
+    if (seq + j == iw->vb.seg_end && segment_started(iw, d, seq + i))
         return V_YES;
+    if (continuing && j == len)
+        return V_YES;       /* framing holds: an FPDU that ends where the bytes end */
     uint32_t nh = header_at(data, len, seq, j, h);
     if (nh == UINT32_MAX)
         return V_NO;
@@ -143,7 +164,7 @@ looks_like_header(const uint8_t *p)
 /* Tries every guess about markers at offset i; V_YES fills f. */
 static enum verdict
 try_at(const struct rs_iwarp *iw, const struct iw_dir *d, const uint8_t *data, uint32_t len,
-       uint32_t seq, uint32_t i, struct found *f)
+       uint32_t seq, uint32_t i, bool continuing, struct found *f)
 {
     enum verdict best = V_NO, v;
     uint32_t s = seq + i;
@@ -159,14 +180,14 @@ try_at(const struct rs_iwarp *iw, const struct iw_dir *d, const uint8_t *data, u
         uint32_t hdr = is_marker_at(&h, s) ? i + RS_MPA_MARKER_LEN : i;
         if (hdr + 4 <= len && !looks_like_header(data + hdr))
             return V_NO;
-        return check(iw, d, data, len, seq, i, &h, f);
+        return check(iw, d, data, len, seq, i, &h, continuing, f);
     }
     if (len - i < 4)
         return V_MORE;
     if (looks_like_header(data + i)) {
         h.markers = false;
         h.base = 0;
-        if ((v = check(iw, d, data, len, seq, i, &h, f)) == V_YES)
+        if ((v = check(iw, d, data, len, seq, i, &h, continuing, f)) == V_YES)
             return v;
         best = v;
         /* A marker inside it, FPDUPTR octets from its start. */
@@ -176,26 +197,44 @@ try_at(const struct rs_iwarp *iw, const struct iw_dir *d, const uint8_t *data, u
             if (m[0] != 0 || m[1] != 0 || rs_load_be16(m + 2) != k)
                 continue;
             h.base = s + k;
-            if ((v = check(iw, d, data, len, seq, i, &h, f)) == V_YES)
+            if ((v = check(iw, d, data, len, seq, i, &h, continuing, f)) == V_YES)
                 return v;
             if (v == V_MORE)
                 best = V_MORE;
         }
     }
-    /* A marker where it starts, then its header. */
+    /* A marker where it starts, then its header. An FPDU right after four
+     * zero octets is more often one after a zero CRC or pad: that reading
+     * (no marker, the FPDU at i + 4) wins when it holds. */
     if (rs_load_be32(data + i) == 0) {
         if (len - i < 8)
             return V_MORE;
-        if (looks_like_header(data + i + 4)) {
+        h.markers = false;
+        if (looks_like_header(data + i + 4) &&
+            check(iw, d, data, len, seq, i + 4, &h, continuing, f) != V_YES) {
             h.markers = true;
             h.base = s;
-            if ((v = check(iw, d, data, len, seq, i, &h, f)) == V_YES)
+            if ((v = check(iw, d, data, len, seq, i, &h, continuing, f)) == V_YES)
                 return v;
             if (v == V_MORE)
                 best = V_MORE;
         }
     }
     return best;
+}
+
+/* What an FPDU found tells about the direction's markers and CRCs. */
+static void
+learn(struct iw_dir *d, const struct found *f)
+{
+    if (f->hyp.markers) {
+        d->markers = d->markers_known = d->marker_base_known = true;
+        d->marker_base = f->hyp.base;
+    }
+    if (f->crc || !d->crc_known) {
+        d->crc_known = true;
+        d->crc = f->crc;
+    }
 }
 
 uint32_t
@@ -207,21 +246,32 @@ iw_infer(struct rs_iwarp *iw, struct iw_conn *c, int side, const uint8_t *data, 
 
     *found = false;
     for (uint32_t i = 0; i < len; i++) {
-        enum verdict v = try_at(iw, d, data, len, seq, i, &f);
+        enum verdict v = try_at(iw, d, data, len, seq, i, false, &f);
         if (v == V_MORE && keep)
             return i;
         if (v != V_YES)
             continue;
         *found = true;
-        if (f.hyp.markers) {
-            d->markers = d->markers_known = d->marker_base_known = true;
-            d->marker_base = f.hyp.base;
-        }
-        if (f.crc || !d->crc_known) {
-            d->crc_known = true;
-            d->crc = f.crc;
-        }
+        learn(d, &f);
         return i;
     }
     return len;
+}
+
+int
+iw_infer_at(struct rs_iwarp *iw, struct iw_conn *c, int side, const uint8_t *data,
+            uint32_t len, uint32_t seq)
+{
+    struct iw_dir *d = &c->dir[side];
+    struct found f;
+
+    switch (try_at(iw, d, data, len, seq, 0, true, &f)) {
+    case V_YES:
+        learn(d, &f);
+        return 1;
+    case V_MORE:
+        return 0;
+    default:
+        return -1;
+    }
 }

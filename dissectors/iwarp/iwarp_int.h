@@ -86,6 +86,8 @@ struct iw_dir {
     uint32_t skip_until;    /* IW_SKIP: where the damaged FPDU ends */
     uint32_t trunc_caplen;  /* IW_SKIP: bytes of it kept at head */
     uint32_t hunt_budget;   /* IW_HUNT on an unconfirmed connection */
+    uint32_t seg_starts[4]; /* where the last segments started: senders align FPDUs */
+    uint8_t n_seg_starts;   /* counts around: the next slot is n % 4 */
     /* Send reassembly, as Wireshark's iwarp_rdma.send.* fields show it */
     uint16_t send_frags;
     uint32_t send_len;
@@ -188,6 +190,11 @@ void iw_mpa_hole(struct rs_iwarp *iw, struct iw_conn *c, int side, uint32_t seq,
 /* A segment starts at seq with these bytes: is it an MPA frame to follow? */
 void iw_mpa_probe(struct rs_iwarp *iw, struct iw_conn *c, int side, const uint8_t *data,
                   uint32_t len, uint32_t seq);
+/* Copies up to n octets from offset `at` of data (stream sequence seq),
+ * skipping the markers that stand every 512 octets from base when markers
+ * are on; returns the count copied. */
+uint32_t iw_plain_bytes(bool markers, uint32_t base, const uint8_t *data, uint32_t len,
+                        uint32_t seq, uint32_t at, uint8_t *out, uint32_t n);
 /* Total octets of the FPDU at seq with this marker-free length. */
 uint32_t iw_fpdu_wire_len(const struct iw_dir *d, uint32_t seq, uint32_t plain_len);
 /* Emits the FPDU at data (wire bytes, markers included, wire_len long). */
@@ -200,6 +207,11 @@ void iw_mpa_emit_fpdu(struct rs_iwarp *iw, struct iw_conn *c, int side, const ui
  * decide (only when `keep`: the bytes can wait in the window), or len. */
 uint32_t iw_infer(struct rs_iwarp *iw, struct iw_conn *c, int side, const uint8_t *data,
                   uint32_t len, uint32_t seq, bool keep, bool *found);
+/* The same test at offset 0 only, for the FPDUs that follow one found while
+ * markers are not known: 1 an FPDU (settings learnt), 0 more bytes needed,
+ * -1 none. */
+int iw_infer_at(struct rs_iwarp *iw, struct iw_conn *c, int side, const uint8_t *data,
+                uint32_t len, uint32_t seq);
 
 /* ddp.c */
 /* Header sanity of a ULPDU of ulen octets whose first `avail` octets are at

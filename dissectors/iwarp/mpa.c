@@ -79,6 +79,27 @@ has_markers(const struct iw_dir *d)
 }
 
 uint32_t
+iw_plain_bytes(bool markers, uint32_t base, const uint8_t *data, uint32_t len, uint32_t seq,
+               uint32_t at, uint8_t *out, uint32_t n)
+{
+    uint32_t got = 0;
+
+    while (got < n && at < len) {
+        uint32_t to_marker = (base - (seq + at)) & (RS_MPA_MARKER_INTERVAL - 1);
+        if (markers && to_marker == 0) {
+            at += RS_MPA_MARKER_LEN;
+            continue;
+        }
+        uint32_t stop = markers && to_marker < len - at ? at + to_marker : len;
+        uint32_t k = stop - at < n - got ? stop - at : n - got;
+        memcpy(out + got, data + at, k);
+        got += k;
+        at += k;
+    }
+    return got;
+}
+
+uint32_t
 iw_fpdu_wire_len(const struct iw_dir *d, uint32_t seq, uint32_t plain_len)
 {
     if (!has_markers(d))
@@ -299,13 +320,26 @@ parse_fpdu(struct rs_iwarp *iw, struct iw_conn *c, int side, const uint8_t *data
            uint32_t len, uint32_t seq)
 {
     struct iw_dir *d = &c->dir[side];
-    uint32_t h = header_offset(d, seq);
 
+    /* Framing found by inference, with markers not yet seen: each FPDU is
+     * checked as the first was, so that a marker inside it shows. */
+    if (d->inferred && !d->markers_known) {
+        int v = iw_infer_at(iw, c, side, data, len, seq);
+        if (v <= 0)
+            return v == 0 ? 0 : UINT32_MAX;
+    }
+    uint32_t h = header_offset(d, seq);
     if (len < h + 4)
         return 0;
     uint16_t ulen = rs_load_be16(data + h);
-    if (d->inferred && !iw_ddp_sane(data + h + 2, len - h - 2, ulen))
-        return UINT32_MAX;
+    if (d->inferred) {
+        /* The headers as the search judged them: without the markers. */
+        uint8_t u[RS_DDP_UNTAGGED_HDR_LEN];
+        uint32_t got = iw_plain_bytes(has_markers(d), d->marker_base, data, len, seq, h + 2, u,
+                                      sizeof(u));
+        if (!iw_ddp_sane(u, got, ulen))
+            return UINT32_MAX;
+    }
     uint32_t plain = 2u + ulen + (4 - (ulen + 2u) % 4) % 4 + RS_MPA_CRC_LEN;
     uint32_t w = iw_fpdu_wire_len(d, seq, plain);
     if (len < w)
@@ -385,7 +419,8 @@ iw_mpa_parse(struct rs_iwarp *iw, struct iw_conn *c, int side, const uint8_t *da
         case IW_FRAMED:
             n = parse_fpdu(iw, c, side, p, rest, s);
             if (n == UINT32_MAX) {
-                d->parse = IW_HUNT;
+                d->parse = IW_HUNT;     /* no FPDU here: search from the next octet */
+                off++;
                 continue;
             }
             break;

@@ -321,6 +321,7 @@ iw_stream_segment(struct rs_iwarp *iw, struct iw_conn *c, int side, const struct
     /* Give-ups may have delivered held runs that overlap this segment. */
     if (!trim_old(d, &seq, &data, &caplen, &len))
         return;
+    d->seg_starts[d->n_seg_starts++ % RS_ARRAY_SIZE(d->seg_starts)] = seq;
     deliver(iw, c, side, data, caplen);
     if (len > caplen)
         give_up(iw, c, side, len - caplen);     /* cut by the snapshot length */
