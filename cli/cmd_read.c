@@ -40,6 +40,7 @@ struct read_opts {
     struct rs_analysis_opts analysis;
     bool analyze;
     struct rs_iwarp_opts iwarp;
+    bool iwarp_stats;                   /* -z iwarp */
     const char *filter_text;
     struct rs_filter *filter;
     struct rs_stat *stats[MAX_STATS];
@@ -67,6 +68,8 @@ static const char read_usage[] =
     "  -z expert        expert items by severity, with the first frames of each\n"
     "  -z io,stat,INTERVAL[,FILTER]...\n"
     "                   frames and bytes per interval of seconds, per filter\n"
+    "  -z iwarp         iWARP connections, FPDUs, bad CRCs, retransmissions, bytes lost,\n"
+    "                   and the reassembly memory held against its bounds\n"
     "  -q               print only the statistics\n"
     "  -d udp.port==N,roce\n"
     "                   also decode UDP port N as RoCEv2 (repeatable)\n"
@@ -267,6 +270,10 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
             break;
         case 'z': {
             char err[RS_ERRBUF_SIZE];
+            if (strcmp(optarg, "iwarp") == 0) {
+                ro->iwarp_stats = true;
+                break;
+            }
             if (ro->n_stats == MAX_STATS)
                 return cli_fail(CLI_EXIT_USAGE, "-z: at most %d statistics", MAX_STATS);
             if (rs_stat_new(optarg, &ro->stats[ro->n_stats], err) != 0)
@@ -409,6 +416,8 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_iwarp *iw,
         rs_print_json_end(out);
     for (size_t i = 0; i < ro->n_stats; i++)
         rs_stat_print(ro->stats[i], an, out);
+    if (ro->iwarp_stats)
+        rs_iwarp_print_stats(iw, out);
     if (rs_out_flush(out) != 0)
         return cli_fail(CLI_EXIT_OUTPUT, "writing output: write error");
     if (rc < 0)

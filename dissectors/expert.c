@@ -56,6 +56,8 @@ const struct rs_expert rs_experts[] = {
     [EX_COUNT] = {NULL, NULL, 0, NULL},
 };
 
+_Static_assert(EX_COUNT <= RS_EXPERT_MAX_KINDS, "stats tables index rs_experts[]");
+
 static const uint32_t fact_of[EX_COUNT] = {
     [EX_VIOLATION] = RS_FACT_VIOLATION,
     [EX_OPCODE_SEQ] = RS_FACT_OPCODE_SEQ,

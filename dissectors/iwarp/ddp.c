@@ -132,6 +132,8 @@ send_account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *p, cons
     struct iw_view_build *vb = &iw->vb;
     uint32_t plen = ulen - RS_DDP_UNTAGGED_HDR_LEN;
 
+    if (d->send_frags == 0 && (u[0] & DDP_LAST))
+        return;     /* a Send of one FPDU: nothing to reassemble, nothing shown */
     if (d->send_frags < IW_SEND_FRAMES)
         d->send_frames[d->send_frags] = (uint32_t)vb->frame;
     d->send_frags++;

@@ -177,6 +177,10 @@ struct rs_iwarp_stats {
 
 void rs_iwarp_get_stats(const struct rs_iwarp *iw, struct rs_iwarp_stats *st);
 
+/* -z iwarp: the counters above, and the memory held against the bounds. */
+struct rs_out;
+void rs_iwarp_print_stats(const struct rs_iwarp *iw, struct rs_out *o);
+
 /* What is wrong with an MPA Request or Reply (bits). Revision 2's Enhanced
  * flag is not reserved. */
 #define RS_MPA_BAD_PD_LENGTH 0x01   /* PD_Length over 512 */

@@ -29,6 +29,9 @@ def main():
     ap.add_argument("--mbytes", type=int, default=120)
     ap.add_argument("--conns", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hole", action="store_true",
+                    help="leave out one early segment of each connection, which nothing "
+                    "acknowledges: a hole that never fills")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     w = ib.PcapWriter(a.out, 1)
@@ -68,6 +71,9 @@ def main():
             segs = gen_iwarp.cuts_for(rng, i, start, end, tshark_safe=True)
         ack = c.dirs[1].isn + 1 + len(c.dirs[1].data)
         for s, e in segs:
+            st["segs"] = st.get("segs", 0) + 1
+            if a.hole and st["segs"] == 10:
+                continue
             w.write(c.frame(0, bytes(i.data[s:e]), seq=i.isn + 1 + s, ack=ack))
             total += e - s
         i.pdus.clear()
