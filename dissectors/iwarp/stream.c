@@ -59,9 +59,33 @@ compact(struct iw_dir *d)
     d->head = 0;
 }
 
+/* The view's PDUs that point into the parsed front of the window get
+ * copies of their own, so that the window can move. */
+static bool
+unpin(struct rs_iwarp *iw, struct iw_dir *d)
+{
+    struct iw_view_build *vb = &iw->vb;
+
+    for (unsigned i = 0; i < vb->view.n_pdus; i++) {
+        struct rs_iwarp_pdu *p = &vb->pdus[i];
+        if (p->data < d->buf || p->data >= d->buf + d->cap)
+            continue;
+        uint8_t *copy = iw_arena_alloc(iw, p->caplen ? p->caplen : 1);
+        if (copy == NULL)
+            return false;
+        memcpy(copy, p->data, p->caplen);
+        p->data = copy;
+    }
+    d->pinned = false;
+    return true;
+}
+
 bool
 iw_stream_reserve(struct rs_iwarp *iw, struct iw_dir *d, uint32_t n)
 {
+    /* Room taken by bytes already parsed is given back first. */
+    if (d->head > 0 && window_end(d) + n > d->cap && (!d->pinned || unpin(iw, d)))
+        compact(d);
     uint32_t need = window_end(d);
 
     if (n > iw->opts.max_buffer || need > iw->opts.max_buffer - n)
