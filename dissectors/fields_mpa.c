@@ -410,7 +410,7 @@ get_view(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     case 0:
         return rs_value_set_uint(out, f->type, v->conn);
     case 1:
-        return rs_value_set_uint(out, f->type, v->dir);
+        return v->dir != RS_IWARP_DIR_UNKNOWN && rs_value_set_uint(out, f->type, v->dir);
     case 2:
         return rs_value_set_uint(out, f->type, v->markers_on);
     case 3:
@@ -525,7 +525,7 @@ const struct rs_field rs_fields_iwarp_view[] = {
     VIEW("roceshark.iwarp.conn", "Connection", RS_FT_UINT32, NULL,
          "iWARP connection number, from 1", 0, 0),
     VIEW("roceshark.iwarp.dir", "Direction", RS_FT_UINT8, dir_vals,
-         "0 from the MPA initiator, 1 from the responder", 1, 0),
+         "0 from the MPA initiator, 1 from the responder (absent without a Request)", 1, 0),
     VIEW("roceshark.iwarp.markers", "Markers in use", RS_FT_BOOLEAN, NULL,
          "This direction carries markers", 2, 0),
     VIEW("roceshark.iwarp.crc", "CRCs in use", RS_FT_BOOLEAN, NULL,

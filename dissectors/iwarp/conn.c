@@ -74,9 +74,12 @@ static void
 dir_free(struct rs_iwarp *iw, struct iw_dir *d)
 {
     iw_stream_free(iw, d);
-    free(d->send_buf);
-    d->send_buf = NULL;
-    d->send_cap = 0;
+    if (d->send != NULL) {
+        iw->stats.memory -= sizeof(*d->send) + d->send->cap;
+        free(d->send->buf);
+        free(d->send);
+        d->send = NULL;
+    }
 }
 
 static void

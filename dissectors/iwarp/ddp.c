@@ -90,36 +90,33 @@ iw_ddp_hdr_len(const uint8_t *u)
 /* Appends a Send fragment's payload; drops the data (not the count) once
  * the message is longer than what we keep. */
 static void
-send_append(struct rs_iwarp *iw, struct iw_dir *d, const uint8_t *p, uint32_t n)
+send_append(struct rs_iwarp *iw, struct iw_send *sd, const uint8_t *p, uint32_t n)
 {
-    if (d->send_data_lost || n == 0)
+    if (sd->data_lost || n == 0)
         return;
-    if (d->send_len + n > IW_SEND_MAX_DATA) {
-        d->send_data_lost = true;
+    if (sd->len + n > IW_SEND_MAX_DATA) {
+        sd->data_lost = true;
         return;
     }
-    if (d->send_len + n > d->send_cap) {
-        uint32_t cap = d->send_cap ? d->send_cap : 4096;
-        while (cap < d->send_len + n)
+    if (sd->len + n > sd->cap) {
+        uint32_t cap = sd->cap ? sd->cap : 4096;
+        while (cap < sd->len + n)
             cap *= 2;
         if (cap > IW_SEND_MAX_DATA)
             cap = IW_SEND_MAX_DATA;
-        if (iw->stats.memory + (cap - d->send_cap) > iw->opts.max_memory) {
-            d->send_data_lost = true;
-            return;
-        }
-        uint8_t *b = realloc(d->send_buf, cap);
+        uint8_t *b = iw->stats.memory + (cap - sd->cap) > iw->opts.max_memory ? NULL
+                                                                               : realloc(sd->buf, cap);
         if (b == NULL) {
-            d->send_data_lost = true;
+            sd->data_lost = true;
             return;
         }
-        iw->stats.memory += cap - d->send_cap;
+        iw->stats.memory += cap - sd->cap;
         if (iw->stats.memory > iw->stats.memory_peak)
             iw->stats.memory_peak = iw->stats.memory;
-        d->send_buf = b;
-        d->send_cap = cap;
+        sd->buf = b;
+        sd->cap = cap;
     }
-    memcpy(d->send_buf + d->send_len, p, n);
+    memcpy(sd->buf + sd->len, p, n);
 }
 
 /* Wireshark reassembles the payloads of untagged Send messages in arrival
@@ -131,37 +128,43 @@ send_account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *p, cons
 {
     struct iw_view_build *vb = &iw->vb;
     uint32_t plen = ulen - RS_DDP_UNTAGGED_HDR_LEN;
+    struct iw_send *sd = d->send;
 
-    if (d->send_frags == 0 && (u[0] & DDP_LAST))
+    if ((sd == NULL || sd->frags == 0) && (u[0] & DDP_LAST))
         return;     /* a Send of one FPDU: nothing to reassemble, nothing shown */
-    if (d->send_frags < IW_SEND_FRAMES)
-        d->send_frames[d->send_frags] = (uint32_t)vb->frame;
-    d->send_frags++;
-    send_append(iw, d, u + RS_DDP_UNTAGGED_HDR_LEN, plen);
-    d->send_len += plen;
+    if (sd == NULL) {
+        if (iw->stats.memory + sizeof(*sd) > iw->opts.max_memory ||
+            (sd = calloc(1, sizeof(*sd))) == NULL)
+            return;     /* not shown: Wireshark's fields are a courtesy, not a must */
+        iw->stats.memory += sizeof(*sd);
+        d->send = sd;
+    }
+    if (sd->frags < IW_SEND_FRAMES)
+        sd->frames[sd->frags] = (uint32_t)vb->frame;
+    sd->frags++;
+    send_append(iw, sd, u + RS_DDP_UNTAGGED_HDR_LEN, plen);
+    sd->len += plen;
     if (!(u[0] & DDP_LAST))
         return;
-    if (d->send_frags >= 2) {
-        uint32_t n = d->send_frags < IW_SEND_FRAMES ? d->send_frags : IW_SEND_FRAMES;
-        if (vb->n_send_frames + n <= IW_SEND_FRAMES) {
-            memcpy(vb->send_frames + vb->n_send_frames, d->send_frames, n * sizeof(uint32_t));
-            p->send_first_frame = vb->n_send_frames;
-            p->send_fragments = (uint16_t)n;
-            vb->n_send_frames = (uint16_t)(vb->n_send_frames + n);
-            p->send_len = d->send_len;
-            p->flags |= RS_IWARP_PDU_SEND_REASM;
-            if (!d->send_data_lost) {
-                uint8_t *copy = iw_arena_alloc(iw, d->send_len ? d->send_len : 1);
-                if (copy != NULL) {
-                    memcpy(copy, d->send_buf, d->send_len);
-                    p->send_data = copy;
-                }
+    uint32_t n = sd->frags < IW_SEND_FRAMES ? sd->frags : IW_SEND_FRAMES;
+    if (vb->n_send_frames + n <= IW_SEND_FRAMES) {
+        memcpy(vb->send_frames + vb->n_send_frames, sd->frames, n * sizeof(uint32_t));
+        p->send_first_frame = vb->n_send_frames;
+        p->send_fragments = (uint16_t)n;
+        vb->n_send_frames = (uint16_t)(vb->n_send_frames + n);
+        p->send_len = sd->len;
+        p->flags |= RS_IWARP_PDU_SEND_REASM;
+        if (!sd->data_lost) {
+            uint8_t *copy = iw_arena_alloc(iw, sd->len ? sd->len : 1);
+            if (copy != NULL) {
+                memcpy(copy, sd->buf, sd->len);
+                p->send_data = copy;
             }
         }
     }
-    d->send_frags = 0;
-    d->send_len = 0;
-    d->send_data_lost = false;
+    sd->frags = 0;
+    sd->len = 0;
+    sd->data_lost = false;
 }
 
 void

@@ -236,9 +236,11 @@ rs_iwarp_process(struct rs_iwarp *iw, struct rs_packet *pkt)
         return;
 
     struct rs_iwarp_view *v = &iw->vb.view;
-    int ini = c->initiator >= 0 ? c->initiator : 0;
     const struct iw_dir *d = &c->dir[side];
-    v->dir = side == ini ? RS_IWARP_DIR_INITIATOR : RS_IWARP_DIR_RESPONDER;
+    if (c->initiator < 0)
+        v->dir = RS_IWARP_DIR_UNKNOWN;
+    else
+        v->dir = side == c->initiator ? RS_IWARP_DIR_INITIATOR : RS_IWARP_DIR_RESPONDER;
     v->conn = c->id;
     v->mpa_rev = c->mpa_rev;
     v->markers_on = d->markers;

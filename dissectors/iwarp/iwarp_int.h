@@ -88,13 +88,19 @@ struct iw_dir {
     uint32_t hunt_budget;   /* IW_HUNT on an unconfirmed connection */
     uint32_t seg_starts[4]; /* where the last segments started: senders align FPDUs */
     uint8_t n_seg_starts;   /* counts around: the next slot is n % 4 */
-    /* Send reassembly, as Wireshark's iwarp_rdma.send.* fields show it */
-    uint16_t send_frags;
-    uint32_t send_len;
-    uint32_t send_frames[IW_SEND_FRAMES];
-    uint8_t *send_buf;
-    uint32_t send_cap;
-    bool send_data_lost;
+    /* Send reassembly, as Wireshark's iwarp_rdma.send.* fields show it: made
+     * when a Send of several FPDUs first comes, so that connections that have
+     * none (or are not iWARP) stay small. */
+    struct iw_send *send;
+};
+
+struct iw_send {
+    uint16_t frags;
+    uint32_t len;
+    uint32_t frames[IW_SEND_FRAMES];
+    uint8_t *buf;
+    uint32_t cap;
+    bool data_lost;
 };
 
 /* What the connection is known to be. */

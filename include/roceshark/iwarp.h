@@ -117,8 +117,9 @@ struct rs_iwarp_pdu {
 #define RS_IWARP_VIEW_REJECTED 0x20         /* the connection's MPA Reply rejected it */
 
 /* Direction of a segment within its connection. */
-#define RS_IWARP_DIR_INITIATOR 0    /* sent by the MPA initiator (or the first sender seen) */
+#define RS_IWARP_DIR_INITIATOR 0    /* sent by the MPA initiator */
 #define RS_IWARP_DIR_RESPONDER 1
+#define RS_IWARP_DIR_UNKNOWN 0xff   /* no MPA Request was seen */
 
 /* What rs_iwarp_process() found in one frame; valid until the next call. */
 struct rs_iwarp_view {
