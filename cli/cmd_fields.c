@@ -18,6 +18,7 @@ static const char *const type_names[] = {
     [RS_FT_ABSTIME] = "FT_ABSOLUTE_TIME", [RS_FT_BYTES] = "FT_BYTES",
     [RS_FT_ETHER] = "FT_ETHER",       [RS_FT_IPV4] = "FT_IPv4",
     [RS_FT_IPV6] = "FT_IPv6",         [RS_FT_STRING] = "FT_STRING",
+    [RS_FT_NONE] = "FT_NONE",
 };
 
 int

@@ -12,12 +12,13 @@
 #include <roceshark/dissect.h>
 #include <roceshark/fields.h>
 #include <roceshark/filter.h>
+#include <roceshark/iwarp.h>
 #include <roceshark/print.h>
 #include <roceshark/stats.h>
 
 #include "cli.h"
 
-#define MAX_FIELDS_ARGS 256
+#define MAX_FIELDS_ARGS 1024
 #define MAX_STATS 16
 #define OUT_BUFFER_SIZE (1u << 20)
 
@@ -38,6 +39,8 @@ struct read_opts {
     struct rs_decode_opts decode;
     struct rs_analysis_opts analysis;
     bool analyze;
+    struct rs_iwarp_opts iwarp;
+    bool iwarp_stats;                   /* -z iwarp */
     const char *filter_text;
     struct rs_filter *filter;
     struct rs_stat *stats[MAX_STATS];
@@ -65,13 +68,26 @@ static const char read_usage[] =
     "  -z expert        expert items by severity, with the first frames of each\n"
     "  -z io,stat,INTERVAL[,FILTER]...\n"
     "                   frames and bytes per interval of seconds, per filter\n"
+    "  -z iwarp         iWARP connections, FPDUs, bad CRCs, retransmissions, bytes lost,\n"
+    "                   and the reassembly memory held against its bounds\n"
     "  -q               print only the statistics\n"
     "  -d udp.port==N,roce\n"
     "                   also decode UDP port N as RoCEv2 (repeatable)\n"
+    "  -d tcp.port==N,iwarp\n"
+    "                   decode TCP port N as iWARP even without an MPA exchange (repeatable);\n"
+    "                   other TCP connections are iWARP when their MPA exchange or FPDUs show it\n"
     "  -o rc.pmtu:N     path MTU to assume until a conversation shows its own\n"
     "  -o analysis.max_convs:N\n"
     "                   conversations the analysis keeps at once (default 65536)\n"
     "  -o analysis:off  decode only, no transport analysis\n"
+    "  -o iwarp.buffer:BYTES\n"
+    "                   octets held per TCP direction for reassembly (default 1 MiB)\n"
+    "  -o iwarp.memory:BYTES\n"
+    "                   octets held for reassembly in all (default 256 MiB)\n"
+    "  -o iwarp.max_conns:N\n"
+    "                   TCP connections followed at once (default 65536)\n"
+    "  -o iwarp.heuristics:off\n"
+    "                   find iWARP only by MPA exchanges and -d ports\n"
     "  -l               flush output after every frame\n"
     "  -n               accepted for tshark compatibility (names are never resolved)\n";
 
@@ -129,6 +145,35 @@ parse_fields_option(const char *arg, struct rs_fields_fmt *fmt)
 }
 
 static int
+parse_iwarp_pref(const char *arg, struct rs_iwarp_opts *o)
+{
+    unsigned long long v;
+
+    if (strncmp(arg, "iwarp.buffer:", 13) == 0) {
+        if (!cli_parse_uint(arg + 13, 131072, 1u << 30, &v))
+            return cli_fail(CLI_EXIT_USAGE, "-o %s: expected 131072 to %u octets", arg, 1u << 30);
+        o->max_buffer = (uint32_t)v;
+    } else if (strncmp(arg, "iwarp.memory:", 13) == 0) {
+        if (!cli_parse_uint(arg + 13, 131072, 1ull << 40, &v))
+            return cli_fail(CLI_EXIT_USAGE, "-o %s: expected 131072 to %llu octets", arg,
+                            1ull << 40);
+        o->max_memory = v;
+    } else if (strncmp(arg, "iwarp.max_conns:", 16) == 0) {
+        if (!cli_parse_uint(arg + 16, 1, 1u << 26, &v))
+            return cli_fail(CLI_EXIT_USAGE, "-o %s: expected 1 to %u connections", arg,
+                            1u << 26);
+        o->max_conns = (uint32_t)v;
+    } else if (strcmp(arg, "iwarp.heuristics:off") == 0 ||
+               strcmp(arg, "iwarp.heuristics:on") == 0) {
+        o->heuristics = arg[17] == 'n';
+    } else {
+        return cli_fail(CLI_EXIT_USAGE, "-o %s: unknown iWARP preference (iwarp.buffer:N, "
+                        "iwarp.memory:N, iwarp.max_conns:N, iwarp.heuristics:on|off)", arg);
+    }
+    return 0;
+}
+
+static int
 parse_pref(const char *arg, struct read_opts *ro)
 {
     unsigned long long v;
@@ -145,9 +190,12 @@ parse_pref(const char *arg, struct read_opts *ro)
         ro->analysis.max_convs = (uint32_t)v;
     } else if (strcmp(arg, "analysis:off") == 0 || strcmp(arg, "analysis:on") == 0) {
         ro->analyze = arg[10] == 'n';
+    } else if (strncmp(arg, "iwarp.", 6) == 0) {
+        return parse_iwarp_pref(arg, &ro->iwarp);
     } else {
         return cli_fail(CLI_EXIT_USAGE, "-o %s: unknown preference (rc.pmtu:N, "
-                        "analysis.max_convs:N, analysis:on|off)", arg);
+                        "analysis.max_convs:N, analysis:on|off, iwarp.buffer:N, "
+                        "iwarp.memory:N, iwarp.max_conns:N, iwarp.heuristics:on|off)", arg);
     }
     return 0;
 }
@@ -162,6 +210,7 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
     rs_fields_fmt_init(&ro->fields_fmt);
     rs_decode_opts_init(&ro->decode);
     rs_analysis_opts_init(&ro->analysis);
+    rs_iwarp_opts_init(&ro->iwarp);
     ro->analyze = true;
     optind = 1;
     opterr = 0;
@@ -221,6 +270,10 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
             break;
         case 'z': {
             char err[RS_ERRBUF_SIZE];
+            if (strcmp(optarg, "iwarp") == 0) {
+                ro->iwarp_stats = true;
+                break;
+            }
             if (ro->n_stats == MAX_STATS)
                 return cli_fail(CLI_EXIT_USAGE, "-z: at most %d statistics", MAX_STATS);
             if (rs_stat_new(optarg, &ro->stats[ro->n_stats], err) != 0)
@@ -284,12 +337,13 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
 static bool
 fields_need_crc(const struct read_opts *ro)
 {
-    static const char *const crc_fields[] = {"roceshark.icrc", "roceshark.vcrc"};
+    static const char *const crc_fields[] = {"roceshark.icrc", "roceshark.vcrc",
+                                             "roceshark.mpa.crc"};
 
     for (size_t i = 0; i < ro->n_stats; i++)
         if (rs_stat_needs_crc(ro->stats[i]))
             return true;
-    for (size_t k = 0; k < 2; k++) {
+    for (size_t k = 0; k < RS_ARRAY_SIZE(crc_fields); k++) {
         if (ro->filter != NULL && rs_filter_uses(ro->filter, crc_fields[k]))
             return true;
         for (size_t i = 0; i < ro->n_fields; i++)
@@ -329,8 +383,8 @@ read_opts_free(struct read_opts *ro)
 }
 
 static int
-read_frames(struct rs_source *src, struct read_opts *ro, struct rs_analyzer *an,
-            struct rs_out *out)
+read_frames(struct rs_source *src, struct read_opts *ro, struct rs_iwarp *iw,
+            struct rs_analyzer *an, struct rs_out *out)
 {
     char err[RS_ERRBUF_SIZE];
     struct rs_frame frame;
@@ -346,6 +400,7 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_analyzer *an,
     while ((ro->count == 0 || shown < ro->count) && !out->failed &&
            (rc = rs_source_next(src, &frame, err)) == 1) {
         rs_decode_frame(&frame, &ro->decode, &pkt);
+        rs_iwarp_process(iw, &pkt);
         if (an != NULL)
             rs_analyzer_process(an, &pkt, &facts);
         for (size_t i = 0; i < ro->n_stats; i++)
@@ -361,6 +416,8 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_analyzer *an,
         rs_print_json_end(out);
     for (size_t i = 0; i < ro->n_stats; i++)
         rs_stat_print(ro->stats[i], an, out);
+    if (ro->iwarp_stats)
+        rs_iwarp_print_stats(iw, out);
     if (rs_out_flush(out) != 0)
         return cli_fail(CLI_EXIT_OUTPUT, "writing output: write error");
     if (rc < 0)
@@ -433,14 +490,21 @@ cmd_read(int argc, char **argv)
     for (size_t i = 0; i < ro->n_stats; i++)
         if (rs_stat_needs_analysis(ro->stats[i]) && !ro->analyze)
             return cli_fail(CLI_EXIT_USAGE, "-z needs the analysis: drop -o analysis:off");
-    if (ro->analyze && rs_analyzer_new(&ro->analysis, &an, err) != 0) {
+    struct rs_iwarp *iw = NULL;
+    ro->iwarp.verify_crc = ro->decode.verify_crc;
+    ro->iwarp.n_ports = ro->decode.n_iwarp_ports;
+    memcpy(ro->iwarp.ports, ro->decode.iwarp_ports, sizeof(ro->iwarp.ports));
+    if (rs_iwarp_new(&ro->iwarp, &iw, err) != 0 ||
+        (ro->analyze && rs_analyzer_new(&ro->analysis, &an, err) != 0)) {
+        rs_iwarp_free(iw);
         rs_out_free(&out);
         rs_source_close(src);
         read_opts_free(ro);
         return cli_fail(CLI_EXIT_INTERNAL, "%s", err);
     }
-    rc = read_frames(src, ro, an, &out);
+    rc = read_frames(src, ro, iw, an, &out);
     rs_analyzer_free(an);
+    rs_iwarp_free(iw);
     if (ro->iface != NULL) {
         cli_print_capture_counts(src, ro->shown, "decoded");
         cli_break_on_signals(NULL);

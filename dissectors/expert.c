@@ -2,15 +2,19 @@
  * expert.c - which expert items a frame carries: checksum verdicts and
  * malformation from decoding, the rest from the analyzer's facts.
  */
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <roceshark/analysis.h>
 #include <roceshark/expert.h>
+#include <roceshark/iwarp.h>
 
 /* In order of rs_experts[]. */
 enum expert_kind {
     EX_MALFORMED, EX_BAD_ICRC, EX_BAD_VCRC, EX_VIOLATION, EX_OPCODE_SEQ, EX_LENGTH_MISMATCH,
-    EX_PSN_GAP, EX_RETRANSMISSION, EX_NAK, EX_RNR, EX_CNP, EX_ECN_CE, EX_COUNT
+    EX_PSN_GAP, EX_RETRANSMISSION, EX_NAK, EX_RNR, EX_CNP, EX_ECN_CE,
+    EX_MPA_BAD_CRC, EX_MPA_BAD_LENGTH, EX_MPA_RES, EX_MPA_REV, EX_MPA_REJECT, EX_IWARP_GAP,
+    EX_IWARP_INCOMPLETE, EX_IWARP_RETRANSMISSION, EX_IWARP_OUT_OF_ORDER, EX_COUNT
 };
 
 const struct rs_expert rs_experts[] = {
@@ -32,8 +36,27 @@ const struct rs_expert rs_experts[] = {
     [EX_CNP] = {"roceshark.cnp", "Congestion", RS_SEV_NOTE, "Congestion notification (CNP)"},
     [EX_ECN_CE] = {"roceshark.analysis.ecn_ce", "Congestion", RS_SEV_NOTE,
                    "ECN Congestion Experienced"},
+    [EX_MPA_BAD_CRC] = {"roceshark.mpa.crc.status", "Checksum", RS_SEV_ERROR, "Bad MPA CRC"},
+    [EX_MPA_BAD_LENGTH] = {"iwarp_mpa.bad_length", "Malformed", RS_SEV_ERROR,
+                           "MPA private data longer than 512 octets"},
+    [EX_MPA_RES] = {"iwarp_mpa.res.not_set0", "Protocol", RS_SEV_WARN,
+                    "MPA reserved flag bits set"},
+    [EX_MPA_REV] = {"iwarp_mpa.rev.not_set1", "Protocol", RS_SEV_WARN,
+                    "MPA revision neither 1 nor 2"},
+    [EX_MPA_REJECT] = {"iwarp_mpa.reject_bit_responder", "Response", RS_SEV_NOTE,
+                       "MPA connection rejected"},
+    [EX_IWARP_GAP] = {"roceshark.iwarp.gap", "Sequence", RS_SEV_WARN,
+                      "TCP bytes never captured (iWARP framing resumed after them)"},
+    [EX_IWARP_INCOMPLETE] = {"roceshark.mpa.incomplete", "Sequence", RS_SEV_WARN,
+                             "FPDU with bytes never captured"},
+    [EX_IWARP_RETRANSMISSION] = {"roceshark.iwarp.retransmission", "Sequence", RS_SEV_NOTE,
+                                 "TCP retransmission of iWARP bytes"},
+    [EX_IWARP_OUT_OF_ORDER] = {"roceshark.iwarp.out_of_order", "Sequence", RS_SEV_NOTE,
+                               "TCP segment out of order (held for the bytes before it)"},
     [EX_COUNT] = {NULL, NULL, 0, NULL},
 };
+
+_Static_assert(EX_COUNT <= RS_EXPERT_MAX_KINDS, "stats tables index rs_experts[]");
 
 static const uint32_t fact_of[EX_COUNT] = {
     [EX_VIOLATION] = RS_FACT_VIOLATION,
@@ -45,6 +68,34 @@ static const uint32_t fact_of[EX_COUNT] = {
     [EX_RNR] = RS_FACT_RNR,
     [EX_ECN_CE] = RS_FACT_ECN_CE,
 };
+
+/* An item once per frame, however many PDUs show it. */
+static void
+iwarp_experts(const struct rs_iwarp_view *v, void (*fn)(void *ctx, const struct rs_expert *e),
+              void *ctx)
+{
+    bool seen[EX_COUNT] = {false};
+
+    for (unsigned i = 0; i < v->n_pdus; i++) {
+        const struct rs_iwarp_pdu *p = &v->pdus[i];
+        if (p->kind == RS_MPA_FPDU) {
+            seen[EX_MPA_BAD_CRC] |= p->crc_status == RS_CKSUM_BAD;
+            seen[EX_IWARP_INCOMPLETE] |= (p->flags & RS_IWARP_PDU_TRUNCATED) != 0;
+            continue;
+        }
+        unsigned bad = rs_mpa_frame_anomalies(p);
+        seen[EX_MPA_BAD_LENGTH] |= (bad & RS_MPA_BAD_PD_LENGTH) != 0;
+        seen[EX_MPA_RES] |= (bad & RS_MPA_RES_SET) != 0;
+        seen[EX_MPA_REV] |= (bad & RS_MPA_REV_UNKNOWN) != 0;
+        seen[EX_MPA_REJECT] |= (bad & RS_MPA_REJECTED) != 0;
+    }
+    seen[EX_IWARP_GAP] = (v->flags & RS_IWARP_VIEW_GAP) != 0;
+    seen[EX_IWARP_RETRANSMISSION] = (v->flags & RS_IWARP_VIEW_RETRANSMISSION) != 0;
+    seen[EX_IWARP_OUT_OF_ORDER] = (v->flags & RS_IWARP_VIEW_OUT_OF_ORDER) != 0;
+    for (int k = EX_MPA_BAD_CRC; k < EX_COUNT; k++)
+        if (seen[k])
+            fn(ctx, &rs_experts[k]);
+}
 
 void
 rs_expert_foreach(const struct rs_packet *pkt, void (*fn)(void *ctx, const struct rs_expert *e),
@@ -58,6 +109,8 @@ rs_expert_foreach(const struct rs_packet *pkt, void (*fn)(void *ctx, const struc
         fn(ctx, &rs_experts[EX_BAD_VCRC]);
     if (rs_packet_has(pkt, RS_LAYER_CNP))
         fn(ctx, &rs_experts[EX_CNP]);
+    if (pkt->iwarp != NULL)
+        iwarp_experts(pkt->iwarp, fn, ctx);
     if (pkt->facts == NULL)
         return;
     for (int k = 0; k < EX_COUNT; k++)

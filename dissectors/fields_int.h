@@ -13,6 +13,8 @@
 extern const struct rs_field rs_fields_frame[];
 extern const struct rs_field rs_fields_link[];
 extern const struct rs_field rs_fields_ip[];
+extern const struct rs_field rs_fields_mpa[];
+extern const struct rs_field rs_fields_rdmap[];
 extern const struct rs_field rs_fields_ib_lrh[];
 extern const struct rs_field rs_fields_ib_grh[];
 extern const struct rs_field rs_fields_ib_bth[];
@@ -20,6 +22,7 @@ extern const struct rs_field rs_fields_ib_ext[];
 extern const struct rs_field rs_fields_ib_aeth[];
 extern const struct rs_field rs_fields_ib_tail[];
 extern const struct rs_field rs_fields_roceshark[];
+extern const struct rs_field rs_fields_iwarp_view[];
 extern const struct rs_field rs_fields_analysis[];
 
 /* Names of the defined BTH opcodes (ib_opcode.c). */

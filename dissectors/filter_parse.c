@@ -253,8 +253,9 @@ parse_test(struct parser *p)
     size_t field_pos = p->pos;
     next(p);
     if (p->tok == TOK_RELOP || is_word(p, "contains") || is_word(p, "in")) {
-        if (f->type == RS_FT_PROTOCOL) {
-            fail_at(p, field_pos, "%s is a protocol: it can only be tested for presence", name);
+        if (f->type == RS_FT_PROTOCOL || f->type == RS_FT_NONE) {
+            fail_at(p, field_pos, "%s is a %s: it can only be tested for presence", name,
+                    f->type == RS_FT_PROTOCOL ? "protocol" : "label");
             return n;
         }
     }

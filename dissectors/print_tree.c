@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <roceshark/fields.h>
+#include <roceshark/iwarp.h>
 #include <roceshark/print.h>
 
 #define INDENT 4
@@ -48,7 +49,7 @@ print_item(void *ctx, const struct rs_field *f, const struct rs_value *v)
     char text[256];
 
     indent(t->o, t->depth);
-    if (v->type == RS_FT_PROTOCOL) {
+    if (v->type == RS_FT_PROTOCOL || v->type == RS_FT_NONE) {
         rs_out_str(t->o, f->name);
     } else if ((f->flags & RS_FIELD_HEADER) && v->v.bytes.len > 8) {
         rs_out_str(t->o, f->name);
@@ -66,6 +67,41 @@ print_item(void *ctx, const struct rs_field *f, const struct rs_value *v)
     rs_out_char(t->o, '\n');
 }
 
+static void
+print_field(struct tree_ctx *t, const struct rs_packet *pkt, int id)
+{
+    const struct rs_field *f = rs_field_by_id(id);
+    struct rs_value v;
+
+    /* Cheap presence test first: most fields are absent from a frame. */
+    if (!rs_field_value(pkt, id, 0, &v))
+        return;
+    t->depth = f->depth;
+    for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, id, occ, &v); occ++)
+        print_item(t, f, &v);
+}
+
+/* iWARP fields PDU by PDU, as tshark shows one MPA (and one DDP/RDMAP)
+ * tree per FPDU: each pass sees a view holding that PDU alone. */
+static void
+print_iwarp_pdus(struct tree_ctx *t, const struct rs_packet *pkt)
+{
+    const struct rs_iwarp_view *v = pkt->iwarp;
+
+    for (unsigned i = 0; i < v->n_pdus; i++) {
+        struct rs_iwarp_view one = *v;
+        struct rs_packet p = *pkt;
+        one.pdus = &v->pdus[i];
+        one.n_pdus = 1;
+        one.markers = v->markers + v->pdus[i].first_marker;
+        one.n_markers = v->pdus[i].n_markers;
+        p.iwarp = &one;
+        for (int id = 0; id < rs_field_count(); id++)
+            if (rs_field_by_id(id)->flags & RS_FIELD_PER_PDU)
+                print_field(t, &p, id);
+    }
+}
+
 void
 rs_print_tree(struct rs_out *o, const struct rs_packet *pkt)
 {
@@ -76,17 +112,14 @@ rs_print_tree(struct rs_out *o, const struct rs_packet *pkt)
 
     rs_out_printf(o, "Frame %llu: %u bytes on wire (%u bits), %u bytes captured (%u bits)\n",
                   (unsigned long long)fr->number, len, len * 8, caplen, caplen * 8);
+    bool pdus_done = false;
     for (int id = 0; id < rs_field_count(); id++) {
-        const struct rs_field *f = rs_field_by_id(id);
-        struct rs_value v;
-
-        /* Cheap presence test first: most fields are absent from a frame. */
-        if (!rs_field_value(pkt, id, 0, &v))
-            continue;
-        t.depth = f->depth;
-        for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, id, occ, &v);
-             occ++)
-            print_item(&t, f, &v);
+        if (!(rs_field_by_id(id)->flags & RS_FIELD_PER_PDU)) {
+            print_field(&t, pkt, id);
+        } else if (!pdus_done && pkt->iwarp != NULL) {
+            print_iwarp_pdus(&t, pkt);
+            pdus_done = true;
+        }
     }
     if (pkt->flags & RS_PKT_MALFORMED)
         rs_out_printf(o, "[Malformed Packet: %s]\n", pkt->problem);

@@ -9,7 +9,6 @@
 #include <roceshark/stats.h>
 
 #define EXPERT_FIRST_FRAMES 5
-#define EXPERT_KINDS 16
 #define IO_MAX_FILTERS 8
 #define IO_MAX_ROWS ((size_t)1 << 22)
 
@@ -27,7 +26,7 @@ struct io_cell {
 struct rs_stat {
     enum stat_kind kind;
     /* expert: indexed like rs_experts[] */
-    struct expert_count experts[EXPERT_KINDS];
+    struct expert_count experts[RS_EXPERT_MAX_KINDS];
     /* io,stat */
     int64_t interval_ns;
     int64_t last_rel_ns;

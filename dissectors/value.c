@@ -187,6 +187,9 @@ format_plain(struct out *o, const struct rs_field *f, const struct rs_value *v)
     case RS_FT_STRING:
         out_str(o, v->v.str);
         break;
+    case RS_FT_NONE:
+        out_bytes(o, "1", 1);
+        break;
     default:
         break;
     }

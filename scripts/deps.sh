@@ -3,7 +3,7 @@
 set -eu
 PACKAGES="build-essential cmake pkg-config libpcap-dev libibverbs-dev wireshark-dev
 libglib2.0-dev libcmocka-dev libncurses-dev tshark python3 python3-scapy iproute2
-librsvg2-bin"
+librsvg2-bin python3-crcmod"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -21,6 +21,9 @@ struct rs_expert {
     const char *summary;    /* "Bad ICRC", "PSN gap", ... */
 };
 
+/* Most kinds rs_experts[] may hold: tables indexed like it are this long. */
+#define RS_EXPERT_MAX_KINDS 32
+
 /* All kinds of expert information, ending with {NULL}. */
 extern const struct rs_expert rs_experts[];
 

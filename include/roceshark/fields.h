@@ -33,7 +33,8 @@ enum rs_ftype {
     RS_FT_ETHER,
     RS_FT_IPV4,
     RS_FT_IPV6,
-    RS_FT_STRING
+    RS_FT_STRING,
+    RS_FT_NONE          /* a text label with no value: present or not (tshark prints 1) */
 };
 
 enum rs_fbase {
@@ -93,6 +94,7 @@ struct rs_field {
 };
 
 #define RS_FIELD_HEADER 0x01    /* the bytes of a whole header: a tree node */
+#define RS_FIELD_PER_PDU 0x02   /* one per iWARP PDU: the tree prints them PDU by PDU */
 
 /* Number of registered fields; ids run from 0 to count-1 in tree order. */
 int rs_field_count(void);

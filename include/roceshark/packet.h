@@ -93,6 +93,7 @@ enum rs_cksum_status {
 #define RS_PKT_IP_FRAGMENT 0x0004u
 
 struct rs_facts;
+struct rs_iwarp_view;
 
 struct rs_span {
     uint32_t off;
@@ -116,6 +117,7 @@ struct rs_packet {
     uint32_t icrc_computed;                 /* as it would appear read little-endian */
     uint16_t vcrc_computed;
     const struct rs_facts *facts;           /* analysis results (analysis.h), or NULL */
+    const struct rs_iwarp_view *iwarp;      /* MPA/DDP/RDMAP found (iwarp.h), or NULL */
 };
 
 static inline bool

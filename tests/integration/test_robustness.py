@@ -10,10 +10,14 @@ so that length fields lie) and bit-flipped variants (random flips, and length fi
   - tests/robust/decode_exact decodes each frame from an exact-size heap buffer and
     extracts every field, so AddressSanitizer sees any over-read;
   - a frame cut anywhere inside its IBA headers or before its ICRC is flagged
-    roceshark.malformed, and a snapshot cut is also flagged roceshark.truncated."""
+    roceshark.malformed, and a snapshot cut is also flagged roceshark.truncated;
+  - iWARP streams (tests/gen/gen_iwarp.py) with segments cut, bit-flipped, dropped, repeated
+    and swapped go through reassembly, MPA framing and inference the same way;
+  - a stream with a hole that never fills keeps the reassembly memory within its bound."""
 import json
 import os
 import random
+import re
 import struct
 
 import rstest as t
@@ -106,4 +110,74 @@ for path, kind, linktype, recs in cut_files:
             flagged += 1
     t.check(flagged > 100, "only %d cut RDMA frames checked" % flagged)
 print("%d mangled frames read in %d modes and from exact-size buffers" % (total, len(modes)))
+
+# iWARP: whole TCP streams mangled, so that reassembly, MPA framing and inference meet
+# truncated, bit-flipped, missing, repeated and reordered segments.
+iw_out = os.path.join(out, "iwarp")
+t.run([t.PYTHON, os.path.join(t.GEN_DIR, "gen_iwarp.py"), iw_out, "--seed", "9"])
+iw_files = []
+for name in ("aligned.pcap", "random.pcap", "midstream.pcap"):
+    linktype, frames = read_pcap(os.path.join(iw_out, name))
+    variants = {
+        "snap": [(f[:rnd.randrange(14, len(f) + 1)], len(f)) for f in frames],
+        "short": [(f[:k], k) for f in frames for k in [rnd.randrange(14, len(f) + 1)]],
+        "flip": [(mutate(f), len(f)) for f in frames],
+        "drop": [(f, len(f)) for f in frames if rnd.random() > 0.1],
+        "dup": [(f, len(f)) for f in frames for _ in range(1 + (rnd.random() < 0.1))],
+        "swap": [],
+    }
+    swapped = list(frames)
+    for i in range(0, len(swapped) - 1, 7):
+        swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
+    variants["swap"] = [(f, len(f)) for f in swapped]
+    for kind, recs in variants.items():
+        p = os.path.join(iw_out, "%s-%s" % (kind, name))
+        write_pcap(p, linktype, recs)
+        iw_files.append((p, len(recs)))
+iw_total = 0
+for path, n in iw_files:
+    iw_total += n
+    for mode in modes + [["-q", "-z", "iwarp", "-z", "expert"]]:
+        p = t.run([t.ROCESHARK, "read", "-r", path] + mode, check_rc=False)
+        t.check(p.returncode == 0 and p.stderr == "",
+                "%s %s: exit %d, stderr %r" % (os.path.basename(path), " ".join(mode[:2]),
+                                              p.returncode, p.stderr[:300]))
+    p = t.run([DECODE_EXACT, path], check_rc=False)
+    t.check(p.returncode == 0 and "ERROR" not in p.stderr and "runtime error" not in p.stderr,
+            "decode_exact %s: exit %d %s" % (os.path.basename(path), p.returncode, p.stderr[:500]))
+print("%d mangled iWARP frames read in %d modes and from exact-size buffers"
+      % (iw_total, len(modes) + 1))
+
+# A hole that never fills: one early segment of each of 8 connections is missing and nothing
+# acknowledges past it. The segments after it wait in the window up to its bound, then the
+# missing bytes are given up and framing goes on: memory stays within 8 windows, measured by
+# the stage itself and by the process's peak RSS against a capture without the hole.
+BOUND = 262144
+hole, whole = os.path.join(iw_out, "hole.pcap"), os.path.join(iw_out, "whole.pcap")
+for path, extra in ((hole, ["--hole"]), (whole, [])):
+    t.run([t.PYTHON, os.path.join(t.GEN_DIR, "gen_bench_iwarp.py"), path, "--mbytes", "12"]
+          + extra)
+MEASURE = ("import resource, subprocess, sys\n"
+           "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+           "sys.stdout.write(p.stdout)\n"
+           "print('maxrss_kb %d' % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+
+
+def measured(path):
+    out = t.run([t.PYTHON, "-c", MEASURE, t.ROCESHARK, "read", "-r", path, "-q", "-z", "iwarp",
+                 "-o", "iwarp.buffer:%d" % BOUND]).stdout
+    get = lambda label: int(re.search(label + r"\s+(\d+)", out).group(1))
+    peak = int(re.search(r"bytes now, (\d+) at most", out).group(1))
+    return peak, get("maxrss_kb"), get("Reassembly bound hits:"), get("FPDUs:")
+
+
+peak, rss, hits, fpdus = measured(hole)
+peak_w, rss_w, hits_w, fpdus_w = measured(whole)
+print("hole that never fills: reassembly memory at most %d bytes (bound %d x 8 connections), "
+      "peak RSS %d KB; without the hole %d bytes, %d KB" % (peak, BOUND, rss, peak_w, rss_w))
+t.check(hits > 0 and hits_w == 0, "bound hits: %d with the hole, %d without" % (hits, hits_w))
+t.check(peak <= 8 * BOUND, "reassembly memory %d over 8 x %d" % (peak, BOUND))
+t.check(rss <= rss_w + 8 * BOUND // 1024 + 4096, "peak RSS %d KB with the hole, %d without"
+        % (rss, rss_w))
+t.check(fpdus >= fpdus_w - 8 * 4, "only %d of %d FPDUs decoded after the holes" % (fpdus, fpdus_w))
 t.finish("robustness")

@@ -2,7 +2,8 @@
  * decode_exact.c - decode every frame of a capture from a buffer of exactly
  * its captured length, and pull every field and every output format out of
  * it. Under AddressSanitizer any read past the captured bytes is caught,
- * which libpcap's large shared buffer would otherwise hide.
+ * which libpcap's large shared buffer would otherwise hide. Frames go
+ * through the iWARP stage too, whose state (and window) outlives each copy.
  *
  * usage: decode_exact FILE...   (exit 0 when every file was read)
  */
@@ -13,6 +14,7 @@
 #include <roceshark/capture.h>
 #include <roceshark/dissect.h>
 #include <roceshark/fields.h>
+#include <roceshark/iwarp.h>
 #include <roceshark/print.h>
 
 static unsigned long long values;
@@ -29,7 +31,7 @@ count_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
 }
 
 static void
-exercise(const struct rs_frame *frame, struct rs_out *out)
+exercise(const struct rs_frame *frame, struct rs_iwarp *iw, struct rs_out *out)
 {
     struct rs_decode_opts opts;
     struct rs_packet pkt;
@@ -41,6 +43,7 @@ exercise(const struct rs_frame *frame, struct rs_out *out)
     f.data = copy;
     rs_decode_opts_init(&opts);
     rs_decode_frame(&f, &opts, &pkt);
+    rs_iwarp_process(iw, &pkt);
     for (int id = 0; id < rs_field_count(); id++)
         rs_field_foreach(&pkt, id, count_value, NULL);
     rs_print_summary(out, &pkt);
@@ -62,16 +65,20 @@ main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         struct rs_source *src;
         struct rs_frame frame;
+        struct rs_iwarp_opts io;
+        struct rs_iwarp *iw;
         int rc;
 
-        if (rs_source_open_file(argv[i], &src, err) != 0) {
+        rs_iwarp_opts_init(&io);
+        if (rs_source_open_file(argv[i], &src, err) != 0 || rs_iwarp_new(&io, &iw, err) != 0) {
             fprintf(stderr, "decode_exact: %s\n", err);
             return 2;
         }
         while ((rc = rs_source_next(src, &frame, err)) == 1) {
-            exercise(&frame, &out);
+            exercise(&frame, iw, &out);
             frames++;
         }
+        rs_iwarp_free(iw);
         rs_source_close(src);
         if (rc < 0) {
             fprintf(stderr, "decode_exact: %s: %s\n", argv[i], err);

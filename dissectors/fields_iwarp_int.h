@@ -1,0 +1,87 @@
+/*
+ * fields_iwarp_int.h - what the iWARP field tables (fields_mpa.c,
+ * fields_rdmap.c) share: walking the PDUs of a frame's iWARP view, and
+ * reading a field's octets out of one of them. Not part of the API.
+ *
+ * Occurrence n of an iWARP field is its n-th appearance over the PDUs that
+ * ended in the frame, in stream order, as tshark lists a field that a frame
+ * shows once per PDU.
+ */
+#ifndef ROCESHARK_FIELDS_IWARP_INT_H
+#define ROCESHARK_FIELDS_IWARP_INT_H
+
+#include <roceshark/iwarp.h>
+#include <roceshark/wire.h>
+
+#include "fields_int.h"
+
+/* Whether field f appears in PDU p. */
+typedef bool (*iw_field_pred)(const struct rs_iwarp_pdu *p, const struct rs_field *f);
+
+static inline const struct rs_iwarp_pdu *
+iw_field_pdu(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+             iw_field_pred pred)
+{
+    const struct rs_iwarp_view *v = pkt->iwarp;
+
+    if (v == NULL)
+        return NULL;
+    for (unsigned i = 0; i < v->n_pdus; i++)
+        if (pred(&v->pdus[i], f) && occ-- == 0)
+            return &v->pdus[i];
+    return NULL;
+}
+
+/* Octets of the PDU's ULPDU that were captured. */
+static inline uint32_t
+iw_ulpdu_avail(const struct rs_iwarp_pdu *p)
+{
+    if (p->kind != RS_MPA_FPDU || p->caplen < 2)
+        return 0;
+    uint32_t cap = p->caplen - 2;
+    return cap < p->ulpdu_len ? cap : p->ulpdu_len;
+}
+
+static inline const uint8_t *
+iw_ulpdu(const struct rs_iwarp_pdu *p)
+{
+    return p->data + 2;
+}
+
+/* True when f (offset, width) lies within avail octets from base. Fields of
+ * width 0 (headers, FT_NONE) need their offset's octet. */
+static inline bool
+iw_fits(const struct rs_field *f, uint32_t base, uint32_t avail)
+{
+    uint32_t need = base + f->offset + (f->width ? f->width : 1);
+    return need <= avail;
+}
+
+/* Reads f from the octets at base + f->offset: integers big-endian, masked
+ * and shifted; byte strings as they are; FT_NONE as present. */
+static inline bool
+iw_field_read(const struct rs_field *f, const uint8_t *base, struct rs_value *out)
+{
+    const uint8_t *p = base + f->offset;
+
+    out->type = f->type;
+    switch (f->type) {
+    case RS_FT_NONE:
+    case RS_FT_PROTOCOL:
+        out->v.u = 1;
+        return true;
+    case RS_FT_BYTES:
+        out->v.bytes.ptr = p;
+        out->v.bytes.len = f->width;
+        return true;
+    default: {
+        uint64_t v = rs_load_be(p, f->width);
+        if (f->mask != 0)
+            v = (v & f->mask) >> rs_mask_shift(f->mask);
+        out->v.u = v;
+        return true;
+    }
+    }
+}
+
+#endif /* ROCESHARK_FIELDS_IWARP_INT_H */

@@ -1,0 +1,176 @@
+/*
+ * conn.c - the connection table: one entry per TCP 4-tuple, both directions
+ * in one entry (the key puts the lower endpoint first), least recently used
+ * evicted once the table holds opts.max_conns entries.
+ *
+ * Every TCP connection gets an entry, iWARP or not: an MPA Request can come
+ * at any time, and a connection with no exchange needs its search state.
+ * Entries of connections known not to be iWARP are cheap (no buffers).
+ */
+#include <glib.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iwarp_int.h"
+
+static guint
+key_hash(gconstpointer p)
+{
+    const uint8_t *b = p;
+    uint64_t h = 0x9e3779b97f4a7c15ull, w;
+    size_t i = 0;
+
+    for (; i + 8 <= sizeof(struct iw_key); i += 8) {
+        memcpy(&w, b + i, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    }
+    for (; i < sizeof(struct iw_key); i++)
+        h = (h ^ b[i]) * 0x94d049bb133111ebull;
+    return (guint)(h ^ (h >> 32));
+}
+
+static gboolean
+key_equal(gconstpointer a, gconstpointer b)
+{
+    return memcmp(a, b, sizeof(struct iw_key)) == 0;
+}
+
+int
+iw_table_init(struct rs_iwarp *iw)
+{
+    iw->table = g_hash_table_new(key_hash, key_equal);
+    iw->next_id = 1;
+    return iw->table != NULL ? 0 : RS_ENOMEM;
+}
+
+static void
+lru_unlink(struct rs_iwarp *iw, struct iw_conn *c)
+{
+    if (c->lru_prev != NULL)
+        c->lru_prev->lru_next = c->lru_next;
+    else
+        iw->lru_head = c->lru_next;
+    if (c->lru_next != NULL)
+        c->lru_next->lru_prev = c->lru_prev;
+    else
+        iw->lru_tail = c->lru_prev;
+    c->lru_prev = c->lru_next = NULL;
+}
+
+static void
+lru_push_front(struct rs_iwarp *iw, struct iw_conn *c)
+{
+    c->lru_prev = NULL;
+    c->lru_next = iw->lru_head;
+    if (iw->lru_head != NULL)
+        iw->lru_head->lru_prev = c;
+    iw->lru_head = c;
+    if (iw->lru_tail == NULL)
+        iw->lru_tail = c;
+}
+
+static void
+dir_free(struct rs_iwarp *iw, struct iw_dir *d)
+{
+    iw_stream_free(iw, d);
+    if (d->send != NULL) {
+        iw->stats.memory -= sizeof(*d->send) + d->send->cap;
+        free(d->send->buf);
+        free(d->send);
+        d->send = NULL;
+    }
+}
+
+static void
+conn_destroy(struct rs_iwarp *iw, struct iw_conn *c)
+{
+    g_hash_table_remove(iw->table, &c->key);
+    lru_unlink(iw, c);
+    dir_free(iw, &c->dir[0]);
+    dir_free(iw, &c->dir[1]);
+    free(c);
+    iw->n_conns--;
+}
+
+void
+iw_table_free(struct rs_iwarp *iw)
+{
+    while (iw->lru_head != NULL)
+        conn_destroy(iw, iw->lru_head);
+    if (iw->table != NULL)
+        g_hash_table_destroy(iw->table);
+    iw->table = NULL;
+}
+
+/* Forgets everything about the connection but its key: a new SYN on the
+ * same 4-tuple starts a new one. */
+void
+iw_conn_reset(struct rs_iwarp *iw, struct iw_conn *c)
+{
+    struct iw_key key = c->key;
+    struct iw_conn *prev = c->lru_prev, *next = c->lru_next;
+
+    dir_free(iw, &c->dir[0]);
+    dir_free(iw, &c->dir[1]);
+    memset(c, 0, sizeof(*c));
+    c->key = key;
+    c->lru_prev = prev;
+    c->lru_next = next;
+    c->initiator = -1;
+    if (iw_port_forced(iw, key.port[0], key.port[1]))
+        iw_conn_mark_iwarp(iw, c, IW_FORCED);
+}
+
+struct iw_conn *
+iw_conn_get(struct rs_iwarp *iw, const struct iw_key *key)
+{
+    struct iw_conn *c = g_hash_table_lookup(iw->table, key);
+
+    if (c != NULL) {
+        if (iw->lru_head != c) {
+            lru_unlink(iw, c);
+            lru_push_front(iw, c);
+        }
+        return c;
+    }
+    if (iw->n_conns >= iw->opts.max_conns && iw->lru_tail != NULL) {
+        if (iw->lru_tail->id != 0)
+            iw->stats.evictions++;
+        conn_destroy(iw, iw->lru_tail);
+    }
+    c = calloc(1, sizeof(*c));
+    if (c == NULL)
+        return NULL;
+    c->key = *key;
+    c->initiator = -1;
+    g_hash_table_insert(iw->table, &c->key, c);
+    lru_push_front(iw, c);
+    iw->n_conns++;
+    if (iw_port_forced(iw, key->port[0], key->port[1]))
+        iw_conn_mark_iwarp(iw, c, IW_FORCED);
+    return c;
+}
+
+/* The connection carries iWARP: give it an id and let both directions look
+ * for framing without the budget of a guess. */
+void
+iw_conn_mark_iwarp(struct rs_iwarp *iw, struct iw_conn *c, enum iw_kind kind)
+{
+    if (c->id == 0) {
+        c->id = iw->next_id++;
+        iw->stats.connections++;
+    }
+    if (c->kind == IW_MPA && kind == IW_INFERRED)
+        return;
+    c->kind = (uint8_t)kind;
+}
+
+bool
+iw_port_forced(const struct rs_iwarp *iw, uint16_t a, uint16_t b)
+{
+    for (unsigned i = 0; i < iw->opts.n_ports; i++)
+        if (iw->opts.ports[i] == a || iw->opts.ports[i] == b)
+            return true;
+    return false;
+}

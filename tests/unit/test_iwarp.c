@@ -1,0 +1,369 @@
+/*
+ * test_iwarp.c - the iWARP stage: MPA exchange, FPDUs whole, split and
+ * several to a segment, markers, CRC verdicts, retransmissions and segments
+ * out of order, the reassembly bound, capture loss, and inference.
+ *
+ * Segments are built here byte by byte (Ethernet, IPv4, TCP, then MPA); the
+ * CRC-32C of what they carry comes from crc.h, whose own vectors are in
+ * test_crc.c. tests/integration/test_iwarp.py holds the stage to an
+ * independent generator and to tshark.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <roceshark/crc.h>
+#include <roceshark/iwarp.h>
+#include <roceshark/wire.h>
+
+#include "testutil.h"
+
+#define HDRS 54             /* Ethernet, IPv4, TCP without options */
+#define ISN_A 1000u
+#define ISN_B 5000u
+#define TCP_ACK 0x10
+
+struct fixture {
+    struct rs_iwarp *iw;
+    struct rs_iwarp_opts opts;
+    struct rs_decode_opts dopts;
+    struct test_frame tf;
+    struct rs_packet pkt;
+    uint64_t number;
+    /* The streams as sent, to cut segments from. */
+    uint8_t stream[2][1 << 20];
+    uint32_t len[2];
+};
+
+static int
+setup(void **state)
+{
+    struct fixture *fx = calloc(1, sizeof(*fx));
+
+    rs_iwarp_opts_init(&fx->opts);
+    rs_decode_opts_init(&fx->dopts);
+    assert_int_equal(rs_iwarp_new(&fx->opts, &fx->iw, NULL), 0);
+    *state = fx;
+    return 0;
+}
+
+static int
+teardown(void **state)
+{
+    struct fixture *fx = *state;
+
+    rs_iwarp_free(fx->iw);
+    free(fx);
+    return 0;
+}
+
+/* Sends stream bytes [a, b) of direction d (0: 10.0.0.1:40000 to 10.0.0.2:9999) as one
+ * segment, with an ACK of `ack` octets of the other direction; returns the view. */
+static const struct rs_iwarp_view *
+segment(struct fixture *fx, int d, uint32_t a, uint32_t b, uint32_t ack)
+{
+    uint8_t *p = fx->tf.bytes;
+    uint32_t n = b - a, isn = d ? ISN_B : ISN_A, other = d ? ISN_A : ISN_B;
+
+    memset(p, 0, HDRS);
+    memcpy(p + 12, "\x08\x00", 2);
+    p[14] = 0x45;
+    rs_store_be16(p + 16, (uint16_t)(40 + n));
+    p[22] = 64;
+    p[23] = 6;
+    memcpy(p + 26, d ? "\x0a\x00\x00\x02\x0a\x00\x00\x01" : "\x0a\x00\x00\x01\x0a\x00\x00\x02",
+           8);
+    rs_store_be16(p + 34, d ? 9999 : 40000);
+    rs_store_be16(p + 36, d ? 40000 : 9999);
+    rs_store_be32(p + 38, isn + 1 + a);
+    rs_store_be32(p + 42, other + 1 + ack);
+    p[46] = 0x50;
+    p[47] = TCP_ACK;
+    memcpy(p + HDRS, fx->stream[d] + a, n);
+    fx->tf.frame.data = p;
+    fx->tf.frame.caplen = fx->tf.frame.len = HDRS + n;
+    fx->tf.frame.linktype = RS_DLT_EN10MB;
+    fx->tf.frame.number = ++fx->number;
+    rs_decode_frame(&fx->tf.frame, &fx->dopts, &fx->pkt);
+    rs_iwarp_process(fx->iw, &fx->pkt);
+    return fx->pkt.iwarp;
+}
+
+static uint32_t
+add(struct fixture *fx, int d, const void *b, uint32_t n)
+{
+    memcpy(fx->stream[d] + fx->len[d], b, n);
+    fx->len[d] += n;
+    return fx->len[d];
+}
+
+static void
+exchange(struct fixture *fx, uint8_t req_flags, uint8_t rep_flags)
+{
+    uint8_t f[20];
+
+    memcpy(f, "MPA ID Req Frame", 16);
+    f[16] = req_flags;
+    f[17] = 1;
+    f[18] = f[19] = 0;
+    add(fx, 0, f, 20);
+    memcpy(f, "MPA ID Rep Frame", 16);
+    f[16] = rep_flags;
+    add(fx, 1, f, 20);
+    const struct rs_iwarp_view *v = segment(fx, 0, 0, 20, 0);
+    assert_non_null(v);
+    assert_int_equal(v->n_pdus, 1);
+    assert_int_equal(v->pdus[0].kind, RS_MPA_REQUEST);
+    v = segment(fx, 1, 0, 20, 20);
+    assert_int_equal(v->pdus[0].kind, RS_MPA_REPLY);
+}
+
+/* An untagged Send FPDU of `payload` octets (all `fill`): length, headers,
+ * pad, and a CRC (LE, as iSCSI) unless crc is false; markers every 512
+ * octets of direction d's stream from `base` when base is not UINT32_MAX. */
+static uint32_t
+send_fpdu(struct fixture *fx, int d, uint32_t msn, uint32_t payload, uint8_t fill, bool crc,
+          uint32_t base)
+{
+    uint8_t body[2048], out[2100];
+    uint32_t ulen = 18 + payload, pad = (4 - (ulen + 2) % 4) % 4, n = 0, m = 0;
+    uint32_t start = fx->len[d], hdr = UINT32_MAX;
+
+    rs_store_be16(body, (uint16_t)ulen);
+    memset(body + 2, 0, 18);
+    body[2] = 0x41;     /* untagged, last, DDP version 1 */
+    body[3] = 0x43;     /* RDMAP version 1, Send */
+    rs_store_be32(body + 2 + 10, msn);
+    memset(body + 20, fill, payload);
+    memset(body + 20 + payload, 0, pad);
+    uint32_t plain = 2 + ulen + pad;
+    while (m < plain) {
+        if (base != UINT32_MAX && (start + n - base) % 512 == 0) {
+            rs_store_be16(out + n, 0);
+            rs_store_be16(out + n + 2, (uint16_t)(hdr == UINT32_MAX ? 0 : start + n - hdr));
+            n += 4;
+            continue;
+        }
+        if (hdr == UINT32_MAX)
+            hdr = start + n;
+        out[n++] = body[m++];
+    }
+    if (base != UINT32_MAX && (start + n - base) % 512 == 0) {
+        rs_store_be16(out + n, 0);
+        rs_store_be16(out + n + 2, (uint16_t)(start + n - hdr));
+        n += 4;
+    }
+    rs_store_le32(out + n, crc ? rs_crc32c(out, n) : 0);
+    return add(fx, d, out, n + 4) - start;
+}
+
+static void
+test_exchange_and_crc(void **state)
+{
+    struct fixture *fx = *state;
+
+    exchange(fx, RS_MPA_FLAG_CRC, RS_MPA_FLAG_CRC);
+    uint32_t a = fx->len[0];
+    send_fpdu(fx, 0, 1, 40, 0xaa, true, UINT32_MAX);
+    const struct rs_iwarp_view *v = segment(fx, 0, a, fx->len[0], 20);
+    assert_int_equal(fx->pkt.encap, RS_ENCAP_IWARP);
+    assert_int_equal(v->n_pdus, 1);
+    assert_int_equal(v->pdus[0].kind, RS_MPA_FPDU);
+    assert_int_equal(v->pdus[0].ulpdu_len, 58);
+    assert_int_equal(v->pdus[0].crc_status, RS_CKSUM_GOOD);
+    assert_true(v->pdus[0].flags & RS_IWARP_PDU_MSG_LAST);
+    assert_int_equal(v->pdus[0].msg_len, 40);
+    assert_true(v->crc_on);
+    /* The same FPDU with one payload bit flipped: a bad CRC. */
+    a = fx->len[0];
+    send_fpdu(fx, 0, 2, 40, 0xaa, true, UINT32_MAX);
+    fx->stream[0][a + 30] ^= 0x10;
+    v = segment(fx, 0, a, fx->len[0], 20);
+    assert_int_equal(v->pdus[0].crc_status, RS_CKSUM_BAD);
+    struct rs_iwarp_stats st;
+    rs_iwarp_get_stats(fx->iw, &st);
+    assert_int_equal(st.connections, 1);
+    assert_int_equal(st.fpdus, 2);
+    assert_int_equal(st.crc_errors, 1);
+}
+
+static void
+test_split_and_packed(void **state)
+{
+    struct fixture *fx = *state;
+
+    exchange(fx, 0, 0);
+    uint32_t a = fx->len[0];
+    send_fpdu(fx, 0, 1, 300, 0x11, false, UINT32_MAX);
+    uint32_t b = fx->len[0];
+    /* One FPDU over three segments: shown on the last, whole. */
+    assert_int_equal(segment(fx, 0, a, a + 7, 20)->n_pdus, 0);
+    assert_true(fx->pkt.iwarp->flags & RS_IWARP_VIEW_CONTINUATION);
+    assert_int_equal(segment(fx, 0, a + 7, a + 200, 20)->n_pdus, 0);
+    const struct rs_iwarp_view *v = segment(fx, 0, a + 200, b, 20);
+    assert_int_equal(v->n_pdus, 1);
+    assert_int_equal(v->pdus[0].ulpdu_len, 318);
+    assert_int_equal(v->pdus[0].crc_status, RS_CKSUM_NOT_PRESENT);
+    assert_memory_equal(v->pdus[0].data, fx->stream[0] + a, b - a);
+    /* Three FPDUs, the third cut: two now, the third with the next segment. */
+    a = fx->len[0];
+    send_fpdu(fx, 0, 2, 10, 0x22, false, UINT32_MAX);
+    send_fpdu(fx, 0, 3, 20, 0x33, false, UINT32_MAX);
+    uint32_t c = fx->len[0];
+    send_fpdu(fx, 0, 4, 30, 0x44, false, UINT32_MAX);
+    v = segment(fx, 0, a, c + 5, 20);
+    assert_int_equal(v->n_pdus, 2);
+    assert_int_equal(rs_load_be32(v->pdus[1].data + 12), 3);
+    v = segment(fx, 0, c + 5, fx->len[0], 20);
+    assert_int_equal(v->n_pdus, 1);
+    assert_int_equal(rs_load_be32(v->pdus[0].data + 12), 4);
+}
+
+static void
+test_markers(void **state)
+{
+    struct fixture *fx = *state;
+
+    /* The Reply's M: the initiator sends markers, counted from its first FPDU. */
+    exchange(fx, RS_MPA_FLAG_CRC, RS_MPA_FLAG_MARKERS | RS_MPA_FLAG_CRC);
+    uint32_t base = fx->len[0], a = base;
+    send_fpdu(fx, 0, 1, 1200, 0x5a, true, base);
+    const struct rs_iwarp_view *v = segment(fx, 0, a, fx->len[0], 20);
+    assert_int_equal(v->n_pdus, 1);
+    assert_true(v->markers_on);
+    const struct rs_iwarp_pdu *p = &v->pdus[0];
+    assert_int_equal(p->n_markers, 3);          /* at 0, 512 and 1024 */
+    assert_int_equal(v->markers[p->first_marker], 0);
+    assert_int_equal(v->markers[p->first_marker + 1], 508);
+    assert_int_equal(p->wire_len, p->len + 12);
+    assert_int_equal(p->crc_status, RS_CKSUM_GOOD);
+    for (uint32_t i = 0; i < 1200; i++)
+        assert_int_equal(p->data[20 + i], 0x5a);    /* the markers are out of the payload */
+    /* The responder sends none. */
+    a = fx->len[1];
+    send_fpdu(fx, 1, 1, 600, 0x01, true, UINT32_MAX);
+    v = segment(fx, 1, a, fx->len[1], fx->len[0]);
+    assert_false(v->markers_on);
+    assert_int_equal(v->pdus[0].n_markers, 0);
+    assert_int_equal(v->pdus[0].crc_status, RS_CKSUM_GOOD);
+}
+
+static void
+test_retransmission_and_out_of_order(void **state)
+{
+    struct fixture *fx = *state;
+
+    exchange(fx, 0, 0);
+    uint32_t s1 = fx->len[0];
+    uint32_t s2 = s1 + send_fpdu(fx, 0, 1, 30, 1, false, UINT32_MAX);
+    uint32_t s3 = s2 + send_fpdu(fx, 0, 2, 30, 2, false, UINT32_MAX);
+    uint32_t s4 = s3 + send_fpdu(fx, 0, 3, 30, 3, false, UINT32_MAX);
+    assert_int_equal(segment(fx, 0, s1, s2, 20)->n_pdus, 1);
+    const struct rs_iwarp_view *v = segment(fx, 0, s1, s2, 20);
+    assert_true(v->flags & RS_IWARP_VIEW_RETRANSMISSION);
+    assert_int_equal(v->n_pdus, 0);
+    v = segment(fx, 0, s3, s4, 20);             /* ahead of FPDU 2 */
+    assert_true(v->flags & RS_IWARP_VIEW_OUT_OF_ORDER);
+    assert_int_equal(v->n_pdus, 0);
+    v = segment(fx, 0, s1, s3, 20);             /* 1 again and 2: the hole fills */
+    assert_int_equal(v->n_pdus, 2);
+    assert_int_equal(rs_load_be32(v->pdus[0].data + 12), 2);
+    assert_int_equal(rs_load_be32(v->pdus[1].data + 12), 3);
+}
+
+/* A hole that never fills: what follows it waits up to the bound, then the
+ * hole is given up and framing goes on; the window never passes the bound. */
+static void
+test_hole_bound(void **state)
+{
+    struct fixture *fx = *state;
+
+    rs_iwarp_free(fx->iw);
+    fx->opts.max_buffer = 128 * 1024;
+    assert_int_equal(rs_iwarp_new(&fx->opts, &fx->iw, NULL), 0);
+    exchange(fx, 0, 0);
+    uint32_t hole = fx->len[0];
+    send_fpdu(fx, 0, 1, 1000, 9, false, UINT32_MAX);   /* never captured */
+    uint32_t a = fx->len[0], msn = 2, shown = 0;
+    while (fx->len[0] < 400 * 1024)
+        send_fpdu(fx, 0, msn++, 1000, 7, false, UINT32_MAX);
+    for (uint32_t s = a; s < fx->len[0]; s += 1460) {
+        uint32_t e = s + 1460 < fx->len[0] ? s + 1460 : fx->len[0];
+        const struct rs_iwarp_view *v = segment(fx, 0, s, e, 20);
+        shown += v->n_pdus;
+        struct rs_iwarp_stats st;
+        rs_iwarp_get_stats(fx->iw, &st);
+        assert_true(st.memory <= fx->opts.max_buffer);
+    }
+    struct rs_iwarp_stats st;
+    rs_iwarp_get_stats(fx->iw, &st);
+    assert_int_equal(st.buffer_limit_hits, 1);
+    assert_int_equal(st.bytes_lost, a - hole);         /* exactly the hole */
+    assert_true(st.memory_peak <= fx->opts.max_buffer);
+    assert_true(st.out_of_order > 50);
+    assert_int_equal(shown, msn - 2);                   /* every FPDU after the hole */
+}
+
+static void
+test_inference(void **state)
+{
+    struct fixture *fx = *state;
+
+    /* No handshake, no exchange: the capture starts inside an FPDU. */
+    uint32_t first = send_fpdu(fx, 0, 1, 100, 1, true, UINT32_MAX);
+    send_fpdu(fx, 0, 2, 100, 2, true, UINT32_MAX);
+    send_fpdu(fx, 0, 3, 100, 3, true, UINT32_MAX);
+    const struct rs_iwarp_view *v = segment(fx, 0, first / 2, first + 50, 0);
+    assert_null(v);                             /* nothing to go by yet */
+    /* The rest of FPDU 2 (whose start was not kept: nothing said this was iWARP), and
+     * FPDU 3, found by its length, headers and CRC. */
+    v = segment(fx, 0, first + 50, fx->len[0], 0);
+    assert_non_null(v);
+    assert_int_equal(v->n_pdus, 1);
+    assert_true(v->pdus[0].flags & RS_IWARP_PDU_INFERRED);
+    assert_int_equal(v->pdus[0].crc_status, RS_CKSUM_GOOD);
+    assert_int_equal(rs_load_be32(v->pdus[0].data + 12), 3);
+    /* And the next one follows that framing. */
+    uint32_t a = fx->len[0];
+    send_fpdu(fx, 0, 4, 7, 4, true, UINT32_MAX);
+    v = segment(fx, 0, a, fx->len[0], 0);
+    assert_int_equal(v->n_pdus, 1);
+    assert_int_equal(rs_load_be32(v->pdus[0].data + 12), 4);
+}
+
+static void
+test_heuristics_off_and_forced_port(void **state)
+{
+    struct fixture *fx = *state;
+
+    rs_iwarp_free(fx->iw);
+    fx->opts.heuristics = false;
+    assert_int_equal(rs_iwarp_new(&fx->opts, &fx->iw, NULL), 0);
+    uint32_t n = send_fpdu(fx, 0, 1, 100, 1, true, UINT32_MAX);
+    assert_null(segment(fx, 0, 0, n, 0));
+    rs_iwarp_free(fx->iw);
+    fx->opts.ports[0] = 9999;
+    fx->opts.n_ports = 1;
+    assert_int_equal(rs_iwarp_new(&fx->opts, &fx->iw, NULL), 0);
+    const struct rs_iwarp_view *v = segment(fx, 0, 0, n, 0);
+    assert_non_null(v);
+    assert_int_equal(v->n_pdus, 1);
+    assert_true(v->pdus[0].flags & RS_IWARP_PDU_INFERRED);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_exchange_and_crc, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_split_and_packed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_markers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_retransmission_and_out_of_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hole_bound, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_inference, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_heuristics_off_and_forced_port, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
