@@ -10,7 +10,10 @@
  * The analysis therefore runs once per frame, on the first pass, in frame
  * order (!PINFO_FD_VISITED); its facts are kept with the frame
  * (p_add_proto_data) and read back on every later pass. Decoding is
- * stateless and simply runs again.
+ * stateless and simply runs again. iWARP is not: TCP reassembly and MPA
+ * framing depend on the frames before. So the iWARP stage also runs only
+ * on the first pass, and every roceshark.* value and expert item of an
+ * iWARP frame is kept as it was found then.
  */
 #include <string.h>
 
@@ -25,10 +28,9 @@
 #include <roceshark/dissect.h>
 #include <roceshark/expert.h>
 #include <roceshark/fields.h>
+#include <roceshark/iwarp.h>
 
 #include "ws_plugin.h"
-
-#define MAX_EXPERTS 32
 
 int proto_roceshark = -1;
 int roceshark_tap = -1;
@@ -39,19 +41,32 @@ static gint ett_analysis = -1;
 /* Our field id -> Wireshark hf id, for the roceshark.* fields. */
 static int *hf_of;
 static int n_fields;
-static expert_field ei_of[MAX_EXPERTS];
+static expert_field ei_of[RS_EXPERT_MAX_KINDS];
 
 /* Preferences. */
 static guint pref_pmtu = 0;
 static range_t *pref_ports;
 static gboolean pref_analysis = TRUE;
+static range_t *pref_iwarp_ports;
 
 static struct rs_decode_opts decode_opts;
 static struct rs_analyzer *analyzer;
+static struct rs_iwarp *iwarp;
+
+/* One roceshark.* value of an iWARP frame, copied out of the stage's
+ * buffers, which the next frame reuses. */
+struct kept_value {
+    int id;
+    struct rs_value v;
+};
 
 /* What the first pass found about a frame. */
 struct frame_facts {
     struct rs_facts facts;
+    /* iWARP frames only (kept != NULL): their values and expert items. */
+    struct kept_value *kept;
+    unsigned n_kept;
+    uint32_t experts;           /* bit i: rs_experts[i] */
 };
 
 const struct rs_analyzer *
@@ -179,53 +194,61 @@ ws_severity(uint8_t severity)
     return severity == RS_SEV_ERROR ? PI_ERROR : severity == RS_SEV_WARN ? PI_WARN : PI_NOTE;
 }
 
+/* Experts on fields that are Wireshark's own (iwarp_mpa.*) are raised by
+ * Wireshark's dissectors; the plugin raises those on roceshark.* fields,
+ * named after the field ("roceshark.expert.icrc.status"). */
+static bool
+expert_is_ours(const struct rs_expert *e)
+{
+    return strncmp(e->field, "roceshark.", 10) == 0;
+}
+
 static void
 register_experts(void)
 {
     int n = 0;
 
-    while (rs_experts[n].field != NULL && n < MAX_EXPERTS)
+    while (rs_experts[n].field != NULL && n < RS_EXPERT_MAX_KINDS)
         n++;
     ei_register_info *ei = g_new0(ei_register_info, n);
+    int m = 0;
     for (int i = 0; i < n; i++) {
         ei_of[i] = (expert_field)EI_INIT;
-        ei[i].ids = &ei_of[i];
-        ei[i].eiinfo.name = g_strdup_printf("roceshark.expert.%s",
-                                            strrchr(rs_experts[i].field, '.') + 1);
-        ei[i].eiinfo.group = ws_group(rs_experts[i].group);
-        ei[i].eiinfo.severity = ws_severity(rs_experts[i].severity);
-        ei[i].eiinfo.summary = rs_experts[i].summary;
-        HFILL_INIT(ei[i].eiinfo.hf_info);   /* what EXPFILL leaves set */
+        if (!expert_is_ours(&rs_experts[i]))
+            continue;
+        ei[m].ids = &ei_of[i];
+        ei[m].eiinfo.name = g_strdup_printf("roceshark.expert.%s", rs_experts[i].field + 10);
+        ei[m].eiinfo.group = ws_group(rs_experts[i].group);
+        ei[m].eiinfo.severity = ws_severity(rs_experts[i].severity);
+        ei[m].eiinfo.summary = rs_experts[i].summary;
+        HFILL_INIT(ei[m].eiinfo.hf_info);   /* what EXPFILL leaves set */
+        m++;
     }
-    expert_register_field_array(expert_register_protocol(proto_roceshark), ei, n);
+    expert_register_field_array(expert_register_protocol(proto_roceshark), ei, m);
 }
 
 /* --- Per capture: the analyzer lives from init to cleanup --- */
+
+/* The ports of a range preference, as many as fit, skipping `skip`. */
+static unsigned
+range_ports(const range_t *r, uint16_t skip, uint16_t *ports)
+{
+    unsigned n = 0;
+
+    for (guint i = 0; r != NULL && i < r->nranges; i++)
+        for (guint32 p = r->ranges[i].low; p <= r->ranges[i].high && n < RS_MAX_EXTRA_PORTS; p++)
+            if (p != skip)
+                ports[n++] = (uint16_t)p;
+    return n;
+}
 
 static void
 apply_prefs(void)
 {
     rs_decode_opts_init(&decode_opts);
     decode_opts.verify_crc = true;
-    for (guint i = 0; pref_ports != NULL && i < pref_ports->nranges; i++)
-        for (guint32 p = pref_ports->ranges[i].low;
-             p <= pref_ports->ranges[i].high && decode_opts.n_roce_ports < RS_MAX_EXTRA_PORTS; p++)
-            if (p != RS_ROCEV2_UDP_PORT)
-                decode_opts.roce_ports[decode_opts.n_roce_ports++] = (uint16_t)p;
-}
-
-static void
-capture_init(void)
-{
-    struct rs_analysis_opts ao;
-
-    apply_prefs();
-    rs_analysis_opts_init(&ao);
-    ao.pmtu = (uint16_t)pref_pmtu;
-    rs_analyzer_free(analyzer);
-    analyzer = NULL;
-    if (pref_analysis)
-        rs_analyzer_new(&ao, &analyzer, NULL);
+    decode_opts.n_roce_ports = range_ports(pref_ports, RS_ROCEV2_UDP_PORT, decode_opts.roce_ports);
+    decode_opts.n_iwarp_ports = range_ports(pref_iwarp_ports, 0, decode_opts.iwarp_ports);
 }
 
 static void
@@ -233,6 +256,26 @@ capture_cleanup(void)
 {
     rs_analyzer_free(analyzer);
     analyzer = NULL;
+    rs_iwarp_free(iwarp);
+    iwarp = NULL;
+}
+
+static void
+capture_init(void)
+{
+    struct rs_analysis_opts ao;
+    struct rs_iwarp_opts io;
+
+    capture_cleanup();
+    apply_prefs();
+    rs_analysis_opts_init(&ao);
+    ao.pmtu = (uint16_t)pref_pmtu;
+    if (pref_analysis)
+        rs_analyzer_new(&ao, &analyzer, NULL);
+    rs_iwarp_opts_init(&io);
+    io.n_ports = decode_opts.n_iwarp_ports;
+    memcpy(io.ports, decode_opts.iwarp_ports, sizeof(io.ports));
+    rs_iwarp_new(&io, &iwarp, NULL);
 }
 
 /* --- The postdissector --- */
@@ -301,18 +344,75 @@ add_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
         break;
     case RS_FT_BYTES: {
         /* Bytes of the frame: point at them, so that the packet bytes pane
-         * highlights them. */
-        gint start = (gint)(v->v.bytes.ptr - a->pkt->frame->data);
-        it = proto_tree_add_bytes(a->tree, a->hf, a->tvb, start, (gint)v->v.bytes.len,
-                                  v->v.bytes.ptr);
+         * highlights them. Bytes from elsewhere (kept) cover nothing. */
+        const uint8_t *data = a->pkt->frame->data;
+        bool in_frame = v->v.bytes.ptr >= data &&
+                        v->v.bytes.ptr + v->v.bytes.len <= data + a->pkt->frame->caplen;
+        gint start = in_frame ? (gint)(v->v.bytes.ptr - data) : 0;
+        gint covers = in_frame ? (gint)v->v.bytes.len : 0;
+        it = proto_tree_add_bytes_with_length(a->tree, a->hf, a->tvb, start, covers,
+                                              v->v.bytes.ptr, (gint)v->v.bytes.len);
         break;
     }
     default:
         break;
     }
-    if (it != NULL && f->type != RS_FT_BYTES)
+    if (it != NULL && (f->type != RS_FT_BYTES || v->v.bytes.len == 0))
         proto_item_set_generated(it);
 }
+
+/* --- iWARP frames: values and experts kept from the first pass --- */
+
+struct keep_ctx {
+    struct kept_value *vals;
+    unsigned n, cap;
+    int id;
+};
+
+static void
+keep_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
+{
+    struct keep_ctx *k = ctx;
+
+    (void)f;
+    if (k->n == k->cap) {
+        k->cap = k->cap ? k->cap * 2 : 32;
+        k->vals = g_renew(struct kept_value, k->vals, k->cap);
+    }
+    struct kept_value *kv = &k->vals[k->n++];
+    kv->id = k->id;
+    kv->v = *v;
+    if (v->type == RS_FT_STRING)
+        kv->v.v.str = wmem_strdup(wmem_file_scope(), v->v.str);
+    else if (v->type == RS_FT_BYTES || v->type == RS_FT_IPV4 || v->type == RS_FT_IPV6 ||
+             v->type == RS_FT_ETHER)
+        kv->v.v.bytes.ptr = wmem_memdup(wmem_file_scope(), v->v.bytes.ptr, v->v.bytes.len);
+}
+
+static void
+keep_expert(void *ctx, const struct rs_expert *e)
+{
+    *(uint32_t *)ctx |= 1u << (e - rs_experts);
+}
+
+/* Copies every roceshark.* value and the expert items of pkt into ff. */
+static void
+keep_frame(struct frame_facts *ff, const struct rs_packet *pkt)
+{
+    struct keep_ctx k = {NULL, 0, 0, 0};
+
+    for (k.id = 0; k.id < n_fields; k.id++)
+        if (is_ours(rs_field_by_id(k.id)))
+            rs_field_foreach(pkt, k.id, keep_value, &k);
+    /* Never NULL: that marks a frame whose values are computed again. */
+    ff->kept = k.n ? wmem_memdup(wmem_file_scope(), k.vals, k.n * sizeof(*k.vals))
+                   : wmem_new0(wmem_file_scope(), struct kept_value);
+    ff->n_kept = k.n;
+    g_free(k.vals);
+    rs_expert_foreach(pkt, keep_expert, &ff->experts);
+}
+
+/* --- The postdissector --- */
 
 struct expert_ctx {
     packet_info *pinfo;
@@ -324,7 +424,80 @@ raise_expert(void *ctx, const struct rs_expert *e)
 {
     struct expert_ctx *x = ctx;
 
-    expert_add_info(x->pinfo, x->item, &ei_of[e - rs_experts]);
+    if (expert_is_ours(e))
+        expert_add_info(x->pinfo, x->item, &ei_of[e - rs_experts]);
+}
+
+/* The tree a field goes in: the analysis subtree for roceshark.analysis.*. */
+static proto_tree *
+field_tree(const struct rs_field *f, proto_tree *rt, proto_tree *at)
+{
+    return strncmp(f->abbrev, "roceshark.analysis.", 19) == 0 && at != NULL ? at : rt;
+}
+
+/* Adds the fields of a decoded frame, computed now. */
+static void
+add_decoded(proto_tree *tree, proto_tree *rt, tvbuff_t *tvb, const struct rs_packet *pkt)
+{
+    struct add_ctx a = {rt, tvb, pkt, -1};
+    proto_tree *at = NULL;
+
+    for (int id = 0; id < n_fields; id++) {
+        const struct rs_field *f = rs_field_by_id(id);
+        if (!is_ours(f))
+            continue;
+        if (f->type == RS_FT_PROTOCOL) {    /* roceshark.analysis: its subtree */
+            struct rs_value v;
+            if (proto_field_is_referenced(tree, hf_analysis) && rs_field_value(pkt, id, 0, &v)) {
+                proto_item *ai = proto_tree_add_item(rt, hf_analysis, tvb, 0, 0, ENC_NA);
+                proto_item_set_generated(ai);
+                at = proto_item_add_subtree(ai, ett_analysis);
+            }
+            continue;
+        }
+        /* A tree built only to pull out some fields skips the others. */
+        if (!proto_field_is_referenced(tree, hf_of[id]))
+            continue;
+        a.tree = field_tree(f, rt, at);
+        a.hf = hf_of[id];
+        rs_field_foreach(pkt, id, add_value, &a);
+    }
+}
+
+/* Adds the fields kept from the first pass (iWARP frames). */
+static void
+add_kept(proto_tree *tree, proto_tree *rt, tvbuff_t *tvb, const struct rs_packet *pkt,
+         const struct frame_facts *ff)
+{
+    struct add_ctx a = {rt, tvb, pkt, -1};
+
+    for (unsigned i = 0; i < ff->n_kept; i++) {
+        const struct kept_value *kv = &ff->kept[i];
+        const struct rs_field *f = rs_field_by_id(kv->id);
+        if (f->type == RS_FT_PROTOCOL || !proto_field_is_referenced(tree, hf_of[kv->id]))
+            continue;
+        a.tree = rt;
+        a.hf = hf_of[kv->id];
+        add_value(&a, f, &kv->v);
+    }
+}
+
+/* The first pass, in frame order: the iWARP stage and the analyzer. NULL
+ * when the frame carries nothing of ours. */
+static struct frame_facts *
+first_pass(packet_info *pinfo, struct rs_packet *pkt)
+{
+    if (iwarp != NULL)
+        rs_iwarp_process(iwarp, pkt);
+    if (pkt->encap == RS_ENCAP_NONE)
+        return NULL;
+    struct frame_facts *ff = wmem_new0(wmem_file_scope(), struct frame_facts);
+    if (analyzer != NULL)
+        rs_analyzer_process(analyzer, pkt, &ff->facts);
+    if (pkt->iwarp != NULL)
+        keep_frame(ff, pkt);
+    p_add_proto_data(wmem_file_scope(), pinfo, proto_roceshark, 0, ff);
+    return ff;
 }
 
 static int
@@ -345,49 +518,34 @@ dissect_roceshark(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *dat
     frame.ts_sec = pinfo->abs_ts.secs;
     frame.ts_nsec = (uint32_t)pinfo->abs_ts.nsecs;
     rs_decode_frame(&frame, &decode_opts, &pkt);
-    if (pkt.encap == RS_ENCAP_NONE)
-        return 0;
 
-    /* Analysis: in frame order on the first pass, read back afterwards. */
+    /* Stateful stages in frame order on the first pass, read back afterwards. */
     struct frame_facts *ff = p_get_proto_data(wmem_file_scope(), pinfo, proto_roceshark, 0);
-    if (!PINFO_FD_VISITED(pinfo) && ff == NULL && analyzer != NULL) {
-        ff = wmem_new0(wmem_file_scope(), struct frame_facts);
-        rs_analyzer_process(analyzer, &pkt, &ff->facts);
-        p_add_proto_data(wmem_file_scope(), pinfo, proto_roceshark, 0, ff);
-    }
-    pkt.facts = ff != NULL ? &ff->facts : NULL;
-    if (ff != NULL && (ff->facts.flags & RS_FACT_CONV))
+    if (!PINFO_FD_VISITED(pinfo) && ff == NULL)
+        ff = first_pass(pinfo, &pkt);
+    if (ff == NULL && pkt.encap == RS_ENCAP_NONE)
+        return 0;
+    pkt.facts = ff != NULL && analyzer != NULL ? &ff->facts : NULL;
+    if (pkt.facts != NULL && (ff->facts.flags & RS_FACT_CONV))
         tap_queue_packet(roceshark_tap, pinfo, &ff->facts);
 
     proto_item *ti = proto_tree_add_item(tree, proto_roceshark, tvb, 0, 0, ENC_NA);
     struct expert_ctx x = {pinfo, ti};
-    rs_expert_foreach(&pkt, raise_expert, &x);
+    if (ff != NULL && ff->kept != NULL) {
+        for (unsigned i = 0; i < RS_EXPERT_MAX_KINDS; i++)
+            if (ff->experts & (1u << i))
+                raise_expert(&x, &rs_experts[i]);
+    } else {
+        rs_expert_foreach(&pkt, raise_expert, &x);
+    }
     if (tree == NULL)
         return tvb_captured_length(tvb);    /* a pass that shows nothing */
     proto_item_set_generated(ti);
     proto_tree *rt = proto_item_add_subtree(ti, ett_roceshark);
-    proto_tree *at = NULL;
-    struct add_ctx a = {rt, tvb, &pkt, -1};
-    for (int id = 0; id < n_fields; id++) {
-        const struct rs_field *f = rs_field_by_id(id);
-        if (!is_ours(f))
-            continue;
-        if (f->type == RS_FT_PROTOCOL) {    /* roceshark.analysis: its subtree */
-            struct rs_value v;
-            if (proto_field_is_referenced(tree, hf_analysis) && rs_field_value(&pkt, id, 0, &v)) {
-                proto_item *ai = proto_tree_add_item(rt, hf_analysis, tvb, 0, 0, ENC_NA);
-                proto_item_set_generated(ai);
-                at = proto_item_add_subtree(ai, ett_analysis);
-            }
-            continue;
-        }
-        /* A tree built only to pull out some fields skips the others. */
-        if (!proto_field_is_referenced(tree, hf_of[id]))
-            continue;
-        a.tree = strncmp(f->abbrev, "roceshark.analysis.", 19) == 0 && at != NULL ? at : rt;
-        a.hf = hf_of[id];
-        rs_field_foreach(&pkt, id, add_value, &a);
-    }
+    if (ff != NULL && ff->kept != NULL)
+        add_kept(tree, rt, tvb, &pkt, ff);
+    else
+        add_decoded(tree, rt, tvb, &pkt);
     return tvb_captured_length(tvb);
 }
 
@@ -411,6 +569,11 @@ proto_register_roceshark(void)
     prefs_register_range_preference(m, "rocev2_ports", "Extra RoCEv2 UDP ports",
                                     "UDP destination ports to decode as RoCEv2 besides 4791",
                                     &pref_ports, 65535);
+    pref_iwarp_ports = range_empty(wmem_epan_scope());
+    prefs_register_range_preference(m, "iwarp_ports", "iWARP TCP ports",
+                                    "TCP ports to decode as iWARP (MPA) even when the "
+                                    "connection's MPA exchange was not captured",
+                                    &pref_iwarp_ports, 65535);
     prefs_register_bool_preference(m, "analysis", "Transport analysis",
                                    "Follow RC/UC conversations: PSN gaps, retransmissions, "
                                    "response matching, NAKs, CNPs",

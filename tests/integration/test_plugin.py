@@ -73,6 +73,12 @@ else:
 sims = t.tempdir()
 t.run([t.PYTHON, os.path.join(t.GEN_DIR, "gen_rc.py"), sims])
 captures = sorted(glob.glob(os.path.join(sims, "*.pcap")))
+# iWARP: the stage is stateful like the analysis (reassembly, MPA framing), so these check
+# that the first pass's values are what every later pass shows.
+iwarp_dir = t.tempdir()
+t.run([t.PYTHON, os.path.join(t.GEN_DIR, "gen_iwarp.py"), iwarp_dir, "--seed", "5"])
+iwarp = [os.path.join(iwarp_dir, n + ".pcap") for n in ("random", "retrans", "midstream", "lossy")]
+captures += iwarp
 captures += sorted(glob.glob(os.path.join(t.REAL_CAPTURES, "*.pcap")))
 captures.append(os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap"))
 
@@ -100,9 +106,12 @@ FILTERS = ["roceshark.analysis.retransmission", "roceshark.analysis.psn_gap >= 1
            "roceshark.analysis.response_time > 0.00001 && roceshark.analysis.conv == 2",
            "roceshark.analysis.msg.len >= 4096", "roceshark.analysis.cnp_for",
            "roceshark.icrc.status == 1 && !roceshark.analysis.acked_frame"]
-for path in captures[:6]:
+IWARP_FILTERS = ["roceshark.mpa.crc.status == 0", "roceshark.mpa.framing_inferred",
+                 "roceshark.iwarp.msg.len > 100", "roceshark.iwarp.retransmission",
+                 "roceshark.mpa.incomplete || roceshark.iwarp.gap"]
+for path in captures[:6] + iwarp:
     copy = readable(path)
-    for flt in FILTERS:
+    for flt in FILTERS + (IWARP_FILTERS if path in iwarp else []):
         want = t.run([t.ROCESHARK, "read", "-r", copy, "-Y", flt, "-T", "fields",
                       "-e", "frame.number"]).stdout
         got = tshark(["-r", copy, "-Y", flt, "-T", "fields", "-e", "frame.number"])
@@ -111,6 +120,21 @@ for path in captures[:6]:
     one = tshark(["-r", copy, "-T", "fields"] + efields)
     two = tshark(["-2", "-r", copy, "-T", "fields"] + efields)
     t.check(one == two, "%s: one-pass and two-pass output differ" % os.path.basename(path))
+
+
+# Expert infos: one "Bad MPA CRC" error per FPDU whose CRC is bad.
+bad_total = 0
+for path in iwarp:
+    copy = readable(path)
+    bad = t.run([t.ROCESHARK, "read", "-r", copy, "-T", "fields", "-e",
+                 "roceshark.mpa.crc.status"]).stdout.replace(",", "\n").split().count("0")
+    m = re.search(r"^\s*(\d+)\s+Checksum\s+roceshark\s+Bad MPA CRC$",
+                  tshark(["-r", copy, "-q", "-z", "expert"]), re.M)
+    t.check((int(m.group(1)) if m else 0) == bad,
+            "%s: tshark shows %s Bad MPA CRC errors, roceshark read %d bad CRCs"
+            % (os.path.basename(path), m.group(1) if m else "no", bad))
+    bad_total += bad
+t.check(bad_total > 0, "the generated iWARP captures have no bad CRC to show")
 
 
 def numbers(text, sep):
