@@ -23,7 +23,7 @@ static const char usage[] =
     "  1  bad usage: unknown option, bad argument, unknown field\n"
     "  2  unreadable or corrupt input file\n"
     "  3  output could not be written\n"
-    "  4  capture device missing, unsupported or not permitted\n"
+    "  4  capture device or network endpoint missing, unreachable or not permitted\n"
     "  5  internal error (out of memory)\n";
 
 int
@@ -46,5 +46,9 @@ main(int argc, char **argv)
         return cmd_read(argc - 1, argv + 1);
     if (strcmp(cmd, "fields") == 0)
         return cmd_fields(argc - 1, argv + 1);
+    if (strcmp(cmd, "responder") == 0)
+        return cmd_responder(argc - 1, argv + 1);
+    if (strcmp(cmd, "perf") == 0)
+        return cmd_perf(argc - 1, argv + 1);
     return cli_fail(CLI_EXIT_USAGE, "%s: unknown command (try 'roceshark --help')", cmd);
 }

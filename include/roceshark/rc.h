@@ -280,4 +280,87 @@ uint32_t rs_rc_pmtu_valid(uint32_t pmtu);
 /* Local ACK timeout in nanoseconds: 4.096 us * 2^timeout (0: infinite). */
 uint64_t rs_rc_timeout_ns(uint8_t timeout);
 
+/* --- The UDP port: RoCEv2 on an IPv4 address of this host. ---
+ *
+ * Sends go out of a UDP socket bound to the address and port 4791, to the
+ * peer's port 4791, batched with sendmmsg(). The ICRC covers the IPv4
+ * identification field, which a UDP socket neither shows nor lets us set:
+ * Linux sends identification 0 on an unconnected socket with DF set, so
+ * that is what the packets are built with. Receives come from a raw socket
+ * bound to the address, which hands over the whole IP header so the ICRC
+ * can be checked, as a NIC checks it; the UDP socket drops its copies
+ * through a socket filter. Without the privilege for a raw socket, the port
+ * receives on the UDP socket and the ICRC goes unchecked (and says so). */
+
+struct rs_rc_udp_opts {
+    uint8_t ip[4];          /* the address to bind */
+    uint32_t rcvbuf;        /* receive buffer bytes */
+    uint8_t tos;            /* DSCP and ECN of what we send */
+    bool busy_poll;         /* spin instead of sleeping in rs_rc_udp_poll() */
+    bool no_raw;            /* receive on the UDP socket, ICRC unchecked */
+};
+
+void rs_rc_udp_opts_init(struct rs_rc_udp_opts *opts);
+
+struct rs_rc_udp;
+
+int rs_rc_udp_open(struct rs_rc_udp **udp, const struct rs_rc_udp_opts *opts, char *err);
+void rs_rc_udp_close(struct rs_rc_udp *udp);
+/* The link a context sends through. */
+const struct rs_rc_link *rs_rc_udp_link(struct rs_rc_udp *udp);
+/* True when received packets carry their IP header, so their ICRC is checked. */
+bool rs_rc_udp_checks_icrc(const struct rs_rc_udp *udp);
+/* The descriptor to poll() for received packets, beside other descriptors. */
+int rs_rc_udp_fd(const struct rs_rc_udp *udp);
+/* Receives what has arrived (waiting up to wait_ns, or until ctx's next
+ * timer, whichever is sooner; 0 does not wait), hands it to ctx, runs
+ * rs_rc_progress() and sends. Returns the packets received, or a negative
+ * RS_E* code when the socket fails. */
+int rs_rc_udp_poll(struct rs_rc_udp *udp, struct rs_rc_ctx *ctx, uint64_t wait_ns, char *err);
+/* Sends what the context has built and not yet sent. */
+void rs_rc_udp_flush(struct rs_rc_udp *udp);
+/* Datagrams the kernel would not take (a full socket buffer), dropped. */
+uint64_t rs_rc_udp_tx_dropped(const struct rs_rc_udp *udp);
+
+/* --- The side channel: connection parameters over TCP. ---
+ *
+ * Before two RC endpoints can talk, each must learn the other's address,
+ * QP number, first PSN and, for RDMA, a region's R_Key, VA and length (what
+ * rdma_cm or perftest's TCP exchange carry). Each side sends one line, a
+ * flat JSON object; further lines carry whatever the application adds. */
+
+struct rs_rc_conn_info {
+    uint8_t ip[4];
+    uint32_t qpn;
+    uint32_t psn;
+    uint32_t rkey;
+    uint64_t va;
+    uint64_t length;
+    uint32_t pmtu;
+};
+
+/* Formats info as one JSON object (no newline); returns snprintf's count. */
+int rs_rc_conn_format(const struct rs_rc_conn_info *info, char *buf, size_t size);
+/* Parses what rs_rc_conn_format wrote (keys in any order; unknown ones are
+ * ignored). */
+int rs_rc_conn_parse(const char *line, struct rs_rc_conn_info *info, char *err);
+/* The number (or, for ip, dotted quad) under key in a flat JSON object. */
+bool rs_rc_json_u64(const char *line, const char *key, uint64_t *out);
+bool rs_rc_json_str(const char *line, const char *key, char *out, size_t size);
+
+int rs_rc_side_listen(const uint8_t ip[4], uint16_t port, int *fd, char *err);
+int rs_rc_side_accept(int listen_fd, int *fd, char *err);
+/* Connects, retrying for up to timeout_ms while the peer is not yet listening. */
+int rs_rc_side_connect(const uint8_t ip[4], uint16_t port, int timeout_ms, int *fd, char *err);
+/* Sends line and a newline. */
+int rs_rc_side_send(int fd, const char *line, char *err);
+/* Receives one line (without its newline) within timeout_ms (-1: forever). */
+int rs_rc_side_recv(int fd, char *line, size_t size, int timeout_ms, char *err);
+
+/* Parses a dotted IPv4 address. */
+bool rs_rc_parse_ipv4(const char *s, uint8_t ip[4]);
+
+/* CLOCK_MONOTONIC in nanoseconds: the clock the port runs contexts on. */
+uint64_t rs_rc_now_ns(void);
+
 #endif /* ROCESHARK_RC_H */
