@@ -101,8 +101,8 @@ static const char usage[] =
     "  --cnp-interval US  least time between CNPs of a QP (default 50)\n"
     "  --tos N          DSCP/ECN of what we send\n"
     "run:\n"
-    "  --control        read commands on stdin: recv N, recv-bad N, counters, state,\n"
-    "                   dump OFFSET LENGTH, quit\n"
+    "  --control        read commands on stdin: recv N [QPN], recv-bad N [QPN], counters,\n"
+    "                   state, dump OFFSET LENGTH (of the first region), quit\n"
     "  -v               print every receive completion as JSON\n"
     "  --busy-poll      spin instead of sleeping   --trace  state machine trace on stderr\n"
     "  --no-raw         receive on the UDP socket (no privilege needed; ICRC unchecked)\n";
@@ -463,10 +463,16 @@ control(struct responder *r)
 
     if (fgets(line, sizeof(line), stdin) == NULL)
         return false;
-    if (sscanf(line, "recv %u", &n) == 1 || sscanf(line, "recv-bad %u", &n) == 1) {
+    int qpn = 0;
+    int got = sscanf(line, "recv %u %i", &n, &qpn);
+    if (got < 1)
+        got = sscanf(line, "recv-bad %u %i", &n, &qpn);
+    if (got >= 1) {
+        /* To every QP, or to the one named. */
         bool bad = strncmp(line, "recv-bad", 8) == 0;
         for (unsigned i = 0; i < r->n_qp; i++)
-            post_recvs(r, &r->qp[i], n, bad);
+            if (got == 1 || rs_rc_qp_num(r->qp[i].qp) == (uint32_t)qpn)
+                post_recvs(r, &r->qp[i], n, bad);
         printf("{\"posted\": %u}\n", n);
     } else if (strncmp(line, "counters", 8) == 0) {
         rc_cli_print_counters(stdout, rs_rc_counters_get(r->ctx));

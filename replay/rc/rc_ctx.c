@@ -267,8 +267,7 @@ header_check(struct rs_rc_ctx *ctx, const struct rs_packet *p)
     struct rs_rc_counters *cnt = &ctx->cnt;
 
     if (p->encap != RS_ENCAP_ROCEV2 || !rs_packet_has(p, RS_LAYER_IPV4) ||
-        !rs_packet_has(p, RS_LAYER_ICRC) || (p->flags & (RS_PKT_MALFORMED | RS_PKT_IP_FRAGMENT)) ||
-        (p->span[RS_LAYER_ICRC].off - p->span[RS_LAYER_BTH].off) % 4 != 0) {
+        !rs_packet_has(p, RS_LAYER_ICRC) || (p->flags & RS_PKT_IP_FRAGMENT)) {
         cnt->drop_malformed++;
         return NULL;
     }
@@ -279,6 +278,13 @@ header_check(struct rs_rc_ctx *ctx, const struct rs_packet *p)
     const uint8_t *bth = rs_packet_at(p, RS_LAYER_BTH);
     if ((bth[1] & 0x0f) != 0) {
         cnt->drop_tver++;
+        return NULL;
+    }
+    /* Headers that do not fit, a pad longer than the payload, or a length
+     * that is no multiple of four (IBTA packets are whole words). */
+    if ((p->flags & RS_PKT_MALFORMED) ||
+        (p->span[RS_LAYER_ICRC].off - p->span[RS_LAYER_BTH].off) % 4 != 0) {
+        cnt->drop_malformed++;
         return NULL;
     }
     const struct rs_ib_opcode *info = rs_ib_opcode_info(p->opcode);
