@@ -416,7 +416,10 @@ side_request(struct responder *r, unsigned i)
     struct rs_rc_conn_info peer;
     int fd = r->conn_fd[i];
 
+    uint64_t done;
     int rc = rs_rc_side_recv(fd, line, sizeof(line), 1000, err);
+    if (rc == 0 && (rs_rc_json_u64(line, "done", &done) || line[0] != '{'))
+        return;     /* a perf client's closing report: nothing to do */
     if (rc == 0)
         rc = rs_rc_conn_parse(line, &peer, err);
     if (rc == 0) {

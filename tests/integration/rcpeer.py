@@ -74,6 +74,21 @@ def request(src, dst, dqpn, psn, op, payload=b"", reth=None, atomic=None, imm=No
     return bytes(pkt)
 
 
+def response(src, dst, dqpn, psn, op, syndrome=0x1F, msn=0, payload=b"", orig=None):
+    """A whole RoCEv2 response (ACK, NAK, READ response, Atomic ACK) as bytes."""
+    body = b""
+    if op in (READ_FIRST, READ_LAST, READ_ONLY, ACK, ATOMIC_ACK):
+        body += bytes([syndrome]) + (msn & 0xFFFFFF).to_bytes(3, "big")
+    if op == ATOMIC_ACK:
+        body += struct.pack("!Q", orig)
+    pad = (4 - len(payload) % 4) % 4
+    pkt = (IP(src=src, dst=dst, id=random.randrange(1, 65536), flags="DF", ttl=64)
+           / UDP(sport=49153, dport=PORT, chksum=0)
+           / BTH(opcode=op, psn=psn & 0xFFFFFF, dqpn=dqpn, padcount=pad)
+           / Raw(body + payload + bytes(pad)))
+    return bytes(pkt)
+
+
 def scapy_icrc_ok(raw):
     """True when the ICRC at the end of raw (an IPv4 packet) is the one scapy computes."""
     pkt = IP(raw)
@@ -93,6 +108,18 @@ def parse(raw):
          "dqpn": int.from_bytes(bth[5:8], "big"), "ackreq": bth[8] >> 7,
          "psn": int.from_bytes(bth[9:12], "big"), "icrc_ok": scapy_icrc_ok(raw)}
     rest = raw[ihl + 20:-4]
+    if op in (WRITE_FIRST, WRITE_ONLY, WRITE_ONLY_IMM, READ_REQ):
+        d["reth"] = struct.unpack("!QII", rest[:16])
+        rest = rest[16:]
+    if op in (CMP_SWAP, FETCH_ADD):
+        d["atomic"] = struct.unpack("!QIQQ", rest[:28])     # va, rkey, swap/add, compare
+        rest = rest[28:]
+    if op in (SEND_LAST_IMM, SEND_ONLY_IMM, WRITE_LAST_IMM, WRITE_ONLY_IMM):
+        d["imm"] = struct.unpack("!I", rest[:4])[0]
+        rest = rest[4:]
+    if op in (SEND_LAST_INV, SEND_ONLY_INV):
+        d["ieth"] = struct.unpack("!I", rest[:4])[0]
+        rest = rest[4:]
     if op in (READ_FIRST, READ_LAST, READ_ONLY, ACK, ATOMIC_ACK):
         d["syndrome"], d["msn"] = rest[0], int.from_bytes(rest[1:4], "big")
         rest = rest[4:]
