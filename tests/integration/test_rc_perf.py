@@ -139,4 +139,7 @@ for args, code, text in [(["responder"], 1, "--bind IP is required"),
     if text is not None:
         t.check(len(errs) == 1 and errs[0].startswith("roceshark: ") and text in errs[0],
                 "%s: one line 'roceshark: ...': %s" % (" ".join(args), errs))
+h = subprocess.run([t.ROCESHARK, "--help"], capture_output=True, text=True)
+t.check("responder --bind IP" in h.stdout and "perf     write_bw" in h.stdout,
+        "roceshark --help lists responder and perf")
 t.finish("RC end to end: perf, responder, ICRC on the wire")
