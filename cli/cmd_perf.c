@@ -51,6 +51,7 @@ static const char usage[] =
     "  --json           also print the results as one JSON line\n"
     "  --counters       print the transport's counters as JSON at the end\n"
     "  --busy-poll      spin instead of sleeping (latency tests always spin)\n"
+    "  --ack-delay US   hold ACKs up to this long to cover later requests (default 10)\n"
     "  --timeout N --retry-cnt N --rnr-retry N --max-rd-atomic N --tos N --no-raw --trace\n";
 
 const struct perf_test_info *

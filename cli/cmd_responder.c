@@ -99,6 +99,7 @@ static const char usage[] =
     "  --pmtu N (1024)  --pkey P (0xffff)  --qp-access rwa  --max-dest-rd-atomic N (16)\n"
     "  --rnr-timer CODE (12: 0.64 ms)  --timeout N (14)  --retry-cnt N (7)  --rnr-retry N (7)\n"
     "  --cnp-interval US  least time between CNPs of a QP (default 50)\n"
+    "  --ack-delay US   hold an ACK up to this long to cover later requests (default 10)\n"
     "  --tos N          DSCP/ECN of what we send\n"
     "run:\n"
     "  --control        read commands on stdin: recv N [QPN], recv-bad N [QPN], counters,\n"

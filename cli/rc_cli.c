@@ -110,6 +110,11 @@ rc_cli_option(struct rc_cli *c, int opt, const char *arg)
             return bad(c, "cnp-interval", arg, "expected microseconds, 0..10000000");
         c->ctx.cnp_interval_ns = v * 1000;
         return 1;
+    case RC_OPT_ACK_DELAY:
+        if (!cli_parse_uint(arg, 0, 1000000, &v))
+            return bad(c, "ack-delay", arg, "expected microseconds, 0..1000000");
+        c->ctx.ack_delay_ns = v * 1000;
+        return 1;
     default:
         return 0;
     }

@@ -30,6 +30,7 @@ enum {
     RC_OPT_NO_RAW,
     RC_OPT_TRACE,
     RC_OPT_CNP_INTERVAL,
+    RC_OPT_ACK_DELAY,
     RC_OPT_END
 };
 
@@ -47,7 +48,8 @@ enum {
     {"busy-poll", no_argument, NULL, RC_OPT_BUSY_POLL},                                   \
     {"no-raw", no_argument, NULL, RC_OPT_NO_RAW},                                         \
     {"trace", no_argument, NULL, RC_OPT_TRACE},                                           \
-    {"cnp-interval", required_argument, NULL, RC_OPT_CNP_INTERVAL}
+    {"cnp-interval", required_argument, NULL, RC_OPT_CNP_INTERVAL},                       \
+    {"ack-delay", required_argument, NULL, RC_OPT_ACK_DELAY}
 
 /* The settings those options make. */
 struct rc_cli {

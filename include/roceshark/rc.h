@@ -219,10 +219,14 @@ struct rs_rc_ctx_opts {
     uint8_t tos;                /* DSCP and ECN our packets carry (ECN 3, CE: for tests) */
     bool verify_icrc;           /* false only where the IP header is not seen */
     uint64_t cnp_interval_ns;   /* least time between two CNPs of one QP */
+    uint64_t ack_delay_ns;      /* how long an ACK may be held to cover later requests
+                                   (0: at once); keep it far below peers' ACK timeout */
     rs_rc_trace_fn trace;
     void *trace_arg;
 };
 
+/* Fills the defaults: port 4791, ICRC checked, CNPs at most every 50 us,
+ * ACKs held at most 10 us (or until they cover 16 requests). */
 void rs_rc_ctx_opts_init(struct rs_rc_ctx_opts *opts);
 
 struct rs_rc_ctx;

@@ -22,6 +22,7 @@ rs_rc_ctx_opts_init(struct rs_rc_ctx_opts *opts)
     opts->udp_sport = RS_ROCEV2_UDP_PORT;
     opts->verify_icrc = true;
     opts->cnp_interval_ns = 50000;
+    opts->ack_delay_ns = 10000;
 }
 
 void
@@ -372,10 +373,13 @@ void
 rs_rc_progress(struct rs_rc_ctx *ctx, uint64_t now_ns)
 {
     ctx->now = now_ns;
+    /* Requests before held ACKs: the two directions have PSN spaces of
+     * their own, so their order does not matter to the peer, and the
+     * request is what a ping-pong waits for. */
     for (struct rs_rc_qp *qp = ctx->qps; qp != NULL; qp = qp->next) {
-        rc_resp_flush_ack(qp);
         rc_req_timers(qp);
         rc_req_transmit(qp, TX_BUDGET);
+        rc_resp_ack_timer(qp);
     }
 }
 
@@ -385,9 +389,9 @@ rs_rc_next_deadline(const struct rs_rc_ctx *ctx)
     uint64_t d = RS_RC_INFINITE;
 
     for (const struct rs_rc_qp *qp = ctx->qps; qp != NULL; qp = qp->next) {
-        if (qp->resp.ack_pending)
-            return 0;
         uint64_t q = rc_req_deadline(qp);
+        if (qp->resp.ack_pending && qp->resp.ack_due_ns < q)
+            q = qp->resp.ack_due_ns;
         if (q < d)
             d = q;
     }

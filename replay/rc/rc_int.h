@@ -144,6 +144,8 @@ struct rc_resp {
     uint32_t res_head;
     bool ack_pending;
     uint32_t ack_psn;       /* PSN of the newest SEND/WRITE packet executed */
+    uint32_t ack_held;      /* AckReq'd packets the pending ACK covers */
+    uint64_t ack_due_ns;    /* when the held ACK must go (coalescing) */
     uint64_t last_cnp_ns;
     bool cnp_ever;
 };
@@ -241,6 +243,11 @@ rc_trace_enabled(const struct rs_rc_qp *qp)
 }
 void rc_resp_handle(struct rs_rc_qp *qp, const struct rc_pkt *pkt);      /* rc_resp.c */
 void rc_resp_flush_ack(struct rs_rc_qp *qp);
+/* Asks for an ACK: at once, or held up to the context's ack_delay_ns so that
+ * it covers the requests that follow. */
+void rc_resp_want_ack(struct rs_rc_qp *qp, bool now);
+/* Sends a held ACK whose time has come. */
+void rc_resp_ack_timer(struct rs_rc_qp *qp);
 void rc_resp_reset(struct rs_rc_qp *qp);
 void rc_comp_handle(struct rs_rc_qp *qp, const struct rc_pkt *pkt);      /* rc_comp.c */
 void rc_req_transmit(struct rs_rc_qp *qp, uint32_t budget);             /* rc_req.c */

@@ -17,14 +17,40 @@
 #define OP_READ_RESP_ONLY 0x10
 #define OP_ATOMIC_ACK 0x12
 
+#define ACK_HOLD_MAX 16     /* a held ACK goes once it covers this many AckReqs */
+
 void
 rc_resp_flush_ack(struct rs_rc_qp *qp)
 {
     if (!qp->resp.ack_pending)
         return;
     qp->resp.ack_pending = false;
+    qp->resp.ack_held = 0;
     rc_tx_ack(qp, rc_ack_syndrome(qp), qp->resp.ack_psn);
     qp->ctx->cnt.ack_sent++;
+}
+
+/* IBTA 9.7.5.1.x allows one ACK to cover several requests. Holding it for a
+ * few microseconds lets a stream of requests share one, and takes it off
+ * the path of a ping-pong, where an immediate ACK costs a packet each way. */
+void
+rc_resp_want_ack(struct rs_rc_qp *qp, bool now)
+{
+    struct rc_resp *r = &qp->resp;
+    uint64_t delay = qp->ctx->opts.ack_delay_ns;
+
+    if (!r->ack_pending)
+        r->ack_due_ns = qp->ctx->now + delay;
+    r->ack_pending = true;
+    if (now || delay == 0 || ++r->ack_held >= ACK_HOLD_MAX)
+        r->ack_due_ns = 0;
+}
+
+void
+rc_resp_ack_timer(struct rs_rc_qp *qp)
+{
+    if (qp->resp.ack_pending && qp->resp.ack_due_ns <= qp->ctx->now)
+        rc_resp_flush_ack(qp);
 }
 
 /* Sends the READ responses for len bytes at va, the first with PSN psn:
@@ -252,7 +278,7 @@ rc_resp_execute(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
     r->epsn = rc_psn_add(pkt->psn, 1);
     r->ack_psn = pkt->psn;
     if (pkt->ackreq)
-        r->ack_pending = true;
+        rc_resp_want_ack(qp, false);
     return RESP_DONE;
 }
 
@@ -273,7 +299,7 @@ rc_resp_duplicate(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
             cnt->dup_send++;
         else
             cnt->dup_write++;
-        qp->resp.ack_pending = true;
+        rc_resp_want_ack(qp, true);  /* the requester is retrying: no delay */
         return RESP_DONE;
     case RS_OP_READ_REQ: {
         res = find_resource(qp, RC_RES_READ, pkt->psn);
