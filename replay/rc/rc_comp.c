@@ -1,6 +1,6 @@
 /*
  * rc_comp.c - the requester's completer: ACKs, NAKs and responses in, work
- * completions out (IBTA 9.7.5.2, 9.7.6, 9.9.2).
+ * completions out (IBTA Vol 1 chapter 9: requester error recovery).
  *
  * Responses arrive in PSN order, so a response with PSN p acknowledges
  * every request before p. When that skips a READ or atomic whose response

@@ -2,7 +2,7 @@
  * rc_ctx.c - the context: QPs, the header checks every received packet
  * passes before a state machine sees it, ECN, and the progress loop.
  *
- * Header checks (IBTA 9.6, Annex A17.4) drop a packet silently and count
+ * Header checks (IBTA chapter 9 packet validation, Annex A17) drop a packet silently and count
  * it by reason: a malformed or fragmented packet, a bad ICRC, a transport
  * header version other than 0, an opcode outside RC, an unknown
  * destination QP, a P_Key that does not match the QP's, a source other
@@ -56,7 +56,7 @@ rs_rc_timeout_ns(uint8_t timeout)
 {
     if (timeout == 0)
         return RS_RC_INFINITE;
-    /* 4.096 us * 2^timeout (IBTA 9.7.6.1.3), timeout at most 31. */
+    /* The local ACK timeout: 4.096 us * 2^timeout, timeout at most 31. */
     return 4096ull << (timeout & 31);
 }
 
@@ -207,7 +207,7 @@ rc_trace(struct rs_rc_qp *qp, const char *machine, const char *state, uint32_t p
     ctx->opts.trace(ctx->opts.trace_arg, qp->attr.qpn, machine, state, psn);
 }
 
-/* IBTA 10.9.3: partition keys match when their low 15 bits agree and at
+/* Partition keys match when their low 15 bits agree and at
  * least one of the two is a full member. */
 static bool
 pkey_match(uint16_t a, uint16_t b)

@@ -1,6 +1,6 @@
 /*
  * rc_req.c - the requester: segmentation, transmission, go-back-N and the
- * local ACK timer (IBTA 9.7.4, 9.7.6).
+ * local ACK timer (IBTA Vol 1 chapter 9, requester behaviour).
  *
  * Work requests get their PSNs when first transmitted: a message takes one
  * PSN per packet, a READ one per response packet it asks for. The cursor
@@ -192,7 +192,7 @@ rc_req_rewind(struct rs_rc_qp *qp, uint32_t psn)
     rq->cur_pkt = 0;
 }
 
-/* Forward progress: the retry counters start over (9.7.6.x), the timer is
+/* Forward progress: the retry counters start over, the timer is
  * restarted or, with nothing outstanding, stopped. */
 void
 rc_req_progress(struct rs_rc_qp *qp)

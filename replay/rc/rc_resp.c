@@ -4,7 +4,7 @@
  * A request that passed the header checks (rc_ctx.c: ICRC, TVer, QPN,
  * transport, P_Key, source) walks the states below. Each check is a small
  * function of (qp, pkt) that returns the next state; an error is a state of
- * its own, and one table maps it to its IBTA error class (9.9.3), the NAK
+ * its own, and one table maps it to its IBTA responder error class, the NAK
  * it sends, the completion status of a receive WQE it consumes, whether it
  * takes the QP to the error state, and its counter. Execution and replies
  * live in rc_resp_exec.c.
@@ -88,7 +88,7 @@ rc_resp_state_name(enum resp_state s)
 
 /* --- the checks --- */
 
-/* 9.7.5.1: PSN equal to the expected one: execute; ahead: one sequence NAK
+/* PSN equal to the expected one: execute; ahead: one sequence NAK
  * carrying the expected PSN, then silence until it arrives; behind (within
  * the half of the PSN space before it): a duplicate. */
 static enum resp_state
@@ -108,7 +108,7 @@ check_psn(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
     return RESP_CHECK_OP_SEQ;
 }
 
-/* 9.7.5.2.x: the packets of a message come FIRST, MIDDLE..., LAST; a new
+/* The packets of a message come FIRST, MIDDLE..., LAST; a new
  * message may only begin between messages. */
 static enum resp_state
 check_op_seq(struct rs_rc_qp *qp, const struct rc_pkt *pkt)

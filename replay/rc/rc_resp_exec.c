@@ -30,7 +30,7 @@ rc_resp_flush_ack(struct rs_rc_qp *qp)
     qp->ctx->cnt.ack_sent++;
 }
 
-/* IBTA 9.7.5.1.x allows one ACK to cover several requests. Holding it for a
+/* IBTA lets one ACK cover several requests (coalescing). Holding it for a
  * few microseconds lets a stream of requests share one, and takes it off
  * the path of a ping-pong, where an immediate ACK costs a packet each way. */
 void
@@ -54,7 +54,7 @@ rc_resp_ack_timer(struct rs_rc_qp *qp)
 }
 
 /* Sends the READ responses for len bytes at va, the first with PSN psn:
- * one PSN each, an AETH on FIRST, LAST and ONLY (9.7.5.1.x, Table 38). The
+ * one PSN each, an AETH on FIRST, LAST and ONLY (IBTA Table 38). The
  * region is looked up again for every packet, so a key invalidated since
  * the original READ stops a replay instead of leaking memory. */
 static void
@@ -282,7 +282,7 @@ rc_resp_execute(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
     return RESP_DONE;
 }
 
-/* 9.7.5.1.x duplicates: a SEND or WRITE is acknowledged again and not
+/* Duplicates: a SEND or WRITE is acknowledged again and not
  * executed (C9-105); a READ is answered again from its resource, whole or
  * its tail; an atomic returns the saved original value without touching
  * memory. */

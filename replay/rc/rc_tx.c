@@ -44,7 +44,8 @@ rc_tx(struct rs_rc_qp *qp, const struct rs_ib_fields *f, const void *payload, ui
     ctx->cnt.tx_packets++;
 }
 
-/* IBTA 9.7.7.2: the credit count advertises the receive WQEs still free. */
+/* End-to-end flow control: the credit count advertises the receive WQEs
+ * still free. */
 uint8_t
 rc_ack_syndrome(const struct rs_rc_qp *qp)
 {
