@@ -27,6 +27,8 @@
 #include <roceshark/rc.h>
 #include <roceshark/wire.h>
 
+#include "rc_pair.h"
+
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
 #define POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
@@ -476,12 +478,8 @@ main(int argc, char **argv)
         if (el >= seconds)
             break;
         size_t n = 64 + seed % (sizeof(input) - 64);
-        for (size_t i = 0; i < n; i++) {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            input[i] = (uint8_t)(seed >> 24);
-        }
+        for (size_t i = 0; i < n; i++)
+            input[i] = (uint8_t)(rc_test_rand(&seed) >> 24);
         LLVMFuzzerTestOneInput(input, n);
         runs++;
         bytes += n;

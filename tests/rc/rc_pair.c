@@ -9,15 +9,6 @@
 
 #define STEP_NS 200     /* virtual time one delivered packet takes */
 
-static uint64_t
-shim_rand(struct rc_pair_shim *s)
-{
-    s->seed ^= s->seed << 13;
-    s->seed ^= s->seed >> 7;
-    s->seed ^= s->seed << 17;
-    return s->seed;
-}
-
 static void
 queue_push(struct rc_pair_queue *q, const uint8_t *data, uint32_t len)
 {
@@ -59,18 +50,18 @@ side_tx_send(void *arg, uint32_t len)
 
     if (p->filter != NULL && !p->filter(p->filter_arg, s->index, s->txbuf, len))
         return;
-    if (sh->loss_ppm > 0 && shim_rand(sh) % 1000000 < sh->loss_ppm) {
+    if (sh->loss_ppm > 0 && rc_test_rand(&sh->seed) % 1000000 < sh->loss_ppm) {
         sh->lost++;
         return;
     }
     queue_push(q, s->txbuf, len);
-    if (sh->dup_ppm > 0 && shim_rand(sh) % 1000000 < sh->dup_ppm) {
+    if (sh->dup_ppm > 0 && rc_test_rand(&sh->seed) % 1000000 < sh->dup_ppm) {
         sh->duplicated++;
         queue_push(q, s->txbuf, len);
     }
     /* Reorder: swap with the packet queued before it. */
     if (sh->reorder_ppm > 0 && q->tail - q->head >= 2 &&
-        shim_rand(sh) % 1000000 < sh->reorder_ppm) {
+        rc_test_rand(&sh->seed) % 1000000 < sh->reorder_ppm) {
         struct rc_pair_pkt t = q->pkts[q->tail - 1];
         q->pkts[q->tail - 1] = q->pkts[q->tail - 2];
         q->pkts[q->tail - 2] = t;

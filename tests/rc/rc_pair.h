@@ -12,6 +12,16 @@
 
 #include <roceshark/rc.h>
 
+/* The tests' random numbers: xorshift64, reproducible from the seed. */
+static inline uint64_t
+rc_test_rand(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
 struct rc_pair_pkt {
     uint32_t len;
     uint8_t *data;

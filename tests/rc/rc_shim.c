@@ -60,10 +60,7 @@ struct run {
 static uint64_t
 rnd(struct run *r)
 {
-    r->rng ^= r->rng << 13;
-    r->rng ^= r->rng >> 7;
-    r->rng ^= r->rng << 17;
-    return r->rng;
+    return rc_test_rand(&r->rng);
 }
 
 static void
