@@ -32,6 +32,7 @@ enum {
     OPT_JSON,
     OPT_RX_DEPTH,
     OPT_COUNTERS,
+    OPT_EVENTS,
 };
 
 static const char usage[] =
@@ -50,7 +51,7 @@ static const char usage[] =
     "  --qpn N          our QP number (default 0x11)\n"
     "  --json           also print the results as one JSON line\n"
     "  --counters       print the transport's counters as JSON at the end\n"
-    "  --busy-poll      spin instead of sleeping (latency tests always spin)\n"
+    "  --events         sleep until packets arrive instead of polling (perftest's -e)\n"
     "  --ack-delay US   hold ACKs up to this long to cover later requests (default 10)\n"
     "  --timeout N --retry-cnt N --rnr-retry N --max-rd-atomic N --tos N --no-raw --trace\n";
 
@@ -73,6 +74,7 @@ parse_args(struct perf *p, int argc, char **argv)
         {"json", no_argument, NULL, OPT_JSON},
         {"rx-depth", required_argument, NULL, OPT_RX_DEPTH},
         {"counters", no_argument, NULL, OPT_COUNTERS},
+        {"events", no_argument, NULL, OPT_EVENTS},
         {"size", required_argument, NULL, 's'},
         {"iters", required_argument, NULL, 'n'},
         {"tx-depth", required_argument, NULL, 't'},
@@ -81,6 +83,7 @@ parse_args(struct perf *p, int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     unsigned long long v;
+    bool events = false;
     int opt;
 
     if (argc < 2 || argv[1][0] == '-') {
@@ -155,6 +158,9 @@ parse_args(struct perf *p, int argc, char **argv)
         case OPT_COUNTERS:
             p->counters = true;
             break;
+        case OPT_EVENTS:
+            events = true;
+            break;
         default:
             fputs(usage, stderr);
             return CLI_EXIT_USAGE;
@@ -162,8 +168,9 @@ parse_args(struct perf *p, int argc, char **argv)
     }
     if (optind < argc)
         return cli_fail(CLI_EXIT_USAGE, "perf: unexpected argument '%s'", argv[optind]);
-    if (p->test->latency)
-        p->cli.udp.busy_poll = true;
+    /* perftest polls its completion queue without sleeping unless told to
+     * wait for events (-e); we do the same with the socket. */
+    p->cli.udp.busy_poll = !events;
     if (p->test->latency && p->size == 0)
         p->size = 1;    /* the last byte is the ping-pong marker */
     return 0;

@@ -13,7 +13,7 @@
 
 #include "rc_int.h"
 
-#define TX_BUDGET 64    /* packets one QP may send per progress call */
+#define TX_BUDGET 128   /* packets one QP may send per progress call */
 
 void
 rs_rc_ctx_opts_init(struct rs_rc_ctx_opts *opts)

@@ -329,6 +329,14 @@ rs_rc_udp_poll(struct rs_rc_udp *u, struct rs_rc_ctx *ctx, uint64_t wait_ns, cha
     int n;
     for (;;) {
         n = receive_batch(u, ctx);
+        /* A full batch means more is queued: take up to three more before
+         * going back to the caller's poll(), which would find them at once. */
+        for (int more = 0; n > 0 && n % BATCH == 0 && more < 3; more++) {
+            int m = receive_batch(u, ctx);
+            if (m <= 0)
+                break;
+            n += m;
+        }
         if (n != 0)
             break;
         now = rs_rc_now_ns();
