@@ -11,7 +11,8 @@
  *
  *   CHECK_PSN -> CHECK_OP_SEQ -> CHECK_OP_ACCESS -> CHECK_RESOURCE ->
  *   CHECK_LENGTH -> CHECK_RKEY -> CHECK_ATOMIC_ALIGN -> CHECK_INVALIDATE ->
- *   EXECUTE -> DONE;   CHECK_PSN -> DUPLICATE -> DONE
+ *   EXECUTE -> [COMPLETE] -> ACKNOWLEDGE -> DONE;
+ *   CHECK_PSN -> DUPLICATE -> [ACKNOWLEDGE] -> DONE
  */
 #include <string.h>
 
@@ -41,6 +42,8 @@ static const struct resp_state_info states[RESP_N_STATES] = {
     [RESP_CHECK_ATOMIC_ALIGN] = {"CHECK_ATOMIC_ALIGN", 0, NAK_NONE, 0, false, NO_COUNTER},
     [RESP_CHECK_INVALIDATE] = {"CHECK_INVALIDATE", 0, NAK_NONE, 0, false, NO_COUNTER},
     [RESP_EXECUTE] = {"EXECUTE", 0, NAK_NONE, 0, false, NO_COUNTER},
+    [RESP_COMPLETE] = {"COMPLETE", 0, NAK_NONE, 0, false, NO_COUNTER},
+    [RESP_ACKNOWLEDGE] = {"ACKNOWLEDGE", 0, NAK_NONE, 0, false, NO_COUNTER},
     [RESP_DUPLICATE] = {"DUPLICATE", 0, NAK_NONE, 0, false, NO_COUNTER},
     [RESP_DONE] = {"DONE", 0, NAK_NONE, 0, false, NO_COUNTER},
     [RESP_DROP_PSN_GAP] = {"DROP_PSN_GAP", 0, NAK_NONE, 0, false, C(drop_psn_gap)},
@@ -286,6 +289,7 @@ void
 rc_resp_handle(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
 {
     enum resp_state s = RESP_CHECK_PSN;
+    struct resp_work work = {NULL};
 
     for (;;) {
         if (rc_trace_enabled(qp))
@@ -316,10 +320,16 @@ rc_resp_handle(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
             s = check_invalidate(qp, pkt);
             break;
         case RESP_EXECUTE:
-            s = rc_resp_execute(qp, pkt);
+            s = rc_resp_execute(qp, pkt, &work);
+            break;
+        case RESP_COMPLETE:
+            s = rc_resp_complete(qp, pkt, &work);
+            break;
+        case RESP_ACKNOWLEDGE:
+            s = rc_resp_acknowledge(qp, pkt, &work);
             break;
         case RESP_DUPLICATE:
-            s = rc_resp_duplicate(qp, pkt);
+            s = rc_resp_duplicate(qp, pkt, &work);
             break;
         case RESP_DONE:
             return;

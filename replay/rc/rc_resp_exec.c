@@ -1,6 +1,7 @@
 /*
- * rc_resp_exec.c - the responder executes requests, answers duplicates and
- * sends its responses.
+ * rc_resp_exec.c - the responder's states after the checks: EXECUTE moves
+ * the data, COMPLETE ends a message, ACKNOWLEDGE answers, DUPLICATE answers
+ * again what was executed before.
  *
  * Responses go out in PSN order: a held (coalesced) ACK is flushed before
  * any READ response, atomic ACK or NAK, and READ responses are sent in full
@@ -147,21 +148,6 @@ exec_send(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
         memcpy(dst, pkt->payload, pkt->paylen);
         r->recv_off += pkt->paylen;
     }
-    if (pkt->seg == RS_SEG_LAST || pkt->seg == RS_SEG_ONLY) {
-        uint8_t flags = 0;
-        uint32_t inv = 0;
-        if (pkt->info->hdrs & RS_HDR_IETH) {
-            rc_mr_invalidate(qp->ctx, pkt->ieth, false);
-            flags |= RS_RC_WC_WITH_INV;
-            inv = pkt->ieth;
-        }
-        if (pkt->info->hdrs & RS_HDR_IMMDT)
-            flags |= RS_RC_WC_WITH_IMM;
-        r->have_rwqe = false;
-        rc_complete_recv(qp, RS_RC_WC_SUCCESS, RS_RC_WC_RECV, r->recv_off, flags, pkt->imm,
-                         inv);
-        qp->ctx->cnt.exec_send++;
-    }
     return RESP_DONE;
 }
 
@@ -187,23 +173,17 @@ exec_write(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
         r->va += pkt->paylen;
         r->resid -= pkt->paylen;
     }
-    if (pkt->seg == RS_SEG_LAST || pkt->seg == RS_SEG_ONLY) {
-        if (pkt->info->hdrs & RS_HDR_IMMDT)
-            rc_complete_recv(qp, RS_RC_WC_SUCCESS, RS_RC_WC_RECV_RDMA_WITH_IMM, r->length,
-                             RS_RC_WC_WITH_IMM, pkt->imm, 0);
-        qp->ctx->cnt.exec_write++;
-    }
     return RESP_DONE;
 }
 
+/* A READ takes a responder resource; its responses are sent by ACKNOWLEDGE. */
 static enum resp_state
-exec_read(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
+exec_read(struct rs_rc_qp *qp, const struct rc_pkt *pkt, struct resp_work *work)
 {
     struct rc_resp *r = &qp->resp;
     struct rc_res *res = new_resource(qp);
     uint32_t npkts = rc_npkts(pkt->dmalen, qp->attr.pmtu);
 
-    rc_resp_flush_ack(qp);
     res->kind = RC_RES_READ;
     res->first_psn = pkt->psn;
     res->last_psn = rc_psn_add(pkt->psn, npkts - 1);
@@ -214,14 +194,13 @@ exec_read(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
     r->msn = (r->msn + 1) & RC_PSN_MASK;
     r->epsn = rc_psn_add(res->last_psn, 1);
     qp->ctx->cnt.exec_read++;
-    read_reply(qp, res, pkt->psn, pkt->va, pkt->dmalen);
-    return RESP_DONE;
+    work->res = res;
+    return RESP_ACKNOWLEDGE;
 }
 
 static enum resp_state
-exec_atomic(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
+exec_atomic(struct rs_rc_qp *qp, const struct rc_pkt *pkt, struct resp_work *work)
 {
-    struct rc_resp *r = &qp->resp;
     enum rc_mr_fail why;
     uint64_t orig, val;
 
@@ -229,7 +208,6 @@ exec_atomic(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
                                 &why);
     if (mem == NULL)
         return rc_resp_mr_fail(why);
-    rc_resp_flush_ack(qp);
     /* One thread owns the memory, so a load and a store are atomic here;
      * memcpy because the host address need not be aligned when the VA is. */
     memcpy(&orig, mem, 8);
@@ -242,15 +220,14 @@ exec_atomic(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
     res->kind = RC_RES_ATOMIC;
     res->first_psn = res->last_psn = pkt->psn;
     res->orig = orig;
-    r->msn = (r->msn + 1) & RC_PSN_MASK;
-    r->epsn = rc_psn_add(pkt->psn, 1);
-    qp->ctx->cnt.exec_atomic++;
-    atomic_ack(qp, pkt->psn, orig);
-    return RESP_DONE;
+    qp->resp.epsn = rc_psn_add(pkt->psn, 1);
+    work->res = res;
+    return RESP_COMPLETE;
 }
 
+/* EXECUTE: move the data (or do the atomic, or take the READ's resource). */
 enum resp_state
-rc_resp_execute(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
+rc_resp_execute(struct rs_rc_qp *qp, const struct rc_pkt *pkt, struct resp_work *work)
 {
     struct rc_resp *r = &qp->resp;
     enum resp_state s;
@@ -258,10 +235,10 @@ rc_resp_execute(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
     r->last_opcode = RC_OPCODE_NONE;
     switch (pkt->op) {
     case RS_OP_READ_REQ:
-        return exec_read(qp, pkt);
+        return exec_read(qp, pkt, work);
     case RS_OP_CMP_SWAP:
     case RS_OP_FETCH_ADD:
-        return exec_atomic(qp, pkt);
+        return exec_atomic(qp, pkt, work);
     case RS_OP_SEND:
         s = exec_send(qp, pkt);
         break;
@@ -271,14 +248,72 @@ rc_resp_execute(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
     }
     if (s != RESP_DONE)
         return s;
-    if (pkt->seg == RS_SEG_FIRST || pkt->seg == RS_SEG_MIDDLE)
-        r->last_opcode = pkt->opcode;
-    else
-        r->msn = (r->msn + 1) & RC_PSN_MASK;   /* once per message */
     r->epsn = rc_psn_add(pkt->psn, 1);
     r->ack_psn = pkt->psn;
-    if (pkt->ackreq)
-        rc_resp_want_ack(qp, false);
+    if (pkt->seg == RS_SEG_FIRST || pkt->seg == RS_SEG_MIDDLE) {
+        r->last_opcode = pkt->opcode;
+        return RESP_ACKNOWLEDGE;
+    }
+    return RESP_COMPLETE;
+}
+
+/* COMPLETE: a message ended. The MSN counts it once; a SEND, or a WRITE
+ * with Immediate, completes its receive WQE; a SEND with Invalidate
+ * invalidates the key (checked valid before EXECUTE). */
+enum resp_state
+rc_resp_complete(struct rs_rc_qp *qp, const struct rc_pkt *pkt, struct resp_work *work)
+{
+    struct rc_resp *r = &qp->resp;
+    struct rs_rc_counters *cnt = &qp->ctx->cnt;
+
+    (void)work;
+    r->msn = (r->msn + 1) & RC_PSN_MASK;
+    if (pkt->op == RS_OP_SEND) {
+        uint8_t flags = 0;
+        uint32_t inv = 0;
+        if (pkt->info->hdrs & RS_HDR_IETH) {
+            rc_mr_invalidate(qp->ctx, pkt->ieth, false);
+            flags |= RS_RC_WC_WITH_INV;
+            inv = pkt->ieth;
+        }
+        if (pkt->info->hdrs & RS_HDR_IMMDT)
+            flags |= RS_RC_WC_WITH_IMM;
+        r->have_rwqe = false;
+        rc_complete_recv(qp, RS_RC_WC_SUCCESS, RS_RC_WC_RECV, r->recv_off, flags, pkt->imm,
+                         inv);
+        cnt->exec_send++;
+    } else if (pkt->op == RS_OP_WRITE) {
+        if (pkt->info->hdrs & RS_HDR_IMMDT)
+            rc_complete_recv(qp, RS_RC_WC_SUCCESS, RS_RC_WC_RECV_RDMA_WITH_IMM, r->length,
+                             RS_RC_WC_WITH_IMM, pkt->imm, 0);
+        cnt->exec_write++;
+    } else {
+        cnt->exec_atomic++;
+    }
+    return RESP_ACKNOWLEDGE;
+}
+
+/* ACKNOWLEDGE: the READ's responses or the atomic's ACK (after any held
+ * ACK, so that responses leave in PSN order), or an ACK for AckReq. A
+ * duplicate READ or atomic comes here too, with the resource it matched. */
+enum resp_state
+rc_resp_acknowledge(struct rs_rc_qp *qp, const struct rc_pkt *pkt, struct resp_work *work)
+{
+    switch (pkt->op) {
+    case RS_OP_READ_REQ:
+        rc_resp_flush_ack(qp);
+        read_reply(qp, work->res, pkt->psn, pkt->va, pkt->dmalen);
+        break;
+    case RS_OP_CMP_SWAP:
+    case RS_OP_FETCH_ADD:
+        rc_resp_flush_ack(qp);
+        atomic_ack(qp, pkt->psn, work->res->orig);
+        break;
+    default:
+        if (pkt->ackreq)
+            rc_resp_want_ack(qp, false);
+        break;
+    }
     return RESP_DONE;
 }
 
@@ -287,7 +322,7 @@ rc_resp_execute(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
  * its tail; an atomic returns the saved original value without touching
  * memory. */
 enum resp_state
-rc_resp_duplicate(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
+rc_resp_duplicate(struct rs_rc_qp *qp, const struct rc_pkt *pkt, struct resp_work *work)
 {
     struct rs_rc_counters *cnt = &qp->ctx->cnt;
     struct rc_res *res;
@@ -313,17 +348,15 @@ rc_resp_duplicate(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
             rc_psn_diff(res->last_psn, rc_psn_add(pkt->psn, npkts - 1)) < 0)
             return RESP_DROP_DUP_MISMATCH;
         cnt->dup_read++;
-        rc_resp_flush_ack(qp);
-        read_reply(qp, res, pkt->psn, pkt->va, pkt->dmalen);
-        return RESP_DONE;
+        work->res = res;
+        return RESP_ACKNOWLEDGE;
     }
     default:
         res = find_resource(qp, RC_RES_ATOMIC, pkt->psn);
         if (res == NULL)
             return RESP_DROP_DUP_NO_RESOURCE;
         cnt->dup_atomic++;
-        rc_resp_flush_ack(qp);
-        atomic_ack(qp, pkt->psn, res->orig);
-        return RESP_DONE;
+        work->res = res;
+        return RESP_ACKNOWLEDGE;
     }
 }

@@ -17,6 +17,8 @@ enum resp_state {
     RESP_CHECK_ATOMIC_ALIGN,
     RESP_CHECK_INVALIDATE,
     RESP_EXECUTE,
+    RESP_COMPLETE,
+    RESP_ACKNOWLEDGE,
     RESP_DUPLICATE,
     RESP_DONE,
     /* Silent drops. */
@@ -52,8 +54,19 @@ rc_resp_mr_fail(enum rc_mr_fail why)
                                  : RESP_ERR_BOUNDS;
 }
 
+/* What one request leaves for the states after EXECUTE. */
+struct resp_work {
+    struct rc_res *res;     /* a READ's or atomic's resource, new or matched */
+};
+
 const char *rc_resp_state_name(enum resp_state s);
-enum resp_state rc_resp_execute(struct rs_rc_qp *qp, const struct rc_pkt *pkt);
-enum resp_state rc_resp_duplicate(struct rs_rc_qp *qp, const struct rc_pkt *pkt);
+enum resp_state rc_resp_execute(struct rs_rc_qp *qp, const struct rc_pkt *pkt,
+                                struct resp_work *work);
+enum resp_state rc_resp_complete(struct rs_rc_qp *qp, const struct rc_pkt *pkt,
+                                 struct resp_work *work);
+enum resp_state rc_resp_acknowledge(struct rs_rc_qp *qp, const struct rc_pkt *pkt,
+                                    struct resp_work *work);
+enum resp_state rc_resp_duplicate(struct rs_rc_qp *qp, const struct rc_pkt *pkt,
+                                  struct resp_work *work);
 
 #endif /* ROCESHARK_RC_RESP_INT_H */
