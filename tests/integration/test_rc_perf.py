@@ -75,6 +75,21 @@ for i, (test, args) in enumerate([("write_bw", ["-s", "65536", "-n", "300"]),
     t.check("RDMA_Write" in cli.stdout or "Send" in cli.stdout or "RDMA_Read" in cli.stdout,
             "%s: perftest's title" % what)
 
+# Without a raw socket (no privilege): receives on the UDP socket, ICRC unchecked, says so.
+cli, s_out, s_err, s_rc = perf_pair("write_bw", ["-s", "8192", "-n", "200", "--no-raw"], port + 7)
+t.check(cli.returncode == 0 and s_rc == 0 and "ICRC checked   : OFF" in cli.stdout,
+        "perf --no-raw works and reports the ICRC unchecked: %s" % cli.stderr)
+
+# The state machines traced on stderr, by state name.
+srv = subprocess.Popen([t.ROCESHARK, "perf", "send_lat", "--bind", A, "-p", str(port + 8),
+                        "--trace"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+tr = subprocess.run([t.ROCESHARK, "perf", "send_lat", "--bind", B, "--connect", A, "-p",
+                     str(port + 8), "-n", "5"], capture_output=True, text=True, timeout=60)
+_, trace = srv.communicate(timeout=30)
+t.check(tr.returncode == 0 and "resp CHECK_PSN" in trace and "resp EXECUTE" in trace and
+        "resp ACKNOWLEDGE" in trace and "comp ACK" in trace,
+        "--trace names the states the machines go through")
+
 # A perf client against a plain responder, over the responder's side channel.
 resp = r.Responder(["--bind", A, "--mr", "256K", "--listen", str(port + 9)])
 cli = subprocess.run([t.ROCESHARK, "perf", "write_bw", "--bind", B, "--connect", A, "-p",
