@@ -11,7 +11,6 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -536,12 +535,7 @@ run(struct responder *r)
         pfd[n++] = (struct pollfd){r->control ? 0 : -1, POLLIN, 0};
         for (unsigned i = 0; i < r->n_conn; i++)
             pfd[n++] = (struct pollfd){r->conn_fd[i], POLLIN, 0};
-        uint64_t now = rs_rc_now_ns(), d = rs_rc_next_deadline(r->ctx);
-        uint64_t wait = r->cli.udp.busy_poll || d <= now ? 0 : d - now;
-        if (wait > 100000000)
-            wait = 100000000;
-        struct timespec ts = {(time_t)(wait / 1000000000), (long)(wait % 1000000000)};
-        if (ppoll(pfd, n, &ts, NULL) < 0)
+        if (rc_cli_wait(pfd, n, r->ctx, r->cli.udp.busy_poll) < 0)
             continue;   /* EINTR: the signal flag is checked above */
         if (rs_rc_udp_poll(r->udp, r->ctx, 0, err) < 0)
             return cli_fail(CLI_EXIT_CAPTURE, "responder: %s", err);

@@ -6,7 +6,6 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "perf.h"
@@ -101,10 +100,7 @@ serve(struct perf *p)
     for (uint64_t loops = 0;; loops++) {
         struct pollfd pfd[2] = {{rs_rc_udp_fd(p->udp), POLLIN, 0}, {p->fd, POLLIN, 0}};
         if (!p->cli.udp.busy_poll) {
-            uint64_t now = rs_rc_now_ns(), d = rs_rc_next_deadline(p->ctx);
-            uint64_t wait = d <= now ? 0 : d - now > 100000000 ? 100000000 : d - now;
-            struct timespec ts = {(time_t)(wait / 1000000000), (long)(wait % 1000000000)};
-            ppoll(pfd, 2, &ts, NULL);
+            rc_cli_wait(pfd, 2, p->ctx, false);
         } else if ((loops & 1023) == 0) {
             poll(pfd + 1, 1, 0);    /* the side channel: rarely, off the fast path */
         }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include <roceshark/crc.h>
 
@@ -256,6 +257,18 @@ rc_cli_print_wc(FILE *f, const struct rs_rc_wc *wc, const uint8_t *data)
         fprintf(f, ", \"crc32\": %" PRIu32, rs_crc32(data, wc->byte_len));
     fputs("}\n", f);
     fflush(f);
+}
+
+int
+rc_cli_wait(struct pollfd *pfd, unsigned n, const struct rs_rc_ctx *ctx, bool busy)
+{
+    uint64_t now = rs_rc_now_ns(), d = rs_rc_next_deadline(ctx);
+    uint64_t wait = busy || d <= now ? 0 : d - now;
+
+    if (wait > 100000000)
+        wait = 100000000;   /* so that a signal's flag is seen soon */
+    struct timespec ts = {(time_t)(wait / 1000000000), (long)(wait % 1000000000)};
+    return ppoll(pfd, n, &ts, NULL);
 }
 
 static void

@@ -7,6 +7,7 @@
 #define ROCESHARK_RC_CLI_H
 
 #include <getopt.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -79,6 +80,10 @@ void rc_cli_print_counters(FILE *f, const struct rs_rc_counters *c);
 /* Prints one completion as a JSON object; data (may be NULL) is the
  * received bytes, summarized by their CRC-32. */
 void rc_cli_print_wc(FILE *f, const struct rs_rc_wc *wc, const uint8_t *data);
+
+/* Waits on pfd until one is ready or ctx has timer work, at most 100 ms (not
+ * at all when busy); returns what ppoll() returns. */
+int rc_cli_wait(struct pollfd *pfd, unsigned n, const struct rs_rc_ctx *ctx, bool busy);
 
 /* SIGINT and SIGTERM set the flag instead of ending the process. */
 void rc_cli_catch_signals(void);
