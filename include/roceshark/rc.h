@@ -186,7 +186,7 @@ struct rs_rc_counters {
      * READ response gap; timeouts and RNR NAKs), responses dropped. */
     uint64_t req_packets, retransmits, seq_nak_received, seq_nak_retries, rnr_nak_received;
     uint64_t timeouts, implied_nak, read_gap, dup_response, ghost_response, bad_response;
-    uint64_t error_completions;
+    uint64_t error_completions, cq_overflow;
     /* Link. */
     uint64_t rx_packets, tx_packets;
 };

@@ -77,7 +77,8 @@ const struct rs_rc_counter_name rs_rc_counter_names[] = {
     N(retransmits),     N(seq_nak_received),  N(seq_nak_retries),    N(rnr_nak_received),
     N(timeouts),
     N(implied_nak),     N(read_gap),          N(dup_response),       N(ghost_response),
-    N(bad_response),    N(error_completions), N(rx_packets),         N(tx_packets),
+    N(bad_response),    N(error_completions), N(cq_overflow),        N(rx_packets),
+    N(tx_packets),
 };
 
 const unsigned rs_rc_n_counter_names =

@@ -8,10 +8,12 @@
 void
 rc_cq_push(struct rs_rc_qp *qp, const struct rs_rc_wc *wc)
 {
-    /* The queue holds one entry per work request, so it cannot overflow
-     * while requests are bounded by the queue depths. */
-    if (qp->cq_tail - qp->cq_head >= qp->cq_size)
+    /* The queue holds one entry per work request, so only an application
+     * that never polls while posting to a QP in error can overflow it. */
+    if (qp->cq_tail - qp->cq_head >= qp->cq_size) {
+        qp->ctx->cnt.cq_overflow++;
         return;
+    }
     qp->cq[qp->cq_tail++ % qp->cq_size] = *wc;
     if (wc->status != RS_RC_WC_SUCCESS)
         qp->ctx->cnt.error_completions++;
