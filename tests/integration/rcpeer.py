@@ -26,6 +26,7 @@ import rstest as t
 
 RC_CLIENT = os.environ.get("RC_CLIENT", os.path.join(t.SOURCE_DIR, "build", "rc_client"))
 PORT = 4791
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 
 # RC opcodes (IBTA Table 38).
 SEND_FIRST, SEND_MIDDLE, SEND_LAST, SEND_LAST_IMM, SEND_ONLY, SEND_ONLY_IMM = range(6)
@@ -144,6 +145,9 @@ class Endpoint:
         self.rx = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
         self.rx.bind((ip, 0))
         self.rx.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+        # The kernel's arrival time of each packet: timing checks must not
+        # depend on when Python got round to reading it.
+        self.rx.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         self.tx = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
         self.frames = []                # every frame either way, in order
 
@@ -162,12 +166,19 @@ class Endpoint:
             left = end - time.time()
             if left <= 0 or not select.select([self.rx], [], [], left)[0]:
                 break
-            raw = self.rx.recv(65535)
+            raw, anc, _, _ = self.rx.recvmsg(65535, 256)
+            ts = time.time()
+            for level, kind, data in anc:
+                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                    sec, nsec = struct.unpack("qq", data[:16])
+                    ts = sec + nsec / 1e9
             ihl = (raw[0] & 15) * 4
             if struct.unpack("!H", raw[ihl + 2:ihl + 4])[0] != PORT:
                 continue
             self.frames.append(raw)
-            out.append(parse(raw))
+            d = parse(raw)
+            d["ts"] = ts
+            out.append(d)
         return out
 
     def one(self, timeout=1.0):
