@@ -150,6 +150,9 @@ class Endpoint:
         self.rx.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         self.tx = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
         self.frames = []                # every frame either way, in order
+        # Sources to listen to (None: all). Other tests on this machine may send
+        # RoCEv2 on loopback too; a random address can, rarely, be shared.
+        self.accept = None
 
     def close(self):
         for s in (self.udp, self.rx, self.tx):
@@ -174,6 +177,8 @@ class Endpoint:
                     ts = sec + nsec / 1e9
             ihl = (raw[0] & 15) * 4
             if struct.unpack("!H", raw[ihl + 2:ihl + 4])[0] != PORT:
+                continue
+            if self.accept is not None and socket.inet_ntoa(raw[12:16]) not in self.accept:
                 continue
             self.frames.append(raw)
             d = parse(raw)

@@ -6,6 +6,7 @@
 - dumpcap capturing all of it: roceshark.icrc.status must be 1 on every frame in both
   directions, which is what a NIC on the wire would check;
 - the CLI's one-line errors and exit codes."""
+import atexit
 import json
 import os
 import re
@@ -26,6 +27,7 @@ pcap = os.path.join(out, "rc.pcap")
 cap = subprocess.Popen(["dumpcap", "-i", "lo", "-q", "-w", pcap, "-f",
                         "udp port 4791 and (host %s or host %s or host %s)" % (A, B, D)],
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+atexit.register(cap.terminate)
 # dumpcap says where it captures once it does.
 line = cap.stderr.readline()
 t.check("Capturing" in line, "dumpcap started: %s" % line.strip())

@@ -24,6 +24,7 @@ class Run:
     def __init__(self, ops, extra=()):
         self.q, self.f = r.addresses(2)
         self.fake = r.Endpoint(self.f)
+        self.fake.accept = {self.q}
         self.proc = subprocess.Popen(
             [r.RC_CLIENT, "--bind", self.q, "--peer", self.f, "--peer-qpn", hex(FQPN),
              "--qpn", hex(CQPN), "--pmtu", str(PMTU)] + list(extra) + list(ops),

@@ -516,6 +516,7 @@ def test_qp_access():
 
 
 WRAP_A, QPACC_A = r.addresses(2)
+peer.accept = {A, WRAP_A, QPACC_A}
 tests = [test_ack_msn, test_multi_packet_send, test_write_imm_consumes_receive,
          test_send_with_invalidate, test_length_violations, test_zero_length,
          test_read_response_psns, test_atomics, test_seq_nak_once, test_duplicates, test_rnr,
