@@ -16,7 +16,8 @@ enum cli_exit {
     CLI_EXIT_USAGE = 1,     /* bad option, field, filter or script */
     CLI_EXIT_INPUT = 2,     /* unreadable or corrupt input file */
     CLI_EXIT_OUTPUT = 3,    /* output could not be written */
-    CLI_EXIT_CAPTURE = 4,   /* capture device missing, unsupported or not permitted */
+    CLI_EXIT_CAPTURE = 4,   /* capture device or network endpoint missing, unreachable or
+                               not permitted */
     CLI_EXIT_INTERNAL = 5   /* out of memory or another internal failure */
 };
 
@@ -47,5 +48,7 @@ int cmd_fields(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_ifaces(int argc, char **argv);
+int cmd_responder(int argc, char **argv);
+int cmd_perf(int argc, char **argv);
 
 #endif /* ROCESHARK_CLI_H */

@@ -23,6 +23,10 @@ static const char usage[] =
     "  ifaces                                   list interfaces and RDMA devices\n"
     "  fields   [PREFIX]                        list every field, its type and meaning\n"
     "  plot psn -r FILE --qp QPN -o OUT.svg     PSN/time graph of one conversation\n"
+    "  responder --bind IP [--peer IP --peer-qpn N] [--mr SIZE] [--recv N] [--control]\n"
+    "                                           an IBTA RC responder on RoCEv2 (UDP 4791)\n"
+    "  perf     write_bw|read_bw|send_bw|send_lat|write_lat --bind IP [--connect IP]\n"
+    "           [-s SIZE] [-n ITERS] [-m PMTU]  perftest's tests over the software RC\n"
     "\n"
     "Run 'roceshark <command> -h' for the options of one command. A live capture\n"
     "stopped by SIGINT or SIGTERM writes what it has, prints its counts and exits 0.\n"
@@ -33,7 +37,8 @@ static const char usage[] =
     "  2  unreadable or corrupt input file\n"
     "  3  output could not be written (disk full, write error: the file is kept whole)\n"
     "  4  capture device missing, unsupported or not permitted (no such interface\n"
-    "     or RDMA device, no RDMA kernel or sniffer support, no CAP_NET_RAW)\n"
+    "     or RDMA device, no RDMA kernel or sniffer support, no CAP_NET_RAW), or a\n"
+    "     network endpoint (responder, perf) unreachable or not permitted\n"
     "  5  internal error (out of memory)\n";
 
 int
@@ -62,5 +67,9 @@ main(int argc, char **argv)
         return cmd_capture(argc - 1, argv + 1);
     if (strcmp(cmd, "ifaces") == 0)
         return cmd_ifaces(argc - 1, argv + 1);
+    if (strcmp(cmd, "responder") == 0)
+        return cmd_responder(argc - 1, argv + 1);
+    if (strcmp(cmd, "perf") == 0)
+        return cmd_perf(argc - 1, argv + 1);
     return cli_fail(CLI_EXIT_USAGE, "%s: unknown command (try 'roceshark --help')", cmd);
 }

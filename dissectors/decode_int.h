@@ -61,6 +61,17 @@ declared_end(struct rs_packet *pkt, uint32_t off, uint32_t declared, uint32_t en
     return off + declared;
 }
 
+/* An extended transport header: its RS_HDR_* bit, layer and length. */
+struct ib_ext_header {
+    uint16_t bit;
+    uint8_t layer;
+    uint8_t len;
+};
+
+#define IB_N_EXT_HEADERS 10
+/* The extended headers in wire order (ib_transport.c). */
+extern const struct ib_ext_header ib_ext_headers[IB_N_EXT_HEADERS];
+
 void decode_ethertype(struct rs_packet *pkt, const struct rs_decode_opts *opts,
                       uint16_t ethertype, uint32_t off, uint32_t end);
 void decode_erf(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t end);

@@ -22,14 +22,8 @@
 #include "decode_int.h"
 #include "fields_int.h"
 
-struct ext_header {
-    uint16_t bit;
-    uint8_t layer;
-    uint8_t len;
-};
-
-/* In wire order (IBTA 9.2, "the order of headers"). */
-static const struct ext_header ext_headers[] = {
+/* In wire order (IBTA 9.2, "the order of headers"); the encoder walks it too. */
+const struct ib_ext_header ib_ext_headers[IB_N_EXT_HEADERS] = {
     {RS_HDR_RDETH, RS_LAYER_RDETH, RS_RDETH_LEN},
     {RS_HDR_DETH, RS_LAYER_DETH, RS_DETH_LEN},
     {RS_HDR_XRCETH, RS_LAYER_XRCETH, RS_XRCETH_LEN},
@@ -104,8 +98,8 @@ decode_ib_transport(struct rs_packet *pkt, uint32_t off, uint32_t end)
     decode_set_layer(pkt, RS_LAYER_IB, off, cap_end - off);
 
     uint32_t pos = off + RS_BTH_LEN;
-    for (size_t i = 0; i < RS_ARRAY_SIZE(ext_headers); i++) {
-        const struct ext_header *h = &ext_headers[i];
+    for (size_t i = 0; i < IB_N_EXT_HEADERS; i++) {
+        const struct ib_ext_header *h = &ib_ext_headers[i];
         if (!(info->hdrs & h->bit))
             continue;
         if (!decode_need(pkt, pos, h->len, icrc, "extended header exceeds the packet"))

@@ -104,6 +104,15 @@ icrc_computable(const struct rs_packet *pkt)
     return rs_packet_has(pkt, RS_LAYER_GRH) || rs_packet_has(pkt, RS_LAYER_LRH);
 }
 
+bool
+rs_icrc_compute(const struct rs_packet *pkt, uint32_t *icrc)
+{
+    if (!icrc_computable(pkt))
+        return false;
+    *icrc = icrc_compute(pkt);
+    return true;
+}
+
 void
 decode_check_crcs(struct rs_packet *pkt)
 {

@@ -51,6 +51,13 @@ void rs_decode_opts_init(struct rs_decode_opts *opts);
 void rs_decode_frame(const struct rs_frame *frame, const struct rs_decode_opts *opts,
                      struct rs_packet *pkt);
 
+/* The ICRC that pkt should carry, as the CRC value (the wire holds it least
+ * significant byte first), over the masked pseudo-packet of IBTA 7.8.1 and
+ * Annexes A16/A17. pkt is a decoded view (rs_decode_frame, or the encoder's)
+ * holding a BTH, an ICRC span and the RoCEv2 IP/UDP, GRH or LRH in front;
+ * false when it lacks them. The decoder and the packet builder share it. */
+bool rs_icrc_compute(const struct rs_packet *pkt, uint32_t *icrc);
+
 /* --- The IBA opcode table (IBTA Vol 1, 9.2.1 and Table 38) --- */
 
 /* Transport service of an opcode: its top three bits. */

@@ -1,0 +1,297 @@
+/*
+ * rc_cli.c - see rc_cli.h.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include <roceshark/crc.h>
+
+#include "cli.h"
+#include "rc_cli.h"
+
+static volatile sig_atomic_t stop_flag;
+
+void
+rc_cli_init(struct rc_cli *c, const char *cmd)
+{
+    memset(c, 0, sizeof(*c));
+    c->cmd = cmd;
+    rs_rc_qp_attr_init(&c->attr);
+    rs_rc_udp_opts_init(&c->udp);
+    rs_rc_ctx_opts_init(&c->ctx);
+}
+
+static int
+bad(struct rc_cli *c, const char *opt, const char *arg, const char *why)
+{
+    return -cli_fail(CLI_EXIT_USAGE, "%s: --%s %s: %s", c->cmd, opt, arg, why);
+}
+
+static void
+trace_stderr(void *arg, uint32_t qpn, const char *machine, const char *state, uint32_t psn)
+{
+    (void)arg;
+    fprintf(stderr, "%" PRIu64 " qp 0x%06x %s %s psn %u\n", rs_rc_now_ns(), qpn, machine, state,
+            psn);
+}
+
+int
+rc_cli_option(struct rc_cli *c, int opt, const char *arg)
+{
+    unsigned long long v;
+
+    switch (opt) {
+    case RC_OPT_BIND:
+        if (!rs_rc_parse_ipv4(arg, c->udp.ip))
+            return bad(c, "bind", arg, "expected an IPv4 address");
+        memcpy(c->ctx.local_ip, c->udp.ip, 4);
+        c->have_bind = true;
+        return 1;
+    case RC_OPT_PMTU:
+        if (!cli_parse_uint(arg, 256, 4096, &v) || rs_rc_pmtu_valid((uint32_t)v) == 0)
+            return bad(c, "pmtu", arg, "expected 256, 512, 1024, 2048 or 4096");
+        c->attr.pmtu = (uint32_t)v;
+        return 1;
+    case RC_OPT_PKEY:
+        if (!cli_parse_uint(arg, 1, 0xffff, &v) || (v & 0x7fff) == 0)
+            return bad(c, "pkey", arg, "expected a partition key, 0x0001..0xffff");
+        c->attr.pkey = (uint16_t)v;
+        return 1;
+    case RC_OPT_TIMEOUT:
+        if (!cli_parse_uint(arg, 0, 31, &v))
+            return bad(c, "timeout", arg, "expected 0..31 (4.096 us * 2^N; 0 waits forever)");
+        c->attr.timeout = (uint8_t)v;
+        return 1;
+    case RC_OPT_RETRY_CNT:
+    case RC_OPT_RNR_RETRY:
+        if (!cli_parse_uint(arg, 0, 7, &v))
+            return bad(c, opt == RC_OPT_RETRY_CNT ? "retry-cnt" : "rnr-retry", arg,
+                       "expected 0..7");
+        if (opt == RC_OPT_RETRY_CNT)
+            c->attr.retry_cnt = (uint8_t)v;
+        else
+            c->attr.rnr_retry = (uint8_t)v;
+        return 1;
+    case RC_OPT_RNR_TIMER:
+        if (!cli_parse_uint(arg, 0, 31, &v))
+            return bad(c, "rnr-timer", arg, "expected an RNR timer code, 0..31");
+        c->attr.min_rnr_timer = (uint8_t)v;
+        return 1;
+    case RC_OPT_MAX_RD_ATOMIC:
+    case RC_OPT_MAX_DEST_RD_ATOMIC:
+        if (!cli_parse_uint(arg, opt == RC_OPT_MAX_RD_ATOMIC ? 1 : 0, 255, &v))
+            return bad(c, opt == RC_OPT_MAX_RD_ATOMIC ? "max-rd-atomic" : "max-dest-rd-atomic",
+                       arg, "expected 1..255 (0 allowed for max-dest-rd-atomic)");
+        if (opt == RC_OPT_MAX_RD_ATOMIC)
+            c->attr.max_rd_atomic = (uint8_t)v;
+        else
+            c->attr.max_dest_rd_atomic = (uint8_t)v;
+        return 1;
+    case RC_OPT_TOS:
+        if (!cli_parse_uint(arg, 0, 255, &v))
+            return bad(c, "tos", arg, "expected 0..255 (DSCP << 2 | ECN)");
+        c->udp.tos = c->ctx.tos = (uint8_t)v;
+        return 1;
+    case RC_OPT_BUSY_POLL:
+        c->udp.busy_poll = true;
+        return 1;
+    case RC_OPT_NO_RAW:
+        c->udp.no_raw = true;
+        return 1;
+    case RC_OPT_TRACE:
+        c->ctx.trace = trace_stderr;
+        return 1;
+    case RC_OPT_CNP_INTERVAL:
+        if (!cli_parse_uint(arg, 0, 10000000, &v))
+            return bad(c, "cnp-interval", arg, "expected microseconds, 0..10000000");
+        c->ctx.cnp_interval_ns = v * 1000;
+        return 1;
+    case RC_OPT_ACK_DELAY:
+        if (!cli_parse_uint(arg, 0, 1000000, &v))
+            return bad(c, "ack-delay", arg, "expected microseconds, 0..1000000");
+        c->ctx.ack_delay_ns = v * 1000;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int
+rc_cli_open(struct rc_cli *c, struct rs_rc_udp **udp, struct rs_rc_ctx **ctx)
+{
+    char err[RS_ERRBUF_SIZE];
+
+    if (!c->have_bind)
+        return cli_fail(CLI_EXIT_USAGE, "%s: --bind IP is required", c->cmd);
+    int rc = rs_rc_udp_open(udp, &c->udp, err);
+    if (rc < 0)
+        return cli_fail(CLI_EXIT_CAPTURE, "%s: %s", c->cmd, err);
+    c->ctx.verify_icrc = rs_rc_udp_checks_icrc(*udp);
+    rc = rs_rc_ctx_create(ctx, &c->ctx, rs_rc_udp_link(*udp), err);
+    if (rc < 0) {
+        rs_rc_udp_close(*udp);
+        return cli_fail(CLI_EXIT_INTERNAL, "%s: %s", c->cmd, err);
+    }
+    return 0;
+}
+
+bool
+rc_cli_parse_size(const char *s, uint64_t max, uint64_t *out)
+{
+    char buf[32];
+    size_t n = s == NULL ? 0 : strlen(s);
+    unsigned shift = 0;
+    unsigned long long v;
+
+    if (n == 0 || n >= sizeof(buf))
+        return false;
+    memcpy(buf, s, n + 1);
+    switch (toupper((unsigned char)buf[n - 1])) {
+    case 'K':
+        shift = 10;
+        break;
+    case 'M':
+        shift = 20;
+        break;
+    case 'G':
+        shift = 30;
+        break;
+    default:
+        break;
+    }
+    if (shift > 0)
+        buf[n - 1] = '\0';
+    if (!cli_parse_uint(buf, 0, max >> shift, &v))
+        return false;
+    *out = (uint64_t)v << shift;
+    return *out <= max;
+}
+
+static size_t
+alloc_len(uint64_t size)
+{
+    size_t n = (size_t)((size + 4095) & ~4095ull);
+
+    return n == 0 ? 4096 : n;
+}
+
+/* Anonymous mappings: zeroed, page-aligned, and only the pages touched
+ * cost memory, so generous receive areas are cheap. */
+void *
+rc_cli_alloc(uint64_t size)
+{
+    void *p = mmap(NULL, alloc_len(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void
+rc_cli_free(void *p, uint64_t size)
+{
+    if (p != NULL)
+        munmap(p, alloc_len(size));
+}
+
+#define V(field) c->field
+
+void
+rc_cli_print_counters(FILE *f, const struct rs_rc_counters *c)
+{
+    fprintf(f,
+            "{\"executed\": {\"send\": %" PRIu64 ", \"write\": %" PRIu64 ", \"read\": %" PRIu64
+            ", \"atomic\": %" PRIu64 "}, "
+            "\"duplicates\": {\"send\": %" PRIu64 ", \"write\": %" PRIu64 ", \"read\": %" PRIu64
+            ", \"atomic\": %" PRIu64 "}, "
+            "\"naks\": {\"psn_sequence_error\": %" PRIu64 ", \"invalid_request\": %" PRIu64
+            ", \"remote_access_error\": %" PRIu64 ", \"remote_operational_error\": %" PRIu64
+            "}, \"rnr_naks\": %" PRIu64 ", ",
+            V(exec_send), V(exec_write), V(exec_read), V(exec_atomic), V(dup_send),
+            V(dup_write), V(dup_read), V(dup_atomic), V(nak_psn_seq), V(nak_invalid_request),
+            V(nak_remote_access), V(nak_remote_op), V(rnr_nak));
+    fprintf(f,
+            "\"drops\": {\"icrc\": %" PRIu64 ", \"tver\": %" PRIu64 ", \"qpn\": %" PRIu64
+            ", \"transport\": %" PRIu64 ", \"pkey\": %" PRIu64 ", \"source\": %" PRIu64
+            ", \"malformed\": %" PRIu64 ", \"qp_error\": %" PRIu64 ", \"psn_gap\": %" PRIu64
+            ", \"dup_no_resource\": %" PRIu64 ", \"dup_mismatch\": %" PRIu64 "}, ",
+            V(drop_icrc), V(drop_tver), V(drop_qpn), V(drop_transport), V(drop_pkey),
+            V(drop_source), V(drop_malformed), V(drop_qp_error), V(drop_psn_gap),
+            V(drop_dup_no_resource), V(drop_dup_mismatch));
+    fprintf(f,
+            "\"cnps\": {\"sent\": %" PRIu64 ", \"paced\": %" PRIu64 ", \"received\": %" PRIu64
+            "}, \"responses\": {\"acks\": %" PRIu64 ", \"read_responses\": %" PRIu64
+            ", \"atomic_acks\": %" PRIu64 "}, ",
+            V(cnp_sent), V(cnp_paced), V(cnp_received), V(ack_sent), V(read_resp_sent),
+            V(atomic_ack_sent));
+    fprintf(f,
+            "\"requester\": {\"packets\": %" PRIu64 ", \"retransmits\": %" PRIu64
+            ", \"seq_naks\": %" PRIu64 ", \"rnr_naks\": %" PRIu64 ", \"timeouts\": %" PRIu64
+            ", \"implied_naks\": %" PRIu64 ", \"read_gaps\": %" PRIu64
+            ", \"duplicate_responses\": %" PRIu64 ", \"ghost_responses\": %" PRIu64
+            ", \"bad_responses\": %" PRIu64 ", \"error_completions\": %" PRIu64 "}, "
+            "\"packets\": {\"rx\": %" PRIu64 ", \"tx\": %" PRIu64 "}}\n",
+            V(req_packets), V(retransmits), V(seq_nak_received), V(rnr_nak_received),
+            V(timeouts), V(implied_nak), V(read_gap), V(dup_response), V(ghost_response),
+            V(bad_response), V(error_completions), V(rx_packets), V(tx_packets));
+    fflush(f);
+}
+
+void
+rc_cli_print_wc(FILE *f, const struct rs_rc_wc *wc, const uint8_t *data)
+{
+    fprintf(f,
+            "{\"wc\": \"%s\", \"status\": \"%s\", \"qpn\": %" PRIu32 ", \"wr_id\": %" PRIu64
+            ", \"byte_len\": %" PRIu32,
+            rs_rc_wc_opcode_name(wc->opcode), rs_rc_wc_status_name(wc->status), wc->qpn,
+            wc->wr_id, wc->byte_len);
+    if (wc->flags & RS_RC_WC_WITH_IMM)
+        fprintf(f, ", \"imm\": %" PRIu32, wc->imm);
+    if (wc->flags & RS_RC_WC_WITH_INV)
+        fprintf(f, ", \"invalidated_rkey\": %" PRIu32, wc->invalidated_rkey);
+    if (data != NULL && wc->status == RS_RC_WC_SUCCESS)
+        fprintf(f, ", \"crc32\": %" PRIu32, rs_crc32(data, wc->byte_len));
+    fputs("}\n", f);
+    fflush(f);
+}
+
+int
+rc_cli_wait(struct pollfd *pfd, unsigned n, const struct rs_rc_ctx *ctx, bool busy)
+{
+    uint64_t now = rs_rc_now_ns(), d = rs_rc_next_deadline(ctx);
+    uint64_t wait = busy || d <= now ? 0 : d - now;
+
+    if (wait > 100000000)
+        wait = 100000000;   /* so that a signal's flag is seen soon */
+    struct timespec ts = {(time_t)(wait / 1000000000), (long)(wait % 1000000000)};
+    return ppoll(pfd, n, &ts, NULL);
+}
+
+static void
+on_signal(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+void
+rc_cli_catch_signals(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+bool
+rc_cli_stopped(void)
+{
+    return stop_flag != 0;
+}

@@ -1,0 +1,270 @@
+/*
+ * encode.c - building RoCEv2 packets (IBTA Vol 1 chapter 9, Annex A17).
+ *
+ * The layout comes from the decoder's tables: rs_ib_opcode_info() says
+ * which extended headers an opcode carries and ib_ext_headers[] their
+ * order and size. The builder records each header's span in a decoded view
+ * as it writes it, then asks the decoder's ICRC code for the ICRC of that
+ * view, so there is one ICRC implementation for both directions.
+ */
+#include <string.h>
+
+#include <roceshark/encode.h>
+#include <roceshark/wire.h>
+
+#include "decode_int.h"
+
+#define IPPROTO_UDP_ 17
+#define IP_MAX_LEN 65535u
+
+uint32_t
+rs_encode_ib_len(uint8_t opcode, uint32_t payload_len)
+{
+    const struct rs_ib_opcode *info = rs_ib_opcode_info(opcode);
+    uint32_t pad = (4 - (payload_len & 3)) & 3;
+
+    return RS_BTH_LEN + rs_ib_hdrs_len(info->hdrs) + payload_len + pad + RS_ICRC_LEN;
+}
+
+/* Writes the extended header `bit` of f at p. */
+static void
+encode_ext_header(uint8_t *p, uint16_t bit, const struct rs_ib_fields *f)
+{
+    switch (bit) {
+    case RS_HDR_RDETH:
+        rs_store_be32(p, f->rdeth_eecnxt & 0xffffff);
+        break;
+    case RS_HDR_DETH:
+        rs_store_be32(p, f->deth.qkey);
+        rs_store_be32(p + 4, f->deth.src_qp & 0xffffff);
+        break;
+    case RS_HDR_XRCETH:
+        rs_store_be32(p, f->xrc_srq & 0xffffff);
+        break;
+    case RS_HDR_RETH:
+        rs_store_be64(p, f->reth.va);
+        rs_store_be32(p + 8, f->reth.rkey);
+        rs_store_be32(p + 12, f->reth.len);
+        break;
+    case RS_HDR_ATOMICETH:
+        rs_store_be64(p, f->atomic.va);
+        rs_store_be32(p + 8, f->atomic.rkey);
+        rs_store_be64(p + 12, f->atomic.swap_add);
+        rs_store_be64(p + 20, f->atomic.compare);
+        break;
+    case RS_HDR_AETH:
+        rs_store_be32(p, (uint32_t)f->aeth.syndrome << 24 | (f->aeth.msn & 0xffffff));
+        break;
+    case RS_HDR_ATOMICACKETH:
+        rs_store_be64(p, f->atomic_ack_orig);
+        break;
+    case RS_HDR_IMMDT:
+        rs_store_be32(p, f->imm);
+        break;
+    case RS_HDR_IETH:
+        rs_store_be32(p, f->ieth_rkey);
+        break;
+    case RS_HDR_CNP:
+        memset(p, 0, RS_CNP_LEN);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The BTH and extended headers; when view is set, their spans go into it
+ * as if the transport packet started at offset `base`. */
+static uint32_t
+encode_headers(uint8_t *buf, const struct rs_ib_fields *f, uint32_t payload_len,
+               struct rs_packet *view, uint32_t base)
+{
+    const struct rs_ib_opcode *info = rs_ib_opcode_info(f->opcode);
+    uint32_t pad = (4 - (payload_len & 3)) & 3;
+
+    /*  OpCode | S M Pad TVer | P_Key | F B Resv6 | DestQP | A Resv7 | PSN */
+    buf[0] = f->opcode;
+    buf[1] = (uint8_t)((f->se ? 0x80 : 0) | (f->migreq ? 0x40 : 0) | pad << 4 |
+                       (f->tver & 0x0f));
+    rs_store_be16(buf + 2, f->pkey);
+    rs_store_be32(buf + 4, (f->fecn ? 0x80000000u : 0) | (f->becn ? 0x40000000u : 0) |
+                               (f->dest_qp & 0xffffff));
+    rs_store_be32(buf + 8, (f->ackreq ? 0x80000000u : 0) | (f->psn & 0xffffff));
+    if (view != NULL)
+        decode_set_layer(view, RS_LAYER_BTH, base, RS_BTH_LEN);
+
+    uint32_t pos = RS_BTH_LEN;
+    for (size_t i = 0; i < IB_N_EXT_HEADERS; i++) {
+        const struct ib_ext_header *h = &ib_ext_headers[i];
+        if (!(info->hdrs & h->bit))
+            continue;
+        encode_ext_header(buf + pos, h->bit, f);
+        if (view != NULL)
+            decode_set_layer(view, (enum rs_layer)h->layer, base + pos, h->len);
+        pos += h->len;
+    }
+    return pos;
+}
+
+uint32_t
+rs_encode_ib_headers(uint8_t *buf, const struct rs_ib_fields *f, uint32_t payload_len)
+{
+    return encode_headers(buf, f, payload_len, NULL, 0);
+}
+
+/* RFC 1071 one's-complement sum, folded. */
+static uint32_t
+csum_add(uint32_t sum, const uint8_t *p, uint32_t len)
+{
+    uint32_t i = 0;
+
+    for (; i + 1 < len; i += 2)
+        sum += rs_load_be16(p + i);
+    if (i < len)
+        sum += (uint32_t)p[i] << 8;
+    return sum;
+}
+
+static uint16_t
+csum_fold(uint32_t sum)
+{
+    while (sum >> 16)
+        sum = (sum & 0xffff) + (sum >> 16);
+    return (uint16_t)~sum;
+}
+
+static void
+encode_ipv4(uint8_t *h, const struct rs_roce_route *r, uint32_t total)
+{
+    h[0] = 0x45;
+    h[1] = r->tos;
+    rs_store_be16(h + 2, (uint16_t)total);
+    rs_store_be16(h + 4, r->ip_id);
+    rs_store_be16(h + 6, r->df ? 0x4000 : 0);
+    h[8] = r->ttl;
+    h[9] = IPPROTO_UDP_;
+    h[10] = h[11] = 0;
+    memcpy(h + 12, r->src, 4);
+    memcpy(h + 16, r->dst, 4);
+    rs_store_be16(h + 10, csum_fold(csum_add(0, h, RS_IPV4_HDR_LEN)));
+}
+
+static void
+encode_ipv6(uint8_t *h, const struct rs_roce_route *r, uint32_t payload)
+{
+    rs_store_be32(h, 6u << 28 | (uint32_t)r->tos << 20 | (r->flow_label & 0xfffff));
+    rs_store_be16(h + 4, (uint16_t)payload);
+    h[6] = IPPROTO_UDP_;
+    h[7] = r->ttl;
+    memcpy(h + 8, r->src, 16);
+    memcpy(h + 24, r->dst, 16);
+}
+
+/* IPv6 forbids a zero UDP checksum (RFC 8200 8.1), so it is computed. */
+static uint16_t
+udp6_checksum(const uint8_t *ip6, const uint8_t *udp, uint32_t udp_len)
+{
+    uint8_t tail[4] = {0, 0, 0, IPPROTO_UDP_};
+    uint8_t len[4];
+    uint32_t sum;
+
+    rs_store_be32(len, udp_len);
+    sum = csum_add(0, ip6 + 8, 32);
+    sum = csum_add(sum, len, 4);
+    sum = csum_add(sum, tail, 4);
+    sum = csum_add(sum, udp, udp_len);
+    uint16_t c = csum_fold(sum);
+    return c == 0 ? 0xffff : c;
+}
+
+uint32_t
+rs_encode_rocev2(uint8_t *buf, uint32_t cap, const struct rs_roce_route *r,
+                 const struct rs_ib_fields *f, const void *payload, uint32_t payload_len,
+                 struct rs_frame *frame, struct rs_packet *view)
+{
+    struct rs_frame local_frame;
+    struct rs_packet local_view;
+    uint32_t l3 = r->family == 6 ? RS_IPV6_HDR_LEN : RS_IPV4_HDR_LEN;
+    uint32_t ib_len = rs_encode_ib_len(f->opcode, payload_len);
+
+    if (payload_len > IP_MAX_LEN || ib_len > IP_MAX_LEN - l3 - RS_UDP_HDR_LEN)
+        return 0;
+    uint32_t total = l3 + RS_UDP_HDR_LEN + ib_len;
+    if (total > cap)
+        return 0;
+    if (frame == NULL || view == NULL) {
+        frame = &local_frame;
+        view = &local_view;
+    }
+    memset(frame, 0, sizeof(*frame));
+    frame->data = buf;
+    frame->caplen = frame->len = total;
+    frame->linktype = r->family == 6 ? RS_DLT_IPV6 : RS_DLT_IPV4;
+    memset(view, 0, sizeof(*view));
+    view->frame = frame;
+    view->encap = RS_ENCAP_ROCEV2;
+    view->ip_proto = IPPROTO_UDP_;
+    view->opcode = f->opcode;
+    view->payload_len = payload_len;
+
+    if (r->family == 6) {
+        encode_ipv6(buf, r, total - l3);
+        decode_set_layer(view, RS_LAYER_IPV6, 0, l3);
+        view->ecn = (uint8_t)(r->tos & 3);
+    } else {
+        encode_ipv4(buf, r, total);
+        decode_set_layer(view, RS_LAYER_IPV4, 0, l3);
+        view->ecn = (uint8_t)(r->tos & 3);
+    }
+    uint8_t *udp = buf + l3;
+    rs_store_be16(udp, r->sport);
+    rs_store_be16(udp + 2, r->dport);
+    rs_store_be16(udp + 4, (uint16_t)(RS_UDP_HDR_LEN + ib_len));
+    rs_store_be16(udp + 6, 0);
+    decode_set_layer(view, RS_LAYER_UDP, l3, RS_UDP_HDR_LEN);
+
+    uint32_t ib = l3 + RS_UDP_HDR_LEN;
+    uint32_t pos = ib + encode_headers(buf + ib, f, payload_len, view, ib);
+    decode_set_layer(view, RS_LAYER_IB, ib, ib_len);
+    if (payload != NULL)
+        memcpy(buf + pos, payload, payload_len);
+    else
+        memset(buf + pos, 0, payload_len);
+    decode_set_layer(view, RS_LAYER_PAYLOAD, pos, payload_len);
+    pos += payload_len;
+    uint32_t pad = (4 - (payload_len & 3)) & 3;
+    if (pad > 0) {
+        memset(buf + pos, 0, pad);
+        decode_set_layer(view, RS_LAYER_PAD, pos, pad);
+        pos += pad;
+    }
+    decode_set_layer(view, RS_LAYER_ICRC, pos, RS_ICRC_LEN);
+    uint32_t icrc = 0;
+    rs_icrc_compute(view, &icrc);
+    rs_store_le32(buf + pos, icrc);
+    view->icrc_computed = icrc;
+    view->icrc_status = RS_CKSUM_GOOD;
+    if (r->family == 6) /* masked in the ICRC; it covers the ICRC itself */
+        rs_store_be16(udp + 6, udp6_checksum(buf, udp, RS_UDP_HDR_LEN + ib_len));
+    return total;
+}
+
+bool
+rs_encode_fix_icrc(uint8_t *buf, uint32_t len)
+{
+    struct rs_frame frame;
+    struct rs_packet pkt;
+    struct rs_decode_opts opts;
+    uint32_t icrc;
+
+    memset(&frame, 0, sizeof(frame));
+    frame.data = buf;
+    frame.caplen = frame.len = len;
+    frame.linktype = len > 0 && buf[0] >> 4 == 6 ? RS_DLT_IPV6 : RS_DLT_IPV4;
+    rs_decode_opts_init(&opts);
+    opts.verify_crc = false;
+    rs_decode_frame(&frame, &opts, &pkt);
+    if (pkt.encap != RS_ENCAP_ROCEV2 || !rs_icrc_compute(&pkt, &icrc))
+        return false;
+    rs_store_le32(buf + pkt.span[RS_LAYER_ICRC].off, icrc);
+    return true;
+}

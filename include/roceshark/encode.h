@@ -1,0 +1,105 @@
+/*
+ * encode.h - build RoCEv2 packets: the other direction of the decoder.
+ *
+ * The builder takes the header layout of every opcode from the same IBA
+ * opcode table the decoder reads (rs_ib_opcode_info), writes the BTH and
+ * the extended headers in IBTA order, the payload and the pad, and
+ * computes the ICRC with the decoder's own ICRC code over the decoded view
+ * it fills as it goes. The injector and the software RC transport build
+ * every packet here, so what we send is, by construction, what we parse.
+ */
+#ifndef ROCESHARK_ENCODE_H
+#define ROCESHARK_ENCODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <roceshark/dissect.h>
+#include <roceshark/packet.h>
+
+#define RS_IPV4_HDR_LEN 20
+#define RS_IPV6_HDR_LEN 40
+#define RS_UDP_HDR_LEN 8
+/* The IPv4 and UDP headers in front of the BTH of a RoCEv2 packet. */
+#define RS_ROCEV2_IPV4_OVERHEAD (RS_IPV4_HDR_LEN + RS_UDP_HDR_LEN)
+
+/* The fields of an IBA transport packet. Fields of extended headers that
+ * the opcode does not carry are ignored; the pad count follows from the
+ * payload length. */
+struct rs_ib_fields {
+    uint8_t opcode;
+    bool se;                /* solicited event */
+    bool migreq;
+    bool ackreq;
+    bool fecn, becn;
+    uint8_t tver;           /* transport header version: 0 */
+    uint16_t pkey;
+    uint32_t dest_qp;       /* 24 bits */
+    uint32_t psn;           /* 24 bits */
+    struct {
+        uint64_t va;
+        uint32_t rkey;
+        uint32_t len;
+    } reth;
+    struct {
+        uint64_t va;
+        uint32_t rkey;
+        uint64_t swap_add;  /* swap data (CmpSwap) or add data (FetchAdd) */
+        uint64_t compare;
+    } atomic;
+    struct {
+        uint8_t syndrome;
+        uint32_t msn;
+    } aeth;
+    uint64_t atomic_ack_orig;
+    uint32_t imm;           /* ImmDt, sent big-endian */
+    uint32_t ieth_rkey;
+    struct {
+        uint32_t qkey;
+        uint32_t src_qp;
+    } deth;
+    uint32_t rdeth_eecnxt;
+    uint32_t xrc_srq;
+};
+
+/* The IP and UDP part of a RoCEv2 packet. */
+struct rs_roce_route {
+    uint8_t family;         /* 4 or 6 */
+    uint8_t src[16];        /* IPv4 addresses use the first four bytes */
+    uint8_t dst[16];
+    uint16_t sport;         /* flow entropy; any value */
+    uint16_t dport;         /* RS_ROCEV2_UDP_PORT */
+    uint8_t tos;            /* DSCP and ECN (IPv6: traffic class) */
+    uint8_t ttl;            /* IPv6: hop limit */
+    uint16_t ip_id;         /* IPv4 identification: covered by the ICRC */
+    bool df;                /* IPv4 don't-fragment */
+    uint32_t flow_label;    /* IPv6, 20 bits */
+};
+
+/* Bytes of the transport packet: BTH, extended headers, payload, pad, ICRC. */
+uint32_t rs_encode_ib_len(uint8_t opcode, uint32_t payload_len);
+
+/* Writes the BTH and the extended headers of f at buf (which has room for
+ * RS_BTH_LEN plus the opcode's headers); the pad count is the one that
+ * payload_len needs. Returns the bytes written. */
+uint32_t rs_encode_ib_headers(uint8_t *buf, const struct rs_ib_fields *f,
+                              uint32_t payload_len);
+
+/* Builds a whole RoCEv2 packet, from the IP header to the ICRC, into buf of
+ * cap bytes: headers from r and f, then payload_len bytes from payload
+ * (zeros when payload is NULL), zero pad, and the ICRC least significant
+ * byte first. The IPv4 header checksum is filled; the UDP checksum is 0 on
+ * IPv4 and computed on IPv6. When view is not NULL it receives the decoded
+ * view of the result (its frame in *frame, which must outlive it). Returns
+ * the packet length, or 0 when it does not fit in cap or in an IP packet. */
+uint32_t rs_encode_rocev2(uint8_t *buf, uint32_t cap, const struct rs_roce_route *r,
+                          const struct rs_ib_fields *f, const void *payload,
+                          uint32_t payload_len, struct rs_frame *frame,
+                          struct rs_packet *view);
+
+/* Recomputes and stores the ICRC of a RoCEv2 packet already laid out in buf
+ * (IP header first, len bytes), e.g. after a field was changed in place.
+ * Returns false when buf does not decode as RoCEv2. */
+bool rs_encode_fix_icrc(uint8_t *buf, uint32_t len);
+
+#endif /* ROCESHARK_ENCODE_H */

@@ -1,0 +1,370 @@
+/*
+ * rc.h - a software Reliable Connection transport over RoCEv2 (IBTA Vol 1
+ * chapter 9, Annex A17): responder and requester.
+ *
+ * A context (struct rs_rc_ctx) is one RoCEv2 endpoint: an IPv4 address,
+ * its memory regions and its QPs. It does no I/O and reads no clock: the
+ * caller hands it every received IPv4 packet with rs_rc_input(), calls
+ * rs_rc_progress() to let it transmit and run its timers, and gives it a
+ * link (struct rs_rc_link) through which it sends whole IPv4 packets. The
+ * UDP port (rs_rc_udp_*) is one such caller; the tests put a lossy shim
+ * or a fuzzer in its place and a virtual clock in time's place.
+ *
+ * Every RC QP is both a requester (it posts SEND, WRITE, READ and atomics
+ * and completes them from ACKs, NAKs and responses) and a responder (it
+ * checks and executes requests in IBTA order, answers them, and keeps
+ * responder resources for duplicate READs and atomics). Completions carry
+ * ibverbs' status and opcode values and names.
+ *
+ * Memory safety is the contract of the responder: no packet makes it read
+ * or write outside a registered region, or with a wrong R_Key or access.
+ */
+#ifndef ROCESHARK_RC_H
+#define ROCESHARK_RC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <roceshark/common.h>
+
+#define RS_RC_MAX_PACKET 4400       /* IPv4 + UDP + widest headers + 4096 + ICRC */
+#define RS_RC_INFINITE UINT64_MAX   /* rs_rc_next_deadline(): no timer armed */
+
+/* Memory and QP access flags: ibverbs' values (IBV_ACCESS_*). */
+#define RS_RC_ACCESS_LOCAL_WRITE 0x1u
+#define RS_RC_ACCESS_REMOTE_WRITE 0x2u
+#define RS_RC_ACCESS_REMOTE_READ 0x4u
+#define RS_RC_ACCESS_REMOTE_ATOMIC 0x8u
+#define RS_RC_ACCESS_REMOTE_ALL 0xeu
+/* Ours: a SEND with Invalidate may invalidate this region's R_Key, as it
+ * may invalidate a fast-registered MR or a memory window in verbs. */
+#define RS_RC_ACCESS_REMOTE_INVALIDATE 0x1000u
+
+/* Work request opcodes: ibverbs' values (IBV_WR_*). */
+enum rs_rc_wr_opcode {
+    RS_RC_WR_RDMA_WRITE = 0,
+    RS_RC_WR_RDMA_WRITE_WITH_IMM = 1,
+    RS_RC_WR_SEND = 2,
+    RS_RC_WR_SEND_WITH_IMM = 3,
+    RS_RC_WR_RDMA_READ = 4,
+    RS_RC_WR_ATOMIC_CMP_AND_SWP = 5,
+    RS_RC_WR_ATOMIC_FETCH_AND_ADD = 6,
+    RS_RC_WR_SEND_WITH_INV = 9
+};
+
+/* Work request flags: ibverbs' values (IBV_SEND_*). */
+#define RS_RC_SEND_FENCE 0x1u
+#define RS_RC_SEND_SIGNALED 0x2u
+#define RS_RC_SEND_SOLICITED 0x4u
+
+/* Completion status: ibverbs' values (IBV_WC_*), named by rs_rc_wc_status_name(). */
+enum rs_rc_wc_status {
+    RS_RC_WC_SUCCESS = 0,
+    RS_RC_WC_LOC_LEN_ERR = 1,
+    RS_RC_WC_LOC_QP_OP_ERR = 2,
+    RS_RC_WC_LOC_PROT_ERR = 4,
+    RS_RC_WC_WR_FLUSH_ERR = 5,
+    RS_RC_WC_BAD_RESP_ERR = 7,
+    RS_RC_WC_LOC_ACCESS_ERR = 8,
+    RS_RC_WC_REM_INV_REQ_ERR = 9,
+    RS_RC_WC_REM_ACCESS_ERR = 10,
+    RS_RC_WC_REM_OP_ERR = 11,
+    RS_RC_WC_RETRY_EXC_ERR = 12,
+    RS_RC_WC_RNR_RETRY_EXC_ERR = 13,
+    RS_RC_WC_REM_INV_RD_REQ_ERR = 15,
+    RS_RC_WC_GENERAL_ERR = 21
+};
+
+/* Completion opcodes: ibverbs' values (IBV_WC_*). */
+enum rs_rc_wc_opcode {
+    RS_RC_WC_SEND = 0,
+    RS_RC_WC_RDMA_WRITE = 1,
+    RS_RC_WC_RDMA_READ = 2,
+    RS_RC_WC_COMP_SWAP = 3,
+    RS_RC_WC_FETCH_ADD = 4,
+    RS_RC_WC_RECV = 128,
+    RS_RC_WC_RECV_RDMA_WITH_IMM = 129
+};
+
+#define RS_RC_WC_WITH_IMM 0x2u      /* ibverbs' IBV_WC_WITH_IMM */
+#define RS_RC_WC_WITH_INV 0x8u      /* ibverbs' IBV_WC_WITH_INV */
+
+struct rs_rc_wc {
+    uint64_t wr_id;
+    uint8_t status;         /* enum rs_rc_wc_status */
+    uint8_t opcode;         /* enum rs_rc_wc_opcode */
+    uint8_t flags;          /* RS_RC_WC_WITH_* */
+    uint32_t qpn;
+    uint32_t byte_len;
+    uint32_t imm;           /* immediate data, host order */
+    uint32_t invalidated_rkey;
+};
+
+/* A local buffer: addr lies in the address space of the region lkey names. */
+struct rs_rc_sge {
+    uint64_t addr;
+    uint32_t length;
+    uint32_t lkey;
+};
+
+struct rs_rc_send_wr {
+    uint64_t wr_id;
+    uint8_t opcode;         /* enum rs_rc_wr_opcode */
+    uint8_t flags;          /* RS_RC_SEND_* */
+    struct rs_rc_sge sge;   /* data; for atomics the 8 bytes that receive the old value */
+    uint64_t remote_addr;
+    uint32_t rkey;
+    uint32_t imm;           /* host order */
+    uint32_t invalidate_rkey;
+    uint64_t compare_add;   /* CmpSwap: compare; FetchAdd: add */
+    uint64_t swap;
+};
+
+struct rs_rc_recv_wr {
+    uint64_t wr_id;
+    struct rs_rc_sge sge;
+};
+
+/* A registered region. */
+struct rs_rc_mr {
+    uint32_t lkey;
+    uint32_t rkey;
+    uint64_t va;            /* the address peers name in RETH and AtomicETH */
+    uint64_t length;
+    unsigned access;        /* RS_RC_ACCESS_* */
+};
+
+enum rs_rc_qp_state {
+    RS_RC_QP_RTS = 0,       /* connected: ready to send and receive */
+    RS_RC_QP_ERROR = 1
+};
+
+/* QP attributes, named as ibv_qp_attr names them. */
+struct rs_rc_qp_attr {
+    uint32_t qpn;           /* ours; 0 picks the next free number */
+    uint32_t dest_qpn;
+    uint8_t peer_ip[4];
+    uint32_t sq_psn;        /* first PSN we send */
+    uint32_t rq_psn;        /* first PSN we expect */
+    uint32_t pmtu;          /* 256, 512, 1024, 2048 or 4096 */
+    uint16_t pkey;
+    unsigned access;        /* remote operations the QP accepts */
+    uint8_t timeout;        /* local ACK timeout 4.096 us * 2^timeout; 0 waits forever */
+    uint8_t retry_cnt;      /* 0..7 */
+    uint8_t rnr_retry;      /* 0..7; 7 retries forever */
+    uint8_t min_rnr_timer;  /* the RNR NAK timer code we send (IBTA Table 45) */
+    uint8_t max_rd_atomic;      /* READ/atomic requests we keep outstanding */
+    uint8_t max_dest_rd_atomic; /* responder resources for READ/atomic */
+    uint32_t sq_depth;      /* send work requests */
+    uint32_t rq_depth;      /* receive work requests */
+    uint32_t ack_req_every; /* AckReq at least every this many packets */
+    uint32_t max_inflight;  /* PSNs outstanding at once */
+};
+
+/* Fills the defaults: PMTU 1024, P_Key 0xFFFF, all remote access, timeout
+ * 14 (67 ms), retry_cnt 7, rnr_retry 7, RNR timer 12 (0.64 ms), 16 READ and
+ * atomic resources each way, 1024 send and 1024 receive work requests. */
+void rs_rc_qp_attr_init(struct rs_rc_qp_attr *attr);
+
+/* Counters of a context; every abnormal event has one. */
+struct rs_rc_counters {
+    /* Responder: messages executed, by kind. */
+    uint64_t exec_send, exec_write, exec_read, exec_atomic;
+    /* Duplicates (PSN behind the expected one), by kind. */
+    uint64_t dup_send, dup_write, dup_read, dup_atomic;
+    /* Responses sent. */
+    uint64_t ack_sent, read_resp_sent, atomic_ack_sent;
+    /* NAKs sent, by code, and RNR NAKs. */
+    uint64_t nak_psn_seq, nak_invalid_request, nak_remote_access, nak_remote_op, rnr_nak;
+    /* Silent drops, by reason. */
+    uint64_t drop_icrc, drop_tver, drop_qpn, drop_transport, drop_pkey, drop_source;
+    uint64_t drop_malformed, drop_qp_error, drop_psn_gap, drop_dup_no_resource;
+    uint64_t drop_dup_mismatch;
+    /* Congestion: CNPs sent for CE-marked requests, and those the pacing withheld. */
+    uint64_t cnp_sent, cnp_paced, cnp_received;
+    /* Requester: packets sent, go-backs (by cause: sequence NAK, implied NAK,
+     * READ response gap; timeouts and RNR NAKs), responses dropped. */
+    uint64_t req_packets, retransmits, seq_nak_received, seq_nak_retries, rnr_nak_received;
+    uint64_t timeouts, implied_nak, read_gap, dup_response, ghost_response, bad_response;
+    uint64_t error_completions, cq_overflow;
+    /* Link. */
+    uint64_t rx_packets, tx_packets;
+};
+
+/* The names of the counters, in struct order, for JSON and tables. */
+struct rs_rc_counter_name {
+    const char *name;
+    size_t offset;
+};
+extern const struct rs_rc_counter_name rs_rc_counter_names[];
+extern const unsigned rs_rc_n_counter_names;
+
+/* Where packets go: tx_buf returns room for RS_RC_MAX_PACKET bytes, tx_send
+ * sends the IPv4 packet built there. Sending never fails from the
+ * transport's point of view: a lost packet is what retries are for. */
+struct rs_rc_link {
+    uint8_t *(*tx_buf)(void *arg);
+    void (*tx_send)(void *arg, uint32_t len);
+    void *arg;
+};
+
+/* Tracing of the state machines: machine is "resp" or "comp", state the
+ * name of the state entered. */
+typedef void (*rs_rc_trace_fn)(void *arg, uint32_t qpn, const char *machine,
+                               const char *state, uint32_t psn);
+
+struct rs_rc_ctx_opts {
+    uint8_t local_ip[4];
+    uint16_t udp_sport;         /* our UDP source port */
+    uint8_t tos;                /* DSCP and ECN our packets carry (ECN 3, CE: for tests) */
+    bool verify_icrc;           /* false only where the IP header is not seen */
+    uint64_t cnp_interval_ns;   /* least time between two CNPs of one QP */
+    uint64_t ack_delay_ns;      /* how long an ACK may be held to cover later requests
+                                   (0: at once); keep it far below peers' ACK timeout */
+    rs_rc_trace_fn trace;
+    void *trace_arg;
+};
+
+/* Fills the defaults: port 4791, ICRC checked, CNPs at most every 50 us,
+ * ACKs held at most 10 us (or until they cover 16 requests). */
+void rs_rc_ctx_opts_init(struct rs_rc_ctx_opts *opts);
+
+struct rs_rc_ctx;
+struct rs_rc_qp;
+
+int rs_rc_ctx_create(struct rs_rc_ctx **ctx, const struct rs_rc_ctx_opts *opts,
+                     const struct rs_rc_link *link, char *err);
+void rs_rc_ctx_destroy(struct rs_rc_ctx *ctx);
+
+/* Registers length bytes at addr, seen by peers at va (0: the address
+ * itself) under rkey (0: one is chosen). */
+int rs_rc_mr_reg(struct rs_rc_ctx *ctx, void *addr, uint64_t length, uint64_t va,
+                 uint32_t rkey, unsigned access, struct rs_rc_mr *mr, char *err);
+int rs_rc_mr_dereg(struct rs_rc_ctx *ctx, uint32_t lkey);
+/* The region holding lkey's buffer, or NULL (its R_Key may be invalidated). */
+const struct rs_rc_mr *rs_rc_mr_find(const struct rs_rc_ctx *ctx, uint32_t lkey);
+
+/* Creates a QP already connected to its peer (INIT, RTR and RTS in one). */
+int rs_rc_qp_create(struct rs_rc_ctx *ctx, const struct rs_rc_qp_attr *attr,
+                    struct rs_rc_qp **qp, char *err);
+void rs_rc_qp_destroy(struct rs_rc_qp *qp);
+uint32_t rs_rc_qp_num(const struct rs_rc_qp *qp);
+enum rs_rc_qp_state rs_rc_qp_state(const struct rs_rc_qp *qp);
+struct rs_rc_qp *rs_rc_qp_find(struct rs_rc_ctx *ctx, uint32_t qpn);
+
+/* Queue work. RS_ENOMEM when the queue is full (as ibv_post_send says
+ * ENOMEM), RS_EINVAL for a bad request (its buffer outside its region). */
+int rs_rc_post_send(struct rs_rc_qp *qp, const struct rs_rc_send_wr *wr, char *err);
+int rs_rc_post_recv(struct rs_rc_qp *qp, const struct rs_rc_recv_wr *wr, char *err);
+/* Receive work requests posted and not yet consumed. */
+uint32_t rs_rc_recv_posted(const struct rs_rc_qp *qp);
+
+/* Takes up to n completions of qp; returns how many. */
+int rs_rc_poll_cq(struct rs_rc_qp *qp, struct rs_rc_wc *wc, int n);
+
+/* One received IPv4 packet, from its IP header on. */
+void rs_rc_input(struct rs_rc_ctx *ctx, const uint8_t *packet, uint32_t len, uint64_t now_ns);
+/* Transmits what is due (new requests, retransmissions, held ACKs) and runs
+ * the timers that expired by now_ns. */
+void rs_rc_progress(struct rs_rc_ctx *ctx, uint64_t now_ns);
+/* The earliest time rs_rc_progress() has work to do, RS_RC_INFINITE if none;
+ * 0 when it has work now. */
+uint64_t rs_rc_next_deadline(const struct rs_rc_ctx *ctx);
+
+const struct rs_rc_counters *rs_rc_counters_get(const struct rs_rc_ctx *ctx);
+
+/* "SUCCESS", "RETRY_EXC_ERR", ...: ibverbs' enum names without IBV_WC_. */
+const char *rs_rc_wc_status_name(uint8_t status);
+/* "SEND", "RDMA_WRITE", "RECV", ...: ibverbs' completion opcode names. */
+const char *rs_rc_wc_opcode_name(uint8_t opcode);
+
+/* PMTU in bytes from 256..4096; 0 for anything else. */
+uint32_t rs_rc_pmtu_valid(uint32_t pmtu);
+
+/* Local ACK timeout in nanoseconds: 4.096 us * 2^timeout (0: infinite). */
+uint64_t rs_rc_timeout_ns(uint8_t timeout);
+
+/* --- The UDP port: RoCEv2 on an IPv4 address of this host. ---
+ *
+ * Sends go out of a UDP socket bound to the address and port 4791, to the
+ * peer's port 4791, batched with sendmmsg(). The ICRC covers the IPv4
+ * identification field, which a UDP socket neither shows nor lets us set:
+ * Linux sends identification 0 on an unconnected socket with DF set, so
+ * that is what the packets are built with. Receives come from a raw socket
+ * bound to the address, which hands over the whole IP header so the ICRC
+ * can be checked, as a NIC checks it; the UDP socket drops its copies
+ * through a socket filter. Without the privilege for a raw socket, the port
+ * receives on the UDP socket and the ICRC goes unchecked (and says so). */
+
+struct rs_rc_udp_opts {
+    uint8_t ip[4];          /* the address to bind */
+    uint32_t rcvbuf;        /* receive buffer bytes */
+    uint8_t tos;            /* DSCP and ECN of what we send */
+    bool busy_poll;         /* spin instead of sleeping in rs_rc_udp_poll() */
+    bool no_raw;            /* receive on the UDP socket, ICRC unchecked */
+};
+
+void rs_rc_udp_opts_init(struct rs_rc_udp_opts *opts);
+
+struct rs_rc_udp;
+
+int rs_rc_udp_open(struct rs_rc_udp **udp, const struct rs_rc_udp_opts *opts, char *err);
+void rs_rc_udp_close(struct rs_rc_udp *udp);
+/* The link a context sends through. */
+const struct rs_rc_link *rs_rc_udp_link(struct rs_rc_udp *udp);
+/* True when received packets carry their IP header, so their ICRC is checked. */
+bool rs_rc_udp_checks_icrc(const struct rs_rc_udp *udp);
+/* The descriptor to poll() for received packets, beside other descriptors. */
+int rs_rc_udp_fd(const struct rs_rc_udp *udp);
+/* Receives what has arrived (waiting up to wait_ns, or until ctx's next
+ * timer, whichever is sooner; 0 does not wait), hands it to ctx, runs
+ * rs_rc_progress() and sends. Returns the packets received, or a negative
+ * RS_E* code when the socket fails. */
+int rs_rc_udp_poll(struct rs_rc_udp *udp, struct rs_rc_ctx *ctx, uint64_t wait_ns, char *err);
+/* Sends what the context has built and not yet sent. */
+void rs_rc_udp_flush(struct rs_rc_udp *udp);
+/* Datagrams the kernel would not take (a full socket buffer), dropped. */
+uint64_t rs_rc_udp_tx_dropped(const struct rs_rc_udp *udp);
+
+/* --- The side channel: connection parameters over TCP. ---
+ *
+ * Before two RC endpoints can talk, each must learn the other's address,
+ * QP number, first PSN and, for RDMA, a region's R_Key, VA and length (what
+ * rdma_cm or perftest's TCP exchange carry). Each side sends one line, a
+ * flat JSON object; further lines carry whatever the application adds. */
+
+struct rs_rc_conn_info {
+    uint8_t ip[4];
+    uint32_t qpn;
+    uint32_t psn;
+    uint32_t rkey;
+    uint64_t va;
+    uint64_t length;
+    uint32_t pmtu;
+};
+
+/* Formats info as one JSON object (no newline); returns snprintf's count. */
+int rs_rc_conn_format(const struct rs_rc_conn_info *info, char *buf, size_t size);
+/* Parses what rs_rc_conn_format wrote (keys in any order; unknown ones are
+ * ignored). */
+int rs_rc_conn_parse(const char *line, struct rs_rc_conn_info *info, char *err);
+/* The number (or, for ip, dotted quad) under key in a flat JSON object. */
+bool rs_rc_json_u64(const char *line, const char *key, uint64_t *out);
+bool rs_rc_json_str(const char *line, const char *key, char *out, size_t size);
+
+int rs_rc_side_listen(const uint8_t ip[4], uint16_t port, int *fd, char *err);
+int rs_rc_side_accept(int listen_fd, int *fd, char *err);
+/* Connects, retrying for up to timeout_ms while the peer is not yet listening. */
+int rs_rc_side_connect(const uint8_t ip[4], uint16_t port, int timeout_ms, int *fd, char *err);
+/* Sends line and a newline. */
+int rs_rc_side_send(int fd, const char *line, char *err);
+/* Receives one line (without its newline) within timeout_ms (-1: forever). */
+int rs_rc_side_recv(int fd, char *line, size_t size, int timeout_ms, char *err);
+
+/* Parses a dotted IPv4 address. */
+bool rs_rc_parse_ipv4(const char *s, uint8_t ip[4]);
+
+/* CLOCK_MONOTONIC in nanoseconds: the clock the port runs contexts on. */
+uint64_t rs_rc_now_ns(void);
+
+#endif /* ROCESHARK_RC_H */

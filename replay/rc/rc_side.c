@@ -1,0 +1,240 @@
+/*
+ * rc_side.c - the TCP side channel that carries connection parameters.
+ *
+ * The messages are flat JSON objects of numbers and strings, one per line.
+ * We read them with a key lookup rather than a JSON library: none of the
+ * project's dependencies parses JSON (glib does not), the objects are ours
+ * and flat, and a lookup that never allocates cannot be led astray by a
+ * hostile peer beyond returning "not found".
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rc_int.h"
+
+bool
+rs_rc_parse_ipv4(const char *s, uint8_t ip[4])
+{
+    struct in_addr a;
+
+    if (s == NULL || inet_pton(AF_INET, s, &a) != 1)
+        return false;
+    memcpy(ip, &a, 4);
+    return true;
+}
+
+int
+rs_rc_conn_format(const struct rs_rc_conn_info *c, char *buf, size_t size)
+{
+    return snprintf(buf, size,
+                    "{\"ip\": \"%u.%u.%u.%u\", \"qpn\": %" PRIu32 ", \"psn\": %" PRIu32
+                    ", \"rkey\": %" PRIu32 ", \"va\": %" PRIu64 ", \"length\": %" PRIu64
+                    ", \"pmtu\": %" PRIu32 "}",
+                    c->ip[0], c->ip[1], c->ip[2], c->ip[3], c->qpn, c->psn, c->rkey, c->va,
+                    c->length, c->pmtu);
+}
+
+/* Where the value of "key" starts in line, or NULL. */
+static const char *
+json_value(const char *line, const char *key)
+{
+    size_t klen = strlen(key);
+
+    for (const char *p = strchr(line, '"'); p != NULL; p = strchr(p + 1, '"')) {
+        if (strncmp(p + 1, key, klen) != 0 || p[1 + klen] != '"')
+            continue;
+        const char *v = p + 2 + klen;
+        while (*v == ' ')
+            v++;
+        if (*v != ':')
+            continue;
+        v++;
+        while (*v == ' ')
+            v++;
+        return v;
+    }
+    return NULL;
+}
+
+bool
+rs_rc_json_u64(const char *line, const char *key, uint64_t *out)
+{
+    const char *v = json_value(line, key);
+    char *end;
+
+    if (v == NULL || *v < '0' || *v > '9')
+        return false;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (errno != 0 || end == v)
+        return false;
+    *out = n;
+    return true;
+}
+
+bool
+rs_rc_json_str(const char *line, const char *key, char *out, size_t size)
+{
+    const char *v = json_value(line, key);
+
+    if (v == NULL || *v != '"' || size == 0)
+        return false;
+    const char *end = strchr(v + 1, '"');
+    if (end == NULL || (size_t)(end - v - 1) >= size)
+        return false;
+    memcpy(out, v + 1, (size_t)(end - v - 1));
+    out[end - v - 1] = '\0';
+    return true;
+}
+
+int
+rs_rc_conn_parse(const char *line, struct rs_rc_conn_info *c, char *err)
+{
+    char ip[32];
+    uint64_t qpn, psn, rkey, va, length, pmtu;
+
+    memset(c, 0, sizeof(*c));
+    if (!rs_rc_json_str(line, "ip", ip, sizeof(ip)) || !rs_rc_parse_ipv4(ip, c->ip) ||
+        !rs_rc_json_u64(line, "qpn", &qpn) || !rs_rc_json_u64(line, "psn", &psn) ||
+        !rs_rc_json_u64(line, "pmtu", &pmtu) || qpn > RC_PSN_MASK || psn > RC_PSN_MASK ||
+        rs_rc_pmtu_valid((uint32_t)pmtu) == 0)
+        return rs_error(err, RS_EINVAL, "peer parameters: expected ip, qpn, psn and pmtu");
+    c->qpn = (uint32_t)qpn;
+    c->psn = (uint32_t)psn;
+    c->pmtu = (uint32_t)pmtu;
+    if (rs_rc_json_u64(line, "rkey", &rkey))
+        c->rkey = (uint32_t)rkey;
+    if (rs_rc_json_u64(line, "va", &va))
+        c->va = va;
+    if (rs_rc_json_u64(line, "length", &length))
+        c->length = length;
+    return 0;
+}
+
+static void
+sockaddr_of(struct sockaddr_in *sa, const uint8_t ip[4], uint16_t port)
+{
+    memset(sa, 0, sizeof(*sa));
+    sa->sin_family = AF_INET;
+    sa->sin_port = htons(port);
+    memcpy(&sa->sin_addr, ip, 4);
+}
+
+int
+rs_rc_side_listen(const uint8_t ip[4], uint16_t port, int *fd, char *err)
+{
+    struct sockaddr_in sa;
+    int one = 1;
+
+    sockaddr_of(&sa, ip, port);
+    *fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (*fd < 0)
+        return rs_error(err, RS_EIO, "side channel: %s", strerror(errno));
+    setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (bind(*fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(*fd, 16) < 0) {
+        int e = errno;
+        close(*fd);
+        *fd = -1;
+        return rs_error(err, RS_EIO, "side channel: listen on port %u: %s", port, strerror(e));
+    }
+    return 0;
+}
+
+int
+rs_rc_side_accept(int listen_fd, int *fd, char *err)
+{
+    int one = 1;
+
+    *fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+    if (*fd < 0)
+        return rs_error(err, RS_EIO, "side channel: accept: %s", strerror(errno));
+    setsockopt(*fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    return 0;
+}
+
+int
+rs_rc_side_connect(const uint8_t ip[4], uint16_t port, int timeout_ms, int *fd, char *err)
+{
+    struct sockaddr_in sa;
+    int one = 1, e = 0;
+
+    sockaddr_of(&sa, ip, port);
+    for (int waited = 0; waited <= timeout_ms; waited += 50) {
+        *fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (*fd < 0)
+            return rs_error(err, RS_EIO, "side channel: %s", strerror(errno));
+        if (connect(*fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+            setsockopt(*fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+            return 0;
+        }
+        e = errno;
+        close(*fd);
+        *fd = -1;
+        if (e != ECONNREFUSED)
+            break;
+        struct timespec ts = {0, 50000000};
+        nanosleep(&ts, NULL);
+    }
+    return rs_error(err, RS_EIO, "side channel: connect to %u.%u.%u.%u:%u: %s", ip[0], ip[1],
+                    ip[2], ip[3], port, strerror(e));
+}
+
+int
+rs_rc_side_send(int fd, const char *line, char *err)
+{
+    size_t len = strlen(line);
+    char nl = '\n';
+    struct iovec iov[2] = {{(void *)line, len}, {&nl, 1}};
+    struct msghdr m;
+
+    memset(&m, 0, sizeof(m));
+    m.msg_iov = iov;
+    m.msg_iovlen = 2;
+    ssize_t n = sendmsg(fd, &m, MSG_NOSIGNAL);
+    if (n != (ssize_t)len + 1)
+        return rs_error(err, RS_EIO, "side channel: send: %s",
+                        n < 0 ? strerror(errno) : "short write");
+    return 0;
+}
+
+int
+rs_rc_side_recv(int fd, char *line, size_t size, int timeout_ms, char *err)
+{
+    size_t n = 0;
+
+    /* Byte by byte so that nothing after the newline is consumed: the
+     * lines are short and few. */
+    while (n + 1 < size) {
+        struct pollfd pfd = {fd, POLLIN, 0};
+        int r = poll(&pfd, 1, timeout_ms);
+        if (r == 0)
+            return rs_error(err, RS_EIO, "side channel: the peer said nothing for %d ms",
+                            timeout_ms);
+        if (r < 0 && errno != EINTR)
+            return rs_error(err, RS_EIO, "side channel: %s", strerror(errno));
+        if (r < 0)
+            continue;
+        char c;
+        ssize_t got = recv(fd, &c, 1, 0);
+        if (got == 0)
+            return rs_error(err, RS_EOF, "side channel: the peer closed the connection");
+        if (got < 0)
+            return rs_error(err, RS_EIO, "side channel: %s", strerror(errno));
+        if (c == '\n') {
+            line[n] = '\0';
+            return 0;
+        }
+        line[n++] = c;
+    }
+    return rs_error(err, RS_EINVAL, "side channel: line longer than %zu bytes", size - 1);
+}

@@ -1,0 +1,78 @@
+/*
+ * rc_tx.c - turning header fields into packets on the link.
+ *
+ * Every packet is built by the dissector library's encoder (encode.h) into
+ * the link's buffer: IPv4 with identification 0 and DF set, which is what
+ * Linux puts on a datagram from an unconnected UDP socket with path-MTU
+ * discovery on, so the ICRC we compute is the one the peer checks.
+ */
+#include <string.h>
+
+#include "rc_int.h"
+
+void
+rc_fields_init(const struct rs_rc_qp *qp, struct rs_ib_fields *f, uint8_t opcode, uint32_t psn)
+{
+    memset(f, 0, sizeof(*f));
+    f->opcode = opcode;
+    f->pkey = qp->attr.pkey;
+    f->dest_qp = qp->attr.dest_qpn;
+    f->psn = psn & RC_PSN_MASK;
+}
+
+void
+rc_tx(struct rs_rc_qp *qp, const struct rs_ib_fields *f, const void *payload, uint32_t len)
+{
+    struct rs_rc_ctx *ctx = qp->ctx;
+    struct rs_roce_route r;
+
+    memset(&r, 0, sizeof(r));
+    r.family = 4;
+    memcpy(r.src, ctx->opts.local_ip, 4);
+    memcpy(r.dst, qp->attr.peer_ip, 4);
+    r.sport = ctx->opts.udp_sport;
+    r.dport = RS_ROCEV2_UDP_PORT;
+    r.tos = ctx->opts.tos;
+    r.ttl = 64;
+    r.ip_id = 0;
+    r.df = true;
+    uint8_t *buf = ctx->link.tx_buf(ctx->link.arg);
+    uint32_t n = rs_encode_rocev2(buf, RS_RC_MAX_PACKET, &r, f, payload, len, NULL, NULL);
+    if (n == 0)
+        return;     /* cannot happen: payloads never exceed the PMTU */
+    ctx->link.tx_send(ctx->link.arg, n);
+    ctx->cnt.tx_packets++;
+}
+
+/* End-to-end flow control: the credit count advertises the receive WQEs
+ * still free. */
+uint8_t
+rc_ack_syndrome(const struct rs_rc_qp *qp)
+{
+    uint32_t free = rc_rq_count(qp) - (qp->resp.have_rwqe ? 1 : 0);
+
+    return rs_aeth_credit_code(free) & 0x1f;
+}
+
+void
+rc_tx_ack(struct rs_rc_qp *qp, uint8_t syndrome, uint32_t psn)
+{
+    struct rs_ib_fields f;
+
+    rc_fields_init(qp, &f, 0x11, psn);
+    f.aeth.syndrome = syndrome;
+    f.aeth.msn = qp->resp.msn;
+    rc_tx(qp, &f, NULL, 0);
+}
+
+/* Annex A17.9.3: BTH with BECN set, opcode 0x81, the destination QP of the
+ * flow that saw congestion, then 16 reserved bytes. */
+void
+rc_tx_cnp(struct rs_rc_qp *qp)
+{
+    struct rs_ib_fields f;
+
+    rc_fields_init(qp, &f, 0x81, 0);
+    f.becn = true;
+    rc_tx(qp, &f, NULL, 0);
+}

@@ -1,0 +1,419 @@
+/*
+ * test_rc.c - the RC transport's parts in isolation: 24-bit PSN arithmetic,
+ * memory region checks, work request validation, the side channel's JSON,
+ * and whole exchanges between two contexts on a virtual clock (rc_pair.c),
+ * where timers can be checked to the nanosecond.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../replay/rc/rc_int.h"
+#include "../rc/rc_pair.h"
+
+static void
+test_psn_arithmetic(void **state)
+{
+    (void)state;
+    assert_int_equal(rc_psn_diff(5, 3), 2);
+    assert_int_equal(rc_psn_diff(3, 5), -2);
+    assert_int_equal(rc_psn_diff(0, 0xffffff), 1);          /* across the wrap */
+    assert_int_equal(rc_psn_diff(0xffffff, 0), -1);
+    assert_int_equal(rc_psn_diff(0x7fffff, 0), 0x7fffff);   /* half the space ahead */
+    assert_int_equal(rc_psn_diff(0x800000, 0), -0x800000);  /* ... and behind */
+    assert_int_equal(rc_psn_add(0xfffffe, 3), 1);
+    assert_true(rc_psn_in(0, 0xfffffe, 2));
+    assert_false(rc_psn_in(3, 0xfffffe, 2));
+    assert_int_equal(rc_npkts(0, 1024), 1);
+    assert_int_equal(rc_npkts(1024, 1024), 1);
+    assert_int_equal(rc_npkts(1025, 1024), 2);
+    assert_int_equal(rc_npkts(0x80000000u, 256), 1u << 23);
+}
+
+static void
+test_timeouts_and_names(void **state)
+{
+    (void)state;
+    assert_true(rs_rc_timeout_ns(0) == RS_RC_INFINITE);
+    assert_int_equal(rs_rc_timeout_ns(1), 8192);                   /* 4.096 us * 2 */
+    assert_true(rs_rc_timeout_ns(14) == 67108864ull);              /* 67.1 ms */
+    assert_int_equal(rs_rc_pmtu_valid(4096), 4096);
+    assert_int_equal(rs_rc_pmtu_valid(1500), 0);
+    assert_string_equal(rs_rc_wc_status_name(RS_RC_WC_RETRY_EXC_ERR), "RETRY_EXC_ERR");
+    assert_string_equal(rs_rc_wc_status_name(RS_RC_WC_RNR_RETRY_EXC_ERR), "RNR_RETRY_EXC_ERR");
+    assert_string_equal(rs_rc_wc_status_name(RS_RC_WC_REM_INV_REQ_ERR), "REM_INV_REQ_ERR");
+    assert_string_equal(rs_rc_wc_status_name(RS_RC_WC_WR_FLUSH_ERR), "WR_FLUSH_ERR");
+    assert_string_equal(rs_rc_wc_opcode_name(RS_RC_WC_RECV_RDMA_WITH_IMM),
+                        "RECV_RDMA_WITH_IMM");
+    /* ibverbs' numbers, so a completion reads the same as from a NIC. */
+    assert_int_equal(RS_RC_WC_REM_ACCESS_ERR, 10);
+    assert_int_equal(RS_RC_WC_RETRY_EXC_ERR, 12);
+}
+
+static uint8_t *
+tx_nowhere(void *arg)
+{
+    static uint8_t buf[RS_RC_MAX_PACKET];
+
+    (void)arg;
+    return buf;
+}
+
+static void
+tx_drop(void *arg, uint32_t len)
+{
+    (void)arg;
+    (void)len;
+}
+
+static struct rs_rc_ctx *
+lone_ctx(void)
+{
+    struct rs_rc_ctx_opts o;
+    struct rs_rc_link link = {tx_nowhere, tx_drop, NULL};
+    struct rs_rc_ctx *ctx;
+
+    rs_rc_ctx_opts_init(&o);
+    assert_int_equal(rs_rc_ctx_create(&ctx, &o, &link, NULL), 0);
+    return ctx;
+}
+
+static void
+test_memory_regions(void **state)
+{
+    struct rs_rc_ctx *ctx = lone_ctx();
+    static uint8_t mem[4096], other[64];
+    struct rs_rc_mr mr, mr2;
+    enum rc_mr_fail why;
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    assert_int_equal(rs_rc_mr_reg(ctx, mem, sizeof(mem), 0x1000, 0x77,
+                                  RS_RC_ACCESS_REMOTE_READ | RS_RC_ACCESS_REMOTE_INVALIDATE,
+                                  &mr, err), 0);
+    assert_int_equal(mr.rkey, 0x77);
+    assert_true(mr.va == 0x1000);
+    /* A key in use, and a region whose end wraps 2^64, are refused. */
+    assert_int_equal(rs_rc_mr_reg(ctx, other, 64, 0, 0x77, 0, NULL, err), RS_EINVAL);
+    assert_int_equal(rs_rc_mr_reg(ctx, other, 64, UINT64_MAX - 10, 0, 0, NULL, err),
+                     RS_EINVAL);
+    assert_int_equal(rs_rc_mr_reg(ctx, other, 64, 0, 0, RS_RC_ACCESS_LOCAL_WRITE, &mr2, err),
+                     0);
+    assert_int_not_equal(mr2.rkey, 0);
+
+    assert_ptr_equal(rc_mr_remote(ctx, 0x77, 0x1000, 4096, RS_RC_ACCESS_REMOTE_READ, &why),
+                     mem);
+    assert_ptr_equal(rc_mr_remote(ctx, 0x77, 0x1ffc, 4, RS_RC_ACCESS_REMOTE_READ, &why),
+                     mem + 4092);
+    assert_null(rc_mr_remote(ctx, 0x77, 0x1ffc, 5, RS_RC_ACCESS_REMOTE_READ, &why));
+    assert_int_equal(why, RC_MR_BOUNDS);
+    assert_null(rc_mr_remote(ctx, 0x77, 0xfff, 1, RS_RC_ACCESS_REMOTE_READ, &why));
+    assert_null(rc_mr_remote(ctx, 0x77, UINT64_MAX, 2, RS_RC_ACCESS_REMOTE_READ, &why));
+    assert_null(rc_mr_remote(ctx, 0x77, 0x1000, UINT64_MAX, RS_RC_ACCESS_REMOTE_READ, &why));
+    assert_null(rc_mr_remote(ctx, 0x77, 0x1000, 8, RS_RC_ACCESS_REMOTE_WRITE, &why));
+    assert_int_equal(why, RC_MR_ACCESS);
+    assert_null(rc_mr_remote(ctx, 0x78, 0x1000, 8, RS_RC_ACCESS_REMOTE_READ, &why));
+    assert_int_equal(why, RC_MR_NO_KEY);
+    /* Local access goes by lkey; a remote key is no local key. */
+    assert_non_null(rc_mr_local(ctx, mr2.lkey, mr2.va, 64, RS_RC_ACCESS_LOCAL_WRITE));
+    assert_null(rc_mr_local(ctx, mr.lkey, 0x1000, 8, RS_RC_ACCESS_LOCAL_WRITE));
+    assert_null(rc_mr_local(ctx, 0x77, 0x1000, 8, 0));
+    /* Invalidation: only where allowed, and the key is gone afterwards. */
+    assert_false(rc_mr_invalidate(ctx, mr2.rkey, false));
+    assert_true(rc_mr_invalidate(ctx, 0x77, true));
+    assert_non_null(rc_mr_remote(ctx, 0x77, 0x1000, 8, RS_RC_ACCESS_REMOTE_READ, &why));
+    assert_true(rc_mr_invalidate(ctx, 0x77, false));
+    assert_null(rc_mr_remote(ctx, 0x77, 0x1000, 8, RS_RC_ACCESS_REMOTE_READ, &why));
+    assert_int_equal(rs_rc_mr_dereg(ctx, mr2.lkey), 0);
+    assert_int_equal(rs_rc_mr_dereg(ctx, mr2.lkey), RS_ENOENT);
+    rs_rc_ctx_destroy(ctx);
+}
+
+static void
+test_work_request_checks(void **state)
+{
+    struct rs_rc_ctx *ctx = lone_ctx();
+    struct rs_rc_qp_attr a;
+    struct rs_rc_qp *qp;
+    struct rs_rc_mr mr;
+    static uint8_t mem[256];
+    struct rs_rc_send_wr wr;
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    rs_rc_qp_attr_init(&a);
+    a.sq_depth = 2;
+    a.pmtu = 1000;
+    assert_int_equal(rs_rc_qp_create(ctx, &a, &qp, err), RS_EINVAL);
+    a.pmtu = 256;
+    assert_int_equal(rs_rc_qp_create(ctx, &a, &qp, err), 0);
+    assert_int_equal(rs_rc_mr_reg(ctx, mem, sizeof(mem), 0, 0, RS_RC_ACCESS_LOCAL_WRITE, &mr,
+                                  err), 0);
+    memset(&wr, 0, sizeof(wr));
+    wr.opcode = RS_RC_WR_SEND;
+    wr.sge = (struct rs_rc_sge){mr.va + 200, 100, mr.lkey};       /* runs past the end */
+    assert_int_equal(rs_rc_post_send(qp, &wr, err), RS_EINVAL);
+    wr.sge.addr = mr.va;
+    wr.sge.lkey = 0x12345;
+    assert_int_equal(rs_rc_post_send(qp, &wr, err), RS_EINVAL);
+    wr.opcode = RS_RC_WR_ATOMIC_FETCH_AND_ADD;
+    wr.sge = (struct rs_rc_sge){mr.va, 4, mr.lkey};
+    assert_int_equal(rs_rc_post_send(qp, &wr, err), RS_EINVAL);
+    wr.opcode = 77;
+    assert_int_equal(rs_rc_post_send(qp, &wr, err), RS_EINVAL);
+    wr.opcode = RS_RC_WR_SEND;
+    assert_int_equal(rs_rc_post_send(qp, &wr, err), 0);
+    assert_int_equal(rs_rc_post_send(qp, &wr, err), 0);
+    assert_int_equal(rs_rc_post_send(qp, &wr, err), RS_ENOMEM);   /* as ibv_post_send */
+    rs_rc_ctx_destroy(ctx);
+}
+
+static void
+test_side_channel_json(void **state)
+{
+    struct rs_rc_conn_info in = {{127, 1, 2, 3}, 0x11, 0xabcdef, 0x5a000101, 0x7f0000001000ull,
+                                 65536, 4096};
+    struct rs_rc_conn_info out;
+    char buf[512], err[RS_ERRBUF_SIZE];
+    uint64_t v;
+
+    (void)state;
+    rs_rc_conn_format(&in, buf, sizeof(buf));
+    assert_int_equal(rs_rc_conn_parse(buf, &out, err), 0);
+    assert_memory_equal(&in, &out, sizeof(in));
+    assert_int_equal(rs_rc_conn_parse("{\"ip\": \"1.2.3.4\", \"qpn\": 17}", &out, err),
+                     RS_EINVAL);
+    assert_int_equal(rs_rc_conn_parse("{\"ip\": \"1.2.3.4\", \"qpn\": 17, \"psn\": 1, "
+                                      "\"pmtu\": 1000}", &out, err), RS_EINVAL);
+    assert_false(rs_rc_json_u64("{\"qpn\": -1}", "qpn", &v));
+    assert_false(rs_rc_json_u64("{\"qpn\"", "qpn", &v));
+    assert_false(rs_rc_json_u64("\"qpn\": 99999999999999999999999", "qpn", &v));
+    assert_true(rs_rc_json_u64("{\"xqpn\": 1, \"qpn\": 7}", "qpn", &v) && v == 7);
+    assert_false(rs_rc_json_str("{\"ip\": \"unterminated", "ip", buf, sizeof(buf)));
+}
+
+/* --- two contexts on a virtual clock --- */
+
+struct pair_fixture {
+    struct rc_pair p;
+    struct rs_rc_qp *a, *b;
+    uint8_t amem[65536], bmem[65536];
+    struct rs_rc_mr amr, bmr;
+    uint64_t sent[2];           /* packets each side sent */
+    bool drop_all;              /* the link from A loses everything */
+    uint8_t drop_opcode;        /* ... or only this opcode from B (0: none) */
+};
+
+static bool
+pair_filter(void *arg, int from, uint8_t *pkt, uint32_t len)
+{
+    struct pair_fixture *f = arg;
+
+    (void)len;
+    f->sent[from]++;
+    if (from == 0 && f->drop_all)
+        return false;
+    if (from == 1 && f->drop_opcode != 0 && pkt[28] == f->drop_opcode) {
+        f->drop_opcode = 0;     /* once */
+        return false;
+    }
+    return true;
+}
+
+static struct pair_fixture *
+pair_new(uint8_t timeout, uint8_t retry_cnt, uint8_t rnr_retry)
+{
+    struct pair_fixture *f = calloc(1, sizeof(*f));
+    struct rs_rc_qp_attr a;
+    char err[RS_ERRBUF_SIZE];
+
+    assert_non_null(f);
+    assert_int_equal(rc_pair_init(&f->p, err), 0);
+    f->p.filter = pair_filter;
+    f->p.filter_arg = f;
+    rs_rc_qp_attr_init(&a);
+    a.pmtu = 1024;
+    a.timeout = timeout;
+    a.retry_cnt = retry_cnt;
+    a.rnr_retry = rnr_retry;
+    a.min_rnr_timer = 1;        /* 0.01 ms */
+    a.sq_depth = a.rq_depth = 16;
+    assert_int_equal(rc_pair_connect(&f->p, &a, &f->a, &f->b, err), 0);
+    assert_int_equal(rs_rc_mr_reg(f->p.ctx[0], f->amem, sizeof(f->amem), 0, 0,
+                                  RS_RC_ACCESS_LOCAL_WRITE, &f->amr, err), 0);
+    assert_int_equal(rs_rc_mr_reg(f->p.ctx[1], f->bmem, sizeof(f->bmem), 0, 0,
+                                  RS_RC_ACCESS_LOCAL_WRITE | RS_RC_ACCESS_REMOTE_ALL, &f->bmr,
+                                  err), 0);
+    return f;
+}
+
+static void
+pair_free(struct pair_fixture *f)
+{
+    rc_pair_free(&f->p);
+    free(f);
+}
+
+static void
+post(struct pair_fixture *f, uint8_t opcode, uint64_t id, uint32_t off, uint32_t len,
+     uint64_t remote_off)
+{
+    struct rs_rc_send_wr wr;
+
+    memset(&wr, 0, sizeof(wr));
+    wr.wr_id = id;
+    wr.opcode = opcode;
+    wr.flags = RS_RC_SEND_SIGNALED;
+    wr.sge = (struct rs_rc_sge){f->amr.va + off, len, f->amr.lkey};
+    wr.remote_addr = f->bmr.va + remote_off;
+    wr.rkey = f->bmr.rkey;
+    wr.compare_add = 5;
+    assert_int_equal(rs_rc_post_send(f->a, &wr, NULL), 0);
+}
+
+static int
+poll_all(struct rs_rc_qp *qp, struct rs_rc_wc *wc, int max)
+{
+    return rs_rc_poll_cq(qp, wc, max);
+}
+
+static void
+test_pair_operations(void **state)
+{
+    struct pair_fixture *f = pair_new(14, 7, 7);
+    struct rs_rc_wc wc[8];
+
+    (void)state;
+    for (unsigned i = 0; i < 3000; i++)
+        f->amem[i] = (uint8_t)(i * 3);
+    struct rs_rc_recv_wr rwr = {9, {f->bmr.va + 40000, 4000, f->bmr.lkey}};
+    assert_int_equal(rs_rc_post_recv(f->b, &rwr, NULL), 0);
+    post(f, RS_RC_WR_RDMA_WRITE, 1, 0, 3000, 100);
+    post(f, RS_RC_WR_RDMA_READ, 2, 8192, 3000, 100);
+    post(f, RS_RC_WR_SEND, 3, 0, 2500, 0);
+    post(f, RS_RC_WR_ATOMIC_FETCH_AND_ADD, 4, 16384, 8, 8);
+    assert_true(rc_pair_run(&f->p, NULL, NULL, 10000));
+    assert_int_equal(poll_all(f->a, wc, 8), 4);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(wc[i].status, RS_RC_WC_SUCCESS);
+        assert_int_equal(wc[i].wr_id, (uint64_t)i + 1);
+    }
+    assert_int_equal(wc[1].opcode, RS_RC_WC_RDMA_READ);
+    assert_memory_equal(f->bmem + 100, f->amem, 3000);          /* the WRITE */
+    assert_memory_equal(f->amem + 8192, f->amem, 3000);         /* the READ brought it back */
+    assert_memory_equal(f->bmem + 40000, f->amem, 2500);        /* the SEND */
+    uint64_t v;
+    memcpy(&v, f->bmem + 8, 8);
+    assert_true(v == 5);
+    assert_int_equal(poll_all(f->b, wc, 8), 1);
+    assert_int_equal(wc[0].opcode, RS_RC_WC_RECV);
+    assert_int_equal(wc[0].byte_len, 2500);
+    /* Three SEND packets, three WRITE packets, one READ, one atomic. */
+    assert_int_equal(rs_rc_counters_get(f->p.ctx[0])->req_packets, 8);
+    assert_int_equal(rs_rc_counters_get(f->p.ctx[1])->read_resp_sent, 3);
+    pair_free(f);
+}
+
+/* With nobody answering, the requester sends 1 + retry_cnt times, one
+ * timeout (4.096 us * 2^timeout) apart, then fails with RETRY_EXC_ERR. */
+static void
+test_pair_timeout_exhaustion(void **state)
+{
+    struct pair_fixture *f = pair_new(10, 3, 7);
+    struct rs_rc_wc wc[4];
+
+    (void)state;
+    f->drop_all = true;
+    uint64_t t0 = f->p.now;
+    post(f, RS_RC_WR_SEND, 1, 0, 100, 0);
+    post(f, RS_RC_WR_SEND, 2, 0, 100, 0);
+    assert_true(rc_pair_run(&f->p, NULL, NULL, 10000));
+    assert_int_equal(poll_all(f->a, wc, 4), 2);
+    assert_int_equal(wc[0].status, RS_RC_WC_RETRY_EXC_ERR);
+    assert_int_equal(wc[1].status, RS_RC_WC_WR_FLUSH_ERR);
+    assert_int_equal(f->sent[0], 2 * 4);       /* both packets, four times */
+    uint64_t took = f->p.now - t0, timeout = rs_rc_timeout_ns(10);
+    assert_true(took >= 4 * timeout && took < 4 * timeout + 100000);
+    assert_int_equal(rs_rc_counters_get(f->p.ctx[0])->timeouts, 4);
+    assert_int_equal(rs_rc_qp_state(f->a), RS_RC_QP_ERROR);
+    pair_free(f);
+}
+
+/* No receive posted: RNR NAKs until one is, then the SEND completes. */
+static void
+test_pair_rnr_recovery(void **state)
+{
+    struct pair_fixture *f = pair_new(14, 7, 7);
+    struct rs_rc_wc wc[4];
+
+    (void)state;
+    post(f, RS_RC_WR_SEND, 1, 0, 64, 0);
+    for (int i = 0; i < 50; i++)
+        rc_pair_step(&f->p);
+    assert_true(rs_rc_counters_get(f->p.ctx[1])->rnr_nak >= 1);
+    assert_int_equal(poll_all(f->a, wc, 4), 0);
+    struct rs_rc_recv_wr rwr = {9, {f->bmr.va, 64, f->bmr.lkey}};
+    assert_int_equal(rs_rc_post_recv(f->b, &rwr, NULL), 0);
+    assert_true(rc_pair_run(&f->p, NULL, NULL, 10000));
+    assert_int_equal(poll_all(f->a, wc, 4), 1);
+    assert_int_equal(wc[0].status, RS_RC_WC_SUCCESS);
+    pair_free(f);
+}
+
+/* rnr_retry 2 with no receive ever: three tries, RNR_RETRY_EXC_ERR. */
+static void
+test_pair_rnr_exhaustion(void **state)
+{
+    struct pair_fixture *f = pair_new(14, 7, 2);
+    struct rs_rc_wc wc[4];
+
+    (void)state;
+    post(f, RS_RC_WR_SEND, 1, 0, 64, 0);
+    assert_true(rc_pair_run(&f->p, NULL, NULL, 10000));
+    assert_int_equal(poll_all(f->a, wc, 4), 1);
+    assert_int_equal(wc[0].status, RS_RC_WC_RNR_RETRY_EXC_ERR);
+    assert_int_equal(rs_rc_counters_get(f->p.ctx[1])->rnr_nak, 3);
+    pair_free(f);
+}
+
+/* The one READ response lost: the requester asks again (by the ACK timer,
+ * as nothing follows it) and the data arrives whole. */
+static void
+test_pair_lost_read_response(void **state)
+{
+    struct pair_fixture *f = pair_new(12, 7, 7);
+    struct rs_rc_wc wc[4];
+
+    (void)state;
+    memset(f->bmem, 0x5c, 1000);
+    f->drop_opcode = 0x10;      /* READ Response Only */
+    post(f, RS_RC_WR_RDMA_READ, 1, 0, 1000, 0);
+    assert_true(rc_pair_run(&f->p, NULL, NULL, 10000));
+    assert_int_equal(poll_all(f->a, wc, 4), 1);
+    assert_int_equal(wc[0].status, RS_RC_WC_SUCCESS);
+    assert_memory_equal(f->amem, f->bmem, 1000);
+    assert_int_equal(rs_rc_counters_get(f->p.ctx[1])->dup_read, 1);
+    pair_free(f);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_psn_arithmetic),
+        cmocka_unit_test(test_timeouts_and_names),
+        cmocka_unit_test(test_memory_regions),
+        cmocka_unit_test(test_work_request_checks),
+        cmocka_unit_test(test_side_channel_json),
+        cmocka_unit_test(test_pair_operations),
+        cmocka_unit_test(test_pair_timeout_exhaustion),
+        cmocka_unit_test(test_pair_rnr_recovery),
+        cmocka_unit_test(test_pair_rnr_exhaustion),
+        cmocka_unit_test(test_pair_lost_read_response),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
