@@ -15,56 +15,11 @@
 #include <roceshark/dissect.h>
 #include <roceshark/iwarp.h>
 
-struct frames {
-    struct rs_frame *f;
-    size_t n, cap;
-    uint8_t *arena;
-    size_t used;
-};
-
-static double
-now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int
-load(const char *path, struct frames *fr)
-{
-    char err[RS_ERRBUF_SIZE];
-    struct rs_source *src;
-    struct rs_frame f;
-    size_t arena_cap = 1u << 30;
-
-    if (rs_source_open_file(path, &src, err) != 0) {
-        fprintf(stderr, "bench_iwarp: %s\n", err);
-        return -1;
-    }
-    fr->arena = malloc(arena_cap);
-    if (fr->arena == NULL)
-        return -1;
-    while (rs_source_next(src, &f, err) == 1) {
-        if (fr->n == fr->cap) {
-            fr->cap = fr->cap ? fr->cap * 2 : 1 << 16;
-            fr->f = realloc(fr->f, fr->cap * sizeof(*fr->f));
-        }
-        if (fr->used + f.caplen > arena_cap)
-            break;
-        memcpy(fr->arena + fr->used, f.data, f.caplen);
-        f.data = fr->arena + fr->used;
-        fr->used += f.caplen;
-        fr->f[fr->n++] = f;
-    }
-    rs_source_close(src);
-    return 0;
-}
+#include "bench_frames.h"
 
 /* Best time of `rounds` passes; fills the payload octets and FPDUs seen. */
 static double
-run(const struct frames *fr, bool crc, int rounds, uint64_t *payload, uint64_t *fpdus)
+run(const struct bench_frames *fr, bool crc, int rounds, uint64_t *payload, uint64_t *fpdus)
 {
     struct rs_decode_opts opts;
     struct rs_iwarp_opts io;
@@ -80,7 +35,7 @@ run(const struct frames *fr, bool crc, int rounds, uint64_t *payload, uint64_t *
         uint64_t bytes = 0, n = 0;
         if (rs_iwarp_new(&io, &iw, NULL) != 0)
             return -1;
-        double t0 = now();
+        double t0 = bench_now();
         for (size_t i = 0; i < fr->n; i++) {
             rs_decode_frame(&fr->f[i], &opts, &pkt);
             rs_iwarp_process(iw, &pkt);
@@ -91,7 +46,7 @@ run(const struct frames *fr, bool crc, int rounds, uint64_t *payload, uint64_t *
             if (pkt.iwarp != NULL)
                 n += pkt.iwarp->n_pdus;
         }
-        double t = now() - t0;
+        double t = bench_now() - t0;
         rs_iwarp_free(iw);
         if (t < best)
             best = t;
@@ -104,11 +59,11 @@ run(const struct frames *fr, bool crc, int rounds, uint64_t *payload, uint64_t *
 int
 main(int argc, char **argv)
 {
-    struct frames fr = {0};
+    struct bench_frames fr;
     int rounds = argc > 2 ? atoi(argv[2]) : 3;
     uint64_t payload = 0, fpdus = 0;
 
-    if (argc < 2 || load(argv[1], &fr) != 0) {
+    if (argc < 2 || bench_frames_load("bench_iwarp", argv[1], &fr) != 0) {
         fprintf(stderr, "usage: bench_iwarp FILE [ROUNDS]\n");
         return 1;
     }
@@ -121,7 +76,6 @@ main(int argc, char **argv)
            payload / t1 / 1e6, t1 / fr.n * 1e9);
     printf("decode + iWARP + CRC-32C:     %7.0f MB/s of TCP payload (%.1f ns/frame)\n",
            payload / t2 / 1e6, t2 / fr.n * 1e9);
-    free(fr.f);
-    free(fr.arena);
+    bench_frames_free(&fr);
     return 0;
 }

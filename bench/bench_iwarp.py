@@ -16,38 +16,26 @@ import os
 import re
 import subprocess
 import sys
-import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from benchutil import DATA, ROOT, RS, ensure_capture, timed
 FIELDS = ["frame.number", "iwarp_mpa.ulpdulength", "iwarp_rdma.opcode", "iwarp_ddp.stag",
           "iwarp_ddp.tagged_offset", "iwarp_ddp.msn", "iwarp_mpa.crc_check"]
 TSHARK_OFF = ["--disable-heuristic", "rpcrdma_iwarp", "--disable-heuristic", "smb_direct_iwarp"]
 
 
-def timed(cmd, out_path):
-    with open(out_path, "wb") as out:
-        t0 = time.perf_counter()
-        subprocess.run(cmd, stdout=out, stderr=subprocess.DEVNULL, check=True)
-        return time.perf_counter() - t0
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mbytes", type=int, default=120)
-    ap.add_argument("--data", default=os.path.join(ROOT, "bench", "data"))
+    ap.add_argument("--data", default=DATA)
     a = ap.parse_args()
-    os.makedirs(a.data, exist_ok=True)
     cap = os.path.join(a.data, "iwarp_%dmb.pcap" % a.mbytes)
-    if not os.path.exists(cap):
-        subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "tests", "gen",
-                                                         "gen_bench_iwarp.py"), cap,
-                        "--mbytes", str(a.mbytes)], check=True)
+    ensure_capture(cap, "gen_bench_iwarp.py", ["--mbytes", str(a.mbytes)])
     mem = subprocess.run([os.path.join(ROOT, "build", "bench", "bench_iwarp"), cap, "3"],
                          check=True, capture_output=True, text=True).stdout
     payload = int(re.search(r"tcp payload: (\d+) bytes", mem).group(1))
     print("".join(l + "\n" for l in mem.splitlines()[1:]), end="")
     mb = payload / 1e6
-    rs = os.path.join(ROOT, "build", "roceshark")
+    rs = RS
     efields = sum([["-e", f] for f in FIELDS], [])
     rs_out, ts_out = os.path.join(a.data, "roceshark.txt"), os.path.join(a.data, "tshark.txt")
     crc_out = os.path.join(a.data, "roceshark_crc.txt")

@@ -10,31 +10,20 @@ import argparse
 import os
 import subprocess
 import sys
-import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from benchutil import DATA, ROOT, RS, ensure_capture, timed
 FIELDS = ["frame.number", "ip.src", "infiniband.bth.opcode", "infiniband.bth.destqp",
           "infiniband.bth.psn"]
-
-
-def timed(cmd, out_path):
-    with open(out_path, "wb") as out:
-        t0 = time.perf_counter()
-        subprocess.run(cmd, stdout=out, stderr=subprocess.DEVNULL, check=True)
-        return time.perf_counter() - t0
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--frames", type=int, default=1000000)
-    ap.add_argument("--data", default=os.path.join(ROOT, "bench", "data"))
+    ap.add_argument("--data", default=DATA)
     a = ap.parse_args()
-    os.makedirs(a.data, exist_ok=True)
     cap = os.path.join(a.data, "rocev2_%d.pcap" % a.frames)
-    if not os.path.exists(cap):
-        subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "tests", "gen", "gen_bench.py"),
-                        cap, "--frames", str(a.frames)], check=True)
-    rs = os.path.join(ROOT, "build", "roceshark")
+    ensure_capture(cap, "gen_bench.py", ["--frames", str(a.frames)])
+    rs = RS
     subprocess.run([os.path.join(ROOT, "build", "bench", "bench_decode"), cap, "3"], check=True)
     efields = sum([["-e", f] for f in FIELDS], [])
     rs_out, ts_out = os.path.join(a.data, "roceshark.txt"), os.path.join(a.data, "tshark.txt")

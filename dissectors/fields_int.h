@@ -10,6 +10,9 @@
 #include <roceshark/wire.h>
 
 /* Each table ends with an entry whose abbrev is NULL. In tree order. */
+/* Value names shared by the tables. */
+extern const struct rs_value_string rs_cksum_vals[];
+
 extern const struct rs_field rs_fields_frame[];
 extern const struct rs_field rs_fields_link[];
 extern const struct rs_field rs_fields_ip[];

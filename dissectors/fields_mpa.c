@@ -21,14 +21,6 @@
 #define FRAME_PD 20
 #define MPA_REV_ENHANCED 2
 
-static const struct rs_value_string cksum_vals[] = {
-    {RS_CKSUM_BAD, "Bad"},
-    {RS_CKSUM_GOOD, "Good"},
-    {RS_CKSUM_UNVERIFIED, "Unverified"},
-    {RS_CKSUM_NOT_PRESENT, "Not present"},
-    {0, NULL},
-};
-
 static const struct rs_value_string dir_vals[] = {
     {RS_IWARP_DIR_INITIATOR, "initiator"},
     {RS_IWARP_DIR_RESPONDER, "responder"},
@@ -496,7 +488,7 @@ const struct rs_field rs_fields_mpa[] = {
         "The CRC field where CRCs are not in use (zero)", 0, 4, get_crc, 2),
     MPA("iwarp_mpa.crc_check", "CRC check", RS_FT_UINT32, RS_BASE_HEX, 0, NULL,
         "The CRC sent, read as a big-endian number", 1, 4, get_crc, 2),
-    MPA("roceshark.mpa.crc.status", "CRC status", RS_FT_UINT8, RS_BASE_DEC, 0, cksum_vals,
+    MPA("roceshark.mpa.crc.status", "CRC status", RS_FT_UINT8, RS_BASE_DEC, 0, rs_cksum_vals,
         "0 bad, 1 good, 2 unverified (bytes missing), 3 not present (CRCs off)", 0, 0,
         get_crc_status, 2),
     MPA("roceshark.mpa.crc.computed", "CRC computed", RS_FT_UINT32, RS_BASE_HEX, 0, NULL,

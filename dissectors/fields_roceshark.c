@@ -7,7 +7,8 @@
 
 #include "fields_int.h"
 
-static const struct rs_value_string cksum_vals[] = {
+/* roceshark.*.status of every CRC: enum rs_cksum_status. */
+const struct rs_value_string rs_cksum_vals[] = {
     {RS_CKSUM_BAD, "Bad"},
     {RS_CKSUM_GOOD, "Good"},
     {RS_CKSUM_UNVERIFIED, "Unverified"},
@@ -119,12 +120,12 @@ const struct rs_field rs_fields_roceshark[] = {
      "roceshark's checks and analysis", RS_NO_LAYER, 0, 0, get_proto, 0},
     {"roceshark.encap", "Encapsulation", RS_FT_STRING, RS_BASE_NONE, 0, NULL,
      "rocev1, rocev2, ib or iwarp", RS_NO_LAYER, 0, 0, get_encap, 1},
-    {"roceshark.icrc.status", "ICRC status", RS_FT_UINT8, RS_BASE_DEC, 0, cksum_vals,
+    {"roceshark.icrc.status", "ICRC status", RS_FT_UINT8, RS_BASE_DEC, 0, rs_cksum_vals,
      "0 bad, 1 good, 2 unverified, 3 not present", RS_NO_LAYER, 0, 0, get_crc_status, 1},
     {"roceshark.icrc.computed", "ICRC computed", RS_FT_UINT32, RS_BASE_HEX, 0, NULL,
      "The ICRC the frame should carry, in infiniband.invariant.crc's byte order",
      RS_NO_LAYER, 0, 0, get_crc_computed, 1},
-    {"roceshark.vcrc.status", "VCRC status", RS_FT_UINT8, RS_BASE_DEC, 0, cksum_vals,
+    {"roceshark.vcrc.status", "VCRC status", RS_FT_UINT8, RS_BASE_DEC, 0, rs_cksum_vals,
      "Native IB only: 0 bad, 1 good, 2 unverified, 3 not present", RS_NO_LAYER, 1, 0,
      get_crc_status, 1},
     {"roceshark.vcrc.computed", "VCRC computed", RS_FT_UINT16, RS_BASE_HEX, 0, NULL,

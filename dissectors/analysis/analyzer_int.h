@@ -28,7 +28,7 @@
 #define QPN_UNKNOWN 0xffffffffu
 #define MIN_PMTU 256
 #define MAX_PMTU 4096
-#define REQ_RING_MIN 16
+#define REQ_RING_MIN 16          /* the ring doubles from this: a power of two */
 #define REQ_RING_MAX 1024        /* requests remembered per conversation */
 #define LATENCY_RESERVOIR 512
 #define CONV_CACHE_SIZE 256      /* a power of two */

@@ -51,18 +51,19 @@ read_span(uint32_t dmalen, uint32_t pmtu)
     return dmalen == 0 ? 1 : (dmalen + pmtu - 1) / pmtu;
 }
 
-/* --- Remembered requests: a ring that grows to REQ_RING_MAX --- */
+/* --- Remembered requests: a ring that grows to REQ_RING_MAX ---
+ * Its capacity is a power of two, so an index wraps with a mask. */
 
 struct req_entry *
 req_ring_at(struct req_stream *rs, int32_t i)
 {
-    return &rs->ring[((uint32_t)i + rs->ring_start) % rs->ring_cap];
+    return &rs->ring[((uint32_t)i + rs->ring_start) & (rs->ring_cap - 1)];
 }
 
 static const struct req_entry *
 ring_at(const struct req_stream *rs, uint32_t i)
 {
-    return &rs->ring[(i + rs->ring_start) % rs->ring_cap];
+    return &rs->ring[(i + rs->ring_start) & (rs->ring_cap - 1)];
 }
 
 static void
@@ -79,10 +80,10 @@ ring_push(struct req_stream *rs, const struct req_entry *e)
         rs->ring_start = 0;
     }
     if (rs->ring_count == rs->ring_cap) {    /* full at the bound: drop the oldest */
-        rs->ring_start = (rs->ring_start + 1) % rs->ring_cap;
+        rs->ring_start = (rs->ring_start + 1) & (rs->ring_cap - 1);
         rs->ring_count--;
     }
-    rs->ring[(rs->ring_start + rs->ring_count) % rs->ring_cap] = *e;
+    rs->ring[(rs->ring_start + rs->ring_count) & (rs->ring_cap - 1)] = *e;
     rs->ring_count++;
 }
 
@@ -126,7 +127,7 @@ req_ring_prune(struct req_stream *rs, uint32_t ack_psn)
                              e->op == RS_OP_FETCH_ADD) && !e->answered;
         if (needs_answer || psn_diff(psn_add(e->psn, e->span - 1), ack_psn) >= 0)
             return;
-        rs->ring_start = (rs->ring_start + 1) % rs->ring_cap;
+        rs->ring_start = (rs->ring_start + 1) & (rs->ring_cap - 1);
         rs->ring_count--;
     }
 }
