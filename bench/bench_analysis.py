@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 
-from benchutil import DATA, ROOT, RS, ensure_capture, timed
+from benchutil import BENCH_BIN, DATA, RS, ensure_capture, timed
 
 
 def peak_rss(cmd):
@@ -34,7 +34,7 @@ def main():
     ensure_capture(wide, "gen_bench.py", ["--small", "--qps", "1000000", "--rounds", "1"])
 
     print("== 1. analysis cost (bench_decode, one core, from memory)")
-    out = subprocess.run(["taskset", "-c", "1", os.path.join(ROOT, "build", "bench", "bench_decode"),
+    out = subprocess.run(["taskset", "-c", "1", os.path.join(BENCH_BIN, "bench_decode"),
                           big, "3"], capture_output=True, text=True, check=True).stdout
     print(out.rstrip())
     ratio = float(re.search(r"; ([0-9.]+)x decode only", out).group(1))

@@ -17,7 +17,8 @@ import re
 import subprocess
 import sys
 
-from benchutil import DATA, ROOT, RS, ensure_capture, timed
+from benchutil import BENCH_BIN, DATA, RS, ensure_capture, timed
+
 FIELDS = ["frame.number", "iwarp_mpa.ulpdulength", "iwarp_rdma.opcode", "iwarp_ddp.stag",
           "iwarp_ddp.tagged_offset", "iwarp_ddp.msn", "iwarp_mpa.crc_check"]
 TSHARK_OFF = ["--disable-heuristic", "rpcrdma_iwarp", "--disable-heuristic", "smb_direct_iwarp"]
@@ -30,18 +31,17 @@ def main():
     a = ap.parse_args()
     cap = os.path.join(a.data, "iwarp_%dmb.pcap" % a.mbytes)
     ensure_capture(cap, "gen_bench_iwarp.py", ["--mbytes", str(a.mbytes)])
-    mem = subprocess.run([os.path.join(ROOT, "build", "bench", "bench_iwarp"), cap, "3"],
+    mem = subprocess.run([os.path.join(BENCH_BIN, "bench_iwarp"), cap, "3"],
                          check=True, capture_output=True, text=True).stdout
     payload = int(re.search(r"tcp payload: (\d+) bytes", mem).group(1))
     print("".join(l + "\n" for l in mem.splitlines()[1:]), end="")
     mb = payload / 1e6
-    rs = RS
     efields = sum([["-e", f] for f in FIELDS], [])
     rs_out, ts_out = os.path.join(a.data, "roceshark.txt"), os.path.join(a.data, "tshark.txt")
     crc_out = os.path.join(a.data, "roceshark_crc.txt")
-    t_rs = min(timed([rs, "read", "-r", cap, "-T", "fields"] + efields, rs_out)
+    t_rs = min(timed([RS, "read", "-r", cap, "-T", "fields"] + efields, rs_out)
                for _ in range(3))
-    t_crc = min(timed([rs, "read", "-r", cap, "-T", "fields"] + efields +
+    t_crc = min(timed([RS, "read", "-r", cap, "-T", "fields"] + efields +
                       ["-e", "roceshark.mpa.crc.status"], crc_out) for _ in range(3))
     t_ts = timed(["tshark", "-n", "-r", cap] + TSHARK_OFF + ["-T", "fields"] + efields, ts_out)
     same = open(rs_out, "rb").read() == open(ts_out, "rb").read()

@@ -11,7 +11,8 @@ import os
 import subprocess
 import sys
 
-from benchutil import DATA, ROOT, RS, ensure_capture, timed
+from benchutil import BENCH_BIN, DATA, RS, ensure_capture, timed
+
 FIELDS = ["frame.number", "ip.src", "infiniband.bth.opcode", "infiniband.bth.destqp",
           "infiniband.bth.psn"]
 
@@ -23,11 +24,10 @@ def main():
     a = ap.parse_args()
     cap = os.path.join(a.data, "rocev2_%d.pcap" % a.frames)
     ensure_capture(cap, "gen_bench.py", ["--frames", str(a.frames)])
-    rs = RS
-    subprocess.run([os.path.join(ROOT, "build", "bench", "bench_decode"), cap, "3"], check=True)
+    subprocess.run([os.path.join(BENCH_BIN, "bench_decode"), cap, "3"], check=True)
     efields = sum([["-e", f] for f in FIELDS], [])
     rs_out, ts_out = os.path.join(a.data, "roceshark.txt"), os.path.join(a.data, "tshark.txt")
-    t_rs = min(timed([rs, "read", "-r", cap, "-T", "fields"] + efields, rs_out) for _ in range(3))
+    t_rs = min(timed([RS, "read", "-r", cap, "-T", "fields"] + efields, rs_out) for _ in range(3))
     t_ts = timed(["tshark", "-n", "-r", cap, "-T", "fields"] + efields, ts_out)
     same = open(rs_out, "rb").read() == open(ts_out, "rb").read()
     print("read -T fields, %d frames, fields: %s" % (a.frames, " ".join(FIELDS)))

@@ -7,6 +7,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "bench", "data")
 RS = os.path.join(ROOT, "build", "roceshark")
+BENCH_BIN = os.path.join(ROOT, "build", "bench")     # bench_decode, bench_iwarp
 GEN_DIR = os.path.join(ROOT, "tests", "gen")
 
 
