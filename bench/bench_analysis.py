@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """bench_analysis.py : the cost of the transport analysis, its memory on a million QPs, and
 -z conv,qp against tshark's nearest statistic, in one run.
 

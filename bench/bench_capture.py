@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """bench_capture.py [--frames N] [--rounds R] [--len BYTES] [--buffer MiB]: live capture throughput on a veth
 pair, roceshark against dumpcap, on the same traffic in the same run (needs root).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench_decode.c - decode throughput on one core, with the capture already
  * in memory: decode only, decode with ICRC verification, and decode plus

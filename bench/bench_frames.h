@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench_frames.h - a capture loaded whole into memory, so that the
  * benchmarks time decoding and nothing of the file reading.

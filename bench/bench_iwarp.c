@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench_iwarp.c - iWARP decode throughput on one core, with the capture
  * already in memory: frame decode plus the iWARP stage (TCP reassembly, MPA

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """bench_iwarp.py [--mbytes N] : iWARP decoding, `roceshark read` against `tshark`, in MB/s of
 TCP payload.
 

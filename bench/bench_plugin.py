@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """bench_plugin.py : tshark with the roceshark plugin against tshark without it, on the same
 million-frame capture, in one run (goal: at most 1.3x). tshark runs as an unprivileged user
 (root ignores WIRESHARK_PLUGIN_DIR) in three modes: summary lines, -T fields with five

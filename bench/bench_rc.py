@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """bench_rc.py [--runs N] : the software RC transport over loopback.
 
 Measures, with `roceshark perf` between two loopback addresses:

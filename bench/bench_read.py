@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """bench_read.py [--frames N] : `roceshark read -T fields` against `tshark -T fields`.
 
 Makes (once) a capture of N RoCEv2 frames with tests/gen/gen_bench.py, then in one run:

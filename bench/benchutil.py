@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """benchutil.py : what the benchmark scripts share: where things are, generating a capture
 once into bench/data/, and timing a command."""
 import os

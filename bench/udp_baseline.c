@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * udp_baseline.c - what plain UDP on this machine's loopback can do, as the
  * ceiling for any RoCEv2-over-UDP stack measured in the same run:

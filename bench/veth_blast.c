@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * veth_blast.c - sends RoCEv2 frames out of an interface as fast as a packet
  * socket goes (sendmmsg batches, qdisc bypassed), for bench_capture.py.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ifaces.c - the network interfaces libpcap can open, with their link type
  * and state, and the RDMA device behind each when there is one.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * source.c - the generic half of a packet source: dispatch through the ops
  * table, frame numbering and relative time.

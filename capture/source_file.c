@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * source_file.c - capture files through libpcap (pcap and pcapng, any link
  * type). libpcap hands out a pointer into its own buffer: no copy.

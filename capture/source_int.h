@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * source_int.h - what every packet source implements (libpcap's pattern:
  * a private struct behind an ops table, set once the source is active).

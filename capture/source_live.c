@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * source_live.c - network interfaces through libpcap (TPACKET_V3 on Linux).
  *

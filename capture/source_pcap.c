@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * source_pcap.c - classic pcap files, read ahead by a thread in large
  * chunks of whole records, which are handed out in place.

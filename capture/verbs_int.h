@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * verbs_int.h - the sniffer-QP source, shared by its activation
  * (verbs_open.c) and its receive ring (verbs_ring.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * verbs_list.c - the RDMA devices, their ports, link layers and states.
  */

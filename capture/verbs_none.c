@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * verbs_none.c - built without libibverbs (ROCESHARK_VERBS=OFF): RDMA
  * devices are reported as unsupported.

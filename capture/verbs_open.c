@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * verbs_open.c - activating an RDMA sniffer: a raw-packet QP fed by an
  * IBV_FLOW_ATTR_SNIFFER flow, which sees every frame of the port, offloaded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * verbs_ring.c - reading from the sniffer QP: poll completions in batches,
  * hand frames out in place, give every slot back to the NIC (failed

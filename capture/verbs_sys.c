@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * verbs_sys.c - the seams of verbs_sys.h: each forwards to one inline or
  * macro verb, so that tests can replace it at link time.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * verbs_sys.h - one-line seams over the libibverbs calls that are inline
  * functions or macros in <infiniband/verbs.h>.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * writer.c - pcap files through libpcap's pcap_dump, alone or as a ring.
  *

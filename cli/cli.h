@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli.h - what the subcommands of the roceshark binary share.
  */

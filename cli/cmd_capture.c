@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd_capture.c - `roceshark capture`: live frames from a network interface
  * (libpcap) or an RDMA device (sniffer QP) into pcap files.

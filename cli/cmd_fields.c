@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd_fields.c - `roceshark fields [PREFIX]`: every field we know, with its
  * type and description, like `tshark -G fields`.

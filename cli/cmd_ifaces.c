@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd_ifaces.c - `roceshark ifaces`: what can be captured. Network
  * interfaces (for -i) and RDMA devices with their ports (for -d).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd_perf.c - `roceshark perf`: perftest's tests over the software RC
  * transport, with perftest's output.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd_plot.c - `roceshark plot psn`: the PSN/time graph of one RC
  * conversation, the RDMA counterpart of Wireshark's TCP stream graph.
@@ -109,7 +110,8 @@ parse_plot_args(int argc, char **argv, struct plot_opts *po)
         }
         return cli_fail(CLI_EXIT_USAGE, "plot: expected 'plot psn' (try 'roceshark plot -h')");
     }
-    for (int i = 2; i < argc; i++) {
+    /* Every option takes a value: step over both. */
+    for (int i = 2; i < argc; i += 2) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -134,7 +136,6 @@ parse_plot_args(int argc, char **argv, struct plot_opts *po)
         } else {
             return cli_fail(CLI_EXIT_USAGE, "plot: unknown option %s", a);
         }
-        i++;
     }
     if (po->file == NULL || po->out == NULL || !po->have_qpn)
         return cli_fail(CLI_EXIT_USAGE, "plot psn: needs -r FILE, --qp QPN and -o OUT.svg");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd_read.c - `roceshark read`: decode frames from a capture and print
  * them as summary lines, a full tree, JSON or selected fields.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd_responder.c - `roceshark responder`: an IBTA RC responder on a UDP
  * port, for NICs, software stacks and tests to talk to.
@@ -198,7 +199,7 @@ parse_args(struct responder *r, int argc, char **argv)
     };
     unsigned long long v;
     uint64_t size;
-    uint32_t u;
+    uint32_t u = 0;
     int opt, rc = 0;
     bool have_peer_qpn = false;
 
@@ -275,7 +276,8 @@ parse_args(struct responder *r, int argc, char **argv)
             break;
         case OPT_LISTEN:
             rc = parse_u32("listen", optarg, 65535, &u);
-            r->listen_port = (uint16_t)u;
+            if (rc == 0)
+                r->listen_port = (uint16_t)u;
             break;
         case OPT_NO_LISTEN:
             r->listen_port = 0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * perf.h - `roceshark perf`, shared by its setup (cmd_perf.c) and its test
  * loops (perf_run.c).

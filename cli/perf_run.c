@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * perf_run.c - the loops of `roceshark perf` and its result tables.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * plot.h - the points of a PSN/time graph and their SVG rendering.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * plot_svg.c - collecting a conversation's packets as points and drawing
  * them as a self-contained SVG: requests as dots (retransmissions red, the

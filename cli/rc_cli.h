@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc_cli.h - what `roceshark responder` and `roceshark perf` share: options
  * that set QP attributes, memory regions, the JSON of counters and

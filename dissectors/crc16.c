@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * crc16.c - the InfiniBand Variant CRC (IBTA Vol 1, 7.8.2).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * crc32.c - CRC-32 (IEEE 802.3 polynomial, reflected) for the InfiniBand ICRC.
  *

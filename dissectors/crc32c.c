@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * crc32c.c - CRC-32C (Castagnoli) for the MPA FPDU CRC (RFC 5044, 8.1).
  *

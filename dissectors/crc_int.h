@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * crc_int.h - the table-driven engine that CRC-32 and CRC-32C share.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * crc_slice8.c - slicing-by-8 for reflected 32-bit CRCs: each step folds
  * eight input bytes through eight 256-entry tables, about one cycle a byte.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * decode.c - rs_decode_frame(): the entry point, dispatching on link type.
  */

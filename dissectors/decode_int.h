@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * decode_int.h - what the decoder's files share; not part of the API.
  *

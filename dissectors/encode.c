@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * encode.c - building RoCEv2 packets (IBTA Vol 1 chapter 9, Annex A17).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * expert.c - which expert items a frame carries: checksum verdicts and
  * malformation from decoding, the rest from the analyzer's facts.

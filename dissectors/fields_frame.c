@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fields_frame.c - frame.* fields: what the capture says about each frame.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fields_int.h - the per-header field tables that registry.c stitches
  * together, and helpers their custom getters share. Not part of the API.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fields_iwarp_int.h - what the iWARP field tables (fields_mpa.c,
  * fields_rdmap.c) share: walking the PDUs of a frame's iWARP view, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fields_mpa.c - iwarp_mpa.* fields (Wireshark 4.0's names, types and
  * formats) and ours under roceshark.mpa.*: the MPA Request and Reply (with

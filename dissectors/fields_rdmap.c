@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fields_rdmap.c - the DDP and RDMAP headers of each FPDU: Wireshark 4.0's
  * iwarp_ddp.* and iwarp_rdma.* fields (names, types, formats, and on which

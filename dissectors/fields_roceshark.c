@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fields_roceshark.c - roceshark.* fields: what we add on top of Wireshark's
  * fields for every RDMA frame (checksum verdicts, payload length without

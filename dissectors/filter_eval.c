@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * filter_eval.c - running a compiled display filter against one packet.
  * Each test walks the values of its field (every occurrence, every alias)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * filter_int.h - the compiled form of a display filter: a tree of nodes.
  * filter_parse.c builds it, filter_eval.c runs it. Not part of the API.

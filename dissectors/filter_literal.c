@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * filter_literal.c - turning the text of a filter literal into a value of
  * the field's type: integers (decimal, 0x hex, or a value name), times in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * filter_parse.c - compiling display filters: a tokenizer and a recursive
  * descent parser for the Wireshark grammar, lowest precedence first:

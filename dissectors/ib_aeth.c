@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ib_aeth.c - ACK Extended Transport Header (IBTA Vol 1, 9.3.5 and 9.7.5.1).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ib_ext.c - fields of the extended transport headers (IBTA Vol 1, 9.3).
  * The AETH, which needs decoding beyond its bits, lives in ib_aeth.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ib_grh.c - InfiniBand Global Route Header (IBTA Vol 1, 8.3), which RoCEv1
  * also carries after its Ethertype 0x8915.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ib_lrh.c - InfiniBand Local Route Header (IBTA Vol 1, 7.7).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ib_opcode.c - the IBA opcode table: name and header layout of every opcode.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ib_transport.c - the IBA transport packet: BTH, extended transport
  * headers, payload, pad and ICRC (IBTA Vol 1, 9.2 and 9.3).

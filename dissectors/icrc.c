@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * icrc.c - computing and checking the ICRC and VCRC.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ip.c - IPv4, IPv6, UDP and TCP, as far as RoCEv2 and iWARP need them.
  *

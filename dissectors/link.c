@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * link.c - link-layer headers: ERF records, Ethernet with 802.1Q/802.1ad
  * tags, and the Ethertype dispatch that Linux cooked headers share.

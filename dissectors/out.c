@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * out.c - the printers' output buffer: append in memory, write in blocks.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * print_fields.c - `-T fields`: one line per frame, the values of the
  * requested fields separated as tshark's -E options say.

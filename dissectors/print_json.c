@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * print_json.c - `-T json`: a JSON array holding one object per frame, one
  * line each, keyed by field name. Values are strings printed as -T fields

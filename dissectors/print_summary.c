@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * print_summary.c - the one-line-per-frame output: number, time, source,
  * destination, protocol, length and an Info column that tells an RDMA

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * print_tree.c - `-V`: every field present, indented under its protocol and
  * header, with bit patterns for fields that are parts of a byte, the way

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * registry.c - one index over every field table: ids, lookup by name, and
  * value extraction.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stats.c - the -z statistics: parsing their specification and dispatching
  * to the one that was asked for (stats_conv.c, stats_expert.c, stats_io.c).

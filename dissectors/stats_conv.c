@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stats_conv.c - `-z conv,qp`: one row per RC/UC conversation, with the
  * packets and bytes of each stream, messages by kind, what went wrong,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stats_expert.c - `-z expert`: expert items counted by severity and kind,
  * with the first frames of each, as `tshark -z expert` lists them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stats_int.h - the state of each -z statistic. Not part of the API.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stats_io.c - `-z io,stat,INTERVAL[,FILTER]...`: frames and bytes per
  * interval of capture time, overall and for each display filter given.

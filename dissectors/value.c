@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * value.c - turning field values into text, as tshark prints them.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """make_sample.py [OUT] : writes samples/rdma_demo.pcap, the capture the README runs on.
 
 A scripted RoCEv2 session between two hosts, built with tests/gen/ibframes.py:

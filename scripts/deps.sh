@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # deps.sh - installs the Debian 12 packages roceshark needs to build and test, when missing.
 set -eu
 PACKAGES="build-essential cmake pkg-config libpcap-dev libibverbs-dev wireshark-dev

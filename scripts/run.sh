@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # run.sh - installs what is missing, builds, and runs roceshark on the bundled sample capture.
 set -eu
 cd "$(dirname "$0")/.."

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # test.sh - installs what is missing, builds, and runs the whole test suite (unit and
 # integration), then builds again with AddressSanitizer and UndefinedBehaviorSanitizer and
 # runs the suite once more.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * analyzer.c - rs_analyzer_process(): one call per frame, in capture order.
  * Finds the conversation a packet belongs to and hands it to the request

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * analyzer_int.h - the analyzer's state: conversations, their request and
  * response streams, and the table that holds them. Not part of the API.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cm.c - pairing QPs from the InfiniBand Communication Manager (IBTA Vol 1,
  * chapter 12), whose MADs travel as UD SENDs to QP 1 (also over RoCE).

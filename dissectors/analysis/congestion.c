@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * congestion.c - ECN marks and CNPs (RoCEv2, IBTA Annex A17.9).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * conv_table.c - the bounded conversation table: lookup by stream, pairing
  * of request and response streams, least-recently-used eviction.

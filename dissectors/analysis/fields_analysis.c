@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fields_analysis.c - roceshark.analysis.*: the analyzer's facts as fields,
  * so that every output format and the display filter see them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * request_stream.c - the request stream of a conversation: PSN tracking,
  * path MTU, message accounting, and the requests remembered for matching.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * response_stream.c - the response stream of a conversation: ACKs, NAKs,
  * READ responses and atomic ACKs, matched to the requests they answer and

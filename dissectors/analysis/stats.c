@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stats.c - per-conversation statistics: READ completion times (with a
  * bounded reservoir for the p99) and the walk over every conversation.

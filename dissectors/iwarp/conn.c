@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * conn.c - the connection table: one entry per TCP 4-tuple, both directions
  * in one entry (the key puts the lower endpoint first), least recently used

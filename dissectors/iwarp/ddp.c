@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ddp.c - what the DDP (RFC 5041) and RDMAP (RFC 5040, RFC 7306) headers of
  * a ULPDU say, as far as framing and message accounting need it.

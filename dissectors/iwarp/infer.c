@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * infer.c - finding FPDU boundaries where no MPA exchange says where they
  * are: a capture that starts mid-connection, a connection forced to iWARP

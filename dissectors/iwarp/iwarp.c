@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * iwarp.c - rs_iwarp_process(): from a decoded TCP segment to its
  * connection, and the view of the MPA frames and FPDUs that ended in it.

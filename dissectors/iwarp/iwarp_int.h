@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * iwarp_int.h - the iWARP stage's state: connections, the two byte streams
  * of each, the MPA parser's position in them, and the view being built for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mpa.c - MPA (RFC 5044; RFC 6581 for revision 2): the Request and Reply
  * frames, then FPDUs with the markers and CRCs the exchange settled.

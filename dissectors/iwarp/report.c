@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report.c - `-z iwarp`: what the iWARP stage counted over a capture, and
  * the reassembly memory it held against its bounds.

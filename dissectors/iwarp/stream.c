@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stream.c - TCP for the MPA parser: each direction's bytes in sequence
  * order, each byte once.

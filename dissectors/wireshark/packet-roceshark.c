@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * packet-roceshark.c - the roceshark postdissector for Wireshark 4.0.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * plugin.c - the entry points Wireshark looks for in an epan plugin.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tap_qp.c - "RDMA QP conversations": the numbers of `roceshark read -z
  * conv,qp` as a statistics table, in Wireshark's Statistics menu and as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ws_plugin.h - what the files of the Wireshark plugin share.
  */

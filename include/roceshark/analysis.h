@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * analysis.h - RC/UC transport analysis: what the trace proves about each
  * queue pair, frame by frame, in one streaming pass in capture order.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * common.h - error codes and the error-buffer convention shared by every module.
  *

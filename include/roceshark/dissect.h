@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dissect.h - decode a frame into an rs_packet, and the IBA opcode table.
  *

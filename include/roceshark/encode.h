@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * encode.h - build RoCEv2 packets: the other direction of the decoder.
  *

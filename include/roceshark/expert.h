@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * expert.h - expert information: every anomaly a frame shows, with a
  * filterable field, a group and a severity, as Wireshark's expert infos.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fields.h - the field registry: every named value roceshark can show.
  *

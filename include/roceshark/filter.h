@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * filter.h - display filters (-Y): the Wireshark syntax, over every field in
  * the registry, ours and Wireshark's.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * iwarp.h - iWARP over TCP: stream reassembly, MPA framing (RFC 5044, RFC
  * 6581), and the FPDUs that carry DDP (RFC 5041) and RDMAP (RFC 5040, RFC

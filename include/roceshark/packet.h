@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * packet.h - a captured frame and the decoded view of it.
  *

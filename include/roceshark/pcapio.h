@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pcapio.h - writing captures: pcap files through libpcap, one file or a
  * ring of files numbered as dumpcap numbers them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * print.h - the output formats of `roceshark read`: one summary line per
  * frame, the full tree (-V), JSON (-T json) and tab-separated fields

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc.h - a software Reliable Connection transport over RoCEv2 (IBTA Vol 1
  * chapter 9, Annex A17): responder and requester.

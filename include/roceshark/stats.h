@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stats.h - statistics over a whole capture (-z), printed at the end:
  *   conv,qp                 one row per RC/UC conversation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc_comp.c - the requester's completer: ACKs, NAKs and responses in, work
  * completions out (IBTA Vol 1 chapter 9: requester error recovery).

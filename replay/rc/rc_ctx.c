@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc_ctx.c - the context: QPs, the header checks every received packet
  * passes before a state machine sees it, ECN, and the progress loop.

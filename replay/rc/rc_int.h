@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc_int.h - what the files of the RC transport share; not part of the API.
  *

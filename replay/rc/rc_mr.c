@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc_mr.c - memory regions: registration, and the checks every remote and
  * local access goes through.

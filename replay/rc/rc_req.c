@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc_req.c - the requester: segmentation, transmission, go-back-N and the
  * local ACK timer (IBTA Vol 1 chapter 9, requester behaviour).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc_resp.c - the responder's checks, in IBTA order, and its dispatch loop.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc_resp_exec.c - the responder's states after the checks: EXECUTE moves
  * the data, COMPLETE ends a message, ACKNOWLEDGE answers, DUPLICATE answers

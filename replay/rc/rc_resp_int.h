@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc_resp_int.h - the responder's states, shared by its checks (rc_resp.c)
  * and its execution (rc_resp_exec.c).

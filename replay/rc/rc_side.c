@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc_side.c - the TCP side channel that carries connection parameters.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc_udp.c - the UDP port: RoCEv2 packets between contexts and sockets.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc_wq.c - work queues and completions: posting, polling, the error state.
  */

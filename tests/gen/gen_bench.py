@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """gen_bench.py OUT [--frames N] [--qps Q] [--seed S] : a large RoCEv2 capture for benchmarks.
 
 RC traffic between two hosts over Q queue pairs (requester QP 0x100000+q on 10.0.0.1,

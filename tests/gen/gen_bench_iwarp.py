@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """gen_bench_iwarp.py OUT [--mbytes N] [--conns C] [--seed S] : a large iWARP capture.
 
 C connections (MPA revision 1, CRCs on, no markers: what iWARP NICs run) each write RDMA

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """gen_iwarp.py OUTDIR [--seed N] : iWARP connections (MPA, DDP, RDMAP over TCP) and their truth.
 
 Every connection opens with a TCP handshake and an MPA exchange, then runs the same script of

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """gen_rc.py OUTDIR : RC traces with loss, duplicates, delays, NAKs, RNR, go-back-N, several
 PMTUs and QPs, PSN wrap, and ECN marks with CNPs; with the truth about every frame.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """gen_roce.py OUTDIR [--seed N] [--per-opcode N] : random RDMA frames and their truth.
 
 Writes into OUTDIR:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """ibframes - build InfiniBand, RoCEv1 and RoCEv2 frames byte by byte, and know the truth.
 
 An independent implementation of the wire formats, written from the IBTA specification

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """iwarpframes - build iWARP connections (MPA over TCP, DDP, RDMAP) byte by byte, with truth.
 
 An independent implementation for tests, written from RFC 5044 (MPA), RFC 6581 (MPA revision 2,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """rcsim - a discrete-event simulation of RC requesters and responders over RoCEv2, with a
 capture tap in the middle of each link, for testing the transport analysis.
 

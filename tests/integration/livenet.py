@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """livenet - what the live capture tests share: a veth pair across two network namespaces
 that a test creates and removes itself, frames to send, a sender, and a pcap reader.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """rcpeer - talk RoCEv2 RC to roceshark's transport from Python, independently of it.
 
 Frames are built with scapy.contrib.roce (IP/UDP/BTH, whose ICRC scapy computes) and raw

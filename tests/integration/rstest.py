@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 """rstest - what the integration tests share: where things are, and how to compare
 roceshark's field output with tshark's."""
 import atexit

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """sendframes.py IFACE PCAP [--gap-us N] [--pause-every N --pause-ms M]: sends every frame of
 a pcap file out of IFACE through a packet socket, in order, and prints how many it sent."""
 import argparse

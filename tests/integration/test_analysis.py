@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The transport analysis against the truth of simulated RC traces (tests/gen/gen_rc.py):
 loss before and after the capture point, duplicates, delays, sequence and RNR NAKs,
 go-back-N, READ re-requests, several PMTUs and QPs between the same hosts, PSN wrap, ECN

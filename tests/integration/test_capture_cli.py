@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """`roceshark capture` and `ifaces` from the outside: a missing RDMA device (this machine has
 none) and other bad devices, options and outputs each get one line on stderr and the
 documented exit code; `ifaces` lists the interfaces and says plainly when there is no RDMA."""

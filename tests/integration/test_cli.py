@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The command line: output formats on a real capture, and bad files, fields and options
 answered with one line on stderr ("roceshark: <what>: <why>") and the documented exit code."""
 import json

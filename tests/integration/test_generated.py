@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Random frames from tests/gen/gen_roce.py, which knows the truth about each:
   - roceshark's encapsulation, opcode, payload length (pad excluded) and ICRC/VCRC verdicts
     equal the generator's truth, frame by frame, including the deliberately corrupted ICRCs;

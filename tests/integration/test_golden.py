@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The bundled samples print exactly what tests/golden/ holds (a changed line is either a
 regression or a deliberate change that updates the golden file in the same commit), and the
 sample file is what samples/make_sample.py makes."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """iWARP connections from tests/gen/gen_iwarp.py, which knows what every frame must show:
 
   - every MPA Request, Reply and FPDU is found in the frame where its last octet arrives in

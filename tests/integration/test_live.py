@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Live capture on a veth pair across two network namespaces: RoCEv2, RoCEv1 and iWARP frames,
 untagged and tagged, captured with -c N and compared byte for byte with what was sent (and
 the default filter dropping everything else); SIGINT in the middle (valid file, frame count

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """roceshark plot psn: the SVG renders (rsvg-convert, as a viewer would) into a picture
 that shows each kind of event the trace has, in its own colour: the rendered PNG is
 decoded and its pixels counted per colour. Bad arguments get one-line errors."""

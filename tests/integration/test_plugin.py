@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The Wireshark plugin, run inside tshark 4.0 as an unprivileged user (as root, tshark
 ignores WIRESHARK_PLUGIN_DIR):
   - `tshark -G plugins` lists it;

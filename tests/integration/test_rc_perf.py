@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Our requester against our responder, end to end over loopback:
 - `roceshark perf` for every test, server and client, in perftest's table layout;
 - a perf client against a plain `roceshark responder` (the side channel);

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The RC requester against a responder written here, in Python with scapy.contrib.roce:
 it sees every request our requester sends, checks its wire format and ICRC, and answers
 exactly as each scenario needs (loses a packet, skips a READ response, sends NAKs, RNR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The RC responder against frames crafted by an independent tool (scapy.contrib.roce and
 raw bytes): one test per row of docs/conformance.md that names this file. Every case runs
 on its own QP of one `roceshark responder`, so that an error class that moves a QP to the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Every real capture in ../shared/captures/real (made by others on real and soft-RoCE NICs)
 decodes exactly as tshark 4.0 decodes it, for every field of the contract; every RoCE
 frame's ICRC (and every native IB frame's VCRC) checks out; nothing is reported malformed.

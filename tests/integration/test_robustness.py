@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Bad input never crashes roceshark and never makes it read past the captured bytes.
 
 From generated frames of every encapsulation this writes truncated variants (cut by a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """ICRC cross-check against an independent implementation: scapy.contrib.roce.
 
 Frames are built with scapy's own RoCE layers (BTH, AETH, CNP padding) and scapy computes

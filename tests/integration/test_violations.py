@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Transport rules the trace itself proves broken: a hand-made conversation with one
 deliberate violation after another (as a faulty NIC or driver would produce), each of
 which the analysis must flag on exactly the right frame, with the right code, and

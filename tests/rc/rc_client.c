@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc_client.c - a scriptable requester for the integration tests: it posts
  * the operations named on its command line over the UDP port, waits for

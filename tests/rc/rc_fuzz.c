@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc_fuzz.c - fuzzes the receive path of the RC transport: the header
  * checks, the responder and the completer.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc_pair.h - two RC contexts joined in memory, for the tests: a link per
  * direction with optional loss, duplication and reordering, a filter to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rc_shim.c - moves N megabytes (100 by default) of mixed RC operations
  * between a requester and a responder through a shim that loses 1% of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * decode_exact.c - decode every frame of a capture from a buffer of exactly
  * its captured length, and pull every field and every output format out of

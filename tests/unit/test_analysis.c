@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_analysis.c - the analyzer's building blocks: PSN arithmetic across
  * the wrap, READ spans while the PMTU is unknown, pairing, the bounded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_filter.c - the default capture filter, compiled by libpcap and run
  * over frames: RoCEv2 by destination port, RoCEv1, iWARP ports, with no

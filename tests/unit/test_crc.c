@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_crc.c - CRC-32, CRC-32C and the IB VCRC against published check
  * values, a bitwise reference, and a VCRC taken from a real IB capture.

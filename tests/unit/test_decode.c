@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_decode.c - the decoder, header by header, on real frames and on
  * frames made malformed on purpose.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_encode.c - the packet builder: byte-exact against frames that
  * scapy.contrib.roce and tests/gen/ibframes.py built (independent ICRC

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_fields.c - the field registry: lookup and aliases, values taken from
  * real frames, presence rules, and formatting as tshark prints it.

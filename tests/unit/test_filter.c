@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_filter.c - the display filter: grammar and precedence, every
  * operator, literals of every type, Wireshark's semantics for repeated and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_icrc.c - ICRC and VCRC: known values from real frames, and the rule
  * that variant fields (which routers and switches may rewrite) do not

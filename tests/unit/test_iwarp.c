@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_iwarp.c - the iWARP stage: MPA exchange, FPDUs whole, split and
  * several to a segment, markers, CRC verdicts, retransmissions and segments

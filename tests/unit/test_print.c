@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_print.c - the printers: summary lines, Info text, tree, JSON and
  * -T fields with tshark's -E options.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_rc.c - the RC transport's parts in isolation: 24-bit PSN arithmetic,
  * memory region checks, work request validation, the side channel's JSON,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_source.c - capture files through libpcap: numbering, relative time,
  * timestamp precision, ERF timestamps, and errors that name the file.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_verbs.c - the sniffer-QP source against the real libibverbs headers,
  * with every verb replaced at link time (-Wl,--wrap): the call sequence,

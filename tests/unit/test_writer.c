@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_writer.c - pcap files through libpcap: frames read back as written,
  * the timestamp convention (nanosecond file = hardware clock), dumpcap's

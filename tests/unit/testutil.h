@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * testutil.h - helpers the unit tests share: hex vectors to frames, and the
  * real frames used as known vectors (from ../shared/captures/real, see the

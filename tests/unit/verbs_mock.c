@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * verbs_mock.c - the fake RDMA device of verbs_mock.h.
  */

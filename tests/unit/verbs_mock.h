@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * verbs_mock.h - a fake RDMA device for test_verbs.c: every verb the sniffer
  * source calls, replaced at link time (-Wl,--wrap). Each wrapper appends its
