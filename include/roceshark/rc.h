@@ -354,13 +354,64 @@ bool rs_rc_json_u64(const char *line, const char *key, uint64_t *out);
 bool rs_rc_json_str(const char *line, const char *key, char *out, size_t size);
 
 int rs_rc_side_listen(const uint8_t ip[4], uint16_t port, int *fd, char *err);
+/* Returns RS_ENOENT when no connection was pending after all (a
+ * non-blocking listener, or a peer that gave up before it was taken). */
 int rs_rc_side_accept(int listen_fd, int *fd, char *err);
 /* Connects, retrying for up to timeout_ms while the peer is not yet listening. */
 int rs_rc_side_connect(const uint8_t ip[4], uint16_t port, int timeout_ms, int *fd, char *err);
 /* Sends line and a newline. */
 int rs_rc_side_send(int fd, const char *line, char *err);
-/* Receives one line (without its newline) within timeout_ms (-1: forever). */
+/* Receives one line (without its newline) within timeout_ms (-1: forever).
+ * It waits: for one peer at a time (perf). A server of many peers reads
+ * them with struct rs_rc_side_conn. */
 int rs_rc_side_recv(int fd, char *line, size_t size, int timeout_ms, char *err);
+
+/* One peer of a side-channel server, read without ever waiting, so that a
+ * slow or silent peer cannot hold up the RoCE traffic served beside it.
+ * Bytes gather in the connection's buffer until a newline ends a line. The
+ * first line must be whole within timeout_ns of the connection, and every
+ * later line within timeout_ns of its first byte: a peer that trickles
+ * bytes or says nothing holds its slot no longer than that. Between lines
+ * a peer may stay quiet as long as it likes (a perf client runs its test). */
+#define RS_RC_SIDE_LINE_MAX 1024
+
+struct rs_rc_side_conn {
+    int fd;                     /* non-blocking; -1 when the slot is free */
+    uint64_t timeout_ns;
+    uint64_t deadline_ns;       /* when the line under way must be whole; 0: none */
+    size_t len;                 /* bytes in buf */
+    size_t used;                /* bytes of buf handed out as the last line */
+    char peer[24];              /* "a.b.c.d:port", for messages */
+    char buf[RS_RC_SIDE_LINE_MAX];
+};
+
+/* Takes over fd (an accepted connection) and makes it non-blocking; sends
+ * on it (rs_rc_side_send) then fail rather than wait for a peer that does
+ * not read. now is rs_rc_now_ns(). */
+void rs_rc_side_conn_open(struct rs_rc_side_conn *c, int fd, uint64_t timeout_ns,
+                          uint64_t now);
+/* Reads what has arrived, without waiting, and hands out the next whole
+ * line: returns 1 with *line (no newline, NUL-terminated, valid until the
+ * next call), 0 when no line is whole yet, RS_EOF when the peer closed, or
+ * RS_EIO when the connection must be closed: a read error, a line longer
+ * than RS_RC_SIDE_LINE_MAX - 1 bytes, or a deadline passed (err says
+ * which, naming the peer). */
+int rs_rc_side_conn_next(struct rs_rc_side_conn *c, uint64_t now, const char **line,
+                         char *err);
+/* True once the line under way is overdue: call rs_rc_side_conn_next() to
+ * learn why, even when poll() reports nothing to read. */
+bool rs_rc_side_conn_expired(const struct rs_rc_side_conn *c, uint64_t now);
+/* True when a whole line is already buffered: poll() will not say so. */
+bool rs_rc_side_conn_pending(const struct rs_rc_side_conn *c);
+/* Closes the connection and frees the slot. */
+void rs_rc_side_conn_close(struct rs_rc_side_conn *c);
+
+/* Sends one line, {"error": why}, without waiting (a peer that cannot take
+ * it gets nothing); quotes and backslashes in why become apostrophes. */
+void rs_rc_side_send_error(int fd, const char *why);
+/* Accepts the next pending connection only to refuse it: sends it
+ * {"error": why} and closes it. Returns as rs_rc_side_accept does. */
+int rs_rc_side_refuse(int listen_fd, const char *why, char *err);
 
 /* Parses a dotted IPv4 address. */
 bool rs_rc_parse_ipv4(const char *s, uint8_t ip[4]);

@@ -257,5 +257,8 @@ void rc_req_rewind(struct rs_rc_qp *qp, uint32_t psn);
 void rc_req_progress(struct rs_rc_qp *qp);
 void rc_req_reset(struct rs_rc_qp *qp);
 uint64_t rc_req_deadline(const struct rs_rc_qp *qp);
+/* accept() failed: RS_ENOENT when no connection was pending after all,
+ * else RS_EIO; fills err. */
+int rc_side_accept_error(char *err);                                    /* rc_side.c */
 
 #endif /* ROCESHARK_RC_INT_H */

@@ -152,13 +152,23 @@ rs_rc_side_listen(const uint8_t ip[4], uint16_t port, int *fd, char *err)
 }
 
 int
+rc_side_accept_error(char *err)
+{
+    /* Nothing pending on a non-blocking listener, or a peer that gave up
+     * between poll() and accept(): no connection, and nothing wrong. */
+    if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED || errno == EINTR)
+        return rs_error(err, RS_ENOENT, "side channel: no connection pending");
+    return rs_error(err, RS_EIO, "side channel: accept: %s", strerror(errno));
+}
+
+int
 rs_rc_side_accept(int listen_fd, int *fd, char *err)
 {
     int one = 1;
 
     *fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
     if (*fd < 0)
-        return rs_error(err, RS_EIO, "side channel: accept: %s", strerror(errno));
+        return rc_side_accept_error(err);
     setsockopt(*fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
     return 0;
 }

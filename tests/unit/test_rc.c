@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_rc.c - the RC transport's parts in isolation: 24-bit PSN arithmetic,
- * memory region checks, work request validation, the side channel's JSON,
- * and whole exchanges between two contexts on a virtual clock (rc_pair.c),
+ * memory region checks, work request validation, the side channel's JSON
+ * and its non-blocking line reader, and whole exchanges between two contexts on a virtual clock (rc_pair.c),
  * where timers can be checked to the nanosecond.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -195,6 +199,113 @@ test_side_channel_json(void **state)
     assert_false(rs_rc_json_u64("\"qpn\": 99999999999999999999999", "qpn", &v));
     assert_true(rs_rc_json_u64("{\"xqpn\": 1, \"qpn\": 7}", "qpn", &v) && v == 7);
     assert_false(rs_rc_json_str("{\"ip\": \"unterminated", "ip", buf, sizeof(buf)));
+}
+
+static void
+put(int fd, const char *s)
+{
+    assert_int_equal(write(fd, s, strlen(s)), (ssize_t)strlen(s));
+}
+
+/* A connection read without waiting, on a virtual clock: lines split across
+ * reads and several in one read, deadlines for the first line and for a
+ * line under way, none while idle between lines, an overlong line, the
+ * peer leaving. */
+static void
+test_side_channel_reader(void **state)
+{
+    const uint64_t ms = 1000000, timeout = 5000 * ms;
+    struct rs_rc_side_conn c;
+    char err[RS_ERRBUF_SIZE], big[1100];
+    const char *line;
+    int sv[2];
+
+    (void)state;
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    rs_rc_side_conn_open(&c, sv[0], timeout, 1000 * ms);
+    assert_int_equal(rs_rc_side_conn_next(&c, 1000 * ms, &line, err), 0);   /* never waits */
+    put(sv[1], "{\"ip\": ");
+    assert_int_equal(rs_rc_side_conn_next(&c, 2000 * ms, &line, err), 0);
+    assert_false(rs_rc_side_conn_pending(&c));
+    put(sv[1], "1}\nsecond\nthi");
+    assert_int_equal(rs_rc_side_conn_next(&c, 3000 * ms, &line, err), 1);
+    assert_string_equal(line, "{\"ip\": 1}");
+    assert_true(rs_rc_side_conn_pending(&c));      /* "second" is buffered */
+    assert_int_equal(rs_rc_side_conn_next(&c, 3000 * ms, &line, err), 1);
+    assert_string_equal(line, "second");
+    assert_int_equal(rs_rc_side_conn_next(&c, 3000 * ms, &line, err), 0);
+    /* "thi" began at 3 s: due at 8 s. */
+    assert_false(rs_rc_side_conn_expired(&c, 7999 * ms));
+    assert_true(rs_rc_side_conn_expired(&c, 8000 * ms));
+    assert_int_equal(rs_rc_side_conn_next(&c, 8000 * ms, &line, err), RS_EIO);
+    assert_non_null(strstr(err, "no whole line within 5000 ms"));
+    rs_rc_side_conn_close(&c);
+    assert_int_equal(c.fd, -1);
+    close(sv[1]);
+
+    /* A peer that says nothing at all is due too; one that has said its
+     * line may then stay quiet. */
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    rs_rc_side_conn_open(&c, sv[0], timeout, 0);
+    assert_int_equal(rs_rc_side_conn_next(&c, 5000 * ms, &line, err), RS_EIO);
+    assert_non_null(strstr(err, "no line within"));
+    rs_rc_side_conn_close(&c);
+    close(sv[1]);
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    rs_rc_side_conn_open(&c, sv[0], timeout, 0);
+    put(sv[1], "hello\n");
+    assert_int_equal(rs_rc_side_conn_next(&c, 10 * ms, &line, err), 1);
+    assert_int_equal(rs_rc_side_conn_next(&c, 100000 * ms, &line, err), 0);
+    assert_false(rs_rc_side_conn_expired(&c, 100000 * ms));
+    /* A line longer than the buffer, then the peer leaves. */
+    memset(big, 'x', sizeof(big));
+    assert_int_equal(write(sv[1], big, sizeof(big)), (ssize_t)sizeof(big));
+    assert_int_equal(rs_rc_side_conn_next(&c, 100001 * ms, &line, err), RS_EIO);
+    assert_non_null(strstr(err, "longer than 1023 bytes"));
+    rs_rc_side_conn_close(&c);
+    close(sv[1]);
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    rs_rc_side_conn_open(&c, sv[0], timeout, 0);
+    put(sv[1], "last\npart");
+    close(sv[1]);
+    assert_int_equal(rs_rc_side_conn_next(&c, 1, &line, err), 1);
+    assert_string_equal(line, "last");
+    assert_int_equal(rs_rc_side_conn_next(&c, 2, &line, err), RS_EOF);    /* "part" unended */
+    rs_rc_side_conn_close(&c);
+}
+
+/* Refusing a connection: it is accepted, told why in one JSON line, and
+ * closed; with nothing pending the answer is RS_ENOENT, not an error. */
+static void
+test_side_channel_refuse(void **state)
+{
+    struct sockaddr_un sa;
+    char err[RS_ERRBUF_SIZE], buf[256], why[200];
+    int lfd, cfd;
+
+    (void)state;
+    memset(&sa, 0, sizeof(sa));
+    sa.sun_family = AF_UNIX;
+    /* An abstract name: nothing on disk to clean up. */
+    snprintf(sa.sun_path + 1, sizeof(sa.sun_path) - 1, "rs-test-rc-%d", (int)getpid());
+    socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+                                strlen(sa.sun_path + 1));
+    lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    assert_true(lfd >= 0);
+    assert_int_equal(bind(lfd, (struct sockaddr *)&sa, len), 0);
+    assert_int_equal(listen(lfd, 4), 0);
+    assert_int_equal(rs_rc_side_refuse(lfd, "full", err), RS_ENOENT);
+    cfd = socket(AF_UNIX, SOCK_STREAM, 0);
+    assert_int_equal(connect(cfd, (struct sockaddr *)&sa, len), 0);
+    assert_int_equal(rs_rc_side_refuse(lfd, "64 \"slots\" taken", err), 0);
+    ssize_t n = read(cfd, buf, sizeof(buf) - 1);
+    assert_true(n > 0);
+    buf[n] = '\0';
+    assert_string_equal(buf, "{\"error\": \"64 'slots' taken\"}\n");
+    assert_true(rs_rc_json_str(buf, "error", why, sizeof(why)));
+    assert_int_equal(read(cfd, buf, sizeof(buf)), 0);  /* then closed */
+    close(cfd);
+    close(lfd);
 }
 
 /* --- two contexts on a virtual clock --- */
@@ -410,6 +521,8 @@ main(void)
         cmocka_unit_test(test_memory_regions),
         cmocka_unit_test(test_work_request_checks),
         cmocka_unit_test(test_side_channel_json),
+        cmocka_unit_test(test_side_channel_reader),
+        cmocka_unit_test(test_side_channel_refuse),
         cmocka_unit_test(test_pair_operations),
         cmocka_unit_test(test_pair_timeout_exhaustion),
         cmocka_unit_test(test_pair_rnr_recovery),

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rc_side_conn.c - the server's end of side-channel connections, read
+ * without ever waiting (see struct rs_rc_side_conn in rc.h).
+ *
+ * A responder serves RoCE packets and side-channel peers from one thread.
+ * Reading a peer's line byte by byte with a wait per byte let one peer that
+ * trickled bytes stop the RoCE path for as long as it liked. Here each
+ * connection keeps what has arrived in its own buffer, a line is handed out
+ * only once its newline is there, and a deadline bounds how long a line may
+ * take, so the caller's poll() loop never blocks on a peer.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "rc_int.h"
+
+void
+rs_rc_side_conn_open(struct rs_rc_side_conn *c, int fd, uint64_t timeout_ns, uint64_t now)
+{
+    struct sockaddr_in sa;
+    socklen_t salen = sizeof(sa);
+    int flags = fcntl(fd, F_GETFL);
+
+    if (flags >= 0)
+        fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+    c->fd = fd;
+    c->timeout_ns = timeout_ns;
+    c->deadline_ns = now + timeout_ns;      /* the first line is due */
+    c->len = c->used = 0;
+    snprintf(c->peer, sizeof(c->peer), "?");
+    if (getpeername(fd, (struct sockaddr *)&sa, &salen) == 0 && sa.sin_family == AF_INET) {
+        const uint8_t *ip = (const uint8_t *)&sa.sin_addr;
+        snprintf(c->peer, sizeof(c->peer), "%u.%u.%u.%u:%u", ip[0], ip[1], ip[2], ip[3],
+                 ntohs(sa.sin_port));
+    }
+}
+
+bool
+rs_rc_side_conn_expired(const struct rs_rc_side_conn *c, uint64_t now)
+{
+    return c->fd >= 0 && c->deadline_ns != 0 && now >= c->deadline_ns;
+}
+
+bool
+rs_rc_side_conn_pending(const struct rs_rc_side_conn *c)
+{
+    return c->fd >= 0 && memchr(c->buf + c->used, '\n', c->len - c->used) != NULL;
+}
+
+/* A whole line at the front of the buffer: hands it out. */
+static bool
+take_line(struct rs_rc_side_conn *c, uint64_t now, const char **line)
+{
+    char *nl = memchr(c->buf, '\n', c->len);
+
+    if (nl == NULL)
+        return false;
+    *nl = '\0';
+    *line = c->buf;
+    c->used = (size_t)(nl - c->buf) + 1;
+    /* What follows the newline is the start of the next line: its clock runs. */
+    c->deadline_ns = c->len > c->used ? now + c->timeout_ns : 0;
+    return true;
+}
+
+static int
+overdue(const struct rs_rc_side_conn *c, char *err)
+{
+    return rs_error(err, RS_EIO, "side channel: %s: %s within %llu ms", c->peer,
+                    c->len == 0 ? "no line" : "no whole line",
+                    (unsigned long long)(c->timeout_ns / 1000000));
+}
+
+int
+rs_rc_side_conn_next(struct rs_rc_side_conn *c, uint64_t now, const char **line, char *err)
+{
+    /* Drop the line handed out last time. */
+    if (c->used > 0) {
+        memmove(c->buf, c->buf + c->used, c->len - c->used);
+        c->len -= c->used;
+        c->used = 0;
+    }
+    if (take_line(c, now, line))
+        return 1;
+    if (c->len < sizeof(c->buf)) {
+        ssize_t got = recv(c->fd, c->buf + c->len, sizeof(c->buf) - c->len, MSG_DONTWAIT);
+        if (got == 0)
+            return rs_error(err, RS_EOF, "side channel: %s closed the connection", c->peer);
+        if (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+            return rs_error(err, RS_EIO, "side channel: %s: %s", c->peer, strerror(errno));
+        if (got > 0) {
+            if (c->len == 0 && c->deadline_ns == 0)
+                c->deadline_ns = now + c->timeout_ns;   /* a new line begins */
+            c->len += (size_t)got;
+            if (take_line(c, now, line))
+                return 1;
+        }
+    }
+    if (c->len == sizeof(c->buf))
+        return rs_error(err, RS_EIO, "side channel: %s: a line longer than %zu bytes",
+                        c->peer, sizeof(c->buf) - 1);
+    return rs_rc_side_conn_expired(c, now) ? overdue(c, err) : 0;
+}
+
+void
+rs_rc_side_conn_close(struct rs_rc_side_conn *c)
+{
+    if (c->fd >= 0)
+        close(c->fd);
+    c->fd = -1;
+    c->len = c->used = 0;
+    c->deadline_ns = 0;
+}
+
+void
+rs_rc_side_send_error(int fd, const char *why)
+{
+    char line[RS_ERRBUF_SIZE + 16];
+    int n = snprintf(line, sizeof(line), "{\"error\": \"%s", why);
+
+    if (n < 0)
+        return;
+    if ((size_t)n > sizeof(line) - 4)
+        n = (int)sizeof(line) - 4;     /* cut: the line still closes */
+    for (char *p = line + 11; p < line + n; p++)
+        if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20)
+            *p = '\'';
+    memcpy(line + n, "\"}\n", 3);
+    /* A short line into a connection's send buffer: it takes it at once
+     * unless the peer has stopped reading, and then we do not wait. */
+    (void)send(fd, line, (size_t)n + 3, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+int
+rs_rc_side_refuse(int listen_fd, const char *why, char *err)
+{
+    int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+    if (fd < 0)
+        return rc_side_accept_error(err);
+    rs_rc_side_send_error(fd, why);
+    close(fd);
+    return 0;
+}
