@@ -255,8 +255,11 @@ exchange(struct perf *p)
                  ", \"test\": \"%s\", \"size\": %" PRIu64 ", \"iters\": %" PRIu64 "}",
                  p->test->name, p->size, p->iters);
         if (rs_rc_side_send(p->fd, line, err) < 0 ||
-            rs_rc_side_recv(p->fd, line, sizeof(line), 5000, err) < 0 ||
-            rs_rc_conn_parse(line, &p->peer, err) < 0)
+            rs_rc_side_recv(p->fd, line, sizeof(line), 5000, err) < 0)
+            return cli_fail(CLI_EXIT_CAPTURE, "perf: %s", err);
+        if (rs_rc_json_str(line, "error", err, sizeof(err)))
+            return cli_fail(CLI_EXIT_CAPTURE, "perf: the server refused: %s", err);
+        if (rs_rc_conn_parse(line, &p->peer, err) < 0)
             return cli_fail(CLI_EXIT_CAPTURE, "perf: %s", err);
         return create_qp(p);
     }

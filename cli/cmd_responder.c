@@ -8,6 +8,7 @@
  * parameters when it is ready, optionally one line per receive completion,
  * and its counters as JSON when it exits (SIGINT, SIGTERM or `quit`).
  */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -19,8 +20,18 @@
 
 #define MAX_MRS 16
 #define MAX_QPS 256
-#define MAX_CONNS 64
+#define MAX_CONNS 64            /* side-channel peers at once; more are refused */
 #define DEFAULT_LISTEN 18515    /* perftest's port */
+/* How long a side-channel peer has for a line: its first from the
+ * connection, later ones from their first byte. */
+#define SIDE_LINE_TIMEOUT_NS 5000000000ull
+/* Lines served per connection per round, so that a peer streaming lines
+ * cannot keep the RoCE path waiting either. */
+#define SIDE_LINES_PER_ROUND 8
+/* How long the listener rests after accept() fails for want of descriptors
+ * or memory: the connection stays pending, so polling again at once would
+ * spin. */
+#define LISTEN_REST_NS 1000000000ull
 
 enum {
     OPT_QPN = RC_OPT_END,
@@ -55,6 +66,13 @@ struct resp_mr {
     struct rs_rc_mr mr;
 };
 
+/* A complaint about peers, said at most once a second, so that a flood of
+ * connections cannot become a flood on stderr. */
+struct complaint {
+    uint64_t last_ns;
+    unsigned held;              /* complaints since the last one said */
+};
+
 struct responder {
     struct rc_cli cli;
     struct rs_rc_udp *udp;
@@ -71,8 +89,11 @@ struct responder {
     bool repost, control, verbose;
     uint16_t listen_port;
     int listen_fd;
-    int conn_fd[MAX_CONNS];
-    unsigned n_conn;
+    uint64_t listen_rest_until;         /* accept() failed: leave the listener alone */
+    struct complaint refused, accept_failed;
+    /* Fixed slots (fd -1 when free): closing one while walking them moves
+     * no other, so a round may close any number. */
+    struct rs_rc_side_conn conn[MAX_CONNS];
     struct resp_qp qp[MAX_QPS];
     unsigned n_qp;
 };
@@ -326,33 +347,38 @@ register_mrs(struct responder *r)
     return 0;
 }
 
-static int
-post_recvs(struct responder *r, struct resp_qp *q, uint32_t n, bool bad)
+/* Posts up to n receives; returns how many it posted, with err filled
+ * when that is fewer (the receive queue is full). */
+static uint32_t
+post_recvs(struct responder *r, struct resp_qp *q, uint32_t n, bool bad, char *err)
 {
-    char err[RS_ERRBUF_SIZE];
+    uint32_t i;
 
-    for (uint32_t i = 0; i < n; i++) {
+    for (i = 0; i < n; i++) {
         uint32_t slot = (uint32_t)(q->posted % r->cli.attr.rq_depth);
         struct rs_rc_recv_wr wr = {slot, {q->rmr.va + (uint64_t)slot * r->recv_size,
                                           r->recv_size, q->rmr.lkey}};
         if (bad)
             wr.sge.lkey = 0xbad0bad;    /* names no region: Remote Operational Error */
         if (rs_rc_post_recv(q->qp, &wr, err) < 0)
-            return cli_fail(CLI_EXIT_USAGE, "responder: %s", err);
+            break;
         q->posted++;
     }
-    return 0;
+    return i;
 }
 
+/* Creates a QP with its receive buffers and --recv receives. Returns 0, or
+ * the exit code for it with err filled. */
 static int
 add_qp(struct responder *r, uint32_t qpn, const uint8_t peer[4], uint32_t peer_qpn,
-       uint32_t peer_psn, uint32_t pmtu)
+       uint32_t peer_psn, uint32_t pmtu, char *err)
 {
-    char err[RS_ERRBUF_SIZE];
     struct rs_rc_qp_attr a = r->cli.attr;
 
-    if (r->n_qp == MAX_QPS)
-        return cli_fail(CLI_EXIT_USAGE, "responder: at most %d QPs", MAX_QPS);
+    if (r->n_qp == MAX_QPS) {
+        snprintf(err, RS_ERRBUF_SIZE, "at most %d QPs", MAX_QPS);
+        return CLI_EXIT_USAGE;
+    }
     struct resp_qp *q = &r->qp[r->n_qp];
     a.qpn = qpn;
     a.dest_qpn = peer_qpn;
@@ -361,15 +387,19 @@ add_qp(struct responder *r, uint32_t qpn, const uint8_t peer[4], uint32_t peer_q
     a.rq_psn = peer_psn;
     a.pmtu = pmtu;
     if (rs_rc_qp_create(r->ctx, &a, &q->qp, err) < 0)
-        return cli_fail(CLI_EXIT_USAGE, "responder: %s", err);
+        return CLI_EXIT_USAGE;
     q->rbuf = rc_cli_alloc((uint64_t)a.rq_depth * r->recv_size);
-    if (q->rbuf == NULL ||
-        rs_rc_mr_reg(r->ctx, q->rbuf, (uint64_t)a.rq_depth * r->recv_size, 0, 0,
+    if (q->rbuf == NULL) {
+        snprintf(err, RS_ERRBUF_SIZE, "receive buffers: out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    if (rs_rc_mr_reg(r->ctx, q->rbuf, (uint64_t)a.rq_depth * r->recv_size, 0, 0,
                      RS_RC_ACCESS_LOCAL_WRITE, &q->rmr, err) < 0)
-        return cli_fail(CLI_EXIT_INTERNAL, "responder: receive buffers: %s",
-                        q->rbuf == NULL ? "out of memory" : err);
+        return CLI_EXIT_INTERNAL;
     r->n_qp++;
-    return post_recvs(r, q, r->recv_n, false);
+    /* rq_depth is at least --recv: these all fit. */
+    post_recvs(r, q, r->recv_n, false, err);
+    return 0;
 }
 
 /* The parameters a requester needs, as one JSON line. */
@@ -409,37 +439,108 @@ print_start(const struct responder *r)
     fflush(stdout);
 }
 
-/* A requester on the side channel sends its parameters; it gets a QP and
- * ours back. */
-static void
-side_request(struct responder *r, unsigned i)
+/* The first QP number from --qpn on that is free. */
+static uint32_t
+next_qpn(const struct responder *r)
 {
-    char line[1024], err[RS_ERRBUF_SIZE];
-    struct rs_rc_conn_info peer;
-    int fd = r->conn_fd[i];
+    uint32_t qpn = r->qpn0 + r->n_qp;
 
-    uint64_t done;
-    int rc = rs_rc_side_recv(fd, line, sizeof(line), 1000, err);
-    if (rc == 0 && (rs_rc_json_u64(line, "done", &done) || line[0] != '{'))
-        return;     /* a perf client's closing report: nothing to do */
-    if (rc == 0)
-        rc = rs_rc_conn_parse(line, &peer, err);
-    if (rc == 0) {
-        uint32_t pmtu = peer.pmtu < r->cli.attr.pmtu ? peer.pmtu : r->cli.attr.pmtu;
-        uint32_t qpn = 0;
-        while (rs_rc_qp_find(r->ctx, r->qpn0 + r->n_qp + qpn) != NULL)
-            qpn++;
-        qpn += r->qpn0 + r->n_qp;
-        if (add_qp(r, qpn, peer.ip, peer.qpn, peer.psn, pmtu) == 0) {
-            format_info(r, qpn, line, sizeof(line));
-            rs_rc_side_send(fd, line, err);
-            return;
-        }
-    } else if (rc != RS_EOF) {
-        fprintf(stderr, "roceshark: responder: %s\n", err);
+    while (rs_rc_qp_find(r->ctx, qpn) != NULL)
+        qpn++;
+    return qpn;
+}
+
+static void
+complain(struct complaint *c, uint64_t now, const char *what)
+{
+    if (c->last_ns != 0 && now - c->last_ns < 1000000000ull) {
+        c->held++;
+        return;
     }
-    close(fd);
-    r->conn_fd[i] = r->conn_fd[--r->n_conn];
+    if (c->held > 0)
+        fprintf(stderr, "roceshark: responder: %s (and %u more since the last report)\n",
+                what, c->held);
+    else
+        fprintf(stderr, "roceshark: responder: %s\n", what);
+    c->last_ns = now;
+    c->held = 0;
+}
+
+/* One line from a side-channel peer: a requester's parameters get a QP and
+ * ours back. Returns false, with err filled, when the connection is to be
+ * closed. */
+static bool
+side_line(struct responder *r, struct rs_rc_side_conn *c, const char *line, char *err)
+{
+    char reply[RS_RC_SIDE_LINE_MAX], why[RS_ERRBUF_SIZE];
+    struct rs_rc_conn_info peer;
+    uint64_t done;
+
+    if (rs_rc_json_u64(line, "done", &done) || line[0] != '{')
+        return true;    /* a perf client's closing report: nothing to do */
+    if (rs_rc_conn_parse(line, &peer, why) < 0 ||
+        add_qp(r, next_qpn(r), peer.ip, peer.qpn, peer.psn,
+               peer.pmtu < r->cli.attr.pmtu ? peer.pmtu : r->cli.attr.pmtu, why) != 0) {
+        rs_rc_side_send_error(c->fd, why);
+        snprintf(err, RS_ERRBUF_SIZE, "side channel: %s: %.200s", c->peer, why);
+        return false;
+    }
+    format_info(r, rs_rc_qp_num(r->qp[r->n_qp - 1].qp), reply, sizeof(reply));
+    return rs_rc_side_send(c->fd, reply, err) == 0;
+}
+
+/* Serves what a side-channel peer sent; closes the connection, saying why
+ * on stderr, when it broke a rule or failed (not when the peer just left). */
+static void
+side_serve(struct responder *r, struct rs_rc_side_conn *c, uint64_t now)
+{
+    char err[RS_ERRBUF_SIZE];
+    const char *line;
+    int rc = 0;
+
+    for (unsigned k = 0; k < SIDE_LINES_PER_ROUND; k++) {
+        rc = rs_rc_side_conn_next(c, now, &line, err);
+        if (rc != 1)
+            break;
+        if (!side_line(r, c, line, err)) {
+            rc = RS_EIO;
+            break;
+        }
+    }
+    if (rc < 0) {
+        if (rc != RS_EOF)
+            fprintf(stderr, "roceshark: responder: %s; connection closed\n", err);
+        rs_rc_side_conn_close(c);
+    }
+}
+
+/* A connection is waiting on the listener: it gets a free slot, or is
+ * accepted, told why, and closed when every slot is taken. */
+static void
+side_accept(struct responder *r, uint64_t now)
+{
+    char err[RS_ERRBUF_SIZE], what[RS_ERRBUF_SIZE + 64];
+    unsigned i = 0;
+    int fd = -1, rc;
+
+    while (i < MAX_CONNS && r->conn[i].fd >= 0)
+        i++;
+    if (i == MAX_CONNS) {
+        snprintf(what, sizeof(what), "responder: side channel: %d connections open, no room "
+                 "for more; try again later", MAX_CONNS);
+        rc = rs_rc_side_refuse(r->listen_fd, what, err);
+        if (rc == 0)
+            complain(&r->refused, now, what + strlen("responder: "));
+    } else {
+        rc = rs_rc_side_accept(r->listen_fd, &fd, err);
+        if (rc == 0)
+            rs_rc_side_conn_open(&r->conn[i], fd, SIDE_LINE_TIMEOUT_NS, now);
+    }
+    if (rc < 0 && rc != RS_ENOENT) {
+        r->listen_rest_until = now + LISTEN_REST_NS;
+        snprintf(what, sizeof(what), "%s; not accepting for 1 s", err);
+        complain(&r->accept_failed, now, what);
+    }
 }
 
 static void
@@ -459,26 +560,53 @@ dump_memory(struct responder *r, const char *args)
     printf("\"}\n");
 }
 
+/* recv N [QPN] and recv-bad N [QPN]: N receives to every QP, or to the one
+ * named. The answer says how many were posted in all and, when that is
+ * fewer than asked, why. */
+static void
+control_recv(struct responder *r, const char *args, bool bad)
+{
+    char a[2][32], err[RS_ERRBUF_SIZE], why[RS_ERRBUF_SIZE + 32] = "";
+    unsigned long long n, qpn = 0;
+    uint64_t posted = 0;
+    unsigned matched = 0;
+
+    int got = sscanf(args, "%31s %31s", a[0], a[1]);
+    if (got < 1 || !cli_parse_uint(a[0], 0, UINT32_MAX, &n) ||
+        (got == 2 && !cli_parse_uint(a[1], 0, 0xffffff, &qpn))) {
+        printf("{\"error\": \"recv N [QPN]: N up to 2^32-1, QPN a QP number\"}\n");
+        return;
+    }
+    for (unsigned i = 0; i < r->n_qp; i++) {
+        uint32_t num = rs_rc_qp_num(r->qp[i].qp);
+        if (got == 2 && num != qpn)
+            continue;
+        matched++;
+        uint32_t k = post_recvs(r, &r->qp[i], (uint32_t)n, bad, err);
+        posted += k;
+        if (k < n && why[0] == '\0')
+            snprintf(why, sizeof(why), "QP %" PRIu32 ": %s", num, err);
+    }
+    if (matched == 0)
+        snprintf(why, sizeof(why), got == 2 ? "no QP %llu" : "no QP yet", qpn);
+    printf("{\"posted\": %" PRIu64, posted);
+    if (why[0] != '\0')
+        printf(", \"error\": \"%s\"", why);
+    printf("}\n");
+}
+
 /* One command from stdin; false for quit or end of input. */
 static bool
 control(struct responder *r)
 {
     char line[256];
-    unsigned n;
 
     if (fgets(line, sizeof(line), stdin) == NULL)
         return false;
-    int qpn = 0;
-    int got = sscanf(line, "recv %u %i", &n, &qpn);
-    if (got < 1)
-        got = sscanf(line, "recv-bad %u %i", &n, &qpn);
-    if (got >= 1) {
-        /* To every QP, or to the one named. */
-        bool bad = strncmp(line, "recv-bad", 8) == 0;
-        for (unsigned i = 0; i < r->n_qp; i++)
-            if (got == 1 || rs_rc_qp_num(r->qp[i].qp) == (uint32_t)qpn)
-                post_recvs(r, &r->qp[i], n, bad);
-        printf("{\"posted\": %u}\n", n);
+    if (strncmp(line, "recv ", 5) == 0) {
+        control_recv(r, line + 5, false);
+    } else if (strncmp(line, "recv-bad ", 9) == 0) {
+        control_recv(r, line + 9, true);
     } else if (strncmp(line, "counters", 8) == 0) {
         rc_cli_print_counters(stdout, rs_rc_counters_get(r->ctx));
     } else if (strncmp(line, "state", 5) == 0) {
@@ -503,6 +631,7 @@ control(struct responder *r)
 static void
 reap(struct responder *r)
 {
+    char err[RS_ERRBUF_SIZE];
     struct rs_rc_wc wc[32];
 
     for (unsigned i = 0; i < r->n_qp; i++) {
@@ -516,7 +645,7 @@ reap(struct responder *r)
                     rc_cli_print_wc(stdout, &wc[k], data);
                 if (r->repost && wc[k].opcode >= RS_RC_WC_RECV &&
                     wc[k].status == RS_RC_WC_SUCCESS)
-                    post_recvs(r, q, 1, false);
+                    post_recvs(r, q, 1, false, err);    /* the slot just freed */
             }
         }
     }
@@ -527,29 +656,43 @@ run(struct responder *r)
 {
     char err[RS_ERRBUF_SIZE];
     struct pollfd pfd[3 + MAX_CONNS];
+    unsigned slot[MAX_CONNS];           /* pfd[3 + k] watches conn[slot[k]] */
 
     for (;;) {
         if (rc_cli_stopped())
             return 0;
-        unsigned n = 0;
+        uint64_t now = rs_rc_now_ns();
+        bool listening = r->listen_fd >= 0 && now >= r->listen_rest_until;
+        bool pending = false;           /* a whole line already buffered */
+        unsigned n = 0, k = 0;
         pfd[n++] = (struct pollfd){rs_rc_udp_fd(r->udp), POLLIN, 0};
-        pfd[n++] = (struct pollfd){r->listen_fd, POLLIN, 0};
+        pfd[n++] = (struct pollfd){listening ? r->listen_fd : -1, POLLIN, 0};
         pfd[n++] = (struct pollfd){r->control ? 0 : -1, POLLIN, 0};
-        for (unsigned i = 0; i < r->n_conn; i++)
-            pfd[n++] = (struct pollfd){r->conn_fd[i], POLLIN, 0};
-        if (rc_cli_wait(pfd, n, r->ctx, r->cli.udp.busy_poll) < 0)
+        for (unsigned i = 0; i < MAX_CONNS; i++) {
+            if (r->conn[i].fd < 0)
+                continue;
+            pending |= rs_rc_side_conn_pending(&r->conn[i]);
+            slot[k++] = i;
+            pfd[n++] = (struct pollfd){r->conn[i].fd, POLLIN, 0};
+        }
+        if (rc_cli_wait(pfd, n, r->ctx, r->cli.udp.busy_poll || pending) < 0)
             continue;   /* EINTR: the signal flag is checked above */
         if (rs_rc_udp_poll(r->udp, r->ctx, 0, err) < 0)
             return cli_fail(CLI_EXIT_CAPTURE, "responder: %s", err);
         reap(r);
-        if ((pfd[1].revents & POLLIN) && r->n_conn < MAX_CONNS &&
-            rs_rc_side_accept(r->listen_fd, &r->conn_fd[r->n_conn], err) == 0)
-            r->n_conn++;
         if ((pfd[2].revents & (POLLIN | POLLHUP)) && !control(r))
             return 0;
-        for (unsigned i = 3; i < n; i++)
-            if (pfd[i].revents & (POLLIN | POLLHUP))
-                side_request(r, i - 3);
+        /* The side channel never waits: each connection gives what it has. */
+        now = rs_rc_now_ns();
+        for (unsigned j = 0; j < k; j++) {
+            struct rs_rc_side_conn *c = &r->conn[slot[j]];
+            if ((pfd[3 + j].revents & (POLLIN | POLLHUP | POLLERR)) ||
+                rs_rc_side_conn_pending(c) || rs_rc_side_conn_expired(c, now))
+                side_serve(r, c, now);
+        }
+        /* After the walk, so that a slot freed in it can be taken at once. */
+        if (pfd[1].revents & POLLIN)
+            side_accept(r, now);
     }
 }
 
@@ -561,6 +704,8 @@ cmd_responder(int argc, char **argv)
 
     memset(&r, 0, sizeof(r));
     r.listen_fd = -1;
+    for (unsigned i = 0; i < MAX_CONNS; i++)
+        r.conn[i].fd = -1;
     rc_cli_init(&r.cli, "responder");
     int rc = parse_args(&r, argc, argv);
     if (rc != 0)
@@ -571,23 +716,30 @@ cmd_responder(int argc, char **argv)
         return rc;
     if ((rc = register_mrs(&r)) != 0)
         goto out;
-    for (unsigned i = 0; r.have_peer && i < r.n_static; i++)
+    for (unsigned i = 0; r.have_peer && i < r.n_static; i++) {
         if ((rc = add_qp(&r, r.qpn0 + i, r.peer_ip, r.peer_qpn + i, r.peer_psn,
-                         r.cli.attr.pmtu)) != 0)
+                         r.cli.attr.pmtu, err)) != 0) {
+            cli_fail(rc, "responder: %s", err);
             goto out;
+        }
+    }
     if (r.listen_port != 0 &&
         rs_rc_side_listen(r.cli.udp.ip, r.listen_port, &r.listen_fd, err) < 0) {
         rc = cli_fail(CLI_EXIT_CAPTURE, "responder: %s", err);
         goto out;
     }
+    /* poll() says when to accept; a peer that gives up in between must not
+     * leave accept() waiting. */
+    if (r.listen_fd >= 0)
+        fcntl(r.listen_fd, F_SETFL, fcntl(r.listen_fd, F_GETFL) | O_NONBLOCK);
     rc_cli_catch_signals();
     print_start(&r);
     rc = run(&r);
     rs_rc_udp_flush(r.udp);
     rc_cli_print_counters(stdout, rs_rc_counters_get(r.ctx));
 out:
-    for (unsigned i = 0; i < r.n_conn; i++)
-        close(r.conn_fd[i]);
+    for (unsigned i = 0; i < MAX_CONNS; i++)
+        rs_rc_side_conn_close(&r.conn[i]);
     if (r.listen_fd >= 0)
         close(r.listen_fd);
     rs_rc_ctx_destroy(r.ctx);
