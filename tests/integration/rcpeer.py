@@ -203,16 +203,19 @@ def icrc_statuses(path):
 class Responder:
     """`roceshark responder` in the background, with its JSON lines collected."""
 
-    def __init__(self, args):
+    def __init__(self, args, stderr=subprocess.PIPE):
+        """stderr: a file to write the responder's stderr to, for tests that read it while
+        it runs (a pipe nobody reads could fill up and stop the responder)."""
         self.proc = subprocess.Popen([t.ROCESHARK, "responder"] + args + ["--control", "-v"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, bufsize=1)
+                                     stderr=stderr, text=True, bufsize=1)
         self.lines = queue.Queue()
         self.completions = []
         threading.Thread(target=self._read, daemon=True).start()
         self.info = self._next(lambda d: "qpn" in d and "icrc_check" in d, 10)
         if self.info is None:
-            raise RuntimeError("responder did not start: " + self.proc.stderr.read())
+            raise RuntimeError("responder did not start: %s"
+                               % (self.proc.stderr.read() if self.proc.stderr else ""))
 
     def _read(self):
         for line in self.proc.stdout:

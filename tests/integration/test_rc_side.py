@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The responder's side channel and control commands, with real sockets:
+- a slow-loris peer (one byte every 0.9 s) held on the side channel while RoCE pings (scapy
+  frames, latency from our send to the kernel's arrival time of the ACK) keep their normal
+  latency; the peer is closed at its deadline with one line on stderr;
+- 64 connections served, a 65th and 66th refused politely (an {"error": ...} line, then
+  closed) with the process not spinning (its CPU time over a second, from /proc/PID/stat),
+  and a freed slot served again;
+- two connections closing in one poll round while a third waits (no connection lost, no
+  descriptor leaked);
+- `recv N` answering with the receives actually posted."""
+import json
+import os
+import socket
+import statistics
+import threading
+import time
+
+import rcpeer as r
+import rstest as t
+
+A, B = r.addresses(2)
+PORT = 20000 + os.getpid() % 20000
+QPN, PEER_QPN = 0x200, 0x100
+DEADLINE = 5.0          # the responder's side-channel line deadline
+err_path = os.path.join(t.tempdir(), "responder.err")
+err_file = open(err_path, "w")
+resp = r.Responder(["--bind", A, "--peer", B, "--peer-qpn", hex(PEER_QPN), "--qpn", hex(QPN),
+                    "--mr", "64K", "--recv-size", "4096", "--listen", str(PORT)],
+                   stderr=err_file)
+peer = r.Endpoint(B)
+peer.accept = {A}
+VA, RKEY = resp.info["va"], resp.info["rkey"]
+psn = [0]
+
+
+def stderr_lines():
+    with open(err_path) as f:
+        return f.read().splitlines()
+
+
+def ping():
+    """One RDMA WRITE with AckReq; the time from sending it to the ACK's arrival, or None."""
+    p = psn[0]
+    psn[0] += 1
+    t0 = time.time()
+    peer.send(r.request(B, A, QPN, p, r.WRITE_ONLY, payload=b"ping", reth=(VA, RKEY, 4)))
+    while True:
+        rep = peer.one(3.0)
+        if rep is None:
+            return None
+        if rep["opcode"] == r.ACK and rep["psn"] == p:
+            return rep["ts"] - t0
+
+
+def pings(n, gap):
+    out = []
+    for _ in range(n):
+        out.append(ping())
+        time.sleep(gap)
+    return out
+
+
+def connect():
+    s = socket.create_connection((A, PORT), timeout=5)
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return s
+
+
+def request_line(qpn):
+    return ('{"ip": "%s", "qpn": %d, "psn": 0, "pmtu": 1024}\n' % (B, qpn)).encode()
+
+
+def read_line(s, timeout=3.0):
+    s.settimeout(timeout)
+    buf = b""
+    try:
+        while not buf.endswith(b"\n"):
+            got = s.recv(1024)
+            if not got:
+                break
+            buf += got
+    except (socket.timeout, ConnectionError):
+        pass
+    return buf.decode(errors="replace").strip()
+
+
+def closed_by_peer(s, timeout=2.0):
+    s.settimeout(timeout)
+    try:
+        return s.recv(1024) == b""
+    except ConnectionError:
+        return True
+    except socket.timeout:
+        return False
+
+
+def fds():
+    return len(os.listdir("/proc/%d/fd" % resp.proc.pid))
+
+
+def cpu_seconds():
+    """utime + stime of the responder."""
+    with open("/proc/%d/stat" % resp.proc.pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_recv_reports_posted():
+    got = resp.ctl("recv 100000", "posted")
+    t.check(got is not None and got["posted"] == 256 and "receive queue full" in got["error"],
+            "recv 100000 on a 256-deep receive queue: posted 256 and says why: %s" % got)
+    t.check(resp.state()[QPN]["recv_posted"] == 256, "the QP holds the 256 receives")
+    got = resp.ctl("recv 1 %d" % QPN, "posted")
+    t.check(got is not None and got["posted"] == 0 and "error" in got,
+            "recv 1 on a full queue: posted 0: %s" % got)
+    got = resp.ctl("recv 5 0x999", "posted")
+    t.check(got is not None and got["posted"] == 0 and "no QP" in got.get("error", ""),
+            "recv to a QP that does not exist: posted 0: %s" % got)
+    got = resp.ctl("recv 99999999999999999999", "error")
+    t.check(got is not None and "posted" not in got, "recv with N out of range: an error")
+
+
+def test_slow_loris():
+    base = pings(20, 0.02)
+    t.check(None not in base, "baseline pings all answered: %s" % base)
+    base = [x for x in base if x is not None]
+    normal = statistics.median(base) if base else 0.001
+    closed_at = []
+    start = time.time()
+
+    def loris():
+        s = connect()
+        try:
+            for ch in b'{"ip": "' + b"1" * 20:
+                s.send(bytes([ch]))
+                if closed_by_peer(s, 0.9):
+                    closed_at.append(time.time() - start)
+                    return
+        except OSError:
+            closed_at.append(time.time() - start)
+        finally:
+            s.close()
+
+    th = threading.Thread(target=loris)
+    th.start()
+    time.sleep(0.3)
+    during = pings(20, 0.15)         # about 3 s, with the loris mid-line
+    th.join(20)
+    answered = [x for x in during if x is not None]
+    t.check(len(answered) == len(during), "every ping answered beside the slow peer: %s" % during)
+    if answered:
+        worst, med = max(answered), statistics.median(answered)
+        print("ping latency: normal %.3f ms, beside a slow-loris peer median %.3f ms, "
+              "worst %.3f ms" % (normal * 1e3, med * 1e3, worst * 1e3))
+        t.check(med <= 3 * normal + 0.005 and worst < 0.5,
+                "latency beside the slow peer: median %.3f ms (normal %.3f ms), worst %.3f ms"
+                % (med * 1e3, normal * 1e3, worst * 1e3))
+    t.check(closed_at and DEADLINE - 0.5 <= closed_at[0] <= DEADLINE + 1.5,
+            "the slow peer is closed at its %.0f s deadline: %s" % (DEADLINE, closed_at))
+    lines = [x for x in stderr_lines() if "no whole line within 5000 ms; connection closed" in x]
+    t.check(len(lines) == 1 and lines[0].startswith("roceshark: responder: side channel: "),
+            "one line on stderr says why: %s" % stderr_lines())
+
+
+def test_connection_limit():
+    before = fds()
+    held = []
+    for i in range(64):
+        s = connect()
+        s.sendall(request_line(0x1000 + i))
+        held.append(s)
+    replies = [read_line(s) for s in held]
+    ok = [x for x in replies if x.startswith("{") and '"qpn"' in x]
+    t.check(len(ok) == 64, "64 side-channel peers each get a QP: %d did" % len(ok))
+    extra = [connect(), connect()]
+    for n, s in zip((65, 66), extra):
+        line = read_line(s)
+        t.check('"error"' in line and "64 connections open" in line,
+                "connection %d: refused with a reason: %r" % (n, line))
+        t.check(closed_by_peer(s), "connection %d: closed after the refusal" % n)
+        s.close()
+    cpu0 = cpu_seconds()
+    late = connect()                 # refused too, while we measure
+    time.sleep(1.0)
+    used = cpu_seconds() - cpu0
+    print("CPU time over 1 s with 64 peers held and more refused: %.3f s" % used)
+    t.check(used < 0.2, "no spinning: %.3f s of CPU in 1 s" % used)
+    t.check('"error"' in read_line(late), "a refused peer is answered at once")
+    late.close()
+    t.check(ping() is not None, "RoCE still answered with every slot taken")
+    held.pop().close()
+    time.sleep(0.3)
+    again = connect()
+    again.sendall(request_line(0x2000))
+    line = read_line(again)
+    t.check('"qpn"' in line, "a freed slot serves the next peer: %r" % line)
+    again.close()
+    for s in held:
+        s.close()
+    time.sleep(0.5)
+    t.check(fds() == before, "every descriptor released: %d, were %d" % (fds(), before))
+    refusals = [x for x in stderr_lines() if "no room for more" in x]
+    t.check(1 <= len(refusals) <= 2, "refusals reported at most once a second: %s" % refusals)
+
+
+def test_two_close_in_one_round():
+    before = fds()
+    a, b, c, d, e = [connect() for _ in range(5)]
+    time.sleep(0.1)
+    e.sendall(b"{")                  # a line under way
+    time.sleep(0.2)
+    a.close()
+    d.close()                        # both FINs in one poll round
+    time.sleep(0.5)
+    for name, s, qpn in (("C", c, 0x3000), ("B", b, 0x3001)):
+        s.sendall(request_line(qpn))
+        line = read_line(s, 2.0)
+        t.check('"qpn"' in line, "%s, open beside two that closed together, is answered: %r"
+                % (name, line))
+    f = connect()
+    f.sendall(request_line(0x3002))
+    t.check('"qpn"' in read_line(f, 2.0), "a new connection after that is answered")
+    for s in (b, c, e, f):
+        s.close()
+    time.sleep(0.5)
+    t.check(fds() == before, "no descriptor leaked: %d, were %d" % (fds(), before))
+
+
+tests = [test_recv_reports_posted, test_slow_loris, test_connection_limit,
+         test_two_close_in_one_round]
+for fn in tests:
+    n = len(t.failures)
+    fn()
+    print("%-30s %s" % (fn.__name__, "ok" if len(t.failures) == n else "FAILED"))
+final = resp.stop()
+t.check(final is not None and final["executed"]["write"] == psn[0],
+        "the responder executed every ping: %s" % (final and final["executed"]))
+err_file.close()
+peer.close()
+t.finish("responder side channel")
