@@ -282,17 +282,24 @@ header_check(struct rs_rc_ctx *ctx, const struct rs_packet *p)
         cnt->drop_tver++;
         return NULL;
     }
+    /* The opcode must be one of the RC service (or a CNP): another
+     * service's, a vendor's or a reserved one (0x15, 0x18-0x1f) is not. It
+     * comes before the length checks, which need the header layout only a
+     * defined opcode has: the decoder calls a reserved opcode malformed for
+     * that reason, but for a QP it is an opcode check that failed, as the
+     * TVer check above is. rxe's check_type_state() likewise judges the
+     * opcode before anything that depends on its headers. */
+    const struct rs_ib_opcode *info = rs_ib_opcode_info(p->opcode);
+    if (info->name == NULL ||
+        (rs_ib_opcode_transport(p->opcode) != RS_IB_RC && p->opcode != 0x81)) {
+        cnt->drop_transport++;
+        return NULL;
+    }
     /* Headers that do not fit, a pad longer than the payload, or a length
      * that is no multiple of four (IBTA packets are whole words). */
     if ((p->flags & RS_PKT_MALFORMED) ||
         (p->span[RS_LAYER_ICRC].off - p->span[RS_LAYER_BTH].off) % 4 != 0) {
         cnt->drop_malformed++;
-        return NULL;
-    }
-    const struct rs_ib_opcode *info = rs_ib_opcode_info(p->opcode);
-    if (info->name == NULL ||
-        (rs_ib_opcode_transport(p->opcode) != RS_IB_RC && p->opcode != 0x81)) {
-        cnt->drop_transport++;
         return NULL;
     }
     struct rs_rc_qp *qp = rs_rc_qp_find(ctx, rs_load_be24(bth + 5));

@@ -423,6 +423,9 @@ def test_silent_drops():
         ("transport header version 1", "tver", lambda: c.frame(r.SEND_ONLY, payload=b"v",
                                                               tver=1)),
         ("a UC opcode on an RC QP", "transport", lambda: c.frame(0x24, payload=b"uc")),
+        ("reserved RC opcode 0x1c", "transport", lambda: c.frame(0x1C, payload=b"rsvd")),
+        ("reserved RC opcode 0x1f", "transport", lambda: c.frame(0x1F)),
+        ("reserved RC opcode 0x15", "transport", lambda: c.frame(0x15, payload=b"r")),
         ("a packet whose length is not a multiple of four", "malformed",
          lambda: odd_length(c.frame(r.SEND_ONLY, payload=b"abcd"))),
     ]
