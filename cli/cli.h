@@ -32,8 +32,15 @@ bool cli_parse_uint(const char *s, unsigned long long min, unsigned long long ma
 /* Applies a tshark-style "-d udp.port==N,roce" (or tcp.port==N,iwarp). */
 int cli_parse_decode_as(const char *arg, struct rs_decode_opts *opts);
 
-/* Makes SIGINT and SIGTERM break src's reads (NULL restores the defaults),
- * and turns SIGPIPE into a write error. */
+/* From now on SIGINT and SIGTERM ask for a stop (cli_stop_requested) and
+ * break the source given to cli_break_on_signals; SIGPIPE becomes a write
+ * error. Unblocks SIGINT and SIGTERM, so that one sent before we ran, to a
+ * process started with them blocked, is taken now. Call it first thing. */
+void cli_catch_stop_signals(void);
+bool cli_stop_requested(void);
+/* Makes SIGINT and SIGTERM break src's reads (catching them if that is not
+ * done yet; a stop asked for earlier breaks src at once). NULL restores
+ * the default actions. */
 void cli_break_on_signals(struct rs_source *src);
 
 /* The exit code for an RS_E* code from opening or activating a live source. */

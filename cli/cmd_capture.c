@@ -265,6 +265,10 @@ cmd_capture(int argc, char **argv)
     struct rs_writer *w = NULL;
     int rc;
 
+    /* First of all: a stop that comes while the capture is still starting
+     * (activation takes 20-100 ms) must end it as cleanly as a later one,
+     * with a valid file and the counts, not kill it. */
+    cli_catch_stop_signals();
     if ((rc = parse_capture_args(argc, argv, &co)) != 0)
         return rc < 0 ? CLI_EXIT_OK : rc;
     rc = co.iface != NULL ? rs_source_create_iface(co.iface, &src, err) :
@@ -285,7 +289,7 @@ cmd_capture(int argc, char **argv)
     }
     fprintf(stderr, "capture: %s (%s timestamps) -> %s\n", rs_source_name(src),
                 co.writer.ts_hardware ? "hardware" : "system", rs_writer_path(w));
-    cli_break_on_signals(src);
+    cli_break_on_signals(src);      /* breaks src at once if a stop came already */
     rc = capture_loop(src, w, &co);
     uint64_t written = 0;
     if (rs_writer_close(w, &written, err) != 0 && rc == CLI_EXIT_OK)

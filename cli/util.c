@@ -77,25 +77,30 @@ cli_parse_decode_as(const char *arg, struct rs_decode_opts *opts)
                     "iwarp on tcp)", arg, proto, layer);
 }
 
-/* The source that SIGINT and SIGTERM stop: set while a live capture runs. */
+/* A stop asked for by SIGINT or SIGTERM, and the source it breaks: set
+ * while a live capture runs. */
+static volatile sig_atomic_t stop_requested;
 static struct rs_source *volatile break_source;
 
 static void
 on_stop_signal(int sig)
 {
+    struct rs_source *src = break_source;
+
     (void)sig;
-    if (break_source != NULL)
-        rs_source_break(break_source);
+    stop_requested = 1;
+    if (src != NULL)
+        rs_source_break(src);   /* writes an eventfd: async-signal-safe */
 }
 
 void
-cli_break_on_signals(struct rs_source *src)
+cli_catch_stop_signals(void)
 {
     struct sigaction sa;
+    sigset_t set;
 
-    break_source = src;
     memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = src != NULL ? on_stop_signal : SIG_DFL;
+    sa.sa_handler = on_stop_signal;
     /* Restart interrupted writes (stdio would take EINTR for a write error);
      * the sources wait in poll(), which a signal ends regardless, and learn
      * of the break through their eventfd. */
@@ -103,8 +108,43 @@ cli_break_on_signals(struct rs_source *src)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    /* A launcher that must be able to stop us before our first instruction
+     * starts us with both blocked: what it sent is taken here. */
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
     /* A closed pipe becomes a write error we report, not a silent death. */
-    signal(SIGPIPE, src != NULL ? SIG_IGN : SIG_DFL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+bool
+cli_stop_requested(void)
+{
+    return stop_requested != 0;
+}
+
+void
+cli_break_on_signals(struct rs_source *src)
+{
+    struct sigaction sa;
+
+    if (src != NULL) {
+        if (break_source == NULL)
+            cli_catch_stop_signals();
+        break_source = src;
+        /* A stop that came before src was set had nothing to break. */
+        if (stop_requested)
+            rs_source_break(src);
+        return;
+    }
+    break_source = NULL;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_DFL);
 }
 
 int
