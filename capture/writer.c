@@ -5,8 +5,14 @@
  * libpcap formats the records; stdio buffers them in a buffer of ours. We
  * flush that buffer ourselves before a record would overflow it, so stdio
  * never writes half a record on its own. When a flush fails (a full disk,
- * an I/O error) the file is cut back with ftruncate to the size of the last
- * successful flush, which ends on a record boundary: what was written stays
+ * an I/O error), the operating system has usually taken part of the buffer:
+ * on a full disk, every byte up to the last free block. We keep every whole
+ * record among those bytes, as dumpcap keeps what it wrote before ENOSPC
+ * (but never a half record): the file is read back from the last flush,
+ * whose end is a record boundary we know, record header by record header,
+ * and cut with ftruncate after the last record that is all there. Cutting
+ * back to the last successful flush instead, as we once did, lost up to the
+ * whole 1 MiB buffer: on a 200 KB disk, every record. What was written stays
  * readable, and the caller learns which error stopped it.
  */
 #include <errno.h>
@@ -33,6 +39,7 @@ struct rs_writer {
     FILE *fp;
     bool regular;           /* a regular file: can be cut back after an error */
     bool failed;
+    uint64_t base;          /* where our file starts in it (standard output: maybe not 0) */
     char *buf;              /* stdio's buffer */
     uint64_t pending;       /* bytes in buf */
     uint64_t size;          /* bytes in the current file, buffered ones included */
@@ -71,8 +78,37 @@ ring_mode(const struct rs_writer *w)
     return w->opts.ring_filesize != 0 || w->opts.ring_duration != 0;
 }
 
+/* After a failed flush: where the whole records in the file end, and how
+ * many follow the last flush. The bytes the operating system took are in
+ * the file from w->durable on, and each record's header says where it ends. A
+ * file we cannot read back (standard output opened for writing only) keeps
+ * what the last flush left. */
+static uint64_t
+whole_records_end(struct rs_writer *w, uint64_t *frames)
+{
+    int fd = fileno(w->fp);
+    uint64_t pos = w->durable;
+    uint8_t hdr[PCAP_REC_HDR];
+    struct stat st;
+
+    *frames = 0;
+    if (pos < PCAP_FILE_HDR || fstat(fd, &st) != 0 || (uint64_t)st.st_size < w->base)
+        return pos;
+    uint64_t end = (uint64_t)st.st_size - w->base;
+    while (pos + PCAP_REC_HDR <= end &&
+           pread(fd, hdr, sizeof(hdr), (off_t)(w->base + pos)) == (ssize_t)sizeof(hdr)) {
+        uint32_t caplen;
+        memcpy(&caplen, hdr + 8, 4);   /* pcap_dump writes headers in host order */
+        if (caplen > w->opts.snaplen || pos + PCAP_REC_HDR + caplen > end)
+            break;
+        pos += PCAP_REC_HDR + caplen;
+        (*frames)++;
+    }
+    return pos;
+}
+
 /* Hands the buffer to the operating system; on failure cuts the file back to
- * its last whole record and throws the buffer away. */
+ * its last whole record and throws the rest of the buffer away. */
 static int
 flush_file(struct rs_writer *w, char *err)
 {
@@ -86,11 +122,19 @@ flush_file(struct rs_writer *w, char *err)
     }
     int e = errno != 0 ? errno : EIO;
     w->failed = true;
-    w->frames = w->frames_flushed;
     __fpurge(w->fp);
-    if (w->regular && ftruncate(fileno(w->fp), (off_t)w->durable) != 0)
+    w->frames = w->frames_flushed;
+    if (!w->regular)
+        return rs_error(err, RS_EIO, "%s: %s", w->path, strerror(e));
+    uint64_t kept_frames;
+    uint64_t kept = whole_records_end(w, &kept_frames);
+    if (ftruncate(fileno(w->fp), (off_t)(w->base + kept)) != 0)
         return rs_error(err, RS_EIO, "%s: %s (and cutting the file back: %s)", w->path,
                         strerror(e), strerror(errno));
+    w->frames += kept_frames;
+    w->frames_flushed = w->frames;
+    w->durable = w->size = kept;
+    w->pending = 0;
     return rs_error(err, RS_EIO, "%s: %s", w->path, strerror(e));
 }
 
@@ -109,12 +153,22 @@ open_file(struct rs_writer *w, char *err)
                    (int)sizeof(w->path)) {
             return rs_error(err, RS_EINVAL, "%.64s...: file name too long", w->opts.path);
         }
-        w->fp = fopen(w->path, "wb");
+        /* Read as well as written: after a failed write we read it back. */
+        w->fp = fopen(w->path, "w+b");
         if (w->fp == NULL)
             return rs_error(err, RS_EIO, "%s: %s", w->path, strerror(errno));
     }
     struct stat st;
-    w->regular = fstat(fileno(w->fp), &st) == 0 && S_ISREG(st.st_mode);
+    int fd = fileno(w->fp);
+    w->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    w->base = 0;
+    if (w->regular && w->fp == stdout) {
+        /* A file the shell opened: we start where it left us, or at its
+         * end when it appends; what was there before is not ours to cut. */
+        int fl = fcntl(fd, F_GETFL);
+        off_t at = fl >= 0 && (fl & O_APPEND) ? st.st_size : lseek(fd, 0, SEEK_CUR);
+        w->base = at > 0 ? (uint64_t)at : 0;
+    }
     setvbuf(w->fp, w->buf, _IOFBF, WRITER_BUFFER);
     w->dumper = pcap_dump_fopen(w->dead, w->fp);
     if (w->dumper == NULL) {
