@@ -52,9 +52,11 @@ static const char capture_usage[] =
     "  -b files:N       keep only the newest N files\n"
     "  -p               do not put the interface in promiscuous mode\n"
 
-    "SIGINT or SIGTERM stops the capture: the frames already captured are written,\n"
-    "the counts printed, and the exit code is 0. Files use the timestamp convention\n"
-    "of README.md: nanosecond pcap for the NIC's clock, microsecond for the host's.\n";
+    "SIGINT or SIGTERM stops the capture, even while it starts: the frames already\n"
+    "captured are written, the counts printed, and the exit code is 0. On a full disk\n"
+    "the file keeps every whole record that fitted, and the exit code is 3. Files use\n"
+    "the timestamp convention of README.md: nanosecond pcap for the NIC's clock,\n"
+    "microsecond for the host's.\n";
 
 /* "name:value" with an unsigned value in [1, max]. */
 static bool

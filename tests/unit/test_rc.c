@@ -2,8 +2,9 @@
 /*
  * test_rc.c - the RC transport's parts in isolation: 24-bit PSN arithmetic,
  * memory region checks, work request validation, the side channel's JSON
- * and its non-blocking line reader, and whole exchanges between two contexts on a virtual clock (rc_pair.c),
- * where timers can be checked to the nanosecond.
+ * and its non-blocking line reader, and whole exchanges between two
+ * contexts on a virtual clock (rc_pair.c), where timers can be checked to
+ * the nanosecond.
  */
 #include <setjmp.h>
 #include <stdarg.h>
