@@ -156,9 +156,11 @@ send_account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *p, cons
         p->send_len = sd->len;
         p->flags |= RS_IWARP_PDU_SEND_REASM;
         if (!sd->data_lost) {
+            /* A Send of empty FPDUs has no buffer (sd->buf NULL, len 0). */
             uint8_t *copy = iw_arena_alloc(iw, sd->len ? sd->len : 1);
             if (copy != NULL) {
-                memcpy(copy, sd->buf, sd->len);
+                if (sd->len > 0)
+                    memcpy(copy, sd->buf, sd->len);
                 p->send_data = copy;
             }
         }

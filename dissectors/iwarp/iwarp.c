@@ -51,6 +51,8 @@ rs_iwarp_new(const struct rs_iwarp_opts *opts, struct rs_iwarp **out, char *err)
         iw->opts.max_conns = DEFAULT_MAX_CONNS;
     if (iw->opts.max_buffer < IW_MIN_BUFFER)
         iw->opts.max_buffer = IW_MIN_BUFFER;
+    if (iw->opts.max_buffer > IW_MAX_BUFFER)
+        iw->opts.max_buffer = IW_MAX_BUFFER;
     if (iw->opts.max_memory < iw->opts.max_buffer)
         iw->opts.max_memory = iw->opts.max_buffer;
     if (iw->opts.n_ports > RS_MAX_EXTRA_PORTS)

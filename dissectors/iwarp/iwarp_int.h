@@ -25,6 +25,7 @@
 #include <roceshark/packet.h>
 
 #define IW_MIN_BUFFER (128u * 1024)     /* one largest FPDU and a segment fit */
+#define IW_MAX_BUFFER (1u << 30)        /* offsets into a window stay far from 2^32 */
 #define IW_MAX_OOO 16                   /* out-of-order runs held per direction */
 #define IW_VIEW_PDUS 1024               /* PDUs one frame can show */
 #define IW_VIEW_MARKERS 2048
@@ -62,13 +63,15 @@ struct iw_dir {
     /* TCP */
     bool seq_known;
     bool saw_syn;
+    uint32_t isn;           /* with saw_syn: the SYN's sequence number */
     uint32_t next_seq;      /* the next in-order byte */
     bool lost_pending;      /* the peer acknowledged bytes we never saw */
     uint32_t lost_until;
     /* The window: buf[head, avail) are in-order bytes not yet parsed, ending
      * at next_seq; out-of-order runs sit at buf[avail + (start - next_seq)].
      * buf[0, head) holds parsed bytes the current view may point to; it is
-     * dropped on the next call. */
+     * dropped on the next call. The invariants (W1-W6) are in stream.c,
+     * the only file that changes these fields. */
     uint8_t *buf;
     uint32_t cap;
     uint32_t head, avail;
@@ -184,9 +187,6 @@ struct iw_segment {
 void iw_stream_segment(struct rs_iwarp *iw, struct iw_conn *c, int side,
                        const struct iw_segment *seg);
 void iw_stream_free(struct rs_iwarp *iw, struct iw_dir *d);
-/* Makes room for n more bytes at buf[avail] (within the bounds); false
- * when the bounds refuse it. */
-bool iw_stream_reserve(struct rs_iwarp *iw, struct iw_dir *d, uint32_t n);
 
 /* mpa.c: parse what is in order. `data` is either the frame's payload (when
  * nothing is buffered) or buf + head; returns the bytes consumed. */
