@@ -88,6 +88,22 @@ rs_iwarp_get_stats(const struct rs_iwarp *iw, struct rs_iwarp_stats *st)
     *st = iw->stats;
 }
 
+bool
+iw_memory_fits(const struct rs_iwarp *iw, uint64_t n)
+{
+    return iw->stats.memory + n <= iw->opts.max_memory;
+}
+
+/* Every allocation the bound covers goes through here, so that the peak
+ * -z iwarp reports is never below what is held. */
+void
+iw_memory_add(struct rs_iwarp *iw, uint64_t n)
+{
+    iw->stats.memory += n;
+    if (iw->stats.memory > iw->stats.memory_peak)
+        iw->stats.memory_peak = iw->stats.memory;
+}
+
 struct rs_iwarp_pdu *
 iw_view_add(struct rs_iwarp *iw)
 {

@@ -67,6 +67,8 @@ struct iw_dir {
     uint32_t next_seq;      /* the next in-order byte */
     bool lost_pending;      /* the peer acknowledged bytes we never saw */
     uint32_t lost_until;
+    bool jump_seen;         /* a segment far ahead was not believed: */
+    uint32_t jump_next;     /* where it ended */
     /* The window: buf[head, avail) are in-order bytes not yet parsed, ending
      * at next_seq; out-of-order runs sit at buf[avail + (start - next_seq)].
      * buf[0, head) holds parsed bytes the current view may point to; it is
@@ -80,6 +82,7 @@ struct iw_dir {
     bool pinned;            /* the view points into buf: it must not move this call */
     /* MPA */
     uint8_t parse;          /* enum iw_parse */
+    bool reparse;           /* the bytes held became readable (the Reply came) */
     bool markers;           /* this direction carries markers */
     bool markers_known;     /* the exchange (or a marker seen) said so */
     bool marker_base_known;
@@ -231,6 +234,10 @@ bool iw_ddp_sane(const uint8_t *u, uint32_t avail, uint32_t ulen);
 uint32_t iw_ddp_hdr_len(const uint8_t *u);
 /* Message facts of an emitted FPDU (msg_len, Send reassembly). */
 void iw_ddp_account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *pdu);
+
+/* iwarp.c: reassembly memory, held against opts.max_memory */
+bool iw_memory_fits(const struct rs_iwarp *iw, uint64_t n);
+void iw_memory_add(struct rs_iwarp *iw, uint64_t n);     /* and the peak with it */
 
 /* iwarp.c: the view being built */
 struct rs_iwarp_pdu *iw_view_add(struct rs_iwarp *iw);

@@ -15,7 +15,8 @@
  * Wireshark's "ACKed segment that wasn't captured"), those a snapshot
  * length cut off, and the bytes before an out-of-order segment that does
  * not fit in the window's bound. The MPA parser is told of the hole
- * (iw_mpa_hole) and framing goes on after it.
+ * (iw_mpa_hole) and framing goes on after it. A segment 2^30 or more ahead
+ * is believed only when the next segment continues it (far_jump_believed).
  *
  * Memory: the window grows by doubling up to opts.max_buffer per direction
  * and opts.max_memory in all, and is freed with its connection. Buffered
@@ -64,6 +65,7 @@
 #define TCP_RST 0x04
 #define TCP_ACK 0x10
 #define MAX_ACK_AHEAD (1u << 30)    /* an ACK further ahead than this is not believed */
+#define MAX_JUMP (1u << 30)         /* nor a segment, unless the next one continues it */
 
 /* Where the byte with sequence number seq lives in buf (see the anchor
  * above); meaningful for bytes the window holds or has room for. */
@@ -154,14 +156,12 @@ reserve(struct rs_iwarp *iw, struct iw_dir *d, uint32_t n)
     uint32_t cap = d->cap != 0 ? d->cap : 4096;
     while (cap < end + n)
         cap = cap > max / 2 ? max : cap * 2;
-    if (iw->stats.memory + (cap - d->cap) > iw->opts.max_memory)
+    if (!iw_memory_fits(iw, cap - d->cap))
         return false;
     uint8_t *buf = realloc(d->buf, cap);
     if (buf == NULL)
         return false;
-    iw->stats.memory += cap - d->cap;
-    if (iw->stats.memory > iw->stats.memory_peak)
-        iw->stats.memory_peak = iw->stats.memory;
+    iw_memory_add(iw, cap - d->cap);
     d->buf = buf;
     d->cap = cap;
     return true;
@@ -225,6 +225,9 @@ give_up(struct rs_iwarp *iw, struct iw_conn *c, int side, uint32_t n)
     if (n == 0)
         return;
     assert(d->n_ooo == 0 || seq_diff(d->ooo[0].start, d->next_seq + n) >= 0);
+    /* Bytes that waited (for the MPA Reply, say) may be readable now: what
+     * the hole cuts must be one partial PDU, not whole ones before it. */
+    parse_window(iw, c, side);
     iw_mpa_hole(iw, c, side, d->next_seq, n);
     if (d->n_ooo > 0)
         d->avail += n;
@@ -257,19 +260,19 @@ merge_runs(struct rs_iwarp *iw, struct iw_conn *c, int side)
 }
 
 /* Gives up every missing byte before `until`, delivering the runs held
- * between the holes. */
+ * between the holes, and the one that starts at `until` (W4: no run may
+ * start at next_seq). */
 static void
 deliver_until(struct rs_iwarp *iw, struct iw_conn *c, int side, uint32_t until)
 {
     struct iw_dir *d = &c->dir[side];
 
     while (seq_diff(until, d->next_seq) > 0) {
-        if (d->n_ooo > 0 && seq_diff(d->ooo[0].start, until) < 0) {
-            give_up(iw, c, side, d->ooo[0].start - d->next_seq);
-            merge_runs(iw, c, side);
-        } else {
-            give_up(iw, c, side, until - d->next_seq);
-        }
+        uint32_t to = until;
+        if (d->n_ooo > 0 && seq_diff(d->ooo[0].start, until) < 0)
+            to = d->ooo[0].start;
+        give_up(iw, c, side, to - d->next_seq);
+        merge_runs(iw, c, side);
     }
 }
 
@@ -388,6 +391,21 @@ trim_old(struct iw_dir *d, uint32_t *seq, const uint8_t **data, uint32_t *caplen
     return true;
 }
 
+/* A segment a gigabyte or more ahead is more likely a corrupt or foreign
+ * sequence number than that much lost: believed, it would give up that
+ * much and leave every later segment behind. It is taken as old bytes, as
+ * an ACK that far ahead is not believed, unless the segment after it
+ * continues it: then the stream did jump. */
+static bool
+far_jump_believed(struct iw_dir *d, uint32_t seq, uint32_t len)
+{
+    bool continues = d->jump_seen && seq == d->jump_next;
+
+    d->jump_seen = !continues;
+    d->jump_next = seq + len;
+    return continues;
+}
+
 void
 iw_stream_segment(struct rs_iwarp *iw, struct iw_conn *c, int side, const struct iw_segment *seg)
 {
@@ -412,7 +430,20 @@ iw_stream_segment(struct rs_iwarp *iw, struct iw_conn *c, int side, const struct
     d->pinned = false;
     if (d->buf != NULL || d->lost_pending)
         (void)reserve(iw, d, caplen);   /* now, before anything points in */
+    if (d->reparse) {
+        /* Bytes that waited for the other side: read them now, whatever
+         * this segment turns out to be (it may hold only old bytes). */
+        d->reparse = false;
+        parse_window(iw, c, side);
+    }
     if (!trim_old(d, &seq, &data, &caplen, &len)) {
+        iw->stats.retransmissions++;
+        iw_view_flag(iw, RS_IWARP_VIEW_RETRANSMISSION);
+        return;
+    }
+    if (seq - d->next_seq < MAX_JUMP) {
+        d->jump_seen = false;
+    } else if (!far_jump_believed(d, seq, len)) {
         iw->stats.retransmissions++;
         iw_view_flag(iw, RS_IWARP_VIEW_RETRANSMISSION);
         return;
