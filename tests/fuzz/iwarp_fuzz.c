@@ -98,6 +98,16 @@ on_fatal_signal(int sig)
     raise(sig);
 }
 
+/* gcc links UBSan's runtime apart from ASan's: it ends with _exit(1) and
+ * calls none of ASan's callbacks. Made to abort, it names the case too. */
+const char *__ubsan_default_options(void);
+
+const char *
+__ubsan_default_options(void)
+{
+    return "abort_on_error=1:print_stacktrace=1";
+}
+
 static void
 install_failure_handlers(void)
 {
