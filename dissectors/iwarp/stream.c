@@ -82,7 +82,8 @@ window_end(const struct iw_dir *d)
     return d->n_ooo > 0 ? window_offset(d, d->ooo[d->n_ooo - 1].end) : d->avail;
 }
 
-/* W1-W4 as code, for assert(). */
+#ifndef NDEBUG
+/* W1-W4 as code, for assert() (Debug builds). */
 static bool
 window_valid(const struct rs_iwarp *iw, const struct iw_dir *d)
 {
@@ -99,12 +100,14 @@ window_valid(const struct rs_iwarp *iw, const struct iw_dir *d)
     }
     return true;
 }
+#endif
 
 /* Drops the parsed bytes at the front of the window: everything held moves
  * down by head, and avail with it (W5). */
 static void
 compact(struct rs_iwarp *iw, struct iw_dir *d)
 {
+    (void)iw;   /* for the assertion */
     if (d->head == 0)
         return;
     assert(window_valid(iw, d));
@@ -181,7 +184,7 @@ window_put(struct rs_iwarp *iw, struct iw_dir *d, uint32_t seq, const uint8_t *d
         return false;
     /* Compaction lowers both ends alike: the room wanted does not change. */
     uint32_t last = d->avail + ahead + n, end = window_end(d);
-    if (last > end && !reserve(iw, d, last - end))
+    if (last > d->cap && !reserve(iw, d, last - end))
         return false;
     uint32_t at = window_offset(d, seq);
     if (at < d->avail || at > d->cap || n > d->cap - at) {
@@ -428,7 +431,7 @@ iw_stream_segment(struct rs_iwarp *iw, struct iw_conn *c, int side, const struct
     }
     compact(iw, d);
     d->pinned = false;
-    if (d->buf != NULL || d->lost_pending)
+    if ((d->buf != NULL || d->lost_pending) && caplen > d->cap - window_end(d))
         (void)reserve(iw, d, caplen);   /* now, before anything points in */
     if (d->reparse) {
         /* Bytes that waited for the other side: read them now, whatever
