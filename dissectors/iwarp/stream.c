@@ -51,8 +51,9 @@
  * beyond the room reserved, past cap (W6). The SYN of a reused 4-tuple set
  * next_seq to the new sequence number while runs were held (W5): their
  * place moved past cap, and compact(), which sizes its move from the runs
- * (W4), read beyond the buffer. window_valid() states W1-W4 as code; it is
- * asserted on entry and exit of every segment and before the window moves.
+ * (W4), read beyond the buffer. window_valid() states W1-W4 as code; Debug
+ * builds assert it on entry and exit of every segment and before the window
+ * moves.
  */
 #include <assert.h>
 #include <stdlib.h>
