@@ -175,7 +175,7 @@ reserve(struct rs_iwarp *iw, struct iw_dir *d, uint32_t n)
  * next in-order byte or one ahead of it. Room is made first, and the place
  * computed after, because making room may move the window (W6); the place
  * must lie in the room (W1, W4). False when the bounds refuse the bytes. */
-static bool
+static inline bool
 window_put(struct rs_iwarp *iw, struct iw_dir *d, uint32_t seq, const uint8_t *data,
            uint32_t n)
 {
