@@ -105,15 +105,12 @@ send_append(struct rs_iwarp *iw, struct iw_send *sd, const uint8_t *p, uint32_t 
             cap *= 2;
         if (cap > IW_SEND_MAX_DATA)
             cap = IW_SEND_MAX_DATA;
-        uint8_t *b = iw->stats.memory + (cap - sd->cap) > iw->opts.max_memory ? NULL
-                                                                               : realloc(sd->buf, cap);
+        uint8_t *b = iw_memory_fits(iw, cap - sd->cap) ? realloc(sd->buf, cap) : NULL;
         if (b == NULL) {
             sd->data_lost = true;
             return;
         }
-        iw->stats.memory += cap - sd->cap;
-        if (iw->stats.memory > iw->stats.memory_peak)
-            iw->stats.memory_peak = iw->stats.memory;
+        iw_memory_add(iw, cap - sd->cap);
         sd->buf = b;
         sd->cap = cap;
     }
@@ -134,10 +131,9 @@ send_account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *p, cons
     if ((sd == NULL || sd->frags == 0) && (u[0] & DDP_LAST))
         return;     /* a Send of one FPDU: nothing to reassemble, nothing shown */
     if (sd == NULL) {
-        if (iw->stats.memory + sizeof(*sd) > iw->opts.max_memory ||
-            (sd = calloc(1, sizeof(*sd))) == NULL)
+        if (!iw_memory_fits(iw, sizeof(*sd)) || (sd = calloc(1, sizeof(*sd))) == NULL)
             return;     /* not shown: Wireshark's fields are a courtesy, not a must */
-        iw->stats.memory += sizeof(*sd);
+        iw_memory_add(iw, sizeof(*sd));
         d->send = sd;
     }
     if (sd->frags < IW_SEND_FRAMES)
@@ -156,9 +152,11 @@ send_account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *p, cons
         p->send_len = sd->len;
         p->flags |= RS_IWARP_PDU_SEND_REASM;
         if (!sd->data_lost) {
+            /* A Send of empty FPDUs has no buffer (sd->buf NULL, len 0). */
             uint8_t *copy = iw_arena_alloc(iw, sd->len ? sd->len : 1);
             if (copy != NULL) {
-                memcpy(copy, sd->buf, sd->len);
+                if (sd->len > 0)
+                    memcpy(copy, sd->buf, sd->len);
                 p->send_data = copy;
             }
         }

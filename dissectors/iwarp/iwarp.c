@@ -51,6 +51,8 @@ rs_iwarp_new(const struct rs_iwarp_opts *opts, struct rs_iwarp **out, char *err)
         iw->opts.max_conns = DEFAULT_MAX_CONNS;
     if (iw->opts.max_buffer < IW_MIN_BUFFER)
         iw->opts.max_buffer = IW_MIN_BUFFER;
+    if (iw->opts.max_buffer > IW_MAX_BUFFER)
+        iw->opts.max_buffer = IW_MAX_BUFFER;
     if (iw->opts.max_memory < iw->opts.max_buffer)
         iw->opts.max_memory = iw->opts.max_buffer;
     if (iw->opts.n_ports > RS_MAX_EXTRA_PORTS)
@@ -84,6 +86,22 @@ void
 rs_iwarp_get_stats(const struct rs_iwarp *iw, struct rs_iwarp_stats *st)
 {
     *st = iw->stats;
+}
+
+bool
+iw_memory_fits(const struct rs_iwarp *iw, uint64_t n)
+{
+    return iw->stats.memory + n <= iw->opts.max_memory;
+}
+
+/* Every allocation the bound covers goes through here, so that the peak
+ * -z iwarp reports is never below what is held. */
+void
+iw_memory_add(struct rs_iwarp *iw, uint64_t n)
+{
+    iw->stats.memory += n;
+    if (iw->stats.memory > iw->stats.memory_peak)
+        iw->stats.memory_peak = iw->stats.memory;
 }
 
 struct rs_iwarp_pdu *

@@ -25,6 +25,7 @@
 #include <roceshark/packet.h>
 
 #define IW_MIN_BUFFER (128u * 1024)     /* one largest FPDU and a segment fit */
+#define IW_MAX_BUFFER (1u << 30)        /* offsets into a window stay far from 2^32 */
 #define IW_MAX_OOO 16                   /* out-of-order runs held per direction */
 #define IW_VIEW_PDUS 1024               /* PDUs one frame can show */
 #define IW_VIEW_MARKERS 2048
@@ -62,13 +63,17 @@ struct iw_dir {
     /* TCP */
     bool seq_known;
     bool saw_syn;
+    uint32_t isn;           /* with saw_syn: the SYN's sequence number */
     uint32_t next_seq;      /* the next in-order byte */
     bool lost_pending;      /* the peer acknowledged bytes we never saw */
     uint32_t lost_until;
+    bool jump_seen;         /* a segment far ahead was not believed: */
+    uint32_t jump_next;     /* where it ended */
     /* The window: buf[head, avail) are in-order bytes not yet parsed, ending
      * at next_seq; out-of-order runs sit at buf[avail + (start - next_seq)].
      * buf[0, head) holds parsed bytes the current view may point to; it is
-     * dropped on the next call. */
+     * dropped on the next call. The invariants (W1-W6) are in stream.c,
+     * the only file that changes these fields. */
     uint8_t *buf;
     uint32_t cap;
     uint32_t head, avail;
@@ -77,6 +82,7 @@ struct iw_dir {
     bool pinned;            /* the view points into buf: it must not move this call */
     /* MPA */
     uint8_t parse;          /* enum iw_parse */
+    bool reparse;           /* the bytes held became readable (the Reply came) */
     bool markers;           /* this direction carries markers */
     bool markers_known;     /* the exchange (or a marker seen) said so */
     bool marker_base_known;
@@ -184,9 +190,6 @@ struct iw_segment {
 void iw_stream_segment(struct rs_iwarp *iw, struct iw_conn *c, int side,
                        const struct iw_segment *seg);
 void iw_stream_free(struct rs_iwarp *iw, struct iw_dir *d);
-/* Makes room for n more bytes at buf[avail] (within the bounds); false
- * when the bounds refuse it. */
-bool iw_stream_reserve(struct rs_iwarp *iw, struct iw_dir *d, uint32_t n);
 
 /* mpa.c: parse what is in order. `data` is either the frame's payload (when
  * nothing is buffered) or buf + head; returns the bytes consumed. */
@@ -231,6 +234,10 @@ bool iw_ddp_sane(const uint8_t *u, uint32_t avail, uint32_t ulen);
 uint32_t iw_ddp_hdr_len(const uint8_t *u);
 /* Message facts of an emitted FPDU (msg_len, Send reassembly). */
 void iw_ddp_account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *pdu);
+
+/* iwarp.c: reassembly memory, held against opts.max_memory */
+bool iw_memory_fits(const struct rs_iwarp *iw, uint64_t n);
+void iw_memory_add(struct rs_iwarp *iw, uint64_t n);     /* and the peak with it */
 
 /* iwarp.c: the view being built */
 struct rs_iwarp_pdu *iw_view_add(struct rs_iwarp *iw);

@@ -208,6 +208,8 @@ iw_mpa_emit_fpdu(struct rs_iwarp *iw, struct iw_conn *c, int side, const uint8_t
     struct iw_dir *d = &c->dir[side];
     struct rs_iwarp_pdu p;
 
+    if (caplen > wire_len)
+        caplen = wire_len;      /* bytes past it are the next PDU's */
     memset(&p, 0, sizeof(p));
     p.kind = RS_MPA_FPDU;
     p.seq = seq;
@@ -255,8 +257,10 @@ apply_reply(struct iw_conn *c, int rep_side, uint8_t req_flags, uint8_t rep_flag
         return;
     }
     res->parse = IW_FRAMED;
-    if (ini->parse == IW_WAIT)
+    if (ini->parse == IW_WAIT) {
         ini->parse = IW_FRAMED;
+        ini->reparse = true;    /* what waited is read on its side's next segment */
+    }
 }
 
 /* An MPA Request or Reply at data; returns its length, or 0 when more
@@ -349,6 +353,17 @@ parse_fpdu(struct rs_iwarp *iw, struct iw_conn *c, int side, const uint8_t *data
     return w;
 }
 
+/* Whether data, shorter than a key, begins the key of an MPA frame this
+ * side could send next (a Request cut into small segments). */
+static bool
+key_cut_short(const struct iw_conn *c, int side, const uint8_t *data, uint32_t len)
+{
+    if (len >= RS_MPA_KEY_LEN || c->exchange_done)
+        return false;
+    return memcmp(data, req_key, len) == 0 ||
+           (c->initiator == !side && memcmp(data, rep_key, len) == 0);
+}
+
 void
 iw_mpa_probe(struct rs_iwarp *iw, struct iw_conn *c, int side, const uint8_t *data,
              uint32_t len, uint32_t seq)
@@ -404,6 +419,8 @@ iw_mpa_parse(struct rs_iwarp *iw, struct iw_conn *c, int side, const uint8_t *da
     struct iw_dir *d = &c->dir[side];
     uint32_t off = 0, n;
 
+    if (d->parse == IW_PROBE && key_cut_short(c, side, data, len))
+        return 0;       /* kept until the key is whole */
     if (d->parse == IW_PROBE || d->parse == IW_HUNT || d->parse == IW_IDLE)
         iw_mpa_probe(iw, c, side, data, len, seq);
     while (off < len) {
