@@ -22,6 +22,9 @@
 #define MAX_FIELDS_ARGS 1024
 #define MAX_STATS 16
 #define OUT_BUFFER_SIZE (1u << 20)
+/* A filter's text is echoed in its error up to this many characters: the
+ * message names the position, and a generated filter can be megabytes. */
+#define FILTER_ECHO_MAX 60
 
 enum read_format { FORMAT_TEXT, FORMAT_TREE, FORMAT_JSON, FORMAT_FIELDS };
 
@@ -322,7 +325,8 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
     if (ro->filter_text != NULL) {
         char err[RS_ERRBUF_SIZE];
         if (rs_filter_compile(ro->filter_text, &ro->filter, err) != 0)
-            return cli_fail(CLI_EXIT_USAGE, "-Y %s: %s", ro->filter_text, err);
+            return cli_fail(CLI_EXIT_USAGE, "-Y %.*s%s: %s", FILTER_ECHO_MAX, ro->filter_text,
+                            strlen(ro->filter_text) > FILTER_ECHO_MAX ? "..." : "", err);
     }
     for (size_t i = 0; i < ro->n_fields; i++) {
         ro->field_ids[i] = rs_field_lookup(ro->field_names[i]);

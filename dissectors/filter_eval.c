@@ -164,11 +164,17 @@ filter_eval(const struct node *n, const struct rs_packet *pkt)
 {
     switch (n->kind) {
     case NODE_AND:
-        return filter_eval(n->left, pkt) && filter_eval(n->right, pkt);
+        for (uint32_t i = 0; i < n->n_kids; i++)
+            if (!filter_eval(n->kids[i], pkt))
+                return false;
+        return true;
     case NODE_OR:
-        return filter_eval(n->left, pkt) || filter_eval(n->right, pkt);
+        for (uint32_t i = 0; i < n->n_kids; i++)
+            if (filter_eval(n->kids[i], pkt))
+                return true;
+        return false;
     case NODE_NOT:
-        return !filter_eval(n->left, pkt);
+        return !filter_eval(n->kids[0], pkt);
     default: {
         struct test t = {n, false, true, 0};
         rs_field_foreach(pkt, n->field, test_value, &t);

@@ -160,6 +160,142 @@ test_errors_name_the_position(void **state)
     assert_error("infiniband.bth.psn # 1", "unexpected character '#'");
 }
 
+/* A string of `n` copies of unit, then middle, then n copies of close. */
+static char *
+nested(const char *unit, size_t n, const char *middle, const char *close)
+{
+    size_t ul = strlen(unit), ml = strlen(middle), cl = strlen(close);
+    char *s = malloc(n * (ul + cl) + ml + 1), *p = s;
+
+    assert_non_null(s);
+    for (size_t i = 0; i < n; i++, p += ul)
+        memcpy(p, unit, ul);
+    memcpy(p, middle, ml);
+    p += ml;
+    for (size_t i = 0; i < n; i++, p += cl)
+        memcpy(p, close, cl);
+    *p = '\0';
+    return s;
+}
+
+/* n operands joined by op: "x op x op x ...". */
+static char *
+chain(const char *operand, const char *op, size_t n)
+{
+    size_t ol = strlen(operand), pl = strlen(op);
+    char *s = malloc(n * (ol + pl) + 1), *p = s;
+
+    assert_non_null(s);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0) {
+            memcpy(p, op, pl);
+            p += pl;
+        }
+        memcpy(p, operand, ol);
+        p += ol;
+    }
+    *p = '\0';
+    return s;
+}
+
+/* Parentheses nest up to RS_FILTER_MAX_DEPTH (97, Wireshark 4.0's most,
+ * passes); one more is an error at the position of the '(' too many. Such
+ * input used to overflow the stack from about 19300 levels. */
+static void
+test_nesting_depth_is_bounded(void **state)
+{
+    char *s;
+
+    (void)state;
+    s = nested("(", 97, "infiniband.reth", ")");
+    assert_true(matches(s));
+    free(s);
+    s = nested("(", RS_FILTER_MAX_DEPTH, "infiniband.reth", ")");
+    assert_true(matches(s));
+    free(s);
+    s = nested("(", RS_FILTER_MAX_DEPTH + 1, "infiniband.reth", ")");
+    assert_error(s, "at position 101: parentheses nested more than 100 deep");
+    free(s);
+    s = nested("(", 30000, "infiniband.reth", ")");
+    assert_error(s, "at position 101: parentheses nested more than 100 deep");
+    free(s);
+    /* "!(" counts its parenthesis: the 101st '(' is at position 202. */
+    s = nested("!(", 30000, "infiniband.reth", ")");
+    assert_error(s, "at position 202: parentheses nested more than 100 deep");
+    free(s);
+    /* Inside a chain the depth is still counted from the outermost level. */
+    s = nested("infiniband.aeth || (", RS_FILTER_MAX_DEPTH + 1, "infiniband.reth", ")");
+    assert_error(s, "parentheses nested more than 100 deep");
+    free(s);
+    /* Closed parentheses give their depth back. */
+    char *a = nested("(", RS_FILTER_MAX_DEPTH, "infiniband.reth", ")");
+    s = chain(a, " && ", 3);
+    assert_true(matches(s));
+    free(s);
+    free(a);
+}
+
+/* A run of "!" adds no depth: only its parity counts, as in Wireshark
+ * (which accepts 30000 of them); 24900 used to overflow the stack. */
+static void
+test_runs_of_not(void **state)
+{
+    char *s;
+
+    (void)state;
+    s = nested("!", 30000, "infiniband.reth", "");
+    assert_true(matches(s));
+    free(s);
+    s = nested("!", 30001, "infiniband.reth", "");
+    assert_false(matches(s));
+    free(s);
+    s = nested("not ", 30001, "infiniband.aeth", "");
+    assert_true(matches(s));
+    free(s);
+    s = nested("!", 30001, "(infiniband.aeth || !infiniband.reth)", "");
+    assert_true(matches(s));
+    free(s);
+}
+
+/* Chains of && and || make one wide node, not a tree as deep as the chain:
+ * evaluating and freeing a million operands must not recurse a million
+ * deep (8 MiB of stack is about 100000 frames). */
+static void
+test_long_chains(void **state)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_filter *f;
+    char *s;
+
+    (void)state;
+    s = chain("infiniband.aeth", " || ", 1000000);
+    assert_false(matches(s));
+    free(s);
+    s = chain("infiniband.reth", " && ", 1000000);
+    assert_true(matches(s));
+    free(s);
+    /* The last operand decides, and the mixture keeps its precedence. */
+    s = chain("infiniband.aeth && infiniband.reth", " or ", 300000);
+    char *t = malloc(strlen(s) + 32);
+    assert_non_null(t);
+    sprintf(t, "%s or ip", s);
+    assert_true(matches(t));
+    assert_int_equal(rs_filter_compile(t, &f, err), 0);
+    assert_true(rs_filter_uses(f, "ip"));
+    assert_false(rs_filter_uses(f, "udp"));
+    rs_filter_free(f);
+    free(t);
+    free(s);
+    /* An error far into a chain frees what was built. */
+    s = chain("infiniband.aeth", " && ", 100000);
+    t = malloc(strlen(s) + 32);
+    assert_non_null(t);
+    sprintf(t, "%s && nosuch", s);
+    assert_error(t, "unknown field 'nosuch'");
+    free(t);
+    free(s);
+}
+
 static void
 test_uses(void **state)
 {
@@ -183,6 +319,9 @@ main(void)
         cmocka_unit_test(test_repeated_and_absent_fields),
         cmocka_unit_test(test_errors_name_the_position),
         cmocka_unit_test(test_uses),
+        cmocka_unit_test(test_nesting_depth_is_bounded),
+        cmocka_unit_test(test_runs_of_not),
+        cmocka_unit_test(test_long_chains),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
