@@ -53,9 +53,11 @@ compare(const struct rs_value *v, const struct literal *lit, bool *equal)
     case LIT_UINT:
         *equal = v->v.u == lit->u;
         return cmp_u64(v->v.u, lit->u);
-    case LIT_TIME:
-        *equal = v->v.ns == lit->ns;
-        return v->v.ns < lit->ns ? -1 : v->v.ns > lit->ns;
+    case LIT_TIME: {
+        int c = rs_time_cmp(v->v.t, lit->t);
+        *equal = c == 0;
+        return c;
+    }
     case LIT_DOUBLE:
         *equal = v->v.d == lit->d;
         return v->v.d < lit->d ? -1 : v->v.d > lit->d;

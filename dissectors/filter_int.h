@@ -28,7 +28,7 @@ enum cmp_op { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE };
 struct literal {
     uint8_t kind;           /* LIT_* */
     uint64_t u;             /* integers, booleans, frame numbers */
-    int64_t ns;             /* times */
+    struct rs_time t;       /* times */
     double d;
     uint8_t bytes[64];      /* addresses, byte strings, text */
     uint32_t len;

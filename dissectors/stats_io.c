@@ -52,8 +52,17 @@ stats_io_uses_analysis(const struct rs_stat *st)
 void
 stats_io_packet(struct rs_stat *st, const struct rs_packet *pkt)
 {
-    int64_t rel = pkt->frame->rel_ns < 0 ? 0 : pkt->frame->rel_ns;
-    size_t row = (size_t)(rel / st->interval_ns);
+    /* In nanoseconds, exactly, up to 292 years after the first frame (the
+     * conversion saturates there); past that, where rows are at least
+     * 292 years / IO_MAX_ROWS long, in floating point. */
+    int64_t rel = rs_time_to_ns(pkt->frame->rel);
+    size_t row;
+    if (rel < INT64_MAX) {
+        row = (size_t)((rel < 0 ? 0 : rel) / st->interval_ns);
+    } else {
+        double r = rs_time_to_double(pkt->frame->rel) / (st->interval_ns / 1e9);
+        row = r >= (double)IO_MAX_ROWS ? IO_MAX_ROWS : (size_t)r;
+    }
     size_t cols = 1 + st->n_filters;
 
     if (row >= IO_MAX_ROWS)

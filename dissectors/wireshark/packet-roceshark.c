@@ -336,7 +336,13 @@ add_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
         it = proto_tree_add_uint64(a->tree, a->hf, a->tvb, 0, 0, v->v.u);
         break;
     case RS_FT_RELTIME: {
-        nstime_t t = {(time_t)(v->v.ns / 1000000000), (int)(v->v.ns % 1000000000)};
+        /* Wireshark gives both parts the sign of the time: -0.25 s is
+         * {0, -250000000} there, {-1, 750000000} here. */
+        nstime_t t = {(time_t)v->v.t.sec, v->v.t.nsec};
+        if (t.secs < 0 && t.nsecs > 0) {
+            t.secs++;
+            t.nsecs -= RS_NSEC_PER_SEC;
+        }
         it = proto_tree_add_time(a->tree, a->hf, a->tvb, 0, 0, &t);
         break;
     }

@@ -120,6 +120,76 @@ test_literals(void **state)
     assert_true(matches("infiniband.reth.va == 0xaaab26b58000"));
 }
 
+static bool
+matches_at(struct rs_time rel, const char *text)
+{
+    struct rs_time saved = tf.frame.rel;
+
+    tf.frame.rel = rel;
+    bool m = matches(text);
+    tf.frame.rel = saved;
+    return m;
+}
+
+/* Time literals are read exactly, over the whole range of seconds with
+ * nine decimals: 10000000000 s used to overflow a nanosecond count and
+ * select nothing, 1e10 selected everything, inf and nan were taken. */
+static void
+test_time_literals(void **state)
+{
+    const struct rs_time five = {5, 0}, tenth_before = {9999999999, 999999999};
+    const struct rs_time repro = {-9999999999, 0}, max = RS_TIME_MAX;
+
+    (void)state;
+    assert_true(matches_at(five, "frame.time_relative < 10000000000"));
+    assert_false(matches_at(five, "frame.time_relative > 1e10"));
+    assert_true(matches_at(five, "frame.time_relative == 5"));
+    assert_true(matches_at(five, "frame.time_relative == 5.000000000"));
+    assert_true(matches_at(five, "frame.time_relative == 0.5e1"));
+    assert_true(matches_at(five, "frame.time_relative == 500000000E-8"));
+    assert_true(matches_at(five, "frame.time_relative == +005."));
+    assert_true(matches_at(five, "frame.time_relative in {4 5 6}"));
+    assert_true(matches_at(tenth_before, "frame.time_relative < 1e10"));
+    assert_true(matches_at(tenth_before, "frame.time_relative == 9999999999.999999999"));
+    assert_true(matches_at(tenth_before, "frame.time_relative > 9999999999.999999998"));
+    assert_true(matches_at(repro, "frame.time_relative == -9999999999"));
+    assert_true(matches_at(repro, "frame.time_relative < -9999999998.999999999"));
+    assert_true(matches_at(repro, "frame.time_relative > -1e10"));
+    assert_true(matches_at((struct rs_time){-1, 750000000}, "frame.time_relative == -0.25"));
+    assert_true(matches_at((struct rs_time){-1, 750000000}, "frame.time_relative < -.2"));
+    assert_true(matches_at((struct rs_time){0, 1}, "frame.time_relative == 1e-9"));
+    assert_true(matches_at((struct rs_time){0, 1}, "frame.time_relative == 0.0000000010"));
+    assert_true(matches_at(RS_TIME_ZERO, "frame.time_relative == -0"));
+    /* The ends of the range. */
+    assert_true(matches_at(max, "frame.time_relative == 9223372036854775807.999999999"));
+    assert_false(matches_at(max, "frame.time_relative < 9223372036854775807.999999999"));
+    assert_true(matches_at((struct rs_time){INT64_MIN, 1},
+                           "frame.time_relative == -9223372036854775807.999999999"));
+    assert_true(matches_at(RS_TIME_MIN, "frame.time_relative < -9223372036854775807.999999999"));
+    /* The same reader serves every time field. */
+    assert_true(matches("frame.time_epoch < 1e10 && frame.time_delta == 0"));
+
+    assert_error("frame.time_relative < 9223372036854775808", "at position 23: "
+                 "'9223372036854775808' is out of range for frame.time_relative");
+    assert_error("frame.time_relative < 1e19", "at position 23: '1e19' is out of range");
+    assert_error("frame.time_relative < -1e19", "'-1e19' is out of range");
+    assert_error("frame.time_relative > 1e999999999999999999999", "is out of range");
+    assert_error("frame.time_relative < inf",
+                 "at position 23: 'inf' is not a finite number of seconds for frame.time_relative");
+    assert_error("frame.time_relative < -inf", "'-inf' is not a finite");
+    assert_error("frame.time_relative < Infinity", "'Infinity' is not a finite");
+    assert_error("frame.time_relative < nan", "at position 23: 'nan' is not a finite");
+    assert_error("frame.time_relative < 1.0000000005",
+                 "at position 23: '1.0000000005' is finer than a nanosecond");
+    assert_error("frame.time_relative < 1e-10", "'1e-10' is finer than a nanosecond");
+    assert_error("frame.time_relative < 0x10", "'0x10' is not a time in seconds");
+    assert_error("frame.time_relative < 1e", "'1e' is not a time in seconds");
+    assert_error("frame.time_relative < 1e+", "'1e+' is not a time in seconds");
+    assert_error("frame.time_relative < .", "'.' is not a time in seconds");
+    assert_error("frame.time_relative < 1.2.3", "'1.2.3' is not a time in seconds");
+    assert_error("frame.time_delta in {1 inf}", "at position 24: 'inf' is not a finite");
+}
+
 /* == holds when any occurrence matches; != when all differ (Wireshark 4.0);
  * a test on an absent field is false. */
 static void
@@ -322,6 +392,7 @@ main(void)
         cmocka_unit_test(test_nesting_depth_is_bounded),
         cmocka_unit_test(test_runs_of_not),
         cmocka_unit_test(test_long_chains),
+        cmocka_unit_test(test_time_literals),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

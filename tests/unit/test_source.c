@@ -58,14 +58,14 @@ test_numbering_and_relative_time(void **state)
     assert_int_equal(rs_source_linktype(src), RS_DLT_EN10MB);
     assert_int_equal(rs_source_next(src, &f, err), 1);
     assert_int_equal(f.number, 1);
-    assert_int_equal(f.rel_ns, 0);
+    assert_int_equal(rs_time_to_ns(f.rel), 0);
     assert_int_equal(f.ts_digits, 6);
     assert_int_equal(rs_source_next(src, &f, err), 1);
     assert_int_equal(f.number, 2);
-    assert_int_equal(f.rel_ns, 2000);
+    assert_int_equal(rs_time_to_ns(f.rel), 2000);
     assert_int_equal(f.ts_nsec, 1000);
     assert_int_equal(rs_source_next(src, &f, err), 1);
-    assert_int_equal(f.rel_ns, 500001000);
+    assert_int_equal(rs_time_to_ns(f.rel), 500001000);
     assert_int_equal(f.caplen, 60);
     assert_int_equal(rs_source_next(src, &f, err), 0);
     rs_source_close(src);
