@@ -52,6 +52,8 @@ uint8_t source_ts_digits(int linktype, bool nsec);
 
 /* Opens path when it is a classic pcap file: 1 done, 0 not that format. */
 int source_pcap_try(const char *path, struct rs_source *src, char *err);
+/* The same for a pcapng file. */
+int source_pcapng_try(const char *path, struct rs_source *src, char *err);
 
 /* Activation of the two live backends (source_live.c, source_verbs.c). */
 int source_live_activate(struct rs_source *src, const struct rs_live_opts *opts, char *err);
