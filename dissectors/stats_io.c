@@ -30,7 +30,9 @@ stats_io_init(struct rs_stat *st, const char *args, char *err)
             goto done;
         }
         if (rs_filter_compile(tok, &st->filters[st->n_filters], ferr) != 0) {
-            rc = rs_error(err, RS_EINVAL, "io,stat filter %s: %s", tok, ferr);
+            /* The position in ferr matters more than the whole text. */
+            rc = rs_error(err, RS_EINVAL, "io,stat filter %.32s%s: %s", tok,
+                          strlen(tok) > 32 ? "..." : "", ferr);
             goto done;
         }
         st->filter_text[st->n_filters++] = strdup(tok);
