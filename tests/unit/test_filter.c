@@ -268,38 +268,48 @@ chain(const char *operand, const char *op, size_t n)
     return s;
 }
 
-/* Parentheses nest up to RS_FILTER_MAX_DEPTH (97, Wireshark 4.0's most,
- * passes); one more is an error at the position of the '(' too many. Such
- * input used to overflow the stack from about 19300 levels. */
+static bool
+matches_nested(const char *unit, size_t n, const char *middle, const char *close)
+{
+    char *s = nested(unit, n, middle, close);
+    bool m = matches(s);
+
+    free(s);
+    return m;
+}
+
+static void
+assert_nested_error(const char *unit, size_t n, const char *middle, const char *close,
+                    const char *want)
+{
+    char *s = nested(unit, n, middle, close);
+
+    assert_error(s, want);
+    free(s);
+}
+
+/* Parentheses nest up to RS_FILTER_MAX_DEPTH (Wireshark 4.0 takes 97);
+ * one more is an error at the position of the '(' too many. Such input
+ * used to overflow the stack from about 19300 levels. */
 static void
 test_nesting_depth_is_bounded(void **state)
 {
-    char *s;
+    const char *deep = "parentheses nested more than 100 deep";
 
     (void)state;
-    s = nested("(", 97, "infiniband.reth", ")");
-    assert_true(matches(s));
-    free(s);
-    s = nested("(", RS_FILTER_MAX_DEPTH, "infiniband.reth", ")");
-    assert_true(matches(s));
-    free(s);
-    s = nested("(", RS_FILTER_MAX_DEPTH + 1, "infiniband.reth", ")");
-    assert_error(s, "at position 101: parentheses nested more than 100 deep");
-    free(s);
-    s = nested("(", 30000, "infiniband.reth", ")");
-    assert_error(s, "at position 101: parentheses nested more than 100 deep");
-    free(s);
+    assert_true(matches_nested("(", 97, "infiniband.reth", ")"));
+    assert_true(matches_nested("(", RS_FILTER_MAX_DEPTH, "infiniband.reth", ")"));
+    assert_nested_error("(", RS_FILTER_MAX_DEPTH + 1, "infiniband.reth", ")",
+                        "at position 101: parentheses nested more than 100 deep");
+    assert_nested_error("(", 30000, "infiniband.reth", ")", "at position 101: ");
     /* "!(" counts its parenthesis: the 101st '(' is at position 202. */
-    s = nested("!(", 30000, "infiniband.reth", ")");
-    assert_error(s, "at position 202: parentheses nested more than 100 deep");
-    free(s);
+    assert_nested_error("!(", 30000, "infiniband.reth", ")", "at position 202: ");
     /* Inside a chain the depth is still counted from the outermost level. */
-    s = nested("infiniband.aeth || (", RS_FILTER_MAX_DEPTH + 1, "infiniband.reth", ")");
-    assert_error(s, "parentheses nested more than 100 deep");
-    free(s);
+    assert_nested_error("infiniband.aeth || (", RS_FILTER_MAX_DEPTH + 1, "infiniband.reth",
+                        ")", deep);
     /* Closed parentheses give their depth back. */
     char *a = nested("(", RS_FILTER_MAX_DEPTH, "infiniband.reth", ")");
-    s = chain(a, " && ", 3);
+    char *s = chain(a, " && ", 3);
     assert_true(matches(s));
     free(s);
     free(a);
@@ -310,21 +320,11 @@ test_nesting_depth_is_bounded(void **state)
 static void
 test_runs_of_not(void **state)
 {
-    char *s;
-
     (void)state;
-    s = nested("!", 30000, "infiniband.reth", "");
-    assert_true(matches(s));
-    free(s);
-    s = nested("!", 30001, "infiniband.reth", "");
-    assert_false(matches(s));
-    free(s);
-    s = nested("not ", 30001, "infiniband.aeth", "");
-    assert_true(matches(s));
-    free(s);
-    s = nested("!", 30001, "(infiniband.aeth || !infiniband.reth)", "");
-    assert_true(matches(s));
-    free(s);
+    assert_true(matches_nested("!", 30000, "infiniband.reth", ""));
+    assert_false(matches_nested("!", 30001, "infiniband.reth", ""));
+    assert_true(matches_nested("not ", 30001, "infiniband.aeth", ""));
+    assert_true(matches_nested("!", 30001, "(infiniband.aeth || !infiniband.reth)", ""));
 }
 
 /* Chains of && and || make one wide node, not a tree as deep as the chain:

@@ -505,105 +505,84 @@ test_pcapng_blocks(void **state)
     unlink(path);
 }
 
+/* Reading n gives `good` frames, then an error that contains want. */
+static void
+assert_fails_after(const struct ng_file *n, int good, const char *want)
+{
+    const char *path = ng_write(n);
+    struct rs_source *src;
+    struct rs_frame f;
+    char err[RS_ERRBUF_SIZE];
+
+    assert_int_equal(rs_source_open_file(path, &src, err), 0);
+    for (int i = 0; i < good; i++)
+        assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_int_equal(rs_source_next(src, &f, err), RS_EIO);
+    if (strstr(err, want) == NULL)
+        fail_msg("error '%s' lacks '%s'", err, want);
+    rs_source_close(src);
+    unlink(path);
+}
+
+/* Opening n fails with an error that names the file and contains want. */
+static void
+assert_open_fails(const struct ng_file *n, const char *want)
+{
+    const char *path = ng_write(n);
+    struct rs_source *src = NULL;
+    char err[RS_ERRBUF_SIZE];
+
+    assert_int_equal(rs_source_open_file(path, &src, err), RS_EIO);
+    assert_null(src);
+    if (strstr(err, path) == NULL || strstr(err, want) == NULL)
+        fail_msg("error '%s' lacks the file or '%s'", err, want);
+    unlink(path);
+}
+
 /* Damage is an error that says what, after the frames before it; at the
  * start, an error that names the file. */
 static void
 test_pcapng_errors(void **state)
 {
     static struct ng_file n;
-    struct rs_source *src = NULL;
-    struct rs_frame f;
-    char err[RS_ERRBUF_SIZE];
-    const char *path;
 
     (void)state;
-    /* Cut in the middle of the second packet. */
+    /* Cut in the middle of the second packet (an EPB of 6 bytes is 40). */
     memset(&n, 0, sizeof(n));
     ng_shb(&n, false);
     ng_idb(&n, 1, 0, -1, false, 0);
     ng_epb(&n, 0, 1, 6);
     ng_epb(&n, 0, 2, 6);
     n.len -= 10;
-    path = ng_write(&n);
-    assert_int_equal(rs_source_open_file(path, &src, err), 0);
-    assert_int_equal(rs_source_next(src, &f, err), 1);
-    assert_int_equal(rs_source_next(src, &f, err), RS_EIO);
-    assert_non_null(strstr(err, "truncated pcapng file: a block of 40 bytes has 30"));
-    rs_source_close(src);
-    unlink(path);
-
-    /* A packet of an interface never described; more bytes than its block. */
+    assert_fails_after(&n, 1, "truncated pcapng file: a block of 40 bytes has 30");
     n.len += 10;
+    /* A packet of an interface never described; more bytes than its block. */
     ng_epb(&n, 3, 3, 6);
-    path = ng_write(&n);
-    assert_int_equal(rs_source_open_file(path, &src, err), 0);
-    assert_int_equal(rs_source_next(src, &f, err), 1);
-    assert_int_equal(rs_source_next(src, &f, err), 1);
-    assert_int_equal(rs_source_next(src, &f, err), RS_EIO);
-    assert_non_null(strstr(err, "a packet of interface 3, which no Interface Description"));
-    rs_source_close(src);
-    unlink(path);
+    assert_fails_after(&n, 2, "a packet of interface 3, which no Interface Description");
     n.len -= 40;
     ng_epb(&n, 0, 3, 9);
-    path = ng_write(&n);
-    assert_int_equal(rs_source_open_file(path, &src, err), 0);
-    assert_int_equal(rs_source_next(src, &f, err), 1);
-    assert_int_equal(rs_source_next(src, &f, err), 1);
-    assert_int_equal(rs_source_next(src, &f, err), RS_EIO);
-    assert_non_null(strstr(err, "more captured bytes than its block holds: 9"));
-    rs_source_close(src);
-    unlink(path);
-
+    assert_fails_after(&n, 2, "more captured bytes than its block holds: 9");
     /* A block length that is no multiple of 4, and one whose trailer differs. */
     n.len -= 40;
     ng_epb(&n, 0, 3, 6);
     ng_put32(&n, n.buf + n.len - 40 + 4, 42);
-    path = ng_write(&n);
-    assert_int_equal(rs_source_open_file(path, &src, err), 0);
-    assert_int_equal(rs_source_next(src, &f, err), 1);
-    assert_int_equal(rs_source_next(src, &f, err), 1);
-    assert_int_equal(rs_source_next(src, &f, err), RS_EIO);
-    assert_non_null(strstr(err, "corrupt pcapng file: a block of length 42"));
-    rs_source_close(src);
-    unlink(path);
+    assert_fails_after(&n, 2, "corrupt pcapng file: a block of length 42");
     ng_put32(&n, n.buf + n.len - 40 + 4, 40);
     ng_put32(&n, n.buf + n.len - 4, 48);
-    path = ng_write(&n);
-    assert_int_equal(rs_source_open_file(path, &src, err), 0);
-    assert_int_equal(rs_source_next(src, &f, err), 1);
-    assert_int_equal(rs_source_next(src, &f, err), 1);
-    assert_int_equal(rs_source_next(src, &f, err), RS_EIO);
-    assert_non_null(strstr(err, "trailing length differs"));
-    rs_source_close(src);
-    unlink(path);
+    assert_fails_after(&n, 2, "trailing length differs");
 
     /* At the start: a packet before any interface, no interface at all, a
      * resolution finer than 2^-63, a wrong byte-order magic. */
     memset(&n, 0, sizeof(n));
     ng_shb(&n, false);
     ng_epb(&n, 0, 1, 6);
-    path = ng_write(&n);
-    src = NULL;
-    assert_int_equal(rs_source_open_file(path, &src, err), RS_EIO);
-    assert_null(src);
-    assert_non_null(strstr(err, path));
-    assert_non_null(strstr(err, "a packet before any Interface Description Block"));
-    unlink(path);
+    assert_open_fails(&n, "a packet before any Interface Description Block");
     n.len = 28;
-    path = ng_write(&n);
-    assert_int_equal(rs_source_open_file(path, &src, err), RS_EIO);
-    assert_non_null(strstr(err, "no Interface Description Block"));
-    unlink(path);
+    assert_open_fails(&n, "no Interface Description Block");
     ng_idb(&n, 1, 0, 0xc0, false, 0);
-    path = ng_write(&n);
-    assert_int_equal(rs_source_open_file(path, &src, err), RS_EIO);
-    assert_non_null(strstr(err, "resolution 2^-64 is finer than 64 bits count"));
-    unlink(path);
+    assert_open_fails(&n, "resolution 2^-64 is finer than 64 bits count");
     n.buf[8] ^= 0xff;
-    path = ng_write(&n);
-    assert_int_equal(rs_source_open_file(path, &src, err), RS_EIO);
-    assert_non_null(strstr(err, "byte-order magic"));
-    unlink(path);
+    assert_open_fails(&n, "byte-order magic");
 }
 
 int
