@@ -522,8 +522,10 @@ dissect_roceshark(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *dat
     frame.data = tvb_get_ptr(tvb, 0, (gint)frame.caplen);
     frame.linktype = linktype;
     frame.number = pinfo->num;
-    frame.ts_sec = pinfo->abs_ts.secs;
-    frame.ts_nsec = (uint32_t)pinfo->abs_ts.nsecs;
+    /* Wireshark's nanoseconds take the sign of the time; ours are 0..1e9-1. */
+    struct rs_time when = rs_time_make(pinfo->abs_ts.secs, pinfo->abs_ts.nsecs);
+    frame.ts_sec = when.sec;
+    frame.ts_nsec = (uint32_t)when.nsec;
     rs_decode_frame(&frame, &decode_opts, &pkt);
 
     /* Stateful stages in frame order on the first pass, read back afterwards. */
