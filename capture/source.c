@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * source.c - the generic half of a packet source: dispatch through the ops
- * table, frame numbering and relative time.
+ * table, frame numbering, and the times since the first and the previous
+ * frame (struct rs_time: a pcapng file in seconds can span more than the
+ * 292 years that 64 bits of nanoseconds hold).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,18 +32,33 @@ erf_timestamp(struct rs_frame *frame)
 }
 
 void
-source_stamp_frame(struct rs_source *src, struct rs_frame *frame)
+source_stamp(struct rs_source *src, struct rs_frame *frame, int linktype, uint8_t ts_digits)
 {
-    if (src->linktype == RS_DLT_ERF)
+    frame->linktype = linktype;
+    frame->ts_digits = ts_digits;
+    if (linktype == RS_DLT_ERF)
         erf_timestamp(frame);
-    int64_t ns = frame->ts_sec * 1000000000 + frame->ts_nsec;
+    /* A damaged pcap record can say 4294967295 microseconds: carried into
+     * the seconds (tshark shows such a time as garbage). */
+    if (frame->ts_nsec >= RS_NSEC_PER_SEC) {
+        struct rs_time t = rs_time_make(frame->ts_sec, frame->ts_nsec);
+        frame->ts_sec = t.sec;
+        frame->ts_nsec = (uint32_t)t.nsec;
+    }
+    struct rs_time t = rs_frame_time(frame);
 
     if (src->count == 0)
-        src->first_ns = ns;
+        src->first = src->prev = t;
     frame->number = ++src->count;
-    frame->rel_ns = ns - src->first_ns;
-    frame->linktype = src->linktype;
-    frame->ts_digits = src->ts_digits;
+    frame->rel = rs_time_sub(t, src->first);
+    frame->delta = rs_time_sub(t, src->prev);
+    src->prev = t;
+}
+
+void
+source_stamp_frame(struct rs_source *src, struct rs_frame *frame)
+{
+    source_stamp(src, frame, src->linktype, src->ts_digits);
 }
 
 uint8_t

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * source_file.c - capture files through libpcap (pcap and pcapng, any link
- * type). libpcap hands out a pointer into its own buffer: no copy.
+ * source_file.c - opening capture files: classic pcap (source_pcap.c) and
+ * pcapng (source_pcapng.c) files are read by our own readers; standard
+ * input and anything else libpcap knows go through libpcap, which hands out
+ * a pointer into its own buffer: no copy.
  */
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -88,8 +90,10 @@ rs_source_open_file(const char *path, struct rs_source **out, char *err)
     if ((rc = source_create(strlen(path) < RS_IFACE_NAME_MAX ? path : "capture file",
                             &src, err)) != 0)
         return rc;
-    /* Classic pcap files are read by our reader; the rest is libpcap's. */
-    if (strcmp(path, "-") != 0 && (rc = source_pcap_try(path, src, err)) != 0)
+    /* Classic pcap and pcapng files are read by our readers; the rest
+     * (standard input included) is libpcap's. */
+    if (strcmp(path, "-") != 0 && ((rc = source_pcap_try(path, src, err)) != 0 ||
+                                   (rc = source_pcapng_try(path, src, err)) != 0))
         goto done;
     fs = calloc(1, sizeof(*fs));
     if (fs == NULL) {

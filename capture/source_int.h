@@ -25,7 +25,8 @@ struct rs_source {
     unsigned snaplen;
     bool ts_hardware;       /* timestamps from the NIC's clock */
     uint64_t count;         /* frames handed out so far */
-    int64_t first_ns;       /* time of the first frame, for rel_ns */
+    struct rs_time first;   /* time of the first frame, for rel */
+    struct rs_time prev;    /* time of the previous frame, for delta */
     uint8_t ts_digits;
     char name[RS_IFACE_NAME_MAX];
     void *priv;
@@ -38,8 +39,12 @@ extern const struct rs_source_ops source_inactive_ops;
 int source_create(const char *name, struct rs_source **out, char *err);
 
 /* Numbers and relative-times a frame the backend has filled (taking an ERF
- * record's own, finer timestamp when there is one). */
+ * record's own, finer timestamp when there is one), giving it the source's
+ * link type and precision... */
 void source_stamp_frame(struct rs_source *src, struct rs_frame *frame);
+/* ...or those of the interface it came from (pcapng). */
+void source_stamp(struct rs_source *src, struct rs_frame *frame, int linktype,
+                  uint8_t ts_digits);
 
 /* tshark shows times with the precision the file offers: nanosecond pcap
  * files and ERF records have nine digits, the rest six. */
@@ -47,6 +52,8 @@ uint8_t source_ts_digits(int linktype, bool nsec);
 
 /* Opens path when it is a classic pcap file: 1 done, 0 not that format. */
 int source_pcap_try(const char *path, struct rs_source *src, char *err);
+/* The same for a pcapng file. */
+int source_pcapng_try(const char *path, struct rs_source *src, char *err);
 
 /* Activation of the two live backends (source_live.c, source_verbs.c). */
 int source_live_activate(struct rs_source *src, const struct rs_live_opts *opts, char *err);

@@ -22,6 +22,10 @@
 #define MAX_FIELDS_ARGS 1024
 #define MAX_STATS 16
 #define OUT_BUFFER_SIZE (1u << 20)
+/* A filter's text (-Y, -z io,stat) is echoed in its error up to this many
+ * characters: the message names the position, and a generated filter can
+ * be megabytes. */
+#define FILTER_ECHO_MAX 60
 
 enum read_format { FORMAT_TEXT, FORMAT_TREE, FORMAT_JSON, FORMAT_FIELDS };
 
@@ -64,7 +68,8 @@ static const char read_usage[] =
     "  -e FIELD         with -T fields: a field to print (repeatable)\n"
     "  -E header=y|n, separator=/t|/s|C, aggregator=,|/s|C, occurrence=a|f|l\n"
     "                   with -T fields: layout, as tshark's -E\n"
-    "  -Y FILTER        show only frames that match a display filter (Wireshark syntax)\n"
+    "  -Y FILTER        show only frames that match a display filter (Wireshark syntax;\n"
+    "                   times in seconds, as frame.time_delta > 1.5e-3; '(' nests 100 deep)\n"
     "  -z conv,qp       per-conversation statistics (packets, messages, NAKs, READ times)\n"
     "  -z expert        expert items by severity, with the first frames of each\n"
     "  -z io,stat,INTERVAL[,FILTER]...\n"
@@ -278,7 +283,8 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
             if (ro->n_stats == MAX_STATS)
                 return cli_fail(CLI_EXIT_USAGE, "-z: at most %d statistics", MAX_STATS);
             if (rs_stat_new(optarg, &ro->stats[ro->n_stats], err) != 0)
-                return cli_fail(CLI_EXIT_USAGE, "-z %s: %s", optarg, err);
+                return cli_fail(CLI_EXIT_USAGE, "-z %.*s%s: %s", FILTER_ECHO_MAX, optarg,
+                                strlen(optarg) > FILTER_ECHO_MAX ? "..." : "", err);
             ro->n_stats++;
             break;
         }
@@ -319,10 +325,14 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
         return cli_fail(CLI_EXIT_USAGE, "read: -e needs -T fields");
     if (ro->verbose && ro->format == FORMAT_TEXT)
         ro->format = FORMAT_TREE;
+    for (size_t i = 0; i < ro->n_stats && !ro->analyze; i++)
+        if (rs_stat_needs_analysis(ro->stats[i]))
+            return cli_fail(CLI_EXIT_USAGE, "-z needs the analysis: drop -o analysis:off");
     if (ro->filter_text != NULL) {
         char err[RS_ERRBUF_SIZE];
         if (rs_filter_compile(ro->filter_text, &ro->filter, err) != 0)
-            return cli_fail(CLI_EXIT_USAGE, "-Y %s: %s", ro->filter_text, err);
+            return cli_fail(CLI_EXIT_USAGE, "-Y %.*s%s: %s", FILTER_ECHO_MAX, ro->filter_text,
+                            strlen(ro->filter_text) > FILTER_ECHO_MAX ? "..." : "", err);
     }
     for (size_t i = 0; i < ro->n_fields; i++) {
         ro->field_ids[i] = rs_field_lookup(ro->field_names[i]);
@@ -454,63 +464,58 @@ open_live(struct read_opts *ro, struct rs_source **src)
     return 0;
 }
 
+/* Everything is released through one path, whichever step fails. */
 int
 cmd_read(int argc, char **argv)
 {
     struct read_opts *ro = malloc(sizeof(*ro));
     char err[RS_ERRBUF_SIZE];
     struct rs_source *src = NULL;
+    struct rs_iwarp *iw = NULL;
+    struct rs_analyzer *an = NULL;
     struct rs_out out;
+    bool have_out = false;
     int rc;
 
     if (ro == NULL)
         return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
-    rc = parse_read_args(argc, argv, ro);
-    if (rc != 0) {
-        read_opts_free(ro);
-        return rc < 0 ? CLI_EXIT_OK : rc;
+    if ((rc = parse_read_args(argc, argv, ro)) != 0) {
+        rc = rc < 0 ? CLI_EXIT_OK : rc;
+        goto done;
     }
     if (ro->format == FORMAT_FIELDS || ro->quiet)
         ro->decode.verify_crc = fields_need_crc(ro);
     if (ro->iface != NULL) {
-        if ((rc = open_live(ro, &src)) != 0) {
-            read_opts_free(ro);
-            return rc;
-        }
+        if ((rc = open_live(ro, &src)) != 0)
+            goto done;
     } else if (rs_source_open_file(ro->file, &src, err) != 0) {
-        read_opts_free(ro);
-        return cli_fail(CLI_EXIT_INPUT, "%s", err);
+        rc = cli_fail(CLI_EXIT_INPUT, "%s", err);
+        goto done;
     }
     if (rs_out_init(&out, stdout, OUT_BUFFER_SIZE) != 0) {
-        rs_source_close(src);
-        read_opts_free(ro);
-        return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
+        rc = cli_fail(CLI_EXIT_INTERNAL, "out of memory");
+        goto done;
     }
+    have_out = true;
     out.line_buffered = ro->line_buffered;
-    struct rs_analyzer *an = NULL;
-    for (size_t i = 0; i < ro->n_stats; i++)
-        if (rs_stat_needs_analysis(ro->stats[i]) && !ro->analyze)
-            return cli_fail(CLI_EXIT_USAGE, "-z needs the analysis: drop -o analysis:off");
-    struct rs_iwarp *iw = NULL;
     ro->iwarp.verify_crc = ro->decode.verify_crc;
     ro->iwarp.n_ports = ro->decode.n_iwarp_ports;
     memcpy(ro->iwarp.ports, ro->decode.iwarp_ports, sizeof(ro->iwarp.ports));
     if (rs_iwarp_new(&ro->iwarp, &iw, err) != 0 ||
         (ro->analyze && rs_analyzer_new(&ro->analysis, &an, err) != 0)) {
-        rs_iwarp_free(iw);
-        rs_out_free(&out);
-        rs_source_close(src);
-        read_opts_free(ro);
-        return cli_fail(CLI_EXIT_INTERNAL, "%s", err);
+        rc = cli_fail(CLI_EXIT_INTERNAL, "%s", err);
+        goto done;
     }
     rc = read_frames(src, ro, iw, an, &out);
+    if (ro->iface != NULL)
+        cli_print_capture_counts(src, ro->shown, "decoded");
+done:
+    if (ro->iface != NULL && src != NULL)
+        cli_break_on_signals(NULL);
     rs_analyzer_free(an);
     rs_iwarp_free(iw);
-    if (ro->iface != NULL) {
-        cli_print_capture_counts(src, ro->shown, "decoded");
-        cli_break_on_signals(NULL);
-    }
-    rs_out_free(&out);
+    if (have_out)
+        rs_out_free(&out);
     rs_source_close(src);
     read_opts_free(ro);
     return rc;

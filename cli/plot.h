@@ -23,21 +23,21 @@ enum point_kind {
 };
 
 struct point {
-    int64_t t_ns;
+    double t;           /* seconds since the first request */
     int64_t psn;        /* unwrapped, relative to the first request */
     uint32_t extra;     /* gap size */
     uint8_t kind;
 };
 
 struct ack_point {
-    int64_t t_ns;
+    double t;
     int64_t psn;
 };
 
 struct plot {
     uint32_t conv, qpn;
     char title[160];
-    int64_t t0_ns;
+    struct rs_time t0;      /* the first request's time */
     bool have_base;
     uint32_t base_psn;      /* the first request's PSN */
     int64_t last_unwrapped;

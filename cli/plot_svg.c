@@ -64,8 +64,16 @@ unwrap(struct plot *pl, uint32_t psn)
     return pl->last_unwrapped;
 }
 
+/* Seconds since the first request, exact as a difference and only then in
+ * floating point, which is what the drawing needs. */
+static double
+since_start(const struct plot *pl, struct rs_time t)
+{
+    return rs_time_to_double(rs_time_sub(t, pl->t0));
+}
+
 static void
-push_point(struct plot *pl, int64_t t, int64_t psn, uint8_t kind, uint32_t extra)
+push_point(struct plot *pl, struct rs_time t, int64_t psn, uint8_t kind, uint32_t extra)
 {
     if (pl->n_pts == pl->cap_pts) {
         size_t cap = pl->cap_pts ? pl->cap_pts * 2 : 1024;
@@ -75,11 +83,11 @@ push_point(struct plot *pl, int64_t t, int64_t psn, uint8_t kind, uint32_t extra
         pl->pts = p;
         pl->cap_pts = cap;
     }
-    pl->pts[pl->n_pts++] = (struct point){t - pl->t0_ns, psn, extra, kind};
+    pl->pts[pl->n_pts++] = (struct point){since_start(pl, t), psn, extra, kind};
 }
 
 static void
-push_ack(struct plot *pl, int64_t t, int64_t psn)
+push_ack(struct plot *pl, struct rs_time t, int64_t psn)
 {
     if (pl->n_acks == pl->cap_acks) {
         size_t cap = pl->cap_acks ? pl->cap_acks * 2 : 1024;
@@ -89,7 +97,7 @@ push_ack(struct plot *pl, int64_t t, int64_t psn)
         pl->acks = a;
         pl->cap_acks = cap;
     }
-    pl->acks[pl->n_acks++] = (struct ack_point){t - pl->t0_ns, psn};
+    pl->acks[pl->n_acks++] = (struct ack_point){since_start(pl, t), psn};
 }
 
 static void
@@ -114,7 +122,7 @@ plot_add_packet(struct plot *pl, const struct rs_packet *pkt)
     const struct rs_facts *f = pkt->facts;
     const struct rs_ib_opcode *op = rs_ib_opcode_info(pkt->opcode);
     uint32_t psn = rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 9);
-    int64_t t = (int64_t)pkt->frame->ts_sec * 1000000000 + pkt->frame->ts_nsec;
+    struct rs_time t = rs_frame_time(pkt->frame);
     bool response = f->flags & RS_FACT_RESPONSE;
 
     if (!pl->have_base) {
@@ -122,7 +130,7 @@ plot_add_packet(struct plot *pl, const struct rs_packet *pkt)
             return;     /* start from the first request */
         pl->have_base = true;
         pl->base_psn = pl->last_psn = psn;
-        pl->t0_ns = t;
+        pl->t0 = t;
         describe(pl, pkt);
     }
     if (f->flags & RS_FACT_CNP_FOR) {
@@ -173,16 +181,16 @@ plot_write_svg(const struct plot *pl, FILE *fp, char *err)
 
     for (size_t i = 0; i < pl->n_pts; i++) {
         const struct point *p = &pl->pts[i];
-        if (p->t_ns / 1e9 > tmax)
-            tmax = p->t_ns / 1e9;
+        if (p->t > tmax)
+            tmax = p->t;
         if (p->kind == PT_CNP)
             continue;
         ymin = p->psn < ymin ? (double)p->psn : ymin;
         ymax = p->psn > ymax ? (double)p->psn : ymax;
     }
     for (size_t i = 0; i < pl->n_acks; i++)
-        if (pl->acks[i].t_ns / 1e9 > tmax)
-            tmax = pl->acks[i].t_ns / 1e9;
+        if (pl->acks[i].t > tmax)
+            tmax = pl->acks[i].t;
     /* A margin inside the frame, so that nothing sits on its edge. */
     double yspan = ymax - ymin;
     tmax *= 1.04;
@@ -222,14 +230,14 @@ plot_write_svg(const struct plot *pl, FILE *fp, char *err)
         for (size_t i = 0; i < pl->n_acks; i++) {
             const struct ack_point *a = &pl->acks[i];
             if (i > 0)
-                fprintf(fp, "%.1f,%.1f ", X(a->t_ns / 1e9), Y((double)pl->acks[i - 1].psn));
-            fprintf(fp, "%.1f,%.1f ", X(a->t_ns / 1e9), Y((double)a->psn));
+                fprintf(fp, "%.1f,%.1f ", X(a->t), Y((double)pl->acks[i - 1].psn));
+            fprintf(fp, "%.1f,%.1f ", X(a->t), Y((double)a->psn));
         }
         fputs("\"/>\n", fp);
     }
     for (size_t i = 0; i < pl->n_pts; i++) {
         const struct point *p = &pl->pts[i];
-        double x = X(p->t_ns / 1e9), y = Y((double)p->psn);
+        double x = X(p->t), y = Y((double)p->psn);
         const char *c = kinds[p->kind].color;
         switch (p->kind) {
         case PT_NAK:

@@ -18,10 +18,13 @@ get_frame(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
         out->v.u = fr->number;
         break;
     case 1:
-        out->v.ns = fr->ts_sec * 1000000000 + fr->ts_nsec;
+        out->v.t = rs_frame_time(fr);
         break;
     case 2:
-        out->v.ns = fr->rel_ns;
+        out->v.t = fr->rel;
+        break;
+    case 5:
+        out->v.t = fr->delta;
         break;
     case 3:
         out->v.u = rs_packet_wire_len(pkt);
@@ -41,6 +44,8 @@ const struct rs_field rs_fields_frame[] = {
      "Position of the frame in the capture, from 1", RS_NO_LAYER, 0, 0, get_frame, 1},
     {"frame.time_epoch", "Epoch Time", RS_FT_ABSTIME, RS_BASE_NONE, 0, NULL,
      "Arrival time in seconds since 1970", RS_NO_LAYER, 1, 0, get_frame, 1},
+    {"frame.time_delta", "Time delta from previous captured frame", RS_FT_RELTIME,
+     RS_BASE_NONE, 0, NULL, "Seconds since the frame before", RS_NO_LAYER, 5, 0, get_frame, 1},
     {"frame.time_relative", "Time since reference or first frame", RS_FT_RELTIME,
      RS_BASE_NONE, 0, NULL, "Seconds since the first frame", RS_NO_LAYER, 2, 0, get_frame, 1},
     {"frame.len", "Frame length on the wire", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,

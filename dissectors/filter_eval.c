@@ -53,9 +53,11 @@ compare(const struct rs_value *v, const struct literal *lit, bool *equal)
     case LIT_UINT:
         *equal = v->v.u == lit->u;
         return cmp_u64(v->v.u, lit->u);
-    case LIT_TIME:
-        *equal = v->v.ns == lit->ns;
-        return v->v.ns < lit->ns ? -1 : v->v.ns > lit->ns;
+    case LIT_TIME: {
+        int c = rs_time_cmp(v->v.t, lit->t);
+        *equal = c == 0;
+        return c;
+    }
     case LIT_DOUBLE:
         *equal = v->v.d == lit->d;
         return v->v.d < lit->d ? -1 : v->v.d > lit->d;
@@ -164,11 +166,17 @@ filter_eval(const struct node *n, const struct rs_packet *pkt)
 {
     switch (n->kind) {
     case NODE_AND:
-        return filter_eval(n->left, pkt) && filter_eval(n->right, pkt);
+        for (uint32_t i = 0; i < n->n_kids; i++)
+            if (!filter_eval(n->kids[i], pkt))
+                return false;
+        return true;
     case NODE_OR:
-        return filter_eval(n->left, pkt) || filter_eval(n->right, pkt);
+        for (uint32_t i = 0; i < n->n_kids; i++)
+            if (filter_eval(n->kids[i], pkt))
+                return true;
+        return false;
     case NODE_NOT:
-        return !filter_eval(n->left, pkt);
+        return !filter_eval(n->kids[0], pkt);
     default: {
         struct test t = {n, false, true, 0};
         rs_field_foreach(pkt, n->field, test_value, &t);

@@ -28,7 +28,7 @@ enum cmp_op { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE };
 struct literal {
     uint8_t kind;           /* LIT_* */
     uint64_t u;             /* integers, booleans, frame numbers */
-    int64_t ns;             /* times */
+    struct rs_time t;       /* times */
     double d;
     uint8_t bytes[64];      /* addresses, byte strings, text */
     uint32_t len;
@@ -39,9 +39,14 @@ struct literal {
 
 enum { LIT_UINT, LIT_TIME, LIT_DOUBLE, LIT_BYTES, LIT_STRING };
 
+/* AND and OR hold all the operands of a chain (a && b && c is one node with
+ * three), so a long chain makes a wide tree, not a deep one: the tree is
+ * only as deep as the parentheses nest, which the parser bounds, and the
+ * recursive walks over it (evaluation, freeing) stay shallow. */
 struct node {
     enum node_kind kind;
-    struct node *left, *right;      /* AND/OR operands; NOT uses left */
+    struct node **kids;             /* AND/OR operands; NOT has one */
+    uint32_t n_kids;
     int field;                      /* lowest id of the field's name */
     enum cmp_op op;
     struct literal *set;            /* one literal for COMPARE/CONTAINS, n for IN */

@@ -2,12 +2,13 @@
 /*
  * filter_literal.c - turning the text of a filter literal into a value of
  * the field's type: integers (decimal, 0x hex, or a value name), times in
- * seconds, IPv4/IPv6 addresses with an optional /prefix, MAC addresses,
- * byte strings, and text.
+ * seconds (exact decimals, no floating point), IPv4/IPv6 addresses with an
+ * optional /prefix, MAC addresses, byte strings, and text.
  */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,20 +81,108 @@ parse_uint(const struct rs_field *f, const char *t, bool quoted, struct literal 
     return true;
 }
 
+/* The digits of a decimal number and where its point falls. */
+struct decimal {
+    bool negative;
+    char digits[128];       /* significant digits, no leading or trailing zeros */
+    int n;
+    long point;             /* digits before the decimal point (may be <= 0 or > n) */
+};
+
+/* [+-] digits [. digits] [e [+-] digits], or with the digits after the
+ * point only; false when t is not such a number. */
+static bool
+read_decimal(const char *t, struct decimal *d)
+{
+    bool any = false;
+    long exp = 0;
+
+    memset(d, 0, sizeof(*d));
+    if (*t == '+' || *t == '-')
+        d->negative = *t++ == '-';
+    for (bool after_point = false;; t++) {
+        if (*t == '.' && !after_point) {
+            after_point = true;
+            continue;
+        }
+        if (!isdigit((unsigned char)*t))
+            break;
+        any = true;
+        if (d->n == 0 && *t == '0') {   /* a leading zero */
+            d->point -= after_point;
+            continue;
+        }
+        if (d->n == (int)sizeof(d->digits))
+            return false;               /* cannot happen: literals are shorter */
+        d->digits[d->n++] = *t;
+        d->point += !after_point;
+    }
+    if (!any)
+        return false;
+    if (*t == 'e' || *t == 'E') {
+        char *end;
+        errno = 0;
+        exp = strtol(t + 1, &end, 10);
+        if (t[1] == '\0' || isspace((unsigned char)t[1]) || *end != '\0')
+            return false;
+        /* Beyond +-1000 only zero is in range: clamp so the sum cannot overflow. */
+        exp = errno == ERANGE || exp > 1000 ? 1000 : exp < -1000 ? -1000 : exp;
+        t = end;
+    }
+    if (*t != '\0')
+        return false;
+    while (d->n > 0 && d->digits[d->n - 1] == '0')
+        d->n--;
+    d->point = d->n == 0 ? 0 : d->point + exp;
+    return true;
+}
+
+/* A time in seconds, exactly (no binary floating point on the way): any
+ * value of a 64-bit count of seconds with nine decimals, which covers the
+ * whole range of a 64-bit nanosecond time and every timestamp a capture
+ * file can hold. tshark 4.0 takes [-]digits[.up to 9 digits] and misreads
+ * 9223372036854775807 and beyond; exponents (1e10) are accepted here. */
 static bool
 parse_time(const struct rs_field *f, const char *t, struct literal *out, char *err,
            size_t errlen)
 {
-    char *end;
-    double secs = strtod(t, &end);
+    struct decimal d;
+    const char *name = t + (*t == '+' || *t == '-');
 
-    if (*t == '\0' || *end != '\0') {
-        snprintf(err, errlen, "'%s' is not a time in seconds for %s", t, f->abbrev);
+    if (!read_decimal(t, &d)) {
+        bool inf_nan = strcasecmp(name, "inf") == 0 || strcasecmp(name, "infinity") == 0 ||
+                       strcasecmp(name, "nan") == 0;
+        snprintf(err, errlen, "'%s' is not %s for %s", t,
+                 inf_nan ? "a finite number of seconds" : "a time in seconds",
+                 f->abbrev);
         return false;
     }
+    if (d.point > 19)
+        goto range;
+    uint64_t sec = 0;
+    uint32_t nsec = 0;
+    for (long i = 0; i < d.point; i++) {
+        unsigned digit = i < d.n ? (unsigned)(d.digits[i] - '0') : 0;
+        if (__builtin_mul_overflow(sec, 10, &sec) || __builtin_add_overflow(sec, digit, &sec))
+            goto range;
+    }
+    if (sec > INT64_MAX)
+        goto range;
+    if (d.n - d.point > 9) {
+        snprintf(err, errlen, "'%s' is finer than a nanosecond for %s", t, f->abbrev);
+        return false;
+    }
+    for (long i = d.point; i < d.point + 9; i++)
+        nsec = nsec * 10 + (i >= 0 && i < d.n ? (unsigned)(d.digits[i] - '0') : 0);
     out->kind = LIT_TIME;
-    out->ns = (int64_t)(secs * 1e9 + (secs < 0 ? -0.5 : 0.5));
+    out->t = (struct rs_time){(int64_t)sec, (int32_t)nsec};
+    if (d.negative)
+        out->t = rs_time_sub(RS_TIME_ZERO, out->t);
     return true;
+range:
+    snprintf(err, errlen, "'%s' is out of range for %s: at most 9223372036854775807.999999999 "
+             "seconds either way", t, f->abbrev);
+    return false;
 }
 
 /* "10.0.0.0/8", "fe80::1", with the prefix length in bits. */
@@ -196,7 +285,7 @@ filter_literal(const struct rs_field *f, const char *s, size_t len, bool quoted,
         char *end;
         out->kind = LIT_DOUBLE;
         out->d = strtod(t, &end);
-        if (*t != '\0' && *end == '\0')
+        if (*t != '\0' && *end == '\0' && isfinite(out->d))
             return true;
         snprintf(err, errlen, "'%s' is not a number for %s", t, f->abbrev);
         return false;

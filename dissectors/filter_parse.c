@@ -5,13 +5,17 @@
  *
  *   expr    := and ( ("||" | "or") and )*
  *   and     := unary ( ("&&" | "and") unary )*
- *   unary   := ("!" | "not") unary | "(" expr ")" | test
+ *   unary   := ("!" | "not")* ( "(" expr ")" | test )
  *   test    := FIELD [ relop VALUE | "contains" VALUE | "in" "{" item* "}" ]
  *   item    := VALUE [ ".." VALUE ]          (items separated by spaces or commas)
  *
  * Literals are converted to the field's type here (filter_literal.c), so a
  * bad address or an unknown value name is reported with its position
  * before any packet is read.
+ *
+ * Only parentheses make the parser recurse, and they nest at most
+ * RS_FILTER_MAX_DEPTH deep: a filter is typed by users (in the TUI and the
+ * plugin as well), and 20000 nested '(' used to overflow the stack.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -34,8 +38,10 @@ struct parser {
     size_t end;             /* where it ends */
     enum tok tok;
     enum cmp_op relop;
+    unsigned depth;         /* parentheses open around the current token */
     char *err;
     bool failed;
+    bool oom;               /* a node could not be allocated */
 };
 
 static bool __attribute__((format(printf, 3, 4)))
@@ -179,6 +185,7 @@ literal_here(struct parser *p, const struct rs_field *f, struct literal *lit)
 }
 
 static struct node *parse_or(struct parser *p);
+static struct node *parse_and(struct parser *p);
 
 static struct node *
 parse_set(struct parser *p, struct node *n, const struct rs_field *f)
@@ -282,62 +289,114 @@ parse_test(struct parser *p)
     return n;
 }
 
+/* A node with kids; NULL when out of memory (the kids are then freed). */
+static struct node *
+node_with_kids(enum node_kind kind, struct node **kids, uint32_t n)
+{
+    struct node *node = node_new(kind);
+
+    if (node == NULL) {
+        for (uint32_t i = 0; i < n; i++)
+            filter_node_free(kids[i]);
+        free(kids);
+        return NULL;
+    }
+    node->kids = kids;
+    node->n_kids = n;
+    return node;
+}
+
+/* A run of "!" is read in a loop, not by recursion: only its parity counts
+ * (!!x is x, for present and absent fields alike), so 30000 of them cost
+ * one node, as they cost Wireshark nothing. Parentheses recurse, and their
+ * depth is bounded. */
 static struct node *
 parse_unary(struct parser *p)
 {
-    if (p->tok == TOK_NOT) {
+    bool negate = false;
+
+    while (p->tok == TOK_NOT) {
+        negate = !negate;
         next(p);
-        struct node *n = node_new(NODE_NOT);
-        if (n != NULL)
-            n->left = parse_unary(p);
-        return n;
     }
+    struct node *n;
     if (p->tok == TOK_LPAREN) {
         size_t open = p->pos;
+        if (p->depth == RS_FILTER_MAX_DEPTH) {
+            fail_at(p, open, "parentheses nested more than %d deep", RS_FILTER_MAX_DEPTH);
+            return NULL;
+        }
+        p->depth++;
         next(p);
-        struct node *n = parse_or(p);
+        n = parse_or(p);
+        p->depth--;
         if (p->tok != TOK_RPAREN)
             fail_at(p, p->tok == TOK_END ? open : p->pos,
                     p->tok == TOK_END ? "'(' is never closed" : "expected ')'");
         else
             next(p);
-        return n;
+    } else {
+        n = parse_test(p);
     }
-    return parse_test(p);
+    if (!negate || n == NULL)
+        return n;
+    struct node **kid = malloc(sizeof(*kid));
+    if (kid == NULL) {
+        filter_node_free(n);
+        return NULL;
+    }
+    kid[0] = n;
+    return node_with_kids(NODE_NOT, kid, 1);
+}
+
+/* operand ( op operand )*, for op && (with unary operands) or || (with &&
+ * chains as operands): one node holding every operand. */
+static struct node *
+parse_chain(struct parser *p, enum tok op)
+{
+    struct node *(*operand)(struct parser *) = op == TOK_AND ? parse_unary : parse_and;
+    struct node *first = operand(p);
+
+    if (p->failed || p->tok != op)
+        return first;
+    uint32_t n = 0, cap = 4;
+    struct node **kids = malloc(cap * sizeof(*kids));
+    if (kids == NULL) {
+        filter_node_free(first);
+        return NULL;
+    }
+    kids[n++] = first;
+    while (!p->failed && p->tok == op) {
+        next(p);
+        if (n == cap) {
+            struct node **k = cap > UINT32_MAX / 2 ? NULL : realloc(kids, 2 * cap * sizeof(*k));
+            if (k == NULL) {
+                p->oom = true;
+                break;
+            }
+            kids = k;
+            cap *= 2;
+        }
+        kids[n] = operand(p);
+        if (kids[n] == NULL && !p->failed)
+            p->oom = true;
+        if (kids[n] == NULL)
+            break;
+        n++;
+    }
+    return node_with_kids(op == TOK_AND ? NODE_AND : NODE_OR, kids, n);
 }
 
 static struct node *
 parse_and(struct parser *p)
 {
-    struct node *n = parse_unary(p);
-
-    while (!p->failed && p->tok == TOK_AND) {
-        next(p);
-        struct node *a = node_new(NODE_AND);
-        if (a == NULL)
-            break;
-        a->left = n;
-        a->right = parse_unary(p);
-        n = a;
-    }
-    return n;
+    return parse_chain(p, TOK_AND);
 }
 
 static struct node *
 parse_or(struct parser *p)
 {
-    struct node *n = parse_and(p);
-
-    while (!p->failed && p->tok == TOK_OR) {
-        next(p);
-        struct node *o = node_new(NODE_OR);
-        if (o == NULL)
-            break;
-        o->left = n;
-        o->right = parse_and(p);
-        n = o;
-    }
-    return n;
+    return parse_chain(p, TOK_OR);
 }
 
 int
@@ -349,7 +408,7 @@ rs_filter_compile(const char *text, struct rs_filter **out, char *err)
     struct node *root = parse_or(&p);
     if (!p.failed && p.tok != TOK_END)
         fail_at(&p, p.pos, p.tok == TOK_RPAREN ? "unexpected ')'" : "expected && or || here");
-    if (!p.failed && root == NULL)
+    if (!p.failed && (root == NULL || p.oom))
         rs_error(err, RS_ENOMEM, "out of memory"), p.failed = true;
     if (p.failed) {
         filter_node_free(root);
@@ -371,8 +430,9 @@ filter_node_free(struct node *n)
 {
     if (n == NULL)
         return;
-    filter_node_free(n->left);
-    filter_node_free(n->right);
+    for (uint32_t i = 0; i < n->n_kids; i++)
+        filter_node_free(n->kids[i]);
+    free(n->kids);
     free(n->set);
     free(n);
 }
@@ -390,12 +450,12 @@ rs_filter_free(struct rs_filter *f)
 static bool
 node_uses(const struct node *n, const char *prefix)
 {
-    if (n == NULL)
-        return false;
-    if (n->kind != NODE_AND && n->kind != NODE_OR && n->kind != NODE_NOT &&
-        strncmp(rs_field_by_id(n->field)->abbrev, prefix, strlen(prefix)) == 0)
-        return true;
-    return node_uses(n->left, prefix) || node_uses(n->right, prefix);
+    if (n->kids == NULL)
+        return strncmp(rs_field_by_id(n->field)->abbrev, prefix, strlen(prefix)) == 0;
+    for (uint32_t i = 0; i < n->n_kids; i++)
+        if (node_uses(n->kids[i], prefix))
+            return true;
+    return false;
 }
 
 bool

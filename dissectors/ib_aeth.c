@@ -136,7 +136,7 @@ get_rnr_delay(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
     if (!get_timer(pkt, f, occ, out))
         return false;
     out->type = RS_FT_RELTIME;
-    out->v.ns = (int64_t)rs_aeth_rnr_timer_us((uint8_t)out->v.u) * 1000;
+    out->v.t = rs_time_from_ns((int64_t)rs_aeth_rnr_timer_us((uint8_t)out->v.u) * 1000);
     return true;
 }
 

@@ -375,17 +375,14 @@ rs_print_summary(struct rs_out *o, const struct rs_packet *pkt)
 {
     const struct rs_frame *f = pkt->frame;
     char src[INET6_ADDRSTRLEN + 8], dst[INET6_ADDRSTRLEN + 8], info[512];
-    int64_t rel = f->rel_ns;
-    unsigned digits = f->ts_digits == 9 ? 9 : 6;
-    uint64_t frac = (uint64_t)(rel < 0 ? -rel : rel) % 1000000000u;
+    char rel[RS_TIME_TEXT_MAX + 1];
 
-    if (digits == 6)
-        frac /= 1000;
+    /* With the decimals the frame's clock has, as tshark's time column. */
+    rs_time_format(f->rel, f->ts_digits, rel);
     summary_addresses(pkt, src, dst, sizeof(src));
     rs_print_info(pkt, info, sizeof(info));
-    rs_out_printf(o, "%5llu %s%lld.%0*llu %s → %s %s %u %s\n", (unsigned long long)f->number,
-                  rel < 0 ? "-" : " ", (long long)((rel < 0 ? -rel : rel) / 1000000000),
-                  (int)digits, (unsigned long long)frac, src, dst, rs_print_protocol(pkt),
+    rs_out_printf(o, "%5llu %s%s %s → %s %s %u %s\n", (unsigned long long)f->number,
+                  rs_time_is_negative(f->rel) ? "" : " ", rel, src, dst, rs_print_protocol(pkt),
                   rs_packet_wire_len(pkt), info);
     rs_out_end_frame(o);
 }

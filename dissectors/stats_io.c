@@ -30,7 +30,9 @@ stats_io_init(struct rs_stat *st, const char *args, char *err)
             goto done;
         }
         if (rs_filter_compile(tok, &st->filters[st->n_filters], ferr) != 0) {
-            rc = rs_error(err, RS_EINVAL, "io,stat filter %s: %s", tok, ferr);
+            /* The position in ferr matters more than the whole text. */
+            rc = rs_error(err, RS_EINVAL, "io,stat filter %.32s%s: %s", tok,
+                          strlen(tok) > 32 ? "..." : "", ferr);
             goto done;
         }
         st->filter_text[st->n_filters++] = strdup(tok);
@@ -52,8 +54,17 @@ stats_io_uses_analysis(const struct rs_stat *st)
 void
 stats_io_packet(struct rs_stat *st, const struct rs_packet *pkt)
 {
-    int64_t rel = pkt->frame->rel_ns < 0 ? 0 : pkt->frame->rel_ns;
-    size_t row = (size_t)(rel / st->interval_ns);
+    /* In nanoseconds, exactly, up to 292 years after the first frame (the
+     * conversion saturates there); past that, where rows are at least
+     * 292 years / IO_MAX_ROWS long, in floating point. */
+    int64_t rel = rs_time_to_ns(pkt->frame->rel);
+    size_t row;
+    if (rel < INT64_MAX) {
+        row = (size_t)((rel < 0 ? 0 : rel) / st->interval_ns);
+    } else {
+        double r = rs_time_to_double(pkt->frame->rel) / (st->interval_ns / 1e9);
+        row = r >= (double)IO_MAX_ROWS ? IO_MAX_ROWS : (size_t)r;
+    }
     size_t cols = 1 + st->n_filters;
 
     if (row >= IO_MAX_ROWS)

@@ -80,19 +80,11 @@ out_hex(struct out *o, uint64_t v, unsigned digits)
 
 /* Seconds with nine decimals, as Wireshark prints times. */
 static void
-out_seconds(struct out *o, int64_t ns)
+out_seconds(struct out *o, struct rs_time t)
 {
-    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    char frac[9];
+    char tmp[RS_TIME_TEXT_MAX + 1];
 
-    if (ns < 0)
-        out_bytes(o, "-", 1);
-    out_dec(o, a / 1000000000u);
-    out_bytes(o, ".", 1);
-    a %= 1000000000u;
-    for (int i = 8; i >= 0; i--, a /= 10)
-        frac[i] = (char)('0' + a % 10);
-    out_bytes(o, frac, sizeof(frac));
+    out_bytes(o, tmp, rs_time_format(t, 9, tmp));
 }
 
 static unsigned
@@ -171,7 +163,7 @@ format_plain(struct out *o, const struct rs_field *f, const struct rs_value *v)
     }
     case RS_FT_RELTIME:
     case RS_FT_ABSTIME:
-        out_seconds(o, v->v.ns);
+        out_seconds(o, v->v.t);
         break;
     case RS_FT_BYTES:
         for (uint32_t i = 0; i < v->v.bytes.len; i++) {

@@ -163,10 +163,10 @@ rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_fac
                               : conv_for_request(an, &key, psn, frame);
     f->flags |= RS_FACT_CONV;
     f->conv = c->stats.id;
-    int64_t now = frame_ns(pkt);
+    struct rs_time now = frame_time(pkt);
     if (c->stats.req_packets + c->stats.resp_packets == 0)
-        c->stats.first_ns = now;
-    c->stats.last_ns = now;
+        c->stats.first = now;
+    c->stats.last = now;
     if (response)
         response_process(an, c, pkt, f);
     else

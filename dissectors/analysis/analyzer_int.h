@@ -75,15 +75,19 @@ stream_key_make(struct stream_key *k, const struct rs_addr *src, const struct rs
     k->response = response;
 }
 
-/* A request remembered for matching responses to it. */
+/* A request remembered for matching responses to it. Packed into 32
+ * bytes, as it was with a nanosecond timestamp: the ring holds up to 1024
+ * per conversation, and the time is a whole struct rs_time (as two
+ * members, so that dmalen fills what would be its padding). */
 struct req_entry {
-    uint32_t psn;           /* first PSN */
-    uint32_t span;          /* PSNs it occupies (a READ: its response packets) */
+    uint32_t psn : 24;      /* first PSN */
+    uint32_t op : 8;        /* enum rs_ib_op */
+    uint32_t span : 31;     /* PSNs it occupies (a READ: its response packets) */
+    uint32_t answered : 1;  /* a response sequence has been matched to it */
     uint64_t frame;
-    int64_t ts_ns;
+    int64_t ts_sec;         /* when it was seen */
+    uint32_t ts_nsec;
     uint32_t dmalen;
-    uint8_t op;             /* enum rs_ib_op */
-    bool answered;          /* a response sequence has been matched to it */
 };
 
 struct req_stream {
@@ -125,7 +129,7 @@ struct resp_stream {
     int32_t read_req;       /* ring index of the READ it answers, -1 if unknown */
     bool read_have_req;     /* read_req_frame/ts name the READ (answered or covering) */
     uint64_t read_req_frame;
-    int64_t read_req_ts;
+    struct rs_time read_req_ts;
     uint32_t read_req_dmalen;
 };
 
@@ -143,7 +147,8 @@ struct conv {
     struct resp_stream resp;
     uint16_t pmtu;
     bool pmtu_known;
-    int64_t last_ce_req_ns, last_ce_resp_ns;    /* -1: none */
+    bool ce_req_seen, ce_resp_seen;             /* a CE mark in either direction */
+    struct rs_time last_ce_req, last_ce_resp;   /* and when the last was */
     struct rs_conv_stats stats;
     struct latency_samples *lat;    /* allocated on the first READ completion */
     /* LRU list, most recent at the head. While only one of its streams is
@@ -224,17 +229,23 @@ void response_process(struct rs_analyzer *an, struct conv *c, const struct rs_pa
                       struct rs_facts *facts);
 
 /* congestion.c */
-void congestion_mark(struct conv *c, bool response, int64_t ts_ns);
+void congestion_mark(struct conv *c, bool response, struct rs_time when);
 void congestion_cnp(struct rs_analyzer *an, const struct rs_packet *pkt,
                     const struct stream_key *key, struct rs_facts *facts);
 
 /* stats.c */
-void latency_add(struct conv *c, int64_t ns);
+void latency_add(struct conv *c, struct rs_time took);
 
-static inline int64_t
-frame_ns(const struct rs_packet *pkt)
+static inline struct rs_time
+frame_time(const struct rs_packet *pkt)
 {
-    return pkt->frame->ts_sec * 1000000000 + pkt->frame->ts_nsec;
+    return rs_frame_time(pkt->frame);
+}
+
+static inline struct rs_time
+req_entry_time(const struct req_entry *e)
+{
+    return (struct rs_time){e->ts_sec, (int32_t)e->ts_nsec};
 }
 
 #endif /* ROCESHARK_ANALYZER_INT_H */

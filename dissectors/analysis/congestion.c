@@ -12,12 +12,15 @@
 #include "analyzer_int.h"
 
 void
-congestion_mark(struct conv *c, bool response, int64_t ts_ns)
+congestion_mark(struct conv *c, bool response, struct rs_time when)
 {
-    if (response)
-        c->last_ce_resp_ns = ts_ns;
-    else
-        c->last_ce_req_ns = ts_ns;
+    if (response) {
+        c->ce_resp_seen = true;
+        c->last_ce_resp = when;
+    } else {
+        c->ce_req_seen = true;
+        c->last_ce_req = when;
+    }
     c->stats.ecn_ce++;
 }
 
@@ -32,14 +35,15 @@ congestion_cnp(struct rs_analyzer *an, const struct rs_packet *pkt,
         return;
     /* To the requester: its requests were marked; to the responder: its
      * READ responses were. */
-    int64_t last_ce = to_requester ? c->last_ce_req_ns : c->last_ce_resp_ns;
+    bool seen = to_requester ? c->ce_req_seen : c->ce_resp_seen;
+    struct rs_time last_ce = to_requester ? c->last_ce_req : c->last_ce_resp;
     c->stats.cnps++;
     f->flags |= RS_FACT_CNP_FOR | RS_FACT_CONV;
     f->cnp_for = c->stats.id;
     f->conv = c->stats.id;
-    if (last_ce >= 0) {
+    if (seen) {
         f->flags |= RS_FACT_CNP_SINCE_CE;
-        f->cnp_since_ce_ns = frame_ns(pkt) - last_ce;
+        f->cnp_since_ce = rs_time_sub(frame_time(pkt), last_ce);
     }
     conv_touch(an, c, pkt->frame->number);
 }

@@ -300,7 +300,6 @@ conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
     c->resp_key.dst = *requester;
     c->resp_key.qpn = QPN_UNKNOWN;
     c->resp_key.response = 1;
-    c->last_ce_req_ns = c->last_ce_resp_ns = -1;
     c->pmtu = pmtu_default(an);
     c->pmtu_known = an->opts.pmtu != 0;
     c->last_frame = frame;

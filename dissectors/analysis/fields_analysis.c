@@ -49,19 +49,19 @@ get_fact(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     case FF_CONV: out->v.u = x->conv; break;
     case FF_PSN_GAP: out->v.u = x->psn_gap; break;
     case FF_REQUEST_FRAME: out->v.u = x->request_frame; break;
-    case FF_RESPONSE_TIME: out->v.ns = x->response_time_ns; break;
+    case FF_RESPONSE_TIME: out->v.t = x->response_time; break;
     case FF_ACKED_FRAME: out->v.u = x->acked_frame; break;
     case FF_NAK:
         out->v.str = rs_analysis_nak_name(x->nak);
         if (out->v.str == NULL)
             out->v.str = "reserved";
         break;
-    case FF_RNR_DELAY: out->v.ns = x->rnr_delay_ns; break;
+    case FF_RNR_DELAY: out->v.t = rs_time_from_ns(x->rnr_delay_ns); break;
     case FF_MSG_LEN: out->v.u = x->msg_len; break;
     case FF_MSG_FIRST: out->v.u = x->msg_first_frame; break;
     case FF_MSG_PACKETS: out->v.u = x->msg_packets; break;
     case FF_CNP_FOR: out->v.u = x->cnp_for; break;
-    case FF_CNP_SINCE_CE: out->v.ns = x->cnp_since_ce_ns; break;
+    case FF_CNP_SINCE_CE: out->v.t = x->cnp_since_ce; break;
     case FF_VIOLATION: out->v.str = rs_violation_name(x->violation); break;
     case FF_PMTU: out->v.u = x->pmtu; break;
     default: out->v.u = 1; break;      /* the boolean facts */

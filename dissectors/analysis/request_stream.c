@@ -289,8 +289,9 @@ request_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet *
         resolve_read_span(c, psn);
     }
 
-    struct req_entry e = {psn, span_hi, pkt->frame->number, frame_ns(pkt), dmalen, info->op,
-                          false};
+    struct req_entry e = {.psn = psn, .op = info->op, .span = span_hi,
+                          .frame = pkt->frame->number, .ts_sec = pkt->frame->ts_sec,
+                          .ts_nsec = pkt->frame->ts_nsec, .dmalen = dmalen};
     if (!retransmission) {
         check_segment_length(c, info, pkt, f);
         msg_account(c, info, pkt, f);

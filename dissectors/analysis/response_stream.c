@@ -137,7 +137,7 @@ answer_request(struct conv *c, int32_t i, const struct rs_packet *pkt, struct rs
     e->answered = true;
     f->flags |= RS_FACT_REQUEST_FRAME;
     f->request_frame = e->frame;
-    f->response_time_ns = frame_ns(pkt) - e->ts_ns;
+    f->response_time = rs_time_sub(frame_time(pkt), req_entry_time(e));
 }
 
 /* The packet count and length of a complete, first-time READ response. */
@@ -150,7 +150,7 @@ read_complete(struct conv *c, const struct rs_packet *pkt, struct rs_facts *f)
     if (rs->read_dup || rs->read_req < 0)
         return;
     c->stats.msgs_read++;
-    latency_add(c, frame_ns(pkt) - rs->read_req_ts);
+    latency_add(c, rs_time_sub(frame_time(pkt), rs->read_req_ts));
     if (rs->read_broken)
         return;
     if (!c->pmtu_known && rs->read_packets > 1)
@@ -180,7 +180,7 @@ read_response(struct conv *c, const struct rs_packet *pkt, uint8_t seg, uint32_t
         if (rs->read_req >= 0) {
             struct req_entry *e = req_ring_at(&c->req, rs->read_req);
             rs->read_req_frame = e->frame;
-            rs->read_req_ts = e->ts_ns;
+            rs->read_req_ts = req_entry_time(e);
             rs->read_req_dmalen = e->dmalen;
             answer_request(c, rs->read_req, pkt, f);
         }
@@ -199,10 +199,10 @@ read_response(struct conv *c, const struct rs_packet *pkt, uint8_t seg, uint32_t
         if (i >= 0) {
             struct req_entry *e = req_ring_at(&c->req, i);
             rs->read_req_frame = e->frame;
-            rs->read_req_ts = e->ts_ns;
+            rs->read_req_ts = req_entry_time(e);
             f->flags |= RS_FACT_REQUEST_FRAME;
             f->request_frame = e->frame;
-            f->response_time_ns = frame_ns(pkt) - e->ts_ns;
+            f->response_time = rs_time_sub(frame_time(pkt), req_entry_time(e));
         }
     } else {
         int32_t d = psn_diff(psn, rs->read_next);
@@ -217,7 +217,7 @@ read_response(struct conv *c, const struct rs_packet *pkt, uint8_t seg, uint32_t
         if (rs->read_have_req) {
             f->flags |= RS_FACT_REQUEST_FRAME;
             f->request_frame = rs->read_req_frame;
-            f->response_time_ns = frame_ns(pkt) - rs->read_req_ts;
+            f->response_time = rs_time_sub(frame_time(pkt), rs->read_req_ts);
         }
         if (seg == RS_SEG_MIDDLE) {
             if (!c->pmtu_known)

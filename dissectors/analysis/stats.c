@@ -8,17 +8,22 @@
 
 #include "analyzer_int.h"
 
+/* Completion times are kept in nanoseconds, saturated at +-292 years (a
+ * capture in seconds can put a READ and its response further apart), and
+ * so is their sum. */
 void
-latency_add(struct conv *c, int64_t ns)
+latency_add(struct conv *c, struct rs_time took)
 {
     struct rs_conv_stats *st = &c->stats;
+    int64_t ns = rs_time_to_ns(took);
 
     if (st->read_count == 0 || ns < st->read_min_ns)
         st->read_min_ns = ns;
     if (st->read_count == 0 || ns > st->read_max_ns)
         st->read_max_ns = ns;
     st->read_count++;
-    st->read_sum_ns += ns;
+    if (__builtin_add_overflow(st->read_sum_ns, ns, &st->read_sum_ns))
+        st->read_sum_ns = ns < 0 ? INT64_MIN : INT64_MAX;
     if (c->lat == NULL)
         c->lat = g_new0(struct latency_samples, 1);
     struct latency_samples *l = c->lat;

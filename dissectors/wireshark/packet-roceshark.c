@@ -336,7 +336,13 @@ add_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
         it = proto_tree_add_uint64(a->tree, a->hf, a->tvb, 0, 0, v->v.u);
         break;
     case RS_FT_RELTIME: {
-        nstime_t t = {(time_t)(v->v.ns / 1000000000), (int)(v->v.ns % 1000000000)};
+        /* Wireshark gives both parts the sign of the time: -0.25 s is
+         * {0, -250000000} there, {-1, 750000000} here. */
+        nstime_t t = {(time_t)v->v.t.sec, v->v.t.nsec};
+        if (t.secs < 0 && t.nsecs > 0) {
+            t.secs++;
+            t.nsecs -= RS_NSEC_PER_SEC;
+        }
         it = proto_tree_add_time(a->tree, a->hf, a->tvb, 0, 0, &t);
         break;
     }
@@ -516,8 +522,10 @@ dissect_roceshark(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *dat
     frame.data = tvb_get_ptr(tvb, 0, (gint)frame.caplen);
     frame.linktype = linktype;
     frame.number = pinfo->num;
-    frame.ts_sec = pinfo->abs_ts.secs;
-    frame.ts_nsec = (uint32_t)pinfo->abs_ts.nsecs;
+    /* Wireshark's nanoseconds take the sign of the time; ours are 0..1e9-1. */
+    struct rs_time when = rs_time_make(pinfo->abs_ts.secs, pinfo->abs_ts.nsecs);
+    frame.ts_sec = when.sec;
+    frame.ts_nsec = (uint32_t)when.nsec;
     rs_decode_frame(&frame, &decode_opts, &pkt);
 
     /* Stateful stages in frame order on the first pass, read back afterwards. */

@@ -32,7 +32,7 @@
 #define RS_FACT_OPCODE_SEQ 0x00000100u      /* opcode sequence error */
 #define RS_FACT_LENGTH_MISMATCH 0x00000200u /* RETH DMA length != payload delivered */
 #define RS_FACT_ECN_CE 0x00000400u          /* RoCEv2 data packet marked CE */
-#define RS_FACT_CNP_FOR 0x00000800u         /* cnp_for (and cnp_since_ce_ns when known) */
+#define RS_FACT_CNP_FOR 0x00000800u         /* cnp_for (and cnp_since_ce when known) */
 #define RS_FACT_CNP_SINCE_CE 0x00001000u
 #define RS_FACT_VIOLATION 0x00002000u       /* violation */
 #define RS_FACT_RESPONSE 0x00004000u        /* the frame is on a response stream */
@@ -60,13 +60,13 @@ struct rs_facts {
     uint32_t psn_gap;
     uint32_t msg_packets;
     uint64_t request_frame;
-    int64_t response_time_ns;
+    struct rs_time response_time;
     uint64_t acked_frame;
-    int64_t rnr_delay_ns;
+    int64_t rnr_delay_ns;       /* from a table: at most 655.36 ms */
     uint64_t msg_len;
     uint64_t msg_first_frame;
     uint32_t cnp_for;           /* conversation id a CNP throttles */
-    int64_t cnp_since_ce_ns;
+    struct rs_time cnp_since_ce;
     uint16_t pmtu;
     uint8_t nak;                /* enum rs_nak_code */
     uint8_t violation;          /* enum rs_violation */
@@ -109,7 +109,7 @@ struct rs_conv_stats {
      * exact up to 512 READs and estimated from a uniform sample beyond. */
     uint64_t read_count;
     int64_t read_min_ns, read_max_ns, read_sum_ns, read_p99_ns;
-    int64_t first_ns, last_ns;
+    struct rs_time first, last; /* times of the first and the last packet */
 };
 
 /* Calls fn for every conversation seen, live or evicted, in id order. */

@@ -28,8 +28,8 @@ enum rs_ftype {
     RS_FT_UINT64,
     RS_FT_FRAMENUM,
     RS_FT_DOUBLE,
-    RS_FT_RELTIME,      /* a duration, value.ns */
-    RS_FT_ABSTIME,      /* time since the epoch, value.ns */
+    RS_FT_RELTIME,      /* a duration, value.t */
+    RS_FT_ABSTIME,      /* time since the epoch, value.t */
     RS_FT_BYTES,
     RS_FT_ETHER,
     RS_FT_IPV4,
@@ -52,7 +52,7 @@ struct rs_value {
     union {
         uint64_t u;     /* integers, booleans, frame numbers */
         double d;       /* doubles */
-        int64_t ns;     /* times, in nanoseconds */
+        struct rs_time t;   /* times */
         struct {
             const uint8_t *ptr;
             uint32_t len;

@@ -22,6 +22,13 @@
 
 struct rs_filter;
 
+/* Parentheses may nest this deep. Wireshark 4.0's parser has a stack of 100
+ * entries, which admits 97 nested parentheses and fails past that; every
+ * filter it accepts is accepted here. A longer one is refused with its
+ * position rather than overflowing the stack. Runs of "!" and chains of &&
+ * and || have no limit: they add no depth. */
+#define RS_FILTER_MAX_DEPTH 100
+
 /* Compiles text; on error fills err with "at position N: what" (N counts
  * characters from 1) and returns RS_EINVAL. */
 int rs_filter_compile(const char *text, struct rs_filter **out, char *err);

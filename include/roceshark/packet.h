@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <roceshark/nstime.h>
+
 /* Link types we decode (values are libpcap's DLT_* numbers). */
 #define RS_DLT_EN10MB 1
 #define RS_DLT_RAW 12        /* DLT_RAW as Linux libpcap reports it */
@@ -33,11 +35,18 @@ struct rs_frame {
     uint32_t len;       /* bytes on the wire */
     int linktype;       /* RS_DLT_* */
     uint64_t number;    /* 1-based, in capture order */
-    int64_t ts_sec;
-    uint32_t ts_nsec;
-    int64_t rel_ns;     /* time since the first frame of the source */
-    uint8_t ts_digits;  /* 6 or 9: the precision the source offers */
+    int64_t ts_sec;     /* arrival time: seconds since 1970 */
+    uint32_t ts_nsec;   /* and nanoseconds, 0 to 999999999 */
+    struct rs_time rel; /* time since the first frame of the source */
+    struct rs_time delta;   /* time since the previous frame (0 for the first) */
+    uint8_t ts_digits;  /* decimals the source's clock has (0 to 9), as tshark shows them */
 };
+
+static inline struct rs_time
+rs_frame_time(const struct rs_frame *f)
+{
+    return (struct rs_time){f->ts_sec, (int32_t)f->ts_nsec};
+}
 
 /* Layers, in the order they can appear in a frame. A layer is present when
  * all of its fixed part was captured; its span then lies inside caplen. */

@@ -5,7 +5,9 @@ tests/regress/ (as tcpdump's tests/TESTLIST), run by both builds, so the sanitiz
 it too. A case file holds `key: value` lines:
 
     why:     what broke (kept for the reader)
-    args:    the roceshark arguments; {input} is the input file, {dir} the regress folder
+    args:    the roceshark arguments; {input} is the input file, {dir} the regress folder,
+             {text:NAME} the content of tests/regress/NAME without its last newline (a
+             filter too long for the case file)
     input:   a file in tests/regress/ (optional)
     stdin:   a file in tests/regress/ fed on standard input (optional)
     exit:    the exit code wanted (default 0)
@@ -15,6 +17,7 @@ it too. A case file holds `key: value` lines:
 
 Every case fails on a sanitizer report, whatever its exit code."""
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -45,6 +48,8 @@ def parse(path):
 
 def expand(text, case):
     inp = os.path.join(DIR, case["input"]) if "input" in case else ""
+    text = re.sub(r"\{text:([^}]+)\}",
+                  lambda m: open(os.path.join(DIR, m.group(1))).read().rstrip("\n"), text)
     return text.replace("{input}", inp).replace("{dir}", DIR)
 
 

@@ -217,7 +217,8 @@ test_pairing_by_psn(void **state)
     assert_int_equal(r.facts.conv, 1);
     assert_true(r.facts.flags & RS_FACT_REQUEST_FRAME);
     assert_int_equal(r.facts.request_frame, 3);
-    assert_int_equal(r.facts.response_time_ns, 2000);
+    assert_int_equal(r.facts.response_time.sec, 0);
+    assert_int_equal(r.facts.response_time.nsec, 2000);
     assert_false(r.facts.flags & RS_FACT_VIOLATION);
     rs_analyzer_free(r.an);
 }

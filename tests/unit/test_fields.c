@@ -235,10 +235,10 @@ test_formatting(void **state)
     rs_value_format_display(&named, &v, buf, sizeof(buf));
     assert_string_equal(buf, "Three (3)");
     v.type = RS_FT_RELTIME;
-    v.v.ns = 1500000001;
+    v.v.t = (struct rs_time){1, 500000001};
     rs_value_format(&t, &v, buf, sizeof(buf));
     assert_string_equal(buf, "1.500000001");
-    v.v.ns = -20;
+    v.v.t = (struct rs_time){-1, 999999980};
     rs_value_format(&t, &v, buf, sizeof(buf));
     assert_string_equal(buf, "-0.000000020");
     /* A short buffer is filled and terminated; the full length is returned. */

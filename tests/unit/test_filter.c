@@ -120,6 +120,76 @@ test_literals(void **state)
     assert_true(matches("infiniband.reth.va == 0xaaab26b58000"));
 }
 
+static bool
+matches_at(struct rs_time rel, const char *text)
+{
+    struct rs_time saved = tf.frame.rel;
+
+    tf.frame.rel = rel;
+    bool m = matches(text);
+    tf.frame.rel = saved;
+    return m;
+}
+
+/* Time literals are read exactly, over the whole range of seconds with
+ * nine decimals: 10000000000 s used to overflow a nanosecond count and
+ * select nothing, 1e10 selected everything, inf and nan were taken. */
+static void
+test_time_literals(void **state)
+{
+    const struct rs_time five = {5, 0}, tenth_before = {9999999999, 999999999};
+    const struct rs_time repro = {-9999999999, 0}, max = RS_TIME_MAX;
+
+    (void)state;
+    assert_true(matches_at(five, "frame.time_relative < 10000000000"));
+    assert_false(matches_at(five, "frame.time_relative > 1e10"));
+    assert_true(matches_at(five, "frame.time_relative == 5"));
+    assert_true(matches_at(five, "frame.time_relative == 5.000000000"));
+    assert_true(matches_at(five, "frame.time_relative == 0.5e1"));
+    assert_true(matches_at(five, "frame.time_relative == 500000000E-8"));
+    assert_true(matches_at(five, "frame.time_relative == +005."));
+    assert_true(matches_at(five, "frame.time_relative in {4 5 6}"));
+    assert_true(matches_at(tenth_before, "frame.time_relative < 1e10"));
+    assert_true(matches_at(tenth_before, "frame.time_relative == 9999999999.999999999"));
+    assert_true(matches_at(tenth_before, "frame.time_relative > 9999999999.999999998"));
+    assert_true(matches_at(repro, "frame.time_relative == -9999999999"));
+    assert_true(matches_at(repro, "frame.time_relative < -9999999998.999999999"));
+    assert_true(matches_at(repro, "frame.time_relative > -1e10"));
+    assert_true(matches_at((struct rs_time){-1, 750000000}, "frame.time_relative == -0.25"));
+    assert_true(matches_at((struct rs_time){-1, 750000000}, "frame.time_relative < -.2"));
+    assert_true(matches_at((struct rs_time){0, 1}, "frame.time_relative == 1e-9"));
+    assert_true(matches_at((struct rs_time){0, 1}, "frame.time_relative == 0.0000000010"));
+    assert_true(matches_at(RS_TIME_ZERO, "frame.time_relative == -0"));
+    /* The ends of the range. */
+    assert_true(matches_at(max, "frame.time_relative == 9223372036854775807.999999999"));
+    assert_false(matches_at(max, "frame.time_relative < 9223372036854775807.999999999"));
+    assert_true(matches_at((struct rs_time){INT64_MIN, 1},
+                           "frame.time_relative == -9223372036854775807.999999999"));
+    assert_true(matches_at(RS_TIME_MIN, "frame.time_relative < -9223372036854775807.999999999"));
+    /* The same reader serves every time field. */
+    assert_true(matches("frame.time_epoch < 1e10 && frame.time_delta == 0"));
+
+    assert_error("frame.time_relative < 9223372036854775808", "at position 23: "
+                 "'9223372036854775808' is out of range for frame.time_relative");
+    assert_error("frame.time_relative < 1e19", "at position 23: '1e19' is out of range");
+    assert_error("frame.time_relative < -1e19", "'-1e19' is out of range");
+    assert_error("frame.time_relative > 1e999999999999999999999", "is out of range");
+    assert_error("frame.time_relative < inf",
+                 "at position 23: 'inf' is not a finite number of seconds for frame.time_relative");
+    assert_error("frame.time_relative < -inf", "'-inf' is not a finite");
+    assert_error("frame.time_relative < Infinity", "'Infinity' is not a finite");
+    assert_error("frame.time_relative < nan", "at position 23: 'nan' is not a finite");
+    assert_error("frame.time_relative < 1.0000000005",
+                 "at position 23: '1.0000000005' is finer than a nanosecond");
+    assert_error("frame.time_relative < 1e-10", "'1e-10' is finer than a nanosecond");
+    assert_error("frame.time_relative < 0x10", "'0x10' is not a time in seconds");
+    assert_error("frame.time_relative < 1e", "'1e' is not a time in seconds");
+    assert_error("frame.time_relative < 1e+", "'1e+' is not a time in seconds");
+    assert_error("frame.time_relative < .", "'.' is not a time in seconds");
+    assert_error("frame.time_relative < 1.2.3", "'1.2.3' is not a time in seconds");
+    assert_error("frame.time_delta in {1 inf}", "at position 24: 'inf' is not a finite");
+}
+
 /* == holds when any occurrence matches; != when all differ (Wireshark 4.0);
  * a test on an absent field is false. */
 static void
@@ -160,6 +230,142 @@ test_errors_name_the_position(void **state)
     assert_error("infiniband.bth.psn # 1", "unexpected character '#'");
 }
 
+/* A string of `n` copies of unit, then middle, then n copies of close. */
+static char *
+nested(const char *unit, size_t n, const char *middle, const char *close)
+{
+    size_t ul = strlen(unit), ml = strlen(middle), cl = strlen(close);
+    char *s = malloc(n * (ul + cl) + ml + 1), *p = s;
+
+    assert_non_null(s);
+    for (size_t i = 0; i < n; i++, p += ul)
+        memcpy(p, unit, ul);
+    memcpy(p, middle, ml);
+    p += ml;
+    for (size_t i = 0; i < n; i++, p += cl)
+        memcpy(p, close, cl);
+    *p = '\0';
+    return s;
+}
+
+/* n operands joined by op: "x op x op x ...". */
+static char *
+chain(const char *operand, const char *op, size_t n)
+{
+    size_t ol = strlen(operand), pl = strlen(op);
+    char *s = malloc(n * (ol + pl) + 1), *p = s;
+
+    assert_non_null(s);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0) {
+            memcpy(p, op, pl);
+            p += pl;
+        }
+        memcpy(p, operand, ol);
+        p += ol;
+    }
+    *p = '\0';
+    return s;
+}
+
+static bool
+matches_nested(const char *unit, size_t n, const char *middle, const char *close)
+{
+    char *s = nested(unit, n, middle, close);
+    bool m = matches(s);
+
+    free(s);
+    return m;
+}
+
+static void
+assert_nested_error(const char *unit, size_t n, const char *middle, const char *close,
+                    const char *want)
+{
+    char *s = nested(unit, n, middle, close);
+
+    assert_error(s, want);
+    free(s);
+}
+
+/* Parentheses nest up to RS_FILTER_MAX_DEPTH (Wireshark 4.0 takes 97);
+ * one more is an error at the position of the '(' too many. Such input
+ * used to overflow the stack from about 19300 levels. */
+static void
+test_nesting_depth_is_bounded(void **state)
+{
+    const char *deep = "parentheses nested more than 100 deep";
+
+    (void)state;
+    assert_true(matches_nested("(", 97, "infiniband.reth", ")"));
+    assert_true(matches_nested("(", RS_FILTER_MAX_DEPTH, "infiniband.reth", ")"));
+    assert_nested_error("(", RS_FILTER_MAX_DEPTH + 1, "infiniband.reth", ")",
+                        "at position 101: parentheses nested more than 100 deep");
+    assert_nested_error("(", 30000, "infiniband.reth", ")", "at position 101: ");
+    /* "!(" counts its parenthesis: the 101st '(' is at position 202. */
+    assert_nested_error("!(", 30000, "infiniband.reth", ")", "at position 202: ");
+    /* Inside a chain the depth is still counted from the outermost level. */
+    assert_nested_error("infiniband.aeth || (", RS_FILTER_MAX_DEPTH + 1, "infiniband.reth",
+                        ")", deep);
+    /* Closed parentheses give their depth back. */
+    char *a = nested("(", RS_FILTER_MAX_DEPTH, "infiniband.reth", ")");
+    char *s = chain(a, " && ", 3);
+    assert_true(matches(s));
+    free(s);
+    free(a);
+}
+
+/* A run of "!" adds no depth: only its parity counts, as in Wireshark
+ * (which accepts 30000 of them); 24900 used to overflow the stack. */
+static void
+test_runs_of_not(void **state)
+{
+    (void)state;
+    assert_true(matches_nested("!", 30000, "infiniband.reth", ""));
+    assert_false(matches_nested("!", 30001, "infiniband.reth", ""));
+    assert_true(matches_nested("not ", 30001, "infiniband.aeth", ""));
+    assert_true(matches_nested("!", 30001, "(infiniband.aeth || !infiniband.reth)", ""));
+}
+
+/* Chains of && and || make one wide node, not a tree as deep as the chain:
+ * evaluating and freeing a million operands must not recurse a million
+ * deep (8 MiB of stack is about 100000 frames). */
+static void
+test_long_chains(void **state)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_filter *f;
+    char *s;
+
+    (void)state;
+    s = chain("infiniband.aeth", " || ", 1000000);
+    assert_false(matches(s));
+    free(s);
+    s = chain("infiniband.reth", " && ", 1000000);
+    assert_true(matches(s));
+    free(s);
+    /* The last operand decides, and the mixture keeps its precedence. */
+    s = chain("infiniband.aeth && infiniband.reth", " or ", 300000);
+    char *t = malloc(strlen(s) + 32);
+    assert_non_null(t);
+    sprintf(t, "%s or ip", s);
+    assert_true(matches(t));
+    assert_int_equal(rs_filter_compile(t, &f, err), 0);
+    assert_true(rs_filter_uses(f, "ip"));
+    assert_false(rs_filter_uses(f, "udp"));
+    rs_filter_free(f);
+    free(t);
+    free(s);
+    /* An error far into a chain frees what was built. */
+    s = chain("infiniband.aeth", " && ", 100000);
+    t = malloc(strlen(s) + 32);
+    assert_non_null(t);
+    sprintf(t, "%s && nosuch", s);
+    assert_error(t, "unknown field 'nosuch'");
+    free(t);
+    free(s);
+}
+
 static void
 test_uses(void **state)
 {
@@ -183,6 +389,10 @@ main(void)
         cmocka_unit_test(test_repeated_and_absent_fields),
         cmocka_unit_test(test_errors_name_the_position),
         cmocka_unit_test(test_uses),
+        cmocka_unit_test(test_nesting_depth_is_bounded),
+        cmocka_unit_test(test_runs_of_not),
+        cmocka_unit_test(test_long_chains),
+        cmocka_unit_test(test_time_literals),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -56,7 +56,7 @@ test_summary_line(void **state)
     (void)state;
     decode_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB, &pkt);
     tf.frame.number = 4;
-    tf.frame.rel_ns = 4454000;
+    tf.frame.rel = (struct rs_time){0, 4454000};
     capture_begin(&c);
     rs_print_summary(&c.out, &pkt);
     assert_string_equal(capture_end(&c),

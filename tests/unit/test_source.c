@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_source.c - capture files through libpcap: numbering, relative time,
- * timestamp precision, ERF timestamps, and errors that name the file.
+ * test_source.c - capture files: numbering, relative time, timestamp
+ * precision, ERF timestamps, errors that name the file, the classic pcap
+ * reader's chunks, and the pcapng reader's timestamps at every resolution,
+ * its blocks and its errors.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -58,14 +60,14 @@ test_numbering_and_relative_time(void **state)
     assert_int_equal(rs_source_linktype(src), RS_DLT_EN10MB);
     assert_int_equal(rs_source_next(src, &f, err), 1);
     assert_int_equal(f.number, 1);
-    assert_int_equal(f.rel_ns, 0);
+    assert_int_equal(rs_time_to_ns(f.rel), 0);
     assert_int_equal(f.ts_digits, 6);
     assert_int_equal(rs_source_next(src, &f, err), 1);
     assert_int_equal(f.number, 2);
-    assert_int_equal(f.rel_ns, 2000);
+    assert_int_equal(rs_time_to_ns(f.rel), 2000);
     assert_int_equal(f.ts_nsec, 1000);
     assert_int_equal(rs_source_next(src, &f, err), 1);
-    assert_int_equal(f.rel_ns, 500001000);
+    assert_int_equal(rs_time_to_ns(f.rel), 500001000);
     assert_int_equal(f.caplen, 60);
     assert_int_equal(rs_source_next(src, &f, err), 0);
     rs_source_close(src);
@@ -250,6 +252,339 @@ test_corrupt_record_length(void **state)
     unlink(path);
 }
 
+/* --- pcapng files, built block by block --- */
+
+struct ng_file {
+    uint8_t buf[8192];
+    size_t len;
+    bool big_endian;
+};
+
+static void
+ng_put16(struct ng_file *n, uint8_t *p, uint16_t v)
+{
+    if (n->big_endian)
+        rs_store_be16(p, v);
+    else
+        p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8);
+}
+
+static void
+ng_put32(struct ng_file *n, uint8_t *p, uint32_t v)
+{
+    if (n->big_endian)
+        rs_store_be32(p, v);
+    else
+        rs_store_le32(p, v);
+}
+
+/* Appends a block of type with body (len bytes, padded to 4). */
+static void
+ng_block(struct ng_file *n, uint32_t type, const uint8_t *body, uint32_t len)
+{
+    uint32_t total = 12 + ((len + 3) & ~3u);
+
+    assert_true(n->len + total <= sizeof(n->buf));
+    uint8_t *p = n->buf + n->len;
+    memset(p, 0, total);
+    ng_put32(n, p, type);
+    ng_put32(n, p + 4, total);
+    memcpy(p + 8, body, len);
+    ng_put32(n, p + total - 4, total);
+    n->len += total;
+}
+
+static void
+ng_shb(struct ng_file *n, bool big_endian)
+{
+    uint8_t b[16] = {0};
+
+    n->big_endian = big_endian;
+    ng_put32(n, b, 0x1A2B3C4D);
+    ng_put16(n, b + 4, 1);
+    memset(b + 8, 0xff, 8);     /* section length unknown */
+    ng_block(n, 0x0A0D0D0A, b, sizeof(b));
+}
+
+/* tsresol < 0: no option (microseconds). */
+static void
+ng_idb(struct ng_file *n, uint16_t linktype, uint32_t snaplen, int tsresol, bool has_offset,
+       int64_t offset)
+{
+    uint8_t b[40] = {0};
+    uint32_t len = 8;
+
+    ng_put16(n, b, linktype);
+    ng_put32(n, b + 4, snaplen);
+    if (tsresol >= 0) {
+        ng_put16(n, b + len, 9);
+        ng_put16(n, b + len + 2, 1);
+        b[len + 4] = (uint8_t)tsresol;
+        len += 8;
+    }
+    if (has_offset) {
+        ng_put16(n, b + len, 14);
+        ng_put16(n, b + len + 2, 8);
+        if (n->big_endian)
+            rs_store_be64(b + len + 4, (uint64_t)offset);
+        else
+            rs_store_le64(b + len + 4, (uint64_t)offset);
+        len += 12;
+    }
+    len += 4;   /* opt_endofopt */
+    ng_block(n, 1, b, len);
+}
+
+static const uint8_t ng_data[6] = {1, 2, 3, 4, 5, 6};
+
+static void
+ng_epb(struct ng_file *n, uint32_t iface, uint64_t ts, uint32_t caplen)
+{
+    uint8_t b[20 + sizeof(ng_data)];
+
+    ng_put32(n, b, iface);
+    ng_put32(n, b + 4, (uint32_t)(ts >> 32));
+    ng_put32(n, b + 8, (uint32_t)ts);
+    ng_put32(n, b + 12, caplen);
+    ng_put32(n, b + 16, 60);
+    memcpy(b + 20, ng_data, sizeof(ng_data));
+    ng_block(n, 6, b, sizeof(b));
+}
+
+static const char *
+ng_write(const struct ng_file *n)
+{
+    static char path[] = "/tmp/rs-test-ng-XXXXXX";
+    strcpy(path, "/tmp/rs-test-ng-XXXXXX");
+    int fd = mkstemp(path);
+
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, n->buf, n->len), (ssize_t)n->len);
+    close(fd);
+    return path;
+}
+
+static void
+assert_frame_time(const struct rs_frame *f, int64_t sec, uint32_t nsec, uint8_t digits)
+{
+    if (f->ts_sec != sec || f->ts_nsec != nsec || f->ts_digits != digits)
+        fail_msg("frame %llu: {%lld, %u} with %u digits, want {%lld, %u} with %u",
+                 (unsigned long long)f->number, (long long)f->ts_sec, f->ts_nsec,
+                 f->ts_digits, (long long)sec, nsec, digits);
+}
+
+/* Every resolution pcapng allows, exactly to the nanosecond (truncated, as
+ * Wireshark does), with the decimals tshark 4.0 shows; libpcap 1.10
+ * overflowed the binary ones finer than 2^-34 and wrapped seconds past
+ * 2^63. */
+static void
+test_pcapng_timestamps(void **state)
+{
+    static struct ng_file n;
+    const uint64_t all = ~0ull;
+    struct rs_source *src;
+    struct rs_frame f;
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    memset(&n, 0, sizeof(n));
+    ng_shb(&n, false);
+    ng_idb(&n, 1, 0, 0, false, 0);          /* 0: seconds */
+    ng_idb(&n, 1, 0, -1, false, 0);         /* 1: microseconds by default */
+    ng_idb(&n, 1, 0, 9, false, 0);          /* 2: nanoseconds */
+    ng_idb(&n, 1, 0, 0x8a, false, 0);       /* 3: 2^-10 */
+    ng_idb(&n, 1, 0, 0xa8, false, 0);       /* 4: 2^-40 */
+    ng_idb(&n, 1, 0, 0xbf, false, 0);       /* 5: 2^-63 */
+    ng_idb(&n, 1, 0, 19, false, 0);         /* 6: 10^-19 */
+    ng_idb(&n, 1, 0, 3, true, -100);        /* 7: milliseconds, 100 s before 1970 */
+    ng_idb(&n, 1, 0, 0x80, true, INT64_MAX); /* 8: seconds (2^0), offset to the end */
+    ng_epb(&n, 0, 10000000000ull, 6);
+    ng_epb(&n, 0, 1, 6);
+    ng_epb(&n, 1, 1500000, 6);
+    ng_epb(&n, 2, all, 6);
+    ng_epb(&n, 3, 1025, 6);
+    ng_epb(&n, 4, all, 6);
+    ng_epb(&n, 5, all, 6);
+    ng_epb(&n, 6, all, 6);
+    ng_epb(&n, 7, 5, 6);
+    ng_epb(&n, 0, all, 6);
+    ng_epb(&n, 8, 2, 6);
+    const char *path = ng_write(&n);
+    assert_int_equal(rs_source_open_file(path, &src, err), 0);
+    assert_int_equal(rs_source_linktype(src), RS_DLT_EN10MB);
+
+    assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_frame_time(&f, 10000000000, 0, 0);
+    assert_int_equal(f.caplen, 6);
+    assert_memory_equal(f.data, ng_data, 6);
+    assert_int_equal(f.len, 60);
+    /* The reproducer: 9999999999 s before the first frame. */
+    assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_frame_time(&f, 1, 0, 0);
+    assert_int_equal(f.rel.sec, -9999999999);
+    assert_int_equal(f.rel.nsec, 0);
+    assert_int_equal(f.delta.sec, -9999999999);
+    assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_frame_time(&f, 1, 500000000, 6);
+    assert_int_equal(f.delta.sec, 0);
+    assert_int_equal(f.delta.nsec, 500000000);
+    assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_frame_time(&f, 18446744073, 709551615, 9);
+    assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_frame_time(&f, 1, 976562, 3);            /* 1 + 1/1024 s */
+    assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_frame_time(&f, 16777215, 999999999, 9);  /* tshark 4.0: 16777215.010144255 */
+    assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_frame_time(&f, 1, 999999999, 9);
+    assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_frame_time(&f, 1, 844674407, 9);
+    assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_frame_time(&f, -100, 5000000, 3);        /* -99.995 s */
+    /* Past 2^63 seconds: clamped, not wrapped to a negative time. */
+    assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_frame_time(&f, INT64_MAX, 0, 0);
+    assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_frame_time(&f, INT64_MAX, 999999999, 0);
+    assert_int_equal(f.rel.sec, INT64_MAX - 10000000000);
+    assert_int_equal(rs_source_next(src, &f, err), 0);
+    rs_source_close(src);
+    unlink(path);
+}
+
+/* Sections of either byte order (each with its own interfaces), simple and
+ * obsolete packet blocks, per-interface link types, and blocks skipped. */
+static void
+test_pcapng_blocks(void **state)
+{
+    static struct ng_file n;
+    struct rs_source *src;
+    struct rs_frame f;
+    char err[RS_ERRBUF_SIZE];
+    uint8_t b[32] = {0};
+
+    (void)state;
+    memset(&n, 0, sizeof(n));
+    ng_shb(&n, true);
+    ng_idb(&n, RS_DLT_INFINIBAND, 4, 9, false, 0);
+    ng_idb(&n, RS_DLT_IPV4, 0, -1, false, 0);
+    ng_epb(&n, 1, 7, 6);
+    ng_block(&n, 0x40000bad, b, 8);         /* a custom block */
+    ng_block(&n, 5, b, 8);                  /* interface statistics */
+    ng_put32(&n, b, 6);                     /* SPB: original 6, the snaplen keeps 4 */
+    memcpy(b + 4, ng_data, sizeof(ng_data));
+    ng_block(&n, 3, b, 4 + sizeof(ng_data));
+    ng_shb(&n, false);                      /* a new section: interfaces start again */
+    ng_idb(&n, RS_DLT_EN10MB, 0, 9, false, 0);
+    ng_put16(&n, b, 0);                     /* PB: interface 0, 0 drops */
+    ng_put16(&n, b + 2, 0);
+    ng_put32(&n, b + 4, 0);
+    ng_put32(&n, b + 8, 2000000000);
+    ng_put32(&n, b + 12, 5);
+    ng_put32(&n, b + 16, 5);
+    memcpy(b + 20, ng_data, 5);
+    ng_block(&n, 2, b, 25);
+    const char *path = ng_write(&n);
+    assert_int_equal(rs_source_open_file(path, &src, err), 0);
+    assert_int_equal(rs_source_linktype(src), RS_DLT_INFINIBAND);
+    assert_int_equal(rs_source_snaplen(src), 4);
+    assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_int_equal(f.linktype, RS_DLT_IPV4);
+    assert_frame_time(&f, 0, 7000, 6);
+    assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_int_equal(f.linktype, RS_DLT_INFINIBAND);
+    assert_int_equal(f.caplen, 4);
+    assert_int_equal(f.len, 6);
+    assert_memory_equal(f.data, ng_data, 4);
+    assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_int_equal(f.linktype, RS_DLT_EN10MB);
+    assert_frame_time(&f, 2, 0, 9);
+    assert_int_equal(f.caplen, 5);
+    assert_int_equal(f.number, 3);
+    assert_int_equal(rs_source_next(src, &f, err), 0);
+    rs_source_close(src);
+    unlink(path);
+}
+
+/* Reading n gives `good` frames, then an error that contains want. */
+static void
+assert_fails_after(const struct ng_file *n, int good, const char *want)
+{
+    const char *path = ng_write(n);
+    struct rs_source *src;
+    struct rs_frame f;
+    char err[RS_ERRBUF_SIZE];
+
+    assert_int_equal(rs_source_open_file(path, &src, err), 0);
+    for (int i = 0; i < good; i++)
+        assert_int_equal(rs_source_next(src, &f, err), 1);
+    assert_int_equal(rs_source_next(src, &f, err), RS_EIO);
+    if (strstr(err, want) == NULL)
+        fail_msg("error '%s' lacks '%s'", err, want);
+    rs_source_close(src);
+    unlink(path);
+}
+
+/* Opening n fails with an error that names the file and contains want. */
+static void
+assert_open_fails(const struct ng_file *n, const char *want)
+{
+    const char *path = ng_write(n);
+    struct rs_source *src = NULL;
+    char err[RS_ERRBUF_SIZE];
+
+    assert_int_equal(rs_source_open_file(path, &src, err), RS_EIO);
+    assert_null(src);
+    if (strstr(err, path) == NULL || strstr(err, want) == NULL)
+        fail_msg("error '%s' lacks the file or '%s'", err, want);
+    unlink(path);
+}
+
+/* Damage is an error that says what, after the frames before it; at the
+ * start, an error that names the file. */
+static void
+test_pcapng_errors(void **state)
+{
+    static struct ng_file n;
+
+    (void)state;
+    /* Cut in the middle of the second packet (an EPB of 6 bytes is 40). */
+    memset(&n, 0, sizeof(n));
+    ng_shb(&n, false);
+    ng_idb(&n, 1, 0, -1, false, 0);
+    ng_epb(&n, 0, 1, 6);
+    ng_epb(&n, 0, 2, 6);
+    n.len -= 10;
+    assert_fails_after(&n, 1, "truncated pcapng file: a block of 40 bytes has 30");
+    n.len += 10;
+    /* A packet of an interface never described; more bytes than its block. */
+    ng_epb(&n, 3, 3, 6);
+    assert_fails_after(&n, 2, "a packet of interface 3, which no Interface Description");
+    n.len -= 40;
+    ng_epb(&n, 0, 3, 9);
+    assert_fails_after(&n, 2, "more captured bytes than its block holds: 9");
+    /* A block length that is no multiple of 4, and one whose trailer differs. */
+    n.len -= 40;
+    ng_epb(&n, 0, 3, 6);
+    ng_put32(&n, n.buf + n.len - 40 + 4, 42);
+    assert_fails_after(&n, 2, "corrupt pcapng file: a block of length 42");
+    ng_put32(&n, n.buf + n.len - 40 + 4, 40);
+    ng_put32(&n, n.buf + n.len - 4, 48);
+    assert_fails_after(&n, 2, "trailing length differs");
+
+    /* At the start: a packet before any interface, no interface at all, a
+     * resolution finer than 2^-63, a wrong byte-order magic. */
+    memset(&n, 0, sizeof(n));
+    ng_shb(&n, false);
+    ng_epb(&n, 0, 1, 6);
+    assert_open_fails(&n, "a packet before any Interface Description Block");
+    n.len = 28;
+    assert_open_fails(&n, "no Interface Description Block");
+    ng_idb(&n, 1, 0, 0xc0, false, 0);
+    assert_open_fails(&n, "resolution 2^-64 is finer than 64 bits count");
+    n.buf[8] ^= 0xff;
+    assert_open_fails(&n, "byte-order magic");
+}
+
 int
 main(void)
 {
@@ -259,6 +594,9 @@ main(void)
         cmocka_unit_test(test_errors_name_the_file),
         cmocka_unit_test(test_large_files),
         cmocka_unit_test(test_corrupt_record_length),
+        cmocka_unit_test(test_pcapng_timestamps),
+        cmocka_unit_test(test_pcapng_blocks),
+        cmocka_unit_test(test_pcapng_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -435,7 +435,8 @@ test_timestamps(void **state)
     int64_t t0 = f.ts_sec * 1000000000 + f.ts_nsec;
     assert_int_equal(rs_source_next(src, &f, err), 1);
     assert_int_equal(f.ts_sec * 1000000000 + f.ts_nsec - t0, 1000);
-    assert_int_equal(f.rel_ns, 1000);
+    assert_int_equal(f.rel.sec, 0);
+    assert_int_equal(f.rel.nsec, 1000);
     rs_source_close(src);
 }
 
