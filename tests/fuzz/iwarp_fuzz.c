@@ -254,7 +254,9 @@ case_frame(const struct gen_case *gc, size_t i)
         .data = gc->bytes + f->off, .caplen = f->caplen, .len = f->len,
         .linktype = RS_DLT_EN10MB, .number = i + 1,
         .ts_sec = (int64_t)(f->ts_ns / 1000000000u), .ts_nsec = (uint32_t)(f->ts_ns % 1000000000u),
-        .rel_ns = (int64_t)(f->ts_ns - gc->frames[0].ts_ns), .ts_digits = 6,
+        .rel = rs_time_from_ns((int64_t)(f->ts_ns - gc->frames[0].ts_ns)),
+        .delta = rs_time_from_ns(i == 0 ? 0 : (int64_t)(f->ts_ns - gc->frames[i - 1].ts_ns)),
+        .ts_digits = 6,
     };
     return fr;
 }
