@@ -3,6 +3,7 @@
 roceshark's field output with tshark's."""
 import atexit
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -32,6 +33,9 @@ EXTRA_CAPTURES = {
     "kazikame_SoftUiWarp__uiwarp__8cdd2a5d.pcap": "",
 }
 ROCESHARK = os.environ.get("ROCESHARK", os.path.join(SOURCE_DIR, "build", "roceshark"))
+# The CMake options of the build under test, as booleans ("verbs=ON plugin=ON ..." from ctest).
+BUILT = {k: v.upper() in ("ON", "TRUE", "YES", "Y", "1")
+         for k, v in (kv.split("=", 1) for kv in os.environ.get("ROCESHARK_BUILT", "").split())}
 PYTHON = "/usr/bin/python3"     # Debian's, which has python3-scapy
 
 # The field contract of the foundation issue: every Wireshark 4.0 field of these headers.
@@ -137,6 +141,19 @@ def real_captures(prefix=""):
             if n.endswith(".pcap") and n.startswith(prefix)]
     extra = [extra_capture(n) for n in sorted(EXTRA_CAPTURES) if n.startswith(prefix)]
     return sorted(ours + [p for p in extra if p], key=os.path.basename)
+
+
+def project_version():
+    """The version that project() in CMakeLists.txt gives."""
+    text = open(os.path.join(SOURCE_DIR, "CMakeLists.txt")).read()
+    return re.search(r"project\(roceshark VERSION ([0-9.]+)", text).group(1)
+
+
+def wireshark_plugin_path():
+    """Where Wireshark looks for our plugin: epan/roceshark.so in its global plugin folder."""
+    folders = run(["tshark", "-G", "folders"]).stdout
+    return os.path.join(re.search(r"^Global Plugins:\s*(\S+)$", folders, re.M).group(1),
+                        "epan", "roceshark.so")
 
 
 def run(args, env=None, check_rc=True, input=None):
