@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # cmake -DROCESHARK=BIN -DIN=roceshark.1.in -DOUT=roceshark.1 -DPROJECT_VERSION=V
-#       -DPLUGIN_DIR=DIR -P man.cmake
+#       [-DPLUGIN_DIR=DIR] -P man.cmake
 # Fills in the man page: one .TP entry per roceshark.* field that BIN lists, sorted by name.
 execute_process(COMMAND ${ROCESHARK} fields roceshark. OUTPUT_VARIABLE _listing
                 RESULT_VARIABLE _rc)
@@ -26,5 +26,11 @@ foreach(_line IN LISTS _lines)
     string(APPEND RS_MAN_FIELDS ".TP\n.BR ${_name} \" (${_type})\"\n${_desc}\n")
 endforeach()
 string(REGEX REPLACE "\n$" "" RS_MAN_FIELDS "${RS_MAN_FIELDS}")
-set(RS_MAN_PLUGIN_DIR "${PLUGIN_DIR}")
+# The plugin's entry in FILES, when this build has the plugin.
+set(RS_MAN_PLUGIN "")
+if(PLUGIN_DIR)
+    string(APPEND RS_MAN_PLUGIN ".TP\n.I ${PLUGIN_DIR}/roceshark.so\n"
+           "The Wireshark plugin: every \\fBroceshark.*\\fP field, expert infos and\n"
+           "\\fBtshark \\-z roceshark,qp\\fP inside Wireshark and tshark.")
+endif()
 configure_file(${IN} ${OUT} @ONLY)
