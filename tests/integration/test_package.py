@@ -26,7 +26,8 @@ version = t.project_version()
 ws = re.search(r"(\d+)\.(\d+)\.\d+", t.run(["tshark", "--version"]).stdout)
 PLUGIN = t.wireshark_plugin_path()
 FILES = ["/usr/bin/roceshark", "/usr/share/man/man1/roceshark.1",
-         "/usr/share/bash-completion/completions/roceshark"] + ([PLUGIN] if t.BUILT["plugin"] else [])
+         "/usr/share/bash-completion/completions/roceshark"]
+FILES += [PLUGIN] if t.BUILT["plugin"] else []
 
 out = t.tempdir()
 p = t.run(["cpack", "--config", os.path.join(BUILD, "CPackConfig.cmake"), "-G", "DEB", "-B", out],
