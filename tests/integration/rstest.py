@@ -93,7 +93,7 @@ iwarp_rdma.send.fragment.toolongfragment iwarp_rdma.send.fragment.error
 
 # tshark's upper-layer heuristics on iWARP payloads (RPC-over-RDMA, SMB Direct) throw on
 # random Send payloads, and an exception inside TCP reassembly loses tshark the rest of the
-# stream: switch them off, as tshark-fields does for their InfiniBand twins.
+# stream: switch them off, as fieldsdiff.py does for their InfiniBand twins.
 TSHARK_IWARP = "--disable-heuristic rpcrdma_iwarp --disable-heuristic smb_direct_iwarp"
 
 # Lower layers we also print, checked alongside.
