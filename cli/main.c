@@ -7,8 +7,6 @@
 
 #include "cli.h"
 
-#define ROCESHARK_VERSION "0.1.0"
-
 static const char usage[] =
     "usage: roceshark <command> [options]\n"
     "\n"
@@ -28,6 +26,11 @@ static const char usage[] =
     "                                           an IBTA RC responder on RoCEv2 (UDP 4791)\n"
     "  perf     write_bw|read_bw|send_bw|send_lat|write_lat --bind IP [--connect IP]\n"
     "           [-s SIZE] [-n ITERS] [-m PMTU]  perftest's tests over the software RC\n"
+    "\n"
+    "options:\n"
+    "  -h, --help                               this text\n"
+    "  -v, --version                            the version, the optional parts built in\n"
+    "                                           and the libpcap in use\n"
     "\n"
     "Run 'roceshark <command> -h' for the options of one command. A live capture\n"
     "stopped by SIGINT or SIGTERM writes what it has, prints its counts and exits 0.\n"
@@ -55,8 +58,7 @@ main(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (strcmp(cmd, "-v") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("roceshark %s\n", ROCESHARK_VERSION);
-        return CLI_EXIT_OK;
+        return cmd_version();
     }
     if (strcmp(cmd, "read") == 0)
         return cmd_read(argc - 1, argv + 1);

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # deps.sh - installs the Debian 12 packages roceshark needs to build and test, when missing.
 set -eu
+# clang: CI compiles with it too. git, dpkg-dev, file, man-db: the fresh-clone and package
+# tests (clone, dpkg-shlibdeps, man roceshark).
 PACKAGES="build-essential cmake pkg-config libpcap-dev libibverbs-dev wireshark-dev
 libglib2.0-dev libcmocka-dev libncurses-dev tshark python3 python3-scapy iproute2
-librsvg2-bin python3-crcmod"
+librsvg2-bin python3-crcmod clang git dpkg-dev file man-db"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -1,15 +1,61 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test.sh - installs what is missing, builds, and runs the whole test suite (unit and
-# integration), then builds again with AddressSanitizer and UndefinedBehaviorSanitizer and
-# runs the suite once more.
-set -eu
+# test.sh - installs what is missing, then
+#   1. builds (RelWithDebInfo, build/) and runs the whole test suite;
+#   2. builds with AddressSanitizer and UndefinedBehaviorSanitizer (Debug, build-sanitize/)
+#      and runs the whole suite again;
+#   3. compiles gcc Release (build-gcc-release/) and clang Release (build-clang-release/),
+#      compile only: a warning that only the optimiser or the other compiler sees fails here.
+# Every step runs even when one before it failed, so one run shows everything that is wrong.
+# A summary of the steps ends the output; the exit status is 1 when any step failed.
+set -u
 cd "$(dirname "$0")/.."
-./scripts/deps.sh
+./scripts/deps.sh || exit 1
 jobs=$(nproc)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j"$jobs"
-ctest --test-dir build --output-on-failure -j"$jobs"
-cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DROCESHARK_SANITIZE=ON >/dev/null
-cmake --build build-sanitize -j"$jobs"
-ctest --test-dir build-sanitize --output-on-failure -j"$jobs"
+summary=""
+failed=0
+
+# step NAME COMMAND...: runs COMMAND, notes how it ended and how long it took.
+step() {
+    name=$1
+    shift
+    echo "== $name"
+    start=$(date +%s)
+    if "$@"; then
+        result=ok
+    else
+        result=FAILED
+        failed=1
+    fi
+    summary="$summary$(printf '%-34s %-7s %5ss' "$name" "$result" $(($(date +%s) - start)))
+"
+}
+
+# build DIR CMAKE_OPTION...: configures and compiles everything (tests and benchmarks too).
+build() {
+    dir=$1
+    shift
+    cmake -S . -B "$dir" "$@" >/dev/null && cmake --build "$dir" -j"$jobs"
+}
+
+suite() {
+    ctest --test-dir "$1" --output-on-failure -j"$jobs"
+}
+
+start_all=$(date +%s)
+step "build (RelWithDebInfo)" build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+step "tests" suite build
+step "build (ASan+UBSan, Debug)" build build-sanitize -DCMAKE_BUILD_TYPE=Debug \
+    -DROCESHARK_SANITIZE=ON
+step "tests under ASan+UBSan" suite build-sanitize
+step "compile gcc Release" build build-gcc-release -DCMAKE_C_COMPILER=gcc \
+    -DCMAKE_BUILD_TYPE=Release
+step "compile clang Release" build build-clang-release -DCMAKE_C_COMPILER=clang \
+    -DCMAKE_BUILD_TYPE=Release
+
+echo
+echo "== summary"
+printf '%s' "$summary"
+printf '%-34s %-7s %5ss\n' "all" "$([ $failed -eq 0 ] && echo ok || echo FAILED)" \
+    $(($(date +%s) - start_all))
+exit $failed

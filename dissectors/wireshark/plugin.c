@@ -6,11 +6,11 @@
 #include <ws_symbol_export.h>
 #include <ws_version.h>
 
+#include <roceshark/version.h>
+
 #include "ws_plugin.h"
 
-#define ROCESHARK_PLUGIN_VERSION "0.1.0"
-
-WS_DLL_PUBLIC_DEF const gchar plugin_version[] = ROCESHARK_PLUGIN_VERSION;
+WS_DLL_PUBLIC_DEF const gchar plugin_version[] = RS_VERSION;
 WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
 WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 

@@ -20,6 +20,8 @@ Writes, a Read Request and its Read Response, Immediate Data (and with SE), Atom
                   handshake, no MPA exchange, and the first segment starting inside an FPDU
   forced.pcap     a connection on TCP port 7777 seen mid-connection (for -d tcp.port==7777,iwarp)
   lossy.pcap      a connection whose capture missed segments the receiver acknowledged
+  siw.pcap        one connection with MPA revision 1, no markers and no CRC, one FPDU per
+                  segment: what the kernel's siw and user-space iWARP stacks send by default
   truth.jsonl     one JSON object per frame: file, frame, pdus (what ends in it), flags, and
                   tshark (whether tshark 4.0 decodes the frame as it is)
 """
@@ -367,6 +369,11 @@ def main():
     write_lossy(lossy, rng)
     with open(os.path.join(a.outdir, "lossy.json"), "w") as f:
         json.dump({"msns": lossy.lossy_msns}, f)
+    # Its own random numbers, so that adding it changed none of the files above.
+    siw = capture("siw.pcap")
+    run_connection(siw, random.Random(a.seed + 1), 0, 0, 0, 0, 0, rev=1, mode="aligned",
+                   corrupt_rate=0.0)
+    siw.close()
     with open(os.path.join(a.outdir, "truth.jsonl"), "w") as f:
         for t in truth:
             f.write(json.dumps(t) + "\n")

@@ -3,6 +3,8 @@
 roceshark's field output with tshark's."""
 import atexit
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -11,10 +13,29 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_DIR = os.path.dirname(os.path.dirname(HERE))
 GEN_DIR = os.path.join(SOURCE_DIR, "tests", "gen")
-SHARED = os.environ.get("ROCESHARK_SHARED", os.path.join(os.path.dirname(SOURCE_DIR), "shared"))
-REAL_CAPTURES = os.path.join(SHARED, "captures", "real")
-TOOLS = os.path.join(SHARED, "tools")
+sys.path.insert(0, os.path.join(SOURCE_DIR, "tests", "tools"))
+import fieldsdiff  # noqa: E402
+
+# Real captures whose origin allows it are part of the repository (see their SOURCES.md).
+REAL_CAPTURES = os.path.join(SOURCE_DIR, "tests", "captures", "real")
+# Those whose origin states no licence are used when present in this folder, else skipped by
+# name. The value tshark needs to decode each as it should goes with it: oferby_proxy__roce.pcap
+# has RoCEv2 ACKs sent from UDP source port 69, which Wireshark reads as TFTP.
+EXTRA_CAPTURES_DIR = os.environ.get("ROCESHARK_EXTRA_CAPTURES")
+if EXTRA_CAPTURES_DIR is None:
+    _beside = os.path.join(os.path.dirname(SOURCE_DIR), "shared", "captures", "real")
+    EXTRA_CAPTURES_DIR = _beside if os.path.isdir(_beside) else ""
+EXTRA_CAPTURES = {
+    "oferby_proxy__roce.pcap": "--disable-protocol tftp",
+    "montybeatnik_rdma-roce-lab__test.pcap": "",
+    "montybeatnik_rdma-roce-lab__roce_capture_read-write-ecn.pcap": "",
+    "kazikame_SoftUiWarp__uiwarp__422babab.pcap": "",
+    "kazikame_SoftUiWarp__uiwarp__8cdd2a5d.pcap": "",
+}
 ROCESHARK = os.environ.get("ROCESHARK", os.path.join(SOURCE_DIR, "build", "roceshark"))
+# The CMake options of the build under test, as booleans ("verbs=ON plugin=ON ..." from ctest).
+BUILT = {k: v.upper() in ("ON", "TRUE", "YES", "Y", "1")
+         for k, v in (kv.split("=", 1) for kv in os.environ.get("ROCESHARK_BUILT", "").split())}
 PYTHON = "/usr/bin/python3"     # Debian's, which has python3-scapy
 
 # The field contract of the foundation issue: every Wireshark 4.0 field of these headers.
@@ -72,7 +93,7 @@ iwarp_rdma.send.fragment.toolongfragment iwarp_rdma.send.fragment.error
 
 # tshark's upper-layer heuristics on iWARP payloads (RPC-over-RDMA, SMB Direct) throw on
 # random Send payloads, and an exception inside TCP reassembly loses tshark the rest of the
-# stream: switch them off, as tshark-fields does for their InfiniBand twins.
+# stream: switch them off, as fieldsdiff.py does for their InfiniBand twins.
 TSHARK_IWARP = "--disable-heuristic rpcrdma_iwarp --disable-heuristic smb_direct_iwarp"
 
 # Lower layers we also print, checked alongside.
@@ -105,10 +126,34 @@ def finish(name):
     sys.exit(0)
 
 
-def need(path, what):
-    if not os.path.exists(path):
-        print("%s not found at %s (set ROCESHARK_SHARED to the shared folder)" % (what, path))
-        sys.exit(1)
+def extra_capture(name):
+    """The path of the extra capture name, or None (saying it is skipped) when absent."""
+    path = os.path.join(EXTRA_CAPTURES_DIR, name) if EXTRA_CAPTURES_DIR else ""
+    if path and os.path.isfile(path):
+        return path
+    print("skipped: %s (not in ROCESHARK_EXTRA_CAPTURES=%s)" % (name, EXTRA_CAPTURES_DIR or "''"))
+    return None
+
+
+def real_captures(prefix=""):
+    """The real captures: the repository's, then the extra ones present; sorted by name."""
+    ours = [os.path.join(REAL_CAPTURES, n) for n in os.listdir(REAL_CAPTURES)
+            if n.endswith(".pcap") and n.startswith(prefix)]
+    extra = [extra_capture(n) for n in sorted(EXTRA_CAPTURES) if n.startswith(prefix)]
+    return sorted(ours + [p for p in extra if p], key=os.path.basename)
+
+
+def project_version():
+    """The version that project() in CMakeLists.txt gives."""
+    text = open(os.path.join(SOURCE_DIR, "CMakeLists.txt")).read()
+    return re.search(r"project\(roceshark VERSION ([0-9.]+)", text).group(1)
+
+
+def wireshark_plugin_path():
+    """Where Wireshark looks for our plugin: epan/roceshark.so in its global plugin folder."""
+    folders = run(["tshark", "-G", "folders"]).stdout
+    return os.path.join(re.search(r"^Global Plugins:\s*(\S+)$", folders, re.M).group(1),
+                        "epan", "roceshark.so")
 
 
 def run(args, env=None, check_rc=True, input=None):
@@ -120,49 +165,22 @@ def run(args, env=None, check_rc=True, input=None):
 
 
 def roceshark_fields(path, fields, extra=()):
-    args = [ROCESHARK, "read", "-r", path, "-T", "fields"] + list(extra)
-    for f in fields:
-        args += ["-e", f]
-    return [line.split("\t") for line in run(args).stdout.splitlines()]
+    return fieldsdiff.roceshark_rows(path, fields, extra, ROCESHARK)
 
 
 def tshark_fields(path, fields, extra=""):
-    env = dict(os.environ, TSHARK_EXTRA=extra)
-    out = run([os.path.join(TOOLS, "tshark-fields"), path] + list(fields), env=env).stdout
-    return [line.split("\t") for line in out.splitlines()]
-
-
-def norm(v):
-    """tshark prints a field that stands twice in a frame twice; compare distinct values."""
-    return ",".join(dict.fromkeys(v.split(","))) if v else v
+    """tshark's rows, with the heuristics that misread RDMA payloads off (see fieldsdiff)."""
+    return fieldsdiff.tshark_rows(path, fields, shlex.split(extra))
 
 
 def fields_diff(path, fields, tshark_extra="", roceshark_extra=()):
-    """Compares every value with tshark. Returns (mismatches, total). With no -d
-    options this is what ../shared/tools/fields-diff does; it also runs that tool."""
-    if not roceshark_extra:
-        env = dict(os.environ, ROCESHARK=ROCESHARK, TSHARK_EXTRA=tshark_extra)
-        p = run([os.path.join(TOOLS, "fields-diff"), path] + list(fields), env=env,
-                check_rc=False)
-        last = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
-        if p.returncode != 0:
-            print(p.stdout)
-        check(p.returncode == 0, "fields-diff %s: %s" % (os.path.basename(path), last))
+    """Compares every value with tshark (tests/tools/fieldsdiff.py). Records a failure when
+    the frame counts differ; returns (mismatches, total)."""
     want = tshark_fields(path, fields, tshark_extra)
     got = roceshark_fields(path, fields, roceshark_extra)
-    bad = total = 0
     check(len(want) == len(got), "%s: tshark %d frames, roceshark %d"
           % (os.path.basename(path), len(want), len(got)))
-    for n, (w, g) in enumerate(zip(want, got), 1):
-        for i, f in enumerate(fields):
-            a = norm(w[i]) if i < len(w) else ""
-            b = norm(g[i]) if i < len(g) else ""
-            total += 1
-            if a != b:
-                bad += 1
-                if bad <= 10:
-                    print("  frame %d %s: tshark %r roceshark %r" % (n, f, a, b))
-    return bad, total
+    return fieldsdiff.compare(want, got, fields)
 
 
 def tempdir():

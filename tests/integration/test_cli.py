@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The command line: output formats on a real capture, and bad files, fields and options
-answered with one line on stderr ("roceshark: <what>: <why>") and the documented exit code."""
+answered with one line on stderr ("roceshark: <what>: <why>") and the documented exit code.
+
+The capture is ib_read_bw between two Soft-RoCE VMs (tests/captures/real): 21 TCP frames of
+perftest's exchange, then five RDMA Read Requests and their Read Responses First, Middle and
+Last. Its values below are tshark 4.0's."""
 import json
 import os
 
 import rstest as t
 
-t.need(t.REAL_CAPTURES, "the real captures")
-CAP = os.path.join(t.REAL_CAPTURES, "montybeatnik_rdma-roce-lab__test.pcap")
+CAP = os.path.join(t.REAL_CAPTURES, "linlinw5_rdma_ib_tutorial__pcap_rdma_read_bw.pcap")
 tmp = t.tempdir()
 
 
@@ -30,23 +33,25 @@ def expect_error(args, code, *words):
 # Formats.
 p = rs("read", "-r", CAP)
 lines = p.stdout.splitlines()
-t.check(p.returncode == 0 and len(lines) == 16, "text: %d lines" % len(lines))
-t.check("RRoCE 1086 RC RDMA Read Response First QP=0x000017 PSN=12726937 MSN=2 Payload=1024" in lines[6],
-        "text line 7: %r" % lines[6])
+t.check(p.returncode == 0 and len(lines) == 60, "text: %d lines" % len(lines))
+t.check(len(lines) > 26 and "RRoCE 1086 RC RDMA Read Response First QP=0x00001e PSN=6433910 "
+        "MSN=1 Payload=1024" in lines[26], "text line 27: %r" % lines[26:27])
 p = rs("read", "-r", CAP, "-c", "5")
 t.check(len(p.stdout.splitlines()) == 5, "-c 5 printed %d lines" % len(p.stdout.splitlines()))
 frames = json.loads(rs("read", "-r", CAP, "-T", "json").stdout)
-t.check(len(frames) == 16, "json: %d objects" % len(frames))
-t.check(frames[3]["infiniband.reth.dmalen"] == "18" and frames[3]["roceshark.icrc.status"] == "1",
-        "json frame 4: %r" % frames[3].get("infiniband.reth.dmalen"))
-t.check("infiniband.bth" not in frames[11], "json: an ARP frame has BTH fields")
-tree = rs("read", "-r", CAP, "-V", "-c", "4").stdout
-t.check("    RDMA Extended Transport Header\n        Virtual Address: 0x0000aaab26b58000" in tree,
+t.check(len(frames) == 60, "json: %d objects" % len(frames))
+t.check(frames[21]["infiniband.reth.dmalen"] == "3000" and
+        frames[21]["roceshark.icrc.status"] == "1",
+        "json frame 22: %r" % frames[21].get("infiniband.reth.dmalen"))
+t.check("infiniband.bth" not in frames[0], "json: a TCP frame has BTH fields")
+tree = rs("read", "-r", CAP, "-V", "-c", "22").stdout
+t.check("    RDMA Extended Transport Header\n        Virtual Address: 0x000062ac533fd000" in tree,
         "-V lacks the RETH subtree")
 p = rs("read", "-r", CAP, "-T", "fields", "-E", "header=y", "-E", "separator=,",
-       "-e", "frame.number", "-e", "infiniband.bth.psn", "-c", "5")
-t.check(p.stdout.splitlines()[:2] == ["frame.number,infiniband.bth.psn", "1,82"],
-        "-E header/separator: %r" % p.stdout.splitlines()[:2])
+       "-e", "frame.number", "-e", "infiniband.bth.psn", "-c", "22")
+out = p.stdout.splitlines()
+t.check(out[:2] == ["frame.number,infiniband.bth.psn", "1,"] and out[-1] == "22,6433910",
+        "-E header/separator: %r" % (out[:2] + out[-1:]))
 listing = rs("fields", "infiniband.aeth").stdout.splitlines()
 t.check(any(l.startswith("infiniband.aeth.syndrome.timer\tFT_UINT8\t") for l in listing),
         "fields listing lacks the AETH timer")
@@ -76,9 +81,9 @@ expect_error(["fields", "zzz"], 1, "zzz")
 # A capture cut in the middle of a record: what was read is printed, then the error.
 data = open(CAP, "rb").read()
 cut = os.path.join(tmp, "cut.pcap")
-open(cut, "wb").write(data[:len(data) - 100])
+open(cut, "wb").write(data[:len(data) - 40])     # inside the last record (82 octets)
 p = rs("read", "-r", cut)
-t.check(p.returncode == 2 and len(p.stdout.splitlines()) == 15,
+t.check(p.returncode == 2 and len(p.stdout.splitlines()) == 59,
         "cut file: exit %d, %d lines" % (p.returncode, len(p.stdout.splitlines())))
 t.check(p.stderr.startswith("roceshark: ") and cut in p.stderr and len(p.stderr.splitlines()) == 1,
         "cut file message: %r" % p.stderr)

@@ -12,6 +12,7 @@
   - -d udp.port==4792,roce decodes RoCEv2 on another port as tshark's Decode As does."""
 import json
 import os
+import re
 
 import rstest as t
 
@@ -66,6 +67,20 @@ bad, total = t.fields_diff(os.path.join(out, "port4792.pcap"), t.BTH_SUBFIELDS +
                            tshark_extra="-d udp.port==4792,infiniband",
                            roceshark_extra=["-d", "udp.port==4792,roce"])
 t.check(bad == 0 and total > 0, "port4792.pcap: %d of %d values differ" % (bad, total))
+
+# The same comparison through the command line of tests/tools/fieldsdiff.py: agreement
+# exits 0, and without the Decode As on both sides the two differ and it exits 1.
+tool = [t.PYTHON, os.path.join(t.SOURCE_DIR, "tests", "tools", "fieldsdiff.py")]
+port4792 = [os.path.join(out, "port4792.pcap"), "infiniband.bth.psn", "infiniband.bth.destqp"]
+env = dict(os.environ, ROCESHARK=t.ROCESHARK)
+p = t.run(tool + ["-t", "-d udp.port==4792,infiniband", "-o", "-d udp.port==4792,roce"] +
+          port4792, env=env, check_rc=False)
+last = p.stdout.splitlines()[-1] if p.stdout else ""
+t.check(p.returncode == 0 and re.fullmatch(r"(\d+) of \1 values match", last) and last[0] != "0",
+        "fieldsdiff.py with Decode As: exit %d, %r" % (p.returncode, last))
+p = t.run(tool + ["-o", "-d udp.port==4792,roce"] + port4792, env=env, check_rc=False)
+t.check(p.returncode == 1 and "tshark ''" in p.stdout,
+        "fieldsdiff.py, tshark without Decode As: exit %d, %r" % (p.returncode, p.stdout[-200:]))
 
 ib_fields = [f for f in fields if f.startswith("infiniband.")] + ["roceshark.icrc.status", "roceshark.vcrc.status"]
 erf = t.roceshark_fields(os.path.join(out, "ib_erf.pcap"), ib_fields)

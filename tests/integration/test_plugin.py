@@ -9,7 +9,7 @@ ignores WIRESHARK_PLUGIN_DIR):
   - a two-pass run (tshark -2) prints exactly what a one-pass run prints;
   - `-z roceshark,qp` has the numbers of `roceshark read -z conv,qp`.
 Everything tshark reads is copied into a world-readable scratch folder first, so the test
-does not depend on where the build or the shared captures live."""
+does not depend on where the build or the captures live."""
 import glob
 import os
 import re
@@ -80,7 +80,7 @@ iwarp_dir = t.tempdir()
 t.run([t.PYTHON, os.path.join(t.GEN_DIR, "gen_iwarp.py"), iwarp_dir, "--seed", "5"])
 iwarp = [os.path.join(iwarp_dir, n + ".pcap") for n in ("random", "retrans", "midstream", "lossy")]
 captures += iwarp
-captures += sorted(glob.glob(os.path.join(t.REAL_CAPTURES, "*.pcap")))
+captures += t.real_captures()
 captures.append(os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap"))
 
 efields = sum([["-e", f] for f in fields], [])

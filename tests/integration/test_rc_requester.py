@@ -41,6 +41,12 @@ class Run:
         self.requests += got
         return got
 
+    def get_after_first(self, n, window):
+        """Up to n requests: the first whenever rc_client gets to send it (its start is slow
+        under the sanitizers on a busy machine), the rest within window seconds of it."""
+        first = self.get(1, 10.0)
+        return first + (self.get(n - 1, window) if first and n > 1 else [])
+
     def reply(self, psn, op=r.ACK, **kw):
         self.fake.send(r.response(self.f, self.q, CQPN, psn, op, **kw))
 
@@ -157,8 +163,9 @@ def test_implied_nak():
 
 
 def test_timeout_retry():
-    # timeout 12: 4.096 us * 2^12 = 16.8 ms, long enough for Python to answer in time.
-    run = Run(["send:64"], ["--timeout", "12", "--retry-cnt", "3"])
+    # timeout 14: 4.096 us * 2^14 = 67 ms, long enough for Python to answer in time even on
+    # a busy machine.
+    run = Run(["send:64"], ["--timeout", "14", "--retry-cnt", "3"])
     times = []
     for _ in range(3):
         got = run.get(1)
@@ -167,14 +174,14 @@ def test_timeout_retry():
     run.reply(0)
     wcs, summary = run.finish()
     gaps = [b - a for a, b in zip(times, times[1:])]
-    t.check(len(times) == 3 and all(g >= 0.0165 for g in gaps),
+    t.check(len(times) == 3 and all(g >= 0.067 for g in gaps),
             "retransmissions after the local ACK timeout: gaps %s" % gaps)
     t.check(statuses(wcs) == ["SUCCESS"], "success after two timeouts: %s" % statuses(wcs))
     t.check(summary["counters"].get("timeouts") == 2, "two timeouts counted: %s"
             % summary["counters"].get("timeouts"))
     # Nobody answers: 1 + retry_cnt transmissions, then RETRY_EXC_ERR.
     run = Run(["send:64", "send:64"], ["--timeout", "6", "--retry-cnt", "2"])
-    seen = run.get(100, 0.5)
+    seen = run.get_after_first(100, 0.5)
     wcs, summary = run.finish()
     t.check(len([x for x in seen if x["psn"] == 0]) == 3,
             "retry_cnt 2: three transmissions of the first SEND, got %d"
@@ -236,7 +243,7 @@ def test_error_naks():
 
 def test_max_rd_atomic():
     run = Run(["read:8:0x7000:%d" % RKEY] * 4, ["--max-rd-atomic", "2", "--timeout", "18"])
-    got = run.get(4, 0.3)
+    got = run.get_after_first(4, 0.3)
     t.check(sorted(x["psn"] for x in got) == [0, 1],
             "max_rd_atomic 2: two READs outstanding, got PSNs %s" % [x["psn"] for x in got])
     run.reply(0, r.READ_ONLY, payload=bytes(8))

@@ -1,27 +1,27 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Every real capture in ../shared/captures/real (made by others on real and soft-RoCE NICs)
-decodes exactly as tshark 4.0 decodes it, for every field of the contract; every RoCE
-frame's ICRC (and every native IB frame's VCRC) checks out; nothing is reported malformed.
+"""Every real capture (made by others on real and soft-RoCE NICs): those of
+tests/captures/real, and the extra ones (see its SOURCES.md) when ROCESHARK_EXTRA_CAPTURES
+holds them. Each decodes exactly as tshark 4.0 decodes it, for every field of the contract;
+every RoCE frame's ICRC (and every native IB frame's VCRC) checks out; nothing is reported
+malformed.
 
-One capture needs tshark told something: oferby_proxy__roce.pcap has RoCEv2 ACKs sent from
-UDP source port 69. Wireshark tries the lower port first and reads them as TFTP, which is
-wrong: RoCEv2 is identified by the destination port (IBTA Annex A17). We disable TFTP in
-tshark for that file so that it decodes them as what they are."""
-import glob
+One extra capture needs tshark told something: oferby_proxy__roce.pcap has RoCEv2 ACKs sent
+from UDP source port 69. Wireshark tries the lower port first and reads them as TFTP, which is
+wrong: RoCEv2 is identified by the destination port (IBTA Annex A17). tshark runs with TFTP
+disabled for that file so that it decodes them as what they are."""
 import os
 
 import rstest as t
 
-t.need(t.REAL_CAPTURES, "the real captures")
-captures = sorted(glob.glob(os.path.join(t.REAL_CAPTURES, "*.pcap")))
-t.check(len(captures) >= 20, "expected the shared real captures, found %d" % len(captures))
+captures = t.real_captures()
+ours = [p for p in captures if os.path.dirname(p) == t.REAL_CAPTURES]
+t.check(len(ours) == 21, "expected the 21 captures of tests/captures/real, found %d" % len(ours))
 
-TSHARK_EXTRA = {"oferby_proxy__roce.pcap": "--disable-protocol tftp"}
 rdma_frames = read_responses = 0
 for path in captures:
     name = os.path.basename(path)
-    extra = TSHARK_EXTRA.get(name, "")
+    extra = t.EXTRA_CAPTURES.get(name, "")
     bad, total = t.fields_diff(path, t.CONTRACT_FIELDS + t.LOWER_FIELDS, tshark_extra=extra)
     t.check(bad == 0, "%s: %d of %d values differ from tshark" % (name, bad, total))
     rows = t.roceshark_fields(path, ["roceshark.encap", "roceshark.icrc.status",
@@ -51,9 +51,19 @@ for path in captures:
         if op != "" and int(op) < 0x20:
             t.check(conv != "", "%s frame %d: RC frame without conversation" % (name, n))
     print("%-62s %6d values match tshark" % (name, total))
-# The captures hold 1,782 RoCEv2 frames and 43 native IB frames.
-t.check(rdma_frames == 1782 + 43, "RDMA frames: %d, want %d" % (rdma_frames, 1782 + 43))
-t.check(read_responses == 38, "%d READ responses and atomic ACKs checked, want 38" % read_responses)
+# The repository's captures hold 1,653 RoCEv2 frames, 43 native IB frames and 30 READ
+# responses and atomic ACKs; the extra ones 129 RoCEv2 frames and 8 READ responses.
+EXTRA_COUNTS = {"oferby_proxy__roce.pcap": (105, 0),
+                "montybeatnik_rdma-roce-lab__test.pcap": (12, 4),
+                "montybeatnik_rdma-roce-lab__roce_capture_read-write-ecn.pcap": (12, 4)}
+want_frames, want_responses = 1653 + 43, 30
+for path in captures:
+    rdma, responses = EXTRA_COUNTS.get(os.path.basename(path), (0, 0))
+    want_frames += rdma
+    want_responses += responses
+t.check(rdma_frames == want_frames, "RDMA frames: %d, want %d" % (rdma_frames, want_frames))
+t.check(read_responses == want_responses, "%d READ responses and atomic ACKs checked, want %d"
+        % (read_responses, want_responses))
 
 # RDMA-CM captures: conversations are paired from the CM REQ/REP, with the QPs they name.
 cm = os.path.join(t.REAL_CAPTURES, "linlinw5_rdma_ib_tutorial__pcap_rdma_cm.pcap")

@@ -53,7 +53,7 @@ test_rocev2_write_only(void **state)
     assert_layer(&pkt, RS_LAYER_UDP, ETH + IP4, UDP);
     assert_layer(&pkt, RS_LAYER_BTH, bth, 12);
     assert_layer(&pkt, RS_LAYER_RETH, bth + 12, 16);
-    /* 18 bytes of payload ("client-wrote-this"), then 2 pad bytes, then the ICRC. */
+    /* 18 bytes of payload ("roceshark-wrote-it"), then 2 pad bytes, then the ICRC. */
     assert_layer(&pkt, RS_LAYER_PAYLOAD, bth + 28, 18);
     assert_int_equal(pkt.payload_len, 18);
     assert_layer(&pkt, RS_LAYER_PAD, bth + 46, 2);
@@ -61,7 +61,7 @@ test_rocev2_write_only(void **state)
     assert_false(rs_packet_has(&pkt, RS_LAYER_AETH));
     assert_false(rs_packet_has(&pkt, RS_LAYER_VCRC));
     assert_int_equal(pkt.icrc_status, RS_CKSUM_GOOD);
-    assert_memory_equal(rs_packet_at(&pkt, RS_LAYER_PAYLOAD), "client-wrote-this", 17);
+    assert_memory_equal(rs_packet_at(&pkt, RS_LAYER_PAYLOAD), "roceshark-wrote-it", 18);
 }
 
 /* An ACK short enough that Ethernet would pad it: the IP length bounds it. */

@@ -89,29 +89,29 @@ test_values_of_a_write(void **state)
 
     (void)state;
     decode_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB, &pkt);
-    assert_field(&pkt, "infiniband.bth", "0a20ffff0000001180c23298");
+    assert_field(&pkt, "infiniband.bth", "0a20ffff0000001180001234");
     assert_field(&pkt, "infiniband.bth.opcode", "10");
     assert_field(&pkt, "infiniband.bth.padcnt", "2");
     assert_field(&pkt, "infiniband.bth.p_key", "65535");
     assert_field(&pkt, "infiniband.bth.destqp", "0x000011");
     assert_field(&pkt, "infiniband.bth.a", "1");
     assert_field(&pkt, "infiniband.bth.se", "0");
-    assert_field(&pkt, "infiniband.bth.psn", "12726936");
-    assert_field(&pkt, "infiniband.reth.va", "0x0000aaab26b58000");
-    assert_field(&pkt, "infiniband.reth.r_key", "0x00000220");
+    assert_field(&pkt, "infiniband.bth.psn", "4660");
+    assert_field(&pkt, "infiniband.reth.va", "0x00007f0012345000");
+    assert_field(&pkt, "infiniband.reth.r_key", "0x0000beef");
     assert_field(&pkt, "infiniband.reth.dmalen", "18");
-    assert_field(&pkt, "infiniband.invariant.crc", "0x403964ee");
-    assert_field(&pkt, "roceshark.icrc.computed", "0x403964ee");
+    assert_field(&pkt, "infiniband.invariant.crc", "0x32ca8f77");
+    assert_field(&pkt, "roceshark.icrc.computed", "0x32ca8f77");
     assert_field(&pkt, "roceshark.icrc.status", "1");
     assert_field(&pkt, "roceshark.payload.len", "18");
     assert_field(&pkt, "roceshark.encap", "rocev2");
     assert_field(&pkt, "roceshark.malformed", "");
     assert_field(&pkt, "infiniband.aeth.msn", "");
     assert_field(&pkt, "infiniband.variant.crc", "");
-    assert_field(&pkt, "ip.src", "192.168.2.25");
-    assert_field(&pkt, "ip.id", "0x35c7");
+    assert_field(&pkt, "ip.src", "10.0.0.1");
+    assert_field(&pkt, "ip.id", "0x0101");
     assert_field(&pkt, "ip.flags.df", "1");
-    assert_field(&pkt, "eth.src", "52:54:00:da:f9:2d");
+    assert_field(&pkt, "eth.src", "02:00:00:00:00:01");
     assert_field(&pkt, "udp.dstport", "4791");
     assert_field(&pkt, "frame.len", "94");
 }

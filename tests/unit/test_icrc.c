@@ -33,8 +33,8 @@ test_known_values(void **state)
         int linktype;
         uint32_t icrc;  /* as the CRC value; the wire holds it LSB first */
     } vectors[] = {
-        {HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB, 0xee643940},
-        {HEX_ROCEV2_ACK, RS_DLT_EN10MB, 0x4a6b4e88},
+        {HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB, 0x778fca32},
+        {HEX_ROCEV2_ACK, RS_DLT_EN10MB, 0xc7c55372},
         {HEX_ROCEV2_FETCH_ADD, RS_DLT_EN10MB, 0x08e2a726},
         {HEX_ROCEV1_SEND_ONLY, RS_DLT_EN10MB, 0x02a43e23},
         {HEX_ERF_IB_ACK, RS_DLT_ERF, 0x505503a8},

@@ -60,8 +60,8 @@ test_summary_line(void **state)
     capture_begin(&c);
     rs_print_summary(&c.out, &pkt);
     assert_string_equal(capture_end(&c),
-                        "    4  0.004454 192.168.2.25 → 192.168.2.24 RRoCE 94 RC RDMA Write Only "
-                        "QP=0x000011 PSN=12726936 AckReq VA=0xaaab26b58000 R_Key=0x00000220 "
+                        "    4  0.004454 10.0.0.1 → 10.0.0.2 RRoCE 94 RC RDMA Write Only "
+                        "QP=0x000011 PSN=4660 AckReq VA=0x7f0012345000 R_Key=0x0000beef "
                         "Len=18 Payload=18\n");
     free(c.text);
 }
@@ -76,13 +76,13 @@ test_info_reasons(void **state)
     (void)state;
     decode_hex(&tf, HEX_ROCEV2_ACK, RS_DLT_EN10MB, &pkt);
     rs_print_info(&pkt, info, sizeof(info));
-    assert_string_equal(info, "RC Acknowledge QP=0x000017 PSN=12726936 MSN=1");
+    assert_string_equal(info, "RC Acknowledge QP=0x000012 PSN=4660 MSN=1");
     assert_string_equal(rs_print_protocol(&pkt), "RRoCE");
 
     tf.bytes[54] = 0x61;    /* NAK, invalid request; the ICRC no longer matches */
     test_decode(&tf.frame, &pkt);
     rs_print_info(&pkt, info, sizeof(info));
-    assert_string_equal(info, "RC Acknowledge QP=0x000017 PSN=12726936 NAK [Invalid Request] "
+    assert_string_equal(info, "RC Acknowledge QP=0x000012 PSN=4660 NAK [Invalid Request] "
                               "MSN=1 [Bad ICRC]");
     tf.bytes[54] = 0x2e;    /* RNR NAK, 1.28 ms */
     test_decode(&tf.frame, &pkt);
@@ -184,11 +184,11 @@ test_fields_options(void **state)
     fmt.occurrence = 'f';
     rs_print_fields(&c.out, &fmt, &pkt, ids, 3);
     assert_string_equal(capture_end(&c),
-                        "10\t10,20\t0x0000aaab26b58000\n"
+                        "10\t10,20\t0x00007f0012345000\n"
                         "infiniband.bth.opcode;vlan.id;infiniband.reth.va\n"
-                        "10;10|20;0x0000aaab26b58000\n"
-                        "10;20;0x0000aaab26b58000\n"
-                        "10;10;0x0000aaab26b58000\n");
+                        "10;10|20;0x00007f0012345000\n"
+                        "10;20;0x00007f0012345000\n"
+                        "10;10;0x00007f0012345000\n");
     free(c.text);
 }
 

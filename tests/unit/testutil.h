@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * testutil.h - helpers the unit tests share: hex vectors to frames, and the
- * real frames used as known vectors (from ../shared/captures/real, see the
- * comment at each).
+ * frames used as known vectors: real ones from tests/captures/real, and built
+ * ones (see the comment at each).
  */
 #ifndef ROCESHARK_TESTUTIL_H
 #define ROCESHARK_TESTUTIL_H
@@ -15,34 +15,36 @@
 #include <roceshark/dissect.h>
 #include <roceshark/packet.h>
 
-/* montybeatnik test.pcap frame 4: RoCEv2 RC RDMA Write Only, 18 bytes + pad 2. */
+/* One RC conversation built by tests/gen/unit_vectors.py (its ICRCs from ibframes.py and
+ * scapy, independent of ours): an RDMA Write Only of 18 bytes ("roceshark-wrote-it") + pad 2,
+ * PSN 4660 to QP 0x11 with AckReq, from 10.0.0.1 to 10.0.0.2; */
 #define HEX_ROCEV2_WRITE_ONLY                                                                \
-    "5254008b2d12525400daf92d08004500005035c7400040117f54c0a80219c0a80218f24112b7003c0000" \
-    "0a20ffff0000001180c232980000aaab26b580000000022000000012636c69656e742d77726f74652d74" \
-    "686973000000403964ee"
-/* montybeatnik test.pcap frame 5: RC Acknowledge, AETH syndrome 0x1f, MSN 1. */
+    "020000000002020000000001080045000050010140004011259a0a0000010a000002c35012b7003c0000" \
+    "0a20ffff000000118000123400007f00123450000000beef00000012726f6365736861726b2d77726f74" \
+    "652d6974000032ca8f77"
+/* its Acknowledge to QP 0x12, AETH syndrome 0x1f, MSN 1; */
 #define HEX_ROCEV2_ACK                                                                       \
-    "525400daf92d5254008b2d12080045000030dfcf40004011d56bc0a80218c0a80219df9412b7001c0000" \
-    "1100ffff0000001700c232981f000001884e6b4a"
-/* montybeatnik test.pcap frame 6: RC RDMA Read Request, 4096 bytes. */
+    "02000000000102000000000208004500003002024000401124b90a0000020a000001c35012b7001c0000" \
+    "1100ffff00000012000012341f0000017253c5c7"
+/* and an RDMA Read Request of 4096 bytes, PSN 4661. */
 #define HEX_ROCEV2_READ_REQ                                                                  \
-    "5254008b2d12525400daf92d08004500003c35c8400040117f67c0a80219c0a80218f24112b700280000" \
-    "0c00ffff0000001180c232990000aaab26b58000000002200000100022c3bf71"
-/* rdma_atomic_bw.pcap frame 20: RC Fetch Add. */
+    "02000000000202000000000108004500003c01034000401125ac0a0000010a000002c35012b700280000" \
+    "0c00ffff000000118000123500007f00123450000000beef00001000598eabe5"
+/* tests/captures/real/linlinw5_..._rdma_atomic_bw.pcap frame 20: RC Fetch Add. */
 #define HEX_ROCEV2_FETCH_ADD                                                                 \
     "005056a7129f005056a77d03080045000048bc2b4000401149fd0a01103e0a01103dc66812b700340000" \
     "1400ffff0000002880a3f2c700006320d6be5000000019860000000000000001000000000000000026a7" \
     "e208"
-/* rdma_atomic_bw.pcap frame 25: RC Atomic Acknowledge. */
+/* The same capture's frame 25: RC Atomic Acknowledge. */
 #define HEX_ROCEV2_ATOMIC_ACK                                                                \
     "005056a77d03005056a7129f0800450000384e8340004011b7b50a01103d0a01103ec66812b700240000" \
     "1200ffff0000002900a3f2c71f0000013a01a68d6b397ac670c1f6f6"
-/* srinivaskoritala infiniband.pcap frame 11: ERF type 21, native IB RC Acknowledge with
- * LNH 2 (no GRH), VCRC 0x8130. */
+/* tests/captures/real/srinivaskoritala_..._infiniband.pcap frame 11: ERF type 21, native
+ * IB RC Acknowledge with LNH 2 (no GRH), VCRC 0x8130. */
 #define HEX_ERF_IB_ACK                                                                       \
     "e0ed30aef8412b48150400300000001e00020004000700011140ffff0087040800d40a551f000001a803" \
     "5550" "3081"
-/* srinivaskoritala infiniband.pcap frame 3: ERF type 21, LNH 3 (GRH), UD Send Only. */
+/* The same capture's frame 3: ERF type 21, LNH 3 (GRH), UD Send Only. */
 #define HEX_ERF_IB_GRH_UD                                                                    \
     "604e77e8f2412b48150400c0000000ae0003c000002b000560000000007c1b00fe800000000000000002" \
     "c90300001f2dff12401bffff000000000000ffffffff6440ffff00ffffff000de6f800000b1b00000048" \

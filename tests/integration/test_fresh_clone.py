@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A clone of the repository, alone in an empty temporary folder, configures, builds, passes
+its unit tests and the real-captures integration test: the repository holds everything its
+tests read, and nothing beside the checkout is needed. What is cloned is the commit checked
+out here (HEAD): uncommitted changes are not part of it.
+
+The clone's environment has none of the variables that could point it elsewhere
+(ROCESHARK_*), so the real captures kept out of the repository must be reported skipped, each
+by name. The Wireshark plugin is not built in the clone: nothing of the tests run here needs
+it, and it is the slowest part of the build."""
+import os
+import re
+import subprocess
+
+import rstest as t
+
+home = t.tempdir()
+clone = os.path.join(home, "rs")
+# safe.directory: the checkout may belong to another user than the one running the tests.
+git = ["git", "-c", "safe.directory=*"]
+head = t.run(git + ["-C", t.SOURCE_DIR, "rev-parse", "HEAD"]).stdout.strip()
+t.run(git + ["clone", "-q", "--no-checkout", t.SOURCE_DIR, clone])
+t.run(git + ["-C", clone, "checkout", "-q", "--detach", head])
+t.check(sorted(os.listdir(home)) == ["rs"], "the temporary folder holds %s" % os.listdir(home))
+
+env = {k: v for k, v in os.environ.items() if not k.startswith("ROCESHARK")}
+env.pop("DECODE_EXACT", None)
+env.pop("RC_CLIENT", None)
+build = os.path.join(clone, "build")
+
+
+def step(args, what):
+    p = subprocess.run(args, cwd=clone, env=env, capture_output=True, text=True)
+    t.check(p.returncode == 0, "%s: exit %d\n%s%s" % (what, p.returncode, p.stdout[-3000:],
+                                                        p.stderr[-3000:]))
+    if p.returncode != 0:
+        t.finish("fresh clone")
+    return p.stdout
+
+
+step(["cmake", "-S", ".", "-B", build, "-DROCESHARK_WIRESHARK_PLUGIN=OFF"], "cmake")
+# Only what the selected tests run: the binary and the unit tests (whose names the build
+# knows, test_verbs only with libibverbs).
+targets = set(re.findall(r"^\.\.\. (\w+)$", step(["cmake", "--build", build, "--target", "help"],
+                                                   "targets"), re.M))
+wanted = ["roceshark"] + sorted(n for n in targets if n.startswith("test_"))
+step(["cmake", "--build", build, "-j%d" % (os.cpu_count() or 1), "--target"] + wanted, "build")
+SELECT = r"^(unit\..*|integration\.real_captures)$"
+listed = step(["ctest", "--test-dir", build, "-N", "-R", SELECT], "ctest -N")
+want = int(re.search(r"Total Tests: (\d+)", listed).group(1))
+out = step(["ctest", "--test-dir", build, "-V", "-R", SELECT, "-j%d" % (os.cpu_count() or 1)],
+           "ctest")
+ran = re.search(r"100% tests passed, 0 tests failed out of (\d+)", out)
+t.check(want >= 10 and "integration.real_captures" in listed and ran is not None and
+        int(ran.group(1)) == want, "the clone ran %s of its %d unit tests and real_captures"
+        % (ran.group(1) if ran else "no", want))
+t.check("real captures: ok" in out, "real_captures did not pass in the clone")
+for name in sorted(t.EXTRA_CAPTURES):
+    t.check("skipped: %s" % name in out, "the clone did not report %s skipped" % name)
+print("clone of %s: %s tests passed" % (head[:12], ran.group(1) if ran else "no"))
+t.finish("fresh clone")
