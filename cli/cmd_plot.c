@@ -7,9 +7,11 @@
  * belongs to, the second collects its packets with their analysis facts.
  * plot_svg.c draws them.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <roceshark/analysis.h>
@@ -168,13 +170,18 @@ cmd_plot(int argc, char **argv)
         plot_free(&pl);
         return cli_fail(CLI_EXIT_OUTPUT, "%s: cannot write: %m", po.out);
     }
+    /* A half-written picture is removed, but only a regular file: `-o /dev/full` must
+     * never unlink the device. */
+    struct stat st;
+    bool regular = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
     rc = plot_write_svg(&pl, fp, err);
     if (fclose(fp) != 0 && rc == 0)
-        rc = rs_error(err, RS_EIO, "%s: write error", po.out);
+        rc = rs_error(err, RS_EIO, "write error: %s", strerror(errno));
     plot_free(&pl);
     if (rc != 0) {
-        unlink(po.out);
-        return cli_fail(CLI_EXIT_OUTPUT, "%s", err);
+        if (regular)
+            unlink(po.out);
+        return cli_fail(CLI_EXIT_OUTPUT, "%s: %s", po.out, err);
     }
     return CLI_EXIT_OK;
 }

@@ -8,6 +8,7 @@
  * grey step line.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,6 +280,6 @@ plot_write_svg(const struct plot *pl, FILE *fp, char *err)
 #undef X
 #undef Y
     if (ferror(fp))
-        return rs_error(err, RS_EIO, "writing the SVG failed");
+        return rs_error(err, RS_EIO, "write error: %s", strerror(errno));
     return 0;
 }

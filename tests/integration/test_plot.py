@@ -4,6 +4,7 @@
 that shows each kind of event the trace has, in its own colour: the rendered PNG is
 decoded and its pixels counted per colour. Bad arguments get one-line errors."""
 import os
+import stat
 import struct
 import zlib
 
@@ -94,4 +95,14 @@ for args, words in ((["plot", "psn", "-r", os.path.join(tmp, "clean.pcap"), "--q
     p = t.run([t.ROCESHARK] + args, check_rc=False)
     t.check(p.returncode == 1 and words in p.stderr and len(p.stderr.splitlines()) == 1,
             "%s: exit %d %r" % (" ".join(args), p.returncode, p.stderr))
+# A write error removes a half-written picture, but never a device: a copy of /dev/full
+# (the real one is shared by every test on the machine).
+full = os.path.join(tmp, "full")
+os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+p = t.run([t.ROCESHARK, "plot", "psn", "-r", os.path.join(tmp, "clean.pcap"), "--qp", "0x200",
+           "-o", full], check_rc=False)
+t.check(p.returncode == 3 and "write error" in p.stderr, "-o full: exit %d %r"
+        % (p.returncode, p.stderr))
+t.check(os.path.exists(full) and stat.S_ISCHR(os.stat(full).st_mode),
+        "plot -o on a full device removed the device")
 t.finish("psn plot")
