@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench_decode.c - decode throughput on one core, with the capture already
- * in memory: decode only, decode with ICRC verification, and decode plus
+ * in memory, through the pipeline that `read` runs: decode only, decode with ICRC verification, and decode plus
  * formatting five fields the way `read -T fields` does (without the I/O).
  *
  * usage: bench_decode FILE [ROUNDS]
@@ -11,10 +11,10 @@
 #include <string.h>
 #include <time.h>
 
-#include <roceshark/analysis.h>
 #include <roceshark/capture.h>
 #include <roceshark/dissect.h>
 #include <roceshark/fields.h>
+#include <roceshark/pipeline.h>
 #include <roceshark/print.h>
 
 #include "bench_frames.h"
@@ -23,43 +23,37 @@ static double
 run(const struct bench_frames *fr, bool crc, bool analyze, const int *ids, size_t nids, int rounds,
     unsigned long long *sink)
 {
-    struct rs_facts facts;
-    struct rs_decode_opts opts;
-    struct rs_packet pkt;
+    struct rs_pipeline_opts opts;
     struct rs_fields_fmt fmt;
-
-    memset(&facts, 0, sizeof(facts));
     struct rs_out out;
     FILE *devnull = fopen("/dev/null", "w");
     double best = 1e30;
 
-    rs_decode_opts_init(&opts);
-    opts.verify_crc = crc;
+    rs_pipeline_opts_init(&opts);
+    opts.decode.verify_crc = crc;
+    opts.analyze = analyze;
     rs_fields_fmt_init(&fmt);
     rs_out_init(&out, devnull, 1 << 20);
     for (int r = 0; r < rounds; r++) {
-        struct rs_analyzer *an = NULL;
-        struct rs_analysis_opts ao;
-        rs_analysis_opts_init(&ao);
-        if (analyze)
-            rs_analyzer_new(&ao, &an, NULL);
+        struct rs_pipeline *pipe;
+        if (rs_pipeline_new(&opts, &pipe, NULL) != 0)
+            return -1;
         double t0 = bench_now();
         for (size_t i = 0; i < fr->n; i++) {
             /* As the file source does: fetch the next frame while this one decodes. */
             if (i + 1 < fr->n)
                 __builtin_prefetch(fr->f[i + 1].data);
-            rs_decode_frame(&fr->f[i], &opts, &pkt);
-            if (an != NULL)
-                rs_analyzer_process(an, &pkt, &facts);
-            *sink += pkt.layers + pkt.icrc_status + facts.flags;
+            const struct rs_pipeline_result *res = rs_pipeline_process(pipe, &fr->f[i]);
+            *sink += res->pkt.layers + res->pkt.icrc_status +
+                     (res->pkt.facts != NULL ? res->pkt.facts->flags : 0);
             if (nids > 0) {
-                rs_print_fields(&out, &fmt, &pkt, ids, nids);
+                rs_print_fields(&out, &fmt, &res->pkt, ids, nids);
                 if (out.len > (1u << 19))
                     out.len = 0;    /* formatting cost only, no write */
             }
         }
         double t = bench_now() - t0;
-        rs_analyzer_free(an);
+        rs_pipeline_free(pipe);
         if (t < best)
             best = t;
     }

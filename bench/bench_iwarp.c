@@ -15,6 +15,7 @@
 #include <roceshark/capture.h>
 #include <roceshark/dissect.h>
 #include <roceshark/iwarp.h>
+#include <roceshark/pipeline.h>
 
 #include "bench_frames.h"
 
@@ -22,33 +23,29 @@
 static double
 run(const struct bench_frames *fr, bool crc, int rounds, uint64_t *payload, uint64_t *fpdus)
 {
-    struct rs_decode_opts opts;
-    struct rs_iwarp_opts io;
-    struct rs_packet pkt;
+    struct rs_pipeline_opts opts;
     double best = 1e30;
 
-    rs_decode_opts_init(&opts);
-    opts.verify_crc = crc;
-    rs_iwarp_opts_init(&io);
-    io.verify_crc = crc;
+    rs_pipeline_opts_init(&opts);
+    opts.decode.verify_crc = crc;
+    opts.analyze = false;
     for (int r = 0; r < rounds; r++) {
-        struct rs_iwarp *iw;
+        struct rs_pipeline *pipe;
         uint64_t bytes = 0, n = 0;
-        if (rs_iwarp_new(&io, &iw, NULL) != 0)
+        if (rs_pipeline_new(&opts, &pipe, NULL) != 0)
             return -1;
         double t0 = bench_now();
         for (size_t i = 0; i < fr->n; i++) {
-            rs_decode_frame(&fr->f[i], &opts, &pkt);
-            rs_iwarp_process(iw, &pkt);
-            if (rs_packet_has(&pkt, RS_LAYER_TCP)) {
-                const struct rs_span *s = &pkt.span[RS_LAYER_TCP];
-                bytes += pkt.frame->caplen - (s->off + s->len);
+            const struct rs_packet *pkt = &rs_pipeline_process(pipe, &fr->f[i])->pkt;
+            if (rs_packet_has(pkt, RS_LAYER_TCP)) {
+                const struct rs_span *s = &pkt->span[RS_LAYER_TCP];
+                bytes += pkt->frame->caplen - (s->off + s->len);
             }
-            if (pkt.iwarp != NULL)
-                n += pkt.iwarp->n_pdus;
+            if (pkt->iwarp != NULL)
+                n += pkt->iwarp->n_pdus;
         }
         double t = bench_now() - t0;
-        rs_iwarp_free(iw);
+        rs_pipeline_free(pipe);
         if (t < best)
             best = t;
         *payload = bytes;

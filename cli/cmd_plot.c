@@ -17,6 +17,7 @@
 #include <roceshark/analysis.h>
 #include <roceshark/capture.h>
 #include <roceshark/dissect.h>
+#include <roceshark/pipeline.h>
 #include <roceshark/wire.h>
 
 #include "cli.h"
@@ -35,33 +36,29 @@ struct plot_opts {
     struct rs_decode_opts decode;
 };
 
-/* Runs the capture through decode and analysis, calling fn per frame. */
+/* Runs the capture through the pipeline, calling fn per frame. */
 static int
 each_frame(const struct plot_opts *po, void (*fn)(void *ctx, const struct rs_packet *pkt),
            void *ctx)
 {
     char err[RS_ERRBUF_SIZE];
     struct rs_source *src;
-    struct rs_analyzer *an;
-    struct rs_analysis_opts ao;
+    struct rs_pipeline_opts opts;
+    struct rs_pipeline *pipe;
     struct rs_frame frame;
-    struct rs_packet pkt;
-    struct rs_facts facts;
     int rc;
 
     if (rs_source_open_file(po->file, &src, err) != 0)
         return cli_fail(CLI_EXIT_INPUT, "%s", err);
-    rs_analysis_opts_init(&ao);
-    if (rs_analyzer_new(&ao, &an, err) != 0) {
+    rs_pipeline_opts_init(&opts);
+    opts.decode = po->decode;
+    if (rs_pipeline_new(&opts, &pipe, err) != 0) {
         rs_source_close(src);
         return cli_fail(CLI_EXIT_INTERNAL, "%s", err);
     }
-    while ((rc = rs_source_next(src, &frame, err)) == 1) {
-        rs_decode_frame(&frame, &po->decode, &pkt);
-        rs_analyzer_process(an, &pkt, &facts);
-        fn(ctx, &pkt);
-    }
-    rs_analyzer_free(an);
+    while ((rc = rs_source_next(src, &frame, err)) == 1)
+        fn(ctx, &rs_pipeline_process(pipe, &frame)->pkt);
+    rs_pipeline_free(pipe);
     rs_source_close(src);
     if (rc < 0)
         return cli_fail(CLI_EXIT_INPUT, "%s: %s", po->file, err);

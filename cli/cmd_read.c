@@ -14,6 +14,7 @@
 #include <roceshark/fields.h>
 #include <roceshark/filter.h>
 #include <roceshark/iwarp.h>
+#include <roceshark/pipeline.h>
 #include <roceshark/print.h>
 #include <roceshark/stats.h>
 
@@ -41,13 +42,8 @@ struct read_opts {
     int field_ids[MAX_FIELDS_ARGS];
     size_t n_fields;
     struct rs_fields_fmt fields_fmt;
-    struct rs_decode_opts decode;
-    struct rs_analysis_opts analysis;
-    bool analyze;
-    struct rs_iwarp_opts iwarp;
+    struct rs_pipeline_opts pipe;       /* -d, -o, -Y */
     bool iwarp_stats;                   /* -z iwarp */
-    const char *filter_text;
-    struct rs_filter *filter;
     struct rs_stat *stats[MAX_STATS];
     size_t n_stats;
     bool quiet;
@@ -188,16 +184,16 @@ parse_pref(const char *arg, struct read_opts *ro)
         if (!cli_parse_uint(arg + 8, 256, 4096, &v) || (v & (v - 1)) != 0)
             return cli_fail(CLI_EXIT_USAGE, "-o %s: the PMTU is 256, 512, 1024, 2048 or 4096",
                             arg);
-        ro->analysis.pmtu = (uint16_t)v;
+        ro->pipe.analysis.pmtu = (uint16_t)v;
     } else if (strncmp(arg, "analysis.max_convs:", 19) == 0) {
         if (!cli_parse_uint(arg + 19, 1, 1u << 26, &v))
             return cli_fail(CLI_EXIT_USAGE, "-o %s: expected 1 to %u conversations", arg,
                             1u << 26);
-        ro->analysis.max_convs = (uint32_t)v;
+        ro->pipe.analysis.max_convs = (uint32_t)v;
     } else if (strcmp(arg, "analysis:off") == 0 || strcmp(arg, "analysis:on") == 0) {
-        ro->analyze = arg[10] == 'n';
+        ro->pipe.analyze = arg[10] == 'n';
     } else if (strncmp(arg, "iwarp.", 6) == 0) {
-        return parse_iwarp_pref(arg, &ro->iwarp);
+        return parse_iwarp_pref(arg, &ro->pipe.iwarp);
     } else {
         return cli_fail(CLI_EXIT_USAGE, "-o %s: unknown preference (rc.pmtu:N, "
                         "analysis.max_convs:N, analysis:on|off, iwarp.buffer:N, "
@@ -214,10 +210,7 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
 
     memset(ro, 0, sizeof(*ro));
     rs_fields_fmt_init(&ro->fields_fmt);
-    rs_decode_opts_init(&ro->decode);
-    rs_analysis_opts_init(&ro->analysis);
-    rs_iwarp_opts_init(&ro->iwarp);
-    ro->analyze = true;
+    rs_pipeline_opts_init(&ro->pipe);
     optind = 1;
     opterr = 0;
     while ((c = getopt(argc, argv, ":r:i:f:s:B:pc:VT:e:E:d:o:Y:z:qlnh")) != -1) {
@@ -268,11 +261,11 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
                 return rc;
             break;
         case 'd':
-            if ((rc = cli_parse_decode_as(optarg, &ro->decode)) != 0)
+            if ((rc = cli_parse_decode_as(optarg, &ro->pipe.decode)) != 0)
                 return rc;
             break;
         case 'Y':
-            ro->filter_text = optarg;
+            ro->pipe.filter = optarg;
             break;
         case 'z': {
             char err[RS_ERRBUF_SIZE];
@@ -325,15 +318,9 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
         return cli_fail(CLI_EXIT_USAGE, "read: -e needs -T fields");
     if (ro->verbose && ro->format == FORMAT_TEXT)
         ro->format = FORMAT_TREE;
-    for (size_t i = 0; i < ro->n_stats && !ro->analyze; i++)
+    for (size_t i = 0; i < ro->n_stats && !ro->pipe.analyze; i++)
         if (rs_stat_needs_analysis(ro->stats[i]))
             return cli_fail(CLI_EXIT_USAGE, "-z needs the analysis: drop -o analysis:off");
-    if (ro->filter_text != NULL) {
-        char err[RS_ERRBUF_SIZE];
-        if (rs_filter_compile(ro->filter_text, &ro->filter, err) != 0)
-            return cli_fail(CLI_EXIT_USAGE, "-Y %.*s%s: %s", FILTER_ECHO_MAX, ro->filter_text,
-                            strlen(ro->filter_text) > FILTER_ECHO_MAX ? "..." : "", err);
-    }
     for (size_t i = 0; i < ro->n_fields; i++) {
         ro->field_ids[i] = rs_field_lookup(ro->field_names[i]);
         if (ro->field_ids[i] < 0)
@@ -343,8 +330,8 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
     return 0;
 }
 
-/* Checksums cost time; -T fields and -q compute them only when a field, the
- * filter or a statistic shows them. */
+/* Checksums cost time; -T fields and -q compute them only when a field or a
+ * statistic shows them (the pipeline checks them when the filter reads them). */
 static bool
 fields_need_crc(const struct read_opts *ro)
 {
@@ -355,8 +342,6 @@ fields_need_crc(const struct read_opts *ro)
         if (rs_stat_needs_crc(ro->stats[i]))
             return true;
     for (size_t k = 0; k < RS_ARRAY_SIZE(crc_fields); k++) {
-        if (ro->filter != NULL && rs_filter_uses(ro->filter, crc_fields[k]))
-            return true;
         for (size_t i = 0; i < ro->n_fields; i++)
             if (strncmp(ro->field_names[i], crc_fields[k], strlen(crc_fields[k])) == 0)
                 return true;
@@ -387,20 +372,17 @@ print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_pack
 static void
 read_opts_free(struct read_opts *ro)
 {
-    rs_filter_free(ro->filter);
     for (size_t i = 0; i < ro->n_stats; i++)
         rs_stat_free(ro->stats[i]);
     free(ro);
 }
 
 static int
-read_frames(struct rs_source *src, struct read_opts *ro, struct rs_iwarp *iw,
-            struct rs_analyzer *an, struct rs_out *out)
+read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pipe,
+            struct rs_out *out)
 {
     char err[RS_ERRBUF_SIZE];
     struct rs_frame frame;
-    struct rs_packet pkt;
-    struct rs_facts facts;
     unsigned long long shown = 0;
     int rc;
 
@@ -410,25 +392,22 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_iwarp *iw,
         rs_print_fields_header(out, &ro->fields_fmt, ro->field_names, ro->n_fields);
     while ((ro->count == 0 || shown < ro->count) && !out->failed &&
            (rc = rs_source_next(src, &frame, err)) == 1) {
-        rs_decode_frame(&frame, &ro->decode, &pkt);
-        rs_iwarp_process(iw, &pkt);
-        if (an != NULL)
-            rs_analyzer_process(an, &pkt, &facts);
+        const struct rs_pipeline_result *r = rs_pipeline_process(pipe, &frame);
         for (size_t i = 0; i < ro->n_stats; i++)
-            rs_stat_packet(ro->stats[i], &pkt);
-        if (ro->filter != NULL && !rs_filter_match(ro->filter, &pkt))
+            rs_stat_packet(ro->stats[i], &r->pkt);
+        if (!r->match)
             continue;
         if (!ro->quiet)
-            print_frame(out, ro, &pkt, shown == 0);
+            print_frame(out, ro, &r->pkt, shown == 0);
         shown++;
     }
     ro->shown = shown;
     if (ro->format == FORMAT_JSON && !ro->quiet)
         rs_print_json_end(out);
     for (size_t i = 0; i < ro->n_stats; i++)
-        rs_stat_print(ro->stats[i], an, out);
+        rs_stat_print(ro->stats[i], rs_pipeline_analyzer(pipe), out);
     if (ro->iwarp_stats)
-        rs_iwarp_print_stats(iw, out);
+        rs_iwarp_print_stats(rs_pipeline_iwarp(pipe), out);
     if (rs_out_flush(out) != 0)
         return cli_fail(CLI_EXIT_OUTPUT, "writing output: write error");
     if (rc < 0)
@@ -445,10 +424,10 @@ open_live(struct read_opts *ro, struct rs_source **src)
     char err[RS_ERRBUF_SIZE];
     int rc;
 
-    ro->live.roce_ports = ro->decode.roce_ports;
-    ro->live.n_roce_ports = ro->decode.n_roce_ports;
-    ro->live.iwarp_ports = ro->decode.iwarp_ports;
-    ro->live.n_iwarp_ports = ro->decode.n_iwarp_ports;
+    ro->live.roce_ports = ro->pipe.decode.roce_ports;
+    ro->live.n_roce_ports = ro->pipe.decode.n_roce_ports;
+    ro->live.iwarp_ports = ro->pipe.decode.iwarp_ports;
+    ro->live.n_iwarp_ports = ro->pipe.decode.n_iwarp_ports;
     ro->live.immediate = ro->line_buffered;
     if ((rc = rs_source_create_iface(ro->iface, src, err)) != 0)
         return cli_fail(cli_capture_exit(rc), "%s", err);
@@ -471,8 +450,7 @@ cmd_read(int argc, char **argv)
     struct read_opts *ro = malloc(sizeof(*ro));
     char err[RS_ERRBUF_SIZE];
     struct rs_source *src = NULL;
-    struct rs_iwarp *iw = NULL;
-    struct rs_analyzer *an = NULL;
+    struct rs_pipeline *pipe = NULL;
     struct rs_out out;
     bool have_out = false;
     int rc;
@@ -484,7 +462,16 @@ cmd_read(int argc, char **argv)
         goto done;
     }
     if (ro->format == FORMAT_FIELDS || ro->quiet)
-        ro->decode.verify_crc = fields_need_crc(ro);
+        ro->pipe.decode.verify_crc = fields_need_crc(ro);
+    /* Before the input is opened, so a bad filter is a usage error whatever the input. */
+    if ((rc = rs_pipeline_new(&ro->pipe, &pipe, err)) != 0) {
+        const char *text = ro->pipe.filter;
+        rc = rc == RS_EINVAL ?
+            cli_fail(CLI_EXIT_USAGE, "-Y %.*s%s: %s", FILTER_ECHO_MAX, text,
+                     strlen(text) > FILTER_ECHO_MAX ? "..." : "", err) :
+            cli_fail(CLI_EXIT_INTERNAL, "%s", err);
+        goto done;
+    }
     if (ro->iface != NULL) {
         if ((rc = open_live(ro, &src)) != 0)
             goto done;
@@ -498,22 +485,13 @@ cmd_read(int argc, char **argv)
     }
     have_out = true;
     out.line_buffered = ro->line_buffered;
-    ro->iwarp.verify_crc = ro->decode.verify_crc;
-    ro->iwarp.n_ports = ro->decode.n_iwarp_ports;
-    memcpy(ro->iwarp.ports, ro->decode.iwarp_ports, sizeof(ro->iwarp.ports));
-    if (rs_iwarp_new(&ro->iwarp, &iw, err) != 0 ||
-        (ro->analyze && rs_analyzer_new(&ro->analysis, &an, err) != 0)) {
-        rc = cli_fail(CLI_EXIT_INTERNAL, "%s", err);
-        goto done;
-    }
-    rc = read_frames(src, ro, iw, an, &out);
+    rc = read_frames(src, ro, pipe, &out);
     if (ro->iface != NULL)
         cli_print_capture_counts(src, ro->shown, "decoded");
 done:
     if (ro->iface != NULL && src != NULL)
         cli_break_on_signals(NULL);
-    rs_analyzer_free(an);
-    rs_iwarp_free(iw);
+    rs_pipeline_free(pipe);
     if (have_out)
         rs_out_free(&out);
     rs_source_close(src);

@@ -30,6 +30,7 @@
 #include <roceshark/expert.h>
 #include <roceshark/fields.h>
 #include <roceshark/iwarp.h>
+#include <roceshark/pipeline.h>
 
 #include "ws_plugin.h"
 
@@ -51,8 +52,8 @@ static gboolean pref_analysis = TRUE;
 static range_t *pref_iwarp_ports;
 
 static struct rs_decode_opts decode_opts;
-static struct rs_analyzer *analyzer;
-static struct rs_iwarp *iwarp;
+/* The stateful stages, run once per frame on the first pass. */
+static struct rs_pipeline *pipeline;
 
 /* One roceshark.* value of an iWARP frame, copied out of the stage's
  * buffers, which the next frame reuses. */
@@ -73,7 +74,7 @@ struct frame_facts {
 const struct rs_analyzer *
 roceshark_analyzer(void)
 {
-    return analyzer;
+    return pipeline != NULL ? rs_pipeline_analyzer(pipeline) : NULL;
 }
 
 /* --- Registration: the registry's roceshark.* fields as Wireshark fields --- */
@@ -255,28 +256,22 @@ apply_prefs(void)
 static void
 capture_cleanup(void)
 {
-    rs_analyzer_free(analyzer);
-    analyzer = NULL;
-    rs_iwarp_free(iwarp);
-    iwarp = NULL;
+    rs_pipeline_free(pipeline);
+    pipeline = NULL;
 }
 
 static void
 capture_init(void)
 {
-    struct rs_analysis_opts ao;
-    struct rs_iwarp_opts io;
+    struct rs_pipeline_opts opts;
 
     capture_cleanup();
     apply_prefs();
-    rs_analysis_opts_init(&ao);
-    ao.pmtu = (uint16_t)pref_pmtu;
-    if (pref_analysis)
-        rs_analyzer_new(&ao, &analyzer, NULL);
-    rs_iwarp_opts_init(&io);
-    io.n_ports = decode_opts.n_iwarp_ports;
-    memcpy(io.ports, decode_opts.iwarp_ports, sizeof(io.ports));
-    rs_iwarp_new(&io, &iwarp, NULL);
+    rs_pipeline_opts_init(&opts);
+    opts.decode = decode_opts;
+    opts.analysis.pmtu = (uint16_t)pref_pmtu;
+    opts.analyze = pref_analysis;
+    rs_pipeline_new(&opts, &pipeline, NULL);    /* NULL (no stages) only without memory */
 }
 
 /* --- The postdissector --- */
@@ -489,18 +484,18 @@ add_kept(proto_tree *tree, proto_tree *rt, tvbuff_t *tvb, const struct rs_packet
     }
 }
 
-/* The first pass, in frame order: the iWARP stage and the analyzer. NULL
- * when the frame carries nothing of ours. */
+/* The first pass, in frame order: the whole pipeline, whose view replaces
+ * the decode-only one in *pkt. NULL when the frame carries nothing of ours. */
 static struct frame_facts *
-first_pass(packet_info *pinfo, struct rs_packet *pkt)
+first_pass(packet_info *pinfo, const struct rs_frame *frame, struct rs_packet *pkt)
 {
-    if (iwarp != NULL)
-        rs_iwarp_process(iwarp, pkt);
+    const struct rs_pipeline_result *r = rs_pipeline_process(pipeline, frame);
+    *pkt = r->pkt;
     if (pkt->encap == RS_ENCAP_NONE)
         return NULL;
     struct frame_facts *ff = wmem_new0(wmem_file_scope(), struct frame_facts);
-    if (analyzer != NULL)
-        rs_analyzer_process(analyzer, pkt, &ff->facts);
+    if (pkt->facts != NULL)
+        ff->facts = *pkt->facts;
     if (pkt->iwarp != NULL)
         keep_frame(ff, pkt);
     p_add_proto_data(wmem_file_scope(), pinfo, proto_roceshark, 0, ff);
@@ -526,15 +521,17 @@ dissect_roceshark(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *dat
     struct rs_time when = rs_time_make(pinfo->abs_ts.secs, pinfo->abs_ts.nsecs);
     frame.ts_sec = when.sec;
     frame.ts_nsec = (uint32_t)when.nsec;
-    rs_decode_frame(&frame, &decode_opts, &pkt);
 
-    /* Stateful stages in frame order on the first pass, read back afterwards. */
+    /* The pipeline in frame order on the first pass; afterwards the frame is
+     * decoded again and the facts kept then are read back. */
     struct frame_facts *ff = p_get_proto_data(wmem_file_scope(), pinfo, proto_roceshark, 0);
-    if (!PINFO_FD_VISITED(pinfo) && ff == NULL)
-        ff = first_pass(pinfo, &pkt);
+    if (!PINFO_FD_VISITED(pinfo) && ff == NULL && pipeline != NULL)
+        ff = first_pass(pinfo, &frame, &pkt);
+    else
+        rs_decode_frame(&frame, &decode_opts, &pkt);
     if (ff == NULL && pkt.encap == RS_ENCAP_NONE)
         return 0;
-    pkt.facts = ff != NULL && analyzer != NULL ? &ff->facts : NULL;
+    pkt.facts = ff != NULL && roceshark_analyzer() != NULL ? &ff->facts : NULL;
     if (pkt.facts != NULL && (ff->facts.flags & RS_FACT_CONV))
         tap_queue_packet(roceshark_tap, pinfo, &ff->facts);
 

@@ -37,6 +37,7 @@
 #include <roceshark/capture.h>
 #include <roceshark/fields.h>
 #include <roceshark/pcapio.h>
+#include <roceshark/pipeline.h>
 #include <roceshark/print.h>
 #include <roceshark/stats.h>
 
@@ -68,10 +69,8 @@ struct run {
 
 /* One case (or file) going through the pipeline. */
 struct pipeline {
-    struct rs_iwarp *iw;
-    struct rs_iwarp_opts iwarp;
-    struct rs_decode_opts decode;
-    struct rs_analyzer *an;
+    struct rs_pipeline *pipe;
+    struct rs_iwarp *iw;                /* the pipeline's stage, for its statistics */
     struct rs_stat *stats[2];
     size_t n_stats;
     uint8_t *frame_copy;        /* the frame being shown, in a buffer of its size */
@@ -134,22 +133,22 @@ pipe_open(struct run *run, struct pipeline *pl, const struct rs_iwarp_opts *iwar
 {
     char err[RS_ERRBUF_SIZE];
 
+    struct rs_pipeline_opts opts;
+
     memset(pl, 0, sizeof(*pl));
     rs_print_json_begin(&run->out);
-    pl->iwarp = *iwarp;
-    pl->decode = *decode;
+    rs_pipeline_opts_init(&opts);
+    opts.decode = *decode;
+    opts.iwarp = *iwarp;
+    opts.analyze = analysis;
     /* The stage holds at least 128 KiB a direction, and at least that in all. */
     uint64_t buffer = iwarp->max_buffer > 131072 ? iwarp->max_buffer : 131072;
     pl->memory_bound = iwarp->max_memory > buffer ? iwarp->max_memory : buffer;
-    if (rs_iwarp_new(&pl->iwarp, &pl->iw, err) != 0)
+    if (rs_pipeline_new(&opts, &pl->pipe, err) != 0)
         fail(err, 0);
-    if (analysis) {
-        struct rs_analysis_opts ao;
-        rs_analysis_opts_init(&ao);
-        if (rs_analyzer_new(&ao, &pl->an, err) != 0 ||
-            rs_stat_new("conv,qp", &pl->stats[pl->n_stats++], err) != 0)
-            fail(err, 0);
-    }
+    pl->iw = rs_pipeline_iwarp(pl->pipe);
+    if (analysis && rs_stat_new("conv,qp", &pl->stats[pl->n_stats++], err) != 0)
+        fail(err, 0);
     if (rs_stat_new("expert", &pl->stats[pl->n_stats++], err) != 0)
         fail(err, 0);
 }
@@ -189,8 +188,6 @@ static void
 pipe_frame(struct run *run, struct pipeline *pl, const struct rs_frame *in)
 {
     struct rs_frame fr = *in;
-    struct rs_packet pkt;
-    struct rs_facts facts;
     struct rs_iwarp_stats st;
 
     /* The previous frame's bytes go now: nothing may point at them any more. */
@@ -201,21 +198,18 @@ pipe_frame(struct run *run, struct pipeline *pl, const struct rs_frame *in)
     memcpy(pl->frame_copy, in->data, fr.caplen);
     fr.data = pl->frame_copy;
     fr.number = ++pl->frames;
-    rs_decode_frame(&fr, &pl->decode, &pkt);
-    rs_iwarp_process(pl->iw, &pkt);
-    if (pl->an != NULL)
-        rs_analyzer_process(pl->an, &pkt, &facts);
+    const struct rs_packet *pkt = &rs_pipeline_process(pl->pipe, &fr)->pkt;
     for (size_t i = 0; i < pl->n_stats; i++)
-        rs_stat_packet(pl->stats[i], &pkt);
-    if (pkt.iwarp != NULL)
-        check_view(run, pl, pkt.iwarp);
+        rs_stat_packet(pl->stats[i], pkt);
+    if (pkt->iwarp != NULL)
+        check_view(run, pl, pkt->iwarp);
     rs_iwarp_get_stats(pl->iw, &st);
     if (st.memory > pl->memory_bound || st.memory_peak < st.memory)
         fail("reassembly memory over its bound", pl->frames);
-    rs_print_summary(&run->out, &pkt);
-    rs_print_tree(&run->out, &pkt);
-    rs_print_json(&run->out, &pkt, pl->frames == 1);
-    rs_print_fields(&run->out, &run->fmt, &pkt, run->field_ids, run->n_fields);
+    rs_print_summary(&run->out, pkt);
+    rs_print_tree(&run->out, pkt);
+    rs_print_json(&run->out, pkt, pl->frames == 1);
+    rs_print_fields(&run->out, &run->fmt, pkt, run->field_ids, run->n_fields);
     run->frames++;
 }
 
@@ -224,7 +218,7 @@ pipe_close(struct run *run, struct pipeline *pl, struct rs_iwarp_stats *st)
 {
     rs_print_json_end(&run->out);
     for (size_t i = 0; i < pl->n_stats; i++) {
-        rs_stat_print(pl->stats[i], pl->an, &run->out);
+        rs_stat_print(pl->stats[i], rs_pipeline_analyzer(pl->pipe), &run->out);
         rs_stat_free(pl->stats[i]);
     }
     rs_iwarp_print_stats(pl->iw, &run->out);
@@ -241,8 +235,7 @@ pipe_close(struct run *run, struct pipeline *pl, struct rs_iwarp_stats *st)
     s->buffer_limit_hits += st->buffer_limit_hits;
     s->bytes_lost += st->bytes_lost;
     s->resyncs += st->resyncs;
-    rs_analyzer_free(pl->an);
-    rs_iwarp_free(pl->iw);
+    rs_pipeline_free(pl->pipe);
     free(pl->frame_copy);
 }
 

@@ -4,7 +4,8 @@
  * its captured length, and pull every field and every output format out of
  * it. Under AddressSanitizer any read past the captured bytes is caught,
  * which libpcap's large shared buffer would otherwise hide. Frames go
- * through the iWARP stage too, whose state (and window) outlives each copy.
+ * through the whole pipeline, whose iWARP window and analysis state outlive
+ * each copy: anything kept pointing into a freed frame is caught too.
  *
  * usage: decode_exact FILE...   (exit 0 when every file was read)
  */
@@ -15,7 +16,7 @@
 #include <roceshark/capture.h>
 #include <roceshark/dissect.h>
 #include <roceshark/fields.h>
-#include <roceshark/iwarp.h>
+#include <roceshark/pipeline.h>
 #include <roceshark/print.h>
 
 static unsigned long long values;
@@ -32,24 +33,20 @@ count_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
 }
 
 static void
-exercise(const struct rs_frame *frame, struct rs_iwarp *iw, struct rs_out *out)
+exercise(const struct rs_frame *frame, struct rs_pipeline *pipe, struct rs_out *out)
 {
-    struct rs_decode_opts opts;
-    struct rs_packet pkt;
     /* An exact-size copy: one byte more read is a heap overflow. */
     uint8_t *copy = malloc(frame->caplen ? frame->caplen : 1);
     struct rs_frame f = *frame;
 
     memcpy(copy, frame->data, frame->caplen);
     f.data = copy;
-    rs_decode_opts_init(&opts);
-    rs_decode_frame(&f, &opts, &pkt);
-    rs_iwarp_process(iw, &pkt);
+    const struct rs_packet *pkt = &rs_pipeline_process(pipe, &f)->pkt;
     for (int id = 0; id < rs_field_count(); id++)
-        rs_field_foreach(&pkt, id, count_value, NULL);
-    rs_print_summary(out, &pkt);
-    rs_print_tree(out, &pkt);
-    rs_print_json(out, &pkt, true);
+        rs_field_foreach(pkt, id, count_value, NULL);
+    rs_print_summary(out, pkt);
+    rs_print_tree(out, pkt);
+    rs_print_json(out, pkt, true);
     out->len = 0;
     free(copy);
 }
@@ -66,20 +63,21 @@ main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         struct rs_source *src;
         struct rs_frame frame;
-        struct rs_iwarp_opts io;
-        struct rs_iwarp *iw;
+        struct rs_pipeline_opts opts;
+        struct rs_pipeline *pipe;
         int rc;
 
-        rs_iwarp_opts_init(&io);
-        if (rs_source_open_file(argv[i], &src, err) != 0 || rs_iwarp_new(&io, &iw, err) != 0) {
+        rs_pipeline_opts_init(&opts);
+        if (rs_source_open_file(argv[i], &src, err) != 0 ||
+            rs_pipeline_new(&opts, &pipe, err) != 0) {
             fprintf(stderr, "decode_exact: %s\n", err);
             return 2;
         }
         while ((rc = rs_source_next(src, &frame, err)) == 1) {
-            exercise(&frame, iw, &out);
+            exercise(&frame, pipe, &out);
             frames++;
         }
-        rs_iwarp_free(iw);
+        rs_pipeline_free(pipe);
         rs_source_close(src);
         if (rc < 0) {
             fprintf(stderr, "decode_exact: %s: %s\n", argv[i], err);
