@@ -1,30 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cmd_perf.c - `roceshark perf`: perftest's tests over the software RC
- * transport, with perftest's output.
+ * cmd_perf.c - `roceshark perf`: the options of perftest's tests over the
+ * software RC transport; the tests themselves are replay/perf/.
  *
- * As with ib_write_bw and friends, one side runs as the server and the
- * other connects to it over TCP (port 18515) to exchange QP numbers, PSNs,
- * R_Keys and the test parameters, which the client decides. Bandwidth tests
- * keep tx-depth work requests in flight and print bytes, iterations, peak
- * and average bandwidth (MB = 2^20 bytes, as perftest) and message rate;
- * latency tests ping-pong and print half the round trip: minimum, maximum,
- * typical (median), average, standard deviation, 99% and 99.9%.
+ * Bandwidth tests keep tx-depth work requests in flight and print bytes,
+ * iterations, peak and average bandwidth (MB = 2^20 bytes, as perftest) and
+ * message rate; latency tests ping-pong and print half the round trip:
+ * minimum, maximum, typical (median), average, standard deviation, 99% and
+ * 99.9%.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "perf.h"
+#include <roceshark/perf.h>
 
-static const struct perf_test_info tests[] = {
-    {"write_bw", "RDMA_Write BW Test", false, RS_RC_WR_RDMA_WRITE},
-    {"read_bw", "RDMA_Read BW Test", false, RS_RC_WR_RDMA_READ},
-    {"send_bw", "Send BW Test", false, RS_RC_WR_SEND},
-    {"send_lat", "Send Latency Test", true, RS_RC_WR_SEND},
-    {"write_lat", "RDMA_Write Latency Test", true, RS_RC_WR_RDMA_WRITE},
+#include "cli.h"
+#include "rc_cli.h"
+
+struct perf_cli {
+    struct rc_cli cli;
+    struct rs_perf p;
+    bool counters;
 };
 
 enum {
@@ -56,17 +54,8 @@ static const char usage[] =
     "  --ack-delay US   hold ACKs up to this long to cover later requests (default 10)\n"
     "  --timeout N --retry-cnt N --rnr-retry N --max-rd-atomic N --tos N --no-raw --trace\n";
 
-const struct perf_test_info *
-perf_test_find(const char *name)
-{
-    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-        if (strcmp(tests[i].name, name) == 0)
-            return &tests[i];
-    return NULL;
-}
-
 static int
-parse_args(struct perf *p, int argc, char **argv)
+parse_args(struct perf_cli *pc, int argc, char **argv)
 {
     static const struct option longopts[] = {
         RC_CLI_LONG_OPTIONS,
@@ -83,6 +72,7 @@ parse_args(struct perf *p, int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    struct rs_perf *p = &pc->p;
     unsigned long long v;
     bool events = false;
     int opt;
@@ -95,11 +85,11 @@ parse_args(struct perf *p, int argc, char **argv)
         fputs(usage, stderr);
         return CLI_EXIT_USAGE;
     }
-    p->test = perf_test_find(argv[1]);
+    p->test = rs_perf_test_find(argv[1]);
     if (p->test == NULL)
-        return cli_fail(CLI_EXIT_USAGE, "perf: %s: unknown test (write_bw, read_bw, send_bw, "
-                        "send_lat, write_lat)", argv[1]);
-    p->cli.attr.pmtu = 4096;
+        return cli_fail(CLI_EXIT_USAGE, "perf: %s: unknown test (%s)", argv[1],
+                        rs_perf_test_names());
+    pc->cli.attr.pmtu = 4096;
     p->size = p->test->latency ? 2 : 65536;
     p->iters = p->test->latency ? 1000 : 5000;
     p->tx_depth = 128;
@@ -108,7 +98,7 @@ parse_args(struct perf *p, int argc, char **argv)
     p->qpn = 0x11;
     optind = 2;
     while ((opt = getopt_long(argc, argv, "hs:n:m:t:p:", longopts, NULL)) != -1) {
-        int shared = rc_cli_option(&p->cli, opt == 'm' ? RC_OPT_PMTU : opt, optarg);
+        int shared = rc_cli_option(&pc->cli, opt == 'm' ? RC_OPT_PMTU : opt, optarg);
         if (shared < 0)
             return -shared;
         if (shared > 0)
@@ -157,7 +147,7 @@ parse_args(struct perf *p, int argc, char **argv)
             p->json = true;
             break;
         case OPT_COUNTERS:
-            p->counters = true;
+            pc->counters = true;
             break;
         case OPT_EVENTS:
             events = true;
@@ -171,184 +161,58 @@ parse_args(struct perf *p, int argc, char **argv)
         return cli_fail(CLI_EXIT_USAGE, "perf: unexpected argument '%s'", argv[optind]);
     /* perftest polls its completion queue without sleeping unless told to
      * wait for events (-e); we do the same with the socket. */
-    p->cli.udp.busy_poll = !events;
+    pc->cli.udp.busy_poll = !events;
     if (p->test->latency && p->size == 0)
         p->size = 1;    /* the last byte is the ping-pong marker */
     return 0;
 }
 
-/* Local memory: the buffer the test moves, and receive slots. */
+/* The exit code for an RS_E* code of the perf library. */
 static int
-setup_memory(struct perf *p)
+perf_exit(int rs_code)
 {
-    char err[RS_ERRBUF_SIZE];
-
-    p->buf = rc_cli_alloc(2 * p->size);
-    p->rbuf_len = (uint64_t)p->rx_depth * (p->size > 0 ? p->size : 1);
-    p->rbuf = rc_cli_alloc(p->rbuf_len);
-    if (p->buf == NULL || p->rbuf == NULL)
-        return cli_fail(CLI_EXIT_INTERNAL, "perf: out of memory for %" PRIu64 "-byte buffers",
-                        p->size);
-    for (uint64_t i = 0; i < p->size; i++)
-        p->buf[i] = (uint8_t)(i * 31 + 7);
-    if (rs_rc_mr_reg(p->ctx, p->buf, 2 * p->size, 0, 0,
-                     RS_RC_ACCESS_LOCAL_WRITE | RS_RC_ACCESS_REMOTE_ALL, &p->mr, err) < 0 ||
-        rs_rc_mr_reg(p->ctx, p->rbuf, p->rbuf_len, 0, 0, RS_RC_ACCESS_LOCAL_WRITE, &p->rmr,
-                     err) < 0)
-        return cli_fail(CLI_EXIT_INTERNAL, "perf: %s", err);
-    return 0;
-}
-
-static void
-our_info(const struct perf *p, struct rs_rc_conn_info *info)
-{
-    memcpy(info->ip, p->cli.udp.ip, 4);
-    info->qpn = p->qpn;
-    info->psn = p->psn;
-    info->rkey = p->mr.rkey;
-    info->va = p->mr.va + p->size;     /* the half the peer writes or reads */
-    info->length = p->size;
-    info->pmtu = p->cli.attr.pmtu;
-}
-
-static int
-create_qp(struct perf *p)
-{
-    char err[RS_ERRBUF_SIZE];
-    struct rs_rc_qp_attr a = p->cli.attr;
-
-    a.qpn = p->qpn;
-    a.dest_qpn = p->peer.qpn;
-    memcpy(a.peer_ip, p->peer.ip, 4);
-    a.sq_psn = p->psn;
-    a.rq_psn = p->peer.psn;
-    a.pmtu = p->peer.pmtu < a.pmtu ? p->peer.pmtu : a.pmtu;
-    a.sq_depth = p->tx_depth + 16;
-    a.rq_depth = p->rx_depth;
-    a.max_inflight = 2048;
-    if (rs_rc_qp_create(p->ctx, &a, &p->qp, err) < 0)
-        return cli_fail(CLI_EXIT_USAGE, "perf: %s", err);
-    p->cli.attr.pmtu = a.pmtu;
-    if (p->test->opcode == RS_RC_WR_SEND)
-        for (uint32_t i = 0; i < p->rx_depth; i++)
-            if (perf_post_recv(p, i) < 0)
-                return CLI_EXIT_INTERNAL;
-    return 0;
-}
-
-/* Client: tell the server the test and our QP; learn its QP. Server: the
- * other way round. The client's size and iterations rule. */
-static int
-exchange(struct perf *p)
-{
-    char line[1024], err[RS_ERRBUF_SIZE], name[32];
-    struct rs_rc_conn_info info;
-    uint64_t v;
-    int listen_fd = -1;
-
-    if (p->client) {
-        if (rs_rc_side_connect(p->server_ip, p->port, 5000, &p->fd, err) < 0)
-            return cli_fail(CLI_EXIT_CAPTURE, "perf: %s", err);
-        our_info(p, &info);
-        int n = rs_rc_conn_format(&info, line, sizeof(line));
-        snprintf(line + n - 1, sizeof(line) - (size_t)n + 1,
-                 ", \"test\": \"%s\", \"size\": %" PRIu64 ", \"iters\": %" PRIu64 "}",
-                 p->test->name, p->size, p->iters);
-        if (rs_rc_side_send(p->fd, line, err) < 0 ||
-            rs_rc_side_recv(p->fd, line, sizeof(line), 5000, err) < 0)
-            return cli_fail(CLI_EXIT_CAPTURE, "perf: %s", err);
-        if (rs_rc_json_str(line, "error", err, sizeof(err)))
-            return cli_fail(CLI_EXIT_CAPTURE, "perf: the server refused: %s", err);
-        if (rs_rc_conn_parse(line, &p->peer, err) < 0)
-            return cli_fail(CLI_EXIT_CAPTURE, "perf: %s", err);
-        return create_qp(p);
+    switch (rs_code) {
+    case RS_EINVAL:
+        return CLI_EXIT_USAGE;
+    case RS_ENOMEM:
+        return CLI_EXIT_INTERNAL;
+    default:
+        return CLI_EXIT_CAPTURE;
     }
-    if (rs_rc_side_listen(p->cli.udp.ip, p->port, &listen_fd, err) < 0 ||
-        rs_rc_side_accept(listen_fd, &p->fd, err) < 0) {
-        if (listen_fd >= 0)
-            close(listen_fd);
-        return cli_fail(CLI_EXIT_CAPTURE, "perf: %s", err);
-    }
-    close(listen_fd);
-    if (rs_rc_side_recv(p->fd, line, sizeof(line), 5000, err) < 0 ||
-        rs_rc_conn_parse(line, &p->peer, err) < 0)
-        return cli_fail(CLI_EXIT_CAPTURE, "perf: %s", err);
-    if (!rs_rc_json_str(line, "test", name, sizeof(name)) || strcmp(name, p->test->name) != 0)
-        return cli_fail(CLI_EXIT_USAGE, "perf: the client runs %s, this server %s", name,
-                        p->test->name);
-    if (rs_rc_json_u64(line, "size", &v) && v <= (1u << 30) && v != p->size) {
-        rc_cli_free(p->buf, 2 * p->size);
-        rc_cli_free(p->rbuf, p->rbuf_len);
-        rs_rc_mr_dereg(p->ctx, p->mr.lkey);
-        rs_rc_mr_dereg(p->ctx, p->rmr.lkey);
-        p->size = v;
-        int rc = setup_memory(p);
-        if (rc != 0)
-            return rc;
-    }
-    if (rs_rc_json_u64(line, "iters", &v) && v > 0 && v <= 100000000)
-        p->iters = v;
-    our_info(p, &info);
-    info.pmtu = p->peer.pmtu < info.pmtu ? p->peer.pmtu : info.pmtu;
-    rs_rc_conn_format(&info, line, sizeof(line));
-    if (rs_rc_side_send(p->fd, line, err) < 0)
-        return cli_fail(CLI_EXIT_CAPTURE, "perf: %s", err);
-    return create_qp(p);
-}
-
-static void
-print_header(const struct perf *p)
-{
-    const char *line = PERF_RESULT_LINE;
-
-    printf("%s", line);
-    printf("                    %s\n", p->test->title);
-    printf(" Transport type : RoCEv2 over UDP (roceshark software RC)\n");
-    printf(" Connection type : RC\t\tUsing SRQ      : OFF\n");
-    printf(" TX depth        : %u\t\tICRC checked   : %s\n", p->tx_depth,
-           rs_rc_udp_checks_icrc(p->udp) ? "ON" : "OFF");
-    printf(" Mtu             : %u[B]\tPolling        : %s\n", p->cli.attr.pmtu,
-           p->cli.udp.busy_poll ? "busy" : "blocking");
-    printf("%s", line);
-    printf(" local address: IP %u.%u.%u.%u QPN %#08x PSN %#08x RKey %#010x VAddr %#016" PRIx64
-           "\n",
-           p->cli.udp.ip[0], p->cli.udp.ip[1], p->cli.udp.ip[2], p->cli.udp.ip[3], p->qpn,
-           p->psn, p->mr.rkey, p->mr.va);
-    printf(" remote address: IP %u.%u.%u.%u QPN %#08x PSN %#08x RKey %#010x VAddr %#016" PRIx64
-           "\n",
-           p->peer.ip[0], p->peer.ip[1], p->peer.ip[2], p->peer.ip[3], p->peer.qpn,
-           p->peer.psn, p->peer.rkey, p->peer.va);
-    printf("%s", line);
-    fflush(stdout);
 }
 
 int
 cmd_perf(int argc, char **argv)
 {
-    static struct perf p;
+    static struct perf_cli pc;
+    struct rs_perf *p = &pc.p;
+    char err[RS_ERRBUF_SIZE];
 
-    memset(&p, 0, sizeof(p));
-    p.fd = -1;
-    rc_cli_init(&p.cli, "perf");
-    int rc = parse_args(&p, argc, argv);
+    memset(&pc, 0, sizeof(pc));
+    p->fd = -1;
+    rc_cli_init(&pc.cli, "perf");
+    int rc = parse_args(&pc, argc, argv);
     if (rc != 0)
         return rc;
-    if ((rc = rc_cli_open(&p.cli, &p.udp, &p.ctx)) != 0)
+    if ((rc = rc_cli_open(&pc.cli, &p->udp, &p->ctx)) != 0)
         return rc;
+    p->attr = pc.cli.attr;
+    p->busy_poll = pc.cli.udp.busy_poll;
+    memcpy(p->local_ip, pc.cli.udp.ip, 4);
+    p->stopped = rc_cli_stopped;
     /* PSNs that differ per run, as perftest's random ones do. */
-    p.psn = (uint32_t)(rs_rc_now_ns() / 1000) & 0xffffff;
+    p->psn = (uint32_t)(rs_rc_now_ns() / 1000) & 0xffffff;
     rc_cli_catch_signals();
-    if ((rc = setup_memory(&p)) == 0 && (rc = exchange(&p)) == 0) {
-        print_header(&p);
-        rc = p.test->latency ? perf_run_lat(&p) : perf_run_bw(&p);
-        if (p.counters)
-            rc_cli_print_counters(stdout, rs_rc_counters_get(p.ctx));
+    if ((rc = rs_perf_setup(p, err)) == 0 && (rc = rs_perf_exchange(p, err)) == 0) {
+        rs_perf_print_header(p);
+        rc = rs_perf_run(p, err);
+        if (pc.counters)
+            rs_rc_counters_print_json(stdout, rs_rc_counters_get(p->ctx));
     }
-    if (p.fd >= 0)
-        close(p.fd);
-    rs_rc_ctx_destroy(p.ctx);
-    rs_rc_udp_close(p.udp);
-    rc_cli_free(p.buf, 2 * p.size);
-    rc_cli_free(p.rbuf, p.rbuf_len);
+    if (rc != 0)
+        rc = cli_fail(perf_exit(rc), "perf: %s", err);
+    rs_perf_release(p);
+    rs_rc_ctx_destroy(p->ctx);
+    rs_rc_udp_close(p->udp);
     return rc;
 }

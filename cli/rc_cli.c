@@ -7,10 +7,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
-
-#include <roceshark/crc.h>
 
 #include "cli.h"
 #include "rc_cli.h"
@@ -171,105 +167,6 @@ rc_cli_parse_size(const char *s, uint64_t max, uint64_t *out)
         return false;
     *out = (uint64_t)v << shift;
     return *out <= max;
-}
-
-static size_t
-alloc_len(uint64_t size)
-{
-    size_t n = (size_t)((size + 4095) & ~4095ull);
-
-    return n == 0 ? 4096 : n;
-}
-
-/* Anonymous mappings: zeroed, page-aligned, and only the pages touched
- * cost memory, so generous receive areas are cheap. */
-void *
-rc_cli_alloc(uint64_t size)
-{
-    void *p = mmap(NULL, alloc_len(size), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
-
-    return p == MAP_FAILED ? NULL : p;
-}
-
-void
-rc_cli_free(void *p, uint64_t size)
-{
-    if (p != NULL)
-        munmap(p, alloc_len(size));
-}
-
-#define V(field) c->field
-
-void
-rc_cli_print_counters(FILE *f, const struct rs_rc_counters *c)
-{
-    fprintf(f,
-            "{\"executed\": {\"send\": %" PRIu64 ", \"write\": %" PRIu64 ", \"read\": %" PRIu64
-            ", \"atomic\": %" PRIu64 "}, "
-            "\"duplicates\": {\"send\": %" PRIu64 ", \"write\": %" PRIu64 ", \"read\": %" PRIu64
-            ", \"atomic\": %" PRIu64 "}, "
-            "\"naks\": {\"psn_sequence_error\": %" PRIu64 ", \"invalid_request\": %" PRIu64
-            ", \"remote_access_error\": %" PRIu64 ", \"remote_operational_error\": %" PRIu64
-            "}, \"rnr_naks\": %" PRIu64 ", ",
-            V(exec_send), V(exec_write), V(exec_read), V(exec_atomic), V(dup_send),
-            V(dup_write), V(dup_read), V(dup_atomic), V(nak_psn_seq), V(nak_invalid_request),
-            V(nak_remote_access), V(nak_remote_op), V(rnr_nak));
-    fprintf(f,
-            "\"drops\": {\"icrc\": %" PRIu64 ", \"tver\": %" PRIu64 ", \"qpn\": %" PRIu64
-            ", \"transport\": %" PRIu64 ", \"pkey\": %" PRIu64 ", \"source\": %" PRIu64
-            ", \"malformed\": %" PRIu64 ", \"qp_error\": %" PRIu64 ", \"psn_gap\": %" PRIu64
-            ", \"dup_no_resource\": %" PRIu64 ", \"dup_mismatch\": %" PRIu64 "}, ",
-            V(drop_icrc), V(drop_tver), V(drop_qpn), V(drop_transport), V(drop_pkey),
-            V(drop_source), V(drop_malformed), V(drop_qp_error), V(drop_psn_gap),
-            V(drop_dup_no_resource), V(drop_dup_mismatch));
-    fprintf(f,
-            "\"cnps\": {\"sent\": %" PRIu64 ", \"paced\": %" PRIu64 ", \"received\": %" PRIu64
-            "}, \"responses\": {\"acks\": %" PRIu64 ", \"read_responses\": %" PRIu64
-            ", \"atomic_acks\": %" PRIu64 "}, ",
-            V(cnp_sent), V(cnp_paced), V(cnp_received), V(ack_sent), V(read_resp_sent),
-            V(atomic_ack_sent));
-    fprintf(f,
-            "\"requester\": {\"packets\": %" PRIu64 ", \"retransmits\": %" PRIu64
-            ", \"seq_naks\": %" PRIu64 ", \"rnr_naks\": %" PRIu64 ", \"timeouts\": %" PRIu64
-            ", \"implied_naks\": %" PRIu64 ", \"read_gaps\": %" PRIu64
-            ", \"duplicate_responses\": %" PRIu64 ", \"ghost_responses\": %" PRIu64
-            ", \"bad_responses\": %" PRIu64 ", \"error_completions\": %" PRIu64 "}, "
-            "\"packets\": {\"rx\": %" PRIu64 ", \"tx\": %" PRIu64 "}}\n",
-            V(req_packets), V(retransmits), V(seq_nak_received), V(rnr_nak_received),
-            V(timeouts), V(implied_nak), V(read_gap), V(dup_response), V(ghost_response),
-            V(bad_response), V(error_completions), V(rx_packets), V(tx_packets));
-    fflush(f);
-}
-
-void
-rc_cli_print_wc(FILE *f, const struct rs_rc_wc *wc, const uint8_t *data)
-{
-    fprintf(f,
-            "{\"wc\": \"%s\", \"status\": \"%s\", \"qpn\": %" PRIu32 ", \"wr_id\": %" PRIu64
-            ", \"byte_len\": %" PRIu32,
-            rs_rc_wc_opcode_name(wc->opcode), rs_rc_wc_status_name(wc->status), wc->qpn,
-            wc->wr_id, wc->byte_len);
-    if (wc->flags & RS_RC_WC_WITH_IMM)
-        fprintf(f, ", \"imm\": %" PRIu32, wc->imm);
-    if (wc->flags & RS_RC_WC_WITH_INV)
-        fprintf(f, ", \"invalidated_rkey\": %" PRIu32, wc->invalidated_rkey);
-    if (data != NULL && wc->status == RS_RC_WC_SUCCESS)
-        fprintf(f, ", \"crc32\": %" PRIu32, rs_crc32(data, wc->byte_len));
-    fputs("}\n", f);
-    fflush(f);
-}
-
-int
-rc_cli_wait(struct pollfd *pfd, unsigned n, const struct rs_rc_ctx *ctx, bool busy)
-{
-    uint64_t now = rs_rc_now_ns(), d = rs_rc_next_deadline(ctx);
-    uint64_t wait = busy || d <= now ? 0 : d - now;
-
-    if (wait > 100000000)
-        wait = 100000000;   /* so that a signal's flag is seen soon */
-    struct timespec ts = {(time_t)(wait / 1000000000), (long)(wait % 1000000000)};
-    return ppoll(pfd, n, &ts, NULL);
 }
 
 static void

@@ -8,7 +8,6 @@
 #define ROCESHARK_RC_CLI_H
 
 #include <getopt.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -71,21 +70,6 @@ int rc_cli_open(struct rc_cli *c, struct rs_rc_udp **udp, struct rs_rc_ctx **ctx
 
 /* A size with an optional K, M or G suffix (powers of 1024). */
 bool rc_cli_parse_size(const char *s, uint64_t max, uint64_t *out);
-/* Memory for a region: page-aligned, zeroed; rc_cli_free() returns it. */
-void *rc_cli_alloc(uint64_t size);
-void rc_cli_free(void *p, uint64_t size);
-
-/* Prints the counters as one JSON object, grouped: executed, duplicates,
- * naks, rnr_naks, drops, cnps, responses, requester, packets. */
-void rc_cli_print_counters(FILE *f, const struct rs_rc_counters *c);
-/* Prints one completion as a JSON object; data (may be NULL) is the
- * received bytes, summarized by their CRC-32. */
-void rc_cli_print_wc(FILE *f, const struct rs_rc_wc *wc, const uint8_t *data);
-
-/* Waits on pfd until one is ready or ctx has timer work, at most 100 ms (not
- * at all when busy); returns what ppoll() returns. */
-int rc_cli_wait(struct pollfd *pfd, unsigned n, const struct rs_rc_ctx *ctx, bool busy);
-
 /* SIGINT and SIGTERM set the flag instead of ending the process. */
 void rc_cli_catch_signals(void);
 bool rc_cli_stopped(void);

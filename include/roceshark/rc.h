@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <roceshark/common.h>
 
@@ -418,5 +419,25 @@ bool rs_rc_parse_ipv4(const char *s, uint8_t ip[4]);
 
 /* CLOCK_MONOTONIC in nanoseconds: the clock the port runs contexts on. */
 uint64_t rs_rc_now_ns(void);
+
+/* --- What programs over the stack share (the responder, perf, tests). --- */
+
+/* Memory for a region: page-aligned and zeroed; only the pages touched cost
+ * memory. rs_rc_mem_free() takes the size it was allocated with. */
+void *rs_rc_mem_alloc(uint64_t size);
+void rs_rc_mem_free(void *p, uint64_t size);
+
+struct pollfd;
+/* Waits on pfd until one is ready or ctx has timer work, at most 100 ms
+ * (not at all when busy), so that a stop flag set by a signal is seen soon.
+ * Returns what ppoll() returns. */
+int rs_rc_wait(struct pollfd *pfd, unsigned n, const struct rs_rc_ctx *ctx, bool busy);
+
+/* The counters as one JSON line, grouped: executed, duplicates, naks,
+ * rnr_naks, drops, cnps, responses, requester, packets. */
+void rs_rc_counters_print_json(FILE *f, const struct rs_rc_counters *c);
+/* One completion as a JSON line; data (may be NULL) is the received bytes,
+ * summarized by their CRC-32. */
+void rs_rc_wc_print_json(FILE *f, const struct rs_rc_wc *wc, const uint8_t *data);
 
 #endif /* ROCESHARK_RC_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * perf_run.c - the loops of `roceshark perf` and its result tables.
+ * perf_run.c - the loops of the perftest tests and their result tables.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "perf.h"
+#include "perf_int.h"
 
 #define BW_HEADER " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
 #define LAT_HEADER                                                                          \
@@ -18,22 +17,18 @@
 #define MB (1024.0 * 1024.0)    /* perftest's MB */
 
 int
-perf_post_recv(struct perf *p, uint32_t slot)
+rs_perf_post_recv(struct rs_perf *p, uint32_t slot, char *err)
 {
-    char err[RS_ERRBUF_SIZE];
     uint64_t len = p->size > 0 ? p->size : 1;
     struct rs_rc_recv_wr wr = {slot, {p->rmr.va + slot * len, (uint32_t)len, p->rmr.lkey}};
 
-    if (rs_rc_post_recv(p->qp, &wr, err) < 0)
-        return -cli_fail(CLI_EXIT_INTERNAL, "perf: %s", err);
-    return 0;
+    return rs_rc_post_recv(p->qp, &wr, err) < 0 ? RS_ENOMEM : 0;
 }
 
 static int
-post_op(struct perf *p, uint8_t opcode, uint64_t wr_id, unsigned flags)
+post_op(struct rs_perf *p, uint8_t opcode, uint64_t wr_id, unsigned flags, char *err)
 {
     struct rs_rc_send_wr wr;
-    char err[RS_ERRBUF_SIZE];
 
     memset(&wr, 0, sizeof(wr));
     wr.wr_id = wr_id;
@@ -42,41 +37,38 @@ post_op(struct perf *p, uint8_t opcode, uint64_t wr_id, unsigned flags)
     wr.sge = (struct rs_rc_sge){p->mr.va, (uint32_t)p->size, p->mr.lkey};
     wr.remote_addr = p->peer.va;
     wr.rkey = p->peer.rkey;
-    if (rs_rc_post_send(p->qp, &wr, err) < 0)
-        return cli_fail(CLI_EXIT_INTERNAL, "perf: %s", err);
-    return 0;
+    return rs_rc_post_send(p->qp, &wr, err) < 0 ? RS_ENOMEM : 0;
 }
 
 /* One turn of the event loop: receive, run timers, send. */
 static int
-turn(struct perf *p, uint64_t wait_ns)
+turn(struct rs_perf *p, uint64_t wait_ns, char *err)
 {
-    char err[RS_ERRBUF_SIZE];
-
-    if (rc_cli_stopped())
-        return cli_fail(CLI_EXIT_USAGE, "perf: interrupted");
-    if (rs_rc_udp_poll(p->udp, p->ctx, p->cli.udp.busy_poll ? 0 : wait_ns, err) < 0)
-        return cli_fail(CLI_EXIT_CAPTURE, "perf: %s", err);
+    if (p->stopped != NULL && p->stopped())
+        return rs_error(err, RS_EINVAL, "interrupted");
+    if (rs_rc_udp_poll(p->udp, p->ctx, p->busy_poll ? 0 : wait_ns, err) < 0)
+        return RS_EIO;
     return 0;
 }
 
 static int
-wc_failed(const struct rs_rc_wc *wc)
+wc_failed(const struct rs_rc_wc *wc, char *err)
 {
-    return cli_fail(CLI_EXIT_CAPTURE, "perf: work request %" PRIu64 " completed with %s",
-                    wc->wr_id, rs_rc_wc_status_name(wc->status));
+    return rs_error(err, RS_EIO, "work request %" PRIu64 " completed with %s", wc->wr_id,
+                    rs_rc_wc_status_name(wc->status));
 }
 
 /* The server prints what the client measured: the client sends its row. */
 static void
-finish(struct perf *p, const char *header, const char *row, const char *json)
+finish(struct rs_perf *p, const char *header, const char *row, const char *json)
 {
     char line[1024], err[RS_ERRBUF_SIZE];
+    FILE *out = p->out != NULL ? p->out : stdout;
 
-    printf("%s%s%s", header, row, PERF_RESULT_LINE);
+    fprintf(out, "%s%s%s", header, row, RS_PERF_RESULT_LINE);
     if (p->json)
-        printf("%s\n", json);
-    fflush(stdout);
+        fprintf(out, "%s\n", json);
+    fflush(out);
     if (p->client) {
         /* The row goes as it is printed, on the line after the message. */
         snprintf(line, sizeof(line), "{\"done\": 1, \"json\": %s}", json);
@@ -91,33 +83,33 @@ finish(struct perf *p, const char *header, const char *row, const char *json)
 /* Server side: serve the peer (reposting receives and, for send_lat and
  * write_lat, answering) until the client reports its results. */
 static int
-serve(struct perf *p)
+serve(struct rs_perf *p, char *err)
 {
-    char line[1024], err[RS_ERRBUF_SIZE];
+    char line[1024];
     struct rs_rc_wc wc[64];
     uint64_t pongs = 0;
     uint8_t *target = p->buf + p->size;
 
     for (uint64_t loops = 0;; loops++) {
         struct pollfd pfd[2] = {{rs_rc_udp_fd(p->udp), POLLIN, 0}, {p->fd, POLLIN, 0}};
-        if (!p->cli.udp.busy_poll) {
-            rc_cli_wait(pfd, 2, p->ctx, false);
+        if (!p->busy_poll) {
+            rs_rc_wait(pfd, 2, p->ctx, false);
         } else if ((loops & 1023) == 0) {
             poll(pfd + 1, 1, 0);    /* the side channel: rarely, off the fast path */
         }
-        int rc = turn(p, 0);
+        int rc = turn(p, 0, err);
         if (rc != 0)
             return rc;
         int n = rs_rc_poll_cq(p->qp, wc, 64);
         for (int i = 0; i < n; i++) {
             if (wc[i].status != RS_RC_WC_SUCCESS)
-                return wc_failed(&wc[i]);
+                return wc_failed(&wc[i], err);
             if (wc[i].opcode == RS_RC_WC_RECV) {
-                if ((rc = perf_post_recv(p, (uint32_t)wc[i].wr_id)) != 0)
-                    return -rc;
-                if (p->test->latency && (rc = post_op(p, RS_RC_WR_SEND, 0, 0)) != 0)
+                if ((rc = rs_perf_post_recv(p, (uint32_t)wc[i].wr_id, err)) != 0)
                     return rc;
-                if (p->test->latency && (rc = turn(p, 0)) != 0)   /* answer right away */
+                if (p->test->latency && (rc = post_op(p, RS_RC_WR_SEND, 0, 0, err)) != 0)
+                    return rc;
+                if (p->test->latency && (rc = turn(p, 0, err)) != 0)   /* answer right away */
                     return rc;
             }
         }
@@ -126,20 +118,21 @@ serve(struct perf *p)
             target[p->size - 1] == (uint8_t)(pongs % 255 + 1)) {
             p->buf[p->size - 1] = target[p->size - 1];
             pongs++;
-            if ((rc = post_op(p, RS_RC_WR_RDMA_WRITE, 0, 0)) != 0 || (rc = turn(p, 0)) != 0)
+            if ((rc = post_op(p, RS_RC_WR_RDMA_WRITE, 0, 0, err)) != 0 ||
+                (rc = turn(p, 0, err)) != 0)
                 return rc;
         }
         if (pfd[1].revents & (POLLIN | POLLHUP)) {
             if (rs_rc_side_recv(p->fd, line, sizeof(line), 1000, err) < 0)
-                return cli_fail(CLI_EXIT_CAPTURE, "perf: %s", err);
+                return RS_EIO;
             const char *json = strstr(line, "\"json\": ");
             if (json == NULL)
-                return cli_fail(CLI_EXIT_CAPTURE, "perf: unexpected message from the client");
+                return rs_error(err, RS_EIO, "unexpected message from the client");
             char jbuf[1024], row[512];
             snprintf(jbuf, sizeof(jbuf), "%s", json + 8);
             jbuf[strlen(jbuf) - 1] = '\0';    /* the closing brace of the message */
             if (rs_rc_side_recv(p->fd, row, sizeof(row), 1000, err) < 0)
-                return cli_fail(CLI_EXIT_CAPTURE, "perf: %s", err);
+                return RS_EIO;
             strcat(row, "\n");
             p->client = false;
             finish(p, p->test->latency ? LAT_HEADER : BW_HEADER, row, jbuf);
@@ -148,8 +141,8 @@ serve(struct perf *p)
     }
 }
 
-int
-perf_run_bw(struct perf *p)
+static int
+run_bw(struct rs_perf *p, char *err)
 {
     struct rs_rc_wc wc[64];
     uint64_t posted = 0, done = 0, window = p->iters / 20, win_start_done = 0;
@@ -158,22 +151,22 @@ perf_run_bw(struct perf *p)
     int rc;
 
     if (!p->client)
-        return serve(p);
+        return serve(p, err);
     if (window < p->tx_depth)
         window = p->tx_depth;
     uint64_t t0 = rs_rc_now_ns(), win_start = t0;
     while (done < p->iters) {
         while (posted < p->iters && posted - done < p->tx_depth) {
-            if ((rc = post_op(p, p->test->opcode, posted, RS_RC_SEND_SIGNALED)) != 0)
+            if ((rc = post_op(p, p->test->opcode, posted, RS_RC_SEND_SIGNALED, err)) != 0)
                 return rc;
             posted++;
         }
-        if ((rc = turn(p, 100000000)) != 0)
+        if ((rc = turn(p, 100000000, err)) != 0)
             return rc;
         int n = rs_rc_poll_cq(p->qp, wc, 64);
         for (int i = 0; i < n; i++)
             if (wc[i].status != RS_RC_WC_SUCCESS)
-                return wc_failed(&wc[i]);
+                return wc_failed(&wc[i], err);
         done += (uint64_t)n;
         if (done - win_start_done >= window) {
             uint64_t now = rs_rc_now_ns();
@@ -212,24 +205,24 @@ cmp_u64(const void *a, const void *b)
 /* Waits for the peer's answer to ping i: a receive (send_lat) or the
  * marker byte in the half it writes (write_lat). */
 static int
-wait_pong(struct perf *p, uint64_t i)
+wait_pong(struct rs_perf *p, uint64_t i, char *err)
 {
     struct rs_rc_wc wc[16];
     uint8_t marker = (uint8_t)(i % 255 + 1);
     volatile uint8_t *last = p->buf + 2 * p->size - 1;
 
     for (;;) {
-        int rc = turn(p, 0);
+        int rc = turn(p, 0, err);
         if (rc != 0)
             return rc;
         int n = rs_rc_poll_cq(p->qp, wc, 16);
         bool got = false;
         for (int k = 0; k < n; k++) {
             if (wc[k].status != RS_RC_WC_SUCCESS)
-                return wc_failed(&wc[k]);
+                return wc_failed(&wc[k], err);
             if (wc[k].opcode == RS_RC_WC_RECV) {
-                if ((rc = perf_post_recv(p, (uint32_t)wc[k].wr_id)) != 0)
-                    return -rc;
+                if ((rc = rs_perf_post_recv(p, (uint32_t)wc[k].wr_id, err)) != 0)
+                    return rc;
                 got = true;
             }
         }
@@ -238,8 +231,8 @@ wait_pong(struct perf *p, uint64_t i)
     }
 }
 
-int
-perf_run_lat(struct perf *p)
+static int
+run_lat(struct rs_perf *p, char *err)
 {
     uint64_t warm = p->iters / 10 < 100 ? p->iters / 10 : 100;
     uint64_t *lat = malloc(p->iters * sizeof(*lat));
@@ -248,16 +241,16 @@ perf_run_lat(struct perf *p)
 
     if (!p->client) {
         free(lat);
-        return serve(p);
+        return serve(p, err);
     }
     if (lat == NULL)
-        return cli_fail(CLI_EXIT_INTERNAL, "perf: out of memory");
+        return rs_error(err, RS_ENOMEM, "out of memory");
     for (uint64_t i = 0; i < warm + p->iters && rc == 0; i++) {
         uint64_t t0 = rs_rc_now_ns();
         p->buf[p->size - 1] = (uint8_t)(i % 255 + 1);
-        rc = post_op(p, p->test->opcode, i, 0);
+        rc = post_op(p, p->test->opcode, i, 0, err);
         if (rc == 0)
-            rc = wait_pong(p, i);
+            rc = wait_pong(p, i, err);
         if (i >= warm)
             lat[i - warm] = rs_rc_now_ns() - t0;
     }
@@ -292,4 +285,10 @@ perf_run_lat(struct perf *p)
     free(lat);
     finish(p, LAT_HEADER, row, json);
     return 0;
+}
+
+int
+rs_perf_run(struct rs_perf *p, char *err)
+{
+    return p->test->latency ? run_lat(p, err) : run_bw(p, err);
 }

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perf.h - perftest's tests (write_bw, read_bw, send_bw, send_lat,
+ * write_lat) over the software RC transport, with perftest's output.
+ *
+ * One side serves, the other connects to it over TCP to exchange QP numbers,
+ * PSNs, R_Keys and the test parameters, which the client decides. The caller
+ * opens the UDP port and the context, fills struct rs_perf's settings, then
+ * calls rs_perf_setup(), rs_perf_exchange(), rs_perf_print_header() and
+ * rs_perf_run(), and rs_perf_release() at the end whatever happened.
+ *
+ * Failures return RS_EINVAL (a setting or the peer's test does not fit, or
+ * the run was stopped), RS_EIO (the network or the peer failed) or
+ * RS_ENOMEM (memory, or the transport refused work), with err filled.
+ */
+#ifndef ROCESHARK_PERF_H
+#define ROCESHARK_PERF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <roceshark/rc.h>
+
+#define RS_PERF_RESULT_LINE                                                               \
+    "---------------------------------------------------------------------------------------\n"
+
+struct rs_perf_test {
+    const char *name;       /* "write_bw" */
+    const char *title;      /* "RDMA_Write BW Test", as perftest titles it */
+    bool latency;
+    uint8_t opcode;         /* RS_RC_WR_* */
+};
+
+/* The test called name, or NULL. */
+const struct rs_perf_test *rs_perf_test_find(const char *name);
+/* The names of all tests, separated by ", ". */
+const char *rs_perf_test_names(void);
+
+struct rs_perf {
+    /* Settings, filled by the caller. */
+    const struct rs_perf_test *test;
+    bool client, json;
+    struct rs_rc_qp_attr attr;      /* pmtu and the QP's timers; the rest is ours */
+    bool busy_poll;
+    uint8_t local_ip[4];
+    uint8_t server_ip[4];
+    uint16_t port;                  /* the TCP exchange */
+    uint64_t size, iters;
+    uint32_t tx_depth, rx_depth, qpn, psn;
+    FILE *out;                      /* the tables; NULL for stdout */
+    bool (*stopped)(void);          /* asked between turns; NULL: never */
+    struct rs_rc_udp *udp;
+    struct rs_rc_ctx *ctx;
+
+    /* State. */
+    struct rs_rc_qp *qp;
+    /* buf holds two halves of size bytes: what we send or read into, then
+     * where the peer writes (the VA we advertise). */
+    uint8_t *buf;
+    struct rs_rc_mr mr;
+    uint8_t *rbuf;          /* receive slots of the send tests */
+    uint64_t rbuf_len;
+    struct rs_rc_mr rmr;
+    struct rs_rc_conn_info peer;
+    int fd;                 /* the exchange's connection; -1 before */
+};
+
+/* Registers the buffers the test moves. */
+int rs_perf_setup(struct rs_perf *p, char *err);
+/* Client: tells the server the test and our QP, learns its QP. Server:
+ * waits for one client, takes its size and iterations. Then creates the QP. */
+int rs_perf_exchange(struct rs_perf *p, char *err);
+void rs_perf_print_header(const struct rs_perf *p);
+/* Runs the test: the client measures and reports to the server; both print
+ * perftest's table (and, with json, one JSON line). */
+int rs_perf_run(struct rs_perf *p, char *err);
+/* Frees what setup and exchange took; the caller closes ctx and udp. */
+void rs_perf_release(struct rs_perf *p);
+
+#endif /* ROCESHARK_PERF_H */

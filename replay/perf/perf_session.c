@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perf_session.c - a perftest session up to its first packet: the tests,
+ * the buffers, the TCP exchange of QP parameters, the QP and the header.
+ *
+ * As with ib_write_bw and friends, the client connects to the server over
+ * TCP (port 18515) and decides the size and the iterations; each side sends
+ * one line with its address, QP, PSN, R_Key, VA and MTU.
+ */
+#include <inttypes.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "perf_int.h"
+
+static const struct rs_perf_test tests[] = {
+    {"write_bw", "RDMA_Write BW Test", false, RS_RC_WR_RDMA_WRITE},
+    {"read_bw", "RDMA_Read BW Test", false, RS_RC_WR_RDMA_READ},
+    {"send_bw", "Send BW Test", false, RS_RC_WR_SEND},
+    {"send_lat", "Send Latency Test", true, RS_RC_WR_SEND},
+    {"write_lat", "RDMA_Write Latency Test", true, RS_RC_WR_RDMA_WRITE},
+};
+
+const struct rs_perf_test *
+rs_perf_test_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+        if (strcmp(tests[i].name, name) == 0)
+            return &tests[i];
+    return NULL;
+}
+
+const char *
+rs_perf_test_names(void)
+{
+    return "write_bw, read_bw, send_bw, send_lat, write_lat";
+}
+
+int
+rs_perf_setup(struct rs_perf *p, char *err)
+{
+    p->buf = rs_rc_mem_alloc(2 * p->size);
+    p->rbuf_len = (uint64_t)p->rx_depth * (p->size > 0 ? p->size : 1);
+    p->rbuf = rs_rc_mem_alloc(p->rbuf_len);
+    if (p->buf == NULL || p->rbuf == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory for %" PRIu64 "-byte buffers", p->size);
+    for (uint64_t i = 0; i < p->size; i++)
+        p->buf[i] = (uint8_t)(i * 31 + 7);
+    if (rs_rc_mr_reg(p->ctx, p->buf, 2 * p->size, 0, 0,
+                     RS_RC_ACCESS_LOCAL_WRITE | RS_RC_ACCESS_REMOTE_ALL, &p->mr, err) < 0 ||
+        rs_rc_mr_reg(p->ctx, p->rbuf, p->rbuf_len, 0, 0, RS_RC_ACCESS_LOCAL_WRITE, &p->rmr,
+                     err) < 0)
+        return RS_ENOMEM;
+    return 0;
+}
+
+static void
+free_buffers(struct rs_perf *p)
+{
+    rs_rc_mem_free(p->buf, 2 * p->size);
+    rs_rc_mem_free(p->rbuf, p->rbuf_len);
+    p->buf = p->rbuf = NULL;
+}
+
+static void
+our_info(const struct rs_perf *p, struct rs_rc_conn_info *info)
+{
+    memcpy(info->ip, p->local_ip, 4);
+    info->qpn = p->qpn;
+    info->psn = p->psn;
+    info->rkey = p->mr.rkey;
+    info->va = p->mr.va + p->size;     /* the half the peer writes or reads */
+    info->length = p->size;
+    info->pmtu = p->attr.pmtu;
+}
+
+static int
+create_qp(struct rs_perf *p, char *err)
+{
+    struct rs_rc_qp_attr a = p->attr;
+
+    a.qpn = p->qpn;
+    a.dest_qpn = p->peer.qpn;
+    memcpy(a.peer_ip, p->peer.ip, 4);
+    a.sq_psn = p->psn;
+    a.rq_psn = p->peer.psn;
+    a.pmtu = p->peer.pmtu < a.pmtu ? p->peer.pmtu : a.pmtu;
+    a.sq_depth = p->tx_depth + 16;
+    a.rq_depth = p->rx_depth;
+    a.max_inflight = 2048;
+    if (rs_rc_qp_create(p->ctx, &a, &p->qp, err) < 0)
+        return RS_EINVAL;
+    p->attr.pmtu = a.pmtu;
+    if (p->test->opcode == RS_RC_WR_SEND)
+        for (uint32_t i = 0; i < p->rx_depth; i++)
+            if (rs_perf_post_recv(p, i, err) < 0)
+                return RS_ENOMEM;
+    return 0;
+}
+
+static int
+exchange_client(struct rs_perf *p, char *err)
+{
+    char line[1024];
+    struct rs_rc_conn_info info;
+
+    if (rs_rc_side_connect(p->server_ip, p->port, 5000, &p->fd, err) < 0)
+        return RS_EIO;
+    our_info(p, &info);
+    int n = rs_rc_conn_format(&info, line, sizeof(line));
+    snprintf(line + n - 1, sizeof(line) - (size_t)n + 1,
+             ", \"test\": \"%s\", \"size\": %" PRIu64 ", \"iters\": %" PRIu64 "}",
+             p->test->name, p->size, p->iters);
+    if (rs_rc_side_send(p->fd, line, err) < 0 ||
+        rs_rc_side_recv(p->fd, line, sizeof(line), 5000, err) < 0)
+        return RS_EIO;
+    char why[RS_ERRBUF_SIZE - 32];
+    if (rs_rc_json_str(line, "error", why, sizeof(why)))
+        return rs_error(err, RS_EIO, "the server refused: %s", why);
+    if (rs_rc_conn_parse(line, &p->peer, err) < 0)
+        return RS_EIO;
+    return create_qp(p, err);
+}
+
+static int
+exchange_server(struct rs_perf *p, char *err)
+{
+    char line[1024], name[32];
+    struct rs_rc_conn_info info;
+    uint64_t v;
+    int listen_fd = -1;
+
+    if (rs_rc_side_listen(p->local_ip, p->port, &listen_fd, err) < 0 ||
+        rs_rc_side_accept(listen_fd, &p->fd, err) < 0) {
+        if (listen_fd >= 0)
+            close(listen_fd);
+        return RS_EIO;
+    }
+    close(listen_fd);
+    if (rs_rc_side_recv(p->fd, line, sizeof(line), 5000, err) < 0 ||
+        rs_rc_conn_parse(line, &p->peer, err) < 0)
+        return RS_EIO;
+    if (!rs_rc_json_str(line, "test", name, sizeof(name)) || strcmp(name, p->test->name) != 0)
+        return rs_error(err, RS_EINVAL, "the client runs %s, this server %s", name,
+                        p->test->name);
+    if (rs_rc_json_u64(line, "size", &v) && v <= (1u << 30) && v != p->size) {
+        free_buffers(p);
+        rs_rc_mr_dereg(p->ctx, p->mr.lkey);
+        rs_rc_mr_dereg(p->ctx, p->rmr.lkey);
+        p->size = v;
+        int rc = rs_perf_setup(p, err);
+        if (rc != 0)
+            return rc;
+    }
+    if (rs_rc_json_u64(line, "iters", &v) && v > 0 && v <= 100000000)
+        p->iters = v;
+    our_info(p, &info);
+    info.pmtu = p->peer.pmtu < info.pmtu ? p->peer.pmtu : info.pmtu;
+    rs_rc_conn_format(&info, line, sizeof(line));
+    if (rs_rc_side_send(p->fd, line, err) < 0)
+        return RS_EIO;
+    return create_qp(p, err);
+}
+
+int
+rs_perf_exchange(struct rs_perf *p, char *err)
+{
+    return p->client ? exchange_client(p, err) : exchange_server(p, err);
+}
+
+void
+rs_perf_print_header(const struct rs_perf *p)
+{
+    const char *line = RS_PERF_RESULT_LINE;
+    FILE *out = p->out != NULL ? p->out : stdout;
+
+    fprintf(out, "%s", line);
+    fprintf(out, "                    %s\n", p->test->title);
+    fprintf(out, " Transport type : RoCEv2 over UDP (roceshark software RC)\n");
+    fprintf(out, " Connection type : RC\t\tUsing SRQ      : OFF\n");
+    fprintf(out, " TX depth        : %u\t\tICRC checked   : %s\n", p->tx_depth,
+            rs_rc_udp_checks_icrc(p->udp) ? "ON" : "OFF");
+    fprintf(out, " Mtu             : %u[B]\tPolling        : %s\n", p->attr.pmtu,
+            p->busy_poll ? "busy" : "blocking");
+    fprintf(out, "%s", line);
+    fprintf(out,
+            " local address: IP %u.%u.%u.%u QPN %#08x PSN %#08x RKey %#010x VAddr %#016" PRIx64
+            "\n",
+            p->local_ip[0], p->local_ip[1], p->local_ip[2], p->local_ip[3], p->qpn, p->psn,
+            p->mr.rkey, p->mr.va);
+    fprintf(out,
+            " remote address: IP %u.%u.%u.%u QPN %#08x PSN %#08x RKey %#010x VAddr %#016"
+            PRIx64 "\n",
+            p->peer.ip[0], p->peer.ip[1], p->peer.ip[2], p->peer.ip[3], p->peer.qpn,
+            p->peer.psn, p->peer.rkey, p->peer.va);
+    fprintf(out, "%s", line);
+    fflush(out);
+}
+
+void
+rs_perf_release(struct rs_perf *p)
+{
+    if (p->fd >= 0)
+        close(p->fd);
+    p->fd = -1;
+    free_buffers(p);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * responder_int.h - the responder's state, shared by its setup and
+ * controls (responder.c) and its loop and side channel (responder_loop.c).
+ */
+#ifndef ROCESHARK_RESPONDER_INT_H
+#define ROCESHARK_RESPONDER_INT_H
+
+#include <roceshark/responder.h>
+
+struct resp_qp {
+    struct rs_rc_qp *qp;
+    uint8_t *rbuf;              /* receive buffers: rq slots of recv_size bytes */
+    struct rs_rc_mr rmr;
+    uint64_t posted;
+};
+
+struct resp_mr {
+    void *mem;
+    struct rs_rc_mr mr;
+};
+
+/* A complaint about peers, said at most once a second, so that a flood of
+ * connections cannot become a flood on the log. */
+struct complaint {
+    uint64_t last_ns;
+    unsigned held;              /* complaints since the last one said */
+};
+
+struct rs_responder {
+    struct rs_responder_opts o;
+    struct rs_rc_udp *udp;
+    struct rs_rc_ctx *ctx;
+    struct resp_mr mr[RS_RESPONDER_MAX_MRS];
+    int listen_fd;
+    uint64_t listen_rest_until;         /* accept() failed: leave the listener alone */
+    struct complaint refused, accept_failed;
+    /* Fixed slots (fd -1 when free): closing one while walking them moves
+     * no other, so a round may close any number. */
+    struct rs_rc_side_conn conn[RS_RESPONDER_MAX_CONNS];
+    struct resp_qp qp[RS_RESPONDER_MAX_QPS];
+    unsigned n_qp;
+};
+
+/* Creates a QP to a peer, with its receive buffers and recv_n receives. */
+int resp_add_qp(struct rs_responder *r, uint32_t qpn, const uint8_t peer[4], uint32_t peer_qpn,
+                uint32_t peer_psn, uint32_t pmtu, char *err);
+/* The first QP number from qpn0 on that is free. */
+uint32_t resp_next_qpn(const struct rs_responder *r);
+/* Posts up to n receives on q; returns how many, err filled when fewer. */
+uint32_t resp_post_recvs(struct rs_responder *r, struct resp_qp *q, uint32_t n, bool bad,
+                         char *err);
+/* The parameters a requester needs for QP qpn, as one JSON line. */
+void resp_format_info(const struct rs_responder *r, uint32_t qpn, char *buf, size_t size);
+
+#endif /* ROCESHARK_RESPONDER_INT_H */

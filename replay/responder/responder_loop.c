@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * responder_loop.c - the responder's poll loop: RoCE packets and timers,
+ * completions, and the side channel's peers, none of which may hold up the
+ * others.
+ */
+#include <inttypes.h>
+#include <poll.h>
+#include <string.h>
+
+#include "responder_int.h"
+
+/* How long a side-channel peer has for a line: its first from the
+ * connection, later ones from their first byte. */
+#define SIDE_LINE_TIMEOUT_NS 5000000000ull
+/* Lines served per connection per round, so that a peer streaming lines
+ * cannot keep the RoCE path waiting either. */
+#define SIDE_LINES_PER_ROUND 8
+/* How long the listener rests after accept() fails for want of descriptors
+ * or memory: the connection stays pending, so polling again at once would
+ * spin. */
+#define LISTEN_REST_NS 1000000000ull
+
+static FILE *
+log_file(const struct rs_responder *r)
+{
+    return r->o.log != NULL ? r->o.log : stderr;
+}
+
+static void
+complain(struct rs_responder *r, struct complaint *c, uint64_t now, const char *what)
+{
+    if (c->last_ns != 0 && now - c->last_ns < 1000000000ull) {
+        c->held++;
+        return;
+    }
+    if (c->held > 0)
+        fprintf(log_file(r), "roceshark: responder: %s (and %u more since the last report)\n",
+                what, c->held);
+    else
+        fprintf(log_file(r), "roceshark: responder: %s\n", what);
+    c->last_ns = now;
+    c->held = 0;
+}
+
+/* One line from a side-channel peer: a requester's parameters get a QP and
+ * ours back. Returns false, with err filled, when the connection is to be
+ * closed. */
+static bool
+side_line(struct rs_responder *r, struct rs_rc_side_conn *c, const char *line, char *err)
+{
+    char reply[RS_RC_SIDE_LINE_MAX], why[RS_ERRBUF_SIZE];
+    struct rs_rc_conn_info peer;
+    uint64_t done;
+    uint32_t pmtu = r->o.attr.pmtu;
+
+    if (rs_rc_json_u64(line, "done", &done) || line[0] != '{')
+        return true;    /* a perf client's closing report: nothing to do */
+    if (rs_rc_conn_parse(line, &peer, why) < 0 ||
+        resp_add_qp(r, resp_next_qpn(r), peer.ip, peer.qpn, peer.psn,
+                    peer.pmtu < pmtu ? peer.pmtu : pmtu, why) != 0) {
+        rs_rc_side_send_error(c->fd, why);
+        snprintf(err, RS_ERRBUF_SIZE, "side channel: %s: %.200s", c->peer, why);
+        return false;
+    }
+    resp_format_info(r, rs_rc_qp_num(r->qp[r->n_qp - 1].qp), reply, sizeof(reply));
+    return rs_rc_side_send(c->fd, reply, err) == 0;
+}
+
+/* Serves what a side-channel peer sent; closes the connection, saying why
+ * on the log, when it broke a rule or failed (not when the peer just left). */
+static void
+side_serve(struct rs_responder *r, struct rs_rc_side_conn *c, uint64_t now)
+{
+    char err[RS_ERRBUF_SIZE];
+    const char *line;
+    int rc = 0;
+
+    for (unsigned k = 0; k < SIDE_LINES_PER_ROUND; k++) {
+        rc = rs_rc_side_conn_next(c, now, &line, err);
+        if (rc != 1)
+            break;
+        if (!side_line(r, c, line, err)) {
+            rc = RS_EIO;
+            break;
+        }
+    }
+    if (rc < 0) {
+        if (rc != RS_EOF)
+            fprintf(log_file(r), "roceshark: responder: %s; connection closed\n", err);
+        rs_rc_side_conn_close(c);
+    }
+}
+
+/* A connection is waiting on the listener: it gets a free slot, or is
+ * accepted, told why, and closed when every slot is taken. */
+static void
+side_accept(struct rs_responder *r, uint64_t now)
+{
+    char err[RS_ERRBUF_SIZE], what[RS_ERRBUF_SIZE + 64];
+    unsigned i = 0;
+    int fd = -1, rc;
+
+    while (i < RS_RESPONDER_MAX_CONNS && r->conn[i].fd >= 0)
+        i++;
+    if (i == RS_RESPONDER_MAX_CONNS) {
+        snprintf(what, sizeof(what), "responder: side channel: %d connections open, no room "
+                 "for more; try again later", RS_RESPONDER_MAX_CONNS);
+        rc = rs_rc_side_refuse(r->listen_fd, what, err);
+        if (rc == 0)
+            complain(r, &r->refused, now, what + strlen("responder: "));
+    } else {
+        rc = rs_rc_side_accept(r->listen_fd, &fd, err);
+        if (rc == 0)
+            rs_rc_side_conn_open(&r->conn[i], fd, SIDE_LINE_TIMEOUT_NS, now);
+    }
+    if (rc < 0 && rc != RS_ENOENT) {
+        r->listen_rest_until = now + LISTEN_REST_NS;
+        snprintf(what, sizeof(what), "%s; not accepting for 1 s", err);
+        complain(r, &r->accept_failed, now, what);
+    }
+}
+
+/* Completions: reported, and receives reposted when asked. */
+static void
+reap(struct rs_responder *r)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_rc_wc wc[32];
+
+    for (unsigned i = 0; i < r->n_qp; i++) {
+        struct resp_qp *q = &r->qp[i];
+        int n;
+        while ((n = rs_rc_poll_cq(q->qp, wc, 32)) > 0) {
+            for (int k = 0; k < n; k++) {
+                bool recv = wc[k].opcode == RS_RC_WC_RECV;
+                const uint8_t *data = recv ? q->rbuf + wc[k].wr_id * r->o.recv_size : NULL;
+                if (r->o.wc_out != NULL)
+                    rs_rc_wc_print_json(r->o.wc_out, &wc[k], data);
+                if (r->o.repost && wc[k].opcode >= RS_RC_WC_RECV &&
+                    wc[k].status == RS_RC_WC_SUCCESS)
+                    resp_post_recvs(r, q, 1, false, err);    /* the slot just freed */
+            }
+        }
+    }
+}
+
+int
+rs_responder_run(struct rs_responder *r, int extra_fd,
+                 bool (*on_extra)(struct rs_responder *r, void *arg), void *arg, char *err)
+{
+    struct pollfd pfd[3 + RS_RESPONDER_MAX_CONNS];
+    unsigned slot[RS_RESPONDER_MAX_CONNS];  /* pfd[3 + k] watches conn[slot[k]] */
+
+    for (;;) {
+        if (r->o.stopped != NULL && r->o.stopped())
+            return 0;
+        uint64_t now = rs_rc_now_ns();
+        bool listening = r->listen_fd >= 0 && now >= r->listen_rest_until;
+        bool pending = false;           /* a whole line already buffered */
+        unsigned n = 0, k = 0;
+        pfd[n++] = (struct pollfd){rs_rc_udp_fd(r->udp), POLLIN, 0};
+        pfd[n++] = (struct pollfd){listening ? r->listen_fd : -1, POLLIN, 0};
+        pfd[n++] = (struct pollfd){on_extra != NULL ? extra_fd : -1, POLLIN, 0};
+        for (unsigned i = 0; i < RS_RESPONDER_MAX_CONNS; i++) {
+            if (r->conn[i].fd < 0)
+                continue;
+            pending |= rs_rc_side_conn_pending(&r->conn[i]);
+            slot[k++] = i;
+            pfd[n++] = (struct pollfd){r->conn[i].fd, POLLIN, 0};
+        }
+        if (rs_rc_wait(pfd, n, r->ctx, r->o.busy_poll || pending) < 0)
+            continue;   /* EINTR: the stop flag is checked above */
+        if (rs_rc_udp_poll(r->udp, r->ctx, 0, err) < 0)
+            return RS_EIO;
+        reap(r);
+        if ((pfd[2].revents & (POLLIN | POLLHUP)) && !on_extra(r, arg))
+            return 0;
+        /* The side channel never waits: each connection gives what it has. */
+        now = rs_rc_now_ns();
+        for (unsigned j = 0; j < k; j++) {
+            struct rs_rc_side_conn *c = &r->conn[slot[j]];
+            if ((pfd[3 + j].revents & (POLLIN | POLLHUP | POLLERR)) ||
+                rs_rc_side_conn_pending(c) || rs_rc_side_conn_expired(c, now))
+                side_serve(r, c, now);
+        }
+        /* After the walk, so that a slot freed in it can be taken at once. */
+        if (pfd[1].revents & POLLIN)
+            side_accept(r, now);
+    }
+}
