@@ -5,7 +5,7 @@
  *
  * Reads the capture twice: the first pass finds the conversation the QP
  * belongs to, the second collects its packets with their analysis facts.
- * plot_svg.c draws them.
+ * dissectors/print/plot_svg.c draws them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,10 +18,10 @@
 #include <roceshark/capture.h>
 #include <roceshark/dissect.h>
 #include <roceshark/pipeline.h>
+#include <roceshark/plot.h>
 #include <roceshark/wire.h>
 
 #include "cli.h"
-#include "plot.h"
 
 static const char plot_usage[] =
     "usage: roceshark plot psn -r FILE --qp QPN -o OUT.svg [-d udp.port==N,roce]\n"
@@ -85,12 +85,12 @@ find_conv(void *ctx, const struct rs_packet *pkt)
 static void
 collect(void *ctx, const struct rs_packet *pkt)
 {
-    struct plot *pl = ctx;
+    struct rs_plot *pl = ctx;
     const struct rs_facts *f = pkt->facts;
 
     if (f == NULL || !(f->flags & RS_FACT_CONV) || f->conv != pl->conv)
         return;
-    plot_add_packet(pl, pkt);
+    rs_plot_add_packet(pl, pkt);
 }
 
 static int
@@ -146,7 +146,7 @@ cmd_plot(int argc, char **argv)
 {
     struct plot_opts po;
     struct find_ctx fc;
-    struct plot pl;
+    struct rs_plot pl;
     char err[RS_ERRBUF_SIZE];
     int rc = parse_plot_args(argc, argv, &po);
 
@@ -157,24 +157,24 @@ cmd_plot(int argc, char **argv)
         return rc;
     if (fc.conv == 0)
         return cli_fail(CLI_EXIT_USAGE, "%s: no RC conversation uses QP 0x%06x", po.file, po.qpn);
-    plot_init(&pl, fc.conv, po.qpn);
+    rs_plot_init(&pl, fc.conv, po.qpn);
     if ((rc = each_frame(&po, collect, &pl)) != 0) {
-        plot_free(&pl);
+        rs_plot_free(&pl);
         return rc;
     }
     FILE *fp = fopen(po.out, "w");
     if (fp == NULL) {
-        plot_free(&pl);
+        rs_plot_free(&pl);
         return cli_fail(CLI_EXIT_OUTPUT, "%s: cannot write: %m", po.out);
     }
     /* A half-written picture is removed, but only a regular file: `-o /dev/full` must
      * never unlink the device. */
     struct stat st;
     bool regular = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
-    rc = plot_write_svg(&pl, fp, err);
+    rc = rs_plot_write_svg(&pl, fp, err);
     if (fclose(fp) != 0 && rc == 0)
         rc = rs_error(err, RS_EIO, "write error: %s", strerror(errno));
-    plot_free(&pl);
+    rs_plot_free(&pl);
     if (rc != 0) {
         if (regular)
             unlink(po.out);

@@ -5,7 +5,7 @@
  */
 #include <roceshark/analysis.h>
 
-#include "../fields_int.h"
+#include "fields/fields_int.h"
 
 /* The offset column selects the fact; see get_fact(). */
 enum fact_field {

@@ -21,7 +21,7 @@
 #include <roceshark/common.h>
 
 #include "decode_int.h"
-#include "fields_int.h"
+#include "fields/fields_int.h"
 
 /* In wire order (IBTA 9.2, "the order of headers"); the encoder walks it too. */
 const struct ib_ext_header ib_ext_headers[IB_N_EXT_HEADERS] = {

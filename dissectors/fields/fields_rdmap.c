@@ -15,7 +15,7 @@
  * Compare Mask right after the Remote Tagged Offset; so does this, for the
  * fields to print as tshark prints them.
  */
-#include "fields_iwarp_int.h"
+#include "fields/fields_iwarp_int.h"
 
 #define DDP_TAGGED 0x80
 #define HDRCT_D 0x40

@@ -20,7 +20,7 @@
  * names, so both tables declare infiniband.reth.va and .r_key: one name,
  * two places it can come from.
  */
-#include "fields_int.h"
+#include "fields/fields_int.h"
 
 static bool
 get_present(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "filter_int.h"
+#include "filter/filter_int.h"
 
 struct test {
     const struct node *n;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter_int.h"
+#include "filter/filter_int.h"
 
 static bool
 copy_text(const char *s, size_t len, char *buf, size_t size)

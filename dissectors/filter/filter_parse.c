@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter_int.h"
+#include "filter/filter_int.h"
 
 #define MAX_SET 256
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stats_int.h"
+#include "stats/stats_int.h"
 
 static void
 format_endpoint(uint8_t family, const uint8_t *addr, uint32_t qpn, char *buf, size_t size)

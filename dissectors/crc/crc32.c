@@ -12,7 +12,7 @@
  * the Barrett reduction step.
  */
 #include <roceshark/crc.h>
-#include "crc_int.h"
+#include "crc/crc_int.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

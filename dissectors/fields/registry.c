@@ -11,7 +11,7 @@
 
 #include <roceshark/common.h>
 
-#include "fields_int.h"
+#include "fields/fields_int.h"
 
 #define MAX_FIELDS 1024
 

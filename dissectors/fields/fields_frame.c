@@ -2,7 +2,7 @@
 /*
  * fields_frame.c - frame.* fields: what the capture says about each frame.
  */
-#include "fields_int.h"
+#include "fields/fields_int.h"
 
 static bool
 get_frame(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,

@@ -3,7 +3,7 @@
  * stats_expert.c - `-z expert`: expert items counted by severity and kind,
  * with the first frames of each, as `tshark -z expert` lists them.
  */
-#include "stats_int.h"
+#include "stats/stats_int.h"
 
 struct expert_ctx {
     struct rs_stat *st;

@@ -15,9 +15,8 @@
 #include <roceshark/analysis.h>
 #include <roceshark/common.h>
 #include <roceshark/dissect.h>
+#include <roceshark/plot.h>
 #include <roceshark/wire.h>
-
-#include "plot.h"
 
 #define W 1100
 #define H 640
@@ -29,19 +28,19 @@
 static const struct {
     const char *color;
     const char *label;
-} kinds[PT_KINDS] = {
-    [PT_REQUEST] = {"#1f5fbf", "request"},
-    [PT_RETRANSMISSION] = {"#d62728", "retransmission"},
-    [PT_GAP] = {"#ff8c00", "after a PSN gap"},
-    [PT_READ_RESPONSE] = {"#2ca02c", "READ response"},
-    [PT_NAK] = {"#000000", "NAK"},
-    [PT_RNR] = {"#9467bd", "RNR NAK"},
-    [PT_CNP] = {"#17becf", "CNP"},
-    [PT_ECN_CE] = {"#e377c2", "ECN-CE mark"},
+} kinds[RS_PLOT_KINDS] = {
+    [RS_PLOT_REQUEST] = {"#1f5fbf", "request"},
+    [RS_PLOT_RETRANSMISSION] = {"#d62728", "retransmission"},
+    [RS_PLOT_GAP] = {"#ff8c00", "after a PSN gap"},
+    [RS_PLOT_READ_RESPONSE] = {"#2ca02c", "READ response"},
+    [RS_PLOT_NAK] = {"#000000", "NAK"},
+    [RS_PLOT_RNR] = {"#9467bd", "RNR NAK"},
+    [RS_PLOT_CNP] = {"#17becf", "CNP"},
+    [RS_PLOT_ECN_CE] = {"#e377c2", "ECN-CE mark"},
 };
 
 void
-plot_init(struct plot *pl, uint32_t conv, uint32_t qpn)
+rs_plot_init(struct rs_plot *pl, uint32_t conv, uint32_t qpn)
 {
     memset(pl, 0, sizeof(*pl));
     pl->conv = conv;
@@ -49,14 +48,14 @@ plot_init(struct plot *pl, uint32_t conv, uint32_t qpn)
 }
 
 void
-plot_free(struct plot *pl)
+rs_plot_free(struct rs_plot *pl)
 {
     free(pl->pts);
     free(pl->acks);
 }
 
 static int64_t
-unwrap(struct plot *pl, uint32_t psn)
+unwrap(struct rs_plot *pl, uint32_t psn)
 {
     int32_t d = (int32_t)((psn - pl->last_psn) << 8) >> 8;
 
@@ -68,41 +67,41 @@ unwrap(struct plot *pl, uint32_t psn)
 /* Seconds since the first request, exact as a difference and only then in
  * floating point, which is what the drawing needs. */
 static double
-since_start(const struct plot *pl, struct rs_time t)
+since_start(const struct rs_plot *pl, struct rs_time t)
 {
     return rs_time_to_double(rs_time_sub(t, pl->t0));
 }
 
 static void
-push_point(struct plot *pl, struct rs_time t, int64_t psn, uint8_t kind, uint32_t extra)
+push_point(struct rs_plot *pl, struct rs_time t, int64_t psn, uint8_t kind, uint32_t extra)
 {
     if (pl->n_pts == pl->cap_pts) {
         size_t cap = pl->cap_pts ? pl->cap_pts * 2 : 1024;
-        struct point *p = realloc(pl->pts, cap * sizeof(*p));
+        struct rs_plot_point *p = realloc(pl->pts, cap * sizeof(*p));
         if (p == NULL)
             return;
         pl->pts = p;
         pl->cap_pts = cap;
     }
-    pl->pts[pl->n_pts++] = (struct point){since_start(pl, t), psn, extra, kind};
+    pl->pts[pl->n_pts++] = (struct rs_plot_point){since_start(pl, t), psn, extra, kind};
 }
 
 static void
-push_ack(struct plot *pl, struct rs_time t, int64_t psn)
+push_ack(struct rs_plot *pl, struct rs_time t, int64_t psn)
 {
     if (pl->n_acks == pl->cap_acks) {
         size_t cap = pl->cap_acks ? pl->cap_acks * 2 : 1024;
-        struct ack_point *a = realloc(pl->acks, cap * sizeof(*a));
+        struct rs_plot_ack *a = realloc(pl->acks, cap * sizeof(*a));
         if (a == NULL)
             return;
         pl->acks = a;
         pl->cap_acks = cap;
     }
-    pl->acks[pl->n_acks++] = (struct ack_point){since_start(pl, t), psn};
+    pl->acks[pl->n_acks++] = (struct rs_plot_ack){since_start(pl, t), psn};
 }
 
 static void
-describe(struct plot *pl, const struct rs_packet *pkt)
+describe(struct rs_plot *pl, const struct rs_packet *pkt)
 {
     char a[INET6_ADDRSTRLEN] = "?", b[INET6_ADDRSTRLEN] = "?";
 
@@ -118,7 +117,7 @@ describe(struct plot *pl, const struct rs_packet *pkt)
 }
 
 void
-plot_add_packet(struct plot *pl, const struct rs_packet *pkt)
+rs_plot_add_packet(struct rs_plot *pl, const struct rs_packet *pkt)
 {
     const struct rs_facts *f = pkt->facts;
     const struct rs_ib_opcode *op = rs_ib_opcode_info(pkt->opcode);
@@ -135,28 +134,28 @@ plot_add_packet(struct plot *pl, const struct rs_packet *pkt)
         describe(pl, pkt);
     }
     if (f->flags & RS_FACT_CNP_FOR) {
-        push_point(pl, t, 0, PT_CNP, 0);
+        push_point(pl, t, 0, RS_PLOT_CNP, 0);
         return;
     }
     int64_t y = unwrap(pl, psn);
     if (!response) {
-        uint8_t kind = (f->flags & RS_FACT_RETRANSMISSION) ? PT_RETRANSMISSION
-                       : (f->flags & RS_FACT_PSN_GAP)       ? PT_GAP
-                                                            : PT_REQUEST;
+        uint8_t kind = (f->flags & RS_FACT_RETRANSMISSION) ? RS_PLOT_RETRANSMISSION
+                       : (f->flags & RS_FACT_PSN_GAP)       ? RS_PLOT_GAP
+                                                            : RS_PLOT_REQUEST;
         push_point(pl, t, y, kind, f->psn_gap);
         if (f->flags & RS_FACT_ECN_CE)
-            push_point(pl, t, y, PT_ECN_CE, 0);
+            push_point(pl, t, y, RS_PLOT_ECN_CE, 0);
         return;
     }
     if (f->flags & RS_FACT_NAK) {
-        push_point(pl, t, y, PT_NAK, 0);
+        push_point(pl, t, y, RS_PLOT_NAK, 0);
         push_ack(pl, t, y - 1);
     } else if (f->flags & RS_FACT_RNR) {
-        push_point(pl, t, y, PT_RNR, 0);
+        push_point(pl, t, y, RS_PLOT_RNR, 0);
         push_ack(pl, t, y - 1);
     } else {
         if (op->op == RS_OP_READ_RESP)
-            push_point(pl, t, y, PT_READ_RESPONSE, 0);
+            push_point(pl, t, y, RS_PLOT_READ_RESPONSE, 0);
         if (rs_packet_has(pkt, RS_LAYER_AETH))
             push_ack(pl, t, y);
     }
@@ -176,15 +175,15 @@ nice_step(double span)
 }
 
 int
-plot_write_svg(const struct plot *pl, FILE *fp, char *err)
+rs_plot_write_svg(const struct rs_plot *pl, FILE *fp, char *err)
 {
     double tmax = 1e-6, ymin = 0, ymax = 1;
 
     for (size_t i = 0; i < pl->n_pts; i++) {
-        const struct point *p = &pl->pts[i];
+        const struct rs_plot_point *p = &pl->pts[i];
         if (p->t > tmax)
             tmax = p->t;
-        if (p->kind == PT_CNP)
+        if (p->kind == RS_PLOT_CNP)
             continue;
         ymin = p->psn < ymin ? (double)p->psn : ymin;
         ymax = p->psn > ymax ? (double)p->psn : ymax;
@@ -229,7 +228,7 @@ plot_write_svg(const struct plot *pl, FILE *fp, char *err)
     if (pl->n_acks > 0) {
         fputs("<polyline fill=\"none\" stroke=\"#7f7f7f\" stroke-width=\"1.5\" points=\"", fp);
         for (size_t i = 0; i < pl->n_acks; i++) {
-            const struct ack_point *a = &pl->acks[i];
+            const struct rs_plot_ack *a = &pl->acks[i];
             if (i > 0)
                 fprintf(fp, "%.1f,%.1f ", X(a->t), Y((double)pl->acks[i - 1].psn));
             fprintf(fp, "%.1f,%.1f ", X(a->t), Y((double)a->psn));
@@ -237,39 +236,39 @@ plot_write_svg(const struct plot *pl, FILE *fp, char *err)
         fputs("\"/>\n", fp);
     }
     for (size_t i = 0; i < pl->n_pts; i++) {
-        const struct point *p = &pl->pts[i];
+        const struct rs_plot_point *p = &pl->pts[i];
         double x = X(p->t), y = Y((double)p->psn);
         const char *c = kinds[p->kind].color;
         switch (p->kind) {
-        case PT_NAK:
+        case RS_PLOT_NAK:
             fprintf(fp, "<path d=\"M%.1f %.1fl8 8m0 -8l-8 8\" stroke=\"%s\" stroke-width=\"2\"/>\n",
                     x - 4, y - 4, c);
             break;
-        case PT_RNR:
+        case RS_PLOT_RNR:
             fprintf(fp, "<path d=\"M%.1f %.1fl5 5l-5 5l-5 -5z\" fill=\"%s\"/>\n", x, y - 5, c);
             break;
-        case PT_CNP:
+        case RS_PLOT_CNP:
             fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                         "stroke-width=\"2\"/>\n", x, TOP + ph, x, TOP + ph - 14, c);
             break;
-        case PT_ECN_CE:
+        case RS_PLOT_ECN_CE:
             fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"none\" stroke=\"%s\" "
                         "stroke-width=\"1.5\"/>\n", x, y, c);
             break;
-        case PT_GAP:
+        case RS_PLOT_GAP:
             fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"3\" height=\"%.1f\" fill=\"%s\" "
                         "opacity=\"0.5\"/>\n", x - 1.5, Y((double)p->psn), Y((double)p->psn - p->extra) - Y((double)p->psn), c);
             fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", x, y, c);
             break;
         default:
             fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"/>\n", x, y,
-                    p->kind == PT_RETRANSMISSION ? "3.5" : "2.2", c);
+                    p->kind == RS_PLOT_RETRANSMISSION ? "3.5" : "2.2", c);
             break;
         }
     }
     /* Legend. */
     int ly = TOP + 10;
-    for (int k = 0; k < PT_KINDS; k++, ly += 22)
+    for (int k = 0; k < RS_PLOT_KINDS; k++, ly += 22)
         fprintf(fp, "<circle cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"%s\"/>"
                     "<text x=\"%d\" y=\"%d\">%s</text>\n",
                 W - RIGHT + 20, ly, kinds[k].color, W - RIGHT + 32, ly + 4, kinds[k].label);

@@ -6,7 +6,7 @@
  */
 #include <roceshark/dissect.h>
 
-#include "fields_int.h"
+#include "fields/fields_int.h"
 
 /* roceshark.*.status of every CRC: enum rs_cksum_status. */
 const struct rs_value_string rs_cksum_vals[] = {

@@ -14,7 +14,7 @@
 #include <roceshark/iwarp.h>
 #include <roceshark/wire.h>
 
-#include "fields_int.h"
+#include "fields/fields_int.h"
 
 /* Whether field f appears in PDU p. */
 typedef bool (*iw_field_pred)(const struct rs_iwarp_pdu *p, const struct rs_field *f);

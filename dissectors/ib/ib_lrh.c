@@ -15,7 +15,7 @@
  * 0 raw, 1 raw IPv6, 2 IBA transport (BTH), 3 GRH then IBA transport.
  */
 #include "decode_int.h"
-#include "fields_int.h"
+#include "fields/fields_int.h"
 
 #define LNH_RAW 0
 #define LNH_IPV6 1

@@ -10,31 +10,31 @@
 
 #include <roceshark/packet.h>
 
-enum point_kind {
-    PT_REQUEST,         /* a new request */
-    PT_RETRANSMISSION,
-    PT_GAP,             /* a request after missing PSNs */
-    PT_READ_RESPONSE,
-    PT_NAK,
-    PT_RNR,
-    PT_CNP,
-    PT_ECN_CE,          /* a request marked Congestion Experienced */
-    PT_KINDS
+enum rs_plot_kind {
+    RS_PLOT_REQUEST,         /* a new request */
+    RS_PLOT_RETRANSMISSION,
+    RS_PLOT_GAP,             /* a request after missing PSNs */
+    RS_PLOT_READ_RESPONSE,
+    RS_PLOT_NAK,
+    RS_PLOT_RNR,
+    RS_PLOT_CNP,
+    RS_PLOT_ECN_CE,          /* a request marked Congestion Experienced */
+    RS_PLOT_KINDS
 };
 
-struct point {
+struct rs_plot_point {
     double t;           /* seconds since the first request */
     int64_t psn;        /* unwrapped, relative to the first request */
     uint32_t extra;     /* gap size */
     uint8_t kind;
 };
 
-struct ack_point {
+struct rs_plot_ack {
     double t;
     int64_t psn;
 };
 
-struct plot {
+struct rs_plot {
     uint32_t conv, qpn;
     char title[160];
     struct rs_time t0;      /* the first request's time */
@@ -42,15 +42,15 @@ struct plot {
     uint32_t base_psn;      /* the first request's PSN */
     int64_t last_unwrapped;
     uint32_t last_psn;
-    struct point *pts;
+    struct rs_plot_point *pts;
     size_t n_pts, cap_pts;
-    struct ack_point *acks;
+    struct rs_plot_ack *acks;
     size_t n_acks, cap_acks;
 };
 
-void plot_init(struct plot *pl, uint32_t conv, uint32_t qpn);
-void plot_add_packet(struct plot *pl, const struct rs_packet *pkt);
-int plot_write_svg(const struct plot *pl, FILE *fp, char *err);
-void plot_free(struct plot *pl);
+void rs_plot_init(struct rs_plot *pl, uint32_t conv, uint32_t qpn);
+void rs_plot_add_packet(struct rs_plot *pl, const struct rs_packet *pkt);
+int rs_plot_write_svg(const struct rs_plot *pl, FILE *fp, char *err);
+void rs_plot_free(struct rs_plot *pl);
 
 #endif /* ROCESHARK_PLOT_H */

@@ -7,7 +7,7 @@
  * enough to be padded to the 60-byte Ethernet minimum.
  */
 #include "decode_int.h"
-#include "fields_int.h"
+#include "fields/fields_int.h"
 
 #define IPV4_MIN_LEN 20
 #define IPV6_LEN 40

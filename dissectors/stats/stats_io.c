@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats_int.h"
+#include "stats/stats_int.h"
 
 int
 stats_io_init(struct rs_stat *st, const char *args, char *err)

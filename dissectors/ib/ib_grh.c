@@ -18,7 +18,7 @@
  * PayLen counts the bytes after the GRH up to and including the ICRC.
  */
 #include "decode_int.h"
-#include "fields_int.h"
+#include "fields/fields_int.h"
 
 void
 decode_grh(struct rs_packet *pkt, uint32_t off, uint32_t end)

@@ -5,7 +5,7 @@
  */
 #include <roceshark/wire.h>
 
-#include "crc_int.h"
+#include "crc/crc_int.h"
 
 void
 crc_slice8_init(crc_slice8_table table, uint32_t poly_reflected)

@@ -13,7 +13,7 @@
  * Wireshark shows the value under a different field name for each, so the
  * field table does too; we add the decoded credits, delay and NAK name.
  */
-#include "fields_int.h"
+#include "fields/fields_int.h"
 
 #include <roceshark/dissect.h>
 

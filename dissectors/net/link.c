@@ -4,7 +4,7 @@
  * tags, and the Ethertype dispatch that Linux cooked headers share.
  */
 #include "decode_int.h"
-#include "fields_int.h"
+#include "fields/fields_int.h"
 
 #define ETHERTYPE_IPV4 0x0800
 #define ETHERTYPE_IPV6 0x86dd

@@ -19,7 +19,7 @@
 #include <roceshark/crc.h>
 
 #include "decode_int.h"
-#include "fields_int.h"
+#include "fields/fields_int.h"
 
 #define MAX_L3_MASKED 60    /* IPv4 with options, or an IPv6 header with extensions */
 #define PSEUDO_MAX (8 + MAX_L3_MASKED + 8 + RS_BTH_LEN)

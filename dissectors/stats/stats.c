@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats_int.h"
+#include "stats/stats_int.h"
 
 int
 rs_stat_new(const char *spec, struct rs_stat **out, char *err)

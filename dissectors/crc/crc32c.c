@@ -9,7 +9,7 @@
 #include <roceshark/crc.h>
 #include <roceshark/wire.h>
 
-#include "crc_int.h"
+#include "crc/crc_int.h"
 
 #if defined(__x86_64__)
 #include <nmmintrin.h>
