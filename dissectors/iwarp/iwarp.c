@@ -88,6 +88,12 @@ rs_iwarp_get_stats(const struct rs_iwarp *iw, struct rs_iwarp_stats *st)
     *st = iw->stats;
 }
 
+void
+rs_iwarp_get_opts(const struct rs_iwarp *iw, struct rs_iwarp_opts *opts)
+{
+    *opts = iw->opts;
+}
+
 bool
 iw_memory_fits(const struct rs_iwarp *iw, uint64_t n)
 {

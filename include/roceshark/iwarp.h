@@ -178,10 +178,8 @@ struct rs_iwarp_stats {
 };
 
 void rs_iwarp_get_stats(const struct rs_iwarp *iw, struct rs_iwarp_stats *st);
-
-/* -z iwarp: the counters above, and the memory held against the bounds. */
-struct rs_out;
-void rs_iwarp_print_stats(const struct rs_iwarp *iw, struct rs_out *o);
+/* The options in force: those given, with the bounds clamped as rs_iwarp_new() did. */
+void rs_iwarp_get_opts(const struct rs_iwarp *iw, struct rs_iwarp_opts *opts);
 
 /* What is wrong with an MPA Request or Reply (bits). Revision 2's Enhanced
  * flag is not reserved. */

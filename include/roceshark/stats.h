@@ -10,6 +10,7 @@
 #define ROCESHARK_STATS_H
 
 #include <roceshark/analysis.h>
+#include <roceshark/iwarp.h>
 #include <roceshark/packet.h>
 #include <roceshark/print.h>
 
@@ -25,6 +26,9 @@ bool rs_stat_needs_crc(const struct rs_stat *st);
 void rs_stat_packet(struct rs_stat *st, const struct rs_packet *pkt);
 void rs_stat_print(struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o);
 void rs_stat_free(struct rs_stat *st);
+
+/* -z iwarp: the iWARP stage's counters, and the memory held against its bounds. */
+void rs_iwarp_print_stats(const struct rs_iwarp *iw, struct rs_out *o);
 
 /* The conv,qp table on its own. */
 void rs_stats_print_conversations(const struct rs_analyzer *an, struct rs_out *o);

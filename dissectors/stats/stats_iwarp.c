@@ -1,22 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * report.c - `-z iwarp`: what the iWARP stage counted over a capture, and
+ * stats_iwarp.c - `-z iwarp`: what the iWARP stage counted over a capture, and
  * the reassembly memory it held against its bounds.
  */
 #include <roceshark/iwarp.h>
 #include <roceshark/print.h>
-
-#include "iwarp_int.h"
+#include <roceshark/stats.h>
 
 void
 rs_iwarp_print_stats(const struct rs_iwarp *iw, struct rs_out *o)
 {
-    const struct rs_iwarp_stats *st = &iw->stats;
+    struct rs_iwarp_stats stats;
+    struct rs_iwarp_opts opts;
+    const struct rs_iwarp_stats *st = &stats;
+
+    rs_iwarp_get_stats(iw, &stats);
+    rs_iwarp_get_opts(iw, &opts);
 
     rs_out_printf(o, "\niWARP\n=====\n");
     rs_out_printf(o, "Connections:                %llu (%llu evicted from the table of %u)\n",
                   (unsigned long long)st->connections, (unsigned long long)st->evictions,
-                  iw->opts.max_conns);
+                  opts.max_conns);
     rs_out_printf(o, "FPDUs:                      %llu\n", (unsigned long long)st->fpdus);
     rs_out_printf(o, "Bad CRCs:                   %llu\n", (unsigned long long)st->crc_errors);
     rs_out_printf(o, "Retransmitted segments:     %llu\n",
@@ -29,6 +33,6 @@ rs_iwarp_print_stats(const struct rs_iwarp *iw, struct rs_out *o)
     rs_out_printf(o, "Reassembly memory:          %llu bytes now, %llu at most "
                   "(bounds: %u per direction, %llu in all)\n",
                   (unsigned long long)st->memory, (unsigned long long)st->memory_peak,
-                  iw->opts.max_buffer, (unsigned long long)iw->opts.max_memory);
+                  opts.max_buffer, (unsigned long long)opts.max_memory);
     rs_out_end_frame(o);
 }
