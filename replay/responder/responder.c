@@ -126,6 +126,16 @@ rs_responder_open(const struct rs_responder_opts *o, struct rs_rc_udp *udp,
     int rc;
 
     *out = NULL;
+    if (o->n_static > RS_RESPONDER_MAX_QPS || o->n_mr > RS_RESPONDER_MAX_MRS) {
+        free(r);
+        return rs_error(err, RS_EINVAL, "at most %d QPs and %d regions", RS_RESPONDER_MAX_QPS,
+                        RS_RESPONDER_MAX_MRS);
+    }
+    if (o->have_peer && (o->qpn0 < 2 || o->qpn0 + o->n_static - 1 > 0xffffff)) {
+        free(r);
+        return rs_error(err, RS_EINVAL, "QPs %u.. (%u of them): QPs 0 and 1 are special, "
+                        "numbers end at 0xffffff", o->qpn0, o->n_static);
+    }
     if (r == NULL)
         return rs_error(err, RS_ENOMEM, "out of memory");
     r->o = *o;
