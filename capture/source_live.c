@@ -205,12 +205,16 @@ source_live_activate(struct rs_source *src, const struct rs_live_opts *opts, cha
         goto fail_eventfd;
     }
     src->snaplen = opts->snaplen != 0 ? opts->snaplen : RS_CAPTURE_SNAPLEN;
-    pcap_set_snaplen(pcap, (int)src->snaplen);
-    pcap_set_promisc(pcap, !opts->no_promisc);
-    pcap_set_buffer_size(pcap, (int)((mb > 2047 ? 2047 : mb) << 20));
-    if (opts->immediate)
-        pcap_set_immediate_mode(pcap, 1);
-    pcap_set_timeout(pcap, opts->idle_ms != 0 ? (int)opts->idle_ms : LIVE_TIMEOUT_MS);
+    /* These fail only on a handle already activated, which this one is not; a
+     * failure would still mean a capture other than the one asked for. */
+    if (pcap_set_snaplen(pcap, (int)src->snaplen) != 0 ||
+        pcap_set_promisc(pcap, !opts->no_promisc) != 0 ||
+        pcap_set_buffer_size(pcap, (int)((mb > 2047 ? 2047 : mb) << 20)) != 0 ||
+        (opts->immediate && pcap_set_immediate_mode(pcap, 1) != 0) ||
+        pcap_set_timeout(pcap, opts->idle_ms != 0 ? (int)opts->idle_ms : LIVE_TIMEOUT_MS) != 0) {
+        rc = rs_error(err, RS_EIO, "%s: cannot set the capture's options", src->name);
+        goto fail_pcap;
+    }
     bool nsec = pcap_set_tstamp_precision(pcap, PCAP_TSTAMP_PRECISION_NANO) == 0;
     rc = pcap_activate(pcap);
     if (rc < 0) {

@@ -48,6 +48,7 @@ struct read_opts {
     size_t n_stats;
     bool quiet;
     unsigned long long shown;           /* frames printed */
+    enum rs_value_style style;          /* -o compat: */
 };
 
 static const char read_usage[] =
@@ -90,6 +91,9 @@ static const char read_usage[] =
     "                   TCP connections followed at once (default 65536)\n"
     "  -o iwarp.heuristics:off\n"
     "                   find iWARP only by MPA exchanges and -d ports\n"
+    "  -o compat:4.0|4.4|4.6\n"
+    "                   print -T fields values as that tshark does (default 4.0; 4.4 and\n"
+    "                   4.6 print booleans as True/False)\n"
     "  -l               flush output after every frame\n"
     "  -n               accepted for tshark compatibility (names are never resolved)\n";
 
@@ -194,10 +198,19 @@ parse_pref(const char *arg, struct read_opts *ro)
         ro->pipe.analyze = arg[10] == 'n';
     } else if (strncmp(arg, "iwarp.", 6) == 0) {
         return parse_iwarp_pref(arg, &ro->pipe.iwarp);
+    } else if (strncmp(arg, "compat:", 7) == 0) {
+        if (strcmp(arg + 7, "4.0") == 0)
+            ro->style = RS_STYLE_TSHARK_4_0;
+        else if (strcmp(arg + 7, "4.4") == 0 || strcmp(arg + 7, "4.6") == 0)
+            ro->style = RS_STYLE_TSHARK_4_4;
+        else
+            return cli_fail(CLI_EXIT_USAGE, "-o %s: expected compat:4.0, compat:4.4 or "
+                            "compat:4.6", arg);
     } else {
         return cli_fail(CLI_EXIT_USAGE, "-o %s: unknown preference (rc.pmtu:N, "
                         "analysis.max_convs:N, analysis:on|off, iwarp.buffer:N, "
-                        "iwarp.memory:N, iwarp.max_conns:N, iwarp.heuristics:on|off)", arg);
+                        "iwarp.memory:N, iwarp.max_conns:N, iwarp.heuristics:on|off, "
+                        "compat:4.0|4.4|4.6)", arg);
     }
     return 0;
 }
@@ -485,6 +498,7 @@ cmd_read(int argc, char **argv)
     }
     have_out = true;
     out.line_buffered = ro->line_buffered;
+    out.style = ro->style;
     rc = read_frames(src, ro, pipe, &out);
     if (ro->iface != NULL)
         cli_print_capture_counts(src, ro->shown, "decoded");

@@ -5,7 +5,10 @@
 #   2. builds with AddressSanitizer and UndefinedBehaviorSanitizer (Debug, build-sanitize/)
 #      and runs the whole suite again;
 #   3. compiles gcc Release (build-gcc-release/) and clang Release (build-clang-release/),
-#      compile only: a warning that only the optimiser or the other compiler sees fails here.
+#      compile only: a warning that only the optimiser or the other compiler sees fails here;
+#   4. builds the plugin against Wireshark 4.4 (Debian 13) and runs its tests there
+#      (scripts/test-wireshark.sh). The Debian root it needs is made once, in the background
+#      while steps 1-3 run, and reused after.
 # Every step runs even when one before it failed, so one run shows everything that is wrong.
 # A summary of the steps ends the output; the exit status is 1 when any step failed.
 set -u
@@ -43,6 +46,9 @@ suite() {
 }
 
 start_all=$(date +%s)
+mkdir -p build
+scripts/test-wireshark.sh --prepare 4.4 >build/wireshark-4.4-root.log 2>&1 &
+ws_root=$!
 step "build (RelWithDebInfo)" build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 step "tests" suite build
 step "build (ASan+UBSan, Debug)" build build-sanitize -DCMAKE_BUILD_TYPE=Debug \
@@ -52,6 +58,8 @@ step "compile gcc Release" build build-gcc-release -DCMAKE_C_COMPILER=gcc \
     -DCMAKE_BUILD_TYPE=Release
 step "compile clang Release" build build-clang-release -DCMAKE_C_COMPILER=clang \
     -DCMAKE_BUILD_TYPE=Release
+wait $ws_root || cat build/wireshark-4.4-root.log
+step "plugin on Wireshark 4.4" scripts/test-wireshark.sh 4.4
 
 echo
 echo "== summary"

@@ -133,14 +133,18 @@ out_address(struct out *o, const struct rs_value *v)
 }
 
 static void
-format_plain(struct out *o, const struct rs_field *f, const struct rs_value *v)
+format_plain(struct out *o, const struct rs_field *f, const struct rs_value *v,
+             enum rs_value_style style)
 {
     switch (v->type) {
     case RS_FT_PROTOCOL:
         out_str(o, f->abbrev);
         break;
     case RS_FT_BOOLEAN:
-        out_bytes(o, v->v.u ? "1" : "0", 1);
+        if (style == RS_STYLE_TSHARK_4_0)
+            out_bytes(o, v->v.u ? "1" : "0", 1);
+        else
+            out_str(o, v->v.u ? "True" : "False");
         break;
     case RS_FT_UINT8:
     case RS_FT_UINT16:
@@ -198,13 +202,20 @@ out_finish(struct out *o, size_t size)
 }
 
 size_t
-rs_value_format(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
+rs_value_format_style(const struct rs_field *f, const struct rs_value *v,
+                      enum rs_value_style style, char *buf, size_t size)
 {
     /* Leave room for the terminator within size. */
     struct out o = {buf, size > 0 ? size - 1 : 0, 0};
 
-    format_plain(&o, f, v);
+    format_plain(&o, f, v, style);
     return out_finish(&o, size);
+}
+
+size_t
+rs_value_format(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
+{
+    return rs_value_format_style(f, v, RS_STYLE_TSHARK_4_0, buf, size);
 }
 
 size_t
@@ -220,7 +231,7 @@ rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char
     } else if (integer && name != NULL) {
         out_str(&o, name);
         out_str(&o, " (");
-        format_plain(&o, f, v);
+        format_plain(&o, f, v, RS_STYLE_TSHARK_4_0);
         out_str(&o, ")");
     } else if (integer && f->base == RS_BASE_DEC_HEX) {
         out_dec(&o, v->v.u);
@@ -233,10 +244,10 @@ rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char
         out_dec(&o, v->v.u);
         out_str(&o, ")");
     } else if (v->type == RS_FT_RELTIME) {
-        format_plain(&o, f, v);
+        format_plain(&o, f, v, RS_STYLE_TSHARK_4_0);
         out_str(&o, " seconds");
     } else {
-        format_plain(&o, f, v);
+        format_plain(&o, f, v, RS_STYLE_TSHARK_4_0);
     }
     return out_finish(&o, size);
 }

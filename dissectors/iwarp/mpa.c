@@ -38,8 +38,11 @@
 
 #include "iwarp_int.h"
 
-static const uint8_t req_key[RS_MPA_KEY_LEN] = "MPA ID Req Frame";
-static const uint8_t rep_key[RS_MPA_KEY_LEN] = "MPA ID Rep Frame";
+/* The keys are 16 bytes on the wire, with no NUL: the arrays hold the literal's NUL
+ * too (newer compilers warn when an initializer drops it), and only the first
+ * RS_MPA_KEY_LEN bytes are ever compared. */
+static const char req_key[RS_MPA_KEY_LEN + 1] = "MPA ID Req Frame";
+static const char rep_key[RS_MPA_KEY_LEN + 1] = "MPA ID Rep Frame";
 
 unsigned
 rs_mpa_frame_anomalies(const struct rs_iwarp_pdu *p)

@@ -78,7 +78,7 @@ void
 rs_out_value(struct rs_out *o, const struct rs_field *f, const struct rs_value *v)
 {
     char text[128];
-    size_t n = rs_value_format(f, v, text, sizeof(text));
+    size_t n = rs_value_format_style(f, v, o->style, text, sizeof(text));
 
     if (n < sizeof(text)) {
         rs_out_write(o, text, n);
@@ -87,7 +87,7 @@ rs_out_value(struct rs_out *o, const struct rs_field *f, const struct rs_value *
     /* Long values (byte fields) are formatted in place. */
     char *p = rs_out_reserve(o, n + 1);
     if (p != NULL)
-        rs_out_commit(o, rs_value_format(f, v, p, n + 1));
+        rs_out_commit(o, rs_value_format_style(f, v, o->style, p, n + 1));
 }
 
 void

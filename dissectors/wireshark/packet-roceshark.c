@@ -32,6 +32,7 @@
 #include <roceshark/iwarp.h>
 #include <roceshark/pipeline.h>
 
+#include "ws_compat.h"
 #include "ws_plugin.h"
 
 int proto_roceshark = -1;
@@ -48,7 +49,7 @@ static expert_field ei_of[RS_EXPERT_MAX_KINDS];
 /* Preferences. */
 static guint pref_pmtu = 0;
 static range_t *pref_ports;
-static gboolean pref_analysis = TRUE;
+static rs_ws_pref_bool pref_analysis = TRUE;
 static range_t *pref_iwarp_ports;
 
 static struct rs_decode_opts decode_opts;

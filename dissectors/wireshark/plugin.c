@@ -8,6 +8,7 @@
 
 #include <roceshark/version.h>
 
+#include "ws_compat.h"
 #include "ws_plugin.h"
 
 WS_DLL_PUBLIC_DEF const gchar plugin_version[] = RS_VERSION;
@@ -15,6 +16,17 @@ WS_DLL_PUBLIC_DEF const int plugin_want_major = WIRESHARK_VERSION_MAJOR;
 WS_DLL_PUBLIC_DEF const int plugin_want_minor = WIRESHARK_VERSION_MINOR;
 
 WS_DLL_PUBLIC void plugin_register(void);
+
+#if RS_WS_PLUGIN_DESCRIBE
+WS_DLL_PUBLIC uint32_t plugin_describe(void);
+
+/* What the plugin is: a dissector (4.2 and later ask). */
+uint32_t
+plugin_describe(void)
+{
+    return WS_PLUGIN_DESC_DISSECTOR;
+}
+#endif
 
 void
 plugin_register(void)

@@ -124,6 +124,17 @@ unsigned rs_field_foreach(const struct rs_packet *pkt, int id, rs_value_fn fn, v
 size_t rs_value_format(const struct rs_field *f, const struct rs_value *v, char *buf,
                        size_t size);
 
+/* Whose tshark -T fields to print as, where versions differ
+ * (docs/wireshark-versions.md). */
+enum rs_value_style {
+    RS_STYLE_TSHARK_4_0 = 0,    /* the contract: booleans as 1 and 0 */
+    RS_STYLE_TSHARK_4_4,        /* booleans as True and False (4.4 and 4.6) */
+};
+
+/* rs_value_format() in the style of another tshark. */
+size_t rs_value_format_style(const struct rs_field *f, const struct rs_value *v,
+                             enum rs_value_style style, char *buf, size_t size);
+
 /* Formats v for humans (tree and summary lines): value names and both
  * bases where Wireshark shows them. */
 size_t rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char *buf,

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <roceshark/fields.h>
 #include <roceshark/packet.h>
 
 /* A growable output buffer in front of a FILE: the printers append to it
@@ -22,6 +23,7 @@ struct rs_out {
     size_t len;
     size_t cap;
     bool line_buffered;     /* flush after every frame (-l) */
+    enum rs_value_style style;  /* whose tshark's values (-o compat:), 4.0's by default */
     bool failed;            /* a write failed: stop producing output */
 };
 

@@ -38,6 +38,23 @@ BUILT = {k: v.upper() in ("ON", "TRUE", "YES", "Y", "1")
          for k, v in (kv.split("=", 1) for kv in os.environ.get("ROCESHARK_BUILT", "").split())}
 PYTHON = "/usr/bin/python3"     # Debian's, which has python3-scapy
 
+
+def _tshark_version():
+    """major.minor of the tshark on PATH ("4.0" when there is none to ask)."""
+    try:
+        out = subprocess.run(["tshark", "--version"], capture_output=True, text=True).stdout
+    except OSError:
+        return "4.0"
+    m = re.search(r"TShark \(Wireshark\) (\d+\.\d+)", out)
+    return m.group(1) if m else "4.0"
+
+
+# The tshark the tests compare with, and how roceshark read is told to print as it does:
+# 4.4 and 4.6 print booleans as True/False (docs/wireshark-versions.md).
+TSHARK_VERSION = _tshark_version()
+COMPAT = ["-o", "compat:" + TSHARK_VERSION] if TSHARK_VERSION in ("4.4", "4.6") else []
+TRUE = "True" if COMPAT else "1"        # a true boolean in roceshark_fields() rows
+
 # The field contract of the foundation issue: every Wireshark 4.0 field of these headers.
 CONTRACT_FIELDS = """
 infiniband.lrh infiniband.lrh.vl infiniband.lrh.lver infiniband.lrh.sl infiniband.lrh.reserved2
@@ -165,7 +182,7 @@ def run(args, env=None, check_rc=True, input=None):
 
 
 def roceshark_fields(path, fields, extra=()):
-    return fieldsdiff.roceshark_rows(path, fields, extra, ROCESHARK)
+    return fieldsdiff.roceshark_rows(path, fields, list(extra) + COMPAT, ROCESHARK)
 
 
 def tshark_fields(path, fields, extra=""):

@@ -49,7 +49,7 @@ for name, frames in sorted(truth.items()):
         if "vcrc" in want:
             t.check(vcrc == STATUS[want["vcrc"]], "%s frame %d: VCRC status %r" % (name, n, vcrc))
         t.check(malformed == "", "%s frame %d: reported malformed" % (name, n))
-        t.check((cnp == "1") == (want["opcode"] == 0x81), "%s frame %d: roceshark.cnp %r" % (name, n, cnp))
+        t.check((cnp == t.TRUE) == (want["opcode"] == 0x81), "%s frame %d: roceshark.cnp %r" % (name, n, cnp))
         is_xrc_request = 0xA0 <= want["opcode"] <= 0xAC or want["opcode"] in (0xB3, 0xB4, 0xB6, 0xB7)
         t.check((xrc != "") == is_xrc_request, "%s frame %d: xrcsrq %r" % (name, n, xrc))
 

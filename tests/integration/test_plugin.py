@@ -27,7 +27,9 @@ if not PLUGIN or not os.path.exists(PLUGIN):
 scratch = t.tempdir()
 os.chmod(scratch, 0o755)
 plugdir = os.path.join(scratch, "plugins")
-epan = os.path.join(plugdir, "4.0", "epan")
+# The build puts the plugin in plugins/<major>.<minor>/epan, the Wireshark it was built for.
+WS_VERSION = os.path.basename(os.path.dirname(os.path.dirname(PLUGIN)))
+epan = os.path.join(plugdir, WS_VERSION, "epan")
 os.makedirs(epan)
 shutil.copy(PLUGIN, os.path.join(epan, "roceshark.so"))
 for d, _, files in os.walk(plugdir):
@@ -88,7 +90,7 @@ total = 0
 for path in captures:
     name = os.path.basename(path)
     copy = readable(path)
-    want = t.run([t.ROCESHARK, "read", "-r", copy, "-T", "fields"] + efields).stdout
+    want = t.run([t.ROCESHARK, "read", "-r", copy, "-T", "fields"] + t.COMPAT + efields).stdout
     got = tshark(["-r", copy, "-T", "fields"] + efields)
     if got != want:
         for n, (a, b) in enumerate(zip(got.splitlines(), want.splitlines()), 1):

@@ -248,6 +248,33 @@ test_formatting(void **state)
     assert_string_equal(buf, "0x0");
 }
 
+/* Booleans as each tshark prints them; other types do not change with the style. */
+static void
+test_styles(void **state)
+{
+    const struct rs_field b = {"t.b", "B", RS_FT_BOOLEAN, RS_BASE_NONE, 0x80, NULL, "", 0, 0,
+                               1, NULL, 0, 0};
+    const struct rs_field u8 = {"t.u8", "U8", RS_FT_UINT8, RS_BASE_HEX, 0, NULL, "", 0, 0, 1,
+                                NULL, 0, 0};
+    struct rs_value v = {.type = RS_FT_BOOLEAN, .v.u = 1};
+    char buf[16];
+
+    (void)state;
+    rs_value_format_style(&b, &v, RS_STYLE_TSHARK_4_0, buf, sizeof(buf));
+    assert_string_equal(buf, "1");
+    assert_int_equal(rs_value_format_style(&b, &v, RS_STYLE_TSHARK_4_4, buf, sizeof(buf)), 4);
+    assert_string_equal(buf, "True");
+    v.v.u = 0;
+    rs_value_format(&b, &v, buf, sizeof(buf));
+    assert_string_equal(buf, "0");
+    rs_value_format_style(&b, &v, RS_STYLE_TSHARK_4_4, buf, sizeof(buf));
+    assert_string_equal(buf, "False");
+    v.type = RS_FT_UINT8;
+    v.v.u = 1;
+    rs_value_format_style(&u8, &v, RS_STYLE_TSHARK_4_4, buf, sizeof(buf));
+    assert_string_equal(buf, "0x01");
+}
+
 int
 main(void)
 {
@@ -258,6 +285,7 @@ main(void)
         cmocka_unit_test(test_aeth_subfields),
         cmocka_unit_test(test_aeth_tables),
         cmocka_unit_test(test_formatting),
+        cmocka_unit_test(test_styles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test-wireshark.sh [--prepare] VERSION [CTEST_REGEX]: builds the Wireshark plugin against
+# Wireshark VERSION (4.4: Debian 13 "trixie"; 4.6: Debian sid) and runs its integration tests
+# there. --prepare only makes the Debian root (test.sh starts that early, in the background).
+#
+# The Wireshark comes from a Debian root made with debootstrap on first use (a few minutes;
+# Debian's archive only) and reused after, in $ROCESHARK_WS_ROOTS (default
+# /var/cache/roceshark). The tracked files of this tree are copied into the root, built
+# there (the roceshark binary and the plugin), and ctest runs the tests named by CTEST_REGEX
+# (default: the plugin's, and `read`'s fields against that tshark on the real and generated
+# captures; rstest.py gives read `-o compat:VERSION`).
+# Needs root (debootstrap, chroot). Exit status: 0 when the tests passed, 1 when they
+# failed, 2 on bad usage or when the root cannot be made.
+set -eu
+cd "$(dirname "$0")/.."
+
+usage() {
+    echo "usage: scripts/test-wireshark.sh [--prepare] 4.4|4.6 [CTEST_REGEX]" >&2
+    exit 2
+}
+prepare=0
+if [ "${1:-}" = --prepare ]; then
+    prepare=1
+    shift
+fi
+[ $# -ge 1 ] || usage
+version=$1
+regex=${2:-'integration\.(plugin|real_captures|generated)$'}
+case $version in
+4.4) suite=trixie ;;
+4.6) suite=sid ;;
+*) usage ;;
+esac
+roots=${ROCESHARK_WS_ROOTS:-/var/cache/roceshark}
+root=$roots/ws-$suite
+mirror=${ROCESHARK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# What the root needs to build and test: Wireshark's SDK and tshark, the build tools and the
+# libraries we link (by debootstrap), then the tests' tools (by apt-get: scapy and crcmod are
+# the tests' independent packet generators).
+base=tshark,wireshark-dev,gcc,cmake,make,pkg-config,libglib2.0-dev,libpcap-dev,ca-certificates
+extras="libcmocka-dev python3 python3-scapy python3-crcmod util-linux"
+
+fail() {
+    echo "roceshark: test-wireshark: $*" >&2
+    exit 2
+}
+
+[ "$(id -u)" -eq 0 ] || fail "needs root (debootstrap and chroot)"
+command -v debootstrap >/dev/null 2>&1 ||
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >/dev/null ||
+    fail "debootstrap is not installed and could not be"
+
+# in_root COMMAND: runs COMMAND (a shell line) in the root, with /proc and /dev mounted in a
+# private mount namespace, so they leave with the process however it ends.
+in_root() {
+    unshare -m sh -eu -c 'mount -t proc proc "$1/proc"; mount --bind /dev "$1/dev"
+                          chroot "$1" sh -eu -c "$2"' sh "$root" "$1"
+}
+
+if [ ! -e "$root/.roceshark-ready" ]; then
+    echo "== making a Debian $suite root in $root (once; a few minutes)"
+    rm -rf "$root"
+    mkdir -p "$roots"
+    # debootstrap does not follow virtual packages (sid's libre2 is one): when it leaves
+    # packages unconfigured, apt-get below completes them.
+    debootstrap --variant=minbase --include="$base" "$suite" "$root" "$mirror" \
+        >"$root.log" 2>&1 || [ -x "$root/usr/bin/apt-get" ] ||
+        fail "debootstrap $suite failed; see $root.log"
+    cp /etc/resolv.conf "$root/etc/resolv.conf"
+    in_root "export DEBIAN_FRONTEND=noninteractive; apt-get update -q; apt-get -f install -y -q
+             apt-get install -y -q --no-install-recommends $extras" >>"$root.log" 2>&1 ||
+        fail "apt-get in the $suite root failed; see $root.log"
+    touch "$root/.roceshark-ready"
+fi
+have=$(chroot "$root" dpkg-query -W -f '${Version}' tshark | cut -d. -f1-2)
+[ "$have" = "$version" ] || fail "the $suite root has tshark $have, not $version"
+[ $prepare -eq 0 ] || exit 0
+
+echo "== copying the tree into the root"
+rm -rf "$root/src/roceshark"
+mkdir -p "$root/src/roceshark"
+git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - |
+    tar -xf - -C "$root/src/roceshark"
+
+echo "== building and testing against Wireshark $version"
+in_root "cd /src/roceshark
+         cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+         cmake --build build -j$(nproc) --target roceshark roceshark_ws >/dev/null
+         tshark --version | head -n 1
+         rm -rf /tmp/stage
+         DESTDIR=/tmp/stage cmake -P build/dissectors/wireshark/cmake_install.cmake >/dev/null
+         plugin=\$(find /tmp/stage -name roceshark.so)
+         case \$plugin in
+         */wireshark/plugins/$version/epan/roceshark.so) echo \"installs into \${plugin#/tmp/stage}\" ;;
+         *) echo \"roceshark: the plugin installs into '\$plugin', not plugins/$version/epan\" >&2
+            exit 1 ;;
+         esac
+         cd build && ctest --output-on-failure -R '$regex'" || exit 1
