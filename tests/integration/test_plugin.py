@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The Wireshark plugin, run inside tshark 4.0 as an unprivileged user (as root, tshark
-ignores WIRESHARK_PLUGIN_DIR):
+"""The Wireshark plugin, run inside the tshark on PATH (4.0 here; 4.4 and 4.6 in the Debian
+roots of scripts/test-wireshark.sh) as an unprivileged user (as root, tshark ignores
+WIRESHARK_PLUGIN_DIR):
   - `tshark -G plugins` lists it;
   - on the simulated RC fault traces and every real capture, every roceshark.* field that
     tshark prints through the plugin equals what `roceshark read -T fields` prints;
