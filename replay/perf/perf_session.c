@@ -8,17 +8,28 @@
  * one line with its address, QP, PSN, R_Key, VA and MTU.
  */
 #include <inttypes.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "perf_int.h"
 
+/* The handshakes and ends are perftest 6.20's (its write_bw.c, send_bw.c,
+ * ... and the captures in tests/captures/real/): the bandwidth tests sync
+ * three times before the traffic (send_bw a fourth time, once the receives
+ * are posted), the latency tests four (send_lat five). */
 static const struct rs_perf_test tests[] = {
-    {"write_bw", "RDMA_Write BW Test", false, RS_RC_WR_RDMA_WRITE},
-    {"read_bw", "RDMA_Read BW Test", false, RS_RC_WR_RDMA_READ},
-    {"send_bw", "Send BW Test", false, RS_RC_WR_SEND},
-    {"send_lat", "Send Latency Test", true, RS_RC_WR_SEND},
-    {"write_lat", "RDMA_Write Latency Test", true, RS_RC_WR_RDMA_WRITE},
+    {"write_bw", "RDMA_Write BW Test", false, RS_RC_WR_RDMA_WRITE, 3, RS_PERF_END_REPORT, false},
+    {"read_bw", "RDMA_Read BW Test", false, RS_RC_WR_RDMA_READ, 3, RS_PERF_END_REPORT, false},
+    {"send_bw", "Send BW Test", false, RS_RC_WR_SEND, 4, RS_PERF_END_CLOSE, false},
+    {"atomic_bw", "Atomic FETCH_AND_ADD BW Test", false, RS_RC_WR_ATOMIC_FETCH_AND_ADD, 3,
+     RS_PERF_END_REPORT, false},
+    {"send_lat", "Send Latency Test", true, RS_RC_WR_SEND, 5, RS_PERF_END_CLOSE, false},
+    {"write_lat", "RDMA_Write Latency Test", true, RS_RC_WR_RDMA_WRITE, 4, RS_PERF_END_NONE,
+     false},
+    {"read_lat", "RDMA_Read Latency Test", true, RS_RC_WR_RDMA_READ, 4, RS_PERF_END_CLOSE, false},
+    {"pingpong", "RC pingpong", true, RS_RC_WR_SEND, 0, RS_PERF_END_NONE, true},
 };
 
 const struct rs_perf_test *
@@ -33,7 +44,7 @@ rs_perf_test_find(const char *name)
 const char *
 rs_perf_test_names(void)
 {
-    return "write_bw, read_bw, send_bw, send_lat, write_lat";
+    return "write_bw, read_bw, send_bw, atomic_bw, send_lat, write_lat, read_lat, pingpong";
 }
 
 int
@@ -62,8 +73,8 @@ free_buffers(struct rs_perf *p)
     p->buf = p->rbuf = NULL;
 }
 
-static void
-our_info(const struct rs_perf *p, struct rs_rc_conn_info *info)
+void
+rs_perf_our_info(const struct rs_perf *p, struct rs_rc_conn_info *info)
 {
     memcpy(info->ip, p->local_ip, 4);
     info->qpn = p->qpn;
@@ -74,8 +85,8 @@ our_info(const struct rs_perf *p, struct rs_rc_conn_info *info)
     info->pmtu = p->attr.pmtu;
 }
 
-static int
-create_qp(struct rs_perf *p, char *err)
+int
+rs_perf_create_qp(struct rs_perf *p, char *err)
 {
     struct rs_rc_qp_attr a = p->attr;
 
@@ -88,6 +99,10 @@ create_qp(struct rs_perf *p, char *err)
     a.sq_depth = p->tx_depth + 16;
     a.rq_depth = p->rx_depth;
     a.max_inflight = 2048;
+    /* perftest's peer takes as many READs and atomics as it said (out_reads). */
+    if (p->setup == RS_OOB_SETUP_PERFTEST && p->theirs.out_reads > 0 &&
+        p->theirs.out_reads < a.max_rd_atomic)
+        a.max_rd_atomic = (uint8_t)p->theirs.out_reads;
     if (rs_rc_qp_create(p->ctx, &a, &p->qp, err) < 0)
         return RS_EINVAL;
     p->attr.pmtu = a.pmtu;
@@ -106,7 +121,11 @@ exchange_client(struct rs_perf *p, char *err)
 
     if (rs_rc_side_connect(p->server_ip, p->port, 5000, &p->fd, err) < 0)
         return RS_EIO;
-    our_info(p, &info);
+    if (p->setup == RS_OOB_SETUP_PERFTEST)
+        return rs_perf_perftest_exchange(p, err);
+    if (p->setup == RS_OOB_SETUP_PINGPONG)
+        return rs_perf_pingpong_exchange(p, err);
+    rs_perf_our_info(p, &info);
     int n = rs_rc_conn_format(&info, line, sizeof(line));
     snprintf(line + n - 1, sizeof(line) - (size_t)n + 1,
              ", \"test\": \"%s\", \"size\": %" PRIu64 ", \"iters\": %" PRIu64 "}",
@@ -119,7 +138,7 @@ exchange_client(struct rs_perf *p, char *err)
         return rs_error(err, RS_EIO, "the server refused: %s", why);
     if (rs_rc_conn_parse(line, &p->peer, err) < 0)
         return RS_EIO;
-    return create_qp(p, err);
+    return rs_perf_create_qp(p, err);
 }
 
 static int
@@ -137,6 +156,19 @@ exchange_server(struct rs_perf *p, char *err)
         return RS_EIO;
     }
     close(listen_fd);
+    if (p->test->pingpong) {
+        p->setup = RS_OOB_SETUP_PINGPONG;
+        return rs_perf_pingpong_exchange(p, err);
+    }
+    /* Our client opens with a JSON line, perftest's with its version. */
+    uint8_t first;
+    struct pollfd pfd = {p->fd, POLLIN, 0};
+    if (poll(&pfd, 1, 5000) <= 0 || recv(p->fd, &first, 1, MSG_PEEK) != 1)
+        return rs_error(err, RS_EIO, "the client sent nothing within 5 s");
+    if (first != '{') {
+        p->setup = RS_OOB_SETUP_PERFTEST;
+        return rs_perf_perftest_exchange(p, err);
+    }
     if (rs_rc_side_recv(p->fd, line, sizeof(line), 5000, err) < 0 ||
         rs_rc_conn_parse(line, &p->peer, err) < 0)
         return RS_EIO;
@@ -154,12 +186,12 @@ exchange_server(struct rs_perf *p, char *err)
     }
     if (rs_rc_json_u64(line, "iters", &v) && v > 0 && v <= 100000000)
         p->iters = v;
-    our_info(p, &info);
+    rs_perf_our_info(p, &info);
     info.pmtu = p->peer.pmtu < info.pmtu ? p->peer.pmtu : info.pmtu;
     rs_rc_conn_format(&info, line, sizeof(line));
     if (rs_rc_side_send(p->fd, line, err) < 0)
         return RS_EIO;
-    return create_qp(p, err);
+    return rs_perf_create_qp(p, err);
 }
 
 int
@@ -174,6 +206,10 @@ rs_perf_print_header(const struct rs_perf *p)
     const char *line = RS_PERF_RESULT_LINE;
     FILE *out = p->out != NULL ? p->out : stdout;
 
+    if (p->test->pingpong) {
+        rs_perf_pingpong_header(p);
+        return;
+    }
     fprintf(out, "%s", line);
     fprintf(out, "                    %s\n", p->test->title);
     fprintf(out, " Transport type : RoCEv2 over UDP (roceshark software RC)\n");
