@@ -19,6 +19,8 @@
 #include <roceshark/rc.h>
 
 #define RS_RESPONDER_MAX_MRS 16
+/* QPs at most; each has a receive region, and a context holds 256 regions in all, so
+ * with the responder's own regions the last few requesters may be refused. */
 #define RS_RESPONDER_MAX_QPS 256
 #define RS_RESPONDER_MAX_CONNS 64       /* side-channel peers at once; more are refused */
 #define RS_RESPONDER_DEFAULT_LISTEN 18515   /* perftest's port */
