@@ -22,7 +22,12 @@
 struct rs_perf_served {
     uint64_t recvs, pongs;
     uint64_t first_ns, last_ns;     /* of the receives */
+    uint64_t *pings;                /* perftest's latency tests: when each ping came */
+    uint64_t n_pings;
 };
+
+static void lat_row(const struct rs_perf *p, uint64_t *lat, uint64_t count, char *row,
+                    size_t row_size, char *json, size_t json_size);
 
 int
 rs_perf_post_recv(struct rs_perf *p, uint32_t slot, char *err)
@@ -122,7 +127,7 @@ finish(struct rs_perf *p, const char *header, const char *row, const char *json,
 /* Server of perftest's client: the exchange's end, then what perftest's
  * server prints: the client's BW report, or our own measure. */
 static int
-perftest_served(struct rs_perf *p, const struct rs_perf_served *sv, char *err)
+perftest_served(struct rs_perf *p, struct rs_perf_served *sv, char *err)
 {
     struct rs_oob_bw_report r;
     char row[512];
@@ -151,6 +156,15 @@ perftest_served(struct rs_perf *p, const struct rs_perf_served *sv, char *err)
                             " messages", sv->recvs, p->iters);
         return rc;
     }
+    if (p->test->latency && sv->n_pings >= 2) {
+        /* Our own measure, as perftest's server prints: between two pings
+         * lies one round trip. */
+        char json[512];
+        for (uint64_t i = 0; i + 1 < sv->n_pings; i++)
+            sv->pings[i] = sv->pings[i + 1] - sv->pings[i];
+        lat_row(p, sv->pings, sv->n_pings - 1, row, sizeof(row), json, sizeof(json));
+        return finish(p, LAT_HEADER, row, json, NULL, err);
+    }
     return 0;
 }
 
@@ -158,15 +172,13 @@ perftest_served(struct rs_perf *p, const struct rs_perf_served *sv, char *err)
  * write_lat, answering) until the client reports its results: our JSON
  * line, or its next perftest message (write_lat: its last ping). */
 static int
-serve(struct rs_perf *p, char *err)
+serve_loop(struct rs_perf *p, struct rs_perf_served *sv, char *err)
 {
     char line[1024];
     struct rs_rc_wc wc[64];
-    struct rs_perf_served sv;
     uint8_t *target = p->buf + p->size;
     bool perftest = p->setup == RS_OOB_SETUP_PERFTEST;
 
-    memset(&sv, 0, sizeof(sv));
     for (uint64_t loops = 0;; loops++) {
         struct pollfd pfd[2] = {{rs_rc_udp_fd(p->udp), POLLIN, 0}, {p->fd, POLLIN, 0}};
         if (!p->busy_poll) {
@@ -182,9 +194,11 @@ serve(struct rs_perf *p, char *err)
             if (wc[i].status != RS_RC_WC_SUCCESS)
                 return wc_failed(&wc[i], err);
             if (wc[i].opcode == RS_RC_WC_RECV) {
-                sv.last_ns = rs_rc_now_ns();
-                if (sv.recvs++ == 0)
-                    sv.first_ns = sv.last_ns;
+                sv->last_ns = rs_rc_now_ns();
+                if (sv->recvs++ == 0)
+                    sv->first_ns = sv->last_ns;
+                if (sv->pings != NULL && sv->n_pings <= p->iters)
+                    sv->pings[sv->n_pings++] = sv->last_ns;
                 if ((rc = rs_perf_post_recv(p, (uint32_t)wc[i].wr_id, err)) != 0)
                     return rc;
                 if (p->test->latency && (rc = post_op(p, RS_RC_WR_SEND, 0, 0, err)) != 0)
@@ -195,22 +209,24 @@ serve(struct rs_perf *p, char *err)
         }
         /* write_lat: the client's WRITE ends with a new marker byte. */
         if (p->test->latency && p->test->opcode == RS_RC_WR_RDMA_WRITE &&
-            target[p->size - 1] == (uint8_t)(sv.pongs % 255 + 1)) {
+            target[p->size - 1] == (uint8_t)(sv->pongs % 255 + 1)) {
             p->buf[p->size - 1] = target[p->size - 1];
-            sv.pongs++;
+            sv->pongs++;
+            if (sv->pings != NULL && sv->n_pings <= p->iters)
+                sv->pings[sv->n_pings++] = rs_rc_now_ns();
             if ((rc = post_op(p, RS_RC_WR_RDMA_WRITE, 0, 0, err)) != 0 ||
                 (rc = turn(p, 0, err)) != 0)
                 return rc;
         }
-        if (perftest && p->test->end == RS_PERF_END_NONE && sv.pongs >= p->iters)
-            return perftest_served(p, &sv, err);
+        if (perftest && p->test->end == RS_PERF_END_NONE && sv->pongs >= p->iters)
+            return perftest_served(p, sv, err);
         if (!(pfd[1].revents & (POLLIN | POLLHUP)))
             continue;
         if (perftest && p->test->end == RS_PERF_END_NONE)
             return rs_error(err, RS_EIO, "the client closed after %" PRIu64 " of %" PRIu64
-                            " iterations", sv.pongs, p->iters);
+                            " iterations", sv->pongs, p->iters);
         if (perftest)
-            return perftest_served(p, &sv, err);
+            return perftest_served(p, sv, err);
         if (rs_rc_side_recv(p->fd, line, sizeof(line), 1000, err) < 0)
             return RS_EIO;
         const char *json = strstr(line, "\"json\": ");
@@ -225,6 +241,20 @@ serve(struct rs_perf *p, char *err)
         p->client = false;
         return finish(p, p->test->latency ? LAT_HEADER : bw_header(p), row, jbuf, NULL, err);
     }
+}
+
+static int
+serve(struct rs_perf *p, char *err)
+{
+    struct rs_perf_served sv;
+
+    memset(&sv, 0, sizeof(sv));
+    if (p->setup == RS_OOB_SETUP_PERFTEST && p->test->latency &&
+        (sv.pings = malloc((p->iters + 1) * sizeof(*sv.pings))) == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    int rc = serve_loop(p, &sv, err);
+    free(sv.pings);
+    return rc;
 }
 
 static int
@@ -323,6 +353,40 @@ wait_pong(struct rs_perf *p, uint64_t i, char *err)
     }
 }
 
+/* perftest's latency row (and our JSON line) from n round trips in ns,
+ * which it sorts. */
+static void
+lat_row(const struct rs_perf *p, uint64_t *lat, uint64_t count, char *row, size_t row_size,
+        char *json, size_t json_size)
+{
+    qsort(lat, count, sizeof(*lat), cmp_u64);
+    double sum = 0, sq = 0, n = (double)count;
+    /* Half the round trip, in microseconds, as perftest reports it; a READ
+     * is one round trip, reported whole. */
+    double per_us = p->test->opcode == RS_RC_WR_RDMA_READ ? 1000.0 : 2000.0;
+    for (uint64_t i = 0; i < count; i++)
+        sum += (double)lat[i] / per_us;
+    double avg = sum / n;
+    for (uint64_t i = 0; i < count; i++) {
+        double d = (double)lat[i] / per_us - avg;
+        sq += d * d;
+    }
+#define US(x) ((double)(x) / per_us)
+    uint64_t p99 = (uint64_t)ceil(0.99 * n) - 1, p999 = (uint64_t)ceil(0.999 * n) - 1;
+    double tmin = US(lat[0]), tmax = US(lat[count - 1]), typ = US(lat[count / 2]);
+    double sd = sqrt(sq / n), q99 = US(lat[p99]), q999 = US(lat[p999]);
+    snprintf(row, row_size,
+             " %-7" PRIu64 " %-10" PRIu64 "     %-7.2f        %-7.2f      %-7.2f  \t       "
+             "%-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f\n",
+             p->size, count, tmin, tmax, typ, avg, sd, q99, q999);
+    snprintf(json, json_size,
+             "{\"test\": \"%s\", \"bytes\": %" PRIu64 ", \"iterations\": %" PRIu64
+             ", \"t_min_us\": %.3f, \"t_max_us\": %.3f, \"t_typical_us\": %.3f, \"t_avg_us\": "
+             "%.3f, \"t_stdev_us\": %.3f, \"p99_us\": %.3f, \"p99_9_us\": %.3f}",
+             p->test->name, p->size, count, tmin, tmax, typ, avg, sd, q99, q999);
+#undef US
+}
+
 static int
 run_lat(struct rs_perf *p, char *err)
 {
@@ -353,32 +417,7 @@ run_lat(struct rs_perf *p, char *err)
         free(lat);
         return rc;
     }
-    qsort(lat, p->iters, sizeof(*lat), cmp_u64);
-    double sum = 0, sq = 0, n = (double)p->iters;
-    /* Half the round trip, in microseconds, as perftest reports it; a READ
-     * is one round trip, reported whole. */
-    double per_us = p->test->opcode == RS_RC_WR_RDMA_READ ? 1000.0 : 2000.0;
-    for (uint64_t i = 0; i < p->iters; i++)
-        sum += (double)lat[i] / per_us;
-    double avg = sum / n;
-    for (uint64_t i = 0; i < p->iters; i++) {
-        double d = (double)lat[i] / per_us - avg;
-        sq += d * d;
-    }
-#define US(x) ((double)(x) / per_us)
-    uint64_t p99 = (uint64_t)ceil(0.99 * n) - 1, p999 = (uint64_t)ceil(0.999 * n) - 1;
-    double tmin = US(lat[0]), tmax = US(lat[p->iters - 1]), typ = US(lat[p->iters / 2]);
-    double sd = sqrt(sq / n), q99 = US(lat[p99]), q999 = US(lat[p999]);
-    snprintf(row, sizeof(row),
-             " %-7" PRIu64 " %-10" PRIu64 "     %-7.2f        %-7.2f      %-7.2f  \t       "
-             "%-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f\n",
-             p->size, p->iters, tmin, tmax, typ, avg, sd, q99, q999);
-    snprintf(json, sizeof(json),
-             "{\"test\": \"%s\", \"bytes\": %" PRIu64 ", \"iterations\": %" PRIu64
-             ", \"t_min_us\": %.3f, \"t_max_us\": %.3f, \"t_typical_us\": %.3f, \"t_avg_us\": "
-             "%.3f, \"t_stdev_us\": %.3f, \"p99_us\": %.3f, \"p99_9_us\": %.3f}",
-             p->test->name, p->size, p->iters, tmin, tmax, typ, avg, sd, q99, q999);
-#undef US
+    lat_row(p, lat, p->iters, row, sizeof(row), json, sizeof(json));
     free(lat);
     return finish(p, LAT_HEADER, row, json, NULL, err);
 }

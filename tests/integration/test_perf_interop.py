@@ -238,6 +238,44 @@ def pingpong_server():
     t.check("  local address:  LID 0x0000, QPN 0x000011" in out, "%s: local line" % what)
 
 
+def end_to_end(test):
+    """Our client and server, both speaking the tool's exchange, through the traffic and the
+    exchange's end (BW report, closing handshakes, done)."""
+    what = "end to end %s" % test
+    a, b = r.addresses(2)
+    p = next_port()
+    setup = "pingpong" if test == "pingpong" else "perftest"
+    args = ["-n", "200"] + (["--report_gbits"] if test == "read_bw" else [])
+    srv = subprocess.Popen([t.ROCESHARK, "perf", test, "--bind", a, "-p", str(p)] + args,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cli = subprocess.run([t.ROCESHARK, "perf", test, "--bind", b, "--connect",
+                          "%s://%s:%d" % (setup, a, p)] + args,
+                         capture_output=True, text=True, timeout=60)
+    s_out, s_err = srv.communicate(timeout=30)
+    if not t.check(cli.returncode == 0 and srv.returncode == 0,
+                   "%s: both succeed: %s %s" % (what, cli.stderr, s_err)):
+        return
+    if test == "pingpong":
+        for out in (cli.stdout, s_out):
+            t.check(re.search(r"^1638400 bytes in [0-9.]+ seconds = [0-9.]+ Mbit/sec$", out, re.M)
+                    and re.search(r"^200 iters in [0-9.]+ seconds = [0-9.]+ usec/iter$", out,
+                                  re.M), "%s: the tool's two lines: %s" % (what, out))
+        return
+    lines = cli.stdout.splitlines()
+    header = [x for x in lines if x.startswith(" #bytes")]
+    if not t.check(len(header) == 1, "%s: one table" % what):
+        return
+    row = lines[lines.index(header[0]) + 1]
+    t.check(row.split()[1] == "200", "%s: 200 iterations: %s" % (what, row))
+    if test == "read_bw":
+        t.check("BW average[Gb/sec]" in header[0], "%s: --report_gbits" % what)
+    if test in ("write_bw", "read_bw", "atomic_bw"):
+        t.check(row in s_out.splitlines(), "%s: the server prints the client's report: %s"
+                % (what, s_out))
+    elif test in ("send_bw", "send_lat", "write_lat"):
+        t.check(header[0] in s_out, "%s: the server prints its own measure" % what)
+
+
 def expect_refusal(what, test, script, want, client=False):
     """Runs our server (or client) against script(sock); one stderr line with want, a
     non-zero exit, the connection closed, no sanitizer report."""
@@ -294,6 +332,8 @@ for test in PERFTEST:
     our_client_to_script(test, "perftest", 18515)
 pingpong_server()
 our_client_to_script("pingpong", "pingpong", 12345)
+for test in PERFTEST + ["pingpong"]:
+    end_to_end(test)
 
 expect_refusal("old version", "write_bw", lambda s: good_preamble(s, b"5.60"),
                "perftest 5.60 is older than 5.70")
