@@ -70,7 +70,7 @@ xchg_preamble(struct rs_perf *p, char *err)
         (rc = rs_oob_perftest_version_parse(theirs, &p->peer_version, err)) < 0)
         return rc;
     if (p->peer_version < RS_OOB_PERFTEST_MIN_VERSION)
-        return rs_error(err, RS_EINVAL, "perftest %u.%02u is older than 5.70, which 6.x peers "
+        return rs_error(err, RS_ENOTSUP, "perftest %u.%02u is older than 5.70, which 6.x peers "
                         "need", p->peer_version / 100, p->peer_version % 100);
     /* Two steps of 4 bytes each: the page size, then the cache line size. */
     rs_oob_perftest_sysdata_format(PAGE_SIZE_ANNOUNCED, CACHE_LINE_ANNOUNCED, mine);
@@ -101,13 +101,13 @@ peer_address(struct rs_perf *p, uint8_t ip[4], char *err)
         if (rs_oob_gid_to_ipv4(p->theirs.gid, ip))
             return 0;
         rs_oob_gid_format(p->theirs.gid, text, sizeof(text));
-        return rs_error(err, RS_EINVAL, "perftest key message: GID %s is not an IPv4-mapped "
+        return rs_error(err, RS_ENOTSUP, "perftest key message: GID %s is not an IPv4-mapped "
                         "address (::ffff:a.b.c.d); other GIDs are not supported yet", text);
     }
     struct sockaddr_storage ss;
     socklen_t len = sizeof(ss);
     if (getpeername(p->fd, (struct sockaddr *)&ss, &len) < 0 || ss.ss_family != AF_INET)
-        return rs_error(err, RS_EINVAL, "perftest key message without GID from a peer that is "
+        return rs_error(err, RS_ENOTSUP, "perftest key message without GID from a peer that is "
                         "not IPv4");
     memcpy(ip, &((struct sockaddr_in *)&ss)->sin_addr, 4);
     return 0;

@@ -41,7 +41,7 @@ rs_perf_pingpong_exchange(struct rs_perf *p, char *err)
         return rc;
     if (!rs_oob_gid_to_ipv4(theirs.gid, p->peer.ip)) {
         rs_oob_gid_format(theirs.gid, text, sizeof(text));
-        return rs_error(err, RS_EINVAL, "pingpong address message: GID %s is not an "
+        return rs_error(err, RS_ENOTSUP, "pingpong address message: GID %s is not an "
                         "IPv4-mapped address (::ffff:a.b.c.d); other GIDs are not supported yet",
                         text);
     }

@@ -308,7 +308,7 @@ def expect_refusal(what, test, script, want, client=False):
         closed = True
     s.close()
     out, err = proc.communicate(timeout=20)
-    t.check(proc.returncode not in (0, None) and closed and err.count("\n") == 1 and
+    t.check(proc.returncode == 4 and closed and err.count("\n") == 1 and
             err.startswith("roceshark: perf: ") and want in err,
             "%s: one line with '%s', exit %s: %r" % (what, want, proc.returncode, err))
 
