@@ -73,9 +73,13 @@ struct rs_perf {
 
     /* State. */
     struct rs_rc_qp *qp;
-    /* buf holds two halves of size bytes: what we send or read into, then
-     * where the peer writes (the VA we advertise). */
+    /* buf holds two halves of half bytes: what we send or read into, then
+     * where the peer writes (the VA we advertise). A half is at least a
+     * page ("cycle buffer"), as perftest's peers walk that far past the VA
+     * with messages of up to half a page. */
     uint8_t *buf;
+    uint64_t half;
+    uint32_t page;          /* the larger page size of the two sides; 0: 4096 */
     struct rs_rc_mr mr;
     uint8_t *rbuf;          /* receive slots of the send tests */
     uint64_t rbuf_len;

@@ -11,6 +11,8 @@
 /* Posts receive slot (of size bytes) again. */
 int rs_perf_post_recv(struct rs_perf *p, uint32_t slot, char *err);
 
+/* Registers the buffers again after the size or the page changed. */
+int rs_perf_resetup(struct rs_perf *p, char *err);
 /* Our QP, region and the half the peer writes or reads, as the side
  * channel carries them. */
 void rs_perf_our_info(const struct rs_perf *p, struct rs_rc_conn_info *info);

@@ -87,6 +87,11 @@ xchg_preamble(struct rs_perf *p, char *err)
         return rc;
     if (pmtu < p->attr.pmtu)
         p->attr.pmtu = pmtu;
+    /* perftest walks its peer's buffer up to its page size past the VA. */
+    if (page > p->page) {
+        p->page = page;
+        return rs_perf_resetup(p, err);
+    }
     return 0;
 }
 

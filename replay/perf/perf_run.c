@@ -176,7 +176,7 @@ serve_loop(struct rs_perf *p, struct rs_perf_served *sv, char *err)
 {
     char line[1024];
     struct rs_rc_wc wc[64];
-    uint8_t *target = p->buf + p->size;
+    uint8_t *target = p->buf + p->half;
     bool perftest = p->setup == RS_OOB_SETUP_PERFTEST;
 
     for (uint64_t loops = 0;; loops++) {
@@ -209,7 +209,7 @@ serve_loop(struct rs_perf *p, struct rs_perf_served *sv, char *err)
         }
         /* write_lat: the client's WRITE ends with a new marker byte. */
         if (p->test->latency && p->test->opcode == RS_RC_WR_RDMA_WRITE &&
-            target[p->size - 1] == (uint8_t)(sv->pongs % 255 + 1)) {
+            target[p->size - 1] == (uint8_t)(sv->pongs + 1)) {
             p->buf[p->size - 1] = target[p->size - 1];
             sv->pongs++;
             if (sv->pings != NULL && sv->n_pings <= p->iters)
@@ -328,8 +328,8 @@ static int
 wait_pong(struct rs_perf *p, uint64_t i, char *err)
 {
     struct rs_rc_wc wc[16];
-    uint8_t marker = (uint8_t)(i % 255 + 1);
-    volatile uint8_t *last = p->buf + 2 * p->size - 1;
+    uint8_t marker = (uint8_t)(i + 1);   /* perftest's (char)count: 1..255, 0, 1 ... */
+    volatile uint8_t *last = p->buf + p->half + p->size - 1;
 
     for (;;) {
         int rc = turn(p, 0, err);
@@ -404,7 +404,7 @@ run_lat(struct rs_perf *p, char *err)
         return rs_error(err, RS_ENOMEM, "out of memory");
     for (uint64_t i = 0; i < warm + p->iters && rc == 0; i++) {
         uint64_t t0 = rs_rc_now_ns();
-        p->buf[p->size - 1] = (uint8_t)(i % 255 + 1);
+        p->buf[p->size - 1] = (uint8_t)(i + 1);
         /* A READ's answer is its own completion. */
         rc = post_op(p, p->test->opcode, i,
                      p->test->opcode == RS_RC_WR_RDMA_READ ? RS_RC_SEND_SIGNALED : 0, err);

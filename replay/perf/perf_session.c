@@ -50,14 +50,17 @@ rs_perf_test_names(void)
 int
 rs_perf_setup(struct rs_perf *p, char *err)
 {
-    p->buf = rs_rc_mem_alloc(2 * p->size);
+    if (p->page == 0)
+        p->page = 4096;
+    p->half = p->size > p->page ? p->size : p->page;
+    p->buf = rs_rc_mem_alloc(2 * p->half);
     p->rbuf_len = (uint64_t)p->rx_depth * (p->size > 0 ? p->size : 1);
     p->rbuf = rs_rc_mem_alloc(p->rbuf_len);
     if (p->buf == NULL || p->rbuf == NULL)
         return rs_error(err, RS_ENOMEM, "out of memory for %" PRIu64 "-byte buffers", p->size);
     for (uint64_t i = 0; i < p->size; i++)
         p->buf[i] = (uint8_t)(i * 31 + 7);
-    if (rs_rc_mr_reg(p->ctx, p->buf, 2 * p->size, 0, 0,
+    if (rs_rc_mr_reg(p->ctx, p->buf, 2 * p->half, 0, 0,
                      RS_RC_ACCESS_LOCAL_WRITE | RS_RC_ACCESS_REMOTE_ALL, &p->mr, err) < 0 ||
         rs_rc_mr_reg(p->ctx, p->rbuf, p->rbuf_len, 0, 0, RS_RC_ACCESS_LOCAL_WRITE, &p->rmr,
                      err) < 0)
@@ -65,10 +68,21 @@ rs_perf_setup(struct rs_perf *p, char *err)
     return 0;
 }
 
+static void free_buffers(struct rs_perf *p);
+
+int
+rs_perf_resetup(struct rs_perf *p, char *err)
+{
+    free_buffers(p);
+    rs_rc_mr_dereg(p->ctx, p->mr.lkey);
+    rs_rc_mr_dereg(p->ctx, p->rmr.lkey);
+    return rs_perf_setup(p, err);
+}
+
 static void
 free_buffers(struct rs_perf *p)
 {
-    rs_rc_mem_free(p->buf, 2 * p->size);
+    rs_rc_mem_free(p->buf, 2 * p->half);
     rs_rc_mem_free(p->rbuf, p->rbuf_len);
     p->buf = p->rbuf = NULL;
 }
@@ -80,8 +94,8 @@ rs_perf_our_info(const struct rs_perf *p, struct rs_rc_conn_info *info)
     info->qpn = p->qpn;
     info->psn = p->psn;
     info->rkey = p->mr.rkey;
-    info->va = p->mr.va + p->size;     /* the half the peer writes or reads */
-    info->length = p->size;
+    info->va = p->mr.va + p->half;     /* the half the peer writes or reads */
+    info->length = p->half;
     info->pmtu = p->attr.pmtu;
 }
 
@@ -176,11 +190,8 @@ exchange_server(struct rs_perf *p, char *err)
         return rs_error(err, RS_EINVAL, "the client runs %s, this server %s", name,
                         p->test->name);
     if (rs_rc_json_u64(line, "size", &v) && v <= (1u << 30) && v != p->size) {
-        free_buffers(p);
-        rs_rc_mr_dereg(p->ctx, p->mr.lkey);
-        rs_rc_mr_dereg(p->ctx, p->rmr.lkey);
         p->size = v;
-        int rc = rs_perf_setup(p, err);
+        int rc = rs_perf_resetup(p, err);
         if (rc != 0)
             return rc;
     }
