@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <roceshark/oob.h>
 #include <roceshark/perf.h>
 
 #include "cli.h"
@@ -32,21 +33,34 @@ enum {
     OPT_RX_DEPTH,
     OPT_COUNTERS,
     OPT_EVENTS,
+    OPT_REPORT_GBITS,
 };
 
 static const char usage[] =
-    "usage: roceshark perf TEST --bind IP [--connect SERVER] [options]\n"
+    "usage: roceshark perf TEST --bind IP [--connect [SETUP://]SERVER[:PORT]] [options]\n"
     "\n"
-    "perftest's tests over the software RC transport (RoCEv2 on UDP 4791). Start the\n"
-    "server (no --connect) first; the client decides the parameters and both print.\n"
+    "perftest's and ibv_rc_pingpong's tests over the software RC transport (RoCEv2 on\n"
+    "UDP 4791). Start the server (no --connect) first. It answers our own clients and\n"
+    "perftest's (ib_write_bw ... against it); `perf pingpong` answers ibv_rc_pingpong.\n"
+    "SETUP is how the client sets the connection up: roceshark:// (ours, the default:\n"
+    "the client decides the parameters), perftest:// (perftest's exchange: give both\n"
+    "sides the same -s and -n), pingpong:// (ibv_rc_pingpong's; pingpong's default).\n"
     "\n"
-    "TEST: write_bw, read_bw, send_bw (bandwidth), send_lat, write_lat (latency)\n"
-    "  -s SIZE          message size (K/M suffixes; default 65536 for bw, 2 for lat)\n"
-    "  -n ITERS         iterations (default 5000 for bw, 1000 for lat)\n"
-    "  -m, --pmtu N     256..4096 (default 4096)\n"
+    "TEST: write_bw, read_bw, send_bw, atomic_bw (bandwidth), send_lat, write_lat,\n"
+    "      read_lat (latency), pingpong (ibv_rc_pingpong's)\n"
+    "  -s SIZE          message size (K/M suffixes; default 65536 for bw, 2 for lat,\n"
+    "                   8 for atomic_bw, 4096 for pingpong)\n"
+    "  -n ITERS         iterations (default 5000 for bw, 1000 for lat and pingpong)\n"
+    "  -D SECONDS       run a bandwidth test this long instead of -n iterations\n"
+    "  -m, --pmtu N     256..4096 (default 4096; 1024 for pingpong, as the tool)\n"
     "  -t, --tx-depth N work requests in flight (bw; default 128)\n"
     "  --rx-depth N     receives posted (send tests; default 512)\n"
-    "  -p, --port N     TCP port of the side channel (default 18515)\n"
+    "  -p, --port N     TCP port of the exchange (default 18515)\n"
+    "  -q N             QPs (only 1 for now)\n"
+    "  -x N             GID index: accepted for perftest's command lines; our GID is\n"
+    "                   --bind's address, ::ffff:a.b.c.d\n"
+    "  -R               RDMA CM: not supported yet\n"
+    "  --report_gbits   bandwidth in Gb/sec instead of MB/sec\n"
     "  --qpn N          our QP number (default 0x11)\n"
     "  --json           also print the results as one JSON line\n"
     "  --counters       print the transport's counters as JSON at the end\n"
@@ -65,6 +79,8 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
         {"rx-depth", required_argument, NULL, OPT_RX_DEPTH},
         {"counters", no_argument, NULL, OPT_COUNTERS},
         {"events", no_argument, NULL, OPT_EVENTS},
+        {"report_gbits", no_argument, NULL, OPT_REPORT_GBITS},
+        {"report-gbits", no_argument, NULL, OPT_REPORT_GBITS},
         {"size", required_argument, NULL, 's'},
         {"iters", required_argument, NULL, 'n'},
         {"tx-depth", required_argument, NULL, 't'},
@@ -89,15 +105,18 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
     if (p->test == NULL)
         return cli_fail(CLI_EXIT_USAGE, "perf: %s: unknown test (%s)", argv[1],
                         rs_perf_test_names());
-    pc->cli.attr.pmtu = 4096;
-    p->size = p->test->latency ? 2 : 65536;
+    pc->cli.attr.pmtu = p->test->pingpong ? 1024 : 4096;
+    p->size = p->test->pingpong ? 4096 : p->test->latency ? 2 : 65536;
+    if (p->test->opcode == RS_RC_WR_ATOMIC_FETCH_AND_ADD)
+        p->size = 8;
     p->iters = p->test->latency ? 1000 : 5000;
+    p->setup = p->test->pingpong ? RS_OOB_SETUP_PINGPONG : RS_OOB_SETUP_ROCESHARK;
     p->tx_depth = 128;
     p->rx_depth = 512;
     p->port = 18515;
     p->qpn = 0x11;
     optind = 2;
-    while ((opt = getopt_long(argc, argv, "hs:n:m:t:p:", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "hs:n:m:t:p:D:q:x:R", longopts, NULL)) != -1) {
         int shared = rc_cli_option(&pc->cli, opt == 'm' ? RC_OPT_PMTU : opt, optarg);
         if (shared < 0)
             return -shared;
@@ -133,10 +152,39 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
                 return cli_fail(CLI_EXIT_USAGE, "perf: -p %s: expected a TCP port", optarg);
             p->port = (uint16_t)v;
             break;
-        case OPT_CONNECT:
-            if (!rs_rc_parse_ipv4(optarg, p->server_ip))
-                return cli_fail(CLI_EXIT_USAGE, "perf: --connect %s: expected IPv4", optarg);
+        case OPT_CONNECT: {
+            struct rs_oob_target t;
+            char err[RS_ERRBUF_SIZE];
+            if (rs_oob_target_parse(optarg, &t, err) < 0)
+                return cli_fail(CLI_EXIT_USAGE, "perf: --connect %s", err);
+            if (strstr(optarg, "://") != NULL || !p->test->pingpong)
+                p->setup = t.setup;
+            memcpy(p->server_ip, t.ip, 4);
+            if (t.port != 0)
+                p->port = t.port;
             p->client = true;
+            break;
+        }
+        case 'D':
+            if (!cli_parse_uint(optarg, 1, 86400, &v))
+                return cli_fail(CLI_EXIT_USAGE, "perf: -D %s: expected seconds (1..86400)",
+                                optarg);
+            p->duration = (double)v;
+            break;
+        case 'q':
+            if (!cli_parse_uint(optarg, 1, 1, &v))
+                return cli_fail(CLI_EXIT_USAGE, "perf: -q %s: only 1 QP is supported for now",
+                                optarg);
+            break;
+        case 'x':
+            if (!cli_parse_uint(optarg, 0, 255, &v))
+                return cli_fail(CLI_EXIT_USAGE, "perf: -x %s: expected a GID index (0..255)",
+                                optarg);
+            break;
+        case 'R':
+            return cli_fail(CLI_EXIT_USAGE, "perf: -R: RDMA CM is not supported yet");
+        case OPT_REPORT_GBITS:
+            p->report_gbits = true;
             break;
         case OPT_QPN:
             if (!cli_parse_uint(optarg, 2, 0xffffff, &v))
@@ -159,6 +207,16 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
     }
     if (optind < argc)
         return cli_fail(CLI_EXIT_USAGE, "perf: unexpected argument '%s'", argv[optind]);
+    if (p->setup == RS_OOB_SETUP_CM)
+        return cli_fail(CLI_EXIT_USAGE, "perf: --connect cm://: RDMA CM is not supported yet");
+    if (p->test->pingpong != (p->setup == RS_OOB_SETUP_PINGPONG))
+        return cli_fail(CLI_EXIT_USAGE, "perf: %s speaks %s, not %s://", p->test->name,
+                        p->test->pingpong ? "ibv_rc_pingpong's exchange" : "perftest's or ours",
+                        rs_oob_setup_name(p->setup));
+    if (p->duration > 0 && p->test->latency)
+        return cli_fail(CLI_EXIT_USAGE, "perf: -D: only the bandwidth tests run by time");
+    if (p->test->opcode == RS_RC_WR_ATOMIC_FETCH_AND_ADD && p->size != 8)
+        return cli_fail(CLI_EXIT_USAGE, "perf: atomic_bw moves 8 bytes (-s 8)");
     /* perftest polls its completion queue without sleeping unless told to
      * wait for events (-e); we do the same with the socket. */
     pc->cli.udp.busy_poll = !events;

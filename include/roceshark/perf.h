@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * perf.h - perftest's tests (write_bw, read_bw, send_bw, send_lat,
- * write_lat) over the software RC transport, with perftest's output.
+ * perf.h - perftest's tests (write_bw, read_bw, send_bw, atomic_bw,
+ * send_lat, write_lat, read_lat) and ibv_rc_pingpong's over the software RC
+ * transport, with the tools' output.
  *
  * One side serves, the other connects to it over TCP to exchange QP numbers,
- * PSNs, R_Keys and the test parameters, which the client decides. The caller
+ * PSNs, R_Keys and, in our own setup, the test parameters, which the client
+ * decides. The connection setup is ours (JSON lines), perftest's or
+ * ibv_rc_pingpong's (include/roceshark/oob.h): a client uses what its
+ * target names, a server answers in whatever its client speaks. The caller
  * opens the UDP port and the context, fills struct rs_perf's settings, then
  * calls rs_perf_setup(), rs_perf_exchange(), rs_perf_print_header() and
  * rs_perf_run(), and rs_perf_release() at the end whatever happened.
@@ -20,16 +24,27 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <roceshark/oob.h>
 #include <roceshark/rc.h>
 
 #define RS_PERF_RESULT_LINE                                                               \
     "---------------------------------------------------------------------------------------\n"
+
+/* What follows the traffic in perftest's exchange, by test. */
+enum rs_perf_end {
+    RS_PERF_END_REPORT,     /* a handshake, the client's BW report, a closing handshake */
+    RS_PERF_END_CLOSE,      /* a closing handshake */
+    RS_PERF_END_NONE        /* nothing: each side counts its iterations */
+};
 
 struct rs_perf_test {
     const char *name;       /* "write_bw" */
     const char *title;      /* "RDMA_Write BW Test", as perftest titles it */
     bool latency;
     uint8_t opcode;         /* RS_RC_WR_* */
+    uint8_t syncs;          /* perftest: key messages exchanged before the traffic */
+    enum rs_perf_end end;   /* perftest: what the exchange does after it */
+    bool pingpong;          /* ibv_rc_pingpong's test */
 };
 
 /* The test called name, or NULL. */
@@ -41,6 +56,9 @@ struct rs_perf {
     /* Settings, filled by the caller. */
     const struct rs_perf_test *test;
     bool client, json;
+    enum rs_oob_setup setup;        /* client: what --connect named; server: what the client spoke */
+    bool report_gbits;              /* BW in Gb/s (10^9 bits) instead of MB/s (2^20 bytes) */
+    double duration;                /* -D: seconds of a bandwidth test instead of iterations */
     struct rs_rc_qp_attr attr;      /* pmtu and the QP's timers; the rest is ours */
     bool busy_poll;
     uint8_t local_ip[4];
@@ -55,15 +73,21 @@ struct rs_perf {
 
     /* State. */
     struct rs_rc_qp *qp;
-    /* buf holds two halves of size bytes: what we send or read into, then
-     * where the peer writes (the VA we advertise). */
+    /* buf holds two halves of half bytes: what we send or read into, then
+     * where the peer writes (the VA we advertise). A half is at least a
+     * page ("cycle buffer"), as perftest's peers walk that far past the VA
+     * with messages of up to half a page. */
     uint8_t *buf;
+    uint64_t half;
+    uint32_t page;          /* the larger page size of the two sides; 0: 4096 */
     struct rs_rc_mr mr;
     uint8_t *rbuf;          /* receive slots of the send tests */
     uint64_t rbuf_len;
     struct rs_rc_mr rmr;
     struct rs_rc_conn_info peer;
     int fd;                 /* the exchange's connection; -1 before */
+    unsigned peer_version;  /* perftest's, in hundredths */
+    struct rs_oob_dest mine, theirs;    /* perftest's key messages */
 };
 
 /* Registers the buffers the test moves. */

@@ -11,4 +11,22 @@
 /* Posts receive slot (of size bytes) again. */
 int rs_perf_post_recv(struct rs_perf *p, uint32_t slot, char *err);
 
+/* Registers the buffers again after the size or the page changed. */
+int rs_perf_resetup(struct rs_perf *p, char *err);
+/* Our QP, region and the half the peer writes or reads, as the side
+ * channel carries them. */
+void rs_perf_our_info(const struct rs_perf *p, struct rs_rc_conn_info *info);
+/* Creates the QP towards p->peer (and posts the send tests' receives). */
+int rs_perf_create_qp(struct rs_perf *p, char *err);
+
+/* perftest's exchange (perf_perftest.c), on p->fd: up to the traffic, and
+ * after it (mine: the client's results; server: what to print). */
+int rs_perf_perftest_exchange(struct rs_perf *p, char *err);
+int rs_perf_perftest_end(struct rs_perf *p, const struct rs_oob_bw_report *mine,
+                         struct rs_oob_bw_report *theirs, char *err);
+/* ibv_rc_pingpong's exchange (perf_pingpong.c). */
+int rs_perf_pingpong_exchange(struct rs_perf *p, char *err);
+void rs_perf_pingpong_header(const struct rs_perf *p);
+int rs_perf_pingpong_run(struct rs_perf *p, char *err);
+
 #endif /* ROCESHARK_PERF_INT_H */

@@ -11,10 +11,23 @@
 #include "perf_int.h"
 
 #define BW_HEADER " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
+#define BW_HEADER_G " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
 #define LAT_HEADER                                                                          \
     " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    " \
     "t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n"
 #define MB (1024.0 * 1024.0)    /* perftest's MB */
+#define GB_BITS 125000000.0     /* bytes per second in a Gb/s, as perftest's --report_gbits */
+
+/* What a server saw of its client's traffic. */
+struct rs_perf_served {
+    uint64_t recvs, pongs;
+    uint64_t first_ns, last_ns;     /* of the receives */
+    uint64_t *pings;                /* perftest's latency tests: when each ping came */
+    uint64_t n_pings;
+};
+
+static void lat_row(const struct rs_perf *p, uint64_t *lat, uint64_t count, char *row,
+                    size_t row_size, char *json, size_t json_size);
 
 int
 rs_perf_post_recv(struct rs_perf *p, uint32_t slot, char *err)
@@ -58,37 +71,113 @@ wc_failed(const struct rs_rc_wc *wc, char *err)
                     rs_rc_wc_status_name(wc->status));
 }
 
-/* The server prints what the client measured: the client sends its row. */
-static void
-finish(struct rs_perf *p, const char *header, const char *row, const char *json)
+static const char *
+bw_header(const struct rs_perf *p)
 {
-    char line[1024], err[RS_ERRBUF_SIZE];
+    return p->report_gbits ? BW_HEADER_G : BW_HEADER;
+}
+
+/* Bytes per second in the unit of the table. */
+static double
+bw_unit(const struct rs_perf *p, double bytes_per_sec)
+{
+    return bytes_per_sec / (p->report_gbits ? GB_BITS : MB);
+}
+
+/* A row of the BW table, from values already in its unit, as perftest
+ * prints them (six decimals when Gb/s would round to zero). */
+static void
+bw_row(const struct rs_perf *p, const struct rs_oob_bw_report *r, char *row, size_t size)
+{
+    if (p->report_gbits && r->bw_avg < 0.1)
+        snprintf(row, size, " %-7" PRIu64 "    %" PRIu64 "           %-7.6f            %-7.6f"
+                 "            %-7.6f\n", r->size, r->iters, r->bw_peak, r->bw_avg, r->msg_rate);
+    else
+        snprintf(row, size, " %-7" PRIu64 "    %-10" PRIu64 "       %-7.2f            %-7.2f"
+                 "\t\t   %-7.6f\n", r->size, r->iters, r->bw_peak, r->bw_avg, r->msg_rate);
+}
+
+/* Prints the table; the client then tells the server: our JSON lines, or
+ * perftest's end of exchange (with the BW report when there is one). */
+static int
+finish(struct rs_perf *p, const char *header, const char *row, const char *json,
+       const struct rs_oob_bw_report *report, char *err)
+{
+    char line[1024];
     FILE *out = p->out != NULL ? p->out : stdout;
 
     fprintf(out, "%s%s%s", header, row, RS_PERF_RESULT_LINE);
     if (p->json)
         fprintf(out, "%s\n", json);
     fflush(out);
-    if (p->client) {
-        /* The row goes as it is printed, on the line after the message. */
-        snprintf(line, sizeof(line), "{\"done\": 1, \"json\": %s}", json);
-        if (rs_rc_side_send(p->fd, line, err) == 0) {
-            snprintf(line, sizeof(line), "%s", row);
-            line[strcspn(line, "\n")] = '\0';
-            rs_rc_side_send(p->fd, line, err);
-        }
+    if (!p->client)
+        return 0;
+    if (p->setup == RS_OOB_SETUP_PERFTEST)
+        return rs_perf_perftest_end(p, report, NULL, err) < 0 ? RS_EIO : 0;
+    /* The row goes as it is printed, on the line after the message. */
+    snprintf(line, sizeof(line), "{\"done\": 1, \"json\": %s}", json);
+    if (rs_rc_side_send(p->fd, line, err) == 0) {
+        snprintf(line, sizeof(line), "%s", row);
+        line[strcspn(line, "\n")] = '\0';
+        rs_rc_side_send(p->fd, line, err);
     }
+    return 0;
+}
+
+/* Server of perftest's client: the exchange's end, then what perftest's
+ * server prints: the client's BW report, or our own measure. */
+static int
+perftest_served(struct rs_perf *p, struct rs_perf_served *sv, char *err)
+{
+    struct rs_oob_bw_report r;
+    char row[512];
+    int rc;
+
+    memset(&r, 0, sizeof(r));
+    if ((rc = rs_perf_perftest_end(p, NULL, &r, err)) < 0)
+        return rc;
+    if (p->test->end == RS_PERF_END_REPORT) {
+        bw_row(p, &r, row, sizeof(row));
+        return finish(p, bw_header(p), row, "{}", NULL, err);
+    }
+    if (p->test->opcode == RS_RC_WR_SEND && !p->test->latency) {
+        /* send_bw: what we received, between the first and the last. */
+        double secs = (double)(sv->last_ns - sv->first_ns) / 1e9;
+        r.size = p->size;
+        r.iters = sv->recvs;
+        if (secs > 0) {
+            r.bw_avg = r.bw_peak = bw_unit(p, (double)sv->recvs * (double)p->size / secs);
+            r.msg_rate = (double)sv->recvs / secs / 1e6;
+        }
+        bw_row(p, &r, row, sizeof(row));
+        rc = finish(p, bw_header(p), row, "{}", NULL, err);
+        if (rc == 0 && sv->recvs < p->iters)
+            return rs_error(err, RS_EIO, "the client finished after %" PRIu64 " of %" PRIu64
+                            " messages", sv->recvs, p->iters);
+        return rc;
+    }
+    if (p->test->latency && sv->n_pings >= 2) {
+        /* Our own measure, as perftest's server prints: between two pings
+         * lies one round trip. */
+        char json[512];
+        for (uint64_t i = 0; i + 1 < sv->n_pings; i++)
+            sv->pings[i] = sv->pings[i + 1] - sv->pings[i];
+        lat_row(p, sv->pings, sv->n_pings - 1, row, sizeof(row), json, sizeof(json));
+        return finish(p, LAT_HEADER, row, json, NULL, err);
+    }
+    return 0;
 }
 
 /* Server side: serve the peer (reposting receives and, for send_lat and
- * write_lat, answering) until the client reports its results. */
+ * write_lat, answering) until the client reports its results: our JSON
+ * line, or its next perftest message (write_lat: its last ping). */
 static int
-serve(struct rs_perf *p, char *err)
+serve_loop(struct rs_perf *p, struct rs_perf_served *sv, char *err)
 {
     char line[1024];
     struct rs_rc_wc wc[64];
-    uint64_t pongs = 0;
-    uint8_t *target = p->buf + p->size;
+    uint8_t *target = p->buf + p->half;
+    bool perftest = p->setup == RS_OOB_SETUP_PERFTEST;
 
     for (uint64_t loops = 0;; loops++) {
         struct pollfd pfd[2] = {{rs_rc_udp_fd(p->udp), POLLIN, 0}, {p->fd, POLLIN, 0}};
@@ -105,6 +194,11 @@ serve(struct rs_perf *p, char *err)
             if (wc[i].status != RS_RC_WC_SUCCESS)
                 return wc_failed(&wc[i], err);
             if (wc[i].opcode == RS_RC_WC_RECV) {
+                sv->last_ns = rs_rc_now_ns();
+                if (sv->recvs++ == 0)
+                    sv->first_ns = sv->last_ns;
+                if (sv->pings != NULL && sv->n_pings <= p->iters)
+                    sv->pings[sv->n_pings++] = sv->last_ns;
                 if ((rc = rs_perf_post_recv(p, (uint32_t)wc[i].wr_id, err)) != 0)
                     return rc;
                 if (p->test->latency && (rc = post_op(p, RS_RC_WR_SEND, 0, 0, err)) != 0)
@@ -115,30 +209,52 @@ serve(struct rs_perf *p, char *err)
         }
         /* write_lat: the client's WRITE ends with a new marker byte. */
         if (p->test->latency && p->test->opcode == RS_RC_WR_RDMA_WRITE &&
-            target[p->size - 1] == (uint8_t)(pongs % 255 + 1)) {
+            target[p->size - 1] == (uint8_t)(sv->pongs + 1)) {
             p->buf[p->size - 1] = target[p->size - 1];
-            pongs++;
+            sv->pongs++;
+            if (sv->pings != NULL && sv->n_pings <= p->iters)
+                sv->pings[sv->n_pings++] = rs_rc_now_ns();
             if ((rc = post_op(p, RS_RC_WR_RDMA_WRITE, 0, 0, err)) != 0 ||
                 (rc = turn(p, 0, err)) != 0)
                 return rc;
         }
-        if (pfd[1].revents & (POLLIN | POLLHUP)) {
-            if (rs_rc_side_recv(p->fd, line, sizeof(line), 1000, err) < 0)
-                return RS_EIO;
-            const char *json = strstr(line, "\"json\": ");
-            if (json == NULL)
-                return rs_error(err, RS_EIO, "unexpected message from the client");
-            char jbuf[1024], row[512];
-            snprintf(jbuf, sizeof(jbuf), "%s", json + 8);
-            jbuf[strlen(jbuf) - 1] = '\0';    /* the closing brace of the message */
-            if (rs_rc_side_recv(p->fd, row, sizeof(row), 1000, err) < 0)
-                return RS_EIO;
-            strcat(row, "\n");
-            p->client = false;
-            finish(p, p->test->latency ? LAT_HEADER : BW_HEADER, row, jbuf);
-            return 0;
-        }
+        if (perftest && p->test->end == RS_PERF_END_NONE && sv->pongs >= p->iters)
+            return perftest_served(p, sv, err);
+        if (!(pfd[1].revents & (POLLIN | POLLHUP)))
+            continue;
+        if (perftest && p->test->end == RS_PERF_END_NONE)
+            return rs_error(err, RS_EIO, "the client closed after %" PRIu64 " of %" PRIu64
+                            " iterations", sv->pongs, p->iters);
+        if (perftest)
+            return perftest_served(p, sv, err);
+        if (rs_rc_side_recv(p->fd, line, sizeof(line), 1000, err) < 0)
+            return RS_EIO;
+        const char *json = strstr(line, "\"json\": ");
+        if (json == NULL)
+            return rs_error(err, RS_EIO, "unexpected message from the client");
+        char jbuf[1024], row[512];
+        snprintf(jbuf, sizeof(jbuf), "%s", json + 8);
+        jbuf[strlen(jbuf) - 1] = '\0';    /* the closing brace of the message */
+        if (rs_rc_side_recv(p->fd, row, sizeof(row), 1000, err) < 0)
+            return RS_EIO;
+        strcat(row, "\n");
+        p->client = false;
+        return finish(p, p->test->latency ? LAT_HEADER : bw_header(p), row, jbuf, NULL, err);
     }
+}
+
+static int
+serve(struct rs_perf *p, char *err)
+{
+    struct rs_perf_served sv;
+
+    memset(&sv, 0, sizeof(sv));
+    if (p->setup == RS_OOB_SETUP_PERFTEST && p->test->latency &&
+        (sv.pings = malloc((p->iters + 1) * sizeof(*sv.pings))) == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    int rc = serve_loop(p, &sv, err);
+    free(sv.pings);
+    return rc;
 }
 
 static int
@@ -146,6 +262,7 @@ run_bw(struct rs_perf *p, char *err)
 {
     struct rs_rc_wc wc[64];
     uint64_t posted = 0, done = 0, window = p->iters / 20, win_start_done = 0;
+    uint64_t limit = p->duration > 0 ? UINT64_MAX : p->iters;
     double peak = 0;
     char row[256], json[512];
     int rc;
@@ -155,12 +272,17 @@ run_bw(struct rs_perf *p, char *err)
     if (window < p->tx_depth)
         window = p->tx_depth;
     uint64_t t0 = rs_rc_now_ns(), win_start = t0;
-    while (done < p->iters) {
-        while (posted < p->iters && posted - done < p->tx_depth) {
+    uint64_t stop_ns = p->duration > 0 ? t0 + (uint64_t)(p->duration * 1e9) : UINT64_MAX;
+    while (done < posted || posted < limit) {
+        if (rs_rc_now_ns() >= stop_ns)
+            limit = posted;     /* -D: time is up; let what is posted complete */
+        while (posted < limit && posted - done < p->tx_depth) {
             if ((rc = post_op(p, p->test->opcode, posted, RS_RC_SEND_SIGNALED, err)) != 0)
                 return rc;
             posted++;
         }
+        if (done == posted)
+            break;
         if ((rc = turn(p, 100000000, err)) != 0)
             return rc;
         int n = rs_rc_poll_cq(p->qp, wc, 64);
@@ -178,20 +300,18 @@ run_bw(struct rs_perf *p, char *err)
         }
     }
     double secs = (double)(rs_rc_now_ns() - t0) / 1e9;
-    double avg = (double)p->iters * (double)p->size / secs;
+    double avg = (double)done * (double)p->size / secs;
     if (peak < avg)
         peak = avg;     /* a run shorter than one window */
-    snprintf(row, sizeof(row), " %-7" PRIu64 "    %-10" PRIu64 "       %-7.2f            %-7.2f"
-             "\t\t   %-7.6f\n",
-             p->size, p->iters, peak / MB, avg / MB, (double)p->iters / secs / 1e6);
+    struct rs_oob_bw_report r = {p->size, done, bw_unit(p, peak), bw_unit(p, avg),
+                                 (double)done / secs / 1e6};
+    bw_row(p, &r, row, sizeof(row));
     snprintf(json, sizeof(json),
              "{\"test\": \"%s\", \"bytes\": %" PRIu64 ", \"iterations\": %" PRIu64
              ", \"bw_peak_mb\": %.2f, \"bw_average_mb\": %.2f, \"bytes_per_second\": %.0f"
              ", \"msg_rate_mpps\": %.6f, \"seconds\": %.6f}",
-             p->test->name, p->size, p->iters, peak / MB, avg / MB, avg,
-             (double)p->iters / secs / 1e6, secs);
-    finish(p, BW_HEADER, row, json);
-    return 0;
+             p->test->name, p->size, done, peak / MB, avg / MB, avg, r.msg_rate, secs);
+    return finish(p, bw_header(p), row, json, &r, err);
 }
 
 static int
@@ -208,8 +328,8 @@ static int
 wait_pong(struct rs_perf *p, uint64_t i, char *err)
 {
     struct rs_rc_wc wc[16];
-    uint8_t marker = (uint8_t)(i % 255 + 1);
-    volatile uint8_t *last = p->buf + 2 * p->size - 1;
+    uint8_t marker = (uint8_t)(i + 1);   /* perftest's (char)count: 1..255, 0, 1 ... */
+    volatile uint8_t *last = p->buf + p->half + p->size - 1;
 
     for (;;) {
         int rc = turn(p, 0, err);
@@ -220,6 +340,8 @@ wait_pong(struct rs_perf *p, uint64_t i, char *err)
         for (int k = 0; k < n; k++) {
             if (wc[k].status != RS_RC_WC_SUCCESS)
                 return wc_failed(&wc[k], err);
+            if (wc[k].opcode == RS_RC_WC_RDMA_READ)
+                got = true;
             if (wc[k].opcode == RS_RC_WC_RECV) {
                 if ((rc = rs_perf_post_recv(p, (uint32_t)wc[k].wr_id, err)) != 0)
                     return rc;
@@ -231,10 +353,45 @@ wait_pong(struct rs_perf *p, uint64_t i, char *err)
     }
 }
 
+/* perftest's latency row (and our JSON line) from n round trips in ns,
+ * which it sorts. */
+static void
+lat_row(const struct rs_perf *p, uint64_t *lat, uint64_t count, char *row, size_t row_size,
+        char *json, size_t json_size)
+{
+    qsort(lat, count, sizeof(*lat), cmp_u64);
+    double sum = 0, sq = 0, n = (double)count;
+    /* Half the round trip, in microseconds, as perftest reports it; a READ
+     * is one round trip, reported whole. */
+    double per_us = p->test->opcode == RS_RC_WR_RDMA_READ ? 1000.0 : 2000.0;
+    for (uint64_t i = 0; i < count; i++)
+        sum += (double)lat[i] / per_us;
+    double avg = sum / n;
+    for (uint64_t i = 0; i < count; i++) {
+        double d = (double)lat[i] / per_us - avg;
+        sq += d * d;
+    }
+#define US(x) ((double)(x) / per_us)
+    uint64_t p99 = (uint64_t)ceil(0.99 * n) - 1, p999 = (uint64_t)ceil(0.999 * n) - 1;
+    double tmin = US(lat[0]), tmax = US(lat[count - 1]), typ = US(lat[count / 2]);
+    double sd = sqrt(sq / n), q99 = US(lat[p99]), q999 = US(lat[p999]);
+    snprintf(row, row_size,
+             " %-7" PRIu64 " %-10" PRIu64 "     %-7.2f        %-7.2f      %-7.2f  \t       "
+             "%-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f\n",
+             p->size, count, tmin, tmax, typ, avg, sd, q99, q999);
+    snprintf(json, json_size,
+             "{\"test\": \"%s\", \"bytes\": %" PRIu64 ", \"iterations\": %" PRIu64
+             ", \"t_min_us\": %.3f, \"t_max_us\": %.3f, \"t_typical_us\": %.3f, \"t_avg_us\": "
+             "%.3f, \"t_stdev_us\": %.3f, \"p99_us\": %.3f, \"p99_9_us\": %.3f}",
+             p->test->name, p->size, count, tmin, tmax, typ, avg, sd, q99, q999);
+#undef US
+}
+
 static int
 run_lat(struct rs_perf *p, char *err)
 {
-    uint64_t warm = p->iters / 10 < 100 ? p->iters / 10 : 100;
+    /* perftest's peer counts exactly -n pings: no warm-up with it. */
+    uint64_t warm = p->setup == RS_OOB_SETUP_PERFTEST ? 0 : p->iters / 10 < 100 ? p->iters / 10 : 100;
     uint64_t *lat = malloc(p->iters * sizeof(*lat));
     char row[512], json[512];
     int rc = 0;
@@ -247,8 +404,10 @@ run_lat(struct rs_perf *p, char *err)
         return rs_error(err, RS_ENOMEM, "out of memory");
     for (uint64_t i = 0; i < warm + p->iters && rc == 0; i++) {
         uint64_t t0 = rs_rc_now_ns();
-        p->buf[p->size - 1] = (uint8_t)(i % 255 + 1);
-        rc = post_op(p, p->test->opcode, i, 0, err);
+        p->buf[p->size - 1] = (uint8_t)(i + 1);
+        /* A READ's answer is its own completion. */
+        rc = post_op(p, p->test->opcode, i,
+                     p->test->opcode == RS_RC_WR_RDMA_READ ? RS_RC_SEND_SIGNALED : 0, err);
         if (rc == 0)
             rc = wait_pong(p, i, err);
         if (i >= warm)
@@ -258,37 +417,15 @@ run_lat(struct rs_perf *p, char *err)
         free(lat);
         return rc;
     }
-    qsort(lat, p->iters, sizeof(*lat), cmp_u64);
-    double sum = 0, sq = 0, n = (double)p->iters;
-    for (uint64_t i = 0; i < p->iters; i++)
-        sum += (double)lat[i] / 2000.0;
-    double avg = sum / n;
-    for (uint64_t i = 0; i < p->iters; i++) {
-        double d = (double)lat[i] / 2000.0 - avg;
-        sq += d * d;
-    }
-    /* Half the round trip, in microseconds, as perftest reports it. */
-#define US(x) ((double)(x) / 2000.0)
-    uint64_t p99 = (uint64_t)ceil(0.99 * n) - 1, p999 = (uint64_t)ceil(0.999 * n) - 1;
-    double tmin = US(lat[0]), tmax = US(lat[p->iters - 1]), typ = US(lat[p->iters / 2]);
-    double sd = sqrt(sq / n), q99 = US(lat[p99]), q999 = US(lat[p999]);
-    snprintf(row, sizeof(row),
-             " %-7" PRIu64 " %-10" PRIu64 "     %-7.2f        %-7.2f      %-7.2f  \t       "
-             "%-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f\n",
-             p->size, p->iters, tmin, tmax, typ, avg, sd, q99, q999);
-    snprintf(json, sizeof(json),
-             "{\"test\": \"%s\", \"bytes\": %" PRIu64 ", \"iterations\": %" PRIu64
-             ", \"t_min_us\": %.3f, \"t_max_us\": %.3f, \"t_typical_us\": %.3f, \"t_avg_us\": "
-             "%.3f, \"t_stdev_us\": %.3f, \"p99_us\": %.3f, \"p99_9_us\": %.3f}",
-             p->test->name, p->size, p->iters, tmin, tmax, typ, avg, sd, q99, q999);
-#undef US
+    lat_row(p, lat, p->iters, row, sizeof(row), json, sizeof(json));
     free(lat);
-    finish(p, LAT_HEADER, row, json);
-    return 0;
+    return finish(p, LAT_HEADER, row, json, NULL, err);
 }
 
 int
 rs_perf_run(struct rs_perf *p, char *err)
 {
+    if (p->test->pingpong)
+        return rs_perf_pingpong_run(p, err);
     return p->test->latency ? run_lat(p, err) : run_bw(p, err);
 }

@@ -8,17 +8,28 @@
  * one line with its address, QP, PSN, R_Key, VA and MTU.
  */
 #include <inttypes.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "perf_int.h"
 
+/* The handshakes and ends are perftest 6.20's (its write_bw.c, send_bw.c,
+ * ... and the captures in tests/captures/real/): the bandwidth tests sync
+ * three times before the traffic (send_bw a fourth time, once the receives
+ * are posted), the latency tests four (send_lat five). */
 static const struct rs_perf_test tests[] = {
-    {"write_bw", "RDMA_Write BW Test", false, RS_RC_WR_RDMA_WRITE},
-    {"read_bw", "RDMA_Read BW Test", false, RS_RC_WR_RDMA_READ},
-    {"send_bw", "Send BW Test", false, RS_RC_WR_SEND},
-    {"send_lat", "Send Latency Test", true, RS_RC_WR_SEND},
-    {"write_lat", "RDMA_Write Latency Test", true, RS_RC_WR_RDMA_WRITE},
+    {"write_bw", "RDMA_Write BW Test", false, RS_RC_WR_RDMA_WRITE, 3, RS_PERF_END_REPORT, false},
+    {"read_bw", "RDMA_Read BW Test", false, RS_RC_WR_RDMA_READ, 3, RS_PERF_END_REPORT, false},
+    {"send_bw", "Send BW Test", false, RS_RC_WR_SEND, 4, RS_PERF_END_CLOSE, false},
+    {"atomic_bw", "Atomic FETCH_AND_ADD BW Test", false, RS_RC_WR_ATOMIC_FETCH_AND_ADD, 3,
+     RS_PERF_END_REPORT, false},
+    {"send_lat", "Send Latency Test", true, RS_RC_WR_SEND, 5, RS_PERF_END_CLOSE, false},
+    {"write_lat", "RDMA_Write Latency Test", true, RS_RC_WR_RDMA_WRITE, 4, RS_PERF_END_NONE,
+     false},
+    {"read_lat", "RDMA_Read Latency Test", true, RS_RC_WR_RDMA_READ, 4, RS_PERF_END_CLOSE, false},
+    {"pingpong", "RC pingpong", true, RS_RC_WR_SEND, 0, RS_PERF_END_NONE, true},
 };
 
 const struct rs_perf_test *
@@ -33,20 +44,23 @@ rs_perf_test_find(const char *name)
 const char *
 rs_perf_test_names(void)
 {
-    return "write_bw, read_bw, send_bw, send_lat, write_lat";
+    return "write_bw, read_bw, send_bw, atomic_bw, send_lat, write_lat, read_lat, pingpong";
 }
 
 int
 rs_perf_setup(struct rs_perf *p, char *err)
 {
-    p->buf = rs_rc_mem_alloc(2 * p->size);
+    if (p->page == 0)
+        p->page = 4096;
+    p->half = p->size > p->page ? p->size : p->page;
+    p->buf = rs_rc_mem_alloc(2 * p->half);
     p->rbuf_len = (uint64_t)p->rx_depth * (p->size > 0 ? p->size : 1);
     p->rbuf = rs_rc_mem_alloc(p->rbuf_len);
     if (p->buf == NULL || p->rbuf == NULL)
         return rs_error(err, RS_ENOMEM, "out of memory for %" PRIu64 "-byte buffers", p->size);
     for (uint64_t i = 0; i < p->size; i++)
         p->buf[i] = (uint8_t)(i * 31 + 7);
-    if (rs_rc_mr_reg(p->ctx, p->buf, 2 * p->size, 0, 0,
+    if (rs_rc_mr_reg(p->ctx, p->buf, 2 * p->half, 0, 0,
                      RS_RC_ACCESS_LOCAL_WRITE | RS_RC_ACCESS_REMOTE_ALL, &p->mr, err) < 0 ||
         rs_rc_mr_reg(p->ctx, p->rbuf, p->rbuf_len, 0, 0, RS_RC_ACCESS_LOCAL_WRITE, &p->rmr,
                      err) < 0)
@@ -54,28 +68,39 @@ rs_perf_setup(struct rs_perf *p, char *err)
     return 0;
 }
 
+static void free_buffers(struct rs_perf *p);
+
+int
+rs_perf_resetup(struct rs_perf *p, char *err)
+{
+    free_buffers(p);
+    rs_rc_mr_dereg(p->ctx, p->mr.lkey);
+    rs_rc_mr_dereg(p->ctx, p->rmr.lkey);
+    return rs_perf_setup(p, err);
+}
+
 static void
 free_buffers(struct rs_perf *p)
 {
-    rs_rc_mem_free(p->buf, 2 * p->size);
+    rs_rc_mem_free(p->buf, 2 * p->half);
     rs_rc_mem_free(p->rbuf, p->rbuf_len);
     p->buf = p->rbuf = NULL;
 }
 
-static void
-our_info(const struct rs_perf *p, struct rs_rc_conn_info *info)
+void
+rs_perf_our_info(const struct rs_perf *p, struct rs_rc_conn_info *info)
 {
     memcpy(info->ip, p->local_ip, 4);
     info->qpn = p->qpn;
     info->psn = p->psn;
     info->rkey = p->mr.rkey;
-    info->va = p->mr.va + p->size;     /* the half the peer writes or reads */
-    info->length = p->size;
+    info->va = p->mr.va + p->half;     /* the half the peer writes or reads */
+    info->length = p->half;
     info->pmtu = p->attr.pmtu;
 }
 
-static int
-create_qp(struct rs_perf *p, char *err)
+int
+rs_perf_create_qp(struct rs_perf *p, char *err)
 {
     struct rs_rc_qp_attr a = p->attr;
 
@@ -88,6 +113,10 @@ create_qp(struct rs_perf *p, char *err)
     a.sq_depth = p->tx_depth + 16;
     a.rq_depth = p->rx_depth;
     a.max_inflight = 2048;
+    /* perftest's peer takes as many READs and atomics as it said (out_reads). */
+    if (p->setup == RS_OOB_SETUP_PERFTEST && p->theirs.out_reads > 0 &&
+        p->theirs.out_reads < a.max_rd_atomic)
+        a.max_rd_atomic = (uint8_t)p->theirs.out_reads;
     if (rs_rc_qp_create(p->ctx, &a, &p->qp, err) < 0)
         return RS_EINVAL;
     p->attr.pmtu = a.pmtu;
@@ -106,7 +135,11 @@ exchange_client(struct rs_perf *p, char *err)
 
     if (rs_rc_side_connect(p->server_ip, p->port, 5000, &p->fd, err) < 0)
         return RS_EIO;
-    our_info(p, &info);
+    if (p->setup == RS_OOB_SETUP_PERFTEST)
+        return rs_perf_perftest_exchange(p, err);
+    if (p->setup == RS_OOB_SETUP_PINGPONG)
+        return rs_perf_pingpong_exchange(p, err);
+    rs_perf_our_info(p, &info);
     int n = rs_rc_conn_format(&info, line, sizeof(line));
     snprintf(line + n - 1, sizeof(line) - (size_t)n + 1,
              ", \"test\": \"%s\", \"size\": %" PRIu64 ", \"iters\": %" PRIu64 "}",
@@ -119,7 +152,7 @@ exchange_client(struct rs_perf *p, char *err)
         return rs_error(err, RS_EIO, "the server refused: %s", why);
     if (rs_rc_conn_parse(line, &p->peer, err) < 0)
         return RS_EIO;
-    return create_qp(p, err);
+    return rs_perf_create_qp(p, err);
 }
 
 static int
@@ -137,6 +170,19 @@ exchange_server(struct rs_perf *p, char *err)
         return RS_EIO;
     }
     close(listen_fd);
+    if (p->test->pingpong) {
+        p->setup = RS_OOB_SETUP_PINGPONG;
+        return rs_perf_pingpong_exchange(p, err);
+    }
+    /* Our client opens with a JSON line, perftest's with its version. */
+    uint8_t first;
+    struct pollfd pfd = {p->fd, POLLIN, 0};
+    if (poll(&pfd, 1, 5000) <= 0 || recv(p->fd, &first, 1, MSG_PEEK) != 1)
+        return rs_error(err, RS_EIO, "the client sent nothing within 5 s");
+    if (first != '{') {
+        p->setup = RS_OOB_SETUP_PERFTEST;
+        return rs_perf_perftest_exchange(p, err);
+    }
     if (rs_rc_side_recv(p->fd, line, sizeof(line), 5000, err) < 0 ||
         rs_rc_conn_parse(line, &p->peer, err) < 0)
         return RS_EIO;
@@ -144,22 +190,19 @@ exchange_server(struct rs_perf *p, char *err)
         return rs_error(err, RS_EINVAL, "the client runs %s, this server %s", name,
                         p->test->name);
     if (rs_rc_json_u64(line, "size", &v) && v <= (1u << 30) && v != p->size) {
-        free_buffers(p);
-        rs_rc_mr_dereg(p->ctx, p->mr.lkey);
-        rs_rc_mr_dereg(p->ctx, p->rmr.lkey);
         p->size = v;
-        int rc = rs_perf_setup(p, err);
+        int rc = rs_perf_resetup(p, err);
         if (rc != 0)
             return rc;
     }
     if (rs_rc_json_u64(line, "iters", &v) && v > 0 && v <= 100000000)
         p->iters = v;
-    our_info(p, &info);
+    rs_perf_our_info(p, &info);
     info.pmtu = p->peer.pmtu < info.pmtu ? p->peer.pmtu : info.pmtu;
     rs_rc_conn_format(&info, line, sizeof(line));
     if (rs_rc_side_send(p->fd, line, err) < 0)
         return RS_EIO;
-    return create_qp(p, err);
+    return rs_perf_create_qp(p, err);
 }
 
 int
@@ -174,6 +217,10 @@ rs_perf_print_header(const struct rs_perf *p)
     const char *line = RS_PERF_RESULT_LINE;
     FILE *out = p->out != NULL ? p->out : stdout;
 
+    if (p->test->pingpong) {
+        rs_perf_pingpong_header(p);
+        return;
+    }
     fprintf(out, "%s", line);
     fprintf(out, "                    %s\n", p->test->title);
     fprintf(out, " Transport type : RoCEv2 over UDP (roceshark software RC)\n");

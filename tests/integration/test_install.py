@@ -66,7 +66,7 @@ t.check(sorted(set(commands)) == ["capture", "fields", "ifaces", "perf", "plot",
 def options(text):
     """The options a help text shows; text in parentheses is prose, not options."""
     text = re.sub(r"\([^)\n]*\)", "", text)
-    return set(re.findall(r"(?:^|[\s\[\],|])(--?[A-Za-z][A-Za-z0-9-]*)", text, re.M))
+    return set(re.findall(r"(?:^|[\s\[\],|])(--?[A-Za-z][A-Za-z0-9_-]*)", text, re.M))
 
 
 per_command = {c: options(rs(c, "-h").stdout + rs(c, "-h").stderr) for c in set(commands)}

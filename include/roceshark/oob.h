@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * oob.h - the out-of-band exchanges other RDMA tools run over TCP before
+ * their first RoCE packet: perftest's (ib_write_bw and its family) and
+ * ibv_rc_pingpong's, and the --connect targets that choose one.
+ *
+ * The codecs build and parse single messages and do no I/O; oob_io.c moves
+ * them over a blocking socket in exact sizes, as the tools read and write
+ * them. Parsers take untrusted bytes: they check every byte, never read past
+ * the length given, and fail with RS_EFORMAT and "<what>: <why>" in err.
+ *
+ * GIDs are kept as 16 bytes. A RoCEv2 GID of an IPv4 address is the
+ * IPv4-mapped IPv6 address ::ffff:a.b.c.d, which is what perftest and
+ * ibv_rc_pingpong put on the wire and print.
+ */
+#ifndef ROCESHARK_OOB_H
+#define ROCESHARK_OOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <roceshark/common.h>
+
+/* --- perftest ---
+ *
+ * After the TCP connect (port 18515), in this order, each step a fixed-size
+ * message each way, the client writing first:
+ *   version     16 bytes, "6.20" and NULs
+ *   system data 4 + 4 bytes: page ("cycle buffer") and cache line size, big-endian
+ *   MTU         2 bytes: the ibv_mtu enum as a decimal string ("3" and a NUL)
+ *   keys        59 bytes (no GID) or 108 (with GID), repeated as a barrier
+ *               ("handshake") a number of times that depends on the test
+ *   BW report   8-byte fields, big-endian: size, iterations, peak, average,
+ *               message rate (the last three doubles)
+ * perftest 6.28 and later add a parameter negotiation after the MTU step
+ * when the peer announces 6.28 or more; announcing 6.20 skips it on both
+ * sides. perftest before 5.70 refuses 6.x peers, and we refuse it. */
+
+#define RS_OOB_PERFTEST_PORT 18515
+#define RS_OOB_PERFTEST_VERSION_SIZE 16
+#define RS_OOB_PERFTEST_VERSION "6.20"      /* what we announce */
+#define RS_OOB_PERFTEST_MIN_VERSION 570     /* in hundredths: 5.70 */
+#define RS_OOB_PERFTEST_MTU_SIZE 2
+#define RS_OOB_PERFTEST_KEY_SIZE 59
+#define RS_OOB_PERFTEST_KEY_GID_SIZE 108
+#define RS_OOB_PERFTEST_REPORT_FIELDS 5
+
+/* One side's QP as perftest's key message carries it (its pingpong_dest). */
+struct rs_oob_dest {
+    uint16_t lid;           /* 0 on RoCE */
+    uint16_t out_reads;     /* READs and atomics it accepts outstanding */
+    uint32_t qpn;           /* 24 bits */
+    uint32_t psn;           /* 24 bits */
+    uint32_t rkey;
+    uint64_t vaddr;
+    uint32_t srqn;
+    bool has_gid;           /* the 108-byte form */
+    uint8_t gid[16];
+};
+
+/* A bandwidth test's results as the client reports them to the server. The
+ * rates are in the unit the reporter prints (MB/s of 2^20 bytes, or Gb/s
+ * with --report_gbits), as perftest sends them. */
+struct rs_oob_bw_report {
+    uint64_t size;
+    uint64_t iters;
+    double bw_peak;
+    double bw_avg;
+    double msg_rate;        /* millions of messages per second */
+};
+
+/* Writes our version message: the string and NULs. */
+void rs_oob_perftest_version_format(uint8_t out[RS_OOB_PERFTEST_VERSION_SIZE]);
+/* Parses a peer's version "M.m" (NUL-terminated within the 16 bytes) into
+ * hundredths, as perftest compares versions with atof(): "6.20" is 620,
+ * "5.1" is 510. */
+int rs_oob_perftest_version_parse(const uint8_t in[RS_OOB_PERFTEST_VERSION_SIZE],
+                                  unsigned *hundredths, char *err);
+
+/* The system data step: two big-endian ints. */
+void rs_oob_perftest_sysdata_format(uint32_t page, uint32_t cache_line, uint8_t out[8]);
+int rs_oob_perftest_sysdata_parse(const uint8_t in[8], uint32_t *page, uint32_t *cache_line,
+                                  char *err);
+
+/* The MTU step: pmtu in bytes (256..4096) to and from the ibv_mtu digit. */
+void rs_oob_perftest_mtu_format(uint32_t pmtu, uint8_t out[RS_OOB_PERFTEST_MTU_SIZE]);
+int rs_oob_perftest_mtu_parse(const uint8_t in[RS_OOB_PERFTEST_MTU_SIZE], uint32_t *pmtu,
+                              char *err);
+
+/* The key message: writes 59 or 108 bytes (by d->has_gid) into out, which
+ * holds RS_OOB_PERFTEST_KEY_GID_SIZE; returns the length. */
+size_t rs_oob_perftest_key_format(const struct rs_oob_dest *d, uint8_t *out);
+/* Which form a key message has, from its first 59 bytes: the short form
+ * ends there with a NUL, the GID form has a ':' there. Returns its length,
+ * or RS_EFORMAT. */
+int rs_oob_perftest_key_size(const uint8_t first[RS_OOB_PERFTEST_KEY_SIZE], char *err);
+/* Parses a whole key message of len bytes (59 or 108). */
+int rs_oob_perftest_key_parse(const uint8_t *in, size_t len, struct rs_oob_dest *d, char *err);
+
+/* The BW report's fields: their offsets in a buffer of 40 bytes and their
+ * sizes, which depend on the peer's version (iterations are 4 bytes before
+ * 5.33). */
+void rs_oob_perftest_report_layout(unsigned peer_version, size_t off[RS_OOB_PERFTEST_REPORT_FIELDS],
+                                   size_t len[RS_OOB_PERFTEST_REPORT_FIELDS]);
+void rs_oob_perftest_report_format(const struct rs_oob_bw_report *r, unsigned peer_version,
+                                   uint8_t out[40]);
+/* Rejects rates that are not finite or are negative, and a size past 4 GiB. */
+int rs_oob_perftest_report_parse(const uint8_t in[40], unsigned peer_version,
+                                 struct rs_oob_bw_report *r, char *err);
+
+/* --- ibv_rc_pingpong ---
+ *
+ * The client sends "LID:QPN:PSN:GID" (%04x:%06x:%06x: and 32 hex digits of
+ * the GID, a NUL: 52 bytes), the server answers with its own, and the
+ * client sends "done" and a NUL once it has read it. */
+
+#define RS_OOB_PINGPONG_PORT 18515
+#define RS_OOB_PINGPONG_SIZE 52
+#define RS_OOB_PINGPONG_DONE_SIZE 5
+
+struct rs_oob_pingpong_dest {
+    uint16_t lid;
+    uint32_t qpn;
+    uint32_t psn;
+    uint8_t gid[16];
+};
+
+void rs_oob_pingpong_format(const struct rs_oob_pingpong_dest *d,
+                            uint8_t out[RS_OOB_PINGPONG_SIZE]);
+int rs_oob_pingpong_parse(const uint8_t in[RS_OOB_PINGPONG_SIZE], struct rs_oob_pingpong_dest *d,
+                          char *err);
+int rs_oob_pingpong_done_parse(const uint8_t in[RS_OOB_PINGPONG_DONE_SIZE], char *err);
+
+/* --- GIDs --- */
+
+/* ::ffff:a.b.c.d */
+void rs_oob_gid_from_ipv4(const uint8_t ip[4], uint8_t gid[16]);
+/* The IPv4 address of an IPv4-mapped GID; false for any other GID. */
+bool rs_oob_gid_to_ipv4(const uint8_t gid[16], uint8_t ip[4]);
+/* As inet_ntop() prints it ("::ffff:10.1.16.62"); size >= 46. */
+void rs_oob_gid_format(const uint8_t gid[16], char *out, size_t size);
+
+/* --- Moving messages over a blocking TCP socket --- */
+
+/* Reads exactly n bytes within timeout_ms (-1: forever). A peer that closes
+ * or stalls part way is an RS_EIO error naming what was read ("<what>: the
+ * peer closed after 12 of 108 bytes"). */
+int rs_oob_read(int fd, void *buf, size_t n, int timeout_ms, const char *what, char *err);
+int rs_oob_write(int fd, const void *buf, size_t n, const char *what, char *err);
+/* One step of an exchange in perftest's order: the client writes, then
+ * reads; the server reads, then writes. mine and theirs are n bytes. */
+int rs_oob_xchg(int fd, bool client, const void *mine, void *theirs, size_t n, int timeout_ms,
+                const char *what, char *err);
+
+/* --- Where to connect: the one place that names a connection setup --- */
+
+enum rs_oob_setup {
+    RS_OOB_SETUP_ROCESHARK = 0,     /* our side channel: JSON lines (replay/rc/rc_side.c) */
+    RS_OOB_SETUP_PERFTEST,
+    RS_OOB_SETUP_PINGPONG,
+    RS_OOB_SETUP_CM                 /* RDMA CM over QP1: named, not built yet */
+};
+
+struct rs_oob_target {
+    enum rs_oob_setup setup;
+    uint8_t ip[4];
+    uint16_t port;          /* 0 when the target named none */
+};
+
+/* Parses "roceshark://IP[:PORT]", "perftest://IP[:PORT]",
+ * "pingpong://IP[:PORT]", "cm://IP[:PORT]" or a bare "IP[:PORT]" (our own
+ * side channel). IPv4 only for now. */
+int rs_oob_target_parse(const char *s, struct rs_oob_target *t, char *err);
+/* "roceshark", "perftest", "pingpong", "cm" */
+const char *rs_oob_setup_name(enum rs_oob_setup setup);
+
+#endif /* ROCESHARK_OOB_H */
