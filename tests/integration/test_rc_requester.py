@@ -199,8 +199,10 @@ def test_rnr_retry():
         got = run.get(1)
         if got:
             times.append(got[0]["ts"])
-            run.reply(0, syndrome=0x20 | 10)
+            # Before the NAK goes: the retry must come at least the timer after this, and
+            # a time taken after sending could fall after the retry on a busy machine.
             naks.append(time.time())
+            run.reply(0, syndrome=0x20 | 10)
     got = run.get(1)
     times.append(got[0]["ts"] if got else 0)
     run.reply(0)
