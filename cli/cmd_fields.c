@@ -3,6 +3,7 @@
  * cmd_fields.c - `roceshark fields [PREFIX]`: every field we know, with its
  * type and description, like `tshark -G fields`.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,5 +49,8 @@ cmd_fields(int argc, char **argv)
     }
     if (shown == 0)
         return cli_fail(CLI_EXIT_USAGE, "fields: no field starts with '%s'", prefix);
+    /* A full disk or a closed pipe shows only when the buffer goes out. */
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return cli_fail(CLI_EXIT_OUTPUT, "fields: standard output: %s", strerror(errno));
     return CLI_EXIT_OK;
 }

@@ -27,7 +27,8 @@ static const char plot_usage[] =
     "usage: roceshark plot psn -r FILE --qp QPN -o OUT.svg [-d udp.port==N,roce]\n"
     "  Draws request PSNs against time for the conversation of QP QPN (requester or\n"
     "  responder), with retransmissions, gaps, NAKs, RNR NAKs and CNPs marked, and the\n"
-    "  acknowledged PSN as a line. The SVG is self-contained.\n";
+    "  acknowledged PSN as a line. The SVG is self-contained; -o - writes it to\n"
+    "  standard output.\n";
 
 struct plot_opts {
     const char *file, *out;
@@ -162,7 +163,8 @@ cmd_plot(int argc, char **argv)
         rs_plot_free(&pl);
         return rc;
     }
-    FILE *fp = fopen(po.out, "w");
+    bool to_stdout = strcmp(po.out, "-") == 0;
+    FILE *fp = to_stdout ? stdout : fopen(po.out, "w");
     if (fp == NULL) {
         rs_plot_free(&pl);
         return cli_fail(CLI_EXIT_OUTPUT, "%s: cannot write: %m", po.out);
@@ -172,13 +174,14 @@ cmd_plot(int argc, char **argv)
     struct stat st;
     bool regular = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
     rc = rs_plot_write_svg(&pl, fp, err);
-    if (fclose(fp) != 0 && rc == 0)
+    if ((to_stdout ? fflush(fp) : fclose(fp)) != 0 && rc == 0)
         rc = rs_error(err, RS_EIO, "write error: %s", strerror(errno));
     rs_plot_free(&pl);
     if (rc != 0) {
-        if (regular)
+        if (regular && !to_stdout)
             unlink(po.out);
-        return cli_fail(CLI_EXIT_OUTPUT, "%s: %s", po.out, err);
+        return cli_fail(CLI_EXIT_OUTPUT, "%s: %s", to_stdout ? "standard output" : po.out,
+                        err);
     }
     return CLI_EXIT_OK;
 }

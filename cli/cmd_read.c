@@ -183,9 +183,13 @@ static int
 parse_pref(const char *arg, struct read_opts *ro)
 {
     unsigned long long v;
+    /* roceshark.pmtu is the plugin's name for the same preference. */
+    const char *pmtu = strncmp(arg, "rc.pmtu:", 8) == 0           ? arg + 8
+                       : strncmp(arg, "roceshark.pmtu:", 15) == 0 ? arg + 15
+                                                                  : NULL;
 
-    if (strncmp(arg, "rc.pmtu:", 8) == 0) {
-        if (!cli_parse_uint(arg + 8, 256, 4096, &v) || (v & (v - 1)) != 0)
+    if (pmtu != NULL) {
+        if (!cli_parse_uint(pmtu, 256, 4096, &v) || (v & (v - 1)) != 0)
             return cli_fail(CLI_EXIT_USAGE, "-o %s: the PMTU is 256, 512, 1024, 2048 or 4096",
                             arg);
         ro->pipe.analysis.pmtu = (uint16_t)v;

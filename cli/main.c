@@ -74,5 +74,9 @@ main(int argc, char **argv)
         return cmd_responder(argc - 1, argv + 1);
     if (strcmp(cmd, "perf") == 0)
         return cmd_perf(argc - 1, argv + 1);
+    /* tshark's habit, `roceshark -r FILE`, gets the command it meant. */
+    if (cmd[0] == '-' && strchr("rYTeVxiz", cmd[1]) != NULL && cmd[1] != '\0')
+        return cli_fail(CLI_EXIT_USAGE, "%s: options follow a command: 'roceshark read %s ...' "
+                        "(try 'roceshark --help')", cmd, cmd);
     return cli_fail(CLI_EXIT_USAGE, "%s: unknown command (try 'roceshark --help')", cmd);
 }

@@ -65,8 +65,14 @@ const struct rs_field rs_fields_ib_ext[] = {
              RS_LAYER_ATOMICACKETH, 1),
     {"infiniband.atomicacketh.origremdt", "Original Remote Data", RS_FT_UINT64, RS_BASE_DEC, 0,
      NULL, "Value at the address before the atomic", RS_LAYER_ATOMICACKETH, 0, 8, NULL, 2},
-    RS_F_HDR("infiniband.immdt", "Immediate Data", RS_LAYER_IMMDT, 1),
-    RS_F_HDR("infiniband.ieth", "RKey", RS_LAYER_IETH, 1),
+    /* Wireshark names both the header and the value inside it infiniband.immdt (and
+     * infiniband.ieth), so -T fields prints each value twice; so do we. */
+    RS_F_HDR("infiniband.immdt", "Immediate Data Extended Transport Header", RS_LAYER_IMMDT, 1),
+    {"infiniband.immdt", "Immediate Data", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
+     "Immediate data, as sent", RS_LAYER_IMMDT, 0, 4, NULL, 2},
+    RS_F_HDR("infiniband.ieth", "Invalidate Extended Transport Header", RS_LAYER_IETH, 1),
+    {"infiniband.ieth", "RKey", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
+     "R_Key to invalidate", RS_LAYER_IETH, 0, 4, NULL, 2},
     {"roceshark.cnp", "Congestion Notification Packet", RS_FT_BOOLEAN, RS_BASE_NONE, 0, NULL,
      "Present on RoCEv2 CNPs (opcode 0x81)", RS_LAYER_CNP, 0, 0, get_present, 1},
     RS_F_END,

@@ -52,8 +52,8 @@ print_item(void *ctx, const struct rs_field *f, const struct rs_value *v)
     indent(t->o, t->depth);
     if (v->type == RS_FT_PROTOCOL || v->type == RS_FT_NONE) {
         rs_out_str(t->o, f->name);
-    } else if ((f->flags & RS_FIELD_HEADER) && v->v.bytes.len > 8) {
-        rs_out_str(t->o, f->name);
+    } else if (f->flags & RS_FIELD_HEADER) {
+        rs_out_str(t->o, f->name);     /* its values are the lines under it */
     } else {
         if (f->mask != 0 && f->width > 0 && f->width <= 4)
             bit_pattern(t->o, f, v->v.u);

@@ -173,9 +173,9 @@ def wireshark_plugin_path():
                         "epan", "roceshark.so")
 
 
-def run(args, env=None, check_rc=True, input=None):
+def run(args, env=None, check_rc=True, input=None, cwd=None):
     p = subprocess.run(args, capture_output=True, text=input is None or isinstance(input, str),
-                       env=env, input=input)
+                       env=env, input=input, cwd=cwd)
     if check_rc and p.returncode != 0:
         raise RuntimeError("%s exited %d: %s" % (" ".join(args), p.returncode, p.stderr))
     return p

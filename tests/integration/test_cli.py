@@ -94,4 +94,9 @@ with open("/dev/full", "w") as full:
                          text=True)
 t.check(p.returncode == 3 and p.stderr.startswith("roceshark: "), "/dev/full: exit %d %r"
         % (p.returncode, p.stderr))
+with open("/dev/full", "w") as full:
+    p = t.subprocess.run([t.ROCESHARK, "fields"], stdout=full, stderr=t.subprocess.PIPE,
+                         text=True)
+t.check(p.returncode == 3 and p.stderr == "roceshark: fields: standard output: No space left "
+        "on device\n", "fields > /dev/full: exit %d %r" % (p.returncode, p.stderr))
 t.finish("cli")

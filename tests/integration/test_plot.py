@@ -105,4 +105,11 @@ t.check(p.returncode == 3 and "write error" in p.stderr, "-o full: exit %d %r"
         % (p.returncode, p.stderr))
 t.check(os.path.exists(full) and stat.S_ISCHR(os.stat(full).st_mode),
         "plot -o on a full device removed the device")
+# -o - is standard output, byte for byte the file -o writes; no file named "-" appears.
+args = ["plot", "psn", "-r", os.path.join(tmp, "clean.pcap"), "--qp", "0x200"]
+t.run([t.ROCESHARK] + args + ["-o", os.path.join(tmp, "file.svg")])
+p = t.run([t.ROCESHARK] + args + ["-o", "-"], cwd=tmp)
+t.check(p.stdout == open(os.path.join(tmp, "file.svg")).read() and p.stdout.startswith("<?xml")
+        and not os.path.exists(os.path.join(tmp, "-")), "plot -o - does not write the SVG "
+        "to standard output")
 t.finish("psn plot")
