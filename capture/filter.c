@@ -15,6 +15,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include <pcap/dlt.h>
+
 #include <roceshark/dissect.h>
 
 #include "source_int.h"
@@ -58,18 +60,21 @@ untagged_terms(struct strbuf *sb, const struct rs_live_opts *opts)
 }
 
 int
-rs_capture_default_filter(const struct rs_live_opts *opts, char *buf, size_t size, char *err)
+rs_capture_default_filter(const struct rs_live_opts *opts, int linktype, char *buf,
+                          size_t size, char *err)
 {
     struct strbuf sb = {buf, size, 0, false};
 
     if (size == 0)
         return rs_error(err, RS_EINVAL, "default filter: no room");
     untagged_terms(&sb, opts);
-    sb_printf(&sb, " or (vlan and (");
-    untagged_terms(&sb, opts);
-    sb_printf(&sb, " or (vlan and (");
-    untagged_terms(&sb, opts);
-    sb_printf(&sb, "))))");
+    if (linktype == DLT_EN10MB) {
+        sb_printf(&sb, " or (vlan and (");
+        untagged_terms(&sb, opts);
+        sb_printf(&sb, " or (vlan and (");
+        untagged_terms(&sb, opts);
+        sb_printf(&sb, "))))");
+    }
     if (sb.overflow)
         return rs_error(err, RS_EINVAL, "default filter: too many ports");
     return 0;

@@ -169,7 +169,8 @@ set_filter(struct rs_source *src, pcap_t *pcap, const struct rs_live_opts *opts,
     int rc;
 
     if (expr == NULL) {
-        if ((rc = rs_capture_default_filter(opts, deflt, sizeof(deflt), err)) != 0)
+        if ((rc = rs_capture_default_filter(opts, pcap_datalink(pcap), deflt, sizeof(deflt),
+                                            err)) != 0)
             return rc;
         expr = deflt;
     }

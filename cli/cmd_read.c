@@ -316,6 +316,15 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
         case ':':
             return cli_fail(CLI_EXIT_USAGE, "read: option -%c needs a value", optopt);
         default:
+            /* getopt() reads "--foo" as the option '-' with "foo" still to come, so the
+             * word being read is argv[optind]. */
+            if (optopt == '-' && optind < argc && strcmp(argv[optind], "--help") == 0) {
+                fputs(read_usage, stdout);
+                return -1;
+            }
+            if (optopt == '-' && optind < argc)
+                return cli_fail(CLI_EXIT_USAGE, "read: unknown option %s (try 'roceshark "
+                                "read -h')", argv[optind]);
             return cli_fail(CLI_EXIT_USAGE, "read: unknown option -%c (try 'roceshark read -h')",
                             optopt);
         }

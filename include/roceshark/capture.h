@@ -96,11 +96,13 @@ void rs_source_break(struct rs_source *src);
 
 void rs_source_close(struct rs_source *src);
 
-/* Writes the default capture filter into buf: RoCEv2 (UDP destination port
- * 4791 and the extra ports), RoCEv1 (Ethertype 0x8915) and the iWARP TCP
- * ports, untagged, 802.1Q/802.1ad tagged, and double tagged. */
-int rs_capture_default_filter(const struct rs_live_opts *opts, char *buf, size_t size,
-                              char *err);
+/* Writes the default capture filter for a link type (DLT_*) into buf: RoCEv2
+ * (UDP destination port 4791 and the extra ports), RoCEv1 (Ethertype 0x8915)
+ * and the iWARP TCP ports; on Ethernet also 802.1Q/802.1ad tagged and double
+ * tagged. Other links (Linux cooked, `-i any`) carry no tags in the frame, and
+ * BPF has no `vlan` for them. */
+int rs_capture_default_filter(const struct rs_live_opts *opts, int linktype, char *buf,
+                              size_t size, char *err);
 
 /* --- Listing what can be captured (`roceshark ifaces`) --- */
 

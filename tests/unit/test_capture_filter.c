@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -97,7 +98,7 @@ test_default_filter(void **state)
     uint8_t f[256];
 
     (void)state;
-    assert_int_equal(rs_capture_default_filter(&opts, expr, sizeof(expr), err), 0);
+    assert_int_equal(rs_capture_default_filter(&opts, DLT_EN10MB, expr, sizeof(expr), err), 0);
     pcap_t *dead = pcap_open_dead(DLT_EN10MB, 262144);
     assert_non_null(dead);
     if (pcap_compile(dead, &prog, expr, 1, PCAP_NETMASK_UNKNOWN) != 0)
@@ -112,7 +113,18 @@ test_default_filter(void **state)
     pcap_freecode(&prog);
     pcap_close(dead);
     /* Too many ports for the buffer: an error, not a cut filter. */
-    assert_int_equal(rs_capture_default_filter(&opts, expr, 40, err), RS_EINVAL);
+    assert_int_equal(rs_capture_default_filter(&opts, DLT_EN10MB, expr, 40, err), RS_EINVAL);
+    /* Linux cooked (what `-i any` gives): no vlan terms, and libpcap compiles it. */
+    assert_int_equal(rs_capture_default_filter(&opts, DLT_LINUX_SLL, expr, sizeof(expr), err),
+                     0);
+    assert_null(strstr(expr, "vlan"));
+    assert_non_null(strstr(expr, "udp dst port 4791"));
+    dead = pcap_open_dead(DLT_LINUX_SLL, 262144);
+    assert_non_null(dead);
+    if (pcap_compile(dead, &prog, expr, 1, PCAP_NETMASK_UNKNOWN) != 0)
+        fail_msg("%s: %s", expr, pcap_geterr(dead));
+    pcap_freecode(&prog);
+    pcap_close(dead);
 }
 
 int
