@@ -58,7 +58,7 @@ static const char read_usage[] =
     "  -f BPF           with -i: capture filter replacing the default RDMA one\n"
     "  -s SNAPLEN, -B MiB, -p\n"
     "                   with -i: as for 'roceshark capture'\n"
-    "  -c N             stop after N frames\n"
+    "  -c N             stop after reading N frames (shown or not, as tshark)\n"
     "  -V               print the full tree of every frame\n"
     "  -T text|json|fields\n"
     "                   output format (default text: one summary line per frame)\n"
@@ -409,16 +409,17 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pip
 {
     char err[RS_ERRBUF_SIZE];
     struct rs_frame frame;
-    unsigned long long shown = 0;
+    unsigned long long shown = 0, read = 0;
     int rc;
 
     if (ro->format == FORMAT_JSON && !ro->quiet)
         rs_print_json_begin(out);
     if (ro->format == FORMAT_FIELDS && ro->fields_fmt.header && !ro->quiet)
         rs_print_fields_header(out, &ro->fields_fmt, ro->field_names, ro->n_fields);
-    while ((ro->count == 0 || shown < ro->count) && !out->failed &&
+    while ((ro->count == 0 || read < ro->count) && !out->failed &&
            (rc = rs_source_next(src, &frame, err)) == 1) {
         const struct rs_pipeline_result *r = rs_pipeline_process(pipe, &frame);
+        read++;
         for (size_t i = 0; i < ro->n_stats; i++)
             rs_stat_packet(ro->stats[i], &r->pkt);
         if (!r->match)
