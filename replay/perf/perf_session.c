@@ -234,7 +234,7 @@ rs_perf_print_header(const struct rs_perf *p)
             " local address: IP %u.%u.%u.%u QPN %#08x PSN %#08x RKey %#010x VAddr %#016" PRIx64
             "\n",
             p->local_ip[0], p->local_ip[1], p->local_ip[2], p->local_ip[3], p->qpn, p->psn,
-            p->mr.rkey, p->mr.va);
+            p->mr.rkey, p->mr.va + p->half);     /* what we advertise, as perftest prints */
     fprintf(out,
             " remote address: IP %u.%u.%u.%u QPN %#08x PSN %#08x RKey %#010x VAddr %#016"
             PRIx64 "\n",

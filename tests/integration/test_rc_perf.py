@@ -68,6 +68,15 @@ for i, (test, args) in enumerate([("write_bw", ["-s", "65536", "-n", "300"]),
             % (what, n, row))
     js = json.loads(lines[-1])
     t.check(js["iterations"] == 300 and js["test"] == test, "%s: the JSON line" % what)
+    # Each side's local address is what the other prints as remote, VA included.
+    addr = {}
+    for side, out in (("client", cli.stdout), ("server", s_out)):
+        for kind in ("local", "remote"):
+            m = re.search(r"^ %s address: (.*)$" % kind, out, re.M)
+            addr[side, kind] = m.group(1) if m else None
+    t.check(addr["client", "local"] == addr["server", "remote"] and
+            addr["server", "local"] == addr["client", "remote"] and addr["client", "local"],
+            "%s: the sides disagree on the addresses: %r" % (what, addr))
     if lat:
         t.check(js["t_min_us"] <= js["t_typical_us"] <= js["p99_us"] <= js["t_max_us"],
                 "%s: min <= typical <= 99%% <= max" % what)
