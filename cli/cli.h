@@ -58,6 +58,7 @@ int cmd_capture(int argc, char **argv);
 int cmd_ifaces(int argc, char **argv);
 int cmd_responder(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
+int cmd_inject(int argc, char **argv);
 int cmd_version(void);
 
 #endif /* ROCESHARK_CLI_H */

@@ -24,6 +24,8 @@ static const char usage[] =
     "  plot psn -r FILE --qp QPN -o OUT.svg     PSN/time graph of one conversation\n"
     "  responder --bind IP [--peer IP --peer-qpn N] [--mr SIZE] [--recv N] [--control]\n"
     "                                           an IBTA RC responder on RoCEv2 (UDP 4791)\n"
+    "  inject   (-w FILE | --udp) [-f SPECS] [-c N] [FIELD=VALUE ...]\n"
+    "                                           craft RoCEv2 packets; write or send them\n"
     "  perf     write_bw|read_bw|send_bw|send_lat|write_lat --bind IP [--connect IP]\n"
     "           [-s SIZE] [-n ITERS] [-m PMTU]  perftest's tests over the software RC\n"
     "\n"
@@ -74,6 +76,8 @@ main(int argc, char **argv)
         return cmd_responder(argc - 1, argv + 1);
     if (strcmp(cmd, "perf") == 0)
         return cmd_perf(argc - 1, argv + 1);
+    if (strcmp(cmd, "inject") == 0)
+        return cmd_inject(argc - 1, argv + 1);
     /* tshark's habit, `roceshark -r FILE`, gets the command it meant. */
     if (cmd[0] == '-' && strchr("rYTeVxiz", cmd[1]) != NULL && cmd[1] != '\0')
         return cli_fail(CLI_EXIT_USAGE, "%s: options follow a command: 'roceshark read %s ...' "
