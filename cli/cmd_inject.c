@@ -22,7 +22,7 @@ static const char usage[] =
     "  -w FILE          write a pcap file of Ethernet frames ('-' for standard output)\n"
     "  --udp            send over a UDP socket from ip.src:udp.srcport to ip.dst:udp.dstport\n"
     "                   (ip.id 0 and DF, which the ICRC covers; any address of this host)\n"
-    "  -f FILE          one packet spec per line (# comments), on top of the words given\n"
+    "  -F FILE          one packet spec per line (# comments), on top of the words given\n"
     "  -c N             send the packets N times (default 1)\n"
     "  --psn-step N     add N to every packet's PSN each time round (default 0)\n"
     "  --pps RATE       at most RATE packets a second (default: as fast as it goes)\n"
@@ -62,12 +62,12 @@ parse_args(struct inject_opts *io, int argc, char **argv, int *first_word)
     io->count = 1;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":w:f:c:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":w:F:c:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'w':
             io->file = optarg;
             break;
-        case 'f':
+        case 'F':
             io->spec_file = optarg;
             break;
         case 'c':
@@ -104,7 +104,7 @@ parse_args(struct inject_opts *io, int argc, char **argv, int *first_word)
     return 0;
 }
 
-/* The words of the command line, then (with -f) each line of the file on top of them. */
+/* The words of the command line, then (with -F) each line of the file on top of them. */
 static int
 read_packets(struct inject_opts *io, int argc, char **argv, int first)
 {

@@ -24,7 +24,7 @@ static const char usage[] =
     "  plot psn -r FILE --qp QPN -o OUT.svg     PSN/time graph of one conversation\n"
     "  responder --bind IP [--peer IP --peer-qpn N] [--mr SIZE] [--recv N] [--control]\n"
     "                                           an IBTA RC responder on RoCEv2 (UDP 4791)\n"
-    "  inject   (-w FILE | --udp) [-f SPECS] [-c N] [FIELD=VALUE ...]\n"
+    "  inject   (-w FILE | --udp) [-F SPECS] [-c N] [FIELD=VALUE ...]\n"
     "                                           craft RoCEv2 packets; write or send them\n"
     "  perf     write_bw|read_bw|send_bw|send_lat|write_lat --bind IP [--connect IP]\n"
     "           [-s SIZE] [-n ITERS] [-m PMTU]  perftest's tests over the software RC\n"

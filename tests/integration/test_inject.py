@@ -41,7 +41,7 @@ N = 11
 
 # 1. To a file: tshark, scapy and roceshark agree.
 cap = os.path.join(tmp, "inject.pcap")
-p = t.run([t.ROCESHARK, "inject", "-w", cap, "-f", specs, "ip.src=10.9.0.1", "ip.dst=10.9.0.2"])
+p = t.run([t.ROCESHARK, "inject", "-w", cap, "-F", specs, "ip.src=10.9.0.1", "ip.dst=10.9.0.2"])
 t.check(p.stderr == "inject: %d packets written\n" % N, "inject -w: %r" % p.stderr)
 bad, total = t.fields_diff(cap, t.CONTRACT_FIELDS + t.LOWER_FIELDS)
 t.check(bad == 0 and total > 0, "tshark reads the injected packets differently: %d of %d"
@@ -70,7 +70,7 @@ rx.settimeout(0.2)
 udp_specs = os.path.join(tmp, "udp.txt")
 open(udp_specs, "w").write("".join(l + "\n" for l in SPECS.splitlines()
                                    if l and not l.startswith("#") and "fd00" not in l))
-p = t.run([t.ROCESHARK, "inject", "--udp", "-f", udp_specs, "ip.src=" + SRC, "ip.dst=" + DST,
+p = t.run([t.ROCESHARK, "inject", "--udp", "-F", udp_specs, "ip.src=" + SRC, "ip.dst=" + DST,
            "udp.srcport=49999"])
 t.check(p.stderr == "inject: %d packets sent\n" % (N - 1), "inject --udp: %r" % p.stderr)
 got = []
@@ -112,7 +112,7 @@ def fails(args, code, text):
 bad_specs = os.path.join(tmp, "bad.txt")
 open(bad_specs, "w").write("# fine\ninfiniband.bth.opcode=0x0a infiniband.reth.va=1\n"
                            "  infiniband.bth.psn=7 infiniband.aeth.msn=1\n")
-fails(["-w", cap, "-f", bad_specs], 1, "%s:3:24: the opcode (RC Send Only) carries no AETH"
+fails(["-w", cap, "-F", bad_specs], 1, "%s:3:24: the opcode (RC Send Only) carries no AETH"
       % bad_specs)
 fails(["-w", cap, "infiniband.bth.destqp=0x1000000"], 1, "command line:1:23: "
       "infiniband.bth.destqp: '0x1000000' out of range or not a number")
