@@ -16,9 +16,12 @@
 #define MAX_PACKETS 4096
 
 static const char usage[] =
-    "usage: roceshark inject (-w FILE | --udp) [options] [FIELD=VALUE ...]\n"
+    "usage: roceshark inject (-w FILE | --udp) [options] [SPEC ...]\n"
     "\n"
-    "Builds RoCEv2 packets from Wireshark field names and writes or sends them.\n"
+    "Builds RoCEv2 packets from Wireshark field names and writes or sends them. A SPEC is\n"
+    "layered, 'eth / ip(dst=10.0.0.2) / udp(srcport=5) / bth(opcode=\"RC Send Only\",\n"
+    "psn=7) / payload(len=64)' (a layer's fields by the last part of their names), or flat,\n"
+    "FIELD=VALUE words with full names (infiniband.bth.psn=7).\n"
     "  -w FILE          write a pcap file of Ethernet frames ('-' for standard output)\n"
     "  --udp            send over a UDP socket from ip.src:udp.srcport to ip.dst:udp.dstport\n"
     "                   (ip.id 0 and DF, which the ICRC covers; any address of this host)\n"
@@ -33,6 +36,8 @@ static const char usage[] =
     "  infiniband.aeth.syndrome .msn infiniband.atomicacketh.origremdt infiniband.immdt\n"
     "  infiniband.ieth infiniband.deth.q_key .srcqp infiniband.rdeth.eecnxt\n"
     "  roceshark.xrceth.xrcsrq payload=HEX|len:N icrc=bad\n"
+    "layers: eth ip ipv6 udp bth rdeth deth xrceth reth atomiceth aeth atomicacketh immdt\n"
+    "  ieth payload(len=N|hex=HEX)\n"
     "example: roceshark inject -w w.pcap infiniband.bth.opcode=0x0a infiniband.bth.psn=7 \\\n"
     "             infiniband.reth.va=0x1000 infiniband.reth.r_key=0x55 \\\n"
     "             infiniband.reth.dmalen=64 payload=len:64\n";
@@ -118,7 +123,7 @@ read_packets(struct inject_opts *io, int argc, char **argv, int first)
     line[0] = '\0';
     for (int i = first; i < argc; i++) {
         const char *eq = strchr(argv[i], '=');
-        int n = eq != NULL && strchr(argv[i], ' ') != NULL
+        int n = eq != NULL && strchr(argv[i], ' ') != NULL && strchr(argv[i], '(') == NULL
                     ? snprintf(line + len, sizeof(line) - len, "%s%.*s\"%s\"", len ? " " : "",
                                (int)(eq - argv[i] + 1), argv[i], eq + 1)
                     : snprintf(line + len, sizeof(line) - len, "%s%s", len ? " " : "", argv[i]);

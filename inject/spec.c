@@ -157,6 +157,10 @@ static const struct key keys[] = {
     {"eth.dst", K_MAC, 0, 0, P(eth_dst), 0},
     {"ip.src", K_IP, 0, 0, P(route.src), 0},
     {"ip.dst", K_IP, 0, 0, P(route.dst), 0},
+    {"ipv6.src", K_IP, 0, 0, P(route.src), 0},
+    {"ipv6.dst", K_IP, 0, 0, P(route.dst), 0},
+    U("ipv6.tclass", 0xff, 0, route.tos),
+    U("ipv6.hlim", 0xff, 0, route.ttl),
     U("ip.dsfield", 0xff, 0, route.tos),
     U("ip.ttl", 0xff, 0, route.ttl),
     U("ip.id", 0xffff, 0, route.ip_id),
@@ -298,6 +302,141 @@ hdr_name(unsigned bit)
     return bit < sizeof(names) / sizeof(names[0]) ? names[bit] : "header";
 }
 
+static bool
+known_field(const char *name)
+{
+    if (strcmp(name, "infiniband.reth.va") == 0 || strcmp(name, "infiniband.reth.r_key") == 0)
+        return true;
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+        if (strcmp(keys[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* The layers of the layered form and the Wireshark prefix of their fields. */
+static const struct {
+    const char *layer, *prefix;
+} layers[] = {
+    {"eth", "eth"},          {"ip", "ip"},           {"ipv4", "ip"},
+    {"ipv6", "ipv6"},        {"udp", "udp"},         {"bth", "infiniband.bth"},
+    {"rdeth", "infiniband.rdeth"}, {"deth", "infiniband.deth"},
+    {"xrceth", "roceshark.xrceth"}, {"reth", "infiniband.reth"},
+    {"atomiceth", "infiniband.atomiceth"}, {"aeth", "infiniband.aeth"},
+    {"atomicacketh", "infiniband.atomicacketh"}, {"immdt", "infiniband.immdt"},
+    {"ieth", "infiniband.ieth"}, {"payload", "payload"},
+};
+
+/* The full name of field key of a layer: the key itself when it is a full name; the
+ * layer's own name for the one-value headers (immdt, ieth) and payload; our roceshark.
+ * names for the BTH's FECN and BECN; else prefix.key. */
+static void
+full_name(const char *prefix, const char *key, char *out, size_t size)
+{
+    if (strchr(key, '.') != NULL && known_field(key))
+        snprintf(out, size, "%.100s", key);
+    else if (strcmp(key, "icrc") == 0)
+        snprintf(out, size, "icrc");
+    else if (strcmp(prefix, "infiniband.immdt") == 0 || strcmp(prefix, "infiniband.ieth") == 0 ||
+             strcmp(prefix, "payload") == 0)
+        snprintf(out, size, "%s", prefix);
+    else if (strcmp(prefix, "infiniband.bth") == 0 &&
+             (strcmp(key, "fecn") == 0 || strcmp(key, "becn") == 0))
+        snprintf(out, size, "roceshark.bth.%.100s", key);
+    else
+        snprintf(out, size, "%.40s.%.100s", prefix, key);
+}
+
+/* One "key=value" of layer number nth (its name and prefix) at column col. */
+static int
+layer_arg(struct ctx *c, unsigned nth, const char *layer, const char *prefix, char *arg,
+          unsigned col)
+{
+    char name[160], value[1024];
+    char *eq = strchr(arg, '=');
+
+    if (eq == NULL || eq == arg)
+        return fail(c, col, "layer %.100s: '%.100s': expected FIELD=VALUE", layer, arg);
+    *eq = '\0';
+    full_name(prefix, arg, name, sizeof(name));
+    if (!known_field(name)) {
+        char what[64];
+        snprintf(what, sizeof(what), "layer %u %s", nth, layer);
+        return fail(c, col, "%.100s: no field '%.100s'", what, arg);
+    }
+    /* payload(len=N) and payload(hex=...) are payload=len:N and payload=HEX. */
+    const char *v = eq + 1;
+    if (strcmp(name, "payload") == 0 && strcmp(arg, "len") == 0)
+        snprintf(value, sizeof(value), "len:%s", v);
+    else
+        snprintf(value, sizeof(value), "%s", v);
+    return set_word(c, name, value, col);
+}
+
+/* "eth / ip(dst=10.0.0.2) / udp(srcport=5) / bth(opcode=\"RC Send Only\", psn=5) /
+ * payload(len=64)": layers separated by '/', each with its fields in parentheses. */
+static int
+parse_layers(struct ctx *c, const char *text)
+{
+    size_t i = 0, n = strlen(text);
+    unsigned nth = 0;
+
+    while (i < n) {
+        while (i < n && (isspace((unsigned char)text[i]) || text[i] == '/'))
+            i++;
+        if (i >= n || text[i] == '#')
+            break;
+        unsigned lcol = (unsigned)i + 1;
+        char layer[32];
+        size_t l = 0;
+        while (i < n && (isalnum((unsigned char)text[i]) || text[i] == '_') && l + 1 < sizeof(layer))
+            layer[l++] = text[i++];
+        layer[l] = '\0';
+        nth++;
+        const char *prefix = NULL;
+        for (size_t k = 0; k < sizeof(layers) / sizeof(layers[0]); k++)
+            if (strcmp(layers[k].layer, layer) == 0)
+                prefix = layers[k].prefix;
+        if (prefix == NULL)
+            return fail(c, lcol, "layer %.100s: unknown (eth, ip, ipv6, udp, bth, rdeth, deth, "
+                        "xrceth, reth, atomiceth, aeth, atomicacketh, immdt, ieth, payload)%.100s",
+                        l ? layer : "(none)", "");
+        while (i < n && isspace((unsigned char)text[i]))
+            i++;
+        if (i >= n || text[i] != '(')
+            continue;           /* a layer with every field left as it is */
+        i++;
+        for (;;) {
+            while (i < n && isspace((unsigned char)text[i]))
+                i++;
+            if (i < n && text[i] == ')') {
+                i++;
+                break;
+            }
+            unsigned acol = (unsigned)i + 1;
+            char arg[1024];
+            size_t a = 0;
+            bool quoted = false;
+            for (; i < n && (quoted || (text[i] != ',' && text[i] != ')')); i++) {
+                if (text[i] == '"') {
+                    quoted = !quoted;
+                    continue;
+                }
+                if (a + 1 < sizeof(arg) && !(isspace((unsigned char)text[i]) && !quoted))
+                    arg[a++] = text[i];
+            }
+            arg[a] = '\0';
+            if (i >= n)
+                return fail(c, lcol, "layer %.100s: '(' is not closed%.100s", layer, "");
+            int rc = layer_arg(c, nth, layer, prefix, arg, acol);
+            if (rc != 0)
+                return rc;
+            if (text[i] == ',')
+                i++;
+        }
+    }
+    return 0;
+}
+
 int
 rs_inject_spec_parse(struct rs_inject_packet *p, const char *text, const char *where,
                      unsigned line, char *err)
@@ -305,6 +444,13 @@ rs_inject_spec_parse(struct rs_inject_packet *p, const char *text, const char *w
     struct ctx c = {p, where, line, err, {0, {0}}, 0};
     char word[1024], name[128];
     size_t i = 0, n = strlen(text);
+
+    if (strchr(text, '(') != NULL) {
+        int rc = parse_layers(&c, text);
+        if (rc != 0)
+            return rc;
+        n = 0;      /* on to the header checks */
+    }
 
     while (i < n) {
         while (i < n && isspace((unsigned char)text[i]))

@@ -33,11 +33,12 @@ infiniband.bth.opcode=0x05 infiniband.immdt=0xdeadbeef infiniband.bth.se=1 paylo
 infiniband.bth.opcode=0x17 infiniband.ieth=0x1234 payload=len:8
 infiniband.bth.opcode=0x64 infiniband.bth.destqp=0x22 infiniband.deth.q_key=0x80010000 infiniband.deth.srcqp=0x33 payload=len:256
 ip.src=fd00::1 ip.dst=fd00::2 infiniband.bth.opcode=0x0c infiniband.reth.va=1 infiniband.reth.r_key=2 infiniband.reth.dmalen=3
+eth / ip(dsfield=2) / udp(srcport=40000) / bth(opcode="RC RDMA Write First", psn=20) / reth(va=0x9000, r_key=3, dmalen=8192) / payload(len=1024)
 infiniband.bth.opcode=0x04 payload=len:20 icrc=bad
 """
 specs = os.path.join(tmp, "specs.txt")
 open(specs, "w").write(SPECS)
-N = 11
+N = 12
 
 # 1. To a file: tshark, scapy and roceshark agree.
 cap = os.path.join(tmp, "inject.pcap")
@@ -48,7 +49,7 @@ t.check(bad == 0 and total > 0, "tshark reads the injected packets differently: 
         % (bad, total))
 rows = t.roceshark_fields(cap, ["infiniband.bth.opcode", "roceshark.icrc.status",
                                 "roceshark.malformed", "ip.src", "ipv6.src"])
-want_ops = ["10", "12", "16", "17", "19", "18", "5", "23", "100", "12", "4"]
+want_ops = ["10", "12", "16", "17", "19", "18", "5", "23", "100", "12", "6", "4"]
 t.check([r[0] for r in rows] == want_ops, "opcodes %r" % [r[0] for r in rows])
 t.check([r[1] for r in rows] == ["1"] * (N - 1) + ["0"], "ICRC verdicts %r"
         % [r[1] for r in rows])
@@ -68,11 +69,15 @@ rx = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
 rx.bind((DST, 0))
 rx.settimeout(0.2)
 udp_specs = os.path.join(tmp, "udp.txt")
-open(udp_specs, "w").write("".join(l + "\n" for l in SPECS.splitlines()
-                                   if l and not l.startswith("#") and "fd00" not in l))
+# One source address and port for the socket: the IPv6 line and the one with its own
+# source port stay out.
+UDP_LINES = [l for l in SPECS.splitlines()
+             if l and not l.startswith("#") and "fd00" not in l and "udp(" not in l]
+open(udp_specs, "w").write("".join(l + "\n" for l in UDP_LINES))
+NU = len(UDP_LINES)
 p = t.run([t.ROCESHARK, "inject", "--udp", "-F", udp_specs, "ip.src=" + SRC, "ip.dst=" + DST,
            "udp.srcport=49999"])
-t.check(p.stderr == "inject: %d packets sent\n" % (N - 1), "inject --udp: %r" % p.stderr)
+t.check(p.stderr == "inject: %d packets sent\n" % NU, "inject --udp: %r" % p.stderr)
 got = []
 try:
     while True:
@@ -82,7 +87,7 @@ try:
 except socket.timeout:
     pass
 rx.close()
-t.check(len(got) == N - 1, "received %d of %d packets over UDP" % (len(got), N - 1))
+t.check(len(got) == NU, "received %d of %d packets over UDP" % (len(got), NU))
 raw_cap = os.path.join(tmp, "udp.pcap")
 with open(raw_cap, "wb") as f:
     f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 101))    # LINKTYPE_RAW
@@ -90,7 +95,7 @@ with open(raw_cap, "wb") as f:
         f.write(struct.pack("<IIII", 0, 0, len(data), len(data)) + data)
 rows = t.roceshark_fields(raw_cap, ["infiniband.bth.opcode", "roceshark.icrc.status",
                                     "udp.srcport"])
-t.check([r[1] for r in rows] == ["1"] * (N - 2) + ["0"] and rows[0][2] == "49999",
+t.check([r[1] for r in rows] == ["1"] * (NU - 1) + ["0"] and rows[0][2] == "49999",
         "ICRCs of what the kernel sent: %r" % rows)
 
 # 3. Rounds, PSN steps and pacing.

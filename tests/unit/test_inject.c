@@ -116,6 +116,30 @@ test_atomic_and_ipv6(void **state)
     assert_int_equal(u64_of(&pkt, "infiniband.atomiceth.swapdt"), 5);
 }
 
+/* The layered form sets the same fields as the flat one. */
+static void
+test_layers(void **state)
+{
+    struct rs_packet pkt;
+
+    (void)state;
+    spec_decode("eth / ip(dst=10.0.0.9, dsfield=3) / udp(srcport=777) / "
+                "bth(opcode=\"RC RDMA Write Only\", destqp=0x11, psn=100, a=1, becn=1) / "
+                "reth(va=0x1000, r_key=0x1234, dmalen=64) / payload(len=64)", true, &pkt);
+    assert_int_equal(pkt.icrc_status, RS_CKSUM_GOOD);
+    assert_int_equal(u64_of(&pkt, "udp.srcport"), 777);
+    assert_int_equal(u64_of(&pkt, "ip.dsfield.ecn"), 3);
+    assert_int_equal(u64_of(&pkt, "infiniband.bth.psn"), 100);
+    assert_int_equal(u64_of(&pkt, "roceshark.bth.becn"), 1);
+    assert_int_equal(u64_of(&pkt, "infiniband.reth.r_key"), 0x1234);
+    assert_int_equal(pkt.payload_len, 64);
+    spec_decode("ipv6(src=fd00::1, dst=fd00::2) / bth(opcode=0x05, icrc=bad) / "
+                "immdt(data=0xdeadbeef) / payload(hex=0a0b)", true, &pkt);
+    assert_int_equal(pkt.icrc_status, RS_CKSUM_BAD);
+    assert_true(rs_packet_has(&pkt, RS_LAYER_IPV6));
+    assert_int_equal(pkt.payload_len, 2);
+}
+
 /* Each bad spec: its message, with the column of the word (or value) at fault. */
 static void
 test_errors(void **state)
@@ -139,6 +163,12 @@ test_errors(void **state)
                                  "AtomicETH"},
         {"payload=len:9001", "f:3:9: payload: 'len:9001': expected hex bytes or len:N (N up "
                              "to 9000)"},
+        {"eth / ip / udp / bth(pns=1)", "f:3:22: layer 4 bth: no field 'pns'"},
+        {"ip / foo(x=1)", "f:3:6: layer foo: unknown (eth, ip, ipv6, udp, bth, rdeth, deth, "
+                          "xrceth, reth, atomiceth, aeth, atomicacketh, immdt, ieth, payload)"},
+        {"bth(opcode=4) / aeth(msn=1)", "f:3:22: the opcode (RC Send Only) carries no AETH"},
+        {"bth(opcode=4", "f:3:1: layer bth: '(' is not closed"},
+        {"bth(psn)", "f:3:5: layer bth: 'psn': expected FIELD=VALUE"},
     };
     static struct rs_inject_packet p;
     char err[RS_ERRBUF_SIZE];
@@ -161,6 +191,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_write_spec),
         cmocka_unit_test(test_atomic_and_ipv6),
+        cmocka_unit_test(test_layers),
         cmocka_unit_test(test_errors),
     };
 
