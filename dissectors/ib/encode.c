@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include <roceshark/crc.h>
 #include <roceshark/encode.h>
 #include <roceshark/wire.h>
 
@@ -25,6 +26,21 @@ rs_encode_ib_len(uint8_t opcode, uint32_t payload_len)
     uint32_t pad = (4 - (payload_len & 3)) & 3;
 
     return RS_BTH_LEN + rs_ib_hdrs_len(info->hdrs) + payload_len + pad + RS_ICRC_LEN;
+}
+
+/* The pad bytes that follow the payload: what the payload needs, or what f asks for. */
+static uint32_t
+pad_of(const struct rs_ib_fields *f, uint32_t payload_len)
+{
+    return f->pad_given ? f->pad_len : (4 - (payload_len & 3)) & 3;
+}
+
+/* rs_encode_ib_len() with f's pad. */
+static uint32_t
+ib_len_of(const struct rs_ib_fields *f, uint32_t payload_len)
+{
+    return rs_encode_ib_len(f->opcode, payload_len) - ((4 - (payload_len & 3)) & 3) +
+           pad_of(f, payload_len);
 }
 
 /* Writes the extended header `bit` of f at p. */
@@ -80,7 +96,7 @@ encode_headers(uint8_t *buf, const struct rs_ib_fields *f, uint32_t payload_len,
                struct rs_packet *view, uint32_t base)
 {
     const struct rs_ib_opcode *info = rs_ib_opcode_info(f->opcode);
-    uint32_t pad = (4 - (payload_len & 3)) & 3;
+    uint32_t pad = pad_of(f, payload_len) & 3;
 
     /*  OpCode | S M Pad TVer | P_Key | F B Resv6 | DestQP | A Resv7 | PSN */
     buf[0] = f->opcode;
@@ -146,7 +162,6 @@ encode_ipv4(uint8_t *h, const struct rs_roce_route *r, uint32_t total)
     h[10] = h[11] = 0;
     memcpy(h + 12, r->src, 4);
     memcpy(h + 16, r->dst, 4);
-    rs_store_be16(h + 10, csum_fold(csum_add(0, h, RS_IPV4_HDR_LEN)));
 }
 
 static void
@@ -177,6 +192,54 @@ udp6_checksum(const uint8_t *ip6, const uint8_t *udp, uint32_t udp_len)
     return c == 0 ? 0xffff : c;
 }
 
+/* A view of the packet being built in buf, for the ICRC code and the callers. */
+static void
+view_init(uint8_t *buf, uint32_t total, int linktype, enum rs_encap encap, uint8_t opcode,
+          uint32_t payload_len, struct rs_frame **frame, struct rs_packet **view,
+          struct rs_frame *local_frame, struct rs_packet *local_view)
+{
+    if (*frame == NULL || *view == NULL) {
+        *frame = local_frame;
+        *view = local_view;
+    }
+    memset(*frame, 0, sizeof(**frame));
+    (*frame)->data = buf;
+    (*frame)->caplen = (*frame)->len = total;
+    (*frame)->linktype = linktype;
+    memset(*view, 0, sizeof(**view));
+    (*view)->frame = *frame;
+    (*view)->encap = encap;
+    (*view)->opcode = opcode;
+    (*view)->payload_len = payload_len;
+}
+
+/* The IBA transport packet at buf + ib (BTH, extended headers, payload, pad and room
+ * for the ICRC, left zero for rs_encode_finish). Returns the offset after the ICRC. */
+static uint32_t
+encode_transport(uint8_t *buf, uint32_t ib, const struct rs_ib_fields *f, const void *payload,
+                 uint32_t payload_len, struct rs_packet *view)
+{
+    uint32_t ib_len = ib_len_of(f, payload_len);
+    uint32_t pos = ib + encode_headers(buf + ib, f, payload_len, view, ib);
+
+    decode_set_layer(view, RS_LAYER_IB, ib, ib_len);
+    if (payload != NULL)
+        memcpy(buf + pos, payload, payload_len);
+    else
+        memset(buf + pos, 0, payload_len);
+    decode_set_layer(view, RS_LAYER_PAYLOAD, pos, payload_len);
+    pos += payload_len;
+    uint32_t pad = pad_of(f, payload_len);
+    if (pad > 0) {
+        memset(buf + pos, 0, pad);
+        decode_set_layer(view, RS_LAYER_PAD, pos, pad);
+        pos += pad;
+    }
+    memset(buf + pos, 0, RS_ICRC_LEN);
+    decode_set_layer(view, RS_LAYER_ICRC, pos, RS_ICRC_LEN);
+    return pos + RS_ICRC_LEN;
+}
+
 uint32_t
 rs_encode_rocev2(uint8_t *buf, uint32_t cap, const struct rs_roce_route *r,
                  const struct rs_ib_fields *f, const void *payload, uint32_t payload_len,
@@ -185,36 +248,23 @@ rs_encode_rocev2(uint8_t *buf, uint32_t cap, const struct rs_roce_route *r,
     struct rs_frame local_frame;
     struct rs_packet local_view;
     uint32_t l3 = r->family == 6 ? RS_IPV6_HDR_LEN : RS_IPV4_HDR_LEN;
-    uint32_t ib_len = rs_encode_ib_len(f->opcode, payload_len);
+    uint32_t ib_len = ib_len_of(f, payload_len);
 
     if (payload_len > IP_MAX_LEN || ib_len > IP_MAX_LEN - l3 - RS_UDP_HDR_LEN)
         return 0;
     uint32_t total = l3 + RS_UDP_HDR_LEN + ib_len;
     if (total > cap)
         return 0;
-    if (frame == NULL || view == NULL) {
-        frame = &local_frame;
-        view = &local_view;
-    }
-    memset(frame, 0, sizeof(*frame));
-    frame->data = buf;
-    frame->caplen = frame->len = total;
-    frame->linktype = r->family == 6 ? RS_DLT_IPV6 : RS_DLT_IPV4;
-    memset(view, 0, sizeof(*view));
-    view->frame = frame;
-    view->encap = RS_ENCAP_ROCEV2;
+    view_init(buf, total, r->family == 6 ? RS_DLT_IPV6 : RS_DLT_IPV4, RS_ENCAP_ROCEV2,
+              f->opcode, payload_len, &frame, &view, &local_frame, &local_view);
     view->ip_proto = IPPROTO_UDP_;
-    view->opcode = f->opcode;
-    view->payload_len = payload_len;
-
+    view->ecn = (uint8_t)(r->tos & 3);
     if (r->family == 6) {
         encode_ipv6(buf, r, total - l3);
         decode_set_layer(view, RS_LAYER_IPV6, 0, l3);
-        view->ecn = (uint8_t)(r->tos & 3);
     } else {
         encode_ipv4(buf, r, total);
         decode_set_layer(view, RS_LAYER_IPV4, 0, l3);
-        view->ecn = (uint8_t)(r->tos & 3);
     }
     uint8_t *udp = buf + l3;
     rs_store_be16(udp, r->sport);
@@ -222,31 +272,112 @@ rs_encode_rocev2(uint8_t *buf, uint32_t cap, const struct rs_roce_route *r,
     rs_store_be16(udp + 4, (uint16_t)(RS_UDP_HDR_LEN + ib_len));
     rs_store_be16(udp + 6, 0);
     decode_set_layer(view, RS_LAYER_UDP, l3, RS_UDP_HDR_LEN);
-
-    uint32_t ib = l3 + RS_UDP_HDR_LEN;
-    uint32_t pos = ib + encode_headers(buf + ib, f, payload_len, view, ib);
-    decode_set_layer(view, RS_LAYER_IB, ib, ib_len);
-    if (payload != NULL)
-        memcpy(buf + pos, payload, payload_len);
-    else
-        memset(buf + pos, 0, payload_len);
-    decode_set_layer(view, RS_LAYER_PAYLOAD, pos, payload_len);
-    pos += payload_len;
-    uint32_t pad = (4 - (payload_len & 3)) & 3;
-    if (pad > 0) {
-        memset(buf + pos, 0, pad);
-        decode_set_layer(view, RS_LAYER_PAD, pos, pad);
-        pos += pad;
-    }
-    decode_set_layer(view, RS_LAYER_ICRC, pos, RS_ICRC_LEN);
-    uint32_t icrc = 0;
-    rs_icrc_compute(view, &icrc);
-    rs_store_le32(buf + pos, icrc);
-    view->icrc_computed = icrc;
-    view->icrc_status = RS_CKSUM_GOOD;
-    if (r->family == 6) /* masked in the ICRC; it covers the ICRC itself */
-        rs_store_be16(udp + 6, udp6_checksum(buf, udp, RS_UDP_HDR_LEN + ib_len));
+    encode_transport(buf, l3 + RS_UDP_HDR_LEN, f, payload, payload_len, view);
+    rs_encode_finish(view, 0);
     return total;
+}
+
+/* GRH (IBTA Vol 1, 8.3): IPVer 6, traffic class, flow label, PayLen (the bytes after
+ * the GRH up to the ICRC), NxtHdr 0x1B (IBA transport), hop limit, SGID, DGID. */
+static void
+encode_grh(uint8_t *h, const struct rs_grh_fields *g, uint32_t paylen)
+{
+    rs_store_be32(h, 6u << 28 | (uint32_t)g->tclass << 20 | (g->flow_label & 0xfffff));
+    rs_store_be16(h + 4, (uint16_t)paylen);
+    h[6] = RS_GRH_NXTHDR_IBA;
+    h[7] = g->hop_limit;
+    memcpy(h + 8, g->sgid, 16);
+    memcpy(h + 24, g->dgid, 16);
+}
+
+uint32_t
+rs_encode_rocev1(uint8_t *buf, uint32_t cap, const struct rs_grh_fields *g,
+                 const struct rs_ib_fields *f, const void *payload, uint32_t payload_len,
+                 struct rs_frame *frame, struct rs_packet *view)
+{
+    struct rs_frame local_frame;
+    struct rs_packet local_view;
+    uint32_t ib_len = ib_len_of(f, payload_len);
+
+    if (payload_len > IP_MAX_LEN || ib_len > 0xffff || RS_GRH_LEN + ib_len > cap)
+        return 0;
+    uint32_t total = RS_GRH_LEN + ib_len;
+    view_init(buf, total, RS_DLT_EN10MB, RS_ENCAP_ROCEV1, f->opcode, payload_len, &frame,
+              &view, &local_frame, &local_view);
+    encode_grh(buf, g, ib_len);
+    decode_set_layer(view, RS_LAYER_GRH, 0, RS_GRH_LEN);
+    encode_transport(buf, RS_GRH_LEN, f, payload, payload_len, view);
+    rs_encode_finish(view, 0);
+    return total;
+}
+
+uint32_t
+rs_encode_ib(uint8_t *buf, uint32_t cap, const struct rs_lrh_fields *l,
+             const struct rs_grh_fields *g, const struct rs_ib_fields *f, const void *payload,
+             uint32_t payload_len, struct rs_frame *frame, struct rs_packet *view)
+{
+    struct rs_frame local_frame;
+    struct rs_packet local_view;
+    uint32_t ib_len = ib_len_of(f, payload_len);
+    uint32_t grh = g != NULL ? RS_GRH_LEN : 0;
+    uint32_t words = (RS_LRH_LEN + grh + ib_len) / 4;
+
+    /* PktLen is 11 bits of 4-byte words; the 4 KiB MTU needs about 1100 of them. */
+    if (payload_len > IP_MAX_LEN || words > 0x7ff || RS_LRH_LEN + grh + ib_len + RS_VCRC_LEN > cap)
+        return 0;
+    uint32_t total = RS_LRH_LEN + grh + ib_len + RS_VCRC_LEN;
+    view_init(buf, total, RS_DLT_INFINIBAND, RS_ENCAP_IB, f->opcode, payload_len, &frame,
+              &view, &local_frame, &local_view);
+    /*  VL | LVer | SL | rsv2 | LNH | DLID | rsv5 | PktLen | SLID */
+    buf[0] = (uint8_t)((l->vl & 0xf) << 4 | (l->lver & 0xf));
+    buf[1] = (uint8_t)((l->sl & 0xf) << 4 | (g != NULL ? RS_LNH_IBA_GLOBAL : RS_LNH_IBA_LOCAL));
+    rs_store_be16(buf + 2, l->dlid);
+    rs_store_be16(buf + 4, (uint16_t)words);
+    rs_store_be16(buf + 6, l->slid);
+    decode_set_layer(view, RS_LAYER_LRH, 0, RS_LRH_LEN);
+    if (g != NULL) {
+        encode_grh(buf + RS_LRH_LEN, g, ib_len);
+        decode_set_layer(view, RS_LAYER_GRH, RS_LRH_LEN, RS_GRH_LEN);
+    }
+    uint32_t end = encode_transport(buf, RS_LRH_LEN + grh, f, payload, payload_len, view);
+    memset(buf + end, 0, RS_VCRC_LEN);
+    decode_set_layer(view, RS_LAYER_VCRC, end, RS_VCRC_LEN);
+    rs_encode_finish(view, 0);
+    return total;
+}
+
+void
+rs_encode_finish(struct rs_packet *view, unsigned keep)
+{
+    uint8_t *d = (uint8_t *)view->frame->data;
+
+    if (rs_packet_has(view, RS_LAYER_IPV4) && !(keep & RS_ENCODE_KEEP_IP_CHECKSUM)) {
+        uint8_t *ip = d + view->span[RS_LAYER_IPV4].off;
+        ip[10] = ip[11] = 0;
+        rs_store_be16(ip + 10, csum_fold(csum_add(0, ip, view->span[RS_LAYER_IPV4].len)));
+    }
+    if (rs_packet_has(view, RS_LAYER_ICRC) && !(keep & RS_ENCODE_KEEP_ICRC)) {
+        uint32_t icrc = 0;
+        if (rs_icrc_compute(view, &icrc)) {
+            rs_store_le32(d + view->span[RS_LAYER_ICRC].off, icrc);
+            view->icrc_computed = icrc;
+            view->icrc_status = RS_CKSUM_GOOD;
+        }
+    }
+    if (rs_packet_has(view, RS_LAYER_VCRC) && !(keep & RS_ENCODE_KEEP_VCRC)) {
+        uint32_t lrh = view->span[RS_LAYER_LRH].off, vcrc = view->span[RS_LAYER_VCRC].off;
+        view->vcrc_computed = rs_crc16_ib(d + lrh, vcrc - lrh);
+        rs_store_le16(d + vcrc, view->vcrc_computed);
+        view->vcrc_status = RS_CKSUM_GOOD;
+    }
+    /* IPv6 forbids a zero UDP checksum; it covers the ICRC, so it comes last. */
+    if (rs_packet_has(view, RS_LAYER_IPV6) && rs_packet_has(view, RS_LAYER_UDP) &&
+        !(keep & RS_ENCODE_KEEP_UDP_CHECKSUM)) {
+        uint8_t *udp = d + view->span[RS_LAYER_UDP].off;
+        uint32_t udp_len = view->frame->caplen - view->span[RS_LAYER_UDP].off;
+        rs_store_be16(udp + 6, 0);
+        rs_store_be16(udp + 6, udp6_checksum(d + view->span[RS_LAYER_IPV6].off, udp, udp_len));
+    }
 }
 
 bool

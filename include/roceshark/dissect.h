@@ -35,6 +35,9 @@
 #define RS_ICRC_LEN 4
 #define RS_VCRC_LEN 2
 #define RS_GRH_NXTHDR_IBA 0x1b
+#define RS_LNH_IBA_LOCAL 2      /* LRH next header: BTH */
+#define RS_LNH_IBA_GLOBAL 3     /* LRH next header: GRH, then BTH */
+#define RS_ROCEV1_ETHERTYPE 0x8915
 
 struct rs_decode_opts {
     bool verify_crc;                             /* compute ICRC and VCRC */

@@ -61,6 +61,25 @@ struct rs_ib_fields {
     } deth;
     uint32_t rdeth_eecnxt;
     uint32_t xrc_srq;
+    /* Pad bytes after the payload: those the payload needs (BTH PadCnt), unless
+     * pad_given, when pad_len bytes follow (0-3 keep the packet's words whole;
+     * more make it malformed on purpose) and PadCnt says pad_len & 3. */
+    bool pad_given;
+    uint8_t pad_len;
+};
+
+/* The GRH of RoCEv1 and of routed InfiniBand (IBTA Vol 1, 8.3). */
+struct rs_grh_fields {
+    uint8_t tclass;
+    uint32_t flow_label;    /* 20 bits */
+    uint8_t hop_limit;
+    uint8_t sgid[16], dgid[16];
+};
+
+/* The LRH of native InfiniBand (IBTA Vol 1, 7.7); LNH and PktLen are computed. */
+struct rs_lrh_fields {
+    uint8_t vl, lver, sl;
+    uint16_t dlid, slid;
 };
 
 /* The IP and UDP part of a RoCEv2 packet. */
@@ -97,6 +116,29 @@ uint32_t rs_encode_rocev2(uint8_t *buf, uint32_t cap, const struct rs_roce_route
                           const struct rs_ib_fields *f, const void *payload,
                           uint32_t payload_len, struct rs_frame *frame,
                           struct rs_packet *view);
+
+/* A RoCEv1 packet (what follows the Ethernet header of Ethertype 0x8915): the GRH,
+ * the transport packet and the ICRC. Arguments and result as rs_encode_rocev2(). */
+uint32_t rs_encode_rocev1(uint8_t *buf, uint32_t cap, const struct rs_grh_fields *g,
+                          const struct rs_ib_fields *f, const void *payload,
+                          uint32_t payload_len, struct rs_frame *frame, struct rs_packet *view);
+
+/* A native InfiniBand packet: LRH, the GRH when g is not NULL, the transport packet,
+ * ICRC and VCRC. Arguments and result as rs_encode_rocev2(). */
+uint32_t rs_encode_ib(uint8_t *buf, uint32_t cap, const struct rs_lrh_fields *l,
+                      const struct rs_grh_fields *g, const struct rs_ib_fields *f,
+                      const void *payload, uint32_t payload_len, struct rs_frame *frame,
+                      struct rs_packet *view);
+
+/* Recomputes what depends on the rest of a built packet, from its view: the IPv4
+ * header checksum, the ICRC, the VCRC and (IPv6) the UDP checksum, in that order,
+ * except those keep names. Callers that change fields of a built packet in place
+ * (the injector, the fault engine) call it after. */
+#define RS_ENCODE_KEEP_IP_CHECKSUM 0x1u
+#define RS_ENCODE_KEEP_UDP_CHECKSUM 0x2u
+#define RS_ENCODE_KEEP_ICRC 0x4u
+#define RS_ENCODE_KEEP_VCRC 0x8u
+void rs_encode_finish(struct rs_packet *view, unsigned keep);
 
 /* Recomputes and stores the ICRC of a RoCEv2 packet already laid out in buf
  * (IP header first, len bytes), e.g. after a field was changed in place.

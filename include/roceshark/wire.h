@@ -131,6 +131,13 @@ rs_store_be64(uint8_t *p, uint64_t v)
 }
 
 static inline void
+rs_store_le16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void
 rs_store_le32(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v;
