@@ -14,6 +14,12 @@
  * back to the last successful flush instead, as we once did, lost up to the
  * whole 1 MiB buffer: on a 200 KB disk, every record. What was written stays
  * readable, and the caller learns which error stopped it.
+ *
+ * pcapng files (opts.pcapng) are formatted here, as libpcap 1.10 reads pcapng
+ * but cannot write it: one section header, one interface (nanosecond
+ * timestamps), then an Enhanced Packet Block per frame, all in host byte
+ * order as the format allows. The buffering and the cutting back are the
+ * same; a block's header holds its length as a record's does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +37,10 @@
 #define PCAP_FILE_HDR 24u
 #define PCAP_REC_HDR 16u
 #define NAME_MAX_LEN 4096
+#define PCAPNG_SHB_TYPE 0x0a0d0d0au
+#define PCAPNG_IDB_TYPE 0x00000001u
+#define PCAPNG_EPB_TYPE 0x00000006u
+#define PCAPNG_EPB_OVERHEAD 32u        /* block header, interface, time, lengths, trailer */
 
 struct rs_writer {
     struct rs_writer_opts opts;
@@ -41,6 +51,7 @@ struct rs_writer {
     bool failed;
     uint64_t base;          /* where our file starts in it (standard output: maybe not 0) */
     char *buf;              /* stdio's buffer */
+    uint64_t header_len;    /* bytes of the file header (pcap) or section and interface */
     uint64_t pending;       /* bytes in buf */
     uint64_t size;          /* bytes in the current file, buffered ones included */
     uint64_t durable;       /* bytes the operating system has taken */
@@ -92,16 +103,27 @@ whole_records_end(struct rs_writer *w, uint64_t *frames)
     struct stat st;
 
     *frames = 0;
-    if (pos < PCAP_FILE_HDR || fstat(fd, &st) != 0 || (uint64_t)st.st_size < w->base)
+    if (pos < w->header_len || fstat(fd, &st) != 0 || (uint64_t)st.st_size < w->base)
         return pos;
     uint64_t end = (uint64_t)st.st_size - w->base;
     while (pos + PCAP_REC_HDR <= end &&
            pread(fd, hdr, sizeof(hdr), (off_t)(w->base + pos)) == (ssize_t)sizeof(hdr)) {
-        uint32_t caplen;
-        memcpy(&caplen, hdr + 8, 4);   /* pcap_dump writes headers in host order */
-        if (caplen > w->opts.snaplen || pos + PCAP_REC_HDR + caplen > end)
+        uint32_t len;
+        /* Both formats' headers are in host order: a pcap record's caplen at 8, a
+         * pcapng block's total length at 4. */
+        if (w->opts.pcapng) {
+            memcpy(&len, hdr + 4, 4);
+            if (len < PCAPNG_EPB_OVERHEAD || len > w->opts.snaplen + PCAPNG_EPB_OVERHEAD + 3)
+                break;
+        } else {
+            memcpy(&len, hdr + 8, 4);
+            if (len > w->opts.snaplen)
+                break;
+            len += PCAP_REC_HDR;
+        }
+        if (pos + len > end)
             break;
-        pos += PCAP_REC_HDR + caplen;
+        pos += len;
         (*frames)++;
     }
     return pos;
@@ -114,7 +136,7 @@ flush_file(struct rs_writer *w, char *err)
 {
     if (w->failed)
         return rs_error(err, RS_EIO, "%s: an earlier write failed", w->path);
-    if (pcap_dump_flush(w->dumper) == 0) {
+    if ((w->dumper != NULL ? pcap_dump_flush(w->dumper) : fflush(w->fp)) == 0) {
         w->durable = w->size;
         w->pending = 0;
         w->frames_flushed = w->frames;
@@ -136,6 +158,49 @@ flush_file(struct rs_writer *w, char *err)
     w->durable = w->size = kept;
     w->pending = 0;
     return rs_error(err, RS_EIO, "%s: %s", w->path, strerror(e));
+}
+
+/* A pcapng block: type, total length, body, padding to 4 bytes, length again. */
+static uint32_t
+pcapng_block(FILE *fp, uint32_t type, const void *body, uint32_t body_len, const void *data,
+             uint32_t data_len)
+{
+    static const uint8_t zeros[4];
+    uint32_t pad = (4 - (data_len & 3)) & 3;
+    uint32_t total = 12 + body_len + data_len + pad;
+
+    fwrite(&type, 4, 1, fp);
+    fwrite(&total, 4, 1, fp);
+    fwrite(body, 1, body_len, fp);
+    if (data_len > 0)
+        fwrite(data, 1, data_len, fp);
+    fwrite(zeros, 1, pad, fp);
+    fwrite(&total, 4, 1, fp);
+    return total;
+}
+
+/* The section header and the one interface, with nanosecond timestamps. */
+static uint64_t
+pcapng_header(struct rs_writer *w)
+{
+    uint8_t shb[16], idb[20];
+    uint32_t magic = 0x1a2b3c4d, linktype = (uint32_t)w->opts.linktype, snaplen = w->opts.snaplen;
+    uint16_t v_major = 1, v_minor = 0, opt_tsresol = 9, opt_len = 1, opt_end = 0;
+    int64_t section_len = -1;
+
+    memcpy(shb, &magic, 4);
+    memcpy(shb + 4, &v_major, 2);
+    memcpy(shb + 6, &v_minor, 2);
+    memcpy(shb + 8, &section_len, 8);
+    memset(idb, 0, sizeof(idb));
+    memcpy(idb, &linktype, 2);                 /* link type, reserved */
+    memcpy(idb + 4, &snaplen, 4);
+    memcpy(idb + 8, &opt_tsresol, 2);          /* if_tsresol: 10^-9 */
+    memcpy(idb + 10, &opt_len, 2);
+    idb[12] = 9;                               /* then 3 bytes of padding */
+    memcpy(idb + 16, &opt_end, 2);             /* opt_endofopt */
+    return pcapng_block(w->fp, PCAPNG_SHB_TYPE, shb, sizeof(shb), NULL, 0) +
+           pcapng_block(w->fp, PCAPNG_IDB_TYPE, idb, sizeof(idb), NULL, 0);
 }
 
 static int
@@ -170,6 +235,12 @@ open_file(struct rs_writer *w, char *err)
         w->base = at > 0 ? (uint64_t)at : 0;
     }
     setvbuf(w->fp, w->buf, _IOFBF, WRITER_BUFFER);
+    if (w->opts.pcapng) {
+        w->header_len = w->size = w->pending = pcapng_header(w);
+        w->durable = 0;
+        clock_gettime(CLOCK_MONOTONIC, &w->opened);
+        return flush_file(w, err);
+    }
     w->dumper = pcap_dump_fopen(w->dead, w->fp);
     if (w->dumper == NULL) {
         int rc = rs_error(err, RS_EIO, "%s: %s", w->path, pcap_geterr(w->dead));
@@ -178,7 +249,7 @@ open_file(struct rs_writer *w, char *err)
         w->fp = NULL;
         return rc;
     }
-    w->size = w->pending = PCAP_FILE_HDR;
+    w->header_len = w->size = w->pending = PCAP_FILE_HDR;
     w->durable = 0;
     clock_gettime(CLOCK_MONOTONIC, &w->opened);
     return flush_file(w, err);     /* a file that cannot take its header fails now */
@@ -190,12 +261,15 @@ close_file(struct rs_writer *w, char *err)
 {
     int rc = 0;
 
-    if (w->dumper == NULL)
+    if (w->fp == NULL)
         return 0;
     if (!w->failed)
         rc = flush_file(w, err);
     /* Standard output is closed too: its buffer is ours and goes away. */
-    pcap_dump_close(w->dumper);
+    if (w->dumper != NULL)
+        pcap_dump_close(w->dumper);
+    else
+        fclose(w->fp);
     w->dumper = NULL;
     w->fp = NULL;
     return rc;
@@ -304,18 +378,25 @@ rs_writer_write(struct rs_writer *w, const struct rs_frame *frame, char *err)
 {
     struct pcap_pkthdr hdr;
     uint32_t caplen = frame->caplen < w->opts.snaplen ? frame->caplen : w->opts.snaplen;
-    uint64_t rec = PCAP_REC_HDR + caplen;
+    uint64_t rec = w->opts.pcapng ? PCAPNG_EPB_OVERHEAD + ((caplen + 3) & ~3u)
+                                  : PCAP_REC_HDR + caplen;
     int rc;
 
     if (w->failed)
         return rs_error(err, RS_EIO, "%s: an earlier write failed", w->path);
     if (w->pending + rec > WRITER_BUFFER && (rc = flush_file(w, err)) != 0)
         return rc;
-    hdr.ts.tv_sec = frame->ts_sec;
-    hdr.ts.tv_usec = w->opts.ts_hardware ? frame->ts_nsec : frame->ts_nsec / 1000u;
-    hdr.caplen = caplen;
-    hdr.len = frame->len;
-    pcap_dump((u_char *)w->dumper, &hdr, frame->data);
+    if (w->opts.pcapng) {
+        uint64_t ns = (uint64_t)frame->ts_sec * 1000000000u + frame->ts_nsec;
+        uint32_t epb[5] = {0, (uint32_t)(ns >> 32), (uint32_t)ns, caplen, frame->len};
+        pcapng_block(w->fp, PCAPNG_EPB_TYPE, epb, sizeof(epb), frame->data, caplen);
+    } else {
+        hdr.ts.tv_sec = frame->ts_sec;
+        hdr.ts.tv_usec = w->opts.ts_hardware ? frame->ts_nsec : frame->ts_nsec / 1000u;
+        hdr.caplen = caplen;
+        hdr.len = frame->len;
+        pcap_dump((u_char *)w->dumper, &hdr, frame->data);
+    }
     w->pending += rec;
     w->size += rec;
     w->frames++;

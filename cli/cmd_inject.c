@@ -1,56 +1,78 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cmd_inject.c - `roceshark inject`: the options; packets, builders and
- * senders are inject/.
+ * cmd_inject.c - `roceshark inject`: the options, the pacing and the
+ * progress; specs, builders and senders are inject/.
  */
+#include <arpa/inet.h>
 #include <getopt.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <roceshark/inject.h>
 
 #include "cli.h"
 
-#define MAX_PACKETS 4096
+#define MAX_TEMPLATES 4096
 
 static const char usage[] =
-    "usage: roceshark inject (-w FILE | --udp) [options] [SPEC ...]\n"
+    "usage: roceshark inject (-w FILE | -i IFACE | --udp) [options] [SPEC ...]\n"
     "\n"
-    "Builds RoCEv2 packets from Wireshark field names and writes or sends them. A SPEC is\n"
-    "layered, 'eth / ip(dst=10.0.0.2) / udp(srcport=5) / bth(opcode=\"RC Send Only\",\n"
-    "psn=7) / payload(len=64)' (a layer's fields by the last part of their names), or flat,\n"
-    "FIELD=VALUE words with full names (infiniband.bth.psn=7).\n"
-    "  -w FILE          write a pcap file of Ethernet frames ('-' for standard output)\n"
-    "  --udp            send over a UDP socket from ip.src:udp.srcport to ip.dst:udp.dstport\n"
-    "                   (ip.id 0 and DF, which the ICRC covers; any address of this host)\n"
-    "  -F FILE          one packet spec per line (# comments), on top of the words given\n"
-    "  -c N             send the packets N times (default 1)\n"
-    "  --psn-step N     add N to every packet's PSN each time round (default 0)\n"
-    "  --pps RATE       at most RATE packets a second (default: as fast as it goes)\n"
-    "fields: eth.src eth.dst ip.src ip.dst (IPv4 or IPv6) ip.dsfield ip.ttl ip.id ip.flags.df\n"
-    "  ipv6.flow udp.srcport udp.dstport infiniband.bth.opcode (number or name, quoted:\n"
-    "  \"RC RDMA Write Only\") .se .m .a .tver .p_key .destqp .psn roceshark.bth.fecn .becn\n"
-    "  infiniband.reth.va .r_key .dmalen infiniband.atomiceth.swapdt .cmpdt\n"
-    "  infiniband.aeth.syndrome .msn infiniband.atomicacketh.origremdt infiniband.immdt\n"
-    "  infiniband.ieth infiniband.deth.q_key .srcqp infiniband.rdeth.eecnxt\n"
-    "  roceshark.xrceth.xrcsrq payload=HEX|len:N icrc=bad\n"
-    "layers: eth ip ipv6 udp bth rdeth deth xrceth reth atomiceth aeth atomicacketh immdt\n"
-    "  ieth payload(len=N|hex=HEX)\n"
-    "example: roceshark inject -w w.pcap infiniband.bth.opcode=0x0a infiniband.bth.psn=7 \\\n"
-    "             infiniband.reth.va=0x1000 infiniband.reth.r_key=0x55 \\\n"
-    "             infiniband.reth.dmalen=64 payload=len:64\n";
+    "Builds RDMA packets from Wireshark field names and writes or sends them. A SPEC is\n"
+    "layered, each layer's fields by the last part of their names:\n"
+    "  'eth / ip(dst=10.0.0.2, dsfield.ecn=3) / udp(srcport=rand) /\n"
+    "   bth(opcode=\"RC RDMA Write Only\", destqp=0x11, psn=inc(100), a=1) /\n"
+    "   reth(va=0x1000, r_key=0x1234, dmalen=64) / payload(len=64, fill=rand)'\n"
+    "or flat FIELD=VALUE words with full names (infiniband.bth.psn=7 ip.dst=10.0.0.2).\n"
+    "Output:\n"
+    "  -w FILE          write a capture file ('-' for standard output): pcap, or pcapng when\n"
+    "                   FILE ends in .pcapng or with --pcapng; native IB as ERF type 21\n"
+    "  -i IFACE         send through the interface (libpcap): frames go out as built; the\n"
+    "                   MACs default to the interface's and its neighbour's for ip.dst\n"
+    "  --udp            send RoCEv2 over a UDP socket from ip.src:udp.srcport (no CAP_NET_RAW;\n"
+    "                   ip.id 0 and DF, which the ICRC covers)\n"
+    "Packets:\n"
+    "  -F FILE          one spec per line (# comments; 'repeat N' at the end of a line), each\n"
+    "                   on top of the command line's spec\n"
+    "  -c N             stop after N packets (default: one pass over the specs)\n"
+    "  --loop N         passes over the specs (default 1, or as many as -c needs; 0: no end)\n"
+    "  --psn-step N     add N to every PSN each pass\n"
+    "  --seed N         the seed of rand and fill=rand (default: from the clock, printed)\n"
+    "Rate (as tcpreplay and trafgen name it; default --topspeed):\n"
+    "  --pps N | --mbps N | --gap USEC | --topspeed,  --duration SECONDS\n"
+    "Layers: eth vlan ieee8021ad ip(v4) ipv6 udp lrh grh bth rdeth deth xrceth reth atomiceth\n"
+    "  aeth atomicacketh immdt ieth cnp payload(len=, hex=, fill=zero|ones|count|rand|0xHEX)\n"
+    "  pad(count=N); eth/ip/udp is RoCEv2, eth/grh RoCEv1, lrh[/grh] native InfiniBand.\n"
+    "Values: numbers, value names as display filters take them (opcode=\"RC Send Only\"),\n"
+    "  addresses, inc(START[,STEP]) dec(...) rand rand(LO,HI) list(A,B,...) seq(LO..HI);\n"
+    "  icrc=bad, icrc=0x..., vcrc=bad. Lengths, checksums and CRCs not given are computed.\n";
 
-enum { OPT_UDP = 0x100, OPT_PSN_STEP, OPT_PPS };
+enum {
+    OPT_UDP = 0x100, OPT_PSN_STEP, OPT_PPS, OPT_MBPS, OPT_GAP, OPT_TOPSPEED, OPT_DURATION,
+    OPT_LOOP, OPT_SEED, OPT_PCAPNG
+};
 
 struct inject_opts {
-    const char *file, *spec_file;
-    bool udp;
-    unsigned long long count, psn_step, pps;
-    struct rs_inject_packet *pkts;      /* the packets, in order */
+    const char *file, *spec_file, *iface;
+    bool udp, pcapng, seeded;
+    unsigned long long count, loop, psn_step, pps, gap_us, duration, seed;
+    double mbps;
+    struct rs_inject_packet *pkts;      /* the templates, in order */
     size_t n_pkts;
 };
+
+static volatile sig_atomic_t stop_now;
+
+static void
+on_signal(int sig)
+{
+    (void)sig;
+    stop_now = 1;
+}
 
 static int
 parse_args(struct inject_opts *io, int argc, char **argv, int *first_word)
@@ -59,28 +81,42 @@ parse_args(struct inject_opts *io, int argc, char **argv, int *first_word)
         {"udp", no_argument, NULL, OPT_UDP},
         {"psn-step", required_argument, NULL, OPT_PSN_STEP},
         {"pps", required_argument, NULL, OPT_PPS},
+        {"mbps", required_argument, NULL, OPT_MBPS},
+        {"gap", required_argument, NULL, OPT_GAP},
+        {"topspeed", no_argument, NULL, OPT_TOPSPEED},
+        {"duration", required_argument, NULL, OPT_DURATION},
+        {"loop", required_argument, NULL, OPT_LOOP},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"pcapng", no_argument, NULL, OPT_PCAPNG},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    unsigned rates = 0;
     int c;
 
-    io->count = 1;
+    io->loop = 1;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":w:F:c:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":w:F:c:i:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'w':
             io->file = optarg;
+            break;
+        case 'i':
+            io->iface = optarg;
             break;
         case 'F':
             io->spec_file = optarg;
             break;
         case 'c':
-            if (!cli_parse_uint(optarg, 1, UINT32_MAX, &io->count))
+            if (!cli_parse_uint(optarg, 1, UINT64_MAX, &io->count))
                 return cli_fail(CLI_EXIT_USAGE, "inject: -c %s: expected 1 or more", optarg);
             break;
         case OPT_UDP:
             io->udp = true;
+            break;
+        case OPT_PCAPNG:
+            io->pcapng = true;
             break;
         case OPT_PSN_STEP:
             if (!cli_parse_uint(optarg, 0, 0xffffff, &io->psn_step))
@@ -88,9 +124,43 @@ parse_args(struct inject_opts *io, int argc, char **argv, int *first_word)
                                 optarg);
             break;
         case OPT_PPS:
-            if (!cli_parse_uint(optarg, 1, 100000000, &io->pps))
-                return cli_fail(CLI_EXIT_USAGE, "inject: --pps %s: expected 1..100000000",
+            rates++;
+            if (!cli_parse_uint(optarg, 1, 1000000000, &io->pps))
+                return cli_fail(CLI_EXIT_USAGE, "inject: --pps %s: expected 1..1000000000",
                                 optarg);
+            break;
+        case OPT_MBPS: {
+            char *end;
+            rates++;
+            io->mbps = strtod(optarg, &end);
+            if (*end != '\0' || !(io->mbps > 0) || io->mbps > 1e7)
+                return cli_fail(CLI_EXIT_USAGE, "inject: --mbps %s: expected a rate in Mbit/s "
+                                "above 0", optarg);
+            break;
+        }
+        case OPT_GAP:
+            rates++;
+            if (!cli_parse_uint(optarg, 0, 3600000000ull, &io->gap_us))
+                return cli_fail(CLI_EXIT_USAGE, "inject: --gap %s: expected microseconds",
+                                optarg);
+            break;
+        case OPT_TOPSPEED:
+            rates++;
+            break;
+        case OPT_DURATION:
+            if (!cli_parse_uint(optarg, 1, 31536000, &io->duration))
+                return cli_fail(CLI_EXIT_USAGE, "inject: --duration %s: expected seconds",
+                                optarg);
+            break;
+        case OPT_LOOP:
+            if (!cli_parse_uint(optarg, 0, UINT64_MAX, &io->loop))
+                return cli_fail(CLI_EXIT_USAGE, "inject: --loop %s: expected a count", optarg);
+            break;
+        case OPT_SEED:
+            if (!cli_parse_uint(optarg, 0, UINT32_MAX, &io->seed))
+                return cli_fail(CLI_EXIT_USAGE, "inject: --seed %s: expected 0..4294967295",
+                                optarg);
+            io->seeded = true;
             break;
         case 'h':
             fputs(usage, stdout);
@@ -103,8 +173,16 @@ parse_args(struct inject_opts *io, int argc, char **argv, int *first_word)
                             "-h')", argv[optind - 1]);
         }
     }
-    if ((io->file != NULL) == io->udp)
-        return cli_fail(CLI_EXIT_USAGE, "inject: give -w FILE or --udp (one of them)");
+    if ((io->file != NULL) + (io->iface != NULL) + io->udp != 1)
+        return cli_fail(CLI_EXIT_USAGE, "inject: give one of -w FILE, -i IFACE and --udp");
+    if (rates > 1)
+        return cli_fail(CLI_EXIT_USAGE, "inject: give one of --pps, --mbps, --gap and "
+                        "--topspeed");
+    if (io->count != 0 && io->loop == 1)
+        io->loop = 0;           /* -c alone: as many passes as it takes */
+    size_t n = io->file != NULL ? strlen(io->file) : 0;
+    if (n >= 7 && strcmp(io->file + n - 7, ".pcapng") == 0)
+        io->pcapng = true;
     *first_word = optind;
     return 0;
 }
@@ -123,7 +201,8 @@ read_packets(struct inject_opts *io, int argc, char **argv, int first)
     line[0] = '\0';
     for (int i = first; i < argc; i++) {
         const char *eq = strchr(argv[i], '=');
-        int n = eq != NULL && strchr(argv[i], ' ') != NULL && strchr(argv[i], '(') == NULL
+        int n = eq != NULL && strchr(argv[i], ' ') != NULL && strchr(argv[i], '(') == NULL &&
+                        strchr(argv[i], '"') == NULL && strchr(eq + 1, '=') == NULL
                     ? snprintf(line + len, sizeof(line) - len, "%s%.*s\"%s\"", len ? " " : "",
                                (int)(eq - argv[i] + 1), argv[i], eq + 1)
                     : snprintf(line + len, sizeof(line) - len, "%s%s", len ? " " : "", argv[i]);
@@ -133,14 +212,14 @@ read_packets(struct inject_opts *io, int argc, char **argv, int first)
         len += (size_t)n;
     }
     if (rs_inject_spec_parse(base, line, "command line", 1, err) != 0)
-        return cli_fail(CLI_EXIT_USAGE, "%s", err);
+        return cli_fail(CLI_EXIT_USAGE, "inject: %s", err);
     if (io->spec_file == NULL) {
         io->n_pkts = 1;
         return 0;
     }
     FILE *f = strcmp(io->spec_file, "-") == 0 ? stdin : fopen(io->spec_file, "r");
     if (f == NULL)
-        return cli_fail(CLI_EXIT_INPUT, "%s: %m", io->spec_file);
+        return cli_fail(CLI_EXIT_INPUT, "inject: %s: %m", io->spec_file);
     unsigned n = 0;
     int rc = 0;
     while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
@@ -149,40 +228,143 @@ read_packets(struct inject_opts *io, int argc, char **argv, int first)
         const char *p = line + strspn(line, " \t");
         if (*p == '\0' || *p == '#')
             continue;
-        if (io->n_pkts + 1 >= MAX_PACKETS) {
-            rc = cli_fail(CLI_EXIT_USAGE, "%s:%u:1: more than %d packets", io->spec_file, n,
-                          MAX_PACKETS - 1);
+        if (io->n_pkts + 1 >= MAX_TEMPLATES) {
+            rc = cli_fail(CLI_EXIT_USAGE, "inject: %s:%u:1: more than %d packet specs",
+                          io->spec_file, n, MAX_TEMPLATES - 1);
             break;
         }
         struct rs_inject_packet *pk = &io->pkts[1 + io->n_pkts];
         *pk = *base;
         if (rs_inject_spec_parse(pk, line, io->spec_file, n, err) != 0)
-            rc = cli_fail(CLI_EXIT_USAGE, "%s", err);
+            rc = cli_fail(CLI_EXIT_USAGE, "inject: %s", err);
         else
             io->n_pkts++;
     }
     if (f != stdin)
         fclose(f);
     if (rc == 0 && io->n_pkts == 0)
-        rc = cli_fail(CLI_EXIT_USAGE, "%s: no packet spec in the file", io->spec_file);
+        rc = cli_fail(CLI_EXIT_USAGE, "inject: %s: no packet spec in the file", io->spec_file);
     /* The file's packets follow the base in the array; shift them down. */
     if (rc == 0)
         memmove(&io->pkts[0], &io->pkts[1], io->n_pkts * sizeof(io->pkts[0]));
     return rc;
 }
 
-/* Sleeps until the next packet is due at pps packets a second. */
-static void
-pace(struct timespec *next, unsigned long long pps)
+/* -i: the interface's MAC and the neighbour's, where the spec did not give them. */
+static int
+iface_macs(const struct inject_opts *io)
 {
-    long step = (long)(1000000000ull / pps);
+    char err[RS_ERRBUF_SIZE];
 
-    next->tv_nsec += step;
-    while (next->tv_nsec >= 1000000000) {
-        next->tv_nsec -= 1000000000;
-        next->tv_sec++;
+    for (size_t i = 0; i < io->n_pkts; i++) {
+        struct rs_inject_packet *p = &io->pkts[i];
+        if (p->encap == RS_INJECT_IB)
+            continue;
+        if (!(p->given & RS_INJECT_GAVE_ETH_SRC) &&
+            rs_inject_iface_mac(io->iface, p->eth_src, err) != 0)
+            return cli_fail(CLI_EXIT_CAPTURE, "inject: -i %s", err);
+        if (p->given & RS_INJECT_GAVE_ETH_DST)
+            continue;
+        /* RoCEv2: the IP destination; RoCEv1: the DGID (IPv4-mapped or IPv6). */
+        static const uint8_t v4mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+        uint8_t family = p->route.family;
+        const uint8_t *ip = p->route.dst;
+        if (p->encap == RS_INJECT_ROCEV1) {
+            bool mapped = memcmp(p->grh.dgid, v4mapped, 12) == 0;
+            family = mapped ? 4 : 6;
+            ip = mapped ? p->grh.dgid + 12 : p->grh.dgid;
+        }
+        int rc = rs_inject_neighbour_mac(io->iface, family, ip, p->eth_dst, err);
+        if (rc == RS_ENOENT) {
+            char addr[64];
+            inet_ntop(family == 6 ? AF_INET6 : AF_INET, ip, addr, sizeof(addr));
+            return cli_fail(CLI_EXIT_CAPTURE, "inject: -i %s: no neighbour entry for %s (ping "
+                            "it first, or give eth.dst)", io->iface, addr);
+        }
+        if (rc != 0)
+            return cli_fail(CLI_EXIT_CAPTURE, "inject: -i %s", err);
     }
-    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL);
+    return 0;
+}
+
+static int
+open_sender(const struct inject_opts *io, struct rs_inject_sender **s)
+{
+    char err[RS_ERRBUF_SIZE];
+    bool ib = io->pkts[0].encap == RS_INJECT_IB;
+
+    if (io->udp) {
+        const struct rs_inject_packet *p = &io->pkts[0];
+        if (rs_inject_open_udp(p->route.family, p->route.src, p->route.sport, s, err) != 0)
+            return cli_fail(CLI_EXIT_CAPTURE, "inject: --udp: %s", err);
+        return 0;
+    }
+    if (io->iface != NULL) {
+        if (rs_inject_open_iface(io->iface, s, err) != 0)
+            return cli_fail(CLI_EXIT_CAPTURE, "inject: -i %s", err);
+        return 0;
+    }
+    for (size_t i = 1; i < io->n_pkts; i++)
+        if ((io->pkts[i].encap == RS_INJECT_IB) != ib)
+            return cli_fail(CLI_EXIT_USAGE, "inject: -w: native InfiniBand packets go in a "
+                            "file of their own (ERF type 21), not with Ethernet frames");
+    if (rs_inject_open_file(io->file, io->pcapng ? RS_INJECT_PCAPNG : RS_INJECT_PCAP, ib, s,
+                            err) != 0)
+        return cli_fail(CLI_EXIT_OUTPUT, "inject: -w %s", err);
+    return 0;
+}
+
+static double
+seconds_since(const struct timespec *t0)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* The pacing: when the next packet is due, in nanoseconds since the start. */
+struct pacer {
+    struct timespec t0;
+    double due_ns;
+    bool on;
+};
+
+/* Waits until the packet of len bytes is due, then moves the due time on. */
+static void
+pace(struct pacer *pc, const struct inject_opts *io, uint32_t len)
+{
+    if (!pc->on)
+        return;
+    double now = seconds_since(&pc->t0) * 1e9;
+    if (pc->due_ns > now + 20000) {
+        double wait = pc->due_ns - now;
+        struct timespec ts = {(time_t)(wait / 1e9), (long)fmod(wait, 1e9)};
+        nanosleep(&ts, NULL);
+    }
+    if (io->pps != 0)
+        pc->due_ns += 1e9 / (double)io->pps;
+    else if (io->mbps > 0)
+        pc->due_ns += (double)len * 8.0 * 1000.0 / io->mbps;
+    else
+        pc->due_ns += (double)io->gap_us * 1000.0;
+}
+
+struct progress {
+    bool tty;
+    double last;
+};
+
+static void
+show_progress(struct progress *pg, const struct timespec *t0, uint64_t sent, bool final)
+{
+    double el = seconds_since(t0);
+
+    if (!pg->tty || (!final && el - pg->last < 0.25))
+        return;
+    pg->last = el;
+    fprintf(stderr, "\rinject: %llu packets, %.1f s, %.0f packets/s   %s",
+            (unsigned long long)sent, el, el > 0 ? (double)sent / el : 0.0, final ? "\n" : "");
 }
 
 int
@@ -191,46 +373,108 @@ cmd_inject(int argc, char **argv)
     struct inject_opts io;
     struct rs_inject_sender *s = NULL;
     char err[RS_ERRBUF_SIZE];
-    uint64_t sent = 0;
+    uint64_t sent = 0, built = 0, failed = 0, bytes = 0;
     int first = 0, rc;
+    GRand *rng = NULL;
+    uint8_t *buf = NULL;
 
     memset(&io, 0, sizeof(io));
     if ((rc = parse_args(&io, argc, argv, &first)) != 0)
         return rc;
-    io.pkts = calloc(MAX_PACKETS, sizeof(*io.pkts));
-    if (io.pkts == NULL)
-        return cli_fail(CLI_EXIT_INTERNAL, "inject: out of memory");
-    if ((rc = read_packets(&io, argc, argv, first)) != 0)
-        goto out;
-    rc = io.udp ? rs_inject_open_udp(&io.pkts[0], &s, err) : rs_inject_open_file(io.file, &s, err);
-    if (rc != 0) {
-        rc = io.udp ? cli_fail(CLI_EXIT_CAPTURE, "inject: %s", err)
-                    : cli_fail(CLI_EXIT_OUTPUT, "inject: %s", err);
+    io.pkts = calloc(MAX_TEMPLATES, sizeof(*io.pkts));
+    buf = malloc(RS_INJECT_MAX_FRAME);
+    if (io.pkts == NULL || buf == NULL) {
+        rc = cli_fail(CLI_EXIT_INTERNAL, "inject: out of memory");
         goto out;
     }
-    struct timespec next;
-    clock_gettime(CLOCK_MONOTONIC, &next);
-    for (unsigned long long round = 0; round < io.count && rc == 0; round++) {
-        for (size_t i = 0; i < io.n_pkts && rc == 0; i++) {
+    if ((rc = read_packets(&io, argc, argv, first)) != 0)
+        goto out;
+    if (io.iface != NULL && (rc = iface_macs(&io)) != 0)
+        goto out;
+    bool random = false;
+    for (size_t i = 0; i < io.n_pkts; i++)
+        random |= (io.pkts[i].given & RS_INJECT_GAVE_RANDOM) != 0;
+    if (!io.seeded)
+        io.seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 16);
+    rng = g_rand_new_with_seed((guint32)io.seed);
+    if ((rc = open_sender(&io, &s)) != 0)
+        goto out;
+
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    struct pacer pc = {.on = io.pps != 0 || io.mbps > 0 || io.gap_us != 0};
+    struct progress pg = {isatty(STDERR_FILENO) != 0, 0};
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pc.t0 = t0;
+    bool done = false;
+    for (uint64_t pass = 0; !done && (io.loop == 0 || pass < io.loop); pass++) {
+        for (size_t i = 0; !done && i < io.n_pkts; i++) {
             struct rs_inject_packet *p = &io.pkts[i];
-            if (round > 0)
-                p->f.psn = (uint32_t)((p->f.psn + io.psn_step) & 0xffffff);
-            if (io.pps != 0)
-                pace(&next, io.pps);
-            if ((rc = rs_inject_send(s, p, err)) == 0 && io.pps != 0)
-                rc = rs_inject_flush(s, err);   /* paced: each goes when it is due */
-            if (rc != 0)
-                rc = cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_CAPTURE,
-                              "inject: packet %zu: %s", i + 1, err);
+            if (pass > 0)
+                p->psn_offset = (uint32_t)((p->psn_offset + io.psn_step) & 0xffffff);
+            for (uint32_t r = 0; !done && r < p->repeat; r++) {
+                struct rs_inject_frame fr;
+                if (rs_inject_next(p, rng, buf, &fr, err) != 0) {
+                    rc = cli_fail(CLI_EXIT_USAGE, "inject: packet %zu: %s", i + 1, err);
+                    done = true;
+                    break;
+                }
+                pace(&pc, &io, fr.len);
+                int src = rs_inject_send(s, &fr, err);
+                if (src == 0 && pc.on)
+                    src = rs_inject_flush(s, err);      /* paced: each goes when it is due */
+                built++;
+                if (src == 0)
+                    bytes += fr.len;
+                if (src == RS_EINVAL) {
+                    rc = cli_fail(CLI_EXIT_USAGE, "inject: packet %zu: %s", i + 1, err);
+                    done = true;
+                } else if (src != 0) {
+                    failed++;
+                    if (io.file != NULL) {      /* a file that fails stays failed */
+                        rc = cli_fail(CLI_EXIT_OUTPUT, "inject: -w %s", err);
+                        done = true;
+                    }
+                }
+                if ((io.count != 0 && built >= io.count) || stop_now)
+                    done = true;
+                if ((built & 1023) == 0) {
+                    show_progress(&pg, &t0, built - failed, false);
+                    if (io.duration != 0 && seconds_since(&t0) >= (double)io.duration)
+                        done = true;
+                } else if (io.duration != 0 && pc.on &&
+                           seconds_since(&t0) >= (double)io.duration) {
+                    done = true;
+                }
+            }
         }
     }
     int crc = rs_inject_close(s, &sent, err);
+    s = NULL;
     if (crc != 0 && rc == 0)
-        rc = cli_fail(CLI_EXIT_OUTPUT, "inject: %s", err);
-    if (rc == 0)
-        fprintf(stderr, "inject: %llu packets %s\n", (unsigned long long)sent,
-                io.udp ? "sent" : "written");
+        rc = cli_fail(io.file != NULL ? CLI_EXIT_OUTPUT : CLI_EXIT_CAPTURE, "inject: %s", err);
+    double el = seconds_since(&t0);
+    if (rc != 0 && sent == 0)
+        goto out;               /* the error line says it all */
+    show_progress(&pg, &t0, sent, true);
+    if (io.file == NULL)
+        failed = built - sent;      /* a failed batch of datagrams fails them all */
+    fprintf(stderr, "inject: %llu sent, %llu failed, %.3f s, %.0f packets/s, %.1f Mbit/s%s",
+            (unsigned long long)sent, (unsigned long long)failed, el,
+            el > 0 ? (double)sent / el : 0.0, el > 0 ? (double)bytes * 8 / el / 1e6 : 0.0,
+            random ? "" : "\n");
+    if (random)
+        fprintf(stderr, ", seed %llu\n", io.seed);
+    if (rc == 0 && failed > 0)
+        rc = cli_fail(CLI_EXIT_CAPTURE, "inject: %llu packets could not be sent",
+                      (unsigned long long)failed);
 out:
+    if (s != NULL)
+        rs_inject_close(s, NULL, err);
+    if (rng != NULL)
+        g_rand_free(rng);
+    free(buf);
     free(io.pkts);
     return rc;
 }

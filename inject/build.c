@@ -1,21 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * build.c - a spec'd packet into bytes: the encoder does the RoCEv2 part
- * (IP header to ICRC), this adds the Ethernet header and the deliberate
- * faults a spec asks for.
+ * build.c - a template's next packet into bytes.
+ *
+ * The encoder builds the packet the template's shape asks for (RoCEv2,
+ * RoCEv1 or native IB; opcode; payload), with every length right and the
+ * decoded view of what it wrote. Then each field the spec set is written
+ * where the decoder reads it (its layer's offset in the view, its offset,
+ * width and mask in the registry), lies included, and rs_encode_finish()
+ * computes the checksums and CRCs the spec did not set over what is there.
  */
 #include <string.h>
 
 #include <roceshark/dissect.h>
-#include <roceshark/inject.h>
+#include <roceshark/fields.h>
 #include <roceshark/wire.h>
 
+#include "inject_int.h"
+
 #define ETH_HDR_LEN 14
+#define VLAN_TAG_LEN 4
 
 void
 rs_inject_packet_init(struct rs_inject_packet *p)
 {
+    static const uint8_t v4mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+
     memset(p, 0, sizeof(*p));
+    p->encap = RS_INJECT_ROCEV2;
     memcpy(p->eth_src, (const uint8_t[]){0x02, 0, 0, 0, 0, 0x01}, 6);
     memcpy(p->eth_dst, (const uint8_t[]){0x02, 0, 0, 0, 0, 0x02}, 6);
     p->route.family = 4;
@@ -25,28 +36,136 @@ rs_inject_packet_init(struct rs_inject_packet *p)
     p->route.dport = RS_ROCEV2_UDP_PORT;
     p->route.ttl = 64;
     p->route.df = true;
+    p->grh.hop_limit = 64;
+    memcpy(p->grh.sgid, v4mapped, 12);
+    memcpy(p->grh.sgid + 12, p->route.src, 4);
+    memcpy(p->grh.dgid, v4mapped, 12);
+    memcpy(p->grh.dgid + 12, p->route.dst, 4);
+    p->lrh.slid = 1;
+    p->lrh.dlid = 2;
     p->f.opcode = 0x04;         /* RC SEND Only */
     p->f.pkey = 0xffff;
     p->f.dest_qp = 0x11;
+    p->repeat = 1;
+    inject_fill(p, 0, RS_INJECT_MAX_PAYLOAD, NULL);
 }
 
-uint32_t
-rs_inject_build(const struct rs_inject_packet *p, bool eth, uint8_t *buf, uint32_t cap)
+/* The Ethernet header and tags; returns their length. */
+static uint32_t
+build_link(const struct rs_inject_packet *p, uint8_t *buf)
 {
-    uint32_t head = eth ? ETH_HDR_LEN : 0;
+    uint32_t pos = 12;
 
-    if (cap < head)
-        return 0;
-    uint32_t n = rs_encode_rocev2(buf + head, cap - head, &p->route, &p->f, p->payload,
-                                  p->payload_len, NULL, NULL);
-    if (n == 0)
-        return 0;
-    if (p->bad_icrc)
-        buf[head + n - 1] ^= 0xff;     /* the ICRC's last byte: still 4 bytes, now wrong */
-    if (eth) {
-        memcpy(buf, p->eth_dst, 6);
-        memcpy(buf + 6, p->eth_src, 6);
-        rs_store_be16(buf + 12, p->route.family == 6 ? 0x86dd : 0x0800);
+    memcpy(buf, p->eth_dst, 6);
+    memcpy(buf + 6, p->eth_src, 6);
+    for (unsigned i = 0; i < p->n_vlans; i++) {
+        rs_store_be16(buf + pos, p->vlan[i].tpid);
+        rs_store_be16(buf + pos + 2, p->vlan[i].tci);
+        pos += VLAN_TAG_LEN;
     }
-    return head + n;
+    uint16_t type = p->encap == RS_INJECT_ROCEV1 ? RS_ROCEV1_ETHERTYPE
+                    : p->route.family == 6       ? 0x86dd
+                                                 : 0x0800;
+    rs_store_be16(buf + pos, type);
+    return pos + 2;
+}
+
+/* Writes v (or the address addr) as field f at at: its width's bytes, big-endian,
+ * under its mask. */
+static void
+write_field(uint8_t *at, const struct rs_field *f, uint64_t v, const uint8_t *addr)
+{
+    if (f->type == RS_FT_ETHER || f->type == RS_FT_IPV4 || f->type == RS_FT_IPV6) {
+        memcpy(at, addr, f->width);
+        return;
+    }
+    uint64_t old = 0;
+    for (unsigned i = 0; i < f->width; i++)
+        old = old << 8 | at[i];
+    uint64_t word = f->mask == 0 ? v : (old & ~f->mask) | ((v << __builtin_ctzll(f->mask)) & f->mask);
+    for (unsigned i = f->width; i-- > 0;) {
+        at[i] = (uint8_t)word;
+        word >>= 8;
+    }
+}
+
+/* Where layer starts in buf, the packet's body at link. */
+static uint32_t
+layer_offset(const struct rs_packet *view, uint32_t link, uint8_t layer, uint8_t tag)
+{
+    if (layer == RS_LAYER_ETH)
+        return 0;
+    if (layer == RS_LAYER_VLAN)
+        return 12 + VLAN_TAG_LEN * tag + 2;     /* the TCI, after the tag's TPID */
+    return link + view->span[layer].off;
+}
+
+int
+rs_inject_next(struct rs_inject_packet *p, GRand *rng, uint8_t *buf,
+               struct rs_inject_frame *out, char *err)
+{
+    struct rs_frame frame;
+    struct rs_packet view;
+    uint64_t index = p->emitted++;
+    uint32_t link = 0, n = 0;
+
+    /* What decides the shape first: a generated opcode or payload length. */
+    for (unsigned i = 0; i < p->n_sets; i++) {
+        const struct rs_inject_set *s = &p->sets[i];
+        if (s->target == RS_INJECT_T_OPCODE)
+            p->f.opcode = (uint8_t)inject_gen_value(&s->gen, index, rng);
+        else if (s->target == RS_INJECT_T_PAYLOAD_LEN)
+            p->payload_len = (uint32_t)inject_gen_value(&s->gen, index, rng);
+    }
+    if (p->fill == RS_FILL_RAND)
+        inject_fill(p, 0, p->payload_len, rng);
+
+    uint32_t cap = RS_INJECT_MAX_FRAME;
+    switch (p->encap) {
+    case RS_INJECT_IB:
+        n = rs_encode_ib(buf, cap, &p->lrh, p->ib_grh ? &p->grh : NULL, &p->f, p->payload,
+                         p->payload_len, &frame, &view);
+        break;
+    case RS_INJECT_ROCEV1:
+        link = build_link(p, buf);
+        n = rs_encode_rocev1(buf + link, cap - link, &p->grh, &p->f, p->payload,
+                             p->payload_len, &frame, &view);
+        break;
+    default:
+        link = build_link(p, buf);
+        n = rs_encode_rocev2(buf + link, cap - link, &p->route, &p->f, p->payload,
+                             p->payload_len, &frame, &view);
+        break;
+    }
+    if (n == 0)
+        return rs_error(err, RS_EINVAL, "the packet (%u bytes of payload) does not fit in %s",
+                        p->payload_len, p->encap == RS_INJECT_IB ? "an IB packet" : "an IP packet");
+
+    for (unsigned i = 0; i < p->n_sets; i++) {
+        const struct rs_inject_set *s = &p->sets[i];
+        if (s->target != RS_INJECT_T_FIELD)
+            continue;
+        const struct rs_field *f = rs_field_by_id(s->field);
+        uint32_t at = layer_offset(&view, link, f->layer, s->tag) + f->offset;
+        if (at + f->width <= link + n)
+            write_field(buf + at, f, inject_gen_value(&s->gen, index, rng), s->addr);
+    }
+    if (p->psn_offset != 0) {
+        uint8_t *bth = buf + link + view.span[RS_LAYER_BTH].off;
+        rs_store_be24(bth + 9, (rs_load_be24(bth + 9) + p->psn_offset) & 0xffffff);
+    }
+    rs_encode_finish(&view, p->keep);
+    if (p->bad_icrc) {
+        buf[link + view.span[RS_LAYER_ICRC].off + 3] ^= 0xff;  /* still 4 bytes, now wrong */
+        /* What covers the ICRC (the VCRC, an IPv6 UDP checksum) covers the wrong one. */
+        rs_encode_finish(&view, p->keep | RS_ENCODE_KEEP_IP_CHECKSUM | RS_ENCODE_KEEP_ICRC);
+    }
+    if (p->bad_vcrc && rs_packet_has(&view, RS_LAYER_VCRC))
+        buf[link + view.span[RS_LAYER_VCRC].off + 1] ^= 0xff;
+
+    out->data = buf;
+    out->len = link + n;
+    out->l3 = link;
+    out->encap = p->encap;
+    return 0;
 }

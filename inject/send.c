@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * send.c - where injected packets go: a pcap file (libpcap's dumper) or a
- * UDP socket on which the kernel adds the IP and UDP headers. UDP sends go
- * out BATCH at a time with sendmmsg(), one system call for many packets.
+ * send.c - where injected packets go:
+ *   - a capture file, through the capture writer (pcap or pcapng; a full disk
+ *     keeps every whole record); native IB as ERF type 21 records, which
+ *     Wireshark and our reader decode, since DLT 247 is one tshark cannot read;
+ *   - a UDP socket, on which the kernel adds the IP and UDP headers, sent
+ *     BATCH at a time with sendmmsg(), one system call for many packets;
+ *   - an interface, through libpcap's pcap_inject(), byte for byte.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -10,26 +14,34 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <roceshark/dissect.h>
 #include <roceshark/inject.h>
+#include <roceshark/pcapio.h>
+#include <roceshark/wire.h>
 
-#define FRAME_MAX (RS_INJECT_MAX_PAYLOAD + 256)
 #define BATCH 64
+#define ERF_HDR_LEN 16
+#define ERF_TYPE_INFINIBAND 21
+#define ERF_FLAG_VLEN 0x04          /* records are as long as rlen says, not padded */
 
 struct rs_inject_sender {
-    pcap_t *dead;
-    pcap_dumper_t *dump;
+    struct rs_writer *writer;   /* a file */
+    bool erf;                   /* its records are ERF */
+    pcap_t *live;               /* an interface */
+    int link;                   /* its link type */
     int fd;                     /* the UDP socket, or -1 */
     uint8_t family;
     uint8_t src[16];
     uint16_t sport;
+    int tos;                    /* the socket's traffic class, -1 before the first packet */
     uint64_t sent;
-    uint8_t buf[FRAME_MAX];
+    uint8_t erf_buf[RS_INJECT_MAX_FRAME + ERF_HDR_LEN];
     /* Datagrams waiting for sendmmsg(): their payloads and destinations. */
     unsigned queued;
-    uint8_t qbuf[BATCH][FRAME_MAX];
+    uint8_t qbuf[BATCH][RS_INJECT_MAX_FRAME];
     struct iovec iov[BATCH];
     struct sockaddr_storage qdst[BATCH];
     struct mmsghdr msg[BATCH];
@@ -40,26 +52,34 @@ sender_new(void)
 {
     struct rs_inject_sender *s = calloc(1, sizeof(*s));
 
-    if (s != NULL)
+    if (s != NULL) {
         s->fd = -1;
+        s->tos = -1;
+    }
     return s;
 }
 
 int
-rs_inject_open_file(const char *path, struct rs_inject_sender **out, char *err)
+rs_inject_open_file(const char *path, enum rs_inject_format format, bool ib,
+                    struct rs_inject_sender **out, char *err)
 {
     struct rs_inject_sender *s = sender_new();
+    struct rs_writer_opts wo;
 
     *out = NULL;
     if (s == NULL)
         return rs_error(err, RS_ENOMEM, "out of memory");
-    s->dead = pcap_open_dead(DLT_EN10MB, FRAME_MAX);
-    if (s->dead == NULL || (s->dump = pcap_dump_open(s->dead, path)) == NULL) {
-        rs_error(err, RS_EIO, "%s: %s", path, s->dead ? pcap_geterr(s->dead) : "no memory");
-        if (s->dead != NULL)
-            pcap_close(s->dead);
+    memset(&wo, 0, sizeof(wo));
+    wo.path = path;
+    wo.linktype = ib ? RS_DLT_ERF : RS_DLT_EN10MB;
+    wo.snaplen = RS_INJECT_MAX_FRAME + ERF_HDR_LEN;
+    wo.ts_hardware = true;      /* nanosecond stamps: packets are nanoseconds apart */
+    wo.pcapng = format == RS_INJECT_PCAPNG;
+    s->erf = ib;
+    int rc = rs_writer_open(&wo, &s->writer, err);
+    if (rc != 0) {
         free(s);
-        return RS_EIO;
+        return rc;
     }
     *out = s;
     return 0;
@@ -85,37 +105,59 @@ sockaddr_of(uint8_t family, const uint8_t *ip, uint16_t port, struct sockaddr_st
 }
 
 int
-rs_inject_open_udp(const struct rs_inject_packet *first, struct rs_inject_sender **out,
-                   char *err)
+rs_inject_open_udp(uint8_t family, const uint8_t *src, uint16_t sport,
+                   struct rs_inject_sender **out, char *err)
 {
     struct rs_inject_sender *s = sender_new();
     struct sockaddr_storage ss;
-    int pmtu = IP_PMTUDISC_DO, tos = first->route.tos;
+    int pmtu = IP_PMTUDISC_DO;
 
     *out = NULL;
     if (s == NULL)
         return rs_error(err, RS_ENOMEM, "out of memory");
-    s->family = first->route.family;
-    memcpy(s->src, first->route.src, 16);
-    s->sport = first->route.sport;
-    socklen_t len = sockaddr_of(s->family, s->src, s->sport, &ss);
-    s->fd = socket(s->family == 6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    s->family = family;
+    memcpy(s->src, src, family == 6 ? 16 : 4);
+    s->sport = sport;
+    socklen_t len = sockaddr_of(family, s->src, sport, &ss);
+    s->fd = socket(family == 6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (s->fd < 0 || bind(s->fd, (struct sockaddr *)&ss, len) != 0) {
         int e = errno;
         if (s->fd >= 0)
             close(s->fd);
         free(s);
-        return rs_error(err, RS_EIO, "binding the source address and UDP port %u: %s",
-                        first->route.sport, strerror(e));
+        return rs_error(err, RS_EIO, "binding the source address and UDP port %u: %s", sport,
+                        strerror(e));
     }
     /* DF: Linux then writes IP identification 0 on an unconnected socket, which is
      * what the ICRC was computed over. */
-    if (s->family == 4) {
+    if (family == 4)
         setsockopt(s->fd, IPPROTO_IP, IP_MTU_DISCOVER, &pmtu, sizeof(pmtu));
-        setsockopt(s->fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos));
-    } else {
-        setsockopt(s->fd, IPPROTO_IPV6, IPV6_TCLASS, &tos, sizeof(tos));
+    *out = s;
+    return 0;
+}
+
+int
+rs_inject_open_iface(const char *ifname, struct rs_inject_sender **out, char *err)
+{
+    struct rs_inject_sender *s = sender_new();
+    char perr[PCAP_ERRBUF_SIZE] = "";
+
+    *out = NULL;
+    if (s == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    /* A handle that only sends: no buffer to speak of, no packets kept. */
+    s->live = pcap_create(ifname, perr);
+    if (s->live == NULL || pcap_set_snaplen(s->live, 64) != 0 ||
+        pcap_set_buffer_size(s->live, 1 << 16) != 0 || pcap_activate(s->live) < 0) {
+        int rc = rs_error(err, RS_EIO, "%s: %s", ifname,
+                          s->live != NULL ? pcap_geterr(s->live) : perr);
+        if (s->live != NULL)
+            pcap_close(s->live);
+        free(s);
+        return rc;
     }
+    pcap_setdirection(s->live, PCAP_D_IN);      /* what we send is not read back */
+    s->link = pcap_datalink(s->live);
     *out = s;
     return 0;
 }
@@ -142,54 +184,114 @@ flush_udp(struct rs_inject_sender *s, char *err)
 }
 
 static int
-send_udp(struct rs_inject_sender *s, const struct rs_inject_packet *p, char *err)
+send_udp(struct rs_inject_sender *s, const struct rs_inject_frame *fr, char *err)
 {
+    const uint8_t *ip = fr->data + fr->l3;
+    uint32_t ip_len = fr->len - fr->l3;
+    uint8_t family = fr->encap == RS_INJECT_ROCEV2 ? (uint8_t)(ip[0] >> 4) : 0;
+    uint32_t hl = family == 6 ? RS_IPV6_HDR_LEN : RS_IPV4_HDR_LEN;
 
-    if (p->route.family != s->family || memcmp(p->route.src, s->src, 16) != 0 ||
-        p->route.sport != s->sport)
+    if (family != 4 && family != 6)
+        return rs_error(err, RS_EINVAL, "over UDP only RoCEv2 packets go");
+    const uint8_t *src = ip + (family == 6 ? 8 : 12), *dst = ip + (family == 6 ? 24 : 16);
+    const uint8_t *udp = ip + hl;
+    if (family != s->family || memcmp(src, s->src, family == 6 ? 16 : 4) != 0 ||
+        rs_load_be16(udp) != s->sport)
         return rs_error(err, RS_EINVAL, "over UDP every packet comes from the first one's "
                         "address and port");
-    if (p->route.family == 4 && (p->route.ip_id != 0 || !p->route.df))
+    if (family == 4 && (rs_load_be16(ip + 4) != 0 || (rs_load_be16(ip + 6) & 0xbfff) != 0 ||
+                        !(ip[6] & 0x40)))
         return rs_error(err, RS_EINVAL, "over UDP the kernel writes ip.id 0 with DF: a packet "
                         "with another ip.id or without DF would carry a wrong ICRC");
+    /* The traffic class (DSCP and ECN) is the socket's: the ICRC does not cover it,
+     * but the packet should carry what the spec says. */
+    int tos = family == 6 ? (rs_load_be16(ip) >> 4) & 0xff : ip[1];
+    if (tos != s->tos) {
+        int rc = flush_udp(s, err);
+        if (rc != 0)
+            return rc;
+        setsockopt(s->fd, family == 6 ? IPPROTO_IPV6 : IPPROTO_IP,
+                   family == 6 ? IPV6_TCLASS : IP_TOS, &tos, sizeof(tos));
+        s->tos = tos;
+    }
     unsigned q = s->queued;
-    uint32_t n = rs_inject_build(p, false, s->qbuf[q], FRAME_MAX);
-    uint32_t ip = p->route.family == 6 ? RS_IPV6_HDR_LEN : RS_IPV4_HDR_LEN;
-    if (n == 0)
-        return rs_error(err, RS_EINVAL, "the packet does not fit in an IP packet");
+    uint32_t n = ip_len - hl - RS_UDP_HDR_LEN;
     /* The kernel writes IP and UDP: the datagram is what follows them. */
-    s->iov[q] = (struct iovec){s->qbuf[q] + ip + RS_UDP_HDR_LEN, n - ip - RS_UDP_HDR_LEN};
+    memcpy(s->qbuf[q], udp + RS_UDP_HDR_LEN, n);
+    s->iov[q] = (struct iovec){s->qbuf[q], n};
     memset(&s->msg[q], 0, sizeof(s->msg[q]));
     s->msg[q].msg_hdr.msg_iov = &s->iov[q];
     s->msg[q].msg_hdr.msg_iovlen = 1;
     s->msg[q].msg_hdr.msg_name = &s->qdst[q];
-    s->msg[q].msg_hdr.msg_namelen =
-        sockaddr_of(p->route.family, p->route.dst, p->route.dport, &s->qdst[q]);
+    s->msg[q].msg_hdr.msg_namelen = sockaddr_of(family, dst, rs_load_be16(udp + 2), &s->qdst[q]);
     s->queued++;
     return s->queued == BATCH ? flush_udp(s, err) : 0;
+}
+
+/* An ERF record around a native IB packet: time, type 21, flags, lengths. */
+static uint32_t
+erf_wrap(struct rs_inject_sender *s, const struct rs_inject_frame *fr, const struct timespec *ts)
+{
+    uint8_t *h = s->erf_buf;
+    /* ERF time: seconds in the high 32 bits, the binary fraction in the low, little-endian. */
+    uint64_t t = (uint64_t)ts->tv_sec << 32 | (((uint64_t)ts->tv_nsec << 32) / 1000000000u);
+
+    rs_store_le64(h, t);
+    h[8] = ERF_TYPE_INFINIBAND;
+    h[9] = ERF_FLAG_VLEN;
+    rs_store_be16(h + 10, (uint16_t)(ERF_HDR_LEN + fr->len));
+    rs_store_be16(h + 12, 0);
+    rs_store_be16(h + 14, (uint16_t)fr->len);
+    memcpy(h + ERF_HDR_LEN, fr->data, fr->len);
+    return ERF_HDR_LEN + fr->len;
 }
 
 int
 rs_inject_flush(struct rs_inject_sender *s, char *err)
 {
-    return s->fd >= 0 ? flush_udp(s, err) : 0;
+    if (s->fd >= 0)
+        return flush_udp(s, err);
+    if (s->writer != NULL)
+        return rs_writer_flush(s->writer, err);
+    return 0;
 }
 
 int
-rs_inject_send(struct rs_inject_sender *s, const struct rs_inject_packet *p, char *err)
+rs_inject_send(struct rs_inject_sender *s, const struct rs_inject_frame *fr, char *err)
 {
-    struct pcap_pkthdr h;
-
     if (s->fd >= 0)
-        return send_udp(s, p, err);     /* counted when they go */
-    uint32_t n = rs_inject_build(p, true, s->buf, sizeof(s->buf));
-    if (n == 0)
-        return rs_error(err, RS_EINVAL, "the packet does not fit in an IP packet");
-    gettimeofday(&h.ts, NULL);
-    h.caplen = h.len = n;
-    pcap_dump((u_char *)s->dump, &h, s->buf);
-    s->sent++;
-    return 0;
+        return send_udp(s, fr, err);     /* counted when they go */
+    if (s->live != NULL) {
+        if (fr->encap == RS_INJECT_IB && s->link != DLT_INFINIBAND)
+            return rs_error(err, RS_EINVAL, "a native InfiniBand packet needs an InfiniBand "
+                            "interface");
+        if (fr->encap != RS_INJECT_IB && s->link != DLT_EN10MB)
+            return rs_error(err, RS_EINVAL, "the interface's link type (%s) is not Ethernet",
+                            pcap_datalink_val_to_name(s->link));
+        if (pcap_inject(s->live, fr->data, fr->len) < 0)
+            return rs_error(err, RS_EIO, "sending: %s", pcap_geterr(s->live));
+        s->sent++;
+        return 0;
+    }
+    if ((fr->encap == RS_INJECT_IB) != s->erf)
+        return rs_error(err, RS_EINVAL, "native InfiniBand packets go in a file of their own "
+                        "(ERF type 21), not with Ethernet frames");
+    struct timespec ts;
+    struct rs_frame frame;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    memset(&frame, 0, sizeof(frame));
+    frame.data = fr->data;
+    frame.caplen = frame.len = fr->len;
+    if (s->erf) {
+        frame.data = s->erf_buf;
+        frame.caplen = frame.len = erf_wrap(s, fr, &ts);
+    }
+    frame.ts_sec = ts.tv_sec;
+    frame.ts_nsec = (uint32_t)ts.tv_nsec;
+    int rc = rs_writer_write(s->writer, &frame, err);
+    if (rc == 0)
+        s->sent++;
+    return rc;
 }
 
 int
@@ -199,19 +301,19 @@ rs_inject_close(struct rs_inject_sender *s, uint64_t *sent, char *err)
 
     if (s == NULL)
         return 0;
-    if (s->fd >= 0)
+    if (s->fd >= 0) {
         rc = flush_udp(s, err);
+        close(s->fd);
+    }
+    if (s->writer != NULL) {
+        uint64_t written = 0;
+        rc = rs_writer_close(s->writer, &written, err);
+        s->sent = written;
+    }
+    if (s->live != NULL)
+        pcap_close(s->live);
     if (sent != NULL)
         *sent = s->sent;
-    if (s->dump != NULL) {
-        if (pcap_dump_flush(s->dump) != 0 && rc == 0)
-            rc = rs_error(err, RS_EIO, "writing the file: %s", strerror(errno));
-        pcap_dump_close(s->dump);
-    }
-    if (s->dead != NULL)
-        pcap_close(s->dead);
-    if (s->fd >= 0)
-        close(s->fd);
     free(s);
     return rc;
 }

@@ -1,61 +1,239 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * spec.c - one line of FIELD=VALUE words into a packet (see inject.h).
+ * spec.c - one spec line into a packet template (see inject.h).
  *
- * Written by hand rather than with GScanner: the words are Wireshark field
- * names with dots, values are addresses, hex strings and quoted opcode
- * names, and every error must point at the column of the word at fault,
- * which a 60-line tokenizer does more plainly than a configured scanner.
+ * Field names are resolved through the decoder's field registry: a field
+ * the decoder reads at a fixed place (a layer, an offset, a width and a
+ * mask) is one the builder can write at that place, and its value names
+ * are the ones -Y takes. So every header field is settable without a table
+ * of its own here, and a field added to a dissector is settable at once.
+ *
+ * The tokenizer is written by hand rather than with GScanner: words are
+ * Wireshark field names with dots, values are addresses, hex strings,
+ * quoted value names and generators with their own parentheses, and every
+ * error must point at the column of the word at fault.
  */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include <roceshark/dissect.h>
-#include <roceshark/inject.h>
 
-/* Where a header's fields were set, to refuse them when the opcode lacks it. */
-struct touched {
-    uint16_t hdrs;                  /* RS_HDR_* the words set */
-    unsigned col[16];               /* column of the first word per header bit */
+#include "inject_int.h"
+
+enum layer_kind {
+    L_ETH, L_VLAN, L_QINQ, L_IPV4, L_IPV6, L_UDP, L_LRH, L_GRH, L_BTH, L_EXT, L_CNP,
+    L_PAYLOAD, L_PAD
 };
+
+/* The layers of the layered form and where their fields' names start. */
+static const struct layer_def {
+    const char *name;
+    enum layer_kind kind;
+    const char *prefix, *alt_prefix;
+} layer_defs[] = {
+    {"eth", L_ETH, "eth", NULL},
+    {"vlan", L_VLAN, "vlan", NULL},
+    {"ieee8021ad", L_QINQ, "ieee8021ad", "vlan"},
+    {"ip", L_IPV4, "ip", NULL},
+    {"ipv4", L_IPV4, "ip", NULL},
+    {"ipv6", L_IPV6, "ipv6", NULL},
+    {"udp", L_UDP, "udp", NULL},
+    {"lrh", L_LRH, "infiniband.lrh", NULL},
+    {"grh", L_GRH, "infiniband.grh", NULL},
+    {"bth", L_BTH, "infiniband.bth", "roceshark.bth"},
+    {"rdeth", L_EXT, "infiniband.rdeth", NULL},
+    {"deth", L_EXT, "infiniband.deth", NULL},
+    {"xrceth", L_EXT, "roceshark.xrceth", NULL},
+    {"reth", L_EXT, "infiniband.reth", NULL},
+    /* Wireshark names the AtomicETH's address and key infiniband.reth.va and .r_key. */
+    {"atomiceth", L_EXT, "infiniband.atomiceth", "infiniband.reth"},
+    {"aeth", L_EXT, "infiniband.aeth", NULL},
+    {"atomicacketh", L_EXT, "infiniband.atomicacketh", NULL},
+    {"immdt", L_EXT, "infiniband.immdt", NULL},
+    {"ieth", L_EXT, "infiniband.ieth", NULL},
+    {"cnp", L_CNP, "roceshark.cnp", NULL},
+    {"payload", L_PAYLOAD, "payload", NULL},
+    {"pad", L_PAD, "pad", NULL},
+};
+#define N_LAYER_DEFS (sizeof(layer_defs) / sizeof(layer_defs[0]))
+
+/* Extended headers (RS_HDR_*) and the layers the decoder gives them. */
+static const struct {
+    uint16_t hdr;
+    uint8_t layer;
+    const char *name;
+} ext_layers[] = {
+    {RS_HDR_RDETH, RS_LAYER_RDETH, "RDETH"},
+    {RS_HDR_DETH, RS_LAYER_DETH, "DETH"},
+    {RS_HDR_XRCETH, RS_LAYER_XRCETH, "XRCETH"},
+    {RS_HDR_RETH, RS_LAYER_RETH, "RETH"},
+    {RS_HDR_ATOMICETH, RS_LAYER_ATOMICETH, "AtomicETH"},
+    {RS_HDR_AETH, RS_LAYER_AETH, "AETH"},
+    {RS_HDR_ATOMICACKETH, RS_LAYER_ATOMICACKETH, "AtomicAckETH"},
+    {RS_HDR_IMMDT, RS_LAYER_IMMDT, "ImmDt"},
+    {RS_HDR_IETH, RS_LAYER_IETH, "IETH"},
+    {RS_HDR_CNP, RS_LAYER_CNP, "CNP header"},
+};
+#define N_EXT_LAYERS (sizeof(ext_layers) / sizeof(ext_layers[0]))
 
 struct ctx {
     struct rs_inject_packet *p;
     const char *where;
     unsigned line;
     char *err;
-    struct touched t;
-    unsigned va_col;                /* column of infiniband.reth.va/.r_key, 0 if none */
+    unsigned set_col[RS_INJECT_MAX_SETS];   /* column of each set this line made; 0 earlier */
+    bool fill_payload;                      /* refill the payload at the end of the line */
 };
 
 static int
-fail(struct ctx *c, unsigned col, const char *fmt, const char *a, const char *b)
+fail(struct ctx *c, unsigned col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int
+fail(struct ctx *c, unsigned col, const char *fmt, ...)
 {
     char why[RS_ERRBUF_SIZE];
+    va_list ap;
 
-    snprintf(why, sizeof(why), fmt, a, b);
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
     return rs_error(c->err, RS_EINVAL, "%s:%u:%u: %s", c->where, c->line, col, why);
 }
 
-static bool
-parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-    char *end;
+/* ---- names ---- */
 
-    if (*s == '\0' || *s == '-' || isspace((unsigned char)*s))
-        return false;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno != 0 || *end != '\0' || v > max)
-        return false;
-    *out = v;
-    return true;
+/* A field's value name, case as -Y takes it (case-insensitive). */
+static bool
+value_by_name(const void *ctx, const char *name, uint64_t *out)
+{
+    const struct rs_field *f = ctx;
+
+    for (const struct rs_value_string *v = f->vals; v != NULL && v->name != NULL; v++) {
+        if (strcasecmp(v->name, name) == 0) {
+            *out = v->value;
+            return true;
+        }
+    }
+    return false;
 }
+
+/* The id of the field named name that holds a value (not the header of the same
+ * name: infiniband.immdt names both), or -1. */
+static int
+value_field(const char *name)
+{
+    for (int id = rs_field_lookup(name); id >= 0; id = rs_field_next_alias(id))
+        if (!(rs_field_by_id(id)->flags & RS_FIELD_HEADER) &&
+            rs_field_by_id(id)->type != RS_FT_PROTOCOL)
+            return id;
+    return -1;
+}
+
+/* The field key names inside layer d, or -1. */
+static int
+layer_field(const struct layer_def *d, const char *key)
+{
+    char name[200];
+    int id;
+
+    if (strchr(key, '.') != NULL && (id = value_field(key)) >= 0)
+        return id;
+    /* ImmDt and IETH are one value each, named as the header is. */
+    if (d->kind == L_EXT && (strcmp(key, "data") == 0 || strcmp(key, "value") == 0 ||
+                             strcmp(key, "rkey") == 0) &&
+        (id = value_field(d->prefix)) >= 0)
+        return id;
+    snprintf(name, sizeof(name), "%s.%s", d->prefix, key);
+    if ((id = value_field(name)) >= 0)
+        return id;
+    if (d->alt_prefix != NULL) {
+        snprintf(name, sizeof(name), "%s.%s", d->alt_prefix, key);
+        if ((id = value_field(name)) >= 0)
+            return id;
+    }
+    return -1;
+}
+
+/* Words every layer takes, and those of the layers that are no header. */
+static const char *const crc_keys[] = {"icrc", "vcrc", NULL};
+static const char *const payload_keys[] = {"len", "hex", "fill", NULL};
+static const char *const pad_keys[] = {"count", NULL};
+
+/* " (did you mean X?)" for the name nearest to key among layer d's fields, or "". */
+static void
+suggest_field(const struct layer_def *d, const char *key, char *out, size_t size)
+{
+    const char *best = NULL;
+    unsigned best_d = INJECT_NEAR(strlen(key)) + 1;
+    char pre[64];
+
+    out[0] = '\0';
+    snprintf(pre, sizeof(pre), "%s.", d->prefix);
+    for (int id = 0; id < rs_field_count(); id++) {
+        const char *n = rs_field_by_id(id)->abbrev;
+        if (strncmp(n, pre, strlen(pre)) != 0)
+            continue;
+        /* error_code for syndrome.error_code: the last part alone is a near miss. */
+        const char *last = strrchr(n, '.') + 1;
+        unsigned dist = strcmp(last, key) == 0 ? 0 : inject_distance(key, n + strlen(pre));
+        if (dist < best_d) {
+            best_d = dist;
+            best = n + strlen(pre);
+        }
+    }
+    const char *const *extra = d->kind == L_PAYLOAD ? payload_keys
+                               : d->kind == L_PAD   ? pad_keys
+                                                    : crc_keys;
+    for (; *extra != NULL; extra++) {
+        unsigned dist = inject_distance(key, *extra);
+        if (dist < best_d) {
+            best_d = dist;
+            best = *extra;
+        }
+    }
+    if (best != NULL)
+        snprintf(out, size, " (did you mean %s?)", best);
+}
+
+/* " (did you mean X?)" for the registry name nearest to name, or "". */
+static void
+suggest_name(const char *name, char *out, size_t size)
+{
+    const char *best = NULL;
+    unsigned best_d = INJECT_NEAR(strlen(name)) + 1;
+
+    out[0] = '\0';
+    for (int id = 0; id < rs_field_count(); id++) {
+        const char *n = rs_field_by_id(id)->abbrev;
+        size_t ln = strlen(n), lw = strlen(name);
+        /* lrh.vl for infiniband.lrh.vl: a name that ends the way the word does. */
+        bool tail = ln > lw && n[ln - lw - 1] == '.' && strcmp(n + ln - lw, name) == 0;
+        unsigned dist = tail ? 0 : inject_distance(name, n);
+        if (dist < best_d) {
+            best_d = dist;
+            best = rs_field_by_id(id)->abbrev;
+        }
+    }
+    if (best != NULL)
+        snprintf(out, size, " (did you mean %s?)", best);
+}
+
+static const struct layer_def *
+layer_by_name(const char *name)
+{
+    for (size_t i = 0; i < N_LAYER_DEFS; i++)
+        if (strcmp(layer_defs[i].name, name) == 0)
+            return &layer_defs[i];
+    return NULL;
+}
+
+/* ---- values ---- */
 
 static bool
 parse_mac(const char *s, uint8_t mac[6])
@@ -73,37 +251,48 @@ parse_mac(const char *s, uint8_t mac[6])
     return true;
 }
 
+/* fill=zero|ones|count|rand|0xHEX... */
 static bool
-parse_ip(struct rs_inject_packet *p, const char *s, uint8_t *addr)
+parse_fill(struct rs_inject_packet *p, const char *s)
 {
-    uint8_t v6[16];
+    static const struct {
+        const char *name;
+        enum rs_inject_fill fill;
+    } names[] = {{"zero", RS_FILL_ZERO}, {"ones", RS_FILL_ONES}, {"count", RS_FILL_COUNT},
+                 {"inc", RS_FILL_COUNT}, {"rand", RS_FILL_RAND}};
 
-    if (inet_pton(AF_INET, s, addr) == 1) {
-        p->route.family = 4;
-        return true;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (strcmp(s, names[i].name) == 0) {
+            p->fill = (uint8_t)names[i].fill;
+            if (p->fill == RS_FILL_RAND)
+                p->given |= RS_INJECT_GAVE_RANDOM;
+            return true;
+        }
     }
-    if (inet_pton(AF_INET6, s, v6) == 1) {
-        memcpy(addr, v6, 16);
-        p->route.family = 6;
-        return true;
+    size_t len = strlen(s);
+    if (len < 4 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || len % 2 != 0 ||
+        (len - 2) / 2 > RS_INJECT_MAX_PATTERN)
+        return false;
+    for (size_t i = 2; i < len; i += 2) {
+        if (!isxdigit((unsigned char)s[i]) || !isxdigit((unsigned char)s[i + 1]))
+            return false;
+        char byte[3] = {s[i], s[i + 1], '\0'};
+        p->pattern[(i - 2) / 2] = (uint8_t)strtoul(byte, NULL, 16);
     }
-    return false;
+    p->pattern_len = (uint8_t)((len - 2) / 2);
+    p->fill = RS_FILL_PATTERN;
+    return true;
 }
 
 static bool
-parse_payload(struct rs_inject_packet *p, const char *s)
+parse_hex_payload(struct rs_inject_packet *p, const char *s)
 {
-    uint64_t n;
-
-    if (strncmp(s, "len:", 4) == 0) {
-        if (!parse_u64(s + 4, RS_INJECT_MAX_PAYLOAD, &n))
-            return false;
-        for (uint64_t i = 0; i < n; i++)
-            p->payload[i] = (uint8_t)i;
-        p->payload_len = (uint32_t)n;
-        return true;
-    }
     size_t len = strlen(s);
+
+    if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s += 2;
+        len -= 2;
+    }
     if (len % 2 != 0 || len / 2 > RS_INJECT_MAX_PAYLOAD)
         return false;
     for (size_t i = 0; i < len; i += 2) {
@@ -116,294 +305,407 @@ parse_payload(struct rs_inject_packet *p, const char *s)
     return true;
 }
 
-static bool
-parse_opcode(const char *s, uint8_t *out)
-{
-    uint64_t v;
-
-    if (parse_u64(s, 0xff, &v)) {
-        *out = (uint8_t)v;
-        return true;
-    }
-    for (unsigned code = 0; code < 256; code++) {
-        const char *name = rs_ib_opcode_info((uint8_t)code)->name;
-        if (name != NULL && strcasecmp(name, s) == 0) {
-            *out = (uint8_t)code;
-            return true;
-        }
-    }
-    return false;
-}
-
-enum kind { K_U64, K_BOOL, K_MAC, K_IP, K_OPCODE, K_PAYLOAD, K_ICRC };
-
-/* One settable field: its name, how its value is read, its bound, the header
- * it belongs to (0 for none) and where it goes. */
-struct key {
-    const char *name;
-    enum kind kind;
-    uint64_t max;
-    uint16_t hdr;
-    size_t off;         /* offsetof in struct rs_inject_packet */
-    uint8_t width;      /* bytes of the destination integer */
-};
-
-#define P(member) offsetof(struct rs_inject_packet, member)
-#define U(name, max, hdr, member) {name, K_U64, max, hdr, P(member), sizeof(((struct rs_inject_packet *)0)->member)}
-#define B(name, hdr, member) {name, K_BOOL, 1, hdr, P(member), 1}
-
-static const struct key keys[] = {
-    {"eth.src", K_MAC, 0, 0, P(eth_src), 0},
-    {"eth.dst", K_MAC, 0, 0, P(eth_dst), 0},
-    {"ip.src", K_IP, 0, 0, P(route.src), 0},
-    {"ip.dst", K_IP, 0, 0, P(route.dst), 0},
-    {"ipv6.src", K_IP, 0, 0, P(route.src), 0},
-    {"ipv6.dst", K_IP, 0, 0, P(route.dst), 0},
-    U("ipv6.tclass", 0xff, 0, route.tos),
-    U("ipv6.hlim", 0xff, 0, route.ttl),
-    U("ip.dsfield", 0xff, 0, route.tos),
-    U("ip.ttl", 0xff, 0, route.ttl),
-    U("ip.id", 0xffff, 0, route.ip_id),
-    B("ip.flags.df", 0, route.df),
-    U("ipv6.flow", 0xfffff, 0, route.flow_label),
-    U("udp.srcport", 0xffff, 0, route.sport),
-    U("udp.dstport", 0xffff, 0, route.dport),
-    {"infiniband.bth.opcode", K_OPCODE, 0, 0, P(f.opcode), 1},
-    B("infiniband.bth.se", 0, f.se),
-    B("infiniband.bth.m", 0, f.migreq),
-    B("infiniband.bth.a", 0, f.ackreq),
-    B("roceshark.bth.fecn", 0, f.fecn),
-    B("roceshark.bth.becn", 0, f.becn),
-    U("infiniband.bth.tver", 0xf, 0, f.tver),
-    U("infiniband.bth.p_key", 0xffff, 0, f.pkey),
-    U("infiniband.bth.destqp", 0xffffff, 0, f.dest_qp),
-    U("infiniband.bth.psn", 0xffffff, 0, f.psn),
-    U("infiniband.rdeth.eecnxt", 0xffffff, RS_HDR_RDETH, f.rdeth_eecnxt),
-    U("infiniband.deth.q_key", 0xffffffff, RS_HDR_DETH, f.deth.qkey),
-    U("infiniband.deth.srcqp", 0xffffff, RS_HDR_DETH, f.deth.src_qp),
-    U("roceshark.xrceth.xrcsrq", 0xffffff, RS_HDR_XRCETH, f.xrc_srq),
-    U("infiniband.reth.dmalen", 0xffffffff, RS_HDR_RETH, f.reth.len),
-    U("infiniband.atomiceth.swapdt", UINT64_MAX, RS_HDR_ATOMICETH, f.atomic.swap_add),
-    U("infiniband.atomiceth.cmpdt", UINT64_MAX, RS_HDR_ATOMICETH, f.atomic.compare),
-    U("infiniband.aeth.syndrome", 0xff, RS_HDR_AETH, f.aeth.syndrome),
-    U("infiniband.aeth.msn", 0xffffff, RS_HDR_AETH, f.aeth.msn),
-    U("infiniband.atomicacketh.origremdt", UINT64_MAX, RS_HDR_ATOMICACKETH, f.atomic_ack_orig),
-    U("infiniband.immdt", 0xffffffff, RS_HDR_IMMDT, f.imm),
-    U("infiniband.ieth", 0xffffffff, RS_HDR_IETH, f.ieth_rkey),
-    {"payload", K_PAYLOAD, 0, 0, 0, 0},
-    {"icrc", K_ICRC, 0, 0, 0, 0},
-};
-
+/* Removes one pair of quotes around a whole value. */
 static void
-store(void *dst, uint8_t width, uint64_t v)
+unquote(char *s)
 {
-    switch (width) {
-    case 1: *(uint8_t *)dst = (uint8_t)v; break;
-    case 2: *(uint16_t *)dst = (uint16_t)v; break;
-    case 4: *(uint32_t *)dst = (uint32_t)v; break;
-    default: *(uint64_t *)dst = v; break;
+    size_t n = strlen(s);
+
+    if (n >= 2 && s[0] == '"' && s[n - 1] == '"' && strchr(s + 1, '"') == s + n - 1) {
+        memmove(s, s + 1, n - 2);
+        s[n - 2] = '\0';
     }
 }
 
-static void
-touch(struct ctx *c, uint16_t hdr, unsigned col)
+/* The slot for field id (and VLAN tag): the one an earlier word or line used, so a
+ * later one replaces it, or a new one. */
+static struct rs_inject_set *
+set_slot(struct ctx *c, uint8_t target, int id, uint8_t tag, unsigned col)
 {
-    for (unsigned b = 0; b < 16; b++)
-        if ((hdr & (1u << b)) && !(c->t.hdrs & (1u << b)))
-            c->t.col[b] = col;
-    c->t.hdrs |= hdr;
+    struct rs_inject_packet *p = c->p;
+    unsigned i = 0;
+
+    while (i < p->n_sets && !(p->sets[i].target == target && p->sets[i].field == id &&
+                              p->sets[i].tag == tag))
+        i++;
+    if (i == RS_INJECT_MAX_SETS)
+        return NULL;
+    if (i == p->n_sets)
+        p->n_sets++;
+    memset(&p->sets[i], 0, sizeof(p->sets[i]));
+    p->sets[i].target = target;
+    p->sets[i].field = id;
+    p->sets[i].tag = tag;
+    c->set_col[i] = col;
+    return &p->sets[i];
 }
 
-/* infiniband.reth.va and .r_key name the address and key of the RETH and,
- * as in Wireshark, of the AtomicETH: they go to whichever the opcode has. */
+/* What the field's name says about the packet's shape, for the flat form. */
+static void
+shape_from_name(struct ctx *c, const char *abbrev)
+{
+    struct rs_inject_packet *p = c->p;
+
+    if (strncmp(abbrev, "ipv6.", 5) == 0)
+        p->route.family = 6;
+    else if (strncmp(abbrev, "infiniband.lrh.", 15) == 0)
+        p->encap = RS_INJECT_IB;
+    else if (strncmp(abbrev, "infiniband.grh.", 15) == 0 && p->encap == RS_INJECT_IB)
+        p->ib_grh = true;
+    else if (strncmp(abbrev, "infiniband.grh.", 15) == 0)
+        p->encap = RS_INJECT_ROCEV1;
+    else if ((strncmp(abbrev, "vlan.", 5) == 0 || strncmp(abbrev, "ieee8021ad.", 11) == 0) &&
+             p->n_vlans == 0) {
+        p->n_vlans = 1;
+        p->vlan[0].tpid = abbrev[0] == 'i' ? 0x88a8 : 0x8100;
+    }
+}
+
+/* FIELD=VALUE for registry field id, at column col (the value at vcol). */
 static int
-set_va_rkey(struct ctx *c, const char *name, const char *val, unsigned col)
+set_field(struct ctx *c, int id, uint8_t tag, const char *val, unsigned col, unsigned vcol,
+          bool flat)
 {
-    uint64_t v;
-    bool va = strcmp(name, "infiniband.reth.va") == 0;
+    const struct rs_field *f = rs_field_by_id(id);
+    struct rs_inject_packet *p = c->p;
+    const char *why = "";
 
-    if (!parse_u64(val, va ? UINT64_MAX : 0xffffffff, &v))
-        return fail(c, col + (unsigned)strlen(name) + 1, "%.100s: bad value '%.100s'", name, val);
-    if (va)
-        c->p->f.reth.va = c->p->f.atomic.va = v;
-    else
-        c->p->f.reth.rkey = c->p->f.atomic.rkey = (uint32_t)v;
-    if (c->va_col == 0)
-        c->va_col = col;
+    /* ip.src=fe80::1: an IPv6 address given to ip.* means IPv6. */
+    if (flat && f->type == RS_FT_IPV4 && strchr(val, ':') != NULL) {
+        char v6[32];
+        snprintf(v6, sizeof(v6), "ipv6.%s", strcmp(f->abbrev, "ip.src") == 0 ? "src" : "dst");
+        id = value_field(v6);
+        f = rs_field_by_id(id);
+    }
+    if (flat)
+        shape_from_name(c, f->abbrev);
+    /* A field read through a function is settable where the function only says whether
+     * it is there (a tag, a syndrome's kind) and the bytes are where the table says. */
+    bool plain_get = f->layer == RS_LAYER_VLAN ||
+                     strncmp(f->abbrev, "infiniband.aeth.syndrome.", 25) == 0;
+    if ((f->get != NULL && !plain_get) || f->layer == RS_NO_LAYER || f->width == 0 ||
+        f->type == RS_FT_STRING || f->type == RS_FT_DOUBLE || f->type == RS_FT_NONE ||
+        (f->type == RS_FT_BYTES && f->width > 8))
+        return fail(c, col, "%s: computed by the decoder, not a field a spec sets", f->abbrev);
+
+    if (strcmp(f->abbrev, "infiniband.bth.opcode") == 0) {
+        struct rs_inject_gen g;
+        if (!inject_gen_parse(val, 0xff, value_by_name, f, &g, &why))
+            return fail(c, vcol, "%s: '%s': %s", f->abbrev, val, why);
+        if (g.kind == RS_GEN_CONST) {
+            if (rs_ib_opcode_info((uint8_t)g.a)->name == NULL)
+                return fail(c, vcol, "%s: opcode %s is reserved", f->abbrev, val);
+            p->f.opcode = (uint8_t)g.a;
+        } else if (g.kind != RS_GEN_LIST && g.kind != RS_GEN_SEQ) {
+            return fail(c, vcol, "%s: the opcode decides the headers: give list(...) or "
+                        "seq(...) of opcodes, not %s", f->abbrev, val);
+        } else {
+            struct rs_inject_set *s = set_slot(c, RS_INJECT_T_OPCODE, -1, 0, col);
+            if (s == NULL)
+                return fail(c, col, "more than %d fields set", RS_INJECT_MAX_SETS);
+            s->gen = g;
+            p->f.opcode = (uint8_t)(g.kind == RS_GEN_LIST ? g.list[0] : g.a);
+        }
+        p->given |= RS_INJECT_GAVE_OPCODE;
+        return 0;
+    }
+    struct rs_inject_set tmp, *s = &tmp;
+    memset(&tmp, 0, sizeof(tmp));
+    bool ok = true;
+    switch (f->type) {
+    case RS_FT_ETHER:
+        ok = parse_mac(val, s->addr);
+        why = "expected a MAC address (02:00:00:00:00:01)";
+        if (ok)
+            p->given |= strcmp(f->abbrev, "eth.src") == 0 ? RS_INJECT_GAVE_ETH_SRC
+                                                          : RS_INJECT_GAVE_ETH_DST;
+        break;
+    case RS_FT_IPV4:
+        ok = inet_pton(AF_INET, val, s->addr) == 1;
+        why = "expected an IPv4 address";
+        if (ok && strcmp(f->abbrev, "ip.dst") == 0)
+            memcpy(p->route.dst, s->addr, 4);
+        else if (ok && strcmp(f->abbrev, "ip.src") == 0)
+            memcpy(p->route.src, s->addr, 4);
+        break;
+    case RS_FT_IPV6:
+        ok = inet_pton(AF_INET6, val, s->addr) == 1;
+        why = "expected an IPv6 address or a GID";
+        if (ok && strcmp(f->abbrev, "ipv6.dst") == 0)
+            memcpy(p->route.dst, s->addr, 16);
+        else if (ok && strcmp(f->abbrev, "ipv6.src") == 0)
+            memcpy(p->route.src, s->addr, 16);
+        break;
+    default:
+        ok = inject_gen_parse(val, inject_field_max(f), value_by_name, f, &s->gen, &why);
+        if (ok && s->gen.kind == RS_GEN_RAND)
+            p->given |= RS_INJECT_GAVE_RANDOM;
+        if (ok && s->gen.kind == RS_GEN_CONST && strcmp(f->abbrev, "udp.srcport") == 0)
+            p->route.sport = (uint16_t)s->gen.a;
+        if (ok && strcmp(f->abbrev, "roceshark.bth.becn") == 0)
+            p->given |= RS_INJECT_GAVE_BECN;
+        break;
+    }
+    if (!ok)
+        return fail(c, vcol, "%s: '%s': %s", f->abbrev, val, why);
+    if ((s = set_slot(c, RS_INJECT_T_FIELD, id, tag, col)) == NULL)
+        return fail(c, col, "more than %d fields set", RS_INJECT_MAX_SETS);
+    memcpy(s->addr, tmp.addr, sizeof(s->addr));
+    s->gen = tmp.gen;
+    if (strcmp(f->abbrev, "ip.checksum") == 0)
+        p->keep |= RS_ENCODE_KEEP_IP_CHECKSUM;
+    else if (strcmp(f->abbrev, "udp.checksum") == 0)
+        p->keep |= RS_ENCODE_KEEP_UDP_CHECKSUM;
+    else if (strcmp(f->abbrev, "infiniband.invariant.crc") == 0)
+        p->keep |= RS_ENCODE_KEEP_ICRC;
+    else if (strcmp(f->abbrev, "infiniband.variant.crc") == 0)
+        p->keep |= RS_ENCODE_KEEP_VCRC;
     return 0;
 }
 
+/* icrc=bad|good|NUMBER and vcrc=..., in any layer and in the flat form. */
 static int
-set_word(struct ctx *c, const char *name, const char *val, unsigned col)
+set_crc(struct ctx *c, bool icrc, const char *val, unsigned col, unsigned vcol)
 {
-    unsigned vcol = col + (unsigned)strlen(name) + 1;
-    uint8_t *base = (uint8_t *)c->p;
-    uint64_t v;
-
-    if (strcmp(name, "infiniband.reth.va") == 0 || strcmp(name, "infiniband.reth.r_key") == 0)
-        return set_va_rkey(c, name, val, col);
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-        const struct key *k = &keys[i];
-        if (strcmp(k->name, name) != 0)
-            continue;
-        bool ok = true;
-        switch (k->kind) {
-        case K_U64:
-        case K_BOOL:
-            if (k->kind == K_BOOL && (strcasecmp(val, "true") == 0 || strcasecmp(val, "false") == 0))
-                v = strcasecmp(val, "true") == 0;
-            else if (!parse_u64(val, k->max, &v))
-                return fail(c, vcol, "%.100s: '%.100s' out of range or not a number", name, val);
-            if (k->kind == K_BOOL)
-                *(bool *)(base + k->off) = v != 0;
-            else
-                store(base + k->off, k->width, v);
-            break;
-        case K_MAC:
-            ok = parse_mac(val, base + k->off);
-            break;
-        case K_IP:
-            ok = parse_ip(c->p, val, base + k->off);
-            if (ok && strcmp(name, "ip.dst") == 0)
-                c->p->given |= RS_INJECT_GAVE_DST;
-            break;
-        case K_OPCODE:
-            ok = parse_opcode(val, &c->p->f.opcode);
-            if (ok && rs_ib_opcode_info(c->p->f.opcode)->name == NULL)
-                return fail(c, vcol, "%.100s: opcode %.100s is reserved", name, val);
-            c->p->given |= RS_INJECT_GAVE_OPCODE;
-            break;
-        case K_PAYLOAD:
-            ok = parse_payload(c->p, val);
-            if (!ok)
-                return fail(c, vcol, "payload: '%.100s': expected hex bytes or len:N (N up to 9000)",
-                            val, "");
-            break;
-        case K_ICRC:
-            ok = strcmp(val, "bad") == 0 || strcmp(val, "good") == 0;
-            c->p->bad_icrc = strcmp(val, "bad") == 0;
-            break;
+    if (strcmp(val, "bad") == 0 || strcmp(val, "good") == 0) {
+        bool bad = strcmp(val, "bad") == 0;
+        if (icrc) {
+            c->p->bad_icrc = bad;
+            c->p->keep &= ~RS_ENCODE_KEEP_ICRC;
+        } else {
+            c->p->bad_vcrc = bad;
+            c->p->keep &= ~RS_ENCODE_KEEP_VCRC;
         }
-        if (!ok)
-            return fail(c, vcol, "%.100s: bad value '%.100s'", name, val);
-        touch(c, k->hdr, col);
         return 0;
     }
-    return fail(c, col, "%.100s: not a field a packet spec sets%.100s", name,
-                " (see 'roceshark inject -h')");
+    return set_field(c, value_field(icrc ? "infiniband.invariant.crc" : "infiniband.variant.crc"),
+                     0, val, col, vcol, false);
 }
 
-/* The header a bit stands for, for messages. */
-static const char *
-hdr_name(unsigned bit)
-{
-    static const char *const names[] = {"RDETH", "DETH", "XRCETH", "RETH", "AtomicETH",
-                                        "AETH", "AtomicAckETH", "ImmDt", "IETH"};
-    return bit < sizeof(names) / sizeof(names[0]) ? names[bit] : "header";
-}
-
-static bool
-known_field(const char *name)
-{
-    if (strcmp(name, "infiniband.reth.va") == 0 || strcmp(name, "infiniband.reth.r_key") == 0)
-        return true;
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-        if (strcmp(keys[i].name, name) == 0)
-            return true;
-    return false;
-}
-
-/* The layers of the layered form and the Wireshark prefix of their fields. */
-static const struct {
-    const char *layer, *prefix;
-} layers[] = {
-    {"eth", "eth"},          {"ip", "ip"},           {"ipv4", "ip"},
-    {"ipv6", "ipv6"},        {"udp", "udp"},         {"bth", "infiniband.bth"},
-    {"rdeth", "infiniband.rdeth"}, {"deth", "infiniband.deth"},
-    {"xrceth", "roceshark.xrceth"}, {"reth", "infiniband.reth"},
-    {"atomiceth", "infiniband.atomiceth"}, {"aeth", "infiniband.aeth"},
-    {"atomicacketh", "infiniband.atomicacketh"}, {"immdt", "infiniband.immdt"},
-    {"ieth", "infiniband.ieth"}, {"payload", "payload"},
-};
-
-/* The full name of field key of a layer: the key itself when it is a full name; the
- * layer's own name for the one-value headers (immdt, ieth) and payload; our roceshark.
- * names for the BTH's FECN and BECN; else prefix.key. */
-static void
-full_name(const char *prefix, const char *key, char *out, size_t size)
-{
-    if (strchr(key, '.') != NULL && known_field(key))
-        snprintf(out, size, "%.100s", key);
-    else if (strcmp(key, "icrc") == 0)
-        snprintf(out, size, "icrc");
-    else if (strcmp(prefix, "infiniband.immdt") == 0 || strcmp(prefix, "infiniband.ieth") == 0 ||
-             strcmp(prefix, "payload") == 0)
-        snprintf(out, size, "%s", prefix);
-    else if (strcmp(prefix, "infiniband.bth") == 0 &&
-             (strcmp(key, "fecn") == 0 || strcmp(key, "becn") == 0))
-        snprintf(out, size, "roceshark.bth.%.100s", key);
-    else
-        snprintf(out, size, "%.40s.%.100s", prefix, key);
-}
-
-/* One "key=value" of layer number nth (its name and prefix) at column col. */
+/* payload(len=..., hex=..., fill=...) and the flat payload=HEX|len:N. */
 static int
-layer_arg(struct ctx *c, unsigned nth, const char *layer, const char *prefix, char *arg,
+set_payload(struct ctx *c, const char *key, const char *val, unsigned col, unsigned vcol)
+{
+    struct rs_inject_packet *p = c->p;
+    const char *why = "";
+
+    if (strcmp(key, "hex") == 0) {
+        if (!parse_hex_payload(p, val))
+            return fail(c, vcol, "payload: hex '%s': expected hex bytes, at most %d",
+                        val, RS_INJECT_MAX_PAYLOAD);
+        return 0;
+    }
+    if (strcmp(key, "fill") == 0) {
+        if (!parse_fill(p, val))
+            return fail(c, vcol, "payload: fill '%s': expected zero, ones, count, rand or "
+                        "0xHEX (up to %d bytes)", val, RS_INJECT_MAX_PATTERN);
+        c->fill_payload = true;
+        return 0;
+    }
+    struct rs_inject_gen g;
+    if (!inject_gen_parse(val, RS_INJECT_MAX_PAYLOAD, NULL, NULL, &g, &why))
+        return fail(c, vcol, "payload: len '%s': %s (0..%d)", val, why, RS_INJECT_MAX_PAYLOAD);
+    c->fill_payload = true;
+    if (g.kind == RS_GEN_CONST) {
+        p->payload_len = (uint32_t)g.a;
+        return 0;
+    }
+    /* A generated length: every value must fit, so the field's range is the payload's. */
+    g.max = UINT64_MAX;
+    if (g.kind == RS_GEN_INC || g.kind == RS_GEN_DEC || (g.kind == RS_GEN_RAND && g.b > RS_INJECT_MAX_PAYLOAD))
+        return fail(c, vcol, "payload: len '%s': give rand(LO,HI), list(...) or seq(LO..HI) "
+                    "within 0..%d", val, RS_INJECT_MAX_PAYLOAD);
+    struct rs_inject_set *s = set_slot(c, RS_INJECT_T_PAYLOAD_LEN, -1, 0, col);
+    if (s == NULL)
+        return fail(c, col, "more than %d fields set", RS_INJECT_MAX_SETS);
+    s->gen = g;
+    if (g.kind == RS_GEN_RAND)
+        p->given |= RS_INJECT_GAVE_RANDOM;
+    return 0;
+}
+
+/* One KEY=VALUE inside layer number nth (definition d; tag: its VLAN tag index). */
+static int
+layer_arg(struct ctx *c, unsigned nth, const struct layer_def *d, uint8_t tag, char *arg,
           unsigned col)
 {
-    char name[160], value[1024];
     char *eq = strchr(arg, '=');
+    char hint[160];
 
     if (eq == NULL || eq == arg)
-        return fail(c, col, "layer %.100s: '%.100s': expected FIELD=VALUE", layer, arg);
+        return fail(c, col, "layer %u %s: '%s': expected FIELD=VALUE", nth, d->name, arg);
     *eq = '\0';
-    full_name(prefix, arg, name, sizeof(name));
-    if (!known_field(name)) {
-        char what[64];
-        snprintf(what, sizeof(what), "layer %u %s", nth, layer);
-        return fail(c, col, "%.100s: no field '%.100s'", what, arg);
+    char *val = eq + 1;
+    unsigned vcol = col + (unsigned)(val - arg);
+    unquote(val);
+    if (strcmp(arg, "icrc") == 0 || strcmp(arg, "vcrc") == 0)
+        return set_crc(c, arg[0] == 'i', val, col, vcol);
+    if (d->kind == L_PAYLOAD && (strcmp(arg, "len") == 0 || strcmp(arg, "hex") == 0 ||
+                                 strcmp(arg, "fill") == 0))
+        return set_payload(c, arg, val, col, vcol);
+    if (d->kind == L_PAD && strcmp(arg, "count") == 0) {
+        uint64_t n;
+        char *end;
+        errno = 0;
+        n = strtoull(val, &end, 0);
+        if (errno != 0 || *end != '\0' || end == val || n > 64)
+            return fail(c, vcol, "layer %u pad: count '%s': expected 0..64", nth, val);
+        c->p->f.pad_given = true;
+        c->p->f.pad_len = (uint8_t)n;
+        return 0;
     }
-    /* payload(len=N) and payload(hex=...) are payload=len:N and payload=HEX. */
-    const char *v = eq + 1;
-    if (strcmp(name, "payload") == 0 && strcmp(arg, "len") == 0)
-        snprintf(value, sizeof(value), "len:%s", v);
-    else
-        snprintf(value, sizeof(value), "%s", v);
-    return set_word(c, name, value, col);
+    int id = d->kind == L_PAYLOAD || d->kind == L_PAD ? -1 : layer_field(d, arg);
+    if (id < 0) {
+        suggest_field(d, arg, hint, sizeof(hint));
+        return fail(c, col, "layer %u %s: no field '%s'%s", nth, d->name, arg, hint);
+    }
+    return set_field(c, id, tag, val, col, vcol, false);
 }
 
-/* "eth / ip(dst=10.0.0.2) / udp(srcport=5) / bth(opcode=\"RC Send Only\", psn=5) /
- * payload(len=64)": layers separated by '/', each with its fields in parentheses. */
+/* A layer's effect on the packet's shape, before its fields. */
+static int
+layer_shape(struct ctx *c, unsigned nth, const struct layer_def *d, unsigned col, uint8_t *tag)
+{
+    struct rs_inject_packet *p = c->p;
+
+    switch (d->kind) {
+    case L_VLAN:
+    case L_QINQ:
+        if (p->encap == RS_INJECT_IB)
+            return fail(c, col, "layer %u %s: native InfiniBand has no Ethernet header", nth,
+                        d->name);
+        if (p->n_vlans == RS_INJECT_MAX_VLANS)
+            return fail(c, col, "layer %u %s: more than %d tags", nth, d->name,
+                        RS_INJECT_MAX_VLANS);
+        *tag = p->n_vlans;
+        p->vlan[p->n_vlans].tpid = d->kind == L_QINQ ? 0x88a8 : 0x8100;
+        p->vlan[p->n_vlans++].tci = 0;
+        break;
+    case L_IPV4:
+    case L_IPV6:
+    case L_UDP:
+        if (p->encap != RS_INJECT_ROCEV2)
+            return fail(c, col, "layer %u %s: a %s packet has no IP or UDP header", nth,
+                        d->name, p->encap == RS_INJECT_IB ? "native InfiniBand" : "RoCEv1");
+        if (d->kind != L_UDP)
+            p->route.family = d->kind == L_IPV6 ? 6 : 4;
+        break;
+    case L_LRH:
+        p->encap = RS_INJECT_IB;
+        p->n_vlans = 0;
+        break;
+    case L_GRH:
+        if (p->encap == RS_INJECT_IB)
+            p->ib_grh = true;
+        else
+            p->encap = RS_INJECT_ROCEV1;
+        break;
+    case L_CNP:
+        if (!(p->given & RS_INJECT_GAVE_OPCODE))
+            p->f.opcode = 0x81;
+        if (!(p->given & RS_INJECT_GAVE_BECN))
+            p->f.becn = true;       /* Annex A17.9.3: a CNP carries BECN */
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+static int flat_word(struct ctx *c, char *word, unsigned col);
+static int read_word(struct ctx *c, const char *text, size_t *i, char *word, size_t size);
+
+/* Reads "repeat N" at text[*i]; returns 1 when there was none. */
+static int
+parse_repeat(struct ctx *c, const char *text, size_t *i)
+{
+    size_t n = strlen(text), j = *i;
+
+    if (strncmp(text + j, "repeat", 6) != 0 || (j + 6 < n && !isspace((unsigned char)text[j + 6])))
+        return 1;
+    unsigned col = (unsigned)j + 1;
+    j += 6;
+    while (j < n && isspace((unsigned char)text[j]))
+        j++;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text + j, &end, 10);
+    if (errno != 0 || end == text + j || v < 1 || v > UINT32_MAX)
+        return fail(c, col, "repeat: expected a count from 1 to %u", UINT32_MAX);
+    c->p->repeat = (uint32_t)v;
+    *i = (size_t)(end - text);
+    return 0;
+}
+
+/* The layered form: layers separated by '/', each with its fields in parentheses. */
 static int
 parse_layers(struct ctx *c, const char *text)
 {
     size_t i = 0, n = strlen(text);
     unsigned nth = 0;
+    char hint[160];
 
     while (i < n) {
         while (i < n && (isspace((unsigned char)text[i]) || text[i] == '/'))
             i++;
         if (i >= n || text[i] == '#')
             break;
+        int rr = parse_repeat(c, text, &i);
+        if (rr <= 0) {
+            if (rr < 0)
+                return rr;
+            continue;
+        }
         unsigned lcol = (unsigned)i + 1;
+        /* A FIELD=VALUE word among the layers (icrc=bad at the end) is a flat word. */
+        size_t name_end = i + strspn(text + i, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                               "0123456789_.");
+        if (name_end > i && text[name_end] == '=') {
+            char word[1024];
+            int rc = read_word(c, text, &i, word, sizeof(word));
+            if (rc == 0)
+                rc = flat_word(c, word, lcol);
+            if (rc != 0)
+                return rc;
+            continue;
+        }
         char layer[32];
         size_t l = 0;
         while (i < n && (isalnum((unsigned char)text[i]) || text[i] == '_') && l + 1 < sizeof(layer))
             layer[l++] = text[i++];
         layer[l] = '\0';
         nth++;
-        const char *prefix = NULL;
-        for (size_t k = 0; k < sizeof(layers) / sizeof(layers[0]); k++)
-            if (strcmp(layers[k].layer, layer) == 0)
-                prefix = layers[k].prefix;
-        if (prefix == NULL)
-            return fail(c, lcol, "layer %.100s: unknown (eth, ip, ipv6, udp, bth, rdeth, deth, "
-                        "xrceth, reth, atomiceth, aeth, atomicacketh, immdt, ieth, payload)%.100s",
-                        l ? layer : "(none)", "");
+        const struct layer_def *d = layer_by_name(layer);
+        if (d == NULL) {
+            const char *best = NULL;
+            unsigned best_d = INJECT_NEAR(l) + 1;
+            for (size_t k = 0; k < N_LAYER_DEFS; k++) {
+                unsigned dist = inject_distance(layer, layer_defs[k].name);
+                if (dist < best_d) {
+                    best_d = dist;
+                    best = layer_defs[k].name;
+                }
+            }
+            if (best != NULL)
+                snprintf(hint, sizeof(hint), " (did you mean %s?)", best);
+            else
+                snprintf(hint, sizeof(hint), " (eth vlan ieee8021ad ip ipv6 udp lrh grh bth "
+                         "rdeth deth xrceth reth atomiceth aeth atomicacketh immdt ieth cnp "
+                         "payload pad)");
+            return fail(c, lcol, "layer %u %s: unknown%s", nth, l ? layer : "(none)", hint);
+        }
+        uint8_t tag = 0;
+        int rc = layer_shape(c, nth, d, lcol, &tag);
+        if (rc != 0)
+            return rc;
         while (i < n && isspace((unsigned char)text[i]))
             i++;
-        if (i >= n || text[i] != '(')
+        if (i >= n || text[i] != '(') {
+            if (i < n && text[i] != '/' && text[i] != '#' && strncmp(text + i, "repeat", 6) != 0)
+                return fail(c, (unsigned)i + 1, "layer %u %s: expected '(', '/' or the end",
+                            nth, d->name);
             continue;           /* a layer with every field left as it is */
+        }
         i++;
         for (;;) {
             while (i < n && isspace((unsigned char)text[i]))
@@ -416,18 +718,21 @@ parse_layers(struct ctx *c, const char *text)
             char arg[1024];
             size_t a = 0;
             bool quoted = false;
-            for (; i < n && (quoted || (text[i] != ',' && text[i] != ')')); i++) {
-                if (text[i] == '"') {
+            int depth = 0;
+            for (; i < n && (quoted || depth > 0 || (text[i] != ',' && text[i] != ')')); i++) {
+                if (text[i] == '"')
                     quoted = !quoted;
-                    continue;
-                }
+                else if (!quoted && text[i] == '(')
+                    depth++;
+                else if (!quoted && text[i] == ')')
+                    depth--;
                 if (a + 1 < sizeof(arg) && !(isspace((unsigned char)text[i]) && !quoted))
                     arg[a++] = text[i];
             }
             arg[a] = '\0';
             if (i >= n)
-                return fail(c, lcol, "layer %.100s: '(' is not closed%.100s", layer, "");
-            int rc = layer_arg(c, nth, layer, prefix, arg, acol);
+                return fail(c, lcol, "layer %u %s: '(' is not closed", nth, d->name);
+            rc = layer_arg(c, nth, d, tag, arg, acol);
             if (rc != 0)
                 return rc;
             if (text[i] == ',')
@@ -437,66 +742,246 @@ parse_layers(struct ctx *c, const char *text)
     return 0;
 }
 
-int
-rs_inject_spec_parse(struct rs_inject_packet *p, const char *text, const char *where,
-                     unsigned line, char *err)
+/* One FIELD=VALUE word of the flat form. */
+static int
+flat_word(struct ctx *c, char *word, unsigned col)
 {
-    struct ctx c = {p, where, line, err, {0, {0}}, 0};
-    char word[1024], name[128];
-    size_t i = 0, n = strlen(text);
+    char hint[160];
+    char *eq = strchr(word, '=');
 
-    if (strchr(text, '(') != NULL) {
-        int rc = parse_layers(&c, text);
-        if (rc != 0)
-            return rc;
-        n = 0;      /* on to the header checks */
+    if (eq == NULL || eq == word)
+        return fail(c, col, "'%s': expected FIELD=VALUE", word);
+    *eq = '\0';
+    char *val = eq + 1;
+    unsigned vcol = col + (unsigned)(val - word);
+    unquote(val);
+    if (strcmp(word, "icrc") == 0 || strcmp(word, "vcrc") == 0)
+        return set_crc(c, word[0] == 'i', val, col, vcol);
+    if (strcmp(word, "payload") == 0) {
+        if (strncmp(val, "len:", 4) == 0)
+            return set_payload(c, "len", val + 4, col, vcol + 4);
+        return set_payload(c, "hex", val, col, vcol);
     }
+    if (strncmp(word, "payload.", 8) == 0)
+        return set_payload(c, word + 8, val, col, vcol);
+    int id = value_field(word);
+    if (id < 0) {
+        suggest_name(word, hint, sizeof(hint));
+        return fail(c, col, "%s: not a field a packet spec sets%s", word, hint);
+    }
+    return set_field(c, id, 0, val, col, vcol, true);
+}
+
+/* Reads the word at text[*i] (up to a space outside quotes and parentheses) into word.
+ * Returns 0, or the error. */
+static int
+read_word(struct ctx *c, const char *text, size_t *i, char *word, size_t size)
+{
+    size_t n = strlen(text), w = 0, j = *i;
+    unsigned col = (unsigned)j + 1;
+    bool quoted = false;
+    int depth = 0;
+
+    for (; j < n && (quoted || depth > 0 || !isspace((unsigned char)text[j])); j++) {
+        if (text[j] == '"')
+            quoted = !quoted;
+        else if (!quoted && text[j] == '(')
+            depth++;
+        else if (!quoted && text[j] == ')')
+            depth--;
+        if (w + 1 >= size)
+            return fail(c, col, "a word longer than %zu characters", size - 1);
+        if (!(isspace((unsigned char)text[j]) && !quoted))
+            word[w++] = text[j];
+    }
+    word[w] = '\0';
+    *i = j;
+    if (quoted)
+        return fail(c, col, "%s: a quote is not closed", word);
+    return 0;
+}
+
+/* The flat form: FIELD=VALUE words with full names. */
+static int
+parse_flat(struct ctx *c, const char *text)
+{
+    char word[1024];
+    size_t i = 0, n = strlen(text);
 
     while (i < n) {
         while (i < n && isspace((unsigned char)text[i]))
             i++;
         if (i >= n || text[i] == '#')
             break;
-        unsigned col = (unsigned)i + 1;
-        size_t w = 0;
-        bool quoted = false;
-        for (; i < n && (quoted || !isspace((unsigned char)text[i])); i++) {
-            if (text[i] == '"') {
-                quoted = !quoted;
-                continue;
-            }
-            if (w + 1 >= sizeof(word))
-                return fail(&c, col, "a word longer than %.100s%.100s characters", "1023", "");
-            word[w++] = text[i];
+        int rr = parse_repeat(c, text, &i);
+        if (rr <= 0) {
+            if (rr < 0)
+                return rr;
+            continue;
         }
-        word[w] = '\0';
-        if (quoted)
-            return fail(&c, col, "%.100s: a quote is not closed%.100s", word, "");
-        char *eq = strchr(word, '=');
-        if (eq == NULL || eq == word)
-            return fail(&c, col, "'%.100s': expected FIELD=VALUE%.100s", word, "");
-        size_t len = (size_t)(eq - word);
-        if (len >= sizeof(name))
-            return fail(&c, col, "%.100s: not a field a packet spec sets%.100s", "(a long name)", "");
-        memcpy(name, word, len);
-        name[len] = '\0';
-        int rc = set_word(&c, name, eq + 1, col);
+        unsigned col = (unsigned)i + 1;
+        int rc = read_word(c, text, &i, word, sizeof(word));
+        if (rc == 0)
+            rc = flat_word(c, word, col);
         if (rc != 0)
             return rc;
     }
-    /* A field of a header the opcode does not carry would be silently dropped. */
-    uint16_t has = rs_ib_opcode_info(p->f.opcode)->hdrs;
-    uint16_t extra = c.t.hdrs & ~has;
-    if (c.va_col != 0 && !(has & (RS_HDR_RETH | RS_HDR_ATOMICETH)))
-        return fail(&c, c.va_col, "the opcode (%.100s) carries no %.100s",
-                    rs_ib_opcode_info(p->f.opcode)->name, "RETH or AtomicETH");
-    for (unsigned b = 0; b < 16; b++) {
-        if (extra & (1u << b)) {
-            char what[64];
-            snprintf(what, sizeof(what), "%s", hdr_name(b));
-            return fail(&c, c.t.col[b], "the opcode (%.100s) carries no %.100s",
-                        rs_ib_opcode_info(p->f.opcode)->name, what);
+    return 0;
+}
+
+/* The layers (RS_LAYER_* bits) the packet has, as built with opcode. */
+static uint64_t
+layers_present(const struct rs_inject_packet *p, uint8_t opcode, uint32_t payload_len)
+{
+    uint64_t has = 1ull << RS_LAYER_BTH | 1ull << RS_LAYER_IB | 1ull << RS_LAYER_ICRC |
+                   1ull << RS_LAYER_PAYLOAD;
+    uint16_t hdrs = rs_ib_opcode_info(opcode)->hdrs;
+
+    if (p->encap != RS_INJECT_IB)
+        has |= 1ull << RS_LAYER_ETH;
+    if (p->n_vlans > 0)
+        has |= 1ull << RS_LAYER_VLAN;
+    if (p->encap == RS_INJECT_ROCEV2)
+        has |= 1ull << (p->route.family == 6 ? RS_LAYER_IPV6 : RS_LAYER_IPV4) |
+               1ull << RS_LAYER_UDP;
+    if (p->encap == RS_INJECT_ROCEV1 || (p->encap == RS_INJECT_IB && p->ib_grh))
+        has |= 1ull << RS_LAYER_GRH;
+    if (p->encap == RS_INJECT_IB)
+        has |= 1ull << RS_LAYER_LRH | 1ull << RS_LAYER_VCRC;
+    if (p->f.pad_given ? p->f.pad_len > 0 : (payload_len & 3) != 0)
+        has |= 1ull << RS_LAYER_PAD;
+    for (size_t i = 0; i < N_EXT_LAYERS; i++)
+        if (hdrs & ext_layers[i].hdr)
+            has |= 1ull << ext_layers[i].layer;
+    return has;
+}
+
+/* What a missing layer is called in a message. */
+static const char *
+layer_label(uint8_t layer)
+{
+    for (size_t i = 0; i < N_EXT_LAYERS; i++)
+        if (ext_layers[i].layer == layer)
+            return ext_layers[i].name;
+    switch (layer) {
+    case RS_LAYER_ETH: return "Ethernet header (native InfiniBand)";
+    case RS_LAYER_IPV4: return "IPv4 header";
+    case RS_LAYER_IPV6: return "IPv6 header";
+    case RS_LAYER_UDP: return "UDP header";
+    case RS_LAYER_LRH: return "LRH (only native InfiniBand has one)";
+    case RS_LAYER_GRH: return "GRH";
+    case RS_LAYER_VCRC: return "VCRC (only native InfiniBand has one)";
+    case RS_LAYER_PAD: return "pad";
+    default: return "such header";
+    }
+}
+
+/* Every field set must be in a header the packet has, with every opcode it takes. */
+static int
+check_layers(struct ctx *c)
+{
+    struct rs_inject_packet *p = c->p;
+    uint8_t ops[256];
+    unsigned n_ops = 0;
+
+    ops[n_ops++] = p->f.opcode;
+    for (unsigned i = 0; i < p->n_sets; i++) {
+        const struct rs_inject_gen *g = &p->sets[i].gen;
+        if (p->sets[i].target != RS_INJECT_T_OPCODE)
+            continue;
+        n_ops = 0;
+        for (uint64_t k = 0; k < (g->kind == RS_GEN_LIST ? g->n : g->b - g->a + 1); k++)
+            ops[n_ops++] = (uint8_t)(g->kind == RS_GEN_LIST ? g->list[k] : g->a + k);
+        for (unsigned k = 0; k < n_ops; k++)
+            if (rs_ib_opcode_info(ops[k])->name == NULL)
+                return fail(c, c->set_col[i] ? c->set_col[i] : 1,
+                            "infiniband.bth.opcode: opcode 0x%02x is reserved", ops[k]);
+    }
+    /* What an earlier line (the command line's spec under a -F line) set in a header
+     * this line's packet lacks does not apply to it: an IPv6 line drops ip.src. */
+    uint64_t has0 = layers_present(p, ops[0], p->payload_len);
+    unsigned kept = 0;
+    for (unsigned i = 0; i < p->n_sets; i++) {
+        const struct rs_inject_set *s = &p->sets[i];
+        if (c->set_col[i] == 0 && s->target == RS_INJECT_T_FIELD) {
+            uint8_t layer = rs_field_by_id(s->field)->layer;
+            bool there = layer == RS_LAYER_VLAN ? s->tag < p->n_vlans
+                                                : (has0 & (1ull << layer)) != 0;
+            int alias = s->field;
+            while (!there && (alias = rs_field_next_alias(alias)) >= 0)
+                there = (has0 & (1ull << rs_field_by_id(alias)->layer)) != 0;
+            if (!there)
+                continue;
+        }
+        p->sets[kept] = *s;
+        c->set_col[kept++] = c->set_col[i];
+    }
+    p->n_sets = kept;
+    for (unsigned k = 0; k < n_ops; k++) {
+        uint64_t has = layers_present(p, ops[k], p->payload_len);
+        for (unsigned i = 0; i < p->n_sets; i++) {
+            struct rs_inject_set *s = &p->sets[i];
+            if (s->target != RS_INJECT_T_FIELD)
+                continue;
+            const struct rs_field *f = rs_field_by_id(s->field);
+            unsigned col = c->set_col[i] ? c->set_col[i] : 1;
+            if (f->layer == RS_LAYER_VLAN) {
+                if (s->tag >= p->n_vlans)
+                    return fail(c, col, "%s: the packet has no VLAN tag", f->abbrev);
+                continue;
+            }
+            if (f->layer == RS_LAYER_PAD || has & (1ull << f->layer))
+                continue;
+            /* infiniband.reth.va names the AtomicETH's too: the alias the packet has. */
+            int alias = s->field;
+            while ((alias = rs_field_next_alias(alias)) >= 0 &&
+                   !(has & (1ull << rs_field_by_id(alias)->layer)))
+                ;
+            if (alias >= 0 && n_ops == 1) {
+                s->field = alias;
+                continue;
+            }
+            if (ext_layers[0].layer <= f->layer && f->layer <= RS_LAYER_CNP)
+                return fail(c, col, "%s: the opcode (%s) carries no %s", f->abbrev,
+                            rs_ib_opcode_info(ops[k])->name, layer_label(f->layer));
+            return fail(c, col, "%s: the packet has no %s", f->abbrev, layer_label(f->layer));
         }
     }
     return 0;
+}
+
+/* Layered if the first word is a layer's name (followed by '(', '/' or the end); flat if
+ * it is FIELD=VALUE or a dotted name. */
+static bool
+is_layered(const char *text)
+{
+    size_t i = strspn(text, " \t");
+    size_t name = strspn(text + i, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+
+    /* Layer names have no dots: "ip.src" alone is a flat word missing its value. */
+    if (memchr(text + i, '.', name) != NULL)
+        return false;
+    i += name;
+    i += strspn(text + i, " \t");
+    return text[i] != '=';
+}
+
+int
+rs_inject_spec_parse(struct rs_inject_packet *p, const char *text, const char *where,
+                     unsigned line, char *err)
+{
+    struct ctx c;
+    int rc;
+
+    memset(&c, 0, sizeof(c));
+    c.p = p;
+    c.where = where;
+    c.line = line;
+    c.err = err;
+    rc = is_layered(text) ? parse_layers(&c, text) : parse_flat(&c, text);
+    if (rc == 0)
+        rc = check_layers(&c);
+    if (rc == 0 && c.fill_payload && p->fill != RS_FILL_RAND)
+        inject_fill(p, 0, RS_INJECT_MAX_PAYLOAD, NULL);
+    return rc;
 }

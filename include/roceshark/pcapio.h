@@ -31,6 +31,7 @@ struct rs_writer_opts {
     int linktype;               /* RS_DLT_* */
     unsigned snaplen;
     bool ts_hardware;           /* nanosecond file, by the convention above */
+    bool pcapng;                /* a pcapng file (one interface, nanosecond stamps) */
     uint64_t ring_filesize;     /* -b filesize: switch files at this many bytes; 0 never */
     unsigned ring_duration;     /* -b duration: switch files after this many seconds */
     unsigned ring_files;        /* -b files: keep only the newest N files; 0 keeps all */

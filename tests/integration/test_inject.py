@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""`roceshark inject`, held to three independent readers:
-  - a spec file of every kind of packet (writes, reads, responses, atomics, immediates,
-    invalidates, UD with DETH, IPv6, a wrong ICRC on purpose) written with -w: tshark 4.0
-    decodes every field of the contract as roceshark read does; scapy.contrib.roce
-    recomputes the ICRC of each good IPv4 packet and gets the same bytes; roceshark calls the
-    good ICRCs good and the bad one bad;
-  - the same packets sent with --udp over loopback and received by a raw socket: the IP
-    packets the kernel made carry a good ICRC;
-  - -c with --psn-step numbers the rounds; --pps paces them;
+"""`roceshark inject`, held to independent readers:
+  - round trips: every opcode of every transport service (from the IBTA's header rules,
+    written out here), in every encapsulation (RoCEv2 over IPv4 and IPv6, with no tag, one
+    and two, RoCEv1 with and without a tag, native IB with and without a GRH), every field
+    of every header set to a random value: `read -T fields` gives back each value, the ICRC
+    (and VCRC) are good, no packet is malformed; tshark 4.0 reads every field of the
+    contract as roceshark does, where tshark decodes the service (RC, UC, UD);
+  - scapy.contrib.roce recomputes the ICRC of each RoCEv2/IPv4 packet and gets the same bytes;
+  - the same packets sent with --udp over loopback and received by a raw socket carry good
+    ICRCs; a spec file with repeat, pcapng output;
+  - generators: the PSN wraps, rand with --seed repeats exactly, list cycles; pacing;
   - bad specs and options get one line with the file, line and column, and exit 1; an
     unwritable file exits 3; a source address that is not ours exits 4."""
 import os
+import random
 import socket
 import struct
-import time
 
 import rstest as t
 from scapy.contrib.roce import BTH
@@ -22,62 +24,222 @@ from scapy.layers.l2 import Ether
 from scapy.utils import rdpcap
 
 tmp = t.tempdir()
-SPECS = """# one packet per line, on top of the command line's words
-infiniband.bth.opcode=0x0a infiniband.bth.psn=1 infiniband.reth.va=0x1000 infiniband.reth.r_key=0x55 infiniband.reth.dmalen=64 payload=len:64
-infiniband.bth.opcode="RC RDMA Read Request" infiniband.bth.psn=2 infiniband.reth.va=0x2000 infiniband.reth.r_key=0x55 infiniband.reth.dmalen=4096
-infiniband.bth.opcode=0x10 infiniband.bth.psn=2 infiniband.aeth.syndrome=0x1f infiniband.aeth.msn=3 payload=len:1024
-infiniband.bth.opcode=0x11 infiniband.bth.psn=9 infiniband.aeth.syndrome=0x60 infiniband.aeth.msn=3
-infiniband.bth.opcode=0x13 infiniband.reth.va=0x3000 infiniband.reth.r_key=7 infiniband.atomiceth.swapdt=1 infiniband.atomiceth.cmpdt=2
-infiniband.bth.opcode=0x12 infiniband.aeth.syndrome=0 infiniband.aeth.msn=4 infiniband.atomicacketh.origremdt=99
-infiniband.bth.opcode=0x05 infiniband.immdt=0xdeadbeef infiniband.bth.se=1 payload=0102030405
-infiniband.bth.opcode=0x17 infiniband.ieth=0x1234 payload=len:8
-infiniband.bth.opcode=0x64 infiniband.bth.destqp=0x22 infiniband.deth.q_key=0x80010000 infiniband.deth.srcqp=0x33 payload=len:256
-ip.src=fd00::1 ip.dst=fd00::2 infiniband.bth.opcode=0x0c infiniband.reth.va=1 infiniband.reth.r_key=2 infiniband.reth.dmalen=3
-eth / ip(dsfield=2) / udp(srcport=40000) / bth(opcode="RC RDMA Write First", psn=20) / reth(va=0x9000, r_key=3, dmalen=8192) / payload(len=1024)
-infiniband.bth.opcode=0x04 payload=len:20 icrc=bad
-"""
-specs = os.path.join(tmp, "specs.txt")
-open(specs, "w").write(SPECS)
-N = 12
+rnd = random.Random(7)
 
-# 1. To a file: tshark, scapy and roceshark agree.
-cap = os.path.join(tmp, "inject.pcap")
-p = t.run([t.ROCESHARK, "inject", "-w", cap, "-F", specs, "ip.src=10.9.0.1", "ip.dst=10.9.0.2"])
-t.check(p.stderr == "inject: %d packets written\n" % N, "inject -w: %r" % p.stderr)
-bad, total = t.fields_diff(cap, t.CONTRACT_FIELDS + t.LOWER_FIELDS)
-t.check(bad == 0 and total > 0, "tshark reads the injected packets differently: %d of %d"
-        % (bad, total))
-rows = t.roceshark_fields(cap, ["infiniband.bth.opcode", "roceshark.icrc.status",
-                                "roceshark.malformed", "ip.src", "ipv6.src"])
-want_ops = ["10", "12", "16", "17", "19", "18", "5", "23", "100", "12", "6", "4"]
-t.check([r[0] for r in rows] == want_ops, "opcodes %r" % [r[0] for r in rows])
-t.check([r[1] for r in rows] == ["1"] * (N - 1) + ["0"], "ICRC verdicts %r"
-        % [r[1] for r in rows])
-t.check(all(r[2] == "" for r in rows), "a packet reported malformed: %r" % rows)
-t.check(rows[0][3] == "10.9.0.1" and rows[9][4] == "fd00::1", "addresses %r" % rows)
-for n, pkt in enumerate(rdpcap(cap)[:N - 1], 1):
-    if n == 10:
-        continue        # scapy.contrib.roce computes ICRCs over IPv4 only
-    raw = bytes(pkt)
-    again = Ether(raw)
-    del again[BTH].icrc
-    t.check(bytes(again) == raw, "packet %d: scapy computes another ICRC" % n)
+# --- The IBTA's header rules (Vol 1, 9.2 and table 38), independent of the code under test.
+# The low five bits of an opcode say its operation; the high three its service.
+OPS = {
+    0x00: [], 0x01: [], 0x02: [], 0x03: ["immdt"], 0x04: [], 0x05: ["immdt"],
+    0x06: ["reth"], 0x07: [], 0x08: [], 0x09: ["immdt"], 0x0A: ["reth"],
+    0x0B: ["reth", "immdt"], 0x0C: ["reth"], 0x0D: ["aeth"], 0x0E: [], 0x0F: ["aeth"],
+    0x10: ["aeth"], 0x11: ["aeth"], 0x12: ["aeth", "atomicacketh"], 0x13: ["atomiceth"],
+    0x14: ["atomiceth"], 0x16: ["ieth"], 0x17: ["ieth"],
+}
+RESPONSES = {0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x12}
 
-# 2. Over UDP on loopback: what the kernel sends carries a good ICRC.
+
+def opcodes():
+    """(opcode, headers, tshark decodes it right) for every defined opcode."""
+    out = []
+    for low, hdrs in OPS.items():
+        out.append((low, hdrs, True))                                  # RC
+        if low <= 0x0B:
+            out.append((0x20 | low, hdrs, True))                       # UC
+        if low <= 0x14:                                                # RD: RDETH, DETH
+            out.append((0x40 | low, ["rdeth"] + ([] if low in RESPONSES else ["deth"]) + hdrs,
+                        False))
+        out.append((0xA0 | low, ([] if low in RESPONSES else ["xrceth"]) + hdrs, False))
+    out += [(0x64, ["deth"], True), (0x65, ["deth", "immdt"], True), (0x81, ["cnp"], False)]
+    return out
+
+
+def u(bits):
+    return rnd.getrandbits(bits)
+
+
+def aeth_syndrome():
+    return rnd.choice([u(5), 0x20 | u(5), 0x60 | rnd.randrange(5)])
+
+
+# Each header's fields: (name in the layer, full name, value maker, how read prints it).
+FIELDS = {
+    "bth": [("se", "infiniband.bth.se", lambda: u(1)), ("m", "infiniband.bth.m", lambda: u(1)),
+            ("p_key", "infiniband.bth.p_key", lambda: u(16)),
+            ("destqp", "infiniband.bth.destqp", lambda: u(24)),
+            ("a", "infiniband.bth.a", lambda: u(1)), ("psn", "infiniband.bth.psn", lambda: u(24)),
+            ("becn", "roceshark.bth.becn", lambda: u(1))],
+    "rdeth": [("eecnxt", "infiniband.rdeth.eecnxt", lambda: u(24))],
+    "deth": [("q_key", "infiniband.deth.q_key", lambda: u(32)),
+             ("srcqp", "infiniband.deth.srcqp", lambda: u(24))],
+    "xrceth": [("xrcsrq", "roceshark.xrceth.xrcsrq", lambda: u(24))],
+    "reth": [("va", "infiniband.reth.va", lambda: u(64)),
+             ("r_key", "infiniband.reth.r_key", lambda: u(32)),
+             ("dmalen", "infiniband.reth.dmalen", lambda: u(32))],
+    "atomiceth": [("va", "infiniband.reth.va", lambda: u(64)),
+                  ("r_key", "infiniband.reth.r_key", lambda: u(32)),
+                  ("swapdt", "infiniband.atomiceth.swapdt", lambda: u(64)),
+                  ("cmpdt", "infiniband.atomiceth.cmpdt", lambda: u(64))],
+    "aeth": [("syndrome", "infiniband.aeth.syndrome", aeth_syndrome),
+             ("msn", "infiniband.aeth.msn", lambda: u(24))],
+    "atomicacketh": [("origremdt", "infiniband.atomicacketh.origremdt", lambda: u(64))],
+    "immdt": [("data", "infiniband.immdt", lambda: u(32))],
+    "ieth": [("rkey", "infiniband.ieth", lambda: u(32))],
+    "lrh": [("vl", "infiniband.lrh.vl", lambda: u(4)), ("sl", "infiniband.lrh.sl", lambda: u(4)),
+            ("dlid", "infiniband.lrh.dlid", lambda: u(16)),
+            ("slid", "infiniband.lrh.slid", lambda: u(16))],
+    "grh": [("tclass", "infiniband.grh.tclass", lambda: u(8)),
+            ("flowlabel", "infiniband.grh.flowlabel", lambda: u(20)),
+            ("hoplmt", "infiniband.grh.hoplmt", lambda: u(8))],
+    "ip": [("dsfield", "ip.dsfield", lambda: u(8)), ("id", "ip.id", lambda: u(16)),
+           ("ttl", "ip.ttl", lambda: 1 + u(7))],
+    "ipv6": [("tclass", "ipv6.tclass", lambda: u(8)), ("flow", "ipv6.flow", lambda: u(20)),
+             ("hlim", "ipv6.hlim", lambda: 1 + u(7))],
+    "udp": [("srcport", "udp.srcport", lambda: 1024 + u(15))],
+    "vlan": [("id", "vlan.id", lambda: 1 + rnd.randrange(4094)),
+             ("priority", "vlan.priority", lambda: u(3))],
+    "ieee8021ad": [("id", "ieee8021ad.id", lambda: 1 + rnd.randrange(4094))],
+}
+ENCAPS = {
+    "rocev2": ["eth", "ip", "udp"],
+    "rocev2_vlan": ["eth", "vlan", "ip", "udp"],
+    "rocev2_ipv6_qinq": ["eth", "ieee8021ad", "vlan", "ipv6", "udp"],
+    "rocev1": ["eth", "grh"],
+    "rocev1_vlan": ["eth", "vlan", "grh"],
+    "ib": ["lrh"],
+    "ib_grh": ["lrh", "grh"],
+}
+
+
+def addr(layer):
+    if layer == "ip":
+        return {"src": "10.%d.%d.1" % (u(8), u(8)), "dst": "10.%d.%d.2" % (u(8), u(8))}
+    if layer in ("ipv6", "grh"):
+        key = ("sgid", "dgid") if layer == "grh" else ("src", "dst")
+        return {key[0]: "fd00::%x" % (1 + u(16)), key[1]: "fd00:1::%x" % (1 + u(16))}
+    return {}
+
+
+def spec_for(encap, op, hdrs):
+    """A layered spec setting every field; returns (spec, {full name: expected text})."""
+    want = {}
+    layers = []
+    for layer in ENCAPS[encap] + ["bth"] + hdrs:
+        args = []
+        if layer == "bth":
+            args.append('opcode=%d' % op)
+        for key, full, make in FIELDS.get(layer, []):
+            v = make()
+            args.append("%s=%d" % (key, v))
+            want[full] = v
+        for key, v in addr(layer).items():
+            args.append("%s=%s" % (key, v))
+            prefix = {"ip": "ip.", "ipv6": "ipv6.", "grh": "infiniband.grh."}[layer]
+            want[prefix + key] = v
+        layers.append("%s(%s)" % (layer, ", ".join(args)) if args else layer)
+    # No payload where the IBTA allows none: READ requests, ACKs, atomics, CNPs.
+    if op & 0x1F not in (0x0C, 0x11, 0x12, 0x13, 0x14) and op != 0x81:
+        plen = rnd.randrange(0, 300)
+        layers.append("payload(len=%d, fill=rand)" % plen)
+    return " / ".join(layers), want
+
+
+def norm(name, v):
+    """A value as read prints it, as a number where it is one (ImmDt and IETH are bytes)."""
+    if v in ("True", "False"):
+        return int(v == "True")
+    try:
+        return int(v, 16) if name in ("infiniband.immdt", "infiniband.ieth") else int(v, 0)
+    except ValueError:
+        return v
+
+
+# 1. Round trips.
+specs = {}
+for encap in ENCAPS:
+    lines, wants, tshark_ok = [], [], []
+    for op, hdrs, ws_ok in opcodes():
+        spec, want = spec_for(encap, op, hdrs)
+        lines.append(spec)
+        wants.append(want)
+        tshark_ok.append(ws_ok)
+    specs[encap] = (lines, wants, tshark_ok)
+
+bad_total = 0
+checked = 0
+for encap, (lines, wants, tshark_ok) in specs.items():
+    spec_file = os.path.join(tmp, encap + ".txt")
+    open(spec_file, "w").write("\n".join(lines) + "\n")
+    cap = os.path.join(tmp, encap + ".pcap")
+    p = t.run([t.ROCESHARK, "inject", "-w", cap, "-F", spec_file, "--seed", "1"])
+    t.check(p.stderr.startswith("inject: %d sent, 0 failed" % len(lines)),
+            "%s: %r" % (encap, p.stderr))
+    names = sorted({k for w in wants for k in w})
+    status = ["roceshark.icrc.status", "roceshark.vcrc.status", "roceshark.malformed",
+              "infiniband.bth.opcode"]
+    rows = t.roceshark_fields(cap, names + status)
+    t.check(len(rows) == len(lines), "%s: %d frames read, %d written" % (encap, len(rows),
+                                                                         len(lines)))
+    for n, (row, want) in enumerate(zip(rows, wants), 1):
+        got = dict(zip(names + status, row))
+        for name, v in want.items():
+            g = got[name].split(",")[0]
+            checked += 1
+            if norm(name, g) != v and g != v:
+                t.check(False, "%s line %d: %s = %r, asked %r" % (encap, n, name, g, v))
+        t.check(got["roceshark.icrc.status"] == "1", "%s line %d (opcode %s): ICRC %r"
+                % (encap, n, got["infiniband.bth.opcode"], got["roceshark.icrc.status"]))
+        if encap.startswith("ib"):
+            t.check(got["roceshark.vcrc.status"] == "1", "%s line %d: VCRC %r"
+                    % (encap, n, got["roceshark.vcrc.status"]))
+        t.check(got["roceshark.malformed"] == "", "%s line %d (opcode %s): malformed"
+                % (encap, n, got["infiniband.bth.opcode"]))
+    # tshark, on the services it decodes right.
+    ws_file = os.path.join(tmp, encap + "_ws.txt")
+    open(ws_file, "w").write("\n".join(l for l, ok in zip(lines, tshark_ok) if ok) + "\n")
+    ws_cap = os.path.join(tmp, encap + "_ws.pcap")
+    t.run([t.ROCESHARK, "inject", "-w", ws_cap, "-F", ws_file, "--seed", "1"])
+    fields = t.CONTRACT_FIELDS + t.LOWER_FIELDS
+    if encap.startswith("ib"):
+        # tshark 4.0 shows no ICRC or VCRC field on ERF InfiniBand records.
+        fields = [f for f in fields if not f.endswith(".crc")]
+    bad, total = t.fields_diff(ws_cap, fields)
+    bad_total += bad
+    t.check(bad == 0 and total > 0, "%s: tshark reads %d of %d values differently"
+            % (encap, bad, total))
+print("round trips: %d packets, %d values set and read back" %
+      (sum(len(v[0]) for v in specs.values()), checked))
+
+# 2. scapy's ICRC over RoCEv2/IPv4 (its contrib.roce knows IPv4 only), and with one tag.
+for encap in ("rocev2", "rocev2_vlan"):
+    cap = os.path.join(tmp, encap + ".pcap")
+    for n, pkt in enumerate(rdpcap(cap), 1):
+        if BTH not in pkt:
+            continue
+        raw = bytes(pkt)
+        again = Ether(raw)
+        del again[BTH].icrc
+        t.check(bytes(again) == raw, "%s packet %d: scapy computes another ICRC" % (encap, n))
+
+# 3. Over UDP on loopback: what the kernel sends carries a good ICRC; repeat and -F.
 SRC, DST = "127.0.91.1", "127.0.91.2"
 rx = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
 rx.bind((DST, 0))
 rx.settimeout(0.2)
 udp_specs = os.path.join(tmp, "udp.txt")
-# One source address and port for the socket: the IPv6 line and the one with its own
-# source port stay out.
-UDP_LINES = [l for l in SPECS.splitlines()
-             if l and not l.startswith("#") and "fd00" not in l and "udp(" not in l]
+UDP_LINES = [
+    'bth(opcode="RC RDMA Write Only", psn=inc(5)) / reth(va=0x1000, r_key=5, dmalen=64) / '
+    'payload(len=64) repeat 3',
+    'ip(dsfield.ecn=1) / bth(opcode="RC Send Only") / payload(len=33, fill=rand)',
+    'bth(opcode="RC Acknowledge") / aeth(syndrome.opcode=NAK, syndrome.error_code='
+    '"PSN Sequence Error", msn=3)',
+    'bth(opcode="UD Send Only", destqp=1) / deth(q_key=0x80010000, srcqp=1) / payload(len=256)',
+    "bth(icrc=bad) / payload(len=20)",
+]
+NU = 3 + len(UDP_LINES) - 1
 open(udp_specs, "w").write("".join(l + "\n" for l in UDP_LINES))
-NU = len(UDP_LINES)
 p = t.run([t.ROCESHARK, "inject", "--udp", "-F", udp_specs, "ip.src=" + SRC, "ip.dst=" + DST,
            "udp.srcport=49999"])
-t.check(p.stderr == "inject: %d packets sent\n" % NU, "inject --udp: %r" % p.stderr)
+t.check(p.stderr.startswith("inject: %d sent, 0 failed" % NU), "inject --udp: %r" % p.stderr)
 got = []
 try:
     while True:
@@ -93,40 +255,84 @@ with open(raw_cap, "wb") as f:
     f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 101))    # LINKTYPE_RAW
     for data in got:
         f.write(struct.pack("<IIII", 0, 0, len(data), len(data)) + data)
-rows = t.roceshark_fields(raw_cap, ["infiniband.bth.opcode", "roceshark.icrc.status",
-                                    "udp.srcport"])
+rows = t.roceshark_fields(raw_cap, ["infiniband.bth.psn", "roceshark.icrc.status",
+                                    "udp.srcport", "ip.dsfield.ecn"])
 t.check([r[1] for r in rows] == ["1"] * (NU - 1) + ["0"] and rows[0][2] == "49999",
         "ICRCs of what the kernel sent: %r" % rows)
+t.check([r[0] for r in rows[:3]] == ["5", "6", "7"], "repeat 3 with psn=inc(5): %r" % rows)
+t.check(rows[3][3] == "1", "the ECN the spec asked for went out: %r" % rows[3])
 
-# 3. Rounds, PSN steps and pacing.
+# 4. Generators, --seed, pacing, pcapng.
+cap = os.path.join(tmp, "gen.pcap")
+t.run([t.ROCESHARK, "inject", "-w", cap, "-c", "6", "bth(psn=inc(16777213), destqp=list(1,2,3), "
+       "p_key=seq(7..8))"])
+rows = t.roceshark_fields(cap, ["infiniband.bth.psn", "infiniband.bth.destqp",
+                                "infiniband.bth.p_key"])
+t.check([r[0] for r in rows] == ["16777213", "16777214", "16777215", "0", "1", "2"],
+        "the PSN wraps: %r" % rows)
+t.check([int(r[1], 16) for r in rows] == [1, 2, 3, 1, 2, 3], "list cycles: %r" % rows)
+t.check([r[2] for r in rows] == ["7", "8"] * 3, "seq cycles: %r" % rows)
+RAND = "udp(srcport=rand) / bth(psn=rand(100,200)) / payload(len=rand(1,64), fill=rand)"
+outs = []
+for run in range(3):
+    cap = os.path.join(tmp, "rand%d.pcap" % run)
+    p = t.run([t.ROCESHARK, "inject", "-w", cap, "-c", "50", "--seed", "99" if run < 2 else "98",
+               RAND])
+    t.check(p.stderr.rstrip().endswith("seed %d" % (99 if run < 2 else 98)),
+            "the seed is printed: %r" % p.stderr)
+    outs.append([r for r in t.roceshark_fields(cap, ["udp.srcport", "infiniband.bth.psn",
+                                                    "roceshark.payload",
+                                                    "roceshark.icrc.status"])])
+t.check(outs[0] == outs[1], "rand under --seed 99 twice: the runs differ")
+t.check(outs[0] != outs[2], "rand under seeds 99 and 98: the same packets")
+t.check(all(100 <= int(r[1]) <= 200 and r[3] == "1" for r in outs[0]), "rand(100,200): %r"
+        % outs[0][:3])
 p = t.run([t.ROCESHARK, "inject", "-w", cap, "-c", "5", "--psn-step", "3", "--pps", "50",
            "infiniband.bth.psn=0xfffffe"])
 rows = t.roceshark_fields(cap, ["infiniband.bth.psn", "frame.time_relative"])
-t.check([r[0] for r in rows] == ["16777214", "1", "4", "7", "10"], "PSNs of the rounds: %r"
+t.check([r[0] for r in rows] == ["16777214", "1", "4", "7", "10"], "PSNs of the passes: %r"
         % [r[0] for r in rows])
 t.check(float(rows[-1][1]) >= 0.07, "--pps 50: 5 packets in %s s" % rows[-1][1])
+ng = os.path.join(tmp, "out.pcapng")
+t.run([t.ROCESHARK, "inject", "-w", ng, "-c", "3", "bth(psn=inc(1))"])
+t.check(open(ng, "rb").read(4) == b"\x0a\x0d\x0d\x0a", "-w x.pcapng: not a pcapng file")
+rows = t.tshark_fields(ng, ["infiniband.bth.psn"])
+t.check([r[0] for r in rows] == ["1", "2", "3"], "tshark reads the pcapng: %r" % rows)
 
 
-# 4. Errors.
+# 5. Errors.
 def fails(args, code, text):
     p = t.run([t.ROCESHARK, "inject"] + args, check_rc=False)
-    t.check(p.returncode == code and p.stderr == "roceshark: " + text + "\n",
+    t.check(p.returncode == code and p.stderr == "roceshark: inject: " + text + "\n",
             "inject %s: exit %d %r" % (" ".join(args), p.returncode, p.stderr))
 
 
 bad_specs = os.path.join(tmp, "bad.txt")
 open(bad_specs, "w").write("# fine\ninfiniband.bth.opcode=0x0a infiniband.reth.va=1\n"
                            "  infiniband.bth.psn=7 infiniband.aeth.msn=1\n")
-fails(["-w", cap, "-F", bad_specs], 1, "%s:3:24: the opcode (RC Send Only) carries no AETH"
-      % bad_specs)
+fails(["-w", cap, "-F", bad_specs], 1, "%s:3:24: infiniband.aeth.msn: the opcode (RC Send Only) "
+      "carries no AETH" % bad_specs)
 fails(["-w", cap, "infiniband.bth.destqp=0x1000000"], 1, "command line:1:23: "
-      "infiniband.bth.destqp: '0x1000000' out of range or not a number")
-fails(["-w", cap, "--udp"], 1, "inject: give -w FILE or --udp (one of them)")
-fails(["-w", "/nonexistent/x.pcap"], 3, "inject: /nonexistent/x.pcap: /nonexistent/x.pcap: "
-      "No such file or directory")
-fails(["--udp", "ip.src=192.0.2.1"], 4, "inject: binding the source address and UDP port "
+      "infiniband.bth.destqp: '0x1000000': out of range, or not a number or a value name")
+fails(["-w", cap, "eth / ip / udp / bth(pns=3)"], 1, "command line:1:22: layer 4 bth: no field "
+      "'pns' (did you mean psn?)")
+fails(["-w", cap, "eth / ip / udp / bht(psn=3)"], 1, "command line:1:18: layer 4 bht: unknown "
+      "(did you mean bth?)")
+fails(["-w", cap, "bth(psn=rand(5,1))"], 1, "command line:1:9: infiniband.bth.psn: 'rand(5,1)': "
+      "expected rand(LO,HI) with LO <= HI, within the field")
+fails(["-w", cap, "lrh / ip"], 1, "command line:1:7: layer 2 ip: a native InfiniBand packet has "
+      "no IP or UDP header")
+fails(["-w", cap, "--udp"], 1, "give one of -w FILE, -i IFACE and --udp")
+fails(["-w", cap, "--pps", "5", "--mbps", "3"], 1, "give one of --pps, --mbps, --gap and "
+      "--topspeed")
+fails(["-w", "/nonexistent/x.pcap"], 3, "-w /nonexistent/x.pcap: No such file or directory")
+fails(["--udp", "ip.src=192.0.2.1"], 4, "--udp: binding the source address and UDP port "
       "49152: Cannot assign requested address")
-fails(["--udp", "ip.src=127.0.91.1", "ip.id=5"], 1, "inject: packet 1: over UDP the kernel "
-      "writes ip.id 0 with DF: a packet with another ip.id or without DF would carry a "
-      "wrong ICRC")
+fails(["--udp", "ip.src=127.0.91.1", "ip.id=5"], 1, "packet 1: over UDP the kernel writes ip.id "
+      "0 with DF: a packet with another ip.id or without DF would carry a wrong ICRC")
+mixed = os.path.join(tmp, "mixed.txt")
+open(mixed, "w").write("bth\nlrh / bth\n")
+fails(["-w", cap, "-F", mixed], 1, "-w: native InfiniBand packets go in a file of their "
+      "own (ERF type 21), not with Ethernet frames")
+fails(["-i", "rs-no-such-if", "bth"], 4, "-i rs-no-such-if: No such device")
 t.finish("inject")

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * inject_int.h - what the spec parser, the generators and the builder share.
+ */
+#ifndef ROCESHARK_INJECT_INT_H
+#define ROCESHARK_INJECT_INT_H
+
+#include <roceshark/fields.h>
+#include <roceshark/inject.h>
+
+/* The value generator g gives the index-th packet (0 the first). */
+uint64_t inject_gen_value(const struct rs_inject_gen *g, uint64_t index, GRand *rng);
+
+/* Parses a generator or a constant for a numeric field whose values run 0..max;
+ * name_value turns a value name into a number (NULL: numbers only). Returns false
+ * with why set ("expected ...") when text is neither. */
+typedef bool (*inject_name_fn)(const void *ctx, const char *name, uint64_t *out);
+bool inject_gen_parse(const char *text, uint64_t max, inject_name_fn name_value,
+                      const void *ctx, struct rs_inject_gen *out, const char **why);
+
+/* Fills the payload bytes of p that fill says, for a packet (RS_FILL_RAND draws). */
+void inject_fill(struct rs_inject_packet *p, uint32_t from, uint32_t to, GRand *rng);
+
+/* The largest value of a numeric registry field, by its mask or its width. */
+uint64_t inject_field_max(const struct rs_field *f);
+
+/* The edit distance of a and b (a swap of neighbours counts one), capped at 9. */
+unsigned inject_distance(const char *a, const char *b);
+/* The largest distance at which a name of len characters is a near miss. */
+#define INJECT_NEAR(len) ((len) <= 4 ? 1u : 2u)
+
+#endif /* ROCESHARK_INJECT_INT_H */
