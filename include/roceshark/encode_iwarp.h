@@ -49,6 +49,44 @@ struct rs_tcp_route {
     bool df;                /* IPv4 don't-fragment */
 };
 
+/* The RDMAP headers that follow DDP's, by opcode. */
+
+/* Read Request (RFC 5040 4). */
+struct rs_rdmap_read_req {
+    uint32_t sink_stag;
+    uint64_t sink_to;
+    uint32_t size;
+    uint32_t src_stag;
+    uint64_t src_to;
+};
+
+/* Terminate (RFC 5040 4): its control field only; the terminated headers
+ * it may carry are the payload. */
+struct rs_rdmap_terminate {
+    uint8_t layer;          /* 4 bits: 0 RDMAP, 1 DDP, 2 LLP */
+    uint8_t etype;          /* 4 bits */
+    uint8_t errcode;
+    bool hdrct_m, hdrct_d, hdrct_r;
+};
+
+/* Atomic Request (RFC 7306). */
+struct rs_rdmap_atomic_req {
+    uint8_t opcode;         /* 4 bits: 0 FetchAdd, 2 CmpSwap */
+    uint32_t req_id;
+    uint32_t stag;
+    uint64_t to;
+    uint64_t add_swap;      /* Add or Swap Data */
+    uint64_t add_swap_mask;
+    uint64_t compare;
+    uint64_t compare_mask;
+};
+
+/* Atomic Response (RFC 7306). */
+struct rs_rdmap_atomic_resp {
+    uint32_t orig_req_id;
+    uint64_t orig_value;
+};
+
 /* The DDP and RDMAP fields of one FPDU, and how MPA frames it. Fields the
  * opcode does not carry are ignored. rs_iwarp_fields_init() gives the
  * values a conforming sender uses; change any of them after it. */
@@ -68,39 +106,11 @@ struct rs_iwarp_fields {
                              * 3 Atomic */
     uint32_t msn;
     uint32_t mo;
-    /* Read Request (RFC 5040 4). */
-    struct {
-        uint32_t sink_stag;
-        uint64_t sink_to;
-        uint32_t size;
-        uint32_t src_stag;
-        uint64_t src_to;
-    } read_req;
-    /* Terminate (RFC 5040 4): its control field only; the terminated
-     * headers it may carry are the payload. */
-    struct {
-        uint8_t layer;      /* 4 bits: 0 RDMAP, 1 DDP, 2 LLP */
-        uint8_t etype;      /* 4 bits */
-        uint8_t errcode;
-        bool hdrct_m, hdrct_d, hdrct_r;
-    } term;
+    struct rs_rdmap_read_req read_req;
+    struct rs_rdmap_terminate term;
     uint64_t immediate;     /* Immediate Data and Immediate Data with SE (RFC 7306) */
-    /* Atomic Request (RFC 7306). */
-    struct {
-        uint8_t opcode;     /* 4 bits: 0 FetchAdd, 2 CmpSwap */
-        uint32_t req_id;
-        uint32_t stag;
-        uint64_t to;
-        uint64_t add_swap;          /* Add or Swap Data */
-        uint64_t add_swap_mask;
-        uint64_t compare;
-        uint64_t compare_mask;
-    } atomic_req;
-    /* Atomic Response (RFC 7306). */
-    struct {
-        uint32_t orig_req_id;
-        uint64_t orig_value;
-    } atomic_resp;
+    struct rs_rdmap_atomic_req atomic_req;
+    struct rs_rdmap_atomic_resp atomic_resp;
     /* MPA framing (RFC 5044 4.1). */
     struct {
         bool crc;           /* CRCs were negotiated; without them the field is 0 */
