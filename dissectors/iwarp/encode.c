@@ -6,10 +6,10 @@
  * segment each (RFC 793 3.1).
  *
  * The layouts come from the decoder: ddp.c says which opcodes are tagged and
- * how long the RDMAP header after DDP's is, mpa.c computes the CRC-32C the
- * way it checks it (over ULPDU_Length, ULPDU and pad, sent as iSCSI sends
- * it), and the IP header and checksums are the RoCEv2 builder's
- * (net/ip_build.c). No markers: a builder of FPDUs one per segment has no
+ * how long the RDMAP header after DDP's is; mpa.c has the frames' keys and
+ * computes the CRC-32C the way it checks it (over ULPDU_Length, ULPDU and
+ * pad, sent as iSCSI sends it); the IP header and checksums are the RoCEv2
+ * builder's (net/ip_build.c). No markers: a builder of FPDUs one per segment has no
  * stream position to place them by.
  */
 #include <string.h>
