@@ -101,42 +101,55 @@ encode_ddp(uint8_t *u, const struct rs_iwarp_fields *f)
     return ddp_hdr_len(f);
 }
 
+/* Stores values[i] big-endian in widths[i] octets ('4' or '8'), one after
+ * the other: RDMAP's headers are runs of 32- and 64-bit fields. */
+static void
+put_be_run(uint8_t *p, const char *widths, const uint64_t *values)
+{
+    for (size_t i = 0; widths[i] != '\0'; i++) {
+        if (widths[i] == '8') {
+            rs_store_be64(p, values[i]);
+            p += 8;
+        } else {
+            rs_store_be32(p, (uint32_t)values[i]);
+            p += 4;
+        }
+    }
+}
+
 /* The RDMAP header after DDP's; iw_rdmap_hdr_len() octets. */
 static void
 encode_rdmap(uint8_t *p, const struct rs_iwarp_fields *f)
 {
+    const struct rs_rdmap_read_req *rr = &f->read_req;
+    const struct rs_rdmap_terminate *t = &f->term;
+    const struct rs_rdmap_atomic_req *aq = &f->atomic_req;
+    const struct rs_rdmap_atomic_resp *ar = &f->atomic_resp;
+
     switch (f->opcode & 0x0f) {
-    case RS_RDMAP_READ_REQUEST:
-        rs_store_be32(p, f->read_req.sink_stag);
-        rs_store_be64(p + 4, f->read_req.sink_to);
-        rs_store_be32(p + 12, f->read_req.size);
-        rs_store_be32(p + 16, f->read_req.src_stag);
-        rs_store_be64(p + 20, f->read_req.src_to);
+    case RS_RDMAP_READ_REQUEST:     /* sink STag, TO; size; source STag, TO */
+        put_be_run(p, "48448", (const uint64_t[]){rr->sink_stag, rr->sink_to, rr->size,
+                                                  rr->src_stag, rr->src_to});
         break;
-    case RS_RDMAP_TERMINATE:
-        p[0] = (uint8_t)((f->term.layer & 0x0f) << 4 | (f->term.etype & 0x0f));
-        p[1] = f->term.errcode;
-        p[2] = (uint8_t)((f->term.hdrct_m ? 0x80 : 0) | (f->term.hdrct_d ? 0x40 : 0) |
-                         (f->term.hdrct_r ? 0x20 : 0));
+    case RS_RDMAP_TERMINATE:        /* Layer EType | ErrCode | M D R Rsvd */
+        p[0] = (uint8_t)((t->layer & 0x0f) << 4 | (t->etype & 0x0f));
+        p[1] = t->errcode;
+        p[2] = (uint8_t)((t->hdrct_m ? 0x80 : 0) | (t->hdrct_d ? 0x40 : 0) |
+                         (t->hdrct_r ? 0x20 : 0));
         p[3] = 0;
         break;
     case RS_RDMAP_IMMEDIATE:
     case RS_RDMAP_IMMEDIATE_SE:
         rs_store_be64(p, f->immediate);
         break;
-    case RS_RDMAP_ATOMIC_REQUEST:
-        rs_store_be32(p, f->atomic_req.opcode & 0x0f);
-        rs_store_be32(p + 4, f->atomic_req.req_id);
-        rs_store_be32(p + 8, f->atomic_req.stag);
-        rs_store_be64(p + 12, f->atomic_req.to);
-        rs_store_be64(p + 20, f->atomic_req.add_swap);
-        rs_store_be64(p + 28, f->atomic_req.add_swap_mask);
-        rs_store_be64(p + 36, f->atomic_req.compare);
-        rs_store_be64(p + 44, f->atomic_req.compare_mask);
+    case RS_RDMAP_ATOMIC_REQUEST:   /* Rsvd OpCode; request id; STag, TO; data, masks */
+        put_be_run(p, "44488888",
+                   (const uint64_t[]){aq->opcode & 0x0f, aq->req_id, aq->stag, aq->to,
+                                      aq->add_swap, aq->add_swap_mask, aq->compare,
+                                      aq->compare_mask});
         break;
-    case RS_RDMAP_ATOMIC_RESPONSE:
-        rs_store_be32(p, f->atomic_resp.orig_req_id);
-        rs_store_be64(p + 4, f->atomic_resp.orig_value);
+    case RS_RDMAP_ATOMIC_RESPONSE:  /* original request id, original value */
+        put_be_run(p, "48", (const uint64_t[]){ar->orig_req_id, ar->orig_value});
         break;
     default:
         break;
