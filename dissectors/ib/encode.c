@@ -15,6 +15,7 @@
 #include <roceshark/wire.h>
 
 #include "decode_int.h"
+#include "net/ip_build.h"
 
 #define IPPROTO_UDP_ 17
 #define IP_MAX_LEN 65535u
@@ -128,67 +129,24 @@ rs_encode_ib_headers(uint8_t *buf, const struct rs_ib_fields *f, uint32_t payloa
     return encode_headers(buf, f, payload_len, NULL, 0);
 }
 
-/* RFC 1071 one's-complement sum, folded. */
-static uint32_t
-csum_add(uint32_t sum, const uint8_t *p, uint32_t len)
-{
-    uint32_t i = 0;
-
-    for (; i + 1 < len; i += 2)
-        sum += rs_load_be16(p + i);
-    if (i < len)
-        sum += (uint32_t)p[i] << 8;
-    return sum;
-}
-
-static uint16_t
-csum_fold(uint32_t sum)
-{
-    while (sum >> 16)
-        sum = (sum & 0xffff) + (sum >> 16);
-    return (uint16_t)~sum;
-}
-
+/* The IP header of a RoCEv2 packet carrying l4_len bytes of UDP. */
 static void
-encode_ipv4(uint8_t *h, const struct rs_roce_route *r, uint32_t total)
+encode_ip(uint8_t *h, const struct rs_roce_route *r, uint32_t l4_len)
 {
-    h[0] = 0x45;
-    h[1] = r->tos;
-    rs_store_be16(h + 2, (uint16_t)total);
-    rs_store_be16(h + 4, r->ip_id);
-    rs_store_be16(h + 6, r->df ? 0x4000 : 0);
-    h[8] = r->ttl;
-    h[9] = IPPROTO_UDP_;
-    h[10] = h[11] = 0;
-    memcpy(h + 12, r->src, 4);
-    memcpy(h + 16, r->dst, 4);
-}
+    struct ip_build ip = {
+        .family = r->family, .src = r->src, .dst = r->dst, .proto = IPPROTO_UDP_,
+        .tos = r->tos, .ttl = r->ttl, .ip_id = r->ip_id, .df = r->df,
+        .flow_label = r->flow_label,
+    };
 
-static void
-encode_ipv6(uint8_t *h, const struct rs_roce_route *r, uint32_t payload)
-{
-    rs_store_be32(h, 6u << 28 | (uint32_t)r->tos << 20 | (r->flow_label & 0xfffff));
-    rs_store_be16(h + 4, (uint16_t)payload);
-    h[6] = IPPROTO_UDP_;
-    h[7] = r->ttl;
-    memcpy(h + 8, r->src, 16);
-    memcpy(h + 24, r->dst, 16);
+    ip_build_header(h, &ip, l4_len);
 }
 
 /* IPv6 forbids a zero UDP checksum (RFC 8200 8.1), so it is computed. */
 static uint16_t
 udp6_checksum(const uint8_t *ip6, const uint8_t *udp, uint32_t udp_len)
 {
-    uint8_t tail[4] = {0, 0, 0, IPPROTO_UDP_};
-    uint8_t len[4];
-    uint32_t sum;
-
-    rs_store_be32(len, udp_len);
-    sum = csum_add(0, ip6 + 8, 32);
-    sum = csum_add(sum, len, 4);
-    sum = csum_add(sum, tail, 4);
-    sum = csum_add(sum, udp, udp_len);
-    uint16_t c = csum_fold(sum);
+    uint16_t c = ip_build_l4_checksum(ip6, udp, udp_len);
     return c == 0 ? 0xffff : c;
 }
 
@@ -247,7 +205,7 @@ rs_encode_rocev2(uint8_t *buf, uint32_t cap, const struct rs_roce_route *r,
 {
     struct rs_frame local_frame;
     struct rs_packet local_view;
-    uint32_t l3 = r->family == 6 ? RS_IPV6_HDR_LEN : RS_IPV4_HDR_LEN;
+    uint32_t l3 = ip_build_hdr_len(r->family);
     uint32_t ib_len = ib_len_of(f, payload_len);
 
     if (payload_len > IP_MAX_LEN || ib_len > IP_MAX_LEN - l3 - RS_UDP_HDR_LEN)
@@ -259,13 +217,8 @@ rs_encode_rocev2(uint8_t *buf, uint32_t cap, const struct rs_roce_route *r,
               f->opcode, payload_len, &frame, &view, &local_frame, &local_view);
     view->ip_proto = IPPROTO_UDP_;
     view->ecn = (uint8_t)(r->tos & 3);
-    if (r->family == 6) {
-        encode_ipv6(buf, r, total - l3);
-        decode_set_layer(view, RS_LAYER_IPV6, 0, l3);
-    } else {
-        encode_ipv4(buf, r, total);
-        decode_set_layer(view, RS_LAYER_IPV4, 0, l3);
-    }
+    encode_ip(buf, r, total - l3);
+    decode_set_layer(view, r->family == 6 ? RS_LAYER_IPV6 : RS_LAYER_IPV4, 0, l3);
     uint8_t *udp = buf + l3;
     rs_store_be16(udp, r->sport);
     rs_store_be16(udp + 2, r->dport);
@@ -354,7 +307,7 @@ rs_encode_finish(struct rs_packet *view, unsigned keep)
     if (rs_packet_has(view, RS_LAYER_IPV4) && !(keep & RS_ENCODE_KEEP_IP_CHECKSUM)) {
         uint8_t *ip = d + view->span[RS_LAYER_IPV4].off;
         ip[10] = ip[11] = 0;
-        rs_store_be16(ip + 10, csum_fold(csum_add(0, ip, view->span[RS_LAYER_IPV4].len)));
+        rs_store_be16(ip + 10, ip_csum_fold(ip_csum_add(0, ip, view->span[RS_LAYER_IPV4].len)));
     }
     if (rs_packet_has(view, RS_LAYER_ICRC) && !(keep & RS_ENCODE_KEEP_ICRC)) {
         uint32_t icrc = 0;

@@ -82,6 +82,21 @@ iw_ddp_sane(const uint8_t *u, uint32_t avail, uint32_t ulen)
     return true;
 }
 
+bool
+iw_rdmap_tagged(uint8_t op)
+{
+    return is_tagged_opcode(op);
+}
+
+uint32_t
+iw_rdmap_hdr_len(uint8_t op)
+{
+    if (op >= RS_ARRAY_SIZE(min_ulpdu))
+        return 0;
+    uint32_t ddp = is_tagged_opcode(op) ? RS_DDP_TAGGED_HDR_LEN : RS_DDP_UNTAGGED_HDR_LEN;
+    return min_ulpdu[op] - ddp;
+}
+
 uint32_t
 iw_ddp_hdr_len(const uint8_t *u)
 {

@@ -230,6 +230,11 @@ int iw_infer_at(struct rs_iwarp *iw, struct iw_conn *c, int side, const uint8_t 
  * untagged ones a queue number RDMAP uses; single-segment messages must be
  * whole. Only the octets available are judged. */
 bool iw_ddp_sane(const uint8_t *u, uint32_t avail, uint32_t ulen);
+/* Whether opcode op uses the tagged buffer model (Write, Read Response). */
+bool iw_rdmap_tagged(uint8_t op);
+/* Octets of the RDMAP header that follows the DDP header of opcode op (the
+ * Read Request's 28, Terminate's 4, ...); 0 for reserved opcodes. */
+uint32_t iw_rdmap_hdr_len(uint8_t op);
 /* Length of the DDP header plus the RDMAP header that follows it. */
 uint32_t iw_ddp_hdr_len(const uint8_t *u);
 /* Message facts of an emitted FPDU (msg_len, Send reassembly). */
@@ -243,6 +248,9 @@ void iw_memory_add(struct rs_iwarp *iw, uint64_t n);     /* and the peak with it
 struct rs_iwarp_pdu *iw_view_add(struct rs_iwarp *iw);
 uint8_t *iw_arena_alloc(struct rs_iwarp *iw, uint32_t n);
 void iw_view_flag(struct rs_iwarp *iw, uint8_t flag);
+
+/* mpa.c: the RS_MPA_KEY_LEN octets that open a Request, or a Reply. */
+const char *iw_mpa_key(bool reply);
 
 /* CRC-32C of an FPDU as it is sent: little-endian, as iSCSI sends it. */
 uint32_t iw_crc32c(const uint8_t *p, uint32_t n);

@@ -44,6 +44,12 @@
 static const char req_key[RS_MPA_KEY_LEN + 1] = "MPA ID Req Frame";
 static const char rep_key[RS_MPA_KEY_LEN + 1] = "MPA ID Rep Frame";
 
+const char *
+iw_mpa_key(bool reply)
+{
+    return reply ? rep_key : req_key;
+}
+
 unsigned
 rs_mpa_frame_anomalies(const struct rs_iwarp_pdu *p)
 {
