@@ -376,6 +376,7 @@ cmd_inject(int argc, char **argv)
     uint64_t sent = 0, built = 0, failed = 0, bytes = 0;
     int first = 0, rc;
     GRand *rng = NULL;
+    struct rs_inject_run *run = NULL;
     uint8_t *buf = NULL;
 
     memset(&io, 0, sizeof(io));
@@ -397,6 +398,12 @@ cmd_inject(int argc, char **argv)
     if (!io.seeded)
         io.seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 16);
     rng = g_rand_new_with_seed((guint32)io.seed);
+    run = calloc(1, sizeof(*run));
+    if (run == NULL) {
+        rc = cli_fail(CLI_EXIT_INTERNAL, "inject: out of memory");
+        goto out;
+    }
+    run->rng = rng;
     if ((rc = open_sender(&io, &s)) != 0)
         goto out;
 
@@ -415,7 +422,7 @@ cmd_inject(int argc, char **argv)
                 p->psn_offset = (uint32_t)((p->psn_offset + io.psn_step) & 0xffffff);
             for (uint32_t r = 0; !done && r < p->repeat; r++) {
                 struct rs_inject_frame fr;
-                if (rs_inject_next(p, rng, buf, &fr, err) != 0) {
+                if (rs_inject_next(p, run, buf, &fr, err) != 0) {
                     rc = cli_fail(CLI_EXIT_USAGE, "inject: packet %zu: %s", i + 1, err);
                     done = true;
                     break;
@@ -474,6 +481,7 @@ out:
         rs_inject_close(s, NULL, err);
     if (rng != NULL)
         g_rand_free(rng);
+    free(run);
     free(buf);
     free(io.pkts);
     return rc;

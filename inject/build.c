@@ -46,8 +46,93 @@ rs_inject_packet_init(struct rs_inject_packet *p)
     p->f.opcode = 0x04;         /* RC SEND Only */
     p->f.pkey = 0xffff;
     p->f.dest_qp = 0x11;
+    p->tcp.sport = 49152;
+    p->tcp.dport = 9999;
+    p->tcp.window = 65535;
+    p->tcp.ttl = 64;
+    p->tcp.df = true;
+    p->mpa_crc_flag = true;
+    p->mpa_rev = 1;
     p->repeat = 1;
     inject_fill(p, 0, RS_INJECT_MAX_PAYLOAD, NULL);
+}
+
+/* The TCP flow of r in the run, made when new (sequence numbers from 1000). */
+static uint32_t *
+flow_seq(struct rs_inject_run *run, uint8_t family, const uint8_t *src, const uint8_t *dst,
+         uint16_t sport, uint16_t dport, bool make)
+{
+    size_t alen = family == 6 ? 16 : 4;
+
+    for (unsigned i = 0; i < run->n_flows; i++) {
+        if (run->flows[i].family == family && run->flows[i].sport == sport &&
+            run->flows[i].dport == dport && memcmp(run->flows[i].src, src, alen) == 0 &&
+            memcmp(run->flows[i].dst, dst, alen) == 0)
+            return &run->flows[i].next_seq;
+    }
+    if (!make)
+        return NULL;
+    /* A full table starts over: the oldest flows' numbers restart, nothing breaks. */
+    unsigned i = run->n_flows < RS_INJECT_MAX_FLOWS ? run->n_flows++ : 0;
+    run->flows[i].family = family;
+    memcpy(run->flows[i].src, src, alen);
+    memcpy(run->flows[i].dst, dst, alen);
+    run->flows[i].sport = sport;
+    run->flows[i].dport = dport;
+    run->flows[i].next_seq = 1000;
+    return &run->flows[i].next_seq;
+}
+
+/* An iWARP packet (IP header to the MPA CRC) at buf: an MPA frame or one FPDU, the
+ * sequence number continuing its flow's unless the spec gave one. */
+static uint32_t
+build_iwarp(struct rs_inject_packet *p, struct rs_inject_run *run, uint64_t index,
+            uint8_t *buf, uint32_t cap)
+{
+    struct rs_tcp_route r = p->tcp;
+    struct rs_iwarp_fields f;
+    uint32_t n;
+
+    r.family = p->route.family;
+    memcpy(r.src, p->route.src, 16);
+    memcpy(r.dst, p->route.dst, 16);
+    r.tos = p->route.tos;
+    r.ttl = p->route.ttl;
+    r.ip_id = p->route.ip_id;
+    r.df = p->route.df;
+    uint32_t *seq = flow_seq(run, r.family, r.src, r.dst, r.sport, r.dport, true);
+    uint32_t *back = flow_seq(run, r.family, r.dst, r.src, r.dport, r.sport, false);
+    if (!p->tcp_seq_given)
+        r.seq = *seq;
+    if (!p->tcp_ack_given)
+        r.ack = back != NULL ? *back : 0;
+    if (p->mpa_frame != 0) {
+        uint8_t flags = (uint8_t)((p->mpa_marker_flag ? RS_MPA_FLAG_MARKERS : 0) |
+                                  (p->mpa_crc_flag ? RS_MPA_FLAG_CRC : 0) |
+                                  (p->mpa_rej_flag ? RS_MPA_FLAG_REJECT : 0));
+        uint16_t pd = p->payload_len > RS_MPA_MAX_PD_LEN ? RS_MPA_MAX_PD_LEN
+                                                         : (uint16_t)p->payload_len;
+        n = rs_encode_mpa_frame(buf, cap, &r, p->mpa_frame == 2, flags, p->mpa_rev, p->payload,
+                                pd);
+    } else {
+        /* The opcode first: it decides the model and the queue the rest may change. */
+        uint8_t opcode = RS_RDMAP_SEND;
+        for (unsigned i = 0; i < p->n_sets; i++)
+            if (p->sets[i].target == RS_INJECT_T_IWARP &&
+                strcmp(p->sets[i].member->name, "opcode") == 0)
+                opcode = (uint8_t)inject_gen_value(&p->sets[i].gen, index, run->rng);
+        rs_iwarp_fields_init(&f, opcode);
+        f.mpa.crc = !p->iw_no_crc;
+        f.mpa.bad_crc = p->iw_bad_crc;
+        for (unsigned i = 0; i < p->n_sets; i++)
+            if (p->sets[i].target == RS_INJECT_T_IWARP)
+                inject_member_store(&f, p->sets[i].member,
+                                    inject_gen_value(&p->sets[i].gen, index, run->rng));
+        n = rs_encode_iwarp(buf, cap, &r, &f, p->payload, p->payload_len);
+    }
+    if (n != 0 && !p->tcp_seq_given)
+        *seq = r.seq + rs_encode_tcp_payload_len(&r, n);
+    return n;
 }
 
 /* The Ethernet header and tags; returns their length. */
@@ -101,9 +186,10 @@ layer_offset(const struct rs_packet *view, uint32_t link, uint8_t layer, uint8_t
 }
 
 int
-rs_inject_next(struct rs_inject_packet *p, GRand *rng, uint8_t *buf,
+rs_inject_next(struct rs_inject_packet *p, struct rs_inject_run *run, uint8_t *buf,
                struct rs_inject_frame *out, char *err)
 {
+    GRand *rng = run->rng;
     struct rs_frame frame;
     struct rs_packet view;
     uint64_t index = p->emitted++;
@@ -116,6 +202,8 @@ rs_inject_next(struct rs_inject_packet *p, GRand *rng, uint8_t *buf,
             p->f.opcode = (uint8_t)inject_gen_value(&s->gen, index, rng);
         else if (s->target == RS_INJECT_T_PAYLOAD_LEN)
             p->payload_len = (uint32_t)inject_gen_value(&s->gen, index, rng);
+        else if (s->target == RS_INJECT_T_MEMBER)
+            inject_member_store(p, s->member, inject_gen_value(&s->gen, index, rng));
     }
     if (p->fill == RS_FILL_RAND)
         inject_fill(p, 0, p->payload_len, rng);
@@ -130,6 +218,21 @@ rs_inject_next(struct rs_inject_packet *p, GRand *rng, uint8_t *buf,
         link = build_link(p, buf);
         n = rs_encode_rocev1(buf + link, cap - link, &p->grh, &p->f, p->payload,
                              p->payload_len, &frame, &view);
+        break;
+    case RS_INJECT_IWARP:
+        link = build_link(p, buf);
+        n = build_iwarp(p, run, index, buf + link, cap - link);
+        if (n != 0) {
+            /* The view the field writes and checksums need, from the decoder. */
+            struct rs_decode_opts o;
+            memset(&frame, 0, sizeof(frame));
+            frame.data = buf + link;
+            frame.caplen = frame.len = n;
+            frame.linktype = p->route.family == 6 ? RS_DLT_IPV6 : RS_DLT_IPV4;
+            rs_decode_opts_init(&o);
+            o.verify_crc = false;
+            rs_decode_frame(&frame, &o, &view);
+        }
         break;
     default:
         link = build_link(p, buf);
@@ -150,12 +253,12 @@ rs_inject_next(struct rs_inject_packet *p, GRand *rng, uint8_t *buf,
         if (at + f->width <= link + n)
             write_field(buf + at, f, inject_gen_value(&s->gen, index, rng), s->addr);
     }
-    if (p->psn_offset != 0) {
+    if (p->psn_offset != 0 && p->encap != RS_INJECT_IWARP) {
         uint8_t *bth = buf + link + view.span[RS_LAYER_BTH].off;
         rs_store_be24(bth + 9, (rs_load_be24(bth + 9) + p->psn_offset) & 0xffffff);
     }
     rs_encode_finish(&view, p->keep);
-    if (p->bad_icrc) {
+    if (p->bad_icrc && rs_packet_has(&view, RS_LAYER_ICRC)) {
         buf[link + view.span[RS_LAYER_ICRC].off + 3] ^= 0xff;  /* still 4 bytes, now wrong */
         /* What covers the ICRC (the VCRC, an IPv6 UDP checksum) covers the wrong one. */
         rs_encode_finish(&view, p->keep | RS_ENCODE_KEEP_IP_CHECKSUM | RS_ENCODE_KEEP_ICRC);

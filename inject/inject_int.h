@@ -29,4 +29,23 @@ unsigned inject_distance(const char *a, const char *b);
 /* The largest distance at which a name of len characters is a near miss. */
 #define INJECT_NEAR(len) ((len) <= 4 ? 1u : 2u)
 
+/* A field the spec sets in a structure rather than in the built bytes (iWARP's). */
+struct inject_member_key {
+    const char *layer;      /* tcp, mpareq, mpa, ddp, rdmap */
+    const char *name;       /* inside the layer */
+    const char *full;       /* Wireshark's name */
+    uint8_t target;         /* RS_INJECT_T_MEMBER (the template) or _IWARP (the FPDU) */
+    size_t off;
+    uint8_t width;
+    uint64_t max;
+    long flag_off;          /* a bool set with the value (a forced length), or -1 */
+};
+
+/* The key named name in layer (NULL: by full name), or NULL. */
+const struct inject_member_key *inject_member_key(const char *layer, const char *name);
+/* The nearest name to name in layer (NULL: full names), or NULL. */
+const char *inject_member_suggest(const char *layer, const char *name);
+/* Stores v as k says in base (the template or the FPDU's fields). */
+void inject_member_store(void *base, const struct inject_member_key *k, uint64_t v);
+
 #endif /* ROCESHARK_INJECT_INT_H */

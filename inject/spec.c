@@ -28,7 +28,7 @@
 
 enum layer_kind {
     L_ETH, L_VLAN, L_QINQ, L_IPV4, L_IPV6, L_UDP, L_LRH, L_GRH, L_BTH, L_EXT, L_CNP,
-    L_PAYLOAD, L_PAD
+    L_PAYLOAD, L_PAD, L_TCP, L_MPAREQ, L_MPAREP, L_MPA, L_DDP, L_RDMAP
 };
 
 /* The layers of the layered form and where their fields' names start. */
@@ -60,6 +60,12 @@ static const struct layer_def {
     {"cnp", L_CNP, "roceshark.cnp", NULL},
     {"payload", L_PAYLOAD, "payload", NULL},
     {"pad", L_PAD, "pad", NULL},
+    {"tcp", L_TCP, "tcp", NULL},
+    {"mpareq", L_MPAREQ, "iwarp_mpa", NULL},
+    {"mparep", L_MPAREP, "iwarp_mpa", NULL},
+    {"mpa", L_MPA, "iwarp_mpa", NULL},
+    {"ddp", L_DDP, "iwarp_ddp", NULL},
+    {"rdmap", L_RDMAP, "iwarp_rdma", NULL},
 };
 #define N_LAYER_DEFS (sizeof(layer_defs) / sizeof(layer_defs[0]))
 
@@ -89,6 +95,7 @@ struct ctx {
     char *err;
     unsigned set_col[RS_INJECT_MAX_SETS];   /* column of each set this line made; 0 earlier */
     bool fill_payload;                      /* refill the payload at the end of the line */
+    bool udp_seen, ib_seen;                 /* layers that rule out iWARP's */
 };
 
 static int
@@ -114,6 +121,8 @@ value_by_name(const void *ctx, const char *name, uint64_t *out)
 {
     const struct rs_field *f = ctx;
 
+    if (f == NULL)
+        return false;
     for (const struct rs_value_string *v = f->vals; v != NULL && v->name != NULL; v++) {
         if (strcasecmp(v->name, name) == 0) {
             *out = v->value;
@@ -320,13 +329,14 @@ unquote(char *s)
 /* The slot for field id (and VLAN tag): the one an earlier word or line used, so a
  * later one replaces it, or a new one. */
 static struct rs_inject_set *
-set_slot(struct ctx *c, uint8_t target, int id, uint8_t tag, unsigned col)
+set_slot_member(struct ctx *c, uint8_t target, int id, uint8_t tag,
+                const struct inject_member_key *member, unsigned col)
 {
     struct rs_inject_packet *p = c->p;
     unsigned i = 0;
 
     while (i < p->n_sets && !(p->sets[i].target == target && p->sets[i].field == id &&
-                              p->sets[i].tag == tag))
+                              p->sets[i].tag == tag && p->sets[i].member == member))
         i++;
     if (i == RS_INJECT_MAX_SETS)
         return NULL;
@@ -336,8 +346,39 @@ set_slot(struct ctx *c, uint8_t target, int id, uint8_t tag, unsigned col)
     p->sets[i].target = target;
     p->sets[i].field = id;
     p->sets[i].tag = tag;
+    p->sets[i].member = member;
     c->set_col[i] = col;
     return &p->sets[i];
+}
+
+static struct rs_inject_set *
+set_slot(struct ctx *c, uint8_t target, int id, uint8_t tag, unsigned col)
+{
+    return set_slot_member(c, target, id, tag, NULL, col);
+}
+
+/* FIELD=VALUE for an iWARP field k (see spec_iwarp.c). */
+static int
+set_member(struct ctx *c, const struct inject_member_key *k, const char *val, unsigned col,
+           unsigned vcol)
+{
+    struct rs_inject_gen g;
+    const char *why = "";
+    int id = value_field(k->full);
+
+    if (!inject_gen_parse(val, k->max, value_by_name, id >= 0 ? rs_field_by_id(id) : NULL, &g,
+                          &why))
+        return fail(c, vcol, "%s: '%s': %s", k->full, val, why);
+    struct rs_inject_set *s = set_slot_member(c, k->target, -1, 0, k, col);
+    if (s == NULL)
+        return fail(c, col, "more than %d fields set", RS_INJECT_MAX_SETS);
+    s->gen = g;
+    if (g.kind == RS_GEN_RAND)
+        c->p->given |= RS_INJECT_GAVE_RANDOM;
+    /* What the template holds is set now too, for -i's addresses and the UDP sender. */
+    if (k->target == RS_INJECT_T_MEMBER && g.kind == RS_GEN_CONST)
+        inject_member_store(c->p, k, g.a);
+    return 0;
 }
 
 /* What the field's name says about the packet's shape, for the flat form. */
@@ -554,6 +595,24 @@ layer_arg(struct ctx *c, unsigned nth, const struct layer_def *d, uint8_t tag, c
         c->p->f.pad_len = (uint8_t)n;
         return 0;
     }
+    if (d->kind >= L_TCP) {
+        if (d->kind == L_MPA && strcmp(arg, "crc") == 0 &&
+            (strcmp(val, "bad") == 0 || strcmp(val, "good") == 0 || strcmp(val, "none") == 0)) {
+            c->p->iw_bad_crc = strcmp(val, "bad") == 0;
+            c->p->iw_no_crc = strcmp(val, "none") == 0;
+            return 0;
+        }
+        const struct inject_member_key *k = inject_member_key(d->name, arg);
+        if (k == NULL) {
+            const char *best = inject_member_suggest(d->name, arg);
+            if (best != NULL)
+                snprintf(hint, sizeof(hint), " (did you mean %s?)", best);
+            else
+                hint[0] = '\0';
+            return fail(c, col, "layer %u %s: no field '%s'%s", nth, d->name, arg, hint);
+        }
+        return set_member(c, k, val, col, vcol);
+    }
     int id = d->kind == L_PAYLOAD || d->kind == L_PAD ? -1 : layer_field(d, arg);
     if (id < 0) {
         suggest_field(d, arg, hint, sizeof(hint));
@@ -581,26 +640,62 @@ layer_shape(struct ctx *c, unsigned nth, const struct layer_def *d, unsigned col
         p->vlan[p->n_vlans].tpid = d->kind == L_QINQ ? 0x88a8 : 0x8100;
         p->vlan[p->n_vlans++].tci = 0;
         break;
+    case L_TCP:
+        if (p->encap != RS_INJECT_ROCEV2 || c->udp_seen || c->ib_seen)
+            return fail(c, col, "layer %u tcp: iWARP runs over Ethernet, IP and TCP, with no "
+                        "UDP or InfiniBand header", nth);
+        p->encap = RS_INJECT_IWARP;
+        break;
+    case L_MPAREQ:
+    case L_MPAREP:
+    case L_MPA:
+    case L_DDP:
+    case L_RDMAP:
+        if (p->encap != RS_INJECT_IWARP)
+            return fail(c, col, "layer %u %s: needs tcp(...) before it", nth, d->name);
+        if (d->kind == L_MPAREQ || d->kind == L_MPAREP)
+            p->mpa_frame = d->kind == L_MPAREQ ? 1 : 2;
+        break;
     case L_IPV4:
     case L_IPV6:
     case L_UDP:
-        if (p->encap != RS_INJECT_ROCEV2)
+        if (d->kind == L_UDP)
+            c->udp_seen = true;
+        if (p->encap == RS_INJECT_IWARP && d->kind == L_UDP)
+            return fail(c, col, "layer %u udp: an iWARP packet has TCP, not UDP", nth);
+        if (p->encap != RS_INJECT_ROCEV2 && p->encap != RS_INJECT_IWARP)
             return fail(c, col, "layer %u %s: a %s packet has no IP or UDP header", nth,
                         d->name, p->encap == RS_INJECT_IB ? "native InfiniBand" : "RoCEv1");
         if (d->kind != L_UDP)
             p->route.family = d->kind == L_IPV6 ? 6 : 4;
         break;
     case L_LRH:
+        if (p->encap == RS_INJECT_IWARP)
+            return fail(c, col, "layer %u lrh: an iWARP packet has no InfiniBand header", nth);
         p->encap = RS_INJECT_IB;
         p->n_vlans = 0;
+        c->ib_seen = true;
+        break;
+    case L_BTH:
+    case L_EXT:
+        if (p->encap == RS_INJECT_IWARP)
+            return fail(c, col, "layer %u %s: an iWARP packet has no InfiniBand header", nth,
+                        d->name);
+        c->ib_seen = true;
         break;
     case L_GRH:
+        if (p->encap == RS_INJECT_IWARP)
+            return fail(c, col, "layer %u grh: an iWARP packet has no InfiniBand header", nth);
+        c->ib_seen = true;
         if (p->encap == RS_INJECT_IB)
             p->ib_grh = true;
         else
             p->encap = RS_INJECT_ROCEV1;
         break;
     case L_CNP:
+        if (p->encap == RS_INJECT_IWARP)
+            return fail(c, col, "layer %u cnp: an iWARP packet has no InfiniBand header", nth);
+        c->ib_seen = true;
         if (!(p->given & RS_INJECT_GAVE_OPCODE))
             p->f.opcode = 0x81;
         if (!(p->given & RS_INJECT_GAVE_BECN))
@@ -691,7 +786,7 @@ parse_layers(struct ctx *c, const char *text)
             else
                 snprintf(hint, sizeof(hint), " (eth vlan ieee8021ad ip ipv6 udp lrh grh bth "
                          "rdeth deth xrceth reth atomiceth aeth atomicacketh immdt ieth cnp "
-                         "payload pad)");
+                         "payload pad tcp mpareq mparep mpa ddp rdmap)");
             return fail(c, lcol, "layer %u %s: unknown%s", nth, l ? layer : "(none)", hint);
         }
         uint8_t tag = 0;
@@ -764,6 +859,15 @@ flat_word(struct ctx *c, char *word, unsigned col)
     }
     if (strncmp(word, "payload.", 8) == 0)
         return set_payload(c, word + 8, val, col, vcol);
+    const struct inject_member_key *k = inject_member_key(NULL, word);
+    if (k != NULL) {
+        if (c->p->encap != RS_INJECT_ROCEV2 && c->p->encap != RS_INJECT_IWARP)
+            return fail(c, col, "%s: an InfiniBand packet has no TCP", word);
+        c->p->encap = RS_INJECT_IWARP;
+        if (strcmp(k->layer, "mpareq") == 0 && c->p->mpa_frame == 0)
+            c->p->mpa_frame = 1;
+        return set_member(c, k, val, col, vcol);
+    }
     int id = value_field(word);
     if (id < 0) {
         suggest_name(word, hint, sizeof(hint));
@@ -841,6 +945,9 @@ layers_present(const struct rs_inject_packet *p, uint8_t opcode, uint32_t payloa
         has |= 1ull << RS_LAYER_ETH;
     if (p->n_vlans > 0)
         has |= 1ull << RS_LAYER_VLAN;
+    if (p->encap == RS_INJECT_IWARP)
+        return (has & (1ull << RS_LAYER_ETH | 1ull << RS_LAYER_VLAN)) | 1ull << RS_LAYER_TCP |
+               1ull << (p->route.family == 6 ? RS_LAYER_IPV6 : RS_LAYER_IPV4);
     if (p->encap == RS_INJECT_ROCEV2)
         has |= 1ull << (p->route.family == 6 ? RS_LAYER_IPV6 : RS_LAYER_IPV4) |
                1ull << RS_LAYER_UDP;
@@ -868,6 +975,7 @@ layer_label(uint8_t layer)
     case RS_LAYER_IPV4: return "IPv4 header";
     case RS_LAYER_IPV6: return "IPv6 header";
     case RS_LAYER_UDP: return "UDP header";
+    case RS_LAYER_TCP: return "TCP header";
     case RS_LAYER_LRH: return "LRH (only native InfiniBand has one)";
     case RS_LAYER_GRH: return "GRH";
     case RS_LAYER_VCRC: return "VCRC (only native InfiniBand has one)";

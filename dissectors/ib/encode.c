@@ -331,6 +331,14 @@ rs_encode_finish(struct rs_packet *view, unsigned keep)
         rs_store_be16(udp + 6, 0);
         rs_store_be16(udp + 6, udp6_checksum(d + view->span[RS_LAYER_IPV6].off, udp, udp_len));
     }
+    if (rs_packet_has(view, RS_LAYER_TCP) && !(keep & RS_ENCODE_KEEP_TCP_CHECKSUM)) {
+        uint8_t *tcp = d + view->span[RS_LAYER_TCP].off;
+        uint32_t ip = view->span[rs_packet_has(view, RS_LAYER_IPV6) ? RS_LAYER_IPV6
+                                                                     : RS_LAYER_IPV4].off;
+        rs_store_be16(tcp + 16, 0);
+        rs_store_be16(tcp + 16, ip_build_l4_checksum(d + ip, tcp,
+                                                     view->frame->caplen - view->span[RS_LAYER_TCP].off));
+    }
 }
 
 bool

@@ -131,13 +131,15 @@ uint32_t rs_encode_ib(uint8_t *buf, uint32_t cap, const struct rs_lrh_fields *l,
                       struct rs_packet *view);
 
 /* Recomputes what depends on the rest of a built packet, from its view: the IPv4
- * header checksum, the ICRC, the VCRC and (IPv6) the UDP checksum, in that order,
+ * header checksum, the ICRC, the VCRC, (IPv6) the UDP checksum and the TCP checksum,
+ * in that order,
  * except those keep names. Callers that change fields of a built packet in place
  * (the injector, the fault engine) call it after. */
 #define RS_ENCODE_KEEP_IP_CHECKSUM 0x1u
 #define RS_ENCODE_KEEP_UDP_CHECKSUM 0x2u
 #define RS_ENCODE_KEEP_ICRC 0x4u
 #define RS_ENCODE_KEEP_VCRC 0x8u
+#define RS_ENCODE_KEEP_TCP_CHECKSUM 0x10u
 void rs_encode_finish(struct rs_packet *view, unsigned keep);
 
 /* Recomputes and stores the ICRC of a RoCEv2 packet already laid out in buf

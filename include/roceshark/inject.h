@@ -36,6 +36,7 @@
 
 #include <roceshark/common.h>
 #include <roceshark/encode.h>
+#include <roceshark/encode_iwarp.h>
 
 #define RS_INJECT_MAX_PAYLOAD 9000
 #define RS_INJECT_MAX_FRAME (RS_INJECT_MAX_PAYLOAD + 256)
@@ -47,7 +48,8 @@
 enum rs_inject_encap {
     RS_INJECT_ROCEV2,       /* Ethernet, IPv4 or IPv6, UDP 4791 */
     RS_INJECT_ROCEV1,       /* Ethernet, Ethertype 0x8915, GRH */
-    RS_INJECT_IB            /* LRH [GRH]: native InfiniBand (ERF type 21 in files) */
+    RS_INJECT_IB,           /* LRH [GRH]: native InfiniBand (ERF type 21 in files) */
+    RS_INJECT_IWARP         /* Ethernet, IPv4 or IPv6, TCP: an MPA frame or an FPDU */
 };
 
 /* How a field's value is produced, packet after packet. */
@@ -72,13 +74,18 @@ struct rs_inject_gen {
 enum rs_inject_target {
     RS_INJECT_T_FIELD,      /* a registry field, written into the built bytes */
     RS_INJECT_T_OPCODE,     /* the BTH opcode: it decides the headers, so before building */
-    RS_INJECT_T_PAYLOAD_LEN /* payload(len=...): likewise */
+    RS_INJECT_T_PAYLOAD_LEN,/* payload(len=...): likewise */
+    RS_INJECT_T_MEMBER,     /* a member of the template (TCP, MPA frame fields) */
+    RS_INJECT_T_IWARP       /* a member of the FPDU's struct rs_iwarp_fields */
 };
+
+struct inject_member_key;
 
 struct rs_inject_set {
     uint8_t target;         /* enum rs_inject_target */
     uint8_t tag;            /* vlan.* and ieee8021ad.*: which tag (0 the outermost) */
     int field;              /* registry id (RS_INJECT_T_FIELD) */
+    const struct inject_member_key *member;     /* RS_INJECT_T_MEMBER and _IWARP */
     uint8_t addr[16];       /* an address value (Ethernet, IPv4, IPv6, GID) */
     struct rs_inject_gen gen;
 };
@@ -107,6 +114,14 @@ struct rs_inject_packet {
     struct rs_grh_fields grh;       /* RoCEv1 and routed IB */
     struct rs_lrh_fields lrh;
     struct rs_ib_fields f;
+    /* iWARP: the TCP header (sequence numbers follow the flow unless given), the MPA
+     * frame's fields, and the FPDU's CRC choices; the DDP and RDMAP fields are sets. */
+    struct rs_tcp_route tcp;
+    bool tcp_seq_given, tcp_ack_given;
+    uint8_t mpa_frame;              /* 0 an FPDU, 1 an MPA Request, 2 an MPA Reply */
+    bool mpa_crc_flag, mpa_marker_flag, mpa_rej_flag;
+    uint8_t mpa_rev;
+    bool iw_no_crc, iw_bad_crc;
     uint8_t payload[RS_INJECT_MAX_PAYLOAD];
     uint32_t payload_len;
     uint8_t fill;                   /* enum rs_inject_fill */
@@ -148,9 +163,24 @@ struct rs_inject_frame {
     uint8_t encap;          /* enum rs_inject_encap */
 };
 
+/* What a run of packets shares: the random source, and the TCP flows whose sequence
+ * numbers iWARP packets continue. */
+#define RS_INJECT_MAX_FLOWS 64
+struct rs_inject_run {
+    GRand *rng;
+    unsigned n_flows;
+    struct {
+        uint8_t family;
+        uint8_t src[16], dst[16];
+        uint16_t sport, dport;
+        uint32_t next_seq;
+    } flows[RS_INJECT_MAX_FLOWS];
+};
+
 /* Builds p's next packet into buf (RS_INJECT_MAX_FRAME bytes): generators advance,
- * random values come from rng. Returns 0, or RS_EINVAL with err when it does not fit. */
-int rs_inject_next(struct rs_inject_packet *p, GRand *rng, uint8_t *buf,
+ * random values come from run->rng. Returns 0, or RS_EINVAL with err when it does
+ * not fit. */
+int rs_inject_next(struct rs_inject_packet *p, struct rs_inject_run *run, uint8_t *buf,
                    struct rs_inject_frame *out, char *err);
 
 /* --- Senders --- */

@@ -209,6 +209,53 @@ for encap, (lines, wants, tshark_ok) in specs.items():
 print("round trips: %d packets, %d values set and read back" %
       (sum(len(v[0]) for v in specs.values()), checked))
 
+# 1b. iWARP: an MPA exchange, then FPDUs of every RDMAP message, over IPv4 and IPv6, TCP
+# sequence numbers following each flow; tshark reads them as roceshark does.
+for family, (a, b) in (("ip", ("10.0.0.1", "10.0.0.2")), ("ipv6", ("fd00::1", "fd00::2"))):
+    fwd = "eth / %s(src=%s, dst=%s) / tcp(srcport=40000, dstport=9999)" % (family, a, b)
+    rev = "eth / %s(src=%s, dst=%s) / tcp(srcport=9999, dstport=40000)" % (family, b, a)
+    IW = [
+        fwd + " / mpareq(rev=1) / payload(hex=00010002)",
+        rev + " / mparep(rev=1)",
+        fwd + " / ddp(stag=0x1234, tagged_offset=0x1000) / rdmap(opcode=Write) / payload(len=100)",
+        fwd + " / ddp(msn=1) / rdmap(opcode=\"Read Request\", sinkstag=5, sinkto=0x40, "
+        "rdmardsz=4096, srcstag=6, srcto=0x80)",
+        rev + " / ddp(stag=5, tagged_offset=0x40) / rdmap(opcode=\"Read Response\") / "
+        "payload(len=64, fill=rand)",
+        fwd + " / ddp(msn=inc(1), mo=0, last_flag=1) / rdmap(opcode=Send) / payload(len=10) "
+        "repeat 2",
+        fwd + " / ddp(msn=3) / rdmap(opcode=\"Send with Invalidate\", inval_stag=0x77) / "
+        "payload(len=7)",
+        fwd + " / ddp(msn=4) / rdmap(opcode=Terminate, term_layer=1, term_etype=2, "
+        "term_errcode=3)",
+        fwd + " / mpa(crc=bad) / ddp(msn=5) / rdmap(opcode=Send) / payload(len=12)",
+    ]
+    iw_file = os.path.join(tmp, "iwarp_%s.txt" % family)
+    open(iw_file, "w").write("\n".join(IW) + "\n")
+    iw_cap = os.path.join(tmp, "iwarp_%s.pcap" % family)
+    t.run([t.ROCESHARK, "inject", "-w", iw_cap, "-F", iw_file])
+    bad, total = t.fields_diff(iw_cap, t.IWARP_FIELDS + ["tcp.seq_raw", "tcp.ack_raw"],
+                               t.TSHARK_IWARP)
+    t.check(bad == 0 and total > 0, "iWARP over %s: tshark reads %d of %d values differently"
+            % (family, bad, total))
+    rows = t.roceshark_fields(iw_cap, ["iwarp_rdma.opcode", "iwarp_ddp.stag", "iwarp_ddp.msn",
+                                       "iwarp_rdma.rdmardsz", "iwarp_rdma.inval_stag",
+                                       "iwarp_rdma.term_errcode_ddp_untagged",
+                                       "roceshark.mpa.crc.status",
+                                       "tcp.seq_raw"])
+    t.check([r[0] for r in rows] == ["", "", "0x00", "0x01", "0x02", "0x03", "0x03", "0x04",
+                                     "0x07", "0x03"], "iWARP opcodes over %s: %r"
+            % (family, [r[0] for r in rows]))
+    t.check(rows[2][1] == "0x00001234" and rows[3][3] == "4096" and rows[7][4] == "119"
+            and rows[8][5] == "0x03" and [r[2] for r in rows[5:7]] == ["1", "2"],
+            "iWARP fields over %s: %r" % (family, rows))
+    t.check([r[6] for r in rows[2:]] == ["1"] * 7 + ["0"], "MPA CRC verdicts over %s: %r"
+            % (family, [r[6] for r in rows]))
+    # The client's segments follow one another: each starts where the last one ended.
+    seqs = [int(r[7]) for i, r in enumerate(rows) if i not in (1, 4)]
+    t.check(seqs[0] == 1000 and all(x < y for x, y in zip(seqs, seqs[1:])),
+            "TCP sequence numbers over %s: %r" % (family, seqs))
+
 # 2. scapy's ICRC over RoCEv2/IPv4 (its contrib.roce knows IPv4 only), and with one tag.
 for encap in ("rocev2", "rocev2_vlan"):
     cap = os.path.join(tmp, encap + ".pcap")
@@ -334,5 +381,11 @@ mixed = os.path.join(tmp, "mixed.txt")
 open(mixed, "w").write("bth\nlrh / bth\n")
 fails(["-w", cap, "-F", mixed], 1, "-w: native InfiniBand packets go in a file of their "
       "own (ERF type 21), not with Ethernet frames")
+fails(["-w", cap, "eth / ip / tcp / ddp(stg=1)"], 1, "command line:1:22: layer 4 ddp: no "
+      "field 'stg' (did you mean stag?)")
+fails(["-w", cap, "eth / ip / udp / tcp"], 1, "command line:1:18: layer 4 tcp: iWARP runs over "
+      "Ethernet, IP and TCP, with no UDP or InfiniBand header")
+fails(["-w", cap, "eth / ip / ddp(msn=1)"], 1, "command line:1:12: layer 3 ddp: needs tcp(...) "
+      "before it")
 fails(["-i", "rs-no-such-if", "bth"], 4, "-i rs-no-such-if: No such device")
 t.finish("inject")

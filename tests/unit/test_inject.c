@@ -51,6 +51,7 @@ static struct rs_inject_packet packet;
 static uint8_t frame_buf[RS_INJECT_MAX_FRAME];
 static struct rs_frame frame;
 static GRand *rng;
+static struct rs_inject_run inject_run;
 
 /* Builds the packet's next frame and decodes it into pkt. */
 static void
@@ -60,7 +61,7 @@ next_decode(struct rs_packet *pkt)
     struct rs_inject_frame fr;
     char err[RS_ERRBUF_SIZE];
 
-    if (rs_inject_next(&packet, rng, frame_buf, &fr, err) != 0)
+    if (rs_inject_next(&packet, &inject_run, frame_buf, &fr, err) != 0)
         fail_msg("%s", err);
     memset(&frame, 0, sizeof(frame));
     frame.data = fr.data;
@@ -182,7 +183,7 @@ test_errors(void **state)
                                         "psn?)"},
         {"ip / foo(x=1)", "f:3:6: layer 2 foo: unknown (eth vlan ieee8021ad ip ipv6 udp lrh grh "
                           "bth rdeth deth xrceth reth atomiceth aeth atomicacketh immdt ieth cnp "
-                          "payload pad)"},
+                          "payload pad tcp mpareq mparep mpa ddp rdmap)"},
         {"eth / ip / udp / bht(psn=1)", "f:3:18: layer 4 bht: unknown (did you mean bth?)"},
         {"bth(opcode=4) / aeth(msn=1)", "f:3:22: infiniband.aeth.msn: the opcode (RC Send Only) "
                                         "carries no AETH"},
@@ -271,7 +272,7 @@ test_mutations(void **state)
         if (rc == 0) {
             struct rs_inject_frame fr;
             for (int k = 0; k < 3; k++)
-                if (rs_inject_next(&packet, rng, frame_buf, &fr, err) == 0)
+                if (rs_inject_next(&packet, &inject_run, frame_buf, &fr, err) == 0)
                     assert_true(fr.len > 0 && fr.len <= RS_INJECT_MAX_FRAME);
         } else
             assert_true(rc == RS_EINVAL && strncmp(err, "f:1:", 4) == 0);
@@ -496,6 +497,7 @@ main(void)
     int rc;
 
     rng = g_rand_new_with_seed(1);
+    inject_run.rng = rng;
     rc = cmocka_run_group_tests(tests, NULL, NULL);
     g_rand_free(rng);
     return rc;
