@@ -476,6 +476,10 @@ set_field(struct ctx *c, int id, uint8_t tag, const char *val, unsigned col, uns
             memcpy(p->route.dst, s->addr, 16);
         else if (ok && strcmp(f->abbrev, "ipv6.src") == 0)
             memcpy(p->route.src, s->addr, 16);
+        else if (ok && strcmp(f->abbrev, "infiniband.grh.dgid") == 0)
+            memcpy(p->grh.dgid, s->addr, 16);
+        else if (ok && strcmp(f->abbrev, "infiniband.grh.sgid") == 0)
+            memcpy(p->grh.sgid, s->addr, 16);
         break;
     default:
         ok = inject_gen_parse(val, inject_field_max(f), value_by_name, f, &s->gen, &why);
