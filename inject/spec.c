@@ -158,11 +158,11 @@ layer_field(const struct layer_def *d, const char *key)
                              strcmp(key, "rkey") == 0) &&
         (id = value_field(d->prefix)) >= 0)
         return id;
-    snprintf(name, sizeof(name), "%s.%s", d->prefix, key);
+    snprintf(name, sizeof(name), "%.60s.%.120s", d->prefix, key);
     if ((id = value_field(name)) >= 0)
         return id;
     if (d->alt_prefix != NULL) {
-        snprintf(name, sizeof(name), "%s.%s", d->alt_prefix, key);
+        snprintf(name, sizeof(name), "%.60s.%.120s", d->alt_prefix, key);
         if ((id = value_field(name)) >= 0)
             return id;
     }
@@ -736,9 +736,10 @@ parse_repeat(struct ctx *c, const char *text, size_t *i)
     return 0;
 }
 
-/* The layered form: layers separated by '/', each with its fields in parentheses. */
+/* A spec line: layers separated by '/', each with its fields in parentheses, and
+ * FIELD=VALUE words with full names, in any mix. */
 static int
-parse_layers(struct ctx *c, const char *text)
+parse_line(struct ctx *c, const char *text)
 {
     size_t i = 0, n = strlen(text);
     unsigned nth = 0;
@@ -759,7 +760,7 @@ parse_layers(struct ctx *c, const char *text)
         /* A FIELD=VALUE word among the layers (icrc=bad at the end) is a flat word. */
         size_t name_end = i + strspn(text + i, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                                "0123456789_.");
-        if (name_end > i && text[name_end] == '=') {
+        if (name_end > i && (text[name_end] == '=' || memchr(text + i, '.', name_end - i))) {
             char word[1024];
             int rc = read_word(c, text, &i, word, sizeof(word));
             if (rc == 0)
@@ -909,34 +910,6 @@ read_word(struct ctx *c, const char *text, size_t *i, char *word, size_t size)
     return 0;
 }
 
-/* The flat form: FIELD=VALUE words with full names. */
-static int
-parse_flat(struct ctx *c, const char *text)
-{
-    char word[1024];
-    size_t i = 0, n = strlen(text);
-
-    while (i < n) {
-        while (i < n && isspace((unsigned char)text[i]))
-            i++;
-        if (i >= n || text[i] == '#')
-            break;
-        int rr = parse_repeat(c, text, &i);
-        if (rr <= 0) {
-            if (rr < 0)
-                return rr;
-            continue;
-        }
-        unsigned col = (unsigned)i + 1;
-        int rc = read_word(c, text, &i, word, sizeof(word));
-        if (rc == 0)
-            rc = flat_word(c, word, col);
-        if (rc != 0)
-            return rc;
-    }
-    return 0;
-}
-
 /* The layers (RS_LAYER_* bits) the packet has, as built with opcode. */
 static uint64_t
 layers_present(const struct rs_inject_packet *p, uint8_t opcode, uint32_t payload_len)
@@ -1062,22 +1035,6 @@ check_layers(struct ctx *c)
     return 0;
 }
 
-/* Layered if the first word is a layer's name (followed by '(', '/' or the end); flat if
- * it is FIELD=VALUE or a dotted name. */
-static bool
-is_layered(const char *text)
-{
-    size_t i = strspn(text, " \t");
-    size_t name = strspn(text + i, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
-
-    /* Layer names have no dots: "ip.src" alone is a flat word missing its value. */
-    if (memchr(text + i, '.', name) != NULL)
-        return false;
-    i += name;
-    i += strspn(text + i, " \t");
-    return text[i] != '=';
-}
-
 int
 rs_inject_spec_parse(struct rs_inject_packet *p, const char *text, const char *where,
                      unsigned line, char *err)
@@ -1090,7 +1047,7 @@ rs_inject_spec_parse(struct rs_inject_packet *p, const char *text, const char *w
     c.where = where;
     c.line = line;
     c.err = err;
-    rc = is_layered(text) ? parse_layers(&c, text) : parse_flat(&c, text);
+    rc = parse_line(&c, text);
     if (rc == 0)
         rc = check_layers(&c);
     if (rc == 0 && c.fill_payload && p->fill != RS_FILL_RAND)
