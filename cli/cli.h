@@ -61,4 +61,8 @@ int cmd_perf(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
 int cmd_version(void);
 
+/* Seconds of CLOCK_MONOTONIC since t0. */
+struct timespec;
+double cli_seconds_since(const struct timespec *t0);
+
 #endif /* ROCESHARK_CLI_H */

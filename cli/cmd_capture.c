@@ -211,15 +211,6 @@ parse_capture_args(int argc, char **argv, struct capture_opts *co)
     return 0;
 }
 
-static double
-seconds_since(const struct timespec *t0)
-{
-    struct timespec now;
-
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /* Reads until a stop condition; returns the exit code. */
 static int
 capture_loop(struct rs_source *src, struct rs_writer *w, const struct capture_opts *co)
@@ -252,7 +243,7 @@ capture_loop(struct rs_source *src, struct rs_writer *w, const struct capture_op
         }
         if (co->stop_seconds != 0 && since_check >= CLOCK_CHECK_EVERY) {
             since_check = 0;
-            if (seconds_since(&t0) >= (double)co->stop_seconds)
+            if (cli_seconds_since(&t0) >= (double)co->stop_seconds)
                 return CLI_EXIT_OK;
         }
     }

@@ -314,15 +314,6 @@ open_sender(const struct inject_opts *io, struct rs_inject_sender **s)
     return 0;
 }
 
-static double
-seconds_since(const struct timespec *t0)
-{
-    struct timespec now;
-
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /* The pacing: when the next packet is due, in nanoseconds since the start. */
 struct pacer {
     struct timespec t0;
@@ -336,7 +327,7 @@ pace(struct pacer *pc, const struct inject_opts *io, uint32_t len)
 {
     if (!pc->on)
         return;
-    double now = seconds_since(&pc->t0) * 1e9;
+    double now = cli_seconds_since(&pc->t0) * 1e9;
     if (pc->due_ns > now + 20000) {
         double wait = pc->due_ns - now;
         struct timespec ts = {(time_t)(wait / 1e9), (long)fmod(wait, 1e9)};
@@ -358,7 +349,7 @@ struct progress {
 static void
 show_progress(struct progress *pg, const struct timespec *t0, uint64_t sent, bool final)
 {
-    double el = seconds_since(t0);
+    double el = cli_seconds_since(t0);
 
     if (!pg->tty || (!final && el - pg->last < 0.25))
         return;
@@ -446,13 +437,11 @@ cmd_inject(int argc, char **argv)
                 }
                 if ((io.count != 0 && built >= io.count) || stop_now)
                     done = true;
-                if ((built & 1023) == 0) {
+                /* The clock is read every 1024 packets at full speed, every packet paced. */
+                if (pc.on || (built & 1023) == 0) {
                     show_progress(&pg, &t0, built - failed, false);
-                    if (io.duration != 0 && seconds_since(&t0) >= (double)io.duration)
+                    if (io.duration != 0 && cli_seconds_since(&t0) >= (double)io.duration)
                         done = true;
-                } else if (io.duration != 0 && pc.on &&
-                           seconds_since(&t0) >= (double)io.duration) {
-                    done = true;
                 }
             }
         }
@@ -461,7 +450,7 @@ cmd_inject(int argc, char **argv)
     s = NULL;
     if (crc != 0 && rc == 0)
         rc = cli_fail(io.file != NULL ? CLI_EXIT_OUTPUT : CLI_EXIT_CAPTURE, "inject: %s", err);
-    double el = seconds_since(&t0);
+    double el = cli_seconds_since(&t0);
     if (rc != 0 && sent == 0)
         goto out;               /* the error line says it all */
     show_progress(&pg, &t0, sent, true);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <roceshark/capture.h>
 
@@ -176,4 +177,13 @@ cli_print_capture_counts(struct rs_source *src, uint64_t done, const char *what)
             (unsigned long long)st.received, (unsigned long long)done, what,
             (unsigned long long)st.kernel_drops, (unsigned long long)st.iface_drops,
             (unsigned long long)st.ring_drops);
+}
+
+double
+cli_seconds_since(const struct timespec *t0)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }

@@ -14,9 +14,11 @@
   - bad specs and options get one line with the file, line and column, and exit 1; an
     unwritable file exits 3; a source address that is not ours exits 4."""
 import os
+import pty
 import random
 import socket
 import struct
+import subprocess
 
 import rstest as t
 from scapy.contrib.roce import BTH
@@ -340,6 +342,37 @@ rows = t.roceshark_fields(cap, ["infiniband.bth.psn", "frame.time_relative"])
 t.check([r[0] for r in rows] == ["16777214", "1", "4", "7", "10"], "PSNs of the passes: %r"
         % [r[0] for r in rows])
 t.check(float(rows[-1][1]) >= 0.07, "--pps 50: 5 packets in %s s" % rows[-1][1])
+# --gap and --mbps space the packets; --duration stops an endless loop.
+for args, least, what in ((["--gap", "10000"], 0.04, "--gap 10000: 5 packets"),
+                          (["--mbps", "1"], 0.032, "--mbps 1: 5 packets of 1042 bytes")):
+    t.run([t.ROCESHARK, "inject", "-w", cap, "-c", "5"] + args + ["bth / payload(len=1000)"])
+    rows = t.roceshark_fields(cap, ["frame.time_relative", "frame.len"])
+    t.check(len(rows) == 5 and float(rows[-1][0]) >= least, "%s over %s s"
+            % (what, rows[-1][0] if rows else "?"))
+p = t.run([t.ROCESHARK, "inject", "-w", cap, "--loop", "0", "--pps", "50", "--duration", "1",
+           "bth"])
+n = len(t.roceshark_fields(cap, ["frame.number"]))
+t.check(40 <= n <= 60, "--duration 1 at --pps 50: %d packets" % n)
+
+# Progress on a terminal: a line rewritten in place, then the counts.
+master, slave = pty.openpty()
+proc = subprocess.Popen([t.ROCESHARK, "inject", "-w", cap, "-c", "300", "--pps", "200", "bth"],
+                        stderr=slave, stdout=subprocess.DEVNULL)
+os.close(slave)
+seen = b""
+while True:
+    try:
+        chunk = os.read(master, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    seen += chunk
+proc.wait()
+os.close(master)
+t.check(proc.returncode == 0 and seen.count(b"\rinject: ") >= 3 and b"packets/s" in seen
+        and b"inject: 300 sent, 0 failed" in seen, "progress on a terminal: %r" % seen[-300:])
+
 ng = os.path.join(tmp, "out.pcapng")
 t.run([t.ROCESHARK, "inject", "-w", ng, "-c", "3", "bth(psn=inc(1))"])
 t.check(open(ng, "rb").read(4) == b"\x0a\x0d\x0d\x0a", "-w x.pcapng: not a pcapng file")
