@@ -155,25 +155,6 @@ build_link(const struct rs_inject_packet *p, uint8_t *buf)
     return pos + 2;
 }
 
-/* Writes v (or the address addr) as field f at at: its width's bytes, big-endian,
- * under its mask. */
-static void
-write_field(uint8_t *at, const struct rs_field *f, uint64_t v, const uint8_t *addr)
-{
-    if (f->type == RS_FT_ETHER || f->type == RS_FT_IPV4 || f->type == RS_FT_IPV6) {
-        memcpy(at, addr, f->width);
-        return;
-    }
-    uint64_t old = 0;
-    for (unsigned i = 0; i < f->width; i++)
-        old = old << 8 | at[i];
-    uint64_t word = f->mask == 0 ? v : (old & ~f->mask) | ((v << __builtin_ctzll(f->mask)) & f->mask);
-    for (unsigned i = f->width; i-- > 0;) {
-        at[i] = (uint8_t)word;
-        word >>= 8;
-    }
-}
-
 /* Where layer starts in buf, the packet's body at link. */
 static uint32_t
 layer_offset(const struct rs_packet *view, uint32_t link, uint8_t layer, uint8_t tag)
@@ -251,7 +232,7 @@ rs_inject_next(struct rs_inject_packet *p, struct rs_inject_run *run, uint8_t *b
         const struct rs_field *f = rs_field_by_id(s->field);
         uint32_t at = layer_offset(&view, link, f->layer, s->tag) + f->offset;
         if (at + f->width <= link + n)
-            write_field(buf + at, f, inject_gen_value(&s->gen, index, rng), s->addr);
+            inject_write_field(buf + at, f, inject_gen_value(&s->gen, index, rng), s->addr);
     }
     if (p->psn_offset != 0 && p->encap != RS_INJECT_IWARP) {
         uint8_t *bth = buf + link + view.span[RS_LAYER_BTH].off;

@@ -21,6 +21,10 @@ bool inject_gen_parse(const char *text, uint64_t max, inject_name_fn name_value,
 /* Fills the payload bytes of p that fill says, for a packet (RS_FILL_RAND draws). */
 void inject_fill(struct rs_inject_packet *p, uint32_t from, uint32_t to, GRand *rng);
 
+/* Writes v (or, for an address field, the bytes at addr) as registry field f at at: its
+ * width's bytes, big-endian, under its mask. */
+void inject_write_field(uint8_t *at, const struct rs_field *f, uint64_t v, const uint8_t *addr);
+
 /* The largest value of a numeric registry field, by its mask or its width. */
 uint64_t inject_field_max(const struct rs_field *f);
 

@@ -299,6 +299,24 @@ rs_encode_ib(uint8_t *buf, uint32_t cap, const struct rs_lrh_fields *l,
     return total;
 }
 
+/* The bytes of the UDP or TCP segment at layer: what the IP header says follows it
+ * (Ethernet pads short frames), within the frame. */
+static uint32_t
+l4_len(const struct rs_packet *view, enum rs_layer layer)
+{
+    const uint8_t *d = view->frame->data;
+    uint32_t off = view->span[layer].off, room = view->frame->caplen - off, n;
+
+    if (rs_packet_has(view, RS_LAYER_IPV6)) {
+        const struct rs_span *ip = &view->span[RS_LAYER_IPV6];
+        n = rs_load_be16(d + ip->off + 4) + RS_IPV6_HDR_LEN - (off - ip->off);
+    } else {
+        const struct rs_span *ip = &view->span[RS_LAYER_IPV4];
+        n = rs_load_be16(d + ip->off + 2) - (off - ip->off);
+    }
+    return n < room ? n : room;
+}
+
 void
 rs_encode_finish(struct rs_packet *view, unsigned keep)
 {
@@ -327,7 +345,7 @@ rs_encode_finish(struct rs_packet *view, unsigned keep)
     if (rs_packet_has(view, RS_LAYER_IPV6) && rs_packet_has(view, RS_LAYER_UDP) &&
         !(keep & RS_ENCODE_KEEP_UDP_CHECKSUM)) {
         uint8_t *udp = d + view->span[RS_LAYER_UDP].off;
-        uint32_t udp_len = view->frame->caplen - view->span[RS_LAYER_UDP].off;
+        uint32_t udp_len = l4_len(view, RS_LAYER_UDP);
         rs_store_be16(udp + 6, 0);
         rs_store_be16(udp + 6, udp6_checksum(d + view->span[RS_LAYER_IPV6].off, udp, udp_len));
     }
@@ -336,8 +354,7 @@ rs_encode_finish(struct rs_packet *view, unsigned keep)
         uint32_t ip = view->span[rs_packet_has(view, RS_LAYER_IPV6) ? RS_LAYER_IPV6
                                                                      : RS_LAYER_IPV4].off;
         rs_store_be16(tcp + 16, 0);
-        rs_store_be16(tcp + 16, ip_build_l4_checksum(d + ip, tcp,
-                                                     view->frame->caplen - view->span[RS_LAYER_TCP].off));
+        rs_store_be16(tcp + 16, ip_build_l4_checksum(d + ip, tcp, l4_len(view, RS_LAYER_TCP)));
     }
 }
 

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * faults.c - running packets through the rules (see faults.h).
+ *
+ * Each packet is copied once into a work buffer and decoded there, so the
+ * filters see the decoded packet and set/add/mark write through the same
+ * view before rs_encode_finish() computes the checksums and CRCs again.
+ * Held packets (delay, reorder) live in slots allocated when first needed
+ * and kept: a bounded set, so a rule that holds everything cannot take the
+ * memory; when every slot is taken a packet goes at once, and is counted.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <roceshark/dissect.h>
+#include <roceshark/encode.h>
+#include <roceshark/fields.h>
+
+#include "faults_int.h"
+#include "inject_int.h"
+
+/* Whether rule r acts on the packet that it just matched, by skip, every, times and
+ * prob, in the order of Linux's fault-injection attributes. */
+static bool
+rule_fires(struct rs_faults *f, struct fault_rule *r)
+{
+    uint64_t nth = r->stats.matched;
+
+    if (nth <= r->skip)
+        return false;
+    if (r->every > 1 && (nth - r->skip) % r->every != 0)
+        return false;
+    if (r->times != 0 && r->stats.acted >= r->times)
+        return false;
+    if (r->prob < 1 && g_rand_double(f->rng) >= r->prob)
+        return false;
+    return true;
+}
+
+/* Sets the ECN bits of the IP header to Congestion Experienced. */
+static bool
+mark_ce(struct rs_packet *pkt, uint8_t *d)
+{
+    if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
+        d[pkt->span[RS_LAYER_IPV4].off + 1] |= 0x03;
+        return true;
+    }
+    if (rs_packet_has(pkt, RS_LAYER_IPV6)) {
+        d[pkt->span[RS_LAYER_IPV6].off + 1] |= 0x30;    /* the traffic class's low bits */
+        return true;
+    }
+    return false;
+}
+
+/* set and add: the field's bytes where the decoder read them. */
+static bool
+write_rule_field(const struct fault_rule *r, const struct rs_packet *pkt, uint8_t *d)
+{
+    const struct rs_field *fd = rs_field_by_id(r->field);
+
+    if (!rs_packet_has(pkt, fd->layer))
+        return false;
+    uint32_t at = pkt->span[fd->layer].off + fd->offset;
+    if (at + fd->width > pkt->frame->caplen)
+        return false;
+    uint64_t v = r->value;
+    if (r->action == FA_ADD) {
+        struct rs_value cur;
+        if (!rs_field_value(pkt, r->field, 0, &cur))
+            return false;
+        v = (cur.v.u + r->value) & inject_field_max(fd);
+    }
+    inject_write_field(d + at, fd, v, NULL);
+    return true;
+}
+
+static void
+corrupt_icrc(const struct rs_packet *pkt, uint8_t *d)
+{
+    if (rs_packet_has(pkt, RS_LAYER_ICRC))
+        d[pkt->span[RS_LAYER_ICRC].off] ^= 0x01;
+}
+
+/* A free slot, allocated when first used; NULL when every one is taken. */
+static struct fault_held *
+held_slot(struct rs_faults *f, unsigned *index)
+{
+    for (unsigned i = 0; i < RS_FAULTS_MAX_HELD; i++) {
+        if (f->held_used[i])
+            continue;
+        if (f->held[i] == NULL && (f->held[i] = malloc(sizeof(*f->held[i]))) == NULL)
+            return NULL;
+        *index = i;
+        return f->held[i];
+    }
+    return NULL;
+}
+
+static void
+go(struct rs_faults *f, enum rs_fault_dir dir, const uint8_t *d, uint32_t len,
+   rs_fault_emit_fn emit, void *ctx)
+{
+    f->gone[dir]++;
+    emit(ctx, dir, d, len);
+}
+
+/* Held back: until due, or (reorder) until after more packets have gone its way. */
+static void
+hold(struct rs_faults *f, enum rs_fault_dir dir, const uint8_t *d, uint32_t len, uint64_t due,
+     unsigned gap, rs_fault_emit_fn emit, void *ctx)
+{
+    unsigned i;
+    struct fault_held *h = held_slot(f, &i);
+
+    if (h == NULL) {
+        f->held_full++;
+        go(f, dir, d, len, emit, ctx);
+        return;
+    }
+    h->due = due;
+    h->by_count = gap > 0;
+    h->after = f->gone[dir] + gap;
+    h->dir = dir;
+    h->len = len;
+    memcpy(h->data, d, len);
+    f->held_used[i] = true;
+    f->n_held++;
+}
+
+/* Sends the reordered packets whose turn has come, oldest turn first. */
+static void
+release_by_count(struct rs_faults *f, enum rs_fault_dir dir, rs_fault_emit_fn emit, void *ctx)
+{
+    bool more = f->n_held > 0;
+
+    while (more) {
+        more = false;
+        for (unsigned i = 0; i < RS_FAULTS_MAX_HELD; i++) {
+            struct fault_held *h = f->held[i];
+            if (!f->held_used[i] || !h->by_count || h->dir != dir || h->after > f->gone[dir])
+                continue;
+            f->held_used[i] = false;
+            f->n_held--;
+            go(f, dir, h->data, h->len, emit, ctx);
+            more = f->n_held > 0;
+        }
+    }
+}
+
+void
+rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype, const uint8_t *pkt,
+                 uint32_t len, uint64_t now_ns, rs_fault_emit_fn emit, void *ctx)
+{
+    struct rs_frame frame;
+    struct rs_packet view;
+    struct rs_decode_opts o;
+    unsigned copies = 1, gap = 0, keep = 0;
+    uint64_t delay = 0;
+    bool changed = false;
+
+    if (len > RS_FAULTS_MAX_PACKET || f->n_rules == 0) {
+        go(f, dir, pkt, len, emit, ctx);
+        return;
+    }
+    uint8_t *d = f->work;
+    memcpy(d, pkt, len);
+    memset(&frame, 0, sizeof(frame));
+    frame.data = d;
+    frame.caplen = frame.len = len;
+    frame.linktype = linktype;
+    rs_decode_opts_init(&o);
+    o.verify_crc = f->needs_crc;
+    rs_decode_frame(&frame, &o, &view);
+
+    for (unsigned i = 0; i < f->n_rules; i++) {
+        struct fault_rule *r = &f->rules[i];
+        if (!(r->dirs & dir) || (r->filter != NULL && !rs_filter_match(r->filter, &view)))
+            continue;
+        r->stats.matched++;
+        if (!rule_fires(f, r))
+            continue;
+        if (r->action == FA_DROP_PATTERN) {
+            size_t n = strlen(r->pattern);
+            uint64_t k = (r->stats.matched - r->skip - 1) % n;
+            if (r->pattern[k] != 'X')
+                continue;
+        }
+        r->stats.acted++;
+        switch (r->action) {
+        case FA_DROP:
+        case FA_DROP_PATTERN:
+            return;
+        case FA_DUPLICATE:
+            copies += r->count;
+            break;
+        case FA_REORDER:
+            gap = r->count;
+            break;
+        case FA_DELAY: {
+            uint64_t t = r->delay_ns;
+            if (r->jitter_ns > 0)
+                t = t - r->jitter_ns +
+                    (uint64_t)(g_rand_double(f->rng) * (double)(2 * r->jitter_ns));
+            delay = t > delay ? t : delay;
+            break;
+        }
+        case FA_CORRUPT_ICRC:
+            corrupt_icrc(&view, d);
+            keep |= RS_ENCODE_KEEP_ICRC;
+            changed = true;
+            break;
+        case FA_SET:
+        case FA_ADD:
+            changed |= write_rule_field(r, &view, d);
+            keep |= r->keep_icrc ? RS_ENCODE_KEEP_ICRC | RS_ENCODE_KEEP_VCRC : 0;
+            break;
+        case FA_MARK_CE:
+            changed |= mark_ce(&view, d);
+            keep |= r->keep_icrc ? RS_ENCODE_KEEP_ICRC | RS_ENCODE_KEEP_VCRC : 0;
+            break;
+        }
+    }
+    if (changed)
+        rs_encode_finish(&view, keep);
+    for (unsigned c = 0; c < copies; c++) {
+        if (delay > 0 || gap > 0)
+            hold(f, dir, d, len, now_ns + (delay > 0 ? delay : 100000000u), gap, emit, ctx);
+        else
+            go(f, dir, d, len, emit, ctx);
+    }
+    if (gap == 0)
+        release_by_count(f, dir, emit, ctx);
+}
+
+uint64_t
+rs_faults_poll(struct rs_faults *f, uint64_t now_ns, rs_fault_emit_fn emit, void *ctx)
+{
+    uint64_t next = RS_FAULTS_NEVER;
+
+    for (unsigned i = 0; f->n_held > 0 && i < RS_FAULTS_MAX_HELD; i++) {
+        struct fault_held *h = f->held[i];
+        if (!f->held_used[i])
+            continue;
+        if (h->due <= now_ns) {
+            f->held_used[i] = false;
+            f->n_held--;
+            go(f, h->dir, h->data, h->len, emit, ctx);
+        } else if (h->due < next) {
+            next = h->due;
+        }
+    }
+    return next;
+}
+
+unsigned
+rs_faults_rules(const struct rs_faults *f)
+{
+    return f->n_rules;
+}
+
+void
+rs_faults_rule_stats(const struct rs_faults *f, unsigned rule, struct rs_fault_rule_stats *out)
+{
+    *out = f->rules[rule].stats;
+}
+
+const char *
+rs_faults_rule_text(const struct rs_faults *f, unsigned rule)
+{
+    return f->rules[rule].text;
+}
+
+void
+rs_faults_report(const struct rs_faults *f, FILE *out)
+{
+    fprintf(out, "faults: %10s %10s  rule\n", "matched", "acted");
+    for (unsigned i = 0; i < f->n_rules; i++)
+        fprintf(out, "faults: %10llu %10llu  %s\n",
+                (unsigned long long)f->rules[i].stats.matched,
+                (unsigned long long)f->rules[i].stats.acted, f->rules[i].text);
+    if (f->held_full > 0)
+        fprintf(out, "faults: %llu packets went at once: every hold slot was taken\n",
+                (unsigned long long)f->held_full);
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * faults_int.h - the fault engine's rules, as the parser makes them and the
+ * engine runs them.
+ */
+#ifndef ROCESHARK_FAULTS_INT_H
+#define ROCESHARK_FAULTS_INT_H
+
+#include <glib.h>
+
+#include <roceshark/faults.h>
+#include <roceshark/filter.h>
+
+enum fault_action {
+    FA_DROP,
+    FA_DROP_PATTERN,        /* X drops, O passes, cycling over the rule's matches */
+    FA_DUPLICATE,           /* count extra copies */
+    FA_REORDER,             /* held until count more packets have gone the same way */
+    FA_DELAY,               /* delay_ns, +/- jitter_ns */
+    FA_CORRUPT_ICRC,
+    FA_SET,                 /* field = value */
+    FA_ADD,                 /* field += value, wrapping at the field's width */
+    FA_MARK_CE              /* ECN Congestion Experienced */
+};
+
+#define FAULT_PATTERN_MAX 64
+
+struct fault_rule {
+    enum fault_action action;
+    unsigned dirs;          /* RS_FAULT_TX | RS_FAULT_RX */
+    uint64_t times;         /* 0: no limit */
+    uint64_t skip;
+    uint64_t every;         /* 0 and 1: every match */
+    double prob;            /* 1: always */
+    bool keep_icrc;
+    char pattern[FAULT_PATTERN_MAX + 1];
+    unsigned count;
+    uint64_t delay_ns, jitter_ns;
+    int field;              /* registry id for set and add */
+    uint64_t value;
+    struct rs_filter *filter;   /* NULL: every packet */
+    char *text;             /* the line, for reports */
+    struct rs_fault_rule_stats stats;
+};
+
+/* A packet held back (delayed or reordered). */
+struct fault_held {
+    uint64_t due;           /* time it goes at the latest */
+    uint64_t after;         /* reorder: it goes once this many packets went its way */
+    bool by_count;
+    enum rs_fault_dir dir;
+    uint32_t len;
+    uint8_t data[RS_FAULTS_MAX_PACKET];
+};
+
+struct rs_faults {
+    struct fault_rule rules[RS_FAULTS_MAX_RULES];
+    unsigned n_rules;
+    uint32_t seed;
+    bool seeded;
+    bool needs_crc;         /* a filter reads the ICRC or VCRC status */
+    GRand *rng;
+    struct fault_held *held[RS_FAULTS_MAX_HELD];    /* allocated as first needed */
+    bool held_used[RS_FAULTS_MAX_HELD];
+    unsigned n_held;
+    uint64_t held_full;     /* packets sent at once because every slot was taken */
+    uint64_t gone[3];       /* packets gone out each way (index by dir) */
+    uint8_t work[RS_FAULTS_MAX_PACKET];
+};
+
+#endif /* ROCESHARK_FAULTS_INT_H */

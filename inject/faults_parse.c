@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * faults_parse.c - rules files (see faults.h), one line at a time through
+ * GLib's GScanner; the display filter after "if" is the rest of the line,
+ * handed to the filter compiler as written.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <roceshark/fields.h>
+
+#include "faults_int.h"
+#include "inject_int.h"
+
+struct parse {
+    struct rs_faults *f;
+    GScanner *sc;
+    const char *where;
+    unsigned line;
+    char *err;
+};
+
+static int
+fail(struct parse *ps, unsigned col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int
+fail(struct parse *ps, unsigned col, const char *fmt, ...)
+{
+    char why[RS_ERRBUF_SIZE];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    return rs_error(ps->err, RS_EINVAL, "%s:%u:%u: %s", ps->where, ps->line, col, why);
+}
+
+/* The column where the token just read starts (GScanner gives the one after it). */
+static unsigned
+token_col(struct parse *ps, size_t token_len)
+{
+    unsigned pos = g_scanner_cur_position(ps->sc);
+    return pos > token_len ? pos - (unsigned)token_len + 1 : 1;
+}
+
+static unsigned
+col_now(struct parse *ps)
+{
+    return g_scanner_cur_position(ps->sc) + 1;
+}
+
+/* The next token as an identifier equal to word. */
+static bool
+next_is(struct parse *ps, const char *word)
+{
+    return g_scanner_peek_next_token(ps->sc) == G_TOKEN_IDENTIFIER &&
+           strcmp(ps->sc->next_value.v_identifier, word) == 0;
+}
+
+/* Numbers, durations and names are all words to the scanner (so that "2ms" is one
+ * token); these read the word as what it must be. */
+static bool
+word_uint(const char *w, uint64_t *out)
+{
+    char *end;
+
+    if (!g_ascii_isdigit(w[0]))
+        return false;
+    errno = 0;
+    *out = g_ascii_strtoull(w, &end, 0);
+    return errno == 0 && *end == '\0';
+}
+
+static bool
+peek_uint(struct parse *ps)
+{
+    uint64_t n;
+
+    return g_scanner_peek_next_token(ps->sc) == G_TOKEN_IDENTIFIER &&
+           word_uint(ps->sc->next_value.v_identifier, &n);
+}
+
+static bool
+read_uint(struct parse *ps, uint64_t *out)
+{
+    return g_scanner_get_next_token(ps->sc) == G_TOKEN_IDENTIFIER &&
+           word_uint(ps->sc->value.v_identifier, out);
+}
+
+static bool
+read_double(struct parse *ps, double *out)
+{
+    char *end;
+
+    if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER ||
+        !g_ascii_isdigit(ps->sc->value.v_identifier[0]))
+        return false;
+    *out = g_ascii_strtod(ps->sc->value.v_identifier, &end);
+    return *end == '\0';
+}
+
+/* A duration: a number and its unit in one word (2ms, 500us, 1.5s, 100ns). */
+static bool
+read_duration(struct parse *ps, uint64_t *ns)
+{
+    static const struct {
+        const char *unit;
+        double ns;
+    } units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    char *end;
+
+    if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER ||
+        !g_ascii_isdigit(ps->sc->value.v_identifier[0]))
+        return false;
+    double v = g_ascii_strtod(ps->sc->value.v_identifier, &end);
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+        if (strcmp(end, units[i].unit) == 0) {
+            double x = v * units[i].ns;
+            if (!(x >= 0 && x <= 3600e9))
+                return false;
+            *ns = (uint64_t)x;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A value of registry field id: a number, or a value name as a string. */
+static bool
+read_field_value(struct parse *ps, int id, uint64_t *out)
+{
+    const struct rs_field *fd = rs_field_by_id(id);
+    GTokenType t = g_scanner_get_next_token(ps->sc);
+
+    if (t == G_TOKEN_IDENTIFIER && word_uint(ps->sc->value.v_identifier, out))
+        return *out <= inject_field_max(fd);
+    if (t != G_TOKEN_STRING && t != G_TOKEN_IDENTIFIER)
+        return false;
+    const char *name = t == G_TOKEN_STRING ? ps->sc->value.v_string : ps->sc->value.v_identifier;
+    for (const struct rs_value_string *v = fd->vals; v != NULL && v->name != NULL; v++) {
+        if (g_ascii_strcasecmp(v->name, name) == 0) {
+            *out = v->value;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* set FIELD=VALUE and add FIELD+=VALUE. */
+static int
+parse_field_action(struct parse *ps, struct fault_rule *r, bool add)
+{
+    if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER)
+        return fail(ps, col_now(ps), "%s: expected a field name", add ? "add" : "set");
+    char name[128];
+    snprintf(name, sizeof(name), "%s", ps->sc->value.v_identifier);
+    unsigned col = token_col(ps, strlen(ps->sc->value.v_identifier));
+    int id = rs_field_lookup(name);
+    while (id >= 0 && (rs_field_by_id(id)->flags & RS_FIELD_HEADER))
+        id = rs_field_next_alias(id);
+    const struct rs_field *fd = id >= 0 ? rs_field_by_id(id) : NULL;
+    if (fd == NULL)
+        return fail(ps, col, "%s: no field '%s'", add ? "add" : "set", name);
+    if (fd->get != NULL || fd->layer == RS_NO_LAYER || fd->width == 0 || fd->width > 8 ||
+        fd->type == RS_FT_ETHER || fd->type == RS_FT_IPV4 || fd->type == RS_FT_IPV6)
+        return fail(ps, col, "%s: %s is not a number at a fixed place in the packet",
+                    add ? "add" : "set", name);
+    r->field = id;
+    if (add && g_scanner_get_next_token(ps->sc) != '+')
+        return fail(ps, token_col(ps, 1), "add: expected %s+=VALUE", name);
+    if (g_scanner_get_next_token(ps->sc) != '=')
+        return fail(ps, col_now(ps), "%s: expected %s%s=VALUE", add ? "add" : "set", name,
+                    add ? "+" : "");
+    if (!read_field_value(ps, id, &r->value))
+        return fail(ps, col_now(ps), "%s: a value of %s (a number up to %llu or a value name)",
+                    add ? "add" : "set", name, (unsigned long long)inject_field_max(fd));
+    return 0;
+}
+
+/* The action word and its arguments. */
+static int
+parse_action(struct parse *ps, struct fault_rule *r, const char *word, unsigned col)
+{
+    uint64_t n;
+
+    if (strcmp(word, "drop") == 0) {
+        r->action = FA_DROP;
+        if (!next_is(ps, "pattern"))
+            return 0;
+        g_scanner_get_next_token(ps->sc);
+        if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER ||
+            strlen(ps->sc->value.v_identifier) > FAULT_PATTERN_MAX ||
+            strspn(ps->sc->value.v_identifier, "XO") != strlen(ps->sc->value.v_identifier))
+            return fail(ps, col_now(ps), "drop pattern: expected X (drop) and O (pass), up to "
+                        "%d of them", FAULT_PATTERN_MAX);
+        r->action = FA_DROP_PATTERN;
+        snprintf(r->pattern, sizeof(r->pattern), "%s", ps->sc->value.v_identifier);
+        return 0;
+    }
+    if (strcmp(word, "duplicate") == 0) {
+        r->action = FA_DUPLICATE;
+        r->count = 1;
+        if (peek_uint(ps)) {
+            read_uint(ps, &n);
+            if (n < 1 || n > 16)
+                return fail(ps, col_now(ps), "duplicate: 1 to 16 copies");
+            r->count = (unsigned)n;
+        }
+        return 0;
+    }
+    if (strcmp(word, "reorder") == 0) {
+        r->action = FA_REORDER;
+        if (!next_is(ps, "gap"))
+            return fail(ps, col_now(ps), "reorder: expected gap N");
+        g_scanner_get_next_token(ps->sc);
+        if (!read_uint(ps, &n) || n < 1 || n > 1000)
+            return fail(ps, col_now(ps), "reorder gap: 1 to 1000 packets");
+        r->count = (unsigned)n;
+        return 0;
+    }
+    if (strcmp(word, "delay") == 0) {
+        r->action = FA_DELAY;
+        if (!read_duration(ps, &r->delay_ns))
+            return fail(ps, col_now(ps), "delay: expected a time (2ms, 500us, 1s) up to an hour");
+        if (next_is(ps, "jitter")) {
+            g_scanner_get_next_token(ps->sc);
+            if (!read_duration(ps, &r->jitter_ns) || r->jitter_ns > r->delay_ns)
+                return fail(ps, col_now(ps), "jitter: expected a time no longer than the delay");
+        }
+        return 0;
+    }
+    if (strcmp(word, "corrupt") == 0) {
+        r->action = FA_CORRUPT_ICRC;
+        if (!next_is(ps, "icrc"))
+            return fail(ps, col_now(ps), "corrupt: expected icrc");
+        g_scanner_get_next_token(ps->sc);
+        return 0;
+    }
+    if (strcmp(word, "set") == 0 || strcmp(word, "add") == 0) {
+        r->action = word[0] == 's' ? FA_SET : FA_ADD;
+        return parse_field_action(ps, r, r->action == FA_ADD);
+    }
+    if (strcmp(word, "mark") == 0) {
+        r->action = FA_MARK_CE;
+        if (!next_is(ps, "ecn"))
+            return fail(ps, col_now(ps), "mark: expected ecn ce");
+        g_scanner_get_next_token(ps->sc);
+        if (!next_is(ps, "ce"))
+            return fail(ps, col_now(ps), "mark ecn: expected ce");
+        g_scanner_get_next_token(ps->sc);
+        return 0;
+    }
+    return fail(ps, col, "unknown action '%s' (drop, duplicate, reorder, delay, corrupt, set, "
+                "add, mark)", word);
+}
+
+/* The options after the action, then "if FILTER" or the end of the line. */
+static int
+parse_options(struct parse *ps, struct fault_rule *r, const char *text)
+{
+    for (;;) {
+        GTokenType t = g_scanner_get_next_token(ps->sc);
+        if (t == G_TOKEN_EOF)
+            return 0;
+        if (t != G_TOKEN_IDENTIFIER)
+            return fail(ps, col_now(ps), "expected an option (dir, times, skip, every, prob, "
+                        "keep icrc) or if FILTER");
+        /* A copy: the scanner's value goes with its next token. */
+        char opt[32];
+        snprintf(opt, sizeof(opt), "%s", ps->sc->value.v_identifier);
+        unsigned col = token_col(ps, strlen(ps->sc->value.v_identifier));
+        uint64_t n;
+        if (strcmp(opt, "if") == 0) {
+            const char *filter = text + g_scanner_cur_position(ps->sc);
+            char ferr[RS_ERRBUF_SIZE];
+            if (rs_filter_compile(filter, &r->filter, ferr) != 0) {
+                /* "at position N: why" counts in the filter: count in the line. */
+                unsigned pos = 0;
+                int skip = 0;
+                if (sscanf(ferr, "at position %u: %n", &pos, &skip) == 1 && skip > 0)
+                    return fail(ps, (unsigned)(filter - text) + pos, "if: %s", ferr + skip);
+                return fail(ps, col + 3, "if: %s", ferr);
+            }
+            if (rs_filter_uses(r->filter, "roceshark.icrc") ||
+                rs_filter_uses(r->filter, "roceshark.vcrc"))
+                ps->f->needs_crc = true;
+            return 0;
+        }
+        if (strcmp(opt, "dir") == 0) {
+            if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER)
+                return fail(ps, col_now(ps), "dir: expected tx, rx or both");
+            const char *d = ps->sc->value.v_identifier;
+            r->dirs = strcmp(d, "tx") == 0 ? RS_FAULT_TX : strcmp(d, "rx") == 0 ? RS_FAULT_RX
+                      : strcmp(d, "both") == 0 ? RS_FAULT_TX | RS_FAULT_RX : 0;
+            if (r->dirs == 0)
+                return fail(ps, col_now(ps), "dir: expected tx, rx or both");
+        } else if (strcmp(opt, "times") == 0 || strcmp(opt, "skip") == 0 ||
+                   strcmp(opt, "every") == 0) {
+            if (!read_uint(ps, &n) || (opt[0] != 's' && n == 0))
+                return fail(ps, col_now(ps), "%s: expected a count%s", opt,
+                            opt[0] == 's' ? "" : " of 1 or more");
+            *(opt[0] == 't' ? &r->times : opt[0] == 's' ? &r->skip : &r->every) = n;
+        } else if (strcmp(opt, "prob") == 0) {
+            double p = -1;
+            if (!read_double(ps, &p) || !(p >= 0 && p <= 1))
+                return fail(ps, col_now(ps), "prob: expected a probability from 0 to 1");
+            r->prob = p;
+        } else if (strcmp(opt, "keep") == 0) {
+            if (!next_is(ps, "icrc"))
+                return fail(ps, col_now(ps), "keep: expected icrc");
+            g_scanner_get_next_token(ps->sc);
+            r->keep_icrc = true;
+        } else {
+            return fail(ps, col, "unknown option '%s' (dir, times, skip, every, prob, keep icrc, "
+                        "if)", opt);
+        }
+    }
+}
+
+static int
+parse_line(struct parse *ps, const char *text)
+{
+    struct rs_faults *f = ps->f;
+
+    g_scanner_input_text(ps->sc, text, (guint)strlen(text));
+    GTokenType t = g_scanner_get_next_token(ps->sc);
+    if (t == G_TOKEN_EOF)
+        return 0;
+    if (t != G_TOKEN_IDENTIFIER)
+        return fail(ps, col_now(ps), "expected an action or seed");
+    char word[32];
+    snprintf(word, sizeof(word), "%s", ps->sc->value.v_identifier);
+    unsigned col = token_col(ps, strlen(ps->sc->value.v_identifier));
+    if (strcmp(word, "seed") == 0) {
+        uint64_t n;
+        if (!read_uint(ps, &n) || n > UINT32_MAX)
+            return fail(ps, col_now(ps), "seed: expected 0 to 4294967295");
+        f->seed = (uint32_t)n;
+        f->seeded = true;
+        return g_scanner_get_next_token(ps->sc) == G_TOKEN_EOF
+                   ? 0 : fail(ps, col_now(ps), "seed: one number, then the end of the line");
+    }
+    if (f->n_rules == RS_FAULTS_MAX_RULES)
+        return fail(ps, col, "more than %d rules", RS_FAULTS_MAX_RULES);
+    struct fault_rule *r = &f->rules[f->n_rules];
+    memset(r, 0, sizeof(*r));
+    r->dirs = RS_FAULT_TX | RS_FAULT_RX;
+    r->prob = 1;
+    r->field = -1;
+    int rc = parse_action(ps, r, word, col);
+    if (rc == 0)
+        rc = parse_options(ps, r, text);
+    if (rc != 0) {
+        rs_filter_free(r->filter);
+        r->filter = NULL;
+        return rc;
+    }
+    r->text = g_strstrip(g_strdup(text));
+    f->n_rules++;
+    return 0;
+}
+
+int
+rs_faults_parse(const char *text, const char *where, struct rs_faults **out, char *err)
+{
+    struct rs_faults *f = calloc(1, sizeof(*f));
+    struct parse ps = {f, NULL, where, 0, err};
+    int rc = 0;
+
+    *out = NULL;
+    if (f == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    ps.sc = g_scanner_new(NULL);
+    /* Words start with a letter or a digit and may hold dots: field names, and numbers
+     * with their units ("2ms", "0.01", "0x1f") read as words and converted here;
+     * '#' starts a comment to the end of the line; "..." strings carry value names. */
+    ps.sc->config->cset_identifier_first = G_CSET_a_2_z G_CSET_A_2_Z G_CSET_DIGITS "_";
+    ps.sc->config->cset_identifier_nth = G_CSET_a_2_z G_CSET_A_2_Z G_CSET_DIGITS "._";
+    ps.sc->config->cpair_comment_single = "#\n";
+    ps.sc->config->scan_identifier_1char = TRUE;
+    ps.sc->config->scan_string_sq = FALSE;
+    ps.sc->input_name = where;
+    gchar **lines = g_strsplit(text, "\n", -1);
+    for (unsigned i = 0; rc == 0 && lines[i] != NULL; i++) {
+        ps.line = i + 1;
+        rc = parse_line(&ps, lines[i]);
+    }
+    g_strfreev(lines);
+    g_scanner_destroy(ps.sc);
+    f->rng = g_rand_new_with_seed(f->seeded ? f->seed : 0);
+    if (rc != 0) {
+        rs_faults_free(f);
+        return rc;
+    }
+    *out = f;
+    return 0;
+}
+
+int
+rs_faults_load(const char *path, struct rs_faults **out, char *err)
+{
+    gchar *text = NULL;
+    GError *gerr = NULL;
+
+    *out = NULL;
+    if (!g_file_get_contents(path, &text, NULL, &gerr)) {
+        int rc = rs_error(err, RS_EIO, "%s: %s", path, gerr->message);
+        g_error_free(gerr);
+        return rc;
+    }
+    int rc = rs_faults_parse(text, path, out, err);
+    g_free(text);
+    return rc;
+}
+
+void
+rs_faults_free(struct rs_faults *f)
+{
+    if (f == NULL)
+        return;
+    for (unsigned i = 0; i < f->n_rules; i++) {
+        rs_filter_free(f->rules[i].filter);
+        g_free(f->rules[i].text);
+    }
+    for (unsigned i = 0; i < RS_FAULTS_MAX_HELD; i++)
+        free(f->held[i]);
+    if (f->rng != NULL)
+        g_rand_free(f->rng);
+    free(f);
+}

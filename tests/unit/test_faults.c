@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_faults.c - the fault engine on a virtual clock: each action, the
+ * selectors and limits (dir, times, skip, every, prob), the seed's
+ * repeatability, and every rules-file error with its place.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <roceshark/dissect.h>
+#include <roceshark/faults.h>
+#include <roceshark/fields.h>
+#include <roceshark/inject.h>
+#include <roceshark/wire.h>
+
+#define MAX_OUT 256
+
+/* What the engine let through, in order. */
+struct out {
+    unsigned n;
+    enum rs_fault_dir dir[MAX_OUT];
+    uint32_t psn[MAX_OUT];
+    uint8_t ecn[MAX_OUT];
+    uint8_t icrc[MAX_OUT];
+    uint64_t at[MAX_OUT];
+    uint64_t now;
+};
+
+static struct rs_packet
+decode(const uint8_t *pkt, uint32_t len, struct rs_frame *frame)
+{
+    struct rs_decode_opts o;
+    struct rs_packet p;
+
+    memset(frame, 0, sizeof(*frame));
+    frame->data = pkt;
+    frame->caplen = frame->len = len;
+    frame->linktype = RS_DLT_IPV4;
+    rs_decode_opts_init(&o);
+    rs_decode_frame(frame, &o, &p);
+    return p;
+}
+
+static void
+collect(void *ctx, enum rs_fault_dir dir, const uint8_t *pkt, uint32_t len)
+{
+    struct out *o = ctx;
+    struct rs_frame frame;
+    struct rs_packet p = decode(pkt, len, &frame);
+
+    assert_true(o->n < MAX_OUT);
+    o->dir[o->n] = dir;
+    o->psn[o->n] = rs_load_be32(rs_packet_at(&p, RS_LAYER_BTH) + 8) & 0xffffff;
+    o->ecn[o->n] = p.ecn;
+    o->icrc[o->n] = p.icrc_status;
+    o->at[o->n] = o->now;
+    o->n++;
+}
+
+/* An RC SEND Only with PSN psn, as an IPv4 packet. */
+static uint32_t
+packet(uint32_t psn, uint8_t *buf)
+{
+    struct rs_roce_route r;
+    struct rs_ib_fields f;
+
+    memset(&r, 0, sizeof(r));
+    r.family = 4;
+    memcpy(r.src, (const uint8_t[]){10, 0, 0, 1}, 4);
+    memcpy(r.dst, (const uint8_t[]){10, 0, 0, 2}, 4);
+    r.sport = 49152;
+    r.dport = RS_ROCEV2_UDP_PORT;
+    r.ttl = 64;
+    r.df = true;
+    memset(&f, 0, sizeof(f));
+    f.opcode = 0x04;
+    f.pkey = 0xffff;
+    f.dest_qp = 0x11;
+    f.psn = psn;
+    uint32_t n = rs_encode_rocev2(buf, 256, &r, &f, "abcd", 4, NULL, NULL);
+    assert_true(n > 0);
+    return n;
+}
+
+static struct rs_faults *
+rules(const char *text)
+{
+    struct rs_faults *f;
+    char err[RS_ERRBUF_SIZE];
+
+    if (rs_faults_parse(text, "t", &f, err) != 0)
+        fail_msg("%s", err);
+    return f;
+}
+
+/* Sends PSNs 0..n-1 (direction tx unless rx_every divides the PSN), one every 1 us. */
+static void
+run(struct rs_faults *f, unsigned n, struct out *o)
+{
+    uint8_t buf[256];
+
+    memset(o, 0, sizeof(*o));
+    for (unsigned i = 0; i < n; i++) {
+        o->now = (uint64_t)i * 1000;
+        uint32_t len = packet(i, buf);
+        rs_faults_packet(f, RS_FAULT_TX, RS_DLT_IPV4, buf, len, o->now, collect, o);
+    }
+}
+
+static void
+test_drop_selectors(void **state)
+{
+    struct out o;
+    struct rs_fault_rule_stats st;
+
+    (void)state;
+    struct rs_faults *f = rules("# one rule\ndrop times 2 skip 1 if infiniband.bth.psn >= 3\n");
+    run(f, 10, &o);
+    /* PSNs 3..9 match; the first is skipped, the next two dropped. */
+    assert_int_equal(o.n, 8);
+    uint32_t want[] = {0, 1, 2, 3, 6, 7, 8, 9};
+    assert_memory_equal(o.psn, want, sizeof(want));
+    rs_faults_rule_stats(f, 0, &st);
+    assert_int_equal(st.matched, 7);
+    assert_int_equal(st.acted, 2);
+    rs_faults_free(f);
+
+    f = rules("drop every 3\n");
+    run(f, 9, &o);
+    uint32_t every[] = {0, 1, 3, 4, 6, 7};
+    assert_int_equal(o.n, 6);
+    assert_memory_equal(o.psn, every, sizeof(every));
+    rs_faults_free(f);
+
+    f = rules("drop pattern XOOX\n");
+    run(f, 8, &o);
+    uint32_t pattern[] = {1, 2, 5, 6};
+    assert_int_equal(o.n, 4);
+    assert_memory_equal(o.psn, pattern, sizeof(pattern));
+    rs_faults_free(f);
+
+    /* dir rx: our tx packets pass untouched. */
+    f = rules("drop dir rx\n");
+    run(f, 5, &o);
+    assert_int_equal(o.n, 5);
+    rs_faults_free(f);
+}
+
+static void
+test_prob_and_seed(void **state)
+{
+    struct out a, b, c;
+
+    (void)state;
+    struct rs_faults *f = rules("seed 7\ndrop prob 0.3\n");
+    run(f, 200, &a);
+    rs_faults_free(f);
+    f = rules("seed 7\ndrop prob 0.3\n");
+    run(f, 200, &b);
+    rs_faults_free(f);
+    f = rules("seed 8\ndrop prob 0.3\n");
+    run(f, 200, &c);
+    rs_faults_free(f);
+    assert_int_equal(a.n, b.n);
+    assert_memory_equal(a.psn, b.psn, a.n * sizeof(a.psn[0]));
+    assert_true(a.n > 110 && a.n < 170);       /* about 140 of 200 pass */
+    assert_true(a.n != c.n || memcmp(a.psn, c.psn, a.n * sizeof(a.psn[0])) != 0);
+}
+
+static void
+test_duplicate_reorder_delay(void **state)
+{
+    struct out o;
+    uint8_t buf[256];
+
+    (void)state;
+    struct rs_faults *f = rules("duplicate 2 if infiniband.bth.psn == 1\n");
+    run(f, 3, &o);
+    uint32_t dup[] = {0, 1, 1, 1, 2};
+    assert_int_equal(o.n, 5);
+    assert_memory_equal(o.psn, dup, sizeof(dup));
+    rs_faults_free(f);
+
+    /* PSN 1 goes after two more packets: 0 2 3 1 4. */
+    f = rules("reorder gap 2 if infiniband.bth.psn == 1\n");
+    run(f, 5, &o);
+    uint32_t reo[] = {0, 2, 3, 1, 4};
+    assert_int_equal(o.n, 5);
+    assert_memory_equal(o.psn, reo, sizeof(reo));
+    rs_faults_free(f);
+
+    /* A reordered packet with nothing after it still goes, at its deadline. */
+    f = rules("reorder gap 5 if infiniband.bth.psn == 2\n");
+    run(f, 3, &o);
+    assert_int_equal(o.n, 2);
+    o.now = 50000000;
+    assert_int_not_equal(rs_faults_poll(f, o.now, collect, &o), RS_FAULTS_NEVER);
+    assert_int_equal(o.n, 2);
+    o.now = 200000000;
+    assert_int_equal(rs_faults_poll(f, o.now, collect, &o), RS_FAULTS_NEVER);
+    assert_int_equal(o.n, 3);
+    rs_faults_free(f);
+
+    /* delay 2ms: held until then, jitter inside its bounds. */
+    f = rules("seed 1\ndelay 2ms jitter 500us if infiniband.bth.psn == 0\n");
+    run(f, 2, &o);
+    assert_int_equal(o.n, 1);
+    assert_int_equal(o.psn[0], 1);
+    uint64_t due = rs_faults_poll(f, 1000, collect, &o);
+    assert_true(due >= 1500000 && due <= 2500000);
+    o.now = due - 1;
+    assert_int_equal(rs_faults_poll(f, o.now, collect, &o), due);
+    o.now = due;
+    assert_int_equal(rs_faults_poll(f, o.now, collect, &o), RS_FAULTS_NEVER);
+    assert_int_equal(o.n, 2);
+    assert_int_equal(o.psn[1], 0);
+    rs_faults_free(f);
+    (void)buf;
+}
+
+static void
+test_rewrites(void **state)
+{
+    struct out o;
+
+    (void)state;
+    /* set and add rewrite the field and the ICRC follows; keep icrc leaves it wrong. */
+    struct rs_faults *f = rules("set infiniband.bth.psn=77 if infiniband.bth.psn == 0\n"
+                                "add infiniband.bth.psn+=16777215 if infiniband.bth.psn == 2\n"
+                                "set infiniband.bth.psn=99 keep icrc if infiniband.bth.psn == 3\n"
+                                "mark ecn ce if infiniband.bth.psn == 4\n"
+                                "corrupt icrc if infiniband.bth.psn == 5\n");
+    run(f, 6, &o);
+    assert_int_equal(o.n, 6);
+    uint32_t psn[] = {77, 1, 1, 99, 4, 5};
+    assert_memory_equal(o.psn, psn, sizeof(psn));
+    uint8_t icrc[] = {RS_CKSUM_GOOD, RS_CKSUM_GOOD, RS_CKSUM_GOOD, RS_CKSUM_BAD,
+                      RS_CKSUM_GOOD, RS_CKSUM_BAD};
+    assert_memory_equal(o.icrc, icrc, sizeof(icrc));
+    assert_int_equal(o.ecn[4], 3);
+    assert_int_equal(o.ecn[3], 0);
+    rs_faults_free(f);
+
+    /* Value names, as a display filter takes them. */
+    f = rules("set infiniband.bth.opcode=\"RC Send Last\" times 1\n");
+    run(f, 2, &o);
+    assert_int_equal(o.n, 2);
+    rs_faults_free(f);
+}
+
+static void
+test_errors(void **state)
+{
+    static const struct {
+        const char *text, *err;
+    } cases[] = {
+        {"explode", "t:1:1: unknown action 'explode' (drop, duplicate, reorder, delay, corrupt, "
+                    "set, add, mark)"},
+        {"\n  drop sometimes", "t:2:8: unknown option 'sometimes' (dir, times, skip, every, "
+                               "prob, keep icrc, if)"},
+        {"drop dir up", "t:1:12: dir: expected tx, rx or both"},
+        {"drop times 0", "t:1:13: times: expected a count of 1 or more"},
+        {"drop prob 1.5", "t:1:14: prob: expected a probability from 0 to 1"},
+        {"delay 2 ms", "t:1:8: delay: expected a time (2ms, 500us, 1s) up to an hour"},
+        {"delay 1ms jitter 2ms", "t:1:21: jitter: expected a time no longer than the delay"},
+        {"drop pattern XYZ", "t:1:17: drop pattern: expected X (drop) and O (pass), up to 64 of "
+                             "them"},
+        {"set infiniband.bth.pns=3", "t:1:5: set: no field 'infiniband.bth.pns'"},
+        {"set infiniband.bth.psn=16777216", "t:1:32: set: a value of infiniband.bth.psn (a number "
+                                            "up to 16777215 or a value name)"},
+        {"set ip.src=1", "t:1:5: set: ip.src is not a number at a fixed place in the packet"},
+        {"add infiniband.bth.psn=1", "t:1:23: add: expected infiniband.bth.psn+=VALUE"},
+        {"drop if infiniband.bth.psn ==", "t:1:30: if: expected a value for infiniband.bth.psn"},
+        {"reorder gap 0", "t:1:14: reorder gap: 1 to 1000 packets"},
+        {"seed x", "t:1:7: seed: expected 0 to 4294967295"},
+        {"mark ecn", "t:1:9: mark ecn: expected ce"},
+    };
+    struct rs_faults *f;
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        assert_int_equal(rs_faults_parse(cases[i].text, "t", &f, err), RS_EINVAL);
+        assert_null(f);
+        assert_string_equal(err, cases[i].err);
+    }
+    assert_int_equal(rs_faults_load("/nonexistent/rules", &f, err), RS_EIO);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_drop_selectors),
+        cmocka_unit_test(test_prob_and_seed),
+        cmocka_unit_test(test_duplicate_reorder_delay),
+        cmocka_unit_test(test_rewrites),
+        cmocka_unit_test(test_errors),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
