@@ -270,7 +270,6 @@ cmd_perf(int argc, char **argv)
     if (rc != 0)
         rc = cli_fail(perf_exit(rc), "perf: %s", err);
     rs_perf_release(p);
-    rs_rc_ctx_destroy(p->ctx);
-    rs_rc_udp_close(p->udp);
+    rc_cli_close(&pc.cli, p->udp, p->ctx);
     return rc;
 }

@@ -385,7 +385,6 @@ cmd_responder(int argc, char **argv)
     rs_rc_counters_print_json(stdout, rs_rc_counters_get(ctx));
 out:
     rs_responder_close(r);
-    rs_rc_ctx_destroy(ctx);
-    rs_rc_udp_close(udp);
+    rc_cli_close(&c->cli, udp, ctx);
     return rc;
 }

@@ -108,6 +108,13 @@ rc_cli_option(struct rc_cli *c, int opt, const char *arg)
             return bad(c, "cnp-interval", arg, "expected microseconds, 0..10000000");
         c->ctx.cnp_interval_ns = v * 1000;
         return 1;
+    case RC_OPT_FAULTS: {
+        char err[RS_ERRBUF_SIZE];
+        rs_faults_free(c->faults);
+        if (rs_faults_load(arg, &c->faults, err) != 0)
+            return -cli_fail(CLI_EXIT_USAGE, "%s: --faults: %s", c->cmd, err);
+        return 1;
+    }
     case RC_OPT_ACK_DELAY:
         if (!cli_parse_uint(arg, 0, 1000000, &v))
             return bad(c, "ack-delay", arg, "expected microseconds, 0..1000000");
@@ -118,6 +125,37 @@ rc_cli_option(struct rc_cli *c, int opt, const char *arg)
     }
 }
 
+/* The fault engine as the UDP port's hook: our packets are its tx, the peer's its rx. */
+static void
+fault_emit(void *arg, enum rs_fault_dir dir, const uint8_t *pkt, uint32_t len)
+{
+    struct rc_cli *c = arg;
+
+    c->pass(c->port, dir == RS_FAULT_RX, pkt, len);
+}
+
+static void
+fault_packet(void *arg, bool rx, const uint8_t *pkt, uint32_t len, uint64_t now,
+             rs_rc_pass_fn pass, void *port)
+{
+    struct rc_cli *c = arg;
+
+    c->pass = pass;
+    c->port = port;
+    rs_faults_packet(c->faults, rx ? RS_FAULT_RX : RS_FAULT_TX, RS_DLT_IPV4, pkt, len, now,
+                     fault_emit, c);
+}
+
+static uint64_t
+fault_poll(void *arg, uint64_t now, rs_rc_pass_fn pass, void *port)
+{
+    struct rc_cli *c = arg;
+
+    c->pass = pass;
+    c->port = port;
+    return rs_faults_poll(c->faults, now, fault_emit, c);   /* NEVER is RS_RC_INFINITE */
+}
+
 int
 rc_cli_open(struct rc_cli *c, struct rs_rc_udp **udp, struct rs_rc_ctx **ctx)
 {
@@ -125,16 +163,37 @@ rc_cli_open(struct rc_cli *c, struct rs_rc_udp **udp, struct rs_rc_ctx **ctx)
 
     if (!c->have_bind)
         return cli_fail(CLI_EXIT_USAGE, "%s: --bind IP is required", c->cmd);
+    if (c->faults != NULL) {
+        c->hook = (struct rs_rc_hook){fault_packet, fault_poll, c};
+        c->udp.hook = &c->hook;
+    }
     int rc = rs_rc_udp_open(udp, &c->udp, err);
-    if (rc < 0)
+    if (rc < 0) {
+        rs_faults_free(c->faults);
+        c->faults = NULL;
         return cli_fail(CLI_EXIT_CAPTURE, "%s: %s", c->cmd, err);
+    }
     c->ctx.verify_icrc = rs_rc_udp_checks_icrc(*udp);
     rc = rs_rc_ctx_create(ctx, &c->ctx, rs_rc_udp_link(*udp), err);
     if (rc < 0) {
         rs_rc_udp_close(*udp);
+        rs_faults_free(c->faults);
+        c->faults = NULL;
         return cli_fail(CLI_EXIT_INTERNAL, "%s: %s", c->cmd, err);
     }
     return 0;
+}
+
+void
+rc_cli_close(struct rc_cli *c, struct rs_rc_udp *udp, struct rs_rc_ctx *ctx)
+{
+    rs_rc_ctx_destroy(ctx);
+    rs_rc_udp_close(udp);
+    if (c->faults != NULL) {
+        rs_faults_report(c->faults, stderr);
+        rs_faults_free(c->faults);
+        c->faults = NULL;
+    }
 }
 
 bool

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <roceshark/faults.h>
 #include <roceshark/rc.h>
 
 /* Long options both commands take; their values start at RC_OPT_BASE. */
@@ -32,6 +33,7 @@ enum {
     RC_OPT_TRACE,
     RC_OPT_CNP_INTERVAL,
     RC_OPT_ACK_DELAY,
+    RC_OPT_FAULTS,
     RC_OPT_END
 };
 
@@ -50,7 +52,8 @@ enum {
     {"no-raw", no_argument, NULL, RC_OPT_NO_RAW},                                         \
     {"trace", no_argument, NULL, RC_OPT_TRACE},                                           \
     {"cnp-interval", required_argument, NULL, RC_OPT_CNP_INTERVAL},                       \
-    {"ack-delay", required_argument, NULL, RC_OPT_ACK_DELAY}
+    {"ack-delay", required_argument, NULL, RC_OPT_ACK_DELAY},                             \
+    {"faults", required_argument, NULL, RC_OPT_FAULTS}
 
 /* The settings those options make. */
 struct rc_cli {
@@ -59,6 +62,11 @@ struct rc_cli {
     struct rs_rc_qp_attr attr;
     struct rs_rc_udp_opts udp;
     struct rs_rc_ctx_opts ctx;
+    /* --faults: the engine between the transport and the sockets. */
+    struct rs_faults *faults;
+    struct rs_rc_hook hook;
+    rs_rc_pass_fn pass;
+    void *port;
 };
 
 void rc_cli_init(struct rc_cli *c, const char *cmd);
@@ -67,6 +75,8 @@ void rc_cli_init(struct rc_cli *c, const char *cmd);
 int rc_cli_option(struct rc_cli *c, int opt, const char *arg);
 /* Opens the UDP port on --bind and a context on it, with tracing to stderr. */
 int rc_cli_open(struct rc_cli *c, struct rs_rc_udp **udp, struct rs_rc_ctx **ctx);
+/* Destroys the context and closes the port; with --faults, prints what each rule did. */
+void rc_cli_close(struct rc_cli *c, struct rs_rc_udp *udp, struct rs_rc_ctx *ctx);
 
 /* A size with an optional K, M or G suffix (powers of 1024). */
 bool rc_cli_parse_size(const char *s, uint64_t max, uint64_t *out);

@@ -298,8 +298,21 @@ uint64_t rs_rc_timeout_ns(uint8_t timeout);
  * through a socket filter. Without the privilege for a raw socket, the port
  * receives on the UDP socket and the ICRC goes unchecked (and says so). */
 
+/* A hook between the transport and the sockets, the place of the fault engine: every
+ * packet sent (rx false) and received (rx true) goes through packet(), which hands on
+ * what goes through now with pass(port, ...), and keeps what it holds back for poll(),
+ * which hands on what is due and says when the next one is (RS_RC_INFINITE: none). */
+typedef void (*rs_rc_pass_fn)(void *port, bool rx, const uint8_t *pkt, uint32_t len);
+struct rs_rc_hook {
+    void (*packet)(void *arg, bool rx, const uint8_t *pkt, uint32_t len, uint64_t now_ns,
+                   rs_rc_pass_fn pass, void *port);
+    uint64_t (*poll)(void *arg, uint64_t now_ns, rs_rc_pass_fn pass, void *port);
+    void *arg;
+};
+
 struct rs_rc_udp_opts {
     uint8_t ip[4];          /* the address to bind */
+    const struct rs_rc_hook *hook;  /* NULL: packets go straight through */
     uint32_t rcvbuf;        /* receive buffer bytes */
     uint8_t tos;            /* DSCP and ECN of what we send */
     bool busy_poll;         /* spin instead of sleeping in rs_rc_udp_poll() */
@@ -327,6 +340,8 @@ int rs_rc_udp_poll(struct rs_rc_udp *udp, struct rs_rc_ctx *ctx, uint64_t wait_n
 void rs_rc_udp_flush(struct rs_rc_udp *udp);
 /* Datagrams the kernel would not take (a full socket buffer), dropped. */
 uint64_t rs_rc_udp_tx_dropped(const struct rs_rc_udp *udp);
+/* When the hook's next held packet is due (RS_RC_INFINITE: none, or no hook). */
+uint64_t rs_rc_udp_next_due(const struct rs_rc_udp *udp);
 
 /* --- The side channel: connection parameters over TCP. ---
  *
@@ -431,7 +446,8 @@ struct pollfd;
 /* Waits on pfd until one is ready or ctx has timer work, at most 100 ms
  * (not at all when busy), so that a stop flag set by a signal is seen soon.
  * Returns what ppoll() returns. */
-int rs_rc_wait(struct pollfd *pfd, unsigned n, const struct rs_rc_ctx *ctx, bool busy);
+int rs_rc_wait(struct pollfd *pfd, unsigned n, const struct rs_rc_ctx *ctx,
+               const struct rs_rc_udp *udp, bool busy);
 
 /* The counters as one JSON line, grouped: executed, duplicates, naks,
  * rnr_naks, drops, cnps, responses, requester, packets. */

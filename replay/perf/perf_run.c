@@ -182,7 +182,7 @@ serve_loop(struct rs_perf *p, struct rs_perf_served *sv, char *err)
     for (uint64_t loops = 0;; loops++) {
         struct pollfd pfd[2] = {{rs_rc_udp_fd(p->udp), POLLIN, 0}, {p->fd, POLLIN, 0}};
         if (!p->busy_poll) {
-            rs_rc_wait(pfd, 2, p->ctx, false);
+            rs_rc_wait(pfd, 2, p->ctx, p->udp, false);
         } else if ((loops & 1023) == 0) {
             poll(pfd + 1, 1, 0);    /* the side channel: rarely, off the fast path */
         }

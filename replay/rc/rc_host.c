@@ -36,9 +36,13 @@ rs_rc_mem_free(void *p, uint64_t size)
 }
 
 int
-rs_rc_wait(struct pollfd *pfd, unsigned n, const struct rs_rc_ctx *ctx, bool busy)
+rs_rc_wait(struct pollfd *pfd, unsigned n, const struct rs_rc_ctx *ctx,
+           const struct rs_rc_udp *udp, bool busy)
 {
     uint64_t now = rs_rc_now_ns(), d = rs_rc_next_deadline(ctx);
+
+    if (udp != NULL && rs_rc_udp_next_due(udp) < d)
+        d = rs_rc_udp_next_due(udp);
     uint64_t wait = busy || d <= now ? 0 : d - now;
 
     if (wait > 100000000)

@@ -39,6 +39,10 @@ struct rs_rc_udp {
     struct sockaddr_in tx_addr[BATCH], rx_addr[BATCH];
     char rx_ctl[BATCH][64];
     uint64_t tx_dropped;
+    /* With a hook: where received packets go on, and when its next held one is due. */
+    struct rs_rc_ctx *rx_ctx;
+    uint64_t rx_now;
+    uint64_t hook_due;
 };
 
 uint64_t
@@ -67,14 +71,59 @@ udp_tx_buf(void *arg)
     return u->tx_buf[u->tx_n];
 }
 
+/* What the hook lets through: a packet to send joins the batch, a received one goes to
+ * the context. */
+static void
+hook_pass(void *port, bool rx, const uint8_t *pkt, uint32_t len)
+{
+    struct rs_rc_udp *u = port;
+
+    if (rx) {
+        rs_rc_input(u->rx_ctx, pkt, len, u->rx_now);
+        return;
+    }
+    if (len > RS_RC_MAX_PACKET)
+        return;
+    if (u->tx_n == BATCH)
+        rs_rc_udp_flush(u);
+    memmove(u->tx_buf[u->tx_n], pkt, len);     /* may be that very slot */
+    u->tx_len[u->tx_n++] = len;
+    if (u->tx_n == BATCH)
+        rs_rc_udp_flush(u);
+}
+
 static void
 udp_tx_send(void *arg, uint32_t len)
 {
     struct rs_rc_udp *u = arg;
+    const struct rs_rc_hook *h = u->opts.hook;
 
+    if (h != NULL) {
+        h->packet(h->arg, false, u->tx_buf[u->tx_n], len, rs_rc_now_ns(), hook_pass, u);
+        return;
+    }
     u->tx_len[u->tx_n++] = len;
     if (u->tx_n == BATCH)
         rs_rc_udp_flush(u);
+}
+
+/* Hands on the hook's held packets that are due. */
+static void
+hook_poll(struct rs_rc_udp *u, struct rs_rc_ctx *ctx, uint64_t now)
+{
+    const struct rs_rc_hook *h = u->opts.hook;
+
+    if (h == NULL)
+        return;
+    u->rx_ctx = ctx;
+    u->rx_now = now;
+    u->hook_due = h->poll(h->arg, now, hook_pass, u);
+}
+
+uint64_t
+rs_rc_udp_next_due(const struct rs_rc_udp *u)
+{
+    return u->opts.hook != NULL ? u->hook_due : RS_RC_INFINITE;
 }
 
 void
@@ -202,6 +251,7 @@ rs_rc_udp_open(struct rs_rc_udp **out, const struct rs_rc_udp_opts *opts, char *
         return rs_error(err, RS_ENOMEM, "UDP port: out of memory");
     u->opts = *opts;
     u->tx_fd = u->rx_fd = -1;
+    u->hook_due = RS_RC_INFINITE;
     u->tx_buf = malloc((size_t)BATCH * RS_RC_MAX_PACKET);
     u->rx_buf = malloc((size_t)BATCH * RX_BUF);
     int rc = u->tx_buf == NULL || u->rx_buf == NULL
@@ -313,7 +363,13 @@ receive_batch(struct rs_rc_udp *u, struct rs_rc_ctx *ctx)
             len = RX_BUF - off;     /* truncated: the IP length says more, so malformed */
         if (u->opts.no_raw)
             len = rebuild_headers(u, (unsigned)i, len);
-        rs_rc_input(ctx, u->rx_buf[i], len, now);
+        if (u->opts.hook != NULL) {
+            u->rx_ctx = ctx;
+            u->rx_now = now;
+            u->opts.hook->packet(u->opts.hook->arg, true, u->rx_buf[i], len, now, hook_pass, u);
+        } else {
+            rs_rc_input(ctx, u->rx_buf[i], len, now);
+        }
     }
     return n;
 }
@@ -323,9 +379,12 @@ rs_rc_udp_poll(struct rs_rc_udp *u, struct rs_rc_ctx *ctx, uint64_t wait_ns, cha
 {
     uint64_t now = rs_rc_now_ns();
 
+    hook_poll(u, ctx, now);
     rs_rc_progress(ctx, now);
     rs_rc_udp_flush(u);
     uint64_t deadline = rs_rc_next_deadline(ctx);
+    if (rs_rc_udp_next_due(u) < deadline)
+        deadline = rs_rc_udp_next_due(u);
     uint64_t until = deadline <= now ? now : deadline - now < wait_ns ? deadline : now + wait_ns;
     int n;
     for (;;) {
@@ -355,7 +414,9 @@ rs_rc_udp_poll(struct rs_rc_udp *u, struct rs_rc_ctx *ctx, uint64_t wait_ns, cha
     }
     if (n < 0)
         return rs_error(err, RS_EIO, "receive: %s", strerror(errno));
-    rs_rc_progress(ctx, rs_rc_now_ns());
+    now = rs_rc_now_ns();
+    hook_poll(u, ctx, now);
+    rs_rc_progress(ctx, now);
     rs_rc_udp_flush(u);
     return n;
 }

@@ -169,7 +169,7 @@ rs_responder_run(struct rs_responder *r, int extra_fd,
             slot[k++] = i;
             pfd[n++] = (struct pollfd){r->conn[i].fd, POLLIN, 0};
         }
-        if (rs_rc_wait(pfd, n, r->ctx, r->o.busy_poll || pending) < 0)
+        if (rs_rc_wait(pfd, n, r->ctx, r->udp, r->o.busy_poll || pending) < 0)
             continue;   /* EINTR: the stop flag is checked above */
         if (rs_rc_udp_poll(r->udp, r->ctx, 0, err) < 0)
             return RS_EIO;
