@@ -59,6 +59,7 @@ int cmd_ifaces(int argc, char **argv);
 int cmd_responder(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
+int cmd_bridge(int argc, char **argv);
 int cmd_version(void);
 
 /* Seconds of CLOCK_MONOTONIC since t0. */

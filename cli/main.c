@@ -26,6 +26,8 @@ static const char usage[] =
     "                                           an IBTA RC responder on RoCEv2 (UDP 4791)\n"
     "  inject   (-w FILE | -i IFACE | --udp) [-F SPECS] [-c N] [--pps N] [SPEC ...]\n"
     "                                           craft RoCE, IB and iWARP packets; write or send\n"
+    "  bridge   IFACE_A IFACE_B [--faults FILE] [-w PREFIX] [-c N]\n"
+    "                                           forward frames between two ports, with faults\n"
     "  perf     write_bw|read_bw|send_bw|send_lat|write_lat --bind IP [--connect IP]\n"
     "           [-s SIZE] [-n ITERS] [-m PMTU]  perftest's tests over the software RC\n"
     "\n"
@@ -78,6 +80,8 @@ main(int argc, char **argv)
         return cmd_perf(argc - 1, argv + 1);
     if (strcmp(cmd, "inject") == 0)
         return cmd_inject(argc - 1, argv + 1);
+    if (strcmp(cmd, "bridge") == 0)
+        return cmd_bridge(argc - 1, argv + 1);
     /* tshark's habit, `roceshark -r FILE`, gets the command it meant. */
     if (cmd[0] == '-' && strchr("rYTeVxiz", cmd[1]) != NULL && cmd[1] != '\0')
         return cli_fail(CLI_EXIT_USAGE, "%s: options follow a command: 'roceshark read %s ...' "

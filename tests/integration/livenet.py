@@ -95,6 +95,54 @@ class VethPair:
         return subprocess.Popen(self.in_a(args), stdout=subprocess.PIPE, text=True)
 
 
+class Chain:
+    """Three namespaces in a row, as a requester, a bridge and a responder see them:
+    ns_req (if_req, ip_req) - (if_a) ns_br (if_b) - (if_resp, ip_resp) ns_resp, over two veth
+    pairs. The bridge's ends have no address; the others are in one /24. Removed at exit."""
+
+    def __init__(self, tag, ip_req="10.88.0.1", ip_resp="10.88.0.2"):
+        _remove_stale(tag)
+        signal.signal(signal.SIGTERM, _exit_on_signal)
+        uid = "%s%d" % (tag, os.getpid())
+        self.ns_req, self.ns_br, self.ns_resp = ("rs_%s_%s" % (uid, x) for x in "abc")
+        self.if_req, self.if_a = ("rq%s" % uid)[:15], ("ba%s" % uid)[:15]
+        self.if_b, self.if_resp = ("bb%s" % uid)[:15], ("rp%s" % uid)[:15]
+        self.ip_req, self.ip_resp = ip_req, ip_resp
+        atexit.register(self.remove)
+        for ns in (self.ns_req, self.ns_br, self.ns_resp):
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+            VethPair._ip("netns", "add", ns)
+            subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
+                            "net.ipv6.conf.all.disable_ipv6=1"], capture_output=True)
+            VethPair._ip("-n", ns, "link", "set", "lo", "up")
+        VethPair._ip("link", "add", self.if_req, "netns", self.ns_req, "type", "veth", "peer",
+                     "name", self.if_a, "netns", self.ns_br)
+        VethPair._ip("link", "add", self.if_b, "netns", self.ns_br, "type", "veth", "peer",
+                     "name", self.if_resp, "netns", self.ns_resp)
+        for ns, ifname in ((self.ns_req, self.if_req), (self.ns_br, self.if_a),
+                           (self.ns_br, self.if_b), (self.ns_resp, self.if_resp)):
+            VethPair._ip("-n", ns, "link", "set", ifname, "mtu", "9000", "up")
+            # A bridge that works through packet sockets sees frames as the sender's
+            # driver left them: checksums left to offload are not done, and coalesced
+            # super-frames are larger than the link. Off, as for tcpreplay.
+            subprocess.run(["ip", "netns", "exec", ns, "ethtool", "-K", ifname, "tx", "off",
+                            "tso", "off", "gso", "off", "gro", "off"], capture_output=True)
+        VethPair._ip("-n", self.ns_req, "addr", "add", ip_req + "/24", "dev", self.if_req)
+        VethPair._ip("-n", self.ns_resp, "addr", "add", ip_resp + "/24", "dev", self.if_resp)
+
+    def mac(self, ns, ifname):
+        return subprocess.run(["ip", "netns", "exec", ns, "cat",
+                               "/sys/class/net/%s/address" % ifname],
+                              capture_output=True, text=True, check=True).stdout.strip()
+
+    def inside(self, ns, args):
+        return ["ip", "netns", "exec", ns] + list(args)
+
+    def remove(self):
+        for ns in (self.ns_req, self.ns_br, self.ns_resp):
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
 def start(pair, args):
     """Starts roceshark in namespace B; returns once it is capturing (it says so on stderr)."""
     p = subprocess.Popen(pair.in_b([t.ROCESHARK] + list(args)), stdout=subprocess.PIPE,

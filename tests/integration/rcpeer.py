@@ -203,10 +203,12 @@ def icrc_statuses(path):
 class Responder:
     """`roceshark responder` in the background, with its JSON lines collected."""
 
-    def __init__(self, args, stderr=subprocess.PIPE):
+    def __init__(self, args, stderr=subprocess.PIPE, prefix=()):
         """stderr: a file to write the responder's stderr to, for tests that read it while
-        it runs (a pipe nobody reads could fill up and stop the responder)."""
-        self.proc = subprocess.Popen([t.ROCESHARK, "responder"] + args + ["--control", "-v"],
+        it runs (a pipe nobody reads could fill up and stop the responder); prefix: what
+        runs it (ip netns exec NS)."""
+        self.proc = subprocess.Popen(list(prefix) + [t.ROCESHARK, "responder"] + args +
+                                     ["--control", "-v"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=stderr, text=True, bufsize=1)
         self.lines = queue.Queue()
@@ -268,9 +270,10 @@ class Responder:
         return final
 
 
-def run_client(bind, peer, peer_qpn, ops, extra=(), timeout=30):
-    """Runs rc_client; returns (completions, summary)."""
-    p = subprocess.run([RC_CLIENT, "--bind", bind, "--peer", peer, "--peer-qpn", str(peer_qpn)]
+def run_client(bind, peer, peer_qpn, ops, extra=(), timeout=30, prefix=()):
+    """Runs rc_client (under prefix, as ip netns exec NS); returns (completions, summary)."""
+    p = subprocess.run(list(prefix) + [RC_CLIENT, "--bind", bind, "--peer", peer,
+                                       "--peer-qpn", str(peer_qpn)]
                        + list(extra) + list(ops), capture_output=True, text=True,
                        timeout=timeout)
     if p.returncode != 0:
