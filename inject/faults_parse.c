@@ -77,7 +77,7 @@ word_uint(const char *w, uint64_t *out)
 static bool
 peek_uint(struct parse *ps)
 {
-    uint64_t n;
+    uint64_t n = 0;
 
     return g_scanner_peek_next_token(ps->sc) == G_TOKEN_IDENTIFIER &&
            word_uint(ps->sc->next_value.v_identifier, &n);
@@ -184,7 +184,7 @@ parse_field_action(struct parse *ps, struct fault_rule *r, bool add)
 static int
 parse_action(struct parse *ps, struct fault_rule *r, const char *word, unsigned col)
 {
-    uint64_t n;
+    uint64_t n = 0;
 
     if (strcmp(word, "drop") == 0) {
         r->action = FA_DROP;

@@ -23,6 +23,7 @@ struct rs_bridge_opts {
     struct rs_faults *faults;       /* NULL: plain forwarding */
     const char *write_a, *write_b;  /* pcap files of what came in on each side, or NULL */
     uint64_t count;                 /* stop after this many frames in all (0: no end) */
+    bool busy_poll;                 /* spin instead of sleeping: less latency, a whole core */
     bool (*stopped)(void);          /* polled: true ends the run */
     void (*ready)(void *arg);       /* called once both ports are open */
     void *arg;
