@@ -66,6 +66,8 @@ static const char usage[] =
     "  --counters       print the transport's counters as JSON at the end\n"
     "  --events         sleep until packets arrive instead of polling (perftest's -e)\n"
     "  --ack-delay US   hold ACKs up to this long to cover later requests (default 10)\n"
+    "  --faults FILE    the fault engine's rules on what is sent and received (see\n"
+    "                   roceshark(1), FAULT RULES); what each rule did is printed at the end\n"
     "  --timeout N --retry-cnt N --rnr-retry N --max-rd-atomic N --tos N --no-raw --trace\n";
 
 static int

@@ -67,6 +67,8 @@ static const char usage[] =
     "  --rnr-timer CODE (12: 0.64 ms)  --timeout N (14)  --retry-cnt N (7)  --rnr-retry N (7)\n"
     "  --cnp-interval US  least time between CNPs of a QP (default 50)\n"
     "  --ack-delay US   hold an ACK up to this long to cover later requests (default 10)\n"
+    "  --faults FILE    the fault engine's rules on what is sent and received (see\n"
+    "                   roceshark(1), FAULT RULES); what each rule did is printed at the end\n"
     "  --tos N          DSCP/ECN of what we send\n"
     "run:\n"
     "  --control        read commands on stdin: recv N [QPN], recv-bad N [QPN] (answer\n"

@@ -5,7 +5,6 @@
  * handed to the filter compiler as written.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,25 +17,8 @@
 struct parse {
     struct rs_faults *f;
     GScanner *sc;
-    const char *where;
-    unsigned line;
-    char *err;
+    struct inject_place place;
 };
-
-static int
-fail(struct parse *ps, unsigned col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int
-fail(struct parse *ps, unsigned col, const char *fmt, ...)
-{
-    char why[RS_ERRBUF_SIZE];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(why, sizeof(why), fmt, ap);
-    va_end(ap);
-    return rs_error(ps->err, RS_EINVAL, "%s:%u:%u: %s", ps->where, ps->line, col, why);
-}
 
 /* The column where the token just read starts (GScanner gives the one after it). */
 static unsigned
@@ -154,7 +136,7 @@ static int
 parse_field_action(struct parse *ps, struct fault_rule *r, bool add)
 {
     if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER)
-        return fail(ps, col_now(ps), "%s: expected a field name", add ? "add" : "set");
+        return inject_fail(&ps->place, col_now(ps), "%s: expected a field name", add ? "add" : "set");
     char name[128];
     snprintf(name, sizeof(name), "%s", ps->sc->value.v_identifier);
     unsigned col = token_col(ps, strlen(ps->sc->value.v_identifier));
@@ -163,19 +145,19 @@ parse_field_action(struct parse *ps, struct fault_rule *r, bool add)
         id = rs_field_next_alias(id);
     const struct rs_field *fd = id >= 0 ? rs_field_by_id(id) : NULL;
     if (fd == NULL)
-        return fail(ps, col, "%s: no field '%s'", add ? "add" : "set", name);
+        return inject_fail(&ps->place, col, "%s: no field '%s'", add ? "add" : "set", name);
     if (fd->get != NULL || fd->layer == RS_NO_LAYER || fd->width == 0 || fd->width > 8 ||
         fd->type == RS_FT_ETHER || fd->type == RS_FT_IPV4 || fd->type == RS_FT_IPV6)
-        return fail(ps, col, "%s: %s is not a number at a fixed place in the packet",
+        return inject_fail(&ps->place, col, "%s: %s is not a number at a fixed place in the packet",
                     add ? "add" : "set", name);
     r->field = id;
     if (add && g_scanner_get_next_token(ps->sc) != '+')
-        return fail(ps, token_col(ps, 1), "add: expected %s+=VALUE", name);
+        return inject_fail(&ps->place, token_col(ps, 1), "add: expected %s+=VALUE", name);
     if (g_scanner_get_next_token(ps->sc) != '=')
-        return fail(ps, col_now(ps), "%s: expected %s%s=VALUE", add ? "add" : "set", name,
+        return inject_fail(&ps->place, col_now(ps), "%s: expected %s%s=VALUE", add ? "add" : "set", name,
                     add ? "+" : "");
     if (!read_field_value(ps, id, &r->value))
-        return fail(ps, col_now(ps), "%s: a value of %s (a number up to %llu or a value name)",
+        return inject_fail(&ps->place, col_now(ps), "%s: a value of %s (a number up to %llu or a value name)",
                     add ? "add" : "set", name, (unsigned long long)inject_field_max(fd));
     return 0;
 }
@@ -194,7 +176,7 @@ parse_action(struct parse *ps, struct fault_rule *r, const char *word, unsigned 
         if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER ||
             strlen(ps->sc->value.v_identifier) > FAULT_PATTERN_MAX ||
             strspn(ps->sc->value.v_identifier, "XO") != strlen(ps->sc->value.v_identifier))
-            return fail(ps, col_now(ps), "drop pattern: expected X (drop) and O (pass), up to "
+            return inject_fail(&ps->place, col_now(ps), "drop pattern: expected X (drop) and O (pass), up to "
                         "%d of them", FAULT_PATTERN_MAX);
         r->action = FA_DROP_PATTERN;
         snprintf(r->pattern, sizeof(r->pattern), "%s", ps->sc->value.v_identifier);
@@ -206,7 +188,7 @@ parse_action(struct parse *ps, struct fault_rule *r, const char *word, unsigned 
         if (peek_uint(ps)) {
             read_uint(ps, &n);
             if (n < 1 || n > 16)
-                return fail(ps, col_now(ps), "duplicate: 1 to 16 copies");
+                return inject_fail(&ps->place, col_now(ps), "duplicate: 1 to 16 copies");
             r->count = (unsigned)n;
         }
         return 0;
@@ -214,28 +196,28 @@ parse_action(struct parse *ps, struct fault_rule *r, const char *word, unsigned 
     if (strcmp(word, "reorder") == 0) {
         r->action = FA_REORDER;
         if (!next_is(ps, "gap"))
-            return fail(ps, col_now(ps), "reorder: expected gap N");
+            return inject_fail(&ps->place, col_now(ps), "reorder: expected gap N");
         g_scanner_get_next_token(ps->sc);
         if (!read_uint(ps, &n) || n < 1 || n > 1000)
-            return fail(ps, col_now(ps), "reorder gap: 1 to 1000 packets");
+            return inject_fail(&ps->place, col_now(ps), "reorder gap: 1 to 1000 packets");
         r->count = (unsigned)n;
         return 0;
     }
     if (strcmp(word, "delay") == 0) {
         r->action = FA_DELAY;
         if (!read_duration(ps, &r->delay_ns))
-            return fail(ps, col_now(ps), "delay: expected a time (2ms, 500us, 1s) up to an hour");
+            return inject_fail(&ps->place, col_now(ps), "delay: expected a time (2ms, 500us, 1s) up to an hour");
         if (next_is(ps, "jitter")) {
             g_scanner_get_next_token(ps->sc);
             if (!read_duration(ps, &r->jitter_ns) || r->jitter_ns > r->delay_ns)
-                return fail(ps, col_now(ps), "jitter: expected a time no longer than the delay");
+                return inject_fail(&ps->place, col_now(ps), "jitter: expected a time no longer than the delay");
         }
         return 0;
     }
     if (strcmp(word, "corrupt") == 0) {
         r->action = FA_CORRUPT_ICRC;
         if (!next_is(ps, "icrc"))
-            return fail(ps, col_now(ps), "corrupt: expected icrc");
+            return inject_fail(&ps->place, col_now(ps), "corrupt: expected icrc");
         g_scanner_get_next_token(ps->sc);
         return 0;
     }
@@ -246,14 +228,14 @@ parse_action(struct parse *ps, struct fault_rule *r, const char *word, unsigned 
     if (strcmp(word, "mark") == 0) {
         r->action = FA_MARK_CE;
         if (!next_is(ps, "ecn"))
-            return fail(ps, col_now(ps), "mark: expected ecn ce");
+            return inject_fail(&ps->place, col_now(ps), "mark: expected ecn ce");
         g_scanner_get_next_token(ps->sc);
         if (!next_is(ps, "ce"))
-            return fail(ps, col_now(ps), "mark ecn: expected ce");
+            return inject_fail(&ps->place, col_now(ps), "mark ecn: expected ce");
         g_scanner_get_next_token(ps->sc);
         return 0;
     }
-    return fail(ps, col, "unknown action '%s' (drop, duplicate, reorder, delay, corrupt, set, "
+    return inject_fail(&ps->place, col, "unknown action '%s' (drop, duplicate, reorder, delay, corrupt, set, "
                 "add, mark)", word);
 }
 
@@ -266,7 +248,7 @@ parse_options(struct parse *ps, struct fault_rule *r, const char *text)
         if (t == G_TOKEN_EOF)
             return 0;
         if (t != G_TOKEN_IDENTIFIER)
-            return fail(ps, col_now(ps), "expected an option (dir, times, skip, every, prob, "
+            return inject_fail(&ps->place, col_now(ps), "expected an option (dir, times, skip, every, prob, "
                         "keep icrc) or if FILTER");
         /* A copy: the scanner's value goes with its next token. */
         char opt[32];
@@ -281,8 +263,8 @@ parse_options(struct parse *ps, struct fault_rule *r, const char *text)
                 unsigned pos = 0;
                 int skip = 0;
                 if (sscanf(ferr, "at position %u: %n", &pos, &skip) == 1 && skip > 0)
-                    return fail(ps, (unsigned)(filter - text) + pos, "if: %s", ferr + skip);
-                return fail(ps, col + 3, "if: %s", ferr);
+                    return inject_fail(&ps->place, (unsigned)(filter - text) + pos, "if: %s", ferr + skip);
+                return inject_fail(&ps->place, col + 3, "if: %s", ferr);
             }
             if (rs_filter_uses(r->filter, "roceshark.icrc") ||
                 rs_filter_uses(r->filter, "roceshark.vcrc"))
@@ -291,30 +273,30 @@ parse_options(struct parse *ps, struct fault_rule *r, const char *text)
         }
         if (strcmp(opt, "dir") == 0) {
             if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER)
-                return fail(ps, col_now(ps), "dir: expected tx, rx or both");
+                return inject_fail(&ps->place, col_now(ps), "dir: expected tx, rx or both");
             const char *d = ps->sc->value.v_identifier;
             r->dirs = strcmp(d, "tx") == 0 ? RS_FAULT_TX : strcmp(d, "rx") == 0 ? RS_FAULT_RX
                       : strcmp(d, "both") == 0 ? RS_FAULT_TX | RS_FAULT_RX : 0;
             if (r->dirs == 0)
-                return fail(ps, col_now(ps), "dir: expected tx, rx or both");
+                return inject_fail(&ps->place, col_now(ps), "dir: expected tx, rx or both");
         } else if (strcmp(opt, "times") == 0 || strcmp(opt, "skip") == 0 ||
                    strcmp(opt, "every") == 0) {
             if (!read_uint(ps, &n) || (opt[0] != 's' && n == 0))
-                return fail(ps, col_now(ps), "%s: expected a count%s", opt,
+                return inject_fail(&ps->place, col_now(ps), "%s: expected a count%s", opt,
                             opt[0] == 's' ? "" : " of 1 or more");
             *(opt[0] == 't' ? &r->times : opt[0] == 's' ? &r->skip : &r->every) = n;
         } else if (strcmp(opt, "prob") == 0) {
             double p = -1;
             if (!read_double(ps, &p) || !(p >= 0 && p <= 1))
-                return fail(ps, col_now(ps), "prob: expected a probability from 0 to 1");
+                return inject_fail(&ps->place, col_now(ps), "prob: expected a probability from 0 to 1");
             r->prob = p;
         } else if (strcmp(opt, "keep") == 0) {
             if (!next_is(ps, "icrc"))
-                return fail(ps, col_now(ps), "keep: expected icrc");
+                return inject_fail(&ps->place, col_now(ps), "keep: expected icrc");
             g_scanner_get_next_token(ps->sc);
             r->keep_icrc = true;
         } else {
-            return fail(ps, col, "unknown option '%s' (dir, times, skip, every, prob, keep icrc, "
+            return inject_fail(&ps->place, col, "unknown option '%s' (dir, times, skip, every, prob, keep icrc, "
                         "if)", opt);
         }
     }
@@ -330,21 +312,21 @@ parse_line(struct parse *ps, const char *text)
     if (t == G_TOKEN_EOF)
         return 0;
     if (t != G_TOKEN_IDENTIFIER)
-        return fail(ps, col_now(ps), "expected an action or seed");
+        return inject_fail(&ps->place, col_now(ps), "expected an action or seed");
     char word[32];
     snprintf(word, sizeof(word), "%s", ps->sc->value.v_identifier);
     unsigned col = token_col(ps, strlen(ps->sc->value.v_identifier));
     if (strcmp(word, "seed") == 0) {
         uint64_t n;
         if (!read_uint(ps, &n) || n > UINT32_MAX)
-            return fail(ps, col_now(ps), "seed: expected 0 to 4294967295");
+            return inject_fail(&ps->place, col_now(ps), "seed: expected 0 to 4294967295");
         f->seed = (uint32_t)n;
         f->seeded = true;
         return g_scanner_get_next_token(ps->sc) == G_TOKEN_EOF
-                   ? 0 : fail(ps, col_now(ps), "seed: one number, then the end of the line");
+                   ? 0 : inject_fail(&ps->place, col_now(ps), "seed: one number, then the end of the line");
     }
     if (f->n_rules == RS_FAULTS_MAX_RULES)
-        return fail(ps, col, "more than %d rules", RS_FAULTS_MAX_RULES);
+        return inject_fail(&ps->place, col, "more than %d rules", RS_FAULTS_MAX_RULES);
     struct fault_rule *r = &f->rules[f->n_rules];
     memset(r, 0, sizeof(*r));
     r->dirs = RS_FAULT_TX | RS_FAULT_RX;
@@ -367,7 +349,7 @@ int
 rs_faults_parse(const char *text, const char *where, struct rs_faults **out, char *err)
 {
     struct rs_faults *f = calloc(1, sizeof(*f));
-    struct parse ps = {f, NULL, where, 0, err};
+    struct parse ps = {f, NULL, {where, 0, err}};
     int rc = 0;
 
     *out = NULL;
@@ -385,7 +367,7 @@ rs_faults_parse(const char *text, const char *where, struct rs_faults **out, cha
     ps.sc->input_name = where;
     gchar **lines = g_strsplit(text, "\n", -1);
     for (unsigned i = 0; rc == 0 && lines[i] != NULL; i++) {
-        ps.line = i + 1;
+        ps.place.line = i + 1;
         rc = parse_line(&ps, lines[i]);
     }
     g_strfreev(lines);

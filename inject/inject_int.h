@@ -8,6 +8,17 @@
 #include <roceshark/fields.h>
 #include <roceshark/inject.h>
 
+/* Where a spec or rules line comes from, for its errors. */
+struct inject_place {
+    const char *where;      /* "command line", a file name */
+    unsigned line;
+    char *err;
+};
+
+/* Fills place->err with "<where>:<line>:<col>: <why>" and returns RS_EINVAL. */
+int inject_fail(const struct inject_place *place, unsigned col, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* The value generator g gives the index-th packet (0 the first). */
 uint64_t inject_gen_value(const struct rs_inject_gen *g, uint64_t index, GRand *rng);
 
