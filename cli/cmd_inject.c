@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <roceshark/inject.h>
+#include <roceshark/script.h>
 
 #include "cli.h"
 
@@ -21,6 +22,7 @@
 
 static const char usage[] =
     "usage: roceshark inject (-w FILE | -i IFACE | --udp) [options] [SPEC ...]\n"
+    "       roceshark inject --script FILE [--bind IP] [--target IP] [-w FILE] [--junit FILE]\n"
     "\n"
     "Builds RDMA packets from Wireshark field names and writes or sends them. A SPEC is\n"
     "layered, each layer's fields by the last part of their names:\n"
@@ -44,6 +46,10 @@ static const char usage[] =
     "  --seed N         the seed of rand and fill=rand (default: from the clock, printed)\n"
     "Rate (as tcpreplay and trafgen name it; default --topspeed):\n"
     "  --pps N | --mbps N | --gap USEC | --topspeed,  --duration SECONDS\n"
+    "Scenario scripts (see docs/scripts.md): --script FILE connects to a target, puts faults\n"
+    "  on the wire, posts work and checks expectations; one TAP line each (--junit FILE for\n"
+    "  JUnit XML, -w for a pcap of the exchange), exit code the failures. --bind and --target\n"
+    "  override the script's addresses; --no-raw receives without privilege (ICRC unchecked).\n"
     "Layers: eth vlan ieee8021ad ip(v4) ipv6 udp lrh grh bth rdeth deth xrceth reth atomiceth\n"
     "  aeth atomicacketh immdt ieth cnp payload(len=, hex=, fill=zero|ones|count|rand|0xHEX)\n"
     "  pad(count=N); eth/ip/udp is RoCEv2, eth/grh RoCEv1, lrh[/grh] native InfiniBand.\n"
@@ -53,12 +59,13 @@ static const char usage[] =
 
 enum {
     OPT_UDP = 0x100, OPT_PSN_STEP, OPT_PPS, OPT_MBPS, OPT_GAP, OPT_TOPSPEED, OPT_DURATION,
-    OPT_LOOP, OPT_SEED, OPT_PCAPNG
+    OPT_LOOP, OPT_SEED, OPT_PCAPNG, OPT_SCRIPT, OPT_BIND, OPT_TARGET, OPT_JUNIT, OPT_NO_RAW
 };
 
 struct inject_opts {
     const char *file, *spec_file, *iface;
-    bool udp, pcapng, seeded;
+    const char *script, *bind, *target, *junit;
+    bool udp, pcapng, seeded, no_raw;
     unsigned long long count, loop, psn_step, pps, gap_us, duration, seed;
     double mbps;
     struct rs_inject_packet *pkts;      /* the templates, in order */
@@ -88,6 +95,11 @@ parse_args(struct inject_opts *io, int argc, char **argv, int *first_word)
         {"loop", required_argument, NULL, OPT_LOOP},
         {"seed", required_argument, NULL, OPT_SEED},
         {"pcapng", no_argument, NULL, OPT_PCAPNG},
+        {"script", required_argument, NULL, OPT_SCRIPT},
+        {"bind", required_argument, NULL, OPT_BIND},
+        {"target", required_argument, NULL, OPT_TARGET},
+        {"junit", required_argument, NULL, OPT_JUNIT},
+        {"no-raw", no_argument, NULL, OPT_NO_RAW},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -117,6 +129,21 @@ parse_args(struct inject_opts *io, int argc, char **argv, int *first_word)
             break;
         case OPT_PCAPNG:
             io->pcapng = true;
+            break;
+        case OPT_SCRIPT:
+            io->script = optarg;
+            break;
+        case OPT_BIND:
+            io->bind = optarg;
+            break;
+        case OPT_TARGET:
+            io->target = optarg;
+            break;
+        case OPT_JUNIT:
+            io->junit = optarg;
+            break;
+        case OPT_NO_RAW:
+            io->no_raw = true;
             break;
         case OPT_PSN_STEP:
             if (!cli_parse_uint(optarg, 0, 0xffffff, &io->psn_step))
@@ -173,6 +200,15 @@ parse_args(struct inject_opts *io, int argc, char **argv, int *first_word)
                             "-h')", argv[optind - 1]);
         }
     }
+    if (io->script != NULL) {
+        if (io->iface != NULL || io->udp || io->spec_file != NULL || optind < argc)
+            return cli_fail(CLI_EXIT_USAGE, "inject: --script runs on its own (with --bind, "
+                            "--target, -w, --junit, --no-raw)");
+        *first_word = optind;
+        return 0;
+    }
+    if (io->bind != NULL || io->target != NULL || io->junit != NULL)
+        return cli_fail(CLI_EXIT_USAGE, "inject: --bind, --target and --junit go with --script");
     if ((io->file != NULL) + (io->iface != NULL) + io->udp != 1)
         return cli_fail(CLI_EXIT_USAGE, "inject: give one of -w FILE, -i IFACE and --udp");
     if (rates > 1)
@@ -358,6 +394,42 @@ show_progress(struct progress *pg, const struct timespec *t0, uint64_t sent, boo
             (unsigned long long)sent, el, el > 0 ? (double)sent / el : 0.0, final ? "\n" : "");
 }
 
+/* --script: the run, its TAP lines, JUnit XML; the exit code is the failures. */
+static int
+run_script(const struct inject_opts *io)
+{
+    struct rs_script *s;
+    struct rs_script_opts so = {io->bind, io->target, io->file, io->no_raw};
+    struct rs_script_result res[RS_SCRIPT_MAX_EXPECTS];
+    char err[RS_ERRBUF_SIZE];
+    unsigned n = 0, failed = 0;
+    struct timespec t0;
+
+    if (rs_script_load(io->script, &s, err) != 0)
+        return cli_fail(strncmp(err, io->script, strlen(io->script)) == 0 &&
+                                strstr(err, ": No such file") != NULL
+                            ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
+                        "inject: %s", err);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = rs_script_run(s, &so, res, &n, err);
+    rs_script_free(s);
+    if (rc != 0)
+        return cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_CAPTURE, "inject: %s: %s",
+                        io->script, err);
+    rs_script_print_tap(stdout, res, n);
+    for (unsigned i = 0; i < n; i++)
+        failed += !res[i].ok;
+    if (io->junit != NULL) {
+        FILE *f = fopen(io->junit, "w");
+        if (f == NULL)
+            return cli_fail(CLI_EXIT_OUTPUT, "inject: --junit %s: %m", io->junit);
+        rs_script_print_junit(f, io->script, res, n, cli_seconds_since(&t0));
+        if (fclose(f) != 0)
+            return cli_fail(CLI_EXIT_OUTPUT, "inject: --junit %s: %m", io->junit);
+    }
+    return failed > 125 ? 125 : (int)failed;
+}
+
 int
 cmd_inject(int argc, char **argv)
 {
@@ -373,6 +445,8 @@ cmd_inject(int argc, char **argv)
     memset(&io, 0, sizeof(io));
     if ((rc = parse_args(&io, argc, argv, &first)) != 0)
         return rc;
+    if (io.script != NULL)
+        return run_script(&io);
     io.pkts = calloc(MAX_TEMPLATES, sizeof(*io.pkts));
     buf = malloc(RS_INJECT_MAX_FRAME);
     if (io.pkts == NULL || buf == NULL) {

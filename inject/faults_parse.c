@@ -20,96 +20,6 @@ struct parse {
     struct inject_place place;
 };
 
-/* The column where the token just read starts (GScanner gives the one after it). */
-static unsigned
-token_col(struct parse *ps, size_t token_len)
-{
-    unsigned pos = g_scanner_cur_position(ps->sc);
-    return pos > token_len ? pos - (unsigned)token_len + 1 : 1;
-}
-
-static unsigned
-col_now(struct parse *ps)
-{
-    return g_scanner_cur_position(ps->sc) + 1;
-}
-
-/* The next token as an identifier equal to word. */
-static bool
-next_is(struct parse *ps, const char *word)
-{
-    return g_scanner_peek_next_token(ps->sc) == G_TOKEN_IDENTIFIER &&
-           strcmp(ps->sc->next_value.v_identifier, word) == 0;
-}
-
-/* Numbers, durations and names are all words to the scanner (so that "2ms" is one
- * token); these read the word as what it must be. */
-static bool
-word_uint(const char *w, uint64_t *out)
-{
-    char *end;
-
-    if (!g_ascii_isdigit(w[0]))
-        return false;
-    errno = 0;
-    *out = g_ascii_strtoull(w, &end, 0);
-    return errno == 0 && *end == '\0';
-}
-
-static bool
-peek_uint(struct parse *ps)
-{
-    uint64_t n = 0;
-
-    return g_scanner_peek_next_token(ps->sc) == G_TOKEN_IDENTIFIER &&
-           word_uint(ps->sc->next_value.v_identifier, &n);
-}
-
-static bool
-read_uint(struct parse *ps, uint64_t *out)
-{
-    return g_scanner_get_next_token(ps->sc) == G_TOKEN_IDENTIFIER &&
-           word_uint(ps->sc->value.v_identifier, out);
-}
-
-static bool
-read_double(struct parse *ps, double *out)
-{
-    char *end;
-
-    if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER ||
-        !g_ascii_isdigit(ps->sc->value.v_identifier[0]))
-        return false;
-    *out = g_ascii_strtod(ps->sc->value.v_identifier, &end);
-    return *end == '\0';
-}
-
-/* A duration: a number and its unit in one word (2ms, 500us, 1.5s, 100ns). */
-static bool
-read_duration(struct parse *ps, uint64_t *ns)
-{
-    static const struct {
-        const char *unit;
-        double ns;
-    } units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
-    char *end;
-
-    if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER ||
-        !g_ascii_isdigit(ps->sc->value.v_identifier[0]))
-        return false;
-    double v = g_ascii_strtod(ps->sc->value.v_identifier, &end);
-    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-        if (strcmp(end, units[i].unit) == 0) {
-            double x = v * units[i].ns;
-            if (!(x >= 0 && x <= 3600e9))
-                return false;
-            *ns = (uint64_t)x;
-            return true;
-        }
-    }
-    return false;
-}
-
 /* A value of registry field id: a number, or a value name as a string. */
 static bool
 read_field_value(struct parse *ps, int id, uint64_t *out)
@@ -117,7 +27,7 @@ read_field_value(struct parse *ps, int id, uint64_t *out)
     const struct rs_field *fd = rs_field_by_id(id);
     GTokenType t = g_scanner_get_next_token(ps->sc);
 
-    if (t == G_TOKEN_IDENTIFIER && word_uint(ps->sc->value.v_identifier, out))
+    if (t == G_TOKEN_IDENTIFIER && scan_word_uint(ps->sc->value.v_identifier, out))
         return *out <= inject_field_max(fd);
     if (t != G_TOKEN_STRING && t != G_TOKEN_IDENTIFIER)
         return false;
@@ -136,10 +46,10 @@ static int
 parse_field_action(struct parse *ps, struct fault_rule *r, bool add)
 {
     if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER)
-        return inject_fail(&ps->place, col_now(ps), "%s: expected a field name", add ? "add" : "set");
+        return inject_fail(&ps->place, scan_col(ps->sc), "%s: expected a field name", add ? "add" : "set");
     char name[128];
     snprintf(name, sizeof(name), "%s", ps->sc->value.v_identifier);
-    unsigned col = token_col(ps, strlen(ps->sc->value.v_identifier));
+    unsigned col = scan_token_col(ps->sc, strlen(ps->sc->value.v_identifier));
     int id = rs_field_lookup(name);
     while (id >= 0 && (rs_field_by_id(id)->flags & RS_FIELD_HEADER))
         id = rs_field_next_alias(id);
@@ -152,12 +62,12 @@ parse_field_action(struct parse *ps, struct fault_rule *r, bool add)
                     add ? "add" : "set", name);
     r->field = id;
     if (add && g_scanner_get_next_token(ps->sc) != '+')
-        return inject_fail(&ps->place, token_col(ps, 1), "add: expected %s+=VALUE", name);
+        return inject_fail(&ps->place, scan_token_col(ps->sc, 1), "add: expected %s+=VALUE", name);
     if (g_scanner_get_next_token(ps->sc) != '=')
-        return inject_fail(&ps->place, col_now(ps), "%s: expected %s%s=VALUE", add ? "add" : "set", name,
+        return inject_fail(&ps->place, scan_col(ps->sc), "%s: expected %s%s=VALUE", add ? "add" : "set", name,
                     add ? "+" : "");
     if (!read_field_value(ps, id, &r->value))
-        return inject_fail(&ps->place, col_now(ps), "%s: a value of %s (a number up to %llu or a value name)",
+        return inject_fail(&ps->place, scan_col(ps->sc), "%s: a value of %s (a number up to %llu or a value name)",
                     add ? "add" : "set", name, (unsigned long long)inject_field_max(fd));
     return 0;
 }
@@ -170,13 +80,13 @@ parse_action(struct parse *ps, struct fault_rule *r, const char *word, unsigned 
 
     if (strcmp(word, "drop") == 0) {
         r->action = FA_DROP;
-        if (!next_is(ps, "pattern"))
+        if (!scan_next_is(ps->sc, "pattern"))
             return 0;
         g_scanner_get_next_token(ps->sc);
         if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER ||
             strlen(ps->sc->value.v_identifier) > FAULT_PATTERN_MAX ||
             strspn(ps->sc->value.v_identifier, "XO") != strlen(ps->sc->value.v_identifier))
-            return inject_fail(&ps->place, col_now(ps), "drop pattern: expected X (drop) and O (pass), up to "
+            return inject_fail(&ps->place, scan_col(ps->sc), "drop pattern: expected X (drop) and O (pass), up to "
                         "%d of them", FAULT_PATTERN_MAX);
         r->action = FA_DROP_PATTERN;
         snprintf(r->pattern, sizeof(r->pattern), "%s", ps->sc->value.v_identifier);
@@ -185,39 +95,39 @@ parse_action(struct parse *ps, struct fault_rule *r, const char *word, unsigned 
     if (strcmp(word, "duplicate") == 0) {
         r->action = FA_DUPLICATE;
         r->count = 1;
-        if (peek_uint(ps)) {
-            read_uint(ps, &n);
+        if (scan_peek_uint(ps->sc)) {
+            scan_uint(ps->sc, &n);
             if (n < 1 || n > 16)
-                return inject_fail(&ps->place, col_now(ps), "duplicate: 1 to 16 copies");
+                return inject_fail(&ps->place, scan_col(ps->sc), "duplicate: 1 to 16 copies");
             r->count = (unsigned)n;
         }
         return 0;
     }
     if (strcmp(word, "reorder") == 0) {
         r->action = FA_REORDER;
-        if (!next_is(ps, "gap"))
-            return inject_fail(&ps->place, col_now(ps), "reorder: expected gap N");
+        if (!scan_next_is(ps->sc, "gap"))
+            return inject_fail(&ps->place, scan_col(ps->sc), "reorder: expected gap N");
         g_scanner_get_next_token(ps->sc);
-        if (!read_uint(ps, &n) || n < 1 || n > 1000)
-            return inject_fail(&ps->place, col_now(ps), "reorder gap: 1 to 1000 packets");
+        if (!scan_uint(ps->sc, &n) || n < 1 || n > 1000)
+            return inject_fail(&ps->place, scan_col(ps->sc), "reorder gap: 1 to 1000 packets");
         r->count = (unsigned)n;
         return 0;
     }
     if (strcmp(word, "delay") == 0) {
         r->action = FA_DELAY;
-        if (!read_duration(ps, &r->delay_ns))
-            return inject_fail(&ps->place, col_now(ps), "delay: expected a time (2ms, 500us, 1s) up to an hour");
-        if (next_is(ps, "jitter")) {
+        if (!scan_duration(ps->sc, &r->delay_ns))
+            return inject_fail(&ps->place, scan_col(ps->sc), "delay: expected a time (2ms, 500us, 1s) up to an hour");
+        if (scan_next_is(ps->sc, "jitter")) {
             g_scanner_get_next_token(ps->sc);
-            if (!read_duration(ps, &r->jitter_ns) || r->jitter_ns > r->delay_ns)
-                return inject_fail(&ps->place, col_now(ps), "jitter: expected a time no longer than the delay");
+            if (!scan_duration(ps->sc, &r->jitter_ns) || r->jitter_ns > r->delay_ns)
+                return inject_fail(&ps->place, scan_col(ps->sc), "jitter: expected a time no longer than the delay");
         }
         return 0;
     }
     if (strcmp(word, "corrupt") == 0) {
         r->action = FA_CORRUPT_ICRC;
-        if (!next_is(ps, "icrc"))
-            return inject_fail(&ps->place, col_now(ps), "corrupt: expected icrc");
+        if (!scan_next_is(ps->sc, "icrc"))
+            return inject_fail(&ps->place, scan_col(ps->sc), "corrupt: expected icrc");
         g_scanner_get_next_token(ps->sc);
         return 0;
     }
@@ -227,11 +137,11 @@ parse_action(struct parse *ps, struct fault_rule *r, const char *word, unsigned 
     }
     if (strcmp(word, "mark") == 0) {
         r->action = FA_MARK_CE;
-        if (!next_is(ps, "ecn"))
-            return inject_fail(&ps->place, col_now(ps), "mark: expected ecn ce");
+        if (!scan_next_is(ps->sc, "ecn"))
+            return inject_fail(&ps->place, scan_col(ps->sc), "mark: expected ecn ce");
         g_scanner_get_next_token(ps->sc);
-        if (!next_is(ps, "ce"))
-            return inject_fail(&ps->place, col_now(ps), "mark ecn: expected ce");
+        if (!scan_next_is(ps->sc, "ce"))
+            return inject_fail(&ps->place, scan_col(ps->sc), "mark ecn: expected ce");
         g_scanner_get_next_token(ps->sc);
         return 0;
     }
@@ -248,12 +158,12 @@ parse_options(struct parse *ps, struct fault_rule *r, const char *text)
         if (t == G_TOKEN_EOF)
             return 0;
         if (t != G_TOKEN_IDENTIFIER)
-            return inject_fail(&ps->place, col_now(ps), "expected an option (dir, times, skip, every, prob, "
+            return inject_fail(&ps->place, scan_col(ps->sc), "expected an option (dir, times, skip, every, prob, "
                         "keep icrc) or if FILTER");
         /* A copy: the scanner's value goes with its next token. */
         char opt[32];
         snprintf(opt, sizeof(opt), "%s", ps->sc->value.v_identifier);
-        unsigned col = token_col(ps, strlen(ps->sc->value.v_identifier));
+        unsigned col = scan_token_col(ps->sc, strlen(ps->sc->value.v_identifier));
         uint64_t n;
         if (strcmp(opt, "if") == 0) {
             const char *filter = text + g_scanner_cur_position(ps->sc);
@@ -273,26 +183,26 @@ parse_options(struct parse *ps, struct fault_rule *r, const char *text)
         }
         if (strcmp(opt, "dir") == 0) {
             if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER)
-                return inject_fail(&ps->place, col_now(ps), "dir: expected tx, rx or both");
+                return inject_fail(&ps->place, scan_col(ps->sc), "dir: expected tx, rx or both");
             const char *d = ps->sc->value.v_identifier;
             r->dirs = strcmp(d, "tx") == 0 ? RS_FAULT_TX : strcmp(d, "rx") == 0 ? RS_FAULT_RX
                       : strcmp(d, "both") == 0 ? RS_FAULT_TX | RS_FAULT_RX : 0;
             if (r->dirs == 0)
-                return inject_fail(&ps->place, col_now(ps), "dir: expected tx, rx or both");
+                return inject_fail(&ps->place, scan_col(ps->sc), "dir: expected tx, rx or both");
         } else if (strcmp(opt, "times") == 0 || strcmp(opt, "skip") == 0 ||
                    strcmp(opt, "every") == 0) {
-            if (!read_uint(ps, &n) || (opt[0] != 's' && n == 0))
-                return inject_fail(&ps->place, col_now(ps), "%s: expected a count%s", opt,
+            if (!scan_uint(ps->sc, &n) || (opt[0] != 's' && n == 0))
+                return inject_fail(&ps->place, scan_col(ps->sc), "%s: expected a count%s", opt,
                             opt[0] == 's' ? "" : " of 1 or more");
             *(opt[0] == 't' ? &r->times : opt[0] == 's' ? &r->skip : &r->every) = n;
         } else if (strcmp(opt, "prob") == 0) {
             double p = -1;
-            if (!read_double(ps, &p) || !(p >= 0 && p <= 1))
-                return inject_fail(&ps->place, col_now(ps), "prob: expected a probability from 0 to 1");
+            if (!scan_double(ps->sc, &p) || !(p >= 0 && p <= 1))
+                return inject_fail(&ps->place, scan_col(ps->sc), "prob: expected a probability from 0 to 1");
             r->prob = p;
         } else if (strcmp(opt, "keep") == 0) {
-            if (!next_is(ps, "icrc"))
-                return inject_fail(&ps->place, col_now(ps), "keep: expected icrc");
+            if (!scan_next_is(ps->sc, "icrc"))
+                return inject_fail(&ps->place, scan_col(ps->sc), "keep: expected icrc");
             g_scanner_get_next_token(ps->sc);
             r->keep_icrc = true;
         } else {
@@ -312,18 +222,18 @@ parse_line(struct parse *ps, const char *text)
     if (t == G_TOKEN_EOF)
         return 0;
     if (t != G_TOKEN_IDENTIFIER)
-        return inject_fail(&ps->place, col_now(ps), "expected an action or seed");
+        return inject_fail(&ps->place, scan_col(ps->sc), "expected an action or seed");
     char word[32];
     snprintf(word, sizeof(word), "%s", ps->sc->value.v_identifier);
-    unsigned col = token_col(ps, strlen(ps->sc->value.v_identifier));
+    unsigned col = scan_token_col(ps->sc, strlen(ps->sc->value.v_identifier));
     if (strcmp(word, "seed") == 0) {
         uint64_t n;
-        if (!read_uint(ps, &n) || n > UINT32_MAX)
-            return inject_fail(&ps->place, col_now(ps), "seed: expected 0 to 4294967295");
+        if (!scan_uint(ps->sc, &n) || n > UINT32_MAX)
+            return inject_fail(&ps->place, scan_col(ps->sc), "seed: expected 0 to 4294967295");
         f->seed = (uint32_t)n;
         f->seeded = true;
         return g_scanner_get_next_token(ps->sc) == G_TOKEN_EOF
-                   ? 0 : inject_fail(&ps->place, col_now(ps), "seed: one number, then the end of the line");
+                   ? 0 : inject_fail(&ps->place, scan_col(ps->sc), "seed: one number, then the end of the line");
     }
     if (f->n_rules == RS_FAULTS_MAX_RULES)
         return inject_fail(&ps->place, col, "more than %d rules", RS_FAULTS_MAX_RULES);
@@ -355,15 +265,7 @@ rs_faults_parse(const char *text, const char *where, struct rs_faults **out, cha
     *out = NULL;
     if (f == NULL)
         return rs_error(err, RS_ENOMEM, "out of memory");
-    ps.sc = g_scanner_new(NULL);
-    /* Words start with a letter or a digit and may hold dots: field names, and numbers
-     * with their units ("2ms", "0.01", "0x1f") read as words and converted here;
-     * '#' starts a comment to the end of the line; "..." strings carry value names. */
-    ps.sc->config->cset_identifier_first = G_CSET_a_2_z G_CSET_A_2_Z G_CSET_DIGITS "_";
-    ps.sc->config->cset_identifier_nth = G_CSET_a_2_z G_CSET_A_2_Z G_CSET_DIGITS "._";
-    ps.sc->config->cpair_comment_single = "#\n";
-    ps.sc->config->scan_identifier_1char = TRUE;
-    ps.sc->config->scan_string_sq = FALSE;
+    ps.sc = scan_new();
     ps.sc->input_name = where;
     gchar **lines = g_strsplit(text, "\n", -1);
     for (unsigned i = 0; rc == 0 && lines[i] != NULL; i++) {

@@ -5,6 +5,8 @@
 #ifndef ROCESHARK_INJECT_INT_H
 #define ROCESHARK_INJECT_INT_H
 
+#include <glib.h>
+
 #include <roceshark/fields.h>
 #include <roceshark/inject.h>
 
@@ -18,6 +20,19 @@ struct inject_place {
 /* Fills place->err with "<where>:<line>:<col>: <why>" and returns RS_EINVAL. */
 int inject_fail(const struct inject_place *place, unsigned col, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* GScanner for the line languages (scan.c): a configured scanner; the column where the
+ * token just read starts (token_len long) and the one after it; the next word is word;
+ * words read as an unsigned number, a double, or a duration with its unit (2ms). */
+GScanner *scan_new(void);
+unsigned scan_token_col(GScanner *sc, size_t token_len);
+unsigned scan_col(GScanner *sc);
+bool scan_next_is(GScanner *sc, const char *word);
+bool scan_word_uint(const char *w, uint64_t *out);
+bool scan_peek_uint(GScanner *sc);
+bool scan_uint(GScanner *sc, uint64_t *out);
+bool scan_double(GScanner *sc, double *out);
+bool scan_duration(GScanner *sc, uint64_t *ns);
 
 /* The value generator g gives the index-th packet (0 the first). */
 uint64_t inject_gen_value(const struct rs_inject_gen *g, uint64_t index, GRand *rng);

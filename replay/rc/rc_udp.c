@@ -38,6 +38,12 @@ struct rs_rc_udp {
     struct iovec tx_iov[BATCH], rx_iov[BATCH];
     struct sockaddr_in tx_addr[BATCH], rx_addr[BATCH];
     char rx_ctl[BATCH][64];
+    /* Each datagram's TOS as ancillary data: the packet's own DSCP and ECN (a fault
+     * engine's CE mark, say), which the kernel writes into the IP header it makes. */
+    union {
+        char buf[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } tx_ctl[BATCH];
     uint64_t tx_dropped;
     /* With a hook: where received packets go on, and when its next held one is due. */
     struct rs_rc_ctx *rx_ctx;
@@ -145,6 +151,17 @@ rs_rc_udp_flush(struct rs_rc_udp *u)
         u->tx_msg[i].msg_hdr.msg_namelen = sizeof(u->tx_addr[i]);
         u->tx_msg[i].msg_hdr.msg_iov = &u->tx_iov[i];
         u->tx_msg[i].msg_hdr.msg_iovlen = 1;
+        if (u->tx_buf[i][1] != u->opts.tos) {
+            struct msghdr *m = &u->tx_msg[i].msg_hdr;
+            m->msg_control = u->tx_ctl[i].buf;
+            m->msg_controllen = sizeof(u->tx_ctl[i].buf);
+            struct cmsghdr *c = CMSG_FIRSTHDR(m);
+            c->cmsg_level = IPPROTO_IP;
+            c->cmsg_type = IP_TOS;
+            c->cmsg_len = CMSG_LEN(sizeof(int));
+            int tos = u->tx_buf[i][1];
+            memcpy(CMSG_DATA(c), &tos, sizeof(tos));
+        }
     }
     unsigned done = 0;
     while (done < n) {

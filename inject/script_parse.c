@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * script_parse.c - scenario scripts (see script.h, docs/scripts.md), one
+ * statement per line through GScanner. A fault line is kept at its own line
+ * number, with the word "fault" blanked, so that the fault engine's errors
+ * name the script's line and column.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <roceshark/dissect.h>
+#include <roceshark/faults.h>
+#include <roceshark/filter.h>
+
+#include "inject_int.h"
+#include "script_int.h"
+
+struct sparse {
+    struct rs_script *s;
+    GScanner *sc;
+    struct inject_place place;
+    const char *text;       /* the line */
+};
+
+#define FAIL(col, ...) inject_fail(&ps->place, (col), __VA_ARGS__)
+
+/* The next word, copied (the scanner's value goes with its next token); "" at the end. */
+static const char *
+word(struct sparse *ps, char *buf, size_t size, unsigned *col)
+{
+    if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER) {
+        *col = scan_col(ps->sc);
+        buf[0] = '\0';
+        return buf;
+    }
+    snprintf(buf, size, "%s", ps->sc->value.v_identifier);
+    *col = scan_token_col(ps->sc, strlen(ps->sc->value.v_identifier));
+    return buf;
+}
+
+static int
+expect_end(struct sparse *ps, const char *what)
+{
+    if (g_scanner_get_next_token(ps->sc) == G_TOKEN_EOF)
+        return 0;
+    return FAIL(scan_col(ps->sc), "%s: unexpected words at the end of the line", what);
+}
+
+/* "name N" pairs after a statement's first words, into the table's slots. */
+struct opt {
+    const char *name;
+    uint64_t max;
+    uint64_t *out;
+    bool *given;
+};
+
+static int
+options(struct sparse *ps, const char *what, struct opt *opts, size_t n)
+{
+    char w[64];
+    unsigned col;
+
+    for (;;) {
+        if (*word(ps, w, sizeof(w), &col) == '\0')
+            return g_scanner_cur_token(ps->sc) == G_TOKEN_EOF
+                       ? 0 : FAIL(col, "%s: expected an option", what);
+        size_t i = 0;
+        while (i < n && strcmp(opts[i].name, w) != 0)
+            i++;
+        if (i == n)
+            return FAIL(col, "%s: unknown option '%s'", what, w);
+        if (!scan_uint(ps->sc, opts[i].out) || *opts[i].out > opts[i].max)
+            return FAIL(scan_col(ps->sc), "%s: %s: expected a number up to %llu", what, w,
+                        (unsigned long long)opts[i].max);
+        if (opts[i].given != NULL)
+            *opts[i].given = true;
+    }
+}
+
+static int
+parse_bind(struct sparse *ps)
+{
+    struct rs_script *s = ps->s;
+    unsigned col;
+    uint64_t qpn = s->qpn, psn = s->psn, pmtu = s->attr.pmtu, timeout = s->attr.timeout,
+             retry = s->attr.retry_cnt, rnr = s->attr.rnr_retry;
+    uint8_t ip[4];
+
+    if (!rs_rc_parse_ipv4(word(ps, s->bind, sizeof(s->bind), &col), ip))
+        return FAIL(col, "bind: expected an IPv4 address");
+    struct opt o[] = {{"qpn", 0xffffff, &qpn, NULL},       {"psn", 0xffffff, &psn, NULL},
+                      {"pmtu", 4096, &pmtu, NULL},         {"timeout", 31, &timeout, NULL},
+                      {"retry_cnt", 7, &retry, NULL},      {"rnr_retry", 7, &rnr, NULL}};
+    int rc = options(ps, "bind", o, sizeof(o) / sizeof(o[0]));
+    if (rc != 0)
+        return rc;
+    if (rs_rc_pmtu_valid((uint32_t)pmtu) == 0)
+        return FAIL(col, "bind: pmtu %llu: expected 256, 512, 1024, 2048 or 4096",
+                    (unsigned long long)pmtu);
+    s->qpn = (uint32_t)qpn;
+    s->psn = (uint32_t)psn;
+    s->attr.pmtu = (uint32_t)pmtu;
+    s->attr.timeout = (uint8_t)timeout;
+    s->attr.retry_cnt = (uint8_t)retry;
+    s->attr.rnr_retry = (uint8_t)rnr;
+    return 0;
+}
+
+/* connect IP [side PORT] | connect IP qpn N [psn N] [rkey K] [va V] [length L] */
+static int
+parse_connect(struct sparse *ps)
+{
+    struct rs_script *s = ps->s;
+    unsigned col;
+    uint64_t port = 18515, qpn = 0, psn = 0, rkey = 0, va = 0, length = UINT32_MAX;
+    bool static_peer = false, side = false;
+    uint8_t ip[4];
+
+    if (!rs_rc_parse_ipv4(word(ps, s->target, sizeof(s->target), &col), ip))
+        return FAIL(col, "connect: expected the target's IPv4 address");
+    struct opt o[] = {{"side", 0xffff, &port, &side},      {"qpn", 0xffffff, &qpn, &static_peer},
+                      {"psn", 0xffffff, &psn, NULL},       {"rkey", 0xffffffff, &rkey, NULL},
+                      {"va", UINT64_MAX, &va, NULL},       {"length", UINT64_MAX, &length, NULL}};
+    /* "side" alone takes the default port. */
+    if (scan_next_is(ps->sc, "side")) {
+        g_scanner_get_next_token(ps->sc);
+        side = true;
+        if (scan_peek_uint(ps->sc))
+            scan_uint(ps->sc, &port);
+    }
+    int rc = options(ps, "connect", o, sizeof(o) / sizeof(o[0]));
+    if (rc != 0)
+        return rc;
+    if (side && static_peer)
+        return FAIL(col, "connect: give side [PORT] or qpn N and the rest, not both");
+    s->side = !static_peer;
+    s->port = (uint16_t)port;
+    memcpy(s->peer.ip, ip, 4);
+    s->peer.qpn = (uint32_t)qpn;
+    s->peer.psn = (uint32_t)psn;
+    s->peer.rkey = (uint32_t)rkey;
+    s->peer.va = va;
+    s->peer.length = length;
+    return 0;
+}
+
+/* post OP SIZE|VALUES [count N] [offset O] [imm X] */
+static int
+parse_post(struct sparse *ps)
+{
+    static const struct {
+        const char *name;
+        uint8_t op;
+        unsigned values;    /* numbers after the name: size, or the atomic's operands */
+    } ops[] = {{"write", P_WRITE, 1},  {"write_imm", P_WRITE_IMM, 1}, {"read", P_READ, 1},
+               {"send", P_SEND, 1},    {"send_imm", P_SEND_IMM, 1},   {"cas", P_CAS, 2},
+               {"faa", P_FAA, 1}};
+    struct rs_script *s = ps->s;
+    char w[32];
+    unsigned col;
+    uint64_t v[2] = {0, 0}, count = 1, offset = 0, imm = 0, rkey = 0;
+    bool has_rkey = false;
+
+    if (s->n_posts == RS_SCRIPT_MAX_POSTS)
+        return FAIL(1, "post: more than %d posts", RS_SCRIPT_MAX_POSTS);
+    word(ps, w, sizeof(w), &col);
+    size_t k = 0;
+    while (k < sizeof(ops) / sizeof(ops[0]) && strcmp(ops[k].name, w) != 0)
+        k++;
+    if (k == sizeof(ops) / sizeof(ops[0]))
+        return FAIL(col, "post: unknown operation '%s' (write, write_imm, read, send, send_imm, "
+                    "cas, faa)", w);
+    for (unsigned i = 0; i < ops[k].values; i++)
+        if (!scan_uint(ps->sc, &v[i]) || (ops[k].values == 1 && ops[k].op != P_FAA &&
+                                          (v[i] < 1 || v[i] > (1u << 30))))
+            return FAIL(scan_col(ps->sc), "post %s: expected %s", w,
+                        ops[k].op == P_CAS ? "COMPARE SWAP" : ops[k].op == P_FAA
+                            ? "ADD" : "a size from 1 byte to 1 GiB");
+    struct opt o[] = {{"count", 4096, &count, NULL}, {"offset", UINT64_MAX, &offset, NULL},
+                      {"imm", 0xffffffff, &imm, NULL}, {"rkey", 0xffffffff, &rkey, &has_rkey}};
+    int rc = options(ps, "post", o, sizeof(o) / sizeof(o[0]));
+    if (rc != 0)
+        return rc;
+    struct script_post *p = &s->posts[s->n_posts++];
+    p->op = ops[k].op;
+    p->size = p->op == P_CAS || p->op == P_FAA ? 8 : (uint32_t)v[0];
+    p->compare_add = v[0];
+    p->swap = v[1];
+    p->count = (uint32_t)(count ? count : 1);
+    p->offset = offset;
+    p->imm = (uint32_t)imm;
+    p->has_rkey = has_rkey;
+    p->rkey = (uint32_t)rkey;
+    return 0;
+}
+
+/* A NAK code by its name (the AETH's error codes, IBTA Table 43) or number. */
+static int
+nak_code(const char *w)
+{
+    static const char *const names[] = {"psn_seq_error", "invalid_request",
+                                        "remote_access_error", "remote_operational_error",
+                                        "invalid_rd_request"};
+    uint64_t n;
+
+    for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
+        if (strcmp(w, names[i]) == 0)
+            return i;
+    return scan_word_uint(w, &n) && n < 32 ? (int)n : -2;
+}
+
+/* [psn P] [from P] [within T] after an expectation's first words. */
+static int
+expect_options(struct sparse *ps, struct script_expect *e, bool psn_ok, bool from_ok)
+{
+    char w[32];
+    unsigned col;
+    uint64_t n;
+
+    while (*word(ps, w, sizeof(w), &col) != '\0') {
+        if ((psn_ok && strcmp(w, "psn") == 0) || (from_ok && strcmp(w, "from") == 0)) {
+            if (!scan_uint(ps->sc, &n) || n > 0xffffff)
+                return FAIL(scan_col(ps->sc), "expect: %s: expected a PSN", w);
+            e->has_psn = true;
+            e->psn = (uint32_t)n;
+        } else if (strcmp(w, "within") == 0) {
+            if (!scan_duration(ps->sc, &e->within_ns))
+                return FAIL(scan_col(ps->sc), "expect: within: expected a time (1ms, 100us)");
+        } else {
+            return FAIL(col, "expect: unknown word '%s'", w);
+        }
+    }
+    return g_scanner_cur_token(ps->sc) == G_TOKEN_EOF ? 0 : FAIL(col, "expect: expected a word");
+}
+
+static int
+parse_expect(struct sparse *ps)
+{
+    struct rs_script *s = ps->s;
+    char w[64];
+    unsigned col;
+
+    if (s->n_expects == RS_SCRIPT_MAX_EXPECTS)
+        return FAIL(1, "expect: more than %d expectations", RS_SCRIPT_MAX_EXPECTS);
+    struct script_expect *e = &s->expects[s->n_expects];
+    memset(e, 0, sizeof(*e));
+    e->nak_code = EXPECT_ANY_CODE;
+    /* The words after "expect", for the report (a copy: the scanner reads the line). */
+    snprintf(e->text, sizeof(e->text), "%s", strstr(ps->text, "expect") + 6);
+    g_strstrip(e->text);
+    word(ps, w, sizeof(w), &col);
+    int rc = 0;
+    if (strcmp(w, "nak") == 0) {
+        e->kind = E_NAK;
+        if (g_scanner_peek_next_token(ps->sc) == G_TOKEN_IDENTIFIER &&
+            nak_code(ps->sc->next_value.v_identifier) >= 0) {
+            e->nak_code = nak_code(ps->sc->next_value.v_identifier);
+            g_scanner_get_next_token(ps->sc);
+        }
+        rc = expect_options(ps, e, true, false);
+    } else if (strcmp(w, "rnr") == 0 || strcmp(w, "cnp") == 0) {
+        e->kind = w[0] == 'r' ? E_RNR : E_CNP;
+        rc = expect_options(ps, e, false, false);
+    } else if (strcmp(w, "retransmit") == 0) {
+        e->kind = E_RETRANSMIT;
+        rc = expect_options(ps, e, false, true);
+    } else if (strcmp(w, "completion") == 0) {
+        e->kind = E_COMPLETION;
+        char st[32];
+        word(ps, st, sizeof(st), &col);
+        if (strcmp(st, "ok") == 0) {
+            e->status = EXPECT_ALL_OK;
+        } else {
+            unsigned k = 0;
+            while (k < 32 && strcmp(rs_rc_wc_status_name((uint8_t)k), st) != 0)
+                k++;
+            if (k == 32)
+                return FAIL(col, "expect completion: ok or a status (RETRY_EXC_ERR, "
+                            "REM_ACCESS_ERR, ...), not '%s'", st);
+            e->status = (uint8_t)k;
+        }
+        rc = expect_end(ps, "expect completion");
+    } else if (strcmp(w, "no") == 0 || strcmp(w, "field") == 0) {
+        bool no = w[0] == 'n';
+        if (no) {
+            word(ps, w, sizeof(w), &col);
+            if (strcmp(w, "violation") == 0) {
+                e->kind = E_NO_VIOLATION;
+                s->n_expects++;
+                return expect_end(ps, "expect no violation");
+            }
+            if (strcmp(w, "field") != 0)
+                return FAIL(col, "expect no: violation or field FILTER");
+        }
+        e->kind = no ? E_NO_FIELD : E_FIELD;
+        const char *filter = ps->text + g_scanner_cur_position(ps->sc);
+        struct rs_filter *f;
+        char ferr[RS_ERRBUF_SIZE];
+        if (rs_filter_compile(filter, &f, ferr) != 0) {
+            unsigned pos = 0;
+            int skip = 0;
+            if (sscanf(ferr, "at position %u: %n", &pos, &skip) == 1 && skip > 0)
+                return FAIL((unsigned)(filter - ps->text) + pos, "expect field: %s", ferr + skip);
+            return FAIL(scan_col(ps->sc), "expect field: %s", ferr);
+        }
+        rs_filter_free(f);
+        e->filter = g_strdup(filter);
+    } else {
+        return FAIL(col, "expect: unknown expectation '%s' (nak, rnr, cnp, retransmit, "
+                    "completion, no violation, field, no field)", w);
+    }
+    if (rc == 0)
+        s->n_expects++;
+    return rc;
+}
+
+static int
+parse_statement(struct sparse *ps, unsigned lineno)
+{
+    char w[32];
+    unsigned col;
+
+    g_scanner_input_text(ps->sc, ps->text, (guint)strlen(ps->text));
+    if (g_scanner_peek_next_token(ps->sc) == G_TOKEN_EOF)
+        return 0;
+    word(ps, w, sizeof(w), &col);
+    if (strcmp(w, "bind") == 0)
+        return parse_bind(ps);
+    if (strcmp(w, "connect") == 0)
+        return parse_connect(ps);
+    if (strcmp(w, "post") == 0)
+        return parse_post(ps);
+    if (strcmp(w, "expect") == 0)
+        return parse_expect(ps);
+    if (strcmp(w, "timeout") == 0) {
+        if (!scan_duration(ps->sc, &ps->s->timeout_ns) || ps->s->timeout_ns == 0)
+            return FAIL(scan_col(ps->sc), "timeout: expected a time (2s, 500ms)");
+        return expect_end(ps, "timeout");
+    }
+    if (strcmp(w, "fault") == 0) {
+        /* Kept at its line, "fault" blanked: the engine's errors keep their place. */
+        GString *f = ps->s->faults;
+        unsigned have = 1;
+        for (const char *c = f->str; *c; c++)
+            have += *c == '\n';
+        for (; have < lineno; have++)
+            g_string_append_c(f, '\n');
+        g_string_append_printf(f, "%*s%s\n", (int)(col + 4), "", ps->text + col + 4);
+        return 0;
+    }
+    return FAIL(col, "unknown statement '%s' (bind, connect, fault, post, expect, timeout)", w);
+}
+
+int
+rs_script_parse(const char *text, const char *where, struct rs_script **out, char *err)
+{
+    struct rs_script *s = calloc(1, sizeof(*s));
+    struct sparse ps;
+    int rc = 0;
+
+    *out = NULL;
+    if (s == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    rs_rc_qp_attr_init(&s->attr);
+    s->qpn = 0x11;
+    s->timeout_ns = 5000000000ull;
+    s->faults = g_string_new(NULL);
+    snprintf(s->where, sizeof(s->where), "%s", where);
+    memset(&ps, 0, sizeof(ps));
+    ps.s = s;
+    ps.sc = scan_new();
+    ps.place = (struct inject_place){where, 0, err};
+    gchar **lines = g_strsplit(text, "\n", -1);
+    for (unsigned i = 0; rc == 0 && lines[i] != NULL; i++) {
+        ps.place.line = i + 1;
+        ps.text = lines[i];
+        rc = parse_statement(&ps, i + 1);
+    }
+    g_strfreev(lines);
+    g_scanner_destroy(ps.sc);
+    if (rc == 0 && s->target[0] == '\0')
+        rc = rs_error(err, RS_EINVAL, "%s: no connect statement: the script has no target", where);
+    if (rc == 0 && s->faults->len > 0) {
+        struct rs_faults *f;
+        rc = rs_faults_parse(s->faults->str, where, &f, err);
+        rs_faults_free(f);
+    }
+    if (rc != 0) {
+        rs_script_free(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+int
+rs_script_load(const char *path, struct rs_script **out, char *err)
+{
+    gchar *text = NULL;
+    GError *gerr = NULL;
+
+    *out = NULL;
+    if (!g_file_get_contents(path, &text, NULL, &gerr)) {
+        int rc = rs_error(err, RS_EIO, "%s: %s", path, gerr->message);
+        g_error_free(gerr);
+        return rc;
+    }
+    int rc = rs_script_parse(text, path, out, err);
+    g_free(text);
+    return rc;
+}
+
+void
+rs_script_free(struct rs_script *s)
+{
+    if (s == NULL)
+        return;
+    for (unsigned i = 0; i < s->n_expects; i++)
+        g_free(s->expects[i].filter);
+    g_string_free(s->faults, TRUE);
+    free(s);
+}

@@ -1,0 +1,556 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * script_run.c - running a scenario script (see script.h).
+ *
+ * Our requester (the RC transport on a UDP port) does the posts; the fault
+ * engine sits in the port's hook, and beside it a recorder keeps every
+ * packet as it was on the wire: what we sent after the faults, what we
+ * received before them. After the run the recording goes through the
+ * pipeline (decode and analysis) once, and each expectation is checked
+ * against it on the way, with the frame and the time that prove it.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <roceshark/faults.h>
+#include <roceshark/pcapio.h>
+#include <roceshark/pipeline.h>
+#include <roceshark/wire.h>
+
+#include "script_int.h"
+
+#define RECORD_MAX (256u << 20)         /* bytes of packets kept for the checks */
+#define LINGER_NS 30000000ull           /* after the last completion: late ACKs, CNPs */
+
+/* A recorded packet: this header, then len bytes, then padding to 8. */
+struct record {
+    uint64_t t;
+    uint32_t len;
+    uint32_t pad;
+};
+
+struct runner {
+    struct rs_script *s;
+    struct rs_faults *faults;
+    uint64_t fault_first;               /* when a rule first acted; 0 before */
+    uint64_t acted;                     /* the rules' actions so far */
+    GByteArray *rec;
+    bool rec_full;
+    rs_rc_pass_fn pass;
+    void *port;
+    uint8_t our_ip[4];
+};
+
+static void
+record(struct runner *r, const uint8_t *pkt, uint32_t len, uint64_t now)
+{
+    struct record h = {now, len, 0};
+
+    if (r->rec->len + sizeof(h) + len > RECORD_MAX) {
+        r->rec_full = true;
+        return;
+    }
+    /* Aligned, so that the next header can be read in place. */
+    uint32_t pad = (8 - (len & 7)) & 7;
+    static const uint8_t zeros[8];
+    g_byte_array_append(r->rec, (const guint8 *)&h, sizeof(h));
+    g_byte_array_append(r->rec, pkt, len);
+    g_byte_array_append(r->rec, zeros, pad);
+}
+
+static uint64_t
+acted_total(const struct rs_faults *f)
+{
+    uint64_t n = 0;
+    struct rs_fault_rule_stats st;
+
+    for (unsigned i = 0; i < rs_faults_rules(f); i++) {
+        rs_faults_rule_stats(f, i, &st);
+        n += st.acted;
+    }
+    return n;
+}
+
+static void
+emit(void *arg, enum rs_fault_dir dir, const uint8_t *pkt, uint32_t len)
+{
+    struct runner *r = arg;
+
+    if (dir == RS_FAULT_TX)         /* what goes on the wire, after the faults */
+        record(r, pkt, len, rs_rc_now_ns());
+    r->pass(r->port, dir == RS_FAULT_RX, pkt, len);
+}
+
+static void
+hook_packet(void *arg, bool rx, const uint8_t *pkt, uint32_t len, uint64_t now,
+            rs_rc_pass_fn pass, void *port)
+{
+    struct runner *r = arg;
+
+    r->pass = pass;
+    r->port = port;
+    if (rx)
+        record(r, pkt, len, now);   /* what came off the wire, before the faults */
+    if (r->faults == NULL) {
+        emit(r, rx ? RS_FAULT_RX : RS_FAULT_TX, pkt, len);
+        return;
+    }
+    rs_faults_packet(r->faults, rx ? RS_FAULT_RX : RS_FAULT_TX, RS_DLT_IPV4, pkt, len, now,
+                     emit, r);
+    uint64_t a = acted_total(r->faults);
+    if (a != r->acted && r->fault_first == 0)
+        r->fault_first = now;
+    r->acted = a;
+}
+
+static uint64_t
+hook_poll(void *arg, uint64_t now, rs_rc_pass_fn pass, void *port)
+{
+    struct runner *r = arg;
+
+    r->pass = pass;
+    r->port = port;
+    return r->faults != NULL ? rs_faults_poll(r->faults, now, emit, r) : RS_RC_INFINITE;
+}
+
+/* The target's parameters, through its side channel or from the script. */
+static int
+connect_target(struct rs_script *s, const struct rs_rc_conn_info *ours, char *err)
+{
+    char line[1024];
+    int fd;
+
+    if (!s->side)
+        return 0;
+    if (rs_rc_side_connect(s->peer.ip, s->port, 5000, &fd, err) < 0)
+        return RS_EIO;
+    rs_rc_conn_format(ours, line, sizeof(line));
+    int rc = rs_rc_side_send(fd, line, err) < 0 || rs_rc_side_recv(fd, line, sizeof(line),
+                                                                     5000, err) < 0
+                 ? RS_EIO : 0;
+    char why[RS_ERRBUF_SIZE - 32];
+    if (rc == 0 && rs_rc_json_str(line, "error", why, sizeof(why)))
+        rc = rs_error(err, RS_EIO, "the target refused: %s", why);
+    if (rc == 0 && rs_rc_conn_parse(line, &s->peer, err) < 0)
+        rc = RS_EIO;
+    close(fd);
+    return rc;
+}
+
+/* Every post's work requests, over a local buffer laid out post after post; data
+ * byte i of work request k is (i * 7 + k) & 0xff, as the integration tests' peers use. */
+struct plan {
+    struct rs_rc_send_wr wr[RS_SCRIPT_MAX_POSTS * 16];
+    unsigned n;
+};
+
+static uint64_t
+plan_size(const struct rs_script *s)
+{
+    uint64_t n = 0;
+
+    for (unsigned i = 0; i < s->n_posts; i++)
+        n += (uint64_t)s->posts[i].size * s->posts[i].count;
+    return n < 4096 ? 4096 : n;
+}
+
+static int
+make_plan(const struct rs_script *s, const struct rs_rc_mr *mr, uint8_t *buf, struct plan *pl,
+          char *err)
+{
+    static const uint8_t opcode[] = {
+        [P_WRITE] = RS_RC_WR_RDMA_WRITE, [P_WRITE_IMM] = RS_RC_WR_RDMA_WRITE_WITH_IMM,
+        [P_READ] = RS_RC_WR_RDMA_READ,   [P_SEND] = RS_RC_WR_SEND,
+        [P_SEND_IMM] = RS_RC_WR_SEND_WITH_IMM, [P_CAS] = RS_RC_WR_ATOMIC_CMP_AND_SWP,
+        [P_FAA] = RS_RC_WR_ATOMIC_FETCH_AND_ADD};
+    uint64_t local = 0;
+
+    pl->n = 0;
+    for (unsigned i = 0; i < s->n_posts; i++) {
+        const struct script_post *p = &s->posts[i];
+        for (uint32_t c = 0; c < p->count; c++) {
+            if (pl->n == sizeof(pl->wr) / sizeof(pl->wr[0]))
+                return rs_error(err, RS_EINVAL, "%s: more than %zu work requests", s->where,
+                                sizeof(pl->wr) / sizeof(pl->wr[0]));
+            struct rs_rc_send_wr *wr = &pl->wr[pl->n];
+            memset(wr, 0, sizeof(*wr));
+            wr->wr_id = pl->n;
+            wr->opcode = opcode[p->op];
+            wr->flags = RS_RC_SEND_SIGNALED;
+            wr->sge = (struct rs_rc_sge){mr->va + local, p->size, mr->lkey};
+            wr->remote_addr = s->peer.va + p->offset + (uint64_t)c * p->size;
+            wr->rkey = p->has_rkey ? p->rkey : s->peer.rkey;
+            wr->imm = p->imm;
+            wr->compare_add = p->compare_add;
+            wr->swap = p->swap;
+            for (uint32_t b = 0; b < p->size; b++)
+                buf[local + b] = (uint8_t)(b * 7 + pl->n);
+            local += p->size;
+            pl->n++;
+        }
+    }
+    return 0;
+}
+
+/* The run: posts go as the send queue takes them, until every one completed or the
+ * deadline; then a little more for what follows the last completion. */
+static int
+run_posts(struct rs_rc_udp *udp, struct rs_rc_ctx *ctx, struct rs_rc_qp *qp,
+          const struct plan *pl, uint64_t timeout_ns, struct rs_rc_wc *wcs, unsigned *n_wcs,
+          char *err)
+{
+    unsigned posted = 0, done = 0;
+    uint64_t end = rs_rc_now_ns() + timeout_ns, linger = 0;
+
+    for (;;) {
+        while (posted < pl->n && rs_rc_post_send(qp, &pl->wr[posted], err) == 0)
+            posted++;
+        if (rs_rc_udp_poll(udp, ctx, 1000000, err) < 0)
+            return RS_EIO;
+        struct rs_rc_wc wc[16];
+        int n;
+        while ((n = rs_rc_poll_cq(qp, wc, 16)) > 0)
+            for (int i = 0; i < n && done < pl->n; i++)
+                wcs[done++] = wc[i];
+        uint64_t now = rs_rc_now_ns();
+        if (done == pl->n && linger == 0)
+            linger = now + LINGER_NS;
+        if ((linger != 0 && now >= linger) || now >= end)
+            break;
+    }
+    *n_wcs = done;
+    return 0;
+}
+
+/* What an expectation looks for in the recording, as a display filter. */
+static char *
+expect_filter(const struct script_expect *e)
+{
+    switch (e->kind) {
+    case E_NAK: {
+        GString *g = g_string_new("infiniband.aeth.syndrome.opcode == 3");
+        if (e->nak_code >= 0)
+            g_string_append_printf(g, " && infiniband.aeth.syndrome.error_code == %d",
+                                   e->nak_code);
+        if (e->has_psn)
+            g_string_append_printf(g, " && infiniband.bth.psn == %u", e->psn);
+        return g_string_free(g, FALSE);
+    }
+    case E_RNR:
+        return g_strdup("infiniband.aeth.syndrome.opcode == 1");
+    case E_CNP:
+        return g_strdup("infiniband.bth.opcode == 0x81");
+    case E_RETRANSMIT:
+        return g_strdup("roceshark.analysis.retransmission");
+    case E_NO_VIOLATION:
+        return g_strdup("roceshark.analysis.violation");
+    case E_FIELD:
+    case E_NO_FIELD:
+        return g_strdup(e->filter);
+    default:
+        return NULL;
+    }
+}
+
+/* The first frame each expectation's filter takes (from the target for NAK, RNR and CNP;
+ * from us for retransmissions): its number, time and PSN. */
+struct hit {
+    struct rs_filter *f;
+    bool from_us;           /* the direction the expectation looks at */
+    bool any_direction;
+    uint64_t frame;         /* 0: none */
+    uint64_t t;
+    uint32_t psn;
+};
+
+static int
+scan_recording(struct runner *r, struct hit *hits, unsigned n, uint64_t *first_t,
+               const char *pcap, char *err)
+{
+    struct rs_pipeline_opts po;
+    struct rs_pipeline *pl;
+    struct rs_writer *w = NULL;
+    uint64_t number = 0;
+
+    rs_pipeline_opts_init(&po);
+    if (rs_pipeline_new(&po, &pl, err) != 0)
+        return RS_EINVAL;
+    if (pcap != NULL) {
+        struct rs_writer_opts wo;
+        memset(&wo, 0, sizeof(wo));
+        wo.path = pcap;
+        wo.linktype = RS_DLT_IPV4;
+        wo.snaplen = 65535;
+        wo.ts_hardware = true;
+        if (rs_writer_open(&wo, &w, err) != 0) {
+            rs_pipeline_free(pl);
+            return RS_EIO;
+        }
+    }
+    int rc = 0;
+    for (guint off = 0; off < r->rec->len;) {
+        const struct record *h = (const struct record *)(r->rec->data + off);
+        const uint8_t *data = r->rec->data + off + sizeof(*h);
+        off += sizeof(*h) + h->len + ((8 - (h->len & 7)) & 7);
+        struct rs_frame f;
+        memset(&f, 0, sizeof(f));
+        f.data = data;
+        f.caplen = f.len = h->len;
+        f.linktype = RS_DLT_IPV4;
+        f.number = ++number;
+        f.ts_sec = (int64_t)(h->t / 1000000000u);
+        f.ts_nsec = (uint32_t)(h->t % 1000000000u);
+        if (number == 1)
+            *first_t = h->t;
+        if (w != NULL && rc == 0)
+            rc = rs_writer_write(w, &f, err) != 0 ? RS_EIO : 0;
+        const struct rs_pipeline_result *res = rs_pipeline_process(pl, &f);
+        if (res == NULL)
+            continue;
+        bool ours = h->len >= 20 && memcmp(data + 12, r->our_ip, 4) == 0;
+        for (unsigned i = 0; i < n; i++) {
+            struct hit *x = &hits[i];
+            if (x->f == NULL || x->frame != 0 || (!x->any_direction && ours != x->from_us) ||
+                !rs_filter_match(x->f, &res->pkt))
+                continue;
+            x->frame = number;
+            x->t = h->t;
+            x->psn = rs_packet_has(&res->pkt, RS_LAYER_BTH)
+                         ? rs_load_be24(rs_packet_at(&res->pkt, RS_LAYER_BTH) + 9) : 0;
+        }
+    }
+    if (w != NULL && rs_writer_close(w, NULL, rc == 0 ? err : NULL) != 0 && rc == 0)
+        rc = RS_EIO;
+    rs_pipeline_free(pl);
+    return rc;
+}
+
+/* Each expectation's verdict, from its hit and the completions. */
+static void
+judge(const struct rs_script *s, const struct hit *hits, uint64_t ref,
+      const struct rs_rc_wc *wcs, unsigned n_wcs, unsigned n_wrs, struct rs_script_result *out)
+{
+    for (unsigned i = 0; i < s->n_expects; i++) {
+        const struct script_expect *e = &s->expects[i];
+        const struct hit *x = &hits[i];
+        struct rs_script_result *res = &out[i];
+        double us = x->frame != 0 && x->t >= ref ? (double)(x->t - ref) / 1e3 : 0;
+
+        snprintf(res->text, sizeof(res->text), "%s", e->text);
+        if (e->kind == E_COMPLETION) {
+            unsigned ok = 0, with = 0;
+            for (unsigned k = 0; k < n_wcs; k++) {
+                ok += wcs[k].status == RS_RC_WC_SUCCESS;
+                with += wcs[k].status == e->status;
+            }
+            if (e->status == EXPECT_ALL_OK)
+                res->ok = n_wcs == n_wrs && ok == n_wrs;
+            else
+                res->ok = with > 0;
+            snprintf(res->evidence, sizeof(res->evidence), "%u of %u work requests completed, "
+                     "%u successfully%s", n_wcs, n_wrs, ok,
+                     n_wcs > ok ? ", first error " : "");
+            for (unsigned k = 0; k < n_wcs; k++) {
+                if (wcs[k].status != RS_RC_WC_SUCCESS) {
+                    size_t l = strlen(res->evidence);
+                    snprintf(res->evidence + l, sizeof(res->evidence) - l, "%s",
+                             rs_rc_wc_status_name(wcs[k].status));
+                    break;
+                }
+            }
+            continue;
+        }
+        bool negative = e->kind == E_NO_VIOLATION || e->kind == E_NO_FIELD;
+        if (negative) {
+            res->ok = x->frame == 0;
+            if (res->ok)
+                snprintf(res->evidence, sizeof(res->evidence), "no frame matched");
+            else
+                snprintf(res->evidence, sizeof(res->evidence), "frame %" PRIu64 " matched",
+                         x->frame);
+            continue;
+        }
+        if (x->frame == 0) {
+            res->ok = false;
+            snprintf(res->evidence, sizeof(res->evidence), "no frame matched");
+            continue;
+        }
+        res->ok = true;
+        if (e->kind == E_RETRANSMIT && e->has_psn && x->psn != e->psn)
+            res->ok = false;
+        if (e->within_ns != 0 && x->t - ref > e->within_ns)
+            res->ok = false;
+        snprintf(res->evidence, sizeof(res->evidence), "after %.0f us (frame %" PRIu64
+                 ", PSN %u)", us, x->frame, x->psn);
+    }
+}
+
+int
+rs_script_run(struct rs_script *s, const struct rs_script_opts *o,
+              struct rs_script_result *results, unsigned *n_results, char *err)
+{
+    struct runner r;
+    struct rs_rc_udp_opts uo;
+    struct rs_rc_ctx_opts co;
+    struct rs_rc_udp *udp = NULL;
+    struct rs_rc_ctx *ctx = NULL;
+    struct rs_rc_qp *qp = NULL;
+    struct rs_rc_mr mr;
+    struct rs_rc_hook hook = {hook_packet, hook_poll, &r};
+    struct plan *pl = calloc(1, sizeof(*pl));
+    struct rs_rc_wc *wcs = calloc(sizeof(pl->wr) / sizeof(pl->wr[0]), sizeof(*wcs));
+    struct hit hits[RS_SCRIPT_MAX_EXPECTS];
+    uint8_t *buf = NULL;
+    uint64_t size = plan_size(s), first_t = 0;
+    unsigned n_wcs = 0;
+    int rc = 0;
+
+    memset(&r, 0, sizeof(r));
+    memset(hits, 0, sizeof(hits));
+    *n_results = 0;
+    r.s = s;
+    r.rec = g_byte_array_new();
+    if (pl == NULL || wcs == NULL) {
+        rc = rs_error(err, RS_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (o->target != NULL && !rs_rc_parse_ipv4(o->target, s->peer.ip)) {
+        rc = rs_error(err, RS_EINVAL, "--target %s: expected an IPv4 address", o->target);
+        goto out;
+    }
+    const char *bind = o->bind != NULL ? o->bind : s->bind;
+    if (!rs_rc_parse_ipv4(bind, r.our_ip)) {
+        rc = rs_error(err, RS_EINVAL, "%s: no bind statement and no --bind: our address?",
+                      s->where);
+        goto out;
+    }
+    if (s->faults->len > 0 && (rc = rs_faults_parse(s->faults->str, s->where, &r.faults, err)) != 0)
+        goto out;
+    rs_rc_udp_opts_init(&uo);
+    memcpy(uo.ip, r.our_ip, 4);
+    uo.hook = &hook;
+    uo.no_raw = o->no_raw;
+    if ((rc = rs_rc_udp_open(&udp, &uo, err)) < 0) {
+        rc = RS_EIO;
+        goto out;
+    }
+    rs_rc_ctx_opts_init(&co);
+    memcpy(co.local_ip, r.our_ip, 4);
+    co.verify_icrc = rs_rc_udp_checks_icrc(udp);
+    buf = rs_rc_mem_alloc(size);
+    if (buf == NULL || rs_rc_ctx_create(&ctx, &co, rs_rc_udp_link(udp), err) < 0 ||
+        rs_rc_mr_reg(ctx, buf, size, 0, 0, RS_RC_ACCESS_LOCAL_WRITE |
+                     RS_RC_ACCESS_REMOTE_WRITE | RS_RC_ACCESS_REMOTE_READ |
+                     RS_RC_ACCESS_REMOTE_ATOMIC, &mr, err) < 0) {
+        rc = buf == NULL ? rs_error(err, RS_ENOMEM, "out of memory") : RS_EIO;
+        goto out;
+    }
+    struct rs_rc_conn_info ours = {{0}, s->qpn, s->psn, mr.rkey, mr.va, mr.length,
+                                   s->attr.pmtu};
+    memcpy(ours.ip, r.our_ip, 4);
+    if ((rc = connect_target(s, &ours, err)) != 0)
+        goto out;
+    struct rs_rc_qp_attr a = s->attr;
+    a.qpn = s->qpn;
+    a.dest_qpn = s->peer.qpn;
+    memcpy(a.peer_ip, s->peer.ip, 4);
+    a.sq_psn = s->psn;
+    a.rq_psn = s->peer.psn;
+    if (s->peer.pmtu != 0 && s->peer.pmtu < a.pmtu)
+        a.pmtu = s->peer.pmtu;
+    if (rs_rc_qp_create(ctx, &a, &qp, err) < 0 || make_plan(s, &mr, buf, pl, err) != 0) {
+        rc = RS_EINVAL;
+        goto out;
+    }
+    if ((rc = run_posts(udp, ctx, qp, pl, s->timeout_ns, wcs, &n_wcs, err)) != 0)
+        goto out;
+    for (unsigned i = 0; i < s->n_expects; i++) {
+        const struct script_expect *e = &s->expects[i];
+        char *text = expect_filter(e);
+        hits[i].from_us = e->kind == E_RETRANSMIT;
+        hits[i].any_direction = e->kind == E_NO_VIOLATION || e->kind == E_FIELD ||
+                                e->kind == E_NO_FIELD;
+        if (text != NULL && rs_filter_compile(text, &hits[i].f, err) != 0)
+            rc = RS_EINVAL;
+        g_free(text);
+    }
+    if (rc == 0)
+        rc = scan_recording(&r, hits, s->n_expects, &first_t, o->pcap, err);
+    if (rc == 0) {
+        judge(s, hits, r.fault_first != 0 ? r.fault_first : first_t, wcs, n_wcs, pl->n,
+              results);
+        *n_results = s->n_expects;
+    }
+out:
+    for (unsigned i = 0; i < RS_SCRIPT_MAX_EXPECTS; i++)
+        rs_filter_free(hits[i].f);
+    if (qp != NULL)
+        rs_rc_qp_destroy(qp);
+    if (ctx != NULL)
+        rs_rc_ctx_destroy(ctx);
+    rs_rc_udp_close(udp);
+    if (buf != NULL)
+        rs_rc_mem_free(buf, size);
+    rs_faults_free(r.faults);
+    g_byte_array_free(r.rec, TRUE);
+    free(pl);
+    free(wcs);
+    return rc;
+}
+
+void
+rs_script_print_tap(FILE *out, const struct rs_script_result *r, unsigned n)
+{
+    fprintf(out, "1..%u\n", n);
+    for (unsigned i = 0; i < n; i++)
+        fprintf(out, "%s %u - %s: %s\n", r[i].ok ? "ok" : "not ok", i + 1, r[i].text,
+                r[i].evidence);
+}
+
+/* Text in XML attributes. */
+static void
+xml_text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '&': fputs("&amp;", out); break;
+        case '"': fputs("&quot;", out); break;
+        default: fputc(*s, out); break;
+        }
+    }
+}
+
+void
+rs_script_print_junit(FILE *out, const char *suite, const struct rs_script_result *r,
+                      unsigned n, double seconds)
+{
+    unsigned failures = 0;
+
+    for (unsigned i = 0; i < n; i++)
+        failures += !r[i].ok;
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"");
+    xml_text(out, suite);
+    fprintf(out, "\" tests=\"%u\" failures=\"%u\" time=\"%.3f\">\n", n, failures, seconds);
+    for (unsigned i = 0; i < n; i++) {
+        fprintf(out, "  <testcase classname=\"");
+        xml_text(out, suite);
+        fprintf(out, "\" name=\"");
+        xml_text(out, r[i].text);
+        fprintf(out, "\">");
+        if (!r[i].ok) {
+            fprintf(out, "<failure message=\"");
+            xml_text(out, r[i].evidence);
+            fprintf(out, "\"/>");
+        } else {
+            fprintf(out, "<system-out>");
+            xml_text(out, r[i].evidence);
+            fprintf(out, "</system-out>");
+        }
+        fprintf(out, "</testcase>\n");
+    }
+    fprintf(out, "</testsuite>\n");
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`roceshark inject --script` against `roceshark responder` on loopback:
+  - every script of samples/scripts/ passes (TAP "ok" on each line, exit 0), with the
+    evidence the expectations name (a NAK with the first lost PSN, the retransmission from
+    it, a CNP, the completion statuses);
+  - expectations can fail: an RNR that never comes and a field no frame has are "not ok",
+    and the exit code counts them; JUnit XML says the same; -w writes the exchange;
+  - a script error names the file, line and column (exit 1), the fault engine's errors
+    too, at the script's own line; a target that does not answer is exit 4."""
+import glob
+import os
+import re
+import subprocess
+import xml.etree.ElementTree as ET
+
+import rcpeer as r
+import rstest as t
+
+tmp = t.tempdir()
+SCRIPTS = sorted(glob.glob(os.path.join(t.SOURCE_DIR, "samples", "scripts", "*.script")))
+US, TARGET = r.addresses(2)
+
+
+def run_script(path, extra=()):
+    return t.run([t.ROCESHARK, "inject", "--script", path, "--bind", US, "--target", TARGET]
+                 + list(extra), check_rc=False)
+
+
+resp = r.Responder(["--bind", TARGET, "--mr", "1M"])
+
+# 1. The samples pass.
+t.check(len(SCRIPTS) >= 4, "samples/scripts/ has the example scripts: %r" % SCRIPTS)
+for path in SCRIPTS:
+    p = run_script(path)
+    lines = p.stdout.splitlines()
+    t.check(p.returncode == 0 and lines and re.match(r"1\.\.\d+$", lines[0]) and
+            all(x.startswith("ok ") for x in lines[1:]),
+            "%s: exit %d\n%s%s" % (os.path.basename(path), p.returncode, p.stdout, p.stderr))
+    if path.endswith("write_loss.script"):
+        t.check("nak psn_seq_error psn 5" in p.stdout and "PSN 5)" in p.stdout,
+                "the NAK carries the first lost PSN: %s" % p.stdout)
+
+# 2. Expectations that cannot hold fail, with the exit code counting them.
+failing = os.path.join(tmp, "failing.script")
+open(failing, "w").write("bind 127.0.0.3\nconnect 127.0.0.2 side\npost write 100\n"
+                         "expect completion ok\nexpect rnr\n"
+                         "expect field infiniband.bth.opcode == \"RC Send Last\"\n")
+junit = os.path.join(tmp, "junit.xml")
+pcap = os.path.join(tmp, "exchange.pcap")
+p = run_script(failing, ["--junit", junit, "-w", pcap])
+t.check(p.returncode == 2 and p.stdout.splitlines()[1:] ==
+        ["ok 1 - completion ok: 1 of 1 work requests completed, 1 successfully",
+         "not ok 2 - rnr: no frame matched",
+         "not ok 3 - field infiniband.bth.opcode == \"RC Send Last\": no frame matched"],
+        "failing expectations: exit %d\n%s" % (p.returncode, p.stdout))
+suite = ET.parse(junit).getroot()
+t.check(suite.get("tests") == "3" and suite.get("failures") == "2" and
+        len(suite.findall("testcase/failure")) == 2, "JUnit: %s" % open(junit).read())
+rows = t.tshark_fields(pcap, ["infiniband.bth.opcode"])
+t.check([x[0] for x in rows][:1] == ["10"] and len(rows) >= 2,
+        "-w: tshark reads the exchange (a WRITE and its ACK): %r" % rows)
+
+# 2b. A SEND to a responder with no receive posted: RNR NAKs (retried for ever, rnr_retry
+# 7), so the SEND does not complete within the script's timeout.
+rnr = os.path.join(tmp, "rnr.script")
+open(rnr, "w").write("bind 127.0.0.3 rnr_retry 7\nconnect 127.0.0.2 side\ntimeout 300ms\n"
+                     "post send 100\nexpect rnr within 50ms\nexpect completion ok\n")
+p = run_script(rnr)
+t.check(p.returncode == 1 and p.stdout.splitlines()[1].startswith("ok 1 - rnr within 50ms")
+        and p.stdout.splitlines()[2].startswith("not ok 2 - completion ok: 0 of 1"),
+        "RNR: exit %d\n%s" % (p.returncode, p.stdout))
+
+# 3. Errors.
+def fails(text, code, want):
+    path = os.path.join(tmp, "bad.script")
+    open(path, "w").write(text)
+    p = run_script(path)
+    t.check(p.returncode == code and p.stderr == "roceshark: inject: " + want % path + "\n",
+            "%r: exit %d %r" % (text, p.returncode, p.stderr))
+
+
+fails("connect 127.0.0.2\nexplode now\n", 1, "%s:2:1: unknown statement 'explode' (bind, "
+      "connect, fault, post, expect, timeout)")
+fails("connect 127.0.0.2\nfault drop sometimes\n", 1, "%s:2:12: unknown option 'sometimes' "
+      "(dir, times, skip, every, prob, keep icrc, if)")
+fails("connect 127.0.0.2\npost write 0\n", 1, "%s:2:13: post write: expected a size from 1 "
+      "byte to 1 GiB")
+fails("connect 127.0.0.2\nexpect nak psn x\n", 1, "%s:2:17: expect: psn: expected a PSN")
+fails("post send 1\n", 1, "%s: no connect statement: the script has no target")
+fails("connect 127.0.0.2\nexpect field infiniband.bth.psn ==\n", 1,
+      "%s:2:35: expect field: expected a value for infiniband.bth.psn")
+resp.stop()
+p = run_script(SCRIPTS[0])
+t.check(p.returncode == 4 and p.stderr.startswith("roceshark: inject: %s: " % SCRIPTS[0]),
+        "no target: exit %d %r" % (p.returncode, p.stderr))
+t.finish("script")
