@@ -286,15 +286,11 @@ rs_faults_parse(const char *text, const char *where, struct rs_faults **out, cha
 int
 rs_faults_load(const char *path, struct rs_faults **out, char *err)
 {
-    gchar *text = NULL;
-    GError *gerr = NULL;
+    gchar *text;
 
     *out = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &gerr)) {
-        int rc = rs_error(err, RS_EIO, "%s: %s", path, gerr->message);
-        g_error_free(gerr);
-        return rc;
-    }
+    if (scan_read_file(path, &text, err) != 0)
+        return RS_EIO;
     int rc = rs_faults_parse(text, path, out, err);
     g_free(text);
     return rc;

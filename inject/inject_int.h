@@ -33,6 +33,8 @@ bool scan_peek_uint(GScanner *sc);
 bool scan_uint(GScanner *sc, uint64_t *out);
 bool scan_double(GScanner *sc, double *out);
 bool scan_duration(GScanner *sc, uint64_t *ns);
+/* The whole of a rules file or a script (g_free it), or RS_EIO with "path: why". */
+int scan_read_file(const char *path, gchar **text, char *err);
 
 /* The value generator g gives the index-th packet (0 the first). */
 uint64_t inject_gen_value(const struct rs_inject_gen *g, uint64_t index, GRand *rng);

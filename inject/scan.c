@@ -115,3 +115,15 @@ scan_duration(GScanner *sc, uint64_t *ns)
     return false;
 }
 
+
+int
+scan_read_file(const char *path, gchar **text, char *err)
+{
+    GError *gerr = NULL;
+
+    if (g_file_get_contents(path, text, NULL, &gerr))
+        return 0;
+    int rc = rs_error(err, RS_EIO, "%s: %s", path, gerr->message);
+    g_error_free(gerr);
+    return rc;
+}

@@ -397,15 +397,11 @@ rs_script_parse(const char *text, const char *where, struct rs_script **out, cha
 int
 rs_script_load(const char *path, struct rs_script **out, char *err)
 {
-    gchar *text = NULL;
-    GError *gerr = NULL;
+    gchar *text;
 
     *out = NULL;
-    if (!g_file_get_contents(path, &text, NULL, &gerr)) {
-        int rc = rs_error(err, RS_EIO, "%s: %s", path, gerr->message);
-        g_error_free(gerr);
-        return rc;
-    }
+    if (scan_read_file(path, &text, err) != 0)
+        return RS_EIO;
     int rc = rs_script_parse(text, path, out, err);
     g_free(text);
     return rc;
