@@ -110,7 +110,8 @@ def main():
     br.communicate(timeout=20)
 
     for cmd in (["link", "add", "br0", "type", "bridge", "stp_state", "0", "forward_delay", "0"],
-                ["link", "set", ch.if_a, "master", "br0"], ["link", "set", ch.if_b, "master", "br0"],
+                ["link", "set", ch.if_a, "master", "br0"],
+                ["link", "set", ch.if_b, "master", "br0"],
                 ["link", "set", "br0", "up"]):
         livenet.VethPair._ip("-n", ch.ns_br, *cmd)
     time.sleep(1)           # ports to forwarding
@@ -121,7 +122,7 @@ def main():
     print("through a bridge between two veth pairs, %d RoCEv2 frames of 128 bytes sent" % a.frames)
     print("  roceshark bridge (1 rule)  %9.0f frames/s (%d arrived)" % (rs_rate, rs_got))
     print("  Linux bridge               %9.0f frames/s (%d arrived)" % (lx_rate, lx_got))
-    print("  ratio                      %9.2fx (sent by one packet socket: the sender sets the pace)"
+    print("  ratio                      %9.2fx (one packet socket sends: it sets the pace)"
           % (rs_rate / lx_rate))
     print("UDP round trips through each (2,000; us)")
     print("  roceshark bridge  p50 %7.1f  p99 %7.1f" % (rs_lat[0] / 1e3, rs_lat[1] / 1e3))

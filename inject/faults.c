@@ -218,8 +218,14 @@ rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype, const
             changed |= mark_ce(&view, d);
             keep |= r->keep_icrc ? RS_ENCODE_KEEP_ICRC | RS_ENCODE_KEEP_VCRC : 0;
             break;
+        case FA_STALL:
+            f->stall_until[dir] = now_ns + r->delay_ns;
+            break;
         }
     }
+    /* In a stall, everything that way waits for its end, in order. */
+    if (f->stall_until[dir] > now_ns && f->stall_until[dir] - now_ns > delay)
+        delay = f->stall_until[dir] - now_ns;
     if (changed)
         rs_encode_finish(&view, keep);
     for (unsigned c = 0; c < copies; c++) {

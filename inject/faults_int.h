@@ -20,7 +20,8 @@ enum fault_action {
     FA_CORRUPT_ICRC,
     FA_SET,                 /* field = value */
     FA_ADD,                 /* field += value, wrapping at the field's width */
-    FA_MARK_CE              /* ECN Congestion Experienced */
+    FA_MARK_CE,             /* ECN Congestion Experienced */
+    FA_STALL                /* nothing goes its way for delay_ns, this packet included */
 };
 
 #define FAULT_PATTERN_MAX 64
@@ -65,6 +66,7 @@ struct rs_faults {
     unsigned n_held;
     uint64_t held_full;     /* packets sent at once because every slot was taken */
     uint64_t gone[3];       /* packets gone out each way (index by dir) */
+    uint64_t stall_until[3];    /* each way: held until then (a stall rule fired) */
     uint8_t work[RS_FAULTS_MAX_PACKET];
 };
 

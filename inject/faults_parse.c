@@ -14,6 +14,9 @@
 #include "faults_int.h"
 #include "inject_int.h"
 
+/* An error at column col of the line at hand. */
+#define FAIL(col, ...) inject_fail(&ps->place, (col), __VA_ARGS__)
+
 struct parse {
     struct rs_faults *f;
     GScanner *sc;
@@ -46,7 +49,7 @@ static int
 parse_field_action(struct parse *ps, struct fault_rule *r, bool add)
 {
     if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER)
-        return inject_fail(&ps->place, scan_col(ps->sc), "%s: expected a field name", add ? "add" : "set");
+        return FAIL(scan_col(ps->sc), "%s: expected a field name", add ? "add" : "set");
     char name[128];
     snprintf(name, sizeof(name), "%s", ps->sc->value.v_identifier);
     unsigned col = scan_token_col(ps->sc, strlen(ps->sc->value.v_identifier));
@@ -55,19 +58,19 @@ parse_field_action(struct parse *ps, struct fault_rule *r, bool add)
         id = rs_field_next_alias(id);
     const struct rs_field *fd = id >= 0 ? rs_field_by_id(id) : NULL;
     if (fd == NULL)
-        return inject_fail(&ps->place, col, "%s: no field '%s'", add ? "add" : "set", name);
+        return FAIL(col, "%s: no field '%s'", add ? "add" : "set", name);
     if (fd->get != NULL || fd->layer == RS_NO_LAYER || fd->width == 0 || fd->width > 8 ||
         fd->type == RS_FT_ETHER || fd->type == RS_FT_IPV4 || fd->type == RS_FT_IPV6)
-        return inject_fail(&ps->place, col, "%s: %s is not a number at a fixed place in the packet",
+        return FAIL(col, "%s: %s is not a number at a fixed place in the packet",
                     add ? "add" : "set", name);
     r->field = id;
     if (add && g_scanner_get_next_token(ps->sc) != '+')
-        return inject_fail(&ps->place, scan_token_col(ps->sc, 1), "add: expected %s+=VALUE", name);
+        return FAIL(scan_token_col(ps->sc, 1), "add: expected %s+=VALUE", name);
     if (g_scanner_get_next_token(ps->sc) != '=')
-        return inject_fail(&ps->place, scan_col(ps->sc), "%s: expected %s%s=VALUE", add ? "add" : "set", name,
+        return FAIL(scan_col(ps->sc), "%s: expected %s%s=VALUE", add ? "add" : "set", name,
                     add ? "+" : "");
     if (!read_field_value(ps, id, &r->value))
-        return inject_fail(&ps->place, scan_col(ps->sc), "%s: a value of %s (a number up to %llu or a value name)",
+        return FAIL(scan_col(ps->sc), "%s: a value of %s (a number up to %llu or a value name)",
                     add ? "add" : "set", name, (unsigned long long)inject_field_max(fd));
     return 0;
 }
@@ -86,7 +89,7 @@ parse_action(struct parse *ps, struct fault_rule *r, const char *word, unsigned 
         if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER ||
             strlen(ps->sc->value.v_identifier) > FAULT_PATTERN_MAX ||
             strspn(ps->sc->value.v_identifier, "XO") != strlen(ps->sc->value.v_identifier))
-            return inject_fail(&ps->place, scan_col(ps->sc), "drop pattern: expected X (drop) and O (pass), up to "
+            return FAIL(scan_col(ps->sc), "drop pattern: expected X (drop) and O (pass), up to "
                         "%d of them", FAULT_PATTERN_MAX);
         r->action = FA_DROP_PATTERN;
         snprintf(r->pattern, sizeof(r->pattern), "%s", ps->sc->value.v_identifier);
@@ -98,7 +101,7 @@ parse_action(struct parse *ps, struct fault_rule *r, const char *word, unsigned 
         if (scan_peek_uint(ps->sc)) {
             scan_uint(ps->sc, &n);
             if (n < 1 || n > 16)
-                return inject_fail(&ps->place, scan_col(ps->sc), "duplicate: 1 to 16 copies");
+                return FAIL(scan_col(ps->sc), "duplicate: 1 to 16 copies");
             r->count = (unsigned)n;
         }
         return 0;
@@ -106,28 +109,28 @@ parse_action(struct parse *ps, struct fault_rule *r, const char *word, unsigned 
     if (strcmp(word, "reorder") == 0) {
         r->action = FA_REORDER;
         if (!scan_next_is(ps->sc, "gap"))
-            return inject_fail(&ps->place, scan_col(ps->sc), "reorder: expected gap N");
+            return FAIL(scan_col(ps->sc), "reorder: expected gap N");
         g_scanner_get_next_token(ps->sc);
         if (!scan_uint(ps->sc, &n) || n < 1 || n > 1000)
-            return inject_fail(&ps->place, scan_col(ps->sc), "reorder gap: 1 to 1000 packets");
+            return FAIL(scan_col(ps->sc), "reorder gap: 1 to 1000 packets");
         r->count = (unsigned)n;
         return 0;
     }
     if (strcmp(word, "delay") == 0) {
         r->action = FA_DELAY;
         if (!scan_duration(ps->sc, &r->delay_ns))
-            return inject_fail(&ps->place, scan_col(ps->sc), "delay: expected a time (2ms, 500us, 1s) up to an hour");
+            return FAIL(scan_col(ps->sc), "delay: expected a time (2ms, 500us, 1s) up to an hour");
         if (scan_next_is(ps->sc, "jitter")) {
             g_scanner_get_next_token(ps->sc);
             if (!scan_duration(ps->sc, &r->jitter_ns) || r->jitter_ns > r->delay_ns)
-                return inject_fail(&ps->place, scan_col(ps->sc), "jitter: expected a time no longer than the delay");
+                return FAIL(scan_col(ps->sc), "jitter: expected a time no longer than the delay");
         }
         return 0;
     }
     if (strcmp(word, "corrupt") == 0) {
         r->action = FA_CORRUPT_ICRC;
         if (!scan_next_is(ps->sc, "icrc"))
-            return inject_fail(&ps->place, scan_col(ps->sc), "corrupt: expected icrc");
+            return FAIL(scan_col(ps->sc), "corrupt: expected icrc");
         g_scanner_get_next_token(ps->sc);
         return 0;
     }
@@ -135,18 +138,24 @@ parse_action(struct parse *ps, struct fault_rule *r, const char *word, unsigned 
         r->action = word[0] == 's' ? FA_SET : FA_ADD;
         return parse_field_action(ps, r, r->action == FA_ADD);
     }
+    if (strcmp(word, "stall") == 0) {
+        r->action = FA_STALL;
+        if (!scan_duration(ps->sc, &r->delay_ns) || r->delay_ns == 0)
+            return FAIL(scan_col(ps->sc), "stall: expected a time (2ms, 1s)");
+        return 0;
+    }
     if (strcmp(word, "mark") == 0) {
         r->action = FA_MARK_CE;
         if (!scan_next_is(ps->sc, "ecn"))
-            return inject_fail(&ps->place, scan_col(ps->sc), "mark: expected ecn ce");
+            return FAIL(scan_col(ps->sc), "mark: expected ecn ce");
         g_scanner_get_next_token(ps->sc);
         if (!scan_next_is(ps->sc, "ce"))
-            return inject_fail(&ps->place, scan_col(ps->sc), "mark ecn: expected ce");
+            return FAIL(scan_col(ps->sc), "mark ecn: expected ce");
         g_scanner_get_next_token(ps->sc);
         return 0;
     }
-    return inject_fail(&ps->place, col, "unknown action '%s' (drop, duplicate, reorder, delay, corrupt, set, "
-                "add, mark)", word);
+    return FAIL(col, "unknown action '%s' (drop, duplicate, reorder, delay, corrupt, set, "
+                "add, mark, stall)", word);
 }
 
 /* The options after the action, then "if FILTER" or the end of the line. */
@@ -158,7 +167,7 @@ parse_options(struct parse *ps, struct fault_rule *r, const char *text)
         if (t == G_TOKEN_EOF)
             return 0;
         if (t != G_TOKEN_IDENTIFIER)
-            return inject_fail(&ps->place, scan_col(ps->sc), "expected an option (dir, times, skip, every, prob, "
+            return FAIL(scan_col(ps->sc), "expected an option (dir, times, skip, every, prob, "
                         "keep icrc) or if FILTER");
         /* A copy: the scanner's value goes with its next token. */
         char opt[32];
@@ -173,8 +182,8 @@ parse_options(struct parse *ps, struct fault_rule *r, const char *text)
                 unsigned pos = 0;
                 int skip = 0;
                 if (sscanf(ferr, "at position %u: %n", &pos, &skip) == 1 && skip > 0)
-                    return inject_fail(&ps->place, (unsigned)(filter - text) + pos, "if: %s", ferr + skip);
-                return inject_fail(&ps->place, col + 3, "if: %s", ferr);
+                    return FAIL((unsigned)(filter - text) + pos, "if: %s", ferr + skip);
+                return FAIL(col + 3, "if: %s", ferr);
             }
             if (rs_filter_uses(r->filter, "roceshark.icrc") ||
                 rs_filter_uses(r->filter, "roceshark.vcrc"))
@@ -183,30 +192,30 @@ parse_options(struct parse *ps, struct fault_rule *r, const char *text)
         }
         if (strcmp(opt, "dir") == 0) {
             if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER)
-                return inject_fail(&ps->place, scan_col(ps->sc), "dir: expected tx, rx or both");
+                return FAIL(scan_col(ps->sc), "dir: expected tx, rx or both");
             const char *d = ps->sc->value.v_identifier;
             r->dirs = strcmp(d, "tx") == 0 ? RS_FAULT_TX : strcmp(d, "rx") == 0 ? RS_FAULT_RX
                       : strcmp(d, "both") == 0 ? RS_FAULT_TX | RS_FAULT_RX : 0;
             if (r->dirs == 0)
-                return inject_fail(&ps->place, scan_col(ps->sc), "dir: expected tx, rx or both");
+                return FAIL(scan_col(ps->sc), "dir: expected tx, rx or both");
         } else if (strcmp(opt, "times") == 0 || strcmp(opt, "skip") == 0 ||
                    strcmp(opt, "every") == 0) {
             if (!scan_uint(ps->sc, &n) || (opt[0] != 's' && n == 0))
-                return inject_fail(&ps->place, scan_col(ps->sc), "%s: expected a count%s", opt,
+                return FAIL(scan_col(ps->sc), "%s: expected a count%s", opt,
                             opt[0] == 's' ? "" : " of 1 or more");
             *(opt[0] == 't' ? &r->times : opt[0] == 's' ? &r->skip : &r->every) = n;
         } else if (strcmp(opt, "prob") == 0) {
             double p = -1;
             if (!scan_double(ps->sc, &p) || !(p >= 0 && p <= 1))
-                return inject_fail(&ps->place, scan_col(ps->sc), "prob: expected a probability from 0 to 1");
+                return FAIL(scan_col(ps->sc), "prob: expected a probability from 0 to 1");
             r->prob = p;
         } else if (strcmp(opt, "keep") == 0) {
             if (!scan_next_is(ps->sc, "icrc"))
-                return inject_fail(&ps->place, scan_col(ps->sc), "keep: expected icrc");
+                return FAIL(scan_col(ps->sc), "keep: expected icrc");
             g_scanner_get_next_token(ps->sc);
             r->keep_icrc = true;
         } else {
-            return inject_fail(&ps->place, col, "unknown option '%s' (dir, times, skip, every, prob, keep icrc, "
+            return FAIL(col, "unknown option '%s' (dir, times, skip, every, prob, keep icrc, "
                         "if)", opt);
         }
     }
@@ -222,21 +231,21 @@ parse_line(struct parse *ps, const char *text)
     if (t == G_TOKEN_EOF)
         return 0;
     if (t != G_TOKEN_IDENTIFIER)
-        return inject_fail(&ps->place, scan_col(ps->sc), "expected an action or seed");
+        return FAIL(scan_col(ps->sc), "expected an action or seed");
     char word[32];
     snprintf(word, sizeof(word), "%s", ps->sc->value.v_identifier);
     unsigned col = scan_token_col(ps->sc, strlen(ps->sc->value.v_identifier));
     if (strcmp(word, "seed") == 0) {
         uint64_t n;
         if (!scan_uint(ps->sc, &n) || n > UINT32_MAX)
-            return inject_fail(&ps->place, scan_col(ps->sc), "seed: expected 0 to 4294967295");
+            return FAIL(scan_col(ps->sc), "seed: expected 0 to 4294967295");
         f->seed = (uint32_t)n;
         f->seeded = true;
         return g_scanner_get_next_token(ps->sc) == G_TOKEN_EOF
-                   ? 0 : inject_fail(&ps->place, scan_col(ps->sc), "seed: one number, then the end of the line");
+                   ? 0 : FAIL(scan_col(ps->sc), "seed: one number, then the end of the line");
     }
     if (f->n_rules == RS_FAULTS_MAX_RULES)
-        return inject_fail(&ps->place, col, "more than %d rules", RS_FAULTS_MAX_RULES);
+        return FAIL(col, "more than %d rules", RS_FAULTS_MAX_RULES);
     struct fault_rule *r = &f->rules[f->n_rules];
     memset(r, 0, sizeof(*r));
     r->dirs = RS_FAULT_TX | RS_FAULT_RX;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * generate.c - values that change packet after packet: inc, dec, rand,
- * list and seq over a field's range (2^k values, by its mask or width), and the payload's fill patterns.
+ * list and seq over a field's range (2^k values, by its mask or width), and
+ * the payload's fill patterns.
  *
  * Random values come from GLib's GRand, seeded by --seed, so that a run
  * repeats exactly. Values wrap at the field's width, so psn=inc(16777214)

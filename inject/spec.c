@@ -25,6 +25,9 @@
 
 #include "inject_int.h"
 
+/* An error at column col of the line at hand. */
+#define FAIL(col, ...) inject_fail(&c->place, (col), __VA_ARGS__)
+
 enum layer_kind {
     L_ETH, L_VLAN, L_QINQ, L_IPV4, L_IPV6, L_UDP, L_LRH, L_GRH, L_BTH, L_EXT, L_CNP,
     L_PAYLOAD, L_PAD, L_TCP, L_MPAREQ, L_MPAREP, L_MPA, L_DDP, L_RDMAP
@@ -350,10 +353,10 @@ set_member(struct ctx *c, const struct inject_member_key *k, const char *val, un
 
     if (!inject_gen_parse(val, k->max, value_by_name, id >= 0 ? rs_field_by_id(id) : NULL, &g,
                           &why))
-        return inject_fail(&c->place, vcol, "%s: '%s': %s", k->full, val, why);
+        return FAIL(vcol, "%s: '%s': %s", k->full, val, why);
     struct rs_inject_set *s = set_slot_member(c, k->target, -1, 0, k, col);
     if (s == NULL)
-        return inject_fail(&c->place, col, "more than %d fields set", RS_INJECT_MAX_SETS);
+        return FAIL(col, "more than %d fields set", RS_INJECT_MAX_SETS);
     s->gen = g;
     if (g.kind == RS_GEN_RAND)
         c->p->given |= RS_INJECT_GAVE_RANDOM;
@@ -409,23 +412,23 @@ set_field(struct ctx *c, int id, uint8_t tag, const char *val, unsigned col, uns
     if ((f->get != NULL && !plain_get) || f->layer == RS_NO_LAYER || f->width == 0 ||
         f->type == RS_FT_STRING || f->type == RS_FT_DOUBLE || f->type == RS_FT_NONE ||
         (f->type == RS_FT_BYTES && f->width > 8))
-        return inject_fail(&c->place, col, "%s: computed by the decoder, not a field a spec sets", f->abbrev);
+        return FAIL(col, "%s: computed by the decoder, not a field a spec sets", f->abbrev);
 
     if (strcmp(f->abbrev, "infiniband.bth.opcode") == 0) {
         struct rs_inject_gen g;
         if (!inject_gen_parse(val, 0xff, value_by_name, f, &g, &why))
-            return inject_fail(&c->place, vcol, "%s: '%s': %s", f->abbrev, val, why);
+            return FAIL(vcol, "%s: '%s': %s", f->abbrev, val, why);
         if (g.kind == RS_GEN_CONST) {
             if (rs_ib_opcode_info((uint8_t)g.a)->name == NULL)
-                return inject_fail(&c->place, vcol, "%s: opcode %s is reserved", f->abbrev, val);
+                return FAIL(vcol, "%s: opcode %s is reserved", f->abbrev, val);
             p->f.opcode = (uint8_t)g.a;
         } else if (g.kind != RS_GEN_LIST && g.kind != RS_GEN_SEQ) {
-            return inject_fail(&c->place, vcol, "%s: the opcode decides the headers: give list(...) or "
+            return FAIL(vcol, "%s: the opcode decides the headers: give list(...) or "
                         "seq(...) of opcodes, not %s", f->abbrev, val);
         } else {
             struct rs_inject_set *s = set_slot(c, RS_INJECT_T_OPCODE, -1, 0, col);
             if (s == NULL)
-                return inject_fail(&c->place, col, "more than %d fields set", RS_INJECT_MAX_SETS);
+                return FAIL(col, "more than %d fields set", RS_INJECT_MAX_SETS);
             s->gen = g;
             p->f.opcode = (uint8_t)(g.kind == RS_GEN_LIST ? g.list[0] : g.a);
         }
@@ -474,9 +477,9 @@ set_field(struct ctx *c, int id, uint8_t tag, const char *val, unsigned col, uns
         break;
     }
     if (!ok)
-        return inject_fail(&c->place, vcol, "%s: '%s': %s", f->abbrev, val, why);
+        return FAIL(vcol, "%s: '%s': %s", f->abbrev, val, why);
     if ((s = set_slot(c, RS_INJECT_T_FIELD, id, tag, col)) == NULL)
-        return inject_fail(&c->place, col, "more than %d fields set", RS_INJECT_MAX_SETS);
+        return FAIL(col, "more than %d fields set", RS_INJECT_MAX_SETS);
     memcpy(s->addr, tmp.addr, sizeof(s->addr));
     s->gen = tmp.gen;
     if (strcmp(f->abbrev, "ip.checksum") == 0)
@@ -518,20 +521,20 @@ set_payload(struct ctx *c, const char *key, const char *val, unsigned col, unsig
 
     if (strcmp(key, "hex") == 0) {
         if (!parse_hex_payload(p, val))
-            return inject_fail(&c->place, vcol, "payload: hex '%s': expected hex bytes, at most %d",
+            return FAIL(vcol, "payload: hex '%s': expected hex bytes, at most %d",
                         val, RS_INJECT_MAX_PAYLOAD);
         return 0;
     }
     if (strcmp(key, "fill") == 0) {
         if (!parse_fill(p, val))
-            return inject_fail(&c->place, vcol, "payload: fill '%s': expected zero, ones, count, rand or "
+            return FAIL(vcol, "payload: fill '%s': expected zero, ones, count, rand or "
                         "0xHEX (up to %d bytes)", val, RS_INJECT_MAX_PATTERN);
         c->fill_payload = true;
         return 0;
     }
     struct rs_inject_gen g;
     if (!inject_gen_parse(val, RS_INJECT_MAX_PAYLOAD, NULL, NULL, &g, &why))
-        return inject_fail(&c->place, vcol, "payload: len '%s': %s (0..%d)", val, why, RS_INJECT_MAX_PAYLOAD);
+        return FAIL(vcol, "payload: len '%s': %s (0..%d)", val, why, RS_INJECT_MAX_PAYLOAD);
     c->fill_payload = true;
     if (g.kind == RS_GEN_CONST) {
         p->payload_len = (uint32_t)g.a;
@@ -539,12 +542,13 @@ set_payload(struct ctx *c, const char *key, const char *val, unsigned col, unsig
     }
     /* A generated length: every value must fit, so the field's range is the payload's. */
     g.max = UINT64_MAX;
-    if (g.kind == RS_GEN_INC || g.kind == RS_GEN_DEC || (g.kind == RS_GEN_RAND && g.b > RS_INJECT_MAX_PAYLOAD))
-        return inject_fail(&c->place, vcol, "payload: len '%s': give rand(LO,HI), list(...) or seq(LO..HI) "
+    if (g.kind == RS_GEN_INC || g.kind == RS_GEN_DEC ||
+        (g.kind == RS_GEN_RAND && g.b > RS_INJECT_MAX_PAYLOAD))
+        return FAIL(vcol, "payload: len '%s': give rand(LO,HI), list(...) or seq(LO..HI) "
                     "within 0..%d", val, RS_INJECT_MAX_PAYLOAD);
     struct rs_inject_set *s = set_slot(c, RS_INJECT_T_PAYLOAD_LEN, -1, 0, col);
     if (s == NULL)
-        return inject_fail(&c->place, col, "more than %d fields set", RS_INJECT_MAX_SETS);
+        return FAIL(col, "more than %d fields set", RS_INJECT_MAX_SETS);
     s->gen = g;
     if (g.kind == RS_GEN_RAND)
         p->given |= RS_INJECT_GAVE_RANDOM;
@@ -560,7 +564,7 @@ layer_arg(struct ctx *c, unsigned nth, const struct layer_def *d, uint8_t tag, c
     char hint[160];
 
     if (eq == NULL || eq == arg)
-        return inject_fail(&c->place, col, "layer %u %s: '%s': expected FIELD=VALUE", nth, d->name, arg);
+        return FAIL(col, "layer %u %s: '%s': expected FIELD=VALUE", nth, d->name, arg);
     *eq = '\0';
     char *val = eq + 1;
     unsigned vcol = col + (unsigned)(val - arg);
@@ -576,7 +580,7 @@ layer_arg(struct ctx *c, unsigned nth, const struct layer_def *d, uint8_t tag, c
         errno = 0;
         n = strtoull(val, &end, 0);
         if (errno != 0 || *end != '\0' || end == val || n > 64)
-            return inject_fail(&c->place, vcol, "layer %u pad: count '%s': expected 0..64", nth, val);
+            return FAIL(vcol, "layer %u pad: count '%s': expected 0..64", nth, val);
         c->p->f.pad_given = true;
         c->p->f.pad_len = (uint8_t)n;
         return 0;
@@ -595,14 +599,14 @@ layer_arg(struct ctx *c, unsigned nth, const struct layer_def *d, uint8_t tag, c
                 snprintf(hint, sizeof(hint), " (did you mean %s?)", best);
             else
                 hint[0] = '\0';
-            return inject_fail(&c->place, col, "layer %u %s: no field '%s'%s", nth, d->name, arg, hint);
+            return FAIL(col, "layer %u %s: no field '%s'%s", nth, d->name, arg, hint);
         }
         return set_member(c, k, val, col, vcol);
     }
     int id = d->kind == L_PAYLOAD || d->kind == L_PAD ? -1 : layer_field(d, arg);
     if (id < 0) {
         suggest_field(d, arg, hint, sizeof(hint));
-        return inject_fail(&c->place, col, "layer %u %s: no field '%s'%s", nth, d->name, arg, hint);
+        return FAIL(col, "layer %u %s: no field '%s'%s", nth, d->name, arg, hint);
     }
     return set_field(c, id, tag, val, col, vcol, false);
 }
@@ -617,10 +621,10 @@ layer_shape(struct ctx *c, unsigned nth, const struct layer_def *d, unsigned col
     case L_VLAN:
     case L_QINQ:
         if (p->encap == RS_INJECT_IB)
-            return inject_fail(&c->place, col, "layer %u %s: native InfiniBand has no Ethernet header", nth,
+            return FAIL(col, "layer %u %s: native InfiniBand has no Ethernet header", nth,
                         d->name);
         if (p->n_vlans == RS_INJECT_MAX_VLANS)
-            return inject_fail(&c->place, col, "layer %u %s: more than %d tags", nth, d->name,
+            return FAIL(col, "layer %u %s: more than %d tags", nth, d->name,
                         RS_INJECT_MAX_VLANS);
         *tag = p->n_vlans;
         p->vlan[p->n_vlans].tpid = d->kind == L_QINQ ? 0x88a8 : 0x8100;
@@ -628,7 +632,7 @@ layer_shape(struct ctx *c, unsigned nth, const struct layer_def *d, unsigned col
         break;
     case L_TCP:
         if (p->encap != RS_INJECT_ROCEV2 || c->udp_seen || c->ib_seen)
-            return inject_fail(&c->place, col, "layer %u tcp: iWARP runs over Ethernet, IP and TCP, with no "
+            return FAIL(col, "layer %u tcp: iWARP runs over Ethernet, IP and TCP, with no "
                         "UDP or InfiniBand header", nth);
         p->encap = RS_INJECT_IWARP;
         break;
@@ -638,7 +642,7 @@ layer_shape(struct ctx *c, unsigned nth, const struct layer_def *d, unsigned col
     case L_DDP:
     case L_RDMAP:
         if (p->encap != RS_INJECT_IWARP)
-            return inject_fail(&c->place, col, "layer %u %s: needs tcp(...) before it", nth, d->name);
+            return FAIL(col, "layer %u %s: needs tcp(...) before it", nth, d->name);
         if (d->kind == L_MPAREQ || d->kind == L_MPAREP)
             p->mpa_frame = d->kind == L_MPAREQ ? 1 : 2;
         break;
@@ -648,16 +652,16 @@ layer_shape(struct ctx *c, unsigned nth, const struct layer_def *d, unsigned col
         if (d->kind == L_UDP)
             c->udp_seen = true;
         if (p->encap == RS_INJECT_IWARP && d->kind == L_UDP)
-            return inject_fail(&c->place, col, "layer %u udp: an iWARP packet has TCP, not UDP", nth);
+            return FAIL(col, "layer %u udp: an iWARP packet has TCP, not UDP", nth);
         if (p->encap != RS_INJECT_ROCEV2 && p->encap != RS_INJECT_IWARP)
-            return inject_fail(&c->place, col, "layer %u %s: a %s packet has no IP or UDP header", nth,
+            return FAIL(col, "layer %u %s: a %s packet has no IP or UDP header", nth,
                         d->name, p->encap == RS_INJECT_IB ? "native InfiniBand" : "RoCEv1");
         if (d->kind != L_UDP)
             p->route.family = d->kind == L_IPV6 ? 6 : 4;
         break;
     case L_LRH:
         if (p->encap == RS_INJECT_IWARP)
-            return inject_fail(&c->place, col, "layer %u lrh: an iWARP packet has no InfiniBand header", nth);
+            return FAIL(col, "layer %u lrh: an iWARP packet has no InfiniBand header", nth);
         p->encap = RS_INJECT_IB;
         p->n_vlans = 0;
         c->ib_seen = true;
@@ -665,13 +669,13 @@ layer_shape(struct ctx *c, unsigned nth, const struct layer_def *d, unsigned col
     case L_BTH:
     case L_EXT:
         if (p->encap == RS_INJECT_IWARP)
-            return inject_fail(&c->place, col, "layer %u %s: an iWARP packet has no InfiniBand header", nth,
+            return FAIL(col, "layer %u %s: an iWARP packet has no InfiniBand header", nth,
                         d->name);
         c->ib_seen = true;
         break;
     case L_GRH:
         if (p->encap == RS_INJECT_IWARP)
-            return inject_fail(&c->place, col, "layer %u grh: an iWARP packet has no InfiniBand header", nth);
+            return FAIL(col, "layer %u grh: an iWARP packet has no InfiniBand header", nth);
         c->ib_seen = true;
         if (p->encap == RS_INJECT_IB)
             p->ib_grh = true;
@@ -680,7 +684,7 @@ layer_shape(struct ctx *c, unsigned nth, const struct layer_def *d, unsigned col
         break;
     case L_CNP:
         if (p->encap == RS_INJECT_IWARP)
-            return inject_fail(&c->place, col, "layer %u cnp: an iWARP packet has no InfiniBand header", nth);
+            return FAIL(col, "layer %u cnp: an iWARP packet has no InfiniBand header", nth);
         c->ib_seen = true;
         if (!(p->given & RS_INJECT_GAVE_OPCODE))
             p->f.opcode = 0x81;
@@ -712,7 +716,7 @@ parse_repeat(struct ctx *c, const char *text, size_t *i)
     errno = 0;
     unsigned long long v = strtoull(text + j, &end, 10);
     if (errno != 0 || end == text + j || v < 1 || v > UINT32_MAX)
-        return inject_fail(&c->place, col, "repeat: expected a count from 1 to %u", UINT32_MAX);
+        return FAIL(col, "repeat: expected a count from 1 to %u", UINT32_MAX);
     c->p->repeat = (uint32_t)v;
     *i = (size_t)(end - text);
     return 0;
@@ -740,8 +744,8 @@ parse_line(struct ctx *c, const char *text)
         }
         unsigned lcol = (unsigned)i + 1;
         /* A FIELD=VALUE word among the layers (icrc=bad at the end) is a flat word. */
-        size_t name_end = i + strspn(text + i, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                               "0123456789_.");
+        size_t name_end = i + strspn(text + i, "abcdefghijklmnopqrstuvwxyz"
+                                               "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
         if (name_end > i && (text[name_end] == '=' || memchr(text + i, '.', name_end - i))) {
             char word[1024];
             int rc = read_word(c, text, &i, word, sizeof(word));
@@ -753,7 +757,8 @@ parse_line(struct ctx *c, const char *text)
         }
         char layer[32];
         size_t l = 0;
-        while (i < n && (isalnum((unsigned char)text[i]) || text[i] == '_') && l + 1 < sizeof(layer))
+        while (i < n && (isalnum((unsigned char)text[i]) || text[i] == '_') &&
+               l + 1 < sizeof(layer))
             layer[l++] = text[i++];
         layer[l] = '\0';
         nth++;
@@ -774,7 +779,7 @@ parse_line(struct ctx *c, const char *text)
                 snprintf(hint, sizeof(hint), " (eth vlan ieee8021ad ip ipv6 udp lrh grh bth "
                          "rdeth deth xrceth reth atomiceth aeth atomicacketh immdt ieth cnp "
                          "payload pad tcp mpareq mparep mpa ddp rdmap)");
-            return inject_fail(&c->place, lcol, "layer %u %s: unknown%s", nth, l ? layer : "(none)", hint);
+            return FAIL(lcol, "layer %u %s: unknown%s", nth, l ? layer : "(none)", hint);
         }
         uint8_t tag = 0;
         int rc = layer_shape(c, nth, d, lcol, &tag);
@@ -784,7 +789,7 @@ parse_line(struct ctx *c, const char *text)
             i++;
         if (i >= n || text[i] != '(') {
             if (i < n && text[i] != '/' && text[i] != '#' && strncmp(text + i, "repeat", 6) != 0)
-                return inject_fail(&c->place, (unsigned)i + 1, "layer %u %s: expected '(', '/' or the end",
+                return FAIL((unsigned)i + 1, "layer %u %s: expected '(', '/' or the end",
                             nth, d->name);
             continue;           /* a layer with every field left as it is */
         }
@@ -813,7 +818,7 @@ parse_line(struct ctx *c, const char *text)
             }
             arg[a] = '\0';
             if (i >= n)
-                return inject_fail(&c->place, lcol, "layer %u %s: '(' is not closed", nth, d->name);
+                return FAIL(lcol, "layer %u %s: '(' is not closed", nth, d->name);
             rc = layer_arg(c, nth, d, tag, arg, acol);
             if (rc != 0)
                 return rc;
@@ -832,7 +837,7 @@ flat_word(struct ctx *c, char *word, unsigned col)
     char *eq = strchr(word, '=');
 
     if (eq == NULL || eq == word)
-        return inject_fail(&c->place, col, "'%s': expected FIELD=VALUE", word);
+        return FAIL(col, "'%s': expected FIELD=VALUE", word);
     *eq = '\0';
     char *val = eq + 1;
     unsigned vcol = col + (unsigned)(val - word);
@@ -849,7 +854,7 @@ flat_word(struct ctx *c, char *word, unsigned col)
     const struct inject_member_key *k = inject_member_key(NULL, word);
     if (k != NULL) {
         if (c->p->encap != RS_INJECT_ROCEV2 && c->p->encap != RS_INJECT_IWARP)
-            return inject_fail(&c->place, col, "%s: an InfiniBand packet has no TCP", word);
+            return FAIL(col, "%s: an InfiniBand packet has no TCP", word);
         c->p->encap = RS_INJECT_IWARP;
         if (strcmp(k->layer, "mpareq") == 0 && c->p->mpa_frame == 0)
             c->p->mpa_frame = 1;
@@ -858,7 +863,7 @@ flat_word(struct ctx *c, char *word, unsigned col)
     int id = value_field(word);
     if (id < 0) {
         suggest_name(word, hint, sizeof(hint));
-        return inject_fail(&c->place, col, "%s: not a field a packet spec sets%s", word, hint);
+        return FAIL(col, "%s: not a field a packet spec sets%s", word, hint);
     }
     return set_field(c, id, 0, val, col, vcol, true);
 }
@@ -881,14 +886,14 @@ read_word(struct ctx *c, const char *text, size_t *i, char *word, size_t size)
         else if (!quoted && text[j] == ')')
             depth--;
         if (w + 1 >= size)
-            return inject_fail(&c->place, col, "a word longer than %zu characters", size - 1);
+            return FAIL(col, "a word longer than %zu characters", size - 1);
         if (!(isspace((unsigned char)text[j]) && !quoted))
             word[w++] = text[j];
     }
     word[w] = '\0';
     *i = j;
     if (quoted)
-        return inject_fail(&c->place, col, "%s: a quote is not closed", word);
+        return FAIL(col, "%s: a quote is not closed", word);
     return 0;
 }
 
@@ -961,7 +966,7 @@ check_layers(struct ctx *c)
             ops[n_ops++] = (uint8_t)(g->kind == RS_GEN_LIST ? g->list[k] : g->a + k);
         for (unsigned k = 0; k < n_ops; k++)
             if (rs_ib_opcode_info(ops[k])->name == NULL)
-                return inject_fail(&c->place, c->set_col[i] ? c->set_col[i] : 1,
+                return FAIL(c->set_col[i] ? c->set_col[i] : 1,
                             "infiniband.bth.opcode: opcode 0x%02x is reserved", ops[k]);
     }
     /* What an earlier line (the command line's spec under a -F line) set in a header
@@ -994,7 +999,7 @@ check_layers(struct ctx *c)
             unsigned col = c->set_col[i] ? c->set_col[i] : 1;
             if (f->layer == RS_LAYER_VLAN) {
                 if (s->tag >= p->n_vlans)
-                    return inject_fail(&c->place, col, "%s: the packet has no VLAN tag", f->abbrev);
+                    return FAIL(col, "%s: the packet has no VLAN tag", f->abbrev);
                 continue;
             }
             if (f->layer == RS_LAYER_PAD || has & (1ull << f->layer))
@@ -1009,9 +1014,9 @@ check_layers(struct ctx *c)
                 continue;
             }
             if (ext_layers[0].layer <= f->layer && f->layer <= RS_LAYER_CNP)
-                return inject_fail(&c->place, col, "%s: the opcode (%s) carries no %s", f->abbrev,
+                return FAIL(col, "%s: the opcode (%s) carries no %s", f->abbrev,
                             rs_ib_opcode_info(ops[k])->name, layer_label(f->layer));
-            return inject_fail(&c->place, col, "%s: the packet has no %s", f->abbrev, layer_label(f->layer));
+            return FAIL(col, "%s: the packet has no %s", f->abbrev, layer_label(f->layer));
         }
     }
     return 0;

@@ -24,8 +24,10 @@
 static const struct inject_member_key keys[] = {
     {"tcp", "srcport", "tcp.srcport", PK(tcp.sport), 0xffff, -1},
     {"tcp", "dstport", "tcp.dstport", PK(tcp.dport), 0xffff, -1},
-    {"tcp", "seq", "tcp.seq_raw", PK(tcp.seq), 0xffffffff, offsetof(struct rs_inject_packet, tcp_seq_given)},
-    {"tcp", "ack", "tcp.ack_raw", PK(tcp.ack), 0xffffffff, offsetof(struct rs_inject_packet, tcp_ack_given)},
+    {"tcp", "seq", "tcp.seq_raw", PK(tcp.seq), 0xffffffff,
+     offsetof(struct rs_inject_packet, tcp_seq_given)},
+    {"tcp", "ack", "tcp.ack_raw", PK(tcp.ack), 0xffffffff,
+     offsetof(struct rs_inject_packet, tcp_ack_given)},
     {"tcp", "flags", "tcp.flags", PK(tcp.flags), 0xff, -1},
     {"tcp", "window_size_value", "tcp.window_size_value", PK(tcp.window), 0xffff, -1},
     {"mpareq", "crc_flag", "iwarp_mpa.crc_flag", PK(mpa_crc_flag), 1, -1},

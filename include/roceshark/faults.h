@@ -17,6 +17,7 @@
  *     set infiniband.bth.psn=7 keep icrc if infiniband.bth.psn == 6
  *     add infiniband.bth.psn+=1
  *     mark ecn ce prob 0.05
+ *     stall 5ms times 1 dir tx if infiniband.bth.psn == 300
  *
  * An action, its options in any order, and "if FILTER" to the end of the
  * line (without it the rule takes every packet). dir tx|rx|both says which
@@ -79,7 +80,8 @@ struct rs_fault_rule_stats {
     uint64_t acted;         /* of those, the ones it acted on */
 };
 unsigned rs_faults_rules(const struct rs_faults *f);
-void rs_faults_rule_stats(const struct rs_faults *f, unsigned rule, struct rs_fault_rule_stats *out);
+void rs_faults_rule_stats(const struct rs_faults *f, unsigned rule,
+                          struct rs_fault_rule_stats *out);
 /* The rule as written, for reports. */
 const char *rs_faults_rule_text(const struct rs_faults *f, unsigned rule);
 /* Prints one line per rule: matched, acted, the rule. */

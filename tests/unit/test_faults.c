@@ -219,6 +219,19 @@ test_duplicate_reorder_delay(void **state)
     assert_int_equal(o.n, 2);
     assert_int_equal(o.psn[1], 0);
     rs_faults_free(f);
+
+    /* stall 1ms at PSN 1: it and what follows wait for the end of the stall, in order. */
+    f = rules("stall 1ms times 1 if infiniband.bth.psn == 1\n");
+    run(f, 4, &o);
+    assert_int_equal(o.n, 1);
+    o.now = 500000;
+    assert_int_equal(rs_faults_poll(f, o.now, collect, &o), 1001000);
+    o.now = 1003000;
+    rs_faults_poll(f, o.now, collect, &o);
+    uint32_t stalled[] = {0, 1, 2, 3};
+    assert_int_equal(o.n, 4);
+    assert_memory_equal(o.psn, stalled, sizeof(stalled));
+    rs_faults_free(f);
     (void)buf;
 }
 
@@ -259,7 +272,8 @@ test_errors(void **state)
         const char *text, *err;
     } cases[] = {
         {"explode", "t:1:1: unknown action 'explode' (drop, duplicate, reorder, delay, corrupt, "
-                    "set, add, mark)"},
+                    "set, add, mark, stall)"},
+        {"stall 0ms", "t:1:10: stall: expected a time (2ms, 1s)"},
         {"\n  drop sometimes", "t:2:8: unknown option 'sometimes' (dir, times, skip, every, "
                                "prob, keep icrc, if)"},
         {"drop dir up", "t:1:12: dir: expected tx, rx or both"},
