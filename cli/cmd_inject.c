@@ -23,6 +23,7 @@
 static const char usage[] =
     "usage: roceshark inject (-w FILE | -i IFACE | --udp) [options] [SPEC ...]\n"
     "       roceshark inject --script FILE [--bind IP] [--target IP] [-w FILE] [--junit FILE]\n"
+    "       roceshark inject --suite DIR [--bind IP] [--target IP] [--junit FILE]\n"
     "\n"
     "Builds RDMA packets from Wireshark field names and writes or sends them. A SPEC is\n"
     "layered, each layer's fields by the last part of their names:\n"
@@ -50,6 +51,8 @@ static const char usage[] =
     "  on the wire, posts work and checks expectations; one TAP line each (--junit FILE for\n"
     "  JUnit XML, -w for a pcap of the exchange), exit code the failures. --bind and --target\n"
     "  override the script's addresses; --no-raw receives without privilege (ICRC unchecked).\n"
+    "  --suite DIR runs every .script under DIR (samples/scripts/conformance: the conformance\n"
+    "  suite) and prints a table of behaviour, result and evidence.\n"
     "Layers: eth vlan ieee8021ad ip(v4) ipv6 udp lrh grh bth rdeth deth xrceth reth atomiceth\n"
     "  aeth atomicacketh immdt ieth cnp payload(len=, hex=, fill=zero|ones|count|rand|0xHEX)\n"
     "  pad(count=N); eth/ip/udp is RoCEv2, eth/grh RoCEv1, lrh[/grh] native InfiniBand.\n"
@@ -59,12 +62,13 @@ static const char usage[] =
 
 enum {
     OPT_UDP = 0x100, OPT_PSN_STEP, OPT_PPS, OPT_MBPS, OPT_GAP, OPT_TOPSPEED, OPT_DURATION,
-    OPT_LOOP, OPT_SEED, OPT_PCAPNG, OPT_SCRIPT, OPT_BIND, OPT_TARGET, OPT_JUNIT, OPT_NO_RAW
+    OPT_LOOP, OPT_SEED, OPT_PCAPNG, OPT_SCRIPT, OPT_BIND, OPT_TARGET, OPT_JUNIT, OPT_NO_RAW,
+    OPT_SUITE
 };
 
 struct inject_opts {
     const char *file, *spec_file, *iface;
-    const char *script, *bind, *target, *junit;
+    const char *script, *suite, *bind, *target, *junit;
     bool udp, pcapng, seeded, no_raw;
     unsigned long long count, loop, psn_step, pps, gap_us, duration, seed;
     double mbps;
@@ -96,6 +100,7 @@ parse_args(struct inject_opts *io, int argc, char **argv, int *first_word)
         {"seed", required_argument, NULL, OPT_SEED},
         {"pcapng", no_argument, NULL, OPT_PCAPNG},
         {"script", required_argument, NULL, OPT_SCRIPT},
+        {"suite", required_argument, NULL, OPT_SUITE},
         {"bind", required_argument, NULL, OPT_BIND},
         {"target", required_argument, NULL, OPT_TARGET},
         {"junit", required_argument, NULL, OPT_JUNIT},
@@ -132,6 +137,9 @@ parse_args(struct inject_opts *io, int argc, char **argv, int *first_word)
             break;
         case OPT_SCRIPT:
             io->script = optarg;
+            break;
+        case OPT_SUITE:
+            io->suite = optarg;
             break;
         case OPT_BIND:
             io->bind = optarg;
@@ -200,15 +208,17 @@ parse_args(struct inject_opts *io, int argc, char **argv, int *first_word)
                             "-h')", argv[optind - 1]);
         }
     }
-    if (io->script != NULL) {
-        if (io->iface != NULL || io->udp || io->spec_file != NULL || optind < argc)
-            return cli_fail(CLI_EXIT_USAGE, "inject: --script runs on its own (with --bind, "
-                            "--target, -w, --junit, --no-raw)");
+    if (io->script != NULL || io->suite != NULL) {
+        if (io->iface != NULL || io->udp || io->spec_file != NULL || optind < argc ||
+            (io->script != NULL && io->suite != NULL) || (io->suite != NULL && io->file != NULL))
+            return cli_fail(CLI_EXIT_USAGE, "inject: --script and --suite run on their own "
+                            "(with --bind, --target, --junit, --no-raw; -w with --script)");
         *first_word = optind;
         return 0;
     }
     if (io->bind != NULL || io->target != NULL || io->junit != NULL)
-        return cli_fail(CLI_EXIT_USAGE, "inject: --bind, --target and --junit go with --script");
+        return cli_fail(CLI_EXIT_USAGE, "inject: --bind, --target and --junit go with --script "
+                        "or --suite");
     if ((io->file != NULL) + (io->iface != NULL) + io->udp != 1)
         return cli_fail(CLI_EXIT_USAGE, "inject: give one of -w FILE, -i IFACE and --udp");
     if (rates > 1)
@@ -394,39 +404,155 @@ show_progress(struct progress *pg, const struct timespec *t0, uint64_t sent, boo
             (unsigned long long)sent, el, el > 0 ? (double)sent / el : 0.0, final ? "\n" : "");
 }
 
-/* --script: the run, its TAP lines, JUnit XML; the exit code is the failures. */
+/* One script: loaded and run; n results, or the exit code of why not. */
 static int
-run_script(const struct inject_opts *io)
+script_results(const struct inject_opts *io, const char *path, struct rs_script_result *res,
+               unsigned *n)
 {
     struct rs_script *s;
     struct rs_script_opts so = {io->bind, io->target, io->file, io->no_raw};
-    struct rs_script_result res[RS_SCRIPT_MAX_EXPECTS];
     char err[RS_ERRBUF_SIZE];
-    unsigned n = 0, failed = 0;
-    struct timespec t0;
 
-    if (rs_script_load(io->script, &s, err) != 0)
-        return cli_fail(strncmp(err, io->script, strlen(io->script)) == 0 &&
-                                strstr(err, ": No such file") != NULL
-                            ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
+    if (rs_script_load(path, &s, err) != 0)
+        return cli_fail(strstr(err, ": No such file") != NULL ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
                         "inject: %s", err);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = rs_script_run(s, &so, res, &n, err);
+    int rc = rs_script_run(s, &so, res, n, err);
     rs_script_free(s);
     if (rc != 0)
         return cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_CAPTURE, "inject: %s: %s",
-                        io->script, err);
-    rs_script_print_tap(stdout, res, n);
+                        path, err);
+    return 0;
+}
+
+static FILE *
+junit_open(const struct inject_opts *io)
+{
+    FILE *f = io->junit != NULL ? fopen(io->junit, "w") : NULL;
+
+    if (f != NULL)
+        fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n", f);
+    return f;
+}
+
+static int
+junit_close(const struct inject_opts *io, FILE *f)
+{
+    if (io->junit == NULL)
+        return 0;
+    if (f != NULL)
+        fputs("</testsuites>\n", f);
+    if (f == NULL || fclose(f) != 0)
+        return cli_fail(CLI_EXIT_OUTPUT, "inject: --junit %s: %m", io->junit);
+    return 0;
+}
+
+static unsigned
+failures(const struct rs_script_result *r, unsigned n)
+{
+    unsigned k = 0;
+
     for (unsigned i = 0; i < n; i++)
-        failed += !res[i].ok;
-    if (io->junit != NULL) {
-        FILE *f = fopen(io->junit, "w");
-        if (f == NULL)
-            return cli_fail(CLI_EXIT_OUTPUT, "inject: --junit %s: %m", io->junit);
+        k += !r[i].ok;
+    return k;
+}
+
+/* --script: TAP lines, JUnit XML; the exit code is the failures. */
+static int
+run_script(const struct inject_opts *io)
+{
+    struct rs_script_result res[RS_SCRIPT_MAX_EXPECTS];
+    unsigned n = 0;
+    struct timespec t0;
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = script_results(io, io->script, res, &n);
+    if (rc != 0)
+        return rc;
+    rs_script_print_tap(stdout, res, n);
+    FILE *f = junit_open(io);
+    if (f != NULL)
         rs_script_print_junit(f, io->script, res, n, cli_seconds_since(&t0));
-        if (fclose(f) != 0)
-            return cli_fail(CLI_EXIT_OUTPUT, "inject: --junit %s: %m", io->junit);
+    if ((rc = junit_close(io, f)) != 0)
+        return rc;
+    unsigned failed = failures(res, n);
+    return failed > 125 ? 125 : (int)failed;
+}
+
+static gint
+compare_names(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.script files under dir, sorted. */
+static void
+find_scripts(const char *dir, GPtrArray *out)
+{
+    GDir *d = g_dir_open(dir, 0, NULL);
+    const char *name;
+
+    if (d == NULL)
+        return;
+    while ((name = g_dir_read_name(d)) != NULL) {
+        char *path = g_build_filename(dir, name, NULL);
+        if (g_file_test(path, G_FILE_TEST_IS_DIR))
+            find_scripts(path, out);
+        else if (g_str_has_suffix(name, ".script"))
+            g_ptr_array_add(out, g_strdup(path));
+        g_free(path);
     }
+    g_dir_close(d);
+}
+
+/* --suite DIR: every script under DIR against the target, as a table of behaviour,
+ * verdict and evidence; the exit code is the failed expectations. */
+static int
+run_suite(const struct inject_opts *io)
+{
+    GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
+    struct rs_script_result res[RS_SCRIPT_MAX_EXPECTS];
+    unsigned total = 0, failed = 0, scripts = 0;
+    int rc = 0;
+
+    find_scripts(io->suite, paths);
+    g_ptr_array_sort(paths, compare_names);
+    if (paths->len == 0) {
+        g_ptr_array_free(paths, TRUE);
+        return cli_fail(CLI_EXIT_INPUT, "inject: --suite %s: no .script files", io->suite);
+    }
+    FILE *f = junit_open(io);
+    size_t skip = strlen(io->suite) + (io->suite[strlen(io->suite) - 1] != '/');
+    printf("%-60s %-6s %s\n", "behaviour: expectation", "result", "evidence");
+    for (guint i = 0; i < paths->len && rc == 0; i++) {
+        const char *path = g_ptr_array_index(paths, i);
+        unsigned n = 0;
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        if ((rc = script_results(io, path, res, &n)) != 0)
+            break;
+        scripts++;
+        char behaviour[128];
+        snprintf(behaviour, sizeof(behaviour), "%s", path + skip);
+        if (g_str_has_suffix(behaviour, ".script"))
+            behaviour[strlen(behaviour) - 7] = '\0';
+        for (unsigned k = 0; k < n; k++) {
+            char what[256];
+            snprintf(what, sizeof(what), "%.90s: %.160s", behaviour, res[k].text);
+            printf("%-60s %-6s %s\n", what, res[k].ok ? "pass" : "FAIL", res[k].evidence);
+        }
+        total += n;
+        failed += failures(res, n);
+        if (f != NULL)
+            rs_script_print_junit(f, behaviour, res, n, cli_seconds_since(&t0));
+    }
+    g_ptr_array_free(paths, TRUE);
+    int jrc = junit_close(io, f);
+    if (rc != 0)
+        return rc;
+    printf("%u scripts, %u expectations: %u passed, %u failed\n", scripts, total,
+           total - failed, failed);
+    if (jrc != 0)
+        return jrc;
     return failed > 125 ? 125 : (int)failed;
 }
 
@@ -447,6 +573,8 @@ cmd_inject(int argc, char **argv)
         return rc;
     if (io.script != NULL)
         return run_script(&io);
+    if (io.suite != NULL)
+        return run_suite(&io);
     io.pkts = calloc(MAX_TEMPLATES, sizeof(*io.pkts));
     buf = malloc(RS_INJECT_MAX_FRAME);
     if (io.pkts == NULL || buf == NULL) {

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""`roceshark inject --script` against `roceshark responder` on loopback:
-  - every script of samples/scripts/ passes (TAP "ok" on each line, exit 0), with the
-    evidence the expectations name (a NAK with the first lost PSN, the retransmission from
-    it, a CNP, the completion statuses);
+"""`roceshark inject --script` and `--suite` against `roceshark responder` on loopback:
+  - the conformance suite (samples/scripts/conformance/) passes as a suite (a table of
+    behaviour, result and evidence, JUnit XML, exit 0) and script by script (TAP "ok" on
+    each line), with the evidence the expectations name (a NAK with the first lost PSN,
+    the retransmission from it, a CNP, the completion statuses);
   - expectations can fail: an RNR that never comes and a field no frame has are "not ok",
     and the exit code counts them; JUnit XML says the same; -w writes the exchange;
   - a script error names the file, line and column (exit 1), the fault engine's errors
@@ -18,7 +19,8 @@ import rcpeer as r
 import rstest as t
 
 tmp = t.tempdir()
-SCRIPTS = sorted(glob.glob(os.path.join(t.SOURCE_DIR, "samples", "scripts", "*.script")))
+SUITE = os.path.join(t.SOURCE_DIR, "samples", "scripts", "conformance")
+SCRIPTS = sorted(glob.glob(os.path.join(SUITE, "**", "*.script"), recursive=True))
 US, TARGET = r.addresses(2)
 
 
@@ -29,15 +31,26 @@ def run_script(path, extra=()):
 
 resp = r.Responder(["--bind", TARGET, "--mr", "1M"])
 
-# 1. The samples pass.
-t.check(len(SCRIPTS) >= 4, "samples/scripts/ has the example scripts: %r" % SCRIPTS)
+# 1. The conformance suite passes, as a suite and script by script.
+t.check(len(SCRIPTS) >= 12, "the conformance suite has its scripts: %r" % SCRIPTS)
+suite_xml = os.path.join(tmp, "suite.xml")
+p = t.run([t.ROCESHARK, "inject", "--suite", SUITE, "--bind", US, "--target", TARGET,
+           "--junit", suite_xml], check_rc=False)
+rows = p.stdout.splitlines()
+t.check(p.returncode == 0 and rows[0].startswith("behaviour: expectation") and
+        all(" pass " in x for x in rows[1:-1]) and
+        re.match(r"%d scripts, (\d+) expectations: \1 passed, 0 failed$" % len(SCRIPTS),
+                 rows[-1]) is not None,
+        "--suite: exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
+t.check(len(ET.parse(suite_xml).getroot().findall("testsuite")) == len(SCRIPTS),
+        "--suite --junit: one testsuite per script")
 for path in SCRIPTS:
     p = run_script(path)
     lines = p.stdout.splitlines()
     t.check(p.returncode == 0 and lines and re.match(r"1\.\.\d+$", lines[0]) and
             all(x.startswith("ok ") for x in lines[1:]),
             "%s: exit %d\n%s%s" % (os.path.basename(path), p.returncode, p.stdout, p.stderr))
-    if path.endswith("write_loss.script"):
+    if path.endswith("psn_sequence_error.script"):
         t.check("nak psn_seq_error psn 5" in p.stdout and "PSN 5)" in p.stdout,
                 "the NAK carries the first lost PSN: %s" % p.stdout)
 
@@ -54,8 +67,8 @@ t.check(p.returncode == 2 and p.stdout.splitlines()[1:] ==
          "not ok 2 - rnr: no frame matched",
          "not ok 3 - field infiniband.bth.opcode == \"RC Send Last\": no frame matched"],
         "failing expectations: exit %d\n%s" % (p.returncode, p.stdout))
-suite = ET.parse(junit).getroot()
-t.check(suite.get("tests") == "3" and suite.get("failures") == "2" and
+suite = ET.parse(junit).getroot().find("testsuite")
+t.check(suite is not None and suite.get("tests") == "3" and suite.get("failures") == "2" and
         len(suite.findall("testcase/failure")) == 2, "JUnit: %s" % open(junit).read())
 rows = t.tshark_fields(pcap, ["infiniband.bth.opcode"])
 t.check([x[0] for x in rows][:1] == ["10"] and len(rows) >= 2,
