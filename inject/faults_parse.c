@@ -226,7 +226,7 @@ parse_line(struct parse *ps, const char *text)
 {
     struct rs_faults *f = ps->f;
 
-    g_scanner_input_text(ps->sc, text, (guint)strlen(text));
+    scan_input(ps->sc, text);
     GTokenType t = g_scanner_get_next_token(ps->sc);
     if (t == G_TOKEN_EOF)
         return 0;
@@ -281,8 +281,8 @@ rs_faults_parse(const char *text, const char *where, struct rs_faults **out, cha
         ps.place.line = i + 1;
         rc = parse_line(&ps, lines[i]);
     }
+    scan_free(ps.sc);       /* before the lines: it reads what is left of the last one */
     g_strfreev(lines);
-    g_scanner_destroy(ps.sc);
     f->rng = g_rand_new_with_seed(f->seeded ? f->seed : 0);
     if (rc != 0) {
         rs_faults_free(f);

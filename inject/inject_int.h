@@ -25,6 +25,9 @@ int inject_fail(const struct inject_place *place, unsigned col, const char *fmt,
  * token just read starts (token_len long) and the one after it; the next word is word;
  * words read as an unsigned number, a double, or a duration with its unit (2ms). */
 GScanner *scan_new(void);
+/* The next line to read (what was left of the last one is read first), and the end. */
+void scan_input(GScanner *sc, const char *text);
+void scan_free(GScanner *sc);
 unsigned scan_token_col(GScanner *sc, size_t token_len);
 unsigned scan_col(GScanner *sc);
 bool scan_next_is(GScanner *sc, const char *word);

@@ -22,7 +22,35 @@ scan_new(void)
     sc->config->cpair_comment_single = "#\n";
     sc->config->scan_identifier_1char = TRUE;
     sc->config->scan_string_sq = FALSE;
+    g_scanner_input_text(sc, "", 0);
     return sc;
+}
+
+/* Reads what is left of the current text: GScanner frees a token's value only when the
+ * next token is read, and g_scanner_input_text() and g_scanner_destroy() forget the value
+ * of the last token read (or peeked) without freeing it. */
+static void
+scan_drain(GScanner *sc)
+{
+    GTokenType t;
+
+    do
+        t = g_scanner_get_next_token(sc);
+    while (t != G_TOKEN_EOF && t != G_TOKEN_ERROR);
+}
+
+void
+scan_input(GScanner *sc, const char *text)
+{
+    scan_drain(sc);
+    g_scanner_input_text(sc, text, (guint)strlen(text));
+}
+
+void
+scan_free(GScanner *sc)
+{
+    scan_drain(sc);
+    g_scanner_destroy(sc);
 }
 
 /* The column where the token just read starts (GScanner gives the one after it). */

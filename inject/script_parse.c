@@ -321,7 +321,7 @@ parse_statement(struct sparse *ps, unsigned lineno)
     char w[32];
     unsigned col;
 
-    g_scanner_input_text(ps->sc, ps->text, (guint)strlen(ps->text));
+    scan_input(ps->sc, ps->text);
     if (g_scanner_peek_next_token(ps->sc) == G_TOKEN_EOF)
         return 0;
     word(ps, w, sizeof(w), &col);
@@ -377,8 +377,8 @@ rs_script_parse(const char *text, const char *where, struct rs_script **out, cha
         ps.text = lines[i];
         rc = parse_statement(&ps, i + 1);
     }
+    scan_free(ps.sc);       /* before the lines: it reads what is left of the last one */
     g_strfreev(lines);
-    g_scanner_destroy(ps.sc);
     if (rc == 0 && s->target[0] == '\0')
         rc = rs_error(err, RS_EINVAL, "%s: no connect statement: the script has no target", where);
     if (rc == 0 && s->faults->len > 0) {

@@ -95,7 +95,7 @@ va, rkey = resp.info["va"], resp.info["rkey"]
 N, SIZE = 64, 65536
 ops = ["write:%d:%d:%d" % (SIZE, va + k * SIZE, rkey) for k in range(N)]
 wcs, summary = r.run_client(ch.ip_req, ch.ip_resp, 0x300, ops,
-                            ["--peer-psn", "0", "--pmtu", "4096", "--timeout", "10"],
+                            ["--peer-psn", "0", "--pmtu", "4096", "--timeout", "14"],
                             timeout=120, prefix=ch.inside(ch.ns_req, []))
 t.check(len(wcs) == N and all(x["status"] == "SUCCESS" for x in wcs),
         "%d WRITEs through 1%% loss: %s" % (N, sorted({x["status"] for x in wcs})))
