@@ -23,7 +23,8 @@ struct script_post {
 };
 
 enum script_expect_kind {
-    E_NAK, E_RNR, E_CNP, E_RETRANSMIT, E_COMPLETION, E_NO_VIOLATION, E_FIELD, E_NO_FIELD
+    E_NAK, E_RNR, E_CNP, E_RETRANSMIT, E_COMPLETION, E_NO_VIOLATION, E_FIELD, E_NO_FIELD,
+    E_COUNT
 };
 
 #define EXPECT_ANY_CODE -1
@@ -36,7 +37,8 @@ struct script_expect {
     uint32_t psn;           /* E_NAK: the NAK's PSN; E_RETRANSMIT: the first one resent */
     uint64_t within_ns;     /* 0: any time */
     uint8_t status;         /* E_COMPLETION: a status some completion has, or all OK */
-    char *filter;           /* E_FIELD, E_NO_FIELD */
+    char *filter;           /* E_FIELD, E_NO_FIELD, E_COUNT */
+    uint64_t count;         /* E_COUNT: exactly this many frames match */
     char text[160];         /* as written, for the report */
 };
 

@@ -281,8 +281,11 @@ parse_expect(struct sparse *ps)
             e->status = (uint8_t)k;
         }
         rc = expect_end(ps, "expect completion");
-    } else if (strcmp(w, "no") == 0 || strcmp(w, "field") == 0) {
+    } else if (strcmp(w, "no") == 0 || strcmp(w, "field") == 0 || strcmp(w, "count") == 0) {
         bool no = w[0] == 'n';
+        if (w[0] == 'c' && (!scan_uint(ps->sc, &e->count) || e->count > UINT32_MAX))
+            return FAIL(scan_col(ps->sc), "expect count: expected a number of frames, then a "
+                        "display filter");
         if (no) {
             word(ps, w, sizeof(w), &col);
             if (strcmp(w, "violation") == 0) {
@@ -293,7 +296,7 @@ parse_expect(struct sparse *ps)
             if (strcmp(w, "field") != 0)
                 return FAIL(col, "expect no: violation or field FILTER");
         }
-        e->kind = no ? E_NO_FIELD : E_FIELD;
+        e->kind = no ? E_NO_FIELD : w[0] == 'c' ? E_COUNT : E_FIELD;
         const char *filter = ps->text + g_scanner_cur_position(ps->sc);
         struct rs_filter *f;
         char ferr[RS_ERRBUF_SIZE];
@@ -304,11 +307,14 @@ parse_expect(struct sparse *ps)
                 return FAIL((unsigned)(filter - ps->text) + pos, "expect field: %s", ferr + skip);
             return FAIL(scan_col(ps->sc), "expect field: %s", ferr);
         }
+        if (strspn(filter, " \t") == strlen(filter))
+            return FAIL(scan_col(ps->sc), "expect %s: expected a display filter",
+                        e->kind == E_COUNT ? "count" : "field");
         rs_filter_free(f);
         e->filter = g_strdup(filter);
     } else {
         return FAIL(col, "expect: unknown expectation '%s' (nak, rnr, cnp, retransmit, "
-                    "completion, no violation, field, no field)", w);
+                    "completion, no violation, field, no field, count)", w);
     }
     if (rc == 0)
         s->n_expects++;

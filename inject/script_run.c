@@ -248,6 +248,7 @@ expect_filter(const struct script_expect *e)
         return g_strdup("roceshark.analysis.violation");
     case E_FIELD:
     case E_NO_FIELD:
+    case E_COUNT:
         return g_strdup(e->filter);
     default:
         return NULL;
@@ -263,6 +264,8 @@ struct hit {
     uint64_t frame;         /* 0: none */
     uint64_t t;
     uint32_t psn;
+    uint64_t count;         /* frames that matched */
+    uint64_t second;        /* the second one's number */
 };
 
 static int
@@ -312,8 +315,12 @@ scan_recording(struct runner *r, struct hit *hits, unsigned n, uint64_t *first_t
         bool ours = h->len >= 20 && memcmp(data + 12, r->our_ip, 4) == 0;
         for (unsigned i = 0; i < n; i++) {
             struct hit *x = &hits[i];
-            if (x->f == NULL || x->frame != 0 || (!x->any_direction && ours != x->from_us) ||
+            if (x->f == NULL || (!x->any_direction && ours != x->from_us) ||
                 !rs_filter_match(x->f, &res->pkt))
+                continue;
+            if (x->count++ == 1)
+                x->second = number;
+            if (x->frame != 0)
                 continue;
             x->frame = number;
             x->t = h->t;
@@ -359,6 +366,21 @@ judge(const struct rs_script *s, const struct hit *hits, uint64_t ref,
                              rs_rc_wc_status_name(wcs[k].status));
                     break;
                 }
+            }
+            continue;
+        }
+        if (e->kind == E_COUNT) {
+            res->ok = x->count == e->count;
+            if (x->count >= 2)
+                snprintf(res->evidence, sizeof(res->evidence), "%" PRIu64 " frames matched "
+                         "(frames %" PRIu64 ", %" PRIu64 "%s)", x->count, x->frame, x->second,
+                         x->count > 2 ? ", ..." : "");
+            else
+                snprintf(res->evidence, sizeof(res->evidence), "%" PRIu64 " frames matched%s",
+                         x->count, x->count == 1 ? " (frame " : "");
+            if (x->count == 1) {
+                size_t l = strlen(res->evidence);
+                snprintf(res->evidence + l, sizeof(res->evidence) - l, "%" PRIu64 ")", x->frame);
             }
             continue;
         }
@@ -472,7 +494,7 @@ rs_script_run(struct rs_script *s, const struct rs_script_opts *o,
         char *text = expect_filter(e);
         hits[i].from_us = e->kind == E_RETRANSMIT;
         hits[i].any_direction = e->kind == E_NO_VIOLATION || e->kind == E_FIELD ||
-                                e->kind == E_NO_FIELD;
+                                e->kind == E_NO_FIELD || e->kind == E_COUNT;
         if (text != NULL && rs_filter_compile(text, &hits[i].f, err) != 0)
             rc = RS_EINVAL;
         g_free(text);

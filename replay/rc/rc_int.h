@@ -261,4 +261,13 @@ uint64_t rc_req_deadline(const struct rs_rc_qp *qp);
  * else RS_EIO; fills err. */
 int rc_side_accept_error(char *err);                                    /* rc_side.c */
 
+#ifdef RS_RC_MISBEHAVE
+/* Only in the test build of tests/rc/misbehaving_responder.c: a responder that breaks the
+ * rules on purpose, so that the conformance suite can be seen to fail for the right
+ * reason. Never defined in what is installed. */
+#define RS_RC_MISBEHAVE_NAK_TWICE 0x1u     /* two NAKs for one PSN sequence error */
+#define RS_RC_MISBEHAVE_NO_RNR 0x2u        /* drop a SEND with no receive, without RNR NAK */
+extern unsigned rs_rc_misbehave;
+#endif
+
 #endif /* ROCESHARK_RC_INT_H */

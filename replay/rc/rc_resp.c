@@ -253,6 +253,10 @@ check_invalidate(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
     return RESP_EXECUTE;
 }
 
+#ifdef RS_RC_MISBEHAVE
+unsigned rs_rc_misbehave;
+#endif
+
 /* --- errors --- */
 
 /* Sends the state's NAK, completes the receive WQE the message holds and
@@ -268,12 +272,20 @@ resp_error(struct rs_rc_qp *qp, const struct rc_pkt *pkt, enum resp_state s)
     if (st->nak == NAK_NONE)
         return;
     rc_resp_flush_ack(qp);
+#ifdef RS_RC_MISBEHAVE
+    if (st->nak == NAK_RNR && (rs_rc_misbehave & RS_RC_MISBEHAVE_NO_RNR))
+        return;     /* a broken responder: the SEND vanishes without an RNR NAK */
+#endif
     if (st->nak == NAK_RNR) {
         /* The requester retries this very packet after the timer. */
         rc_tx_ack(qp, (uint8_t)(RS_AETH_RNR_NAK << 5 | (qp->attr.min_rnr_timer & 0x1f)),
                   pkt->psn);
     } else if (st->nak == RS_NAK_PSN_SEQ_ERROR) {
         rc_tx_ack(qp, (uint8_t)(RS_AETH_NAK << 5 | RS_NAK_PSN_SEQ_ERROR), qp->resp.epsn);
+#ifdef RS_RC_MISBEHAVE
+        if (rs_rc_misbehave & RS_RC_MISBEHAVE_NAK_TWICE)    /* a broken responder */
+            rc_tx_ack(qp, (uint8_t)(RS_AETH_NAK << 5 | RS_NAK_PSN_SEQ_ERROR), qp->resp.epsn);
+#endif
     } else {
         rc_tx_ack(qp, (uint8_t)(RS_AETH_NAK << 5 | st->nak), pkt->psn);
     }

@@ -5,6 +5,9 @@
     behaviour, result and evidence, JUnit XML, exit 0) and script by script (TAP "ok" on
     each line), with the evidence the expectations name (a NAK with the first lost PSN,
     the retransmission from it, a CNP, the completion statuses);
+  - against a responder built to break one rule (tests/rc/misbehaving_responder.c: two NAKs
+    for one sequence error; no RNR NAK), the suite fails on the script that checks that
+    rule, with the evidence, and passes the rest;
   - expectations can fail: an RNR that never comes and a field no frame has are "not ok",
     and the exit code counts them; JUnit XML says the same; -w writes the exchange;
   - a script error names the file, line and column (exit 1), the fault engine's errors
@@ -29,6 +32,8 @@ def run_script(path, extra=()):
                  + list(extra), check_rc=False)
 
 
+MISBEHAVING = os.environ.get("MISBEHAVING_RESPONDER",
+                             os.path.join(t.SOURCE_DIR, "build", "misbehaving_responder"))
 resp = r.Responder(["--bind", TARGET, "--mr", "1M"])
 
 # 1. The conformance suite passes, as a suite and script by script.
@@ -53,6 +58,29 @@ for path in SCRIPTS:
     if path.endswith("psn_sequence_error.script"):
         t.check("nak psn_seq_error psn 5" in p.stdout and "PSN 5)" in p.stdout,
                 "the NAK carries the first lost PSN: %s" % p.stdout)
+
+# 1b. Against a responder that breaks one rule, the suite fails there, with the evidence.
+BAD = r.addresses(1)[0]
+for mode, want_failed, want_rows in (
+        ("--nak-twice", 1, [("responder/psn_sequence_error: count 1 "
+                             "infiniband.aeth.syndrome.opcode == 3", "2 frames matched")]),
+        ("--no-rnr", 2, [("responder/rnr_retry_exceeded: rnr within 50ms", "no frame matched"),
+                         ("responder/rnr_retry_exceeded: completion RNR_RETRY_EXC_ERR",
+                          "first error RETRY_EXC_ERR")])):
+    bad = subprocess.Popen([MISBEHAVING, "--bind", BAD, mode], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+    ready = bad.stderr.readline()
+    p = t.run([t.ROCESHARK, "inject", "--suite", SUITE, "--bind", US, "--target", BAD],
+              check_rc=False)
+    bad.terminate()
+    bad.wait(10)
+    failed = [x for x in p.stdout.splitlines()[1:-1] if " pass " not in x]
+    t.check(ready.startswith("misbehaving responder: ready") and p.returncode == want_failed
+            and len(failed) == len(want_rows) and
+            all(x.startswith(w[0]) and " FAIL " in x and w[1] in x
+                for x, w in zip(failed, want_rows)),
+            "the suite against a responder with %s: exit %d, failing rows %s"
+            % (mode, p.returncode, failed))
 
 # 2. Expectations that cannot hold fail, with the exit code counting them.
 failing = os.path.join(tmp, "failing.script")
