@@ -4,7 +4,6 @@
  * engine are inject/.
  */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include <roceshark/bridge.h>
 
 #include "cli.h"
+#include "rc_cli.h"     /* the stop flag SIGINT and SIGTERM set */
 
 static const char usage[] =
     "usage: roceshark bridge IFACE_A IFACE_B [--faults FILE] [-w PREFIX] [-c N] [--busy-poll]\n"
@@ -28,21 +28,6 @@ static const char usage[] =
     "frames it matched and acted on. A bridge on packet sockets forwards frames as the\n"
     "senders' drivers left them: turn checksum offload and segmentation off on the hosts\n"
     "(ethtool -K IFACE tx off tso off gso off gro off), as for tcpreplay.\n";
-
-static volatile sig_atomic_t stop_flag;
-
-static void
-on_signal(int sig)
-{
-    (void)sig;
-    stop_flag = 1;
-}
-
-static bool
-stopped(void)
-{
-    return stop_flag != 0;
-}
 
 static void
 ready(void *arg)
@@ -115,11 +100,10 @@ cmd_bridge(int argc, char **argv)
         o.write_b = wb;
     }
     o.count = count;
-    o.stopped = stopped;
+    o.stopped = rc_cli_stopped;
     o.ready = ready;
     o.arg = &o;
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    rc_cli_catch_signals();
     rc = rs_bridge_run(&o, &st, err);
     if (rc != 0)
         rc = cli_fail(strstr(err, ".pcap") != NULL ? CLI_EXIT_OUTPUT : CLI_EXIT_CAPTURE,
