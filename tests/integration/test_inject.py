@@ -104,6 +104,7 @@ FIELDS = {
 ENCAPS = {
     "rocev2": ["eth", "ip", "udp"],
     "rocev2_vlan": ["eth", "vlan", "ip", "udp"],
+    "rocev2_ipv6": ["eth", "ipv6", "udp"],
     "rocev2_ipv6_qinq": ["eth", "ieee8021ad", "vlan", "ipv6", "udp"],
     "rocev1": ["eth", "grh"],
     "rocev1_vlan": ["eth", "vlan", "grh"],
