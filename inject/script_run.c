@@ -268,6 +268,21 @@ struct hit {
     uint64_t second;        /* the second one's number */
 };
 
+struct wire_order {
+    uint64_t t;
+    guint off;              /* the record, and the tie-break: the order it was kept in */
+};
+
+static gint
+by_time(gconstpointer a, gconstpointer b)
+{
+    const struct wire_order *x = a, *y = b;
+
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
 static int
 scan_recording(struct runner *r, struct hit *hits, unsigned n, uint64_t *first_t,
                const char *pcap, char *err)
@@ -293,10 +308,20 @@ scan_recording(struct runner *r, struct hit *hits, unsigned n, uint64_t *first_t
         }
     }
     int rc = 0;
+    /* In the order of the wire: a received packet is stamped with its arrival, which can
+     * be before what we sent while it waited to be read. */
+    GArray *order = g_array_new(FALSE, FALSE, sizeof(struct wire_order));
     for (guint off = 0; off < r->rec->len;) {
         const struct record *h = (const struct record *)(r->rec->data + off);
-        const uint8_t *data = r->rec->data + off + sizeof(*h);
+        struct wire_order wo = {h->t, off};
+        g_array_append_val(order, wo);
         off += sizeof(*h) + h->len + ((8 - (h->len & 7)) & 7);
+    }
+    g_array_sort(order, by_time);
+    for (guint k = 0; k < order->len; k++) {
+        guint off = g_array_index(order, struct wire_order, k).off;
+        const struct record *h = (const struct record *)(r->rec->data + off);
+        const uint8_t *data = r->rec->data + off + sizeof(*h);
         struct rs_frame f;
         memset(&f, 0, sizeof(f));
         f.data = data;
@@ -328,6 +353,7 @@ scan_recording(struct runner *r, struct hit *hits, unsigned n, uint64_t *first_t
                          ? rs_load_be24(rs_packet_at(&res->pkt, RS_LAYER_BTH) + 9) : 0;
         }
     }
+    g_array_free(order, TRUE);
     if (w != NULL && rs_writer_close(w, NULL, rc == 0 ? err : NULL) != 0 && rc == 0)
         rc = RS_EIO;
     rs_pipeline_free(pl);

@@ -259,6 +259,35 @@ open_sockets(struct rs_rc_udp *u, char *err)
     return 0;
 }
 
+/* With a hook (the fault engine, a recorder), received packets carry the kernel's time
+ * of arrival: what the hook sees is then when the packet came, not when we read it. */
+static void
+want_arrival_times(struct rs_rc_udp *u)
+{
+    int one = 1;
+
+    if (u->opts.hook != NULL)
+        setsockopt(rs_rc_udp_fd(u), SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
+}
+
+/* The arrival time of received packet i on our monotonic clock, or now when the kernel
+ * gave none; real_minus_mono converts the kernel's CLOCK_REALTIME stamp. */
+static uint64_t
+arrival(const struct rs_rc_udp *u, unsigned i, uint64_t now, int64_t real_minus_mono)
+{
+    struct msghdr *m = (struct msghdr *)&u->rx_msg[i].msg_hdr;
+
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c != NULL; c = CMSG_NXTHDR(m, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS)
+            continue;
+        struct timespec ts;
+        memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+        int64_t t = (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec - real_minus_mono;
+        return t > 0 && (uint64_t)t <= now ? (uint64_t)t : now;
+    }
+    return now;
+}
+
 int
 rs_rc_udp_open(struct rs_rc_udp **out, const struct rs_rc_udp_opts *opts, char *err)
 {
@@ -278,6 +307,7 @@ rs_rc_udp_open(struct rs_rc_udp **out, const struct rs_rc_udp_opts *opts, char *
         rs_rc_udp_close(u);
         return rc;
     }
+    want_arrival_times(u);
     u->link.tx_buf = udp_tx_buf;
     u->link.tx_send = udp_tx_send;
     u->link.arg = u;
@@ -374,6 +404,12 @@ receive_batch(struct rs_rc_udp *u, struct rs_rc_ctx *ctx)
     if (n <= 0)
         return n < 0 && errno != EAGAIN && errno != EINTR ? -1 : 0;
     uint64_t now = rs_rc_now_ns();
+    int64_t real_minus_mono = 0;
+    if (u->opts.hook != NULL) {
+        struct timespec real;
+        clock_gettime(CLOCK_REALTIME, &real);
+        real_minus_mono = (int64_t)real.tv_sec * 1000000000ll + real.tv_nsec - (int64_t)now;
+    }
     for (int i = 0; i < n; i++) {
         uint32_t len = u->rx_msg[i].msg_len;
         if (len > RX_BUF - off)
@@ -383,7 +419,8 @@ receive_batch(struct rs_rc_udp *u, struct rs_rc_ctx *ctx)
         if (u->opts.hook != NULL) {
             u->rx_ctx = ctx;
             u->rx_now = now;
-            u->opts.hook->packet(u->opts.hook->arg, true, u->rx_buf[i], len, now, hook_pass, u);
+            u->opts.hook->packet(u->opts.hook->arg, true, u->rx_buf[i], len,
+                                 arrival(u, (unsigned)i, now, real_minus_mono), hook_pass, u);
         } else {
             rs_rc_input(ctx, u->rx_buf[i], len, now);
         }
