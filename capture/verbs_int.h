@@ -10,9 +10,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <roceshark/encode.h>
+
 #include "source_int.h"
 
-#define VERBS_ERF_HDR 16u       /* room before each slot for an ERF record header */
+#define VERBS_ERF_HDR RS_ERF_HDR_LEN  /* room before each slot for an ERF record header */
 #define VERBS_POLL_BATCH 32     /* completions taken per poll */
 #define VERBS_REPOST_BATCH 32   /* receive buffers posted per doorbell */
 #define VERBS_ACK_BATCH 64      /* completion events acknowledged at once */

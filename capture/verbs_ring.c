@@ -18,12 +18,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <roceshark/encode.h>
 #include <roceshark/wire.h>
 
 #include "verbs_int.h"
 #include "verbs_sys.h"
-
-#define ERF_TYPE_INFINIBAND 21
 
 bool
 verbs_read_counter(const char *path, uint64_t *out)
@@ -195,14 +194,9 @@ fill_frame(struct rs_source *src, struct verbs_source *vs, const struct verbs_co
     frame->ts_nsec = (uint32_t)(c->ns % 1000000000);
     if (vs->ib_link) {
         /* ERF record header (type 21, InfiniBand), written into the room
-         * left before the receive buffer: timestamp as 32.32 fixed point. */
-        uint64_t frac = ((uint64_t)frame->ts_nsec << 32) / 1000000000u;
-        rs_store_le64(slot, (uint64_t)frame->ts_sec << 32 | frac);
-        slot[8] = ERF_TYPE_INFINIBAND;
-        slot[9] = 0;
-        rs_store_be16(slot + 10, (uint16_t)(VERBS_ERF_HDR + c->len));
-        rs_store_be16(slot + 12, 0);
-        rs_store_be16(slot + 14, (uint16_t)c->len);
+         * left before the receive buffer. */
+        rs_encode_erf_header(slot, RS_ERF_TYPE_INFINIBAND, 0, frame->ts_sec, frame->ts_nsec,
+                             c->len);
         frame->data = slot;
         frame->caplen = frame->len = VERBS_ERF_HDR + c->len;
     } else {

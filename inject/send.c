@@ -18,14 +18,12 @@
 #include <unistd.h>
 
 #include <roceshark/dissect.h>
+#include <roceshark/encode.h>
 #include <roceshark/inject.h>
 #include <roceshark/pcapio.h>
 #include <roceshark/wire.h>
 
 #define BATCH 64
-#define ERF_HDR_LEN 16
-#define ERF_TYPE_INFINIBAND 21
-#define ERF_FLAG_VLEN 0x04          /* records are as long as rlen says, not padded */
 
 struct rs_inject_sender {
     struct rs_writer *writer;   /* a file */
@@ -38,7 +36,7 @@ struct rs_inject_sender {
     uint16_t sport;
     int tos;                    /* the socket's traffic class, -1 before the first packet */
     uint64_t sent;
-    uint8_t erf_buf[RS_INJECT_MAX_FRAME + ERF_HDR_LEN];
+    uint8_t erf_buf[RS_INJECT_MAX_FRAME + RS_ERF_HDR_LEN];
     /* Datagrams waiting for sendmmsg(): their payloads and destinations. */
     unsigned queued;
     uint8_t qbuf[BATCH][RS_INJECT_MAX_FRAME];
@@ -72,7 +70,7 @@ rs_inject_open_file(const char *path, enum rs_inject_format format, bool ib,
     memset(&wo, 0, sizeof(wo));
     wo.path = path;
     wo.linktype = ib ? RS_DLT_ERF : RS_DLT_EN10MB;
-    wo.snaplen = RS_INJECT_MAX_FRAME + ERF_HDR_LEN;
+    wo.snaplen = RS_INJECT_MAX_FRAME + RS_ERF_HDR_LEN;
     wo.ts_hardware = true;      /* nanosecond stamps: packets are nanoseconds apart */
     wo.pcapng = format == RS_INJECT_PCAPNG;
     s->erf = ib;
@@ -228,22 +226,14 @@ send_udp(struct rs_inject_sender *s, const struct rs_inject_frame *fr, char *err
     return s->queued == BATCH ? flush_udp(s, err) : 0;
 }
 
-/* An ERF record around a native IB packet: time, type 21, flags, lengths. */
+/* An ERF record around a native IB packet. */
 static uint32_t
 erf_wrap(struct rs_inject_sender *s, const struct rs_inject_frame *fr, const struct timespec *ts)
 {
-    uint8_t *h = s->erf_buf;
-    /* ERF time: seconds in the high 32 bits, the binary fraction in the low, little-endian. */
-    uint64_t t = (uint64_t)ts->tv_sec << 32 | (((uint64_t)ts->tv_nsec << 32) / 1000000000u);
-
-    rs_store_le64(h, t);
-    h[8] = ERF_TYPE_INFINIBAND;
-    h[9] = ERF_FLAG_VLEN;
-    rs_store_be16(h + 10, (uint16_t)(ERF_HDR_LEN + fr->len));
-    rs_store_be16(h + 12, 0);
-    rs_store_be16(h + 14, (uint16_t)fr->len);
-    memcpy(h + ERF_HDR_LEN, fr->data, fr->len);
-    return ERF_HDR_LEN + fr->len;
+    rs_encode_erf_header(s->erf_buf, RS_ERF_TYPE_INFINIBAND, RS_ERF_FLAG_VLEN, ts->tv_sec,
+                         (uint32_t)ts->tv_nsec, fr->len);
+    memcpy(s->erf_buf + RS_ERF_HDR_LEN, fr->data, fr->len);
+    return RS_ERF_HDR_LEN + fr->len;
 }
 
 int

@@ -3,6 +3,8 @@
  * link.c - link-layer headers: ERF records, Ethernet with 802.1Q/802.1ad
  * tags, and the Ethertype dispatch that Linux cooked headers share.
  */
+#include <roceshark/encode.h>
+
 #include "decode_int.h"
 #include "fields/fields_int.h"
 
@@ -30,12 +32,12 @@
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * X: 8-byte extension headers follow, each flagging whether another does.
  */
-#define ERF_HDR_LEN 16
+#define ERF_HDR_LEN RS_ERF_HDR_LEN
 #define ERF_EXT_LEN 8
 #define ERF_TYPE_ETH 2
 #define ERF_TYPE_COLOR_ETH 10
 #define ERF_TYPE_DSM_COLOR_ETH 16
-#define ERF_TYPE_INFINIBAND 21
+#define ERF_TYPE_INFINIBAND RS_ERF_TYPE_INFINIBAND
 #define ERF_TYPE_COLOR_HASH_ETH 22
 #define ERF_ETH_PAD_LEN 2
 
@@ -44,6 +46,20 @@ erf_is_ethernet(uint8_t type)
 {
     return type == ERF_TYPE_ETH || type == ERF_TYPE_COLOR_ETH ||
            type == ERF_TYPE_DSM_COLOR_ETH || type == ERF_TYPE_COLOR_HASH_ETH;
+}
+
+void
+rs_encode_erf_header(uint8_t *h, uint8_t type, uint8_t flags, int64_t sec, uint32_t nsec,
+                     uint32_t len)
+{
+    uint64_t frac = ((uint64_t)nsec << 32) / 1000000000u;
+
+    rs_store_le64(h, (uint64_t)sec << 32 | frac);
+    h[8] = type;
+    h[9] = flags;
+    rs_store_be16(h + 10, (uint16_t)(ERF_HDR_LEN + len));
+    rs_store_be16(h + 12, 0);
+    rs_store_be16(h + 14, (uint16_t)len);
 }
 
 void

@@ -130,6 +130,17 @@ uint32_t rs_encode_ib(uint8_t *buf, uint32_t cap, const struct rs_lrh_fields *l,
                       const void *payload, uint32_t payload_len, struct rs_frame *frame,
                       struct rs_packet *view);
 
+/* ERF records (the Endace format, read by decode's link stage): what types a native
+ * InfiniBand packet in a file, as no pcap link type tshark reads does. */
+#define RS_ERF_HDR_LEN 16u
+#define RS_ERF_TYPE_INFINIBAND 21
+#define RS_ERF_FLAG_VLEN 0x04           /* the record is as long as it says, not padded */
+
+/* Writes the ERF record header of a packet of len bytes at h: the time sec.nsec as ERF
+ * keeps it (32.32 fixed point, little-endian), type, flags, record and wire lengths. */
+void rs_encode_erf_header(uint8_t *h, uint8_t type, uint8_t flags, int64_t sec, uint32_t nsec,
+                          uint32_t len);
+
 /* Recomputes what depends on the rest of a built packet, from its view: the IPv4
  * header checksum, the ICRC, the VCRC, (IPv6) the UDP checksum and the TCP checksum,
  * in that order,
