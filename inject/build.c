@@ -190,6 +190,7 @@ rs_inject_next(struct rs_inject_packet *p, struct rs_inject_run *run, uint8_t *b
         inject_fill(p, 0, p->payload_len, rng);
 
     uint32_t cap = RS_INJECT_MAX_FRAME;
+    p->f.unfinished = true;     /* rs_encode_finish() comes after the fields are written */
     switch (p->encap) {
     case RS_INJECT_IB:
         n = rs_encode_ib(buf, cap, &p->lrh, p->ib_grh ? &p->grh : NULL, &p->f, p->payload,

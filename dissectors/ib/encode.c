@@ -226,7 +226,8 @@ rs_encode_rocev2(uint8_t *buf, uint32_t cap, const struct rs_roce_route *r,
     rs_store_be16(udp + 6, 0);
     decode_set_layer(view, RS_LAYER_UDP, l3, RS_UDP_HDR_LEN);
     encode_transport(buf, l3 + RS_UDP_HDR_LEN, f, payload, payload_len, view);
-    rs_encode_finish(view, 0);
+    if (!f->unfinished)
+        rs_encode_finish(view, 0);
     return total;
 }
 
@@ -260,7 +261,8 @@ rs_encode_rocev1(uint8_t *buf, uint32_t cap, const struct rs_grh_fields *g,
     encode_grh(buf, g, ib_len);
     decode_set_layer(view, RS_LAYER_GRH, 0, RS_GRH_LEN);
     encode_transport(buf, RS_GRH_LEN, f, payload, payload_len, view);
-    rs_encode_finish(view, 0);
+    if (!f->unfinished)
+        rs_encode_finish(view, 0);
     return total;
 }
 
@@ -295,7 +297,8 @@ rs_encode_ib(uint8_t *buf, uint32_t cap, const struct rs_lrh_fields *l,
     uint32_t end = encode_transport(buf, RS_LRH_LEN + grh, f, payload, payload_len, view);
     memset(buf + end, 0, RS_VCRC_LEN);
     decode_set_layer(view, RS_LAYER_VCRC, end, RS_VCRC_LEN);
-    rs_encode_finish(view, 0);
+    if (!f->unfinished)
+        rs_encode_finish(view, 0);
     return total;
 }
 

@@ -66,6 +66,9 @@ struct rs_ib_fields {
      * more make it malformed on purpose) and PadCnt says pad_len & 3. */
     bool pad_given;
     uint8_t pad_len;
+    /* Leave the checksums and CRCs to the caller's rs_encode_finish(): for a caller that
+     * writes more into the packet first (the injector), so they are computed once. */
+    bool unfinished;
 };
 
 /* The GRH of RoCEv1 and of routed InfiniBand (IBTA Vol 1, 8.3). */
