@@ -35,7 +35,6 @@ struct runner {
     struct rs_script *s;
     struct rs_faults *faults;
     uint64_t fault_first;               /* when a rule first acted; 0 before */
-    uint64_t acted;                     /* the rules' actions so far */
     GByteArray *rec;
     bool rec_full;
     rs_rc_pass_fn pass;
@@ -99,10 +98,8 @@ hook_packet(void *arg, bool rx, const uint8_t *pkt, uint32_t len, uint64_t now,
     }
     rs_faults_packet(r->faults, rx ? RS_FAULT_RX : RS_FAULT_TX, RS_DLT_IPV4, pkt, len, now,
                      emit, r);
-    uint64_t a = acted_total(r->faults);
-    if (a != r->acted && r->fault_first == 0)
+    if (r->fault_first == 0 && acted_total(r->faults) != 0)
         r->fault_first = now;
-    r->acted = a;
 }
 
 static uint64_t
@@ -127,14 +124,7 @@ connect_target(struct rs_script *s, const struct rs_rc_conn_info *ours, char *er
     if (rs_rc_side_connect(s->peer.ip, s->port, 5000, &fd, err) < 0)
         return RS_EIO;
     rs_rc_conn_format(ours, line, sizeof(line));
-    int rc = rs_rc_side_send(fd, line, err) < 0 || rs_rc_side_recv(fd, line, sizeof(line),
-                                                                     5000, err) < 0
-                 ? RS_EIO : 0;
-    char why[RS_ERRBUF_SIZE - 32];
-    if (rc == 0 && rs_rc_json_str(line, "error", why, sizeof(why)))
-        rc = rs_error(err, RS_EIO, "the target refused: %s", why);
-    if (rc == 0 && rs_rc_conn_parse(line, &s->peer, err) < 0)
-        rc = RS_EIO;
+    int rc = rs_rc_side_exchange(fd, line, &s->peer, err);
     close(fd);
     return rc;
 }

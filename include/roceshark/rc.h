@@ -381,6 +381,10 @@ int rs_rc_side_send(int fd, const char *line, char *err);
  * It waits: for one peer at a time (perf). A server of many peers reads
  * them with struct rs_rc_side_conn. */
 int rs_rc_side_recv(int fd, char *line, size_t size, int timeout_ms, char *err);
+/* A client's side of the exchange: sends our line (rs_rc_conn_format's, perhaps with more
+ * keys), reads the server's within 5 s, and parses it into peer; a server's
+ * {"error": ...} is RS_EIO with "the server refused: why". */
+int rs_rc_side_exchange(int fd, const char *ours, struct rs_rc_conn_info *peer, char *err);
 
 /* One peer of a side-channel server, read without ever waiting, so that a
  * slow or silent peer cannot hold up the RoCE traffic served beside it.

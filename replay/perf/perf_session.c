@@ -144,13 +144,7 @@ exchange_client(struct rs_perf *p, char *err)
     snprintf(line + n - 1, sizeof(line) - (size_t)n + 1,
              ", \"test\": \"%s\", \"size\": %" PRIu64 ", \"iters\": %" PRIu64 "}",
              p->test->name, p->size, p->iters);
-    if (rs_rc_side_send(p->fd, line, err) < 0 ||
-        rs_rc_side_recv(p->fd, line, sizeof(line), 5000, err) < 0)
-        return RS_EIO;
-    char why[RS_ERRBUF_SIZE - 32];
-    if (rs_rc_json_str(line, "error", why, sizeof(why)))
-        return rs_error(err, RS_EIO, "the server refused: %s", why);
-    if (rs_rc_conn_parse(line, &p->peer, err) < 0)
+    if (rs_rc_side_exchange(p->fd, line, &p->peer, err) != 0)
         return RS_EIO;
     return rs_perf_create_qp(p, err);
 }

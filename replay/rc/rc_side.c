@@ -249,3 +249,16 @@ rs_rc_side_recv(int fd, char *line, size_t size, int timeout_ms, char *err)
     }
     return rs_error(err, RS_EINVAL, "side channel: line longer than %zu bytes", size - 1);
 }
+
+int
+rs_rc_side_exchange(int fd, const char *ours, struct rs_rc_conn_info *peer, char *err)
+{
+    char line[1024], why[RS_ERRBUF_SIZE - 32];
+
+    if (rs_rc_side_send(fd, ours, err) < 0 ||
+        rs_rc_side_recv(fd, line, sizeof(line), 5000, err) < 0)
+        return RS_EIO;
+    if (rs_rc_json_str(line, "error", why, sizeof(why)))
+        return rs_error(err, RS_EIO, "the server refused: %s", why);
+    return rs_rc_conn_parse(line, peer, err) < 0 ? RS_EIO : 0;
+}
