@@ -111,10 +111,9 @@ port_close(struct port *p)
         rs_writer_close(p->writer, NULL, NULL);
     if (p->pcap != NULL)
         pcap_close(p->pcap);
-    if (p->tx_fd > 0)
+    if (p->tx_fd >= 0)
         close(p->tx_fd);
     free(p->buf);
-    memset(p, 0, sizeof(*p));
 }
 
 /* Sends the batch waiting for port p; what the socket refuses is counted as failed. */
