@@ -156,6 +156,16 @@ fault_poll(void *arg, uint64_t now, rs_rc_pass_fn pass, void *port)
     return rs_faults_poll(c->faults, now, fault_emit, c);   /* NEVER is RS_RC_INFINITE */
 }
 
+/* A QP of ours connected: whom an injected NAK or CNP answers. */
+static void
+fault_connected(void *arg, const uint8_t local_ip[4], uint32_t qpn, const uint8_t peer_ip[4],
+                uint32_t peer_qpn)
+{
+    struct rc_cli *c = arg;
+
+    rs_faults_pair(c->faults, 4, local_ip, qpn, peer_ip, peer_qpn);
+}
+
 int
 rc_cli_open(struct rc_cli *c, struct rs_rc_udp **udp, struct rs_rc_ctx **ctx)
 {
@@ -164,7 +174,7 @@ rc_cli_open(struct rc_cli *c, struct rs_rc_udp **udp, struct rs_rc_ctx **ctx)
     if (!c->have_bind)
         return cli_fail(CLI_EXIT_USAGE, "%s: --bind IP is required", c->cmd);
     if (c->faults != NULL) {
-        c->hook = (struct rs_rc_hook){fault_packet, fault_poll, c};
+        c->hook = (struct rs_rc_hook){fault_packet, fault_poll, c, fault_connected};
         c->udp.hook = &c->hook;
     }
     int rc = rs_rc_udp_open(udp, &c->udp, err);

@@ -147,6 +147,25 @@ release_by_count(struct rs_faults *f, enum rs_fault_dir dir, rs_fault_emit_fn em
     }
 }
 
+/* Makes up the packet an inject rule answers the matched one with, and sends it at once:
+ * the way the matched packet goes, or back. */
+static void
+inject(struct rs_faults *f, struct fault_rule *r, const struct rs_packet *m,
+       enum rs_fault_dir dir, rs_fault_emit_fn emit, void *ctx)
+{
+    struct rs_conv_state st;
+    bool back = false, known = m->facts != NULL && (m->facts->flags & RS_FACT_CONV) &&
+                               rs_analyzer_conv_state(f->an, m->facts->conv, &st);
+    uint32_t n = fault_inject_build(&r->inject, m, known ? &st : NULL, f->made,
+                                    sizeof(f->made), &back);
+
+    if (n == 0) {
+        r->stats.unbuilt++;
+        return;
+    }
+    go(f, back ? (dir == RS_FAULT_TX ? RS_FAULT_RX : RS_FAULT_TX) : dir, f->made, n, emit, ctx);
+}
+
 void
 rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype, const uint8_t *pkt,
                  uint32_t len, uint64_t now_ns, rs_fault_emit_fn emit, void *ctx)
@@ -171,6 +190,12 @@ rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype, const
     rs_decode_opts_init(&o);
     o.verify_crc = f->needs_crc;
     rs_decode_frame(&frame, &o, &view);
+    if (f->an != NULL) {
+        frame.number = ++f->frames;
+        frame.ts_sec = (int64_t)(now_ns / 1000000000u);
+        frame.ts_nsec = (uint32_t)(now_ns % 1000000000u);
+        rs_analyzer_process(f->an, &view, &f->facts);
+    }
 
     for (unsigned i = 0; i < f->n_rules; i++) {
         struct fault_rule *r = &f->rules[i];
@@ -220,6 +245,9 @@ rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype, const
             break;
         case FA_STALL:
             f->stall_until[dir] = now_ns + r->delay_ns;
+            break;
+        case FA_INJECT:
+            inject(f, r, &view, dir, emit, ctx);
             break;
         }
     }
@@ -277,13 +305,25 @@ rs_faults_rule_text(const struct rs_faults *f, unsigned rule)
 }
 
 void
+rs_faults_pair(struct rs_faults *f, uint8_t family, const uint8_t *a, uint32_t qpn_a,
+               const uint8_t *b, uint32_t qpn_b)
+{
+    if (f->an != NULL)
+        rs_analyzer_pair(f->an, family, a, qpn_a, b, qpn_b);
+}
+
+void
 rs_faults_report(const struct rs_faults *f, FILE *out)
 {
     fprintf(out, "faults: %10s %10s  rule\n", "matched", "acted");
-    for (unsigned i = 0; i < f->n_rules; i++)
-        fprintf(out, "faults: %10llu %10llu  %s\n",
-                (unsigned long long)f->rules[i].stats.matched,
-                (unsigned long long)f->rules[i].stats.acted, f->rules[i].text);
+    for (unsigned i = 0; i < f->n_rules; i++) {
+        const struct fault_rule *r = &f->rules[i];
+        fprintf(out, "faults: %10llu %10llu  %s\n", (unsigned long long)r->stats.matched,
+                (unsigned long long)r->stats.acted, r->text);
+        if (r->stats.unbuilt > 0)
+            fprintf(out, "faults: %llu of those not answered: the QP to answer was not known "
+                    "yet\n", (unsigned long long)r->stats.unbuilt);
+    }
     if (f->held_full > 0)
         fprintf(out, "faults: %llu packets went at once: every hold slot was taken\n",
                 (unsigned long long)f->held_full);

@@ -8,6 +8,7 @@
 
 #include <glib.h>
 
+#include <roceshark/analysis.h>
 #include <roceshark/faults.h>
 #include <roceshark/filter.h>
 
@@ -21,7 +22,27 @@ enum fault_action {
     FA_SET,                 /* field = value */
     FA_ADD,                 /* field += value, wrapping at the field's width */
     FA_MARK_CE,             /* ECN Congestion Experienced */
-    FA_STALL                /* nothing goes its way for delay_ns, this packet included */
+    FA_STALL,               /* nothing goes its way for delay_ns, this packet included */
+    FA_INJECT               /* a packet made up in answer to this one (faults_inject.c) */
+};
+
+/* What an inject rule makes up, toward the requester of the packet it matched (a CNP:
+ * toward its sender), from the conversation's state as the engine's analysis sees it. */
+enum fault_inject_kind {
+    FI_NAK,                 /* code: the AETH error code */
+    FI_RNR,                 /* code: the RNR timer (IBTA's 5-bit code) */
+    FI_ACK,
+    FI_CNP,
+    FI_READ_RESPONSE        /* opcode: RC RDMA READ Response First/Middle/Last/Only */
+};
+
+struct fault_inject {
+    uint8_t kind;           /* enum fault_inject_kind */
+    uint8_t code;
+    uint8_t opcode;
+    bool has_psn, has_msn, has_qpn, has_len;
+    uint32_t psn, msn, qpn, len;
+    uint8_t fill;           /* READ response payload bytes */
 };
 
 #define FAULT_PATTERN_MAX 64
@@ -39,6 +60,7 @@ struct fault_rule {
     uint64_t delay_ns, jitter_ns;
     int field;              /* registry id for set and add */
     uint64_t value;
+    struct fault_inject inject;
     struct rs_filter *filter;   /* NULL: every packet */
     char *text;             /* the line, for reports */
     struct rs_fault_rule_stats stats;
@@ -67,7 +89,20 @@ struct rs_faults {
     uint64_t held_full;     /* packets sent at once because every slot was taken */
     uint64_t gone[3];       /* packets gone out each way (index by dir) */
     uint64_t stall_until[3];    /* each way: held until then (a stall rule fired) */
+    /* The engine's own analysis of what goes through, when a rule injects or a filter
+     * reads roceshark.analysis.*: the QP pairs, PSNs and MSNs an injection needs. */
+    struct rs_analyzer *an;
+    uint64_t frames;
+    struct rs_facts facts;
     uint8_t work[RS_FAULTS_MAX_PACKET];
+    uint8_t made[RS_FAULTS_MAX_PACKET];  /* an injected packet */
 };
+
+/* faults_inject.c: builds into out (cap bytes) the packet rule r makes up in answer to
+ * the matched packet m; *back says it goes the other way from m. Returns its length,
+ * or 0 when m is not an RC packet it can answer or the QP it must go to is unknown. */
+uint32_t fault_inject_build(const struct fault_inject *r, const struct rs_packet *m,
+                            const struct rs_conv_state *st, uint8_t *out, uint32_t cap,
+                            bool *back);
 
 #endif /* ROCESHARK_FAULTS_INT_H */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <roceshark/dissect.h>
 #include <roceshark/fields.h>
 
 #include "faults_int.h"
@@ -21,6 +22,7 @@ struct parse {
     struct rs_faults *f;
     GScanner *sc;
     struct inject_place place;
+    bool needs_analysis;    /* an inject rule, or a filter on roceshark.analysis.* */
 };
 
 /* A value of registry field id: a number, or a value name as a string. */
@@ -73,6 +75,114 @@ parse_field_action(struct parse *ps, struct fault_rule *r, bool add)
         return FAIL(scan_col(ps->sc), "%s: a value of %s (a number up to %llu or a value name)",
                     add ? "add" : "set", name, (unsigned long long)inject_field_max(fd));
     return 0;
+}
+
+/* An RNR NAK's timer: IBTA's 5-bit code as a number, or a time, which takes the code of
+ * the shortest timer at least that long. */
+static bool
+read_rnr_timer(struct parse *ps, uint8_t *code)
+{
+    uint64_t ns, n;
+
+    if (scan_peek_uint(ps->sc)) {
+        if (!scan_uint(ps->sc, &n) || n > 31)
+            return false;
+        *code = (uint8_t)n;
+        return true;
+    }
+    if (!scan_duration(ps->sc, &ns) || ns > 655360000ull)
+        return false;
+    uint8_t best = 0;           /* code 0 is the longest, 655.36 ms */
+    for (uint8_t c = 31; c >= 1; c--)
+        if ((uint64_t)rs_aeth_rnr_timer_us(c) * 1000 >= ns)
+            best = c;
+    *code = best;
+    return true;
+}
+
+/* inject nak CODE | rnr TIMER | ack | cnp | read response [first|middle|last|only]. */
+static int
+parse_inject(struct parse *ps, struct fault_inject *in)
+{
+    static const char *const parts[] = {"first", "middle", "last", "only"};
+
+    if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER)
+        return FAIL(scan_col(ps->sc), "inject: expected nak, rnr, ack, cnp or read response");
+    char what[32];
+    snprintf(what, sizeof(what), "%s", ps->sc->value.v_identifier);
+    unsigned col = scan_token_col(ps->sc, strlen(what));
+    if (strcmp(what, "nak") == 0) {
+        in->kind = FI_NAK;
+        int code = -1;
+        unsigned at = scan_col(ps->sc);
+        if (g_scanner_get_next_token(ps->sc) == G_TOKEN_IDENTIFIER) {
+            code = rs_analysis_nak_code(ps->sc->value.v_identifier);
+            at = scan_token_col(ps->sc, strlen(ps->sc->value.v_identifier));
+        }
+        if (code < 0)
+            return FAIL(at, "inject nak: expected a code (psn_seq_error, "
+                        "invalid_request, remote_access_error, remote_operational_error, "
+                        "invalid_rd_request, or 0 to 31)");
+        in->code = (uint8_t)code;
+    } else if (strcmp(what, "rnr") == 0) {
+        in->kind = FI_RNR;
+        if (!read_rnr_timer(ps, &in->code))
+            return FAIL(scan_col(ps->sc), "inject rnr: expected the timer, a code from 0 to "
+                        "31 or a time up to 655.36ms");
+    } else if (strcmp(what, "ack") == 0) {
+        in->kind = FI_ACK;
+    } else if (strcmp(what, "cnp") == 0) {
+        in->kind = FI_CNP;
+    } else if (strcmp(what, "read") == 0) {
+        in->kind = FI_READ_RESPONSE;
+        if (!scan_next_is(ps->sc, "response"))
+            return FAIL(scan_col(ps->sc), "inject read: expected response");
+        g_scanner_get_next_token(ps->sc);
+        in->opcode = 0x10;      /* Only */
+        for (unsigned i = 0; i < 4; i++) {
+            if (scan_next_is(ps->sc, parts[i])) {
+                g_scanner_get_next_token(ps->sc);
+                in->opcode = (uint8_t)(0x0d + i);
+                break;
+            }
+        }
+    } else {
+        return FAIL(col, "inject: unknown packet '%s' (nak, rnr, ack, cnp, read response)",
+                    what);
+    }
+    return 0;
+}
+
+/* An inject rule's own options: psn, msn, qp, len, fill. Returns 1 when opt is none. */
+static int
+parse_inject_option(struct parse *ps, struct fault_rule *r, const char *opt)
+{
+    static const struct {
+        const char *name;
+        uint64_t max;
+    } opts[] = {{"psn", 0xffffff}, {"msn", 0xffffff}, {"qp", 0xffffff}, {"len", 4096},
+                {"fill", 0xff}};
+    struct fault_inject *in = &r->inject;
+    uint64_t n;
+
+    if (r->action != FA_INJECT)
+        return 1;
+    for (unsigned i = 0; i < RS_ARRAY_SIZE(opts); i++) {
+        if (strcmp(opt, opts[i].name) != 0)
+            continue;
+        if (!scan_uint(ps->sc, &n) || n > opts[i].max)
+            return FAIL(scan_col(ps->sc), "%s: expected a number up to %llu", opt,
+                        (unsigned long long)opts[i].max);
+        switch (i) {
+        case 0: in->has_psn = true, in->psn = (uint32_t)n; break;
+        case 1: in->has_msn = true, in->msn = (uint32_t)n; break;
+        case 2: in->has_qpn = true, in->qpn = (uint32_t)n; break;
+        case 3: in->has_len = true, in->len = (uint32_t)n; break;
+        default: in->fill = (uint8_t)n; break;
+        }
+        return 0;
+    }
+    return 1;
 }
 
 /* The action word and its arguments. */
@@ -154,8 +264,12 @@ parse_action(struct parse *ps, struct fault_rule *r, const char *word, unsigned 
         g_scanner_get_next_token(ps->sc);
         return 0;
     }
+    if (strcmp(word, "inject") == 0) {
+        r->action = FA_INJECT;
+        return parse_inject(ps, &r->inject);
+    }
     return FAIL(col, "unknown action '%s' (drop, duplicate, reorder, delay, corrupt, set, "
-                "add, mark, stall)", word);
+                "add, mark, stall, inject)", word);
 }
 
 /* The options after the action, then "if FILTER" or the end of the line. */
@@ -188,7 +302,15 @@ parse_options(struct parse *ps, struct fault_rule *r, const char *text)
             if (rs_filter_uses(r->filter, "roceshark.icrc") ||
                 rs_filter_uses(r->filter, "roceshark.vcrc"))
                 ps->f->needs_crc = true;
+            if (rs_filter_uses(r->filter, "roceshark.analysis"))
+                ps->needs_analysis = true;
             return 0;
+        }
+        int io = parse_inject_option(ps, r, opt);
+        if (io <= 0) {
+            if (io < 0)
+                return io;
+            continue;
         }
         if (strcmp(opt, "dir") == 0) {
             if (g_scanner_get_next_token(ps->sc) != G_TOKEN_IDENTIFIER)
@@ -252,6 +374,7 @@ parse_line(struct parse *ps, const char *text)
     r->prob = 1;
     r->field = -1;
     int rc = parse_action(ps, r, word, col);
+    ps->needs_analysis |= rc == 0 && r->action == FA_INJECT;
     if (rc == 0)
         rc = parse_options(ps, r, text);
     if (rc != 0) {
@@ -284,6 +407,12 @@ rs_faults_parse(const char *text, const char *where, struct rs_faults **out, cha
     scan_free(ps.sc);       /* before the lines: it reads what is left of the last one */
     g_strfreev(lines);
     f->rng = g_rand_new_with_seed(f->seeded ? f->seed : 0);
+    if (rc == 0 && ps.needs_analysis) {
+        struct rs_analysis_opts ao;
+        rs_analysis_opts_init(&ao);
+        ao.max_convs = 4096;
+        rc = rs_analyzer_new(&ao, &f->an, err);
+    }
     if (rc != 0) {
         rs_faults_free(f);
         return rc;
@@ -318,5 +447,6 @@ rs_faults_free(struct rs_faults *f)
         free(f->held[i]);
     if (f->rng != NULL)
         g_rand_free(f->rng);
+    rs_analyzer_free(f->an);
     free(f);
 }

@@ -112,6 +112,16 @@ hook_poll(void *arg, uint64_t now, rs_rc_pass_fn pass, void *port)
     return r->faults != NULL ? rs_faults_poll(r->faults, now, emit, r) : RS_RC_INFINITE;
 }
 
+static void
+hook_connected(void *arg, const uint8_t local_ip[4], uint32_t qpn, const uint8_t peer_ip[4],
+               uint32_t peer_qpn)
+{
+    struct runner *r = arg;
+
+    if (r->faults != NULL)
+        rs_faults_pair(r->faults, 4, local_ip, qpn, peer_ip, peer_qpn);
+}
+
 /* The target's parameters, through its side channel or from the script. */
 static int
 connect_target(struct rs_script *s, const struct rs_rc_conn_info *ours, char *err)
@@ -437,7 +447,7 @@ rs_script_run(struct rs_script *s, const struct rs_script_opts *o,
     struct rs_rc_ctx *ctx = NULL;
     struct rs_rc_qp *qp = NULL;
     struct rs_rc_mr mr;
-    struct rs_rc_hook hook = {hook_packet, hook_poll, &r};
+    struct rs_rc_hook hook = {hook_packet, hook_poll, &r, hook_connected};
     struct plan *pl = calloc(1, sizeof(*pl));
     struct rs_rc_wc *wcs = calloc(sizeof(pl->wr) / sizeof(pl->wr[0]), sizeof(*wcs));
     struct hit hits[RS_SCRIPT_MAX_EXPECTS];

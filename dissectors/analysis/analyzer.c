@@ -4,6 +4,7 @@
  * Finds the conversation a packet belongs to and hands it to the request
  * or response stream; CNPs, CM MADs and ECN marks are handled on the way.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <roceshark/common.h>
@@ -41,6 +42,18 @@ const char *
 rs_analysis_nak_name(uint8_t code)
 {
     return code < RS_ARRAY_SIZE(nak_names) ? nak_names[code] : NULL;
+}
+
+int
+rs_analysis_nak_code(const char *name)
+{
+    char *end;
+
+    for (unsigned i = 0; i < RS_ARRAY_SIZE(nak_names); i++)
+        if (strcmp(name, nak_names[i]) == 0)
+            return (int)i;
+    unsigned long n = strtoul(name, &end, 0);
+    return *name != '\0' && *end == '\0' && n < 32 ? (int)n : -1;
 }
 
 void

@@ -59,3 +59,18 @@ cm_process(struct rs_analyzer *an, const struct rs_packet *pkt, const struct str
         g_hash_table_remove(an->cm_reqs, GUINT_TO_POINTER(remote_id));
     }
 }
+
+void
+rs_analyzer_pair(struct rs_analyzer *an, uint8_t family, const uint8_t *a, uint32_t qpn_a,
+                 const uint8_t *b, uint32_t qpn_b)
+{
+    struct rs_addr x, y;
+    size_t n = family == 6 ? 16 : 4;
+
+    memset(&x, 0, sizeof(x));
+    memset(&y, 0, sizeof(y));
+    x.family = y.family = family == 6 ? 6 : 4;
+    memcpy(x.bytes, a, n);
+    memcpy(y.bytes, b, n);
+    conv_pair_cm(an, &x, qpn_a & 0xffffff, &y, qpn_b & 0xffffff, 0);
+}

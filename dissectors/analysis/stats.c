@@ -111,3 +111,20 @@ rs_analyzer_evictions(const struct rs_analyzer *an)
 {
     return an->evictions;
 }
+
+bool
+rs_analyzer_conv_state(const struct rs_analyzer *an, uint32_t id, struct rs_conv_state *out)
+{
+    const struct conv *c = g_hash_table_lookup(an->live_by_id, GUINT_TO_POINTER(id));
+
+    if (c == NULL)
+        return false;
+    out->requester_qp = c->stats.requester_qp;
+    out->responder_qp = c->stats.responder_qp;
+    out->have_next_psn = c->req.started;
+    out->next_psn = c->req.e_lo;
+    out->have_msn = c->resp.have_msn;
+    out->msn = c->resp.msn;
+    out->pmtu = c->pmtu;
+    return true;
+}

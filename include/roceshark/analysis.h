@@ -92,6 +92,29 @@ void rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct r
 const char *rs_violation_name(uint8_t violation);
 /* The NAK name analysis uses ("psn_seq_error", ...), NULL for reserved codes. */
 const char *rs_analysis_nak_name(uint8_t code);
+/* The code of a NAK by that name or by its number (0-31); -1 for neither. */
+int rs_analysis_nak_code(const char *name);
+
+/* Tells the analyzer that QP qpn_a at address a and QP qpn_b at b are connected, as a
+ * CM REP does: for whoever set them up by other means (a side channel), so that the
+ * pairing is known before the first response. family is 4 (IPv4) or 6 (IPv6, GIDs). */
+void rs_analyzer_pair(struct rs_analyzer *an, uint8_t family, const uint8_t *a,
+                      uint32_t qpn_a, const uint8_t *b, uint32_t qpn_b);
+
+/* Where a conversation stands after the frames fed so far: what a packet made up to
+ * join it needs (the fault engine's injected NAKs, ACKs and CNPs). */
+struct rs_conv_state {
+    uint32_t requester_qp;      /* 0xffffffff while unknown */
+    uint32_t responder_qp;
+    bool have_next_psn;
+    uint32_t next_psn;          /* the request PSN the responder expects next */
+    bool have_msn;
+    uint32_t msn;               /* the last MSN a response carried */
+    uint16_t pmtu;              /* learned or assumed; 0 when unknown */
+};
+/* False when conversation id is not live (unknown, or evicted). */
+bool rs_analyzer_conv_state(const struct rs_analyzer *an, uint32_t id,
+                            struct rs_conv_state *out);
 
 /* --- Per-conversation statistics (for -z conv,qp and the plugin's tap) --- */
 

@@ -18,6 +18,9 @@
  *     add infiniband.bth.psn+=1
  *     mark ecn ce prob 0.05
  *     stall 5ms times 1 dir tx if infiniband.bth.psn == 300
+ *     inject nak psn_seq_error times 1 dir rx if infiniband.bth.psn == 5
+ *     inject rnr 1ms if infiniband.bth.opcode == "RC Send Only"
+ *     inject ack psn 9 msn 3 | inject cnp | inject read response len 64 fill 0xab
  *
  * An action, its options in any order, and "if FILTER" to the end of the
  * line (without it the rule takes every packet). dir tx|rx|both says which
@@ -26,6 +29,15 @@
  * times N at most N times. Every rule a packet matches acts on it, in order;
  * a drop ends it. After set, add and mark the checksums and the ICRC are
  * computed again, unless the rule says keep icrc.
+ *
+ * inject makes up a packet and sends it at once, before the matched one goes on (a drop
+ * rule after it can stop that one): a NAK (the AETH code by name or number), an RNR NAK
+ * (its timer as IBTA's 5-bit code, or a time rounded up to one), an ACK or a READ
+ * response (first, middle, last or only; len, fill) toward the requester of the matched
+ * packet, or a CNP toward its sender. They carry the matched packet's addressing,
+ * turned around when they go back, and the conversation's state as the engine has
+ * followed it: the requester's QP, the PSN the responder expects (a sequence NAK's), the
+ * last MSN; psn, msn and qp on the rule say otherwise.
  *
  * The engine does no I/O and reads no clock: packets and the time come in,
  * packets go out through a callback, now or (delayed, reordered) from
@@ -74,10 +86,17 @@ void rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype,
  * (RS_FAULTS_NEVER when none is held). */
 uint64_t rs_faults_poll(struct rs_faults *f, uint64_t now_ns, rs_fault_emit_fn emit, void *ctx);
 
+/* Tells the engine that QP qpn_a at address a (family 4 or 6) and qpn_b at b are
+ * connected, for inject rules to know whom to answer before the first response went by:
+ * for callers that set the QPs up themselves (a side channel). */
+void rs_faults_pair(struct rs_faults *f, uint8_t family, const uint8_t *a, uint32_t qpn_a,
+                    const uint8_t *b, uint32_t qpn_b);
+
 /* Counts, per rule and in all. */
 struct rs_fault_rule_stats {
     uint64_t matched;       /* packets the rule's direction and filter took */
     uint64_t acted;         /* of those, the ones it acted on */
+    uint64_t unbuilt;       /* inject: of those, the ones it could not answer (QP unknown) */
 };
 unsigned rs_faults_rules(const struct rs_faults *f);
 void rs_faults_rule_stats(const struct rs_faults *f, unsigned rule,

@@ -208,6 +208,8 @@ struct rs_rc_link {
     uint8_t *(*tx_buf)(void *arg);
     void (*tx_send)(void *arg, uint32_t len);
     void *arg;
+    /* Told when a QP is connected to its peer (NULL: not told). */
+    void (*connected)(void *arg, uint32_t qpn, const uint8_t peer_ip[4], uint32_t peer_qpn);
 };
 
 /* Tracing of the state machines: machine is "resp" or "comp", state the
@@ -308,6 +310,10 @@ struct rs_rc_hook {
                    rs_rc_pass_fn pass, void *port);
     uint64_t (*poll)(void *arg, uint64_t now_ns, rs_rc_pass_fn pass, void *port);
     void *arg;
+    /* A QP of ours (at local_ip) was connected to peer_qpn at peer_ip; NULL: not told.
+     * The fault engine learns from it whom an injected NAK answers. */
+    void (*connected)(void *arg, const uint8_t local_ip[4], uint32_t qpn,
+                      const uint8_t peer_ip[4], uint32_t peer_qpn);
 };
 
 struct rs_rc_udp_opts {

@@ -160,6 +160,8 @@ rs_rc_qp_create(struct rs_rc_ctx *ctx, const struct rs_rc_qp_attr *attr,
     qp->next = ctx->qps;
     ctx->qps = qp;
     *out = qp;
+    if (ctx->link.connected != NULL)
+        ctx->link.connected(ctx->link.arg, qpn, attr->peer_ip, attr->dest_qpn);
     return 0;
 }
 

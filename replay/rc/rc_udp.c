@@ -113,6 +113,16 @@ udp_tx_send(void *arg, uint32_t len)
         rs_rc_udp_flush(u);
 }
 
+static void
+udp_connected(void *arg, uint32_t qpn, const uint8_t peer_ip[4], uint32_t peer_qpn)
+{
+    struct rs_rc_udp *u = arg;
+    const struct rs_rc_hook *h = u->opts.hook;
+
+    if (h != NULL && h->connected != NULL)
+        h->connected(h->arg, u->opts.ip, qpn, peer_ip, peer_qpn);
+}
+
 /* Hands on the hook's held packets that are due. */
 static void
 hook_poll(struct rs_rc_udp *u, struct rs_rc_ctx *ctx, uint64_t now)
@@ -310,6 +320,7 @@ rs_rc_udp_open(struct rs_rc_udp **out, const struct rs_rc_udp_opts *opts, char *
     want_arrival_times(u);
     u->link.tx_buf = udp_tx_buf;
     u->link.tx_send = udp_tx_send;
+    u->link.connected = udp_connected;
     u->link.arg = u;
     *out = u;
     return 0;

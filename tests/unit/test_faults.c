@@ -265,6 +265,158 @@ test_rewrites(void **state)
     rs_faults_free(f);
 }
 
+/* The packets the engine let through, whole, for the inject tests. */
+struct made {
+    unsigned n;
+    enum rs_fault_dir dir[16];
+    uint8_t pkt[16][512];
+    uint32_t len[16];
+};
+
+static void
+keep(void *ctx, enum rs_fault_dir dir, const uint8_t *pkt, uint32_t len)
+{
+    struct made *m = ctx;
+
+    assert_true(m->n < 16 && len <= sizeof(m->pkt[0]));
+    m->dir[m->n] = dir;
+    memcpy(m->pkt[m->n], pkt, len);
+    m->len[m->n++] = len;
+}
+
+/* One made-up packet, decoded: its BTH and AETH as numbers, and its ICRC checked. */
+struct answer {
+    uint8_t opcode, syndrome;
+    bool becn;
+    uint32_t dest_qp, psn, msn;
+    uint8_t src[4], dst[4];
+    uint32_t payload;
+    uint8_t icrc;
+};
+
+static struct answer
+answer_of(const struct made *m, unsigned i)
+{
+    struct rs_frame frame;
+    struct rs_decode_opts o;
+    struct rs_packet p;
+    struct answer a;
+
+    memset(&frame, 0, sizeof(frame));
+    frame.data = m->pkt[i];
+    frame.caplen = frame.len = m->len[i];
+    frame.linktype = RS_DLT_IPV4;
+    rs_decode_opts_init(&o);
+    o.verify_crc = true;
+    rs_decode_frame(&frame, &o, &p);
+    assert_true(rs_packet_has(&p, RS_LAYER_BTH));
+    const uint8_t *bth = rs_packet_at(&p, RS_LAYER_BTH), *ip = rs_packet_at(&p, RS_LAYER_IPV4);
+    memset(&a, 0, sizeof(a));
+    a.opcode = bth[0];
+    a.becn = (bth[4] & 0x40) != 0;     /* FECN, BECN, reserved */
+    a.dest_qp = rs_load_be24(bth + 5);
+    a.psn = rs_load_be24(bth + 9);
+    if (rs_packet_has(&p, RS_LAYER_AETH)) {
+        a.syndrome = rs_packet_at(&p, RS_LAYER_AETH)[0];
+        a.msn = rs_load_be24(rs_packet_at(&p, RS_LAYER_AETH) + 1);
+    }
+    memcpy(a.src, ip + 12, 4);
+    memcpy(a.dst, ip + 16, 4);
+    a.payload = p.payload_len;
+    a.icrc = p.icrc_status;
+    return a;
+}
+
+static void
+send_psn(struct rs_faults *f, uint32_t psn, struct made *m)
+{
+    uint8_t buf[256];
+    uint32_t len = packet(psn, buf);
+
+    rs_faults_packet(f, RS_FAULT_RX, RS_DLT_IPV4, buf, len, psn * 1000ull, keep, m);
+}
+
+static void
+test_inject(void **state)
+{
+    static const uint8_t requester[4] = {10, 0, 0, 1}, responder[4] = {10, 0, 0, 2};
+    struct made m;
+    struct rs_fault_rule_stats st;
+
+    (void)state;
+    struct rs_faults *f = rules(
+        "inject nak psn_seq_error if infiniband.bth.psn == 2\n"
+        "drop if infiniband.bth.psn == 2\n"
+        "inject rnr 1ms if infiniband.bth.psn == 3\n"
+        "inject ack if infiniband.bth.psn == 4\n"
+        "inject cnp if infiniband.bth.psn == 5\n"
+        "inject nak remote_access_error qp 0x99 msn 7 psn 1000 if infiniband.bth.psn == 6\n"
+        "inject read response last len 40 fill 0xab if infiniband.bth.psn == 7\n"
+        "inject nak psn_seq_error if roceshark.analysis.psn_gap\n");
+
+    /* Before the QPs are known to be connected, there is no one to answer. */
+    memset(&m, 0, sizeof(m));
+    send_psn(f, 0, &m);
+    send_psn(f, 2, &m);
+    assert_int_equal(m.n, 1);
+    rs_faults_rule_stats(f, 0, &st);
+    assert_int_equal(st.acted, 1);
+    assert_int_equal(st.unbuilt, 1);
+    rs_faults_free(f);
+
+    f = rules("inject nak psn_seq_error if infiniband.bth.psn == 2\n"
+              "drop if infiniband.bth.psn == 2\n"
+              "inject rnr 1ms if infiniband.bth.psn == 3\n"
+              "inject ack if infiniband.bth.psn == 4\n"
+              "inject cnp if infiniband.bth.psn == 5\n"
+              "inject nak remote_access_error qp 0x99 msn 7 psn 1000 "
+              "if infiniband.bth.psn == 6\n"
+              "inject read response last len 40 fill 0xab if infiniband.bth.psn == 7\n"
+              "inject nak 0 if roceshark.analysis.psn_gap\n");
+    rs_faults_pair(f, 4, requester, 0x22, responder, 0x11);
+    memset(&m, 0, sizeof(m));
+    for (uint32_t psn = 0; psn < 8; psn++)
+        send_psn(f, psn, &m);
+    send_psn(f, 10, &m);        /* two missing */
+    /* 0, 1, NAK (2 dropped), RNR 3, 3, ACK 4, 4, CNP, 5, NAK, 6, READ, 7, NAK, 10 */
+    assert_int_equal(m.n, 15);
+    struct answer a = answer_of(&m, 2);
+    assert_int_equal(m.dir[2], RS_FAULT_TX);            /* back to the requester */
+    assert_int_equal(a.opcode, 0x11);
+    assert_int_equal(a.syndrome, 0x60);                 /* NAK, PSN sequence error */
+    assert_int_equal(a.psn, 2);                         /* the one it takes as lost */
+    assert_int_equal(a.dest_qp, 0x22);
+    assert_memory_equal(a.src, responder, 4);
+    assert_memory_equal(a.dst, requester, 4);
+    assert_int_equal(a.icrc, RS_CKSUM_GOOD);
+    a = answer_of(&m, 3);
+    assert_int_equal(a.syndrome, 0x20 | 14);            /* RNR, 1.28 ms: the first >= 1 ms */
+    assert_int_equal(a.psn, 3);
+    a = answer_of(&m, 5);
+    assert_int_equal(a.syndrome, 0x1f);
+    assert_int_equal(a.psn, 4);
+    a = answer_of(&m, 7);
+    assert_int_equal(a.opcode, 0x81);
+    assert_true(a.becn);
+    assert_int_equal(a.dest_qp, 0x22);
+    a = answer_of(&m, 9);
+    assert_int_equal(a.syndrome, 0x62);
+    assert_int_equal(a.dest_qp, 0x99);
+    assert_int_equal(a.msn, 7);
+    assert_int_equal(a.psn, 1000);
+    a = answer_of(&m, 11);
+    assert_int_equal(a.opcode, 0x0f);
+    assert_int_equal(a.payload, 40);
+    assert_int_equal(a.psn, 7);
+    assert_int_equal(a.icrc, RS_CKSUM_GOOD);
+    /* The gap before 10: the NAK names the first missing PSN, 8. */
+    a = answer_of(&m, 13);
+    assert_int_equal(a.syndrome, 0x60);
+    assert_int_equal(a.psn, 8);
+    assert_int_equal(answer_of(&m, 14).psn, 10);
+    rs_faults_free(f);
+}
+
 static void
 test_errors(void **state)
 {
@@ -272,7 +424,16 @@ test_errors(void **state)
         const char *text, *err;
     } cases[] = {
         {"explode", "t:1:1: unknown action 'explode' (drop, duplicate, reorder, delay, corrupt, "
-                    "set, add, mark, stall)"},
+                    "set, add, mark, stall, inject)"},
+        {"inject nak bad_code", "t:1:12: inject nak: expected a code (psn_seq_error, "
+                                "invalid_request, remote_access_error, remote_operational_error, "
+                                "invalid_rd_request, or 0 to 31)"},
+        {"inject rnr 1s", "t:1:14: inject rnr: expected the timer, a code from 0 to 31 or a "
+                          "time up to 655.36ms"},
+        {"inject ping", "t:1:8: inject: unknown packet 'ping' (nak, rnr, ack, cnp, read response)"},
+        {"inject ack psn 16777216", "t:1:24: psn: expected a number up to 16777215"},
+        {"drop psn 3", "t:1:6: unknown option 'psn' (dir, times, skip, every, prob, keep icrc, "
+                       "if)"},
         {"stall 0ms", "t:1:10: stall: expected a time (2ms, 1s)"},
         {"\n  drop sometimes", "t:2:8: unknown option 'sometimes' (dir, times, skip, every, "
                                "prob, keep icrc, if)"},
@@ -313,6 +474,7 @@ main(void)
         cmocka_unit_test(test_prob_and_seed),
         cmocka_unit_test(test_duplicate_reorder_delay),
         cmocka_unit_test(test_rewrites),
+        cmocka_unit_test(test_inject),
         cmocka_unit_test(test_errors),
     };
 
