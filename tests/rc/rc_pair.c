@@ -90,6 +90,7 @@ rc_pair_init(struct rc_pair *p, char *err)
     for (int i = 0; i < 2; i++) {
         struct rs_rc_ctx_opts o;
         struct rs_rc_link link;
+        memset(&link, 0, sizeof(link));
         rs_rc_ctx_opts_init(&o);
         memcpy(o.local_ip, ip[i], 4);
         if (getenv("RC_TRACE") != NULL) {
