@@ -24,7 +24,7 @@ struct script_post {
 
 enum script_expect_kind {
     E_NAK, E_RNR, E_CNP, E_RETRANSMIT, E_COMPLETION, E_NO_VIOLATION, E_FIELD, E_NO_FIELD,
-    E_COUNT
+    E_COUNT, E_EXIT
 };
 
 #define EXPECT_ANY_CODE -1
@@ -35,10 +35,12 @@ struct script_expect {
     int nak_code;           /* E_NAK: the syndrome's error code, or EXPECT_ANY_CODE */
     bool has_psn;
     uint32_t psn;           /* E_NAK: the NAK's PSN; E_RETRANSMIT: the first one resent */
+    bool from_nak;          /* E_RETRANSMIT: the first one resent has the first NAK's PSN */
     uint64_t within_ns;     /* 0: any time */
+    uint64_t after_ns;      /* not before this (an RNR timer, an ACK timeout) */
     uint8_t status;         /* E_COMPLETION: a status some completion has, or all OK */
     char *filter;           /* E_FIELD, E_NO_FIELD, E_COUNT */
-    uint64_t count;         /* E_COUNT: exactly this many frames match */
+    uint64_t count;         /* E_COUNT: exactly this many frames match; E_EXIT: the status */
     char text[160];         /* as written, for the report */
 };
 
@@ -47,8 +49,10 @@ struct rs_script {
     char bind[64];
     struct rs_rc_qp_attr attr;
     uint32_t qpn, psn;
-    /* connect: the target, through its side channel or as given. */
+    /* connect (we request) or accept (we respond): the target, through a side channel
+     * (its, or ours that it connects to) or as given. */
     char target[64];
+    bool accept;
     bool side;
     uint16_t port;
     struct rs_rc_conn_info peer;    /* static: qpn, psn, rkey, va, length */
@@ -59,6 +63,15 @@ struct rs_script {
     struct script_expect expects[RS_SCRIPT_MAX_EXPECTS];
     unsigned n_expects;
     uint64_t timeout_ns;            /* the run's deadline */
+    char *run;                      /* run: the command that starts the target, or NULL */
 };
+
+/* script_accept.c: the run when the target is a requester: our responder serves it while
+ * the script's run command starts it, until the command exited (*status, -1 when it had
+ * not by the deadline), the wire went quiet, or the deadline. last_packet is when the
+ * recorder last saw a packet. */
+int script_accept(const struct rs_script *s, const uint8_t our_ip[4], const char *bind,
+                  struct rs_rc_udp *udp, struct rs_rc_ctx *ctx, const uint64_t *last_packet,
+                  int *status, char *err);
 
 #endif /* ROCESHARK_SCRIPT_INT_H */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <roceshark/analysis.h>
 #include <roceshark/dissect.h>
 #include <roceshark/faults.h>
 #include <roceshark/filter.h>
@@ -107,21 +108,26 @@ parse_bind(struct sparse *ps)
     return 0;
 }
 
-/* connect IP [side PORT] | connect IP qpn N [psn N] [rkey K] [va V] [length L] */
+/* connect IP [side PORT] | connect IP qpn N [psn N] [rkey K] [va V] [length L];
+ * accept IP [side PORT] | accept IP qpn N [psn N] */
 static int
-parse_connect(struct sparse *ps)
+parse_connect(struct sparse *ps, bool accept)
 {
+    const char *what = accept ? "accept" : "connect";
     struct rs_script *s = ps->s;
     unsigned col;
     uint64_t port = 18515, qpn = 0, psn = 0, rkey = 0, va = 0, length = UINT32_MAX;
     bool static_peer = false, side = false;
     uint8_t ip[4];
 
+    if (s->target[0] != '\0')
+        return FAIL(1, "%s: the script has its target already (one connect or accept)", what);
     if (!rs_rc_parse_ipv4(word(ps, s->target, sizeof(s->target), &col), ip))
-        return FAIL(col, "connect: expected the target's IPv4 address");
+        return FAIL(col, "%s: expected the target's IPv4 address", what);
     struct opt o[] = {{"side", 0xffff, &port, &side},      {"qpn", 0xffffff, &qpn, &static_peer},
                       {"psn", 0xffffff, &psn, NULL},       {"rkey", 0xffffffff, &rkey, NULL},
                       {"va", UINT64_MAX, &va, NULL},       {"length", UINT64_MAX, &length, NULL}};
+    size_t n_opts = accept ? 3 : sizeof(o) / sizeof(o[0]);     /* a requester has no region */
     /* "side" alone takes the default port. */
     if (scan_next_is(ps->sc, "side")) {
         g_scanner_get_next_token(ps->sc);
@@ -129,11 +135,12 @@ parse_connect(struct sparse *ps)
         if (scan_peek_uint(ps->sc))
             scan_uint(ps->sc, &port);
     }
-    int rc = options(ps, "connect", o, sizeof(o) / sizeof(o[0]));
+    int rc = options(ps, what, o, n_opts);
     if (rc != 0)
         return rc;
     if (side && static_peer)
-        return FAIL(col, "connect: give side [PORT] or qpn N and the rest, not both");
+        return FAIL(col, "%s: give side [PORT] or qpn N and the rest, not both", what);
+    s->accept = accept;
     s->side = !static_peer;
     s->port = (uint16_t)port;
     memcpy(s->peer.ip, ip, 4);
@@ -195,22 +202,7 @@ parse_post(struct sparse *ps)
     return 0;
 }
 
-/* A NAK code by its name (the AETH's error codes, IBTA Table 43) or number. */
-static int
-nak_code(const char *w)
-{
-    static const char *const names[] = {"psn_seq_error", "invalid_request",
-                                        "remote_access_error", "remote_operational_error",
-                                        "invalid_rd_request"};
-    uint64_t n;
-
-    for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
-        if (strcmp(w, names[i]) == 0)
-            return i;
-    return scan_word_uint(w, &n) && n < 32 ? (int)n : -2;
-}
-
-/* [psn P] [from P] [within T] after an expectation's first words. */
+/* [psn P] [from P|nak] [within T] [after T] after an expectation's first words. */
 static int
 expect_options(struct sparse *ps, struct script_expect *e, bool psn_ok, bool from_ok)
 {
@@ -219,7 +211,10 @@ expect_options(struct sparse *ps, struct script_expect *e, bool psn_ok, bool fro
     uint64_t n;
 
     while (*word(ps, w, sizeof(w), &col) != '\0') {
-        if ((psn_ok && strcmp(w, "psn") == 0) || (from_ok && strcmp(w, "from") == 0)) {
+        if (from_ok && strcmp(w, "from") == 0 && scan_next_is(ps->sc, "nak")) {
+            g_scanner_get_next_token(ps->sc);
+            e->from_nak = true;
+        } else if ((psn_ok && strcmp(w, "psn") == 0) || (from_ok && strcmp(w, "from") == 0)) {
             if (!scan_uint(ps->sc, &n) || n > 0xffffff)
                 return FAIL(scan_col(ps->sc), "expect: %s: expected a PSN", w);
             e->has_psn = true;
@@ -227,6 +222,9 @@ expect_options(struct sparse *ps, struct script_expect *e, bool psn_ok, bool fro
         } else if (strcmp(w, "within") == 0) {
             if (!scan_duration(ps->sc, &e->within_ns))
                 return FAIL(scan_col(ps->sc), "expect: within: expected a time (1ms, 100us)");
+        } else if (strcmp(w, "after") == 0) {
+            if (!scan_duration(ps->sc, &e->after_ns))
+                return FAIL(scan_col(ps->sc), "expect: after: expected a time (1ms, 100us)");
         } else {
             return FAIL(col, "expect: unknown word '%s'", w);
         }
@@ -254,8 +252,8 @@ parse_expect(struct sparse *ps)
     if (strcmp(w, "nak") == 0) {
         e->kind = E_NAK;
         if (g_scanner_peek_next_token(ps->sc) == G_TOKEN_IDENTIFIER &&
-            nak_code(ps->sc->next_value.v_identifier) >= 0) {
-            e->nak_code = nak_code(ps->sc->next_value.v_identifier);
+            rs_analysis_nak_code(ps->sc->next_value.v_identifier) >= 0) {
+            e->nak_code = rs_analysis_nak_code(ps->sc->next_value.v_identifier);
             g_scanner_get_next_token(ps->sc);
         }
         rc = expect_options(ps, e, true, false);
@@ -265,6 +263,12 @@ parse_expect(struct sparse *ps)
     } else if (strcmp(w, "retransmit") == 0) {
         e->kind = E_RETRANSMIT;
         rc = expect_options(ps, e, false, true);
+    } else if (strcmp(w, "exit") == 0) {
+        e->kind = E_EXIT;
+        if (!scan_uint(ps->sc, &e->count) || e->count > 255)
+            return FAIL(scan_col(ps->sc), "expect exit: expected the run command's exit status, "
+                        "0 to 255");
+        rc = expect_end(ps, "expect exit");
     } else if (strcmp(w, "completion") == 0) {
         e->kind = E_COMPLETION;
         char st[32];
@@ -314,7 +318,7 @@ parse_expect(struct sparse *ps)
         e->filter = g_strdup(filter);
     } else {
         return FAIL(col, "expect: unknown expectation '%s' (nak, rnr, cnp, retransmit, "
-                    "completion, no violation, field, no field, count)", w);
+                    "completion, exit, no violation, field, no field, count)", w);
     }
     if (rc == 0)
         s->n_expects++;
@@ -333,8 +337,18 @@ parse_statement(struct sparse *ps, unsigned lineno)
     word(ps, w, sizeof(w), &col);
     if (strcmp(w, "bind") == 0)
         return parse_bind(ps);
-    if (strcmp(w, "connect") == 0)
-        return parse_connect(ps);
+    if (strcmp(w, "connect") == 0 || strcmp(w, "accept") == 0)
+        return parse_connect(ps, w[0] == 'a');
+    if (strcmp(w, "run") == 0) {
+        GTokenType t = g_scanner_get_next_token(ps->sc);
+        if (t != G_TOKEN_STRING || ps->s->run != NULL)
+            return FAIL(t == G_TOKEN_IDENTIFIER
+                            ? scan_token_col(ps->sc, strlen(ps->sc->value.v_identifier))
+                            : scan_col(ps->sc),
+                        "run: expected one command, in double quotes");
+        ps->s->run = g_strdup(ps->sc->value.v_string);
+        return expect_end(ps, "run");
+    }
     if (strcmp(w, "post") == 0)
         return parse_post(ps);
     if (strcmp(w, "expect") == 0)
@@ -355,7 +369,27 @@ parse_statement(struct sparse *ps, unsigned lineno)
         g_string_append_printf(f, "%*s%s\n", (int)(col + 4), "", ps->text + col + 4);
         return 0;
     }
-    return FAIL(col, "unknown statement '%s' (bind, connect, fault, post, expect, timeout)", w);
+    return FAIL(col, "unknown statement '%s' (bind, connect, accept, run, fault, post, expect, "
+                "timeout)", w);
+}
+
+/* What only one role can do: we post and see our completions as the requester; as the
+ * responder, the target requester's completions are not on the wire. */
+static int
+check_roles(const struct rs_script *s, char *err)
+{
+    if (s->accept && s->n_posts > 0)
+        return rs_error(err, RS_EINVAL, "%s: post: the target is the requester (accept): it "
+                        "posts the work", s->where);
+    for (unsigned i = 0; i < s->n_expects; i++) {
+        if (s->accept && s->expects[i].kind == E_COMPLETION)
+            return rs_error(err, RS_EINVAL, "%s: expect completion: the target is the "
+                            "requester (accept); its completions are not on the wire (expect "
+                            "exit checks what its command says)", s->where);
+        if (s->run == NULL && s->expects[i].kind == E_EXIT)
+            return rs_error(err, RS_EINVAL, "%s: expect exit: no run statement", s->where);
+    }
+    return 0;
 }
 
 int
@@ -386,7 +420,10 @@ rs_script_parse(const char *text, const char *where, struct rs_script **out, cha
     scan_free(ps.sc);       /* before the lines: it reads what is left of the last one */
     g_strfreev(lines);
     if (rc == 0 && s->target[0] == '\0')
-        rc = rs_error(err, RS_EINVAL, "%s: no connect statement: the script has no target", where);
+        rc = rs_error(err, RS_EINVAL, "%s: no connect or accept statement: the script has no "
+                      "target", where);
+    if (rc == 0)
+        rc = check_roles(s, err);
     if (rc == 0 && s->faults->len > 0) {
         struct rs_faults *f;
         rc = rs_faults_parse(s->faults->str, where, &f, err);
@@ -421,5 +458,6 @@ rs_script_free(struct rs_script *s)
     for (unsigned i = 0; i < s->n_expects; i++)
         g_free(s->expects[i].filter);
     g_string_free(s->faults, TRUE);
+    g_free(s->run);
     free(s);
 }

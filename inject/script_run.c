@@ -40,6 +40,10 @@ struct runner {
     rs_rc_pass_fn pass;
     void *port;
     uint8_t our_ip[4];
+    uint64_t last_packet;               /* when the last one was recorded */
+    bool have_nak;                      /* the first NAK on the wire, for "from nak" */
+    uint32_t nak_psn;
+    int exit_status;                    /* the run command's; -1: none, or it did not exit */
 };
 
 static void
@@ -47,6 +51,7 @@ record(struct runner *r, const uint8_t *pkt, uint32_t len, uint64_t now)
 {
     struct record h = {now, len, 0};
 
+    r->last_packet = now;
     if (r->rec->len + sizeof(h) + len > RECORD_MAX) {
         r->rec_full = true;
         return;
@@ -224,6 +229,51 @@ run_posts(struct rs_rc_udp *udp, struct rs_rc_ctx *ctx, struct rs_rc_qp *qp,
     return 0;
 }
 
+/* We are the requester: a region for the posts, the QP to the target, and the posts. */
+static int
+run_requester(struct rs_script *s, struct runner *r, struct rs_rc_udp *udp,
+              struct rs_rc_ctx *ctx, struct plan *pl, struct rs_rc_wc *wcs, unsigned *n_wcs,
+              char *err)
+{
+    uint64_t size = plan_size(s);
+    uint8_t *buf = rs_rc_mem_alloc(size);
+    struct rs_rc_qp *qp = NULL;
+    struct rs_rc_mr mr;
+    int rc;
+
+    if (buf == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    if (rs_rc_mr_reg(ctx, buf, size, 0, 0, RS_RC_ACCESS_LOCAL_WRITE |
+                     RS_RC_ACCESS_REMOTE_WRITE | RS_RC_ACCESS_REMOTE_READ |
+                     RS_RC_ACCESS_REMOTE_ATOMIC, &mr, err) < 0) {
+        rc = RS_EIO;
+        goto out;
+    }
+    struct rs_rc_conn_info ours = {{0}, s->qpn, s->psn, mr.rkey, mr.va, mr.length,
+                                   s->attr.pmtu};
+    memcpy(ours.ip, r->our_ip, 4);
+    if ((rc = connect_target(s, &ours, err)) != 0)
+        goto out;
+    struct rs_rc_qp_attr a = s->attr;
+    a.qpn = s->qpn;
+    a.dest_qpn = s->peer.qpn;
+    memcpy(a.peer_ip, s->peer.ip, 4);
+    a.sq_psn = s->psn;
+    a.rq_psn = s->peer.psn;
+    if (s->peer.pmtu != 0 && s->peer.pmtu < a.pmtu)
+        a.pmtu = s->peer.pmtu;
+    if (rs_rc_qp_create(ctx, &a, &qp, err) < 0 || make_plan(s, &mr, buf, pl, err) != 0) {
+        rc = RS_EINVAL;
+        goto out;
+    }
+    rc = run_posts(udp, ctx, qp, pl, s->timeout_ns, wcs, n_wcs, err);
+out:
+    if (qp != NULL)
+        rs_rc_qp_destroy(qp);
+    rs_rc_mem_free(buf, size);
+    return rc;
+}
+
 /* What an expectation looks for in the recording, as a display filter. */
 static char *
 expect_filter(const struct script_expect *e)
@@ -338,6 +388,11 @@ scan_recording(struct runner *r, struct hit *hits, unsigned n, uint64_t *first_t
         if (res == NULL)
             continue;
         bool ours = h->len >= 20 && memcmp(data + 12, r->our_ip, 4) == 0;
+        if (!r->have_nak && rs_packet_has(&res->pkt, RS_LAYER_AETH) &&
+            rs_packet_at(&res->pkt, RS_LAYER_AETH)[0] >> 5 == RS_AETH_NAK) {
+            r->have_nak = true;
+            r->nak_psn = rs_load_be24(rs_packet_at(&res->pkt, RS_LAYER_BTH) + 9);
+        }
         for (unsigned i = 0; i < n; i++) {
             struct hit *x = &hits[i];
             if (x->f == NULL || (!x->any_direction && ours != x->from_us) ||
@@ -362,7 +417,7 @@ scan_recording(struct runner *r, struct hit *hits, unsigned n, uint64_t *first_t
 
 /* Each expectation's verdict, from its hit and the completions. */
 static void
-judge(const struct rs_script *s, const struct hit *hits, uint64_t ref,
+judge(const struct rs_script *s, const struct runner *r, const struct hit *hits, uint64_t ref,
       const struct rs_rc_wc *wcs, unsigned n_wcs, unsigned n_wrs, struct rs_script_result *out)
 {
     for (unsigned i = 0; i < s->n_expects; i++) {
@@ -372,6 +427,16 @@ judge(const struct rs_script *s, const struct hit *hits, uint64_t ref,
         double us = x->frame != 0 && x->t >= ref ? (double)(x->t - ref) / 1e3 : 0;
 
         snprintf(res->text, sizeof(res->text), "%s", e->text);
+        if (e->kind == E_EXIT) {
+            res->ok = r->exit_status == (int)e->count;
+            if (r->exit_status < 0)
+                snprintf(res->evidence, sizeof(res->evidence), "the command had not exited by "
+                         "the deadline");
+            else
+                snprintf(res->evidence, sizeof(res->evidence), "the command exited with %d",
+                         r->exit_status);
+            continue;
+        }
         if (e->kind == E_COMPLETION) {
             unsigned ok = 0, with = 0;
             for (unsigned k = 0; k < n_wcs; k++) {
@@ -428,11 +493,23 @@ judge(const struct rs_script *s, const struct hit *hits, uint64_t ref,
         res->ok = true;
         if (e->kind == E_RETRANSMIT && e->has_psn && x->psn != e->psn)
             res->ok = false;
+        if (e->from_nak && (!r->have_nak || x->psn != r->nak_psn))
+            res->ok = false;
         /* Before the reference (no fault had acted yet) counts as at once. */
         if (e->within_ns != 0 && x->t > ref && x->t - ref > e->within_ns)
             res->ok = false;
+        if (e->after_ns != 0 && (x->t < ref || x->t - ref < e->after_ns))
+            res->ok = false;
         snprintf(res->evidence, sizeof(res->evidence), "after %.0f us (frame %" PRIu64
                  ", PSN %u)", us, x->frame, x->psn);
+        if (e->from_nak) {
+            size_t l = strlen(res->evidence);
+            if (r->have_nak)
+                snprintf(res->evidence + l, sizeof(res->evidence) - l, "; the first NAK names "
+                         "PSN %u", r->nak_psn);
+            else
+                snprintf(res->evidence + l, sizeof(res->evidence) - l, "; no NAK on the wire");
+        }
     }
 }
 
@@ -445,18 +522,16 @@ rs_script_run(struct rs_script *s, const struct rs_script_opts *o,
     struct rs_rc_ctx_opts co;
     struct rs_rc_udp *udp = NULL;
     struct rs_rc_ctx *ctx = NULL;
-    struct rs_rc_qp *qp = NULL;
-    struct rs_rc_mr mr;
     struct rs_rc_hook hook = {hook_packet, hook_poll, &r, hook_connected};
     struct plan *pl = calloc(1, sizeof(*pl));
     struct rs_rc_wc *wcs = calloc(sizeof(pl->wr) / sizeof(pl->wr[0]), sizeof(*wcs));
     struct hit hits[RS_SCRIPT_MAX_EXPECTS];
-    uint8_t *buf = NULL;
-    uint64_t size = plan_size(s), first_t = 0;
+    uint64_t first_t = 0;
     unsigned n_wcs = 0;
     int rc = 0;
 
     memset(&r, 0, sizeof(r));
+    r.exit_status = -1;
     memset(hits, 0, sizeof(hits));
     *n_results = 0;
     r.s = s;
@@ -488,37 +563,20 @@ rs_script_run(struct rs_script *s, const struct rs_script_opts *o,
     rs_rc_ctx_opts_init(&co);
     memcpy(co.local_ip, r.our_ip, 4);
     co.verify_icrc = rs_rc_udp_checks_icrc(udp);
-    buf = rs_rc_mem_alloc(size);
-    if (buf == NULL || rs_rc_ctx_create(&ctx, &co, rs_rc_udp_link(udp), err) < 0 ||
-        rs_rc_mr_reg(ctx, buf, size, 0, 0, RS_RC_ACCESS_LOCAL_WRITE |
-                     RS_RC_ACCESS_REMOTE_WRITE | RS_RC_ACCESS_REMOTE_READ |
-                     RS_RC_ACCESS_REMOTE_ATOMIC, &mr, err) < 0) {
-        rc = buf == NULL ? rs_error(err, RS_ENOMEM, "out of memory") : RS_EIO;
+    if (rs_rc_ctx_create(&ctx, &co, rs_rc_udp_link(udp), err) < 0) {
+        rc = RS_EIO;
         goto out;
     }
-    struct rs_rc_conn_info ours = {{0}, s->qpn, s->psn, mr.rkey, mr.va, mr.length,
-                                   s->attr.pmtu};
-    memcpy(ours.ip, r.our_ip, 4);
-    if ((rc = connect_target(s, &ours, err)) != 0)
-        goto out;
-    struct rs_rc_qp_attr a = s->attr;
-    a.qpn = s->qpn;
-    a.dest_qpn = s->peer.qpn;
-    memcpy(a.peer_ip, s->peer.ip, 4);
-    a.sq_psn = s->psn;
-    a.rq_psn = s->peer.psn;
-    if (s->peer.pmtu != 0 && s->peer.pmtu < a.pmtu)
-        a.pmtu = s->peer.pmtu;
-    if (rs_rc_qp_create(ctx, &a, &qp, err) < 0 || make_plan(s, &mr, buf, pl, err) != 0) {
-        rc = RS_EINVAL;
-        goto out;
-    }
-    if ((rc = run_posts(udp, ctx, qp, pl, s->timeout_ns, wcs, &n_wcs, err)) != 0)
+    if (s->accept)
+        rc = script_accept(s, r.our_ip, bind, udp, ctx, &r.last_packet, &r.exit_status, err);
+    else
+        rc = run_requester(s, &r, udp, ctx, pl, wcs, &n_wcs, err);
+    if (rc != 0)
         goto out;
     for (unsigned i = 0; i < s->n_expects; i++) {
         const struct script_expect *e = &s->expects[i];
         char *text = expect_filter(e);
-        hits[i].from_us = e->kind == E_RETRANSMIT;
+        hits[i].from_us = e->kind == E_RETRANSMIT && !s->accept;  /* the requester's */
         hits[i].any_direction = e->kind == E_NO_VIOLATION || e->kind == E_FIELD ||
                                 e->kind == E_NO_FIELD || e->kind == E_COUNT;
         if (text != NULL && rs_filter_compile(text, &hits[i].f, err) != 0)
@@ -528,20 +586,16 @@ rs_script_run(struct rs_script *s, const struct rs_script_opts *o,
     if (rc == 0)
         rc = scan_recording(&r, hits, s->n_expects, &first_t, o->pcap, err);
     if (rc == 0) {
-        judge(s, hits, r.fault_first != 0 ? r.fault_first : first_t, wcs, n_wcs, pl->n,
+        judge(s, &r, hits, r.fault_first != 0 ? r.fault_first : first_t, wcs, n_wcs, pl->n,
               results);
         *n_results = s->n_expects;
     }
 out:
     for (unsigned i = 0; i < RS_SCRIPT_MAX_EXPECTS; i++)
         rs_filter_free(hits[i].f);
-    if (qp != NULL)
-        rs_rc_qp_destroy(qp);
     if (ctx != NULL)
         rs_rc_ctx_destroy(ctx);
     rs_rc_udp_close(udp);
-    if (buf != NULL)
-        rs_rc_mem_free(buf, size);
     rs_faults_free(r.faults);
     g_byte_array_free(r.rec, TRUE);
     free(pl);

@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """`roceshark inject --script` and `--suite` against `roceshark responder` on loopback:
-  - the conformance suite (samples/scripts/conformance/) passes as a suite (a table of
+  - the responder group of the conformance suite (samples/scripts/conformance/responder/)
+    passes as a suite (a table of
     behaviour, result and evidence, JUnit XML, exit 0) and script by script (TAP "ok" on
     each line), with the evidence the expectations name (a NAK with the first lost PSN,
     the retransmission from it, a CNP, the completion statuses);
   - against a responder built to break one rule (tests/rc/misbehaving_responder.c: two NAKs
     for one sequence error; no RNR NAK), the suite fails on the script that checks that
     rule, with the evidence, and passes the rest;
+  - the requester group (conformance/requester/: we are the responder, with injected NAKs,
+    RNR NAKs, lost and duplicated responses, CE marks) passes against `roceshark perf` as
+    the requester each script starts, with the evidence (the resend from the PSN the
+    injected NAK names, the RNR wait, the retry counts, the exit status of the requester);
+    a requester with another retry count fails the count, with the evidence;
   - expectations can fail: an RNR that never comes and a field no frame has are "not ok",
     and the exit code counts them; JUnit XML says the same; -w writes the exchange;
   - a script error names the file, line and column (exit 1), the fault engine's errors
@@ -22,9 +28,11 @@ import rcpeer as r
 import rstest as t
 
 tmp = t.tempdir()
-SUITE = os.path.join(t.SOURCE_DIR, "samples", "scripts", "conformance")
-SCRIPTS = sorted(glob.glob(os.path.join(SUITE, "**", "*.script"), recursive=True))
-US, TARGET = r.addresses(2)
+SUITE = os.path.join(t.SOURCE_DIR, "samples", "scripts", "conformance", "responder")
+SCRIPTS = sorted(glob.glob(os.path.join(SUITE, "*.script")))
+REQ_SUITE = os.path.join(os.path.dirname(SUITE), "requester")
+REQ_SCRIPTS = sorted(glob.glob(os.path.join(REQ_SUITE, "*.script")))
+US, TARGET, REQUESTER = r.addresses(3)
 
 
 def run_script(path, extra=()):
@@ -62,10 +70,10 @@ for path in SCRIPTS:
 # 1b. Against a responder that breaks one rule, the suite fails there, with the evidence.
 BAD = r.addresses(1)[0]
 for mode, want_failed, want_rows in (
-        ("--nak-twice", 1, [("responder/psn_sequence_error: count 1 "
+        ("--nak-twice", 1, [("psn_sequence_error: count 1 "
                              "infiniband.aeth.syndrome.opcode == 3", "2 frames matched")]),
-        ("--no-rnr", 2, [("responder/rnr_retry_exceeded: rnr within 50ms", "no frame matched"),
-                         ("responder/rnr_retry_exceeded: completion RNR_RETRY_EXC_ERR",
+        ("--no-rnr", 2, [("rnr_retry_exceeded: rnr within 50ms", "no frame matched"),
+                         ("rnr_retry_exceeded: completion RNR_RETRY_EXC_ERR",
                           "first error RETRY_EXC_ERR")])):
     bad = subprocess.Popen([MISBEHAVING, "--bind", BAD, mode], stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, text=True)
@@ -81,6 +89,39 @@ for mode, want_failed, want_rows in (
                 for x, w in zip(failed, want_rows)),
             "the suite against a responder with %s: exit %d, failing rows %s"
             % (mode, p.returncode, failed))
+
+# 1c. The requester group: our responder, faults and injected packets against the
+# requester each script starts (our perf, bound to REQUESTER).
+t.check(len(REQ_SCRIPTS) >= 8, "the requester group has its scripts: %r" % REQ_SCRIPTS)
+p = t.run([t.ROCESHARK, "inject", "--suite", REQ_SUITE, "--bind", US, "--target", REQUESTER],
+          check_rc=False)
+rows = p.stdout.splitlines()
+t.check(p.returncode == 0 and all(" pass " in x for x in rows[1:-1]) and
+        re.match(r"%d scripts, (\d+) expectations: \1 passed, 0 failed$" % len(REQ_SCRIPTS),
+                 rows[-1]) is not None,
+        "--suite requester: exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
+evidence = {
+    "nak_sequence_error": r"retransmit from nak within 50ms +pass .*the first NAK names PSN",
+    "rnr_retry": r"retransmit after 10ms within 200ms +pass +after 1\d{4} us",
+    "rnr_retry_exceeded": r"count 3 .* pass +3 frames matched",
+    "retry_exceeded": r"exit 4 +pass +the command exited with 4",
+    "remote_access_error": r"exit 4 +pass +the command exited with 4",
+    "ack_timeout": r"retransmit after 16ms within 500ms +pass",
+    "cnp_on_ce": r"cnp within 10ms +pass",
+}
+for name, want in evidence.items():
+    t.check(any(x.startswith(name + ": ") and re.search(want, x) for x in rows),
+            "requester/%s: the evidence %r in\n%s" % (name, want, p.stdout))
+# A requester with another RNR retry count fails the count, with what it did.
+script = open(os.path.join(REQ_SUITE, "rnr_retry_exceeded.script")).read()
+other = os.path.join(tmp, "rnr_retry_1.script")
+open(other, "w").write(script.replace("--rnr-retry 2", "--rnr-retry 1"))
+p = t.run([t.ROCESHARK, "inject", "--script", other, "--bind", US, "--target", REQUESTER],
+          check_rc=False)
+t.check(p.returncode == 1 and p.stdout.splitlines()[1:] ==
+        ["not ok 1 - count 3 infiniband.bth.opcode == \"RC Send Only\": 2 frames matched "
+         "(frames 1, 3)", "ok 2 - exit 4: the command exited with 4"],
+        "rnr_retry 1 against count 3: exit %d\n%s" % (p.returncode, p.stdout))
 
 # 2. Expectations that cannot hold fail, with the exit code counting them.
 failing = os.path.join(tmp, "failing.script")
@@ -122,13 +163,24 @@ def fails(text, code, want):
 
 
 fails("connect 127.0.0.2\nexplode now\n", 1, "%s:2:1: unknown statement 'explode' (bind, "
-      "connect, fault, post, expect, timeout)")
+      "connect, accept, run, fault, post, expect, timeout)")
+fails("accept 127.0.0.2 side\npost write 100\n", 1, "%s: post: the target is the requester "
+      "(accept): it posts the work")
+fails("accept 127.0.0.2 side\nexpect completion ok\n", 1, "%s: expect completion: the target "
+      "is the requester (accept); its completions are not on the wire (expect exit checks what "
+      "its command says)")
+fails("connect 127.0.0.2 side\nexpect exit 0\n", 1, "%s: expect exit: no run statement")
+fails("accept 127.0.0.2 side\nrun perf\n", 1, "%s:2:5: run: expected one command, in double "
+      "quotes")
+fails("connect 127.0.0.2\nfault inject nak oops\n", 1, "%s:2:18: inject nak: expected a code "
+      "(psn_seq_error, invalid_request, remote_access_error, remote_operational_error, "
+      "invalid_rd_request, or 0 to 31)")
 fails("connect 127.0.0.2\nfault drop sometimes\n", 1, "%s:2:12: unknown option 'sometimes' "
       "(dir, times, skip, every, prob, keep icrc, if)")
 fails("connect 127.0.0.2\npost write 0\n", 1, "%s:2:13: post write: expected a size from 1 "
       "byte to 1 GiB")
 fails("connect 127.0.0.2\nexpect nak psn x\n", 1, "%s:2:17: expect: psn: expected a PSN")
-fails("post send 1\n", 1, "%s: no connect statement: the script has no target")
+fails("post send 1\n", 1, "%s: no connect or accept statement: the script has no target")
 fails("connect 127.0.0.2\nexpect field infiniband.bth.psn ==\n", 1,
       "%s:2:35: expect field: expected a value for infiniband.bth.psn")
 resp.stop()
