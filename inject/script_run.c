@@ -255,13 +255,7 @@ run_requester(struct rs_script *s, struct runner *r, struct rs_rc_udp *udp,
     if ((rc = connect_target(s, &ours, err)) != 0)
         goto out;
     struct rs_rc_qp_attr a = s->attr;
-    a.qpn = s->qpn;
-    a.dest_qpn = s->peer.qpn;
-    memcpy(a.peer_ip, s->peer.ip, 4);
-    a.sq_psn = s->psn;
-    a.rq_psn = s->peer.psn;
-    if (s->peer.pmtu != 0 && s->peer.pmtu < a.pmtu)
-        a.pmtu = s->peer.pmtu;
+    rs_rc_qp_attr_connect(&a, s->qpn, s->psn, &s->peer);
     if (rs_rc_qp_create(ctx, &a, &qp, err) < 0 || make_plan(s, &mr, buf, pl, err) != 0) {
         rc = RS_EINVAL;
         goto out;

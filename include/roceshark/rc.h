@@ -366,6 +366,11 @@ struct rs_rc_conn_info {
     uint32_t pmtu;
 };
 
+/* Sets in a what connects a QP to the peer info describes: our QPN and first PSN, the
+ * peer's address, QPN and first PSN, and its PMTU when smaller than ours. */
+void rs_rc_qp_attr_connect(struct rs_rc_qp_attr *a, uint32_t qpn, uint32_t psn,
+                           const struct rs_rc_conn_info *peer);
+
 /* Formats info as one JSON object (no newline); returns snprintf's count. */
 int rs_rc_conn_format(const struct rs_rc_conn_info *info, char *buf, size_t size);
 /* Parses what rs_rc_conn_format wrote (keys in any order; unknown ones are

@@ -104,12 +104,7 @@ rs_perf_create_qp(struct rs_perf *p, char *err)
 {
     struct rs_rc_qp_attr a = p->attr;
 
-    a.qpn = p->qpn;
-    a.dest_qpn = p->peer.qpn;
-    memcpy(a.peer_ip, p->peer.ip, 4);
-    a.sq_psn = p->psn;
-    a.rq_psn = p->peer.psn;
-    a.pmtu = p->peer.pmtu < a.pmtu ? p->peer.pmtu : a.pmtu;
+    rs_rc_qp_attr_connect(&a, p->qpn, p->psn, &p->peer);
     a.sq_depth = p->tx_depth + 16;
     a.rq_depth = p->rx_depth;
     a.max_inflight = 2048;

@@ -61,6 +61,19 @@ rs_rc_timeout_ns(uint8_t timeout)
     return 4096ull << (timeout & 31);
 }
 
+void
+rs_rc_qp_attr_connect(struct rs_rc_qp_attr *a, uint32_t qpn, uint32_t psn,
+                      const struct rs_rc_conn_info *peer)
+{
+    a->qpn = qpn;
+    a->dest_qpn = peer->qpn;
+    memcpy(a->peer_ip, peer->ip, 4);
+    a->sq_psn = psn;
+    a->rq_psn = peer->psn;
+    if (peer->pmtu != 0 && peer->pmtu < a->pmtu)
+        a->pmtu = peer->pmtu;
+}
+
 int
 rs_rc_ctx_create(struct rs_rc_ctx **out, const struct rs_rc_ctx_opts *opts,
                  const struct rs_rc_link *link, char *err)
