@@ -310,6 +310,7 @@ struct hit {
     uint32_t psn;
     uint64_t count;         /* frames that matched */
     uint64_t second;        /* the second one's number */
+    uint64_t first_sent;    /* a retransmission: when its PSN first went (0: unknown) */
 };
 
 struct wire_order {
@@ -355,6 +356,9 @@ scan_recording(struct runner *r, struct hit *hits, unsigned n, uint64_t *first_t
     /* In the order of the wire: a received packet is stamped with its arrival, which can
      * be before what we sent while it waited to be read. */
     GArray *order = g_array_new(FALSE, FALSE, sizeof(struct wire_order));
+    /* When each request PSN first went, so that a resend says how long the requester
+     * waited (an ACK timeout, an RNR timer), whatever the peer's own delays. */
+    GHashTable *sent = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     for (guint off = 0; off < r->rec->len;) {
         const struct record *h = (const struct record *)(r->rec->data + off);
         struct wire_order wo = {h->t, off};
@@ -382,10 +386,16 @@ scan_recording(struct runner *r, struct hit *hits, unsigned n, uint64_t *first_t
         if (res == NULL)
             continue;
         bool ours = h->len >= 20 && memcmp(data + 12, r->our_ip, 4) == 0;
+        uint32_t psn = rs_packet_has(&res->pkt, RS_LAYER_BTH)
+                           ? rs_load_be24(rs_packet_at(&res->pkt, RS_LAYER_BTH) + 9) : 0;
+        bool request = rs_packet_has(&res->pkt, RS_LAYER_BTH) && ours == !r->s->accept &&
+                       !(res->facts.flags & RS_FACT_RESPONSE) && res->pkt.opcode != 0x81;
+        if (request && !g_hash_table_contains(sent, GUINT_TO_POINTER(psn)))
+            g_hash_table_insert(sent, GUINT_TO_POINTER(psn), g_memdup2(&h->t, sizeof(h->t)));
         if (!r->have_nak && rs_packet_has(&res->pkt, RS_LAYER_AETH) &&
             rs_packet_at(&res->pkt, RS_LAYER_AETH)[0] >> 5 == RS_AETH_NAK) {
             r->have_nak = true;
-            r->nak_psn = rs_load_be24(rs_packet_at(&res->pkt, RS_LAYER_BTH) + 9);
+            r->nak_psn = psn;
         }
         for (unsigned i = 0; i < n; i++) {
             struct hit *x = &hits[i];
@@ -398,10 +408,12 @@ scan_recording(struct runner *r, struct hit *hits, unsigned n, uint64_t *first_t
                 continue;
             x->frame = number;
             x->t = h->t;
-            x->psn = rs_packet_has(&res->pkt, RS_LAYER_BTH)
-                         ? rs_load_be24(rs_packet_at(&res->pkt, RS_LAYER_BTH) + 9) : 0;
+            x->psn = psn;
+            const uint64_t *first = g_hash_table_lookup(sent, GUINT_TO_POINTER(psn));
+            x->first_sent = request && first != NULL && *first < h->t ? *first : 0;
         }
     }
+    g_hash_table_destroy(sent);
     g_array_free(order, TRUE);
     if (w != NULL && rs_writer_close(w, NULL, rc == 0 ? err : NULL) != 0 && rc == 0)
         rc = RS_EIO;
@@ -492,10 +504,18 @@ judge(const struct rs_script *s, const struct runner *r, const struct hit *hits,
         /* Before the reference (no fault had acted yet) counts as at once. */
         if (e->within_ns != 0 && x->t > ref && x->t - ref > e->within_ns)
             res->ok = false;
-        if (e->after_ns != 0 && (x->t < ref || x->t - ref < e->after_ns))
+        /* A resend waited from when its PSN first went; anything else counts from the
+         * reference. */
+        uint64_t from = x->first_sent != 0 ? x->first_sent : ref;
+        if (e->after_ns != 0 && (x->t < from || x->t - from < e->after_ns))
             res->ok = false;
         snprintf(res->evidence, sizeof(res->evidence), "after %.0f us (frame %" PRIu64
                  ", PSN %u)", us, x->frame, x->psn);
+        if (x->first_sent != 0) {
+            size_t l = strlen(res->evidence);
+            snprintf(res->evidence + l, sizeof(res->evidence) - l, ", resent %.0f us after it "
+                     "first went", (double)(x->t - x->first_sent) / 1e3);
+        }
         if (e->from_nak) {
             size_t l = strlen(res->evidence);
             if (r->have_nak)
