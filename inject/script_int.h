@@ -24,7 +24,7 @@ struct script_post {
 
 enum script_expect_kind {
     E_NAK, E_RNR, E_CNP, E_RETRANSMIT, E_COMPLETION, E_NO_VIOLATION, E_FIELD, E_NO_FIELD,
-    E_COUNT, E_EXIT
+    E_COUNT, E_EXIT, E_SAME
 };
 
 #define EXPECT_ANY_CODE -1
@@ -39,7 +39,8 @@ struct script_expect {
     uint64_t within_ns;     /* 0: any time */
     uint64_t after_ns;      /* not before this (an RNR timer, an ACK timeout) */
     uint8_t status;         /* E_COMPLETION: a status some completion has, or all OK */
-    char *filter;           /* E_FIELD, E_NO_FIELD, E_COUNT */
+    char *filter;           /* E_FIELD, E_NO_FIELD, E_COUNT, E_SAME */
+    int field;              /* E_SAME: the registry id whose value every match shares */
     uint64_t count;         /* E_COUNT: exactly this many frames match; E_EXIT: the status */
     char text[160];         /* as written, for the report */
 };

@@ -12,6 +12,7 @@
 #include <roceshark/analysis.h>
 #include <roceshark/dissect.h>
 #include <roceshark/faults.h>
+#include <roceshark/fields.h>
 #include <roceshark/filter.h>
 
 #include "inject_int.h"
@@ -285,8 +286,19 @@ parse_expect(struct sparse *ps)
             e->status = (uint8_t)k;
         }
         rc = expect_end(ps, "expect completion");
-    } else if (strcmp(w, "no") == 0 || strcmp(w, "field") == 0 || strcmp(w, "count") == 0) {
+    } else if (strcmp(w, "no") == 0 || strcmp(w, "field") == 0 || strcmp(w, "count") == 0 ||
+               strcmp(w, "same") == 0) {
         bool no = w[0] == 'n';
+        if (strcmp(w, "same") == 0) {
+            char name[128];
+            word(ps, name, sizeof(name), &col);
+            e->field = rs_field_lookup(name);
+            const struct rs_field *fd = e->field >= 0 ? rs_field_by_id(e->field) : NULL;
+            if (fd == NULL)
+                return FAIL(col, "expect same: no field '%s'", name);
+            if (fd->type < RS_FT_BOOLEAN || fd->type > RS_FT_FRAMENUM)
+                return FAIL(col, "expect same: %s is not a number", name);
+        }
         if (w[0] == 'c' && (!scan_uint(ps->sc, &e->count) || e->count > UINT32_MAX))
             return FAIL(scan_col(ps->sc), "expect count: expected a number of frames, then a "
                         "display filter");
@@ -300,7 +312,7 @@ parse_expect(struct sparse *ps)
             if (strcmp(w, "field") != 0)
                 return FAIL(col, "expect no: violation or field FILTER");
         }
-        e->kind = no ? E_NO_FIELD : w[0] == 'c' ? E_COUNT : E_FIELD;
+        e->kind = no ? E_NO_FIELD : w[0] == 'c' ? E_COUNT : w[0] == 's' ? E_SAME : E_FIELD;
         const char *filter = ps->text + g_scanner_cur_position(ps->sc);
         struct rs_filter *f;
         char ferr[RS_ERRBUF_SIZE];
@@ -313,12 +325,12 @@ parse_expect(struct sparse *ps)
         }
         if (strspn(filter, " \t") == strlen(filter))
             return FAIL(scan_col(ps->sc), "expect %s: expected a display filter",
-                        e->kind == E_COUNT ? "count" : "field");
+                        e->kind == E_COUNT ? "count" : e->kind == E_SAME ? "same" : "field");
         rs_filter_free(f);
         e->filter = g_strdup(filter);
     } else {
         return FAIL(col, "expect: unknown expectation '%s' (nak, rnr, cnp, retransmit, "
-                    "completion, exit, no violation, field, no field, count)", w);
+                    "completion, exit, no violation, field, no field, count, same)", w);
     }
     if (rc == 0)
         s->n_expects++;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <roceshark/faults.h>
+#include <roceshark/fields.h>
 #include <roceshark/pcapio.h>
 #include <roceshark/pipeline.h>
 #include <roceshark/wire.h>
@@ -293,6 +294,7 @@ expect_filter(const struct script_expect *e)
     case E_FIELD:
     case E_NO_FIELD:
     case E_COUNT:
+    case E_SAME:
         return g_strdup(e->filter);
     default:
         return NULL;
@@ -311,7 +313,26 @@ struct hit {
     uint64_t count;         /* frames that matched */
     uint64_t second;        /* the second one's number */
     uint64_t first_sent;    /* a retransmission: when its PSN first went (0: unknown) */
+    int same;               /* expect same: the field, or -1 */
+    uint64_t value;         /* its value in the first frame */
+    uint64_t other_frame;   /* the first frame where it differs (0: none) */
+    uint64_t other;
 };
+
+/* expect same: the first frame's value, and the first frame that differs from it. */
+static void
+compare_same(struct hit *x, const struct rs_packet *pkt, uint64_t number)
+{
+    struct rs_value v;
+    uint64_t u = rs_field_value(pkt, x->same, 0, &v) ? v.v.u : UINT64_MAX;
+
+    if (x->count == 1)
+        x->value = u;
+    else if (u != x->value && x->other_frame == 0) {
+        x->other_frame = number;
+        x->other = u;
+    }
+}
 
 struct wire_order {
     uint64_t t;
@@ -404,6 +425,8 @@ scan_recording(struct runner *r, struct hit *hits, unsigned n, uint64_t *first_t
                 continue;
             if (x->count++ == 1)
                 x->second = number;
+            if (x->same >= 0)
+                compare_same(x, &res->pkt, number);
             if (x->frame != 0)
                 continue;
             x->frame = number;
@@ -464,6 +487,20 @@ judge(const struct rs_script *s, const struct runner *r, const struct hit *hits,
                     break;
                 }
             }
+            continue;
+        }
+        if (e->kind == E_SAME) {
+            res->ok = x->count >= 2 && x->other_frame == 0;
+            if (x->other_frame != 0)
+                snprintf(res->evidence, sizeof(res->evidence), "frame %" PRIu64 " has %" PRIu64
+                         ", frame %" PRIu64 " has %" PRIu64, x->frame, x->value, x->other_frame,
+                         x->other);
+            else if (x->count >= 2)
+                snprintf(res->evidence, sizeof(res->evidence), "%" PRIu64 " frames, each %"
+                         PRIu64, x->count, x->value);
+            else
+                snprintf(res->evidence, sizeof(res->evidence), "%" PRIu64 " frames matched: "
+                         "nothing to compare", x->count);
             continue;
         }
         if (e->kind == E_COUNT) {
@@ -592,7 +629,9 @@ rs_script_run(struct rs_script *s, const struct rs_script_opts *o,
         char *text = expect_filter(e);
         hits[i].from_us = e->kind == E_RETRANSMIT && !s->accept;  /* the requester's */
         hits[i].any_direction = e->kind == E_NO_VIOLATION || e->kind == E_FIELD ||
-                                e->kind == E_NO_FIELD || e->kind == E_COUNT;
+                                e->kind == E_NO_FIELD || e->kind == E_COUNT ||
+                                e->kind == E_SAME;
+        hits[i].same = e->kind == E_SAME ? e->field : -1;
         if (text != NULL && rs_filter_compile(text, &hits[i].f, err) != 0)
             rc = RS_EINVAL;
         g_free(text);

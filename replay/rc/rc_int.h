@@ -267,6 +267,7 @@ int rc_side_accept_error(char *err);                                    /* rc_si
  * reason. Never defined in what is installed. */
 #define RS_RC_MISBEHAVE_NAK_TWICE 0x1u     /* two NAKs for one PSN sequence error */
 #define RS_RC_MISBEHAVE_NO_RNR 0x2u        /* drop a SEND with no receive, without RNR NAK */
+#define RS_RC_MISBEHAVE_ATOMIC_TWICE 0x4u  /* run a duplicate atomic again, not replay it */
 extern unsigned rs_rc_misbehave;
 #endif
 

@@ -199,24 +199,35 @@ exec_read(struct rs_rc_qp *qp, const struct rc_pkt *pkt, struct resp_work *work)
     return RESP_ACKNOWLEDGE;
 }
 
+/* The atomic on the target's memory: false (why filled) when the key or range is bad. */
+static bool
+atomic_apply(struct rs_rc_qp *qp, const struct rc_pkt *pkt, uint64_t *orig,
+             enum rc_mr_fail *why)
+{
+    uint64_t val;
+    uint8_t *mem = rc_mr_remote(qp->ctx, pkt->rkey, pkt->va, 8, RS_RC_ACCESS_REMOTE_ATOMIC, why);
+
+    if (mem == NULL)
+        return false;
+    /* One thread owns the memory, so a load and a store are atomic here;
+     * memcpy because the host address need not be aligned when the VA is. */
+    memcpy(orig, mem, 8);
+    if (pkt->op == RS_OP_CMP_SWAP)
+        val = *orig == pkt->compare ? pkt->swap_add : *orig;
+    else
+        val = *orig + pkt->swap_add;
+    memcpy(mem, &val, 8);
+    return true;
+}
+
 static enum resp_state
 exec_atomic(struct rs_rc_qp *qp, const struct rc_pkt *pkt, struct resp_work *work)
 {
     enum rc_mr_fail why;
-    uint64_t orig, val;
+    uint64_t orig;
 
-    uint8_t *mem = rc_mr_remote(qp->ctx, pkt->rkey, pkt->va, 8, RS_RC_ACCESS_REMOTE_ATOMIC,
-                                &why);
-    if (mem == NULL)
+    if (!atomic_apply(qp, pkt, &orig, &why))
         return rc_resp_mr_fail(why);
-    /* One thread owns the memory, so a load and a store are atomic here;
-     * memcpy because the host address need not be aligned when the VA is. */
-    memcpy(&orig, mem, 8);
-    if (pkt->op == RS_OP_CMP_SWAP)
-        val = orig == pkt->compare ? pkt->swap_add : orig;
-    else
-        val = orig + pkt->swap_add;
-    memcpy(mem, &val, 8);
     struct rc_res *res = new_resource(qp);
     res->kind = RC_RES_ATOMIC;
     res->first_psn = res->last_psn = pkt->psn;
@@ -357,6 +368,11 @@ rc_resp_duplicate(struct rs_rc_qp *qp, const struct rc_pkt *pkt, struct resp_wor
         if (res == NULL)
             return RESP_DROP_DUP_NO_RESOURCE;
         cnt->dup_atomic++;
+#ifdef RS_RC_MISBEHAVE
+        enum rc_mr_fail why;
+        if (rs_rc_misbehave & RS_RC_MISBEHAVE_ATOMIC_TWICE)    /* a broken responder */
+            atomic_apply(qp, pkt, &res->orig, &why);
+#endif
         work->res = res;
         return RESP_ACKNOWLEDGE;
     }

@@ -8,7 +8,8 @@
     the retransmission from it, a CNP, the completion statuses);
   - against a responder built to break one rule (tests/rc/misbehaving_responder.c: two NAKs
     for one sequence error; no RNR NAK), the suite fails on the script that checks that
-    rule, with the evidence, and passes the rest;
+    rule, with the evidence, and passes the rest (two NAKs for one sequence error, no RNR
+    NAK, a duplicate atomic run again instead of answered from its saved result);
   - the requester group (conformance/requester/: we are the responder, with injected NAKs,
     RNR NAKs, lost and duplicated responses, CE marks) passes against `roceshark perf` as
     the requester each script starts, with the evidence (the resend from the PSN the
@@ -45,7 +46,7 @@ MISBEHAVING = os.environ.get("MISBEHAVING_RESPONDER",
 resp = r.Responder(["--bind", TARGET, "--mr", "1M"])
 
 # 1. The conformance suite passes, as a suite and script by script.
-t.check(len(SCRIPTS) >= 12, "the conformance suite has its scripts: %r" % SCRIPTS)
+t.check(len(SCRIPTS) >= 13, "the conformance suite has its scripts: %r" % SCRIPTS)
 suite_xml = os.path.join(tmp, "suite.xml")
 p = t.run([t.ROCESHARK, "inject", "--suite", SUITE, "--bind", US, "--target", TARGET,
            "--junit", suite_xml], check_rc=False)
@@ -74,7 +75,9 @@ for mode, want_failed, want_rows in (
                              "infiniband.aeth.syndrome.opcode == 3", "2 frames matched")]),
         ("--no-rnr", 2, [("rnr_retry_exceeded: rnr within 50ms", "no frame matched"),
                          ("rnr_retry_exceeded: completion RNR_RETRY_EXC_ERR",
-                          "first error RETRY_EXC_ERR")])):
+                          "first error RETRY_EXC_ERR")]),
+        ("--atomic-twice", 1, [("duplicate_atomic: same infiniband.atomicacketh.origremdt",
+                                "frame 3 has 0, frame 4 has 5")])):
     bad = subprocess.Popen([MISBEHAVING, "--bind", BAD, mode], stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, text=True)
     ready = bad.stderr.readline()

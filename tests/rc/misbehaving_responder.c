@@ -4,7 +4,7 @@
  * one rule on purpose, for integration.script: the conformance suite must fail against it,
  * on the right script, with the right evidence.
  *
- * usage: misbehaving_responder --bind IP (--nak-twice | --no-rnr)
+ * usage: misbehaving_responder --bind IP (--nak-twice | --no-rnr | --atomic-twice)
  * Listens on the side channel (18515) and serves until SIGTERM or SIGINT; says
  * "misbehaving responder: ready" on stderr once it does.
  */
@@ -42,12 +42,17 @@ main(int argc, char **argv)
     struct rs_responder *r;
     char err[RS_ERRBUF_SIZE];
 
-    if (argc != 4 || strcmp(argv[1], "--bind") != 0 ||
-        (strcmp(argv[3], "--nak-twice") != 0 && strcmp(argv[3], "--no-rnr") != 0)) {
-        fprintf(stderr, "usage: misbehaving_responder --bind IP (--nak-twice | --no-rnr)\n");
+    /* The rules it breaks (RS_RC_MISBEHAVE_* in rc_int.h), by option. */
+    static const char *const modes[] = {"--nak-twice", "--no-rnr", "--atomic-twice"};
+    unsigned mode = 0;
+    while (argc == 4 && mode < 3 && strcmp(argv[3], modes[mode]) != 0)
+        mode++;
+    if (argc != 4 || strcmp(argv[1], "--bind") != 0 || mode == 3) {
+        fprintf(stderr, "usage: misbehaving_responder --bind IP (--nak-twice | --no-rnr | "
+                "--atomic-twice)\n");
         return 1;
     }
-    rs_rc_misbehave = argv[3][2] == 'n' && argv[3][3] == 'a' ? 0x1u : 0x2u;
+    rs_rc_misbehave = 1u << mode;
     rs_responder_opts_init(&o);
     rs_rc_udp_opts_init(&uo);
     rs_rc_ctx_opts_init(&co);
