@@ -56,7 +56,7 @@ parse_field_action(struct parse *ps, struct fault_rule *r, bool add)
     snprintf(name, sizeof(name), "%s", ps->sc->value.v_identifier);
     unsigned col = scan_token_col(ps->sc, strlen(ps->sc->value.v_identifier));
     int id = rs_field_lookup(name);
-    while (id >= 0 && (rs_field_by_id(id)->flags & RS_FIELD_HEADER))
+    while (id >= 0 && (rs_field_by_id(id)->flags & (RS_FIELD_HEADER | RS_FIELD_HIDDEN)))
         id = rs_field_next_alias(id);
     const struct rs_field *fd = id >= 0 ? rs_field_by_id(id) : NULL;
     if (fd == NULL)

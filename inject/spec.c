@@ -123,7 +123,7 @@ static int
 value_field(const char *name)
 {
     for (int id = rs_field_lookup(name); id >= 0; id = rs_field_next_alias(id))
-        if (!(rs_field_by_id(id)->flags & RS_FIELD_HEADER) &&
+        if (!(rs_field_by_id(id)->flags & (RS_FIELD_HEADER | RS_FIELD_HIDDEN)) &&
             rs_field_by_id(id)->type != RS_FT_PROTOCOL)
             return id;
     return -1;

@@ -70,7 +70,8 @@ rs_print_json(struct rs_out *o, const struct rs_packet *pkt, bool first)
         struct rs_value v;
 
         /* Aliases print under their first id; protocols are not values. */
-        if (f->type == RS_FT_PROTOCOL || rs_field_lookup(f->abbrev) != id)
+        if (f->type == RS_FT_PROTOCOL || (f->flags & RS_FIELD_HIDDEN) ||
+            rs_field_lookup(f->abbrev) != id)
             continue;
         if (!rs_field_value(pkt, id, 0, &v) && rs_field_next_alias(id) < 0)
             continue;

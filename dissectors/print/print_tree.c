@@ -75,7 +75,7 @@ print_field(struct tree_ctx *t, const struct rs_packet *pkt, int id)
     struct rs_value v;
 
     /* Cheap presence test first: most fields are absent from a frame. */
-    if (!rs_field_value(pkt, id, 0, &v))
+    if ((f->flags & RS_FIELD_HIDDEN) || !rs_field_value(pkt, id, 0, &v))
         return;
     t->depth = f->depth;
     for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, id, occ, &v); occ++)
