@@ -337,9 +337,8 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
     return in.len;
 }
 
-/* Source and destination, from the innermost network addresses present. */
-static void
-summary_addresses(const struct rs_packet *pkt, char *src, char *dst, size_t size)
+void
+rs_print_addresses(const struct rs_packet *pkt, char *src, char *dst, size_t size)
 {
     const uint8_t *p;
 
@@ -379,7 +378,7 @@ rs_print_summary(struct rs_out *o, const struct rs_packet *pkt)
 
     /* With the decimals the frame's clock has, as tshark's time column. */
     rs_time_format(f->rel, f->ts_digits, rel);
-    summary_addresses(pkt, src, dst, sizeof(src));
+    rs_print_addresses(pkt, src, dst, sizeof(src));
     rs_print_info(pkt, info, sizeof(info));
     rs_out_printf(o, "%5llu %s%s %s → %s %s %u %s\n", (unsigned long long)f->number,
                   rs_time_is_negative(f->rel) ? "" : " ", rel, src, dst, rs_print_protocol(pkt),

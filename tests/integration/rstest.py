@@ -119,6 +119,7 @@ frame.len frame.cap_len eth.src eth.dst eth.type vlan.id vlan.priority vlan.dei 
 ieee8021ad.id ieee8021ad.priority ip.src ip.dst ip.id ip.ttl ip.checksum ip.dsfield.dscp
 ip.dsfield.ecn ip.flags.df ip.len ipv6.src ipv6.dst ipv6.tclass ipv6.flow ipv6.plen ipv6.hlim
 udp.srcport udp.dstport udp.length udp.checksum eth.addr ip.addr ipv6.addr udp.port tcp.port
+_ws.col.No. _ws.col.Time _ws.col.Length
 """.split()
 
 # The Wireshark-compatible BTH subfields, which Wireshark gets right on every opcode.

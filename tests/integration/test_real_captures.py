@@ -18,6 +18,13 @@ captures = t.real_captures()
 ours = [p for p in captures if os.path.dirname(p) == t.REAL_CAPTURES]
 t.check(len(ours) == 21, "expected the 21 captures of tests/captures/real, found %d" % len(ours))
 
+# The summary line's columns as fields (_ws.col.*), as tshark gives them, on the sample.
+SAMPLE = os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap")
+bad, total = t.fields_diff(SAMPLE, ["_ws.col.No.", "_ws.col.Time", "_ws.col.Source",
+                                    "_ws.col.Destination", "_ws.col.Protocol",
+                                    "_ws.col.Length"])
+t.check(bad == 0 and total > 0, "the sample's columns: %d of %d values differ" % (bad, total))
+
 rdma_frames = read_responses = 0
 for path in captures:
     name = os.path.basename(path)
