@@ -37,6 +37,8 @@ struct read_opts {
     unsigned long long count;           /* 0: all */
     enum read_format format;
     bool verbose;
+    bool hex;                           /* -x: the bytes after each frame */
+    bool summary;                       /* -P: the summary line too (with -V or -x) */
     bool line_buffered;
     const char *field_names[MAX_FIELDS_ARGS];
     int field_ids[MAX_FIELDS_ARGS];
@@ -60,6 +62,8 @@ static const char read_usage[] =
     "                   with -i: as for 'roceshark capture'\n"
     "  -c N             stop after reading N frames (shown or not, as tshark)\n"
     "  -V               print the full tree of every frame\n"
+    "  -x               print each frame's bytes in hex and ASCII (alone: only those)\n"
+    "  -P               with -V or -x: print the summary line too\n"
     "  -T text|json|fields\n"
     "                   output format (default text: one summary line per frame)\n"
     "  -e FIELD         with -T fields: a field to print (repeatable)\n"
@@ -230,7 +234,7 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
     rs_pipeline_opts_init(&ro->pipe);
     optind = 1;
     opterr = 0;
-    while ((c = getopt(argc, argv, ":r:i:f:s:B:pc:VT:e:E:d:o:Y:z:qlnh")) != -1) {
+    while ((c = getopt(argc, argv, ":r:i:f:s:B:pc:VxPT:e:E:d:o:Y:z:qlnh")) != -1) {
         switch (c) {
         case 'r':
             ro->file = optarg;
@@ -263,6 +267,12 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
             break;
         case 'V':
             ro->verbose = true;
+            break;
+        case 'x':
+            ro->hex = true;
+            break;
+        case 'P':
+            ro->summary = true;
             break;
         case 'T':
             if ((rc = parse_format(optarg, ro)) != 0)
@@ -342,6 +352,8 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
         return cli_fail(CLI_EXIT_USAGE, "read: -T fields needs at least one -e FIELD");
     if (ro->format != FORMAT_FIELDS && ro->n_fields > 0)
         return cli_fail(CLI_EXIT_USAGE, "read: -e needs -T fields");
+    if (ro->hex && (ro->format == FORMAT_JSON || ro->format == FORMAT_FIELDS))
+        return cli_fail(CLI_EXIT_USAGE, "read: -x goes with the text output or -V");
     if (ro->verbose && ro->format == FORMAT_TEXT)
         ro->format = FORMAT_TREE;
     for (size_t i = 0; i < ro->n_stats && !ro->pipe.analyze; i++)
@@ -379,9 +391,14 @@ static void
 print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_packet *pkt,
             bool first)
 {
+    /* As tshark: -x alone prints the bytes only; -P puts the summary line first, with a
+     * blank line before the bytes when no tree comes between. */
+    if (ro->summary || (ro->format == FORMAT_TEXT && !ro->hex))
+        rs_print_summary(out, pkt);
+    if (ro->summary && ro->hex && ro->format == FORMAT_TEXT)
+        rs_out_char(out, '\n');
     switch (ro->format) {
     case FORMAT_TEXT:
-        rs_print_summary(out, pkt);
         break;
     case FORMAT_TREE:
         rs_print_tree(out, pkt);
@@ -393,6 +410,8 @@ print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_pack
         rs_print_fields(out, &ro->fields_fmt, pkt, ro->field_ids, ro->n_fields);
         break;
     }
+    if (ro->hex)
+        rs_print_hex(out, pkt);
 }
 
 static void

@@ -59,6 +59,8 @@ void rs_print_summary(struct rs_out *o, const struct rs_packet *pkt);
 
 /* The full tree of every field present, as `tshark -V` lays it out. */
 void rs_print_tree(struct rs_out *o, const struct rs_packet *pkt);
+/* The frame's bytes, as tshark -x prints them (offset, hex, ASCII), then a blank line. */
+void rs_print_hex(struct rs_out *o, const struct rs_packet *pkt);
 
 /* How -T fields joins things, tshark's -E options. */
 struct rs_fields_fmt {

@@ -11,6 +11,8 @@ from UDP source port 69. Wireshark tries the lower port first and reads them as 
 wrong: RoCEv2 is identified by the destination port (IBTA Annex A17). tshark runs with TFTP
 disabled for that file so that it decodes them as what they are."""
 import os
+import re
+import subprocess
 
 import rstest as t
 
@@ -24,6 +26,36 @@ bad, total = t.fields_diff(SAMPLE, ["_ws.col.No.", "_ws.col.Time", "_ws.col.Sour
                                     "_ws.col.Destination", "_ws.col.Protocol",
                                     "_ws.col.Length"])
 t.check(bad == 0 and total > 0, "the sample's columns: %d of %d values differ" % (bad, total))
+
+
+
+def frame_bytes_only(text):
+    """tshark -x's output with only each frame's own bytes: where Wireshark shows more
+    data sources (a reassembly it made up, say) it names each, "Frame (114 bytes):" first;
+    the others go, up to the blank line that ends the frame."""
+    out, skipping = [], False
+    for line in text.splitlines():
+        named = re.match(r"^\S.* \(\d+ bytes\):$", line)
+        if named:
+            skipping = not line.startswith("Frame (")
+            continue
+        if line == "":
+            if skipping and out and out[-1] == "":
+                skipping = False
+                continue
+            skipping = False
+        if not skipping:
+            out.append(line)
+    return out
+
+
+# -x: every frame's bytes as tshark prints them.
+for path in [SAMPLE] + ours:
+    got = t.run([t.ROCESHARK, "read", "-r", path, "-x"]).stdout.splitlines()
+    want = frame_bytes_only(subprocess.run(["tshark", "-r", path, "-x"], capture_output=True,
+                                           text=True).stdout)
+    t.check(got == want, "%s: -x differs from tshark's (%d lines, tshark %d)"
+            % (os.path.basename(path), len(got), len(want)))
 
 rdma_frames = read_responses = 0
 for path in captures:

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * print_hex.c - the frame's bytes in hex and ASCII, as tshark -x prints them: an offset,
+ * sixteen bytes, and the same bytes as text (a dot for what does not print); a blank line
+ * after the frame. An ERF record's own header is not the packet's: it is left out, as
+ * Wireshark leaves it out.
+ */
+#include <roceshark/print.h>
+
+void
+rs_print_hex(struct rs_out *o, const struct rs_packet *pkt)
+{
+    static const char digits[] = "0123456789abcdef";
+    uint32_t skip = rs_packet_has(pkt, RS_LAYER_ERF) ? pkt->span[RS_LAYER_ERF].len : 0;
+    const uint8_t *data = pkt->frame->data + skip;
+    uint32_t len = rs_packet_cap_len(pkt);
+    unsigned width = len > 0xffff ? 8 : 4;
+
+    for (uint32_t off = 0; off < len; off += 16) {
+        char line[96];
+        size_t n = 0;
+        uint32_t end = len - off < 16 ? len - off : 16;
+
+        for (unsigned d = width; d-- > 0;)
+            line[n++] = digits[(off >> (4 * d)) & 0xf];
+        line[n++] = ' ';
+        for (uint32_t i = 0; i < 16; i++) {
+            line[n++] = ' ';
+            line[n++] = i < end ? digits[data[off + i] >> 4] : ' ';
+            line[n++] = i < end ? digits[data[off + i] & 0xf] : ' ';
+        }
+        line[n++] = ' ';
+        line[n++] = ' ';
+        line[n++] = ' ';
+        for (uint32_t i = 0; i < end; i++) {
+            uint8_t c = data[off + i];
+            line[n++] = c >= 0x20 && c < 0x7f ? (char)c : '.';
+        }
+        line[n++] = '\n';
+        rs_out_write(o, line, n);
+    }
+    rs_out_char(o, '\n');
+    rs_out_end_frame(o);
+}
