@@ -67,7 +67,8 @@ static const char read_usage[] =
     "  -T text|json|fields\n"
     "                   output format (default text: one summary line per frame)\n"
     "  -e FIELD         with -T fields: a field to print (repeatable)\n"
-    "  -E header=y|n, separator=/t|/s|C, aggregator=,|/s|C, occurrence=a|f|l\n"
+    "  -E header=y|n, separator=/t|/s|C, aggregator=,|/s|C, occurrence=a|f|l,\n"
+    "     quote=d|s|n, bom=y|n\n"
     "                   with -T fields: layout, as tshark's -E\n"
     "  -Y FILTER        show only frames that match a display filter (Wireshark syntax;\n"
     "                   times in seconds, as frame.time_delta > 1.5e-3; '(' nests 100 deep)\n"
@@ -147,9 +148,17 @@ parse_fields_option(const char *arg, struct rs_fields_fmt *fmt)
         if (strcmp(v, "a") != 0 && strcmp(v, "f") != 0 && strcmp(v, "l") != 0)
             return cli_fail(CLI_EXIT_USAGE, "-E %s: occurrence takes a, f or l", arg);
         fmt->occurrence = v[0];
+    } else if (strncmp(arg, "quote", klen) == 0 && klen == 5) {
+        if (strcmp(v, "d") != 0 && strcmp(v, "s") != 0 && strcmp(v, "n") != 0)
+            return cli_fail(CLI_EXIT_USAGE, "-E %s: quote takes d, s or n", arg);
+        fmt->quote = v[0] == 'd' ? '"' : v[0] == 's' ? '\'' : 0;
+    } else if (strncmp(arg, "bom", klen) == 0 && klen == 3) {
+        if (strcmp(v, "y") != 0 && strcmp(v, "n") != 0)
+            return cli_fail(CLI_EXIT_USAGE, "-E %s: bom takes y or n", arg);
+        fmt->bom = v[0] == 'y';
     } else {
         return cli_fail(CLI_EXIT_USAGE, "-E %s: unknown option (header, separator, "
-                        "aggregator, occurrence)", arg);
+                        "aggregator, occurrence, quote, bom)", arg);
     }
     return 0;
 }
@@ -433,7 +442,7 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pip
 
     if (ro->format == FORMAT_JSON && !ro->quiet)
         rs_print_json_begin(out);
-    if (ro->format == FORMAT_FIELDS && ro->fields_fmt.header && !ro->quiet)
+    if (ro->format == FORMAT_FIELDS && !ro->quiet)
         rs_print_fields_header(out, &ro->fields_fmt, ro->field_names, ro->n_fields);
     while ((ro->count == 0 || read < ro->count) && !out->failed &&
            (rc = rs_source_next(src, &frame, err)) == 1) {

@@ -13,12 +13,18 @@ rs_fields_fmt_init(struct rs_fields_fmt *fmt)
     fmt->aggregator = ',';
     fmt->occurrence = 'a';
     fmt->header = false;
+    fmt->quote = 0;
+    fmt->bom = false;
 }
 
 void
 rs_print_fields_header(struct rs_out *o, const struct rs_fields_fmt *fmt,
                        const char *const *names, size_t n)
 {
+    if (fmt->bom)
+        rs_out_str(o, "\xef\xbb\xbf");
+    if (!fmt->header)
+        return;
     for (size_t i = 0; i < n; i++) {
         if (i > 0)
             rs_out_char(o, fmt->separator);
@@ -47,6 +53,8 @@ emit_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
     } else if (c->fmt->occurrence == 'a' || c->seen == 0) {
         if (c->seen > 0)
             rs_out_char(c->o, c->fmt->aggregator);
+        else if (c->fmt->quote != 0)
+            rs_out_char(c->o, c->fmt->quote);   /* around all of them, as tshark */
         rs_out_value(c->o, f, v);
     }
     c->seen++;
@@ -63,8 +71,13 @@ rs_print_fields(struct rs_out *o, const struct rs_fields_fmt *fmt, const struct 
             rs_out_char(o, fmt->separator);
         c.seen = 0;
         rs_field_foreach(pkt, ids[i], emit_value, &c);
-        if (fmt->occurrence == 'l' && c.seen > 0)
+        if (fmt->occurrence == 'l' && c.seen > 0) {
+            if (fmt->quote != 0)
+                rs_out_char(o, fmt->quote);
             rs_out_value(o, c.last_f, &c.last_v);
+        }
+        if (fmt->quote != 0 && c.seen > 0)      /* an absent field stays empty */
+            rs_out_char(o, fmt->quote);
     }
     rs_out_char(o, '\n');
     rs_out_end_frame(o);

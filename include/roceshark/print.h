@@ -68,9 +68,12 @@ struct rs_fields_fmt {
     char aggregator;        /* between occurrences, default ',' */
     char occurrence;        /* 'a' all, 'f' first, 'l' last */
     bool header;            /* print the field names first */
+    char quote;             /* around each value that is there: '"', '\'' or 0 (none) */
+    bool bom;               /* a UTF-8 byte order mark before everything */
 };
 
 void rs_fields_fmt_init(struct rs_fields_fmt *fmt);
+/* What comes before the first line: the byte order mark and the header, as fmt asks. */
 void rs_print_fields_header(struct rs_out *o, const struct rs_fields_fmt *fmt,
                             const char *const *names, size_t n);
 /* One line with the values of the fields ids[] (lowest alias ids). */

@@ -52,6 +52,16 @@ p = rs("read", "-r", CAP, "-T", "fields", "-E", "header=y", "-E", "separator=,",
 out = p.stdout.splitlines()
 t.check(out[:2] == ["frame.number,infiniband.bth.psn", "1,"] and out[-1] == "22,6433910",
         "-E header/separator: %r" % (out[:2] + out[-1:]))
+# The CSV habits of tshark users: quotes around what is there, a BOM, either-end fields.
+for opts in (["-E", "header=y", "-E", "separator=,", "-E", "quote=d"],
+             ["-E", "quote=s", "-E", "bom=y", "-E", "occurrence=l"],
+             ["-E", "quote=d", "-E", "occurrence=f", "-E", "aggregator=/s"]):
+    args = ["-T", "fields"] + opts + ["-e", "frame.number", "-e", "infiniband.reth.va",
+                                      "-e", "ip.addr", "-e", "tcp.port", "-e", "_ws.col.Protocol"]
+    got = rs("read", "-r", CAP, *args).stdout
+    want = t.run(["tshark", "-r", CAP] + args, check_rc=False).stdout
+    t.check(got == want and got.count("\n") >= 60, "%s: differs from tshark's\n%s\n%s"
+            % (" ".join(opts), got[:300], want[:300]))
 listing = rs("fields", "infiniband.aeth").stdout.splitlines()
 t.check(any(l.startswith("infiniband.aeth.syndrome.timer\tFT_UINT8\t") for l in listing),
         "fields listing lacks the AETH timer")
@@ -73,7 +83,9 @@ expect_error(["read", "-r", CAP, "-c", "many"], 1, "many")
 expect_error(["read", "-r", CAP, "-T", "fields"], 1, "-e")
 expect_error(["read", "-r", CAP, "-d", "udp.port==99999,roce"], 1, "udp.port==99999")
 expect_error(["read", "-r", CAP, "-d", "udp.port==4792,nfs"], 1, "nfs")
-expect_error(["read", "-r", CAP, "-E", "quote=d", "-T", "fields", "-e", "ip.src"], 1, "quote")
+expect_error(["read", "-r", CAP, "-E", "quote=x", "-T", "fields", "-e", "ip.src"], 1, "quote")
+expect_error(["read", "-r", CAP, "-E", "colour=y", "-T", "fields", "-e", "ip.src"], 1, "colour")
+expect_error(["read", "-r", CAP, "-x", "-T", "json"], 1, "-x")
 expect_error(["read"], 1, "-r")
 expect_error(["frobnicate"], 1, "frobnicate")
 expect_error(["fields", "zzz"], 1, "zzz")
