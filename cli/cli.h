@@ -60,6 +60,7 @@ int cmd_responder(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
 int cmd_bridge(int argc, char **argv);
+int cmd_tui(int argc, char **argv);
 int cmd_version(void);
 
 /* Seconds of CLOCK_MONOTONIC since t0. */

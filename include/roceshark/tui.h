@@ -216,4 +216,21 @@ void rs_tui_decoded_free(struct rs_tui_decoded *d);
 int rs_tui_model_write_shown(struct rs_tui_model *m, const char *path, uint64_t *written,
                              char *err);
 
+/* --- The screens (ncursesw) --- */
+
+/* The smallest terminal the screens are drawn in. */
+#define RS_TUI_MIN_COLS 80
+#define RS_TUI_MIN_LINES 24
+
+struct rs_tui_run_opts {
+    struct rs_tui_model_opts model;
+    bool no_color;                  /* --no-color; NO_COLOR in the environment does the same */
+};
+
+/* Runs the screens until the user quits. Fails before touching the terminal
+ * with RS_ENOTSUP when standard output is not a terminal or is smaller than
+ * RS_TUI_MIN_COLS x RS_TUI_MIN_LINES, or with the model's error when the
+ * file or the filter is bad. */
+int rs_tui_run(const struct rs_tui_run_opts *opts, char *err);
+
 #endif /* ROCESHARK_TUI_H */
