@@ -224,12 +224,11 @@ draw_status(struct tui *t, int y, int cols)
                  p.file_size ? 100.0 * (double)p.file_done / (double)p.file_size : 0.0);
     else
         snprintf(state, sizeof(state), "loaded");
-    if (t->message[0] != '\0')
-        snprintf(line, sizeof(line), " %s", t->message);
-    else
-        snprintf(line, sizeof(line), " %s | %llu frames, %llu shown | filter: %s | ?: keys  q: quit",
-                 state, (unsigned long long)p.frames, (unsigned long long)p.shown,
-                 filter[0] != '\0' ? filter : "none");
+    /* A message takes the place of the key hints until the next key. */
+    snprintf(line, sizeof(line), " %s | %llu frames, %llu shown | filter: %s | %s", state,
+             (unsigned long long)p.frames, (unsigned long long)p.shown,
+             filter[0] != '\0' ? filter : "none",
+             t->message[0] != '\0' ? t->message : "?: keys  q: quit");
     tui_put(t, y, 0, cols, line, tui_attr(t, p.failed ? PAIR_BAD : PAIR_BAR));
 }
 

@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""roceshark tui, driven through tmux (send-keys, capture-pane) on the bundled sample: the
+conversation rows carry the numbers of `read -q -z conv,qp`, the anomaly list those of
+`-z expert`, a filter shows exactly the lines `read -Y` prints, Enter on a QP shows its
+packets, `w` writes what `read -Y` selects, the screen still draws at 80x24; and without
+a terminal, or in one too small, a one-line error and exit code 1."""
+import os
+import re
+import subprocess
+import time
+
+import rstest as t
+
+SAMPLE = os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap")
+SOCKET = "rstui-test-%d" % os.getpid()     # our own tmux server, whatever else runs
+ENV = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8", TERM="xterm-256color")
+ENV.pop("NO_COLOR", None)
+ENV.pop("TMUX", None)
+
+
+def tmux(*args):
+    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null"] + list(args),
+                          capture_output=True, text=True, env=ENV)
+
+
+def screen():
+    """The pane's lines, the status line last."""
+    return tmux("capture-pane", "-p", "-t", "tui").stdout.rstrip("\n").split("\n")
+
+
+def wait_for(pred, what, timeout=5.0):
+    """Polls the screen until pred(lines) holds; records a failure (with the screen) if not."""
+    end = time.time() + timeout
+    while True:
+        lines = screen()
+        if pred(lines):
+            return lines
+        if time.time() > end:
+            t.check(False, "%s; the screen was:\n%s" % (what, "\n".join(lines)))
+            return lines
+        time.sleep(0.05)
+
+
+def keys(*k, literal=False):
+    tmux("send-keys", "-t", "tui", *((["-l"] if literal else []) + list(k)))
+
+
+def start(tmp, width, height, args):
+    """Runs the TUI in a detached tmux session; its exit code and stderr land in files."""
+    rc_file, err_file = os.path.join(tmp, "rc"), os.path.join(tmp, "stderr")
+    for f in (rc_file, err_file):
+        if os.path.exists(f):
+            os.unlink(f)
+    cmd = "%s tui %s 2>%s; echo $? >%s; sleep 60" % (t.ROCESHARK, " ".join(args), err_file,
+                                                       rc_file)
+    tmux("new-session", "-d", "-s", "tui", "-x", str(width), "-y", str(height), cmd)
+    return rc_file, err_file
+
+
+def exit_of(rc_file, err_file, timeout=10.0):
+    end = time.time() + timeout
+    while not os.path.exists(rc_file) or open(rc_file).read().strip() == "":
+        if time.time() > end:
+            return None, ""
+        time.sleep(0.05)
+    return int(open(rc_file).read()), open(err_file).read()
+
+
+def stop_session():
+    tmux("kill-session", "-t", "tui")
+
+
+def read_lines(*args):
+    return [l.rstrip() for l in t.run([t.ROCESHARK, "read", "-r", SAMPLE] + list(args))
+            .stdout.splitlines() if l.strip()]
+
+
+def conv_table():
+    """-z conv,qp's rows as {id: {column: text}}."""
+    lines = read_lines("-q", "-z", "conv,qp")
+    head = next(l for l in lines if l.split()[:2] == ["Conv", "Requester:QP"]).split()
+    rows = {}
+    for l in lines:
+        f = l.split()
+        if len(f) == len(head) and f[0].isdigit():
+            rows[f[0]] = dict(zip(head, f))
+    return rows
+
+
+def screen_convs(lines):
+    """The conversation rows on screen as {id: {column: text}}, by the heading's names."""
+    head = next((l for l in lines if l.startswith("Conv")), None)
+    if head is None:
+        return {}
+    names = [re.sub(r"[\^v]$", "", n) for n in head.split()]
+    rows = {}
+    for l in lines[lines.index(head) + 1:]:
+        f = l.split()
+        if len(f) == len(names) and f[0].isdigit():
+            rows[f[0]] = dict(zip(names, f))
+    return rows
+
+
+def check_conversations(lines):
+    want, got = conv_table(), screen_convs(lines)
+    t.check(sorted(want) == sorted(got), "conversation ids: read %s, tui %s"
+            % (sorted(want), sorted(got)))
+    same = ["Requester:QP", "Responder:QP", "ReqPkts", "ReqBytes", "RspPkts", "RspBytes", "SEND",
+            "WRITE", "READ", "ATOMIC", "Retx", "Gaps", "RNR", "CNP", "Viol", "RdAvg_us",
+            "RdP99_us"]
+    for cid, w in want.items():
+        g = got.get(cid, {})
+        for col in same:
+            t.check(g.get(col) == w[col], "conv %s %s: read %s, tui %s"
+                    % (cid, col, w[col], g.get(col)))
+        naks = sum(int(w[c]) for c in ("NakSeq", "NakInv", "NakAcc", "NakOp", "NakRD"))
+        t.check(g.get("NAKs") == str(naks), "conv %s NAKs: read %d, tui %s"
+                % (cid, naks, g.get("NAKs")))
+        t.check(g.get("CE") == w["ECN-CE"], "conv %s CE: read %s, tui %s"
+                % (cid, w["ECN-CE"], g.get("CE")))
+        for rate in ("2s", "10s", "40s"):
+            t.check(g.get(rate) not in (None, "0"), "conv %s: no %s rate" % (cid, rate))
+
+
+def packet_lines(lines):
+    """The packet list's rows: lines that start with a frame number, above the detail pane."""
+    out = []
+    for l in lines[1:]:
+        if l.startswith(" Packet "):
+            break
+        if re.match(r"^\s*\d+\s+\d+\.\d+ ", l):
+            out.append(l.rstrip())
+    return out
+
+
+def check_filter(text):
+    keys("/")
+    keys("C-u")
+    keys(text, literal=True)
+    keys("Enter")
+    want = read_lines("-Y", text)
+    got = wait_for(lambda s: packet_lines(s) == want and "filter applied" in s[-1],
+                   "filter %r shows read -Y's %d lines" % (text, len(want)))
+    return packet_lines(got)
+
+
+def check_anomalies():
+    """Every expert item, newest first: the counts per summary are -z expert's."""
+    keys("F5")
+    lines = wait_for(lambda s: "[F5 Anomalies]" in s[0], "the Anomalies view")
+    rows = [re.match(r"^\s*(\d+)\s+\S+\s+\S+\s+\S+\s+(.*) \(\S+\)\s*$", l) for l in lines[2:]]
+    rows = [(int(m.group(1)), m.group(2)) for m in rows if m]
+    frames = [f for f, _ in rows]
+    t.check(frames == sorted(frames, reverse=True) and frames, "anomalies newest first: %s"
+            % frames)
+    expert = read_lines("-q", "-z", "expert")
+    want = {}
+    for l in expert:
+        m = re.match(r"^\s*(\d+)\s+\S+\s+(.+?)\s{2,}[\d ]+$", l)
+        if m:
+            want[m.group(2)] = int(m.group(1))
+    got = {}
+    for _, summary in rows:
+        got[summary] = got.get(summary, 0) + 1
+    t.check(want and got == want, "anomalies per summary: -z expert %s, tui %s" % (want, got))
+    # Enter on the newest item shows its packet.
+    keys("Enter")
+    wait_for(lambda s: any(l.startswith(" Packet %d" % frames[0]) for l in s),
+             "Enter on an anomaly shows packet %d" % frames[0])
+
+
+def check_drill_down():
+    """Enter on the second conversation: its packets, as read -Y conv == 2 lists them."""
+    keys("F2")
+    wait_for(lambda s: "[F2 QP conversations]" in s[0], "the conversations view")
+    keys("Down")
+    keys("Enter")
+    want = read_lines("-Y", "roceshark.analysis.conv == 2")
+    wait_for(lambda s: packet_lines(s) == want, "Enter on conversation 2 shows its %d packets"
+             % len(want))
+
+
+def check_export(tmp, text):
+    out = os.path.join(tmp, "shown.pcap")
+    keys("w")
+    keys(out, literal=True)
+    keys("Enter")
+    wait_for(lambda s: "wrote" in s[-1], "w reports what it wrote")
+    fields = ["-T", "fields", "-e", "frame.time_epoch", "-e", "frame.len", "-e", "ip.src",
+              "-e", "ip.dst", "-e", "infiniband.bth.opcode", "-e", "infiniband.bth.psn"]
+    want = t.run([t.ROCESHARK, "read", "-r", SAMPLE, "-Y", text] + fields).stdout
+    got = t.run([t.ROCESHARK, "read", "-r", out] + fields).stdout
+    t.check(want == got and want, "w wrote what read -Y selects:\n%s\nvs\n%s" % (want, got))
+
+
+tmp = t.tempdir()
+
+# Not a terminal: one line, exit code 1, before anything else.
+p = t.run([t.ROCESHARK, "tui", "-r", SAMPLE], check_rc=False)
+t.check(p.returncode == 1, "not a terminal: exit %d" % p.returncode)
+t.check(p.stderr == "roceshark: tui: standard output is not a terminal\n",
+        "not a terminal: %r" % p.stderr)
+p = t.run([t.ROCESHARK, "tui", "-r", SAMPLE, "-Y", "ip.src =="], check_rc=False)
+t.check(p.returncode == 1 and p.stderr.startswith("roceshark: -Y ip.src ==: at position 10"),
+        "bad -Y: exit %d, %r" % (p.returncode, p.stderr))
+
+try:
+    # Too small a terminal.
+    rc_file, err_file = start(tmp, 60, 20, ["-r", SAMPLE])
+    rc, err = exit_of(rc_file, err_file)
+    t.check(rc == 1 and re.fullmatch(r"roceshark: tui: the terminal is 60x20, smaller than "
+                                     r"80x24\n", err), "too small: exit %s, %r" % (rc, err))
+    stop_session()
+
+    rc_file, err_file = start(tmp, 200, 60, ["-r", SAMPLE])
+    lines = wait_for(lambda s: "loaded" in s[-1] and len(screen_convs(s)) == 2,
+                     "the conversations after loading")
+    check_conversations(lines)
+    check_drill_down()
+    keys("g")
+    keys("13", literal=True)
+    keys("Enter")
+    wait_for(lambda s: any(l.startswith(" Packet 13") for l in s), "g 13 goes to packet 13")
+    # A filter that does not compile stays open, red, with the position.
+    keys("/")
+    keys("C-u")
+    keys("ip.src ==", literal=True)
+    wait_for(lambda s: "at position 10" in s[-2], "a bad filter shows where it fails")
+    keys("Escape")
+    text = "ip.dst == 10.0.0.1 || roceshark.analysis.retransmission"
+    check_filter(text)
+    check_export(tmp, text)
+    keys("/")
+    keys("C-u")
+    keys("Enter")
+    wait_for(lambda s: "27 frames, 27 shown" in s[-1], "an empty filter shows every packet")
+    check_anomalies()
+    # 80x24: still drawn, the conversations' endpoints and first figures visible.
+    tmux("resize-window", "-t", "tui", "-x", "80", "-y", "24")
+    keys("F2")
+    lines = wait_for(lambda s: len(s) <= 25 and "[F2 QP conversations]" in s[0] and
+                     any("10.0.0.3:0x000033" in l for l in s) and "loaded" in s[-1],
+                     "the conversations at 80x24")
+    t.check(all(len(l) <= 80 for l in lines), "lines wider than 80 columns at 80x24")
+    keys("q")
+    rc, err = exit_of(rc_file, err_file)
+    t.check(rc == 0 and err == "", "quit: exit %s, stderr %r" % (rc, err))
+finally:
+    tmux("kill-server")
+
+t.finish("tui")
