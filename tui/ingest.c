@@ -75,18 +75,16 @@ struct expert_ctx {
     bool failed;
 };
 
-static int
-grow_array(void **arr, size_t *cap, size_t need, size_t elem)
+void *
+model_grow_array(void *arr, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
-        return 0;
+        return arr;
     size_t cap2 = *cap == 0 ? 1024 : *cap * 2;
-    void *p = realloc(*arr, cap2 * elem);
-    if (p == NULL)
-        return RS_ENOMEM;
-    *arr = p;
-    *cap = cap2;
-    return 0;
+    void *p = realloc(arr, cap2 * elem);
+    if (p != NULL)
+        *cap = cap2;
+    return p;
 }
 
 static void
@@ -95,11 +93,13 @@ add_anomaly(void *ctx, const struct rs_expert *e)
     struct expert_ctx *x = ctx;
     struct rs_tui_model *m = x->m;
 
-    if (grow_array((void **)&m->anomalies, &m->cap_anomalies, m->n_anomalies + 1,
-                   sizeof(*m->anomalies)) != 0) {
+    struct rs_tui_anomaly *a = model_grow_array(m->anomalies, &m->cap_anomalies,
+                                                m->n_anomalies + 1, sizeof(*a));
+    if (a == NULL) {
         x->failed = true;
         return;
     }
+    m->anomalies = a;
     m->anomalies[m->n_anomalies++] = (struct rs_tui_anomaly){x->frame, x->conv,
                                                              (uint16_t)(e - rs_experts)};
 }
@@ -115,9 +115,11 @@ add_frame(struct rs_tui_model *m, const struct rs_frame *frame, const struct rs_
     if (rs_tui_index_append(m->index, e) != 0)
         return false;
     if (r->match) {
-        if (grow_array((void **)&m->shown, &m->cap_shown, m->n_shown + 1,
-                       sizeof(*m->shown)) != 0)
+        uint64_t *shown = model_grow_array(m->shown, &m->cap_shown, m->n_shown + 1,
+                                           sizeof(*shown));
+        if (shown == NULL)
             return false;
+        m->shown = shown;
         m->shown[m->n_shown++] = frame->number;
     }
     rs_expert_foreach(&r->pkt, add_anomaly, &x);

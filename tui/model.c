@@ -149,16 +149,12 @@ collect_row(void *ctx, const struct rs_conv_stats *st)
     /* As -z conv,qp: a conversation the CM set up that carried nothing is left out. */
     if (st->req_packets + st->resp_packets + st->cnps == 0 || c->failed)
         return;
-    if (c->n == c->cap) {
-        size_t cap = c->cap == 0 ? 64 : c->cap * 2;
-        struct rs_tui_conv_row *r = realloc(c->rows, cap * sizeof(*r));
-        if (r == NULL) {
-            c->failed = true;
-            return;
-        }
-        c->rows = r;
-        c->cap = cap;
+    struct rs_tui_conv_row *rows = model_grow_array(c->rows, &c->cap, c->n + 1, sizeof(*rows));
+    if (rows == NULL) {
+        c->failed = true;
+        return;
     }
+    c->rows = rows;
     memset(&c->rows[c->n], 0, sizeof(c->rows[c->n]));
     c->rows[c->n++].st = *st;
 }
@@ -190,13 +186,20 @@ rs_tui_model_conv_rows(struct rs_tui_model *m, enum rs_tui_col col, bool descend
     return 0;
 }
 
+/* One of the counts the ingest thread moves, read under the lock. */
+static uint64_t
+locked_count(struct rs_tui_model *m, const size_t *count)
+{
+    pthread_mutex_lock(&m->mu);
+    uint64_t n = *count;
+    pthread_mutex_unlock(&m->mu);
+    return n;
+}
+
 uint64_t
 rs_tui_model_shown_count(struct rs_tui_model *m)
 {
-    pthread_mutex_lock(&m->mu);
-    uint64_t n = m->n_shown;
-    pthread_mutex_unlock(&m->mu);
-    return n;
+    return locked_count(m, &m->n_shown);
 }
 
 uint64_t
@@ -239,10 +242,7 @@ rs_tui_model_frame(struct rs_tui_model *m, uint64_t number, struct rs_tui_frame 
 uint64_t
 rs_tui_model_anomaly_count(struct rs_tui_model *m)
 {
-    pthread_mutex_lock(&m->mu);
-    uint64_t n = m->n_anomalies;
-    pthread_mutex_unlock(&m->mu);
-    return n;
+    return locked_count(m, &m->n_anomalies);
 }
 
 bool

@@ -49,6 +49,9 @@ struct rs_tui_model {
 int model_start_pass(struct rs_tui_model *m, struct rs_pipeline *pipe, char *err);
 /* Stops the pass (if any), frees its pipeline and source. */
 void model_stop_pass(struct rs_tui_model *m);
+/* arr with room for need elements of elem bytes (doubling *cap), or NULL when out of
+ * memory (arr is then kept as it was). */
+void *model_grow_array(void *arr, size_t *cap, size_t need, size_t elem);
 /* Builds a shared pipeline with filter text for the model's decode options. */
 int model_new_pipeline(const struct rs_tui_model *m, const char *filter,
                        struct rs_pipeline **out, char *err);
