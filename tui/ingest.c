@@ -7,6 +7,12 @@
  * A new display filter starts a new pass over the whole file: the
  * analysis facts a filter can test depend on every frame before, in
  * capture order, which is also how Wireshark refilters.
+ *
+ * A live capture runs on the same thread: each frame is written to the
+ * capture file first (and handed to the operating system, so that the
+ * screen can read it back at once), then indexed. A new filter stops the
+ * thread, which then reads the file written so far and goes on capturing,
+ * with the kernel's ring holding what arrives meanwhile.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +20,7 @@
 #include <sys/stat.h>
 
 #include <roceshark/expert.h>
+#include <roceshark/pcapio.h>
 
 #include "model_int.h"
 
@@ -147,35 +154,89 @@ finish_pass(struct rs_tui_model *m, int rc, const char *err)
     pthread_mutex_unlock(&m->mu);
 }
 
+/* Runs one frame through the pipeline into the index and the lists. */
+static int
+feed(struct rs_tui_model *m, const struct rs_frame *frame, int64_t offset, char *err)
+{
+    const struct rs_pipeline_result *r = rs_pipeline_process(m->pipe, frame);
+    struct rs_tui_frame e;
+
+    index_entry(frame, offset, r, &e);
+    pthread_mutex_lock(&m->mu);
+    bool ok = add_frame(m, frame, &e, r);
+    m->progress.frames = frame->number;
+    m->progress.shown = m->n_shown;
+    m->progress.file_done = (uint64_t)offset + frame->caplen;
+    pthread_mutex_unlock(&m->mu);
+    if (!ok)
+        return rs_error(err, RS_ENOMEM, "%s: out of memory after %llu frames", m->path,
+                        (unsigned long long)frame->number);
+    return 0;
+}
+
+/* Reads the file from its start; 0 at its end (or when stopped). */
+static int
+read_file(struct rs_tui_model *m, char *err)
+{
+    struct rs_frame frame;
+    int rc;
+
+    while (!atomic_load(&m->stop) && (rc = rs_source_next(m->src, &frame, err)) == 1) {
+        int64_t offset = rs_source_offset(m->src);
+        if (offset < 0)
+            return rs_error(err, RS_EFORMAT, "%s: frames cannot be read back from this kind "
+                            "of file (pcap and pcapng can)", m->path);
+        if ((rc = feed(m, &frame, offset, err)) != 0)
+            return rc;
+    }
+    return rc < 0 ? rc : 0;
+}
+
+/* Captures, writes and indexes until stopped. */
+static int
+capture(struct rs_tui_model *m, char *err)
+{
+    struct rs_frame frame;
+    int rc;
+
+    while (!atomic_load(&m->stop)) {
+        rc = rs_source_next(m->live, &frame, err);
+        if (rc == RS_SOURCE_IDLE)
+            continue;
+        if (rc <= 0)
+            return rc;
+        /* Indexed as the file keeps it, so that it reads the same after a new filter
+         * reads the file again: a file of the host's clock keeps microseconds. */
+        if (!rs_source_ts_hardware(m->live)) {
+            frame.ts_nsec -= frame.ts_nsec % 1000u;
+            frame.ts_digits = 6;
+        }
+        /* Handed to the operating system frame by frame: a system call each, so that
+         * a frame can be read back as soon as it is in the index. */
+        if ((rc = rs_writer_write(m->writer, &frame, err)) != 0 ||
+            (rc = rs_writer_flush(m->writer, err)) != 0 ||
+            (rc = feed(m, &frame, (int64_t)rs_writer_frame_offset(m->writer), err)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
 static void *
 ingest_main(void *arg)
 {
     struct rs_tui_model *m = arg;
     char err[RS_ERRBUF_SIZE] = "";
-    struct rs_frame frame;
-    struct rs_tui_frame e;
-    int rc;
+    int rc = 0;
 
-    while (!atomic_load(&m->stop) && (rc = rs_source_next(m->src, &frame, err)) == 1) {
-        int64_t offset = rs_source_offset(m->src);
-        if (offset < 0) {
-            rc = rs_error(err, RS_EFORMAT, "%s: frames cannot be read back from this kind "
-                          "of file (pcap and pcapng can)", m->path);
-            break;
-        }
-        const struct rs_pipeline_result *r = rs_pipeline_process(m->pipe, &frame);
-        index_entry(&frame, offset, r, &e);
-        pthread_mutex_lock(&m->mu);
-        bool ok = add_frame(m, &frame, &e, r);
-        m->progress.frames = frame.number;
-        m->progress.shown = m->n_shown;
-        m->progress.file_done = (uint64_t)offset + frame.caplen;
-        pthread_mutex_unlock(&m->mu);
-        if (!ok) {
-            rc = rs_error(err, RS_ENOMEM, "%s: out of memory after %llu frames", m->path,
-                          (unsigned long long)frame.number);
-            break;
-        }
+    if (m->live == NULL) {
+        rc = read_file(m, err);
+    } else {
+        /* What was captured before this pass, then the capture goes on. */
+        if (rs_writer_frames(m->writer) > 0 &&
+            (rc = rs_source_open_file(m->path, &m->src, err)) == 0)
+            rc = read_file(m, err);
+        if (rc == 0)
+            rc = capture(m, err);
     }
     finish_pass(m, rc, err);
     return NULL;
@@ -197,11 +258,12 @@ model_new_pipeline(const struct rs_tui_model *m, const char *filter, struct rs_p
 int
 model_start_pass(struct rs_tui_model *m, struct rs_pipeline *pipe, char *err)
 {
-    struct rs_source *src;
+    struct rs_source *src = NULL;
     struct stat st;
     int rc;
 
-    if ((rc = rs_source_open_file(m->path, &src, err)) != 0) {
+    /* A file is opened here, so that its errors come back at once. */
+    if (m->live == NULL && (rc = rs_source_open_file(m->path, &src, err)) != 0) {
         rs_pipeline_free(pipe);
         return rc;
     }
@@ -212,6 +274,7 @@ model_start_pass(struct rs_tui_model *m, struct rs_pipeline *pipe, char *err)
     rs_tui_rates_clear(m->rates);
     memset(&m->progress, 0, sizeof(m->progress));
     m->progress.file_size = fstat(m->fd, &st) == 0 ? (uint64_t)st.st_size : 0;
+    m->progress.live = m->live != NULL;
     m->pipe = pipe;
     m->src = src;
     pthread_mutex_unlock(&m->mu);

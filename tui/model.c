@@ -6,11 +6,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <roceshark/filter.h>
+#include <roceshark/pcapio.h>
 
 #include "model_int.h"
 
@@ -19,6 +21,52 @@ rs_tui_model_opts_init(struct rs_tui_model_opts *opts)
 {
     memset(opts, 0, sizeof(*opts));
     rs_decode_opts_init(&opts->decode);
+}
+
+/* A file name for a capture nobody named: in TMPDIR, removed on close. */
+static int
+temporary_path(struct rs_tui_model *m, char *err)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+
+    snprintf(path, sizeof(path), "%s/roceshark-tui-XXXXXX.pcap",
+             dir != NULL && dir[0] != '\0' ? dir : "/tmp");
+    int fd = mkstemps(path, 5);
+    if (fd < 0)
+        return rs_error(err, RS_EIO, "%s: %s", path, strerror(errno));
+    close(fd);
+    m->remove_path = true;
+    if ((m->path = strdup(path)) == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    return 0;
+}
+
+/* Activates the interface with the default RDMA filter (and the -d ports),
+ * and opens the file the capture goes to. */
+static int
+open_capture(struct rs_tui_model *m, const struct rs_tui_model_opts *opts, char *err)
+{
+    struct rs_live_opts live = opts->live;
+    int rc;
+
+    live.roce_ports = opts->decode.roce_ports;
+    live.n_roce_ports = opts->decode.n_roce_ports;
+    live.iwarp_ports = opts->decode.iwarp_ports;
+    live.n_iwarp_ports = opts->decode.n_iwarp_ports;
+    live.immediate = true;      /* a screen wants each frame as it comes */
+    live.idle_ms = 100;         /* and to stop within that when asked */
+    if ((rc = rs_source_create_iface(opts->iface, &m->live, err)) != 0)
+        return rc;
+    if ((rc = rs_source_activate(m->live, &live, err)) != 0)
+        return rc;
+    if (opts->path == NULL ? (rc = temporary_path(m, err)) != 0 :
+                             (m->path = strdup(opts->path)) == NULL)
+        return rc != 0 ? rc : rs_error(err, RS_ENOMEM, "out of memory");
+    struct rs_writer_opts wo = {.path = m->path, .linktype = rs_source_linktype(m->live),
+                                .snaplen = rs_source_snaplen(m->live),
+                                .ts_hardware = rs_source_ts_hardware(m->live)};
+    return rs_writer_open(&wo, &m->writer, err);
 }
 
 int
@@ -35,17 +83,25 @@ rs_tui_model_open(const struct rs_tui_model_opts *opts, struct rs_tui_model **ou
     pthread_mutex_init(&m->mu, NULL);
     pthread_cond_init(&m->pass_done, NULL);
     m->decode = opts->decode;
-    if ((m->path = strdup(opts->path)) == NULL || (m->filter = strdup(filter)) == NULL) {
+    if ((m->filter = strdup(filter)) == NULL) {
         rc = rs_error(err, RS_ENOMEM, "out of memory");
         goto fail;
     }
     /* Frames are read back by offset: standard input cannot be. */
-    if (strcmp(opts->path, "-") == 0) {
-        rc = rs_error(err, RS_EINVAL, "-r -: the TUI reads frames back, so it needs a file");
+    if (opts->path != NULL && strcmp(opts->path, "-") == 0) {
+        rc = rs_error(err, RS_EINVAL, "-%c -: the TUI reads frames back, so it needs a file",
+                      opts->iface != NULL ? 'w' : 'r');
         goto fail;
     }
-    if ((m->fd = open(opts->path, O_RDONLY | O_CLOEXEC)) < 0) {
-        rc = rs_error(err, RS_EIO, "%s: %s", opts->path, strerror(errno));
+    if (opts->iface != NULL) {
+        if ((rc = open_capture(m, opts, err)) != 0)
+            goto fail;
+    } else if ((m->path = strdup(opts->path)) == NULL) {
+        rc = rs_error(err, RS_ENOMEM, "out of memory");
+        goto fail;
+    }
+    if ((m->fd = open(m->path, O_RDONLY | O_CLOEXEC)) < 0) {
+        rc = rs_error(err, RS_EIO, "%s: %s", m->path, strerror(errno));
         goto fail;
     }
     if ((rc = rs_tui_index_new(&m->index, err)) != 0 ||
@@ -66,8 +122,13 @@ rs_tui_model_close(struct rs_tui_model *m)
     if (m == NULL)
         return;
     model_stop_pass(m);
+    if (m->writer != NULL)
+        rs_writer_close(m->writer, NULL, NULL);
+    rs_source_close(m->live);
     if (m->fd >= 0)
         close(m->fd);
+    if (m->remove_path)
+        unlink(m->path);
     rs_tui_index_free(m->index);
     rs_tui_rates_free(m->rates);
     free(m->shown);
@@ -77,6 +138,34 @@ rs_tui_model_close(struct rs_tui_model *m)
     pthread_mutex_destroy(&m->mu);
     pthread_cond_destroy(&m->pass_done);
     free(m);
+}
+
+int
+rs_tui_model_stop_capture(struct rs_tui_model *m, struct rs_source_stats *stats,
+                          uint64_t *written, char *err)
+{
+    int rc;
+
+    if (m->live == NULL)
+        return rs_error(err, RS_EINVAL, "not capturing");
+    /* The thread stops; what it indexed stays, the pipeline with it. */
+    if (m->running) {
+        atomic_store(&m->stop, true);
+        pthread_join(m->thread, NULL);
+        m->running = false;
+    }
+    rc = rs_source_stats(m->live, stats, err);
+    int wrc = rs_writer_close(m->writer, written, rc == 0 ? err : NULL);
+    m->writer = NULL;
+    rs_source_close(m->live);
+    m->live = NULL;
+    return rc != 0 ? rc : wrc;
+}
+
+const char *
+rs_tui_model_path(const struct rs_tui_model *m)
+{
+    return m->path;
 }
 
 void

@@ -21,6 +21,7 @@
 
 struct rs_tui_model {
     char *path;
+    bool remove_path;               /* a temporary capture file */
     char *filter;                   /* in force; "" for none */
     struct rs_decode_opts decode;
     int fd;                         /* the file, for reading frames back */
@@ -36,9 +37,13 @@ struct rs_tui_model {
     struct rs_time first, newest;   /* times of the first and the newest frame */
     struct rs_tui_progress progress;
 
+    /* A live capture: its source and the file it is written to. */
+    struct rs_source *live;
+    struct rs_writer *writer;
+
     /* The current pass. */
     struct rs_pipeline *pipe;
-    struct rs_source *src;
+    struct rs_source *src;          /* the file (a live capture opens it on the thread) */
     pthread_t thread;
     bool running;                   /* thread must be joined */
     atomic_bool stop;

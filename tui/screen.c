@@ -219,6 +219,8 @@ draw_status(struct tui *t, int y, int cols)
     rs_tui_model_progress(t->model, &p);
     if (p.failed)
         snprintf(state, sizeof(state), "error: %s", p.error);
+    else if (p.live && !p.done)
+        snprintf(state, sizeof(state), "capturing to %s", rs_tui_model_path(t->model));
     else if (!p.done)
         snprintf(state, sizeof(state), "loading %3.0f%%",
                  p.file_size ? 100.0 * (double)p.file_done / (double)p.file_size : 0.0);
@@ -296,10 +298,21 @@ handle_key(struct tui *t, int key)
         t->help = false;
         return;
     }
+    bool confirming = t->quit_asked;
+    t->quit_asked = false;
     switch (key) {
-    case 'q':
+    case 'q': {
+        struct rs_tui_progress p;
+        rs_tui_model_progress(t->model, &p);
+        /* A running capture is not ended by one stray key. */
+        if (p.live && !p.done && !confirming) {
+            t->quit_asked = true;
+            tui_message(t, "the capture is running: q again stops it and quits");
+            return;
+        }
         t->quit = true;
         return;
+    }
     case '\t':
         t->view = (t->view + 1) % VIEW_COUNT;
         return;
@@ -351,11 +364,11 @@ now_ms(void)
 }
 
 static void
-run_loop(struct tui *t)
+run_loop(struct tui *t, bool (*stop_requested)(void))
 {
     int64_t next_draw = now_ms();
 
-    while (!t->quit) {
+    while (!t->quit && (stop_requested == NULL || !stop_requested())) {
         int64_t wait = next_draw - now_ms();
         if (wait <= 0) {
             draw(t);
@@ -376,11 +389,11 @@ check_terminal(char *err)
     struct winsize ws;
 
     if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
-        return rs_error(err, RS_ENOTSUP, "standard %s is not a terminal",
+        return rs_error(err, RS_EINVAL, "standard %s is not a terminal",
                         isatty(STDOUT_FILENO) ? "input" : "output");
     if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 &&
         (ws.ws_col < RS_TUI_MIN_COLS || ws.ws_row < RS_TUI_MIN_LINES))
-        return rs_error(err, RS_ENOTSUP, "the terminal is %ux%u, smaller than %dx%d",
+        return rs_error(err, RS_EINVAL, "the terminal is %ux%u, smaller than %dx%d",
                         ws.ws_col, ws.ws_row, RS_TUI_MIN_COLS, RS_TUI_MIN_LINES);
     return 0;
 }
@@ -410,11 +423,12 @@ start_curses(struct tui *t, bool no_color)
 }
 
 int
-rs_tui_run(const struct rs_tui_run_opts *opts, char *err)
+rs_tui_run(const struct rs_tui_run_opts *opts, struct rs_tui_run_result *result, char *err)
 {
     struct tui t;
     int rc;
 
+    memset(result, 0, sizeof(*result));
     if ((rc = check_terminal(err)) != 0)
         return rc;
     memset(&t, 0, sizeof(t));
@@ -424,8 +438,13 @@ rs_tui_run(const struct rs_tui_run_opts *opts, char *err)
     t.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     t.sort_col = RS_TUI_COL_CONV;
     start_curses(&t, opts->no_color);
-    run_loop(&t);
+    run_loop(&t, opts->stop_requested);
     endwin();
+    if (opts->model.iface != NULL) {
+        result->live = true;
+        rs_tui_model_stop_capture(t.model, &result->stats, &result->written,
+                                  result->capture_error);
+    }
     rs_tui_decoded_free(&t.dec);
     rs_tui_model_close(t.model);
     return 0;

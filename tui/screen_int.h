@@ -38,6 +38,7 @@ struct tui {
     enum tui_view view;
     bool help;
     bool quit;
+    bool quit_asked;                /* q once while capturing: the next q quits */
     char message[RS_ERRBUF_SIZE + 64];  /* shown in the status line until the next key */
     struct tui_prompt prompt;
 

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include <roceshark/analysis.h>
+#include <roceshark/capture.h>
 #include <roceshark/common.h>
 #include <roceshark/dissect.h>
 #include <roceshark/nstime.h>
@@ -132,7 +133,12 @@ void rs_tui_rows_sort(struct rs_tui_conv_row *rows, size_t n, enum rs_tui_col co
 /* --- The model: ingest thread and what the views read --- */
 
 struct rs_tui_model_opts {
-    const char *path;               /* the capture file */
+    const char *path;               /* the capture file; with iface, the file the capture is
+                                       written to (NULL: a temporary one, removed on close) */
+    const char *iface;              /* capture live from this interface (libpcap); NULL for
+                                       a file */
+    struct rs_live_opts live;       /* with iface: -f and the rest (the -d ports come from
+                                       decode) */
     const char *filter;             /* display filter; NULL for none */
     struct rs_decode_opts decode;
 };
@@ -145,6 +151,7 @@ struct rs_tui_progress {
     uint64_t file_done;     /* bytes of the file read */
     uint64_t file_size;
     bool done;              /* the pass reached the end (or failed) */
+    bool live;              /* capturing: every frame is written to the file, then indexed */
     bool failed;
     char error[RS_ERRBUF_SIZE];
 };
@@ -158,10 +165,18 @@ struct rs_tui_anomaly {
 
 struct rs_tui_model;
 
-/* Opens the file and starts the ingest thread. Fails on a file that cannot
- * be read back by offset (standard input) or a filter that does not compile. */
+/* Opens the file, or starts the live capture and the file it is written to,
+ * and starts the ingest thread. Fails on a file that cannot be read back by
+ * offset (standard input), a filter that does not compile, or a live source
+ * that does not activate (its RS_E* code). */
 int rs_tui_model_open(const struct rs_tui_model_opts *opts, struct rs_tui_model **out,
                       char *err);
+/* Ends a live capture: stops reading, writes what is buffered, and gives the
+ * source's counts and the frames written. The model stays readable. */
+int rs_tui_model_stop_capture(struct rs_tui_model *m, struct rs_source_stats *stats,
+                              uint64_t *written, char *err);
+/* The file frames are read back from (for a live capture, the one it is written to). */
+const char *rs_tui_model_path(const struct rs_tui_model *m);
 /* Stops the ingest thread and frees everything. */
 void rs_tui_model_close(struct rs_tui_model *m);
 
@@ -170,8 +185,9 @@ void rs_tui_model_progress(struct rs_tui_model *m, struct rs_tui_progress *out);
 void rs_tui_model_wait(struct rs_tui_model *m);
 
 /* Replaces the display filter ("" for none) and indexes the file again with
- * it. A filter that does not compile leaves everything as it was; err then
- * says where it failed. */
+ * it; a live capture pauses meanwhile (the kernel holds what arrives), then
+ * goes on. A filter that does not compile leaves everything as it was; err
+ * then says where it failed. */
 int rs_tui_model_set_filter(struct rs_tui_model *m, const char *text, char *err);
 /* Checks a filter without applying it. */
 int rs_tui_model_check_filter(const char *text, char *err);
@@ -225,12 +241,22 @@ int rs_tui_model_write_shown(struct rs_tui_model *m, const char *path, uint64_t 
 struct rs_tui_run_opts {
     struct rs_tui_model_opts model;
     bool no_color;                  /* --no-color; NO_COLOR in the environment does the same */
+    bool (*stop_requested)(void);   /* polled: true quits at once (SIGINT); may be NULL */
+};
+
+/* What a live capture did, for its counts on exit. */
+struct rs_tui_run_result {
+    bool live;
+    struct rs_source_stats stats;
+    uint64_t written;
+    char capture_error[RS_ERRBUF_SIZE];     /* "" when the capture ended well */
 };
 
 /* Runs the screens until the user quits. Fails before touching the terminal
- * with RS_ENOTSUP when standard output is not a terminal or is smaller than
- * RS_TUI_MIN_COLS x RS_TUI_MIN_LINES, or with the model's error when the
- * file or the filter is bad. */
-int rs_tui_run(const struct rs_tui_run_opts *opts, char *err);
+ * with RS_EINVAL when standard input or output is not a terminal or is
+ * smaller than RS_TUI_MIN_COLS x RS_TUI_MIN_LINES, or with the model's
+ * error when the file, the live source or the filter is bad. */
+int rs_tui_run(const struct rs_tui_run_opts *opts, struct rs_tui_run_result *result,
+               char *err);
 
 #endif /* ROCESHARK_TUI_H */

@@ -4,7 +4,10 @@
 conversation rows carry the numbers of `read -q -z conv,qp`, the anomaly list those of
 `-z expert`, a filter shows exactly the lines `read -Y` prints, Enter on a QP shows its
 packets, `w` writes what `read -Y` selects, the screen still draws at 80x24; and without
-a terminal, or in one too small, a one-line error and exit code 1."""
+a terminal, or in one too small, a one-line error and exit code 1. As root: a live capture
+on the loopback of a network namespace of its own, which the sample is sent through: the
+rows count what was sent, q twice ends it with the counts, and the file keeps every frame."""
+import glob
 import os
 import re
 import subprocess
@@ -46,14 +49,17 @@ def keys(*k, literal=False):
     tmux("send-keys", "-t", "tui", *((["-l"] if literal else []) + list(k)))
 
 
-def start(tmp, width, height, args):
-    """Runs the TUI in a detached tmux session; its exit code and stderr land in files."""
+def start(tmp, width, height, args, netns=False):
+    """Runs the TUI in a detached tmux session; its exit code and stderr land in files. With
+    netns, in a network namespace of its own with the loopback up (its pid in tmp/pid)."""
     rc_file, err_file = os.path.join(tmp, "rc"), os.path.join(tmp, "stderr")
-    for f in (rc_file, err_file):
+    for f in (rc_file, err_file, os.path.join(tmp, "pid")):
         if os.path.exists(f):
             os.unlink(f)
-    cmd = "%s tui %s 2>%s; echo $? >%s; sleep 60" % (t.ROCESHARK, " ".join(args), err_file,
-                                                       rc_file)
+    tui = "%s tui %s" % (t.ROCESHARK, " ".join(args))
+    if netns:
+        tui = "unshare -n sh -c 'ip link set lo up; echo $$ >%s/pid; exec %s'" % (tmp, tui)
+    cmd = "%s 2>%s; echo $? >%s; sleep 60" % (tui, err_file, rc_file)
     tmux("new-session", "-d", "-s", "tui", "-x", str(width), "-y", str(height), cmd)
     return rc_file, err_file
 
@@ -194,6 +200,51 @@ def check_export(tmp, text):
     t.check(want == got and want, "w wrote what read -Y selects:\n%s\nvs\n%s" % (want, got))
 
 
+def check_live(tmp):
+    """The sample sent through the loopback of the TUI's own namespace."""
+    kept = os.path.join(tmp, "live.pcap")
+    rc_file, err_file = start(tmp, 200, 60, ["-i", "lo", "-w", kept], netns=True)
+    wait_for(lambda s: "capturing to " + kept in s[-1] and os.path.exists(tmp + "/pid"),
+             "a live capture starts")
+    pid = open(tmp + "/pid").read().strip()
+    t.run(["nsenter", "-t", pid, "-n", t.PYTHON, os.path.join(t.HERE, "sendframes.py"), "lo",
+           SAMPLE])
+    want = conv_table()
+    lines = wait_for(lambda s: "27 frames, 27 shown" in s[-1] and len(screen_convs(s)) == 2,
+                     "the 27 frames sent, captured")
+    got = screen_convs(lines)
+    for cid, w in want.items():
+        for col in ("Requester:QP", "Responder:QP", "ReqPkts", "ReqBytes", "RspPkts",
+                    "RspBytes", "SEND", "WRITE", "READ", "ATOMIC", "Retx", "Gaps"):
+            t.check(got.get(cid, {}).get(col) == w[col], "live conv %s %s: sent %s, tui %s"
+                    % (cid, col, w[col], got.get(cid, {}).get(col)))
+    keys("q")
+    wait_for(lambda s: "q again" in s[-1], "q asks again while capturing")
+    keys("q")
+    rc, err = exit_of(rc_file, err_file)
+    t.check(rc == 0 and err == "capture: lo: 27 received, 27 written, 0 dropped by kernel, 0 "
+            "dropped by interface, 0 dropped by ring\n", "live quit: exit %s, %r" % (rc, err))
+    fields = ["-T", "fields", "-e", "frame.len", "-e", "ip.src", "-e", "infiniband.bth.psn"]
+    t.check(t.run([t.ROCESHARK, "read", "-r", kept] + fields).stdout ==
+            t.run([t.ROCESHARK, "read", "-r", SAMPLE] + fields).stdout,
+            "the kept capture holds what was sent")
+    stop_session()
+    # Without -w the capture goes to a temporary file, removed on exit.
+    scratch = os.path.join(tmp, "scratch")
+    os.mkdir(scratch)
+    ENV["TMPDIR"] = scratch
+    rc_file, err_file = start(tmp, 200, 60, ["-i", "lo"], netns=True)
+    wait_for(lambda s: "capturing to " + scratch in s[-1], "a capture to a temporary file")
+    t.check(len(glob.glob(scratch + "/roceshark-tui-*.pcap")) == 1, "no temporary file")
+    keys("q")
+    keys("q")
+    rc, err = exit_of(rc_file, err_file)
+    t.check(rc == 0 and glob.glob(scratch + "/*") == [], "temporary capture file left: %s, "
+            "exit %s" % (glob.glob(scratch + "/*"), rc))
+    del ENV["TMPDIR"]
+    stop_session()
+
+
 tmp = t.tempdir()
 
 # Not a terminal: one line, exit code 1, before anything else.
@@ -246,6 +297,11 @@ try:
     keys("q")
     rc, err = exit_of(rc_file, err_file)
     t.check(rc == 0 and err == "", "quit: exit %s, stderr %r" % (rc, err))
+    stop_session()
+    if os.geteuid() == 0:
+        check_live(tmp)
+    else:
+        print("skipped: the live capture (needs root for a network namespace)")
 finally:
     tmux("kill-server")
 
