@@ -188,5 +188,7 @@ rs_tui_rows_sort(struct rs_tui_conv_row *rows, size_t n, enum rs_tui_col col, bo
 {
     struct sort_key k = {col, descending};
 
+    if (n < 2)
+        return;     /* rows may be NULL then, which qsort_r does not take */
     qsort_r(rows, n, sizeof(*rows), compare_rows, &k);
 }

@@ -130,6 +130,7 @@ test_sort_rows(void **state)
     rs_tui_rows_sort(rows, 4, RS_TUI_COL_RATE2, false);
     assert_int_equal(rows[0].st.id, 1);
     assert_int_equal(rows[3].st.id, 4);
+    rs_tui_rows_sort(NULL, 0, RS_TUI_COL_RETX, true);     /* no rows yet */
     rs_tui_rows_sort(rows, 4, RS_TUI_COL_CONV, false);
     rs_tui_col_format(&rows[0], RS_TUI_COL_REQUESTER, cell, sizeof(cell));
     assert_string_equal(cell, "10.0.0.9:0x000011");
