@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <roceshark/filter.h>
@@ -264,8 +265,18 @@ rs_tui_model_conv_rows(struct rs_tui_model *m, enum rs_tui_col col, bool descend
         return rs_error(err, RS_ENOMEM, "conversation table: out of memory");
     }
     pthread_mutex_lock(&m->mu);
+    struct rs_time now = m->newest;
+    /* A live capture's rates fall when traffic stops, as iftop's do: its clock is the
+     * host's (or the NIC's, which runs with it) whenever that is ahead of the frames. */
+    if (m->progress.live && !m->progress.done) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        struct rs_time wall = {ts.tv_sec, (int32_t)ts.tv_nsec};
+        if (rs_time_cmp(wall, now) > 0)
+            now = wall;
+    }
     for (size_t i = 0; i < c.n; i++) {
-        rs_tui_rates_get(m->rates, c.rows[i].st.id, m->newest, c.rows[i].rate);
+        rs_tui_rates_get(m->rates, c.rows[i].st.id, now, c.rows[i].rate);
         c.rows[i].last_seen = rs_time_sub(c.rows[i].st.last, m->first);
     }
     pthread_mutex_unlock(&m->mu);

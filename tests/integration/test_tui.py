@@ -32,6 +32,51 @@ def screen():
     return tmux("capture-pane", "-p", "-t", "tui").stdout.rstrip("\n").split("\n")
 
 
+def row_colours():
+    """{frame number: SGR foreground colour (30-37) or None} of the packet list's rows, and
+    whether any colour was drawn at all, from the pane with its escapes (capture-pane -e)."""
+    text = tmux("capture-pane", "-e", "-p", "-t", "tui").stdout
+    fg, rows, any_colour = None, {}, False
+    for line in text.split("\n"):
+        plain = ""
+        for tok in re.split(r"(\x1b\[[0-9;]*m)", line):
+            if not tok.startswith("\x1b["):
+                if not plain.strip():
+                    m = re.match(r"^\s*(\d+)\s+\d+\.\d+ ", plain + tok)
+                    if m:
+                        rows[int(m.group(1))] = fg
+                plain += tok
+                continue
+            for p in tok[2:-1].split(";") or ["0"]:
+                if p in ("", "0", "39"):
+                    fg = None
+                elif p in ("30", "31", "32", "33", "34", "35", "36", "37"):
+                    fg, any_colour = int(p), True
+                elif p == "38":
+                    any_colour = True
+    return rows, any_colour
+
+
+def check_colours():
+    """NAKs red, retransmissions and gaps amber, CE and CNPs blue, the rest plain."""
+    rows, _ = row_colours()
+    want = {1: None, 12: 33, 13: 31, 14: 33, 18: 31, 21: 34, 22: 34, 23: None}
+    got = {n: rows.get(n, "absent") for n in want}
+    t.check(got == want, "packet colours: want %s, got %s" % (want, got))
+
+
+def check_no_colour(tmp, how):
+    """--no-color or NO_COLOR: the packets view draws without a colour."""
+    start(tmp, 200, 60, ["-r", SAMPLE] + (["--no-color"] if how == "--no-color" else []))
+    keys("F3")
+    wait_for(lambda s: "[F3 Packets]" in s[0] and "loaded" in s[-1], "packets (%s)" % how)
+    rows, any_colour = row_colours()
+    t.check(len(rows) >= 20 and not any_colour, "%s: %d rows, colours drawn: %s"
+            % (how, len(rows), any_colour))
+    keys("q")
+    stop_session()
+
+
 def wait_for(pred, what, timeout=5.0):
     """Polls the screen until pred(lines) holds; records a failure (with the screen) if not."""
     end = time.time() + timeout
@@ -218,6 +263,10 @@ def check_live(tmp):
                     "RspBytes", "SEND", "WRITE", "READ", "ATOMIC", "Retx", "Gaps"):
             t.check(got.get(cid, {}).get(col) == w[col], "live conv %s %s: sent %s, tui %s"
                     % (cid, col, w[col], got.get(cid, {}).get(col)))
+    # Live rates follow the clock: two quiet seconds empty the 2 s column, not the 40 s one.
+    rate = lambda s, col: screen_convs(s).get("1", {}).get(col)
+    lines = wait_for(lambda s: rate(s, "2s") == "0", "the 2 s rate falls to 0 after the burst")
+    t.check(rate(lines, "40s") not in (None, "0"), "the 40 s rate: %s" % rate(lines, "40s"))
     keys("q")
     wait_for(lambda s: "q again" in s[-1], "q asks again while capturing")
     keys("q")
@@ -286,6 +335,7 @@ try:
     keys("C-u")
     keys("Enter")
     wait_for(lambda s: "27 frames, 27 shown" in s[-1], "an empty filter shows every packet")
+    check_colours()
     check_anomalies()
     # 80x24: still drawn, the conversations' endpoints and first figures visible.
     tmux("resize-window", "-t", "tui", "-x", "80", "-y", "24")
@@ -298,6 +348,10 @@ try:
     rc, err = exit_of(rc_file, err_file)
     t.check(rc == 0 and err == "", "quit: exit %s, stderr %r" % (rc, err))
     stop_session()
+    check_no_colour(tmp, "--no-color")
+    ENV["NO_COLOR"] = "1"
+    check_no_colour(tmp, "NO_COLOR")
+    del ENV["NO_COLOR"]
     if os.geteuid() == 0:
         check_live(tmp)
     else:
