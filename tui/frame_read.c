@@ -108,31 +108,26 @@ rs_tui_decoded_free(struct rs_tui_decoded *d)
 }
 
 int
-rs_tui_model_write_shown(struct rs_tui_model *m, const char *path, uint64_t *written,
-                         char *err)
+rs_tui_model_write_frames(struct rs_tui_model *m, const char *path, const uint64_t *numbers,
+                          size_t n, uint64_t *written, char *err)
 {
     struct rs_tui_decoded d = {0};
     struct rs_writer *w = NULL;
-    uint64_t n = rs_tui_model_shown_count(m);
     struct rs_tui_frame first, e;
     int rc = 0;
 
     *written = 0;
-    if (n == 0)
-        return rs_error(err, RS_EINVAL, "no packets shown: nothing to write");
-    if (!rs_tui_model_frame(m, rs_tui_model_shown_frame(m, 0), &first))
-        return rs_error(err, RS_EINVAL, "no packets shown: nothing to write");
+    if (n == 0 || !rs_tui_model_frame(m, numbers[0], &first))
+        return rs_error(err, RS_EINVAL, "no packets to write");
     struct rs_writer_opts wo = {.path = path, .linktype = first.linktype,
                                 .snaplen = RS_CAPTURE_SNAPLEN,
                                 /* A nanosecond file keeps nanosecond times whole. */
                                 .ts_hardware = first.ts_digits == 9};
     if ((rc = rs_writer_open(&wo, &w, err)) != 0)
         return rc;
-    for (uint64_t i = 0; i < n && rc == 0; i++) {
-        uint64_t number = rs_tui_model_shown_frame(m, i);
-        if ((rc = read_frame(m, number, &d, &e, err)) == 0)
+    for (size_t i = 0; i < n && rc == 0; i++)
+        if ((rc = read_frame(m, numbers[i], &d, &e, err)) == 0)
             rc = rs_writer_write(w, &d.frame, err);
-    }
     char close_err[RS_ERRBUF_SIZE];
     int crc = rs_writer_close(w, written, close_err);
     if (rc == 0 && crc != 0) {
@@ -140,5 +135,25 @@ rs_tui_model_write_shown(struct rs_tui_model *m, const char *path, uint64_t *wri
         snprintf(err, RS_ERRBUF_SIZE, "%s", close_err);
     }
     rs_tui_decoded_free(&d);
+    return rc;
+}
+
+int
+rs_tui_model_write_shown(struct rs_tui_model *m, const char *path, uint64_t *written,
+                         char *err)
+{
+    uint64_t n = rs_tui_model_shown_count(m);
+    uint64_t *numbers = n > 0 ? malloc(n * sizeof(*numbers)) : NULL;
+
+    *written = 0;
+    if (n == 0)
+        return rs_error(err, RS_EINVAL, "no packets shown: nothing to write");
+    if (numbers == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    /* A copy: the ingest thread may grow the list meanwhile. */
+    for (uint64_t i = 0; i < n; i++)
+        numbers[i] = rs_tui_model_shown_frame(m, i);
+    int rc = rs_tui_model_write_frames(m, path, numbers, n, written, err);
+    free(numbers);
     return rc;
 }

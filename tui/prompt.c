@@ -2,8 +2,9 @@
 /*
  * prompt.c - the one-line input bar above the status line: the display
  * filter (checked as it is typed: green when it compiles, red with the
- * compiler's message, which names the position, when not), the packet
- * number to go to, and the file to write the shown packets to.
+ * compiler's message, which names the position, when not; Up and Down
+ * recall the filters applied before), the packet number to go to, and the
+ * file to write the shown or the tagged packets to.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -14,8 +15,10 @@
 
 #define KEY_ESC 27
 
-static const char *const labels[] = {[PROMPT_FILTER] = "Filter: ", [PROMPT_GOTO] = "Go to packet: ",
-                                     [PROMPT_WRITE] = "Write shown packets to: "};
+static const char *const labels[] = {[PROMPT_FILTER] = "Filter: ",
+                                     [PROMPT_GOTO] = "Go to packet: ",
+                                     [PROMPT_WRITE] = "Write shown packets to: ",
+                                     [PROMPT_WRITE_TAGGED] = "Write tagged packets to: "};
 
 static void
 check(struct tui *t)
@@ -34,9 +37,39 @@ prompt_open(struct tui *t, enum tui_prompt_kind kind, const char *initial)
 
     p->active = true;
     p->kind = kind;
+    p->recall = p->n_history;
     snprintf(p->text, sizeof(p->text), "%s", initial);
     p->len = strlen(p->text);
     check(t);
+}
+
+void
+prompt_remember(struct tui *t, const char *filter)
+{
+    struct tui_prompt *p = &t->prompt;
+
+    if (filter[0] == '\0' ||
+        (p->n_history > 0 && strcmp(p->history[p->n_history - 1], filter) == 0))
+        return;
+    if (p->n_history == TUI_HISTORY) {
+        memmove(p->history[0], p->history[1], sizeof(p->history[0]) * (TUI_HISTORY - 1));
+        p->n_history--;
+    }
+    snprintf(p->history[p->n_history++], sizeof(p->history[0]), "%s", filter);
+}
+
+/* Up and Down in the filter bar: older and newer filters, then an empty line. */
+static void
+recall(struct tui *t, int step)
+{
+    struct tui_prompt *p = &t->prompt;
+    int pos = p->recall + step;
+
+    if (pos < 0 || pos > p->n_history)
+        return;
+    p->recall = pos;
+    snprintf(p->text, sizeof(p->text), "%s", pos < p->n_history ? p->history[pos] : "");
+    p->len = strlen(p->text);
 }
 
 static void
@@ -87,6 +120,10 @@ submit(struct tui *t)
     case PROMPT_WRITE:
         write_shown(t, p->text);
         break;
+    case PROMPT_WRITE_TAGGED:
+        if (p->text[0] != '\0')
+            tui_tags_write(t, p->text);
+        break;
     }
 }
 
@@ -113,6 +150,12 @@ prompt_key(struct tui *t, int key)
     case 21:        /* Ctrl-U, as a shell: clear the line */
         p->len = 0;
         p->text[0] = '\0';
+        break;
+    case KEY_UP:
+    case KEY_DOWN:
+        if (p->kind != PROMPT_FILTER)
+            return;
+        recall(t, key == KEY_UP ? -1 : 1);
         break;
     default:
         if (key < 0x20 || key > 0x7e || p->len + 1 >= sizeof(p->text))

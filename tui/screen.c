@@ -40,9 +40,12 @@ static const char help_text[] =
     "  i                  Conversations: invert the order\n"
     "  Left, Right        Conversations: scroll the columns after the endpoints\n"
     "  J, K               Packets: scroll the detail tree\n"
+    "  Space              Packets: tag or untag the packet (a * in the margin)\n"
+    "  o                  Conversations: freeze the order of the rows, or free it\n"
     "  / or F4            display filter (Wireshark syntax); Enter applies, Esc cancels\n"
     "  g or :             go to packet number\n"
-    "  w                  write the packets shown to a pcap file\n"
+    "  w, W               write the packets shown, or the tagged ones, to a pcap file\n"
+    "  Up, Down           in the filter bar: the filters applied before\n"
     "  ? or F1            this help (any key closes it)\n"
     "  q                  quit\n";
 
@@ -120,6 +123,7 @@ tui_apply_filter(struct tui *t, const char *text)
         tui_message(t, "filter: %s", err);
         return;
     }
+    prompt_remember(t, text);
     t->pkt_sel = t->pkt_top = 0;
     t->an_sel = t->an_top = 0;
     t->follow = false;
@@ -213,7 +217,7 @@ static void
 draw_status(struct tui *t, int y, int cols)
 {
     struct rs_tui_progress p;
-    char line[RS_ERRBUF_SIZE * 2 + 160], state[RS_ERRBUF_SIZE + 32];
+    char line[RS_ERRBUF_SIZE * 3 + 512], state[RS_ERRBUF_SIZE + 32];
     const char *filter = rs_tui_model_filter(t->model);
 
     rs_tui_model_progress(t->model, &p);
@@ -227,8 +231,11 @@ draw_status(struct tui *t, int y, int cols)
     else
         snprintf(state, sizeof(state), "loaded");
     /* A message takes the place of the key hints until the next key. */
-    snprintf(line, sizeof(line), " %s | %llu frames, %llu shown | filter: %s | %s", state,
-             (unsigned long long)p.frames, (unsigned long long)p.shown,
+    char tagged[32] = "";
+    if (t->n_tagged > 0)
+        snprintf(tagged, sizeof(tagged), ", %llu tagged", (unsigned long long)t->n_tagged);
+    snprintf(line, sizeof(line), " %s | %llu frames, %llu shown%s | filter: %s | %s", state,
+             (unsigned long long)p.frames, (unsigned long long)p.shown, tagged,
              filter[0] != '\0' ? filter : "none",
              t->message[0] != '\0' ? t->message : "?: keys  q: quit");
     tui_put(t, y, 0, cols, line, tui_attr(t, p.failed ? PAIR_BAD : PAIR_BAR));
@@ -343,6 +350,12 @@ handle_key(struct tui *t, int key)
     case 'w':
         prompt_open(t, PROMPT_WRITE, "");
         return;
+    case 'W':
+        if (t->n_tagged == 0)
+            tui_message(t, "no packets tagged (Space tags one in the packet list)");
+        else
+            prompt_open(t, PROMPT_WRITE_TAGGED, "");
+        return;
     default:
         break;
     }
@@ -446,6 +459,8 @@ rs_tui_run(const struct rs_tui_run_opts *opts, struct rs_tui_run_result *result,
                                   result->capture_error);
     }
     rs_tui_decoded_free(&t.dec);
+    tui_tags_free(&t);
+    free(t.frozen_rank);
     rs_tui_model_close(t.model);
     return 0;
 }

@@ -19,9 +19,10 @@ enum tui_view { VIEW_CONVS, VIEW_PACKETS, VIEW_ANOMALIES, VIEW_COUNT };
 /* Colour pairs; without colour each falls back to an attribute (tui_attr). */
 enum tui_pair { PAIR_NONE, PAIR_NAK, PAIR_RETX, PAIR_CONGESTION, PAIR_BAR, PAIR_OK, PAIR_BAD };
 
-enum tui_prompt_kind { PROMPT_FILTER, PROMPT_GOTO, PROMPT_WRITE };
+enum tui_prompt_kind { PROMPT_FILTER, PROMPT_GOTO, PROMPT_WRITE, PROMPT_WRITE_TAGGED };
 
 #define TUI_PROMPT_MAX 1024
+#define TUI_HISTORY 16          /* filters Up and Down recall */
 
 struct tui_prompt {
     bool active;
@@ -29,6 +30,9 @@ struct tui_prompt {
     char text[TUI_PROMPT_MAX];
     size_t len;
     char error[RS_ERRBUF_SIZE];     /* the filter as typed does not compile: why */
+    char history[TUI_HISTORY][TUI_PROMPT_MAX];  /* filters applied, oldest first */
+    int n_history;
+    int recall;                     /* position Up and Down reached; n_history: none */
 };
 
 struct tui {
@@ -47,6 +51,9 @@ struct tui {
     bool sort_desc;
     uint32_t conv_id;               /* the selected row, by conversation id */
     int conv_hscroll;               /* columns hidden after the endpoints (Left, Right) */
+    uint32_t *frozen_rank;          /* `o`: each conversation's place (from 1) by id, or
+                                       NULL when the order follows the sort column */
+    size_t n_frozen;
     size_t conv_top;
 
     /* Packets: positions in the list of shown frames */
@@ -58,6 +65,11 @@ struct tui {
 
     /* Anomalies: positions counted from the newest */
     uint64_t an_sel, an_top;
+
+    /* Packets tagged with Space, a bit per frame number: they outlive filters. */
+    uint8_t *tags;
+    size_t tags_bytes;
+    uint64_t n_tagged;
 };
 
 /* The attribute of a colour pair, or its monochrome stand-in. */
@@ -81,7 +93,15 @@ bool view_packets_key(struct tui *t, int key);
 void view_anomalies_draw(struct tui *t, int y, int rows, int cols);
 bool view_anomalies_key(struct tui *t, int key);
 
+/* Tags (tags.c). */
+bool tui_tagged(const struct tui *t, uint64_t number);
+void tui_tag_toggle(struct tui *t, uint64_t number);
+void tui_tags_write(struct tui *t, const char *path);
+void tui_tags_free(struct tui *t);
+
 void prompt_open(struct tui *t, enum tui_prompt_kind kind, const char *initial);
+/* Remembers a filter applied, for Up and Down. */
+void prompt_remember(struct tui *t, const char *filter);
 /* Takes a key while the prompt is open. */
 void prompt_key(struct tui *t, int key);
 void prompt_draw(struct tui *t, int y, int cols);

@@ -5,7 +5,9 @@
  * column (`<` `>` move the sort column, `i` inverts), Enter for the
  * conversation's packets. The selection follows the conversation, not the
  * row, as the order changes under it. Left and Right scroll the figures
- * sideways in a narrow terminal; the conversation's endpoints stay.
+ * sideways in a narrow terminal; the conversation's endpoints stay. `o`
+ * freezes the order as it stands (new conversations go below), so that
+ * rows stop moving while they are read.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -34,13 +36,99 @@ draw_row(struct tui *t, int y, int cols, const struct rs_tui_conv_row *row, bool
         int w = rs_tui_col_width(c);
         if (header)
             snprintf(cell, sizeof(cell), "%s%s", rs_tui_col_name(c),
-                     c == (int)t->sort_col ? (t->sort_desc ? "v" : "^") : "");
+                     c != (int)t->sort_col ? "" : t->frozen_rank != NULL ? "="
+                                                : t->sort_desc ? "v" : "^");
         else
             rs_tui_col_format(row, c, cell, sizeof(cell));
         len += (size_t)snprintf(line + len, sizeof(line) - len, left_aligned(c) ? "%-*s " :
                                 "%*s ", w, cell);
     }
     tui_put(t, y, 0, cols, line, attr);
+}
+
+struct ranked {
+    uint64_t key;
+    size_t index;
+};
+
+static int
+compare_ranked(const void *a, const void *b)
+{
+    const struct ranked *x = a, *y = b;
+
+    return (x->key > y->key) - (x->key < y->key);
+}
+
+/* Puts rows (in the sort column's order) in the frozen order: the frozen
+ * ones by their place, the others after them as they came. */
+static int
+apply_frozen(const struct tui *t, struct rs_tui_conv_row *rows, size_t n)
+{
+    struct ranked *r = malloc(n * sizeof(*r));
+    struct rs_tui_conv_row *copy = malloc(n * sizeof(*copy));
+
+    if (r == NULL || copy == NULL) {
+        free(r);
+        free(copy);
+        return RS_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t id = rows[i].st.id;
+        uint32_t rank = id < t->n_frozen ? t->frozen_rank[id] : 0;
+        r[i] = (struct ranked){rank != 0 ? rank : (uint64_t)t->n_frozen + 1 + i, i};
+    }
+    qsort(r, n, sizeof(*r), compare_ranked);
+    memcpy(copy, rows, n * sizeof(*copy));
+    for (size_t i = 0; i < n; i++)
+        rows[i] = copy[r[i].index];
+    free(r);
+    free(copy);
+    return 0;
+}
+
+/* The rows in the order shown: the sort column's, or the frozen one. */
+static int
+conv_rows(struct tui *t, struct rs_tui_conv_row **rows, size_t *n, char *err)
+{
+    int rc = rs_tui_model_conv_rows(t->model, t->sort_col, t->sort_desc, rows, n, err);
+
+    if (rc == 0 && t->frozen_rank != NULL && *n > 0 && apply_frozen(t, *rows, *n) != 0) {
+        free(*rows);
+        return rs_error(err, RS_ENOMEM, "conversation table: out of memory");
+    }
+    return rc;
+}
+
+/* `o`: remembers each row's place by conversation id, or forgets them. */
+static void
+toggle_frozen(struct tui *t)
+{
+    struct rs_tui_conv_row *rows;
+    size_t n;
+    char err[RS_ERRBUF_SIZE];
+
+    if (t->frozen_rank != NULL) {
+        free(t->frozen_rank);
+        t->frozen_rank = NULL;
+        t->n_frozen = 0;
+        tui_message(t, "order follows the sort column again");
+        return;
+    }
+    if (conv_rows(t, &rows, &n, err) != 0) {
+        tui_message(t, "%s", err);
+        return;
+    }
+    uint32_t max_id = 0;
+    for (size_t i = 0; i < n; i++)
+        max_id = rows[i].st.id > max_id ? rows[i].st.id : max_id;
+    t->frozen_rank = calloc((size_t)max_id + 1, sizeof(*t->frozen_rank));
+    if (t->frozen_rank != NULL) {
+        t->n_frozen = (size_t)max_id + 1;
+        for (size_t i = 0; i < n; i++)
+            t->frozen_rank[rows[i].st.id] = (uint32_t)i + 1;
+        tui_message(t, "order frozen (o frees it)");
+    }
+    free(rows);
 }
 
 static size_t
@@ -60,7 +148,7 @@ view_convs_draw(struct tui *t, int y, int rows, int cols)
     char err[RS_ERRBUF_SIZE];
 
     draw_row(t, y, cols, NULL, true, A_BOLD | A_UNDERLINE);
-    if (rs_tui_model_conv_rows(t->model, t->sort_col, t->sort_desc, &r, &n, err) != 0) {
+    if (conv_rows(t, &r, &n, err) != 0) {
         tui_put(t, y + 1, 0, cols, err, tui_attr(t, PAIR_BAD));
         return;
     }
@@ -88,7 +176,7 @@ move_selection(struct tui *t, int key)
     size_t n = 0;
     char err[RS_ERRBUF_SIZE];
 
-    if (rs_tui_model_conv_rows(t->model, t->sort_col, t->sort_desc, &r, &n, err) != 0)
+    if (conv_rows(t, &r, &n, err) != 0)
         return false;
     uint64_t sel = selected_index(t, r, n);
     bool moved = n > 0 && tui_move_selection(&sel, n, key, LINES - 4);
@@ -110,6 +198,9 @@ view_convs_key(struct tui *t, int key)
         return true;
     case 'i':
         t->sort_desc = !t->sort_desc;
+        return true;
+    case 'o':
+        toggle_frozen(t);
         return true;
     case KEY_LEFT:
         if (t->conv_hscroll > 0)

@@ -2,7 +2,8 @@
 /*
  * view_packets.c - the Packets view, termshark's three panes: the list of
  * shown packets (the lines `roceshark read` prints), the `-V` tree of the
- * selected one, and its bytes in hex.
+ * selected one, and its bytes in hex. The first column marks tagged
+ * packets with a '*'.
  *
  * Only the rows on screen are read back from the file and decoded, each
  * time the screen is drawn: a few dozen small reads, against keeping every
@@ -66,8 +67,9 @@ draw_list_row(struct tui *t, int y, int cols, uint64_t number, bool selected)
     char *line = print_to_text(rs_print_summary, &t->dec.pkt);
     if (line != NULL)
         line[strcspn(line, "\n")] = '\0';
-    tui_put(t, y, 0, cols, line != NULL ? line : "(out of memory)",
-            tui_attr(t, kind_pair(f.kind)) | (selected ? A_REVERSE : 0));
+    unsigned attr = tui_attr(t, kind_pair(f.kind)) | (selected ? A_REVERSE : 0);
+    tui_put(t, y, 0, 1, tui_tagged(t, number) ? "*" : " ", attr);
+    tui_put(t, y, 1, cols - 1, line != NULL ? line : "(out of memory)", attr);
     free(line);
 }
 
@@ -183,6 +185,13 @@ view_packets_key(struct tui *t, int key)
     uint64_t n = rs_tui_model_shown_count(t->model);
 
     switch (key) {
+    case ' ':
+        if (n > 0) {
+            tui_tag_toggle(t, rs_tui_model_shown_frame(t->model, t->pkt_sel));
+            tui_move_selection(&t->pkt_sel, n, KEY_DOWN, 1);
+            t->follow = false;
+        }
+        return true;
     case 'J':
         t->tree_top++;
         return true;

@@ -231,6 +231,9 @@ void rs_tui_decoded_free(struct rs_tui_decoded *d);
  * how many. */
 int rs_tui_model_write_shown(struct rs_tui_model *m, const char *path, uint64_t *written,
                              char *err);
+/* Writes frames numbers[0..n), in that order (the tagged ones, say). */
+int rs_tui_model_write_frames(struct rs_tui_model *m, const char *path, const uint64_t *numbers,
+                              size_t n, uint64_t *written, char *err);
 
 /* --- The screens (ncursesw) --- */
 

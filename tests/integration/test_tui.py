@@ -3,7 +3,9 @@
 """roceshark tui, driven through tmux (send-keys, capture-pane) on the bundled sample: the
 conversation rows carry the numbers of `read -q -z conv,qp`, the anomaly list those of
 `-z expert`, a filter shows exactly the lines `read -Y` prints, Enter on a QP shows its
-packets, `w` writes what `read -Y` selects, the screen still draws at 80x24; and without
+packets, `w` writes what `read -Y` selects, Space and `W` write the tagged packets, `o`
+freezes the row order, Up recalls a filter, rows are coloured by kind (and not with
+--no-color or NO_COLOR), the screen still draws at 80x24; and without
 a terminal, or in one too small, a one-line error and exit code 1. As root: a live capture
 on the loopback of a network namespace of its own, which the sample is sent through: the
 rows count what was sent, q twice ends it with the counts, and the file keeps every frame."""
@@ -144,7 +146,7 @@ def screen_convs(lines):
     head = next((l for l in lines if l.startswith("Conv")), None)
     if head is None:
         return {}
-    names = [re.sub(r"[\^v]$", "", n) for n in head.split()]
+    names = [re.sub(r"[\^v=]$", "", n) for n in head.split()]
     rows = {}
     for l in lines[lines.index(head) + 1:]:
         f = l.split()
@@ -174,15 +176,58 @@ def check_conversations(lines):
             t.check(g.get(rate) not in (None, "0"), "conv %s: no %s rate" % (cid, rate))
 
 
-def packet_lines(lines):
-    """The packet list's rows: lines that start with a frame number, above the detail pane."""
+def packet_lines(lines, tagged=False):
+    """The packet list's rows, above the detail pane, without the margin where tagged ones
+    have a '*' (only those with tagged)."""
     out = []
     for l in lines[1:]:
         if l.startswith(" Packet "):
             break
-        if re.match(r"^\s*\d+\s+\d+\.\d+ ", l):
-            out.append(l.rstrip())
+        if re.match(r"^[ *]\s*\d+\s+\d+\.\d+ ", l) and (not tagged or l[0] == "*"):
+            out.append(l[1:].rstrip())
     return out
+
+
+def conv_order(lines):
+    return [int(l.split()[0]) for l in lines[2:] if re.match(r"^\s*\d+ \d", l)]
+
+
+def check_freeze():
+    """`o` keeps the rows where they are while the sort changes under them."""
+    keys("F2")
+    keys(">", ">", ">")     # ReqPkts, ascending: conversation 2 (3 packets) first
+    wait_for(lambda s: "ReqPkts^" in s[1] and conv_order(s) == [2, 1], "sorted by ReqPkts")
+    keys("o")
+    keys("i")
+    wait_for(lambda s: "ReqPkts=" in s[1] and conv_order(s) == [2, 1],
+             "a frozen order stays as the sort is inverted")
+    keys("o")
+    wait_for(lambda s: "ReqPktsv" in s[1] and conv_order(s) == [1, 2],
+             "freed, the inverted sort shows")
+    keys("<", "<", "<", "i")    # back to Conv, ascending
+
+
+def check_tags(tmp):
+    """Space tags packets 13 and 14; W writes them, as read -Y selects them."""
+    keys("F3")
+    keys("g")
+    keys("13", literal=True)
+    keys("Enter")
+    wait_for(lambda s: any(l.startswith(" Packet 13") for l in s), "g 13 before tagging")
+    keys("Space", "Space")
+    want = read_lines("-Y", "frame.number in {13 14}")
+    wait_for(lambda s: packet_lines(s, tagged=True) == want and "2 tagged" in s[-1],
+             "packets 13 and 14 tagged")
+    out = os.path.join(tmp, "tagged.pcap")
+    keys("W")
+    keys(out, literal=True)
+    keys("Enter")
+    wait_for(lambda s: "wrote 2 tagged packets" in s[-1], "W writes the tagged packets")
+    fields = ["-T", "fields", "-e", "frame.time_epoch", "-e", "frame.len",
+              "-e", "infiniband.bth.psn"]
+    t.check(t.run([t.ROCESHARK, "read", "-r", out] + fields).stdout ==
+            t.run([t.ROCESHARK, "read", "-r", SAMPLE, "-Y", "frame.number in {13 14}"] +
+                  fields).stdout, "W wrote packets 13 and 14")
 
 
 def check_filter(text):
@@ -331,11 +376,19 @@ try:
     text = "ip.dst == 10.0.0.1 || roceshark.analysis.retransmission"
     check_filter(text)
     check_export(tmp, text)
+    # Up in the filter bar recalls the filter applied.
+    keys("/")
+    keys("C-u")
+    keys("Up")
+    wait_for(lambda s: s[-2].rstrip() == "Filter: " + text, "Up recalls the last filter")
+    keys("Escape")
     keys("/")
     keys("C-u")
     keys("Enter")
     wait_for(lambda s: "27 frames, 27 shown" in s[-1], "an empty filter shows every packet")
     check_colours()
+    check_tags(tmp)
+    check_freeze()
     check_anomalies()
     # 80x24: still drawn, the conversations' endpoints and first figures visible.
     tmux("resize-window", "-t", "tui", "-x", "80", "-y", "24")
