@@ -18,7 +18,8 @@
 static const char *const labels[] = {[PROMPT_FILTER] = "Filter: ",
                                      [PROMPT_GOTO] = "Go to packet: ",
                                      [PROMPT_WRITE] = "Write shown packets to: ",
-                                     [PROMPT_WRITE_TAGGED] = "Write tagged packets to: "};
+                                     [PROMPT_WRITE_TAGGED] = "Write tagged packets to: ",
+                                     [PROMPT_SORT] = "Sort by column number: "};
 
 static void
 check(struct tui *t)
@@ -88,6 +89,21 @@ go_to(struct tui *t, const char *text)
     tui_show_frame(t, n);
 }
 
+/* Columns are numbered from 1, as the help and the man page count them. */
+static void
+sort_by(struct tui *t, const char *text)
+{
+    char *end;
+    unsigned long n = strtoul(text, &end, 10);
+
+    if (end == text || *end != '\0' || n < 1 || n > RS_TUI_COL_COUNT) {
+        tui_message(t, "sort: %s: expected a column number from 1 to %d", text,
+                    RS_TUI_COL_COUNT);
+        return;
+    }
+    t->sort_col = (enum rs_tui_col)(n - 1);
+}
+
 static void
 write_shown(struct tui *t, const char *path)
 {
@@ -123,6 +139,9 @@ submit(struct tui *t)
     case PROMPT_WRITE_TAGGED:
         if (p->text[0] != '\0')
             tui_tags_write(t, p->text);
+        break;
+    case PROMPT_SORT:
+        sort_by(t, p->text);
         break;
     }
 }

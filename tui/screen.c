@@ -38,6 +38,7 @@ static const char help_text[] =
     "  Enter              Conversations: that QP's packets; Anomalies: the packet\n"
     "  < >                Conversations: sort by the column to the left, right\n"
     "  i                  Conversations: invert the order\n"
+    "  1-9 ... Enter      Conversations: sort by the column of that number (from 1)\n"
     "  Left, Right        Conversations: scroll the columns after the endpoints\n"
     "  J, K               Packets: scroll the detail tree\n"
     "  Space              Packets: tag or untag the packet (a * in the margin)\n"

@@ -19,7 +19,9 @@ enum tui_view { VIEW_CONVS, VIEW_PACKETS, VIEW_ANOMALIES, VIEW_COUNT };
 /* Colour pairs; without colour each falls back to an attribute (tui_attr). */
 enum tui_pair { PAIR_NONE, PAIR_NAK, PAIR_RETX, PAIR_CONGESTION, PAIR_BAR, PAIR_OK, PAIR_BAD };
 
-enum tui_prompt_kind { PROMPT_FILTER, PROMPT_GOTO, PROMPT_WRITE, PROMPT_WRITE_TAGGED };
+enum tui_prompt_kind {
+    PROMPT_FILTER, PROMPT_GOTO, PROMPT_WRITE, PROMPT_WRITE_TAGGED, PROMPT_SORT
+};
 
 #define TUI_PROMPT_MAX 1024
 #define TUI_HISTORY 16          /* filters Up and Down recall */

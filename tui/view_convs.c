@@ -202,6 +202,12 @@ view_convs_key(struct tui *t, int key)
     case 'o':
         toggle_frozen(t);
         return true;
+    case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9': {
+        /* A column's number: the bar takes the rest of it (columns go past 9). */
+        char digit[2] = {(char)key, '\0'};
+        prompt_open(t, PROMPT_SORT, digit);
+        return true;
+    }
     case KEY_LEFT:
         if (t->conv_hscroll > 0)
             t->conv_hscroll--;

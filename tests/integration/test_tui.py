@@ -194,8 +194,13 @@ def conv_order(lines):
 
 
 def check_freeze():
-    """`o` keeps the rows where they are while the sort changes under them."""
+    """A column's number sorts by it; `o` keeps the rows where they are while the sort
+    changes under them."""
     keys("F2")
+    keys("1", "5", "Enter")     # column 15, Retx: conversation 2 (none) first
+    wait_for(lambda s: "Retx^" in s[1] and conv_order(s) == [2, 1], "sorted by column 15")
+    keys("1", "Enter")
+    wait_for(lambda s: "Conv^" in s[1] and conv_order(s) == [1, 2], "sorted by column 1")
     keys(">", ">", ">")     # ReqPkts, ascending: conversation 2 (3 packets) first
     wait_for(lambda s: "ReqPkts^" in s[1] and conv_order(s) == [2, 1], "sorted by ReqPkts")
     keys("o")
