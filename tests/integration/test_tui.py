@@ -80,7 +80,7 @@ def check_no_colour(tmp, how):
     stop_session()
 
 
-def wait_for(pred, what, timeout=5.0):
+def wait_for(pred, what, timeout=10.0):
     """Polls the screen until pred(lines) holds; records a failure (with the screen) if not."""
     end = time.time() + timeout
     while True:
