@@ -9,10 +9,12 @@ freezes the row order, Up recalls a filter, rows are coloured by kind (and not w
 rows and a filter's count match `read` too. Without
 a terminal, or in one too small, a one-line error and exit code 1. As root: a live capture
 on the loopback of a network namespace of its own, which the sample is sent through: the
-rows count what was sent, q twice ends it with the counts, and the file keeps every frame."""
+rows count what was sent, q twice (or SIGINT) ends it with the counts, the file keeps every
+frame, and a temporary one is removed."""
 import glob
 import os
 import re
+import signal
 import subprocess
 import time
 
@@ -352,18 +354,25 @@ def check_live(tmp):
             t.run([t.ROCESHARK, "read", "-r", SAMPLE] + fields).stdout,
             "the kept capture holds what was sent")
     stop_session()
-    # Without -w the capture goes to a temporary file, removed on exit.
+    # Without -w the capture goes to a temporary file, removed on exit; SIGINT ends it as
+    # q does, with the counts.
     scratch = os.path.join(tmp, "scratch")
     os.mkdir(scratch)
     ENV["TMPDIR"] = scratch
     rc_file, err_file = start(tmp, 200, 60, ["-i", "lo"], netns=True)
-    wait_for(lambda s: "capturing to " + scratch in s[-1], "a capture to a temporary file")
+    wait_for(lambda s: "capturing to " + scratch in s[-1] and os.path.exists(tmp + "/pid"),
+             "a capture to a temporary file")
     t.check(len(glob.glob(scratch + "/roceshark-tui-*.pcap")) == 1, "no temporary file")
-    keys("q")
-    keys("q")
+    pid = open(tmp + "/pid").read().strip()
+    t.run(["nsenter", "-t", pid, "-n", t.PYTHON, os.path.join(t.HERE, "sendframes.py"), "lo",
+           SAMPLE])
+    wait_for(lambda s: "27 frames" in s[-1], "27 frames into the temporary file")
+    os.kill(int(pid), signal.SIGINT)
     rc, err = exit_of(rc_file, err_file)
-    t.check(rc == 0 and glob.glob(scratch + "/*") == [], "temporary capture file left: %s, "
-            "exit %s" % (glob.glob(scratch + "/*"), rc))
+    t.check(rc == 0 and err == "capture: lo: 27 received, 27 written, 0 dropped by kernel, 0 "
+            "dropped by interface, 0 dropped by ring\n", "SIGINT: exit %s, %r" % (rc, err))
+    t.check(glob.glob(scratch + "/*") == [], "temporary capture file left: %s"
+            % glob.glob(scratch + "/*"))
     del ENV["TMPDIR"]
     stop_session()
 
