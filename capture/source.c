@@ -111,6 +111,7 @@ source_create(const char *name, struct rs_source **out, char *err)
     if (src == NULL)
         return rs_error(err, RS_ENOMEM, "%s: out of memory", name);
     src->ops = &source_inactive_ops;
+    src->offset = -1;
     snprintf(src->name, sizeof(src->name), "%s", name);
     *out = src;
     return 0;
@@ -158,6 +159,12 @@ bool
 rs_source_ts_hardware(const struct rs_source *src)
 {
     return src->ts_hardware;
+}
+
+int64_t
+rs_source_offset(const struct rs_source *src)
+{
+    return src->offset;
 }
 
 const char *

@@ -28,6 +28,7 @@ struct rs_source {
     struct rs_time first;   /* time of the first frame, for rel */
     struct rs_time prev;    /* time of the previous frame, for delta */
     uint8_t ts_digits;
+    int64_t offset;         /* file offset of the last frame's bytes; -1 unknown */
     char name[RS_IFACE_NAME_MAX];
     void *priv;
 };

@@ -44,6 +44,7 @@
 struct chunk {
     uint8_t *buf;
     size_t cap, len;
+    uint64_t file_off;  /* where buf[0] is in the file */
 };
 
 struct pcap_source {
@@ -155,6 +156,7 @@ reader_main(void *arg)
     struct pcap_source *ps = arg;
     uint8_t *carry = NULL;      /* a partial record to start the next chunk with */
     size_t carry_len = 0, carry_cap = 0;
+    uint64_t file_off = PCAP_FILE_HDR;  /* of the carry, or of the next byte read */
     bool eof = false;
 
     for (;;) {
@@ -180,6 +182,7 @@ reader_main(void *arg)
         size_t end = 0, need;
         int rc = 0;
         c->len = 0;
+        c->file_off = file_off;
         if (carry_len > 0) {
             if (carry_len > c->cap) {
                 uint8_t *b = realloc(c->buf, carry_len);
@@ -212,6 +215,7 @@ reader_main(void *arg)
             break;
         }
         carry_len = c->len - end;
+        file_off += end;
         if (carry_len > carry_cap) {
             uint8_t *b = realloc(carry, carry_len);
             if (b == NULL) {
@@ -282,6 +286,7 @@ pcap_next(struct rs_source *src, struct rs_frame *frame, char *err)
     const uint8_t *h = ps->chunks[ps->cur].buf + ps->pos;
     uint32_t caplen = load32(ps, h + 8);
     frame->data = h + PCAP_REC_HDR;
+    src->offset = (int64_t)(ps->chunks[ps->cur].file_off + ps->pos + PCAP_REC_HDR);
     frame->caplen = caplen;
     frame->len = load32(ps, h + 12);
     frame->ts_sec = load32(ps, h);

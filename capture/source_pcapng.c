@@ -67,6 +67,7 @@ struct ng_source {
     int fd;
     uint8_t *buf;
     size_t cap, start, end;     /* unread bytes are buf[start, end) */
+    uint64_t buf_off;           /* where buf[0] is in the file */
     bool eof;
     bool big_endian;            /* of the current section */
     struct ng_iface *ifaces;    /* of the current section */
@@ -103,6 +104,7 @@ fill(struct ng_source *ns, size_t need, char *err)
             return 1;
         if (ns->cap - ns->start < need || ns->end == ns->cap) {
             memmove(ns->buf, ns->buf + ns->start, ns->end - ns->start);
+            ns->buf_off += ns->start;
             ns->end -= ns->start;
             ns->start = 0;
         }
@@ -346,6 +348,7 @@ next_block(struct rs_source *src, struct rs_frame *frame, bool metadata_only, ch
                            caplen);
         }
         frame->data = body + hdr;
+        src->offset = (int64_t)(ns->buf_off + (size_t)(frame->data - ns->buf));
         frame->caplen = caplen;
         frame->len = origlen;
         struct rs_time t = iface_time(ifc, ts);

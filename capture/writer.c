@@ -41,6 +41,7 @@
 #define PCAPNG_IDB_TYPE 0x00000001u
 #define PCAPNG_EPB_TYPE 0x00000006u
 #define PCAPNG_EPB_OVERHEAD 32u        /* block header, interface, time, lengths, trailer */
+#define PCAPNG_EPB_DATA 28u            /* where the packet data starts in the block */
 
 struct rs_writer {
     struct rs_writer_opts opts;
@@ -55,6 +56,7 @@ struct rs_writer {
     uint64_t pending;       /* bytes in buf */
     uint64_t size;          /* bytes in the current file, buffered ones included */
     uint64_t durable;       /* bytes the operating system has taken */
+    uint64_t frame_offset;  /* of the last frame's bytes */
     uint64_t frames;        /* accepted; after a failed write, those in the files */
     uint64_t frames_flushed;/* in the files for sure */
     unsigned file_num;      /* ring: number of the current file */
@@ -397,6 +399,7 @@ rs_writer_write(struct rs_writer *w, const struct rs_frame *frame, char *err)
         hdr.len = frame->len;
         pcap_dump((u_char *)w->dumper, &hdr, frame->data);
     }
+    w->frame_offset = w->size + (w->opts.pcapng ? PCAPNG_EPB_DATA : PCAP_REC_HDR);
     w->pending += rec;
     w->size += rec;
     w->frames++;
@@ -437,6 +440,12 @@ uint64_t
 rs_writer_frames(const struct rs_writer *w)
 {
     return w->frames;
+}
+
+uint64_t
+rs_writer_frame_offset(const struct rs_writer *w)
+{
+    return w->frame_offset;
 }
 
 uint64_t

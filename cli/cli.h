@@ -50,6 +50,10 @@ int cli_capture_exit(int rs_code);
  * what: "written", "decoded"), and the drops of the kernel, the interface
  * and our ring. */
 void cli_print_capture_counts(struct rs_source *src, uint64_t done, const char *what);
+/* The same from counts taken before the source was closed; stats_err, when not empty,
+ * says why the drops are not known. */
+void cli_print_counts(const char *name, const struct rs_source_stats *st, uint64_t done,
+                      const char *what, const char *stats_err);
 
 int cmd_read(int argc, char **argv);
 int cmd_fields(int argc, char **argv);
@@ -60,6 +64,7 @@ int cmd_responder(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
 int cmd_bridge(int argc, char **argv);
+int cmd_tui(int argc, char **argv);
 int cmd_version(void);
 
 /* Seconds of CLOCK_MONOTONIC since t0. */

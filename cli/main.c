@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <roceshark/version.h>
+
 #include "cli.h"
 
 static const char usage[] =
@@ -19,6 +21,9 @@ static const char usage[] =
     "  capture  -i IFACE | -d DEV[:PORT]  -w FILE [-f BPF] [-c N] [-s SNAPLEN] [-B MiB]\n"
     "           [-a duration:S|filesize:KB] [-b filesize:KB|duration:S|files:N]\n"
     "                                           capture live RDMA traffic to pcap files\n"
+    "  tui      -r FILE | -i IFACE [-w FILE] [-f BPF] [-Y FILTER] [--no-color]\n"
+    "                                           a capture in a terminal: QP conversations\n"
+    "                                           with rates, packets, expert items\n"
     "  ifaces                                   list interfaces and RDMA devices\n"
     "  fields   [PREFIX]                        list every field, its type and meaning\n"
     "  plot psn -r FILE --qp QPN -o OUT.svg     PSN/time graph of one conversation\n"
@@ -82,6 +87,13 @@ main(int argc, char **argv)
         return cmd_inject(argc - 1, argv + 1);
     if (strcmp(cmd, "bridge") == 0)
         return cmd_bridge(argc - 1, argv + 1);
+    if (strcmp(cmd, "tui") == 0) {
+#if RS_BUILT_TUI
+        return cmd_tui(argc - 1, argv + 1);
+#else
+        return cli_fail(CLI_EXIT_USAGE, "tui: built without the TUI (ncursesw was not found)");
+#endif
+    }
     /* tshark's habit, `roceshark -r FILE`, gets the command it meant. */
     if (cmd[0] == '-' && strchr("rYTeVxiz", cmd[1]) != NULL && cmd[1] != '\0')
         return cli_fail(CLI_EXIT_USAGE, "%s: options follow a command: 'roceshark read %s ...' "

@@ -162,21 +162,29 @@ cli_capture_exit(int rs_code)
 }
 
 void
-cli_print_capture_counts(struct rs_source *src, uint64_t done, const char *what)
+cli_print_counts(const char *name, const struct rs_source_stats *st, uint64_t done,
+                 const char *what, const char *stats_err)
 {
-    char err[RS_ERRBUF_SIZE];
-    struct rs_source_stats st;
-
-    if (rs_source_stats(src, &st, err) != 0) {
-        fprintf(stderr, "capture: %s: %llu received, %llu %s (%s)\n", rs_source_name(src),
-                (unsigned long long)st.received, (unsigned long long)done, what, err);
+    if (stats_err != NULL && stats_err[0] != '\0') {
+        fprintf(stderr, "capture: %s: %llu received, %llu %s (%s)\n", name,
+                (unsigned long long)st->received, (unsigned long long)done, what, stats_err);
         return;
     }
     fprintf(stderr, "capture: %s: %llu received, %llu %s, %llu dropped by kernel, "
-            "%llu dropped by interface, %llu dropped by ring\n", rs_source_name(src),
-            (unsigned long long)st.received, (unsigned long long)done, what,
-            (unsigned long long)st.kernel_drops, (unsigned long long)st.iface_drops,
-            (unsigned long long)st.ring_drops);
+            "%llu dropped by interface, %llu dropped by ring\n", name,
+            (unsigned long long)st->received, (unsigned long long)done, what,
+            (unsigned long long)st->kernel_drops, (unsigned long long)st->iface_drops,
+            (unsigned long long)st->ring_drops);
+}
+
+void
+cli_print_capture_counts(struct rs_source *src, uint64_t done, const char *what)
+{
+    char err[RS_ERRBUF_SIZE] = "";
+    struct rs_source_stats st;
+
+    rs_source_stats(src, &st, err);
+    cli_print_counts(rs_source_name(src), &st, done, what, err);
 }
 
 double

@@ -83,6 +83,12 @@ unsigned rs_source_snaplen(const struct rs_source *src);
 /* True when timestamps come from the NIC's clock rather than the host's. */
 bool rs_source_ts_hardware(const struct rs_source *src);
 
+/* Where the bytes of the frame last handed out start in the file, so that a
+ * viewer can keep an index of offsets and read a frame again on demand (as
+ * Wireshark's frame data does); -1 when the source cannot say (standard
+ * input, files libpcap reads, live sources). */
+int64_t rs_source_offset(const struct rs_source *src);
+
 /* The device or file name the source was created with. */
 const char *rs_source_name(const struct rs_source *src);
 

@@ -56,6 +56,10 @@ int rs_writer_close(struct rs_writer *w, uint64_t *written, char *err);
 /* Frames accepted so far, all files; after a write error, those the files hold. */
 uint64_t rs_writer_frames(const struct rs_writer *w);
 uint64_t rs_writer_file_size(const struct rs_writer *w);   /* bytes in the current file */
+/* Where the bytes of the frame last written start in the current file (after
+ * its record or block header): what rs_source_offset() says of it when the
+ * file is read. */
+uint64_t rs_writer_frame_offset(const struct rs_writer *w);
 const char *rs_writer_path(const struct rs_writer *w);     /* the current file */
 
 /* dumpcap's ring file name: "dir/cap.pcap", number 7, time t ->

@@ -59,8 +59,9 @@ for part, words in WORDS.items():
 # The man page covers every subcommand, option, exit code and roceshark.* field.
 help_text = rs("--help").stdout
 commands = re.findall(r"^  ([a-z]+) ", help_text.split("commands:\n")[1].split("\n\n")[0], re.M)
-t.check(sorted(set(commands)) == ["bridge", "capture", "fields", "ifaces", "inject", "perf",
-                                  "plot", "read", "responder"],
+t.check(sorted(set(commands)) == sorted(["bridge", "capture", "fields", "ifaces", "inject",
+                                         "perf", "plot", "read", "responder"] +
+                                        (["tui"] if BUILT["tui"] else [])),
         "--help lists the commands %s" % commands)
 
 

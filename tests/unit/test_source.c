@@ -5,6 +5,7 @@
  * reader's chunks, and the pcapng reader's timestamps at every resolution,
  * its blocks and its errors.
  */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -171,6 +172,22 @@ size_huge_third(uint32_t i)
     return i == 2 ? (1u << 20) + 3 : 100;   /* one record larger than a read chunk */
 }
 
+/* The source says where the frame's bytes are in the file: reading them
+ * there gives the same bytes (what a viewer's frame index relies on). */
+static void
+assert_bytes_at_offset(const char *path, const struct rs_source *src, const struct rs_frame *f)
+{
+    static uint8_t back[(2 << 20) + 16];
+    int fd = open(path, O_RDONLY);
+    int64_t off = rs_source_offset(src);
+
+    assert_true(fd >= 0);
+    assert_true(off > 0 && f->caplen <= sizeof(back));
+    assert_int_equal(pread(fd, back, f->caplen, off), (ssize_t)f->caplen);
+    assert_memory_equal(back, f->data, f->caplen);
+    close(fd);
+}
+
 /* Reads every frame back: count, sizes, contents, seconds; returns rc. */
 static int
 read_back(const char *path, uint32_t (*size)(uint32_t), uint32_t *count, char *err)
@@ -186,6 +203,7 @@ read_back(const char *path, uint32_t (*size)(uint32_t), uint32_t *count, char *e
         assert_int_equal(f.ts_sec, *count);
         assert_int_equal(f.data[0], *count & 0xff);
         assert_int_equal(f.data[f.caplen - 1], *count & 0xff);
+        assert_bytes_at_offset(path, src, &f);
         (*count)++;
     }
     rs_source_close(src);
@@ -490,13 +508,16 @@ test_pcapng_blocks(void **state)
     assert_int_equal(rs_source_next(src, &f, err), 1);
     assert_int_equal(f.linktype, RS_DLT_IPV4);
     assert_frame_time(&f, 0, 7000, 6);
+    assert_bytes_at_offset(path, src, &f);
     assert_int_equal(rs_source_next(src, &f, err), 1);
     assert_int_equal(f.linktype, RS_DLT_INFINIBAND);
     assert_int_equal(f.caplen, 4);
     assert_int_equal(f.len, 6);
     assert_memory_equal(f.data, ng_data, 4);
+    assert_bytes_at_offset(path, src, &f);
     assert_int_equal(rs_source_next(src, &f, err), 1);
     assert_int_equal(f.linktype, RS_DLT_EN10MB);
+    assert_bytes_at_offset(path, src, &f);
     assert_frame_time(&f, 2, 0, 9);
     assert_int_equal(f.caplen, 5);
     assert_int_equal(f.number, 3);

@@ -112,6 +112,38 @@ test_write_read_back(void **state)
     }
 }
 
+/* The writer says where each frame's bytes went; reading the file says the same. */
+static void
+test_frame_offsets(void **state)
+{
+    char path[128], err[RS_ERRBUF_SIZE];
+    struct rs_writer *w;
+    struct rs_source *src;
+    struct rs_frame f;
+    uint8_t buf[2048];
+    uint64_t offsets[20], written;
+
+    (void)state;
+    for (int ng = 0; ng < 2; ng++) {
+        snprintf(path, sizeof(path), "%s/offsets%d", dir, ng);
+        struct rs_writer_opts o = {.path = path, .linktype = RS_DLT_EN10MB, .snaplen = 9000,
+                                   .pcapng = ng};
+        assert_int_equal(rs_writer_open(&o, &w, err), 0);
+        for (uint32_t i = 0; i < 20; i++) {
+            struct rs_frame fr = make_frame(buf, 61 + i, i);
+            assert_int_equal(rs_writer_write(w, &fr, err), 0);
+            offsets[i] = rs_writer_frame_offset(w);
+        }
+        assert_int_equal(rs_writer_close(w, &written, err), 0);
+        assert_int_equal(rs_source_open_file(path, &src, err), 0);
+        for (uint32_t i = 0; i < 20; i++) {
+            assert_int_equal(rs_source_next(src, &f, err), 1);
+            assert_int_equal(rs_source_offset(src), offsets[i]);
+        }
+        rs_source_close(src);
+    }
+}
+
 static void
 test_ring_names(void **state)
 {
@@ -267,6 +299,7 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_frame_offsets, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_read_back, setup, teardown),
         cmocka_unit_test(test_ring_names),
         cmocka_unit_test_setup_teardown(test_rotation, setup, teardown),

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd_tui.c - `roceshark tui`: the terminal view of a capture file or of a
+ * live capture (tui/). Argument parsing, signals and exit codes only.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <roceshark/tui.h>
+
+#include "cli.h"
+
+static const char tui_usage[] =
+    "usage: roceshark tui -r FILE | -i IFACE [-w FILE] [-f BPF] [-Y FILTER]\n"
+    "                     [-d udp.port==N,roce] [--no-color]\n"
+    "  The capture in a terminal, while it loads: QP conversations with their rates\n"
+    "  over 2, 10 and 40 s, the packets (list, -V tree and bytes), and the expert items.\n"
+    "  -r FILE          capture to show (pcap or pcapng; not standard input)\n"
+    "  -i IFACE         capture live from an interface (libpcap), with the default RDMA\n"
+    "                   filter; every frame is written to a file and read back from it\n"
+    "  -w FILE          with -i: the file to keep (default: a temporary one, removed on exit)\n"
+    "  -f BPF           with -i: capture filter replacing the default RDMA one\n"
+    "  -Y FILTER        display filter to start with (Wireshark syntax; '/' changes it)\n"
+    "  -d udp.port==N,roce, -d tcp.port==N,iwarp\n"
+    "                   as for 'roceshark read'\n"
+    "  --no-color       no colours (as NO_COLOR=1 in the environment)\n"
+    "  Press ? in the TUI for its keys. Needs a terminal of at least 80x24. A live\n"
+    "  capture prints its counts on exit, as 'roceshark capture' does; SIGINT (Ctrl-C)\n"
+    "  or SIGTERM ends it cleanly.\n";
+
+static int
+parse_tui_args(int argc, char **argv, struct rs_tui_run_opts *o)
+{
+    static const struct option longopts[] = {{"no-color", no_argument, NULL, 'C'},
+                                              {"help", no_argument, NULL, 'h'},
+                                              {NULL, 0, NULL, 0}};
+    int c, rc;
+    bool have_r = false, have_w = false;
+
+    memset(o, 0, sizeof(*o));
+    rs_tui_model_opts_init(&o->model);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":r:i:w:f:Y:d:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r':
+            o->model.path = optarg;
+            have_r = true;
+            break;
+        case 'i':
+            o->model.iface = optarg;
+            break;
+        case 'w':
+            o->model.path = optarg;
+            have_w = true;
+            break;
+        case 'f':
+            o->model.live.filter = optarg;
+            break;
+        case 'Y':
+            o->model.filter = optarg;
+            break;
+        case 'd':
+            if ((rc = cli_parse_decode_as(optarg, &o->model.decode)) != 0)
+                return rc;
+            break;
+        case 'C':
+            o->no_color = true;
+            break;
+        case 'h':
+            fputs(tui_usage, stdout);
+            return -1;
+        case ':':
+            return cli_fail(CLI_EXIT_USAGE, "tui: option -%c needs a value", optopt);
+        default:
+            return cli_fail(CLI_EXIT_USAGE, "tui: unknown option %s (try 'roceshark tui -h')",
+                            argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cli_fail(CLI_EXIT_USAGE, "tui: unexpected argument '%s'", argv[optind]);
+    if (have_r == (o->model.iface != NULL))
+        return cli_fail(CLI_EXIT_USAGE, "tui: give one of -r FILE or -i IFACE");
+    if (o->model.iface == NULL && (have_w || o->model.live.filter != NULL))
+        return cli_fail(CLI_EXIT_USAGE, "tui: -w and -f apply to -i");
+    o->stop_requested = cli_stop_requested;
+    return 0;
+}
+
+int
+cmd_tui(int argc, char **argv)
+{
+    struct rs_tui_run_opts o;
+    struct rs_tui_run_result res;
+    char err[RS_ERRBUF_SIZE];
+    int rc;
+
+    /* SIGINT and SIGTERM end a live capture as 'q' does: the file whole, the counts shown. */
+    cli_catch_stop_signals();
+    if ((rc = parse_tui_args(argc, argv, &o)) != 0)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    /* A bad filter is a usage error whatever the terminal. */
+    if (o.model.filter != NULL && rs_tui_model_check_filter(o.model.filter, err) != 0)
+        return cli_fail(CLI_EXIT_USAGE, "-Y %s: %s", o.model.filter, err);
+    if ((rc = rs_tui_run(&o, &res, err)) != 0) {
+        if (o.model.iface != NULL)
+            return cli_fail(cli_capture_exit(rc), "tui: %s", err);
+        return cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : rc == RS_ENOMEM ? CLI_EXIT_INTERNAL :
+                        CLI_EXIT_INPUT, "tui: %s", err);
+    }
+    if (!res.live)
+        return CLI_EXIT_OK;
+    cli_print_counts(o.model.iface, &res.stats, res.written, "written", "");
+    if (res.capture_error[0] != '\0')
+        return cli_fail(CLI_EXIT_OUTPUT, "tui: %s", res.capture_error);
+    return CLI_EXIT_OK;
+}

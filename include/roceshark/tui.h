@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tui.h - the model under `roceshark tui`, usable without a terminal: a
+ * frame index, the thread that ingests a capture through the pipeline,
+ * per-conversation rate windows, and the conversation table's columns and
+ * sorting. The screens (tui/screen*.c, ncursesw) only read this model.
+ *
+ * Memory: the model keeps no packet bytes. Each frame costs one index entry
+ * (struct rs_tui_frame, at most 64 bytes with the list of shown frames);
+ * a frame is read back from the file at its offset and decoded again when a
+ * screen needs it, as Wireshark's frame data is.
+ */
+#ifndef ROCESHARK_TUI_H
+#define ROCESHARK_TUI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <roceshark/analysis.h>
+#include <roceshark/capture.h>
+#include <roceshark/common.h>
+#include <roceshark/dissect.h>
+#include <roceshark/nstime.h>
+#include <roceshark/packet.h>
+
+/* --- The frame index --- */
+
+/* What the views need of one frame without reading it again: where its
+ * bytes are, its times, and the analysis facts its Info column shows. */
+struct rs_tui_frame {
+    uint64_t offset;        /* of the frame's bytes in the file */
+    int64_t ts_sec;
+    uint32_t ts_nsec;
+    uint32_t caplen;
+    uint32_t len;
+    uint32_t conv;          /* conversation id, 0 for none */
+    uint32_t psn_gap;       /* the facts rs_print_info shows (analysis.h) */
+    uint32_t cnp_for;
+    uint16_t fact_flags;    /* RS_FACT_* that fit in 16 bits, less those needing more */
+    uint16_t linktype;
+    uint8_t violation;
+    uint8_t nak;
+    uint8_t kind;           /* RS_TUI_KIND_*: how the packet list colours it */
+    uint8_t ts_digits;
+};
+
+/* Kinds of frame the packet list colours. */
+#define RS_TUI_KIND_NAK 0x01u       /* NAK or RNR NAK: red */
+#define RS_TUI_KIND_RETX 0x02u      /* retransmission or PSN gap: amber */
+#define RS_TUI_KIND_CONGESTION 0x04u /* CNP or ECN-CE: blue */
+#define RS_TUI_KIND_ERROR 0x08u     /* bad ICRC, violation, malformed: red */
+
+struct rs_tui_index;
+
+int rs_tui_index_new(struct rs_tui_index **out, char *err);
+void rs_tui_index_free(struct rs_tui_index *ix);
+/* Appends the next frame (number count + 1). Entries never move once added,
+ * so a reader on another thread may read any entry below the count it saw. */
+int rs_tui_index_append(struct rs_tui_index *ix, const struct rs_tui_frame *f);
+uint64_t rs_tui_index_count(const struct rs_tui_index *ix);
+/* Frame number (from 1); NULL past the end. */
+const struct rs_tui_frame *rs_tui_index_get(const struct rs_tui_index *ix, uint64_t number);
+/* Forgets every frame (a new pass over the file). */
+void rs_tui_index_clear(struct rs_tui_index *ix);
+
+/* --- Rate windows, iftop's three columns --- */
+
+#define RS_TUI_RATE_WINDOWS 3
+/* 2, 10 and 40 seconds. */
+extern const unsigned rs_tui_rate_seconds[RS_TUI_RATE_WINDOWS];
+
+struct rs_tui_rates;
+
+int rs_tui_rates_new(struct rs_tui_rates **out, char *err);
+void rs_tui_rates_free(struct rs_tui_rates *r);
+/* Counts bytes of conversation conv at time t. Out-of-order times older
+ * than the longest window are dropped. */
+int rs_tui_rates_add(struct rs_tui_rates *r, uint32_t conv, struct rs_time t, uint32_t bytes);
+/* Bytes per second of conv over each window ending at now (the capture's
+ * clock: the time of the newest frame). */
+void rs_tui_rates_get(const struct rs_tui_rates *r, uint32_t conv, struct rs_time now,
+                      double out[RS_TUI_RATE_WINDOWS]);
+void rs_tui_rates_clear(struct rs_tui_rates *r);
+
+/* --- The conversation table: columns and sorting --- */
+
+enum rs_tui_col {
+    RS_TUI_COL_CONV,
+    RS_TUI_COL_REQUESTER,
+    RS_TUI_COL_RESPONDER,
+    RS_TUI_COL_REQ_PKTS,
+    RS_TUI_COL_REQ_BYTES,
+    RS_TUI_COL_RSP_PKTS,
+    RS_TUI_COL_RSP_BYTES,
+    RS_TUI_COL_RATE2,
+    RS_TUI_COL_RATE10,
+    RS_TUI_COL_RATE40,
+    RS_TUI_COL_SEND,
+    RS_TUI_COL_WRITE,
+    RS_TUI_COL_READ,
+    RS_TUI_COL_ATOMIC,
+    RS_TUI_COL_RETX,
+    RS_TUI_COL_GAPS,
+    RS_TUI_COL_NAKS,
+    RS_TUI_COL_RNR,
+    RS_TUI_COL_CNP,
+    RS_TUI_COL_ECN_CE,
+    RS_TUI_COL_VIOL,
+    RS_TUI_COL_READ_AVG,
+    RS_TUI_COL_READ_P99,
+    RS_TUI_COL_LAST,
+    RS_TUI_COL_COUNT
+};
+
+/* One row: the analyzer's statistics and the rates. */
+struct rs_tui_conv_row {
+    struct rs_conv_stats st;
+    double rate[RS_TUI_RATE_WINDOWS];   /* bytes per second */
+    struct rs_time last_seen;           /* the last packet, since the capture's first */
+};
+
+/* The column's heading and width. */
+const char *rs_tui_col_name(enum rs_tui_col col);
+int rs_tui_col_width(enum rs_tui_col col);
+/* The cell's text (right-aligned numbers are the caller's business). */
+void rs_tui_col_format(const struct rs_tui_conv_row *row, enum rs_tui_col col, char *buf,
+                       size_t size);
+/* Sorts rows by col, ties by conversation id. */
+void rs_tui_rows_sort(struct rs_tui_conv_row *rows, size_t n, enum rs_tui_col col,
+                      bool descending);
+
+/* --- The model: ingest thread and what the views read --- */
+
+struct rs_tui_model_opts {
+    const char *path;               /* the capture file; with iface, the file the capture is
+                                       written to (NULL: a temporary one, removed on close) */
+    const char *iface;              /* capture live from this interface (libpcap); NULL for
+                                       a file */
+    struct rs_live_opts live;       /* with iface: -f and the rest (the -d ports come from
+                                       decode) */
+    const char *filter;             /* display filter; NULL for none */
+    struct rs_decode_opts decode;
+};
+
+void rs_tui_model_opts_init(struct rs_tui_model_opts *opts);
+
+struct rs_tui_progress {
+    uint64_t frames;        /* indexed so far */
+    uint64_t shown;         /* of which the filter passed */
+    uint64_t file_done;     /* bytes of the file read */
+    uint64_t file_size;
+    bool done;              /* the pass reached the end (or failed) */
+    bool live;              /* capturing: every frame is written to the file, then indexed */
+    bool failed;
+    char error[RS_ERRBUF_SIZE];
+};
+
+/* An expert item: which kind (an index into rs_experts[]) on which frame. */
+struct rs_tui_anomaly {
+    uint64_t frame;
+    uint32_t conv;
+    uint16_t expert;
+};
+
+struct rs_tui_model;
+
+/* Opens the file, or starts the live capture and the file it is written to,
+ * and starts the ingest thread. Fails on a file that cannot be read back by
+ * offset (standard input), a filter that does not compile, or a live source
+ * that does not activate (its RS_E* code). */
+int rs_tui_model_open(const struct rs_tui_model_opts *opts, struct rs_tui_model **out,
+                      char *err);
+/* Ends a live capture: stops reading, writes what is buffered, and gives the
+ * source's counts and the frames written. The model stays readable. */
+int rs_tui_model_stop_capture(struct rs_tui_model *m, struct rs_source_stats *stats,
+                              uint64_t *written, char *err);
+/* The file frames are read back from (for a live capture, the one it is written to). */
+const char *rs_tui_model_path(const struct rs_tui_model *m);
+/* Stops the ingest thread and frees everything. */
+void rs_tui_model_close(struct rs_tui_model *m);
+
+void rs_tui_model_progress(struct rs_tui_model *m, struct rs_tui_progress *out);
+/* Waits for the current pass to end (for tests and batch use). */
+void rs_tui_model_wait(struct rs_tui_model *m);
+
+/* Replaces the display filter ("" for none) and indexes the file again with
+ * it; a live capture pauses meanwhile (the kernel holds what arrives), then
+ * goes on. A filter that does not compile leaves everything as it was; err
+ * then says where it failed. */
+int rs_tui_model_set_filter(struct rs_tui_model *m, const char *text, char *err);
+/* Checks a filter without applying it. */
+int rs_tui_model_check_filter(const char *text, char *err);
+/* The filter in force ("" for none). */
+const char *rs_tui_model_filter(const struct rs_tui_model *m);
+
+/* The conversation rows as they stand (a copy, to be freed by the caller),
+ * only those that carried traffic, sorted by col. */
+int rs_tui_model_conv_rows(struct rs_tui_model *m, enum rs_tui_col col, bool descending,
+                           struct rs_tui_conv_row **rows, size_t *n, char *err);
+
+/* Frames that passed the filter: how many, and the number of the i-th (from 0). */
+uint64_t rs_tui_model_shown_count(struct rs_tui_model *m);
+uint64_t rs_tui_model_shown_frame(struct rs_tui_model *m, uint64_t i);
+/* The position in the shown list of frame number, or of the first shown frame after
+ * it; the count when there is none. */
+uint64_t rs_tui_model_shown_find(struct rs_tui_model *m, uint64_t number);
+/* A copy of frame number's index entry; false past the end. */
+bool rs_tui_model_frame(struct rs_tui_model *m, uint64_t number, struct rs_tui_frame *out);
+
+uint64_t rs_tui_model_anomaly_count(struct rs_tui_model *m);
+bool rs_tui_model_anomaly(struct rs_tui_model *m, uint64_t i, struct rs_tui_anomaly *out);
+
+/* A frame read back and decoded again: the bytes, the frame and the packet
+ * view over them, with the facts the index keeps. */
+struct rs_tui_decoded {
+    uint8_t *data;
+    size_t cap;
+    struct rs_frame frame;
+    struct rs_facts facts;
+    struct rs_packet pkt;
+};
+
+/* Reads frame number from the file and decodes it. d->data is reused from
+ * call to call; free it with rs_tui_decoded_free. */
+int rs_tui_model_decode(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d,
+                        char *err);
+void rs_tui_decoded_free(struct rs_tui_decoded *d);
+
+/* Writes the frames shown (after the filter) to a pcap file; *written gets
+ * how many. */
+int rs_tui_model_write_shown(struct rs_tui_model *m, const char *path, uint64_t *written,
+                             char *err);
+/* Writes frames numbers[0..n), in that order (the tagged ones, say). */
+int rs_tui_model_write_frames(struct rs_tui_model *m, const char *path, const uint64_t *numbers,
+                              size_t n, uint64_t *written, char *err);
+
+/* --- The screens (ncursesw) --- */
+
+/* The smallest terminal the screens are drawn in. */
+#define RS_TUI_MIN_COLS 80
+#define RS_TUI_MIN_LINES 24
+
+struct rs_tui_run_opts {
+    struct rs_tui_model_opts model;
+    bool no_color;                  /* --no-color; NO_COLOR in the environment does the same */
+    bool (*stop_requested)(void);   /* polled: true quits at once (SIGINT); may be NULL */
+};
+
+/* What a live capture did, for its counts on exit. */
+struct rs_tui_run_result {
+    bool live;
+    struct rs_source_stats stats;
+    uint64_t written;
+    char capture_error[RS_ERRBUF_SIZE];     /* "" when the capture ended well */
+};
+
+/* Runs the screens until the user quits. Fails before touching the terminal
+ * with RS_EINVAL when standard input or output is not a terminal or is
+ * smaller than RS_TUI_MIN_COLS x RS_TUI_MIN_LINES, or with the model's
+ * error when the file, the live source or the filter is bad. */
+int rs_tui_run(const struct rs_tui_run_opts *opts, struct rs_tui_run_result *result,
+               char *err);
+
+#endif /* ROCESHARK_TUI_H */

@@ -1,0 +1,454 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""roceshark tui, driven through tmux (send-keys, capture-pane) on the bundled sample: the
+conversation rows carry the numbers of `read -q -z conv,qp`, the anomaly list those of
+`-z expert`, a filter shows exactly the lines `read -Y` prints, Enter on a QP shows its
+packets, `w` writes what `read -Y` selects, Space and `W` write the tagged packets, `o`
+freezes the row order, Up recalls a filter, rows are coloured by kind (and not with
+--no-color or NO_COLOR), the screen still draws at 80x24. On a generated RC fault trace the
+rows and a filter's count match `read` too. Without
+a terminal, or in one too small, a one-line error and exit code 1. As root: a live capture
+on the loopback of a network namespace of its own, which the sample is sent through: the
+rows count what was sent, q twice (or SIGINT) ends it with the counts, the file keeps every
+frame, and a temporary one is removed."""
+import glob
+import os
+import re
+import signal
+import subprocess
+import time
+
+import rstest as t
+
+SAMPLE = os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap")
+SOCKET = "rstui-test-%d" % os.getpid()     # our own tmux server, whatever else runs
+ENV = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8", TERM="xterm-256color")
+ENV.pop("NO_COLOR", None)
+ENV.pop("TMUX", None)
+
+
+def tmux(*args):
+    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null"] + list(args),
+                          capture_output=True, text=True, env=ENV)
+
+
+def screen():
+    """The pane's lines, the status line last."""
+    return tmux("capture-pane", "-p", "-t", "tui").stdout.rstrip("\n").split("\n")
+
+
+def row_colours():
+    """{frame number: SGR foreground colour (30-37) or None} of the packet list's rows, and
+    whether any colour was drawn at all, from the pane with its escapes (capture-pane -e)."""
+    text = tmux("capture-pane", "-e", "-p", "-t", "tui").stdout
+    fg, rows, any_colour = None, {}, False
+    for line in text.split("\n"):
+        plain = ""
+        for tok in re.split(r"(\x1b\[[0-9;]*m)", line):
+            if not tok.startswith("\x1b["):
+                if not plain.strip():
+                    m = re.match(r"^\s*(\d+)\s+\d+\.\d+ ", plain + tok)
+                    if m:
+                        rows[int(m.group(1))] = fg
+                plain += tok
+                continue
+            for p in tok[2:-1].split(";") or ["0"]:
+                if p in ("", "0", "39"):
+                    fg = None
+                elif p in ("30", "31", "32", "33", "34", "35", "36", "37"):
+                    fg, any_colour = int(p), True
+                elif p == "38":
+                    any_colour = True
+    return rows, any_colour
+
+
+def check_colours():
+    """NAKs red, retransmissions and gaps amber, CE and CNPs blue, the rest plain."""
+    rows, _ = row_colours()
+    want = {1: None, 12: 33, 13: 31, 14: 33, 18: 31, 21: 34, 22: 34, 23: None}
+    got = {n: rows.get(n, "absent") for n in want}
+    t.check(got == want, "packet colours: want %s, got %s" % (want, got))
+
+
+def check_no_colour(tmp, how):
+    """--no-color or NO_COLOR: the packets view draws without a colour."""
+    start(tmp, 200, 60, ["-r", SAMPLE] + (["--no-color"] if how == "--no-color" else []))
+    keys("F3")
+    wait_for(lambda s: "[F3 Packets]" in s[0] and "loaded" in s[-1], "packets (%s)" % how)
+    rows, any_colour = row_colours()
+    t.check(len(rows) >= 20 and not any_colour, "%s: %d rows, colours drawn: %s"
+            % (how, len(rows), any_colour))
+    keys("q")
+    stop_session()
+
+
+def wait_for(pred, what, timeout=10.0):
+    """Polls the screen until pred(lines) holds; records a failure (with the screen) if not."""
+    end = time.time() + timeout
+    while True:
+        lines = screen()
+        if pred(lines):
+            return lines
+        if time.time() > end:
+            t.check(False, "%s; the screen was:\n%s" % (what, "\n".join(lines)))
+            return lines
+        time.sleep(0.05)
+
+
+def keys(*k, literal=False):
+    tmux("send-keys", "-t", "tui", *((["-l"] if literal else []) + list(k)))
+
+
+def start(tmp, width, height, args, netns=False):
+    """Runs the TUI in a detached tmux session; its exit code and stderr land in files. With
+    netns, in a network namespace of its own with the loopback up (its pid in tmp/pid)."""
+    rc_file, err_file = os.path.join(tmp, "rc"), os.path.join(tmp, "stderr")
+    for f in (rc_file, err_file, os.path.join(tmp, "pid")):
+        if os.path.exists(f):
+            os.unlink(f)
+    tui = "%s tui %s" % (t.ROCESHARK, " ".join(args))
+    if netns:
+        tui = "unshare -n sh -c 'ip link set lo up; echo $$ >%s/pid; exec %s'" % (tmp, tui)
+    cmd = "%s 2>%s; echo $? >%s; sleep 60" % (tui, err_file, rc_file)
+    tmux("new-session", "-d", "-s", "tui", "-x", str(width), "-y", str(height), cmd)
+    return rc_file, err_file
+
+
+def exit_of(rc_file, err_file, timeout=10.0):
+    end = time.time() + timeout
+    while not os.path.exists(rc_file) or open(rc_file).read().strip() == "":
+        if time.time() > end:
+            return None, ""
+        time.sleep(0.05)
+    return int(open(rc_file).read()), open(err_file).read()
+
+
+def stop_session():
+    tmux("kill-session", "-t", "tui")
+
+
+def read_lines(*args, path=SAMPLE):
+    return [l.rstrip() for l in t.run([t.ROCESHARK, "read", "-r", path] + list(args))
+            .stdout.splitlines() if l.strip()]
+
+
+def conv_table(path=SAMPLE):
+    """-z conv,qp's rows as {id: {column: text}}."""
+    lines = read_lines("-q", "-z", "conv,qp", path=path)
+    head = next(l for l in lines if l.split()[:2] == ["Conv", "Requester:QP"]).split()
+    rows = {}
+    for l in lines:
+        f = l.split()
+        if len(f) == len(head) and f[0].isdigit():
+            rows[f[0]] = dict(zip(head, f))
+    return rows
+
+
+def screen_convs(lines):
+    """The conversation rows on screen as {id: {column: text}}, by the heading's names."""
+    head = next((l for l in lines if l.startswith("Conv")), None)
+    if head is None:
+        return {}
+    names = [re.sub(r"[\^v=]$", "", n) for n in head.split()]
+    rows = {}
+    for l in lines[lines.index(head) + 1:]:
+        f = l.split()
+        if len(f) == len(names) and f[0].isdigit():
+            rows[f[0]] = dict(zip(names, f))
+    return rows
+
+
+def check_conversations(lines, path=SAMPLE):
+    want, got = conv_table(path), screen_convs(lines)
+    t.check(sorted(want) == sorted(got), "conversation ids: read %s, tui %s"
+            % (sorted(want), sorted(got)))
+    same = ["Requester:QP", "Responder:QP", "ReqPkts", "ReqBytes", "RspPkts", "RspBytes", "SEND",
+            "WRITE", "READ", "ATOMIC", "Retx", "Gaps", "RNR", "CNP", "Viol", "RdAvg_us",
+            "RdP99_us"]
+    for cid, w in want.items():
+        g = got.get(cid, {})
+        for col in same:
+            t.check(g.get(col) == w[col], "conv %s %s: read %s, tui %s"
+                    % (cid, col, w[col], g.get(col)))
+        naks = sum(int(w[c]) for c in ("NakSeq", "NakInv", "NakAcc", "NakOp", "NakRD"))
+        t.check(g.get("NAKs") == str(naks), "conv %s NAKs: read %d, tui %s"
+                % (cid, naks, g.get("NAKs")))
+        t.check(g.get("CE") == w["ECN-CE"], "conv %s CE: read %s, tui %s"
+                % (cid, w["ECN-CE"], g.get("CE")))
+        for rate in ("2s", "10s", "40s") if path == SAMPLE else ():
+            t.check(g.get(rate) not in (None, "0"), "conv %s: no %s rate" % (cid, rate))
+
+
+def packet_lines(lines, tagged=False):
+    """The packet list's rows, above the detail pane, without the margin where tagged ones
+    have a '*' (only those with tagged)."""
+    out = []
+    for l in lines[1:]:
+        if l.startswith(" Packet "):
+            break
+        if re.match(r"^[ *]\s*\d+\s+\d+\.\d+ ", l) and (not tagged or l[0] == "*"):
+            out.append(l[1:].rstrip())
+    return out
+
+
+def conv_order(lines):
+    return [int(l.split()[0]) for l in lines[2:] if re.match(r"^\s*\d+ \d", l)]
+
+
+def check_freeze():
+    """A column's number sorts by it; `o` keeps the rows where they are while the sort
+    changes under them."""
+    keys("F2")
+    keys("1", "5", "Enter")     # column 15, Retx: conversation 2 (none) first
+    wait_for(lambda s: "Retx^" in s[1] and conv_order(s) == [2, 1], "sorted by column 15")
+    keys("1", "Enter")
+    wait_for(lambda s: "Conv^" in s[1] and conv_order(s) == [1, 2], "sorted by column 1")
+    keys(">", ">", ">")     # ReqPkts, ascending: conversation 2 (3 packets) first
+    wait_for(lambda s: "ReqPkts^" in s[1] and conv_order(s) == [2, 1], "sorted by ReqPkts")
+    keys("o")
+    keys("i")
+    wait_for(lambda s: "ReqPkts=" in s[1] and conv_order(s) == [2, 1],
+             "a frozen order stays as the sort is inverted")
+    keys("o")
+    wait_for(lambda s: "ReqPktsv" in s[1] and conv_order(s) == [1, 2],
+             "freed, the inverted sort shows")
+    keys("<", "<", "<", "i")    # back to Conv, ascending
+
+
+def check_tags(tmp):
+    """Space tags packets 13 and 14; W writes them, as read -Y selects them."""
+    keys("F3")
+    keys("g")
+    keys("13", literal=True)
+    keys("Enter")
+    wait_for(lambda s: any(l.startswith(" Packet 13") for l in s), "g 13 before tagging")
+    keys("Space", "Space")
+    want = read_lines("-Y", "frame.number in {13 14}")
+    wait_for(lambda s: packet_lines(s, tagged=True) == want and "2 tagged" in s[-1],
+             "packets 13 and 14 tagged")
+    out = os.path.join(tmp, "tagged.pcap")
+    keys("W")
+    keys(out, literal=True)
+    keys("Enter")
+    wait_for(lambda s: "wrote 2 tagged packets" in s[-1], "W writes the tagged packets")
+    fields = ["-T", "fields", "-e", "frame.time_epoch", "-e", "frame.len",
+              "-e", "infiniband.bth.psn"]
+    t.check(t.run([t.ROCESHARK, "read", "-r", out] + fields).stdout ==
+            t.run([t.ROCESHARK, "read", "-r", SAMPLE, "-Y", "frame.number in {13 14}"] +
+                  fields).stdout, "W wrote packets 13 and 14")
+
+
+def check_filter(text):
+    keys("/")
+    keys("C-u")
+    keys(text, literal=True)
+    keys("Enter")
+    want = read_lines("-Y", text)
+    got = wait_for(lambda s: packet_lines(s) == want and "filter applied" in s[-1],
+                   "filter %r shows read -Y's %d lines" % (text, len(want)))
+    return packet_lines(got)
+
+
+def check_anomalies():
+    """Every expert item, newest first: the counts per summary are -z expert's."""
+    keys("F5")
+    lines = wait_for(lambda s: "[F5 Anomalies]" in s[0], "the Anomalies view")
+    rows = [re.match(r"^\s*(\d+)\s+\S+\s+\S+\s+\S+\s+(.*) \(\S+\)\s*$", l) for l in lines[2:]]
+    rows = [(int(m.group(1)), m.group(2)) for m in rows if m]
+    frames = [f for f, _ in rows]
+    t.check(frames == sorted(frames, reverse=True) and frames, "anomalies newest first: %s"
+            % frames)
+    expert = read_lines("-q", "-z", "expert")
+    want = {}
+    for l in expert:
+        m = re.match(r"^\s*(\d+)\s+\S+\s+(.+?)\s{2,}[\d ]+$", l)
+        if m:
+            want[m.group(2)] = int(m.group(1))
+    got = {}
+    for _, summary in rows:
+        got[summary] = got.get(summary, 0) + 1
+    t.check(want and got == want, "anomalies per summary: -z expert %s, tui %s" % (want, got))
+    # Enter on the newest item shows its packet.
+    keys("Enter")
+    wait_for(lambda s: any(l.startswith(" Packet %d" % frames[0]) for l in s),
+             "Enter on an anomaly shows packet %d" % frames[0])
+
+
+def check_drill_down():
+    """Enter on the second conversation: its packets, as read -Y conv == 2 lists them."""
+    keys("F2")
+    wait_for(lambda s: "[F2 QP conversations]" in s[0], "the conversations view")
+    keys("Down")
+    keys("Enter")
+    want = read_lines("-Y", "roceshark.analysis.conv == 2")
+    wait_for(lambda s: packet_lines(s) == want, "Enter on conversation 2 shows its %d packets"
+             % len(want))
+
+
+def check_export(tmp, text):
+    out = os.path.join(tmp, "shown.pcap")
+    keys("w")
+    keys(out, literal=True)
+    keys("Enter")
+    wait_for(lambda s: "wrote" in s[-1], "w reports what it wrote")
+    fields = ["-T", "fields", "-e", "frame.time_epoch", "-e", "frame.len", "-e", "ip.src",
+              "-e", "ip.dst", "-e", "infiniband.bth.opcode", "-e", "infiniband.bth.psn"]
+    want = t.run([t.ROCESHARK, "read", "-r", SAMPLE, "-Y", text] + fields).stdout
+    got = t.run([t.ROCESHARK, "read", "-r", out] + fields).stdout
+    t.check(want == got and want, "w wrote what read -Y selects:\n%s\nvs\n%s" % (want, got))
+
+
+def check_generated(tmp):
+    """An RC trace with losses, retransmissions, NAKs, RNR and CE marks (tests/gen/gen_rc.py):
+    its conversation rows, and a filter's count of frames, as read gives them."""
+    t.run([t.PYTHON, os.path.join(t.GEN_DIR, "gen_rc.py"), tmp])
+    path = os.path.join(tmp, "mixed.pcap")
+    frames = len(read_lines(path=path))
+    rc_file, err_file = start(tmp, 200, 60, ["-r", path])
+    lines = wait_for(lambda s: "loaded | %d frames" % frames in s[-1] and
+                     len(screen_convs(s)) == len(conv_table(path)), "mixed.pcap loaded")
+    check_conversations(lines, path)
+    text = "roceshark.analysis.nak || roceshark.analysis.psn_gap"
+    want = len(read_lines("-Y", text, path=path))
+    keys("/")
+    keys(text, literal=True)
+    keys("Enter")
+    wait_for(lambda s: "%d frames, %d shown" % (frames, want) in s[-1] and want > 0,
+             "mixed.pcap: %s shows read -Y's %d frames" % (text, want))
+    keys("q")
+    rc, err = exit_of(rc_file, err_file)
+    t.check(rc == 0 and err == "", "mixed.pcap quit: exit %s, %r" % (rc, err))
+    stop_session()
+
+
+def check_live(tmp):
+    """The sample sent through the loopback of the TUI's own namespace."""
+    kept = os.path.join(tmp, "live.pcap")
+    rc_file, err_file = start(tmp, 200, 60, ["-i", "lo", "-w", kept], netns=True)
+    wait_for(lambda s: "capturing to " + kept in s[-1] and os.path.exists(tmp + "/pid"),
+             "a live capture starts")
+    pid = open(tmp + "/pid").read().strip()
+    t.run(["nsenter", "-t", pid, "-n", t.PYTHON, os.path.join(t.HERE, "sendframes.py"), "lo",
+           SAMPLE])
+    want = conv_table()
+    lines = wait_for(lambda s: "27 frames, 27 shown" in s[-1] and len(screen_convs(s)) == 2,
+                     "the 27 frames sent, captured")
+    got = screen_convs(lines)
+    for cid, w in want.items():
+        for col in ("Requester:QP", "Responder:QP", "ReqPkts", "ReqBytes", "RspPkts",
+                    "RspBytes", "SEND", "WRITE", "READ", "ATOMIC", "Retx", "Gaps"):
+            t.check(got.get(cid, {}).get(col) == w[col], "live conv %s %s: sent %s, tui %s"
+                    % (cid, col, w[col], got.get(cid, {}).get(col)))
+    # Live rates follow the clock: two quiet seconds empty the 2 s column, not the 40 s one.
+    rate = lambda s, col: screen_convs(s).get("1", {}).get(col)
+    lines = wait_for(lambda s: rate(s, "2s") == "0", "the 2 s rate falls to 0 after the burst")
+    t.check(rate(lines, "40s") not in (None, "0"), "the 40 s rate: %s" % rate(lines, "40s"))
+    keys("q")
+    wait_for(lambda s: "q again" in s[-1], "q asks again while capturing")
+    keys("q")
+    rc, err = exit_of(rc_file, err_file)
+    t.check(rc == 0 and err == "capture: lo: 27 received, 27 written, 0 dropped by kernel, 0 "
+            "dropped by interface, 0 dropped by ring\n", "live quit: exit %s, %r" % (rc, err))
+    fields = ["-T", "fields", "-e", "frame.len", "-e", "ip.src", "-e", "infiniband.bth.psn"]
+    t.check(t.run([t.ROCESHARK, "read", "-r", kept] + fields).stdout ==
+            t.run([t.ROCESHARK, "read", "-r", SAMPLE] + fields).stdout,
+            "the kept capture holds what was sent")
+    stop_session()
+    # Without -w the capture goes to a temporary file, removed on exit; SIGINT ends it as
+    # q does, with the counts.
+    scratch = os.path.join(tmp, "scratch")
+    os.mkdir(scratch)
+    ENV["TMPDIR"] = scratch
+    rc_file, err_file = start(tmp, 200, 60, ["-i", "lo"], netns=True)
+    wait_for(lambda s: "capturing to " + scratch in s[-1] and os.path.exists(tmp + "/pid"),
+             "a capture to a temporary file")
+    t.check(len(glob.glob(scratch + "/roceshark-tui-*.pcap")) == 1, "no temporary file")
+    pid = open(tmp + "/pid").read().strip()
+    t.run(["nsenter", "-t", pid, "-n", t.PYTHON, os.path.join(t.HERE, "sendframes.py"), "lo",
+           SAMPLE])
+    wait_for(lambda s: "27 frames" in s[-1], "27 frames into the temporary file")
+    os.kill(int(pid), signal.SIGINT)
+    rc, err = exit_of(rc_file, err_file)
+    t.check(rc == 0 and err == "capture: lo: 27 received, 27 written, 0 dropped by kernel, 0 "
+            "dropped by interface, 0 dropped by ring\n", "SIGINT: exit %s, %r" % (rc, err))
+    t.check(glob.glob(scratch + "/*") == [], "temporary capture file left: %s"
+            % glob.glob(scratch + "/*"))
+    del ENV["TMPDIR"]
+    stop_session()
+
+
+tmp = t.tempdir()
+
+# Not a terminal: one line, exit code 1, before anything else.
+p = t.run([t.ROCESHARK, "tui", "-r", SAMPLE], check_rc=False)
+t.check(p.returncode == 1, "not a terminal: exit %d" % p.returncode)
+t.check(p.stderr == "roceshark: tui: standard output is not a terminal\n",
+        "not a terminal: %r" % p.stderr)
+p = t.run([t.ROCESHARK, "tui", "-r", SAMPLE, "-Y", "ip.src =="], check_rc=False)
+t.check(p.returncode == 1 and p.stderr.startswith("roceshark: -Y ip.src ==: at position 10"),
+        "bad -Y: exit %d, %r" % (p.returncode, p.stderr))
+
+try:
+    # Too small a terminal.
+    rc_file, err_file = start(tmp, 60, 20, ["-r", SAMPLE])
+    rc, err = exit_of(rc_file, err_file)
+    t.check(rc == 1 and re.fullmatch(r"roceshark: tui: the terminal is 60x20, smaller than "
+                                     r"80x24\n", err), "too small: exit %s, %r" % (rc, err))
+    stop_session()
+
+    rc_file, err_file = start(tmp, 200, 60, ["-r", SAMPLE])
+    lines = wait_for(lambda s: "loaded" in s[-1] and len(screen_convs(s)) == 2,
+                     "the conversations after loading")
+    check_conversations(lines)
+    check_drill_down()
+    keys("g")
+    keys("13", literal=True)
+    keys("Enter")
+    wait_for(lambda s: any(l.startswith(" Packet 13") for l in s), "g 13 goes to packet 13")
+    # A filter that does not compile stays open, red, with the position.
+    keys("/")
+    keys("C-u")
+    keys("ip.src ==", literal=True)
+    wait_for(lambda s: "at position 10" in s[-2], "a bad filter shows where it fails")
+    keys("Escape")
+    text = "ip.dst == 10.0.0.1 || roceshark.analysis.retransmission"
+    check_filter(text)
+    check_export(tmp, text)
+    # Up in the filter bar recalls the filter applied.
+    keys("/")
+    keys("C-u")
+    keys("Up")
+    wait_for(lambda s: s[-2].rstrip() == "Filter: " + text, "Up recalls the last filter")
+    keys("Escape")
+    keys("/")
+    keys("C-u")
+    keys("Enter")
+    wait_for(lambda s: "27 frames, 27 shown" in s[-1], "an empty filter shows every packet")
+    check_colours()
+    check_tags(tmp)
+    check_freeze()
+    check_anomalies()
+    # 80x24: still drawn, the conversations' endpoints and first figures visible.
+    tmux("resize-window", "-t", "tui", "-x", "80", "-y", "24")
+    keys("F2")
+    lines = wait_for(lambda s: len(s) <= 25 and "[F2 QP conversations]" in s[0] and
+                     any("10.0.0.3:0x000033" in l for l in s) and "loaded" in s[-1],
+                     "the conversations at 80x24")
+    t.check(all(len(l) <= 80 for l in lines), "lines wider than 80 columns at 80x24")
+    keys("q")
+    rc, err = exit_of(rc_file, err_file)
+    t.check(rc == 0 and err == "", "quit: exit %s, stderr %r" % (rc, err))
+    stop_session()
+    check_generated(tmp)
+    check_no_colour(tmp, "--no-color")
+    ENV["NO_COLOR"] = "1"
+    check_no_colour(tmp, "NO_COLOR")
+    del ENV["NO_COLOR"]
+    if os.geteuid() == 0:
+        check_live(tmp)
+    else:
+        print("skipped: the live capture (needs root for a network namespace)")
+finally:
+    tmux("kill-server")
+
+t.finish("tui")

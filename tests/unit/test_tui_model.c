@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_tui_model.c - the model under the TUI, with no terminal: the frame
+ * index, the rate windows, sorting the conversation rows, and the model
+ * ingesting the bundled sample (samples/rdma_demo.pcap) on its thread.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <roceshark/capture.h>
+#include <roceshark/expert.h>
+#include <roceshark/print.h>
+#include <roceshark/tui.h>
+
+#define SAMPLE RS_SOURCE_DIR "/samples/rdma_demo.pcap"
+
+static void
+test_index_blocks(void **state)
+{
+    struct rs_tui_index *ix;
+    struct rs_tui_frame f = {0};
+    const uint64_t n = 200000;     /* crosses several blocks */
+
+    (void)state;
+    assert_int_equal(rs_tui_index_new(&ix, NULL), 0);
+    assert_null(rs_tui_index_get(ix, 1));
+    for (uint64_t i = 1; i <= n; i++) {
+        f.offset = i * 100;
+        f.caplen = (uint32_t)i;
+        assert_int_equal(rs_tui_index_append(ix, &f), 0);
+    }
+    assert_int_equal(rs_tui_index_count(ix), n);
+    const struct rs_tui_frame *first = rs_tui_index_get(ix, 1);
+    assert_int_equal(first->offset, 100);
+    assert_int_equal(rs_tui_index_get(ix, 65537)->caplen, 65537);
+    assert_int_equal(rs_tui_index_get(ix, n)->offset, n * 100);
+    assert_null(rs_tui_index_get(ix, 0));
+    assert_null(rs_tui_index_get(ix, n + 1));
+    /* Entries never move while the index grows. */
+    assert_ptr_equal(first, rs_tui_index_get(ix, 1));
+    rs_tui_index_clear(ix);
+    assert_int_equal(rs_tui_index_count(ix), 0);
+    assert_null(rs_tui_index_get(ix, 1));
+    f.offset = 7;
+    assert_int_equal(rs_tui_index_append(ix, &f), 0);
+    assert_int_equal(rs_tui_index_get(ix, 1)->offset, 7);
+    rs_tui_index_free(ix);
+}
+
+static void
+test_rate_windows(void **state)
+{
+    struct rs_tui_rates *r;
+    double rate[RS_TUI_RATE_WINDOWS];
+
+    (void)state;
+    assert_int_equal(rs_tui_rates_new(&r, NULL), 0);
+    /* 1000 bytes a second for seconds 100 to 139 on conversation 3. */
+    for (int64_t s = 100; s < 140; s++)
+        assert_int_equal(rs_tui_rates_add(r, 3, (struct rs_time){s, 500}, 1000), 0);
+    rs_tui_rates_get(r, 3, (struct rs_time){139, 0}, rate);
+    assert_true(rate[0] == 1000.0 && rate[1] == 1000.0 && rate[2] == 1000.0);
+    /* A burst in the newest second shows most in the shortest window. */
+    assert_int_equal(rs_tui_rates_add(r, 3, (struct rs_time){139, 900}, 8000), 0);
+    rs_tui_rates_get(r, 3, (struct rs_time){139, 0}, rate);
+    assert_true(rate[0] == 5000.0);
+    assert_true(rate[1] == 1800.0);
+    assert_true(rate[2] == 1200.0);
+    /* Five quiet seconds later: the 2 s window is empty, the others decay. */
+    rs_tui_rates_get(r, 3, (struct rs_time){144, 0}, rate);
+    assert_true(rate[0] == 0.0);
+    assert_true(rate[1] == (5 * 1000.0 + 8000) / 10);
+    /* A frame after a long silence clears the whole ring. */
+    assert_int_equal(rs_tui_rates_add(r, 3, (struct rs_time){300, 0}, 400), 0);
+    rs_tui_rates_get(r, 3, (struct rs_time){300, 0}, rate);
+    assert_true(rate[0] == 200.0 && rate[1] == 40.0 && rate[2] == 10.0);
+    /* Too old to count; and a conversation never seen has no rate. */
+    assert_int_equal(rs_tui_rates_add(r, 3, (struct rs_time){100, 0}, 99999), 0);
+    rs_tui_rates_get(r, 3, (struct rs_time){300, 0}, rate);
+    assert_true(rate[2] == 10.0);
+    rs_tui_rates_get(r, 1000, (struct rs_time){300, 0}, rate);
+    assert_true(rate[0] == 0.0 && rate[2] == 0.0);
+    rs_tui_rates_clear(r);
+    rs_tui_rates_get(r, 3, (struct rs_time){300, 0}, rate);
+    assert_true(rate[0] == 0.0);
+    rs_tui_rates_free(r);
+}
+
+static struct rs_tui_conv_row
+row(uint32_t id, uint8_t req_last_octet, uint64_t retx, double rate2)
+{
+    struct rs_tui_conv_row r;
+
+    memset(&r, 0, sizeof(r));
+    r.st.id = id;
+    r.st.addr_family = 4;
+    r.st.requester[0] = 10;
+    r.st.requester[3] = req_last_octet;
+    r.st.requester_qp = 0x11;
+    r.st.responder_qp = 0x22;
+    r.st.retransmissions = retx;
+    r.rate[0] = rate2;
+    return r;
+}
+
+static void
+test_sort_rows(void **state)
+{
+    struct rs_tui_conv_row rows[4] = {row(1, 9, 5, 10), row(2, 3, 7, 30), row(3, 5, 5, 20),
+                                      row(4, 1, 0, 40)};
+    char cell[64];
+
+    (void)state;
+    rs_tui_rows_sort(rows, 4, RS_TUI_COL_RETX, true);
+    /* Ties (1 and 3 both have 5) keep id order whichever the direction. */
+    assert_int_equal(rows[0].st.id, 2);
+    assert_int_equal(rows[1].st.id, 1);
+    assert_int_equal(rows[2].st.id, 3);
+    assert_int_equal(rows[3].st.id, 4);
+    rs_tui_rows_sort(rows, 4, RS_TUI_COL_REQUESTER, false);
+    assert_int_equal(rows[0].st.id, 4);
+    assert_int_equal(rows[3].st.id, 1);
+    rs_tui_rows_sort(rows, 4, RS_TUI_COL_RATE2, false);
+    assert_int_equal(rows[0].st.id, 1);
+    assert_int_equal(rows[3].st.id, 4);
+    rs_tui_rows_sort(NULL, 0, RS_TUI_COL_RETX, true);     /* no rows yet */
+    rs_tui_rows_sort(rows, 4, RS_TUI_COL_CONV, false);
+    rs_tui_col_format(&rows[0], RS_TUI_COL_REQUESTER, cell, sizeof(cell));
+    assert_string_equal(cell, "10.0.0.9:0x000011");
+    rs_tui_col_format(&rows[1], RS_TUI_COL_RETX, cell, sizeof(cell));
+    assert_string_equal(cell, "7");
+    rs_tui_col_format(&rows[3], RS_TUI_COL_RATE2, cell, sizeof(cell));
+    assert_string_equal(cell, "40");
+    rows[3].rate[0] = 1234567;
+    rs_tui_col_format(&rows[3], RS_TUI_COL_RATE2, cell, sizeof(cell));
+    assert_string_equal(cell, "1.2M");
+    rs_tui_col_format(&rows[3], RS_TUI_COL_READ_P99, cell, sizeof(cell));
+    assert_string_equal(cell, "-");
+    assert_string_equal(rs_tui_col_name(RS_TUI_COL_RETX), "Retx");
+}
+
+static struct rs_tui_model *
+open_sample(const char *filter)
+{
+    struct rs_tui_model_opts opts;
+    struct rs_tui_model *m = NULL;
+    char err[RS_ERRBUF_SIZE];
+
+    rs_tui_model_opts_init(&opts);
+    opts.path = SAMPLE;
+    opts.filter = filter;
+    assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
+    rs_tui_model_wait(m);
+    return m;
+}
+
+/* The sample's numbers as `read -q -z conv,qp -z expert` prints them. */
+static void
+test_model_ingests_sample(void **state)
+{
+    struct rs_tui_model *m = open_sample(NULL);
+    struct rs_tui_progress p;
+    struct rs_tui_conv_row *rows;
+    size_t n;
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    rs_tui_model_progress(m, &p);
+    assert_true(p.done && !p.failed);
+    assert_int_equal(p.frames, 27);
+    assert_int_equal(p.shown, 27);
+    assert_int_equal(p.file_done, p.file_size);
+    assert_int_equal(rs_tui_model_conv_rows(m, RS_TUI_COL_REQ_PKTS, true, &rows, &n, err), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(rows[0].st.id, 1);
+    assert_int_equal(rows[0].st.req_packets, 12);
+    assert_int_equal(rows[0].st.req_bytes, 4404);
+    assert_int_equal(rows[0].st.resp_packets, 10);
+    assert_int_equal(rows[0].st.retransmissions, 3);
+    assert_int_equal(rows[1].st.req_packets, 3);
+    assert_true(rows[0].rate[2] > 0);
+    free(rows);
+    /* 5 warnings and 3 notes; the NAK is frame 13. */
+    assert_int_equal(rs_tui_model_anomaly_count(m), 8);
+    bool nak_at_13 = false;
+    struct rs_tui_anomaly a;
+    for (uint64_t i = 0; rs_tui_model_anomaly(m, i, &a); i++)
+        nak_at_13 |= a.frame == 13 && strcmp(rs_experts[a.expert].summary, "NAK") == 0;
+    assert_true(nak_at_13);
+    struct rs_tui_frame f;
+    assert_true(rs_tui_model_frame(m, 13, &f));
+    assert_true(f.kind & RS_TUI_KIND_NAK);
+    assert_true(rs_tui_model_frame(m, 14, &f));
+    assert_true(f.kind & RS_TUI_KIND_RETX);
+    assert_false(rs_tui_model_frame(m, 28, &f));
+    rs_tui_model_close(m);
+}
+
+/* A frame read back at its offset decodes as `read` prints it. */
+static void
+test_model_decodes_again(void **state)
+{
+    struct rs_tui_model *m = open_sample(NULL);
+    struct rs_tui_decoded d = {0};
+    char err[RS_ERRBUF_SIZE], info[256];
+
+    (void)state;
+    assert_int_equal(rs_tui_model_decode(m, 1, &d, err), 0);
+    rs_print_info(&d.pkt, info, sizeof(info));
+    assert_string_equal(info, "RC Send Only QP=0x000022 PSN=100 AckReq Payload=56");
+    assert_int_equal(d.frame.caplen, 114);
+    assert_int_equal(rs_tui_model_decode(m, 14, &d, err), 0);
+    rs_print_info(&d.pkt, info, sizeof(info));
+    assert_non_null(strstr(info, "[Retransmission]"));
+    assert_int_equal(d.frame.number, 14);
+    assert_int_not_equal(rs_tui_model_decode(m, 99, &d, err), 0);
+    rs_tui_decoded_free(&d);
+    rs_tui_model_close(m);
+}
+
+/* The filter picks the frames `read -Y` does; a bad one changes nothing. */
+static void
+test_model_filter_and_write(void **state)
+{
+    struct rs_tui_model *m = open_sample("roceshark.analysis.retransmission");
+    char err[RS_ERRBUF_SIZE], path[] = "/tmp/test_tui_model_XXXXXX";
+    uint64_t written;
+
+    (void)state;
+    assert_int_equal(rs_tui_model_shown_count(m), 3);
+    assert_int_equal(rs_tui_model_shown_frame(m, 0), 14);
+    assert_int_equal(rs_tui_model_shown_frame(m, 2), 19);
+    assert_int_equal(rs_tui_model_shown_find(m, 16), 2);
+    assert_int_equal(rs_tui_model_shown_find(m, 20), 3);
+    assert_int_not_equal(rs_tui_model_set_filter(m, "infiniband.bth.psn ==", err), 0);
+    assert_string_equal(rs_tui_model_filter(m), "roceshark.analysis.retransmission");
+    assert_int_equal(rs_tui_model_shown_count(m), 3);
+    assert_int_equal(rs_tui_model_check_filter("ip.src == 10.0.0.3", err), 0);
+    assert_int_equal(rs_tui_model_set_filter(m, "ip.src == 10.0.0.3", err), 0);
+    rs_tui_model_wait(m);
+    assert_int_equal(rs_tui_model_shown_count(m), 3);
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(rs_tui_model_write_shown(m, path, &written, err), 0);
+    assert_int_equal(written, 3);
+    struct rs_source *src;
+    struct rs_frame frame;
+    struct rs_tui_decoded d = {0};
+    assert_int_equal(rs_source_open_file(path, &src, err), 0);
+    for (uint64_t i = 0; i < 3; i++) {
+        assert_int_equal(rs_source_next(src, &frame, err), 1);
+        assert_int_equal(rs_tui_model_decode(m, rs_tui_model_shown_frame(m, i), &d, err), 0);
+        assert_int_equal(frame.caplen, d.frame.caplen);
+        assert_memory_equal(frame.data, d.data, frame.caplen);
+        assert_int_equal(frame.ts_nsec, d.frame.ts_nsec);
+    }
+    assert_int_equal(rs_source_next(src, &frame, err), 0);
+    rs_source_close(src);
+    rs_tui_decoded_free(&d);
+    unlink(path);
+    assert_int_equal(rs_tui_model_set_filter(m, "", err), 0);
+    rs_tui_model_wait(m);
+    assert_int_equal(rs_tui_model_shown_count(m), 27);
+    rs_tui_model_close(m);
+}
+
+static void
+test_model_refuses_stdin_and_missing(void **state)
+{
+    struct rs_tui_model_opts opts;
+    struct rs_tui_model *m = NULL;
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    rs_tui_model_opts_init(&opts);
+    opts.path = "-";
+    assert_int_not_equal(rs_tui_model_open(&opts, &m, err), 0);
+    opts.path = "/nonexistent/capture.pcap";
+    assert_int_not_equal(rs_tui_model_open(&opts, &m, err), 0);
+    assert_non_null(strstr(err, "No such file"));
+    opts.path = SAMPLE;
+    opts.filter = "ip.src ==";
+    assert_int_equal(rs_tui_model_open(&opts, &m, err), RS_EINVAL);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_index_blocks),
+        cmocka_unit_test(test_rate_windows),
+        cmocka_unit_test(test_sort_rows),
+        cmocka_unit_test(test_model_ingests_sample),
+        cmocka_unit_test(test_model_decodes_again),
+        cmocka_unit_test(test_model_filter_and_write),
+        cmocka_unit_test(test_model_refuses_stdin_and_missing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

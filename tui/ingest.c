@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ingest.c - the thread that reads the capture and feeds the pipeline,
+ * filling the frame index, the list of frames the filter passes, the
+ * expert items and the rates, while the screen draws what is there so far.
+ *
+ * A new display filter starts a new pass over the whole file: the
+ * analysis facts a filter can test depend on every frame before, in
+ * capture order, which is also how Wireshark refilters.
+ *
+ * A live capture runs on the same thread: each frame is written to the
+ * capture file first (and handed to the operating system, so that the
+ * screen can read it back at once), then indexed. A new filter stops the
+ * thread, which then reads the file written so far and goes on capturing,
+ * with the kernel's ring holding what arrives meanwhile.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <roceshark/expert.h>
+#include <roceshark/pcapio.h>
+
+#include "model_int.h"
+
+/* The facts the index keeps: those rs_print_info shows and the kind flags
+ * need. Facts that carry more than the entry has room for (times, frame
+ * references, message sizes) are left out. */
+#define KEPT_FACTS (RS_FACT_CONV | RS_FACT_PSN_GAP | RS_FACT_RETRANSMISSION | RS_FACT_NAK | \
+                    RS_FACT_OPCODE_SEQ | RS_FACT_LENGTH_MISMATCH | RS_FACT_ECN_CE |          \
+                    RS_FACT_CNP_FOR | RS_FACT_VIOLATION | RS_FACT_RESPONSE)
+_Static_assert(KEPT_FACTS <= 0xffff, "kept facts fit the entry's 16 bits");
+
+static uint8_t
+frame_kind(const struct rs_packet *pkt, const struct rs_facts *f)
+{
+    uint8_t kind = 0;
+
+    if (f->flags & (RS_FACT_NAK | RS_FACT_RNR))
+        kind |= RS_TUI_KIND_NAK;
+    if (f->flags & (RS_FACT_RETRANSMISSION | RS_FACT_PSN_GAP))
+        kind |= RS_TUI_KIND_RETX;
+    if ((f->flags & RS_FACT_ECN_CE) || rs_packet_has(pkt, RS_LAYER_CNP))
+        kind |= RS_TUI_KIND_CONGESTION;
+    if ((f->flags & (RS_FACT_VIOLATION | RS_FACT_OPCODE_SEQ)) ||
+        pkt->icrc_status == RS_CKSUM_BAD || (pkt->flags & RS_PKT_MALFORMED))
+        kind |= RS_TUI_KIND_ERROR;
+    return kind;
+}
+
+static void
+index_entry(const struct rs_frame *frame, int64_t offset, const struct rs_pipeline_result *r,
+            struct rs_tui_frame *e)
+{
+    const struct rs_facts *f = &r->facts;
+    bool analyzed = r->pkt.facts != NULL;
+
+    memset(e, 0, sizeof(*e));
+    e->offset = (uint64_t)offset;
+    e->ts_sec = frame->ts_sec;
+    e->ts_nsec = frame->ts_nsec;
+    e->caplen = frame->caplen;
+    e->len = frame->len;
+    e->linktype = (uint16_t)frame->linktype;
+    e->ts_digits = frame->ts_digits;
+    if (!analyzed)
+        return;
+    e->fact_flags = (uint16_t)(f->flags & KEPT_FACTS);
+    e->conv = (f->flags & RS_FACT_CONV) ? f->conv : 0;
+    e->psn_gap = f->psn_gap;
+    e->cnp_for = f->cnp_for;
+    e->violation = f->violation;
+    e->nak = f->nak;
+    e->kind = frame_kind(&r->pkt, f);
+}
+
+struct expert_ctx {
+    struct rs_tui_model *m;
+    uint64_t frame;
+    uint32_t conv;
+    bool failed;
+};
+
+void *
+model_grow_array(void *arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return arr;
+    size_t cap2 = *cap == 0 ? 1024 : *cap * 2;
+    void *p = realloc(arr, cap2 * elem);
+    if (p != NULL)
+        *cap = cap2;
+    return p;
+}
+
+static void
+add_anomaly(void *ctx, const struct rs_expert *e)
+{
+    struct expert_ctx *x = ctx;
+    struct rs_tui_model *m = x->m;
+
+    struct rs_tui_anomaly *a = model_grow_array(m->anomalies, &m->cap_anomalies,
+                                                m->n_anomalies + 1, sizeof(*a));
+    if (a == NULL) {
+        x->failed = true;
+        return;
+    }
+    m->anomalies = a;
+    m->anomalies[m->n_anomalies++] = (struct rs_tui_anomaly){x->frame, x->conv,
+                                                             (uint16_t)(e - rs_experts)};
+}
+
+/* Adds one frame to everything the views read; false when out of memory. */
+static bool
+add_frame(struct rs_tui_model *m, const struct rs_frame *frame, const struct rs_tui_frame *e,
+          const struct rs_pipeline_result *r)
+{
+    struct expert_ctx x = {m, frame->number, e->conv, false};
+    struct rs_time t = rs_frame_time(frame);
+
+    if (rs_tui_index_append(m->index, e) != 0)
+        return false;
+    if (r->match) {
+        uint64_t *shown = model_grow_array(m->shown, &m->cap_shown, m->n_shown + 1,
+                                           sizeof(*shown));
+        if (shown == NULL)
+            return false;
+        m->shown = shown;
+        m->shown[m->n_shown++] = frame->number;
+    }
+    rs_expert_foreach(&r->pkt, add_anomaly, &x);
+    if (frame->number == 1)
+        m->first = t;
+    if (frame->number == 1 || rs_time_cmp(t, m->newest) > 0)
+        m->newest = t;
+    if (e->conv != 0 && rs_tui_rates_add(m->rates, e->conv, t, frame->len) != 0)
+        return false;
+    return !x.failed;
+}
+
+static void
+finish_pass(struct rs_tui_model *m, int rc, const char *err)
+{
+    pthread_mutex_lock(&m->mu);
+    m->progress.done = true;
+    if (rc < 0) {
+        m->progress.failed = true;
+        snprintf(m->progress.error, sizeof(m->progress.error), "%s", err);
+    } else {
+        m->progress.file_done = m->progress.file_size;
+    }
+    pthread_cond_broadcast(&m->pass_done);
+    pthread_mutex_unlock(&m->mu);
+}
+
+/* Runs one frame through the pipeline into the index and the lists. */
+static int
+feed(struct rs_tui_model *m, const struct rs_frame *frame, int64_t offset, char *err)
+{
+    const struct rs_pipeline_result *r = rs_pipeline_process(m->pipe, frame);
+    struct rs_tui_frame e;
+
+    index_entry(frame, offset, r, &e);
+    pthread_mutex_lock(&m->mu);
+    bool ok = add_frame(m, frame, &e, r);
+    m->progress.frames = frame->number;
+    m->progress.shown = m->n_shown;
+    m->progress.file_done = (uint64_t)offset + frame->caplen;
+    pthread_mutex_unlock(&m->mu);
+    if (!ok)
+        return rs_error(err, RS_ENOMEM, "%s: out of memory after %llu frames", m->path,
+                        (unsigned long long)frame->number);
+    return 0;
+}
+
+/* Reads the file from its start; 0 at its end (or when stopped). */
+static int
+read_file(struct rs_tui_model *m, char *err)
+{
+    struct rs_frame frame;
+    int rc;
+
+    while (!atomic_load(&m->stop) && (rc = rs_source_next(m->src, &frame, err)) == 1) {
+        int64_t offset = rs_source_offset(m->src);
+        if (offset < 0)
+            return rs_error(err, RS_EFORMAT, "%s: frames cannot be read back from this kind "
+                            "of file (pcap and pcapng can)", m->path);
+        if ((rc = feed(m, &frame, offset, err)) != 0)
+            return rc;
+    }
+    return rc < 0 ? rc : 0;
+}
+
+/* Captures, writes and indexes until stopped. */
+static int
+capture(struct rs_tui_model *m, char *err)
+{
+    struct rs_frame frame;
+    int rc;
+
+    while (!atomic_load(&m->stop)) {
+        rc = rs_source_next(m->live, &frame, err);
+        if (rc == RS_SOURCE_IDLE)
+            continue;
+        if (rc <= 0)
+            return rc;
+        /* Indexed as the file keeps it, so that it reads the same after a new filter
+         * reads the file again: a file of the host's clock keeps microseconds. */
+        if (!rs_source_ts_hardware(m->live)) {
+            frame.ts_nsec -= frame.ts_nsec % 1000u;
+            frame.ts_digits = 6;
+        }
+        /* Handed to the operating system frame by frame: a system call each, so that
+         * a frame can be read back as soon as it is in the index. */
+        if ((rc = rs_writer_write(m->writer, &frame, err)) != 0 ||
+            (rc = rs_writer_flush(m->writer, err)) != 0 ||
+            (rc = feed(m, &frame, (int64_t)rs_writer_frame_offset(m->writer), err)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+static void *
+ingest_main(void *arg)
+{
+    struct rs_tui_model *m = arg;
+    char err[RS_ERRBUF_SIZE] = "";
+    int rc = 0;
+
+    if (m->live == NULL) {
+        rc = read_file(m, err);
+    } else {
+        /* What was captured before this pass, then the capture goes on. */
+        if (rs_writer_frames(m->writer) > 0 &&
+            (rc = rs_source_open_file(m->path, &m->src, err)) == 0)
+            rc = read_file(m, err);
+        if (rc == 0)
+            rc = capture(m, err);
+    }
+    finish_pass(m, rc, err);
+    return NULL;
+}
+
+int
+model_new_pipeline(const struct rs_tui_model *m, const char *filter, struct rs_pipeline **out,
+                   char *err)
+{
+    struct rs_pipeline_opts opts;
+
+    rs_pipeline_opts_init(&opts);
+    opts.decode = m->decode;
+    opts.filter = filter;
+    opts.shared = true;
+    return rs_pipeline_new(&opts, out, err);
+}
+
+int
+model_start_pass(struct rs_tui_model *m, struct rs_pipeline *pipe, char *err)
+{
+    struct rs_source *src = NULL;
+    struct stat st;
+    int rc;
+
+    /* A file is opened here, so that its errors come back at once. */
+    if (m->live == NULL && (rc = rs_source_open_file(m->path, &src, err)) != 0) {
+        rs_pipeline_free(pipe);
+        return rc;
+    }
+    pthread_mutex_lock(&m->mu);
+    rs_tui_index_clear(m->index);
+    m->n_shown = 0;
+    m->n_anomalies = 0;
+    rs_tui_rates_clear(m->rates);
+    memset(&m->progress, 0, sizeof(m->progress));
+    m->progress.file_size = fstat(m->fd, &st) == 0 ? (uint64_t)st.st_size : 0;
+    m->progress.live = m->live != NULL;
+    m->pipe = pipe;
+    m->src = src;
+    pthread_mutex_unlock(&m->mu);
+    atomic_store(&m->stop, false);
+    if (pthread_create(&m->thread, NULL, ingest_main, m) != 0) {
+        model_stop_pass(m);
+        return rs_error(err, RS_ENOMEM, "cannot start the ingest thread");
+    }
+    m->running = true;
+    return 0;
+}
+
+void
+model_stop_pass(struct rs_tui_model *m)
+{
+    if (m->running) {
+        atomic_store(&m->stop, true);
+        pthread_join(m->thread, NULL);
+        m->running = false;
+    }
+    rs_source_close(m->src);
+    m->src = NULL;
+    rs_pipeline_free(m->pipe);
+    m->pipe = NULL;
+}

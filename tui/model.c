@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * model.c - opening and closing the model, changing its filter, and what
+ * the views read of it: the conversation rows with their rates, the list
+ * of frames shown, the expert items, the progress of the pass.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <roceshark/filter.h>
+#include <roceshark/pcapio.h>
+
+#include "model_int.h"
+
+void
+rs_tui_model_opts_init(struct rs_tui_model_opts *opts)
+{
+    memset(opts, 0, sizeof(*opts));
+    rs_decode_opts_init(&opts->decode);
+}
+
+/* A file name for a capture nobody named: in TMPDIR, removed on close. */
+static int
+temporary_path(struct rs_tui_model *m, char *err)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+
+    snprintf(path, sizeof(path), "%s/roceshark-tui-XXXXXX.pcap",
+             dir != NULL && dir[0] != '\0' ? dir : "/tmp");
+    int fd = mkstemps(path, 5);
+    if (fd < 0)
+        return rs_error(err, RS_EIO, "%s: %s", path, strerror(errno));
+    close(fd);
+    m->remove_path = true;
+    if ((m->path = strdup(path)) == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    return 0;
+}
+
+/* Activates the interface with the default RDMA filter (and the -d ports),
+ * and opens the file the capture goes to. */
+static int
+open_capture(struct rs_tui_model *m, const struct rs_tui_model_opts *opts, char *err)
+{
+    struct rs_live_opts live = opts->live;
+    int rc;
+
+    live.roce_ports = opts->decode.roce_ports;
+    live.n_roce_ports = opts->decode.n_roce_ports;
+    live.iwarp_ports = opts->decode.iwarp_ports;
+    live.n_iwarp_ports = opts->decode.n_iwarp_ports;
+    live.immediate = true;      /* a screen wants each frame as it comes */
+    live.idle_ms = 100;         /* and to stop within that when asked */
+    if ((rc = rs_source_create_iface(opts->iface, &m->live, err)) != 0)
+        return rc;
+    if ((rc = rs_source_activate(m->live, &live, err)) != 0)
+        return rc;
+    if (opts->path == NULL ? (rc = temporary_path(m, err)) != 0 :
+                             (m->path = strdup(opts->path)) == NULL)
+        return rc != 0 ? rc : rs_error(err, RS_ENOMEM, "out of memory");
+    struct rs_writer_opts wo = {.path = m->path, .linktype = rs_source_linktype(m->live),
+                                .snaplen = rs_source_snaplen(m->live),
+                                .ts_hardware = rs_source_ts_hardware(m->live)};
+    return rs_writer_open(&wo, &m->writer, err);
+}
+
+int
+rs_tui_model_open(const struct rs_tui_model_opts *opts, struct rs_tui_model **out, char *err)
+{
+    struct rs_tui_model *m = calloc(1, sizeof(*m));
+    struct rs_pipeline *pipe = NULL;
+    const char *filter = opts->filter != NULL ? opts->filter : "";
+    int rc;
+
+    if (m == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    m->fd = -1;
+    pthread_mutex_init(&m->mu, NULL);
+    pthread_cond_init(&m->pass_done, NULL);
+    m->decode = opts->decode;
+    if ((m->filter = strdup(filter)) == NULL) {
+        rc = rs_error(err, RS_ENOMEM, "out of memory");
+        goto fail;
+    }
+    /* Frames are read back by offset: standard input cannot be. */
+    if (opts->path != NULL && strcmp(opts->path, "-") == 0) {
+        rc = rs_error(err, RS_EINVAL, "-%c -: the TUI reads frames back, so it needs a file",
+                      opts->iface != NULL ? 'w' : 'r');
+        goto fail;
+    }
+    if (opts->iface != NULL) {
+        if ((rc = open_capture(m, opts, err)) != 0)
+            goto fail;
+    } else if ((m->path = strdup(opts->path)) == NULL) {
+        rc = rs_error(err, RS_ENOMEM, "out of memory");
+        goto fail;
+    }
+    if ((m->fd = open(m->path, O_RDONLY | O_CLOEXEC)) < 0) {
+        rc = rs_error(err, RS_EIO, "%s: %s", m->path, strerror(errno));
+        goto fail;
+    }
+    if ((rc = rs_tui_index_new(&m->index, err)) != 0 ||
+        (rc = rs_tui_rates_new(&m->rates, err)) != 0 ||
+        (rc = model_new_pipeline(m, filter, &pipe, err)) != 0 ||
+        (rc = model_start_pass(m, pipe, err)) != 0)
+        goto fail;
+    *out = m;
+    return 0;
+fail:
+    rs_tui_model_close(m);
+    return rc;
+}
+
+void
+rs_tui_model_close(struct rs_tui_model *m)
+{
+    if (m == NULL)
+        return;
+    model_stop_pass(m);
+    if (m->writer != NULL)
+        rs_writer_close(m->writer, NULL, NULL);
+    rs_source_close(m->live);
+    if (m->fd >= 0)
+        close(m->fd);
+    if (m->remove_path)
+        unlink(m->path);
+    rs_tui_index_free(m->index);
+    rs_tui_rates_free(m->rates);
+    free(m->shown);
+    free(m->anomalies);
+    free(m->path);
+    free(m->filter);
+    pthread_mutex_destroy(&m->mu);
+    pthread_cond_destroy(&m->pass_done);
+    free(m);
+}
+
+int
+rs_tui_model_stop_capture(struct rs_tui_model *m, struct rs_source_stats *stats,
+                          uint64_t *written, char *err)
+{
+    int rc;
+
+    if (m->live == NULL)
+        return rs_error(err, RS_EINVAL, "not capturing");
+    /* The thread stops; what it indexed stays, the pipeline with it. */
+    if (m->running) {
+        atomic_store(&m->stop, true);
+        pthread_join(m->thread, NULL);
+        m->running = false;
+    }
+    rc = rs_source_stats(m->live, stats, err);
+    int wrc = rs_writer_close(m->writer, written, rc == 0 ? err : NULL);
+    m->writer = NULL;
+    rs_source_close(m->live);
+    m->live = NULL;
+    return rc != 0 ? rc : wrc;
+}
+
+const char *
+rs_tui_model_path(const struct rs_tui_model *m)
+{
+    return m->path;
+}
+
+void
+rs_tui_model_progress(struct rs_tui_model *m, struct rs_tui_progress *out)
+{
+    pthread_mutex_lock(&m->mu);
+    *out = m->progress;
+    pthread_mutex_unlock(&m->mu);
+}
+
+void
+rs_tui_model_wait(struct rs_tui_model *m)
+{
+    pthread_mutex_lock(&m->mu);
+    while (m->running && !m->progress.done)
+        pthread_cond_wait(&m->pass_done, &m->mu);
+    pthread_mutex_unlock(&m->mu);
+}
+
+int
+rs_tui_model_check_filter(const char *text, char *err)
+{
+    struct rs_filter *f = NULL;
+    int rc;
+
+    if (text[0] == '\0')
+        return 0;
+    rc = rs_filter_compile(text, &f, err);
+    rs_filter_free(f);
+    return rc;
+}
+
+int
+rs_tui_model_set_filter(struct rs_tui_model *m, const char *text, char *err)
+{
+    struct rs_pipeline *pipe;
+    char *copy;
+    int rc;
+
+    /* Built first, so that a filter that does not compile changes nothing. */
+    if ((rc = model_new_pipeline(m, text, &pipe, err)) != 0)
+        return rc;
+    if ((copy = strdup(text)) == NULL) {
+        rs_pipeline_free(pipe);
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    }
+    model_stop_pass(m);
+    free(m->filter);
+    m->filter = copy;
+    return model_start_pass(m, pipe, err);
+}
+
+const char *
+rs_tui_model_filter(const struct rs_tui_model *m)
+{
+    return m->filter;
+}
+
+struct rows_ctx {
+    struct rs_tui_conv_row *rows;
+    size_t n, cap;
+    bool failed;
+};
+
+static void
+collect_row(void *ctx, const struct rs_conv_stats *st)
+{
+    struct rows_ctx *c = ctx;
+
+    /* As -z conv,qp: a conversation the CM set up that carried nothing is left out. */
+    if (st->req_packets + st->resp_packets + st->cnps == 0 || c->failed)
+        return;
+    struct rs_tui_conv_row *rows = model_grow_array(c->rows, &c->cap, c->n + 1, sizeof(*rows));
+    if (rows == NULL) {
+        c->failed = true;
+        return;
+    }
+    c->rows = rows;
+    memset(&c->rows[c->n], 0, sizeof(c->rows[c->n]));
+    c->rows[c->n++].st = *st;
+}
+
+int
+rs_tui_model_conv_rows(struct rs_tui_model *m, enum rs_tui_col col, bool descending,
+                       struct rs_tui_conv_row **rows, size_t *n, char *err)
+{
+    struct rows_ctx c = {NULL, 0, 0, false};
+
+    if (m->pipe != NULL && rs_pipeline_analyzer(m->pipe) != NULL) {
+        rs_pipeline_lock(m->pipe);
+        rs_analyzer_foreach_conv(rs_pipeline_analyzer(m->pipe), collect_row, &c);
+        rs_pipeline_unlock(m->pipe);
+    }
+    if (c.failed) {
+        free(c.rows);
+        return rs_error(err, RS_ENOMEM, "conversation table: out of memory");
+    }
+    pthread_mutex_lock(&m->mu);
+    struct rs_time now = m->newest;
+    /* A live capture's rates fall when traffic stops, as iftop's do: its clock is the
+     * host's (or the NIC's, which runs with it) whenever that is ahead of the frames. */
+    if (m->progress.live && !m->progress.done) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        struct rs_time wall = {ts.tv_sec, (int32_t)ts.tv_nsec};
+        if (rs_time_cmp(wall, now) > 0)
+            now = wall;
+    }
+    for (size_t i = 0; i < c.n; i++) {
+        rs_tui_rates_get(m->rates, c.rows[i].st.id, now, c.rows[i].rate);
+        c.rows[i].last_seen = rs_time_sub(c.rows[i].st.last, m->first);
+    }
+    pthread_mutex_unlock(&m->mu);
+    rs_tui_rows_sort(c.rows, c.n, col, descending);
+    *rows = c.rows;
+    *n = c.n;
+    return 0;
+}
+
+/* One of the counts the ingest thread moves, read under the lock. */
+static uint64_t
+locked_count(struct rs_tui_model *m, const size_t *count)
+{
+    pthread_mutex_lock(&m->mu);
+    uint64_t n = *count;
+    pthread_mutex_unlock(&m->mu);
+    return n;
+}
+
+uint64_t
+rs_tui_model_shown_count(struct rs_tui_model *m)
+{
+    return locked_count(m, &m->n_shown);
+}
+
+uint64_t
+rs_tui_model_shown_frame(struct rs_tui_model *m, uint64_t i)
+{
+    pthread_mutex_lock(&m->mu);
+    uint64_t number = i < m->n_shown ? m->shown[i] : 0;
+    pthread_mutex_unlock(&m->mu);
+    return number;
+}
+
+uint64_t
+rs_tui_model_shown_find(struct rs_tui_model *m, uint64_t number)
+{
+    pthread_mutex_lock(&m->mu);
+    size_t lo = 0, hi = m->n_shown;
+    /* The list is in frame order: the first entry >= number. */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->shown[mid] < number)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    pthread_mutex_unlock(&m->mu);
+    return lo;
+}
+
+bool
+rs_tui_model_frame(struct rs_tui_model *m, uint64_t number, struct rs_tui_frame *out)
+{
+    const struct rs_tui_frame *f = rs_tui_index_get(m->index, number);
+
+    if (f == NULL)
+        return false;
+    *out = *f;
+    return true;
+}
+
+uint64_t
+rs_tui_model_anomaly_count(struct rs_tui_model *m)
+{
+    return locked_count(m, &m->n_anomalies);
+}
+
+bool
+rs_tui_model_anomaly(struct rs_tui_model *m, uint64_t i, struct rs_tui_anomaly *out)
+{
+    pthread_mutex_lock(&m->mu);
+    bool have = i < m->n_anomalies;
+    if (have)
+        *out = m->anomalies[i];
+    pthread_mutex_unlock(&m->mu);
+    return have;
+}

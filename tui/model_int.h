@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * model_int.h - the model's state, shared by its files: model.c (opening,
+ * what the views read), ingest.c (the thread that fills it) and
+ * frame_read.c (reading frames back).
+ *
+ * Locking: mu guards everything the ingest thread writes except the
+ * pipeline, which has its own lock (opts.shared). Nobody holds both at
+ * once, so there is no order to get wrong. Only the screen's thread starts
+ * and stops passes, so the pipeline pointer changes under nobody's feet.
+ */
+#ifndef ROCESHARK_TUI_MODEL_INT_H
+#define ROCESHARK_TUI_MODEL_INT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include <roceshark/capture.h>
+#include <roceshark/pipeline.h>
+#include <roceshark/tui.h>
+
+struct rs_tui_model {
+    char *path;
+    bool remove_path;               /* a temporary capture file */
+    char *filter;                   /* in force; "" for none */
+    struct rs_decode_opts decode;
+    int fd;                         /* the file, for reading frames back */
+
+    pthread_mutex_t mu;
+    pthread_cond_t pass_done;
+    struct rs_tui_index *index;
+    uint64_t *shown;                /* numbers of the frames the filter passed */
+    size_t n_shown, cap_shown;
+    struct rs_tui_anomaly *anomalies;
+    size_t n_anomalies, cap_anomalies;
+    struct rs_tui_rates *rates;
+    struct rs_time first, newest;   /* times of the first and the newest frame */
+    struct rs_tui_progress progress;
+
+    /* A live capture: its source and the file it is written to. */
+    struct rs_source *live;
+    struct rs_writer *writer;
+
+    /* The current pass. */
+    struct rs_pipeline *pipe;
+    struct rs_source *src;          /* the file (a live capture opens it on the thread) */
+    pthread_t thread;
+    bool running;                   /* thread must be joined */
+    atomic_bool stop;
+};
+
+/* Starts a pass over the whole file with pipe (which the model then owns);
+ * the previous pass must be stopped. */
+int model_start_pass(struct rs_tui_model *m, struct rs_pipeline *pipe, char *err);
+/* Stops the pass (if any), frees its pipeline and source. */
+void model_stop_pass(struct rs_tui_model *m);
+/* arr with room for need elements of elem bytes (doubling *cap), or NULL when out of
+ * memory (arr is then kept as it was). */
+void *model_grow_array(void *arr, size_t *cap, size_t need, size_t elem);
+/* Builds a shared pipeline with filter text for the model's decode options. */
+int model_new_pipeline(const struct rs_tui_model *m, const char *filter,
+                       struct rs_pipeline **out, char *err);
+
+#endif /* ROCESHARK_TUI_MODEL_INT_H */

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * prompt.c - the one-line input bar above the status line: the display
+ * filter (checked as it is typed: green when it compiles, red with the
+ * compiler's message, which names the position, when not; Up and Down
+ * recall the filters applied before), the packet number to go to, and the
+ * file to write the shown or the tagged packets to.
+ */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "screen_int.h"
+
+#define KEY_ESC 27
+
+static const char *const labels[] = {[PROMPT_FILTER] = "Filter: ",
+                                     [PROMPT_GOTO] = "Go to packet: ",
+                                     [PROMPT_WRITE] = "Write shown packets to: ",
+                                     [PROMPT_WRITE_TAGGED] = "Write tagged packets to: ",
+                                     [PROMPT_SORT] = "Sort by column number: "};
+
+static void
+check(struct tui *t)
+{
+    struct tui_prompt *p = &t->prompt;
+
+    p->error[0] = '\0';
+    if (p->kind == PROMPT_FILTER && rs_tui_model_check_filter(p->text, p->error) == 0)
+        p->error[0] = '\0';
+}
+
+void
+prompt_open(struct tui *t, enum tui_prompt_kind kind, const char *initial)
+{
+    struct tui_prompt *p = &t->prompt;
+
+    p->active = true;
+    p->kind = kind;
+    p->recall = p->n_history;
+    snprintf(p->text, sizeof(p->text), "%s", initial);
+    p->len = strlen(p->text);
+    check(t);
+}
+
+void
+prompt_remember(struct tui *t, const char *filter)
+{
+    struct tui_prompt *p = &t->prompt;
+
+    if (filter[0] == '\0' ||
+        (p->n_history > 0 && strcmp(p->history[p->n_history - 1], filter) == 0))
+        return;
+    if (p->n_history == TUI_HISTORY) {
+        memmove(p->history[0], p->history[1], sizeof(p->history[0]) * (TUI_HISTORY - 1));
+        p->n_history--;
+    }
+    snprintf(p->history[p->n_history++], sizeof(p->history[0]), "%s", filter);
+}
+
+/* Up and Down in the filter bar: older and newer filters, then an empty line. */
+static void
+recall(struct tui *t, int step)
+{
+    struct tui_prompt *p = &t->prompt;
+    int pos = p->recall + step;
+
+    if (pos < 0 || pos > p->n_history)
+        return;
+    p->recall = pos;
+    snprintf(p->text, sizeof(p->text), "%s", pos < p->n_history ? p->history[pos] : "");
+    p->len = strlen(p->text);
+}
+
+static void
+go_to(struct tui *t, const char *text)
+{
+    char *end;
+    unsigned long long n = strtoull(text, &end, 10);
+    struct rs_tui_progress pr;
+
+    rs_tui_model_progress(t->model, &pr);
+    if (end == text || *end != '\0' || n == 0 || n > pr.frames) {
+        tui_message(t, "go to packet: %s: expected a number from 1 to %llu", text,
+                    (unsigned long long)pr.frames);
+        return;
+    }
+    tui_show_frame(t, n);
+}
+
+/* Columns are numbered from 1, as the help and the man page count them. */
+static void
+sort_by(struct tui *t, const char *text)
+{
+    char *end;
+    unsigned long n = strtoul(text, &end, 10);
+
+    if (end == text || *end != '\0' || n < 1 || n > RS_TUI_COL_COUNT) {
+        tui_message(t, "sort: %s: expected a column number from 1 to %d", text,
+                    RS_TUI_COL_COUNT);
+        return;
+    }
+    t->sort_col = (enum rs_tui_col)(n - 1);
+}
+
+static void
+write_shown(struct tui *t, const char *path)
+{
+    char err[RS_ERRBUF_SIZE];
+    uint64_t written;
+
+    if (path[0] == '\0')
+        return;
+    if (rs_tui_model_write_shown(t->model, path, &written, err) != 0)
+        tui_message(t, "write: %s", err);
+    else
+        tui_message(t, "wrote %llu packets to %s", (unsigned long long)written, path);
+}
+
+static void
+submit(struct tui *t)
+{
+    struct tui_prompt *p = &t->prompt;
+
+    if (p->kind == PROMPT_FILTER && p->error[0] != '\0')
+        return;     /* stays open, red, until it compiles or Esc */
+    p->active = false;
+    switch (p->kind) {
+    case PROMPT_FILTER:
+        tui_apply_filter(t, p->text);
+        break;
+    case PROMPT_GOTO:
+        go_to(t, p->text);
+        break;
+    case PROMPT_WRITE:
+        write_shown(t, p->text);
+        break;
+    case PROMPT_WRITE_TAGGED:
+        if (p->text[0] != '\0')
+            tui_tags_write(t, p->text);
+        break;
+    case PROMPT_SORT:
+        sort_by(t, p->text);
+        break;
+    }
+}
+
+void
+prompt_key(struct tui *t, int key)
+{
+    struct tui_prompt *p = &t->prompt;
+
+    switch (key) {
+    case KEY_ESC:
+        p->active = false;
+        return;
+    case '\n':
+    case '\r':
+    case KEY_ENTER:
+        submit(t);
+        return;
+    case KEY_BACKSPACE:
+    case 127:
+    case 8:
+        if (p->len > 0)
+            p->text[--p->len] = '\0';
+        break;
+    case 21:        /* Ctrl-U, as a shell: clear the line */
+        p->len = 0;
+        p->text[0] = '\0';
+        break;
+    case KEY_UP:
+    case KEY_DOWN:
+        if (p->kind != PROMPT_FILTER)
+            return;
+        recall(t, key == KEY_UP ? -1 : 1);
+        break;
+    default:
+        if (key < 0x20 || key > 0x7e || p->len + 1 >= sizeof(p->text))
+            return;
+        p->text[p->len++] = (char)key;
+        p->text[p->len] = '\0';
+        break;
+    }
+    check(t);
+}
+
+void
+prompt_draw(struct tui *t, int y, int cols)
+{
+    struct tui_prompt *p = &t->prompt;
+    char line[TUI_PROMPT_MAX + RS_ERRBUF_SIZE + 64];
+    bool bad = p->error[0] != '\0';
+
+    snprintf(line, sizeof(line), "%s%s%s%s", labels[p->kind], p->text, bad ? "   <- " : "",
+             bad ? p->error : "");
+    tui_put(t, y, 0, cols, line,
+            p->kind == PROMPT_FILTER ? tui_attr(t, bad ? PAIR_BAD : PAIR_OK) : A_NORMAL);
+    /* The cursor sits at the end of what is typed. */
+    int x = (int)(strlen(labels[p->kind]) + p->len);
+    move(y, x < cols ? x : cols - 1);
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * screen_int.h - what the screens share: the state of every view, the
+ * colours, and the helpers that draw clipped text. screen.c runs the loop;
+ * each view_*.c draws one view and takes its keys; prompt.c is the one-line
+ * input bar (filter, go to packet, write to file).
+ */
+#ifndef ROCESHARK_TUI_SCREEN_INT_H
+#define ROCESHARK_TUI_SCREEN_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <roceshark/tui.h>
+
+enum tui_view { VIEW_CONVS, VIEW_PACKETS, VIEW_ANOMALIES, VIEW_COUNT };
+
+/* Colour pairs; without colour each falls back to an attribute (tui_attr). */
+enum tui_pair { PAIR_NONE, PAIR_NAK, PAIR_RETX, PAIR_CONGESTION, PAIR_BAR, PAIR_OK, PAIR_BAD };
+
+enum tui_prompt_kind {
+    PROMPT_FILTER, PROMPT_GOTO, PROMPT_WRITE, PROMPT_WRITE_TAGGED, PROMPT_SORT
+};
+
+#define TUI_PROMPT_MAX 1024
+#define TUI_HISTORY 16          /* filters Up and Down recall */
+
+struct tui_prompt {
+    bool active;
+    enum tui_prompt_kind kind;
+    char text[TUI_PROMPT_MAX];
+    size_t len;
+    char error[RS_ERRBUF_SIZE];     /* the filter as typed does not compile: why */
+    char history[TUI_HISTORY][TUI_PROMPT_MAX];  /* filters applied, oldest first */
+    int n_history;
+    int recall;                     /* position Up and Down reached; n_history: none */
+};
+
+struct tui {
+    struct rs_tui_model *model;
+    bool color;
+    bool utf8;                      /* the terminal's locale draws UTF-8 */
+    enum tui_view view;
+    bool help;
+    bool quit;
+    bool quit_asked;                /* q once while capturing: the next q quits */
+    char message[RS_ERRBUF_SIZE + 64];  /* shown in the status line until the next key */
+    struct tui_prompt prompt;
+
+    /* QP conversations */
+    enum rs_tui_col sort_col;
+    bool sort_desc;
+    uint32_t conv_id;               /* the selected row, by conversation id */
+    int conv_hscroll;               /* columns hidden after the endpoints (Left, Right) */
+    uint32_t *frozen_rank;          /* `o`: each conversation's place (from 1) by id, or
+                                       NULL when the order follows the sort column */
+    size_t n_frozen;
+    size_t conv_top;
+
+    /* Packets: positions in the list of shown frames */
+    uint64_t pkt_sel, pkt_top;
+    bool follow;                    /* keep the newest frame selected (End) */
+    uint64_t want_frame;            /* go to this frame once it is indexed; 0 none */
+    int tree_top;
+    struct rs_tui_decoded dec;
+
+    /* Anomalies: positions counted from the newest */
+    uint64_t an_sel, an_top;
+
+    /* Packets tagged with Space, a bit per frame number: they outlive filters. */
+    uint8_t *tags;
+    size_t tags_bytes;
+    uint64_t n_tagged;
+};
+
+/* The attribute of a colour pair, or its monochrome stand-in. */
+unsigned tui_attr(const struct tui *t, enum tui_pair pair);
+/* Draws s at (y, x) clipped or padded to width columns. */
+void tui_put(const struct tui *t, int y, int x, int width, const char *s, unsigned attr);
+void tui_message(struct tui *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Applies a display filter and reports the outcome in the status line. */
+void tui_apply_filter(struct tui *t, const char *text);
+/* Switches to the packet list at frame number (clearing a filter that hides it). */
+void tui_show_frame(struct tui *t, uint64_t number);
+/* Keeps *sel visible in a window of rows lines starting at *top, below n. */
+void tui_scroll_into_view(uint64_t *top, uint64_t sel, uint64_t n, int rows);
+/* Moves a selection by a cursor key; true when the key was one. */
+bool tui_move_selection(uint64_t *sel, uint64_t n, int key, int page);
+
+void view_convs_draw(struct tui *t, int y, int rows, int cols);
+bool view_convs_key(struct tui *t, int key);
+void view_packets_draw(struct tui *t, int y, int rows, int cols);
+bool view_packets_key(struct tui *t, int key);
+void view_anomalies_draw(struct tui *t, int y, int rows, int cols);
+bool view_anomalies_key(struct tui *t, int key);
+
+/* Tags (tags.c). */
+bool tui_tagged(const struct tui *t, uint64_t number);
+void tui_tag_toggle(struct tui *t, uint64_t number);
+void tui_tags_write(struct tui *t, const char *path);
+void tui_tags_free(struct tui *t);
+
+void prompt_open(struct tui *t, enum tui_prompt_kind kind, const char *initial);
+/* Remembers a filter applied, for Up and Down. */
+void prompt_remember(struct tui *t, const char *filter);
+/* Takes a key while the prompt is open. */
+void prompt_key(struct tui *t, int key);
+void prompt_draw(struct tui *t, int y, int cols);
+
+#endif /* ROCESHARK_TUI_SCREEN_INT_H */

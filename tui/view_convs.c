@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * view_convs.c - the QP conversations view: one row per conversation with
+ * the figures of `read -z conv,qp` and iftop's three rates, sorted by any
+ * column (`<` `>` move the sort column, `i` inverts), Enter for the
+ * conversation's packets. The selection follows the conversation, not the
+ * row, as the order changes under it. Left and Right scroll the figures
+ * sideways in a narrow terminal; the conversation's endpoints stay. `o`
+ * freezes the order as it stands (new conversations go below), so that
+ * rows stop moving while they are read.
+ */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "screen_int.h"
+
+/* Numbers are right-aligned, endpoints left-aligned. */
+static bool
+left_aligned(enum rs_tui_col col)
+{
+    return col == RS_TUI_COL_REQUESTER || col == RS_TUI_COL_RESPONDER;
+}
+
+static void
+draw_row(struct tui *t, int y, int cols, const struct rs_tui_conv_row *row, bool header,
+         unsigned attr)
+{
+    char line[1024], cell[64];
+    size_t len = 0;
+
+    for (int c = 0; c < RS_TUI_COL_COUNT && len < sizeof(line) - 80; c++) {
+        if (c > RS_TUI_COL_RESPONDER && c <= RS_TUI_COL_RESPONDER + t->conv_hscroll)
+            continue;
+        int w = rs_tui_col_width(c);
+        if (header)
+            snprintf(cell, sizeof(cell), "%s%s", rs_tui_col_name(c),
+                     c != (int)t->sort_col ? "" : t->frozen_rank != NULL ? "="
+                                                : t->sort_desc ? "v" : "^");
+        else
+            rs_tui_col_format(row, c, cell, sizeof(cell));
+        len += (size_t)snprintf(line + len, sizeof(line) - len, left_aligned(c) ? "%-*s " :
+                                "%*s ", w, cell);
+    }
+    tui_put(t, y, 0, cols, line, attr);
+}
+
+struct ranked {
+    uint64_t key;
+    size_t index;
+};
+
+static int
+compare_ranked(const void *a, const void *b)
+{
+    const struct ranked *x = a, *y = b;
+
+    return (x->key > y->key) - (x->key < y->key);
+}
+
+/* Puts rows (in the sort column's order) in the frozen order: the frozen
+ * ones by their place, the others after them as they came. */
+static int
+apply_frozen(const struct tui *t, struct rs_tui_conv_row *rows, size_t n)
+{
+    struct ranked *r = malloc(n * sizeof(*r));
+    struct rs_tui_conv_row *copy = malloc(n * sizeof(*copy));
+
+    if (r == NULL || copy == NULL) {
+        free(r);
+        free(copy);
+        return RS_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t id = rows[i].st.id;
+        uint32_t rank = id < t->n_frozen ? t->frozen_rank[id] : 0;
+        r[i] = (struct ranked){rank != 0 ? rank : (uint64_t)t->n_frozen + 1 + i, i};
+    }
+    qsort(r, n, sizeof(*r), compare_ranked);
+    memcpy(copy, rows, n * sizeof(*copy));
+    for (size_t i = 0; i < n; i++)
+        rows[i] = copy[r[i].index];
+    free(r);
+    free(copy);
+    return 0;
+}
+
+/* The rows in the order shown: the sort column's, or the frozen one. */
+static int
+conv_rows(struct tui *t, struct rs_tui_conv_row **rows, size_t *n, char *err)
+{
+    int rc = rs_tui_model_conv_rows(t->model, t->sort_col, t->sort_desc, rows, n, err);
+
+    if (rc == 0 && t->frozen_rank != NULL && *n > 0 && apply_frozen(t, *rows, *n) != 0) {
+        free(*rows);
+        return rs_error(err, RS_ENOMEM, "conversation table: out of memory");
+    }
+    return rc;
+}
+
+/* `o`: remembers each row's place by conversation id, or forgets them. */
+static void
+toggle_frozen(struct tui *t)
+{
+    struct rs_tui_conv_row *rows;
+    size_t n;
+    char err[RS_ERRBUF_SIZE];
+
+    if (t->frozen_rank != NULL) {
+        free(t->frozen_rank);
+        t->frozen_rank = NULL;
+        t->n_frozen = 0;
+        tui_message(t, "order follows the sort column again");
+        return;
+    }
+    if (conv_rows(t, &rows, &n, err) != 0) {
+        tui_message(t, "%s", err);
+        return;
+    }
+    uint32_t max_id = 0;
+    for (size_t i = 0; i < n; i++)
+        max_id = rows[i].st.id > max_id ? rows[i].st.id : max_id;
+    t->frozen_rank = calloc((size_t)max_id + 1, sizeof(*t->frozen_rank));
+    if (t->frozen_rank != NULL) {
+        t->n_frozen = (size_t)max_id + 1;
+        for (size_t i = 0; i < n; i++)
+            t->frozen_rank[rows[i].st.id] = (uint32_t)i + 1;
+        tui_message(t, "order frozen (o frees it)");
+    }
+    free(rows);
+}
+
+static size_t
+selected_index(const struct tui *t, const struct rs_tui_conv_row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].st.id == t->conv_id)
+            return i;
+    return 0;
+}
+
+void
+view_convs_draw(struct tui *t, int y, int rows, int cols)
+{
+    struct rs_tui_conv_row *r = NULL;
+    size_t n = 0;
+    char err[RS_ERRBUF_SIZE];
+
+    draw_row(t, y, cols, NULL, true, A_BOLD | A_UNDERLINE);
+    if (conv_rows(t, &r, &n, err) != 0) {
+        tui_put(t, y + 1, 0, cols, err, tui_attr(t, PAIR_BAD));
+        return;
+    }
+    if (n == 0) {
+        tui_put(t, y + 1, 0, cols, "(no RC/UC conversation yet)", A_DIM);
+        free(r);
+        return;
+    }
+    uint64_t sel = selected_index(t, r, n), top = t->conv_top;
+    t->conv_id = r[sel].st.id;
+    tui_scroll_into_view(&top, sel, n, rows - 1);
+    t->conv_top = (size_t)top;
+    for (int i = 0; i < rows - 1 && top + (uint64_t)i < n; i++) {
+        uint64_t k = top + (uint64_t)i;
+        draw_row(t, y + 1 + i, cols, &r[k], false, k == sel ? A_REVERSE : A_NORMAL);
+    }
+    free(r);
+}
+
+/* Moves the selection by a key over the rows in their current order. */
+static bool
+move_selection(struct tui *t, int key)
+{
+    struct rs_tui_conv_row *r = NULL;
+    size_t n = 0;
+    char err[RS_ERRBUF_SIZE];
+
+    if (conv_rows(t, &r, &n, err) != 0)
+        return false;
+    uint64_t sel = selected_index(t, r, n);
+    bool moved = n > 0 && tui_move_selection(&sel, n, key, LINES - 4);
+    if (moved)
+        t->conv_id = r[sel].st.id;
+    free(r);
+    return moved;
+}
+
+bool
+view_convs_key(struct tui *t, int key)
+{
+    switch (key) {
+    case '<':
+        t->sort_col = t->sort_col > 0 ? t->sort_col - 1 : RS_TUI_COL_COUNT - 1;
+        return true;
+    case '>':
+        t->sort_col = (t->sort_col + 1) % RS_TUI_COL_COUNT;
+        return true;
+    case 'i':
+        t->sort_desc = !t->sort_desc;
+        return true;
+    case 'o':
+        toggle_frozen(t);
+        return true;
+    case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9': {
+        /* A column's number: the bar takes the rest of it (columns go past 9). */
+        char digit[2] = {(char)key, '\0'};
+        prompt_open(t, PROMPT_SORT, digit);
+        return true;
+    }
+    case KEY_LEFT:
+        if (t->conv_hscroll > 0)
+            t->conv_hscroll--;
+        return true;
+    case KEY_RIGHT:
+        if (RS_TUI_COL_RESPONDER + t->conv_hscroll + 2 < RS_TUI_COL_COUNT)
+            t->conv_hscroll++;
+        return true;
+    case '\n':
+    case '\r':
+    case KEY_ENTER: {
+        char filter[64];
+        if (t->conv_id == 0)
+            return true;
+        /* The drill-down is a display filter like any other: `read -Y` gives the same. */
+        snprintf(filter, sizeof(filter), "roceshark.analysis.conv == %u", t->conv_id);
+        tui_apply_filter(t, filter);
+        t->view = VIEW_PACKETS;
+        return true;
+    }
+    default:
+        return move_selection(t, key);
+    }
+}
