@@ -7,16 +7,22 @@
  * while readers hold pointers to earlier entries. The block table itself is
  * allocated once: RS_TUI_INDEX_BLOCKS blocks of 64 Ki entries is 2^32
  * frames, more than a frame number in a pcap tool ever needs, for 256 KiB.
+ *
+ * Blocks are mapped with their pages already there (MAP_POPULATE): touching
+ * 3.4 MB of fresh memory one page at a time costs a fault per 4 KiB, which
+ * on a virtual machine took a third of the ingest thread's time.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <roceshark/tui.h>
 
 #define BLOCK_SHIFT 16
 #define BLOCK_SIZE (1u << BLOCK_SHIFT)
 #define INDEX_BLOCKS (1u << 16)
+#define BLOCK_BYTES (BLOCK_SIZE * sizeof(struct rs_tui_frame))
 
 _Static_assert(sizeof(struct rs_tui_frame) + sizeof(uint64_t) <= 64,
                "an index entry and its place in the shown list stay within 64 bytes");
@@ -46,7 +52,7 @@ rs_tui_index_free(struct rs_tui_index *ix)
     if (ix == NULL)
         return;
     for (size_t i = 0; i < INDEX_BLOCKS && ix->blocks[i] != NULL; i++)
-        free(ix->blocks[i]);
+        munmap(ix->blocks[i], BLOCK_BYTES);
     free(ix->blocks);
     free(ix);
 }
@@ -59,9 +65,13 @@ rs_tui_index_append(struct rs_tui_index *ix, const struct rs_tui_frame *f)
 
     if (block >= INDEX_BLOCKS)
         return RS_ENOMEM;
-    if (ix->blocks[block] == NULL &&
-        (ix->blocks[block] = malloc(BLOCK_SIZE * sizeof(struct rs_tui_frame))) == NULL)
-        return RS_ENOMEM;
+    if (ix->blocks[block] == NULL) {
+        void *b = mmap(NULL, BLOCK_BYTES, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        if (b == MAP_FAILED)
+            return RS_ENOMEM;
+        ix->blocks[block] = b;
+    }
     ix->blocks[block][n & (BLOCK_SIZE - 1)] = *f;
     atomic_store_explicit(&ix->count, n + 1, memory_order_release);
     return 0;

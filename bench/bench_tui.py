@@ -1,0 +1,102 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""bench_tui.py [--frames N] [--big N] : `roceshark tui` ingesting a capture in tmux against
+`roceshark read -q` on the same file, in one run:
+  1. frames per second: read -q (best of three), read -q -z conv,qp -z expert (the same
+     work as the TUI's ingest: analysis, ICRCs checked, expert items), and the TUI from its
+     start to "loaded" in its status line (best of three); goal: the TUI at least 0.8x
+     read -q;
+  2. on a capture of --big frames (10 million by default): the time to the first screen
+     (the status line drawn, while loading goes on), the time to "loaded", and the TUI's
+     peak RSS beyond the file's size, per frame (goal: at most 64 bytes).
+The captures are RoCEv2 WRITEs of one QP written by roceshark inject -w, kept in
+bench/data/. Run from the repository root after building into build/ (Release), with
+tmux installed."""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+from benchutil import DATA, RS, timed
+
+RS = os.environ.get("ROCESHARK", RS)
+SPEC = ("ip(src=10.0.0.1, dst=10.0.0.2) / bth(opcode=\"RC RDMA Write Only\", destqp=0x11, "
+        "psn=inc(0)) / reth(dmalen=16) / payload(len=16)")
+SESSION = "rs_bench_tui"
+
+
+def capture(frames):
+    path = os.path.join(DATA, "tui_%d.pcap" % frames)
+    if not os.path.exists(path):
+        os.makedirs(DATA, exist_ok=True)
+        subprocess.run([RS, "inject", "-w", path, "-c", str(frames), SPEC], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return path
+
+
+def screen():
+    return subprocess.run(["tmux", "capture-pane", "-p", "-t", SESSION], capture_output=True,
+                          text=True).stdout
+
+
+def tui_run(path):
+    """Seconds to the first screen and to "loaded", and the peak RSS in bytes."""
+    subprocess.run(["tmux", "kill-session", "-t", SESSION], stderr=subprocess.DEVNULL)
+    t0 = time.perf_counter()
+    subprocess.run(["tmux", "new-session", "-d", "-s", SESSION, "-x", "200", "-y", "50",
+                    RS, "tui", "-r", path], check=True)
+    pid = subprocess.run(["tmux", "list-panes", "-t", SESSION, "-F", "#{pane_pid}"],
+                         capture_output=True, text=True).stdout.split()[0]
+    first = loaded = None
+    while loaded is None and time.perf_counter() - t0 < 600:
+        text = screen()
+        now = time.perf_counter() - t0
+        if first is None and "q: quit" in text:
+            first = now
+        if "loaded |" in text:
+            loaded = now
+        time.sleep(0.02)
+    rss = 0
+    with open("/proc/%s/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                rss = int(line.split()[1]) * 1024
+    subprocess.run(["tmux", "send-keys", "-t", SESSION, "q"])
+    time.sleep(0.3)
+    subprocess.run(["tmux", "kill-session", "-t", SESSION], stderr=subprocess.DEVNULL)
+    return first, loaded, rss
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--frames", type=int, default=1000000)
+    ap.add_argument("--big", type=int, default=10000000)
+    a = ap.parse_args()
+
+    cap = capture(a.frames)
+    t_read = min(timed([RS, "read", "-r", cap, "-q"]) for _ in range(3))
+    t_same = min(timed([RS, "read", "-r", cap, "-q", "-z", "conv,qp", "-z", "expert"])
+                 for _ in range(3))
+    t_tui = min(tui_run(cap)[1] for _ in range(3))
+    print("ingest, %d frames (%s)" % (a.frames, os.path.basename(cap)))
+    print("  read -q     %7.3f s  %6.2f M frames/s" % (t_read, a.frames / t_read / 1e6))
+    print("  read -q -z conv,qp -z expert  %7.3f s  %6.2f M frames/s (the TUI's work)"
+          % (t_same, a.frames / t_same / 1e6))
+    print("  tui         %7.3f s  %6.2f M frames/s (start to \"loaded\", in tmux)"
+          % (t_tui, a.frames / t_tui / 1e6))
+    print("  ratio       %7.2fx against read -q (goal 0.8x), %.2fx against the same work"
+          % (t_read / t_tui, t_same / t_tui))
+
+    big = capture(a.big)
+    first, loaded, rss = tui_run(big)
+    size = os.path.getsize(big)
+    print("tui on %d frames (%.0f MB)" % (a.big, size / 1e6))
+    print("  first screen %6.3f s (goal 1 s), loaded after %.1f s" % (first, loaded))
+    print("  peak RSS     %6.0f MB: %.1f bytes per frame, all of it (goal 64 beyond the file)"
+          % (rss / 1e6, rss / a.big))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
