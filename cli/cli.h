@@ -6,6 +6,7 @@
 #define ROCESHARK_CLI_H
 
 #include <stdbool.h>
+#include <time.h>
 #include <stdint.h>
 
 #include <roceshark/capture.h>
@@ -68,7 +69,23 @@ int cmd_tui(int argc, char **argv);
 int cmd_version(void);
 
 /* Seconds of CLOCK_MONOTONIC since t0. */
-struct timespec;
 double cli_seconds_since(const struct timespec *t0);
+
+/* A progress line on stderr for long work, when stderr is a terminal: redrawn in place at
+ * most four times a second, from `after` seconds on (0: at once). */
+struct cli_progress {
+    bool tty;
+    bool shown;                 /* a line is on the screen */
+    double after, last;
+    struct timespec t0;
+};
+void cli_progress_start(struct cli_progress *p, double after);
+/* Seconds since the start, or a negative number when it is not time to draw: call the
+ * drawing with what it returns, as a guard, then cli_progress_line(). */
+double cli_progress_due(struct cli_progress *p, bool final);
+void cli_progress_line(struct cli_progress *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Ends the line: kept (a newline) or wiped, so that what follows starts clean. */
+void cli_progress_end(struct cli_progress *p, bool keep);
 
 #endif /* ROCESHARK_CLI_H */

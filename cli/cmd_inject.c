@@ -387,21 +387,17 @@ pace(struct pacer *pc, const struct inject_opts *io, uint32_t len)
         pc->due_ns += (double)io->gap_us * 1000.0;
 }
 
-struct progress {
-    bool tty;
-    double last;
-};
-
 static void
-show_progress(struct progress *pg, const struct timespec *t0, uint64_t sent, bool final)
+show_progress(struct cli_progress *pg, uint64_t sent, bool final)
 {
-    double el = cli_seconds_since(t0);
+    double el = cli_progress_due(pg, final);
 
-    if (!pg->tty || (!final && el - pg->last < 0.25))
+    if (el < 0)
         return;
-    pg->last = el;
-    fprintf(stderr, "\rinject: %llu packets, %.1f s, %.0f packets/s   %s",
-            (unsigned long long)sent, el, el > 0 ? (double)sent / el : 0.0, final ? "\n" : "");
+    cli_progress_line(pg, "inject: %llu packets, %.1f s, %.0f packets/s",
+                      (unsigned long long)sent, el, el > 0 ? (double)sent / el : 0.0);
+    if (final)
+        cli_progress_end(pg, true);
 }
 
 /* One script: loaded and run; n results, or the exit code of why not. */
@@ -603,7 +599,8 @@ cmd_inject(int argc, char **argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     struct pacer pc = {.on = io.pps != 0 || io.mbps > 0 || io.gap_us != 0};
-    struct progress pg = {isatty(STDERR_FILENO) != 0, 0};
+    struct cli_progress pg;
+    cli_progress_start(&pg, 0);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pc.t0 = t0;
@@ -641,7 +638,7 @@ cmd_inject(int argc, char **argv)
                     done = true;
                 /* The clock is read every 1024 packets at full speed, every packet paced. */
                 if (pc.on || (built & 1023) == 0) {
-                    show_progress(&pg, &t0, built - failed, false);
+                    show_progress(&pg, built - failed, false);
                     if (io.duration != 0 && cli_seconds_since(&t0) >= (double)io.duration)
                         done = true;
                 }
@@ -655,7 +652,7 @@ cmd_inject(int argc, char **argv)
     double el = cli_seconds_since(&t0);
     if (rc != 0 && sent == 0)
         goto out;               /* the error line says it all */
-    show_progress(&pg, &t0, sent, true);
+    show_progress(&pg, sent, true);
     if (io.file == NULL)
         failed = built - sent;      /* a failed batch of datagrams fails them all */
     fprintf(stderr, "inject: %llu sent, %llu failed, %.3f s, %.0f packets/s, %.1f Mbit/s%s",

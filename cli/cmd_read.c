@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <roceshark/analysis.h>
@@ -444,10 +445,25 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pip
         rs_print_json_begin(out);
     if (ro->format == FORMAT_FIELDS && !ro->quiet)
         rs_print_fields_header(out, &ro->fields_fmt, ro->field_names, ro->n_fields);
+    /* -q and -z print nothing until the end: on a terminal, a long run says how far it is. */
+    struct cli_progress pg;
+    struct stat sb;
+    cli_progress_start(&pg, 1.0);
+    pg.tty = pg.tty && ro->quiet;
+    double size = ro->file != NULL && stat(ro->file, &sb) == 0 && S_ISREG(sb.st_mode)
+                      ? (double)sb.st_size : 0;
     while ((ro->count == 0 || read < ro->count) && !out->failed &&
            (rc = rs_source_next(src, &frame, err)) == 1) {
         const struct rs_pipeline_result *r = rs_pipeline_process(pipe, &frame);
         read++;
+        if ((read & 0xfff) == 0 && cli_progress_due(&pg, false) >= 0) {
+            int64_t at = rs_source_offset(src);
+            if (size > 0 && at >= 0)
+                cli_progress_line(&pg, "read: %llu frames, %.0f%% of %s", read,
+                                  100.0 * (double)at / size, ro->file);
+            else
+                cli_progress_line(&pg, "read: %llu frames", read);
+        }
         for (size_t i = 0; i < ro->n_stats; i++)
             rs_stat_packet(ro->stats[i], &r->pkt);
         if (!r->match)
@@ -456,6 +472,7 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pip
             print_frame(out, ro, &r->pkt, shown == 0);
         shown++;
     }
+    cli_progress_end(&pg, false);
     ro->shown = shown;
     if (ro->format == FORMAT_JSON && !ro->quiet)
         rs_print_json_end(out);

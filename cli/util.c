@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <roceshark/capture.h>
 
@@ -194,4 +195,46 @@ cli_seconds_since(const struct timespec *t0)
 
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+void
+cli_progress_start(struct cli_progress *p, double after)
+{
+    memset(p, 0, sizeof(*p));
+    p->tty = isatty(STDERR_FILENO) != 0;
+    p->after = after;
+    clock_gettime(CLOCK_MONOTONIC, &p->t0);
+}
+
+double
+cli_progress_due(struct cli_progress *p, bool final)
+{
+    if (!p->tty)
+        return -1;
+    double el = cli_seconds_since(&p->t0);
+    if (el < p->after || (!final && p->shown && el - p->last < 0.25))
+        return -1;
+    p->last = el;
+    return el;
+}
+
+void
+cli_progress_line(struct cli_progress *p, const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("\r", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\033[K", stderr);      /* what a longer line before left */
+    p->shown = true;
+}
+
+void
+cli_progress_end(struct cli_progress *p, bool keep)
+{
+    if (p->shown)
+        fputs(keep ? "\n" : "\r\033[K", stderr);
+    p->shown = false;
 }

@@ -111,4 +111,60 @@ with open("/dev/full", "w") as full:
                          text=True)
 t.check(p.returncode == 3 and p.stderr == "roceshark: fields: standard output: No space left "
         "on device\n", "fields > /dev/full: exit %d %r" % (p.returncode, p.stderr))
+
+# A long -q or -z run says how far it is on stderr when that is a terminal, and wipes the
+# line before the statistics; with stderr not a terminal it says nothing. The capture comes
+# through a pipe, slowly, so that the run takes longer than the second it waits.
+def slow_read(stderr_tty):
+    import pty
+    import threading
+    import time
+    data = open(CAP, "rb").read()
+    master = slave = None
+    if stderr_tty:
+        master, slave = pty.openpty()
+    proc = t.subprocess.Popen([t.ROCESHARK, "read", "-r", "-", "-q", "-z", "conv,qp"],
+                              stdin=t.subprocess.PIPE, stdout=t.subprocess.PIPE,
+                              stderr=slave if stderr_tty else t.subprocess.PIPE)
+    got = []
+    if stderr_tty:
+        os.close(slave)
+
+        def drain():
+            while True:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:
+                    return
+                if not chunk:
+                    return
+                got.append(chunk)
+        reader = threading.Thread(target=drain)
+        reader.start()
+    # The file header and the first frames, then the rest after 1.5 s: 0x1000 frames at
+    # least must have gone by when it looks at the clock, so send the capture many times
+    # over (its header once).
+    body = data[24:]
+    proc.stdin.write(data[:24] + body * 80)
+    proc.stdin.flush()
+    time.sleep(1.5)
+    proc.stdin.write(body * 80)
+    proc.stdin.close()
+    out = proc.stdout.read()
+    err = proc.stderr.read() if not stderr_tty else b""
+    proc.wait()
+    if stderr_tty:
+        reader.join(5)
+        os.close(master)
+        err = b"".join(got)
+    return proc.returncode, out.decode(), err.decode()
+
+
+rc, out, err = slow_read(True)
+t.check(rc == 0 and "RDMA QP conversations" in out and "\rread: " in err and " frames" in err
+        and err.endswith("\r\x1b[K"),
+        "progress on a terminal: exit %d, stderr %r" % (rc, err[-120:]))
+rc, out, err = slow_read(False)
+t.check(rc == 0 and "RDMA QP conversations" in out and err == "",
+        "no progress when stderr is not a terminal: exit %d, stderr %r" % (rc, err[:120]))
 t.finish("cli")
