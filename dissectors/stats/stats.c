@@ -19,14 +19,14 @@ rs_stat_new(const char *spec, struct rs_stat **out, char *err)
     if (strcmp(spec, "conv,qp") == 0) {
         st->kind = STAT_CONV_QP;
         rc = 0;
-    } else if (strcmp(spec, "expert") == 0) {
+    } else if (strcmp(spec, "expert") == 0 || strncmp(spec, "expert,", 7) == 0) {
         st->kind = STAT_EXPERT;
-        rc = 0;
+        rc = stats_expert_init(st, spec[6] == ',' ? spec + 7 : "", err);
     } else if (strncmp(spec, "io,stat,", 8) == 0) {
         st->kind = STAT_IO;
         rc = stats_io_init(st, spec + 8, err);
     } else {
-        rc = rs_error(err, RS_EINVAL, "unknown statistic (conv,qp, expert, "
+        rc = rs_error(err, RS_EINVAL, "unknown statistic (conv,qp, expert[,LEVEL][,FILTER], "
                       "io,stat,INTERVAL[,FILTER])");
     }
     if (rc != 0) {

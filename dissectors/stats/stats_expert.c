@@ -1,9 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * stats_expert.c - `-z expert`: expert items counted by severity and kind,
- * with the first frames of each, as `tshark -z expert` lists them.
+ * stats_expert.c - `-z expert[,LEVEL][,FILTER]`: expert items counted by severity and
+ * kind, with the first frames of each, as `tshark -z expert` lists them; LEVEL (error,
+ * warn, note, chat, comment) leaves out what is less severe, FILTER the frames it does
+ * not take.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "stats/stats_int.h"
+
+int
+stats_expert_init(struct rs_stat *st, const char *args, char *err)
+{
+    /* tshark's levels, least severe first; we have no chat or comment items. */
+    static const struct {
+        const char *name;
+        int severity;
+    } levels[] = {{"comment", RS_SEV_NOTE}, {"chat", RS_SEV_NOTE}, {"note", RS_SEV_NOTE},
+                  {"warn", RS_SEV_WARN},    {"error", RS_SEV_ERROR}};
+    const char *filter = args;
+
+    st->min_severity = RS_SEV_NOTE;
+    for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+        size_t n = strlen(levels[i].name);
+        if (strncmp(args, levels[i].name, n) == 0 && (args[n] == '\0' || args[n] == ',')) {
+            st->min_severity = levels[i].severity;
+            filter = args[n] == ',' ? args + n + 1 : args + n;
+            break;
+        }
+    }
+    if (*filter == '\0')
+        return 0;
+    char ferr[RS_ERRBUF_SIZE];
+    if (rs_filter_compile(filter, &st->filters[0], ferr) != 0)
+        return rs_error(err, RS_EINVAL, "filter %s: %s", filter, ferr);
+    st->filter_text[0] = strdup(filter);
+    st->n_filters = 1;
+    return 0;
+}
 
 struct expert_ctx {
     struct rs_stat *st;
@@ -26,13 +61,15 @@ stats_expert_packet(struct rs_stat *st, const struct rs_packet *pkt)
 {
     struct expert_ctx x = {st, pkt->frame->number};
 
+    if (st->n_filters > 0 && !rs_filter_match(st->filters[0], pkt))
+        return;
     rs_expert_foreach(pkt, count_expert, &x);
 }
 
 void
 stats_expert_print(struct rs_stat *st, struct rs_out *o)
 {
-    for (int sev = RS_SEV_ERROR; sev >= RS_SEV_NOTE; sev--) {
+    for (int sev = RS_SEV_ERROR; sev >= st->min_severity; sev--) {
         uint64_t total = 0;
         for (int k = 0; rs_experts[k].field != NULL; k++)
             if (rs_experts[k].severity == sev)

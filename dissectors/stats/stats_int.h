@@ -26,8 +26,10 @@ struct io_cell {
 
 struct rs_stat {
     enum stat_kind kind;
-    /* expert: indexed like rs_experts[] */
+    /* expert: indexed like rs_experts[]; the least severity shown (expert,LEVEL) and the
+     * frames counted (expert,LEVEL,FILTER: filters[0]) */
     struct expert_count experts[RS_EXPERT_MAX_KINDS];
+    int min_severity;
     /* io,stat */
     int64_t interval_ns;
     int64_t last_rel_ns;
@@ -44,6 +46,7 @@ void stats_io_packet(struct rs_stat *st, const struct rs_packet *pkt);
 void stats_io_print(struct rs_stat *st, struct rs_out *o);
 void stats_io_free(struct rs_stat *st);
 
+int stats_expert_init(struct rs_stat *st, const char *args, char *err);
 void stats_expert_packet(struct rs_stat *st, const struct rs_packet *pkt);
 void stats_expert_print(struct rs_stat *st, struct rs_out *o);
 

@@ -76,5 +76,21 @@ for n, (viol, seq, length) in enumerate(rows, 1):
 stats = t.run([t.ROCESHARK, "read", "-r", path, "-q", "-z", "expert"]).stdout
 t.check("Transport rule violation" in stats and "Opcode sequence error" in stats,
         "-z expert lacks the violations:\n" + stats)
+# -z expert,LEVEL leaves out what is less severe; expert,LEVEL,FILTER counts only the frames
+# the filter takes (here one violation's frame).
+errors = t.run([t.ROCESHARK, "read", "-r", path, "-q", "-z", "expert,error"]).stdout
+t.check("Error (" in errors and "Warning (" not in errors and "Note (" not in errors and
+        errors.split("Warning (")[0] == errors,
+        "-z expert,error shows only errors:\n" + errors)
+t.check(stats.startswith(errors.rstrip("\n")) or errors.strip() in stats,
+        "-z expert,error is the Error part of -z expert:\n%s\n%s" % (errors, stats))
+first = min(n for n, (kind, _) in expect.items() if kind == "violation")
+one = t.run([t.ROCESHARK, "read", "-r", path, "-q", "-z",
+             "expert,note,frame.number == %d" % first]).stdout
+t.check("Error (1)" in one and "Transport rule violation" in one and " %d\n" % first in one,
+        "-z expert,note,frame.number == %d:\n%s" % (first, one))
+p = t.run([t.ROCESHARK, "read", "-r", path, "-q", "-z", "expert,note,("], check_rc=False)
+t.check(p.returncode == 1 and p.stderr.startswith("roceshark: -z expert,note,(: filter (: "),
+        "a bad expert filter: %d %r" % (p.returncode, p.stderr))
 print("%d frames, %d deliberate violations flagged where they are" % (len(frames), len(expect)))
 t.finish("violations")
