@@ -40,6 +40,7 @@ struct read_opts {
     bool verbose;
     bool hex;                           /* -x: the bytes after each frame */
     bool summary;                       /* -P: the summary line too (with -V or -x) */
+    uint8_t time_col;                   /* -t: enum rs_time_col */
     bool line_buffered;
     const char *field_names[MAX_FIELDS_ARGS];
     int field_ids[MAX_FIELDS_ARGS];
@@ -65,6 +66,9 @@ static const char read_usage[] =
     "  -V               print the full tree of every frame\n"
     "  -x               print each frame's bytes in hex and ASCII (alone: only those)\n"
     "  -P               with -V or -x: print the summary line too\n"
+    "  -t r|a|ad|u|ud|e|d|dd\n"
+    "                   the time column, as tshark's -t: relative (default), local time\n"
+    "                   [and date], UTC time [and date], epoch, delta, delta shown\n"
     "  -T text|json|fields\n"
     "                   output format (default text: one summary line per frame)\n"
     "  -e FIELD         with -T fields: a field to print (repeatable)\n"
@@ -244,7 +248,7 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
     rs_pipeline_opts_init(&ro->pipe);
     optind = 1;
     opterr = 0;
-    while ((c = getopt(argc, argv, ":r:i:f:s:B:pc:VxPT:e:E:d:o:Y:z:qlnh")) != -1) {
+    while ((c = getopt(argc, argv, ":r:i:f:s:B:pc:VxPt:T:e:E:d:o:Y:z:qlnh")) != -1) {
         switch (c) {
         case 'r':
             ro->file = optarg;
@@ -284,6 +288,17 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
         case 'P':
             ro->summary = true;
             break;
+        case 't': {
+            static const char *const names[] = {"r", "a", "ad", "u", "ud", "e", "d", "dd"};
+            size_t k = 0;
+            while (k < RS_ARRAY_SIZE(names) && strcmp(names[k], optarg) != 0)
+                k++;
+            if (k == RS_ARRAY_SIZE(names))
+                return cli_fail(CLI_EXIT_USAGE, "-t %s: expected r, a, ad, u, ud, e, d or dd",
+                                optarg);
+            ro->time_col = (uint8_t)k;      /* in the order of enum rs_time_col */
+            break;
+        }
         case 'T':
             if ((rc = parse_format(optarg, ro)) != 0)
                 return rc;
@@ -558,6 +573,7 @@ cmd_read(int argc, char **argv)
     have_out = true;
     out.line_buffered = ro->line_buffered;
     out.style = ro->style;
+    out.time_col = ro->time_col;
     rc = read_frames(src, ro, pipe, &out);
     if (ro->iface != NULL)
         cli_print_capture_counts(src, ro->shown, "decoded");

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <roceshark/analysis.h>
 #include <roceshark/dissect.h>
@@ -369,19 +370,75 @@ rs_print_addresses(const struct rs_packet *pkt, char *src, char *dst, size_t siz
     }
 }
 
+/* A time of day, with the date when asked, and the decimals the frame's clock has. */
+static void
+clock_time(const struct rs_frame *f, bool utc, bool date, char *buf, size_t size)
+{
+    time_t sec = (time_t)f->ts_sec;
+    struct tm tm;
+    char frac[16] = "";
+
+    if ((utc ? gmtime_r(&sec, &tm) : localtime_r(&sec, &tm)) == NULL) {
+        snprintf(buf, size, "%lld", (long long)f->ts_sec);
+        return;
+    }
+    if (f->ts_digits > 0) {
+        uint32_t v = f->ts_nsec;
+        for (unsigned d = f->ts_digits; d < 9; d++)
+            v /= 10;
+        snprintf(frac, sizeof(frac), ".%0*u", (int)f->ts_digits, v);
+    }
+    size_t n = strftime(buf, size, date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
+    snprintf(buf + n, size - n, "%s", frac);
+}
+
+/* The time column, as -t asks; the frames shown so far matter for "dd". */
+static void
+time_column(struct rs_out *o, const struct rs_frame *f, char *buf, size_t size)
+{
+    struct rs_time t = rs_frame_time(f), shown = o->shown_before ? o->last_shown : t;
+    struct rs_time v = f->rel;
+
+    switch (o->time_col) {
+    case RS_TIME_COL_ABSOLUTE:
+    case RS_TIME_COL_ABSOLUTE_DATE:
+    case RS_TIME_COL_UTC:
+    case RS_TIME_COL_UTC_DATE:
+        buf[0] = ' ';
+        clock_time(f, o->time_col >= RS_TIME_COL_UTC,
+                   o->time_col == RS_TIME_COL_ABSOLUTE_DATE ||
+                       o->time_col == RS_TIME_COL_UTC_DATE, buf + 1, size - 1);
+        return;
+    case RS_TIME_COL_EPOCH:
+        v = t;
+        break;
+    case RS_TIME_COL_DELTA:
+        v = f->delta;
+        break;
+    case RS_TIME_COL_DELTA_SHOWN:
+        v = rs_time_sub(t, shown);
+        break;
+    default:
+        break;
+    }
+    /* With the decimals the frame's clock has, as tshark's time column. */
+    buf[0] = ' ';
+    rs_time_format(v, f->ts_digits, buf + !rs_time_is_negative(v));
+}
+
 void
 rs_print_summary(struct rs_out *o, const struct rs_packet *pkt)
 {
     const struct rs_frame *f = pkt->frame;
     char src[INET6_ADDRSTRLEN + 8], dst[INET6_ADDRSTRLEN + 8], info[512];
-    char rel[RS_TIME_TEXT_MAX + 1];
+    char when[64];
 
-    /* With the decimals the frame's clock has, as tshark's time column. */
-    rs_time_format(f->rel, f->ts_digits, rel);
+    time_column(o, f, when, sizeof(when));
+    o->shown_before = true;
+    o->last_shown = rs_frame_time(f);
     rs_print_addresses(pkt, src, dst, sizeof(src));
     rs_print_info(pkt, info, sizeof(info));
-    rs_out_printf(o, "%5llu %s%s %s → %s %s %u %s\n", (unsigned long long)f->number,
-                  rs_time_is_negative(f->rel) ? "" : " ", rel, src, dst, rs_print_protocol(pkt),
-                  rs_packet_wire_len(pkt), info);
+    rs_out_printf(o, "%5llu %s %s → %s %s %u %s\n", (unsigned long long)f->number, when, src,
+                  dst, rs_print_protocol(pkt), rs_packet_wire_len(pkt), info);
     rs_out_end_frame(o);
 }

@@ -17,6 +17,18 @@
 /* A growable output buffer in front of a FILE: the printers append to it
  * and it writes in large blocks, which matters at millions of lines a
  * second. */
+/* What the summary line's time column shows (tshark's -t). */
+enum rs_time_col {
+    RS_TIME_COL_RELATIVE,       /* r: since the first frame (the default) */
+    RS_TIME_COL_ABSOLUTE,       /* a: local time of day */
+    RS_TIME_COL_ABSOLUTE_DATE,  /* ad: local date and time */
+    RS_TIME_COL_UTC,            /* u: UTC time of day */
+    RS_TIME_COL_UTC_DATE,       /* ud: UTC date and time */
+    RS_TIME_COL_EPOCH,          /* e: seconds since 1970 */
+    RS_TIME_COL_DELTA,          /* d: since the frame before */
+    RS_TIME_COL_DELTA_SHOWN     /* dd: since the frame shown before */
+};
+
 struct rs_out {
     FILE *fp;
     char *buf;
@@ -25,6 +37,9 @@ struct rs_out {
     bool line_buffered;     /* flush after every frame (-l) */
     enum rs_value_style style;  /* whose tshark's values (-o compat:), 4.0's by default */
     bool failed;            /* a write failed: stop producing output */
+    uint8_t time_col;       /* enum rs_time_col */
+    bool shown_before;      /* for RS_TIME_COL_DELTA_SHOWN: a summary line went out */
+    struct rs_time last_shown;  /* and its frame's time */
 };
 
 int rs_out_init(struct rs_out *o, FILE *fp, size_t cap);

@@ -62,6 +62,19 @@ for opts in (["-E", "header=y", "-E", "separator=,", "-E", "quote=d"],
     want = t.run(["tshark", "-r", CAP] + args, check_rc=False).stdout
     t.check(got == want and got.count("\n") >= 60, "%s: differs from tshark's\n%s\n%s"
             % (" ".join(opts), got[:300], want[:300]))
+# -t: the time column as tshark's, every format; "dd" counts from the frame shown before.
+def time_column(lines):
+    import re
+    return [re.match(r"^\s*\d+\s+(.*?)\s+\S+ → ", x).group(1) for x in lines]
+
+
+for fmt in ("r", "a", "ad", "u", "ud", "e", "d", "dd"):
+    args = ["-t", fmt, "-Y", "frame.number != 2 && frame.number != 30"]
+    got = time_column(rs("read", "-r", CAP, *args).stdout.splitlines())
+    want = time_column(t.run(["tshark", "-r", CAP] + args, check_rc=False).stdout.splitlines())
+    t.check(got == want and len(got) == 58, "-t %s: %r against tshark's %r"
+            % (fmt, got[:3], want[:3]))
+expect_error(["read", "-r", CAP, "-t", "x"], 1, "-t x")
 listing = rs("fields", "infiniband.aeth").stdout.splitlines()
 t.check(any(l.startswith("infiniband.aeth.syndrome.timer\tFT_UINT8\t") for l in listing),
         "fields listing lacks the AETH timer")
