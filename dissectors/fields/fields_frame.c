@@ -32,6 +32,9 @@ get_frame(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     case 4:
         out->v.u = rs_packet_cap_len(pkt);
         break;
+    case 6:
+        out->v.u = 0;   /* the protocol, present in every frame */
+        break;
     default:
         return false;
     }
@@ -40,6 +43,9 @@ get_frame(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 
 /* The offset column selects what get_frame returns. */
 const struct rs_field rs_fields_frame[] = {
+    /* The bare protocol, for -Y frame; the tree has its own first line. */
+    {"frame", "Frame", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "Every frame", RS_NO_LAYER, 6, 0,
+     get_frame, 0, RS_FIELD_HIDDEN},
     {"frame.number", "Frame Number", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
      "Position of the frame in the capture, from 1", RS_NO_LAYER, 0, 0, get_frame, 1},
     {"frame.time_epoch", "Epoch Time", RS_FT_ABSTIME, RS_BASE_NONE, 0, NULL,

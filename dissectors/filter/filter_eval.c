@@ -153,6 +153,9 @@ test_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
     case NODE_IN:
         ok = in_set(v, t->n);
         break;
+    case NODE_BITAND:
+        ok = (v->v.u & t->n->set->u) != 0;
+        break;
     default:
         ok = true;
         break;

@@ -19,7 +19,8 @@ enum node_kind {
     NODE_PRESENT,       /* field */
     NODE_COMPARE,       /* field op literal */
     NODE_IN,            /* field in {set} */
-    NODE_CONTAINS       /* field contains literal */
+    NODE_CONTAINS,      /* field contains literal */
+    NODE_BITAND         /* field & literal: some bit of the mask is set */
 };
 
 enum cmp_op { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE };
@@ -49,7 +50,7 @@ struct node {
     uint32_t n_kids;
     int field;                      /* lowest id of the field's name */
     enum cmp_op op;
-    struct literal *set;            /* one literal for COMPARE/CONTAINS, n for IN */
+    struct literal *set;            /* one literal for COMPARE/CONTAINS/BITAND, n for IN */
     uint32_t n_set;
 };
 

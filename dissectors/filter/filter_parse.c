@@ -29,7 +29,7 @@
 
 enum tok {
     TOK_END, TOK_WORD, TOK_STRING, TOK_LPAREN, TOK_RPAREN, TOK_LBRACE, TOK_RBRACE, TOK_COMMA,
-    TOK_RANGE, TOK_AND, TOK_OR, TOK_NOT, TOK_RELOP
+    TOK_RANGE, TOK_AND, TOK_OR, TOK_NOT, TOK_RELOP, TOK_BITAND
 };
 
 struct parser {
@@ -98,6 +98,7 @@ next(struct parser *p)
         {"..", TOK_RANGE, 0},    {"<", TOK_RELOP, CMP_LT}, {">", TOK_RELOP, CMP_GT},
         {"!", TOK_NOT, 0},       {"(", TOK_LPAREN, 0},   {")", TOK_RPAREN, 0},
         {"{", TOK_LBRACE, 0},    {"}", TOK_RBRACE, 0},   {",", TOK_COMMA, 0},
+        {"&", TOK_BITAND, 0},   /* after "&&" */
     };
     for (size_t k = 0; k < sizeof(symbols) / sizeof(symbols[0]); k++) {
         if (starts(t + i, symbols[k].s)) {
@@ -267,7 +268,19 @@ parse_test(struct parser *p)
             return n;
         }
     }
-    if (p->tok == TOK_RELOP) {
+    if (p->tok == TOK_BITAND) {
+        /* Wireshark's bitwise test: true when some bit of the mask is set. */
+        if (f->type < RS_FT_UINT8 || f->type > RS_FT_FRAMENUM) {     /* not booleans either */
+            fail_at(p, field_pos, "%s is not a number: & tests the bits of a number", name);
+            return n;
+        }
+        n->kind = NODE_BITAND;
+        n->set = calloc(1, sizeof(*n->set));
+        n->n_set = 1;
+        next(p);
+        if (n->set != NULL)
+            literal_here(p, f, n->set);
+    } else if (p->tok == TOK_RELOP) {
         n->kind = NODE_COMPARE;
         n->op = p->relop;
         n->set = calloc(1, sizeof(*n->set));

@@ -75,6 +75,17 @@ for fmt in ("r", "a", "ad", "u", "ud", "e", "d", "dd"):
     t.check(got == want and len(got) == 58, "-t %s: %r against tshark's %r"
             % (fmt, got[:3], want[:3]))
 expect_error(["read", "-r", CAP, "-t", "x"], 1, "-t x")
+# Filters a tshark user types: the bare protocol, bitwise tests, either-end fields; each
+# selects the frames tshark selects.
+for expr in ("frame", "!frame", "frame && infiniband", "infiniband.bth.opcode & 4",
+             "infiniband.bth.opcode & 0x10", "udp.srcport & 0xff00", "ip.addr == 10.1.16.61",
+             "tcp.port == 18515 && !(ip.addr == 10.1.16.62)", "udp.port == 4791"):
+    got = rs("read", "-r", CAP, "-Y", expr, "-T", "fields", "-e", "frame.number").stdout
+    want = t.run(["tshark", "-r", CAP, "-Y", expr, "-T", "fields", "-e", "frame.number"],
+                 check_rc=False).stdout
+    t.check(got == want, "-Y %s: %d frames, tshark %d" % (expr, got.count("\n"),
+                                                          want.count("\n")))
+expect_error(["read", "-r", CAP, "-Y", "ip.flags.df & 1"], 1, "ip.flags.df is not a number")
 listing = rs("fields", "infiniband.aeth").stdout.splitlines()
 t.check(any(l.startswith("infiniband.aeth.syndrome.timer\tFT_UINT8\t") for l in listing),
         "fields listing lacks the AETH timer")
