@@ -173,9 +173,14 @@ suggest_field(const struct layer_def *d, const char *key, char *out, size_t size
         const char *n = rs_field_by_id(id)->abbrev;
         if (strncmp(n, pre, strlen(pre)) != 0)
             continue;
-        /* error_code for syndrome.error_code: the last part alone is a near miss. */
+        /* error_code for syndrome.error_code: the last part alone is a near miss; so is
+         * the end of it (len for dmalen, key for r_key). */
         const char *last = strrchr(n, '.') + 1;
-        unsigned dist = strcmp(last, key) == 0 ? 0 : inject_distance(key, n + strlen(pre));
+        size_t ll = strlen(last), kl = strlen(key);
+        bool tail = kl >= 3 && ll > kl && strcmp(last + ll - kl, key) == 0;
+        unsigned dist = strcmp(last, key) == 0 ? 0
+                        : tail                  ? 1
+                                                : inject_distance(key, n + strlen(pre));
         if (dist < best_d) {
             best_d = dist;
             best = n + strlen(pre);

@@ -181,6 +181,8 @@ test_errors(void **state)
                              "value name (0..9000)"},
         {"eth / ip / udp / bth(pns=1)", "f:3:22: layer 4 bth: no field 'pns' (did you mean "
                                         "psn?)"},
+        {"ip / bth / reth(len=64)", "f:3:17: layer 3 reth: no field 'len' (did you mean "
+                                    "dmalen?)"},
         {"ip / foo(x=1)", "f:3:6: layer 2 foo: unknown (eth vlan ieee8021ad ip ipv6 udp lrh grh "
                           "bth rdeth deth xrceth reth atomiceth aeth atomicacketh immdt ieth cnp "
                           "payload pad tcp mpareq mparep mpa ddp rdmap)"},
