@@ -71,7 +71,7 @@ static const char read_usage[] =
     "                   [and date], UTC time [and date], epoch, delta, delta shown\n"
     "  -T text|json|fields\n"
     "                   output format (default text: one summary line per frame)\n"
-    "  -e FIELD         with -T fields: a field to print (repeatable)\n"
+    "  -e FIELD         with -T fields or json: a field to print (repeatable)\n"
     "  -E header=y|n, separator=/t|/s|C, aggregator=,|/s|C, occurrence=a|f|l,\n"
     "     quote=d|s|n, bom=y|n\n"
     "                   with -T fields: layout, as tshark's -E\n"
@@ -375,8 +375,8 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
         return cli_fail(CLI_EXIT_USAGE, "read: -f, -s and -B apply to -i");
     if (ro->format == FORMAT_FIELDS && ro->n_fields == 0)
         return cli_fail(CLI_EXIT_USAGE, "read: -T fields needs at least one -e FIELD");
-    if (ro->format != FORMAT_FIELDS && ro->n_fields > 0)
-        return cli_fail(CLI_EXIT_USAGE, "read: -e needs -T fields");
+    if (ro->format != FORMAT_FIELDS && ro->format != FORMAT_JSON && ro->n_fields > 0)
+        return cli_fail(CLI_EXIT_USAGE, "read: -e needs -T fields or -T json");
     if (ro->hex && (ro->format == FORMAT_JSON || ro->format == FORMAT_FIELDS))
         return cli_fail(CLI_EXIT_USAGE, "read: -x goes with the text output or -V");
     if (ro->verbose && ro->format == FORMAT_TEXT)
@@ -429,7 +429,10 @@ print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_pack
         rs_print_tree(out, pkt);
         break;
     case FORMAT_JSON:
-        rs_print_json(out, pkt, first);
+        if (ro->n_fields > 0)
+            rs_print_json_fields(out, pkt, first, ro->field_ids, ro->n_fields);
+        else
+            rs_print_json(out, pkt, first);
         break;
     case FORMAT_FIELDS:
         rs_print_fields(out, &ro->fields_fmt, pkt, ro->field_ids, ro->n_fields);

@@ -98,6 +98,10 @@ void rs_print_fields(struct rs_out *o, const struct rs_fields_fmt *fmt,
 /* -T json: call begin once, frame per frame, end once. */
 void rs_print_json_begin(struct rs_out *o);
 void rs_print_json(struct rs_out *o, const struct rs_packet *pkt, bool first);
+/* The same object with only the fields ids[] (lowest alias ids), hidden ones included:
+ * -T json -e FIELD. */
+void rs_print_json_fields(struct rs_out *o, const struct rs_packet *pkt, bool first, const int *ids,
+                          size_t n);
 void rs_print_json_end(struct rs_out *o);
 
 #endif /* ROCESHARK_PRINT_H */

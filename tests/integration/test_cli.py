@@ -44,6 +44,16 @@ t.check(frames[21]["infiniband.reth.dmalen"] == "3000" and
         frames[21]["roceshark.icrc.status"] == "1",
         "json frame 22: %r" % frames[21].get("infiniband.reth.dmalen"))
 t.check("infiniband.bth" not in frames[0], "json: a TCP frame has BTH fields")
+# -T json -e: each object keeps only those fields, with the values -T fields prints.
+picked = ["frame.number", "ip.addr", "infiniband.bth.psn"]
+objs = json.loads(rs("read", "-r", CAP, "-T", "json", *sum([["-e", f] for f in picked],
+                                                            [])).stdout)
+rows = [x.split("\t") for x in rs("read", "-r", CAP, "-T", "fields",
+                                  *sum([["-e", f] for f in picked], [])).stdout.splitlines()]
+t.check(len(objs) == 60 and all(set(o) <= set(picked) for o in objs) and
+        all([",".join(o[f]) if isinstance(o.get(f), list) else o.get(f, "") for f in picked]
+            == r for o, r in zip(objs, rows)),
+        "-T json -e: %r against %r" % (objs[21:22], rows[21:22]))
 tree = rs("read", "-r", CAP, "-V", "-c", "22").stdout
 t.check("    RDMA Extended Transport Header\n        Virtual Address: 0x000062ac533fd000" in tree,
         "-V lacks the RETH subtree")
