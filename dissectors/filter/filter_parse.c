@@ -234,6 +234,18 @@ parse_set(struct parser *p, struct node *n, const struct rs_field *f)
     return n;
 }
 
+/* The operator at hand, then one literal of f's type: n becomes a test of kind. */
+static void
+one_literal(struct parser *p, struct node *n, enum node_kind kind, const struct rs_field *f)
+{
+    n->kind = kind;
+    n->set = calloc(1, sizeof(*n->set));
+    n->n_set = 1;
+    next(p);
+    if (n->set != NULL)
+        literal_here(p, f, n->set);
+}
+
 static struct node *
 parse_test(struct parser *p)
 {
@@ -274,27 +286,12 @@ parse_test(struct parser *p)
             fail_at(p, field_pos, "%s is not a number: & tests the bits of a number", name);
             return n;
         }
-        n->kind = NODE_BITAND;
-        n->set = calloc(1, sizeof(*n->set));
-        n->n_set = 1;
-        next(p);
-        if (n->set != NULL)
-            literal_here(p, f, n->set);
+        one_literal(p, n, NODE_BITAND, f);
     } else if (p->tok == TOK_RELOP) {
-        n->kind = NODE_COMPARE;
         n->op = p->relop;
-        n->set = calloc(1, sizeof(*n->set));
-        n->n_set = 1;
-        next(p);
-        if (n->set != NULL)
-            literal_here(p, f, n->set);
+        one_literal(p, n, NODE_COMPARE, f);
     } else if (is_word(p, "contains")) {
-        n->kind = NODE_CONTAINS;
-        n->set = calloc(1, sizeof(*n->set));
-        n->n_set = 1;
-        next(p);
-        if (n->set != NULL)
-            literal_here(p, f, n->set);
+        one_literal(p, n, NODE_CONTAINS, f);
     } else if (is_word(p, "in")) {
         next(p);
         parse_set(p, n, f);
