@@ -173,6 +173,7 @@ rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype, const
     struct rs_frame frame;
     struct rs_packet view;
     struct rs_decode_opts o;
+    struct rs_facts facts;
     unsigned copies = 1, gap = 0, keep = 0;
     uint64_t delay = 0;
     bool changed = false;
@@ -194,7 +195,7 @@ rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype, const
         frame.number = ++f->frames;
         frame.ts_sec = (int64_t)(now_ns / 1000000000u);
         frame.ts_nsec = (uint32_t)(now_ns % 1000000000u);
-        rs_analyzer_process(f->an, &view, &f->facts);
+        rs_analyzer_process(f->an, &view, &facts);
     }
 
     for (unsigned i = 0; i < f->n_rules; i++) {

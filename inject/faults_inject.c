@@ -169,7 +169,6 @@ uint32_t
 fault_inject_build(const struct fault_inject *r, const struct rs_packet *m,
                    const struct rs_conv_state *st, uint8_t *out, uint32_t cap, bool *back)
 {
-    static const uint8_t zeros[RS_FAULTS_MAX_PACKET];
     enum rs_layer net;
 
     if (!rs_packet_has(m, RS_LAYER_BTH) || rs_packet_has(m, RS_LAYER_ERF) ||
@@ -199,7 +198,8 @@ fault_inject_build(const struct fault_inject *r, const struct rs_packet *m,
     struct rs_ib_fields f;
     fill_fields(r, m, dqpn, psn, msn, &f);
     uint32_t plen = r->kind == FI_READ_RESPONSE ? read_response_len(r, m, st) : 0;
-    if (plen > sizeof(zeros))
+    uint8_t payload[4096];              /* one PMTU at most: read_response_len's bound */
+    if (plen > sizeof(payload))
         return 0;
 
     /* What carries the network header (Ethernet and its tags), turned around too. */
@@ -213,9 +213,8 @@ fault_inject_build(const struct fault_inject *r, const struct rs_packet *m,
         memcpy(eth, eth + 6, 6);
         memcpy(eth + 6, mac, 6);
     }
-    uint8_t payload[4096];
-    const uint8_t *pl = zeros;
-    if (r->fill != 0 && plen <= sizeof(payload)) {
+    const uint8_t *pl = NULL;           /* the encoders write zeros for none */
+    if (r->fill != 0) {
         memset(payload, r->fill, plen);
         pl = payload;
     }

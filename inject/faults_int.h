@@ -93,7 +93,6 @@ struct rs_faults {
      * reads roceshark.analysis.*: the QP pairs, PSNs and MSNs an injection needs. */
     struct rs_analyzer *an;
     uint64_t frames;
-    struct rs_facts facts;
     uint8_t work[RS_FAULTS_MAX_PACKET];
     uint8_t made[RS_FAULTS_MAX_PACKET];  /* an injected packet */
 };

@@ -291,6 +291,7 @@ struct answer {
     uint32_t dest_qp, psn, msn;
     uint8_t src[4], dst[4];
     uint32_t payload;
+    uint8_t first, last;    /* the payload's first and last bytes */
     uint8_t icrc;
 };
 
@@ -323,6 +324,11 @@ answer_of(const struct made *m, unsigned i)
     memcpy(a.src, ip + 12, 4);
     memcpy(a.dst, ip + 16, 4);
     a.payload = p.payload_len;
+    if (p.payload_len > 0) {
+        const uint8_t *pl = rs_packet_at(&p, RS_LAYER_PAYLOAD);
+        a.first = pl[0];
+        a.last = pl[p.payload_len - 1];
+    }
     a.icrc = p.icrc_status;
     return a;
 }
@@ -414,6 +420,23 @@ test_inject(void **state)
     assert_int_equal(a.syndrome, 0x60);
     assert_int_equal(a.psn, 8);
     assert_int_equal(answer_of(&m, 14).psn, 10);
+    a = answer_of(&m, 11);
+    assert_int_equal(a.first, 0xab);
+    assert_int_equal(a.last, 0xab);
+    rs_faults_free(f);
+
+    /* Without fill, a READ response's payload is zeros. */
+    f = rules("inject read response len 8 if infiniband.bth.psn == 0\n");
+    rs_faults_pair(f, 4, requester, 0x22, responder, 0x11);
+    memset(&m, 0, sizeof(m));
+    send_psn(f, 0, &m);
+    assert_int_equal(m.n, 2);
+    a = answer_of(&m, 0);
+    assert_int_equal(a.opcode, 0x10);
+    assert_int_equal(a.payload, 8);
+    assert_int_equal(a.first, 0);
+    assert_int_equal(a.last, 0);
+    assert_int_equal(a.icrc, RS_CKSUM_GOOD);
     rs_faults_free(f);
 }
 
