@@ -442,16 +442,6 @@ junit_close(const struct inject_opts *io, FILE *f)
     return 0;
 }
 
-static unsigned
-failures(const struct rs_script_result *r, unsigned n)
-{
-    unsigned k = 0;
-
-    for (unsigned i = 0; i < n; i++)
-        k += !r[i].ok;
-    return k;
-}
-
 /* --script: TAP lines, JUnit XML; the exit code is the failures. */
 static int
 run_script(const struct inject_opts *io)
@@ -470,7 +460,7 @@ run_script(const struct inject_opts *io)
         rs_script_print_junit(f, io->script, res, n, cli_seconds_since(&t0));
     if ((rc = junit_close(io, f)) != 0)
         return rc;
-    unsigned failed = failures(res, n);
+    unsigned failed = rs_script_failures(res, n);
     return failed > 125 ? 125 : (int)failed;
 }
 
@@ -537,7 +527,7 @@ run_suite(const struct inject_opts *io)
             printf("%-60s %-6s %s\n", what, res[k].ok ? "pass" : "FAIL", res[k].evidence);
         }
         total += n;
-        failed += failures(res, n);
+        failed += rs_script_failures(res, n);
         if (f != NULL)
             rs_script_print_junit(f, behaviour, res, n, cli_seconds_since(&t0));
     }

@@ -656,6 +656,16 @@ out:
     return rc;
 }
 
+unsigned
+rs_script_failures(const struct rs_script_result *r, unsigned n)
+{
+    unsigned k = 0;
+
+    for (unsigned i = 0; i < n; i++)
+        k += !r[i].ok;
+    return k;
+}
+
 void
 rs_script_print_tap(FILE *out, const struct rs_script_result *r, unsigned n)
 {
@@ -684,10 +694,8 @@ void
 rs_script_print_junit(FILE *out, const char *suite, const struct rs_script_result *r,
                       unsigned n, double seconds)
 {
-    unsigned failures = 0;
+    unsigned failures = rs_script_failures(r, n);
 
-    for (unsigned i = 0; i < n; i++)
-        failures += !r[i].ok;
     fprintf(out, "<testsuite name=\"");
     xml_text(out, suite);
     fprintf(out, "\" tests=\"%u\" failures=\"%u\" time=\"%.3f\">\n", n, failures, seconds);

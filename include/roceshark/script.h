@@ -59,6 +59,9 @@ struct rs_script_result {
 int rs_script_run(struct rs_script *s, const struct rs_script_opts *o,
                   struct rs_script_result *results, unsigned *n_results, char *err);
 
+/* How many of the n results failed. */
+unsigned rs_script_failures(const struct rs_script_result *r, unsigned n);
+
 /* TAP ("1..N", "ok 1 - ...") and a JUnit <testsuite> element of the results. */
 void rs_script_print_tap(FILE *out, const struct rs_script_result *r, unsigned n);
 void rs_script_print_junit(FILE *out, const char *suite, const struct rs_script_result *r,
