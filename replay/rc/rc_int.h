@@ -146,6 +146,7 @@ struct rc_resp {
     bool ack_pending;
     uint32_t ack_psn;       /* PSN of the newest SEND/WRITE packet executed */
     uint32_t ack_held;      /* AckReq'd packets the pending ACK covers */
+    uint32_t ack_msn;       /* the MSN as of ack_psn: a READ or atomic after it counts on */
     uint64_t ack_due_ns;    /* when the held ACK must go (coalescing) */
     uint64_t last_cnp_ns;
     bool cnp_ever;
@@ -209,7 +210,7 @@ void rc_tx(struct rs_rc_qp *qp, const struct rs_ib_fields *f, const void *payloa
            uint32_t len);
 /* The ACK-type AETH syndrome: credits for the free receive WQEs. */
 uint8_t rc_ack_syndrome(const struct rs_rc_qp *qp);
-void rc_tx_ack(struct rs_rc_qp *qp, uint8_t syndrome, uint32_t psn);
+void rc_tx_ack(struct rs_rc_qp *qp, uint8_t syndrome, uint32_t psn, uint32_t msn);
 void rc_tx_cnp(struct rs_rc_qp *qp);
 
 /* --- completions and queues (rc_wq.c) --- */

@@ -276,18 +276,19 @@ resp_error(struct rs_rc_qp *qp, const struct rc_pkt *pkt, enum resp_state s)
     if (st->nak == NAK_RNR && (rs_rc_misbehave & RS_RC_MISBEHAVE_NO_RNR))
         return;     /* a broken responder: the SEND vanishes without an RNR NAK */
 #endif
+    uint8_t seq_nak = (uint8_t)(RS_AETH_NAK << 5 | RS_NAK_PSN_SEQ_ERROR);
     if (st->nak == NAK_RNR) {
         /* The requester retries this very packet after the timer. */
         rc_tx_ack(qp, (uint8_t)(RS_AETH_RNR_NAK << 5 | (qp->attr.min_rnr_timer & 0x1f)),
-                  pkt->psn);
+                  pkt->psn, qp->resp.msn);
     } else if (st->nak == RS_NAK_PSN_SEQ_ERROR) {
-        rc_tx_ack(qp, (uint8_t)(RS_AETH_NAK << 5 | RS_NAK_PSN_SEQ_ERROR), qp->resp.epsn);
+        rc_tx_ack(qp, seq_nak, qp->resp.epsn, qp->resp.msn);
 #ifdef RS_RC_MISBEHAVE
         if (rs_rc_misbehave & RS_RC_MISBEHAVE_NAK_TWICE)    /* a broken responder */
-            rc_tx_ack(qp, (uint8_t)(RS_AETH_NAK << 5 | RS_NAK_PSN_SEQ_ERROR), qp->resp.epsn);
+            rc_tx_ack(qp, seq_nak, qp->resp.epsn, qp->resp.msn);
 #endif
     } else {
-        rc_tx_ack(qp, (uint8_t)(RS_AETH_NAK << 5 | st->nak), pkt->psn);
+        rc_tx_ack(qp, (uint8_t)(RS_AETH_NAK << 5 | st->nak), pkt->psn, qp->resp.msn);
     }
     if (!st->qp_error)
         return;

@@ -28,7 +28,7 @@ rc_resp_flush_ack(struct rs_rc_qp *qp)
         return;
     qp->resp.ack_pending = false;
     qp->resp.ack_held = 0;
-    rc_tx_ack(qp, rc_ack_syndrome(qp), qp->resp.ack_psn);
+    rc_tx_ack(qp, rc_ack_syndrome(qp), qp->resp.ack_psn, qp->resp.ack_msn);
     qp->ctx->cnt.ack_sent++;
 }
 
@@ -44,6 +44,7 @@ rc_resp_want_ack(struct rs_rc_qp *qp, bool now)
     if (!r->ack_pending)
         r->ack_due_ns = qp->ctx->now + delay;
     r->ack_pending = true;
+    r->ack_msn = r->msn;
     if (now || delay == 0 || ++r->ack_held >= ACK_HOLD_MAX)
         r->ack_due_ns = 0;
 }

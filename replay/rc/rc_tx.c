@@ -56,13 +56,13 @@ rc_ack_syndrome(const struct rs_rc_qp *qp)
 }
 
 void
-rc_tx_ack(struct rs_rc_qp *qp, uint8_t syndrome, uint32_t psn)
+rc_tx_ack(struct rs_rc_qp *qp, uint8_t syndrome, uint32_t psn, uint32_t msn)
 {
     struct rs_ib_fields f;
 
     rc_fields_init(qp, &f, 0x11, psn);
     f.aeth.syndrome = syndrome;
-    f.aeth.msn = qp->resp.msn;
+    f.aeth.msn = msn;
     rc_tx(qp, &f, NULL, 0);
 }
 
