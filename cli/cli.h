@@ -65,6 +65,7 @@ int cmd_responder(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
 int cmd_bridge(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
 int cmd_version(void);
 

@@ -87,6 +87,8 @@ main(int argc, char **argv)
         return cmd_inject(argc - 1, argv + 1);
     if (strcmp(cmd, "bridge") == 0)
         return cmd_bridge(argc - 1, argv + 1);
+    if (strcmp(cmd, "replay") == 0)
+        return cmd_replay(argc - 1, argv + 1);
     if (strcmp(cmd, "tui") == 0) {
 #if RS_BUILT_TUI
         return cmd_tui(argc - 1, argv + 1);

@@ -1,0 +1,476 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd_replay.c - `roceshark replay`: the options and the wiring; the trace,
+ * the rewriting, the run and the comparison are replay/engine/.
+ */
+#include <arpa/inet.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <roceshark/inject.h>
+#include <roceshark/replay.h>
+
+#include "cli.h"
+
+#define SIDE_PORT 18515
+#define MAX_EXIT 100
+
+static const char usage[] =
+    "usage: roceshark replay -r CAPTURE (--conv N | --qp QPN) --src IP\n"
+    "                        (--target IP[:PORT] | --dst IP) [options]\n"
+    "\n"
+    "Plays one RC conversation of CAPTURE again against a live target: the requester's\n"
+    "packets, rewritten to the target, then compares the target's answers with the\n"
+    "capture's, and names every difference. With no conversation picked it lists them\n"
+    "(the ids of -z conv,qp) and exits 1.\n"
+    "Pick:\n"
+    "  --conv N          the conversation with id N       --qp QPN   the one with this QP\n"
+    "  --side requester  the side played (the only one in --packets mode)\n"
+    "Target:\n"
+    "  --src IP          our address: the capture's requester becomes it (required)\n"
+    "  --target IP[:PORT] a target with a roceshark side channel (port 18515): its QP,\n"
+    "                    R_Key and VA are learned, and it starts at the capture's PSN\n"
+    "  --dst IP          a target set up by other means: give the maps yourself\n"
+    "Rewriting (the ICRC is recomputed):\n"
+    "  --qpmap OLD:NEW   destination QP    --rkey-map OLD:NEW   R_Key (repeatable)\n"
+    "  --psn-offset N    added to PSNs     --va-offset N        added to VAs\n"
+    "  --pkey P          the P_Key         --sport N            the UDP source port\n"
+    "  --keep-icrc       keep the captured ICRCs (a bad one is replayed bad)\n"
+    "Sending (--packets, the default: the packets as captured, rewritten):\n"
+    "  -i IFACE          send with libpcap (Ethernet frames); default a UDP socket from --src\n"
+    "  --capture-iface IFACE  where the answers are captured (default: the interface of\n"
+    "                    --src; lo for 127.0.0.0/8 and ::1)\n"
+    "  -x MULT           as recorded, MULT times as fast    --pps N    N packets a second\n"
+    "  --topspeed        as fast as they go                 --loop N   N passes (PSNs go on)\n"
+    "Validation (on unless --no-validate):\n"
+    "  --payloads        compare READ and atomic data too (the target must hold the capture's)\n"
+    "  --lenient rnr     RNR timer values may differ\n"
+    "  --linger MS       wait this long after the last packet for answers (default 200)\n"
+    "  -w FILE           keep the replay's capture      --tap   TAP instead of the table\n"
+    "  --junit FILE      JUnit XML, a testcase per rule\n"
+    "Exit code: the number of divergences (0: the target behaves as recorded; at most 100),\n"
+    "or an error's code (1 usage or no conversation picked, 2 unreadable capture, 4 target\n"
+    "or capture interface unreachable), which the message on stderr tells apart.\n";
+
+enum {
+    OPT_CONV = 0x100, OPT_QP, OPT_SIDE, OPT_SRC, OPT_TARGET, OPT_DST, OPT_QPMAP, OPT_RKEYMAP,
+    OPT_PSN_OFFSET, OPT_VA_OFFSET, OPT_PKEY, OPT_SPORT, OPT_KEEP_ICRC, OPT_CAPTURE_IFACE,
+    OPT_PPS, OPT_TOPSPEED, OPT_LOOP, OPT_NO_VALIDATE, OPT_PAYLOADS, OPT_LENIENT, OPT_LINGER,
+    OPT_TAP, OPT_JUNIT, OPT_PACKETS, OPT_MESSAGES
+};
+
+struct replay_opts {
+    const char *file, *junit;
+    struct rs_replay_pick pick;
+    struct rs_replay_rewrite rw;
+    struct rs_replay_run_opts run;
+    bool have_target, have_dst, have_va_offset, validate, tap, lenient_rnr, payloads;
+    uint8_t target[4];
+    uint16_t target_port;
+};
+
+static int
+parse_ip(const char *what, const char *s, uint8_t *family, uint8_t *out)
+{
+    if (inet_pton(AF_INET, s, out) == 1) {
+        *family = 4;
+        return 0;
+    }
+    if (inet_pton(AF_INET6, s, out) == 1) {
+        *family = 6;
+        return 0;
+    }
+    return cli_fail(CLI_EXIT_USAGE, "replay: %s %s: not an IPv4 or IPv6 address", what, s);
+}
+
+static int
+parse_target(const char *arg, struct replay_opts *ro)
+{
+    char host[64];
+    const char *colon = strrchr(arg, ':');
+    unsigned long long port = SIDE_PORT;
+    uint8_t family;
+
+    snprintf(host, sizeof(host), "%.*s", colon != NULL ? (int)(colon - arg) : (int)strlen(arg),
+             arg);
+    if (colon != NULL && !cli_parse_uint(colon + 1, 1, 65535, &port))
+        return cli_fail(CLI_EXIT_USAGE, "replay: --target %s: bad port", arg);
+    if (parse_ip("--target", host, &family, ro->rw.dst) != 0)
+        return CLI_EXIT_USAGE;
+    if (family != 4)
+        return cli_fail(CLI_EXIT_USAGE, "replay: --target %s: the side channel is IPv4 "
+                        "(use --dst for an IPv6 target)", arg);
+    memcpy(ro->target, ro->rw.dst, 4);
+    ro->target_port = (uint16_t)port;
+    ro->rw.set_dst = true;
+    ro->have_target = true;
+    return 0;
+}
+
+static int
+parse_args(struct replay_opts *ro, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"conv", required_argument, NULL, OPT_CONV},
+        {"qp", required_argument, NULL, OPT_QP},
+        {"side", required_argument, NULL, OPT_SIDE},
+        {"src", required_argument, NULL, OPT_SRC},
+        {"target", required_argument, NULL, OPT_TARGET},
+        {"dst", required_argument, NULL, OPT_DST},
+        {"qpmap", required_argument, NULL, OPT_QPMAP},
+        {"rkey-map", required_argument, NULL, OPT_RKEYMAP},
+        {"psn-offset", required_argument, NULL, OPT_PSN_OFFSET},
+        {"va-offset", required_argument, NULL, OPT_VA_OFFSET},
+        {"pkey", required_argument, NULL, OPT_PKEY},
+        {"sport", required_argument, NULL, OPT_SPORT},
+        {"keep-icrc", no_argument, NULL, OPT_KEEP_ICRC},
+        {"capture-iface", required_argument, NULL, OPT_CAPTURE_IFACE},
+        {"pps", required_argument, NULL, OPT_PPS},
+        {"topspeed", no_argument, NULL, OPT_TOPSPEED},
+        {"loop", required_argument, NULL, OPT_LOOP},
+        {"no-validate", no_argument, NULL, OPT_NO_VALIDATE},
+        {"validate", no_argument, NULL, 'V'},
+        {"payloads", no_argument, NULL, OPT_PAYLOADS},
+        {"lenient", required_argument, NULL, OPT_LENIENT},
+        {"linger", required_argument, NULL, OPT_LINGER},
+        {"tap", no_argument, NULL, OPT_TAP},
+        {"junit", required_argument, NULL, OPT_JUNIT},
+        {"packets", no_argument, NULL, OPT_PACKETS},
+        {"messages", no_argument, NULL, OPT_MESSAGES},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    unsigned long long v;
+    uint8_t family;
+    char err[RS_ERRBUF_SIZE];
+    int c;
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":r:i:x:w:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r':
+            ro->file = optarg;
+            break;
+        case OPT_CONV:
+            if (!cli_parse_uint(optarg, 1, UINT32_MAX, &v))
+                return cli_fail(CLI_EXIT_USAGE, "replay: --conv %s: expected an id from 1",
+                                optarg);
+            ro->pick.conv = (uint32_t)v;
+            break;
+        case OPT_QP:
+            if (!cli_parse_uint(optarg, 0, 0xffffff, &v))
+                return cli_fail(CLI_EXIT_USAGE, "replay: --qp %s: expected a QPN (24 bits)",
+                                optarg);
+            ro->pick.by_qp = true;
+            ro->pick.qp = (uint32_t)v;
+            break;
+        case OPT_SIDE:
+            if (strcmp(optarg, "requester") != 0)
+                return cli_fail(CLI_EXIT_USAGE, "replay: --side %s: only the requester side "
+                                "replays (--side responder needs --messages, not built yet)",
+                                optarg);
+            break;
+        case OPT_SRC:
+            if (parse_ip("--src", optarg, &family, ro->rw.src) != 0)
+                return CLI_EXIT_USAGE;
+            ro->rw.set_src = true;
+            ro->rw.family = family;
+            break;
+        case OPT_TARGET:
+            if (parse_target(optarg, ro) != 0)
+                return CLI_EXIT_USAGE;
+            break;
+        case OPT_DST:
+            if (parse_ip("--dst", optarg, &family, ro->rw.dst) != 0)
+                return CLI_EXIT_USAGE;
+            ro->rw.set_dst = true;
+            ro->have_dst = true;
+            break;
+        case OPT_QPMAP:
+        case OPT_RKEYMAP: {
+            bool qp = c == OPT_QPMAP;
+            if (rs_replay_map_add(qp ? ro->rw.qpmap : ro->rw.rkeymap,
+                                  qp ? &ro->rw.n_qpmap : &ro->rw.n_rkeymap, optarg,
+                                  qp ? 0xffffff : UINT32_MAX, err) != 0)
+                return cli_fail(CLI_EXIT_USAGE, "replay: %s %s: %s", qp ? "--qpmap" :
+                                "--rkey-map", optarg, err);
+            break;
+        }
+        case OPT_PSN_OFFSET:
+            if (!cli_parse_uint(optarg, 0, 0xffffff, &v))
+                return cli_fail(CLI_EXIT_USAGE, "replay: --psn-offset %s: expected 0 to "
+                                "0xffffff", optarg);
+            ro->rw.psn_offset = (uint32_t)v;
+            break;
+        case OPT_VA_OFFSET:
+            if (!cli_parse_uint(optarg, 0, UINT64_MAX, &v))
+                return cli_fail(CLI_EXIT_USAGE, "replay: --va-offset %s: expected a number",
+                                optarg);
+            ro->rw.va_offset = v;
+            ro->have_va_offset = true;
+            break;
+        case OPT_PKEY:
+            if (!cli_parse_uint(optarg, 0, 0xffff, &v))
+                return cli_fail(CLI_EXIT_USAGE, "replay: --pkey %s: expected 0 to 0xffff",
+                                optarg);
+            ro->rw.set_pkey = true;
+            ro->rw.pkey = (uint16_t)v;
+            break;
+        case OPT_SPORT:
+            if (!cli_parse_uint(optarg, 1, 65535, &v))
+                return cli_fail(CLI_EXIT_USAGE, "replay: --sport %s: expected 1 to 65535",
+                                optarg);
+            ro->rw.set_sport = true;
+            ro->rw.sport = (uint16_t)v;
+            break;
+        case OPT_KEEP_ICRC:
+            ro->rw.keep_icrc = true;
+            break;
+        case 'i':
+            ro->run.iface = optarg;
+            break;
+        case OPT_CAPTURE_IFACE:
+            ro->run.capture_iface = optarg;
+            break;
+        case 'x': {
+            char *end;
+            ro->run.speed = strtod(optarg, &end);
+            if (*end != '\0' || !(ro->run.speed > 0 && ro->run.speed < 1e6))
+                return cli_fail(CLI_EXIT_USAGE, "replay: -x %s: expected a multiplier above 0",
+                                optarg);
+            break;
+        }
+        case OPT_PPS:
+            if (!cli_parse_uint(optarg, 1, 1000000000, &v))
+                return cli_fail(CLI_EXIT_USAGE, "replay: --pps %s: expected 1 or more", optarg);
+            ro->run.pps = v;
+            break;
+        case OPT_TOPSPEED:
+            ro->run.topspeed = true;
+            break;
+        case OPT_LOOP:
+            if (!cli_parse_uint(optarg, 1, 1000000, &v))
+                return cli_fail(CLI_EXIT_USAGE, "replay: --loop %s: expected 1 or more",
+                                optarg);
+            ro->run.loop = (uint32_t)v;
+            break;
+        case OPT_NO_VALIDATE:
+            ro->validate = false;
+            break;
+        case 'V':
+            ro->validate = true;
+            break;
+        case OPT_PAYLOADS:
+            ro->payloads = true;
+            break;
+        case OPT_LENIENT:
+            if (strcmp(optarg, "rnr") != 0)
+                return cli_fail(CLI_EXIT_USAGE, "replay: --lenient %s: only rnr is known",
+                                optarg);
+            ro->lenient_rnr = true;
+            break;
+        case OPT_LINGER:
+            if (!cli_parse_uint(optarg, 1, 600000, &v))
+                return cli_fail(CLI_EXIT_USAGE, "replay: --linger %s: expected milliseconds",
+                                optarg);
+            ro->run.linger_ns = v * 1000000ull;
+            break;
+        case 'w':
+            ro->run.write = optarg;
+            break;
+        case OPT_TAP:
+            ro->tap = true;
+            break;
+        case OPT_JUNIT:
+            ro->junit = optarg;
+            break;
+        case OPT_PACKETS:
+            break;
+        case OPT_MESSAGES:
+            return cli_fail(CLI_EXIT_USAGE, "replay: --messages: not built yet; --packets "
+                            "replays the packets as captured");
+        case 'h':
+            fputs(usage, stdout);
+            return -1;
+        default:
+            return cli_fail(CLI_EXIT_USAGE, "replay: %s %s (try 'roceshark replay -h')",
+                            c == ':' ? "option needs a value:" : "unknown option",
+                            argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cli_fail(CLI_EXIT_USAGE, "replay: %s: unexpected argument", argv[optind]);
+    if (ro->file == NULL)
+        return cli_fail(CLI_EXIT_USAGE, "replay: give the capture: -r FILE");
+    return 0;
+}
+
+/* What a target needs that the options must give once a conversation is picked. */
+static int
+check_target(const struct replay_opts *ro, const struct rs_replay_trace *t)
+{
+    if (!ro->rw.set_src)
+        return cli_fail(CLI_EXIT_USAGE, "replay: give our address: --src IP");
+    if (!ro->have_target && !ro->have_dst)
+        return cli_fail(CLI_EXIT_USAGE, "replay: give the target: --target IP[:PORT] or "
+                        "--dst IP");
+    if (ro->have_target && ro->have_dst)
+        return cli_fail(CLI_EXIT_USAGE, "replay: --target and --dst both name the target");
+    if (ro->have_target && ro->rw.family != 4)
+        return cli_fail(CLI_EXIT_USAGE, "replay: --target is IPv4, and --src is not");
+    if (t->conv.family != 0 && t->conv.family != ro->rw.family)
+        return cli_fail(CLI_EXIT_USAGE, "replay: the conversation is IPv%u, --src IPv%u",
+                        t->conv.family, ro->rw.family);
+    return 0;
+}
+
+/* -i: frames leave with the interface's MAC, to the neighbour's for the target (when the
+ * kernel knows it; else the captured one stays). */
+static int
+iface_macs(struct replay_opts *ro)
+{
+    char err[RS_ERRBUF_SIZE];
+
+    if (!ro->rw.set_eth_src) {
+        if (rs_inject_iface_mac(ro->run.iface, ro->rw.eth_src, err) != 0)
+            return cli_fail(CLI_EXIT_CAPTURE, "replay: -i %s", err);
+        ro->rw.set_eth_src = true;
+    }
+    if (!ro->rw.set_eth_dst &&
+        rs_inject_neighbour_mac(ro->run.iface, ro->rw.family, ro->rw.dst, ro->rw.eth_dst,
+                                err) == 0)
+        ro->rw.set_eth_dst = true;
+    return 0;
+}
+
+static void
+describe(const struct rs_replay_trace *t, const struct replay_opts *ro,
+         const struct rs_replay_target *tg)
+{
+    char a[64], b[64], d[64];
+    int af = t->conv.family == 6 ? AF_INET6 : AF_INET;
+
+    inet_ntop(af, t->conv.requester, a, sizeof(a));
+    inet_ntop(af, t->conv.responder, b, sizeof(b));
+    inet_ntop(ro->rw.family == 6 ? AF_INET6 : AF_INET, ro->rw.dst, d, sizeof(d));
+    printf("replay: conversation %u, %s:0x%06x -> %s:0x%06x, %u requests and %u responses; "
+           "target %s", t->conv.id, a, t->conv.requester_qp & 0xffffff, b,
+           t->conv.responder_qp & 0xffffff, t->requests->len, t->responses->len, d);
+    if (tg != NULL)
+        printf(" QP 0x%06x R_Key 0x%08x VA 0x%llx PMTU %u", tg->qpn, tg->rkey,
+               (unsigned long long)tg->va, tg->pmtu);
+    printf("\n");
+    fflush(stdout);
+}
+
+static int
+validate(const struct replay_opts *ro, const struct rs_replay_trace *t,
+         const struct rs_replay_target *tg, GArray *got, GByteArray *got_bytes)
+{
+    struct rs_replay_compare_opts co = {
+        .lenient_rnr = ro->lenient_rnr, .payloads = ro->payloads,
+        .first_psn = rs_replay_first_psn(t), .psn_offset = ro->rw.psn_offset,
+        .psn_span = ro->run.psn_span, .trace_pmtu = t->conv.pmtu,
+        .target_pmtu = tg != NULL ? (uint16_t)tg->pmtu : 0};
+    struct rs_replay_result res;
+    char err[RS_ERRBUF_SIZE];
+    int rc = 0;
+
+    rs_replay_compare(&co, (const struct rs_replay_frame *)(void *)t->responses->data,
+                      t->responses->len, t->bytes->data,
+                      (const struct rs_replay_frame *)(void *)got->data, got->len,
+                      got_bytes->data, ro->run.loop, &res);
+    if (ro->tap)
+        rs_replay_print_tap(stdout, &res);
+    else
+        rs_replay_print(stdout, &res);
+    if (ro->junit != NULL && rs_replay_write_junit(ro->junit, ro->file, &res, err) != 0)
+        rc = cli_fail(CLI_EXIT_OUTPUT, "replay: --junit %s", err);
+    if (rc == 0)
+        rc = res.divergences->len > MAX_EXIT ? MAX_EXIT : (int)res.divergences->len;
+    rs_replay_result_free(&res);
+    return rc;
+}
+
+int
+cmd_replay(int argc, char **argv)
+{
+    struct replay_opts ro;
+    struct rs_replay_trace t;
+    struct rs_replay_target tg, *have_tg = NULL;
+    struct rs_decode_opts dopts;
+    char err[RS_ERRBUF_SIZE], iface[RS_IFACE_NAME_MAX];
+    int rc;
+
+    memset(&ro, 0, sizeof(ro));
+    ro.validate = true;
+    ro.run.loop = 1;
+    if ((rc = parse_args(&ro, argc, argv)) != 0)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    cli_catch_stop_signals();
+    rs_decode_opts_init(&dopts);
+    rc = rs_replay_trace_load(ro.file, &ro.pick, &dopts, stdout, &t, err);
+    if (rc == RS_ENOENT)
+        return cli_fail(CLI_EXIT_USAGE, "replay: %s", err);
+    if (rc != 0)
+        return cli_fail(CLI_EXIT_INPUT, "replay: %s", err);
+    if ((rc = check_target(&ro, &t)) != 0)
+        goto out;
+    if (ro.have_target) {
+        if (rs_replay_learn(&t, ro.rw.src, ro.target, ro.target_port, &tg, err) != 0) {
+            rc = cli_fail(CLI_EXIT_CAPTURE, "replay: --target: %s", err);
+            goto out;
+        }
+        rs_replay_apply_target(&t, &tg, ro.have_va_offset, &ro.rw);
+        have_tg = &tg;
+    }
+    if (ro.run.capture_iface == NULL && (ro.validate || ro.run.write != NULL)) {
+        if (rs_replay_iface_for(ro.rw.family, ro.rw.src, iface, sizeof(iface), err) != 0) {
+            rc = cli_fail(CLI_EXIT_USAGE, "replay: %s: say where with --capture-iface", err);
+            goto out;
+        }
+        ro.run.capture_iface = iface;
+    }
+    ro.rw.udp_socket = ro.run.iface == NULL;
+    if (ro.run.iface != NULL && (rc = iface_macs(&ro)) != 0)
+        goto out;
+    if (!ro.rw.set_sport && t.requests->len != 0) {
+        /* Over UDP every packet leaves from one port: the first request's. */
+        const struct rs_replay_frame *f = &g_array_index(t.requests, struct rs_replay_frame, 0);
+        ro.rw.sport = f->sport;
+        ro.rw.set_sport = ro.rw.udp_socket;
+    }
+    ro.run.psn_span = rs_replay_psn_span(&t);
+    ro.run.progress = isatty(STDERR_FILENO);
+    describe(&t, &ro, have_tg);
+
+    GArray *got = g_array_new(FALSE, FALSE, sizeof(struct rs_replay_frame));
+    GByteArray *got_bytes = g_byte_array_new();
+    struct rs_replay_run_stats st;
+    rc = rs_replay_run_packets(&t, &ro.rw, &ro.run, &dopts, got, got_bytes, &st, err);
+    if (rc != 0) {
+        rc = cli_fail(rc == RS_EIO && ro.run.write != NULL && strstr(err, ro.run.write)
+                      ? CLI_EXIT_OUTPUT : rc == RS_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_CAPTURE,
+                      "replay: %s", err);
+    } else {
+        fprintf(stderr, "replay: %llu packets sent in %.3f s (%.0f a second)",
+                (unsigned long long)st.sent, st.seconds,
+                st.seconds > 0 ? (double)st.sent / st.seconds : 0.0);
+        if (ro.run.capture_iface != NULL)
+            fprintf(stderr, ", %llu frames captured on %s (%llu dropped)",
+                    (unsigned long long)st.captured, ro.run.capture_iface,
+                    (unsigned long long)st.capture_drops);
+        fputc('\n', stderr);
+        if (ro.validate)
+            rc = validate(&ro, &t, have_tg, got, got_bytes);
+    }
+    g_array_free(got, TRUE);
+    g_byte_array_free(got_bytes, TRUE);
+out:
+    rs_replay_trace_free(&t);
+    return rc;
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * replay_report.c - a comparison's result for people (a line per
+ * divergence and a table), for TAP consumers and for JUnit XML.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include <roceshark/replay.h>
+
+static void
+frame_ref(char *buf, size_t size, uint64_t n)
+{
+    if (n != 0)
+        snprintf(buf, size, "%" PRIu64, n);
+    else
+        snprintf(buf, size, "-");
+}
+
+/* "capture frame 12, replay frame 31: FIELD: expected X, got Y [rule]" */
+static void
+divergence_line(FILE *f, const struct rs_replay_divergence *d)
+{
+    char c[24], r[24];
+
+    frame_ref(c, sizeof(c), d->capture_frame);
+    frame_ref(r, sizeof(r), d->replay_frame);
+    fprintf(f, "capture frame %s, replay frame %s: %s: expected %s, got %s [%s]", c, r,
+            d->field, d->expected, d->got, rs_replay_rule_name(d->rule));
+}
+
+static void
+xml_text(FILE *f, const char *s)
+{
+    for (; *s != '\0'; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+/* JUnit's message attribute: the same line, escaped. */
+static void
+divergence_xml(FILE *f, const struct rs_replay_divergence *d)
+{
+    char line[320];
+
+    snprintf(line, sizeof(line), "capture frame %" PRIu64 ", replay frame %" PRIu64
+             ": %s: expected %s, got %s", d->capture_frame, d->replay_frame, d->field,
+             d->expected, d->got);
+    xml_text(f, line);
+}
+
+void
+rs_replay_print(FILE *f, const struct rs_replay_result *res)
+{
+    for (unsigned i = 0; i < res->divergences->len; i++) {
+        fputs("divergence: ", f);
+        divergence_line(f, &g_array_index(res->divergences, struct rs_replay_divergence, i));
+        fputc('\n', f);
+    }
+    fprintf(f, "%-13s %9s %9s %9s %9s\n", "Rule", "Compared", "Same", "Allowed", "Diverged");
+    for (uint8_t r = 0; r < RS_REPLAY_RULE_COUNT; r++) {
+        const struct rs_replay_tally *t = &res->by_rule[r];
+        fprintf(f, "%-13s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "\n",
+                rs_replay_rule_name(r), t->compared, t->same, t->allowed, t->diverged);
+    }
+    fprintf(f, "%u divergence%s: %" PRIu64 " responses in the capture, %" PRIu64
+            " from the target in %u pass%s\n", res->divergences->len,
+            res->divergences->len == 1 ? "" : "s", res->expected, res->got, res->passes,
+            res->passes == 1 ? "" : "es");
+}
+
+void
+rs_replay_print_tap(FILE *f, const struct rs_replay_result *res)
+{
+    fprintf(f, "TAP version 13\n1..%d\n", RS_REPLAY_RULE_COUNT);
+    for (uint8_t r = 0; r < RS_REPLAY_RULE_COUNT; r++) {
+        const struct rs_replay_tally *t = &res->by_rule[r];
+        fprintf(f, "%s %u - %s: %" PRIu64 " compared, %" PRIu64 " allowed\n",
+                t->diverged == 0 ? "ok" : "not ok", r + 1, rs_replay_rule_name(r),
+                t->compared, t->allowed);
+        for (unsigned i = 0; i < res->divergences->len; i++) {
+            const struct rs_replay_divergence *d =
+                &g_array_index(res->divergences, struct rs_replay_divergence, i);
+            if (d->rule != r)
+                continue;
+            fputs("# ", f);
+            divergence_line(f, d);
+            fputc('\n', f);
+        }
+    }
+}
+
+int
+rs_replay_write_junit(const char *path, const char *name, const struct rs_replay_result *res,
+                      char *err)
+{
+    FILE *f = fopen(path, "w");
+
+    if (f == NULL)
+        return rs_error(err, RS_EIO, "%s: %s", path, strerror(errno));
+    unsigned failed = 0;
+    for (uint8_t r = 0; r < RS_REPLAY_RULE_COUNT; r++)
+        failed += res->by_rule[r].diverged != 0;
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"");
+    xml_text(f, name);
+    fprintf(f, "\" tests=\"%d\" failures=\"%u\">\n", RS_REPLAY_RULE_COUNT, failed);
+    for (uint8_t r = 0; r < RS_REPLAY_RULE_COUNT; r++) {
+        fprintf(f, "  <testcase classname=\"replay\" name=\"%s\">\n", rs_replay_rule_name(r));
+        for (unsigned i = 0; i < res->divergences->len; i++) {
+            const struct rs_replay_divergence *d =
+                &g_array_index(res->divergences, struct rs_replay_divergence, i);
+            if (d->rule != r)
+                continue;
+            fputs("    <failure message=\"", f);
+            divergence_xml(f, d);
+            fputs("\"/>\n", f);
+        }
+        fputs("  </testcase>\n", f);
+    }
+    fputs("</testsuite>\n", f);
+    if (fclose(f) != 0)
+        return rs_error(err, RS_EIO, "%s: %s", path, strerror(errno));
+    return 0;
+}

@@ -1,0 +1,227 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""roceshark replay: captured conversations played again against a live responder.
+
+1. Our requester and our responder talk under faults (a scenario script: a lost WRITE
+   packet, a lost READ response, SENDs, atomics), captured. Replaying the requester side
+   against a fresh responder gives zero divergences.
+2. The same replay against a responder with a smaller PMTU, through a wrong R_Key, and
+   against one with too few receive buffers: the divergences are found and named
+   (segmentation, NAK remote access error, RNR).
+3. The real captures' RC conversations (rxe's responder on real hosts) replayed against
+   our responder: every difference is zero or one IBTA allows, which the test names.
+4. The options: the conversation list, bad options, -w, --tap, --junit, --loop.
+"""
+import os
+import re
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+
+import rcpeer
+import rstest as t
+
+TMP = t.tempdir()
+NO_CONV = 1
+
+
+def responder(addr, extra=()):
+    return rcpeer.Responder(["--bind", addr, "--listen", "18515"] + list(extra))
+
+
+def replay(capture, src, dst, extra=(), conv="1"):
+    args = [t.ROCESHARK, "replay", "-r", capture, "--src", src, "--target", dst,
+            "--linger", "100"]
+    if conv is not None:
+        args += ["--conv", conv]
+    p = subprocess.run(args + list(extra), capture_output=True, text=True, timeout=120)
+    return p
+
+
+def divergences(out):
+    return [line for line in out.splitlines() if line.startswith("divergence: ")]
+
+
+def table(out):
+    """The summary table: rule -> (compared, same, allowed, diverged)."""
+    rows = {}
+    for line in out.splitlines():
+        m = re.match(r"^(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)$", line)
+        if m:
+            rows[m.group(1)] = tuple(int(x) for x in m.groups()[1:])
+    return rows
+
+
+def make_capture():
+    """Our requester against our responder under faults, as the wire saw it."""
+    src, dst = rcpeer.addresses(2)
+    script = os.path.join(TMP, "faults.script")
+    with open(script, "w") as f:
+        f.write("bind %s pmtu 1024 timeout 12\n" % src +
+                "connect %s side\n" % dst +
+                "fault drop times 1 dir tx if infiniband.bth.opcode == \"RC RDMA Write "
+                "Middle\" && infiniband.bth.psn == 2\n"
+                "fault drop times 1 dir rx if infiniband.bth.opcode == \"RC RDMA Read "
+                "Response Middle\"\n"
+                "post write 8192\n"
+                "post read 4096\n"
+                "post send 2000 count 4\n"
+                "post faa 5 offset 65536\n"
+                "post cas 5 9 offset 65536\n"
+                "post write_imm 100\n"
+                "expect completion ok\n")
+    capture = os.path.join(TMP, "faults.pcap")
+    r = responder(dst, ["--recv", "16", "--repost"])
+    p = subprocess.run([t.ROCESHARK, "inject", "--script", script, "-w", capture],
+                       capture_output=True, text=True, timeout=60)
+    r.stop()
+    t.check(p.returncode == 0, "the scenario that makes the capture: %s %s"
+            % (p.stdout, p.stderr))
+    stats = t.run([t.ROCESHARK, "read", "-q", "-r", capture, "-z", "conv,qp"]).stdout
+    print(stats)
+    return capture
+
+
+def test_same_target(capture):
+    src, dst = rcpeer.addresses(2)
+    r = responder(dst, ["--recv", "16", "--repost"])
+    out = os.path.join(TMP, "replay.pcap")
+    p = replay(capture, src, dst, ["-w", out])
+    r.stop()
+    print(p.stdout, p.stderr)
+    rows = table(p.stdout)
+    t.check(p.returncode == 0 and divergences(p.stdout) == [],
+            "a fresh responder answers as the captured one: rc %d, %s"
+            % (p.returncode, divergences(p.stdout)))
+    # What was compared: the READ's responses, the atomics' ACKs, the NAK of the lost
+    # WRITE packet, and the MSN.
+    t.check(rows.get("opcode", (0,))[0] >= 4, "READ responses compared: %s" % rows)
+    t.check(rows.get("ack-class", (0,))[0] >= 3, "ACKs and NAKs compared: %s" % rows)
+    t.check(rows.get("msn", (0,))[0] >= 3, "MSNs compared: %s" % rows)
+    # The replay's own capture holds what went and what came back.
+    got = t.run([t.ROCESHARK, "read", "-r", out, "-T", "fields", "-e", "ip.src",
+                 "-e", "infiniband.aeth.syndrome.error_code",
+                 "-e", "infiniband.aeth.syndrome.opcode"]).stdout.splitlines()
+    sent = sum(1 for x in got if x.startswith(src + "\t"))
+    want = int(t.run([t.ROCESHARK, "read", "-q", "-r", capture, "-z", "conv,qp"]).stdout
+               .split("\n")[4].split()[4])
+    t.check(sent == want, "-w keeps every request sent: %d of %d" % (sent, want))
+    t.check(any(x.split("\t")[1:] == ["0", "3"] for x in got),
+            "the replay's capture has the sequence NAK of the lost packet")
+    # --tap and --junit say the same.
+    r = responder(dst, ["--recv", "16", "--repost"])
+    junit = os.path.join(TMP, "replay.xml")
+    p = replay(capture, src, dst, ["--tap", "--junit", junit])
+    r.stop()
+    t.check(p.returncode == 0 and "1..9" in p.stdout and "not ok" not in p.stdout,
+            "--tap: nine rules, all ok: %s" % p.stdout)
+    suite = ET.parse(junit).getroot()
+    t.check(suite.get("tests") == "9" and suite.get("failures") == "0",
+            "--junit: %s" % ET.tostring(suite)[:200])
+
+
+def test_different_targets(capture):
+    src, dst = rcpeer.addresses(2)
+    # A smaller PMTU: the 1024-byte WRITE packets are invalid, the READ comes in more pieces.
+    r = responder(dst, ["--recv", "16", "--repost", "--pmtu", "256"])
+    p = replay(capture, src, dst)
+    r.stop()
+    print(p.stdout)
+    rules = {re.search(r"\[(\S+)\]$", x).group(1) for x in divergences(p.stdout)}
+    t.check(p.returncode > 0 and "segmentation" in rules,
+            "PMTU 256: segmentation divergences named: rc %d %s" % (p.returncode, rules))
+    # A wrong R_Key: the WRITE and the READ meet a remote access error.
+    cap_rkey = t.run([t.ROCESHARK, "read", "-r", capture, "-Y", "infiniband.reth", "-c", "1",
+                      "-T", "fields", "-e", "infiniband.reth.r_key"]).stdout.split()[0]
+    r = responder(dst, ["--recv", "16", "--repost"])
+    p = replay(capture, src, dst, ["--rkey-map", "%s:0x1234" % cap_rkey])
+    r.stop()
+    print(p.stdout)
+    t.check(p.returncode > 0 and any("NAK Remote Access Error [ack-class]" in x
+                                     for x in divergences(p.stdout)),
+            "a wrong R_Key: the remote access NAK is named: %s" % divergences(p.stdout))
+    # Too few receive buffers: the SENDs meet RNR NAKs.
+    r = responder(dst, ["--recv", "1"])
+    p = replay(capture, src, dst)
+    r.stop()
+    print(p.stdout)
+    t.check(p.returncode > 0 and any(x.endswith("[rnr]") and "RNR NAK" in x
+                                     for x in divergences(p.stdout)),
+            "one receive buffer: the RNR NAKs are named: %s" % divergences(p.stdout))
+    t.check(p.returncode == min(100, len(divergences(p.stdout))),
+            "the exit code is the number of divergences: %d" % p.returncode)
+
+
+# The real conversations, and what IBTA lets our responder do otherwise than rxe did there:
+# coalesce ACKs (rxe acknowledged every packet with AckReq).
+REAL = {
+    "rdma_write_bw": ["1"], "rdma_read_bw": ["1"], "rdma_atomic_bw": ["1"],
+    "rdma_send_bw": ["1"], "rdma_write_lat": ["1", "2"], "rdma_read_lat": ["1"],
+    "pingpong_rc": ["1", "2"], "rping": ["1", "2"],
+}
+REAL.update({"nccl_%s_node%d" % (kind, node): ["1", "2", "3", "4"]
+             for kind in ("nccl", "ring2", "tree2") for node in range(3)})
+
+
+def test_real_captures():
+    src, dst = rcpeer.addresses(2)
+    compared = 0
+    for name, convs in sorted(REAL.items()):
+        path = os.path.join(t.REAL_CAPTURES, "linlinw5_rdma_ib_tutorial__pcap_%s.pcap" % name)
+        for conv in convs:
+            # NCCL's buffers are 4 MiB apart: the region must hold them all.
+            r = responder(dst, ["--recv", "64", "--repost", "--mr", "8M"])
+            # NCCL's conversations last 10 s: 50 times as fast keeps the order and the pauses.
+            p = replay(path, src, dst, ["-x", "50"], conv=conv)
+            r.stop()
+            rows = table(p.stdout)
+            n = sum(v[0] for v in rows.values())
+            compared += n
+            allowed = {k: v[2] for k, v in rows.items() if v[2]}
+            print("%s conv %s: %d compared, allowed %s, %d divergences"
+                  % (name, conv, n, allowed, len(divergences(p.stdout))))
+            t.check(p.returncode == 0 and n > 0,
+                    "%s conv %s: our responder answers as rxe did: %s %s"
+                    % (name, conv, divergences(p.stdout), p.stderr))
+            # The only allowed difference is ACK coalescing.
+            t.check(set(allowed) <= {"completion", "extra"},
+                    "%s conv %s: allowed differences other than coalescing: %s"
+                    % (name, conv, allowed))
+    t.check(compared > 100, "responses compared across the real captures: %d" % compared)
+
+
+def test_options(capture):
+    src, dst = rcpeer.addresses(2)
+    p = subprocess.run([t.ROCESHARK, "replay", "-r", capture], capture_output=True, text=True)
+    t.check(p.returncode == NO_CONV and "RDMA QP conversations" in p.stdout and
+            p.stderr.startswith("roceshark: replay: ") and "--conv" in p.stderr,
+            "no pick: the list and exit 1: %d %s" % (p.returncode, p.stderr))
+    for args, why in ((["--conv", "9"], "no conversation 9"),
+                      (["--qp", "0x123456"], "no conversation has QP 0x123456"),
+                      (["--conv", "1", "--side", "responder"], "--side responder"),
+                      (["--conv", "1", "--lenient", "psn"], "only rnr"),
+                      (["--conv", "1", "--qpmap", "5"], "OLD:NEW"),
+                      (["--conv", "1"], "--src")):
+        p = subprocess.run([t.ROCESHARK, "replay", "-r", capture] + args,
+                           capture_output=True, text=True)
+        t.check(p.returncode == 1 and p.stderr.count("\n") == 1 and why in p.stderr,
+                "%s: one line naming %r, exit 1: %d %r" % (args, why, p.returncode, p.stderr))
+    # No target listening: exit 4, one line.
+    p = replay(capture, src, dst)
+    t.check(p.returncode == 4 and p.stderr.startswith("roceshark: replay: --target"),
+            "no target: %d %r" % (p.returncode, p.stderr))
+    # --loop: the PSNs go on, and each pass is compared.
+    r = responder(dst, ["--recv", "64", "--repost"])
+    p = replay(capture, src, dst, ["--loop", "3", "--topspeed"])
+    r.stop()
+    print(p.stdout)
+    t.check(p.returncode == 0 and "in 3 passes" in p.stdout,
+            "--loop 3 --topspeed: three passes, no divergence: %s" % divergences(p.stdout))
+
+
+capture = make_capture()
+test_options(capture)
+test_same_target(capture)
+test_different_targets(capture)
+test_real_captures()
+t.finish("replay")
