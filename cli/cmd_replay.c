@@ -39,7 +39,13 @@ static const char usage[] =
     "  --psn-offset N    added to PSNs     --va-offset N        added to VAs\n"
     "  --pkey P          the P_Key         --sport N            the UDP source port\n"
     "  --keep-icrc       keep the captured ICRCs (a bad one is replayed bad)\n"
-    "Sending (--packets, the default: the packets as captured, rewritten):\n"
+    "Modes:\n"
+    "  --packets         the packets as captured, rewritten (the default; stateless)\n"
+    "  --messages        the requester's messages (SEND, WRITE, READ, atomics, with their\n"
+    "                    lengths, immediates, data and offsets) done again by our requester\n"
+    "                    with its own retries and timers (needs --target); the capture's\n"
+    "                    sequence NAKs and retries are then not expected again\n"
+    "Sending (--packets):\n"
     "  -i IFACE          send with libpcap (Ethernet frames); default a UDP socket from --src\n"
     "  --capture-iface IFACE  where the answers are captured (default: the interface of\n"
     "                    --src; lo for 127.0.0.0/8 and ::1)\n"
@@ -68,6 +74,7 @@ struct replay_opts {
     struct rs_replay_rewrite rw;
     struct rs_replay_run_opts run;
     bool have_target, have_dst, have_va_offset, validate, tap, lenient_rnr, payloads;
+    bool messages;
     uint8_t target[4];
     uint16_t target_port;
 };
@@ -171,8 +178,7 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
         case OPT_SIDE:
             if (strcmp(optarg, "requester") != 0)
                 return cli_fail(CLI_EXIT_USAGE, "replay: --side %s: only the requester side "
-                                "replays (--side responder needs --messages, not built yet)",
-                                optarg);
+                                "replays (--side responder is not built yet)", optarg);
             break;
         case OPT_SRC:
             if (parse_ip("--src", optarg, &family, ro->rw.src) != 0)
@@ -289,10 +295,11 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
             ro->junit = optarg;
             break;
         case OPT_PACKETS:
+            ro->messages = false;
             break;
         case OPT_MESSAGES:
-            return cli_fail(CLI_EXIT_USAGE, "replay: --messages: not built yet; --packets "
-                            "replays the packets as captured");
+            ro->messages = true;
+            break;
         case 'h':
             fputs(usage, stdout);
             return -1;
@@ -320,6 +327,12 @@ check_target(const struct replay_opts *ro, const struct rs_replay_trace *t)
                         "--dst IP");
     if (ro->have_target && ro->have_dst)
         return cli_fail(CLI_EXIT_USAGE, "replay: --target and --dst both name the target");
+    if (ro->messages && !ro->have_target)
+        return cli_fail(CLI_EXIT_USAGE, "replay: --messages connects our requester to the "
+                        "target: give --target IP[:PORT]");
+    if (ro->messages && ro->run.iface != NULL)
+        return cli_fail(CLI_EXIT_USAGE, "replay: --messages sends from our RC transport's "
+                        "UDP port, not with -i");
     if (ro->have_target && ro->rw.family != 4)
         return cli_fail(CLI_EXIT_USAGE, "replay: --target is IPv4, and --src is not");
     if (t->conv.family != 0 && t->conv.family != ro->rw.family)
@@ -372,7 +385,7 @@ validate(const struct replay_opts *ro, const struct rs_replay_trace *t,
          const struct rs_replay_target *tg, GArray *got, GByteArray *got_bytes)
 {
     struct rs_replay_compare_opts co = {
-        .lenient_rnr = ro->lenient_rnr, .payloads = ro->payloads,
+        .lenient_rnr = ro->lenient_rnr, .payloads = ro->payloads, .messages = ro->messages,
         .first_psn = rs_replay_first_psn(t), .psn_offset = ro->rw.psn_offset,
         .psn_span = ro->run.psn_span, .trace_pmtu = t->conv.pmtu,
         .target_pmtu = tg != NULL ? (uint16_t)tg->pmtu : 0};
@@ -393,6 +406,28 @@ validate(const struct replay_opts *ro, const struct rs_replay_trace *t,
     if (rc == 0)
         rc = res.divergences->len > MAX_EXIT ? MAX_EXIT : (int)res.divergences->len;
     rs_replay_result_free(&res);
+    return rc;
+}
+
+/* --messages: the trace's work, done by our requester (one pass). */
+static int
+run_messages(struct replay_opts *ro, const struct rs_replay_trace *t,
+             const struct rs_replay_target *tg, const struct rs_decode_opts *dopts, GArray *got,
+             GByteArray *got_bytes, struct rs_replay_run_stats *st, char *err)
+{
+    GArray *msgs = g_array_new(FALSE, FALSE, sizeof(struct rs_replay_msg));
+    GByteArray *data = g_byte_array_new();
+    int rc = rs_replay_messages(t, msgs, data, err);
+
+    if (rc == 0) {
+        printf("replay: %u messages, %u bytes of SEND and WRITE data\n", msgs->len, data->len);
+        fflush(stdout);
+        ro->run.loop = 1;
+        rc = rs_replay_run_messages(t, msgs, data, &ro->rw, tg, &ro->run, dopts, got,
+                                    got_bytes, st, err);
+    }
+    g_array_free(msgs, TRUE);
+    g_byte_array_free(data, TRUE);
     return rc;
 }
 
@@ -451,7 +486,10 @@ cmd_replay(int argc, char **argv)
     GArray *got = g_array_new(FALSE, FALSE, sizeof(struct rs_replay_frame));
     GByteArray *got_bytes = g_byte_array_new();
     struct rs_replay_run_stats st;
-    rc = rs_replay_run_packets(&t, &ro.rw, &ro.run, &dopts, got, got_bytes, &st, err);
+    if (ro.messages)
+        rc = run_messages(&ro, &t, &tg, &dopts, got, got_bytes, &st, err);
+    else
+        rc = rs_replay_run_packets(&t, &ro.rw, &ro.run, &dopts, got, got_bytes, &st, err);
     if (rc != 0) {
         rc = cli_fail(rc == RS_EIO && ro.run.write != NULL && strstr(err, ro.run.write)
                       ? CLI_EXIT_OUTPUT : rc == RS_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_CAPTURE,

@@ -46,6 +46,9 @@ struct rs_replay_frame {
     bool has_reth;              /* RETH or AtomicETH: va, rkey (and dmalen for a RETH) */
     uint64_t va;
     uint32_t rkey, dmalen;
+    uint64_t swap_add, compare; /* an AtomicETH's operands */
+    bool has_imm, has_ieth;
+    uint32_t imm;               /* ImmDt, or the IETH's R_Key */
     bool has_atomic_ack;
     uint64_t orig;              /* the AtomicAckETH's original data */
     uint32_t payload_off, payload_len;  /* the IB payload, in the trace's buffer */
@@ -160,6 +163,9 @@ struct rs_replay_compare_opts {
     uint32_t first_psn;         /* the trace's first request PSN (rs_replay_first_psn) */
     uint32_t psn_offset;        /* what the replay added to the trace's PSNs */
     uint32_t psn_span;          /* PSNs of one pass (--loop): later passes are shifted by it */
+    bool messages;              /* --messages: the capture's sequence NAKs and the answers to
+                                   its retransmissions were its requester's retries, which
+                                   ours need not repeat */
     uint16_t trace_pmtu;        /* the capture's PMTU, and the target's, when known: a */
     uint16_t target_pmtu;       /* difference names divergences "segmentation" */
 };
@@ -232,6 +238,38 @@ int rs_replay_run_packets(const struct rs_replay_trace *trace,
  * answers to it are captured. */
 int rs_replay_iface_for(uint8_t family, const uint8_t *addr, char *name, size_t size,
                         char *err);
+
+struct rs_replay_target;
+
+/* --- Messages mode: the requester's work, done again by our requester --- */
+
+/* One message of the trace, as a work request would post it. */
+struct rs_replay_msg {
+    uint64_t frame;             /* its first packet in the capture */
+    uint8_t opcode;             /* enum rs_rc_wr_opcode */
+    uint32_t length;
+    uint64_t remote_offset;     /* from the trace's lowest VA */
+    uint32_t rkey;              /* as captured */
+    uint32_t imm;               /* ImmDt, or the R_Key a SEND with Invalidate names */
+    uint64_t compare_add, swap;
+    uint32_t data_off;          /* its bytes (SEND, WRITE) in the messages' data */
+};
+
+/* The trace's messages in PSN order, each packet taken once (retransmissions and
+ * duplicates are the transport's, not the work), with their payloads gathered in data.
+ * A message whose packets the capture lacks is RS_EINVAL, naming the PSN. */
+int rs_replay_messages(const struct rs_replay_trace *trace, GArray *msgs, GByteArray *data,
+                       char *err);
+
+/* Our requester (the RC transport on a UDP port at src) does msgs against the target
+ * learned as t, with the trace's QPN and first PSN and its own retries and timers, while
+ * the wire is captured as in packets mode. */
+int rs_replay_run_messages(const struct rs_replay_trace *trace, const GArray *msgs,
+                           const GByteArray *data, const struct rs_replay_rewrite *rw,
+                           const struct rs_replay_target *t,
+                           const struct rs_replay_run_opts *opts,
+                           const struct rs_decode_opts *dopts, GArray *got,
+                           GByteArray *got_bytes, struct rs_replay_run_stats *stats, char *err);
 
 /* --- The target's parameters, through its side channel (roceshark responder) --- */
 

@@ -288,7 +288,7 @@ compare_answer(struct cmp *m, const struct rs_replay_frame *e, enum cls c, uint3
             if (g->orig != e->orig) {
                 snprintf(a, sizeof(a), "0x%016" G_GINT64_MODIFIER "x", e->orig);
                 snprintf(b, sizeof(b), "0x%016" G_GINT64_MODIFIER "x", g->orig);
-                diverge(m, e, g, RS_REPLAY_RULE_PAYLOAD, "infiniband.atomicacketh.orig", a, b);
+                diverge(m, e, g, RS_REPLAY_RULE_PAYLOAD, "infiniband.atomicacketh.origremdt", a, b);
             }
         }
         return;
@@ -338,6 +338,14 @@ compare_msn(struct cmp *m, const struct rs_replay_frame *e, const struct rs_repl
     }
 }
 
+/* In messages mode a sequence NAK (the capture's or the target's) answered a requester's
+ * loss, and the retries it caused are that requester's own. */
+static bool
+retry_only(const struct cmp *m, const struct rs_replay_frame *f, enum cls c)
+{
+    return m->o->messages && c == C_NAK && (f->syndrome & 0x1f) == RS_NAK_PSN_SEQ_ERROR;
+}
+
 static void
 index_got(struct cmp *m)
 {
@@ -381,7 +389,7 @@ compare_extra(struct cmp *m, GHashTable *expected_keys)
         size_t first;
         got_find(m, (uint32_t)(m->got_keys[i] >> 32), (uint32_t)(m->got_keys[i] >> 3) &
                  0xffffff, c, &first);
-        if (first != i || c == C_ACK) {
+        if (first != i || c == C_ACK || retry_only(m, g, c)) {
             /* A duplicate answer (a retry), or an ACK the capture coalesced. */
             m->res->by_rule[RS_REPLAY_RULE_EXTRA].allowed++;
             continue;
@@ -441,6 +449,10 @@ rs_replay_compare(const struct rs_replay_compare_opts *opts,
                 continue;
             }
             g_hash_table_add(expected_keys, key);
+            if (retry_only(&m, e, c)) {
+                m.res->by_rule[RS_REPLAY_RULE_ACK_CLASS].allowed++;
+                continue;
+            }
             if (c == C_DATA)
                 compare_data(&m, e, got_find(&m, pass, rel, C_DATA, NULL));
             else

@@ -13,6 +13,8 @@
 #include <roceshark/rc.h>
 #include <roceshark/replay.h>
 
+#include "replay_int.h"
+
 int
 rs_replay_learn(const struct rs_replay_trace *trace, const uint8_t src[4], const uint8_t ip[4],
                 uint16_t port, struct rs_replay_target *t, char *err)
@@ -43,6 +45,7 @@ rs_replay_learn(const struct rs_replay_trace *trace, const uint8_t src[4], const
     return 0;
 }
 
+/* Whether the user's maps already say where from goes (perhaps to itself). */
 static bool
 mapped(const struct rs_replay_map *maps, unsigned n, uint32_t from)
 {
@@ -52,12 +55,26 @@ mapped(const struct rs_replay_map *maps, unsigned n, uint32_t from)
     return false;
 }
 
+uint64_t
+replay_lowest_va(const struct rs_replay_trace *trace)
+{
+    uint64_t lowest = UINT64_MAX;
+
+    for (unsigned i = 0; i < trace->requests->len; i++) {
+        const struct rs_replay_frame *f = &g_array_index(trace->requests,
+                                                         struct rs_replay_frame, i);
+        if (f->has_reth && f->va < lowest)
+            lowest = f->va;
+    }
+    return lowest;
+}
+
 void
 rs_replay_apply_target(const struct rs_replay_trace *trace, const struct rs_replay_target *t,
                        bool have_va_offset, struct rs_replay_rewrite *rw)
 {
     uint32_t qp = trace->conv.responder_qp;
-    uint64_t lowest = UINT64_MAX;
+    uint64_t lowest = replay_lowest_va(trace);
 
     if (qp != 0xffffffffu && !mapped(rw->qpmap, rw->n_qpmap, qp) &&
         rw->n_qpmap < RS_REPLAY_MAX_MAPS)
@@ -65,11 +82,8 @@ rs_replay_apply_target(const struct rs_replay_trace *trace, const struct rs_repl
     for (unsigned i = 0; i < trace->requests->len; i++) {
         const struct rs_replay_frame *f = &g_array_index(trace->requests,
                                                          struct rs_replay_frame, i);
-        if (!f->has_reth)
-            continue;
-        if (f->va < lowest)
-            lowest = f->va;
-        if (!mapped(rw->rkeymap, rw->n_rkeymap, f->rkey) && rw->n_rkeymap < RS_REPLAY_MAX_MAPS)
+        if (f->has_reth && !mapped(rw->rkeymap, rw->n_rkeymap, f->rkey) &&
+            rw->n_rkeymap < RS_REPLAY_MAX_MAPS)
             rw->rkeymap[rw->n_rkeymap++] = (struct rs_replay_map){f->rkey, t->rkey};
     }
     if (!have_va_offset && lowest != UINT64_MAX)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <roceshark/replay.h>
+#include <roceshark/script.h>
 
 static void
 frame_ref(char *buf, size_t size, uint64_t n)
@@ -28,32 +29,6 @@ divergence_line(FILE *f, const struct rs_replay_divergence *d)
     frame_ref(r, sizeof(r), d->replay_frame);
     fprintf(f, "capture frame %s, replay frame %s: %s: expected %s, got %s [%s]", c, r,
             d->field, d->expected, d->got, rs_replay_rule_name(d->rule));
-}
-
-static void
-xml_text(FILE *f, const char *s)
-{
-    for (; *s != '\0'; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
-
-/* JUnit's message attribute: the same line, escaped. */
-static void
-divergence_xml(FILE *f, const struct rs_replay_divergence *d)
-{
-    char line[320];
-
-    snprintf(line, sizeof(line), "capture frame %" PRIu64 ", replay frame %" PRIu64
-             ": %s: expected %s, got %s", d->capture_frame, d->replay_frame, d->field,
-             d->expected, d->got);
-    xml_text(f, line);
 }
 
 void
@@ -97,34 +72,37 @@ rs_replay_print_tap(FILE *f, const struct rs_replay_result *res)
     }
 }
 
+/* JUnit through the scenario scripts' writer: a testcase per rule, failed with its first
+ * divergence and the count of the others. */
 int
 rs_replay_write_junit(const char *path, const char *name, const struct rs_replay_result *res,
                       char *err)
 {
+    struct rs_script_result r[RS_REPLAY_RULE_COUNT];
     FILE *f = fopen(path, "w");
 
     if (f == NULL)
         return rs_error(err, RS_EIO, "%s: %s", path, strerror(errno));
-    unsigned failed = 0;
-    for (uint8_t r = 0; r < RS_REPLAY_RULE_COUNT; r++)
-        failed += res->by_rule[r].diverged != 0;
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"");
-    xml_text(f, name);
-    fprintf(f, "\" tests=\"%d\" failures=\"%u\">\n", RS_REPLAY_RULE_COUNT, failed);
-    for (uint8_t r = 0; r < RS_REPLAY_RULE_COUNT; r++) {
-        fprintf(f, "  <testcase classname=\"replay\" name=\"%s\">\n", rs_replay_rule_name(r));
-        for (unsigned i = 0; i < res->divergences->len; i++) {
+    for (uint8_t k = 0; k < RS_REPLAY_RULE_COUNT; k++) {
+        const struct rs_replay_tally *t = &res->by_rule[k];
+        r[k].ok = t->diverged == 0;
+        snprintf(r[k].text, sizeof(r[k].text), "%s", rs_replay_rule_name(k));
+        snprintf(r[k].evidence, sizeof(r[k].evidence), "%" PRIu64 " compared, %" PRIu64
+                 " allowed", t->compared, t->allowed);
+        for (unsigned i = 0; i < res->divergences->len && !r[k].ok; i++) {
             const struct rs_replay_divergence *d =
                 &g_array_index(res->divergences, struct rs_replay_divergence, i);
-            if (d->rule != r)
+            if (d->rule != k)
                 continue;
-            fputs("    <failure message=\"", f);
-            divergence_xml(f, d);
-            fputs("\"/>\n", f);
+            char line[400];
+            snprintf(line, sizeof(line), "capture frame %" PRIu64 ", replay frame %" PRIu64
+                     ": %s: expected %s, got %s (%" PRIu64 " divergences)", d->capture_frame,
+                     d->replay_frame, d->field, d->expected, d->got, t->diverged);
+            g_strlcpy(r[k].evidence, line, sizeof(r[k].evidence));
+            break;
         }
-        fputs("  </testcase>\n", f);
     }
-    fputs("</testsuite>\n", f);
+    rs_script_print_junit(f, name, r, RS_REPLAY_RULE_COUNT, 0.0);
     if (fclose(f) != 0)
         return rs_error(err, RS_EIO, "%s: %s", path, strerror(errno));
     return 0;

@@ -15,6 +15,8 @@
 #include <roceshark/replay.h>
 #include <roceshark/wire.h>
 
+#include "replay_int.h"
+
 /* Decimal or 0x hex. strtoull alone would also take spaces, signs and octal. */
 static bool
 parse_number(const char *s, const char **end, uint64_t *v)
@@ -54,8 +56,8 @@ rs_replay_map_add(struct rs_replay_map *maps, unsigned *n, const char *arg, uint
 }
 
 /* v through the maps; what none maps stays. */
-static uint32_t
-map(const struct rs_replay_map *maps, unsigned n, uint32_t v)
+uint32_t
+replay_map(const struct rs_replay_map *maps, unsigned n, uint32_t v)
 {
     for (unsigned i = 0; i < n; i++)
         if (maps[i].from == v)
@@ -68,7 +70,7 @@ static void
 rewrite_remote(const struct rs_replay_rewrite *rw, uint8_t *h)
 {
     rs_store_be64(h, rs_load_be64(h) + rw->va_offset);
-    rs_store_be32(h + 8, map(rw->rkeymap, rw->n_rkeymap, rs_load_be32(h + 8)));
+    rs_store_be32(h + 8, replay_map(rw->rkeymap, rw->n_rkeymap, rs_load_be32(h + 8)));
 }
 
 /* An IP address, or a RoCEv1 GID: the IPv6 address itself, an IPv4 one as
@@ -175,7 +177,7 @@ rs_replay_rewrite(const struct rs_replay_rewrite *rw, uint8_t *frame, uint32_t c
     uint8_t *bth = frame + pkt.span[RS_LAYER_BTH].off;
     if (rw->set_pkey)
         rs_store_be16(bth + 2, rw->pkey);
-    rs_store_be24(bth + 5, map(rw->qpmap, rw->n_qpmap, rs_load_be24(bth + 5)));
+    rs_store_be24(bth + 5, replay_map(rw->qpmap, rw->n_qpmap, rs_load_be24(bth + 5)));
     rs_store_be24(bth + 9, (rs_load_be24(bth + 9) + rw->psn_offset) & 0xffffff);
     if (rs_packet_has(&pkt, RS_LAYER_RETH))
         rewrite_remote(rw, frame + pkt.span[RS_LAYER_RETH].off);

@@ -1,16 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * replay_run.c - packets mode: the trace's requests, rewritten and paced,
- * go out through a sender of inject/, while a libpcap capture on its own
- * thread keeps what passes between us and the target. The capture is what
- * -w writes and what the pipeline then reads for the comparison: the
- * target's answers are judged from the wire, as the capture's were.
+ * replay_run.c - packets mode: the trace's requests, rewritten and paced
+ * (as recorded, -x, --pps or --topspeed), go out through a sender of
+ * inject/ while replay_capture.c keeps what comes back.
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <ifaddrs.h>
 #include <netinet/in.h>
-#include <stdatomic.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -18,87 +14,13 @@
 
 #include <roceshark/capture.h>
 #include <roceshark/inject.h>
-#include <roceshark/pcapio.h>
-#include <roceshark/pipeline.h>
 #include <roceshark/rc.h>
 #include <roceshark/replay.h>
 #include <roceshark/wire.h>
 
+#include "replay_int.h"
+
 #define ROCEV2_PORT 4791
-#define QUIET_CHECK_NS 5000000ull
-
-/* A captured frame: this header, then caplen bytes. */
-struct rec {
-    int64_t sec;
-    uint32_t nsec;
-    uint32_t caplen, len;
-};
-
-struct catcher {
-    struct rs_source *src;
-    GByteArray *frames;
-    uint64_t count;
-    atomic_uint_fast64_t last_ns;   /* CLOCK_MONOTONIC of the last frame; 0 none */
-    int rc;
-    char err[RS_ERRBUF_SIZE];
-};
-
-static gpointer
-catch_frames(gpointer arg)
-{
-    struct catcher *c = arg;
-    struct rs_frame fr;
-    int rc;
-
-    while ((rc = rs_source_next(c->src, &fr, c->err)) > 0) {
-        if (rc == RS_SOURCE_IDLE)
-            continue;
-        struct rec h = {fr.ts_sec, fr.ts_nsec, fr.caplen, fr.len};
-        g_byte_array_append(c->frames, (const guint8 *)&h, sizeof(h));
-        g_byte_array_append(c->frames, fr.data, fr.caplen);
-        c->count++;
-        atomic_store(&c->last_ns, rs_rc_now_ns());
-    }
-    c->rc = rc;
-    return NULL;
-}
-
-static void
-addr_text(uint8_t family, const uint8_t *a, char *buf, size_t size)
-{
-    inet_ntop(family == 6 ? AF_INET6 : AF_INET, a, buf, (socklen_t)size);
-}
-
-static int
-start_capture(const struct rs_replay_trace *trace, const struct rs_replay_rewrite *rw,
-              const char *iface, struct catcher *c, char *err)
-{
-    struct rs_live_opts lo;
-    char filter[256], a[64], b[64];
-    int rc;
-
-    memset(&lo, 0, sizeof(lo));
-    if (trace->conv.family == 4 || trace->conv.family == 6) {
-        addr_text(rw->family, rw->src, a, sizeof(a));
-        addr_text(rw->family, rw->dst, b, sizeof(b));
-        snprintf(filter, sizeof(filter), "udp port %d and host %s and host %s", ROCEV2_PORT,
-                 a, b);
-    } else {
-        snprintf(filter, sizeof(filter), "ether proto 0x8915");
-    }
-    lo.filter = filter;
-    lo.immediate = true;
-    lo.idle_ms = 20;
-    if ((rc = rs_source_create_iface(iface, &c->src, err)) < 0)
-        return rc;
-    if ((rc = rs_source_activate(c->src, &lo, err)) < 0) {
-        rs_source_close(c->src);
-        c->src = NULL;
-        return rc;
-    }
-    c->frames = g_byte_array_new();
-    return 0;
-}
 
 static int
 open_sender(const struct rs_replay_trace *trace, const struct rs_replay_rewrite *rw,
@@ -149,8 +71,8 @@ open_answer_port(const struct rs_replay_rewrite *rw)
     return fd;
 }
 
-static void
-sleep_until(uint64_t t)
+void
+replay_sleep_until(uint64_t t)
 {
     struct timespec ts = {(time_t)(t / 1000000000ull), (long)(t % 1000000000ull)};
 
@@ -217,7 +139,7 @@ send_all(const struct rs_replay_trace *trace, const struct rs_replay_rewrite *rw
             if ((rc = rs_replay_rewrite(&pass_rw, buf, f->len, trace->linktype, dopts, err)) != 0)
                 break;
             if (!o->topspeed)
-                sleep_until(start + due_ns(trace, o, index, i));
+                replay_sleep_until(start + due_ns(trace, o, index, i));
             struct rs_inject_frame fr = {buf, f->len, f->l3, encap[f->encap]};
             if ((rc = rs_inject_send(s, &fr, err)) != 0)
                 break;
@@ -240,92 +162,6 @@ send_all(const struct rs_replay_trace *trace, const struct rs_replay_rewrite *rw
     return rc;
 }
 
-/* Waits until the wire has been quiet for linger (answers come later than requests). */
-static void
-wait_quiet(struct catcher *c, uint64_t linger)
-{
-    uint64_t sent_done = rs_rc_now_ns();
-
-    for (;;) {
-        uint64_t now = rs_rc_now_ns(), last = atomic_load(&c->last_ns);
-        uint64_t since = last > sent_done ? last : sent_done;
-        if (now >= since + linger)
-            return;
-        sleep_until(now + QUIET_CHECK_NS);
-    }
-}
-
-static bool
-from_target(const struct rs_packet *pkt, const struct rs_replay_rewrite *rw)
-{
-    if (rs_packet_has(pkt, RS_LAYER_IPV4))
-        return memcmp(rs_packet_at(pkt, RS_LAYER_IPV4) + 12, rw->dst, 4) == 0;
-    if (rs_packet_has(pkt, RS_LAYER_IPV6))
-        return memcmp(rs_packet_at(pkt, RS_LAYER_IPV6) + 8, rw->dst, 16) == 0;
-    return true;        /* RoCEv1 on its own wire: the opcode tells */
-}
-
-static bool
-is_response(uint8_t opcode)
-{
-    uint8_t op = rs_ib_opcode_info(opcode)->op;
-
-    return op == RS_OP_READ_RESP || op == RS_OP_ACK || op == RS_OP_ATOMIC_ACK;
-}
-
-/* -w, and the target's answers through the pipeline. */
-static int
-digest(const struct catcher *c, int linktype, const struct rs_replay_rewrite *rw,
-       const struct rs_replay_run_opts *o, const struct rs_decode_opts *dopts, GArray *got,
-       GByteArray *got_bytes, char *err)
-{
-    struct rs_writer *w = NULL;
-    struct rs_pipeline_opts po;
-    struct rs_pipeline *pipe;
-    int rc;
-
-    if (o->write != NULL) {
-        struct rs_writer_opts wo = {.path = o->write, .linktype = linktype,
-                                    .snaplen = RS_CAPTURE_SNAPLEN};
-        if ((rc = rs_writer_open(&wo, &w, err)) < 0)
-            return rc;
-    }
-    rs_pipeline_opts_init(&po);
-    po.decode = *dopts;
-    if ((rc = rs_pipeline_new(&po, &pipe, err)) < 0) {
-        if (w != NULL)
-            rs_writer_close(w, NULL, NULL);
-        return rc;
-    }
-    uint64_t number = 0;
-    for (size_t at = 0; at + sizeof(struct rec) <= c->frames->len && rc == 0;) {
-        struct rec h;
-        memcpy(&h, c->frames->data + at, sizeof(h));
-        const uint8_t *data = c->frames->data + at + sizeof(h);
-        at += sizeof(h) + h.caplen;
-        struct rs_frame fr = {.data = data, .caplen = h.caplen, .len = h.len,
-                              .linktype = linktype, .number = ++number, .ts_sec = h.sec,
-                              .ts_nsec = h.nsec, .ts_digits = 6};
-        if (w != NULL && (rc = rs_writer_write(w, &fr, err)) < 0)
-            break;
-        const struct rs_pipeline_result *r = rs_pipeline_process(pipe, &fr);
-        if (!rs_packet_has(&r->pkt, RS_LAYER_BTH) || !is_response(r->pkt.opcode) ||
-            !from_target(&r->pkt, rw))
-            continue;
-        struct rs_replay_frame g;
-        rs_replay_frame_of(&r->pkt, got_bytes->len, &g);
-        g_byte_array_append(got_bytes, data, h.caplen);
-        g_array_append_val(got, g);
-    }
-    rs_pipeline_free(pipe);
-    if (w != NULL) {
-        int wrc = rs_writer_close(w, NULL, rc == 0 ? err : NULL);
-        if (rc == 0)
-            rc = wrc;
-    }
-    return rc < 0 ? rc : 0;
-}
-
 int
 rs_replay_run_packets(const struct rs_replay_trace *trace, const struct rs_replay_rewrite *rw,
                       const struct rs_replay_run_opts *o, const struct rs_decode_opts *dopts,
@@ -333,85 +169,28 @@ rs_replay_run_packets(const struct rs_replay_trace *trace, const struct rs_repla
                       char *err)
 {
     struct rs_inject_sender *s = NULL;
-    struct catcher c;
+    struct replay_capture c;
     int rc;
 
     memset(st, 0, sizeof(*st));
-    memset(&c, 0, sizeof(c));
-    atomic_init(&c.last_ns, 0);
     if (trace->requests->len == 0)
         return rs_error(err, RS_EINVAL, "the conversation has no requests to replay");
-    /* Without a capture (no validation, no -w) the run only sends, as tcpreplay does. */
-    if (o->capture_iface != NULL && (rc = start_capture(trace, rw, o->capture_iface, &c, err)) < 0)
+    if ((rc = open_sender(trace, rw, o, &s, err)) < 0)
         return rc;
-    if ((rc = open_sender(trace, rw, o, &s, err)) < 0) {
-        if (c.src != NULL) {
-            rs_source_close(c.src);
-            g_byte_array_free(c.frames, TRUE);
-        }
+    /* Without a capture (no validation, no -w) the run only sends, as tcpreplay does. */
+    if ((rc = replay_capture_start(trace, rw, o->capture_iface, &c, err)) < 0) {
+        rs_inject_close(s, NULL, NULL);
         return rc;
     }
     int answers = o->iface == NULL ? open_answer_port(rw) : -1;
-    GThread *th = c.src != NULL ? g_thread_new("replay-capture", catch_frames, &c) : NULL;
-
     rc = send_all(trace, rw, o, dopts, s, st, err);
     int crc = rs_inject_close(s, NULL, rc == 0 ? err : NULL);
     if (rc == 0)
         rc = crc;
-    if (th != NULL) {
-        wait_quiet(&c, o->linger_ns != 0 ? o->linger_ns : 200000000ull);
-        rs_source_break(c.src);
-        g_thread_join(th);
-    }
+    crc = replay_capture_finish(&c, rw, o, dopts, got, got_bytes, st, rc == 0 ? err : NULL);
+    if (rc == 0)
+        rc = crc;
     if (answers >= 0)
         close(answers);
-    if (th == NULL)
-        return rc;
-    struct rs_source_stats ss;
-    if (rs_source_stats(c.src, &ss, NULL) == 0)
-        st->capture_drops = ss.kernel_drops + ss.iface_drops;
-    int linktype = rs_source_linktype(c.src);
-    rs_source_close(c.src);
-    st->captured = c.count;
-    if (rc == 0 && c.rc < 0)
-        rc = rs_error(err, c.rc, "%s", c.err);
-    if (rc == 0)
-        rc = digest(&c, linktype, rw, o, dopts, got, got_bytes, err);
-    g_byte_array_free(c.frames, TRUE);
     return rc;
-}
-
-int
-rs_replay_iface_for(uint8_t family, const uint8_t *addr, char *name, size_t size, char *err)
-{
-    static const uint8_t loopback6[16] = {[15] = 1};
-    struct ifaddrs *list;
-
-    if ((family == 4 && addr[0] == 127) || (family == 6 && memcmp(addr, loopback6, 16) == 0)) {
-        snprintf(name, size, "lo");
-        return 0;
-    }
-    if (getifaddrs(&list) != 0)
-        return rs_error(err, RS_EIO, "the interfaces: %s", strerror(errno));
-    int rc = RS_ENOENT;
-    for (struct ifaddrs *i = list; i != NULL && rc != 0; i = i->ifa_next) {
-        if (i->ifa_addr == NULL)
-            continue;
-        const void *a = NULL;
-        if (family == 4 && i->ifa_addr->sa_family == AF_INET)
-            a = &((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr;
-        else if (family == 6 && i->ifa_addr->sa_family == AF_INET6)
-            a = &((struct sockaddr_in6 *)(void *)i->ifa_addr)->sin6_addr;
-        if (a != NULL && memcmp(a, addr, family == 6 ? 16 : 4) == 0) {
-            snprintf(name, size, "%s", i->ifa_name);
-            rc = 0;
-        }
-    }
-    freeifaddrs(list);
-    if (rc != 0) {
-        char text[64];
-        inet_ntop(family == 6 ? AF_INET6 : AF_INET, addr, text, sizeof(text));
-        return rs_error(err, RS_ENOENT, "no interface of this host has %s", text);
-    }
-    return 0;
 }

@@ -55,8 +55,18 @@ rs_replay_frame_of(const struct rs_packet *pkt, uint32_t off, struct rs_replay_f
         out->has_reth = true;
         out->va = rs_load_be64(h);
         out->rkey = rs_load_be32(h + 8);
-        if (ext == RS_LAYER_RETH)
+        if (ext == RS_LAYER_RETH) {
             out->dmalen = rs_load_be32(h + 12);
+        } else {
+            out->swap_add = rs_load_be64(h + 12);
+            out->compare = rs_load_be64(h + 20);
+        }
+    }
+    enum rs_layer imm = rs_packet_has(pkt, RS_LAYER_IMMDT) ? RS_LAYER_IMMDT : RS_LAYER_IETH;
+    if (rs_packet_has(pkt, imm)) {
+        out->has_imm = imm == RS_LAYER_IMMDT;
+        out->has_ieth = imm == RS_LAYER_IETH;
+        out->imm = rs_load_be32(rs_packet_at(pkt, imm));
     }
     if (rs_packet_has(pkt, RS_LAYER_ATOMICACKETH)) {
         out->has_atomic_ack = true;

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * replay_int.h - what the replay's two modes share: the capture of the wire
+ * between us and the target.
+ */
+#ifndef ROCESHARK_REPLAY_INT_H
+#define ROCESHARK_REPLAY_INT_H
+
+#include <stdatomic.h>
+
+#include <roceshark/capture.h>
+#include <roceshark/replay.h>
+
+struct replay_capture {
+    struct rs_source *src;      /* NULL: nothing is captured */
+    GThread *thread;
+    GByteArray *frames;         /* struct replay_rec and the bytes, frame after frame */
+    uint64_t count;
+    atomic_uint_fast64_t last_ns;   /* CLOCK_MONOTONIC of the last frame; 0 none */
+    int rc;
+    char err[RS_ERRBUF_SIZE];
+};
+
+/* Starts capturing the frames between rw's src and dst on iface (NULL: c captures
+ * nothing, and finishing it only counts). */
+int replay_capture_start(const struct rs_replay_trace *trace, const struct rs_replay_rewrite *rw,
+                         const char *iface, struct replay_capture *c, char *err);
+/* Waits until the wire has been quiet for opts->linger_ns, stops, writes -w, and hands
+ * the target's answers to got (see rs_replay_run_packets). Frees what c holds. */
+int replay_capture_finish(struct replay_capture *c, const struct rs_replay_rewrite *rw,
+                          const struct rs_replay_run_opts *opts,
+                          const struct rs_decode_opts *dopts, GArray *got,
+                          GByteArray *got_bytes, struct rs_replay_run_stats *stats, char *err);
+
+/* The lowest VA the trace's RETHs and AtomicETHs name (UINT64_MAX: none). */
+uint64_t replay_lowest_va(const struct rs_replay_trace *trace);
+
+/* v through maps: the first entry from v, or v itself. */
+uint32_t replay_map(const struct rs_replay_map *maps, unsigned n, uint32_t v);
+
+/* Sleeps until CLOCK_MONOTONIC reads t nanoseconds. */
+void replay_sleep_until(uint64_t t);
+
+#endif /* ROCESHARK_REPLAY_INT_H */
