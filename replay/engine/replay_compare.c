@@ -370,6 +370,19 @@ index_got(struct cmp *m)
     }
 }
 
+/* The capture's first positive acknowledgement of rel or a later PSN: the ACK that
+ * covered rel there. */
+static const struct rs_replay_frame *
+covering_ack(const struct cmp *m, uint32_t rel)
+{
+    for (size_t i = 0; i < m->n_exp; i++) {
+        const struct rs_replay_frame *e = &m->exp[i];
+        if (acks(e, class_of(e)) && rel_psn(e->psn, m->o->first_psn) >= rel)
+            return e;
+    }
+    return NULL;
+}
+
 /* What the target sent that the capture has no counterpart for. */
 static void
 compare_extra(struct cmp *m, GHashTable *expected_keys)
@@ -395,10 +408,15 @@ compare_extra(struct cmp *m, GHashTable *expected_keys)
             continue;
         }
         uint8_t rule = c == C_NAK || c == C_RNR ? class_rule(m, NULL, g) : RS_REPLAY_RULE_EXTRA;
+        /* A NAK where the capture's responder acknowledged the PSN with a later ACK. */
+        const struct rs_replay_frame *e = c == C_NAK || c == C_RNR ?
+            covering_ack(m, (uint32_t)(m->got_keys[i] >> 3) & 0xffffff) : NULL;
+        char a[64];
+        response_text(e, a, sizeof(a));
         tally(m, rule, false);
         response_text(g, b, sizeof(b));
-        diverge(m, NULL, g, rule, c == C_DATA || c == C_ATOMIC ? "infiniband.bth.opcode" :
-                "infiniband.aeth.syndrome", "none", b);
+        diverge(m, e, g, rule, c == C_DATA || c == C_ATOMIC ? "infiniband.bth.opcode" :
+                "infiniband.aeth.syndrome", a, b);
     }
 }
 

@@ -127,7 +127,8 @@ rs_replay_run_messages(const struct rs_replay_trace *trace, const GArray *msgs,
         rc = rs_error(err, RS_EINVAL, "--messages runs our requester, which is IPv4");
         goto out;
     }
-    memcpy(buf, data->data, data->len);
+    if (data->len != 0)
+        memcpy(buf, data->data, data->len);
     rs_rc_udp_opts_init(&uo);
     memcpy(uo.ip, rw->src, 4);
     if ((rc = rs_rc_udp_open(&udp, &uo, err)) < 0)
