@@ -15,13 +15,12 @@ into build/ (Release or RelWithDebInfo), with Debian's python3 (which has scapy)
 (tcpreplay, network namespaces)."""
 import argparse
 import os
-import re
 import socket
 import subprocess
 import sys
 import time
 
-from benchutil import DATA, ROOT, RS
+from benchutil import DATA, ROOT, RS, tcpreplay_sent, timed_run as timed
 RS = os.environ.get("ROCESHARK", RS)
 
 sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
@@ -31,14 +30,6 @@ WRITE = ('bth(opcode="RC RDMA Write Only", psn=inc(0)) / reth(va=0x1000, r_key=0
          'dmalen=64) / payload(len=64)')
 SMALL = 'bth(opcode="RC Send Only", psn=inc(0)) / payload(len=4)'
 SRC, DST = "127.0.93.1", "127.0.93.2"
-
-
-def timed(cmd):
-    t0 = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise SystemExit("%s: %s" % (" ".join(cmd), p.stderr.strip()))
-    return time.perf_counter() - t0, p
 
 
 def scapy_packets(n, small):
@@ -80,8 +71,7 @@ def onto_loopback(n):
     small = os.path.join(DATA, "inject_replay.pcap")
     timed([RS, "inject", "-w", small, "-c", str(nu)] + addrs + [WRITE])
     t_tr, p = timed(["tcpreplay", "--topspeed", "-i", "lo", small])
-    m = re.search(r"Actual: (\d+) packets", p.stdout)
-    sent_tr = int(m.group(1)) if m else nu
+    sent_tr = tcpreplay_sent(p.stdout, nu)
     from scapy.layers.inet import IP
     from scapy.sendrecv import send
     nsend = max(n // 1000, 100)
@@ -111,8 +101,7 @@ def out_of_veth(n):
                                    "eth.dst=02:00:00:00:00:02", SMALL]))
         best["roceshark"] = max(best["roceshark"], nv / t_rs)
         t_tr, p = timed(pair.in_a(["tcpreplay", "--topspeed", "-i", pair.if_a, ref]))
-        m = re.search(r"Actual: (\d+) packets", p.stdout)
-        best["tcpreplay"] = max(best["tcpreplay"], (int(m.group(1)) if m else nv) / t_tr)
+        best["tcpreplay"] = max(best["tcpreplay"], tcpreplay_sent(p.stdout, nv) / t_tr)
     pair.remove()
     print("out of a veth pair, RC SEND Only, 62-byte frames (best of 3, whole runs)")
     print("  roceshark inject -i --topspeed %10.0f packets/s (%d packets, pcap_inject)"

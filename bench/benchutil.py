@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """benchutil.py : what the benchmark scripts share: where things are, generating a capture
-once into bench/data/, and timing a command."""
+once into bench/data/, timing a command, and reading tcpreplay's count."""
 import os
+import re
 import subprocess
 import time
 
@@ -30,3 +31,19 @@ def timed(cmd, out_path=None):
     finally:
         if out_path:
             out.close()
+
+
+def timed_run(cmd):
+    """(wall seconds, CompletedProcess with its text output) of cmd; exits with its stderr
+    when it fails."""
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit("%s: %s" % (" ".join(cmd), p.stderr.strip()))
+    return time.perf_counter() - t0, p
+
+
+def tcpreplay_sent(stdout, default):
+    """The packets tcpreplay says it sent ("Actual: N packets ..."), else default."""
+    m = re.search(r"Actual: (\d+) packets", stdout)
+    return int(m.group(1)) if m else default

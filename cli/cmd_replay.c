@@ -99,7 +99,7 @@ parse_target(const char *arg, struct replay_opts *ro)
     char host[64];
     const char *colon = strrchr(arg, ':');
     unsigned long long port = SIDE_PORT;
-    uint8_t family;
+    uint8_t family = 0;
 
     snprintf(host, sizeof(host), "%.*s", colon != NULL ? (int)(colon - arg) : (int)strlen(arg),
              arg);
@@ -151,7 +151,7 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     unsigned long long v;
-    uint8_t family;
+    uint8_t family = 0;
     char err[RS_ERRBUF_SIZE];
     int c;
 

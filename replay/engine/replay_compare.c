@@ -399,7 +399,7 @@ compare_extra(struct cmp *m, GHashTable *expected_keys)
         if (m->reported[i] || g_hash_table_contains(expected_keys, &m->got_keys[i]))
             continue;
         enum cls c = class_of(g);
-        size_t first;
+        size_t first = i;
         got_find(m, (uint32_t)(m->got_keys[i] >> 32), (uint32_t)(m->got_keys[i] >> 3) &
                  0xffffff, c, &first);
         if (first != i || c == C_ACK || retry_only(m, g, c)) {

@@ -4,10 +4,11 @@
  * with what the replay rewrites and what the comparison reads of each
  * packet.
  *
- * Two passes through the pipeline: the first finds the conversation (its id
- * is the one -z conv,qp shows, which the analysis hands out as
- * conversations appear), the second keeps its packets. A file read twice
- * costs far less than keeping every packet of a big capture in memory.
+ * The conversation's id is the one -z conv,qp shows, which the analysis
+ * hands out as conversations appear, so a pass through the pipeline keeps
+ * the frames of --conv N as it goes. --qp takes a first pass to find the
+ * id: a file read twice costs far less than keeping every packet of a big
+ * capture in memory.
  */
 #include <string.h>
 
@@ -173,48 +174,65 @@ print_table(FILE *list, const struct rs_analyzer *an)
     rs_out_free(&o);
 }
 
+/* No conversation picked, or none such: the table to pick from, and why. */
+static int
+not_picked(const char *path, const struct rs_replay_pick *pick, const struct rs_analyzer *an,
+           FILE *list, char *err)
+{
+    print_table(list, an);
+    if (pick->conv == 0 && !pick->by_qp)
+        return rs_error(err, RS_ENOENT, "%s: pick a conversation with --conv N or --qp QPN",
+                        path);
+    if (pick->by_qp)
+        return rs_error(err, RS_ENOENT, "%s: no conversation has QP 0x%06x", path, pick->qp);
+    return rs_error(err, RS_ENOENT, "%s: no conversation %u", path, pick->conv);
+}
+
 int
 rs_replay_trace_load(const char *path, const struct rs_replay_pick *pick,
                      const struct rs_decode_opts *dopts, FILE *list,
                      struct rs_replay_trace *trace, char *err)
 {
     struct find f = {pick, pick->conv, 0};
+    struct keep k = {trace, 0};
     struct rs_pipeline *pipe = NULL;
     struct rs_conv_stats st;
     int rc, linktype;
 
     memset(trace, 0, sizeof(*trace));
-    if ((rc = each_frame(path, dopts, find_frame, &f, &pipe, &linktype, err)) < 0)
+    trace->bytes = g_byte_array_new();
+    trace->requests = g_array_new(FALSE, FALSE, sizeof(struct rs_replay_frame));
+    trace->responses = g_array_new(FALSE, FALSE, sizeof(struct rs_replay_frame));
+    /* By id, one pass keeps the frames as the ids are handed out; by QP, the first pass
+     * finds the id (a requester's QPN shows only in responses, after the requests). */
+    trace->conv.id = pick->conv;
+    if (pick->conv != 0)
+        rc = each_frame(path, dopts, keep_frame, &k, &pipe, &linktype, err);
+    else
+        rc = each_frame(path, dopts, find_frame, &f, &pipe, &linktype, err);
+    if (rc < 0) {
+        rs_replay_trace_free(trace);
         return rc;
-    struct rs_analyzer *an = rs_pipeline_analyzer(pipe);
-    bool nothing_picked = pick->conv == 0 && !pick->by_qp;
-    if (nothing_picked || f.conv == 0 || !rs_analyzer_conv_stats(an, f.conv, &st)) {
-        print_table(list, an);
+    }
+    if (f.conv == 0 || !rs_analyzer_conv_stats(rs_pipeline_analyzer(pipe), f.conv, &st)) {
+        rc = not_picked(path, pick, rs_pipeline_analyzer(pipe), list, err);
         rs_pipeline_free(pipe);
-        if (nothing_picked)
-            return rs_error(err, RS_ENOENT, "%s: pick a conversation with --conv N or --qp "
-                            "QPN", path);
-        if (pick->by_qp)
-            return rs_error(err, RS_ENOENT, "%s: no conversation has QP 0x%06x", path,
-                            pick->qp);
-        return rs_error(err, RS_ENOENT, "%s: no conversation %u", path, pick->conv);
+        rs_replay_trace_free(trace);
+        return rc;
     }
     rs_pipeline_free(pipe);
-
-    trace->conv.id = f.conv;
+    if (pick->conv == 0) {
+        trace->conv.id = f.conv;
+        if ((rc = each_frame(path, dopts, keep_frame, &k, NULL, &linktype, err)) < 0) {
+            rs_replay_trace_free(trace);
+            return rc;
+        }
+    }
     trace->conv.family = st.addr_family;
     memcpy(trace->conv.requester, st.requester, 16);
     memcpy(trace->conv.responder, st.responder, 16);
     trace->conv.requester_qp = st.requester_qp;
     trace->conv.responder_qp = st.responder_qp;
-    trace->bytes = g_byte_array_new();
-    trace->requests = g_array_new(FALSE, FALSE, sizeof(struct rs_replay_frame));
-    trace->responses = g_array_new(FALSE, FALSE, sizeof(struct rs_replay_frame));
-    struct keep k = {trace, 0};
-    if ((rc = each_frame(path, dopts, keep_frame, &k, NULL, &linktype, err)) < 0) {
-        rs_replay_trace_free(trace);
-        return rc;
-    }
     trace->conv.pmtu = k.pmtu;
     trace->linktype = linktype;
     return 0;
