@@ -28,7 +28,11 @@ static const char usage[] =
     "(the ids of -z conv,qp) and exits 1.\n"
     "Pick:\n"
     "  --conv N          the conversation with id N       --qp QPN   the one with this QP\n"
-    "  --side requester  the side played (the only one in --packets mode)\n"
+    "  --side requester  we play the captured requester (the default)\n"
+    "  --side responder  we play the captured responder: a live requester connects to our\n"
+    "                    side channel (--listen PORT, 18515) and is answered with the\n"
+    "                    capture's responses, NAKs and RNR NAKs included; its packets are\n"
+    "                    compared with the captured requester's, retransmissions included\n"
     "Target:\n"
     "  --src IP          our address: the capture's requester becomes it (required)\n"
     "  --target IP[:PORT] a target with a roceshark side channel (port 18515): its QP,\n"
@@ -65,7 +69,7 @@ enum {
     OPT_CONV = 0x100, OPT_QP, OPT_SIDE, OPT_SRC, OPT_TARGET, OPT_DST, OPT_QPMAP, OPT_RKEYMAP,
     OPT_PSN_OFFSET, OPT_VA_OFFSET, OPT_PKEY, OPT_SPORT, OPT_KEEP_ICRC, OPT_CAPTURE_IFACE,
     OPT_PPS, OPT_TOPSPEED, OPT_LOOP, OPT_NO_VALIDATE, OPT_PAYLOADS, OPT_LENIENT, OPT_LINGER,
-    OPT_TAP, OPT_JUNIT, OPT_PACKETS, OPT_MESSAGES
+    OPT_TAP, OPT_JUNIT, OPT_PACKETS, OPT_MESSAGES, OPT_LISTEN
 };
 
 struct replay_opts {
@@ -74,7 +78,8 @@ struct replay_opts {
     struct rs_replay_rewrite rw;
     struct rs_replay_run_opts run;
     bool have_target, have_dst, have_va_offset, validate, tap, lenient_rnr, payloads;
-    bool messages;
+    bool messages, side_responder;
+    uint16_t listen;
     uint8_t target[4];
     uint16_t target_port;
 };
@@ -147,6 +152,7 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
         {"junit", required_argument, NULL, OPT_JUNIT},
         {"packets", no_argument, NULL, OPT_PACKETS},
         {"messages", no_argument, NULL, OPT_MESSAGES},
+        {"listen", required_argument, NULL, OPT_LISTEN},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -176,9 +182,16 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
             ro->pick.qp = (uint32_t)v;
             break;
         case OPT_SIDE:
-            if (strcmp(optarg, "requester") != 0)
-                return cli_fail(CLI_EXIT_USAGE, "replay: --side %s: only the requester side "
-                                "replays (--side responder is not built yet)", optarg);
+            if (strcmp(optarg, "requester") != 0 && strcmp(optarg, "responder") != 0)
+                return cli_fail(CLI_EXIT_USAGE, "replay: --side %s: requester or responder",
+                                optarg);
+            ro->side_responder = strcmp(optarg, "responder") == 0;
+            break;
+        case OPT_LISTEN:
+            if (!cli_parse_uint(optarg, 1, 65535, &v))
+                return cli_fail(CLI_EXIT_USAGE, "replay: --listen %s: expected a TCP port",
+                                optarg);
+            ro->listen = (uint16_t)v;
             break;
         case OPT_SRC:
             if (parse_ip("--src", optarg, &family, ro->rw.src) != 0)
@@ -322,6 +335,14 @@ check_target(const struct replay_opts *ro, const struct rs_replay_trace *t)
 {
     if (!ro->rw.set_src)
         return cli_fail(CLI_EXIT_USAGE, "replay: give our address: --src IP");
+    if (ro->side_responder) {
+        if (ro->have_target || ro->have_dst)
+            return cli_fail(CLI_EXIT_USAGE, "replay: --side responder waits for the "
+                            "requester: no --target or --dst");
+        if (ro->rw.family != 4)
+            return cli_fail(CLI_EXIT_USAGE, "replay: --side responder serves on IPv4");
+        return 0;
+    }
     if (!ro->have_target && !ro->have_dst)
         return cli_fail(CLI_EXIT_USAGE, "replay: give the target: --target IP[:PORT] or "
                         "--dst IP");
@@ -369,10 +390,14 @@ describe(const struct rs_replay_trace *t, const struct replay_opts *ro,
 
     inet_ntop(af, t->conv.requester, a, sizeof(a));
     inet_ntop(af, t->conv.responder, b, sizeof(b));
-    inet_ntop(ro->rw.family == 6 ? AF_INET6 : AF_INET, ro->rw.dst, d, sizeof(d));
+    inet_ntop(ro->rw.family == 6 ? AF_INET6 : AF_INET,
+              ro->side_responder ? ro->rw.src : ro->rw.dst, d, sizeof(d));
     printf("replay: conversation %u, %s:0x%06x -> %s:0x%06x, %u requests and %u responses; "
-           "target %s", t->conv.id, a, t->conv.requester_qp & 0xffffff, b,
-           t->conv.responder_qp & 0xffffff, t->requests->len, t->responses->len, d);
+           "%s %s", t->conv.id, a, t->conv.requester_qp & 0xffffff, b,
+           t->conv.responder_qp & 0xffffff, t->requests->len, t->responses->len,
+           ro->side_responder ? "serving a requester at" : "target", d);
+    if (ro->side_responder)
+        printf(" (side channel port %u)", ro->listen);
     if (tg != NULL)
         printf(" QP 0x%06x R_Key 0x%08x VA 0x%llx PMTU %u", tg->qpn, tg->rkey,
                (unsigned long long)tg->va, tg->pmtu);
@@ -393,10 +418,19 @@ validate(const struct replay_opts *ro, const struct rs_replay_trace *t,
     char err[RS_ERRBUF_SIZE];
     int rc = 0;
 
-    rs_replay_compare(&co, (const struct rs_replay_frame *)(void *)t->responses->data,
-                      t->responses->len, t->bytes->data,
-                      (const struct rs_replay_frame *)(void *)got->data, got->len,
-                      got_bytes->data, ro->run.loop, &res);
+    const struct rs_replay_frame *g = (const struct rs_replay_frame *)(void *)got->data;
+    if (ro->side_responder) {
+        rs_replay_result_init(&res);
+        rs_replay_compare_requests(ro->rw.psn_offset,
+                                   (const struct rs_replay_frame *)(void *)t->requests->data,
+                                   t->requests->len, g, got->len, &res);
+        res.expected = t->requests->len;
+        res.got = got->len;
+    } else {
+        rs_replay_compare(&co, (const struct rs_replay_frame *)(void *)t->responses->data,
+                          t->responses->len, t->bytes->data, g, got->len, got_bytes->data,
+                          ro->run.loop, &res);
+    }
     if (ro->tap)
         rs_replay_print_tap(stdout, &res);
     else
@@ -444,6 +478,7 @@ cmd_replay(int argc, char **argv)
     memset(&ro, 0, sizeof(ro));
     ro.validate = true;
     ro.run.loop = 1;
+    ro.listen = SIDE_PORT;
     if ((rc = parse_args(&ro, argc, argv)) != 0)
         return rc < 0 ? CLI_EXIT_OK : rc;
     cli_catch_stop_signals();
@@ -486,7 +521,10 @@ cmd_replay(int argc, char **argv)
     GArray *got = g_array_new(FALSE, FALSE, sizeof(struct rs_replay_frame));
     GByteArray *got_bytes = g_byte_array_new();
     struct rs_replay_run_stats st;
-    if (ro.messages)
+    if (ro.side_responder) {
+        struct rs_replay_serve_opts so = {ro.listen, 60000000000ull, 5000000000ull};
+        rc = rs_replay_serve(&t, &ro.rw, &so, &ro.run, &dopts, got, got_bytes, &st, err);
+    } else if (ro.messages)
         rc = run_messages(&ro, &t, &tg, &dopts, got, got_bytes, &st, err);
     else
         rc = rs_replay_run_packets(&t, &ro.rw, &ro.run, &dopts, got, got_bytes, &st, err);

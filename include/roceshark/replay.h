@@ -9,6 +9,10 @@
  *             -> the target's answers, captured -> pipeline -> compared with
  *                the capture's answers (rs_replay_compare) -> divergences
  *
+ * With --side responder the roles turn: a live requester is answered with
+ * the capture's responses (rs_replay_serve), and what it sends is compared
+ * with what the captured requester sent (rs_replay_compare_requests).
+ *
  * Only what is deterministic is compared: the opcodes and PSNs of the
  * responses, the ACK/NAK class and code, the MSN's progression, READ and
  * atomic payloads (when asked), message completion, and the IBTA rules the
@@ -144,6 +148,7 @@ enum rs_replay_rule {
     RS_REPLAY_RULE_COMPLETION,  /* a message the capture completes and the replay does not */
     RS_REPLAY_RULE_EXTRA,       /* a response the capture does not have */
     RS_REPLAY_RULE_VIOLATION,   /* a transport rule the analysis finds broken */
+    RS_REPLAY_RULE_REQUEST,     /* --side responder: the requester's packets, retries included */
     RS_REPLAY_RULE_COUNT
 };
 
@@ -193,6 +198,8 @@ void rs_replay_compare(const struct rs_replay_compare_opts *opts,
                        const uint8_t *exp_base, const struct rs_replay_frame *got,
                        size_t n_got, const uint8_t *got_base, uint32_t passes,
                        struct rs_replay_result *res);
+/* An empty result (rs_replay_compare makes its own). */
+void rs_replay_result_init(struct rs_replay_result *res);
 void rs_replay_result_free(struct rs_replay_result *res);
 
 /* One line per divergence, then the summary table. */
@@ -270,6 +277,32 @@ int rs_replay_run_messages(const struct rs_replay_trace *trace, const GArray *ms
                            const struct rs_replay_run_opts *opts,
                            const struct rs_decode_opts *dopts, GArray *got,
                            GByteArray *got_bytes, struct rs_replay_run_stats *stats, char *err);
+
+/* --- The responder side: a live requester served the capture's responses --- */
+
+struct rs_replay_serve_opts {
+    uint16_t listen;            /* the side channel's TCP port, on rw's src */
+    uint64_t timeout_ns;        /* for the requester to connect, and then to finish */
+    uint64_t idle_ns;           /* a requester quiet this long is done */
+};
+
+/* Waits for a requester on the side channel at rw->src (it learns the capture's
+ * responder: its QPN, the R_Key and lowest VA of the trace), then answers each of its
+ * requests with the responses that followed the same request (PSN, and how many times it
+ * had come) in the capture, rewritten to it: the recorded NAKs, RNR NAKs and READ data
+ * included. What the requester sends is captured and lands in got, to be compared with
+ * the trace's requests (rs_replay_compare_requests). rw is filled with the requester's
+ * address, QPN and PSN offset. */
+int rs_replay_serve(const struct rs_replay_trace *trace, struct rs_replay_rewrite *rw,
+                    const struct rs_replay_serve_opts *so, const struct rs_replay_run_opts *o,
+                    const struct rs_decode_opts *dopts, GArray *got, GByteArray *got_bytes,
+                    struct rs_replay_run_stats *stats, char *err);
+
+/* The requester's packets against the trace's, in order: opcode and PSN (less
+ * psn_offset), retransmissions included; a packet missing or extra is one divergence. */
+void rs_replay_compare_requests(uint32_t psn_offset, const struct rs_replay_frame *expected,
+                                size_t n_expected, const struct rs_replay_frame *got,
+                                size_t n_got, struct rs_replay_result *res);
 
 /* --- The target's parameters, through its side channel (roceshark responder) --- */
 

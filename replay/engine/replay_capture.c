@@ -69,11 +69,15 @@ replay_capture_start(const struct rs_replay_trace *trace, const struct rs_replay
     if (iface == NULL)
         return 0;
     memset(&lo, 0, sizeof(lo));
-    if (trace->conv.family == 4 || trace->conv.family == 6) {
+    if ((trace->conv.family == 4 || trace->conv.family == 6) && rw->set_dst) {
         addr_text(rw->family, rw->src, a, sizeof(a));
         addr_text(rw->family, rw->dst, b, sizeof(b));
         snprintf(filter, sizeof(filter), "udp port %d and host %s and host %s", ROCEV2_PORT,
                  a, b);
+    } else if (trace->conv.family == 4 || trace->conv.family == 6) {
+        /* The peer is not known yet (a requester still to come): all that reaches us. */
+        addr_text(rw->family, rw->src, a, sizeof(a));
+        snprintf(filter, sizeof(filter), "udp port %d and host %s", ROCEV2_PORT, a);
     } else {
         snprintf(filter, sizeof(filter), "ether proto 0x8915");
     }
@@ -125,7 +129,8 @@ is_response(uint8_t opcode)
     return op == RS_OP_READ_RESP || op == RS_OP_ACK || op == RS_OP_ATOMIC_ACK;
 }
 
-/* -w, and the target's answers through the pipeline. */
+/* -w, and the target's answers (or, serving a requester, its requests) through the
+ * pipeline. */
 static int
 digest(const struct replay_capture *c, int linktype, const struct rs_replay_rewrite *rw,
        const struct rs_replay_run_opts *o, const struct rs_decode_opts *dopts, GArray *got,
@@ -161,8 +166,8 @@ digest(const struct replay_capture *c, int linktype, const struct rs_replay_rewr
         if (w != NULL && (rc = rs_writer_write(w, &fr, err)) < 0)
             break;
         const struct rs_pipeline_result *r = rs_pipeline_process(pipe, &fr);
-        if (!rs_packet_has(&r->pkt, RS_LAYER_BTH) || !is_response(r->pkt.opcode) ||
-            !from_target(&r->pkt, rw))
+        if (!rs_packet_has(&r->pkt, RS_LAYER_BTH) ||
+            is_response(r->pkt.opcode) == c->want_requests || !from_target(&r->pkt, rw))
             continue;
         struct rs_replay_frame g;
         rs_replay_frame_of(&r->pkt, got_bytes->len, &g);

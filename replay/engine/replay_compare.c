@@ -29,6 +29,7 @@ static const char *const rule_names[RS_REPLAY_RULE_COUNT] = {
     [RS_REPLAY_RULE_COMPLETION] = "completion",
     [RS_REPLAY_RULE_EXTRA] = "extra",
     [RS_REPLAY_RULE_VIOLATION] = "violation",
+    [RS_REPLAY_RULE_REQUEST] = "request",
 };
 
 const char *
@@ -441,8 +442,7 @@ rs_replay_compare(const struct rs_replay_compare_opts *opts,
     struct cmp m = {opts, expected, got, n_expected, n_got, exp_base, got_base, NULL, NULL,
                     NULL, NULL, res};
 
-    memset(res, 0, sizeof(*res));
-    res->divergences = g_array_new(FALSE, FALSE, sizeof(struct rs_replay_divergence));
+    rs_replay_result_init(res);
     res->passes = passes != 0 ? passes : 1;
     res->expected = n_expected;
     res->got = n_got;
@@ -486,6 +486,14 @@ rs_replay_compare(const struct rs_replay_compare_opts *opts,
     g_free(m.got_keys);
     g_free(m.reported);
     g_free(m.acked_max);
+}
+
+void
+rs_replay_result_init(struct rs_replay_result *res)
+{
+    memset(res, 0, sizeof(*res));
+    res->divergences = g_array_new(FALSE, FALSE, sizeof(struct rs_replay_divergence));
+    res->passes = 1;
 }
 
 void

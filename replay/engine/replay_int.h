@@ -16,6 +16,7 @@ struct replay_capture {
     GThread *thread;
     GByteArray *frames;         /* struct replay_rec and the bytes, frame after frame */
     uint64_t count;
+    bool want_requests;         /* keep the peer's requests, not its responses */
     atomic_uint_fast64_t last_ns;   /* CLOCK_MONOTONIC of the last frame; 0 none */
     int rc;
     char err[RS_ERRBUF_SIZE];
@@ -26,7 +27,8 @@ struct replay_capture {
 int replay_capture_start(const struct rs_replay_trace *trace, const struct rs_replay_rewrite *rw,
                          const char *iface, struct replay_capture *c, char *err);
 /* Waits until the wire has been quiet for opts->linger_ns, stops, writes -w, and hands
- * the target's answers to got (see rs_replay_run_packets). Frees what c holds. */
+ * what the peer (rw's dst) sent to got: its responses, or its requests with
+ * want_requests (see rs_replay_run_packets). Frees what c holds. */
 int replay_capture_finish(struct replay_capture *c, const struct rs_replay_rewrite *rw,
                           const struct rs_replay_run_opts *opts,
                           const struct rs_decode_opts *dopts, GArray *got,

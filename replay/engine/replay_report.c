@@ -45,8 +45,8 @@ rs_replay_print(FILE *f, const struct rs_replay_result *res)
         fprintf(f, "%-13s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "\n",
                 rs_replay_rule_name(r), t->compared, t->same, t->allowed, t->diverged);
     }
-    fprintf(f, "%u divergence%s: %" PRIu64 " responses in the capture, %" PRIu64
-            " from the target in %u pass%s\n", res->divergences->len,
+    fprintf(f, "%u divergence%s: %" PRIu64 " packets of the capture to compare, %" PRIu64
+            " from the other side in %u pass%s\n", res->divergences->len,
             res->divergences->len == 1 ? "" : "s", res->expected, res->got, res->passes,
             res->passes == 1 ? "" : "es");
 }

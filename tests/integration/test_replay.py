@@ -7,6 +7,8 @@
 2. The same replay against a responder with a smaller PMTU, through a wrong R_Key, and
    against one with too few receive buffers: the divergences are found and named
    (segmentation, NAK remote access error, RNR).
+   --side responder: a capture with a NAK and an RNR NAK served to our requester, which
+   retries exactly as the captured one did; other work is named.
 3. The real captures' RC conversations (rxe's responder on real hosts) replayed against
    our responder: every difference is zero or one IBTA allows, which the test names.
 4. The options: the conversation list, bad options, -w, --tap, --junit, --loop.
@@ -125,10 +127,10 @@ def test_same_target(capture):
     junit = os.path.join(TMP, "replay.xml")
     p = replay(capture, src, dst, ["--tap", "--junit", junit])
     r.stop()
-    t.check(p.returncode == 0 and "1..9" in p.stdout and "not ok" not in p.stdout,
-            "--tap: nine rules, all ok: %s" % p.stdout)
+    t.check(p.returncode == 0 and "1..10" in p.stdout and "not ok" not in p.stdout,
+            "--tap: ten rules, all ok: %s" % p.stdout)
     suite = ET.parse(junit).getroot()
-    t.check(suite.get("tests") == "9" and suite.get("failures") == "0",
+    t.check(suite.get("tests") == "10" and suite.get("failures") == "0",
             "--junit: %s" % ET.tostring(suite)[:200])
 
 
@@ -212,7 +214,9 @@ def test_options(capture):
             "no pick: the list and exit 1: %d %s" % (p.returncode, p.stderr))
     for args, why in ((["--conv", "9"], "no conversation 9"),
                       (["--qp", "0x123456"], "no conversation has QP 0x123456"),
-                      (["--conv", "1", "--side", "responder"], "--side responder"),
+                      (["--conv", "1", "--side", "both"], "requester or responder"),
+                      (["--conv", "1", "--side", "responder", "--src", src, "--dst", dst],
+                       "no --target or --dst"),
                       (["--conv", "1", "--messages", "--src", src, "--dst", dst], "--target"),
                       (["--conv", "1", "--lenient", "psn"], "only rnr"),
                       (["--conv", "1", "--qpmap", "5"], "OLD:NEW"),
@@ -234,7 +238,63 @@ def test_options(capture):
             "--loop 3 --topspeed: three passes, no divergence: %s" % divergences(p.stdout))
 
 
+SIDE_RULES = """\
+drop times 1 dir rx if infiniband.bth.opcode == "RC RDMA Write Middle" && infiniband.bth.psn == 2
+inject rnr 1ms times 1 skip 1 dir rx if infiniband.bth.opcode == "RC Send Only"
+drop times 1 skip 1 dir rx if infiniband.bth.opcode == "RC Send Only"
+"""
+
+
+def test_side_responder(other_capture):
+    """A capture with a sequence NAK and an RNR NAK (the responder's fault engine loses a
+    WRITE packet, then answers the SEND's second coming with an RNR NAK) is served to our
+    requester, which must retry exactly as the captured one did."""
+    src, dst = rcpeer.addresses(2)
+    rules = os.path.join(TMP, "side.rules")
+    with open(rules, "w") as f:
+        f.write(SIDE_RULES)
+    script = os.path.join(TMP, "side.script")
+    with open(script, "w") as f:
+        f.write("bind %s pmtu 1024 timeout 12\nconnect %s side\npost write 8192\n"
+                "post send 500\npost read 4096\nexpect completion ok\n" % (src, dst))
+    capture = os.path.join(TMP, "side.pcap")
+    r = responder(dst, ["--recv", "16", "--repost", "--faults", rules])
+    p = subprocess.run([t.ROCESHARK, "inject", "--script", script, "-w", capture],
+                       capture_output=True, text=True, timeout=60)
+    r.stop()
+    t.check(p.returncode == 0, "the NAK and RNR capture: %s" % p.stdout)
+    syn = t.run([t.ROCESHARK, "read", "-r", capture, "-Y", "infiniband.aeth.syndrome.opcode "
+                 "!= 0", "-T", "fields", "-e", "infiniband.aeth.syndrome.opcode"]).stdout.split()
+    t.check("1" in syn and "3" in syn, "the capture has an RNR NAK and a NAK: %s" % syn)
+    want = int(t.run([t.ROCESHARK, "read", "-q", "-r", capture, "-z", "conv,qp"]).stdout
+               .split("\n")[4].split()[4])
+    for requester_capture, ok in ((capture, True), (other_capture, False)):
+        ours, theirs = rcpeer.addresses(2)
+        served = os.path.join(TMP, "served.pcap")
+        serve = subprocess.Popen([t.ROCESHARK, "replay", "-r", capture, "--conv", "1",
+                                  "--side", "responder", "--src", theirs, "--linger", "100",
+                                  "-w", served], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        time.sleep(0.3)
+        p = replay(requester_capture, ours, theirs, ["--messages"])
+        out, err = serve.communicate(timeout=60)
+        print(out, err, p.stdout)
+        rows = table(out)
+        if ok:
+            t.check(serve.returncode == 0 and rows.get("request") == (want, want, 0, 0),
+                    "--side responder: our requester retries as the capture's did (%d "
+                    "packets): rc %d %s" % (want, serve.returncode, rows.get("request")))
+            t.check(p.returncode == 0, "and the requester side sees the capture's answers: %s"
+                    % divergences(p.stdout))
+        else:
+            t.check(serve.returncode > 0 and all(x.endswith("[request]")
+                                                 for x in divergences(out)),
+                    "--side responder: other work is named: rc %d %s"
+                    % (serve.returncode, divergences(out)[:3]))
+
+
 capture = make_capture()
+test_side_responder(capture)
 test_options(capture)
 test_same_target(capture)
 test_different_targets(capture)
