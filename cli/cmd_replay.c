@@ -60,6 +60,8 @@ static const char usage[] =
     "  --lenient rnr     RNR timer values may differ\n"
     "  --linger MS       wait this long after the last packet for answers (default 200)\n"
     "  -w FILE           keep the replay's capture      --tap   TAP instead of the table\n"
+    "  --diff            the two conversations side by side (| same, ! different, < > one\n"
+    "                    side only)\n"
     "  --junit FILE      JUnit XML, a testcase per rule\n"
     "Exit code: the number of divergences (0: the target behaves as recorded; at most 100),\n"
     "or an error's code (1 usage or no conversation picked, 2 unreadable capture, 4 target\n"
@@ -69,7 +71,7 @@ enum {
     OPT_CONV = 0x100, OPT_QP, OPT_SIDE, OPT_SRC, OPT_TARGET, OPT_DST, OPT_QPMAP, OPT_RKEYMAP,
     OPT_PSN_OFFSET, OPT_VA_OFFSET, OPT_PKEY, OPT_SPORT, OPT_KEEP_ICRC, OPT_CAPTURE_IFACE,
     OPT_PPS, OPT_TOPSPEED, OPT_LOOP, OPT_NO_VALIDATE, OPT_PAYLOADS, OPT_LENIENT, OPT_LINGER,
-    OPT_TAP, OPT_JUNIT, OPT_PACKETS, OPT_MESSAGES, OPT_LISTEN
+    OPT_TAP, OPT_JUNIT, OPT_PACKETS, OPT_MESSAGES, OPT_LISTEN, OPT_DIFF
 };
 
 struct replay_opts {
@@ -78,7 +80,7 @@ struct replay_opts {
     struct rs_replay_rewrite rw;
     struct rs_replay_run_opts run;
     bool have_target, have_dst, have_va_offset, validate, tap, lenient_rnr, payloads;
-    bool messages, side_responder;
+    bool messages, side_responder, diff;
     uint16_t listen;
     uint8_t target[4];
     uint16_t target_port;
@@ -153,6 +155,7 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
         {"packets", no_argument, NULL, OPT_PACKETS},
         {"messages", no_argument, NULL, OPT_MESSAGES},
         {"listen", required_argument, NULL, OPT_LISTEN},
+        {"diff", no_argument, NULL, OPT_DIFF},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -303,6 +306,9 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
             break;
         case OPT_TAP:
             ro->tap = true;
+            break;
+        case OPT_DIFF:
+            ro->diff = true;
             break;
         case OPT_JUNIT:
             ro->junit = optarg;
@@ -498,7 +504,7 @@ cmd_replay(int argc, char **argv)
         rs_replay_apply_target(&t, &tg, ro.have_va_offset, &ro.rw);
         have_tg = &tg;
     }
-    if (ro.run.capture_iface == NULL && (ro.validate || ro.run.write != NULL)) {
+    if (ro.run.capture_iface == NULL && (ro.validate || ro.run.write != NULL || ro.diff)) {
         if (rs_replay_iface_for(ro.rw.family, ro.rw.src, iface, sizeof(iface), err) != 0) {
             rc = cli_fail(CLI_EXIT_USAGE, "replay: %s: say where with --capture-iface", err);
             goto out;
@@ -520,6 +526,8 @@ cmd_replay(int argc, char **argv)
 
     GArray *got = g_array_new(FALSE, FALSE, sizeof(struct rs_replay_frame));
     GByteArray *got_bytes = g_byte_array_new();
+    if (ro.diff)
+        ro.run.wire = g_array_new(FALSE, FALSE, sizeof(struct rs_replay_frame));
     struct rs_replay_run_stats st;
     if (ro.side_responder) {
         struct rs_replay_serve_opts so = {ro.listen, 60000000000ull, 5000000000ull};
@@ -541,11 +549,15 @@ cmd_replay(int argc, char **argv)
                     (unsigned long long)st.captured, ro.run.capture_iface,
                     (unsigned long long)st.capture_drops);
         fputc('\n', stderr);
+        if (ro.diff)
+            rs_replay_print_diff(stdout, &t, ro.run.wire, ro.rw.psn_offset);
         if (ro.validate)
             rc = validate(&ro, &t, have_tg, got, got_bytes);
     }
     g_array_free(got, TRUE);
     g_byte_array_free(got_bytes, TRUE);
+    if (ro.run.wire != NULL)
+        g_array_free(ro.run.wire, TRUE);
 out:
     rs_replay_trace_free(&t);
     return rc;

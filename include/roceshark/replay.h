@@ -210,6 +210,12 @@ void rs_replay_print_tap(FILE *f, const struct rs_replay_result *res);
 int rs_replay_write_junit(const char *path, const char *name,
                           const struct rs_replay_result *res, char *err);
 
+/* --diff: the capture's conversation (requests and responses in capture order) beside the
+ * replay's wire, aligned by direction, opcode and PSN (the replay's less psn_offset): '|'
+ * where they agree, '!' where they differ, '<' and '>' where one side has no counterpart. */
+void rs_replay_print_diff(FILE *f, const struct rs_replay_trace *trace, const GArray *wire,
+                          uint32_t psn_offset);
+
 /* --- Packets mode: the run --- */
 
 struct rs_replay_run_opts {
@@ -223,6 +229,8 @@ struct rs_replay_run_opts {
     uint32_t psn_span;          /* added to every PSN per pass */
     uint64_t linger_ns;         /* how long to wait for answers after the last packet */
     bool progress;              /* a progress line on stderr */
+    GArray *wire;               /* when set, gets every RoCE frame between the two ends as
+                                   captured (struct rs_replay_frame; bytes not kept): --diff */
 };
 
 struct rs_replay_run_stats {

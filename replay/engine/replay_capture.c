@@ -121,8 +121,8 @@ from_target(const struct rs_packet *pkt, const struct rs_replay_rewrite *rw)
     return true;        /* RoCEv1 on its own wire: the opcode tells */
 }
 
-static bool
-is_response(uint8_t opcode)
+bool
+replay_is_response(uint8_t opcode)
 {
     uint8_t op = rs_ib_opcode_info(opcode)->op;
 
@@ -166,8 +166,13 @@ digest(const struct replay_capture *c, int linktype, const struct rs_replay_rewr
         if (w != NULL && (rc = rs_writer_write(w, &fr, err)) < 0)
             break;
         const struct rs_pipeline_result *r = rs_pipeline_process(pipe, &fr);
+        if (o->wire != NULL && rs_packet_has(&r->pkt, RS_LAYER_BTH)) {
+            struct rs_replay_frame seen;
+            rs_replay_frame_of(&r->pkt, 0, &seen);
+            g_array_append_val(o->wire, seen);
+        }
         if (!rs_packet_has(&r->pkt, RS_LAYER_BTH) ||
-            is_response(r->pkt.opcode) == c->want_requests || !from_target(&r->pkt, rw))
+            replay_is_response(r->pkt.opcode) == c->want_requests || !from_target(&r->pkt, rw))
             continue;
         struct rs_replay_frame g;
         rs_replay_frame_of(&r->pkt, got_bytes->len, &g);

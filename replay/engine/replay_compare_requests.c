@@ -4,23 +4,22 @@
  * captured requester's, when it was served the capture's responses: the
  * same opcodes and PSNs in the same order, retransmissions included,
  * because it met the same NAKs and RNR NAKs.
- *
- * The two sequences are walked together; where they part, a short look
- * ahead finds the packet one side lacks, so that one missing or extra
- * packet is one divergence and not every packet after it.
+ * A packet missing or extra is one divergence (replay_align.c).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include <roceshark/replay.h>
 
+#include "replay_int.h"
+
 #define LOOK_AHEAD 64
 
-static bool
-same(const struct rs_replay_frame *e, const struct rs_replay_frame *g, uint32_t offset)
-{
-    return e->opcode == g->opcode && e->psn == ((g->psn - offset) & 0xffffff);
-}
+struct walk {
+    const struct rs_replay_frame *exp, *got;
+    uint32_t offset;
+    struct rs_replay_result *res;
+};
 
 static void
 describe(const struct rs_replay_frame *f, uint32_t offset, char *buf, size_t size)
@@ -36,21 +35,38 @@ describe(const struct rs_replay_frame *f, uint32_t offset, char *buf, size_t siz
              op->name != NULL ? op->name : "reserved");
 }
 
-static void
-diverge(struct rs_replay_result *res, const struct rs_replay_frame *e,
-        const struct rs_replay_frame *g, uint32_t offset)
+static bool
+match(void *ctx, size_t a, size_t b)
 {
+    const struct walk *w = ctx;
+
+    return w->exp[a].opcode == w->got[b].opcode &&
+           w->exp[a].psn == ((w->got[b].psn - w->offset) & 0xffffff);
+}
+
+static void
+pair(void *ctx, size_t a, size_t b)
+{
+    struct walk *w = ctx;
+    struct rs_replay_tally *t = &w->res->by_rule[RS_REPLAY_RULE_REQUEST];
+    const struct rs_replay_frame *e = a != REPLAY_NONE ? &w->exp[a] : NULL;
+    const struct rs_replay_frame *g = b != REPLAY_NONE ? &w->got[b] : NULL;
     struct rs_replay_divergence d;
 
+    t->compared++;
+    if (e != NULL && g != NULL && match(ctx, a, b)) {
+        t->same++;
+        return;
+    }
     memset(&d, 0, sizeof(d));
     d.capture_frame = e != NULL ? e->number : 0;
     d.replay_frame = g != NULL ? g->number : 0;
     d.rule = RS_REPLAY_RULE_REQUEST;
     snprintf(d.field, sizeof(d.field), "infiniband.bth");
     describe(e, 0, d.expected, sizeof(d.expected));
-    describe(g, offset, d.got, sizeof(d.got));
-    g_array_append_val(res->divergences, d);
-    res->by_rule[RS_REPLAY_RULE_REQUEST].diverged++;
+    describe(g, w->offset, d.got, sizeof(d.got));
+    g_array_append_val(w->res->divergences, d);
+    t->diverged++;
 }
 
 void
@@ -58,31 +74,7 @@ rs_replay_compare_requests(uint32_t psn_offset, const struct rs_replay_frame *ex
                            const struct rs_replay_frame *got, size_t n_got,
                            struct rs_replay_result *res)
 {
-    struct rs_replay_tally *t = &res->by_rule[RS_REPLAY_RULE_REQUEST];
-    size_t i = 0, j = 0;
+    struct walk w = {exp, got, psn_offset, res};
 
-    while (i < n_exp || j < n_got) {
-        if (i < n_exp && j < n_got && same(&exp[i], &got[j], psn_offset)) {
-            t->compared++;
-            t->same++;
-            i++, j++;
-            continue;
-        }
-        /* Which side lacks a packet: the nearest resynchronisation wins. */
-        size_t skip_exp = 0, skip_got = 0;
-        for (size_t k = 1; k <= LOOK_AHEAD && skip_exp == 0 && skip_got == 0; k++) {
-            if (j < n_got && i + k < n_exp && same(&exp[i + k], &got[j], psn_offset))
-                skip_exp = k;
-            else if (i < n_exp && j + k < n_got && same(&exp[i], &got[j + k], psn_offset))
-                skip_got = k;
-        }
-        t->compared++;
-        if (skip_exp != 0 || j == n_got) {
-            diverge(res, &exp[i++], NULL, psn_offset);      /* the live requester lacks it */
-        } else if (skip_got != 0 || i == n_exp) {
-            diverge(res, NULL, &got[j++], psn_offset);      /* an extra one */
-        } else {
-            diverge(res, &exp[i++], &got[j++], psn_offset);
-        }
-    }
+    replay_align(n_exp, n_got, LOOK_AHEAD, match, pair, &w);
 }

@@ -40,6 +40,17 @@ uint64_t replay_lowest_va(const struct rs_replay_trace *trace);
 /* v through maps: the first entry from v, or v itself. */
 uint32_t replay_map(const struct rs_replay_map *maps, unsigned n, uint32_t v);
 
+/* Walks a[0..na) beside b[0..nb): pair(a, b) for each pair that match() aligns or that
+ * differ in place, pair(a, REPLAY_NONE) for one only a has, pair(REPLAY_NONE, b) for one only
+ * b has, in order. */
+#define REPLAY_NONE ((size_t)-1)
+void replay_align(size_t na, size_t nb, size_t look_ahead,
+                  bool (*match)(void *ctx, size_t a, size_t b),
+                  void (*pair)(void *ctx, size_t a, size_t b), void *ctx);
+
+/* A response opcode: READ response, ACK, atomic ACK. */
+bool replay_is_response(uint8_t opcode);
+
 /* Sleeps until CLOCK_MONOTONIC reads t nanoseconds. */
 void replay_sleep_until(uint64_t t);
 

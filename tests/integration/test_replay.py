@@ -154,6 +154,16 @@ def test_different_targets(capture):
     t.check(p.returncode > 0 and any("NAK Remote Access Error [ack-class]" in x
                                      for x in divergences(p.stdout)),
             "a wrong R_Key: the remote access NAK is named: %s" % divergences(p.stdout))
+    # --diff shows the two side by side: the same requests, then where the answers part.
+    r = responder(dst, ["--recv", "1"])
+    p = replay(capture, src, dst, ["--diff"])
+    r.stop()
+    rows = [x for x in p.stdout.splitlines() if len(x) > 49 and x[47] in "|!<>"]
+    t.check(len(rows) > 40 and any(x[47] == "|" and x.count("RDMA Write First PSN 0") == 2
+                                   for x in rows)
+            and any(x[47] in "!>" and "RNR NAK" in x[49:] for x in rows),
+            "--diff: %d rows, the writes alike and the target's RNR NAK marked: %s"
+            % (len(rows), rows[-5:]))
     # Too few receive buffers: the SENDs meet RNR NAKs, in both modes.
     for mode in ("--packets", "--messages"):
         r = responder(dst, ["--recv", "1"])
