@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <roceshark/inject.h>
+#include <roceshark/rc.h>
 #include <roceshark/replay.h>
 
 #include "cli.h"
@@ -57,6 +58,9 @@ static const char usage[] =
     "  --topspeed        as fast as they go                 --loop N   N passes (PSNs go on)\n"
     "Validation (on unless --no-validate):\n"
     "  --payloads        compare READ and atomic data too (the target must hold the capture's)\n"
+    "  --preload         first give the target's memory what the capture shows was there\n"
+    "                    (what its READs saw, its WRITE data elsewhere), then compare READ\n"
+    "                    data; --preload-file FILE: the file's bytes from the lowest VA\n"
     "  --lenient rnr     RNR timer values may differ\n"
     "  --linger MS       wait this long after the last packet for answers (default 200)\n"
     "  -w FILE           keep the replay's capture      --tap   TAP instead of the table\n"
@@ -71,16 +75,17 @@ enum {
     OPT_CONV = 0x100, OPT_QP, OPT_SIDE, OPT_SRC, OPT_TARGET, OPT_DST, OPT_QPMAP, OPT_RKEYMAP,
     OPT_PSN_OFFSET, OPT_VA_OFFSET, OPT_PKEY, OPT_SPORT, OPT_KEEP_ICRC, OPT_CAPTURE_IFACE,
     OPT_PPS, OPT_TOPSPEED, OPT_LOOP, OPT_NO_VALIDATE, OPT_PAYLOADS, OPT_LENIENT, OPT_LINGER,
-    OPT_TAP, OPT_JUNIT, OPT_PACKETS, OPT_MESSAGES, OPT_LISTEN, OPT_DIFF
+    OPT_TAP, OPT_JUNIT, OPT_PACKETS, OPT_MESSAGES, OPT_LISTEN, OPT_DIFF, OPT_PRELOAD,
+    OPT_PRELOAD_FILE
 };
 
 struct replay_opts {
-    const char *file, *junit;
+    const char *file, *junit, *preload_file;
     struct rs_replay_pick pick;
     struct rs_replay_rewrite rw;
     struct rs_replay_run_opts run;
     bool have_target, have_dst, have_va_offset, validate, tap, lenient_rnr, payloads;
-    bool messages, side_responder, diff;
+    bool messages, side_responder, diff, preload;
     uint16_t listen;
     uint8_t target[4];
     uint16_t target_port;
@@ -156,6 +161,8 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
         {"messages", no_argument, NULL, OPT_MESSAGES},
         {"listen", required_argument, NULL, OPT_LISTEN},
         {"diff", no_argument, NULL, OPT_DIFF},
+        {"preload", no_argument, NULL, OPT_PRELOAD},
+        {"preload-file", required_argument, NULL, OPT_PRELOAD_FILE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -310,6 +317,13 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
         case OPT_DIFF:
             ro->diff = true;
             break;
+        case OPT_PRELOAD_FILE:
+            ro->preload_file = optarg;
+            /* fall through */
+        case OPT_PRELOAD:
+            ro->preload = true;
+            ro->payloads = true;
+            break;
         case OPT_JUNIT:
             ro->junit = optarg;
             break;
@@ -354,9 +368,9 @@ check_target(const struct replay_opts *ro, const struct rs_replay_trace *t)
                         "--dst IP");
     if (ro->have_target && ro->have_dst)
         return cli_fail(CLI_EXIT_USAGE, "replay: --target and --dst both name the target");
-    if (ro->messages && !ro->have_target)
-        return cli_fail(CLI_EXIT_USAGE, "replay: --messages connects our requester to the "
-                        "target: give --target IP[:PORT]");
+    if ((ro->messages || ro->preload) && !ro->have_target)
+        return cli_fail(CLI_EXIT_USAGE, "replay: %s connects our requester to the target: "
+                        "give --target IP[:PORT]", ro->messages ? "--messages" : "--preload");
     if (ro->messages && ro->run.iface != NULL)
         return cli_fail(CLI_EXIT_USAGE, "replay: --messages sends from our RC transport's "
                         "UDP port, not with -i");
@@ -449,6 +463,48 @@ validate(const struct replay_opts *ro, const struct rs_replay_trace *t,
     return rc;
 }
 
+/* --preload: WRITEs by our requester on a QP of their own, before the replay's. */
+static int
+preload(const struct replay_opts *ro, const struct rs_replay_trace *t,
+        const struct rs_decode_opts *dopts)
+{
+    GArray *msgs = g_array_new(FALSE, FALSE, sizeof(struct rs_replay_msg));
+    GByteArray *data = g_byte_array_new(), *none_bytes = g_byte_array_new();
+    GArray *none = g_array_new(FALSE, FALSE, sizeof(struct rs_replay_frame));
+    struct rs_replay_rewrite rw = ro->rw;
+    struct rs_replay_run_opts quiet = {0};
+    struct rs_replay_run_stats st;
+    struct rs_replay_target tg;
+    char err[RS_ERRBUF_SIZE];
+    int rc = rs_replay_preload(t, ro->preload_file, msgs, data, err);
+
+    if (rc != 0) {
+        rc = cli_fail(rc == RS_EIO ? CLI_EXIT_INPUT : CLI_EXIT_USAGE, "replay: %s", err);
+    } else if (rs_replay_learn(t, rw.src, ro->target, ro->target_port, &tg, err) != 0) {
+        rc = cli_fail(CLI_EXIT_CAPTURE, "replay: --target: %s", err);
+    } else {
+        rs_replay_apply_target(t, &tg, ro->have_va_offset, &rw);
+        quiet.loop = 1;
+        rc = rs_replay_run_messages(t, msgs, data, &rw, &tg, &quiet, dopts, none, none_bytes,
+                                    &st, err);
+        if (rc != 0)
+            rc = cli_fail(CLI_EXIT_CAPTURE, "replay: --preload: %s", err);
+        else if (st.completed != msgs->len || st.failed != 0)
+            rc = cli_fail(CLI_EXIT_CAPTURE, "replay: --preload: %llu of %u WRITEs completed, "
+                          "%llu failed (%s): is the target's region large enough?",
+                          (unsigned long long)st.completed, msgs->len,
+                          (unsigned long long)st.failed,
+                          st.failed != 0 ? rs_rc_wc_status_name(st.first_failure) : "none");
+        else
+            printf("replay: preloaded %u bytes in %u WRITEs\n", data->len, msgs->len);
+    }
+    g_array_free(msgs, TRUE);
+    g_byte_array_free(data, TRUE);
+    g_array_free(none, TRUE);
+    g_byte_array_free(none_bytes, TRUE);
+    return rc;
+}
+
 /* --messages: the trace's work, done by our requester (one pass). */
 static int
 run_messages(struct replay_opts *ro, const struct rs_replay_trace *t,
@@ -495,6 +551,8 @@ cmd_replay(int argc, char **argv)
     if (rc != 0)
         return cli_fail(CLI_EXIT_INPUT, "replay: %s", err);
     if ((rc = check_target(&ro, &t)) != 0)
+        goto out;
+    if (ro.preload && (rc = preload(&ro, &t, &dopts)) != 0)
         goto out;
     if (ro.have_target) {
         if (rs_replay_learn(&t, ro.rw.src, ro.target, ro.target_port, &tg, err) != 0) {

@@ -238,6 +238,8 @@ struct rs_replay_run_stats {
     double seconds;             /* of sending */
     uint64_t captured;          /* frames the capture of the answers kept */
     uint64_t capture_drops;
+    uint64_t completed, failed; /* --messages: work completions, and those not successful */
+    uint8_t first_failure;      /* the first failed one's status (enum rs_rc_wc_status) */
 };
 
 /* Sends the trace's requests, rewritten by rw, and captures what comes back (the
@@ -275,6 +277,13 @@ struct rs_replay_msg {
  * A message whose packets the capture lacks is RS_EINVAL, naming the PSN. */
 int rs_replay_messages(const struct rs_replay_trace *trace, GArray *msgs, GByteArray *data,
                        char *err);
+
+/* --preload: WRITEs (in msgs, their bytes in data) that give the target's memory what the
+ * capture shows it held: what each READ response saw there, and the WRITE data where no
+ * READ looked; or, with file, the file's bytes from the trace's lowest VA. Done with
+ * rs_replay_run_messages() before the replay, its READ data compares (--payloads). */
+int rs_replay_preload(const struct rs_replay_trace *trace, const char *file, GArray *msgs,
+                      GByteArray *data, char *err);
 
 /* Our requester (the RC transport on a UDP port at src) does msgs against the target
  * learned as t, with the trace's QPN and first PSN and its own retries and timers, while

@@ -83,6 +83,9 @@ post_all(struct rs_rc_udp *udp, struct rs_rc_ctx *ctx, struct rs_rc_qp *qp,
         struct rs_rc_wc wc[16];
         int k;
         while ((k = rs_rc_poll_cq(qp, wc, 16)) > 0) {
+            for (int i = 0; i < k; i++)
+                if (wc[i].status != RS_RC_WC_SUCCESS && st->failed++ == 0)
+                    st->first_failure = wc[i].status;
             done += (unsigned)k;
             progress = rs_rc_now_ns();
         }
@@ -92,6 +95,7 @@ post_all(struct rs_rc_udp *udp, struct rs_rc_ctx *ctx, struct rs_rc_qp *qp,
         if (rs_rc_qp_state(qp) == RS_RC_QP_ERROR)
             break;
     }
+    st->completed = done;
     st->sent = rs_rc_counters_get(ctx)->req_packets;
     st->seconds = (double)(rs_rc_now_ns() - start) / 1e9;
     return 0;

@@ -100,6 +100,14 @@ def test_same_target(capture):
     t.check(rows.get("opcode", (0,))[0] >= 4, "READ responses compared: %s" % rows)
     t.check(rows.get("ack-class", (0,))[0] >= 3, "ACKs and NAKs compared: %s" % rows)
     t.check(rows.get("msn", (0,))[0] >= 3, "MSNs compared: %s" % rows)
+    # With the memory preloaded, the READ's data and the atomics' original values compare.
+    r = responder(dst, ["--recv", "16", "--repost"])
+    p = replay(capture, src, dst, ["--preload"])
+    r.stop()
+    rows = table(p.stdout)
+    t.check(p.returncode == 0 and rows.get("payload", (0,))[0] >= 6,
+            "--preload: READ and atomic data compared: %s %s" % (rows.get("payload"),
+                                                               divergences(p.stdout)))
     # The replay's own capture holds what went and what came back.
     got = t.run([t.ROCESHARK, "read", "-r", out, "-T", "fields", "-e", "ip.src",
                  "-e", "infiniband.aeth.syndrome.error_code",
@@ -214,6 +222,29 @@ def test_real_captures():
                     "%s conv %s: allowed differences other than coalescing: %s"
                     % (name, conv, allowed))
     t.check(compared > 100, "responses compared across the real captures: %d" % compared)
+    # --preload: the target's memory given what the capture shows, READ and atomic data
+    # compare too. rping's client rewrites its buffer between READs (a new ping text each
+    # time), which no replay of the wire can know: those READs differ in their data only.
+    for name, conv, mode, clean in (("rdma_read_bw", "1", "--packets", True),
+                                    ("rdma_read_lat", "1", "--messages", True),
+                                    ("rdma_atomic_bw", "1", "--packets", True),
+                                    ("rdma_atomic_bw", "1", "--messages", True),
+                                    ("rping", "2", "--messages", False)):
+        path = os.path.join(t.REAL_CAPTURES, "linlinw5_rdma_ib_tutorial__pcap_%s.pcap" % name)
+        r = responder(dst, ["--recv", "64", "--repost"])
+        p = replay(path, src, dst, ["--preload", mode], conv=conv)
+        r.stop()
+        rows = table(p.stdout)
+        payload = rows.get("payload", (0, 0, 0, 0))
+        print("%s --preload %s: payload %s" % (name, mode, payload))
+        if clean:
+            t.check(p.returncode == 0 and "replay: preloaded" in p.stdout and payload[0] >= 5
+                    and payload[3] == 0, "%s %s --preload: data compared and alike: %s %s"
+                    % (name, mode, payload, divergences(p.stdout)))
+        else:
+            t.check(p.returncode > 0 and payload[3] == p.returncode and
+                    all(x.endswith("[payload]") for x in divergences(p.stdout)),
+                    "%s --preload: only READ data differs: %s" % (name, divergences(p.stdout)))
 
 
 def test_options(capture):
