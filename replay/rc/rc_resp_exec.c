@@ -347,6 +347,9 @@ rc_resp_duplicate(struct rs_rc_qp *qp, const struct rc_pkt *pkt, struct resp_wor
             cnt->dup_send++;
         else
             cnt->dup_write++;
+        /* The ACK names the last PSN taken (as rxe's does), not the duplicate's: after a
+         * READ's responses an ACK of an earlier PSN would go backwards. */
+        qp->resp.ack_psn = rc_psn_add(qp->resp.epsn, RC_PSN_MASK);
         rc_resp_want_ack(qp, true);  /* the requester is retrying: no delay */
         return RESP_DONE;
     case RS_OP_READ_REQ: {
