@@ -202,12 +202,12 @@ def test_real_captures():
     compared = 0
     for name, convs in sorted(REAL.items()):
         path = os.path.join(t.REAL_CAPTURES, "linlinw5_rdma_ib_tutorial__pcap_%s.pcap" % name)
+        # One responder per capture: each replay gets a QP of its own through the side
+        # channel. NCCL's buffers are 4 MiB apart: the region must hold them all.
+        r = responder(dst, ["--recv", "64", "--repost", "--mr", "8M"])
         for conv, mode in ((c, m) for c in convs for m in ("--packets", "--messages")):
-            # NCCL's buffers are 4 MiB apart: the region must hold them all.
-            r = responder(dst, ["--recv", "64", "--repost", "--mr", "8M"])
             # NCCL's conversations last 10 s: 50 times as fast keeps the order and the pauses.
             p = replay(path, src, dst, ["-x", "50", mode], conv=conv)
-            r.stop()
             rows = table(p.stdout)
             n = sum(v[0] for v in rows.values())
             compared += n
@@ -221,6 +221,7 @@ def test_real_captures():
             t.check(set(allowed) <= {"completion", "extra"},
                     "%s conv %s: allowed differences other than coalescing: %s"
                     % (name, conv, allowed))
+        r.stop()
     t.check(compared > 100, "responses compared across the real captures: %d" % compared)
     # --preload: the target's memory given what the capture shows, READ and atomic data
     # compare too. rping's client rewrites its buffer between READs (a new ping text each
