@@ -87,7 +87,7 @@ struct replay_opts {
     bool have_target, have_dst, have_va_offset, validate, tap, lenient_rnr, payloads;
     bool messages, side_responder, diff, preload;
     uint16_t listen;
-    uint8_t target[4];
+    uint8_t target[4], dst_family;
     uint16_t target_port;
 };
 
@@ -218,6 +218,7 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
                 return CLI_EXIT_USAGE;
             ro->rw.set_dst = true;
             ro->have_dst = true;
+            ro->dst_family = family;
             break;
         case OPT_QPMAP:
         case OPT_RKEYMAP: {
@@ -368,6 +369,9 @@ check_target(const struct replay_opts *ro, const struct rs_replay_trace *t)
                         "--dst IP");
     if (ro->have_target && ro->have_dst)
         return cli_fail(CLI_EXIT_USAGE, "replay: --target and --dst both name the target");
+    if (ro->have_dst && ro->dst_family != ro->rw.family)
+        return cli_fail(CLI_EXIT_USAGE, "replay: --src is IPv%u and --dst IPv%u",
+                        ro->rw.family, ro->dst_family);
     if ((ro->messages || ro->preload) && !ro->have_target)
         return cli_fail(CLI_EXIT_USAGE, "replay: %s connects our requester to the target: "
                         "give --target IP[:PORT]", ro->messages ? "--messages" : "--preload");

@@ -105,12 +105,13 @@ each_frame(const char *path, const struct rs_decode_opts *dopts,
         return rc;
     }
     *linktype = rs_source_linktype(src);
-    while ((rc = rs_source_next(src, &frame, err)) == 1)
+    char why[RS_ERRBUF_SIZE];
+    while ((rc = rs_source_next(src, &frame, why)) == 1)
         fn(ctx, rs_pipeline_process(pipe, &frame));
     rs_source_close(src);
     if (rc < 0) {
         rs_pipeline_free(pipe);
-        return rc;
+        return rs_error(err, rc, "%s: %s", path, why);
     }
     if (keep != NULL)
         *keep = pipe;

@@ -262,6 +262,7 @@ def test_options(capture):
                       (["--conv", "1", "--messages", "--src", src, "--dst", dst], "--target"),
                       (["--conv", "1", "--lenient", "psn"], "only rnr"),
                       (["--conv", "1", "--qpmap", "5"], "OLD:NEW"),
+                      (["--conv", "1", "--src", src, "--dst", "::1"], "--dst IPv6"),
                       (["--conv", "1"], "--src")):
         p = subprocess.run([t.ROCESHARK, "replay", "-r", capture] + args,
                            capture_output=True, text=True)
