@@ -182,56 +182,6 @@ segmentation(const struct cmp *m)
            m->o->target_pmtu != m->o->trace_pmtu;
 }
 
-/* READ response data: the opcode (the segmentation), the length, and the bytes. */
-static void
-compare_data(struct cmp *m, const struct rs_replay_frame *e, const struct rs_replay_frame *g)
-{
-    char a[64], b[64];
-
-    if (g == NULL || g->opcode != e->opcode || g->payload_len != e->payload_len) {
-        uint8_t rule = segmentation(m) || (g != NULL && g->payload_len != e->payload_len)
-                       ? RS_REPLAY_RULE_SEGMENTATION : RS_REPLAY_RULE_OPCODE;
-        opcode_text(e->opcode, a, sizeof(a));
-        if (g == NULL)
-            snprintf(b, sizeof(b), "none");
-        else if (g->opcode != e->opcode)
-            opcode_text(g->opcode, b, sizeof(b));
-        if (g != NULL && g->opcode == e->opcode) {
-            snprintf(a, sizeof(a), "%u bytes", e->payload_len);
-            snprintf(b, sizeof(b), "%u bytes", g->payload_len);
-        }
-        tally(m, rule, false);
-        diverge(m, e, g, rule, g != NULL && g->opcode == e->opcode ? "infiniband.payload" :
-                "infiniband.bth.opcode", a, b);
-        /* The rest of the target's answer to that READ is the same divergence. */
-        if (g != NULL)
-            for (size_t i = (size_t)(g - m->got) + 1; i < m->n_got; i++) {
-                const struct rs_ib_opcode *op = rs_ib_opcode_info(m->got[i].opcode);
-                if (class_of(&m->got[i]) != C_DATA)
-                    continue;
-                if (op->seg == RS_SEG_FIRST || op->seg == RS_SEG_ONLY)
-                    break;
-                m->reported[i] = true;
-                if (op->seg == RS_SEG_LAST)
-                    break;
-            }
-        return;
-    }
-    tally(m, RS_REPLAY_RULE_OPCODE, true);
-    if (!m->o->payloads)
-        return;
-    const uint8_t *x = m->exp_base + e->payload_off, *y = m->got_base + g->payload_off;
-    uint32_t at = 0;
-    while (at < e->payload_len && x[at] == y[at])
-        at++;
-    tally(m, RS_REPLAY_RULE_PAYLOAD, at == e->payload_len);
-    if (at < e->payload_len) {
-        snprintf(a, sizeof(a), "byte %u = 0x%02x", at, x[at]);
-        snprintf(b, sizeof(b), "byte %u = 0x%02x", at, y[at]);
-        diverge(m, e, g, RS_REPLAY_RULE_PAYLOAD, "infiniband.payload", a, b);
-    }
-}
-
 /* The answer the target gave where the capture has e, of another class: a NAK, an RNR
  * NAK or an ACK at the same PSN. */
 static const struct rs_replay_frame *
@@ -256,6 +206,69 @@ class_rule(const struct cmp *m, const struct rs_replay_frame *e, const struct rs
         segmentation(m))
         return RS_REPLAY_RULE_SEGMENTATION;
     return RS_REPLAY_RULE_ACK_CLASS;
+}
+
+/* READ response data: the opcode (the segmentation), the length, and the bytes. Returns
+ * true when the answer's shape differs there, so that the rest of the capture's answer to
+ * that READ is the same divergence and is not reported again. */
+static bool
+compare_data(struct cmp *m, const struct rs_replay_frame *e, uint32_t pass, uint32_t rel)
+{
+    const struct rs_replay_frame *g = got_find(m, pass, rel, C_DATA, NULL);
+    char a[64], b[64];
+
+    if (g == NULL) {
+        /* A NAK or an RNR NAK in its place is the class of the answer that differs. */
+        const struct rs_replay_frame *o = other_answer(m, pass, rel, C_DATA);
+        uint8_t rule = o != NULL ? class_rule(m, e, o) : segmentation(m) ?
+                       RS_REPLAY_RULE_SEGMENTATION : RS_REPLAY_RULE_OPCODE;
+        opcode_text(e->opcode, a, sizeof(a));
+        response_text(o, b, sizeof(b));
+        tally(m, rule, false);
+        diverge(m, e, o, rule, o != NULL ? "infiniband.aeth.syndrome" : "infiniband.bth.opcode",
+                a, b);
+        return true;
+    }
+    if (g->opcode != e->opcode || g->payload_len != e->payload_len) {
+        uint8_t rule = segmentation(m) || g->payload_len != e->payload_len
+                       ? RS_REPLAY_RULE_SEGMENTATION : RS_REPLAY_RULE_OPCODE;
+        if (g->opcode != e->opcode) {
+            opcode_text(e->opcode, a, sizeof(a));
+            opcode_text(g->opcode, b, sizeof(b));
+        } else {
+            snprintf(a, sizeof(a), "%u bytes", e->payload_len);
+            snprintf(b, sizeof(b), "%u bytes", g->payload_len);
+        }
+        tally(m, rule, false);
+        diverge(m, e, g, rule, g->opcode == e->opcode ? "infiniband.payload" :
+                "infiniband.bth.opcode", a, b);
+        /* The rest of the target's answer to that READ is the same divergence. */
+        for (size_t i = (size_t)(g - m->got) + 1; i < m->n_got; i++) {
+            const struct rs_ib_opcode *op = rs_ib_opcode_info(m->got[i].opcode);
+            if (class_of(&m->got[i]) != C_DATA)
+                continue;
+            if (op->seg == RS_SEG_FIRST || op->seg == RS_SEG_ONLY)
+                break;
+            m->reported[i] = true;
+            if (op->seg == RS_SEG_LAST)
+                break;
+        }
+        return true;
+    }
+    tally(m, RS_REPLAY_RULE_OPCODE, true);
+    if (!m->o->payloads)
+        return false;
+    const uint8_t *x = m->exp_base + e->payload_off, *y = m->got_base + g->payload_off;
+    uint32_t at = 0;
+    while (at < e->payload_len && x[at] == y[at])
+        at++;
+    tally(m, RS_REPLAY_RULE_PAYLOAD, at == e->payload_len);
+    if (at < e->payload_len) {
+        snprintf(a, sizeof(a), "byte %u = 0x%02x", at, x[at]);
+        snprintf(b, sizeof(b), "byte %u = 0x%02x", at, y[at]);
+        diverge(m, e, g, RS_REPLAY_RULE_PAYLOAD, "infiniband.payload", a, b);
+    }
+    return false;
 }
 
 /* An ACK, NAK or RNR NAK of the capture, or its atomic ACK. */
@@ -461,7 +474,7 @@ rs_replay_compare(const struct rs_replay_compare_opts *opts,
 
     GHashTable *expected_keys = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
     for (uint32_t pass = 0; pass < res->passes; pass++) {
-        bool have_base = false;
+        bool have_base = false, read_differs = false;
         uint32_t e0 = 0, g0 = 0;
         for (size_t i = 0; i < n_expected; i++) {
             const struct rs_replay_frame *e = &expected[i];
@@ -478,10 +491,18 @@ rs_replay_compare(const struct rs_replay_compare_opts *opts,
                 m.res->by_rule[RS_REPLAY_RULE_ACK_CLASS].allowed++;
                 continue;
             }
-            if (c == C_DATA)
-                compare_data(&m, e, got_find(&m, pass, rel, C_DATA, NULL));
-            else
+            if (c == C_DATA) {
+                uint8_t seg = rs_ib_opcode_info(e->opcode)->seg;
+                bool later = seg == RS_SEG_MIDDLE || seg == RS_SEG_LAST;
+                if (later && read_differs) {
+                    read_differs = seg != RS_SEG_LAST;  /* within an answer already named */
+                    continue;
+                }
+                read_differs = compare_data(&m, e, pass, rel) && seg != RS_SEG_LAST &&
+                               seg != RS_SEG_ONLY;
+            } else {
                 compare_answer(&m, e, c, pass, rel);
+            }
             compare_msn(&m, e, got_find(&m, pass, rel, c, NULL), &have_base, &e0, &g0);
         }
     }

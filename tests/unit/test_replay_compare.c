@@ -418,6 +418,36 @@ test_segmentation(void **state)
     check_div(&res, 0, RS_REPLAY_RULE_SEGMENTATION, 5, 70, "infiniband.aeth.syndrome", "ACK",
               "NAK Invalid Request");
     rs_replay_result_free(&res);
+
+    /* The other way: the capture's answer came in four pieces, the target's in one. The
+     * rest of the capture's answer is the same divergence. */
+    o.trace_pmtu = 256;
+    o.target_pmtu = 1024;
+    const struct rs_replay_frame one[] = {data(80, READ_ONLY, 0, 1, 0, 1024)};
+    compare(&o, got, N(got), bytes, one, N(one), bytes, 1, &res);
+    assert_int_equal(res.divergences->len, 1);
+    check_div(&res, 0, RS_REPLAY_RULE_SEGMENTATION, 50, 80, "infiniband.bth.opcode",
+              "RC RDMA Read Response First", "RC RDMA Read Response Only");
+    rs_replay_result_free(&res);
+}
+
+/* A READ the target answers with a NAK: one divergence, of the answer's class. */
+static void
+test_read_naked(void **state)
+{
+    (void)state;
+    static uint8_t bytes[1024];
+    const struct rs_replay_frame exp[] = {data(5, READ_FIRST, 0, 1, 0, 512),
+                                          data(6, READ_LAST, 1, 1, 512, 512)};
+    const struct rs_replay_frame nak[] = {ack(90, 0, SYN_NAK(RS_NAK_REMOTE_ACCESS_ERROR), 0)};
+    struct rs_replay_compare_opts o = opts_at(0);
+    struct rs_replay_result res;
+
+    compare(&o, exp, N(exp), bytes, nak, N(nak), NULL, 1, &res);
+    assert_int_equal(res.divergences->len, 1);
+    check_div(&res, 0, RS_REPLAY_RULE_ACK_CLASS, 5, 90, "infiniband.aeth.syndrome",
+              "RC RDMA Read Response First", "NAK Remote Access Error");
+    rs_replay_result_free(&res);
 }
 
 static void
@@ -1311,6 +1341,7 @@ main(void)
         cmocka_unit_test(test_nak_class),
         cmocka_unit_test(test_rnr),
         cmocka_unit_test(test_segmentation),
+        cmocka_unit_test(test_read_naked),
         cmocka_unit_test(test_msn),
         cmocka_unit_test(test_payloads),
         cmocka_unit_test(test_messages_mode),
