@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stats.c - the -z statistics: parsing their specification and dispatching
- * to the one that was asked for (stats_conv.c, stats_expert.c, stats_io.c).
+ * to the one that was asked for (stats_conv.c, stats_addr_conv.c, stats_expert.c,
+ * stats_io.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,12 @@ rs_stat_new(const char *spec, struct rs_stat **out, char *err)
     if (strcmp(spec, "conv,qp") == 0) {
         st->kind = STAT_CONV_QP;
         rc = 0;
+    } else if (strncmp(spec, "conv,", 5) == 0) {
+        st->kind = STAT_ADDR;
+        rc = stats_addr_init(st, spec + 5, false, err);
+    } else if (strncmp(spec, "endpoints,", 10) == 0) {
+        st->kind = STAT_ADDR;
+        rc = stats_addr_init(st, spec + 10, true, err);
     } else if (strcmp(spec, "expert") == 0 || strncmp(spec, "expert,", 7) == 0) {
         st->kind = STAT_EXPERT;
         rc = stats_expert_init(st, spec[6] == ',' ? spec + 7 : "", err);
@@ -26,8 +33,8 @@ rs_stat_new(const char *spec, struct rs_stat **out, char *err)
         st->kind = STAT_IO;
         rc = stats_io_init(st, spec + 8, err);
     } else {
-        rc = rs_error(err, RS_EINVAL, "unknown statistic (conv,qp, expert[,LEVEL][,FILTER], "
-                      "io,stat,INTERVAL[,FILTER])");
+        rc = rs_error(err, RS_EINVAL, "unknown statistic (conv,TYPE[,FILTER], endpoints,TYPE[,FILTER], "
+                      "conv,qp, expert[,LEVEL][,FILTER], io,stat,INTERVAL[,FILTER])");
     }
     if (rc != 0) {
         rs_stat_free(st);
@@ -62,6 +69,8 @@ rs_stat_packet(struct rs_stat *st, const struct rs_packet *pkt)
         stats_expert_packet(st, pkt);
     else if (st->kind == STAT_IO)
         stats_io_packet(st, pkt);
+    else if (st->kind == STAT_ADDR)
+        stats_addr_packet(st, pkt);
 }
 
 void
@@ -77,6 +86,9 @@ rs_stat_print(struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o
     case STAT_IO:
         stats_io_print(st, o);
         break;
+    case STAT_ADDR:
+        stats_addr_print(st, o);
+        break;
     }
 }
 
@@ -86,5 +98,6 @@ rs_stat_free(struct rs_stat *st)
     if (st == NULL)
         return;
     stats_io_free(st);
+    stats_addr_free(st);
     free(st);
 }

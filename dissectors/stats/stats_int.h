@@ -13,7 +13,15 @@
 #define IO_MAX_FILTERS 8
 #define IO_MAX_ROWS ((size_t)1 << 22)
 
-enum stat_kind { STAT_CONV_QP, STAT_EXPERT, STAT_IO };
+/* conv,TYPE and endpoints,TYPE keep at most this many rows (flows or endpoints). */
+#define ADDR_MAX_ROWS ((size_t)1 << 18)
+
+enum stat_kind { STAT_CONV_QP, STAT_EXPERT, STAT_IO, STAT_ADDR };
+
+enum addr_type { ADDR_ETH, ADDR_IPV4, ADDR_IPV6, ADDR_UDP, ADDR_TCP };
+
+struct addr_table;
+struct rs_ether_names;
 
 struct expert_count {
     uint64_t count;
@@ -38,6 +46,8 @@ struct rs_stat {
     char *filter_text[IO_MAX_FILTERS];
     struct io_cell *cells;              /* rows x (1 + n_filters) */
     size_t n_rows, cap_rows;
+    /* conv,TYPE and endpoints,TYPE (their filter is filters[0]) */
+    struct addr_table *addr;
 };
 
 int stats_io_init(struct rs_stat *st, const char *args, char *err);
@@ -49,5 +59,18 @@ void stats_io_free(struct rs_stat *st);
 int stats_expert_init(struct rs_stat *st, const char *args, char *err);
 void stats_expert_packet(struct rs_stat *st, const struct rs_packet *pkt);
 void stats_expert_print(struct rs_stat *st, struct rs_out *o);
+
+/* conv,TYPE[,FILTER] (endpoints false) or endpoints,TYPE[,FILTER]: args is TYPE[,FILTER]. */
+int stats_addr_init(struct rs_stat *st, const char *args, bool endpoints, char *err);
+void stats_addr_packet(struct rs_stat *st, const struct rs_packet *pkt);
+void stats_addr_print(struct rs_stat *st, struct rs_out *o);
+void stats_addr_free(struct rs_stat *st);
+
+/* Ethernet addresses named as tshark names them (ether_names.c): Wireshark's manuf and
+ * wka files, and the ethers files. Loading never fails: a file missing names nothing. */
+struct rs_ether_names *rs_ether_names_load(void);
+void rs_ether_names_free(struct rs_ether_names *n);
+void rs_ether_name(const struct rs_ether_names *n, const uint8_t mac[6], char *buf,
+                   size_t size);
 
 #endif /* ROCESHARK_STATS_INT_H */

@@ -2,6 +2,9 @@
 /*
  * stats.h - statistics over a whole capture (-z), printed at the end:
  *   conv,qp                 one row per RC/UC conversation
+ *   conv,TYPE[,FILTER], endpoints,TYPE[,FILTER]
+ *                           tshark's conversation and endpoint tables, TYPE eth, ip, ipv6,
+ *                           udp or tcp
  *   expert                  expert items by severity and kind, first frames of each
  *   io,stat,INTERVAL[,FILTER]...
  *                           frames and bytes per interval, per filter
@@ -26,6 +29,10 @@ bool rs_stat_needs_crc(const struct rs_stat *st);
 void rs_stat_packet(struct rs_stat *st, const struct rs_packet *pkt);
 void rs_stat_print(struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o);
 void rs_stat_free(struct rs_stat *st);
+
+/* "2112 bytes", "18 kB", "36 MB": a byte count as tshark's conversation tables show it
+ * (Wireshark's format_size()). Returns the length, as snprintf(). */
+size_t rs_stats_format_size(uint64_t bytes, char *buf, size_t size);
 
 /* -z iwarp: the iWARP stage's counters, and the memory held against its bounds. */
 void rs_iwarp_print_stats(const struct rs_iwarp *iw, struct rs_out *o);

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ether_names.c - an Ethernet address named as tshark names it with its default
+ * resolution (MAC names on), from the data files Wireshark installs: the exact
+ * addresses of its manuf and wka files, then the ethers files, then the address
+ * ranges of wka (and manuf's /28 and /36 blocks), then manuf's vendor prefixes;
+ * "Vendor_xx:xx:xx" for a known prefix, the bare address when nothing fits.
+ *
+ * The files are read when a statistic first needs a name (once), as data. A range
+ * is looked up under its masked address whatever its length was, as Wireshark
+ * 4.0 does: a /16 range also answers for a masked /40 look-up of the same bytes
+ * (33:33:00:00:00:02 is "IPv6mcast_02"), and the names it prints follow from that.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "stats/stats_int.h"
+
+#define NAME_MAX_LEN 64
+
+struct rs_ether_names {
+    GHashTable *exact;      /* 48-bit address -> name (manuf and wka entries) */
+    GHashTable *ethers;     /* 48-bit address -> name (ethers files, first entry wins) */
+    GHashTable *ranges;     /* masked 48-bit address -> name */
+    GHashTable *vendors;    /* 24-bit prefix -> short vendor name */
+};
+
+static uint64_t
+mac_key(const uint8_t a[6])
+{
+    uint64_t k = 0;
+    for (int i = 0; i < 6; i++)
+        k = k << 8 | a[i];
+    return k;
+}
+
+static void
+put_name(GHashTable *t, uint64_t key, const char *name, bool replace)
+{
+    if (!replace && g_hash_table_contains(t, &key))
+        return;
+    uint64_t *k = g_new(uint64_t, 1);
+    *k = key;
+    g_hash_table_insert(t, k, g_strndup(name, NAME_MAX_LEN - 1));
+}
+
+static const char *
+get_name(GHashTable *t, uint64_t key)
+{
+    return g_hash_table_lookup(t, &key);
+}
+
+/* "00:1B:21", "01-80-C2-00-00-00", "00:50:C2:33:10:00/36": 3 octets are a vendor prefix
+ * (mask 0), 6 an address (48), a mask a range with the bits past it cleared. */
+static bool
+parse_address(const char *s, uint8_t a[6], unsigned *mask)
+{
+    char sep = 0;
+
+    memset(a, 0, 6);
+    for (int i = 0; i < 6; i++) {
+        char *end;
+        if (!isxdigit((unsigned char)*s))
+            return false;
+        unsigned long v = strtoul(s, &end, 16);
+        if (end - s > 2 || v > 0xff)
+            return false;
+        a[i] = (uint8_t)v;
+        s = end;
+        if (*s == '/') {
+            if (!isdigit((unsigned char)s[1]))
+                return false;
+            unsigned long m = strtoul(s + 1, &end, 10);
+            if (*end != '\0' || m == 0 || m >= 48)
+                return false;
+            *mask = (unsigned)m;
+            int k = (int)m / 8;
+            a[k] &= (uint8_t)(0xff << (8 - m % 8));
+            for (k++; k < 6; k++)
+                a[k] = 0;
+            return true;
+        }
+        if (*s == '\0') {
+            if (i != 2 && i != 5)
+                return false;
+            *mask = i == 2 ? 0 : 48;
+            return true;
+        }
+        if (sep == 0 && (*s == ':' || *s == '-' || *s == '.'))
+            sep = *s;
+        else if (*s != sep)
+            return false;
+        s++;
+    }
+    return false;
+}
+
+/* Each line "ADDRESS NAME [long name]"; '#' starts a comment. with_masks: a data file
+ * (prefixes and ranges allowed), else an ethers file (addresses only). */
+static void
+read_file(struct rs_ether_names *n, const char *path, bool with_masks)
+{
+    FILE *fp = fopen(path, "r");
+    char line[1024];
+
+    if (fp == NULL)
+        return;
+    while (fgets(line, sizeof(line), fp) != NULL) {
+        char *save = NULL, *hash = strchr(line, '#');
+        if (hash != NULL)
+            *hash = '\0';
+        char *addr = strtok_r(line, " \t\r\n", &save);
+        char *name = addr != NULL ? strtok_r(NULL, " \t\r\n", &save) : NULL;
+        uint8_t a[6];
+        unsigned mask;
+        if (name == NULL || !parse_address(addr, a, &mask))
+            continue;
+        if (!with_masks) {
+            if (mask == 48)
+                put_name(n->ethers, mac_key(a), name, false);
+        } else if (mask == 0) {
+            put_name(n->vendors, mac_key(a) >> 24, name, true);
+        } else if (mask == 48) {
+            put_name(n->exact, mac_key(a), name, true);
+        } else {
+            put_name(n->ranges, mac_key(a), name, true);
+        }
+    }
+    fclose(fp);
+}
+
+static GHashTable *
+new_table(void)
+{
+    return g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
+}
+
+struct rs_ether_names *
+rs_ether_names_load(void)
+{
+    struct rs_ether_names *n = g_new0(struct rs_ether_names, 1);
+    const char *data = g_getenv("WIRESHARK_DATA_DIR");
+    const char *home = g_getenv("HOME");
+
+    n->exact = new_table();
+    n->ethers = new_table();
+    n->ranges = new_table();
+    n->vendors = new_table();
+    if (data == NULL || *data == '\0')
+        data = "/usr/share/wireshark";
+    char *path = g_build_filename(data, "manuf", NULL);
+    read_file(n, path, true);
+    g_free(path);
+    path = g_build_filename(data, "wka", NULL);
+    read_file(n, path, true);
+    g_free(path);
+    /* The personal ethers file is asked before the system's. */
+    if (home != NULL) {
+        path = g_build_filename(home, ".config", "wireshark", "ethers", NULL);
+        read_file(n, path, false);
+        g_free(path);
+    }
+    read_file(n, "/etc/ethers", false);
+    return n;
+}
+
+void
+rs_ether_names_free(struct rs_ether_names *n)
+{
+    if (n == NULL)
+        return;
+    g_hash_table_destroy(n->exact);
+    g_hash_table_destroy(n->ethers);
+    g_hash_table_destroy(n->ranges);
+    g_hash_table_destroy(n->vendors);
+    g_free(n);
+}
+
+/* The range named for a's first bits bits (the rest cleared), or NULL. */
+static const char *
+range_name(const struct rs_ether_names *n, const uint8_t a[6], unsigned bits)
+{
+    uint64_t key = mac_key(a);
+    uint64_t keep = bits == 0 ? 0 : ~(uint64_t)0 << (48 - bits);
+
+    return get_name(n->ranges, key & keep & 0xffffffffffffull);
+}
+
+/* "name_" then the octets from first on, the first of them reduced to its low
+ * (8 - mask) bits... as Wireshark prints it: the octet masked with 0xff >> mask. */
+static void
+print_dummy(char *buf, size_t size, const char *name, const uint8_t a[6], int first,
+            unsigned mask)
+{
+    int n = snprintf(buf, size, "%s_%02x", name, a[first] & (0xff >> mask));
+    for (int i = first + 1; i < 6 && n > 0 && (size_t)n < size; i++)
+        n += snprintf(buf + n, size - (size_t)n, ":%02x", a[i]);
+}
+
+void
+rs_ether_name(const struct rs_ether_names *n, const uint8_t a[6], char *buf, size_t size)
+{
+    const char *name;
+
+    if ((name = get_name(n->exact, mac_key(a))) != NULL ||
+        (name = get_name(n->ethers, mac_key(a))) != NULL) {
+        snprintf(buf, size, "%s", name);
+        return;
+    }
+    /* Ranges within a vendor block, longest first: 5, 4, then 3 octets kept whole. */
+    for (int whole = 5; whole >= 3; whole--) {
+        for (int mask = 7; mask >= 0; mask--) {
+            if ((name = range_name(n, a, (unsigned)(whole * 8 + mask))) != NULL) {
+                print_dummy(buf, size, name, a, whole, (unsigned)mask);
+                return;
+            }
+        }
+    }
+    uint64_t prefix = mac_key(a) >> 24;
+    if ((name = get_name(n->vendors, prefix)) != NULL ||
+        ((prefix & 0x010000) != 0 && (name = get_name(n->vendors, prefix & 0xfeffff)) != NULL)) {
+        print_dummy(buf, size, name, a, 3, 0);
+        return;
+    }
+    /* Ranges wider than a vendor block: 2, 1, then no octet kept whole (not the empty mask). */
+    for (int whole = 2; whole >= 0; whole--) {
+        for (int mask = 7; mask >= (whole == 0 ? 1 : 0); mask--) {
+            if ((name = range_name(n, a, (unsigned)(whole * 8 + mask))) != NULL) {
+                print_dummy(buf, size, name, a, whole, (unsigned)mask);
+                return;
+            }
+        }
+    }
+    snprintf(buf, size, "%02x:%02x:%02x:%02x:%02x:%02x", a[0], a[1], a[2], a[3], a[4], a[5]);
+}

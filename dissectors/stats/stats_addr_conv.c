@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stats_addr_conv.c - `-z conv,TYPE[,FILTER]` and `-z endpoints,TYPE[,FILTER]` for TYPE
+ * eth, ip, ipv6, udp or tcp: tshark 4.0's conversation and endpoint tables, laid out as it
+ * prints them. One table serves both: a conversation is keyed by its first frame's source
+ * and destination (the reverse direction is the same row, its "<-" columns), an endpoint
+ * by one address and port. Rows keep the order they were first seen in; they are printed
+ * by total frames, most first, ties in that order, as tshark does.
+ *
+ * The table holds at most ADDR_MAX_ROWS rows (stats_int.h): a flow first seen when it is
+ * full is not counted, and its frames are said after the table. Rows live in fixed
+ * blocks, so a known flow costs a hash look-up and no allocation.
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "stats/stats_int.h"
+
+#define ROWS_PER_BLOCK 4096
+/* An address, its name or "address:port". */
+#define NAME_BUF 128
+
+/* One side: an address (6, 4 or 16 bytes used) and a port (0 where the type has none). */
+struct addr_end {
+    uint8_t addr[16];
+    uint16_t port;
+};
+
+/* No padding: hashed and compared as bytes. */
+struct addr_key {
+    uint8_t family;         /* 6 Ethernet, 4 IPv4, 16 IPv6: the address length */
+    uint8_t zero;
+    struct addr_end a, b;   /* b unused (zero) for an endpoint */
+};
+
+struct addr_row {
+    struct addr_key key;
+    uint64_t tx_frames, tx_bytes;   /* a to b; an endpoint's sent */
+    uint64_t rx_frames, rx_bytes;   /* b to a; an endpoint's received */
+    struct rs_time start, stop;     /* relative to the first frame */
+};
+
+struct addr_table {
+    enum addr_type type;
+    bool endpoints;
+    GHashTable *index;              /* struct addr_key * -> struct addr_row * */
+    struct addr_row **blocks;
+    size_t n_rows, n_blocks;
+    uint64_t frames_left_out;       /* of flows first seen with the table full */
+};
+
+static const struct {
+    const char *name, *title;
+    bool ports;
+} addr_types[] = {
+    [ADDR_ETH] = {"eth", "Ethernet", false},
+    [ADDR_IPV4] = {"ip", "IPv4", false},
+    [ADDR_IPV6] = {"ipv6", "IPv6", false},
+    [ADDR_UDP] = {"udp", "UDP", true},
+    [ADDR_TCP] = {"tcp", "TCP", true},
+};
+
+static guint
+key_hash(gconstpointer p)
+{
+    const uint8_t *b = p;
+    uint32_t h = 2166136261u;
+
+    for (size_t i = 0; i < sizeof(struct addr_key); i++)
+        h = (h ^ b[i]) * 16777619u;
+    return h;
+}
+
+static gboolean
+key_equal(gconstpointer a, gconstpointer b)
+{
+    return memcmp(a, b, sizeof(struct addr_key)) == 0;
+}
+
+int
+stats_addr_init(struct rs_stat *st, const char *args, bool endpoints, char *err)
+{
+    const char *comma = strchr(args, ',');
+    size_t len = comma != NULL ? (size_t)(comma - args) : strlen(args);
+    size_t t = 0;
+
+    while (t < RS_ARRAY_SIZE(addr_types) &&
+           (strlen(addr_types[t].name) != len || strncmp(addr_types[t].name, args, len) != 0))
+        t++;
+    if (t == RS_ARRAY_SIZE(addr_types))
+        return rs_error(err, RS_EINVAL, endpoints ?
+                        "unknown endpoint type (eth, ip, ipv6, udp, tcp)" :
+                        "unknown conversation type (eth, ip, ipv6, udp, tcp, qp)");
+    if (comma != NULL) {
+        char ferr[RS_ERRBUF_SIZE];
+        if (rs_filter_compile(comma + 1, &st->filters[0], ferr) != 0)
+            return rs_error(err, RS_EINVAL, "filter %.32s%s: %s", comma + 1,
+                            strlen(comma + 1) > 32 ? "..." : "", ferr);
+        st->filter_text[0] = strdup(comma + 1);
+        st->n_filters = 1;
+    }
+    struct addr_table *tab = calloc(1, sizeof(*tab));
+    if (tab == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    tab->type = (enum addr_type)t;
+    tab->endpoints = endpoints;
+    tab->index = g_hash_table_new(key_hash, key_equal);
+    st->addr = tab;
+    return 0;
+}
+
+/* IP over InfiniBand, which the decoder leaves as IB payload: a native IB frame whose
+ * payload starts with the IPoIB header (Ethertype, two reserved zero bytes) and then an
+ * IPv4 or IPv6 header, as Wireshark reads it. Returns that header, its address length, and
+ * where the UDP or TCP ports are (NULL when not that protocol or not all captured). */
+static const uint8_t *
+ipoib_header(const struct rs_packet *pkt, enum addr_type type, unsigned *alen,
+             const uint8_t **ports)
+{
+    if (pkt->encap != RS_ENCAP_IB || !rs_packet_has(pkt, RS_LAYER_PAYLOAD))
+        return NULL;
+    const uint8_t *p = rs_packet_at(pkt, RS_LAYER_PAYLOAD);
+    uint32_t n = pkt->span[RS_LAYER_PAYLOAD].len;
+    if (n < 4 + 20 || p[2] != 0 || p[3] != 0)
+        return NULL;
+    uint16_t ethertype = (uint16_t)(p[0] << 8 | p[1]);
+    const uint8_t *ip = p + 4;
+    uint32_t hlen, proto;
+    if (ethertype == 0x0800 && (ip[0] >> 4) == 4 && type != ADDR_IPV6) {
+        *alen = 4;
+        hlen = (ip[0] & 0x0fu) * 4;
+        proto = ip[9];
+    } else if (ethertype == 0x86dd && (ip[0] >> 4) == 6 && n >= 4 + 40 && type != ADDR_IPV4) {
+        *alen = 16;
+        hlen = 40;
+        proto = ip[6];
+    } else {
+        return NULL;
+    }
+    *ports = (proto == 17 && type == ADDR_UDP) || (proto == 6 && type == ADDR_TCP)
+                 ? (4 + hlen + 4 <= n ? ip + hlen : NULL) : NULL;
+    return ip;
+}
+
+/* The frame's two sides for the table's type; false when it has no such layer. */
+static bool
+frame_sides(const struct addr_table *tab, const struct rs_packet *pkt, struct addr_key *k)
+{
+    const uint8_t *h;
+    unsigned off, len;
+
+    memset(k, 0, sizeof(*k));
+    if (tab->type == ADDR_ETH) {
+        if (!rs_packet_has(pkt, RS_LAYER_ETH))
+            return false;
+        h = rs_packet_at(pkt, RS_LAYER_ETH);
+        k->family = 6;
+        memcpy(k->a.addr, h + 6, 6);
+        memcpy(k->b.addr, h, 6);
+        return true;
+    }
+    const uint8_t *ports = NULL;
+    enum rs_layer l4 = tab->type == ADDR_UDP ? RS_LAYER_UDP : RS_LAYER_TCP;
+    if (rs_packet_has(pkt, RS_LAYER_IPV4) && tab->type != ADDR_IPV6) {
+        h = rs_packet_at(pkt, RS_LAYER_IPV4);
+        off = 12;
+        len = 4;
+        ports = rs_packet_has(pkt, l4) ? rs_packet_at(pkt, l4) : NULL;
+    } else if (rs_packet_has(pkt, RS_LAYER_IPV6) && tab->type != ADDR_IPV4) {
+        h = rs_packet_at(pkt, RS_LAYER_IPV6);
+        off = 8;
+        len = 16;
+        ports = rs_packet_has(pkt, l4) ? rs_packet_at(pkt, l4) : NULL;
+    } else if ((h = ipoib_header(pkt, tab->type, &len, &ports)) != NULL) {
+        off = len == 4 ? 12 : 8;
+    } else {
+        return false;
+    }
+    if (tab->type == ADDR_UDP || tab->type == ADDR_TCP) {
+        if (ports == NULL)
+            return false;
+        k->a.port = (uint16_t)(ports[0] << 8 | ports[1]);
+        k->b.port = (uint16_t)(ports[2] << 8 | ports[3]);
+    }
+    k->family = (uint8_t)len;
+    memcpy(k->a.addr, h + off, len);
+    memcpy(k->b.addr, h + off + len, len);
+    return true;
+}
+
+static struct addr_row *
+row_at(const struct addr_table *tab, size_t i)
+{
+    return &tab->blocks[i / ROWS_PER_BLOCK][i % ROWS_PER_BLOCK];
+}
+
+/* The row of k, added when new and there is room; NULL when the table is full. */
+static struct addr_row *
+find_or_add(struct addr_table *tab, const struct addr_key *k, struct rs_time ts, bool *added)
+{
+    struct addr_row *row = g_hash_table_lookup(tab->index, k);
+
+    *added = false;
+    if (row != NULL)
+        return row;
+    if (tab->n_rows == ADDR_MAX_ROWS)
+        return NULL;
+    if (tab->n_rows == tab->n_blocks * ROWS_PER_BLOCK) {
+        struct addr_row **blocks = realloc(tab->blocks, (tab->n_blocks + 1) * sizeof(*blocks));
+        if (blocks == NULL)
+            return NULL;
+        tab->blocks = blocks;
+        if ((blocks[tab->n_blocks] = malloc(ROWS_PER_BLOCK * sizeof(struct addr_row))) == NULL)
+            return NULL;
+        tab->n_blocks++;
+    }
+    row = row_at(tab, tab->n_rows++);
+    memset(row, 0, sizeof(*row));
+    row->key = *k;
+    row->start = row->stop = ts;
+    g_hash_table_insert(tab->index, &row->key, row);
+    *added = true;
+    return row;
+}
+
+static void
+count(struct addr_row *row, bool tx, uint64_t bytes)
+{
+    if (tx) {
+        row->tx_frames++;
+        row->tx_bytes += bytes;
+    } else {
+        row->rx_frames++;
+        row->rx_bytes += bytes;
+    }
+}
+
+static void
+count_conversation(struct addr_table *tab, const struct addr_key *fwd, struct rs_time ts,
+                   uint64_t bytes)
+{
+    struct addr_key rev = {fwd->family, 0, fwd->b, fwd->a};
+    struct addr_row *row = g_hash_table_lookup(tab->index, fwd);
+    bool tx = true, added;
+
+    if (row == NULL && (row = g_hash_table_lookup(tab->index, &rev)) != NULL)
+        tx = false;
+    if (row == NULL && (row = find_or_add(tab, fwd, ts, &added)) == NULL) {
+        tab->frames_left_out++;
+        return;
+    }
+    count(row, tx, bytes);
+    /* As tshark: a frame earlier than the start moves it only when not past the end. */
+    if (rs_time_cmp(ts, row->stop) > 0)
+        row->stop = ts;
+    else if (rs_time_cmp(ts, row->start) < 0)
+        row->start = ts;
+}
+
+static void
+count_endpoint(struct addr_table *tab, uint8_t family, const struct addr_end *e, bool tx,
+               struct rs_time ts, uint64_t bytes)
+{
+    struct addr_key k = {.family = family, .a = *e};
+    bool added;
+    struct addr_row *row = find_or_add(tab, &k, ts, &added);
+
+    if (row == NULL) {
+        tab->frames_left_out += tx;     /* the frame, once */
+        return;
+    }
+    count(row, tx, bytes);
+}
+
+void
+stats_addr_packet(struct rs_stat *st, const struct rs_packet *pkt)
+{
+    struct addr_table *tab = st->addr;
+    struct addr_key k;
+
+    if (!frame_sides(tab, pkt, &k))
+        return;
+    if (st->n_filters > 0 && !rs_filter_match(st->filters[0], pkt))
+        return;
+    struct rs_time ts = pkt->frame->rel;
+    uint64_t bytes = rs_packet_wire_len(pkt);
+    if (!tab->endpoints) {
+        count_conversation(tab, &k, ts, bytes);
+        return;
+    }
+    count_endpoint(tab, k.family, &k.a, true, ts, bytes);
+    count_endpoint(tab, k.family, &k.b, false, ts, bytes);
+}
+
+size_t
+rs_stats_format_size(uint64_t bytes, char *buf, size_t size)
+{
+    /* As Wireshark's format_size(): whole units of 1000, the largest of which there are
+     * at least ten, rounded down; under 10000, the bytes themselves. */
+    static const char *const units[] = {"TB", "GB", "MB", "kB"};
+    uint64_t div = 1000000000000ull;
+
+    for (size_t i = 0; i < RS_ARRAY_SIZE(units); i++, div /= 1000)
+        if (bytes / div >= 10)
+            return (size_t)snprintf(buf, size, "%" PRIu64 " %s", bytes / div, units[i]);
+    return (size_t)snprintf(buf, size, "%" PRIu64 " bytes", bytes);
+}
+
+/* An address as tshark shows it, the port apart. */
+static void
+format_addr(const struct rs_ether_names *names, const struct addr_key *k,
+            const struct addr_end *e, char *buf, size_t size)
+{
+    if (k->family == 6)
+        rs_ether_name(names, e->addr, buf, size);
+    else
+        inet_ntop(k->family == 4 ? AF_INET : AF_INET6, e->addr, buf, (socklen_t)size);
+}
+
+/* A row's place in the printed order: most frames first, then first seen first. */
+struct rank {
+    uint64_t frames;
+    size_t index;
+};
+
+static int
+by_frames(const void *a, const void *b)
+{
+    const struct rank *x = a, *y = b;
+
+    if (x->frames != y->frames)
+        return x->frames > y->frames ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static void
+print_conversation(const struct addr_table *tab, const struct rs_ether_names *names,
+                   const struct addr_row *r, struct rs_out *o)
+{
+    char a[NAME_BUF], b[NAME_BUF], rx[32], tx[32], total[32];
+
+    format_addr(names, &r->key, &r->key.a, a, sizeof(a));
+    format_addr(names, &r->key, &r->key.b, b, sizeof(b));
+    rs_stats_format_size(r->rx_bytes, rx, sizeof(rx));
+    rs_stats_format_size(r->tx_bytes, tx, sizeof(tx));
+    rs_stats_format_size(r->rx_bytes + r->tx_bytes, total, sizeof(total));
+    if (addr_types[tab->type].ports) {
+        size_t n = strlen(a), m = strlen(b);
+        snprintf(a + n, sizeof(a) - n, ":%u", r->key.a.port);
+        snprintf(b + m, sizeof(b) - m, ":%u", r->key.b.port);
+    }
+    int w = addr_types[tab->type].ports ? 26 : 20;
+    rs_out_printf(o, "%-*s <-> %-*s  %6" PRIu64 " %-9s  %6" PRIu64 " %-9s  %6" PRIu64 " %-9s  "
+                  "%14.9f   %12.4f\n", w, a, w, b, r->rx_frames, rx, r->tx_frames, tx,
+                  r->rx_frames + r->tx_frames, total, rs_time_to_double(r->start),
+                  rs_time_to_double(r->stop) - rs_time_to_double(r->start));
+}
+
+static void
+print_endpoint(const struct addr_table *tab, const struct rs_ether_names *names,
+               const struct addr_row *r, struct rs_out *o)
+{
+    char a[NAME_BUF];
+
+    format_addr(names, &r->key, &r->key.a, a, sizeof(a));
+    rs_out_printf(o, "%-20s      ", a);
+    if (addr_types[tab->type].ports)
+        rs_out_printf(o, "%5u     ", r->key.a.port);
+    rs_out_printf(o, "%6" PRIu64 "     %9" PRIu64 "     %6" PRIu64 "       %9" PRIu64 "      %6"
+                  PRIu64 "       %9" PRIu64 "   \n", r->tx_frames + r->rx_frames,
+                  r->tx_bytes + r->rx_bytes, r->tx_frames, r->tx_bytes, r->rx_frames,
+                  r->rx_bytes);
+}
+
+static const char rule[] =
+    "================================================================================\n";
+
+static void
+print_header(const struct rs_stat *st, const struct addr_table *tab, struct rs_out *o)
+{
+    const char *pad = addr_types[tab->type].ports ? "            " : "";
+
+    rs_out_str(o, rule);
+    rs_out_printf(o, "%s %s\nFilter:%s\n", addr_types[tab->type].title,
+                  tab->endpoints ? "Endpoints" : "Conversations",
+                  st->n_filters > 0 ? st->filter_text[0] : "<No Filter>");
+    if (tab->endpoints) {
+        rs_out_printf(o, "                       |  %sPackets  | |  Bytes  | | Tx Packets | "
+                      "| Tx Bytes | | Rx Packets | | Rx Bytes |\n",
+                      addr_types[tab->type].ports ? "Port  ||  " : "");
+        return;
+    }
+    rs_out_printf(o, "%s                                               |       <-      | "
+                  "|       ->      | |     Total     |    Relative    |   Duration   |\n", pad);
+    rs_out_printf(o, "%s                                               | Frames  Bytes | "
+                  "| Frames  Bytes | | Frames  Bytes |      Start     |              |\n", pad);
+}
+
+void
+stats_addr_print(struct rs_stat *st, struct rs_out *o)
+{
+    struct addr_table *tab = st->addr;
+    struct rank *order = malloc((tab->n_rows + 1) * sizeof(*order));
+    struct rs_ether_names *names = NULL;
+    size_t n = order != NULL ? tab->n_rows : 0;
+
+    print_header(st, tab, o);
+    for (size_t i = 0; i < n; i++) {
+        const struct addr_row *r = row_at(tab, i);
+        order[i] = (struct rank){r->tx_frames + r->rx_frames, i};
+    }
+    qsort(order, n, sizeof(*order), by_frames);
+    if (tab->type == ADDR_ETH && n > 0)
+        names = rs_ether_names_load();
+    for (size_t i = 0; i < n; i++) {
+        if (tab->endpoints)
+            print_endpoint(tab, names, row_at(tab, order[i].index), o);
+        else
+            print_conversation(tab, names, row_at(tab, order[i].index), o);
+    }
+    if (order == NULL && tab->n_rows > 0)
+        rs_out_str(o, "(out of memory: the rows are not printed)\n");
+    rs_out_str(o, rule);
+    if (tab->frames_left_out > 0)
+        rs_out_printf(o, "%" PRIu64 " frames of flows first seen with the table full (%u rows)"
+                      " not counted\n", tab->frames_left_out, (unsigned)ADDR_MAX_ROWS);
+    rs_ether_names_free(names);
+    free(order);
+}
+
+void
+stats_addr_free(struct rs_stat *st)
+{
+    struct addr_table *tab = st->addr;
+
+    if (tab == NULL)
+        return;
+    g_hash_table_destroy(tab->index);
+    for (size_t i = 0; i < tab->n_blocks; i++)
+        free(tab->blocks[i]);
+    free(tab->blocks);
+    free(tab);
+    st->addr = NULL;
+}

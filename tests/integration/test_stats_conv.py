@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""-z conv,TYPE and -z endpoints,TYPE (TYPE eth, ip, ipv6, udp, tcp): byte for byte what
+tshark prints, on every real capture, for every type, with and without a filter; and the
+errors of a bad type or filter.
+
+tshark runs in the C locale: in one that groups thousands its byte counts read "1,267 bytes",
+which roceshark never prints. Its Ethernet names come from Wireshark's manuf and wka files,
+which roceshark reads too (dissectors/stats/ether_names.c)."""
+import os
+import re
+
+import rstest as t
+
+TYPES = ["eth", "ip", "ipv6", "udp", "tcp"]
+ENV = dict(os.environ, LC_ALL="C")
+
+
+def tshark(path, *specs):
+    """tshark's tables for specs, in that order (it prints the last -z first)."""
+    extra = t.EXTRA_CAPTURES.get(os.path.basename(path), "").split()
+    args = ["tshark", "-r", path, "-q"] + extra
+    for spec in reversed(specs):
+        args += ["-z", spec]
+    out = t.run(args, env=ENV).stdout
+    return "".join(l for l in out.splitlines(True) if not l.startswith("Running as user"))
+
+
+def roceshark(path, *specs):
+    args = [t.ROCESHARK, "read", "-r", path, "-q"]
+    for spec in specs:
+        args += ["-z", spec]
+    return t.run(args).stdout
+
+
+def tables(out):
+    """The tables of an output, each from its opening rule to its closing one."""
+    return re.findall(r"^={80}\n.*? (?:Conversations|Endpoints)\n.*?^={80}\n", out, re.M | re.S)
+
+
+def compare(path, spec):
+    want, got = tshark(path, spec), roceshark(path, spec)
+    return t.check(got == want, "%s -z %s: differs from tshark's\n--- tshark\n%s--- roceshark\n%s"
+                   % (os.path.basename(path), spec, want, got))
+
+
+# Every type, conversations and endpoints, each capture read once by each tool.
+SPECS = ["%s,%s" % (kind, typ) for kind in ("conv", "endpoints") for typ in TYPES]
+captures = t.real_captures()
+same = rows = 0
+for path in captures:
+    want, got = tables(tshark(path, *SPECS)), tables(roceshark(path, *SPECS))
+    t.check(len(want) == len(SPECS) and len(got) == len(SPECS),
+            "%s: %d tables from tshark, %d from roceshark"
+            % (os.path.basename(path), len(want), len(got)))
+    for spec, w, g in zip(SPECS, want, got):
+        same += t.check(g == w, "%s -z %s: differs from tshark's\n--- tshark\n%s--- roceshark\n%s"
+                        % (os.path.basename(path), spec, w, g))
+        rows += g.count("<->")
+t.check(rows > 200, "only %d conversation rows in all: the captures are not being read" % rows)
+print("%d of %d tables as tshark's, %d captures" % (same, len(captures) * len(SPECS),
+                                                     len(captures)))
+
+# A display filter after the type: only the frames it takes, and its text on the Filter line.
+NCCL = os.path.join(t.REAL_CAPTURES, "linlinw5_rdma_ib_tutorial__pcap_nccl_nccl_node0.pcap")
+CM = os.path.join(t.REAL_CAPTURES, "linlinw5_rdma_ib_tutorial__pcap_rdma_cm.pcap")
+for path, spec in [(NCCL, "conv,ip,udp.port==4791"), (NCCL, "endpoints,tcp,tcp.port==29500"),
+                   (NCCL, "conv,eth,ip.src==172.30.0.25"),
+                   (NCCL, "conv,udp,infiniband.bth.opcode==4"),
+                   (CM, "endpoints,ip,frame.len > 100"), (CM, "conv,tcp,frame.len > 100")]:
+    compare(path, spec)
+out = roceshark(NCCL, "conv,ip,udp.port==4791")
+t.check("Filter:udp.port==4791\n" in out and out.count("<->") == 2,
+        "conv,ip,udp.port==4791: %r" % out)
+
+# Two statistics at once, each its own table; and alongside the frames (no -q).
+out = t.run([t.ROCESHARK, "read", "-r", CM, "-q", "-z", "conv,ip", "-z", "endpoints,ip"]).stdout
+t.check(out == tshark(CM, "conv,ip", "endpoints,ip") and len(tables(out)) == 2,
+        "conv,ip then endpoints,ip: %r" % out)
+
+# A bad type or filter: one line on stderr, exit 1.
+for spec, why in [("conv,xyz", "unknown conversation type (eth, ip, ipv6, udp, tcp, qp)"),
+                  ("endpoints,qp", "unknown endpoint type (eth, ip, ipv6, udp, tcp)"),
+                  ("conv,", "unknown conversation type"),
+                  ("conv,ip,udp.port==", "filter udp.port==:")]:
+    p = t.run([t.ROCESHARK, "read", "-r", CM, "-q", "-z", spec], check_rc=False)
+    t.check(p.returncode == 1 and p.stdout == "" and len(p.stderr.splitlines()) == 1 and
+            p.stderr.startswith("roceshark: -z %s: %s" % (spec, why)),
+            "-z %s: exit %d, %r" % (spec, p.returncode, p.stderr))
+
+t.finish("stats_conv")
