@@ -113,39 +113,6 @@ stats_addr_init(struct rs_stat *st, const char *args, bool endpoints, char *err)
     return 0;
 }
 
-/* IP over InfiniBand, which the decoder leaves as IB payload: a native IB frame whose
- * payload starts with the IPoIB header (Ethertype, two reserved zero bytes) and then an
- * IPv4 or IPv6 header, as Wireshark reads it. Returns that header, its address length, and
- * where the UDP or TCP ports are (NULL when not that protocol or not all captured). */
-static const uint8_t *
-ipoib_header(const struct rs_packet *pkt, enum addr_type type, unsigned *alen,
-             const uint8_t **ports)
-{
-    if (pkt->encap != RS_ENCAP_IB || !rs_packet_has(pkt, RS_LAYER_PAYLOAD))
-        return NULL;
-    const uint8_t *p = rs_packet_at(pkt, RS_LAYER_PAYLOAD);
-    uint32_t n = pkt->span[RS_LAYER_PAYLOAD].len;
-    if (n < 4 + 20 || p[2] != 0 || p[3] != 0)
-        return NULL;
-    uint16_t ethertype = (uint16_t)(p[0] << 8 | p[1]);
-    const uint8_t *ip = p + 4;
-    uint32_t hlen, proto;
-    if (ethertype == 0x0800 && (ip[0] >> 4) == 4 && type != ADDR_IPV6) {
-        *alen = 4;
-        hlen = (ip[0] & 0x0fu) * 4;
-        proto = ip[9];
-    } else if (ethertype == 0x86dd && (ip[0] >> 4) == 6 && n >= 4 + 40 && type != ADDR_IPV4) {
-        *alen = 16;
-        hlen = 40;
-        proto = ip[6];
-    } else {
-        return NULL;
-    }
-    *ports = (proto == 17 && type == ADDR_UDP) || (proto == 6 && type == ADDR_TCP)
-                 ? (4 + hlen + 4 <= n ? ip + hlen : NULL) : NULL;
-    return ip;
-}
-
 /* The frame's two sides for the table's type; false when it has no such layer. */
 static bool
 frame_sides(const struct addr_table *tab, const struct rs_packet *pkt, struct addr_key *k)
@@ -175,8 +142,6 @@ frame_sides(const struct addr_table *tab, const struct rs_packet *pkt, struct ad
         off = 8;
         len = 16;
         ports = rs_packet_has(pkt, l4) ? rs_packet_at(pkt, l4) : NULL;
-    } else if ((h = ipoib_header(pkt, tab->type, &len, &ports)) != NULL) {
-        off = len == 4 ? 12 : 8;
     } else {
         return false;
     }
