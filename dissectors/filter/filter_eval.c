@@ -4,7 +4,10 @@
  * Each test walks the values of its field (every occurrence, every alias)
  * through rs_field_foreach, stopping at the first that decides it.
  */
+#include <ctype.h>
 #include <string.h>
+
+#include <glib.h>
 
 #include "filter/filter_int.h"
 
@@ -119,6 +122,36 @@ contains(const struct rs_value *v, const struct literal *lit)
     return lit->len <= len && memmem(s, len, lit->bytes, lit->len) != NULL;
 }
 
+/* The bytes a value holds, for contains, matches and slices. */
+static bool
+value_bytes(const struct rs_value *v, const uint8_t **s, size_t *len)
+{
+    if (v->type == RS_FT_STRING) {
+        *s = (const uint8_t *)v->v.str;
+        *len = strlen(v->v.str);
+    } else if (v->type == RS_FT_BYTES || v->type == RS_FT_ETHER || v->type == RS_FT_IPV4 ||
+               v->type == RS_FT_IPV6) {
+        *s = v->v.bytes.ptr;
+        *len = v->v.bytes.len;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* GLib allocates its match data inside g_regex_match_full(): the one
+ * allocation per test a filter makes, and only with `matches`. */
+static bool
+regex_matches(const struct rs_value *v, const GRegex *re)
+{
+    const uint8_t *s;
+    size_t len;
+
+    if (!value_bytes(v, &s, &len))
+        return false;
+    return g_regex_match_full(re, (const char *)s, (gssize)len, 0, 0, NULL, NULL);
+}
+
 static bool
 in_set(const struct rs_value *v, const struct node *n)
 {
@@ -133,12 +166,10 @@ in_set(const struct rs_value *v, const struct node *n)
 }
 
 static void
-test_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
+test_one(struct test *t, const struct rs_value *v)
 {
-    struct test *t = ctx;
     bool ok;
 
-    (void)f;
     t->seen++;
     switch (t->n->kind) {
     case NODE_COMPARE: {
@@ -156,12 +187,251 @@ test_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
     case NODE_BITAND:
         ok = (v->v.u & t->n->set->u) != 0;
         break;
+    case NODE_MATCHES:
+        ok = regex_matches(v, t->n->re);
+        break;
     default:
         ok = true;
         break;
     }
     t->any |= ok;
     t->all &= ok;
+}
+
+static void
+test_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
+{
+    (void)f;
+    test_one(ctx, v);
+}
+
+/* ---- derived operands: slices, functions, protocols as bytes ---- */
+
+/* The bytes of a protocol as Wireshark's protocol item spans them. */
+static bool
+protocol_bytes(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+               struct rs_value *out)
+{
+    out->type = RS_FT_BYTES;
+    if (strcmp(f->abbrev, "frame") == 0) {
+        uint32_t erf = rs_packet_has(pkt, RS_LAYER_ERF) ? pkt->span[RS_LAYER_ERF].len : 0;
+        out->v.bytes.ptr = pkt->frame->data + erf;
+        out->v.bytes.len = rs_packet_cap_len(pkt);
+        return true;
+    }
+    if (strcmp(f->abbrev, "infiniband") == 0) {
+        /* LRH or GRH (native IB, RoCEv1) or BTH, through the ICRC and VCRC */
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (int l = RS_LAYER_LRH; l <= RS_LAYER_VCRC; l++) {
+            if (!rs_packet_has(pkt, (enum rs_layer)l))
+                continue;
+            const struct rs_span *sp = &pkt->span[l];
+            lo = sp->off < lo ? sp->off : lo;
+            hi = sp->off + sp->len > hi ? sp->off + sp->len : hi;
+        }
+        if (lo >= hi)
+            return false;
+        out->v.bytes.ptr = pkt->frame->data + lo;
+        out->v.bytes.len = hi - lo;
+        return true;
+    }
+    if (f->get == NULL) {           /* the generic getter gave the layer's span */
+        out->v.bytes = v->v.bytes;
+        return true;
+    }
+    if (f->layer < RS_LAYER_COUNT && rs_packet_has(pkt, (enum rs_layer)f->layer)) {
+        out->v.bytes.ptr = rs_packet_at(pkt, (enum rs_layer)f->layer);
+        out->v.bytes.len = pkt->span[f->layer].len;
+        return true;
+    }
+    return false;
+}
+
+/* Bytes a value of a numeric type takes in the packet, for len(). */
+static uint32_t
+width_of(const struct rs_field *f)
+{
+    if (f->width != 0)
+        return f->width;
+    switch (f->type) {
+    case RS_FT_BOOLEAN:
+    case RS_FT_UINT8:
+        return 1;
+    case RS_FT_UINT16:
+        return 2;
+    case RS_FT_UINT24:
+        return 3;
+    case RS_FT_UINT32:
+    case RS_FT_FRAMENUM:
+        return 4;
+    default:
+        return 8;
+    }
+}
+
+typedef void (*derived_fn)(void *ctx, const struct rs_value *v);
+
+struct walk {
+    const struct operand *op;
+    const struct rs_packet *pkt;
+    derived_fn fn;
+    void *ctx;
+};
+
+static void
+walk_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
+{
+    struct walk *w = ctx;
+    const struct operand *op = w->op;
+    struct rs_value d = *v;
+    char buf[FILTER_CASE_MAX];
+
+    if (v->type == RS_FT_PROTOCOL && !protocol_bytes(w->pkt, f, v, &d))
+        return;
+    switch (op->fn) {
+    case FN_LEN: {
+        const uint8_t *s;
+        size_t len;
+        uint64_t n = value_bytes(&d, &s, &len) ? len : width_of(f);
+        d.type = RS_FT_UINT32;
+        d.v.u = n;
+        break;
+    }
+    case FN_LOWER:
+    case FN_UPPER: {
+        size_t i = 0;
+        for (; d.v.str[i] != '\0' && i + 1 < sizeof(buf); i++) {
+            int c = (unsigned char)d.v.str[i];
+            buf[i] = (char)(op->fn == FN_LOWER ? tolower(c) : toupper(c));
+        }
+        buf[i] = '\0';
+        d.v.str = buf;
+        break;
+    }
+    default:
+        break;
+    }
+    if (op->sliced) {
+        const uint8_t *s;
+        size_t len;
+        if (!value_bytes(&d, &s, &len))
+            return;
+        int64_t start = op->start < 0 ? (int64_t)len + op->start : op->start;
+        int64_t n = op->len != 0 ? (int64_t)op->len : (int64_t)len - start;
+        if (start < 0 || n <= 0 || start + n > (int64_t)len)
+            return;         /* Wireshark: a slice outside the value is no value */
+        d.type = RS_FT_BYTES;
+        d.v.bytes.ptr = s + start;
+        d.v.bytes.len = (uint32_t)n;
+    }
+    w->fn(w->ctx, &d);
+}
+
+static void
+count_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
+{
+    (void)ctx, (void)f, (void)v;
+}
+
+/* Calls fn for every value operand op yields in pkt. */
+static void
+operand_foreach(const struct rs_packet *pkt, const struct operand *op, derived_fn fn, void *ctx)
+{
+    if (op->fn == FN_COUNT) {
+        unsigned n = rs_field_foreach(pkt, op->field, count_value, NULL);
+        if (n != 0) {       /* count() of an absent field is no value, as in tshark */
+            struct rs_value v = {.type = RS_FT_UINT32, .v.u = n};
+            fn(ctx, &v);
+        }
+        return;
+    }
+    struct walk w = {op, pkt, fn, ctx};
+    rs_field_foreach(pkt, op->field, walk_value, &w);
+}
+
+static void
+test_derived(void *ctx, const struct rs_value *v)
+{
+    test_one(ctx, v);
+}
+
+/* Comparison of two values read from the packet; the parser made sure
+ * their types compare. */
+static int
+compare_values(const struct rs_value *a, const struct rs_value *b, bool *equal)
+{
+    const uint8_t *as, *bs;
+    size_t alen, blen;
+
+    if (value_bytes(a, &as, &alen) && value_bytes(b, &bs, &blen)) {
+        int c = cmp_bytes(as, (uint32_t)alen, bs, (uint32_t)blen);
+        *equal = c == 0;
+        return c;
+    }
+    if (a->type == RS_FT_RELTIME || a->type == RS_FT_ABSTIME) {
+        int c = rs_time_cmp(a->v.t, b->v.t);
+        *equal = c == 0;
+        return c;
+    }
+    if (a->type == RS_FT_DOUBLE) {
+        *equal = a->v.d == b->v.d;
+        return a->v.d < b->v.d ? -1 : a->v.d > b->v.d;
+    }
+    *equal = a->v.u == b->v.u;
+    return cmp_u64(a->v.u, b->v.u);
+}
+
+struct pair {
+    const struct node *n;
+    const struct rs_packet *pkt;
+    const struct rs_value *a;
+    bool any_ok;        /* some pair satisfied the operator (== for !=) */
+    bool any_b;
+};
+
+static void
+pair_b(void *ctx, const struct rs_value *b)
+{
+    struct pair *p = ctx;
+    bool equal;
+
+    p->any_b = true;
+    if (p->n->field_contains) {
+        const uint8_t *as, *bs;
+        size_t alen, blen;
+        if (value_bytes(p->a, &as, &alen) && value_bytes(b, &bs, &blen) && blen <= alen &&
+            memmem(as, alen, bs, blen) != NULL)
+            p->any_ok = true;
+        return;
+    }
+    int c = compare_values(p->a, b, &equal);
+    /* != holds when no pair is equal: count the equal pairs for it */
+    if (compare_op(p->n->op == CMP_NE ? CMP_EQ : p->n->op, c, equal))
+        p->any_ok = true;
+}
+
+static void
+pair_a(void *ctx, const struct rs_value *a)
+{
+    struct pair *p = ctx;
+
+    if (p->any_ok)
+        return;
+    p->a = a;
+    operand_foreach(p->pkt, &p->n->b, pair_b, p);
+}
+
+/* operand op operand: Wireshark's "any" over every pair of values; !=
+ * holds when no pair is equal. A side with no value makes it false. */
+static bool
+eval_fields(const struct node *n, const struct rs_packet *pkt)
+{
+    struct pair p = {n, pkt, NULL, false, false};
+
+    operand_foreach(pkt, &n->a, pair_a, &p);
+    if (!p.any_b)
+        return false;
+    return n->op == CMP_NE && !n->field_contains ? !p.any_ok : p.any_ok;
 }
 
 bool
@@ -180,9 +450,14 @@ filter_eval(const struct node *n, const struct rs_packet *pkt)
         return false;
     case NODE_NOT:
         return !filter_eval(n->kids[0], pkt);
+    case NODE_FIELDS:
+        return eval_fields(n, pkt);
     default: {
         struct test t = {n, false, true, 0};
-        rs_field_foreach(pkt, n->field, test_value, &t);
+        if (n->a.derived)
+            operand_foreach(pkt, &n->a, test_derived, &t);
+        else
+            rs_field_foreach(pkt, n->field, test_value, &t);
         if (t.seen == 0)
             return false;
         return n->kind == NODE_COMPARE && n->op == CMP_NE ? t.all : t.any;

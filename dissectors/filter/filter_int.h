@@ -20,8 +20,31 @@ enum node_kind {
     NODE_COMPARE,       /* field op literal */
     NODE_IN,            /* field in {set} */
     NODE_CONTAINS,      /* field contains literal */
-    NODE_BITAND         /* field & literal: some bit of the mask is set */
+    NODE_BITAND,        /* field & literal: some bit of the mask is set */
+    NODE_MATCHES,       /* field matches "regex" */
+    NODE_FIELDS         /* operand op operand: both sides read from the packet */
 };
+
+/* Functions an operand can apply to its field (Wireshark 4.0's). */
+enum filter_fn { FN_NONE, FN_LEN, FN_COUNT, FN_LOWER, FN_UPPER };
+
+/* One side of a test: a field, perhaps sliced (ip.src[0:2]) or passed
+ * through a function (len(infiniband.reth)). A "derived" operand yields
+ * values of another type than its field's: a slice yields bytes, len()
+ * and count() numbers, lower() and upper() strings. Protocols (frame,
+ * udp, infiniband) yield their bytes when compared, sliced or matched. */
+struct operand {
+    int field;                      /* lowest id of the field's name */
+    uint8_t fn;                     /* enum filter_fn */
+    bool sliced;
+    bool derived;                   /* fn, slice or protocol bytes: the slow path */
+    uint8_t type;                   /* enum rs_ftype of the values it yields */
+    int32_t start;                  /* slice start; negative counts from the end */
+    uint32_t len;                   /* slice length; 0: to the end */
+};
+
+/* Longest string lower() and upper() convert; longer ones are cut there. */
+#define FILTER_CASE_MAX 1024
 
 enum cmp_op { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE };
 
@@ -52,6 +75,10 @@ struct node {
     enum cmp_op op;
     struct literal *set;            /* one literal for COMPARE/CONTAINS/BITAND, n for IN */
     uint32_t n_set;
+    struct operand a;               /* the left side (a.field == field) */
+    struct operand b;               /* the right side of NODE_FIELDS */
+    bool field_contains;            /* NODE_FIELDS: a contains b rather than a op b */
+    struct _GRegex *re;             /* NODE_MATCHES: compiled once, with the filter */
 };
 
 struct rs_filter {
@@ -62,6 +89,11 @@ struct rs_filter {
 /* Converts literal text to the type of field f; fills err on failure. */
 bool filter_literal(const struct rs_field *f, const char *text, size_t len, bool quoted,
                     struct literal *out, char *err, size_t errlen);
+
+/* Parses a quoted string's escapes as Wireshark does (\\xhh, \\ooo, \\n, ...)
+ * into out (size bytes); returns the length, or -1 with err filled. */
+long filter_unescape(const char *s, size_t len, uint8_t *out, size_t size, char *err,
+                     size_t errlen);
 
 bool filter_eval(const struct node *n, const struct rs_packet *pkt);
 void filter_node_free(struct node *n);

@@ -222,6 +222,16 @@ parse_bytes(const struct rs_field *f, const char *t, struct literal *out, char *
     out->kind = LIT_BYTES;
     out->len = 0;
     out->prefix = 0;
+    /* One byte as Wireshark also writes it: 0x0a, or a single hex digit. */
+    const char *one = strncmp(t, "0x", 2) == 0 || strncmp(t, "0X", 2) == 0 ? t + 2 : NULL;
+    if (f->type != RS_FT_ETHER && ((one != NULL && isxdigit((unsigned char)one[0]) &&
+                                    isxdigit((unsigned char)one[1]) && one[2] == '\0') ||
+                                   (isxdigit((unsigned char)t[0]) && t[1] == '\0'))) {
+        out->bytes[0] = (uint8_t)strtoul(t, NULL, 16);
+        out->len = 1;
+        out->prefix = 8;
+        return true;
+    }
     for (const char *p = t; *p != '\0';) {
         if (!isxdigit((unsigned char)p[0]) || !isxdigit((unsigned char)p[1]) ||
             out->len == sizeof(out->bytes))
@@ -245,22 +255,66 @@ bad:
     return false;
 }
 
+long
+filter_unescape(const char *s, size_t len, uint8_t *out, size_t size, char *err, size_t errlen)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < len; i++) {
+        unsigned c = (unsigned char)s[i];
+        if (c == '\\' && i + 1 < len) {
+            char e = s[++i];
+            static const char from[] = "abfnrtv\\\"'", to[] = "\a\b\f\n\r\t\v\\\"'";
+            const char *k = strchr(from, e);
+            if (e != '\0' && k != NULL) {
+                c = (unsigned char)to[k - from];
+            } else if (e == 'x' && i + 1 < len && isxdigit((unsigned char)s[i + 1])) {
+                c = 0;
+                for (int d = 0; d < 2 && i + 1 < len && isxdigit((unsigned char)s[i + 1]); d++) {
+                    char h = s[++i];
+                    c = c * 16 + (unsigned)(isdigit((unsigned char)h) ? h - '0' : (tolower(h) - 'a' + 10));
+                }
+            } else if (e >= '0' && e <= '7') {
+                c = (unsigned)(e - '0');
+                for (int d = 0; d < 2 && i + 1 < len && s[i + 1] >= '0' && s[i + 1] <= '7'; d++)
+                    c = c * 8 + (unsigned)(s[++i] - '0');
+                if (c > 0xff) {
+                    snprintf(err, errlen, "\\%.3s is not a valid octal escape", s + i - 2);
+                    return -1;
+                }
+            } else {
+                snprintf(err, errlen, "\\%c is not a valid character escape sequence", e);
+                return -1;
+            }
+        }
+        if (n == size) {
+            snprintf(err, errlen, "string longer than %zu bytes", size);
+            return -1;
+        }
+        out[n++] = (uint8_t)c;
+    }
+    return (long)n;
+}
+
 static bool
 parse_string(const char *s, size_t len, bool quoted, struct literal *out, char *err,
              size_t errlen)
 {
     out->kind = LIT_STRING;
     out->len = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        if (quoted && c == '\\' && i + 1 < len)
-            c = s[++i];
-        if (out->len == sizeof(out->bytes)) {
+    if (!quoted) {
+        if (len > sizeof(out->bytes)) {
             snprintf(err, errlen, "string longer than %zu bytes", sizeof(out->bytes));
             return false;
         }
-        out->bytes[out->len++] = (uint8_t)c;
+        memcpy(out->bytes, s, len);
+        out->len = (uint32_t)len;
+        return true;
     }
+    long n = filter_unescape(s, len, out->bytes, sizeof(out->bytes), err, errlen);
+    if (n < 0)
+        return false;
+    out->len = (uint32_t)n;
     return true;
 }
 

@@ -6,8 +6,15 @@
  *   expr    := and ( ("||" | "or") and )*
  *   and     := unary ( ("&&" | "and") unary )*
  *   unary   := ("!" | "not")* ( "(" expr ")" | test )
- *   test    := FIELD [ relop VALUE | "contains" VALUE | "in" "{" item* "}" ]
+ *   test    := operand [ relop (VALUE | operand) | "contains" (VALUE | operand)
+ *                      | "matches" STRING | "in" "{" item* "}" | "&" VALUE ]
+ *   operand := FIELD [ "[" range "]" ] | FUNC "(" FIELD ")"
+ *   range   := i:j | i-j | i | :j | i:         (negative i and j count from the end)
  *   item    := VALUE [ ".." VALUE ]          (items separated by spaces or commas)
+ *
+ * FUNC is one of Wireshark 4.0's len, count, lower, upper. A word on the
+ * right that names a field (or a function call) makes the test compare
+ * two operands read from the packet.
  *
  * Literals are converted to the field's type here (filter_literal.c), so a
  * bad address or an unknown value name is reported with its position
@@ -23,13 +30,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "filter/filter_int.h"
 
 #define MAX_SET 256
+#define MAX_REGEX 1024
 
 enum tok {
     TOK_END, TOK_WORD, TOK_STRING, TOK_LPAREN, TOK_RPAREN, TOK_LBRACE, TOK_RBRACE, TOK_COMMA,
-    TOK_RANGE, TOK_AND, TOK_OR, TOK_NOT, TOK_RELOP, TOK_BITAND
+    TOK_RANGE, TOK_AND, TOK_OR, TOK_NOT, TOK_RELOP, TOK_BITAND, TOK_LBRACKET, TOK_RBRACKET
 };
 
 struct parser {
@@ -99,6 +109,7 @@ next(struct parser *p)
         {"!", TOK_NOT, 0},       {"(", TOK_LPAREN, 0},   {")", TOK_RPAREN, 0},
         {"{", TOK_LBRACE, 0},    {"}", TOK_RBRACE, 0},   {",", TOK_COMMA, 0},
         {"&", TOK_BITAND, 0},   /* after "&&" */
+        {"[", TOK_LBRACKET, 0},  {"]", TOK_RBRACKET, 0},
     };
     for (size_t k = 0; k < sizeof(symbols) / sizeof(symbols[0]); k++) {
         if (starts(t + i, symbols[k].s)) {
@@ -234,67 +245,377 @@ parse_set(struct parser *p, struct node *n, const struct rs_field *f)
     return n;
 }
 
-/* The operator at hand, then one literal of f's type: n becomes a test of kind. */
+/* One literal of f's type, at hand: n becomes a test of kind. */
 static void
-one_literal(struct parser *p, struct node *n, enum node_kind kind, const struct rs_field *f)
+one_literal_here(struct parser *p, struct node *n, enum node_kind kind, const struct rs_field *f)
 {
     n->kind = kind;
     n->set = calloc(1, sizeof(*n->set));
     n->n_set = 1;
-    next(p);
     if (n->set != NULL)
         literal_here(p, f, n->set);
+    else
+        p->oom = true;
+}
+
+/* The operator at hand, then one literal of f's type. */
+static void
+one_literal(struct parser *p, struct node *n, enum node_kind kind, const struct rs_field *f)
+{
+    next(p);
+    one_literal_here(p, n, kind, f);
+}
+
+static const char *const fn_names[] = {"", "len", "count", "lower", "upper"};
+
+static bool
+parse_int(const char *s, size_t len, int32_t *out)
+{
+    char buf[16];
+    char *end;
+
+    if (len == 0 || len >= sizeof(buf))
+        return false;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    long v = strtol(buf, &end, 10);
+    if (*end != '\0' || !(isdigit((unsigned char)buf[0]) || buf[0] == '-') || v < -65535 ||
+        v > 65535)
+        return false;
+    *out = (int32_t)v;
+    return true;
+}
+
+/* The text between [ and ]: i:j, i-j, i, :j, i: (Wireshark's ranges). */
+static bool
+parse_range(struct parser *p, struct operand *op)
+{
+    const char *t = p->text + p->pos;
+    size_t len = p->end - p->pos;
+    const char *colon = memchr(t, ':', len);
+    const char *dash = len > 1 ? memchr(t + 1, '-', len - 1) : NULL;
+    int32_t i = 0, j = 0;
+
+    if (p->tok != TOK_WORD)
+        return fail_at(p, p->pos, "expected a range such as 0:2 in [ ]");
+    if (colon != NULL) {
+        size_t jl = len - (size_t)(colon - t) - 1;
+        if ((colon != t && !parse_int(t, (size_t)(colon - t), &i)) ||
+            (jl != 0 && !parse_int(colon + 1, jl, &j)))
+            goto bad;
+        if (jl != 0 && j <= 0)
+            return fail_at(p, p->pos, "range %.*s is not valid: length %d is not positive",
+                           (int)len, t, j);
+        op->start = i;
+        op->len = (uint32_t)j;
+    } else if (dash != NULL) {
+        if (!parse_int(t, (size_t)(dash - t), &i) ||
+            !parse_int(dash + 1, len - (size_t)(dash - t) - 1, &j))
+            goto bad;
+        if ((i < 0) != (j < 0))
+            return fail_at(p, p->pos, "range %.*s is not valid: %d and %d have different signs",
+                           (int)len, t, i, j);
+        if (j < i)
+            return fail_at(p, p->pos, "range %.*s is not valid: it ends before it starts",
+                           (int)len, t);
+        op->start = i;
+        op->len = (uint32_t)(j - i + 1);
+    } else {
+        if (!parse_int(t, len, &i))
+            goto bad;
+        op->start = i;
+        op->len = 1;
+    }
+    op->sliced = true;
+    return true;
+bad:
+    return fail_at(p, p->pos, "'%.*s' is not a valid range", (int)len, t);
+}
+
+static bool
+sliceable(uint8_t type)
+{
+    return type == RS_FT_PROTOCOL || type == RS_FT_BYTES || type == RS_FT_ETHER ||
+           type == RS_FT_IPV4 || type == RS_FT_IPV6 || type == RS_FT_STRING;
+}
+
+/* Is the current word the start of an operand (a field or a function
+ * call) rather than a literal? */
+static bool
+at_operand(const struct parser *p)
+{
+    char name[128];
+    size_t len = p->end - p->pos, k = p->end;
+
+    if (p->tok != TOK_WORD || len >= sizeof(name))
+        return false;
+    while (isspace((unsigned char)p->text[k]))
+        k++;
+    if (p->text[k] == '(')
+        return true;
+    memcpy(name, p->text + p->pos, len);
+    name[len] = '\0';
+    return rs_field_lookup(name) >= 0;
+}
+
+/* FIELD, FIELD[range] or FUNC(FIELD); leaves the token after it. */
+static bool
+parse_operand(struct parser *p, struct operand *op, char *desc, size_t desclen)
+{
+    size_t start = p->pos;
+    char name[128];
+
+    memset(op, 0, sizeof(*op));
+    op->field = -1;
+    if (p->tok != TOK_WORD)
+        return fail_at(p, p->pos, p->tok == TOK_END ? "expected a field at the end"
+                                                     : "expected a field");
+    size_t k = p->end;
+    while (isspace((unsigned char)p->text[k]))
+        k++;
+    if (p->text[k] == '(') {
+        size_t len = p->end - p->pos;
+        for (uint8_t f = FN_LEN; f <= FN_UPPER; f++)
+            if (strlen(fn_names[f]) == len && strncmp(p->text + p->pos, fn_names[f], len) == 0)
+                op->fn = f;
+        if (op->fn == FN_NONE)
+            return fail_at(p, p->pos, "function '%.*s' does not exist", (int)len,
+                           p->text + p->pos);
+        next(p);        /* ( */
+        next(p);
+        size_t after = p->end;
+        while (isspace((unsigned char)p->text[after]))
+            after++;
+        if (p->tok != TOK_WORD || p->text[after] == '(')
+            return fail_at(p, p->pos, "%s() takes a field", fn_names[op->fn]);
+    }
+    size_t len = p->end - p->pos;
+    if (len >= sizeof(name))
+        return fail_at(p, p->pos, "field name too long");
+    memcpy(name, p->text + p->pos, len);
+    name[len] = '\0';
+    op->field = rs_field_lookup(name);
+    if (op->field < 0)
+        return fail_at(p, p->pos, "unknown field '%s'", name);
+    const struct rs_field *f = rs_field_by_id(op->field);
+    size_t field_pos = p->pos;
+    op->type = f->type;
+    next(p);
+    if (op->fn == FN_NONE && p->tok == TOK_LBRACKET) {
+        if (!sliceable(f->type))
+            return fail_at(p, field_pos, "%s is %s and cannot be sliced", name,
+                           f->type == RS_FT_NONE ? "a label" : "a number");
+        if (f->type == RS_FT_PROTOCOL && f->get != NULL && strcmp(name, "frame") != 0 &&
+            strcmp(name, "infiniband") != 0 && f->layer >= RS_LAYER_COUNT)
+            return fail_at(p, field_pos, "%s has no bytes to slice", name);
+        next(p);
+        if (!parse_range(p, op))
+            return false;
+        next(p);
+        if (p->tok != TOK_RBRACKET)
+            return fail_at(p, p->pos, "expected ']'");
+        next(p);
+        op->type = RS_FT_BYTES;
+    }
+    switch (op->fn) {
+    case FN_LEN:
+        if (f->type == RS_FT_NONE)
+            return fail_at(p, field_pos, "len() takes a field with a value; %s is a label",
+                           name);
+        op->type = RS_FT_UINT32;
+        break;
+    case FN_COUNT:
+        op->type = RS_FT_UINT32;
+        break;
+    case FN_LOWER:
+    case FN_UPPER:
+        if (f->type != RS_FT_STRING)
+            return fail_at(p, field_pos, "%s() takes a string field; %s is not one",
+                           fn_names[op->fn], name);
+        op->type = RS_FT_STRING;
+        break;
+    default:
+        break;
+    }
+    if (op->fn != FN_NONE) {
+        if (p->tok != TOK_RPAREN)
+            return fail_at(p, p->pos, "expected ')' after the field of %s()", fn_names[op->fn]);
+        next(p);
+    }
+    op->derived = op->fn != FN_NONE || op->sliced;
+    size_t dl = p->pos - start;
+    while (dl > 0 && isspace((unsigned char)p->text[start + dl - 1]))
+        dl--;
+    snprintf(desc, desclen, "%.*s", (int)dl, p->text + start);
+    return true;
+}
+
+/* Which kinds of value compare with which: numbers, times of each kind,
+ * doubles, addresses of each family, and bytes (bytes, MACs, slices,
+ * protocols) with text. */
+static int
+type_class(uint8_t type)
+{
+    switch (type) {
+    case RS_FT_BOOLEAN:
+    case RS_FT_UINT8:
+    case RS_FT_UINT16:
+    case RS_FT_UINT24:
+    case RS_FT_UINT32:
+    case RS_FT_UINT64:
+    case RS_FT_FRAMENUM:
+        return 1;
+    case RS_FT_BYTES:
+    case RS_FT_ETHER:
+    case RS_FT_PROTOCOL:
+        return 2;
+    default:
+        return 10 + type;
+    }
+}
+
+/* The other side is an operand too: ip.src == ip.dst. */
+static void
+second_operand(struct parser *p, struct node *n, const char *desc_a, bool contains)
+{
+    char desc_b[160];
+    size_t at = p->pos;
+
+    if (!parse_operand(p, &n->b, desc_b, sizeof(desc_b)))
+        return;
+    n->kind = NODE_FIELDS;
+    n->field_contains = contains;
+    bool bytes_a = n->a.type == RS_FT_BYTES || n->a.type == RS_FT_ETHER ||
+                   n->a.type == RS_FT_PROTOCOL || n->a.type == RS_FT_STRING;
+    bool bytes_b = n->b.type == RS_FT_BYTES || n->b.type == RS_FT_ETHER ||
+                   n->b.type == RS_FT_PROTOCOL || n->b.type == RS_FT_STRING;
+    /* bytes (a slice) compare with addresses too: frame[26:4] == ip.src */
+    bool addr_a = n->a.type == RS_FT_IPV4 || n->a.type == RS_FT_IPV6;
+    bool addr_b = n->b.type == RS_FT_IPV4 || n->b.type == RS_FT_IPV6;
+    bool compatible = type_class(n->a.type) == type_class(n->b.type) ||
+                      (n->a.type == RS_FT_BYTES && addr_b) ||
+                      (n->b.type == RS_FT_BYTES && addr_a);
+    if (contains ? !((bytes_a || addr_a) && (bytes_b || addr_b)) : !compatible)
+        fail_at(p, at, "%s and %s are not of compatible types", desc_a, desc_b);
+    else if (n->b.type == RS_FT_NONE)
+        fail_at(p, at, "%s is a label: it can only be tested for presence", desc_b);
+}
+
+static void
+parse_matches(struct parser *p, struct node *n, const char *desc, uint8_t type)
+{
+    char why[160];
+    uint8_t pat[MAX_REGEX + 1];
+
+    n->kind = NODE_MATCHES;
+    if (type != RS_FT_STRING && type != RS_FT_BYTES && type != RS_FT_ETHER &&
+        type != RS_FT_PROTOCOL) {
+        fail_at(p, p->pos, "%s cannot be tested with matches: it is not text or bytes", desc);
+        return;
+    }
+    next(p);
+    if (p->tok != TOK_STRING) {
+        fail_at(p, p->pos, "matches takes a \"quoted\" regular expression");
+        return;
+    }
+    size_t at = p->pos;
+    long len = filter_unescape(p->text + p->pos + 1, p->end - p->pos - 2, pat, MAX_REGEX, why,
+                               sizeof(why));
+    if (len < 0) {
+        fail_at(p, at, "%s", why);
+        return;
+    }
+    /* GRegex takes a NUL-terminated pattern: write a NUL byte as \x00 */
+    char text[4 * MAX_REGEX + 1];
+    size_t t = 0;
+    for (long i = 0; i < len; i++) {
+        if (pat[i] == 0) {
+            memcpy(text + t, "\\x00", 4);
+            t += 4;
+        } else {
+            text[t++] = (char)pat[i];
+        }
+    }
+    text[t] = '\0';
+    GError *gerr = NULL;
+    n->re = g_regex_new(text, G_REGEX_RAW | G_REGEX_OPTIMIZE, 0, &gerr);
+    if (n->re == NULL) {
+        char *msg = gerr != NULL ? gerr->message : "unknown error";
+        for (char *c = msg; *c != '\0'; c++)
+            if (*c == '\n' || *c == '\r')
+                *c = ' ';
+        fail_at(p, at, "regular expression does not compile: %s", msg);
+        if (gerr != NULL)
+            g_error_free(gerr);
+        return;
+    }
+    next(p);
 }
 
 static struct node *
 parse_test(struct parser *p)
 {
-    if (p->tok != TOK_WORD) {
-        fail_at(p, p->pos, p->tok == TOK_END ? "expected a field at the end" : "expected a field");
-        return NULL;
-    }
-    char name[128];
-    size_t len = p->end - p->pos;
-    if (len >= sizeof(name)) {
-        fail_at(p, p->pos, "field name too long");
-        return NULL;
-    }
-    memcpy(name, p->text + p->pos, len);
-    name[len] = '\0';
-    int id = rs_field_lookup(name);
-    if (id < 0) {
-        fail_at(p, p->pos, "unknown field '%s'", name);
-        return NULL;
-    }
-    const struct rs_field *f = rs_field_by_id(id);
     struct node *n = node_new(NODE_PRESENT);
+    char desc[160];
+
     if (n == NULL)
         return NULL;
-    n->field = id;
     size_t field_pos = p->pos;
-    next(p);
-    if (p->tok == TOK_RELOP || is_word(p, "contains") || is_word(p, "in")) {
-        if (f->type == RS_FT_PROTOCOL || f->type == RS_FT_NONE) {
-            fail_at(p, field_pos, "%s is a %s: it can only be tested for presence", name,
-                    f->type == RS_FT_PROTOCOL ? "protocol" : "label");
+    if (!parse_operand(p, &n->a, desc, sizeof(desc)))
+        return n;
+    n->field = n->a.field;
+    const struct rs_field *real = rs_field_by_id(n->field);
+    bool op_follows = p->tok == TOK_RELOP || is_word(p, "contains") || is_word(p, "in") ||
+                      is_word(p, "matches") || p->tok == TOK_BITAND;
+    /* A protocol compared, sliced or matched stands for its bytes; tested
+     * alone it is a presence test, on the fast path. */
+    if (n->a.type == RS_FT_PROTOCOL && op_follows)
+        n->a.derived = true;
+    /* What the literal is converted to: the field's type, or the type a
+     * slice or a function yields. */
+    struct rs_field f = *real;
+    if (n->a.derived) {
+        f.type = n->a.type == RS_FT_PROTOCOL ? RS_FT_BYTES : n->a.type;
+        f.abbrev = desc;
+        f.vals = NULL;
+    }
+    if (op_follows) {
+        if (f.type == RS_FT_NONE) {
+            fail_at(p, field_pos, "%s is a label: it can only be tested for presence", desc);
             return n;
         }
     }
     if (p->tok == TOK_BITAND) {
         /* Wireshark's bitwise test: true when some bit of the mask is set. */
-        if (f->type < RS_FT_UINT8 || f->type > RS_FT_FRAMENUM) {     /* not booleans either */
-            fail_at(p, field_pos, "%s is not a number: & tests the bits of a number", name);
+        if (f.type < RS_FT_UINT8 || f.type > RS_FT_FRAMENUM) {     /* not booleans either */
+            fail_at(p, field_pos, "%s is not a number: & tests the bits of a number", desc);
             return n;
         }
-        one_literal(p, n, NODE_BITAND, f);
+        one_literal(p, n, NODE_BITAND, &f);
     } else if (p->tok == TOK_RELOP) {
         n->op = p->relop;
-        one_literal(p, n, NODE_COMPARE, f);
+        next(p);
+        if (at_operand(p))
+            second_operand(p, n, desc, false);
+        else
+            one_literal_here(p, n, NODE_COMPARE, &f);
     } else if (is_word(p, "contains")) {
-        one_literal(p, n, NODE_CONTAINS, f);
+        if (f.type != RS_FT_STRING && f.type != RS_FT_BYTES && f.type != RS_FT_ETHER &&
+            f.type != RS_FT_IPV4 && f.type != RS_FT_IPV6) {
+            fail_at(p, p->pos, "%s cannot be tested with contains: it is not text or bytes",
+                    desc);
+            return n;
+        }
+        next(p);
+        if (at_operand(p))
+            second_operand(p, n, desc, true);
+        else
+            one_literal_here(p, n, NODE_CONTAINS, &f);
+    } else if (is_word(p, "matches")) {
+        parse_matches(p, n, desc, f.type);
     } else if (is_word(p, "in")) {
         next(p);
-        parse_set(p, n, f);
+        parse_set(p, n, &f);
     }
     return n;
 }
@@ -444,6 +765,8 @@ filter_node_free(struct node *n)
         filter_node_free(n->kids[i]);
     free(n->kids);
     free(n->set);
+    if (n->re != NULL)
+        g_regex_unref(n->re);
     free(n);
 }
 
@@ -461,7 +784,9 @@ static bool
 node_uses(const struct node *n, const char *prefix)
 {
     if (n->kids == NULL)
-        return strncmp(rs_field_by_id(n->field)->abbrev, prefix, strlen(prefix)) == 0;
+        return strncmp(rs_field_by_id(n->field)->abbrev, prefix, strlen(prefix)) == 0 ||
+               (n->kind == NODE_FIELDS &&
+                strncmp(rs_field_by_id(n->b.field)->abbrev, prefix, strlen(prefix)) == 0);
     for (uint32_t i = 0; i < n->n_kids; i++)
         if (node_uses(n->kids[i], prefix))
             return true;

@@ -8,6 +8,11 @@
  * and literals: decimal, hex (0x...), times in seconds, "strings", value
  * names ("RC Send Only" for an opcode), IPv4 and IPv6 addresses with an
  * optional /prefix, MAC addresses and byte strings (aa:bb:cc).
+ * Also Wireshark 4.0's `matches "regex"` (GRegex, compiled here), slices
+ * (field[i:j], [i-j], [i], [:j], [i:], negative from the end; protocols
+ * such as frame or udp as their bytes), the functions len(), count(),
+ * lower(), upper(), and a field compared with a field (ip.src < ip.dst:
+ * some pair satisfies it; != when no pair is equal).
  * As in Wireshark 4.0: == and the orderings hold when any occurrence of the
  * field satisfies them, != when every occurrence differs; a test on an
  * absent field is false.

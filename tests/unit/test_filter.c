@@ -224,7 +224,8 @@ test_errors_name_the_position(void **state)
     assert_error("infiniband.bth.opcode in {1 2", "missing '}'");
     assert_error("infiniband.bth.opcode in 1", "expected '{'");
     assert_error("roceshark.encap == \"rocev2", "unterminated string");
-    assert_error("infiniband == 1", "protocol");
+    assert_error("infiniband == 1.2", "'1.2' is not a byte string for infiniband");
+    assert_error("iwarp_mpa.req == 1", "label");
     assert_error("", "expected a field");
     assert_error("infiniband.bth.psn == 1 &&", "expected a field");
     assert_error("infiniband.bth.psn # 1", "unexpected character '#'");
@@ -379,6 +380,127 @@ test_uses(void **state)
     rs_filter_free(f);
 }
 
+static void
+test_slices(void **state)
+{
+    (void)state;
+    assert_true(matches("eth.src[0:3] == 02:00:00"));
+    assert_true(matches("eth.src[3:3] == 00:00:01"));
+    assert_true(matches("eth.src[-1] == 01"));
+    assert_true(matches("eth.src[5] == 0x01"));
+    assert_true(matches("eth.src[0] == 2"));            /* one hex digit is a byte */
+    assert_true(matches("eth.src[4-5] == 00:01"));
+    assert_true(matches("eth.src[-2--1] == 00:01"));
+    assert_true(matches("eth.src[:2] == 02:00"));
+    assert_true(matches("eth.src[4:] == 00:01"));
+    assert_true(matches("eth.src[4:] == 0001"));
+    assert_true(matches("ip.src[0] == 0a"));
+    assert_true(matches("ip.dst[3] == 02 && ip.dst[3] != 01"));
+    assert_true(matches("frame[20:2] == 08:00"));       /* after the two VLAN tags */
+    assert_true(matches("frame[12:2] == 81:00"));
+    assert_true(matches("frame[6:6] == eth.src"));
+    assert_true(matches("udp[2:2] == 12:b7"));
+    assert_true(matches("infiniband[0] == 0a"));
+    assert_true(matches("infiniband[4:4] == 00:00:00:11"));
+    assert_true(matches("infiniband.bth[-2:] == 12:34"));
+    assert_true(matches("roceshark.encap[0:4] == \"roce\""));
+    assert_true(matches("frame[0:2]"));                 /* a slice alone: it exists */
+    assert_false(matches("eth.src[6]"));                /* outside the value: no value */
+    assert_false(matches("eth.src[4:3] == 00:01"));
+    assert_false(matches("eth.src[-7:1] == 02"));
+    assert_false(matches("eth.src[0:3] != 02:00:00"));
+    assert_true(matches("eth.src[0:3] contains 00"));
+    assert_true(matches("frame[0:2] > 01:ff"));
+}
+
+static void
+test_functions(void **state)
+{
+    (void)state;
+    assert_true(matches("len(eth.src) == 6"));
+    assert_true(matches("len(ip.src) == 4"));
+    assert_true(matches("len(udp.srcport) == 2"));
+    assert_true(matches("len(infiniband.bth) == 12"));
+    assert_true(matches("len(infiniband.reth) == 16"));
+    assert_true(matches("len(eth) == 14 && len(ip) == 20 && len(udp) == 8"));
+    assert_true(matches("len(frame) == frame.len"));
+    assert_true(matches("len(roceshark.encap) == 6"));
+    assert_true(matches("count(vlan) == 2 && count(vlan.id) == 2"));
+    assert_true(matches("count(ip.addr) == 2"));
+    assert_true(matches("count(ip.addr) in {1..3}"));
+    assert_false(matches("count(infiniband.aeth) == 0"));   /* absent: no value, as tshark */
+    assert_true(matches("upper(roceshark.encap) == \"ROCEV2\""));
+    assert_true(matches("lower(roceshark.encap) contains \"v2\""));
+    assert_true(matches("upper(roceshark.encap) matches \"^ROCE\""));
+    assert_false(matches("roceshark.encap matches \"^ROCE\""));
+}
+
+static void
+test_matches(void **state)
+{
+    (void)state;
+    assert_true(matches("roceshark.encap matches \"^roce\""));
+    assert_true(matches("roceshark.encap matches \"(?i)^ROCE\""));
+    assert_false(matches("roceshark.encap matches \"^ROCE\""));
+    assert_true(matches("roceshark.payload matches \"wrote-it$\""));
+    assert_true(matches("frame matches \"\\x12\\xb7\""));
+    assert_true(matches("frame matches \"^\\x02\\x00\""));   /* a NUL byte in the pattern */
+    assert_true(matches("eth.src matches \"\\x01$\""));
+    assert_true(matches("infiniband.bth matches \"^\\x0a\""));
+    assert_true(matches("frame[0:1] matches \"^\\x02$\""));
+    assert_true(matches("frame contains \"\\x12\\xb7\""));
+    assert_true(matches("frame contains \"\\022\\267\""));   /* octal */
+}
+
+static void
+test_field_to_field(void **state)
+{
+    (void)state;
+    assert_true(matches("ip.src < ip.dst"));
+    assert_true(matches("ip.src != ip.dst"));
+    assert_false(matches("ip.src == ip.dst"));
+    assert_true(matches("ip.addr == ip.dst"));      /* some pair is equal */
+    assert_false(matches("ip.addr != ip.src"));     /* != : no pair is equal */
+    assert_true(matches("udp.srcport > udp.dstport"));
+    assert_true(matches("udp.dstport <= udp.srcport"));
+    assert_false(matches("udp.srcport == udp.dstport"));
+    assert_true(matches("eth.src < eth.dst"));
+    assert_true(matches("eth.src ge eth.src"));
+    assert_true(matches("infiniband.bth.psn > infiniband.bth.destqp"));
+    assert_false(matches("infiniband.bth.psn >= infiniband.aeth.msn"));    /* no AETH */
+    assert_false(matches("vlan.id != vlan.id"));
+    assert_true(matches("frame.len == frame.cap_len"));
+    assert_true(matches("len(infiniband.bth) < len(infiniband.reth)"));
+    assert_true(matches("infiniband.bth contains infiniband.bth[4:2]"));
+    assert_true(matches("frame[34:4] == ip.src"));
+}
+
+static void
+test_feature_errors(void **state)
+{
+    (void)state;
+    assert_error("frame[0:0] == 00", "at position 7: range 0:0 is not valid: length 0 is not positive");
+    assert_error("frame[2--3] == 00", "at position 7: range 2--3 is not valid: 2 and -3 have different signs");
+    assert_error("frame[3-1] == 00", "at position 7: range 3-1 is not valid: it ends before it starts");
+    assert_error("frame[x] == 00", "at position 7: 'x' is not a valid range");
+    assert_error("frame[0:2 == 00", "at position 11: expected ']'");
+    assert_error("udp.srcport[0:1] == 00", "at position 1: udp.srcport is a number and cannot be sliced");
+    assert_error("foo(frame) == 1", "at position 1: function 'foo' does not exist");
+    assert_error("lower(udp.srcport) == \"a\"", "at position 7: lower() takes a string field; udp.srcport is not one");
+    assert_error("upper(frame) == \"a\"", "at position 7: upper() takes a string field");
+    assert_error("len(frame == 1", "at position 11: expected ')' after the field of len()");
+    assert_error("len(nosuch.field) == 1", "at position 5: unknown field 'nosuch.field'");
+    assert_error("frame matches \"(x\"", "at position 15: regular expression does not compile: ");
+    assert_error("frame matches 00", "at position 15: matches takes a \"quoted\" regular expression");
+    assert_error("ip.src matches \"^10\"", "at position 8: ip.src cannot be tested with matches");
+    assert_error("udp.srcport matches \"1\"", "at position 13: udp.srcport cannot be tested with matches");
+    assert_error("ip.src == eth.src", "at position 11: ip.src and eth.src are not of compatible types");
+    assert_error("udp.srcport < frame.time_relative", "at position 15: udp.srcport and frame.time_relative are not of compatible types");
+    assert_error("len(frame) == \"x\"", "at position 15: 'x' is not a number for len(frame)");
+    assert_error("frame contains \"\\q\"", "at position 16: \\q is not a valid character escape sequence");
+    assert_error("lower(upper(roceshark.encap)) == \"x\"", "at position 7: lower() takes a field");
+}
+
 int
 main(void)
 {
@@ -393,6 +515,11 @@ main(void)
         cmocka_unit_test(test_runs_of_not),
         cmocka_unit_test(test_long_chains),
         cmocka_unit_test(test_time_literals),
+        cmocka_unit_test(test_slices),
+        cmocka_unit_test(test_functions),
+        cmocka_unit_test(test_matches),
+        cmocka_unit_test(test_field_to_field),
+        cmocka_unit_test(test_feature_errors),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
