@@ -24,12 +24,6 @@
 #define PSN_MASK 0xffffffu
 #define AETH_NO_CREDITS 0x1f        /* an ACK's syndrome: no credit count (IBTA 9.7.5.1.2) */
 
-static bool
-is_response(uint8_t op)
-{
-    return op == RS_OP_ACK || op == RS_OP_READ_RESP || op == RS_OP_ATOMIC_ACK;
-}
-
 /* The PSN the made-up packet carries, unless the rule names one: a sequence NAK names the
  * PSN the responder expects (this request's own, as though it were the one lost, when it
  * came in order); everything else answers the matched packet's PSN. */
@@ -187,7 +181,7 @@ fault_inject_build(const struct fault_inject *r, const struct rs_packet *m,
     else
         return 0;
 
-    bool response = is_response(info->op);
+    bool response = rs_ib_op_is_response(info->op);
     const uint8_t *bth = rs_packet_at(m, RS_LAYER_BTH);
     *back = !response || r->kind == FI_CNP;
     uint32_t dqpn = dest_qp(r, *back, response, st, rs_load_be24(bth + 5));

@@ -152,8 +152,7 @@ rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_fac
     const uint8_t *bth = rs_packet_at(pkt, RS_LAYER_BTH);
     const struct rs_ib_opcode *info = rs_ib_opcode_info(pkt->opcode);
     bool ce = pkt->encap == RS_ENCAP_ROCEV2 && pkt->ecn == ECN_CE && pkt->opcode != 0x81;
-    bool response = info->op == RS_OP_ACK || info->op == RS_OP_READ_RESP ||
-                    info->op == RS_OP_ATOMIC_ACK;
+    bool response = rs_ib_op_is_response(info->op);
 
     if (!packet_key(pkt, rs_load_be24(bth + 5), response, &key))
         return;

@@ -124,6 +124,13 @@ struct rs_ib_opcode {
 /* Entry for opcode; reserved opcodes have name == NULL. */
 const struct rs_ib_opcode *rs_ib_opcode_info(uint8_t opcode);
 
+/* What a responder sends: ACKs and NAKs, READ responses, atomic ACKs. */
+static inline bool
+rs_ib_op_is_response(uint8_t op)
+{
+    return op == RS_OP_ACK || op == RS_OP_READ_RESP || op == RS_OP_ATOMIC_ACK;
+}
+
 /* Short name of the transport service ("RC", "UC", ...). */
 const char *rs_ib_transport_name(uint8_t opcode);
 

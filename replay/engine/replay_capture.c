@@ -111,22 +111,14 @@ wait_quiet(struct replay_capture *c, uint64_t linger)
     }
 }
 
-static bool
-from_target(const struct rs_packet *pkt, const struct rs_replay_rewrite *rw)
+bool
+replay_from_peer(const struct rs_packet *pkt, const struct rs_replay_rewrite *rw)
 {
     if (rs_packet_has(pkt, RS_LAYER_IPV4))
         return memcmp(rs_packet_at(pkt, RS_LAYER_IPV4) + 12, rw->dst, 4) == 0;
     if (rs_packet_has(pkt, RS_LAYER_IPV6))
         return memcmp(rs_packet_at(pkt, RS_LAYER_IPV6) + 8, rw->dst, 16) == 0;
     return true;        /* RoCEv1 on its own wire: the opcode tells */
-}
-
-bool
-replay_is_response(uint8_t opcode)
-{
-    uint8_t op = rs_ib_opcode_info(opcode)->op;
-
-    return op == RS_OP_READ_RESP || op == RS_OP_ACK || op == RS_OP_ATOMIC_ACK;
 }
 
 /* -w, and the target's answers (or, serving a requester, its requests) through the
@@ -171,8 +163,8 @@ digest(const struct replay_capture *c, int linktype, const struct rs_replay_rewr
             rs_replay_frame_of(&r->pkt, 0, &seen);
             g_array_append_val(o->wire, seen);
         }
-        if (!rs_packet_has(&r->pkt, RS_LAYER_BTH) ||
-            replay_is_response(r->pkt.opcode) == c->want_requests || !from_target(&r->pkt, rw))
+        if (!rs_packet_has(&r->pkt, RS_LAYER_BTH) || !replay_from_peer(&r->pkt, rw) ||
+            rs_ib_op_is_response(rs_ib_opcode_info(r->pkt.opcode)->op) == c->want_requests)
             continue;
         struct rs_replay_frame g;
         rs_replay_frame_of(&r->pkt, got_bytes->len, &g);

@@ -119,7 +119,8 @@ rs_replay_print_diff(FILE *f, const struct rs_replay_trace *trace, const GArray 
 
     for (unsigned k = 0; k < wire->len; k++) {
         const struct rs_replay_frame *w = &g_array_index(wire, struct rs_replay_frame, k);
-        struct row row = {w, replay_is_response(w->opcode), (w->psn - psn_offset - first) & 0xffffff};
+        bool response = rs_ib_op_is_response(rs_ib_opcode_info(w->opcode)->op);
+        struct row row = {w, response, (w->psn - psn_offset - first) & 0xffffff};
         g_array_append_val(right, row);
     }
     struct sides s = {(const struct row *)(void *)left->data,

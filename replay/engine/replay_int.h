@@ -34,8 +34,13 @@ int replay_capture_finish(struct replay_capture *c, const struct rs_replay_rewri
                           const struct rs_decode_opts *dopts, GArray *got,
                           GByteArray *got_bytes, struct rs_replay_run_stats *stats, char *err);
 
-/* The lowest VA the trace's RETHs and AtomicETHs name (UINT64_MAX: none). */
-uint64_t replay_lowest_va(const struct rs_replay_trace *trace);
+/* Where the trace's RETHs and AtomicETHs reach: the lowest VA they name (UINT64_MAX:
+ * none), the end past the highest (an atomic's 8 bytes), and the first R_Key. */
+struct replay_remote {
+    uint64_t lowest, end;
+    uint32_t rkey;
+};
+struct replay_remote replay_remote_of(const struct rs_replay_trace *trace);
 
 /* v through maps: the first entry from v, or v itself. */
 uint32_t replay_map(const struct rs_replay_map *maps, unsigned n, uint32_t v);
@@ -48,8 +53,9 @@ void replay_align(size_t na, size_t nb, size_t look_ahead,
                   bool (*match)(void *ctx, size_t a, size_t b),
                   void (*pair)(void *ctx, size_t a, size_t b), void *ctx);
 
-/* A response opcode: READ response, ACK, atomic ACK. */
-bool replay_is_response(uint8_t opcode);
+/* pkt comes from rw's dst: the target, or the requester served (RoCEv1: any). */
+struct rs_packet;
+bool replay_from_peer(const struct rs_packet *pkt, const struct rs_replay_rewrite *rw);
 
 /* Sleeps until CLOCK_MONOTONIC reads t nanoseconds. */
 void replay_sleep_until(uint64_t t);

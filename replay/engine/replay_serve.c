@@ -123,8 +123,7 @@ hook_packet(void *arg, bool rx, const uint8_t *pkt, uint32_t len, uint64_t now,
         return;
     }
     rs_decode_frame(&fr, s->dopts, &p);
-    if (!rs_packet_has(&p, RS_LAYER_BTH) || !rs_packet_has(&p, RS_LAYER_IPV4) ||
-        memcmp(rs_packet_at(&p, RS_LAYER_IPV4) + 12, s->rw->dst, 4) != 0)
+    if (!rs_packet_has(&p, RS_LAYER_BTH) || !replay_from_peer(&p, s->rw))
         return;
     s->last_rx = now;
     uint32_t psn = rs_load_be24(rs_packet_at(&p, RS_LAYER_BTH) + 9);
@@ -172,22 +171,13 @@ meet_requester(const struct rs_replay_trace *t, struct rs_replay_rewrite *rw,
         close(fd);
         return RS_EIO;
     }
-    uint64_t lowest = replay_lowest_va(t), end = lowest;
-    uint32_t rkey = 0;
-    for (unsigned i = 0; i < t->requests->len; i++) {
-        const struct rs_replay_frame *f = &g_array_index(t->requests, struct rs_replay_frame, i);
-        if (!f->has_reth)
-            continue;
-        rkey = f->rkey;
-        if (f->va + (f->dmalen != 0 ? f->dmalen : 8) > end)
-            end = f->va + (f->dmalen != 0 ? f->dmalen : 8);
-    }
+    struct replay_remote remote = replay_remote_of(t);
     memset(&ours, 0, sizeof(ours));
     memcpy(ours.ip, rw->src, 4);
     ours.qpn = t->conv.responder_qp & 0xffffff;
-    ours.rkey = rkey;
-    ours.va = lowest != UINT64_MAX ? lowest : 0;
-    ours.length = lowest != UINT64_MAX ? end - lowest : 0;
+    ours.rkey = remote.rkey;
+    ours.va = remote.lowest != UINT64_MAX ? remote.lowest : 0;
+    ours.length = remote.lowest != UINT64_MAX ? remote.end - remote.lowest : 0;
     ours.pmtu = t->conv.pmtu;
     rs_rc_conn_format(&ours, line, sizeof(line));
     rc = rs_rc_side_send(fd, line, err);
