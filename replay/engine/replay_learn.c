@@ -55,18 +55,27 @@ mapped(const struct rs_replay_map *maps, unsigned n, uint32_t from)
     return false;
 }
 
-uint64_t
-replay_lowest_va(const struct rs_replay_trace *trace)
+struct replay_remote
+replay_remote_of(const struct rs_replay_trace *trace)
 {
-    uint64_t lowest = UINT64_MAX;
+    struct replay_remote r = {UINT64_MAX, 0, 0};
+    bool any = false;
 
     for (unsigned i = 0; i < trace->requests->len; i++) {
         const struct rs_replay_frame *f = &g_array_index(trace->requests,
                                                          struct rs_replay_frame, i);
-        if (f->has_reth && f->va < lowest)
-            lowest = f->va;
+        if (!f->has_reth)
+            continue;
+        uint64_t end = f->va + (f->dmalen != 0 ? f->dmalen : 8);
+        if (!any)
+            r.rkey = f->rkey;
+        any = true;
+        if (f->va < r.lowest)
+            r.lowest = f->va;
+        if (end > r.end)
+            r.end = end;
     }
-    return lowest;
+    return r;
 }
 
 void
@@ -74,7 +83,7 @@ rs_replay_apply_target(const struct rs_replay_trace *trace, const struct rs_repl
                        bool have_va_offset, struct rs_replay_rewrite *rw)
 {
     uint32_t qp = trace->conv.responder_qp;
-    uint64_t lowest = replay_lowest_va(trace);
+    uint64_t lowest = replay_remote_of(trace).lowest;
 
     if (qp != 0xffffffffu && !mapped(rw->qpmap, rw->n_qpmap, qp) &&
         rw->n_qpmap < RS_REPLAY_MAX_MAPS)

@@ -46,7 +46,7 @@ rs_replay_messages(const struct rs_replay_trace *trace, GArray *msgs, GByteArray
 {
     uint32_t first = rs_replay_first_psn(trace), span = rs_replay_psn_span(trace);
     uint32_t pmtu = trace->conv.pmtu != 0 ? trace->conv.pmtu : 1024;
-    uint64_t base = replay_lowest_va(trace);
+    uint64_t base = replay_remote_of(trace).lowest;
     const struct rs_replay_frame **at = by_psn(trace, first, span);
     struct rs_replay_msg m;
     bool open = false;

@@ -55,7 +55,7 @@ image_of_trace(const struct rs_replay_trace *t, uint8_t *image, uint8_t *known, 
     GArray *msgs = g_array_new(FALSE, FALSE, sizeof(struct rs_replay_msg));
     GByteArray *data = g_byte_array_new();
     uint32_t pmtu = t->conv.pmtu != 0 ? t->conv.pmtu : 1024;
-    uint64_t base = replay_lowest_va(t);
+    uint64_t base = replay_remote_of(t).lowest;
     int rc = 0;
 
     for (unsigned i = 0; i < t->responses->len; i++) {
@@ -115,18 +115,12 @@ int
 rs_replay_preload(const struct rs_replay_trace *trace, const char *file, GArray *msgs,
                   GByteArray *data, char *err)
 {
-    uint64_t base = replay_lowest_va(trace), size = 0;
+    struct replay_remote remote = replay_remote_of(trace);
     int rc;
 
-    if (base == UINT64_MAX)
+    if (remote.lowest == UINT64_MAX)
         return 0;                       /* no RDMA: nothing in memory to compare */
-    for (unsigned i = 0; i < trace->requests->len; i++) {
-        const struct rs_replay_frame *f = &g_array_index(trace->requests,
-                                                         struct rs_replay_frame, i);
-        uint64_t end = f->has_reth ? f->va - base + (f->dmalen != 0 ? f->dmalen : 8) : 0;
-        if (end > size)
-            size = end;
-    }
+    uint64_t size = remote.end - remote.lowest;
     if (size > PRELOAD_MAX)
         return rs_error(err, RS_EINVAL, "--preload: the capture's RDMA spans %llu bytes, more "
                         "than %llu", (unsigned long long)size,
@@ -136,9 +130,6 @@ rs_replay_preload(const struct rs_replay_trace *trace, const char *file, GArray 
                       : image_of_trace(trace, image, known, size, err);
     /* A WRITE for every stretch of known bytes, with the trace's first R_Key (mapped as
      * the replay maps it). */
-    uint32_t rkey = 0;
-    for (unsigned i = 0; i < trace->requests->len && rkey == 0; i++)
-        rkey = g_array_index(trace->requests, struct rs_replay_frame, i).rkey;
     for (uint64_t at = 0; rc == 0 && at < size;) {
         if (!known[at]) {
             at++;
@@ -148,7 +139,7 @@ rs_replay_preload(const struct rs_replay_trace *trace, const char *file, GArray 
         while (end < size && known[end] && end - at < (1u << 20))
             end++;
         struct rs_replay_msg m = {.opcode = RS_RC_WR_RDMA_WRITE, .length = (uint32_t)(end - at),
-                                  .remote_offset = at, .rkey = rkey, .data_off = data->len};
+                                  .remote_offset = at, .rkey = remote.rkey, .data_off = data->len};
         g_byte_array_append(data, image + at, (guint)(end - at));
         g_array_append_val(msgs, m);
         at = end;

@@ -20,6 +20,14 @@
 #define STALL_NS 2000000000ull          /* no completion for this long: the target stalls us
                                            (endless RNR retries), which is the divergence */
 
+/* Work whose data comes back into the region: READs and atomics. */
+static bool
+incoming(uint8_t opcode)
+{
+    return opcode == RS_RC_WR_RDMA_READ || opcode == RS_RC_WR_ATOMIC_CMP_AND_SWP ||
+           opcode == RS_RC_WR_ATOMIC_FETCH_AND_ADD;
+}
+
 static uint64_t
 region_size(const GArray *msgs, const GByteArray *data)
 {
@@ -27,8 +35,7 @@ region_size(const GArray *msgs, const GByteArray *data)
 
     for (unsigned i = 0; i < msgs->len; i++) {
         const struct rs_replay_msg *m = &g_array_index(msgs, struct rs_replay_msg, i);
-        if (m->opcode == RS_RC_WR_RDMA_READ || m->opcode == RS_RC_WR_ATOMIC_CMP_AND_SWP ||
-            m->opcode == RS_RC_WR_ATOMIC_FETCH_AND_ADD)
+        if (incoming(m->opcode))
             n += m->length;
     }
     return n < 4096 ? 4096 : n;
@@ -40,21 +47,18 @@ make_wrs(const struct rs_replay_trace *trace, const GArray *msgs,
          const struct rs_replay_rewrite *rw, const struct rs_rc_mr *mr, uint32_t data_len,
          struct rs_rc_send_wr *wrs)
 {
-    uint64_t base = replay_lowest_va(trace), room = data_len;
+    uint64_t base = replay_remote_of(trace).lowest, room = data_len;
 
     for (unsigned i = 0; i < msgs->len; i++) {
         const struct rs_replay_msg *m = &g_array_index(msgs, struct rs_replay_msg, i);
         struct rs_rc_send_wr *wr = &wrs[i];
-        bool incoming = m->opcode == RS_RC_WR_RDMA_READ ||
-                        m->opcode == RS_RC_WR_ATOMIC_CMP_AND_SWP ||
-                        m->opcode == RS_RC_WR_ATOMIC_FETCH_AND_ADD;
+        bool back = incoming(m->opcode);
         memset(wr, 0, sizeof(*wr));
         wr->wr_id = i;
         wr->opcode = m->opcode;
         wr->flags = RS_RC_SEND_SIGNALED;
-        wr->sge = (struct rs_rc_sge){mr->va + (incoming ? room : m->data_off), m->length,
-                                     mr->lkey};
-        if (incoming)
+        wr->sge = (struct rs_rc_sge){mr->va + (back ? room : m->data_off), m->length, mr->lkey};
+        if (back)
             room += m->length;
         wr->remote_addr = base + m->remote_offset + rw->va_offset;
         wr->rkey = replay_map(rw->rkeymap, rw->n_rkeymap, m->rkey);

@@ -4,13 +4,9 @@
  * (as recorded, -x, --pps or --topspeed), go out through a sender of
  * inject/ while replay_capture.c keeps what comes back.
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <roceshark/capture.h>
 #include <roceshark/inject.h>
@@ -37,38 +33,18 @@ open_sender(const struct rs_replay_trace *trace, const struct rs_replay_rewrite 
     return rs_inject_open_udp(rw->family, rw->src, rw->sport, s, err);
 }
 
-/* A socket on our port 4791, so that the target's answers to it are taken (a host
- * would otherwise answer each with an ICMP port unreachable). -1 when the port is
- * ours already (the sender's) or someone else's. */
-static int
+/* A UDP socket on our port 4791 (an inject sender that sends nothing), so that the
+ * target's answers to it are taken: a host would otherwise answer each with an ICMP port
+ * unreachable. NULL when the port is ours already (the sender's) or someone else's. */
+static struct rs_inject_sender *
 open_answer_port(const struct rs_replay_rewrite *rw)
 {
-    if (rw->sport == ROCEV2_PORT)
-        return -1;
-    int fd = socket(rw->family == 6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return -1;
-    struct sockaddr_storage ss;
-    socklen_t n;
-    memset(&ss, 0, sizeof(ss));
-    if (rw->family == 6) {
-        struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
-        s6->sin6_family = AF_INET6;
-        s6->sin6_port = htons(ROCEV2_PORT);
-        memcpy(&s6->sin6_addr, rw->src, 16);
-        n = sizeof(*s6);
-    } else {
-        struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
-        s4->sin_family = AF_INET;
-        s4->sin_port = htons(ROCEV2_PORT);
-        memcpy(&s4->sin_addr, rw->src, 4);
-        n = sizeof(*s4);
-    }
-    if (bind(fd, (struct sockaddr *)&ss, n) < 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
+    struct rs_inject_sender *s = NULL;
+
+    if (rw->sport == ROCEV2_PORT || rs_inject_open_udp(rw->family, rw->src, ROCEV2_PORT, &s,
+                                                       NULL) != 0)
+        return NULL;
+    return s;
 }
 
 void
@@ -182,7 +158,7 @@ rs_replay_run_packets(const struct rs_replay_trace *trace, const struct rs_repla
         rs_inject_close(s, NULL, NULL);
         return rc;
     }
-    int answers = o->iface == NULL ? open_answer_port(rw) : -1;
+    struct rs_inject_sender *answers = o->iface == NULL ? open_answer_port(rw) : NULL;
     rc = send_all(trace, rw, o, dopts, s, st, err);
     int crc = rs_inject_close(s, NULL, rc == 0 ? err : NULL);
     if (rc == 0)
@@ -190,7 +166,7 @@ rs_replay_run_packets(const struct rs_replay_trace *trace, const struct rs_repla
     crc = replay_capture_finish(&c, rw, o, dopts, got, got_bytes, st, rc == 0 ? err : NULL);
     if (rc == 0)
         rc = crc;
-    if (answers >= 0)
-        close(answers);
+    if (answers != NULL)
+        rs_inject_close(answers, NULL, NULL);
     return rc;
 }
