@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "filter/filter_int.h"
 
 static bool
@@ -270,10 +272,8 @@ filter_unescape(const char *s, size_t len, uint8_t *out, size_t size, char *err,
                 c = (unsigned char)to[k - from];
             } else if (e == 'x' && i + 1 < len && isxdigit((unsigned char)s[i + 1])) {
                 c = 0;
-                for (int d = 0; d < 2 && i + 1 < len && isxdigit((unsigned char)s[i + 1]); d++) {
-                    char h = s[++i];
-                    c = c * 16 + (unsigned)(isdigit((unsigned char)h) ? h - '0' : (tolower(h) - 'a' + 10));
-                }
+                for (int d = 0; d < 2 && i + 1 < len && isxdigit((unsigned char)s[i + 1]); d++)
+                    c = c * 16 + (unsigned)g_ascii_xdigit_value(s[++i]);
             } else if (e >= '0' && e <= '7') {
                 c = (unsigned)(e - '0');
                 for (int d = 0; d < 2 && i + 1 < len && s[i + 1] >= '0' && s[i + 1] <= '7'; d++)

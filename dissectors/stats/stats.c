@@ -33,8 +33,9 @@ rs_stat_new(const char *spec, struct rs_stat **out, char *err)
         st->kind = STAT_IO;
         rc = stats_io_init(st, spec + 8, err);
     } else {
-        rc = rs_error(err, RS_EINVAL, "unknown statistic (conv,TYPE[,FILTER], endpoints,TYPE[,FILTER], "
-                      "conv,qp, expert[,LEVEL][,FILTER], io,stat,INTERVAL[,FILTER])");
+        rc = rs_error(err, RS_EINVAL, "unknown statistic (conv,TYPE[,FILTER], "
+                      "endpoints,TYPE[,FILTER], conv,qp, expert[,LEVEL][,FILTER], "
+                      "io,stat,INTERVAL[,FILTER])");
     }
     if (rc != 0) {
         rs_stat_free(st);
