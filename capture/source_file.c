@@ -2,8 +2,8 @@
 /*
  * source_file.c - opening capture files: classic pcap (source_pcap.c) and
  * pcapng (source_pcapng.c) files are read by our own readers; standard
- * input and anything else libpcap knows go through libpcap, which hands out
- * a pointer into its own buffer: no copy.
+ * input, gzip-compressed files (source_gzip.c) and anything else libpcap
+ * knows go through libpcap, which hands out a pointer into its own buffer.
  */
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -59,14 +59,20 @@ static const struct rs_source_ops file_ops = {file_next, file_break, file_close,
 
 /* Opens path with libpcap, behind a large stdio buffer (libpcap reads
  * record by record; the default 4 KiB buffer costs a system call for every
- * few frames). */
+ * few frames), inflating it first when it is gzip-compressed. */
 static int
-file_open_pcap(const char *path, struct file_source *fs, char *err)
+file_open_pcap(const char *path, struct file_source *fs, bool *nsec, char *err)
 {
     char pcap_err[PCAP_ERRBUF_SIZE];
-    FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    FILE *fp = NULL;
+    int rc;
 
-    if (fp == NULL)
+    *nsec = false;
+    if (strcmp(path, "-") == 0)
+        fp = stdin;
+    else if ((rc = source_gzip_open(path, &fp, nsec, err)) < 0)
+        return rc;
+    else if (rc == 0 && (fp = fopen(path, "rb")) == NULL)
         return rs_error(err, RS_EIO, "%s: %s", path, strerror(errno));
     setvbuf(fp, NULL, _IOFBF, FILE_BUFFER_SIZE);
     fs->pcap = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO,
@@ -100,12 +106,13 @@ rs_source_open_file(const char *path, struct rs_source **out, char *err)
         rc = rs_error(err, RS_ENOMEM, "%s: out of memory", path);
         goto done;
     }
-    if ((rc = file_open_pcap(path, fs, err)) != 0)
+    bool nsec;
+    if ((rc = file_open_pcap(path, fs, &nsec, err)) != 0)
         goto done;
     src->ops = &file_ops;
     src->priv = fs;
     src->linktype = pcap_datalink(fs->pcap);
-    src->ts_digits = source_ts_digits(src->linktype, false);
+    src->ts_digits = source_ts_digits(src->linktype, nsec);
     src->snaplen = (unsigned)pcap_snapshot(fs->pcap);
     rc = 1;
 done:

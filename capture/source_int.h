@@ -7,6 +7,7 @@
 #define ROCESHARK_SOURCE_INT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include <roceshark/capture.h>
 
@@ -55,6 +56,9 @@ uint8_t source_ts_digits(int linktype, bool nsec);
 int source_pcap_try(const char *path, struct rs_source *src, char *err);
 /* The same for a pcapng file. */
 int source_pcapng_try(const char *path, struct rs_source *src, char *err);
+/* A gzip-compressed file: 1 with *fp a stream of what it holds (*nsec when
+ * that is a nanosecond pcap file), 0 when path is not gzip, or an error. */
+int source_gzip_open(const char *path, FILE **fp, bool *nsec, char *err);
 
 /* Activation of the two live backends (source_live.c, source_verbs.c). */
 int source_live_activate(struct rs_source *src, const struct rs_live_opts *opts, char *err);

@@ -7,7 +7,7 @@ set -eu
 # ethtool: the bridge tests turn off the offloads a userspace bridge cannot carry.
 # tmux: the TUI's tests drive it in a detached session.
 PACKAGES="build-essential cmake pkg-config libpcap-dev libibverbs-dev wireshark-dev
-libglib2.0-dev libcmocka-dev libncurses-dev tshark python3 python3-scapy iproute2
+libglib2.0-dev zlib1g-dev libcmocka-dev libncurses-dev tshark python3 python3-scapy iproute2
 librsvg2-bin python3-crcmod clang git dpkg-dev file man-db tcpreplay ethtool tmux"
 missing=""
 for p in $PACKAGES; do

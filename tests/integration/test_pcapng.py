@@ -9,6 +9,7 @@ decode exactly as the pcap it came from, in every output mode; through standard 
 (libpcap) too. Then one pcapng holds four captures of different link types, one interface
 each: every frame decodes with its own interface's link type. Resolutions and damaged blocks
 are covered by tests/unit/test_source.c and tests/regress/."""
+import gzip
 import os
 import shutil
 import struct
@@ -69,6 +70,34 @@ for pcap in pcaps:
             "%s as pcapng on standard input: -V output differs" % name)
 
 t.check(converted >= 6, "editcap converted only %d captures" % converted)
+
+# Compressed files open as tshark opens them: .pcap.gz and .pcapng.gz decode as their
+# contents, times to the nanosecond, and a truncated one gives the frames before the damage.
+GZ_FIELDS = ["frame.number", "frame.time_epoch", "frame.time_relative", "infiniband.bth.psn",
+             "roceshark.icrc.status"]
+GZ_OF = [p for p in pcaps if os.path.basename(p) in ("ether.pcap", "sll2.pcap", "rdma_demo.pcap")]
+t.check(len(GZ_OF) == 3, "expected ether.pcap, sll2.pcap and the sample among the captures")
+for pcap in GZ_OF + [os.path.join(out, "rdma_demo.pcapng")]:
+    name = os.path.basename(pcap)
+    data = open(pcap, "rb").read()
+    gz = os.path.join(out, name + ".gz")
+    open(gz, "wb").write(gzip.compress(data))
+    for mode in (["-V"], ["-q", "-z", "conv,qp"]):
+        t.check(t.run([t.ROCESHARK, "read", "-r", gz] + mode).stdout ==
+                t.run([t.ROCESHARK, "read", "-r", pcap] + mode).stdout,
+                "%s.gz: %s output differs" % (name, " ".join(mode)))
+    t.check(t.roceshark_fields(gz, GZ_FIELDS) == t.roceshark_fields(pcap, GZ_FIELDS),
+            "%s.gz: fields differ" % name)
+    t.check(t.roceshark_fields(gz, ["frame.time_epoch"]) ==
+            t.tshark_fields(gz, ["frame.time_epoch"]), "%s.gz: times differ from tshark" % name)
+whole = gzip.compress(open(GZ_OF[0], "rb").read())
+cut = os.path.join(out, "cut.pcap.gz")
+open(cut, "wb").write(whole[:len(whole) * 2 // 3])
+r = t.run([t.ROCESHARK, "read", "-r", cut, "-T", "fields", "-e", "frame.number"], check_rc=False)
+t.check(r.returncode != 0 and r.stderr.startswith("roceshark: ") and r.stderr.count("\n") == 1,
+        "a truncated .gz: want one error line and a non-zero exit, got %d %r"
+        % (r.returncode, r.stderr))
+t.check(len(r.stdout.split()) > 0, "a truncated .gz: the frames before the damage are lost")
 
 # One pcapng, one interface per link type, the frames in the order of the files.
 FIELDS = ["infiniband.bth.opcode", "infiniband.bth.destqp", "infiniband.bth.psn",
