@@ -13,7 +13,8 @@
 
 static const char tui_usage[] =
     "usage: roceshark tui -r FILE | -i IFACE [-w FILE] [-f BPF] [-Y FILTER]\n"
-    "                     [-d udp.port==N,roce] [--no-color]\n"
+    "                     [-d udp.port==N,roce] [--counters DEV[:PORT]] [--sysfs ROOT]\n"
+    "                     [--no-color]\n"
     "  The capture in a terminal, while it loads: QP conversations with their rates\n"
     "  over 2, 10 and 40 s, the packets (list, -V tree and bytes), and the expert items.\n"
     "  -r FILE          capture to show (pcap or pcapng; not standard input)\n"
@@ -24,15 +25,42 @@ static const char tui_usage[] =
     "  -Y FILTER        display filter to start with (Wireshark syntax; '/' changes it)\n"
     "  -d udp.port==N,roce, -d tcp.port==N,iwarp\n"
     "                   as for 'roceshark read'\n"
+    "  --counters DEV[:PORT]\n"
+    "                   the NIC counters view (F6): the RDMA port's counters/ and\n"
+    "                   hw_counters/ from sysfs, as rates, beside the capture's figures\n"
+    "  --sysfs ROOT     read the counters under ROOT instead of /sys (a copy of another\n"
+    "                   machine's sysfs, say)\n"
     "  --no-color       no colours (as NO_COLOR=1 in the environment)\n"
     "  Press ? in the TUI for its keys. Needs a terminal of at least 80x24. A live\n"
     "  capture prints its counts on exit, as 'roceshark capture' does; SIGINT (Ctrl-C)\n"
     "  or SIGTERM ends it cleanly.\n";
 
+/* --counters DEV[:PORT]: the device name is kept in place, the port cut off. */
 static int
-parse_tui_args(int argc, char **argv, struct rs_tui_run_opts *o)
+parse_counters_port(char *arg, struct rs_tui_run_opts *o)
+{
+    char *colon = strrchr(arg, ':');
+    unsigned long long port = 1;
+
+    if (colon != NULL) {
+        if (!cli_parse_uint(colon + 1, 1, 255, &port))
+            return cli_fail(CLI_EXIT_USAGE, "--counters %s: expected DEV or DEV:PORT "
+                            "(port 1-255)", arg);
+        *colon = '\0';
+    }
+    if (arg[0] == '\0')
+        return cli_fail(CLI_EXIT_USAGE, "--counters: expected an RDMA device name");
+    o->nic_dev = arg;
+    o->nic_port = (unsigned)port;
+    return 0;
+}
+
+static int
+parse_tui_args(int argc, char **argv, struct rs_tui_run_opts *o, const char **sysfs_root)
 {
     static const struct option longopts[] = {{"no-color", no_argument, NULL, 'C'},
+                                              {"counters", required_argument, NULL, 'N'},
+                                              {"sysfs", required_argument, NULL, 'S'},
                                               {"help", no_argument, NULL, 'h'},
                                               {NULL, 0, NULL, 0}};
     int c, rc;
@@ -68,6 +96,13 @@ parse_tui_args(int argc, char **argv, struct rs_tui_run_opts *o)
         case 'C':
             o->no_color = true;
             break;
+        case 'N':
+            if ((rc = parse_counters_port(optarg, o)) != 0)
+                return rc;
+            break;
+        case 'S':
+            *sysfs_root = optarg;
+            break;
         case 'h':
             fputs(tui_usage, stdout);
             return -1;
@@ -84,6 +119,8 @@ parse_tui_args(int argc, char **argv, struct rs_tui_run_opts *o)
         return cli_fail(CLI_EXIT_USAGE, "tui: give one of -r FILE or -i IFACE");
     if (o->model.iface == NULL && (have_w || o->model.live.filter != NULL))
         return cli_fail(CLI_EXIT_USAGE, "tui: -w and -f apply to -i");
+    if (*sysfs_root != NULL && o->nic_dev == NULL)
+        return cli_fail(CLI_EXIT_USAGE, "tui: --sysfs applies to --counters");
     o->stop_requested = cli_stop_requested;
     return 0;
 }
@@ -94,16 +131,24 @@ cmd_tui(int argc, char **argv)
     struct rs_tui_run_opts o;
     struct rs_tui_run_result res;
     char err[RS_ERRBUF_SIZE];
+    const char *sysfs_root = NULL;
     int rc;
 
     /* SIGINT and SIGTERM end a live capture as 'q' does: the file whole, the counts shown. */
     cli_catch_stop_signals();
-    if ((rc = parse_tui_args(argc, argv, &o)) != 0)
+    if ((rc = parse_tui_args(argc, argv, &o, &sysfs_root)) != 0)
         return rc < 0 ? CLI_EXIT_OK : rc;
     /* A bad filter is a usage error whatever the terminal. */
     if (o.model.filter != NULL && rs_tui_model_check_filter(o.model.filter, err) != 0)
         return cli_fail(CLI_EXIT_USAGE, "-Y %s: %s", o.model.filter, err);
-    if ((rc = rs_tui_run(&o, &res, err)) != 0) {
+    /* So is a port that is not there (a missing device, as for 'capture -d'). */
+    if (o.nic_dev != NULL &&
+        (rc = rs_tui_nic_open(sysfs_root != NULL ? sysfs_root : "/sys", o.nic_dev, o.nic_port,
+                              &o.nic, err)) != 0)
+        return cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_CAPTURE, "tui: %s", err);
+    rc = rs_tui_run(&o, &res, err);
+    rs_tui_nic_close(o.nic);
+    if (rc != 0) {
         if (o.model.iface != NULL)
             return cli_fail(cli_capture_exit(rc), "tui: %s", err);
         return cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : rc == RS_ENOMEM ? CLI_EXIT_INTERNAL :

@@ -27,12 +27,12 @@
 
 static const char *const view_names[VIEW_COUNT] = {
     [VIEW_CONVS] = "F2 QP conversations", [VIEW_PACKETS] = "F3 Packets",
-    [VIEW_ANOMALIES] = "F5 Anomalies"};
+    [VIEW_ANOMALIES] = "F5 Anomalies", [VIEW_COUNTERS] = "F6 NIC counters"};
 
 static const char help_text[] =
     "Keys\n"
     "  Tab, Shift-Tab     next, previous view\n"
-    "  F2, F3, F5         QP conversations, Packets, Anomalies\n"
+    "  F2, F3, F5, F6     QP conversations, Packets, Anomalies, NIC counters\n"
     "  Up, Down, PgUp, PgDn, Home, End\n"
     "                     move; End in Packets follows the newest packet\n"
     "  Enter              Conversations: that QP's packets; Anomalies: the packet\n"
@@ -282,8 +282,10 @@ draw(struct tui *t)
         view_convs_draw(t, 1, body, cols);
     else if (t->view == VIEW_PACKETS)
         view_packets_draw(t, 1, body, cols);
-    else
+    else if (t->view == VIEW_ANOMALIES)
         view_anomalies_draw(t, 1, body, cols);
+    else
+        view_counters_draw(t, 1, body, cols);
     draw_status(t, lines - 1, cols);
     /* The prompt last: it leaves the cursor where typing goes. */
     curs_set(t->prompt.active ? 1 : 0);
@@ -336,6 +338,9 @@ handle_key(struct tui *t, int key)
     case KEY_F(5):
         t->view = VIEW_ANOMALIES;
         return;
+    case KEY_F(6):
+        t->view = VIEW_COUNTERS;
+        return;
     case '?':
     case KEY_F(1):
         t->help = true;
@@ -364,8 +369,10 @@ handle_key(struct tui *t, int key)
         view_convs_key(t, key);
     else if (t->view == VIEW_PACKETS)
         view_packets_key(t, key);
-    else
+    else if (t->view == VIEW_ANOMALIES)
         view_anomalies_key(t, key);
+    else
+        view_counters_key(t, key);
 }
 
 static int64_t
@@ -385,6 +392,7 @@ run_loop(struct tui *t, bool (*stop_requested)(void))
     while (!t->quit && (stop_requested == NULL || !stop_requested())) {
         int64_t wait = next_draw - now_ms();
         if (wait <= 0) {
+            view_counters_tick(t);
             draw(t);
             next_draw = now_ms() + FRAME_MS;
             continue;
@@ -443,11 +451,16 @@ rs_tui_run(const struct rs_tui_run_opts *opts, struct rs_tui_run_result *result,
     int rc;
 
     memset(result, 0, sizeof(*result));
-    if ((rc = check_terminal(err)) != 0)
-        return rc;
     memset(&t, 0, sizeof(t));
-    if ((rc = rs_tui_model_open(&opts->model, &t.model, err)) != 0)
+    if ((rc = check_terminal(err)) != 0 ||
+        (rc = rs_tui_model_open(&opts->model, &t.model, err)) != 0)
         return rc;
+    if (opts->nic != NULL) {
+        t.nic = opts->nic;
+        snprintf(t.nic_name, sizeof(t.nic_name), "%.40s port %u", opts->nic_dev,
+                 opts->nic_port);
+        t.view = VIEW_COUNTERS;
+    }
     setlocale(LC_ALL, "");
     t.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     t.sort_col = RS_TUI_COL_CONV;

@@ -14,7 +14,7 @@
 
 #include <roceshark/tui.h>
 
-enum tui_view { VIEW_CONVS, VIEW_PACKETS, VIEW_ANOMALIES, VIEW_COUNT };
+enum tui_view { VIEW_CONVS, VIEW_PACKETS, VIEW_ANOMALIES, VIEW_COUNTERS, VIEW_COUNT };
 
 /* Colour pairs; without colour each falls back to an attribute (tui_attr). */
 enum tui_pair { PAIR_NONE, PAIR_NAK, PAIR_RETX, PAIR_CONGESTION, PAIR_BAR, PAIR_OK, PAIR_BAD };
@@ -68,6 +68,12 @@ struct tui {
     /* Anomalies: positions counted from the newest */
     uint64_t an_sel, an_top;
 
+    /* NIC counters: the port (NULL without --counters), read once a second */
+    struct rs_tui_nic *nic;
+    char nic_name[64];              /* "DEV port N" */
+    uint64_t nic_next_ns;
+    uint64_t cnt_sel, cnt_top;
+
     /* Packets tagged with Space, a bit per frame number: they outlive filters. */
     uint8_t *tags;
     size_t tags_bytes;
@@ -94,6 +100,10 @@ void view_packets_draw(struct tui *t, int y, int rows, int cols);
 bool view_packets_key(struct tui *t, int key);
 void view_anomalies_draw(struct tui *t, int y, int rows, int cols);
 bool view_anomalies_key(struct tui *t, int key);
+void view_counters_draw(struct tui *t, int y, int rows, int cols);
+bool view_counters_key(struct tui *t, int key);
+/* Reads the NIC's counters when a second has passed since the last time. */
+void view_counters_tick(struct tui *t);
 
 /* Tags (tags.c). */
 bool tui_tagged(const struct tui *t, uint64_t number);

@@ -130,6 +130,48 @@ void rs_tui_col_format(const struct rs_tui_conv_row *row, enum rs_tui_col col, c
 void rs_tui_rows_sort(struct rs_tui_conv_row *rows, size_t n, enum rs_tui_col col,
                       bool descending);
 
+/* --- An RDMA port's own counters (sysfs), beside the capture's figures --- */
+
+struct rs_tui_nic_counter {
+    char name[48];
+    bool hw;                /* from hw_counters/ (else counters/) */
+    bool readable;          /* the last sample read it */
+    uint64_t value;
+    double rate;            /* per second, between the last two samples */
+};
+
+/* The figure of the capture that a NIC counter is compared with. */
+enum rs_tui_capture_figure {
+    RS_TUI_FIG_NONE,
+    RS_TUI_FIG_PACKETS,
+    RS_TUI_FIG_PSN_GAPS,
+    RS_TUI_FIG_NAK_SEQ,
+    RS_TUI_FIG_RETRANSMISSIONS,
+    RS_TUI_FIG_RNR,
+    RS_TUI_FIG_CNPS,
+    RS_TUI_FIG_ECN_CE
+};
+
+struct rs_tui_nic;
+
+/* Opens port of RDMA device dev under root ("" or "/sys": the system's):
+ * lists ROOT/class/infiniband/DEV/ports/PORT/counters/ and hw_counters/.
+ * RS_ENOENT when there is no such port or it has no counters. */
+int rs_tui_nic_open(const char *root, const char *dev, unsigned port, struct rs_tui_nic **out,
+                    char *err);
+void rs_tui_nic_close(struct rs_tui_nic *nic);
+/* Reads every counter again; rates are taken over the time since the last sample. */
+void rs_tui_nic_sample(struct rs_tui_nic *nic, uint64_t now_ns);
+/* The counters, sorted by name. */
+size_t rs_tui_nic_count(const struct rs_tui_nic *nic);
+const struct rs_tui_nic_counter *rs_tui_nic_get(const struct rs_tui_nic *nic, size_t i);
+/* Which figure of the capture sits beside counter (RS_TUI_FIG_NONE: none), its
+ * name, and its value summed over the conversation rows. */
+enum rs_tui_capture_figure rs_tui_nic_capture_figure(const char *counter);
+const char *rs_tui_capture_figure_name(enum rs_tui_capture_figure f);
+uint64_t rs_tui_capture_figure_value(const struct rs_tui_conv_row *rows, size_t n,
+                                     enum rs_tui_capture_figure f);
+
 /* --- The model: ingest thread and what the views read --- */
 
 struct rs_tui_model_opts {
@@ -243,6 +285,10 @@ int rs_tui_model_write_frames(struct rs_tui_model *m, const char *path, const ui
 
 struct rs_tui_run_opts {
     struct rs_tui_model_opts model;
+    struct rs_tui_nic *nic;         /* the NIC counters view's port (the caller's, opened
+                                       with rs_tui_nic_open); NULL: none */
+    const char *nic_dev;            /* its device name and port, for the heading */
+    unsigned nic_port;
     bool no_color;                  /* --no-color; NO_COLOR in the environment does the same */
     bool (*stop_requested)(void);   /* polled: true quits at once (SIGINT); may be NULL */
 };

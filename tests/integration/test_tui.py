@@ -6,8 +6,9 @@ conversation rows carry the numbers of `read -q -z conv,qp`, the anomaly list th
 packets, `w` writes what `read -Y` selects, Space and `W` write the tagged packets, `o`
 freezes the row order, Up recalls a filter, rows are coloured by kind (and not with
 --no-color or NO_COLOR), the screen still draws at 80x24. On a generated RC fault trace the
-rows and a filter's count match `read` too. Without
-a terminal, or in one too small, a one-line error and exit code 1. As root: a live capture
+rows and a filter's count match `read` too. The NIC counters view over a fake sysfs tree
+whose counters the test changes: values and rates follow, the capture's figures beside
+them. Without a terminal, or in one too small, a one-line error and exit code 1. As root: a live capture
 on the loopback of a network namespace of its own, which the sample is sent through: the
 rows count what was sent, q twice (or SIGINT) ends it with the counts, the file keeps every
 frame, and a temporary one is removed."""
@@ -321,6 +322,84 @@ def check_generated(tmp):
     stop_session()
 
 
+def fake_port(root, counters):
+    """A sysfs tree of one RDMA port, rs0 port 1, holding counters {"dir/name": value}."""
+    for path, value in counters.items():
+        full = os.path.join(root, "class", "infiniband", "rs0", "ports", "1", path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full + ".tmp", "w") as f:
+            f.write("%d\n" % value)
+        os.replace(full + ".tmp", full)     # a reader never sees half a number
+
+
+def counter_rows(lines):
+    """The NIC counters view's rows as {name: [group, value, rate, capture figure...]}."""
+    rows = {}
+    for l in lines[2:-1]:
+        f = l.split()
+        if len(f) >= 4 and f[1] in ("counters", "hw_counters"):
+            rows[f[0]] = f[1:]
+    return rows
+
+
+def check_counters(tmp):
+    """--counters over a fake sysfs tree: F6 lists every counter, its value follows the
+    files, a counter that grows shows its rate per second, and the capture's figures stand
+    beside the NIC's (the sample's totals of -z conv,qp)."""
+    root = os.path.join(tmp, "sysfs")
+    values = {"counters/port_rcv_packets": 1000, "counters/port_xmit_packets": 2000,
+              "hw_counters/out_of_sequence": 7, "hw_counters/np_cnp_sent": 0,
+              "hw_counters/rnr_nak_retry_err": 0, "hw_counters/packet_seq_err": 3,
+              "hw_counters/np_ecn_marked_roce_packets": 5, "hw_counters/local_ack_timeout_err": 0}
+    fake_port(root, values)
+    start(tmp, 200, 60, ["-r", SAMPLE, "--counters", "rs0:1", "--sysfs", root])
+    lines = wait_for(lambda s: "[F6 NIC counters]" in s[0] and "loaded" in s[-1] and
+                     len(counter_rows(s)) == len(values), "the NIC counters view")
+    rows = counter_rows(lines)
+    for path, value in values.items():
+        group, name = path.split("/")
+        t.check(rows.get(name, [None, None])[:2] == [group, str(value)],
+                "counter %s: want %s %d, got %s" % (name, group, value, rows.get(name)))
+    totals = conv_table()
+    gaps = sum(int(r["Gaps"]) for r in totals.values())
+    ce = sum(int(r["ECN-CE"]) for r in totals.values())
+    t.check(rows["out_of_sequence"][3:] == ["PSN", "gaps", str(gaps)],
+            "out_of_sequence beside the capture's PSN gaps (%d): %s" % (gaps, rows["out_of_sequence"]))
+    t.check(rows["np_ecn_marked_roce_packets"][3:] == ["ECN-CE", "packets", str(ce)],
+            "np_ecn_marked_roce_packets beside the capture's CE marks (%d): %s"
+            % (ce, rows["np_ecn_marked_roce_packets"]))
+    # np_cnp_sent grows by 400 every 0.2 s: 2000 a second. The screen reads once a second,
+    # so its rate is between the least and the most two samples can see.
+    start_t, sent = time.time(), 0
+    rate = None
+    while time.time() - start_t < 6:
+        sent += 400
+        fake_port(root, {"hw_counters/np_cnp_sent": sent})
+        time.sleep(0.2)
+        r = counter_rows(screen()).get("np_cnp_sent")
+        if r is not None and time.time() - start_t > 2.5:
+            rate = float(r[2])
+            if 1200 <= rate <= 2800:
+                break
+    t.check(rate is not None and 1200 <= rate <= 2800,
+            "np_cnp_sent at 2000/s: the screen showed %s/s" % rate)
+    # It stops: the next samples show the final value and no rate.
+    lines = wait_for(lambda s: counter_rows(s).get("np_cnp_sent", [""] * 3)[1:3] ==
+                     [str(sent), "0"], "np_cnp_sent stopped at %d" % sent, timeout=5)
+    keys("q")
+    stop_session()
+    # A port that is not there, or a bad port number: one line and an exit code, before
+    # the terminal is looked at.
+    p = t.run([t.ROCESHARK, "tui", "-r", SAMPLE, "--counters", "mlx5_9:2", "--sysfs", root],
+              check_rc=False)
+    t.check(p.returncode == 4 and p.stderr.startswith("roceshark: tui: mlx5_9 port 2: no such "
+                                                       "RDMA port (") and p.stderr.count("\n") == 1,
+            "--counters on a missing port: exit %d, %r" % (p.returncode, p.stderr))
+    p = t.run([t.ROCESHARK, "tui", "-r", SAMPLE, "--counters", "rs0:0"], check_rc=False)
+    t.check(p.returncode == 1 and p.stderr == "roceshark: --counters rs0:0: expected DEV or "
+            "DEV:PORT (port 1-255)\n", "--counters rs0:0: exit %d, %r" % (p.returncode, p.stderr))
+
+
 def check_live(tmp):
     """The sample sent through the loopback of the TUI's own namespace."""
     kept = os.path.join(tmp, "live.pcap")
@@ -440,6 +519,7 @@ try:
     t.check(rc == 0 and err == "", "quit: exit %s, stderr %r" % (rc, err))
     stop_session()
     check_generated(tmp)
+    check_counters(tmp)
     check_no_colour(tmp, "--no-color")
     ENV["NO_COLOR"] = "1"
     check_no_colour(tmp, "NO_COLOR")

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <glib.h>
+#include <glib/gstdio.h>
 
 #include <roceshark/capture.h>
 #include <roceshark/expert.h>
@@ -291,6 +293,80 @@ test_model_refuses_stdin_and_missing(void **state)
     assert_int_equal(rs_tui_model_open(&opts, &m, err), RS_EINVAL);
 }
 
+/* Writes value into ROOT/class/infiniband/rs0/ports/1/path. */
+static void
+put_counter(const char *root, const char *path, const char *value)
+{
+    char *full = g_strdup_printf("%s/class/infiniband/rs0/ports/1/%s", root, path);
+    char *dir = g_path_get_dirname(full);
+
+    assert_int_equal(g_mkdir_with_parents(dir, 0755), 0);
+    assert_true(g_file_set_contents(full, value, -1, NULL));
+    g_free(dir);
+    g_free(full);
+}
+
+/* The NIC counters: listed by name from both folders, rates over the time between
+ * samples, a counter that goes back (reset) or cannot be read has no rate. */
+static void
+test_nic_counters(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/rs-nic-XXXXXX", err[RS_ERRBUF_SIZE];
+    struct rs_tui_nic *nic = NULL;
+
+    assert_non_null(g_mkdtemp(root));
+    assert_int_equal(rs_tui_nic_open(root, "rs0", 1, &nic, err), RS_ENOENT);
+    put_counter(root, "counters/port_rcv_packets", "100\n");
+    put_counter(root, "hw_counters/out_of_sequence", "5\n");
+    put_counter(root, "hw_counters/np_cnp_sent", "junk\n");
+    assert_int_equal(rs_tui_nic_open(root, "rs0", 2, &nic, err), RS_ENOENT);
+    assert_int_equal(rs_tui_nic_open(root, "../rs0", 1, &nic, err), RS_EINVAL);
+    assert_int_equal(rs_tui_nic_open(root, "rs0", 1, &nic, err), 0);
+    assert_int_equal(rs_tui_nic_count(nic), 3);
+    assert_string_equal(rs_tui_nic_get(nic, 0)->name, "np_cnp_sent");
+    assert_string_equal(rs_tui_nic_get(nic, 1)->name, "out_of_sequence");
+    assert_string_equal(rs_tui_nic_get(nic, 2)->name, "port_rcv_packets");
+    assert_false(rs_tui_nic_get(nic, 2)->hw);
+    assert_null(rs_tui_nic_get(nic, 3));
+
+    rs_tui_nic_sample(nic, 1000000000ull);
+    assert_false(rs_tui_nic_get(nic, 0)->readable);
+    assert_true(rs_tui_nic_get(nic, 1)->readable);
+    assert_int_equal(rs_tui_nic_get(nic, 1)->value, 5);
+    assert_true(rs_tui_nic_get(nic, 1)->rate == 0);
+    put_counter(root, "hw_counters/out_of_sequence", "1005");
+    put_counter(root, "counters/port_rcv_packets", "40\n");
+    put_counter(root, "hw_counters/np_cnp_sent", "7\n");
+    rs_tui_nic_sample(nic, 3000000000ull);     /* two seconds later */
+    assert_int_equal(rs_tui_nic_get(nic, 1)->value, 1005);
+    assert_true(rs_tui_nic_get(nic, 1)->rate == 500.0);
+    assert_int_equal(rs_tui_nic_get(nic, 2)->value, 40);
+    assert_true(rs_tui_nic_get(nic, 2)->rate == 0);     /* went back: reset */
+    assert_true(rs_tui_nic_get(nic, 0)->readable);
+    assert_true(rs_tui_nic_get(nic, 0)->rate == 0);     /* first reading */
+    rs_tui_nic_close(nic);
+
+    /* The capture's figures beside the NIC's, summed over the rows. */
+    struct rs_tui_conv_row rows[2];
+    memset(rows, 0, sizeof(rows));
+    rows[0].st.psn_gaps = 2;
+    rows[1].st.psn_gaps = 3;
+    rows[0].st.naks[RS_NAK_PSN_SEQ_ERROR] = 4;
+    rows[1].st.req_packets = 10;
+    rows[1].st.resp_packets = 1;
+    assert_int_equal(rs_tui_nic_capture_figure("out_of_sequence"), RS_TUI_FIG_PSN_GAPS);
+    assert_int_equal(rs_tui_nic_capture_figure("vendor_thing"), RS_TUI_FIG_NONE);
+    assert_int_equal(rs_tui_capture_figure_value(rows, 2, RS_TUI_FIG_PSN_GAPS), 5);
+    assert_int_equal(rs_tui_capture_figure_value(rows, 2,
+                     rs_tui_nic_capture_figure("packet_seq_err")), 4);
+    assert_int_equal(rs_tui_capture_figure_value(rows, 2, RS_TUI_FIG_PACKETS), 11);
+    assert_string_equal(rs_tui_capture_figure_name(RS_TUI_FIG_PSN_GAPS), "PSN gaps");
+    char *cmd = g_strdup_printf("rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+    g_free(cmd);
+}
+
 int
 main(void)
 {
@@ -302,6 +378,7 @@ main(void)
         cmocka_unit_test(test_model_decodes_again),
         cmocka_unit_test(test_model_filter_and_write),
         cmocka_unit_test(test_model_refuses_stdin_and_missing),
+        cmocka_unit_test(test_nic_counters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
