@@ -26,7 +26,7 @@ static const char tui_usage[] =
     "  -d udp.port==N,roce, -d tcp.port==N,iwarp\n"
     "                   as for 'roceshark read'\n"
     "  --counters DEV[:PORT]\n"
-    "                   the NIC counters view (F6): the RDMA port's counters/ and\n"
+    "                   the NIC counters view (F7): the RDMA port's counters/ and\n"
     "                   hw_counters/ from sysfs, as rates, beside the capture's figures\n"
     "  --sysfs ROOT     read the counters under ROOT instead of /sys (a copy of another\n"
     "                   machine's sysfs, say)\n"

@@ -340,6 +340,12 @@ rs_tui_model_frame(struct rs_tui_model *m, uint64_t number, struct rs_tui_frame 
 }
 
 uint64_t
+rs_tui_model_frame_count(struct rs_tui_model *m)
+{
+    return rs_tui_index_count(m->index);
+}
+
+uint64_t
 rs_tui_model_anomaly_count(struct rs_tui_model *m)
 {
     return locked_count(m, &m->n_anomalies);

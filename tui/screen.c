@@ -27,12 +27,14 @@
 
 static const char *const view_names[VIEW_COUNT] = {
     [VIEW_CONVS] = "F2 QP conversations", [VIEW_PACKETS] = "F3 Packets",
-    [VIEW_ANOMALIES] = "F5 Anomalies", [VIEW_COUNTERS] = "F6 NIC counters"};
+    [VIEW_ANOMALIES] = "F5 Anomalies", [VIEW_GRAPH] = "F6 Graph",
+    [VIEW_COUNTERS] = "F7 NIC counters"};
 
 static const char help_text[] =
     "Keys\n"
     "  Tab, Shift-Tab     next, previous view\n"
-    "  F2, F3, F5, F6     QP conversations, Packets, Anomalies, NIC counters\n"
+    "  F2, F3, F5         QP conversations, Packets, Anomalies\n"
+    "  F6, F7             Graph of the selected conversation, NIC counters\n"
     "  Up, Down, PgUp, PgDn, Home, End\n"
     "                     move; End in Packets follows the newest packet\n"
     "  Enter              Conversations: that QP's packets; Anomalies: the packet\n"
@@ -284,6 +286,8 @@ draw(struct tui *t)
         view_packets_draw(t, 1, body, cols);
     else if (t->view == VIEW_ANOMALIES)
         view_anomalies_draw(t, 1, body, cols);
+    else if (t->view == VIEW_GRAPH)
+        view_graph_draw(t, 1, body, cols);
     else
         view_counters_draw(t, 1, body, cols);
     draw_status(t, lines - 1, cols);
@@ -339,6 +343,9 @@ handle_key(struct tui *t, int key)
         t->view = VIEW_ANOMALIES;
         return;
     case KEY_F(6):
+        t->view = VIEW_GRAPH;
+        return;
+    case KEY_F(7):
         t->view = VIEW_COUNTERS;
         return;
     case '?':
@@ -371,6 +378,8 @@ handle_key(struct tui *t, int key)
         view_packets_key(t, key);
     else if (t->view == VIEW_ANOMALIES)
         view_anomalies_key(t, key);
+    else if (t->view == VIEW_GRAPH)
+        view_graph_key(t, key);
     else
         view_counters_key(t, key);
 }
@@ -473,6 +482,7 @@ rs_tui_run(const struct rs_tui_run_opts *opts, struct rs_tui_run_result *result,
                                   result->capture_error);
     }
     rs_tui_decoded_free(&t.dec);
+    rs_tui_graph_free(t.graph);
     tui_tags_free(&t);
     free(t.frozen_rank);
     rs_tui_model_close(t.model);

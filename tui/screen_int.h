@@ -14,7 +14,7 @@
 
 #include <roceshark/tui.h>
 
-enum tui_view { VIEW_CONVS, VIEW_PACKETS, VIEW_ANOMALIES, VIEW_COUNTERS, VIEW_COUNT };
+enum tui_view { VIEW_CONVS, VIEW_PACKETS, VIEW_ANOMALIES, VIEW_GRAPH, VIEW_COUNTERS, VIEW_COUNT };
 
 /* Colour pairs; without colour each falls back to an attribute (tui_attr). */
 enum tui_pair { PAIR_NONE, PAIR_NAK, PAIR_RETX, PAIR_CONGESTION, PAIR_BAR, PAIR_OK, PAIR_BAD };
@@ -68,6 +68,9 @@ struct tui {
     /* Anomalies: positions counted from the newest */
     uint64_t an_sel, an_top;
 
+    /* Graph: the followed conversation's points, built as the index grows */
+    struct rs_tui_graph *graph;
+
     /* NIC counters: the port (NULL without --counters), read once a second */
     struct rs_tui_nic *nic;
     char nic_name[64];              /* "DEV port N" */
@@ -96,6 +99,10 @@ bool tui_move_selection(uint64_t *sel, uint64_t n, int key, int page);
 
 void view_convs_draw(struct tui *t, int y, int rows, int cols);
 bool view_convs_key(struct tui *t, int key);
+/* Moves the conversation selection by a cursor key over the table's order. */
+bool view_convs_move(struct tui *t, int key);
+void view_graph_draw(struct tui *t, int y, int rows, int cols);
+bool view_graph_key(struct tui *t, int key);
 void view_packets_draw(struct tui *t, int y, int rows, int cols);
 bool view_packets_key(struct tui *t, int key);
 void view_anomalies_draw(struct tui *t, int y, int rows, int cols);

@@ -168,9 +168,8 @@ view_convs_draw(struct tui *t, int y, int rows, int cols)
     free(r);
 }
 
-/* Moves the selection by a key over the rows in their current order. */
-static bool
-move_selection(struct tui *t, int key)
+bool
+view_convs_move(struct tui *t, int key)
 {
     struct rs_tui_conv_row *r = NULL;
     size_t n = 0;
@@ -229,6 +228,6 @@ view_convs_key(struct tui *t, int key)
         return true;
     }
     default:
-        return move_selection(t, key);
+        return view_convs_move(t, key);
     }
 }

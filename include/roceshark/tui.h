@@ -249,6 +249,8 @@ uint64_t rs_tui_model_shown_frame(struct rs_tui_model *m, uint64_t i);
 uint64_t rs_tui_model_shown_find(struct rs_tui_model *m, uint64_t number);
 /* A copy of frame number's index entry; false past the end. */
 bool rs_tui_model_frame(struct rs_tui_model *m, uint64_t number, struct rs_tui_frame *out);
+/* Frames indexed so far (without taking the model's lock). */
+uint64_t rs_tui_model_frame_count(struct rs_tui_model *m);
 
 uint64_t rs_tui_model_anomaly_count(struct rs_tui_model *m);
 bool rs_tui_model_anomaly(struct rs_tui_model *m, uint64_t i, struct rs_tui_anomaly *out);
@@ -276,6 +278,45 @@ int rs_tui_model_write_shown(struct rs_tui_model *m, const char *path, uint64_t 
 /* Writes frames numbers[0..n), in that order (the tagged ones, say). */
 int rs_tui_model_write_frames(struct rs_tui_model *m, const char *path, const uint64_t *numbers,
                               size_t n, uint64_t *written, char *err);
+
+/* --- The graph view's model: one conversation over time --- */
+
+struct rs_plot;
+struct rs_tui_graph;
+
+int rs_tui_graph_new(struct rs_tui_graph **out, char *err);
+void rs_tui_graph_free(struct rs_tui_graph *g);
+/* Follows conversation conv (0: none): reads back, and adds to the graph, the
+ * frames of conv indexed since the last update (from the start when conv or
+ * the filter changed), a bounded slice per call. */
+int rs_tui_graph_update(struct rs_tui_graph *g, struct rs_tui_model *m, uint32_t conv,
+                        char *err);
+/* True when every frame indexed so far has been looked at. */
+bool rs_tui_graph_caught_up(const struct rs_tui_graph *g, struct rs_tui_model *m);
+/* The PSN/time points (as `plot psn` has them): times in seconds since the
+ * first request, PSNs unwrapped from it. */
+const struct rs_plot *rs_tui_graph_plot(const struct rs_tui_graph *g);
+/* Bytes per second (both directions) in each of buckets equal slices of [t0, t1]. */
+void rs_tui_graph_throughput(const struct rs_tui_graph *g, double t0, double t1, double *out,
+                             unsigned buckets);
+
+/* A canvas of cols x rows cells, each 2 x 4 dots (a braille pattern), and
+ * the highest kind drawn in each cell (its colour). */
+struct rs_tui_canvas {
+    int cols, rows;
+    uint8_t *dots;
+    uint8_t *kind;
+};
+
+int rs_tui_canvas_init(struct rs_tui_canvas *c, int cols, int rows);
+void rs_tui_canvas_free(struct rs_tui_canvas *c);
+/* Sets dot (x, y), from the top left, x < 2 * cols, y < 4 * rows; outside is ignored. */
+void rs_tui_canvas_dot(struct rs_tui_canvas *c, int x, int y, uint8_t kind);
+uint8_t rs_tui_canvas_kind(const struct rs_tui_canvas *c, int row, int col);
+/* The cell's character, UTF-8 braille (a space when empty), or with utf8
+ * false one ASCII mark: ' for dots in the upper half, . in the lower, : both. */
+size_t rs_tui_canvas_cell(const struct rs_tui_canvas *c, int row, int col, bool utf8,
+                          char out[4]);
 
 /* --- The screens (ncursesw) --- */
 

@@ -6,7 +6,8 @@ conversation rows carry the numbers of `read -q -z conv,qp`, the anomaly list th
 packets, `w` writes what `read -Y` selects, Space and `W` write the tagged packets, `o`
 freezes the row order, Up recalls a filter, rows are coloured by kind (and not with
 --no-color or NO_COLOR), the screen still draws at 80x24. On a generated RC fault trace the
-rows and a filter's count match `read` too. The NIC counters view over a fake sysfs tree
+rows and a filter's count match `read` too. The graph view's legend counts what
+`-z conv,qp` counts. The NIC counters view over a fake sysfs tree
 whose counters the test changes: values and rates follow, the capture's figures beside
 them. Without a terminal, or in one too small, a one-line error and exit code 1. As root: a live capture
 on the loopback of a network namespace of its own, which the sample is sent through: the
@@ -322,6 +323,28 @@ def check_generated(tmp):
     stop_session()
 
 
+def check_graph():
+    """F6 graphs the selected conversation: its legend counts what -z conv,qp counts, the
+    PSNs are braille dots, the throughput block characters; Down moves to the next one."""
+    keys("F2")
+    keys("Home")
+    keys("F6")
+    want = conv_table()["1"]
+    legend = ("retransmissions %s  after gaps %s  NAKs %s  RNR NAKs %s  CNPs %s  CE %s"
+              % (want["Retx"], want["Gaps"], want["NakSeq"], want["RNR"], want["CNP"],
+                 want["ECN-CE"]))
+    lines = wait_for(lambda s: "[F6 Graph]" in s[0] and s[1].startswith(
+        "PSN over time: conversation 1, 10.0.0.1 to 10.0.0.2 QP 0x000022") and legend in s[2],
+        "the graph of conversation 1 with the legend %r" % legend)
+    dots = sum(1 for l in lines for ch in l if 0x2801 <= ord(ch) <= 0x28ff)
+    t.check(dots >= 10, "the PSN graph: %d braille cells drawn" % dots)
+    t.check(any("\u2588" in l for l in lines), "the throughput panel: no full block drawn")
+    keys("Down")
+    wait_for(lambda s: s[1].startswith("PSN over time: conversation 2, 10.0.0.3 to 10.0.0.2 "
+                                       "QP 0x000044"), "Down graphs conversation 2")
+    keys("F2")
+
+
 def fake_port(root, counters):
     """A sysfs tree of one RDMA port, rs0 port 1, holding counters {"dir/name": value}."""
     for path, value in counters.items():
@@ -343,7 +366,7 @@ def counter_rows(lines):
 
 
 def check_counters(tmp):
-    """--counters over a fake sysfs tree: F6 lists every counter, its value follows the
+    """--counters over a fake sysfs tree: F7 lists every counter, its value follows the
     files, a counter that grows shows its rate per second, and the capture's figures stand
     beside the NIC's (the sample's totals of -z conv,qp)."""
     root = os.path.join(tmp, "sysfs")
@@ -353,7 +376,7 @@ def check_counters(tmp):
               "hw_counters/np_ecn_marked_roce_packets": 5, "hw_counters/local_ack_timeout_err": 0}
     fake_port(root, values)
     start(tmp, 200, 60, ["-r", SAMPLE, "--counters", "rs0:1", "--sysfs", root])
-    lines = wait_for(lambda s: "[F6 NIC counters]" in s[0] and "loaded" in s[-1] and
+    lines = wait_for(lambda s: "[F7 NIC counters]" in s[0] and "loaded" in s[-1] and
                      len(counter_rows(s)) == len(values), "the NIC counters view")
     rows = counter_rows(lines)
     for path, value in values.items():
@@ -507,6 +530,7 @@ try:
     check_tags(tmp)
     check_freeze()
     check_anomalies()
+    check_graph()
     # 80x24: still drawn, the conversations' endpoints and first figures visible.
     tmux("resize-window", "-t", "tui", "-x", "80", "-y", "24")
     keys("F2")

@@ -18,6 +18,8 @@
 
 #include <roceshark/capture.h>
 #include <roceshark/expert.h>
+#include <roceshark/pipeline.h>
+#include <roceshark/plot.h>
 #include <roceshark/print.h>
 #include <roceshark/tui.h>
 
@@ -367,6 +369,102 @@ test_nic_counters(void **state)
     g_free(cmd);
 }
 
+/* The points `plot psn` gets for conversation 1 from a whole pipeline pass over the file. */
+static void
+plot_conv1(struct rs_plot *pl)
+{
+    struct rs_source *src;
+    struct rs_pipeline_opts opts;
+    struct rs_pipeline *pipe;
+    struct rs_frame frame;
+    char err[RS_ERRBUF_SIZE];
+
+    rs_plot_init(pl, 1, 0);
+    assert_int_equal(rs_source_open_file(SAMPLE, &src, err), 0);
+    rs_pipeline_opts_init(&opts);
+    assert_int_equal(rs_pipeline_new(&opts, &pipe, err), 0);
+    while (rs_source_next(src, &frame, err) == 1) {
+        const struct rs_pipeline_result *r = rs_pipeline_process(pipe, &frame);
+        if (r->pkt.facts != NULL && (r->facts.flags & RS_FACT_CONV) && r->facts.conv == 1 &&
+            rs_packet_has(&r->pkt, RS_LAYER_BTH))
+            rs_plot_add_packet(pl, &r->pkt);
+    }
+    rs_pipeline_free(pipe);
+    rs_source_close(src);
+}
+
+/* The graph of conversation 1, built from the index and frames read back, against them. */
+static void
+test_graph_follows_conversation(void **state)
+{
+    (void)state;
+    struct rs_tui_model *m = open_sample(NULL);
+    struct rs_tui_graph *g;
+    struct rs_plot want;
+    char err[RS_ERRBUF_SIZE];
+
+    plot_conv1(&want);
+    assert_int_equal(rs_tui_graph_new(&g, err), 0);
+    assert_int_equal(rs_tui_graph_update(g, m, 1, err), 0);
+    assert_true(rs_tui_graph_caught_up(g, m));
+    const struct rs_plot *got = rs_tui_graph_plot(g);
+    assert_int_equal(got->n_pts, want.n_pts);
+    assert_int_equal(got->n_acks, want.n_acks);
+    size_t retx = 0, nak = 0, rnr = 0;
+    for (size_t i = 0; i < want.n_pts; i++) {
+        assert_int_equal(got->pts[i].kind, want.pts[i].kind);
+        assert_int_equal(got->pts[i].psn, want.pts[i].psn);
+        assert_true(got->pts[i].t == want.pts[i].t);
+        retx += want.pts[i].kind == RS_PLOT_RETRANSMISSION;
+        nak += want.pts[i].kind == RS_PLOT_NAK;
+        rnr += want.pts[i].kind == RS_PLOT_RNR;
+    }
+    /* The sample's conversation 1: 3 retransmissions, a NAK and an RNR NAK. */
+    assert_int_equal(retx, 3);
+    assert_int_equal(nak, 1);
+    assert_int_equal(rnr, 1);
+    /* Throughput: every byte of the conversation lands in one of the slices. */
+    double rate[4], span = got->pts[got->n_pts - 1].t, bytes = 0;
+    rs_tui_graph_throughput(g, 0, span, rate, 4);
+    for (int i = 0; i < 4; i++)
+        bytes += rate[i] * span / 4;
+    assert_true(bytes > 4404 && bytes < 4404 + 2676 + 300);
+    /* Another conversation starts over. */
+    assert_int_equal(rs_tui_graph_update(g, m, 2, err), 0);
+    assert_int_equal(rs_tui_graph_plot(g)->n_pts, 3);
+    rs_tui_graph_free(g);
+    rs_plot_free(&want);
+    rs_tui_model_close(m);
+}
+
+/* Braille cells: dots by position, the highest kind per cell, ASCII halves. */
+static void
+test_canvas(void **state)
+{
+    (void)state;
+    struct rs_tui_canvas c;
+    char ch[4];
+
+    assert_int_equal(rs_tui_canvas_init(&c, 3, 2), 0);
+    rs_tui_canvas_dot(&c, 0, 0, 1);         /* dot 1 */
+    rs_tui_canvas_dot(&c, 1, 3, 5);         /* dot 8 */
+    rs_tui_canvas_dot(&c, 1, 1, 2);         /* dot 5 */
+    rs_tui_canvas_dot(&c, 6, 0, 9);         /* outside: ignored */
+    rs_tui_canvas_dot(&c, 5, 7, 3);         /* last cell, dot 8 */
+    assert_int_equal(rs_tui_canvas_cell(&c, 0, 0, true, ch), 3);
+    assert_memory_equal(ch, "\xe2\xa2\x91", 3);     /* U+2891: dots 1, 5, 8 */
+    assert_int_equal(rs_tui_canvas_kind(&c, 0, 0), 5);
+    assert_int_equal(rs_tui_canvas_cell(&c, 0, 1, true, ch), 1);
+    assert_int_equal(ch[0], ' ');
+    assert_int_equal(rs_tui_canvas_kind(&c, 1, 2), 3);
+    assert_int_equal(rs_tui_canvas_cell(&c, 1, 2, false, ch), 1);
+    assert_int_equal(ch[0], '.');
+    assert_int_equal(rs_tui_canvas_cell(&c, 0, 0, false, ch), 1);
+    assert_int_equal(ch[0], ':');
+    rs_tui_canvas_free(&c);
+    assert_int_equal(rs_tui_canvas_init(&c, 0, 2), RS_EINVAL);
+}
+
 int
 main(void)
 {
@@ -379,6 +477,8 @@ main(void)
         cmocka_unit_test(test_model_filter_and_write),
         cmocka_unit_test(test_model_refuses_stdin_and_missing),
         cmocka_unit_test(test_nic_counters),
+        cmocka_unit_test(test_graph_follows_conversation),
+        cmocka_unit_test(test_canvas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
