@@ -111,6 +111,25 @@ add_anomaly(void *ctx, const struct rs_expert *e)
                                                              (uint16_t)(e - rs_experts)};
 }
 
+/* Sets conv's bit in the set of conversations with a frame shown. */
+static bool
+mark_conv_shown(struct rs_tui_model *m, uint32_t conv)
+{
+    size_t byte = conv / 8;
+
+    if (byte >= m->conv_shown_bytes) {
+        size_t bytes = byte * 2 + 64;
+        uint8_t *p = realloc(m->conv_shown, bytes);
+        if (p == NULL)
+            return false;
+        memset(p + m->conv_shown_bytes, 0, bytes - m->conv_shown_bytes);
+        m->conv_shown = p;
+        m->conv_shown_bytes = bytes;
+    }
+    m->conv_shown[byte] |= (uint8_t)(1u << (conv % 8));
+    return true;
+}
+
 /* Adds one frame to everything the views read; false when out of memory. */
 static bool
 add_frame(struct rs_tui_model *m, const struct rs_frame *frame, const struct rs_tui_frame *e,
@@ -128,6 +147,8 @@ add_frame(struct rs_tui_model *m, const struct rs_frame *frame, const struct rs_
             return false;
         m->shown = shown;
         m->shown[m->n_shown++] = frame->number;
+        if (e->conv != 0 && !mark_conv_shown(m, e->conv))
+            return false;
     }
     rs_expert_foreach(&r->pkt, add_anomaly, &x);
     if (frame->number == 1)
@@ -270,6 +291,8 @@ model_start_pass(struct rs_tui_model *m, struct rs_pipeline *pipe, char *err)
     pthread_mutex_lock(&m->mu);
     rs_tui_index_clear(m->index);
     m->n_shown = 0;
+    if (m->conv_shown != NULL)
+        memset(m->conv_shown, 0, m->conv_shown_bytes);
     m->n_anomalies = 0;
     rs_tui_rates_clear(m->rates);
     memset(&m->progress, 0, sizeof(m->progress));

@@ -133,6 +133,7 @@ rs_tui_model_close(struct rs_tui_model *m)
     rs_tui_index_free(m->index);
     rs_tui_rates_free(m->rates);
     free(m->shown);
+    free(m->conv_shown);
     free(m->anomalies);
     free(m->path);
     free(m->filter);
@@ -274,6 +275,17 @@ rs_tui_model_conv_rows(struct rs_tui_model *m, enum rs_tui_col col, bool descend
         struct rs_time wall = {ts.tv_sec, (int32_t)ts.tv_nsec};
         if (rs_time_cmp(wall, now) > 0)
             now = wall;
+    }
+    /* Under a filter, only the conversations with a frame it shows, as Wireshark's
+     * conversation table limited to the display filter lists them. */
+    if (m->filter[0] != '\0') {
+        size_t kept = 0;
+        for (size_t i = 0; i < c.n; i++) {
+            uint32_t id = c.rows[i].st.id;
+            if (id / 8 < m->conv_shown_bytes && (m->conv_shown[id / 8] >> (id % 8)) & 1)
+                c.rows[kept++] = c.rows[i];
+        }
+        c.n = kept;
     }
     for (size_t i = 0; i < c.n; i++) {
         rs_tui_rates_get(m->rates, c.rows[i].st.id, now, c.rows[i].rate);

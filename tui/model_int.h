@@ -31,6 +31,9 @@ struct rs_tui_model {
     struct rs_tui_index *index;
     uint64_t *shown;                /* numbers of the frames the filter passed */
     size_t n_shown, cap_shown;
+    uint8_t *conv_shown;            /* a bit per conversation id with a frame shown: the
+                                       table under a filter lists only those */
+    size_t conv_shown_bytes;
     struct rs_tui_anomaly *anomalies;
     size_t n_anomalies, cap_anomalies;
     struct rs_tui_rates *rates;

@@ -248,6 +248,12 @@ def check_filter(text):
     want = read_lines("-Y", text)
     got = wait_for(lambda s: packet_lines(s) == want and "filter applied" in s[-1],
                    "filter %r shows read -Y's %d lines" % (text, len(want)))
+    # The conversation table lists the conversations of the frames shown.
+    convs = sorted(set(read_lines("-Y", text, "-T", "fields", "-e", "roceshark.analysis.conv")))
+    keys("F2")
+    wait_for(lambda s: sorted(screen_convs(s)) == convs,
+             "filter %r: the table lists conversations %s" % (text, convs))
+    keys("F3")
     return packet_lines(got)
 
 

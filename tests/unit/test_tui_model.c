@@ -247,9 +247,29 @@ test_model_filter_and_write(void **state)
     assert_string_equal(rs_tui_model_filter(m), "roceshark.analysis.retransmission");
     assert_int_equal(rs_tui_model_shown_count(m), 3);
     assert_int_equal(rs_tui_model_check_filter("ip.src == 10.0.0.3", err), 0);
+    /* Under a filter the table lists the conversations with a frame shown: the
+     * retransmissions are all conversation 1's, frames from 10.0.0.3 conversation 2's. */
+    struct rs_tui_conv_row *rows;
+    size_t n;
+    assert_int_equal(rs_tui_model_conv_rows(m, RS_TUI_COL_CONV, false, &rows, &n, err), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(rows[0].st.id, 1);
+    assert_int_equal(rows[0].st.req_packets, 12);     /* the row is whole */
+    free(rows);
     assert_int_equal(rs_tui_model_set_filter(m, "ip.src == 10.0.0.3", err), 0);
     rs_tui_model_wait(m);
     assert_int_equal(rs_tui_model_shown_count(m), 3);
+    assert_int_equal(rs_tui_model_conv_rows(m, RS_TUI_COL_CONV, false, &rows, &n, err), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(rows[0].st.id, 2);
+    free(rows);
+    assert_int_equal(rs_tui_model_set_filter(m, "ip.src == 10.9.9.9", err), 0);
+    rs_tui_model_wait(m);
+    assert_int_equal(rs_tui_model_conv_rows(m, RS_TUI_COL_CONV, false, &rows, &n, err), 0);
+    assert_int_equal(n, 0);
+    free(rows);
+    assert_int_equal(rs_tui_model_set_filter(m, "ip.src == 10.0.0.3", err), 0);
+    rs_tui_model_wait(m);
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
