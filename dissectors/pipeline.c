@@ -23,6 +23,7 @@ struct rs_pipeline {
     struct rs_pipeline_result result;
     struct rs_pipeline_counts counts;
     bool shared;
+    bool held;          /* the feeding thread holds the lock across frames */
     GMutex lock;
 };
 
@@ -108,7 +109,9 @@ rs_pipeline_process(struct rs_pipeline *p, const struct rs_frame *frame)
 {
     struct rs_pipeline_result *r = &p->result;
 
-    if (p->shared)
+    bool lock = p->shared && !p->held;
+
+    if (lock)
         g_mutex_lock(&p->lock);
     rs_decode_frame(frame, &p->decode, &r->pkt);
     rs_iwarp_process(p->iwarp, &r->pkt);
@@ -117,7 +120,7 @@ rs_pipeline_process(struct rs_pipeline *p, const struct rs_frame *frame)
     r->match = p->filter == NULL || rs_filter_match(p->filter, &r->pkt);
     p->counts.frames++;
     p->counts.matched += r->match;
-    if (p->shared)
+    if (lock)
         g_mutex_unlock(&p->lock);
     return r;
 }
@@ -161,6 +164,24 @@ struct rs_pipeline_counts
 rs_pipeline_counts(const struct rs_pipeline *p)
 {
     return p->counts;
+}
+
+void
+rs_pipeline_hold(struct rs_pipeline *p)
+{
+    if (p->shared) {
+        g_mutex_lock(&p->lock);
+        p->held = true;
+    }
+}
+
+void
+rs_pipeline_release(struct rs_pipeline *p)
+{
+    if (p->shared && p->held) {
+        p->held = false;
+        g_mutex_unlock(&p->lock);
+    }
 }
 
 void

@@ -75,41 +75,43 @@ index_entry(const struct rs_frame *frame, int64_t offset, const struct rs_pipeli
     e->kind = frame_kind(&r->pkt, f);
 }
 
-struct expert_ctx {
-    struct rs_tui_model *m;
-    uint64_t frame;
-    uint32_t conv;
-    bool failed;
-};
-
 void *
 model_grow_array(void *arr, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return arr;
     size_t cap2 = *cap == 0 ? 1024 : *cap * 2;
+    if (cap2 < need)
+        cap2 = need;
     void *p = realloc(arr, cap2 * elem);
     if (p != NULL)
         *cap = cap2;
     return p;
 }
 
-static void
-add_anomaly(void *ctx, const struct rs_expert *e)
-{
-    struct expert_ctx *x = ctx;
-    struct rs_tui_model *m = x->m;
+/* What the ingest thread gathers between two visits to the model's lock:
+ * taking it (and the pipeline's) for every frame cost a fifth of the
+ * thread's time. The index itself is appended at once (readers need no
+ * lock for it); the rest is published every BATCH_FRAMES frames, at the
+ * end of the pass, and after every frame of a live capture. */
+#define BATCH_FRAMES 256
+#define BATCH_ANOMALIES 1024
 
-    struct rs_tui_anomaly *a = model_grow_array(m->anomalies, &m->cap_anomalies,
-                                                m->n_anomalies + 1, sizeof(*a));
-    if (a == NULL) {
-        x->failed = true;
-        return;
-    }
-    m->anomalies = a;
-    m->anomalies[m->n_anomalies++] = (struct rs_tui_anomaly){x->frame, x->conv,
-                                                             (uint16_t)(e - rs_experts)};
-}
+struct batch {
+    struct rs_tui_model *m;
+    size_t n_frames;
+    struct batch_shown { uint64_t number; uint32_t conv; } shown[BATCH_FRAMES];
+    size_t n_shown;
+    struct rs_tui_anomaly anomalies[BATCH_ANOMALIES];
+    size_t n_anomalies;
+    struct batch_rate { uint32_t conv; uint32_t bytes; struct rs_time t; } rates[BATCH_FRAMES];
+    size_t n_rates;
+    bool have_first;
+    struct rs_time first, newest;
+    bool have_newest;
+    uint64_t last_number, file_done;
+    bool failed;        /* out of memory */
+};
 
 /* Sets conv's bit in the set of conversations with a frame shown. */
 static bool
@@ -130,34 +132,95 @@ mark_conv_shown(struct rs_tui_model *m, uint32_t conv)
     return true;
 }
 
-/* Adds one frame to everything the views read; false when out of memory. */
-static bool
-add_frame(struct rs_tui_model *m, const struct rs_frame *frame, const struct rs_tui_frame *e,
-          const struct rs_pipeline_result *r)
+/* Hands the batch to the views, under the model's lock, and empties it. */
+static void
+publish(struct batch *b)
 {
-    struct expert_ctx x = {m, frame->number, e->conv, false};
+    struct rs_tui_model *m = b->m;
+
+    if (b->n_frames == 0 && b->n_anomalies == 0)
+        return;
+    pthread_mutex_lock(&m->mu);
+    uint64_t *shown = model_grow_array(m->shown, &m->cap_shown, m->n_shown + b->n_shown,
+                                       sizeof(*shown));
+    struct rs_tui_anomaly *an = model_grow_array(m->anomalies, &m->cap_anomalies,
+                                                 m->n_anomalies + b->n_anomalies, sizeof(*an));
+    if (shown != NULL)
+        m->shown = shown;
+    if (an != NULL)
+        m->anomalies = an;
+    if ((shown == NULL && b->n_shown > 0) || (an == NULL && b->n_anomalies > 0)) {
+        b->failed = true;
+    } else {
+        for (size_t i = 0; i < b->n_shown; i++) {
+            m->shown[m->n_shown++] = b->shown[i].number;
+            if (b->shown[i].conv != 0 && !mark_conv_shown(m, b->shown[i].conv))
+                b->failed = true;
+        }
+        memcpy(m->anomalies + m->n_anomalies, b->anomalies,
+               b->n_anomalies * sizeof(*b->anomalies));
+        m->n_anomalies += b->n_anomalies;
+    }
+    for (size_t i = 0; i < b->n_rates; i++)
+        if (rs_tui_rates_add(m->rates, b->rates[i].conv, b->rates[i].t, b->rates[i].bytes) != 0)
+            b->failed = true;
+    if (b->have_first)
+        m->first = b->first;
+    if (b->have_newest && (b->have_first || rs_time_cmp(b->newest, m->newest) > 0))
+        m->newest = b->newest;
+    if (b->n_frames > 0) {
+        m->progress.frames = b->last_number;
+        m->progress.file_done = b->file_done;
+    }
+    m->progress.shown = m->n_shown;
+    pthread_mutex_unlock(&m->mu);
+    b->n_frames = b->n_shown = b->n_anomalies = b->n_rates = 0;
+    b->have_first = b->have_newest = false;
+}
+
+struct expert_ctx {
+    struct batch *b;
+    uint64_t frame;
+    uint32_t conv;
+};
+
+static void
+add_anomaly(void *ctx, const struct rs_expert *e)
+{
+    struct expert_ctx *x = ctx;
+
+    if (x->b->n_anomalies == BATCH_ANOMALIES)
+        publish(x->b);
+    x->b->anomalies[x->b->n_anomalies++] =
+        (struct rs_tui_anomaly){x->frame, x->conv, (uint16_t)(e - rs_experts)};
+}
+
+/* Adds one frame to the batch; false when out of memory. */
+static bool
+add_frame(struct batch *b, const struct rs_frame *frame, const struct rs_tui_frame *e,
+          const struct rs_pipeline_result *r, uint64_t file_done)
+{
+    struct expert_ctx x = {b, frame->number, e->conv};
     struct rs_time t = rs_frame_time(frame);
 
-    if (rs_tui_index_append(m->index, e) != 0)
+    if (rs_tui_index_append(b->m->index, e) != 0)
         return false;
-    if (r->match) {
-        uint64_t *shown = model_grow_array(m->shown, &m->cap_shown, m->n_shown + 1,
-                                           sizeof(*shown));
-        if (shown == NULL)
-            return false;
-        m->shown = shown;
-        m->shown[m->n_shown++] = frame->number;
-        if (e->conv != 0 && !mark_conv_shown(m, e->conv))
-            return false;
-    }
+    if (r->match)
+        b->shown[b->n_shown++] = (struct batch_shown){frame->number, e->conv};
     rs_expert_foreach(&r->pkt, add_anomaly, &x);
-    if (frame->number == 1)
-        m->first = t;
-    if (frame->number == 1 || rs_time_cmp(t, m->newest) > 0)
-        m->newest = t;
-    if (e->conv != 0 && rs_tui_rates_add(m->rates, e->conv, t, frame->len) != 0)
-        return false;
-    return !x.failed;
+    if (frame->number == 1) {
+        b->first = b->newest = t;
+        b->have_first = b->have_newest = true;
+    } else if (!b->have_newest || rs_time_cmp(t, b->newest) > 0) {
+        b->newest = t;
+        b->have_newest = true;
+    }
+    if (e->conv != 0)
+        b->rates[b->n_rates++] = (struct batch_rate){e->conv, frame->len, t};
+    b->n_frames++;
+    b->last_number = frame->number;
+    b->file_done = file_done;
+    return !b->failed;
 }
 
 static void
@@ -175,20 +238,24 @@ finish_pass(struct rs_tui_model *m, int rc, const char *err)
     pthread_mutex_unlock(&m->mu);
 }
 
-/* Runs one frame through the pipeline into the index and the lists. */
+/* Runs one frame through the pipeline into the index and the batch, which
+ * is published when full. The caller holds the pipeline (rs_pipeline_hold). */
 static int
-feed(struct rs_tui_model *m, const struct rs_frame *frame, int64_t offset, char *err)
+feed(struct batch *b, const struct rs_frame *frame, int64_t offset, char *err)
 {
+    struct rs_tui_model *m = b->m;
     const struct rs_pipeline_result *r = rs_pipeline_process(m->pipe, frame);
     struct rs_tui_frame e;
 
     index_entry(frame, offset, r, &e);
-    pthread_mutex_lock(&m->mu);
-    bool ok = add_frame(m, frame, &e, r);
-    m->progress.frames = frame->number;
-    m->progress.shown = m->n_shown;
-    m->progress.file_done = (uint64_t)offset + frame->caplen;
-    pthread_mutex_unlock(&m->mu);
+    bool ok = add_frame(b, frame, &e, r, (uint64_t)offset + frame->caplen);
+    if (ok && b->n_frames == BATCH_FRAMES) {
+        /* Readers of the conversation table get their turn between batches. */
+        rs_pipeline_release(m->pipe);
+        publish(b);
+        rs_pipeline_hold(m->pipe);
+        ok = !b->failed;
+    }
     if (!ok)
         return rs_error(err, RS_ENOMEM, "%s: out of memory after %llu frames", m->path,
                         (unsigned long long)frame->number);
@@ -197,26 +264,33 @@ feed(struct rs_tui_model *m, const struct rs_frame *frame, int64_t offset, char 
 
 /* Reads the file from its start; 0 at its end (or when stopped). */
 static int
-read_file(struct rs_tui_model *m, char *err)
+read_file(struct batch *b, char *err)
 {
+    struct rs_tui_model *m = b->m;
     struct rs_frame frame;
     int rc;
 
+    rs_pipeline_hold(m->pipe);
     while (!atomic_load(&m->stop) && (rc = rs_source_next(m->src, &frame, err)) == 1) {
         int64_t offset = rs_source_offset(m->src);
-        if (offset < 0)
-            return rs_error(err, RS_EFORMAT, "%s: frames cannot be read back from this kind "
-                            "of file (pcap and pcapng can)", m->path);
-        if ((rc = feed(m, &frame, offset, err)) != 0)
-            return rc;
+        if (offset < 0) {
+            rc = rs_error(err, RS_EFORMAT, "%s: frames cannot be read back from this kind "
+                          "of file (pcap and pcapng can)", m->path);
+            break;
+        }
+        if ((rc = feed(b, &frame, offset, err)) != 0)
+            break;
     }
+    rs_pipeline_release(m->pipe);
+    publish(b);
     return rc < 0 ? rc : 0;
 }
 
 /* Captures, writes and indexes until stopped. */
 static int
-capture(struct rs_tui_model *m, char *err)
+capture(struct batch *b, char *err)
 {
+    struct rs_tui_model *m = b->m;
     struct rs_frame frame;
     int rc;
 
@@ -235,8 +309,13 @@ capture(struct rs_tui_model *m, char *err)
         /* Handed to the operating system frame by frame: a system call each, so that
          * a frame can be read back as soon as it is in the index. */
         if ((rc = rs_writer_write(m->writer, &frame, err)) != 0 ||
-            (rc = rs_writer_flush(m->writer, err)) != 0 ||
-            (rc = feed(m, &frame, (int64_t)rs_writer_frame_offset(m->writer), err)) != 0)
+            (rc = rs_writer_flush(m->writer, err)) != 0)
+            return rc;
+        rs_pipeline_hold(m->pipe);
+        rc = feed(b, &frame, (int64_t)rs_writer_frame_offset(m->writer), err);
+        rs_pipeline_release(m->pipe);
+        publish(b);     /* live: each frame shows as soon as it is in */
+        if (rc != 0)
             return rc;
     }
     return 0;
@@ -248,17 +327,26 @@ ingest_main(void *arg)
     struct rs_tui_model *m = arg;
     char err[RS_ERRBUF_SIZE] = "";
     int rc = 0;
+    struct batch *b = calloc(1, sizeof(*b));
 
+    if (b == NULL) {
+        finish_pass(m, RS_ENOMEM, "out of memory for the ingest thread");
+        return NULL;
+    }
+    b->m = m;
     if (m->live == NULL) {
-        rc = read_file(m, err);
+        rc = read_file(b, err);
     } else {
         /* What was captured before this pass, then the capture goes on. */
         if (rs_writer_frames(m->writer) > 0 &&
             (rc = rs_source_open_file(m->path, &m->src, err)) == 0)
-            rc = read_file(m, err);
+            rc = read_file(b, err);
         if (rc == 0)
-            rc = capture(m, err);
+            rc = capture(b, err);
     }
+    if (rc == 0 && b->failed)
+        rc = rs_error(err, RS_ENOMEM, "%s: out of memory", m->path);
+    free(b);
     finish_pass(m, rc, err);
     return NULL;
 }

@@ -95,5 +95,11 @@ struct rs_pipeline_counts rs_pipeline_counts(const struct rs_pipeline *p);
 /* For a reader on another thread of a shared pipeline; no-ops otherwise. */
 void rs_pipeline_lock(struct rs_pipeline *p);
 void rs_pipeline_unlock(struct rs_pipeline *p);
+/* For the feeding thread of a shared pipeline: holds the lock across several
+ * rs_pipeline_process() calls, which then take it no more (a lock per frame
+ * was a tenth of the TUI's ingest). Readers wait meanwhile: release it every
+ * few hundred frames and before waiting for input. No-ops when not shared. */
+void rs_pipeline_hold(struct rs_pipeline *p);
+void rs_pipeline_release(struct rs_pipeline *p);
 
 #endif /* ROCESHARK_PIPELINE_H */
