@@ -39,6 +39,7 @@ struct rs_tui_model {
     struct rs_tui_rates *rates;
     struct rs_time first, newest;   /* times of the first and the newest frame */
     struct rs_tui_progress progress;
+    uint64_t pass_start_ns;         /* CLOCK_MONOTONIC when the pass started */
 
     /* A live capture: its source and the file it is written to. */
     struct rs_source *live;

@@ -232,7 +232,7 @@ draw_status(struct tui *t, int y, int cols)
         snprintf(state, sizeof(state), "loading %3.0f%%",
                  p.file_size ? 100.0 * (double)p.file_done / (double)p.file_size : 0.0);
     else
-        snprintf(state, sizeof(state), "loaded");
+        snprintf(state, sizeof(state), "loaded in %.3f s", (double)p.elapsed_ns / 1e9);
     /* A message takes the place of the key hints until the next key. */
     char tagged[32] = "";
     if (t->n_tagged > 0)

@@ -193,6 +193,7 @@ struct rs_tui_progress {
     uint64_t file_done;     /* bytes of the file read */
     uint64_t file_size;
     bool done;              /* the pass reached the end (or failed) */
+    uint64_t elapsed_ns;    /* how long the pass took, once done (Wireshark's load time) */
     bool live;              /* capturing: every frame is written to the file, then indexed */
     bool failed;
     char error[RS_ERRBUF_SIZE];

@@ -313,7 +313,7 @@ def check_generated(tmp):
     path = os.path.join(tmp, "mixed.pcap")
     frames = len(read_lines(path=path))
     rc_file, err_file = start(tmp, 200, 60, ["-r", path])
-    lines = wait_for(lambda s: "loaded | %d frames" % frames in s[-1] and
+    lines = wait_for(lambda s: re.search(r"loaded in [0-9.]+ s \| %d frames" % frames, s[-1]) and
                      len(screen_convs(s)) == len(conv_table(path)), "mixed.pcap loaded")
     check_conversations(lines, path)
     text = "roceshark.analysis.nak || roceshark.analysis.psn_gap"
