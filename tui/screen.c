@@ -42,7 +42,10 @@ static const char help_text[] =
     "  i                  Conversations: invert the order\n"
     "  1-9 ... Enter      Conversations: sort by the column of that number (from 1)\n"
     "  Left, Right        Conversations: scroll the columns after the endpoints\n"
-    "  J, K               Packets: scroll the detail tree\n"
+    "  J, K               Packets: move the cursor in the detail tree (its bytes are\n"
+    "                     highlighted below)\n"
+    "  Left, Right        Packets: fold, unfold the node under the tree's cursor\n"
+    "  C, E               Packets: fold, unfold every node of the tree\n"
     "  Space              Packets: tag or untag the packet (a * in the margin)\n"
     "  o                  Conversations: freeze the order of the rows, or free it\n"
     "  / or F4            display filter (Wireshark syntax); Enter applies, Esc cancels\n"
@@ -473,6 +476,7 @@ rs_tui_run(const struct rs_tui_run_opts *opts, struct rs_tui_run_result *result,
     setlocale(LC_ALL, "");
     t.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     t.sort_col = RS_TUI_COL_CONV;
+    t.tree_sel_field = -2;
     start_curses(&t, opts->no_color);
     run_loop(&t, opts->stop_requested);
     endwin();
@@ -483,6 +487,7 @@ rs_tui_run(const struct rs_tui_run_opts *opts, struct rs_tui_run_result *result,
     }
     rs_tui_decoded_free(&t.dec);
     rs_tui_graph_free(t.graph);
+    free(t.folds);
     tui_tags_free(&t);
     free(t.frozen_rank);
     rs_tui_model_close(t.model);

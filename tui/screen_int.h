@@ -63,6 +63,11 @@ struct tui {
     bool follow;                    /* keep the newest frame selected (End) */
     uint64_t want_frame;            /* go to this frame once it is indexed; 0 none */
     int tree_top;
+    int tree_sel;                   /* the tree's cursor, among the lines not folded away */
+    int tree_sel_field;             /* the field under it, kept across packets (-1: the
+                                       frame line; -2: none yet) */
+    uint8_t *folds;                 /* a flag per field id: its node is folded */
+    size_t n_folds;
     struct rs_tui_decoded dec;
 
     /* Anomalies: positions counted from the newest */

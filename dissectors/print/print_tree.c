@@ -14,7 +14,7 @@
 
 struct tree_ctx {
     struct rs_out *o;
-    unsigned depth;
+    const struct rs_packet *pkt;
 };
 
 static void
@@ -43,33 +43,39 @@ bit_pattern(struct rs_out *o, const struct rs_field *f, uint64_t value)
     rs_out_str(o, " = ");
 }
 
+/* Where the item's value lies in the frame: the field's bytes in its layer,
+ * or the bytes a computed value points at; length 0 when neither is known. */
 static void
-print_item(void *ctx, const struct rs_field *f, const struct rs_value *v)
+item_span(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+          unsigned occ, struct rs_tree_item *it)
 {
-    struct tree_ctx *t = ctx;
-    char text[256];
+    const struct rs_frame *fr = pkt->frame;
 
-    indent(t->o, t->depth);
-    if (v->type == RS_FT_PROTOCOL || v->type == RS_FT_NONE) {
-        rs_out_str(t->o, f->name);
-    } else if (f->flags & RS_FIELD_HEADER) {
-        rs_out_str(t->o, f->name);     /* its values are the lines under it */
-    } else {
-        if (f->mask != 0 && f->width > 0 && f->width <= 4)
-            bit_pattern(t->o, f, v->v.u);
-        rs_out_str(t->o, f->name);
-        rs_out_str(t->o, ": ");
-        size_t n = rs_value_format_display(f, v, text, sizeof(text));
-        if (n < sizeof(text))
-            rs_out_write(t->o, text, n);
-        else
-            rs_out_value(t->o, f, v);   /* long byte strings in full */
+    it->offset = it->length = 0;
+    if (occ == 0 && f->layer != RS_NO_LAYER && rs_packet_has(pkt, f->layer)) {
+        const struct rs_span *sp = &pkt->span[f->layer];
+        if (f->offset <= sp->len) {
+            it->offset = sp->off + f->offset;
+            it->length = f->width != 0 ? f->width : sp->len - f->offset;
+        }
+    } else if ((v->type == RS_FT_BYTES || v->type == RS_FT_ETHER || v->type == RS_FT_IPV4 ||
+                v->type == RS_FT_IPV6) && v->v.bytes.ptr >= fr->data &&
+               v->v.bytes.ptr + v->v.bytes.len <= fr->data + fr->caplen) {
+        it->offset = (uint32_t)(v->v.bytes.ptr - fr->data);
+        it->length = v->v.bytes.len;
     }
-    rs_out_char(t->o, '\n');
+    if (it->offset + (uint64_t)it->length > fr->caplen)
+        it->offset = it->length = 0;
 }
 
+struct walk_ctx {
+    const struct rs_packet *pkt;    /* the packet the values are read from (a PDU's view) */
+    rs_tree_fn fn;
+    void *arg;
+};
+
 static void
-print_field(struct tree_ctx *t, const struct rs_packet *pkt, int id)
+walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
 {
     const struct rs_field *f = rs_field_by_id(id);
     struct rs_value v;
@@ -77,15 +83,20 @@ print_field(struct tree_ctx *t, const struct rs_packet *pkt, int id)
     /* Cheap presence test first: most fields are absent from a frame. */
     if ((f->flags & RS_FIELD_HIDDEN) || !rs_field_value(pkt, id, 0, &v))
         return;
-    t->depth = f->depth;
-    for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, id, occ, &v); occ++)
-        print_item(t, f, &v);
+    for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, id, occ, &v);
+         occ++) {
+        struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth, 0, 0};
+        item_span(pkt, f, &v, occ, &it);
+        it.node = v.type == RS_FT_PROTOCOL || v.type == RS_FT_NONE ||
+                  (f->flags & RS_FIELD_HEADER);
+        w->fn(w->arg, &it);
+    }
 }
 
 /* iWARP fields PDU by PDU, as tshark shows one MPA (and one DDP/RDMAP)
  * tree per FPDU: each pass sees a view holding that PDU alone. */
 static void
-print_iwarp_pdus(struct tree_ctx *t, const struct rs_packet *pkt)
+walk_iwarp_pdus(struct walk_ctx *w, const struct rs_packet *pkt)
 {
     const struct rs_iwarp_view *v = pkt->iwarp;
 
@@ -99,31 +110,79 @@ print_iwarp_pdus(struct tree_ctx *t, const struct rs_packet *pkt)
         p.iwarp = &one;
         for (int id = 0; id < rs_field_count(); id++)
             if (rs_field_by_id(id)->flags & RS_FIELD_PER_PDU)
-                print_field(t, &p, id);
+                walk_field(w, &p, id);
     }
+}
+
+void
+rs_tree_walk(const struct rs_packet *pkt, rs_tree_fn fn, void *arg)
+{
+    struct walk_ctx w = {pkt, fn, arg};
+    struct rs_tree_item frame = {RS_TREE_FRAME, NULL, NULL, 0, 0, 0};
+
+    frame.node = true;
+    frame.length = pkt->frame->caplen;
+    fn(arg, &frame);
+    bool pdus_done = false;
+    for (int id = 0; id < rs_field_count(); id++) {
+        if (!(rs_field_by_id(id)->flags & RS_FIELD_PER_PDU)) {
+            walk_field(&w, pkt, id);
+        } else if (!pdus_done && pkt->iwarp != NULL) {
+            walk_iwarp_pdus(&w, pkt);
+            pdus_done = true;
+        }
+    }
+    if (pkt->flags & RS_PKT_MALFORMED) {
+        struct rs_tree_item bad = {RS_TREE_MALFORMED, NULL, NULL, 0, 0, 0};
+        fn(arg, &bad);
+    }
+}
+
+void
+rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt, const struct rs_tree_item *it)
+{
+    const struct rs_field *f = it->field;
+    const struct rs_value *v = it->value;
+    char text[256];
+
+    if (it->kind == RS_TREE_FRAME) {
+        uint32_t len = rs_packet_wire_len(pkt), caplen = rs_packet_cap_len(pkt);
+        rs_out_printf(o, "Frame %llu: %u bytes on wire (%u bits), %u bytes captured (%u bits)",
+                      (unsigned long long)pkt->frame->number, len, len * 8, caplen,
+                      caplen * 8);
+    } else if (it->kind == RS_TREE_MALFORMED) {
+        rs_out_printf(o, "[Malformed Packet: %s]", pkt->problem);
+    } else if (it->node) {
+        rs_out_str(o, f->name);     /* a header's values are the lines under it */
+    } else {
+        if (f->mask != 0 && f->width > 0 && f->width <= 4)
+            bit_pattern(o, f, v->v.u);
+        rs_out_str(o, f->name);
+        rs_out_str(o, ": ");
+        size_t n = rs_value_format_display(f, v, text, sizeof(text));
+        if (n < sizeof(text))
+            rs_out_write(o, text, n);
+        else
+            rs_out_value(o, f, v);      /* long byte strings in full */
+    }
+}
+
+static void
+print_line(void *arg, const struct rs_tree_item *it)
+{
+    struct tree_ctx *t = arg;
+
+    indent(t->o, it->depth);
+    rs_print_tree_line(t->o, t->pkt, it);
+    rs_out_char(t->o, '\n');
 }
 
 void
 rs_print_tree(struct rs_out *o, const struct rs_packet *pkt)
 {
-    const struct rs_frame *fr = pkt->frame;
-    struct tree_ctx t = {o, 0};
+    struct tree_ctx t = {o, pkt};
 
-    uint32_t len = rs_packet_wire_len(pkt), caplen = rs_packet_cap_len(pkt);
-
-    rs_out_printf(o, "Frame %llu: %u bytes on wire (%u bits), %u bytes captured (%u bits)\n",
-                  (unsigned long long)fr->number, len, len * 8, caplen, caplen * 8);
-    bool pdus_done = false;
-    for (int id = 0; id < rs_field_count(); id++) {
-        if (!(rs_field_by_id(id)->flags & RS_FIELD_PER_PDU)) {
-            print_field(&t, pkt, id);
-        } else if (!pdus_done && pkt->iwarp != NULL) {
-            print_iwarp_pdus(&t, pkt);
-            pdus_done = true;
-        }
-    }
-    if (pkt->flags & RS_PKT_MALFORMED)
-        rs_out_printf(o, "[Malformed Packet: %s]\n", pkt->problem);
+    rs_tree_walk(pkt, print_line, &t);
     rs_out_char(o, '\n');
     rs_out_end_frame(o);
 }

@@ -74,6 +74,31 @@ void rs_print_summary(struct rs_out *o, const struct rs_packet *pkt);
 
 /* The full tree of every field present, as `tshark -V` lays it out. */
 void rs_print_tree(struct rs_out *o, const struct rs_packet *pkt);
+
+/* The tree's lines one by one, for consumers that lay them out otherwise. */
+enum rs_tree_kind {
+    RS_TREE_FRAME,          /* "Frame N: ... bytes on wire ..." */
+    RS_TREE_FIELD,          /* a protocol, a header or a field */
+    RS_TREE_MALFORMED       /* "[Malformed Packet: ...]" */
+};
+
+struct rs_tree_item {
+    uint8_t kind;                   /* enum rs_tree_kind */
+    const struct rs_field *field;   /* RS_TREE_FIELD: the field and its value */
+    const struct rs_value *value;
+    unsigned depth;                 /* indentation level; deeper lines below a node are
+                                       its children */
+    uint32_t offset, length;        /* the bytes of the frame it covers (length 0: none) */
+    bool node;                      /* a frame, protocol or header line */
+};
+
+typedef void (*rs_tree_fn)(void *arg, const struct rs_tree_item *item);
+/* Calls fn for each line of rs_print_tree's tree, in order; the item is valid
+ * during the call. */
+void rs_tree_walk(const struct rs_packet *pkt, rs_tree_fn fn, void *arg);
+/* One line as rs_print_tree prints it, without indentation or newline. */
+void rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt,
+                        const struct rs_tree_item *item);
 /* The frame's bytes, as tshark -x prints them (offset, hex, ASCII), then a blank line. */
 void rs_print_hex(struct rs_out *o, const struct rs_packet *pkt);
 

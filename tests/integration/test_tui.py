@@ -6,7 +6,8 @@ conversation rows carry the numbers of `read -q -z conv,qp`, the anomaly list th
 packets, `w` writes what `read -Y` selects, Space and `W` write the tagged packets, `o`
 freezes the row order, Up recalls a filter, rows are coloured by kind (and not with
 --no-color or NO_COLOR), the screen still draws at 80x24. On a generated RC fault trace the
-rows and a filter's count match `read` too. The graph view's legend counts what
+rows and a filter's count match `read` too. The detail tree's cursor, the bytes it
+highlights, and folding. The graph view's legend counts what
 `-z conv,qp` counts. The NIC counters view over a fake sysfs tree
 whose counters the test changes: values and rates follow, the capture's figures beside
 them. Without a terminal, or in one too small, a one-line error and exit code 1. As root: a live capture
@@ -329,6 +330,78 @@ def check_generated(tmp):
     stop_session()
 
 
+def reversed_text(line_prefix_rows=None):
+    """The pane's lines as (plain text, [reverse-video substrings]), from capture-pane -e."""
+    out = []
+    for line in tmux("capture-pane", "-e", "-p", "-t", "tui").stdout.split("\n"):
+        plain, rev, on = "", [], False
+        for tok in re.split(r"(\x1b\[[0-9;]*m)", line):
+            if tok.startswith("\x1b["):
+                for p in tok[2:-1].split(";") or ["0"]:
+                    if p == "7":
+                        on = True
+                        rev.append("")
+                    elif p in ("", "0", "27"):
+                        on = False
+                continue
+            plain += tok
+            if on and rev:
+                rev[-1] += tok
+        out.append((plain, [r for r in rev if r.strip()]))
+    return out
+
+
+def tree_cursor():
+    """The tree line under the cursor and the hex pane's highlighted bytes."""
+    rows = reversed_text()
+    start = next((i for i, (p, _) in enumerate(rows) if p.startswith(" Packet ")), None)
+    bytes_at = next((i for i, (p, _) in enumerate(rows) if p.startswith(" Bytes")), None)
+    if start is None or bytes_at is None:
+        return None, ""
+    cursor = next((r[0].strip() for p, r in rows[start + 1:bytes_at] if r), None)
+    hexes = " ".join(x.strip() for p, r in rows[bytes_at + 1:-1] for x in r
+                     if re.fullmatch(r"[0-9a-f]{2}( [0-9a-f]{2})*", x.strip()))
+    return cursor, hexes
+
+
+def check_tree():
+    """The Packets view's tree: the cursor (J, K) walks the -V lines and the hex pane
+    highlights the bytes of the line under it; Left folds a node, or goes to its parent;
+    Right unfolds it; C and E fold and unfold all; a fold holds on the next packet."""
+    keys("F3")
+    keys("Home")
+    want = read_lines("-V", "-c", "1")
+    psn = next(i for i, l in enumerate(want) if "Packet Sequence Number" in l)
+    keys(*(["J"] * psn))
+    wait_for(lambda s: tree_cursor() == ("Packet Sequence Number: 100", "00 00 64"),
+             "J %d times: the cursor on the PSN, its 3 bytes highlighted" % psn)
+    keys("K", "K")
+    wait_for(lambda s: tree_cursor() == ("1... .... = Acknowledge Request: True", "80"),
+             "K twice: the cursor on AckReq, its byte highlighted")
+    keys("Left")    # a leaf: to its parent
+    wait_for(lambda s: tree_cursor()[0] == "\u25be Base Transport Header" and
+             len(tree_cursor()[1].split()) == 12, "Left on a leaf: the BTH, its 12 bytes")
+    keys("Left")    # a node: folded
+    wait_for(lambda s: tree_cursor()[0] == "\u25b8 Base Transport Header" and
+             not any("Packet Sequence Number" in l for l in s), "Left folds the BTH")
+    keys("Down")    # the next packet keeps the fold and the cursor's field
+    wait_for(lambda s: tree_cursor()[0] == "\u25b8 Base Transport Header" and
+             any(l.startswith(" Packet 2") for l in s), "packet 2: the BTH still folded")
+    keys("Right")
+    wait_for(lambda s: tree_cursor()[0] == "\u25be Base Transport Header",
+             "Right unfolds the BTH of packet 2")
+    keys("J")
+    wait_for(lambda s: tree_cursor() == ("Opcode: RC Acknowledge (17)", "11"),
+             "J: the first line under the BTH of packet 2")
+    keys("C")
+    lines = wait_for(lambda s: any(l.startswith("\u25b8 Ethernet II") for l in s) and
+                     not any("Source Address" in l for l in s), "C folds every node")
+    keys("E")
+    wait_for(lambda s: any(l.startswith("\u25be Ethernet II") for l in s) and
+             any("Frame Number: 2" in l for l in s), "E unfolds them")
+    keys("Home")
+
+
 def check_graph():
     """F6 graphs the selected conversation: its legend counts what -z conv,qp counts, the
     PSNs are braille dots, the throughput block characters; Down moves to the next one."""
@@ -536,6 +609,7 @@ try:
     check_tags(tmp)
     check_freeze()
     check_anomalies()
+    check_tree()
     check_graph()
     # 80x24: still drawn, the conversations' endpoints and first figures visible.
     tmux("resize-window", "-t", "tui", "-x", "80", "-y", "24")

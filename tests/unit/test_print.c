@@ -6,6 +6,8 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -122,6 +124,71 @@ test_tree(void **state)
     free(c.text);
 }
 
+/* The tree's items: where each line's bytes are, which lines are nodes, and the
+ * printer's text rebuilt from them line by line. */
+struct walked {
+    const struct rs_packet *pkt;
+    struct capture_out lines;
+    int psn_off, psn_len, src_off, src_len, bth_off, bth_len, nodes, items;
+};
+
+static void
+walk_item(void *arg, const struct rs_tree_item *it)
+{
+    struct walked *w = arg;
+
+    w->items++;
+    w->nodes += it->node;
+    for (unsigned i = 0; i < it->depth * 4; i++)
+        rs_out_char(&w->lines.out, ' ');
+    rs_print_tree_line(&w->lines.out, w->pkt, it);
+    rs_out_char(&w->lines.out, '\n');
+    if (it->field == NULL)
+        return;
+    if (strcmp(it->field->abbrev, "infiniband.bth.psn") == 0) {
+        w->psn_off = (int)it->offset;
+        w->psn_len = (int)it->length;
+    } else if (strcmp(it->field->abbrev, "ip.src") == 0) {
+        w->src_off = (int)it->offset;
+        w->src_len = (int)it->length;
+    } else if (strcmp(it->field->abbrev, "infiniband.bth") == 0) {
+        w->bth_off = (int)it->offset;
+        w->bth_len = (int)it->length;
+    }
+}
+
+static void
+test_tree_walk(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+    struct walked w;
+
+    (void)state;
+    decode_hex(&tf, HEX_ROCEV2_ACK, RS_DLT_EN10MB, &pkt);
+    memset(&w, 0, sizeof(w));
+    w.pkt = &pkt;
+    capture_begin(&w.lines);
+    rs_tree_walk(&pkt, walk_item, &w);
+    rs_out_char(&w.lines.out, '\n');
+    const char *rebuilt = capture_end(&w.lines);
+    capture_begin(&c);
+    rs_print_tree(&c.out, &pkt);
+    assert_string_equal(rebuilt, capture_end(&c));
+    /* Ethernet 14 + IPv4 20 + UDP 8: the BTH at 42, its PSN 9 bytes in. */
+    assert_int_equal(w.bth_off, 42);
+    assert_int_equal(w.bth_len, 12);
+    assert_int_equal(w.psn_off, 51);
+    assert_int_equal(w.psn_len, 3);
+    assert_int_equal(w.src_off, 26);
+    assert_int_equal(w.src_len, 4);
+    assert_true(w.nodes >= 6);     /* frame, eth, ip, udp, infiniband, its headers */
+    assert_true(w.items > w.nodes);
+    free(w.lines.text);
+    free(c.text);
+}
+
 static void
 test_json(void **state)
 {
@@ -199,6 +266,7 @@ main(void)
         cmocka_unit_test(test_summary_line),
         cmocka_unit_test(test_info_reasons),
         cmocka_unit_test(test_tree),
+        cmocka_unit_test(test_tree_walk),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_fields_options),
     };
