@@ -12,19 +12,22 @@
 #include "cli.h"
 
 static const char tui_usage[] =
-    "usage: roceshark tui -r FILE | -i IFACE [-w FILE] [-f BPF] [-Y FILTER]\n"
-    "                     [-d udp.port==N,roce] [--counters DEV[:PORT]] [--sysfs ROOT]\n"
-    "                     [--no-color]\n"
+    "usage: roceshark tui -r FILE | -i IFACE | -d DEV[:PORT] [-w FILE] [-f BPF]\n"
+    "                     [-Y FILTER] [-d udp.port==N,roce] [--counters DEV[:PORT]]\n"
+    "                     [--sysfs ROOT] [--no-color]\n"
     "  The capture in a terminal, while it loads: QP conversations with their rates\n"
     "  over 2, 10 and 40 s, the packets (list, -V tree and bytes), and the expert items.\n"
     "  -r FILE          capture to show (pcap or pcapng; not standard input)\n"
     "  -i IFACE         capture live from an interface (libpcap), with the default RDMA\n"
     "                   filter; every frame is written to a file and read back from it\n"
-    "  -w FILE          with -i: the file to keep (default: a temporary one, removed on exit)\n"
+    "  -d DEV[:PORT]    capture live from an RDMA device's port (default 1) through a\n"
+    "                   sniffer QP, as 'capture -d'; its counters fill the F7 view\n"
+    "  -w FILE          live: the file to keep (default: a temporary one, removed on exit)\n"
     "  -f BPF           with -i: capture filter replacing the default RDMA one\n"
     "  -Y FILTER        display filter to start with (Wireshark syntax; '/' changes it)\n"
     "  -d udp.port==N,roce, -d tcp.port==N,iwarp\n"
-    "                   as for 'roceshark read'\n"
+    "                   as for 'roceshark read' (a -d with '==' decodes, one without\n"
+    "                   names a device)\n"
     "  --counters DEV[:PORT]\n"
     "                   the NIC counters view (F7): the RDMA port's counters/ and\n"
     "                   hw_counters/ from sysfs, as rates, beside the capture's figures\n"
@@ -90,7 +93,10 @@ parse_tui_args(int argc, char **argv, struct rs_tui_run_opts *o, const char **sy
             o->model.filter = optarg;
             break;
         case 'd':
-            if ((rc = cli_parse_decode_as(optarg, &o->model.decode)) != 0)
+            /* tshark's -d decodes as; the TUI's own -d names a device, as capture's does. */
+            if (strstr(optarg, "==") == NULL)
+                o->model.rdma = optarg;
+            else if ((rc = cli_parse_decode_as(optarg, &o->model.decode)) != 0)
                 return rc;
             break;
         case 'C':
@@ -115,11 +121,14 @@ parse_tui_args(int argc, char **argv, struct rs_tui_run_opts *o, const char **sy
     }
     if (optind < argc)
         return cli_fail(CLI_EXIT_USAGE, "tui: unexpected argument '%s'", argv[optind]);
-    if (have_r == (o->model.iface != NULL))
-        return cli_fail(CLI_EXIT_USAGE, "tui: give one of -r FILE or -i IFACE");
-    if (o->model.iface == NULL && (have_w || o->model.live.filter != NULL))
-        return cli_fail(CLI_EXIT_USAGE, "tui: -w and -f apply to -i");
-    if (*sysfs_root != NULL && o->nic_dev == NULL)
+    if (have_r + (o->model.iface != NULL) + (o->model.rdma != NULL) != 1)
+        return cli_fail(CLI_EXIT_USAGE, "tui: give one of -r FILE, -i IFACE or -d DEV[:PORT]");
+    if (!rs_tui_model_opts_live(&o->model) && have_w)
+        return cli_fail(CLI_EXIT_USAGE, "tui: -w applies to -i and -d");
+    if (o->model.iface == NULL && o->model.live.filter != NULL)
+        return cli_fail(CLI_EXIT_USAGE, "tui: -f applies to -i; the sniffer QP of -d takes "
+                        "every frame of the port");
+    if (*sysfs_root != NULL && o->nic_dev == NULL && o->model.rdma == NULL)
         return cli_fail(CLI_EXIT_USAGE, "tui: --sysfs applies to --counters");
     o->stop_requested = cli_stop_requested;
     return 0;
@@ -141,22 +150,33 @@ cmd_tui(int argc, char **argv)
     /* A bad filter is a usage error whatever the terminal. */
     if (o.model.filter != NULL && rs_tui_model_check_filter(o.model.filter, err) != 0)
         return cli_fail(CLI_EXIT_USAGE, "-Y %s: %s", o.model.filter, err);
+    /* The device captured from shows its own counters, when sysfs has them. */
+    char rdma_dev[64];
+    if (o.nic_dev == NULL && o.model.rdma != NULL) {
+        snprintf(rdma_dev, sizeof(rdma_dev), "%s", o.model.rdma);
+        if (parse_counters_port(rdma_dev, &o) != 0)
+            return CLI_EXIT_USAGE;
+        if (rs_tui_nic_open(sysfs_root != NULL ? sysfs_root : "/sys", o.nic_dev, o.nic_port,
+                            &o.nic, err) != 0)
+            o.nic_dev = NULL;
+    }
     /* So is a port that is not there (a missing device, as for 'capture -d'). */
-    if (o.nic_dev != NULL &&
+    if (o.nic_dev != NULL && o.nic == NULL &&
         (rc = rs_tui_nic_open(sysfs_root != NULL ? sysfs_root : "/sys", o.nic_dev, o.nic_port,
                               &o.nic, err)) != 0)
         return cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_CAPTURE, "tui: %s", err);
     rc = rs_tui_run(&o, &res, err);
     rs_tui_nic_close(o.nic);
     if (rc != 0) {
-        if (o.model.iface != NULL)
+        if (rs_tui_model_opts_live(&o.model))
             return cli_fail(cli_capture_exit(rc), "tui: %s", err);
         return cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : rc == RS_ENOMEM ? CLI_EXIT_INTERNAL :
                         CLI_EXIT_INPUT, "tui: %s", err);
     }
     if (!res.live)
         return CLI_EXIT_OK;
-    cli_print_counts(o.model.iface, &res.stats, res.written, "written", "");
+    cli_print_counts(o.model.iface != NULL ? o.model.iface : o.model.rdma, &res.stats,
+                     res.written, "written", "");
     if (res.capture_error[0] != '\0')
         return cli_fail(CLI_EXIT_OUTPUT, "tui: %s", res.capture_error);
     return CLI_EXIT_OK;

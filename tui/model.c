@@ -43,8 +43,8 @@ temporary_path(struct rs_tui_model *m, char *err)
     return 0;
 }
 
-/* Activates the interface with the default RDMA filter (and the -d ports),
- * and opens the file the capture goes to. */
+/* Activates the interface with the default RDMA filter (and the -d ports), or
+ * the RDMA device's sniffer QP, and opens the file the capture goes to. */
 static int
 open_capture(struct rs_tui_model *m, const struct rs_tui_model_opts *opts, char *err)
 {
@@ -57,7 +57,8 @@ open_capture(struct rs_tui_model *m, const struct rs_tui_model_opts *opts, char 
     live.n_iwarp_ports = opts->decode.n_iwarp_ports;
     live.immediate = true;      /* a screen wants each frame as it comes */
     live.idle_ms = 100;         /* and to stop within that when asked */
-    if ((rc = rs_source_create_iface(opts->iface, &m->live, err)) != 0)
+    if ((rc = opts->iface != NULL ? rs_source_create_iface(opts->iface, &m->live, err)
+                                  : rs_source_create_rdma(opts->rdma, &m->live, err)) != 0)
         return rc;
     if ((rc = rs_source_activate(m->live, &live, err)) != 0)
         return rc;
@@ -68,6 +69,12 @@ open_capture(struct rs_tui_model *m, const struct rs_tui_model_opts *opts, char 
                                 .snaplen = rs_source_snaplen(m->live),
                                 .ts_hardware = rs_source_ts_hardware(m->live)};
     return rs_writer_open(&wo, &m->writer, err);
+}
+
+bool
+rs_tui_model_opts_live(const struct rs_tui_model_opts *opts)
+{
+    return opts->iface != NULL || opts->rdma != NULL;
 }
 
 int
@@ -91,10 +98,10 @@ rs_tui_model_open(const struct rs_tui_model_opts *opts, struct rs_tui_model **ou
     /* Frames are read back by offset: standard input cannot be. */
     if (opts->path != NULL && strcmp(opts->path, "-") == 0) {
         rc = rs_error(err, RS_EINVAL, "-%c -: the TUI reads frames back, so it needs a file",
-                      opts->iface != NULL ? 'w' : 'r');
+                      rs_tui_model_opts_live(opts) ? 'w' : 'r');
         goto fail;
     }
-    if (opts->iface != NULL) {
+    if (rs_tui_model_opts_live(opts)) {
         if ((rc = open_capture(m, opts, err)) != 0)
             goto fail;
     } else if ((m->path = strdup(opts->path)) == NULL) {

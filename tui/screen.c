@@ -480,7 +480,7 @@ rs_tui_run(const struct rs_tui_run_opts *opts, struct rs_tui_run_result *result,
     start_curses(&t, opts->no_color);
     run_loop(&t, opts->stop_requested);
     endwin();
-    if (opts->model.iface != NULL) {
+    if (rs_tui_model_opts_live(&opts->model)) {
         result->live = true;
         rs_tui_model_stop_capture(t.model, &result->stats, &result->written,
                                   result->capture_error);

@@ -175,17 +175,20 @@ uint64_t rs_tui_capture_figure_value(const struct rs_tui_conv_row *rows, size_t 
 /* --- The model: ingest thread and what the views read --- */
 
 struct rs_tui_model_opts {
-    const char *path;               /* the capture file; with iface, the file the capture is
+    const char *path;               /* the capture file; live, the file the capture is
                                        written to (NULL: a temporary one, removed on close) */
     const char *iface;              /* capture live from this interface (libpcap); NULL for
                                        a file */
-    struct rs_live_opts live;       /* with iface: -f and the rest (the -d ports come from
+    const char *rdma;               /* or from this RDMA device, "DEV[:PORT]" (sniffer QP) */
+    struct rs_live_opts live;       /* live: -f and the rest (the -d ports come from
                                        decode) */
     const char *filter;             /* display filter; NULL for none */
     struct rs_decode_opts decode;
 };
 
 void rs_tui_model_opts_init(struct rs_tui_model_opts *opts);
+/* True for a live capture (an interface or an RDMA device). */
+bool rs_tui_model_opts_live(const struct rs_tui_model_opts *opts);
 
 struct rs_tui_progress {
     uint64_t frames;        /* indexed so far */

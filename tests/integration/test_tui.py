@@ -570,6 +570,12 @@ t.check(p.returncode == 1 and p.stderr.startswith("roceshark: -Y ip.src ==: at p
         "bad -Y: exit %d, %r" % (p.returncode, p.stderr))
 
 try:
+    # No RDMA device here: -d says so in one line, exit 4, as capture -d does.
+    rc_file, err_file = start(tmp, 100, 30, ["-d", "mlx5_0:1"])
+    rc, err = exit_of(rc_file, err_file)
+    t.check(rc == 4 and err.startswith("roceshark: tui: mlx5_0") and err.count("\n") == 1,
+            "tui -d without a device: exit %s, %r" % (rc, err))
+    stop_session()
     # Too small a terminal.
     rc_file, err_file = start(tmp, 60, 20, ["-r", SAMPLE])
     rc, err = exit_of(rc_file, err_file)

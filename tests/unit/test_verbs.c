@@ -24,6 +24,10 @@
 #include <infiniband/verbs.h>
 
 #include <roceshark/capture.h>
+#ifdef RS_TEST_TUI
+#include <stdlib.h>
+#include <roceshark/tui.h>
+#endif
 #include <roceshark/wire.h>
 
 #include "verbs_mock.h"
@@ -460,6 +464,77 @@ test_inactive_refuses(void **state)
     rs_source_close(src);
 }
 
+#ifdef RS_TEST_TUI
+/* `roceshark tui -d DEV`: the TUI's model capturing from the sniffer QP indexes what the
+ * device delivers, writes it to its file, and analyses it as it would the sample. */
+static void
+test_tui_from_device(void **state)
+{
+    char err[RS_ERRBUF_SIZE], path[] = "/tmp/rs-tui-verbs-XXXXXX";
+    struct rs_tui_model_opts opts;
+    struct rs_tui_model *m;
+    struct rs_source *sample;
+    struct rs_frame f;
+    uint32_t lens[32];
+    uint8_t frame13[2048];
+    int n = 0;
+
+    (void)state;
+    max_qp_wr = 32;
+    gate_on_events = true;
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    rs_tui_model_opts_init(&opts);
+    opts.rdma = "mlx5_0:1";
+    opts.path = path;
+    opts.live.buffer_mb = 1;
+    assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
+    /* The NIC writes the sample's frames into the posted buffers, then completes them. */
+    assert_int_equal(rs_source_open_file(RS_SOURCE_DIR "/samples/rdma_demo.pcap", &sample, err),
+                     0);
+    while (rs_source_next(sample, &f, err) == 1) {
+        assert_true(n < 32 && f.caplen <= posted_sge[n].length);
+        memcpy((void *)(uintptr_t)posted_sge[n].addr, f.data, f.caplen);
+        if (n == 12)
+            memcpy(frame13, f.data, f.caplen);
+        lens[n++] = f.caplen;
+    }
+    rs_source_close(sample);
+    assert_int_equal(n, 27);
+    for (int i = 0; i < n; i++)
+        add_cqe((uint64_t)i, IBV_WC_SUCCESS, lens[i], 0);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(write(event_pipe[1], "e", 1), 1);
+    for (int tries = 0; rs_tui_model_frame_count(m) < 27 && tries < 500; tries++)
+        usleep(10000);
+    assert_int_equal(rs_tui_model_frame_count(m), 27);
+    struct rs_source_stats st;
+    uint64_t written;
+    assert_int_equal(rs_tui_model_stop_capture(m, &st, &written, err), 0);
+    assert_int_equal(st.received, 27);
+    assert_int_equal(written, 27);
+    struct rs_tui_conv_row *rows;
+    size_t n_rows;
+    assert_int_equal(rs_tui_model_conv_rows(m, RS_TUI_COL_CONV, false, &rows, &n_rows, err), 0);
+    assert_int_equal(n_rows, 2);
+    assert_int_equal(rows[0].st.req_packets, 12);
+    assert_int_equal(rows[0].st.req_bytes, 4404);
+    assert_int_equal(rows[0].st.retransmissions, 3);
+    assert_int_equal(rows[1].st.req_packets, 3);
+    free(rows);
+    /* Frames read back from the file the capture went to. */
+    struct rs_tui_decoded d;
+    memset(&d, 0, sizeof(d));
+    assert_int_equal(rs_tui_model_decode(m, 13, &d, err), 0);
+    assert_int_equal(d.frame.caplen, lens[12]);
+    assert_memory_equal(d.frame.data, frame13, lens[12]);
+    rs_tui_decoded_free(&d);
+    rs_tui_model_close(m);
+    unlink(path);
+}
+#endif
+
 int
 main(void)
 {
@@ -474,6 +549,9 @@ main(void)
         cmocka_unit_test_setup_teardown(test_infiniband_erf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timestamps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_inactive_refuses, setup, teardown),
+#ifdef RS_TEST_TUI
+        cmocka_unit_test_setup_teardown(test_tui_from_device, setup, teardown),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
