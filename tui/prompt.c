@@ -3,8 +3,9 @@
  * prompt.c - the one-line input bar above the status line: the display
  * filter (checked as it is typed: green when it compiles, red with the
  * compiler's message, which names the position, when not; Up and Down
- * recall the filters applied before), the packet number to go to, and the
- * file to write the shown or the tagged packets to.
+ * recall the filters applied before), the packet number to go to, the text
+ * of a packet to find, and the file to write the shown or the tagged
+ * packets to.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -19,7 +20,8 @@ static const char *const labels[] = {[PROMPT_FILTER] = "Filter: ",
                                      [PROMPT_GOTO] = "Go to packet: ",
                                      [PROMPT_WRITE] = "Write shown packets to: ",
                                      [PROMPT_WRITE_TAGGED] = "Write tagged packets to: ",
-                                     [PROMPT_SORT] = "Sort by column number: "};
+                                     [PROMPT_SORT] = "Sort by column number: ",
+                                     [PROMPT_SEARCH] = "Find packet (text of its line): "};
 
 static void
 check(struct tui *t)
@@ -142,6 +144,10 @@ submit(struct tui *t)
         break;
     case PROMPT_SORT:
         sort_by(t, p->text);
+        break;
+    case PROMPT_SEARCH:
+        snprintf(t->search, sizeof(t->search), "%s", p->text);
+        tui_search_next(t);
         break;
     }
 }

@@ -50,6 +50,7 @@ static const char help_text[] =
     "  o                  Conversations: freeze the order of the rows, or free it\n"
     "  / or F4            display filter (Wireshark syntax); Enter applies, Esc cancels\n"
     "  g or :             go to packet number\n"
+    "  s, n               find the next packet whose line holds a text (any case); again\n"
     "  w, W               write the packets shown, or the tagged ones, to a pcap file\n"
     "  Up, Down           in the filter bar: the filters applied before\n"
     "  ? or F1            this help (any key closes it)\n"
@@ -154,6 +155,33 @@ tui_show_frame(struct tui *t, uint64_t number)
     rs_tui_model_progress(t->model, &p);
     if (number <= p.frames && rs_tui_model_filter(t->model)[0] != '\0')
         tui_apply_filter(t, "");
+}
+
+/* Packets looked at per search: a few seconds' reading at most on a slow disk. */
+#define SEARCH_BUDGET 1000000u
+
+void
+tui_search_next(struct tui *t)
+{
+    char err[RS_ERRBUF_SIZE];
+    uint64_t found, looked;
+
+    if (rs_tui_model_shown_count(t->model) == 0) {
+        tui_message(t, "no packets shown to search");
+        return;
+    }
+    uint64_t from = t->view == VIEW_PACKETS ? t->pkt_sel : rs_tui_model_shown_count(t->model) - 1;
+    int rc = rs_tui_model_search(t->model, from, t->search, SEARCH_BUDGET, &found, &looked, err);
+    if (rc != 0) {
+        tui_message(t, "find: %s", err);
+        return;
+    }
+    t->view = VIEW_PACKETS;
+    t->follow = false;
+    t->want_frame = 0;
+    t->pkt_sel = found;
+    tui_message(t, "found \"%s\" in packet %llu (n: the next)", t->search,
+                (unsigned long long)rs_tui_model_shown_frame(t->model, found));
 }
 
 void
@@ -362,6 +390,15 @@ handle_key(struct tui *t, int key)
     case 'g':
     case ':':
         prompt_open(t, PROMPT_GOTO, "");
+        return;
+    case 's':
+        prompt_open(t, PROMPT_SEARCH, t->search);
+        return;
+    case 'n':
+        if (t->search[0] == '\0')
+            tui_message(t, "nothing to find yet: s asks for the text");
+        else
+            tui_search_next(t);
         return;
     case 'w':
         prompt_open(t, PROMPT_WRITE, "");

@@ -20,7 +20,7 @@ enum tui_view { VIEW_CONVS, VIEW_PACKETS, VIEW_ANOMALIES, VIEW_GRAPH, VIEW_COUNT
 enum tui_pair { PAIR_NONE, PAIR_NAK, PAIR_RETX, PAIR_CONGESTION, PAIR_BAR, PAIR_OK, PAIR_BAD };
 
 enum tui_prompt_kind {
-    PROMPT_FILTER, PROMPT_GOTO, PROMPT_WRITE, PROMPT_WRITE_TAGGED, PROMPT_SORT
+    PROMPT_FILTER, PROMPT_GOTO, PROMPT_WRITE, PROMPT_WRITE_TAGGED, PROMPT_SORT, PROMPT_SEARCH
 };
 
 #define TUI_PROMPT_MAX 1024
@@ -47,6 +47,7 @@ struct tui {
     bool quit_asked;                /* q once while capturing: the next q quits */
     char message[RS_ERRBUF_SIZE + 64];  /* shown in the status line until the next key */
     struct tui_prompt prompt;
+    char search[TUI_PROMPT_MAX];    /* the text `s` looked for last; `n` looks again */
 
     /* QP conversations */
     enum rs_tui_col sort_col;
@@ -129,5 +130,7 @@ void prompt_remember(struct tui *t, const char *filter);
 /* Takes a key while the prompt is open. */
 void prompt_key(struct tui *t, int key);
 void prompt_draw(struct tui *t, int y, int cols);
+/* Selects the next shown packet whose line holds t->search (n, and s's Enter). */
+void tui_search_next(struct tui *t);
 
 #endif /* ROCESHARK_TUI_SCREEN_INT_H */

@@ -275,6 +275,12 @@ int rs_tui_model_decode(struct rs_tui_model *m, uint64_t number, struct rs_tui_d
                         char *err);
 void rs_tui_decoded_free(struct rs_tui_decoded *d);
 
+/* Finds the next shown packet after position after (wrapping at the end) whose
+ * summary line holds text, in any case, looking at most at budget packets:
+ * 0 with *found its position, RS_ENOENT when none of those *looked holds it. */
+int rs_tui_model_search(struct rs_tui_model *m, uint64_t after, const char *text,
+                        uint64_t budget, uint64_t *found, uint64_t *looked, char *err);
+
 /* Writes the frames shown (after the filter) to a pcap file; *written gets
  * how many. */
 int rs_tui_model_write_shown(struct rs_tui_model *m, const char *path, uint64_t *written,

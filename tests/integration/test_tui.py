@@ -402,6 +402,28 @@ def check_tree():
     keys("Home")
 
 
+def check_search():
+    """s finds the next packet whose line holds a text, in any case; n again, wrapping."""
+    keys("F3")
+    keys("Home")
+    keys("s")
+    keys("C-u")
+    keys("rnr nak", literal=True)
+    keys("Enter")
+    wait_for(lambda s: any(l.startswith(" Packet 18") for l in s) and
+             'found "rnr nak" in packet 18' in s[-1], "s finds the RNR NAK, packet 18")
+    keys("n")
+    wait_for(lambda s: any(l.startswith(" Packet 18") for l in s) and
+             'in packet 18' in s[-1], "n wraps to the only RNR NAK")
+    keys("s")
+    keys("C-u")
+    keys("no such text", literal=True)
+    keys("Enter")
+    wait_for(lambda s: '"no such text" is not in the 27 packets' in s[-1],
+             "a text in no packet says so")
+    keys("Home")
+
+
 def check_graph():
     """F6 graphs the selected conversation: its legend counts what -z conv,qp counts, the
     PSNs are braille dots, the throughput block characters; Down moves to the next one."""
@@ -616,6 +638,7 @@ try:
     check_freeze()
     check_anomalies()
     check_tree()
+    check_search()
     check_graph()
     # 80x24: still drawn, the conversations' endpoints and first figures visible.
     tmux("resize-window", "-t", "tui", "-x", "80", "-y", "24")

@@ -457,6 +457,32 @@ test_graph_follows_conversation(void **state)
     rs_tui_model_close(m);
 }
 
+/* Find by text: the next shown packet whose line holds it, in any case, wrapping. */
+static void
+test_search(void **state)
+{
+    (void)state;
+    struct rs_tui_model *m = open_sample(NULL);
+    char err[RS_ERRBUF_SIZE];
+    uint64_t found = 0, looked = 0;
+
+    assert_int_equal(rs_tui_model_search(m, 0, "nak", 1000, &found, &looked, err), 0);
+    assert_int_equal(rs_tui_model_shown_frame(m, found), 13);      /* the sequence NAK */
+    assert_int_equal(looked, 12);
+    assert_int_equal(rs_tui_model_search(m, found, "NAK", 1000, &found, &looked, err), 0);
+    assert_int_equal(rs_tui_model_shown_frame(m, found), 18);      /* the RNR NAK */
+    assert_int_equal(rs_tui_model_search(m, found, "nak", 1000, &found, &looked, err), 0);
+    assert_int_equal(rs_tui_model_shown_frame(m, found), 13);      /* wrapped */
+    assert_int_equal(rs_tui_model_search(m, 0, "no such text", 1000, &found, &looked, err),
+                     RS_ENOENT);
+    assert_int_equal(looked, 27);
+    assert_int_equal(rs_tui_model_search(m, 0, "no such text", 5, &found, &looked, err),
+                     RS_ENOENT);
+    assert_int_equal(looked, 5);
+    assert_non_null(strstr(err, "the next 5 packets"));
+    rs_tui_model_close(m);
+}
+
 /* Braille cells: dots by position, the highest kind per cell, ASCII halves. */
 static void
 test_canvas(void **state)
@@ -499,6 +525,7 @@ main(void)
         cmocka_unit_test(test_nic_counters),
         cmocka_unit_test(test_graph_follows_conversation),
         cmocka_unit_test(test_canvas),
+        cmocka_unit_test(test_search),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
