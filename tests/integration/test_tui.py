@@ -10,10 +10,11 @@ rows and a filter's count match `read` too. The detail tree's cursor, the bytes 
 highlights, and folding. The graph view's legend counts what
 `-z conv,qp` counts. The NIC counters view over a fake sysfs tree
 whose counters the test changes: values and rates follow, the capture's figures beside
-them. Without a terminal, or in one too small, a one-line error and exit code 1. As root: a live capture
-on the loopback of a network namespace of its own, which the sample is sent through: the
-rows count what was sent, q twice (or SIGINT) ends it with the counts, the file keeps every
-frame, and a temporary one is removed."""
+them. Without a terminal, or in one too small, a one-line error and exit code 1; -d without
+an RDMA device, exit 4. As root: a live capture on one end of a veth pair between two
+namespaces the test makes, the sample sent from the other end: the rows count what was
+sent, q twice ends it with the counts, the file keeps every frame; then on the loopback of
+a namespace of its own, SIGINT ends it and the temporary file is removed."""
 import glob
 import os
 import re
@@ -104,13 +105,16 @@ def keys(*k, literal=False):
 
 def start(tmp, width, height, args, netns=False):
     """Runs the TUI in a detached tmux session; its exit code and stderr land in files. With
-    netns, in a network namespace of its own with the loopback up (its pid in tmp/pid)."""
+    netns, in a network namespace (its pid in tmp/pid): a namespace's name, or True for one
+    of its own with the loopback up."""
     rc_file, err_file = os.path.join(tmp, "rc"), os.path.join(tmp, "stderr")
     for f in (rc_file, err_file, os.path.join(tmp, "pid")):
         if os.path.exists(f):
             os.unlink(f)
     tui = "%s tui %s" % (t.ROCESHARK, " ".join(args))
-    if netns:
+    if isinstance(netns, str):
+        tui = "ip netns exec %s sh -c 'echo $$ >%s/pid; exec %s'" % (netns, tmp, tui)
+    elif netns:
         tui = "unshare -n sh -c 'ip link set lo up; echo $$ >%s/pid; exec %s'" % (tmp, tui)
     cmd = "%s 2>%s; echo $? >%s; sleep 60" % (tui, err_file, rc_file)
     tmux("new-session", "-d", "-s", "tui", "-x", str(width), "-y", str(height), cmd)
@@ -525,14 +529,16 @@ def check_counters(tmp):
 
 
 def check_live(tmp):
-    """The sample sent through the loopback of the TUI's own namespace."""
+    """The sample sent across a veth pair between two namespaces the test makes, to the TUI
+    capturing on the far end; then through the loopback of the TUI's own namespace."""
+    import livenet
+    pair = livenet.VethPair("tui")
     kept = os.path.join(tmp, "live.pcap")
-    rc_file, err_file = start(tmp, 200, 60, ["-i", "lo", "-w", kept], netns=True)
+    rc_file, err_file = start(tmp, 200, 60, ["-i", pair.if_b, "-w", kept], netns=pair.ns_b)
     wait_for(lambda s: "capturing to " + kept in s[-1] and os.path.exists(tmp + "/pid"),
              "a live capture starts")
-    pid = open(tmp + "/pid").read().strip()
-    t.run(["nsenter", "-t", pid, "-n", t.PYTHON, os.path.join(t.HERE, "sendframes.py"), "lo",
-           SAMPLE])
+    lines = wait_for(lambda s: " 0 frames, 0 shown" in s[-1], "no frame before the sending")
+    pair.send(SAMPLE)
     want = conv_table()
     lines = wait_for(lambda s: "27 frames, 27 shown" in s[-1] and len(screen_convs(s)) == 2,
                      "the 27 frames sent, captured")
@@ -550,13 +556,15 @@ def check_live(tmp):
     wait_for(lambda s: "q again" in s[-1], "q asks again while capturing")
     keys("q")
     rc, err = exit_of(rc_file, err_file)
-    t.check(rc == 0 and err == "capture: lo: 27 received, 27 written, 0 dropped by kernel, 0 "
-            "dropped by interface, 0 dropped by ring\n", "live quit: exit %s, %r" % (rc, err))
+    t.check(rc == 0 and err == "capture: %s: 27 received, 27 written, 0 dropped by kernel, 0 "
+            "dropped by interface, 0 dropped by ring\n" % pair.if_b,
+            "live quit: exit %s, %r" % (rc, err))
     fields = ["-T", "fields", "-e", "frame.len", "-e", "ip.src", "-e", "infiniband.bth.psn"]
     t.check(t.run([t.ROCESHARK, "read", "-r", kept] + fields).stdout ==
             t.run([t.ROCESHARK, "read", "-r", SAMPLE] + fields).stdout,
             "the kept capture holds what was sent")
     stop_session()
+    pair.remove()
     # Without -w the capture goes to a temporary file, removed on exit; SIGINT ends it as
     # q does, with the counts.
     scratch = os.path.join(tmp, "scratch")
