@@ -29,6 +29,7 @@ extern const struct rs_field rs_fields_roceshark[];
 extern const struct rs_field rs_fields_iwarp_view[];
 extern const struct rs_field rs_fields_analysis[];
 extern const struct rs_field rs_fields_columns[];
+extern const struct rs_field rs_fields_protocols[];
 
 /* Names of the defined BTH opcodes (ib_opcode.c). */
 extern struct rs_value_string rs_ib_opcode_vals[257];

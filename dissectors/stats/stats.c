@@ -2,7 +2,7 @@
 /*
  * stats.c - the -z statistics: parsing their specification and dispatching
  * to the one that was asked for (stats_conv.c, stats_addr_conv.c, stats_expert.c,
- * stats_io.c).
+ * stats_io.c, stats_phs.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,13 +29,16 @@ rs_stat_new(const char *spec, struct rs_stat **out, char *err)
     } else if (strcmp(spec, "expert") == 0 || strncmp(spec, "expert,", 7) == 0) {
         st->kind = STAT_EXPERT;
         rc = stats_expert_init(st, spec[6] == ',' ? spec + 7 : "", err);
+    } else if (strcmp(spec, "io,phs") == 0 || strncmp(spec, "io,phs,", 7) == 0) {
+        st->kind = STAT_PHS;
+        rc = stats_phs_init(st, spec[6] == ',' ? spec + 7 : "", err);
     } else if (strncmp(spec, "io,stat,", 8) == 0) {
         st->kind = STAT_IO;
         rc = stats_io_init(st, spec + 8, err);
     } else {
         rc = rs_error(err, RS_EINVAL, "unknown statistic (conv,TYPE[,FILTER], "
                       "endpoints,TYPE[,FILTER], conv,qp, expert[,LEVEL][,FILTER], "
-                      "io,stat,INTERVAL[,FILTER])");
+                      "io,phs[,FILTER], io,stat,INTERVAL[,FILTER])");
     }
     if (rc != 0) {
         rs_stat_free(st);
@@ -72,6 +75,8 @@ rs_stat_packet(struct rs_stat *st, const struct rs_packet *pkt)
         stats_io_packet(st, pkt);
     else if (st->kind == STAT_ADDR)
         stats_addr_packet(st, pkt);
+    else if (st->kind == STAT_PHS)
+        stats_phs_packet(st, pkt);
 }
 
 void
@@ -90,6 +95,9 @@ rs_stat_print(struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o
     case STAT_ADDR:
         stats_addr_print(st, o);
         break;
+    case STAT_PHS:
+        stats_phs_print(st, o);
+        break;
     }
 }
 
@@ -100,5 +108,6 @@ rs_stat_free(struct rs_stat *st)
         return;
     stats_io_free(st);
     stats_addr_free(st);
+    stats_phs_free(st);
     free(st);
 }

@@ -13,14 +13,18 @@
 #define IO_MAX_FILTERS 8
 #define IO_MAX_ROWS ((size_t)1 << 22)
 
+/* io,phs keeps at most this many protocols in its tree. */
+#define PHS_MAX_NODES 4096
+
 /* conv,TYPE and endpoints,TYPE keep at most this many rows (flows or endpoints). */
 #define ADDR_MAX_ROWS ((size_t)1 << 18)
 
-enum stat_kind { STAT_CONV_QP, STAT_EXPERT, STAT_IO, STAT_ADDR };
+enum stat_kind { STAT_CONV_QP, STAT_EXPERT, STAT_IO, STAT_ADDR, STAT_PHS };
 
 enum addr_type { ADDR_ETH, ADDR_IPV4, ADDR_IPV6, ADDR_UDP, ADDR_TCP };
 
 struct addr_table;
+struct phs_node;
 struct rs_ether_names;
 
 struct expert_count {
@@ -48,6 +52,9 @@ struct rs_stat {
     size_t n_rows, cap_rows;
     /* conv,TYPE and endpoints,TYPE (their filter is filters[0]) */
     struct addr_table *addr;
+    /* io,phs (its filter is filters[0]) */
+    struct phs_node *phs;
+    size_t n_phs, cap_phs;
 };
 
 int stats_io_init(struct rs_stat *st, const char *args, char *err);
@@ -55,6 +62,11 @@ bool stats_io_uses_analysis(const struct rs_stat *st);
 void stats_io_packet(struct rs_stat *st, const struct rs_packet *pkt);
 void stats_io_print(struct rs_stat *st, struct rs_out *o);
 void stats_io_free(struct rs_stat *st);
+
+int stats_phs_init(struct rs_stat *st, const char *args, char *err);
+void stats_phs_packet(struct rs_stat *st, const struct rs_packet *pkt);
+void stats_phs_print(struct rs_stat *st, struct rs_out *o);
+void stats_phs_free(struct rs_stat *st);
 
 int stats_expert_init(struct rs_stat *st, const char *args, char *err);
 void stats_expert_packet(struct rs_stat *st, const struct rs_packet *pkt);

@@ -65,6 +65,9 @@ void rs_out_end_frame(struct rs_out *o);
 size_t rs_print_info(const struct rs_packet *pkt, char *buf, size_t size);
 /* "RoCE", "RRoCE", "IB", or the outermost protocol we know otherwise. */
 const char *rs_print_protocol(const struct rs_packet *pkt);
+/* The frame's protocols, outermost first, as Wireshark's frame.protocols names them
+ * ("eth:ethertype:ip:udp:infiniband:data"); returns the length. */
+size_t rs_print_protocols(const struct rs_packet *pkt, char *buf, size_t size);
 /* The summary line's source and destination: the innermost network addresses present
  * (IP, GID, LID, MAC), size bytes each. */
 void rs_print_addresses(const struct rs_packet *pkt, char *src, char *dst, size_t size);

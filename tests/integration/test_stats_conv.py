@@ -2,15 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """-z conv,TYPE and -z endpoints,TYPE (TYPE eth, ip, ipv6, udp, tcp): byte for byte what
 tshark prints, on every real capture, for every type, with and without a filter; and the
-errors of a bad type or filter.
+errors of a bad type or filter. -z io,phs[,FILTER] and frame.protocols: as tshark's on
+every capture whose protocols we decode (tshark's heuristic InfiniBand sub-dissectors off,
+as everywhere we compare with it); TLS, HTTP and TFTP over TCP and UDP are only "data" to
+us.
 
 tshark runs in the C locale: in one that groups thousands its byte counts read "1,267 bytes",
 which roceshark never prints. Its Ethernet names come from Wireshark's manuf and wka files,
 which roceshark reads too (dissectors/stats/ether_names.c)."""
 import os
 import re
+import sys
 
 import rstest as t
+
+sys.path.insert(0, os.path.join(t.SOURCE_DIR, "tests", "tools"))
+import fieldsdiff  # noqa: E402
 
 TYPES = ["eth", "ip", "ipv6", "udp", "tcp"]
 # IP over InfiniBand is not decoded yet (the decoder leaves it as IB payload, and statistics
@@ -91,11 +98,36 @@ out = t.run([t.ROCESHARK, "read", "-r", CM, "-q", "-z", "conv,ip", "-z", "endpoi
 t.check(out == tshark(CM, "conv,ip", "endpoints,ip") and len(tables(out)) == 2,
         "conv,ip then endpoints,ip: %r" % out)
 
+# Protocol hierarchy: byte for byte tshark's, where every protocol in the capture is one we
+# decode; frame.protocols frame by frame.
+HEUR = [a for h in fieldsdiff.TSHARK_IB_HEURISTICS for a in ("--disable-heuristic", h)]
+UNDECODED = re.compile(r":(tls|http|tftp|ipv6\.hopopts)\b")
+phs_same = phs_runs = 0
+for path in captures + [os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap")]:
+    extra = t.EXTRA_CAPTURES.get(os.path.basename(path), "").split()
+    chains = t.tshark_fields(path, ["frame.protocols"], " ".join(extra))
+    if any(UNDECODED.search(c[0]) for c in chains):
+        continue
+    t.check(t.roceshark_fields(path, ["frame.protocols"]) == chains,
+            "%s: frame.protocols differs from tshark's" % os.path.basename(path))
+    for spec in ("io,phs", "io,phs,infiniband.bth.opcode == 17"):
+        want = "".join(l for l in t.run(["tshark", "-n", "-r", path, "-q", "-z", spec] + HEUR +
+                                        extra, env=ENV).stdout.splitlines(True)
+                       if not l.startswith("Running as user"))
+        got = roceshark(path, spec)
+        phs_runs += 1
+        phs_same += t.check(got == want, "%s -z %s: differs from tshark's\n--- tshark\n%s"
+                            "--- roceshark\n%s" % (os.path.basename(path), spec, want, got))
+t.check(phs_runs >= (8 if t.BUILT.get("sanitize") else 30),
+        "io,phs compared on only %d captures" % (phs_runs // 2))
+print("io,phs: %d of %d as tshark's" % (phs_same, phs_runs))
+
 # A bad type or filter: one line on stderr, exit 1.
 for spec, why in [("conv,xyz", "unknown conversation type (eth, ip, ipv6, udp, tcp, qp)"),
                   ("endpoints,qp", "unknown endpoint type (eth, ip, ipv6, udp, tcp)"),
                   ("conv,", "unknown conversation type"),
-                  ("conv,ip,udp.port==", "filter udp.port==:")]:
+                  ("conv,ip,udp.port==", "filter udp.port==:"),
+                  ("io,phs,ip.src ==", "filter ip.src ==:")]:
     p = t.run([t.ROCESHARK, "read", "-r", CM, "-q", "-z", spec], check_rc=False)
     t.check(p.returncode == 1 and p.stdout == "" and len(p.stderr.splitlines()) == 1 and
             p.stderr.startswith("roceshark: -z %s: %s" % (spec, why)),

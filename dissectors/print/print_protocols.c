@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * print_protocols.c - the frame's protocols from the outside in, as
+ * Wireshark names them in frame.protocols ("eth:ethertype:ip:udp:
+ * infiniband:data"), and the field itself. `-z io,phs` counts the same
+ * chains.
+ *
+ * The names are those of the layers we decode. Payloads nobody dissects
+ * further are "data", as in Wireshark, except an InfiniBand MAD (to QP 0 or
+ * 1), which Wireshark decodes inside "infiniband". Protocols over UDP and
+ * TCP that we do not decode (TLS, HTTP, TFTP, ...) show as "data" too:
+ * there the chain is shorter than Wireshark's. The field is kept out of the
+ * -V tree, where tshark shows it in brackets under the frame.
+ */
+#include <string.h>
+
+#include <roceshark/iwarp.h>
+#include <roceshark/print.h>
+#include <roceshark/wire.h>
+
+#include "fields/fields_int.h"
+
+#define ETHERTYPE_IPV4 0x0800
+#define ETHERTYPE_ARP 0x0806
+#define ETHERTYPE_IPV6 0x86dd
+#define ETHERTYPE_ROCE 0x8915
+#define IPPROTO_ICMP_ 1
+#define IPPROTO_ICMPV6_ 58
+#define RDMAP_READ_REQUEST 1
+#define RDMAP_TERMINATE 7
+
+struct chain {
+    char *buf;
+    size_t size, len;
+};
+
+static void
+add(struct chain *c, const char *name)
+{
+    size_t n = strlen(name), sep = c->len > 0;
+
+    if (c->len + sep + n + 1 > c->size)
+        return;
+    if (sep)
+        c->buf[c->len++] = ':';
+    memcpy(c->buf + c->len, name, n + 1);
+    c->len += n;
+}
+
+/* The IP protocol number, or -1. */
+static int
+ip_protocol(const struct rs_packet *pkt)
+{
+    if (rs_packet_has(pkt, RS_LAYER_IPV4))
+        return rs_packet_at(pkt, RS_LAYER_IPV4)[9];
+    if (rs_packet_has(pkt, RS_LAYER_IPV6))
+        return rs_packet_at(pkt, RS_LAYER_IPV6)[6];
+    return -1;
+}
+
+/* Bytes after the TCP or UDP header, within the IP packet. */
+static uint32_t
+transport_payload(const struct rs_packet *pkt, enum rs_layer layer)
+{
+    uint32_t end = pkt->frame->caplen;
+
+    if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
+        const uint8_t *ip = rs_packet_at(pkt, RS_LAYER_IPV4);
+        uint32_t ip_end = pkt->span[RS_LAYER_IPV4].off + rs_load_be16(ip + 2);
+        end = ip_end < end ? ip_end : end;
+    } else if (rs_packet_has(pkt, RS_LAYER_IPV6)) {
+        const uint8_t *ip = rs_packet_at(pkt, RS_LAYER_IPV6);
+        uint32_t ip_end = pkt->span[RS_LAYER_IPV6].off + 40 + rs_load_be16(ip + 4);
+        end = ip_end < end ? ip_end : end;
+    }
+    uint32_t start = pkt->span[layer].off + pkt->span[layer].len;
+    return end > start ? end - start : 0;
+}
+
+static void
+infiniband(const struct rs_packet *pkt, struct chain *c)
+{
+    add(c, "infiniband");
+    if (!rs_packet_has(pkt, RS_LAYER_PAYLOAD) || pkt->span[RS_LAYER_PAYLOAD].len == 0)
+        return;
+    /* A MAD is decoded inside Wireshark's InfiniBand dissector. */
+    bool mad = rs_packet_has(pkt, RS_LAYER_BTH) && rs_packet_has(pkt, RS_LAYER_DETH) &&
+               rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 5) <= 1;
+    if (!mad)
+        add(c, "data");
+}
+
+/* MPA alone for a Request or Reply; DDP/RDMAP above it for FPDUs, with data when one
+ * carries a payload: a Write, Read Response or Send with octets after its headers (a Read
+ * Request's and a Terminate's are RDMAP header). */
+static void
+iwarp(const struct rs_packet *pkt, struct chain *c)
+{
+    const struct rs_iwarp_view *v = pkt->iwarp;
+    bool fpdu = false, data = false;
+    int payload_len = rs_field_lookup("roceshark.iwarp.payload.len");
+    unsigned occ = 0;
+
+    add(c, "iwarp_mpa");
+    for (unsigned i = 0; i < v->n_pdus; i++) {
+        const struct rs_iwarp_pdu *p = &v->pdus[i];
+        struct rs_value len;
+        if (p->kind != RS_MPA_FPDU)
+            continue;
+        fpdu = true;
+        /* ULPDU_Length (2), DDP control, RDMAP control: its low four bits the opcode. */
+        uint8_t op = p->caplen >= 4 ? (p->data[3] & 0x0f) : RDMAP_READ_REQUEST;
+        if (payload_len >= 0 && rs_field_value(pkt, payload_len, occ++, &len) &&
+            len.v.u > 0 && op != RDMAP_READ_REQUEST && op != RDMAP_TERMINATE)
+            data = true;
+    }
+    if (fpdu)
+        add(c, "iwarp_ddp_rdmap");
+    if (data)
+        add(c, "data");
+}
+
+static void
+above_ip(const struct rs_packet *pkt, struct chain *c)
+{
+    int proto = ip_protocol(pkt);
+
+    if (rs_packet_has(pkt, RS_LAYER_UDP)) {
+        add(c, "udp");
+        if (pkt->encap == RS_ENCAP_ROCEV2)
+            infiniband(pkt, c);
+        else if (transport_payload(pkt, RS_LAYER_UDP) > 0)
+            add(c, "data");
+    } else if (rs_packet_has(pkt, RS_LAYER_TCP)) {
+        add(c, "tcp");
+        if (pkt->iwarp != NULL && pkt->iwarp->n_pdus > 0)
+            iwarp(pkt, c);
+        else if (transport_payload(pkt, RS_LAYER_TCP) > 0)
+            add(c, "data");
+    } else if (proto == IPPROTO_ICMP_) {
+        add(c, "icmp");
+    } else if (proto == IPPROTO_ICMPV6_) {
+        add(c, "icmpv6");
+    }
+}
+
+static void
+above_ethertype(const struct rs_packet *pkt, struct chain *c)
+{
+    switch (pkt->ethertype) {
+    case ETHERTYPE_IPV4:
+        add(c, "ip");
+        above_ip(pkt, c);
+        break;
+    case ETHERTYPE_IPV6:
+        add(c, "ipv6");
+        above_ip(pkt, c);
+        break;
+    case ETHERTYPE_ARP:
+        add(c, "arp");
+        break;
+    case ETHERTYPE_ROCE:
+        infiniband(pkt, c);
+        break;
+    default:
+        break;
+    }
+}
+
+size_t
+rs_print_protocols(const struct rs_packet *pkt, char *buf, size_t size)
+{
+    struct chain c = {buf, size, 0};
+
+    if (size > 0)
+        buf[0] = '\0';
+    if (rs_packet_has(pkt, RS_LAYER_ERF))
+        add(&c, "erf");
+    if (rs_packet_has(pkt, RS_LAYER_ETH)) {
+        add(&c, "eth");
+        add(&c, "ethertype");
+        for (int l = RS_LAYER_VLAN; l <= RS_LAYER_VLAN2; l++)
+            if (rs_packet_has(pkt, (enum rs_layer)l)) {
+                add(&c, "vlan");
+                add(&c, "ethertype");
+            }
+        above_ethertype(pkt, &c);
+    } else if (rs_packet_has(pkt, RS_LAYER_SLL)) {
+        add(&c, "sll");
+        add(&c, "ethertype");
+        above_ethertype(pkt, &c);
+    } else if (rs_packet_has(pkt, RS_LAYER_LRH) || pkt->encap == RS_ENCAP_IB) {
+        infiniband(pkt, &c);
+    } else if (rs_packet_has(pkt, RS_LAYER_IPV4) || rs_packet_has(pkt, RS_LAYER_IPV6)) {
+        add(&c, "raw");
+        add(&c, rs_packet_has(pkt, RS_LAYER_IPV4) ? "ip" : "ipv6");
+        above_ip(pkt, &c);
+    }
+    if (pkt->flags & RS_PKT_MALFORMED)
+        add(&c, "_ws.malformed");
+    return c.len;
+}
+
+static _Thread_local char protocols[256];
+
+static bool
+get_protocols(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+              struct rs_value *out)
+{
+    (void)f;
+    if (occ != 0)
+        return false;
+    rs_print_protocols(pkt, protocols, sizeof(protocols));
+    out->type = RS_FT_STRING;
+    out->v.str = protocols;
+    return true;
+}
+
+const struct rs_field rs_fields_protocols[] = {
+    {"frame.protocols", "Protocols in frame", RS_FT_STRING, RS_BASE_NONE, 0, NULL,
+     "The protocols of the frame, outermost first, as Wireshark names them", RS_NO_LAYER, 0,
+     0, get_protocols, 1, RS_FIELD_HIDDEN},
+    RS_F_END,
+};

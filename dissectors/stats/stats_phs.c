@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stats_phs.c - `-z io,phs[,FILTER]`: protocol hierarchy statistics, as
+ * tshark prints them. Each frame's protocol chain (rs_print_protocols, the
+ * frame.protocols field) adds its frame and bytes to every protocol along
+ * it, each a child of the one before; children are listed in the order
+ * they were first seen. Wireshark leaves the "ethertype" pseudo-protocol
+ * out of the hierarchy, and so do we.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <roceshark/print.h>
+
+#include "stats/stats_int.h"
+
+#define PHS_NAME_MAX 32
+
+struct phs_node {
+    char name[PHS_NAME_MAX];
+    int parent;             /* index of the parent, -1 at the top */
+    uint64_t frames, bytes;
+};
+
+int
+stats_phs_init(struct rs_stat *st, const char *args, char *err)
+{
+    char ferr[RS_ERRBUF_SIZE];
+
+    if (*args == '\0')
+        return 0;
+    if (rs_filter_compile(args, &st->filters[0], ferr) != 0)
+        return rs_error(err, RS_EINVAL, "filter %s: %s", args, ferr);
+    st->filter_text[0] = strdup(args);
+    st->n_filters = 1;
+    return 0;
+}
+
+/* The child of parent named name, added when new; -1 when the table is full. */
+static int
+child(struct rs_stat *st, int parent, const char *name, size_t len)
+{
+    for (size_t i = 0; i < st->n_phs; i++)
+        if (st->phs[i].parent == parent && strlen(st->phs[i].name) == len &&
+            memcmp(st->phs[i].name, name, len) == 0)
+            return (int)i;
+    if (st->n_phs == PHS_MAX_NODES || len >= PHS_NAME_MAX)
+        return -1;
+    if (st->n_phs == st->cap_phs) {
+        size_t cap = st->cap_phs ? st->cap_phs * 2 : 16;
+        struct phs_node *p = realloc(st->phs, cap * sizeof(*p));
+        if (p == NULL)
+            return -1;
+        st->phs = p;
+        st->cap_phs = cap;
+    }
+    struct phs_node *n = &st->phs[st->n_phs];
+    memcpy(n->name, name, len);
+    n->name[len] = '\0';
+    n->parent = parent;
+    n->frames = n->bytes = 0;
+    return (int)st->n_phs++;
+}
+
+void
+stats_phs_packet(struct rs_stat *st, const struct rs_packet *pkt)
+{
+    char chain[256];
+    int parent = -1;
+
+    if (st->n_filters > 0 && !rs_filter_match(st->filters[0], pkt))
+        return;
+    rs_print_protocols(pkt, chain, sizeof(chain));
+    for (const char *p = chain; *p != '\0';) {
+        size_t len = strcspn(p, ":");
+        if (!(len == 9 && memcmp(p, "ethertype", 9) == 0)) {
+            int node = child(st, parent, p, len);
+            if (node < 0)
+                break;
+            st->phs[node].frames++;
+            st->phs[node].bytes += rs_packet_wire_len(pkt);
+            parent = node;
+        }
+        p += len + (p[len] == ':');
+    }
+}
+
+static void
+print_children(const struct rs_stat *st, struct rs_out *o, int parent, unsigned depth)
+{
+    for (size_t i = 0; i < st->n_phs; i++) {
+        const struct phs_node *n = &st->phs[i];
+        if (n->parent != parent)
+            continue;
+        rs_out_printf(o, "%*s%-*s frames:%llu bytes:%llu\n", (int)(depth * 2), "",
+                      40 - (int)(depth * 2) > 0 ? 40 - (int)(depth * 2) : 0, n->name,
+                      (unsigned long long)n->frames, (unsigned long long)n->bytes);
+        print_children(st, o, (int)i, depth + 1);
+    }
+}
+
+void
+stats_phs_print(struct rs_stat *st, struct rs_out *o)
+{
+    rs_out_str(o, "\n===================================================================\n"
+                  "Protocol Hierarchy Statistics\n");
+    rs_out_printf(o, "Filter: %s\n\n", st->n_filters > 0 ? st->filter_text[0] : "");
+    print_children(st, o, -1, 0);
+    rs_out_str(o, "===================================================================\n");
+}
+
+void
+stats_phs_free(struct rs_stat *st)
+{
+    free(st->phs);
+}
