@@ -191,6 +191,9 @@ struct rs_rc_counters {
     uint64_t error_completions, cq_overflow;
     /* Link. */
     uint64_t rx_packets, tx_packets;
+    /* QP 1: MADs handed to the GSI handler, and those dropped (no handler, a
+     * wrong Q_Key or P_Key, not a UD SEND Only). */
+    uint64_t gsi_received, drop_gsi;
 };
 
 /* The names of the counters, in struct order, for JSON and tables. */
@@ -265,6 +268,21 @@ uint32_t rs_rc_recv_posted(const struct rs_rc_qp *qp);
 
 /* Takes up to n completions of qp; returns how many. */
 int rs_rc_poll_cq(struct rs_rc_qp *qp, struct rs_rc_wc *wc, int n);
+
+/* --- QP 1, the General Service Interface: the CM's MADs over RoCEv2 ---
+ *
+ * A UD SEND Only to QP 1 with the GSI's Q_Key (0x80010000) is not for an RC
+ * QP: the context hands its payload to the handler registered here (the CM
+ * engine, replay/cm), with the sender's address as a GID (::ffff:a.b.c.d)
+ * and its source QP from the DETH. Without a handler, such packets are
+ * dropped and counted. */
+typedef void (*rs_rc_gsi_fn)(void *arg, const uint8_t src_gid[16], uint32_t src_qp,
+                             const uint8_t *mad, uint32_t len, uint64_t now_ns);
+void rs_rc_gsi_register(struct rs_rc_ctx *ctx, rs_rc_gsi_fn fn, void *arg);
+/* Sends len bytes as a UD SEND Only from QP 1 to QP dest_qp at peer_gid, with
+ * P_Key 0xFFFF and the GSI's Q_Key. RS_EINVAL for a GID that is not IPv4. */
+int rs_rc_gsi_send(struct rs_rc_ctx *ctx, const uint8_t peer_gid[16], uint32_t dest_qp,
+                   const void *mad, uint32_t len, char *err);
 
 /* One received IPv4 packet, from its IP header on. */
 void rs_rc_input(struct rs_rc_ctx *ctx, const uint8_t *packet, uint32_t len, uint64_t now_ns);

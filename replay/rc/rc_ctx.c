@@ -297,6 +297,11 @@ header_check(struct rs_rc_ctx *ctx, const struct rs_packet *p)
         cnt->drop_tver++;
         return NULL;
     }
+    /* QP 1 is the GSI's, a UD QP: its MADs go to the CM, not to an RC QP. */
+    if (rs_load_be24(bth + 5) == RC_GSI_QP) {
+        rc_gsi_input(ctx, p);
+        return NULL;
+    }
     /* The opcode must be one of the RC service (or a CNP): another
      * service's, a vendor's or a reserved one (0x15, 0x18-0x1f) is not. It
      * comes before the length checks, which need the header layout only a

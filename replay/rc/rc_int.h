@@ -18,6 +18,7 @@
 #include <roceshark/wire.h>
 
 #define RC_PSN_MASK 0xffffffu
+#define RC_GSI_QP 1             /* the General Service Interface: MADs, not RC */
 #define RC_MAX_MR 256
 #define RC_QP_BUCKETS 256
 #define RC_MAX_DMA_LEN 0x80000000u      /* C9-94: DMA length at most 2^31 */
@@ -198,13 +199,24 @@ struct rs_rc_ctx {
     uint32_t next_qpn;
     uint64_t now;
     struct rs_rc_counters cnt;
+    rs_rc_gsi_fn gsi;           /* QP 1's MADs go there; NULL: dropped */
+    void *gsi_arg;
+    uint32_t gsi_psn;
 };
+
+/* --- QP 1 (rc_gsi.c) --- */
+
+/* Hands a UD SEND to QP 1 to the registered handler. */
+void rc_gsi_input(struct rs_rc_ctx *ctx, const struct rs_packet *p);
 
 /* --- transmit (rc_tx.c) --- */
 
 /* Fields every packet of qp carries: destination QP and P_Key. */
 void rc_fields_init(const struct rs_rc_qp *qp, struct rs_ib_fields *f, uint8_t opcode,
                     uint32_t psn);
+/* Builds f with payload and sends it to peer_ip. */
+void rc_tx_to(struct rs_rc_ctx *ctx, const uint8_t peer_ip[4], const struct rs_ib_fields *f,
+              const void *payload, uint32_t len);
 /* Builds f with payload and sends it to qp's peer. */
 void rc_tx(struct rs_rc_qp *qp, const struct rs_ib_fields *f, const void *payload,
            uint32_t len);

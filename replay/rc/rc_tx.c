@@ -22,15 +22,15 @@ rc_fields_init(const struct rs_rc_qp *qp, struct rs_ib_fields *f, uint8_t opcode
 }
 
 void
-rc_tx(struct rs_rc_qp *qp, const struct rs_ib_fields *f, const void *payload, uint32_t len)
+rc_tx_to(struct rs_rc_ctx *ctx, const uint8_t peer_ip[4], const struct rs_ib_fields *f,
+         const void *payload, uint32_t len)
 {
-    struct rs_rc_ctx *ctx = qp->ctx;
     struct rs_roce_route r;
 
     memset(&r, 0, sizeof(r));
     r.family = 4;
     memcpy(r.src, ctx->opts.local_ip, 4);
-    memcpy(r.dst, qp->attr.peer_ip, 4);
+    memcpy(r.dst, peer_ip, 4);
     r.sport = ctx->opts.udp_sport;
     r.dport = RS_ROCEV2_UDP_PORT;
     r.tos = ctx->opts.tos;
@@ -43,6 +43,12 @@ rc_tx(struct rs_rc_qp *qp, const struct rs_ib_fields *f, const void *payload, ui
         return;     /* cannot happen: payloads never exceed the PMTU */
     ctx->link.tx_send(ctx->link.arg, n);
     ctx->cnt.tx_packets++;
+}
+
+void
+rc_tx(struct rs_rc_qp *qp, const struct rs_ib_fields *f, const void *payload, uint32_t len)
+{
+    rc_tx_to(qp->ctx, qp->attr.peer_ip, f, payload, len);
 }
 
 /* End-to-end flow control: the credit count advertises the receive WQEs

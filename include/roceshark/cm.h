@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cm.h - an InfiniBand Communication Manager (IBTA Vol 1, chapter 12) for
+ * RC connections over RoCEv2, with rdma_cm's conventions, so that
+ * librdmacm's peers (rping, ib_write_bw -R) and our own connect.
+ *
+ * The engine (replay/cm, librscm) keeps one state machine per connection,
+ * passive (REQ in, REP out, RTU in) and active (REQ out, REP in, RTU out),
+ * and the disconnect both ways (DREQ, DREP). It does no I/O and reads no
+ * clock: the caller hands it every MAD received on QP 1 with the sender's
+ * address, and the time; it sends MADs and reports connections through the
+ * callbacks in struct rs_cm_ops. MADs that go unanswered are sent again
+ * after the response timeout the REQ announced, up to its "max CM retries"
+ * times; then the connection fails with RS_CM_EV_TIMEOUT.
+ *
+ * Addresses are 16-byte GIDs: an IPv4 address as ::ffff:a.b.c.d.
+ *
+ * Not done: alternate paths (LAP/APR), MRA sent by us (an MRA received
+ * does extend our wait), SIDR, and the time-wait state: a DREQ for a
+ * connection we no longer know is answered with a DREP, as Linux does.
+ */
+#ifndef ROCESHARK_CM_ENGINE_H
+#define ROCESHARK_CM_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <roceshark/cm_mad.h>
+#include <roceshark/common.h>
+
+#define RS_CM_MAX_CONNS 256             /* connections at once; more are rejected */
+#define RS_CM_DEFAULT_TIMEOUT 20        /* rdma_cm's response timeout code: 4.3 s */
+#define RS_CM_DEFAULT_RETRIES 15        /* rdma_cm's max CM retries */
+#define RS_CM_REQ_PRIVATE_MAX (92 - RS_CM_IP_HDR_LEN)   /* after rdma_cm's header */
+#define RS_CM_REP_PRIVATE_MAX 196
+
+/* One end of a connection, as the REQ or the REP describes it. */
+struct rs_cm_params {
+    uint8_t gid[16];
+    uint16_t port;                  /* rdma_cm: the active side's source port, or the service's */
+    uint32_t qpn, psn;
+    uint32_t pmtu;                  /* bytes, 256..4096 */
+    uint16_t pkey;
+    uint8_t responder_resources;    /* READs and atomics this end takes at once */
+    uint8_t initiator_depth;        /* READs and atomics this end sends at once */
+    uint8_t retry_count, rnr_retry_count;
+    uint8_t ack_timeout;            /* the QP's local ACK timeout code */
+    uint8_t private_len;
+    uint8_t private_data[RS_CM_REP_PRIVATE_MAX];  /* the application's bytes */
+};
+
+enum rs_cm_event_type {
+    RS_CM_EV_CONNECTED,         /* REP received (active) or RTU received (passive) */
+    RS_CM_EV_DISCONNECTED,      /* DREQ received or DREP received */
+    RS_CM_EV_REJECTED,          /* REJ received; reason says why */
+    RS_CM_EV_TIMEOUT            /* a REQ, REP or DREQ unanswered after every retry */
+};
+
+struct rs_cm_event {
+    enum rs_cm_event_type type;
+    uint32_t id;                /* our local communication ID */
+    bool active;                /* we sent the REQ */
+    const struct rs_cm_params *ours, *peer;
+    uint16_t reason;            /* REJECTED: enum rs_cm_rej_reason */
+    const char *unanswered;     /* TIMEOUT: "REQ", "REP" or "DREQ" */
+};
+
+struct rs_cm_ops {
+    /* Sends the 256-byte MAD to QP peer_qp (1) at peer_gid. */
+    void (*send)(void *arg, const uint8_t peer_gid[16], uint32_t peer_qp, const uint8_t *mad);
+    /* Passive side: a REQ for port arrived from peer. Return 0 after filling
+     * ours (gid and port are filled) to accept; the REP goes out at once, so
+     * the QP must exist by then. Or return a REJ reason to refuse. NULL:
+     * every REQ is refused (RS_CM_REJ_INVALID_SERVICE_ID). */
+    uint16_t (*request)(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *peer,
+                        struct rs_cm_params *ours);
+    void (*event)(void *arg, const struct rs_cm_event *ev);
+    void *arg;
+};
+
+struct rs_cm_opts {
+    uint8_t gid[16];                /* our address */
+    uint64_t ca_guid;               /* what REQ and REP name as our CA */
+    uint8_t response_timeout;       /* the code we announce (4.096 us * 2^code) */
+    uint8_t max_retries;            /* what we announce, and our own limit */
+    uint32_t id_seed;               /* first local communication ID (0: 1) */
+    struct rs_cm_ops ops;
+};
+
+/* rdma_cm's values: timeout 20, 15 retries. */
+void rs_cm_opts_init(struct rs_cm_opts *o);
+
+/* Every MAD dropped has a counter. */
+struct rs_cm_counters {
+    uint64_t rx, tx, retries, timeouts;
+    uint64_t drop_short, drop_not_cm, drop_version, drop_method, drop_attr;
+    uint64_t drop_unknown, drop_state, drop_bad_field;
+    uint64_t dup_req, dup_rep, rej_sent, rej_received, mra_received;
+};
+
+struct rs_cm;
+
+int rs_cm_create(struct rs_cm **cm, const struct rs_cm_opts *opts, char *err);
+void rs_cm_destroy(struct rs_cm *cm);
+
+/* One MAD received on QP 1: len bytes from src_qp at src_gid. */
+void rs_cm_input(struct rs_cm *cm, const uint8_t src_gid[16], uint32_t src_qp,
+                 const uint8_t *mad, uint32_t len, uint64_t now_ns);
+/* Active side: sends a REQ for rdma_cm's port to peer_gid, from ours (its
+ * qpn, psn and the rest; gid is filled); our local ID in *id. RS_ENOMEM
+ * when every connection slot is taken. */
+int rs_cm_connect(struct rs_cm *cm, const uint8_t peer_gid[16], uint16_t port,
+                  const struct rs_cm_params *ours, uint64_t now_ns, uint32_t *id, char *err);
+/* Sends a DREQ for an established connection; RS_ENOENT for no such one. */
+int rs_cm_disconnect(struct rs_cm *cm, uint32_t id, uint64_t now_ns, char *err);
+/* Resends what is overdue and fails what has run out of retries. */
+void rs_cm_progress(struct rs_cm *cm, uint64_t now_ns);
+/* When rs_cm_progress() next has work: an absolute time, or UINT64_MAX. */
+uint64_t rs_cm_next_deadline(const struct rs_cm *cm);
+const struct rs_cm_counters *rs_cm_counters_get(const struct rs_cm *cm);
+/* "connected", "disconnected", "rejected", "timeout" */
+const char *rs_cm_event_name(enum rs_cm_event_type t);
+
+/* Path MTU in bytes to and from IBTA's code (1: 256 ... 5: 4096; 0 for others). */
+uint8_t rs_cm_mtu_code(uint32_t pmtu);
+uint32_t rs_cm_mtu_bytes(uint8_t code);
+
+#endif /* ROCESHARK_CM_ENGINE_H */

@@ -1,0 +1,424 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cm_engine.c - the CM's connection state machines (IBTA Vol 1, 12.9):
+ *
+ *   active:  connect -> REQ_SENT --REP/send RTU--> ESTABLISHED
+ *   passive: REQ/send REP -> REP_SENT --RTU--> ESTABLISHED
+ *   either:  ESTABLISHED --disconnect/send DREQ--> DREQ_SENT --DREP--> free
+ *            ESTABLISHED or DREQ_SENT --DREQ/send DREP--> free
+ *
+ * REQ, REP and DREQ wait for their answer for the response timeout the REQ
+ * announced (12.6.5) and are sent again, at most "max CM retries" times;
+ * then the connection fails and the peer is told with a REJ (timeout), as
+ * Linux's CM does. A REQ, REP and RTU carry the REQ's transaction ID, a
+ * DREQ one of its own that the DREP echoes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <roceshark/wire.h>
+
+#include "cm_int.h"
+
+void
+rs_cm_opts_init(struct rs_cm_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->response_timeout = RS_CM_DEFAULT_TIMEOUT;
+    o->max_retries = RS_CM_DEFAULT_RETRIES;
+}
+
+int
+rs_cm_create(struct rs_cm **out, const struct rs_cm_opts *opts, char *err)
+{
+    struct rs_cm *cm = calloc(1, sizeof(*cm));
+
+    *out = NULL;
+    if (cm == NULL)
+        return rs_error(err, RS_ENOMEM, "CM: out of memory");
+    cm->o = *opts;
+    cm->o.max_retries &= 0x0f;
+    cm->next_id = opts->id_seed != 0 ? opts->id_seed : 1;
+    cm->next_tid = (uint64_t)cm->next_id << 32;
+    *out = cm;
+    return 0;
+}
+
+void
+rs_cm_destroy(struct rs_cm *cm)
+{
+    free(cm);
+}
+
+const struct rs_cm_counters *
+rs_cm_counters_get(const struct rs_cm *cm)
+{
+    return &cm->cnt;
+}
+
+const char *
+rs_cm_event_name(enum rs_cm_event_type t)
+{
+    static const char *const names[] = {"connected", "disconnected", "rejected", "timeout"};
+
+    return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "unknown";
+}
+
+uint8_t
+rs_cm_mtu_code(uint32_t pmtu)
+{
+    for (uint8_t code = 1; code <= 5; code++)
+        if (pmtu == 128u << code)
+            return code;
+    return 0;
+}
+
+uint32_t
+rs_cm_mtu_bytes(uint8_t code)
+{
+    return code >= 1 && code <= 5 ? 128u << code : 0;
+}
+
+static void
+send_mad(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const uint8_t *mad)
+{
+    cm->cnt.tx++;
+    cm->o.ops.send(cm->o.ops.arg, gid, qp, mad);
+}
+
+/* Sends c's last MAD and waits for its answer. */
+static void
+send_waiting(struct rs_cm *cm, struct cm_conn *c, uint64_t now)
+{
+    send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
+    c->deadline_ns = now + c->timeout_ns;
+}
+
+static void
+tell(struct rs_cm *cm, struct cm_conn *c, enum rs_cm_event_type type, uint16_t reason,
+     const char *unanswered)
+{
+    struct rs_cm_event ev = {type, c->local_id, c->active, &c->ours, &c->peer, reason,
+                             unanswered};
+
+    if (cm->o.ops.event != NULL)
+        cm->o.ops.event(cm->o.ops.arg, &ev);
+}
+
+static void
+conn_free(struct cm_conn *c)
+{
+    memset(c, 0, sizeof(*c));
+}
+
+static struct cm_conn *
+conn_new(struct rs_cm *cm)
+{
+    for (unsigned i = 0; i < RS_CM_MAX_CONNS; i++) {
+        struct cm_conn *c = &cm->conn[i];
+        if (c->state == CM_FREE) {
+            memset(c, 0, sizeof(*c));
+            /* IDs never 0, and never one still in use after the counter wraps. */
+            do
+                c->local_id = cm->next_id++;
+            while (c->local_id == 0);
+            return c;
+        }
+    }
+    return NULL;
+}
+
+static struct cm_conn *
+conn_by_local(struct rs_cm *cm, uint32_t id)
+{
+    for (unsigned i = 0; i < RS_CM_MAX_CONNS; i++)
+        if (cm->conn[i].state != CM_FREE && cm->conn[i].local_id == id)
+            return &cm->conn[i];
+    return NULL;
+}
+
+/* The connection a REQ's sender already opened with this ID: a duplicate. */
+static struct cm_conn *
+conn_by_remote(struct rs_cm *cm, const uint8_t gid[16], uint32_t remote_id)
+{
+    for (unsigned i = 0; i < RS_CM_MAX_CONNS; i++) {
+        struct cm_conn *c = &cm->conn[i];
+        if (c->state != CM_FREE && !c->active && c->remote_id == remote_id &&
+            memcmp(c->peer_mad_gid, gid, 16) == 0)
+            return c;
+    }
+    return NULL;
+}
+
+static void
+reject(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, uint64_t tid, uint32_t local_id,
+       uint32_t remote_id, uint8_t msg_rejected, uint16_t reason)
+{
+    uint8_t mad[RS_CM_MAD_LEN];
+
+    cm_msg_rej(mad, tid, local_id, remote_id, msg_rejected, reason);
+    cm->cnt.rej_sent++;
+    send_mad(cm, gid, qp, mad);
+}
+
+static void
+on_req(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_cm_mad_hdr *h,
+       const uint8_t *msg, uint64_t now)
+{
+    const struct rs_cm_layout *l = rs_cm_layout(RS_CM_REQ);
+    uint32_t remote_id = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_COMM_ID);
+    struct cm_conn *c = conn_by_remote(cm, gid, remote_id);
+
+    if (c != NULL) {
+        /* Our REP was lost: send it again. Once established, the RTU came, so
+         * a late copy of the REQ is stale. */
+        cm->cnt.dup_req++;
+        if (c->state == CM_REP_SENT)
+            send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
+        return;
+    }
+    struct rs_cm_params peer;
+    uint16_t port;
+    uint16_t reason = cm_read_req(msg, gid, &peer, &port);
+    if (reason == 0 && (c = conn_new(cm)) == NULL)
+        reason = RS_CM_REJ_NO_RESOURCES;
+    if (reason != 0) {
+        reject(cm, gid, qp, h->tid, 0, remote_id, 0, reason);
+        return;
+    }
+    c->active = false;
+    c->remote_id = remote_id;
+    c->tid = h->tid;
+    memcpy(c->peer_mad_gid, gid, 16);
+    c->peer_qp1 = qp;
+    c->peer = peer;
+    memcpy(c->ours.gid, cm->o.gid, 16);
+    c->ours.port = port;
+    reason = cm->o.ops.request == NULL
+                 ? RS_CM_REJ_INVALID_SERVICE_ID
+                 : cm->o.ops.request(cm->o.ops.arg, c->local_id, port, &c->peer, &c->ours);
+    if (reason != 0) {
+        reject(cm, gid, qp, h->tid, c->local_id, remote_id, 0, reason);
+        conn_free(c);
+        return;
+    }
+    /* The RTU must come within the time the active side said it needs to
+     * answer (its local CM response timeout), resent as often as it allows. */
+    c->timeout_ns = rs_cm_timeout_ns((uint8_t)rs_cm_get(l, msg, RS_CMF_LOCAL_CM_TIMEOUT));
+    c->retries_left = c->max_retries = (uint8_t)rs_cm_get(l, msg, RS_CMF_MAX_CM_RETRIES);
+    c->state = CM_REP_SENT;
+    cm_msg_rep(cm, c);
+    send_waiting(cm, c, now);
+}
+
+static void
+on_rep(struct rs_cm *cm, struct cm_conn *c, const uint8_t gid[16], const uint8_t *msg)
+{
+    const struct rs_cm_layout *l = rs_cm_layout(RS_CM_REP);
+
+    if (c->state == CM_ESTABLISHED && c->active) {
+        cm->cnt.dup_rep++;      /* our RTU was lost: send it again */
+        cm_msg_rtu(c);
+        send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
+        return;
+    }
+    if (c->state != CM_REQ_SENT) {
+        cm->cnt.drop_state++;
+        return;
+    }
+    c->remote_id = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_COMM_ID);
+    uint16_t port = c->peer.port;
+    cm_read_rep(msg, gid, &c->peer);
+    c->peer.port = port;
+    c->peer.pmtu = c->ours.pmtu;
+    cm_msg_rtu(c);
+    send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
+    c->state = CM_ESTABLISHED;
+    c->deadline_ns = 0;
+    tell(cm, c, RS_CM_EV_CONNECTED, 0, NULL);
+}
+
+/* A message that names our connection by its remote communication ID. */
+static void
+on_reply(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_cm_mad_hdr *h,
+         const struct rs_cm_layout *l, const uint8_t *msg, uint64_t now)
+{
+    uint32_t ours = (uint32_t)rs_cm_get(l, msg, RS_CMF_REMOTE_COMM_ID);
+    uint32_t theirs = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_COMM_ID);
+    struct cm_conn *c = conn_by_local(cm, ours);
+
+    if (c == NULL || memcmp(c->peer_mad_gid, gid, 16) != 0 ||
+        (h->attr_id != RS_CM_REP && h->attr_id != RS_CM_REJ && c->remote_id != theirs)) {
+        if (h->attr_id == RS_CM_DREQ) {
+            /* A repeated DREQ after we let the connection go: its DREP was lost. */
+            uint8_t mad[RS_CM_MAD_LEN];
+            cm_msg_drep(mad, h->tid, ours, theirs);
+            send_mad(cm, gid, qp, mad);
+        }
+        cm->cnt.drop_unknown++;
+        return;
+    }
+    switch (h->attr_id) {
+    case RS_CM_REP:
+        on_rep(cm, c, gid, msg);
+        return;
+    case RS_CM_RTU:
+        if (c->state != CM_REP_SENT)
+            break;
+        c->state = CM_ESTABLISHED;
+        c->deadline_ns = 0;
+        tell(cm, c, RS_CM_EV_CONNECTED, 0, NULL);
+        return;
+    case RS_CM_REJ:
+        if (c->state != CM_REQ_SENT && c->state != CM_REP_SENT)
+            break;
+        cm->cnt.rej_received++;
+        tell(cm, c, RS_CM_EV_REJECTED, (uint16_t)rs_cm_get(l, msg, RS_CMF_REJ_REASON), NULL);
+        conn_free(c);
+        return;
+    case RS_CM_MRA: {
+        /* The peer needs longer: wait its service timeout on top of ours. */
+        cm->cnt.mra_received++;
+        if (c->deadline_ns == 0)
+            break;
+        uint8_t service_timeout = (uint8_t)rs_cm_get(l, msg, RS_CMF_SERVICE_TIMEOUT);
+        c->deadline_ns = now + c->timeout_ns + rs_cm_timeout_ns(service_timeout);
+        return;
+    }
+    case RS_CM_DREQ: {
+        if (c->state != CM_ESTABLISHED && c->state != CM_DREQ_SENT)
+            break;
+        uint8_t mad[RS_CM_MAD_LEN];
+        cm_msg_drep(mad, h->tid, c->local_id, c->remote_id);
+        send_mad(cm, c->peer_mad_gid, c->peer_qp1, mad);
+        tell(cm, c, RS_CM_EV_DISCONNECTED, 0, NULL);
+        conn_free(c);
+        return;
+    }
+    case RS_CM_DREP:
+        if (c->state != CM_DREQ_SENT)
+            break;
+        tell(cm, c, RS_CM_EV_DISCONNECTED, 0, NULL);
+        conn_free(c);
+        return;
+    default:
+        break;
+    }
+    cm->cnt.drop_state++;
+}
+
+void
+rs_cm_input(struct rs_cm *cm, const uint8_t src_gid[16], uint32_t src_qp, const uint8_t *mad,
+            uint32_t len, uint64_t now_ns)
+{
+    struct rs_cm_mad_hdr h;
+    const struct rs_cm_layout *l;
+
+    cm->cnt.rx++;
+    switch (rs_cm_parse(mad, len, &h, &l)) {
+    case RS_CM_OK:
+        break;
+    case RS_CM_SHORT:
+        cm->cnt.drop_short++;
+        return;
+    case RS_CM_NOT_CM:
+        cm->cnt.drop_not_cm++;
+        return;
+    case RS_CM_BAD_VERSION:
+        cm->cnt.drop_version++;
+        return;
+    case RS_CM_BAD_METHOD:
+        cm->cnt.drop_method++;
+        return;
+    case RS_CM_BAD_ATTR:
+        cm->cnt.drop_attr++;
+        return;
+    }
+    const uint8_t *msg = mad + RS_CM_MAD_HDR_LEN;
+    if (h.attr_id == RS_CM_REQ)
+        on_req(cm, src_gid, src_qp, &h, msg, now_ns);
+    else
+        on_reply(cm, src_gid, src_qp, &h, l, msg, now_ns);
+}
+
+int
+rs_cm_connect(struct rs_cm *cm, const uint8_t peer_gid[16], uint16_t port,
+              const struct rs_cm_params *ours, uint64_t now_ns, uint32_t *id, char *err)
+{
+    struct cm_conn *c;
+
+    if (rs_cm_mtu_code(ours->pmtu) == 0)
+        return rs_error(err, RS_EINVAL, "CM: path MTU %u is not 256..4096", ours->pmtu);
+    if ((c = conn_new(cm)) == NULL)
+        return rs_error(err, RS_ENOMEM, "CM: all %d connections are in use", RS_CM_MAX_CONNS);
+    c->active = true;
+    c->ours = *ours;
+    memcpy(c->ours.gid, cm->o.gid, 16);
+    memcpy(c->peer.gid, peer_gid, 16);
+    c->peer.port = port;
+    memcpy(c->peer_mad_gid, peer_gid, 16);
+    c->peer_qp1 = RS_CM_QP1;
+    c->tid = cm->next_tid++;
+    c->timeout_ns = rs_cm_timeout_ns(cm->o.response_timeout);
+    c->retries_left = c->max_retries = cm->o.max_retries;
+    c->state = CM_REQ_SENT;
+    cm_msg_req(cm, c);
+    send_waiting(cm, c, now_ns);
+    *id = c->local_id;
+    return 0;
+}
+
+int
+rs_cm_disconnect(struct rs_cm *cm, uint32_t id, uint64_t now_ns, char *err)
+{
+    struct cm_conn *c = conn_by_local(cm, id);
+
+    if (c == NULL || c->state != CM_ESTABLISHED)
+        return rs_error(err, RS_ENOENT, "CM: no established connection %#x", id);
+    c->tid = cm->next_tid++;
+    c->retries_left = c->max_retries;
+    c->state = CM_DREQ_SENT;
+    cm_msg_dreq(c);
+    send_waiting(cm, c, now_ns);
+    return 0;
+}
+
+static const char *
+unanswered_name(enum cm_state s)
+{
+    return s == CM_REQ_SENT ? "REQ" : s == CM_REP_SENT ? "REP" : "DREQ";
+}
+
+void
+rs_cm_progress(struct rs_cm *cm, uint64_t now_ns)
+{
+    for (unsigned i = 0; i < RS_CM_MAX_CONNS; i++) {
+        struct cm_conn *c = &cm->conn[i];
+        if (c->state == CM_FREE || c->deadline_ns == 0 || now_ns < c->deadline_ns)
+            continue;
+        if (c->retries_left > 0) {
+            c->retries_left--;
+            cm->cnt.retries++;
+            send_waiting(cm, c, now_ns);
+            continue;
+        }
+        cm->cnt.timeouts++;
+        if (c->state == CM_REQ_SENT || c->state == CM_REP_SENT)
+            reject(cm, c->peer_mad_gid, c->peer_qp1, c->tid, c->local_id, c->remote_id,
+                   c->state == CM_REQ_SENT ? 0 : 1, RS_CM_REJ_TIMEOUT);
+        tell(cm, c, RS_CM_EV_TIMEOUT, 0, unanswered_name(c->state));
+        conn_free(c);
+    }
+}
+
+uint64_t
+rs_cm_next_deadline(const struct rs_cm *cm)
+{
+    uint64_t d = UINT64_MAX;
+
+    for (unsigned i = 0; i < RS_CM_MAX_CONNS; i++)
+        if (cm->conn[i].state != CM_FREE && cm->conn[i].deadline_ns != 0 &&
+            cm->conn[i].deadline_ns < d)
+            d = cm->conn[i].deadline_ns;
+    return d;
+}

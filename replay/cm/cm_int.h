@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cm_int.h - the CM engine's connections and the messages they send.
+ */
+#ifndef ROCESHARK_CM_INT_H
+#define ROCESHARK_CM_INT_H
+
+#include <roceshark/cm.h>
+
+enum cm_state {
+    CM_FREE = 0,
+    CM_REQ_SENT,        /* active: waiting for the REP */
+    CM_REP_SENT,        /* passive: waiting for the RTU */
+    CM_ESTABLISHED,
+    CM_DREQ_SENT        /* waiting for the DREP */
+};
+
+struct cm_conn {
+    enum cm_state state;
+    bool active;
+    uint32_t local_id, remote_id;
+    uint64_t tid;               /* of the REQ, REP and RTU (and of our DREQ once sent) */
+    uint8_t peer_mad_gid[16];   /* where the peer's MADs come from and ours go */
+    uint32_t peer_qp1;
+    struct rs_cm_params ours, peer;
+    uint8_t last[RS_CM_MAD_LEN];    /* the MAD resent on a timeout or a duplicate */
+    uint64_t deadline_ns;       /* 0: no timer */
+    uint64_t timeout_ns;        /* the wait for the peer's answer */
+    uint8_t retries_left;
+    uint8_t max_retries;        /* the REQ's */
+};
+
+struct rs_cm {
+    struct rs_cm_opts o;
+    struct rs_cm_counters cnt;
+    uint32_t next_id;
+    uint64_t next_tid;
+    struct cm_conn conn[RS_CM_MAX_CONNS];
+};
+
+/* --- building and reading messages (cm_msg.c) --- */
+
+/* Each writes the whole 256-byte MAD of c into c->last. */
+void cm_msg_req(const struct rs_cm *cm, struct cm_conn *c);
+void cm_msg_rep(const struct rs_cm *cm, struct cm_conn *c);
+void cm_msg_rtu(struct cm_conn *c);
+void cm_msg_dreq(struct cm_conn *c);
+/* A DREP or REJ answering the message of tid: written into mad. */
+void cm_msg_drep(uint8_t *mad, uint64_t tid, uint32_t local_id, uint32_t remote_id);
+void cm_msg_rej(uint8_t *mad, uint64_t tid, uint32_t local_id, uint32_t remote_id,
+                uint8_t msg_rejected, uint16_t reason);
+
+/* The peer's end of a REQ (from the message at msg) into p, and the port of
+ * its service; RS_CM_REJ_* when it asks for what we do not do, else 0. */
+uint16_t cm_read_req(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p,
+                     uint16_t *port);
+/* The peer's end of a REP into p (its gid is the sender's). */
+void cm_read_rep(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p);
+
+#endif /* ROCESHARK_CM_INT_H */

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cm_msg.c - the CM messages the engine sends, and the two it learns a
+ * peer from (REQ and REP), through the one MAD layout table
+ * (include/roceshark/cm_mad.h), as rdma_cm fills them over RoCEv2.
+ */
+#include <string.h>
+
+#include <roceshark/wire.h>
+
+#include "cm_int.h"
+
+#define TARGET_ACK_DELAY 15     /* what rxe announces: 134 ms */
+#define LID_PERMISSIVE 0xffff   /* RoCE has no LIDs; rdma_cm names the permissive one */
+#define HOP_LIMIT 64
+
+static bool
+gid_is_ipv4(const uint8_t gid[16])
+{
+    static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+
+    return memcmp(gid, mapped, sizeof(mapped)) == 0;
+}
+
+static uint8_t *
+msg_start(uint8_t *mad, uint16_t attr, uint64_t tid, const struct rs_cm_layout **l)
+{
+    memset(mad, 0, RS_CM_MAD_LEN);
+    rs_cm_hdr_write(mad, attr, tid);
+    *l = rs_cm_layout(attr);
+    return mad + RS_CM_MAD_HDR_LEN;
+}
+
+static void
+comm_ids(const struct rs_cm_layout *l, uint8_t *msg, uint32_t local_id, uint32_t remote_id)
+{
+    rs_cm_set(l, msg, RS_CMF_LOCAL_COMM_ID, local_id);
+    rs_cm_set(l, msg, RS_CMF_REMOTE_COMM_ID, remote_id);
+}
+
+static void
+private_write(const struct rs_cm_layout *l, uint8_t *msg, size_t skip, const uint8_t *data,
+              size_t len)
+{
+    size_t room;
+    uint8_t *p = rs_cm_bytes_w(l, msg, RS_CMF_PRIVATE_DATA, &room);
+
+    if (p != NULL && skip + len <= room)
+        memcpy(p + skip, data, len);
+}
+
+void
+cm_msg_req(const struct rs_cm *cm, struct cm_conn *c)
+{
+    const struct rs_cm_layout *l;
+    uint8_t *m = msg_start(c->last, RS_CM_REQ, c->tid, &l);
+    const struct rs_cm_params *o = &c->ours;
+    size_t n;
+
+    rs_cm_set(l, m, RS_CMF_LOCAL_COMM_ID, c->local_id);
+    rs_cm_set(l, m, RS_CMF_SERVICE_ID, rs_cm_service_id(c->peer.port));
+    rs_cm_set(l, m, RS_CMF_LOCAL_CA_GUID, cm->o.ca_guid);
+    rs_cm_set(l, m, RS_CMF_LOCAL_QPN, o->qpn);
+    rs_cm_set(l, m, RS_CMF_RESPONDER_RESOURCES, o->responder_resources);
+    rs_cm_set(l, m, RS_CMF_INITIATOR_DEPTH, o->initiator_depth);
+    rs_cm_set(l, m, RS_CMF_REMOTE_CM_TIMEOUT, cm->o.response_timeout);
+    rs_cm_set(l, m, RS_CMF_STARTING_PSN, o->psn);
+    rs_cm_set(l, m, RS_CMF_LOCAL_CM_TIMEOUT, cm->o.response_timeout);
+    rs_cm_set(l, m, RS_CMF_RETRY_COUNT, o->retry_count);
+    rs_cm_set(l, m, RS_CMF_PKEY, o->pkey);
+    rs_cm_set(l, m, RS_CMF_PATH_MTU, rs_cm_mtu_code(o->pmtu));
+    rs_cm_set(l, m, RS_CMF_RNR_RETRY_COUNT, o->rnr_retry_count);
+    rs_cm_set(l, m, RS_CMF_MAX_CM_RETRIES, cm->o.max_retries);
+    rs_cm_set(l, m, RS_CMF_PRIMARY_LOCAL_LID, LID_PERMISSIVE);
+    rs_cm_set(l, m, RS_CMF_PRIMARY_REMOTE_LID, LID_PERMISSIVE);
+    memcpy(rs_cm_bytes_w(l, m, RS_CMF_PRIMARY_LOCAL_GID, &n), o->gid, 16);
+    memcpy(rs_cm_bytes_w(l, m, RS_CMF_PRIMARY_REMOTE_GID, &n), c->peer.gid, 16);
+    rs_cm_set(l, m, RS_CMF_PRIMARY_HOP_LIMIT, HOP_LIMIT);
+    rs_cm_set(l, m, RS_CMF_PRIMARY_ACK_TIMEOUT, o->ack_timeout);
+
+    struct rs_cm_ip_hdr h;
+    uint8_t hdr[RS_CM_IP_HDR_LEN];
+    h.ip_version = gid_is_ipv4(o->gid) && gid_is_ipv4(c->peer.gid) ? 4 : 6;
+    h.src_port = o->port;
+    memcpy(h.src, o->gid, 16);
+    memcpy(h.dst, c->peer.gid, 16);
+    rs_cm_ip_hdr_write(&h, hdr);
+    private_write(l, m, 0, hdr, sizeof(hdr));
+    private_write(l, m, RS_CM_IP_HDR_LEN, o->private_data,
+                  o->private_len < RS_CM_REQ_PRIVATE_MAX ? o->private_len
+                                                         : RS_CM_REQ_PRIVATE_MAX);
+}
+
+void
+cm_msg_rep(const struct rs_cm *cm, struct cm_conn *c)
+{
+    const struct rs_cm_layout *l;
+    uint8_t *m = msg_start(c->last, RS_CM_REP, c->tid, &l);
+    const struct rs_cm_params *o = &c->ours;
+
+    comm_ids(l, m, c->local_id, c->remote_id);
+    rs_cm_set(l, m, RS_CMF_LOCAL_QPN, o->qpn);
+    rs_cm_set(l, m, RS_CMF_STARTING_PSN, o->psn);
+    rs_cm_set(l, m, RS_CMF_RESPONDER_RESOURCES, o->responder_resources);
+    rs_cm_set(l, m, RS_CMF_INITIATOR_DEPTH, o->initiator_depth);
+    rs_cm_set(l, m, RS_CMF_TARGET_ACK_DELAY, TARGET_ACK_DELAY);
+    rs_cm_set(l, m, RS_CMF_RNR_RETRY_COUNT, o->rnr_retry_count);
+    rs_cm_set(l, m, RS_CMF_LOCAL_CA_GUID, cm->o.ca_guid);
+    private_write(l, m, 0, o->private_data, o->private_len);
+}
+
+void
+cm_msg_rtu(struct cm_conn *c)
+{
+    const struct rs_cm_layout *l;
+    uint8_t *m = msg_start(c->last, RS_CM_RTU, c->tid, &l);
+
+    comm_ids(l, m, c->local_id, c->remote_id);
+}
+
+void
+cm_msg_dreq(struct cm_conn *c)
+{
+    const struct rs_cm_layout *l;
+    uint8_t *m = msg_start(c->last, RS_CM_DREQ, c->tid, &l);
+
+    comm_ids(l, m, c->local_id, c->remote_id);
+    rs_cm_set(l, m, RS_CMF_REMOTE_QPN, c->peer.qpn);
+}
+
+void
+cm_msg_drep(uint8_t *mad, uint64_t tid, uint32_t local_id, uint32_t remote_id)
+{
+    const struct rs_cm_layout *l;
+    uint8_t *m = msg_start(mad, RS_CM_DREP, tid, &l);
+
+    comm_ids(l, m, local_id, remote_id);
+}
+
+void
+cm_msg_rej(uint8_t *mad, uint64_t tid, uint32_t local_id, uint32_t remote_id,
+           uint8_t msg_rejected, uint16_t reason)
+{
+    const struct rs_cm_layout *l;
+    uint8_t *m = msg_start(mad, RS_CM_REJ, tid, &l);
+
+    comm_ids(l, m, local_id, remote_id);
+    rs_cm_set(l, m, RS_CMF_MSG_REJECTED, msg_rejected);
+    rs_cm_set(l, m, RS_CMF_REJ_REASON, reason);
+}
+
+uint16_t
+cm_read_req(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p,
+            uint16_t *port)
+{
+    const struct rs_cm_layout *l = rs_cm_layout(RS_CM_REQ);
+    struct rs_cm_ip_hdr h;
+    size_t n;
+
+    memset(p, 0, sizeof(*p));
+    /* The sender's address, not the REQ's GID: over RoCEv2 they are one, and
+     * the address is what the packets will come from. */
+    memcpy(p->gid, sender, 16);
+    p->qpn = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_QPN);
+    p->psn = (uint32_t)rs_cm_get(l, msg, RS_CMF_STARTING_PSN);
+    p->pmtu = rs_cm_mtu_bytes((uint8_t)rs_cm_get(l, msg, RS_CMF_PATH_MTU));
+    p->pkey = (uint16_t)rs_cm_get(l, msg, RS_CMF_PKEY);
+    p->responder_resources = (uint8_t)rs_cm_get(l, msg, RS_CMF_RESPONDER_RESOURCES);
+    p->initiator_depth = (uint8_t)rs_cm_get(l, msg, RS_CMF_INITIATOR_DEPTH);
+    p->retry_count = (uint8_t)rs_cm_get(l, msg, RS_CMF_RETRY_COUNT);
+    p->rnr_retry_count = (uint8_t)rs_cm_get(l, msg, RS_CMF_RNR_RETRY_COUNT);
+    p->ack_timeout = (uint8_t)rs_cm_get(l, msg, RS_CMF_PRIMARY_ACK_TIMEOUT);
+    if (rs_cm_get(l, msg, RS_CMF_TRANSPORT_TYPE) != 0)
+        return RS_CM_REJ_INVALID_TRANSPORT;
+    if (p->pmtu == 0)
+        return RS_CM_REJ_INVALID_MTU;
+    if (!rs_cm_service_port(rs_cm_get(l, msg, RS_CMF_SERVICE_ID), port))
+        return RS_CM_REJ_INVALID_SERVICE_ID;
+    const uint8_t *priv = rs_cm_bytes(l, msg, RS_CMF_PRIVATE_DATA, &n);
+    if (!rs_cm_ip_hdr_read(priv, &h))
+        return RS_CM_REJ_CONSUMER;      /* rdma_cm's listener refuses what it cannot read */
+    p->port = h.src_port;
+    p->private_len = (uint8_t)(n - RS_CM_IP_HDR_LEN);
+    memcpy(p->private_data, priv + RS_CM_IP_HDR_LEN, p->private_len);
+    return 0;
+}
+
+void
+cm_read_rep(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p)
+{
+    const struct rs_cm_layout *l = rs_cm_layout(RS_CM_REP);
+    size_t n;
+
+    memset(p, 0, sizeof(*p));
+    memcpy(p->gid, sender, 16);
+    p->qpn = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_QPN);
+    p->psn = (uint32_t)rs_cm_get(l, msg, RS_CMF_STARTING_PSN);
+    p->responder_resources = (uint8_t)rs_cm_get(l, msg, RS_CMF_RESPONDER_RESOURCES);
+    p->initiator_depth = (uint8_t)rs_cm_get(l, msg, RS_CMF_INITIATOR_DEPTH);
+    p->rnr_retry_count = (uint8_t)rs_cm_get(l, msg, RS_CMF_RNR_RETRY_COUNT);
+    const uint8_t *priv = rs_cm_bytes(l, msg, RS_CMF_PRIVATE_DATA, &n);
+    p->private_len = (uint8_t)n;
+    memcpy(p->private_data, priv, n);
+}
