@@ -67,7 +67,9 @@ struct rs_cm_event {
 
 struct rs_cm_ops {
     /* Sends the 256-byte MAD to QP peer_qp (1) at peer_gid. */
-    void (*send)(void *arg, const uint8_t peer_gid[16], uint32_t peer_qp, const uint8_t *mad);
+    void (*send)(void *send_arg, const uint8_t peer_gid[16], uint32_t peer_qp,
+                 const uint8_t *mad);
+    void *send_arg;
     /* Passive side: a REQ for port arrived from peer. Return 0 after filling
      * ours (gid and port are filled) to accept; the REP goes out at once, so
      * the QP must exist by then. Or return a REJ reason to refuse. NULL:
@@ -102,6 +104,10 @@ struct rs_cm;
 
 int rs_cm_create(struct rs_cm **cm, const struct rs_cm_opts *opts, char *err);
 void rs_cm_destroy(struct rs_cm *cm);
+/* The sender, set after creation (by rs_cm_rc_attach()). */
+void rs_cm_set_sender(struct rs_cm *cm,
+                      void (*send)(void *, const uint8_t *, uint32_t, const uint8_t *),
+                      void *send_arg);
 
 /* One MAD received on QP 1: len bytes from src_qp at src_gid. */
 void rs_cm_input(struct rs_cm *cm, const uint8_t src_gid[16], uint32_t src_qp,
@@ -124,5 +130,25 @@ const char *rs_cm_event_name(enum rs_cm_event_type t);
 /* Path MTU in bytes to and from IBTA's code (1: 256 ... 5: 4096; 0 for others). */
 uint8_t rs_cm_mtu_code(uint32_t pmtu);
 uint32_t rs_cm_mtu_bytes(uint8_t code);
+
+/* --- roceshark's private data: a region to READ and WRITE ---
+ *
+ * Our passive side names the region its peer may use in the REP's private
+ * data: "RSMR", then R_Key (4), VA (8) and length (8), big-endian. rdma_cm's
+ * applications ignore the REP's private data they did not ask for (rping
+ * sends its region in a SEND), so this costs them nothing. */
+#define RS_CM_REGION_LEN 24
+
+void rs_cm_region_write(uint32_t rkey, uint64_t va, uint64_t length,
+                        uint8_t out[RS_CM_REGION_LEN]);
+/* False when the bytes do not start with our region. */
+bool rs_cm_region_read(const uint8_t *in, size_t len, uint32_t *rkey, uint64_t *va,
+                       uint64_t *length);
+
+/* --- The engine over the software RC transport (cm_rc.c, librscmrc) --- */
+
+struct rs_rc_ctx;
+/* Sets cm's sender to ctx's QP 1 and makes ctx hand QP 1's MADs to cm. */
+void rs_cm_rc_attach(struct rs_cm *cm, struct rs_rc_ctx *ctx);
 
 #endif /* ROCESHARK_CM_ENGINE_H */

@@ -202,3 +202,24 @@ cm_read_rep(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p
     p->private_len = (uint8_t)n;
     memcpy(p->private_data, priv, n);
 }
+
+void
+rs_cm_region_write(uint32_t rkey, uint64_t va, uint64_t length, uint8_t out[RS_CM_REGION_LEN])
+{
+    memcpy(out, "RSMR", 4);
+    rs_store_be32(out + 4, rkey);
+    rs_store_be64(out + 8, va);
+    rs_store_be64(out + 16, length);
+}
+
+bool
+rs_cm_region_read(const uint8_t *in, size_t len, uint32_t *rkey, uint64_t *va,
+                  uint64_t *length)
+{
+    if (len < RS_CM_REGION_LEN || memcmp(in, "RSMR", 4) != 0)
+        return false;
+    *rkey = rs_load_be32(in + 4);
+    *va = rs_load_be64(in + 8);
+    *length = rs_load_be64(in + 16);
+    return true;
+}

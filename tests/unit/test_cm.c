@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_cm.c - the CM MAD layout and the CM engine: the MADs of the real
+ * rping capture (tests/captures/real/linlinw5_rdma_ib_tutorial__pcap_rping.pcap,
+ * frames 1, 2, 3, 64, 65) read to the values tshark 4.0 shows and are
+ * written back byte for byte; two engines connect and disconnect through a
+ * queue that can lose MADs, on a virtual clock; retries, giving up, REJ,
+ * duplicates and hostile MADs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <roceshark/cm.h>
+
+/* The MADs with their trailing zeros left off. */
+static const char *const captured[] = {
+    /* REQ (frame 1) */
+    "0107020300000000000000026dc5c06e00100000000000006ec0c56d000000000000000001061c06025056"
+    "fffea77d03000000000000000000002c0100000001000000a0003da6a7ffff37f0ffffffff000000000000"
+    "00000000ffff0a01103e00000000000000000000ffff0a01103d70bbd00000400088000000000000000000"
+    "00000000000000000000000000000000000000000000000000000000000000000000000040bd6900000000"
+    "00000000000000000a01103e0000000000000000000000000a01103d",
+    /* REP (frame 2) */
+    "0107020300000000000000026dc5c06e00130000000000009d88f4566ec0c56d0000000000002b00000000"
+    "00febd3d00010178e0025056fffea7129f",
+    /* RTU (frame 3) */
+    "0107020300000000000000026dc5c06e00140000000000006ec0c56d9d88f456",
+    /* DREQ (frame 64) */
+    "0107020300000000000000026dc5c06e00150000000000006ec0c56d9d88f45600002b",
+    /* DREP (frame 65) */
+    "0107020300000000000000026dc5c06e00160000000000009d88f4566ec0c56d",
+};
+
+static void
+mad_from_hex(const char *hex, uint8_t mad[RS_CM_MAD_LEN])
+{
+    memset(mad, 0, RS_CM_MAD_LEN);
+    for (size_t i = 0; hex[2 * i] != '\0'; i++) {
+        unsigned v;
+        sscanf(hex + 2 * i, "%2x", &v);
+        mad[i] = (uint8_t)v;
+    }
+}
+
+/* Reads every field of the message into a copy through the table: what
+ * the table knows must give the same bytes (the captured MADs have zeros
+ * wherever the table has no field). */
+static void
+rewrite(const struct rs_cm_layout *l, const uint8_t *mad, uint8_t *out)
+{
+    memset(out, 0, RS_CM_MAD_LEN);
+    memcpy(out, mad, RS_CM_MAD_HDR_LEN);
+    for (int f = 0; f < RS_CMF_COUNT; f++) {
+        size_t n;
+        const uint8_t *b = rs_cm_bytes(l, mad + RS_CM_MAD_HDR_LEN, f, &n);
+        if (b != NULL)
+            memcpy(rs_cm_bytes_w(l, out + RS_CM_MAD_HDR_LEN, f, &n), b, n);
+        else
+            rs_cm_set(l, out + RS_CM_MAD_HDR_LEN, f, rs_cm_get(l, mad + RS_CM_MAD_HDR_LEN, f));
+    }
+}
+
+static void
+test_layout_captured(void **state)
+{
+    static const uint16_t attrs[] = {RS_CM_REQ, RS_CM_REP, RS_CM_RTU, RS_CM_DREQ, RS_CM_DREP};
+    static const char *const names[] = {"ConnectRequest", "ConnectReply", "ReadyToUse",
+                                        "DisconnectRequest", "DisconnectReply"};
+    uint8_t mad[RS_CM_MAD_LEN], again[RS_CM_MAD_LEN];
+    struct rs_cm_mad_hdr h;
+    const struct rs_cm_layout *l;
+
+    (void)state;
+    for (size_t i = 0; i < 5; i++) {
+        mad_from_hex(captured[i], mad);
+        assert_int_equal(rs_cm_parse(mad, sizeof(mad), &h, &l), RS_CM_OK);
+        assert_int_equal(h.attr_id, attrs[i]);
+        assert_int_equal(h.tid, 0x000000026dc5c06eull);
+        assert_string_equal(l->name, names[i]);
+        rewrite(l, mad, again);
+        assert_memory_equal(mad, again, RS_CM_MAD_LEN);
+    }
+    /* The REQ, as tshark 4.0 shows it. */
+    mad_from_hex(captured[0], mad);
+    rs_cm_parse(mad, sizeof(mad), &h, &l);
+    const uint8_t *m = mad + RS_CM_MAD_HDR_LEN;
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_LOCAL_COMM_ID), 0x6ec0c56d);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_SERVICE_ID), 0x0000000001061c06ull);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_LOCAL_CA_GUID), 0x025056fffea77d03ull);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_LOCAL_QPN), 0x2c);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_RESPONDER_RESOURCES), 1);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_INITIATOR_DEPTH), 1);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_REMOTE_CM_TIMEOUT), 0x14);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_TRANSPORT_TYPE), 0);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_STARTING_PSN), 0x3da6);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_LOCAL_CM_TIMEOUT), 0x14);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_RETRY_COUNT), 7);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_PKEY), 0xffff);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_PATH_MTU), 3);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_RNR_RETRY_COUNT), 7);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_MAX_CM_RETRIES), 15);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_SRQ), 0);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_PRIMARY_LOCAL_LID), 65535);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_PRIMARY_HOP_LIMIT), 0x40);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_PRIMARY_ACK_TIMEOUT), 0x11);
+    uint16_t port;
+    assert_true(rs_cm_service_port(rs_cm_get(l, m, RS_CMF_SERVICE_ID), &port));
+    assert_int_equal(port, 7174);      /* rping's default port */
+    size_t n;
+    const uint8_t *priv = rs_cm_bytes(l, m, RS_CMF_PRIVATE_DATA, &n);
+    assert_int_equal(n, 92);
+    struct rs_cm_ip_hdr ip;
+    static const uint8_t src[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 1, 16, 62};
+    static const uint8_t dst[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 1, 16, 61};
+    assert_true(rs_cm_ip_hdr_read(priv, &ip));
+    assert_int_equal(ip.ip_version, 4);
+    assert_int_equal(ip.src_port, 0xbd69);
+    assert_memory_equal(ip.src, src, 16);
+    assert_memory_equal(ip.dst, dst, 16);
+    uint8_t back[RS_CM_IP_HDR_LEN];
+    rs_cm_ip_hdr_write(&ip, back);
+    assert_memory_equal(back, priv, RS_CM_IP_HDR_LEN);
+    /* The REP. */
+    mad_from_hex(captured[1], mad);
+    rs_cm_parse(mad, sizeof(mad), &h, &l);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_LOCAL_COMM_ID), 0x9d88f456);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_REMOTE_COMM_ID), 0x6ec0c56d);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_LOCAL_QPN), 0x2b);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_STARTING_PSN), 0xfebd3d);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_TARGET_ACK_DELAY), 0x0f);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_RNR_RETRY_COUNT), 7);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_LOCAL_CA_GUID), 0x025056fffea7129full);
+    /* The DREQ names the QP it ends. */
+    mad_from_hex(captured[3], mad);
+    rs_cm_parse(mad, sizeof(mad), &h, &l);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_REMOTE_QPN), 0x2b);
+}
+
+static void
+test_hostile_parse(void **state)
+{
+    uint8_t mad[RS_CM_MAD_LEN];
+    struct rs_cm_mad_hdr h;
+    const struct rs_cm_layout *l;
+
+    (void)state;
+    mad_from_hex(captured[0], mad);
+    assert_int_equal(rs_cm_parse(mad, 10, &h, &l), RS_CM_SHORT);
+    assert_int_equal(rs_cm_parse(mad, 255, &h, &l), RS_CM_SHORT);
+    mad[1] = 0x04;  /* performance management */
+    assert_int_equal(rs_cm_parse(mad, sizeof(mad), &h, &l), RS_CM_NOT_CM);
+    mad[1] = RS_CM_CLASS;
+    mad[2] = 1;
+    assert_int_equal(rs_cm_parse(mad, sizeof(mad), &h, &l), RS_CM_BAD_VERSION);
+    mad[2] = RS_CM_CLASS_VERSION;
+    mad[3] = 0x81;  /* a GetResp */
+    assert_int_equal(rs_cm_parse(mad, sizeof(mad), &h, &l), RS_CM_BAD_METHOD);
+    mad[3] = RS_CM_METHOD_SEND;
+    mad[17] = 0x19; /* LAP: not ours */
+    assert_int_equal(rs_cm_parse(mad, sizeof(mad), &h, &l), RS_CM_BAD_ATTR);
+    assert_null(l);
+    assert_string_equal(rs_cm_check_name(RS_CM_BAD_ATTR), "an attribute the CM has not");
+}
+
+/* --- two engines and the wire between them --- */
+
+#define QMAX 64
+
+struct side {
+    struct rs_cm *cm;
+    uint8_t gid[16];
+    struct rs_cm_event last;
+    int events[4];
+    uint16_t refuse;        /* the REJ reason request() gives; 0 accepts */
+    int requests;
+};
+
+struct wire {
+    struct side a, b;
+    struct {
+        int to;             /* 0: a, 1: b */
+        uint8_t src[16];
+        uint8_t mad[RS_CM_MAD_LEN];
+    } q[QMAX];
+    int n;
+    int drop_next;          /* MADs to lose */
+    int sent;
+    uint64_t now;
+};
+
+static void
+wire_send(void *arg, const uint8_t *gid, uint32_t qp, const uint8_t *mad)
+{
+    struct side *s = arg;
+    struct wire *w = (struct wire *)((char *)s - (s->gid[15] == 1 ? offsetof(struct wire, a)
+                                                                   : offsetof(struct wire, b)));
+
+    assert_int_equal(qp, 1);
+    w->sent++;
+    if (w->drop_next > 0) {
+        w->drop_next--;
+        return;
+    }
+    assert_true(w->n < QMAX);
+    w->q[w->n].to = gid[15] == 1 ? 0 : 1;
+    memcpy(w->q[w->n].src, s->gid, 16);
+    memcpy(w->q[w->n].mad, mad, RS_CM_MAD_LEN);
+    w->n++;
+}
+
+static uint16_t
+side_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *peer,
+             struct rs_cm_params *ours)
+{
+    struct side *s = arg;
+
+    (void)id;
+    s->requests++;
+    assert_int_equal(port, 18515);
+    assert_int_equal(peer->qpn, 0x11);
+    assert_int_equal(peer->psn, 0x123456);
+    assert_int_equal(peer->pmtu, 1024);
+    assert_int_equal(peer->port, 40000);
+    if (s->refuse != 0)
+        return s->refuse;
+    ours->qpn = 0x22;
+    ours->psn = 0x654321;
+    ours->pmtu = peer->pmtu;
+    ours->responder_resources = 4;
+    ours->initiator_depth = 2;
+    rs_cm_region_write(0x1234, 0x10000, 4096, ours->private_data);
+    ours->private_len = RS_CM_REGION_LEN;
+    return 0;
+}
+
+static void
+side_event(void *arg, const struct rs_cm_event *ev)
+{
+    struct side *s = arg;
+
+    s->last = *ev;
+    s->events[ev->type]++;
+}
+
+static void
+side_open(struct side *s, uint8_t last)
+{
+    struct rs_cm_opts o;
+    char err[RS_ERRBUF_SIZE];
+
+    memset(s, 0, sizeof(*s));
+    s->gid[10] = s->gid[11] = 0xff;
+    s->gid[12] = 127;
+    s->gid[15] = last;
+    rs_cm_opts_init(&o);
+    memcpy(o.gid, s->gid, 16);
+    o.response_timeout = 10;        /* 4 ms */
+    o.max_retries = 3;
+    o.id_seed = last * 1000u;
+    o.ops = (struct rs_cm_ops){wire_send, s, side_request, side_event, s};
+    assert_int_equal(rs_cm_create(&s->cm, &o, err), 0);
+}
+
+static int
+wire_setup(void **state)
+{
+    static struct wire w;
+
+    memset(&w, 0, sizeof(w));
+    side_open(&w.a, 1);
+    side_open(&w.b, 2);
+    *state = &w;
+    return 0;
+}
+
+static int
+wire_teardown(void **state)
+{
+    struct wire *w = *state;
+
+    rs_cm_destroy(w->a.cm);
+    rs_cm_destroy(w->b.cm);
+    return 0;
+}
+
+/* Delivers what is queued, and what that makes them send, until quiet. */
+static void
+wire_run(struct wire *w)
+{
+    for (int i = 0; i < w->n; i++) {
+        struct side *s = w->q[i].to == 0 ? &w->a : &w->b;
+        rs_cm_input(s->cm, w->q[i].src, 1, w->q[i].mad, RS_CM_MAD_LEN, w->now);
+    }
+    w->n = 0;
+}
+
+/* Lets time pass in steps, delivering as it goes. */
+static void
+wire_wait(struct wire *w, uint64_t ns)
+{
+    for (uint64_t end = w->now + ns; w->now < end; w->now += 1000000) {
+        rs_cm_progress(w->a.cm, w->now);
+        rs_cm_progress(w->b.cm, w->now);
+        wire_run(w);
+    }
+}
+
+static uint32_t
+connect_a_to_b(struct wire *w)
+{
+    struct rs_cm_params ours;
+    char err[RS_ERRBUF_SIZE];
+    uint32_t id;
+
+    memset(&ours, 0, sizeof(ours));
+    ours.qpn = 0x11;
+    ours.psn = 0x123456;
+    ours.pmtu = 1024;
+    ours.port = 40000;
+    ours.responder_resources = 16;
+    ours.initiator_depth = 16;
+    assert_int_equal(rs_cm_connect(w->a.cm, w->b.gid, 18515, &ours, w->now, &id, err), 0);
+    return id;
+}
+
+static void
+test_connect_disconnect(void **state)
+{
+    struct wire *w = *state;
+    char err[RS_ERRBUF_SIZE];
+    uint32_t rkey;
+    uint64_t va, len;
+
+    uint32_t id = connect_a_to_b(w);
+    wire_run(w);    /* REQ -> b, REP -> a, RTU -> b */
+    assert_int_equal(w->a.events[RS_CM_EV_CONNECTED], 1);
+    assert_int_equal(w->b.events[RS_CM_EV_CONNECTED], 1);
+    assert_true(w->a.last.active);
+    assert_false(w->b.last.active);
+    assert_int_equal(w->a.last.id, id);
+    assert_int_equal(w->a.last.peer->qpn, 0x22);
+    assert_int_equal(w->a.last.peer->psn, 0x654321);
+    assert_int_equal(w->a.last.peer->responder_resources, 4);
+    assert_true(rs_cm_region_read(w->a.last.peer->private_data, w->a.last.peer->private_len,
+                                  &rkey, &va, &len));
+    assert_int_equal(rkey, 0x1234);
+    assert_int_equal(va, 0x10000);
+    assert_int_equal(len, 4096);
+    assert_memory_equal(w->b.last.peer->gid, w->a.gid, 16);
+    assert_int_equal(w->b.last.peer->qpn, 0x11);
+    assert_int_equal(rs_cm_next_deadline(w->a.cm), UINT64_MAX);
+    assert_int_equal(rs_cm_next_deadline(w->b.cm), UINT64_MAX);
+    /* The passive side ends it: DREQ -> a, DREP -> b. */
+    assert_int_equal(rs_cm_disconnect(w->b.cm, w->b.last.id, w->now, err), 0);
+    wire_run(w);
+    assert_int_equal(w->a.events[RS_CM_EV_DISCONNECTED], 1);
+    assert_int_equal(w->b.events[RS_CM_EV_DISCONNECTED], 1);
+    assert_int_equal(rs_cm_disconnect(w->a.cm, id, w->now, err), RS_ENOENT);
+    assert_int_equal(w->sent, 5);
+}
+
+static void
+test_lost_req_and_rep(void **state)
+{
+    struct wire *w = *state;
+
+    w->drop_next = 1;           /* the REQ */
+    connect_a_to_b(w);
+    wire_run(w);
+    assert_int_equal(w->b.requests, 0);
+    wire_wait(w, 10000000);     /* past 4.096 us * 2^10 */
+    assert_int_equal(rs_cm_counters_get(w->a.cm)->retries, 1);
+    assert_int_equal(w->a.events[RS_CM_EV_CONNECTED], 1);
+    assert_int_equal(w->b.requests, 1);
+}
+
+static void
+test_duplicate_req_gets_rep_again(void **state)
+{
+    struct wire *w = *state;
+
+    connect_a_to_b(w);
+    uint8_t req[RS_CM_MAD_LEN];
+    memcpy(req, w->q[0].mad, sizeof(req));
+    w->drop_next = 1;           /* b's REP */
+    wire_run(w);
+    assert_int_equal(w->b.requests, 1);
+    /* a's REQ again, before a's own timer: b answers with its REP again. */
+    rs_cm_input(w->b.cm, w->a.gid, 1, req, RS_CM_MAD_LEN, w->now);
+    assert_int_equal(rs_cm_counters_get(w->b.cm)->dup_req, 1);
+    assert_int_equal(w->b.requests, 1);
+    wire_run(w);
+    assert_int_equal(w->a.events[RS_CM_EV_CONNECTED], 1);
+    assert_int_equal(w->b.events[RS_CM_EV_CONNECTED], 1);
+}
+
+static void
+test_give_up(void **state)
+{
+    struct wire *w = *state;
+
+    w->drop_next = 100;
+    connect_a_to_b(w);
+    wire_wait(w, 100000000);    /* 4 tries of 4 ms */
+    assert_int_equal(rs_cm_counters_get(w->a.cm)->retries, 3);
+    assert_int_equal(rs_cm_counters_get(w->a.cm)->timeouts, 1);
+    assert_int_equal(w->a.events[RS_CM_EV_TIMEOUT], 1);
+    assert_string_equal(w->a.last.unanswered, "REQ");
+    assert_int_equal(w->sent, 1 + 3 + 1);     /* REQ, 3 retries, REJ (timeout) */
+    assert_int_equal(rs_cm_next_deadline(w->a.cm), UINT64_MAX);
+}
+
+static void
+test_rep_unanswered(void **state)
+{
+    struct wire *w = *state;
+
+    connect_a_to_b(w);
+    w->drop_next = 100;         /* b's REP is lost, and every MAD after */
+    wire_run(w);
+    wire_wait(w, 100000000);
+    assert_int_equal(w->b.events[RS_CM_EV_TIMEOUT], 1);
+    assert_string_equal(w->b.last.unanswered, "REP");
+}
+
+static void
+test_reject(void **state)
+{
+    struct wire *w = *state;
+
+    w->b.refuse = RS_CM_REJ_CONSUMER;
+    connect_a_to_b(w);
+    wire_run(w);
+    assert_int_equal(w->a.events[RS_CM_EV_REJECTED], 1);
+    assert_int_equal(w->a.last.reason, RS_CM_REJ_CONSUMER);
+    assert_int_equal(rs_cm_counters_get(w->b.cm)->rej_sent, 1);
+    assert_string_equal(rs_cm_rej_reason_name(RS_CM_REJ_CONSUMER), "consumer reject");
+    assert_int_equal(rs_cm_next_deadline(w->a.cm), UINT64_MAX);
+}
+
+static void
+test_reject_foreign_service(void **state)
+{
+    struct wire *w = *state;
+    uint8_t mad[RS_CM_MAD_LEN];
+
+    mad_from_hex(captured[0], mad);
+    mad[24 + 8 + 3] = 0x3f;     /* service ID of another port space */
+    rs_cm_input(w->b.cm, w->a.gid, 1, mad, RS_CM_MAD_LEN, 0);
+    assert_int_equal(w->b.requests, 0);
+    assert_int_equal(w->n, 1);
+    struct rs_cm_mad_hdr h;
+    const struct rs_cm_layout *l;
+    assert_int_equal(rs_cm_parse(w->q[0].mad, RS_CM_MAD_LEN, &h, &l), RS_CM_OK);
+    assert_int_equal(h.attr_id, RS_CM_REJ);
+    assert_int_equal(h.tid, 0x000000026dc5c06eull);
+    assert_int_equal(rs_cm_get(l, w->q[0].mad + 24, RS_CMF_REJ_REASON),
+                     RS_CM_REJ_INVALID_SERVICE_ID);
+    assert_int_equal(rs_cm_get(l, w->q[0].mad + 24, RS_CMF_REMOTE_COMM_ID), 0x6ec0c56d);
+}
+
+static void
+test_hostile_dropped(void **state)
+{
+    struct wire *w = *state;
+    uint8_t mad[RS_CM_MAD_LEN];
+
+    mad_from_hex(captured[0], mad);
+    rs_cm_input(w->b.cm, w->a.gid, 1, mad, 100, 0);
+    mad[2] = 3;
+    rs_cm_input(w->b.cm, w->a.gid, 1, mad, RS_CM_MAD_LEN, 0);
+    mad[2] = 2;
+    mad[17] = 0x77;
+    rs_cm_input(w->b.cm, w->a.gid, 1, mad, RS_CM_MAD_LEN, 0);
+    mad_from_hex(captured[2], mad);     /* an RTU for no connection */
+    rs_cm_input(w->b.cm, w->a.gid, 1, mad, RS_CM_MAD_LEN, 0);
+    mad_from_hex(captured[1], mad);     /* a REP for no REQ */
+    rs_cm_input(w->b.cm, w->a.gid, 1, mad, RS_CM_MAD_LEN, 0);
+    const struct rs_cm_counters *c = rs_cm_counters_get(w->b.cm);
+    assert_int_equal(c->drop_short, 1);
+    assert_int_equal(c->drop_version, 1);
+    assert_int_equal(c->drop_attr, 1);
+    assert_int_equal(c->drop_unknown, 2);
+    assert_int_equal(w->n, 0);
+    /* A DREQ for a connection gone: answered, as Linux answers it. */
+    mad_from_hex(captured[3], mad);
+    rs_cm_input(w->b.cm, w->a.gid, 1, mad, RS_CM_MAD_LEN, 0);
+    assert_int_equal(w->n, 1);
+    assert_int_equal(w->q[0].mad[17], RS_CM_DREP);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_layout_captured),
+        cmocka_unit_test(test_hostile_parse),
+        cmocka_unit_test_setup_teardown(test_connect_disconnect, wire_setup, wire_teardown),
+        cmocka_unit_test_setup_teardown(test_lost_req_and_rep, wire_setup, wire_teardown),
+        cmocka_unit_test_setup_teardown(test_duplicate_req_gets_rep_again, wire_setup,
+                                        wire_teardown),
+        cmocka_unit_test_setup_teardown(test_give_up, wire_setup, wire_teardown),
+        cmocka_unit_test_setup_teardown(test_rep_unanswered, wire_setup, wire_teardown),
+        cmocka_unit_test_setup_teardown(test_reject, wire_setup, wire_teardown),
+        cmocka_unit_test_setup_teardown(test_reject_foreign_service, wire_setup,
+                                        wire_teardown),
+        cmocka_unit_test_setup_teardown(test_hostile_dropped, wire_setup, wire_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
