@@ -44,7 +44,9 @@ static const char usage[] =
     "perftest's (ib_write_bw ... against it); `perf pingpong` answers ibv_rc_pingpong.\n"
     "SETUP is how the client sets the connection up: roceshark:// (ours, the default:\n"
     "the client decides the parameters), perftest:// (perftest's exchange: give both\n"
-    "sides the same -s and -n), pingpong:// (ibv_rc_pingpong's; pingpong's default).\n"
+    "sides the same -s and -n), pingpong:// (ibv_rc_pingpong's; pingpong's default),\n"
+    "cm:// (RDMA CM on QP 1, to `roceshark responder --cm`; PORT is rdma_cm's port,\n"
+    "default 18515; bandwidth tests only, parameters from each side's command line).\n"
     "\n"
     "TEST: write_bw, read_bw, send_bw, atomic_bw (bandwidth), send_lat, write_lat,\n"
     "      read_lat (latency), pingpong (ibv_rc_pingpong's)\n"
@@ -59,7 +61,7 @@ static const char usage[] =
     "  -q N             QPs (only 1 for now)\n"
     "  -x N             GID index: accepted for perftest's command lines; our GID is\n"
     "                   --bind's address, ::ffff:a.b.c.d\n"
-    "  -R               RDMA CM: not supported yet\n"
+    "  -R               RDMA CM, as perftest's -R: --connect IP means cm://IP\n"
     "  --report_gbits   bandwidth in Gb/sec instead of MB/sec\n"
     "  --qpn N          our QP number (default 0x11)\n"
     "  --json           also print the results as one JSON line\n"
@@ -92,7 +94,7 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
     };
     struct rs_perf *p = &pc->p;
     unsigned long long v;
-    bool events = false;
+    bool events = false, rdma_cm = false;
     int opt;
 
     if (argc < 2 || argv[1][0] == '-') {
@@ -184,7 +186,8 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
                                 optarg);
             break;
         case 'R':
-            return cli_fail(CLI_EXIT_USAGE, "perf: -R: RDMA CM is not supported yet");
+            rdma_cm = true;
+            break;
         case OPT_REPORT_GBITS:
             p->report_gbits = true;
             break;
@@ -209,8 +212,14 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
     }
     if (optind < argc)
         return cli_fail(CLI_EXIT_USAGE, "perf: unexpected argument '%s'", argv[optind]);
-    if (p->setup == RS_OOB_SETUP_CM)
-        return cli_fail(CLI_EXIT_USAGE, "perf: --connect cm://: RDMA CM is not supported yet");
+    if (rdma_cm && p->client)
+        p->setup = RS_OOB_SETUP_CM;
+    if (rdma_cm && !p->client)
+        return cli_fail(CLI_EXIT_USAGE, "perf: -R: RDMA CM's server is `roceshark responder "
+                        "--cm`; perf connects through it as a client only");
+    if (p->setup == RS_OOB_SETUP_CM && (p->test->latency || p->test->pingpong))
+        return cli_fail(CLI_EXIT_USAGE, "perf: --connect cm://: %s needs a peer that answers "
+                        "its pings; over CM only the bandwidth tests run", p->test->name);
     if (p->test->pingpong != (p->setup == RS_OOB_SETUP_PINGPONG))
         return cli_fail(CLI_EXIT_USAGE, "perf: %s speaks %s, not %s://", p->test->name,
                         p->test->pingpong ? "ibv_rc_pingpong's exchange" : "perftest's or ours",

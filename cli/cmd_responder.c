@@ -33,6 +33,8 @@ enum {
     OPT_QP_ACCESS,
     OPT_LISTEN,
     OPT_NO_LISTEN,
+    OPT_CM,
+    OPT_CM_PORT,
     OPT_CONTROL,
 };
 
@@ -52,6 +54,9 @@ static const char usage[] =
     "  --qpn N          our (first) QP number (default 0x11)   --qps N  static QPs (default 1)\n"
     "  --psn N          our first PSN (default 0)\n"
     "  --listen PORT    side channel (default 18515)    --no-listen  none\n"
+    "  --cm             RDMA CM on QP 1: rdma_cm's REQs (rping -c, our perf --connect cm://)\n"
+    "                   get a QP and a REP; a DREQ ends it. Events as JSON lines on stdout\n"
+    "  --cm-port PORT   accept only REQs for this rdma_cm port (implies --cm)\n"
     "                   up to 64 requesters at once (more are refused with a reason); a\n"
     "                   line not whole within 5 s closes its connection\n"
     "memory:\n"
@@ -163,6 +168,8 @@ parse_args(struct responder_cli *r, int argc, char **argv)
         {"qp-access", required_argument, NULL, OPT_QP_ACCESS},
         {"listen", required_argument, NULL, OPT_LISTEN},
         {"no-listen", no_argument, NULL, OPT_NO_LISTEN},
+        {"cm", no_argument, NULL, OPT_CM},
+        {"cm-port", required_argument, NULL, OPT_CM_PORT},
         {"control", no_argument, NULL, OPT_CONTROL},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -247,6 +254,14 @@ parse_args(struct responder_cli *r, int argc, char **argv)
             break;
         case OPT_NO_LISTEN:
             r->o.listen_port = 0;
+            break;
+        case OPT_CM:
+            r->o.cm = true;
+            break;
+        case OPT_CM_PORT:
+            rc = parse_u32("cm-port", optarg, 65535, &u);
+            r->o.cm = true;
+            r->o.cm_port = (uint16_t)u;
             break;
         case OPT_CONTROL:
             r->control = true;
@@ -374,6 +389,7 @@ cmd_responder(int argc, char **argv)
     c->o.busy_poll = c->cli.udp.busy_poll;
     memcpy(c->o.local_ip, c->cli.udp.ip, 4);
     c->o.stopped = rc_cli_stopped;
+    c->o.cm_out = stdout;
     if ((rc = rs_responder_open(&c->o, udp, ctx, &r, err)) != 0) {
         rc = cli_fail(responder_exit(rc), "responder: %s", err);
         goto out;

@@ -23,6 +23,7 @@
 #define ROCESHARK_CM_ENGINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <roceshark/cm_mad.h>
@@ -126,6 +127,9 @@ uint64_t rs_cm_next_deadline(const struct rs_cm *cm);
 const struct rs_cm_counters *rs_cm_counters_get(const struct rs_cm *cm);
 /* "connected", "disconnected", "rejected", "timeout" */
 const char *rs_cm_event_name(enum rs_cm_event_type t);
+
+/* As inet_ntop() prints a GID ("::ffff:10.1.16.62"); size >= 46. */
+void rs_cm_gid_format(const uint8_t gid[16], char *out, size_t size);
 
 /* Path MTU in bytes to and from IBTA's code (1: 256 ... 5: 4096; 0 for others). */
 uint8_t rs_cm_mtu_code(uint32_t pmtu);

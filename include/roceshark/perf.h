@@ -7,8 +7,9 @@
  * One side serves, the other connects to it over TCP to exchange QP numbers,
  * PSNs, R_Keys and, in our own setup, the test parameters, which the client
  * decides. The connection setup is ours (JSON lines), perftest's or
- * ibv_rc_pingpong's (include/roceshark/oob.h): a client uses what its
- * target names, a server answers in whatever its client speaks. The caller
+ * ibv_rc_pingpong's (include/roceshark/oob.h), or RDMA CM on QP 1 (a
+ * client only; `roceshark responder --cm` is the server): a client uses what
+ * its target names, a server answers in whatever its client speaks. The caller
  * opens the UDP port and the context, fills struct rs_perf's settings, then
  * calls rs_perf_setup(), rs_perf_exchange(), rs_perf_print_header() and
  * rs_perf_run(), and rs_perf_release() at the end whatever happened.
@@ -24,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <roceshark/cm.h>
 #include <roceshark/oob.h>
 #include <roceshark/rc.h>
 
@@ -88,6 +90,14 @@ struct rs_perf {
     int fd;                 /* the exchange's connection; -1 before */
     unsigned peer_version;  /* perftest's, in hundredths */
     struct rs_oob_dest mine, theirs;    /* perftest's key messages */
+    /* RDMA CM (cm://): the engine, our connection, and what it last told. */
+    struct rs_cm *cm;
+    uint32_t cm_id;
+    bool cm_done;
+    enum rs_cm_event_type cm_event;
+    uint16_t cm_reason;
+    const char *cm_unanswered;
+    struct rs_cm_params cm_peer;
 };
 
 /* Registers the buffers the test moves. */

@@ -5,7 +5,7 @@
  *
  * It owns memory regions, QPs with their receive buffers, and the TCP side
  * channel on which requesters announce themselves (one QP each, perftest's
- * way). The caller opens the UDP port and the context and hands them over;
+ * way), or RDMA CM on QP 1 (rdma_cm's way, replay/cm). The caller opens the UDP port and the context and hands them over;
  * rs_responder_run() then serves until told to stop. `roceshark responder`
  * is one caller; fault scripts and replay embed it the same way.
  */
@@ -47,6 +47,11 @@ struct rs_responder_opts {
     bool repost;                /* post a receive again once it completes */
     bool busy_poll;             /* spin instead of sleeping */
     uint16_t listen_port;       /* side channel; 0: none */
+    /* RDMA CM on QP 1: REQs for rdma_cm's port cm_port (0: any) get a QP and a
+     * REP naming the first region; a DREQ destroys the QP. */
+    bool cm;
+    uint16_t cm_port;
+    FILE *cm_out;               /* CM events as JSON lines; NULL: none */
     FILE *wc_out;               /* every completion as JSON; NULL: none */
     FILE *log;                  /* complaints about peers; NULL: stderr */
     bool (*stopped)(void);      /* asked every turn; NULL: never */

@@ -13,6 +13,7 @@
  * Linux's CM does. A REQ, REP and RTU carry the REQ's transaction ID, a
  * DREQ one of its own that the DREP echoes.
  */
+#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +72,13 @@ rs_cm_event_name(enum rs_cm_event_type t)
     static const char *const names[] = {"connected", "disconnected", "rejected", "timeout"};
 
     return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "unknown";
+}
+
+void
+rs_cm_gid_format(const uint8_t gid[16], char *out, size_t size)
+{
+    if (inet_ntop(AF_INET6, gid, out, (socklen_t)size) == NULL && size > 0)
+        out[0] = '\0';
 }
 
 uint8_t

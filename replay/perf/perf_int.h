@@ -24,6 +24,10 @@ int rs_perf_create_qp(struct rs_perf *p, char *err);
 int rs_perf_perftest_exchange(struct rs_perf *p, char *err);
 int rs_perf_perftest_end(struct rs_perf *p, const struct rs_oob_bw_report *mine,
                          struct rs_oob_bw_report *theirs, char *err);
+/* RDMA CM (perf_cm.c): REQ, REP, RTU and the QP; DREQ and DREP; the engine freed. */
+int rs_perf_cm_connect(struct rs_perf *p, char *err);
+int rs_perf_cm_disconnect(struct rs_perf *p, char *err);
+void rs_perf_cm_release(struct rs_perf *p);
 /* ibv_rc_pingpong's exchange (perf_pingpong.c). */
 int rs_perf_pingpong_exchange(struct rs_perf *p, char *err);
 void rs_perf_pingpong_header(const struct rs_perf *p);

@@ -128,6 +128,8 @@ exchange_client(struct rs_perf *p, char *err)
     char line[1024];
     struct rs_rc_conn_info info;
 
+    if (p->setup == RS_OOB_SETUP_CM)
+        return rs_perf_cm_connect(p, err);
     if (rs_rc_side_connect(p->server_ip, p->port, 5000, &p->fd, err) < 0)
         return RS_EIO;
     if (p->setup == RS_OOB_SETUP_PERFTEST)
@@ -239,5 +241,6 @@ rs_perf_release(struct rs_perf *p)
     if (p->fd >= 0)
         close(p->fd);
     p->fd = -1;
+    rs_perf_cm_release(p);
     free_buffers(p);
 }

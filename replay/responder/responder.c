@@ -93,6 +93,18 @@ resp_add_qp(struct rs_responder *r, uint32_t qpn, const uint8_t peer[4], uint32_
     return 0;
 }
 
+void
+resp_remove_qp(struct rs_responder *r, unsigned i)
+{
+    struct resp_qp *q = &r->qp[i];
+
+    rs_rc_qp_destroy(q->qp);
+    if (q->rmr.lkey != 0)
+        rs_rc_mr_dereg(r->ctx, q->rmr.lkey);
+    rs_rc_mem_free(q->rbuf, (uint64_t)r->o.attr.rq_depth * r->o.recv_size);
+    r->qp[i] = r->qp[--r->n_qp];
+}
+
 uint32_t
 resp_next_qpn(const struct rs_responder *r)
 {
@@ -162,6 +174,8 @@ rs_responder_open(const struct rs_responder_opts *o, struct rs_rc_udp *udp,
         rc = RS_EIO;
         goto fail;
     }
+    if (r->o.cm && (rc = resp_cm_open(r, err)) != 0)
+        goto fail;
     /* poll() says when to accept; a peer that gives up in between must not
      * leave accept() waiting. */
     if (r->listen_fd >= 0)
@@ -178,6 +192,10 @@ rs_responder_close(struct rs_responder *r)
 {
     if (r == NULL)
         return;
+    if (r->cm != NULL) {
+        rs_rc_gsi_register(r->ctx, NULL, NULL);
+        rs_cm_destroy(r->cm);
+    }
     for (unsigned i = 0; i < RS_RESPONDER_MAX_CONNS; i++)
         rs_rc_side_conn_close(&r->conn[i]);
     if (r->listen_fd >= 0)

@@ -6,6 +6,7 @@
 #ifndef ROCESHARK_RESPONDER_INT_H
 #define ROCESHARK_RESPONDER_INT_H
 
+#include <roceshark/cm.h>
 #include <roceshark/responder.h>
 
 struct resp_qp {
@@ -13,6 +14,7 @@ struct resp_qp {
     uint8_t *rbuf;              /* receive buffers: rq slots of recv_size bytes */
     struct rs_rc_mr rmr;
     uint64_t posted;
+    uint32_t cm_id;             /* the CM connection that made it; 0: none */
 };
 
 struct resp_mr {
@@ -40,11 +42,16 @@ struct rs_responder {
     struct rs_rc_side_conn conn[RS_RESPONDER_MAX_CONNS];
     struct resp_qp qp[RS_RESPONDER_MAX_QPS];
     unsigned n_qp;
+    struct rs_cm *cm;                   /* RDMA CM on QP 1; NULL without --cm */
 };
 
 /* Creates a QP to a peer, with its receive buffers and recv_n receives. */
 int resp_add_qp(struct rs_responder *r, uint32_t qpn, const uint8_t peer[4], uint32_t peer_qpn,
                 uint32_t peer_psn, uint32_t pmtu, char *err);
+/* Destroys the QP at qp[i] and its buffers; the last QP takes its slot. */
+void resp_remove_qp(struct rs_responder *r, unsigned i);
+/* The CM on QP 1 (responder_cm.c): opened with the responder when o.cm. */
+int resp_cm_open(struct rs_responder *r, char *err);
 /* The first QP number from qpn0 on that is free. */
 uint32_t resp_next_qpn(const struct rs_responder *r);
 /* Posts up to n receives on q; returns how many, err filled when fewer. */

@@ -173,6 +173,11 @@ rs_responder_run(struct rs_responder *r, int extra_fd,
             continue;   /* EINTR: the stop flag is checked above */
         if (rs_rc_udp_poll(r->udp, r->ctx, 0, err) < 0)
             return RS_EIO;
+        if (r->cm != NULL) {
+            /* The CM's timers are seconds long: the wait's 100 ms cap serves them. */
+            rs_cm_progress(r->cm, rs_rc_now_ns());
+            rs_rc_udp_flush(r->udp);
+        }
         reap(r);
         if ((pfd[2].revents & (POLLIN | POLLHUP)) && !on_extra(r, arg))
             return 0;

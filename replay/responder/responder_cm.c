@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * responder_cm.c - the responder as RDMA CM's passive side: a REQ gets a QP
+ * and a REP, a DREQ (or a connection that never completes) destroys it.
+ *
+ * The REP names our first region in its private data (RS_CM_REGION_LEN
+ * bytes, include/roceshark/cm.h), which is where our own perf client finds
+ * what to READ and WRITE; rdma_cm's applications ignore it. The responder
+ * takes as many READs and atomics as the REQ's initiator depth asks, up to
+ * its own max_dest_rd_atomic, and sends none. The QP's path MTU is the
+ * REQ's.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include <roceshark/wire.h>
+
+#include "responder_int.h"
+
+static void
+gid_ipv4(const uint8_t gid[16], uint8_t ip[4])
+{
+    memcpy(ip, gid + 12, 4);
+}
+
+static uint16_t
+cm_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *peer,
+           struct rs_cm_params *ours)
+{
+    struct rs_responder *r = arg;
+    const struct rs_rc_qp_attr *a = &r->o.attr;
+    char err[RS_ERRBUF_SIZE];
+    uint8_t ip[4];
+
+    if (r->o.cm_port != 0 && port != r->o.cm_port)
+        return RS_CM_REJ_INVALID_SERVICE_ID;
+    /* The active side chose the path, and its MTU (the REP has no MTU of
+     * its own): the QP takes the REQ's, whatever --pmtu said. */
+    uint32_t pmtu = peer->pmtu;
+    uint32_t qpn = resp_next_qpn(r);
+    gid_ipv4(peer->gid, ip);
+    if (resp_add_qp(r, qpn, ip, peer->qpn, peer->psn, pmtu, err) != 0) {
+        if (r->n_qp > 0 && rs_rc_qp_num(r->qp[r->n_qp - 1].qp) == qpn)
+            resp_remove_qp(r, r->n_qp - 1);     /* created, but its buffers were not */
+        fprintf(r->o.log != NULL ? r->o.log : stderr,
+                "roceshark: responder: CM: REQ %#x refused: %s\n", id, err);
+        return RS_CM_REJ_NO_RESOURCES;
+    }
+    r->qp[r->n_qp - 1].cm_id = id;
+    ours->qpn = qpn;
+    ours->psn = r->o.psn;
+    ours->pmtu = pmtu;
+    ours->pkey = a->pkey;
+    ours->responder_resources =
+        peer->initiator_depth < a->max_dest_rd_atomic ? peer->initiator_depth
+                                                      : a->max_dest_rd_atomic;
+    ours->initiator_depth = 0;
+    ours->rnr_retry_count = a->rnr_retry;
+    rs_cm_region_write(r->mr[0].mr.rkey, r->mr[0].mr.va, r->mr[0].mr.length,
+                       ours->private_data);
+    ours->private_len = RS_CM_REGION_LEN;
+    return 0;
+}
+
+static void
+cm_event(void *arg, const struct rs_cm_event *ev)
+{
+    struct rs_responder *r = arg;
+    char peer[48];
+    unsigned i = 0;
+
+    while (i < r->n_qp && r->qp[i].cm_id != ev->id)
+        i++;
+    if (r->o.cm_out != NULL) {
+        rs_cm_gid_format(ev->peer->gid, peer, sizeof(peer));
+        fprintf(r->o.cm_out,
+                "{\"cm\": \"%s\", \"id\": %" PRIu32 ", \"qpn\": %" PRIu32 ", \"peer\": \"%s\", "
+                "\"peer_port\": %u, \"peer_qpn\": %" PRIu32 ", \"peer_psn\": %" PRIu32
+                ", \"reason\": %u}\n",
+                rs_cm_event_name(ev->type), ev->id, ev->ours->qpn, peer, ev->peer->port,
+                ev->peer->qpn, ev->peer->psn, ev->reason);
+        fflush(r->o.cm_out);
+    }
+    if (ev->type != RS_CM_EV_CONNECTED && i < r->n_qp)
+        resp_remove_qp(r, i);
+}
+
+int
+resp_cm_open(struct rs_responder *r, char *err)
+{
+    struct rs_cm_opts o;
+
+    rs_cm_opts_init(&o);
+    memset(o.gid, 0, 10);
+    o.gid[10] = o.gid[11] = 0xff;
+    memcpy(o.gid + 12, r->o.local_ip, 4);
+    o.ca_guid = 0x0200000000000000ull | rs_load_be32(r->o.local_ip);
+    o.id_seed = (uint32_t)rs_rc_now_ns();
+    o.ops.request = cm_request;
+    o.ops.event = cm_event;
+    o.ops.arg = r;
+    if (rs_cm_create(&r->cm, &o, err) < 0)
+        return RS_ENOMEM;
+    rs_cm_rc_attach(r->cm, r->ctx);
+    return 0;
+}
