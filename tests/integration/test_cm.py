@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""RDMA CM over RoCEv2 (QP 1), against the real captures and tshark 4.0:
+- every CM REQ of the rdma_cm and rping captures (rxe peers), its GIDs and rdma_cm
+  addresses rewritten to loopback addresses, sent to `roceshark responder --cm` as a UD
+  SEND to QP 1: the answer must be a REP that tshark decodes as ConnectReply for that
+  REQ (its remote communication ID is the REQ's local one), with the QPN, starting PSN
+  and responder resources the responder announces and our region in its private data,
+  and a valid ICRC; the RTU connects it (the responder reports the rdma_cm source port
+  and address it read from the REQ's private data) and a DREQ gets a DREP;
+- hostile MADs to QP 1 (short, another class, another version, unknown attributes)
+  get no answer and do not stop the responder;
+- our REQ (`perf --connect cm://`) has the same CM fields in tshark as the real REQ,
+  and a REJ ends our client with one line naming the reason;
+- a full connect, traffic (write_bw and send_bw) and disconnect between `responder --cm`
+  and `perf --connect cm://` (and -R).
+Nothing leaves loopback."""
+import os
+import random
+import socket
+import struct
+import subprocess
+import tempfile
+
+from scapy.contrib.roce import BTH
+from scapy.layers.inet import IP, UDP
+from scapy.packet import Raw
+
+import rcpeer as r
+import rstest as t
+
+CAPTURES = ["rdma_cm", "rping"]
+UD_SEND_ONLY = 0x64
+GSI_QKEY = 0x80010000
+REQ, REJ, REP, RTU, DREQ, DREP = 0x10, 0x12, 0x13, 0x14, 0x15, 0x16
+HDR = 24                # MAD header; the CM message follows
+RESPONDER_PSN = 0x2468AC
+
+
+def capture(name):
+    return os.path.join(t.REAL_CAPTURES, "linlinw5_rdma_ib_tutorial__pcap_%s.pcap" % name)
+
+
+def gid(ip):
+    return bytes(10) + b"\xff\xff" + socket.inet_aton(ip)
+
+
+def mad_header(attr, tid):
+    return struct.pack("!BBBBHHQHHI", 1, 7, 2, 3, 0, 0, tid, attr, 0, 0)
+
+
+def mad(attr, tid, body):
+    m = mad_header(attr, tid) + body
+    return m + bytes(256 - len(m))
+
+
+def ud_packet(src, dst, payload, psn=None):
+    """A UD SEND Only from QP 1 to QP 1, as Linux's GSI sends MADs (scapy's ICRC)."""
+    deth = struct.pack("!II", GSI_QKEY, 1)
+    pkt = (IP(src=src, dst=dst, id=random.randrange(1, 65536), flags="DF", ttl=64)
+           / UDP(sport=random.randrange(49152, 65535), dport=r.PORT, chksum=0)
+           / BTH(opcode=UD_SEND_ONLY, psn=random.randrange(1 << 24) if psn is None else psn,
+                 dqpn=1, ackreq=1, pkey=0xFFFF)
+           / Raw(deth + payload))
+    return bytes(pkt)
+
+
+def mad_of(raw):
+    """The MAD of a UD SEND Only (IPv4 packet bytes), or None for anything else."""
+    ihl = (raw[0] & 15) * 4
+    bth = raw[ihl + 8:ihl + 20]
+    if bth[0] != UD_SEND_ONLY or int.from_bytes(bth[5:8], "big") != 1:
+        return None
+    return raw[ihl + 28:-4]
+
+
+def real_reqs(name):
+    """(frame number, MAD bytes) of each REQ of a capture, as tshark gives them."""
+    out = t.run(["tshark", "-r", capture(name), "-Y", "infiniband.cm.req", "-T", "fields",
+                 "-e", "frame.number", "-e", "infiniband.mad"]).stdout
+    return [(int(n), bytes.fromhex(h.replace(":", "")))
+            for n, h in (line.split("\t") for line in out.splitlines())]
+
+
+def rewrite_req(m, ours, theirs):
+    """The REQ's GIDs and rdma_cm addresses made ours -> theirs."""
+    m = bytearray(m)
+    c = HDR
+    m[c + 56:c + 72] = gid(ours)
+    m[c + 72:c + 88] = gid(theirs)
+    if m[c + 141] >> 4 == 4:            # rdma_cm header, IPv4: addresses in the last 4 bytes
+        m[c + 156:c + 160] = socket.inet_aton(ours)
+        m[c + 172:c + 176] = socket.inet_aton(theirs)
+    return bytes(m)
+
+
+def tshark_cm(path, fields):
+    out = t.run(["tshark", "-r", path, "-Y", "infiniband.mad", "-T", "fields",
+                 "-e", "_ws.col.Info"] + sum((["-e", f] for f in fields), [])).stdout
+    return [line.split("\t") for line in out.splitlines()]
+
+
+def answer(ep, timeout=2.0):
+    """The next MAD the endpoint receives, with its packet, or (None, None)."""
+    for d in ep.recv(timeout, 1):
+        return d, mad_of(d["raw"])
+    return None, None
+
+
+def passive_side(tmp, name, resp, ep, rip, eip):
+    for frame, real in real_reqs(name):
+        what = "%s frame %d" % (name, frame)
+        req = rewrite_req(real, eip, rip)
+        tid = struct.unpack("!Q", req[8:16])[0]
+        req_id = struct.unpack("!I", req[HDR:HDR + 4])[0]
+        req_qpn = int.from_bytes(req[HDR + 32:HDR + 35], "big")
+        init_depth = req[HDR + 39]
+        sport = struct.unpack("!H", req[HDR + 142:HDR + 144])[0]
+        ep.frames = []
+        ep.send(ud_packet(eip, rip, req))
+        d, rep = answer(ep)
+        if not t.check(rep is not None and rep[17] == REP, "%s: a REP answers the REQ" % what):
+            continue
+        t.check(d["icrc_ok"], "%s: the REP's ICRC is scapy's" % what)
+        t.check(struct.unpack("!Q", rep[8:16])[0] == tid, "%s: the REP keeps the REQ's "
+                "transaction ID" % what)
+        path = os.path.join(tmp, "%s_%d.pcap" % (name, frame))
+        ep.write_pcap(path)
+        rows = tshark_cm(path, ["infiniband.cm.rep", "infiniband.cm.rep.remotecommid",
+                                "infiniband.cm.rep.localqpn", "infiniband.cm.rep.startpsn",
+                                "infiniband.cm.rep.respres", "infiniband.cm.rep.private"])
+        t.check(len(rows) == 2 and rows[1][0] == "CM: ConnectReply",
+                "%s: tshark: %s" % (what, rows))
+        info, local_id, remote_id, qpn, psn, respres, private = rows[1]
+        t.check(int(remote_id, 16) == req_id, "%s: REP remote comm ID %s, REQ's local %#x"
+                % (what, remote_id, req_id))
+        t.check(int(psn, 16) == RESPONDER_PSN, "%s: REP starting PSN %s" % (what, psn))
+        t.check(int(respres, 16) == min(init_depth, 16), "%s: REP responder resources %s for "
+                "the REQ's initiator depth %d" % (what, respres, init_depth))
+        region = bytes.fromhex(private.replace(":", ""))[:24]
+        t.check(region[:4] == b"RSMR" and
+                struct.unpack("!I", region[4:8])[0] == resp.info["rkey"] and
+                struct.unpack("!Q", region[8:16])[0] == resp.info["va"],
+                "%s: REP private data names the responder's region: %s" % (what, region.hex()))
+        # RTU: the responder reports the connection and what it read from the REQ.
+        rep_id = int(local_id, 16)
+        ep.send(ud_packet(eip, rip, mad(RTU, tid, struct.pack("!II", req_id, rep_id))))
+        ev = resp._next(lambda e: e.get("cm") == "connected", 5)
+        t.check(ev is not None and ev["qpn"] == int(qpn, 16) and ev["peer_qpn"] == req_qpn
+                and ev["peer_port"] == sport and ev["peer"] == "::ffff:" + eip,
+                "%s: connected as the REP and REQ say: %s (REP QPN %s, REQ QPN %#x, "
+                "rdma_cm port %d)" % (what, ev, qpn, req_qpn, sport))
+        # DREQ -> DREP.
+        ep.frames = []
+        dreq_tid = tid + 1
+        ep.send(ud_packet(eip, rip, mad(DREQ, dreq_tid, struct.pack("!II", req_id, rep_id) +
+                                        int(qpn, 16).to_bytes(3, "big"))))
+        d, drep = answer(ep)
+        t.check(drep is not None and drep[17] == DREP and
+                struct.unpack("!Q", drep[8:16])[0] == dreq_tid, "%s: a DREP answers the DREQ"
+                % what)
+        ep.write_pcap(path)
+        rows = tshark_cm(path, ["infiniband.cm.drsp.localcommid",
+                                "infiniband.cm.drsp.remotecommid"])
+        t.check(len(rows) == 2 and rows[1] == ["CM: DisconnectReply", local_id, "0x%08x" % req_id],
+                "%s: tshark: %s" % (what, rows))
+        ev = resp._next(lambda e: e.get("cm") == "disconnected", 5)
+        t.check(ev is not None, "%s: the responder reports the disconnect" % what)
+
+
+def hostile(resp, ep, rip, eip):
+    _, real = real_reqs("rping")[0]
+    req = rewrite_req(real, eip, rip)
+    bad = [req[:100],                                   # short
+           req[:1] + b"\x04" + req[2:],                 # performance management class
+           req[:2] + b"\x01" + req[2 + 1:],             # class version 1
+           req[:3] + b"\x81" + req[4:],                 # a GetResp
+           req[:16] + b"\x00\x19" + req[18:],           # LAP: not ours
+           mad(RTU, 7, struct.pack("!II", 1, 2)),       # an RTU for nothing
+           bytes(256)]
+    for m in bad:
+        ep.send(ud_packet(eip, rip, m))
+    # A REQ with a foreign service ID is refused by name.
+    foreign = bytearray(req)
+    foreign[HDR + 11] = 0x3F
+    ep.send(ud_packet(eip, rip, bytes(foreign)))
+    got = [mad_of(d["raw"]) for d in ep.recv(1.0)]
+    t.check(len(got) == 1 and got[0][17] == REJ and
+            struct.unpack("!H", got[0][HDR + 10:HDR + 12])[0] == 8,
+            "hostile MADs: no answer, and a REJ (invalid service ID) for the foreign REQ: %s"
+            % [g[16:18].hex() for g in got])
+    t.check(resp.proc.poll() is None, "the responder survives hostile MADs")
+
+
+def our_req(tmp, rip, eip):
+    """Our REQ, caught by a bare endpoint, against the real one; a REJ ends our client."""
+    ep = r.Endpoint(eip)
+    try:
+        proc = subprocess.Popen([t.ROCESHARK, "perf", "send_bw", "--bind", rip,
+                                 "--connect", "cm://%s:7174" % eip, "-n", "10"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        d, req = answer(ep, 5.0)
+        if not t.check(req is not None and req[17] == REQ, "our client sends a REQ"):
+            proc.kill()
+            proc.wait()
+            return
+        t.check(d["icrc_ok"], "our REQ's ICRC is scapy's")
+        path = os.path.join(tmp, "ours.pcap")
+        ep.write_pcap(path)
+        tid = struct.unpack("!Q", req[8:16])[0]
+        req_id = struct.unpack("!I", req[HDR:HDR + 4])[0]
+        ep.send(ud_packet(eip, rip, mad(REJ, tid, struct.pack("!IIBBH", 0, req_id, 0, 0, 28))))
+        _, err = proc.communicate(timeout=10)
+        t.check(proc.returncode != 0 and err.count("\n") == 1 and
+                "rejected" in err and "consumer reject" in err,
+                "a REJ ends our client with one line: %r" % err)
+    finally:
+        ep.close()
+
+    def names(path, frame_filter):
+        out = t.run(["tshark", "-r", path, "-Y", frame_filter, "-T", "pdml"]).stdout
+        return {line.split('"')[1] for line in out.splitlines()
+                if 'name="infiniband.cm.' in line}
+
+    theirs = names(capture("rping"), "frame.number == 1")
+    mine = names(path, "infiniband.cm.req")
+    t.check(mine == theirs and len(mine) > 40, "our REQ has the real REQ's CM fields in "
+            "tshark: missing %s, extra %s" % (sorted(theirs - mine), sorted(mine - theirs)))
+    rows = tshark_cm(path, ["infiniband.cm.req.serviceid.dport", "infiniband.cm.req.ip_cm.sip4",
+                            "infiniband.cm.req.ip_cm.dip4", "infiniband.cm.req.localqpn"])
+    t.check(rows == [["CM: ConnectRequest", "0x1c06", rip, eip, "0x000011"]],
+            "our REQ in tshark: %s" % rows)
+
+
+def full(rip, cip):
+    resp = r.Responder(["--bind", rip, "--cm", "--no-listen", "--recv", "512", "--repost"])
+    try:
+        runs = [["write_bw", "--connect", "cm://" + rip, "-s", "65536", "-n", "64"],
+                ["send_bw", "-R", "--connect", rip, "-s", "4096", "-n", "256"]]
+        for args in runs:
+            p = subprocess.run([t.ROCESHARK, "perf"] + args + ["--bind", cip, "--json"],
+                               capture_output=True, text=True, timeout=60)
+            t.check(p.returncode == 0 and '"iterations": %s' % args[-1] in p.stdout,
+                    "perf %s over CM: rc %d %s %s" % (args[0], p.returncode, p.stdout[-300:],
+                                                      p.stderr))
+            up = resp._next(lambda e: e.get("cm") == "connected", 5)
+            down = resp._next(lambda e: e.get("cm") == "disconnected", 5)
+            t.check(up is not None and down is not None and up["id"] == down["id"] and
+                    up["peer"] == "::ffff:" + cip,
+                    "perf %s: the responder saw REQ/RTU and DREQ: %s %s" % (args[0], up, down))
+        t.check(resp.state() == {}, "every CM QP is gone after its DREQ")
+    finally:
+        resp.stop()
+
+
+def main():
+    rip, eip, cip = r.addresses(3)
+    with tempfile.TemporaryDirectory() as tmp:
+        resp = r.Responder(["--bind", rip, "--cm", "--no-listen", "--psn", str(RESPONDER_PSN)])
+        ep = r.Endpoint(eip)
+        ep.accept = {rip}
+        try:
+            hostile(resp, ep, rip, eip)
+            for name in CAPTURES:
+                passive_side(tmp, name, resp, ep, rip, eip)
+        finally:
+            ep.close()
+            resp.stop()
+        our_req(tmp, cip, eip)
+        full(rip, cip)
+    t.finish("cm")
+
+
+if __name__ == "__main__":
+    main()
