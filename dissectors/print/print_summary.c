@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include <roceshark/analysis.h>
+#include <roceshark/cm_mad.h>
 #include <roceshark/dissect.h>
 #include <roceshark/iwarp.h>
 #include <roceshark/print.h>
@@ -135,6 +136,19 @@ info_ext_headers(struct info *in, const struct rs_packet *pkt)
         info_add(in, " Inv_R_Key=0x%08x", rs_load_be32(rs_packet_at(pkt, RS_LAYER_IETH)));
 }
 
+/* A MAD to QP 1 named as tshark names it ("CM: ConnectRequest"). */
+static void
+info_cm(struct info *in, const struct rs_packet *pkt, uint32_t dest_qp)
+{
+    struct rs_cm_mad_hdr h;
+    const struct rs_cm_layout *l;
+
+    if (dest_qp == RS_CM_QP1 && rs_packet_has(pkt, RS_LAYER_PAYLOAD) &&
+        rs_cm_parse(rs_packet_at(pkt, RS_LAYER_PAYLOAD), pkt->span[RS_LAYER_PAYLOAD].len, &h,
+                    &l) == RS_CM_OK)
+        info_add(in, " CM: %s", l->name);
+}
+
 static void
 info_ib(struct info *in, const struct rs_packet *pkt)
 {
@@ -157,6 +171,7 @@ info_ib(struct info *in, const struct rs_packet *pkt)
     info_ext_headers(in, pkt);
     if ((op->hdrs & RS_HDR_PAYLOAD) && rs_packet_has(pkt, RS_LAYER_PAYLOAD))
         info_add(in, " Payload=%u", pkt->payload_len);
+    info_cm(in, pkt, rs_load_be24(bth + 5));
     if (pkt->icrc_status == RS_CKSUM_BAD)
         info_add(in, " [Bad ICRC]");
     if (pkt->vcrc_status == RS_CKSUM_BAD)

@@ -12,6 +12,7 @@
   get no answer and do not stop the responder;
 - our REQ (`perf --connect cm://`) has the same CM fields in tshark as the real REQ,
   and a REJ ends our client with one line naming the reason;
+- `read`'s Info column names the captures' CM MADs as tshark's does;
 - a full connect, traffic (write_bw and send_bw) and disconnect between `responder --cm`
   and `perf --connect cm://` (and -R).
 Nothing leaves loopback."""
@@ -253,7 +254,19 @@ def full(rip, cip):
         resp.stop()
 
 
+def info_names(name):
+    """`read`'s CM names against tshark's Info column, frame by frame."""
+    ours = t.run([t.ROCESHARK, "read", "-r", capture(name), "-Y",
+                  "infiniband.bth.destqp == 1"]).stdout
+    ours = ["CM: " + line.split(" CM: ")[1] for line in ours.splitlines() if " CM: " in line]
+    theirs = [row[0] for row in tshark_cm(capture(name), [])]
+    t.check(ours == theirs and len(ours) >= 5, "%s: read's Info names the CM MADs as tshark "
+            "does: %s vs %s" % (name, ours, theirs))
+
+
 def main():
+    for name in CAPTURES:
+        info_names(name)
     rip, eip, cip = r.addresses(3)
     with tempfile.TemporaryDirectory() as tmp:
         resp = r.Responder(["--bind", rip, "--cm", "--no-listen", "--psn", str(RESPONDER_PSN)])
