@@ -159,7 +159,7 @@ enum rs_oob_setup {
     RS_OOB_SETUP_ROCESHARK = 0,     /* our side channel: JSON lines (replay/rc/rc_side.c) */
     RS_OOB_SETUP_PERFTEST,
     RS_OOB_SETUP_PINGPONG,
-    RS_OOB_SETUP_CM                 /* RDMA CM over QP1: named, not built yet */
+    RS_OOB_SETUP_CM                 /* RDMA CM over QP 1 (replay/cm/; perf as a client) */
 };
 
 struct rs_oob_target {
