@@ -332,24 +332,15 @@ rs_cm_input(struct rs_cm *cm, const uint8_t src_gid[16], uint32_t src_qp, const 
     struct rs_cm_mad_hdr h;
     const struct rs_cm_layout *l;
 
-    cm->cnt.rx++;
-    switch (rs_cm_parse(mad, len, &h, &l)) {
-    case RS_CM_OK:
-        break;
-    case RS_CM_SHORT:
-        cm->cnt.drop_short++;
-        return;
-    case RS_CM_NOT_CM:
-        cm->cnt.drop_not_cm++;
-        return;
-    case RS_CM_BAD_VERSION:
-        cm->cnt.drop_version++;
-        return;
-    case RS_CM_BAD_METHOD:
-        cm->cnt.drop_method++;
-        return;
-    case RS_CM_BAD_ATTR:
-        cm->cnt.drop_attr++;
+    struct rs_cm_counters *c = &cm->cnt;
+    /* The drop counter of each refusal of rs_cm_parse(), in enum order. */
+    uint64_t *const drops[] = {NULL, &c->drop_short, &c->drop_not_cm, &c->drop_version,
+                               &c->drop_method, &c->drop_attr};
+
+    c->rx++;
+    enum rs_cm_check check = rs_cm_parse(mad, len, &h, &l);
+    if (check != RS_CM_OK) {
+        (*drops[check])++;
         return;
     }
     const uint8_t *msg = mad + RS_CM_MAD_HDR_LEN;

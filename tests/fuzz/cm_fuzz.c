@@ -26,20 +26,10 @@
 
 #include <roceshark/cm.h>
 
+#include "splitmix.h"
+
 #define KEEP 16
 
-static uint64_t rng_state;
-
-static uint64_t
-rnd(void)
-{
-    /* splitmix64: seeded, replayable. */
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 struct wire {
     struct rs_cm *a, *b;

@@ -28,6 +28,8 @@
 
 #include <roceshark/oob.h>
 
+#include "splitmix.h"
+
 enum kind { K_VERSION, K_SYSDATA, K_MTU, K_KEY, K_KEY_GID, K_REPORT, K_PINGPONG, K_DONE,
             K_TARGET, K_COUNT };
 
@@ -38,18 +40,6 @@ static struct {
     uint64_t cases, accepted[K_COUNT], refused[K_COUNT];
 } stats;
 
-static uint64_t rng_state;
-
-static uint64_t
-rnd(void)
-{
-    /* splitmix64: seeded, replayable, good enough to steer mutations. */
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 static void
 die(const char *what, enum kind k, const uint8_t *msg, size_t len)
