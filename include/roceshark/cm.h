@@ -19,8 +19,8 @@
  * does extend our wait), SIDR, and the time-wait state: a DREQ for a
  * connection we no longer know is answered with a DREP, as Linux does.
  */
-#ifndef ROCESHARK_CM_ENGINE_H
-#define ROCESHARK_CM_ENGINE_H
+#ifndef ROCESHARK_CM_H
+#define ROCESHARK_CM_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -155,4 +155,4 @@ struct rs_rc_ctx;
 /* Sets cm's sender to ctx's QP 1 and makes ctx hand QP 1's MADs to cm. */
 void rs_cm_rc_attach(struct rs_cm *cm, struct rs_rc_ctx *ctx);
 
-#endif /* ROCESHARK_CM_ENGINE_H */
+#endif /* ROCESHARK_CM_H */

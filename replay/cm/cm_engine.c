@@ -304,7 +304,8 @@ on_reply(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_c
         return;
     }
     case RS_CM_DREQ: {
-        if (c->state != CM_ESTABLISHED && c->state != CM_DREQ_SENT)
+        /* In REP_SENT the RTU was lost on its way: the peer was connected. */
+        if (c->state != CM_ESTABLISHED && c->state != CM_DREQ_SENT && c->state != CM_REP_SENT)
             break;
         uint8_t mad[RS_CM_MAD_LEN];
         cm_msg_drep(mad, h->tid, c->local_id, c->remote_id);

@@ -400,6 +400,25 @@ test_duplicate_req_gets_rep_again(void **state)
 }
 
 static void
+test_lost_rtu_then_dreq(void **state)
+{
+    struct wire *w = *state;
+    char err[RS_ERRBUF_SIZE];
+
+    uint32_t id = connect_a_to_b(w);
+    rs_cm_input(w->b.cm, w->a.gid, 1, w->q[0].mad, RS_CM_MAD_LEN, w->now);    /* REQ */
+    rs_cm_input(w->a.cm, w->b.gid, 1, w->q[1].mad, RS_CM_MAD_LEN, w->now);    /* REP */
+    w->n = 0;                                                                   /* RTU lost */
+    assert_int_equal(w->a.events[RS_CM_EV_CONNECTED], 1);
+    assert_int_equal(w->b.events[RS_CM_EV_CONNECTED], 0);
+    assert_int_equal(rs_cm_disconnect(w->a.cm, id, w->now, err), 0);
+    wire_run(w);
+    assert_int_equal(w->a.events[RS_CM_EV_DISCONNECTED], 1);
+    assert_int_equal(w->b.events[RS_CM_EV_DISCONNECTED], 1);
+    assert_int_equal(rs_cm_next_deadline(w->b.cm), UINT64_MAX);
+}
+
+static void
 test_give_up(void **state)
 {
     struct wire *w = *state;
@@ -504,6 +523,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_lost_req_and_rep, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_duplicate_req_gets_rep_again, wire_setup,
                                         wire_teardown),
+        cmocka_unit_test_setup_teardown(test_lost_rtu_then_dreq, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_give_up, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_rep_unanswered, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_reject, wire_setup, wire_teardown),
