@@ -8,6 +8,8 @@
   and responder resources the responder announces and our region in its private data,
   and a valid ICRC; the RTU connects it (the responder reports the rdma_cm source port
   and address it read from the REQ's private data) and a DREQ gets a DREP;
+- the REP is sent again after the REQ's response timeout, up to its max CM retries, then
+  refused with a REJ (timeout); our REQ likewise, and our client then fails in one line;
 - hostile MADs to QP 1 (short, another class, another version, unknown attributes)
   get no answer and do not stop the responder;
 - our REQ (`perf --connect cm://`) has the same CM fields in tshark as the real REQ,
@@ -193,6 +195,55 @@ def hostile(resp, ep, rip, eip):
     t.check(resp.proc.poll() is None, "the responder survives hostile MADs")
 
 
+def rep_retries(resp, ep, rip, eip):
+    """A REQ that announces a short response time (local CM response timeout 15: 134 ms)
+    and 2 retries, whose REP is never answered: the REP goes out 3 times, 134 ms apart,
+    then a REJ (timeout), and the responder lets the connection go."""
+    _, real = real_reqs("rping")[0]
+    req = bytearray(rewrite_req(real, eip, rip))
+    req[HDR:HDR + 4] = struct.pack("!I", 0x5eed0001)           # a comm ID of its own
+    req[HDR + 47] = (15 << 3) | (req[HDR + 47] & 7)
+    req[HDR + 51] = (2 << 4) | (req[HDR + 51] & 15)
+    ep.send(ud_packet(eip, rip, bytes(req)))
+    got = [(d["ts"], mad_of(d["raw"])) for d in ep.recv(1.5)]
+    kinds = [m[17] for _, m in got]
+    t.check(kinds == [REP, REP, REP, REJ], "an unanswered REP: sent 3 times, then a REJ: %s"
+            % kinds)
+    if kinds == [REP, REP, REP, REJ]:
+        gaps = [b[0] - a[0] for a, b in zip(got, got[1:])]
+        t.check(all(0.13 <= g < 0.4 for g in gaps), "REP retries 134 ms apart: %s" % gaps)
+        t.check(struct.unpack("!H", got[3][1][HDR + 10:HDR + 12])[0] == 4 and
+                got[3][1][HDR + 8] >> 6 == 1, "the REJ says timeout, of a REP")
+    ev = resp._next(lambda e: e.get("cm") == "timeout", 3)
+    t.check(ev is not None and ev["peer_qpn"] == int.from_bytes(req[HDR + 32:HDR + 35], "big"),
+            "the responder reports the timeout: %s" % ev)
+    t.check(resp.state() == {}, "its QP is gone")
+
+
+def req_retries(rip, eip):
+    """Our REQ to an address where nobody answers: sent 4 times (our timeout code 18,
+    1.07 s, and 3 retries), then a REJ (timeout), and one line from perf."""
+    ep = r.Endpoint(eip)
+    try:
+        proc = subprocess.Popen([t.ROCESHARK, "perf", "write_bw", "--bind", rip,
+                                 "--connect", "cm://" + eip, "-n", "10"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        got = [(d["ts"], mad_of(d["raw"])) for d in ep.recv(6.0, 5)]
+        _, err = proc.communicate(timeout=10)
+    finally:
+        ep.close()
+    kinds = [m[17] for _, m in got]
+    t.check(kinds == [REQ] * 4 + [REJ], "an unanswered REQ: 4 times, then a REJ: %s" % kinds)
+    if len(got) == 5:
+        t.check(len({m[8:16] + m[HDR:HDR + 4] for _, m in got[:4]}) == 1,
+                "the REQ's retries keep its transaction and communication IDs")
+        gaps = [b[0] - a[0] for a, b in zip(got, got[1:])]
+        t.check(all(1.0 <= g < 1.5 for g in gaps), "REQ retries 1.07 s apart: %s" % gaps)
+    t.check(proc.returncode == 4 and err.count("\n") == 1 and
+            "no answer to our REQ after 4 tries" in err, "perf: rc %d, %r" % (proc.returncode,
+                                                                           err))
+
+
 def our_req(tmp, rip, eip):
     """Our REQ, caught by a bare endpoint, against the real one; a REJ ends our client."""
     ep = r.Endpoint(eip)
@@ -231,6 +282,24 @@ def our_req(tmp, rip, eip):
                             "infiniband.cm.req.ip_cm.dip4", "infiniband.cm.req.localqpn"])
     t.check(rows == [["CM: ConnectRequest", "0x1c06", rip, eip, "0x000011"]],
             "our REQ in tshark: %s" % rows)
+
+
+def other_port(rip, eip):
+    """responder --cm-port 18515 refuses rping's REQ (port 7174): REJ, invalid service ID."""
+    resp = r.Responder(["--bind", rip, "--cm-port", "18515", "--no-listen"])
+    ep = r.Endpoint(eip)
+    try:
+        _, real = real_reqs("rping")[0]
+        ep.send(ud_packet(eip, rip, rewrite_req(real, eip, rip)))
+        _, rej = answer(ep)
+        t.check(rej is not None and rej[17] == REJ and
+                struct.unpack("!H", rej[HDR + 10:HDR + 12])[0] == 8 and
+                struct.unpack("!I", rej[HDR + 4:HDR + 8])[0] == 0x6ec0c56d,
+                "--cm-port 18515: rping's REQ for 7174 gets a REJ (invalid service ID)")
+        t.check(resp.state() == {}, "--cm-port: no QP for a refused REQ")
+    finally:
+        ep.close()
+        resp.stop()
 
 
 def full(rip, cip):
@@ -274,12 +343,15 @@ def main():
         ep.accept = {rip}
         try:
             hostile(resp, ep, rip, eip)
+            rep_retries(resp, ep, rip, eip)
             for name in CAPTURES:
                 passive_side(tmp, name, resp, ep, rip, eip)
         finally:
             ep.close()
             resp.stop()
         our_req(tmp, cip, eip)
+        req_retries(cip, eip)
+        other_port(r.addresses(1)[0], eip)
         full(rip, cip)
     t.finish("cm")
 
