@@ -163,7 +163,8 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
                 return cli_fail(CLI_EXIT_USAGE, "perf: --connect %s", err);
             if (strstr(optarg, "://") != NULL || !p->test->pingpong)
                 p->setup = t.setup;
-            memcpy(p->server_ip, t.ip, 4);
+            memcpy(p->server_gid, t.gid, 16);
+            p->server_scope = t.scope;
             if (t.port != 0)
                 p->port = t.port;
             p->client = true;
@@ -267,7 +268,8 @@ cmd_perf(int argc, char **argv)
         return rc;
     p->attr = pc.cli.attr;
     p->busy_poll = pc.cli.udp.busy_poll;
-    memcpy(p->local_ip, pc.cli.udp.ip, 4);
+    memcpy(p->local_gid, pc.cli.udp.gid, 16);
+    p->local_scope = pc.cli.udp.scope;
     p->stopped = rc_cli_stopped;
     /* PSNs that differ per run, as perftest's random ones do. */
     p->psn = (uint32_t)(rs_rc_now_ns() / 1000) & 0xffffff;

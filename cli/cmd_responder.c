@@ -151,6 +151,7 @@ parse_u32(const char *opt, const char *arg, uint32_t max, uint32_t *out)
 static int
 parse_args(struct responder_cli *r, int argc, char **argv)
 {
+    char err[RS_ERRBUF_SIZE];
     static const struct option longopts[] = {
         RC_CLI_LONG_OPTIONS,
         {"qpn", required_argument, NULL, OPT_QPN},
@@ -206,8 +207,8 @@ parse_args(struct responder_cli *r, int argc, char **argv)
             rc = parse_u32("psn", optarg, 0xffffff, &r->o.psn);
             break;
         case OPT_PEER:
-            if (!rs_rc_parse_ipv4(optarg, r->o.peer_ip))
-                return cli_fail(CLI_EXIT_USAGE, "responder: --peer %s: expected IPv4", optarg);
+            if (rs_addr_parse(optarg, r->o.peer_gid, NULL, err) < 0)
+                return cli_fail(CLI_EXIT_USAGE, "responder: --peer %s", err);
             r->o.have_peer = true;
             break;
         case OPT_PEER_QPN:
@@ -387,7 +388,8 @@ cmd_responder(int argc, char **argv)
         return rc;
     c->o.attr = c->cli.attr;
     c->o.busy_poll = c->cli.udp.busy_poll;
-    memcpy(c->o.local_ip, c->cli.udp.ip, 4);
+    memcpy(c->o.local_gid, c->cli.udp.gid, 16);
+    c->o.local_scope = c->cli.udp.scope;
     c->o.stopped = rc_cli_stopped;
     c->o.cm_out = stdout;
     if ((rc = rs_responder_open(&c->o, udp, ctx, &r, err)) != 0) {

@@ -43,12 +43,14 @@ rc_cli_option(struct rc_cli *c, int opt, const char *arg)
     unsigned long long v;
 
     switch (opt) {
-    case RC_OPT_BIND:
-        if (!rs_rc_parse_ipv4(arg, c->udp.ip))
-            return bad(c, "bind", arg, "expected an IPv4 address");
-        memcpy(c->ctx.local_ip, c->udp.ip, 4);
+    case RC_OPT_BIND: {
+        char why[RS_ERRBUF_SIZE];
+        if (rs_addr_parse(arg, c->udp.gid, &c->udp.scope, why) < 0)
+            return -cli_fail(CLI_EXIT_USAGE, "%s: --bind %s", c->cmd, why);
+        memcpy(c->ctx.local_gid, c->udp.gid, 16);
         c->have_bind = true;
         return 1;
+    }
     case RC_OPT_PMTU:
         if (!cli_parse_uint(arg, 256, 4096, &v) || rs_rc_pmtu_valid((uint32_t)v) == 0)
             return bad(c, "pmtu", arg, "expected 256, 512, 1024, 2048 or 4096");
@@ -158,12 +160,12 @@ fault_poll(void *arg, uint64_t now, rs_rc_pass_fn pass, void *port)
 
 /* A QP of ours connected: whom an injected NAK or CNP answers. */
 static void
-fault_connected(void *arg, const uint8_t local_ip[4], uint32_t qpn, const uint8_t peer_ip[4],
+fault_connected(void *arg, const uint8_t local_gid[16], uint32_t qpn, const uint8_t peer_gid[16],
                 uint32_t peer_qpn)
 {
     struct rc_cli *c = arg;
 
-    rs_faults_pair(c->faults, 4, local_ip, qpn, peer_ip, peer_qpn);
+    rs_faults_pair(c->faults, local_gid, qpn, peer_gid, peer_qpn);
 }
 
 int

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <roceshark/addr.h>
 #include <roceshark/dissect.h>
 #include <roceshark/encode.h>
 #include <roceshark/fields.h>
@@ -306,11 +307,15 @@ rs_faults_rule_text(const struct rs_faults *f, unsigned rule)
 }
 
 void
-rs_faults_pair(struct rs_faults *f, uint8_t family, const uint8_t *a, uint32_t qpn_a,
-               const uint8_t *b, uint32_t qpn_b)
+rs_faults_pair(struct rs_faults *f, const uint8_t a[16], uint32_t qpn_a, const uint8_t b[16],
+               uint32_t qpn_b)
 {
-    if (f->an != NULL)
-        rs_analyzer_pair(f->an, family, a, qpn_a, b, qpn_b);
+    if (f->an == NULL)
+        return;
+    if (rs_addr_is_v4mapped(a))     /* the analyzer keys IPv4 conversations by 4 bytes */
+        rs_analyzer_pair(f->an, 4, a + 12, qpn_a, b + 12, qpn_b);
+    else
+        rs_analyzer_pair(f->an, 6, a, qpn_a, b, qpn_b);
 }
 
 void

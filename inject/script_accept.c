@@ -78,7 +78,8 @@ on_tick(struct rs_responder *resp, void *arg)
 }
 
 int
-script_accept(const struct rs_script *s, const uint8_t our_ip[4], const char *bind,
+script_accept(const struct rs_script *s, const uint8_t our_gid[16], uint32_t our_scope,
+              const char *bind,
               struct rs_rc_udp *udp, struct rs_rc_ctx *ctx, const uint64_t *last_packet,
               int *status, char *err)
 {
@@ -91,7 +92,8 @@ script_accept(const struct rs_script *s, const uint8_t our_ip[4], const char *bi
     *status = -1;
     rs_responder_opts_init(&ro);
     ro.attr = s->attr;
-    memcpy(ro.local_ip, our_ip, 4);
+    memcpy(ro.local_gid, our_gid, 16);
+    ro.local_scope = our_scope;
     ro.qpn0 = s->qpn;
     ro.psn = s->psn;
     ro.recv_n = 256;
@@ -103,7 +105,7 @@ script_accept(const struct rs_script *s, const uint8_t our_ip[4], const char *bi
     } else {
         ro.listen_port = 0;
         ro.have_peer = true;
-        memcpy(ro.peer_ip, s->peer.ip, 4);
+        memcpy(ro.peer_gid, s->peer.gid, 16);
         ro.peer_qpn = s->peer.qpn;
         ro.peer_psn = s->peer.psn;
     }
@@ -115,9 +117,8 @@ script_accept(const struct rs_script *s, const uint8_t our_ip[4], const char *bi
         goto out;
     }
     if (s->run != NULL) {
-        char target[64];
-        snprintf(target, sizeof(target), "%u.%u.%u.%u", s->peer.ip[0], s->peer.ip[1],
-                 s->peer.ip[2], s->peer.ip[3]);
+        char target[RS_ADDR_TEXT_MAX];
+        rs_addr_format(s->peer.gid, s->scope, target, sizeof(target));
         if ((a.pid = start(s->run, bind, target, err)) < 0) {
             rc = RS_EIO;
             goto out;

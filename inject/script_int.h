@@ -57,6 +57,7 @@ struct rs_script {
     bool side;
     uint16_t port;
     struct rs_rc_conn_info peer;    /* static: qpn, psn, rkey, va, length */
+    uint32_t scope;                 /* the interface of a link-local peer */
     GString *faults;                /* the fault lines, at their own line numbers */
     char where[256];
     struct script_post posts[RS_SCRIPT_MAX_POSTS];
@@ -71,7 +72,8 @@ struct rs_script {
  * the script's run command starts it, until the command exited (*status, -1 when it had
  * not by the deadline), the wire went quiet, or the deadline. last_packet is when the
  * recorder last saw a packet. */
-int script_accept(const struct rs_script *s, const uint8_t our_ip[4], const char *bind,
+int script_accept(const struct rs_script *s, const uint8_t our_gid[16], uint32_t our_scope,
+                  const char *bind,
                   struct rs_rc_udp *udp, struct rs_rc_ctx *ctx, const uint64_t *last_packet,
                   int *status, char *err);
 

@@ -87,10 +87,11 @@ parse_bind(struct sparse *ps)
     unsigned col;
     uint64_t qpn = s->qpn, psn = s->psn, pmtu = s->attr.pmtu, timeout = s->attr.timeout,
              retry = s->attr.retry_cnt, rnr = s->attr.rnr_retry;
-    uint8_t ip[4];
+    uint8_t gid[16];
+    uint32_t scope;
 
-    if (!rs_rc_parse_ipv4(word(ps, s->bind, sizeof(s->bind), &col), ip))
-        return FAIL(col, "bind: expected an IPv4 address");
+    if (rs_addr_parse(word(ps, s->bind, sizeof(s->bind), &col), gid, &scope, NULL) < 0)
+        return FAIL(col, "bind: expected an IPv4 or IPv6 address");
     struct opt o[] = {{"qpn", 0xffffff, &qpn, NULL},       {"psn", 0xffffff, &psn, NULL},
                       {"pmtu", 4096, &pmtu, NULL},         {"timeout", 31, &timeout, NULL},
                       {"retry_cnt", 7, &retry, NULL},      {"rnr_retry", 7, &rnr, NULL}};
@@ -119,12 +120,13 @@ parse_connect(struct sparse *ps, bool accept)
     unsigned col;
     uint64_t port = 18515, qpn = 0, psn = 0, rkey = 0, va = 0, length = UINT32_MAX;
     bool static_peer = false, side = false;
-    uint8_t ip[4];
+    uint8_t gid[16];
+    uint32_t scope;
 
     if (s->target[0] != '\0')
         return FAIL(1, "%s: the script has its target already (one connect or accept)", what);
-    if (!rs_rc_parse_ipv4(word(ps, s->target, sizeof(s->target), &col), ip))
-        return FAIL(col, "%s: expected the target's IPv4 address", what);
+    if (rs_addr_parse(word(ps, s->target, sizeof(s->target), &col), gid, &scope, NULL) < 0)
+        return FAIL(col, "%s: expected the target's IPv4 or IPv6 address", what);
     struct opt o[] = {{"side", 0xffff, &port, &side},      {"qpn", 0xffffff, &qpn, &static_peer},
                       {"psn", 0xffffff, &psn, NULL},       {"rkey", 0xffffffff, &rkey, NULL},
                       {"va", UINT64_MAX, &va, NULL},       {"length", UINT64_MAX, &length, NULL}};
@@ -144,7 +146,8 @@ parse_connect(struct sparse *ps, bool accept)
     s->accept = accept;
     s->side = !static_peer;
     s->port = (uint16_t)port;
-    memcpy(s->peer.ip, ip, 4);
+    memcpy(s->peer.gid, gid, 16);
+    s->scope = scope;
     s->peer.qpn = (uint32_t)qpn;
     s->peer.psn = (uint32_t)psn;
     s->peer.rkey = (uint32_t)rkey;

@@ -40,7 +40,8 @@ struct runner {
     bool rec_full;
     rs_rc_pass_fn pass;
     void *port;
-    uint8_t our_ip[4];
+    uint8_t our_gid[16];
+    uint32_t our_scope;
     uint64_t last_packet;               /* when the last one was recorded */
     bool have_nak;                      /* the first NAK on the wire, for "from nak" */
     uint32_t nak_psn;
@@ -119,13 +120,13 @@ hook_poll(void *arg, uint64_t now, rs_rc_pass_fn pass, void *port)
 }
 
 static void
-hook_connected(void *arg, const uint8_t local_ip[4], uint32_t qpn, const uint8_t peer_ip[4],
+hook_connected(void *arg, const uint8_t local_gid[16], uint32_t qpn, const uint8_t peer_gid[16],
                uint32_t peer_qpn)
 {
     struct runner *r = arg;
 
     if (r->faults != NULL)
-        rs_faults_pair(r->faults, 4, local_ip, qpn, peer_ip, peer_qpn);
+        rs_faults_pair(r->faults, local_gid, qpn, peer_gid, peer_qpn);
 }
 
 /* The target's parameters, through its side channel or from the script. */
@@ -137,7 +138,7 @@ connect_target(struct rs_script *s, const struct rs_rc_conn_info *ours, char *er
 
     if (!s->side)
         return 0;
-    if (rs_rc_side_connect(s->peer.ip, s->port, 5000, &fd, err) < 0)
+    if (rs_rc_side_connect(s->peer.gid, s->scope, s->port, 5000, &fd, err) < 0)
         return RS_EIO;
     rs_rc_conn_format(ours, line, sizeof(line));
     int rc = rs_rc_side_exchange(fd, line, &s->peer, err);
@@ -252,7 +253,7 @@ run_requester(struct rs_script *s, struct runner *r, struct rs_rc_udp *udp,
     }
     struct rs_rc_conn_info ours = {{0}, s->qpn, s->psn, mr.rkey, mr.va, mr.length,
                                    s->attr.pmtu};
-    memcpy(ours.ip, r->our_ip, 4);
+    memcpy(ours.gid, r->our_gid, 16);
     if ((rc = connect_target(s, &ours, err)) != 0)
         goto out;
     struct rs_rc_qp_attr a = s->attr;
@@ -406,7 +407,9 @@ scan_recording(struct runner *r, struct hit *hits, unsigned n, uint64_t *first_t
         const struct rs_pipeline_result *res = rs_pipeline_process(pl, &f);
         if (res == NULL)
             continue;
-        bool ours = h->len >= 20 && memcmp(data + 12, r->our_ip, 4) == 0;
+        bool ours = rs_addr_is_v4mapped(r->our_gid)
+                        ? h->len >= 20 && memcmp(data + 12, r->our_gid + 12, 4) == 0
+                        : h->len >= 40 && memcmp(data + 8, r->our_gid, 16) == 0;
         uint32_t psn = rs_packet_has(&res->pkt, RS_LAYER_BTH)
                            ? rs_load_be24(rs_packet_at(&res->pkt, RS_LAYER_BTH) + 9) : 0;
         bool request = rs_packet_has(&res->pkt, RS_LAYER_BTH) && ours == !r->s->accept &&
@@ -591,12 +594,13 @@ rs_script_run(struct rs_script *s, const struct rs_script_opts *o,
         rc = rs_error(err, RS_ENOMEM, "out of memory");
         goto out;
     }
-    if (o->target != NULL && !rs_rc_parse_ipv4(o->target, s->peer.ip)) {
-        rc = rs_error(err, RS_EINVAL, "--target %s: expected an IPv4 address", o->target);
+    char why[RS_ERRBUF_SIZE];
+    if (o->target != NULL && rs_addr_parse(o->target, s->peer.gid, &s->scope, why) < 0) {
+        rc = rs_error(err, RS_EINVAL, "--target %s", why);
         goto out;
     }
     const char *bind = o->bind != NULL ? o->bind : s->bind;
-    if (!rs_rc_parse_ipv4(bind, r.our_ip)) {
+    if (rs_addr_parse(bind, r.our_gid, &r.our_scope, NULL) < 0) {
         rc = rs_error(err, RS_EINVAL, "%s: no bind statement and no --bind: our address?",
                       s->where);
         goto out;
@@ -604,7 +608,8 @@ rs_script_run(struct rs_script *s, const struct rs_script_opts *o,
     if (s->faults->len > 0 && (rc = rs_faults_parse(s->faults->str, s->where, &r.faults, err)) != 0)
         goto out;
     rs_rc_udp_opts_init(&uo);
-    memcpy(uo.ip, r.our_ip, 4);
+    memcpy(uo.gid, r.our_gid, 16);
+    uo.scope = r.our_scope;
     uo.hook = &hook;
     uo.no_raw = o->no_raw;
     if ((rc = rs_rc_udp_open(&udp, &uo, err)) < 0) {
@@ -612,14 +617,14 @@ rs_script_run(struct rs_script *s, const struct rs_script_opts *o,
         goto out;
     }
     rs_rc_ctx_opts_init(&co);
-    memcpy(co.local_ip, r.our_ip, 4);
+    memcpy(co.local_gid, r.our_gid, 16);
     co.verify_icrc = rs_rc_udp_checks_icrc(udp);
     if (rs_rc_ctx_create(&ctx, &co, rs_rc_udp_link(udp), err) < 0) {
         rc = RS_EIO;
         goto out;
     }
     if (s->accept)
-        rc = script_accept(s, r.our_ip, bind, udp, ctx, &r.last_packet, &r.exit_status, err);
+        rc = script_accept(s, r.our_gid, r.our_scope, bind, udp, ctx, &r.last_packet, &r.exit_status, err);
     else
         rc = run_requester(s, &r, udp, ctx, pl, wcs, &n_wcs, err);
     if (rc != 0)

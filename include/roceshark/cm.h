@@ -92,6 +92,9 @@ struct rs_cm_opts {
 
 /* rdma_cm's values: timeout 20, 15 retries. */
 void rs_cm_opts_init(struct rs_cm_opts *o);
+/* Our address, and the CA GUID made from it (IPv4: 0x02000000 and the address; IPv6:
+ * its interface identifier). */
+void rs_cm_opts_set_gid(struct rs_cm_opts *o, const uint8_t gid[16]);
 
 /* Every MAD dropped has a counter. */
 struct rs_cm_counters {

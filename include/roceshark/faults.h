@@ -86,11 +86,11 @@ void rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype,
  * (RS_FAULTS_NEVER when none is held). */
 uint64_t rs_faults_poll(struct rs_faults *f, uint64_t now_ns, rs_fault_emit_fn emit, void *ctx);
 
-/* Tells the engine that QP qpn_a at address a (family 4 or 6) and qpn_b at b are
+/* Tells the engine that QP qpn_a at address a and qpn_b at b (GIDs, addr.h) are
  * connected, for inject rules to know whom to answer before the first response went by:
  * for callers that set the QPs up themselves (a side channel). */
-void rs_faults_pair(struct rs_faults *f, uint8_t family, const uint8_t *a, uint32_t qpn_a,
-                    const uint8_t *b, uint32_t qpn_b);
+void rs_faults_pair(struct rs_faults *f, const uint8_t a[16], uint32_t qpn_a,
+                    const uint8_t b[16], uint32_t qpn_b);
 
 /* Counts, per rule and in all. */
 struct rs_fault_rule_stats {

@@ -134,11 +134,8 @@ int rs_oob_pingpong_done_parse(const uint8_t in[RS_OOB_PINGPONG_DONE_SIZE], char
 
 /* --- GIDs --- */
 
-/* ::ffff:a.b.c.d */
-void rs_oob_gid_from_ipv4(const uint8_t ip[4], uint8_t gid[16]);
-/* The IPv4 address of an IPv4-mapped GID; false for any other GID. */
-bool rs_oob_gid_to_ipv4(const uint8_t gid[16], uint8_t ip[4]);
-/* As inet_ntop() prints it ("::ffff:10.1.16.62"); size >= 46. */
+/* A GID is an endpoint address as addr.h holds it (IPv4 IPv4-mapped).
+ * As inet_ntop() prints it ("::ffff:10.1.16.62"); size >= 46. */
 void rs_oob_gid_format(const uint8_t gid[16], char *out, size_t size);
 
 /* --- Moving messages over a blocking TCP socket --- */
@@ -164,13 +161,15 @@ enum rs_oob_setup {
 
 struct rs_oob_target {
     enum rs_oob_setup setup;
-    uint8_t ip[4];
+    uint8_t gid[16];        /* IPv4: IPv4-mapped */
+    uint32_t scope;         /* the interface of a link-local address */
     uint16_t port;          /* 0 when the target named none */
 };
 
-/* Parses "roceshark://IP[:PORT]", "perftest://IP[:PORT]",
- * "pingpong://IP[:PORT]", "cm://IP[:PORT]" or a bare "IP[:PORT]" (our own
- * side channel). IPv4 only for now. */
+/* Parses "roceshark://ADDR", "perftest://ADDR", "pingpong://ADDR",
+ * "cm://ADDR" or a bare "ADDR" (our own side channel), where ADDR is what
+ * rs_addr_parse_port() reads: "10.0.0.1", "10.0.0.1:PORT", "fe80::1%eth0",
+ * "[2001:db8::1]:PORT", ... */
 int rs_oob_target_parse(const char *s, struct rs_oob_target *t, char *err);
 /* "roceshark", "perftest", "pingpong", "cm" */
 const char *rs_oob_setup_name(enum rs_oob_setup setup);

@@ -63,8 +63,10 @@ struct rs_perf {
     double duration;                /* -D: seconds of a bandwidth test instead of iterations */
     struct rs_rc_qp_attr attr;      /* pmtu and the QP's timers; the rest is ours */
     bool busy_poll;
-    uint8_t local_ip[4];
-    uint8_t server_ip[4];
+    uint8_t local_gid[16];          /* the UDP port's address (IPv4: IPv4-mapped) */
+    uint32_t local_scope;           /* its interface, for a link-local address */
+    uint8_t server_gid[16];         /* client: the server's address, and its scope */
+    uint32_t server_scope;
     uint16_t port;                  /* the TCP exchange */
     uint64_t size, iters;
     uint32_t tx_depth, rx_depth, qpn, psn;

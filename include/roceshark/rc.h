@@ -3,11 +3,13 @@
  * rc.h - a software Reliable Connection transport over RoCEv2 (IBTA Vol 1
  * chapter 9, Annex A17): responder and requester.
  *
- * A context (struct rs_rc_ctx) is one RoCEv2 endpoint: an IPv4 address,
- * its memory regions and its QPs. It does no I/O and reads no clock: the
- * caller hands it every received IPv4 packet with rs_rc_input(), calls
- * rs_rc_progress() to let it transmit and run its timers, and gives it a
- * link (struct rs_rc_link) through which it sends whole IPv4 packets. The
+ * A context (struct rs_rc_ctx) is one RoCEv2 endpoint: an address (a GID,
+ * see addr.h: IPv4 ones IPv4-mapped), its memory regions and its QPs. It
+ * does no I/O and reads no clock: the caller hands it every received IP
+ * packet with rs_rc_input(), calls rs_rc_progress() to let it transmit and
+ * run its timers, and gives it a link (struct rs_rc_link) through which it
+ * sends whole IP packets: IPv4 ones for an IPv4-mapped address, IPv6 ones
+ * otherwise. The
  * UDP port (rs_rc_udp_*) is one such caller; the tests put a lossy shim
  * or a fuzzer in its place and a virtual clock in time's place.
  *
@@ -27,9 +29,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <roceshark/addr.h>
 #include <roceshark/common.h>
 
-#define RS_RC_MAX_PACKET 4400       /* IPv4 + UDP + widest headers + 4096 + ICRC */
+#define RS_RC_MAX_PACKET 4416       /* IPv6 + UDP + widest headers + 4096 + ICRC */
 #define RS_RC_INFINITE UINT64_MAX   /* rs_rc_next_deadline(): no timer armed */
 
 /* Memory and QP access flags: ibverbs' values (IBV_ACCESS_*). */
@@ -145,7 +148,7 @@ enum rs_rc_qp_state {
 struct rs_rc_qp_attr {
     uint32_t qpn;           /* ours; 0 picks the next free number */
     uint32_t dest_qpn;
-    uint8_t peer_ip[4];
+    uint8_t peer_gid[16];   /* of the context's IP version */
     uint32_t sq_psn;        /* first PSN we send */
     uint32_t rq_psn;        /* first PSN we expect */
     uint32_t pmtu;          /* 256, 512, 1024, 2048 or 4096 */
@@ -205,14 +208,14 @@ extern const struct rs_rc_counter_name rs_rc_counter_names[];
 extern const unsigned rs_rc_n_counter_names;
 
 /* Where packets go: tx_buf returns room for RS_RC_MAX_PACKET bytes, tx_send
- * sends the IPv4 packet built there. Sending never fails from the
+ * sends the IP packet built there. Sending never fails from the
  * transport's point of view: a lost packet is what retries are for. */
 struct rs_rc_link {
     uint8_t *(*tx_buf)(void *arg);
     void (*tx_send)(void *arg, uint32_t len);
     void *arg;
     /* Told when a QP is connected to its peer (NULL: not told). */
-    void (*connected)(void *arg, uint32_t qpn, const uint8_t peer_ip[4], uint32_t peer_qpn);
+    void (*connected)(void *arg, uint32_t qpn, const uint8_t peer_gid[16], uint32_t peer_qpn);
 };
 
 /* Tracing of the state machines: machine is "resp" or "comp", state the
@@ -221,9 +224,10 @@ typedef void (*rs_rc_trace_fn)(void *arg, uint32_t qpn, const char *machine,
                                const char *state, uint32_t psn);
 
 struct rs_rc_ctx_opts {
-    uint8_t local_ip[4];
+    uint8_t local_gid[16];
     uint16_t udp_sport;         /* our UDP source port */
-    uint8_t tos;                /* DSCP and ECN our packets carry (ECN 3, CE: for tests) */
+    uint8_t tos;                /* DSCP and ECN (IPv6: traffic class) our packets carry
+                                   (ECN 3, CE: for tests) */
     bool verify_icrc;           /* false only where the IP header is not seen */
     uint64_t cnp_interval_ns;   /* least time between two CNPs of one QP */
     uint64_t ack_delay_ns;      /* how long an ACK may be held to cover later requests
@@ -273,18 +277,18 @@ int rs_rc_poll_cq(struct rs_rc_qp *qp, struct rs_rc_wc *wc, int n);
  *
  * A UD SEND Only to QP 1 with the GSI's Q_Key (0x80010000) is not for an RC
  * QP: the context hands its payload to the handler registered here (the CM
- * engine, replay/cm), with the sender's address as a GID (::ffff:a.b.c.d)
- * and its source QP from the DETH. Without a handler, such packets are
+ * engine, replay/cm), with the sender's address as a GID (IPv4 as
+ * ::ffff:a.b.c.d) and its source QP from the DETH. Without a handler, such packets are
  * dropped and counted. */
 typedef void (*rs_rc_gsi_fn)(void *arg, const uint8_t src_gid[16], uint32_t src_qp,
                              const uint8_t *mad, uint32_t len, uint64_t now_ns);
 void rs_rc_gsi_register(struct rs_rc_ctx *ctx, rs_rc_gsi_fn fn, void *arg);
 /* Sends len bytes as a UD SEND Only from QP 1 to QP dest_qp at peer_gid, with
- * P_Key 0xFFFF and the GSI's Q_Key. RS_EINVAL for a GID that is not IPv4. */
+ * P_Key 0xFFFF and the GSI's Q_Key. RS_EINVAL for a GID of the other IP version. */
 int rs_rc_gsi_send(struct rs_rc_ctx *ctx, const uint8_t peer_gid[16], uint32_t dest_qp,
                    const void *mad, uint32_t len, char *err);
 
-/* One received IPv4 packet, from its IP header on. */
+/* One received IPv4 or IPv6 packet, from its IP header on. */
 void rs_rc_input(struct rs_rc_ctx *ctx, const uint8_t *packet, uint32_t len, uint64_t now_ns);
 /* Transmits what is due (new requests, retransmissions, held ACKs) and runs
  * the timers that expired by now_ns. */
@@ -306,7 +310,7 @@ uint32_t rs_rc_pmtu_valid(uint32_t pmtu);
 /* Local ACK timeout in nanoseconds: 4.096 us * 2^timeout (0: infinite). */
 uint64_t rs_rc_timeout_ns(uint8_t timeout);
 
-/* --- The UDP port: RoCEv2 on an IPv4 address of this host. ---
+/* --- The UDP port: RoCEv2 on an IPv4 or IPv6 address of this host. ---
  *
  * Sends go out of a UDP socket bound to the address and port 4791, to the
  * peer's port 4791, batched with sendmmsg(). The ICRC covers the IPv4
@@ -316,7 +320,12 @@ uint64_t rs_rc_timeout_ns(uint8_t timeout);
  * bound to the address, which hands over the whole IP header so the ICRC
  * can be checked, as a NIC checks it; the UDP socket drops its copies
  * through a socket filter. Without the privilege for a raw socket, the port
- * receives on the UDP socket and the ICRC goes unchecked (and says so). */
+ * receives on the UDP socket and the ICRC goes unchecked (and says so).
+ *
+ * On IPv6 (a GID that is not IPv4-mapped) there is no identification to
+ * guess, but Linux's raw IPv6 sockets never hand over the IP header: the port
+ * puts back the one the ICRC covers from what recvmsg() tells (source,
+ * destination by IPV6_PKTINFO, traffic class by IPV6_TCLASS, the length). */
 
 /* A hook between the transport and the sockets, the place of the fault engine: every
  * packet sent (rx false) and received (rx true) goes through packet(), which hands on
@@ -328,17 +337,18 @@ struct rs_rc_hook {
                    rs_rc_pass_fn pass, void *port);
     uint64_t (*poll)(void *arg, uint64_t now_ns, rs_rc_pass_fn pass, void *port);
     void *arg;
-    /* A QP of ours (at local_ip) was connected to peer_qpn at peer_ip; NULL: not told.
+    /* A QP of ours (at local_gid) was connected to peer_qpn at peer_gid; NULL: not told.
      * The fault engine learns from it whom an injected NAK answers. */
-    void (*connected)(void *arg, const uint8_t local_ip[4], uint32_t qpn,
-                      const uint8_t peer_ip[4], uint32_t peer_qpn);
+    void (*connected)(void *arg, const uint8_t local_gid[16], uint32_t qpn,
+                      const uint8_t peer_gid[16], uint32_t peer_qpn);
 };
 
 struct rs_rc_udp_opts {
-    uint8_t ip[4];          /* the address to bind */
+    uint8_t gid[16];        /* the address to bind (IPv4: IPv4-mapped) */
+    uint32_t scope;         /* its interface index, for a link-local address */
     const struct rs_rc_hook *hook;  /* NULL: packets go straight through */
     uint32_t rcvbuf;        /* receive buffer bytes */
-    uint8_t tos;            /* DSCP and ECN of what we send */
+    uint8_t tos;            /* DSCP and ECN (IPv6: traffic class) of what we send */
     bool busy_poll;         /* spin instead of sleeping in rs_rc_udp_poll() */
     bool no_raw;            /* receive on the UDP socket, ICRC unchecked */
 };
@@ -375,7 +385,7 @@ uint64_t rs_rc_udp_next_due(const struct rs_rc_udp *udp);
  * flat JSON object; further lines carry whatever the application adds. */
 
 struct rs_rc_conn_info {
-    uint8_t ip[4];
+    uint8_t gid[16];        /* "ip": dotted for IPv4-mapped, IPv6 text otherwise */
     uint32_t qpn;
     uint32_t psn;
     uint32_t rkey;
@@ -394,16 +404,18 @@ int rs_rc_conn_format(const struct rs_rc_conn_info *info, char *buf, size_t size
 /* Parses what rs_rc_conn_format wrote (keys in any order; unknown ones are
  * ignored). */
 int rs_rc_conn_parse(const char *line, struct rs_rc_conn_info *info, char *err);
-/* The number (or, for ip, dotted quad) under key in a flat JSON object. */
+/* The number or the string under key in a flat JSON object. */
 bool rs_rc_json_u64(const char *line, const char *key, uint64_t *out);
 bool rs_rc_json_str(const char *line, const char *key, char *out, size_t size);
 
-int rs_rc_side_listen(const uint8_t ip[4], uint16_t port, int *fd, char *err);
+/* Listens on gid (scope: its interface, for a link-local one) and port. */
+int rs_rc_side_listen(const uint8_t gid[16], uint32_t scope, uint16_t port, int *fd, char *err);
 /* Returns RS_ENOENT when no connection was pending after all (a
  * non-blocking listener, or a peer that gave up before it was taken). */
 int rs_rc_side_accept(int listen_fd, int *fd, char *err);
 /* Connects, retrying for up to timeout_ms while the peer is not yet listening. */
-int rs_rc_side_connect(const uint8_t ip[4], uint16_t port, int timeout_ms, int *fd, char *err);
+int rs_rc_side_connect(const uint8_t gid[16], uint32_t scope, uint16_t port, int timeout_ms,
+                       int *fd, char *err);
 /* Sends line and a newline. */
 int rs_rc_side_send(int fd, const char *line, char *err);
 /* Receives one line (without its newline) within timeout_ms (-1: forever).
@@ -430,7 +442,7 @@ struct rs_rc_side_conn {
     uint64_t deadline_ns;       /* when the line under way must be whole; 0: none */
     size_t len;                 /* bytes in buf */
     size_t used;                /* bytes of buf handed out as the last line */
-    char peer[24];              /* "a.b.c.d:port", for messages */
+    char peer[RS_ADDR_TEXT_MAX];    /* "a.b.c.d:port" or "[v6]:port", for messages */
     char buf[RS_RC_SIDE_LINE_MAX];
 };
 
@@ -461,9 +473,6 @@ void rs_rc_side_send_error(int fd, const char *why);
 /* Accepts the next pending connection only to refuse it: sends it
  * {"error": why} and closes it. Returns as rs_rc_side_accept does. */
 int rs_rc_side_refuse(int listen_fd, const char *why, char *err);
-
-/* Parses a dotted IPv4 address. */
-bool rs_rc_parse_ipv4(const char *s, uint8_t ip[4]);
 
 /* CLOCK_MONOTONIC in nanoseconds: the clock the port runs contexts on. */
 uint64_t rs_rc_now_ns(void);

@@ -32,14 +32,15 @@ struct rs_responder_mr_spec {
 
 struct rs_responder_opts {
     struct rs_rc_qp_attr attr;  /* every QP's; rq_depth at least recv_n */
-    uint8_t local_ip[4];        /* what requesters are told to send to */
+    uint8_t local_gid[16];      /* what requesters are told to send to (IPv4: mapped) */
+    uint32_t local_scope;       /* its interface, for a link-local address */
     struct rs_responder_mr_spec mr[RS_RESPONDER_MAX_MRS];
     unsigned n_mr;              /* 0: one 1 MiB region, all access */
     uint32_t rkey0;             /* R_Key of the first region, +1 for each next; 0: chosen */
     uint64_t va0;               /* VA of the first region; 0: chosen */
     /* Static QPs qpn0.. to a known peer (have_peer), n_static of them. */
     bool have_peer;
-    uint8_t peer_ip[4];
+    uint8_t peer_gid[16];
     uint32_t peer_qpn, peer_psn, qpn0, psn;
     unsigned n_static;
     uint32_t recv_n;            /* receives posted on every new QP */

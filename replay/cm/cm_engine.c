@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <roceshark/addr.h>
+
 #include <roceshark/wire.h>
 
 #include "cm_int.h"
@@ -27,6 +29,18 @@ rs_cm_opts_init(struct rs_cm_opts *o)
     memset(o, 0, sizeof(*o));
     o->response_timeout = RS_CM_DEFAULT_TIMEOUT;
     o->max_retries = RS_CM_DEFAULT_RETRIES;
+}
+
+void
+rs_cm_opts_set_gid(struct rs_cm_opts *o, const uint8_t gid[16])
+{
+    memcpy(o->gid, gid, 16);
+    /* An IPv4 address as the low half of a locally administered GUID; an IPv6
+     * address's interface identifier, which is an EUI-64 already. */
+    if (rs_addr_is_v4mapped(gid))
+        o->ca_guid = 0x0200000000000000ull | rs_load_be32(gid + 12);
+    else
+        o->ca_guid = rs_load_be64(gid + 8);
 }
 
 int

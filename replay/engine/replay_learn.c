@@ -24,11 +24,13 @@ rs_replay_learn(const struct rs_replay_trace *trace, const uint8_t src[4], const
     int fd;
 
     memset(&ours, 0, sizeof(ours));
-    memcpy(ours.ip, src, 4);
+    uint8_t target[16];
+    replay_gid(4, src, ours.gid);
+    replay_gid(4, ip, target);
     ours.qpn = trace->conv.requester_qp & 0xffffff;
     ours.psn = rs_replay_first_psn(trace);
     ours.pmtu = trace->conv.pmtu;
-    if (rs_rc_side_connect(ip, port, 5000, &fd, err) < 0)
+    if (rs_rc_side_connect(target, 0, port, 5000, &fd, err) < 0)
         return RS_EIO;
     rs_rc_conn_format(&ours, line, sizeof(line));
     int rc = rs_rc_side_exchange(fd, line, &peer, err);

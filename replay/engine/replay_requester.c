@@ -138,11 +138,11 @@ rs_replay_run_messages(const struct rs_replay_trace *trace, const GArray *msgs,
     if (data->len != 0)
         memcpy(buf, data->data, data->len);
     rs_rc_udp_opts_init(&uo);
-    memcpy(uo.ip, rw->src, 4);
+    replay_gid(rw->family, rw->src, uo.gid);
     if ((rc = rs_rc_udp_open(&udp, &uo, err)) < 0)
         goto out;
     rs_rc_ctx_opts_init(&co);
-    memcpy(co.local_ip, rw->src, 4);
+    replay_gid(rw->family, rw->src, co.local_gid);
     co.verify_icrc = rs_rc_udp_checks_icrc(udp);
     if ((rc = rs_rc_ctx_create(&ctx, &co, rs_rc_udp_link(udp), err)) < 0)
         goto out;
@@ -152,7 +152,7 @@ rs_replay_run_messages(const struct rs_replay_trace *trace, const GArray *msgs,
     struct rs_rc_conn_info peer = {{0}, t->qpn, t->psn, t->rkey, t->va, t->length, t->pmtu};
     struct rs_rc_qp_attr a;
     uint32_t qpn = trace->conv.requester_qp & 0xffffff;
-    memcpy(peer.ip, rw->dst, 4);
+    replay_gid(rw->family, rw->dst, peer.gid);
     rs_rc_qp_attr_init(&a);
     if (trace->conv.pmtu != 0)
         a.pmtu = trace->conv.pmtu;

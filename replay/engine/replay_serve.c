@@ -152,8 +152,10 @@ meet_requester(const struct rs_replay_trace *t, struct rs_replay_rewrite *rw,
     struct pollfd pfd;
     char line[RS_RC_SIDE_LINE_MAX];
     int lfd, fd, rc;
+    uint8_t src[16];
 
-    if (rs_rc_side_listen(rw->src, so->listen, &lfd, err) < 0)
+    replay_gid(4, rw->src, src);
+    if (rs_rc_side_listen(src, 0, so->listen, &lfd, err) < 0)
         return RS_EIO;
     pfd = (struct pollfd){lfd, POLLIN, 0};
     int waited = poll(&pfd, 1, (int)(so->timeout_ns / 1000000));
@@ -173,7 +175,7 @@ meet_requester(const struct rs_replay_trace *t, struct rs_replay_rewrite *rw,
     }
     struct replay_remote remote = replay_remote_of(t);
     memset(&ours, 0, sizeof(ours));
-    memcpy(ours.ip, rw->src, 4);
+    replay_gid(4, rw->src, ours.gid);
     ours.qpn = t->conv.responder_qp & 0xffffff;
     ours.rkey = remote.rkey;
     ours.va = remote.lowest != UINT64_MAX ? remote.lowest : 0;
@@ -185,7 +187,10 @@ meet_requester(const struct rs_replay_trace *t, struct rs_replay_rewrite *rw,
     if (rc < 0)
         return RS_EIO;
     /* Answers go to it: its address, its QPN, its PSNs. */
-    memcpy(rw->dst, peer.ip, 4);
+    if (!rs_addr_is_v4mapped(peer.gid))
+        return rs_error(err, RS_ENOTSUP, "the requester's side channel named an IPv6 address: "
+                        "--side responder serves on IPv4");
+    memcpy(rw->dst, peer.gid + 12, 4);
     rw->set_dst = rw->set_src = true;
     rw->family = 4;
     rw->n_qpmap = 0;
@@ -219,12 +224,12 @@ rs_replay_serve(const struct rs_replay_trace *trace, struct rs_replay_rewrite *r
     if (rw->family != 4)
         return rs_error(err, RS_EINVAL, "--side responder serves on IPv4");
     rs_rc_udp_opts_init(&uo);
-    memcpy(uo.ip, rw->src, 4);
+    replay_gid(4, rw->src, uo.gid);
     uo.hook = &hook;
     if ((rc = rs_rc_udp_open(&udp, &uo, err)) < 0)
         return rc;
     rs_rc_ctx_opts_init(&co);
-    memcpy(co.local_ip, rw->src, 4);
+    replay_gid(4, rw->src, co.local_gid);
     if ((rc = rs_rc_ctx_create(&ctx, &co, rs_rc_udp_link(udp), err)) < 0)
         goto out;
     /* Capturing before the requester comes: it may send at once after the side channel. */

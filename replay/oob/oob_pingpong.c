@@ -69,25 +69,6 @@ rs_oob_pingpong_done_parse(const uint8_t in[RS_OOB_PINGPONG_DONE_SIZE], char *er
 }
 
 void
-rs_oob_gid_from_ipv4(const uint8_t ip[4], uint8_t gid[16])
-{
-    memset(gid, 0, 10);
-    gid[10] = gid[11] = 0xff;
-    memcpy(gid + 12, ip, 4);
-}
-
-bool
-rs_oob_gid_to_ipv4(const uint8_t gid[16], uint8_t ip[4])
-{
-    static const uint8_t prefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-
-    if (memcmp(gid, prefix, sizeof(prefix)) != 0)
-        return false;
-    memcpy(ip, gid + 12, 4);
-    return true;
-}
-
-void
 rs_oob_gid_format(const uint8_t gid[16], char *out, size_t size)
 {
     if (inet_ntop(AF_INET6, gid, out, (socklen_t)size) == NULL && size > 0)

@@ -6,11 +6,10 @@
  * points at a NIC's own tool changes one word: roceshark://, perftest://,
  * pingpong:// or cm://, then the peer's address and, optionally, a port.
  */
-#include <arpa/inet.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include <roceshark/addr.h>
 #include <roceshark/oob.h>
 
 static const char *const names[] = {"roceshark", "perftest", "pingpong", "cm"};
@@ -39,7 +38,6 @@ rs_oob_target_parse(const char *target, struct rs_oob_target *t, char *err)
     char text[96];
     const char *s = printable(target, text, sizeof(text));
     const char *addr = target, *scheme_end = strstr(target, "://");
-    char host[64];
 
     memset(t, 0, sizeof(*t));
     if (scheme_end != NULL) {
@@ -53,22 +51,8 @@ rs_oob_target_parse(const char *target, struct rs_oob_target *t, char *err)
         t->setup = (enum rs_oob_setup)i;
         addr = scheme_end + 3;
     }
-    if (addr[0] == '[' || strchr(addr, ':') != strrchr(addr, ':'))
-        return rs_error(err, RS_ENOTSUP, "%s: IPv6 peers are not supported yet", s);
-    const char *colon = strchr(addr, ':');
-    size_t hlen = colon != NULL ? (size_t)(colon - addr) : strlen(addr);
-    if (hlen == 0 || hlen >= sizeof(host))
-        return rs_error(err, RS_EINVAL, "%s: expected an IPv4 address", s);
-    memcpy(host, addr, hlen);
-    host[hlen] = '\0';
-    if (inet_pton(AF_INET, host, t->ip) != 1)
-        return rs_error(err, RS_EINVAL, "%s: expected an IPv4 address", s);
-    if (colon != NULL) {
-        char *end;
-        unsigned long port = strtoul(colon + 1, &end, 10);
-        if (colon[1] == '\0' || *end != '\0' || port == 0 || port > 65535)
-            return rs_error(err, RS_EINVAL, "%s: expected a TCP port after ':'", s);
-        t->port = (uint16_t)port;
-    }
+    char why[RS_ERRBUF_SIZE];
+    if (rs_addr_parse_port(addr, t->gid, &t->scope, &t->port, why) < 0)
+        return rs_error(err, RS_EINVAL, "%s", why);
     return 0;
 }

@@ -69,11 +69,8 @@ rs_perf_cm_connect(struct rs_perf *p, char *err)
     uint8_t server[16];
 
     rs_cm_opts_init(&o);
-    o.gid[10] = o.gid[11] = server[10] = server[11] = 0xff;
-    memset(server, 0, 10);
-    memcpy(o.gid + 12, p->local_ip, 4);
-    memcpy(server + 12, p->server_ip, 4);
-    o.ca_guid = 0x0200000000000000ull | rs_load_be32(p->local_ip);
+    rs_cm_opts_set_gid(&o, p->local_gid);
+    memcpy(server, p->server_gid, 16);
     o.response_timeout = CM_RESPONSE_TIMEOUT;
     o.max_retries = CM_RETRIES;
     o.id_seed = p->psn + 1;
@@ -104,7 +101,7 @@ rs_perf_cm_connect(struct rs_perf *p, char *err)
 
     const struct rs_cm_params *peer = &p->cm_peer;
     memset(&p->peer, 0, sizeof(p->peer));
-    memcpy(p->peer.ip, peer->gid + 12, 4);
+    memcpy(p->peer.gid, peer->gid, 16);
     p->peer.qpn = peer->qpn;
     p->peer.psn = peer->psn;
     p->peer.pmtu = p->attr.pmtu;

@@ -95,26 +95,22 @@ xchg_preamble(struct rs_perf *p, char *err)
     return 0;
 }
 
-/* The peer's RoCE address: its GID's IPv4 address, or without a GID (the
- * 59-byte form) the address it reached us from over TCP. */
+/* The peer's RoCE address: its GID (IPv4-mapped for IPv4, as perftest sends
+ * it), or without a GID (the 59-byte form) the address it reached us from
+ * over TCP. */
 static int
-peer_address(struct rs_perf *p, uint8_t ip[4], char *err)
+peer_address(struct rs_perf *p, uint8_t gid[16], char *err)
 {
-    char text[64];
-
     if (p->theirs.has_gid) {
-        if (rs_oob_gid_to_ipv4(p->theirs.gid, ip))
-            return 0;
-        rs_oob_gid_format(p->theirs.gid, text, sizeof(text));
-        return rs_error(err, RS_ENOTSUP, "perftest key message: GID %s is not an IPv4-mapped "
-                        "address (::ffff:a.b.c.d); other GIDs are not supported yet", text);
+        memcpy(gid, p->theirs.gid, 16);
+        return 0;
     }
     struct sockaddr_storage ss;
     socklen_t len = sizeof(ss);
-    if (getpeername(p->fd, (struct sockaddr *)&ss, &len) < 0 || ss.ss_family != AF_INET)
+    if (getpeername(p->fd, (struct sockaddr *)&ss, &len) < 0 ||
+        !rs_addr_from_sockaddr((struct sockaddr *)&ss, gid, NULL, NULL))
         return rs_error(err, RS_ENOTSUP, "perftest key message without GID from a peer that is "
-                        "not IPv4");
-    memcpy(ip, &((struct sockaddr_in *)&ss)->sin_addr, 4);
+                        "neither IPv4 nor IPv6");
     return 0;
 }
 
@@ -134,8 +130,8 @@ rs_perf_perftest_exchange(struct rs_perf *p, char *err)
     p->mine.rkey = info.rkey;
     p->mine.vaddr = info.va;
     p->mine.has_gid = true;
-    rs_oob_gid_from_ipv4(info.ip, p->mine.gid);
-    if ((rc = xchg_key(p, err)) < 0 || (rc = peer_address(p, p->peer.ip, err)) < 0)
+    memcpy(p->mine.gid, info.gid, 16);
+    if ((rc = xchg_key(p, err)) < 0 || (rc = peer_address(p, p->peer.gid, err)) < 0)
         return rc;
     p->peer.qpn = p->theirs.qpn;
     p->peer.psn = p->theirs.psn;

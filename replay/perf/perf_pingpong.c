@@ -26,25 +26,19 @@ rs_perf_pingpong_exchange(struct rs_perf *p, char *err)
 {
     struct rs_oob_pingpong_dest mine, theirs;
     uint8_t out[RS_OOB_PINGPONG_SIZE], in[RS_OOB_PINGPONG_SIZE], done[RS_OOB_PINGPONG_DONE_SIZE];
-    char text[64];
     int rc;
 
     memset(&mine, 0, sizeof(mine));
     mine.qpn = p->qpn;
     mine.psn = p->psn;
-    rs_oob_gid_from_ipv4(p->local_ip, mine.gid);
+    memcpy(mine.gid, p->local_gid, 16);
     rs_oob_pingpong_format(&mine, out);
     if (p->client && (rc = rs_oob_write(p->fd, out, sizeof(out), "pingpong address", err)) < 0)
         return rc;
     if ((rc = rs_oob_read(p->fd, in, sizeof(in), STEP_TIMEOUT_MS, "pingpong address", err)) < 0 ||
         (rc = rs_oob_pingpong_parse(in, &theirs, err)) < 0)
         return rc;
-    if (!rs_oob_gid_to_ipv4(theirs.gid, p->peer.ip)) {
-        rs_oob_gid_format(theirs.gid, text, sizeof(text));
-        return rs_error(err, RS_ENOTSUP, "pingpong address message: GID %s is not an "
-                        "IPv4-mapped address (::ffff:a.b.c.d); other GIDs are not supported yet",
-                        text);
-    }
+    memcpy(p->peer.gid, theirs.gid, 16);   /* QP creation refuses another IP version */
     memcpy(p->theirs.gid, theirs.gid, 16);
     p->peer.qpn = theirs.qpn;
     p->peer.psn = theirs.psn;
@@ -65,11 +59,9 @@ void
 rs_perf_pingpong_header(const struct rs_perf *p)
 {
     FILE *out = p->out != NULL ? p->out : stdout;
-    uint8_t gid[16];
     char text[64];
 
-    rs_oob_gid_from_ipv4(p->local_ip, gid);
-    rs_oob_gid_format(gid, text, sizeof(text));
+    rs_oob_gid_format(p->local_gid, text, sizeof(text));
     fprintf(out, "  local address:  LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID %s\n", 0, p->qpn,
             p->psn, text);
     rs_oob_gid_format(p->theirs.gid, text, sizeof(text));

@@ -90,7 +90,7 @@ free_buffers(struct rs_perf *p)
 void
 rs_perf_our_info(const struct rs_perf *p, struct rs_rc_conn_info *info)
 {
-    memcpy(info->ip, p->local_ip, 4);
+    memcpy(info->gid, p->local_gid, 16);
     info->qpn = p->qpn;
     info->psn = p->psn;
     info->rkey = p->mr.rkey;
@@ -130,7 +130,7 @@ exchange_client(struct rs_perf *p, char *err)
 
     if (p->setup == RS_OOB_SETUP_CM)
         return rs_perf_cm_connect(p, err);
-    if (rs_rc_side_connect(p->server_ip, p->port, 5000, &p->fd, err) < 0)
+    if (rs_rc_side_connect(p->server_gid, p->server_scope, p->port, 5000, &p->fd, err) < 0)
         return RS_EIO;
     if (p->setup == RS_OOB_SETUP_PERFTEST)
         return rs_perf_perftest_exchange(p, err);
@@ -154,7 +154,7 @@ exchange_server(struct rs_perf *p, char *err)
     uint64_t v;
     int listen_fd = -1;
 
-    if (rs_rc_side_listen(p->local_ip, p->port, &listen_fd, err) < 0 ||
+    if (rs_rc_side_listen(p->local_gid, p->local_scope, p->port, &listen_fd, err) < 0 ||
         rs_rc_side_accept(listen_fd, &p->fd, err) < 0) {
         if (listen_fd >= 0)
             close(listen_fd);
@@ -207,6 +207,7 @@ rs_perf_print_header(const struct rs_perf *p)
 {
     const char *line = RS_PERF_RESULT_LINE;
     FILE *out = p->out != NULL ? p->out : stdout;
+    char ip[RS_ADDR_TEXT_MAX];
 
     if (p->test->pingpong) {
         rs_perf_pingpong_header(p);
@@ -221,16 +222,12 @@ rs_perf_print_header(const struct rs_perf *p)
     fprintf(out, " Mtu             : %u[B]\tPolling        : %s\n", p->attr.pmtu,
             p->busy_poll ? "busy" : "blocking");
     fprintf(out, "%s", line);
-    fprintf(out,
-            " local address: IP %u.%u.%u.%u QPN %#08x PSN %#08x RKey %#010x VAddr %#016" PRIx64
-            "\n",
-            p->local_ip[0], p->local_ip[1], p->local_ip[2], p->local_ip[3], p->qpn, p->psn,
-            p->mr.rkey, p->mr.va + p->half);     /* what we advertise, as perftest prints */
-    fprintf(out,
-            " remote address: IP %u.%u.%u.%u QPN %#08x PSN %#08x RKey %#010x VAddr %#016"
-            PRIx64 "\n",
-            p->peer.ip[0], p->peer.ip[1], p->peer.ip[2], p->peer.ip[3], p->peer.qpn,
-            p->peer.psn, p->peer.rkey, p->peer.va);
+    fprintf(out, " local address: IP %s QPN %#08x PSN %#08x RKey %#010x VAddr %#016" PRIx64 "\n",
+            rs_addr_format(p->local_gid, 0, ip, sizeof(ip)), p->qpn, p->psn, p->mr.rkey,
+            p->mr.va + p->half);     /* what we advertise, as perftest prints */
+    fprintf(out, " remote address: IP %s QPN %#08x PSN %#08x RKey %#010x VAddr %#016" PRIx64
+            "\n", rs_addr_format(p->peer.gid, 0, ip, sizeof(ip)), p->peer.qpn, p->peer.psn,
+            p->peer.rkey, p->peer.va);
     fprintf(out, "%s", line);
     fflush(out);
 }

@@ -67,7 +67,7 @@ rs_rc_qp_attr_connect(struct rs_rc_qp_attr *a, uint32_t qpn, uint32_t psn,
 {
     a->qpn = qpn;
     a->dest_qpn = peer->qpn;
-    memcpy(a->peer_ip, peer->ip, 4);
+    memcpy(a->peer_gid, peer->gid, 16);
     a->sq_psn = psn;
     a->rq_psn = peer->psn;
     if (peer->pmtu != 0 && peer->pmtu < a->pmtu)
@@ -86,6 +86,7 @@ rs_rc_ctx_create(struct rs_rc_ctx **out, const struct rs_rc_ctx_opts *opts,
     ctx->link = *link;
     rs_decode_opts_init(&ctx->dopts);
     ctx->dopts.verify_crc = opts->verify_icrc;
+    ctx->ip_layer = rs_addr_is_v4mapped(opts->local_gid) ? RS_LAYER_IPV4 : RS_LAYER_IPV6;
     ctx->next_qpn = 0x11;
     ctx->next_rkey = 1;
     *out = ctx;
@@ -137,6 +138,13 @@ rs_rc_qp_create(struct rs_rc_ctx *ctx, const struct rs_rc_qp_attr *attr,
     int rc = check_attr(attr, err);
     if (rc < 0)
         return rc;
+    /* One context speaks one IP version: its packets' headers are of its address. */
+    if (rs_addr_family(attr->peer_gid) != rs_addr_family(ctx->opts.local_gid)) {
+        char peer[RS_ADDR_TEXT_MAX], local[RS_ADDR_TEXT_MAX];
+        return rs_error(err, RS_EINVAL, "peer %s: not of the IP version of our address %s",
+                        rs_addr_format(attr->peer_gid, 0, peer, sizeof(peer)),
+                        rs_addr_format(ctx->opts.local_gid, 0, local, sizeof(local)));
+    }
     uint32_t qpn = attr->qpn;
     if (qpn == 0) {
         while (rs_rc_qp_find(ctx, ctx->next_qpn) != NULL)
@@ -174,7 +182,7 @@ rs_rc_qp_create(struct rs_rc_ctx *ctx, const struct rs_rc_qp_attr *attr,
     ctx->qps = qp;
     *out = qp;
     if (ctx->link.connected != NULL)
-        ctx->link.connected(ctx->link.arg, qpn, attr->peer_ip, attr->dest_qpn);
+        ctx->link.connected(ctx->link.arg, qpn, attr->peer_gid, attr->dest_qpn);
     return 0;
 }
 
@@ -276,6 +284,17 @@ parse(const struct rs_packet *p, struct rc_pkt *pkt)
         pkt->ieth = rs_load_be32(rs_packet_at(p, RS_LAYER_IETH));
 }
 
+/* True when the packet's IP source is the peer's GID: the IPv4 source (at
+ * 12) against a mapped GID's last four bytes, or the IPv6 source (at 8). */
+static bool
+from_peer(const struct rs_packet *p, enum rs_layer ip_layer, const uint8_t peer_gid[16])
+{
+    const uint8_t *ip = rs_packet_at(p, ip_layer);
+
+    return ip_layer == RS_LAYER_IPV4 ? memcmp(ip + 12, peer_gid + 12, 4) == 0
+                                     : memcmp(ip + 8, peer_gid, 16) == 0;
+}
+
 /* The header checks, in the order a NIC applies them; returns the QP or
  * NULL after counting the drop. */
 static struct rs_rc_qp *
@@ -283,7 +302,7 @@ header_check(struct rs_rc_ctx *ctx, const struct rs_packet *p)
 {
     struct rs_rc_counters *cnt = &ctx->cnt;
 
-    if (p->encap != RS_ENCAP_ROCEV2 || !rs_packet_has(p, RS_LAYER_IPV4) ||
+    if (p->encap != RS_ENCAP_ROCEV2 || !rs_packet_has(p, ctx->ip_layer) ||
         !rs_packet_has(p, RS_LAYER_ICRC) || (p->flags & RS_PKT_IP_FRAGMENT)) {
         cnt->drop_malformed++;
         return NULL;
@@ -332,7 +351,7 @@ header_check(struct rs_rc_ctx *ctx, const struct rs_packet *p)
         return NULL;
     }
     /* RC is connected: only the peer may talk to this QP. */
-    if (memcmp(rs_packet_at(p, RS_LAYER_IPV4) + 12, qp->attr.peer_ip, 4) != 0) {
+    if (!from_peer(p, ctx->ip_layer, qp->attr.peer_gid)) {
         cnt->drop_source++;
         return NULL;
     }
@@ -374,7 +393,7 @@ rs_rc_input(struct rs_rc_ctx *ctx, const uint8_t *packet, uint32_t len, uint64_t
     memset(&frame, 0, sizeof(frame));
     frame.data = packet;
     frame.caplen = frame.len = len;
-    frame.linktype = RS_DLT_IPV4;
+    frame.linktype = ctx->ip_layer == RS_LAYER_IPV4 ? RS_DLT_IPV4 : RS_DLT_IPV6;
     rs_decode_frame(&frame, &ctx->dopts, &p);
     struct rs_rc_qp *qp = header_check(ctx, &p);
     if (qp == NULL)

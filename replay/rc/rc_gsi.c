@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include <roceshark/addr.h>
 #include <roceshark/cm_mad.h>
 #include <roceshark/wire.h>
 
@@ -17,8 +18,6 @@
 
 #define UD_SEND_ONLY 0x64
 #define GSI_PKEY 0xffff
-
-static const uint8_t v4_mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
 
 void
 rs_rc_gsi_register(struct rs_rc_ctx *ctx, rs_rc_gsi_fn fn, void *arg)
@@ -45,8 +44,10 @@ rc_gsi_input(struct rs_rc_ctx *ctx, const struct rs_packet *p)
         return;
     }
     uint8_t gid[16];
-    memcpy(gid, v4_mapped, sizeof(v4_mapped));
-    memcpy(gid + 12, rs_packet_at(p, RS_LAYER_IPV4) + 12, 4);
+    if (ctx->ip_layer == RS_LAYER_IPV4)
+        rs_addr_from_ipv4(rs_packet_at(p, RS_LAYER_IPV4) + 12, gid);
+    else
+        memcpy(gid, rs_packet_at(p, RS_LAYER_IPV6) + 8, 16);
     ctx->cnt.gsi_received++;
     ctx->gsi(ctx->gsi_arg, gid, rs_load_be24(deth + 5), rs_packet_at(p, RS_LAYER_PAYLOAD),
              p->span[RS_LAYER_PAYLOAD].len, ctx->now);
@@ -58,8 +59,9 @@ rs_rc_gsi_send(struct rs_rc_ctx *ctx, const uint8_t peer_gid[16], uint32_t dest_
 {
     struct rs_ib_fields f;
 
-    if (memcmp(peer_gid, v4_mapped, sizeof(v4_mapped)) != 0)
-        return rs_error(err, RS_EINVAL, "QP 1: the RoCEv2 port is IPv4 only");
+    if ((ctx->ip_layer == RS_LAYER_IPV4) != rs_addr_is_v4mapped(peer_gid))
+        return rs_error(err, RS_EINVAL, "QP 1: the peer is not of the IP version of our "
+                        "address");
     memset(&f, 0, sizeof(f));
     f.opcode = UD_SEND_ONLY;
     f.pkey = GSI_PKEY;
@@ -68,6 +70,6 @@ rs_rc_gsi_send(struct rs_rc_ctx *ctx, const uint8_t peer_gid[16], uint32_t dest_
     f.ackreq = true;        /* as Linux's GSI sends them */
     f.deth.qkey = RS_CM_QKEY;
     f.deth.src_qp = RS_CM_QP1;
-    rc_tx_to(ctx, peer_gid + 12, &f, mad, len);
+    rc_tx_to(ctx, peer_gid, &f, mad, len);
     return 0;
 }

@@ -191,6 +191,7 @@ struct rs_rc_ctx {
     struct rs_rc_ctx_opts opts;
     struct rs_rc_link link;
     struct rs_decode_opts dopts;
+    enum rs_layer ip_layer;     /* RS_LAYER_IPV4 for an IPv4-mapped address, else IPV6 */
     struct rc_mr mr[RC_MAX_MR];
     uint32_t next_rkey;
     unsigned mr_last;       /* slot of the last R_Key found */
@@ -214,8 +215,8 @@ void rc_gsi_input(struct rs_rc_ctx *ctx, const struct rs_packet *p);
 /* Fields every packet of qp carries: destination QP and P_Key. */
 void rc_fields_init(const struct rs_rc_qp *qp, struct rs_ib_fields *f, uint8_t opcode,
                     uint32_t psn);
-/* Builds f with payload and sends it to peer_ip. */
-void rc_tx_to(struct rs_rc_ctx *ctx, const uint8_t peer_ip[4], const struct rs_ib_fields *f,
+/* Builds f with payload and sends it to peer_gid (of the context's IP version). */
+void rc_tx_to(struct rs_rc_ctx *ctx, const uint8_t peer_gid[16], const struct rs_ib_fields *f,
               const void *payload, uint32_t len);
 /* Builds f with payload and sends it to qp's peer. */
 void rc_tx(struct rs_rc_qp *qp, const struct rs_ib_fields *f, const void *payload,

@@ -23,25 +23,18 @@
 
 #include "rc_int.h"
 
-bool
-rs_rc_parse_ipv4(const char *s, uint8_t ip[4])
-{
-    struct in_addr a;
-
-    if (s == NULL || inet_pton(AF_INET, s, &a) != 1)
-        return false;
-    memcpy(ip, &a, 4);
-    return true;
-}
-
+/* "ip" stays a dotted quad for IPv4, as before IPv6; an IPv6 address goes
+ * as text without a scope, which names an interface of ours, not the peer's. */
 int
 rs_rc_conn_format(const struct rs_rc_conn_info *c, char *buf, size_t size)
 {
+    char ip[RS_ADDR_TEXT_MAX];
+
     return snprintf(buf, size,
-                    "{\"ip\": \"%u.%u.%u.%u\", \"qpn\": %" PRIu32 ", \"psn\": %" PRIu32
+                    "{\"ip\": \"%s\", \"qpn\": %" PRIu32 ", \"psn\": %" PRIu32
                     ", \"rkey\": %" PRIu32 ", \"va\": %" PRIu64 ", \"length\": %" PRIu64
                     ", \"pmtu\": %" PRIu32 "}",
-                    c->ip[0], c->ip[1], c->ip[2], c->ip[3], c->qpn, c->psn, c->rkey, c->va,
+                    rs_addr_format(c->gid, 0, ip, sizeof(ip)), c->qpn, c->psn, c->rkey, c->va,
                     c->length, c->pmtu);
 }
 
@@ -101,11 +94,11 @@ rs_rc_json_str(const char *line, const char *key, char *out, size_t size)
 int
 rs_rc_conn_parse(const char *line, struct rs_rc_conn_info *c, char *err)
 {
-    char ip[32];
+    char ip[RS_ADDR_TEXT_MAX];
     uint64_t qpn, psn, rkey, va, length, pmtu;
 
     memset(c, 0, sizeof(*c));
-    if (!rs_rc_json_str(line, "ip", ip, sizeof(ip)) || !rs_rc_parse_ipv4(ip, c->ip) ||
+    if (!rs_rc_json_str(line, "ip", ip, sizeof(ip)) || rs_addr_parse(ip, c->gid, NULL, NULL) < 0 ||
         !rs_rc_json_u64(line, "qpn", &qpn) || !rs_rc_json_u64(line, "psn", &psn) ||
         !rs_rc_json_u64(line, "pmtu", &pmtu) || qpn > RC_PSN_MASK || psn > RC_PSN_MASK ||
         rs_rc_pmtu_valid((uint32_t)pmtu) == 0)
@@ -122,31 +115,25 @@ rs_rc_conn_parse(const char *line, struct rs_rc_conn_info *c, char *err)
     return 0;
 }
 
-static void
-sockaddr_of(struct sockaddr_in *sa, const uint8_t ip[4], uint16_t port)
-{
-    memset(sa, 0, sizeof(*sa));
-    sa->sin_family = AF_INET;
-    sa->sin_port = htons(port);
-    memcpy(&sa->sin_addr, ip, 4);
-}
-
 int
-rs_rc_side_listen(const uint8_t ip[4], uint16_t port, int *fd, char *err)
+rs_rc_side_listen(const uint8_t gid[16], uint32_t scope, uint16_t port, int *fd, char *err)
 {
-    struct sockaddr_in sa;
+    struct sockaddr_storage sa;
     int one = 1;
+    socklen_t salen = rs_addr_to_sockaddr(gid, scope, port, &sa);
 
-    sockaddr_of(&sa, ip, port);
-    *fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    *fd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (*fd < 0)
         return rs_error(err, RS_EIO, "side channel: %s", strerror(errno));
     setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    if (bind(*fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(*fd, 16) < 0) {
+    if (bind(*fd, (struct sockaddr *)&sa, salen) < 0 || listen(*fd, 16) < 0) {
         int e = errno;
+        char where[RS_ADDR_TEXT_MAX];
         close(*fd);
         *fd = -1;
-        return rs_error(err, RS_EIO, "side channel: listen on port %u: %s", port, strerror(e));
+        return rs_error(err, RS_EIO, "side channel: listen on %s: %s",
+                        rs_addr_format_port(gid, scope, port, where, sizeof(where)),
+                        strerror(e));
     }
     return 0;
 }
@@ -174,17 +161,19 @@ rs_rc_side_accept(int listen_fd, int *fd, char *err)
 }
 
 int
-rs_rc_side_connect(const uint8_t ip[4], uint16_t port, int timeout_ms, int *fd, char *err)
+rs_rc_side_connect(const uint8_t gid[16], uint32_t scope, uint16_t port, int timeout_ms,
+                   int *fd, char *err)
 {
-    struct sockaddr_in sa;
+    struct sockaddr_storage sa;
     int one = 1, e = 0;
+    socklen_t salen = rs_addr_to_sockaddr(gid, scope, port, &sa);
+    char where[RS_ADDR_TEXT_MAX];
 
-    sockaddr_of(&sa, ip, port);
     for (int waited = 0; waited <= timeout_ms; waited += 50) {
-        *fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        *fd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
         if (*fd < 0)
             return rs_error(err, RS_EIO, "side channel: %s", strerror(errno));
-        if (connect(*fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+        if (connect(*fd, (struct sockaddr *)&sa, salen) == 0) {
             setsockopt(*fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
             return 0;
         }
@@ -196,8 +185,8 @@ rs_rc_side_connect(const uint8_t ip[4], uint16_t port, int timeout_ms, int *fd, 
         struct timespec ts = {0, 50000000};
         nanosleep(&ts, NULL);
     }
-    return rs_error(err, RS_EIO, "side channel: connect to %u.%u.%u.%u:%u: %s", ip[0], ip[1],
-                    ip[2], ip[3], port, strerror(e));
+    return rs_error(err, RS_EIO, "side channel: connect to %s: %s",
+                    rs_addr_format_port(gid, scope, port, where, sizeof(where)), strerror(e));
 }
 
 int

@@ -24,8 +24,11 @@
 void
 rs_rc_side_conn_open(struct rs_rc_side_conn *c, int fd, uint64_t timeout_ns, uint64_t now)
 {
-    struct sockaddr_in sa;
+    struct sockaddr_storage sa;
     socklen_t salen = sizeof(sa);
+    uint8_t gid[16];
+    uint32_t scope;
+    uint16_t port;
     int flags = fcntl(fd, F_GETFL);
 
     if (flags >= 0)
@@ -35,11 +38,9 @@ rs_rc_side_conn_open(struct rs_rc_side_conn *c, int fd, uint64_t timeout_ns, uin
     c->deadline_ns = now + timeout_ns;      /* the first line is due */
     c->len = c->used = 0;
     snprintf(c->peer, sizeof(c->peer), "?");
-    if (getpeername(fd, (struct sockaddr *)&sa, &salen) == 0 && sa.sin_family == AF_INET) {
-        const uint8_t *ip = (const uint8_t *)&sa.sin_addr;
-        snprintf(c->peer, sizeof(c->peer), "%u.%u.%u.%u:%u", ip[0], ip[1], ip[2], ip[3],
-                 ntohs(sa.sin_port));
-    }
+    if (getpeername(fd, (struct sockaddr *)&sa, &salen) == 0 &&
+        rs_addr_from_sockaddr((struct sockaddr *)&sa, gid, &scope, &port))
+        rs_addr_format_port(gid, scope, port, c->peer, sizeof(c->peer));
 }
 
 bool

@@ -5,7 +5,9 @@
  * Every packet is built by the dissector library's encoder (encode.h) into
  * the link's buffer: IPv4 with identification 0 and DF set, which is what
  * Linux puts on a datagram from an unconnected UDP socket with path-MTU
- * discovery on, so the ICRC we compute is the one the peer checks.
+ * discovery on, so the ICRC we compute is the one the peer checks. IPv6
+ * has no such field; the ICRC masks the traffic class, flow label and hop
+ * limit, which the kernel then writes as it likes.
  */
 #include <string.h>
 
@@ -22,15 +24,21 @@ rc_fields_init(const struct rs_rc_qp *qp, struct rs_ib_fields *f, uint8_t opcode
 }
 
 void
-rc_tx_to(struct rs_rc_ctx *ctx, const uint8_t peer_ip[4], const struct rs_ib_fields *f,
+rc_tx_to(struct rs_rc_ctx *ctx, const uint8_t peer_gid[16], const struct rs_ib_fields *f,
          const void *payload, uint32_t len)
 {
     struct rs_roce_route r;
 
     memset(&r, 0, sizeof(r));
-    r.family = 4;
-    memcpy(r.src, ctx->opts.local_ip, 4);
-    memcpy(r.dst, peer_ip, 4);
+    if (ctx->ip_layer == RS_LAYER_IPV4) {
+        r.family = 4;
+        memcpy(r.src, ctx->opts.local_gid + 12, 4);
+        memcpy(r.dst, peer_gid + 12, 4);
+    } else {
+        r.family = 6;
+        memcpy(r.src, ctx->opts.local_gid, 16);
+        memcpy(r.dst, peer_gid, 16);
+    }
     r.sport = ctx->opts.udp_sport;
     r.dport = RS_ROCEV2_UDP_PORT;
     r.tos = ctx->opts.tos;
@@ -48,7 +56,7 @@ rc_tx_to(struct rs_rc_ctx *ctx, const uint8_t peer_ip[4], const struct rs_ib_fie
 void
 rc_tx(struct rs_rc_qp *qp, const struct rs_ib_fields *f, const void *payload, uint32_t len)
 {
-    rc_tx_to(qp->ctx, qp->attr.peer_ip, f, payload, len);
+    rc_tx_to(qp->ctx, qp->attr.peer_gid, f, payload, len);
 }
 
 /* End-to-end flow control: the credit count advertises the receive WQEs

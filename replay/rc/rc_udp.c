@@ -22,13 +22,14 @@
 
 #define BATCH 64
 #define RX_BUF 9216             /* a jumbo frame: longer is truncated, hence malformed */
-#define IPV4_UDP_HDR 28
 #define DEFAULT_RCVBUF (64u << 20)
 
 struct rs_rc_udp {
     struct rs_rc_udp_opts opts;
-    int tx_fd;                  /* UDP, bound to ip:4791; also the receiver with no_raw */
-    int rx_fd;                  /* raw IPPROTO_UDP, bound to ip; -1 with no_raw */
+    int tx_fd;                  /* UDP, bound to gid:4791; also the receiver with no_raw */
+    int rx_fd;                  /* raw IPPROTO_UDP, bound to gid; -1 with no_raw */
+    bool v6;                    /* IPv6 headers: the GID is not IPv4-mapped */
+    uint32_t ip_hdr;            /* their length: RS_IPV4_HDR_LEN or RS_IPV6_HDR_LEN */
     struct rs_rc_link link;
     unsigned tx_n;
     uint32_t tx_len[BATCH];
@@ -36,8 +37,11 @@ struct rs_rc_udp {
     uint8_t (*rx_buf)[RX_BUF];
     struct mmsghdr tx_msg[BATCH], rx_msg[BATCH];
     struct iovec tx_iov[BATCH], rx_iov[BATCH];
-    struct sockaddr_in tx_addr[BATCH], rx_addr[BATCH];
-    char rx_ctl[BATCH][64];
+    union sockaddr_any {
+        struct sockaddr_in v4;
+        struct sockaddr_in6 v6;
+    } tx_addr[BATCH], rx_addr[BATCH];
+    char rx_ctl[BATCH][128];    /* arrival time, IPv6 destination and traffic class */
     /* Each datagram's TOS as ancillary data: the packet's own DSCP and ECN (a fault
      * engine's CE mark, say), which the kernel writes into the IP header it makes. */
     union {
@@ -114,13 +118,13 @@ udp_tx_send(void *arg, uint32_t len)
 }
 
 static void
-udp_connected(void *arg, uint32_t qpn, const uint8_t peer_ip[4], uint32_t peer_qpn)
+udp_connected(void *arg, uint32_t qpn, const uint8_t peer_gid[16], uint32_t peer_qpn)
 {
     struct rs_rc_udp *u = arg;
     const struct rs_rc_hook *h = u->opts.hook;
 
     if (h != NULL && h->connected != NULL)
-        h->connected(h->arg, u->opts.ip, qpn, peer_ip, peer_qpn);
+        h->connected(h->arg, u->opts.gid, qpn, peer_gid, peer_qpn);
 }
 
 /* Hands on the hook's held packets that are due. */
@@ -148,28 +152,42 @@ rs_rc_udp_flush(struct rs_rc_udp *u)
     unsigned n = u->tx_n;
 
     for (unsigned i = 0; i < n; i++) {
-        /* The encoder built IPv4 (20 bytes, no options) and UDP: the kernel
-         * writes those itself, so the datagram starts at the BTH. */
-        u->tx_iov[i].iov_base = u->tx_buf[i] + IPV4_UDP_HDR;
-        u->tx_iov[i].iov_len = u->tx_len[i] - IPV4_UDP_HDR;
-        memset(&u->tx_addr[i], 0, sizeof(u->tx_addr[i]));
-        u->tx_addr[i].sin_family = AF_INET;
-        u->tx_addr[i].sin_port = htons(RS_ROCEV2_UDP_PORT);
-        memcpy(&u->tx_addr[i].sin_addr, u->tx_buf[i] + 16, 4);
+        /* The encoder built IP (no options) and UDP: the kernel writes those
+         * itself, so the datagram starts at the BTH. */
+        const uint8_t *b = u->tx_buf[i];
+        u->tx_iov[i].iov_base = u->tx_buf[i] + u->ip_hdr + RS_UDP_HDR_LEN;
+        u->tx_iov[i].iov_len = u->tx_len[i] - u->ip_hdr - RS_UDP_HDR_LEN;
         memset(&u->tx_msg[i], 0, sizeof(u->tx_msg[i]));
+        int tos;
+        if (u->v6) {
+            struct sockaddr_in6 *a = &u->tx_addr[i].v6;
+            memset(a, 0, sizeof(*a));
+            a->sin6_family = AF_INET6;
+            a->sin6_port = htons(RS_ROCEV2_UDP_PORT);
+            a->sin6_scope_id = u->opts.scope;     /* used for link-local peers only */
+            memcpy(&a->sin6_addr, b + 24, 16);
+            u->tx_msg[i].msg_hdr.msg_namelen = sizeof(*a);
+            tos = (b[0] & 0x0f) << 4 | b[1] >> 4;
+        } else {
+            struct sockaddr_in *a = &u->tx_addr[i].v4;
+            memset(a, 0, sizeof(*a));
+            a->sin_family = AF_INET;
+            a->sin_port = htons(RS_ROCEV2_UDP_PORT);
+            memcpy(&a->sin_addr, b + 16, 4);
+            u->tx_msg[i].msg_hdr.msg_namelen = sizeof(*a);
+            tos = b[1];
+        }
         u->tx_msg[i].msg_hdr.msg_name = &u->tx_addr[i];
-        u->tx_msg[i].msg_hdr.msg_namelen = sizeof(u->tx_addr[i]);
         u->tx_msg[i].msg_hdr.msg_iov = &u->tx_iov[i];
         u->tx_msg[i].msg_hdr.msg_iovlen = 1;
-        if (u->tx_buf[i][1] != u->opts.tos) {
+        if (tos != u->opts.tos) {
             struct msghdr *m = &u->tx_msg[i].msg_hdr;
             m->msg_control = u->tx_ctl[i].buf;
             m->msg_controllen = sizeof(u->tx_ctl[i].buf);
             struct cmsghdr *c = CMSG_FIRSTHDR(m);
-            c->cmsg_level = IPPROTO_IP;
-            c->cmsg_type = IP_TOS;
+            c->cmsg_level = u->v6 ? IPPROTO_IPV6 : IPPROTO_IP;
+            c->cmsg_type = u->v6 ? IPV6_TCLASS : IP_TOS;
             c->cmsg_len = CMSG_LEN(sizeof(int));
-            int tos = u->tx_buf[i][1];
             memcpy(CMSG_DATA(c), &tos, sizeof(tos));
         }
     }
@@ -191,12 +209,15 @@ rs_rc_udp_flush(struct rs_rc_udp *u)
 }
 
 /* A classic BPF program for the raw socket: accept UDP to port 4791 (the
- * raw socket sees every UDP datagram for its address). */
+ * raw socket sees every UDP datagram for its address). An IPv4 raw socket's
+ * filter sees the IP header first; an IPv6 one's sees the UDP header. */
 static int
-attach_port_filter(int fd)
+attach_port_filter(int fd, bool v6)
 {
+    struct sock_filter skip_ip = BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0);  /* X = IHL * 4 */
+    struct sock_filter no_ip = BPF_STMT(BPF_LDX | BPF_IMM, 0);           /* X = 0 */
     struct sock_filter code[] = {
-        BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, 0),             /* X = IHL * 4 */
+        v6 ? no_ip : skip_ip,
         BPF_STMT(BPF_LD | BPF_H | BPF_IND, 2),              /* A = UDP dport */
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, RS_ROCEV2_UDP_PORT, 0, 1),
         BPF_STMT(BPF_RET | BPF_K, 0xffff),
@@ -227,43 +248,64 @@ set_rcvbuf(int fd, uint32_t bytes)
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v));
 }
 
+/* What the IPv4 and the IPv6 UDP socket need set alike: the TOS (traffic
+ * class) of what we send, no fragmentation (on IPv4, DF makes Linux send IP
+ * identification 0: see rc.h), and what a receiver is told of each datagram. */
+static int
+set_ip_options(struct rs_rc_udp *u, int fd, bool receiver)
+{
+    int one = 1, tos = u->opts.tos, pmtu4 = IP_PMTUDISC_DO, pmtu6 = IPV6_PMTUDISC_DO;
+
+    if (!u->v6)
+        return setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &pmtu4, sizeof(pmtu4)) < 0 ||
+                       setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)) < 0 ||
+                       (receiver && setsockopt(fd, IPPROTO_IP, IP_RECVTOS, &one, sizeof(one)) < 0)
+                   ? -1 : 0;
+    return setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)) < 0 ||
+                   setsockopt(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &pmtu6, sizeof(pmtu6)) < 0 ||
+                   setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos, sizeof(tos)) < 0 ||
+                   (receiver && (setsockopt(fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, &one,
+                                            sizeof(one)) < 0 ||
+                                 setsockopt(fd, IPPROTO_IPV6, IPV6_RECVTCLASS, &one,
+                                            sizeof(one)) < 0))
+               ? -1 : 0;
+}
+
 static int
 open_sockets(struct rs_rc_udp *u, char *err)
 {
-    struct sockaddr_in sa;
-    int one = 1, pmtu = IP_PMTUDISC_DO, tos = u->opts.tos, sndbuf = 8 << 20;
+    struct sockaddr_storage sa;
+    int sndbuf = 8 << 20;
+    socklen_t salen = rs_addr_to_sockaddr(u->opts.gid, u->opts.scope, RS_ROCEV2_UDP_PORT, &sa);
+    char where[RS_ADDR_TEXT_MAX];
 
-    memset(&sa, 0, sizeof(sa));
-    sa.sin_family = AF_INET;
-    memcpy(&sa.sin_addr, u->opts.ip, 4);
-    u->tx_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    u->tx_fd = socket(sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (u->tx_fd < 0)
         return rs_error(err, RS_EIO, "UDP socket: %s", strerror(errno));
-    sa.sin_port = htons(RS_ROCEV2_UDP_PORT);
-    /* DF makes Linux send IP identification 0 (see rc.h). */
-    if (setsockopt(u->tx_fd, IPPROTO_IP, IP_MTU_DISCOVER, &pmtu, sizeof(pmtu)) < 0 ||
-        setsockopt(u->tx_fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)) < 0 ||
+    if (set_ip_options(u, u->tx_fd, false) < 0 ||
         setsockopt(u->tx_fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf)) < 0)
         return rs_error(err, RS_EIO, "UDP socket options: %s", strerror(errno));
-    if (bind(u->tx_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-        return rs_error(err, errno == EADDRNOTAVAIL ? RS_ENOENT : RS_EIO,
-                        "bind %u.%u.%u.%u:%d: %s", u->opts.ip[0], u->opts.ip[1],
-                        u->opts.ip[2], u->opts.ip[3], RS_ROCEV2_UDP_PORT, strerror(errno));
+    if (bind(u->tx_fd, (struct sockaddr *)&sa, salen) < 0)
+        return rs_error(err, errno == EADDRNOTAVAIL ? RS_ENOENT : RS_EIO, "bind %s: %s",
+                        rs_addr_format_port(u->opts.gid, u->opts.scope, RS_ROCEV2_UDP_PORT,
+                                            where, sizeof(where)),
+                        strerror(errno));
     if (!u->opts.no_raw) {
-        u->rx_fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_UDP);
+        u->rx_fd = socket(sa.ss_family, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_UDP);
         if (u->rx_fd < 0 && (errno == EPERM || errno == EACCES))
             u->opts.no_raw = true;  /* unprivileged: receive on UDP, say so */
         else if (u->rx_fd < 0)
             return rs_error(err, RS_EIO, "raw socket: %s", strerror(errno));
     }
     if (u->opts.no_raw) {
-        setsockopt(u->tx_fd, IPPROTO_IP, IP_RECVTOS, &one, sizeof(one));
+        set_ip_options(u, u->tx_fd, true);
         set_rcvbuf(u->tx_fd, u->opts.rcvbuf);
         return 0;
     }
-    sa.sin_port = 0;
-    if (bind(u->rx_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-        attach_port_filter(u->rx_fd) < 0 || attach_drop_filter(u->tx_fd) < 0)
+    salen = rs_addr_to_sockaddr(u->opts.gid, u->opts.scope, 0, &sa);
+    if (bind(u->rx_fd, (struct sockaddr *)&sa, salen) < 0 ||
+        (u->v6 && set_ip_options(u, u->rx_fd, true) < 0) ||
+        attach_port_filter(u->rx_fd, u->v6) < 0 || attach_drop_filter(u->tx_fd) < 0)
         return rs_error(err, RS_EIO, "raw socket setup: %s", strerror(errno));
     set_rcvbuf(u->rx_fd, u->opts.rcvbuf);
     return 0;
@@ -307,6 +349,8 @@ rs_rc_udp_open(struct rs_rc_udp **out, const struct rs_rc_udp_opts *opts, char *
         return rs_error(err, RS_ENOMEM, "UDP port: out of memory");
     u->opts = *opts;
     u->tx_fd = u->rx_fd = -1;
+    u->v6 = !rs_addr_is_v4mapped(opts->gid);
+    u->ip_hdr = u->v6 ? RS_IPV6_HDR_LEN : RS_IPV4_HDR_LEN;
     u->hook_due = RS_RC_INFINITE;
     u->tx_buf = malloc((size_t)BATCH * RS_RC_MAX_PACKET);
     u->rx_buf = malloc((size_t)BATCH * RX_BUF);
@@ -364,20 +408,23 @@ rs_rc_udp_tx_dropped(const struct rs_rc_udp *u)
     return u->tx_dropped;
 }
 
-/* Without a raw socket the datagram arrives without its headers: put back
- * the IPv4 and UDP headers that the transport reads (addresses, ports,
- * TOS); the identification is unknown, which is why the ICRC is not checked. */
+/* Where a datagram goes in its buffer: after the room for the headers the
+ * kernel keeps. An IPv4 raw socket hands over the IP header, an IPv6 one only
+ * the UDP header on, a UDP socket neither. */
 static uint32_t
-rebuild_headers(struct rs_rc_udp *u, unsigned i, uint32_t len)
+rx_room(const struct rs_rc_udp *u)
 {
-    uint8_t *b = u->rx_buf[i];
-    uint8_t tos = 0;
-    struct msghdr *m = &u->rx_msg[i].msg_hdr;
+    if (u->opts.no_raw)
+        return u->ip_hdr + RS_UDP_HDR_LEN;
+    return u->v6 ? RS_IPV6_HDR_LEN : 0;
+}
 
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c != NULL; c = CMSG_NXTHDR(m, c))
-        if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TOS)
-            tos = *CMSG_DATA(c);
-    uint32_t total = len + IPV4_UDP_HDR;
+/* The IPv4 header of a datagram from a UDP socket: what the transport reads
+ * (addresses, TOS). The identification is unknown, which is why the ICRC is
+ * not checked then. */
+static void
+rebuild_ipv4(struct rs_rc_udp *u, unsigned i, uint8_t *b, uint32_t total, uint8_t tos)
+{
     b[0] = 0x45;
     b[1] = tos;
     rs_store_be16(b + 2, (uint16_t)total);
@@ -385,19 +432,70 @@ rebuild_headers(struct rs_rc_udp *u, unsigned i, uint32_t len)
     b[8] = 64;
     b[9] = IPPROTO_UDP;
     b[10] = b[11] = 0;
-    memcpy(b + 12, &u->rx_addr[i].sin_addr, 4);
-    memcpy(b + 16, u->opts.ip, 4);
-    memcpy(b + 20, &u->rx_addr[i].sin_port, 2);
-    rs_store_be16(b + 22, RS_ROCEV2_UDP_PORT);
-    rs_store_be16(b + 24, (uint16_t)(len + 8));
-    b[26] = b[27] = 0;
-    return total;
+    memcpy(b + 12, &u->rx_addr[i].v4.sin_addr, 4);
+    memcpy(b + 16, u->opts.gid + 12, 4);
+}
+
+/* The IPv6 header (RFC 8200 3) of a datagram, which no socket of Linux hands
+ * over: a packet socket would, but it sees every interface's traffic and
+ * needs its own filter per address, while recvmsg() tells all the ICRC
+ * covers: the source (msg_name) and the destination (IPV6_PKTINFO). The
+ * traffic class (IPV6_TCLASS) is masked by the ICRC but carries the ECN
+ * bits; the flow label and hop limit are masked and not told, so 0 and 64. */
+static void
+rebuild_ipv6(struct rs_rc_udp *u, unsigned i, uint8_t *b, uint32_t total, uint8_t tclass,
+             const uint8_t *dst)
+{
+    rs_store_be32(b, 6u << 28 | (uint32_t)tclass << 20);
+    rs_store_be16(b + 4, (uint16_t)(total - RS_IPV6_HDR_LEN));
+    b[6] = IPPROTO_UDP;
+    b[7] = 64;
+    memcpy(b + 8, &u->rx_addr[i].v6.sin6_addr, 16);
+    memcpy(b + 24, dst != NULL ? dst : u->opts.gid, 16);
+}
+
+/* Puts back in front of received datagram i (len bytes at rx_room()) the
+ * headers the kernel kept, and returns the packet's length from its IP
+ * header on. */
+static uint32_t
+rebuild_headers(struct rs_rc_udp *u, unsigned i, uint32_t len)
+{
+    uint8_t *b = u->rx_buf[i];
+    uint8_t tos = 0;
+    const uint8_t *dst = NULL;
+    struct msghdr *m = &u->rx_msg[i].msg_hdr;
+
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c != NULL; c = CMSG_NXTHDR(m, c)) {
+        if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TOS) {
+            tos = *CMSG_DATA(c);
+        } else if (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_TCLASS) {
+            int tc;
+            memcpy(&tc, CMSG_DATA(c), sizeof(tc));
+            tos = (uint8_t)tc;
+        } else if (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_PKTINFO) {
+            dst = CMSG_DATA(c);     /* struct in6_pktinfo starts with the address */
+        }
+    }
+    if (u->opts.no_raw) {
+        uint8_t *h = b + u->ip_hdr;
+        memcpy(h, u->v6 ? &u->rx_addr[i].v6.sin6_port : &u->rx_addr[i].v4.sin_port, 2);
+        rs_store_be16(h + 2, RS_ROCEV2_UDP_PORT);
+        rs_store_be16(h + 4, (uint16_t)(len + RS_UDP_HDR_LEN));
+        h[6] = h[7] = 0;
+        len += RS_UDP_HDR_LEN;
+    }
+    len += u->ip_hdr;
+    if (u->v6)
+        rebuild_ipv6(u, i, b, len, tos, dst);
+    else
+        rebuild_ipv4(u, i, b, len, tos);
+    return len;
 }
 
 static int
 receive_batch(struct rs_rc_udp *u, struct rs_rc_ctx *ctx)
 {
-    unsigned off = u->opts.no_raw ? IPV4_UDP_HDR : 0;
+    unsigned off = rx_room(u);
     int fd = rs_rc_udp_fd(u);
 
     for (unsigned i = 0; i < BATCH; i++) {
@@ -425,7 +523,7 @@ receive_batch(struct rs_rc_udp *u, struct rs_rc_ctx *ctx)
         uint32_t len = u->rx_msg[i].msg_len;
         if (len > RX_BUF - off)
             len = RX_BUF - off;     /* truncated: the IP length says more, so malformed */
-        if (u->opts.no_raw)
+        if (off != 0)
             len = rebuild_headers(u, (unsigned)i, len);
         if (u->opts.hook != NULL) {
             u->rx_ctx = ctx;

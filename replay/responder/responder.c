@@ -64,7 +64,7 @@ resp_post_recvs(struct rs_responder *r, struct resp_qp *q, uint32_t n, bool bad,
 }
 
 int
-resp_add_qp(struct rs_responder *r, uint32_t qpn, const uint8_t peer[4], uint32_t peer_qpn,
+resp_add_qp(struct rs_responder *r, uint32_t qpn, const uint8_t peer[16], uint32_t peer_qpn,
             uint32_t peer_psn, uint32_t pmtu, char *err)
 {
     struct rs_rc_qp_attr a = r->o.attr;
@@ -74,7 +74,7 @@ resp_add_qp(struct rs_responder *r, uint32_t qpn, const uint8_t peer[4], uint32_
     struct resp_qp *q = &r->qp[r->n_qp];
     a.qpn = qpn;
     a.dest_qpn = peer_qpn;
-    memcpy(a.peer_ip, peer, 4);
+    memcpy(a.peer_gid, peer, 16);
     a.sq_psn = r->o.psn;
     a.rq_psn = peer_psn;
     a.pmtu = pmtu;
@@ -120,7 +120,7 @@ resp_format_info(const struct rs_responder *r, uint32_t qpn, char *buf, size_t s
 {
     struct rs_rc_conn_info info;
 
-    memcpy(info.ip, r->o.local_ip, 4);
+    memcpy(info.gid, r->o.local_gid, 16);
     info.qpn = qpn;
     info.psn = r->o.psn;
     info.rkey = r->mr[0].mr.rkey;
@@ -166,11 +166,12 @@ rs_responder_open(const struct rs_responder_opts *o, struct rs_rc_udp *udp,
     if ((rc = register_mrs(r, err)) != 0)
         goto fail;
     for (unsigned i = 0; r->o.have_peer && i < r->o.n_static; i++)
-        if ((rc = resp_add_qp(r, r->o.qpn0 + i, r->o.peer_ip, r->o.peer_qpn + i, r->o.peer_psn,
+        if ((rc = resp_add_qp(r, r->o.qpn0 + i, r->o.peer_gid, r->o.peer_qpn + i, r->o.peer_psn,
                               r->o.attr.pmtu, err)) != 0)
             goto fail;
     if (r->o.listen_port != 0 &&
-        rs_rc_side_listen(r->o.local_ip, r->o.listen_port, &r->listen_fd, err) < 0) {
+        rs_rc_side_listen(r->o.local_gid, r->o.local_scope, r->o.listen_port, &r->listen_fd,
+                          err) < 0) {
         rc = RS_EIO;
         goto fail;
     }

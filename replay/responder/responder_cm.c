@@ -17,12 +17,6 @@
 
 #include "responder_int.h"
 
-static void
-gid_ipv4(const uint8_t gid[16], uint8_t ip[4])
-{
-    memcpy(ip, gid + 12, 4);
-}
-
 static uint16_t
 cm_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *peer,
            struct rs_cm_params *ours)
@@ -30,7 +24,6 @@ cm_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *pee
     struct rs_responder *r = arg;
     const struct rs_rc_qp_attr *a = &r->o.attr;
     char err[RS_ERRBUF_SIZE];
-    uint8_t ip[4];
 
     if (r->o.cm_port != 0 && port != r->o.cm_port)
         return RS_CM_REJ_INVALID_SERVICE_ID;
@@ -38,8 +31,7 @@ cm_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *pee
      * its own): the QP takes the REQ's, whatever --pmtu said. */
     uint32_t pmtu = peer->pmtu;
     uint32_t qpn = resp_next_qpn(r);
-    gid_ipv4(peer->gid, ip);
-    if (resp_add_qp(r, qpn, ip, peer->qpn, peer->psn, pmtu, err) != 0) {
+    if (resp_add_qp(r, qpn, peer->gid, peer->qpn, peer->psn, pmtu, err) != 0) {
         if (r->n_qp > 0 && rs_rc_qp_num(r->qp[r->n_qp - 1].qp) == qpn)
             resp_remove_qp(r, r->n_qp - 1);     /* created, but its buffers were not */
         fprintf(r->o.log != NULL ? r->o.log : stderr,
@@ -91,10 +83,7 @@ resp_cm_open(struct rs_responder *r, char *err)
     struct rs_cm_opts o;
 
     rs_cm_opts_init(&o);
-    memset(o.gid, 0, 10);
-    o.gid[10] = o.gid[11] = 0xff;
-    memcpy(o.gid + 12, r->o.local_ip, 4);
-    o.ca_guid = 0x0200000000000000ull | rs_load_be32(r->o.local_ip);
+    rs_cm_opts_set_gid(&o, r->o.local_gid);
     o.id_seed = (uint32_t)rs_rc_now_ns();
     o.ops.request = cm_request;
     o.ops.event = cm_event;

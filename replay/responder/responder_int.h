@@ -46,7 +46,7 @@ struct rs_responder {
 };
 
 /* Creates a QP to a peer, with its receive buffers and recv_n receives. */
-int resp_add_qp(struct rs_responder *r, uint32_t qpn, const uint8_t peer[4], uint32_t peer_qpn,
+int resp_add_qp(struct rs_responder *r, uint32_t qpn, const uint8_t peer[16], uint32_t peer_qpn,
                 uint32_t peer_psn, uint32_t pmtu, char *err);
 /* Destroys the QP at qp[i] and its buffers; the last QP takes its slot. */
 void resp_remove_qp(struct rs_responder *r, unsigned i);

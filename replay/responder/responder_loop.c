@@ -57,10 +57,10 @@ side_line(struct rs_responder *r, struct rs_rc_side_conn *c, const char *line, c
     if (rs_rc_json_u64(line, "done", &done) || line[0] != '{')
         return true;    /* a perf client's closing report: nothing to do */
     if (rs_rc_conn_parse(line, &peer, why) < 0 ||
-        resp_add_qp(r, resp_next_qpn(r), peer.ip, peer.qpn, peer.psn,
+        resp_add_qp(r, resp_next_qpn(r), peer.gid, peer.qpn, peer.psn,
                     peer.pmtu < pmtu ? peer.pmtu : pmtu, why) != 0) {
         rs_rc_side_send_error(c->fd, why);
-        snprintf(err, RS_ERRBUF_SIZE, "side channel: %s: %.200s", c->peer, why);
+        snprintf(err, RS_ERRBUF_SIZE, "side channel: %s: %.160s", c->peer, why);
         return false;
     }
     resp_format_info(r, rs_rc_qp_num(r->qp[r->n_qp - 1].qp), reply, sizeof(reply));

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <roceshark/addr.h>
 #include <roceshark/oob.h>
 
 #include "splitmix.h"
@@ -199,7 +200,7 @@ build(enum kind k, uint8_t *m)
         d.has_gid = k == K_KEY_GID;
         for (int i = 0; i < 4; i++)
             ip[i] = (uint8_t)rnd();
-        rs_oob_gid_from_ipv4(ip, d.gid);
+        rs_addr_from_ipv4(ip, d.gid);
         if (rnd() % 4 == 0)
             for (int i = 0; i < 16; i++)
                 d.gid[i] = (uint8_t)rnd();

@@ -56,12 +56,13 @@ main(int argc, char **argv)
     rs_responder_opts_init(&o);
     rs_rc_udp_opts_init(&uo);
     rs_rc_ctx_opts_init(&co);
-    if (!rs_rc_parse_ipv4(argv[2], uo.ip)) {
-        fprintf(stderr, "misbehaving responder: %s: not an IPv4 address\n", argv[2]);
+    if (rs_addr_parse(argv[2], uo.gid, &uo.scope, err) < 0) {
+        fprintf(stderr, "misbehaving responder: %s\n", err);
         return 1;
     }
-    memcpy(co.local_ip, uo.ip, 4);
-    memcpy(o.local_ip, uo.ip, 4);
+    memcpy(co.local_gid, uo.gid, 16);
+    memcpy(o.local_gid, uo.gid, 16);
+    o.local_scope = uo.scope;
     o.listen_port = RS_RESPONDER_DEFAULT_LISTEN;
     o.stopped = stopped;
     signal(SIGINT, on_signal);

@@ -140,9 +140,9 @@ main(int argc, char **argv)
     attr.qpn = 0x11;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "0";
-        if (strcmp(a, "--bind") == 0 && rs_rc_parse_ipv4(v, uo.ip)) {
-            memcpy(co.local_ip, uo.ip, 4);
-        } else if (strcmp(a, "--peer") == 0 && rs_rc_parse_ipv4(v, attr.peer_ip)) {
+        if (strcmp(a, "--bind") == 0 && rs_addr_parse(v, uo.gid, &uo.scope, NULL) == 0) {
+            memcpy(co.local_gid, uo.gid, 16);
+        } else if (strcmp(a, "--peer") == 0 && rs_addr_parse(v, attr.peer_gid, NULL, NULL) == 0) {
         } else if (strcmp(a, "--peer-qpn") == 0) {
             attr.dest_qpn = (uint32_t)num(v);
         } else if (strcmp(a, "--peer-psn") == 0) {

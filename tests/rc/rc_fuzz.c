@@ -54,6 +54,8 @@ struct region {
 };
 
 static const uint8_t local_ip[4] = {10, 0, 0, 1}, peer_ip[4] = {10, 0, 0, 2};
+static const uint8_t local_gid[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 0, 1};
+static const uint8_t peer_gid[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 0, 2};
 
 /* Over all inputs: how deep the packets got. */
 static struct {
@@ -167,7 +169,7 @@ make_qp(int i)
 
     rs_rc_qp_attr_init(&a);
     a.pmtu = PMTU;
-    memcpy(a.peer_ip, peer_ip, 4);
+    memcpy(a.peer_gid, peer_gid, 16);
     a.max_dest_rd_atomic = 4;
     a.max_rd_atomic = 4;
     a.sq_depth = a.rq_depth = 16;
@@ -201,7 +203,7 @@ setup(void)
     memset(&F, 0, sizeof(F));
     F.now = 1000000;
     rs_rc_ctx_opts_init(&o);
-    memcpy(o.local_ip, local_ip, 4);
+    memcpy(o.local_gid, local_gid, 16);
     if (rs_rc_ctx_create(&F.ctx, &o, &link, NULL) < 0)
         abort();
     /* 0: all remote access; 1: remote read only; 2: local only; 3: may be

@@ -80,19 +80,23 @@ trace_stderr(void *arg, uint32_t qpn, const char *machine, const char *state, ui
             (unsigned long long)s->pair->now, s->index, qpn, machine, state, psn);
 }
 
-int
-rc_pair_init(struct rc_pair *p, char *err)
+static int
+pair_open(struct rc_pair *p, const char *const addr[2], char *err)
 {
-    static const uint8_t ip[2][4] = {{10, 0, 0, 1}, {10, 0, 0, 2}};
+    uint8_t gid[2][16];
 
+    for (int i = 0; i < 2; i++)
+        if (rs_addr_parse(addr[i], gid[i], NULL, err) < 0)
+            return RS_EINVAL;
     memset(p, 0, sizeof(*p));
+    memcpy(p->gid, gid, sizeof(gid));
     p->now = 1000000;
     for (int i = 0; i < 2; i++) {
         struct rs_rc_ctx_opts o;
         struct rs_rc_link link;
         memset(&link, 0, sizeof(link));
         rs_rc_ctx_opts_init(&o);
-        memcpy(o.local_ip, ip[i], 4);
+        memcpy(o.local_gid, p->gid[i], 16);
         if (getenv("RC_TRACE") != NULL) {
             o.trace = trace_stderr;
             o.trace_arg = &p->side[i];
@@ -107,6 +111,22 @@ rc_pair_init(struct rc_pair *p, char *err)
             return rc;
     }
     return 0;
+}
+
+int
+rc_pair_init(struct rc_pair *p, char *err)
+{
+    static const char *const addr[2] = {"10.0.0.1", "10.0.0.2"};
+
+    return pair_open(p, addr, err);
+}
+
+int
+rc_pair_init_ipv6(struct rc_pair *p, char *err)
+{
+    static const char *const addr[2] = {"fd00::1", "fd00::2"};
+
+    return pair_open(p, addr, err);
 }
 
 void
@@ -125,10 +145,9 @@ rc_pair_connect(struct rc_pair *p, const struct rs_rc_qp_attr *attr, struct rs_r
                 struct rs_rc_qp **qb, char *err)
 {
     struct rs_rc_qp_attr a = *attr, b = *attr;
-    static const uint8_t ip[2][4] = {{10, 0, 0, 1}, {10, 0, 0, 2}};
 
     a.qpn = 0;
-    memcpy(a.peer_ip, ip[1], 4);
+    memcpy(a.peer_gid, p->gid[1], 16);
     int rc = rs_rc_qp_create(p->ctx[0], &a, qa, err);
     if (rc < 0)
         return rc;
@@ -136,7 +155,7 @@ rc_pair_connect(struct rc_pair *p, const struct rs_rc_qp_attr *attr, struct rs_r
     b.dest_qpn = rs_rc_qp_num(*qa);
     b.sq_psn = attr->rq_psn;
     b.rq_psn = attr->sq_psn;
-    memcpy(b.peer_ip, ip[0], 4);
+    memcpy(b.peer_gid, p->gid[0], 16);
     rc = rs_rc_qp_create(p->ctx[1], &b, qb, err);
     if (rc < 0)
         return rc;

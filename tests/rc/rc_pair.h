@@ -59,10 +59,13 @@ struct rc_pair {
     void *filter_arg;
     uint64_t now;               /* virtual nanoseconds */
     uint64_t delivered;
+    uint8_t gid[2][16];         /* the contexts' addresses */
 };
 
 /* Contexts on 10.0.0.1 (0) and 10.0.0.2 (1). */
 int rc_pair_init(struct rc_pair *p, char *err);
+/* The same on fd00::1 and fd00::2: IPv6 packets. */
+int rc_pair_init_ipv6(struct rc_pair *p, char *err);
 void rc_pair_free(struct rc_pair *p);
 /* Creates a QP on each side, connected to each other, from attr. */
 int rc_pair_connect(struct rc_pair *p, const struct rs_rc_qp_attr *attr,

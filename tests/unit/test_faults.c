@@ -345,7 +345,11 @@ send_psn(struct rs_faults *f, uint32_t psn, struct made *m)
 static void
 test_inject(void **state)
 {
-    static const uint8_t requester[4] = {10, 0, 0, 1}, responder[4] = {10, 0, 0, 2};
+    static const uint8_t requester_gid[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff,
+                                              10, 0, 0, 1};
+    static const uint8_t responder_gid[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff,
+                                              10, 0, 0, 2};
+    const uint8_t *requester = requester_gid + 12, *responder = responder_gid + 12;
     struct made m;
     struct rs_fault_rule_stats st;
 
@@ -379,7 +383,7 @@ test_inject(void **state)
               "if infiniband.bth.psn == 6\n"
               "inject read response last len 40 fill 0xab if infiniband.bth.psn == 7\n"
               "inject nak 0 if roceshark.analysis.psn_gap\n");
-    rs_faults_pair(f, 4, requester, 0x22, responder, 0x11);
+    rs_faults_pair(f, requester_gid, 0x22, responder_gid, 0x11);
     memset(&m, 0, sizeof(m));
     for (uint32_t psn = 0; psn < 8; psn++)
         send_psn(f, psn, &m);
@@ -427,7 +431,7 @@ test_inject(void **state)
 
     /* Without fill, a READ response's payload is zeros. */
     f = rules("inject read response len 8 if infiniband.bth.psn == 0\n");
-    rs_faults_pair(f, 4, requester, 0x22, responder, 0x11);
+    rs_faults_pair(f, requester_gid, 0x22, responder_gid, 0x11);
     memset(&m, 0, sizeof(m));
     send_psn(f, 0, &m);
     assert_int_equal(m.n, 2);

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include <roceshark/addr.h>
 #include <roceshark/oob.h>
 
 /* ib_write_bw's client key message (frame 15). */
@@ -88,7 +89,7 @@ static void
 test_key_gid(void **state)
 {
     struct rs_oob_dest d;
-    uint8_t out[RS_OOB_PERFTEST_KEY_GID_SIZE], ip[4];
+    uint8_t out[RS_OOB_PERFTEST_KEY_GID_SIZE];
     char err[RS_ERRBUF_SIZE], text[64];
 
     (void)state;
@@ -102,8 +103,8 @@ test_key_gid(void **state)
     assert_int_equal(d.rkey, 0xe1c);
     assert_true(d.vaddr == 0x5e135cf9b000ull);
     assert_true(d.has_gid);
-    assert_true(rs_oob_gid_to_ipv4(d.gid, ip));
-    assert_memory_equal(ip, "\x0a\x01\x10\x3e", 4);
+    assert_true(rs_addr_is_v4mapped(d.gid));
+    assert_memory_equal(d.gid + 12, "\x0a\x01\x10\x3e", 4);
     rs_oob_gid_format(d.gid, text, sizeof(text));
     assert_string_equal(text, "::ffff:10.1.16.62");
     assert_int_equal(rs_oob_perftest_key_format(&d, out), 108);
@@ -263,7 +264,7 @@ test_target(void **state)
     assert_int_equal(t.port, 0);
     assert_int_equal(rs_oob_target_parse("perftest://10.0.0.2:18516", &t, err), 0);
     assert_int_equal(t.setup, RS_OOB_SETUP_PERFTEST);
-    assert_memory_equal(t.ip, "\x0a\x00\x00\x02", 4);
+    assert_memory_equal(t.gid, "\0\0\0\0\0\0\0\0\0\0\xff\xff\x0a\x00\x00\x02", 16);
     assert_int_equal(t.port, 18516);
     assert_int_equal(rs_oob_target_parse("pingpong://127.0.0.1", &t, err), 0);
     assert_int_equal(t.setup, RS_OOB_SETUP_PINGPONG);
@@ -276,8 +277,24 @@ test_target(void **state)
     assert_int_equal(rs_oob_target_parse("perftest://10.0.0.1:0", &t, err), RS_EINVAL);
     assert_int_equal(rs_oob_target_parse("perftest://10.0.0.1:", &t, err), RS_EINVAL);
     assert_int_equal(rs_oob_target_parse("perftest://host", &t, err), RS_EINVAL);
-    assert_int_equal(rs_oob_target_parse("perftest://[fe80::1%eth0]", &t, err), RS_ENOTSUP);
-    assert_int_equal(rs_oob_target_parse("::1", &t, err), RS_ENOTSUP);
+    /* IPv6: bare, bracketed with a port, link-local with a scope (lo is always there). */
+    assert_int_equal(rs_oob_target_parse("::1", &t, err), 0);
+    assert_int_equal(t.port, 0);
+    assert_memory_equal(t.gid, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01", 16);
+    assert_int_equal(rs_oob_target_parse("perftest://[2001:db8::5]:18516", &t, err), 0);
+    assert_int_equal(t.setup, RS_OOB_SETUP_PERFTEST);
+    assert_int_equal(t.port, 18516);
+    assert_int_equal(t.gid[15], 5);
+    assert_int_equal(rs_oob_target_parse("perftest://[fe80::1%lo]:7", &t, err), 0);
+    assert_int_equal(t.scope, 1);
+    assert_int_equal(rs_oob_target_parse("fe80::1%lo", &t, err), 0);
+    assert_int_equal(t.port, 0);
+    assert_int_equal(rs_oob_target_parse("perftest://fe80::1", &t, err), RS_EINVAL);
+    assert_non_null(strstr(err, "needs a scope"));
+    assert_int_equal(rs_oob_target_parse("perftest://[fe80::1%nosuch0]", &t, err), RS_EINVAL);
+    assert_non_null(strstr(err, "no interface named nosuch0"));
+    assert_int_equal(rs_oob_target_parse("[::1]:99999", &t, err), RS_EINVAL);
+    assert_int_equal(rs_oob_target_parse("[::1", &t, err), RS_EINVAL);
 }
 
 int

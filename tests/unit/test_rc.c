@@ -189,7 +189,7 @@ test_side_channel_json(void **state)
     /* Zeroed first: the comparison below covers the padding bytes too. */
     memset(&in, 0, sizeof(in));
     memset(&out, 0, sizeof(out));
-    memcpy(in.ip, (const uint8_t[]){127, 1, 2, 3}, 4);
+    rs_addr_from_ipv4((const uint8_t[]){127, 1, 2, 3}, in.gid);
     in.qpn = 0x11;
     in.psn = 0xabcdef;
     in.rkey = 0x5a000101;
@@ -199,6 +199,16 @@ test_side_channel_json(void **state)
     rs_rc_conn_format(&in, buf, sizeof(buf));
     assert_int_equal(rs_rc_conn_parse(buf, &out, err), 0);
     assert_memory_equal(&in, &out, sizeof(in));
+    assert_non_null(strstr(buf, "\"ip\": \"127.1.2.3\""));     /* as before IPv6 */
+    /* IPv6 goes as text, without a scope. */
+    assert_int_equal(rs_addr_parse("fe80::1%lo", in.gid, NULL, NULL), RS_EINVAL);
+    assert_int_equal(rs_addr_parse("fe80::1", in.gid, NULL, NULL), 0);
+    rs_rc_conn_format(&in, buf, sizeof(buf));
+    assert_non_null(strstr(buf, "\"ip\": \"fe80::1\""));
+    assert_int_equal(rs_rc_conn_parse(buf, &out, err), 0);
+    assert_memory_equal(&in, &out, sizeof(in));
+    assert_int_equal(rs_rc_conn_parse("{\"ip\": \"fe80::1%lo\", \"qpn\": 17, \"psn\": 1, "
+                                      "\"pmtu\": 1024}", &out, err), RS_EINVAL);
     assert_int_equal(rs_rc_conn_parse("{\"ip\": \"1.2.3.4\", \"qpn\": 17}", &out, err),
                      RS_EINVAL);
     assert_int_equal(rs_rc_conn_parse("{\"ip\": \"1.2.3.4\", \"qpn\": 17, \"psn\": 1, "
@@ -521,6 +531,125 @@ test_pair_lost_read_response(void **state)
     pair_free(f);
 }
 
+/* What went over an IPv6 pair: every packet IPv6 and its ICRC good as the
+ * decoder checks it, with CE marks on A's packets (for CNPs). */
+struct v6_watch {
+    uint64_t packets, not_ipv6, icrc_bad, cnps;
+};
+
+static bool
+v6_filter(void *arg, int from, uint8_t *pkt, uint32_t len)
+{
+    struct v6_watch *w = arg;
+    struct rs_frame frame = {0};
+    struct rs_packet p;
+    struct rs_decode_opts o;
+
+    rs_decode_opts_init(&o);
+    frame.data = pkt;
+    frame.caplen = frame.len = len;
+    frame.linktype = RS_DLT_RAW;
+    rs_decode_frame(&frame, &o, &p);
+    w->packets++;
+    w->not_ipv6 += (pkt[0] >> 4) != 6 || !rs_packet_has(&p, RS_LAYER_IPV6);
+    w->icrc_bad += p.icrc_status != RS_CKSUM_GOOD;
+    w->cnps += p.opcode == 0x81;
+    if (from == 0) {
+        pkt[1] |= 0x30;         /* ECN CE: traffic class bits 0-1, outside the ICRC */
+    }
+    return true;
+}
+
+static void
+test_pair_ipv6(void **state)
+{
+    struct rc_pair p;
+    struct rs_rc_qp_attr a;
+    struct rs_rc_qp *qa, *qb;
+    struct rs_rc_mr amr, bmr;
+    static uint8_t amem[16384], bmem[65536];
+    struct v6_watch w = {0};
+    struct rs_rc_wc wc[8];
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    assert_int_equal(rc_pair_init_ipv6(&p, err), 0);
+    p.filter = v6_filter;
+    p.filter_arg = &w;
+    rs_rc_qp_attr_init(&a);
+    a.sq_depth = a.rq_depth = 16;
+    assert_int_equal(rc_pair_connect(&p, &a, &qa, &qb, err), 0);
+    assert_int_equal(rs_rc_mr_reg(p.ctx[0], amem, sizeof(amem), 0, 0, RS_RC_ACCESS_LOCAL_WRITE,
+                                  &amr, err), 0);
+    assert_int_equal(rs_rc_mr_reg(p.ctx[1], bmem, sizeof(bmem), 0, 0,
+                                  RS_RC_ACCESS_LOCAL_WRITE | RS_RC_ACCESS_REMOTE_ALL, &bmr,
+                                  err), 0);
+    for (unsigned i = 0; i < sizeof(amem); i++)
+        amem[i] = (uint8_t)(i * 7);
+    struct rs_rc_send_wr wr = {.wr_id = 1, .opcode = RS_RC_WR_RDMA_WRITE,
+                               .flags = RS_RC_SEND_SIGNALED,
+                               .sge = {amr.va, 5000, amr.lkey},
+                               .remote_addr = bmr.va + 100, .rkey = bmr.rkey};
+    assert_int_equal(rs_rc_post_send(qa, &wr, NULL), 0);
+    wr.wr_id = 2;
+    wr.opcode = RS_RC_WR_RDMA_READ;
+    wr.sge.addr = amr.va + 8192;
+    assert_int_equal(rs_rc_post_send(qa, &wr, NULL), 0);
+    assert_true(rc_pair_run(&p, NULL, NULL, 10000));
+    assert_int_equal(rs_rc_poll_cq(qa, wc, 8), 2);
+    assert_int_equal(wc[0].status, RS_RC_WC_SUCCESS);
+    assert_int_equal(wc[1].status, RS_RC_WC_SUCCESS);
+    assert_memory_equal(bmem + 100, amem, 5000);
+    assert_memory_equal(amem + 8192, amem, 5000);
+    const struct rs_rc_counters *cb = rs_rc_counters_get(p.ctx[1]);
+    assert_true(w.packets >= 10);       /* 5 WRITE and 5 READ response packets at PMTU 1024 */
+    assert_int_equal(w.not_ipv6, 0);
+    assert_int_equal(w.icrc_bad, 0);
+    assert_int_equal(cb->drop_icrc + cb->drop_malformed + cb->drop_source, 0);
+    assert_true(cb->cnp_sent >= 1);     /* CE over IPv6 still makes CNPs */
+    assert_int_equal(w.cnps, cb->cnp_sent);
+    assert_int_equal(rs_rc_counters_get(p.ctx[0])->cnp_received, cb->cnp_sent);
+    rc_pair_free(&p);
+}
+
+/* A peer of the other IP version is refused; a packet from another address is dropped. */
+static void
+test_ipv6_refusals(void **state)
+{
+    struct rc_pair p;
+    struct rs_rc_qp_attr a;
+    struct rs_rc_qp *q;
+    char err[RS_ERRBUF_SIZE];
+    uint8_t buf[RS_RC_MAX_PACKET];
+
+    (void)state;
+    assert_int_equal(rc_pair_init_ipv6(&p, err), 0);
+    rs_rc_qp_attr_init(&a);
+    a.sq_depth = a.rq_depth = 4;
+    a.dest_qpn = 0x33;
+    assert_int_equal(rs_addr_parse("10.0.0.9", a.peer_gid, NULL, NULL), 0);
+    assert_int_equal(rs_rc_qp_create(p.ctx[0], &a, &q, err), RS_EINVAL);
+    assert_non_null(strstr(err, "10.0.0.9: not of the IP version of our address fd00::1"));
+    assert_int_equal(rs_addr_parse("fd00::2", a.peer_gid, NULL, NULL), 0);
+    assert_int_equal(rs_rc_qp_create(p.ctx[0], &a, &q, err), 0);
+    /* A SEND to that QP from fd00::3: its ICRC good, its source wrong. */
+    struct rs_roce_route r = {.family = 6, .sport = 1, .dport = RS_ROCEV2_UDP_PORT, .ttl = 64};
+    assert_int_equal(rs_addr_parse("fd00::3", r.src, NULL, NULL), 0);
+    memcpy(r.dst, p.gid[0], 16);
+    struct rs_ib_fields f = {.opcode = 0x04, .pkey = 0xffff, .dest_qp = rs_rc_qp_num(q)};
+    uint32_t n = rs_encode_rocev2(buf, sizeof(buf), &r, &f, "hi", 2, NULL, NULL);
+    assert_true(n > RS_IPV6_HDR_LEN);
+    rs_rc_input(p.ctx[0], buf, n, p.now);
+    assert_int_equal(rs_rc_counters_get(p.ctx[0])->drop_source, 1);
+    /* The same from the peer with one payload bit flipped: the ICRC catches it. */
+    memcpy(r.src, p.gid[1], 16);
+    n = rs_encode_rocev2(buf, sizeof(buf), &r, &f, "hi", 2, NULL, NULL);
+    buf[n - 6] ^= 1;
+    rs_rc_input(p.ctx[0], buf, n, p.now);
+    assert_int_equal(rs_rc_counters_get(p.ctx[0])->drop_icrc, 1);
+    rc_pair_free(&p);
+}
+
 int
 main(void)
 {
@@ -537,6 +666,8 @@ main(void)
         cmocka_unit_test(test_pair_rnr_recovery),
         cmocka_unit_test(test_pair_rnr_exhaustion),
         cmocka_unit_test(test_pair_lost_read_response),
+        cmocka_unit_test(test_pair_ipv6),
+        cmocka_unit_test(test_ipv6_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,8 +18,8 @@
 #include <roceshark/responder.h>
 
 /* Addresses of loopback no other test uses, so the suite can run in parallel. */
-static const uint8_t RESP_IP[4] = {127, 0, 77, 1};
-static const uint8_t REQ_IP[4] = {127, 0, 77, 2};
+static const uint8_t RESP_IP[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 77, 1};
+static const uint8_t REQ_IP[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 77, 2};
 
 struct endpoint {
     struct rs_rc_udp *udp;
@@ -27,20 +27,20 @@ struct endpoint {
 };
 
 static void
-endpoint_open(struct endpoint *e, const uint8_t ip[4])
+endpoint_open(struct endpoint *e, const uint8_t gid[16])
 {
     struct rs_rc_udp_opts uo;
     struct rs_rc_ctx_opts co;
     char err[RS_ERRBUF_SIZE];
 
     rs_rc_udp_opts_init(&uo);
-    memcpy(uo.ip, ip, 4);
+    memcpy(uo.gid, gid, 16);
     uo.no_raw = true;           /* no privilege needed */
     int rc = rs_rc_udp_open(&e->udp, &uo, err);
     if (rc != 0)
         fail_msg("%s", err);
     rs_rc_ctx_opts_init(&co);
-    memcpy(co.local_ip, ip, 4);
+    memcpy(co.local_gid, gid, 16);
     assert_int_equal(rs_rc_ctx_create(&e->ctx, &co, rs_rc_udp_link(e->udp), err), 0);
 }
 
@@ -55,9 +55,9 @@ static void
 opts_static(struct rs_responder_opts *o)
 {
     rs_responder_opts_init(o);
-    memcpy(o->local_ip, RESP_IP, 4);
+    memcpy(o->local_gid, RESP_IP, 16);
     o->have_peer = true;
-    memcpy(o->peer_ip, REQ_IP, 4);
+    memcpy(o->peer_gid, REQ_IP, 16);
     o->peer_qpn = 0x22;
     o->n_static = 2;
     o->recv_n = 4;
@@ -219,7 +219,7 @@ test_write_through_the_loop(void **state)
     rs_rc_qp_attr_init(&a);
     a.qpn = 0x22;
     a.dest_qpn = 0x11;
-    memcpy(a.peer_ip, RESP_IP, 4);
+    memcpy(a.peer_gid, RESP_IP, 16);
     assert_int_equal(rs_rc_qp_create(q.e.ctx, &a, &q.qp, err), 0);
     struct rs_rc_send_wr wr = {.wr_id = 7, .opcode = RS_RC_WR_RDMA_WRITE,
                                .flags = RS_RC_SEND_SIGNALED,
