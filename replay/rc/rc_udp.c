@@ -261,8 +261,7 @@ set_ip_options(struct rs_rc_udp *u, int fd, bool receiver)
                        setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)) < 0 ||
                        (receiver && setsockopt(fd, IPPROTO_IP, IP_RECVTOS, &one, sizeof(one)) < 0)
                    ? -1 : 0;
-    return setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)) < 0 ||
-                   setsockopt(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &pmtu6, sizeof(pmtu6)) < 0 ||
+    return setsockopt(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &pmtu6, sizeof(pmtu6)) < 0 ||
                    setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos, sizeof(tos)) < 0 ||
                    (receiver && (setsockopt(fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, &one,
                                             sizeof(one)) < 0 ||
@@ -282,7 +281,9 @@ open_sockets(struct rs_rc_udp *u, char *err)
     u->tx_fd = socket(sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (u->tx_fd < 0)
         return rs_error(err, RS_EIO, "UDP socket: %s", strerror(errno));
-    if (set_ip_options(u, u->tx_fd, false) < 0 ||
+    int one = 1;    /* an IPv6 address is never an IPv4 one too (a raw socket refuses this) */
+    if ((u->v6 && setsockopt(u->tx_fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)) < 0) ||
+        set_ip_options(u, u->tx_fd, false) < 0 ||
         setsockopt(u->tx_fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf)) < 0)
         return rs_error(err, RS_EIO, "UDP socket options: %s", strerror(errno));
     if (bind(u->tx_fd, (struct sockaddr *)&sa, salen) < 0)
