@@ -84,6 +84,22 @@ class VethPair:
     def in_a(self, args):
         return ["ip", "netns", "exec", self.ns_a] + list(args)
 
+    def link_local(self, n_a, n_b):
+        """Turns IPv6 on at both ends and gives n_a link-local addresses to if_a (fe80::a:K)
+        and n_b to if_b (fe80::b:K), without duplicate address detection; returns the two
+        lists, each address with its scope ("fe80::a:1%if_a")."""
+        out = []
+        for ns, ifname, tag, n in ((self.ns_a, self.if_a, "a", n_a),
+                                   (self.ns_b, self.if_b, "b", n_b)):
+            for key in ("all", ifname):
+                self._ip("netns", "exec", ns, "sysctl", "-qw",
+                         "net.ipv6.conf.%s.disable_ipv6=0" % key)
+            addrs = ["fe80::%s:%x" % (tag, k) for k in range(1, n + 1)]
+            for a in addrs:
+                self._ip("-n", ns, "addr", "add", a + "/64", "dev", ifname, "nodad")
+            out.append(["%s%%%s" % (a, ifname) for a in addrs])
+        return out
+
     def send(self, pcap, gap_us=0, pause_every=0, pause_ms=0):
         """Sends every frame of pcap from if_a; returns when all are sent."""
         args = [t.PYTHON, SENDER, self.if_a, pcap, "--gap-us", str(gap_us),

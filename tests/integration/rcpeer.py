@@ -6,7 +6,13 @@ bytes for the extended headers scapy lacks (RETH, AtomicETH, ImmDt, IETH), sent 
 socket with our own IP header (any IP identification: a NIC's are not 0), and replies are
 received with their whole IP header, so their ICRC is checked against scapy's. Every frame
 either way is kept, to be written to a pcap and checked by `roceshark read` as well.
+
+IPv6 works alike ("::1", "fe80::2%veth0"): scapy builds the headers but computes no IPv6
+ICRC, so tests/gen/ibframes.py's does (another implementation than roceshark's), and as
+Linux's raw IPv6 sockets hand over no IP header, the receiver puts back what the ICRC
+covers from recvmsg(): the source, the destination (IPV6_PKTINFO), the traffic class.
 """
+import atexit
 import json
 import os
 import queue
@@ -15,15 +21,20 @@ import select
 import socket
 import struct
 import subprocess
+import sys
 import threading
 import time
 
 from scapy.contrib.roce import BTH
 from scapy.layers.inet import IP, UDP
+from scapy.layers.inet6 import IPv6
 from scapy.packet import Raw
 from scapy.utils import wrpcap
 
 import rstest as t
+
+sys.path.insert(0, t.GEN_DIR)
+import ibframes as ib  # noqa: E402
 
 RC_CLIENT = os.environ.get("RC_CLIENT", os.path.join(t.SOURCE_DIR, "build", "rc_client"))
 PORT = 4791
@@ -48,6 +59,62 @@ def addresses(n=2):
     return ["%d.%d.%d.%d" % (base + (first + i,)) for i in range(n)]
 
 
+def addresses6(n):
+    """::1 and n - 1 fresh IPv6 addresses added to lo (root, in the namespace of `unshare -n`
+    that runs the tests), removed at exit. Each endpoint needs its own: answers go to 4791."""
+    base = "fd00:%x:%x::" % (os.getpid() & 0xFFFF, random.SystemRandom().randrange(1, 0xFFFF))
+    out = ["::1"] + ["%s%x" % (base, k) for k in range(2, n + 1)]
+    for a in out[1:]:
+        subprocess.run(["ip", "-6", "addr", "add", a + "/128", "dev", "lo", "nodad"], check=True)
+        atexit.register(subprocess.run, ["ip", "-6", "addr", "del", a + "/128", "dev", "lo"],
+                        capture_output=True)
+    return out
+
+
+def is_v6(addr):
+    return ":" in addr
+
+
+def plain(addr):
+    """The address as replies show it: without a scope, in canonical form."""
+    host = addr.split("%")[0]
+    return socket.inet_ntop(socket.AF_INET6, socket.inet_pton(socket.AF_INET6, host)) \
+        if is_v6(host) else host
+
+
+def sockaddr(addr, port):
+    """A sockaddr tuple for addr ("a.b.c.d", "::1" or "fe80::1%eth0")."""
+    if not is_v6(addr):
+        return (addr, port)
+    host, _, scope = addr.partition("%")
+    return (host, port, 0, socket.if_nametoindex(scope) if scope else 0)
+
+
+def _ip(src, dst, ecn, ip_id):
+    if is_v6(src):
+        return IPv6(src=plain(src), dst=plain(dst), tc=ecn, hlim=64)
+    return IP(src=src, dst=dst, id=random.randrange(1, 65536) if ip_id is None else ip_id,
+              flags="DF", tos=ecn, ttl=64)
+
+
+def refit(raw):
+    """A packet of any length from its IP header up to (not including) the ICRC: its IP and
+    UDP lengths made to match, and the ICRC appended (scapy's for IPv4; ibframes' for IPv6,
+    which scapy lacks)."""
+    raw = bytearray(raw)
+    v6 = raw[0] >> 4 == 6
+    ihl = 40 if v6 else (raw[0] & 15) * 4
+    total = len(raw) + 4
+    if v6:
+        raw[4:6] = struct.pack("!H", total - 40)
+    else:
+        raw[2:4] = struct.pack("!H", total)
+    raw[ihl + 4:ihl + 6] = struct.pack("!H", total - ihl)
+    if v6:
+        return bytes(raw) + ib.icrc("ipv6", bytes(raw[:40]), bytes(raw[40:48]), bytes(raw[48:]))
+    return bytes(raw) + IP(bytes(raw) + bytes(4))[BTH].compute_icrc(None)
+
+
 def pattern(n, k=0):
     return bytes((i * 7 + k) & 0xFF for i in range(n))
 
@@ -67,13 +134,12 @@ def request(src, dst, dqpn, psn, op, payload=b"", reth=None, atomic=None, imm=No
         ext += struct.pack("!I", ieth)
     pad = (4 - len(payload) % 4) % 4 if padcount is None else padcount
     body = ext + payload + bytes((4 - len(payload) % 4) % 4)
-    pkt = (IP(src=src, dst=dst, id=random.randrange(1, 65536) if ip_id is None else ip_id,
-              flags="DF", tos=ecn, ttl=64)
-           / UDP(sport=sport, dport=PORT, chksum=0)
+    pkt = (_ip(src, dst, ecn, ip_id)
+           / UDP(sport=sport, dport=PORT, chksum=None if is_v6(src) else 0)
            / BTH(opcode=op, psn=psn & 0xFFFFFF, dqpn=dqpn, ackreq=int(ackreq), pkey=pkey,
-                 padcount=pad, version=tver, fecn=fecn)
+                 padcount=pad, version=tver, fecn=fecn, icrc=0 if is_v6(src) else None)
            / Raw(body))
-    return bytes(pkt)
+    return refit(bytes(pkt)[:-4]) if is_v6(src) else bytes(pkt)
 
 
 def response(src, dst, dqpn, psn, op, syndrome=0x1F, msn=0, payload=b"", orig=None):
@@ -84,31 +150,39 @@ def response(src, dst, dqpn, psn, op, syndrome=0x1F, msn=0, payload=b"", orig=No
     if op == ATOMIC_ACK:
         body += struct.pack("!Q", orig)
     pad = (4 - len(payload) % 4) % 4
-    pkt = (IP(src=src, dst=dst, id=random.randrange(1, 65536), flags="DF", ttl=64)
-           / UDP(sport=49153, dport=PORT, chksum=0)
-           / BTH(opcode=op, psn=psn & 0xFFFFFF, dqpn=dqpn, padcount=pad)
+    pkt = (_ip(src, dst, 0, None)
+           / UDP(sport=49153, dport=PORT, chksum=None if is_v6(src) else 0)
+           / BTH(opcode=op, psn=psn & 0xFFFFFF, dqpn=dqpn, padcount=pad,
+                 icrc=0 if is_v6(src) else None)
            / Raw(body + payload + bytes(pad)))
-    return bytes(pkt)
+    return refit(bytes(pkt)[:-4]) if is_v6(src) else bytes(pkt)
 
 
-def scapy_icrc_ok(raw):
-    """True when the ICRC at the end of raw (an IPv4 packet) is the one scapy computes."""
-    pkt = IP(raw)
-    want = pkt[BTH].compute_icrc(None)
-    return raw[-4:] == want
+def icrc_ok(raw):
+    """True when the ICRC at the end of raw (an IP packet) is the one an independent tool
+    computes: scapy for IPv4, ibframes for IPv6."""
+    return refit(raw[:-4]) == raw
 
 
 def parse(raw):
-    """The fields of a reply (IPv4 packet bytes) as a dict."""
-    ihl = (raw[0] & 15) * 4
+    """The fields of a reply (IPv4 or IPv6 packet bytes) as a dict."""
+    v6 = raw[0] >> 4 == 6
+    ihl = 40 if v6 else (raw[0] & 15) * 4
     bth = raw[ihl + 8:ihl + 20]
     op = bth[0]
-    d = {"raw": raw, "src": socket.inet_ntoa(raw[12:16]), "dst": socket.inet_ntoa(raw[16:20]),
-         "ip_id": struct.unpack("!H", raw[4:6])[0], "df": bool(raw[6] & 0x40),
-         "ecn": raw[1] & 3, "opcode": op, "pad": (bth[1] >> 4) & 3, "tver": bth[1] & 15,
+    if v6:
+        ip = {"src": socket.inet_ntop(socket.AF_INET6, raw[8:24]),
+              "dst": socket.inet_ntop(socket.AF_INET6, raw[24:40]),
+              "ip_id": None, "df": None, "ecn": (raw[1] >> 4) & 3}
+    else:
+        ip = {"src": socket.inet_ntoa(raw[12:16]), "dst": socket.inet_ntoa(raw[16:20]),
+              "ip_id": struct.unpack("!H", raw[4:6])[0], "df": bool(raw[6] & 0x40),
+              "ecn": raw[1] & 3}
+    d = dict(ip, raw=raw, opcode=op)
+    d.update({ "pad": (bth[1] >> 4) & 3, "tver": bth[1] & 15,
          "pkey": struct.unpack("!H", bth[2:4])[0], "becn": (bth[4] >> 6) & 1,
          "dqpn": int.from_bytes(bth[5:8], "big"), "ackreq": bth[8] >> 7,
-         "psn": int.from_bytes(bth[9:12], "big"), "icrc_ok": scapy_icrc_ok(raw)}
+         "psn": int.from_bytes(bth[9:12], "big"), "icrc_ok": icrc_ok(raw)})
     rest = raw[ihl + 20:-4]
     if op in (WRITE_FIRST, WRITE_ONLY, WRITE_ONLY_IMM, READ_REQ):
         d["reth"] = struct.unpack("!QII", rest[:16])
@@ -141,15 +215,20 @@ class Endpoint:
 
     def __init__(self, ip):
         self.ip = ip
-        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.udp.bind((ip, PORT))       # so that the kernel answers no ICMP
-        self.rx = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
-        self.rx.bind((ip, 0))
+        self.v6 = is_v6(ip)
+        family = socket.AF_INET6 if self.v6 else socket.AF_INET
+        self.udp = socket.socket(family, socket.SOCK_DGRAM)
+        self.udp.bind(sockaddr(ip, PORT))       # so that the kernel answers no ICMP
+        self.rx = socket.socket(family, socket.SOCK_RAW, socket.IPPROTO_UDP)
+        self.rx.bind(sockaddr(ip, 0))
+        if self.v6:
+            self.rx.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_RECVPKTINFO, 1)
+            self.rx.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_RECVTCLASS, 1)
         self.rx.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
         # The kernel's arrival time of each packet: timing checks must not
         # depend on when Python got round to reading it.
         self.rx.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
-        self.tx = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+        self.tx = socket.socket(family, socket.SOCK_RAW, socket.IPPROTO_RAW)
         self.frames = []                # every frame either way, in order
         # Sources to listen to (None: all). Other tests on this machine may send
         # RoCEv2 on loopback too; a random address can, rarely, be shared.
@@ -161,7 +240,24 @@ class Endpoint:
 
     def send(self, raw):
         self.frames.append(raw)
-        self.tx.sendto(raw, (socket.inet_ntoa(raw[16:20]), 0))
+        if self.v6:     # a link-local destination is on our interface
+            scope = sockaddr(self.ip, 0)[3]
+            self.tx.sendto(raw, (socket.inet_ntop(socket.AF_INET6, raw[24:40]), 0, 0, scope))
+        else:
+            self.tx.sendto(raw, (socket.inet_ntoa(raw[16:20]), 0))
+
+    @staticmethod
+    def _with_ipv6_header(udp, anc, addr):
+        """The IPv6 packet a raw socket received without its header: the header put back
+        from the source, IPV6_PKTINFO's destination and IPV6_TCLASS."""
+        dst, tclass = bytes(16), 0
+        for level, kind, data in anc:
+            if level == socket.IPPROTO_IPV6 and kind == socket.IPV6_PKTINFO:
+                dst = data[:16]
+            elif level == socket.IPPROTO_IPV6 and kind == socket.IPV6_TCLASS:
+                tclass = struct.unpack("i", data[:4])[0]
+        src = socket.inet_pton(socket.AF_INET6, addr[0].split("%")[0])
+        return struct.pack("!IHBB", 6 << 28 | tclass << 20, len(udp), 17, 64) + src + dst + udp
 
     def recv(self, timeout=1.0, count=None):
         """Replies (parsed) arriving within timeout; returns early once count arrived."""
@@ -170,19 +266,21 @@ class Endpoint:
             left = end - time.time()
             if left <= 0 or not select.select([self.rx], [], [], left)[0]:
                 break
-            raw, anc, _, _ = self.rx.recvmsg(65535, 256)
+            raw, anc, _, addr = self.rx.recvmsg(65535, 256)
+            if self.v6:
+                raw = self._with_ipv6_header(raw, anc, addr)
             ts = time.time()
             for level, kind, data in anc:
                 if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
                     sec, nsec = struct.unpack("qq", data[:16])
                     ts = sec + nsec / 1e9
-            ihl = (raw[0] & 15) * 4
+            ihl = 40 if self.v6 else (raw[0] & 15) * 4
             if struct.unpack("!H", raw[ihl + 2:ihl + 4])[0] != PORT:
                 continue
-            if self.accept is not None and socket.inet_ntoa(raw[12:16]) not in self.accept:
+            d = parse(raw)
+            if self.accept is not None and d["src"] not in {plain(a) for a in self.accept}:
                 continue
             self.frames.append(raw)
-            d = parse(raw)
             d["ts"] = ts
             out.append(d)
         return out
@@ -192,7 +290,7 @@ class Endpoint:
         return got[0] if got else None
 
     def write_pcap(self, path):
-        wrpcap(path, [IP(f) for f in self.frames])
+        wrpcap(path, [IPv6(f) if f[0] >> 4 == 6 else IP(f) for f in self.frames])
 
 
 def icrc_statuses(path):

@@ -20,8 +20,7 @@ import rstest as t
 livenet.need_root()
 out = t.tempdir()
 port = 20000 + (os.getpid() % 20000)
-LO_B = "fd00:%x::2" % (os.getpid() % 0xffff)
-subprocess.run(["ip", "-6", "addr", "add", LO_B + "/128", "dev", "lo", "nodad"], check=True)
+_, LO_B = r.addresses6(2)
 
 
 def capture(path, prefix=(), iface="lo"):
@@ -90,22 +89,15 @@ check_icrc(pcap, "::1", ["::1", LO_B])
 
 # --- Link-local across a veth pair --------------------------------------------------------
 pair = livenet.VethPair("v6ll")
-for ns, ifname, addr in ((pair.ns_a, pair.if_a, "fe80::a"), (pair.ns_b, pair.if_b, "fe80::b")):
-    subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
-                    "net.ipv6.conf.all.disable_ipv6=0"], check=True)
-    subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
-                    "net.ipv6.conf.%s.disable_ipv6=0" % ifname], check=True)
-    subprocess.run(["ip", "-n", ns, "addr", "add", addr + "/64", "dev", ifname, "nodad"],
-                   check=True)
-A_LL, B_LL = "fe80::a%%%s" % pair.if_a, "fe80::b%%%s" % pair.if_b
+(A_LL,), (B_LL,) = pair.link_local(1, 1)
 pcap = os.path.join(out, "ll6.pcap")
 cap = capture(pcap, pair.in_b([]), pair.if_b)
-perf_pair("write_bw", B_LL, A_LL, "fe80::b%%%s" % pair.if_a, port + 3, pair.in_b([]),
-          pair.in_a([]))
+perf_pair("write_bw", B_LL, A_LL, "%s%%%s" % (r.plain(B_LL), pair.if_a), port + 3,
+          pair.in_b([]), pair.in_a([]))
 resp = r.Responder(["--bind", B_LL, "--mr", "256K", "--listen", str(port + 4)],
                    prefix=pair.in_b([]))
 cli = subprocess.run(pair.in_a([t.ROCESHARK, "perf", "write_bw", "--bind", A_LL, "--connect",
-                                "[fe80::b%%%s]:%d" % (pair.if_a, port + 4), "-s", "65536",
+                                "[%s%%%s]:%d" % (r.plain(B_LL), pair.if_a, port + 4), "-s", "65536",
                                 "-n", "100", "--json"]),
                      capture_output=True, text=True, timeout=60)
 t.check(cli.returncode == 0, "perf write_bw against the responder on %s: %s"
@@ -115,7 +107,7 @@ t.check(c is not None and c["executed"]["write"] == 100,
         "the link-local responder executed the 100 WRITEs: %s" % c)
 resp.stop()
 stop(cap)
-check_icrc(pcap, "link-local", ["fe80::a", "fe80::b"])
+check_icrc(pcap, "link-local", [r.plain(A_LL), r.plain(B_LL)])
 
 # --- Bad addresses ------------------------------------------------------------------------
 for args, text in [(["responder", "--bind", "fe80::1"], "a link-local address needs a scope"),
