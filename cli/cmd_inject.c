@@ -3,7 +3,6 @@
  * cmd_inject.c - `roceshark inject`: the options, the pacing and the
  * progress; specs, builders and senders are inject/.
  */
-#include <arpa/inet.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -13,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <roceshark/addr.h>
 #include <roceshark/inject.h>
 #include <roceshark/script.h>
 
@@ -312,18 +312,17 @@ iface_macs(const struct inject_opts *io)
         if (p->given & RS_INJECT_GAVE_ETH_DST)
             continue;
         /* RoCEv2: the IP destination; RoCEv1: the DGID (IPv4-mapped or IPv6). */
-        static const uint8_t v4mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-        uint8_t family = p->route.family;
-        const uint8_t *ip = p->route.dst;
-        if (p->encap == RS_INJECT_ROCEV1) {
-            bool mapped = memcmp(p->grh.dgid, v4mapped, 12) == 0;
-            family = mapped ? 4 : 6;
-            ip = mapped ? p->grh.dgid + 12 : p->grh.dgid;
-        }
+        uint8_t gid[16];
+        if (p->encap == RS_INJECT_ROCEV1)
+            memcpy(gid, p->grh.dgid, 16);
+        else
+            rs_addr_from_ip(p->route.family, p->route.dst, gid);
+        uint8_t family = rs_addr_family(gid);
+        const uint8_t *ip = family == 4 ? gid + 12 : gid;
         int rc = rs_inject_neighbour_mac(io->iface, family, ip, p->eth_dst, err);
         if (rc == RS_ENOENT) {
-            char addr[64];
-            inet_ntop(family == 6 ? AF_INET6 : AF_INET, ip, addr, sizeof(addr));
+            char addr[RS_ADDR_TEXT_MAX];
+            rs_addr_format(gid, 0, addr, sizeof(addr));
             return cli_fail(CLI_EXIT_CAPTURE, "inject: -i %s: no neighbour entry for %s (ping "
                             "it first, or give eth.dst)", io->iface, addr);
         }

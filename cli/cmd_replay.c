@@ -3,13 +3,13 @@
  * cmd_replay.c - `roceshark replay`: the options and the wiring; the trace,
  * the rewriting, the run and the comparison are replay/engine/.
  */
-#include <arpa/inet.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <roceshark/addr.h>
 #include <roceshark/inject.h>
 #include <roceshark/rc.h>
 #include <roceshark/replay.h>
@@ -37,7 +37,8 @@ static const char usage[] =
     "Target:\n"
     "  --src IP          our address: the capture's requester becomes it (required)\n"
     "  --target IP[:PORT] a target with a roceshark side channel (port 18515): its QP,\n"
-    "                    R_Key and VA are learned, and it starts at the capture's PSN\n"
+    "                    R_Key and VA are learned, and it starts at the capture's PSN;\n"
+    "                    IPv6: ADDR or [ADDR]:PORT (fe80::1%eth0 for a link-local one)\n"
     "  --dst IP          a target set up by other means: give the maps yourself\n"
     "Rewriting (the ICRC is recomputed):\n"
     "  --qpmap OLD:NEW   destination QP    --rkey-map OLD:NEW   R_Key (repeatable)\n"
@@ -87,43 +88,36 @@ struct replay_opts {
     bool have_target, have_dst, have_va_offset, validate, tap, lenient_rnr, payloads;
     bool messages, side_responder, diff, preload;
     uint16_t listen;
-    uint8_t target[4], dst_family;
+    uint8_t target[16], dst_family;     /* target: --target's address as a GID */
+    uint32_t target_scope;
     uint16_t target_port;
 };
 
+/* An address into out as the rewriting holds it: four bytes for IPv4, sixteen for IPv6. */
 static int
 parse_ip(const char *what, const char *s, uint8_t *family, uint8_t *out)
 {
-    if (inet_pton(AF_INET, s, out) == 1) {
-        *family = 4;
-        return 0;
-    }
-    if (inet_pton(AF_INET6, s, out) == 1) {
-        *family = 6;
-        return 0;
-    }
-    return cli_fail(CLI_EXIT_USAGE, "replay: %s %s: not an IPv4 or IPv6 address", what, s);
+    uint8_t gid[16];
+    char err[RS_ERRBUF_SIZE];
+
+    if (rs_addr_parse(s, gid, NULL, err) != 0)
+        return cli_fail(CLI_EXIT_USAGE, "replay: %s %s", what, err);
+    *family = rs_addr_family(gid);
+    memcpy(out, *family == 4 ? gid + 12 : gid, *family == 4 ? 4 : 16);
+    return 0;
 }
 
 static int
 parse_target(const char *arg, struct replay_opts *ro)
 {
-    char host[64];
-    const char *colon = strrchr(arg, ':');
-    unsigned long long port = SIDE_PORT;
-    uint8_t family = 0;
+    char err[RS_ERRBUF_SIZE];
 
-    snprintf(host, sizeof(host), "%.*s", colon != NULL ? (int)(colon - arg) : (int)strlen(arg),
-             arg);
-    if (colon != NULL && !cli_parse_uint(colon + 1, 1, 65535, &port))
-        return cli_fail(CLI_EXIT_USAGE, "replay: --target %s: bad port", arg);
-    if (parse_ip("--target", host, &family, ro->rw.dst) != 0)
-        return CLI_EXIT_USAGE;
-    if (family != 4)
-        return cli_fail(CLI_EXIT_USAGE, "replay: --target %s: the side channel is IPv4 "
-                        "(use --dst for an IPv6 target)", arg);
-    memcpy(ro->target, ro->rw.dst, 4);
-    ro->target_port = (uint16_t)port;
+    ro->target_port = SIDE_PORT;
+    if (rs_addr_parse_port(arg, ro->target, &ro->target_scope, &ro->target_port, err) != 0)
+        return cli_fail(CLI_EXIT_USAGE, "replay: --target %s", err);
+    ro->dst_family = rs_addr_family(ro->target);
+    memcpy(ro->rw.dst, ro->dst_family == 4 ? ro->target + 12 : ro->target,
+           ro->dst_family == 4 ? 4 : 16);
     ro->rw.set_dst = true;
     ro->have_target = true;
     return 0;
@@ -350,6 +344,17 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
     return 0;
 }
 
+/* What --target's side channel says of the target, announcing us at --src. */
+static int
+learn(const struct replay_opts *ro, const struct rs_replay_trace *t, struct rs_replay_target *tg,
+      char *err)
+{
+    uint8_t src[16];
+
+    rs_addr_from_ip(ro->rw.family, ro->rw.src, src);
+    return rs_replay_learn(t, src, ro->target, ro->target_scope, ro->target_port, tg, err);
+}
+
 /* What a target needs that the options must give once a conversation is picked. */
 static int
 check_target(const struct replay_opts *ro, const struct rs_replay_trace *t)
@@ -360,8 +365,6 @@ check_target(const struct replay_opts *ro, const struct rs_replay_trace *t)
         if (ro->have_target || ro->have_dst)
             return cli_fail(CLI_EXIT_USAGE, "replay: --side responder waits for the "
                             "requester: no --target or --dst");
-        if (ro->rw.family != 4)
-            return cli_fail(CLI_EXIT_USAGE, "replay: --side responder serves on IPv4");
         return 0;
     }
     if (!ro->have_target && !ro->have_dst)
@@ -369,17 +372,15 @@ check_target(const struct replay_opts *ro, const struct rs_replay_trace *t)
                         "--dst IP");
     if (ro->have_target && ro->have_dst)
         return cli_fail(CLI_EXIT_USAGE, "replay: --target and --dst both name the target");
-    if (ro->have_dst && ro->dst_family != ro->rw.family)
-        return cli_fail(CLI_EXIT_USAGE, "replay: --src is IPv%u and --dst IPv%u",
-                        ro->rw.family, ro->dst_family);
+    if (ro->dst_family != ro->rw.family)
+        return cli_fail(CLI_EXIT_USAGE, "replay: --src is IPv%u and --%s IPv%u",
+                        ro->rw.family, ro->have_dst ? "dst" : "target", ro->dst_family);
     if ((ro->messages || ro->preload) && !ro->have_target)
         return cli_fail(CLI_EXIT_USAGE, "replay: %s connects our requester to the target: "
                         "give --target IP[:PORT]", ro->messages ? "--messages" : "--preload");
     if (ro->messages && ro->run.iface != NULL)
         return cli_fail(CLI_EXIT_USAGE, "replay: --messages sends from our RC transport's "
                         "UDP port, not with -i");
-    if (ro->have_target && ro->rw.family != 4)
-        return cli_fail(CLI_EXIT_USAGE, "replay: --target is IPv4, and --src is not");
     if (t->conv.family != 0 && t->conv.family != ro->rw.family)
         return cli_fail(CLI_EXIT_USAGE, "replay: the conversation is IPv%u, --src IPv%u",
                         t->conv.family, ro->rw.family);
@@ -409,13 +410,15 @@ static void
 describe(const struct rs_replay_trace *t, const struct replay_opts *ro,
          const struct rs_replay_target *tg)
 {
-    char a[64], b[64], d[64];
-    int af = t->conv.family == 6 ? AF_INET6 : AF_INET;
+    char a[RS_ADDR_TEXT_MAX], b[RS_ADDR_TEXT_MAX], d[RS_ADDR_TEXT_MAX];
+    uint8_t gid[16];
 
-    inet_ntop(af, t->conv.requester, a, sizeof(a));
-    inet_ntop(af, t->conv.responder, b, sizeof(b));
-    inet_ntop(ro->rw.family == 6 ? AF_INET6 : AF_INET,
-              ro->side_responder ? ro->rw.src : ro->rw.dst, d, sizeof(d));
+    rs_addr_from_ip(t->conv.family, t->conv.requester, gid);
+    rs_addr_format(gid, 0, a, sizeof(a));
+    rs_addr_from_ip(t->conv.family, t->conv.responder, gid);
+    rs_addr_format(gid, 0, b, sizeof(b));
+    rs_addr_from_ip(ro->rw.family, ro->side_responder ? ro->rw.src : ro->rw.dst, gid);
+    rs_addr_format(gid, 0, d, sizeof(d));
     printf("replay: conversation %u, %s:0x%06x -> %s:0x%06x, %u requests and %u responses; "
            "%s %s", t->conv.id, a, t->conv.requester_qp & 0xffffff, b,
            t->conv.responder_qp & 0xffffff, t->requests->len, t->responses->len,
@@ -484,7 +487,7 @@ preload(const struct replay_opts *ro, const struct rs_replay_trace *t,
 
     if (rc != 0) {
         rc = cli_fail(rc == RS_EIO ? CLI_EXIT_INPUT : CLI_EXIT_USAGE, "replay: %s", err);
-    } else if (rs_replay_learn(t, rw.src, ro->target, ro->target_port, &tg, err) != 0) {
+    } else if (learn(ro, t, &tg, err) != 0) {
         rc = cli_fail(CLI_EXIT_CAPTURE, "replay: --target: %s", err);
     } else {
         rs_replay_apply_target(t, &tg, ro->have_va_offset, &rw);
@@ -559,7 +562,7 @@ cmd_replay(int argc, char **argv)
     if (ro.preload && (rc = preload(&ro, &t, &dopts)) != 0)
         goto out;
     if (ro.have_target) {
-        if (rs_replay_learn(&t, ro.rw.src, ro.target, ro.target_port, &tg, err) != 0) {
+        if (learn(&ro, &t, &tg, err) != 0) {
             rc = cli_fail(CLI_EXIT_CAPTURE, "replay: --target: %s", err);
             goto out;
         }

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <roceshark/addr.h>
 #include <roceshark/dissect.h>
 #include <roceshark/encode.h>
 #include <roceshark/inject.h>
@@ -87,19 +88,10 @@ rs_inject_open_file(const char *path, enum rs_inject_format format, bool ib,
 static socklen_t
 sockaddr_of(uint8_t family, const uint8_t *ip, uint16_t port, struct sockaddr_storage *ss)
 {
-    memset(ss, 0, sizeof(*ss));
-    if (family == 6) {
-        struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
-        a->sin6_family = AF_INET6;
-        a->sin6_port = htons(port);
-        memcpy(&a->sin6_addr, ip, 16);
-        return sizeof(*a);
-    }
-    struct sockaddr_in *a = (struct sockaddr_in *)ss;
-    a->sin_family = AF_INET;
-    a->sin_port = htons(port);
-    memcpy(&a->sin_addr, ip, 4);
-    return sizeof(*a);
+    uint8_t gid[16];
+
+    rs_addr_from_ip(family, ip, gid);
+    return rs_addr_to_sockaddr(gid, 0, port, ss);
 }
 
 int
@@ -113,6 +105,14 @@ rs_inject_open_udp(uint8_t family, const uint8_t *src, uint16_t sport,
     *out = NULL;
     if (s == NULL)
         return rs_error(err, RS_ENOMEM, "out of memory");
+    uint8_t gid[16];
+    rs_addr_from_ip(family, src, gid);
+    if (rs_addr_is_link_local(gid)) {
+        free(s);
+        return rs_error(err, RS_EINVAL, "a link-local source (%s) names no interface: "
+                        "send with -i IFACE", rs_addr_format(gid, 0, (char[RS_ADDR_TEXT_MAX]){0},
+                                                             RS_ADDR_TEXT_MAX));
+    }
     s->family = family;
     memcpy(s->src, src, family == 6 ? 16 : 4);
     s->sport = sport;

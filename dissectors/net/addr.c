@@ -26,6 +26,15 @@ rs_addr_from_ipv4(const uint8_t ip[4], uint8_t gid[16])
     memcpy(gid + 12, ip, 4);
 }
 
+void
+rs_addr_from_ip(uint8_t family, const uint8_t *ip, uint8_t gid[16])
+{
+    if (family == 6)
+        memcpy(gid, ip, 16);
+    else
+        rs_addr_from_ipv4(ip, gid);
+}
+
 bool
 rs_addr_is_v4mapped(const uint8_t gid[16])
 {

@@ -25,6 +25,8 @@ struct sockaddr_storage;
 
 /* ::ffff:a.b.c.d */
 void rs_addr_from_ipv4(const uint8_t ip[4], uint8_t gid[16]);
+/* An address as a packet holds it, family 4 (four bytes) or 6 (sixteen), as a GID. */
+void rs_addr_from_ip(uint8_t family, const uint8_t *ip, uint8_t gid[16]);
 /* True for ::ffff:a.b.c.d; its IPv4 address is gid + 12. */
 bool rs_addr_is_v4mapped(const uint8_t gid[16]);
 /* True for fe80::/10, which means nothing without a scope. */

@@ -328,10 +328,12 @@ struct rs_replay_target {
     uint64_t va, length;
 };
 
-/* Connects to ip:port, announces the trace's requester (at our address src, its QPN,
- * its first PSN and PMTU), and reads the target's QP, R_Key, VA and PMTU. */
-int rs_replay_learn(const struct rs_replay_trace *trace, const uint8_t src[4],
-                    const uint8_t ip[4], uint16_t port, struct rs_replay_target *t, char *err);
+/* Connects to target:port (GIDs, addr.h; scope: the interface of a link-local target),
+ * announces the trace's requester (at our address src, its QPN, its first PSN and PMTU),
+ * and reads the target's QP, R_Key, VA and PMTU. */
+int rs_replay_learn(const struct rs_replay_trace *trace, const uint8_t src[16],
+                    const uint8_t target[16], uint32_t scope, uint16_t port,
+                    struct rs_replay_target *t, char *err);
 /* Fills what rw leaves unset from t: the QP map, an R_Key map for every R_Key the
  * trace uses, and the VA offset that moves the trace's lowest VA to t's. */
 void rs_replay_apply_target(const struct rs_replay_trace *trace, const struct rs_replay_target *t,

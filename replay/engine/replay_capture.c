@@ -5,7 +5,6 @@
  * and read through the pipeline: the target's answers are judged from the
  * wire, as the capture's were.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
@@ -13,6 +12,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include <roceshark/addr.h>
 #include <roceshark/pcapio.h>
 #include <roceshark/pipeline.h>
 #include <roceshark/rc.h>
@@ -53,7 +53,10 @@ catch_frames(gpointer arg)
 static void
 addr_text(uint8_t family, const uint8_t *a, char *buf, size_t size)
 {
-    inet_ntop(family == 6 ? AF_INET6 : AF_INET, a, buf, (socklen_t)size);
+    uint8_t gid[16];
+
+    rs_addr_from_ip(family, a, gid);
+    rs_addr_format(gid, 0, buf, size);
 }
 
 int
@@ -238,8 +241,8 @@ rs_replay_iface_for(uint8_t family, const uint8_t *addr, char *name, size_t size
     }
     freeifaddrs(list);
     if (rc != 0) {
-        char text[64];
-        inet_ntop(family == 6 ? AF_INET6 : AF_INET, addr, text, sizeof(text));
+        char text[RS_ADDR_TEXT_MAX];
+        addr_text(family, addr, text, sizeof(text));
         return rs_error(err, RS_ENOENT, "no interface of this host has %s", text);
     }
     return 0;

@@ -63,14 +63,4 @@ bool replay_from_peer(const struct rs_packet *pkt, const struct rs_replay_rewrit
 /* Sleeps until CLOCK_MONOTONIC reads t nanoseconds. */
 void replay_sleep_until(uint64_t t);
 
-/* An address of the rewriting (family 4: four bytes; 6: sixteen) as the RC stack's GID. */
-static inline void
-replay_gid(uint8_t family, const uint8_t *addr, uint8_t gid[16])
-{
-    if (family == 6)
-        memcpy(gid, addr, 16);
-    else
-        rs_addr_from_ipv4(addr, gid);
-}
-
 #endif /* ROCESHARK_REPLAY_INT_H */

@@ -16,21 +16,20 @@
 #include "replay_int.h"
 
 int
-rs_replay_learn(const struct rs_replay_trace *trace, const uint8_t src[4], const uint8_t ip[4],
-                uint16_t port, struct rs_replay_target *t, char *err)
+rs_replay_learn(const struct rs_replay_trace *trace, const uint8_t src[16],
+                const uint8_t target[16], uint32_t scope, uint16_t port,
+                struct rs_replay_target *t, char *err)
 {
     struct rs_rc_conn_info ours, peer;
     char line[1024];
     int fd;
 
     memset(&ours, 0, sizeof(ours));
-    uint8_t target[16];
-    replay_gid(4, src, ours.gid);
-    replay_gid(4, ip, target);
+    memcpy(ours.gid, src, 16);
     ours.qpn = trace->conv.requester_qp & 0xffffff;
     ours.psn = rs_replay_first_psn(trace);
     ours.pmtu = trace->conv.pmtu;
-    if (rs_rc_side_connect(target, 0, port, 5000, &fd, err) < 0)
+    if (rs_rc_side_connect(target, scope, port, 5000, &fd, err) < 0)
         return RS_EIO;
     rs_rc_conn_format(&ours, line, sizeof(line));
     int rc = rs_rc_side_exchange(fd, line, &peer, err);

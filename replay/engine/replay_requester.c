@@ -131,18 +131,14 @@ rs_replay_run_messages(const struct rs_replay_trace *trace, const GArray *msgs,
                       (unsigned long long)size);
         goto out;
     }
-    if (rw->family != 4) {
-        rc = rs_error(err, RS_EINVAL, "--messages runs our requester, which is IPv4");
-        goto out;
-    }
     if (data->len != 0)
         memcpy(buf, data->data, data->len);
     rs_rc_udp_opts_init(&uo);
-    replay_gid(rw->family, rw->src, uo.gid);
+    rs_addr_from_ip(rw->family, rw->src, uo.gid);
     if ((rc = rs_rc_udp_open(&udp, &uo, err)) < 0)
         goto out;
     rs_rc_ctx_opts_init(&co);
-    replay_gid(rw->family, rw->src, co.local_gid);
+    rs_addr_from_ip(rw->family, rw->src, co.local_gid);
     co.verify_icrc = rs_rc_udp_checks_icrc(udp);
     if ((rc = rs_rc_ctx_create(&ctx, &co, rs_rc_udp_link(udp), err)) < 0)
         goto out;
@@ -152,7 +148,7 @@ rs_replay_run_messages(const struct rs_replay_trace *trace, const GArray *msgs,
     struct rs_rc_conn_info peer = {{0}, t->qpn, t->psn, t->rkey, t->va, t->length, t->pmtu};
     struct rs_rc_qp_attr a;
     uint32_t qpn = trace->conv.requester_qp & 0xffffff;
-    replay_gid(rw->family, rw->dst, peer.gid);
+    rs_addr_from_ip(rw->family, rw->dst, peer.gid);
     rs_rc_qp_attr_init(&a);
     if (trace->conv.pmtu != 0)
         a.pmtu = trace->conv.pmtu;

@@ -154,7 +154,7 @@ meet_requester(const struct rs_replay_trace *t, struct rs_replay_rewrite *rw,
     int lfd, fd, rc;
     uint8_t src[16];
 
-    replay_gid(4, rw->src, src);
+    rs_addr_from_ip(rw->family, rw->src, src);
     if (rs_rc_side_listen(src, 0, so->listen, &lfd, err) < 0)
         return RS_EIO;
     pfd = (struct pollfd){lfd, POLLIN, 0};
@@ -175,7 +175,7 @@ meet_requester(const struct rs_replay_trace *t, struct rs_replay_rewrite *rw,
     }
     struct replay_remote remote = replay_remote_of(t);
     memset(&ours, 0, sizeof(ours));
-    replay_gid(4, rw->src, ours.gid);
+    rs_addr_from_ip(rw->family, rw->src, ours.gid);
     ours.qpn = t->conv.responder_qp & 0xffffff;
     ours.rkey = remote.rkey;
     ours.va = remote.lowest != UINT64_MAX ? remote.lowest : 0;
@@ -187,12 +187,11 @@ meet_requester(const struct rs_replay_trace *t, struct rs_replay_rewrite *rw,
     if (rc < 0)
         return RS_EIO;
     /* Answers go to it: its address, its QPN, its PSNs. */
-    if (!rs_addr_is_v4mapped(peer.gid))
-        return rs_error(err, RS_ENOTSUP, "the requester's side channel named an IPv6 address: "
-                        "--side responder serves on IPv4");
-    memcpy(rw->dst, peer.gid + 12, 4);
+    if (rs_addr_family(peer.gid) != rw->family)
+        return rs_error(err, RS_EINVAL, "the requester's side channel named an address of "
+                        "another IP version than ours");
+    memcpy(rw->dst, rw->family == 6 ? peer.gid : peer.gid + 12, rw->family == 6 ? 16 : 4);
     rw->set_dst = rw->set_src = true;
-    rw->family = 4;
     rw->n_qpmap = 0;
     rw->qpmap[rw->n_qpmap++] = (struct rs_replay_map){t->conv.requester_qp & 0xffffff,
                                                       peer.qpn};
@@ -221,15 +220,13 @@ rs_replay_serve(const struct rs_replay_trace *trace, struct rs_replay_rewrite *r
 
     memset(st, 0, sizeof(*st));
     memset(&c, 0, sizeof(c));
-    if (rw->family != 4)
-        return rs_error(err, RS_EINVAL, "--side responder serves on IPv4");
     rs_rc_udp_opts_init(&uo);
-    replay_gid(4, rw->src, uo.gid);
+    rs_addr_from_ip(rw->family, rw->src, uo.gid);
     uo.hook = &hook;
     if ((rc = rs_rc_udp_open(&udp, &uo, err)) < 0)
         return rc;
     rs_rc_ctx_opts_init(&co);
-    replay_gid(4, rw->src, co.local_gid);
+    rs_addr_from_ip(rw->family, rw->src, co.local_gid);
     if ((rc = rs_rc_ctx_create(&ctx, &co, rs_rc_udp_link(udp), err)) < 0)
         goto out;
     /* Capturing before the requester comes: it may send at once after the side channel. */

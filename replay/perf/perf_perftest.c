@@ -12,7 +12,6 @@
  * we do; as in perftest before 6.28, both sides are given the same -s and
  * -n. Peers before 5.70 are refused, as perftest 6.x refuses them.
  */
-#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>

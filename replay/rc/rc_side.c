@@ -8,7 +8,6 @@
  * and flat, and a lookup that never allocates cannot be led astray by a
  * hostile peer beyond returning "not found".
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <netinet/in.h>

@@ -10,7 +10,6 @@
  * only once its newline is there, and a deadline bounds how long a line may
  * take, so the caller's poll() loop never blocks on a peer.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
