@@ -624,7 +624,8 @@ rs_script_run(struct rs_script *s, const struct rs_script_opts *o,
         goto out;
     }
     if (s->accept)
-        rc = script_accept(s, r.our_gid, r.our_scope, bind, udp, ctx, &r.last_packet, &r.exit_status, err);
+        rc = script_accept(s, r.our_gid, r.our_scope, bind, udp, ctx, &r.last_packet,
+                           &r.exit_status, err);
     else
         rc = run_requester(s, &r, udp, ctx, pl, wcs, &n_wcs, err);
     if (rc != 0)

@@ -53,6 +53,19 @@ rs_addr_family(const uint8_t gid[16])
     return rs_addr_is_v4mapped(gid) ? 4 : 6;
 }
 
+/* The text as an error quotes it: one line, at most 64 characters, whatever it holds
+ * (it may come from a peer). Returns buf. */
+static const char *
+printable(const char *s, char buf[72])
+{
+    size_t i = 0;
+
+    for (; s[i] != '\0' && i < 64; i++)
+        buf[i] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+    buf[i] = '\0';
+    return buf;
+}
+
 /* The interface index of "eth0" or "3"; 0 when there is none. */
 static uint32_t
 scope_index(const char *name)
@@ -69,40 +82,41 @@ scope_index(const char *name)
 int
 rs_addr_parse(const char *s, uint8_t gid[16], uint32_t *scope, char *err)
 {
-    char text[INET6_ADDRSTRLEN + 1];
+    char text[INET6_ADDRSTRLEN + 1], q[72];
     const char *pct = strchr(s, '%');
     size_t n = pct != NULL ? (size_t)(pct - s) : strlen(s);
     uint8_t ip[4];
 
     if (n >= sizeof(text))
-        return rs_error(err, RS_EINVAL, "%.64s: expected an IPv4 or IPv6 address", s);
+        return rs_error(err, RS_EINVAL, "%s: expected an IPv4 or IPv6 address", printable(s, q));
     memcpy(text, s, n);
     text[n] = '\0';
     if (inet_pton(AF_INET, text, ip) == 1)
         rs_addr_from_ipv4(ip, gid);
     else if (inet_pton(AF_INET6, text, gid) != 1)
-        return rs_error(err, RS_EINVAL, "%.64s: expected an IPv4 or IPv6 address", s);
+        return rs_error(err, RS_EINVAL, "%s: expected an IPv4 or IPv6 address", printable(s, q));
     if (scope != NULL)
         *scope = 0;
     if (pct == NULL) {
         if (scope != NULL && rs_addr_is_link_local(gid))
-            return rs_error(err, RS_EINVAL, "%.64s: a link-local address needs a scope "
-                            "(%s%%eth0)", s, text);
+            return rs_error(err, RS_EINVAL, "%s: a link-local address needs a scope "
+                            "(%s%%eth0)", printable(s, q), text);
         return 0;
     }
     if (scope == NULL || !rs_addr_is_link_local(gid))
-        return rs_error(err, RS_EINVAL, "%.64s: a scope (%%...) is for link-local addresses "
-                        "only", s);
+        return rs_error(err, RS_EINVAL, "%s: a scope (%%...) is for link-local addresses "
+                        "only", printable(s, q));
     *scope = scope_index(pct + 1);
     if (*scope == 0)
-        return rs_error(err, RS_EINVAL, "%.64s: no interface named %.20s", s, pct + 1);
+        return rs_error(err, RS_EINVAL, "%s: no interface named %s", printable(s, q),
+                        printable(pct + 1, (char[72]){0}));
     return 0;
 }
 
 int
 rs_addr_parse_port(const char *s, uint8_t gid[16], uint32_t *scope, uint16_t *port, char *err)
 {
-    char host[INET6_ADDRSTRLEN + 24];
+    char host[INET6_ADDRSTRLEN + 24], q[72];
     const char *close = s[0] == '[' ? strchr(s, ']') : NULL;
     const char *colon = strchr(s, ':');
     const char *host_start = s, *port_text = NULL;
@@ -110,7 +124,7 @@ rs_addr_parse_port(const char *s, uint8_t gid[16], uint32_t *scope, uint16_t *po
 
     if (s[0] == '[') {
         if (close == NULL || (close[1] != '\0' && close[1] != ':'))
-            return rs_error(err, RS_EINVAL, "%.64s: expected [ADDRESS]:PORT", s);
+            return rs_error(err, RS_EINVAL, "%s: expected [ADDRESS]:PORT", printable(s, q));
         host_start = s + 1;
         n = (size_t)(close - host_start);
         port_text = close[1] == ':' ? close + 2 : NULL;
@@ -121,7 +135,7 @@ rs_addr_parse_port(const char *s, uint8_t gid[16], uint32_t *scope, uint16_t *po
         n = strlen(s);                  /* none, or an IPv6 address */
     }
     if (n >= sizeof(host))
-        return rs_error(err, RS_EINVAL, "%.64s: expected an IPv4 or IPv6 address", s);
+        return rs_error(err, RS_EINVAL, "%s: expected an IPv4 or IPv6 address", printable(s, q));
     memcpy(host, host_start, n);
     host[n] = '\0';
     int rc = rs_addr_parse(host, gid, scope, err);
@@ -130,7 +144,8 @@ rs_addr_parse_port(const char *s, uint8_t gid[16], uint32_t *scope, uint16_t *po
     char *end;
     unsigned long v = strtoul(port_text, &end, 10);
     if (port_text[0] < '0' || port_text[0] > '9' || *end != '\0' || v == 0 || v > 65535)
-        return rs_error(err, RS_EINVAL, "%.64s: expected a port, 1..65535, after ':'", s);
+        return rs_error(err, RS_EINVAL, "%s: expected a port, 1..65535, after ':'",
+                        printable(s, q));
     *port = (uint16_t)v;
     return 0;
 }

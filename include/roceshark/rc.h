@@ -216,6 +216,9 @@ struct rs_rc_link {
     void *arg;
     /* Told when a QP is connected to its peer (NULL: not told). */
     void (*connected)(void *arg, uint32_t qpn, const uint8_t peer_gid[16], uint32_t peer_qpn);
+    /* The sender writes the UDP header itself (a UDP socket): IPv6 packets are built
+     * without a UDP checksum, which the ICRC masks, sparing a pass over each payload. */
+    bool sender_writes_udp;
 };
 
 /* Tracing of the state machines: machine is "resp" or "comp", state the

@@ -112,8 +112,8 @@ rs_perf_create_qp(struct rs_perf *p, char *err)
     if (p->setup == RS_OOB_SETUP_PERFTEST && p->theirs.out_reads > 0 &&
         p->theirs.out_reads < a.max_rd_atomic)
         a.max_rd_atomic = (uint8_t)p->theirs.out_reads;
-    if (rs_rc_qp_create(p->ctx, &a, &p->qp, err) < 0)
-        return RS_EINVAL;
+    if (rs_rc_qp_create(p->ctx, &a, &p->qp, err) < 0)    /* a peer of the other IP version */
+        return rs_addr_family(a.peer_gid) != rs_addr_family(p->local_gid) ? RS_EIO : RS_EINVAL;
     p->attr.pmtu = a.pmtu;
     if (p->test->opcode == RS_RC_WR_SEND)
         for (uint32_t i = 0; i < p->rx_depth; i++)

@@ -7,7 +7,8 @@
  * Linux puts on a datagram from an unconnected UDP socket with path-MTU
  * discovery on, so the ICRC we compute is the one the peer checks. IPv6
  * has no such field; the ICRC masks the traffic class, flow label and hop
- * limit, which the kernel then writes as it likes.
+ * limit, which the kernel then writes as it likes, as it writes the UDP
+ * checksum when the link is a UDP socket.
  */
 #include <string.h>
 
@@ -46,7 +47,13 @@ rc_tx_to(struct rs_rc_ctx *ctx, const uint8_t peer_gid[16], const struct rs_ib_f
     r.ip_id = 0;
     r.df = true;
     uint8_t *buf = ctx->link.tx_buf(ctx->link.arg);
-    uint32_t n = rs_encode_rocev2(buf, RS_RC_MAX_PACKET, &r, f, payload, len, NULL, NULL);
+    struct rs_ib_fields g = *f;
+    struct rs_frame frame;
+    struct rs_packet view;
+    g.unfinished = ctx->link.sender_writes_udp && r.family == 6;
+    uint32_t n = rs_encode_rocev2(buf, RS_RC_MAX_PACKET, &r, &g, payload, len, &frame, &view);
+    if (n != 0 && g.unfinished)
+        rs_encode_finish(&view, RS_ENCODE_KEEP_UDP_CHECKSUM);
     if (n == 0)
         return;     /* cannot happen: payloads never exceed the PMTU */
     ctx->link.tx_send(ctx->link.arg, n);

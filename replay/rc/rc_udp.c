@@ -248,26 +248,35 @@ set_rcvbuf(int fd, uint32_t bytes)
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v));
 }
 
-/* What the IPv4 and the IPv6 UDP socket need set alike: the TOS (traffic
- * class) of what we send, no fragmentation (on IPv4, DF makes Linux send IP
- * identification 0: see rc.h), and what a receiver is told of each datagram. */
+/* The TOS (IPv6: traffic class) of what we send, and no fragmentation: on
+ * IPv4, DF makes Linux send IP identification 0 (see rc.h). */
 static int
-set_ip_options(struct rs_rc_udp *u, int fd, bool receiver)
+set_send_options(const struct rs_rc_udp *u, int fd)
 {
-    int one = 1, tos = u->opts.tos, pmtu4 = IP_PMTUDISC_DO, pmtu6 = IPV6_PMTUDISC_DO;
+    int tos = u->opts.tos, pmtu4 = IP_PMTUDISC_DO, pmtu6 = IPV6_PMTUDISC_DO;
+
+    if (!u->v6) {
+        if (setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &pmtu4, sizeof(pmtu4)) < 0)
+            return -1;
+        return setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos));
+    }
+    if (setsockopt(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &pmtu6, sizeof(pmtu6)) < 0)
+        return -1;
+    return setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos, sizeof(tos));
+}
+
+/* What a receiver is told of each datagram: its TOS (IPv6: traffic class) for
+ * ECN, and on IPv6 its destination, for the header rebuild_ipv6() puts back. */
+static int
+set_receive_options(const struct rs_rc_udp *u, int fd)
+{
+    int one = 1;
 
     if (!u->v6)
-        return setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &pmtu4, sizeof(pmtu4)) < 0 ||
-                       setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)) < 0 ||
-                       (receiver && setsockopt(fd, IPPROTO_IP, IP_RECVTOS, &one, sizeof(one)) < 0)
-                   ? -1 : 0;
-    return setsockopt(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &pmtu6, sizeof(pmtu6)) < 0 ||
-                   setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos, sizeof(tos)) < 0 ||
-                   (receiver && (setsockopt(fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, &one,
-                                            sizeof(one)) < 0 ||
-                                 setsockopt(fd, IPPROTO_IPV6, IPV6_RECVTCLASS, &one,
-                                            sizeof(one)) < 0))
-               ? -1 : 0;
+        return setsockopt(fd, IPPROTO_IP, IP_RECVTOS, &one, sizeof(one));
+    if (setsockopt(fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, &one, sizeof(one)) < 0)
+        return -1;
+    return setsockopt(fd, IPPROTO_IPV6, IPV6_RECVTCLASS, &one, sizeof(one));
 }
 
 static int
@@ -283,7 +292,7 @@ open_sockets(struct rs_rc_udp *u, char *err)
         return rs_error(err, RS_EIO, "UDP socket: %s", strerror(errno));
     int one = 1;    /* an IPv6 address is never an IPv4 one too (a raw socket refuses this) */
     if ((u->v6 && setsockopt(u->tx_fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)) < 0) ||
-        set_ip_options(u, u->tx_fd, false) < 0 ||
+        set_send_options(u, u->tx_fd) < 0 ||
         setsockopt(u->tx_fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf)) < 0)
         return rs_error(err, RS_EIO, "UDP socket options: %s", strerror(errno));
     if (bind(u->tx_fd, (struct sockaddr *)&sa, salen) < 0)
@@ -299,13 +308,13 @@ open_sockets(struct rs_rc_udp *u, char *err)
             return rs_error(err, RS_EIO, "raw socket: %s", strerror(errno));
     }
     if (u->opts.no_raw) {
-        set_ip_options(u, u->tx_fd, true);
+        set_receive_options(u, u->tx_fd);
         set_rcvbuf(u->tx_fd, u->opts.rcvbuf);
         return 0;
     }
     salen = rs_addr_to_sockaddr(u->opts.gid, u->opts.scope, 0, &sa);
     if (bind(u->rx_fd, (struct sockaddr *)&sa, salen) < 0 ||
-        (u->v6 && set_ip_options(u, u->rx_fd, true) < 0) ||
+        (u->v6 && set_receive_options(u, u->rx_fd) < 0) ||
         attach_port_filter(u->rx_fd, u->v6) < 0 || attach_drop_filter(u->tx_fd) < 0)
         return rs_error(err, RS_EIO, "raw socket setup: %s", strerror(errno));
     set_rcvbuf(u->rx_fd, u->opts.rcvbuf);
@@ -366,6 +375,7 @@ rs_rc_udp_open(struct rs_rc_udp **out, const struct rs_rc_udp_opts *opts, char *
     u->link.tx_buf = udp_tx_buf;
     u->link.tx_send = udp_tx_send;
     u->link.connected = udp_connected;
+    u->link.sender_writes_udp = opts->hook == NULL;    /* a hook sees whole packets */
     u->link.arg = u;
     *out = u;
     return 0;

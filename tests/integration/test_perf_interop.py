@@ -347,10 +347,11 @@ expect_refusal("bad MTU", "write_bw",
                           s.sendall(struct.pack(">I", 64)), recv_exact(s, 4),
                           s.sendall(b"9\0")),
                "perftest MTU")
-expect_refusal("IPv6 GID", "write_bw",
+# A GID is the peer's address as it is; one of the other IP version than ours is refused.
+expect_refusal("IPv6 GID to an IPv4 address", "write_bw",
                lambda s: (good_preamble(s), s.sendall(key(
                    b"fe:80:00:00:00:00:00:00:02:00:00:ff:fe:00:00:01:"))),
-               "GID fe80::200:ff:fe00:1 is not an IPv4-mapped address")
+               "peer fe80::200:ff:fe00:1: not of the IP version of our address")
 expect_refusal("damaged key", "write_bw",
                lambda s: (good_preamble(s), s.sendall(key().replace(b"533a2f", b"53?a2f"))),
                "PSN")
@@ -369,7 +370,7 @@ expect_refusal("client: server closes during the keys", "send_bw",
                "the peer closed after 20 of 59 bytes", client=True)
 expect_refusal("pingpong: bad GID", "pingpong",
                lambda s: s.sendall(b"0000:000021:59dfd7:fe800000000000000000000000000001\0"),
-               "GID fe80::1 is not an IPv4-mapped address")
+               "peer fe80::1: not of the IP version of our address")
 expect_refusal("pingpong: not done", "pingpong",
                lambda s: (s.sendall(b"0000:000021:59dfd7:00000000000000000000ffff7f000001\0"),
                           recv_exact(s, 52), s.sendall(b"nope\0")),

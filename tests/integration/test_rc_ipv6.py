@@ -74,6 +74,8 @@ pcap = os.path.join(out, "lo6.pcap")
 cap = capture(pcap)
 perf_pair("write_bw", "::1", LO_B, "::1", port)
 perf_pair("read_bw", "::1", LO_B, "[::1]:%d" % (port + 1), port + 1)
+# Without a raw socket the IPv6 and UDP headers are put back from recvmsg() alone.
+perf_pair("write_bw", "::1", LO_B, "[::1]:%d" % (port + 5), port + 5, args=["--no-raw"])
 resp = r.Responder(["--bind", "::1", "--mr", "256K", "--listen", str(port + 2)])
 cli = subprocess.run([t.ROCESHARK, "perf", "write_bw", "--bind", LO_B, "--connect",
                       "[::1]:%d" % (port + 2), "-s", "65536", "-n", "100", "--json"],

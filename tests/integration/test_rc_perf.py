@@ -154,7 +154,8 @@ t.check(not bad, "roceshark.icrc.status is 1 on all %d captured frames (%d not)"
 
 # The CLI's errors.
 for args, code, text in [(["responder"], 1, "--bind IP is required"),
-                         (["responder", "--bind", "300.1.1.1"], 1, "expected an IPv4 address"),
+                         (["responder", "--bind", "300.1.1.1"], 1,
+                          "expected an IPv4 or IPv6 address"),
                          (["responder", "--bind", "10.255.255.254"], 4, "bind"),
                          (["responder", "--bind", A, "--pmtu", "1000"], 1, "--pmtu"),
                          (["responder", "--bind", A, "--mr", "1M:x"], 1, "--mr"),

@@ -53,7 +53,8 @@ else:
     A, B, C, WRAP_A, QPACC_A = r.addresses(5)
     RESP_PREFIX = []
 V6 = r.is_v6(A)
-resp = r.Responder(["--bind", A, "--peer", r.plain(B), "--peer-qpn", hex(PEER_QPN0), "--peer-psn", "0",
+resp = r.Responder(["--bind", A, "--peer", r.plain(B), "--peer-qpn", hex(PEER_QPN0),
+                    "--peer-psn", "0",
                     "--qpn", hex(QPN0), "--qps", str(NQPS), "--psn", "0",
                     "--mr", "1M:lwra", "--mr", "64K:r", "--mr", "64K:lwri",
                     "--rkey", "0x1000", "--va", "0x10000000", "--recv", str(RECV),

@@ -23,6 +23,7 @@ test_parse(void **state)
 {
     uint8_t gid[16];
     uint32_t scope = 99;
+    uint16_t port;
     char err[RS_ERRBUF_SIZE];
 
     (void)state;
@@ -60,6 +61,11 @@ test_parse(void **state)
     assert_int_equal(rs_addr_parse("1.2.3", gid, &scope, err), RS_EINVAL);
     assert_int_equal(rs_addr_parse("::1::2", gid, &scope, err), RS_EINVAL);
     assert_int_equal(rs_addr_parse("fe80::1%lo%lo", gid, &scope, err), RS_EINVAL);
+    /* What the input holds is quoted on one line (it may come from a peer). */
+    assert_int_equal(rs_addr_parse("\n1.2\x01", gid, &scope, err), RS_EINVAL);
+    assert_string_equal(err, "?1.2?: expected an IPv4 or IPv6 address");
+    assert_int_equal(rs_addr_parse_port("1.2.3.4:5\n", gid, &scope, &port, err), RS_EINVAL);
+    assert_null(strchr(err, '\n'));
     char longtext[300];
     memset(longtext, '1', sizeof(longtext) - 1);
     longtext[sizeof(longtext) - 1] = '\0';
