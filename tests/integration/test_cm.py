@@ -16,7 +16,7 @@
   and a REJ ends our client with one line naming the reason;
 - `read`'s Info column names the captures' CM MADs as tshark's does;
 - a full connect, traffic (write_bw and send_bw) and disconnect between `responder --cm`
-  and `perf --connect cm://` (and -R).
+  and `perf --connect cm://` (and -R), over IPv4 and over IPv6.
 Nothing leaves loopback."""
 import os
 import random
@@ -303,10 +303,12 @@ def other_port(rip, eip):
 
 
 def full(rip, cip):
+    """Connect, traffic, disconnect; over IPv6 too (CM's GIDs the IPv6 addresses)."""
     resp = r.Responder(["--bind", rip, "--cm", "--no-listen", "--recv", "512", "--repost"])
+    target = "[%s]" % rip if r.is_v6(rip) else rip
     try:
-        runs = [["write_bw", "--connect", "cm://" + rip, "-s", "65536", "-n", "64"],
-                ["send_bw", "-R", "--connect", rip, "-s", "4096", "-n", "256"]]
+        runs = [["write_bw", "--connect", "cm://" + target, "-s", "65536", "-n", "64"],
+                ["send_bw", "-R", "--connect", target, "-s", "4096", "-n", "256"]]
         for args in runs:
             p = subprocess.run([t.ROCESHARK, "perf"] + args + ["--bind", cip, "--json"],
                                capture_output=True, text=True, timeout=60)
@@ -315,8 +317,9 @@ def full(rip, cip):
                                                       p.stderr))
             up = resp._next(lambda e: e.get("cm") == "connected", 5)
             down = resp._next(lambda e: e.get("cm") == "disconnected", 5)
+            peer = r.plain(cip) if r.is_v6(cip) else "::ffff:" + cip
             t.check(up is not None and down is not None and up["id"] == down["id"] and
-                    up["peer"] == "::ffff:" + cip,
+                    up["peer"] == peer,
                     "perf %s: the responder saw REQ/RTU and DREQ: %s %s" % (args[0], up, down))
         t.check(resp.state() == {}, "every CM QP is gone after its DREQ")
     finally:
@@ -353,6 +356,7 @@ def main():
         req_retries(cip, eip)
         other_port(r.addresses(1)[0], eip)
         full(rip, cip)
+        full(*r.addresses6(2))
     t.finish("cm")
 
 
