@@ -227,9 +227,7 @@ add_frame(struct batch *b, const struct rs_frame *frame, const struct rs_tui_fra
 static void
 finish_pass(struct rs_tui_model *m, int rc, const char *err)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    uint64_t now = rs_monotonic_ns();
     pthread_mutex_lock(&m->mu);
     m->progress.done = true;
     m->progress.elapsed_ns = now - m->pass_start_ns;
@@ -391,9 +389,7 @@ model_start_pass(struct rs_tui_model *m, struct rs_pipeline *pipe, char *err)
     memset(&m->progress, 0, sizeof(m->progress));
     m->progress.file_size = fstat(m->fd, &st) == 0 ? (uint64_t)st.st_size : 0;
     m->progress.live = m->live != NULL;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    m->pass_start_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    m->pass_start_ns = rs_monotonic_ns();
     m->pipe = pipe;
     m->src = src;
     pthread_mutex_unlock(&m->mu);

@@ -427,10 +427,7 @@ handle_key(struct tui *t, int key)
 static int64_t
 now_ms(void)
 {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (int64_t)(rs_monotonic_ns() / 1000000u);
 }
 
 static void

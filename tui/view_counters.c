@@ -10,25 +10,17 @@
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include <roceshark/nstime.h>
 
 #include "screen_int.h"
 
 #define SAMPLE_NS 1000000000ull
 
-static uint64_t
-monotonic_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 void
 view_counters_tick(struct tui *t)
 {
-    uint64_t now = monotonic_ns();
+    uint64_t now = rs_monotonic_ns();
 
     if (t->nic == NULL || now < t->nic_next_ns)
         return;

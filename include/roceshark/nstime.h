@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define RS_NSEC_PER_SEC 1000000000
 
@@ -150,5 +151,15 @@ rs_time_to_double(struct rs_time t)
  * Wireshark shows times: the magnitude truncated, "-" in front of any
  * negative time. Returns the length; buf needs RS_TIME_TEXT_MAX + 1. */
 size_t rs_time_format(struct rs_time t, unsigned digits, char *buf);
+
+/* CLOCK_MONOTONIC in nanoseconds: for how long things take, never for a frame's time. */
+static inline uint64_t
+rs_monotonic_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 #endif /* ROCESHARK_NSTIME_H */

@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <roceshark/nstime.h>
+
 #include "rc_int.h"
 
 #define BATCH 64
@@ -58,10 +60,7 @@ struct rs_rc_udp {
 uint64_t
 rs_rc_now_ns(void)
 {
-    struct timespec t;
-
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+    return rs_monotonic_ns();
 }
 
 void
