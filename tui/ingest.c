@@ -158,8 +158,9 @@ publish(struct batch *b)
             if (b->shown[i].conv != 0 && !mark_conv_shown(m, b->shown[i].conv))
                 b->failed = true;
         }
-        memcpy(m->anomalies + m->n_anomalies, b->anomalies,
-               b->n_anomalies * sizeof(*b->anomalies));
+        if (b->n_anomalies > 0)
+            memcpy(m->anomalies + m->n_anomalies, b->anomalies,
+                   b->n_anomalies * sizeof(*b->anomalies));
         m->n_anomalies += b->n_anomalies;
     }
     for (size_t i = 0; i < b->n_rates; i++)

@@ -26,6 +26,8 @@
 #define ETHERTYPE_ROCE 0x8915
 #define IPPROTO_ICMP_ 1
 #define IPPROTO_ICMPV6_ 58
+#define IPV6_HOPOPTS 0
+#define IPV6_HDR_LEN 40
 #define RDMAP_READ_REQUEST 1
 #define RDMAP_TERMINATE 7
 
@@ -47,15 +49,22 @@ add(struct chain *c, const char *name)
     c->len += n;
 }
 
-/* The IP protocol number, or -1. */
+/* The IP protocol number, or -1; an IPv6 hop-by-hop options header is named
+ * and looked through, as Wireshark does. */
 static int
-ip_protocol(const struct rs_packet *pkt)
+ip_protocol(const struct rs_packet *pkt, struct chain *c)
 {
     if (rs_packet_has(pkt, RS_LAYER_IPV4))
         return rs_packet_at(pkt, RS_LAYER_IPV4)[9];
-    if (rs_packet_has(pkt, RS_LAYER_IPV6))
-        return rs_packet_at(pkt, RS_LAYER_IPV6)[6];
-    return -1;
+    if (!rs_packet_has(pkt, RS_LAYER_IPV6))
+        return -1;
+    const struct rs_span *sp = &pkt->span[RS_LAYER_IPV6];
+    int next = rs_packet_at(pkt, RS_LAYER_IPV6)[6];
+    if (next == IPV6_HOPOPTS && sp->off + IPV6_HDR_LEN < pkt->frame->caplen) {
+        add(c, "ipv6.hopopts");
+        next = pkt->frame->data[sp->off + IPV6_HDR_LEN];
+    }
+    return next;
 }
 
 /* Bytes after the TCP or UDP header, within the IP packet. */
@@ -123,7 +132,7 @@ iwarp(const struct rs_packet *pkt, struct chain *c)
 static void
 above_ip(const struct rs_packet *pkt, struct chain *c)
 {
-    int proto = ip_protocol(pkt);
+    int proto = ip_protocol(pkt, c);
 
     if (rs_packet_has(pkt, RS_LAYER_UDP)) {
         add(c, "udp");

@@ -5,7 +5,8 @@
  * frame.protocols field) adds its frame and bytes to every protocol along
  * it, each a child of the one before; children are listed in the order
  * they were first seen. Wireshark leaves the "ethertype" pseudo-protocol
- * out of the hierarchy, and so do we.
+ * and the IPv6 extension headers ("ipv6.hopopts") out of the hierarchy, and
+ * so do we.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +74,9 @@ stats_phs_packet(struct rs_stat *st, const struct rs_packet *pkt)
     rs_print_protocols(pkt, chain, sizeof(chain));
     for (const char *p = chain; *p != '\0';) {
         size_t len = strcspn(p, ":");
-        if (!(len == 9 && memcmp(p, "ethertype", 9) == 0)) {
+        bool pseudo = (len == 9 && memcmp(p, "ethertype", 9) == 0) ||
+                      memchr(p, '.', len) != NULL;
+        if (!pseudo) {
             int node = child(st, parent, p, len);
             if (node < 0)
                 break;

@@ -264,10 +264,15 @@ def check_filter(text):
 
 def check_anomalies():
     """Every expert item, newest first: the counts per summary are -z expert's."""
+    def anomaly_rows(lines):
+        rows = [re.match(r"^\s*(\d+)\s+\S+\s+\S+\s+\S+\s+(.*) \(\S+\)\s*$", l)
+                for l in lines[2:]]
+        return [(int(m.group(1)), m.group(2)) for m in rows if m]
+
     keys("F5")
-    lines = wait_for(lambda s: "[F5 Anomalies]" in s[0], "the Anomalies view")
-    rows = [re.match(r"^\s*(\d+)\s+\S+\s+\S+\s+\S+\s+(.*) \(\S+\)\s*$", l) for l in lines[2:]]
-    rows = [(int(m.group(1)), m.group(2)) for m in rows if m]
+    # The tab bar can be drawn before the rows below it: wait for both.
+    lines = wait_for(lambda s: "[F5 Anomalies]" in s[0] and anomaly_rows(s), "the Anomalies view")
+    rows = anomaly_rows(lines)
     frames = [f for f, _ in rows]
     t.check(frames == sorted(frames, reverse=True) and frames, "anomalies newest first: %s"
             % frames)
