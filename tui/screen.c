@@ -247,14 +247,15 @@ draw_tabs(struct tui *t, int cols)
     }
 }
 
+/* p was taken before the views were drawn: "loaded" is never shown beside figures read
+ * before the pass ended. */
 static void
-draw_status(struct tui *t, int y, int cols)
+draw_status(struct tui *t, int y, int cols, const struct rs_tui_progress *progress)
 {
-    struct rs_tui_progress p;
+    struct rs_tui_progress p = *progress;
     char line[RS_ERRBUF_SIZE * 3 + 512], state[RS_ERRBUF_SIZE + 32];
     const char *filter = rs_tui_model_filter(t->model);
 
-    rs_tui_model_progress(t->model, &p);
     if (p.failed)
         snprintf(state, sizeof(state), "error: %s", p.error);
     else if (p.live && !p.done)
@@ -307,6 +308,8 @@ draw(struct tui *t)
         refresh();
         return;
     }
+    struct rs_tui_progress progress;
+    rs_tui_model_progress(t->model, &progress);
     draw_tabs(t, cols);
     int body = lines - 2 - (t->prompt.active ? 1 : 0);
     if (t->help)
@@ -321,7 +324,7 @@ draw(struct tui *t)
         view_graph_draw(t, 1, body, cols);
     else
         view_counters_draw(t, 1, body, cols);
-    draw_status(t, lines - 1, cols);
+    draw_status(t, lines - 1, cols, &progress);
     /* The prompt last: it leaves the cursor where typing goes. */
     curs_set(t->prompt.active ? 1 : 0);
     if (t->prompt.active)
