@@ -49,6 +49,33 @@ iw_ulpdu(const struct rs_iwarp_pdu *p)
     return p->data + 2;
 }
 
+#define IW_DDP_TAGGED 0x80       /* the T bit of the DDP control octet */
+
+/* The DDP header's length, tagged or untagged; the ULPDU's first octet must be there. */
+static inline uint32_t
+iw_ddp_len(const struct rs_iwarp_pdu *p)
+{
+    return (iw_ulpdu(p)[0] & IW_DDP_TAGGED) ? RS_DDP_TAGGED_HDR_LEN : RS_DDP_UNTAGGED_HDR_LEN;
+}
+
+/* The RDMAP opcode; the ULPDU's first two octets must be there. */
+static inline uint8_t
+iw_rdmap_opcode(const struct rs_iwarp_pdu *p)
+{
+    return iw_ulpdu(p)[1] & 0x0f;
+}
+
+/* Octets of an FPDU's ULPDU after its DDP header (RDMAP header and payload); false for a
+ * Request or Reply, or when the DDP and RDMAP control octets were not captured. */
+static inline bool
+iw_payload_len(const struct rs_iwarp_pdu *p, uint32_t *len)
+{
+    if (p->kind != RS_MPA_FPDU || iw_ulpdu_avail(p) < 2 || p->ulpdu_len < iw_ddp_len(p))
+        return false;
+    *len = p->ulpdu_len - iw_ddp_len(p);
+    return true;
+}
+
 /* True when f (offset, width) lies within avail octets from base. Fields of
  * width 0 (headers, FT_NONE) need their offset's octet. */
 static inline bool

@@ -17,7 +17,6 @@
  */
 #include "fields/fields_iwarp_int.h"
 
-#define DDP_TAGGED 0x80
 #define HDRCT_D 0x40
 #define HDRCT_R 0x20
 #define TERM_LAYER_RDMA 0
@@ -100,18 +99,6 @@ static const struct rs_value_string atomic_op_vals[] = {
 static const struct rs_value_string term_etype_any[] = {{0, NULL}};
 static const struct rs_value_string term_errcode_any[] = {{0, NULL}};
 
-static uint8_t
-opcode_of(const struct rs_iwarp_pdu *p)
-{
-    return iw_ulpdu(p)[1] & 0x0f;
-}
-
-static uint32_t
-ddp_len(const struct rs_iwarp_pdu *p)
-{
-    return (iw_ulpdu(p)[0] & DDP_TAGGED) ? RS_DDP_TAGGED_HDR_LEN : RS_DDP_UNTAGGED_HDR_LEN;
-}
-
 /* --- which FPDUs carry a field --- */
 
 static bool
@@ -123,13 +110,13 @@ in_ddp(const struct rs_iwarp_pdu *p, const struct rs_field *f)
 static bool
 in_untagged(const struct rs_iwarp_pdu *p, const struct rs_field *f)
 {
-    return in_ddp(p, f) && !(iw_ulpdu(p)[0] & DDP_TAGGED);
+    return in_ddp(p, f) && !(iw_ulpdu(p)[0] & IW_DDP_TAGGED);
 }
 
 static bool
 in_tagged(const struct rs_iwarp_pdu *p, const struct rs_field *f)
 {
-    return in_ddp(p, f) && (iw_ulpdu(p)[0] & DDP_TAGGED);
+    return in_ddp(p, f) && (iw_ulpdu(p)[0] & IW_DDP_TAGGED);
 }
 
 static bool
@@ -145,7 +132,7 @@ in_rsvd(const struct rs_iwarp_pdu *p, const struct rs_field *f)
 {
     if (!in_rdmap_ctrl(p, f))
         return false;
-    uint8_t op = opcode_of(p);
+    uint8_t op = iw_rdmap_opcode(p);
     return op == RS_RDMAP_READ_REQUEST || op == RS_RDMAP_SEND || op == RS_RDMAP_SEND_SE ||
            op == RS_RDMAP_TERMINATE;
 }
@@ -155,17 +142,17 @@ in_inval(const struct rs_iwarp_pdu *p, const struct rs_field *f)
 {
     if (!in_rdmap_ctrl(p, f))
         return false;
-    uint8_t op = opcode_of(p);
+    uint8_t op = iw_rdmap_opcode(p);
     return op == RS_RDMAP_SEND_INVALIDATE || op == RS_RDMAP_SEND_SE_INVALIDATE;
 }
 
 /* An RDMAP header after DDP's, of the opcode in the field's offset's
- * header: the field lies at ddp_len + f->offset. */
+ * header: the field lies at iw_ddp_len + f->offset. */
 static bool
 after_ddp(const struct rs_iwarp_pdu *p, const struct rs_field *f, uint8_t op)
 {
     uint32_t avail = iw_ulpdu_avail(p);
-    return avail >= 2 && opcode_of(p) == op && iw_fits(f, ddp_len(p), avail);
+    return avail >= 2 && iw_rdmap_opcode(p) == op && iw_fits(f, iw_ddp_len(p), avail);
 }
 
 static bool
@@ -189,7 +176,7 @@ in_immediate(const struct rs_iwarp_pdu *p, const struct rs_field *f)
 static const uint8_t *
 term_hdr(const struct rs_iwarp_pdu *p)
 {
-    return iw_ulpdu(p) + ddp_len(p);
+    return iw_ulpdu(p) + iw_ddp_len(p);
 }
 
 /* Terminate fields by layer and error type, as Wireshark picks them. */
@@ -197,8 +184,8 @@ static bool
 in_terminate(const struct rs_iwarp_pdu *p, const struct rs_field *f)
 {
     uint32_t avail = iw_ulpdu_avail(p);
-    if (avail < 2 || opcode_of(p) != RS_RDMAP_TERMINATE ||
-        !iw_fits(f, ddp_len(p), avail) || avail < ddp_len(p) + 1)
+    if (avail < 2 || iw_rdmap_opcode(p) != RS_RDMAP_TERMINATE ||
+        !iw_fits(f, iw_ddp_len(p), avail) || avail < iw_ddp_len(p) + 1)
         return false;
     uint8_t layer = term_hdr(p)[0] >> 4, etype = term_hdr(p)[0] & 0x0f;
     const struct rs_value_string *v = f->vals;
@@ -232,7 +219,7 @@ in_terminate(const struct rs_iwarp_pdu *p, const struct rs_field *f)
 static bool
 term_span(const struct rs_iwarp_pdu *p, const struct rs_field *f, uint32_t *at, uint32_t *len)
 {
-    if (!in_terminate(p, f) || iw_ulpdu_avail(p) < ddp_len(p) + 3)
+    if (!in_terminate(p, f) || iw_ulpdu_avail(p) < iw_ddp_len(p) + 3)
         return false;
     const uint8_t *t = term_hdr(p);
     bool d = t[2] & HDRCT_D, r = t[2] & HDRCT_R;
@@ -258,7 +245,7 @@ term_span(const struct rs_iwarp_pdu *p, const struct rs_field *f, uint32_t *at, 
             return false;
         break;
     }
-    return ddp_len(p) + *at + *len <= iw_ulpdu_avail(p);
+    return iw_ddp_len(p) + *at + *len <= iw_ulpdu_avail(p);
 }
 
 static bool
@@ -275,15 +262,15 @@ in_term_span(const struct rs_iwarp_pdu *p, const struct rs_field *f)
 static uint32_t
 atomic_op(const struct rs_iwarp_pdu *p)
 {
-    return rs_load_be32(iw_ulpdu(p) + ddp_len(p)) & 0x0f;
+    return rs_load_be32(iw_ulpdu(p) + iw_ddp_len(p)) & 0x0f;
 }
 
 static bool
 in_atomic_req(const struct rs_iwarp_pdu *p, const struct rs_field *f)
 {
     uint32_t avail = iw_ulpdu_avail(p);
-    return avail >= 2 && opcode_of(p) == RS_RDMAP_ATOMIC_REQUEST &&
-           avail >= ddp_len(p) + 4 && iw_fits(f, ddp_len(p), avail);
+    return avail >= 2 && iw_rdmap_opcode(p) == RS_RDMAP_ATOMIC_REQUEST &&
+           avail >= iw_ddp_len(p) + 4 && iw_fits(f, iw_ddp_len(p), avail);
 }
 
 /* Where Wireshark puts an operand for this operation, or -1. */
@@ -301,10 +288,10 @@ static bool
 in_atomic_operand(const struct rs_iwarp_pdu *p, const struct rs_field *f)
 {
     uint32_t avail = iw_ulpdu_avail(p);
-    if (avail < 2 || opcode_of(p) != RS_RDMAP_ATOMIC_REQUEST || avail < ddp_len(p) + 4)
+    if (avail < 2 || iw_rdmap_opcode(p) != RS_RDMAP_ATOMIC_REQUEST || avail < iw_ddp_len(p) + 4)
         return false;
     int at = atomic_operand_at(f, atomic_op(p));
-    return at >= 0 && ddp_len(p) + (uint32_t)at + 8 <= avail;
+    return at >= 0 && iw_ddp_len(p) + (uint32_t)at + 8 <= avail;
 }
 
 /* --- getters --- */
@@ -330,11 +317,11 @@ GETTER(get_tagged, in_tagged, 0)
 GETTER(get_rdmap_ctrl, in_rdmap_ctrl, 0)
 GETTER(get_rsvd, in_rsvd, 0)
 GETTER(get_inval, in_inval, 0)
-GETTER(get_read_req, in_read_req, ddp_len(p))
-GETTER(get_terminate, in_terminate, ddp_len(p))
-GETTER(get_atomic_req, in_atomic_req, ddp_len(p))
-GETTER(get_atomic_resp, in_atomic_resp, ddp_len(p))
-GETTER(get_immediate, in_immediate, ddp_len(p))
+GETTER(get_read_req, in_read_req, iw_ddp_len(p))
+GETTER(get_terminate, in_terminate, iw_ddp_len(p))
+GETTER(get_atomic_req, in_atomic_req, iw_ddp_len(p))
+GETTER(get_atomic_resp, in_atomic_resp, iw_ddp_len(p))
+GETTER(get_immediate, in_immediate, iw_ddp_len(p))
 
 static bool
 get_term_span(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
@@ -360,7 +347,7 @@ get_atomic_operand(const struct rs_packet *pkt, const struct rs_field *f, unsign
     if (p == NULL)
         return false;
     int at = atomic_operand_at(f, atomic_op(p));
-    return rs_value_set_uint(out, f->type, rs_load_be64(iw_ulpdu(p) + ddp_len(p) + at));
+    return rs_value_set_uint(out, f->type, rs_load_be64(iw_ulpdu(p) + iw_ddp_len(p) + at));
 }
 
 /* --- what we add --- */
@@ -384,8 +371,10 @@ get_msg_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 static bool
 has_payload_len(const struct rs_iwarp_pdu *p, const struct rs_field *f)
 {
+    uint32_t len;
+
     (void)f;
-    return p->kind == RS_MPA_FPDU && iw_ulpdu_avail(p) >= 2 && p->ulpdu_len >= ddp_len(p);
+    return iw_payload_len(p, &len);
 }
 
 static bool
@@ -393,8 +382,9 @@ get_payload_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned 
                 struct rs_value *out)
 {
     const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, has_payload_len);
+    uint32_t len;
 
-    return p != NULL && rs_value_set_uint(out, f->type, p->ulpdu_len - ddp_len(p));
+    return p != NULL && iw_payload_len(p, &len) && rs_value_set_uint(out, f->type, len);
 }
 
 /* --- Send reassembly, as Wireshark shows it on the FPDU that ends the

@@ -14,11 +14,10 @@
  */
 #include <string.h>
 
-#include <roceshark/iwarp.h>
 #include <roceshark/print.h>
 #include <roceshark/wire.h>
 
-#include "fields/fields_int.h"
+#include "fields/fields_iwarp_int.h"
 
 #define ETHERTYPE_IPV4 0x0800
 #define ETHERTYPE_ARP 0x0806
@@ -28,8 +27,6 @@
 #define IPPROTO_ICMPV6_ 58
 #define IPV6_HOPOPTS 0
 #define IPV6_HDR_LEN 40
-#define RDMAP_READ_REQUEST 1
-#define RDMAP_TERMINATE 7
 
 struct chain {
     char *buf;
@@ -107,20 +104,14 @@ iwarp(const struct rs_packet *pkt, struct chain *c)
 {
     const struct rs_iwarp_view *v = pkt->iwarp;
     bool fpdu = false, data = false;
-    int payload_len = rs_field_lookup("roceshark.iwarp.payload.len");
-    unsigned occ = 0;
 
     add(c, "iwarp_mpa");
     for (unsigned i = 0; i < v->n_pdus; i++) {
         const struct rs_iwarp_pdu *p = &v->pdus[i];
-        struct rs_value len;
-        if (p->kind != RS_MPA_FPDU)
-            continue;
-        fpdu = true;
-        /* ULPDU_Length (2), DDP control, RDMAP control: its low four bits the opcode. */
-        uint8_t op = p->caplen >= 4 ? (p->data[3] & 0x0f) : RDMAP_READ_REQUEST;
-        if (payload_len >= 0 && rs_field_value(pkt, payload_len, occ++, &len) &&
-            len.v.u > 0 && op != RDMAP_READ_REQUEST && op != RDMAP_TERMINATE)
+        uint32_t len;
+        fpdu |= p->kind == RS_MPA_FPDU;
+        if (iw_payload_len(p, &len) && len > 0 && iw_rdmap_opcode(p) != RS_RDMAP_READ_REQUEST &&
+            iw_rdmap_opcode(p) != RS_RDMAP_TERMINATE)
             data = true;
     }
     if (fpdu)
