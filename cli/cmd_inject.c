@@ -22,8 +22,8 @@
 
 static const char usage[] =
     "usage: roceshark inject (-w FILE | -i IFACE | --udp) [options] [SPEC ...]\n"
-    "       roceshark inject --script FILE [--bind IP] [--target IP] [-w FILE] [--junit FILE]\n"
-    "       roceshark inject --suite DIR [--bind IP] [--target IP] [--junit FILE]\n"
+    "       roceshark inject --script FILE [--bind IP] [--target IP|URL] [-w FILE] [--junit FILE]\n"
+    "       roceshark inject --suite DIR [--bind IP] [--target IP|URL] [--junit FILE]\n"
     "\n"
     "Builds RDMA packets from Wireshark field names and writes or sends them. A SPEC is\n"
     "layered, each layer's fields by the last part of their names:\n"
@@ -50,7 +50,8 @@ static const char usage[] =
     "Scenario scripts (see docs/scripts.md): --script FILE connects to a target, puts faults\n"
     "  on the wire, posts work and checks expectations; one TAP line each (--junit FILE for\n"
     "  JUnit XML, -w for a pcap of the exchange), exit code the failures. --bind and --target\n"
-    "  override the script's addresses; --no-raw receives without privilege (ICRC unchecked).\n"
+    "  override the script's addresses (--target perftest://IP, pingpong://, cm:// or\n"
+    "  roceshark:// its connection setup too); --no-raw receives without privilege.\n"
     "  --suite DIR runs every .script under DIR (samples/scripts/conformance: the conformance\n"
     "  suite) and prints a table of behaviour, result and evidence.\n"
     "Layers: eth vlan ieee8021ad ip(v4) ipv6 udp lrh grh bth rdeth deth xrceth reth atomiceth\n"

@@ -7,6 +7,9 @@
 
 #include <glib.h>
 
+#include <roceshark/addr.h>
+#include <roceshark/oob.h>
+#include <roceshark/perf.h>
 #include <roceshark/script.h>
 
 enum script_post_op { P_WRITE, P_WRITE_IMM, P_READ, P_SEND, P_SEND_IMM, P_CAS, P_FAA };
@@ -52,9 +55,11 @@ struct rs_script {
     uint32_t qpn, psn;
     /* connect (we request) or accept (we respond): the target, through a side channel
      * (its, or ours that it connects to) or as given. */
-    char target[64];
+    char target[RS_ADDR_TEXT_MAX];  /* the target's address, as $TARGET gives it */
     bool accept;
     bool side;
+    enum rs_oob_setup setup;        /* how: our side channel, perftest's, pingpong's, CM */
+    char test[16];                  /* perftest://: the peer's test; "": from the posts */
     uint16_t port;
     struct rs_rc_conn_info peer;    /* static: qpn, psn, rkey, va, length */
     uint32_t scope;                 /* the interface of a link-local peer */
@@ -76,5 +81,20 @@ int script_accept(const struct rs_script *s, const uint8_t our_gid[16], uint32_t
                   const char *bind,
                   struct rs_rc_udp *udp, struct rs_rc_ctx *ctx, const uint64_t *last_packet,
                   int *status, char *err);
+
+/* script_connect.c: a requester's QP to its target, set up as the connect statement
+ * says (static, our side channel, or the target tool's own setup through perf's client,
+ * which fills s->peer with the target's region). script_disconnect() ends the setup's
+ * exchange after the posts (perftest's closing steps, CM's DREQ); release frees it all. */
+struct script_conn {
+    struct rs_rc_qp *qp;
+    bool via_perf;
+    struct rs_perf perf;
+};
+int script_connect(struct rs_script *s, const uint8_t our_gid[16], uint32_t our_scope,
+                   struct rs_rc_udp *udp, struct rs_rc_ctx *ctx,
+                   const struct rs_rc_conn_info *ours, struct script_conn *c, char *err);
+int script_disconnect(struct script_conn *c, uint64_t work_requests, char *err);
+void script_conn_release(struct script_conn *c);
 
 #endif /* ROCESHARK_SCRIPT_INT_H */

@@ -14,6 +14,7 @@
 #include <roceshark/faults.h>
 #include <roceshark/fields.h>
 #include <roceshark/filter.h>
+#include <roceshark/perf.h>
 
 #include "inject_int.h"
 #include "script_int.h"
@@ -80,6 +81,22 @@ options(struct sparse *ps, const char *what, struct opt *opts, size_t n)
     }
 }
 
+/* An address or a target ("::1", "fe80::1%eth0", "perftest://[2001:db8::1]:18515"): for
+ * this one word the scanner also takes the characters of addresses and URLs. */
+static const char *
+address_word(struct sparse *ps, char *buf, size_t size, unsigned *col)
+{
+    GScannerConfig *c = ps->sc->config;
+    gchar *first = c->cset_identifier_first, *nth = c->cset_identifier_nth;
+
+    c->cset_identifier_first = G_CSET_a_2_z G_CSET_A_2_Z G_CSET_DIGITS "_:[";
+    c->cset_identifier_nth = G_CSET_a_2_z G_CSET_A_2_Z G_CSET_DIGITS "._:/[]%-";
+    word(ps, buf, size, col);
+    c->cset_identifier_first = first;
+    c->cset_identifier_nth = nth;
+    return buf;
+}
+
 static int
 parse_bind(struct sparse *ps)
 {
@@ -90,7 +107,7 @@ parse_bind(struct sparse *ps)
     uint8_t gid[16];
     uint32_t scope;
 
-    if (rs_addr_parse(word(ps, s->bind, sizeof(s->bind), &col), gid, &scope, NULL) < 0)
+    if (rs_addr_parse(address_word(ps, s->bind, sizeof(s->bind), &col), gid, &scope, NULL) < 0)
         return FAIL(col, "bind: expected an IPv4 or IPv6 address");
     struct opt o[] = {{"qpn", 0xffffff, &qpn, NULL},       {"psn", 0xffffff, &psn, NULL},
                       {"pmtu", 4096, &pmtu, NULL},         {"timeout", 31, &timeout, NULL},
@@ -110,23 +127,66 @@ parse_bind(struct sparse *ps)
     return 0;
 }
 
-/* connect IP [side PORT] | connect IP qpn N [psn N] [rkey K] [va V] [length L];
- * accept IP [side PORT] | accept IP qpn N [psn N] */
+/* connect SETUP://ADDR[:PORT] [test NAME]: the target's own connection setup, as
+ * `perf --connect` names it (oob.h). Our requester connects as that setup's client. */
+static int
+parse_connect_url(struct sparse *ps, bool accept, const struct rs_oob_target *t)
+{
+    const char *what = accept ? "accept" : "connect";
+    struct rs_script *s = ps->s;
+    unsigned col;
+
+    if (accept && t->setup != RS_OOB_SETUP_ROCESHARK)
+        return FAIL(1, "accept: a %s:// requester connects as a client; accept takes our side "
+                    "channel (roceshark://) or the requester's QP (qpn N)",
+                    rs_oob_setup_name(t->setup));
+    s->setup = t->setup;
+    s->side = true;
+    s->port = t->port != 0 ? t->port : RS_OOB_PERFTEST_PORT;
+    if (scan_next_is(ps->sc, "test")) {
+        g_scanner_get_next_token(ps->sc);
+        const struct rs_perf_test *test = rs_perf_test_find(word(ps, s->test, sizeof(s->test),
+                                                                 &col));
+        if (t->setup != RS_OOB_SETUP_PERFTEST)
+            return FAIL(col - 5, "%s: test: only a perftest:// target runs a named test", what);
+        if (test == NULL || test->pingpong)
+            return FAIL(col, "%s: test: expected one of perftest's tests (write_bw, read_bw, "
+                        "send_bw, atomic_bw, send_lat, write_lat, read_lat)", what);
+    }
+    return expect_end(ps, what);
+}
+
+/* connect ADDR [side PORT] | connect ADDR qpn N [psn N] [rkey K] [va V] [length L] |
+ * connect SETUP://ADDR[:PORT] [test NAME];
+ * accept ADDR [side PORT] | accept ADDR qpn N [psn N] | accept roceshark://ADDR[:PORT] */
 static int
 parse_connect(struct sparse *ps, bool accept)
 {
     const char *what = accept ? "accept" : "connect";
     struct rs_script *s = ps->s;
     unsigned col;
-    uint64_t port = 18515, qpn = 0, psn = 0, rkey = 0, va = 0, length = UINT32_MAX;
+    uint64_t port = RS_OOB_PERFTEST_PORT, qpn = 0, psn = 0, rkey = 0, va = 0,
+             length = UINT32_MAX;
     bool static_peer = false, side = false;
-    uint8_t gid[16];
-    uint32_t scope;
+    char text[96], why[RS_ERRBUF_SIZE];
+    struct rs_oob_target t;
 
     if (s->target[0] != '\0')
         return FAIL(1, "%s: the script has its target already (one connect or accept)", what);
-    if (rs_addr_parse(word(ps, s->target, sizeof(s->target), &col), gid, &scope, NULL) < 0)
-        return FAIL(col, "%s: expected the target's IPv4 or IPv6 address", what);
+    if (*address_word(ps, text, sizeof(text), &col) == '\0')
+        return FAIL(col, "%s: expected the target's IPv4 or IPv6 address, or roceshark://, "
+                    "perftest://, pingpong:// or cm:// and it", what);
+    if (rs_oob_target_parse(text, &t, why) < 0)
+        return FAIL(col, "%s: %s", what, why);
+    memcpy(s->peer.gid, t.gid, 16);
+    s->scope = t.scope;
+    rs_addr_format(t.gid, t.scope, s->target, sizeof(s->target));
+    s->accept = accept;
+    if (strstr(text, "://") != NULL)
+        return parse_connect_url(ps, accept, &t);
+    if (t.port != 0)
+        return FAIL(col, "%s: a port goes after side (side PORT), or in a URL "
+                    "(roceshark://ADDR:PORT)", what);
     struct opt o[] = {{"side", 0xffff, &port, &side},      {"qpn", 0xffffff, &qpn, &static_peer},
                       {"psn", 0xffffff, &psn, NULL},       {"rkey", 0xffffffff, &rkey, NULL},
                       {"va", UINT64_MAX, &va, NULL},       {"length", UINT64_MAX, &length, NULL}};
@@ -143,11 +203,9 @@ parse_connect(struct sparse *ps, bool accept)
         return rc;
     if (side && static_peer)
         return FAIL(col, "%s: give side [PORT] or qpn N and the rest, not both", what);
-    s->accept = accept;
     s->side = !static_peer;
+    s->setup = RS_OOB_SETUP_ROCESHARK;
     s->port = (uint16_t)port;
-    memcpy(s->peer.gid, gid, 16);
-    s->scope = scope;
     s->peer.qpn = (uint32_t)qpn;
     s->peer.psn = (uint32_t)psn;
     s->peer.rkey = (uint32_t)rkey;

@@ -129,23 +129,6 @@ hook_connected(void *arg, const uint8_t local_gid[16], uint32_t qpn, const uint8
         rs_faults_pair(r->faults, local_gid, qpn, peer_gid, peer_qpn);
 }
 
-/* The target's parameters, through its side channel or from the script. */
-static int
-connect_target(struct rs_script *s, const struct rs_rc_conn_info *ours, char *err)
-{
-    char line[1024];
-    int fd;
-
-    if (!s->side)
-        return 0;
-    if (rs_rc_side_connect(s->peer.gid, s->scope, s->port, 5000, &fd, err) < 0)
-        return RS_EIO;
-    rs_rc_conn_format(ours, line, sizeof(line));
-    int rc = rs_rc_side_exchange(fd, line, &s->peer, err);
-    close(fd);
-    return rc;
-}
-
 /* Every post's work requests, over a local buffer laid out post after post; data
  * byte i of work request k is (i * 7 + k) & 0xff, as the integration tests' peers use. */
 struct plan {
@@ -177,6 +160,7 @@ make_plan(const struct rs_script *s, const struct rs_rc_mr *mr, uint8_t *buf, st
     pl->n = 0;
     for (unsigned i = 0; i < s->n_posts; i++) {
         const struct script_post *p = &s->posts[i];
+        uint64_t slots = s->peer.length >= p->size ? s->peer.length / p->size : 1;
         for (uint32_t c = 0; c < p->count; c++) {
             if (pl->n == sizeof(pl->wr) / sizeof(pl->wr[0]))
                 return rs_error(err, RS_EINVAL, "%s: more than %zu work requests", s->where,
@@ -187,7 +171,9 @@ make_plan(const struct rs_script *s, const struct rs_rc_mr *mr, uint8_t *buf, st
             wr->opcode = opcode[p->op];
             wr->flags = RS_RC_SEND_SIGNALED;
             wr->sge = (struct rs_rc_sge){mr->va + local, p->size, mr->lkey};
-            wr->remote_addr = s->peer.va + p->offset + (uint64_t)c * p->size;
+            /* Repeats walk the target's region and start over at its end, as perftest
+             * cycles its buffer; the offset is the script's, in range or not. */
+            wr->remote_addr = s->peer.va + p->offset + (uint64_t)(c % slots) * p->size;
             wr->rkey = p->has_rkey ? p->rkey : s->peer.rkey;
             wr->imm = p->imm;
             wr->compare_add = p->compare_add;
@@ -201,28 +187,35 @@ make_plan(const struct rs_script *s, const struct rs_rc_mr *mr, uint8_t *buf, st
     return 0;
 }
 
-/* The run: posts go as the send queue takes them, until every one completed or the
- * deadline; then a little more for what follows the last completion. */
+/* The run: posts go as the send queue takes them (in lockstep, one at a time once the
+ * previous one completed and the peer's answer arrived, as ibv_rc_pingpong's peer needs),
+ * until every one completed or the deadline; then a little more for what follows the last
+ * completion. */
 static int
 run_posts(struct rs_rc_udp *udp, struct rs_rc_ctx *ctx, struct rs_rc_qp *qp,
-          const struct plan *pl, uint64_t timeout_ns, struct rs_rc_wc *wcs, unsigned *n_wcs,
-          char *err)
+          const struct plan *pl, bool lockstep, uint64_t timeout_ns, struct rs_rc_wc *wcs,
+          unsigned *n_wcs, char *err)
 {
-    unsigned posted = 0, done = 0;
+    unsigned posted = 0, done = 0, answers = 0;
     uint64_t end = rs_rc_now_ns() + timeout_ns, linger = 0;
 
     for (;;) {
-        while (posted < pl->n && rs_rc_post_send(qp, &pl->wr[posted], err) == 0)
+        while (posted < pl->n && (!lockstep || (posted == done && answers >= posted)) &&
+               rs_rc_post_send(qp, &pl->wr[posted], err) == 0)
             posted++;
         if (rs_rc_udp_poll(udp, ctx, 1000000, err) < 0)
             return RS_EIO;
         struct rs_rc_wc wc[16];
         int n;
         while ((n = rs_rc_poll_cq(qp, wc, 16)) > 0)
-            for (int i = 0; i < n && done < pl->n; i++)
-                wcs[done++] = wc[i];
+            for (int i = 0; i < n; i++) {
+                if (wc[i].opcode >= RS_RC_WC_RECV)  /* what the peer sent back */
+                    answers++;
+                else if (done < pl->n)
+                    wcs[done++] = wc[i];
+            }
         uint64_t now = rs_rc_now_ns();
-        if (done == pl->n && linger == 0)
+        if (done == pl->n && (!lockstep || answers >= pl->n) && linger == 0)
             linger = now + LINGER_NS;
         if ((linger != 0 && now >= linger) || now >= end)
             break;
@@ -239,10 +232,11 @@ run_requester(struct rs_script *s, struct runner *r, struct rs_rc_udp *udp,
 {
     uint64_t size = plan_size(s);
     uint8_t *buf = rs_rc_mem_alloc(size);
-    struct rs_rc_qp *qp = NULL;
+    struct script_conn conn;
     struct rs_rc_mr mr;
     int rc;
 
+    memset(&conn, 0, sizeof(conn));
     if (buf == NULL)
         return rs_error(err, RS_ENOMEM, "out of memory");
     if (rs_rc_mr_reg(ctx, buf, size, 0, 0, RS_RC_ACCESS_LOCAL_WRITE |
@@ -254,18 +248,18 @@ run_requester(struct rs_script *s, struct runner *r, struct rs_rc_udp *udp,
     struct rs_rc_conn_info ours = {{0}, s->qpn, s->psn, mr.rkey, mr.va, mr.length,
                                    s->attr.pmtu};
     memcpy(ours.gid, r->our_gid, 16);
-    if ((rc = connect_target(s, &ours, err)) != 0)
+    if ((rc = script_connect(s, r->our_gid, r->our_scope, udp, ctx, &ours, &conn, err)) != 0)
         goto out;
-    struct rs_rc_qp_attr a = s->attr;
-    rs_rc_qp_attr_connect(&a, s->qpn, s->psn, &s->peer);
-    if (rs_rc_qp_create(ctx, &a, &qp, err) < 0 || make_plan(s, &mr, buf, pl, err) != 0) {
+    if (make_plan(s, &mr, buf, pl, err) != 0) {
         rc = RS_EINVAL;
         goto out;
     }
-    rc = run_posts(udp, ctx, qp, pl, s->timeout_ns, wcs, n_wcs, err);
+    rc = run_posts(udp, ctx, conn.qp, pl, s->setup == RS_OOB_SETUP_PINGPONG && s->side,
+                   s->timeout_ns, wcs, n_wcs, err);
+    if (rc == 0)
+        rc = script_disconnect(&conn, pl->n, err);
 out:
-    if (qp != NULL)
-        rs_rc_qp_destroy(qp);
+    script_conn_release(&conn);
     rs_rc_mem_free(buf, size);
     return rc;
 }
@@ -567,6 +561,32 @@ judge(const struct rs_script *s, const struct runner *r, const struct hit *hits,
     }
 }
 
+/* --target ADDR moves the script to another address; --target SETUP://ADDR[:PORT] also
+ * to that connection setup, as the connect statement would. */
+static int
+retarget(struct rs_script *s, const char *target, char *err)
+{
+    struct rs_oob_target t;
+    char why[RS_ERRBUF_SIZE];
+
+    if (rs_oob_target_parse(target, &t, why) < 0)
+        return rs_error(err, RS_EINVAL, "--target %s", why);
+    memcpy(s->peer.gid, t.gid, 16);
+    s->scope = t.scope;
+    rs_addr_format(t.gid, t.scope, s->target, sizeof(s->target));
+    if (strstr(target, "://") != NULL) {
+        if (s->accept && t.setup != RS_OOB_SETUP_ROCESHARK)
+            return rs_error(err, RS_EINVAL, "--target %s: an accepting script takes our side "
+                            "channel (roceshark://)", target);
+        s->setup = t.setup;
+        s->side = true;
+        s->port = RS_OOB_PERFTEST_PORT;
+    }
+    if (t.port != 0)
+        s->port = t.port;
+    return 0;
+}
+
 int
 rs_script_run(struct rs_script *s, const struct rs_script_opts *o,
               struct rs_script_result *results, unsigned *n_results, char *err)
@@ -594,11 +614,8 @@ rs_script_run(struct rs_script *s, const struct rs_script_opts *o,
         rc = rs_error(err, RS_ENOMEM, "out of memory");
         goto out;
     }
-    char why[RS_ERRBUF_SIZE];
-    if (o->target != NULL && rs_addr_parse(o->target, s->peer.gid, &s->scope, why) < 0) {
-        rc = rs_error(err, RS_EINVAL, "--target %s", why);
+    if (o->target != NULL && (rc = retarget(s, o->target, err)) != 0)
         goto out;
-    }
     const char *bind = o->bind != NULL ? o->bind : s->bind;
     if (rs_addr_parse(bind, r.our_gid, &r.our_scope, NULL) < 0) {
         rc = rs_error(err, RS_EINVAL, "%s: no bind statement and no --bind: our address?",

@@ -111,6 +111,12 @@ void rs_perf_print_header(const struct rs_perf *p);
 /* Runs the test: the client measures and reports to the server; both print
  * perftest's table (and, with json, one JSON line). */
 int rs_perf_run(struct rs_perf *p, char *err);
+/* A client that did its own work on the QP the exchange made (a scenario
+ * script's posts) ends the exchange as perftest's or CM's peer expects:
+ * perftest's closing steps, with report (NULL: zeros) where the test has
+ * one; CM's DREQ and DREP. Nothing for ibv_rc_pingpong's exchange. (Our own
+ * side channel's end, the results as JSON, is rs_perf_run()'s.) */
+int rs_perf_client_end(struct rs_perf *p, const struct rs_oob_bw_report *report, char *err);
 /* Frees what setup and exchange took; the caller closes ctx and udp. */
 void rs_perf_release(struct rs_perf *p);
 

@@ -112,10 +112,8 @@ finish(struct rs_perf *p, const char *header, const char *row, const char *json,
     fflush(out);
     if (!p->client)
         return 0;
-    if (p->setup == RS_OOB_SETUP_PERFTEST)
-        return rs_perf_perftest_end(p, report, NULL, err) < 0 ? RS_EIO : 0;
-    if (p->setup == RS_OOB_SETUP_CM)
-        return rs_perf_cm_disconnect(p, err);
+    if (p->setup == RS_OOB_SETUP_PERFTEST || p->setup == RS_OOB_SETUP_CM)
+        return rs_perf_client_end(p, report, err);
     /* The row goes as it is printed, on the line after the message. */
     snprintf(line, sizeof(line), "{\"done\": 1, \"json\": %s}", json);
     if (rs_rc_side_send(p->fd, line, err) == 0) {

@@ -202,6 +202,16 @@ rs_perf_exchange(struct rs_perf *p, char *err)
     return p->client ? exchange_client(p, err) : exchange_server(p, err);
 }
 
+int
+rs_perf_client_end(struct rs_perf *p, const struct rs_oob_bw_report *report, char *err)
+{
+    if (p->setup == RS_OOB_SETUP_PERFTEST)
+        return rs_perf_perftest_end(p, report, NULL, err) < 0 ? RS_EIO : 0;
+    if (p->setup == RS_OOB_SETUP_CM)
+        return rs_perf_cm_disconnect(p, err);
+    return 0;
+}
+
 void
 rs_perf_print_header(const struct rs_perf *p)
 {

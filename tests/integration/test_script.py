@@ -156,6 +156,71 @@ t.check(p.returncode == 1 and p.stdout.splitlines()[1].startswith("ok 1 - rnr wi
         and p.stdout.splitlines()[2].startswith("not ok 2 - completion ok: 0 of 1"),
         "RNR: exit %d\n%s" % (p.returncode, p.stdout))
 
+# 2b. The target tool's own connection setup, named as `perf --connect` names it: a script
+# points at perftest's, ibv_rc_pingpong's or an RDMA CM server by changing one word, or
+# with --target alone.
+def setup_run(text, server, extra=(), check=True):
+    path = os.path.join(tmp, "setup.script")
+    open(path, "w").write(text)
+    srv = subprocess.Popen(server, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = t.run([t.ROCESHARK, "inject", "--script", path] + list(extra), check_rc=False)
+    try:
+        out, err = srv.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        srv.kill()
+        out, err = srv.communicate()
+    t.check(not check or (p.returncode == 0 and
+                          all(x.startswith("ok ") for x in p.stdout.splitlines()[1:])),
+            "%r against %s: exit %d\n%s%s\nserver: %s%s"
+            % (text, server[2], p.returncode, p.stdout, p.stderr, out, err))
+    return p, out
+
+
+A, B = r.addresses(2)
+OK = "expect completion ok\nexpect no violation\n"
+# perftest's exchange against perf's server, which prints the size and count we report.
+p, out = setup_run("bind %s\nconnect perftest://%s\npost write 4096 count 8\n%s" % (B, A, OK),
+                   [t.ROCESHARK, "perf", "write_bw", "--bind", A, "-s", "4096", "-n", "8"])
+t.check(re.search(r"^ 4096 +8 ", out, re.M) is not None,
+        "perftest://: the server's table shows our 8 writes of 4096 bytes:\n%s" % out)
+p, out = setup_run("bind %s\nconnect perftest://%s test send_bw\npost send 2000 count 20\n%s"
+                   % (B, A, OK),
+                   [t.ROCESHARK, "perf", "send_bw", "--bind", A, "-s", "2000", "-n", "20"])
+t.check(re.search(r"^ 2000 +20 ", out, re.M) is not None,
+        "perftest:// test send_bw: the server received our 20 sends:\n%s" % out)
+# The same script with only --target changed: a side-channel script to perftest's server.
+p, out = setup_run("bind %s\nconnect %s side\npost read 1000 count 3\n%s" % (B, A, OK),
+                   [t.ROCESHARK, "perf", "read_bw", "--bind", A, "-s", "1000", "-n", "3"],
+                   ["--target", "perftest://%s:18515" % A])
+t.check(re.search(r"^ 1000 +3 ", out, re.M) is not None,
+        "--target perftest://: the server's table shows our 3 reads:\n%s" % out)
+# ibv_rc_pingpong's exchange: one send at a time, each after the peer's answer.
+p, out = setup_run("bind %s\nconnect pingpong://%s\npost send 4096 count 10\n%s" % (B, A, OK),
+                   [t.ROCESHARK, "perf", "pingpong", "--bind", A, "-s", "4096", "-n", "10"])
+t.check("81920 bytes in " in out and "10 iters in " in out,
+        "pingpong://: the server counted 10 pings each way:\n%s" % out)
+# RDMA CM against responder --cm: REQ, REP, RTU, the posts into the region its REP names,
+# DREQ, DREP; tshark reads the exchange as we wrote it (-w).
+cm_pcap = os.path.join(tmp, "cm.pcap")
+cm_resp = r.Responder(["--bind", A, "--cm"])
+path = os.path.join(tmp, "cm.script")
+open(path, "w").write("bind %s\nconnect cm://%s\npost write 4096 count 4\npost read 1000\n%s"
+                      % (B, A, OK))
+p = t.run([t.ROCESHARK, "inject", "--script", path, "-w", cm_pcap], check_rc=False)
+cm_resp.stop()
+t.check(p.returncode == 0 and p.stdout.count("\nok ") == 2, "cm://: exit %d\n%s%s"
+        % (p.returncode, p.stdout, p.stderr))
+mads = t.run(["tshark", "-r", cm_pcap, "-T", "fields", "-e", "infiniband.mad.attributeid",
+              "-Y", "infiniband.mad"]).stdout.split()
+t.check(mads == ["0x0010", "0x0013", "0x0014", "0x0015", "0x0016"],
+        "cm://: REQ, REP, RTU, DREQ, DREP on the wire: %r" % mads)
+# Over IPv6: the script's words take IPv6 addresses, in URLs too.
+V6 = r.addresses6(2)
+p, out = setup_run("bind %s\nconnect perftest://[%s]:18515\npost write 100 count 2\n%s"
+                   % (V6[1], V6[0], OK),
+                   [t.ROCESHARK, "perf", "write_bw", "--bind", V6[0], "-s", "100", "-n", "2"])
+t.check("remote address: IP %s " % V6[1] in out, "perftest:// over IPv6: %s" % out)
+
 # 3. Errors.
 def fails(text, code, want):
     path = os.path.join(tmp, "bad.script")
@@ -184,6 +249,17 @@ fails("connect 127.0.0.2\npost write 0\n", 1, "%s:2:13: post write: expected a s
       "byte to 1 GiB")
 fails("connect 127.0.0.2\nexpect nak psn x\n", 1, "%s:2:17: expect: psn: expected a PSN")
 fails("post send 1\n", 1, "%s: no connect or accept statement: the script has no target")
+fails("accept perftest://127.0.0.2\n", 1, "%s:1:1: accept: a perftest:// requester connects "
+      "as a client; accept takes our side channel (roceshark://) or the requester's QP (qpn N)")
+fails("connect pingpong://127.0.0.2 test write_bw\n", 1, "%s:1:30: connect: test: only a "
+      "perftest:// target runs a named test")
+fails("connect perftest://127.0.0.2 test pingpong\n", 1, "%s:1:35: connect: test: expected "
+      "one of perftest's tests (write_bw, read_bw, send_bw, atomic_bw, send_lat, write_lat, "
+      "read_lat)")
+fails("connect rdma://127.0.0.2\n", 1, "%s:1:9: connect: rdma://127.0.0.2: unknown connection "
+      "setup (roceshark://, perftest://, pingpong:// or cm://)")
+fails("connect 127.0.0.2:7000\n", 1, "%s:1:9: connect: a port goes after side (side PORT), or "
+      "in a URL (roceshark://ADDR:PORT)")
 fails("connect 127.0.0.2\nexpect field infiniband.bth.psn ==\n", 1,
       "%s:2:35: expect field: expected a value for infiniband.bth.psn")
 resp.stop()
