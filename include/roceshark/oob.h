@@ -132,6 +132,45 @@ int rs_oob_pingpong_parse(const uint8_t in[RS_OOB_PINGPONG_SIZE], struct rs_oob_
                           char *err);
 int rs_oob_pingpong_done_parse(const uint8_t in[RS_OOB_PINGPONG_DONE_SIZE], char *err);
 
+/* --- rping (librdmacm/examples/rping.c) ---
+ *
+ * rping exchanges no setup over TCP: after RDMA CM connects (rdma_cm port
+ * 7174 by default), its buffers are advertised in band, in SENDs of one
+ * 16-byte struct rping_rdma_info: the buffer's address (8 bytes), R_Key (4)
+ * and size (4), all big-endian. Per ping, the client sends its source
+ * buffer, the server READs it and SENDs a "go ahead" (16 bytes it never
+ * fills: zeros), the client sends its sink buffer, the server WRITEs the
+ * ping back into it and SENDs another go ahead (rping_test_server(),
+ * rping_test_client()). The codec is here with the other tools' messages,
+ * though these ride on the RC connection rather than beside it. */
+
+#define RS_OOB_RPING_PORT 7174
+#define RS_OOB_RPING_INFO_SIZE 16
+/* rping -S: at least room for "rdma-ping-2147483647: " (its RPING_MIN_BUFSIZE),
+ * at most RPING_BUFSIZE - 1; its default is 64. */
+#define RS_OOB_RPING_MIN_SIZE 26
+#define RS_OOB_RPING_MAX_SIZE 65535
+#define RS_OOB_RPING_DEFAULT_SIZE 64
+
+struct rs_oob_rping_info {
+    uint64_t buf;           /* the VA the peer READs from or WRITEs to */
+    uint32_t rkey;
+    uint32_t size;
+};
+
+void rs_oob_rping_info_format(const struct rs_oob_rping_info *info,
+                              uint8_t out[RS_OOB_RPING_INFO_SIZE]);
+/* Parses a SEND's len bytes: anything but 16 is refused, as rping refuses it
+ * ("Received bogus data"), and so is a size outside rping's MIN..MAX. An
+ * R_Key or address that names nothing is for the READ or WRITE to find. */
+int rs_oob_rping_info_parse(const uint8_t *in, size_t len, struct rs_oob_rping_info *info,
+                            char *err);
+/* The data of ping number ping, as rping's client writes it into its
+ * source buffer of size bytes: "rdma-ping-<ping>: ", then the letters 'A'
+ * to 'z' in a cycle starting ping places after 'A', and a NUL in the last
+ * byte. size is at least RS_OOB_RPING_MIN_SIZE. */
+void rs_oob_rping_fill(uint8_t *buf, uint32_t size, uint32_t ping);
+
 /* --- GIDs --- */
 
 /* A GID is an endpoint address as addr.h holds it (IPv4 IPv4-mapped).

@@ -4,7 +4,9 @@
  * of the real captures (the rdma_write_bw capture in tests/captures/real/, frames 4-57,
  * and the pingpong_rc one, frames 4-8) parse to the values the tools sent and
  * our builders write the same bytes back; damaged messages are refused by
- * name; exact-size reads over a socket pair; --connect targets.
+ * name; exact-size reads over a socket pair; --connect targets; rping's
+ * buffer advertisements, read from the SENDs of the rping capture and held
+ * against the READs and WRITEs that follow them there.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -17,7 +19,13 @@
 #include <cmocka.h>
 
 #include <roceshark/addr.h>
+#include <roceshark/capture.h>
+#include <roceshark/dissect.h>
 #include <roceshark/oob.h>
+#include <roceshark/wire.h>
+
+#define RPING_CAPTURE \
+    RS_SOURCE_DIR "/tests/captures/real/linlinw5_rdma_ib_tutorial__pcap_rping.pcap"
 
 /* ib_write_bw's client key message (frame 15). */
 static const char key_client[] =
@@ -297,6 +305,171 @@ test_target(void **state)
     assert_int_equal(rs_oob_target_parse("[::1", &t, err), RS_EINVAL);
 }
 
+/* IB opcodes (RC) of the rping capture. */
+#define OP_SEND_ONLY 0x04
+#define OP_WRITE_ONLY 0x0a
+#define OP_READ_REQUEST 0x0c
+#define OP_READ_RESPONSE_ONLY 0x10
+
+/* What an RC packet of the capture says: its opcode, its sender's last IPv4
+ * octet, its RETH and its payload. */
+struct rc_pkt {
+    uint8_t opcode, from;
+    uint64_t va;
+    uint32_t rkey, dma_len;
+    uint8_t payload[128];
+    uint32_t payload_len;
+};
+
+/* The RC packets of the rping capture, in order (the CM MADs and ACKs left out). */
+static unsigned
+rping_capture(struct rc_pkt *out, unsigned max)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_decode_opts opts;
+    struct rs_source *src;
+    struct rs_frame frame;
+    struct rs_packet pkt;
+    unsigned n = 0;
+
+    rs_decode_opts_init(&opts);
+    assert_int_equal(rs_source_open_file(RPING_CAPTURE, &src, err), 0);
+    while (rs_source_next(src, &frame, err) == 1) {
+        rs_decode_frame(&frame, &opts, &pkt);
+        if (!rs_packet_has(&pkt, RS_LAYER_BTH) || !rs_packet_has(&pkt, RS_LAYER_IPV4))
+            continue;
+        if (pkt.opcode != OP_SEND_ONLY && pkt.opcode != OP_WRITE_ONLY &&
+            pkt.opcode != OP_READ_REQUEST && pkt.opcode != OP_READ_RESPONSE_ONLY)
+            continue;
+        assert_true(n < max);
+        struct rc_pkt *r = &out[n++];
+        memset(r, 0, sizeof(*r));
+        r->opcode = pkt.opcode;
+        r->from = rs_packet_at(&pkt, RS_LAYER_IPV4)[15];
+        if (rs_packet_has(&pkt, RS_LAYER_RETH)) {
+            const uint8_t *reth = rs_packet_at(&pkt, RS_LAYER_RETH);
+            r->va = rs_load_be64(reth);
+            r->rkey = rs_load_be32(reth + 8);
+            r->dma_len = rs_load_be32(reth + 12);
+        }
+        if (rs_packet_has(&pkt, RS_LAYER_PAYLOAD)) {
+            r->payload_len = pkt.span[RS_LAYER_PAYLOAD].len;
+            assert_true(r->payload_len <= sizeof(r->payload));
+            memcpy(r->payload, rs_packet_at(&pkt, RS_LAYER_PAYLOAD), r->payload_len);
+        }
+    }
+    rs_source_close(src);
+    return n;
+}
+
+/* rping -c -C 5 (10.1.16.62) against rping -s (10.1.16.61), 64-byte pings:
+ * per ping, the client's source advertisement is what the server READs, the
+ * READ brings back ping i's data, the client's sink advertisement is what
+ * the server WRITEs, with that data again; the server's go-aheads are 16
+ * zero bytes. Our builder writes the client's bytes back. */
+static void
+test_rping_capture(void **state)
+{
+    struct rc_pkt p[64];
+    struct rs_oob_rping_info src, sink;
+    uint8_t back[RS_OOB_RPING_INFO_SIZE], data[64], zeros[16] = {0};
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    unsigned n = rping_capture(p, 64);
+    assert_int_equal(n, 5 * 7);
+    for (unsigned ping = 0; ping < 5; ping++) {
+        const struct rc_pkt *q = &p[ping * 7];
+        /* client SEND (source), server READ, its response, server SEND (go ahead),
+         * client SEND (sink), server WRITE, server SEND (go ahead). */
+        assert_int_equal(q[0].opcode, OP_SEND_ONLY);
+        assert_int_equal(q[0].from, 62);
+        assert_int_equal(rs_oob_rping_info_parse(q[0].payload, q[0].payload_len, &src, err), 0);
+        assert_int_equal(q[1].opcode, OP_READ_REQUEST);
+        assert_int_equal(q[1].from, 61);
+        assert_int_equal(src.buf, q[1].va);
+        assert_int_equal(src.rkey, q[1].rkey);
+        assert_int_equal(src.size, q[1].dma_len);
+        assert_int_equal(src.size, 64);
+        rs_oob_rping_info_format(&src, back);
+        assert_memory_equal(back, q[0].payload, RS_OOB_RPING_INFO_SIZE);
+        assert_int_equal(q[2].opcode, OP_READ_RESPONSE_ONLY);
+        rs_oob_rping_fill(data, 64, ping);
+        assert_int_equal(q[2].payload_len, 64);
+        assert_memory_equal(q[2].payload, data, 64);
+        assert_int_equal(q[3].opcode, OP_SEND_ONLY);
+        assert_int_equal(q[3].from, 61);
+        assert_int_equal(q[3].payload_len, 16);
+        assert_memory_equal(q[3].payload, zeros, 16);
+        assert_int_equal(q[4].opcode, OP_SEND_ONLY);
+        assert_int_equal(q[4].from, 62);
+        assert_int_equal(rs_oob_rping_info_parse(q[4].payload, q[4].payload_len, &sink, err),
+                         0);
+        assert_int_equal(q[5].opcode, OP_WRITE_ONLY);
+        assert_int_equal(sink.buf, q[5].va);
+        assert_int_equal(sink.rkey, q[5].rkey);
+        assert_int_equal(sink.size, q[5].dma_len);
+        assert_int_equal(q[5].payload_len, 64);     /* strlen + 1: the whole buffer */
+        assert_memory_equal(q[5].payload, data, 64);
+        assert_true(sink.rkey != src.rkey && sink.buf != src.buf);
+        rs_oob_rping_info_format(&sink, back);
+        assert_memory_equal(back, q[4].payload, RS_OOB_RPING_INFO_SIZE);
+        assert_int_equal(q[6].opcode, OP_SEND_ONLY);
+        assert_int_equal(q[6].from, 61);
+        assert_memory_equal(q[6].payload, zeros, 16);
+        assert_int_equal(q[6].payload_len, 16);
+    }
+    /* The values themselves (frames 4 and 10). */
+    assert_int_equal(src.buf, 0x5b269382e5e0ull);
+    assert_int_equal(src.rkey, 0x2095);
+    assert_int_equal(sink.buf, 0x5b2693822500ull);
+    assert_int_equal(sink.rkey, 0x1f86);
+    /* Ping 0 reads "rdma-ping-0: ABC...": its header, then 'A' on. */
+    rs_oob_rping_fill(data, 64, 0);
+    assert_memory_equal(data, "rdma-ping-0: ABCDEFGHIJ", 23);
+    assert_int_equal(data[63], 0);
+    assert_int_equal(data[62], 'r');
+}
+
+static void
+test_rping_damaged(void **state)
+{
+    const struct rs_oob_rping_info good = {0x5b269382e5e0ull, 0x2095, 64};
+    struct rs_oob_rping_info info;
+    uint8_t m[32], data[200];
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    rs_oob_rping_info_format(&good, m);
+    assert_int_equal(rs_oob_rping_info_parse(m, 15, &info, err), RS_EFORMAT);
+    assert_string_equal(err, "rping buffer advertisement: 15 bytes, not 16");
+    assert_int_equal(rs_oob_rping_info_parse(m, 17, &info, err), RS_EFORMAT);
+    assert_int_equal(rs_oob_rping_info_parse(m, 0, &info, err), RS_EFORMAT);
+    /* The server's go-ahead (zeros) is no advertisement. */
+    memset(m, 0, 16);
+    assert_int_equal(rs_oob_rping_info_parse(m, 16, &info, err), RS_EFORMAT);
+    assert_string_equal(err, "rping buffer advertisement: size 0 outside rping's 26..65535");
+    struct rs_oob_rping_info big = good;
+    big.size = 65536;
+    rs_oob_rping_info_format(&big, m);
+    assert_int_equal(rs_oob_rping_info_parse(m, 16, &info, err), RS_EFORMAT);
+    big.size = 0xffffffffu;
+    rs_oob_rping_info_format(&big, m);
+    assert_int_equal(rs_oob_rping_info_parse(m, 16, &info, err), RS_EFORMAT);
+    big.size = RS_OOB_RPING_MAX_SIZE;
+    rs_oob_rping_info_format(&big, m);
+    assert_int_equal(rs_oob_rping_info_parse(m, 16, &info, err), 0);
+    assert_int_equal(info.size, RS_OOB_RPING_MAX_SIZE);
+    /* The letters wrap from 'z' to 'A', and each ping starts one later. */
+    rs_oob_rping_fill(data, 200, 57);
+    assert_memory_equal(data, "rdma-ping-57: zABC", 18);
+    rs_oob_rping_fill(data, 200, 58);
+    assert_memory_equal(data, "rdma-ping-58: ABC", 17);
+    rs_oob_rping_fill(data, 26, 2147483647u);
+    assert_memory_equal(data, "rdma-ping-2147483647: ", 22);
+    assert_int_equal(data[25], 0);
+}
+
 int
 main(void)
 {
@@ -305,7 +478,8 @@ main(void)
         cmocka_unit_test(test_key_gid),  cmocka_unit_test(test_key_short),
         cmocka_unit_test(test_key_damaged), cmocka_unit_test(test_report),
         cmocka_unit_test(test_pingpong), cmocka_unit_test(test_io),
-        cmocka_unit_test(test_target),
+        cmocka_unit_test(test_target),   cmocka_unit_test(test_rping_capture),
+        cmocka_unit_test(test_rping_damaged),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
