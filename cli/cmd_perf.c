@@ -36,6 +36,9 @@ enum {
     OPT_REPORT_GBITS,
 };
 
+/* rping's letters, as `perf rping` takes them: -C COUNT, -S SIZE, -v, -V. */
+#define RPING_OPTS "C:S:vV"
+
 static const char usage[] =
     "usage: roceshark perf TEST --bind IP [--connect [SETUP://]SERVER[:PORT]] [options]\n"
     "\n"
@@ -47,9 +50,13 @@ static const char usage[] =
     "sides the same -s and -n), pingpong:// (ibv_rc_pingpong's; pingpong's default),\n"
     "cm:// (RDMA CM on QP 1, to `roceshark responder --cm`; PORT is rdma_cm's port,\n"
     "default 18515; bandwidth tests only, parameters from each side's command line).\n"
+    "`perf rping --connect [cm://]IP[:PORT]` runs rping's client (rping -c) against\n"
+    "rping -s or `responder --cm` (PORT default 7174, rping's); it takes rping's letters:\n"
+    "-C COUNT (default 0: until interrupted), -S SIZE (26..65535, default 64), -v (print\n"
+    "\"ping data: ...\" for each ping), -V (check that each ping came back intact).\n"
     "\n"
     "TEST: write_bw, read_bw, send_bw, atomic_bw (bandwidth), send_lat, write_lat,\n"
-    "      read_lat (latency), pingpong (ibv_rc_pingpong's)\n"
+    "      read_lat (latency), pingpong (ibv_rc_pingpong's), rping (librdmacm's rping)\n"
     "  -s SIZE          message size (K/M suffixes; default 65536 for bw, 2 for lat,\n"
     "                   8 for atomic_bw, 4096 for pingpong)\n"
     "  -n ITERS         iterations (default 5000 for bw, 1000 for lat and pingpong)\n"
@@ -71,6 +78,25 @@ static const char usage[] =
     "  --faults FILE    the fault engine's rules on what is sent and received (see\n"
     "                   roceshark(1), FAULT RULES); what each rule did is printed at the end\n"
     "  --timeout N --retry-cnt N --rnr-retry N --max-rd-atomic N --tos N --no-raw --trace\n";
+
+/* What `perf rping` needs beyond the options' own checks. It sleeps between packets, as
+ * rping sleeps on its completion channel (--events is its only way). */
+static int
+rping_args(struct rs_perf *p)
+{
+    if (!p->client)
+        return cli_fail(CLI_EXIT_USAGE, "perf: rping is a client (rping -c): its server is "
+                        "`roceshark responder --cm`, or rping -s; give --connect IP");
+    if (p->setup != RS_OOB_SETUP_CM)
+        return cli_fail(CLI_EXIT_USAGE, "perf: rping connects through RDMA CM (cm://), not "
+                        "%s://", rs_oob_setup_name(p->setup));
+    if (p->size < RS_OOB_RPING_MIN_SIZE || p->size > RS_OOB_RPING_MAX_SIZE)
+        return cli_fail(CLI_EXIT_USAGE, "perf: rping: size %" PRIu64 ": expected %d..%d, as "
+                        "rping", p->size, RS_OOB_RPING_MIN_SIZE, RS_OOB_RPING_MAX_SIZE);
+    if (p->duration > 0)
+        return cli_fail(CLI_EXIT_USAGE, "perf: rping: -D: rping counts pings (-C)");
+    return 0;
+}
 
 static int
 parse_args(struct perf_cli *pc, int argc, char **argv)
@@ -120,7 +146,15 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
     p->port = 18515;
     p->qpn = 0x11;
     optind = 2;
-    while ((opt = getopt_long(argc, argv, "hs:n:m:t:p:D:q:x:R", longopts, NULL)) != -1) {
+    if (p->test->rping) {
+        p->size = RS_OOB_RPING_DEFAULT_SIZE;
+        p->iters = 0;
+        p->setup = RS_OOB_SETUP_CM;
+        p->port = RS_OOB_RPING_PORT;
+        p->rx_depth = 2;        /* rping posts one receive at a time */
+    }
+    while ((opt = getopt_long(argc, argv, p->test->rping ? "hs:n:m:t:p:D:q:x:R" RPING_OPTS
+                              : "hs:n:m:t:p:D:q:x:R", longopts, NULL)) != -1) {
         int shared = rc_cli_option(&pc->cli, opt == 'm' ? RC_OPT_PMTU : opt, optarg);
         if (shared < 0)
             return -shared;
@@ -139,6 +173,24 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
             if (!cli_parse_uint(optarg, 1, 100000000, &v))
                 return cli_fail(CLI_EXIT_USAGE, "perf: -n %s: expected 1..100000000", optarg);
             p->iters = v;
+            break;
+        case 'C':
+            if (!cli_parse_uint(optarg, 0, 100000000, &v))
+                return cli_fail(CLI_EXIT_USAGE, "perf: rping: -C %s: expected 0..100000000 "
+                                "(0: until interrupted)", optarg);
+            p->iters = v;
+            break;
+        case 'S':
+            if (!cli_parse_uint(optarg, RS_OOB_RPING_MIN_SIZE, RS_OOB_RPING_MAX_SIZE, &v))
+                return cli_fail(CLI_EXIT_USAGE, "perf: rping: -S %s: expected %d..%d, as "
+                                "rping", optarg, RS_OOB_RPING_MIN_SIZE, RS_OOB_RPING_MAX_SIZE);
+            p->size = v;
+            break;
+        case 'v':
+            p->verbose = true;
+            break;
+        case 'V':
+            p->validate = true;
             break;
         case 't':
             if (!cli_parse_uint(optarg, 1, 4096, &v))
@@ -161,7 +213,7 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
             char err[RS_ERRBUF_SIZE];
             if (rs_oob_target_parse(optarg, &t, err) < 0)
                 return cli_fail(CLI_EXIT_USAGE, "perf: --connect %s", err);
-            if (strstr(optarg, "://") != NULL || !p->test->pingpong)
+            if (strstr(optarg, "://") != NULL || (!p->test->pingpong && !p->test->rping))
                 p->setup = t.setup;
             memcpy(p->server_gid, t.gid, 16);
             p->server_scope = t.scope;
@@ -215,6 +267,8 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
         return cli_fail(CLI_EXIT_USAGE, "perf: unexpected argument '%s'", argv[optind]);
     if (rdma_cm && p->client)
         p->setup = RS_OOB_SETUP_CM;
+    if (p->test->rping)
+        return rping_args(p);
     if (rdma_cm && !p->client)
         return cli_fail(CLI_EXIT_USAGE, "perf: -R: RDMA CM's server is `roceshark responder "
                         "--cm`; perf connects through it as a client only");

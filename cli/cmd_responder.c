@@ -35,6 +35,7 @@ enum {
     OPT_NO_LISTEN,
     OPT_CM,
     OPT_CM_PORT,
+    OPT_APP,
     OPT_CONTROL,
 };
 
@@ -59,6 +60,9 @@ static const char usage[] =
     "  --cm-port PORT   accept only REQs for this rdma_cm port (implies --cm)\n"
     "                   up to 64 requesters at once (more are refused with a reason); a\n"
     "                   line not whole within 5 s closes its connection\n"
+    "  --app auto|rping|none  what runs over a CM connection: rping's server loop (READ\n"
+    "                   the client's buffer, SEND, WRITE it back, SEND, until its DREQ), on\n"
+    "                   rping's port 7174 only (auto, the default), on every port, or never\n"
     "memory:\n"
     "  --mr SIZE[:ACCESS]  a region (repeatable; K/M/G suffixes). ACCESS letters: l local\n"
     "                   write, w remote write, r remote read, a atomic, i invalidatable by a\n"
@@ -171,6 +175,7 @@ parse_args(struct responder_cli *r, int argc, char **argv)
         {"no-listen", no_argument, NULL, OPT_NO_LISTEN},
         {"cm", no_argument, NULL, OPT_CM},
         {"cm-port", required_argument, NULL, OPT_CM_PORT},
+        {"app", required_argument, NULL, OPT_APP},
         {"control", no_argument, NULL, OPT_CONTROL},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -263,6 +268,17 @@ parse_args(struct responder_cli *r, int argc, char **argv)
             rc = parse_u32("cm-port", optarg, 65535, &u);
             r->o.cm = true;
             r->o.cm_port = (uint16_t)u;
+            break;
+        case OPT_APP:
+            if (strcmp(optarg, "auto") == 0)
+                r->o.app = RS_RESPONDER_APP_AUTO;
+            else if (strcmp(optarg, "rping") == 0)
+                r->o.app = RS_RESPONDER_APP_RPING;
+            else if (strcmp(optarg, "none") == 0)
+                r->o.app = RS_RESPONDER_APP_NONE;
+            else
+                return cli_fail(CLI_EXIT_USAGE, "responder: --app %s: expected auto, rping "
+                                "or none", optarg);
             break;
         case OPT_CONTROL:
             r->control = true;

@@ -8,7 +8,8 @@
  * PSNs, R_Keys and, in our own setup, the test parameters, which the client
  * decides. The connection setup is ours (JSON lines), perftest's or
  * ibv_rc_pingpong's (include/roceshark/oob.h), or RDMA CM on QP 1 (a
- * client only; `roceshark responder --cm` is the server): a client uses what
+ * client only; `roceshark responder --cm` is the server), which also carries
+ * rping's client loop (`perf rping`): a client uses what
  * its target names, a server answers in whatever its client speaks. The caller
  * opens the UDP port and the context, fills struct rs_perf's settings, then
  * calls rs_perf_setup(), rs_perf_exchange(), rs_perf_print_header() and
@@ -47,6 +48,7 @@ struct rs_perf_test {
     uint8_t syncs;          /* perftest: key messages exchanged before the traffic */
     enum rs_perf_end end;   /* perftest: what the exchange does after it */
     bool pingpong;          /* ibv_rc_pingpong's test */
+    bool rping;             /* rping's client loop (librdmacm's example), over RDMA CM */
 };
 
 /* The test called name, or NULL. */
@@ -68,7 +70,8 @@ struct rs_perf {
     uint8_t server_gid[16];         /* client: the server's address, and its scope */
     uint32_t server_scope;
     uint16_t port;                  /* the TCP exchange */
-    uint64_t size, iters;
+    uint64_t size, iters;           /* rping: -S and -C (0: ping until stopped) */
+    bool verbose, validate;         /* rping's -v (print each ping) and -V (compare it) */
     uint32_t tx_depth, rx_depth, qpn, psn;
     FILE *out;                      /* the tables; NULL for stdout */
     bool (*stopped)(void);          /* asked between turns; NULL: never */
@@ -100,6 +103,10 @@ struct rs_perf {
     uint16_t cm_reason;
     const char *cm_unanswered;
     struct rs_cm_params cm_peer;
+    /* rping (perf_rping.c): the two 16-byte advertisements we send, in a region of
+     * their own. */
+    uint8_t *rping_msg;
+    struct rs_rc_mr rping_mr;
 };
 
 /* Registers the buffers the test moves. */

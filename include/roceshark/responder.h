@@ -25,6 +25,13 @@
 #define RS_RESPONDER_MAX_CONNS 64       /* side-channel peers at once; more are refused */
 #define RS_RESPONDER_DEFAULT_LISTEN 18515   /* perftest's port */
 
+/* What runs over a connection that RDMA CM made. */
+enum rs_responder_app {
+    RS_RESPONDER_APP_AUTO = 0,  /* rping's server loop on rping's port (7174), none elsewhere */
+    RS_RESPONDER_APP_NONE,      /* nothing: the peer READs, WRITEs and SENDs as it likes */
+    RS_RESPONDER_APP_RPING      /* rping's server loop on every connection (rping -s) */
+};
+
 struct rs_responder_mr_spec {
     uint64_t size;
     unsigned access;            /* RS_RC_ACCESS_* */
@@ -53,6 +60,11 @@ struct rs_responder_opts {
     bool cm;
     uint16_t cm_port;
     FILE *cm_out;               /* CM events as JSON lines; NULL: none */
+    /* rping's server loop (responder_rping.c): per ping, READ the client's
+     * source buffer, SEND a go-ahead, WRITE the ping into its sink, SEND
+     * another, until the client disconnects. Its events go to cm_out, each
+     * ping's data too when wc_out is set. */
+    enum rs_responder_app app;
     FILE *wc_out;               /* every completion as JSON; NULL: none */
     FILE *log;                  /* complaints about peers; NULL: stderr */
     bool (*stopped)(void);      /* asked every turn; NULL: never */

@@ -33,4 +33,8 @@ int rs_perf_pingpong_exchange(struct rs_perf *p, char *err);
 void rs_perf_pingpong_header(const struct rs_perf *p);
 int rs_perf_pingpong_run(struct rs_perf *p, char *err);
 
+/* rping's client loop (perf_rping.c), once CM has connected; the region it took. */
+int rs_perf_rping_run(struct rs_perf *p, char *err);
+void rs_perf_rping_release(struct rs_perf *p);
+
 #endif /* ROCESHARK_PERF_INT_H */

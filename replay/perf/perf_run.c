@@ -427,5 +427,7 @@ rs_perf_run(struct rs_perf *p, char *err)
 {
     if (p->test->pingpong)
         return rs_perf_pingpong_run(p, err);
+    if (p->test->rping)
+        return rs_perf_rping_run(p, err);
     return p->test->latency ? run_lat(p, err) : run_bw(p, err);
 }

@@ -20,16 +20,21 @@
  * three times before the traffic (send_bw a fourth time, once the receives
  * are posted), the latency tests four (send_lat five). */
 static const struct rs_perf_test tests[] = {
-    {"write_bw", "RDMA_Write BW Test", false, RS_RC_WR_RDMA_WRITE, 3, RS_PERF_END_REPORT, false},
-    {"read_bw", "RDMA_Read BW Test", false, RS_RC_WR_RDMA_READ, 3, RS_PERF_END_REPORT, false},
-    {"send_bw", "Send BW Test", false, RS_RC_WR_SEND, 4, RS_PERF_END_CLOSE, false},
-    {"atomic_bw", "Atomic FETCH_AND_ADD BW Test", false, RS_RC_WR_ATOMIC_FETCH_AND_ADD, 3,
-     RS_PERF_END_REPORT, false},
-    {"send_lat", "Send Latency Test", true, RS_RC_WR_SEND, 5, RS_PERF_END_CLOSE, false},
-    {"write_lat", "RDMA_Write Latency Test", true, RS_RC_WR_RDMA_WRITE, 4, RS_PERF_END_NONE,
+    {"write_bw", "RDMA_Write BW Test", false, RS_RC_WR_RDMA_WRITE, 3, RS_PERF_END_REPORT, false,
      false},
-    {"read_lat", "RDMA_Read Latency Test", true, RS_RC_WR_RDMA_READ, 4, RS_PERF_END_CLOSE, false},
-    {"pingpong", "RC pingpong", true, RS_RC_WR_SEND, 0, RS_PERF_END_NONE, true},
+    {"read_bw", "RDMA_Read BW Test", false, RS_RC_WR_RDMA_READ, 3, RS_PERF_END_REPORT, false,
+     false},
+    {"send_bw", "Send BW Test", false, RS_RC_WR_SEND, 4, RS_PERF_END_CLOSE, false, false},
+    {"atomic_bw", "Atomic FETCH_AND_ADD BW Test", false, RS_RC_WR_ATOMIC_FETCH_AND_ADD, 3,
+     RS_PERF_END_REPORT, false, false},
+    {"send_lat", "Send Latency Test", true, RS_RC_WR_SEND, 5, RS_PERF_END_CLOSE, false, false},
+    {"write_lat", "RDMA_Write Latency Test", true, RS_RC_WR_RDMA_WRITE, 4, RS_PERF_END_NONE,
+     false, false},
+    {"read_lat", "RDMA_Read Latency Test", true, RS_RC_WR_RDMA_READ, 4, RS_PERF_END_CLOSE, false,
+     false},
+    {"pingpong", "RC pingpong", true, RS_RC_WR_SEND, 0, RS_PERF_END_NONE, true, false},
+    /* rping advertises its buffers in SENDs; the server READs and WRITEs them. */
+    {"rping", "rping", true, RS_RC_WR_SEND, 0, RS_PERF_END_NONE, false, true},
 };
 
 const struct rs_perf_test *
@@ -44,7 +49,8 @@ rs_perf_test_find(const char *name)
 const char *
 rs_perf_test_names(void)
 {
-    return "write_bw, read_bw, send_bw, atomic_bw, send_lat, write_lat, read_lat, pingpong";
+    return "write_bw, read_bw, send_bw, atomic_bw, send_lat, write_lat, read_lat, pingpong, "
+           "rping";
 }
 
 int
@@ -223,6 +229,8 @@ rs_perf_print_header(const struct rs_perf *p)
         rs_perf_pingpong_header(p);
         return;
     }
+    if (p->test->rping)
+        return;     /* rping says nothing before its pings */
     fprintf(out, "%s", line);
     fprintf(out, "                    %s\n", p->test->title);
     fprintf(out, " Transport type : RoCEv2 over UDP (roceshark software RC)\n");
@@ -248,6 +256,7 @@ rs_perf_release(struct rs_perf *p)
     if (p->fd >= 0)
         close(p->fd);
     p->fd = -1;
+    rs_perf_rping_release(p);
     rs_perf_cm_release(p);
     free_buffers(p);
 }

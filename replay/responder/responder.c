@@ -98,6 +98,7 @@ resp_remove_qp(struct rs_responder *r, unsigned i)
 {
     struct resp_qp *q = &r->qp[i];
 
+    resp_rping_stop(r, q);
     rs_rc_qp_destroy(q->qp);
     if (q->rmr.lkey != 0)
         rs_rc_mr_dereg(r->ctx, q->rmr.lkey);
@@ -205,6 +206,7 @@ rs_responder_close(struct rs_responder *r)
      * caller's, must not keep a region over unmapped pages. */
     for (unsigned i = 0; i < r->n_qp; i++) {
         struct resp_qp *q = &r->qp[i];
+        resp_rping_stop(r, q);
         if (q->qp != NULL)
             rs_rc_qp_destroy(q->qp);
         if (q->rmr.lkey != 0)

@@ -7,12 +7,21 @@
  * bytes, include/roceshark/cm.h), which is where our own perf client finds
  * what to READ and WRITE; rdma_cm's applications ignore it. The responder
  * takes as many READs and atomics as the REQ's initiator depth asks, up to
- * its own max_dest_rd_atomic, and sends none. The QP's path MTU is the
+ * its own max_dest_rd_atomic, and sends none, unless it runs rping's
+ * server loop (responder_rping.c), which READs. The QP's path MTU is the
  * REQ's.
+ *
+ * Which connections run rping's loop (--app): by default those for rping's
+ * port, 7174. The REQ says nothing else about its application: rping puts
+ * no private data of its own after rdma_cm's header, so the service ID
+ * (the port) is all there is, and `rping -c -a IP` without -p is what an
+ * engineer types. --app rping serves every port (rping -p N), --app none
+ * leaves even 7174 to the peer.
  */
 #include <inttypes.h>
 #include <string.h>
 
+#include <roceshark/oob.h>
 #include <roceshark/wire.h>
 
 #include "responder_int.h"
@@ -38,7 +47,16 @@ cm_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *pee
                 "roceshark: responder: CM: REQ %#x refused: %s\n", id, err);
         return RS_CM_REJ_NO_RESOURCES;
     }
-    r->qp[r->n_qp - 1].cm_id = id;
+    struct resp_qp *q = &r->qp[r->n_qp - 1];
+    q->cm_id = id;
+    bool rping = r->o.app == RS_RESPONDER_APP_RPING ||
+                 (r->o.app == RS_RESPONDER_APP_AUTO && port == RS_OOB_RPING_PORT);
+    if (rping && resp_rping_start(r, q, err) != 0) {
+        resp_remove_qp(r, r->n_qp - 1);
+        fprintf(r->o.log != NULL ? r->o.log : stderr,
+                "roceshark: responder: CM: REQ %#x refused: %s\n", id, err);
+        return RS_CM_REJ_NO_RESOURCES;
+    }
     ours->qpn = qpn;
     ours->psn = r->o.psn;
     ours->pmtu = pmtu;
@@ -46,7 +64,13 @@ cm_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *pee
     ours->responder_resources =
         peer->initiator_depth < a->max_dest_rd_atomic ? peer->initiator_depth
                                                       : a->max_dest_rd_atomic;
+    /* rping's server READs: as many at once as the client takes, which it
+     * learns from here (its QP's max_dest_rd_atomic is the REP's initiator
+     * depth); the plain responder sends none. */
     ours->initiator_depth = 0;
+    if (rping)
+        ours->initiator_depth = peer->responder_resources < a->max_rd_atomic
+                                    ? peer->responder_resources : a->max_rd_atomic;
     ours->rnr_retry_count = a->rnr_retry;
     rs_cm_region_write(r->mr[0].mr.rkey, r->mr[0].mr.va, r->mr[0].mr.length,
                        ours->private_data);
@@ -73,7 +97,9 @@ cm_event(void *arg, const struct rs_cm_event *ev)
                 ev->peer->qpn, ev->peer->psn, ev->reason);
         fflush(r->o.cm_out);
     }
-    if (ev->type != RS_CM_EV_CONNECTED && i < r->n_qp)
+    if (ev->type == RS_CM_EV_CONNECTED && i < r->n_qp && r->qp[i].rping != NULL)
+        resp_rping_connected(r, &r->qp[i]);
+    else if (ev->type != RS_CM_EV_CONNECTED && i < r->n_qp)
         resp_remove_qp(r, i);
 }
 

@@ -9,12 +9,15 @@
 #include <roceshark/cm.h>
 #include <roceshark/responder.h>
 
+struct resp_rping;
+
 struct resp_qp {
     struct rs_rc_qp *qp;
     uint8_t *rbuf;              /* receive buffers: rq slots of recv_size bytes */
     struct rs_rc_mr rmr;
     uint64_t posted;
     uint32_t cm_id;             /* the CM connection that made it; 0: none */
+    struct resp_rping *rping;   /* rping's server loop on it; NULL: none */
 };
 
 struct resp_mr {
@@ -52,6 +55,15 @@ int resp_add_qp(struct rs_responder *r, uint32_t qpn, const uint8_t peer[16], ui
 void resp_remove_qp(struct rs_responder *r, unsigned i);
 /* The CM on QP 1 (responder_cm.c): opened with the responder when o.cm. */
 int resp_cm_open(struct rs_responder *r, char *err);
+/* rping's server loop on q (responder_rping.c): started when the REQ is
+ * accepted (a region, receives), fed every completion of q (data: a
+ * receive's bytes), told when the RTU came, stopped (a JSON line on cm_out
+ * saying how it ended) when q goes. */
+int resp_rping_start(struct rs_responder *r, struct resp_qp *q, char *err);
+void resp_rping_wc(struct rs_responder *r, struct resp_qp *q, const struct rs_rc_wc *wc,
+                   const uint8_t *data);
+void resp_rping_connected(struct rs_responder *r, struct resp_qp *q);
+void resp_rping_stop(struct rs_responder *r, struct resp_qp *q);
 /* The first QP number from qpn0 on that is free. */
 uint32_t resp_next_qpn(const struct rs_responder *r);
 /* Posts up to n receives on q; returns how many, err filled when fewer. */

@@ -137,9 +137,12 @@ reap(struct rs_responder *r)
                 const uint8_t *data = recv ? q->rbuf + wc[k].wr_id * r->o.recv_size : NULL;
                 if (r->o.wc_out != NULL)
                     rs_rc_wc_print_json(r->o.wc_out, &wc[k], data);
-                if (r->o.repost && wc[k].opcode >= RS_RC_WC_RECV &&
+                /* rping's loop reposts what it takes, as rping does. */
+                if ((r->o.repost || q->rping != NULL) && wc[k].opcode >= RS_RC_WC_RECV &&
                     wc[k].status == RS_RC_WC_SUCCESS)
                     resp_post_recvs(r, q, 1, false, err);    /* the slot just freed */
+                if (q->rping != NULL)
+                    resp_rping_wc(r, q, &wc[k], data);
             }
         }
     }
