@@ -2,7 +2,8 @@
 /*
  * oob_fuzz.c - the parsers of the out-of-band exchanges (perftest's version,
  * system data, MTU, key messages and BW report; ibv_rc_pingpong's address
- * message and "done"; --connect targets) against generated messages.
+ * message and "done"; --connect targets; rping's buffer advertisement)
+ * against generated messages.
  *
  * Each case builds a valid message of one kind from random values (or
  * takes a captured one), then mutates it the way a hostile or broken peer
@@ -32,10 +33,11 @@
 #include "splitmix.h"
 
 enum kind { K_VERSION, K_SYSDATA, K_MTU, K_KEY, K_KEY_GID, K_REPORT, K_PINGPONG, K_DONE,
-            K_TARGET, K_COUNT };
+            K_TARGET, K_RPING, K_COUNT };
 
 static const char *const kind_names[K_COUNT] = {"version", "sysdata", "mtu", "key59", "key108",
-                                                 "report", "pingpong", "done", "target"};
+                                                 "report", "pingpong", "done", "target",
+                                                 "rping"};
 
 static struct {
     uint64_t cases, accepted[K_COUNT], refused[K_COUNT];
@@ -155,6 +157,19 @@ run_parser(enum kind k, const uint8_t *in, size_t len)
         free(s);
         break;
     }
+    case K_RPING: {
+        struct rs_oob_rping_info info, back;
+        if ((rc = rs_oob_rping_info_parse(m, len, &info, err)) == 0) {
+            rs_oob_rping_info_format(&info, out);
+            if (memcmp(out, m, len) != 0 || rs_oob_rping_info_parse(out, len, &back, err) != 0 ||
+                memcmp(&info, &back, sizeof(info)) != 0 || info.size < RS_OOB_RPING_MIN_SIZE ||
+                info.size > RS_OOB_RPING_MAX_SIZE)
+                die("an rping advertisement does not build back", k, m, len);
+        } else if (err[0] == '\0') {
+            die("an rping advertisement refused without a reason", k, m, len);
+        }
+        break;
+    }
     default:
         abort();
     }
@@ -226,6 +241,14 @@ build(enum kind k, uint8_t *m)
     case K_DONE:
         memcpy(m, "done", 5);
         return 5;
+    case K_RPING: {
+        struct rs_oob_rping_info info = {rnd(), (uint32_t)rnd(),
+                                         RS_OOB_RPING_MIN_SIZE +
+                                             (uint32_t)(rnd() % (RS_OOB_RPING_MAX_SIZE -
+                                                                 RS_OOB_RPING_MIN_SIZE + 1))};
+        rs_oob_rping_info_format(&info, m);
+        return RS_OOB_RPING_INFO_SIZE;
+    }
     case K_TARGET: {
         static const char *const pre[] = {"", "perftest://", "pingpong://", "cm://",
                                           "roceshark://", "rdma://", "perftest:/"};
