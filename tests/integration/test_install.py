@@ -135,7 +135,8 @@ t.check(complete("read", "-z", "io,stat,0.5,roceshark.icrc.s") ==
         ["io,stat,0.5,roceshark.icrc.status"], "-z io,stat,0.5,roceshark.icrc.s")
 t.check(complete("fields", "iwarp_ddp.") == sorted(f for f in fields
                                                    if f.startswith("iwarp_ddp.")), "fields PREFIX")
-t.check(complete("perf", "") == ["read_bw", "send_bw", "send_lat", "write_bw", "write_lat"],
+t.check(complete("perf", "") == ["read_bw", "rping", "send_bw", "send_lat", "write_bw",
+                                 "write_lat"],
         "perf tests: %s" % complete("perf", ""))
 t.check(complete("perf", "write_bw", "") == [], "perf after its test: %s"
         % complete("perf", "write_bw", ""))
