@@ -36,15 +36,14 @@ static int
 advertise(struct rs_perf *p, uint32_t slot, uint64_t va, char *err)
 {
     struct rs_oob_rping_info info = {va, p->mr.rkey, (uint32_t)p->size};
-    struct rs_rc_send_wr wr;
+    const struct rs_rc_send_wr wr = {
+        .wr_id = slot,
+        .opcode = RS_RC_WR_SEND,
+        .flags = RS_RC_SEND_SIGNALED,
+        .sge = {p->rping_mr.va + slot, RS_OOB_RPING_INFO_SIZE, p->rping_mr.lkey},
+    };
 
     rs_oob_rping_info_format(&info, p->rping_msg + slot);
-    memset(&wr, 0, sizeof(wr));
-    wr.wr_id = slot;
-    wr.opcode = RS_RC_WR_SEND;
-    wr.flags = RS_RC_SEND_SIGNALED;
-    wr.sge = (struct rs_rc_sge){p->rping_mr.va + slot, RS_OOB_RPING_INFO_SIZE,
-                                p->rping_mr.lkey};
     return rs_rc_post_send(p->qp, &wr, err) < 0 ? RS_ENOMEM : 0;
 }
 

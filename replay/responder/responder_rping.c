@@ -105,18 +105,16 @@ static int
 post(struct resp_qp *q, uint8_t opcode, uint64_t local_off, uint32_t len,
      const struct rs_oob_rping_info *remote, char *err)
 {
-    struct resp_rping *p = q->rping;
-    struct rs_rc_send_wr wr;
+    const struct resp_rping *p = q->rping;
+    const struct rs_rc_send_wr wr = {
+        .wr_id = opcode,
+        .opcode = opcode,
+        .flags = RS_RC_SEND_SIGNALED,
+        .sge = {p->mr.va + local_off, len, p->mr.lkey},
+        .remote_addr = remote != NULL ? remote->buf : 0,
+        .rkey = remote != NULL ? remote->rkey : 0,
+    };
 
-    memset(&wr, 0, sizeof(wr));
-    wr.wr_id = opcode;
-    wr.opcode = opcode;
-    wr.flags = RS_RC_SEND_SIGNALED;
-    wr.sge = (struct rs_rc_sge){p->mr.va + local_off, len, p->mr.lkey};
-    if (remote != NULL) {
-        wr.remote_addr = remote->buf;
-        wr.rkey = remote->rkey;
-    }
     return rs_rc_post_send(q->qp, &wr, err);
 }
 

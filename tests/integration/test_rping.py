@@ -13,8 +13,8 @@ size and at several MTUs:
 - `--app none` leaves rping's client waiting, which says why after 5 s; `--app rping`
   serves another port;
 - a peer that speaks CM as rping does (the real REQ) and then sends a short advertisement,
-  or one whose R_Key names nothing (the READ meets a NAK), gets a DREQ and a line saying
-  why, and the responder goes on serving.
+  one whose R_Key names nothing (the READ meets a NAK), or two without waiting for the
+  go-ahead, gets a DREQ and a line saying why, and the responder goes on serving.
 Nothing leaves loopback."""
 import atexit
 import os
@@ -193,17 +193,20 @@ def hostile(rip, eip, cip):
     ep = r.Endpoint(eip)
     ep.accept = {rip}
     try:
-        cases = [("a 15-byte advertisement", bytes(15), None, "15 bytes, not 16"),
-                 ("an advertisement of an R_Key for nothing",
-                  struct.pack("!QII", 0x5b269382e5e0, 0xdead, 64), r.NAK_ACC,
+        adv = struct.pack("!QII", 0x5b269382e5e0, 0xdead, 64)
+        cases = [("a 15-byte advertisement", [bytes(15)], None, "15 bytes, not 16"),
+                 ("an advertisement of an R_Key for nothing", [adv], r.NAK_ACC,
                   "the READ of the client's source buffer (64 bytes at 0x5b269382e5e0, R_Key "
-                  "0xdead) failed: REM_ACCESS_ERR")]
-        for k, (what, payload, nak, why) in enumerate(cases):
+                  "0xdead) failed: REM_ACCESS_ERR"),
+                 ("a second advertisement before the go-ahead", [adv, adv], None,
+                  "while our READ was under way: the client did not wait for the go-ahead")]
+        for k, (what, payloads, nak, why) in enumerate(cases):
             c = connect_raw(resp, ep, rip, eip, 0x5eed0100 + k)
             if not t.check(c is not None, "%s: connected" % what):
                 continue
             req_id, rep_id, qpn, psn, our_qpn = c
-            ep.send(r.request(eip, rip, qpn, psn, r.SEND_ONLY, payload=payload))
+            for i, payload in enumerate(payloads):
+                ep.send(r.request(eip, rip, qpn, psn + i, r.SEND_ONLY, payload=payload))
             seen, dreq = await_dreq(ep, rip, eip, (req_id, rep_id, qpn), nak)
             t.check(dreq, "%s: the responder disconnects (DREQ) after %s" % (what, seen))
             down = resp._next(lambda e: e.get("cm") == "disconnected", 5)
@@ -221,7 +224,7 @@ def hostile(rip, eip, cip):
         err.close()
     with open(err_path) as f:
         log = f.read()
-    t.check(log.count("roceshark: responder: rping: QP ") == 2 and "disconnecting" in log,
+    t.check(log.count("roceshark: responder: rping: QP ") == 3 and "disconnecting" in log,
             "one line on stderr for each: %r" % log)
 
 
