@@ -9,7 +9,8 @@ size and at several MTUs:
 - a capture of lo shows, per ping, the messages the real rping capture shows in the same
   order (the client's SEND, the server's READ, its response, the go-ahead, the client's
   SEND, the server's WRITE, the go-ahead), the advertisements naming what is READ and
-  WRITTEN, and the go-aheads 16 zero bytes;
+  WRITTEN, and the go-aheads 16 zero bytes; every ICRC is good, and tshark reads the same
+  opcodes and PSNs;
 - `--app none` leaves rping's client waiting, which says why after 5 s; `--app rping`
   serves another port;
 - a peer that speaks CM as rping does (the real REQ) and then sends a short advertisement,
@@ -297,6 +298,14 @@ def main():
                       % (first, last, host, r.plain(client_ip)))
             check_pattern(pcap, client_ip, frames, size, pings,
                           "capture %s -S %d" % (client_ip, size))
+    # Every frame's ICRC is good, and tshark reads the same packets.
+    rows = t.roceshark_fields(pcap, ["roceshark.icrc.status", "infiniband.bth.opcode",
+                                     "infiniband.bth.psn"])
+    theirs = t.tshark_fields(pcap, ["infiniband.bth.opcode", "infiniband.bth.psn"])
+    t.check(len(rows) > 200 and all(row[0] == "1" for row in rows),
+            "the capture's %d frames all have a good ICRC" % len(rows))
+    t.check([row[1:] for row in rows] == [row[:2] for row in theirs],
+            "tshark reads the same opcodes and PSNs (%d frames)" % len(theirs))
     apps(r.addresses(1)[0], cip2)
     hostile(rip, eip, cip2)
     t.finish("rping")
