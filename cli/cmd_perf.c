@@ -36,8 +36,9 @@ enum {
     OPT_REPORT_GBITS,
 };
 
-/* rping's letters, as `perf rping` takes them: -C COUNT, -S SIZE, -v, -V. */
-#define RPING_OPTS "C:S:vV"
+/* perftest's letters, and rping's as `perf rping` takes them: -C COUNT, -S SIZE, -v, -V. */
+#define PERF_OPTS "hs:n:m:t:p:D:q:x:R"
+#define RPING_OPTS PERF_OPTS "C:S:vV"
 
 static const char usage[] =
     "usage: roceshark perf TEST --bind IP [--connect [SETUP://]SERVER[:PORT]] [options]\n"
@@ -153,8 +154,8 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
         p->port = RS_OOB_RPING_PORT;
         p->rx_depth = 2;        /* rping posts one receive at a time */
     }
-    while ((opt = getopt_long(argc, argv, p->test->rping ? "hs:n:m:t:p:D:q:x:R" RPING_OPTS
-                              : "hs:n:m:t:p:D:q:x:R", longopts, NULL)) != -1) {
+    const char *letters = p->test->rping ? RPING_OPTS : PERF_OPTS;
+    while ((opt = getopt_long(argc, argv, letters, longopts, NULL)) != -1) {
         int shared = rc_cli_option(&pc->cli, opt == 'm' ? RC_OPT_PMTU : opt, optarg);
         if (shared < 0)
             return -shared;
