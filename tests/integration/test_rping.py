@@ -43,6 +43,13 @@ def rping_data(ping, size):
     return bytes(out)
 
 
+def stop(resp, what):
+    """Stops a responder; it must leave as it should (no sanitizer's complaint on the way)."""
+    final = resp.stop()
+    t.check(final is not None and resp.proc.returncode == 0,
+            "%s: the responder exits cleanly: rc %s" % (what, resp.proc.returncode))
+
+
 def rping(args, timeout=60):
     return subprocess.run([t.ROCESHARK, "perf", "rping"] + args, capture_output=True,
                           text=True, timeout=timeout)
@@ -221,12 +228,12 @@ def hostile(rip, eip, cip):
         run_pings(resp, rip, cip, 64, 2)
     finally:
         ep.close()
-        resp.stop()
+        stop(resp, "hostile peers")
         err.close()
     with open(err_path) as f:
         log = f.read()
-    t.check(log.count("roceshark: responder: rping: QP ") == 3 and "disconnecting" in log,
-            "one line on stderr for each: %r" % log)
+    t.check(log.count("roceshark: responder: rping: QP ") == 3 and "disconnecting" in log and
+            log.count("\n") == 3, "one line on stderr for each: %r" % log)
 
 
 def apps(rip, cip):
@@ -240,14 +247,14 @@ def apps(rip, cip):
                 "no go-ahead from the server within 5 s" in p.stderr and
                 time.time() - start < 15, "--app none: %r" % p.stderr)
     finally:
-        resp.stop()
+        stop(resp, "--app none")
     resp = r.Responder(["--bind", rip, "--cm", "--no-listen", "--app", "rping"])
     try:
         p = rping(["--bind", cip, "--connect", "cm://%s:9999" % rip, "-C", "3", "-V"])
         t.check(p.returncode == 0 and p.stdout == "", "--app rping on port 9999, no -v: "
                 "rc %d %r %r" % (p.returncode, p.stdout, p.stderr))
     finally:
-        resp.stop()
+        stop(resp, "--app rping")
 
 
 def usage():
@@ -278,7 +285,7 @@ def main():
             run_pings(resp, resp_ip, client_ip, 64, PINGS)
             run_pings(resp, resp_ip, client_ip, SIZE_LARGE, 4, ["-m", "1024"])
         finally:
-            resp.stop()
+            stop(resp, resp_ip)
     time.sleep(0.3)
     cap.terminate()
     cap.wait(10)
