@@ -130,6 +130,8 @@ exchange_client(struct rs_perf *p, char *err)
 
     if (p->setup == RS_OOB_SETUP_CM)
         return rs_perf_cm_connect(p, err);
+    if (p->setup == RS_OOB_SETUP_PERFTEST_CM)
+        return rs_perf_perftest_exchange(p, err);
     if (rs_rc_side_connect(p->server_gid, p->server_scope, p->port, 5000, &p->fd, err) < 0)
         return RS_EIO;
     if (p->setup == RS_OOB_SETUP_PERFTEST)
@@ -154,6 +156,8 @@ exchange_server(struct rs_perf *p, char *err)
     uint64_t v;
     int listen_fd = -1;
 
+    if (p->setup == RS_OOB_SETUP_PERFTEST_CM)     /* -R: no TCP at all */
+        return rs_perf_perftest_exchange(p, err);
     if (rs_rc_side_listen(p->local_gid, p->local_scope, p->port, &listen_fd, err) < 0 ||
         rs_rc_side_accept(listen_fd, &p->fd, err) < 0) {
         if (listen_fd >= 0)

@@ -308,7 +308,7 @@ def full(rip, cip):
     target = "[%s]" % rip if r.is_v6(rip) else rip
     try:
         runs = [["write_bw", "--connect", "cm://" + target, "-s", "65536", "-n", "64"],
-                ["send_bw", "-R", "--connect", target, "-s", "4096", "-n", "256"]]
+                ["send_bw", "--connect", "cm://" + target, "-s", "4096", "-n", "256"]]
         for args in runs:
             p = subprocess.run([t.ROCESHARK, "perf"] + args + ["--bind", cip, "--json"],
                                capture_output=True, text=True, timeout=60)
