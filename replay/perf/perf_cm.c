@@ -414,7 +414,17 @@ rs_perf_cm_chan_open(struct rs_perf *p, char *err)
     our_params(p, chan_qpn(p), chan_psn(p), false, &ours);
     if ((rc = conn_connect(p, &c->chan, &ours, 1, "REQ", err)) != 0)
         return rc;
-    return chan_create(p, &c->chan.peer, err);
+    /* Our responder names its region in its REP; perftest's server sends
+     * nothing there. Said at once, rather than after a step that times out. */
+    const struct rs_cm_params *peer = &c->chan.peer;
+    uint32_t rkey;
+    uint64_t va, length;
+    if (rs_cm_region_read(peer->private_data, peer->private_len, &rkey, &va, &length)) {
+        conn_disconnect(p, &c->chan, "DREQ", err);
+        return rs_error(err, RS_EINVAL, "CM: the server is `roceshark responder --cm`, which "
+                        "speaks cm://, not perftest -R");
+    }
+    return chan_create(p, peer, err);
 }
 
 void

@@ -16,14 +16,21 @@
   and a REJ ends our client with one line naming the reason;
 - `read`'s Info column names the captures' CM MADs as tshark's does;
 - a full connect, traffic (write_bw and send_bw) and disconnect between `responder --cm`
-  and `perf --connect cm://` (and -R), over IPv4 and over IPv6.
+  and `perf --connect cm://`, over IPv4 and over IPv6;
+- perftest -R's protocol between `perf TEST -R` server and client (write_bw, read_bw,
+  send_bw, write_lat) over IPv4 and IPv6: both tables, and in a capture of lo two CM
+  connections a run (perftest's channel and the test QP) that tshark decodes as
+  REQ/REP/RTU/DREQ/DREP for rdma_cm's port; a -R client without a server fails in one
+  line within seconds, and one pointed at `responder --cm` is told it speaks cm://.
 Nothing leaves loopback."""
 import os
 import random
+import signal
 import socket
 import struct
 import subprocess
 import tempfile
+import time
 
 from scapy.contrib.roce import BTH
 from scapy.layers.inet import IP, UDP
@@ -326,6 +333,139 @@ def full(rip, cip):
         resp.stop()
 
 
+CM_NAMES = {"CM: ConnectRequest": "REQ", "CM: ConnectReply": "REP", "CM: ReadyToUse": "RTU",
+            "CM: DisconnectRequest": "DREQ", "CM: DisconnectReply": "DREP"}
+PERFTEST_R_RUNS = [("write_bw", ["-s", "65536", "-n", "200"]),
+                   ("read_bw", ["-s", "16384", "-n", "200"]),
+                   ("send_bw", ["-s", "4096", "-n", "300"]),
+                   ("write_lat", ["-s", "64", "-n", "300"])]
+
+
+def table_row(out):
+    """The (header, row) of perf's one result table, or (None, None)."""
+    lines = out.splitlines()
+    heads = [i for i, x in enumerate(lines) if x.startswith(" #bytes")]
+    if len(heads) != 1 or heads[0] + 1 >= len(lines):
+        return None, None
+    return lines[heads[0]], lines[heads[0] + 1].split()
+
+
+def perftest_r_pair(test, args, sip, cip, port):
+    """`perf TEST -R` as server and as client: both tables, both exits, the setup over CM."""
+    what = "perf %s -R over %s" % (test, "IPv6" if r.is_v6(sip) else "IPv4")
+    target = "[%s]:%d" % (sip, port) if r.is_v6(sip) else "%s:%d" % (sip, port)
+    srv = subprocess.Popen([t.ROCESHARK, "perf", test, "-R", "--bind", sip, "-p", str(port)]
+                           + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.3)     # its QP 1 bound (a REQ before then is sent again 1 s later)
+    cli = subprocess.run([t.ROCESHARK, "perf", test, "-R", "--bind", cip, "--connect", target]
+                         + args, capture_output=True, text=True, timeout=60)
+    try:
+        s_out, s_err = srv.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        srv.kill()
+        s_out, s_err = srv.communicate()
+    if not t.check(cli.returncode == 0 and srv.returncode == 0,
+                   "%s: both succeed: client rc %d %r, server rc %s %r"
+                   % (what, cli.returncode, cli.stderr, srv.returncode, s_err)):
+        return
+    size, iters = args[1], int(args[3])
+    for side, out in (("client", cli.stdout), ("server", s_out)):
+        header, row = table_row(out)
+        if not t.check(row is not None, "%s: the %s prints one table: %s" % (what, side, out)):
+            continue
+        # perftest's write_lat server measures between pings: one fewer than sent.
+        want = iters - 1 if side == "server" and test == "write_lat" else iters
+        t.check(row[0] == size and int(row[1]) == want,
+                "%s: the %s's table: %s bytes, %d iterations: %s" % (what, side, size, want, row))
+        t.check("remote address: IP %s QPN" % r.plain(cip if side == "server" else sip) in out,
+                "%s: the %s names its peer" % (what, side))
+    if test in ("write_bw", "read_bw"):
+        t.check(table_row(cli.stdout)[1] == table_row(s_out)[1],
+                "%s: the server prints the client's BW report" % what)
+
+
+def perftest_r(tmp):
+    """perf -R against perf -R: perftest -R's protocol on both sides, over IPv4 and IPv6,
+    with each setup's MADs checked in tshark: per run, two connections (perftest's
+    channel and the test QP), each REQ, REP, RTU, DREQ, DREP, all for rdma_cm's port."""
+    path = os.path.join(tmp, "perftest_r.pcap")
+    cap = subprocess.Popen([t.ROCESHARK, "capture", "-i", "lo", "-w", path, "-f",
+                            "udp port 4791"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    time.sleep(1.0)
+    v4 = r.addresses(2)
+    v6 = r.addresses6(2)
+    ports = {}
+    try:
+        for sip, cip in (v4, v6):
+            for test, args in PERFTEST_R_RUNS:
+                port = 18515 if not r.is_v6(sip) else 7000 + len(ports)
+                ports[(sip, test)] = port
+                perftest_r_pair(test, args, sip, cip, port)
+    finally:
+        time.sleep(0.5)
+        cap.send_signal(signal.SIGINT)
+        cap.communicate(timeout=10)
+    out = t.run(["tshark", "-r", path, "-Y", "infiniband.mad", "-T", "fields",
+                 "-e", "_ws.col.Info", "-e", "ip.src", "-e", "ipv6.src",
+                 "-e", "infiniband.cm.req.serviceid.dport",
+                 "-e", "infiniband.mad.transactionid"]).stdout
+    rows = [line.split("\t") for line in out.splitlines()]
+    # A REQ sent again (the server not yet up: its REQ timeout) is one connection.
+    seen, once = set(), []
+    for row in rows:
+        if row[0] == "CM: ConnectRequest":
+            if (row[1] or row[2], row[4]) in seen:
+                continue
+            seen.add((row[1] or row[2], row[4]))
+        once.append(row)
+    rows = once
+    n = len(PERFTEST_R_RUNS)
+    for family, addrs in (("IPv4", v4), ("IPv6", v6)):
+        mine = [row for row in rows if (row[1] or row[2]) in addrs]
+        kinds = {}
+        for row in mine:
+            kinds[CM_NAMES.get(row[0], row[0])] = kinds.get(CM_NAMES.get(row[0], row[0]), 0) + 1
+        want = {k: 2 * n for k in ("REQ", "REP", "RTU", "DREQ", "DREP")}
+        t.check(kinds == want, "perf -R over %s: tshark sees 2 connections a run, each "
+                "REQ/REP/RTU/DREQ/DREP: %s, want %s" % (family, kinds, want))
+        dports = sorted(int(row[3], 16) if row[3].startswith("0x") else int(row[3])
+                        for row in mine if row[3])
+        want_ports = sorted(2 * [ports[(addrs[0], test)] for test, _ in PERFTEST_R_RUNS])
+        t.check(dports == want_ports, "perf -R over %s: every REQ for rdma_cm's port -p: %s"
+                % (family, dports))
+
+
+def perftest_r_failures(cip, eip):
+    """A -R client with no server: one line and a non-zero exit within a few seconds; and
+    one against our responder, which speaks cm://: told so at once."""
+    start = time.monotonic()
+    p = subprocess.run([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", cip,
+                        "--connect", eip, "-n", "10"], capture_output=True, text=True,
+                       timeout=30)
+    took = time.monotonic() - start
+    t.check(p.returncode != 0 and p.stderr.count("\n") == 1 and
+            p.stderr.startswith("roceshark: ") and "no answer to our REQ" in p.stderr
+            and took < 8, "perf -R without a server: rc %d in %.1f s: %r"
+            % (p.returncode, took, p.stderr))
+    resp = r.Responder(["--bind", eip, "--cm", "--no-listen"])
+    try:
+        p = subprocess.run([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", cip,
+                            "--connect", eip, "-n", "10"], capture_output=True, text=True,
+                           timeout=30)
+        t.check(p.returncode != 0 and p.stderr.count("\n") == 1 and
+                "speaks cm://, not perftest -R" in p.stderr,
+                "perf -R against responder --cm: rc %d %r" % (p.returncode, p.stderr))
+        down = resp._next(lambda e: e.get("cm") == "disconnected", 5)
+        t.check(down is not None, "perf -R lets the responder's connection go: %s" % down)
+    finally:
+        resp.stop()
+    p = subprocess.run([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", cip,
+                        "--connect", "cm://" + eip], capture_output=True, text=True, timeout=10)
+    t.check(p.returncode == 1 and "-R" in p.stderr and p.stderr.count("\n") == 1,
+            "-R with cm:// is a usage error: %r" % p.stderr)
+
+
 def info_names(name):
     """`read`'s CM names against tshark's Info column, frame by frame."""
     ours = t.run([t.ROCESHARK, "read", "-r", capture(name), "-Y",
@@ -357,6 +497,8 @@ def main():
         other_port(r.addresses(1)[0], eip)
         full(rip, cip)
         full(*r.addresses6(2))
+        perftest_r(tmp)
+        perftest_r_failures(*r.addresses(2))
     t.finish("cm")
 
 
