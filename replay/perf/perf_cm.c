@@ -120,7 +120,9 @@ our_params(const struct rs_perf *p, uint32_t qpn, uint32_t psn, bool reads,
            struct rs_cm_params *o)
 {
     memset(o, 0, sizeof(*o));
-    o->port = (uint16_t)(0xc000 | (p->psn & 0x3fff));     /* as an ephemeral port */
+    /* rdma_cm's source port: an ephemeral one, another for each QP, as each
+     * rdma_cm_id of an active side has its own. */
+    o->port = (uint16_t)(0xc000 | ((p->psn + (qpn - p->qpn)) & 0x3fff));
     o->qpn = qpn;
     o->psn = psn;
     o->pmtu = p->attr.pmtu;
