@@ -60,7 +60,7 @@ static const char usage[] =
     "  -m, --pmtu N     256..4096 (default 4096; 1024 for pingpong, as the tool)\n"
     "  -t, --tx-depth N work requests in flight (bw; default 128)\n"
     "  --rx-depth N     receives posted (send tests; default 512)\n"
-    "  -p, --port N     TCP port of the exchange (default 18515)\n"
+    "  -p, --port N     TCP port of the exchange, rdma_cm's port with -R (default 18515)\n"
     "  -q N             QPs (only 1 for now)\n"
     "  -x N             GID index: accepted for perftest's command lines; our GID is\n"
     "                   --bind's address, ::ffff:a.b.c.d\n"
