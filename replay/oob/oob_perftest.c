@@ -6,8 +6,9 @@
  * check_sys_data(), check_mtu(), the key message of ethernet_write_keys()
  * and xchg_bw_reports(); -R's key message of rdma_write_keys()), checked
  * against the TCP payloads of perftest 6.20 in tests/captures/real/ (the -R
- * key message against its struct, as no capture holds one). Which steps run, in which order and how often is
- * the session's business (replay/perf/perf_perftest.c).
+ * key message against its struct, as no capture holds one). Which steps
+ * run, in which order and how often is the session's business
+ * (replay/perf/perf_perftest.c).
  */
 #include <math.h>
 #include <stdio.h>
