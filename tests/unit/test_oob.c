@@ -27,6 +27,20 @@ static const char key_client[] =
 /* ibv_rc_pingpong's client address message (frame 4). */
 static const char pp_client[] = "0000:000021:59dfd7:00000000000000000000ffff0a01103e";
 
+/* A key message's fields (LID 0, as on RoCE). */
+static void
+expect_dest(const struct rs_oob_dest *d, uint16_t out_reads, uint32_t qpn, uint32_t psn,
+            uint32_t rkey, uint64_t vaddr, bool has_gid)
+{
+    assert_int_equal(d->lid, 0);
+    assert_int_equal(d->out_reads, out_reads);
+    assert_int_equal(d->qpn, qpn);
+    assert_int_equal(d->psn, psn);
+    assert_int_equal(d->rkey, rkey);
+    assert_true(d->vaddr == vaddr);
+    assert_true(d->has_gid == has_gid);
+}
+
 static void
 test_version(void **state)
 {
@@ -97,13 +111,7 @@ test_key_gid(void **state)
     assert_int_equal(sizeof(key_client), 108);
     assert_int_equal(rs_oob_perftest_key_size((const uint8_t *)key_client, err), 108);
     assert_int_equal(rs_oob_perftest_key_parse((const uint8_t *)key_client, 108, &d, err), 0);
-    assert_int_equal(d.lid, 0);
-    assert_int_equal(d.out_reads, 1);
-    assert_int_equal(d.qpn, 0x1d);
-    assert_int_equal(d.psn, 0x533a2f);
-    assert_int_equal(d.rkey, 0xe1c);
-    assert_true(d.vaddr == 0x5e135cf9b000ull);
-    assert_true(d.has_gid);
+    expect_dest(&d, 1, 0x1d, 0x533a2f, 0xe1c, 0x5e135cf9b000ull, true);
     assert_true(rs_addr_is_v4mapped(d.gid));
     assert_memory_equal(d.gid + 12, "\x0a\x01\x10\x3e", 4);
     rs_oob_gid_format(d.gid, text, sizeof(text));
@@ -246,13 +254,7 @@ test_cm_key(void **state)
 
     (void)state;
     assert_int_equal(rs_oob_perftest_cm_key_parse(cm_key, sizeof(cm_key), &d, err), 0);
-    assert_int_equal(d.lid, 0);
-    assert_int_equal(d.out_reads, 16);
-    assert_int_equal(d.qpn, 0x11);
-    assert_int_equal(d.psn, 0x123456);
-    assert_int_equal(d.rkey, 0x5a000101);
-    assert_true(d.vaddr == 0x7f5561d69000ull);
-    assert_true(d.has_gid);
+    expect_dest(&d, 16, 0x11, 0x123456, 0x5a000101, 0x7f5561d69000ull, true);
     assert_memory_equal(d.gid, cm_key + 32, 16);
     assert_int_equal(d.srqn, 0);
     /* Ours: the same bytes, but zero padding and GID index. */
