@@ -437,8 +437,9 @@ def perftest_r(tmp):
 
 
 def perftest_r_failures(cip, eip):
-    """A -R client with no server: one line and a non-zero exit within a few seconds; and
-    one against our responder, which speaks cm://: told so at once."""
+    """A -R client with no server: one line and a non-zero exit within a few seconds; one
+    against a -R server of another port: rejected (invalid service ID); one against our
+    responder, which speaks cm://: told so at once."""
     start = time.monotonic()
     p = subprocess.run([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", cip,
                         "--connect", eip, "-n", "10"], capture_output=True, text=True,
@@ -448,6 +449,21 @@ def perftest_r_failures(cip, eip):
             p.stderr.startswith("roceshark: ") and "no answer to our REQ" in p.stderr
             and took < 8, "perf -R without a server: rc %d in %.1f s: %r"
             % (p.returncode, took, p.stderr))
+    # A server on another rdma_cm port refuses the REQ as an unbound port does.
+    srv = subprocess.Popen([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", eip, "-p", "18600"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.3)
+        p = subprocess.run([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", cip,
+                            "--connect", eip, "-n", "10"], capture_output=True, text=True,
+                           timeout=30)
+        t.check(p.returncode != 0 and p.stderr.count("\n") == 1 and
+                "rejected the REQ: invalid service ID (reason 8)" in p.stderr,
+                "perf -R to a server of another port: rc %d %r" % (p.returncode, p.stderr))
+        t.check(srv.poll() is None, "the server of port 18600 waits on")
+    finally:
+        srv.kill()
+        srv.communicate()
     resp = r.Responder(["--bind", eip, "--cm", "--no-listen"])
     try:
         p = subprocess.run([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", cip,
