@@ -442,9 +442,15 @@ rs_perf_cm_test_connect(struct rs_perf *p, char *err)
     int rc;
 
     if (!p->client) {
-        while (p->qp == NULL)
+        /* The client sends it as soon as it has our barrier. */
+        uint64_t deadline = rs_rc_now_ns() + CHAN_STEP_NS;
+        while (p->qp == NULL) {
+            if (rs_rc_now_ns() >= deadline || c->chan.state == CONN_DOWN)
+                return rs_error(err, RS_EIO, "CM: no REQ for the test QP within %llu s",
+                                CHAN_STEP_NS / 1000000000ull);
             if ((rc = cm_turn(p, err)) != 0)
                 return rc;
+        }
         c->listening = false;
         return 0;
     }
