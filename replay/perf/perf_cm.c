@@ -338,6 +338,20 @@ test_qp_create(struct rs_perf *p, char *err)
     return rs_perf_create_qp(p, err);
 }
 
+static int
+conn_disconnect(struct rs_perf *p, struct perf_conn *k, const char *what, char *err)
+{
+    if (k->state != CONN_UP)
+        return 0;
+    int rc = rs_cm_disconnect(p->cm->engine, k->id, rs_rc_now_ns(), err);
+    if (rc != 0)
+        return rc;
+    /* Our DREQ crossing theirs ends it as well as their DREP does. */
+    if ((rc = conn_wait(p, k, true, UINT64_MAX, err)) != 0)
+        return rc;
+    return k->state == CONN_DOWN ? 0 : failed(k, what, err);
+}
+
 /* --- cm://: our responder --- */
 
 int
@@ -356,10 +370,12 @@ rs_perf_cm_connect(struct rs_perf *p, char *err)
     const struct rs_cm_params *peer = &p->cm->test.peer;
     if (!rs_cm_region_read(peer->private_data, peer->private_len, &p->peer.rkey, &p->peer.va,
                            &p->peer.length) &&
-        p->test->opcode != RS_RC_WR_SEND)
+        p->test->opcode != RS_RC_WR_SEND) {
+        conn_disconnect(p, &p->cm->test, "DREQ", err);     /* the server need not wait */
         return rs_error(err, RS_EINVAL, "CM: the server's REP names no region to %s (only our "
                         "responder does; for perftest -R's server use -R); send_bw needs none",
                         p->test->opcode == RS_RC_WR_RDMA_READ ? "READ" : "WRITE");
+    }
     uint32_t rkey = p->peer.rkey;
     uint64_t va = p->peer.va, length = p->peer.length;
     if ((rc = test_qp_create(p, err)) != 0)
@@ -368,20 +384,6 @@ rs_perf_cm_connect(struct rs_perf *p, char *err)
     p->peer.va = va;
     p->peer.length = length;
     return 0;
-}
-
-static int
-conn_disconnect(struct rs_perf *p, struct perf_conn *k, const char *what, char *err)
-{
-    if (k->state != CONN_UP)
-        return 0;
-    int rc = rs_cm_disconnect(p->cm->engine, k->id, rs_rc_now_ns(), err);
-    if (rc != 0)
-        return rc;
-    /* Our DREQ crossing theirs ends it as well as their DREP does. */
-    if ((rc = conn_wait(p, k, true, UINT64_MAX, err)) != 0)
-        return rc;
-    return k->state == CONN_DOWN ? 0 : failed(k, what, err);
 }
 
 int

@@ -439,7 +439,8 @@ def perftest_r(tmp):
 def perftest_r_failures(cip, eip):
     """A -R client with no server: one line and a non-zero exit within a few seconds; one
     against a -R server of another port: rejected (invalid service ID); one against our
-    responder, which speaks cm://: told so at once."""
+    responder, which speaks cm://, and a cm:// client against a -R server: each side told
+    in one line at once."""
     start = time.monotonic()
     p = subprocess.run([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", cip,
                         "--connect", eip, "-n", "10"], capture_output=True, text=True,
@@ -464,6 +465,26 @@ def perftest_r_failures(cip, eip):
     finally:
         srv.kill()
         srv.communicate()
+    # Our responder's client (cm://) against a -R server: the REP names no region; the
+    # client says so and disconnects, and the server, waiting for perftest's version, fails.
+    srv = subprocess.Popen([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", eip],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.3)
+        p = subprocess.run([t.ROCESHARK, "perf", "write_bw", "--bind", cip, "--connect",
+                            "cm://" + eip, "-n", "10"], capture_output=True, text=True,
+                           timeout=30)
+        _, s_err = srv.communicate(timeout=10)
+        t.check(p.returncode != 0 and p.stderr.count("\n") == 1 and
+                "names no region to WRITE" in p.stderr and "use -R" in p.stderr,
+                "perf cm:// against a -R server: rc %d %r" % (p.returncode, p.stderr))
+        t.check(srv.returncode == 4 and s_err == "roceshark: perf: perftest version: the peer "
+                "disconnected\n", "the -R server of a cm:// client: rc %s %r"
+                % (srv.returncode, s_err))
+    finally:
+        if srv.poll() is None:
+            srv.kill()
+            srv.communicate()
     resp = r.Responder(["--bind", eip, "--cm", "--no-listen"])
     try:
         p = subprocess.run([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", cip,
