@@ -436,70 +436,71 @@ def perftest_r(tmp):
                 % (family, dports))
 
 
+def perf(args, timeout=30):
+    return subprocess.run([t.ROCESHARK, "perf"] + args, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def one_line(p, *texts):
+    """p failed with one line on stderr holding every text."""
+    return p.returncode != 0 and p.stderr.count("\n") == 1 and \
+        p.stderr.startswith("roceshark: ") and all(x in p.stderr for x in texts)
+
+
+def against_server(server_args, client_args):
+    """Our client against our server: (the client's result, the server's rc and stderr,
+    or None and "" for a server still waiting, then killed)."""
+    srv = subprocess.Popen([t.ROCESHARK, "perf"] + server_args, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.3)
+        p = perf(client_args)
+        try:
+            _, s_err = srv.communicate(timeout=3)
+            return p, srv.returncode, s_err
+        except subprocess.TimeoutExpired:
+            return p, None, ""
+    finally:
+        if srv.poll() is None:
+            srv.kill()
+            srv.communicate()
+
+
 def perftest_r_failures(cip, eip):
     """A -R client with no server: one line and a non-zero exit within a few seconds; one
     against a -R server of another port: rejected (invalid service ID); one against our
     responder, which speaks cm://, and a cm:// client against a -R server: each side told
     in one line at once."""
+    client = ["write_bw", "-R", "--bind", cip, "--connect", eip, "-n", "10"]
     start = time.monotonic()
-    p = subprocess.run([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", cip,
-                        "--connect", eip, "-n", "10"], capture_output=True, text=True,
-                       timeout=30)
+    p = perf(client)
     took = time.monotonic() - start
-    t.check(p.returncode != 0 and p.stderr.count("\n") == 1 and
-            p.stderr.startswith("roceshark: ") and "no answer to our REQ" in p.stderr
-            and took < 8, "perf -R without a server: rc %d in %.1f s: %r"
-            % (p.returncode, took, p.stderr))
+    t.check(one_line(p, "no answer to our REQ") and took < 8,
+            "perf -R without a server: rc %d in %.1f s: %r" % (p.returncode, took, p.stderr))
     # A server on another rdma_cm port refuses the REQ as an unbound port does.
-    srv = subprocess.Popen([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", eip, "-p", "18600"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        time.sleep(0.3)
-        p = subprocess.run([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", cip,
-                            "--connect", eip, "-n", "10"], capture_output=True, text=True,
-                           timeout=30)
-        t.check(p.returncode != 0 and p.stderr.count("\n") == 1 and
-                "rejected the REQ: invalid service ID (reason 8)" in p.stderr,
-                "perf -R to a server of another port: rc %d %r" % (p.returncode, p.stderr))
-        t.check(srv.poll() is None, "the server of port 18600 waits on")
-    finally:
-        srv.kill()
-        srv.communicate()
+    p, s_rc, _ = against_server(["write_bw", "-R", "--bind", eip, "-p", "18600"], client)
+    t.check(one_line(p, "rejected the REQ: invalid service ID (reason 8)"),
+            "perf -R to a server of another port: rc %d %r" % (p.returncode, p.stderr))
+    t.check(s_rc is None, "the server of port 18600 waits on")
     # Our responder's client (cm://) against a -R server: the REP names no region; the
     # client says so and disconnects, and the server, waiting for perftest's version, fails.
-    srv = subprocess.Popen([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", eip],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        time.sleep(0.3)
-        p = subprocess.run([t.ROCESHARK, "perf", "write_bw", "--bind", cip, "--connect",
-                            "cm://" + eip, "-n", "10"], capture_output=True, text=True,
-                           timeout=30)
-        _, s_err = srv.communicate(timeout=10)
-        t.check(p.returncode != 0 and p.stderr.count("\n") == 1 and
-                "names no region to WRITE" in p.stderr and "use -R" in p.stderr,
-                "perf cm:// against a -R server: rc %d %r" % (p.returncode, p.stderr))
-        t.check(srv.returncode == 4 and s_err == "roceshark: perf: perftest version: the peer "
-                "disconnected\n", "the -R server of a cm:// client: rc %s %r"
-                % (srv.returncode, s_err))
-    finally:
-        if srv.poll() is None:
-            srv.kill()
-            srv.communicate()
+    p, s_rc, s_err = against_server(["write_bw", "-R", "--bind", eip],
+                                    ["write_bw", "--bind", cip, "--connect", "cm://" + eip])
+    t.check(one_line(p, "names no region to WRITE", "use -R"),
+            "perf cm:// against a -R server: rc %d %r" % (p.returncode, p.stderr))
+    t.check(s_rc == 4 and s_err == "roceshark: perf: perftest version: the peer "
+            "disconnected\n", "the -R server of a cm:// client: rc %s %r" % (s_rc, s_err))
     resp = r.Responder(["--bind", eip, "--cm", "--no-listen"])
     try:
-        p = subprocess.run([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", cip,
-                            "--connect", eip, "-n", "10"], capture_output=True, text=True,
-                           timeout=30)
-        t.check(p.returncode != 0 and p.stderr.count("\n") == 1 and
-                "speaks cm://, not perftest -R" in p.stderr,
+        p = perf(client)
+        t.check(one_line(p, "speaks cm://, not perftest -R"),
                 "perf -R against responder --cm: rc %d %r" % (p.returncode, p.stderr))
         down = resp._next(lambda e: e.get("cm") == "disconnected", 5)
         t.check(down is not None, "perf -R lets the responder's connection go: %s" % down)
     finally:
         resp.stop()
-    p = subprocess.run([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", cip,
-                        "--connect", "cm://" + eip], capture_output=True, text=True, timeout=10)
-    t.check(p.returncode == 1 and "-R" in p.stderr and p.stderr.count("\n") == 1,
+    p = perf(["write_bw", "-R", "--bind", cip, "--connect", "cm://" + eip], timeout=10)
+    t.check(p.returncode == 1 and one_line(p, "-R"),
             "-R with cm:// is a usage error: %r" % p.stderr)
 
 
