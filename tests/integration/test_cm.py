@@ -36,6 +36,7 @@ from scapy.contrib.roce import BTH
 from scapy.layers.inet import IP, UDP
 from scapy.packet import Raw
 
+import perftestr
 import rcpeer as r
 import rstest as t
 
@@ -504,6 +505,75 @@ def perftest_r_failures(cip, eip):
             "-R with cm:// is a usage error: %r" % p.stderr)
 
 
+def perftest_r_client(rip, eip):
+    """`perf write_bw -R` as server against perftest 4.5-0.17's -R client, scripted from its
+    source (perftestr.py): version 6.06, the key message's stack padding and its PSN that is
+    not the QP's, no traffic, its BW report, and its DREQ crossing the server's."""
+    srv = subprocess.Popen([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", rip, "-n", "1000"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ep = r.Endpoint(eip)
+    ep.accept = {rip}
+    what = "perftest 4.5's -R client against perf -R"
+    try:
+        time.sleep(0.3)
+        _, real = real_reqs("rping")[0]
+        cl = perftestr.Client(ep, rip, rewrite_req(real, eip, rip), ud_packet)
+        chan = cl.connect("chan", 0x100, 0x111111, 18515, 0x7e570001)
+        if not t.check(chan is not None and chan["private"] == bytes(len(chan["private"])),
+                       "%s: the channel's REP, with no private data" % what):
+            return
+        steps = [("version", b"6.06" + bytes(12), b"6.20" + bytes(12)),
+                 ("page size", struct.pack("!I", 4096), struct.pack("!I", 4096)),
+                 ("cache line", struct.pack("!I", 64), struct.pack("!I", 64)),
+                 ("MTU", b"3\0", b"5\0"),
+                 ("zero keys", perftestr.key(), bytes(56))]
+        for name, mine, want in steps:
+            got = cl.xchg("chan", mine)
+            if not t.check(got == want, "%s: %s: %r, want %r" % (what, name, got, want)):
+                return
+        test = cl.connect("test", 0x101, 0x222222, 18515, 0x7e570002)
+        if not t.check(test is not None and cl.xchg("chan", perftestr.key()) == bytes(56),
+                       "%s: the test QP's REQ/REP/RTU between two zero barriers" % what):
+            return
+        ours = perftestr.key(0x101, 0x0ABCDE, 0x1234, 0x7F0000001000, gid(eip), 16, 3)
+        for i in range(3):
+            got = cl.xchg("chan", ours)
+            if not t.check(got is not None and len(got) == 56, "%s: keys %d" % (what, i)):
+                return
+            lid, out_reads, qpn, psn, rkey = struct.unpack("!iiiiI", got[:20])
+            t.check(qpn == test["peer_qpn"] and psn == test["peer_psn"] and rkey != 0 and
+                    got[20:24] == bytes(4) and got[32:48] == gid(rip) and out_reads > 0,
+                    "%s: the server's keys name the CM's QP and its region: %s" % (what,
+                                                                                  got.hex()))
+        # The end: a barrier, the BW report's five fields, the closing barrier.
+        report = [struct.pack("!Q", 65536), struct.pack("!Q", 1000), struct.pack("!d", 1234.5),
+                  struct.pack("!d", 1200.25), struct.pack("!d", 0.0192)]
+        got = [cl.xchg("chan", ours)] + [cl.xchg("chan", f) for f in report] + \
+            [cl.xchg("chan", ours)]
+        t.check(None not in got and got[1:6] == [bytes(8)] * 5,
+                "%s: the server answers the report with zeros: %s" % (what, got))
+        cl.dreq("test")
+        drep = cl.wait_mad(DREP)
+        theirs = cl.wait_mad(DREQ, 1.0)     # crossed ours, or never sent: either is Linux's
+        if theirs is not None:
+            cl.drep_for(theirs)
+        t.check(drep is not None, "%s: the test QP's DREQ gets a DREP" % what)
+        cl.dreq("chan")
+        t.check(cl.wait_mad(DREP) is not None, "%s: the channel's DREQ gets a DREP" % what)
+        out, err = srv.communicate(timeout=10)
+        _, row = table_row(out)
+        t.check(srv.returncode == 0 and row == ["65536", "1000", "1234.50", "1200.25",
+                                                "0.019200"],
+                "%s: the server prints the client's report: rc %s %s %r" % (what,
+                                                                            srv.returncode,
+                                                                            row, err))
+    finally:
+        ep.close()
+        if srv.poll() is None:
+            srv.kill()
+            srv.communicate()
+
+
 def info_names(name):
     """`read`'s CM names against tshark's Info column, frame by frame."""
     ours = t.run([t.ROCESHARK, "read", "-r", capture(name), "-Y",
@@ -536,6 +606,7 @@ def main():
         full(rip, cip)
         full(*r.addresses6(2))
         perftest_r(tmp)
+        perftest_r_client(*r.addresses(2))
         perftest_r_failures(*r.addresses(2))
     t.finish("cm")
 
