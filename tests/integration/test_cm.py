@@ -21,7 +21,10 @@
   send_bw, write_lat) over IPv4 and IPv6: both tables, and in a capture of lo two CM
   connections a run (perftest's channel and the test QP) that tshark decodes as
   REQ/REP/RTU/DREQ/DREP for rdma_cm's port; a -R client without a server fails in one
-  line within seconds, and one pointed at `responder --cm` is told it speaks cm://.
+  line within seconds, and one pointed at `responder --cm` is told it speaks cm://;
+- `perf -R` as server against perftest 4.5-0.17's -R client, and as client against 25.01's
+  -R server, both scripted from perftest's source (perftestr.py): the exact bytes of each
+  step, a REJ before the server listens, the DREQs of each version's end.
 Nothing leaves loopback."""
 import os
 import random
@@ -522,22 +525,17 @@ def perftest_r_client(rip, eip):
         if not t.check(chan is not None and chan["private"] == bytes(len(chan["private"])),
                        "%s: the channel's REP, with no private data" % what):
             return
-        steps = [("version", b"6.06" + bytes(12), b"6.20" + bytes(12)),
-                 ("page size", struct.pack("!I", 4096), struct.pack("!I", 4096)),
-                 ("cache line", struct.pack("!I", 64), struct.pack("!I", 64)),
-                 ("MTU", b"3\0", b"5\0"),
-                 ("zero keys", perftestr.key(), bytes(56))]
-        for name, mine, want in steps:
-            got = cl.xchg("chan", mine)
+        for name, mine, want in perftestr.preamble(b"6.06"):
+            got = cl.step("chan", mine)
             if not t.check(got == want, "%s: %s: %r, want %r" % (what, name, got, want)):
                 return
         test = cl.connect("test", 0x101, 0x222222, 18515, 0x7e570002)
-        if not t.check(test is not None and cl.xchg("chan", perftestr.key()) == bytes(56),
+        if not t.check(test is not None and cl.step("chan", perftestr.key()) == bytes(56),
                        "%s: the test QP's REQ/REP/RTU between two zero barriers" % what):
             return
         ours = perftestr.key(0x101, 0x0ABCDE, 0x1234, 0x7F0000001000, gid(eip), 16, 3)
         for i in range(3):
-            got = cl.xchg("chan", ours)
+            got = cl.step("chan", ours)
             if not t.check(got is not None and len(got) == 56, "%s: keys %d" % (what, i)):
                 return
             lid, out_reads, qpn, psn, rkey = struct.unpack("!iiiiI", got[:20])
@@ -548,8 +546,8 @@ def perftest_r_client(rip, eip):
         # The end: a barrier, the BW report's five fields, the closing barrier.
         report = [struct.pack("!Q", 65536), struct.pack("!Q", 1000), struct.pack("!d", 1234.5),
                   struct.pack("!d", 1200.25), struct.pack("!d", 0.0192)]
-        got = [cl.xchg("chan", ours)] + [cl.xchg("chan", f) for f in report] + \
-            [cl.xchg("chan", ours)]
+        got = [cl.step("chan", ours)] + [cl.step("chan", f) for f in report] + \
+            [cl.step("chan", ours)]
         t.check(None not in got and got[1:6] == [bytes(8)] * 5,
                 "%s: the server answers the report with zeros: %s" % (what, got))
         cl.dreq("test")
@@ -572,6 +570,85 @@ def perftest_r_client(rip, eip):
         if srv.poll() is None:
             srv.kill()
             srv.communicate()
+
+
+def real_mad(name, what):
+    """The first MAD of a capture that tshark's filter what selects."""
+    out = t.run(["tshark", "-r", capture(name), "-Y", what, "-T", "fields",
+                 "-e", "infiniband.mad"]).stdout
+    return bytes.fromhex(out.splitlines()[0].replace(":", ""))
+
+
+def perftest_r_server(sip, cip):
+    """`perf write_bw -R` as client against perftest 25.01's -R server, scripted from its
+    source (perftestr.py): the test QP's first REQ finds no listener yet (REJ, invalid
+    service ID) and is tried again, the WRITE lands in the region the keys name, the server
+    sends the test QP's DREQ and the client then the channel's."""
+    ep = r.Endpoint(sip)
+    ep.accept = {cip}
+    what = "perf -R against perftest 25.01's -R server"
+    rep = real_mad("rping", "infiniband.cm.rep")
+    cli = subprocess.Popen([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", cip, "--connect",
+                            sip, "-s", "64", "-n", "1"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        sv = perftestr.Server(ep, cip, rep, ud_packet)
+        req = sv.wait_req()
+        if not t.check(req is not None and req["port"] == 18515 and
+                       req["private"] == bytes(len(req["private"])),
+                       "%s: the channel's REQ for 18515 with no private data" % what) or \
+                not t.check(sv.accept("chan", req, 0x200, 0x333333, 0x5e000001),
+                            "%s: the channel's RTU" % what):
+            return
+        for name, mine, want in perftestr.preamble(b"6.24"):
+            got = sv.step("chan")
+            if not t.check(got == want, "%s: %s: %r, want %r" % (what, name, got, want)):
+                return
+            sv.send("chan", mine)
+        first = sv.wait_req()
+        if not t.check(first is not None, "%s: the test QP's REQ" % what):
+            return
+        sv.reject(first)
+        req = sv.wait_req()
+        if not t.check(req is not None and req["remote"] != first["remote"] and
+                       sv.accept("test", req, 0x201, 0x444444, 0x5e000002),
+                       "%s: after a REJ (no listener yet) a new REQ, REP, RTU" % what):
+            return
+        ours = perftestr.key(0x201, 0x0ABCDE, 0x5678, 0x7F1000000000, gid(sip), 16, 3)
+        for name, mine in [("zero keys", perftestr.key())] + [("keys", ours)] * 3:
+            got = sv.step("chan")
+            if not t.check(got is not None and len(got) == 56, "%s: %s" % (what, name)):
+                return
+            sv.send("chan", mine)
+        qpn, psn = struct.unpack("!ii", got[8:16])
+        t.check(qpn == req["peer_qpn"] and got[32:48] == gid(cip),
+                "%s: the client's keys name the QP it connected: %s" % (what, got.hex()))
+        write = sv.packet("test")
+        t.check(write is not None and write["opcode"] == r.WRITE_ONLY and
+                write["reth"] == (0x7F1000000000, 0x5678, 64),
+                "%s: the WRITE to the keys' region: %s" % (what, write and write.get("reth")))
+        # The end: a barrier, the BW report, the closing barrier, then our DREQ.
+        got = []
+        for mine in [ours] + [bytes(8)] * 5 + [ours]:
+            got.append(sv.step("chan"))
+            sv.send("chan", mine)
+        t.check(None not in got and struct.unpack("!QQ", got[1] + got[2]) == (64, 1),
+                "%s: the client's report: %s" % (what, got[1:3]))
+        sv.dreq("test")
+        t.check(sv.wait_mad(DREP) is not None, "%s: the test QP's DREQ gets a DREP" % what)
+        dreq = sv.wait_mad(DREQ)
+        if t.check(dreq is not None and dreq[HDR + 4:HDR + 8] == struct.pack("!I", 0x5e000001),
+                   "%s: then the client disconnects the channel" % what):
+            sv.drep_for(dreq)
+        out, err = cli.communicate(timeout=10)
+        _, row = table_row(out)
+        t.check(cli.returncode == 0 and row is not None and row[:2] == ["64", "1"],
+                "%s: the client's table: rc %s %s %r" % (what, cli.returncode, row, err))
+    finally:
+        ep.close()
+        if cli.poll() is None:
+            cli.kill()
+            cli.communicate()
 
 
 def info_names(name):
@@ -607,6 +684,7 @@ def main():
         full(*r.addresses6(2))
         perftest_r(tmp)
         perftest_r_client(*r.addresses(2))
+        perftest_r_server(*r.addresses(2))
         perftest_r_failures(*r.addresses(2))
     t.finish("cm")
 
