@@ -97,10 +97,9 @@ class Peer:
         """The next RC packet for c's QP, or None."""
         left = timeout
         while left > 0:
-            while self.pending:
-                d = self.pending.pop(0)
+            for i, d in enumerate(self.pending):      # another QP's wait for their turn
                 if d["dqpn"] == c["qpn"]:
-                    return d
+                    return self.pending.pop(i)
             if not self._pump(0.2):
                 left -= 0.2
         return None
