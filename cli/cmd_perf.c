@@ -49,8 +49,11 @@ static const char usage[] =
     "SETUP is how the client sets the connection up: roceshark:// (ours, the default:\n"
     "the client decides the parameters), perftest:// (perftest's exchange: give both\n"
     "sides the same -s and -n), pingpong:// (ibv_rc_pingpong's; pingpong's default),\n"
-    "cm:// (RDMA CM on QP 1, to `roceshark responder --cm`; PORT is rdma_cm's port,\n"
-    "default 18515; bandwidth tests only, parameters from each side's command line).\n"
+    "cm:// (RDMA CM on QP 1, to `roceshark responder --cm`, whose REP names its region;\n"
+    "PORT is rdma_cm's port, default 18515; bandwidth tests only), perftest+cm:// (as\n"
+    "-R: perftest -R's protocol, RDMA CM then perftest's exchange as SENDs, to or from\n"
+    "ib_write_bw -R and `roceshark perf -R`). Over CM, each side takes -s and -n from\n"
+    "its own command line, as perftest -R does.\n"
     "`perf rping --connect [cm://]IP[:PORT]` runs rping's client (rping -c) against\n"
     "rping -s or `responder --cm` (PORT default 7174, rping's); it takes rping's letters:\n"
     "-C COUNT (default 0: until interrupted), -S SIZE (26..65535, default 64), -v (print\n"
@@ -65,11 +68,12 @@ static const char usage[] =
     "  -m, --pmtu N     256..4096 (default 4096; 1024 for pingpong, as the tool)\n"
     "  -t, --tx-depth N work requests in flight (bw; default 128)\n"
     "  --rx-depth N     receives posted (send tests; default 512)\n"
-    "  -p, --port N     TCP port of the exchange (default 18515)\n"
+    "  -p, --port N     TCP port of the exchange, rdma_cm's port with -R (default 18515)\n"
     "  -q N             QPs (only 1 for now)\n"
     "  -x N             GID index: accepted for perftest's command lines; our GID is\n"
     "                   --bind's address, ::ffff:a.b.c.d\n"
-    "  -R               RDMA CM, as perftest's -R: --connect IP means cm://IP\n"
+    "  -R               RDMA CM, as perftest's -R: a server listens on QP 1 for the REQs\n"
+    "                   of rdma_cm's port -p; --connect IP means perftest+cm://IP\n"
     "  --report_gbits   bandwidth in Gb/sec instead of MB/sec\n"
     "  --qpn N          our QP number (default 0x11)\n"
     "  --json           also print the results as one JSON line\n"
@@ -121,7 +125,7 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
     };
     struct rs_perf *p = &pc->p;
     unsigned long long v;
-    bool events = false, rdma_cm = false;
+    bool events = false, rdma_cm = false, scheme = false;
     int opt;
 
     if (argc < 2 || argv[1][0] == '-') {
@@ -214,7 +218,8 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
             char err[RS_ERRBUF_SIZE];
             if (rs_oob_target_parse(optarg, &t, err) < 0)
                 return cli_fail(CLI_EXIT_USAGE, "perf: --connect %s", err);
-            if (strstr(optarg, "://") != NULL || (!p->test->pingpong && !p->test->rping))
+            scheme = strstr(optarg, "://") != NULL;
+            if (scheme || (!p->test->pingpong && !p->test->rping))
                 p->setup = t.setup;
             memcpy(p->server_gid, t.gid, 16);
             p->server_scope = t.scope;
@@ -266,13 +271,18 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
     }
     if (optind < argc)
         return cli_fail(CLI_EXIT_USAGE, "perf: unexpected argument '%s'", argv[optind]);
-    if (rdma_cm && p->client)
-        p->setup = RS_OOB_SETUP_CM;
+    /* -R is perftest's: its protocol on both sides. Our responder's (cm://)
+     * is named, never guessed from a REP (replay/perf/README.md). */
+    if (rdma_cm && scheme && p->setup != RS_OOB_SETUP_PERFTEST_CM)
+        return cli_fail(CLI_EXIT_USAGE, "perf: -R: speaks perftest -R's protocol, not %s:// "
+                        "(give --connect ADDR or perftest+cm://ADDR)",
+                        rs_oob_setup_name(p->setup));
+    if (rdma_cm)
+        p->setup = RS_OOB_SETUP_PERFTEST_CM;
     if (p->test->rping)
         return rping_args(p);
-    if (rdma_cm && !p->client)
-        return cli_fail(CLI_EXIT_USAGE, "perf: -R: RDMA CM's server is `roceshark responder "
-                        "--cm`; perf connects through it as a client only");
+    if (p->setup == RS_OOB_SETUP_PERFTEST_CM && p->test->pingpong)
+        return cli_fail(CLI_EXIT_USAGE, "perf: -R: pingpong has no RDMA CM setup");
     if (p->setup == RS_OOB_SETUP_CM && (p->test->latency || p->test->pingpong))
         return cli_fail(CLI_EXIT_USAGE, "perf: --connect cm://: %s needs a peer that answers "
                         "its pings; over CM only the bandwidth tests run", p->test->name);

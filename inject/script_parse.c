@@ -90,7 +90,7 @@ address_word(struct sparse *ps, char *buf, size_t size, unsigned *col)
     gchar *first = c->cset_identifier_first, *nth = c->cset_identifier_nth;
 
     c->cset_identifier_first = G_CSET_a_2_z G_CSET_A_2_Z G_CSET_DIGITS "_:[";
-    c->cset_identifier_nth = G_CSET_a_2_z G_CSET_A_2_Z G_CSET_DIGITS "._:/[]%-";
+    c->cset_identifier_nth = G_CSET_a_2_z G_CSET_A_2_Z G_CSET_DIGITS "._:/[]%+-";
     word(ps, buf, size, col);
     c->cset_identifier_first = first;
     c->cset_identifier_nth = nth;
@@ -147,8 +147,9 @@ parse_connect_url(struct sparse *ps, bool accept, const struct rs_oob_target *t)
         g_scanner_get_next_token(ps->sc);
         const struct rs_perf_test *test = rs_perf_test_find(word(ps, s->test, sizeof(s->test),
                                                                  &col));
-        if (t->setup != RS_OOB_SETUP_PERFTEST)
-            return FAIL(col - 5, "%s: test: only a perftest:// target runs a named test", what);
+        if (t->setup != RS_OOB_SETUP_PERFTEST && t->setup != RS_OOB_SETUP_PERFTEST_CM)
+            return FAIL(col - 5, "%s: test: only a perftest:// or perftest+cm:// target runs a "
+                        "named test", what);
         if (test == NULL || test->pingpong)
             return FAIL(col, "%s: test: expected one of perftest's tests (write_bw, read_bw, "
                         "send_bw, atomic_bw, send_lat, write_lat, read_lat)", what);
@@ -174,8 +175,8 @@ parse_connect(struct sparse *ps, bool accept)
     if (s->target[0] != '\0')
         return FAIL(1, "%s: the script has its target already (one connect or accept)", what);
     if (*address_word(ps, text, sizeof(text), &col) == '\0')
-        return FAIL(col, "%s: expected the target's IPv4 or IPv6 address, or roceshark://, "
-                    "perftest://, pingpong:// or cm:// and it", what);
+        return FAIL(col, "%s: expected the target's IPv4 or IPv6 address, or a URL "
+                    "(roceshark://, perftest://, pingpong://, cm://, perftest+cm://)", what);
     if (rs_oob_target_parse(text, &t, why) < 0)
         return FAIL(col, "%s: %s", what, why);
     memcpy(s->peer.gid, t.gid, 16);

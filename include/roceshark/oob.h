@@ -98,6 +98,30 @@ int rs_oob_perftest_key_size(const uint8_t first[RS_OOB_PERFTEST_KEY_SIZE], char
 /* Parses a whole key message of len bytes (59 or 108). */
 int rs_oob_perftest_key_parse(const uint8_t *in, size_t len, struct rs_oob_dest *d, char *err);
 
+/* --- perftest -R: the same steps over RDMA CM ---
+ *
+ * With -R, perftest opens no TCP connection: it connects an RC QP of its own
+ * through RDMA CM (rdma_cm's TCP port space, its -p port, no private data) and
+ * sends each step above as one SEND of the same bytes on it, the client first
+ * (src/perftest_communication.c: rdma_client_connect(), rdma_server_connect(),
+ * ctx_xchg_data_rdma()). Only the key message changes: its struct
+ * pingpong_dest, 56 bytes on 64-bit hosts, every int big-endian (htobe32):
+ *   0 LID, 4 out_reads, 8 QPN, 12 PSN, 16 R_Key, 20 four bytes of padding
+ *   (whatever was on perftest's stack), 24 VA (8 bytes), 32 GID (16, as the
+ *   device has it), 48 SRQN, 52 GID index
+ * (rdma_write_keys(), rdma_read_keys()). perftest 6.29 adds a VA of its own
+ * after the VA (64 bytes); perftest 4.5-0.17 (6.06) to 6.28 send 56. */
+#define RS_OOB_PERFTEST_CM_KEY_SIZE 56
+
+/* Writes d as perftest -R's key message (has_gid is ignored: the GID is always
+ * there); the padding is zero. */
+void rs_oob_perftest_cm_key_format(const struct rs_oob_dest *d,
+                                   uint8_t out[RS_OOB_PERFTEST_CM_KEY_SIZE]);
+/* Parses len bytes (56) of perftest -R's key message. All-zero keys are
+ * valid: perftest -R sends them as barriers before its QPs exist. */
+int rs_oob_perftest_cm_key_parse(const uint8_t *in, size_t len, struct rs_oob_dest *d,
+                                 char *err);
+
 /* The BW report's fields: their offsets in a buffer of 40 bytes and their
  * sizes, which depend on the peer's version (iterations are 4 bytes before
  * 5.33). */
@@ -195,7 +219,9 @@ enum rs_oob_setup {
     RS_OOB_SETUP_ROCESHARK = 0,     /* our side channel: JSON lines (replay/rc/rc_side.c) */
     RS_OOB_SETUP_PERFTEST,
     RS_OOB_SETUP_PINGPONG,
-    RS_OOB_SETUP_CM                 /* RDMA CM over QP 1 (replay/cm/; perf as a client) */
+    RS_OOB_SETUP_CM,                /* RDMA CM over QP 1, to our responder: its region in
+                                       the REP (replay/cm/; perf as a client) */
+    RS_OOB_SETUP_PERFTEST_CM        /* perftest -R: RDMA CM, then perftest's steps as SENDs */
 };
 
 struct rs_oob_target {
@@ -206,11 +232,11 @@ struct rs_oob_target {
 };
 
 /* Parses "roceshark://ADDR", "perftest://ADDR", "pingpong://ADDR",
- * "cm://ADDR" or a bare "ADDR" (our own side channel), where ADDR is what
+ * "cm://ADDR", "perftest+cm://ADDR" or a bare "ADDR" (our own side channel), where ADDR is what
  * rs_addr_parse_port() reads: "10.0.0.1", "10.0.0.1:PORT", "fe80::1%eth0",
  * "[2001:db8::1]:PORT", ... */
 int rs_oob_target_parse(const char *s, struct rs_oob_target *t, char *err);
-/* "roceshark", "perftest", "pingpong", "cm" */
+/* "roceshark", "perftest", "pingpong", "cm", "perftest+cm" */
 const char *rs_oob_setup_name(enum rs_oob_setup setup);
 
 #endif /* ROCESHARK_OOB_H */

@@ -7,10 +7,12 @@
  * One side serves, the other connects to it over TCP to exchange QP numbers,
  * PSNs, R_Keys and, in our own setup, the test parameters, which the client
  * decides. The connection setup is ours (JSON lines), perftest's or
- * ibv_rc_pingpong's (include/roceshark/oob.h), or RDMA CM on QP 1 (a
- * client only; `roceshark responder --cm` is the server), which also carries
- * rping's client loop (`perf rping`): a client uses what
- * its target names, a server answers in whatever its client speaks. The caller
+ * ibv_rc_pingpong's (include/roceshark/oob.h), or RDMA CM on QP 1: to our
+ * responder (cm://, a client only; `roceshark responder --cm` is the server,
+ * which also carries rping's client loop, `perf rping`) or perftest -R's (-R,
+ * perftest+cm://, client and server). A client uses what its target names; a
+ * TCP server answers in whatever its client speaks, a -R server in perftest
+ * -R's protocol. The caller
  * opens the UDP port and the context, fills struct rs_perf's settings, then
  * calls rs_perf_setup(), rs_perf_exchange(), rs_perf_print_header() and
  * rs_perf_run(), and rs_perf_release() at the end whatever happened.
@@ -40,6 +42,8 @@ enum rs_perf_end {
     RS_PERF_END_NONE        /* nothing: each side counts its iterations */
 };
 
+struct rs_perf_cm;
+
 struct rs_perf_test {
     const char *name;       /* "write_bw" */
     const char *title;      /* "RDMA_Write BW Test", as perftest titles it */
@@ -60,7 +64,8 @@ struct rs_perf {
     /* Settings, filled by the caller. */
     const struct rs_perf_test *test;
     bool client, json;
-    enum rs_oob_setup setup;        /* client: what --connect named; server: what the client spoke */
+    enum rs_oob_setup setup;        /* client: what --connect named; server: what the client
+                                       spoke, or RS_OOB_SETUP_PERFTEST_CM (-R) */
     bool report_gbits;              /* BW in Gb/s (10^9 bits) instead of MB/s (2^20 bytes) */
     double duration;                /* -D: seconds of a bandwidth test instead of iterations */
     struct rs_rc_qp_attr attr;      /* pmtu and the QP's timers; the rest is ours */
@@ -95,14 +100,9 @@ struct rs_perf {
     int fd;                 /* the exchange's connection; -1 before */
     unsigned peer_version;  /* perftest's, in hundredths */
     struct rs_oob_dest mine, theirs;    /* perftest's key messages */
-    /* RDMA CM (cm://): the engine, our connection, and what it last told. */
-    struct rs_cm *cm;
-    uint32_t cm_id;
-    bool cm_done;
-    enum rs_cm_event_type cm_event;
-    uint16_t cm_reason;
-    const char *cm_unanswered;
-    struct rs_cm_params cm_peer;
+    /* RDMA CM (cm://, perftest -R): the engine, the connections, perftest's
+     * channel (replay/perf/perf_cm.c). */
+    struct rs_perf_cm *cm;
     /* rping (perf_rping.c): the two 16-byte advertisements we send, in a region of
      * their own. */
     uint8_t *rping_msg;

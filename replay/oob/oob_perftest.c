@@ -4,9 +4,11 @@
  *
  * The layouts are perftest's (src/perftest_communication.c: the version,
  * check_sys_data(), check_mtu(), the key message of ethernet_write_keys()
- * and xchg_bw_reports()), checked against the TCP payloads of perftest 6.20
- * in tests/captures/real/. Which steps run, in which order and how often is
- * the session's business (replay/perf/perf_perftest.c).
+ * and xchg_bw_reports(); -R's key message of rdma_write_keys()), checked
+ * against the TCP payloads of perftest 6.20 in tests/captures/real/ (the -R
+ * key message against its struct, as no capture holds one). Which steps
+ * run, in which order and how often is the session's business
+ * (replay/perf/perf_perftest.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -170,6 +172,58 @@ rs_oob_perftest_key_parse(const uint8_t *in, size_t len, struct rs_oob_dest *d, 
         return rs_error(err, RS_EFORMAT, "%s: no NUL at its end", msg);
     if (d->qpn == 0 || d->qpn == 1)
         return rs_error(err, RS_EFORMAT, "%s: QPN %u is a special QP, not an RC QP", msg, d->qpn);
+    return 0;
+}
+
+void
+rs_oob_perftest_cm_key_format(const struct rs_oob_dest *d, uint8_t out[RS_OOB_PERFTEST_CM_KEY_SIZE])
+{
+    memset(out, 0, RS_OOB_PERFTEST_CM_KEY_SIZE);
+    rs_store_be32(out, d->lid);
+    rs_store_be32(out + 4, d->out_reads);
+    rs_store_be32(out + 8, d->qpn & 0xffffff);
+    rs_store_be32(out + 12, d->psn & 0xffffff);
+    rs_store_be32(out + 16, d->rkey);
+    rs_store_be64(out + 24, d->vaddr);
+    memcpy(out + 32, d->gid, 16);
+    rs_store_be32(out + 48, d->srqn);
+    /* 52: the GID index, which rdma_read_keys() does not read; ours is 0. */
+}
+
+int
+rs_oob_perftest_cm_key_parse(const uint8_t *in, size_t len, struct rs_oob_dest *d, char *err)
+{
+    static const char msg[] = "perftest -R key message";
+    static const struct {
+        const char *name;
+        size_t off;
+        uint32_t max;
+    } ints[] = {{"LID", 0, 0xffff}, {"out_reads", 4, 0xffff}, {"QPN", 8, 0xffffff},
+                {"PSN", 12, 0xffffff}};
+
+    if (len != RS_OOB_PERFTEST_CM_KEY_SIZE)
+        return rs_error(err, RS_EFORMAT, "%s: %zu bytes, expected %d (perftest 4.5 to 6.28's "
+                        "struct pingpong_dest)", msg, len, RS_OOB_PERFTEST_CM_KEY_SIZE);
+    /* perftest's ints are signed: a value past the field's width is a
+     * negative or garbled one, not a QP. */
+    for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+        uint32_t v = rs_load_be32(in + ints[i].off);
+        if (v > ints[i].max)
+            return rs_error(err, RS_EFORMAT, "%s: %s 0x%08x is wider than 0x%x", msg,
+                            ints[i].name, v, ints[i].max);
+    }
+    memset(d, 0, sizeof(*d));
+    d->lid = (uint16_t)rs_load_be32(in);
+    d->out_reads = (uint16_t)rs_load_be32(in + 4);
+    d->qpn = rs_load_be32(in + 8);
+    d->psn = rs_load_be32(in + 12);
+    d->rkey = rs_load_be32(in + 16);
+    d->vaddr = rs_load_be64(in + 24);
+    d->has_gid = true;
+    memcpy(d->gid, in + 32, 16);
+    d->srqn = rs_load_be32(in + 48);
+    if (d->qpn == 1)
+        return rs_error(err, RS_EFORMAT, "%s: QPN 1 is the GSI, not an RC QP", msg);
     return 0;
 }
 

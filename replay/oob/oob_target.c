@@ -4,7 +4,8 @@
  *
  * One syntax names every way we can set up a connection, so a script that
  * points at a NIC's own tool changes one word: roceshark://, perftest://,
- * pingpong:// or cm://, then the peer's address and, optionally, a port.
+ * pingpong://, cm:// or perftest+cm://, then the peer's address and,
+ * optionally, a port.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 #include <roceshark/addr.h>
 #include <roceshark/oob.h>
 
-static const char *const names[] = {"roceshark", "perftest", "pingpong", "cm"};
+static const char *const names[] = {"roceshark", "perftest", "pingpong", "cm", "perftest+cm"};
 
 const char *
 rs_oob_setup_name(enum rs_oob_setup setup)
@@ -47,7 +48,7 @@ rs_oob_target_parse(const char *target, struct rs_oob_target *t, char *err)
                 break;
         if (i == sizeof(names) / sizeof(names[0]))
             return rs_error(err, RS_EINVAL, "%s: unknown connection setup (roceshark://, "
-                            "perftest://, pingpong:// or cm://)", s);
+                            "perftest://, pingpong://, cm:// or perftest+cm://)", s);
         t->setup = (enum rs_oob_setup)i;
         addr = scheme_end + 3;
     }

@@ -24,9 +24,33 @@ int rs_perf_create_qp(struct rs_perf *p, char *err);
 int rs_perf_perftest_exchange(struct rs_perf *p, char *err);
 int rs_perf_perftest_end(struct rs_perf *p, const struct rs_oob_bw_report *mine,
                          struct rs_oob_bw_report *theirs, char *err);
-/* RDMA CM (perf_cm.c): REQ, REP, RTU and the QP; DREQ and DREP; the engine freed. */
+/* perftest's exchange over TCP or, with -R, over RDMA CM. */
+static inline bool
+rs_perf_is_perftest(const struct rs_perf *p)
+{
+    return p->setup == RS_OOB_SETUP_PERFTEST || p->setup == RS_OOB_SETUP_PERFTEST_CM;
+}
+
+/* RDMA CM (perf_cm.c). cm://: REQ, REP, RTU and the QP; DREQ and DREP. */
 int rs_perf_cm_connect(struct rs_perf *p, char *err);
 int rs_perf_cm_disconnect(struct rs_perf *p, char *err);
+/* cm:// under a client loop of its own (rping): the CM's timers, and NULL while the
+ * connection is up, else "ended" (the server's DREQ) or "lost"; a DREQ not waited for. */
+const char *rs_perf_cm_progress(struct rs_perf *p);
+void rs_perf_cm_abort(struct rs_perf *p);
+/* perftest -R: the channel's connection (client: REQ; server: waits for
+ * one), the steps over it (in perftest's order: the client sends first), the
+ * test QP's connection (a server accepts it only after rs_perf_cm_listen()),
+ * and the disconnects at the end. */
+int rs_perf_cm_chan_open(struct rs_perf *p, char *err);
+int rs_perf_cm_chan_xchg(struct rs_perf *p, const void *mine, void *theirs, size_t n,
+                         const char *what, char *err);
+/* True once a message of the client waits on the channel (or it failed). */
+bool rs_perf_cm_chan_ready(struct rs_perf *p);
+void rs_perf_cm_listen(struct rs_perf *p);
+int rs_perf_cm_test_connect(struct rs_perf *p, char *err);
+int rs_perf_cm_close(struct rs_perf *p, char *err);
+/* Frees the engine and the channel (either protocol). */
 void rs_perf_cm_release(struct rs_perf *p);
 /* ibv_rc_pingpong's exchange (perf_pingpong.c). */
 int rs_perf_pingpong_exchange(struct rs_perf *p, char *err);

@@ -11,6 +11,10 @@
  * parameters only with peers of 6.28 or more, so with us they skip it, as
  * we do; as in perftest before 6.28, both sides are given the same -s and
  * -n. Peers before 5.70 are refused, as perftest 6.x refuses them.
+ *
+ * With -R the same steps go as SENDs on a QP that RDMA CM connected (the
+ * channel, perf_cm.c), the key message as perftest's struct rather than
+ * text, and two barriers of zero keys surround the test QP's connection.
  */
 #include <netinet/in.h>
 #include <string.h>
@@ -23,8 +27,32 @@
 #define PAGE_SIZE_ANNOUNCED 4096
 #define CACHE_LINE_ANNOUNCED 64
 
-/* One key message each way in perftest's order; the server answers in the
- * form (with or without GID) its client used. */
+/* One step of the exchange in perftest's order, the client first: over TCP,
+ * or as one SEND each way on perftest -R's channel. */
+static int
+step(struct rs_perf *p, const void *mine, void *theirs, size_t n, const char *what, char *err)
+{
+    if (p->setup == RS_OOB_SETUP_PERFTEST_CM)
+        return rs_perf_cm_chan_xchg(p, mine, theirs, n, what, err);
+    return rs_oob_xchg(p->fd, p->client, mine, theirs, n, STEP_TIMEOUT_MS, what, err);
+}
+
+/* perftest -R's key message: its struct as bytes, on the channel. */
+static int
+xchg_cm_key(struct rs_perf *p, const struct rs_oob_dest *mine, struct rs_oob_dest *theirs,
+            char *err)
+{
+    uint8_t out[RS_OOB_PERFTEST_CM_KEY_SIZE], in[RS_OOB_PERFTEST_CM_KEY_SIZE];
+    int rc;
+
+    rs_oob_perftest_cm_key_format(mine, out);
+    if ((rc = step(p, out, in, sizeof(in), "perftest -R key message", err)) < 0)
+        return rc;
+    return rs_oob_perftest_cm_key_parse(in, sizeof(in), theirs, err);
+}
+
+/* One key message each way in perftest's order; over TCP the server answers
+ * in the form (with or without GID) its client used. */
 static int
 xchg_key(struct rs_perf *p, char *err)
 {
@@ -32,6 +60,8 @@ xchg_key(struct rs_perf *p, char *err)
     size_t n;
     int rc;
 
+    if (p->setup == RS_OOB_SETUP_PERFTEST_CM)
+        return xchg_cm_key(p, &p->mine, &p->theirs, err);
     if (p->client && (rc = rs_oob_write(p->fd, mine, rs_oob_perftest_key_format(&p->mine, mine),
                                         "perftest key message", err)) < 0)
         return rc;
@@ -64,8 +94,8 @@ xchg_preamble(struct rs_perf *p, char *err)
     int rc;
 
     rs_oob_perftest_version_format(mine);
-    if ((rc = rs_oob_xchg(p->fd, p->client, mine, theirs, RS_OOB_PERFTEST_VERSION_SIZE,
-                          STEP_TIMEOUT_MS, "perftest version", err)) < 0 ||
+    if ((rc = step(p, mine, theirs, RS_OOB_PERFTEST_VERSION_SIZE, "perftest version",
+                   err)) < 0 ||
         (rc = rs_oob_perftest_version_parse(theirs, &p->peer_version, err)) < 0)
         return rc;
     if (p->peer_version < RS_OOB_PERFTEST_MIN_VERSION)
@@ -73,15 +103,12 @@ xchg_preamble(struct rs_perf *p, char *err)
                         "need", p->peer_version / 100, p->peer_version % 100);
     /* Two steps of 4 bytes each: the page size, then the cache line size. */
     rs_oob_perftest_sysdata_format(PAGE_SIZE_ANNOUNCED, CACHE_LINE_ANNOUNCED, mine);
-    if ((rc = rs_oob_xchg(p->fd, p->client, mine, theirs, 4, STEP_TIMEOUT_MS,
-                          "perftest page size", err)) < 0 ||
-        (rc = rs_oob_xchg(p->fd, p->client, mine + 4, theirs + 4, 4, STEP_TIMEOUT_MS,
-                          "perftest cache line size", err)) < 0 ||
+    if ((rc = step(p, mine, theirs, 4, "perftest page size", err)) < 0 ||
+        (rc = step(p, mine + 4, theirs + 4, 4, "perftest cache line size", err)) < 0 ||
         (rc = rs_oob_perftest_sysdata_parse(theirs, &page, &line, err)) < 0)
         return rc;
     rs_oob_perftest_mtu_format(p->attr.pmtu, mine);
-    if ((rc = rs_oob_xchg(p->fd, p->client, mine, theirs, RS_OOB_PERFTEST_MTU_SIZE,
-                          STEP_TIMEOUT_MS, "perftest MTU", err)) < 0 ||
+    if ((rc = step(p, mine, theirs, RS_OOB_PERFTEST_MTU_SIZE, "perftest MTU", err)) < 0 ||
         (rc = rs_oob_perftest_mtu_parse(theirs, &pmtu, err)) < 0)
         return rc;
     if (pmtu < p->attr.pmtu)
@@ -113,12 +140,56 @@ peer_address(struct rs_perf *p, uint8_t gid[16], char *err)
     return 0;
 }
 
+/* Over TCP: the first keys carry everything; then the QP. */
+static int
+tcp_connect_test(struct rs_perf *p, char *err)
+{
+    int rc;
+
+    if ((rc = xchg_key(p, err)) < 0 || (rc = peer_address(p, p->peer.gid, err)) < 0)
+        return rc;
+    p->peer.qpn = p->theirs.qpn;
+    p->peer.psn = p->theirs.psn;
+    p->peer.rkey = p->theirs.rkey;
+    p->peer.va = p->theirs.vaddr;
+    p->peer.length = p->size;
+    p->peer.pmtu = p->attr.pmtu;
+    return rs_perf_create_qp(p, err);
+}
+
+/* perftest -R: a barrier of all-zero keys, the test QP's connection, another
+ * barrier (create_rdma_cm_connection()), then the first real keys, which
+ * carry the region; the QP numbers and PSNs came with the CM. */
+static int
+cm_connect_test(struct rs_perf *p, char *err)
+{
+    struct rs_oob_dest zero, ignored;
+    int rc;
+
+    memset(&zero, 0, sizeof(zero));
+    if (!p->client)
+        rs_perf_cm_listen(p);
+    if ((rc = xchg_cm_key(p, &zero, &ignored, err)) < 0 ||
+        (rc = rs_perf_cm_test_connect(p, err)) < 0 ||
+        (rc = xchg_cm_key(p, &zero, &ignored, err)) < 0 || (rc = xchg_key(p, err)) < 0)
+        return rc;
+    if (p->theirs.qpn != p->peer.qpn)
+        return rs_error(err, RS_EFORMAT, "perftest -R key message: QPN %#x, but the CM "
+                        "connected QPN %#x", p->theirs.qpn, p->peer.qpn);
+    p->peer.rkey = p->theirs.rkey;
+    p->peer.va = p->theirs.vaddr;
+    p->peer.length = p->size;
+    return 0;
+}
+
 int
 rs_perf_perftest_exchange(struct rs_perf *p, char *err)
 {
     struct rs_rc_conn_info info;
     int rc;
 
+    if (p->setup == RS_OOB_SETUP_PERFTEST_CM && (rc = rs_perf_cm_chan_open(p, err)) < 0)
+        return rc;
     if ((rc = xchg_preamble(p, err)) < 0)
         return rc;
     rs_perf_our_info(p, &info);
@@ -130,15 +201,11 @@ rs_perf_perftest_exchange(struct rs_perf *p, char *err)
     p->mine.vaddr = info.va;
     p->mine.has_gid = true;
     memcpy(p->mine.gid, info.gid, 16);
-    if ((rc = xchg_key(p, err)) < 0 || (rc = peer_address(p, p->peer.gid, err)) < 0)
-        return rc;
-    p->peer.qpn = p->theirs.qpn;
-    p->peer.psn = p->theirs.psn;
-    p->peer.rkey = p->theirs.rkey;
-    p->peer.va = p->theirs.vaddr;
-    p->peer.length = p->size;
-    p->peer.pmtu = p->attr.pmtu;
-    if ((rc = rs_perf_create_qp(p, err)) < 0)
+    if (p->setup == RS_OOB_SETUP_PERFTEST_CM)
+        rc = cm_connect_test(p, err);
+    else
+        rc = tcp_connect_test(p, err);
+    if (rc < 0)
         return rc;
     /* The other syncs carry the same keys: perftest uses them as barriers
      * (printing, RTR, posted receives). */
@@ -166,8 +233,8 @@ rs_perf_perftest_end(struct rs_perf *p, const struct rs_oob_bw_report *mine,
         rs_oob_perftest_report_format(mine != NULL ? mine : &zero, p->peer_version, out);
         rs_oob_perftest_report_layout(p->peer_version, off, len);
         for (int i = 0; i < RS_OOB_PERFTEST_REPORT_FIELDS; i++)
-            if ((rc = rs_oob_xchg(p->fd, p->client, out + off[i], in + off[i], len[i],
-                                  STEP_TIMEOUT_MS, "perftest BW report", err)) < 0)
+            if ((rc = step(p, out + off[i], in + off[i], len[i], "perftest BW report",
+                           err)) < 0)
                 return rc;
         if (theirs != NULL && (rc = rs_oob_perftest_report_parse(in, p->peer_version, theirs,
                                                                  err)) < 0)

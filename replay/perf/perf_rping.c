@@ -59,12 +59,10 @@ wait_go_ahead(struct rs_perf *p, uint64_t ping, const char *step, char *err)
             return rs_error(err, RS_EINVAL, "interrupted");
         if (rs_rc_udp_poll(p->udp, p->ctx, p->busy_poll ? 0 : 10000000ull, err) < 0)
             return RS_EIO;
-        rs_cm_progress(p->cm, rs_rc_now_ns());
-        rs_rc_udp_flush(p->udp);
-        if (p->cm_done)     /* the server's DREQ (or REJ) */
+        const char *gone = rs_perf_cm_progress(p);
+        if (gone != NULL)   /* the server's DREQ, or a failure */
             return rs_error(err, RS_EIO, "rping: the server %s the connection in ping %" PRIu64
-                            " (%s)", p->cm_event == RS_CM_EV_DISCONNECTED ? "ended"
-                            : "lost", ping, step);
+                            " (%s)", gone, ping, step);
         int n = rs_rc_poll_cq(p->qp, wc, 8);
         bool got = false;
         for (int k = 0; k < n; k++) {
@@ -118,7 +116,6 @@ rs_perf_rping_run(struct rs_perf *p, char *err)
         return rs_error(err, RS_ENOMEM, "rping: out of memory");
     if (rs_rc_mr_reg(p->ctx, p->rping_msg, MSG_REGION, 0, 0, 0, &p->rping_mr, err) < 0)
         return RS_ENOMEM;
-    p->cm_done = false;     /* from here on: the server's DREQ */
     for (ping = 0; rc == 0 && (p->iters == 0 || ping < p->iters); ping++) {
         rs_oob_rping_fill(p->buf, (uint32_t)p->size, (uint32_t)ping);
         if ((rc = advertise(p, MSG_SOURCE, p->mr.va, err)) != 0 ||
@@ -136,9 +133,7 @@ rs_perf_rping_run(struct rs_perf *p, char *err)
     }
     if (rc != 0) {
         /* As rping's client does when it fails: disconnect, without waiting. */
-        char why[RS_ERRBUF_SIZE];
-        if (!p->cm_done && rs_cm_disconnect(p->cm, p->cm_id, rs_rc_now_ns(), why) == 0)
-            rs_rc_udp_flush(p->udp);
+        rs_perf_cm_abort(p);
         return rc;
     }
     if (p->json)

@@ -112,7 +112,7 @@ finish(struct rs_perf *p, const char *header, const char *row, const char *json,
     fflush(out);
     if (!p->client)
         return 0;
-    if (p->setup == RS_OOB_SETUP_PERFTEST || p->setup == RS_OOB_SETUP_CM)
+    if (rs_perf_is_perftest(p) || p->setup == RS_OOB_SETUP_CM)
         return rs_perf_client_end(p, report, err);
     /* The row goes as it is printed, on the line after the message. */
     snprintf(line, sizeof(line), "{\"done\": 1, \"json\": %s}", json);
@@ -177,7 +177,8 @@ serve_loop(struct rs_perf *p, struct rs_perf_served *sv, char *err)
     char line[1024];
     struct rs_rc_wc wc[64];
     uint8_t *target = p->buf + p->half;
-    bool perftest = p->setup == RS_OOB_SETUP_PERFTEST;
+    bool perftest = rs_perf_is_perftest(p);
+    bool chan = p->setup == RS_OOB_SETUP_PERFTEST_CM;
 
     for (uint64_t loops = 0;; loops++) {
         struct pollfd pfd[2] = {{rs_rc_udp_fd(p->udp), POLLIN, 0}, {p->fd, POLLIN, 0}};
@@ -220,7 +221,8 @@ serve_loop(struct rs_perf *p, struct rs_perf_served *sv, char *err)
         }
         if (perftest && p->test->end == RS_PERF_END_NONE && sv->pongs >= p->iters)
             return perftest_served(p, sv, err);
-        if (!(pfd[1].revents & (POLLIN | POLLHUP)))
+        /* The client's next message: on TCP, or on perftest -R's channel. */
+        if (chan ? !rs_perf_cm_chan_ready(p) : !(pfd[1].revents & (POLLIN | POLLHUP)))
             continue;
         if (perftest && p->test->end == RS_PERF_END_NONE)
             return rs_error(err, RS_EIO, "the client closed after %" PRIu64 " of %" PRIu64
@@ -249,7 +251,7 @@ serve(struct rs_perf *p, char *err)
     struct rs_perf_served sv;
 
     memset(&sv, 0, sizeof(sv));
-    if (p->setup == RS_OOB_SETUP_PERFTEST && p->test->latency &&
+    if (rs_perf_is_perftest(p) && p->test->latency &&
         (sv.pings = malloc((p->iters + 1) * sizeof(*sv.pings))) == NULL)
         return rs_error(err, RS_ENOMEM, "out of memory");
     int rc = serve_loop(p, &sv, err);
@@ -391,7 +393,7 @@ static int
 run_lat(struct rs_perf *p, char *err)
 {
     /* perftest's peer counts exactly -n pings: no warm-up with it. */
-    uint64_t warm = p->setup == RS_OOB_SETUP_PERFTEST ? 0 : p->iters / 10 < 100 ? p->iters / 10 : 100;
+    uint64_t warm = rs_perf_is_perftest(p) ? 0 : p->iters / 10 < 100 ? p->iters / 10 : 100;
     uint64_t *lat = malloc(p->iters * sizeof(*lat));
     char row[512], json[512];
     int rc = 0;
@@ -429,5 +431,10 @@ rs_perf_run(struct rs_perf *p, char *err)
         return rs_perf_pingpong_run(p, err);
     if (p->test->rping)
         return rs_perf_rping_run(p, err);
-    return p->test->latency ? run_lat(p, err) : run_bw(p, err);
+    int rc = p->test->latency ? run_lat(p, err) : run_bw(p, err);
+    /* perftest -R: the server's DREQs once the exchange has ended (the client's are
+     * rs_perf_client_end()'s). */
+    if (rc == 0 && p->setup == RS_OOB_SETUP_PERFTEST_CM && !p->client)
+        rc = rs_perf_cm_close(p, err);
+    return rc;
 }

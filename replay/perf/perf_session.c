@@ -136,6 +136,8 @@ exchange_client(struct rs_perf *p, char *err)
 
     if (p->setup == RS_OOB_SETUP_CM)
         return rs_perf_cm_connect(p, err);
+    if (p->setup == RS_OOB_SETUP_PERFTEST_CM)
+        return rs_perf_perftest_exchange(p, err);
     if (rs_rc_side_connect(p->server_gid, p->server_scope, p->port, 5000, &p->fd, err) < 0)
         return RS_EIO;
     if (p->setup == RS_OOB_SETUP_PERFTEST)
@@ -160,6 +162,8 @@ exchange_server(struct rs_perf *p, char *err)
     uint64_t v;
     int listen_fd = -1;
 
+    if (p->setup == RS_OOB_SETUP_PERFTEST_CM)     /* -R: no TCP at all */
+        return rs_perf_perftest_exchange(p, err);
     if (rs_rc_side_listen(p->local_gid, p->local_scope, p->port, &listen_fd, err) < 0 ||
         rs_rc_side_accept(listen_fd, &p->fd, err) < 0) {
         if (listen_fd >= 0)
@@ -211,8 +215,10 @@ rs_perf_exchange(struct rs_perf *p, char *err)
 int
 rs_perf_client_end(struct rs_perf *p, const struct rs_oob_bw_report *report, char *err)
 {
-    if (p->setup == RS_OOB_SETUP_PERFTEST)
-        return rs_perf_perftest_end(p, report, NULL, err) < 0 ? RS_EIO : 0;
+    if (rs_perf_is_perftest(p) && rs_perf_perftest_end(p, report, NULL, err) < 0)
+        return RS_EIO;
+    if (p->setup == RS_OOB_SETUP_PERFTEST_CM)
+        return rs_perf_cm_close(p, err);    /* perftest -R: the DREQs */
     if (p->setup == RS_OOB_SETUP_CM)
         return rs_perf_cm_disconnect(p, err);
     return 0;

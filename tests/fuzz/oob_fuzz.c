@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * oob_fuzz.c - the parsers of the out-of-band exchanges (perftest's version,
- * system data, MTU, key messages and BW report; ibv_rc_pingpong's address
- * message and "done"; --connect targets; rping's buffer advertisement)
- * against generated messages.
+ * system data, MTU, key messages (text, and -R's struct) and BW report;
+ * ibv_rc_pingpong's address message and "done"; --connect targets; rping's
+ * buffer advertisement) against generated messages.
  *
  * Each case builds a valid message of one kind from random values (or
  * takes a captured one), then mutates it the way a hostile or broken peer
@@ -33,11 +33,11 @@
 #include "splitmix.h"
 
 enum kind { K_VERSION, K_SYSDATA, K_MTU, K_KEY, K_KEY_GID, K_REPORT, K_PINGPONG, K_DONE,
-            K_TARGET, K_RPING, K_COUNT };
+            K_TARGET, K_CM_KEY, K_RPING, K_COUNT };
 
 static const char *const kind_names[K_COUNT] = {"version", "sysdata", "mtu", "key59", "key108",
                                                  "report", "pingpong", "done", "target",
-                                                 "rping"};
+                                                 "cmkey56", "rping"};
 
 static struct {
     uint64_t cases, accepted[K_COUNT], refused[K_COUNT];
@@ -118,6 +118,18 @@ run_parser(enum kind k, const uint8_t *in, size_t len)
         }
         break;
     }
+    case K_CM_KEY: {
+        struct rs_oob_dest d, back;
+        if ((rc = rs_oob_perftest_cm_key_parse(m, len, &d, err)) == 0) {
+            /* Ours has zero padding and GID index; the rest is the peer's bytes. */
+            rs_oob_perftest_cm_key_format(&d, out);
+            if (memcmp(out, m, 20) != 0 || memcmp(out + 24, m + 24, 28) != 0 ||
+                rs_oob_perftest_cm_key_parse(out, RS_OOB_PERFTEST_CM_KEY_SIZE, &back, err) != 0
+                || memcmp(&d, &back, sizeof(d)) != 0)
+                die("a -R key message does not round-trip", k, m, len);
+        }
+        break;
+    }
     case K_REPORT: {
         struct rs_oob_bw_report r, back;
         unsigned version = len == 36 ? 532 : 620;
@@ -152,7 +164,7 @@ run_parser(enum kind k, const uint8_t *in, size_t len)
         memcpy(s, m, len);
         s[len] = '\0';
         rc = rs_oob_target_parse(s, &tg, err);
-        if (rc == 0 && (unsigned)tg.setup > RS_OOB_SETUP_CM)
+        if (rc == 0 && (unsigned)tg.setup > RS_OOB_SETUP_PERFTEST_CM)
             die("a target of no setup", k, m, len);
         free(s);
         break;
@@ -221,6 +233,25 @@ build(enum kind k, uint8_t *m)
                 d.gid[i] = (uint8_t)rnd();
         return rs_oob_perftest_key_format(&d, m);
     }
+    case K_CM_KEY: {
+        struct rs_oob_dest d;
+        memset(&d, 0, sizeof(d));
+        d.lid = (uint16_t)rnd();
+        d.out_reads = (uint16_t)rnd();
+        d.qpn = rnd() % 8 == 0 ? 0 : 2 + (uint32_t)(rnd() % 0xfffffe);
+        d.psn = (uint32_t)rnd() & 0xffffff;
+        d.rkey = (uint32_t)rnd();
+        d.vaddr = rnd();
+        d.srqn = (uint32_t)rnd();
+        d.has_gid = true;
+        for (int i = 0; i < 16; i++)
+            d.gid[i] = (uint8_t)rnd();
+        rs_oob_perftest_cm_key_format(&d, m);
+        if (rnd() % 2)      /* perftest's padding: whatever its stack held */
+            for (int i = 20; i < 24; i++)
+                m[i] = (uint8_t)rnd();
+        return RS_OOB_PERFTEST_CM_KEY_SIZE;
+    }
     case K_REPORT: {
         struct rs_oob_bw_report r = {rnd() % (1ull << 32), rnd() % (1ull << 32), (double)(rnd() % 100000) / 7,
                                      (double)(rnd() % 100000) / 3, (double)(rnd() % 1000) / 9};
@@ -251,8 +282,9 @@ build(enum kind k, uint8_t *m)
     }
     case K_TARGET: {
         static const char *const pre[] = {"", "perftest://", "pingpong://", "cm://",
-                                          "roceshark://", "rdma://", "perftest:/"};
-        int n = snprintf((char *)m, 64, "%s%u.%u.%u.%u", pre[rnd() % 7], (unsigned)(rnd() % 300),
+                                          "roceshark://", "rdma://", "perftest:/",
+                                          "perftest+cm://"};
+        int n = snprintf((char *)m, 64, "%s%u.%u.%u.%u", pre[rnd() % 8], (unsigned)(rnd() % 300),
                          (unsigned)(rnd() % 256), (unsigned)(rnd() % 256),
                          (unsigned)(rnd() % 256));
         if (rnd() % 2)

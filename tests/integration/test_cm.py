@@ -16,19 +16,30 @@
   and a REJ ends our client with one line naming the reason;
 - `read`'s Info column names the captures' CM MADs as tshark's does;
 - a full connect, traffic (write_bw and send_bw) and disconnect between `responder --cm`
-  and `perf --connect cm://` (and -R), over IPv4 and over IPv6.
+  and `perf --connect cm://`, over IPv4 and over IPv6;
+- perftest -R's protocol between `perf TEST -R` server and client (write_bw, read_bw,
+  send_bw, write_lat) over IPv4 and IPv6: both tables, and in a capture of lo two CM
+  connections a run (perftest's channel and the test QP) that tshark decodes as
+  REQ/REP/RTU/DREQ/DREP for rdma_cm's port; a -R client without a server fails in one
+  line within seconds, and one pointed at `responder --cm` is told it speaks cm://;
+- `perf -R` as server against perftest 4.5-0.17's -R client, and as client against 25.01's
+  -R server, both scripted from perftest's source (perftestr.py): the exact bytes of each
+  step, a REJ before the server listens, the DREQs of each version's end.
 Nothing leaves loopback."""
 import os
 import random
+import signal
 import socket
 import struct
 import subprocess
 import tempfile
+import time
 
 from scapy.contrib.roce import BTH
 from scapy.layers.inet import IP, UDP
 from scapy.packet import Raw
 
+import perftestr
 import rcpeer as r
 import rstest as t
 
@@ -308,7 +319,7 @@ def full(rip, cip):
     target = "[%s]" % rip if r.is_v6(rip) else rip
     try:
         runs = [["write_bw", "--connect", "cm://" + target, "-s", "65536", "-n", "64"],
-                ["send_bw", "-R", "--connect", target, "-s", "4096", "-n", "256"]]
+                ["send_bw", "--connect", "cm://" + target, "-s", "4096", "-n", "256"]]
         for args in runs:
             p = subprocess.run([t.ROCESHARK, "perf"] + args + ["--bind", cip, "--json"],
                                capture_output=True, text=True, timeout=60)
@@ -324,6 +335,320 @@ def full(rip, cip):
         t.check(resp.state() == {}, "every CM QP is gone after its DREQ")
     finally:
         resp.stop()
+
+
+CM_NAMES = {"CM: ConnectRequest": "REQ", "CM: ConnectReply": "REP", "CM: ReadyToUse": "RTU",
+            "CM: DisconnectRequest": "DREQ", "CM: DisconnectReply": "DREP"}
+PERFTEST_R_RUNS = [("write_bw", ["-s", "65536", "-n", "200"]),
+                   ("read_bw", ["-s", "16384", "-n", "200"]),
+                   ("send_bw", ["-s", "4096", "-n", "300"]),
+                   ("write_lat", ["-s", "64", "-n", "300"])]
+
+
+def table_row(out):
+    """The (header, row) of perf's one result table, or (None, None)."""
+    lines = out.splitlines()
+    heads = [i for i, x in enumerate(lines) if x.startswith(" #bytes")]
+    if len(heads) != 1 or heads[0] + 1 >= len(lines):
+        return None, None
+    return lines[heads[0]], lines[heads[0] + 1].split()
+
+
+def perftest_r_pair(test, args, sip, cip, port):
+    """`perf TEST -R` as server and as client: both tables, both exits, the setup over CM."""
+    what = "perf %s -R over %s" % (test, "IPv6" if r.is_v6(sip) else "IPv4")
+    target = "[%s]:%d" % (sip, port) if r.is_v6(sip) else "%s:%d" % (sip, port)
+    srv = subprocess.Popen([t.ROCESHARK, "perf", test, "-R", "--bind", sip, "-p", str(port)]
+                           + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.3)     # its QP 1 bound (a REQ before then is sent again 1 s later)
+    cli = subprocess.run([t.ROCESHARK, "perf", test, "-R", "--bind", cip, "--connect", target]
+                         + args, capture_output=True, text=True, timeout=60)
+    try:
+        s_out, s_err = srv.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        srv.kill()
+        s_out, s_err = srv.communicate()
+    if not t.check(cli.returncode == 0 and srv.returncode == 0,
+                   "%s: both succeed: client rc %d %r, server rc %s %r"
+                   % (what, cli.returncode, cli.stderr, srv.returncode, s_err)):
+        return
+    size, iters = args[1], int(args[3])
+    for side, out in (("client", cli.stdout), ("server", s_out)):
+        header, row = table_row(out)
+        if not t.check(row is not None, "%s: the %s prints one table: %s" % (what, side, out)):
+            continue
+        # perftest's write_lat server measures between pings: one fewer than sent.
+        want = iters - 1 if side == "server" and test == "write_lat" else iters
+        t.check(row[0] == size and int(row[1]) == want,
+                "%s: the %s's table: %s bytes, %d iterations: %s" % (what, side, size, want, row))
+        t.check("remote address: IP %s QPN" % r.plain(cip if side == "server" else sip) in out,
+                "%s: the %s names its peer" % (what, side))
+    if test in ("write_bw", "read_bw"):
+        t.check(table_row(cli.stdout)[1] == table_row(s_out)[1],
+                "%s: the server prints the client's BW report" % what)
+
+
+def perftest_r(tmp):
+    """perf -R against perf -R: perftest -R's protocol on both sides, over IPv4 and IPv6,
+    with each setup's MADs checked in tshark: per run, two connections (perftest's
+    channel and the test QP), each REQ, REP, RTU, DREQ, DREP, all for rdma_cm's port."""
+    path = os.path.join(tmp, "perftest_r.pcap")
+    cap = subprocess.Popen([t.ROCESHARK, "capture", "-i", "lo", "-w", path, "-f",
+                            "udp port 4791"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    time.sleep(1.0)
+    v4 = r.addresses(2)
+    v6 = r.addresses6(2)
+    ports = {}
+    try:
+        for sip, cip in (v4, v6):
+            for test, args in PERFTEST_R_RUNS:
+                port = 18515 if not r.is_v6(sip) else 7000 + len(ports)
+                ports[(sip, test)] = port
+                perftest_r_pair(test, args, sip, cip, port)
+    finally:
+        time.sleep(0.5)
+        cap.send_signal(signal.SIGINT)
+        cap.communicate(timeout=10)
+    out = t.run(["tshark", "-r", path, "-Y", "infiniband.mad", "-T", "fields",
+                 "-e", "_ws.col.Info", "-e", "ip.src", "-e", "ipv6.src",
+                 "-e", "infiniband.cm.req.serviceid.dport",
+                 "-e", "infiniband.mad.transactionid"]).stdout
+    rows = [line.split("\t") for line in out.splitlines()]
+    # A REQ sent again (the server not yet up: its REQ timeout) is one connection.
+    seen, once = set(), []
+    for row in rows:
+        if row[0] == "CM: ConnectRequest":
+            if (row[1] or row[2], row[4]) in seen:
+                continue
+            seen.add((row[1] or row[2], row[4]))
+        once.append(row)
+    rows = once
+    n = len(PERFTEST_R_RUNS)
+    for family, addrs in (("IPv4", v4), ("IPv6", v6)):
+        mine = [row for row in rows if (row[1] or row[2]) in addrs]
+        kinds = {}
+        for row in mine:
+            kinds[CM_NAMES.get(row[0], row[0])] = kinds.get(CM_NAMES.get(row[0], row[0]), 0) + 1
+        want = {k: 2 * n for k in ("REQ", "REP", "RTU", "DREQ", "DREP")}
+        t.check(kinds == want, "perf -R over %s: tshark sees 2 connections a run, each "
+                "REQ/REP/RTU/DREQ/DREP: %s, want %s" % (family, kinds, want))
+        dports = sorted(int(row[3], 16) if row[3].startswith("0x") else int(row[3])
+                        for row in mine if row[3])
+        want_ports = sorted(2 * [ports[(addrs[0], test)] for test, _ in PERFTEST_R_RUNS])
+        t.check(dports == want_ports, "perf -R over %s: every REQ for rdma_cm's port -p: %s"
+                % (family, dports))
+
+
+def perf(args, timeout=30):
+    return subprocess.run([t.ROCESHARK, "perf"] + args, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def one_line(p, *texts):
+    """p failed with one line on stderr holding every text."""
+    return p.returncode != 0 and p.stderr.count("\n") == 1 and \
+        p.stderr.startswith("roceshark: ") and all(x in p.stderr for x in texts)
+
+
+def against_server(server_args, client_args):
+    """Our client against our server: (the client's result, the server's rc and stderr,
+    or None and "" for a server still waiting, then killed)."""
+    srv = subprocess.Popen([t.ROCESHARK, "perf"] + server_args, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.3)
+        p = perf(client_args)
+        try:
+            _, s_err = srv.communicate(timeout=3)
+            return p, srv.returncode, s_err
+        except subprocess.TimeoutExpired:
+            return p, None, ""
+    finally:
+        if srv.poll() is None:
+            srv.kill()
+            srv.communicate()
+
+
+def perftest_r_failures(cip, eip):
+    """A -R client with no server: one line and a non-zero exit within a few seconds; one
+    against a -R server of another port: rejected (invalid service ID); one against our
+    responder, which speaks cm://, and a cm:// client against a -R server: each side told
+    in one line at once."""
+    client = ["write_bw", "-R", "--bind", cip, "--connect", eip, "-n", "10"]
+    start = time.monotonic()
+    p = perf(client)
+    took = time.monotonic() - start
+    t.check(one_line(p, "no answer to our REQ") and took < 8,
+            "perf -R without a server: rc %d in %.1f s: %r" % (p.returncode, took, p.stderr))
+    # A server on another rdma_cm port refuses the REQ as an unbound port does.
+    p, s_rc, _ = against_server(["write_bw", "-R", "--bind", eip, "-p", "18600"], client)
+    t.check(one_line(p, "rejected the REQ: invalid service ID (reason 8)"),
+            "perf -R to a server of another port: rc %d %r" % (p.returncode, p.stderr))
+    t.check(s_rc is None, "the server of port 18600 waits on")
+    # Our responder's client (cm://) against a -R server: the REP names no region; the
+    # client says so and disconnects, and the server, waiting for perftest's version, fails.
+    p, s_rc, s_err = against_server(["write_bw", "-R", "--bind", eip],
+                                    ["write_bw", "--bind", cip, "--connect", "cm://" + eip])
+    t.check(one_line(p, "names no region to WRITE", "use -R"),
+            "perf cm:// against a -R server: rc %d %r" % (p.returncode, p.stderr))
+    t.check(s_rc == 4 and s_err == "roceshark: perf: perftest version: the peer "
+            "disconnected\n", "the -R server of a cm:// client: rc %s %r" % (s_rc, s_err))
+    resp = r.Responder(["--bind", eip, "--cm", "--no-listen"])
+    try:
+        p = perf(client)
+        t.check(one_line(p, "speaks cm://, not perftest -R"),
+                "perf -R against responder --cm: rc %d %r" % (p.returncode, p.stderr))
+        down = resp._next(lambda e: e.get("cm") == "disconnected", 5)
+        t.check(down is not None, "perf -R lets the responder's connection go: %s" % down)
+    finally:
+        resp.stop()
+    p = perf(["write_bw", "-R", "--bind", cip, "--connect", "cm://" + eip], timeout=10)
+    t.check(p.returncode == 1 and one_line(p, "-R"),
+            "-R with cm:// is a usage error: %r" % p.stderr)
+
+
+def perftest_r_client(rip, eip):
+    """`perf write_bw -R` as server against perftest 4.5-0.17's -R client, scripted from its
+    source (perftestr.py): version 6.06, the key message's stack padding and its PSN that is
+    not the QP's, no traffic, its BW report, and its DREQ crossing the server's."""
+    srv = subprocess.Popen([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", rip, "-n", "1000"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ep = r.Endpoint(eip)
+    ep.accept = {rip}
+    what = "perftest 4.5's -R client against perf -R"
+    try:
+        time.sleep(0.3)
+        _, real = real_reqs("rping")[0]
+        cl = perftestr.Client(ep, rip, rewrite_req(real, eip, rip), ud_packet)
+        chan = cl.connect("chan", 0x100, 0x111111, 18515, 0x7e570001)
+        if not t.check(chan is not None and chan["private"] == bytes(len(chan["private"])),
+                       "%s: the channel's REP, with no private data" % what):
+            return
+        for name, mine, want in perftestr.preamble(b"6.06"):
+            got = cl.step("chan", mine)
+            if not t.check(got == want, "%s: %s: %r, want %r" % (what, name, got, want)):
+                return
+        test = cl.connect("test", 0x101, 0x222222, 18515, 0x7e570002)
+        if not t.check(test is not None and cl.step("chan", perftestr.key()) == bytes(56),
+                       "%s: the test QP's REQ/REP/RTU between two zero barriers" % what):
+            return
+        ours = perftestr.key(0x101, 0x0ABCDE, 0x1234, 0x7F0000001000, gid(eip), 16, 3)
+        for i in range(3):
+            got = cl.step("chan", ours)
+            if not t.check(got is not None and len(got) == 56, "%s: keys %d" % (what, i)):
+                return
+            lid, out_reads, qpn, psn, rkey = struct.unpack("!iiiiI", got[:20])
+            t.check(qpn == test["peer_qpn"] and psn == test["peer_psn"] and rkey != 0 and
+                    got[20:24] == bytes(4) and got[32:48] == gid(rip) and out_reads > 0,
+                    "%s: the server's keys name the CM's QP and its region: %s" % (what,
+                                                                                  got.hex()))
+        # The end: a barrier, the BW report's five fields, the closing barrier.
+        report = [struct.pack("!Q", 65536), struct.pack("!Q", 1000), struct.pack("!d", 1234.5),
+                  struct.pack("!d", 1200.25), struct.pack("!d", 0.0192)]
+        got = [cl.step("chan", ours)] + [cl.step("chan", f) for f in report] + \
+            [cl.step("chan", ours)]
+        t.check(None not in got and got[1:6] == [bytes(8)] * 5,
+                "%s: the server answers the report with zeros: %s" % (what, got))
+        cl.dreq("test")
+        drep = cl.wait_mad(DREP)
+        theirs = cl.wait_mad(DREQ, 1.0)     # crossed ours, or never sent: either is Linux's
+        if theirs is not None:
+            cl.drep_for(theirs)
+        t.check(drep is not None, "%s: the test QP's DREQ gets a DREP" % what)
+        cl.dreq("chan")
+        t.check(cl.wait_mad(DREP) is not None, "%s: the channel's DREQ gets a DREP" % what)
+        out, err = srv.communicate(timeout=10)
+        _, row = table_row(out)
+        t.check(srv.returncode == 0 and row == ["65536", "1000", "1234.50", "1200.25",
+                                                "0.019200"],
+                "%s: the server prints the client's report: rc %s %s %r" % (what,
+                                                                            srv.returncode,
+                                                                            row, err))
+    finally:
+        ep.close()
+        if srv.poll() is None:
+            srv.kill()
+            srv.communicate()
+
+
+def real_mad(name, what):
+    """The first MAD of a capture that tshark's filter what selects."""
+    out = t.run(["tshark", "-r", capture(name), "-Y", what, "-T", "fields",
+                 "-e", "infiniband.mad"]).stdout
+    return bytes.fromhex(out.splitlines()[0].replace(":", ""))
+
+
+def perftest_r_server(sip, cip):
+    """`perf write_bw -R` as client against perftest 25.01's -R server, scripted from its
+    source (perftestr.py): the test QP's first REQ finds no listener yet (REJ, invalid
+    service ID) and is tried again, the WRITE lands in the region the keys name, the server
+    sends the test QP's DREQ and the client then the channel's."""
+    ep = r.Endpoint(sip)
+    ep.accept = {cip}
+    what = "perf -R against perftest 25.01's -R server"
+    rep = real_mad("rping", "infiniband.cm.rep")
+    cli = subprocess.Popen([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", cip, "--connect",
+                            sip, "-s", "64", "-n", "1"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        sv = perftestr.Server(ep, cip, rep, ud_packet)
+        req = sv.wait_req()
+        if not t.check(req is not None and req["port"] == 18515 and
+                       req["private"] == bytes(len(req["private"])),
+                       "%s: the channel's REQ for 18515 with no private data" % what) or \
+                not t.check(sv.accept("chan", req, 0x200, 0x333333, 0x5e000001),
+                            "%s: the channel's RTU" % what):
+            return
+        for name, mine, want in perftestr.preamble(b"6.24"):
+            got = sv.step("chan")
+            if not t.check(got == want, "%s: %s: %r, want %r" % (what, name, got, want)):
+                return
+            sv.send("chan", mine)
+        first = sv.wait_req()
+        if not t.check(first is not None, "%s: the test QP's REQ" % what):
+            return
+        sv.reject(first)
+        req = sv.wait_req()
+        if not t.check(req is not None and req["remote"] != first["remote"] and
+                       sv.accept("test", req, 0x201, 0x444444, 0x5e000002),
+                       "%s: after a REJ (no listener yet) a new REQ, REP, RTU" % what):
+            return
+        ours = perftestr.key(0x201, 0x0ABCDE, 0x5678, 0x7F1000000000, gid(sip), 16, 3)
+        for name, mine in [("zero keys", perftestr.key())] + [("keys", ours)] * 3:
+            got = sv.step("chan")
+            if not t.check(got is not None and len(got) == 56, "%s: %s" % (what, name)):
+                return
+            sv.send("chan", mine)
+        qpn, psn = struct.unpack("!ii", got[8:16])
+        t.check(qpn == req["peer_qpn"] and got[32:48] == gid(cip),
+                "%s: the client's keys name the QP it connected: %s" % (what, got.hex()))
+        write = sv.packet("test")
+        t.check(write is not None and write["opcode"] == r.WRITE_ONLY and
+                write["reth"] == (0x7F1000000000, 0x5678, 64),
+                "%s: the WRITE to the keys' region: %s" % (what, write and write.get("reth")))
+        # The end: a barrier, the BW report, the closing barrier, then our DREQ.
+        got = []
+        for mine in [ours] + [bytes(8)] * 5 + [ours]:
+            got.append(sv.step("chan"))
+            sv.send("chan", mine)
+        t.check(None not in got and struct.unpack("!QQ", got[1] + got[2]) == (64, 1),
+                "%s: the client's report: %s" % (what, got[1:3]))
+        sv.dreq("test")
+        t.check(sv.wait_mad(DREP) is not None, "%s: the test QP's DREQ gets a DREP" % what)
+        dreq = sv.wait_mad(DREQ)
+        if t.check(dreq is not None and dreq[HDR + 4:HDR + 8] == struct.pack("!I", 0x5e000001),
+                   "%s: then the client disconnects the channel" % what):
+            sv.drep_for(dreq)
+        out, err = cli.communicate(timeout=10)
+        _, row = table_row(out)
+        t.check(cli.returncode == 0 and row is not None and row[:2] == ["64", "1"],
+                "%s: the client's table: rc %s %s %r" % (what, cli.returncode, row, err))
+    finally:
+        ep.close()
+        if cli.poll() is None:
+            cli.kill()
+            cli.communicate()
 
 
 def info_names(name):
@@ -357,6 +682,10 @@ def main():
         other_port(r.addresses(1)[0], eip)
         full(rip, cip)
         full(*r.addresses6(2))
+        perftest_r(tmp)
+        perftest_r_client(*r.addresses(2))
+        perftest_r_server(*r.addresses(2))
+        perftest_r_failures(*r.addresses(2))
     t.finish("cm")
 
 

@@ -214,6 +214,12 @@ mads = t.run(["tshark", "-r", cm_pcap, "-T", "fields", "-e", "infiniband.mad.att
               "-Y", "infiniband.mad"]).stdout.split()
 t.check(mads == ["0x0010", "0x0013", "0x0014", "0x0015", "0x0016"],
         "cm://: REQ, REP, RTU, DREQ, DREP on the wire: %r" % mads)
+# perftest -R's protocol (RDMA CM, then perftest's exchange as SENDs) against perf -R.
+p, out = setup_run("bind %s\nconnect perftest+cm://%s\npost write 4096 count 8\n%s"
+                   % (B, A, OK),
+                   [t.ROCESHARK, "perf", "write_bw", "-R", "--bind", A, "-s", "4096", "-n", "8"])
+t.check(re.search(r"^ 4096 +8 ", out, re.M) is not None,
+        "perftest+cm://: the -R server's table shows our 8 writes of 4096 bytes:\n%s" % out)
 # Over IPv6: the script's words take IPv6 addresses, in URLs too.
 V6 = r.addresses6(2)
 p, out = setup_run("bind %s\nconnect perftest://[%s]:18515\npost write 100 count 2\n%s"
@@ -252,12 +258,12 @@ fails("post send 1\n", 1, "%s: no connect or accept statement: the script has no
 fails("accept perftest://127.0.0.2\n", 1, "%s:1:1: accept: a perftest:// requester connects "
       "as a client; accept takes our side channel (roceshark://) or the requester's QP (qpn N)")
 fails("connect pingpong://127.0.0.2 test write_bw\n", 1, "%s:1:30: connect: test: only a "
-      "perftest:// target runs a named test")
+      "perftest:// or perftest+cm:// target runs a named test")
 fails("connect perftest://127.0.0.2 test pingpong\n", 1, "%s:1:35: connect: test: expected "
       "one of perftest's tests (write_bw, read_bw, send_bw, atomic_bw, send_lat, write_lat, "
       "read_lat)")
 fails("connect rdma://127.0.0.2\n", 1, "%s:1:9: connect: rdma://127.0.0.2: unknown connection "
-      "setup (roceshark://, perftest://, pingpong:// or cm://)")
+      "setup (roceshark://, perftest://, pingpong://, cm:// or perftest+cm://)")
 fails("connect 127.0.0.2:7000\n", 1, "%s:1:9: connect: a port goes after side (side PORT), or "
       "in a URL (roceshark://ADDR:PORT)")
 fails("connect 127.0.0.2\nexpect field infiniband.bth.psn ==\n", 1,

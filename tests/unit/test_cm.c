@@ -364,6 +364,33 @@ test_connect_disconnect(void **state)
     assert_int_equal(w->sent, 5);
 }
 
+/* Both ends disconnect at once, as perftest -R's do at the end of a test
+ * (4.5's client and 6.x's server each send a DREQ for the test QP): each
+ * answers the other's DREQ with a DREP, each is told once, the late DREPs
+ * find nothing, and nothing is sent again. */
+static void
+test_crossing_dreqs(void **state)
+{
+    struct wire *w = *state;
+    char err[RS_ERRBUF_SIZE];
+
+    uint32_t id = connect_a_to_b(w);
+    wire_run(w);
+    assert_int_equal(w->b.events[RS_CM_EV_CONNECTED], 1);
+    assert_int_equal(rs_cm_disconnect(w->a.cm, id, w->now, err), 0);
+    assert_int_equal(rs_cm_disconnect(w->b.cm, w->b.last.id, w->now, err), 0);
+    wire_run(w);
+    wire_wait(w, 100000000);    /* past every response timeout */
+    assert_int_equal(w->a.events[RS_CM_EV_DISCONNECTED], 1);
+    assert_int_equal(w->b.events[RS_CM_EV_DISCONNECTED], 1);
+    assert_int_equal(w->a.events[RS_CM_EV_TIMEOUT] + w->b.events[RS_CM_EV_TIMEOUT], 0);
+    assert_int_equal(w->sent, 3 + 4);   /* REQ, REP, RTU; two DREQs, two DREPs */
+    assert_int_equal(rs_cm_counters_get(w->a.cm)->drop_unknown, 1);
+    assert_int_equal(rs_cm_counters_get(w->b.cm)->drop_unknown, 1);
+    assert_int_equal(rs_cm_next_deadline(w->a.cm), UINT64_MAX);
+    assert_int_equal(rs_cm_next_deadline(w->b.cm), UINT64_MAX);
+}
+
 static void
 test_lost_req_and_rep(void **state)
 {
@@ -520,6 +547,7 @@ main(void)
         cmocka_unit_test(test_layout_captured),
         cmocka_unit_test(test_hostile_parse),
         cmocka_unit_test_setup_teardown(test_connect_disconnect, wire_setup, wire_teardown),
+        cmocka_unit_test_setup_teardown(test_crossing_dreqs, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_lost_req_and_rep, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_duplicate_req_gets_rep_again, wire_setup,
                                         wire_teardown),

@@ -4,9 +4,10 @@
  * of the real captures (the rdma_write_bw capture in tests/captures/real/, frames 4-57,
  * and the pingpong_rc one, frames 4-8) parse to the values the tools sent and
  * our builders write the same bytes back; damaged messages are refused by
- * name; exact-size reads over a socket pair; --connect targets; rping's
- * buffer advertisements, read from the SENDs of the rping capture and held
- * against the READs and WRITEs that follow them there.
+ * name; exact-size reads over a socket pair; --connect targets; perftest
+ * -R's binary key message from its struct's layout; rping's buffer
+ * advertisements, read from the SENDs of the rping capture and held against
+ * the READs and WRITEs that follow them there.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -33,6 +34,20 @@ static const char key_client[] =
     "0a:01:10:3e:00000000:";
 /* ibv_rc_pingpong's client address message (frame 4). */
 static const char pp_client[] = "0000:000021:59dfd7:00000000000000000000ffff0a01103e";
+
+/* A key message's fields (LID 0, as on RoCE). */
+static void
+expect_dest(const struct rs_oob_dest *d, uint16_t out_reads, uint32_t qpn, uint32_t psn,
+            uint32_t rkey, uint64_t vaddr, bool has_gid)
+{
+    assert_int_equal(d->lid, 0);
+    assert_int_equal(d->out_reads, out_reads);
+    assert_int_equal(d->qpn, qpn);
+    assert_int_equal(d->psn, psn);
+    assert_int_equal(d->rkey, rkey);
+    assert_true(d->vaddr == vaddr);
+    assert_true(d->has_gid == has_gid);
+}
 
 static void
 test_version(void **state)
@@ -104,13 +119,7 @@ test_key_gid(void **state)
     assert_int_equal(sizeof(key_client), 108);
     assert_int_equal(rs_oob_perftest_key_size((const uint8_t *)key_client, err), 108);
     assert_int_equal(rs_oob_perftest_key_parse((const uint8_t *)key_client, 108, &d, err), 0);
-    assert_int_equal(d.lid, 0);
-    assert_int_equal(d.out_reads, 1);
-    assert_int_equal(d.qpn, 0x1d);
-    assert_int_equal(d.psn, 0x533a2f);
-    assert_int_equal(d.rkey, 0xe1c);
-    assert_true(d.vaddr == 0x5e135cf9b000ull);
-    assert_true(d.has_gid);
+    expect_dest(&d, 1, 0x1d, 0x533a2f, 0xe1c, 0x5e135cf9b000ull, true);
     assert_true(rs_addr_is_v4mapped(d.gid));
     assert_memory_equal(d.gid + 12, "\x0a\x01\x10\x3e", 4);
     rs_oob_gid_format(d.gid, text, sizeof(text));
@@ -231,6 +240,70 @@ test_pingpong(void **state)
     assert_int_equal(rs_oob_pingpong_parse(m, &d, err), RS_EFORMAT);
 }
 
+/* perftest -R's key message as rdma_write_keys() sends it from x86_64: struct
+ * pingpong_dest with its ints htobe32()'d and its VA htobe64()'d: LID 0,
+ * out_reads 16, QPN 0x11, PSN 0x123456, R_Key 0x5a000101, four bytes of
+ * padding (perftest's stack: anything), VA 0x7f5561d69000, the GID
+ * ::ffff:127.0.0.2, SRQN 0, GID index 3. */
+static const uint8_t cm_key[RS_OOB_PERFTEST_CM_KEY_SIZE] = {
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x11,
+    0x00, 0x12, 0x34, 0x56, 0x5a, 0x00, 0x01, 0x01, 0xde, 0xad, 0xbe, 0xef,
+    0x00, 0x00, 0x7f, 0x55, 0x61, 0xd6, 0x90, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff,
+    0x7f, 0x00, 0x00, 0x02,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03};
+
+static void
+test_cm_key(void **state)
+{
+    struct rs_oob_dest d, back;
+    uint8_t out[RS_OOB_PERFTEST_CM_KEY_SIZE], bad[RS_OOB_PERFTEST_CM_KEY_SIZE + 8];
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    assert_int_equal(rs_oob_perftest_cm_key_parse(cm_key, sizeof(cm_key), &d, err), 0);
+    expect_dest(&d, 16, 0x11, 0x123456, 0x5a000101, 0x7f5561d69000ull, true);
+    assert_memory_equal(d.gid, cm_key + 32, 16);
+    assert_int_equal(d.srqn, 0);
+    /* Ours: the same bytes, but zero padding and GID index. */
+    rs_oob_perftest_cm_key_format(&d, out);
+    assert_memory_equal(out, cm_key, 20);
+    assert_memory_equal(out + 24, cm_key + 24, 28);
+    assert_memory_equal(out + 20, "\0\0\0\0", 4);
+    assert_memory_equal(out + 52, "\0\0\0\0", 4);
+    assert_int_equal(rs_oob_perftest_cm_key_parse(out, sizeof(out), &back, err), 0);
+    assert_memory_equal(&back, &d, sizeof(d));
+    /* The barriers before perftest's QPs exist: all zeros. */
+    memset(bad, 0, sizeof(bad));
+    assert_int_equal(rs_oob_perftest_cm_key_parse(bad, RS_OOB_PERFTEST_CM_KEY_SIZE, &d, err), 0);
+    assert_int_equal(d.qpn, 0);
+    /* Short, and perftest 6.29's 64 bytes. */
+    assert_int_equal(rs_oob_perftest_cm_key_parse(cm_key, 55, &d, err), RS_EFORMAT);
+    assert_string_equal(err, "perftest -R key message: 55 bytes, expected 56 (perftest 4.5 to "
+                        "6.28's struct pingpong_dest)");
+    memcpy(bad, cm_key, sizeof(cm_key));
+    assert_int_equal(rs_oob_perftest_cm_key_parse(bad, sizeof(bad), &d, err), RS_EFORMAT);
+    assert_int_equal(rs_oob_perftest_cm_key_parse(cm_key, 0, &d, err), RS_EFORMAT);
+    /* Fields wider than perftest's: a negative out_reads, a 25-bit QPN, a PSN, a LID. */
+    static const struct {
+        size_t off;
+        uint8_t v[4];
+        const char *why;
+    } wide[] = {{4, {0xff, 0xff, 0xff, 0xff}, "out_reads 0xffffffff is wider than 0xffff"},
+                {8, {0x01, 0x00, 0x00, 0x11}, "QPN 0x01000011 is wider than 0xffffff"},
+                {12, {0x80, 0x12, 0x34, 0x56}, "PSN 0x80123456 is wider than 0xffffff"},
+                {0, {0x00, 0x01, 0x00, 0x00}, "LID 0x00010000 is wider than 0xffff"},
+                {8, {0x00, 0x00, 0x00, 0x01}, "QPN 1 is the GSI, not an RC QP"}};
+    for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++) {
+        memcpy(bad, cm_key, sizeof(cm_key));
+        memcpy(bad + wide[i].off, wide[i].v, 4);
+        assert_int_equal(rs_oob_perftest_cm_key_parse(bad, sizeof(cm_key), &d, err),
+                         RS_EFORMAT);
+        assert_non_null(strstr(err, "perftest -R key message: "));
+        assert_non_null(strstr(err, wide[i].why));
+    }
+}
+
 static void
 test_io(void **state)
 {
@@ -279,6 +352,10 @@ test_target(void **state)
     assert_int_equal(rs_oob_target_parse("cm://127.0.0.1:7471", &t, err), 0);
     assert_int_equal(t.setup, RS_OOB_SETUP_CM);
     assert_string_equal(rs_oob_setup_name(t.setup), "cm");
+    assert_int_equal(rs_oob_target_parse("perftest+cm://127.0.0.1:18515", &t, err), 0);
+    assert_int_equal(t.setup, RS_OOB_SETUP_PERFTEST_CM);
+    assert_int_equal(t.port, 18515);
+    assert_string_equal(rs_oob_setup_name(t.setup), "perftest+cm");
     assert_int_equal(rs_oob_target_parse("roceshark://127.0.0.1", &t, err), 0);
     assert_int_equal(t.setup, RS_OOB_SETUP_ROCESHARK);
     assert_int_equal(rs_oob_target_parse("rdma://127.0.0.1", &t, err), RS_EINVAL);
@@ -478,8 +555,8 @@ main(void)
         cmocka_unit_test(test_key_gid),  cmocka_unit_test(test_key_short),
         cmocka_unit_test(test_key_damaged), cmocka_unit_test(test_report),
         cmocka_unit_test(test_pingpong), cmocka_unit_test(test_io),
-        cmocka_unit_test(test_target),   cmocka_unit_test(test_rping_capture),
-        cmocka_unit_test(test_rping_damaged),
+        cmocka_unit_test(test_target),   cmocka_unit_test(test_cm_key),
+        cmocka_unit_test(test_rping_capture), cmocka_unit_test(test_rping_damaged),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
