@@ -15,6 +15,7 @@ SOURCE_DIR = os.path.dirname(os.path.dirname(HERE))
 GEN_DIR = os.path.join(SOURCE_DIR, "tests", "gen")
 sys.path.insert(0, os.path.join(SOURCE_DIR, "tests", "tools"))
 import fieldsdiff  # noqa: E402
+import reference_cache  # noqa: E402
 
 # Real captures whose origin allows it are part of the repository (see their SOURCES.md).
 REAL_CAPTURES = os.path.join(SOURCE_DIR, "tests", "captures", "real")
@@ -175,8 +176,9 @@ def wireshark_plugin_path():
 
 
 def run(args, env=None, check_rc=True, input=None, cwd=None):
-    p = subprocess.run(args, capture_output=True, text=input is None or isinstance(input, str),
-                       env=env, input=input, cwd=cwd)
+    # tshark's answers may come from the pass before (tests/tools/reference_cache.py).
+    p = reference_cache.run(args, env=env, text=input is None or isinstance(input, str),
+                            input=input, cwd=cwd)
     if check_rc and p.returncode != 0:
         raise RuntimeError("%s exited %d: %s" % (" ".join(args), p.returncode, p.stderr))
     return p

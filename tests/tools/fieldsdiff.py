@@ -21,8 +21,9 @@ infiniband.ieth twice, once for the header and once for the value in it; so do w
 import os
 import shlex
 import shutil
-import subprocess
 import sys
+
+import reference_cache
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -41,7 +42,7 @@ def roceshark_binary():
 
 
 def _rows(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    p = reference_cache.run(cmd)
     if p.returncode != 0:
         raise RuntimeError("%s exited %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
     return [line.split("\t") for line in p.stdout.splitlines()]

@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""reference_cache - the reference tool's answers kept between the test suite's two passes.
+
+CI runs every integration test twice, in the normal build and under the sanitizers. What
+tshark prints for a file does not depend on our build: with ROCESHARK_TSHARK_CACHE naming a
+folder (scripts/test.sh gives both passes the same one), a tshark run whose command line,
+input files and tshark binary are the same as in an earlier run is answered from there.
+Keys cover the command line as written, the content of every argument that names a file,
+the tshark binary (path, size, mtime) and the environment tshark reads (WIRESHARK_*, LC_*,
+HOME), so a changed capture or another Wireshark is a miss, never a stale answer."""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+CACHE = os.environ.get("ROCESHARK_TSHARK_CACHE", "")
+
+
+def _key(cmd, env, input):
+    h = hashlib.sha256()
+    exe = shutil.which(cmd[0]) or cmd[0]
+    try:
+        st = os.stat(exe)
+        h.update(("%s %d %d\0" % (exe, st.st_size, st.st_mtime_ns)).encode())
+    except OSError:
+        return None
+    for a in cmd:
+        h.update(a.encode() + b"\0")
+        if os.path.isfile(a):
+            with open(a, "rb") as f:
+                h.update(hashlib.sha256(f.read()).digest())
+    e = os.environ if env is None else env
+    for k in sorted(e):
+        if k.startswith(("WIRESHARK", "LC_")) or k in ("HOME", "LANG"):
+            h.update(("%s=%s\0" % (k, e[k])).encode())
+    if input is not None:
+        h.update(input.encode() if isinstance(input, str) else input)
+    return h.hexdigest()
+
+
+def run(cmd, env=None, text=True, input=None, cwd=None):
+    """subprocess.run(cmd, capture_output=True, ...), from the cache when cmd is tshark's."""
+    key = (_key(cmd, env, input) if CACHE and text and cwd is None and
+           os.path.basename(cmd[0]) == "tshark" else None)
+    path = os.path.join(CACHE, key + ".json") if key else None
+    if path and os.path.exists(path):
+        with open(path) as f:
+            d = json.load(f)
+        return subprocess.CompletedProcess(cmd, d["rc"], d["out"], d["err"])
+    p = subprocess.run(cmd, capture_output=True, text=text, env=env, input=input, cwd=cwd)
+    if path:
+        os.makedirs(CACHE, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=CACHE)
+        with os.fdopen(fd, "w") as f:
+            json.dump({"rc": p.returncode, "out": p.stdout, "err": p.stderr}, f)
+        os.replace(tmp, path)     # whole or not at all, for a test running beside
+    return p
