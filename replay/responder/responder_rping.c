@@ -95,7 +95,8 @@ fail(struct rs_responder *r, struct resp_qp *q, const char *why)
     if (p->state == RPING_FAILED)
         return;
     p->state = RPING_FAILED;
-    snprintf(p->why, sizeof(p->why), "%s", why);
+    /* The reason may be longer than we keep: the precision says so to the compiler. */
+    snprintf(p->why, sizeof(p->why), "%.*s", (int)sizeof(p->why) - 1, why);
     fprintf(log_file(r), "roceshark: responder: rping: QP %#" PRIx32 ": %s; disconnecting\n",
             rs_rc_qp_num(q->qp), why);
     send_dreq(r, q);
