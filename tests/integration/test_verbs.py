@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""libroceshark-verbs.so under Debian's own, unmodified verbs programs (ibverbs-utils and
+perftest), through `roceshark run`, over two loopback addresses:
+- ibv_devices lists the configured devices (none when none is configured, as libibverbs);
+- ibv_devinfo shows each port ACTIVE, link layer Ethernet, MTU 4096, and a GID table whose
+  entry is the address, IPv4-mapped, RoCE v2;
+- ibv_rc_pingpong server and client both through the library, with data validation (-c),
+  and against `roceshark perf pingpong` either way;
+- ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw, ib_write_lat and ib_send_lat, server
+  and client both through the library, each ending with its results table;
+- ib_write_bw (and read_bw, send_bw) through the library against `roceshark perf` as server,
+  and `roceshark perf` as client against ib_write_bw through the library, so that perftest's
+  own exchange and wire format are checked, not only ours against ours.
+Runs are short (a few MB each): CI has 20 minutes for everything."""
+import os
+import random
+import re
+import shutil
+import subprocess
+import time
+
+import rstest as t
+
+PRELOAD = os.environ.get("ROCESHARK_SANITIZER_PRELOAD", "")
+TOOLS = ["ibv_devices", "ibv_devinfo", "ibv_rc_pingpong", "ib_write_bw", "ib_read_bw",
+         "ib_send_bw", "ib_atomic_bw", "ib_write_lat", "ib_send_lat"]
+missing = [x for x in TOOLS if shutil.which(x) is None]
+if missing:
+    # CI installs them (perftest, ibverbs-utils); a developer's machine may lack them.
+    print("skipped: %s not installed (apt-get install perftest ibverbs-utils)" % missing)
+    t.finish("verbs")
+
+rng = random.SystemRandom()
+NET = (127, rng.randrange(32, 250), rng.randrange(1, 250))
+A, B = ("%d.%d.%d.%d" % (NET + (h,)) for h in rng.sample(range(2, 250), 2))
+port = 30000 + os.getpid() % 20000
+
+
+def env(**extra):
+    e = dict(os.environ)
+    e.pop("ROCESHARK_VERBS_DEVICES", None)
+    if PRELOAD:
+        # An instrumented library in an uninstrumented program: the sanitizers' runtimes
+        # come first (`run` puts ours after what LD_PRELOAD holds).
+        e["LD_PRELOAD"] = PRELOAD
+        e["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
+    e.update(extra)
+    return e
+
+
+def run_cmd(dev, ip, prog, *args):
+    return [t.ROCESHARK, "run", "--dev", "%s=%s" % (dev, ip), "--", prog] + list(args)
+
+
+def next_port():
+    global port
+    port += 1
+    return port
+
+
+def listening(p):
+    """True once a TCP socket listens on port p (read from /proc, so that no test connection
+    takes the server's one accept)."""
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = open(name).read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            f = row.split()
+            if f[3] == "0A" and int(f[1].rsplit(":", 1)[1], 16) == p:
+                return True
+    return False
+
+
+def pair(what, server, client, p, timeout=60):
+    """Starts server, waits until it listens on p, runs client; returns both (rc, out, err)."""
+    srv = subprocess.Popen(server, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env=env())
+    end = time.time() + 10
+    while not listening(p) and srv.poll() is None and time.time() < end:
+        time.sleep(0.02)
+    try:
+        cli = subprocess.run(client, capture_output=True, text=True, timeout=timeout, env=env())
+        c = (cli.returncode, cli.stdout, cli.stderr)
+    except subprocess.TimeoutExpired:
+        c = (-1, "", "timed out")
+    try:
+        s_out, s_err = srv.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        srv.kill()
+        s_out, s_err = srv.communicate()
+    s = (srv.returncode, s_out, s_err)
+    t.check(c[0] == 0 and s[0] == 0, "%s: client exit %s, server exit %s: %s | %s"
+            % (what, c[0], s[0], c[2][-500:], s[2][-500:]))
+    return s, c
+
+
+# --- the devices ---
+out = subprocess.run(run_cmd("rs0", A, "ibv_devices"), capture_output=True, text=True,
+                     env=env())
+t.check(out.returncode == 0 and re.search(r"^\s+rs0\s+[0-9a-f]{16}$", out.stdout, re.M),
+        "ibv_devices lists rs0: %r %r" % (out.stdout, out.stderr))
+both = "rs0=%s,rs1=%s" % (A, B)
+out = subprocess.run(["ibv_devices"], capture_output=True, text=True,
+                     env=env(ROCESHARK_VERBS_DEVICES=both,
+                             LD_PRELOAD=":".join(x for x in (PRELOAD, os.path.join(
+                                 os.environ["ROCESHARK_BUILD_DIR"], "libroceshark-verbs.so"))
+                                 if x)))
+names = re.findall(r"^\s+(rs\d)\s+[0-9a-f]{16}$", out.stdout, re.M)
+t.check(out.returncode == 0 and names == ["rs0", "rs1"],
+        "LD_PRELOAD ibv_devices lists rs0 and rs1: %r %r" % (out.stdout, out.stderr))
+# No device configured: an empty list, as libibverbs gives on a host without RDMA.
+out = subprocess.run(["ibv_devices"], capture_output=True, text=True,
+                     env=env(ROCESHARK_VERBS_DEVICES="",
+                             LD_PRELOAD=":".join(x for x in (PRELOAD, os.path.join(
+                                 os.environ["ROCESHARK_BUILD_DIR"], "libroceshark-verbs.so"))
+                                 if x)))
+t.check(out.returncode == 0 and re.findall(r"^\s+\S+\s+[0-9a-f]{16}$", out.stdout, re.M) == [],
+        "no device configured: %r %r" % (out.stdout, out.stderr))
+
+out = subprocess.run(run_cmd("rs1", B, "ibv_devinfo", "-v"), capture_output=True, text=True,
+                     env=env())
+info = out.stdout
+t.check(out.returncode == 0 and "hca_id:\trs1" in info, "ibv_devinfo: %r" % out.stderr)
+for want in (r"state:\s+PORT_ACTIVE \(4\)", r"link_layer:\s+Ethernet",
+             r"active_mtu:\s+4096 \(5\)", r"phys_port_cnt:\s+1",
+             r"GID\[\s*0\]:\s+::ffff:%s, RoCE v2" % re.escape(B)):
+    t.check(re.search(want, info) is not None, "ibv_devinfo -v shows %s: %s" % (want, info[-900:]))
+
+# --- ibv_rc_pingpong ---
+PP_LINES = [r"^\d+ bytes in [0-9.]+ seconds = [0-9.]+ Mbit/sec$",
+            r"^(\d+) iters in [0-9.]+ seconds = [0-9.]+ usec/iter$"]
+
+
+def check_pingpong(what, out, iters):
+    for rx in PP_LINES:
+        m = re.search(rx, out, re.M)
+        t.check(m is not None, "%s: %s in %r" % (what, rx, out[-400:]))
+    m = re.search(PP_LINES[1], out, re.M)
+    if m:
+        t.check(int(m.group(1)) == iters, "%s: %s iterations" % (what, m.group(1)))
+
+
+p = next_port()
+s, c = pair("ibv_rc_pingpong both through the library",
+            run_cmd("rs0", A, "ibv_rc_pingpong", "-d", "rs0", "-g", "0", "-p", str(p), "-n", "200",
+                    "-c"),
+            run_cmd("rs1", B, "ibv_rc_pingpong", "-d", "rs1", "-g", "0", "-p", str(p), "-n", "200",
+                    "-c", A), p)
+for side, r in (("server", s), ("client", c)):
+    check_pingpong("ibv_rc_pingpong %s" % side, r[1], 200)
+    t.check("remote address: LID 0x0000" in r[1] and "GID ::ffff:" in r[1],
+            "ibv_rc_pingpong %s: the addresses: %r" % (side, r[1][:300]))
+
+p = next_port()
+s, c = pair("ibv_rc_pingpong against perf pingpong",
+            [t.ROCESHARK, "perf", "pingpong", "--bind", A, "-p", str(p), "-n", "200"],
+            run_cmd("rs1", B, "ibv_rc_pingpong", "-d", "rs1", "-g", "0", "-p", str(p), "-n", "200",
+                    A), p)
+check_pingpong("ibv_rc_pingpong client of perf", c[1], 200)
+check_pingpong("perf pingpong server of ibv_rc_pingpong", s[1], 200)
+p = next_port()
+s, c = pair("perf pingpong against ibv_rc_pingpong",
+            run_cmd("rs0", A, "ibv_rc_pingpong", "-d", "rs0", "-g", "0", "-p", str(p), "-n", "200"),
+            [t.ROCESHARK, "perf", "pingpong", "--bind", B, "-n", "200", "--connect",
+             "pingpong://%s:%d" % (A, p)], p)
+check_pingpong("ibv_rc_pingpong server of perf", s[1], 200)
+check_pingpong("perf pingpong client of ibv_rc_pingpong", c[1], 200)
+
+# --- perftest ---
+HEADER = re.compile(r"^ #bytes\s+#iterations", re.M)
+
+
+def result_row(what, out, size, iters):
+    """The row under the results table's header: its size and iterations."""
+    lines = out.splitlines()
+    heads = [i for i, x in enumerate(lines) if HEADER.match(x)]
+    if not t.check(len(heads) == 1 and heads[0] + 1 < len(lines),
+                   "%s: one results table: %r" % (what, out[-600:])):
+        return None
+    row = lines[heads[0] + 1].split()
+    t.check(len(row) >= 5 and row[0] == str(size) and row[1] == str(iters),
+            "%s: a row for %d bytes, %d iterations: %r" % (what, size, iters, row))
+    return row
+
+
+def perftest(tool, size, iters, server_cmd=None, client_cmd=None):
+    p = next_port()
+    args = ["-s", str(size), "-n", str(iters), "-p", str(p)]
+    server = server_cmd(p) if server_cmd else run_cmd("rs0", A, tool, "-d", "rs0", *args)
+    client = client_cmd(p) if client_cmd else run_cmd("rs1", B, tool, "-d", "rs1", *args + [A])
+    what = "%s%s%s" % (tool, " (perf server)" if server_cmd else "",
+                       " (perf client)" if client_cmd else "")
+    s, c = pair(what, server, client, p)
+    row = result_row(what + " client", c[1], size, iters)
+    if tool.endswith("_bw") and row is not None:
+        print("%s: %s MB/s average" % (what, row[3]))
+    if tool.endswith("_lat") and row is not None:
+        print("%s: %s usec typical" % (what, row[4]))
+    return s, c
+
+
+for tool, size, iters in (("ib_write_bw", 65536, 100), ("ib_read_bw", 65536, 100),
+                          ("ib_send_bw", 65536, 100), ("ib_atomic_bw", 8, 1000),
+                          ("ib_write_lat", 2, 1000), ("ib_send_lat", 2, 1000)):
+    s, c = perftest(tool, size, iters)
+    if tool in ("ib_write_bw", "ib_read_bw", "ib_atomic_bw"):
+        # perftest's server prints the client's report.
+        result_row(tool + " server", s[1], size, iters)
+
+# Mixed pairs: perftest through the library against roceshark perf, both ways.
+for test in ("write_bw", "read_bw", "send_bw"):
+    tool = "ib_" + test
+    perftest(tool, 65536, 100, server_cmd=lambda p, test=test: [
+        t.ROCESHARK, "perf", test, "--bind", A, "-p", str(p), "-s", "65536", "-n", "100"])
+    perftest(tool, 65536, 100, client_cmd=lambda p, test=test: [
+        t.ROCESHARK, "perf", test, "--bind", B, "-s", "65536", "-n", "100", "--connect",
+        "perftest://%s:%d" % (A, p)])
+
+t.finish("verbs")
