@@ -165,8 +165,14 @@ ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context,
         errno = EINVAL;
         return NULL;
     }
+    /* Room for at least what was asked, as a NIC's CQ has (mlx5 rounds cqe + 1 up
+     * to a power of two): applications count on the slack. perftest's latency tests
+     * with -e ask for one entry per queue and can leave two completions in it. */
+    uint32_t size = VB_CQ_MIN;
+    while (size < (uint32_t)cqe + 1)
+        size *= 2;
     struct vb_cq *c = calloc(1, sizeof(*c));
-    if (c == NULL || vb_ring_init(&c->ring, (uint32_t)cqe) != 0) {
+    if (c == NULL || vb_ring_init(&c->ring, size) != 0) {
         free(c);
         errno = ENOMEM;
         return NULL;
@@ -174,7 +180,7 @@ ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context,
     c->cq.context = context;
     c->cq.channel = channel;
     c->cq.cq_context = cq_context;
-    c->cq.cqe = cqe;
+    c->cq.cqe = (int)size - 1;
     pthread_mutex_init(&c->cq.mutex, NULL);
     pthread_cond_init(&c->cq.cond, NULL);
     if (channel != NULL) {

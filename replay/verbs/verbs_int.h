@@ -35,6 +35,7 @@
 #define VB_MAX_INLINE 1024      /* bytes of inline data a send may carry */
 #define VB_MAX_QP_WR 16384      /* work requests per queue */
 #define VB_MAX_CQE (1 << 20)
+#define VB_CQ_MIN 64            /* entries a CQ has at least */
 #define VB_MAX_RD_ATOMIC 16
 #define VB_PORT_MTU IBV_MTU_4096
 

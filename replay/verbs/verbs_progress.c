@@ -53,6 +53,21 @@ harvest(struct vb_context *c)
     }
 }
 
+/* An application's thread left the transport work due before the progress thread
+ * means to wake (a held ACK, a new timer, packets beyond one call's budget): wake it,
+ * or an application that now blocks in ibv_get_cq_event() would wait for the peer's
+ * retransmission. */
+static void
+wake_if_due(struct vb_context *c)
+{
+    if (c->sleeping && rs_rc_next_deadline(c->rc) < c->sleep_until) {
+        uint64_t one = 1;
+        ssize_t w = write(c->wake_fd, &one, sizeof(one));
+        (void)w;    /* a full counter wakes it as well */
+        c->sleeping = false;
+    }
+}
+
 void
 vb_progress(struct vb_context *c)
 {
@@ -61,6 +76,7 @@ vb_progress(struct vb_context *c)
     /* A socket error is a lost packet to the transport, which retries. */
     rs_rc_udp_poll(c->udp, c->rc, 0, err);
     harvest(c);
+    wake_if_due(c);
 }
 
 void
@@ -71,12 +87,7 @@ vb_kick(struct vb_context *c)
     rs_rc_progress(c->rc, rs_rc_now_ns());
     rs_rc_udp_flush(c->udp);
     harvest(c);
-    if (c->sleeping && rs_rc_next_deadline(c->rc) < c->sleep_until) {
-        uint64_t one = 1;
-        ssize_t w = write(c->wake_fd, &one, sizeof(one));
-        (void)w;    /* a full counter wakes it as well */
-        c->sleeping = false;
-    }
+    wake_if_due(c);
 }
 
 static void *
