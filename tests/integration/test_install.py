@@ -142,7 +142,10 @@ t.check(complete("perf", "write_bw", "") == [], "perf after its test: %s"
 t.check(complete("plot", "") == ["psn"], "plot: %s" % complete("plot", ""))
 # run finds the installed verbs library from the installed binary and lists our device.
 if BUILT["verbs"]:
-    out = rs("run", "--dev", "rs7=127.0.0.7", "--", "ibv_devices")
+    preload = os.environ.get("ROCESHARK_SANITIZER_PRELOAD", "")
+    out = t.run([binary, "run", "--dev", "rs7=127.0.0.7", "--", "ibv_devices"], check_rc=False,
+                env=dict(os.environ, LD_PRELOAD=preload, ASAN_OPTIONS="detect_leaks=0")
+                if preload else None)
     t.check(out.returncode == 0 and re.search(r"^\s+rs7\s+[0-9a-f]{16}$", out.stdout, re.M),
             "installed run ibv_devices: %d %r %r" % (out.returncode, out.stdout, out.stderr))
 # run: its options, then the program as a command of its own.

@@ -37,12 +37,14 @@ A, B = ("%d.%d.%d.%d" % (NET + (h,)) for h in rng.sample(range(2, 250), 2))
 port = 30000 + os.getpid() % 20000
 
 
-def env(**extra):
+def env(cmd=(), **extra):
+    """The environment of cmd: for a verbs program (`roceshark run`, or one given
+    LD_PRELOAD), the sanitizers' runtimes come first, as an instrumented library in an
+    uninstrumented program needs (`run` puts ours after what LD_PRELOAD holds), and the
+    program's own leaks are not ours to report."""
     e = dict(os.environ)
     e.pop("ROCESHARK_VERBS_DEVICES", None)
-    if PRELOAD:
-        # An instrumented library in an uninstrumented program: the sanitizers' runtimes
-        # come first (`run` puts ours after what LD_PRELOAD holds).
+    if PRELOAD and (list(cmd[1:2]) == ["run"] or "LD_PRELOAD" in extra):
         e["LD_PRELOAD"] = PRELOAD
         e["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
     e.update(extra)
@@ -77,12 +79,13 @@ def listening(p):
 def pair(what, server, client, p, timeout=60):
     """Starts server, waits until it listens on p, runs client; returns both (rc, out, err)."""
     srv = subprocess.Popen(server, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           env=env())
+                           env=env(server))
     end = time.time() + 10
     while not listening(p) and srv.poll() is None and time.time() < end:
         time.sleep(0.02)
     try:
-        cli = subprocess.run(client, capture_output=True, text=True, timeout=timeout, env=env())
+        cli = subprocess.run(client, capture_output=True, text=True, timeout=timeout,
+                             env=env(client))
         c = (cli.returncode, cli.stdout, cli.stderr)
     except subprocess.TimeoutExpired:
         c = (-1, "", "timed out")
@@ -98,8 +101,8 @@ def pair(what, server, client, p, timeout=60):
 
 
 # --- the devices ---
-out = subprocess.run(run_cmd("rs0", A, "ibv_devices"), capture_output=True, text=True,
-                     env=env())
+cmd = run_cmd("rs0", A, "ibv_devices")
+out = subprocess.run(cmd, capture_output=True, text=True, env=env(cmd))
 t.check(out.returncode == 0 and re.search(r"^\s+rs0\s+[0-9a-f]{16}$", out.stdout, re.M),
         "ibv_devices lists rs0: %r %r" % (out.stdout, out.stderr))
 both = "rs0=%s,rs1=%s" % (A, B)
@@ -120,8 +123,8 @@ out = subprocess.run(["ibv_devices"], capture_output=True, text=True,
 t.check(out.returncode == 0 and re.findall(r"^\s+\S+\s+[0-9a-f]{16}$", out.stdout, re.M) == [],
         "no device configured: %r %r" % (out.stdout, out.stderr))
 
-out = subprocess.run(run_cmd("rs1", B, "ibv_devinfo", "-v"), capture_output=True, text=True,
-                     env=env())
+cmd = run_cmd("rs1", B, "ibv_devinfo", "-v")
+out = subprocess.run(cmd, capture_output=True, text=True, env=env(cmd))
 info = out.stdout
 t.check(out.returncode == 0 and "hca_id:\trs1" in info, "ibv_devinfo: %r" % out.stderr)
 for want in (r"state:\s+PORT_ACTIVE \(4\)", r"link_layer:\s+Ethernet",
@@ -153,6 +156,16 @@ for side, r in (("server", s), ("client", c)):
     check_pingpong("ibv_rc_pingpong %s" % side, r[1], 200)
     t.check("remote address: LID 0x0000" in r[1] and "GID ::ffff:" in r[1],
             "ibv_rc_pingpong %s: the addresses: %r" % (side, r[1][:300]))
+
+# Completion channels: both sides sleep in ibv_get_cq_event() (-e).
+p = next_port()
+s, c = pair("ibv_rc_pingpong -e",
+            run_cmd("rs0", A, "ibv_rc_pingpong", "-d", "rs0", "-g", "0", "-p", str(p), "-n", "200",
+                    "-e"),
+            run_cmd("rs1", B, "ibv_rc_pingpong", "-d", "rs1", "-g", "0", "-p", str(p), "-n", "200",
+                    "-e", A), p)
+check_pingpong("ibv_rc_pingpong -e client", c[1], 200)
+check_pingpong("ibv_rc_pingpong -e server", s[1], 200)
 
 p = next_port()
 s, c = pair("ibv_rc_pingpong against perf pingpong",
@@ -186,13 +199,13 @@ def result_row(what, out, size, iters):
     return row
 
 
-def perftest(tool, size, iters, server_cmd=None, client_cmd=None):
+def perftest(tool, size, iters, server_cmd=None, client_cmd=None, extra=()):
     p = next_port()
-    args = ["-s", str(size), "-n", str(iters), "-p", str(p)]
+    args = ["-s", str(size), "-n", str(iters), "-p", str(p)] + list(extra)
     server = server_cmd(p) if server_cmd else run_cmd("rs0", A, tool, "-d", "rs0", *args)
     client = client_cmd(p) if client_cmd else run_cmd("rs1", B, tool, "-d", "rs1", *args + [A])
-    what = "%s%s%s" % (tool, " (perf server)" if server_cmd else "",
-                       " (perf client)" if client_cmd else "")
+    what = "%s%s%s%s" % (tool, " (perf server)" if server_cmd else "",
+                         " (perf client)" if client_cmd else "", " ".join([""] + list(extra)))
     s, c = pair(what, server, client, p)
     row = result_row(what + " client", c[1], size, iters)
     if tool.endswith("_bw") and row is not None:
@@ -209,6 +222,9 @@ for tool, size, iters in (("ib_write_bw", 65536, 100), ("ib_read_bw", 65536, 100
     if tool in ("ib_write_bw", "ib_read_bw", "ib_atomic_bw"):
         # perftest's server prints the client's report.
         result_row(tool + " server", s[1], size, iters)
+
+# Completion channels under perftest: events (-e) on both sides.
+perftest("ib_send_bw", 65536, 100, extra=["-e"])
 
 # Mixed pairs: perftest through the library against roceshark perf, both ways.
 for test in ("write_bw", "read_bw", "send_bw"):
