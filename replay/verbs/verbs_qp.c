@@ -228,7 +228,52 @@ ibv_qp_to_qp_ex(struct ibv_qp *qp)
     return q->ex ? &q->qpx : NULL;
 }
 
-/* Reads the attributes of mask into qp->attr; EINVAL for a value we cannot serve. */
+/* The attributes that are numbers the RC QP takes as they are: where each is in
+ * ibverbs' struct and in ours (the same size in both: one byte, or four for QP
+ * numbers and PSNs, which are 24 bits), and its largest value. */
+struct number_attr {
+    int mask;
+    size_t from, to, size;
+    uint32_t max;
+};
+
+#define NUMBER(m, f, t, max)                                                           \
+    {m, offsetof(struct ibv_qp_attr, f), offsetof(struct rs_rc_qp_attr, t),              \
+     sizeof(((struct ibv_qp_attr *)0)->f), max}
+
+static const struct number_attr numbers[] = {
+    NUMBER(IBV_QP_DEST_QPN, dest_qp_num, dest_qpn, 0xffffff),
+    NUMBER(IBV_QP_RQ_PSN, rq_psn, rq_psn, UINT32_MAX),      /* taken modulo 2^24 */
+    NUMBER(IBV_QP_SQ_PSN, sq_psn, sq_psn, UINT32_MAX),
+    NUMBER(IBV_QP_MAX_DEST_RD_ATOMIC, max_dest_rd_atomic, max_dest_rd_atomic,
+           VB_MAX_RD_ATOMIC),
+    NUMBER(IBV_QP_MAX_QP_RD_ATOMIC, max_rd_atomic, max_rd_atomic, VB_MAX_RD_ATOMIC),
+    NUMBER(IBV_QP_MIN_RNR_TIMER, min_rnr_timer, min_rnr_timer, 31),
+    NUMBER(IBV_QP_TIMEOUT, timeout, timeout, 31),
+    NUMBER(IBV_QP_RETRY_CNT, retry_cnt, retry_cnt, 7),
+    NUMBER(IBV_QP_RNR_RETRY, rnr_retry, rnr_retry, 7),
+};
+
+_Static_assert(sizeof(((struct rs_rc_qp_attr *)0)->dest_qpn) == 4 &&
+                   sizeof(((struct rs_rc_qp_attr *)0)->timeout) == 1,
+               "the number attributes have ibverbs' sizes");
+
+static uint32_t
+number_get(const void *base, const struct number_attr *n, size_t off)
+{
+    uint8_t b;
+    uint32_t w;
+
+    if (n->size == 1) {
+        memcpy(&b, (const uint8_t *)base + off, 1);
+        return b;
+    }
+    memcpy(&w, (const uint8_t *)base + off, 4);
+    return w;
+}
+
+/* Reads the attributes of mask into qp->attr; EINVAL, with nothing changed, for a
+ * value we cannot serve. */
 static int
 gather(struct vb_qp *qp, const struct ibv_qp_attr *a, int mask)
 {
@@ -240,16 +285,10 @@ gather(struct vb_qp *qp, const struct ibv_qp_attr *a, int mask)
         return EINVAL;
     if ((mask & IBV_QP_PATH_MTU) && (a->path_mtu < IBV_MTU_256 || a->path_mtu > VB_PORT_MTU))
         return EINVAL;
-    if ((mask & IBV_QP_MAX_QP_RD_ATOMIC) && a->max_rd_atomic > VB_MAX_RD_ATOMIC)
-        return EINVAL;
-    if ((mask & IBV_QP_MAX_DEST_RD_ATOMIC) && a->max_dest_rd_atomic > VB_MAX_RD_ATOMIC)
-        return EINVAL;
-    if ((mask & (IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY)) && (a->retry_cnt > 7 || a->rnr_retry > 7))
-        return EINVAL;
-    if ((mask & IBV_QP_TIMEOUT) && a->timeout > 31)
-        return EINVAL;
-    if ((mask & IBV_QP_MIN_RNR_TIMER) && a->min_rnr_timer > 31)
-        return EINVAL;
+    for (size_t i = 0; i < RS_ARRAY_SIZE(numbers); i++)
+        if ((mask & numbers[i].mask) && number_get(a, &numbers[i], numbers[i].from) >
+                                            numbers[i].max)
+            return EINVAL;
     if (mask & IBV_QP_AV) {
         /* RoCE routes by the GRH: an address vector without one names no peer. */
         if (!a->ah_attr.is_global || a->ah_attr.grh.sgid_index != 0 || a->ah_attr.port_num > 1 ||
@@ -262,24 +301,19 @@ gather(struct vb_qp *qp, const struct ibv_qp_attr *a, int mask)
         r->access = a->qp_access_flags & RS_RC_ACCESS_REMOTE_ALL;
     if (mask & IBV_QP_PATH_MTU)
         r->pmtu = 128u << a->path_mtu;
-    if (mask & IBV_QP_DEST_QPN)
-        r->dest_qpn = a->dest_qp_num & 0xffffff;
-    if (mask & IBV_QP_RQ_PSN)
-        r->rq_psn = a->rq_psn & 0xffffff;
-    if (mask & IBV_QP_SQ_PSN)
-        r->sq_psn = a->sq_psn & 0xffffff;
-    if (mask & IBV_QP_MAX_DEST_RD_ATOMIC)
-        r->max_dest_rd_atomic = a->max_dest_rd_atomic;
-    if (mask & IBV_QP_MAX_QP_RD_ATOMIC)
-        r->max_rd_atomic = a->max_rd_atomic;
-    if (mask & IBV_QP_MIN_RNR_TIMER)
-        r->min_rnr_timer = a->min_rnr_timer;
-    if (mask & IBV_QP_TIMEOUT)
-        r->timeout = a->timeout;
-    if (mask & IBV_QP_RETRY_CNT)
-        r->retry_cnt = a->retry_cnt;
-    if (mask & IBV_QP_RNR_RETRY)
-        r->rnr_retry = a->rnr_retry;
+    for (size_t i = 0; i < RS_ARRAY_SIZE(numbers); i++) {
+        const struct number_attr *n = &numbers[i];
+        if (!(mask & n->mask))
+            continue;
+        uint32_t v = number_get(a, n, n->from);
+        if (n->size == 1) {
+            uint8_t b = (uint8_t)v;
+            memcpy((uint8_t *)r + n->to, &b, 1);
+        } else {
+            v &= 0xffffff;
+            memcpy((uint8_t *)r + n->to, &v, 4);
+        }
+    }
     return 0;
 }
 
@@ -384,15 +418,9 @@ ibv_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
     attr->pkey_index = 0;
     attr->port_num = qp->port;
     attr->ah_attr = qp->ah;
-    attr->dest_qp_num = r->dest_qpn;
-    attr->rq_psn = r->rq_psn;
-    attr->sq_psn = r->sq_psn;
-    attr->max_rd_atomic = r->max_rd_atomic;
-    attr->max_dest_rd_atomic = r->max_dest_rd_atomic;
-    attr->min_rnr_timer = r->min_rnr_timer;
-    attr->timeout = r->timeout;
-    attr->retry_cnt = r->retry_cnt;
-    attr->rnr_retry = r->rnr_retry;
+    for (size_t i = 0; i < RS_ARRAY_SIZE(numbers); i++)
+        memcpy((uint8_t *)attr + numbers[i].from, (const uint8_t *)r + numbers[i].to,
+               numbers[i].size);
     attr->cap = qp->cap;
     pthread_mutex_unlock(&qp->ctx->lock);
     if (init != NULL) {

@@ -146,26 +146,22 @@ def check_pingpong(what, out, iters):
         t.check(int(m.group(1)) == iters, "%s: %s iterations" % (what, m.group(1)))
 
 
-p = next_port()
-s, c = pair("ibv_rc_pingpong both through the library",
-            run_cmd("rs0", A, "ibv_rc_pingpong", "-d", "rs0", "-g", "0", "-p", str(p), "-n", "200",
-                    "-c"),
-            run_cmd("rs1", B, "ibv_rc_pingpong", "-d", "rs1", "-g", "0", "-p", str(p), "-n", "200",
-                    "-c", A), p)
-for side, r in (("server", s), ("client", c)):
-    check_pingpong("ibv_rc_pingpong %s" % side, r[1], 200)
-    t.check("remote address: LID 0x0000" in r[1] and "GID ::ffff:" in r[1],
-            "ibv_rc_pingpong %s: the addresses: %r" % (side, r[1][:300]))
+def pingpong_pair(what, *extra):
+    """ibv_rc_pingpong server and client, both through the library, 200 iterations."""
+    p = next_port()
+    args = ["-g", "0", "-p", str(p), "-n", "200"] + list(extra)
+    s, c = pair(what, run_cmd("rs0", A, "ibv_rc_pingpong", "-d", "rs0", *args),
+                run_cmd("rs1", B, "ibv_rc_pingpong", "-d", "rs1", *args + [A]), p)
+    for side, r in (("server", s), ("client", c)):
+        check_pingpong("%s %s" % (what, side), r[1], 200)
+        t.check("remote address: LID 0x0000" in r[1] and "GID ::ffff:" in r[1],
+                "%s %s: the addresses: %r" % (what, side, r[1][:300]))
 
-# Completion channels: both sides sleep in ibv_get_cq_event() (-e).
-p = next_port()
-s, c = pair("ibv_rc_pingpong -e",
-            run_cmd("rs0", A, "ibv_rc_pingpong", "-d", "rs0", "-g", "0", "-p", str(p), "-n", "200",
-                    "-e"),
-            run_cmd("rs1", B, "ibv_rc_pingpong", "-d", "rs1", "-g", "0", "-p", str(p), "-n", "200",
-                    "-e", A), p)
-check_pingpong("ibv_rc_pingpong -e client", c[1], 200)
-check_pingpong("ibv_rc_pingpong -e server", s[1], 200)
+
+# With data validation (-c); then with completion channels: both sides sleep in
+# ibv_get_cq_event() (-e).
+pingpong_pair("ibv_rc_pingpong -c", "-c")
+pingpong_pair("ibv_rc_pingpong -e", "-e")
 
 p = next_port()
 s, c = pair("ibv_rc_pingpong against perf pingpong",

@@ -326,6 +326,25 @@ end_connect(struct end *e, const struct end *peer)
     a.max_rd_atomic = 1;
     assert_int_equal(ibv_modify_qp(e->qp, &a, TO_RTS), 0);
     assert_int_equal(e->qp->state, IBV_QPS_RTS);
+    /* What was given comes back. */
+    struct ibv_qp_attr q;
+    struct ibv_qp_init_attr qi;
+    assert_int_equal(ibv_query_qp(e->qp, &q, IBV_QP_STATE | IBV_QP_CAP, &qi), 0);
+    assert_int_equal(q.qp_state, IBV_QPS_RTS);
+    assert_int_equal(q.dest_qp_num, peer->qp->qp_num);
+    assert_int_equal(q.sq_psn, 100);
+    assert_int_equal(q.rq_psn, 100);
+    assert_int_equal(q.timeout, 8);
+    assert_int_equal(q.retry_cnt, 3);
+    assert_int_equal(q.min_rnr_timer, 12);
+    assert_int_equal(q.path_mtu, IBV_MTU_1024);
+    assert_int_equal(qi.cap.max_inline_data, 64);
+    assert_int_equal(qi.qp_type, IBV_QPT_RC);
+    /* A value out of range changes nothing. */
+    struct ibv_qp_attr bad = {.retry_cnt = 9};
+    assert_int_equal(ibv_modify_qp(e->qp, &bad, IBV_QP_RETRY_CNT), EINVAL);
+    assert_int_equal(ibv_query_qp(e->qp, &q, IBV_QP_RETRY_CNT, &qi), 0);
+    assert_int_equal(q.retry_cnt, 3);
 }
 
 static void
