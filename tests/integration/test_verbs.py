@@ -11,7 +11,11 @@ perftest), through `roceshark run`, over two loopback addresses:
   and client both through the library, each ending with its results table;
 - ib_write_bw (and read_bw, send_bw) through the library against `roceshark perf` as server,
   and `roceshark perf` as client against ib_write_bw through the library, so that perftest's
-  own exchange and wire format are checked, not only ours against ours.
+  own exchange and wire format are checked, not only ours against ours;
+- all of that captured with `roceshark capture -i lo`: every ICRC good, no analysis
+  violation, no retransmission;
+- ib_write_bw through the library against `roceshark perf --faults` dropping 1% of what it
+  receives: it still finishes, and the capture shows the retransmissions.
 Runs are short (a few MB each): CI has 20 minutes for everything."""
 import os
 import random
@@ -98,6 +102,33 @@ def pair(what, server, client, p, timeout=60):
     t.check(c[0] == 0 and s[0] == 0, "%s: client exit %s, server exit %s: %s | %s"
             % (what, c[0], s[0], c[2][-500:], s[2][-500:]))
     return s, c
+
+
+OUT = t.tempdir()
+
+
+def start_capture(name):
+    """`roceshark capture -i lo` of our two addresses' RoCE, once it captures."""
+    path = os.path.join(OUT, name)
+    cap = subprocess.Popen([t.ROCESHARK, "capture", "-i", "lo", "-B", "64", "-w", path, "-f",
+                            "udp port 4791 and host %s and host %s" % (A, B)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    line = cap.stderr.readline()
+    t.check(line.startswith("capture: lo"), "capture started: %r" % line)
+    return cap, path
+
+
+def stop_capture(cap, path, whole=True):
+    """Stops the capture (which must have lost nothing when whole); its rows: source,
+    ICRC status, violation, retransmission."""
+    time.sleep(0.2)
+    cap.terminate()
+    _, err = cap.communicate(timeout=20)
+    t.check(cap.returncode == 0 and (not whole or " 0 dropped by kernel" in err),
+            "capture: %r" % err)
+    return t.roceshark_fields(path, ["ip.src", "roceshark.icrc.status",
+                                     "roceshark.analysis.violation",
+                                     "roceshark.analysis.retransmission"])
 
 
 # --- the devices ---
@@ -211,7 +242,33 @@ def perftest(tool, size, iters, server_cmd=None, client_cmd=None, extra=()):
     return s, c
 
 
-for tool, size, iters in (("ib_write_bw", 65536, 100), ("ib_read_bw", 65536, 100),
+def check_clean(what, rows):
+    """One run's capture (one QP each way: the analysis sees one conversation): both
+    directions, every ICRC good, no violation, no retransmission."""
+    by_src = {}
+    for r in rows:
+        by_src[r[0]] = by_src.get(r[0], 0) + 1
+    t.check(by_src.get(B, 0) >= 1600 and by_src.get(A, 0) > 0,
+            "%s: the client's 1600 WRITE packets and the server's ACKs: %s" % (what, by_src))
+    bad = [r for r in rows if r[1] != "1"]
+    t.check(not bad, "%s: every ICRC good: %d of %d frames not: %s"
+            % (what, len(bad), len(rows), bad[:3]))
+    viol = [r for r in rows if len(r) > 2 and r[2] != ""]
+    t.check(not viol, "%s: no analysis violation: %d frames: %s" % (what, len(viol), viol[:3]))
+    retx = [r for r in rows if len(r) > 3 and r[3] != ""]
+    t.check(not retx, "%s: no retransmission on a lossless loopback: %d frames"
+            % (what, len(retx)))
+
+
+# Captured: the library against itself, and against perf as its server, as perftest's
+# traffic on the wire, checked by our decoder and analysis.
+for what, server_cmd in (("ib_write_bw", None), ("ib_write_bw (perf server)", lambda p: [
+        t.ROCESHARK, "perf", "write_bw", "--bind", A, "-p", str(p), "-s", "65536", "-n", "100"])):
+    cap, cap_path = start_capture("verbs.pcap")
+    perftest("ib_write_bw", 65536, 100, server_cmd=server_cmd)
+    check_clean("captured " + what, stop_capture(cap, cap_path))
+
+for tool, size, iters in (("ib_read_bw", 65536, 100),
                           ("ib_send_bw", 65536, 100), ("ib_atomic_bw", 8, 1000),
                           ("ib_write_lat", 2, 1000), ("ib_send_lat", 2, 1000)):
     s, c = perftest(tool, size, iters)
@@ -230,5 +287,22 @@ for test in ("write_bw", "read_bw", "send_bw"):
     perftest(tool, 65536, 100, client_cmd=lambda p, test=test: [
         t.ROCESHARK, "perf", test, "--bind", B, "-s", "65536", "-n", "100", "--connect",
         "perftest://%s:%d" % (A, p)])
+
+
+# 1% of what perf's server receives dropped: our requester goes back and finishes.
+cap, cap_path = start_capture("verbs-loss.pcap")
+rules = os.path.join(OUT, "loss.rules")
+with open(rules, "w") as f:
+    f.write("seed 7\ndrop prob 0.01 dir rx\n")
+s, c = perftest("ib_write_bw", 65536, 100, server_cmd=lambda p: [
+    t.ROCESHARK, "perf", "write_bw", "--bind", A, "-p", str(p), "-s", "65536", "-n", "100",
+    "--faults", rules])
+t.check(re.search(r"^faults:\s+\d+\s+[1-9]\d*\s+drop ", s[2], re.M) is not None,
+        "the fault engine dropped: %r" % s[2])
+# Go-back-N after each loss floods lo: the capture may lose some of the retransmissions.
+rows = stop_capture(cap, cap_path, whole=False)
+retx = [r for r in rows if len(r) > 3 and r[3] != ""]
+t.check(len(retx) > 0, "retransmissions in the analysis after 1%% loss (%d frames)" % len(rows))
+t.check(all(r[1] == "1" for r in rows), "every ICRC good under loss")
 
 t.finish("verbs")
