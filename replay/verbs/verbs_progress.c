@@ -147,6 +147,10 @@ vb_port_open(struct vb_context *c)
     rs_rc_ctx_opts_init(&co);
     memcpy(co.local_gid, c->dev->gid, 16);
     co.verify_icrc = rs_rc_udp_checks_icrc(c->udp);
+    /* ACKs at once, as a NIC sends them, not held back to cover later requests: a
+     * program may count on the ACK of its SEND coming before the peer's reply to it
+     * (perftest's latency tests with -e take the next event to be the send's). */
+    co.ack_delay_ns = 0;
     if (rs_rc_ctx_create(&c->rc, &co, rs_rc_udp_link(c->udp), err) < 0) {
         rs_rc_udp_close(c->udp);
         c->udp = NULL;
