@@ -265,6 +265,7 @@ vb_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
     /* In-poll progress: an application that spins on its CQ drives the
      * transport itself, without waiting for the progress thread to wake. */
     if (got < n && ctx->rc != NULL) {
+        ctx->app_polled_ns = rs_rc_now_ns();
         vb_progress(ctx);
         got += vb_ring_pop(&c->ring, wc + got, n - got);
     }

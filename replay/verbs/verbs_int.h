@@ -77,6 +77,7 @@ struct vb_context {
     pthread_t thread;
     bool thread_started;
     bool stop;
+    uint64_t app_polled_ns;     /* when an application thread last ran progress */
     bool sleeping;              /* in ppoll(), until sleep_until */
     uint64_t sleep_until;
     int wake_fd;                /* eventfd that ends its sleep */

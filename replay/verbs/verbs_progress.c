@@ -27,6 +27,12 @@
 #include "verbs_int.h"
 
 #define SLEEP_MAX_NS 1000000000ull  /* the thread looks at its stop flag at least this often */
+/* An application that spun on its CQ this recently receives for itself: the thread
+ * leaves the socket to it (and wakes only for timers), rather than wake on every
+ * packet to find the work done and the lock taken, which costs a spinning
+ * ping-pong a core's worth of switches. It watches the socket again once the
+ * application stopped spinning this long ago. */
+#define STANDBY_NS 1000000ull
 
 /* Moves each QP's completions into its CQs, in order; a completion whose CQ
  * is full waits in the QP (and those behind it in the RC queue). */
@@ -103,6 +109,12 @@ progress_main(void *arg)
         uint64_t wait = d <= now ? 0 : d - now;
         if (wait > SLEEP_MAX_NS)
             wait = SLEEP_MAX_NS;
+        nfds_t n = 2;
+        if (now - c->app_polled_ns < STANDBY_NS) {
+            n = 1;      /* pfd[1] only: the wake descriptor */
+            if (wait > STANDBY_NS - (now - c->app_polled_ns))
+                wait = STANDBY_NS - (now - c->app_polled_ns);
+        }
         if (wait > 0) {
             c->sleeping = true;
             c->sleep_until = now + wait;
@@ -111,7 +123,7 @@ progress_main(void *arg)
         pthread_mutex_unlock(&c->lock);
         if (wait > 0) {
             struct timespec ts = {(time_t)(wait / 1000000000ull), (long)(wait % 1000000000ull)};
-            if (ppoll(pfd, 2, &ts, NULL) > 0 && (pfd[1].revents & POLLIN)) {
+            if (ppoll(pfd + 2 - n, n, &ts, NULL) > 0 && (pfd[1].revents & POLLIN)) {
                 uint64_t v;
                 ssize_t r = read(c->wake_fd, &v, sizeof(v));
                 (void)r;

@@ -278,6 +278,9 @@ for tool, size, iters in (("ib_read_bw", 65536, 100),
 
 # Completion channels under perftest: events (-e) on both sides.
 perftest("ib_send_bw", 65536, 100, extra=["-e"])
+# Its latency test takes the event after a SEND to be the send's completion: the peer's
+# ACK must come before the peer's reply, as a NIC sends it.
+perftest("ib_send_lat", 2, 1000, extra=["-e"])
 
 # Mixed pairs: perftest through the library against roceshark perf, both ways.
 for test in ("write_bw", "read_bw", "send_bw"):
