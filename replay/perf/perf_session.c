@@ -25,7 +25,7 @@ static const struct rs_perf_test tests[] = {
     {"send_bw", "Send BW Test", false, RS_RC_WR_SEND, 4, RS_PERF_END_CLOSE, false},
     {"atomic_bw", "Atomic FETCH_AND_ADD BW Test", false, RS_RC_WR_ATOMIC_FETCH_AND_ADD, 3,
      RS_PERF_END_REPORT, false},
-    {"send_lat", "Send Latency Test", true, RS_RC_WR_SEND, 5, RS_PERF_END_CLOSE, false},
+    {"send_lat", "Send Latency Test", true, RS_RC_WR_SEND, 4, RS_PERF_END_CLOSE, false},
     {"write_lat", "RDMA_Write Latency Test", true, RS_RC_WR_RDMA_WRITE, 4, RS_PERF_END_NONE,
      false},
     {"read_lat", "RDMA_Read Latency Test", true, RS_RC_WR_RDMA_READ, 4, RS_PERF_END_CLOSE, false},
