@@ -283,13 +283,14 @@ perftest("ib_send_bw", 65536, 100, extra=["-e"])
 perftest("ib_send_lat", 2, 1000, extra=["-e"])
 
 # Mixed pairs: perftest through the library against roceshark perf, both ways.
-for test in ("write_bw", "read_bw", "send_bw"):
+for test, size, iters in (("write_bw", 65536, 100), ("read_bw", 65536, 100),
+                          ("send_bw", 65536, 100), ("send_lat", 2, 1000)):
     tool = "ib_" + test
-    perftest(tool, 65536, 100, server_cmd=lambda p, test=test: [
-        t.ROCESHARK, "perf", test, "--bind", A, "-p", str(p), "-s", "65536", "-n", "100"])
-    perftest(tool, 65536, 100, client_cmd=lambda p, test=test: [
-        t.ROCESHARK, "perf", test, "--bind", B, "-s", "65536", "-n", "100", "--connect",
-        "perftest://%s:%d" % (A, p)])
+    args = ["-s", str(size), "-n", str(iters)]
+    perftest(tool, size, iters, server_cmd=lambda p, test=test, args=args: [
+        t.ROCESHARK, "perf", test, "--bind", A, "-p", str(p)] + args)
+    perftest(tool, size, iters, client_cmd=lambda p, test=test, args=args: [
+        t.ROCESHARK, "perf", test, "--bind", B, "--connect", "perftest://%s:%d" % (A, p)] + args)
 
 
 # 1% of what perf's server receives dropped: our requester goes back and finishes.
