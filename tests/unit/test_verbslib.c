@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -280,8 +281,9 @@ struct end {
 
 #define BUF 65536
 
+/* ex: the QP comes from ibv_create_qp_ex() with send ops, for the ibv_wr_*() builders. */
 static void
-end_open(struct end *e, const char *name)
+end_open(struct end *e, const char *name, bool ex)
 {
     e->ctx = open_named(name);
     e->pd = ibv_alloc_pd(e->ctx);
@@ -296,7 +298,15 @@ end_open(struct end *e, const char *name)
                                   .cap = {.max_send_wr = 16, .max_recv_wr = 16,
                                           .max_send_sge = 1, .max_recv_sge = 1,
                                           .max_inline_data = 64}};
-    e->qp = ibv_create_qp(e->pd, &ia);
+    if (ex) {
+        struct ibv_qp_init_attr_ex ax = {
+            .send_cq = e->cq, .recv_cq = e->cq, .qp_type = IBV_QPT_RC, .cap = ia.cap,
+            .comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS, .pd = e->pd,
+            .send_ops_flags = IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_SEND_WITH_IMM};
+        e->qp = ibv_create_qp_ex(e->ctx, &ax);
+    } else {
+        e->qp = ibv_create_qp(e->pd, &ia);
+    }
     assert_non_null(e->qp);
     assert_int_equal(e->qp->state, IBV_QPS_RESET);
     struct ibv_qp_attr a = {.qp_state = IBV_QPS_INIT, .port_num = 1,
@@ -379,8 +389,8 @@ test_rc_pair(void **state)
     struct ibv_wc wc[4];
 
     (void)state;
-    end_open(&a, "ta");
-    end_open(&b, "tb");
+    end_open(&a, "ta", false);
+    end_open(&b, "tb", false);
     /* Receives posted in INIT are kept until the QP has its peer. */
     struct ibv_sge rs = {(uintptr_t)b.buf, 4096, b.mr->lkey};
     struct ibv_recv_wr rwr = {.wr_id = 21, .sg_list = &rs, .num_sge = 1}, *bad_r;
@@ -482,6 +492,61 @@ test_rc_pair(void **state)
     end_close(&b);
 }
 
+/* The ibv_wr_*() builders of struct ibv_qp_ex (perftest's default where it has them). */
+static void
+test_qp_ex(void **state)
+{
+    struct end a, b;
+    struct ibv_wc wc[4];
+
+    (void)state;
+    end_open(&a, "ta", true);
+    end_open(&b, "tb", false);
+    end_connect(&a, &b);
+    end_connect(&b, &a);
+    struct ibv_sge rs = {(uintptr_t)b.buf, 4096, b.mr->lkey};
+    struct ibv_recv_wr rwr = {.wr_id = 41, .sg_list = &rs, .num_sge = 1}, *bad_r;
+    assert_int_equal(ibv_post_recv(b.qp, &rwr, &bad_r), 0);
+    struct ibv_qp_ex *x = ibv_qp_to_qp_ex(a.qp);
+    assert_non_null(x);
+
+    memcpy(a.buf, "written by wr", 13);
+    char word[4] = "abc";
+    ibv_wr_start(x);
+    x->wr_id = 31;
+    x->wr_flags = IBV_SEND_SIGNALED;
+    ibv_wr_rdma_write(x, b.mr->rkey, (uintptr_t)b.buf + 16384);
+    ibv_wr_set_sge(x, a.mr->lkey, (uintptr_t)a.buf, 13);
+    x->wr_id = 32;
+    ibv_wr_send_imm(x, htonl(7));
+    ibv_wr_set_inline_data(x, word, 3);
+    assert_int_equal(ibv_wr_complete(x), 0);
+    memset(word, 0, sizeof(word));      /* inline: the bytes were taken at the call */
+    assert_int_equal(poll_n(a.cq, wc, 2), 2);
+    assert_int_equal(wc[0].wr_id, 31);
+    assert_int_equal(wc[0].opcode, IBV_WC_RDMA_WRITE);
+    assert_int_equal(wc[1].wr_id, 32);
+    assert_int_equal(wc[1].status, IBV_WC_SUCCESS);
+    assert_int_equal(poll_n(b.cq, wc, 1), 1);
+    assert_int_equal(wc[0].wr_id, 41);
+    assert_int_equal(wc[0].byte_len, 3);
+    assert_int_equal(ntohl(wc[0].imm_data), 7);
+    assert_memory_equal(b.buf, "abc", 3);
+    assert_memory_equal(b.buf + 16384, "written by wr", 13);
+
+    /* What the QP cannot do fails the batch, and nothing of it is sent. */
+    ibv_wr_start(x);
+    x->wr_id = 33;
+    ibv_wr_local_inv(x, 5);
+    assert_int_equal(ibv_wr_complete(x), EOPNOTSUPP);
+    ibv_wr_start(x);
+    ibv_wr_rdma_write(x, b.mr->rkey, (uintptr_t)b.buf);
+    ibv_wr_abort(x);
+    assert_int_equal(ibv_poll_cq(a.cq, 4, wc), 0);
+    end_close(&a);
+    end_close(&b);
+}
+
 int
 main(void)
 {
@@ -492,6 +557,7 @@ main(void)
         cmocka_unit_test(test_comp_channel),
         cmocka_unit_test(test_queries),
         cmocka_unit_test(test_rc_pair),
+        cmocka_unit_test(test_qp_ex),
     };
 
     return cmocka_run_group_tests(tests, setup_devices, NULL);
