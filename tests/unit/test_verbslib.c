@@ -315,7 +315,7 @@ end_open(struct end *e, const char *name, bool ex)
 }
 
 static void
-end_connect(struct end *e, const struct end *peer)
+end_connect_retry(struct end *e, const struct end *peer, uint8_t retry_cnt, uint8_t rnr_retry)
 {
     struct ibv_qp_attr a = {.qp_state = IBV_QPS_RTR, .path_mtu = IBV_MTU_1024,
                             .dest_qp_num = peer->qp->qp_num, .rq_psn = 100,
@@ -331,8 +331,8 @@ end_connect(struct end *e, const struct end *peer)
     a.qp_state = IBV_QPS_RTS;
     a.sq_psn = 100;
     a.timeout = 8;
-    a.retry_cnt = 3;
-    a.rnr_retry = 3;
+    a.retry_cnt = retry_cnt;
+    a.rnr_retry = rnr_retry;
     a.max_rd_atomic = 1;
     assert_int_equal(ibv_modify_qp(e->qp, &a, TO_RTS), 0);
     assert_int_equal(e->qp->state, IBV_QPS_RTS);
@@ -345,7 +345,7 @@ end_connect(struct end *e, const struct end *peer)
     assert_int_equal(q.sq_psn, 100);
     assert_int_equal(q.rq_psn, 100);
     assert_int_equal(q.timeout, 8);
-    assert_int_equal(q.retry_cnt, 3);
+    assert_int_equal(q.retry_cnt, retry_cnt);
     assert_int_equal(q.min_rnr_timer, 12);
     assert_int_equal(q.path_mtu, IBV_MTU_1024);
     assert_int_equal(qi.cap.max_inline_data, 64);
@@ -354,7 +354,13 @@ end_connect(struct end *e, const struct end *peer)
     struct ibv_qp_attr bad = {.retry_cnt = 9};
     assert_int_equal(ibv_modify_qp(e->qp, &bad, IBV_QP_RETRY_CNT), EINVAL);
     assert_int_equal(ibv_query_qp(e->qp, &q, IBV_QP_RETRY_CNT, &qi), 0);
-    assert_int_equal(q.retry_cnt, 3);
+    assert_int_equal(q.retry_cnt, retry_cnt);
+}
+
+static void
+end_connect(struct end *e, const struct end *peer)
+{
+    end_connect_retry(e, peer, 3, 3);
 }
 
 static void
@@ -492,6 +498,52 @@ test_rc_pair(void **state)
     end_close(&b);
 }
 
+/* The RC stack's error statuses, as ibverbs names them: a SEND to a QP without a
+ * receive, with rnr_retry 0, fails with RNR_RETRY_EXC_ERR; one to a QP that is gone,
+ * after retry_cnt timeouts, with RETRY_EXC_ERR. */
+static void
+test_error_status(void **state)
+{
+    struct end a, b;
+    struct ibv_wc wc[2];
+    struct ibv_send_wr *bad;
+
+    (void)state;
+    end_open(&a, "ta", false);
+    end_open(&b, "tb", false);
+    end_connect_retry(&a, &b, 1, 0);
+    end_connect(&b, &a);
+    struct ibv_sge ss = {(uintptr_t)a.buf, 8, a.mr->lkey};
+    struct ibv_send_wr swr = {.wr_id = 51, .sg_list = &ss, .num_sge = 1,
+                              .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED};
+    assert_int_equal(ibv_post_send(a.qp, &swr, &bad), 0);
+    assert_int_equal(poll_n(a.cq, wc, 1), 1);
+    assert_int_equal(wc[0].wr_id, 51);
+    assert_int_equal(wc[0].status, IBV_WC_RNR_RETRY_EXC_ERR);
+    end_close(&a);
+
+    /* b's QP is destroyed: nothing answers a's SEND (timeout 8: 1 ms, retry_cnt 1). */
+    end_open(&a, "ta", false);
+    struct ibv_qp_attr reset = {.qp_state = IBV_QPS_RESET};
+    struct ibv_qp_attr init = {.qp_state = IBV_QPS_INIT, .port_num = 1};
+    assert_int_equal(ibv_modify_qp(b.qp, &reset, IBV_QP_STATE), 0);
+    assert_int_equal(ibv_modify_qp(b.qp, &init, TO_INIT), 0);
+    end_connect_retry(&a, &b, 1, 0);
+    assert_int_equal(ibv_destroy_qp(b.qp), 0);
+    struct ibv_qp_init_attr ia = {.send_cq = b.cq, .recv_cq = b.cq, .qp_type = IBV_QPT_RC,
+                                  .cap = {.max_send_wr = 1, .max_recv_wr = 1}};
+    b.qp = ibv_create_qp(b.pd, &ia);      /* for end_close; another QP number */
+    assert_non_null(b.qp);
+    ss = (struct ibv_sge){(uintptr_t)a.buf, 8, a.mr->lkey};     /* the new a's */
+    swr.wr_id = 52;
+    assert_int_equal(ibv_post_send(a.qp, &swr, &bad), 0);
+    assert_int_equal(poll_n(a.cq, wc, 1), 1);
+    assert_int_equal(wc[0].wr_id, 52);
+    assert_int_equal(wc[0].status, IBV_WC_RETRY_EXC_ERR);
+    end_close(&a);
+    end_close(&b);
+}
+
 /* The ibv_wr_*() builders of struct ibv_qp_ex (perftest's default where it has them). */
 static void
 test_qp_ex(void **state)
@@ -558,6 +610,7 @@ main(void)
         cmocka_unit_test(test_queries),
         cmocka_unit_test(test_rc_pair),
         cmocka_unit_test(test_qp_ex),
+        cmocka_unit_test(test_error_status),
     };
 
     return cmocka_run_group_tests(tests, setup_devices, NULL);
