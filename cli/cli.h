@@ -67,6 +67,7 @@ int cmd_inject(int argc, char **argv);
 int cmd_bridge(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 int cmd_version(void);
 
 /* Seconds of CLOCK_MONOTONIC since t0. */

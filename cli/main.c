@@ -36,6 +36,9 @@ static const char usage[] =
     "  perf     write_bw|read_bw|send_bw|send_lat|write_lat|rping --bind IP [--connect IP]\n"
     "           [-s SIZE] [-n ITERS] [-m PMTU]  perftest's tests (and rping's client) over\n"
     "                                           the software RC transport\n"
+    "  run      [--dev NAME=IP]... -- PROGRAM [ARGS]\n"
+    "                                           a verbs program (ib_write_bw, ibv_rc_pingpong)\n"
+    "                                           over the software RC, without RDMA hardware\n"
     "\n"
     "options:\n"
     "  -h, --help                               this text\n"
@@ -90,6 +93,14 @@ main(int argc, char **argv)
         return cmd_bridge(argc - 1, argv + 1);
     if (strcmp(cmd, "replay") == 0)
         return cmd_replay(argc - 1, argv + 1);
+    if (strcmp(cmd, "run") == 0) {
+#if RS_BUILT_VERBS
+        return cmd_run(argc - 1, argv + 1);
+#else
+        return cli_fail(CLI_EXIT_USAGE, "run: built without the verbs library "
+                        "(<infiniband/verbs.h> was not found)");
+#endif
+    }
     if (strcmp(cmd, "tui") == 0) {
 #if RS_BUILT_TUI
         return cmd_tui(argc - 1, argv + 1);

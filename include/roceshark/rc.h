@@ -263,6 +263,16 @@ int rs_rc_qp_create(struct rs_rc_ctx *ctx, const struct rs_rc_qp_attr *attr,
                     struct rs_rc_qp **qp, char *err);
 void rs_rc_qp_destroy(struct rs_rc_qp *qp);
 uint32_t rs_rc_qp_num(const struct rs_rc_qp *qp);
+/* Gives a QP that has sent nothing yet its requester's parameters: the first PSN
+ * (sq_psn), the ACK timeout, retry_cnt, rnr_retry and max_rd_atomic of attr. Verbs
+ * learns them only on the way from RTR to RTS, after the QP already receives.
+ * RS_EINVAL once the QP has posted a send, or for values out of range. */
+int rs_rc_qp_set_requester(struct rs_rc_qp *qp, const struct rs_rc_qp_attr *attr, char *err);
+/* Sends the ACK the QP holds back for coalescing, now: before the QP goes, so that
+ * the peer's last request, executed, is not retried into a QP that is no more. */
+void rs_rc_qp_ack_now(struct rs_rc_qp *qp);
+/* Moves the QP to the error state: every work request left completes with WR_FLUSH_ERR. */
+void rs_rc_qp_flush(struct rs_rc_qp *qp);
 enum rs_rc_qp_state rs_rc_qp_state(const struct rs_rc_qp *qp);
 struct rs_rc_qp *rs_rc_qp_find(struct rs_rc_ctx *ctx, uint32_t qpn);
 

@@ -97,6 +97,18 @@ bw_row(const struct rs_perf *p, const struct rs_oob_bw_report *r, char *row, siz
                  "\t\t   %-7.6f\n", r->size, r->iters, r->bw_peak, r->bw_avg, r->msg_rate);
 }
 
+/* Sends the ACK held back for the peer's last request now: after the loop nothing runs
+ * the transport while the exchange's end waits on TCP, and the peer (perftest's latency
+ * server, whose last reply we took) would retry its request until it gave up. */
+static void
+ack_last(struct rs_perf *p)
+{
+    if (p->qp != NULL) {
+        rs_rc_qp_ack_now(p->qp);
+        rs_rc_udp_flush(p->udp);
+    }
+}
+
 /* Prints the table; the client then tells the server: our JSON lines, or
  * perftest's end of exchange (with the BW report when there is one). */
 static int
@@ -106,6 +118,7 @@ finish(struct rs_perf *p, const char *header, const char *row, const char *json,
     char line[1024];
     FILE *out = p->out != NULL ? p->out : stdout;
 
+    ack_last(p);
     fprintf(out, "%s%s%s", header, row, RS_PERF_RESULT_LINE);
     if (p->json)
         fprintf(out, "%s\n", json);
@@ -134,6 +147,7 @@ perftest_served(struct rs_perf *p, struct rs_perf_served *sv, char *err)
     int rc;
 
     memset(&r, 0, sizeof(r));
+    ack_last(p);
     if ((rc = rs_perf_perftest_end(p, NULL, &r, err)) < 0)
         return rc;
     if (p->test->end == RS_PERF_END_REPORT) {

@@ -211,6 +211,38 @@ rs_rc_qp_num(const struct rs_rc_qp *qp)
     return qp->attr.qpn;
 }
 
+int
+rs_rc_qp_set_requester(struct rs_rc_qp *qp, const struct rs_rc_qp_attr *attr, char *err)
+{
+    struct rs_rc_qp_attr a = qp->attr;
+
+    if (qp->req.tail != 0)
+        return rs_error(err, RS_EINVAL, "QP 0x%06x has sent already", qp->attr.qpn);
+    a.sq_psn = attr->sq_psn & RC_PSN_MASK;
+    a.timeout = attr->timeout;
+    a.retry_cnt = attr->retry_cnt;
+    a.rnr_retry = attr->rnr_retry;
+    a.max_rd_atomic = attr->max_rd_atomic;
+    int rc = check_attr(&a, err);
+    if (rc < 0)
+        return rc;
+    qp->attr = a;
+    rc_req_reset(qp);
+    return 0;
+}
+
+void
+rs_rc_qp_ack_now(struct rs_rc_qp *qp)
+{
+    rc_resp_flush_ack(qp);
+}
+
+void
+rs_rc_qp_flush(struct rs_rc_qp *qp)
+{
+    rc_qp_error(qp);
+}
+
 enum rs_rc_qp_state
 rs_rc_qp_state(const struct rs_rc_qp *qp)
 {

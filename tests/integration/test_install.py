@@ -60,7 +60,7 @@ for part, words in WORDS.items():
 help_text = rs("--help").stdout
 commands = re.findall(r"^  ([a-z]+) ", help_text.split("commands:\n")[1].split("\n\n")[0], re.M)
 t.check(sorted(set(commands)) == sorted(["bridge", "capture", "fields", "ifaces", "inject",
-                                         "perf", "plot", "read", "responder"] +
+                                         "perf", "plot", "read", "responder", "run"] +
                                         (["tui"] if BUILT["tui"] else [])),
         "--help lists the commands %s" % commands)
 
@@ -141,6 +141,17 @@ t.check(complete("perf", "") == ["read_bw", "rping", "send_bw", "send_lat", "wri
 t.check(complete("perf", "write_bw", "") == [], "perf after its test: %s"
         % complete("perf", "write_bw", ""))
 t.check(complete("plot", "") == ["psn"], "plot: %s" % complete("plot", ""))
+# run finds the installed verbs library from the installed binary and lists our device.
+if BUILT["verbs"]:
+    preload = os.environ.get("ROCESHARK_SANITIZER_PRELOAD", "")
+    out = t.run([binary, "run", "--dev", "rs7=127.0.0.7", "--", "ibv_devices"], check_rc=False,
+                env=dict(os.environ, LD_PRELOAD=preload, ASAN_OPTIONS="detect_leaks=0")
+                if preload else None)
+    t.check(out.returncode == 0 and re.search(r"^\s+rs7\s+[0-9a-f]{16}$", out.stdout, re.M),
+            "installed run ibv_devices: %d %r %r" % (out.returncode, out.stdout, out.stderr))
+# run: its options, then the program as a command of its own.
+t.check(complete("run", "--dev", "rs0=127.0.0.2", "ibv_devinf") == ["ibv_devinfo"],
+        "run's program: %s" % complete("run", "--dev", "rs0=127.0.0.2", "ibv_devinf"))
 t.check(complete("read", "-T", "") == ["fields", "json", "text"], "-T")
 ifaces = sorted(n for n in os.listdir("/sys/class/net") if n.startswith("l"))
 t.check("lo" in ifaces and complete("read", "-i", "l") == ifaces,

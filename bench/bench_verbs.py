@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""bench_verbs.py [--runs N] : Debian's perftest over libroceshark-verbs.so, on loopback.
+
+Measures, in one run, between two loopback addresses:
+  - ib_write_bw -s 65536 through the library (roceshark run) against `roceshark perf
+    write_bw`, and `roceshark perf write_bw` against itself: the library's figure beside
+    our own;
+  - ib_send_lat -s 2 through the library against `roceshark perf send_lat`, and perf's
+    send_lat against itself (typical latency, p50: perftest's t_typical);
+  - the plain UDP ceiling bench_rc.py measures (bench/udp_baseline.c).
+Goals (issue 21): the library's write bandwidth at least perf's own, and its SEND latency
+p50 no more than twice perf's. Each figure is repeated --runs times (two cores shared with
+other work); the median is compared. Run from the repository root after building into
+build/, as root or in `unshare -rn` (port 4791 of each address, raw sockets)."""
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+import bench_rc
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RS = os.path.join(ROOT, "build", "roceshark")
+MB = 1024.0 * 1024.0        # perftest's MB
+
+
+def listening(port):
+    """True once something listens on TCP port (from /proc: no connection is spent)."""
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = open(name).read().splitlines()[1:]
+        except OSError:
+            continue
+        if any(r.split()[3] == "0A" and int(r.split()[1].rsplit(":", 1)[1], 16) == port
+               for r in rows):
+            return True
+    return False
+
+
+def row(out):
+    """The results row of perftest's table (the line under its header), split."""
+    lines = out.splitlines()
+    for i, line in enumerate(lines[:-1]):
+        if line.startswith(" #bytes"):
+            return lines[i + 1].split()
+    raise RuntimeError("no results table in %r" % out[-300:])
+
+
+def tool_vs_perf(tool, test, args):
+    """`roceshark perf TEST` as server, perftest's TOOL through the library as client;
+    the client's results row."""
+    r = random.Random()
+    a, b = "127.1.%d.2" % r.randrange(100, 200), "127.1.%d.3" % r.randrange(100, 200)
+    port = r.randrange(20000, 40000)
+    srv = subprocess.Popen([RS, "perf", test, "--bind", a, "-p", str(port)] + args,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    end = time.time() + 10
+    while not listening(port) and time.time() < end:
+        time.sleep(0.02)
+    cli = subprocess.run([RS, "run", "--dev", "rs0=" + b, "--", tool, "-d", "rs0", "-p",
+                          str(port)] + args + [a], capture_output=True, text=True, timeout=300)
+    srv.wait(60)
+    if cli.returncode != 0:
+        raise RuntimeError("%s: %s" % (tool, cli.stderr.strip()[-300:]))
+    return row(cli.stdout)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--iters", type=int, default=20000, help="write_bw iterations")
+    a = ap.parse_args()
+
+    lib_bw, perf_bw, lib_lat, perf_lat, ubw = [], [], [], [], []
+    bw_args = ["-s", "65536", "-n", str(a.iters)]
+    lat_args = ["-s", "2", "-n", "20000"]
+    for _ in range(a.runs):
+        lib_bw.append(float(tool_vs_perf("ib_write_bw", "write_bw", bw_args)[3]) * MB)
+        perf_bw.append(bench_rc.perf("write_bw", bw_args + ["-m", "4096"])["bytes_per_second"])
+        lib_lat.append(float(tool_vs_perf("ib_send_lat", "send_lat", lat_args)[4]))
+        perf_lat.append(bench_rc.perf("send_lat", lat_args)["t_typical_us"])
+        ubw.append(bench_rc.udp("bw", 1.5)["udp_bytes_per_second"])
+        time.sleep(0.2)
+
+    med = statistics.median
+    print("perftest through libroceshark-verbs.so against roceshark perf, on loopback, "
+          "%d runs (median)" % a.runs)
+    print()
+    print("%-40s %14s %14s %9s" % ("", "library", "perf (ours)", "ratio"))
+    print("%-40s %9.0f MB/s %9.0f MB/s %8.2fx" % (
+        "ib_write_bw -s 65536 vs write_bw", med(lib_bw) / 1e6, med(perf_bw) / 1e6,
+        med(lib_bw) / med(perf_bw)))
+    print("%-40s %11.2f us %11.2f us %8.2fx" % (
+        "ib_send_lat -s 2 vs send_lat, p50", med(lib_lat), med(perf_lat),
+        med(lib_lat) / med(perf_lat)))
+    print()
+    print("plain UDP on this loopback (the ceiling): %.0f MB/s of 4096-byte datagrams; the "
+          "library's WRITE reaches %.0f%% of it" % (med(ubw) / 1e6, 100 * med(lib_bw) / med(ubw)))
+    ok_bw = med(lib_bw) >= med(perf_bw) * 0.95
+    ok_lat = med(lib_lat) <= 2 * med(perf_lat)
+    print("goals: bandwidth at perf's (within 5%%): %s; p50 at most twice perf's: %s" % (
+        "met" if ok_bw else "NOT met", "met" if ok_lat else "NOT met"))
+    print("runs: library %s MB/s, perf %s MB/s; library %s us, perf %s us" % (
+        [round(x / 1e6) for x in lib_bw], [round(x / 1e6) for x in perf_bw],
+        [round(x, 2) for x in lib_lat], [round(x, 2) for x in perf_lat]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd_run.c - `roceshark run [--dev NAME=IP]... -- PROGRAM ARGS`: an unmodified
+ * verbs program over the software RC transport. Sets ROCESHARK_VERBS_DEVICES,
+ * puts libroceshark-verbs.so (replay/verbs) in LD_PRELOAD, and executes the
+ * program in this process, so its exit status is the program's.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <roceshark/addr.h>
+
+#include "cli.h"
+
+#define LIB_NAME "libroceshark-verbs.so"
+#define DEVICES_ENV "ROCESHARK_VERBS_DEVICES"
+#define DEVICES_MAX 1024
+
+static const char usage[] =
+    "usage: roceshark run [--dev NAME=IP]... [--lib PATH] [--] PROGRAM [ARGS...]\n"
+    "\n"
+    "Runs an unmodified verbs program (ib_write_bw, ibv_rc_pingpong, ibv_devinfo, ...)\n"
+    "over the software RC transport: each --dev is an RDMA device NAME whose port is\n"
+    "RoCEv2 (UDP 4791) on the address IP of this host, with that address as its GID.\n"
+    "No kernel RDMA and no NIC are needed. The program sees only these devices.\n"
+    "\n"
+    "  --dev NAME=IP    a device (repeatable; at most 16). Without one,\n"
+    "                   ROCESHARK_VERBS_DEVICES is used as it is (rs0=127.0.0.2,...)\n"
+    "  --lib PATH       the library to preload (default: ROCESHARK_VERBS_LIB, else\n"
+    "                   " LIB_NAME " beside this roceshark, else the installed one)\n"
+    "\n"
+    "The exit status is the program's; 127 when it is not found and 126 when it cannot\n"
+    "be executed, as a shell says.\n";
+
+/* A device name as ibverbs prints it: letters, digits, '_', '-' and '.'. */
+static bool
+name_ok(const char *s, size_t n)
+{
+    if (n == 0 || n >= 64)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+              (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-' || s[i] == '.'))
+            return false;
+    return true;
+}
+
+static int
+add_device(char *devices, const char *arg)
+{
+    char err[RS_ERRBUF_SIZE];
+    uint8_t gid[16];
+    uint32_t scope;
+    const char *eq = strchr(arg, '=');
+
+    if (eq == NULL || !name_ok(arg, (size_t)(eq - arg)))
+        return cli_fail(CLI_EXIT_USAGE, "run: --dev %s: expected NAME=IP, NAME of letters, "
+                        "digits, '_', '-' or '.'", arg);
+    if (rs_addr_parse(eq + 1, gid, &scope, err) < 0)
+        return cli_fail(CLI_EXIT_USAGE, "run: --dev %s: %s", arg, err);
+    size_t n = strlen(devices);
+    if (n + strlen(arg) + 2 > DEVICES_MAX)
+        return cli_fail(CLI_EXIT_USAGE, "run: too many devices");
+    snprintf(devices + n, DEVICES_MAX - n, "%s%s", n > 0 ? "," : "", arg);
+    return 0;
+}
+
+/* The library: --lib, ROCESHARK_VERBS_LIB, beside our executable (a build tree), or
+ * where `cmake --install` put it, found from our executable's folder (the prefix is
+ * chosen at install time: cpack's /usr is not the configured one). */
+static int
+find_library(const char *given, char *path, size_t size)
+{
+    char dir[PATH_MAX / 2];
+    const char *env = getenv("ROCESHARK_VERBS_LIB");
+
+    if (given != NULL || (env != NULL && env[0] != '\0')) {
+        snprintf(path, size, "%s", given != NULL ? given : env);
+        if (access(path, R_OK) != 0)
+            return cli_fail(CLI_EXIT_USAGE, "run: %s: %s", path, strerror(errno));
+        return 0;
+    }
+    ssize_t n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+    char *slash = n > 0 ? memrchr(dir, '/', (size_t)n) : NULL;
+    if (slash == NULL)
+        return cli_fail(CLI_EXIT_INTERNAL, "run: where is roceshark: %s", strerror(errno));
+    *slash = '\0';
+    snprintf(path, size, "%s/%s", dir, LIB_NAME);
+    if (access(path, R_OK) == 0)
+        return 0;
+    snprintf(path, size, "%s/../%s/%s", dir, RS_VERBS_LIB_RELDIR, LIB_NAME);
+    if (access(path, R_OK) == 0)
+        return 0;
+    return cli_fail(CLI_EXIT_INTERNAL, "run: %s is neither beside %s nor in %s/../%s "
+                    "(give --lib PATH)", LIB_NAME, dir, dir, RS_VERBS_LIB_RELDIR);
+}
+
+int
+cmd_run(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"dev", required_argument, NULL, 'd'},
+        {"lib", required_argument, NULL, 'L'},
+        {NULL, 0, NULL, 0},
+    };
+    char devices[DEVICES_MAX] = "", lib[PATH_MAX], preload[2 * PATH_MAX];
+    const char *lib_arg = NULL;
+    int opt, n_dev = 0;
+
+    /* '+': the options end at PROGRAM, whose own options are its business. */
+    while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'h':
+            fputs(usage, stdout);
+            return CLI_EXIT_OK;
+        case 'd':
+            if (++n_dev > 16)
+                return cli_fail(CLI_EXIT_USAGE, "run: at most 16 devices");
+            if (add_device(devices, optarg) != 0)
+                return CLI_EXIT_USAGE;
+            break;
+        case 'L':
+            lib_arg = optarg;
+            break;
+        default:
+            fputs(usage, stderr);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (optind >= argc)
+        return cli_fail(CLI_EXIT_USAGE, "run: no program to run (try 'roceshark run -h')");
+    if (n_dev == 0 && (getenv(DEVICES_ENV) == NULL || getenv(DEVICES_ENV)[0] == '\0'))
+        return cli_fail(CLI_EXIT_USAGE, "run: no device: give --dev NAME=IP (or set %s)",
+                        DEVICES_ENV);
+    int rc = find_library(lib_arg, lib, sizeof(lib));
+    if (rc != 0)
+        return rc;
+    /* Ours after what is preloaded already: a sanitizer's runtime must come first. */
+    const char *old = getenv("LD_PRELOAD");
+    snprintf(preload, sizeof(preload), "%s%s%s", old != NULL ? old : "",
+             old != NULL && old[0] != '\0' ? ":" : "", lib);
+    if ((n_dev > 0 && setenv(DEVICES_ENV, devices, 1) != 0) ||
+        setenv("LD_PRELOAD", preload, 1) != 0)
+        return cli_fail(CLI_EXIT_INTERNAL, "run: setenv: %s", strerror(errno));
+    fflush(NULL);
+    execvp(argv[optind], argv + optind);
+    int e = errno;
+    cli_fail(CLI_EXIT_USAGE, "run: %s: %s", argv[optind], strerror(e));
+    return e == ENOENT ? 127 : 126;
+}

@@ -1,0 +1,463 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * verbs_qp.c - RC QPs and their state machine (RESET, INIT, RTR, RTS, ERR),
+ * driven by ibv_modify_qp()'s attributes.
+ *
+ * The RC stack's QP is connected from birth, while a verbs QP learns its peer
+ * in steps: INIT gives the access flags, RTR the peer (its GID in the address
+ * vector, its QPN, its first PSN) and the path MTU, RTS our first PSN and the
+ * requester's timers. So the RC QP is created at RTR, under the QP number
+ * ibv_create_qp() already handed out (the peer has it by then), the receives
+ * posted in INIT are handed to it then, and RTS gives it its requester's
+ * parameters (rs_rc_qp_set_requester). SQD and SQE are not served: a QP in
+ * error stays there until it is reset or destroyed.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <roceshark/addr.h>
+
+#include "verbs_int.h"
+
+/* What each transition must and may carry (IBTA Vol 1 11.2.5, Table 96, for RC;
+ * the kernel's qp_state_table). */
+struct transition {
+    int req, opt;
+};
+
+#define OPT_ANY IBV_QP_CUR_STATE
+
+static const struct transition *
+transition(enum ibv_qp_state cur, enum ibv_qp_state next)
+{
+    static const struct transition none = {0, 0};
+    static const struct transition to_init = {
+        IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, 0};
+    static const struct transition init_init = {
+        0, IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS};
+    static const struct transition init_rtr = {
+        IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+            IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
+        IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX};
+    static const struct transition rtr_rts = {
+        IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+            IBV_QP_MAX_QP_RD_ATOMIC,
+        IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_MIN_RNR_TIMER | IBV_QP_PATH_MIG_STATE};
+    static const struct transition rts_rts = {
+        0, IBV_QP_ACCESS_FLAGS | IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE |
+               IBV_QP_MIN_RNR_TIMER};
+
+    if (next == IBV_QPS_RESET || next == IBV_QPS_ERR)
+        return &none;       /* from any state, with no attribute */
+    switch (cur) {
+    case IBV_QPS_RESET:
+        return next == IBV_QPS_INIT ? &to_init : NULL;
+    case IBV_QPS_INIT:
+        return next == IBV_QPS_INIT ? &init_init : next == IBV_QPS_RTR ? &init_rtr : NULL;
+    case IBV_QPS_RTR:
+        return next == IBV_QPS_RTS ? &rtr_rts : NULL;
+    case IBV_QPS_RTS:
+        return next == IBV_QPS_RTS ? &rts_rts : NULL;
+    default:
+        return NULL;
+    }
+}
+
+int
+vb_qp_transition_check(enum ibv_qp_state cur, enum ibv_qp_state next, int mask)
+{
+    const struct transition *t = transition(cur, next);
+    int given = mask & ~IBV_QP_STATE;
+
+    if (t == NULL || (given & t->req) != t->req || (given & ~(t->req | t->opt | OPT_ANY)))
+        return EINVAL;
+    return 0;
+}
+
+static bool
+cap_ok(const struct ibv_qp_cap *cap)
+{
+    return cap->max_send_wr <= VB_MAX_QP_WR && cap->max_recv_wr <= VB_MAX_QP_WR &&
+           cap->max_send_sge <= 1 && cap->max_recv_sge <= 1 &&
+           cap->max_inline_data <= VB_MAX_INLINE;
+}
+
+static void
+qp_free(struct vb_qp *qp)
+{
+    if (qp->inline_buf != NULL)
+        rs_rc_mem_free(qp->inline_buf, (uint64_t)qp->attr.sq_depth * qp->cap.max_inline_data);
+    free(qp->early);
+    free(qp->batch);
+    free(qp);
+}
+
+static uint32_t
+next_qpn(struct vb_context *c)
+{
+    for (;;) {
+        uint32_t n = c->next_qpn;
+        c->next_qpn = c->next_qpn >= 0xffffff ? 0x11 : c->next_qpn + 1;
+        bool used = false;
+        for (struct vb_qp *q = c->qps; q != NULL && !used; q = q->next)
+            used = q->qpx.qp_base.qp_num == n;
+        if (!used)
+            return n;
+    }
+}
+
+static struct ibv_qp *
+create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *ia, bool ex)
+{
+    struct vb_context *c = vb_ctx(pd->context);
+    char err[RS_ERRBUF_SIZE];
+
+    if (ia->qp_type != IBV_QPT_RC || ia->srq != NULL) {
+        errno = EOPNOTSUPP;     /* UD, UC, XRC, raw packet and SRQs are not served */
+        return NULL;
+    }
+    if (ia->send_cq == NULL || ia->recv_cq == NULL || !cap_ok(&ia->cap)) {
+        errno = EINVAL;
+        return NULL;
+    }
+    struct vb_qp *qp = calloc(1, sizeof(*qp));
+    if (qp == NULL) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    qp->ctx = c;
+    qp->cap = ia->cap;
+    qp->cap.max_send_sge = qp->cap.max_recv_sge = 1;
+    qp->sq_sig_all = ia->sq_sig_all != 0;
+    qp->ex = ex;
+    rs_rc_qp_attr_init(&qp->attr);
+    qp->attr.access = 0;        /* none until INIT says */
+    qp->attr.sq_depth = ia->cap.max_send_wr > 0 ? ia->cap.max_send_wr : 1;
+    qp->attr.rq_depth = ia->cap.max_recv_wr > 0 ? ia->cap.max_recv_wr : 1;
+    qp->attr.max_inflight = 2048;
+    qp->port = 1;
+    qp->early = calloc(qp->attr.rq_depth, sizeof(*qp->early));
+    qp->batch = calloc(qp->attr.sq_depth, sizeof(*qp->batch));
+    uint64_t inline_len = (uint64_t)qp->attr.sq_depth * qp->cap.max_inline_data;
+    if (inline_len > 0)
+        qp->inline_buf = rs_rc_mem_alloc(inline_len);
+    if (qp->early == NULL || qp->batch == NULL || (inline_len > 0 && qp->inline_buf == NULL)) {
+        qp_free(qp);
+        errno = ENOMEM;
+        return NULL;
+    }
+    pthread_mutex_lock(&c->lock);
+    if (inline_len > 0 &&
+        rs_rc_mr_reg(c->rc, qp->inline_buf, inline_len, 0, 0, RS_RC_ACCESS_LOCAL_WRITE,
+                     &qp->inline_mr, err) < 0) {
+        pthread_mutex_unlock(&c->lock);
+        qp_free(qp);
+        errno = ENOMEM;
+        return NULL;
+    }
+    struct ibv_qp *q = &qp->qpx.qp_base;
+    q->context = pd->context;
+    q->qp_context = ia->qp_context;
+    q->pd = pd;
+    q->send_cq = ia->send_cq;
+    q->recv_cq = ia->recv_cq;
+    q->qp_num = next_qpn(c);
+    q->handle = q->qp_num;
+    q->state = IBV_QPS_RESET;
+    q->qp_type = IBV_QPT_RC;
+    pthread_mutex_init(&q->mutex, NULL);
+    pthread_cond_init(&q->cond, NULL);
+    vb_qpx_init(qp);
+    qp->next = c->qps;
+    c->qps = qp;
+    pthread_mutex_unlock(&c->lock);
+    ia->cap = qp->cap;
+    return q;
+}
+
+struct ibv_qp *
+ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *ia)
+{
+    return create_qp(pd, ia, false);
+}
+
+/* The context's create_qp_ex: ibv_create_qp_ex() comes here unless only a PD is given. */
+static struct ibv_qp *
+create_qp_ex(struct ibv_context *context, struct ibv_qp_init_attr_ex *ax)
+{
+    const uint64_t served = IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
+                            IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
+                            IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
+                            IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
+                            IBV_QP_EX_WITH_SEND_WITH_INV;
+    uint32_t known = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS |
+                     IBV_QP_INIT_ATTR_CREATE_FLAGS;
+
+    if (!(ax->comp_mask & IBV_QP_INIT_ATTR_PD) || ax->pd == NULL ||
+        ax->pd->context != context) {
+        errno = EINVAL;
+        return NULL;
+    }
+    if ((ax->comp_mask & ~known) || ((ax->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
+                                     ax->create_flags != 0) ||
+        ((ax->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) && (ax->send_ops_flags & ~served))) {
+        errno = EOPNOTSUPP;
+        return NULL;
+    }
+    struct ibv_qp_init_attr ia = {
+        .qp_context = ax->qp_context, .send_cq = ax->send_cq, .recv_cq = ax->recv_cq,
+        .srq = ax->srq, .cap = ax->cap, .qp_type = ax->qp_type, .sq_sig_all = ax->sq_sig_all};
+    struct ibv_qp *qp = create_qp(ax->pd, &ia, (ax->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) != 0);
+    if (qp != NULL)
+        ax->cap = ia.cap;
+    return qp;
+}
+
+void
+vb_qp_ops_init(struct verbs_context *vctx)
+{
+    vctx->create_qp_ex = create_qp_ex;
+}
+
+struct ibv_qp_ex *
+ibv_qp_to_qp_ex(struct ibv_qp *qp)
+{
+    struct vb_qp *q = vb_qp(qp);
+
+    return q->ex ? &q->qpx : NULL;
+}
+
+/* The attributes that are numbers the RC QP takes as they are: where each is in
+ * ibverbs' struct and in ours (the same size in both: one byte, or four for QP
+ * numbers and PSNs, which are 24 bits), and its largest value. */
+struct number_attr {
+    int mask;
+    size_t from, to, size;
+    uint32_t max;
+};
+
+#define NUMBER(m, f, t, max)                                                           \
+    {m, offsetof(struct ibv_qp_attr, f), offsetof(struct rs_rc_qp_attr, t),              \
+     sizeof(((struct ibv_qp_attr *)0)->f), max}
+
+static const struct number_attr numbers[] = {
+    NUMBER(IBV_QP_DEST_QPN, dest_qp_num, dest_qpn, 0xffffff),
+    NUMBER(IBV_QP_RQ_PSN, rq_psn, rq_psn, UINT32_MAX),      /* taken modulo 2^24 */
+    NUMBER(IBV_QP_SQ_PSN, sq_psn, sq_psn, UINT32_MAX),
+    NUMBER(IBV_QP_MAX_DEST_RD_ATOMIC, max_dest_rd_atomic, max_dest_rd_atomic,
+           VB_MAX_RD_ATOMIC),
+    NUMBER(IBV_QP_MAX_QP_RD_ATOMIC, max_rd_atomic, max_rd_atomic, VB_MAX_RD_ATOMIC),
+    NUMBER(IBV_QP_MIN_RNR_TIMER, min_rnr_timer, min_rnr_timer, 31),
+    NUMBER(IBV_QP_TIMEOUT, timeout, timeout, 31),
+    NUMBER(IBV_QP_RETRY_CNT, retry_cnt, retry_cnt, 7),
+    NUMBER(IBV_QP_RNR_RETRY, rnr_retry, rnr_retry, 7),
+};
+
+_Static_assert(sizeof(((struct rs_rc_qp_attr *)0)->dest_qpn) == 4 &&
+                   sizeof(((struct rs_rc_qp_attr *)0)->timeout) == 1,
+               "the number attributes have ibverbs' sizes");
+
+static uint32_t
+number_get(const void *base, const struct number_attr *n, size_t off)
+{
+    uint8_t b;
+    uint32_t w;
+
+    if (n->size == 1) {
+        memcpy(&b, (const uint8_t *)base + off, 1);
+        return b;
+    }
+    memcpy(&w, (const uint8_t *)base + off, 4);
+    return w;
+}
+
+/* Reads the attributes of mask into qp->attr; EINVAL, with nothing changed, for a
+ * value we cannot serve. */
+static int
+gather(struct vb_qp *qp, const struct ibv_qp_attr *a, int mask)
+{
+    struct rs_rc_qp_attr *r = &qp->attr;
+
+    if ((mask & IBV_QP_PORT) && a->port_num != 1)
+        return EINVAL;
+    if ((mask & IBV_QP_PKEY_INDEX) && a->pkey_index != 0)
+        return EINVAL;
+    if ((mask & IBV_QP_PATH_MTU) && (a->path_mtu < IBV_MTU_256 || a->path_mtu > VB_PORT_MTU))
+        return EINVAL;
+    for (size_t i = 0; i < RS_ARRAY_SIZE(numbers); i++)
+        if ((mask & numbers[i].mask) && number_get(a, &numbers[i], numbers[i].from) >
+                                            numbers[i].max)
+            return EINVAL;
+    if (mask & IBV_QP_AV) {
+        /* RoCE routes by the GRH: an address vector without one names no peer. */
+        if (!a->ah_attr.is_global || a->ah_attr.grh.sgid_index != 0 || a->ah_attr.port_num > 1 ||
+            rs_addr_family(a->ah_attr.grh.dgid.raw) != rs_addr_family(qp->ctx->dev->gid))
+            return EINVAL;
+        memcpy(r->peer_gid, a->ah_attr.grh.dgid.raw, 16);
+        qp->ah = a->ah_attr;
+    }
+    if (mask & IBV_QP_ACCESS_FLAGS)
+        r->access = a->qp_access_flags & RS_RC_ACCESS_REMOTE_ALL;
+    if (mask & IBV_QP_PATH_MTU)
+        r->pmtu = 128u << a->path_mtu;
+    for (size_t i = 0; i < RS_ARRAY_SIZE(numbers); i++) {
+        const struct number_attr *n = &numbers[i];
+        if (!(mask & n->mask))
+            continue;
+        uint32_t v = number_get(a, n, n->from);
+        if (n->size == 1) {
+            uint8_t b = (uint8_t)v;
+            memcpy((uint8_t *)r + n->to, &b, 1);
+        } else {
+            v &= 0xffffff;
+            memcpy((uint8_t *)r + n->to, &v, 4);
+        }
+    }
+    return 0;
+}
+
+/* Completes every receive posted in INIT with WR_FLUSH_ERR (INIT to ERR). */
+static void
+flush_early(struct vb_qp *qp)
+{
+    struct vb_cq *rcq = VB_CONTAINER(qp->qpx.qp_base.recv_cq, struct vb_cq, cq);
+
+    for (uint32_t i = 0; i < qp->n_early; i++) {
+        struct ibv_wc wc = {.wr_id = qp->early[i].wr_id, .status = IBV_WC_WR_FLUSH_ERR,
+                            .opcode = IBV_WC_RECV, .qp_num = qp->qpx.qp_base.qp_num};
+        vb_cq_push(rcq, &wc);
+    }
+    qp->n_early = 0;
+}
+
+static int
+to_rtr(struct vb_qp *qp)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_rc_qp_attr a = qp->attr;
+
+    a.qpn = qp->qpx.qp_base.qp_num;
+    if (rs_rc_qp_create(qp->ctx->rc, &a, &qp->rc, err) < 0)
+        return EINVAL;
+    for (uint32_t i = 0; i < qp->n_early; i++)
+        rs_rc_post_recv(qp->rc, &qp->early[i], err);
+    qp->n_early = 0;
+    return 0;
+}
+
+int
+ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
+{
+    struct vb_qp *qp = vb_qp(ibqp);
+    struct vb_context *c = qp->ctx;
+    char err[RS_ERRBUF_SIZE];
+    int rc = 0;
+
+    pthread_mutex_lock(&c->lock);
+    enum ibv_qp_state cur = ibqp->state;
+    enum ibv_qp_state next = (mask & IBV_QP_STATE) ? attr->qp_state : cur;
+    if ((mask & IBV_QP_CUR_STATE) && attr->cur_qp_state != cur)
+        rc = EINVAL;
+    if (rc == 0)
+        rc = vb_qp_transition_check(cur, next, mask);
+    if (rc == 0)
+        rc = gather(qp, attr, mask);
+    if (rc != 0)
+        goto out;
+    switch (next) {
+    case IBV_QPS_RESET:
+        if (qp->rc != NULL)
+            rs_rc_qp_destroy(qp->rc);
+        qp->rc = NULL;
+        qp->n_early = 0;
+        qp->has_held = false;
+        break;
+    case IBV_QPS_ERR:
+        if (qp->rc != NULL)
+            rs_rc_qp_flush(qp->rc);
+        else
+            flush_early(qp);
+        vb_progress(c);
+        break;
+    case IBV_QPS_RTR:
+        if (cur == IBV_QPS_INIT)
+            rc = to_rtr(qp);
+        break;
+    case IBV_QPS_RTS:
+        if (cur == IBV_QPS_RTR && rs_rc_qp_set_requester(qp->rc, &qp->attr, err) < 0)
+            rc = EINVAL;
+        break;
+    default:
+        break;
+    }
+    if (rc == 0)
+        ibqp->state = next;
+out:
+    pthread_mutex_unlock(&c->lock);
+    return rc;
+}
+
+int
+ibv_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
+             struct ibv_qp_init_attr *init)
+{
+    struct vb_qp *qp = vb_qp(ibqp);
+    const struct rs_rc_qp_attr *r = &qp->attr;
+
+    (void)mask;     /* everything is filled in, which the man page allows */
+    memset(attr, 0, sizeof(*attr));
+    pthread_mutex_lock(&qp->ctx->lock);
+    attr->qp_state = attr->cur_qp_state = ibqp->state;
+    attr->path_mtu = (enum ibv_mtu)(r->pmtu == 256    ? IBV_MTU_256
+                                    : r->pmtu == 512  ? IBV_MTU_512
+                                    : r->pmtu == 1024 ? IBV_MTU_1024
+                                    : r->pmtu == 2048 ? IBV_MTU_2048
+                                                      : IBV_MTU_4096);
+    attr->qp_access_flags = (int)r->access;
+    attr->pkey_index = 0;
+    attr->port_num = qp->port;
+    attr->ah_attr = qp->ah;
+    for (size_t i = 0; i < RS_ARRAY_SIZE(numbers); i++)
+        memcpy((uint8_t *)attr + numbers[i].from, (const uint8_t *)r + numbers[i].to,
+               numbers[i].size);
+    attr->cap = qp->cap;
+    pthread_mutex_unlock(&qp->ctx->lock);
+    if (init != NULL) {
+        memset(init, 0, sizeof(*init));
+        init->qp_context = ibqp->qp_context;
+        init->send_cq = ibqp->send_cq;
+        init->recv_cq = ibqp->recv_cq;
+        init->cap = qp->cap;
+        init->qp_type = IBV_QPT_RC;
+        init->sq_sig_all = qp->sq_sig_all;
+    }
+    return 0;
+}
+
+int
+ibv_destroy_qp(struct ibv_qp *ibqp)
+{
+    struct vb_qp *qp = vb_qp(ibqp);
+    struct vb_context *c = qp->ctx;
+
+    pthread_mutex_lock(&c->lock);
+    for (struct vb_qp **pp = &c->qps; *pp != NULL; pp = &(*pp)->next) {
+        if (*pp == qp) {
+            *pp = qp->next;
+            break;
+        }
+    }
+    if (qp->rc != NULL) {
+        rs_rc_qp_ack_now(qp->rc);
+        rs_rc_udp_flush(c->udp);
+        rs_rc_qp_destroy(qp->rc);
+    }
+    if (qp->inline_buf != NULL)
+        rs_rc_mr_dereg(c->rc, qp->inline_mr.lkey);
+    pthread_mutex_unlock(&c->lock);
+    pthread_mutex_destroy(&ibqp->mutex);
+    pthread_cond_destroy(&ibqp->cond);
+    qp_free(qp);
+    return 0;
+}

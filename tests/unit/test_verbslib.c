@@ -1,0 +1,626 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_verbslib.c - libroceshark-verbs' pieces (replay/verbs), linked in statically: the
+ * test calls the ibv_* functions and the inlines of <infiniband/verbs.h> as a program does.
+ * The device list, the QP state table, the CQ ring, a completion channel's descriptor
+ * under poll(), and two QPs of two devices on loopback addresses connected through
+ * ibv_modify_qp(): a SEND, a WRITE, an error completion with the status the RC stack
+ * computed, and the verbs it does not serve failing cleanly.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../../replay/verbs/verbs_int.h"
+
+/* --- the device list --- */
+
+static void
+test_devices_parse(void **state)
+{
+    struct vb_device d[4];
+
+    (void)state;
+    assert_int_equal(vb_devices_parse("rs0=127.0.0.2,rs1=127.0.0.3", d, 4), 2);
+    assert_string_equal(d[0].ibdev.name, "rs0");
+    assert_string_equal(d[1].ibdev.name, "rs1");
+    static const uint8_t mapped[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 3};
+    assert_memory_equal(d[1].gid, mapped, 16);
+    assert_int_equal(d[0].ibdev.transport_type, IBV_TRANSPORT_IB);
+    /* What does not parse is left out; so is a second device of one name. */
+    assert_int_equal(vb_devices_parse("bad,=1.2.3.4,x=nowhere,a=::1,a=127.0.0.9,b=fe80::1%lo",
+                                      d, 4), 2);
+    assert_string_equal(d[0].ibdev.name, "a");
+    assert_string_equal(d[1].ibdev.name, "b");
+    assert_int_equal(d[1].scope, 1);
+    assert_int_equal(vb_devices_parse("", d, 4), 0);
+    assert_int_equal(vb_devices_parse(NULL, d, 4), 0);
+    assert_int_equal(vb_devices_parse("a=127.0.0.1,b=127.0.0.2,c=127.0.0.3", d, 2), 2);
+}
+
+/* --- the QP state table --- */
+
+#define TO_INIT (IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS)
+#define TO_RTR                                                                             \
+    (IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |        \
+     IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER)
+#define TO_RTS                                                                             \
+    (IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |  \
+     IBV_QP_MAX_QP_RD_ATOMIC)
+
+static void
+test_qp_transitions(void **state)
+{
+    (void)state;
+    /* The path every RC connection takes, with exactly what each step requires. */
+    assert_int_equal(vb_qp_transition_check(IBV_QPS_RESET, IBV_QPS_INIT, TO_INIT), 0);
+    assert_int_equal(vb_qp_transition_check(IBV_QPS_INIT, IBV_QPS_RTR, TO_RTR), 0);
+    assert_int_equal(vb_qp_transition_check(IBV_QPS_RTR, IBV_QPS_RTS, TO_RTS), 0);
+    /* A required attribute missing. */
+    assert_int_equal(vb_qp_transition_check(IBV_QPS_RESET, IBV_QPS_INIT,
+                                            TO_INIT & ~IBV_QP_PORT), EINVAL);
+    assert_int_equal(vb_qp_transition_check(IBV_QPS_INIT, IBV_QPS_RTR, TO_RTR & ~IBV_QP_AV),
+                     EINVAL);
+    assert_int_equal(vb_qp_transition_check(IBV_QPS_RTR, IBV_QPS_RTS,
+                                            TO_RTS & ~IBV_QP_SQ_PSN), EINVAL);
+    /* One the transition does not take (the requester's, on the way to RTR). */
+    assert_int_equal(vb_qp_transition_check(IBV_QPS_INIT, IBV_QPS_RTR, TO_RTR | IBV_QP_SQ_PSN),
+                     EINVAL);
+    /* Optional ones. */
+    assert_int_equal(vb_qp_transition_check(IBV_QPS_INIT, IBV_QPS_RTR,
+                                            TO_RTR | IBV_QP_ACCESS_FLAGS), 0);
+    assert_int_equal(vb_qp_transition_check(IBV_QPS_RTS, IBV_QPS_RTS, IBV_QP_MIN_RNR_TIMER), 0);
+    assert_int_equal(vb_qp_transition_check(IBV_QPS_INIT, IBV_QPS_INIT, IBV_QP_ACCESS_FLAGS), 0);
+    /* Steps skipped or taken backwards. */
+    assert_int_equal(vb_qp_transition_check(IBV_QPS_RESET, IBV_QPS_RTR, TO_RTR), EINVAL);
+    assert_int_equal(vb_qp_transition_check(IBV_QPS_RESET, IBV_QPS_RTS, TO_RTS), EINVAL);
+    assert_int_equal(vb_qp_transition_check(IBV_QPS_RTS, IBV_QPS_RTR, TO_RTR), EINVAL);
+    assert_int_equal(vb_qp_transition_check(IBV_QPS_RTR, IBV_QPS_RTR, IBV_QP_STATE), EINVAL);
+    assert_int_equal(vb_qp_transition_check(IBV_QPS_ERR, IBV_QPS_RTS, TO_RTS), EINVAL);
+    /* Any state to RESET or ERR, with nothing else. */
+    for (int s = IBV_QPS_RESET; s <= IBV_QPS_ERR; s++) {
+        assert_int_equal(vb_qp_transition_check(s, IBV_QPS_RESET, IBV_QP_STATE), 0);
+        assert_int_equal(vb_qp_transition_check(s, IBV_QPS_ERR, IBV_QP_STATE), 0);
+        assert_int_equal(vb_qp_transition_check(s, IBV_QPS_ERR, IBV_QP_STATE | IBV_QP_SQ_PSN),
+                         EINVAL);
+    }
+    /* SQD and SQE are not served. */
+    assert_int_equal(vb_qp_transition_check(IBV_QPS_RTS, IBV_QPS_SQD, IBV_QP_STATE), EINVAL);
+}
+
+/* --- the CQ ring --- */
+
+static void
+test_cq_ring(void **state)
+{
+    struct vb_ring r;
+    struct ibv_wc wc, out[8];
+
+    (void)state;
+    assert_int_equal(vb_ring_init(&r, 3), 0);
+    memset(&wc, 0, sizeof(wc));
+    /* Around the ring several times: order kept, full refused, nothing lost. */
+    uint64_t next_in = 0, next_out = 0;
+    for (int round = 0; round < 5; round++) {
+        while (vb_ring_count(&r) < 3) {
+            wc.wr_id = next_in++;
+            assert_true(vb_ring_push(&r, &wc));
+        }
+        wc.wr_id = 999;
+        assert_false(vb_ring_push(&r, &wc));
+        int n = vb_ring_pop(&r, out, round % 2 == 0 ? 2 : 8);
+        assert_int_equal(n, round % 2 == 0 ? 2 : 3);
+        for (int i = 0; i < n; i++)
+            assert_int_equal(out[i].wr_id, next_out++);
+    }
+    int n = vb_ring_pop(&r, out, 8);
+    assert_int_equal(n, (int)(next_in - next_out));
+    for (int i = 0; i < n; i++)
+        assert_int_equal(out[i].wr_id, next_out++);
+    assert_int_equal(vb_ring_count(&r), 0);
+    assert_int_equal(vb_ring_pop(&r, out, 8), 0);
+    vb_ring_free(&r);
+}
+
+/* --- devices for the rest: two loopback addresses of their own --- */
+
+static char addr_a[32], addr_b[32];
+
+static int
+setup_devices(void **state)
+{
+    char spec[128];
+
+    (void)state;
+    /* Two runs at once (the sanitized build beside the normal one) must not take the same
+     * addresses: the seed comes from the kernel, not from the time and the pid, which
+     * two runs a second apart can share. */
+    unsigned seed;
+    if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
+        seed = (unsigned)time(NULL) ^ (unsigned)getpid();
+    srand(seed);
+    int net = 32 + rand() % 200, host = 2 + rand() % 200;
+    snprintf(addr_a, sizeof(addr_a), "127.%d.%d.%d", net, rand() % 250 + 1, host);
+    snprintf(addr_b, sizeof(addr_b), "127.%d.%d.%d", net, rand() % 250 + 1, host + 1);
+    snprintf(spec, sizeof(spec), "ta=%s,tb=%s", addr_a, addr_b);
+    setenv(VB_ENV_DEVICES, spec, 1);
+    return 0;
+}
+
+static struct ibv_context *
+open_named(const char *name)
+{
+    int n = -1;
+    struct ibv_device **list = ibv_get_device_list(&n);
+    struct ibv_context *ctx = NULL;
+
+    assert_non_null(list);
+    assert_int_equal(n, 2);
+    for (int i = 0; i < n; i++)
+        if (strcmp(ibv_get_device_name(list[i]), name) == 0)
+            ctx = ibv_open_device(list[i]);
+    assert_null(list[n]);
+    ibv_free_device_list(list);
+    assert_non_null(ctx);
+    return ctx;
+}
+
+static bool
+readable(int fd)
+{
+    struct pollfd p = {fd, POLLIN, 0};
+
+    return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+}
+
+static void
+test_comp_channel(void **state)
+{
+    struct ibv_context *ctx = open_named("ta");
+    struct ibv_comp_channel *ch = ibv_create_comp_channel(ctx);
+    struct ibv_cq *got;
+    void *cq_ctx;
+    int tag;
+
+    (void)state;
+    assert_non_null(ch);
+    struct ibv_cq *cq = ibv_create_cq(ctx, 4, &tag, ch, 0);
+    assert_non_null(cq);
+    assert_int_equal(ibv_destroy_comp_channel(ch), EBUSY);     /* a CQ uses it */
+    struct vb_cq *c = VB_CONTAINER(cq, struct vb_cq, cq);
+    struct ibv_wc wc = {.wr_id = 7};
+    /* Not armed: a completion makes no event. */
+    assert_false(readable(ch->fd));
+    vb_cq_push(c, &wc);
+    assert_false(readable(ch->fd));
+    /* Armed: the next one does, once. */
+    assert_int_equal(ibv_req_notify_cq(cq, 0), 0);
+    assert_false(readable(ch->fd));
+    vb_cq_push(c, &wc);
+    assert_true(readable(ch->fd));
+    vb_cq_push(c, &wc);
+    assert_int_equal(ibv_get_cq_event(ch, &got, &cq_ctx), 0);
+    assert_ptr_equal(got, cq);
+    assert_ptr_equal(cq_ctx, &tag);
+    assert_false(readable(ch->fd));
+    ibv_ack_cq_events(cq, 1);
+    assert_int_equal(cq->comp_events_completed, 1);
+    /* A non-blocking channel with no event says EAGAIN, as the kernel's. */
+    fcntl(ch->fd, F_SETFL, fcntl(ch->fd, F_GETFL) | O_NONBLOCK);
+    errno = 0;
+    assert_int_equal(ibv_get_cq_event(ch, &got, &cq_ctx), -1);
+    assert_int_equal(errno, EAGAIN);
+    /* The CQ has the three completions, in order, then nothing. */
+    struct ibv_wc out[4];
+    assert_int_equal(ibv_poll_cq(cq, 4, out), 3);
+    assert_int_equal(out[2].wr_id, 7);
+    assert_int_equal(ibv_poll_cq(cq, 4, out), 0);
+    /* A CQ without a channel cannot be armed. */
+    struct ibv_cq *plain = ibv_create_cq(ctx, 1, NULL, NULL, 0);
+    assert_int_equal(ibv_req_notify_cq(plain, 0), EINVAL);
+    assert_int_equal(ibv_destroy_cq(plain), 0);
+    /* An event waiting when its CQ goes is taken with it. */
+    assert_int_equal(ibv_req_notify_cq(cq, 1), 0);
+    vb_cq_push(c, &wc);
+    assert_true(readable(ch->fd));
+    assert_int_equal(ibv_destroy_cq(cq), 0);
+    assert_false(readable(ch->fd));
+    assert_int_equal(ibv_destroy_comp_channel(ch), 0);
+    assert_int_equal(ibv_close_device(ctx), 0);
+}
+
+static void
+test_queries(void **state)
+{
+    struct ibv_context *ctx = open_named("tb");
+    struct ibv_port_attr pa;
+    struct ibv_device_attr da;
+    union ibv_gid gid;
+    struct ibv_gid_entry ge;
+
+    (void)state;
+    assert_int_equal(ibv_query_device(ctx, &da), 0);
+    assert_int_equal(da.phys_port_cnt, 1);
+    assert_int_equal(da.max_sge, 1);
+    /* What ibv_query_port() expands to (verbs_int.h takes the macro away). */
+    assert_int_equal(___ibv_query_port(ctx, 1, &pa), 0);
+    assert_int_equal(pa.state, IBV_PORT_ACTIVE);
+    assert_int_equal(pa.link_layer, IBV_LINK_LAYER_ETHERNET);
+    assert_int_equal(pa.active_mtu, IBV_MTU_4096);
+    assert_int_equal(pa.gid_tbl_len, 1);
+    assert_int_not_equal(___ibv_query_port(ctx, 2, &pa), 0);
+    /* The exported one, of the layout without port_cap_flags2. */
+    memset(&pa, 0, sizeof(pa));
+    assert_int_equal(ibv_query_port(ctx, 1, (struct _compat_ibv_port_attr *)(void *)&pa), 0);
+    assert_int_equal(pa.state, IBV_PORT_ACTIVE);
+    assert_int_equal(ibv_query_gid(ctx, 1, 0, &gid), 0);
+    assert_memory_equal(gid.raw, VB_CONTAINER(ctx->device, struct vb_device, ibdev)->gid, 16);
+    assert_int_equal(gid.raw[10], 0xff);
+    assert_int_equal(ibv_query_gid_ex(ctx, 1, 0, &ge, 0), 0);
+    assert_int_equal(ge.gid_type, IBV_GID_TYPE_ROCE_V2);
+    assert_int_equal(ibv_query_gid_ex(ctx, 1, 1, &ge, 0), ENODATA);
+    assert_int_equal(ibv_close_device(ctx), 0);
+}
+
+/* --- two QPs connected through ibv_modify_qp() --- */
+
+struct end {
+    struct ibv_context *ctx;
+    struct ibv_pd *pd;
+    struct ibv_cq *cq;
+    struct ibv_qp *qp;
+    struct ibv_mr *mr;
+    uint8_t *buf;
+};
+
+#define BUF 65536
+
+/* ex: the QP comes from ibv_create_qp_ex() with send ops, for the ibv_wr_*() builders. */
+static void
+end_open(struct end *e, const char *name, bool ex)
+{
+    e->ctx = open_named(name);
+    e->pd = ibv_alloc_pd(e->ctx);
+    assert_non_null(e->pd);
+    e->cq = ibv_create_cq(e->ctx, 64, NULL, NULL, 0);
+    assert_non_null(e->cq);
+    e->buf = calloc(1, BUF);
+    e->mr = ibv_reg_mr(e->pd, e->buf, BUF, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+                                               IBV_ACCESS_REMOTE_READ);
+    assert_non_null(e->mr);
+    struct ibv_qp_init_attr ia = {.send_cq = e->cq, .recv_cq = e->cq, .qp_type = IBV_QPT_RC,
+                                  .cap = {.max_send_wr = 16, .max_recv_wr = 16,
+                                          .max_send_sge = 1, .max_recv_sge = 1,
+                                          .max_inline_data = 64}};
+    if (ex) {
+        struct ibv_qp_init_attr_ex ax = {
+            .send_cq = e->cq, .recv_cq = e->cq, .qp_type = IBV_QPT_RC, .cap = ia.cap,
+            .comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS, .pd = e->pd,
+            .send_ops_flags = IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_SEND_WITH_IMM};
+        e->qp = ibv_create_qp_ex(e->ctx, &ax);
+    } else {
+        e->qp = ibv_create_qp(e->pd, &ia);
+    }
+    assert_non_null(e->qp);
+    assert_int_equal(e->qp->state, IBV_QPS_RESET);
+    struct ibv_qp_attr a = {.qp_state = IBV_QPS_INIT, .port_num = 1,
+                            .qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ};
+    assert_int_equal(ibv_modify_qp(e->qp, &a, TO_INIT), 0);
+}
+
+static void
+end_connect_retry(struct end *e, const struct end *peer, uint8_t timeout, uint8_t retry_cnt,
+                  uint8_t rnr_retry)
+{
+    struct ibv_qp_attr a = {.qp_state = IBV_QPS_RTR, .path_mtu = IBV_MTU_1024,
+                            .dest_qp_num = peer->qp->qp_num, .rq_psn = 100,
+                            .max_dest_rd_atomic = 1, .min_rnr_timer = 12};
+
+    a.ah_attr.is_global = 1;
+    a.ah_attr.port_num = 1;
+    ibv_query_gid(peer->ctx, 1, 0, &a.ah_attr.grh.dgid);
+    /* The RTS attributes too early: refused, and the QP stays in INIT. */
+    assert_int_equal(ibv_modify_qp(e->qp, &a, TO_RTR | IBV_QP_SQ_PSN), EINVAL);
+    assert_int_equal(e->qp->state, IBV_QPS_INIT);
+    assert_int_equal(ibv_modify_qp(e->qp, &a, TO_RTR), 0);
+    a.qp_state = IBV_QPS_RTS;
+    a.sq_psn = 100;
+    a.timeout = timeout;
+    a.retry_cnt = retry_cnt;
+    a.rnr_retry = rnr_retry;
+    a.max_rd_atomic = 1;
+    assert_int_equal(ibv_modify_qp(e->qp, &a, TO_RTS), 0);
+    assert_int_equal(e->qp->state, IBV_QPS_RTS);
+    /* What was given comes back. */
+    struct ibv_qp_attr q;
+    struct ibv_qp_init_attr qi;
+    assert_int_equal(ibv_query_qp(e->qp, &q, IBV_QP_STATE | IBV_QP_CAP, &qi), 0);
+    assert_int_equal(q.qp_state, IBV_QPS_RTS);
+    assert_int_equal(q.dest_qp_num, peer->qp->qp_num);
+    assert_int_equal(q.sq_psn, 100);
+    assert_int_equal(q.rq_psn, 100);
+    assert_int_equal(q.timeout, timeout);
+    assert_int_equal(q.retry_cnt, retry_cnt);
+    assert_int_equal(q.min_rnr_timer, 12);
+    assert_int_equal(q.path_mtu, IBV_MTU_1024);
+    assert_int_equal(qi.cap.max_inline_data, 64);
+    assert_int_equal(qi.qp_type, IBV_QPT_RC);
+    /* A value out of range changes nothing. */
+    struct ibv_qp_attr bad = {.retry_cnt = 9};
+    assert_int_equal(ibv_modify_qp(e->qp, &bad, IBV_QP_RETRY_CNT), EINVAL);
+    assert_int_equal(ibv_query_qp(e->qp, &q, IBV_QP_RETRY_CNT, &qi), 0);
+    assert_int_equal(q.retry_cnt, retry_cnt);
+}
+
+static void
+end_connect(struct end *e, const struct end *peer)
+{
+    end_connect_retry(e, peer, 14, 7, 3);
+}
+
+static void
+end_close(struct end *e)
+{
+    assert_int_equal(ibv_destroy_qp(e->qp), 0);
+    assert_int_equal(ibv_dereg_mr(e->mr), 0);
+    assert_int_equal(ibv_destroy_cq(e->cq), 0);
+    assert_int_equal(ibv_dealloc_pd(e->pd), 0);
+    assert_int_equal(ibv_close_device(e->ctx), 0);
+    free(e->buf);
+}
+
+/* Polls until n completions came (the progress threads and this poll move them), 5 s. */
+static int
+poll_n(struct ibv_cq *cq, struct ibv_wc *wc, int n)
+{
+    int got = 0;
+
+    for (int i = 0; i < 500000 && got < n; i++) {
+        got += ibv_poll_cq(cq, n - got, wc + got);
+        if (got < n)
+            usleep(10);
+    }
+    return got;
+}
+
+static void
+test_rc_pair(void **state)
+{
+    struct end a, b;
+    struct ibv_wc wc[4];
+
+    (void)state;
+    end_open(&a, "ta", false);
+    end_open(&b, "tb", false);
+    /* Receives posted in INIT are kept until the QP has its peer. */
+    struct ibv_sge rs = {(uintptr_t)b.buf, 4096, b.mr->lkey};
+    struct ibv_recv_wr rwr = {.wr_id = 21, .sg_list = &rs, .num_sge = 1}, *bad_r;
+    assert_int_equal(ibv_post_recv(b.qp, &rwr, &bad_r), 0);
+    /* Sending before RTS is refused. */
+    struct ibv_sge ss = {(uintptr_t)a.buf, 11, a.mr->lkey};
+    struct ibv_send_wr swr = {.wr_id = 11, .sg_list = &ss, .num_sge = 1,
+                              .opcode = IBV_WR_SEND_WITH_IMM, .send_flags = IBV_SEND_SIGNALED,
+                              .imm_data = htonl(0x01020304)},
+                       *bad_s;
+    assert_int_equal(ibv_post_send(a.qp, &swr, &bad_s), EINVAL);
+    assert_ptr_equal(bad_s, &swr);
+    end_connect(&a, &b);
+    end_connect(&b, &a);
+
+    memcpy(a.buf, "hello verbs", 11);
+    assert_int_equal(ibv_post_send(a.qp, &swr, &bad_s), 0);
+    assert_int_equal(poll_n(a.cq, wc, 1), 1);
+    assert_int_equal(wc[0].status, IBV_WC_SUCCESS);
+    assert_int_equal(wc[0].opcode, IBV_WC_SEND);
+    assert_int_equal(wc[0].wr_id, 11);
+    assert_int_equal(poll_n(b.cq, wc, 1), 1);
+    assert_int_equal(wc[0].status, IBV_WC_SUCCESS);
+    assert_int_equal(wc[0].opcode, IBV_WC_RECV);
+    assert_int_equal(wc[0].wr_id, 21);
+    assert_int_equal(wc[0].byte_len, 11);
+    assert_true(wc[0].wc_flags & IBV_WC_WITH_IMM);
+    assert_int_equal(ntohl(wc[0].imm_data), 0x01020304);
+    assert_int_equal(wc[0].qp_num, b.qp->qp_num);
+    assert_memory_equal(b.buf, "hello verbs", 11);
+
+    /* An inline WRITE: the source buffer is reused at once, the bytes went as they were. */
+    char src[32] = "inline bytes";
+    struct ibv_sge is = {(uintptr_t)src, 12, 0};
+    struct ibv_send_wr iwr = {.wr_id = 12, .sg_list = &is, .num_sge = 1,
+                              .opcode = IBV_WR_RDMA_WRITE,
+                              .send_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE,
+                              .wr.rdma = {(uintptr_t)b.buf + 8192, b.mr->rkey}};
+    assert_int_equal(ibv_post_send(a.qp, &iwr, &bad_s), 0);
+    memset(src, 'x', sizeof(src));
+    assert_int_equal(poll_n(a.cq, wc, 1), 1);
+    assert_int_equal(wc[0].status, IBV_WC_SUCCESS);
+    assert_int_equal(wc[0].opcode, IBV_WC_RDMA_WRITE);
+    assert_memory_equal(b.buf + 8192, "inline bytes", 12);
+
+    /* A WRITE with a wrong R_Key: the responder NAKs, the requester completes with
+     * REM_ACCESS_ERR and its QP goes to the error state; the receiver's posted receive
+     * then flushes when it is moved to ERR. */
+    struct ibv_send_wr ewr = {.wr_id = 13, .sg_list = &ss, .num_sge = 1,
+                              .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+                              .wr.rdma = {(uintptr_t)b.buf, b.mr->rkey ^ 0x5a5a}};
+    assert_int_equal(ibv_post_send(a.qp, &ewr, &bad_s), 0);
+    assert_int_equal(poll_n(a.cq, wc, 1), 1);
+    assert_int_equal(wc[0].wr_id, 13);
+    assert_int_equal(wc[0].status, IBV_WC_REM_ACCESS_ERR);
+    assert_int_equal(ibv_post_recv(b.qp, &rwr, &bad_r), 0);
+    struct ibv_qp_attr err_attr = {.qp_state = IBV_QPS_ERR};
+    assert_int_equal(ibv_modify_qp(b.qp, &err_attr, IBV_QP_STATE), 0);
+    assert_int_equal(poll_n(b.cq, wc, 1), 1);
+    assert_int_equal(wc[0].status, IBV_WC_WR_FLUSH_ERR);
+    assert_int_equal(wc[0].wr_id, 21);
+
+    /* What is not served fails cleanly. */
+    struct ibv_qp_init_attr ud = {.send_cq = a.cq, .recv_cq = a.cq, .qp_type = IBV_QPT_UD,
+                                  .cap = {.max_send_wr = 1, .max_recv_wr = 1}};
+    errno = 0;
+    assert_null(ibv_create_qp(a.pd, &ud));
+    assert_int_equal(errno, EOPNOTSUPP);
+    struct ibv_srq_init_attr sa = {.attr = {.max_wr = 4, .max_sge = 1}};
+    errno = 0;
+    assert_null(ibv_create_srq(a.pd, &sa));
+    assert_int_equal(errno, EOPNOTSUPP);
+    errno = 0;
+    assert_null(ibv_alloc_mw(a.pd, IBV_MW_TYPE_1));
+    assert_int_equal(errno, EOPNOTSUPP);
+    struct ibv_qp_init_attr_ex ax = {.send_cq = a.cq, .recv_cq = a.cq, .qp_type = IBV_QPT_RC,
+                                     .comp_mask = IBV_QP_INIT_ATTR_PD |
+                                                  IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+                                     .pd = a.pd, .send_ops_flags = IBV_QP_EX_WITH_BIND_MW,
+                                     .cap = {.max_send_wr = 1, .max_recv_wr = 1}};
+    errno = 0;
+    assert_null(ibv_create_qp_ex(a.ctx, &ax));
+    assert_int_equal(errno, EOPNOTSUPP);
+    struct ibv_qp_init_attr big = {.send_cq = a.cq, .recv_cq = a.cq, .qp_type = IBV_QPT_RC,
+                                   .cap = {.max_send_wr = 1, .max_recv_wr = 1,
+                                           .max_send_sge = 2}};
+    errno = 0;
+    assert_null(ibv_create_qp(a.pd, &big));
+    assert_int_equal(errno, EINVAL);
+    /* A QP of ibv_create_qp() has no ibv_qp_ex; one with send ops has. */
+    assert_null(ibv_qp_to_qp_ex(a.qp));
+    ax.send_ops_flags = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_RDMA_WRITE;
+    struct ibv_qp *xq = ibv_create_qp_ex(a.ctx, &ax);
+    assert_non_null(xq);
+    assert_non_null(ibv_qp_to_qp_ex(xq));
+    assert_int_equal(ibv_destroy_qp(xq), 0);
+
+    end_close(&a);
+    end_close(&b);
+}
+
+/* The RC stack's error statuses, as ibverbs names them: a SEND to a QP without a
+ * receive, with rnr_retry 0, fails with RNR_RETRY_EXC_ERR; one to a QP that is gone,
+ * after retry_cnt timeouts, with RETRY_EXC_ERR. */
+static void
+test_error_status(void **state)
+{
+    struct end a, b;
+    struct ibv_wc wc[2];
+    struct ibv_send_wr *bad;
+
+    (void)state;
+    end_open(&a, "ta", false);
+    end_open(&b, "tb", false);
+    /* An ACK timeout of 67 ms, 7 retries: the RNR NAK comes first even on a loaded host. */
+    end_connect_retry(&a, &b, 14, 7, 0);
+    end_connect(&b, &a);
+    struct ibv_sge ss = {(uintptr_t)a.buf, 8, a.mr->lkey};
+    struct ibv_send_wr swr = {.wr_id = 51, .sg_list = &ss, .num_sge = 1,
+                              .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED};
+    assert_int_equal(ibv_post_send(a.qp, &swr, &bad), 0);
+    assert_int_equal(poll_n(a.cq, wc, 1), 1);
+    assert_int_equal(wc[0].wr_id, 51);
+    assert_int_equal(wc[0].status, IBV_WC_RNR_RETRY_EXC_ERR);
+    end_close(&a);
+
+    /* b's QP is destroyed: nothing answers a's SEND (timeout 8: 1 ms, retry_cnt 1). */
+    end_open(&a, "ta", false);
+    struct ibv_qp_attr reset = {.qp_state = IBV_QPS_RESET};
+    struct ibv_qp_attr init = {.qp_state = IBV_QPS_INIT, .port_num = 1};
+    assert_int_equal(ibv_modify_qp(b.qp, &reset, IBV_QP_STATE), 0);
+    assert_int_equal(ibv_modify_qp(b.qp, &init, TO_INIT), 0);
+    end_connect_retry(&a, &b, 8, 1, 0);
+    assert_int_equal(ibv_destroy_qp(b.qp), 0);
+    struct ibv_qp_init_attr ia = {.send_cq = b.cq, .recv_cq = b.cq, .qp_type = IBV_QPT_RC,
+                                  .cap = {.max_send_wr = 1, .max_recv_wr = 1}};
+    b.qp = ibv_create_qp(b.pd, &ia);      /* for end_close; another QP number */
+    assert_non_null(b.qp);
+    ss = (struct ibv_sge){(uintptr_t)a.buf, 8, a.mr->lkey};     /* the new a's */
+    swr.wr_id = 52;
+    assert_int_equal(ibv_post_send(a.qp, &swr, &bad), 0);
+    assert_int_equal(poll_n(a.cq, wc, 1), 1);
+    assert_int_equal(wc[0].wr_id, 52);
+    assert_int_equal(wc[0].status, IBV_WC_RETRY_EXC_ERR);
+    end_close(&a);
+    end_close(&b);
+}
+
+/* The ibv_wr_*() builders of struct ibv_qp_ex (perftest's default where it has them). */
+static void
+test_qp_ex(void **state)
+{
+    struct end a, b;
+    struct ibv_wc wc[4];
+
+    (void)state;
+    end_open(&a, "ta", true);
+    end_open(&b, "tb", false);
+    end_connect(&a, &b);
+    end_connect(&b, &a);
+    struct ibv_sge rs = {(uintptr_t)b.buf, 4096, b.mr->lkey};
+    struct ibv_recv_wr rwr = {.wr_id = 41, .sg_list = &rs, .num_sge = 1}, *bad_r;
+    assert_int_equal(ibv_post_recv(b.qp, &rwr, &bad_r), 0);
+    struct ibv_qp_ex *x = ibv_qp_to_qp_ex(a.qp);
+    assert_non_null(x);
+
+    memcpy(a.buf, "written by wr", 13);
+    char word[4] = "abc";
+    ibv_wr_start(x);
+    x->wr_id = 31;
+    x->wr_flags = IBV_SEND_SIGNALED;
+    ibv_wr_rdma_write(x, b.mr->rkey, (uintptr_t)b.buf + 16384);
+    ibv_wr_set_sge(x, a.mr->lkey, (uintptr_t)a.buf, 13);
+    x->wr_id = 32;
+    ibv_wr_send_imm(x, htonl(7));
+    ibv_wr_set_inline_data(x, word, 3);
+    assert_int_equal(ibv_wr_complete(x), 0);
+    memset(word, 0, sizeof(word));      /* inline: the bytes were taken at the call */
+    assert_int_equal(poll_n(a.cq, wc, 2), 2);
+    assert_int_equal(wc[0].wr_id, 31);
+    assert_int_equal(wc[0].opcode, IBV_WC_RDMA_WRITE);
+    assert_int_equal(wc[1].wr_id, 32);
+    assert_int_equal(wc[1].status, IBV_WC_SUCCESS);
+    assert_int_equal(poll_n(b.cq, wc, 1), 1);
+    assert_int_equal(wc[0].wr_id, 41);
+    assert_int_equal(wc[0].byte_len, 3);
+    assert_int_equal(ntohl(wc[0].imm_data), 7);
+    assert_memory_equal(b.buf, "abc", 3);
+    assert_memory_equal(b.buf + 16384, "written by wr", 13);
+
+    /* What the QP cannot do fails the batch, and nothing of it is sent. */
+    ibv_wr_start(x);
+    x->wr_id = 33;
+    ibv_wr_local_inv(x, 5);
+    assert_int_equal(ibv_wr_complete(x), EOPNOTSUPP);
+    ibv_wr_start(x);
+    ibv_wr_rdma_write(x, b.mr->rkey, (uintptr_t)b.buf);
+    ibv_wr_abort(x);
+    assert_int_equal(ibv_poll_cq(a.cq, 4, wc), 0);
+    end_close(&a);
+    end_close(&b);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_devices_parse),
+        cmocka_unit_test(test_qp_transitions),
+        cmocka_unit_test(test_cq_ring),
+        cmocka_unit_test(test_comp_channel),
+        cmocka_unit_test(test_queries),
+        cmocka_unit_test(test_rc_pair),
+        cmocka_unit_test(test_qp_ex),
+        cmocka_unit_test(test_error_status),
+    };
+
+    return cmocka_run_group_tests(tests, setup_devices, NULL);
+}
