@@ -15,7 +15,8 @@ perftest), through `roceshark run`, over two loopback addresses:
 - all of that captured with `roceshark capture -i lo`: every ICRC good, no analysis
   violation, no retransmission;
 - ib_write_bw through the library against `roceshark perf --faults` dropping 1% of what it
-  receives: it still finishes, and the capture shows the retransmissions.
+  receives: it still finishes, and the capture shows the retransmissions;
+- ibv_rc_pingpong and ib_write_bw over IPv6 devices, in a network namespace of its own.
 Runs are short (a few MB each): CI has 20 minutes for everything."""
 import os
 import random
