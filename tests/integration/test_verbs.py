@@ -15,7 +15,8 @@ perftest), through `roceshark run`, over two loopback addresses:
 - all of that captured with `roceshark capture -i lo`: every ICRC good, no analysis
   violation, no retransmission;
 - ib_write_bw through the library against `roceshark perf --faults` dropping 1% of what it
-  receives: it still finishes, and the capture shows the retransmissions.
+  receives: it still finishes, and the capture shows the retransmissions;
+- ibv_rc_pingpong and ib_write_bw over IPv6 devices, in a network namespace of its own.
 Runs are short (a few MB each): CI has 20 minutes for everything."""
 import os
 import random
@@ -308,5 +309,40 @@ rows = stop_capture(cap, cap_path, whole=False)
 retx = [r for r in rows if len(r) > 3 and r[3] != ""]
 t.check(len(retx) > 0, "retransmissions in the analysis after 1%% loss (%d frames)" % len(rows))
 t.check(all(r[1] == "1" for r in rows), "every ICRC good under loss")
+
+# IPv6 devices (RoCEv2 GIDs that are not IPv4-mapped), in a network namespace of the test's
+# own, whose loopback gets two addresses: ibv_rc_pingpong and ib_write_bw across them.
+V6 = r"""
+set -e
+ip link set lo up
+ip -6 addr add fd00::2/128 dev lo nodad
+ip -6 addr add fd00::3/128 dev lo nodad
+R="$1"
+"$R" run --dev rs0=fd00::2 -- timeout 30 ibv_rc_pingpong -d rs0 -g 0 -n 100 > "$2/pp_s" 2>&1 &
+s=$!
+sleep 1
+"$R" run --dev rs1=fd00::3 -- timeout 30 ibv_rc_pingpong -d rs1 -g 0 -n 100 localhost \
+    > "$2/pp_c" 2>&1
+wait $s
+"$R" run --dev rs0=fd00::2 -- timeout 30 ib_write_bw -d rs0 -n 100 > "$2/bw_s" 2>&1 &
+s=$!
+sleep 1
+"$R" run --dev rs1=fd00::3 -- timeout 30 ib_write_bw -d rs1 -n 100 localhost > "$2/bw_c" 2>&1
+wait $s
+"""
+p6 = subprocess.run(["unshare", "-n", "sh", "-c", V6, "sh", t.ROCESHARK, OUT],
+                    capture_output=True, text=True, env=env(["", "run"]), timeout=120)
+outs = {}
+for name in ("pp_s", "pp_c", "bw_s", "bw_c"):
+    try:
+        outs[name] = open(os.path.join(OUT, name)).read()
+    except OSError:
+        outs[name] = ""
+if t.check(p6.returncode == 0, "IPv6: exit %d: %s %s" % (p6.returncode, p6.stderr[-300:],
+                                                        {k: v[-200:] for k, v in outs.items()})):
+    check_pingpong("IPv6 ibv_rc_pingpong server", outs["pp_s"], 100)
+    check_pingpong("IPv6 ibv_rc_pingpong client", outs["pp_c"], 100)
+    t.check("GID fd00::2" in outs["pp_c"], "IPv6: the server's GID: %r" % outs["pp_c"][:300])
+    result_row("IPv6 ib_write_bw client", outs["bw_c"], 65536, 100)
 
 t.finish("verbs")
