@@ -207,3 +207,41 @@ def tempdir():
     d = tempfile.mkdtemp(prefix="roceshark-test-")
     atexit.register(shutil.rmtree, d, True)
     return d
+
+
+def _ephemeral_low():
+    try:
+        return int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+_port_cursor = None
+
+
+def free_port(count=1):
+    """The first of count consecutive TCP ports that nothing holds now, below the kernel's
+    ephemeral range. Tests run side by side: a port inside that range may be taken as the
+    local port of another test's connection between our choice and a server's listen. Each
+    test starts at its own place (from its pid) and moves on, so two tests rarely meet."""
+    import socket
+    global _port_cursor
+    low, high = 10000, _ephemeral_low() - 1
+    if _port_cursor is None:
+        _port_cursor = low + (os.getpid() * 211) % (high - low - 64)
+    for _ in range(high - low):
+        base = _port_cursor
+        _port_cursor = base + count if base + 2 * count <= high else low
+        taken = False
+        for p in range(base, base + count):
+            for family, addr in ((socket.AF_INET, "0.0.0.0"), (socket.AF_INET6, "::")):
+                s = socket.socket(family, socket.SOCK_STREAM)
+                try:
+                    s.bind((addr, p))
+                except OSError:
+                    taken = True
+                finally:
+                    s.close()
+        if not taken:
+            return base
+    raise RuntimeError("no free TCP port below %d" % high)

@@ -31,13 +31,10 @@ PP_RE = re.compile(rb"^0000:([0-9a-f]{6}):([0-9a-f]{6}):([0-9a-f]{32})\0$")
 FIRST_OPCODE = {"write_bw": 0x06, "read_bw": 0x0C, "send_bw": 0x00, "atomic_bw": 0x14,
                 "write_lat": 0x0A, "read_lat": 0x0C, "pingpong": 0x00}
 
-port = 21000 + (os.getpid() % 20000)
 
 
 def next_port():
-    global port
-    port += 1
-    return port
+    return t.free_port()
 
 
 def capture(name):

@@ -19,7 +19,7 @@ import rstest as t
 
 livenet.need_root()
 out = t.tempdir()
-port = 20000 + (os.getpid() % 20000)
+port = t.free_port(10)
 _, LO_B = r.addresses6(2)
 
 

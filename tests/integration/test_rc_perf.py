@@ -45,7 +45,7 @@ def perf_pair(test, args, port):
     return cli, s_out, s_err, srv.returncode
 
 
-port = 20000 + (os.getpid() % 20000)
+port = t.free_port(10)
 for i, (test, args) in enumerate([("write_bw", ["-s", "65536", "-n", "300"]),
                                   ("read_bw", ["-s", "65536", "-n", "300"]),
                                   ("send_bw", ["-s", "8192", "-n", "300", "-m", "1024"]),

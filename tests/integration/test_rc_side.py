@@ -21,7 +21,7 @@ import rcpeer as r
 import rstest as t
 
 A, B = r.addresses(2)
-PORT = 20000 + os.getpid() % 20000
+PORT = t.free_port()
 QPN, PEER_QPN = 0x200, 0x100
 DEADLINE = 5.0          # the responder's side-channel line deadline
 err_path = os.path.join(t.tempdir(), "responder.err")

@@ -39,7 +39,6 @@ if missing:
 rng = random.SystemRandom()
 NET = (127, rng.randrange(32, 250), rng.randrange(1, 250))
 A, B = ("%d.%d.%d.%d" % (NET + (h,)) for h in rng.sample(range(2, 250), 2))
-port = 30000 + os.getpid() % 20000
 
 
 def env(cmd=(), **extra):
@@ -61,9 +60,7 @@ def run_cmd(dev, ip, prog, *args):
 
 
 def next_port():
-    global port
-    port += 1
-    return port
+    return t.free_port()
 
 
 def listening(p):
