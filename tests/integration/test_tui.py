@@ -94,7 +94,7 @@ def wait_for(pred, what, timeout=10.0):
         if pred(lines):
             return lines
         if time.time() > end:
-            t.check(False, "%s; the screen was:\n%s" % (what, "\n".join(lines)))
+            t.check(False, "%s; the screen was:\n%s%s" % (what, "\n".join(lines), tui_exit()))
             return lines
         time.sleep(0.05)
 
@@ -117,8 +117,29 @@ def start(tmp, width, height, args, netns=False):
     elif netns:
         tui = "unshare -n sh -c 'ip link set lo up; echo $$ >%s/pid; exec %s'" % (tmp, tui)
     cmd = "%s 2>%s; echo $? >%s; sleep 60" % (tui, err_file, rc_file)
-    tmux("new-session", "-d", "-s", "tui", "-x", str(width), "-y", str(height), cmd)
+    # Each session starts a tmux server of its own, with the environment of now (NO_COLOR,
+    # TMPDIR). The last one's server exits with its session, and a new-session racing that
+    # exit can fail: try again.
+    for _ in range(20):
+        p = tmux("new-session", "-d", "-s", "tui", "-x", str(width), "-y", str(height), cmd)
+        if p.returncode == 0:
+            break
+        time.sleep(0.1)
+    t.check(p.returncode == 0, "tmux new-session: %s" % p.stderr.strip())
+    _session[:] = [rc_file, err_file]
     return rc_file, err_file
+
+
+_session = []   # the rc and stderr files of the TUI running now
+
+
+def tui_exit():
+    """How the TUI ended, for a failure's message, if it has ended."""
+    if not _session or not os.path.exists(_session[0]):
+        return "\n(the TUI is still running)"
+    rc = open(_session[0]).read().strip()
+    err = open(_session[1]).read() if os.path.exists(_session[1]) else ""
+    return "\n(the TUI exited %s, stderr %r)" % (rc or "?", err)
 
 
 def exit_of(rc_file, err_file, timeout=10.0):
