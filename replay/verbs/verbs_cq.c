@@ -123,6 +123,11 @@ ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq
     struct vb_channel *ch = VB_CONTAINER(channel, struct vb_channel, ch);
     uint64_t v;
 
+    /* The application stops calling while it waits here. */
+    struct vb_context *ctx = vb_ctx(channel->context);
+    pthread_mutex_lock(&ctx->lock);
+    vb_app_leaves(ctx, true);
+    pthread_mutex_unlock(&ctx->lock);
     /* Blocks, or fails with EAGAIN when the application made the descriptor
      * non-blocking, as the kernel's channel does. */
     if (read(ch->ch.fd, &v, sizeof(v)) != sizeof(v))
@@ -265,10 +270,13 @@ vb_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
     /* In-poll progress: an application that spins on its CQ drives the
      * transport itself, without waiting for the progress thread to wake. */
     if (got < n && ctx->rc != NULL) {
-        ctx->app_polled_ns = rs_rc_now_ns();
-        vb_progress(ctx);
+        vb_app_poll(ctx);
         got += vb_ring_pop(&c->ring, wc + got, n - got);
     }
+    /* What it waited for came: it may go elsewhere now (perftest's write_lat
+     * spins on its buffer until the peer's WRITE lands). */
+    if (got > 0)
+        vb_app_leaves(ctx, false);
     pthread_mutex_unlock(&ctx->lock);
     return got;
 }
@@ -286,6 +294,7 @@ vb_req_notify_cq(struct ibv_cq *cq, int solicited_only)
         return EINVAL;
     pthread_mutex_lock(&ctx->lock);
     c->armed = true;
+    vb_app_leaves(ctx, true);
     pthread_mutex_unlock(&ctx->lock);
     return 0;
 }

@@ -77,7 +77,9 @@ struct vb_context {
     pthread_t thread;
     bool thread_started;
     bool stop;
-    uint64_t app_polled_ns;     /* when an application thread last ran progress */
+    uint64_t app_active_ns;     /* when an application thread last called in (atomic) */
+    bool standing_by;           /* sleeping on wake_fd alone while it calls (atomic) */
+    bool wake_on_leave;         /* it goes quiet after a completion (vb_app_leaves) */
     bool sleeping;              /* in ppoll(), until sleep_until */
     uint64_t sleep_until;
     int wake_fd;                /* eventfd that ends its sleep */
@@ -95,10 +97,18 @@ int vb_port_open(struct vb_context *c);
 void vb_port_close(struct vb_context *c);
 /* Receives what arrived, transmits what is due and moves the completions into
  * the CQs. Lock held. */
-void vb_progress(struct vb_context *c);
-/* After work was queued: transmits now, and wakes the thread if it sleeps
- * past what is left to do. Lock held. */
-void vb_kick(struct vb_context *c);
+int vb_progress(struct vb_context *c);
+/* An application thread's calls. While it keeps calling, its calls do the
+ * work and the thread stands by. Lock held.
+ * vb_app_poll: from ibv_poll_cq(): progress.
+ * vb_app_post: after a post: transmits, at once if it is the first call in a
+ *   while, else with the next call.
+ * vb_app_leaves: it may stop calling (it polled a completion), or blocks (on
+ *   its completion channel): sends what waits, and the thread watches the
+ *   socket again. */
+void vb_app_poll(struct vb_context *c);
+void vb_app_post(struct vb_context *c);
+void vb_app_leaves(struct vb_context *c, bool blocks);
 
 /* --- PDs and MRs (verbs_mr.c) --- */
 

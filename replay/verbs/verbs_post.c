@@ -128,7 +128,7 @@ vb_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **b
     }
     if (rc != 0 && bad != NULL)
         *bad = wr;
-    vb_kick(c);
+    vb_app_post(c);
     pthread_mutex_unlock(&c->lock);
     return rc;
 }
@@ -258,7 +258,7 @@ wr_complete(struct ibv_qp_ex *x)
     /* Inline data is in its slots already (wr_set_inline_data). */
     for (uint32_t i = 0; rc == 0 && i < qp->n_batch; i++)
         rc = vb_post_one(qp, &qp->batch[i], NULL);
-    vb_kick(c);
+    vb_app_post(c);
     pthread_mutex_unlock(&c->lock);
     qp->n_batch = 0;
     qp->batch_err = 0;

@@ -9,12 +9,15 @@
  * the whole test while the client writes into or reads from its memory, and
  * a NIC answers those requests without the application. Progress inside
  * ibv_poll_cq() alone would leave such a peer unanswered. The inline part
- * is for latency: an application that spins on its CQ receives and
- * completes without waiting for the thread to wake, and a post transmits at
- * once. The context's mutex makes the two take turns; the thread sleeps in
- * ppoll() on the socket and an eventfd that posts ring when they leave work
- * the thread must do sooner than it planned (more than one call's budget of
- * packets, or a new timer).
+ * is for latency and bandwidth: an application that spins on its CQ
+ * receives and completes without waiting for the thread to wake, and posts
+ * go out with its next call, several to a system call. The context's mutex
+ * makes the two take turns. While the application keeps calling, the thread
+ * stands by without the mutex: had it taken the packets too, each post would
+ * wait on the mutex while the thread held it (perftest posts a hundred
+ * WRITEs between two polls). Otherwise it sleeps in ppoll() on the socket
+ * and an eventfd, which rings when the application leaves work due sooner
+ * than the thread planned (a new timer) or stops calling (vb_app_leaves).
  */
 #include <errno.h>
 #include <poll.h>
@@ -27,12 +30,13 @@
 #include "verbs_int.h"
 
 #define SLEEP_MAX_NS 1000000000ull  /* the thread looks at its stop flag at least this often */
-/* An application that spun on its CQ this recently receives for itself: the thread
- * leaves the socket to it (and wakes only for timers), rather than wake on every
- * packet to find the work done and the lock taken, which costs a spinning
- * ping-pong a core's worth of switches. It watches the socket again once the
- * application stopped spinning this long ago. */
-#define STANDBY_NS 1000000ull
+/* An application that posted or polled this recently receives for itself: the
+ * thread leaves the socket to it (and wakes only when told), rather than wake on
+ * every packet to find the work done and the lock taken, which costs a spinning
+ * ping-pong a core's worth of switches. It looks again this long after the
+ * application's last call: at 1 ms, these checks cost ib_write_bw a quarter
+ * of its rate in one run of two (the scheduler moved the spinning threads). */
+#define STANDBY_NS 10000000ull
 
 /* Moves each QP's completions into its CQs, in order; a completion whose CQ
  * is full waits in the QP (and those behind it in the RC queue). */
@@ -74,26 +78,118 @@ wake_if_due(struct vb_context *c)
     }
 }
 
-void
+int
 vb_progress(struct vb_context *c)
 {
     char err[RS_ERRBUF_SIZE];
 
     /* A socket error is a lost packet to the transport, which retries. */
-    rs_rc_udp_poll(c->udp, c->rc, 0, err);
+    int n = rs_rc_udp_poll(c->udp, c->rc, 0, err);
+    harvest(c);
+    wake_if_due(c);
+    return n;
+}
+
+/* How long ago the application last called in; 0 if it did after now (its clock
+ * reading came later than ours). */
+static uint64_t
+since_app(const struct vb_context *c, uint64_t now)
+{
+    uint64_t active = __atomic_load_n(&c->app_active_ns, __ATOMIC_SEQ_CST);
+    return active > now ? 0 : now - active;
+}
+
+void
+vb_app_poll(struct vb_context *c)
+{
+    if (c->rc == NULL)
+        return;
+    __atomic_store_n(&c->app_active_ns, rs_rc_now_ns(), __ATOMIC_SEQ_CST);
+    vb_progress(c);
+}
+
+void
+vb_app_post(struct vb_context *c)
+{
+    if (c->rc == NULL)
+        return;
+    uint64_t now = rs_rc_now_ns();
+    bool calling = since_app(c, now) < STANDBY_NS;
+    __atomic_store_n(&c->app_active_ns, now, __ATOMIC_SEQ_CST);
+    rs_rc_progress(c->rc, now);
+    /* An application that keeps calling sends at its next call, a batch of
+     * several posts per system call (perftest posts a hundred WRITEs between
+     * two polls); the first post after a quiet spell goes at once. */
+    if (!calling)
+        rs_rc_udp_flush(c->udp);
     harvest(c);
     wake_if_due(c);
 }
 
 void
-vb_kick(struct vb_context *c)
+vb_app_leaves(struct vb_context *c, bool blocks)
 {
     if (c->rc == NULL)
         return;
-    rs_rc_progress(c->rc, rs_rc_now_ns());
     rs_rc_udp_flush(c->udp);
-    harvest(c);
-    wake_if_due(c);
+    __atomic_store_n(&c->app_active_ns, 0, __ATOMIC_SEQ_CST);
+    /* The thread wakes if the application blocks, or if it is one that goes
+     * quiet after a completion: the thread learnt that from packets it found
+     * waiting when a standby ended (vb_context.wake_on_leave). An application
+     * that polls on, as most do, is not worth a wake-up per completion. */
+    if ((blocks || c->wake_on_leave) && __atomic_load_n(&c->standing_by, __ATOMIC_SEQ_CST)) {
+        uint64_t one = 1;
+        ssize_t w = write(c->wake_fd, &one, sizeof(one));
+        (void)w;
+    }
+}
+
+/* Sleeps in ppoll() on n descriptors (the wake descriptor last) for at most
+ * wait_ns; true if the wake descriptor rang. */
+static bool
+sleep_on(struct vb_context *c, struct pollfd *pfd, nfds_t n, uint64_t wait_ns)
+{
+    struct timespec ts = {(time_t)(wait_ns / 1000000000ull), (long)(wait_ns % 1000000000ull)};
+
+    if (ppoll(pfd, n, &ts, NULL) <= 0 || !(pfd[n - 1].revents & POLLIN))
+        return false;
+    uint64_t v;
+    ssize_t r = read(c->wake_fd, &v, sizeof(v));
+    (void)r;
+    return true;
+}
+
+enum stand_by_end {
+    SB_NOT_CALLING,     /* at once: the application is not calling */
+    SB_WOKEN,           /* the wake descriptor rang */
+    SB_QUIET,           /* the application stopped calling */
+};
+
+/* While the application keeps calling in, the thread sleeps on the wake
+ * descriptor alone, without the lock, which a spinning application holds
+ * nearly always (taking it costs both threads a convoy of futex calls). Ends
+ * when the application stops calling, leaves (vb_app_leaves) or the library
+ * closes. */
+static enum stand_by_end
+stand_by(struct vb_context *c, struct pollfd *wake)
+{
+    enum stand_by_end end = SB_NOT_CALLING;
+
+    /* Set before reading app_active_ns, as vb_app_leaves() clears that before
+     * reading this: one of the two sees the other's write. */
+    __atomic_store_n(&c->standing_by, true, __ATOMIC_SEQ_CST);
+    for (;;) {
+        uint64_t since = since_app(c, rs_rc_now_ns());
+        if (since >= STANDBY_NS)
+            break;
+        end = SB_QUIET;
+        if (sleep_on(c, wake, 1, STANDBY_NS - since)) {
+            end = SB_WOKEN;
+            break;
+        }
+    }
+    __atomic_store_n(&c->standing_by, false, __ATOMIC_SEQ_CST);
+    return end;
 }
 
 static void *
@@ -102,36 +198,39 @@ progress_main(void *arg)
     struct vb_context *c = arg;
     struct pollfd pfd[2] = {{rs_rc_udp_fd(c->udp), POLLIN, 0}, {c->wake_fd, POLLIN, 0}};
 
+    enum stand_by_end end = SB_NOT_CALLING;
+
     pthread_mutex_lock(&c->lock);
     while (!c->stop) {
-        vb_progress(c);
-        uint64_t now = rs_rc_now_ns(), d = rs_rc_next_deadline(c->rc);
-        uint64_t wait = d <= now ? 0 : d - now;
-        if (wait > SLEEP_MAX_NS)
-            wait = SLEEP_MAX_NS;
-        nfds_t n = 2;
-        if (now - c->app_polled_ns < STANDBY_NS) {
-            n = 1;      /* pfd[1] only: the wake descriptor */
-            if (wait > STANDBY_NS - (now - c->app_polled_ns))
-                wait = STANDBY_NS - (now - c->app_polled_ns);
+        if (vb_progress(c) > 0 && end == SB_QUIET)
+            c->wake_on_leave = true;
+        uint64_t now = rs_rc_now_ns(), since = since_app(c, now), wait = 0;
+        bool standby = since < STANDBY_NS;
+        if (!standby) {
+            uint64_t d = rs_rc_next_deadline(c->rc);
+            wait = d <= now ? 0 : d - now;
+            if (wait > SLEEP_MAX_NS)
+                wait = SLEEP_MAX_NS;
         }
-        if (wait > 0) {
-            c->sleeping = true;
-            c->sleep_until = now + wait;
-        }
+        /* Standing by, the application's calls run the timers. */
+        c->sleep_until = standby ? 0 : now + wait;
+        c->sleeping = standby || wait > 0;
         /* Let the application's threads in between two turns, even when busy. */
         pthread_mutex_unlock(&c->lock);
-        if (wait > 0) {
-            struct timespec ts = {(time_t)(wait / 1000000000ull), (long)(wait % 1000000000ull)};
-            if (ppoll(pfd + 2 - n, n, &ts, NULL) > 0 && (pfd[1].revents & POLLIN)) {
-                uint64_t v;
-                ssize_t r = read(c->wake_fd, &v, sizeof(v));
-                (void)r;
-            }
-        } else {
+        end = SB_NOT_CALLING;
+        if (standby)
+            end = stand_by(c, pfd + 1);
+        else if (wait > 0)
+            sleep_on(c, pfd, 2, wait);
+        else
             sched_yield();
+        /* An application inside the library now does what the thread woke for. */
+        while (pthread_mutex_trylock(&c->lock) != 0) {
+            if ((end = stand_by(c, pfd + 1)) == SB_NOT_CALLING) {
+                pthread_mutex_lock(&c->lock);
+                break;
+            }
         }
-        pthread_mutex_lock(&c->lock);
         c->sleeping = false;
     }
     pthread_mutex_unlock(&c->lock);
