@@ -129,3 +129,25 @@ script_conn_release(struct script_conn *c)
     }
     c->via_perf = false;
 }
+
+int
+script_set_target(struct rs_script *s, const struct rs_oob_target *t, bool url, char *why)
+{
+    if (url && s->accept && t->setup != RS_OOB_SETUP_ROCESHARK) {
+        rs_error(why, RS_EINVAL, "a %s:// peer connects as a client; an accepting script "
+                 "takes our side channel (roceshark://) or the requester's QP (qpn N)",
+                 rs_oob_setup_name(t->setup));
+        return -1;
+    }
+    memcpy(s->peer.gid, t->gid, 16);
+    s->scope = t->scope;
+    rs_addr_format(t->gid, t->scope, s->target, sizeof(s->target));
+    if (url) {
+        s->setup = t->setup;
+        s->side = true;
+        s->port = RS_OOB_PERFTEST_PORT;
+    }
+    if (t->port != 0)
+        s->port = t->port;
+    return 0;
+}

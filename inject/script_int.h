@@ -95,6 +95,12 @@ int script_connect(struct rs_script *s, const uint8_t our_gid[16], uint32_t our_
                    struct rs_rc_udp *udp, struct rs_rc_ctx *ctx,
                    const struct rs_rc_conn_info *ours, struct script_conn *c, char *err);
 int script_disconnect(struct script_conn *c, uint64_t work_requests, char *err);
+/* Points s at target t, from a connect or accept line or --target: the peer's address,
+ * and for a URL (url) its setup, the side channel and its port (perftest's 18515 unless
+ * the URL names one). -1 with why when an accepting script is given a setup in which the
+ * peer is the client; s->accept must be set before. */
+int script_set_target(struct rs_script *s, const struct rs_oob_target *t, bool url,
+                      char *why);
 void script_conn_release(struct script_conn *c);
 
 #endif /* ROCESHARK_SCRIPT_INT_H */

@@ -136,13 +136,6 @@ parse_connect_url(struct sparse *ps, bool accept, const struct rs_oob_target *t)
     struct rs_script *s = ps->s;
     unsigned col;
 
-    if (accept && t->setup != RS_OOB_SETUP_ROCESHARK)
-        return FAIL(1, "accept: a %s:// requester connects as a client; accept takes our side "
-                    "channel (roceshark://) or the requester's QP (qpn N)",
-                    rs_oob_setup_name(t->setup));
-    s->setup = t->setup;
-    s->side = true;
-    s->port = t->port != 0 ? t->port : RS_OOB_PERFTEST_PORT;
     if (scan_next_is(ps->sc, "test")) {
         g_scanner_get_next_token(ps->sc);
         const struct rs_perf_test *test = rs_perf_test_find(word(ps, s->test, sizeof(s->test),
@@ -179,15 +172,15 @@ parse_connect(struct sparse *ps, bool accept)
                     "(roceshark://, perftest://, pingpong://, cm://, perftest+cm://)", what);
     if (rs_oob_target_parse(text, &t, why) < 0)
         return FAIL(col, "%s: %s", what, why);
-    memcpy(s->peer.gid, t.gid, 16);
-    s->scope = t.scope;
-    rs_addr_format(t.gid, t.scope, s->target, sizeof(s->target));
-    s->accept = accept;
-    if (strstr(text, "://") != NULL)
-        return parse_connect_url(ps, accept, &t);
-    if (t.port != 0)
+    bool url = strstr(text, "://") != NULL;
+    if (!url && t.port != 0)
         return FAIL(col, "%s: a port goes after side (side PORT), or in a URL "
                     "(roceshark://ADDR:PORT)", what);
+    s->accept = accept;
+    if (script_set_target(s, &t, url, why) < 0)
+        return FAIL(col, "%s: %s", what, why);
+    if (url)
+        return parse_connect_url(ps, accept, &t);
     struct opt o[] = {{"side", 0xffff, &port, &side},      {"qpn", 0xffffff, &qpn, &static_peer},
                       {"psn", 0xffffff, &psn, NULL},       {"rkey", 0xffffffff, &rkey, NULL},
                       {"va", UINT64_MAX, &va, NULL},       {"length", UINT64_MAX, &length, NULL}};

@@ -571,19 +571,8 @@ retarget(struct rs_script *s, const char *target, char *err)
 
     if (rs_oob_target_parse(target, &t, why) < 0)
         return rs_error(err, RS_EINVAL, "--target %s", why);
-    memcpy(s->peer.gid, t.gid, 16);
-    s->scope = t.scope;
-    rs_addr_format(t.gid, t.scope, s->target, sizeof(s->target));
-    if (strstr(target, "://") != NULL) {
-        if (s->accept && t.setup != RS_OOB_SETUP_ROCESHARK)
-            return rs_error(err, RS_EINVAL, "--target %s: an accepting script takes our side "
-                            "channel (roceshark://)", target);
-        s->setup = t.setup;
-        s->side = true;
-        s->port = RS_OOB_PERFTEST_PORT;
-    }
-    if (t.port != 0)
-        s->port = t.port;
+    if (script_set_target(s, &t, strstr(target, "://") != NULL, why) < 0)
+        return rs_error(err, RS_EINVAL, "--target %s: %s", target, why);
     return 0;
 }
 

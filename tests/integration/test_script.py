@@ -255,8 +255,9 @@ fails("connect 127.0.0.2\npost write 0\n", 1, "%s:2:13: post write: expected a s
       "byte to 1 GiB")
 fails("connect 127.0.0.2\nexpect nak psn x\n", 1, "%s:2:17: expect: psn: expected a PSN")
 fails("post send 1\n", 1, "%s: no connect or accept statement: the script has no target")
-fails("accept perftest://127.0.0.2\n", 1, "%s:1:1: accept: a perftest:// requester connects "
-      "as a client; accept takes our side channel (roceshark://) or the requester's QP (qpn N)")
+fails("accept perftest://127.0.0.2\n", 1, "%s:1:8: accept: a perftest:// peer connects as a "
+      "client; an accepting script takes our side channel (roceshark://) or the requester's QP "
+      "(qpn N)")
 fails("connect pingpong://127.0.0.2 test write_bw\n", 1, "%s:1:30: connect: test: only a "
       "perftest:// or perftest+cm:// target runs a named test")
 fails("connect perftest://127.0.0.2 test pingpong\n", 1, "%s:1:35: connect: test: expected "
