@@ -31,6 +31,9 @@ rs_perf_is_perftest(const struct rs_perf *p)
     return p->setup == RS_OOB_SETUP_PERFTEST || p->setup == RS_OOB_SETUP_PERFTEST_CM;
 }
 
+/* The connection's end once the exchange has ended, by its setup: perftest -R's DREQs
+ * (either side), cm://'s DREQ (the client). */
+int rs_perf_disconnect(struct rs_perf *p, char *err);
 /* RDMA CM (perf_cm.c). cm://: REQ, REP, RTU and the QP; DREQ and DREP. */
 int rs_perf_cm_connect(struct rs_perf *p, char *err);
 int rs_perf_cm_disconnect(struct rs_perf *p, char *err);

@@ -446,9 +446,8 @@ rs_perf_run(struct rs_perf *p, char *err)
     if (p->test->rping)
         return rs_perf_rping_run(p, err);
     int rc = p->test->latency ? run_lat(p, err) : run_bw(p, err);
-    /* perftest -R: the server's DREQs once the exchange has ended (the client's are
-     * rs_perf_client_end()'s). */
-    if (rc == 0 && p->setup == RS_OOB_SETUP_PERFTEST_CM && !p->client)
-        rc = rs_perf_cm_close(p, err);
+    /* The client disconnects in rs_perf_client_end(), after its report. */
+    if (rc == 0 && !p->client)
+        rc = rs_perf_disconnect(p, err);
     return rc;
 }

@@ -218,9 +218,15 @@ rs_perf_client_end(struct rs_perf *p, const struct rs_oob_bw_report *report, cha
 {
     if (rs_perf_is_perftest(p) && rs_perf_perftest_end(p, report, NULL, err) < 0)
         return RS_EIO;
+    return rs_perf_disconnect(p, err);
+}
+
+int
+rs_perf_disconnect(struct rs_perf *p, char *err)
+{
     if (p->setup == RS_OOB_SETUP_PERFTEST_CM)
-        return rs_perf_cm_close(p, err);    /* perftest -R: the DREQs */
-    if (p->setup == RS_OOB_SETUP_CM)
+        return rs_perf_cm_close(p, err);    /* perftest -R: both sides' DREQs */
+    if (p->setup == RS_OOB_SETUP_CM && p->client)
         return rs_perf_cm_disconnect(p, err);
     return 0;
 }
