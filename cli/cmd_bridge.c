@@ -14,8 +14,7 @@
 #include "rc_cli.h"     /* the stop flag SIGINT and SIGTERM set */
 
 static const char usage[] =
-    "usage: roceshark bridge IFACE_A IFACE_B [--faults FILE] [-w PREFIX] [-c N]\n"
-    "                        [--spin USEC | --busy-poll]\n"
+    "usage: roceshark bridge IFACE_A IFACE_B [--faults FILE] [-w PREFIX] [-c N] [--busy-poll]\n"
     "\n"
     "Forwards every frame between two interfaces byte for byte (libpcap), through the fault\n"
     "engine's rules: drop, duplicate, reorder, delay, corrupt, set, add and mark, selected by\n"
@@ -23,10 +22,8 @@ static const char usage[] =
     "  --faults FILE    the rules (without: plain forwarding)\n"
     "  -w PREFIX        write what comes in on each side to PREFIX-a.pcap and PREFIX-b.pcap\n"
     "  -c N             stop after N frames in all\n"
-    "  --spin USEC      after a frame, spin this long before sleeping (default 1000): while\n"
-    "                   traffic flows, no frame waits for the process to wake (tens of\n"
-    "                   microseconds); 0 sleeps whenever nothing waits\n"
-    "  --busy-poll      spin always: the least latency, for a whole core\n"
+    "  --busy-poll      spin instead of sleeping between frames: tens of microseconds less\n"
+    "                   latency, for a whole core\n"
     "At the end (SIGINT, SIGTERM or -c): frames each way, failed sends, and per rule the\n"
     "frames it matched and acted on. A bridge on packet sockets forwards frames as the\n"
     "senders' drivers left them: turn checksum offload and segmentation off on the hosts\n"
@@ -47,7 +44,6 @@ cmd_bridge(int argc, char **argv)
     static const struct option longopts[] = {
         {"faults", required_argument, NULL, 'F'},
         {"busy-poll", no_argument, NULL, 'B'},
-        {"spin", required_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -55,7 +51,7 @@ cmd_bridge(int argc, char **argv)
     struct rs_bridge_stats st;
     char err[RS_ERRBUF_SIZE], wa[4096], wb[4096];
     const char *prefix = NULL;
-    unsigned long long count = 0, spin_us = 1000;
+    unsigned long long count = 0;
     int c, rc;
 
     memset(&o, 0, sizeof(o));
@@ -73,13 +69,6 @@ cmd_bridge(int argc, char **argv)
             break;
         case 'B':
             o.busy_poll = true;
-            break;
-        case 'S':
-            if (!cli_parse_uint(optarg, 0, 10000000, &spin_us)) {
-                rs_faults_free(o.faults);
-                return cli_fail(CLI_EXIT_USAGE, "bridge: --spin %s: expected microseconds, "
-                                "0 to 10000000", optarg);
-            }
             break;
         case 'c':
             if (!cli_parse_uint(optarg, 1, UINT64_MAX, &count)) {
@@ -111,7 +100,6 @@ cmd_bridge(int argc, char **argv)
         o.write_b = wb;
     }
     o.count = count;
-    o.spin_ns = spin_us * 1000ull;
     o.stopped = rc_cli_stopped;
     o.ready = ready;
     o.arg = &o;

@@ -4,9 +4,7 @@
  * bridge.h). Each port reads in immediate mode, non-blocking, and only what
  * comes in (PCAP_D_IN), so a frame the bridge sends out of a port is never
  * read back from it. One poll() waits on both ports and on the next held
- * packet's time, once no frame came for the spin time: a woken process
- * costs each frame tens of microseconds, and while traffic flows the next
- * frame (a reply, the next of a burst) comes sooner than that.
+ * packet's time.
  *
  * Frames go out through a packet socket of our own, a batch per sendmmsg():
  * libpcap's pcap_inject() is one system call per frame, which halves what a
@@ -198,7 +196,7 @@ int
 rs_bridge_run(const struct rs_bridge_opts *o, struct rs_bridge_stats *st, char *err)
 {
     struct bridge b;
-    uint64_t left = o->count != 0 ? o->count : UINT64_MAX, last_frame = 0;
+    uint64_t left = o->count != 0 ? o->count : UINT64_MAX;
 
     memset(&b, 0, sizeof(b));
     memset(st, 0, sizeof(*st));
@@ -222,18 +220,15 @@ rs_bridge_run(const struct rs_bridge_opts *o, struct rs_bridge_stats *st, char *
             wait_ms = due <= now ? 0 : (int)((due - now + 999999) / 1000000);
         if (wait_ms > 100)
             wait_ms = 100;
-        if (o->busy_poll || now - last_frame < o->spin_ns)
+        if (o->busy_poll)
             wait_ms = 0;    /* a sleeping process takes tens of microseconds to wake */
         struct pollfd pfd[2] = {{b.port[0].fd, POLLIN, 0}, {b.port[1].fd, POLLIN, 0}};
         if (poll(pfd, 2, wait_ms) < 0 && errno != EINTR) {
             b.rc = rs_error(err, RS_EIO, "poll: %s", strerror(errno));
             break;
         }
-        uint64_t before = left;
         for (unsigned i = 0; i < 2 && b.rc == 0; i++)
             drain(&b, i, o->faults, &left);
-        if (left != before)
-            last_frame = now_ns();
         for (unsigned i = 0; i < 2; i++)
             port_flush(&b.port[i], st, i);
     }

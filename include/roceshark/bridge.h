@@ -24,10 +24,6 @@ struct rs_bridge_opts {
     const char *write_a, *write_b;  /* pcap files of what came in on each side, or NULL */
     uint64_t count;                 /* stop after this many frames in all (0: no end) */
     bool busy_poll;                 /* spin instead of sleeping: less latency, a whole core */
-    /* After a frame, spin this long before sleeping in poll(): while frames keep coming,
-     * none waits for the process to wake (tens of microseconds on a VM), and a quiet
-     * bridge sleeps. 0: sleep whenever nothing is waiting. */
-    uint64_t spin_ns;
     bool (*stopped)(void);          /* polled: true ends the run */
     void (*ready)(void *arg);       /* called once both ports are open */
     void *arg;
