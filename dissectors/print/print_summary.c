@@ -15,6 +15,7 @@
 #include <roceshark/dissect.h>
 #include <roceshark/iwarp.h>
 #include <roceshark/print.h>
+#include <roceshark/version.h>
 #include <roceshark/wire.h>
 
 #define ETHERTYPE_ARP 0x0806
@@ -49,7 +50,7 @@ rs_print_protocol(const struct rs_packet *pkt)
     case RS_ENCAP_ROCEV2:
         return "RRoCE";
     case RS_ENCAP_IB:
-        return "IB";
+        return "InfiniBand";    /* as Wireshark names it */
     case RS_ENCAP_IWARP:
         return "iWARP";
     default:
@@ -374,8 +375,8 @@ rs_print_addresses(const struct rs_packet *pkt, char *src, char *dst, size_t siz
         inet_ntop(AF_INET6, p + 24, dst, (socklen_t)size);
     } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {
         p = rs_packet_at(pkt, RS_LAYER_LRH);
-        snprintf(src, size, "LID %u", rs_load_be16(p + 6));
-        snprintf(dst, size, "LID %u", rs_load_be16(p + 2));
+        snprintf(src, size, "LID: %u", rs_load_be16(p + 6));
+        snprintf(dst, size, "LID: %u", rs_load_be16(p + 2));
     } else if (rs_packet_has(pkt, RS_LAYER_ETH)) {
         p = rs_packet_at(pkt, RS_LAYER_ETH);
         snprintf(src, size, "%02x:%02x:%02x:%02x:%02x:%02x", p[6], p[7], p[8], p[9], p[10],
@@ -456,4 +457,64 @@ rs_print_summary(struct rs_out *o, const struct rs_packet *pkt)
     rs_out_printf(o, "%5llu %s %s → %s %s %u %s\n", (unsigned long long)f->number, when, src,
                   dst, rs_print_protocol(pkt), rs_packet_wire_len(pkt), info);
     rs_out_end_frame(o);
+}
+
+/* s with XML's five special characters as entities. */
+static void
+out_xml_text(struct rs_out *o, const char *s)
+{
+    for (; *s != '\0'; s++) {
+        switch (*s) {
+        case '<': rs_out_str(o, "&lt;"); break;
+        case '>': rs_out_str(o, "&gt;"); break;
+        case '&': rs_out_str(o, "&amp;"); break;
+        case '"': rs_out_str(o, "&quot;"); break;
+        case '\'': rs_out_str(o, "&apos;"); break;
+        default: rs_out_char(o, *s); break;
+        }
+    }
+}
+
+static const char *const psml_columns[] = {"No.", "Time", "Source", "Destination", "Protocol",
+                                           "Length", "Info"};
+
+void
+rs_print_psml_begin(struct rs_out *o)
+{
+    rs_out_str(o, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+                  "<psml version=\"0\" creator=\"roceshark/" RS_VERSION "\">\n<structure>\n");
+    for (size_t i = 0; i < sizeof(psml_columns) / sizeof(psml_columns[0]); i++)
+        rs_out_printf(o, "<section>%s</section>\n", psml_columns[i]);
+    rs_out_str(o, "</structure>\n\n");
+}
+
+void
+rs_print_psml(struct rs_out *o, const struct rs_packet *pkt)
+{
+    const struct rs_frame *f = pkt->frame;
+    char src[INET6_ADDRSTRLEN + 8], dst[INET6_ADDRSTRLEN + 8], info[512], when[64];
+
+    time_column(o, f, when, sizeof(when));
+    o->shown_before = true;
+    o->last_shown = rs_frame_time(f);
+    rs_print_addresses(pkt, src, dst, sizeof(src));
+    rs_print_info(pkt, info, sizeof(info));
+    rs_out_printf(o, "<packet>\n<section>%llu</section>\n<section>",
+                  (unsigned long long)f->number);
+    out_xml_text(o, when + (when[0] == ' '));    /* no padding here */
+    const char *cells[] = {src, dst, rs_print_protocol(pkt)};
+    for (size_t i = 0; i < sizeof(cells) / sizeof(cells[0]); i++) {
+        rs_out_str(o, "</section>\n<section>");
+        out_xml_text(o, cells[i]);
+    }
+    rs_out_printf(o, "</section>\n<section>%u</section>\n<section>", rs_packet_wire_len(pkt));
+    out_xml_text(o, info);
+    rs_out_str(o, "</section>\n</packet>\n\n");
+    rs_out_end_frame(o);
+}
+
+void
+rs_print_psml_end(struct rs_out *o)
+{
+    rs_out_str(o, "</psml>\n");
 }

@@ -74,6 +74,11 @@ void rs_print_addresses(const struct rs_packet *pkt, char *src, char *dst, size_
 
 /* One line: number, time, source, destination, protocol, length, info. */
 void rs_print_summary(struct rs_out *o, const struct rs_packet *pkt);
+/* The same columns as tshark -T psml lays them out: the header with the columns'
+ * names, a <packet> of <section>s per frame, the end. */
+void rs_print_psml_begin(struct rs_out *o);
+void rs_print_psml(struct rs_out *o, const struct rs_packet *pkt);
+void rs_print_psml_end(struct rs_out *o);
 
 /* The full tree of every field present, as `tshark -V` lays it out. */
 void rs_print_tree(struct rs_out *o, const struct rs_packet *pkt);

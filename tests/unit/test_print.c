@@ -68,6 +68,42 @@ test_summary_line(void **state)
     free(c.text);
 }
 
+/* -T psml: the header, one packet's sections, XML's specials escaped (the apostrophe
+ * of a malformed frame's reason), the end. */
+static void
+test_psml(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+
+    (void)state;
+    decode_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB, &pkt);
+    tf.frame.number = 4;
+    tf.frame.rel = (struct rs_time){0, 4454000};
+    tf.frame.caplen = 60;
+    test_decode(&tf.frame, &pkt);
+    capture_begin(&c);
+    rs_print_psml_begin(&c.out);
+    rs_print_psml(&c.out, &pkt);
+    rs_print_psml_end(&c.out);
+    const char *text = capture_end(&c);
+    assert_non_null(strstr(text, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<psml version=\"0\" "
+                                 "creator=\"roceshark/"));
+    assert_non_null(strstr(text, "\">\n<structure>\n<section>No.</section>\n<section>Time"
+                                 "</section>\n<section>Source</section>\n<section>Destination"
+                                 "</section>\n<section>Protocol</section>\n<section>Length"
+                                 "</section>\n<section>Info</section>\n</structure>\n\n"
+                                 "<packet>\n<section>4</section>\n<section>0.004454</section>\n"
+                                 "<section>10.0.0.1</section>\n<section>10.0.0.2</section>\n"
+                                 "<section>RRoCE</section>\n<section>94</section>\n"
+                                 "<section>RC RDMA Write Only QP=0x000011 "));
+    assert_non_null(strstr(text, "cut short by the capture&apos;s snapshot length]"));
+    assert_null(strstr(text, "capture's"));
+    assert_non_null(strstr(text, "</section>\n</packet>\n\n</psml>\n"));
+    free(c.text);
+}
+
 static void
 test_info_reasons(void **state)
 {
@@ -92,7 +128,7 @@ test_info_reasons(void **state)
     assert_non_null(strstr(info, "RNR NAK [delay 1.28 ms] MSN=1"));
 
     decode_hex(&tf, HEX_ERF_IB_ACK, RS_DLT_ERF, &pkt);
-    assert_string_equal(rs_print_protocol(&pkt), "IB");
+    assert_string_equal(rs_print_protocol(&pkt), "InfiniBand");
     decode_hex(&tf, HEX_ROCEV1_SEND_ONLY, RS_DLT_EN10MB, &pkt);
     assert_string_equal(rs_print_protocol(&pkt), "RoCE");
 
@@ -264,6 +300,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_summary_line),
+        cmocka_unit_test(test_psml),
         cmocka_unit_test(test_info_reasons),
         cmocka_unit_test(test_tree),
         cmocka_unit_test(test_tree_walk),
