@@ -29,7 +29,8 @@
  * be megabytes. */
 #define FILTER_ECHO_MAX 60
 
-enum read_format { FORMAT_TEXT, FORMAT_TREE, FORMAT_JSON, FORMAT_FIELDS, FORMAT_PSML };
+enum read_format { FORMAT_TEXT, FORMAT_TREE, FORMAT_JSON, FORMAT_FIELDS, FORMAT_PSML,
+                   FORMAT_PDML };
 
 struct read_opts {
     const char *file;
@@ -69,9 +70,9 @@ static const char read_usage[] =
     "  -t r|a|ad|u|ud|e|d|dd\n"
     "                   the time column, as tshark's -t: relative (default), local time\n"
     "                   [and date], UTC time [and date], epoch, delta, delta shown\n"
-    "  -T text|json|fields|psml\n"
+    "  -T text|json|fields|psml|pdml\n"
     "                   output format (default text: one summary line per frame; psml:\n"
-    "                   its columns in tshark's XML)\n"
+    "                   its columns, pdml: the -V tree, in tshark's XML)\n"
     "  -e FIELD         with -T fields or json: a field to print (repeatable)\n"
     "  -E header=y|n, separator=/t|/s|C, aggregator=,|/s|C, occurrence=a|f|l,\n"
     "     quote=d|s|n, bom=y|n\n"
@@ -122,9 +123,11 @@ parse_format(const char *arg, struct read_opts *ro)
         ro->format = FORMAT_FIELDS;
     else if (strcmp(arg, "psml") == 0)
         ro->format = FORMAT_PSML;
+    else if (strcmp(arg, "pdml") == 0)
+        ro->format = FORMAT_PDML;
     else
-        return cli_fail(CLI_EXIT_USAGE, "-T %s: unknown format (text, json, fields or psml)",
-                        arg);
+        return cli_fail(CLI_EXIT_USAGE, "-T %s: unknown format (text, json, fields, psml or "
+                        "pdml)", arg);
     return 0;
 }
 
@@ -385,7 +388,7 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
     if (ro->format != FORMAT_FIELDS && ro->format != FORMAT_JSON && ro->n_fields > 0)
         return cli_fail(CLI_EXIT_USAGE, "read: -e needs -T fields or -T json");
     if (ro->hex && (ro->format == FORMAT_JSON || ro->format == FORMAT_FIELDS ||
-                    ro->format == FORMAT_PSML))
+                    ro->format == FORMAT_PSML || ro->format == FORMAT_PDML))
         return cli_fail(CLI_EXIT_USAGE, "read: -x goes with the text output or -V");
     if (ro->verbose && ro->format == FORMAT_TEXT)
         ro->format = FORMAT_TREE;
@@ -426,7 +429,8 @@ print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_pack
 {
     /* As tshark: -x alone prints the bytes only; -P puts the summary line first, with a
      * blank line before the bytes when no tree comes between. */
-    if ((ro->summary && ro->format != FORMAT_PSML) || (ro->format == FORMAT_TEXT && !ro->hex))
+    if ((ro->summary && ro->format != FORMAT_PSML && ro->format != FORMAT_PDML) ||
+        (ro->format == FORMAT_TEXT && !ro->hex))
         rs_print_summary(out, pkt);
     if (ro->summary && ro->hex && ro->format == FORMAT_TEXT)
         rs_out_char(out, '\n');
@@ -447,6 +451,9 @@ print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_pack
         break;
     case FORMAT_PSML:
         rs_print_psml(out, pkt);
+        break;
+    case FORMAT_PDML:
+        rs_print_pdml(out, pkt);
         break;
     }
     if (ro->hex)
@@ -476,6 +483,8 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pip
         rs_print_fields_header(out, &ro->fields_fmt, ro->field_names, ro->n_fields);
     if (ro->format == FORMAT_PSML && !ro->quiet)
         rs_print_psml_begin(out);
+    if (ro->format == FORMAT_PDML && !ro->quiet)
+        rs_print_pdml_begin(out, ro->file);
     /* -q and -z print nothing until the end: on a terminal, a long run says how far it is. */
     struct cli_progress pg;
     struct stat sb;
@@ -509,6 +518,8 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pip
         rs_print_json_end(out);
     if (ro->format == FORMAT_PSML && !ro->quiet)
         rs_print_psml_end(out);
+    if (ro->format == FORMAT_PDML && !ro->quiet)
+        rs_print_pdml_end(out);
     for (size_t i = 0; i < ro->n_stats; i++)
         rs_stat_print(ro->stats[i], rs_pipeline_analyzer(pipe), out);
     if (ro->iwarp_stats)

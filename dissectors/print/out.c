@@ -139,3 +139,18 @@ rs_out_end_frame(struct rs_out *o)
     if (o->line_buffered || o->len >= OUT_FLUSH_AT(o))
         rs_out_flush(o);
 }
+
+void
+rs_out_xml(struct rs_out *o, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        switch (s[i]) {
+        case '<': rs_out_str(o, "&lt;"); break;
+        case '>': rs_out_str(o, "&gt;"); break;
+        case '&': rs_out_str(o, "&amp;"); break;
+        case '"': rs_out_str(o, "&quot;"); break;
+        case '\'': rs_out_str(o, "&apos;"); break;
+        default: rs_out_char(o, s[i]); break;
+        }
+    }
+}

@@ -459,22 +459,6 @@ rs_print_summary(struct rs_out *o, const struct rs_packet *pkt)
     rs_out_end_frame(o);
 }
 
-/* s with XML's five special characters as entities. */
-static void
-out_xml_text(struct rs_out *o, const char *s)
-{
-    for (; *s != '\0'; s++) {
-        switch (*s) {
-        case '<': rs_out_str(o, "&lt;"); break;
-        case '>': rs_out_str(o, "&gt;"); break;
-        case '&': rs_out_str(o, "&amp;"); break;
-        case '"': rs_out_str(o, "&quot;"); break;
-        case '\'': rs_out_str(o, "&apos;"); break;
-        default: rs_out_char(o, *s); break;
-        }
-    }
-}
-
 static const char *const psml_columns[] = {"No.", "Time", "Source", "Destination", "Protocol",
                                            "Length", "Info"};
 
@@ -501,14 +485,14 @@ rs_print_psml(struct rs_out *o, const struct rs_packet *pkt)
     rs_print_info(pkt, info, sizeof(info));
     rs_out_printf(o, "<packet>\n<section>%llu</section>\n<section>",
                   (unsigned long long)f->number);
-    out_xml_text(o, when + (when[0] == ' '));    /* no padding here */
+    rs_out_xml(o, when + (when[0] == ' '), strlen(when + (when[0] == ' ')));    /* unpadded */
     const char *cells[] = {src, dst, rs_print_protocol(pkt)};
     for (size_t i = 0; i < sizeof(cells) / sizeof(cells[0]); i++) {
         rs_out_str(o, "</section>\n<section>");
-        out_xml_text(o, cells[i]);
+        rs_out_xml(o, cells[i], strlen(cells[i]));
     }
     rs_out_printf(o, "</section>\n<section>%u</section>\n<section>", rs_packet_wire_len(pkt));
-    out_xml_text(o, info);
+    rs_out_xml(o, info, strlen(info));
     rs_out_str(o, "</section>\n</packet>\n\n");
     rs_out_end_frame(o);
 }

@@ -58,6 +58,8 @@ void rs_out_value(struct rs_out *o, const struct rs_field *f, const struct rs_va
 void rs_out_str(struct rs_out *o, const char *s);
 void rs_out_char(struct rs_out *o, char c);
 void rs_out_printf(struct rs_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends n bytes of s with XML's five special characters as entities. */
+void rs_out_xml(struct rs_out *o, const char *s, size_t n);
 /* Called after each frame: flushes when full or line-buffered. */
 void rs_out_end_frame(struct rs_out *o);
 
@@ -82,6 +84,11 @@ void rs_print_psml_end(struct rs_out *o);
 
 /* The full tree of every field present, as `tshark -V` lays it out. */
 void rs_print_tree(struct rs_out *o, const struct rs_packet *pkt);
+/* The same tree in tshark's -T pdml XML: the header (capture_file may be NULL), a
+ * <packet> per frame, the end. */
+void rs_print_pdml_begin(struct rs_out *o, const char *capture_file);
+void rs_print_pdml(struct rs_out *o, const struct rs_packet *pkt);
+void rs_print_pdml_end(struct rs_out *o);
 
 /* The tree's lines one by one, for consumers that lay them out otherwise. */
 enum rs_tree_kind {

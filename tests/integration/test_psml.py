@@ -29,6 +29,11 @@ def parse(text, what):
 OURS = ("RoCE", "RRoCE", "InfiniBand")     # what tshark's Protocol must match
 captures = sorted(glob.glob(os.path.join(t.REAL_CAPTURES, "*.pcap*")))
 captures.append(os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap"))
+# Under the sanitizers (several times slower) every third: the normal run compares them all,
+# and CI has 20 minutes.
+SANITIZED = bool(t.BUILT.get("sanitize"))
+if SANITIZED:
+    captures = captures[::3]
 compared = 0
 apart = {}
 for path in captures:
@@ -56,7 +61,7 @@ for path in captures:
             continue
         t.check(x[:6] == y[:6], "%s frame %s: %s, tshark %s" % (name, x[0], x[:6], y[:6]))
         compared += 1
-t.check(compared > 1000, "only %d frames compared" % compared)
+t.check(compared > (300 if SANITIZED else 1000), "only %d frames compared" % compared)
 print("psml: %d frames agree with tshark in their first six columns; apart: %s"
       % (compared, apart))
 
