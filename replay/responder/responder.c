@@ -116,6 +116,12 @@ resp_next_qpn(const struct rs_responder *r)
     return qpn;
 }
 
+FILE *
+resp_log(const struct rs_responder *r)
+{
+    return r->o.log != NULL ? r->o.log : stderr;
+}
+
 void
 resp_format_info(const struct rs_responder *r, uint32_t qpn, char *buf, size_t size)
 {

@@ -26,6 +26,14 @@
 
 #include "responder_int.h"
 
+/* A REQ we cannot serve: said on the log, and a REJ for lack of resources. */
+static uint16_t
+refuse(const struct rs_responder *r, uint32_t id, const char *why)
+{
+    fprintf(resp_log(r), "roceshark: responder: CM: REQ %#x refused: %s\n", id, why);
+    return RS_CM_REJ_NO_RESOURCES;
+}
+
 static uint16_t
 cm_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *peer,
            struct rs_cm_params *ours)
@@ -43,9 +51,7 @@ cm_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *pee
     if (resp_add_qp(r, qpn, peer->gid, peer->qpn, peer->psn, pmtu, err) != 0) {
         if (r->n_qp > 0 && rs_rc_qp_num(r->qp[r->n_qp - 1].qp) == qpn)
             resp_remove_qp(r, r->n_qp - 1);     /* created, but its buffers were not */
-        fprintf(r->o.log != NULL ? r->o.log : stderr,
-                "roceshark: responder: CM: REQ %#x refused: %s\n", id, err);
-        return RS_CM_REJ_NO_RESOURCES;
+        return refuse(r, id, err);
     }
     struct resp_qp *q = &r->qp[r->n_qp - 1];
     q->cm_id = id;
@@ -53,9 +59,7 @@ cm_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *pee
                  (r->o.app == RS_RESPONDER_APP_AUTO && port == RS_OOB_RPING_PORT);
     if (rping && resp_rping_start(r, q, err) != 0) {
         resp_remove_qp(r, r->n_qp - 1);
-        fprintf(r->o.log != NULL ? r->o.log : stderr,
-                "roceshark: responder: CM: REQ %#x refused: %s\n", id, err);
-        return RS_CM_REJ_NO_RESOURCES;
+        return refuse(r, id, err);
     }
     ours->qpn = qpn;
     ours->psn = r->o.psn;

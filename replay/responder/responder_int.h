@@ -6,6 +6,8 @@
 #ifndef ROCESHARK_RESPONDER_INT_H
 #define ROCESHARK_RESPONDER_INT_H
 
+#include <stdio.h>
+
 #include <roceshark/cm.h>
 #include <roceshark/responder.h>
 
@@ -71,5 +73,7 @@ uint32_t resp_post_recvs(struct rs_responder *r, struct resp_qp *q, uint32_t n, 
                          char *err);
 /* The parameters a requester needs for QP qpn, as one JSON line. */
 void resp_format_info(const struct rs_responder *r, uint32_t qpn, char *buf, size_t size);
+/* Where the responder says what went wrong: o.log, else standard error. */
+FILE *resp_log(const struct rs_responder *r);
 
 #endif /* ROCESHARK_RESPONDER_INT_H */

@@ -21,12 +21,6 @@
  * spin. */
 #define LISTEN_REST_NS 1000000000ull
 
-static FILE *
-log_file(const struct rs_responder *r)
-{
-    return r->o.log != NULL ? r->o.log : stderr;
-}
-
 static void
 complain(struct rs_responder *r, struct complaint *c, uint64_t now, const char *what)
 {
@@ -35,10 +29,10 @@ complain(struct rs_responder *r, struct complaint *c, uint64_t now, const char *
         return;
     }
     if (c->held > 0)
-        fprintf(log_file(r), "roceshark: responder: %s (and %u more since the last report)\n",
+        fprintf(resp_log(r), "roceshark: responder: %s (and %u more since the last report)\n",
                 what, c->held);
     else
-        fprintf(log_file(r), "roceshark: responder: %s\n", what);
+        fprintf(resp_log(r), "roceshark: responder: %s\n", what);
     c->last_ns = now;
     c->held = 0;
 }
@@ -87,7 +81,7 @@ side_serve(struct rs_responder *r, struct rs_rc_side_conn *c, uint64_t now)
     }
     if (rc < 0) {
         if (rc != RS_EOF)
-            fprintf(log_file(r), "roceshark: responder: %s; connection closed\n", err);
+            fprintf(resp_log(r), "roceshark: responder: %s; connection closed\n", err);
         rs_rc_side_conn_close(c);
     }
 }

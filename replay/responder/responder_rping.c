@@ -72,12 +72,6 @@ json_text(FILE *f, const char *s, size_t n)
     }
 }
 
-static FILE *
-log_file(const struct rs_responder *r)
-{
-    return r->o.log != NULL ? r->o.log : stderr;
-}
-
 static void
 send_dreq(struct rs_responder *r, struct resp_qp *q)
 {
@@ -97,7 +91,7 @@ fail(struct rs_responder *r, struct resp_qp *q, const char *why)
     p->state = RPING_FAILED;
     /* The reason may be longer than we keep: the precision says so to the compiler. */
     snprintf(p->why, sizeof(p->why), "%.*s", (int)sizeof(p->why) - 1, why);
-    fprintf(log_file(r), "roceshark: responder: rping: QP %#" PRIx32 ": %s; disconnecting\n",
+    fprintf(resp_log(r), "roceshark: responder: rping: QP %#" PRIx32 ": %s; disconnecting\n",
             rs_rc_qp_num(q->qp), why);
     send_dreq(r, q);
 }
