@@ -186,6 +186,18 @@ chan_create(struct rs_perf *p, const struct rs_cm_params *peer, char *err)
     return chan_post_recv(c, err);
 }
 
+/* The test QP's peer as the CM gave it; the region comes otherwise (cm://'s REP,
+ * perftest -R's key message). */
+static void
+peer_from_cm(struct rs_perf *p, const struct rs_cm_params *peer)
+{
+    memset(&p->peer, 0, sizeof(p->peer));
+    memcpy(p->peer.gid, peer->gid, 16);
+    p->peer.qpn = peer->qpn;
+    p->peer.psn = peer->psn;
+    p->peer.pmtu = p->attr.pmtu;
+}
+
 /* Server: a REQ for our port. The first makes the channel; the second, once
  * the exchange has come that far, the test QP. Any other is refused as a host
  * refuses a port nobody listens on. */
@@ -207,13 +219,9 @@ on_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *pee
         our_params(p, chan_qpn(p), chan_psn(p), false, ours);
         c->chan = (struct perf_conn){id, CONN_PENDING, RS_CM_EV_CONNECTED, 0, NULL, *peer};
     } else if (c->listening && p->qp == NULL && memcmp(peer->gid, c->chan.peer.gid, 16) == 0) {
-        memset(&p->peer, 0, sizeof(p->peer));
-        memcpy(p->peer.gid, peer->gid, 16);
-        p->peer.qpn = peer->qpn;
-        p->peer.psn = peer->psn;
         if (peer->pmtu < p->attr.pmtu)
             p->attr.pmtu = peer->pmtu;
-        p->peer.pmtu = p->attr.pmtu;
+        peer_from_cm(p, peer);
         if (rs_perf_create_qp(p, c->failure) < 0)
             return RS_CM_REJ_NO_QP;
         our_params(p, p->qpn, p->psn, test_reads(p), ours);
@@ -327,11 +335,7 @@ test_qp_create(struct rs_perf *p, char *err)
 {
     const struct rs_cm_params *peer = &p->cm->test.peer;
 
-    memset(&p->peer, 0, sizeof(p->peer));
-    memcpy(p->peer.gid, peer->gid, 16);
-    p->peer.qpn = peer->qpn;
-    p->peer.psn = peer->psn;
-    p->peer.pmtu = p->attr.pmtu;
+    peer_from_cm(p, peer);
     /* As many READs and atomics outstanding as the server said it takes. */
     if (peer->responder_resources > 0 && peer->responder_resources < p->attr.max_rd_atomic)
         p->attr.max_rd_atomic = peer->responder_resources;
@@ -368,16 +372,15 @@ rs_perf_cm_connect(struct rs_perf *p, char *err)
     if ((rc = conn_connect(p, &p->cm->test, &ours, 1, "REQ", err)) != 0)
         return rc;
     const struct rs_cm_params *peer = &p->cm->test.peer;
-    if (!rs_cm_region_read(peer->private_data, peer->private_len, &p->peer.rkey, &p->peer.va,
-                           &p->peer.length) &&
+    uint32_t rkey = 0;
+    uint64_t va = 0, length = 0;
+    if (!rs_cm_region_read(peer->private_data, peer->private_len, &rkey, &va, &length) &&
         p->test->opcode != RS_RC_WR_SEND) {
         conn_disconnect(p, &p->cm->test, "DREQ", err);     /* the server need not wait */
         return rs_error(err, RS_EINVAL, "CM: the server's REP names no region to %s (only our "
                         "responder does; for perftest -R's server use -R); send_bw needs none",
                         p->test->opcode == RS_RC_WR_RDMA_READ ? "READ" : "WRITE");
     }
-    uint32_t rkey = p->peer.rkey;
-    uint64_t va = p->peer.va, length = p->peer.length;
     if ((rc = test_qp_create(p, err)) != 0)
         return rc;
     p->peer.rkey = rkey;
