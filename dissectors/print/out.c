@@ -34,6 +34,8 @@ rs_out_free(struct rs_out *o)
 int
 rs_out_flush(struct rs_out *o)
 {
+    if (o->fp == NULL)
+        return o->failed ? RS_EIO : 0;      /* a memory buffer keeps what it holds */
     if (o->len > 0 && !o->failed) {
         if (fwrite(o->buf, 1, o->len, o->fp) != o->len || fflush(o->fp) != 0)
             o->failed = true;
@@ -43,22 +45,27 @@ rs_out_flush(struct rs_out *o)
 }
 
 /* Grows the buffer for one oversized item (a long -V line); otherwise the
- * buffer is flushed before it fills. */
+ * buffer is flushed before it fills. A memory buffer (no FILE) grows. */
 static bool
 out_reserve(struct rs_out *o, size_t n)
 {
     if (o->len + n <= o->cap)
         return true;
-    rs_out_flush(o);
-    if (n <= o->cap)
-        return true;
-    char *bigger = realloc(o->buf, n);
+    size_t need = n;
+    if (o->fp != NULL) {
+        rs_out_flush(o);
+        if (n <= o->cap)
+            return true;
+    } else {
+        need = o->len + n > 2 * o->cap ? o->len + n : 2 * o->cap;
+    }
+    char *bigger = realloc(o->buf, need);
     if (bigger == NULL) {
         o->failed = true;
         return false;
     }
     o->buf = bigger;
-    o->cap = n;
+    o->cap = need;
     return true;
 }
 

@@ -29,8 +29,8 @@ struct pdml_ctx {
     unsigned n_open;
 };
 
-/* The scratch buffer lines are written to before they are escaped: large enough
- * for any frame's longest line (its bytes in hex), so it never flushes. */
+/* The scratch buffer lines are written to before they are escaped: in memory
+ * alone, grown to the longest line (a payload's bytes in hex). */
 static struct rs_out *
 scratch(void)
 {
@@ -38,7 +38,7 @@ scratch(void)
     static _Thread_local bool ready;
 
     if (!ready) {
-        if (rs_out_init(&line, NULL, 1u << 20) != 0)
+        if (rs_out_init(&line, NULL, 4096) != 0)
             return NULL;
         ready = true;
     }

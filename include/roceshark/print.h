@@ -42,6 +42,8 @@ struct rs_out {
     struct rs_time last_shown;  /* and its frame's time */
 };
 
+/* fp NULL: a buffer in memory alone, which grows and is never written (o->buf,
+ * o->len hold what was appended). */
 int rs_out_init(struct rs_out *o, FILE *fp, size_t cap);
 void rs_out_free(struct rs_out *o);
 /* Writes what is buffered; returns 0 or RS_EIO. */

@@ -79,6 +79,24 @@ test_summary_line(void **state)
     free(c.text);
 }
 
+/* An rs_out without a FILE keeps everything in memory, past its first size: the
+ * PDML printer renders each line there, and a frame's bytes in hex can be long. */
+static void
+test_out_memory(void **state)
+{
+    struct rs_out o;
+
+    (void)state;
+    assert_int_equal(rs_out_init(&o, NULL, 16), 0);
+    for (int i = 0; i < 100000; i++)
+        rs_out_str(&o, "0123456789");
+    rs_out_end_frame(&o);
+    assert_int_equal(rs_out_flush(&o), 0);
+    assert_int_equal(o.len, 1000000);
+    assert_memory_equal(o.buf + 999990, "0123456789", 10);
+    rs_out_free(&o);
+}
+
 /* -T psml: the header, one packet's sections, XML's specials escaped (the apostrophe
  * of a malformed frame's reason), the end. */
 static void
@@ -307,6 +325,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_summary_line),
+        cmocka_unit_test(test_out_memory),
         cmocka_unit_test(test_psml),
         cmocka_unit_test(test_info_reasons),
         cmocka_unit_test(test_tree),
