@@ -96,7 +96,7 @@ int vb_port_open(struct vb_context *c);
 /* Stops the thread and closes the port. Lock not held. */
 void vb_port_close(struct vb_context *c);
 /* Receives what arrived, transmits what is due and moves the completions into
- * the CQs. Lock held. */
+ * the CQs; returns the packets received. Lock held. */
 int vb_progress(struct vb_context *c);
 /* An application thread's calls. While it keeps calling, its calls do the
  * work and the thread stands by. Lock held.
