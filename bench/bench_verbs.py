@@ -23,22 +23,13 @@ import time
 
 import bench_rc
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "tests", "integration"))
+import rstest  # noqa: E402  (its listening(): the server's port, from /proc)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RS = os.path.join(ROOT, "build", "roceshark")
 MB = 1024.0 * 1024.0        # perftest's MB
-
-
-def listening(port):
-    """True once something listens on TCP port (from /proc: no connection is spent)."""
-    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            rows = open(name).read().splitlines()[1:]
-        except OSError:
-            continue
-        if any(r.split()[3] == "0A" and int(r.split()[1].rsplit(":", 1)[1], 16) == port
-               for r in rows):
-            return True
-    return False
 
 
 def row(out):
@@ -59,7 +50,7 @@ def tool_vs_perf(tool, test, args):
     srv = subprocess.Popen([RS, "perf", test, "--bind", a, "-p", str(port)] + args,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     end = time.time() + 10
-    while not listening(port) and time.time() < end:
+    while not rstest.listening(port) and time.time() < end:
         time.sleep(0.02)
     cli = subprocess.run([RS, "run", "--dev", "rs0=" + b, "--", tool, "-d", "rs0", "-p",
                           str(port)] + args + [a], capture_output=True, text=True, timeout=300)

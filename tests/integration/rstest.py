@@ -245,3 +245,18 @@ def free_port(count=1):
         if not taken:
             return base
     raise RuntimeError("no free TCP port below %d" % high)
+
+
+def listening(port):
+    """True once a TCP socket listens on port (read from /proc, so that no connection takes
+    the server's one accept)."""
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = open(name).read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            f = row.split()
+            if f[3] == "0A" and int(f[1].rsplit(":", 1)[1], 16) == port:
+                return True
+    return False

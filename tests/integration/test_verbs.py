@@ -63,27 +63,12 @@ def next_port():
     return t.free_port()
 
 
-def listening(p):
-    """True once a TCP socket listens on port p (read from /proc, so that no test connection
-    takes the server's one accept)."""
-    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            rows = open(name).read().splitlines()[1:]
-        except OSError:
-            continue
-        for row in rows:
-            f = row.split()
-            if f[3] == "0A" and int(f[1].rsplit(":", 1)[1], 16) == p:
-                return True
-    return False
-
-
 def pair(what, server, client, p, timeout=60):
     """Starts server, waits until it listens on p, runs client; returns both (rc, out, err)."""
     srv = subprocess.Popen(server, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            env=env(server))
     end = time.time() + 10
-    while not listening(p) and srv.poll() is None and time.time() < end:
+    while not t.listening(p) and srv.poll() is None and time.time() < end:
         time.sleep(0.02)
     try:
         cli = subprocess.run(client, capture_output=True, text=True, timeout=timeout,
