@@ -5,6 +5,7 @@
  * through rs_field_foreach, stopping at the first that decides it.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <glib.h>
@@ -278,6 +279,52 @@ struct walk {
     void *ctx;
 };
 
+/* Joins the ranges of a slice of s into buf (FILTER_CASE_MAX bytes), or
+ * points into s when there is one range; false when some range lies
+ * outside the value (Wireshark: no value). */
+static bool
+slice_value(const struct operand *op, const uint8_t *s, size_t len, uint8_t *buf,
+            struct rs_value *out)
+{
+    uint32_t total = 0;
+
+    for (uint8_t k = 0; k < op->n_ranges; k++) {
+        const struct slice_range *r = &op->ranges[k];
+        int64_t start = r->start < 0 ? (int64_t)len + r->start : r->start;
+        int64_t n = r->len != 0 ? (int64_t)r->len : (int64_t)len - start;
+        if (start < 0 || n <= 0 || start + n > (int64_t)len)
+            return false;
+        if (op->n_ranges == 1) {
+            out->v.bytes.ptr = s + start;
+            total = (uint32_t)n;
+            break;
+        }
+        if (total + n > FILTER_CASE_MAX)
+            n = FILTER_CASE_MAX - total;
+        memcpy(buf + total, s + start, (size_t)n);
+        total += (uint32_t)n;
+        out->v.bytes.ptr = buf;
+    }
+    out->type = RS_FT_BYTES;
+    out->v.bytes.len = total;
+    return true;
+}
+
+/* string(): numbers in decimal whatever their base, addresses as -T
+ * fields prints them, text as it is. */
+static void
+string_of(const struct rs_field *f, struct rs_value *d, char *buf, size_t size)
+{
+    if (d->type >= RS_FT_UINT8 && d->type <= RS_FT_FRAMENUM)
+        snprintf(buf, size, "%llu", (unsigned long long)d->v.u);
+    else if (d->type != RS_FT_STRING)
+        rs_value_format(f, d, buf, size);
+    else
+        return;
+    d->type = RS_FT_STRING;
+    d->v.str = buf;
+}
+
 static void
 walk_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
 {
@@ -308,21 +355,25 @@ walk_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
         d.v.str = buf;
         break;
     }
+    case FN_STRING:
+        string_of(f, &d, buf, sizeof(buf));
+        break;
+    case FN_ABS:
+        /* integers have no sign here; a time or a double may */
+        if (d.type == RS_FT_DOUBLE && d.v.d < 0)
+            d.v.d = -d.v.d;
+        else if (d.type == RS_FT_RELTIME && rs_time_cmp(d.v.t, (struct rs_time){0, 0}) < 0)
+            d.v.t = rs_time_sub((struct rs_time){0, 0}, d.v.t);
+        break;
     default:
         break;
     }
+    uint8_t joined[FILTER_CASE_MAX];
     if (op->sliced) {
         const uint8_t *s;
         size_t len;
-        if (!value_bytes(&d, &s, &len))
+        if (!value_bytes(&d, &s, &len) || !slice_value(op, s, len, joined, &d))
             return;
-        int64_t start = op->start < 0 ? (int64_t)len + op->start : op->start;
-        int64_t n = op->len != 0 ? (int64_t)op->len : (int64_t)len - start;
-        if (start < 0 || n <= 0 || start + n > (int64_t)len)
-            return;         /* Wireshark: a slice outside the value is no value */
-        d.type = RS_FT_BYTES;
-        d.v.bytes.ptr = s + start;
-        d.v.bytes.len = (uint32_t)n;
     }
     w->fn(w->ctx, &d);
 }

@@ -26,24 +26,36 @@ enum node_kind {
 };
 
 /* Functions an operand can apply to its field (Wireshark 4.0's). */
-enum filter_fn { FN_NONE, FN_LEN, FN_COUNT, FN_LOWER, FN_UPPER };
+enum filter_fn { FN_NONE, FN_LEN, FN_COUNT, FN_LOWER, FN_UPPER, FN_STRING, FN_ABS };
+
+/* One range of a slice: start (negative counts from the end) and length
+ * (0: to the end). */
+struct slice_range {
+    int32_t start;
+    uint32_t len;
+};
+
+/* Ranges one slice may join, as frame[0:2,6:2]. */
+#define FILTER_RANGES_MAX 8
 
 /* One side of a test: a field, perhaps sliced (ip.src[0:2]) or passed
  * through a function (len(infiniband.reth)). A "derived" operand yields
  * values of another type than its field's: a slice yields bytes, len()
- * and count() numbers, lower() and upper() strings. Protocols (frame,
- * udp, infiniband) yield their bytes when compared, sliced or matched. */
+ * and count() numbers, lower(), upper() and string() strings, abs() the
+ * field's own type. Protocols (frame, udp, infiniband) yield their bytes
+ * when compared, sliced or matched. */
 struct operand {
     int field;                      /* lowest id of the field's name */
     uint8_t fn;                     /* enum filter_fn */
     bool sliced;
     bool derived;                   /* fn, slice or protocol bytes: the slow path */
     uint8_t type;                   /* enum rs_ftype of the values it yields */
-    int32_t start;                  /* slice start; negative counts from the end */
-    uint32_t len;                   /* slice length; 0: to the end */
+    uint8_t n_ranges;               /* a slice's ranges, joined in order */
+    struct slice_range ranges[FILTER_RANGES_MAX];
 };
 
-/* Longest string lower() and upper() convert; longer ones are cut there. */
+/* Longest string lower() and upper() convert, and longest slice of several
+ * ranges; longer ones are cut there. */
 #define FILTER_CASE_MAX 1024
 
 enum cmp_op { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE };

@@ -266,7 +266,7 @@ one_literal(struct parser *p, struct node *n, enum node_kind kind, const struct 
     one_literal_here(p, n, kind, f);
 }
 
-static const char *const fn_names[] = {"", "len", "count", "lower", "upper"};
+static const char *const fn_names[] = {"", "len", "count", "lower", "upper", "string", "abs"};
 
 static bool
 parse_int(const char *s, size_t len, int32_t *out)
@@ -286,7 +286,8 @@ parse_int(const char *s, size_t len, int32_t *out)
     return true;
 }
 
-/* The text between [ and ]: i:j, i-j, i, :j, i: (Wireshark's ranges). */
+/* One range between [ and ]: i:j, i-j, i, :j, i: (Wireshark's ranges); a
+ * slice joins up to FILTER_RANGES_MAX of them, separated by commas. */
 static bool
 parse_range(struct parser *p, struct operand *op)
 {
@@ -295,9 +296,12 @@ parse_range(struct parser *p, struct operand *op)
     const char *colon = memchr(t, ':', len);
     const char *dash = len > 1 ? memchr(t + 1, '-', len - 1) : NULL;
     int32_t i = 0, j = 0;
+    struct slice_range *r = &op->ranges[op->n_ranges];
 
     if (p->tok != TOK_WORD)
         return fail_at(p, p->pos, "expected a range such as 0:2 in [ ]");
+    if (op->n_ranges == FILTER_RANGES_MAX)
+        return fail_at(p, p->pos, "a slice joins at most %d ranges", FILTER_RANGES_MAX);
     if (colon != NULL) {
         size_t jl = len - (size_t)(colon - t) - 1;
         if ((colon != t && !parse_int(t, (size_t)(colon - t), &i)) ||
@@ -306,8 +310,8 @@ parse_range(struct parser *p, struct operand *op)
         if (jl != 0 && j <= 0)
             return fail_at(p, p->pos, "range %.*s is not valid: length %d is not positive",
                            (int)len, t, j);
-        op->start = i;
-        op->len = (uint32_t)j;
+        r->start = i;
+        r->len = (uint32_t)j;
     } else if (dash != NULL) {
         if (!parse_int(t, (size_t)(dash - t), &i) ||
             !parse_int(dash + 1, len - (size_t)(dash - t) - 1, &j))
@@ -318,24 +322,77 @@ parse_range(struct parser *p, struct operand *op)
         if (j < i)
             return fail_at(p, p->pos, "range %.*s is not valid: it ends before it starts",
                            (int)len, t);
-        op->start = i;
-        op->len = (uint32_t)(j - i + 1);
+        r->start = i;
+        r->len = (uint32_t)(j - i + 1);
     } else {
         if (!parse_int(t, len, &i))
             goto bad;
-        op->start = i;
-        op->len = 1;
+        r->start = i;
+        r->len = 1;
     }
+    op->n_ranges++;
     op->sliced = true;
     return true;
 bad:
     return fail_at(p, p->pos, "'%.*s' is not a valid range", (int)len, t);
 }
 
+/* [range, range, ...], from the token after '[' to the one after ']'. */
+static bool
+parse_ranges(struct parser *p, struct operand *op)
+{
+    for (;;) {
+        if (!parse_range(p, op))
+            return false;
+        next(p);
+        if (p->tok != TOK_COMMA)
+            break;
+        next(p);
+    }
+    if (p->tok != TOK_RBRACKET)
+        return fail_at(p, p->pos, "expected ']'");
+    next(p);
+    return true;
+}
+
 static bool
 sliceable(uint8_t type)
 {
     return type == RS_FT_PROTOCOL || type == RS_FT_BYTES || type == RS_FT_ETHER ||
+           type == RS_FT_IPV4 || type == RS_FT_IPV6 || type == RS_FT_STRING;
+}
+
+/* What a field of this type is, for error messages. */
+static const char *
+type_words(uint8_t type)
+{
+    switch (type) {
+    case RS_FT_PROTOCOL:
+        return "a protocol";
+    case RS_FT_BOOLEAN:
+        return "a boolean";
+    case RS_FT_RELTIME:
+    case RS_FT_ABSTIME:
+        return "a time";
+    case RS_FT_BYTES:
+        return "bytes";
+    case RS_FT_ETHER:
+    case RS_FT_IPV4:
+    case RS_FT_IPV6:
+        return "an address";
+    case RS_FT_STRING:
+        return "text";
+    case RS_FT_NONE:
+        return "a label";
+    default:
+        return "a number";
+    }
+}
+
+static bool
+string_convertible(uint8_t type)
+{
+    return (type >= RS_FT_UINT8 && type <= RS_FT_FRAMENUM) || type == RS_FT_ETHER ||
            type == RS_FT_IPV4 || type == RS_FT_IPV6 || type == RS_FT_STRING;
 }
 
@@ -375,7 +432,7 @@ parse_operand(struct parser *p, struct operand *op, char *desc, size_t desclen)
         k++;
     if (p->text[k] == '(') {
         size_t len = p->end - p->pos;
-        for (uint8_t f = FN_LEN; f <= FN_UPPER; f++)
+        for (uint8_t f = FN_LEN; f <= FN_ABS; f++)
             if (strlen(fn_names[f]) == len && strncmp(p->text + p->pos, fn_names[f], len) == 0)
                 op->fn = f;
         if (op->fn == FN_NONE)
@@ -404,17 +461,13 @@ parse_operand(struct parser *p, struct operand *op, char *desc, size_t desclen)
     if (op->fn == FN_NONE && p->tok == TOK_LBRACKET) {
         if (!sliceable(f->type))
             return fail_at(p, field_pos, "%s is %s and cannot be sliced", name,
-                           f->type == RS_FT_NONE ? "a label" : "a number");
+                           type_words(f->type));
         if (f->type == RS_FT_PROTOCOL && f->get != NULL && strcmp(name, "frame") != 0 &&
             strcmp(name, "infiniband") != 0 && f->layer >= RS_LAYER_COUNT)
             return fail_at(p, field_pos, "%s has no bytes to slice", name);
         next(p);
-        if (!parse_range(p, op))
+        if (!parse_ranges(p, op))
             return false;
-        next(p);
-        if (p->tok != TOK_RBRACKET)
-            return fail_at(p, p->pos, "expected ']'");
-        next(p);
         op->type = RS_FT_BYTES;
     }
     switch (op->fn) {
@@ -433,6 +486,20 @@ parse_operand(struct parser *p, struct operand *op, char *desc, size_t desclen)
             return fail_at(p, field_pos, "%s() takes a string field; %s is not one",
                            fn_names[op->fn], name);
         op->type = RS_FT_STRING;
+        break;
+    case FN_STRING:
+        /* Wireshark 4.0 converts numbers (in decimal, whatever their base)
+         * and addresses; times, booleans and bytes it refuses. */
+        if (!string_convertible(f->type))
+            return fail_at(p, field_pos, "string() cannot convert %s: it is %s", name,
+                           type_words(f->type));
+        op->type = RS_FT_STRING;
+        break;
+    case FN_ABS:
+        if (f->type < RS_FT_UINT8 || f->type > RS_FT_RELTIME || f->type == RS_FT_BOOLEAN ||
+            f->type == RS_FT_ABSTIME)
+            return fail_at(p, field_pos, "abs() takes a number; %s is %s", name,
+                           type_words(f->type));
         break;
     default:
         break;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Display filters with slices, functions, `matches` and field-to-field comparisons select
+"""Display filters with slices (of one range or several), the functions, `matches` and field-to-field comparisons select
 the same frames as tshark 4.0's. tshark takes one -Y per run and starts in ~0.6 s, so not
 every filter runs on every capture: filter i runs on two of the real captures, spread so
 that each capture gets about as many, and the runs go two at a time."""
@@ -48,6 +48,12 @@ FILTERS = [
     r'len(infiniband.bth) == 12 && frame[-4:4] matches "[\x80-\xff]"',
     'udp.length > len(infiniband)',
     'infiniband contains infiniband.bth[0:1]',
+    'frame[12:2,23:1] == 08:00:11',
+    'frame[0:1,6:1] == frame[0:1,6:1] && eth.src[-2:2,0:1] != 00:00:00',
+    'string(infiniband.bth.destqp) matches "^[0-9]+$" && string(infiniband.bth.psn) > "5"',
+    'string(ip.src) contains ".1" || string(eth.dst) matches "^00:"',
+    'string(frame.number) matches "7$"',
+    'abs(udp.srcport) > 50000 || abs(frame.time_delta) > 0.001',
 ]
 PER_FILTER = 2
 

@@ -411,6 +411,14 @@ test_slices(void **state)
     assert_false(matches("eth.src[0:3] != 02:00:00"));
     assert_true(matches("eth.src[0:3] contains 00"));
     assert_true(matches("frame[0:2] > 01:ff"));
+    /* several ranges join in order */
+    assert_true(matches("eth.src[0:1,5:1] == 02:01"));
+    assert_true(matches("eth.src[5,0] == 01:02"));
+    assert_true(matches("frame[12:2, 20:2] == 81:00:08:00"));
+    assert_true(matches("eth.src[-1,0:2,4-5] == 01:02:00:00:01"));
+    assert_true(matches("frame[6:1,7:5] == frame[6:6]"));
+    assert_false(matches("eth.src[0:1,6:1] == 02"));     /* one range outside: no value */
+    assert_false(matches("eth.src[0:1,6:1]"));
 }
 
 static void
@@ -433,6 +441,17 @@ test_functions(void **state)
     assert_true(matches("lower(roceshark.encap) contains \"v2\""));
     assert_true(matches("upper(roceshark.encap) matches \"^ROCE\""));
     assert_false(matches("roceshark.encap matches \"^ROCE\""));
+    /* string(): numbers in decimal whatever their base, addresses as printed */
+    assert_true(matches("string(infiniband.bth.destqp) == \"17\""));
+    assert_true(matches("string(udp.dstport) == \"4791\""));
+    assert_true(matches("string(ip.dst) matches \"\\\\.2$\""));
+    assert_true(matches("string(eth.src) == \"02:00:00:00:00:01\""));
+    assert_true(matches("string(roceshark.encap) == \"rocev2\""));
+    assert_true(matches("string(frame.number) == \"1\""));
+    assert_false(matches("string(infiniband.bth.destqp) == \"0x000011\""));
+    /* abs(): unsigned numbers are their own */
+    assert_true(matches("abs(udp.dstport) == 4791"));
+    assert_true(matches("abs(frame.time_delta) >= 0"));
 }
 
 static void
@@ -499,6 +518,12 @@ test_feature_errors(void **state)
     assert_error("len(frame) == \"x\"", "at position 15: 'x' is not a number for len(frame)");
     assert_error("frame contains \"\\q\"", "at position 16: \\q is not a valid character escape sequence");
     assert_error("lower(upper(roceshark.encap)) == \"x\"", "at position 7: lower() takes a field");
+    assert_error("string(frame.time_relative) == \"1\"", "at position 8: string() cannot convert frame.time_relative: it is a time");
+    assert_error("string(infiniband.bth.a) == \"1\"", "it is a boolean");
+    assert_error("string(infiniband.bth) == \"1\"", "it is bytes");
+    assert_error("abs(ip.src) == 1", "at position 5: abs() takes a number; ip.src is an address");
+    assert_error("frame[0,1,2,3,4,5,6,7,8] == 00", "at position 23: a slice joins at most 8 ranges");
+    assert_error("frame[0:2,] == 00", "at position 11: expected a range such as 0:2 in [ ]");
 }
 
 int
