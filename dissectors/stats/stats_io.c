@@ -18,8 +18,10 @@ stats_io_init(struct rs_stat *st, const char *args, char *err)
         return rs_error(err, RS_ENOMEM, "out of memory");
     tok = strtok_r(copy, ",", &save);
     double secs = tok != NULL ? strtod(tok, &end) : 0;
-    if (tok == NULL || *end != '\0' || !(secs >= 0.000001) || secs > 1e6) {
-        rc = rs_error(err, RS_EINVAL, "io,stat: the interval is a number of seconds");
+    /* 0 is tshark's "the whole capture": one row, as long as the capture */
+    if (tok == NULL || *end != '\0' || !(secs >= 0.000001 || secs == 0) || secs > 1e6) {
+        rc = rs_error(err, RS_EINVAL,
+                      "io,stat: the interval is a number of seconds (0: the whole capture)");
         goto done;
     }
     st->interval_ns = (int64_t)(secs * 1e9 + 0.5);
@@ -59,7 +61,11 @@ stats_io_packet(struct rs_stat *st, const struct rs_packet *pkt)
      * 292 years / IO_MAX_ROWS long, in floating point. */
     int64_t rel = rs_time_to_ns(pkt->frame->rel);
     size_t row;
-    if (rel < INT64_MAX) {
+    if (rel > st->last_rel_ns)
+        st->last_rel_ns = rel;
+    if (st->interval_ns == 0) {
+        row = 0;
+    } else if (rel < INT64_MAX) {
         row = (size_t)((rel < 0 ? 0 : rel) / st->interval_ns);
     } else {
         double r = rs_time_to_double(pkt->frame->rel) / (st->interval_ns / 1e9);
@@ -95,10 +101,11 @@ void
 stats_io_print(struct rs_stat *st, struct rs_out *o)
 {
     size_t cols = 1 + st->n_filters;
+    /* interval 0: one row over the whole capture, as tshark's */
+    int64_t interval = st->interval_ns != 0 ? st->interval_ns : st->last_rel_ns;
 
     rs_out_str(o, "\n===================================\n| IO Statistics\n");
-    rs_out_printf(o, "| Interval: %.6f secs\n| Col 1: Frames and bytes\n",
-                  st->interval_ns / 1e9);
+    rs_out_printf(o, "| Interval: %.6f secs\n| Col 1: Frames and bytes\n", interval / 1e9);
     for (unsigned i = 0; i < st->n_filters; i++)
         rs_out_printf(o, "| Col %u: %s\n", i + 2, st->filter_text[i]);
     rs_out_printf(o, "|-----------------------------------\n| %27s", "Interval");
@@ -106,8 +113,8 @@ stats_io_print(struct rs_stat *st, struct rs_out *o)
         rs_out_printf(o, " | %10s %12s", "Frames", "Bytes");
     rs_out_char(o, '\n');
     for (size_t r = 0; r < st->n_rows; r++) {
-        double from = (double)r * st->interval_ns / 1e9;
-        rs_out_printf(o, "| %12.6f <> %12.6f", from, from + st->interval_ns / 1e9);
+        double from = (double)r * interval / 1e9;
+        rs_out_printf(o, "| %12.6f <> %12.6f", from, from + interval / 1e9);
         for (size_t c = 0; c < cols; c++)
             rs_out_printf(o, " | %10llu %12llu",
                           (unsigned long long)st->cells[r * cols + c].frames,
