@@ -401,7 +401,12 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
         if (ro->field_ids[i] < 0)
             return cli_fail(CLI_EXIT_USAGE, "-e %s: unknown field (see 'roceshark fields')",
                             ro->field_names[i]);
+        ro->pipe.streams |= rs_streams_field(ro->field_names[i]);
     }
+    /* outputs of every field show tcp.stream, tcp.seq, ... as tshark's do */
+    if (ro->format == FORMAT_TREE || ro->format == FORMAT_PDML ||
+        (ro->format == FORMAT_JSON && ro->n_fields == 0))
+        ro->pipe.streams = true;
     return 0;
 }
 

@@ -35,6 +35,7 @@ rs_decode_frame(const struct rs_frame *frame, const struct rs_decode_opts *opts,
     pkt->vcrc_computed = 0;
     pkt->facts = NULL;
     pkt->iwarp = NULL;
+    pkt->stream = NULL;
 
     /* The frame's wire length bounds everything; a capture that claims to
      * hold more than was on the wire is inconsistent. */

@@ -17,6 +17,7 @@
 
 struct rs_pipeline {
     struct rs_decode_opts decode;
+    struct rs_streams *streams;         /* NULL unless some output or the filter reads them */
     struct rs_iwarp *iwarp;
     struct rs_analyzer *analyzer;       /* NULL with the analysis off */
     struct rs_filter *filter;           /* NULL without one */
@@ -33,6 +34,7 @@ rs_pipeline_opts_init(struct rs_pipeline_opts *opts)
     memset(opts, 0, sizeof(*opts));
     rs_decode_opts_init(&opts->decode);
     rs_iwarp_opts_init(&opts->iwarp);
+    rs_streams_opts_init(&opts->streams_opts);
     rs_analysis_opts_init(&opts->analysis);
     opts->analyze = true;
 }
@@ -60,6 +62,16 @@ filter_reads_crc(const struct rs_filter *f)
     return false;
 }
 
+/* Does the filter read a field the streams stage gives? */
+static bool
+filter_reads_streams(const struct rs_filter *f)
+{
+    for (size_t k = 0; f != NULL && rs_streams_fields[k] != NULL; k++)
+        if (rs_filter_uses(f, rs_streams_fields[k]))
+            return true;
+    return false;
+}
+
 int
 rs_pipeline_new(const struct rs_pipeline_opts *opts, struct rs_pipeline **out, char *err)
 {
@@ -83,7 +95,9 @@ rs_pipeline_new(const struct rs_pipeline_opts *opts, struct rs_pipeline **out, c
     io.verify_crc = p->decode.verify_crc;
     io.n_ports = p->decode.n_iwarp_ports;
     memcpy(io.ports, p->decode.iwarp_ports, sizeof(io.ports));
-    if ((rc = rs_iwarp_new(&io, &p->iwarp, err)) != 0 ||
+    if (((opts->streams || filter_reads_streams(p->filter)) &&
+         (rc = rs_streams_new(&opts->streams_opts, &p->streams, err)) != 0) ||
+        (rc = rs_iwarp_new(&io, &p->iwarp, err)) != 0 ||
         (opts->analyze && (rc = rs_analyzer_new(&opts->analysis, &p->analyzer, err)) != 0)) {
         rs_pipeline_free(p);
         return rc;
@@ -99,6 +113,7 @@ rs_pipeline_free(struct rs_pipeline *p)
         return;
     rs_analyzer_free(p->analyzer);
     rs_iwarp_free(p->iwarp);
+    rs_streams_free(p->streams);
     rs_filter_free(p->filter);
     g_mutex_clear(&p->lock);
     free(p);
@@ -114,6 +129,8 @@ rs_pipeline_process(struct rs_pipeline *p, const struct rs_frame *frame)
     if (lock)
         g_mutex_lock(&p->lock);
     rs_decode_frame(frame, &p->decode, &r->pkt);
+    if (p->streams != NULL)
+        rs_streams_process(p->streams, &r->pkt);
     rs_iwarp_process(p->iwarp, &r->pkt);
     if (p->analyzer != NULL)
         rs_analyzer_process(p->analyzer, &r->pkt, &r->facts);

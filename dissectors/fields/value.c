@@ -159,6 +159,11 @@ format_plain(struct out *o, const struct rs_field *f, const struct rs_value *v,
     case RS_FT_FRAMENUM:
         out_dec(o, v->v.u);
         break;
+    case RS_FT_INT32:
+        if ((int64_t)v->v.u < 0)
+            out_bytes(o, "-", 1);
+        out_dec(o, (int64_t)v->v.u < 0 ? 0 - v->v.u : v->v.u);
+        break;
     case RS_FT_DOUBLE: {
         char tmp[32];
         int n = snprintf(tmp, sizeof(tmp), "%g", v->v.d);

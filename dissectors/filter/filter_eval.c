@@ -56,6 +56,8 @@ compare(const struct rs_value *v, const struct literal *lit, bool *equal)
     switch (lit->kind) {
     case LIT_UINT:
         *equal = v->v.u == lit->u;
+        if (v->type == RS_FT_INT32)     /* signed: flip the sign bit to compare */
+            return cmp_u64(v->v.u ^ (1ull << 63), lit->u ^ (1ull << 63));
         return cmp_u64(v->v.u, lit->u);
     case LIT_TIME: {
         int c = rs_time_cmp(v->v.t, lit->t);
@@ -315,7 +317,9 @@ slice_value(const struct operand *op, const uint8_t *s, size_t len, uint8_t *buf
 static void
 string_of(const struct rs_field *f, struct rs_value *d, char *buf, size_t size)
 {
-    if (d->type >= RS_FT_UINT8 && d->type <= RS_FT_FRAMENUM)
+    if (d->type == RS_FT_INT32)
+        snprintf(buf, size, "%lld", (long long)(int64_t)d->v.u);
+    else if (d->type >= RS_FT_UINT8 && d->type <= RS_FT_FRAMENUM)
         snprintf(buf, size, "%llu", (unsigned long long)d->v.u);
     else if (d->type != RS_FT_STRING)
         rs_value_format(f, d, buf, size);

@@ -68,6 +68,16 @@ parse_uint(const struct rs_field *f, const char *t, bool quoted, struct literal 
         }
     }
     errno = 0;
+    if (f->type == RS_FT_INT32) {
+        long long i = strtoll(t, &end, 0);
+        if (quoted || *t == '\0' || *end != '\0' || errno != 0 || i < INT32_MIN ||
+            i > INT32_MAX) {
+            snprintf(err, errlen, "'%s' is not a 32-bit number for %s", t, f->abbrev);
+            return false;
+        }
+        out->u = (uint64_t)(int64_t)i;
+        return true;
+    }
     unsigned long long u = strtoull(t, &end, 0);
     if (quoted || *t == '\0' || *end != '\0' || errno != 0 || *t == '-') {
         snprintf(err, errlen, "'%s' is not a number%s for %s", t,

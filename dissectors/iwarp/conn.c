@@ -17,24 +17,13 @@
 static guint
 key_hash(gconstpointer p)
 {
-    const uint8_t *b = p;
-    uint64_t h = 0x9e3779b97f4a7c15ull, w;
-    size_t i = 0;
-
-    for (; i + 8 <= sizeof(struct iw_key); i += 8) {
-        memcpy(&w, b + i, 8);
-        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-        h ^= h >> 31;
-    }
-    for (; i < sizeof(struct iw_key); i++)
-        h = (h ^ b[i]) * 0x94d049bb133111ebull;
-    return (guint)(h ^ (h >> 32));
+    return rs_flow_key_hash(p);
 }
 
 static gboolean
 key_equal(gconstpointer a, gconstpointer b)
 {
-    return memcmp(a, b, sizeof(struct iw_key)) == 0;
+    return memcmp(a, b, sizeof(struct rs_flow_key)) == 0;
 }
 
 int
@@ -109,7 +98,7 @@ iw_table_free(struct rs_iwarp *iw)
 void
 iw_conn_reset(struct rs_iwarp *iw, struct iw_conn *c)
 {
-    struct iw_key key = c->key;
+    struct rs_flow_key key = c->key;
     struct iw_conn *prev = c->lru_prev, *next = c->lru_next;
 
     dir_free(iw, &c->dir[0]);
@@ -124,7 +113,7 @@ iw_conn_reset(struct rs_iwarp *iw, struct iw_conn *c)
 }
 
 struct iw_conn *
-iw_conn_get(struct rs_iwarp *iw, const struct iw_key *key)
+iw_conn_get(struct rs_iwarp *iw, const struct rs_flow_key *key)
 {
     struct iw_conn *c = g_hash_table_lookup(iw->table, key);
 

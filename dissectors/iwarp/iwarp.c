@@ -177,68 +177,20 @@ view_reset(struct iw_view_build *vb, uint64_t frame)
     }
 }
 
-/* The connection key of a segment (lower endpoint first) and which side of
- * it sent the segment. */
-static bool
-segment_key(const struct rs_packet *pkt, struct iw_key *key, int *side)
-{
-    const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
-    const uint8_t *src, *dst;
-    size_t alen;
-
-    memset(key, 0, sizeof(*key));
-    if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
-        const uint8_t *ip = rs_packet_at(pkt, RS_LAYER_IPV4);
-        key->family = 4;
-        src = ip + 12;
-        dst = ip + 16;
-        alen = 4;
-    } else if (rs_packet_has(pkt, RS_LAYER_IPV6)) {
-        const uint8_t *ip = rs_packet_at(pkt, RS_LAYER_IPV6);
-        key->family = 6;
-        src = ip + 8;
-        dst = ip + 24;
-        alen = 16;
-    } else {
-        return false;
-    }
-    uint16_t sport = rs_load_be16(t), dport = rs_load_be16(t + 2);
-    int c = memcmp(src, dst, alen);
-    *side = c > 0 || (c == 0 && sport > dport);
-    memcpy(key->addr[*side], src, alen);
-    memcpy(key->addr[!*side], dst, alen);
-    key->port[*side] = sport;
-    key->port[!*side] = dport;
-    return true;
-}
-
-/* Where the IP header says the TCP payload ends (it may lie past caplen). */
-static uint32_t
-ip_end(const struct rs_packet *pkt)
-{
-    if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
-        const struct rs_span *s = &pkt->span[RS_LAYER_IPV4];
-        return s->off + rs_load_be16(pkt->frame->data + s->off + 2);
-    }
-    const struct rs_span *s = &pkt->span[RS_LAYER_IPV6];
-    uint16_t plen = rs_load_be16(pkt->frame->data + s->off + 4);
-    return plen != 0 ? s->off + 40u + plen : pkt->frame->len;
-}
-
 void
 rs_iwarp_process(struct rs_iwarp *iw, struct rs_packet *pkt)
 {
-    struct iw_key key;
+    struct rs_flow_key key;
     struct iw_segment seg;
     int side;
 
     pkt->iwarp = NULL;
     if (!rs_packet_has(pkt, RS_LAYER_TCP) || (pkt->flags & RS_PKT_IP_FRAGMENT) ||
-        !segment_key(pkt, &key, &side))
+        !rs_flow_key_of(pkt, &key, &side))
         return;
     const struct rs_span *ts = &pkt->span[RS_LAYER_TCP];
     const uint8_t *t = pkt->frame->data + ts->off;
-    uint32_t start = ts->off + ts->len, end = ip_end(pkt);
+    uint32_t start = ts->off + ts->len, end = rs_packet_ip_end(pkt);
     if (end < start)
         return;     /* an IP length shorter than the headers: decoding flagged it */
     seg.seq = rs_load_be32(t + 4);

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <roceshark/flow.h>
 #include <roceshark/iwarp.h>
 #include <roceshark/packet.h>
 
@@ -119,14 +120,8 @@ enum iw_kind {
     IW_NOT_IWARP        /* searched and found nothing */
 };
 
-struct iw_key {
-    uint8_t family;         /* 4 or 6 */
-    uint8_t addr[2][16];    /* the lower endpoint first */
-    uint16_t port[2];
-};
-
 struct iw_conn {
-    struct iw_key key;
+    struct rs_flow_key key;
     uint32_t id;            /* from 1, assigned when it turns out to be iWARP */
     uint8_t kind;           /* enum iw_kind */
     int8_t initiator;       /* side (0/1 of the key) that sent the Request; -1 unknown */
@@ -173,7 +168,7 @@ struct rs_iwarp {
 /* conn.c */
 int iw_table_init(struct rs_iwarp *iw);
 void iw_table_free(struct rs_iwarp *iw);
-struct iw_conn *iw_conn_get(struct rs_iwarp *iw, const struct iw_key *key);
+struct iw_conn *iw_conn_get(struct rs_iwarp *iw, const struct rs_flow_key *key);
 void iw_conn_reset(struct rs_iwarp *iw, struct iw_conn *c);
 void iw_conn_mark_iwarp(struct rs_iwarp *iw, struct iw_conn *c, enum iw_kind kind);
 bool iw_port_forced(const struct rs_iwarp *iw, uint16_t a, uint16_t b);

@@ -182,15 +182,6 @@ get_ipv4_hdr_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned
     return rs_value_set_uint(out, f->type, (rs_packet_at(pkt, RS_LAYER_IPV4)[0] & 0x0fu) * 4);
 }
 
-static bool
-get_tcp_hdr_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-                struct rs_value *out)
-{
-    if (occ != 0 || !rs_packet_has(pkt, RS_LAYER_TCP))
-        return false;
-    return rs_value_set_uint(out, f->type, pkt->span[RS_LAYER_TCP].len);
-}
-
 const struct rs_field rs_fields_ip[] = {
     RS_F_PROTO("ip", "Internet Protocol Version 4", RS_LAYER_IPV4),
     {"ip.version", "Version", RS_FT_UINT8, RS_BASE_DEC, 0xf0, NULL, "IP version",
@@ -252,37 +243,5 @@ const struct rs_field rs_fields_ip[] = {
      "IPv6 source or destination", RS_LAYER_IPV6, 8, 16, NULL, 1, RS_FIELD_HIDDEN},
     {"ipv6.addr", "Source or Destination Address", RS_FT_IPV6, RS_BASE_NONE, 0, NULL,
      "IPv6 source or destination", RS_LAYER_IPV6, 24, 16, NULL, 1, RS_FIELD_HIDDEN},
-    RS_F_PROTO("udp", "User Datagram Protocol", RS_LAYER_UDP),
-    {"udp.srcport", "Source Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "UDP source port",
-     RS_LAYER_UDP, 0, 2, NULL, 1},
-    {"udp.dstport", "Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "UDP destination port", RS_LAYER_UDP, 2, 2, NULL, 1},
-    {"udp.port", "Source or Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "UDP source or destination port", RS_LAYER_UDP, 0, 2, NULL, 1, RS_FIELD_HIDDEN},
-    {"udp.port", "Source or Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "UDP source or destination port", RS_LAYER_UDP, 2, 2, NULL, 1, RS_FIELD_HIDDEN},
-    {"udp.length", "Length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "UDP length", RS_LAYER_UDP,
-     4, 2, NULL, 1},
-    {"udp.checksum", "Checksum", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, "UDP checksum",
-     RS_LAYER_UDP, 6, 2, NULL, 1},
-    RS_F_PROTO("tcp", "Transmission Control Protocol", RS_LAYER_TCP),
-    {"tcp.srcport", "Source Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "TCP source port",
-     RS_LAYER_TCP, 0, 2, NULL, 1},
-    {"tcp.dstport", "Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "TCP destination port", RS_LAYER_TCP, 2, 2, NULL, 1},
-    {"tcp.port", "Source or Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "TCP source or destination port", RS_LAYER_TCP, 0, 2, NULL, 1, RS_FIELD_HIDDEN},
-    {"tcp.port", "Source or Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "TCP source or destination port", RS_LAYER_TCP, 2, 2, NULL, 1, RS_FIELD_HIDDEN},
-    {"tcp.seq_raw", "Sequence Number (raw)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
-     "TCP sequence number as sent", RS_LAYER_TCP, 4, 4, NULL, 1},
-    {"tcp.ack_raw", "Acknowledgment number (raw)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
-     "TCP acknowledgment number as sent", RS_LAYER_TCP, 8, 4, NULL, 1},
-    {"tcp.hdr_len", "Header Length", RS_FT_UINT8, RS_BASE_DEC, 0, NULL,
-     "TCP header length in bytes", RS_LAYER_TCP, 12, 1, get_tcp_hdr_len, 1},
-    {"tcp.flags", "Flags", RS_FT_UINT16, RS_BASE_HEX, 0x0fff, NULL, "TCP flags",
-     RS_LAYER_TCP, 12, 2, NULL, 1},
-    {"tcp.window_size_value", "Window", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "TCP window as sent", RS_LAYER_TCP, 14, 2, NULL, 1},
     RS_F_END,
 };

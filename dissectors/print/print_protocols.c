@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include <roceshark/flow.h>
 #include <roceshark/print.h>
 #include <roceshark/wire.h>
 
@@ -64,35 +65,14 @@ ip_protocol(const struct rs_packet *pkt, struct chain *c)
     return next;
 }
 
-/* Bytes after the TCP or UDP header, within the IP packet. */
-static uint32_t
-transport_payload(const struct rs_packet *pkt, enum rs_layer layer)
-{
-    uint32_t end = pkt->frame->caplen;
-
-    if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
-        const uint8_t *ip = rs_packet_at(pkt, RS_LAYER_IPV4);
-        uint32_t ip_end = pkt->span[RS_LAYER_IPV4].off + rs_load_be16(ip + 2);
-        end = ip_end < end ? ip_end : end;
-    } else if (rs_packet_has(pkt, RS_LAYER_IPV6)) {
-        const uint8_t *ip = rs_packet_at(pkt, RS_LAYER_IPV6);
-        uint32_t ip_end = pkt->span[RS_LAYER_IPV6].off + 40 + rs_load_be16(ip + 4);
-        end = ip_end < end ? ip_end : end;
-    }
-    uint32_t start = pkt->span[layer].off + pkt->span[layer].len;
-    return end > start ? end - start : 0;
-}
-
 static void
 infiniband(const struct rs_packet *pkt, struct chain *c)
 {
+    struct rs_span data;
+
     add(c, "infiniband");
-    if (!rs_packet_has(pkt, RS_LAYER_PAYLOAD) || pkt->span[RS_LAYER_PAYLOAD].len == 0)
-        return;
-    /* A MAD is decoded inside Wireshark's InfiniBand dissector. */
-    bool mad = rs_packet_has(pkt, RS_LAYER_BTH) && rs_packet_has(pkt, RS_LAYER_DETH) &&
-               rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 5) <= 1;
-    if (!mad)
+    /* A MAD is decoded inside Wireshark's InfiniBand dissector: no data. */
+    if (rs_packet_data(pkt, &data))
         add(c, "data");
 }
 
@@ -124,18 +104,19 @@ static void
 above_ip(const struct rs_packet *pkt, struct chain *c)
 {
     int proto = ip_protocol(pkt, c);
+    struct rs_span data;
 
     if (rs_packet_has(pkt, RS_LAYER_UDP)) {
         add(c, "udp");
         if (pkt->encap == RS_ENCAP_ROCEV2)
             infiniband(pkt, c);
-        else if (transport_payload(pkt, RS_LAYER_UDP) > 0)
+        else if (rs_packet_data(pkt, &data))
             add(c, "data");
     } else if (rs_packet_has(pkt, RS_LAYER_TCP)) {
         add(c, "tcp");
         if (pkt->iwarp != NULL && pkt->iwarp->n_pdus > 0)
             iwarp(pkt, c);
-        else if (transport_payload(pkt, RS_LAYER_TCP) > 0)
+        else if (rs_packet_data(pkt, &data))
             add(c, "data");
     } else if (proto == IPPROTO_ICMP_) {
         add(c, "icmp");

@@ -96,6 +96,7 @@ ws_type(const struct rs_field *f)
     case RS_FT_UINT24: return FT_UINT24;
     case RS_FT_UINT32: return FT_UINT32;
     case RS_FT_UINT64: return FT_UINT64;
+    case RS_FT_INT32: return FT_INT32;
     case RS_FT_FRAMENUM: return FT_FRAMENUM;
     case RS_FT_RELTIME: return FT_RELATIVE_TIME;
     case RS_FT_ABSTIME: return FT_ABSOLUTE_TIME;
@@ -112,7 +113,7 @@ ws_type(const struct rs_field *f)
 static int
 ws_display(const struct rs_field *f)
 {
-    bool integer = f->type >= RS_FT_UINT8 && f->type <= RS_FT_UINT64;
+    bool integer = f->type >= RS_FT_UINT8 && f->type <= RS_FT_INT32;
 
     if (!integer)
         return f->type == RS_FT_ABSTIME ? ABSOLUTE_TIME_LOCAL : BASE_NONE;
@@ -330,6 +331,9 @@ add_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
         break;
     case RS_FT_UINT64:
         it = proto_tree_add_uint64(a->tree, a->hf, a->tvb, 0, 0, v->v.u);
+        break;
+    case RS_FT_INT32:
+        it = proto_tree_add_int(a->tree, a->hf, a->tvb, 0, 0, (gint32)(int64_t)v->v.u);
         break;
     case RS_FT_RELTIME: {
         /* Wireshark gives both parts the sign of the time: -0.25 s is

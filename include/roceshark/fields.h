@@ -26,6 +26,7 @@ enum rs_ftype {
     RS_FT_UINT24,
     RS_FT_UINT32,
     RS_FT_UINT64,
+    RS_FT_INT32,        /* signed, held in value.u as int64_t (tcp.window_size_scalefactor) */
     RS_FT_FRAMENUM,
     RS_FT_DOUBLE,
     RS_FT_RELTIME,      /* a duration, value.t */

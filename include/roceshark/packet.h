@@ -104,6 +104,7 @@ enum rs_cksum_status {
 
 struct rs_facts;
 struct rs_iwarp_view;
+struct rs_stream_view;
 
 struct rs_span {
     uint32_t off;
@@ -128,6 +129,7 @@ struct rs_packet {
     uint16_t vcrc_computed;
     const struct rs_facts *facts;           /* analysis results (analysis.h), or NULL */
     const struct rs_iwarp_view *iwarp;      /* MPA/DDP/RDMAP found (iwarp.h), or NULL */
+    const struct rs_stream_view *stream;    /* TCP/UDP conversation (streams.h), or NULL */
 };
 
 static inline bool

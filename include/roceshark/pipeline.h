@@ -34,6 +34,7 @@
 #include <roceshark/dissect.h>
 #include <roceshark/filter.h>
 #include <roceshark/iwarp.h>
+#include <roceshark/streams.h>
 #include <roceshark/packet.h>
 
 struct rs_pipeline_opts {
@@ -41,6 +42,9 @@ struct rs_pipeline_opts {
      * whether it checks MPA CRCs from here, so the two can never disagree. */
     struct rs_decode_opts decode;
     struct rs_iwarp_opts iwarp;         /* bounds and heuristics */
+    bool streams;                       /* number TCP and UDP conversations (tcp.stream,
+                                           tcp.seq, ...); a filter reading them turns it on */
+    struct rs_streams_opts streams_opts;
     bool analyze;                       /* run the transport analysis */
     struct rs_analysis_opts analysis;
     const char *filter;                 /* display filter text; NULL or "" for none. A filter
@@ -49,7 +53,7 @@ struct rs_pipeline_opts {
 };
 
 /* Defaults: CRCs checked, port 4791, the iWARP and analysis defaults,
- * analysis on, no filter, not shared. */
+ * analysis on, streams off, no filter, not shared. */
 void rs_pipeline_opts_init(struct rs_pipeline_opts *opts);
 
 /* What one frame gave. */

@@ -121,7 +121,19 @@ ieee8021ad.id ieee8021ad.priority ip.src ip.dst ip.id ip.ttl ip.checksum ip.dsfi
 ip.dsfield.ecn ip.flags.df ip.len ipv6.src ipv6.dst ipv6.tclass ipv6.flow ipv6.plen ipv6.hlim
 udp.srcport udp.dstport udp.length udp.checksum eth.addr ip.addr ipv6.addr udp.port tcp.port
 _ws.col.No. _ws.col.Time _ws.col.Length
+udp.stream tcp.stream tcp.len tcp.seq tcp.seq_raw tcp.nxtseq tcp.ack tcp.ack_raw tcp.hdr_len
+tcp.flags tcp.flags.res tcp.flags.ae tcp.flags.cwr tcp.flags.ece tcp.flags.urg tcp.flags.ack
+tcp.flags.push tcp.flags.reset tcp.flags.syn tcp.flags.fin tcp.flags.str tcp.window_size_value
+tcp.window_size tcp.window_size_scalefactor tcp.checksum tcp.checksum.status
+tcp.urgent_pointer tcp.payload
 """.split()
+
+# data.*: the bytes no protocol takes. Compared apart from the rest: the NCCL runs'
+# captures carry TLS and HTTP, which tshark decodes and roceshark leaves as data, and
+# iWARP's payloads are RDMAP's fields here, where tshark also shows them as data, and the
+# native IB capture's IPoIB frames tshark decodes through to ICMP.
+DATA_FIELDS = ["data.data", "data.len"]
+DATA_APART = ("nccl_nccl_", "uiwarp", "srinivaskoritala")
 
 # The Wireshark-compatible BTH subfields, which Wireshark gets right on every opcode.
 BTH_SUBFIELDS = [f for f in CONTRACT_FIELDS if f.startswith("infiniband.bth.")]

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fields_l4.c - udp.*, tcp.* and data.* by Wireshark's names, in the order
+ * of its tree. What is on the wire comes from the header; the stream index,
+ * relative numbers and scaled window from the streams stage (streams.h),
+ * and are absent when it did not run; tcp.len and tcp.payload from the IP
+ * header's length.
+ */
+#include <string.h>
+
+#include <roceshark/flow.h>
+#include <roceshark/streams.h>
+
+#include "fields/fields_int.h"
+
+#define UTF8_MIDDLE_DOT "\xc2\xb7"
+
+static bool
+get_tcp_hdr_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                struct rs_value *out)
+{
+    if (occ != 0 || !rs_packet_has(pkt, RS_LAYER_TCP))
+        return false;
+    return rs_value_set_uint(out, f->type, pkt->span[RS_LAYER_TCP].len);
+}
+
+/* The offset column selects the value of the streams stage. */
+enum stream_value { SV_INDEX, SV_LEN, SV_SEQ, SV_NXTSEQ, SV_ACK, SV_WINDOW, SV_SCALE };
+
+static bool
+get_stream(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+           struct rs_value *out)
+{
+    const struct rs_stream_view *v = pkt->stream;
+    bool tcp_field = f->layer == RS_LAYER_TCP;
+
+    if (occ != 0 || v == NULL || v->tcp != tcp_field)
+        return false;
+    switch ((enum stream_value)f->offset) {
+    case SV_INDEX: return rs_value_set_uint(out, f->type, v->index);
+    case SV_LEN: return rs_value_set_uint(out, f->type, v->len);
+    case SV_SEQ: return rs_value_set_uint(out, f->type, v->seq);
+    case SV_NXTSEQ: return rs_value_set_uint(out, f->type, v->nxtseq);
+    case SV_ACK: return rs_value_set_uint(out, f->type, v->ack);
+    case SV_WINDOW: return rs_value_set_uint(out, f->type, v->window);
+    case SV_SCALE:
+        /* a SYN's window is not scaled, and Wireshark shows no factor there */
+        if (v->win_scale == 0)
+            return false;
+        return rs_value_set_uint(out, f->type, (uint64_t)(int64_t)v->win_scale);
+    }
+    return false;
+}
+
+/* Wireshark's one-letter flags, a middle dot for each flag not set. */
+static bool
+get_tcp_flags_str(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                  struct rs_value *out)
+{
+    static const char letters[] = "RRRNCEUAPRSF";
+    static char buf[12 * 2 + 1];    /* a dot takes two bytes in UTF-8 */
+
+    if (occ != 0 || !rs_packet_has(pkt, RS_LAYER_TCP))
+        return false;
+    const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
+    unsigned flags = rs_load_be16(t + 12) & 0x0fffu;
+    char *p = buf;
+    for (unsigned i = 0; i < 12; i++) {
+        if ((flags >> (11 - i)) & 1u) {
+            *p++ = letters[i];
+        } else {
+            memcpy(p, UTF8_MIDDLE_DOT, 2);
+            p += 2;
+        }
+    }
+    *p = '\0';
+    out->type = f->type;
+    out->v.str = buf;
+    return true;
+}
+
+/* TCP checksums are not verified (as tshark by default): 2, unverified. */
+static bool
+get_unverified(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+               struct rs_value *out)
+{
+    if (occ != 0 || !rs_packet_has(pkt, (enum rs_layer)f->layer))
+        return false;
+    return rs_value_set_uint(out, f->type, RS_CKSUM_UNVERIFIED);
+}
+
+/* The octets after the TCP header up to where the IP header ends, as far as
+ * captured; absent when there are none. */
+static bool
+get_tcp_payload(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                struct rs_value *out)
+{
+    if (occ != 0 || !rs_packet_has(pkt, RS_LAYER_TCP))
+        return false;
+    uint32_t start = pkt->span[RS_LAYER_TCP].off + pkt->span[RS_LAYER_TCP].len;
+    uint32_t end = rs_packet_ip_end(pkt);
+    if (end > pkt->frame->caplen)
+        end = pkt->frame->caplen;
+    if (end <= start)
+        return false;
+    out->type = f->type;
+    out->v.bytes.ptr = pkt->frame->data + start;
+    out->v.bytes.len = end - start;
+    return true;
+}
+
+/* data.data and data.len: the bytes no protocol we know takes (rs_packet_data). */
+static bool
+get_data(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+         struct rs_value *out)
+{
+    struct rs_span d;
+
+    if (occ != 0 || !rs_packet_data(pkt, &d))
+        return false;
+    if (f->type != RS_FT_UINT32) {      /* the bytes, of data and data.data */
+        out->type = f->type;
+        out->v.bytes.ptr = pkt->frame->data + d.off;
+        out->v.bytes.len = d.len;
+        return true;
+    }
+    return rs_value_set_uint(out, f->type, d.len);
+}
+
+#define STREAM(abbrev, name, type, base, layer, value, blurb) \
+    {abbrev, name, type, base, 0, NULL, blurb, layer, value, 0, get_stream, 1}
+#define TCP_FLAG(abbrev, name, off, mask) \
+    {abbrev, name, RS_FT_BOOLEAN, RS_BASE_NONE, mask, NULL, name, RS_LAYER_TCP, off, 1, NULL, 2}
+
+const struct rs_field rs_fields_l4[] = {
+    RS_F_PROTO("udp", "User Datagram Protocol", RS_LAYER_UDP),
+    {"udp.srcport", "Source Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "UDP source port",
+     RS_LAYER_UDP, 0, 2, NULL, 1},
+    {"udp.dstport", "Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
+     "UDP destination port", RS_LAYER_UDP, 2, 2, NULL, 1},
+    {"udp.port", "Source or Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
+     "UDP source or destination port", RS_LAYER_UDP, 0, 2, NULL, 1, RS_FIELD_HIDDEN},
+    {"udp.port", "Source or Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
+     "UDP source or destination port", RS_LAYER_UDP, 2, 2, NULL, 1, RS_FIELD_HIDDEN},
+    {"udp.length", "Length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "UDP length", RS_LAYER_UDP,
+     4, 2, NULL, 1},
+    {"udp.checksum", "Checksum", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, "UDP checksum",
+     RS_LAYER_UDP, 6, 2, NULL, 1},
+    STREAM("udp.stream", "Stream index", RS_FT_UINT32, RS_BASE_DEC, RS_LAYER_UDP, SV_INDEX,
+           "UDP conversation, numbered from 0 in order of its first frame"),
+    RS_F_PROTO("tcp", "Transmission Control Protocol", RS_LAYER_TCP),
+    {"tcp.srcport", "Source Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "TCP source port",
+     RS_LAYER_TCP, 0, 2, NULL, 1},
+    {"tcp.dstport", "Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
+     "TCP destination port", RS_LAYER_TCP, 2, 2, NULL, 1},
+    {"tcp.port", "Source or Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
+     "TCP source or destination port", RS_LAYER_TCP, 0, 2, NULL, 1, RS_FIELD_HIDDEN},
+    {"tcp.port", "Source or Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
+     "TCP source or destination port", RS_LAYER_TCP, 2, 2, NULL, 1, RS_FIELD_HIDDEN},
+    STREAM("tcp.stream", "Stream index", RS_FT_UINT32, RS_BASE_DEC, RS_LAYER_TCP, SV_INDEX,
+           "TCP conversation, numbered from 0 in order of its first frame (a SYN with a "
+           "new initial sequence number starts another)"),
+    STREAM("tcp.len", "TCP Segment Len", RS_FT_UINT32, RS_BASE_DEC, RS_LAYER_TCP, SV_LEN,
+           "Payload octets, as the IP header's length gives them"),
+    STREAM("tcp.seq", "Sequence Number", RS_FT_UINT32, RS_BASE_DEC, RS_LAYER_TCP, SV_SEQ,
+           "Relative to the direction's initial sequence number (1 for the first segment "
+           "seen without its SYN)"),
+    {"tcp.seq_raw", "Sequence Number (raw)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
+     "TCP sequence number as sent", RS_LAYER_TCP, 4, 4, NULL, 1},
+    STREAM("tcp.nxtseq", "Next Sequence Number", RS_FT_UINT32, RS_BASE_DEC, RS_LAYER_TCP,
+           SV_NXTSEQ, "Relative sequence number after this segment (SYN and FIN count one)"),
+    STREAM("tcp.ack", "Acknowledgment Number", RS_FT_UINT32, RS_BASE_DEC, RS_LAYER_TCP, SV_ACK,
+           "Relative to the other direction's initial sequence number"),
+    {"tcp.ack_raw", "Acknowledgment number (raw)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
+     "TCP acknowledgment number as sent", RS_LAYER_TCP, 8, 4, NULL, 1},
+    {"tcp.hdr_len", "Header Length", RS_FT_UINT8, RS_BASE_DEC, 0, NULL,
+     "TCP header length in bytes", RS_LAYER_TCP, 12, 1, get_tcp_hdr_len, 1},
+    {"tcp.flags", "Flags", RS_FT_UINT16, RS_BASE_HEX, 0x0fff, NULL, "TCP flags",
+     RS_LAYER_TCP, 12, 2, NULL, 1},
+    TCP_FLAG("tcp.flags.res", "Reserved", 12, 0x0e),
+    TCP_FLAG("tcp.flags.ae", "Accurate ECN", 12, 0x01),
+    TCP_FLAG("tcp.flags.cwr", "Congestion Window Reduced", 13, 0x80),
+    TCP_FLAG("tcp.flags.ece", "ECN-Echo", 13, 0x40),
+    TCP_FLAG("tcp.flags.urg", "Urgent", 13, 0x20),
+    TCP_FLAG("tcp.flags.ack", "Acknowledgment", 13, 0x10),
+    TCP_FLAG("tcp.flags.push", "Push", 13, 0x08),
+    TCP_FLAG("tcp.flags.reset", "Reset", 13, 0x04),
+    TCP_FLAG("tcp.flags.syn", "Syn", 13, 0x02),
+    TCP_FLAG("tcp.flags.fin", "Fin", 13, 0x01),
+    {"tcp.flags.str", "TCP Flags", RS_FT_STRING, RS_BASE_NONE, 0, NULL,
+     "The flags as letters, RRRNCEUAPRSF, a dot for each not set", RS_LAYER_TCP, 12, 2,
+     get_tcp_flags_str, 2},
+    {"tcp.window_size_value", "Window", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
+     "TCP window as sent", RS_LAYER_TCP, 14, 2, NULL, 1},
+    STREAM("tcp.window_size", "Calculated window size", RS_FT_UINT32, RS_BASE_DEC,
+           RS_LAYER_TCP, SV_WINDOW, "The window times the scaling factor the SYNs agreed"),
+    STREAM("tcp.window_size_scalefactor", "Window size scaling factor", RS_FT_INT32,
+           RS_BASE_DEC, RS_LAYER_TCP, SV_SCALE,
+           "-1: unknown (SYNs not seen), -2: no scaling, else the factor"),
+    {"tcp.checksum", "Checksum", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, "TCP checksum",
+     RS_LAYER_TCP, 16, 2, NULL, 1},
+    {"tcp.checksum.status", "Checksum Status", RS_FT_UINT8, RS_BASE_DEC, 0, rs_cksum_vals,
+     "Not verified, as tshark's default", RS_LAYER_TCP, 16, 0, get_unverified, 1},
+    {"tcp.urgent_pointer", "Urgent Pointer", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
+     "TCP urgent pointer", RS_LAYER_TCP, 18, 2, NULL, 1},
+    {"tcp.payload", "TCP payload", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
+     "The segment's octets after the header", RS_LAYER_TCP, 0, 0, get_tcp_payload, 1},
+    RS_F_END,
+};
+
+/* After every protocol's own fields: the bytes left to no protocol. */
+const struct rs_field rs_fields_data[] = {
+    {"data", "Data", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "Bytes no protocol takes",
+     RS_NO_LAYER, 0, 0, get_data, 0},
+    {"data.data", "Data", RS_FT_BYTES, RS_BASE_NONE, 0, NULL, "Bytes no protocol takes",
+     RS_NO_LAYER, 0, 0, get_data, 1},
+    {"data.len", "Length", RS_FT_UINT32, RS_BASE_DEC, 0, NULL, "Their number",
+     RS_NO_LAYER, 0, 0, get_data, 1},
+    RS_F_END,
+};

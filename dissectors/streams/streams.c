@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * streams.c - TCP and UDP conversations numbered as Wireshark numbers them
+ * (tcp.stream, udp.stream), with TCP's relative sequence numbers and window
+ * scaling.
+ *
+ * Wireshark's rules, as tshark 4.0 shows them on the real captures:
+ *  - each protocol counts its conversations from 0, in order of first frame;
+ *  - a SYN (without ACK) whose sequence number is not the direction's
+ *    initial one starts a new TCP conversation on the same addresses and
+ *    ports: the port was reused;
+ *  - a direction's base is its SYN's sequence number, or, when no SYN was
+ *    seen, one less than its first segment's (so that segment reads 1); an
+ *    ACK sets the other direction's base likewise when that one has sent
+ *    nothing yet;
+ *  - a direction's windows are scaled by its SYN's shift; "unknown" (-1)
+ *    while its SYN is unseen, and "no scaling" (-2) for both directions as
+ *    soon as one SYN lacks the option. A SYN's own window is never scaled.
+ *
+ * Entries come from one array, allocated when the stage is made, so a new
+ * conversation allocates nothing; GLib's table indexes them (it grows its
+ * own arrays now and then, never per packet). The least recently seen entry
+ * is reused when the array is full.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include <roceshark/common.h>
+#include <roceshark/flow.h>
+#include <roceshark/streams.h>
+#include <roceshark/wire.h>
+
+#define TCP_FIN 0x01
+#define TCP_SYN 0x02
+#define TCP_ACK 0x10
+#define TCP_OPT_EOL 0
+#define TCP_OPT_NOP 1
+#define TCP_OPT_WSCALE 3
+#define WSCALE_MAX_SHIFT 14     /* RFC 7323: larger shifts are taken as 14 */
+#define NO_ENTRY UINT32_MAX
+
+/* What one direction of a TCP conversation has shown. */
+struct tcp_dir {
+    uint32_t base;
+    bool base_set;
+    int8_t shift;           /* its SYN's window scale, or RS_WIN_SCALE_UNKNOWN/_NONE */
+};
+
+struct stream {
+    struct rs_flow_key key;
+    uint32_t index;
+    uint32_t newer, older;  /* recency list, by position in the array */
+    struct tcp_dir dir[2];  /* by side of the key */
+};
+
+struct rs_streams {
+    struct stream *entries;
+    uint32_t max, used;
+    uint32_t newest, oldest;
+    GHashTable *table;      /* key -> entry */
+    struct rs_streams_counts counts;
+    uint32_t next_index[2]; /* TCP, UDP */
+    struct rs_stream_view view;
+};
+
+void
+rs_streams_opts_init(struct rs_streams_opts *opts)
+{
+    opts->max_streams = 65536;
+}
+
+static guint
+key_hash(gconstpointer p)
+{
+    return rs_flow_key_hash(p);
+}
+
+static gboolean
+key_equal(gconstpointer a, gconstpointer b)
+{
+    return memcmp(a, b, sizeof(struct rs_flow_key)) == 0;
+}
+
+int
+rs_streams_new(const struct rs_streams_opts *opts, struct rs_streams **out, char *err)
+{
+    struct rs_streams *s = calloc(1, sizeof(*s));
+
+    *out = NULL;
+    if (opts->max_streams == 0)
+        return rs_error(err, RS_EINVAL, "streams: max_streams must be at least 1");
+    if (s == NULL || (s->entries = calloc(opts->max_streams, sizeof(*s->entries))) == NULL) {
+        free(s);
+        return rs_error(err, RS_ENOMEM, "streams: out of memory for %u conversations",
+                        opts->max_streams);
+    }
+    s->max = opts->max_streams;
+    s->newest = s->oldest = NO_ENTRY;
+    s->table = g_hash_table_new(key_hash, key_equal);
+    *out = s;
+    return 0;
+}
+
+void
+rs_streams_free(struct rs_streams *s)
+{
+    if (s == NULL)
+        return;
+    g_hash_table_destroy(s->table);
+    free(s->entries);
+    free(s);
+}
+
+struct rs_streams_counts
+rs_streams_counts(const struct rs_streams *s)
+{
+    return s->counts;
+}
+
+const char *const rs_streams_fields[] = {
+    "tcp.stream", "tcp.len", "tcp.seq", "tcp.nxtseq", "tcp.ack", "tcp.window_size",
+    "tcp.window_size_scalefactor", "udp.stream", NULL,
+};
+
+bool
+rs_streams_field(const char *abbrev)
+{
+    for (size_t i = 0; rs_streams_fields[i] != NULL; i++)
+        if (strcmp(abbrev, rs_streams_fields[i]) == 0)
+            return true;
+    return false;
+}
+
+static void
+unlink_entry(struct rs_streams *s, uint32_t i)
+{
+    struct stream *e = &s->entries[i];
+
+    if (e->newer != NO_ENTRY)
+        s->entries[e->newer].older = e->older;
+    else
+        s->newest = e->older;
+    if (e->older != NO_ENTRY)
+        s->entries[e->older].newer = e->newer;
+    else
+        s->oldest = e->newer;
+}
+
+static void
+push_newest(struct rs_streams *s, uint32_t i)
+{
+    struct stream *e = &s->entries[i];
+
+    e->newer = NO_ENTRY;
+    e->older = s->newest;
+    if (s->newest != NO_ENTRY)
+        s->entries[s->newest].newer = i;
+    s->newest = i;
+    if (s->oldest == NO_ENTRY)
+        s->oldest = i;
+}
+
+/* The next index of the entry's protocol, and nothing seen yet. */
+static void
+stream_start(struct rs_streams *s, struct stream *e)
+{
+    bool tcp = e->key.proto == 6;
+
+    memset(e->dir, 0, sizeof(e->dir));
+    e->dir[0].shift = e->dir[1].shift = RS_WIN_SCALE_UNKNOWN;
+    e->index = s->next_index[!tcp]++;
+    if (tcp)
+        s->counts.tcp_streams++;
+    else
+        s->counts.udp_streams++;
+}
+
+/* A fresh entry for key with the next index of its protocol: a free one,
+ * or the least recently seen, forgotten. */
+static struct stream *
+stream_new(struct rs_streams *s, const struct rs_flow_key *key)
+{
+    uint32_t i;
+
+    if (s->used < s->max) {
+        i = s->used++;
+    } else {
+        i = s->oldest;
+        unlink_entry(s, i);
+        g_hash_table_remove(s->table, &s->entries[i].key);
+        s->counts.evicted++;
+    }
+    struct stream *e = &s->entries[i];
+    memset(e, 0, sizeof(*e));
+    e->key = *key;
+    stream_start(s, e);
+    push_newest(s, i);
+    g_hash_table_insert(s->table, &e->key, e);
+    return e;
+}
+
+static void
+touch(struct rs_streams *s, struct stream *e)
+{
+    uint32_t i = (uint32_t)(e - s->entries);
+
+    if (s->newest != i) {
+        unlink_entry(s, i);
+        push_newest(s, i);
+    }
+}
+
+/* The window scale option's shift in a SYN's options, or -1. */
+static int8_t
+syn_window_shift(const uint8_t *opt, uint32_t len)
+{
+    for (uint32_t i = 0; i < len;) {
+        if (opt[i] == TCP_OPT_EOL)
+            break;
+        if (opt[i] == TCP_OPT_NOP) {
+            i++;
+            continue;
+        }
+        if (i + 1 >= len || opt[i + 1] < 2 || i + opt[i + 1] > len)
+            break;      /* a malformed option ends the walk */
+        if (opt[i] == TCP_OPT_WSCALE && opt[i + 1] == 3)
+            return (int8_t)(opt[i + 2] > WSCALE_MAX_SHIFT ? WSCALE_MAX_SHIFT : opt[i + 2]);
+        i += opt[i + 1];
+    }
+    return -1;
+}
+
+static void
+tcp_segment(struct stream *e, int side, const struct rs_packet *pkt, struct rs_stream_view *v)
+{
+    const struct rs_span *ts = &pkt->span[RS_LAYER_TCP];
+    const uint8_t *t = pkt->frame->data + ts->off;
+    uint32_t seq = rs_load_be32(t + 4), ack = rs_load_be32(t + 8);
+    uint8_t flags = t[13];
+    uint16_t window = rs_load_be16(t + 14);
+    struct tcp_dir *me = &e->dir[side], *peer = &e->dir[!side];
+    uint32_t end = rs_packet_ip_end(pkt), start = ts->off + ts->len;
+
+    if (flags & TCP_SYN) {
+        int8_t shift = syn_window_shift(t + 20, ts->len - 20);
+        if (shift < 0)      /* a SYN without the option: neither side scales */
+            me->shift = peer->shift = RS_WIN_SCALE_NONE;
+        else if (me->shift != RS_WIN_SCALE_NONE)
+            me->shift = shift;
+        me->base = seq;
+        me->base_set = true;
+    } else if (!me->base_set) {
+        me->base = seq - 1;
+        me->base_set = true;
+    }
+    if ((flags & TCP_ACK) && !peer->base_set) {
+        peer->base = ack - 1;
+        peer->base_set = true;
+    }
+    v->len = end > start ? end - start : 0;
+    v->seq = seq - me->base;
+    v->ack = (flags & TCP_ACK) ? ack - peer->base : ack;
+    v->nxtseq = v->seq + v->len + !!(flags & TCP_SYN) + !!(flags & TCP_FIN);
+    v->window = window;
+    if (flags & TCP_SYN) {
+        v->win_scale = 0;       /* a SYN's window is never scaled */
+    } else if (me->shift < 0) {
+        v->win_scale = me->shift;
+    } else {
+        v->win_scale = 1 << me->shift;
+        v->window = (uint32_t)window << me->shift;
+    }
+}
+
+void
+rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
+{
+    struct rs_flow_key key;
+    int side;
+
+    pkt->stream = NULL;
+    if ((pkt->flags & RS_PKT_IP_FRAGMENT) || !rs_flow_key_of(pkt, &key, &side))
+        return;
+    bool tcp = key.proto == 6;
+    struct stream *e = g_hash_table_lookup(s->table, &key);
+    if (e != NULL && tcp) {
+        /* A SYN with another initial sequence number: the ports were reused. */
+        const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
+        const struct tcp_dir *me = &e->dir[side];
+        if ((t[13] & (TCP_SYN | TCP_ACK)) == TCP_SYN && me->base_set &&
+            rs_load_be32(t + 4) != me->base)
+            stream_start(s, e);
+    }
+    if (e == NULL)
+        e = stream_new(s, &key);
+    else
+        touch(s, e);
+    struct rs_stream_view *v = &s->view;
+    memset(v, 0, sizeof(*v));
+    v->index = e->index;
+    v->tcp = tcp;
+    if (tcp)
+        tcp_segment(e, side, pkt, v);
+    pkt->stream = v;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * flow.h - a TCP or UDP conversation's key, the same for both directions,
+ * and where the IP header says a packet ends. The stages that follow
+ * conversations (streams, iWARP) share them.
+ */
+#ifndef ROCESHARK_FLOW_H
+#define ROCESHARK_FLOW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <roceshark/packet.h>
+
+/* The lower endpoint (address, then port) is side 0. Zeroed before it is
+ * filled, so it hashes and compares as bytes. */
+struct rs_flow_key {
+    uint8_t family;         /* 4 or 6 */
+    uint8_t proto;          /* 6 TCP, 17 UDP */
+    uint16_t port[2];
+    uint8_t addr[2][16];
+};
+
+/* The key of the TCP or UDP packet pkt, and which side of it sent pkt;
+ * false when pkt has neither header or no IP header. */
+bool rs_flow_key_of(const struct rs_packet *pkt, struct rs_flow_key *key, int *side);
+
+uint32_t rs_flow_key_hash(const struct rs_flow_key *key);
+
+/* Offset where the IP header says the packet ends: it may lie past caplen,
+ * or before the frame's end when the link pads it. 0 without IP. */
+uint32_t rs_packet_ip_end(const struct rs_packet *pkt);
+
+/* The bytes no protocol we decode takes, which Wireshark shows as "data":
+ * a UDP payload that is not RoCEv2, a TCP payload that is not iWARP, an IB
+ * payload with its pad (not a MAD's), as far as captured; false when there
+ * are none. iWARP's payloads are the RDMAP fields' (fields_rdmap.c). */
+bool rs_packet_data(const struct rs_packet *pkt, struct rs_span *out);
+
+#endif /* ROCESHARK_FLOW_H */

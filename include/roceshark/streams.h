@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * streams.h - TCP and UDP conversations as Wireshark numbers them: the
+ * stream index of tcp.stream and udp.stream, TCP's relative sequence and
+ * acknowledgment numbers, and its window scaling.
+ *
+ * A pipeline stage (pipeline.c runs it after decoding, when some output or
+ * filter reads one of these fields). Frames are fed once each, in capture
+ * order. The table is bounded: past opts.max_streams conversations, the
+ * least recently seen is forgotten (counted), and seen again it gets a new
+ * index, where Wireshark, which keeps them all, would give the old one.
+ */
+#ifndef ROCESHARK_STREAMS_H
+#define ROCESHARK_STREAMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <roceshark/packet.h>
+
+/* struct rs_stream_view.win_scale when it is not a factor */
+#define RS_WIN_SCALE_UNKNOWN (-1)   /* the SYNs were not seen (Wireshark's -1) */
+#define RS_WIN_SCALE_NONE (-2)      /* a SYN lacked the option: no scaling (its -2) */
+
+/* What the stage found for one frame; valid until the next. */
+struct rs_stream_view {
+    uint32_t index;         /* tcp.stream or udp.stream: per protocol, from 0 */
+    bool tcp;
+    /* TCP only */
+    uint32_t seq;           /* relative to the direction's initial sequence number */
+    uint32_t ack;           /* relative to the other direction's; raw without ACK */
+    uint32_t nxtseq;        /* seq + segment length (+1 for SYN, +1 for FIN) */
+    uint32_t len;           /* segment length: IP payload after the TCP header */
+    int32_t win_scale;      /* factor (1 << shift), or RS_WIN_SCALE_*; 0 on a SYN */
+    uint32_t window;        /* the window value times the factor */
+};
+
+struct rs_streams_opts {
+    uint32_t max_streams;   /* conversations held at once (default 65536) */
+};
+
+struct rs_streams_counts {
+    uint64_t tcp_streams;   /* indexes handed out */
+    uint64_t udp_streams;
+    uint64_t evicted;       /* forgotten to stay within max_streams */
+};
+
+void rs_streams_opts_init(struct rs_streams_opts *opts);
+
+struct rs_streams;
+
+int rs_streams_new(const struct rs_streams_opts *opts, struct rs_streams **out, char *err);
+void rs_streams_free(struct rs_streams *s);
+
+/* Sets pkt->stream to this frame's view, or NULL when it carries no TCP or
+ * UDP header (or is an IP fragment after the first). */
+void rs_streams_process(struct rs_streams *s, struct rs_packet *pkt);
+
+struct rs_streams_counts rs_streams_counts(const struct rs_streams *s);
+
+/* The fields this stage gives, NULL-terminated; does abbrev name one? */
+extern const char *const rs_streams_fields[];
+bool rs_streams_field(const char *abbrev);
+
+#endif /* ROCESHARK_STREAMS_H */

@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_streams.c - TCP and UDP conversations as Wireshark numbers them:
+ * indexes per protocol, relative numbers with and without the handshake,
+ * a reused port, window scaling, and the bound with its evictions.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include <roceshark/common.h>
+#include <roceshark/streams.h>
+#include <roceshark/wire.h>
+
+#include "testutil.h"
+
+#define SYN 0x02
+#define ACK 0x10
+#define FIN 0x01
+#define PSH 0x08
+
+/* Ethernet, IPv4 10.0.0.SRC -> 10.0.0.DST, then TCP (proto 6) or UDP (17)
+ * with len payload octets; a SYN carries the window scale option when
+ * wscale >= 0. */
+struct seg {
+    uint8_t src, dst;
+    uint16_t sport, dport;
+    uint32_t seq, ack;
+    uint8_t flags;
+    int wscale;
+    uint16_t window, len;
+};
+
+static void
+build(struct test_frame *tf, uint8_t proto, const struct seg *s)
+{
+    uint8_t *b = tf->bytes;
+    uint32_t l4 = proto == 6 ? (s->wscale >= 0 ? 24u : 20u) : 8u;
+    uint32_t ip_len = 20 + l4 + s->len;
+
+    memset(tf, 0, sizeof(*tf));
+    memcpy(b, "\x02\0\0\0\0\x02\x02\0\0\0\0\x01\x08\x00", 14);
+    uint8_t *ip = b + 14;
+    ip[0] = 0x45;
+    ip[2] = (uint8_t)(ip_len >> 8);
+    ip[3] = (uint8_t)ip_len;
+    ip[8] = 64;
+    ip[9] = proto;
+    memcpy(ip + 12, "\x0a\0\0", 3);
+    ip[15] = s->src;
+    memcpy(ip + 16, "\x0a\0\0", 3);
+    ip[19] = s->dst;
+    uint8_t *t = ip + 20;
+    rs_store_be16(t, s->sport);
+    rs_store_be16(t + 2, s->dport);
+    if (proto == 6) {
+        rs_store_be32(t + 4, s->seq);
+        rs_store_be32(t + 8, s->ack);
+        t[12] = (uint8_t)((l4 / 4) << 4);
+        t[13] = s->flags;
+        rs_store_be16(t + 14, s->window);
+        if (s->wscale >= 0)
+            memcpy(t + 20, (uint8_t[]){1, 3, 3, (uint8_t)s->wscale}, 4);
+    } else {
+        rs_store_be16(t + 4, (uint16_t)(8 + s->len));
+    }
+    tf->frame.data = b;
+    tf->frame.caplen = tf->frame.len = 14 + ip_len;
+    tf->frame.linktype = RS_DLT_EN10MB;
+    tf->frame.ts_digits = 6;
+}
+
+struct fixture {
+    struct rs_streams *st;
+    struct test_frame tf;
+    struct rs_packet pkt;
+};
+
+static const struct rs_stream_view *
+feed(struct fixture *fx, uint8_t proto, struct seg s)
+{
+    build(&fx->tf, proto, &s);
+    test_decode(&fx->tf.frame, &fx->pkt);
+    rs_streams_process(fx->st, &fx->pkt);
+    return fx->pkt.stream;
+}
+
+static struct fixture *
+fixture_new(uint32_t max)
+{
+    static struct fixture fx;
+    struct rs_streams_opts o;
+
+    rs_streams_opts_init(&o);
+    o.max_streams = max;
+    memset(&fx, 0, sizeof(fx));
+    assert_int_equal(rs_streams_new(&o, &fx.st, NULL), 0);
+    return &fx;
+}
+
+static void
+test_handshake_and_relative_numbers(void **state)
+{
+    struct fixture *fx = fixture_new(16);
+    const struct rs_stream_view *v;
+
+    (void)state;
+    /* SYN (scale 7), SYN-ACK (scale 2), ACK, 100 octets, then FIN */
+    v = feed(fx, 6, (struct seg){1, 2, 40000, 80, 1000, 0, SYN, 7, 64240, 0});
+    assert_int_equal(v->index, 0);
+    assert_int_equal(v->seq, 0);
+    assert_int_equal(v->nxtseq, 1);
+    assert_int_equal(v->win_scale, 0);      /* a SYN's window is not scaled */
+    assert_int_equal(v->window, 64240);
+    v = feed(fx, 6, (struct seg){2, 1, 80, 40000, 5000, 1001, SYN | ACK, 2, 65160, 0});
+    assert_int_equal(v->index, 0);
+    assert_int_equal(v->seq, 0);
+    assert_int_equal(v->ack, 1);
+    v = feed(fx, 6, (struct seg){1, 2, 40000, 80, 1001, 5001, ACK | PSH, -1, 502, 100});
+    assert_int_equal(v->seq, 1);
+    assert_int_equal(v->ack, 1);
+    assert_int_equal(v->len, 100);
+    assert_int_equal(v->nxtseq, 101);
+    assert_int_equal(v->win_scale, 128);
+    assert_int_equal(v->window, 502 * 128);
+    v = feed(fx, 6, (struct seg){2, 1, 80, 40000, 5001, 1101, ACK | FIN, -1, 100, 0});
+    assert_int_equal(v->ack, 101);
+    assert_int_equal(v->nxtseq, 2);         /* FIN counts one */
+    assert_int_equal(v->win_scale, 4);
+    assert_int_equal(v->window, 400);
+    rs_streams_free(fx->st);
+}
+
+static void
+test_mid_stream_and_scaling_unknown(void **state)
+{
+    struct fixture *fx = fixture_new(16);
+    const struct rs_stream_view *v;
+
+    (void)state;
+    /* no SYN seen: the first segment reads 1, and so does what it acknowledges */
+    v = feed(fx, 6, (struct seg){1, 2, 40000, 80, 777777, 123456, ACK, -1, 300, 10});
+    assert_int_equal(v->seq, 1);
+    assert_int_equal(v->ack, 1);
+    assert_int_equal(v->nxtseq, 11);
+    assert_int_equal(v->win_scale, RS_WIN_SCALE_UNKNOWN);
+    assert_int_equal(v->window, 300);
+    v = feed(fx, 6, (struct seg){2, 1, 80, 40000, 123456, 777787, ACK, -1, 300, 0});
+    assert_int_equal(v->seq, 1);
+    assert_int_equal(v->ack, 11);
+    /* a SYN without the option elsewhere: neither side of that one scales */
+    v = feed(fx, 6, (struct seg){1, 3, 40001, 80, 9, 0, SYN, -1, 1000, 0});
+    assert_int_equal(v->index, 1);
+    v = feed(fx, 6, (struct seg){3, 1, 80, 40001, 0, 10, ACK | 0x04, -1, 0, 0});
+    assert_int_equal(v->win_scale, RS_WIN_SCALE_NONE);
+    rs_streams_free(fx->st);
+}
+
+static void
+test_indexes_per_protocol_and_port_reuse(void **state)
+{
+    struct fixture *fx = fixture_new(16);
+
+    (void)state;
+    assert_int_equal(feed(fx, 17, (struct seg){1, 2, 5000, 4791, .len = 4})->index, 0);
+    assert_int_equal(feed(fx, 6, (struct seg){1, 2, 40000, 80, 1, 0, SYN, -1, 0, 0})->index, 0);
+    assert_int_equal(feed(fx, 17, (struct seg){1, 2, 5001, 4791, .len = 4})->index, 1);
+    /* the reverse direction is the same conversation */
+    assert_int_equal(feed(fx, 17, (struct seg){2, 1, 4791, 5000, .len = 4})->index, 0);
+    assert_false(fx->pkt.stream->tcp);
+    /* the SYN again (retransmitted) stays; a new initial number is a new conversation */
+    assert_int_equal(feed(fx, 6, (struct seg){1, 2, 40000, 80, 1, 0, SYN, -1, 0, 0})->index, 0);
+    assert_int_equal(feed(fx, 6, (struct seg){1, 2, 40000, 80, 99, 0, SYN, -1, 0, 0})->index, 1);
+    struct rs_streams_counts c = rs_streams_counts(fx->st);
+    assert_int_equal(c.tcp_streams, 2);
+    assert_int_equal(c.udp_streams, 2);
+    assert_int_equal(c.evicted, 0);
+    rs_streams_free(fx->st);
+}
+
+static void
+test_bounded_with_evictions(void **state)
+{
+    struct fixture *fx = fixture_new(4);
+
+    (void)state;
+    for (uint16_t p = 0; p < 10; p++)
+        assert_int_equal(feed(fx, 17, (struct seg){1, 2, (uint16_t)(1000 + p), 4791})->index, p);
+    /* the most recent four are kept; an older one comes back as a new conversation */
+    assert_int_equal(feed(fx, 17, (struct seg){1, 2, 1009, 4791})->index, 9);
+    assert_int_equal(feed(fx, 17, (struct seg){1, 2, 1000, 4791})->index, 10);
+    assert_int_equal(rs_streams_counts(fx->st).evicted, 7);
+    /* no TCP or UDP header: no view */
+    fx->tf.frame.caplen = fx->tf.frame.len = 14;
+    test_decode(&fx->tf.frame, &fx->pkt);
+    rs_streams_process(fx->st, &fx->pkt);
+    assert_null(fx->pkt.stream);
+    rs_streams_free(fx->st);
+}
+
+static void
+test_field_names(void **state)
+{
+    (void)state;
+    assert_true(rs_streams_field("tcp.stream"));
+    assert_true(rs_streams_field("tcp.window_size_scalefactor"));
+    assert_true(rs_streams_field("udp.stream"));
+    assert_false(rs_streams_field("tcp.seq_raw"));
+    assert_false(rs_streams_field("tcp.window_size_value"));
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_handshake_and_relative_numbers),
+        cmocka_unit_test(test_mid_stream_and_scaling_unknown),
+        cmocka_unit_test(test_indexes_per_protocol_and_port_reuse),
+        cmocka_unit_test(test_bounded_with_evictions),
+        cmocka_unit_test(test_field_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
