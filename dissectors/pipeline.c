@@ -114,7 +114,8 @@ rs_pipeline_process(struct rs_pipeline *p, const struct rs_frame *frame)
     if (lock)
         g_mutex_lock(&p->lock);
     rs_decode_frame(frame, &p->decode, &r->pkt);
-    rs_iwarp_process(p->iwarp, &r->pkt);
+    if (!p->decode.disable_iwarp)
+        rs_iwarp_process(p->iwarp, &r->pkt);
     if (p->analyzer != NULL)
         rs_analyzer_process(p->analyzer, &r->pkt, &r->facts);
     r->match = p->filter == NULL || rs_filter_match(p->filter, &r->pkt);
