@@ -18,7 +18,7 @@ read_save_open(const char *path, enum read_save_format format, struct rs_source 
     memset(&wo, 0, sizeof(wo));
     wo.path = path;
     wo.linktype = rs_source_linktype(src);
-    wo.snaplen = rs_source_snaplen(src);
+    wo.snaplen = rs_source_snaplen(src) != 0 ? rs_source_snaplen(src) : RS_CAPTURE_SNAPLEN;
     /* A pcapng file keeps nanoseconds whatever the input; a pcap file's resolution is the
      * input's, so that its times are written as they were read. */
     wo.ts_hardware = rs_source_ts_digits(src) == 9;
