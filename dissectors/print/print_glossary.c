@@ -114,6 +114,25 @@ shown_mask(const struct rs_field *f)
     return (f->mask & all) == all ? 0 : f->mask;
 }
 
+/* A field's protocol: the one its name starts with ("frame" for frame.protocols, which
+ * the registry declares among roceshark's own), else the protocol it follows in the
+ * registry ("iwarp_ddp_rdmap" for iwarp_ddp.stag). */
+static const char *
+field_parent(const struct rs_field *f, const char *last_protocol)
+{
+    char first[64];
+    size_t n = strcspn(f->abbrev, ".");
+
+    if (n < sizeof(first)) {
+        memcpy(first, f->abbrev, n);
+        first[n] = '\0';
+        int id = rs_field_lookup(first);
+        if (id >= 0 && rs_field_by_id(id)->type == RS_FT_PROTOCOL)
+            return rs_field_by_id(id)->abbrev;
+    }
+    return last_protocol;
+}
+
 static void
 glossary_fields(struct rs_out *o)
 {
@@ -131,7 +150,7 @@ glossary_fields(struct rs_out *o)
             continue;
         }
         rs_out_printf(o, "F\t%s\t%s\t%s\t%s\t", f->name, f->abbrev, rs_field_type_name(f->type),
-                      parent);
+                      field_parent(f, parent));
         print_base(o, f);
         rs_out_printf(o, "\t0x%llx\t%s\n", (unsigned long long)shown_mask(f),
                       f->blurb != NULL ? f->blurb : "");
