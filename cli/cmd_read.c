@@ -284,13 +284,20 @@ parse_pref(const char *arg, struct read_opts *ro)
     return 0;
 }
 
+/* -c N and -a packets:N: the smaller count wins. */
+static void
+limit_count(struct read_opts *ro, unsigned long long n)
+{
+    ro->count = ro->count == 0 || n < ro->count ? n : ro->count;
+}
+
 static int
 parse_autostop(const char *arg, struct read_opts *ro)
 {
     unsigned long long v;
 
     if (cli_parse_kv(arg, "packets", ~0ull, &v))
-        ro->count = ro->count == 0 || v < ro->count ? v : ro->count;
+        limit_count(ro, v);
     else if (cli_parse_kv(arg, "duration", 1ull << 31, &v))
         ro->stop_seconds = v;
     else if (cli_parse_kv(arg, "filesize", 1ull << 40, &v))
@@ -452,7 +459,7 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
         case 'c':
             if (!cli_parse_uint(optarg, 1, ~0ull, &n))
                 return cli_fail(CLI_EXIT_USAGE, "-c %s: expected a positive count", optarg);
-            ro->count = ro->count == 0 || n < ro->count ? n : ro->count;
+            limit_count(ro, n);
             break;
         case 'V':
             ro->verbose = true;

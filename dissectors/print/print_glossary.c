@@ -84,23 +84,14 @@ print_base(struct rs_out *o, const struct rs_field *f)
     static const char *const bases[] = {"BASE_NONE", "BASE_DEC", "BASE_HEX", "BASE_DEC_HEX",
                                         "BASE_HEX_DEC"};
 
-    switch (f->type) {
-    case RS_FT_BOOLEAN:
+    if (f->type == RS_FT_BOOLEAN) {
         if (f->width != 0)
             rs_out_printf(o, "%u", f->width * 8u);
         else
             rs_out_str(o, "BASE_NONE");
-        return;
-    case RS_FT_UINT8:
-    case RS_FT_UINT16:
-    case RS_FT_UINT24:
-    case RS_FT_UINT32:
-    case RS_FT_UINT64:
-    case RS_FT_FRAMENUM:
+    } else if (f->type >= RS_FT_UINT8 && f->type <= RS_FT_FRAMENUM) {
+        /* The integers, which enum rs_ftype lists together. */
         rs_out_str(o, f->base < RS_ARRAY_SIZE(bases) ? bases[f->base] : "BASE_NONE");
-        return;
-    default:
-        return;
     }
 }
 
