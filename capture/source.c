@@ -156,6 +156,18 @@ rs_source_snaplen(const struct rs_source *src)
 }
 
 bool
+rs_source_is_pcapng(const struct rs_source *src)
+{
+    return src->pcapng;
+}
+
+uint8_t
+rs_source_ts_digits(const struct rs_source *src)
+{
+    return src->ts_digits;
+}
+
+bool
 rs_source_ts_hardware(const struct rs_source *src)
 {
     return src->ts_hardware;

@@ -25,6 +25,7 @@ struct rs_source {
     int linktype;
     unsigned snaplen;
     bool ts_hardware;       /* timestamps from the NIC's clock */
+    bool pcapng;            /* read by source_pcapng.c */
     uint64_t count;         /* frames handed out so far */
     struct rs_time first;   /* time of the first frame, for rel */
     struct rs_time prev;    /* time of the previous frame, for delta */

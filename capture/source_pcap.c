@@ -392,6 +392,8 @@ source_pcap_try(const char *path, struct rs_source *src, char *err)
     src->ops = &pcap_ops;
     src->priv = ps;
     src->linktype = (int)(load32(ps, hdr + 20) & 0xffff);
+    /* 0 in a header some writers leave: libpcap's default stands for it. */
+    src->snaplen = load32(ps, hdr + 16) != 0 ? load32(ps, hdr + 16) : RS_CAPTURE_SNAPLEN;
     src->ts_digits = source_ts_digits(src->linktype, ps->nsec);
     return 1;
 }

@@ -430,6 +430,7 @@ source_pcapng_try(const char *path, struct rs_source *src, char *err)
         snprintf(why, sizeof(why), "%s", err);
         return rs_error(err, rc, "%s: %s", path, why);
     }
+    src->pcapng = true;
     src->linktype = ns->ifaces[0].linktype;
     src->snaplen = ns->ifaces[0].snaplen != 0 ? ns->ifaces[0].snaplen : RS_CAPTURE_SNAPLEN;
     src->ts_digits = ns->ifaces[0].digits;

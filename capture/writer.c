@@ -42,6 +42,7 @@
 #define PCAPNG_EPB_TYPE 0x00000006u
 #define PCAPNG_EPB_OVERHEAD 32u        /* block header, interface, time, lengths, trailer */
 #define PCAPNG_EPB_DATA 28u            /* where the packet data starts in the block */
+#define PCAPNG_IDB_SIZE 32u            /* an interface block as we write it */
 
 struct rs_writer {
     struct rs_writer_opts opts;
@@ -59,6 +60,8 @@ struct rs_writer {
     uint64_t frame_offset;  /* of the last frame's bytes */
     uint64_t frames;        /* accepted; after a failed write, those in the files */
     uint64_t frames_flushed;/* in the files for sure */
+    int ifaces[RS_WRITER_MAX_IFACES];   /* pcapng: the link type of each interface */
+    unsigned n_ifaces;
     unsigned file_num;      /* ring: number of the current file */
     struct timespec opened; /* ring: when the current file was opened */
     char **ring;            /* ring_files: names of the newest files, oldest first */
@@ -102,6 +105,7 @@ whole_records_end(struct rs_writer *w, uint64_t *frames)
     int fd = fileno(w->fp);
     uint64_t pos = w->durable;
     uint8_t hdr[PCAP_REC_HDR];
+    uint32_t type = PCAPNG_EPB_TYPE;
     struct stat st;
 
     *frames = 0;
@@ -114,8 +118,9 @@ whole_records_end(struct rs_writer *w, uint64_t *frames)
         /* Both formats' headers are in host order: a pcap record's caplen at 8, a
          * pcapng block's total length at 4. */
         if (w->opts.pcapng) {
+            memcpy(&type, hdr, 4);
             memcpy(&len, hdr + 4, 4);
-            if (len < PCAPNG_EPB_OVERHEAD || len > w->opts.snaplen + PCAPNG_EPB_OVERHEAD + 3)
+            if (len < PCAPNG_IDB_SIZE || len > w->opts.snaplen + PCAPNG_EPB_OVERHEAD + 3)
                 break;
         } else {
             memcpy(&len, hdr + 8, 4);
@@ -126,7 +131,7 @@ whole_records_end(struct rs_writer *w, uint64_t *frames)
         if (pos + len > end)
             break;
         pos += len;
-        (*frames)++;
+        *frames += type == PCAPNG_EPB_TYPE;     /* an interface block is no frame */
     }
     return pos;
 }
@@ -181,28 +186,64 @@ pcapng_block(FILE *fp, uint32_t type, const void *body, uint32_t body_len, const
     return total;
 }
 
-/* The section header and the one interface, with nanosecond timestamps. */
+/* An interface of the link type, with nanosecond timestamps; its number is the count of
+ * those before it in the file. */
+static uint64_t
+pcapng_interface(struct rs_writer *w, int linktype)
+{
+    uint8_t idb[20];
+    uint32_t type = (uint32_t)linktype, snaplen = w->opts.snaplen;
+    uint16_t opt_tsresol = 9, opt_len = 1, opt_end = 0;
+
+    memset(idb, 0, sizeof(idb));
+    memcpy(idb, &type, 2);                     /* link type, reserved */
+    memcpy(idb + 4, &snaplen, 4);
+    memcpy(idb + 8, &opt_tsresol, 2);          /* if_tsresol: 10^-9 */
+    memcpy(idb + 10, &opt_len, 2);
+    idb[12] = 9;                               /* then 3 bytes of padding */
+    memcpy(idb + 16, &opt_end, 2);             /* opt_endofopt */
+    w->ifaces[w->n_ifaces++] = linktype;
+    return pcapng_block(w->fp, PCAPNG_IDB_TYPE, idb, sizeof(idb), NULL, 0);
+}
+
+/* The section header and the first interface. */
 static uint64_t
 pcapng_header(struct rs_writer *w)
 {
-    uint8_t shb[16], idb[20];
-    uint32_t magic = 0x1a2b3c4d, linktype = (uint32_t)w->opts.linktype, snaplen = w->opts.snaplen;
-    uint16_t v_major = 1, v_minor = 0, opt_tsresol = 9, opt_len = 1, opt_end = 0;
+    uint8_t shb[16];
+    uint32_t magic = 0x1a2b3c4d;
+    uint16_t v_major = 1, v_minor = 0;
     int64_t section_len = -1;
 
     memcpy(shb, &magic, 4);
     memcpy(shb + 4, &v_major, 2);
     memcpy(shb + 6, &v_minor, 2);
     memcpy(shb + 8, &section_len, 8);
-    memset(idb, 0, sizeof(idb));
-    memcpy(idb, &linktype, 2);                 /* link type, reserved */
-    memcpy(idb + 4, &snaplen, 4);
-    memcpy(idb + 8, &opt_tsresol, 2);          /* if_tsresol: 10^-9 */
-    memcpy(idb + 10, &opt_len, 2);
-    idb[12] = 9;                               /* then 3 bytes of padding */
-    memcpy(idb + 16, &opt_end, 2);             /* opt_endofopt */
+    w->n_ifaces = 0;
     return pcapng_block(w->fp, PCAPNG_SHB_TYPE, shb, sizeof(shb), NULL, 0) +
-           pcapng_block(w->fp, PCAPNG_IDB_TYPE, idb, sizeof(idb), NULL, 0);
+           pcapng_interface(w, w->opts.linktype);
+}
+
+/* The interface a frame goes to: with frame_linktypes, the one of its link type, added
+ * (its block counted in *added) when it is the first of that type; else the first. */
+static int
+frame_interface(struct rs_writer *w, const struct rs_frame *frame, uint64_t *added, char *err)
+{
+    *added = 0;
+    if (!w->opts.frame_linktypes || frame->linktype == w->opts.linktype)
+        return 0;
+    if (!w->opts.pcapng)
+        return rs_error(err, RS_EINVAL, "%s: frame %llu has link type %d, and a pcap file "
+                        "holds only its own (%d); pcapng holds several", w->path,
+                        (unsigned long long)frame->number, frame->linktype, w->opts.linktype);
+    for (unsigned i = 0; i < w->n_ifaces; i++)
+        if (w->ifaces[i] == frame->linktype)
+            return (int)i;
+    if (w->n_ifaces == RS_WRITER_MAX_IFACES)
+        return rs_error(err, RS_EINVAL, "%s: more than %d link types", w->path,
+                        RS_WRITER_MAX_IFACES);
+    *added = PCAPNG_IDB_SIZE;
+    return (int)w->n_ifaces;
 }
 
 static int
@@ -382,15 +423,23 @@ rs_writer_write(struct rs_writer *w, const struct rs_frame *frame, char *err)
     uint32_t caplen = frame->caplen < w->opts.snaplen ? frame->caplen : w->opts.snaplen;
     uint64_t rec = w->opts.pcapng ? PCAPNG_EPB_OVERHEAD + ((caplen + 3) & ~3u)
                                   : PCAP_REC_HDR + caplen;
+    uint64_t idb;
     int rc;
 
     if (w->failed)
         return rs_error(err, RS_EIO, "%s: an earlier write failed", w->path);
+    int ifc = frame_interface(w, frame, &idb, err);
+    if (ifc < 0)
+        return ifc;
+    rec += idb;
     if (w->pending + rec > WRITER_BUFFER && (rc = flush_file(w, err)) != 0)
         return rc;
+    if (idb != 0)
+        pcapng_interface(w, frame->linktype);
     if (w->opts.pcapng) {
         uint64_t ns = (uint64_t)frame->ts_sec * 1000000000u + frame->ts_nsec;
-        uint32_t epb[5] = {0, (uint32_t)(ns >> 32), (uint32_t)ns, caplen, frame->len};
+        uint32_t epb[5] = {(uint32_t)ifc, (uint32_t)(ns >> 32), (uint32_t)ns, caplen,
+                           frame->len};
         pcapng_block(w->fp, PCAPNG_EPB_TYPE, epb, sizeof(epb), frame->data, caplen);
     } else {
         hdr.ts.tv_sec = frame->ts_sec;
@@ -399,7 +448,7 @@ rs_writer_write(struct rs_writer *w, const struct rs_frame *frame, char *err)
         hdr.len = frame->len;
         pcap_dump((u_char *)w->dumper, &hdr, frame->data);
     }
-    w->frame_offset = w->size + (w->opts.pcapng ? PCAPNG_EPB_DATA : PCAP_REC_HDR);
+    w->frame_offset = w->size + idb + (w->opts.pcapng ? PCAPNG_EPB_DATA : PCAP_REC_HDR);
     w->pending += rec;
     w->size += rec;
     w->frames++;

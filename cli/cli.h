@@ -5,9 +5,10 @@
 #ifndef ROCESHARK_CLI_H
 #define ROCESHARK_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
-#include <time.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <roceshark/capture.h>
 #include <roceshark/dissect.h>
@@ -26,9 +27,28 @@ enum cli_exit {
 /* Prints "roceshark: <message>" on stderr and returns code. */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* What cli_getopt() returns besides an option character. */
+#define CLI_OPT_END (-1)
+#define CLI_OPT_HELP (-2)   /* -h or --help: the usage is on stdout; exit CLI_EXIT_OK */
+#define CLI_OPT_BAD (-3)    /* an unknown option or a missing value, reported; exit
+                               CLI_EXIT_USAGE */
+
+/* getopt_long() for every subcommand, so that all of them answer alike: -h and --help
+ * print usage on stdout (whether or not longopts names "help"), and an unknown option
+ * or a missing value is one line naming the option as typed, "roceshark: CMD: unknown
+ * option --x (try 'roceshark CMD -h')". letters are getopt's, without the leading ':'
+ * (a leading '+' stops at the first operand); 'h' is help in every command. The caller
+ * sets optind before the first call. */
+int cli_getopt(const char *cmd, int argc, char **argv, const char *letters,
+               const struct option *longopts, const char *usage);
+
 /* Parses an unsigned decimal (or 0x hex) option value within [min, max]. */
 bool cli_parse_uint(const char *s, unsigned long long min, unsigned long long max,
                     unsigned long long *out);
+
+/* "name:value" (-a and -b's conditions) with an unsigned value in [1, max]. */
+bool cli_parse_kv(const char *arg, const char *name, unsigned long long max,
+                  unsigned long long *out);
 
 /* Applies a tshark-style "-d udp.port==N,roce" (or tcp.port==N,iwarp). */
 int cli_parse_decode_as(const char *arg, struct rs_decode_opts *opts);

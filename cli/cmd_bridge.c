@@ -56,8 +56,7 @@ cmd_bridge(int argc, char **argv)
 
     memset(&o, 0, sizeof(o));
     optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":w:c:h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt("bridge", argc, argv, "w:c:h", longopts, usage)) != CLI_OPT_END) {
         switch (c) {
         case 'F':
             rs_faults_free(o.faults);
@@ -76,15 +75,9 @@ cmd_bridge(int argc, char **argv)
                 return cli_fail(CLI_EXIT_USAGE, "bridge: -c %s: expected 1 or more", optarg);
             }
             break;
-        case 'h':
-            fputs(usage, stdout);
+        default:    /* CLI_OPT_HELP, CLI_OPT_BAD */
             rs_faults_free(o.faults);
-            return CLI_EXIT_OK;
-        default:
-            rs_faults_free(o.faults);
-            return cli_fail(CLI_EXIT_USAGE, "bridge: %s %s (try 'roceshark bridge -h')",
-                            c == ':' ? "option needs a value:" : "unknown option",
-                            argv[optind - 1]);
+            return c == CLI_OPT_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
         }
     }
     if (argc - optind != 2) {

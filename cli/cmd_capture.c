@@ -58,23 +58,14 @@ static const char capture_usage[] =
     "the timestamp convention of README.md: nanosecond pcap for the NIC's clock,\n"
     "microsecond for the host's.\n";
 
-/* "name:value" with an unsigned value in [1, max]. */
-static bool
-parse_kv(const char *arg, const char *name, unsigned long long max, unsigned long long *out)
-{
-    size_t n = strlen(name);
-
-    return strncmp(arg, name, n) == 0 && arg[n] == ':' && cli_parse_uint(arg + n + 1, 1, max, out);
-}
-
 static int
 parse_autostop(const char *arg, struct capture_opts *co)
 {
     unsigned long long v;
 
-    if (parse_kv(arg, "duration", 1ull << 31, &v))
+    if (cli_parse_kv(arg, "duration", 1ull << 31, &v))
         co->stop_seconds = v;
-    else if (parse_kv(arg, "filesize", 1ull << 40, &v))
+    else if (cli_parse_kv(arg, "filesize", 1ull << 40, &v))
         co->stop_bytes = v * 1000;
     else
         return cli_fail(CLI_EXIT_USAGE, "-a %s: expected duration:S or filesize:KB", arg);
@@ -86,11 +77,11 @@ parse_ring(const char *arg, struct capture_opts *co)
 {
     unsigned long long v;
 
-    if (parse_kv(arg, "filesize", 1ull << 40, &v))
+    if (cli_parse_kv(arg, "filesize", 1ull << 40, &v))
         co->writer.ring_filesize = v * 1000;
-    else if (parse_kv(arg, "duration", 1ull << 31, &v))
+    else if (cli_parse_kv(arg, "duration", 1ull << 31, &v))
         co->writer.ring_duration = (unsigned)v;
-    else if (parse_kv(arg, "files", 100000, &v))
+    else if (cli_parse_kv(arg, "files", 100000, &v))
         co->writer.ring_files = (unsigned)v;
     else
         return cli_fail(CLI_EXIT_USAGE, "-b %s: expected filesize:KB, duration:S or files:N",
@@ -180,13 +171,12 @@ parse_capture_args(int argc, char **argv, struct capture_opts *co)
     co->live.roce_ports = co->roce_ports;
     co->live.iwarp_ports = co->iwarp_ports;
     optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":i:d:w:f:s:B:c:a:b:ph", long_opts, NULL)) != -1) {
-        if (c == ':')
-            return cli_fail(CLI_EXIT_USAGE, "capture: option %s needs a value", argv[optind - 1]);
-        if (c == '?')
-            return cli_fail(CLI_EXIT_USAGE, "capture: unknown option %s (try 'roceshark "
-                            "capture -h')", argv[optind - 1]);
+    while ((c = cli_getopt("capture", argc, argv, "i:d:w:f:s:B:c:a:b:ph", long_opts,
+                           capture_usage)) != CLI_OPT_END) {
+        if (c == CLI_OPT_HELP)
+            return -1;
+        if (c == CLI_OPT_BAD)
+            return CLI_EXIT_USAGE;
         if ((rc = parse_option(c, co)) != 0)
             return rc;
     }

@@ -46,15 +46,17 @@ cmd_ifaces(int argc, char **argv)
     char err[RS_ERRBUF_SIZE], note[RS_ERRBUF_SIZE] = "";
     size_t n_net = 0, n_rdma = 0;
 
-    if (argc > 1) {
-        if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-            puts("usage: roceshark ifaces\n"
-                 "Lists the network interfaces (link type, state, the RDMA device behind\n"
-                 "each) and the RDMA devices with their ports (link layer, state, MTU).");
-            return CLI_EXIT_OK;
-        }
-        return cli_fail(CLI_EXIT_USAGE, "ifaces: unexpected argument '%s'", argv[1]);
-    }
+    static const char usage[] =
+        "usage: roceshark ifaces\n"
+        "Lists the network interfaces (link type, state, the RDMA device behind\n"
+        "each) and the RDMA devices with their ports (link layer, state, MTU).\n";
+    int c;
+
+    optind = 1;
+    if ((c = cli_getopt("ifaces", argc, argv, "h", NULL, usage)) != CLI_OPT_END)
+        return c == CLI_OPT_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    if (optind < argc)
+        return cli_fail(CLI_EXIT_USAGE, "ifaces: unexpected argument '%s'", argv[optind]);
     struct rs_netif *nif = calloc(RS_IFACE_MAX, sizeof(*nif));
     struct rs_rdma_dev *dev = calloc(RS_IFACE_MAX, sizeof(*dev));
     if (nif == NULL || dev == NULL) {

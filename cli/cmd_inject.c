@@ -114,8 +114,7 @@ parse_args(struct inject_opts *io, int argc, char **argv, int *first_word)
 
     io->loop = 1;
     optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":w:F:c:i:h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt("inject", argc, argv, "w:F:c:i:h", longopts, usage)) != CLI_OPT_END) {
         switch (c) {
         case 'w':
             io->file = optarg;
@@ -198,15 +197,10 @@ parse_args(struct inject_opts *io, int argc, char **argv, int *first_word)
                                 optarg);
             io->seeded = true;
             break;
-        case 'h':
-            fputs(usage, stdout);
+        case CLI_OPT_HELP:
             exit(CLI_EXIT_OK);
-        case ':':
-            return cli_fail(CLI_EXIT_USAGE, "inject: option %s needs a value",
-                            argv[optind - 1]);
-        default:
-            return cli_fail(CLI_EXIT_USAGE, "inject: unknown option %s (try 'roceshark inject "
-                            "-h')", argv[optind - 1]);
+        default:    /* CLI_OPT_BAD */
+            return CLI_EXIT_USAGE;
         }
     }
     if (io->script != NULL || io->suite != NULL) {

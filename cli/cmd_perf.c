@@ -128,12 +128,18 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
     bool events = false, rdma_cm = false, scheme = false;
     int opt;
 
-    if (argc < 2 || argv[1][0] == '-') {
-        if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-            fputs(usage, stdout);
+    if (argc < 2)
+        return cli_fail(CLI_EXIT_USAGE, "perf: no test given (%s; try 'roceshark perf -h')",
+                        rs_perf_test_names());
+    if (argv[1][0] == '-') {
+        /* An option before the test: help, an unknown one, or a known one misplaced. */
+        optind = 1;
+        opt = cli_getopt("perf", argc, argv, RPING_OPTS, longopts, usage);
+        if (opt == CLI_OPT_HELP)
             exit(CLI_EXIT_OK);
-        }
-        fputs(usage, stderr);
+        if (opt != CLI_OPT_BAD)
+            cli_fail(CLI_EXIT_USAGE, "perf: the test comes first: 'roceshark perf TEST "
+                     "[options]' (try 'roceshark perf -h')");
         return CLI_EXIT_USAGE;
     }
     p->test = rs_perf_test_find(argv[1]);
@@ -159,16 +165,17 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
         p->rx_depth = 2;        /* rping posts one receive at a time */
     }
     const char *letters = p->test->rping ? RPING_OPTS : PERF_OPTS;
-    while ((opt = getopt_long(argc, argv, letters, longopts, NULL)) != -1) {
+    while ((opt = cli_getopt("perf", argc, argv, letters, longopts, usage)) != CLI_OPT_END) {
+        if (opt == CLI_OPT_HELP)
+            exit(CLI_EXIT_OK);
+        if (opt == CLI_OPT_BAD)
+            return CLI_EXIT_USAGE;
         int shared = rc_cli_option(&pc->cli, opt == 'm' ? RC_OPT_PMTU : opt, optarg);
         if (shared < 0)
             return -shared;
         if (shared > 0)
             continue;
         switch (opt) {
-        case 'h':
-            fputs(usage, stdout);
-            exit(CLI_EXIT_OK);
         case 's':
             if (!rc_cli_parse_size(optarg, 1u << 30, &p->size))
                 return cli_fail(CLI_EXIT_USAGE, "perf: -s %s: expected bytes (up to 1G)",
@@ -264,8 +271,7 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
         case OPT_EVENTS:
             events = true;
             break;
-        default:
-            fputs(usage, stderr);
+        default:    /* CLI_OPT_BAD, reported */
             return CLI_EXIT_USAGE;
         }
     }

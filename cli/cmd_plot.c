@@ -97,46 +97,48 @@ collect(void *ctx, const struct rs_packet *pkt)
 static int
 parse_plot_args(int argc, char **argv, struct plot_opts *po)
 {
+    static const struct option longopts[] = {
+        {"qp", required_argument, NULL, 'Q'},
+        {NULL, 0, NULL, 0},
+    };
     unsigned long long v;
-    int rc;
+    int c, rc;
 
     memset(po, 0, sizeof(*po));
     rs_decode_opts_init(&po->decode);
     po->decode.verify_crc = false;
-    if (argc < 2 || strcmp(argv[1], "psn") != 0) {
-        if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-            fputs(plot_usage, stdout);
-            return -1;
-        }
-        return cli_fail(CLI_EXIT_USAGE, "plot: expected 'plot psn' (try 'roceshark plot -h')");
-    }
-    /* Every option takes a value: step over both. */
-    for (int i = 2; i < argc; i += 2) {
-        const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(plot_usage, stdout);
-            return -1;
-        }
-        if (val == NULL)
-            return cli_fail(CLI_EXIT_USAGE, "plot: option %s needs a value", a);
-        if (strcmp(a, "-r") == 0) {
-            po->file = val;
-        } else if (strcmp(a, "-o") == 0) {
-            po->out = val;
-        } else if (strcmp(a, "--qp") == 0) {
-            if (!cli_parse_uint(val, 0, 0xffffff, &v))
-                return cli_fail(CLI_EXIT_USAGE, "--qp %s: expected a QP number (0x11 or 17)",
-                                val);
+    /* The graph's name comes first; before it only -h or an option error is answered. */
+    optind = argc >= 2 && strcmp(argv[1], "psn") == 0 ? 2 : 1;
+    while ((c = cli_getopt("plot", argc, argv, "r:o:d:h", longopts, plot_usage)) !=
+           CLI_OPT_END) {
+        switch (c) {
+        case 'r':
+            po->file = optarg;
+            break;
+        case 'o':
+            po->out = optarg;
+            break;
+        case 'Q':
+            if (!cli_parse_uint(optarg, 0, 0xffffff, &v))
+                return cli_fail(CLI_EXIT_USAGE, "plot: --qp %s: expected a QP number (0x11 "
+                                "or 17)", optarg);
             po->qpn = (uint32_t)v;
             po->have_qpn = true;
-        } else if (strcmp(a, "-d") == 0) {
-            if ((rc = cli_parse_decode_as(val, &po->decode)) != 0)
+            break;
+        case 'd':
+            if ((rc = cli_parse_decode_as(optarg, &po->decode)) != 0)
                 return rc;
-        } else {
-            return cli_fail(CLI_EXIT_USAGE, "plot: unknown option %s", a);
+            break;
+        case CLI_OPT_HELP:
+            return -1;
+        default:    /* CLI_OPT_BAD */
+            return CLI_EXIT_USAGE;
         }
     }
+    if (argc < 2 || strcmp(argv[1], "psn") != 0)
+        return cli_fail(CLI_EXIT_USAGE, "plot: expected 'plot psn' (try 'roceshark plot -h')");
+    if (optind < argc)
+        return cli_fail(CLI_EXIT_USAGE, "plot: unexpected argument '%s'", argv[optind]);
     if (po->file == NULL || po->out == NULL || !po->have_qpn)
         return cli_fail(CLI_EXIT_USAGE, "plot psn: needs -r FILE, --qp QPN and -o OUT.svg");
     return 0;

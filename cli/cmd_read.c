@@ -20,8 +20,12 @@
 #include <roceshark/stats.h>
 
 #include "cli.h"
+#include "read_int.h"
 
 #define MAX_FIELDS_ARGS 1024
+#define MAX_EXPANDED 64         /* -O protocols */
+/* -a duration on a live read: how often an idle source comes back to look at the clock. */
+#define AUTOSTOP_IDLE_MS 100
 #define MAX_STATS 16
 #define OUT_BUFFER_SIZE (1u << 20)
 /* A filter's text (-Y, -z io,stat) is echoed in its error up to this many
@@ -54,7 +58,21 @@ struct read_opts {
     bool quiet;
     unsigned long long shown;           /* frames printed */
     enum rs_value_style style;          /* -o compat: */
+    const char *write_path;             /* -w */
+    enum read_save_format write_format; /* -F */
+    const char *separator;              /* -S */
+    const char *expand[MAX_EXPANDED];   /* -O */
+    size_t n_expand;
+    char *expand_list;                  /* -O's argument, split in place */
+    bool two_pass;                      /* -2 */
+    const char *read_filter;            /* -R */
+    struct read_pass pass;
+    unsigned long long stop_seconds;    /* -a duration: (live) */
+    uint64_t stop_bytes;                /* -a filesize: (with -w) */
+    const char *glossary;               /* -G */
 };
+
+enum read_long_option { OPT_DISABLE_PROTOCOL = 0x100, OPT_ENABLE_PROTOCOL };
 
 static const char read_usage[] =
     "usage: roceshark read -r FILE | -i IFACE [options]\n"
@@ -64,7 +82,26 @@ static const char read_usage[] =
     "  -s SNAPLEN, -B MiB, -p\n"
     "                   with -i: as for 'roceshark capture'\n"
     "  -c N             stop after reading N frames (shown or not, as tshark)\n"
+    "  -a packets:N     the same; -a duration:S stops a live read (-i) after S seconds,\n"
+    "                   -a filesize:KB once -w's file holds KB kB (1 kB = 1000 bytes)\n"
+    "  -w FILE          write the frames that pass -Y (and -R, -c) to FILE ('-': standard\n"
+    "                   output), with their link types and times. Summary lines are then\n"
+    "                   printed only with -P; -V, -O, -x, -T and -z print as usual (but\n"
+    "                   not with -w -)\n"
+    "  -F pcap|pcapng   -w's format (default: pcapng for a pcapng input, else pcap; a\n"
+    "                   pcap file holds one link type)\n"
     "  -V               print the full tree of every frame\n"
+    "  -O PROTO[,PROTO] the tree with only these protocols expanded (frame, eth, ip,\n"
+    "                   udp, tcp, infiniband, iwarp_mpa, iwarp_ddp_rdmap, roceshark ...)\n"
+    "  -S SEPARATOR     with -V, -O or -x: the line that ends each frame (default empty)\n"
+    "  -2 -R FILTER     two passes: the first keeps only the frames the read filter\n"
+    "                   takes, and the second decodes those alone, numbered from 1\n"
+    "  -G fields|protocols|values\n"
+    "                   list the fields, protocols or value names as tshark -G does\n"
+    "  --disable-protocol PROTO, --enable-protocol PROTO\n"
+    "                   infiniband (RoCE and IB payloads stay UDP or link data),\n"
+    "                   iwarp_mpa or iwarp_ddp_rdmap (TCP payloads stay undecoded: MPA,\n"
+    "                   DDP and RDMAP go together); other protocols cannot be turned off\n"
     "  -x               print each frame's bytes in hex and ASCII (alone: only those)\n"
     "  -P               with -V or -x: print the summary line too\n"
     "  -t r|a|ad|u|ud|e|d|dd\n"
@@ -248,19 +285,154 @@ parse_pref(const char *arg, struct read_opts *ro)
     return 0;
 }
 
+/* -c N and -a packets:N: the smaller count wins. */
+static void
+limit_count(struct read_opts *ro, unsigned long long n)
+{
+    ro->count = ro->count == 0 || n < ro->count ? n : ro->count;
+}
+
+static int
+parse_autostop(const char *arg, struct read_opts *ro)
+{
+    unsigned long long v;
+
+    if (cli_parse_kv(arg, "packets", ~0ull, &v))
+        limit_count(ro, v);
+    else if (cli_parse_kv(arg, "duration", 1ull << 31, &v))
+        ro->stop_seconds = v;
+    else if (cli_parse_kv(arg, "filesize", 1ull << 40, &v))
+        ro->stop_bytes = v * 1000;
+    else
+        return cli_fail(CLI_EXIT_USAGE, "-a %s: expected packets:N, duration:S or "
+                        "filesize:KB", arg);
+    return 0;
+}
+
+/* -O a,b: the list is split in a copy of the argument, which the options keep. */
+static int
+parse_expand(const char *arg, struct read_opts *ro)
+{
+    char *copy = strdup(arg), *save = NULL;
+
+    if (copy == NULL)
+        return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
+    free(ro->expand_list);
+    ro->expand_list = copy;
+    ro->n_expand = 0;
+    for (char *p = strtok_r(copy, ",", &save); p != NULL; p = strtok_r(NULL, ",", &save)) {
+        if (ro->n_expand == MAX_EXPANDED)
+            return cli_fail(CLI_EXIT_USAGE, "-O: at most %d protocols", MAX_EXPANDED);
+        ro->expand[ro->n_expand++] = p;
+    }
+    if (ro->n_expand == 0)
+        return cli_fail(CLI_EXIT_USAGE, "-O %s: expected PROTO[,PROTO...]", arg);
+    return 0;
+}
+
+/* tshark accepts any protocol name and turns off those it has. The protocols we decode
+ * past the transport layer can be turned off; a name we never decode is off already,
+ * but one of ours that cannot be is refused rather than silently kept. */
+static int
+parse_protocol_switch(const char *arg, bool on, struct read_opts *ro)
+{
+    const char *opt = on ? "--enable-protocol" : "--disable-protocol";
+
+    if (strcmp(arg, "infiniband") == 0)
+        ro->pipe.decode.disable_infiniband = !on;
+    else if (strcmp(arg, "iwarp_mpa") == 0 || strcmp(arg, "iwarp_ddp_rdmap") == 0)
+        ro->pipe.decode.disable_iwarp = !on;
+    else if (!on && rs_field_lookup(arg) >= 0)
+        return cli_fail(CLI_EXIT_USAGE, "%s %s: only infiniband, iwarp_mpa and "
+                        "iwarp_ddp_rdmap can be turned off", opt, arg);
+    return 0;
+}
+
+/* What -w, -F, -a, -2, -R and -O ask for, and what goes with what. */
+static int
+check_new_options(struct read_opts *ro)
+{
+    if (ro->read_filter != NULL && !ro->two_pass)
+        return cli_fail(CLI_EXIT_USAGE, "read: -R without -2: use -Y for a one-pass filter "
+                        "(as tshark 4.0 says)");
+    if (ro->two_pass && (ro->iface != NULL || (ro->file != NULL && strcmp(ro->file, "-") == 0)))
+        return cli_fail(CLI_EXIT_USAGE, "read: -2 reads a file twice: not -i or -r -");
+    if (ro->write_path == NULL && ro->write_format != READ_SAVE_AS_INPUT)
+        return cli_fail(CLI_EXIT_USAGE, "read: -F goes with -w");
+    if (ro->write_path == NULL && ro->stop_bytes != 0)
+        return cli_fail(CLI_EXIT_USAGE, "read: -a filesize:KB goes with -w");
+    if (ro->iface == NULL && ro->stop_seconds != 0)
+        return cli_fail(CLI_EXIT_USAGE, "read: -a duration:S stops a live read (-i); a file "
+                        "is read to its end");
+    if (ro->n_expand > 0 && ro->format != FORMAT_TEXT)
+        return cli_fail(CLI_EXIT_USAGE, "read: -O goes with the text output");
+    if (ro->n_expand > 0)
+        ro->verbose = true;
+    /* tshark's rule: raw frames and dissected text never share standard output. */
+    if (ro->write_path != NULL && strcmp(ro->write_path, "-") == 0 &&
+        (ro->summary || ro->verbose || ro->hex || ro->format != FORMAT_TEXT ||
+         ro->n_stats > 0 || ro->iwarp_stats))
+        return cli_fail(CLI_EXIT_USAGE, "read: -w - writes the frames to standard output: "
+                        "-P, -V, -O, -x, -T and -z cannot print there too");
+    if (ro->stop_seconds != 0)
+        ro->live.idle_ms = AUTOSTOP_IDLE_MS;
+    return 0;
+}
+
 static int
 parse_read_args(int argc, char **argv, struct read_opts *ro)
 {
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"disable-protocol", required_argument, NULL, OPT_DISABLE_PROTOCOL},
+        {"enable-protocol", required_argument, NULL, OPT_ENABLE_PROTOCOL},
+        {NULL, 0, NULL, 0},
+    };
     int c, rc;
     unsigned long long n;
 
-    memset(ro, 0, sizeof(*ro));
     rs_fields_fmt_init(&ro->fields_fmt);
     rs_pipeline_opts_init(&ro->pipe);
     optind = 1;
-    opterr = 0;
-    while ((c = getopt(argc, argv, ":r:i:f:s:B:pc:VxPt:T:e:E:d:o:Y:z:qlnh")) != -1) {
+    while ((c = cli_getopt("read", argc, argv, "r:i:f:s:B:pc:a:w:F:VO:S:2R:G:xPt:T:e:E:d:o:Y:z:"
+                           "qlnh", longopts, read_usage)) != CLI_OPT_END) {
         switch (c) {
+        case 'a':
+            if ((rc = parse_autostop(optarg, ro)) != 0)
+                return rc;
+            break;
+        case 'w':
+            ro->write_path = optarg;
+            break;
+        case 'F':
+            if (strcmp(optarg, "pcap") == 0)
+                ro->write_format = READ_SAVE_PCAP;
+            else if (strcmp(optarg, "pcapng") == 0)
+                ro->write_format = READ_SAVE_PCAPNG;
+            else
+                return cli_fail(CLI_EXIT_USAGE, "-F %s: expected pcap or pcapng", optarg);
+            break;
+        case 'O':
+            if ((rc = parse_expand(optarg, ro)) != 0)
+                return rc;
+            break;
+        case 'S':
+            ro->separator = optarg;
+            break;
+        case '2':
+            ro->two_pass = true;
+            break;
+        case 'R':
+            ro->read_filter = optarg;
+            break;
+        case 'G':
+            ro->glossary = optarg;
+            break;
+        case OPT_DISABLE_PROTOCOL:
+        case OPT_ENABLE_PROTOCOL:
+            if ((rc = parse_protocol_switch(optarg, c == OPT_ENABLE_PROTOCOL, ro)) != 0)
+                return rc;
+            break;
         case 'r':
             ro->file = optarg;
             break;
@@ -288,7 +460,7 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
         case 'c':
             if (!cli_parse_uint(optarg, 1, ~0ull, &n))
                 return cli_fail(CLI_EXIT_USAGE, "-c %s: expected a positive count", optarg);
-            ro->count = n;
+            limit_count(ro, n);
             break;
         case 'V':
             ro->verbose = true;
@@ -356,27 +528,18 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
             break;
         case 'n':
             break;
-        case 'h':
-            fputs(read_usage, stdout);
+        case CLI_OPT_HELP:
             return -1;
-        case ':':
-            return cli_fail(CLI_EXIT_USAGE, "read: option -%c needs a value", optopt);
-        default:
-            /* getopt() reads "--foo" as the option '-' with "foo" still to come, so the
-             * word being read is argv[optind]. */
-            if (optopt == '-' && optind < argc && strcmp(argv[optind], "--help") == 0) {
-                fputs(read_usage, stdout);
-                return -1;
-            }
-            if (optopt == '-' && optind < argc)
-                return cli_fail(CLI_EXIT_USAGE, "read: unknown option %s (try 'roceshark "
-                                "read -h')", argv[optind]);
-            return cli_fail(CLI_EXIT_USAGE, "read: unknown option -%c (try 'roceshark read -h')",
-                            optopt);
+        default:    /* CLI_OPT_BAD */
+            return CLI_EXIT_USAGE;
         }
     }
     if (optind < argc)
         return cli_fail(CLI_EXIT_USAGE, "read: unexpected argument '%s'", argv[optind]);
+    if (ro->glossary != NULL)
+        return 0;   /* the registry alone: no input */
+    if ((rc = check_new_options(ro)) != 0)
+        return rc;
     if (ro->file == NULL && ro->iface == NULL)
         return cli_fail(CLI_EXIT_USAGE, "read: no input (use -r FILE or -i IFACE)");
     if (ro->file != NULL && ro->iface != NULL)
@@ -436,7 +599,7 @@ print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_pack
     /* As tshark: -x alone prints the bytes only; -P puts the summary line first, with a
      * blank line before the bytes when no tree comes between. */
     if ((ro->summary && ro->format != FORMAT_PSML && ro->format != FORMAT_PDML) ||
-        (ro->format == FORMAT_TEXT && !ro->hex))
+        (ro->format == FORMAT_TEXT && !ro->hex && ro->write_path == NULL))
         rs_print_summary(out, pkt);
     if (ro->summary && ro->hex && ro->format == FORMAT_TEXT)
         rs_out_char(out, '\n');
@@ -444,7 +607,12 @@ print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_pack
     case FORMAT_TEXT:
         break;
     case FORMAT_TREE:
-        rs_print_tree(out, pkt);
+        /* -S ends the frame: after the bytes when they follow the tree. */
+        out->gap = ro->hex ? NULL : ro->separator;
+        if (ro->n_expand > 0)
+            rs_print_tree_only(out, pkt, ro->expand, ro->n_expand);
+        else
+            rs_print_tree(out, pkt);
         break;
     case FORMAT_JSON:
         if (ro->n_fields > 0)
@@ -462,8 +630,10 @@ print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_pack
         rs_print_pdml(out, pkt);
         break;
     }
-    if (ro->hex)
+    if (ro->hex) {
+        out->gap = ro->separator;
         rs_print_hex(out, pkt);
+    }
 }
 
 static void
@@ -471,17 +641,28 @@ read_opts_free(struct read_opts *ro)
 {
     for (size_t i = 0; i < ro->n_stats; i++)
         rs_stat_free(ro->stats[i]);
+    read_pass_free(&ro->pass);
+    free(ro->expand_list);
     free(ro);
+}
+
+/* -a: whether a stop condition other than the count has come. */
+static bool
+autostop_due(const struct read_opts *ro, struct rs_writer *w, const struct timespec *t0)
+{
+    return (ro->stop_bytes != 0 && rs_writer_file_size(w) >= ro->stop_bytes) ||
+           (ro->stop_seconds != 0 && cli_seconds_since(t0) >= (double)ro->stop_seconds);
 }
 
 static int
 read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pipe,
-            struct rs_out *out)
+            struct rs_out *out, struct rs_writer *w)
 {
     char err[RS_ERRBUF_SIZE];
     struct rs_frame frame;
+    struct timespec t0;
     unsigned long long shown = 0, read = 0;
-    int rc;
+    int rc = 0, save_rc = 0;
 
     if (ro->format == FORMAT_JSON && !ro->quiet)
         rs_print_json_begin(out);
@@ -498,10 +679,15 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pip
     pg.tty = pg.tty && ro->quiet;
     double size = ro->file != NULL && stat(ro->file, &sb) == 0 && S_ISREG(sb.st_mode)
                       ? (double)sb.st_size : 0;
-    while ((ro->count == 0 || read < ro->count) && !out->failed &&
-           (rc = rs_source_next(src, &frame, err)) == 1) {
-        const struct rs_pipeline_result *r = rs_pipeline_process(pipe, &frame);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while ((ro->count == 0 || read < ro->count) && !out->failed && save_rc == 0 &&
+           !autostop_due(ro, w, &t0) && (rc = rs_source_next(src, &frame, err)) >= 1) {
+        if (rc == RS_SOURCE_IDLE)
+            continue;       /* a live read with -a duration: the clock is looked at */
         read++;
+        if (ro->two_pass && !read_pass_keep(&ro->pass, &frame))
+            continue;
+        const struct rs_pipeline_result *r = rs_pipeline_process(pipe, &frame);
         if ((read & 0xfff) == 0 && cli_progress_due(&pg, false) >= 0) {
             int64_t at = rs_source_offset(src);
             if (size > 0 && at >= 0)
@@ -516,6 +702,8 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pip
             continue;
         if (!ro->quiet)
             print_frame(out, ro, &r->pkt, shown == 0);
+        if (w != NULL)
+            save_rc = read_save_frame(w, &frame);
         shown++;
     }
     cli_progress_end(&pg, false);
@@ -532,6 +720,8 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pip
         rs_iwarp_print_stats(rs_pipeline_iwarp(pipe), out);
     if (rs_out_flush(out) != 0)
         return cli_fail(CLI_EXIT_OUTPUT, "writing output: write error");
+    if (save_rc != 0)
+        return save_rc;
     if (rc < 0)
         return ro->iface != NULL ? cli_fail(CLI_EXIT_CAPTURE, "%s", err) :
                                    cli_fail(CLI_EXIT_INPUT, "%s: %s", ro->file, err);
@@ -565,14 +755,32 @@ open_live(struct read_opts *ro, struct rs_source **src)
     return 0;
 }
 
+/* -G: the registry as tshark -G lists Wireshark's. */
+static int
+print_glossary(const char *report)
+{
+    struct rs_out out;
+    int rc = 0;
+
+    if (rs_out_init(&out, stdout, OUT_BUFFER_SIZE) != 0)
+        return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
+    if (rs_print_glossary(&out, report) != 0)
+        rc = cli_fail(CLI_EXIT_USAGE, "-G %s: expected fields, protocols or values", report);
+    else if (rs_out_flush(&out) != 0)
+        rc = cli_fail(CLI_EXIT_OUTPUT, "standard output: write error");
+    rs_out_free(&out);
+    return rc;
+}
+
 /* Everything is released through one path, whichever step fails. */
 int
 cmd_read(int argc, char **argv)
 {
-    struct read_opts *ro = malloc(sizeof(*ro));
+    struct read_opts *ro = calloc(1, sizeof(*ro));
     char err[RS_ERRBUF_SIZE];
     struct rs_source *src = NULL;
     struct rs_pipeline *pipe = NULL;
+    struct rs_writer *w = NULL;
     struct rs_out out;
     bool have_out = false;
     int rc;
@@ -581,6 +789,10 @@ cmd_read(int argc, char **argv)
         return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
     if ((rc = parse_read_args(argc, argv, ro)) != 0) {
         rc = rc < 0 ? CLI_EXIT_OK : rc;
+        goto done;
+    }
+    if (ro->glossary != NULL) {
+        rc = print_glossary(ro->glossary);
         goto done;
     }
     if (ro->format == FORMAT_FIELDS || ro->quiet)
@@ -594,6 +806,9 @@ cmd_read(int argc, char **argv)
             cli_fail(CLI_EXIT_INTERNAL, "%s", err);
         goto done;
     }
+    if (ro->two_pass && ro->read_filter != NULL &&
+        (rc = read_pass_first(ro->file, &ro->pipe, ro->read_filter, ro->count, &ro->pass)) != 0)
+        goto done;
     if (ro->iface != NULL) {
         if ((rc = open_live(ro, &src)) != 0)
             goto done;
@@ -601,6 +816,9 @@ cmd_read(int argc, char **argv)
         rc = cli_fail(CLI_EXIT_INPUT, "%s", err);
         goto done;
     }
+    if (ro->write_path != NULL &&
+        (rc = read_save_open(ro->write_path, ro->write_format, src, &w)) != 0)
+        goto done;
     if (rs_out_init(&out, stdout, OUT_BUFFER_SIZE) != 0) {
         rc = cli_fail(CLI_EXIT_INTERNAL, "out of memory");
         goto done;
@@ -609,10 +827,14 @@ cmd_read(int argc, char **argv)
     out.line_buffered = ro->line_buffered;
     out.style = ro->style;
     out.time_col = ro->time_col;
-    rc = read_frames(src, ro, pipe, &out);
+    rc = read_frames(src, ro, pipe, &out, w);
     if (ro->iface != NULL)
         cli_print_capture_counts(src, ro->shown, "decoded");
 done:
+    if (w != NULL) {
+        int save_rc = read_save_close(w);
+        rc = rc != 0 ? rc : save_rc;
+    }
     if (ro->iface != NULL && src != NULL)
         cli_break_on_signals(NULL);
     rs_pipeline_free(pipe);

@@ -166,8 +166,7 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
     int c;
 
     optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":r:i:x:w:h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt("replay", argc, argv, "r:i:x:w:h", longopts, usage)) != CLI_OPT_END) {
         switch (c) {
         case 'r':
             ro->file = optarg;
@@ -328,13 +327,10 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
         case OPT_MESSAGES:
             ro->messages = true;
             break;
-        case 'h':
-            fputs(usage, stdout);
+        case CLI_OPT_HELP:
             return -1;
-        default:
-            return cli_fail(CLI_EXIT_USAGE, "replay: %s %s (try 'roceshark replay -h')",
-                            c == ':' ? "option needs a value:" : "unknown option",
-                            argv[optind - 1]);
+        default:    /* CLI_OPT_BAD */
+            return CLI_EXIT_USAGE;
         }
     }
     if (optind < argc)

@@ -187,16 +187,17 @@ parse_args(struct responder_cli *r, int argc, char **argv)
     bool have_peer_qpn = false;
 
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "hv", longopts, NULL)) != -1) {
+    while ((opt = cli_getopt("responder", argc, argv, "hv", longopts, usage)) != CLI_OPT_END) {
+        if (opt == CLI_OPT_HELP)
+            exit(CLI_EXIT_OK);
+        if (opt == CLI_OPT_BAD)
+            return CLI_EXIT_USAGE;
         int shared = rc_cli_option(&r->cli, opt, optarg);
         if (shared < 0)
             return -shared;
         if (shared > 0)
             continue;
         switch (opt) {
-        case 'h':
-            fputs(usage, stdout);
-            exit(CLI_EXIT_OK);
         case 'v':
             r->o.wc_out = stdout;
             break;
@@ -283,8 +284,7 @@ parse_args(struct responder_cli *r, int argc, char **argv)
         case OPT_CONTROL:
             r->control = true;
             break;
-        default:
-            fputs(usage, stderr);
+        default:    /* CLI_OPT_BAD, reported */
             return CLI_EXIT_USAGE;
         }
         if (rc != 0)

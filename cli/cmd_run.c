@@ -114,10 +114,10 @@ cmd_run(int argc, char **argv)
     int opt, n_dev = 0;
 
     /* '+': the options end at PROGRAM, whose own options are its business. */
-    while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+    optind = 1;
+    while ((opt = cli_getopt("run", argc, argv, "+h", longopts, usage)) != CLI_OPT_END) {
         switch (opt) {
-        case 'h':
-            fputs(usage, stdout);
+        case CLI_OPT_HELP:
             return CLI_EXIT_OK;
         case 'd':
             if (++n_dev > 16)
@@ -128,8 +128,7 @@ cmd_run(int argc, char **argv)
         case 'L':
             lib_arg = optarg;
             break;
-        default:
-            fputs(usage, stderr);
+        default:    /* CLI_OPT_BAD, reported */
             return CLI_EXIT_USAGE;
         }
     }

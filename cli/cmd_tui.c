@@ -72,8 +72,8 @@ parse_tui_args(int argc, char **argv, struct rs_tui_run_opts *o, const char **sy
     memset(o, 0, sizeof(*o));
     rs_tui_model_opts_init(&o->model);
     optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":r:i:w:f:Y:d:h", longopts, NULL)) != -1) {
+    while ((c = cli_getopt("tui", argc, argv, "r:i:w:f:Y:d:h", longopts, tui_usage)) !=
+           CLI_OPT_END) {
         switch (c) {
         case 'r':
             o->model.path = optarg;
@@ -109,14 +109,10 @@ parse_tui_args(int argc, char **argv, struct rs_tui_run_opts *o, const char **sy
         case 'S':
             *sysfs_root = optarg;
             break;
-        case 'h':
-            fputs(tui_usage, stdout);
+        case CLI_OPT_HELP:
             return -1;
-        case ':':
-            return cli_fail(CLI_EXIT_USAGE, "tui: option -%c needs a value", optopt);
-        default:
-            return cli_fail(CLI_EXIT_USAGE, "tui: unknown option %s (try 'roceshark tui -h')",
-                            argv[optind - 1]);
+        default:    /* CLI_OPT_BAD */
+            return CLI_EXIT_USAGE;
         }
     }
     if (optind < argc)

@@ -18,6 +18,9 @@ static const char usage[] =
     "                                           decode a capture file or live traffic\n"
     "  read     ... -Y FILTER -z conv,qp|expert|io,stat,I[,F]|iwarp -q -o rc.pmtu:N\n"
     "                                           filter, analyze, count\n"
+    "  read     ... -w FILE [-F pcap|pcapng] [-P] [-O PROTO] [-S SEP] [-2 -R FILTER]\n"
+    "           [-a packets:N|duration:S|filesize:KB] [--disable-protocol PROTO]\n"
+    "                                           save what is shown, tshark's other habits\n"
     "  capture  -i IFACE | -d DEV[:PORT]  -w FILE [-f BPF] [-c N] [-s SNAPLEN] [-B MiB]\n"
     "           [-a duration:S|filesize:KB] [-b filesize:KB|duration:S|files:N]\n"
     "                                           capture live RDMA traffic to pcap files\n"
@@ -26,6 +29,8 @@ static const char usage[] =
     "                                           with rates, packets, expert items\n"
     "  ifaces                                   list interfaces and RDMA devices\n"
     "  fields   [PREFIX]                        list every field, its type and meaning\n"
+    "  read -G fields|protocols|values          the same as tshark -G lists them (also\n"
+    "                                           'roceshark -G ...')\n"
     "  plot psn -r FILE --qp QPN -o OUT.svg     PSN/time graph of one conversation\n"
     "  responder --bind IP [--peer IP --peer-qpn N] [--mr SIZE] [--recv N] [--control]\n"
     "                                           an IBTA RC responder on RoCEv2 (UDP 4791)\n"
@@ -36,6 +41,9 @@ static const char usage[] =
     "  perf     write_bw|read_bw|send_bw|send_lat|write_lat|rping --bind IP [--connect IP]\n"
     "           [-s SIZE] [-n ITERS] [-m PMTU]  perftest's tests (and rping's client) over\n"
     "                                           the software RC transport\n"
+    "  replay   -r FILE (--conv N | --qp QPN) --src IP (--target IP[:PORT] | --dst IP)\n"
+    "                                           play a captured conversation against a\n"
+    "                                           live peer and compare its answers\n"
     "  run      [--dev NAME=IP]... -- PROGRAM [ARGS]\n"
     "                                           a verbs program (ib_write_bw, ibv_rc_pingpong)\n"
     "                                           over the software RC, without RDMA hardware\n"
@@ -108,6 +116,9 @@ main(int argc, char **argv)
         return cli_fail(CLI_EXIT_USAGE, "tui: built without the TUI (ncursesw was not found)");
 #endif
     }
+    /* tshark -G's glossaries are read's. */
+    if (strcmp(cmd, "-G") == 0)
+        return cmd_read(argc, argv);
     /* tshark's habit, `roceshark -r FILE`, gets the command it meant. */
     if (cmd[0] == '-' && strchr("rYTeVxiz", cmd[1]) != NULL && cmd[1] != '\0')
         return cli_fail(CLI_EXIT_USAGE, "%s: options follow a command: 'roceshark read %s ...' "

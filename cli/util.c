@@ -28,6 +28,53 @@ cli_fail(int code, const char *fmt, ...)
     return code;
 }
 
+/* How the option getopt_long() just refused (c: '?' or ':') was typed: "--name" (without
+ * "=value") for a long one, "-c" for a letter. An unknown letter may sit inside a word
+ * getopt has not stepped past, so optopt names it; glibc leaves optopt 0 for an unknown
+ * long option. A missing value always ends the word, so argv[optind - 1] holds it. */
+static void
+refused_option(int c, int argc, char **argv, char *buf, size_t size)
+{
+    const char *word = optind > 0 && optind <= argc ? argv[optind - 1] : NULL;
+    bool is_long = word != NULL && strncmp(word, "--", 2) == 0;
+
+    if (is_long && (c == ':' || optopt == 0))
+        snprintf(buf, size, "%.*s", (int)strcspn(word, "="), word);
+    else if (optopt > 0 && optopt < 256)
+        snprintf(buf, size, "-%c", optopt);
+    else
+        snprintf(buf, size, "%s", word != NULL ? word : "?");
+}
+
+int
+cli_getopt(const char *cmd, int argc, char **argv, const char *letters,
+           const struct option *longopts, const char *usage)
+{
+    static const struct option none[] = {{NULL, 0, NULL, 0}};
+    char optstring[128], name[64];
+    bool in_order = letters[0] == '+';
+
+    /* ':' first (after '+'): a missing value comes back as ':', not '?' with a message. */
+    snprintf(optstring, sizeof(optstring), "%s:%s", in_order ? "+" : "", letters + in_order);
+    opterr = 0;
+    int c = getopt_long(argc, argv, optstring, longopts != NULL ? longopts : none, NULL);
+    if (c == 'h' || (c == '?' && optind > 0 && optind <= argc &&
+                     strcmp(argv[optind - 1], "--help") == 0)) {
+        fputs(usage, stdout);
+        return CLI_OPT_HELP;
+    }
+    if (c != '?' && c != ':')
+        return c;
+    refused_option(c, argc, argv, name, sizeof(name));
+    if (c == ':')
+        cli_fail(CLI_EXIT_USAGE, "%s: option %s needs a value (try 'roceshark %s -h')", cmd,
+                 name, cmd);
+    else
+        cli_fail(CLI_EXIT_USAGE, "%s: unknown option %s (try 'roceshark %s -h')", cmd, name,
+                 cmd);
+    return CLI_OPT_BAD;
+}
+
 bool
 cli_parse_uint(const char *s, unsigned long long min, unsigned long long max,
                unsigned long long *out)
@@ -42,6 +89,15 @@ cli_parse_uint(const char *s, unsigned long long min, unsigned long long max,
         return false;
     *out = v;
     return true;
+}
+
+bool
+cli_parse_kv(const char *arg, const char *name, unsigned long long max,
+             unsigned long long *out)
+{
+    size_t n = strlen(name);
+
+    return strncmp(arg, name, n) == 0 && arg[n] == ':' && cli_parse_uint(arg + n + 1, 1, max, out);
 }
 
 /* Accepts the protocol names users already type into Wireshark. */

@@ -76,7 +76,8 @@ rs_decode_frame(const struct rs_frame *frame, const struct rs_decode_opts *opts,
         decode_ipv6(pkt, opts, 0, end);
         break;
     case RS_DLT_INFINIBAND:
-        decode_lrh(pkt, 0, end);
+        if (!opts->disable_infiniband)
+            decode_lrh(pkt, 0, end);
         break;
     case RS_DLT_ERF:
         decode_erf(pkt, opts, end);

@@ -131,7 +131,8 @@ rs_pipeline_process(struct rs_pipeline *p, const struct rs_frame *frame)
     rs_decode_frame(frame, &p->decode, &r->pkt);
     if (p->streams != NULL)
         rs_streams_process(p->streams, &r->pkt);
-    rs_iwarp_process(p->iwarp, &r->pkt);
+    if (!p->decode.disable_iwarp)
+        rs_iwarp_process(p->iwarp, &r->pkt);
     if (p->analyzer != NULL)
         rs_analyzer_process(p->analyzer, &r->pkt, &r->facts);
     r->match = p->filter == NULL || rs_filter_match(p->filter, &r->pkt);

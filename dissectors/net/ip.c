@@ -24,6 +24,8 @@
 static bool
 is_roce_port(const struct rs_decode_opts *opts, uint16_t port)
 {
+    if (opts->disable_infiniband)
+        return false;
     if (port == RS_ROCEV2_UDP_PORT)
         return true;
     for (unsigned i = 0; i < opts->n_roce_ports; i++)

@@ -90,7 +90,7 @@ decode_erf(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t en
     /* The record's wire length is what the packet reports; bytes past it are
      * record padding, and a record shorter than it was cut by a snapshot. */
     end = off + wlen;
-    if (type == ERF_TYPE_INFINIBAND)
+    if (type == ERF_TYPE_INFINIBAND && !opts->disable_infiniband)
         decode_lrh(pkt, off, end);
     else if (erf_is_ethernet(type))
         decode_ethernet(pkt, opts, off, end);
@@ -138,6 +138,8 @@ decode_ethertype(struct rs_packet *pkt, const struct rs_decode_opts *opts,
         decode_ipv6(pkt, opts, off, end);
         break;
     case ETHERTYPE_ROCE:
+        if (opts->disable_infiniband)
+            break;
         /* RoCEv1 (IBTA Annex A16): GRH, then the IBA transport packet. */
         pkt->encap = RS_ENCAP_ROCEV1;
         decode_grh(pkt, off, end);

@@ -141,6 +141,14 @@ rs_out_printf(struct rs_out *o, const char *fmt, ...)
 }
 
 void
+rs_out_gap(struct rs_out *o)
+{
+    if (o->gap != NULL)
+        rs_out_str(o, o->gap);
+    rs_out_char(o, '\n');
+}
+
+void
 rs_out_end_frame(struct rs_out *o)
 {
     if (o->line_buffered || o->len >= OUT_FLUSH_AT(o))

@@ -39,6 +39,6 @@ rs_print_hex(struct rs_out *o, const struct rs_packet *pkt)
         line[n++] = '\n';
         rs_out_write(o, line, n);
     }
-    rs_out_char(o, '\n');
+    rs_out_gap(o);
     rs_out_end_frame(o);
 }

@@ -15,6 +15,9 @@
 struct tree_ctx {
     struct rs_out *o;
     const struct rs_packet *pkt;
+    const char *const *expand;      /* -O: the protocols whose lines are shown; NULL all */
+    size_t n_expand;
+    bool expanded;                  /* the protocol being walked is one of them */
 };
 
 static void
@@ -167,22 +170,56 @@ rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt, const struct r
     }
 }
 
+/* Whether the top-level line it opens a protocol that -O expands. */
+static bool
+expands(const struct tree_ctx *t, const struct rs_tree_item *it)
+{
+    const char *name = it->kind == RS_TREE_FRAME ? "frame" :
+                       it->kind == RS_TREE_FIELD ? it->field->abbrev : NULL;
+
+    for (size_t i = 0; name != NULL && i < t->n_expand; i++)
+        if (strcmp(t->expand[i], name) == 0)
+            return true;
+    return false;
+}
+
 static void
 print_line(void *arg, const struct rs_tree_item *it)
 {
     struct tree_ctx *t = arg;
 
+    if (t->expand != NULL) {
+        if (it->depth == 0)
+            t->expanded = expands(t, it);
+        else if (!t->expanded)
+            return;
+    }
     indent(t->o, it->depth);
     rs_print_tree_line(t->o, t->pkt, it);
     rs_out_char(t->o, '\n');
 }
 
+static void
+print_tree(struct tree_ctx *t)
+{
+    rs_tree_walk(t->pkt, print_line, t);
+    rs_out_gap(t->o);
+    rs_out_end_frame(t->o);
+}
+
 void
 rs_print_tree(struct rs_out *o, const struct rs_packet *pkt)
 {
-    struct tree_ctx t = {o, pkt};
+    struct tree_ctx t = {o, pkt, NULL, 0, false};
 
-    rs_tree_walk(pkt, print_line, &t);
-    rs_out_char(o, '\n');
-    rs_out_end_frame(o);
+    print_tree(&t);
+}
+
+void
+rs_print_tree_only(struct rs_out *o, const struct rs_packet *pkt,
+                   const char *const *protocols, size_t n_protocols)
+{
+    struct tree_ctx t = {o, pkt, protocols, n_protocols, false};
+
+    print_tree(&t);
 }

@@ -77,6 +77,13 @@ int rs_source_next(struct rs_source *src, struct rs_frame *frame, char *err);
 /* The link type (RS_DLT_*) of the frames the source delivers. */
 int rs_source_linktype(const struct rs_source *src);
 
+/* True for a pcapng file read by our reader (a file libpcap reads says false). */
+bool rs_source_is_pcapng(const struct rs_source *src);
+
+/* The decimals of its frames' times (9 for a nanosecond file; a pcapng file's first
+ * interface's), as struct rs_frame's ts_digits. */
+uint8_t rs_source_ts_digits(const struct rs_source *src);
+
 /* The snapshot length frames are cut to. */
 unsigned rs_source_snaplen(const struct rs_source *src);
 

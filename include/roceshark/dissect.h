@@ -45,6 +45,11 @@ struct rs_decode_opts {
     uint16_t roce_ports[RS_MAX_EXTRA_PORTS];
     unsigned n_iwarp_ports;                      /* TCP ports forced to iWARP */
     uint16_t iwarp_ports[RS_MAX_EXTRA_PORTS];
+    /* --disable-protocol, as tshark's: what would have been decoded as the protocol is
+     * left as the payload of the layer below (zero, the default, decodes it). */
+    bool disable_infiniband;                     /* RoCEv1/v2, DLT_INFINIBAND, ERF IB */
+    bool disable_iwarp;                          /* MPA, DDP and RDMAP: the pipeline skips
+                                                    its iWARP stage */
 };
 
 /* Sets the defaults: CRCs verified, only port 4791. */

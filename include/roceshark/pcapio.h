@@ -26,12 +26,17 @@
 
 struct rs_writer;
 
+#define RS_WRITER_MAX_IFACES 16
+
 struct rs_writer_opts {
     const char *path;           /* "-" writes standard output */
     int linktype;               /* RS_DLT_* */
     unsigned snaplen;
     bool ts_hardware;           /* nanosecond file, by the convention above */
     bool pcapng;                /* a pcapng file (one interface, nanosecond stamps) */
+    bool frame_linktypes;       /* each frame's own link type: pcapng gets an interface per
+                                 * link type (up to RS_WRITER_MAX_IFACES), pcap refuses a
+                                 * frame whose type is not the file's */
     uint64_t ring_filesize;     /* -b filesize: switch files at this many bytes; 0 never */
     unsigned ring_duration;     /* -b duration: switch files after this many seconds */
     unsigned ring_files;        /* -b files: keep only the newest N files; 0 keeps all */

@@ -40,6 +40,8 @@ struct rs_out {
     uint8_t time_col;       /* enum rs_time_col */
     bool shown_before;      /* for RS_TIME_COL_DELTA_SHOWN: a summary line went out */
     struct rs_time last_shown;  /* and its frame's time */
+    const char *gap;        /* -S: the line that ends a frame's tree or bytes (NULL: an
+                               empty one) */
 };
 
 /* fp NULL: a buffer in memory alone, which grows and is never written (o->buf,
@@ -86,6 +88,19 @@ void rs_print_psml_end(struct rs_out *o);
 
 /* The full tree of every field present, as `tshark -V` lays it out. */
 void rs_print_tree(struct rs_out *o, const struct rs_packet *pkt);
+/* -O: the tree with only the named protocols (filter names: "infiniband", "frame")
+ * expanded; every other protocol shows its top line alone. */
+void rs_print_tree_only(struct rs_out *o, const struct rs_packet *pkt,
+                        const char *const *protocols, size_t n_protocols);
+/* Ends a frame's tree or bytes: the -S separator line (o->gap), else an empty line. */
+void rs_out_gap(struct rs_out *o);
+
+/* tshark -G's glossaries of the field registry, in its tab-separated layout: "fields"
+ * (P and F lines), "protocols" (name, short name, filter name) or "values" (V lines
+ * of value strings). RS_EINVAL for another report. */
+int rs_print_glossary(struct rs_out *o, const char *report);
+/* "FT_UINT32" for RS_FT_UINT32: Wireshark's name of a field type. */
+const char *rs_field_type_name(uint8_t type);
 /* The same tree in tshark's -T pdml XML: the header (capture_file may be NULL), a
  * <packet> per frame, the end. */
 void rs_print_pdml_begin(struct rs_out *o, const char *capture_file);

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include <roceshark/common.h>
 #include <roceshark/fields.h>
 #include <roceshark/print.h>
 
@@ -320,6 +321,44 @@ test_fields_options(void **state)
     free(c.text);
 }
 
+/* -G: tshark -G's columns; a boolean's base is its storage's bits, a mask that covers
+ * every bit read is 0x0, and a field's parent is the protocol its name starts with. */
+static void
+test_glossary(void **state)
+{
+    struct capture_out c;
+
+    (void)state;
+    capture_begin(&c);
+    assert_int_equal(rs_print_glossary(&c.out, "fields"), 0);
+    const char *text = capture_end(&c);
+    assert_non_null(strstr(text, "P\tInfiniBand\tinfiniband\n"));
+    assert_non_null(strstr(text, "\nF\tSolicited Event\tinfiniband.bth.se\tFT_BOOLEAN\t"
+                                 "infiniband\t8\t0x80\t"));
+    assert_non_null(strstr(text, "\nF\tDestination Queue Pair\tinfiniband.bth.destqp\t"
+                                 "FT_UINT24\tinfiniband\tBASE_HEX\t0x0\t"));
+    assert_non_null(strstr(text, "\tframe.protocols\tFT_STRING\tframe\t\t0x0\t"));
+    free((void *)text);
+
+    capture_begin(&c);
+    assert_int_equal(rs_print_glossary(&c.out, "protocols"), 0);
+    text = capture_end(&c);
+    assert_non_null(strstr(text, "InfiniBand\tIB\tinfiniband\n"));
+    assert_non_null(strstr(text, "Internet Protocol Version 4\tIPv4\tip\n"));
+    assert_null(strstr(text, "roceshark.analysis"));
+    free((void *)text);
+
+    capture_begin(&c);
+    assert_int_equal(rs_print_glossary(&c.out, "values"), 0);
+    text = capture_end(&c);
+    assert_non_null(strstr(text, "V\tip.dsfield.ecn\t3\tCongestion Experienced\n"));
+    free((void *)text);
+
+    capture_begin(&c);
+    assert_int_equal(rs_print_glossary(&c.out, "decodes"), RS_EINVAL);
+    free((void *)capture_end(&c));
+}
+
 int
 main(void)
 {
@@ -332,6 +371,7 @@ main(void)
         cmocka_unit_test(test_tree_walk),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_fields_options),
+        cmocka_unit_test(test_glossary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -144,6 +144,62 @@ test_frame_offsets(void **state)
     }
 }
 
+/* frame_linktypes: a pcapng file gets an interface per link type, added where the first
+ * frame of the type comes, and each frame reads back with its own type, bytes, time and
+ * offset; a pcap file refuses a frame of another type and keeps what came before. */
+static void
+test_frame_linktypes(void **state)
+{
+    static const int types[] = {RS_DLT_EN10MB, RS_DLT_LINKTYPE_RAW, RS_DLT_EN10MB,
+                                RS_DLT_INFINIBAND, RS_DLT_LINKTYPE_RAW, RS_DLT_INFINIBAND};
+    char path[128], err[RS_ERRBUF_SIZE];
+    struct rs_writer *w;
+    struct rs_source *src;
+    struct rs_frame f;
+    uint8_t buf[2048], want[2048];
+    uint64_t offsets[RS_ARRAY_SIZE(types)], written;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/types.pcapng", dir);
+    struct rs_writer_opts o = {.path = path, .linktype = RS_DLT_EN10MB, .snaplen = 9000,
+                               .pcapng = true, .frame_linktypes = true};
+    assert_int_equal(rs_writer_open(&o, &w, err), 0);
+    for (uint32_t i = 0; i < RS_ARRAY_SIZE(types); i++) {
+        struct rs_frame fr = make_frame(buf, 70 + i, i);
+        fr.linktype = types[i];
+        assert_int_equal(rs_writer_write(w, &fr, err), 0);
+        offsets[i] = rs_writer_frame_offset(w);
+    }
+    assert_int_equal(rs_writer_close(w, &written, err), 0);
+    assert_int_equal(written, RS_ARRAY_SIZE(types));
+    assert_int_equal(rs_source_open_file(path, &src, err), 0);
+    for (uint32_t i = 0; i < RS_ARRAY_SIZE(types); i++) {
+        assert_int_equal(rs_source_next(src, &f, err), 1);
+        make_frame(want, 70 + i, i);
+        assert_int_equal(f.linktype, types[i]);
+        assert_int_equal(f.caplen, 70 + i);
+        assert_memory_equal(f.data, want, 70 + i);
+        assert_int_equal(f.ts_sec, 1700000000 + i);
+        assert_int_equal(f.ts_nsec, 123456789);
+        assert_int_equal(rs_source_offset(src), offsets[i]);
+    }
+    assert_int_equal(rs_source_next(src, &f, err), 0);
+    rs_source_close(src);
+
+    snprintf(path, sizeof(path), "%s/types.pcap", dir);
+    o.pcapng = false;
+    assert_int_equal(rs_writer_open(&o, &w, err), 0);
+    struct rs_frame fr = make_frame(buf, 70, 0);
+    fr.linktype = RS_DLT_EN10MB;
+    assert_int_equal(rs_writer_write(w, &fr, err), 0);
+    fr.linktype = RS_DLT_LINKTYPE_RAW;
+    fr.number = 2;
+    assert_int_equal(rs_writer_write(w, &fr, err), RS_EINVAL);
+    assert_non_null(strstr(err, "frame 2 has link type 101"));
+    assert_int_equal(rs_writer_close(w, &written, err), 0);
+    assert_int_equal(written, 1);
+}
+
 static void
 test_ring_names(void **state)
 {
@@ -301,6 +357,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_frame_offsets, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_read_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_frame_linktypes, setup, teardown),
         cmocka_unit_test(test_ring_names),
         cmocka_unit_test_setup_teardown(test_rotation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_error_keeps_file_whole, setup, teardown),
