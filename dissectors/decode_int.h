@@ -78,6 +78,8 @@ void decode_ethertype(struct rs_packet *pkt, const struct rs_decode_opts *opts,
 void decode_erf(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t end);
 void decode_ethernet(struct rs_packet *pkt, const struct rs_decode_opts *opts,
                      uint32_t off, uint32_t end);
+/* ARP at off (net/arp.c). */
+void decode_arp(struct rs_packet *pkt, uint32_t off, uint32_t end);
 void decode_ipv4(struct rs_packet *pkt, const struct rs_decode_opts *opts,
                  uint32_t off, uint32_t end);
 void decode_ipv6(struct rs_packet *pkt, const struct rs_decode_opts *opts,

@@ -16,7 +16,8 @@
 #define MAX_FIELDS 1024
 
 static const struct rs_field *const field_tables[] = {
-    rs_fields_frame,   rs_fields_link,     rs_fields_ip,         rs_fields_l4,
+    rs_fields_frame,   rs_fields_link,     rs_fields_arp,        rs_fields_ip,
+    rs_fields_l4,
     rs_fields_mpa,     rs_fields_rdmap,    rs_fields_ib_lrh,     rs_fields_ib_grh,
     rs_fields_ib_bth,  rs_fields_ib_ext,   rs_fields_ib_aeth,    rs_fields_ib_tail,
     rs_fields_data,    rs_fields_roceshark,

@@ -14,6 +14,7 @@
 #define ETHERTYPE_QINQ 0x88a8
 #define ETHERTYPE_QINQ_OLD 0x9100
 #define ETHERTYPE_ROCE 0x8915
+#define ETHERTYPE_ARP 0x0806
 
 #define ETH_HDR_LEN 14
 #define VLAN_TAG_LEN 4
@@ -136,6 +137,9 @@ decode_ethertype(struct rs_packet *pkt, const struct rs_decode_opts *opts,
         break;
     case ETHERTYPE_IPV6:
         decode_ipv6(pkt, opts, off, end);
+        break;
+    case ETHERTYPE_ARP:
+        decode_arp(pkt, off, end);
         break;
     case ETHERTYPE_ROCE:
         if (opts->disable_infiniband)

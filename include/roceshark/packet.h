@@ -60,6 +60,7 @@ enum rs_layer {
     RS_LAYER_IPV6,
     RS_LAYER_UDP,
     RS_LAYER_TCP,
+    RS_LAYER_ARP,
     RS_LAYER_LRH,
     RS_LAYER_GRH,
     RS_LAYER_IB,            /* the IBA transport packet: BTH up to the ICRC */

@@ -126,6 +126,8 @@ tcp.flags tcp.flags.res tcp.flags.ae tcp.flags.cwr tcp.flags.ece tcp.flags.urg t
 tcp.flags.push tcp.flags.reset tcp.flags.syn tcp.flags.fin tcp.flags.str tcp.window_size_value
 tcp.window_size tcp.window_size_scalefactor tcp.checksum tcp.checksum.status
 tcp.urgent_pointer tcp.payload
+arp.hw.type arp.proto.type arp.hw.size arp.proto.size arp.opcode arp.src.hw_mac
+arp.src.proto_ipv4 arp.dst.hw_mac arp.dst.proto_ipv4
 """.split()
 
 # data.*: the bytes no protocol takes. Compared apart from the rest: the NCCL runs'
