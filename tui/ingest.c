@@ -142,8 +142,8 @@ publish(struct batch *b)
     if (b->n_frames == 0 && b->n_anomalies == 0)
         return;
     pthread_mutex_lock(&m->mu);
-    uint64_t *shown = model_grow_array(m->shown, &m->cap_shown, m->n_shown + b->n_shown,
-                                       sizeof(*shown));
+    uint64_t *shown = m->all_shown ? m->shown :
+        model_grow_array(m->shown, &m->cap_shown, m->n_shown + b->n_shown, sizeof(*shown));
     struct rs_tui_anomaly *an = model_grow_array(m->anomalies, &m->cap_anomalies,
                                                  m->n_anomalies + b->n_anomalies, sizeof(*an));
     if (shown != NULL)
@@ -162,6 +162,8 @@ publish(struct batch *b)
             memcpy(m->anomalies + m->n_anomalies, b->anomalies,
                    b->n_anomalies * sizeof(*b->anomalies));
         m->n_anomalies += b->n_anomalies;
+        if (m->all_shown)
+            m->n_shown += b->n_frames;
     }
     for (size_t i = 0; i < b->n_rates; i++)
         if (rs_tui_rates_add(m->rates, b->rates[i].conv, b->rates[i].t, b->rates[i].bytes) != 0)
@@ -207,7 +209,8 @@ add_frame(struct batch *b, const struct rs_frame *frame, const struct rs_tui_fra
 
     if (rs_tui_index_append(b->m->index, e) != 0)
         return false;
-    if (r->match)
+    /* Without a filter the list is implicit (model_int.h): nothing to keep. */
+    if (r->match && !b->m->all_shown)
         b->shown[b->n_shown++] = (struct batch_shown){frame->number, e->conv};
     rs_expert_foreach(&r->pkt, add_anomaly, &x);
     if (frame->number == 1) {
@@ -383,6 +386,7 @@ model_start_pass(struct rs_tui_model *m, struct rs_pipeline *pipe, char *err)
     pthread_mutex_lock(&m->mu);
     rs_tui_index_clear(m->index);
     m->n_shown = 0;
+    m->all_shown = m->filter[0] == '\0';
     if (m->conv_shown != NULL)
         memset(m->conv_shown, 0, m->conv_shown_bytes);
     m->n_anomalies = 0;

@@ -29,8 +29,10 @@ struct rs_tui_model {
     pthread_mutex_t mu;
     pthread_cond_t pass_done;
     struct rs_tui_index *index;
-    uint64_t *shown;                /* numbers of the frames the filter passed */
+    uint64_t *shown;                /* numbers of the frames the filter passed; unused when
+                                       all are (no filter): frame i + 1 is then the i-th */
     size_t n_shown, cap_shown;
+    bool all_shown;                 /* no filter in this pass */
     uint8_t *conv_shown;            /* a bit per conversation id with a frame shown: the
                                        table under a filter lists only those */
     size_t conv_shown_bytes;

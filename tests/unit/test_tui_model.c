@@ -30,7 +30,7 @@ test_index_blocks(void **state)
 {
     struct rs_tui_index *ix;
     struct rs_tui_frame f = {0};
-    const uint64_t n = 200000;     /* crosses several blocks */
+    const uint64_t n = 1100000;    /* crosses two blocks of 512 Ki entries */
 
     (void)state;
     assert_int_equal(rs_tui_index_new(&ix, NULL), 0);
@@ -43,7 +43,9 @@ test_index_blocks(void **state)
     assert_int_equal(rs_tui_index_count(ix), n);
     const struct rs_tui_frame *first = rs_tui_index_get(ix, 1);
     assert_int_equal(first->offset, 100);
-    assert_int_equal(rs_tui_index_get(ix, 65537)->caplen, 65537);
+    assert_int_equal(rs_tui_index_get(ix, 524288)->caplen, 524288);
+    assert_int_equal(rs_tui_index_get(ix, 524289)->caplen, 524289);
+    assert_int_equal(rs_tui_index_get(ix, 1048577)->offset, 104857700);
     assert_int_equal(rs_tui_index_get(ix, n)->offset, n * 100);
     assert_null(rs_tui_index_get(ix, 0));
     assert_null(rs_tui_index_get(ix, n + 1));
