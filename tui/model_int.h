@@ -50,6 +50,7 @@ struct rs_tui_model {
     /* The current pass. */
     struct rs_pipeline *pipe;
     struct rs_source *src;          /* the file (a live capture opens it on the thread) */
+    struct batch *batch;            /* the pipeline's sink gathers frames here (ingest.c) */
     pthread_t thread;
     bool running;                   /* thread must be joined */
     atomic_bool stop;
@@ -64,7 +65,7 @@ void model_stop_pass(struct rs_tui_model *m);
  * memory (arr is then kept as it was). */
 void *model_grow_array(void *arr, size_t *cap, size_t need, size_t elem);
 /* Builds a shared pipeline with filter text for the model's decode options. */
-int model_new_pipeline(const struct rs_tui_model *m, const char *filter,
+int model_new_pipeline(struct rs_tui_model *m, const char *filter,
                        struct rs_pipeline **out, char *err);
 
 #endif /* ROCESHARK_TUI_MODEL_INT_H */
