@@ -15,11 +15,10 @@
  * (a lock per frame was a tenth of the TUI's ingest). The sink runs
  * outside the lock, so a consumer's own lock is never taken inside ours.
  */
+#include <pthread.h>
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <glib.h>
 
 #include <roceshark/common.h>
 #include <roceshark/pipeline.h>
@@ -50,14 +49,15 @@ struct rs_pipeline {
     bool shared;
     /* What the second writes, on lines of its own: sharing a line with the
      * first stage's made the two cores trade it for every frame. */
-    alignas(64) GMutex lock;
+    alignas(64) pthread_mutex_t lock;  /* POSIX: ThreadSanitizer follows it */
     struct rs_pipeline_counts counts;
     struct rs_iwarp *iwarp;
     struct rs_analyzer *analyzer;       /* NULL with the analysis off */
     struct rs_filter *filter;           /* NULL without one */
     rs_pipeline_sink *sink;
     void *sink_ctx;
-    GThread *second;                    /* two stages: runs the second */
+    pthread_t second;                   /* two stages: runs the second */
+    bool second_running;
     struct rs_pipeline_result result;
 };
 
@@ -108,8 +108,8 @@ run_stateful(struct rs_pipeline *p, struct rs_pipeline_result *r)
 
 /* The second stage's thread: the frames the ring holds, a batch at a time,
  * through the stateful stages under the lock, then to the sink without it. */
-static gpointer
-second_stage_main(gpointer arg)
+static void *
+second_stage_main(void *arg)
 {
     struct rs_pipeline *p = arg;
     size_t n;
@@ -117,10 +117,10 @@ second_stage_main(gpointer arg)
     while ((n = rs_ring_wait(p->ring)) > 0) {
         if (n > STAGE_BATCH)
             n = STAGE_BATCH;
-        g_mutex_lock(&p->lock);
+        pthread_mutex_lock(&p->lock);
         for (size_t i = 0; i < n; i++)
             run_stateful(p, &((struct stage_slot *)rs_ring_slot(p->ring, i))->result);
-        g_mutex_unlock(&p->lock);
+        pthread_mutex_unlock(&p->lock);
         for (size_t i = 0; i < n; i++) {
             struct stage_slot *s = rs_ring_slot(p->ring, i);
             p->sink(p->sink_ctx, &s->frame, &s->result, s->cookie);
@@ -135,8 +135,10 @@ start_second_stage(struct rs_pipeline *p)
 {
     if ((p->ring = rs_ring_new(RING_SLOTS, sizeof(struct stage_slot), RING_BYTES)) == NULL)
         return RS_ENOMEM;
-    p->second = g_thread_try_new("rs-pipeline", second_stage_main, p, NULL);
-    return p->second != NULL ? 0 : RS_ENOMEM;
+    if (pthread_create(&p->second, NULL, second_stage_main, p) != 0)
+        return RS_ENOMEM;
+    p->second_running = true;
+    return 0;
 }
 
 int
@@ -154,7 +156,7 @@ rs_pipeline_new(const struct rs_pipeline_opts *opts, struct rs_pipeline **out, c
     p->shared = opts->shared || (opts->sink != NULL && opts->two_stage);
     p->sink = opts->sink;
     p->sink_ctx = opts->sink_ctx;
-    g_mutex_init(&p->lock);
+    pthread_mutex_init(&p->lock, NULL);
     if ((rc = compile_filter(opts->filter, &p->filter, err)) != 0) {
         rs_pipeline_free(p);
         return rc;
@@ -183,15 +185,15 @@ rs_pipeline_free(struct rs_pipeline *p)
 {
     if (p == NULL)
         return;
-    if (p->second != NULL) {
+    if (p->second_running) {
         rs_ring_close(p->ring);
-        g_thread_join(p->second);
+        pthread_join(p->second, NULL);
     }
     rs_ring_free(p->ring);
     rs_analyzer_free(p->analyzer);
     rs_iwarp_free(p->iwarp);
     rs_filter_free(p->filter);
-    g_mutex_clear(&p->lock);
+    pthread_mutex_destroy(&p->lock);
     free(p);
 }
 
@@ -284,12 +286,12 @@ void
 rs_pipeline_lock(struct rs_pipeline *p)
 {
     if (p->shared)
-        g_mutex_lock(&p->lock);
+        pthread_mutex_lock(&p->lock);
 }
 
 void
 rs_pipeline_unlock(struct rs_pipeline *p)
 {
     if (p->shared)
-        g_mutex_unlock(&p->lock);
+        pthread_mutex_unlock(&p->lock);
 }

@@ -5,17 +5,17 @@
  *
  * The counts of slots pushed and released are C11 atomics, and each side
  * keeps its own copy of what only it writes, on cache lines of its own.
- * Sleeping goes through one GMutex and two GConds. A side about to sleep
+ * Sleeping goes through one mutex and two condition variables (POSIX
+ * ones, which ThreadSanitizer follows; GLib's are futexes it cannot see). A side about to sleep
  * says so in its "asleep" flag and then looks once more; the other side
  * publishes its count first and reads the flag after, both sequentially
  * consistent, so one of them always sees the other and no wake-up is lost.
  */
+#include <pthread.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
-
-#include <glib.h>
 
 #include "pipeline_ring.h"
 
@@ -34,8 +34,8 @@ struct rs_ring {
     uint8_t *slots;
     struct slot_hdr *hdr;
     uint8_t *bytes;
-    GMutex mu;
-    GCond data, room;
+    pthread_mutex_t mu;
+    pthread_cond_t data, room;
 
     alignas(CACHE_LINE) _Atomic uint64_t head;      /* slots pushed */
     atomic_bool producer_asleep;
@@ -72,9 +72,9 @@ rs_ring_new(size_t n_slots, size_t slot_size, size_t n_bytes)
     atomic_init(&r->producer_asleep, false);
     atomic_init(&r->consumer_asleep, false);
     atomic_init(&r->closed, false);
-    g_mutex_init(&r->mu);
-    g_cond_init(&r->data);
-    g_cond_init(&r->room);
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_cond_init(&r->data, NULL);
+    pthread_cond_init(&r->room, NULL);
     if (r->slots == NULL || r->hdr == NULL || r->bytes == NULL) {
         rs_ring_free(r);
         return NULL;
@@ -92,20 +92,20 @@ rs_ring_free(struct rs_ring *r)
     free(r->hdr);
     free(r->slots);
     free(r->bytes);
-    g_mutex_clear(&r->mu);
-    g_cond_clear(&r->data);
-    g_cond_clear(&r->room);
+    pthread_mutex_destroy(&r->mu);
+    pthread_cond_destroy(&r->data);
+    pthread_cond_destroy(&r->room);
     free(r);
 }
 
 /* Wakes the side sleeping on cond if its flag says it sleeps. */
 static void
-wake(struct rs_ring *r, atomic_bool *asleep, GCond *cond)
+wake(struct rs_ring *r, atomic_bool *asleep, pthread_cond_t *cond)
 {
     if (atomic_load(asleep) && atomic_exchange(asleep, false)) {
-        g_mutex_lock(&r->mu);
-        g_cond_signal(cond);
-        g_mutex_unlock(&r->mu);
+        pthread_mutex_lock(&r->mu);
+        pthread_cond_signal(cond);
+        pthread_mutex_unlock(&r->mu);
     }
 }
 
@@ -127,15 +127,15 @@ static void
 producer_wait(struct rs_ring *r, bool empty, uint64_t bytes_end)
 {
     rs_ring_flush(r);
-    g_mutex_lock(&r->mu);
+    pthread_mutex_lock(&r->mu);
     for (;;) {
         atomic_store(&r->producer_asleep, true);
         if (empty ? atomic_load(&r->tail) == r->p_head : has_room(r, bytes_end))
             break;
-        g_cond_wait(&r->room, &r->mu);
+        pthread_cond_wait(&r->room, &r->mu);
     }
     atomic_store(&r->producer_asleep, false);
-    g_mutex_unlock(&r->mu);
+    pthread_mutex_unlock(&r->mu);
 }
 
 void *
@@ -202,9 +202,9 @@ rs_ring_close(struct rs_ring *r)
 {
     publish(r, false);
     atomic_store(&r->closed, true);
-    g_mutex_lock(&r->mu);
-    g_cond_signal(&r->data);
-    g_mutex_unlock(&r->mu);
+    pthread_mutex_lock(&r->mu);
+    pthread_cond_signal(&r->data);
+    pthread_mutex_unlock(&r->mu);
 }
 
 size_t
@@ -214,16 +214,16 @@ rs_ring_wait(struct rs_ring *r)
 
     if (head != r->c_tail)
         return (size_t)(head - r->c_tail);
-    g_mutex_lock(&r->mu);
+    pthread_mutex_lock(&r->mu);
     for (;;) {
         atomic_store(&r->consumer_asleep, true);
         head = atomic_load(&r->head);
         if (head != r->c_tail || atomic_load(&r->closed))
             break;
-        g_cond_wait(&r->data, &r->mu);
+        pthread_cond_wait(&r->data, &r->mu);
     }
     atomic_store(&r->consumer_asleep, false);
-    g_mutex_unlock(&r->mu);
+    pthread_mutex_unlock(&r->mu);
     return (size_t)(head - r->c_tail);
 }
 
