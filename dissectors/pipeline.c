@@ -114,6 +114,7 @@ second_stage_main(void *arg)
     struct rs_pipeline *p = arg;
     size_t n;
 
+    pthread_setname_np(pthread_self(), "rs-pipeline");     /* for top and perf */
     while ((n = rs_ring_wait(p->ring)) > 0) {
         if (n > STAGE_BATCH)
             n = STAGE_BATCH;

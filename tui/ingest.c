@@ -347,6 +347,7 @@ ingest_main(void *arg)
     int rc = 0;
     struct batch *b = calloc(1, sizeof(*b));
 
+    pthread_setname_np(pthread_self(), "rs-ingest");       /* for top and perf */
     if (b == NULL) {
         finish_pass(m, RS_ENOMEM, "out of memory for the ingest thread");
         return NULL;
