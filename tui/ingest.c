@@ -19,7 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <roceshark/expert.h>
 #include <roceshark/pcapio.h>
@@ -383,9 +382,10 @@ model_new_pipeline(struct rs_tui_model *m, const char *filter, struct rs_pipelin
     opts.shared = true;
     opts.sink = index_frame;
     opts.sink_ctx = m;
-    /* Decoding and the CRCs on this thread, the analysis and the index on the
-     * pipeline's: a third of the time each, with the file's reader the rest. */
-    opts.two_stage = sysconf(_SC_NPROCESSORS_ONLN) > 1;
+    /* Two stages: decoding and the CRCs on this thread, the analysis and the
+     * index on the pipeline's, a third of the time each, with the file's
+     * reader the rest (see rs_tui_model_opts.stages). */
+    opts.two_stage = m->two_stage;
     return rs_pipeline_new(&opts, out, err);
 }
 

@@ -24,6 +24,7 @@ struct rs_tui_model {
     bool remove_path;               /* a temporary capture file */
     char *filter;                   /* in force; "" for none */
     struct rs_decode_opts decode;
+    bool two_stage;                 /* the pipeline runs on two threads */
     int fd;                         /* the file, for reading frames back */
 
     pthread_mutex_t mu;
