@@ -111,7 +111,8 @@ struct batch {
     struct rs_time first, newest;
     bool have_newest;
     uint64_t last_number, file_done;
-    bool failed;        /* out of memory */
+    atomic_bool failed;     /* out of memory (the feeding thread looks while the sink runs) */
+    uint64_t failed_at;     /* the frame it happened at */
 };
 
 /* Sets conv's bit in the set of conversations with a frame shown. */
@@ -142,8 +143,8 @@ publish(struct batch *b)
     if (b->n_frames == 0 && b->n_anomalies == 0)
         return;
     pthread_mutex_lock(&m->mu);
-    uint64_t *shown = model_grow_array(m->shown, &m->cap_shown, m->n_shown + b->n_shown,
-                                       sizeof(*shown));
+    uint64_t *shown = m->all_shown ? m->shown :
+        model_grow_array(m->shown, &m->cap_shown, m->n_shown + b->n_shown, sizeof(*shown));
     struct rs_tui_anomaly *an = model_grow_array(m->anomalies, &m->cap_anomalies,
                                                  m->n_anomalies + b->n_anomalies, sizeof(*an));
     if (shown != NULL)
@@ -162,6 +163,8 @@ publish(struct batch *b)
             memcpy(m->anomalies + m->n_anomalies, b->anomalies,
                    b->n_anomalies * sizeof(*b->anomalies));
         m->n_anomalies += b->n_anomalies;
+        if (m->all_shown)
+            m->n_shown += b->n_frames;
     }
     for (size_t i = 0; i < b->n_rates; i++)
         if (rs_tui_rates_add(m->rates, b->rates[i].conv, b->rates[i].t, b->rates[i].bytes) != 0)
@@ -205,9 +208,12 @@ add_frame(struct batch *b, const struct rs_frame *frame, const struct rs_tui_fra
     struct expert_ctx x = {b, frame->number, e->conv};
     struct rs_time t = rs_frame_time(frame);
 
-    if (rs_tui_index_append(b->m->index, e) != 0)
+    if (rs_tui_index_append(b->m->index, e) != 0) {
+        b->failed = true;
         return false;
-    if (r->match)
+    }
+    /* Without a filter the list is implicit (model_int.h): nothing to keep. */
+    if (r->match && !b->m->all_shown)
         b->shown[b->n_shown++] = (struct batch_shown){frame->number, e->conv};
     rs_expert_foreach(&r->pkt, add_anomaly, &x);
     if (frame->number == 1) {
@@ -242,27 +248,36 @@ finish_pass(struct rs_tui_model *m, int rc, const char *err)
     pthread_mutex_unlock(&m->mu);
 }
 
-/* Runs one frame through the pipeline into the index and the batch, which
- * is published when full. The caller holds the pipeline (rs_pipeline_hold). */
-static int
-feed(struct batch *b, const struct rs_frame *frame, int64_t offset, char *err)
+/* The pipeline's sink: one frame into the index and the batch, which is
+ * published when full. It runs on the pipeline's second stage (on this
+ * thread with one stage), without the pipeline's lock, so publishing takes
+ * only the model's. */
+static void
+index_frame(void *ctx, const struct rs_frame *frame, const struct rs_pipeline_result *r,
+            uint64_t offset)
 {
-    struct rs_tui_model *m = b->m;
-    const struct rs_pipeline_result *r = rs_pipeline_process(m->pipe, frame);
+    struct batch *b = ((struct rs_tui_model *)ctx)->batch;
     struct rs_tui_frame e;
 
-    index_entry(frame, offset, r, &e);
-    bool ok = add_frame(b, frame, &e, r, (uint64_t)offset + frame->caplen);
-    if (ok && b->n_frames == BATCH_FRAMES) {
-        /* Readers of the conversation table get their turn between batches. */
-        rs_pipeline_release(m->pipe);
+    if (b->failed)
+        return;
+    index_entry(frame, (int64_t)offset, r, &e);
+    if (add_frame(b, frame, &e, r, offset + frame->caplen) && b->n_frames == BATCH_FRAMES)
         publish(b);
-        rs_pipeline_hold(m->pipe);
-        ok = !b->failed;
-    }
-    if (!ok)
-        return rs_error(err, RS_ENOMEM, "%s: out of memory after %llu frames", m->path,
-                        (unsigned long long)frame->number);
+    if (b->failed)
+        b->failed_at = frame->number;
+}
+
+/* After the sink has had every frame: the rest of the batch to the views,
+ * and an error if memory ran out. */
+static int
+drain(struct batch *b, char *err)
+{
+    rs_pipeline_drain(b->m->pipe);
+    publish(b);
+    if (b->failed)
+        return rs_error(err, RS_ENOMEM, "%s: out of memory after %llu frames", b->m->path,
+                        (unsigned long long)b->failed_at);
     return 0;
 }
 
@@ -272,22 +287,21 @@ read_file(struct batch *b, char *err)
 {
     struct rs_tui_model *m = b->m;
     struct rs_frame frame;
-    int rc;
+    int rc = 0;
 
-    rs_pipeline_hold(m->pipe);
-    while (!atomic_load(&m->stop) && (rc = rs_source_next(m->src, &frame, err)) == 1) {
+    while (!atomic_load(&m->stop) && !b->failed &&
+           (rc = rs_source_next(m->src, &frame, err)) == 1) {
         int64_t offset = rs_source_offset(m->src);
         if (offset < 0) {
             rc = rs_error(err, RS_EFORMAT, "%s: frames cannot be read back from this kind "
                           "of file (pcap and pcapng can)", m->path);
             break;
         }
-        if ((rc = feed(b, &frame, offset, err)) != 0)
+        if ((rc = rs_pipeline_feed(m->pipe, &frame, (uint64_t)offset, err)) != 0)
             break;
     }
-    rs_pipeline_release(m->pipe);
-    publish(b);
-    return rc < 0 ? rc : 0;
+    int drained = drain(b, rc < 0 ? NULL : err);
+    return rc < 0 ? rc : drained;
 }
 
 /* Captures, writes and indexes until stopped. */
@@ -313,13 +327,12 @@ capture(struct batch *b, char *err)
         /* Handed to the operating system frame by frame: a system call each, so that
          * a frame can be read back as soon as it is in the index. */
         if ((rc = rs_writer_write(m->writer, &frame, err)) != 0 ||
-            (rc = rs_writer_flush(m->writer, err)) != 0)
+            (rc = rs_writer_flush(m->writer, err)) != 0 ||
+            (rc = rs_pipeline_feed(m->pipe, &frame, rs_writer_frame_offset(m->writer),
+                                   err)) != 0)
             return rc;
-        rs_pipeline_hold(m->pipe);
-        rc = feed(b, &frame, (int64_t)rs_writer_frame_offset(m->writer), err);
-        rs_pipeline_release(m->pipe);
-        publish(b);     /* live: each frame shows as soon as it is in */
-        if (rc != 0)
+        /* Live: each frame shows as soon as it is in. */
+        if ((rc = drain(b, err)) != 0)
             return rc;
     }
     return 0;
@@ -333,11 +346,14 @@ ingest_main(void *arg)
     int rc = 0;
     struct batch *b = calloc(1, sizeof(*b));
 
+    pthread_setname_np(pthread_self(), "rs-ingest");       /* for top and perf */
     if (b == NULL) {
         finish_pass(m, RS_ENOMEM, "out of memory for the ingest thread");
         return NULL;
     }
     b->m = m;
+    atomic_init(&b->failed, false);
+    m->batch = b;
     if (m->live == NULL) {
         rc = read_file(b, err);
     } else {
@@ -348,15 +364,14 @@ ingest_main(void *arg)
         if (rc == 0)
             rc = capture(b, err);
     }
-    if (rc == 0 && b->failed)
-        rc = rs_error(err, RS_ENOMEM, "%s: out of memory", m->path);
+    m->batch = NULL;
     free(b);
     finish_pass(m, rc, err);
     return NULL;
 }
 
 int
-model_new_pipeline(const struct rs_tui_model *m, const char *filter, struct rs_pipeline **out,
+model_new_pipeline(struct rs_tui_model *m, const char *filter, struct rs_pipeline **out,
                    char *err)
 {
     struct rs_pipeline_opts opts;
@@ -365,6 +380,12 @@ model_new_pipeline(const struct rs_tui_model *m, const char *filter, struct rs_p
     opts.decode = m->decode;
     opts.filter = filter;
     opts.shared = true;
+    opts.sink = index_frame;
+    opts.sink_ctx = m;
+    /* Two stages: decoding and the CRCs on this thread, the analysis and the
+     * index on the pipeline's, a third of the time each, with the file's
+     * reader the rest (see rs_tui_model_opts.stages). */
+    opts.two_stage = m->two_stage;
     return rs_pipeline_new(&opts, out, err);
 }
 
@@ -383,6 +404,7 @@ model_start_pass(struct rs_tui_model *m, struct rs_pipeline *pipe, char *err)
     pthread_mutex_lock(&m->mu);
     rs_tui_index_clear(m->index);
     m->n_shown = 0;
+    m->all_shown = m->filter[0] == '\0';
     if (m->conv_shown != NULL)
         memset(m->conv_shown, 0, m->conv_shown_bytes);
     m->n_anomalies = 0;

@@ -91,6 +91,8 @@ rs_tui_model_open(const struct rs_tui_model_opts *opts, struct rs_tui_model **ou
     pthread_mutex_init(&m->mu, NULL);
     pthread_cond_init(&m->pass_done, NULL);
     m->decode = opts->decode;
+    m->two_stage = opts->stages == 2 ||
+                   (opts->stages == 0 && sysconf(_SC_NPROCESSORS_ONLN) >= 3);
     if ((m->filter = strdup(filter)) == NULL) {
         rc = rs_error(err, RS_ENOMEM, "out of memory");
         goto fail;
@@ -325,7 +327,7 @@ uint64_t
 rs_tui_model_shown_frame(struct rs_tui_model *m, uint64_t i)
 {
     pthread_mutex_lock(&m->mu);
-    uint64_t number = i < m->n_shown ? m->shown[i] : 0;
+    uint64_t number = i >= m->n_shown ? 0 : m->all_shown ? i + 1 : m->shown[i];
     pthread_mutex_unlock(&m->mu);
     return number;
 }
@@ -336,6 +338,8 @@ rs_tui_model_shown_find(struct rs_tui_model *m, uint64_t number)
     pthread_mutex_lock(&m->mu);
     size_t lo = 0, hi = m->n_shown;
     /* The list is in frame order: the first entry >= number. */
+    if (m->all_shown && number > 0)
+        lo = hi = number - 1 < m->n_shown ? number - 1 : m->n_shown;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (m->shown[mid] < number)

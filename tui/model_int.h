@@ -24,13 +24,16 @@ struct rs_tui_model {
     bool remove_path;               /* a temporary capture file */
     char *filter;                   /* in force; "" for none */
     struct rs_decode_opts decode;
+    bool two_stage;                 /* the pipeline runs on two threads */
     int fd;                         /* the file, for reading frames back */
 
     pthread_mutex_t mu;
     pthread_cond_t pass_done;
     struct rs_tui_index *index;
-    uint64_t *shown;                /* numbers of the frames the filter passed */
+    uint64_t *shown;                /* numbers of the frames the filter passed; unused when
+                                       all are (no filter): frame i + 1 is then the i-th */
     size_t n_shown, cap_shown;
+    bool all_shown;                 /* no filter in this pass */
     uint8_t *conv_shown;            /* a bit per conversation id with a frame shown: the
                                        table under a filter lists only those */
     size_t conv_shown_bytes;
@@ -48,6 +51,7 @@ struct rs_tui_model {
     /* The current pass. */
     struct rs_pipeline *pipe;
     struct rs_source *src;          /* the file (a live capture opens it on the thread) */
+    struct batch *batch;            /* the pipeline's sink gathers frames here (ingest.c) */
     pthread_t thread;
     bool running;                   /* thread must be joined */
     atomic_bool stop;
@@ -62,7 +66,7 @@ void model_stop_pass(struct rs_tui_model *m);
  * memory (arr is then kept as it was). */
 void *model_grow_array(void *arr, size_t *cap, size_t need, size_t elem);
 /* Builds a shared pipeline with filter text for the model's decode options. */
-int model_new_pipeline(const struct rs_tui_model *m, const char *filter,
+int model_new_pipeline(struct rs_tui_model *m, const char *filter,
                        struct rs_pipeline **out, char *err);
 
 #endif /* ROCESHARK_TUI_MODEL_INT_H */

@@ -19,10 +19,18 @@
  * A pipeline knows no source: a file, a live interface and the sniffer QP
  * all hand it struct rs_frame. It can be fed on one thread and read on
  * another (the TUI ingests on its own thread while the screen reads the
- * conversation table): with opts.shared, rs_pipeline_process() holds the
+ * conversation table): with opts.shared, the stateful stages run under the
  * pipeline's lock, and a reader brackets what it reads of the analyzer, the
  * iWARP stage or the counts with rs_pipeline_lock()/rs_pipeline_unlock().
  * Without it nothing is locked, which is what single-threaded consumers want.
+ *
+ * With a sink, the pipeline is fed with rs_pipeline_feed() and hands each
+ * result to the sink, in capture order. With opts.two_stage as well it
+ * runs on two threads: the caller's decodes the frame (and checks its
+ * CRCs), then a thread of the pipeline's own runs the iWARP stage, the
+ * analysis and the filter, and calls the sink. A bounded ring between them
+ * holds a copy of each frame's bytes and its decoded packet, so the caller
+ * may reuse a frame as soon as rs_pipeline_feed() returns.
  */
 #ifndef ROCESHARK_PIPELINE_H
 #define ROCESHARK_PIPELINE_H
@@ -37,6 +45,13 @@
 #include <roceshark/streams.h>
 #include <roceshark/packet.h>
 
+struct rs_pipeline_result;
+
+/* Where rs_pipeline_feed() hands each frame's result, with the cookie it
+ * was fed with. */
+typedef void rs_pipeline_sink(void *ctx, const struct rs_frame *frame,
+                              const struct rs_pipeline_result *r, uint64_t cookie);
+
 struct rs_pipeline_opts {
     /* -d ports and CRC checking. The iWARP stage takes its forced ports and
      * whether it checks MPA CRCs from here, so the two can never disagree. */
@@ -50,6 +65,11 @@ struct rs_pipeline_opts {
     const char *filter;                 /* display filter text; NULL or "" for none. A filter
                                            that reads a checksum status turns CRC checking on */
     bool shared;                        /* fed and read on different threads */
+    /* Where rs_pipeline_feed() hands results, and with two_stage (implies
+     * shared) on which thread: see above. */
+    rs_pipeline_sink *sink;
+    void *sink_ctx;
+    bool two_stage;
 };
 
 /* Defaults: CRCs checked, port 4791, the iWARP and analysis defaults,
@@ -72,20 +92,34 @@ struct rs_pipeline_counts {
 
 struct rs_pipeline;
 
-/* Builds the stages. Fails (negative RS_E* code, err filled) on a filter
- * that does not compile, giving its position, or on a lack of memory. */
+/* Builds the stages (and starts the second stage's thread). Fails
+ * (negative RS_E* code, err filled) on a filter that does not compile,
+ * giving its position, or on a lack of memory. */
 int rs_pipeline_new(const struct rs_pipeline_opts *opts, struct rs_pipeline **out, char *err);
 void rs_pipeline_free(struct rs_pipeline *p);
 
 /* Runs every stage on frame, the next in capture order. Never fails: a
- * frame that makes no sense is decoded as far as it goes and flagged. */
+ * frame that makes no sense is decoded as far as it goes and flagged. For a
+ * pipeline without a sink. */
 const struct rs_pipeline_result *rs_pipeline_process(struct rs_pipeline *p,
                                                      const struct rs_frame *frame);
 
+/* For a pipeline with a sink: runs every stage on frame, the next in
+ * capture order, and hands the result, the frame (a copy, with two stages)
+ * and cookie to the sink; with two stages later, on the pipeline's thread,
+ * and the caller waits only while the ring is full. Fails (RS_ENOMEM) only
+ * when a frame too large for the ring finds no memory of its own. */
+int rs_pipeline_feed(struct rs_pipeline *p, const struct rs_frame *frame, uint64_t cookie,
+                     char *err);
+/* Returns once the sink has had every frame fed (at once with one stage).
+ * After it, what the sink wrote may be read on the feeding thread. */
+void rs_pipeline_drain(struct rs_pipeline *p);
+
 /* Replaces the display filter (NULL or "" removes it) for the frames fed
- * from now on. On a filter that does not compile the old one stays. One that
- * reads a checksum status turns the decoder's CRC checking on; the iWARP
- * stage keeps the MPA CRC checking it was built with. */
+ * from now on (with two stages, call it on the feeding thread: it drains
+ * the pipeline first). On a filter that does not compile the old one
+ * stays. One that reads a checksum status turns the decoder's CRC checking
+ * on; the iWARP stage keeps the MPA CRC checking it was built with. */
 int rs_pipeline_set_filter(struct rs_pipeline *p, const char *text, char *err);
 
 /* The stages, for what a consumer reads after the frames (statistics,
@@ -99,11 +133,5 @@ struct rs_pipeline_counts rs_pipeline_counts(const struct rs_pipeline *p);
 /* For a reader on another thread of a shared pipeline; no-ops otherwise. */
 void rs_pipeline_lock(struct rs_pipeline *p);
 void rs_pipeline_unlock(struct rs_pipeline *p);
-/* For the feeding thread of a shared pipeline: holds the lock across several
- * rs_pipeline_process() calls, which then take it no more (a lock per frame
- * was a tenth of the TUI's ingest). Readers wait meanwhile: release it every
- * few hundred frames and before waiting for input. No-ops when not shared. */
-void rs_pipeline_hold(struct rs_pipeline *p);
-void rs_pipeline_release(struct rs_pipeline *p);
 
 #endif /* ROCESHARK_PIPELINE_H */

@@ -400,7 +400,9 @@ def check_tree():
     Right unfolds it; C and E fold and unfold all; a fold holds on the next packet."""
     keys("F3")
     keys("Home")
-    want = read_lines("-V", "-c", "1")
+    # The TUI decodes a frame again on its own, without the capture's history that the
+    # streams stage needs, so its tree has no tcp.stream or udp.stream line.
+    want = [l for l in read_lines("-V", "-c", "1") if "Stream index:" not in l]
     psn = next(i for i, l in enumerate(want) if "Packet Sequence Number" in l)
     keys(*(["J"] * psn))
     wait_for(lambda s: tree_cursor() == ("Packet Sequence Number: 100", "00 00 64"),

@@ -30,7 +30,7 @@ test_index_blocks(void **state)
 {
     struct rs_tui_index *ix;
     struct rs_tui_frame f = {0};
-    const uint64_t n = 200000;     /* crosses several blocks */
+    const uint64_t n = 1100000;    /* crosses two blocks of 512 Ki entries */
 
     (void)state;
     assert_int_equal(rs_tui_index_new(&ix, NULL), 0);
@@ -43,7 +43,9 @@ test_index_blocks(void **state)
     assert_int_equal(rs_tui_index_count(ix), n);
     const struct rs_tui_frame *first = rs_tui_index_get(ix, 1);
     assert_int_equal(first->offset, 100);
-    assert_int_equal(rs_tui_index_get(ix, 65537)->caplen, 65537);
+    assert_int_equal(rs_tui_index_get(ix, 524288)->caplen, 524288);
+    assert_int_equal(rs_tui_index_get(ix, 524289)->caplen, 524289);
+    assert_int_equal(rs_tui_index_get(ix, 1048577)->offset, 104857700);
     assert_int_equal(rs_tui_index_get(ix, n)->offset, n * 100);
     assert_null(rs_tui_index_get(ix, 0));
     assert_null(rs_tui_index_get(ix, n + 1));
@@ -150,8 +152,9 @@ test_sort_rows(void **state)
     assert_string_equal(rs_tui_col_name(RS_TUI_COL_RETX), "Retx");
 }
 
+/* The sample, loaded through a pipeline of stages threads (0: the model's choice). */
 static struct rs_tui_model *
-open_sample(const char *filter)
+open_sample_stages(const char *filter, int stages)
 {
     struct rs_tui_model_opts opts;
     struct rs_tui_model *m = NULL;
@@ -160,26 +163,40 @@ open_sample(const char *filter)
     rs_tui_model_opts_init(&opts);
     opts.path = SAMPLE;
     opts.filter = filter;
+    opts.stages = stages;
     assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
     rs_tui_model_wait(m);
     return m;
 }
 
-/* The sample's numbers as `read -q -z conv,qp -z expert` prints them. */
-static void
-test_model_ingests_sample(void **state)
+static struct rs_tui_model *
+open_sample(const char *filter)
 {
-    struct rs_tui_model *m = open_sample(NULL);
+    return open_sample_stages(filter, 0);
+}
+
+/* The sample's numbers as `read -q -z conv,qp -z expert` prints them, with
+ * the pipeline on one thread and on two. */
+static void
+ingests_sample(int stages)
+{
+    struct rs_tui_model *m = open_sample_stages(NULL, stages);
     struct rs_tui_progress p;
     struct rs_tui_conv_row *rows;
     size_t n;
     char err[RS_ERRBUF_SIZE];
 
-    (void)state;
     rs_tui_model_progress(m, &p);
     assert_true(p.done && !p.failed);
     assert_int_equal(p.frames, 27);
     assert_int_equal(p.shown, 27);
+    /* Without a filter the list of frames shown is every frame, kept implicit. */
+    assert_int_equal(rs_tui_model_shown_count(m), 27);
+    assert_int_equal(rs_tui_model_shown_frame(m, 0), 1);
+    assert_int_equal(rs_tui_model_shown_frame(m, 26), 27);
+    assert_int_equal(rs_tui_model_shown_frame(m, 27), 0);
+    assert_int_equal(rs_tui_model_shown_find(m, 5), 4);
+    assert_int_equal(rs_tui_model_shown_find(m, 99), 27);
     assert_int_equal(p.file_done, p.file_size);
     assert_int_equal(rs_tui_model_conv_rows(m, RS_TUI_COL_REQ_PKTS, true, &rows, &n, err), 0);
     assert_int_equal(n, 2);
@@ -205,6 +222,14 @@ test_model_ingests_sample(void **state)
     assert_true(f.kind & RS_TUI_KIND_RETX);
     assert_false(rs_tui_model_frame(m, 28, &f));
     rs_tui_model_close(m);
+}
+
+static void
+test_model_ingests_sample(void **state)
+{
+    (void)state;
+    ingests_sample(1);
+    ingests_sample(2);
 }
 
 /* A frame read back at its offset decodes as `read` prints it. */
