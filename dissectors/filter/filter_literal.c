@@ -60,13 +60,10 @@ parse_uint(const struct rs_field *f, const char *t, bool quoted, struct literal 
         out->u = 0;
         return true;
     }
-    /* A value name, as Wireshark accepts: infiniband.bth.opcode == "RC Send Only". */
-    for (const struct rs_value_string *v = f->vals; v != NULL && v->name != NULL; v++) {
-        if (strcmp(v->name, t) == 0) {
-            out->u = v->value;
-            return true;
-        }
-    }
+    /* A value name, as Wireshark accepts, or our shorter alias of it:
+     * infiniband.bth.opcode == "Reliable Connection (RC) - SEND Only" or "RC Send Only". */
+    if (rs_value_by_name(f, t, &out->u))
+        return true;
     errno = 0;
     unsigned long long u = strtoull(t, &end, 0);
     if (quoted || *t == '\0' || *end != '\0' || errno != 0 || *t == '-') {
