@@ -68,7 +68,7 @@ parse_uint(const struct rs_field *f, const char *t, bool quoted, struct literal 
     unsigned long long u = strtoull(t, &end, 0);
     if (quoted || *t == '\0' || *end != '\0' || errno != 0 || *t == '-') {
         snprintf(err, errlen, "'%s' is not a number%s for %s", t,
-                 f->vals != NULL ? " or a value name" : "", f->abbrev);
+                 f->vals != NULL || f->aliases != NULL ? " or a value name" : "", f->abbrev);
         return false;
     }
     unsigned bits = type_bits(f->type);
