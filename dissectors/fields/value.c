@@ -247,8 +247,9 @@ rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char
         out_str(&o, name);      /* "Set", as Wireshark's true/false strings */
     } else if (v->type == RS_FT_BOOLEAN) {
         out_str(&o, v->v.u ? "True" : "False");
-    } else if (integer && name != NULL) {
-        out_str(&o, name);
+    } else if (integer && f->vals != NULL) {
+        out_str(&o, name != NULL ? name : "Unknown");  /* Wireshark's word for a value it
+                                                          has no name for */
         out_str(&o, " (");
         format_plain(&o, f, v, RS_STYLE_TSHARK_4_0);
         out_str(&o, ")");

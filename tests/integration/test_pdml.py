@@ -15,6 +15,7 @@ sample:
 import collections
 import glob
 import os
+import struct
 import xml.etree.ElementTree as ET
 
 import rstest as t
@@ -103,6 +104,39 @@ print("pdml: %d infiniband.* fields agree with tshark in pos, size and show; "
       "CNP named on purpose in %d" % (agree, ours_only, sum(named.values()),
                                       ", ".join("%s %d" % kv for kv in sorted(named.items())),
                                       cnp))
+
+
+
+def all_opcodes_pcap(path):
+    """One RoCEv2 frame for each of the 256 BTH opcodes (a BTH and 64 zero bytes)."""
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        for op in range(256):
+            bth = bytes([op, 0, 0xff, 0xff, 0, 0, 0, 1]) + bytes(68)
+            udp = struct.pack(">HHHH", 4791, 4791, 8 + len(bth), 0)
+            ip = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 28 + len(bth), 0, 0x4000, 64, 17, 0,
+                             bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2]))
+            frame = bytes(12) + b"\x08\x00" + ip + udp + bth
+            f.write(struct.pack("<IIII", op, 0, len(frame), len(frame)) + frame)
+
+
+# Every opcode's name, named or not ("Unknown (24)"), but the CNP's (IBTA's 0x81, where
+# Wireshark 4.0 names 0x80).
+path = os.path.join(t.tempdir(), "opcodes.pcap")
+all_opcodes_pcap(path)
+ours = packets(t.run([t.ROCESHARK, "read", "-r", path, "-T", "pdml"]).stdout, "opcodes")
+theirs = packets(t.run(["tshark", "-n", "-r", path, "-T", "pdml"]).stdout, "tshark opcodes")
+same = 0
+for op, (x, y) in enumerate(zip(ours, theirs)):
+    a, b = shownames(x)["infiniband.bth.opcode"], shownames(y)["infiniband.bth.opcode"]
+    if op in (0x80, 0x81):
+        t.check(a == ["Opcode: %s (%d)" % ("CNP" if op == 0x81 else "Unknown", op)],
+                "opcode %d: %s" % (op, a))
+    elif t.check(a == b, "opcode %d: showname %s, tshark %s" % (op, a, b)):
+        same += 1
+t.check(len(ours) == len(theirs) == 256 and same == 254, "%d of 254 opcodes" % same)
+print("pdml: %d of the 256 opcodes named as tshark names them; 0x80 and 0x81 on purpose"
+      % same)
 
 sample = os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap")
 p = t.run([t.ROCESHARK, "read", "-r", sample, "-T", "pdml", "-x"], check_rc=False)
