@@ -25,7 +25,7 @@ struct parse {
     bool needs_analysis;    /* an inject rule, or a filter on roceshark.analysis.* */
 };
 
-/* A value of registry field id: a number, or a value name as a string. */
+/* A value of registry field id: a number, or a value name (or its alias) as a string. */
 static bool
 read_field_value(struct parse *ps, int id, uint64_t *out)
 {
@@ -37,13 +37,7 @@ read_field_value(struct parse *ps, int id, uint64_t *out)
     if (t != G_TOKEN_STRING && t != G_TOKEN_IDENTIFIER)
         return false;
     const char *name = t == G_TOKEN_STRING ? ps->sc->value.v_string : ps->sc->value.v_identifier;
-    for (const struct rs_value_string *v = fd->vals; v != NULL && v->name != NULL; v++) {
-        if (g_ascii_strcasecmp(v->name, name) == 0) {
-            *out = v->value;
-            return true;
-        }
-    }
-    return false;
+    return rs_value_by_name(fd, name, out);
 }
 
 /* set FIELD=VALUE and add FIELD+=VALUE. */

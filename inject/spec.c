@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <roceshark/dissect.h>
 
@@ -100,21 +99,13 @@ struct ctx {
 
 /* ---- names ---- */
 
-/* A field's value name, case as -Y takes it (case-insensitive). */
+/* A field's value name or its alias, case as -Y takes it (case-insensitive). */
 static bool
 value_by_name(const void *ctx, const char *name, uint64_t *out)
 {
     const struct rs_field *f = ctx;
 
-    if (f == NULL)
-        return false;
-    for (const struct rs_value_string *v = f->vals; v != NULL && v->name != NULL; v++) {
-        if (strcasecmp(v->name, name) == 0) {
-            *out = v->value;
-            return true;
-        }
-    }
-    return false;
+    return f != NULL && rs_value_by_name(f, name, out);
 }
 
 /* The id of the field named name that holds a value (not the header of the same

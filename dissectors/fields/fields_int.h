@@ -34,8 +34,11 @@ extern const struct rs_field rs_fields_analysis[];
 extern const struct rs_field rs_fields_columns[];
 extern const struct rs_field rs_fields_protocols[];
 
-/* Names of the defined BTH opcodes (ib_opcode.c). */
+/* Names of the BTH opcodes (ib_opcode.c): Wireshark's, and our shorter
+ * ones as aliases; and the transport services as Wireshark names them. */
+extern struct rs_value_string rs_ib_opcode_ws_vals[258];
 extern struct rs_value_string rs_ib_opcode_vals[257];
+extern const struct rs_value_string rs_ib_service_vals[];
 
 /* Shorthands for table entries. */
 #define RS_F_HDR(abbrev, name, layer, depth) \

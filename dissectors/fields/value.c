@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include <roceshark/fields.h>
 
@@ -102,6 +103,20 @@ type_hex_digits(uint8_t type)
     default:
         return 16;
     }
+}
+
+/* Hex digits for humans: a bit field gets as many as its mask's width needs
+ * ("0xf" for a 4-bit lane), as Wireshark's tree writes it; -T fields keeps
+ * the type's. */
+static unsigned
+display_hex_digits(const struct rs_field *f, const struct rs_value *v)
+{
+    if (f->mask == 0)
+        return type_hex_digits(v->type);
+    uint64_t m = f->mask >> rs_mask_shift(f->mask);
+    unsigned bits = 64 - (unsigned)__builtin_clzll(m);
+
+    return (bits + 3) / 4;
 }
 
 static void
@@ -231,20 +246,27 @@ rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char
     bool integer = v->type >= RS_FT_UINT8 && v->type <= RS_FT_UINT64;
     const char *name = f->vals != NULL ? rs_value_name(f->vals, v->v.u) : NULL;
 
-    if (v->type == RS_FT_BOOLEAN) {
+    if (f->show != NULL)
+        return f->show(f, v, buf, size);
+    if (v->type == RS_FT_BOOLEAN && name != NULL) {
+        out_str(&o, name);      /* "Set", as Wireshark's true/false strings */
+    } else if (v->type == RS_FT_BOOLEAN) {
         out_str(&o, v->v.u ? "True" : "False");
-    } else if (integer && name != NULL) {
-        out_str(&o, name);
+    } else if (integer && f->vals != NULL) {
+        out_str(&o, name != NULL ? name : "Unknown");  /* Wireshark's word for a value it
+                                                          has no name for */
         out_str(&o, " (");
         format_plain(&o, f, v, RS_STYLE_TSHARK_4_0);
         out_str(&o, ")");
     } else if (integer && f->base == RS_BASE_DEC_HEX) {
         out_dec(&o, v->v.u);
         out_str(&o, " (");
-        out_hex(&o, v->v.u, type_hex_digits(v->type));
+        out_hex(&o, v->v.u, display_hex_digits(f, v));
         out_str(&o, ")");
+    } else if (integer && f->base == RS_BASE_HEX) {
+        out_hex(&o, v->v.u, display_hex_digits(f, v));
     } else if (integer && f->base == RS_BASE_HEX_DEC) {
-        out_hex(&o, v->v.u, type_hex_digits(v->type));
+        out_hex(&o, v->v.u, display_hex_digits(f, v));
         out_str(&o, " (");
         out_dec(&o, v->v.u);
         out_str(&o, ")");
@@ -264,6 +286,24 @@ rs_value_name(const struct rs_value_string *vals, uint64_t value)
         if (vals->value == value)
             return vals->name;
     return NULL;
+}
+
+static bool
+find_name(const struct rs_value_string *vals, const char *name, uint64_t *out)
+{
+    for (; vals != NULL && vals->name != NULL; vals++) {
+        if (strcasecmp(vals->name, name) == 0) {
+            *out = vals->value;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+rs_value_by_name(const struct rs_field *f, const char *name, uint64_t *out)
+{
+    return find_name(f->vals, name, out) || find_name(f->aliases, name, out);
 }
 
 unsigned

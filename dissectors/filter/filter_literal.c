@@ -60,13 +60,10 @@ parse_uint(const struct rs_field *f, const char *t, bool quoted, struct literal 
         out->u = 0;
         return true;
     }
-    /* A value name, as Wireshark accepts: infiniband.bth.opcode == "RC Send Only". */
-    for (const struct rs_value_string *v = f->vals; v != NULL && v->name != NULL; v++) {
-        if (strcmp(v->name, t) == 0) {
-            out->u = v->value;
-            return true;
-        }
-    }
+    /* A value name, as Wireshark accepts, or our shorter alias of it:
+     * infiniband.bth.opcode == "Reliable Connection (RC) - SEND Only" or "RC Send Only". */
+    if (rs_value_by_name(f, t, &out->u))
+        return true;
     errno = 0;
     if (f->type == RS_FT_INT32) {
         long long i = strtoll(t, &end, 0);
@@ -81,7 +78,7 @@ parse_uint(const struct rs_field *f, const char *t, bool quoted, struct literal 
     unsigned long long u = strtoull(t, &end, 0);
     if (quoted || *t == '\0' || *end != '\0' || errno != 0 || *t == '-') {
         snprintf(err, errlen, "'%s' is not a number%s for %s", t,
-                 f->vals != NULL ? " or a value name" : "", f->abbrev);
+                 f->vals != NULL || f->aliases != NULL ? " or a value name" : "", f->abbrev);
         return false;
     }
     unsigned bits = type_bits(f->type);

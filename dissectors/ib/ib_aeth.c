@@ -15,6 +15,8 @@
  */
 #include "fields/fields_int.h"
 
+#include <stdio.h>
+
 #include <roceshark/dissect.h>
 
 /* Table 45: RNR NAK timer codes, in microseconds. Code 0 is the longest. */
@@ -40,13 +42,42 @@ static const struct rs_value_string nak_vals[] = {
     {0, NULL},
 };
 
+/* As Wireshark names them; filters take "ACK" and "RNR NAK" as well, since
+ * value names compare without regard to case. */
 static const struct rs_value_string kind_vals[] = {
-    {RS_AETH_ACK, "ACK"},
-    {RS_AETH_RNR_NAK, "RNR NAK"},
+    {RS_AETH_ACK, "Ack"},
+    {RS_AETH_RNR_NAK, "RNR Nak"},
     {RS_AETH_RESERVED, "Reserved"},
-    {RS_AETH_NAK, "NAK"},
+    {RS_AETH_NAK, "Nak"},
     {0, NULL},
 };
+
+/* The RNR NAK timer codes as Wireshark names them ("0.01 ms"), made from
+ * rnr_timer_us below. */
+static char timer_names[32][16];
+static struct rs_value_string timer_vals[33];
+
+__attribute__((constructor)) static void
+timer_vals_init(void)
+{
+    for (unsigned code = 0; code < 32; code++) {
+        uint32_t us = rnr_timer_us[code];
+        snprintf(timer_names[code], sizeof(timer_names[code]), "%u.%02u ms", us / 1000,
+                 us % 1000 / 10);
+        timer_vals[code] = (struct rs_value_string){code, timer_names[code]};
+    }
+    timer_vals[32] = (struct rs_value_string){0, NULL};
+}
+
+/* "31, Ack": Wireshark follows the syndrome byte with what its opcode bits say. */
+static size_t
+show_syndrome(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
+{
+    (void)f;
+    int n = snprintf(buf, size, "%u, %s", (unsigned)v->v.u,
+                     rs_value_name(kind_vals, rs_aeth_kind((uint8_t)v->v.u)));
+    return n > 0 ? (size_t)n : 0;
+}
 
 uint32_t
 rs_aeth_rnr_timer_us(uint8_t timer)
@@ -143,14 +174,14 @@ get_rnr_delay(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
 const struct rs_field rs_fields_ib_aeth[] = {
     RS_F_HDR("infiniband.aeth", "ACK Extended Transport Header", RS_LAYER_AETH, 1),
     {"infiniband.aeth.syndrome", "Syndrome", RS_FT_UINT8, RS_BASE_DEC, 0, NULL,
-     "ACK/NAK syndrome", RS_LAYER_AETH, 0, 1, NULL, 2},
+     "ACK/NAK syndrome", RS_LAYER_AETH, 0, 1, NULL, 2, .show = show_syndrome},
     {"infiniband.aeth.syndrome.reserved", "Reserved", RS_FT_UINT8, RS_BASE_DEC, 0x80, NULL,
      "Reserved bit", RS_LAYER_AETH, 0, 1, NULL, 3},
     {"infiniband.aeth.syndrome.opcode", "OpCode", RS_FT_UINT8, RS_BASE_DEC, 0x60, kind_vals,
      "0 ACK, 1 RNR NAK, 2 reserved, 3 NAK", RS_LAYER_AETH, 0, 1, NULL, 3},
     {"infiniband.aeth.syndrome.credit_count", "Credit Count", RS_FT_UINT8, RS_BASE_DEC, 0x1f,
      NULL, "Credit code of an ACK", RS_LAYER_AETH, 0, 1, get_credit_count, 3},
-    {"infiniband.aeth.syndrome.timer", "Timer", RS_FT_UINT8, RS_BASE_DEC, 0x1f, NULL,
+    {"infiniband.aeth.syndrome.timer", "Timer", RS_FT_UINT8, RS_BASE_DEC, 0x1f, timer_vals,
      "RNR NAK timer code", RS_LAYER_AETH, 0, 1, get_timer, 3},
     {"infiniband.aeth.syndrome.reserved_value", "Reserved", RS_FT_UINT8, RS_BASE_DEC, 0x1f,
      NULL, "Value bits of a reserved syndrome", RS_LAYER_AETH, 0, 1, get_reserved_value, 3},

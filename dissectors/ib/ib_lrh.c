@@ -89,8 +89,9 @@ const struct rs_field rs_fields_ib_lrh[] = {
      "Service level", RS_LAYER_LRH, 1, 1, NULL, 2},
     {"infiniband.lrh.reserved2", "Reserved (2 bits)", RS_FT_UINT8, RS_BASE_DEC, 0x0c, NULL,
      "Reserved", RS_LAYER_LRH, 1, 1, NULL, 2},
-    {"infiniband.lrh.lnh", "Link Next Header", RS_FT_UINT8, RS_BASE_HEX, 0x03, lnh_vals,
-     "What follows the LRH", RS_LAYER_LRH, 1, 1, NULL, 2},
+    /* Wireshark names no LNH value: ours are only accepted, never shown. */
+    {"infiniband.lrh.lnh", "Link Next Header", RS_FT_UINT8, RS_BASE_HEX, 0x03, NULL,
+     "What follows the LRH", RS_LAYER_LRH, 1, 1, NULL, 2, .aliases = lnh_vals},
     {"infiniband.lrh.dlid", "Destination Local ID", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
      "Destination LID", RS_LAYER_LRH, 2, 2, NULL, 2},
     {"infiniband.lrh.reserved5", "Reserved (5 bits)", RS_FT_UINT16, RS_BASE_DEC, 0xf800, NULL,

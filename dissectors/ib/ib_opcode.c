@@ -18,6 +18,7 @@
  * response RDETH. The one table serves the decoder, the printers, the
  * analyzer and the packet builders.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -26,6 +27,7 @@
 #include <roceshark/fields.h>
 
 #define P RS_HDR_PAYLOAD
+#define CNP_OPCODE 0x81
 
 /* The 24 operations of RC, in low-five-bit order, with the headers each
  * needs before the service-specific ones are added. */
@@ -66,15 +68,69 @@ static const struct op_template op_templates[32] = {
     [0x17] = {"Send Only Invalidate", RS_HDR_IETH | P, RS_OP_SEND, RS_SEG_ONLY, 1},
 };
 
+/* How Wireshark spells each operation in its opcode names, where its
+ * capitals differ from ours ("RDMA READ response First"). */
+static const char *const ws_op_names[32] = {
+    [0x00] = "SEND First", [0x01] = "SEND Middle", [0x02] = "SEND Last",
+    [0x03] = "SEND Last with Immediate", [0x04] = "SEND Only",
+    [0x05] = "SEND Only with Immediate", [0x06] = "RDMA WRITE First",
+    [0x07] = "RDMA WRITE Middle", [0x08] = "RDMA WRITE Last",
+    [0x09] = "RDMA WRITE Last with Immediate", [0x0a] = "RDMA WRITE Only",
+    [0x0b] = "RDMA WRITE Only with Immediate", [0x0c] = "RDMA READ Request",
+    [0x0d] = "RDMA READ response First", [0x0e] = "RDMA READ response Middle",
+    [0x0f] = "RDMA READ response Last", [0x10] = "RDMA READ response Only",
+    [0x11] = "Acknowledge", [0x12] = "ATOMIC Acknowledge", [0x13] = "CmpSwap",
+    [0x14] = "FetchAdd", [0x15] = "RESYNC", [0x16] = "SEND Last with Invalidate",
+    [0x17] = "SEND Only with Invalidate",
+};
+
 static struct rs_ib_opcode opcode_table[256];
 static char opcode_names[256][40];
+static char ws_opcode_names[256][72];
 
-/* The defined opcodes as a value-string table, for the BTH opcode field. */
+/* The opcodes as Wireshark names them, shown and accepted, and by our
+ * shorter names ("RC Send Only"), accepted in filters and scripts. */
+struct rs_value_string rs_ib_opcode_ws_vals[258];
 struct rs_value_string rs_ib_opcode_vals[257];
 
 static const char *const transport_names[8] = {
     "RC", "UC", "RD", "UD", "CNP", "XRC", "Vendor", "Vendor"
 };
+
+/* The transport services as Wireshark's opcode names begin. */
+const struct rs_value_string rs_ib_service_vals[] = {
+    {RS_IB_RC, "Reliable Connection (RC)"},
+    {RS_IB_UC, "Unreliable Connection (UC)"},
+    {RS_IB_RD, "Reliable Datagram (RD)"},
+    {RS_IB_UD, "Unreliable Datagram (UD)"},
+    {RS_IB_CNP, "Congestion Notification (CNP)"},
+    {RS_IB_XRC, "Extended Reliable Connection (XRC)"},
+    {RS_IB_VENDOR6, "Manufacturer specific"},
+    {RS_IB_VENDOR7, "Manufacturer specific"},
+    {0, NULL},
+};
+
+/* Wireshark's name of an opcode we define, and of RC's 0x15, which it
+ * names "Reserved". It writes "only" in UD's two; it names 0x80 "CNP" and
+ * leaves 0x81 unnamed, where IBTA (Annex A17.9.3) puts the CNP at 0x81: we
+ * name 0x81 "CNP" and leave 0x80 unnamed. */
+static const char *
+ws_opcode_name(unsigned code, char *buf, size_t size)
+{
+    unsigned svc = code >> 5, op = code & 0x1f;
+    const char *what = ws_op_names[op];
+
+    if (code == CNP_OPCODE)
+        return "CNP";
+    if (svc == RS_IB_RC && op == 0x15)
+        what = "Reserved";
+    else if (svc == RS_IB_UD && op == 0x04)
+        what = "SEND only";
+    else if (svc == RS_IB_UD && op == 0x05)
+        what = "SEND only with Immediate";
+    snprintf(buf, size, "%s - %s", rs_value_name(rs_ib_service_vals, svc), what);
+    return buf;
+}
 
 /* Which low-five-bit operations each service defines (IBTA Table 38). */
 static int
@@ -129,13 +185,20 @@ opcode_table_init(void)
         e->name = opcode_names[code];
     }
     /* CNP (Annex A17.9.3): BTH, 16 reserved bytes, ICRC. */
-    opcode_table[0x81] = (struct rs_ib_opcode){"CNP", RS_HDR_CNP, RS_CNP_LEN, RS_OP_CNP,
-                                               RS_SEG_NONE};
+    opcode_table[CNP_OPCODE] = (struct rs_ib_opcode){"CNP", RS_HDR_CNP, RS_CNP_LEN, RS_OP_CNP,
+                                                     RS_SEG_NONE};
 
-    size_t n = 0;
-    for (unsigned code = 0; code < 256; code++)
-        if (opcode_table[code].name != NULL)
+    size_t n = 0, n_ws = 0;
+    for (unsigned code = 0; code < 256; code++) {
+        bool rc_reserved = code == ((RS_IB_RC << 5) | 0x15);
+        if (opcode_table[code].name == NULL && !rc_reserved)
+            continue;
+        rs_ib_opcode_ws_vals[n_ws++] = (struct rs_value_string){
+            code, ws_opcode_name(code, ws_opcode_names[code], sizeof(ws_opcode_names[code]))};
+        if (!rc_reserved)
             rs_ib_opcode_vals[n++] = (struct rs_value_string){code, opcode_table[code].name};
+    }
+    rs_ib_opcode_ws_vals[n_ws] = (struct rs_value_string){0, NULL};
     rs_ib_opcode_vals[n] = (struct rs_value_string){0, NULL};
 }
 

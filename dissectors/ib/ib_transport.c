@@ -115,22 +115,11 @@ decode_ib_transport(struct rs_packet *pkt, uint32_t off, uint32_t end)
         decode_set_layer(pkt, RS_LAYER_ICRC, icrc, RS_ICRC_LEN);
 }
 
-static const struct rs_value_string service_vals[] = {
-    {RS_IB_RC, "Reliable Connection (RC)"},
-    {RS_IB_UC, "Unreliable Connection (UC)"},
-    {RS_IB_RD, "Reliable Datagram (RD)"},
-    {RS_IB_UD, "Unreliable Datagram (UD)"},
-    {RS_IB_CNP, "Congestion Notification (CNP)"},
-    {RS_IB_XRC, "Extended Reliable Connection (XRC)"},
-    {RS_IB_VENDOR6, "Manufacturer specific"},
-    {RS_IB_VENDOR7, "Manufacturer specific"},
-    {0, NULL},
-};
-
 const struct rs_field rs_fields_ib_bth[] = {
     RS_F_HDR("infiniband.bth", "Base Transport Header", RS_LAYER_BTH, 1),
-    {"infiniband.bth.opcode", "Opcode", RS_FT_UINT8, RS_BASE_DEC, 0, rs_ib_opcode_vals,
-     "Transport service and operation", RS_LAYER_BTH, 0, 1, NULL, 2},
+    {"infiniband.bth.opcode", "Opcode", RS_FT_UINT8, RS_BASE_DEC, 0, rs_ib_opcode_ws_vals,
+     "Transport service and operation", RS_LAYER_BTH, 0, 1, NULL, 2,
+     .aliases = rs_ib_opcode_vals},
     {"infiniband.bth.se", "Solicited Event", RS_FT_BOOLEAN, RS_BASE_NONE, 0x80, NULL,
      "The requester asks for a solicited event", RS_LAYER_BTH, 1, 1, NULL, 2},
     {"infiniband.bth.m", "MigReq", RS_FT_BOOLEAN, RS_BASE_NONE, 0x40, NULL,
@@ -154,7 +143,7 @@ const struct rs_field rs_fields_ib_bth[] = {
     {"infiniband.bth.psn", "Packet Sequence Number", RS_FT_UINT24, RS_BASE_DEC, 0, NULL,
      "Packet sequence number", RS_LAYER_BTH, 9, 3, NULL, 2},
     {"roceshark.bth.service", "Transport Service", RS_FT_UINT8, RS_BASE_DEC, 0xe0,
-     service_vals, "Top three opcode bits: 0 RC, 1 UC, 2 RD, 3 UD, 4 CNP, 5 XRC",
+     rs_ib_service_vals, "Top three opcode bits: 0 RC, 1 UC, 2 RD, 3 UD, 4 CNP, 5 XRC",
      RS_LAYER_BTH, 0, 1, NULL, 2},
     RS_F_END,
 };

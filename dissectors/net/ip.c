@@ -174,6 +174,61 @@ static const struct rs_value_string ecn_vals[] = {
     {0, NULL},
 };
 
+/* Next protocols, as Wireshark names them. */
+static const struct rs_value_string proto_vals[] = {
+    {0, "IPv6 Hop-by-Hop Option"},
+    {1, "ICMP"},
+    {2, "IGMP"},
+    {6, "TCP"},
+    {17, "UDP"},
+    {41, "IPv6"},
+    {43, "Routing Header for IPv6"},
+    {44, "Fragment Header for IPv6"},
+    {47, "Generic Routing Encapsulation"},
+    {50, "Encap Security Payload"},
+    {51, "Authentication Header"},
+    {58, "ICMPv6"},
+    {59, "No Next Header for IPv6"},
+    {60, "Destination Options for IPv6"},
+    {132, "SCTP"},
+    {0, NULL},
+};
+
+/* DSCP code points (RFC 2474, 2597, 3246, 5865, 8622), as Wireshark names them. */
+static const struct rs_value_string dscp_vals[] = {
+    {0, "Default"},
+    {1, "Lower Effort"},
+    {8, "Class Selector 1"},
+    {10, "Assured Forwarding 11"},
+    {12, "Assured Forwarding 12"},
+    {14, "Assured Forwarding 13"},
+    {16, "Class Selector 2"},
+    {18, "Assured Forwarding 21"},
+    {20, "Assured Forwarding 22"},
+    {22, "Assured Forwarding 23"},
+    {24, "Class Selector 3"},
+    {26, "Assured Forwarding 31"},
+    {28, "Assured Forwarding 32"},
+    {30, "Assured Forwarding 33"},
+    {32, "Class Selector 4"},
+    {34, "Assured Forwarding 41"},
+    {36, "Assured Forwarding 42"},
+    {38, "Assured Forwarding 43"},
+    {40, "Class Selector 5"},
+    {44, "Voice Admit"},
+    {46, "Expedited Forwarding"},
+    {48, "Class Selector 6"},
+    {56, "Class Selector 7"},
+    {0, NULL},
+};
+
+/* What Wireshark writes for the IPv4 flag bits in place of True and False. */
+static const struct rs_value_string set_vals[] = {
+    {0, "Not set"},
+    {1, "Set"},
+    {0, NULL},
+};
+
 /* Header lengths are stored in 4-byte words and shown in bytes. */
 static bool
 get_ipv4_hdr_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
@@ -194,22 +249,22 @@ const struct rs_field rs_fields_ip[] = {
      "DSCP and ECN", RS_LAYER_IPV4, 1, 1, NULL, 1},
     /* ... and its parts, under it in the tree as Wireshark shows them. */
     {"ip.dsfield.dscp", "Differentiated Services Codepoint", RS_FT_UINT8, RS_BASE_DEC, 0xfc,
-     NULL, "DSCP", RS_LAYER_IPV4, 1, 1, NULL, 2},
+     dscp_vals, "DSCP", RS_LAYER_IPV4, 1, 1, NULL, 2},
     {"ip.dsfield.ecn", "Explicit Congestion Notification", RS_FT_UINT8, RS_BASE_DEC, 0x03,
      ecn_vals, "ECN: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE", RS_LAYER_IPV4, 1, 1, NULL, 2},
     {"ip.len", "Total Length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "IPv4 total length",
      RS_LAYER_IPV4, 2, 2, NULL, 1},
     {"ip.id", "Identification", RS_FT_UINT16, RS_BASE_HEX_DEC, 0, NULL,
      "IPv4 identification (covered by the ICRC)", RS_LAYER_IPV4, 4, 2, NULL, 1},
-    {"ip.flags.df", "Don't fragment", RS_FT_BOOLEAN, RS_BASE_NONE, 0x40, NULL, "DF flag",
+    {"ip.flags.df", "Don't fragment", RS_FT_BOOLEAN, RS_BASE_NONE, 0x40, set_vals, "DF flag",
      RS_LAYER_IPV4, 6, 1, NULL, 1},
-    {"ip.flags.mf", "More fragments", RS_FT_BOOLEAN, RS_BASE_NONE, 0x20, NULL, "MF flag",
+    {"ip.flags.mf", "More fragments", RS_FT_BOOLEAN, RS_BASE_NONE, 0x20, set_vals, "MF flag",
      RS_LAYER_IPV4, 6, 1, NULL, 1},
     {"ip.frag_offset", "Fragment Offset", RS_FT_UINT16, RS_BASE_DEC, 0x1fff, NULL,
      "Fragment offset in 8-byte units", RS_LAYER_IPV4, 6, 2, NULL, 1},
     {"ip.ttl", "Time to Live", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, "TTL", RS_LAYER_IPV4, 8, 1,
      NULL, 1},
-    {"ip.proto", "Protocol", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, "Next protocol",
+    {"ip.proto", "Protocol", RS_FT_UINT8, RS_BASE_DEC, 0, proto_vals, "Next protocol",
      RS_LAYER_IPV4, 9, 1, NULL, 1},
     {"ip.checksum", "Header Checksum", RS_FT_UINT16, RS_BASE_HEX, 0, NULL,
      "IPv4 header checksum", RS_LAYER_IPV4, 10, 2, NULL, 1},
@@ -225,7 +280,7 @@ const struct rs_field rs_fields_ip[] = {
     {"ipv6.tclass", "Traffic Class", RS_FT_UINT32, RS_BASE_HEX, 0x0ff00000, NULL,
      "IPv6 traffic class", RS_LAYER_IPV6, 0, 4, NULL, 1},
     {"ipv6.tclass.dscp", "Differentiated Services Codepoint", RS_FT_UINT32, RS_BASE_DEC,
-     0x0fc00000, NULL, "DSCP", RS_LAYER_IPV6, 0, 4, NULL, 1},
+     0x0fc00000, dscp_vals, "DSCP", RS_LAYER_IPV6, 0, 4, NULL, 1},
     {"ipv6.tclass.ecn", "Explicit Congestion Notification", RS_FT_UINT32, RS_BASE_DEC,
      0x00300000, ecn_vals, "ECN: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE", RS_LAYER_IPV6, 0, 4,
      NULL, 1},
@@ -233,7 +288,7 @@ const struct rs_field rs_fields_ip[] = {
      RS_LAYER_IPV6, 0, 4, NULL, 1},
     {"ipv6.plen", "Payload Length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "IPv6 payload length",
      RS_LAYER_IPV6, 4, 2, NULL, 1},
-    {"ipv6.nxt", "Next Header", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, "IPv6 next header",
+    {"ipv6.nxt", "Next Header", RS_FT_UINT8, RS_BASE_DEC, 0, proto_vals, "IPv6 next header",
      RS_LAYER_IPV6, 6, 1, NULL, 1},
     {"ipv6.hlim", "Hop Limit", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, "IPv6 hop limit",
      RS_LAYER_IPV6, 7, 1, NULL, 1},

@@ -184,6 +184,23 @@ get_tag(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     return false;
 }
 
+/* The ethertypes a RoCE capture meets, named as Wireshark names them. */
+static const struct rs_value_string etype_vals[] = {
+    {0x0800, "IPv4"},
+    {0x0806, "ARP"},
+    {0x8100, "802.1Q Virtual LAN"},
+    {0x86dd, "IPv6"},
+    {0x8808, "MAC Control"},
+    {0x88a8, "802.1ad Provider Bridge (Q-in-Q)"},
+    {0x88cc, "802.1 Link Layer Discovery Protocol (LLDP)"},
+    {0x88e5, "802.1AE (MACsec)"},
+    {0x88f7, "PTPv2 over Ethernet (IEEE1588)"},
+    {0x8906, "Fibre Channel over Ethernet"},
+    {0x8914, "FCoE Initialization Protocol"},
+    {0x8915, "RDMA over Converged Ethernet"},
+    {0, NULL},
+};
+
 const struct rs_field rs_fields_link[] = {
     RS_F_PROTO("eth", "Ethernet II", RS_LAYER_ETH),
     {"eth.dst", "Destination", RS_FT_ETHER, RS_BASE_NONE, 0, NULL, "Destination MAC address",
@@ -194,7 +211,7 @@ const struct rs_field rs_fields_link[] = {
      "Destination or source MAC address", RS_LAYER_ETH, 0, 6, NULL, 1, RS_FIELD_HIDDEN},
     {"eth.addr", "Address", RS_FT_ETHER, RS_BASE_NONE, 0, NULL,
      "Destination or source MAC address", RS_LAYER_ETH, 6, 6, NULL, 1, RS_FIELD_HIDDEN},
-    {"eth.type", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, "Ethertype (or first tag)",
+    {"eth.type", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, etype_vals, "Ethertype (or first tag)",
      RS_LAYER_ETH, 12, 2, NULL, 1},
     {"ieee8021ad", "IEEE 802.1ad", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "Service tag",
      RS_LAYER_VLAN, 0, 0, get_tag, 0},
@@ -210,7 +227,7 @@ const struct rs_field rs_fields_link[] = {
      RS_LAYER_VLAN, 0, 2, get_tag, 1},
     {"vlan.id", "ID", RS_FT_UINT16, RS_BASE_DEC, 0x0fff, NULL, "VLAN identifier",
      RS_LAYER_VLAN, 0, 2, get_tag, 1},
-    {"vlan.etype", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, "Ethertype after the tag",
+    {"vlan.etype", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, etype_vals, "Ethertype after the tag",
      RS_LAYER_VLAN, 2, 2, get_tag, 1},
     RS_F_END,
 };

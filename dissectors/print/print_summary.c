@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include <roceshark/analysis.h>
+#include <roceshark/common.h>
 #include <roceshark/cm_mad.h>
 #include <roceshark/dissect.h>
 #include <roceshark/iwarp.h>
@@ -277,6 +278,81 @@ info_fpdu(struct info *in, const struct rs_iwarp_pdu *p)
         info_add(in, " [Framing inferred]");
 }
 
+/* The TCP payload's length: what the IP header says follows the TCP
+ * header (Ethernet padding is not data). */
+static uint32_t
+tcp_segment_len(const struct rs_packet *pkt)
+{
+    uint32_t ip_end;
+
+    if (rs_packet_has(pkt, RS_LAYER_IPV4))
+        ip_end = pkt->span[RS_LAYER_IPV4].off + rs_load_be16(rs_packet_at(pkt, RS_LAYER_IPV4) + 2);
+    else if (rs_packet_has(pkt, RS_LAYER_IPV6))
+        ip_end = pkt->span[RS_LAYER_IPV6].off + 40u +
+                 rs_load_be16(rs_packet_at(pkt, RS_LAYER_IPV6) + 4);
+    else
+        return 0;
+    uint32_t data = pkt->span[RS_LAYER_TCP].off + pkt->span[RS_LAYER_TCP].len;
+    return ip_end > data ? ip_end - data : 0;
+}
+
+/* The options tshark's TCP Info names, in the order they come. SACK blocks
+ * are left out: tshark writes them relative to the stream's first sequence
+ * number, which needs the stream's state. */
+static void
+info_tcp_options(struct info *in, const uint8_t *opt, uint32_t len)
+{
+    for (uint32_t i = 0; i < len;) {
+        uint8_t kind = opt[i];
+        if (kind == 0)
+            break;              /* end of options */
+        if (kind == 1) {
+            i++;                /* no-operation */
+            continue;
+        }
+        if (i + 1 >= len || opt[i + 1] < 2 || i + opt[i + 1] > len)
+            break;              /* a length that does not fit: the rest is not options */
+        uint8_t olen = opt[i + 1];
+        const uint8_t *v = opt + i + 2;
+        if (kind == 2 && olen == 4)
+            info_add(in, " MSS=%u", rs_load_be16(v));
+        else if (kind == 4 && olen == 2)
+            info_add(in, " SACK_PERM");
+        else if (kind == 8 && olen == 10)
+            info_add(in, " TSval=%u TSecr=%u", rs_load_be32(v), rs_load_be32(v + 4));
+        else if (kind == 3 && olen == 3)
+            info_add(in, " WS=%u", v[0] <= 14 ? 1u << v[0] : 1u << 14);
+        i += olen;
+    }
+}
+
+/* tshark's TCP Info without the numbers that need the stream's state
+ * (Seq, Ack relative to its first; Win scaled by the SYN's shift):
+ * "60532 → 18515 [SYN, ACK] Len=0 MSS=1460 SACK_PERM ...". */
+static void
+info_tcp(struct info *in, const struct rs_packet *pkt)
+{
+    /* Bit 8 is RFC 3540's NS, which tshark 4.0 calls AE (Accurate ECN). */
+    static const char *const names[] = {"FIN", "SYN", "RST", "PSH", "ACK", "URG", "ECE", "CWR",
+                                        "AE"};
+    const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
+    unsigned flags = (unsigned)(rs_load_be16(t + 12) & 0x1ff);
+    bool any = false;
+
+    info_add(in, "%u → %u [", rs_load_be16(t), rs_load_be16(t + 2));
+    for (unsigned bit = 0; bit < RS_ARRAY_SIZE(names); bit++) {
+        if (flags & (1u << bit)) {
+            info_add(in, "%s%s", any ? ", " : "", names[bit]);
+            any = true;
+        }
+    }
+    info_add(in, "%s]", any ? "" : "<None>");
+    if (flags & 0x20)
+        info_add(in, " Urg=%u", rs_load_be16(t + 18));
+    info_add(in, " Len=%u", tcp_segment_len(pkt));
+    info_tcp_options(in, t + 20, pkt->span[RS_LAYER_TCP].len - 20u);
+}
+
 /* Ports, then every MPA frame or FPDU that ended in the segment. */
 static void
 info_iwarp(struct info *in, const struct rs_packet *pkt)
@@ -340,8 +416,7 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
         info_add(&in, "%u → %u Len=%u", rs_load_be16(u), rs_load_be16(u + 2),
                  rs_load_be16(u + 4) >= 8 ? rs_load_be16(u + 4) - 8u : 0u);
     } else if (rs_packet_has(pkt, RS_LAYER_TCP)) {
-        const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
-        info_add(&in, "%u → %u", rs_load_be16(t), rs_load_be16(t + 2));
+        info_tcp(&in, pkt);
     } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {
         info_add(&in, "Raw IB packet (LNH %u)", rs_packet_at(pkt, RS_LAYER_LRH)[1] & 3);
     } else if (pkt->ethertype != 0) {

@@ -134,7 +134,9 @@ ws_strings(const struct rs_field *f)
         bool req = strstr(f->abbrev, "request") != NULL;
         return FRAMENUM_TYPE(ack ? FT_FRAMENUM_ACK : req ? FT_FRAMENUM_REQUEST : FT_FRAMENUM_NONE);
     }
-    if (f->vals == NULL || ws_type(f) == FT_UINT64)
+    /* A boolean's names would want a true_false_string: Wireshark's own
+     * fields carry them, ours have none. */
+    if (f->vals == NULL || ws_type(f) == FT_UINT64 || f->type == RS_FT_BOOLEAN)
         return NULL;
     size_t n = 0;
     while (f->vals[n].name != NULL)

@@ -75,6 +75,12 @@ struct rs_field;
 typedef bool (*rs_field_get_fn)(const struct rs_packet *pkt, const struct rs_field *f,
                                 unsigned occ, struct rs_value *out);
 
+/* Writes value v of f for humans (the tree's line after "Name: ") where
+ * Wireshark writes more than the value and its name ("31, Ack"); returns
+ * the length the text needs, as snprintf does. */
+typedef size_t (*rs_field_show_fn)(const struct rs_field *f, const struct rs_value *v,
+                                   char *buf, size_t size);
+
 #define RS_NO_LAYER 0xff
 
 struct rs_field {
@@ -93,6 +99,11 @@ struct rs_field {
     rs_field_get_fn get;
     uint8_t depth;          /* nesting under its header, for tree output */
     uint8_t flags;          /* RS_FIELD_* */
+    /* Other names of the values, accepted in filters and scripts but never
+     * printed: `vals` are Wireshark's ("Reliable Connection (RC) - SEND
+     * Only"), these our shorter ones ("RC Send Only"). */
+    const struct rs_value_string *aliases;
+    rs_field_show_fn show;  /* NULL: the value and its name, as value.c writes them */
 };
 
 #define RS_FIELD_HEADER 0x01    /* the bytes of a whole header: a tree node */
@@ -146,6 +157,10 @@ size_t rs_value_format_display(const struct rs_field *f, const struct rs_value *
 
 /* Name of value in vals, or NULL. */
 const char *rs_value_name(const struct rs_value_string *vals, uint64_t value);
+/* The value that name stands for in f's value names or their aliases, compared
+ * without regard to case as Wireshark's filters compare them; false when
+ * neither has it. */
+bool rs_value_by_name(const struct rs_field *f, const char *name, uint64_t *out);
 
 /* The lowest set bit of mask, as a shift count (0 for no mask). */
 unsigned rs_mask_shift(uint64_t mask);

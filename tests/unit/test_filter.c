@@ -78,6 +78,15 @@ test_presence_and_operators(void **state)
     assert_true(matches("infiniband.bth.destqp == 0x11"));
     assert_true(matches("infiniband.bth.destqp == 17"));
     assert_true(matches("infiniband.bth.opcode == \"RC RDMA Write Only\""));
+    /* Wireshark's name, in any case as Wireshark takes it, and ours as an alias. */
+    assert_true(matches("infiniband.bth.opcode == "
+                        "\"Reliable Connection (RC) - RDMA WRITE Only\""));
+    assert_true(matches("infiniband.bth.opcode == "
+                        "\"reliable connection (rc) - rdma write only\""));
+    assert_true(matches("infiniband.bth.opcode == \"rc rdma write only\""));
+    assert_false(matches("infiniband.bth.opcode == \"Reliable Connection (RC) - SEND Only\""));
+    assert_false(matches("infiniband.bth.opcode == \"RC Send Only\""));
+    assert_true(matches("ip.proto == \"UDP\" && eth.type == \"802.1Q Virtual LAN\""));
     assert_true(matches("infiniband.bth.a == 1 && infiniband.bth.se == False"));
     assert_true(matches("infiniband.bth.opcode in {4 10 11}"));
     assert_true(matches("infiniband.bth.opcode in {0..9, 10}"));
@@ -85,6 +94,19 @@ test_presence_and_operators(void **state)
     assert_true(matches("roceshark.payload contains \"wrote\""));
     assert_true(matches("roceshark.payload contains 72:6f:63"));
     assert_false(matches("roceshark.payload contains \"read\""));
+}
+
+/* A name neither Wireshark nor we have is an error that says so. */
+static void
+test_value_name_aliases(void **state)
+{
+    (void)state;
+    assert_error("infiniband.bth.opcode == \"RC Sned Only\"",
+                 "'RC Sned Only' is not a number or a value name for infiniband.bth.opcode");
+    /* Our LNH names, which Wireshark has not: accepted, never printed. */
+    assert_false(matches("infiniband.lrh.lnh == \"IBA local\""));
+    assert_error("infiniband.lrh.lnh == \"Raw IB\"",
+                 "'Raw IB' is not a number or a value name for infiniband.lrh.lnh");
 }
 
 static void
@@ -531,6 +553,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_presence_and_operators),
+        cmocka_unit_test(test_value_name_aliases),
         cmocka_unit_test(test_precedence_and_grouping),
         cmocka_unit_test(test_literals),
         cmocka_unit_test(test_repeated_and_absent_fields),

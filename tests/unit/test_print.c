@@ -178,8 +178,10 @@ test_tree(void **state)
     rs_print_tree(&c.out, &pkt);
     const char *t = capture_end(&c);
     assert_non_null(strstr(t, "Frame 1: 62 bytes on wire (496 bits), 62 bytes captured"));
-    assert_non_null(strstr(t, "\nInfiniBand\n    Base Transport Header\n        Opcode: RC "
-                              "Acknowledge (17)\n"));
+    assert_non_null(strstr(t, "\nInfiniBand\n    Base Transport Header\n        Opcode: Reliable "
+                              "Connection (RC) - Acknowledge (17)\n"));
+    assert_non_null(strstr(t, "        Syndrome: 31, Ack\n"));
+    assert_non_null(strstr(t, "            .00. .... = OpCode: Ack (0)\n"));
     assert_non_null(strstr(t, "        0... .... = Acknowledge Request: False\n"));
     assert_non_null(strstr(t, "            ...1 1111 = Credit Count: 31\n"));
     assert_non_null(strstr(t, "    ICRC status: Good (1)\n"));
