@@ -17,6 +17,7 @@ extern const struct rs_value_string rs_cksum_vals[];
 extern const struct rs_field rs_fields_frame[];
 extern const struct rs_field rs_fields_link[];
 extern const struct rs_field rs_fields_ip[];
+extern const struct rs_field rs_fields_ipoib[];
 extern const struct rs_field rs_fields_mpa[];
 extern const struct rs_field rs_fields_rdmap[];
 extern const struct rs_field rs_fields_ib_lrh[];

@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include <roceshark/mad.h>
 #include <roceshark/print.h>
 #include <roceshark/wire.h>
 
@@ -83,16 +84,25 @@ transport_payload(const struct rs_packet *pkt, enum rs_layer layer)
     return end > start ? end - start : 0;
 }
 
+static void above_ethertype(const struct rs_packet *pkt, struct chain *c);
+
+/* InfiniBand, and what its payload carries: data, nothing more for a MAD, or IPoIB's
+ * ethertype and what that names. */
 static void
 infiniband(const struct rs_packet *pkt, struct chain *c)
 {
+    size_t mad_len;
+
     add(c, "infiniband");
     if (!rs_packet_has(pkt, RS_LAYER_PAYLOAD) || pkt->span[RS_LAYER_PAYLOAD].len == 0)
         return;
+    if (rs_packet_has(pkt, RS_LAYER_IPOIB)) {
+        add(c, "ethertype");
+        above_ethertype(pkt, c);
+        return;
+    }
     /* A MAD is decoded inside Wireshark's InfiniBand dissector. */
-    bool mad = rs_packet_has(pkt, RS_LAYER_BTH) && rs_packet_has(pkt, RS_LAYER_DETH) &&
-               rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 5) <= 1;
-    if (!mad)
+    if (rs_mad_of(pkt, &mad_len) == NULL)
         add(c, "data");
 }
 
@@ -120,6 +130,38 @@ iwarp(const struct rs_packet *pkt, struct chain *c)
         add(c, "data");
 }
 
+/* Bytes of the IP packet after its header (span), within what was captured. */
+static uint32_t
+ip_payload(const struct rs_packet *pkt, const struct rs_span *ip, uint32_t ip_len)
+{
+    uint32_t end = ip->off + ip_len, start = ip->off + ip->len;
+
+    end = end < pkt->frame->caplen ? end : pkt->frame->caplen;
+    return end > start ? end - start : 0;
+}
+
+/* Wireshark hands the bytes of an ICMP or ICMPv6 echo after its 8-byte header to data. */
+static bool
+icmp_echo_data(const struct rs_packet *pkt, int proto)
+{
+    const struct rs_span *ip;
+    uint32_t len;
+
+    if (proto == IPPROTO_ICMP_ && rs_packet_has(pkt, RS_LAYER_IPV4)) {
+        ip = &pkt->span[RS_LAYER_IPV4];
+        len = ip_payload(pkt, ip, rs_load_be16(pkt->frame->data + ip->off + 2));
+    } else if (proto == IPPROTO_ICMPV6_ && rs_packet_has(pkt, RS_LAYER_IPV6)) {
+        ip = &pkt->span[RS_LAYER_IPV6];
+        len = ip_payload(pkt, ip, IPV6_HDR_LEN + rs_load_be16(pkt->frame->data + ip->off + 4));
+    } else {
+        return false;
+    }
+    if (len <= 8)
+        return false;
+    uint8_t type = pkt->frame->data[ip->off + ip->len];
+    return proto == IPPROTO_ICMP_ ? type == 0 || type == 8 : type == 128 || type == 129;
+}
+
 static void
 above_ip(const struct rs_packet *pkt, struct chain *c)
 {
@@ -137,10 +179,10 @@ above_ip(const struct rs_packet *pkt, struct chain *c)
             iwarp(pkt, c);
         else if (transport_payload(pkt, RS_LAYER_TCP) > 0)
             add(c, "data");
-    } else if (proto == IPPROTO_ICMP_) {
-        add(c, "icmp");
-    } else if (proto == IPPROTO_ICMPV6_) {
-        add(c, "icmpv6");
+    } else if (proto == IPPROTO_ICMP_ || proto == IPPROTO_ICMPV6_) {
+        add(c, proto == IPPROTO_ICMP_ ? "icmp" : "icmpv6");
+        if (icmp_echo_data(pkt, proto))
+            add(c, "data");
     }
 }
 
