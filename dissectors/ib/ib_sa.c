@@ -158,6 +158,10 @@ get_classportinfo(const struct rs_packet *pkt, const struct rs_field *f, unsigne
     X("infiniband.pathrecord." field, name, DATA + (off), width, mask, get_path)
 #define MC(field, name, off, width, mask) \
     X("infiniband.mcmemberrecord." field, name, DATA + (off), width, mask, get_mcmember)
+/* A value and the selector in the top two bits of its byte (IBTA 15.2.5.16: greater,
+ * less, exactly or the best available). */
+#define SELECTED(record, field, name, off) \
+    record(field "selector", name "Selector", off, 1, 0xc0), record(field, name, off, 1, 0x3f)
 #define GID(abbrev, name, off, getter) \
     MAD_F(abbrev, name, RS_FT_IPV6, RS_BASE_NONE, 0, off, 16, getter, 2)
 #define CPI(field, name, off, width, mask) \
@@ -182,26 +186,20 @@ const struct rs_field rs_fields_ib_sa[] = {
     PR("numbpath", "NumbPath", 49, 1, 0x7f),
     PR("p_key", "P_Key", 50, 2, 0),
     PR("sl", "SL", 52, 2, 0x000f),
-    PR("mtuselector", "MTUSelector", 54, 1, 0xc0),
-    PR("mtu", "MTU", 54, 1, 0x3f),
-    PR("rateselector", "RateSelector", 55, 1, 0xc0),
-    PR("rate", "Rate", 55, 1, 0x3f),
-    PR("packetlifetimeselector", "PacketLifeTimeSelector", 56, 1, 0xc0),
-    PR("packetlifetime", "PacketLifeTime", 56, 1, 0x3f),
+    SELECTED(PR, "mtu", "MTU", 54),
+    SELECTED(PR, "rate", "Rate", 55),
+    SELECTED(PR, "packetlifetime", "PacketLifeTime", 56),
     PR("preference", "Preference", 57, 1, 0),
     /* MCMemberRecord (15.2.5.17) */
     GID("infiniband.mcmemberrecord.mgid", "MGID", DATA + 0, get_mcmember),
     GID("infiniband.mcmemberrecord.portgid", "PortGID", DATA + 16, get_mcmember),
     MC("q_key", "Q_Key", 32, 4, 0),
     MC("mlid", "MLID", 36, 2, 0),
-    MC("mtuselector", "MTUSelector", 38, 1, 0xc0),
-    MC("mtu", "MTU", 38, 1, 0x3f),
+    SELECTED(MC, "mtu", "MTU", 38),
     MC("tclass", "TClass", 39, 1, 0),
     MC("p_key", "P_Key", 40, 2, 0),
-    MC("rateselector", "RateSelector", 42, 1, 0xc0),
-    MC("rate", "Rate", 42, 1, 0x3f),
-    MC("packetlifetimeselector", "PacketLifeTimeSelector", 43, 1, 0xc0),
-    MC("packetlifetime", "PacketLifeTime", 43, 1, 0x3f),
+    SELECTED(MC, "rate", "Rate", 42),
+    SELECTED(MC, "packetlifetime", "PacketLifeTime", 43),
     MC("sl", "SL", 44, 1, 0xf0),
     MC("flowlabel", "FlowLabel", 44, 3, 0xfffff),
     MC("hoplimit", "HopLimit", 47, 1, 0),
