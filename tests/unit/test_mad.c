@@ -22,21 +22,23 @@
 #include <roceshark/mad.h>
 #include <roceshark/wire.h>
 
+#include "testutil.h"
+
 /* Frame 33's MAD (SubnAdmGetResp(PathRecord)), its trailing zeros left off. */
 static const char path_resp[] =
     "01030281000000000000000bb9647f9e0035000000000000000000000000000000000000000000000000"
     "000000080000000000000000340c0000000000000000fe800000000000000002c90300001895fe800000"
     "000000000002c9020024f63600020004000000000080ffff0000848392";
 
+/* The MAD in hex, its trailing zeros put back. */
 static void
 from_hex(const char *hex, uint8_t mad[RS_MAD_LEN])
 {
+    static struct test_frame tf;
+
+    test_frame_from_hex(&tf, hex, 0);
     memset(mad, 0, RS_MAD_LEN);
-    for (size_t i = 0; hex[2 * i] != '\0'; i++) {
-        unsigned v;
-        sscanf(hex + 2 * i, "%2x", &v);
-        mad[i] = (uint8_t)v;
-    }
+    memcpy(mad, tf.bytes, tf.frame.caplen);
 }
 
 static const uint8_t dgid[16] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0x02, 0xc9, 0x03, 0, 0, 0x18,
