@@ -85,6 +85,7 @@ rs_decode_frame(const struct rs_frame *frame, const struct rs_decode_opts *opts,
     default:
         break;
     }
+    decode_ipoib(pkt, opts);
     if (opts->verify_crc)
         decode_check_crcs(pkt);
     else if (rs_packet_has(pkt, RS_LAYER_ICRC))

@@ -91,6 +91,8 @@ void decode_grh(struct rs_packet *pkt, uint32_t off, uint32_t end);
 /* Decodes the IBA transport packet [off, end): BTH, extension headers,
  * payload, pad and ICRC. */
 void decode_ib_transport(struct rs_packet *pkt, uint32_t off, uint32_t end);
+/* IPoIB in a native IB payload, and the IP packet or ARP message after it. */
+void decode_ipoib(struct rs_packet *pkt, const struct rs_decode_opts *opts);
 /* Computes and checks the ICRC (and the VCRC of native IB frames). */
 void decode_check_crcs(struct rs_packet *pkt);
 

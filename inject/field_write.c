@@ -20,15 +20,7 @@ inject_write_field(uint8_t *at, const struct rs_field *f, uint64_t v, const uint
         memcpy(at, addr, f->width);
         return;
     }
-    uint64_t old = 0;
-    for (unsigned i = 0; i < f->width; i++)
-        old = old << 8 | at[i];
-    uint64_t word = f->mask == 0 ? v
-                                 : (old & ~f->mask) | ((v << __builtin_ctzll(f->mask)) & f->mask);
-    for (unsigned i = f->width; i-- > 0;) {
-        at[i] = (uint8_t)word;
-        word >>= 8;
-    }
+    rs_field_store(f, at, v);
 }
 
 

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include <roceshark/dissect.h>
+#include <roceshark/mad.h>
 
 #include "inject_int.h"
 
@@ -402,8 +403,9 @@ set_field(struct ctx *c, int id, uint8_t tag, const char *val, unsigned col, uns
     if (flat)
         shape_from_name(c, f->abbrev);
     /* A field read through a function is settable where the function only says whether
-     * it is there (a tag, a syndrome's kind) and the bytes are where the table says. */
-    bool plain_get = f->layer == RS_LAYER_VLAN ||
+     * it is there (a tag, a syndrome's kind, a MAD's class) and the bytes are where the
+     * table says. */
+    bool plain_get = f->layer == RS_LAYER_VLAN || rs_mad_field_fixed(f) ||
                      strncmp(f->abbrev, "infiniband.aeth.syndrome.", 25) == 0;
     if ((f->get != NULL && !plain_get) || f->layer == RS_NO_LAYER || f->width == 0 ||
         f->type == RS_FT_STRING || f->type == RS_FT_DOUBLE || f->type == RS_FT_NONE ||

@@ -100,12 +100,15 @@ packet_key(const struct rs_packet *pkt, uint32_t qpn, bool response, struct stre
     unsigned src_off, dst_off, len;
     uint8_t family;
 
-    if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
+    /* The IP header of an IPoIB packet is inside the IBA packet: not its addressing. */
+    bool ip = pkt->encap == RS_ENCAP_ROCEV2;
+
+    if (ip && rs_packet_has(pkt, RS_LAYER_IPV4)) {
         p = rs_packet_at(pkt, RS_LAYER_IPV4);
         family = 4, src_off = 12, dst_off = 16, len = 4;
-    } else if (rs_packet_has(pkt, RS_LAYER_IPV6) || rs_packet_has(pkt, RS_LAYER_GRH)) {
-        p = rs_packet_has(pkt, RS_LAYER_IPV6) ? rs_packet_at(pkt, RS_LAYER_IPV6)
-                                              : rs_packet_at(pkt, RS_LAYER_GRH);
+    } else if ((ip && rs_packet_has(pkt, RS_LAYER_IPV6)) || rs_packet_has(pkt, RS_LAYER_GRH)) {
+        p = ip && rs_packet_has(pkt, RS_LAYER_IPV6) ? rs_packet_at(pkt, RS_LAYER_IPV6)
+                                                    : rs_packet_at(pkt, RS_LAYER_GRH);
         family = 6, src_off = 8, dst_off = 24, len = 16;
     } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {
         p = rs_packet_at(pkt, RS_LAYER_LRH);

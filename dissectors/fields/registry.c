@@ -17,10 +17,10 @@
 
 static const struct rs_field *const field_tables[] = {
     rs_fields_frame,   rs_fields_link,     rs_fields_arp,        rs_fields_ip,
-    rs_fields_l4,
-    rs_fields_mpa,     rs_fields_rdmap,    rs_fields_ib_lrh,     rs_fields_ib_grh,
-    rs_fields_ib_bth,  rs_fields_ib_ext,   rs_fields_ib_aeth,    rs_fields_ib_tail,
-    rs_fields_data,    rs_fields_roceshark,
+    rs_fields_l4,      rs_fields_mpa,      rs_fields_rdmap,      rs_fields_ib_lrh,
+    rs_fields_ib_grh,  rs_fields_ib_bth,   rs_fields_ib_ext,     rs_fields_ib_aeth,
+    rs_fields_ib_mad,  rs_fields_ib_smp,   rs_fields_ib_sa,      rs_fields_ib_perf,
+    rs_fields_ipoib,   rs_fields_ib_tail,  rs_fields_data,       rs_fields_roceshark,
     rs_fields_iwarp_view, rs_fields_analysis, rs_fields_columns,
     rs_fields_protocols,
 };
@@ -107,6 +107,19 @@ rs_field_read_uint(const struct rs_packet *pkt, const struct rs_field *f, uint8_
     out->type = f->type;
     out->v.u = v;
     return true;
+}
+
+void
+rs_field_store(const struct rs_field *f, uint8_t *at, uint64_t v)
+{
+    uint64_t word = v;
+
+    if (f->mask != 0)
+        word = (rs_load_be(at, f->width) & ~f->mask) | ((v << rs_mask_shift(f->mask)) & f->mask);
+    for (unsigned i = f->width; i-- > 0;) {
+        at[i] = (uint8_t)word;
+        word >>= 8;
+    }
 }
 
 bool

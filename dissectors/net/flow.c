@@ -7,9 +7,13 @@
 
 #include <roceshark/flow.h>
 #include <roceshark/iwarp.h>
+#include <roceshark/mad.h>
 #include <roceshark/wire.h>
 
 #define IPV6_HDR_LEN 40u
+#define IPPROTO_ICMP_ 1
+#define IPPROTO_ICMPV6_ 58
+#define ICMP_ECHO_HDR_LEN 8u
 
 bool
 rs_flow_key_of(const struct rs_packet *pkt, struct rs_flow_key *key, int *side)
@@ -83,14 +87,6 @@ rs_packet_ip_end(const struct rs_packet *pkt)
     return 0;
 }
 
-/* A MAD: UD to QP 0 or 1, which Wireshark's InfiniBand dissector decodes. */
-static bool
-is_mad(const struct rs_packet *pkt)
-{
-    return rs_packet_has(pkt, RS_LAYER_BTH) && rs_packet_has(pkt, RS_LAYER_DETH) &&
-           rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 5) <= 1;
-}
-
 /* From start to the end of the IP packet, as far as captured. */
 static bool
 span_to_ip_end(const struct rs_packet *pkt, uint32_t start, struct rs_span *out)
@@ -106,13 +102,33 @@ span_to_ip_end(const struct rs_packet *pkt, uint32_t start, struct rs_span *out)
     return true;
 }
 
+/* Wireshark hands the bytes of an ICMP or ICMPv6 echo after its 8-byte
+ * header to data. */
+static bool
+icmp_echo_data(const struct rs_packet *pkt, struct rs_span *out)
+{
+    enum rs_layer l = rs_packet_has(pkt, RS_LAYER_IPV4) ? RS_LAYER_IPV4 : RS_LAYER_IPV6;
+    bool v4 = l == RS_LAYER_IPV4;
+
+    if (!rs_packet_has(pkt, l) || (pkt->flags & RS_PKT_IP_FRAGMENT) ||
+        pkt->ip_proto != (v4 ? IPPROTO_ICMP_ : IPPROTO_ICMPV6_))
+        return false;
+    uint32_t icmp = pkt->span[l].off + pkt->span[l].len;
+    if (icmp >= pkt->frame->caplen)
+        return false;
+    uint8_t type = pkt->frame->data[icmp];
+    bool echo = v4 ? type == 0 || type == 8 : type == 128 || type == 129;
+    return echo && span_to_ip_end(pkt, icmp + ICMP_ECHO_HDR_LEN, out);
+}
+
 bool
 rs_packet_data(const struct rs_packet *pkt, struct rs_span *out)
 {
-    if (rs_packet_has(pkt, RS_LAYER_PAYLOAD)) {
+    if (rs_packet_has(pkt, RS_LAYER_PAYLOAD) && !rs_packet_has(pkt, RS_LAYER_IPOIB)) {
         const struct rs_span *p = &pkt->span[RS_LAYER_PAYLOAD];
         uint32_t pad = rs_packet_has(pkt, RS_LAYER_PAD) ? pkt->span[RS_LAYER_PAD].len : 0;
-        if (is_mad(pkt) || p->len + pad == 0)
+        size_t mad_len;
+        if (rs_mad_of(pkt, &mad_len) != NULL || p->len + pad == 0)
             return false;
         if (p->off >= pkt->frame->caplen)
             return false;
@@ -130,5 +146,5 @@ rs_packet_data(const struct rs_packet *pkt, struct rs_span *out)
         const struct rs_span *t = &pkt->span[RS_LAYER_TCP];
         return span_to_ip_end(pkt, t->off + t->len, out);
     }
-    return false;
+    return icmp_echo_data(pkt, out);
 }

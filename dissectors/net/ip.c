@@ -54,8 +54,9 @@ decode_udp(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t of
     else
         end = declared_end(pkt, off, ulen, end, "UDP length exceeds the IP packet");
     decode_set_layer(pkt, RS_LAYER_UDP, off, UDP_LEN);
-    /* RoCEv2 is recognised by the destination port (IBTA Annex A17.2). */
-    if (is_roce_port(opts, rs_load_be16(d + off + 2))) {
+    /* RoCEv2 is recognised by the destination port (IBTA Annex A17.2); not inside an
+     * IBA packet (IPoIB), whose layers it would overwrite. */
+    if (pkt->encap == RS_ENCAP_NONE && is_roce_port(opts, rs_load_be16(d + off + 2))) {
         pkt->encap = RS_ENCAP_ROCEV2;
         decode_ib_transport(pkt, off + UDP_LEN, end);
     }

@@ -65,12 +65,21 @@ ip_protocol(const struct rs_packet *pkt, struct chain *c)
     return next;
 }
 
+static void above_ethertype(const struct rs_packet *pkt, struct chain *c);
+
+/* InfiniBand, and what its payload carries: data, nothing more for a MAD, or IPoIB's
+ * ethertype and what that names. */
 static void
 infiniband(const struct rs_packet *pkt, struct chain *c)
 {
     struct rs_span data;
 
     add(c, "infiniband");
+    if (rs_packet_has(pkt, RS_LAYER_IPOIB)) {
+        add(c, "ethertype");
+        above_ethertype(pkt, c);
+        return;
+    }
     /* A MAD is decoded inside Wireshark's InfiniBand dissector: no data. */
     if (rs_packet_data(pkt, &data))
         add(c, "data");
@@ -118,10 +127,10 @@ above_ip(const struct rs_packet *pkt, struct chain *c)
             iwarp(pkt, c);
         else if (rs_packet_data(pkt, &data))
             add(c, "data");
-    } else if (proto == IPPROTO_ICMP_) {
-        add(c, "icmp");
-    } else if (proto == IPPROTO_ICMPV6_) {
-        add(c, "icmpv6");
+    } else if (proto == IPPROTO_ICMP_ || proto == IPPROTO_ICMPV6_) {
+        add(c, proto == IPPROTO_ICMP_ ? "icmp" : "icmpv6");
+        if (rs_packet_data(pkt, &data))
+            add(c, "data");
     }
 }
 

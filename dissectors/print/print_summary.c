@@ -15,6 +15,7 @@
 #include <roceshark/cm_mad.h>
 #include <roceshark/dissect.h>
 #include <roceshark/iwarp.h>
+#include <roceshark/mad.h>
 #include <roceshark/print.h>
 #include <roceshark/version.h>
 #include <roceshark/wire.h>
@@ -138,17 +139,22 @@ info_ext_headers(struct info *in, const struct rs_packet *pkt)
         info_add(in, " Inv_R_Key=0x%08x", rs_load_be32(rs_packet_at(pkt, RS_LAYER_IETH)));
 }
 
-/* A MAD to QP 1 named as tshark names it ("CM: ConnectRequest"). */
+/* A MAD named as tshark names it ("CM: ConnectRequest", "SubnGet(SMInfo)"). */
 static void
-info_cm(struct info *in, const struct rs_packet *pkt, uint32_t dest_qp)
+info_mad(struct info *in, const struct rs_packet *pkt, uint32_t dest_qp)
 {
     struct rs_cm_mad_hdr h;
     const struct rs_cm_layout *l;
+    size_t len;
+    const uint8_t *mad = rs_mad_of(pkt, &len);
+    char name[96];
 
-    if (dest_qp == RS_CM_QP1 && rs_packet_has(pkt, RS_LAYER_PAYLOAD) &&
-        rs_cm_parse(rs_packet_at(pkt, RS_LAYER_PAYLOAD), pkt->span[RS_LAYER_PAYLOAD].len, &h,
-                    &l) == RS_CM_OK)
+    if (mad == NULL)
+        return;
+    if (dest_qp == RS_CM_QP1 && rs_cm_parse(mad, len, &h, &l) == RS_CM_OK)
         info_add(in, " CM: %s", l->name);
+    else if (rs_mad_info(mad, len, name, sizeof(name)))
+        info_add(in, " %s", name);
 }
 
 static void
@@ -173,7 +179,7 @@ info_ib(struct info *in, const struct rs_packet *pkt)
     info_ext_headers(in, pkt);
     if ((op->hdrs & RS_HDR_PAYLOAD) && rs_packet_has(pkt, RS_LAYER_PAYLOAD))
         info_add(in, " Payload=%u", pkt->payload_len);
-    info_cm(in, pkt, rs_load_be24(bth + 5));
+    info_mad(in, pkt, rs_load_be24(bth + 5));
     if (pkt->icrc_status == RS_CKSUM_BAD)
         info_add(in, " [Bad ICRC]");
     if (pkt->vcrc_status == RS_CKSUM_BAD)

@@ -6,7 +6,7 @@
  * it, each a child of the one before; children are listed in the order
  * they were first seen. Wireshark leaves the "ethertype" pseudo-protocol
  * and the IPv6 extension headers ("ipv6.hopopts") out of the hierarchy, and
- * so do we.
+ * the data of an ICMP echo, and so do we.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -74,8 +74,12 @@ stats_phs_packet(struct rs_stat *st, const struct rs_packet *pkt)
     rs_print_protocols(pkt, chain, sizeof(chain));
     for (const char *p = chain; *p != '\0';) {
         size_t len = strcspn(p, ":");
+        /* An ICMP echo's data sits inside ICMP's tree, not at its top level: in
+         * frame.protocols but not in the hierarchy. */
+        bool icmp_data = len == 4 && memcmp(p, "data", 4) == 0 && parent >= 0 &&
+                         strncmp(st->phs[parent].name, "icmp", 4) == 0;
         bool pseudo = (len == 9 && memcmp(p, "ethertype", 9) == 0) ||
-                      memchr(p, '.', len) != NULL;
+                      memchr(p, '.', len) != NULL || icmp_data;
         if (!pseudo) {
             int node = child(st, parent, p, len);
             if (node < 0)

@@ -125,6 +125,11 @@ int rs_field_next_alias(int id);
 /* Produces occurrence occ of field id; see rs_field_get_fn. */
 bool rs_field_value(const struct rs_packet *pkt, int id, unsigned occ, struct rs_value *out);
 
+/* Writes v as the numeric field f whose first byte is at: its width's bytes,
+ * big-endian, under its mask (the other bits kept). The other direction of
+ * the layer, offset, width and mask a value is read with. */
+void rs_field_store(const struct rs_field *f, uint8_t *at, uint64_t v);
+
 /* Most occurrences of one field in one frame that consumers will walk. */
 #define RS_MAX_OCCURRENCES 64
 

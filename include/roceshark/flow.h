@@ -33,8 +33,8 @@ uint32_t rs_packet_ip_end(const struct rs_packet *pkt);
 
 /* The bytes no protocol we decode takes, which Wireshark shows as "data":
  * a UDP payload that is not RoCEv2, a TCP payload that is not iWARP, an IB
- * payload with its pad (not a MAD's), as far as captured; false when there
- * are none. iWARP's payloads are the RDMAP fields' (fields_rdmap.c). */
+ * payload with its pad (not a MAD's, nor IPoIB's), an ICMP echo's after its
+ * header, as far as captured; false when there are none. iWARP's payloads are the RDMAP fields' (fields_rdmap.c). */
 bool rs_packet_data(const struct rs_packet *pkt, struct rs_span *out);
 
 #endif /* ROCESHARK_FLOW_H */

@@ -79,6 +79,7 @@ enum rs_layer {
     RS_LAYER_PAD,
     RS_LAYER_ICRC,
     RS_LAYER_VCRC,
+    RS_LAYER_IPOIB,         /* IPoIB's 4-byte header, in front of an IP packet or ARP */
     RS_LAYER_COUNT
 };
 

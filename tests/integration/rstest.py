@@ -132,8 +132,9 @@ arp.src.proto_ipv4 arp.dst.hw_mac arp.dst.proto_ipv4
 
 # data.*: the bytes no protocol takes. Compared apart from the rest: the NCCL runs'
 # captures carry TLS and HTTP, which tshark decodes and roceshark leaves as data, and
-# iWARP's payloads are RDMAP's fields here, where tshark also shows them as data, and the
-# native IB capture's IPoIB frames tshark decodes through to ICMP.
+# iWARP's payloads are RDMAP's fields here, where tshark also shows them as data, and in
+# the native IB capture's IPoIB pings tshark takes the first 8 data bytes for a timestamp
+# (icmp.data_time), which roceshark does not guess.
 DATA_FIELDS = ["data.data", "data.len"]
 DATA_APART = ("nccl_nccl_", "uiwarp", "srinivaskoritala")
 

@@ -7,6 +7,8 @@ sample:
   - every infiniband.* field that both show in a frame (tshark has MAD fields we do not
     dissect; we have roceshark.*) at the same pos and size with the same show value, in
     frames of Ethernet and ERF captures alike (an ERF record's header is not counted);
+    (the directed-route SMP's D bit and status apart: we read them as IBTA has them, the
+    README's table of differences; test_mad.py checks how they differ);
   - our own fields there too (roceshark.icrc.status on RoCE frames);
   - the showname (the -V line) of every field that has value names in Wireshark, as
     Wireshark writes it ("Opcode: Reliable Connection (RC) - SEND Only (4)", "Syndrome: 31,
@@ -55,6 +57,8 @@ def shownames(packet):
     return d
 
 
+ON_PURPOSE = {"infiniband.smpdirected.d", "infiniband.smpdirected.smpstatus"}
+
 captures = sorted(glob.glob(os.path.join(t.REAL_CAPTURES, "*.pcap*")))
 captures.append(os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap"))
 # Under the sanitizers (several times slower) every third: the normal run compares them all,
@@ -75,7 +79,7 @@ for path in captures:
                 all(f.tag == "field" for p in x for f in p.iter() if f is not p),
                 "%s frame %d: <proto>s holding <field>s" % (name, n))
         a, b = leaves(x), leaves(y)
-        for field in sorted(set(a) & set(b)):
+        for field in sorted((set(a) & set(b)) - ON_PURPOSE):
             if t.check(a[field] == b[field], "%s frame %d %s: %s, tshark %s"
                        % (name, n, field, a[field], b[field])):
                 agree += 1

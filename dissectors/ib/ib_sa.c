@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ib_sa.c - subnet administration (IBTA Vol 1, 15.2): the SA header, the
+ * PathRecord and MCMemberRecord, and ClassPortInfo (13.4.8.1), which every
+ * GSI class answers, as field tables.
+ *
+ *    0 common MAD header (24)
+ *   24 RMPP header (12, ib_mad.c)
+ *   36 SM_Key (64)
+ *   44 AttributeOffset (16) | reserved (16)
+ *   48 ComponentMask (64)
+ *   56 SA data: the record (200 bytes)
+ *
+ * ClassPortInfo's offsets count from the start of the class's data (56 in
+ * an SA MAD, 64 in a PerfMgt one), which its getter adds, and so does
+ * rs_mad_set() through mad_field_base().
+ */
+#include <roceshark/common.h>
+
+#include "ib/ib_mad_int.h"
+
+#define SA RS_MAD_CLASS_SA
+#define DATA 56
+
+MAD_GETTER(get_sa, SA, SA, MAD_ANY_ATTR)
+MAD_GETTER(get_path, SA, SA, RS_SA_ATTR_PATH_RECORD)
+MAD_GETTER(get_mcmember, SA, SA, RS_SA_ATTR_MCMEMBER_RECORD)
+
+static const struct rs_value_string sa_attrs[] = {
+    {0x0001, "ClassPortInfo"},
+    {0x0002, "Notice"},
+    {0x0003, "InformInfo"},
+    {0x0011, "NodeRecord"},
+    {0x0012, "PortInfoRecord"},
+    {0x0013, "SLtoVLMappingTableRecord"},
+    {0x0014, "SwitchInfoRecord"},
+    {0x0015, "LinearForwardingTableRecord"},
+    {0x0016, "RandomForwardingTableRecord"},
+    {0x0017, "MulticastForwardingTableRecord"},
+    {0x0018, "SMInfoRecord"},
+    {0x0019, "LinkSpeedWidthPairsTableRecord"},
+    {0x00f3, "InformInfoRecord"},
+    {0x0020, "LinkRecord"},
+    {0x0030, "GuidInfoRecord"},
+    {0x0031, "ServiceRecord"},
+    {0x0033, "P_KeyTableRecord"},
+    {RS_SA_ATTR_PATH_RECORD, "PathRecord"},
+    {0x0036, "VLArbitrationTableRecord"},
+    {RS_SA_ATTR_MCMEMBER_RECORD, "MCMemberRecord"},
+    {0x0039, "TraceRecord"},
+    {0x003a, "MultiPathRecord"},
+    {0x003b, "ServiceAssociationRecord"},
+    {0, NULL},
+};
+
+const char *
+sa_attr_name(uint16_t attr)
+{
+    return rs_value_name(sa_attrs, attr);
+}
+
+/* Where the item of a record we decode lies in the SA data, as Wireshark
+ * spans it (after the record's identifying GIDs, for an MCMemberRecord);
+ * false for the other attributes. */
+static bool
+record_item(uint16_t attr, uint32_t *off, uint32_t *len)
+{
+    *len = 64;
+    switch (attr) {
+    case RS_SA_ATTR_PATH_RECORD:
+        *off = 0;
+        return true;
+    case RS_SA_ATTR_MCMEMBER_RECORD:
+        *off = 32;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Wireshark names the SA's items (the whole MAD, its data, the record)
+ * with one field, infiniband.sa.drdlid: three occurrences of bytes. */
+static bool
+get_sa_items(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+             struct rs_value *out)
+{
+    static const struct mad_ctx sa = {SA, SA, MAD_ANY_ATTR};
+    size_t len;
+    const uint8_t *mad = rs_mad_of(pkt, &len);
+    uint32_t rec_off, rec_len;
+
+    (void)f;
+    if (mad == NULL || !mad_matches(mad, &sa))
+        return false;
+    switch (occ) {
+    case 0:
+        return mad_bytes(pkt, 0, RS_MAD_LEN, out);
+    case 1:
+        return mad_bytes(pkt, DATA, RS_MAD_LEN - DATA, out);
+    case 2:
+        return record_item(rs_load_be16(mad + 16), &rec_off, &rec_len) &&
+               mad_bytes(pkt, DATA + rec_off, rec_len, out);
+    default:
+        return false;
+    }
+}
+
+/* ---- ClassPortInfo, at the start of its class's data ---- */
+
+#define CPI_RESERVED 32
+#define CPI_TRAP_HL 64
+
+static bool get_classportinfo(const struct rs_packet *pkt, const struct rs_field *f,
+                              unsigned occ, struct rs_value *out);
+
+bool
+mad_field_relative(const struct rs_field *f)
+{
+    return f->get == get_classportinfo;
+}
+
+uint32_t
+mad_field_base(const struct rs_field *f, const uint8_t *mad)
+{
+    if (!mad_field_relative(f))
+        return 0;
+    return mad[1] == SA ? DATA : mad[1] == RS_MAD_CLASS_PERF ? 64 : UINT32_MAX;
+}
+
+static bool
+get_classportinfo(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                  struct rs_value *out)
+{
+    size_t len;
+    const uint8_t *mad = rs_mad_of(pkt, &len);
+
+    if (mad == NULL || rs_load_be16(mad + 16) != RS_MAD_ATTR_CLASS_PORT_INFO)
+        return false;
+    uint32_t base = mad_field_base(f, mad);
+    if (base == UINT32_MAX)
+        return false;
+    /* Wireshark's ClassPortInfo item is the PerfMgt's alone. */
+    if (f->type == RS_FT_NONE)
+        return occ == 0 && mad[1] == RS_MAD_CLASS_PERF && mad_bytes(pkt, base, 72, out) &&
+               rs_value_set_uint(out, RS_FT_NONE, 0);
+    struct rs_field at = *f;
+    at.offset = (uint16_t)(at.offset + base);
+    /* Wireshark names IBTA's TrapHL (at 64) reserved too: a second occurrence. */
+    if (occ == 1 && f->offset == CPI_RESERVED)
+        at.offset = (uint16_t)(base + CPI_TRAP_HL);
+    else if (occ != 0)
+        return false;
+    return rs_field_get_generic(pkt, &at, 0, out);
+}
+
+#define X(abbrev, name, off, width, mask, getter) MAD_X(abbrev, name, off, width, mask, getter)
+#define PR(field, name, off, width, mask) \
+    X("infiniband.pathrecord." field, name, DATA + (off), width, mask, get_path)
+#define MC(field, name, off, width, mask) \
+    X("infiniband.mcmemberrecord." field, name, DATA + (off), width, mask, get_mcmember)
+/* A value and the selector in the top two bits of its byte (IBTA 15.2.5.16: greater,
+ * less, exactly or the best available). */
+#define SELECTED(record, field, name, off) \
+    record(field "selector", name "Selector", off, 1, 0xc0), record(field, name, off, 1, 0x3f)
+#define GID(abbrev, name, off, getter) \
+    MAD_F(abbrev, name, RS_FT_IPV6, RS_BASE_NONE, 0, off, 16, getter, 2)
+#define CPI(field, name, off, width, mask) \
+    X("infiniband.classportinfo." field, name, off, width, mask, get_classportinfo)
+
+const struct rs_field rs_fields_ib_sa[] = {
+    MAD_F("infiniband.sa.drdlid", "SA Packet (Subnet Administration)", RS_FT_BYTES,
+          RS_BASE_NONE, 0, 0, 0, get_sa_items, 1),
+    X("infiniband.sa.smkey", "SM_Key (Verification Key)", 36, 8, 0, get_sa),
+    X("infiniband.sa.attributeoffset", "Attribute Offset", 44, 2, 0, get_sa),
+    X("infiniband.sa.componentmask", "Component Mask", 48, 8, 0, get_sa),
+    /* PathRecord (15.2.5.16); its first eight bytes are reserved */
+    GID("infiniband.pathrecord.dgid", "DGID", DATA + 8, get_path),
+    GID("infiniband.pathrecord.sgid", "SGID", DATA + 24, get_path),
+    PR("dlid", "DLID", 40, 2, 0),
+    PR("slid", "SLID", 42, 2, 0),
+    PR("rawtraffic", "RawTraffic", 44, 1, 0x80),
+    PR("flowlabel", "FlowLabel", 44, 3, 0xfffff),
+    PR("hoplimit", "HopLimit", 47, 1, 0),
+    PR("tclass", "TClass", 48, 1, 0),
+    PR("reversible", "Reversible", 49, 1, 0x80),
+    PR("numbpath", "NumbPath", 49, 1, 0x7f),
+    PR("p_key", "P_Key", 50, 2, 0),
+    PR("sl", "SL", 52, 2, 0x000f),
+    SELECTED(PR, "mtu", "MTU", 54),
+    SELECTED(PR, "rate", "Rate", 55),
+    SELECTED(PR, "packetlifetime", "PacketLifeTime", 56),
+    PR("preference", "Preference", 57, 1, 0),
+    /* MCMemberRecord (15.2.5.17) */
+    GID("infiniband.mcmemberrecord.mgid", "MGID", DATA + 0, get_mcmember),
+    GID("infiniband.mcmemberrecord.portgid", "PortGID", DATA + 16, get_mcmember),
+    MC("q_key", "Q_Key", 32, 4, 0),
+    MC("mlid", "MLID", 36, 2, 0),
+    SELECTED(MC, "mtu", "MTU", 38),
+    MC("tclass", "TClass", 39, 1, 0),
+    MC("p_key", "P_Key", 40, 2, 0),
+    SELECTED(MC, "rate", "Rate", 42),
+    SELECTED(MC, "packetlifetime", "PacketLifeTime", 43),
+    MC("sl", "SL", 44, 1, 0xf0),
+    MC("flowlabel", "FlowLabel", 44, 3, 0xfffff),
+    MC("hoplimit", "HopLimit", 47, 1, 0),
+    MC("scope", "Scope", 48, 1, 0xf0),
+    MC("joinstate", "JoinState", 48, 1, 0x0f),
+    MC("proxyjoin", "ProxyJoin", 49, 1, 0x80),
+    /* ClassPortInfo (13.4.8.1) */
+    {"infiniband.classportinfo", "ClassPortInfo", RS_FT_NONE, RS_BASE_NONE, 0, NULL,
+     "ClassPortInfo", RS_LAYER_PAYLOAD, 0, 0, get_classportinfo, 2, 0},
+    CPI("baseversion", "Base Version", 0, 1, 0),
+    CPI("classversion", "Class Version", 1, 1, 0),
+    CPI("capabilitymask", "Capability Mask", 2, 2, 0),
+    CPI("capabilitymask2", "Capability Mask 2", 4, 4, 0xffffffe0),
+    CPI("resptimevalue", "Resp Time Value", 7, 1, 0x1f),
+    MAD_F("infiniband.classportinfo.redirectgid", "Redirect GID", RS_FT_IPV6, RS_BASE_NONE, 0,
+          8, 16, get_classportinfo, 2),
+    CPI("redirecttc", "Redirect TC", 24, 1, 0),
+    CPI("redirectsl", "Redirect SL", 25, 1, 0xf0),
+    CPI("redirectfl", "Redirect FL", 25, 3, 0xfffff),
+    CPI("redirectlid", "Redirect LID", 28, 2, 0),
+    CPI("redirectpkey", "Redirect PKey", 30, 2, 0),
+    CPI("reserved", "Reserved", CPI_RESERVED, 1, 0),
+    CPI("redirectqp", "Redirect QP", 33, 3, 0),
+    CPI("redirectqkey", "Redirect QKey", 36, 4, 0),
+    MAD_F("infiniband.classportinfo.trapgid", "Trap GID", RS_FT_IPV6, RS_BASE_NONE, 0, 40, 16,
+          get_classportinfo, 2),
+    CPI("traptc", "Trap TC", 56, 1, 0),
+    CPI("trapsl", "Trap SL", 57, 1, 0xf0),
+    CPI("trapfl", "Trap FL", 57, 3, 0xfffff),
+    CPI("traplid", "Trap LID", 60, 2, 0),
+    CPI("trappkey", "Trap PKey", 62, 2, 0),
+    CPI("trapqp", "Trap QP", 65, 3, 0),
+    CPI("trapqkey", "Trap QKey", 68, 4, 0),
+    RS_F_END,
+};
