@@ -148,6 +148,19 @@ rs_out_end_frame(struct rs_out *o)
 }
 
 void
+rs_out_hex(struct rs_out *o, const uint8_t *p, size_t n, char sep)
+{
+    static const char digits[] = "0123456789abcdef";
+
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && sep != '\0')
+            rs_out_char(o, sep);
+        rs_out_char(o, digits[p[i] >> 4]);
+        rs_out_char(o, digits[p[i] & 15]);
+    }
+}
+
+void
 rs_out_xml(struct rs_out *o, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {

@@ -57,22 +57,9 @@ xml_attr(struct rs_out *o, const char *name, const char *s, size_t n)
 static void
 hex_attr(struct rs_out *o, const char *name, const uint8_t *p, uint32_t n)
 {
-    static const char digits[] = "0123456789abcdef";
-
     rs_out_printf(o, " %s=\"", name);
-    for (uint32_t i = 0; i < n; i++) {
-        rs_out_char(o, digits[p[i] >> 4]);
-        rs_out_char(o, digits[p[i] & 15]);
-    }
+    rs_out_hex(o, p, n, '\0');
     rs_out_char(o, '"');
-}
-
-/* Bytes as a tree shows them: "00:1a:ff". */
-static void
-colon_hex(struct rs_out *o, const uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        rs_out_printf(o, i == 0 ? "%02x" : ":%02x", p[i]);
 }
 
 static void
@@ -108,7 +95,7 @@ emit(struct pdml_ctx *c, bool open)
     if (it->kind == RS_TREE_FIELD && f->type != RS_FT_PROTOCOL && f->type != RS_FT_NONE &&
         (line = scratch()) != NULL) {
         if (f->type == RS_FT_BYTES)
-            colon_hex(line, it->value->v.bytes.ptr, it->value->v.bytes.len);   /* as shown */
+            rs_out_hex(line, it->value->v.bytes.ptr, it->value->v.bytes.len, ':');
         else
             rs_out_value(line, f, it->value);
         xml_attr(o, "show", line->buf, line->len);

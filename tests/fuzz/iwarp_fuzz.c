@@ -136,7 +136,7 @@ pipe_open(struct run *run, struct pipeline *pl, const struct rs_iwarp_opts *iwar
     struct rs_pipeline_opts opts;
 
     memset(pl, 0, sizeof(*pl));
-    rs_print_json_begin(&run->out);
+    rs_print_jsonflat_begin(&run->out);
     rs_pipeline_opts_init(&opts);
     opts.decode = *decode;
     opts.iwarp = *iwarp;
@@ -208,7 +208,7 @@ pipe_frame(struct run *run, struct pipeline *pl, const struct rs_frame *in)
         fail("reassembly memory over its bound", pl->frames);
     rs_print_summary(&run->out, pkt);
     rs_print_tree(&run->out, pkt);
-    rs_print_json(&run->out, pkt, pl->frames == 1);
+    rs_print_jsonflat(&run->out, pkt, pl->frames == 1);
     rs_print_fields(&run->out, &run->fmt, pkt, run->field_ids, run->n_fields);
     run->frames++;
 }
@@ -216,7 +216,7 @@ pipe_frame(struct run *run, struct pipeline *pl, const struct rs_frame *in)
 static void
 pipe_close(struct run *run, struct pipeline *pl, struct rs_iwarp_stats *st)
 {
-    rs_print_json_end(&run->out);
+    rs_print_jsonflat_end(&run->out);
     for (size_t i = 0; i < pl->n_stats; i++) {
         rs_stat_print(pl->stats[i], rs_pipeline_analyzer(pl->pipe), &run->out);
         rs_stat_free(pl->stats[i]);

@@ -153,7 +153,8 @@ if BUILT["verbs"] and shutil.which("ibv_devices"):    # ibverbs-utils, as CI ins
 # run: its options, then the program as a command of its own.
 t.check(complete("run", "--dev", "rs0=127.0.0.2", "ibv_devinf") == ["ibv_devinfo"],
         "run's program: %s" % complete("run", "--dev", "rs0=127.0.0.2", "ibv_devinf"))
-t.check(complete("read", "-T", "") == ["fields", "json", "text"], "-T")
+t.check(complete("read", "-T", "") == ["ek", "fields", "json", "jsonflat", "jsonraw",
+                                           "pdml", "psml", "text"], "-T")
 ifaces = sorted(n for n in os.listdir("/sys/class/net") if n.startswith("l"))
 t.check("lo" in ifaces and complete("read", "-i", "l") == ifaces,
         "-i l: %s" % complete("read", "-i", "l"))

@@ -46,7 +46,7 @@ exercise(const struct rs_frame *frame, struct rs_pipeline *pipe, struct rs_out *
         rs_field_foreach(pkt, id, count_value, NULL);
     rs_print_summary(out, pkt);
     rs_print_tree(out, pkt);
-    rs_print_json(out, pkt, true);
+    rs_print_jsonflat(out, pkt, true);
     out->len = 0;
     free(copy);
 }

@@ -259,14 +259,14 @@ test_json(void **state)
 
     (void)state;
     capture_begin(&c);
-    rs_print_json_begin(&c.out);
+    rs_print_jsonflat_begin(&c.out);
     decode_hex(&tf, HEX_ROCEV2_FETCH_ADD, RS_DLT_EN10MB, &pkt);
-    rs_print_json(&c.out, &pkt, true);
+    rs_print_jsonflat(&c.out, &pkt, true);
     decode_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB, &pkt);
     tf.frame.caplen = 60;
     test_decode(&tf.frame, &pkt);
-    rs_print_json(&c.out, &pkt, false);
-    rs_print_json_end(&c.out);
+    rs_print_jsonflat(&c.out, &pkt, false);
+    rs_print_jsonflat_end(&c.out);
     const char *j = capture_end(&c);
     assert_true(strncmp(j, "[\n{\"frame.number\":\"1\"", 21) == 0);
     assert_non_null(strstr(j, "\"infiniband.bth.opcode\":\"20\""));
