@@ -180,14 +180,15 @@ get_tag(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 
 const struct rs_field rs_fields_link[] = {
     RS_F_PROTO("eth", "Ethernet II", RS_LAYER_ETH),
+    /* eth.addr lies below each address, where Wireshark's tree (and tshark's JSON) has it. */
     {"eth.dst", "Destination", RS_FT_ETHER, RS_BASE_NONE, 0, NULL, "Destination MAC address",
      RS_LAYER_ETH, 0, 6, NULL, 1},
+    {"eth.addr", "Address", RS_FT_ETHER, RS_BASE_NONE, 0, NULL,
+     "Destination or source MAC address", RS_LAYER_ETH, 0, 6, NULL, 2, RS_FIELD_HIDDEN},
     {"eth.src", "Source", RS_FT_ETHER, RS_BASE_NONE, 0, NULL, "Source MAC address",
      RS_LAYER_ETH, 6, 6, NULL, 1},
     {"eth.addr", "Address", RS_FT_ETHER, RS_BASE_NONE, 0, NULL,
-     "Destination or source MAC address", RS_LAYER_ETH, 0, 6, NULL, 1, RS_FIELD_HIDDEN},
-    {"eth.addr", "Address", RS_FT_ETHER, RS_BASE_NONE, 0, NULL,
-     "Destination or source MAC address", RS_LAYER_ETH, 6, 6, NULL, 1, RS_FIELD_HIDDEN},
+     "Destination or source MAC address", RS_LAYER_ETH, 6, 6, NULL, 2, RS_FIELD_HIDDEN},
     {"eth.type", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, "Ethertype (or first tag)",
      RS_LAYER_ETH, 12, 2, NULL, 1},
     {"ieee8021ad", "IEEE 802.1ad", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "Service tag",
