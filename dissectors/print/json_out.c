@@ -60,7 +60,7 @@ element(struct rs_json *j)
     if (j->any[j->depth])
         rs_out_char(j->o, ',');
     j->any[j->depth] = true;
-    if (j->pretty)
+    if (j->pretty && j->depth > 0)
         newline(j);
 }
 
