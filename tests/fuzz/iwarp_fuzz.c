@@ -67,6 +67,9 @@ struct run {
     uint64_t touched;           /* a sum of every byte the views showed */
 };
 
+/* -T ek with every field's bytes: the JSON printers read the frame through the tree. */
+static const struct rs_json_opts ek_opts = {.text = true, .raw = true};
+
 /* One case (or file) going through the pipeline. */
 struct pipeline {
     struct rs_pipeline *pipe;
@@ -209,6 +212,7 @@ pipe_frame(struct run *run, struct pipeline *pl, const struct rs_frame *in)
     rs_print_summary(&run->out, pkt);
     rs_print_tree(&run->out, pkt);
     rs_print_jsonflat(&run->out, pkt, pl->frames == 1);
+    rs_print_ek(&run->out, pkt, &ek_opts);
     rs_print_fields(&run->out, &run->fmt, pkt, run->field_ids, run->n_fields);
     run->frames++;
 }
