@@ -128,26 +128,23 @@ static const char read_usage[] =
 static int
 parse_format(const char *arg, struct read_opts *ro)
 {
-    if (strcmp(arg, "text") == 0)
-        ro->format = FORMAT_TEXT;
-    else if (strcmp(arg, "json") == 0)
-        ro->format = FORMAT_JSON;
-    else if (strcmp(arg, "jsonraw") == 0)
-        ro->format = FORMAT_JSONRAW;
-    else if (strcmp(arg, "ek") == 0)
-        ro->format = FORMAT_EK;
-    else if (strcmp(arg, "jsonflat") == 0)
-        ro->format = FORMAT_JSONFLAT;
-    else if (strcmp(arg, "fields") == 0)
-        ro->format = FORMAT_FIELDS;
-    else if (strcmp(arg, "psml") == 0)
-        ro->format = FORMAT_PSML;
-    else if (strcmp(arg, "pdml") == 0)
-        ro->format = FORMAT_PDML;
-    else
-        return cli_fail(CLI_EXIT_USAGE, "-T %s: unknown format (text, json, jsonraw, ek, "
-                        "jsonflat, fields, psml or pdml)", arg);
-    return 0;
+    static const struct {
+        const char *name;
+        enum read_format format;
+    } formats[] = {
+        {"text", FORMAT_TEXT},     {"json", FORMAT_JSON},     {"jsonraw", FORMAT_JSONRAW},
+        {"ek", FORMAT_EK},         {"jsonflat", FORMAT_JSONFLAT}, {"fields", FORMAT_FIELDS},
+        {"psml", FORMAT_PSML},     {"pdml", FORMAT_PDML},
+    };
+
+    for (size_t i = 0; i < RS_ARRAY_SIZE(formats); i++) {
+        if (strcmp(arg, formats[i].name) == 0) {
+            ro->format = formats[i].format;
+            return 0;
+        }
+    }
+    return cli_fail(CLI_EXIT_USAGE, "-T %s: unknown format (text, json, jsonraw, ek, "
+                    "jsonflat, fields, psml or pdml)", arg);
 }
 
 /* "/t" is a tab, "/s" a space, anything else its first character. */

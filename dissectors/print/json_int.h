@@ -9,8 +9,6 @@
 
 #include "print/tree_doc.h"
 
-/* A buffer in memory for one value at a time, printing in like's style. */
-struct rs_out *json_scratch(const struct rs_out *like);
 /* Whether -j/-J names name. */
 bool json_proto_wanted(const struct rs_json_opts *opts, const char *name);
 /* Wireshark's number for the node's field type (enum ftenum). */

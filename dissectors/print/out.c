@@ -147,6 +147,22 @@ rs_out_end_frame(struct rs_out *o)
         rs_out_flush(o);
 }
 
+struct rs_out *
+rs_out_scratch(const struct rs_out *like)
+{
+    static _Thread_local struct rs_out line;
+    static _Thread_local bool ready;
+
+    if (!ready) {
+        if (rs_out_init(&line, NULL, 4096) != 0)
+            return NULL;
+        ready = true;
+    }
+    line.len = 0;
+    line.style = like != NULL ? like->style : RS_STYLE_TSHARK_4_0;
+    return &line;
+}
+
 void
 rs_out_hex(struct rs_out *o, const uint8_t *p, size_t n, char sep)
 {

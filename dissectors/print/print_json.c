@@ -30,23 +30,6 @@ struct json_ctx {
 
 typedef void (*node_writer)(struct json_ctx *c, const struct tree_node *n);
 
-/* A scratch buffer in memory for one value at a time. */
-struct rs_out *
-json_scratch(const struct rs_out *like)
-{
-    static _Thread_local struct rs_out line;
-    static _Thread_local bool ready;
-
-    if (!ready) {
-        if (rs_out_init(&line, NULL, 256) != 0)
-            return NULL;
-        ready = true;
-    }
-    line.len = 0;
-    line.style = like->style;
-    return &line;
-}
-
 bool
 json_proto_wanted(const struct rs_json_opts *opts, const char *name)
 {
@@ -84,7 +67,7 @@ json_ws_ftype(const struct tree_node *n)
 void
 json_write_show(struct rs_json *j, const struct tree_node *n)
 {
-    struct rs_out *s = json_scratch(j->o);
+    struct rs_out *s = rs_out_scratch(j->o);
 
     if (s == NULL)
         return;
@@ -100,7 +83,7 @@ json_write_show(struct rs_json *j, const struct tree_node *n)
 void
 json_write_label(struct rs_json *j, const struct tree_doc *d, const struct tree_node *n)
 {
-    struct rs_out *s = json_scratch(j->o);
+    struct rs_out *s = rs_out_scratch(j->o);
 
     if (s != NULL && (n->it.kind != RS_TREE_FIELD || n->it.field->type == RS_FT_PROTOCOL))
         rs_print_tree_line(s, d->pkt, &n->it);
@@ -110,7 +93,7 @@ json_write_label(struct rs_json *j, const struct tree_doc *d, const struct tree_
 void
 json_write_hex(struct rs_json *j, const struct tree_doc *d, const struct tree_node *n)
 {
-    struct rs_out *s = json_scratch(j->o);
+    struct rs_out *s = rs_out_scratch(j->o);
     const struct rs_frame *fr = d->pkt->frame;
 
     if (s == NULL)
@@ -260,7 +243,7 @@ json_write_index(struct rs_json *j, const struct rs_packet *pkt)
 void
 json_write_fields(struct rs_json *j, const struct rs_packet *pkt, const struct rs_json_opts *opts)
 {
-    struct rs_out *s = json_scratch(j->o);
+    struct rs_out *s = rs_out_scratch(j->o);
     struct rs_value v;
 
     for (size_t i = 0; i < opts->n_fields && s != NULL; i++) {

@@ -29,23 +29,6 @@ struct pdml_ctx {
     unsigned n_open;
 };
 
-/* The scratch buffer lines are written to before they are escaped: in memory
- * alone, grown to the longest line (a payload's bytes in hex). */
-static struct rs_out *
-scratch(void)
-{
-    static _Thread_local struct rs_out line;
-    static _Thread_local bool ready;
-
-    if (!ready) {
-        if (rs_out_init(&line, NULL, 4096) != 0)
-            return NULL;
-        ready = true;
-    }
-    line.len = 0;
-    return &line;
-}
-
 static void
 xml_attr(struct rs_out *o, const char *name, const char *s, size_t n)
 {
@@ -75,7 +58,7 @@ emit(struct pdml_ctx *c, bool open)
 {
     const struct rs_tree_item *it = &c->held;
     const struct rs_field *f = it->field;
-    struct rs_out *o = c->o, *line = scratch();
+    struct rs_out *o = c->o, *line = rs_out_scratch(NULL);
     bool proto = it->depth == 0;     /* the frame and each protocol; below them fields */
 
     indent(o, c->n_open);
@@ -93,7 +76,7 @@ emit(struct pdml_ctx *c, bool open)
     rs_out_printf(o, " size=\"%u\" pos=\"%u\"", size,
                   it->offset >= c->base ? it->offset - c->base : 0);
     if (it->kind == RS_TREE_FIELD && f->type != RS_FT_PROTOCOL && f->type != RS_FT_NONE &&
-        (line = scratch()) != NULL) {
+        (line = rs_out_scratch(NULL)) != NULL) {
         if (f->type == RS_FT_BYTES)
             rs_out_hex(line, it->value->v.bytes.ptr, it->value->v.bytes.len, ':');
         else

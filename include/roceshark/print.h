@@ -60,6 +60,9 @@ void rs_out_value(struct rs_out *o, const struct rs_field *f, const struct rs_va
 void rs_out_str(struct rs_out *o, const char *s);
 void rs_out_char(struct rs_out *o, char c);
 void rs_out_printf(struct rs_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* This thread's buffer in memory for one line or value at a time, emptied, printing values
+ * in like's style (like may be NULL); NULL when out of memory. The next call reuses it. */
+struct rs_out *rs_out_scratch(const struct rs_out *like);
 /* Appends p's n bytes in lower-case hex, sep between bytes unless it is '\0'. */
 void rs_out_hex(struct rs_out *o, const uint8_t *p, size_t n, char sep);
 /* Appends n bytes of s with XML's five special characters as entities. */
