@@ -82,7 +82,7 @@ static const char read_usage[] =
     "                   ek: that tree in tshark's JSON, its bytes, Elasticsearch's bulk\n"
     "                   lines; jsonflat: one flat object per frame, keyed by field name)\n"
     "  -e FIELD         with -T fields or a JSON format: a field to print (repeatable)\n"
-    "  -j PROTOS        with -T json, jsonraw or ek: write only the subtrees of these names\n"
+    "  -j PROTOS        with -T json, jsonraw, ek or pdml: write only the subtrees of these names\n"
     "                   (space-separated, as \"ip ip.flags\"; the others say \"filtered\")\n"
     "  -J PROTOS        the same, with everything below a name written\n"
     "  --no-duplicate-keys\n"
@@ -457,8 +457,9 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
                     ro->format == FORMAT_PSML || ro->format == FORMAT_PDML))
         return cli_fail(CLI_EXIT_USAGE, "read: -x goes with the text output, -V, -T json or "
                         "-T ek");
-    if (ro->json.n_protos > 0 && !json)
-        return cli_fail(CLI_EXIT_USAGE, "read: -j and -J go with -T json, jsonraw or ek");
+    if (ro->json.n_protos > 0 && !json && ro->format != FORMAT_PDML)
+        return cli_fail(CLI_EXIT_USAGE, "read: -j and -J go with -T json, jsonraw, ek or "
+                        "pdml");
     if (ro->json.no_duplicate_keys && ro->format != FORMAT_JSON &&
         ro->format != FORMAT_JSONRAW)
         return cli_fail(CLI_EXIT_USAGE, "read: --no-duplicate-keys goes with -T json or "
@@ -539,7 +540,7 @@ print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_pack
         rs_print_psml(out, pkt);
         break;
     case FORMAT_PDML:
-        rs_print_pdml(out, pkt);
+        rs_print_pdml(out, pkt, &ro->json);
         break;
     }
     if (ro->hex)

@@ -14,6 +14,8 @@
 #include <roceshark/print.h>
 #include <roceshark/version.h>
 
+#include "print/json_int.h"
+
 #define MAX_DEPTH 32
 
 struct pdml_ctx {
@@ -27,6 +29,9 @@ struct pdml_ctx {
     unsigned open[MAX_DEPTH];           /* depths of the elements left open */
     bool open_proto[MAX_DEPTH];
     unsigned n_open;
+    const struct rs_json_opts *opts;    /* -j/-J, or NULL */
+    int skip_below;                     /* -j: lines deeper than this are left out, or -1 */
+    int whole_below;                    /* -J: lines deeper than this are all written, or -1 */
 };
 
 static void
@@ -100,6 +105,18 @@ emit(struct pdml_ctx *c, bool open)
         c->open_proto[c->n_open] = proto;
         c->n_open++;
     }
+    /* -j/-J: the children of a name not asked for are one line saying so. */
+    if (c->opts != NULL && c->opts->n_protos > 0 && c->whole_below < 0) {
+        if (!json_proto_wanted(c->opts, name)) {
+            indent(o, c->n_open);
+            rs_out_str(o, "<field name=\"filtered\"");
+            xml_attr(o, "value", name, strlen(name));
+            rs_out_str(o, " />\n");
+            c->skip_below = (int)it->depth;
+        } else if (c->opts->protos_whole) {
+            c->whole_below = (int)it->depth;
+        }
+    }
 }
 
 /* Closes the open elements at depth or deeper. */
@@ -118,12 +135,21 @@ item(void *arg, const struct rs_tree_item *it)
 {
     struct pdml_ctx *c = arg;
 
+    if (c->skip_below >= 0) {
+        if ((int)it->depth > c->skip_below)
+            return;
+        c->skip_below = -1;
+    }
+    if (c->whole_below >= 0 && (int)it->depth <= c->whole_below)
+        c->whole_below = -1;
     if (c->have_held) {
         bool parent = it->depth > c->held.depth;
         emit(c, parent);
-        if (!parent)
-            close_to(c, it->depth, false);
+        c->have_held = false;
+        if (c->skip_below >= 0)
+            return;     /* the first line of a subtree -j leaves out */
     }
+    close_to(c, it->depth, false);
     c->held = *it;
     if (it->value != NULL) {
         c->held_value = *it->value;     /* the walker's value lives for the call only */
@@ -143,13 +169,15 @@ rs_print_pdml_begin(struct rs_out *o, const char *capture_file)
 }
 
 void
-rs_print_pdml(struct rs_out *o, const struct rs_packet *pkt)
+rs_print_pdml(struct rs_out *o, const struct rs_packet *pkt, const struct rs_json_opts *opts)
 {
     struct pdml_ctx c;
 
     memset(&c, 0, sizeof(c));
     c.o = o;
     c.pkt = pkt;
+    c.opts = opts;
+    c.skip_below = c.whole_below = -1;
     c.base = pkt->frame->caplen > rs_packet_cap_len(pkt)
                  ? pkt->frame->caplen - rs_packet_cap_len(pkt) : 0;
     rs_out_str(o, "<packet>\n");

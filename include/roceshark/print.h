@@ -94,7 +94,9 @@ void rs_print_tree(struct rs_out *o, const struct rs_packet *pkt);
 /* The same tree in tshark's -T pdml XML: the header (capture_file may be NULL), a
  * <packet> per frame, the end. */
 void rs_print_pdml_begin(struct rs_out *o, const char *capture_file);
-void rs_print_pdml(struct rs_out *o, const struct rs_packet *pkt);
+/* opts: -j/-J (the protocol filter alone is read), or NULL. */
+struct rs_json_opts;
+void rs_print_pdml(struct rs_out *o, const struct rs_packet *pkt, const struct rs_json_opts *opts);
 void rs_print_pdml_end(struct rs_out *o);
 
 /* The tree's lines one by one, for consumers that lay them out otherwise. */
@@ -172,7 +174,8 @@ void rs_json_string(struct rs_json *j, const char *s, size_t n);
 /* A value written as it is: a number, true, false or null. */
 void rs_json_literal(struct rs_json *j, const char *text);
 
-/* What -T json, jsonraw and ek print of each frame, as tshark's options ask. */
+/* What -T json, jsonraw and ek print of each frame, as tshark's options ask (-T pdml reads
+ * -j/-J from it too). */
 struct rs_json_opts {
     bool text;                      /* the values (false: jsonraw) */
     bool raw;                       /* name_raw: [hex, pos, len, mask, type] (-x, jsonraw) */

@@ -12,7 +12,8 @@ the repository and the sample:
     every member both print (protocol_field, '_' for '.') with the same value: strings,
     booleans as true/false, arrays where a name repeats under one parent;
   - -e with -T json and ek: tshark's "field": [values] objects, equal to tshark's;
-  - -j/-J: the names left out say {"filtered": name}, as tshark's;
+  - -j/-J: the names left out say {"filtered": name}, as tshark's, and in -T pdml
+    <field name="filtered" value="name" />;
   - the layout itself: -T json's text equals tshark's line for line on a frame whose
     fields we all have the same way (no field of one side only).
 Known differences (DIFFER below), each for a reason:
@@ -233,6 +234,17 @@ for opt in ("-j", "-J"):
                     (p[-1] == "filtered" or p[-1] in ("frame.number", "infiniband.bth")))
              for f in side] for side in (ours, theirs))
     t.check(a == b and len(a) == 27, "%s: %s, tshark %s" % (opt, a[:2], b[:2]))
+
+# -j and -J with -T pdml: the same <field name="filtered" value="..." /> lines as tshark's.
+import xml.etree.ElementTree as ET  # noqa: E402
+for opt in ("-j", "-J"):
+    got = [sorted(f.get("value") for f in p.iter("field") if f.get("name") == "filtered" and
+                  f.get("value") in OURS - {"roceshark"})
+           for side in (roceshark(SAMPLE, "-T", "pdml", opt, "frame infiniband"),
+                        tshark(SAMPLE, "-T", "pdml", opt, "frame infiniband"))
+           for p in [ET.fromstring(side)]]
+    t.check(got[0] == got[1] and len(got[0]) > 27, "-T pdml %s: %s, tshark %s"
+            % (opt, got[0][:8], got[1][:8]))
 
 # The layout: both texts are what one writer makes of what they hold (two spaces a level,
 # "name": value, one member or element a line), so they differ only in what they hold.
