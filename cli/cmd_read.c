@@ -3,6 +3,7 @@
  * cmd_read.c - `roceshark read`: decode frames from a capture and print
  * them as summary lines, a full tree, JSON or selected fields.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,14 +28,15 @@
 /* -a duration on a live read: how often an idle source comes back to look at the clock. */
 #define AUTOSTOP_IDLE_MS 100
 #define MAX_STATS 16
+#define MAX_PROTOS 64
 #define OUT_BUFFER_SIZE (1u << 20)
 /* A filter's text (-Y, -z io,stat) is echoed in its error up to this many
  * characters: the message names the position, and a generated filter can
  * be megabytes. */
 #define FILTER_ECHO_MAX 60
 
-enum read_format { FORMAT_TEXT, FORMAT_TREE, FORMAT_JSON, FORMAT_FIELDS, FORMAT_PSML,
-                   FORMAT_PDML };
+enum read_format { FORMAT_TEXT, FORMAT_TREE, FORMAT_JSON, FORMAT_JSONRAW, FORMAT_EK,
+                   FORMAT_JSONFLAT, FORMAT_FIELDS, FORMAT_PSML, FORMAT_PDML };
 
 struct read_opts {
     const char *file;
@@ -51,6 +53,9 @@ struct read_opts {
     int field_ids[MAX_FIELDS_ARGS];
     size_t n_fields;
     struct rs_fields_fmt fields_fmt;
+    struct rs_json_opts json;           /* -T json, jsonraw, ek: -x, -j/-J, -e */
+    char *protos_text;                  /* -j/-J's list, split in place */
+    const char *protos[MAX_PROTOS];
     struct rs_pipeline_opts pipe;       /* -d, -o, -Y */
     bool iwarp_stats;                   /* -z iwarp */
     struct rs_stat *stats[MAX_STATS];
@@ -72,7 +77,7 @@ struct read_opts {
     const char *glossary;               /* -G */
 };
 
-enum read_long_option { OPT_DISABLE_PROTOCOL = 0x100, OPT_ENABLE_PROTOCOL };
+enum read_long_option { OPT_DISABLE_PROTOCOL = 0x100, OPT_ENABLE_PROTOCOL, OPT_NO_DUPLICATE_KEYS };
 
 static const char read_usage[] =
     "usage: roceshark read -r FILE | -i IFACE [options]\n"
@@ -102,15 +107,24 @@ static const char read_usage[] =
     "                   infiniband (RoCE and IB payloads stay UDP or link data),\n"
     "                   iwarp_mpa or iwarp_ddp_rdmap (TCP payloads stay undecoded: MPA,\n"
     "                   DDP and RDMAP go together); other protocols cannot be turned off\n"
-    "  -x               print each frame's bytes in hex and ASCII (alone: only those)\n"
+    "  -x               print each frame's bytes in hex and ASCII (alone: only those);\n"
+    "                   with -T json or ek: each field's bytes too, as name_raw\n"
     "  -P               with -V or -x: print the summary line too\n"
     "  -t r|a|ad|u|ud|e|d|dd\n"
     "                   the time column, as tshark's -t: relative (default), local time\n"
     "                   [and date], UTC time [and date], epoch, delta, delta shown\n"
-    "  -T text|json|fields|psml|pdml\n"
+    "  -T text|json|jsonraw|ek|jsonflat|fields|psml|pdml\n"
     "                   output format (default text: one summary line per frame; psml:\n"
-    "                   its columns, pdml: the -V tree, in tshark's XML)\n"
-    "  -e FIELD         with -T fields or json: a field to print (repeatable)\n"
+    "                   its columns, pdml: the -V tree, in tshark's XML; json, jsonraw,\n"
+    "                   ek: that tree in tshark's JSON, its bytes, Elasticsearch's bulk\n"
+    "                   lines; jsonflat: one flat object per frame, keyed by field name)\n"
+    "  -e FIELD         with -T fields or a JSON format: a field to print (repeatable)\n"
+    "  -j PROTOS        with -T json, jsonraw, ek or pdml: write only the subtrees of these\n"
+    "                   names (space-separated, as \"ip ip.dsfield\"; the others say\n"
+    "                   \"filtered\")\n"
+    "  -J PROTOS        the same, with everything below a name written\n"
+    "  --no-duplicate-keys\n"
+    "                   with -T json: a name met twice in an object becomes one array\n"
     "  -E header=y|n, separator=/t|/s|C, aggregator=,|/s|C, occurrence=a|f|l,\n"
     "     quote=d|s|n, bom=y|n\n"
     "                   with -T fields: layout, as tshark's -E\n"
@@ -153,20 +167,23 @@ static const char read_usage[] =
 static int
 parse_format(const char *arg, struct read_opts *ro)
 {
-    if (strcmp(arg, "text") == 0)
-        ro->format = FORMAT_TEXT;
-    else if (strcmp(arg, "json") == 0)
-        ro->format = FORMAT_JSON;
-    else if (strcmp(arg, "fields") == 0)
-        ro->format = FORMAT_FIELDS;
-    else if (strcmp(arg, "psml") == 0)
-        ro->format = FORMAT_PSML;
-    else if (strcmp(arg, "pdml") == 0)
-        ro->format = FORMAT_PDML;
-    else
-        return cli_fail(CLI_EXIT_USAGE, "-T %s: unknown format (text, json, fields, psml or "
-                        "pdml)", arg);
-    return 0;
+    static const struct {
+        const char *name;
+        enum read_format format;
+    } formats[] = {
+        {"text", FORMAT_TEXT},     {"json", FORMAT_JSON},     {"jsonraw", FORMAT_JSONRAW},
+        {"ek", FORMAT_EK},         {"jsonflat", FORMAT_JSONFLAT}, {"fields", FORMAT_FIELDS},
+        {"psml", FORMAT_PSML},     {"pdml", FORMAT_PDML},
+    };
+
+    for (size_t i = 0; i < RS_ARRAY_SIZE(formats); i++) {
+        if (strcmp(arg, formats[i].name) == 0) {
+            ro->format = formats[i].format;
+            return 0;
+        }
+    }
+    return cli_fail(CLI_EXIT_USAGE, "-T %s: unknown format (text, json, jsonraw, ek, "
+                    "jsonflat, fields, psml or pdml)", arg);
 }
 
 /* "/t" is a tab, "/s" a space, anything else its first character. */
@@ -379,6 +396,31 @@ check_new_options(struct read_opts *ro)
     return 0;
 }
 
+/* -j/-J "ip ip.flags": the names, split at spaces; given again, the last list counts. */
+static int
+parse_protos(const char *arg, bool whole, struct read_opts *ro)
+{
+    free(ro->protos_text);
+    ro->protos_text = strdup(arg);
+    if (ro->protos_text == NULL)
+        return cli_fail(CLI_EXIT_USAGE, "-%c: out of memory", whole ? 'J' : 'j');
+    ro->json.n_protos = 0;
+    ro->json.protos = ro->protos;
+    ro->json.protos_whole = whole;
+    char *save = NULL;
+    for (char *w = strtok_r(ro->protos_text, " ", &save); w != NULL;
+         w = strtok_r(NULL, " ", &save)) {
+        if (ro->json.n_protos == MAX_PROTOS)
+            return cli_fail(CLI_EXIT_USAGE, "-%c: at most %d names", whole ? 'J' : 'j',
+                            MAX_PROTOS);
+        ro->protos[ro->json.n_protos++] = w;
+    }
+    if (ro->json.n_protos == 0)
+        return cli_fail(CLI_EXIT_USAGE, "-%c: expected protocol or field names",
+                        whole ? 'J' : 'j');
+    return 0;
+}
+
 static int
 parse_read_args(int argc, char **argv, struct read_opts *ro)
 {
@@ -386,6 +428,7 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
         {"help", no_argument, NULL, 'h'},
         {"disable-protocol", required_argument, NULL, OPT_DISABLE_PROTOCOL},
         {"enable-protocol", required_argument, NULL, OPT_ENABLE_PROTOCOL},
+        {"no-duplicate-keys", no_argument, NULL, OPT_NO_DUPLICATE_KEYS},
         {NULL, 0, NULL, 0},
     };
     int c, rc;
@@ -394,7 +437,7 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
     rs_fields_fmt_init(&ro->fields_fmt);
     rs_pipeline_opts_init(&ro->pipe);
     optind = 1;
-    while ((c = cli_getopt("read", argc, argv, "r:i:f:s:B:pc:a:w:F:VO:S:2R:G:xPt:T:e:E:d:o:Y:z:"
+    while ((c = cli_getopt("read", argc, argv, "r:i:f:s:B:pc:a:w:F:VO:S:2R:G:xPt:T:e:E:j:J:d:o:Y:z:"
                            "qlnh", longopts, read_usage)) != CLI_OPT_END) {
         switch (c) {
         case 'a':
@@ -495,6 +538,14 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
             if ((rc = parse_fields_option(optarg, &ro->fields_fmt)) != 0)
                 return rc;
             break;
+        case 'j':
+        case 'J':
+            if ((rc = parse_protos(optarg, c == 'J', ro)) != 0)
+                return rc;
+            break;
+        case OPT_NO_DUPLICATE_KEYS:
+            ro->json.no_duplicate_keys = true;
+            break;
         case 'd':
             if ((rc = cli_parse_decode_as(optarg, &ro->pipe.decode)) != 0)
                 return rc;
@@ -549,11 +600,25 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
         return cli_fail(CLI_EXIT_USAGE, "read: -f, -s and -B apply to -i");
     if (ro->format == FORMAT_FIELDS && ro->n_fields == 0)
         return cli_fail(CLI_EXIT_USAGE, "read: -T fields needs at least one -e FIELD");
-    if (ro->format != FORMAT_FIELDS && ro->format != FORMAT_JSON && ro->n_fields > 0)
-        return cli_fail(CLI_EXIT_USAGE, "read: -e needs -T fields or -T json");
-    if (ro->hex && (ro->format == FORMAT_JSON || ro->format == FORMAT_FIELDS ||
+    bool json = ro->format == FORMAT_JSON || ro->format == FORMAT_JSONRAW ||
+                ro->format == FORMAT_EK;
+    if (ro->format != FORMAT_FIELDS && !json && ro->format != FORMAT_JSONFLAT &&
+        ro->n_fields > 0)
+        return cli_fail(CLI_EXIT_USAGE, "read: -e needs -T fields, json, jsonraw, ek or "
+                        "jsonflat");
+    if (ro->hex && (ro->format == FORMAT_JSONFLAT || ro->format == FORMAT_FIELDS ||
                     ro->format == FORMAT_PSML || ro->format == FORMAT_PDML))
-        return cli_fail(CLI_EXIT_USAGE, "read: -x goes with the text output or -V");
+        return cli_fail(CLI_EXIT_USAGE, "read: -x goes with the text output, -V, -T json or "
+                        "-T ek");
+    if (ro->json.n_protos > 0 && !json && ro->format != FORMAT_PDML)
+        return cli_fail(CLI_EXIT_USAGE, "read: -j and -J go with -T json, jsonraw, ek or "
+                        "pdml");
+    if (ro->json.no_duplicate_keys && ro->format != FORMAT_JSON &&
+        ro->format != FORMAT_JSONRAW)
+        return cli_fail(CLI_EXIT_USAGE, "read: --no-duplicate-keys goes with -T json or "
+                        "jsonraw");
+    ro->json.text = ro->format != FORMAT_JSONRAW;
+    ro->json.raw = ro->hex || ro->format == FORMAT_JSONRAW;
     if (ro->verbose && ro->format == FORMAT_TEXT)
         ro->format = FORMAT_TREE;
     for (size_t i = 0; i < ro->n_stats && !ro->pipe.analyze; i++)
@@ -566,9 +631,12 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
                             ro->field_names[i]);
         ro->pipe.streams |= rs_streams_field(ro->field_names[i]);
     }
+    ro->json.fields = ro->field_ids;
+    ro->json.n_fields = ro->n_fields;
     /* outputs of every field show tcp.stream, tcp.seq, ... as tshark's do */
     if (ro->format == FORMAT_TREE || ro->format == FORMAT_PDML ||
-        (ro->format == FORMAT_JSON && ro->n_fields == 0))
+        ((ro->format == FORMAT_JSON || ro->format == FORMAT_JSONRAW || ro->format == FORMAT_EK ||
+          ro->format == FORMAT_JSONFLAT) && ro->n_fields == 0))
         ro->pipe.streams = true;
     return 0;
 }
@@ -598,7 +666,9 @@ print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_pack
 {
     /* As tshark: -x alone prints the bytes only; -P puts the summary line first, with a
      * blank line before the bytes when no tree comes between. */
-    if ((ro->summary && ro->format != FORMAT_PSML && ro->format != FORMAT_PDML) ||
+    if ((ro->summary && ro->format != FORMAT_PSML && ro->format != FORMAT_PDML &&
+         ro->format != FORMAT_JSON && ro->format != FORMAT_JSONRAW &&
+         ro->format != FORMAT_EK) ||
         (ro->format == FORMAT_TEXT && !ro->hex && ro->write_path == NULL))
         rs_print_summary(out, pkt);
     if (ro->summary && ro->hex && ro->format == FORMAT_TEXT)
@@ -615,10 +685,17 @@ print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_pack
             rs_print_tree(out, pkt);
         break;
     case FORMAT_JSON:
+    case FORMAT_JSONRAW:
+        rs_print_json(out, pkt, first, &ro->json);
+        return;             /* -x is in the JSON (_raw) */
+    case FORMAT_EK:
+        rs_print_ek(out, pkt, &ro->json);
+        return;
+    case FORMAT_JSONFLAT:
         if (ro->n_fields > 0)
-            rs_print_json_fields(out, pkt, first, ro->field_ids, ro->n_fields);
+            rs_print_jsonflat_fields(out, pkt, first, ro->field_ids, ro->n_fields);
         else
-            rs_print_json(out, pkt, first);
+            rs_print_jsonflat(out, pkt, first);
         break;
     case FORMAT_FIELDS:
         rs_print_fields(out, &ro->fields_fmt, pkt, ro->field_ids, ro->n_fields);
@@ -627,7 +704,7 @@ print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_pack
         rs_print_psml(out, pkt);
         break;
     case FORMAT_PDML:
-        rs_print_pdml(out, pkt);
+        rs_print_pdml(out, pkt, &ro->json);
         break;
     }
     if (ro->hex) {
@@ -639,6 +716,7 @@ print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_pack
 static void
 read_opts_free(struct read_opts *ro)
 {
+    free(ro->protos_text);
     for (size_t i = 0; i < ro->n_stats; i++)
         rs_stat_free(ro->stats[i]);
     read_pass_free(&ro->pass);
@@ -664,8 +742,11 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pip
     unsigned long long shown = 0, read = 0;
     int rc = 0, save_rc = 0;
 
-    if (ro->format == FORMAT_JSON && !ro->quiet)
+    bool json = ro->format == FORMAT_JSON || ro->format == FORMAT_JSONRAW;
+    if (json && !ro->quiet)
         rs_print_json_begin(out);
+    if (ro->format == FORMAT_JSONFLAT && !ro->quiet)
+        rs_print_jsonflat_begin(out);
     if (ro->format == FORMAT_FIELDS && !ro->quiet)
         rs_print_fields_header(out, &ro->fields_fmt, ro->field_names, ro->n_fields);
     if (ro->format == FORMAT_PSML && !ro->quiet)
@@ -708,8 +789,10 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pip
     }
     cli_progress_end(&pg, false);
     ro->shown = shown;
-    if (ro->format == FORMAT_JSON && !ro->quiet)
-        rs_print_json_end(out);
+    if (json && !ro->quiet)
+        rs_print_json_end(out, shown > 0);
+    if (ro->format == FORMAT_JSONFLAT && !ro->quiet)
+        rs_print_jsonflat_end(out);
     if (ro->format == FORMAT_PSML && !ro->quiet)
         rs_print_psml_end(out);
     if (ro->format == FORMAT_PDML && !ro->quiet)

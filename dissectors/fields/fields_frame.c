@@ -45,7 +45,7 @@ get_frame(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 const struct rs_field rs_fields_frame[] = {
     /* The bare protocol, for -Y frame; the tree has its own first line. */
     {"frame", "Frame", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "Every frame", RS_NO_LAYER, 6, 0,
-     get_frame, 0, RS_FIELD_HIDDEN},
+     get_frame, 0, RS_FIELD_HIDDEN | RS_FIELD_PSEUDO},
     {"frame.number", "Frame Number", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
      "Position of the frame in the capture, from 1", RS_NO_LAYER, 0, 0, get_frame, 1},
     {"frame.time_epoch", "Epoch Time", RS_FT_ABSTIME, RS_BASE_NONE, 0, NULL,

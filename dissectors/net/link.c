@@ -203,14 +203,15 @@ static const struct rs_value_string etype_vals[] = {
 
 const struct rs_field rs_fields_link[] = {
     RS_F_PROTO("eth", "Ethernet II", RS_LAYER_ETH),
+    /* eth.addr lies below each address, where Wireshark's tree (and tshark's JSON) has it. */
     {"eth.dst", "Destination", RS_FT_ETHER, RS_BASE_NONE, 0, NULL, "Destination MAC address",
      RS_LAYER_ETH, 0, 6, NULL, 1},
+    {"eth.addr", "Address", RS_FT_ETHER, RS_BASE_NONE, 0, NULL,
+     "Destination or source MAC address", RS_LAYER_ETH, 0, 6, NULL, 2, RS_FIELD_HIDDEN},
     {"eth.src", "Source", RS_FT_ETHER, RS_BASE_NONE, 0, NULL, "Source MAC address",
      RS_LAYER_ETH, 6, 6, NULL, 1},
     {"eth.addr", "Address", RS_FT_ETHER, RS_BASE_NONE, 0, NULL,
-     "Destination or source MAC address", RS_LAYER_ETH, 0, 6, NULL, 1, RS_FIELD_HIDDEN},
-    {"eth.addr", "Address", RS_FT_ETHER, RS_BASE_NONE, 0, NULL,
-     "Destination or source MAC address", RS_LAYER_ETH, 6, 6, NULL, 1, RS_FIELD_HIDDEN},
+     "Destination or source MAC address", RS_LAYER_ETH, 6, 6, NULL, 2, RS_FIELD_HIDDEN},
     {"eth.type", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, etype_vals, "Ethertype (or first tag)",
      RS_LAYER_ETH, 12, 2, NULL, 1},
     {"ieee8021ad", "IEEE 802.1ad", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "Service tag",

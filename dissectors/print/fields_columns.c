@@ -59,7 +59,7 @@ get_column(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 
 #define COLUMN(abbrev, name, col)                                                          \
     {abbrev, name, RS_FT_STRING, RS_BASE_NONE, 0, NULL, "The summary line's " name " column", \
-     RS_NO_LAYER, col, 0, get_column, 1, RS_FIELD_HIDDEN}
+     RS_NO_LAYER, col, 0, get_column, 1, RS_FIELD_HIDDEN | RS_FIELD_PSEUDO}
 
 const struct rs_field rs_fields_columns[] = {
     COLUMN("_ws.col.No.", "No.", COL_NO),

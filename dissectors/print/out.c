@@ -155,6 +155,35 @@ rs_out_end_frame(struct rs_out *o)
         rs_out_flush(o);
 }
 
+struct rs_out *
+rs_out_scratch(const struct rs_out *like)
+{
+    static _Thread_local struct rs_out line;
+    static _Thread_local bool ready;
+
+    if (!ready) {
+        if (rs_out_init(&line, NULL, 4096) != 0)
+            return NULL;
+        ready = true;
+    }
+    line.len = 0;
+    line.style = like != NULL ? like->style : RS_STYLE_TSHARK_4_0;
+    return &line;
+}
+
+void
+rs_out_hex(struct rs_out *o, const uint8_t *p, size_t n, char sep)
+{
+    static const char digits[] = "0123456789abcdef";
+
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && sep != '\0')
+            rs_out_char(o, sep);
+        rs_out_char(o, digits[p[i] >> 4]);
+        rs_out_char(o, digits[p[i] & 15]);
+    }
+}
+
 void
 rs_out_xml(struct rs_out *o, const char *s, size_t n)
 {

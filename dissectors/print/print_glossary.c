@@ -37,6 +37,7 @@ static const struct proto_names wireshark_protos[] = {
     {"iwarp_ddp_rdmap",
      "iWARP Direct Data Placement and Remote Direct Memory Access Protocol",
      "IWARP_DDP_RDMAP"},
+    {"arp", "Address Resolution Protocol", "ARP/RARP"},
     {"data", "Data", "Data"},
     {NULL, NULL, NULL},
 };

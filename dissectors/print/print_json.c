@@ -1,126 +1,310 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * print_json.c - `-T json`: a JSON array holding one object per frame, one
- * line each, keyed by field name. Values are strings printed as -T fields
- * prints them; a field with several values becomes an array.
+ * print_json.c - `-T json` and `-T jsonraw` as tshark 4.0 writes them: an
+ * array with one document a frame, {"_index", "_type", "_score", "_source":
+ * {"layers": {...}}}. The layers are the -V tree (with the hidden fields,
+ * as tshark's): a protocol is an object of its fields; a field with fields
+ * below it is its value and then "name_tree", an object of those; a node
+ * without a value (a protocol, a label) is the object alone. A name met
+ * twice in one object is written twice, as tshark does unless told
+ * --no-duplicate-keys. Values are PDML's show. -x (and jsonraw, which has
+ * no values) adds "name_raw": [hex, pos, len, mask, type], type as
+ * Wireshark numbers its field types.
  */
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <roceshark/fields.h>
 #include <roceshark/print.h>
 
+#include "print/json_int.h"
+#include "print/tree_doc.h"
+
 struct json_ctx {
-    struct rs_out *o;
-    unsigned n;             /* values of the current field so far */
+    struct rs_json j;
+    const struct tree_doc *d;
+    const struct rs_json_opts *opts;
+    bool filtering;             /* -j/-J applies at this point of the tree */
 };
 
-static void
-json_string(struct rs_out *o, const char *s, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
+typedef void (*node_writer)(struct json_ctx *c, const struct tree_node *n);
 
-    rs_out_char(o, '"');
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            rs_out_char(o, '\\');
-            rs_out_char(o, (char)c);
-        } else if (c < 0x20) {
-            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf]};
-            rs_out_write(o, esc, sizeof(esc));
-        } else {
-            rs_out_char(o, (char)c);
-        }
+bool
+json_proto_wanted(const struct rs_json_opts *opts, const char *name)
+{
+    for (size_t i = 0; i < opts->n_protos; i++)
+        if (strcmp(opts->protos[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* Wireshark's number for the field's type (its enum ftenum), as jsonraw shows it. */
+int
+json_ws_ftype(const struct tree_node *n)
+{
+    static const struct {
+        uint8_t ours, ws;
+    } map[] = {
+        {RS_FT_NONE, 0},    {RS_FT_PROTOCOL, 1}, {RS_FT_BOOLEAN, 2}, {RS_FT_UINT8, 4},
+        {RS_FT_UINT16, 5},  {RS_FT_UINT24, 6},   {RS_FT_UINT32, 7},  {RS_FT_UINT64, 11},
+        {RS_FT_DOUBLE, 23}, {RS_FT_ABSTIME, 24}, {RS_FT_RELTIME, 25}, {RS_FT_STRING, 26},
+        {RS_FT_ETHER, 29},  {RS_FT_BYTES, 30},   {RS_FT_IPV4, 32},   {RS_FT_IPV6, 33},
+        {RS_FT_FRAMENUM, 35},
+    };
+
+    if (n->it.kind != RS_TREE_FIELD)
+        return 1;
+    /* Wireshark counts the epoch time as a span of time since 1970. */
+    if (strcmp(n->it.field->abbrev, "frame.time_epoch") == 0)
+        return 25;
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+        if (map[i].ours == n->it.field->type)
+            return map[i].ws;
+    return 0;
+}
+
+void
+json_write_show(struct rs_json *j, const struct tree_node *n)
+{
+    struct rs_out *s = rs_out_scratch(j->o);
+
+    if (s == NULL)
+        return;
+    if (n->value.type == RS_FT_STRING) {
+        rs_json_string(j, n->value.v.str, strlen(n->value.v.str));
+        return;
     }
-    rs_out_char(o, '"');
+    tree_node_show(s, n);
+    rs_json_string(j, s->buf, s->len);
+}
+
+/* A node without a value or children: a protocol's tree line, else "". */
+void
+json_write_label(struct rs_json *j, const struct tree_doc *d, const struct tree_node *n)
+{
+    struct rs_out *s = rs_out_scratch(j->o);
+
+    if (s != NULL && (n->it.kind != RS_TREE_FIELD || n->it.field->type == RS_FT_PROTOCOL))
+        rs_print_tree_line(s, d->pkt, &n->it);
+    rs_json_string(j, s != NULL ? s->buf : "", s != NULL ? s->len : 0);
+}
+
+void
+json_write_hex(struct rs_json *j, const struct tree_doc *d, const struct tree_node *n)
+{
+    struct rs_out *s = rs_out_scratch(j->o);
+    const struct rs_frame *fr = d->pkt->frame;
+
+    if (s == NULL)
+        return;
+    if (n->it.kind == RS_TREE_FIELD && n->it.field->mask != 0 && n->it.length > 0)
+        rs_out_printf(s, "%llX", (unsigned long long)n->value.v.u);
+    else if (n->it.kind == RS_TREE_FRAME)
+        rs_out_hex(s, fr->data + d->base, fr->caplen - d->base, '\0');
+    else
+        rs_out_hex(s, fr->data + n->it.offset, n->it.length, '\0');
+    rs_json_string(j, s->buf, s->len);
 }
 
 static void
-json_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
+write_raw(struct json_ctx *c, const struct tree_node *n)
 {
-    struct json_ctx *j = ctx;
+    char num[24];
+    uint32_t len = n->it.kind == RS_TREE_FRAME ? rs_packet_cap_len(c->d->pkt) : n->it.length;
 
-    if (j->n++ > 0)
-        rs_out_char(j->o, ',');
-    if (v->type == RS_FT_STRING) {
-        json_string(j->o, v->v.str, strlen(v->v.str));
+    rs_json_begin_array(&c->j);
+    json_write_hex(&c->j, c->d, n);
+    snprintf(num, sizeof(num), "%u", tree_node_pos(c->d, n));
+    rs_json_literal(&c->j, num);
+    snprintf(num, sizeof(num), "%u", len);
+    rs_json_literal(&c->j, num);
+    snprintf(num, sizeof(num), "%llu",
+             (unsigned long long)(n->it.kind == RS_TREE_FIELD ? n->it.field->mask : 0));
+    rs_json_literal(&c->j, num);
+    snprintf(num, sizeof(num), "%d", json_ws_ftype(n));
+    rs_json_literal(&c->j, num);
+    rs_json_end_array(&c->j);
+}
+
+static void
+write_value(struct json_ctx *c, const struct tree_node *n)
+{
+    json_write_show(&c->j, n);
+}
+
+static void
+write_label(struct json_ctx *c, const struct tree_node *n)
+{
+    json_write_label(&c->j, c->d, n);
+}
+
+static void
+write_filtered(struct json_ctx *c, const struct tree_node *n)
+{
+    const char *name = tree_node_name(n);
+
+    rs_json_begin_object(&c->j);
+    rs_json_name(&c->j, "filtered", NULL);
+    rs_json_string(&c->j, name, strlen(name));
+    rs_json_end_object(&c->j);
+}
+
+static void write_children(struct json_ctx *c, const struct tree_node *n);
+
+/* The nodes of one name from first on: all of them with --no-duplicate-keys, else one. */
+static void
+write_group(struct json_ctx *c, const struct tree_node *first, const char *suffix,
+            node_writer fn)
+{
+    const char *name = tree_node_name(first);
+    unsigned count = 1;
+
+    if (c->opts->no_duplicate_keys)
+        for (int i = first->next; i != TREE_NONE; i = c->d->nodes[i].next)
+            count += strcmp(tree_node_name(&c->d->nodes[i]), name) == 0;
+    rs_json_name(&c->j, name, suffix);
+    if (count == 1) {
+        fn(c, first);
         return;
     }
-    /* Other values format to hex, digits, dots and colons: nothing to escape. */
-    rs_out_char(j->o, '"');
-    rs_out_value(j->o, f, v);
-    rs_out_char(j->o, '"');
+    rs_json_begin_array(&c->j);
+    for (const struct tree_node *n = first; n != NULL;
+         n = n->next == TREE_NONE ? NULL : &c->d->nodes[n->next])
+        if (strcmp(tree_node_name(n), name) == 0)
+            fn(c, n);
+    rs_json_end_array(&c->j);
+}
+
+/* Whether an earlier sibling of n has its name (its group is written). */
+static bool
+written_before(const struct json_ctx *c, int first, const struct tree_node *n)
+{
+    const char *name = tree_node_name(n);
+
+    for (int i = first; &c->d->nodes[i] != n; i = c->d->nodes[i].next)
+        if (strcmp(tree_node_name(&c->d->nodes[i]), name) == 0)
+            return true;
+    return false;
+}
+
+/* An object of the siblings from first on, as tshark writes a node's children. */
+static void
+write_list(struct json_ctx *c, int first)
+{
+    rs_json_begin_object(&c->j);
+    for (int i = first; i != TREE_NONE; i = c->d->nodes[i].next) {
+        const struct tree_node *n = &c->d->nodes[i];
+        if (c->opts->no_duplicate_keys && written_before(c, first, n))
+            continue;
+        bool value = tree_node_has_value(n), children = n->child != TREE_NONE;
+        if (c->opts->raw && (!c->opts->text || n->it.length > 0 || n->it.kind == RS_TREE_FRAME))
+            write_group(c, n, "_raw", write_raw);
+        if (c->opts->text && value)
+            write_group(c, n, "", write_value);
+        if (children) {
+            bool filtered = c->filtering && !json_proto_wanted(c->opts, tree_node_name(n));
+            write_group(c, n, value ? "_tree" : "", filtered ? write_filtered : write_children);
+        } else if (!value && c->opts->text) {
+            write_group(c, n, "", write_label);
+        }
+    }
+    rs_json_end_object(&c->j);
+}
+
+static void
+write_children(struct json_ctx *c, const struct tree_node *n)
+{
+    bool was = c->filtering;
+
+    if (c->opts->protos_whole)
+        c->filtering = false;       /* -J: below a name asked for, everything */
+    write_list(c, n->child);
+    c->filtering = was;
+}
+
+void
+json_write_index(struct rs_json *j, const struct rs_packet *pkt)
+{
+    char day[32] = "XXXX-XX-XX";
+    time_t t = (time_t)pkt->frame->ts_sec;
+    struct tm tm;
+
+    /* Local time, as tshark's. */
+    if (localtime_r(&t, &tm) != NULL)
+        strftime(day, sizeof(day), "%Y-%m-%d", &tm);
+    char index[48];
+    int n = snprintf(index, sizeof(index), "packets-%s", day);
+    rs_json_name(j, "_index", NULL);
+    rs_json_string(j, index, (size_t)n);
+}
+
+/* -e: each field asked for, as an array of its values as -T fields prints them. */
+void
+json_write_fields(struct rs_json *j, const struct rs_packet *pkt, const struct rs_json_opts *opts)
+{
+    struct rs_out *s = rs_out_scratch(j->o);
+    struct rs_value v;
+
+    for (size_t i = 0; i < opts->n_fields && s != NULL; i++) {
+        int id = opts->fields[i];
+        const struct rs_field *f = rs_field_by_id(id);
+        bool any = false;
+        for (int a = id; a >= 0; a = rs_field_next_alias(a)) {
+            for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, a, occ, &v);
+                 occ++) {
+                if (!any) {
+                    rs_json_name(j, f->abbrev, NULL);
+                    rs_json_begin_array(j);
+                    any = true;
+                }
+                s->len = 0;
+                rs_out_value(s, rs_field_by_id(a), &v);
+                rs_json_string(j, s->buf, s->len);
+            }
+        }
+        if (any)
+            rs_json_end_array(j);
+    }
 }
 
 void
 rs_print_json_begin(struct rs_out *o)
 {
-    rs_out_str(o, "[\n");
-}
-
-/* One field and its aliases: "name":value, or "name":[values] when there are several. */
-static void
-json_field(struct json_ctx *j, const struct rs_packet *pkt, int id, bool *any)
-{
-    const struct rs_field *f = rs_field_by_id(id);
-    struct rs_value v;
-
-    if (!rs_field_value(pkt, id, 0, &v) && rs_field_next_alias(id) < 0)
-        return;
-    /* Count first, so a single value prints bare and several as a list. */
-    unsigned count = 0;
-    for (int a = id; a >= 0; a = rs_field_next_alias(a))
-        for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, a, occ, &v); occ++)
-            count++;
-    if (count == 0)
-        return;
-    if (*any)
-        rs_out_char(j->o, ',');
-    *any = true;
-    json_string(j->o, f->abbrev, strlen(f->abbrev));
-    rs_out_str(j->o, count > 1 ? ":[" : ":");
-    j->n = 0;
-    rs_field_foreach(pkt, id, json_value, j);
-    if (count > 1)
-        rs_out_char(j->o, ']');
+    rs_out_char(o, '[');
 }
 
 void
-rs_print_json(struct rs_out *o, const struct rs_packet *pkt, bool first)
+rs_print_json(struct rs_out *o, const struct rs_packet *pkt, bool first,
+              const struct rs_json_opts *opts)
 {
-    struct json_ctx j = {.o = o};
-    bool any = false;
+    struct json_ctx c = {.opts = opts, .filtering = opts->n_protos > 0};
 
-    rs_out_str(o, first ? "{" : ",\n{");
-    for (int id = 0; id < rs_field_count(); id++) {
-        const struct rs_field *f = rs_field_by_id(id);
-        /* Aliases print under their first id; protocols are not values. */
-        if (f->type == RS_FT_PROTOCOL || (f->flags & RS_FIELD_HIDDEN) ||
-            rs_field_lookup(f->abbrev) != id)
-            continue;
-        json_field(&j, pkt, id, &any);
+    rs_json_init(&c.j, o, true, 1, !first);
+    rs_json_begin_object(&c.j);
+    json_write_index(&c.j, pkt);
+    rs_json_name(&c.j, "_type", NULL);
+    rs_json_string(&c.j, "doc", 3);
+    rs_json_name(&c.j, "_score", NULL);
+    rs_json_literal(&c.j, "null");
+    rs_json_name(&c.j, "_source", NULL);
+    rs_json_begin_object(&c.j);
+    rs_json_name(&c.j, "layers", NULL);
+    if (opts->n_fields > 0) {
+        rs_json_begin_object(&c.j);
+        json_write_fields(&c.j, pkt, opts);
+        rs_json_end_object(&c.j);
+    } else {
+        c.d = tree_doc_build(pkt);
+        write_list(&c, c.d->n > 0 ? 0 : TREE_NONE);
     }
-    rs_out_char(o, '}');
+    rs_json_end_object(&c.j);
+    rs_json_end_object(&c.j);
     rs_out_end_frame(o);
 }
 
 void
-rs_print_json_fields(struct rs_out *o, const struct rs_packet *pkt, bool first, const int *ids,
-                     size_t n)
+rs_print_json_end(struct rs_out *o, bool any)
 {
-    struct json_ctx j = {.o = o};
-    bool any = false;
-
-    rs_out_str(o, first ? "{" : ",\n{");
-    for (size_t i = 0; i < n; i++)
-        if (rs_field_by_id(ids[i])->type != RS_FT_PROTOCOL)
-            json_field(&j, pkt, ids[i], &any);
-    rs_out_char(o, '}');
-    rs_out_end_frame(o);
-}
-
-void
-rs_print_json_end(struct rs_out *o)
-{
-    rs_out_str(o, "\n]\n");
+    rs_out_str(o, any ? "\n]\n" : "]\n");
 }

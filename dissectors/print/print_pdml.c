@@ -14,6 +14,8 @@
 #include <roceshark/print.h>
 #include <roceshark/version.h>
 
+#include "print/json_int.h"
+
 #define MAX_DEPTH 32
 
 struct pdml_ctx {
@@ -27,24 +29,10 @@ struct pdml_ctx {
     unsigned open[MAX_DEPTH];           /* depths of the elements left open */
     bool open_proto[MAX_DEPTH];
     unsigned n_open;
+    const struct rs_json_opts *opts;    /* -j/-J, or NULL */
+    int skip_below;                     /* -j: lines deeper than this are left out, or -1 */
+    int whole_below;                    /* -J: lines deeper than this are all written, or -1 */
 };
-
-/* The scratch buffer lines are written to before they are escaped: in memory
- * alone, grown to the longest line (a payload's bytes in hex). */
-static struct rs_out *
-scratch(void)
-{
-    static _Thread_local struct rs_out line;
-    static _Thread_local bool ready;
-
-    if (!ready) {
-        if (rs_out_init(&line, NULL, 4096) != 0)
-            return NULL;
-        ready = true;
-    }
-    line.len = 0;
-    return &line;
-}
 
 static void
 xml_attr(struct rs_out *o, const char *name, const char *s, size_t n)
@@ -57,22 +45,9 @@ xml_attr(struct rs_out *o, const char *name, const char *s, size_t n)
 static void
 hex_attr(struct rs_out *o, const char *name, const uint8_t *p, uint32_t n)
 {
-    static const char digits[] = "0123456789abcdef";
-
     rs_out_printf(o, " %s=\"", name);
-    for (uint32_t i = 0; i < n; i++) {
-        rs_out_char(o, digits[p[i] >> 4]);
-        rs_out_char(o, digits[p[i] & 15]);
-    }
+    rs_out_hex(o, p, n, '\0');
     rs_out_char(o, '"');
-}
-
-/* Bytes as a tree shows them: "00:1a:ff". */
-static void
-colon_hex(struct rs_out *o, const uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        rs_out_printf(o, i == 0 ? "%02x" : ":%02x", p[i]);
 }
 
 static void
@@ -88,7 +63,7 @@ emit(struct pdml_ctx *c, bool open)
 {
     const struct rs_tree_item *it = &c->held;
     const struct rs_field *f = it->field;
-    struct rs_out *o = c->o, *line = scratch();
+    struct rs_out *o = c->o, *line = rs_out_scratch(NULL);
     bool proto = it->depth == 0;     /* the frame and each protocol; below them fields */
 
     indent(o, c->n_open);
@@ -106,9 +81,9 @@ emit(struct pdml_ctx *c, bool open)
     rs_out_printf(o, " size=\"%u\" pos=\"%u\"", size,
                   it->offset >= c->base ? it->offset - c->base : 0);
     if (it->kind == RS_TREE_FIELD && f->type != RS_FT_PROTOCOL && f->type != RS_FT_NONE &&
-        (line = scratch()) != NULL) {
+        (line = rs_out_scratch(NULL)) != NULL) {
         if (f->type == RS_FT_BYTES)
-            colon_hex(line, it->value->v.bytes.ptr, it->value->v.bytes.len);   /* as shown */
+            rs_out_hex(line, it->value->v.bytes.ptr, it->value->v.bytes.len, ':');
         else
             rs_out_value(line, f, it->value);
         xml_attr(o, "show", line->buf, line->len);
@@ -130,6 +105,18 @@ emit(struct pdml_ctx *c, bool open)
         c->open_proto[c->n_open] = proto;
         c->n_open++;
     }
+    /* -j/-J: the children of a name not asked for are one line saying so. */
+    if (c->opts != NULL && c->opts->n_protos > 0 && c->whole_below < 0) {
+        if (!json_proto_wanted(c->opts, name)) {
+            indent(o, c->n_open);
+            rs_out_str(o, "<field name=\"filtered\"");
+            xml_attr(o, "value", name, strlen(name));
+            rs_out_str(o, " />\n");
+            c->skip_below = (int)it->depth;
+        } else if (c->opts->protos_whole) {
+            c->whole_below = (int)it->depth;
+        }
+    }
 }
 
 /* Closes the open elements at depth or deeper. */
@@ -148,12 +135,21 @@ item(void *arg, const struct rs_tree_item *it)
 {
     struct pdml_ctx *c = arg;
 
+    if (c->skip_below >= 0) {
+        if ((int)it->depth > c->skip_below)
+            return;
+        c->skip_below = -1;
+    }
+    if (c->whole_below >= 0 && (int)it->depth <= c->whole_below)
+        c->whole_below = -1;
     if (c->have_held) {
         bool parent = it->depth > c->held.depth;
         emit(c, parent);
-        if (!parent)
-            close_to(c, it->depth, false);
+        c->have_held = false;
+        if (c->skip_below >= 0)
+            return;     /* the first line of a subtree -j leaves out */
     }
+    close_to(c, it->depth, false);
     c->held = *it;
     if (it->value != NULL) {
         c->held_value = *it->value;     /* the walker's value lives for the call only */
@@ -173,13 +169,15 @@ rs_print_pdml_begin(struct rs_out *o, const char *capture_file)
 }
 
 void
-rs_print_pdml(struct rs_out *o, const struct rs_packet *pkt)
+rs_print_pdml(struct rs_out *o, const struct rs_packet *pkt, const struct rs_json_opts *opts)
 {
     struct pdml_ctx c;
 
     memset(&c, 0, sizeof(c));
     c.o = o;
     c.pkt = pkt;
+    c.opts = opts;
+    c.skip_below = c.whole_below = -1;
     c.base = pkt->frame->caplen > rs_packet_cap_len(pkt)
                  ? pkt->frame->caplen - rs_packet_cap_len(pkt) : 0;
     rs_out_str(o, "<packet>\n");

@@ -75,6 +75,7 @@ struct walk_ctx {
     const struct rs_packet *pkt;    /* the packet the values are read from (a PDU's view) */
     rs_tree_fn fn;
     void *arg;
+    uint8_t skip;                   /* fields with any of these RS_FIELD_* flags are left out */
 };
 
 static void
@@ -84,7 +85,7 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
     struct rs_value v;
 
     /* Cheap presence test first: most fields are absent from a frame. */
-    if ((f->flags & RS_FIELD_HIDDEN) || !rs_field_value(pkt, id, 0, &v))
+    if ((f->flags & w->skip) || !rs_field_value(pkt, id, 0, &v))
         return;
     for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, id, occ, &v);
          occ++) {
@@ -117,10 +118,10 @@ walk_iwarp_pdus(struct walk_ctx *w, const struct rs_packet *pkt)
     }
 }
 
-void
-rs_tree_walk(const struct rs_packet *pkt, rs_tree_fn fn, void *arg)
+static void
+walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
 {
-    struct walk_ctx w = {pkt, fn, arg};
+    struct walk_ctx w = {pkt, fn, arg, skip};
     struct rs_tree_item frame = {RS_TREE_FRAME, NULL, NULL, 0, 0, 0};
 
     frame.node = true;
@@ -139,6 +140,18 @@ rs_tree_walk(const struct rs_packet *pkt, rs_tree_fn fn, void *arg)
         struct rs_tree_item bad = {RS_TREE_MALFORMED, NULL, NULL, 0, 0, 0};
         fn(arg, &bad);
     }
+}
+
+void
+rs_tree_walk(const struct rs_packet *pkt, rs_tree_fn fn, void *arg)
+{
+    walk(pkt, RS_FIELD_HIDDEN | RS_FIELD_PSEUDO, fn, arg);
+}
+
+void
+rs_tree_walk_hidden(const struct rs_packet *pkt, rs_tree_fn fn, void *arg)
+{
+    walk(pkt, RS_FIELD_PSEUDO, fn, arg);
 }
 
 void

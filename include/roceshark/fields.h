@@ -109,8 +109,11 @@ struct rs_field {
 #define RS_FIELD_HEADER 0x01    /* the bytes of a whole header: a tree node */
 #define RS_FIELD_PER_PDU 0x02   /* one per iWARP PDU: the tree prints them PDU by PDU */
 #define RS_FIELD_HIDDEN 0x04    /* for filters and -e only (ip.addr: the source, then the
-                                   destination), hidden from the tree and JSON as Wireshark
-                                   hides it; never a field to set */
+                                   destination), hidden from the tree as Wireshark hides it
+                                   (tshark's JSON shows it); never a field to set */
+#define RS_FIELD_PSEUDO 0x08    /* no item of Wireshark's tree (the _ws.col.* columns, the
+                                   bare frame protocol): for filters and -e only, never in
+                                   any tree or JSON */
 
 /* Number of registered fields; ids run from 0 to count-1 in tree order. */
 int rs_field_count(void);

@@ -62,6 +62,11 @@ void rs_out_value(struct rs_out *o, const struct rs_field *f, const struct rs_va
 void rs_out_str(struct rs_out *o, const char *s);
 void rs_out_char(struct rs_out *o, char c);
 void rs_out_printf(struct rs_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* This thread's buffer in memory for one line or value at a time, emptied, printing values
+ * in like's style (like may be NULL); NULL when out of memory. The next call reuses it. */
+struct rs_out *rs_out_scratch(const struct rs_out *like);
+/* Appends p's n bytes in lower-case hex, sep between bytes unless it is '\0'. */
+void rs_out_hex(struct rs_out *o, const uint8_t *p, size_t n, char sep);
 /* Appends n bytes of s with XML's five special characters as entities. */
 void rs_out_xml(struct rs_out *o, const char *s, size_t n);
 /* Called after each frame: flushes when full or line-buffered. */
@@ -104,7 +109,9 @@ const char *rs_field_type_name(uint8_t type);
 /* The same tree in tshark's -T pdml XML: the header (capture_file may be NULL), a
  * <packet> per frame, the end. */
 void rs_print_pdml_begin(struct rs_out *o, const char *capture_file);
-void rs_print_pdml(struct rs_out *o, const struct rs_packet *pkt);
+/* opts: -j/-J (the protocol filter alone is read), or NULL. */
+struct rs_json_opts;
+void rs_print_pdml(struct rs_out *o, const struct rs_packet *pkt, const struct rs_json_opts *opts);
 void rs_print_pdml_end(struct rs_out *o);
 
 /* The tree's lines one by one, for consumers that lay them out otherwise. */
@@ -128,6 +135,9 @@ typedef void (*rs_tree_fn)(void *arg, const struct rs_tree_item *item);
 /* Calls fn for each line of rs_print_tree's tree, in order; the item is valid
  * during the call. */
 void rs_tree_walk(const struct rs_packet *pkt, rs_tree_fn fn, void *arg);
+/* The same with the hidden fields of Wireshark's tree too, each where it is declared
+ * (ip.addr after ip.src and ip.dst), as tshark's JSON shows them. */
+void rs_tree_walk_hidden(const struct rs_packet *pkt, rs_tree_fn fn, void *arg);
 /* One line as rs_print_tree prints it, without indentation or newline. */
 void rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt,
                         const struct rs_tree_item *item);
@@ -152,13 +162,65 @@ void rs_print_fields_header(struct rs_out *o, const struct rs_fields_fmt *fmt,
 void rs_print_fields(struct rs_out *o, const struct rs_fields_fmt *fmt,
                      const struct rs_packet *pkt, const int *ids, size_t n);
 
-/* -T json: call begin once, frame per frame, end once. */
+/* s (n bytes) as a JSON string, quotes included. */
+void rs_out_json_string(struct rs_out *o, const char *s, size_t n);
+
+/* A JSON writer that places the commas, new lines and indentation (two spaces a level)
+ * as tshark's does; compact (no white space) unless pretty. */
+#define RS_JSON_MAX_DEPTH 64
+struct rs_json {
+    struct rs_out *o;
+    bool pretty;
+    bool dot_to_underscore;         /* member names with '_' for '.' (-T ek) */
+    bool named;                     /* a member's name is out: its value comes next */
+    unsigned depth;                 /* containers open */
+    bool any[RS_JSON_MAX_DEPTH];    /* something is written at this depth */
+};
+
+/* Starts writing inside depth containers opened before (any: which hold an element). */
+void rs_json_init(struct rs_json *j, struct rs_out *o, bool pretty, unsigned depth, bool any);
+void rs_json_begin_object(struct rs_json *j);
+void rs_json_end_object(struct rs_json *j);
+void rs_json_begin_array(struct rs_json *j);
+void rs_json_end_array(struct rs_json *j);
+/* A member's name (name then suffix; suffix may be NULL); its value comes next. */
+void rs_json_name(struct rs_json *j, const char *name, const char *suffix);
+void rs_json_string(struct rs_json *j, const char *s, size_t n);
+/* A value written as it is: a number, true, false or null. */
+void rs_json_literal(struct rs_json *j, const char *text);
+
+/* What -T json, jsonraw and ek print of each frame, as tshark's options ask (-T pdml reads
+ * -j/-J from it too). */
+struct rs_json_opts {
+    bool text;                      /* the values (false: jsonraw) */
+    bool raw;                       /* name_raw: [hex, pos, len, mask, type] (-x, jsonraw) */
+    bool no_duplicate_keys;         /* a name met twice in an object: one array */
+    const char *const *protos;      /* -j/-J: the names whose subtrees are written, */
+    size_t n_protos;                /* or n_protos 0 for all */
+    bool protos_whole;              /* -J: a name written has all below it written */
+    const int *fields;              /* -e: these fields alone (lowest alias ids) */
+    size_t n_fields;
+};
+
+/* -T json and jsonraw: tshark's array of {"_index", "_type", "_score", "_source":
+ * {"layers": {protocol: {field: value, field_tree: {...}}}}}. Call begin once, frame per
+ * frame (first for the first frame written), end once (any: a frame was written). */
 void rs_print_json_begin(struct rs_out *o);
-void rs_print_json(struct rs_out *o, const struct rs_packet *pkt, bool first);
+void rs_print_json(struct rs_out *o, const struct rs_packet *pkt, bool first,
+                   const struct rs_json_opts *opts);
+void rs_print_json_end(struct rs_out *o, bool any);
+/* -T ek: two lines a frame, the bulk index line and the document, with the fields of
+ * each protocol in one object, named protocol_field with '_' for '.'. */
+void rs_print_ek(struct rs_out *o, const struct rs_packet *pkt, const struct rs_json_opts *opts);
+
+/* -T jsonflat: a JSON array holding one object per frame, one line each, keyed by field
+ * name: call begin once, frame per frame, end once. */
+void rs_print_jsonflat_begin(struct rs_out *o);
+void rs_print_jsonflat(struct rs_out *o, const struct rs_packet *pkt, bool first);
 /* The same object with only the fields ids[] (lowest alias ids), hidden ones included:
- * -T json -e FIELD. */
-void rs_print_json_fields(struct rs_out *o, const struct rs_packet *pkt, bool first, const int *ids,
-                          size_t n);
-void rs_print_json_end(struct rs_out *o);
+ * -T jsonflat -e FIELD. */
+void rs_print_jsonflat_fields(struct rs_out *o, const struct rs_packet *pkt, bool first,
+                              const int *ids, size_t n);
+void rs_print_jsonflat_end(struct rs_out *o);
 
 #endif /* ROCESHARK_PRINT_H */

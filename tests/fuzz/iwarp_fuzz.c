@@ -67,6 +67,9 @@ struct run {
     uint64_t touched;           /* a sum of every byte the views showed */
 };
 
+/* -T ek with every field's bytes: the JSON printers read the frame through the tree. */
+static const struct rs_json_opts ek_opts = {.text = true, .raw = true};
+
 /* One case (or file) going through the pipeline. */
 struct pipeline {
     struct rs_pipeline *pipe;
@@ -136,7 +139,7 @@ pipe_open(struct run *run, struct pipeline *pl, const struct rs_iwarp_opts *iwar
     struct rs_pipeline_opts opts;
 
     memset(pl, 0, sizeof(*pl));
-    rs_print_json_begin(&run->out);
+    rs_print_jsonflat_begin(&run->out);
     rs_pipeline_opts_init(&opts);
     opts.decode = *decode;
     opts.iwarp = *iwarp;
@@ -208,7 +211,8 @@ pipe_frame(struct run *run, struct pipeline *pl, const struct rs_frame *in)
         fail("reassembly memory over its bound", pl->frames);
     rs_print_summary(&run->out, pkt);
     rs_print_tree(&run->out, pkt);
-    rs_print_json(&run->out, pkt, pl->frames == 1);
+    rs_print_jsonflat(&run->out, pkt, pl->frames == 1);
+    rs_print_ek(&run->out, pkt, &ek_opts);
     rs_print_fields(&run->out, &run->fmt, pkt, run->field_ids, run->n_fields);
     run->frames++;
 }
@@ -216,7 +220,7 @@ pipe_frame(struct run *run, struct pipeline *pl, const struct rs_frame *in)
 static void
 pipe_close(struct run *run, struct pipeline *pl, struct rs_iwarp_stats *st)
 {
-    rs_print_json_end(&run->out);
+    rs_print_jsonflat_end(&run->out);
     for (size_t i = 0; i < pl->n_stats; i++) {
         rs_stat_print(pl->stats[i], rs_pipeline_analyzer(pl->pipe), &run->out);
         rs_stat_free(pl->stats[i]);

@@ -38,22 +38,28 @@ t.check(len(lines) > 26 and "RRoCE 1086 RC RDMA Read Response First QP=0x00001e 
         "MSN=1 Payload=1024" in lines[26], "text line 27: %r" % lines[26:27])
 p = rs("read", "-r", CAP, "-c", "5")
 t.check(len(p.stdout.splitlines()) == 5, "-c 5 printed %d lines" % len(p.stdout.splitlines()))
-frames = json.loads(rs("read", "-r", CAP, "-T", "json").stdout)
-t.check(len(frames) == 60, "json: %d objects" % len(frames))
+frames = json.loads(rs("read", "-r", CAP, "-T", "jsonflat").stdout)
+t.check(len(frames) == 60, "jsonflat: %d objects" % len(frames))
 t.check(frames[21]["infiniband.reth.dmalen"] == "3000" and
         frames[21]["roceshark.icrc.status"] == "1",
-        "json frame 22: %r" % frames[21].get("infiniband.reth.dmalen"))
-t.check("infiniband.bth" not in frames[0], "json: a TCP frame has BTH fields")
-# -T json -e: each object keeps only those fields, with the values -T fields prints.
+        "jsonflat frame 22: %r" % frames[21].get("infiniband.reth.dmalen"))
+t.check("infiniband.bth" not in frames[0], "jsonflat: a TCP frame has BTH fields")
+# -T json is tshark's: the same values under _source.layers.<protocol>, subtrees as _tree.
+docs = json.loads(rs("read", "-r", CAP, "-T", "json").stdout)
+ib = docs[21]["_source"]["layers"]["infiniband"] if len(docs) == 60 else {}
+t.check(ib.get("infiniband.reth_tree", {}).get("infiniband.reth.dmalen") == "3000" and
+        docs[21]["_source"]["layers"]["roceshark"]["roceshark.icrc.status"] == "1",
+        "json frame 22: %r" % ib)
+# -T jsonflat -e: each object keeps only those fields, with the values -T fields prints.
 picked = ["frame.number", "ip.addr", "infiniband.bth.psn"]
-objs = json.loads(rs("read", "-r", CAP, "-T", "json", *sum([["-e", f] for f in picked],
-                                                            [])).stdout)
+objs = json.loads(rs("read", "-r", CAP, "-T", "jsonflat", *sum([["-e", f] for f in picked],
+                                                                [])).stdout)
 rows = [x.split("\t") for x in rs("read", "-r", CAP, "-T", "fields",
                                   *sum([["-e", f] for f in picked], [])).stdout.splitlines()]
 t.check(len(objs) == 60 and all(set(o) <= set(picked) for o in objs) and
         all([",".join(o[f]) if isinstance(o.get(f), list) else o.get(f, "") for f in picked]
             == r for o, r in zip(objs, rows)),
-        "-T json -e: %r against %r" % (objs[21:22], rows[21:22]))
+        "-T jsonflat -e: %r against %r" % (objs[21:22], rows[21:22]))
 tree = rs("read", "-r", CAP, "-V", "-c", "22").stdout
 t.check("    RDMA Extended Transport Header\n        Virtual Address: 0x000062ac533fd000" in tree,
         "-V lacks the RETH subtree")
@@ -119,7 +125,10 @@ expect_error(["read", "-r", CAP, "-d", "udp.port==99999,roce"], 1, "udp.port==99
 expect_error(["read", "-r", CAP, "-d", "udp.port==4792,nfs"], 1, "nfs")
 expect_error(["read", "-r", CAP, "-E", "quote=x", "-T", "fields", "-e", "ip.src"], 1, "quote")
 expect_error(["read", "-r", CAP, "-E", "colour=y", "-T", "fields", "-e", "ip.src"], 1, "colour")
-expect_error(["read", "-r", CAP, "-x", "-T", "json"], 1, "-x")
+expect_error(["read", "-r", CAP, "-x", "-T", "jsonflat"], 1, "-x")
+expect_error(["read", "-r", CAP, "-j", "ip", "-T", "psml"], 1, "-j")
+expect_error(["read", "-r", CAP, "--no-duplicate-keys"], 1, "--no-duplicate-keys")
+expect_error(["read", "-r", CAP, "--no-such-option"], 1, "--no-such-option")
 expect_error(["read"], 1, "-r")
 expect_error(["frobnicate"], 1, "frobnicate")
 expect_error(["fields", "zzz"], 1, "zzz")

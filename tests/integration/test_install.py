@@ -61,7 +61,7 @@ for part, words in WORDS.items():
 help_text = rs("--help").stdout
 commands = re.findall(r"^  ([a-z]+) ", help_text.split("commands:\n")[1].split("\n\n")[0], re.M)
 t.check(sorted(set(commands)) == sorted(["bridge", "capture", "fields", "ifaces", "inject",
-                                         "perf", "plot", "read", "responder", "run"] +
+                                         "perf", "plot", "read", "replay", "responder", "run"] +
                                         (["tui"] if BUILT["tui"] else [])),
         "--help lists the commands %s" % commands)
 
@@ -118,7 +118,7 @@ def complete(*words):
 fields = [l.split("\t")[0] for l in rs("fields").stdout.splitlines()]
 t.check(complete("") == sorted(set(commands) | {"help", "-h", "--help", "-v", "--version"}),
         "subcommands: %s" % complete(""))
-t.check(complete("re") == ["read", "responder"], "re: %s" % complete("re"))
+t.check(complete("re") == ["read", "replay", "responder"], "re: %s" % complete("re"))
 for c in set(commands):
     got = complete(c, "-")
     t.check(set(got) == {o for o in per_command[c] if o.startswith("-")},
@@ -153,7 +153,8 @@ if BUILT["verbs"] and shutil.which("ibv_devices"):    # ibverbs-utils, as CI ins
 # run: its options, then the program as a command of its own.
 t.check(complete("run", "--dev", "rs0=127.0.0.2", "ibv_devinf") == ["ibv_devinfo"],
         "run's program: %s" % complete("run", "--dev", "rs0=127.0.0.2", "ibv_devinf"))
-t.check(complete("read", "-T", "") == ["fields", "json", "text"], "-T")
+t.check(complete("read", "-T", "") == ["ek", "fields", "json", "jsonflat", "jsonraw",
+                                           "pdml", "psml", "text"], "-T")
 ifaces = sorted(n for n in os.listdir("/sys/class/net") if n.startswith("l"))
 t.check("lo" in ifaces and complete("read", "-i", "l") == ifaces,
         "-i l: %s" % complete("read", "-i", "l"))

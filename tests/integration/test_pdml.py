@@ -144,6 +144,6 @@ print("pdml: %d of the 256 opcodes named as tshark names them; 0x80 and 0x81 on 
 
 sample = os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap")
 p = t.run([t.ROCESHARK, "read", "-r", sample, "-T", "pdml", "-x"], check_rc=False)
-t.check(p.returncode == 1 and p.stderr == "roceshark: read: -x goes with the text output or "
-        "-V\n", "-T pdml -x: exit %d %r" % (p.returncode, p.stderr))
+t.check(p.returncode == 1 and p.stderr == "roceshark: read: -x goes with the text output, -V, "
+        "-T json or -T ek\n", "-T pdml -x: exit %d %r" % (p.returncode, p.stderr))
 t.finish("pdml")

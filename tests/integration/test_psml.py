@@ -100,6 +100,6 @@ q = t.run(["tshark", "-n", "-r", sample, "-T", "psml", "-Y", "infiniband.aeth"])
 t.check([r[0] for r in parse(p, "-Y")[1]] == [r[0] for r in parse(q, "tshark -Y")[1]],
         "-Y infiniband.aeth: the same frames")
 p = t.run([t.ROCESHARK, "read", "-r", sample, "-T", "psml", "-x"], check_rc=False)
-t.check(p.returncode == 1 and p.stderr == "roceshark: read: -x goes with the text output or "
-        "-V\n", "-T psml -x: exit %d %r" % (p.returncode, p.stderr))
+t.check(p.returncode == 1 and p.stderr == "roceshark: read: -x goes with the text output, -V, "
+        "-T json or -T ek\n", "-T psml -x: exit %d %r" % (p.returncode, p.stderr))
 t.finish("psml")

@@ -46,7 +46,11 @@ exercise(const struct rs_frame *frame, struct rs_pipeline *pipe, struct rs_out *
         rs_field_foreach(pkt, id, count_value, NULL);
     rs_print_summary(out, pkt);
     rs_print_tree(out, pkt);
-    rs_print_json(out, pkt, true);
+    rs_print_jsonflat(out, pkt, true);
+    /* tshark's JSON forms with every field's bytes (-x) read the frame through the tree. */
+    static const struct rs_json_opts raw = {.text = true, .raw = true};
+    rs_print_json(out, pkt, true, &raw);
+    rs_print_ek(out, pkt, &raw);
     out->len = 0;
     free(copy);
 }

@@ -262,14 +262,14 @@ test_json(void **state)
 
     (void)state;
     capture_begin(&c);
-    rs_print_json_begin(&c.out);
+    rs_print_jsonflat_begin(&c.out);
     decode_hex(&tf, HEX_ROCEV2_FETCH_ADD, RS_DLT_EN10MB, &pkt);
-    rs_print_json(&c.out, &pkt, true);
+    rs_print_jsonflat(&c.out, &pkt, true);
     decode_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB, &pkt);
     tf.frame.caplen = 60;
     test_decode(&tf.frame, &pkt);
-    rs_print_json(&c.out, &pkt, false);
-    rs_print_json_end(&c.out);
+    rs_print_jsonflat(&c.out, &pkt, false);
+    rs_print_jsonflat_end(&c.out);
     const char *j = capture_end(&c);
     assert_true(strncmp(j, "[\n{\"frame.number\":\"1\"", 21) == 0);
     assert_non_null(strstr(j, "\"infiniband.bth.opcode\":\"20\""));
@@ -279,6 +279,102 @@ test_json(void **state)
     assert_non_null(strstr(j, "\"roceshark.problem\":\"frame cut short by the capture's "
                               "snapshot length\""));
     assert_string_equal(j + strlen(j) - 4, "}\n]\n");
+    free(c.text);
+}
+
+/* The escaper: quotes, backslashes and controls escaped, UTF-8 as it is. */
+static void
+test_json_string(void **state)
+{
+    struct capture_out c;
+    static const char in[] = "a\"b\\c\n\x01\x1f \xc3\xa9/";
+
+    (void)state;
+    capture_begin(&c);
+    rs_out_json_string(&c.out, in, sizeof(in) - 1);
+    rs_out_json_string(&c.out, "nul\0after", 9);
+    assert_string_equal(capture_end(&c),
+                        "\"a\\\"b\\\\c\\u000a\\u0001\\u001f \xc3\xa9/\""
+                        "\"nul\\u0000after\"");
+    free(c.text);
+}
+
+/* The writer lays out as tshark's: pretty with two spaces a level, or compact with '_'
+ * for '.' in names (ek); empty containers stay on their line. */
+static void
+test_json_writer(void **state)
+{
+    struct capture_out c;
+    struct rs_json j;
+
+    (void)state;
+    capture_begin(&c);
+    rs_json_init(&j, &c.out, true, 0, false);
+    rs_json_begin_object(&j);
+    rs_json_name(&j, "ip.src", NULL);
+    rs_json_string(&j, "10.0.0.1", 8);
+    rs_json_name(&j, "ip.flags", "_tree");
+    rs_json_begin_object(&j);
+    rs_json_end_object(&j);
+    rs_json_name(&j, "ip.addr", NULL);
+    rs_json_begin_array(&j);
+    rs_json_string(&j, "a", 1);
+    rs_json_literal(&j, "null");
+    rs_json_end_array(&j);
+    rs_json_end_object(&j);
+    rs_json_init(&j, &c.out, false, 0, false);
+    j.dot_to_underscore = true;
+    rs_json_begin_object(&j);
+    rs_json_name(&j, "ip.src", NULL);
+    rs_json_literal(&j, "true");
+    rs_json_name(&j, "x", NULL);
+    rs_json_begin_array(&j);
+    rs_json_end_array(&j);
+    rs_json_end_object(&j);
+    assert_string_equal(capture_end(&c), "{\n  \"ip.src\": \"10.0.0.1\",\n"
+                                         "  \"ip.flags_tree\": {},\n"
+                                         "  \"ip.addr\": [\n    \"a\",\n    null\n  ]\n}"
+                                         "{\"ip_src\":true,\"x\":[]}");
+    free(c.text);
+}
+
+/* -T json: protocols as objects, a header's value then its fields as name_tree, hidden
+ * fields where Wireshark's tree has them; -x adds name_raw; ek flattens each protocol. */
+static void
+test_json_tree(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+    struct rs_json_opts opts = {.text = true};
+
+    (void)state;
+    decode_hex(&tf, HEX_ROCEV2_ACK, RS_DLT_EN10MB, &pkt);
+    capture_begin(&c);
+    rs_print_json_begin(&c.out);
+    rs_print_json(&c.out, &pkt, true, &opts);
+    rs_print_json_end(&c.out, true);
+    opts.raw = true;
+    rs_print_json(&c.out, &pkt, true, &opts);
+    rs_print_ek(&c.out, &pkt, &opts);
+    const char *j = capture_end(&c);
+    static const char head[] = "[\n  {\n    \"_index\": \"packets-";
+    assert_true(strncmp(j, head, sizeof(head) - 1) == 0);
+    assert_non_null(strstr(j, "\"_type\": \"doc\",\n    \"_score\": null,\n    \"_source\": {\n"
+                              "      \"layers\": {\n        \"frame\": {\n"));
+    assert_non_null(strstr(j, "          \"eth.dst\": \""));
+    assert_non_null(strstr(j, "          \"eth.dst_tree\": {\n            \"eth.addr\": \""));
+    assert_non_null(strstr(j, "\"infiniband.bth_tree\": {\n            \"infiniband.bth.opcode\": "
+                              "\"17\",\n"));
+    assert_non_null(strstr(j, "\"udp.port\": \"4791\""));
+    assert_non_null(strstr(j, "\"infiniband.bth.psn_raw\": [\n"));
+    assert_non_null(strstr(j, "\"infiniband.bth.a_raw\": [\n              \"0\",\n"
+                              "              50,\n              1,\n              128,\n"
+                              "              2\n"));
+    assert_non_null(strstr(j, "\n  }\n]\n"));
+    assert_non_null(strstr(j, "{\"index\":{\"_index\":\"packets-"));
+    assert_non_null(strstr(j, "\"infiniband_infiniband_bth_a\":false"));
+    assert_non_null(strstr(j, "\"udp_udp_port\":[\""));
     free(c.text);
 }
 
@@ -372,6 +468,9 @@ main(void)
         cmocka_unit_test(test_tree),
         cmocka_unit_test(test_tree_walk),
         cmocka_unit_test(test_json),
+        cmocka_unit_test(test_json_string),
+        cmocka_unit_test(test_json_writer),
+        cmocka_unit_test(test_json_tree),
         cmocka_unit_test(test_fields_options),
         cmocka_unit_test(test_glossary),
     };

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * json_int.h - what -T json (print_json.c) and -T ek (print_ek.c) share.
+ */
+#ifndef ROCESHARK_PRINT_JSON_INT_H
+#define ROCESHARK_PRINT_JSON_INT_H
+
+#include <roceshark/print.h>
+
+#include "print/tree_doc.h"
+
+/* Whether -j/-J names name. */
+bool json_proto_wanted(const struct rs_json_opts *opts, const char *name);
+/* Wireshark's number for the node's field type (enum ftenum). */
+int json_ws_ftype(const struct tree_node *n);
+/* The node's value as a string, as PDML's show. */
+void json_write_show(struct rs_json *j, const struct tree_node *n);
+/* A node with neither value nor children: a protocol's tree line, else "". */
+void json_write_label(struct rs_json *j, const struct tree_doc *d, const struct tree_node *n);
+/* The node's bytes in hex, or for a field that is bits of its bytes, its value. */
+void json_write_hex(struct rs_json *j, const struct tree_doc *d, const struct tree_node *n);
+/* "_index": "packets-YYYY-MM-DD", the frame's local date. */
+void json_write_index(struct rs_json *j, const struct rs_packet *pkt);
+/* -e: "field": [values as -T fields prints them], for each field present. */
+void json_write_fields(struct rs_json *j, const struct rs_packet *pkt,
+                       const struct rs_json_opts *opts);
+
+#endif /* ROCESHARK_PRINT_JSON_INT_H */

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * print_ek.c - `-T ek` as tshark 4.0 writes it for Elasticsearch's bulk
+ * API: a line {"index": {"_index", "_type"}} and a line {"timestamp" (ms),
+ * "layers": {...}} a frame. Each protocol is one flat object: every field
+ * below it, however deep, is a member named protocol_field with '_' for
+ * '.', and the values one name has under one parent form an array. Values
+ * are strings as in -T json, save booleans (true, false), labels (null) and
+ * absolute times (ISO 8601).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <roceshark/fields.h>
+#include <roceshark/print.h>
+
+#include "print/json_int.h"
+#include "print/tree_doc.h"
+
+struct ek_ctx {
+    struct rs_json j;
+    const struct tree_doc *d;
+    const struct rs_json_opts *opts;
+    bool filtering;             /* -j/-J applies at this point of the tree */
+};
+
+static bool
+is_protocol(const struct tree_node *n)
+{
+    return n->it.kind != RS_TREE_FIELD || n->it.field->type == RS_FT_PROTOCOL;
+}
+
+static const struct tree_node *
+node(const struct ek_ctx *c, int i)
+{
+    return i == TREE_NONE ? NULL : &c->d->nodes[i];
+}
+
+/* The protocol a field belongs to: the nearest protocol above it. */
+static const char *
+protocol_of(const struct ek_ctx *c, const struct tree_node *n)
+{
+    for (const struct tree_node *p = node(c, n->parent); p != NULL; p = node(c, p->parent))
+        if (is_protocol(p))
+            return tree_node_name(p);
+    return NULL;
+}
+
+/* Members are grouped by the name of their parent and their own. */
+static bool
+same_member(const struct ek_ctx *c, const struct tree_node *a, const struct tree_node *b)
+{
+    return a->parent == b->parent
+               ? strcmp(tree_node_name(a), tree_node_name(b)) == 0
+               : a->parent != TREE_NONE && b->parent != TREE_NONE &&
+                     strcmp(tree_node_name(a), tree_node_name(b)) == 0 &&
+                     strcmp(tree_node_name(node(c, a->parent)),
+                            tree_node_name(node(c, b->parent))) == 0;
+}
+
+/* The members of an object, in tree order: the nodes from first on, and below each
+ * field, its fields (a protocol is an object of its own). */
+#define MAX_MEMBERS 4096
+
+struct members {
+    int id[MAX_MEMBERS];
+    size_t n;
+};
+
+static void
+gather(struct ek_ctx *c, int first, struct members *m)
+{
+    for (int i = first; i != TREE_NONE && m->n < MAX_MEMBERS; i = c->d->nodes[i].next) {
+        const struct tree_node *n = &c->d->nodes[i];
+        m->id[m->n++] = i;
+        if (is_protocol(n) || n->child == TREE_NONE)
+            continue;
+        if (!c->filtering || json_proto_wanted(c->opts, tree_node_name(n))) {
+            bool was = c->filtering;
+            if (c->opts->protos_whole)
+                c->filtering = false;
+            gather(c, n->child, m);
+            c->filtering = was;
+        }
+    }
+}
+
+static void
+member_name(struct ek_ctx *c, const struct tree_node *n, const char *suffix)
+{
+    const char *proto = is_protocol(n) ? NULL : protocol_of(c, n);
+    char name[256];
+
+    if (proto != NULL)
+        snprintf(name, sizeof(name), "%s_%s", proto, tree_node_name(n));
+    else
+        snprintf(name, sizeof(name), "%s", tree_node_name(n));
+    rs_json_name(&c->j, name, suffix);
+}
+
+static void write_object(struct ek_ctx *c, int first);
+
+static void
+write_filtered(struct ek_ctx *c, const struct tree_node *n)
+{
+    const char *name = tree_node_name(n);
+
+    rs_json_name(&c->j, "filtered", NULL);
+    rs_json_string(&c->j, name, strlen(name));
+}
+
+static void
+write_value(struct ek_ctx *c, const struct tree_node *n)
+{
+    bool wanted = !c->filtering || json_proto_wanted(c->opts, tree_node_name(n));
+
+    if (is_protocol(n)) {
+        rs_json_begin_object(&c->j);
+        if (!wanted) {
+            write_filtered(c, n);
+        } else {
+            bool was = c->filtering;
+            if (c->opts->protos_whole)
+                c->filtering = false;
+            write_object(c, n->child);
+            c->filtering = was;
+        }
+        rs_json_end_object(&c->j);
+    } else if (!wanted) {
+        rs_json_begin_object(&c->j);
+        write_filtered(c, n);
+        rs_json_end_object(&c->j);
+    } else if (n->it.field->type == RS_FT_NONE) {
+        rs_json_literal(&c->j, "null");
+    } else if (n->it.field->type == RS_FT_BOOLEAN) {
+        rs_json_literal(&c->j, n->value.v.u != 0 ? "true" : "false");
+    } else if (json_ws_ftype(n) == 24) {
+        /* An absolute time in UTC; the nanoseconds unpadded, as tshark 4.0 writes them. */
+        char text[64], date[32] = "";
+        time_t t = (time_t)n->value.v.t.sec;
+        struct tm tm;
+        if (gmtime_r(&t, &tm) != NULL)
+            strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
+        int len = snprintf(text, sizeof(text), "%s.%uZ", date, (unsigned)n->value.v.t.nsec);
+        rs_json_string(&c->j, text, (size_t)len);
+    } else {
+        json_write_show(&c->j, n);
+    }
+}
+
+static void
+write_object(struct ek_ctx *c, int first)
+{
+    struct members m;
+
+    m.n = 0;
+    gather(c, first, &m);
+    for (size_t i = 0; i < m.n; i++) {
+        const struct tree_node *n = &c->d->nodes[m.id[i]];
+        bool seen = false;
+        size_t count = 0;
+        for (size_t k = 0; k < m.n && !seen; k++) {
+            if (k < i)
+                seen = same_member(c, &c->d->nodes[m.id[k]], n);
+            else
+                count += same_member(c, &c->d->nodes[m.id[k]], n);
+        }
+        if (seen)
+            continue;
+        for (int pass = c->opts->raw && n->it.length > 0 ? 0 : 1; pass < 2; pass++) {
+            member_name(c, n, pass == 0 ? "_raw" : NULL);
+            if (count > 1)
+                rs_json_begin_array(&c->j);
+            for (size_t k = i; k < m.n; k++) {
+                const struct tree_node *x = &c->d->nodes[m.id[k]];
+                if (!same_member(c, x, n))
+                    continue;
+                if (pass == 0)
+                    json_write_hex(&c->j, c->d, x);
+                else
+                    write_value(c, x);
+            }
+            if (count > 1)
+                rs_json_end_array(&c->j);
+        }
+    }
+}
+
+void
+rs_print_ek(struct rs_out *o, const struct rs_packet *pkt, const struct rs_json_opts *opts)
+{
+    struct ek_ctx c = {.opts = opts, .filtering = opts->n_protos > 0};
+    char stamp[40];
+
+    rs_json_init(&c.j, o, false, 0, false);
+    c.j.dot_to_underscore = true;
+    rs_json_begin_object(&c.j);
+    rs_json_name(&c.j, "index", NULL);
+    rs_json_begin_object(&c.j);
+    json_write_index(&c.j, pkt);
+    rs_json_name(&c.j, "_type", NULL);
+    rs_json_string(&c.j, "doc", 3);
+    rs_json_end_object(&c.j);
+    rs_json_end_object(&c.j);
+    rs_out_char(o, '\n');
+
+    rs_json_init(&c.j, o, false, 0, false);
+    c.j.dot_to_underscore = true;
+    rs_json_begin_object(&c.j);
+    rs_json_name(&c.j, "timestamp", NULL);
+    int n = snprintf(stamp, sizeof(stamp), "%" PRId64 "%03u", pkt->frame->ts_sec,
+                     pkt->frame->ts_nsec / 1000000);
+    rs_json_string(&c.j, stamp, (size_t)n);
+    rs_json_name(&c.j, "layers", NULL);
+    rs_json_begin_object(&c.j);
+    if (opts->n_fields > 0) {
+        json_write_fields(&c.j, pkt, opts);
+    } else {
+        c.d = tree_doc_build(pkt);
+        write_object(&c, c.d->n > 0 ? 0 : TREE_NONE);
+    }
+    rs_json_end_object(&c.j);
+    rs_json_end_object(&c.j);
+    rs_out_char(o, '\n');
+    rs_out_end_frame(o);
+}
