@@ -624,12 +624,14 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
     for (size_t i = 0; i < ro->n_stats && !ro->pipe.analyze; i++)
         if (rs_stat_needs_analysis(ro->stats[i]))
             return cli_fail(CLI_EXIT_USAGE, "-z needs the analysis: drop -o analysis:off");
+    bool info = false;      /* the summary line's Info shows */
     for (size_t i = 0; i < ro->n_fields; i++) {
         ro->field_ids[i] = rs_field_lookup(ro->field_names[i]);
         if (ro->field_ids[i] < 0)
             return cli_fail(CLI_EXIT_USAGE, "-e %s: unknown field (see 'roceshark fields')",
                             ro->field_names[i]);
         ro->pipe.streams |= rs_streams_field(ro->field_names[i]);
+        info |= strcmp(ro->field_names[i], "_ws.col.Info") == 0;
     }
     ro->json.fields = ro->field_ids;
     ro->json.n_fields = ro->n_fields;
@@ -638,6 +640,12 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
         ((ro->format == FORMAT_JSON || ro->format == FORMAT_JSONRAW || ro->format == FORMAT_EK ||
           ro->format == FORMAT_JSONFLAT) && ro->n_fields == 0))
         ro->pipe.streams = true;
+    /* the summary line's TCP Info has Seq, Ack and Win as tshark's: TCP alone will do */
+    info |= ro->summary || ro->format == FORMAT_PSML || ro->format == FORMAT_TEXT;
+    if (info && !ro->pipe.streams) {
+        ro->pipe.streams = true;
+        ro->pipe.streams_opts.tcp_only = true;
+    }
     return 0;
 }
 

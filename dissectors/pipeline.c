@@ -191,8 +191,11 @@ rs_pipeline_new(const struct rs_pipeline_opts *opts, struct rs_pipeline **out, c
     io.verify_crc = p->decode.verify_crc;
     io.n_ports = p->decode.n_iwarp_ports;
     memcpy(io.ports, p->decode.iwarp_ports, sizeof(io.ports));
-    if (((opts->streams || filter_reads_streams(p->filter)) &&
-         (rc = rs_streams_new(&opts->streams_opts, &p->streams, err)) != 0) ||
+    struct rs_streams_opts so = opts->streams_opts;
+    bool filter_streams = filter_reads_streams(p->filter);
+    so.tcp_only &= !filter_streams;     /* a filter may read udp.stream */
+    if (((opts->streams || filter_streams) &&
+         (rc = rs_streams_new(&so, &p->streams, err)) != 0) ||
         (rc = rs_iwarp_new(&io, &p->iwarp, err)) != 0 ||
         (opts->analyze && (rc = rs_analyzer_new(&opts->analysis, &p->analyzer, err)) != 0)) {
         rs_pipeline_free(p);

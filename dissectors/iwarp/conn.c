@@ -14,22 +14,10 @@
 
 #include "iwarp_int.h"
 
-static guint
-key_hash(gconstpointer p)
-{
-    return rs_flow_key_hash(p);
-}
-
-static gboolean
-key_equal(gconstpointer a, gconstpointer b)
-{
-    return memcmp(a, b, sizeof(struct rs_flow_key)) == 0;
-}
-
 int
 iw_table_init(struct rs_iwarp *iw)
 {
-    iw->table = g_hash_table_new(key_hash, key_equal);
+    iw->table = g_hash_table_new(rs_flow_key_ghash, rs_flow_key_gequal);
     iw->next_id = 1;
     return iw->table != NULL ? 0 : RS_ENOMEM;
 }

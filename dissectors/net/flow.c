@@ -71,6 +71,18 @@ rs_flow_key_hash(const struct rs_flow_key *key)
     return (uint32_t)(h ^ (h >> 32));
 }
 
+unsigned
+rs_flow_key_ghash(const void *key)
+{
+    return rs_flow_key_hash(key);
+}
+
+int
+rs_flow_key_gequal(const void *a, const void *b)
+{
+    return memcmp(a, b, sizeof(struct rs_flow_key)) == 0;
+}
+
 uint32_t
 rs_packet_ip_end(const struct rs_packet *pkt)
 {

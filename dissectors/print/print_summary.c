@@ -14,9 +14,11 @@
 #include <roceshark/common.h>
 #include <roceshark/cm_mad.h>
 #include <roceshark/dissect.h>
+#include <roceshark/flow.h>
 #include <roceshark/iwarp.h>
 #include <roceshark/mad.h>
 #include <roceshark/print.h>
+#include <roceshark/streams.h>
 #include <roceshark/version.h>
 #include <roceshark/wire.h>
 
@@ -289,24 +291,18 @@ info_fpdu(struct info *in, const struct rs_iwarp_pdu *p)
 static uint32_t
 tcp_segment_len(const struct rs_packet *pkt)
 {
-    uint32_t ip_end;
-
-    if (rs_packet_has(pkt, RS_LAYER_IPV4))
-        ip_end = pkt->span[RS_LAYER_IPV4].off + rs_load_be16(rs_packet_at(pkt, RS_LAYER_IPV4) + 2);
-    else if (rs_packet_has(pkt, RS_LAYER_IPV6))
-        ip_end = pkt->span[RS_LAYER_IPV6].off + 40u +
-                 rs_load_be16(rs_packet_at(pkt, RS_LAYER_IPV6) + 4);
-    else
-        return 0;
+    uint32_t ip_end = rs_packet_ip_end(pkt);
     uint32_t data = pkt->span[RS_LAYER_TCP].off + pkt->span[RS_LAYER_TCP].len;
+
     return ip_end > data ? ip_end - data : 0;
 }
 
 /* The options tshark's TCP Info names, in the order they come. SACK blocks
- * are left out: tshark writes them relative to the stream's first sequence
- * number, which needs the stream's state. */
+ * are relative to the other direction's first sequence number, so they need
+ * the streams stage (v); without it they are left out. */
 static void
-info_tcp_options(struct info *in, const uint8_t *opt, uint32_t len)
+info_tcp_options(struct info *in, const uint8_t *opt, uint32_t len,
+                 const struct rs_stream_view *sv)
 {
     for (uint32_t i = 0; i < len;) {
         uint8_t kind = opt[i];
@@ -319,22 +315,27 @@ info_tcp_options(struct info *in, const uint8_t *opt, uint32_t len)
         if (i + 1 >= len || opt[i + 1] < 2 || i + opt[i + 1] > len)
             break;              /* a length that does not fit: the rest is not options */
         uint8_t olen = opt[i + 1];
-        const uint8_t *v = opt + i + 2;
+        const uint8_t *val = opt + i + 2;
         if (kind == 2 && olen == 4)
-            info_add(in, " MSS=%u", rs_load_be16(v));
+            info_add(in, " MSS=%u", rs_load_be16(val));
         else if (kind == 4 && olen == 2)
             info_add(in, " SACK_PERM");
         else if (kind == 8 && olen == 10)
-            info_add(in, " TSval=%u TSecr=%u", rs_load_be32(v), rs_load_be32(v + 4));
+            info_add(in, " TSval=%u TSecr=%u", rs_load_be32(val), rs_load_be32(val + 4));
         else if (kind == 3 && olen == 3)
-            info_add(in, " WS=%u", v[0] <= 14 ? 1u << v[0] : 1u << 14);
+            info_add(in, " WS=%u", val[0] <= 14 ? 1u << val[0] : 1u << 14);
+        else if (kind == 5 && sv != NULL)
+            for (uint32_t k = 0; k + 8 <= olen - 2u; k += 8)
+                info_add(in, " SLE=%u SRE=%u", rs_load_be32(val + k) - sv->peer_base,
+                         rs_load_be32(val + k + 4) - sv->peer_base);
         i += olen;
     }
 }
 
-/* tshark's TCP Info without the numbers that need the stream's state
- * (Seq, Ack relative to its first; Win scaled by the SYN's shift):
- * "60532 → 18515 [SYN, ACK] Len=0 MSS=1460 SACK_PERM ...". */
+/* tshark's TCP Info: "60532 → 18515 [SYN, ACK] Seq=0 Ack=1 Win=65160 Len=0
+ * MSS=1460 SACK_PERM ...". Seq and Ack (relative to each direction's first)
+ * and Win (scaled by the SYN's shift) come from the streams stage, and are
+ * left out when it did not run (a frame decoded again on its own). */
 static void
 info_tcp(struct info *in, const struct rs_packet *pkt)
 {
@@ -353,10 +354,17 @@ info_tcp(struct info *in, const struct rs_packet *pkt)
         }
     }
     info_add(in, "%s]", any ? "" : "<None>");
+    const struct rs_stream_view *sv = pkt->stream;
+    if (sv != NULL) {
+        info_add(in, " Seq=%u", sv->seq);
+        if (flags & 0x10)
+            info_add(in, " Ack=%u", sv->ack);
+        info_add(in, " Win=%u", sv->window);
+    }
     if (flags & 0x20)
         info_add(in, " Urg=%u", rs_load_be16(t + 18));
     info_add(in, " Len=%u", tcp_segment_len(pkt));
-    info_tcp_options(in, t + 20, pkt->span[RS_LAYER_TCP].len - 20u);
+    info_tcp_options(in, t + 20, pkt->span[RS_LAYER_TCP].len - 20u, sv);
 }
 
 /* Ports, then every MPA frame or FPDU that ended in the segment. */

@@ -62,6 +62,7 @@ struct rs_streams {
     GHashTable *table;      /* key -> entry */
     struct rs_streams_counts counts;
     uint32_t next_index[2]; /* TCP, UDP */
+    bool tcp_only;
     struct rs_stream_view view;
 };
 
@@ -69,36 +70,27 @@ void
 rs_streams_opts_init(struct rs_streams_opts *opts)
 {
     opts->max_streams = 65536;
-}
-
-static guint
-key_hash(gconstpointer p)
-{
-    return rs_flow_key_hash(p);
-}
-
-static gboolean
-key_equal(gconstpointer a, gconstpointer b)
-{
-    return memcmp(a, b, sizeof(struct rs_flow_key)) == 0;
+    opts->tcp_only = false;
 }
 
 int
 rs_streams_new(const struct rs_streams_opts *opts, struct rs_streams **out, char *err)
 {
-    struct rs_streams *s = calloc(1, sizeof(*s));
+    struct rs_streams *s;
 
     *out = NULL;
     if (opts->max_streams == 0)
         return rs_error(err, RS_EINVAL, "streams: max_streams must be at least 1");
+    s = calloc(1, sizeof(*s));
     if (s == NULL || (s->entries = calloc(opts->max_streams, sizeof(*s->entries))) == NULL) {
         free(s);
         return rs_error(err, RS_ENOMEM, "streams: out of memory for %u conversations",
                         opts->max_streams);
     }
     s->max = opts->max_streams;
+    s->tcp_only = opts->tcp_only;
     s->newest = s->oldest = NO_ENTRY;
-    s->table = g_hash_table_new(key_hash, key_equal);
+    s->table = g_hash_table_new(rs_flow_key_ghash, rs_flow_key_gequal);
     *out = s;
     return 0;
 }
@@ -262,6 +254,7 @@ tcp_segment(struct stream *e, int side, const struct rs_packet *pkt, struct rs_s
     v->len = end > start ? end - start : 0;
     v->seq = seq - me->base;
     v->ack = (flags & TCP_ACK) ? ack - peer->base : ack;
+    v->peer_base = peer->base;
     v->nxtseq = v->seq + v->len + !!(flags & TCP_SYN) + !!(flags & TCP_FIN);
     v->window = window;
     if (flags & TCP_SYN) {
@@ -281,7 +274,8 @@ rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
     int side;
 
     pkt->stream = NULL;
-    if ((pkt->flags & RS_PKT_IP_FRAGMENT) || !rs_flow_key_of(pkt, &key, &side))
+    if ((pkt->flags & RS_PKT_IP_FRAGMENT) || (s->tcp_only && !rs_packet_has(pkt, RS_LAYER_TCP)) ||
+        !rs_flow_key_of(pkt, &key, &side))
         return;
     bool tcp = key.proto == 6;
     struct stream *e = g_hash_table_lookup(s->table, &key);

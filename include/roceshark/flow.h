@@ -27,6 +27,12 @@ bool rs_flow_key_of(const struct rs_packet *pkt, struct rs_flow_key *key, int *s
 
 uint32_t rs_flow_key_hash(const struct rs_flow_key *key);
 
+/* The hash and byte equality of keys in the shapes of GLib's GHashFunc and
+ * GEqualFunc (guint from gconstpointer; gboolean from two), for the tables
+ * of the stages that follow conversations. */
+unsigned rs_flow_key_ghash(const void *key);
+int rs_flow_key_gequal(const void *a, const void *b);
+
 /* Offset where the IP header says the packet ends: it may lie past caplen,
  * or before the frame's end when the link pads it. 0 without IP. */
 uint32_t rs_packet_ip_end(const struct rs_packet *pkt);

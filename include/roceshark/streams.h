@@ -33,10 +33,13 @@ struct rs_stream_view {
     uint32_t len;           /* segment length: IP payload after the TCP header */
     int32_t win_scale;      /* factor (1 << shift), or RS_WIN_SCALE_*; 0 on a SYN */
     uint32_t window;        /* the window value times the factor */
+    uint32_t peer_base;     /* the other direction's initial sequence number (SACK edges) */
 };
 
 struct rs_streams_opts {
     uint32_t max_streams;   /* conversations held at once (default 65536) */
+    bool tcp_only;          /* follow TCP alone: for the summary line's Seq, Ack and Win,
+                               which cost UDP (RoCEv2) frames nothing then */
 };
 
 struct rs_streams_counts {

@@ -423,8 +423,10 @@ def check_tree():
     wait_for(lambda s: tree_cursor()[0] == "\u25be Base Transport Header",
              "Right unfolds the BTH of packet 2")
     keys("J")
-    wait_for(lambda s: tree_cursor() == ("Opcode: RC Acknowledge (17)", "11"),
-             "J: the first line under the BTH of packet 2")
+    # the opcode line as -V prints it for packet 2 (Wireshark's value name)
+    opcode = [l.strip() for l in read_lines("-V", "-c", "2") if "Opcode:" in l][1]
+    wait_for(lambda s: tree_cursor() == (opcode, "11"),
+             "J: the first line under the BTH of packet 2 (%s)" % opcode)
     keys("C")
     lines = wait_for(lambda s: any(l.startswith("\u25b8 Ethernet II") for l in s) and
                      not any("Source Address" in l for l in s), "C folds every node")

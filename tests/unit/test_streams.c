@@ -209,6 +209,11 @@ test_field_names(void **state)
     assert_true(rs_streams_field("udp.stream"));
     assert_false(rs_streams_field("tcp.seq_raw"));
     assert_false(rs_streams_field("tcp.window_size_value"));
+    /* no room at all is refused, not a stage that forgets every frame */
+    struct rs_streams_opts o = {.max_streams = 0};
+    struct rs_streams *st = (struct rs_streams *)&o;
+    assert_int_equal(rs_streams_new(&o, &st, NULL), RS_EINVAL);
+    assert_null(st);
 }
 
 int
