@@ -85,7 +85,7 @@ for path in captures:
 t.check(compared > (300 if SANITIZED else 1000), "only %d frames compared" % compared)
 t.check(tcp_compared > (50 if SANITIZED else 200), "only %d TCP frames compared" % tcp_compared)
 print("psml: %d frames agree with tshark in their first six columns, %d TCP frames in Info "
-      "(ports, flags, Len, options); apart: %s" % (compared, tcp_compared, apart))
+      "(ports, flags, Seq, Ack, Win, Len, options); apart: %s" % (compared, tcp_compared, apart))
 
 sample = os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap")
 # -t follows tshark's: delta times.
