@@ -160,7 +160,8 @@ static const char read_usage[] =
     "                   find iWARP only by MPA exchanges and -d ports\n"
     "  -o compat:4.0|4.4|4.6\n"
     "                   print -T fields values as that tshark does (default 4.0; 4.4 and\n"
-    "                   4.6 print booleans as True/False)\n"
+    "                   4.6 print booleans as True/False and give a SYN after a reset\n"
+    "                   a new tcp.stream)\n"
     "  -l               flush output after every frame\n"
     "  -n               accepted for tshark compatibility (names are never resolved)\n";
 
@@ -293,6 +294,8 @@ parse_pref(const char *arg, struct read_opts *ro)
         else
             return cli_fail(CLI_EXIT_USAGE, "-o %s: expected compat:4.0, compat:4.4 or "
                             "compat:4.6", arg);
+        /* tshark 4.4 numbers a SYN after a reset or both FINs as a new TCP stream */
+        ro->pipe.streams_opts.restart_after_close = ro->style != RS_STYLE_TSHARK_4_0;
     } else {
         return cli_fail(CLI_EXIT_USAGE, "-o %s: unknown preference (rc.pmtu:N, "
                         "analysis.max_convs:N, analysis:on|off, iwarp.buffer:N, "

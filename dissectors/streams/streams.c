@@ -8,7 +8,8 @@
  *  - each protocol counts its conversations from 0, in order of first frame;
  *  - a SYN (without ACK) whose sequence number is not the direction's
  *    initial one starts a new TCP conversation on the same addresses and
- *    ports: the port was reused;
+ *    ports: the port was reused (tshark 4.4 also starts one for a SYN after
+ *    a reset or both FINs: opts.restart_after_close);
  *  - a direction's base is its SYN's sequence number, or, when no SYN was
  *    seen, one less than its first segment's (so that segment reads 1); an
  *    ACK sets the other direction's base likewise when that one has sent
@@ -34,6 +35,7 @@
 
 #define TCP_FIN 0x01
 #define TCP_SYN 0x02
+#define TCP_RST 0x04
 #define TCP_ACK 0x10
 #define TCP_OPT_EOL 0
 #define TCP_OPT_NOP 1
@@ -46,6 +48,7 @@ struct tcp_dir {
     uint32_t base;
     bool base_set;
     int8_t shift;           /* its SYN's window scale, or RS_WIN_SCALE_UNKNOWN/_NONE */
+    bool fin;               /* it sent a FIN */
 };
 
 struct stream {
@@ -53,6 +56,7 @@ struct stream {
     uint32_t index;
     uint32_t newer, older;  /* recency list, by position in the array */
     struct tcp_dir dir[2];  /* by side of the key */
+    bool reset;             /* an RST was seen */
 };
 
 struct rs_streams {
@@ -63,6 +67,7 @@ struct rs_streams {
     struct rs_streams_counts counts;
     uint32_t next_index[2]; /* TCP, UDP */
     bool tcp_only;
+    bool restart_after_close;
     struct rs_stream_view view;
 };
 
@@ -71,6 +76,7 @@ rs_streams_opts_init(struct rs_streams_opts *opts)
 {
     opts->max_streams = 65536;
     opts->tcp_only = false;
+    opts->restart_after_close = false;
 }
 
 int
@@ -89,6 +95,7 @@ rs_streams_new(const struct rs_streams_opts *opts, struct rs_streams **out, char
     }
     s->max = opts->max_streams;
     s->tcp_only = opts->tcp_only;
+    s->restart_after_close = opts->restart_after_close;
     s->newest = s->oldest = NO_ENTRY;
     s->table = g_hash_table_new(rs_flow_key_ghash, rs_flow_key_gequal);
     *out = s;
@@ -161,6 +168,7 @@ stream_start(struct rs_streams *s, struct stream *e)
     bool tcp = e->key.proto == 6;
 
     memset(e->dir, 0, sizeof(e->dir));
+    e->reset = false;
     e->dir[0].shift = e->dir[1].shift = RS_WIN_SCALE_UNKNOWN;
     e->index = s->next_index[!tcp]++;
     if (tcp)
@@ -247,6 +255,8 @@ tcp_segment(struct stream *e, int side, const struct rs_packet *pkt, struct rs_s
         me->base = seq - 1;
         me->base_set = true;
     }
+    me->fin |= (flags & TCP_FIN) != 0;
+    e->reset |= (flags & TCP_RST) != 0;
     if ((flags & TCP_ACK) && !peer->base_set) {
         peer->base = ack - 1;
         peer->base_set = true;
@@ -283,8 +293,9 @@ rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
         /* A SYN with another initial sequence number: the ports were reused. */
         const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
         const struct tcp_dir *me = &e->dir[side];
+        bool closed = e->reset || (e->dir[0].fin && e->dir[1].fin);
         if ((t[13] & (TCP_SYN | TCP_ACK)) == TCP_SYN && me->base_set &&
-            rs_load_be32(t + 4) != me->base)
+            (rs_load_be32(t + 4) != me->base || (s->restart_after_close && closed)))
             stream_start(s, e);
     }
     if (e == NULL)

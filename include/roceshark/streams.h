@@ -40,6 +40,9 @@ struct rs_streams_opts {
     uint32_t max_streams;   /* conversations held at once (default 65536) */
     bool tcp_only;          /* follow TCP alone: for the summary line's Seq, Ack and Win,
                                which cost UDP (RoCEv2) frames nothing then */
+    bool restart_after_close;   /* tshark 4.4's rule: a SYN after a reset or both FINs
+                                   starts a new stream even with the same ISN (4.0 keeps
+                                   it, the default) */
 };
 
 struct rs_streams_counts {

@@ -180,6 +180,27 @@ test_indexes_per_protocol_and_port_reuse(void **state)
     rs_streams_free(fx->st);
 }
 
+/* A SYN again after a reset, with the same ISN: tshark 4.0 keeps the stream, 4.4 starts
+ * another (as the NCCL captures show). */
+static void
+test_syn_after_reset(void **state)
+{
+    (void)state;
+    for (int restart = 0; restart <= 1; restart++) {
+        struct rs_streams_opts o;
+        struct fixture *fx = fixture_new(16);
+        rs_streams_free(fx->st);
+        rs_streams_opts_init(&o);
+        o.restart_after_close = restart;
+        assert_int_equal(rs_streams_new(&o, &fx->st, NULL), 0);
+        assert_int_equal(feed(fx, 6, (struct seg){1, 2, 45882, 23, 7, 0, SYN, -1, 0, 0})->index, 0);
+        assert_int_equal(feed(fx, 6, (struct seg){2, 1, 23, 45882, 0, 8, ACK | 0x04, -1, 0, 0})->index, 0);
+        assert_int_equal(feed(fx, 6, (struct seg){1, 2, 45882, 23, 7, 0, SYN, -1, 0, 0})->index,
+                         restart ? 1 : 0);
+        rs_streams_free(fx->st);
+    }
+}
+
 static void
 test_bounded_with_evictions(void **state)
 {
@@ -223,6 +244,7 @@ main(void)
         cmocka_unit_test(test_handshake_and_relative_numbers),
         cmocka_unit_test(test_mid_stream_and_scaling_unknown),
         cmocka_unit_test(test_indexes_per_protocol_and_port_reuse),
+        cmocka_unit_test(test_syn_after_reset),
         cmocka_unit_test(test_bounded_with_evictions),
         cmocka_unit_test(test_field_names),
     };
