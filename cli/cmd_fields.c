@@ -33,7 +33,7 @@ cmd_fields(int argc, char **argv)
     int shown = 0;
     for (int id = 0; id < rs_field_count(); id++) {
         const struct rs_field *f = rs_field_by_id(id);
-        if (strncmp(f->abbrev, prefix, plen) != 0 || rs_field_lookup(f->abbrev) != id)
+        if (strncmp(f->abbrev, prefix, plen) != 0 || !rs_field_is_first_of_name(id))
             continue;
         printf("%s\t%s\t%s\n", f->abbrev, rs_field_type_name(f->type), f->blurb);
         shown++;

@@ -82,29 +82,20 @@ compile_filter(const char *text, struct rs_filter **out, char *err)
     return rs_filter_compile(text, out, err);
 }
 
+/* Does the filter read any of the fields named (a NULL-ended list)? */
+static bool
+filter_reads_any(const struct rs_filter *f, const char *const *names)
+{
+    for (size_t k = 0; f != NULL && names[k] != NULL; k++)
+        if (rs_filter_uses(f, names[k]))
+            return true;
+    return false;
+}
+
 /* A filter on a checksum's status must see it computed, whatever the caller
  * chose to save time. */
-static bool
-filter_reads_crc(const struct rs_filter *f)
-{
-    static const char *const crc_fields[] = {"roceshark.icrc", "roceshark.vcrc",
-                                             "roceshark.mpa.crc"};
-
-    for (size_t k = 0; f != NULL && k < RS_ARRAY_SIZE(crc_fields); k++)
-        if (rs_filter_uses(f, crc_fields[k]))
-            return true;
-    return false;
-}
-
-/* Does the filter read a field the streams stage gives? */
-static bool
-filter_reads_streams(const struct rs_filter *f)
-{
-    for (size_t k = 0; f != NULL && rs_streams_fields[k] != NULL; k++)
-        if (rs_filter_uses(f, rs_streams_fields[k]))
-            return true;
-    return false;
-}
+static const char *const crc_fields[] = {"roceshark.icrc", "roceshark.vcrc",
+                                         "roceshark.mpa.crc", NULL};
 
 /* Every stage after decoding. The caller holds the lock when shared. */
 static void
@@ -185,14 +176,14 @@ rs_pipeline_new(const struct rs_pipeline_opts *opts, struct rs_pipeline **out, c
         rs_pipeline_free(p);
         return rc;
     }
-    if (filter_reads_crc(p->filter))
+    if (filter_reads_any(p->filter, crc_fields))
         p->decode.verify_crc = true;
     /* The iWARP stage follows the decoder's view of ports and CRCs. */
     io.verify_crc = p->decode.verify_crc;
     io.n_ports = p->decode.n_iwarp_ports;
     memcpy(io.ports, p->decode.iwarp_ports, sizeof(io.ports));
     struct rs_streams_opts so = opts->streams_opts;
-    bool filter_streams = filter_reads_streams(p->filter);
+    bool filter_streams = filter_reads_any(p->filter, rs_streams_fields);
     so.tcp_only &= !filter_streams;     /* a filter may read udp.stream */
     if (((opts->streams || filter_streams) &&
          (rc = rs_streams_new(&so, &p->streams, err)) != 0) ||
@@ -282,7 +273,7 @@ rs_pipeline_set_filter(struct rs_pipeline *p, const char *text, char *err)
     rs_pipeline_lock(p);
     rs_filter_free(p->filter);
     p->filter = f;
-    if (filter_reads_crc(f))
+    if (filter_reads_any(f, crc_fields))
         p->decode.verify_crc = true;    /* the iWARP stage keeps what it was built with */
     rs_pipeline_unlock(p);
     return 0;

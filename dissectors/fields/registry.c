@@ -29,6 +29,7 @@ static const struct rs_field *fields[MAX_FIELDS];
 static int n_fields;
 static int by_name[MAX_FIELDS];     /* ids sorted by abbrev, then id */
 static int next_alias[MAX_FIELDS];  /* next id with the same abbrev, or -1 */
+static bool first_of_name[MAX_FIELDS];
 
 static int
 compare_by_name(const void *a, const void *b)
@@ -53,6 +54,8 @@ registry_init(void)
         bool same = i + 1 < n_fields &&
                     strcmp(fields[by_name[i]]->abbrev, fields[by_name[i + 1]]->abbrev) == 0;
         next_alias[by_name[i]] = same ? by_name[i + 1] : -1;
+        first_of_name[by_name[i]] = i == 0 || strcmp(fields[by_name[i - 1]]->abbrev,
+                                                     fields[by_name[i]]->abbrev) != 0;
     }
 }
 
@@ -90,6 +93,12 @@ int
 rs_field_next_alias(int id)
 {
     return id >= 0 && id < n_fields ? next_alias[id] : -1;
+}
+
+bool
+rs_field_is_first_of_name(int id)
+{
+    return id >= 0 && id < n_fields && first_of_name[id];
 }
 
 bool

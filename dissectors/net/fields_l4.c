@@ -95,17 +95,13 @@ static bool
 get_tcp_payload(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
                 struct rs_value *out)
 {
-    if (occ != 0 || !rs_packet_has(pkt, RS_LAYER_TCP))
-        return false;
-    uint32_t start = pkt->span[RS_LAYER_TCP].off + pkt->span[RS_LAYER_TCP].len;
-    uint32_t end = rs_packet_ip_end(pkt);
-    if (end > pkt->frame->caplen)
-        end = pkt->frame->caplen;
-    if (end <= start)
+    struct rs_span p;
+
+    if (occ != 0 || !rs_tcp_payload(pkt, &p))
         return false;
     out->type = f->type;
-    out->v.bytes.ptr = pkt->frame->data + start;
-    out->v.bytes.len = end - start;
+    out->v.bytes.ptr = pkt->frame->data + p.off;
+    out->v.bytes.len = p.len;
     return true;
 }
 

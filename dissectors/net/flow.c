@@ -114,6 +114,27 @@ span_to_ip_end(const struct rs_packet *pkt, uint32_t start, struct rs_span *out)
     return true;
 }
 
+static uint32_t
+tcp_payload_start(const struct rs_packet *pkt)
+{
+    return pkt->span[RS_LAYER_TCP].off + pkt->span[RS_LAYER_TCP].len;
+}
+
+uint32_t
+rs_tcp_payload_len(const struct rs_packet *pkt)
+{
+    uint32_t end = rs_packet_ip_end(pkt), start = tcp_payload_start(pkt);
+
+    return rs_packet_has(pkt, RS_LAYER_TCP) && end > start ? end - start : 0;
+}
+
+bool
+rs_tcp_payload(const struct rs_packet *pkt, struct rs_span *out)
+{
+    return rs_packet_has(pkt, RS_LAYER_TCP) &&
+           span_to_ip_end(pkt, tcp_payload_start(pkt), out);
+}
+
 /* Wireshark hands the bytes of an ICMP or ICMPv6 echo after its 8-byte
  * header to data. */
 static bool
@@ -154,9 +175,7 @@ rs_packet_data(const struct rs_packet *pkt, struct rs_span *out)
         const struct rs_span *u = &pkt->span[RS_LAYER_UDP];
         return span_to_ip_end(pkt, u->off + u->len, out);
     }
-    if (rs_packet_has(pkt, RS_LAYER_TCP) && (pkt->iwarp == NULL || pkt->iwarp->n_pdus == 0)) {
-        const struct rs_span *t = &pkt->span[RS_LAYER_TCP];
-        return span_to_ip_end(pkt, t->off + t->len, out);
-    }
+    if (rs_packet_has(pkt, RS_LAYER_TCP) && (pkt->iwarp == NULL || pkt->iwarp->n_pdus == 0))
+        return rs_tcp_payload(pkt, out);
     return icmp_echo_data(pkt, out);
 }

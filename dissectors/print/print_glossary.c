@@ -62,13 +62,6 @@ rs_field_type_name(uint8_t type)
                                                                          : "FT_NONE";
 }
 
-/* Each field once: an alias registered under the same abbrev is skipped. */
-static bool
-listed(int id)
-{
-    return rs_field_lookup(rs_field_by_id(id)->abbrev) == id;
-}
-
 static const struct proto_names *
 proto_names(const struct rs_field *f)
 {
@@ -133,7 +126,7 @@ glossary_fields(struct rs_out *o)
 
     for (int id = 0; id < rs_field_count(); id++) {
         const struct rs_field *f = rs_field_by_id(id);
-        if (!listed(id))
+        if (!rs_field_is_first_of_name(id))
             continue;
         if (f->type == RS_FT_PROTOCOL && f->depth == 0) {
             /* Its fields follow it in the registry: it is their parent. */
@@ -155,7 +148,7 @@ glossary_protocols(struct rs_out *o)
 {
     for (int id = 0; id < rs_field_count(); id++) {
         const struct rs_field *f = rs_field_by_id(id);
-        if (!listed(id) || f->type != RS_FT_PROTOCOL || f->depth != 0)
+        if (!rs_field_is_first_of_name(id) || f->type != RS_FT_PROTOCOL || f->depth != 0)
             continue;
         const struct proto_names *p = proto_names(f);
         rs_out_printf(o, "%s\t%s\t%s\n", p != NULL ? p->name : f->name,
@@ -168,7 +161,7 @@ glossary_values(struct rs_out *o)
 {
     for (int id = 0; id < rs_field_count(); id++) {
         const struct rs_field *f = rs_field_by_id(id);
-        if (!listed(id) || f->vals == NULL || f->type == RS_FT_BOOLEAN)
+        if (!rs_field_is_first_of_name(id) || f->vals == NULL || f->type == RS_FT_BOOLEAN)
             continue;
         bool hex = f->base == RS_BASE_HEX || f->base == RS_BASE_HEX_DEC;
         for (const struct rs_value_string *v = f->vals; v->name != NULL; v++)

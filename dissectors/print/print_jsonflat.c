@@ -75,7 +75,7 @@ rs_print_jsonflat(struct rs_out *o, const struct rs_packet *pkt, bool first)
         const struct rs_field *f = rs_field_by_id(id);
         /* Aliases print under their first id; protocols are not values. */
         if (f->type == RS_FT_PROTOCOL || (f->flags & RS_FIELD_HIDDEN) ||
-            rs_field_lookup(f->abbrev) != id)
+            !rs_field_is_first_of_name(id))
             continue;
         json_field(&j, pkt, id, &any);
     }

@@ -286,17 +286,6 @@ info_fpdu(struct info *in, const struct rs_iwarp_pdu *p)
         info_add(in, " [Framing inferred]");
 }
 
-/* The TCP payload's length: what the IP header says follows the TCP
- * header (Ethernet padding is not data). */
-static uint32_t
-tcp_segment_len(const struct rs_packet *pkt)
-{
-    uint32_t ip_end = rs_packet_ip_end(pkt);
-    uint32_t data = pkt->span[RS_LAYER_TCP].off + pkt->span[RS_LAYER_TCP].len;
-
-    return ip_end > data ? ip_end - data : 0;
-}
-
 /* The options tshark's TCP Info names, in the order they come. SACK blocks
  * are relative to the other direction's first sequence number, so they need
  * the streams stage (v); without it they are left out. */
@@ -363,7 +352,7 @@ info_tcp(struct info *in, const struct rs_packet *pkt)
     }
     if (flags & 0x20)
         info_add(in, " Urg=%u", rs_load_be16(t + 18));
-    info_add(in, " Len=%u", tcp_segment_len(pkt));
+    info_add(in, " Len=%u", rs_tcp_payload_len(pkt));
     info_tcp_options(in, t + 20, pkt->span[RS_LAYER_TCP].len - 20u, sv);
 }
 

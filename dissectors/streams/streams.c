@@ -241,7 +241,6 @@ tcp_segment(struct stream *e, int side, const struct rs_packet *pkt, struct rs_s
     uint8_t flags = t[13];
     uint16_t window = rs_load_be16(t + 14);
     struct tcp_dir *me = &e->dir[side], *peer = &e->dir[!side];
-    uint32_t end = rs_packet_ip_end(pkt), start = ts->off + ts->len;
 
     if (flags & TCP_SYN) {
         int8_t shift = syn_window_shift(t + 20, ts->len - 20);
@@ -261,7 +260,7 @@ tcp_segment(struct stream *e, int side, const struct rs_packet *pkt, struct rs_s
         peer->base = ack - 1;
         peer->base_set = true;
     }
-    v->len = end > start ? end - start : 0;
+    v->len = rs_tcp_payload_len(pkt);
     v->seq = seq - me->base;
     v->ack = (flags & TCP_ACK) ? ack - peer->base : ack;
     v->peer_base = peer->base;
@@ -290,7 +289,9 @@ rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
     bool tcp = key.proto == 6;
     struct stream *e = g_hash_table_lookup(s->table, &key);
     if (e != NULL && tcp) {
-        /* A SYN with another initial sequence number: the ports were reused. */
+        /* A new connection on the same ports: a SYN with another initial
+         * sequence number, or (restart_after_close, as tshark 4.4) any SYN
+         * once the old one was reset or closed both ways. */
         const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
         const struct tcp_dir *me = &e->dir[side];
         bool closed = e->reset || (e->dir[0].fin && e->dir[1].fin);

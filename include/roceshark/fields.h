@@ -124,6 +124,8 @@ const struct rs_field *rs_field_by_id(int id);
  * walks them in id order and returns -1 after the last. */
 int rs_field_lookup(const char *abbrev);
 int rs_field_next_alias(int id);
+/* True when id is the lowest id of its name: the one lists and JSON show. */
+bool rs_field_is_first_of_name(int id);
 
 /* Produces occurrence occ of field id; see rs_field_get_fn. */
 bool rs_field_value(const struct rs_packet *pkt, int id, unsigned occ, struct rs_value *out);

@@ -37,6 +37,12 @@ int rs_flow_key_gequal(const void *a, const void *b);
  * or before the frame's end when the link pads it. 0 without IP. */
 uint32_t rs_packet_ip_end(const struct rs_packet *pkt);
 
+/* A TCP segment's payload: its length as the IP header gives it (tshark's
+ * tcp.len, which counts bytes not captured), and its bytes as far as
+ * captured (false when none were). */
+uint32_t rs_tcp_payload_len(const struct rs_packet *pkt);
+bool rs_tcp_payload(const struct rs_packet *pkt, struct rs_span *out);
+
 /* The bytes no protocol we decode takes, which Wireshark shows as "data":
  * a UDP payload that is not RoCEv2, a TCP payload that is not iWARP, an IB
  * payload with its pad (not a MAD's, nor IPoIB's), an ICMP echo's after its
