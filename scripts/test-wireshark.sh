@@ -96,4 +96,4 @@ in_root "cd /src/roceshark
          *) echo \"roceshark: the plugin installs into '\$plugin', not plugins/$version/epan\" >&2
             exit 1 ;;
          esac
-         cd build && ctest --output-on-failure -R '$regex'" || exit 1
+         cd build && ctest --output-on-failure -j$(nproc) -R '$regex'" || exit 1

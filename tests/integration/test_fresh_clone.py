@@ -7,7 +7,9 @@ out here (HEAD): uncommitted changes are not part of it.
 
 The clone's environment has none of the variables that could point it elsewhere
 (ROCESHARK_*), so the real captures kept out of the repository must be reported skipped, each
-by name. The Wireshark plugin is not built in the clone: nothing of the tests run here needs
+by name. The one it keeps is the cache of tshark's answers (tests/tools/reference_cache.py),
+whose keys are the captures' content: it saves the clone rerunning tshark, and cannot make a
+test pass that would fail without it. The Wireshark plugin is not built in the clone: nothing of the tests run here needs
 it, and it is the slowest part of the build."""
 import os
 import re
@@ -24,7 +26,8 @@ t.run(git + ["clone", "-q", "--no-checkout", t.SOURCE_DIR, clone])
 t.run(git + ["-C", clone, "checkout", "-q", "--detach", head])
 t.check(sorted(os.listdir(home)) == ["rs"], "the temporary folder holds %s" % os.listdir(home))
 
-env = {k: v for k, v in os.environ.items() if not k.startswith("ROCESHARK")}
+env = {k: v for k, v in os.environ.items()
+       if not k.startswith("ROCESHARK") or k == "ROCESHARK_TSHARK_CACHE"}
 env.pop("DECODE_EXACT", None)
 env.pop("RC_CLIENT", None)
 build = os.path.join(clone, "build")

@@ -12,7 +12,6 @@ wrong: RoCEv2 is identified by the destination port (IBTA Annex A17). tshark run
 disabled for that file so that it decodes them as what they are."""
 import os
 import re
-import subprocess
 
 import rstest as t
 
@@ -52,8 +51,7 @@ def frame_bytes_only(text):
 # -x: every frame's bytes as tshark prints them.
 for path in [SAMPLE] + ours:
     got = t.run([t.ROCESHARK, "read", "-r", path, "-x"]).stdout.splitlines()
-    want = frame_bytes_only(subprocess.run(["tshark", "-r", path, "-x"], capture_output=True,
-                                           text=True).stdout)
+    want = frame_bytes_only(t.run(["tshark", "-r", path, "-x"]).stdout)
     t.check(got == want, "%s: -x differs from tshark's (%d lines, tshark %d)"
             % (os.path.basename(path), len(got), len(want)))
 

@@ -5,9 +5,13 @@ CI runs every integration test twice, in the normal build and under the sanitize
 tshark prints for a file does not depend on our build: with ROCESHARK_TSHARK_CACHE naming a
 folder (scripts/test.sh gives both passes the same one), a tshark run whose command line,
 input files and tshark binary are the same as in an earlier run is answered from there.
-Keys cover the command line as written, the content of every argument that names a file,
-the tshark binary (path, size, mtime) and the environment tshark reads (WIRESHARK_*, LC_*,
-HOME), so a changed capture or another Wireshark is a miss, never a stale answer."""
+Keys cover the command line, the tshark binary (path, size, mtime) and the environment
+tshark reads (WIRESHARK_*, LC_*, HOME), so a changed capture or another Wireshark is a miss,
+never a stale answer. An argument that names an existing file counts by its content, not its
+path: a capture that a test generates afresh in a temporary folder, or that a fresh clone
+holds, is the same key in every pass. Where tshark echoes such a path (pdml's capture_file,
+an error message), the answer is kept with a placeholder and given back with the path of
+the run that asks. A run that writes a file (-w) always runs."""
 import hashlib
 import json
 import os
@@ -18,6 +22,13 @@ import tempfile
 CACHE = os.environ.get("ROCESHARK_TSHARK_CACHE", "")
 
 
+def _files(cmd):
+    """(placeholder, path) for the arguments of cmd that name existing files, the placeholder
+    by the argument's position; longest path first, so none is replaced inside a longer one."""
+    files = [("\0arg%d\0" % i, a) for i, a in enumerate(cmd) if i > 0 and os.path.isfile(a)]
+    return sorted(files, key=lambda f: len(f[1]), reverse=True)
+
+
 def _key(cmd, env, input):
     h = hashlib.sha256()
     exe = shutil.which(cmd[0]) or cmd[0]
@@ -26,11 +37,12 @@ def _key(cmd, env, input):
         h.update(("%s %d %d\0" % (exe, st.st_size, st.st_mtime_ns)).encode())
     except OSError:
         return None
-    for a in cmd:
-        h.update(a.encode() + b"\0")
+    for a in cmd[1:]:
         if os.path.isfile(a):
             with open(a, "rb") as f:
-                h.update(hashlib.sha256(f.read()).digest())
+                h.update(b"file\0" + hashlib.sha256(f.read()).digest())
+        else:
+            h.update(a.encode() + b"\0")
     e = os.environ if env is None else env
     for k in sorted(e):
         if k.startswith(("WIRESHARK", "LC_")) or k in ("HOME", "LANG"):
@@ -43,17 +55,24 @@ def _key(cmd, env, input):
 def run(cmd, env=None, text=True, input=None, cwd=None):
     """subprocess.run(cmd, capture_output=True, ...), from the cache when cmd is tshark's."""
     key = (_key(cmd, env, input) if CACHE and text and cwd is None and
-           os.path.basename(cmd[0]) == "tshark" else None)
+           os.path.basename(cmd[0]) == "tshark" and "-w" not in cmd else None)
     path = os.path.join(CACHE, key + ".json") if key else None
+    files = _files(cmd)
     if path and os.path.exists(path):
         with open(path) as f:
             d = json.load(f)
-        return subprocess.CompletedProcess(cmd, d["rc"], d["out"], d["err"])
+        out, err = d["out"], d["err"]
+        for mark, name in files:
+            out, err = out.replace(mark, name), err.replace(mark, name)
+        return subprocess.CompletedProcess(cmd, d["rc"], out, err)
     p = subprocess.run(cmd, capture_output=True, text=text, env=env, input=input, cwd=cwd)
     if path:
         os.makedirs(CACHE, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=CACHE)
         with os.fdopen(fd, "w") as f:
-            json.dump({"rc": p.returncode, "out": p.stdout, "err": p.stderr}, f)
+            out, err = p.stdout, p.stderr
+            for mark, name in files:
+                out, err = out.replace(name, mark), err.replace(name, mark)
+            json.dump({"rc": p.returncode, "out": out, "err": err}, f)
         os.replace(tmp, path)     # whole or not at all, for a test running beside
     return p
