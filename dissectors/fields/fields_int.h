@@ -28,6 +28,7 @@ extern const struct rs_field rs_fields_ib_grh[];
 extern const struct rs_field rs_fields_ib_bth[];
 extern const struct rs_field rs_fields_ib_ext[];
 extern const struct rs_field rs_fields_ib_aeth[];
+extern const struct rs_field rs_fields_ib_ext_after_aeth[];
 extern const struct rs_field rs_fields_ib_mad[];
 extern const struct rs_field rs_fields_ib_smp[];
 extern const struct rs_field rs_fields_ib_sa[];
