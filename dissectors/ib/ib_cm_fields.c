@@ -10,15 +10,14 @@
  *    0 common MAD header (24, ib_mad.c)
  *   24 the message (232 bytes); offsets below count from the MAD's byte 0
  *
- * Where Wireshark 4.0 reads a REQ field other than IBTA lays it out, its
- * field keeps its reading, so that every value prints as tshark prints it,
- * and docs/wireshark-differences.md says where it differs:
- *  - the path's flow label is IBTA's top 20 bits of bytes 88..91 of the
- *    message; Wireshark takes the top 20 bits of a 32-bit value read from
- *    three bytes (the label's top 12 bits), and the packet rate and the
- *    reserved bits from byte 88 instead of 91;
- *  - the primary GIDs are IPv4 addresses (their last four bytes) when the
- *    frame travels over IPv4, whatever the GID holds.
+ * Wireshark 4.0 reads the 32-bit word that holds a REQ path's flow label
+ * (20 bits), 6 reserved bits and packet rate (6 bits) from three bytes for
+ * the label and from its first byte for the other two, so its label is the
+ * top 12 bits of IBTA's and its rate the first byte's low bits. These fields
+ * keep Wireshark's names and masks over the whole word, as IBTA lays it out
+ * (README.md, "Where roceshark and Wireshark differ"). Wireshark shows the
+ * primary GIDs as IPv4 addresses (their last four bytes) when the frame
+ * travels over IPv4; so do we.
  * The CM engine (replay/cm) reads and writes IBTA's layout through
  * cm_mad.h's table, whose names are these fields' (tests/unit/test_cm.c).
  */
@@ -166,9 +165,6 @@ static const struct rs_value_string sidr_status_vals[] = {
 /* An unsigned field in hex at message offset off; a bit field when mask is not 0. */
 #define X(abbrev, name, off, width, mask, getter) \
     MAD_X(abbrev, name, M + (off), width, mask, getter)
-/* The same with Wireshark's type, wider than the bytes it reads. */
-#define XT(abbrev, name, type, off, width, mask, getter) \
-    MAD_F(abbrev, name, type, RS_BASE_HEX, mask, M + (off), width, getter, 2)
 #define DEC16(abbrev, name, off, getter) \
     MAD_F(abbrev, name, RS_FT_UINT16, RS_BASE_DEC, 0, M + (off), 2, getter, 2)
 #define BYTES(abbrev, name, off, width, getter, depth) \
@@ -183,12 +179,9 @@ static const struct rs_value_string sidr_status_vals[] = {
 
 /* The end of a REQ's primary or alternate path (bytes 88..95 and 132..139). */
 #define REQ_PATH_TAIL(p, name, off)                                                         \
-    XT("infiniband.cm.req." p "_flowlabel", name " Flow Label", RS_FT_UINT32, off, 3,      \
-       0xfffff000, get_req),                                                                \
-    XT("infiniband.cm.req." p "_reserved0", "Reserved", RS_FT_UINT32, off, 1, 0xfc0,        \
-       get_req),                                                                            \
-    XT("infiniband.cm.req." p "_pktrate", name " Packet Rate", RS_FT_UINT32, off, 1, 0x3f,  \
-       get_req),                                                                            \
+    X("infiniband.cm.req." p "_flowlabel", name " Flow Label", off, 4, 0xfffff000, get_req), \
+    X("infiniband.cm.req." p "_reserved0", "Reserved", off, 4, 0xfc0, get_req),             \
+    X("infiniband.cm.req." p "_pktrate", name " Packet Rate", off, 4, 0x3f, get_req),       \
     X("infiniband.cm.req." p "_tfcclass", name " Traffic Class", (off) + 4, 1, 0, get_req), \
     X("infiniband.cm.req." p "_hoplim", name " Hop Limit", (off) + 5, 1, 0, get_req),       \
     X("infiniband.cm.req." p "_sl", name " SL", (off) + 6, 1, 0xf0, get_req),               \

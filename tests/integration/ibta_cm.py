@@ -53,3 +53,25 @@ def expected(attr, data, field):
     if mask:
         v = (v & mask) >> ((mask & -mask).bit_length() - 1)
     return str(v) if kind == "d" else "0x%0*x" % (2 * width, v)
+
+
+# The 32-bit word of a REQ path's flow label (20 bits), reserved (6) and packet rate (6),
+# which tshark 4.0 reads from too few bytes (README.md, "Where roceshark and Wireshark
+# differ"): the word's offset in the message and each field's mask.
+REQ_PATH_WORDS = {"prim": 88, "alt": 132}
+REQ_PATH_MASKS = {"flowlabel": 0xfffff000, "reserved0": 0xfc0, "pktrate": 0x3f}
+
+
+def req_path_field(field):
+    """True for a REQ path field roceshark reads as IBTA lays it out, apart from tshark."""
+    path, _, name = field[len("infiniband.cm.req."):].partition("_")
+    return (field.startswith("infiniband.cm.req.") and path in REQ_PATH_WORDS
+            and name in REQ_PATH_MASKS)
+
+
+def req_path(data, field):
+    """What -T fields prints for that field of the REQ message data (bytes)."""
+    path, _, name = field[len("infiniband.cm.req."):].partition("_")
+    off, mask = REQ_PATH_WORDS[path], REQ_PATH_MASKS[name]
+    v = int.from_bytes(data[off:off + 4], "big") & mask
+    return "0x%08x" % (v >> ((mask & -mask).bit_length() - 1))
