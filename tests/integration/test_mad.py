@@ -16,9 +16,12 @@ and compared value by value, with the IPoIB header and frame.protocols; the Info
 names each SMP, SA, PerfMgt and CM MAD as tshark does. Filters on CM fields select the
 frames tshark's select. The CM messages tshark 4.0 leaves undecoded (MRA, LAP, APR,
 SIDR_REQ, SIDR_REP) are checked against IBTA's layout (ibta_cm.py) of the message bytes
-tshark gives (infiniband.mad.data). Two differences are on purpose (docs/wireshark-differences.md): Wireshark reads the
-directed-route D bit from one byte under a 16-bit mask, so it always shows 0, and counts
-it in the status; we follow IBTA (D is the status's top bit, the status the 15 below)."""
+tshark gives (infiniband.mad.data). Three differences are on purpose (README.md, "Where
+roceshark and Wireshark differ"): Wireshark reads the directed-route D bit from one byte
+under a 16-bit mask, so it always shows 0, and counts it in the status; we follow IBTA (D
+is the status's top bit, the status the 15 below). It reads the 32-bit word of a CM REQ
+path's flow label, reserved bits and packet rate from three bytes and one; we read the
+word, as IBTA lays it out."""
 import os
 
 import ibta_cm
@@ -33,7 +36,8 @@ FIELDS = [line.split()[0] for line in t.run([t.ROCESHARK, "fields"]).stdout.spli
 t.check(len(FIELDS) > 300, "MAD fields registered: %d" % len(FIELDS))
 OURS = [line.split()[0] for line in t.run([t.ROCESHARK, "fields"]).stdout.splitlines()
         if line.startswith("roceshark.cm.")]
-t.check(sorted(OURS) == ibta_cm.FIELDS, "roceshark.cm fields: %s, checked %s" % (OURS, ibta_cm.FIELDS))
+t.check(sorted(OURS) == ibta_cm.FIELDS,
+        "roceshark.cm fields: %s, checked %s" % (OURS, ibta_cm.FIELDS))
 D, STATUS = "infiniband.smpdirected.d", "infiniband.smpdirected.smpstatus"
 # IPoIB (the srinivaskoritala capture's IP and ARP over UD and RC): its header and what
 # the frame is made of. (infiniband.payload is the whole payload; tshark's leaves six bytes
@@ -188,12 +192,16 @@ for path in captures:
                     % (name, n, info_w, info_g))
 
 # Filters on CM fields select the frames tshark's select.
-FILTERS = {"mads-roce": ["infiniband.cm.rej.reason == 0x2223 || infiniband.cm.req.ip_cm.ipv == 6 || "
-                    "(infiniband.cm.req.private && infiniband.cm.req.prim_localgid_ipv4)",
-                    "infiniband.cm.rep.srq == 1 || infiniband.cm.req.remoteqpneecn == 0x202122 "
-                    "|| infiniband.cm.req.prim_localgid || infiniband.cm.rtu.private"],
-           "pcap_rdma_cm": ["infiniband.cm.req.ip_cm.sport == 0xccf7 || infiniband.cm.rep.localqpn "
-                       "|| infiniband.cm.drsp.private"]}
+FILTERS = {
+    "mads-roce": [
+        "infiniband.cm.rej.reason == 0x2223 || infiniband.cm.req.ip_cm.ipv == 6 || "
+        "(infiniband.cm.req.private && infiniband.cm.req.prim_localgid_ipv4)",
+        "infiniband.cm.rep.srq == 1 || infiniband.cm.req.remoteqpneecn == 0x202122 || "
+        "infiniband.cm.req.prim_localgid || infiniband.cm.rtu.private"],
+    "pcap_rdma_cm": [
+        "infiniband.cm.req.ip_cm.sport == 0xccf7 || infiniband.cm.rep.localqpn || "
+        "infiniband.cm.drsp.private"],
+}
 selected = n_filters = 0
 for path in captures:
     for flt in [f for k, v in FILTERS.items() if k in os.path.basename(path) for f in v]:
