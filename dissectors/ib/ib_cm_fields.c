@@ -21,6 +21,8 @@
  * The CM engine (replay/cm) reads and writes IBTA's layout through
  * cm_mad.h's table, whose names are these fields' (tests/unit/test_cm.c).
  */
+#include <stdio.h>
+
 #include <roceshark/cm_mad.h>
 #include <roceshark/common.h>
 
@@ -127,6 +129,48 @@ rs_cm_attr_name(uint16_t attr)
     return rs_value_name(cm_attrs, attr);
 }
 
+/* Wireshark's line for the message: "CM ConnectRequest", and a note on the
+ * attributes no one decodes (ClassPortInfo and unknown ones). */
+size_t
+cm_data_label(const struct rs_packet *pkt, const struct rs_field *f, char *buf, size_t size)
+{
+    size_t len;
+    const uint8_t *mad = rs_mad_of(pkt, &len);
+
+    (void)f;
+    if (mad == NULL || mad[1] != CM)
+        return 0;
+    uint16_t attr = rs_load_be16(mad + 16);
+    const char *name = rs_cm_attr_name(attr);
+    bool decoded = name != NULL && attr != RS_MAD_ATTR_CLASS_PORT_INFO;
+    int n = snprintf(buf, size, "CM %s%s", name != NULL ? name : "(Unknown CM Attribute)",
+                     decoded ? "" : " (Dissector Not Implemented)");
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* The REQ's service ID and private data, when rdma_cm's, as Wireshark labels them. */
+static size_t
+label_ip_sid(const struct rs_packet *pkt, const struct rs_field *f, char *buf, size_t size)
+{
+    size_t len;
+    const uint8_t *mad = rs_mad_of(pkt, &len);
+
+    (void)f;
+    if (mad == NULL || !cond_holds(pkt, mad, len, SID_IP))
+        return 0;
+    int n = snprintf(buf, size, "IP CM ServiceID");
+    return n > 0 ? (size_t)n : 0;
+}
+
+static size_t
+label_ip_cm(const struct rs_packet *pkt, const struct rs_field *f, char *buf, size_t size)
+{
+    (void)pkt;
+    (void)f;
+    int n = snprintf(buf, size, "IP CM Private Data");
+    return n > 0 ? (size_t)n : 0;
+}
+
 /* MRA's MessageMRAed. */
 static const struct rs_value_string mra_msg_vals[] = {
     {0, "REQ"}, {1, "REP"}, {2, "LAP"}, {0, NULL},
@@ -198,7 +242,8 @@ static const struct rs_value_string sidr_status_vals[] = {
 const struct rs_field rs_fields_ib_cm[] = {
     /* ConnectRequest; Wireshark names the local ID after the message. */
     X("infiniband.cm.req", "Local Communication ID", 0, 4, 0, get_req),
-    X("infiniband.cm.req.serviceid", "ServiceID", 8, 8, 0, get_req),
+    {"infiniband.cm.req.serviceid", "ServiceID", RS_FT_UINT64, RS_BASE_HEX, 0, NULL, "ServiceID",
+     RS_LAYER_PAYLOAD, M + 8, 8, get_req, 2, 0, .label = label_ip_sid},
     BYTES("infiniband.cm.req.serviceid.prefix", "Prefix", 8, 5, get_req_sid_ip, 3),
     MAD_F("infiniband.cm.req.serviceid.protocol", "Protocol", RS_FT_UINT8, RS_BASE_HEX, 0,
           M + 13, 1, get_req_sid_ip, 3),
@@ -246,7 +291,9 @@ const struct rs_field rs_fields_ib_cm[] = {
     X("infiniband.cm.req.alt_reserved1", "Reserved", 139, 1, 0x07, get_req),
     BYTES("infiniband.cm.req.private", "PrivateData", 140, 92, get_req_sid_other, 2),
     /* rdma_cm's private data of a REQ to an IP CM service ID (Annex A11.6) */
-    BYTES("infiniband.cm.req.ip_cm", "IP CM Request Msg", 140, 92, get_req_sid_ip, 2),
+    {"infiniband.cm.req.ip_cm", "IP CM Request Msg", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
+     "IP CM Request Msg", RS_LAYER_PAYLOAD, REQ_PRIVATE, 92, get_req_sid_ip, 2, 0,
+     .label = label_ip_cm},
     MAD_F("infiniband.cm.req.ip_cm.majv", "IP CM Major Version", RS_FT_UINT8, RS_BASE_HEX,
           0xf0, REQ_PRIVATE, 1, get_req_sid_ip, 3),
     MAD_F("infiniband.cm.req.ip_cm.minv", "IP CM Minor Version", RS_FT_UINT8, RS_BASE_HEX,

@@ -168,6 +168,8 @@ rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt, const struct r
                       caplen * 8);
     } else if (it->kind == RS_TREE_MALFORMED) {
         rs_out_printf(o, "[Malformed Packet: %s]", pkt->problem);
+    } else if (f->label != NULL && f->label(pkt, f, text, sizeof(text)) > 0) {
+        rs_out_str(o, text);
     } else if (it->node) {
         rs_out_str(o, f->name);     /* a header's values are the lines under it */
     } else {

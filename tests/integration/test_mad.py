@@ -89,7 +89,7 @@ SPECS += "".join(CM + line + "\n" for line in [
     "0x0010", "0x0010 infiniband.cm.req.serviceid=0x0000000001064853 infiniband.cm.req.ip_cm.ipv=4",
     "0x0010 infiniband.cm.req.serviceid=0x0000000001114853 infiniband.cm.req.ip_cm.ipv=6",
     "0x0011", "0x0012", "0x0013", "0x0014", "0x0015", "0x0016", "0x0017", "0x0018", "0x0019",
-    "0x001a", "0x0001"])
+    "0x001a roceshark.cm.apr.status=13", "0x0001"])
 UD = "bth(opcode=100, destqp=0) / deth(q_key=0x80010000, srcqp=1) / payload(len=256)"
 # Native IB in one capture; RoCEv2 over IPv4, then over IPv6, in another (one tshark run).
 BASES = {
@@ -202,6 +202,13 @@ FILTERS = {
         "infiniband.cm.req.ip_cm.sport == 0xccf7 || infiniband.cm.rep.localqpn || "
         "infiniband.cm.drsp.private"],
 }
+# The tree lines Wireshark writes itself for a CM message (as tshark -V shows frame 1).
+rdma_cm = [p for p in captures if "pcap_rdma_cm" in p]
+if rdma_cm:
+    tree = t.run([t.ROCESHARK, "read", "-r", rdma_cm[0], "-V", "-c", "1"]).stdout.splitlines()
+    for line in ("    CM ConnectRequest", "        IP CM ServiceID", "        IP CM Private Data"):
+        t.check(line in tree, "rdma_cm frame 1: no tree line %r" % line)
+
 selected = n_filters = 0
 for path in captures:
     for flt in [f for k, v in FILTERS.items() if k in os.path.basename(path) for f in v]:
