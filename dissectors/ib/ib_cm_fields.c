@@ -18,8 +18,10 @@
  * (README.md, "Where roceshark and Wireshark differ"). Wireshark shows the
  * primary GIDs as IPv4 addresses (their last four bytes) when the frame
  * travels over IPv4; so do we.
+ *
  * The CM engine (replay/cm) reads and writes IBTA's layout through
- * cm_mad.h's table, whose names are these fields' (tests/unit/test_cm.c).
+ * cm_mad.h's table, whose names are these fields' and whose values they read
+ * (tests/unit/test_mad.c checks both).
  */
 #include <stdio.h>
 
