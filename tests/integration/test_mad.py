@@ -195,9 +195,9 @@ for path in captures:
 FILTERS = {
     "mads-roce": [
         "infiniband.cm.rej.reason == 0x2223 || infiniband.cm.req.ip_cm.ipv == 6 || "
-        "(infiniband.cm.req.private && infiniband.cm.req.prim_localgid_ipv4)",
+        "(infiniband.cm.req.private && infiniband.cm.req.prim_localgid_ipv4) || "
         "infiniband.cm.rep.srq == 1 || infiniband.cm.req.remoteqpneecn == 0x202122 || "
-        "infiniband.cm.req.prim_localgid || infiniband.cm.rtu.private"],
+        "infiniband.cm.drsp.private"],
     "pcap_rdma_cm": [
         "infiniband.cm.req.ip_cm.sport == 0xccf7 || infiniband.cm.rep.localqpn || "
         "infiniband.cm.drsp.private"],
