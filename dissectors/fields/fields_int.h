@@ -33,6 +33,7 @@ extern const struct rs_field rs_fields_ib_mad[];
 extern const struct rs_field rs_fields_ib_smp[];
 extern const struct rs_field rs_fields_ib_sa[];
 extern const struct rs_field rs_fields_ib_perf[];
+extern const struct rs_field rs_fields_ib_cm[];
 extern const struct rs_field rs_fields_ib_tail[];
 extern const struct rs_field rs_fields_roceshark[];
 extern const struct rs_field rs_fields_iwarp_view[];
