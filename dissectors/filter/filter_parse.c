@@ -863,5 +863,5 @@ node_uses(const struct node *n, const char *prefix)
 bool
 rs_filter_uses(const struct rs_filter *f, const char *prefix)
 {
-    return node_uses(f->root, prefix);
+    return f != NULL && node_uses(f->root, prefix);
 }

@@ -45,10 +45,11 @@ struct rs_stat {
     /* io,stat */
     int64_t interval_ns;
     int64_t last_rel_ns;
-    unsigned n_filters;                 /* columns besides "all frames" */
+    unsigned interval_digits;           /* decimals the interval was written with */
+    unsigned n_filters;                 /* io,stat: its columns; a NULL filter takes all */
     struct rs_filter *filters[IO_MAX_FILTERS];
     char *filter_text[IO_MAX_FILTERS];
-    struct io_cell *cells;              /* rows x (1 + n_filters) */
+    struct io_cell *cells;              /* rows x n_filters */
     size_t n_rows, cap_rows;
     /* conv,TYPE and endpoints,TYPE (their filter is filters[0]) */
     struct addr_table *addr;

@@ -1,44 +1,77 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stats_io.c - `-z io,stat,INTERVAL[,FILTER]...`: frames and bytes per
- * interval of capture time, overall and for each display filter given.
+ * interval of capture time, one column per filter given (an empty one, or
+ * none at all, takes every frame), in tshark's box: its widths, its
+ * rounding of the duration to the interval's decimals, and "Dur" ending
+ * the last whole-second interval.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats/stats_int.h"
 
+#define US_PER_SEC 1000000
+
+/* Decimals of the interval as written ("0.01": 2), at most 6. */
+static unsigned
+interval_digits(const char *text)
+{
+    const char *dot = strchr(text, '.');
+    unsigned n = 0;
+
+    while (dot != NULL && dot[1 + n] >= '0' && dot[1 + n] <= '9' && n < 6)
+        n++;
+    return n;
+}
+
+/* One column: its filter (NULL for every frame) and its heading's text. */
+static int
+add_column(struct rs_stat *st, const char *text, char *err)
+{
+    char ferr[RS_ERRBUF_SIZE];
+
+    if (st->n_filters == IO_MAX_FILTERS)
+        return rs_error(err, RS_EINVAL, "io,stat: at most %d columns", IO_MAX_FILTERS);
+    if (text[0] != '\0' && rs_filter_compile(text, &st->filters[st->n_filters], ferr) != 0)
+        /* The position in ferr matters more than the whole text. */
+        return rs_error(err, RS_EINVAL, "io,stat filter %.32s%s: %s", text,
+                        strlen(text) > 32 ? "..." : "", ferr);
+    if ((st->filter_text[st->n_filters++] = strdup(text)) == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    return 0;
+}
+
 int
 stats_io_init(struct rs_stat *st, const char *args, char *err)
 {
-    char *copy = strdup(args), *save = NULL, *tok, *end;
+    char *copy = strdup(args), *end;
     int rc = 0;
 
     if (copy == NULL)
         return rs_error(err, RS_ENOMEM, "out of memory");
-    tok = strtok_r(copy, ",", &save);
-    double secs = tok != NULL ? strtod(tok, &end) : 0;
+    char *rest = strchr(copy, ',');
+    if (rest != NULL)
+        *rest++ = '\0';
+    double secs = strtod(copy, &end);
     /* 0 is tshark's "the whole capture": one row, as long as the capture */
-    if (tok == NULL || *end != '\0' || !(secs >= 0.000001 || secs == 0) || secs > 1e6) {
+    if (copy[0] == '\0' || *end != '\0' || !(secs >= 0.000001 || secs == 0) || secs > 1e6) {
         rc = rs_error(err, RS_EINVAL,
                       "io,stat: the interval is a number of seconds (0: the whole capture)");
         goto done;
     }
     st->interval_ns = (int64_t)(secs * 1e9 + 0.5);
-    while ((tok = strtok_r(NULL, ",", &save)) != NULL) {
-        char ferr[RS_ERRBUF_SIZE];
-        if (st->n_filters == IO_MAX_FILTERS) {
-            rc = rs_error(err, RS_EINVAL, "io,stat: at most %d filters", IO_MAX_FILTERS);
-            goto done;
-        }
-        if (rs_filter_compile(tok, &st->filters[st->n_filters], ferr) != 0) {
-            /* The position in ferr matters more than the whole text. */
-            rc = rs_error(err, RS_EINVAL, "io,stat filter %.32s%s: %s", tok,
-                          strlen(tok) > 32 ? "..." : "", ferr);
-            goto done;
-        }
-        st->filter_text[st->n_filters++] = strdup(tok);
+    st->interval_digits = interval_digits(copy);
+    /* Filters are split at commas, as tshark splits them; an empty one counts. */
+    for (char *f = rest; f != NULL && rc == 0;) {
+        char *next = strchr(f, ',');
+        if (next != NULL)
+            *next++ = '\0';
+        rc = add_column(st, f, err);
+        f = next;
     }
+    if (rc == 0 && st->n_filters == 0)
+        rc = add_column(st, "", err);
 done:
     free(copy);
     return rc;
@@ -66,12 +99,13 @@ stats_io_packet(struct rs_stat *st, const struct rs_packet *pkt)
     if (st->interval_ns == 0) {
         row = 0;
     } else if (rel < INT64_MAX) {
-        row = (size_t)((rel < 0 ? 0 : rel) / st->interval_ns);
+        /* in microseconds, rounded, as tshark places frames in its rows */
+        row = (size_t)(((rel < 0 ? 0 : rel) + 500) / 1000 / ((st->interval_ns + 500) / 1000));
     } else {
         double r = rs_time_to_double(pkt->frame->rel) / (st->interval_ns / 1e9);
         row = r >= (double)IO_MAX_ROWS ? IO_MAX_ROWS : (size_t)r;
     }
-    size_t cols = 1 + st->n_filters;
+    size_t cols = st->n_filters;
 
     if (row >= IO_MAX_ROWS)
         return;     /* an interval far too fine for the capture's length */
@@ -90,38 +124,204 @@ stats_io_packet(struct rs_stat *st, const struct rs_packet *pkt)
         st->n_rows = row + 1;
     uint32_t bytes = rs_packet_wire_len(pkt);
     for (size_t c = 0; c < cols; c++) {
-        if (c > 0 && !rs_filter_match(st->filters[c - 1], pkt))
+        if (st->filters[c] != NULL && !rs_filter_match(st->filters[c], pkt))
             continue;
         st->cells[row * cols + c].frames++;
         st->cells[row * cols + c].bytes += bytes;
     }
 }
 
+/* Digits of v (1 for 0), at most max: how tshark sizes its columns. */
+static int
+magnitude(uint64_t v, int max)
+{
+    int mag = 0;
+
+    do {
+        mag++;
+        v /= 10;
+    } while (v != 0 && mag < max);
+    return mag;
+}
+
+/* A line of the box: "|", text padded to the box's inside, "|". */
+static void
+box_line(struct rs_out *o, int width, const char *text)
+{
+    rs_out_printf(o, "|%-*s|\n", width - 2, text);
+}
+
+/* A column heading centred in w characters and its border, as tshark centres
+ * it: one space more on the left when the spare space is odd. */
+static void
+heading(struct rs_out *o, const char *label, int w)
+{
+    int spare = w - (int)strlen(label);
+
+    if (spare < 0)
+        spare = 0;
+    rs_out_printf(o, "%*s%s%*s|", spare / 2 + 1 + spare % 2, "", label, spare / 2 + 1, "");
+}
+
+/* A column's filter after " Col N: ", wrapped at the last space that fits. */
+static void
+filter_lines(struct rs_out *o, int width, const char *prefix, const char *text)
+{
+    char line[512];
+    size_t max = width > 11 ? (size_t)width - 11 : 1, len = strlen(text);
+
+    while (len > max) {
+        size_t cut = max, next = max;
+        for (size_t i = max; i > 0; i--) {
+            if (text[i - 1] == ' ') {
+                cut = i - 1;
+                next = i;
+                break;
+            }
+        }
+        snprintf(line, sizeof(line), "%s%.*s", prefix, (int)cut, text);
+        box_line(o, width, line);
+        prefix = "        ";
+        text += next;
+        len -= next;
+    }
+    snprintf(line, sizeof(line), "%s%s", prefix, text);
+    box_line(o, width, line);
+}
+
+/* The table's right border when the box is wider than the table. */
+static void
+filler(struct rs_out *o, int tabrow_w, int width)
+{
+    if (tabrow_w < width)
+        rs_out_printf(o, "%*s|", width - tabrow_w - 1, "");
+    rs_out_char(o, '\n');
+}
+
 void
 stats_io_print(struct rs_stat *st, struct rs_out *o)
 {
-    size_t cols = 1 + st->n_filters;
-    /* interval 0: one row over the whole capture, as tshark's */
-    int64_t interval = st->interval_ns != 0 ? st->interval_ns : st->last_rel_ns;
-
-    rs_out_str(o, "\n===================================\n| IO Statistics\n");
-    rs_out_printf(o, "| Interval: %.6f secs\n| Col 1: Frames and bytes\n", interval / 1e9);
-    for (unsigned i = 0; i < st->n_filters; i++)
-        rs_out_printf(o, "| Col %u: %s\n", i + 2, st->filter_text[i]);
-    rs_out_printf(o, "|-----------------------------------\n| %27s", "Interval");
-    for (size_t c = 0; c < cols; c++)
-        rs_out_printf(o, " | %10s %12s", "Frames", "Bytes");
-    rs_out_char(o, '\n');
-    for (size_t r = 0; r < st->n_rows; r++) {
-        double from = (double)r * interval / 1e9;
-        rs_out_printf(o, "| %12.6f <> %12.6f", from, from + interval / 1e9);
-        for (size_t c = 0; c < cols; c++)
-            rs_out_printf(o, " | %10llu %12llu",
-                          (unsigned long long)st->cells[r * cols + c].frames,
-                          (unsigned long long)st->cells[r * cols + c].bytes);
-        rs_out_char(o, '\n');
+    size_t cols = st->n_filters;
+    /* tshark works in microseconds: the capture's duration rounded to them, shown
+     * rounded to the interval's decimals (a whole-capture row: to 1, 3 or 6 by the
+     * duration's size). */
+    int64_t dur = (st->last_rel_ns + 500) / 1000, interval = (st->interval_ns + 500) / 1000;
+    bool whole = interval == 0 || interval > dur;
+    int prec = (int)st->interval_digits;
+    if (whole) {
+        int mag = magnitude((uint64_t)(dur / US_PER_SEC), 5);
+        prec = mag >= 2 ? 1 : mag == 1 ? 3 : 6;
     }
-    rs_out_str(o, "===================================\n");
+    int64_t dv = US_PER_SEC;
+    for (int i = 0; i < prec; i++)
+        dv /= 10;
+    int64_t shown = dur + 5 * (dv / 10);
+    if (whole)
+        interval = shown > 0 ? shown : 1;
+    int dur_mag = magnitude((uint64_t)(shown / US_PER_SEC), 5);
+    int natural = prec == 0 ? 2 * dur_mag + 8 : 2 * dur_mag + 2 * prec + 10;
+    int invl_w = natural > 12 ? natural : 12;
+    int lpad = (invl_w - natural) / 2, rpad = invl_w - natural - lpad;
+
+    /* Each column: frames at least 6 wide, bytes 5, as their largest value needs. */
+    int fr_w[IO_MAX_FILTERS], val_w[IO_MAX_FILTERS], tabrow_w = invl_w, width, filters_w = 0;
+    for (size_t c = 0; c < cols; c++) {
+        uint64_t max_frames = 0, max_bytes = 0;
+        for (size_t r = 0; r < st->n_rows; r++) {
+            const struct io_cell *cell = &st->cells[r * cols + c];
+            max_frames = cell->frames > max_frames ? cell->frames : max_frames;
+            max_bytes = cell->bytes > max_bytes ? cell->bytes : max_bytes;
+        }
+        fr_w[c] = magnitude(max_frames, 15) > 6 ? magnitude(max_frames, 15) : 6;
+        val_w[c] = magnitude(max_bytes, 15) > 5 ? magnitude(max_bytes, 15) : 5;
+        tabrow_w += fr_w[c] + 3 + val_w[c] + 3;
+        int fw = st->filters[c] != NULL ? (int)strlen(st->filter_text[c]) + 11 : 26;
+        filters_w = fw > filters_w ? fw : filters_w;
+    }
+    /* A filter wider than the table widens the box up to 102, and wraps beyond. */
+    width = tabrow_w;
+    if (filters_w > width && width < 102)
+        width = filters_w < 102 ? filters_w : 102;
+    if (width - tabrow_w == 1)
+        width++;    /* no double border on the right */
+
+    char text[128];
+    rs_out_char(o, '\n');
+    for (int i = 0; i < width; i++)
+        rs_out_char(o, '=');
+    rs_out_char(o, '\n');
+    box_line(o, width, " IO Statistics");
+    box_line(o, width, "");
+    if (prec == 0)
+        snprintf(text, sizeof(text), " Duration: %*lld.%06lld secs", dur_mag,
+                 (long long)(dur / US_PER_SEC), (long long)(dur % US_PER_SEC));
+    else
+        snprintf(text, sizeof(text), " Duration: %*lld.%0*lld secs", dur_mag,
+                 (long long)(shown / US_PER_SEC), prec, (long long)(shown % US_PER_SEC / dv));
+    box_line(o, width, text);
+    if (prec == 0)
+        snprintf(text, sizeof(text), " Interval: %*lld secs", dur_mag,
+                 (long long)(interval / US_PER_SEC));
+    else
+        snprintf(text, sizeof(text), " Interval: %*lld.%0*lld secs", dur_mag,
+                 (long long)(interval / US_PER_SEC), prec,
+                 (long long)(interval % US_PER_SEC / dv));
+    box_line(o, width, text);
+    box_line(o, width, "");
+    for (size_t c = 0; c < cols; c++) {
+        snprintf(text, sizeof(text), c == 0 ? " Col%2zu: " : "    %2zu: ", c + 1);
+        filter_lines(o, width, text,
+                     st->filters[c] != NULL ? st->filter_text[c] : "Frames and bytes");
+    }
+    rs_out_str(o, "|-");
+    for (int i = 0; i < width - 3; i++)
+        rs_out_char(o, '-');
+    rs_out_str(o, "|\n");
+
+    rs_out_printf(o, "|%*s|", invl_w - 2, "");
+    for (size_t c = 0; c < cols; c++)
+        rs_out_printf(o, "%-2zu%*s|", c + 1, fr_w[c] + val_w[c] + 3, "");
+    filler(o, tabrow_w, width);
+    rs_out_printf(o, "| Interval%*s|", invl_w - 11, "");
+    for (size_t c = 0; c < cols; c++) {
+        heading(o, "Frames", fr_w[c]);
+        heading(o, "Bytes", val_w[c]);
+    }
+    filler(o, tabrow_w, width);
+    rs_out_str(o, "|-");
+    for (int i = 0; i < tabrow_w - 3; i++)
+        rs_out_char(o, '-');
+    rs_out_char(o, '|');
+    filler(o, tabrow_w, width);
+
+    size_t rows = whole ? 1 : (size_t)(dur / interval + (dur % interval > 0));
+    for (size_t r = 0; r < rows; r++) {
+        int64_t from = (int64_t)r * interval;
+        bool last = r + 1 == rows;
+        int64_t to = last ? shown : from + interval;
+        if (prec == 0) {
+            rs_out_printf(o, "| %*s%*lld <> ", lpad, "", dur_mag, (long long)(from / US_PER_SEC));
+            if (last)       /* tshark ends the last whole-second interval at "Dur" */
+                rs_out_printf(o, "%-*s|", dur_mag + 1 + rpad, "Dur");
+            else
+                rs_out_printf(o, "%*lld%*s |", dur_mag, (long long)(to / US_PER_SEC), rpad, "");
+        } else {
+            rs_out_printf(o, "| %*lld.%0*lld <> %*lld.%0*lld |", dur_mag,
+                          (long long)(from / US_PER_SEC), prec,
+                          (long long)(from % US_PER_SEC / dv), dur_mag,
+                          (long long)(to / US_PER_SEC), prec, (long long)(to % US_PER_SEC / dv));
+        }
+        for (size_t c = 0; c < cols; c++) {
+            const struct io_cell *cell = r < st->n_rows ? &st->cells[r * cols + c] : NULL;
+            rs_out_printf(o, " %*llu | %*llu |", fr_w[c],
+                          (unsigned long long)(cell != NULL ? cell->frames : 0), val_w[c],
+                          (unsigned long long)(cell != NULL ? cell->bytes : 0));
+        }
+        filler(o, tabrow_w, width);
+    }
+    for (int i = 0; i < width; i++)
+        rs_out_char(o, '=');
+    rs_out_char(o, '\n');
 }
 
 void

@@ -38,7 +38,8 @@ struct rs_filter;
  * characters from 1) and returns RS_EINVAL. */
 int rs_filter_compile(const char *text, struct rs_filter **out, char *err);
 bool rs_filter_match(const struct rs_filter *f, const struct rs_packet *pkt);
-/* True when the filter reads a field whose name starts with prefix. */
+/* True when the filter reads a field whose name starts with prefix (false for
+ * no filter). */
 bool rs_filter_uses(const struct rs_filter *f, const char *prefix);
 void rs_filter_free(struct rs_filter *f);
 

@@ -5,7 +5,9 @@ tshark prints, on every real capture, for every type, with and without a filter;
 errors of a bad type or filter. -z io,phs[,FILTER] and frame.protocols: as tshark's on
 every capture whose protocols we decode (tshark's heuristic InfiniBand sub-dissectors off,
 as everywhere we compare with it); TLS, HTTP and TFTP over TCP and UDP are only "data" to
-us.
+us. -z io,stat: tshark's box byte for byte, for whole-second, decimal and whole-capture
+intervals, an interval longer than the capture, no filter, an empty one, several, and one
+long enough to wrap.
 
 tshark runs in the C locale: in one that groups thousands its byte counts read "1,267 bytes",
 which roceshark never prints. Its Ethernet names come from Wireshark's manuf and wka files,
@@ -121,6 +123,26 @@ t.check(phs_runs >= (4 if t.BUILT.get("sanitize") else 10) and chains >= 3,
         "io,phs compared only %d times, frame.protocols %d" % (phs_runs, chains))
 print("io,phs: %d of %d as tshark's; frame.protocols on %d captures" % (phs_same, phs_runs,
                                                                           chains))
+
+# io,stat: the box's widths, the duration rounded to the interval's decimals, "Dur", and
+# the columns as the filters list them (an empty one takes every frame).
+LONG = ("infiniband.bth.opcode == 4 && infiniband.bth.psn > 100 || ip.src == 10.0.0.1 && "
+        "frame.len > 1000000 && udp.port == 4791")
+IO_RUNS = [("srinivaskoritala_rdma-softroce-demo__infiniband.pcap", "io,stat,0"),
+           ("srinivaskoritala_rdma-softroce-demo__infiniband.pcap", "io,stat,100"),
+           ("srinivaskoritala_rdma-softroce-demo__infiniband.pcap", "io,stat,30," + LONG),
+           ("linlinw5_rdma_ib_tutorial__pcap_nccl_nccl_node0.pcap", "io,stat,10,ip"),
+           ("linlinw5_rdma_ib_tutorial__pcap_nccl_nccl_node0.pcap", "io,stat,2.5,udp"),
+           ("linlinw5_rdma_ib_tutorial__pcap_nccl_nccl_node0.pcap", "io,stat,100000"),
+           ("linlinw5_rdma_ib_tutorial__pcap_rdma_write_bw.pcap", "io,stat,1"),
+           ("linlinw5_rdma_ib_tutorial__pcap_rdma_write_bw.pcap", "io,stat,0.01"),
+           ("linlinw5_rdma_ib_tutorial__pcap_rdma_write_bw.pcap",
+            "io,stat,0.333333,frame.len>1000,,ip,udp,tcp,infiniband"),
+           ("linlinw5_rdma_ib_tutorial__pcap_rdma_write_bw.pcap", "io,stat,0.5,udp,ip.len>100")]
+if t.BUILT.get("sanitize"):
+    IO_RUNS = IO_RUNS[::3]
+io_same = sum(compare(os.path.join(t.REAL_CAPTURES, name), spec) for name, spec in IO_RUNS)
+print("io,stat: %d of %d as tshark's" % (io_same, len(IO_RUNS)))
 
 # A bad type or filter: one line on stderr, exit 1.
 for spec, why in [("conv,xyz", "unknown conversation type (eth, ip, ipv6, udp, tcp, qp)"),
