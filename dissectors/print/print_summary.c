@@ -22,6 +22,8 @@
 #include <roceshark/version.h>
 #include <roceshark/wire.h>
 
+#include "print/summary_icmp.h"
+
 #define ETHERTYPE_ARP 0x0806
 
 /* Appends to a fixed buffer, dropping what does not fit. */
@@ -48,6 +50,11 @@ info_add(struct info *in, const char *fmt, ...)
 const char *
 rs_print_protocol(const struct rs_packet *pkt)
 {
+    /* ICMP over IPoIB too: tshark names the top protocol */
+    if (rs_packet_has(pkt, RS_LAYER_ICMP))
+        return "ICMP";
+    if (rs_packet_has(pkt, RS_LAYER_ICMPV6))
+        return "ICMPv6";
     switch (pkt->encap) {
     case RS_ENCAP_ROCEV1:
         return "RoCE";
@@ -410,7 +417,10 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
     if (size == 0)
         return 0;
     buf[0] = '\0';
-    if (rs_packet_has(pkt, RS_LAYER_BTH)) {
+    struct rs_icmp icmp;
+    if (rs_icmp_of(pkt, &icmp)) {
+        in.len = summary_icmp_info(pkt, &icmp, buf, size);
+    } else if (rs_packet_has(pkt, RS_LAYER_BTH)) {
         info_ib(&in, pkt);
     } else if (pkt->iwarp != NULL) {
         info_iwarp(&in, pkt);
