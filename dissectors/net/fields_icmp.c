@@ -142,14 +142,34 @@ get_too_big(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     return read_if_type(pkt, f, occ, out, RS_ICMPV6_PACKET_TOO_BIG);
 }
 
-/* The reserved word of an unreachable, a time exceeded and a solicitation. */
+/* The reserved word of an unreachable, a time exceeded, a router or
+ * neighbor solicitation; the reserved half word of an MLDv2 report. */
 static bool
 get_reserved6(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
               struct rs_value *out)
 {
-    return read_if_type(pkt, f, occ, out, RS_ICMPV6_UNREACHABLE) ||
-           read_if_type(pkt, f, occ, out, RS_ICMPV6_TIME_EXCEEDED) ||
-           read_if_type(pkt, f, occ, out, RS_ICMPV6_NS);
+    struct rs_icmp m;
+
+    if (!message_of(pkt, f, occ, &m) || m.len < 8)
+        return false;
+    uint32_t len;
+    switch (m.type) {
+    case RS_ICMPV6_UNREACHABLE:
+    case RS_ICMPV6_TIME_EXCEEDED:
+    case RS_ICMPV6_RS:
+    case RS_ICMPV6_NS:
+        len = 4;
+        break;
+    case RS_ICMPV6_MLDV2_REPORT:
+        len = 2;
+        break;
+    default:
+        return false;
+    }
+    out->type = f->type;
+    out->v.bytes.ptr = m.msg + 4;
+    out->v.bytes.len = len;
+    return true;
 }
 
 /* Which part of an ND option a field is (its offset column). */

@@ -102,7 +102,7 @@ uint32_t
 rs_icmpv6_options_start(uint8_t type)
 {
     switch (type) {
-    case 133: return 8;     /* Router Solicitation */
+    case RS_ICMPV6_RS: return 8;
     case 134: return 16;    /* Router Advertisement */
     case RS_ICMPV6_NS:
     case RS_ICMPV6_NA: return 24;

@@ -76,6 +76,7 @@ struct walk_ctx {
     rs_tree_fn fn;
     void *arg;
     uint8_t skip;                   /* fields with any of these RS_FIELD_* flags are left out */
+    int data_id;                    /* the data protocol's id when it nests under ICMP, else -1 */
 };
 
 static void
@@ -90,6 +91,9 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
     for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, id, occ, &v);
          occ++) {
         struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth, 0, 0};
+        /* data, data.data and data.len (one table, in this order) */
+        if (w->data_id >= 0 && id >= w->data_id && id <= w->data_id + 2)
+            it.depth++;
         item_span(pkt, f, &v, occ, &it);
         it.node = v.type == RS_FT_PROTOCOL || v.type == RS_FT_NONE ||
                   (f->flags & RS_FIELD_HEADER);
@@ -121,7 +125,9 @@ walk_iwarp_pdus(struct walk_ctx *w, const struct rs_packet *pkt)
 static void
 walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
 {
-    struct walk_ctx w = {pkt, fn, arg, skip};
+    /* An ICMP echo's data sits in ICMP's tree, as Wireshark shows it. */
+    bool in_icmp = rs_packet_has(pkt, RS_LAYER_ICMP) || rs_packet_has(pkt, RS_LAYER_ICMPV6);
+    struct walk_ctx w = {pkt, fn, arg, skip, in_icmp ? rs_field_lookup("data") : -1};
     struct rs_tree_item frame = {RS_TREE_FRAME, NULL, NULL, 0, 0, 0};
 
     frame.node = true;

@@ -23,8 +23,10 @@
 #define RS_ICMPV6_TIME_EXCEEDED 3
 #define RS_ICMPV6_ECHO_REQUEST 128
 #define RS_ICMPV6_ECHO_REPLY 129
+#define RS_ICMPV6_RS 133
 #define RS_ICMPV6_NS 135
 #define RS_ICMPV6_NA 136
+#define RS_ICMPV6_MLDV2_REPORT 143
 
 /* An ICMP or ICMPv6 message: where it is, as far as captured. */
 struct rs_icmp {
