@@ -273,15 +273,20 @@ static const struct rs_value_string set_vals[] = {
 #define OPTION(abbrev, name, type, base, part, vals, depth) \
     {abbrev, name, type, base, 0, vals, name, RS_LAYER_ICMPV6, part, 0, get_option, depth}
 
+/* The part ICMP and ICMPv6 share: type, code, checksum and its status. */
+#define COMMON_HEADER(proto, name, layer, types) \
+    RS_F_PROTO(proto, name, layer), \
+    {proto ".type", "Type", RS_FT_UINT8, RS_BASE_DEC, 0, types, "Message type", layer, 0, 1, \
+     NULL, 1}, \
+    {proto ".code", "Code", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, "Refines the type", layer, 1, 1, \
+     NULL, 1}, \
+    {proto ".checksum", "Checksum", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, \
+     "Over the message (and for ICMPv6 the IPv6 pseudo-header)", layer, 2, 2, NULL, 1}, \
+    {proto ".checksum.status", "Checksum Status", RS_FT_UINT8, RS_BASE_DEC, 0, rs_cksum_vals, \
+     "Verified, as tshark verifies it", layer, 2, 0, get_checksum_status, 1}
+
 const struct rs_field rs_fields_icmp[] = {
-    RS_F_PROTO("icmp", "Internet Control Message Protocol", RS_LAYER_ICMP),
-    {"icmp.type", "Type", RS_FT_UINT8, RS_BASE_DEC, 0, rs_icmp_type_vals, "ICMP message type",
-     RS_LAYER_ICMP, 0, 1, NULL, 1},
-    ICMP("icmp.code", "Code", RS_FT_UINT8, RS_BASE_DEC, 1, 1, NULL, "Refines the type"),
-    ICMP("icmp.checksum", "Checksum", RS_FT_UINT16, RS_BASE_HEX, 2, 2, NULL,
-         "Over the whole message"),
-    {"icmp.checksum.status", "Checksum Status", RS_FT_UINT8, RS_BASE_DEC, 0, rs_cksum_vals,
-     "Verified, as tshark verifies it", RS_LAYER_ICMP, 2, 0, get_checksum_status, 1},
+    COMMON_HEADER("icmp", "Internet Control Message Protocol", RS_LAYER_ICMP, rs_icmp_type_vals),
     ICMP("icmp.unused", "Unused", RS_FT_BYTES, RS_BASE_NONE, 0, 0, get_error_word,
          "The unused word of an unreachable or time exceeded"),
     ICMP("icmp.mtu", "MTU of next hop", RS_FT_UINT16, RS_BASE_DEC, 1, 0, get_error_word,
@@ -303,14 +308,8 @@ const struct rs_field rs_fields_icmp[] = {
      1},
     ICMP("icmp.data_time_relative", "Timestamp from icmp data (relative)", RS_FT_RELTIME,
          RS_BASE_NONE, 1, 0, get_stamp, "The frame's time after that timestamp"),
-    RS_F_PROTO("icmpv6", "Internet Control Message Protocol v6", RS_LAYER_ICMPV6),
-    {"icmpv6.type", "Type", RS_FT_UINT8, RS_BASE_DEC, 0, rs_icmpv6_type_vals,
-     "ICMPv6 message type", RS_LAYER_ICMPV6, 0, 1, NULL, 1},
-    ICMPV6("icmpv6.code", "Code", RS_FT_UINT8, RS_BASE_DEC, 1, 1, NULL, "Refines the type"),
-    ICMPV6("icmpv6.checksum", "Checksum", RS_FT_UINT16, RS_BASE_HEX, 2, 2, NULL,
-           "Over the message and the IPv6 pseudo-header"),
-    {"icmpv6.checksum.status", "Checksum Status", RS_FT_UINT8, RS_BASE_DEC, 0, rs_cksum_vals,
-     "Verified, as tshark verifies it", RS_LAYER_ICMPV6, 2, 0, get_checksum_status, 1},
+    COMMON_HEADER("icmpv6", "Internet Control Message Protocol v6", RS_LAYER_ICMPV6,
+                  rs_icmpv6_type_vals),
     ICMPV6("icmpv6.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 4, 4, get_reserved6,
            "Must be zero"),
     ICMPV6("icmpv6.mtu", "MTU", RS_FT_UINT32, RS_BASE_DEC, 4, 4, get_too_big,

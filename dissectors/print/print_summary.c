@@ -22,18 +22,11 @@
 #include <roceshark/version.h>
 #include <roceshark/wire.h>
 
-#include "print/summary_icmp.h"
+#include "print/summary_int.h"
 
 #define ETHERTYPE_ARP 0x0806
 
-/* Appends to a fixed buffer, dropping what does not fit. */
-struct info {
-    char *buf;
-    size_t size;
-    size_t len;
-};
-
-static void __attribute__((format(printf, 2, 3)))
+void
 info_add(struct info *in, const char *fmt, ...)
 {
     va_list ap;
@@ -419,7 +412,7 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
     buf[0] = '\0';
     struct rs_icmp icmp;
     if (rs_icmp_of(pkt, &icmp)) {
-        in.len = summary_icmp_info(pkt, &icmp, buf, size);
+        summary_icmp_info(&in, pkt, &icmp);
     } else if (rs_packet_has(pkt, RS_LAYER_BTH)) {
         info_ib(&in, pkt);
     } else if (pkt->iwarp != NULL) {
