@@ -285,6 +285,13 @@ static const struct rs_value_string set_vals[] = {
     {proto ".checksum.status", "Checksum Status", RS_FT_UINT8, RS_BASE_DEC, 0, rs_cksum_vals, \
      "Verified, as tshark verifies it", layer, 2, 0, get_checksum_status, 1}
 
+/* The request a reply answers and the time since, as the streams stage matched them. */
+#define RESPONSE(proto, to_name, time_name, layer) \
+    {proto ".resp_to", to_name, RS_FT_FRAMENUM, RS_BASE_NONE, 0, NULL, \
+     "The request this reply answers (streams stage)", layer, 0, 0, get_response, 1}, \
+    {proto ".resptime", time_name, RS_FT_DOUBLE, RS_BASE_NONE, 0, NULL, \
+     "Milliseconds from the request to this reply", layer, 1, 0, get_response, 1}
+
 const struct rs_field rs_fields_icmp[] = {
     COMMON_HEADER("icmp", "Internet Control Message Protocol", RS_LAYER_ICMP, rs_icmp_type_vals),
     ICMP("icmp.unused", "Unused", RS_FT_BYTES, RS_BASE_NONE, 0, 0, get_error_word,
@@ -299,10 +306,7 @@ const struct rs_field rs_fields_icmp[] = {
          "Echo sequence number, read big-endian"),
     ICMP("icmp.seq_le", "Sequence Number (LE)", RS_FT_UINT16, RS_BASE_DEC_HEX, 6, 2,
          get_echo_le, "Echo sequence number, read little-endian"),
-    ICMP("icmp.resp_to", "Request frame", RS_FT_FRAMENUM, RS_BASE_NONE, 0, 0, get_response,
-         "The request this reply answers (streams stage)"),
-    ICMP("icmp.resptime", "Response time", RS_FT_DOUBLE, RS_BASE_NONE, 1, 0, get_response,
-         "Milliseconds from the request to this reply"),
+    RESPONSE("icmp", "Request frame", "Response time", RS_LAYER_ICMP),
     {"icmp.data_time", "Timestamp from icmp data", RS_FT_ABSTIME, RS_BASE_UTC, 0, NULL,
      "The timestamp in the first 8 bytes of the echo's data", RS_LAYER_ICMP, 0, 0, get_stamp,
      1},
@@ -318,10 +322,7 @@ const struct rs_field rs_fields_icmp[] = {
            "Echo identifier"),
     ICMPV6("icmpv6.echo.sequence_number", "Sequence", RS_FT_UINT16, RS_BASE_DEC, 6, 2,
            get_echo, "Echo sequence number"),
-    ICMPV6("icmpv6.resp_to", "Response To", RS_FT_FRAMENUM, RS_BASE_NONE, 0, 0, get_response,
-           "The request this reply answers (streams stage)"),
-    ICMPV6("icmpv6.resptime", "Response Time", RS_FT_DOUBLE, RS_BASE_NONE, 1, 0, get_response,
-           "Milliseconds from the request to this reply"),
+    RESPONSE("icmpv6", "Response To", "Response Time", RS_LAYER_ICMPV6),
     ICMPV6("icmpv6.nd.ns.target_address", "Target Address", RS_FT_IPV6, RS_BASE_NONE, 8, 16,
            get_ns, "The address solicited"),
     ICMPV6("icmpv6.nd.na.flag", "Flags", RS_FT_UINT32, RS_BASE_HEX, 4, 4, get_na,
