@@ -50,7 +50,7 @@ static const struct rs_cm_layout layouts[] = {
         F(RS_CMF_PRIMARY_LOCAL_GID, "infiniband.cm.req.prim_localgid", 56, 0, 128),
         F(RS_CMF_PRIMARY_REMOTE_GID, "infiniband.cm.req.prim_remotegid", 72, 0, 128),
         F(RS_CMF_PRIMARY_FLOW_LABEL, "infiniband.cm.req.prim_flowlabel", 88, 0, 20),
-        F(RS_CMF_PRIMARY_PACKET_RATE, "infiniband.cm.req.prim_pktrate", 90, 2, 6),
+        F(RS_CMF_PRIMARY_PACKET_RATE, "infiniband.cm.req.prim_pktrate", 91, 2, 6),
         F(RS_CMF_PRIMARY_TCLASS, "infiniband.cm.req.prim_tfcclass", 92, 0, 8),
         F(RS_CMF_PRIMARY_HOP_LIMIT, "infiniband.cm.req.prim_hoplim", 93, 0, 8),
         F(RS_CMF_PRIMARY_SL, "infiniband.cm.req.prim_sl", 94, 0, 4),

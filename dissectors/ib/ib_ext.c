@@ -61,6 +61,11 @@ const struct rs_field rs_fields_ib_ext[] = {
      "Swap or add operand", RS_LAYER_ATOMICETH, 12, 8, NULL, 2},
     {"infiniband.atomiceth.cmpdt", "Compare Data", RS_FT_UINT64, RS_BASE_DEC, 0, NULL,
      "Compare operand", RS_LAYER_ATOMICETH, 20, 8, NULL, 2},
+    RS_F_END,
+};
+
+/* The headers that come after the AETH (ib_aeth.c) on the wire, and so in the tree. */
+const struct rs_field rs_fields_ib_ext_after_aeth[] = {
     RS_F_HDR("infiniband.atomicacketh", "Atomic ACK Extended Transport Header",
              RS_LAYER_ATOMICACKETH, 1),
     {"infiniband.atomicacketh.origremdt", "Original Remote Data", RS_FT_UINT64, RS_BASE_DEC, 0,

@@ -197,6 +197,13 @@ rs_mad_start(uint8_t mad[RS_MAD_LEN], uint8_t mgmt_class, uint8_t class_version,
     rs_store_be32(mad + 20, attr_mod);
 }
 
+/* Wireshark's names of MAD fields, and ours of the CM messages it leaves undecoded. */
+static bool
+mad_name(const char *abbrev)
+{
+    return strncmp(abbrev, "infiniband.", 11) == 0 || strncmp(abbrev, "roceshark.cm.", 13) == 0;
+}
+
 /* The MAD field named abbrev: a field of the payload layer that one of the
  * MAD getters reads. */
 static const struct rs_field *
@@ -204,8 +211,7 @@ mad_field(const char *abbrev)
 {
     for (int id = rs_field_lookup(abbrev); id >= 0; id = rs_field_next_alias(id)) {
         const struct rs_field *f = rs_field_by_id(id);
-        if (f->layer == RS_LAYER_PAYLOAD && f->get != NULL &&
-            strncmp(abbrev, "infiniband.", 11) == 0)
+        if (f->layer == RS_LAYER_PAYLOAD && f->get != NULL && mad_name(abbrev))
             return f;
     }
     return NULL;
@@ -215,7 +221,7 @@ bool
 rs_mad_field_fixed(const struct rs_field *f)
 {
     return f->layer == RS_LAYER_PAYLOAD && f->get != NULL && f->width != 0 &&
-           strncmp(f->abbrev, "infiniband.", 11) == 0 && !mad_field_relative(f);
+           mad_name(f->abbrev) && !mad_field_relative(f);
 }
 
 int

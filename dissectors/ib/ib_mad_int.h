@@ -40,6 +40,9 @@ bool mad_matches(const uint8_t *mad, const struct mad_ctx *ctx);
 const char *smp_attr_name(uint16_t attr);
 const char *sa_attr_name(uint16_t attr);
 const char *perf_attr_name(uint16_t attr);
+/* The tree line of a CM MAD's data item ("CM ConnectRequest"), or 0 for another class. */
+size_t cm_data_label(const struct rs_packet *pkt, const struct rs_field *f, char *buf,
+                     size_t size);
 
 /* Where f's offsets count from in mad: 0 for fields at fixed MAD offsets,
  * the class's data for ClassPortInfo's, UINT32_MAX for a class without it. */

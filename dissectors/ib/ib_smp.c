@@ -139,8 +139,8 @@ const struct rs_field rs_fields_ib_smp[] = {
     X("infiniband.smplid.mkey", "M_Key", 24, 8, 0, get_smp),
     X("infiniband.smpdirected.drslid", "DrSLID", 32, 2, 0, get_smp_dr),
     X("infiniband.smpdirected.drdlid", "DrDLID", 34, 2, 0, get_smp_dr),
-    MAD_F("infiniband.smplid.smpdata", "SMP Data", RS_FT_BYTES, RS_BASE_NONE, 0, DATA, 64,
-          get_smpdata, 1),
+    {"infiniband.smplid.smpdata", "SMP Data", RS_FT_BYTES, RS_BASE_NONE, 0, NULL, "SMP Data",
+     RS_LAYER_PAYLOAD, DATA, 64, get_smpdata, 1, 0, .label = cm_data_label},
     /* NodeInfo (14.2.5.3) */
     X("infiniband.nodeinfo.baseversion", "BaseVersion", DATA + 0, 1, 0, get_nodeinfo),
     X("infiniband.nodeinfo.classversion", "ClassVersion", DATA + 1, 1, 0, get_nodeinfo),

@@ -1,33 +1,60 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * json_out.c - JSON written into an rs_out: the string escaper every JSON
- * printer uses, and a writer that places commas, newlines and indentation
+ * printer (and the responder's JSON lines) uses, and a writer that places commas, newlines and indentation
  * as tshark's JSON dumper does (pretty for -T json, compact for -T ek), so
  * that its output compares line by line with tshark's.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include <roceshark/print.h>
 
-void
-rs_out_json_string(struct rs_out *o, const char *s, size_t n)
+/* How byte c stands in a JSON string: written into esc, its length returned
+ * (1 when it stands as it is). Bytes from 0x80 pass as UTF-8 unless ascii. */
+static size_t
+json_escape(unsigned char c, bool ascii, char esc[6])
 {
     static const char hex[] = "0123456789abcdef";
 
+    if (c == '"' || c == '\\') {
+        esc[0] = '\\';
+        esc[1] = (char)c;
+        return 2;
+    }
+    if (c < 0x20 || (ascii && c >= 0x7f)) {
+        memcpy(esc, "\\u00", 4);
+        esc[4] = hex[c >> 4];
+        esc[5] = hex[c & 0xf];
+        return 6;
+    }
+    esc[0] = (char)c;
+    return 1;
+}
+
+void
+rs_out_json_string(struct rs_out *o, const char *s, size_t n)
+{
+    char esc[6];
+
     rs_out_char(o, '"');
     for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            rs_out_char(o, '\\');
-            rs_out_char(o, (char)c);
-        } else if (c < 0x20) {
-            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf]};
-            rs_out_write(o, esc, sizeof(esc));
-        } else {
-            rs_out_char(o, (char)c);    /* UTF-8 passes as it is, as JSON allows */
-        }
+        size_t k = json_escape((unsigned char)s[i], false, esc);
+        if (k == 1)
+            rs_out_char(o, esc[0]);
+        else
+            rs_out_write(o, esc, k);
     }
     rs_out_char(o, '"');
+}
+
+void
+rs_json_fput_text(FILE *f, const char *s, size_t n)
+{
+    char esc[6];
+
+    for (size_t i = 0; i < n && s[i] != '\0'; i++)
+        fwrite(esc, 1, json_escape((unsigned char)s[i], true, esc), f);
 }
 
 void

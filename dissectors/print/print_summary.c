@@ -145,17 +145,17 @@ info_ext_headers(struct info *in, const struct rs_packet *pkt)
 static void
 info_mad(struct info *in, const struct rs_packet *pkt, uint32_t dest_qp)
 {
-    struct rs_cm_mad_hdr h;
-    const struct rs_cm_layout *l;
     size_t len;
     const uint8_t *mad = rs_mad_of(pkt, &len);
     char name[96];
 
     if (mad == NULL)
         return;
-    if (dest_qp == RS_CM_QP1 && rs_cm_parse(mad, len, &h, &l) == RS_CM_OK)
-        info_add(in, " CM: %s", l->name);
-    else if (rs_mad_info(mad, len, name, sizeof(name)))
+    /* tshark names a CM MAD by its attribute alone, whatever its version and method. */
+    if (dest_qp == RS_CM_QP1 && mad[1] == RS_MAD_CLASS_CM) {
+        const char *attr = rs_cm_attr_name(rs_load_be16(mad + 16));
+        info_add(in, " CM: %s", attr != NULL ? attr : "(Unknown CM Attribute)");
+    } else if (rs_mad_info(mad, len, name, sizeof(name)))
         info_add(in, " %s", name);
 }
 

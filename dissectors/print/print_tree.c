@@ -46,8 +46,10 @@ bit_pattern(struct rs_out *o, const struct rs_field *f, uint64_t value)
     rs_out_str(o, " = ");
 }
 
-/* Where the item's value lies in the frame: the field's bytes in its layer,
- * or the bytes a computed value points at; length 0 when neither is known. */
+/* Where the item's value lies in the frame: the bytes a value of bytes or an
+ * address points at (a getter may pick them by the packet: a MAD's data is
+ * 64 bytes in an SMP, 232 in a CM MAD), else the field's bytes in its layer;
+ * length 0 when neither is known. */
 static void
 item_span(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
           unsigned occ, struct rs_tree_item *it)
@@ -55,17 +57,17 @@ item_span(const struct rs_packet *pkt, const struct rs_field *f, const struct rs
     const struct rs_frame *fr = pkt->frame;
 
     it->offset = it->length = 0;
-    if (occ == 0 && f->layer != RS_NO_LAYER && rs_packet_has(pkt, f->layer)) {
+    if ((v->type == RS_FT_BYTES || v->type == RS_FT_ETHER || v->type == RS_FT_IPV4 ||
+         v->type == RS_FT_IPV6) && v->v.bytes.ptr >= fr->data &&
+        v->v.bytes.ptr + v->v.bytes.len <= fr->data + fr->caplen) {
+        it->offset = (uint32_t)(v->v.bytes.ptr - fr->data);
+        it->length = v->v.bytes.len;
+    } else if (occ == 0 && f->layer != RS_NO_LAYER && rs_packet_has(pkt, f->layer)) {
         const struct rs_span *sp = &pkt->span[f->layer];
         if (f->offset <= sp->len) {
             it->offset = sp->off + f->offset;
             it->length = f->width != 0 ? f->width : sp->len - f->offset;
         }
-    } else if ((v->type == RS_FT_BYTES || v->type == RS_FT_ETHER || v->type == RS_FT_IPV4 ||
-                v->type == RS_FT_IPV6) && v->v.bytes.ptr >= fr->data &&
-               v->v.bytes.ptr + v->v.bytes.len <= fr->data + fr->caplen) {
-        it->offset = (uint32_t)(v->v.bytes.ptr - fr->data);
-        it->length = v->v.bytes.len;
     }
     if (it->offset + (uint64_t)it->length > fr->caplen)
         it->offset = it->length = 0;
@@ -193,6 +195,8 @@ rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt, const struct r
                       caplen * 8);
     } else if (it->kind == RS_TREE_MALFORMED) {
         rs_out_printf(o, "[Malformed Packet: %s]", pkt->problem);
+    } else if (f->label != NULL && f->label(pkt, f, text, sizeof(text)) > 0) {
+        rs_out_str(o, text);
     } else if (it->node) {
         rs_out_str(o, f->name);     /* a header's values are the lines under it */
     } else {

@@ -40,8 +40,16 @@ enum rs_cm_attr {
     RS_CM_REP = 0x0013,
     RS_CM_RTU = 0x0014,
     RS_CM_DREQ = 0x0015,
-    RS_CM_DREP = 0x0016
+    RS_CM_DREP = 0x0016,
+    RS_CM_SIDR_REQ = 0x0017,
+    RS_CM_SIDR_REP = 0x0018,
+    RS_CM_LAP = 0x0019,
+    RS_CM_APR = 0x001a
 };
+
+/* The attribute's name as tshark's Info column gives it ("ConnectRequest",
+ * "LoadAlternatePath"), or NULL for one the CM has not. */
+const char *rs_cm_attr_name(uint16_t attr);
 
 /* The fields the engine and the analysis use, as indexes into a message's
  * table; a message lacks the fields it does not carry. */

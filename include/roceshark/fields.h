@@ -83,6 +83,12 @@ typedef bool (*rs_field_get_fn)(const struct rs_packet *pkt, const struct rs_fie
 typedef size_t (*rs_field_show_fn)(const struct rs_field *f, const struct rs_value *v,
                                    char *buf, size_t size);
 
+/* Writes the whole tree line of f in pkt where Wireshark writes its own text in
+ * place of "Name: value" ("CM ConnectRequest"); returns its length, as
+ * snprintf does, or 0 for the usual line. */
+typedef size_t (*rs_field_label_fn)(const struct rs_packet *pkt, const struct rs_field *f,
+                                    char *buf, size_t size);
+
 #define RS_NO_LAYER 0xff
 
 struct rs_field {
@@ -106,6 +112,7 @@ struct rs_field {
      * Only"), these our shorter ones ("RC Send Only"). */
     const struct rs_value_string *aliases;
     rs_field_show_fn show;  /* NULL: the value and its name, as value.c writes them */
+    rs_field_label_fn label;    /* NULL: "Name: value" */
 };
 
 #define RS_FIELD_HEADER 0x01    /* the bytes of a whole header: a tree node */

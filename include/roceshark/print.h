@@ -164,6 +164,9 @@ void rs_print_fields(struct rs_out *o, const struct rs_fields_fmt *fmt,
 
 /* s (n bytes) as a JSON string, quotes included. */
 void rs_out_json_string(struct rs_out *o, const char *s, size_t n);
+/* s, up to its NUL or n bytes, as a JSON string's contents (no quotes) in
+ * ASCII: for text that need not be UTF-8, such as a peer's message. */
+void rs_json_fput_text(FILE *f, const char *s, size_t n);
 
 /* A JSON writer that places the commas, new lines and indentation (two spaces a level)
  * as tshark's does; compact (no white space) unless pretty. */

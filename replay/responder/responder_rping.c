@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include <roceshark/oob.h>
+#include <roceshark/print.h>
 
 #include "responder_int.h"
 
@@ -55,22 +56,6 @@ struct resp_rping {
     uint64_t pings;             /* WRITEs completed */
     char why[RS_ERRBUF_SIZE];
 };
-
-/* s, up to its NUL or n bytes, as a JSON string's contents: rping's data
- * holds a backslash ('\\' lies between 'A' and 'z'). */
-static void
-json_text(FILE *f, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n && s[i] != '\0'; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20 || c >= 0x7f)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-}
 
 static void
 send_dreq(struct rs_responder *r, struct resp_qp *q)
@@ -183,7 +168,7 @@ print_ping(const struct rs_responder *r, const struct resp_qp *q)
         return;
     fprintf(f, "{\"rping\": \"ping\", \"id\": %" PRIu32 ", \"qpn\": %" PRIu32 ", \"ping\": %"
             PRIu64 ", \"data\": \"", q->cm_id, rs_rc_qp_num(q->qp), p->pings);
-    json_text(f, (const char *)p->mem + DATA_OFF, p->source.size);
+    rs_json_fput_text(f, (const char *)p->mem + DATA_OFF, p->source.size);
     fputs("\"}\n", f);
     fflush(f);
 }
@@ -277,7 +262,7 @@ resp_rping_stop(struct rs_responder *r, struct resp_qp *q)
                 rs_rc_qp_num(q->qp), p->pings);
         if (p->state == RPING_FAILED) {
             fputs(", \"error\": \"", f);
-            json_text(f, p->why, sizeof(p->why));
+            rs_json_fput_text(f, p->why, sizeof(p->why));
             fputc('"', f);
         }
         fputs("}\n", f);

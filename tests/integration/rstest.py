@@ -118,7 +118,8 @@ TSHARK_IWARP = "--disable-heuristic rpcrdma_iwarp --disable-heuristic smb_direct
 LOWER_FIELDS = """
 frame.len frame.cap_len eth.src eth.dst eth.type vlan.id vlan.priority vlan.dei vlan.etype
 ieee8021ad.id ieee8021ad.priority ip.src ip.dst ip.id ip.ttl ip.checksum ip.dsfield.dscp
-ip.dsfield.ecn ip.flags.df ip.len ipv6.src ipv6.dst ipv6.tclass ipv6.flow ipv6.plen ipv6.hlim
+ip.dsfield.ecn ip.flags ip.flags.rb ip.flags.df ip.flags.mf ip.frag_offset ip.len ipv6.src
+ipv6.dst ipv6.tclass ipv6.flow ipv6.plen ipv6.hlim
 udp.srcport udp.dstport udp.length udp.checksum eth.addr ip.addr ipv6.addr udp.port tcp.port
 _ws.col.No. _ws.col.Time _ws.col.Length
 udp.stream tcp.stream tcp.len tcp.seq tcp.seq_raw tcp.nxtseq tcp.ack tcp.ack_raw tcp.hdr_len

@@ -22,8 +22,9 @@ Known differences (DIFFER below), each for a reason:
     "infiniband.immdt_tree": {"infiniband.immdt": ...}); we have the value once;
   - infiniband.smplid.smpdata: likewise twice in a directed SMP, once here;
   - MAD fields: compared by value wherever they sit (see flat() below);
-  - the directed SMP's D bit and status, and IPoIB's infiniband.payload, where we follow
-    IBTA (README, "Differences from Wireshark"; test_mad checks them);
+  - the directed SMP's D bit and status, a CM REQ path's flow label, reserved bits and
+    packet rate, and IPoIB's infiniband.payload, where we follow IBTA (README, "Where
+    roceshark and Wireshark differ"; test_mad checks them);
 Values of fields only tshark has (tcp.stream, the MAD fields, ...) are not compared:
 issue 13 adds them field by field, and fields_diff tests them."""
 import collections
@@ -46,7 +47,10 @@ paths = [os.path.join(t.REAL_CAPTURES, n) for n in CAPTURES] + [SAMPLE]
 ek_paths = [os.path.join(t.REAL_CAPTURES, n) for n in EK_CAPTURES]
 
 DIFFER = {"infiniband.immdt", "infiniband.smplid.smpdata", "infiniband.smpdirected.d",
-          "infiniband.smpdirected.smpstatus", "infiniband.payload"}
+          "infiniband.smpdirected.smpstatus", "infiniband.payload"} | {
+    "infiniband.cm.req.%s_%s" % (path, name) for path in ("prim", "alt")
+    for name in ("flowlabel", "reserved0", "pktrate")}
+DIFFER_EK = {f.replace(".", "_") for f in DIFFER}     # EK's names of the same fields
 # MAD fields are compared by value, not by path: Wireshark's MAD subtrees nest by how its
 # dissector calls itself (a directed SMP's data sits twice, under smpdirected_tree and again
 # under its own smpdata_tree), where ours nest by the MAD's layout, one level below it.
@@ -225,7 +229,7 @@ for path in ek_paths:
             px, py = lx[proto][0], ly[proto][0]
             for member in set(px) & set(py):
                 field = member[len(proto) + 1:]
-                if field not in EK_NAMES or field.replace("_", ".") in DIFFER:
+                if field not in EK_NAMES or field in DIFFER_EK:
                     continue
                 ek_compared += 1
                 if field.startswith("infiniband_") and field not in TRANSPORT_EK:

@@ -57,7 +57,11 @@ def shownames(packet):
     return d
 
 
-ON_PURPOSE = {"infiniband.smpdirected.d", "infiniband.smpdirected.smpstatus"}
+# Read as IBTA lays them out (README.md, "Where roceshark and Wireshark differ"): the D
+# bit and status of a directed-route SMP, and the word of a CM REQ path's flow label.
+ON_PURPOSE = {"infiniband.smpdirected.d", "infiniband.smpdirected.smpstatus"} | {
+    "infiniband.cm.req.%s_%s" % (path, name) for path in ("prim", "alt")
+    for name in ("flowlabel", "reserved0", "pktrate")}
 
 captures = sorted(glob.glob(os.path.join(t.REAL_CAPTURES, "*.pcap*")))
 captures.append(os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap"))

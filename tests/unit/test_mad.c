@@ -5,7 +5,8 @@
  * capture tests/captures/real/srinivaskoritala_rdma-softroce-demo__infiniband.pcap
  * (frames 33 and 2) are built with rs_mad_set() byte for byte, then decoded
  * from a packet to the values tshark 4.0 shows (the D bit as IBTA has it);
- * unknown names, byte fields and ClassPortInfo's class-relative offsets.
+ * unknown names, byte fields and ClassPortInfo's class-relative offsets;
+ * the CM's registry fields read what the CM engine's layout (cm_mad.h) reads.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include <roceshark/cm_mad.h>
 #include <roceshark/common.h>
 #include <roceshark/dissect.h>
 #include <roceshark/encode.h>
@@ -223,6 +225,52 @@ test_set_errors(void **state)
     assert_int_equal(rs_mad_set(mad, "infiniband.classportinfo.trapqp", 1), RS_EINVAL);
 }
 
+/* Each CM message's layout (which the CM engine builds and parses with) and the
+ * registry fields of the same names read the same values from a MAD whose
+ * message counts 0, 1, 2, ... */
+static void
+test_cm_fields_match_layout(void **state)
+{
+    static const uint16_t attrs[] = {RS_CM_REQ, RS_CM_MRA, RS_CM_REJ, RS_CM_REP,
+                                     RS_CM_RTU, RS_CM_DREQ, RS_CM_DREP};
+    static struct packet p;
+    uint8_t mad[RS_MAD_LEN];
+    unsigned compared = 0;
+
+    (void)state;
+    for (size_t a = 0; a < sizeof(attrs) / sizeof(attrs[0]); a++) {
+        const struct rs_cm_layout *l = rs_cm_layout(attrs[a]);
+        rs_cm_hdr_write(mad, attrs[a], 7);
+        for (unsigned i = RS_CM_MAD_HDR_LEN; i < RS_MAD_LEN; i++)
+            mad[i] = (uint8_t)i;
+        packet_of(&p, mad, 1);
+        assert_non_null(rs_cm_attr_name(attrs[a]));
+        for (int f = 0; f < RS_CMF_COUNT; f++) {
+            const char *name = l->f[f].abbrev;
+            struct rs_value v;
+            size_t n;
+            if (name == NULL)
+                continue;
+            int id = rs_field_lookup(name);
+            assert_true(id >= 0);
+            assert_true(rs_field_value(&p.pkt, id, 0, &v));
+            const uint8_t *bytes = rs_cm_bytes(l, mad + RS_CM_MAD_HDR_LEN, f, &n);
+            if (bytes != NULL) {
+                if (v.type == RS_FT_BYTES) {
+                    assert_int_equal(v.v.bytes.len, n);
+                    assert_memory_equal(v.v.bytes.ptr, bytes, n);
+                }
+            } else {
+                assert_int_equal(v.v.u, rs_cm_get(l, mad + RS_CM_MAD_HDR_LEN, f));
+            }
+            compared++;
+        }
+    }
+    assert_true(compared > 40);
+    assert_null(rs_cm_attr_name(0x0020));
+    assert_string_equal(rs_cm_attr_name(RS_CM_LAP), "LoadAlternatePath");
+}
+
 int
 main(void)
 {
@@ -232,6 +280,7 @@ main(void)
         cmocka_unit_test(test_directed_route),
         cmocka_unit_test(test_class_port_info_moves_with_class),
         cmocka_unit_test(test_set_errors),
+        cmocka_unit_test(test_cm_fields_match_layout),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

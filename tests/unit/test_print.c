@@ -299,6 +299,21 @@ test_json_string(void **state)
     free(c.text);
 }
 
+/* The same escapes into a FILE in ASCII, stopping at a NUL: a peer's text
+ * need not be UTF-8. */
+static void
+test_json_fput_text(void **state)
+{
+    char buf[64] = "";
+    FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+    (void)state;
+    assert_non_null(f);
+    rs_json_fput_text(f, "a\"\\\n\xc3\xa9\x7f~\0after", 12);
+    fclose(f);
+    assert_string_equal(buf, "a\\\"\\\\\\u000a\\u00c3\\u00a9\\u007f~");
+}
+
 /* The writer lays out as tshark's: pretty with two spaces a level, or compact with '_'
  * for '.' in names (ek); empty containers stay on their line. */
 static void
@@ -469,6 +484,7 @@ main(void)
         cmocka_unit_test(test_tree_walk),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_json_string),
+        cmocka_unit_test(test_json_fput_text),
         cmocka_unit_test(test_json_writer),
         cmocka_unit_test(test_json_tree),
         cmocka_unit_test(test_fields_options),
