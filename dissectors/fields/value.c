@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include <roceshark/fields.h>
 
@@ -86,6 +87,27 @@ out_seconds(struct out *o, struct rs_time t)
     char tmp[RS_TIME_TEXT_MAX + 1];
 
     out_bytes(o, tmp, rs_time_format(t, 9, tmp));
+}
+
+/* A time as a UTC date with nanoseconds, as Wireshark writes an
+ * ABSOLUTE_TIME_UTC field: "May 14, 2008 19:48:07.000000000 UTC". */
+static void
+out_utc_date(struct out *o, struct rs_time t)
+{
+    static const char months[12][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    char tmp[64];
+    time_t sec = (time_t)t.sec;
+    struct tm tm;
+
+    if (gmtime_r(&sec, &tm) == NULL) {
+        out_seconds(o, t);
+        return;
+    }
+    int n = snprintf(tmp, sizeof(tmp), "%s %2d, %d %02d:%02d:%02d.%09d UTC", months[tm.tm_mon],
+                     tm.tm_mday, tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                     (int)t.nsec);
+    out_bytes(o, tmp, (size_t)n);
 }
 
 static unsigned
@@ -181,13 +203,17 @@ format_plain(struct out *o, const struct rs_field *f, const struct rs_value *v,
         break;
     case RS_FT_DOUBLE: {
         char tmp[32];
-        int n = snprintf(tmp, sizeof(tmp), "%g", v->v.d);
+        /* DBL_DIG significant digits, as Wireshark prints a double */
+        int n = snprintf(tmp, sizeof(tmp), "%.15g", v->v.d);
         out_bytes(o, tmp, (size_t)n);
         break;
     }
     case RS_FT_RELTIME:
     case RS_FT_ABSTIME:
-        out_seconds(o, v->v.t);
+        if (f->base == RS_BASE_UTC)
+            out_utc_date(o, v->v.t);
+        else
+            out_seconds(o, v->v.t);
         break;
     case RS_FT_BYTES:
         for (uint32_t i = 0; i < v->v.bytes.len; i++) {

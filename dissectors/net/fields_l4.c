@@ -34,8 +34,8 @@ get_stream(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     const struct rs_stream_view *v = pkt->stream;
     bool tcp_field = f->layer == RS_LAYER_TCP;
 
-    if (occ != 0 || v == NULL || v->tcp != tcp_field)
-        return false;
+    if (occ != 0 || v == NULL || v->tcp != tcp_field || !rs_packet_has(pkt, f->layer))
+        return false;   /* an ICMP message's view is no UDP stream's */
     switch ((enum stream_value)f->offset) {
     case SV_INDEX: return rs_value_set_uint(out, f->type, v->index);
     case SV_LEN: return rs_value_set_uint(out, f->type, v->len);

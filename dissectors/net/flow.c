@@ -6,14 +6,12 @@
 #include <string.h>
 
 #include <roceshark/flow.h>
+#include <roceshark/icmp.h>
 #include <roceshark/iwarp.h>
 #include <roceshark/mad.h>
 #include <roceshark/wire.h>
 
 #define IPV6_HDR_LEN 40u
-#define IPPROTO_ICMP_ 1
-#define IPPROTO_ICMPV6_ 58
-#define ICMP_ECHO_HDR_LEN 8u
 
 bool
 rs_flow_key_of(const struct rs_packet *pkt, struct rs_flow_key *key, int *side)
@@ -136,22 +134,13 @@ rs_tcp_payload(const struct rs_packet *pkt, struct rs_span *out)
 }
 
 /* Wireshark hands the bytes of an ICMP or ICMPv6 echo after its 8-byte
- * header to data. */
+ * header, and after the timestamp it finds there (icmp.c), to data. */
 static bool
 icmp_echo_data(const struct rs_packet *pkt, struct rs_span *out)
 {
-    enum rs_layer l = rs_packet_has(pkt, RS_LAYER_IPV4) ? RS_LAYER_IPV4 : RS_LAYER_IPV6;
-    bool v4 = l == RS_LAYER_IPV4;
+    struct rs_icmp_echo e;
 
-    if (!rs_packet_has(pkt, l) || (pkt->flags & RS_PKT_IP_FRAGMENT) ||
-        pkt->ip_proto != (v4 ? IPPROTO_ICMP_ : IPPROTO_ICMPV6_))
-        return false;
-    uint32_t icmp = pkt->span[l].off + pkt->span[l].len;
-    if (icmp >= pkt->frame->caplen)
-        return false;
-    uint8_t type = pkt->frame->data[icmp];
-    bool echo = v4 ? type == 0 || type == 8 : type == 128 || type == 129;
-    return echo && span_to_ip_end(pkt, icmp + ICMP_ECHO_HDR_LEN, out);
+    return rs_icmp_echo_of(pkt, &e) && span_to_ip_end(pkt, e.data_off, out);
 }
 
 bool

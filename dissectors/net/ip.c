@@ -15,6 +15,9 @@
 #define TCP_MIN_LEN 20
 #define IPPROTO_TCP_ 6
 #define IPPROTO_UDP_ 17
+#define IPPROTO_ICMP_ 1
+#define IPPROTO_ICMPV6_ 58
+#define ICMP_MIN_LEN 4      /* type, code and checksum; the rest depends on the type */
 #define IPV6_EXT_HOPOPTS 0
 #define IPV6_EXT_ROUTING 43
 #define IPV6_EXT_FRAGMENT 44
@@ -79,6 +82,18 @@ decode_tcp(struct rs_packet *pkt, uint32_t off, uint32_t end)
     decode_set_layer(pkt, RS_LAYER_TCP, off, hlen);
 }
 
+/* ICMP (RFC 792) and ICMPv6 (RFC 4443): the span runs to the end of the IP
+ * packet, as far as captured, since the message's fields depend on its type
+ * (fields_icmp.c reads them). The message quoted in an error is not decoded. */
+static void
+decode_icmp(struct rs_packet *pkt, enum rs_layer layer, uint32_t off, uint32_t end)
+{
+    if (!decode_need(pkt, off, ICMP_MIN_LEN, end, "ICMP header exceeds the IP packet"))
+        return;
+    uint32_t stop = end < pkt->frame->caplen ? end : pkt->frame->caplen;
+    decode_set_layer(pkt, layer, off, stop - off);
+}
+
 static void
 decode_l4(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint8_t proto,
           uint32_t off, uint32_t end)
@@ -90,6 +105,10 @@ decode_l4(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint8_t prot
         decode_udp(pkt, opts, off, end);
     else if (proto == IPPROTO_TCP_)
         decode_tcp(pkt, off, end);
+    else if (proto == IPPROTO_ICMP_ && rs_packet_has(pkt, RS_LAYER_IPV4))
+        decode_icmp(pkt, RS_LAYER_ICMP, off, end);
+    else if (proto == IPPROTO_ICMPV6_ && rs_packet_has(pkt, RS_LAYER_IPV6))
+        decode_icmp(pkt, RS_LAYER_ICMPV6, off, end);
 }
 
 /* IPv4 (RFC 791): version/IHL, TOS, total length, id, flags/fragment offset,

@@ -137,13 +137,14 @@ write_value(struct ek_ctx *c, const struct tree_node *n)
     } else if (n->it.field->type == RS_FT_BOOLEAN) {
         rs_json_literal(&c->j, n->value.v.u != 0 ? "true" : "false");
     } else if (json_ws_ftype(n) == 24) {
-        /* An absolute time in UTC; the nanoseconds unpadded, as tshark 4.0 writes them. */
+        /* An absolute time in UTC with nine decimals, as tshark 4.0 writes icmp.data_time
+         * and frame.time. */
         char text[64], date[32] = "";
         time_t t = (time_t)n->value.v.t.sec;
         struct tm tm;
         if (gmtime_r(&t, &tm) != NULL)
             strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
-        int len = snprintf(text, sizeof(text), "%s.%uZ", date, (unsigned)n->value.v.t.nsec);
+        int len = snprintf(text, sizeof(text), "%s.%09uZ", date, (unsigned)n->value.v.t.nsec);
         rs_json_string(&c->j, text, (size_t)len);
     } else {
         json_write_show(&c->j, n);

@@ -22,16 +22,11 @@
 #include <roceshark/version.h>
 #include <roceshark/wire.h>
 
+#include "print/summary_int.h"
+
 #define ETHERTYPE_ARP 0x0806
 
-/* Appends to a fixed buffer, dropping what does not fit. */
-struct info {
-    char *buf;
-    size_t size;
-    size_t len;
-};
-
-static void __attribute__((format(printf, 2, 3)))
+void
 info_add(struct info *in, const char *fmt, ...)
 {
     va_list ap;
@@ -48,6 +43,11 @@ info_add(struct info *in, const char *fmt, ...)
 const char *
 rs_print_protocol(const struct rs_packet *pkt)
 {
+    /* ICMP over IPoIB too: tshark names the top protocol */
+    if (rs_packet_has(pkt, RS_LAYER_ICMP))
+        return "ICMP";
+    if (rs_packet_has(pkt, RS_LAYER_ICMPV6))
+        return "ICMPv6";
     switch (pkt->encap) {
     case RS_ENCAP_ROCEV1:
         return "RoCE";
@@ -410,7 +410,10 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
     if (size == 0)
         return 0;
     buf[0] = '\0';
-    if (rs_packet_has(pkt, RS_LAYER_BTH)) {
+    struct rs_icmp icmp;
+    if (rs_icmp_of(pkt, &icmp)) {
+        summary_icmp_info(&in, pkt, &icmp);
+    } else if (rs_packet_has(pkt, RS_LAYER_BTH)) {
         info_ib(&in, pkt);
     } else if (pkt->iwarp != NULL) {
         info_iwarp(&in, pkt);

@@ -78,7 +78,14 @@ struct walk_ctx {
     rs_tree_fn fn;
     void *arg;
     uint8_t skip;                   /* fields with any of these RS_FIELD_* flags are left out */
+    int data_id;                    /* the data protocol's id when it nests under ICMP, else -1 */
 };
+
+static bool
+is_data_field(const struct walk_ctx *w, int id)
+{
+    return w->data_id >= 0 && id >= w->data_id && id <= w->data_id + 2;
+}
 
 static void
 walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
@@ -92,6 +99,8 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
     for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, id, occ, &v);
          occ++) {
         struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth, 0, 0};
+        if (is_data_field(w, id))
+            it.depth++;     /* data, data.data and data.len: one table, in this order */
         item_span(pkt, f, &v, occ, &it);
         it.node = v.type == RS_FT_PROTOCOL || v.type == RS_FT_NONE ||
                   (f->flags & RS_FIELD_HEADER);
@@ -120,10 +129,21 @@ walk_iwarp_pdus(struct walk_ctx *w, const struct rs_packet *pkt)
     }
 }
 
+static bool
+is_icmp_field(int id)
+{
+    const struct rs_field *f = rs_field_by_id(id);
+
+    return f != NULL && (f->layer == RS_LAYER_ICMP || f->layer == RS_LAYER_ICMPV6);
+}
+
 static void
 walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
 {
-    struct walk_ctx w = {pkt, fn, arg, skip};
+    /* An ICMP echo's data sits in ICMP's tree, as Wireshark shows it: walked
+     * after ICMP's last field (even over IPoIB, whose IB fields come later). */
+    bool in_icmp = rs_packet_has(pkt, RS_LAYER_ICMP) || rs_packet_has(pkt, RS_LAYER_ICMPV6);
+    struct walk_ctx w = {pkt, fn, arg, skip, in_icmp ? rs_field_lookup("data") : -1};
     struct rs_tree_item frame = {RS_TREE_FRAME, NULL, NULL, 0, 0, 0};
 
     frame.node = true;
@@ -131,8 +151,13 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
     fn(arg, &frame);
     bool pdus_done = false;
     for (int id = 0; id < rs_field_count(); id++) {
+        if (is_data_field(&w, id))
+            continue;
         if (!(rs_field_by_id(id)->flags & RS_FIELD_PER_PDU)) {
             walk_field(&w, pkt, id);
+            if (w.data_id >= 0 && is_icmp_field(id) && !is_icmp_field(id + 1))
+                for (int d = w.data_id; d <= w.data_id + 2; d++)
+                    walk_field(&w, pkt, d);
         } else if (!pdus_done && pkt->iwarp != NULL) {
             walk_iwarp_pdus(&w, pkt);
             pdus_done = true;

@@ -33,6 +33,8 @@
 #include <roceshark/streams.h>
 #include <roceshark/wire.h>
 
+#include "streams/echo_int.h"
+
 #define TCP_FIN 0x01
 #define TCP_SYN 0x02
 #define TCP_RST 0x04
@@ -68,6 +70,7 @@ struct rs_streams {
     uint32_t next_index[2]; /* TCP, UDP */
     bool tcp_only;
     bool restart_after_close;
+    struct echoes echoes;   /* ICMP echo requests awaiting their replies (echo.c) */
     struct rs_stream_view view;
 };
 
@@ -77,6 +80,7 @@ rs_streams_opts_init(struct rs_streams_opts *opts)
     opts->max_streams = 65536;
     opts->tcp_only = false;
     opts->restart_after_close = false;
+    opts->max_echoes = 4096;
 }
 
 int
@@ -85,13 +89,19 @@ rs_streams_new(const struct rs_streams_opts *opts, struct rs_streams **out, char
     struct rs_streams *s;
 
     *out = NULL;
-    if (opts->max_streams == 0)
-        return rs_error(err, RS_EINVAL, "streams: max_streams must be at least 1");
+    if (opts->max_streams == 0 || opts->max_echoes == 0)
+        return rs_error(err, RS_EINVAL, "streams: max_streams and max_echoes must be at least 1");
     s = calloc(1, sizeof(*s));
     if (s == NULL || (s->entries = calloc(opts->max_streams, sizeof(*s->entries))) == NULL) {
         free(s);
         return rs_error(err, RS_ENOMEM, "streams: out of memory for %u conversations",
                         opts->max_streams);
+    }
+    int rc = echoes_init(&s->echoes, opts->max_echoes, err);
+    if (rc != 0) {
+        free(s->entries);
+        free(s);
+        return rc;
     }
     s->max = opts->max_streams;
     s->tcp_only = opts->tcp_only;
@@ -108,6 +118,7 @@ rs_streams_free(struct rs_streams *s)
     if (s == NULL)
         return;
     g_hash_table_destroy(s->table);
+    echoes_free(&s->echoes);
     free(s->entries);
     free(s);
 }
@@ -115,12 +126,16 @@ rs_streams_free(struct rs_streams *s)
 struct rs_streams_counts
 rs_streams_counts(const struct rs_streams *s)
 {
-    return s->counts;
+    struct rs_streams_counts c = s->counts;
+
+    c.echoes_evicted = s->echoes.evicted;
+    return c;
 }
 
 const char *const rs_streams_fields[] = {
     "tcp.stream", "tcp.len", "tcp.seq", "tcp.nxtseq", "tcp.ack", "tcp.window_size",
-    "tcp.window_size_scalefactor", "udp.stream", NULL,
+    "tcp.window_size_scalefactor", "udp.stream", "icmp.resp_to", "icmp.resptime",
+    "icmpv6.resp_to", "icmpv6.resptime", NULL,
 };
 
 bool
@@ -283,6 +298,14 @@ rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
     int side;
 
     pkt->stream = NULL;
+    /* Echoes are matched even when the stage follows TCP alone: the summary
+     * line's "(request in N)" needs them, and they are few. */
+    if (rs_packet_has(pkt, RS_LAYER_ICMP) || rs_packet_has(pkt, RS_LAYER_ICMPV6)) {
+        memset(&s->view, 0, sizeof(s->view));
+        echoes_process(&s->echoes, pkt, &s->view);
+        pkt->stream = &s->view;
+        return;
+    }
     if ((pkt->flags & RS_PKT_IP_FRAGMENT) || (s->tcp_only && !rs_packet_has(pkt, RS_LAYER_TCP)) ||
         !rs_flow_key_of(pkt, &key, &side))
         return;

@@ -44,7 +44,9 @@ enum rs_fbase {
     RS_BASE_DEC,
     RS_BASE_HEX,
     RS_BASE_DEC_HEX,
-    RS_BASE_HEX_DEC
+    RS_BASE_HEX_DEC,
+    RS_BASE_UTC         /* an absolute time shown as a UTC date ("May 14, 2008
+                           19:48:07.000000000 UTC"), as Wireshark's ABSOLUTE_TIME_UTC */
 };
 
 /* A field's value. Bytes point into the frame or into static storage. */

@@ -80,6 +80,8 @@ enum rs_layer {
     RS_LAYER_ICRC,
     RS_LAYER_VCRC,
     RS_LAYER_IPOIB,         /* IPoIB's 4-byte header, in front of an IP packet or ARP */
+    RS_LAYER_ICMP,          /* an ICMP message, to the end of the IP packet as captured */
+    RS_LAYER_ICMPV6,        /* an ICMPv6 message, likewise */
     RS_LAYER_COUNT
 };
 

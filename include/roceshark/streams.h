@@ -2,13 +2,15 @@
 /*
  * streams.h - TCP and UDP conversations as Wireshark numbers them: the
  * stream index of tcp.stream and udp.stream, TCP's relative sequence and
- * acknowledgment numbers, and its window scaling.
+ * acknowledgment numbers, and its window scaling; and ICMP echo replies
+ * matched to their requests (icmp.resp_to, icmp.resptime).
  *
  * A pipeline stage (pipeline.c runs it after decoding, when some output or
  * filter reads one of these fields). Frames are fed once each, in capture
  * order. The table is bounded: past opts.max_streams conversations, the
  * least recently seen is forgotten (counted), and seen again it gets a new
  * index, where Wireshark, which keeps them all, would give the old one.
+ * Unanswered echo requests are held likewise, up to opts.max_echoes.
  */
 #ifndef ROCESHARK_STREAMS_H
 #define ROCESHARK_STREAMS_H
@@ -16,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <roceshark/nstime.h>
 #include <roceshark/packet.h>
 
 /* struct rs_stream_view.win_scale when it is not a factor */
@@ -34,6 +37,9 @@ struct rs_stream_view {
     int32_t win_scale;      /* factor (1 << shift), or RS_WIN_SCALE_*; 0 on a SYN */
     uint32_t window;        /* the window value times the factor */
     uint32_t peer_base;     /* the other direction's initial sequence number (SACK edges) */
+    /* ICMP and ICMPv6 echo replies only */
+    uint64_t echo_request;  /* the request's frame number (icmp.resp_to), 0 when unseen */
+    struct rs_time echo_rtt;    /* time from that request to this reply */
 };
 
 struct rs_streams_opts {
@@ -43,12 +49,14 @@ struct rs_streams_opts {
     bool restart_after_close;   /* tshark 4.4's rule: a SYN after a reset or both FINs
                                    starts a new stream even with the same ISN (4.0 keeps
                                    it, the default) */
+    uint32_t max_echoes;    /* unanswered ICMP echo requests held (default 4096) */
 };
 
 struct rs_streams_counts {
     uint64_t tcp_streams;   /* indexes handed out */
     uint64_t udp_streams;
     uint64_t evicted;       /* forgotten to stay within max_streams */
+    uint64_t echoes_evicted;    /* unanswered echo requests forgotten for newer ones */
 };
 
 void rs_streams_opts_init(struct rs_streams_opts *opts);
@@ -58,8 +66,9 @@ struct rs_streams;
 int rs_streams_new(const struct rs_streams_opts *opts, struct rs_streams **out, char *err);
 void rs_streams_free(struct rs_streams *s);
 
-/* Sets pkt->stream to this frame's view, or NULL when it carries no TCP or
- * UDP header (or is an IP fragment after the first). */
+/* Sets pkt->stream to this frame's view, or NULL when it carries no TCP,
+ * UDP, ICMP or ICMPv6 header (or is an IP fragment after the first). An
+ * echo reply's view holds the request it answers (echo.c), when seen. */
 void rs_streams_process(struct rs_streams *s, struct rs_packet *pkt);
 
 struct rs_streams_counts rs_streams_counts(const struct rs_streams *s);

@@ -131,13 +131,25 @@ arp.hw.type arp.proto.type arp.hw.size arp.proto.size arp.opcode arp.src.hw_mac
 arp.src.proto_ipv4 arp.dst.hw_mac arp.dst.proto_ipv4
 """.split()
 
+# ICMP and ICMPv6 (dissectors/net/fields_icmp.c); resp_to and resptime come from the
+# streams stage.
+ICMP_FIELDS = """
+icmp.type icmp.code icmp.checksum icmp.checksum.status icmp.unused icmp.mtu icmp.ident
+icmp.ident_le icmp.seq icmp.seq_le icmp.resp_to icmp.resptime icmp.data_time
+icmp.data_time_relative
+icmpv6.type icmpv6.code icmpv6.checksum icmpv6.checksum.status icmpv6.reserved icmpv6.mtu
+icmpv6.echo.identifier icmpv6.echo.sequence_number icmpv6.resp_to icmpv6.resptime
+icmpv6.nd.ns.target_address icmpv6.nd.na.flag icmpv6.nd.na.flag.r icmpv6.nd.na.flag.s
+icmpv6.nd.na.flag.o icmpv6.nd.na.flag.rsv icmpv6.nd.na.target_address icmpv6.opt
+icmpv6.opt.type icmpv6.opt.length icmpv6.opt.linkaddr icmpv6.opt.src_linkaddr
+icmpv6.opt.target_linkaddr
+""".split()
+
 # data.*: the bytes no protocol takes. Compared apart from the rest: the NCCL runs'
 # captures carry TLS and HTTP, which tshark decodes and roceshark leaves as data, and
-# iWARP's payloads are RDMAP's fields here, where tshark also shows them as data, and in
-# the native IB capture's IPoIB pings tshark takes the first 8 data bytes for a timestamp
-# (icmp.data_time), which roceshark does not guess.
+# iWARP's payloads are RDMAP's fields here, where tshark also shows them as data.
 DATA_FIELDS = ["data.data", "data.len"]
-DATA_APART = ("nccl_nccl_", "uiwarp", "srinivaskoritala")
+DATA_APART = ("nccl_nccl_", "uiwarp")
 
 # The Wireshark-compatible BTH subfields, which Wireshark gets right on every opcode.
 BTH_SUBFIELDS = [f for f in CONTRACT_FIELDS if f.startswith("infiniband.bth.")]

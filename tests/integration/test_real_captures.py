@@ -64,7 +64,7 @@ for path in captures:
     extra = t.EXTRA_CAPTURES.get(name, "")
     if path in compared:
         data = [] if any(k in name for k in t.DATA_APART) else t.DATA_FIELDS
-        bad, total = t.fields_diff(path, t.CONTRACT_FIELDS + t.LOWER_FIELDS + data,
+        bad, total = t.fields_diff(path, t.CONTRACT_FIELDS + t.LOWER_FIELDS + t.ICMP_FIELDS + data,
                                    tshark_extra=extra)
         t.check(bad == 0, "%s: %d of %d values differ from tshark" % (name, bad, total))
     rows = t.roceshark_fields(path, ["roceshark.encap", "roceshark.icrc.status",

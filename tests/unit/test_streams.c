@@ -2,7 +2,8 @@
 /*
  * test_streams.c - TCP and UDP conversations as Wireshark numbers them:
  * indexes per protocol, relative numbers with and without the handshake,
- * a reused port, window scaling, and the bound with its evictions.
+ * a reused port, window scaling, and the bound with its evictions; ICMP
+ * echo replies matched to their requests, within their own bound.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -221,6 +222,61 @@ test_bounded_with_evictions(void **state)
     rs_streams_free(fx->st);
 }
 
+/* An ICMP echo (type 8) or reply (0) between 10.0.0.src and 10.0.0.dst,
+ * frame number n at n seconds, with the checksum given. */
+static const struct rs_stream_view *
+feed_echo(struct fixture *fx, uint8_t src, uint8_t dst, uint8_t type, uint16_t seq,
+          uint16_t cksum, uint64_t n)
+{
+    struct seg s = {src, dst, 0, 0, 0, 0, 0, -1, 0, 0};
+    uint8_t *icmp = fx->tf.bytes + 14 + 20;
+
+    build(&fx->tf, 1, &s);
+    memset(icmp, 0, 8);
+    icmp[0] = type;
+    rs_store_be16(icmp + 2, cksum);
+    rs_store_be16(icmp + 4, 0x1234);
+    rs_store_be16(icmp + 6, seq);
+    fx->tf.frame.number = n;
+    fx->tf.frame.ts_sec = (int64_t)n;
+    test_decode(&fx->tf.frame, &fx->pkt);
+    rs_streams_process(fx->st, &fx->pkt);
+    return fx->pkt.stream;
+}
+
+static void
+test_icmp_echoes(void **state)
+{
+    struct fixture *fx = fixture_new(4);
+    struct rs_streams_opts o;
+
+    (void)state;
+    /* a reply carries the request's checksum plus 0x0800 (the type's change) */
+    assert_int_equal(feed_echo(fx, 1, 2, 8, 1, 0x000f, 1)->echo_request, 0);
+    const struct rs_stream_view *v = feed_echo(fx, 2, 1, 0, 1, 0x080f, 3);
+    assert_int_equal(v->echo_request, 1);
+    assert_int_equal(v->echo_rtt.sec, 2);
+    assert_int_equal(v->index, 0);      /* no UDP stream counted */
+    assert_int_equal(rs_streams_counts(fx->st).udp_streams, 0);
+    /* a reply matches once; another sequence number or data does not match */
+    assert_int_equal(feed_echo(fx, 2, 1, 0, 1, 0x080f, 4)->echo_request, 0);
+    feed_echo(fx, 1, 2, 8, 2, 0x000f, 5);
+    assert_int_equal(feed_echo(fx, 2, 1, 0, 3, 0x080f, 6)->echo_request, 0);
+    assert_int_equal(feed_echo(fx, 2, 1, 0, 2, 0x0810, 7)->echo_request, 0);
+    rs_streams_free(fx->st);
+
+    /* one slot: a second request takes it, counted, and the first goes unanswered */
+    rs_streams_opts_init(&o);
+    o.max_echoes = 1;
+    assert_int_equal(rs_streams_new(&o, &fx->st, NULL), 0);
+    feed_echo(fx, 1, 2, 8, 1, 0x000f, 1);
+    feed_echo(fx, 1, 2, 8, 2, 0x000f, 2);
+    assert_int_equal(rs_streams_counts(fx->st).echoes_evicted, 1);
+    assert_int_equal(feed_echo(fx, 2, 1, 0, 1, 0x080f, 3)->echo_request, 0);
+    assert_int_equal(feed_echo(fx, 2, 1, 0, 2, 0x080f, 4)->echo_request, 2);
+    rs_streams_free(fx->st);
+}
+
 static void
 test_field_names(void **state)
 {
@@ -228,6 +284,8 @@ test_field_names(void **state)
     assert_true(rs_streams_field("tcp.stream"));
     assert_true(rs_streams_field("tcp.window_size_scalefactor"));
     assert_true(rs_streams_field("udp.stream"));
+    assert_true(rs_streams_field("icmp.resptime"));
+    assert_true(rs_streams_field("icmpv6.resp_to"));
     assert_false(rs_streams_field("tcp.seq_raw"));
     assert_false(rs_streams_field("tcp.window_size_value"));
     /* no room at all is refused, not a stage that forgets every frame */
@@ -246,6 +304,7 @@ main(void)
         cmocka_unit_test(test_indexes_per_protocol_and_port_reuse),
         cmocka_unit_test(test_syn_after_reset),
         cmocka_unit_test(test_bounded_with_evictions),
+        cmocka_unit_test(test_icmp_echoes),
         cmocka_unit_test(test_field_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fields_icmp.c - the icmp.* and icmpv6.* fields by Wireshark's names: the
+ * common header, echoes (with the timestamp ping puts in the data, and the
+ * request a reply answers, from the streams stage), the unused words of
+ * errors, and Neighbor Discovery's solicitations, advertisements and options.
+ * The message an error quotes is not decoded (Wireshark shows its IP and UDP
+ * headers a second time).
+ */
+#include <roceshark/icmp.h>
+#include <roceshark/streams.h>
+
+#include "fields/fields_int.h"
+
+#define ND_OPT_SRC_LINKADDR 1
+#define ND_OPT_TGT_LINKADDR 2
+#define ETHER_ADDR_LEN 6
+#define FRAG_NEEDED 4       /* the unreachable code whose second word is the MTU */
+
+static bool
+message_of(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+           struct rs_icmp *m)
+{
+    return occ == 0 && rs_icmp_of(pkt, m) && m->v6 == (f->layer == RS_LAYER_ICMPV6);
+}
+
+static bool
+get_checksum_status(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                    struct rs_value *out)
+{
+    struct rs_icmp m;
+
+    if (!message_of(pkt, f, occ, &m))
+        return false;
+    return rs_value_set_uint(out, f->type, rs_icmp_checksum_status(pkt, &m));
+}
+
+/* An echo's identifier and sequence number, as sent. */
+static bool
+get_echo(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+         struct rs_value *out)
+{
+    struct rs_icmp_echo e;
+    struct rs_icmp m;
+
+    return message_of(pkt, f, occ, &m) && rs_icmp_echo_of(pkt, &e) &&
+           rs_field_read_uint(pkt, f, f->layer, out);
+}
+
+/* ... and read little-endian, as Wireshark also shows them for ICMP. */
+static bool
+get_echo_le(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+            struct rs_value *out)
+{
+    if (!get_echo(pkt, f, occ, out))
+        return false;
+    out->v.u = (out->v.u >> 8 | out->v.u << 8) & 0xffffu;
+    return true;
+}
+
+/* icmp.data_time (offset 0) and data_time_relative (1): the stamp in an
+ * echo's data, and the frame's time after it. */
+static bool
+get_stamp(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+          struct rs_value *out)
+{
+    struct rs_icmp_echo e;
+
+    if (occ != 0 || !rs_icmp_echo_of(pkt, &e) || !e.stamped)
+        return false;
+    out->type = f->type;
+    out->v.t = f->offset == 0 ? e.stamp : rs_time_sub(rs_frame_time(pkt->frame), e.stamp);
+    return true;
+}
+
+/* resp_to (offset 0) and resptime (1, in ms): the request a reply answers,
+ * as the streams stage matched it. */
+static bool
+get_response(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+             struct rs_value *out)
+{
+    const struct rs_stream_view *v = pkt->stream;
+    struct rs_icmp m;
+
+    if (!message_of(pkt, f, occ, &m) || v == NULL || v->echo_request == 0)
+        return false;
+    if (f->offset == 0)
+        return rs_value_set_uint(out, f->type, v->echo_request);
+    out->type = f->type;
+    out->v.d = (double)v->echo_rtt.sec * 1000.0 + (double)v->echo_rtt.nsec / 1e6;
+    return true;
+}
+
+/* The word after the checksum of an ICMP error: unused, or for
+ * "fragmentation needed" two unused bytes and the next hop's MTU. The
+ * offset column: 0 unused, 1 MTU. */
+static bool
+get_error_word(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+               struct rs_value *out)
+{
+    struct rs_icmp m;
+
+    if (!message_of(pkt, f, occ, &m) || m.len < 8 ||
+        (m.type != RS_ICMP_UNREACHABLE && m.type != RS_ICMP_TIME_EXCEEDED))
+        return false;
+    bool mtu = m.type == RS_ICMP_UNREACHABLE && m.code == FRAG_NEEDED;
+    if (f->offset == 1)
+        return mtu && rs_value_set_uint(out, f->type, rs_load_be16(m.msg + 6));
+    out->type = f->type;
+    out->v.bytes.ptr = m.msg + 4;
+    out->v.bytes.len = mtu ? 2 : 4;
+    return true;
+}
+
+/* The fields of one ICMPv6 type, at their offsets. */
+static bool
+read_if_type(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+             struct rs_value *out, uint8_t type)
+{
+    struct rs_icmp m;
+
+    return message_of(pkt, f, occ, &m) && m.type == type &&
+           rs_field_get_generic(pkt, f, occ, out);
+}
+
+static bool
+get_ns(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ, struct rs_value *out)
+{
+    return read_if_type(pkt, f, occ, out, RS_ICMPV6_NS);
+}
+
+static bool
+get_na(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ, struct rs_value *out)
+{
+    return read_if_type(pkt, f, occ, out, RS_ICMPV6_NA);
+}
+
+static bool
+get_too_big(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+            struct rs_value *out)
+{
+    return read_if_type(pkt, f, occ, out, RS_ICMPV6_PACKET_TOO_BIG);
+}
+
+/* The reserved word of an unreachable, a time exceeded, a router or
+ * neighbor solicitation; the reserved half word of an MLDv2 report. */
+static bool
+get_reserved6(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+              struct rs_value *out)
+{
+    struct rs_icmp m;
+
+    if (!message_of(pkt, f, occ, &m) || m.len < 8)
+        return false;
+    uint32_t len;
+    switch (m.type) {
+    case RS_ICMPV6_UNREACHABLE:
+    case RS_ICMPV6_TIME_EXCEEDED:
+    case RS_ICMPV6_RS:
+    case RS_ICMPV6_NS:
+        len = 4;
+        break;
+    case RS_ICMPV6_MLDV2_REPORT:
+        len = 2;
+        break;
+    default:
+        return false;
+    }
+    out->type = f->type;
+    out->v.bytes.ptr = m.msg + 4;
+    out->v.bytes.len = len;
+    return true;
+}
+
+/* Which part of an ND option a field is (its offset column). */
+enum opt_part { OPT_NODE, OPT_TYPE, OPT_LENGTH, OPT_LINKADDR, OPT_SRC, OPT_TARGET };
+
+#define OPT_BIT(t) (1u << (t))
+
+/* Every option, one occurrence each; the link-layer address ones only for
+ * those options. A 6-byte address is Ethernet's, shown as Wireshark shows
+ * it; IPoIB's 20 bytes, with the padding, as bytes. */
+static bool
+get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+           struct rs_value *out)
+{
+    static const uint32_t want[] = {
+        [OPT_NODE] = ~0u, [OPT_TYPE] = ~0u, [OPT_LENGTH] = ~0u,
+        [OPT_LINKADDR] = OPT_BIT(ND_OPT_SRC_LINKADDR) | OPT_BIT(ND_OPT_TGT_LINKADDR),
+        [OPT_SRC] = OPT_BIT(ND_OPT_SRC_LINKADDR), [OPT_TARGET] = OPT_BIT(ND_OPT_TGT_LINKADDR),
+    };
+    struct rs_icmp m;
+    uint32_t off, len;
+
+    if (!message_of(pkt, f, 0, &m) || !rs_icmpv6_option(&m, want[f->offset], occ, &off, &len))
+        return false;
+    switch ((enum opt_part)f->offset) {
+    case OPT_NODE:
+        out->type = f->type;
+        return true;
+    case OPT_TYPE:
+        return rs_value_set_uint(out, f->type, m.msg[off]);
+    case OPT_LENGTH:
+        return rs_value_set_uint(out, f->type, m.msg[off + 1]);
+    default:
+        out->v.bytes.ptr = m.msg + off + 2;
+        out->v.bytes.len = len - 2;
+        out->type = out->v.bytes.len == ETHER_ADDR_LEN ? RS_FT_ETHER : RS_FT_BYTES;
+        return true;
+    }
+}
+
+/* Wireshark's names of the types, for the tree and the summary line. */
+const struct rs_value_string rs_icmp_type_vals[] = {
+    {0, "Echo (ping) reply"},
+    {3, "Destination unreachable"},
+    {4, "Source quench (flow control)"},
+    {5, "Redirect"},
+    {8, "Echo (ping) request"},
+    {9, "Router advertisement"},
+    {10, "Router solicitation"},
+    {11, "Time-to-live exceeded"},
+    {12, "Parameter problem"},
+    {13, "Timestamp request"},
+    {14, "Timestamp reply"},
+    {15, "Information request"},
+    {16, "Information reply"},
+    {17, "Address mask request"},
+    {18, "Address mask reply"},
+    {0, NULL},
+};
+
+const struct rs_value_string rs_icmpv6_type_vals[] = {
+    {1, "Destination Unreachable"},
+    {2, "Packet Too Big"},
+    {3, "Time Exceeded"},
+    {4, "Parameter Problem"},
+    {128, "Echo (ping) request"},
+    {129, "Echo (ping) reply"},
+    {130, "Multicast Listener Query"},
+    {131, "Multicast Listener Report"},
+    {132, "Multicast Listener Done"},
+    {133, "Router Solicitation"},
+    {134, "Router Advertisement"},
+    {135, "Neighbor Solicitation"},
+    {136, "Neighbor Advertisement"},
+    {137, "Redirect"},
+    {143, "Multicast Listener Report Message v2"},
+    {0, NULL},
+};
+
+static const struct rs_value_string opt_type_vals[] = {
+    {1, "Source link-layer address"},
+    {2, "Target link-layer address"},
+    {3, "Prefix information"},
+    {4, "Redirected header"},
+    {5, "MTU"},
+    {0, NULL},
+};
+
+static const struct rs_value_string set_vals[] = {
+    {0, "Not set"},
+    {1, "Set"},
+    {0, NULL},
+};
+
+#define ICMP(abbrev, name, type, base, off, width, get, blurb) \
+    {abbrev, name, type, base, 0, NULL, blurb, RS_LAYER_ICMP, off, width, get, 1}
+#define ICMPV6(abbrev, name, type, base, off, width, get, blurb) \
+    {abbrev, name, type, base, 0, NULL, blurb, RS_LAYER_ICMPV6, off, width, get, 1}
+#define NA_FLAG(abbrev, name, type, mask, vals) \
+    {abbrev, name, type, RS_BASE_DEC, mask, vals, name, RS_LAYER_ICMPV6, 4, 4, get_na, 2}
+#define OPTION(abbrev, name, type, base, part, vals, depth) \
+    {abbrev, name, type, base, 0, vals, name, RS_LAYER_ICMPV6, part, 0, get_option, depth}
+
+/* The part ICMP and ICMPv6 share: type, code, checksum and its status. */
+#define COMMON_HEADER(proto, name, layer, types) \
+    RS_F_PROTO(proto, name, layer), \
+    {proto ".type", "Type", RS_FT_UINT8, RS_BASE_DEC, 0, types, "Message type", layer, 0, 1, \
+     NULL, 1}, \
+    {proto ".code", "Code", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, "Refines the type", layer, 1, 1, \
+     NULL, 1}, \
+    {proto ".checksum", "Checksum", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, \
+     "Over the message (and for ICMPv6 the IPv6 pseudo-header)", layer, 2, 2, NULL, 1}, \
+    {proto ".checksum.status", "Checksum Status", RS_FT_UINT8, RS_BASE_DEC, 0, rs_cksum_vals, \
+     "Verified, as tshark verifies it", layer, 2, 0, get_checksum_status, 1}
+
+/* The request a reply answers and the time since, as the streams stage matched them. */
+#define RESPONSE(proto, to_name, time_name, layer) \
+    {proto ".resp_to", to_name, RS_FT_FRAMENUM, RS_BASE_NONE, 0, NULL, \
+     "The request this reply answers (streams stage)", layer, 0, 0, get_response, 1}, \
+    {proto ".resptime", time_name, RS_FT_DOUBLE, RS_BASE_NONE, 0, NULL, \
+     "Milliseconds from the request to this reply", layer, 1, 0, get_response, 1}
+
+const struct rs_field rs_fields_icmp[] = {
+    COMMON_HEADER("icmp", "Internet Control Message Protocol", RS_LAYER_ICMP, rs_icmp_type_vals),
+    ICMP("icmp.unused", "Unused", RS_FT_BYTES, RS_BASE_NONE, 0, 0, get_error_word,
+         "The unused word of an unreachable or time exceeded"),
+    ICMP("icmp.mtu", "MTU of next hop", RS_FT_UINT16, RS_BASE_DEC, 1, 0, get_error_word,
+         "Of a fragmentation-needed unreachable"),
+    ICMP("icmp.ident", "Identifier (BE)", RS_FT_UINT16, RS_BASE_DEC_HEX, 4, 2, get_echo,
+         "Echo identifier, read big-endian"),
+    ICMP("icmp.ident_le", "Identifier (LE)", RS_FT_UINT16, RS_BASE_DEC_HEX, 4, 2, get_echo_le,
+         "Echo identifier, read little-endian"),
+    ICMP("icmp.seq", "Sequence Number (BE)", RS_FT_UINT16, RS_BASE_DEC_HEX, 6, 2, get_echo,
+         "Echo sequence number, read big-endian"),
+    ICMP("icmp.seq_le", "Sequence Number (LE)", RS_FT_UINT16, RS_BASE_DEC_HEX, 6, 2,
+         get_echo_le, "Echo sequence number, read little-endian"),
+    RESPONSE("icmp", "Request frame", "Response time", RS_LAYER_ICMP),
+    {"icmp.data_time", "Timestamp from icmp data", RS_FT_ABSTIME, RS_BASE_UTC, 0, NULL,
+     "The timestamp in the first 8 bytes of the echo's data", RS_LAYER_ICMP, 0, 0, get_stamp,
+     1},
+    ICMP("icmp.data_time_relative", "Timestamp from icmp data (relative)", RS_FT_RELTIME,
+         RS_BASE_NONE, 1, 0, get_stamp, "The frame's time after that timestamp"),
+    COMMON_HEADER("icmpv6", "Internet Control Message Protocol v6", RS_LAYER_ICMPV6,
+                  rs_icmpv6_type_vals),
+    ICMPV6("icmpv6.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 4, 4, get_reserved6,
+           "Must be zero"),
+    ICMPV6("icmpv6.mtu", "MTU", RS_FT_UINT32, RS_BASE_DEC, 4, 4, get_too_big,
+           "The next hop's MTU"),
+    ICMPV6("icmpv6.echo.identifier", "Identifier", RS_FT_UINT16, RS_BASE_HEX, 4, 2, get_echo,
+           "Echo identifier"),
+    ICMPV6("icmpv6.echo.sequence_number", "Sequence", RS_FT_UINT16, RS_BASE_DEC, 6, 2,
+           get_echo, "Echo sequence number"),
+    RESPONSE("icmpv6", "Response To", "Response Time", RS_LAYER_ICMPV6),
+    ICMPV6("icmpv6.nd.ns.target_address", "Target Address", RS_FT_IPV6, RS_BASE_NONE, 8, 16,
+           get_ns, "The address solicited"),
+    ICMPV6("icmpv6.nd.na.flag", "Flags", RS_FT_UINT32, RS_BASE_HEX, 4, 4, get_na,
+           "Router, Solicited, Override"),
+    NA_FLAG("icmpv6.nd.na.flag.r", "Router", RS_FT_BOOLEAN, 0x80000000u, set_vals),
+    NA_FLAG("icmpv6.nd.na.flag.s", "Solicited", RS_FT_BOOLEAN, 0x40000000u, set_vals),
+    NA_FLAG("icmpv6.nd.na.flag.o", "Override", RS_FT_BOOLEAN, 0x20000000u, set_vals),
+    NA_FLAG("icmpv6.nd.na.flag.rsv", "Reserved", RS_FT_UINT32, 0x1fffffffu, NULL),
+    ICMPV6("icmpv6.nd.na.target_address", "Target Address", RS_FT_IPV6, RS_BASE_NONE, 8, 16,
+           get_na, "The address advertised"),
+    OPTION("icmpv6.opt", "ICMPv6 Option", RS_FT_NONE, RS_BASE_NONE, OPT_NODE, NULL, 1),
+    OPTION("icmpv6.opt.type", "Type", RS_FT_UINT8, RS_BASE_DEC, OPT_TYPE, opt_type_vals, 2),
+    OPTION("icmpv6.opt.length", "Length", RS_FT_UINT8, RS_BASE_DEC, OPT_LENGTH, NULL, 2),
+    OPTION("icmpv6.opt.linkaddr", "Link-layer address", RS_FT_BYTES, RS_BASE_NONE,
+           OPT_LINKADDR, NULL, 2),
+    OPTION("icmpv6.opt.src_linkaddr", "Source Link-layer address", RS_FT_BYTES, RS_BASE_NONE,
+           OPT_SRC, NULL, 2),
+    OPTION("icmpv6.opt.target_linkaddr", "Target Link-layer address", RS_FT_BYTES,
+           RS_BASE_NONE, OPT_TARGET, NULL, 2),
+    RS_F_END,
+};

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * summary_int.h - what the summary line's files share: the Info text being
+ * built, and the Info of ICMP and ICMPv6 messages (summary_icmp.c). Private
+ * to the printers.
+ */
+#ifndef ROCESHARK_SUMMARY_INT_H
+#define ROCESHARK_SUMMARY_INT_H
+
+#include <stddef.h>
+
+#include <roceshark/icmp.h>
+
+/* Appends to a fixed buffer, dropping what does not fit. */
+struct info {
+    char *buf;
+    size_t size;
+    size_t len;
+};
+
+void info_add(struct info *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Appends m's Info as tshark writes it. */
+void summary_icmp_info(struct info *in, const struct rs_packet *pkt, const struct rs_icmp *m);
+
+#endif /* ROCESHARK_SUMMARY_INT_H */

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * icmp.h - what an ICMP (RFC 792) or ICMPv6 (RFC 4443, 4861) message says,
+ * for its fields, the data after an echo's header, the summary line and the
+ * streams stage's matching of echo replies to requests.
+ */
+#ifndef ROCESHARK_ICMP_H
+#define ROCESHARK_ICMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <roceshark/fields.h>
+#include <roceshark/nstime.h>
+#include <roceshark/packet.h>
+
+#define RS_ICMP_ECHO_REPLY 0
+#define RS_ICMP_UNREACHABLE 3
+#define RS_ICMP_ECHO_REQUEST 8
+#define RS_ICMP_TIME_EXCEEDED 11
+#define RS_ICMPV6_UNREACHABLE 1
+#define RS_ICMPV6_PACKET_TOO_BIG 2
+#define RS_ICMPV6_TIME_EXCEEDED 3
+#define RS_ICMPV6_ECHO_REQUEST 128
+#define RS_ICMPV6_ECHO_REPLY 129
+#define RS_ICMPV6_RS 133
+#define RS_ICMPV6_NS 135
+#define RS_ICMPV6_NA 136
+#define RS_ICMPV6_MLDV2_REPORT 143
+
+/* An ICMP or ICMPv6 message: where it is, as far as captured. */
+struct rs_icmp {
+    const uint8_t *msg;
+    uint32_t len;       /* captured bytes of the message */
+    bool v6;
+    uint8_t type, code;
+};
+
+/* The message in pkt; false when pkt has none. */
+bool rs_icmp_of(const struct rs_packet *pkt, struct rs_icmp *out);
+
+/* Checksum status (enum rs_cksum_status) as Wireshark verifies it: over the
+ * message, and for ICMPv6 the pseudo-header of RFC 8200 8.1; unverified when
+ * the message was not captured whole. */
+uint8_t rs_icmp_checksum_status(const struct rs_packet *pkt, const struct rs_icmp *m);
+
+/* An echo request or reply. */
+struct rs_icmp_echo {
+    bool v6;
+    bool reply;
+    uint16_t ident;
+    uint16_t seq;
+    uint16_t checksum;
+    /* ICMP (not ICMPv6) only: the first 8 data bytes read as a struct
+     * timeval's 32-bit seconds and microseconds, big-endian or else
+     * little-endian, taken for a timestamp as Wireshark takes them (within a
+     * day of the frame's time either way, microseconds below a million). */
+    bool stamped;
+    struct rs_time stamp;
+    uint32_t data_off;  /* where the echo's data starts in the frame (after a stamp) */
+};
+
+bool rs_icmp_echo_of(const struct rs_packet *pkt, struct rs_icmp_echo *out);
+
+/* The offset in an ND message where its options start (RFC 4861 4), or 0
+ * for a type that has none. */
+uint32_t rs_icmpv6_options_start(uint8_t type);
+
+/* The n-th option (from 0) of the ND message m whose type passes want (a
+ * bit per option type 0..31, or ~0u for any); fills *off and *len (bytes,
+ * from the option's type byte). A zero length or one past the message ends
+ * the walk, as it ends Wireshark's. */
+bool rs_icmpv6_option(const struct rs_icmp *m, uint32_t want, unsigned n, uint32_t *off,
+                      uint32_t *len);
+
+/* Wireshark's names of the types, and of the codes of the errors the
+ * summary line names ("Port unreachable"), or NULL. */
+extern const struct rs_value_string rs_icmp_type_vals[];
+extern const struct rs_value_string rs_icmpv6_type_vals[];
+const char *rs_icmp_code_name(const struct rs_icmp *m);
+
+#endif /* ROCESHARK_ICMP_H */
