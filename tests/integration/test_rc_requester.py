@@ -174,7 +174,9 @@ def test_timeout_retry():
     run.reply(0)
     wcs, summary = run.finish()
     gaps = [b - a for a, b in zip(times, times[1:])]
-    t.check(len(times) == 3 and all(g >= 0.067 for g in gaps),
+    # The times are when the kernel received each copy: one held up on a loaded host makes
+    # the next gap shorter by as much, so 5% of the 67 ms is left for that.
+    t.check(len(times) == 3 and all(g >= 0.067 * 0.95 for g in gaps),
             "retransmissions after the local ACK timeout: gaps %s" % gaps)
     t.check(statuses(wcs) == ["SUCCESS"], "success after two timeouts: %s" % statuses(wcs))
     t.check(summary["counters"].get("timeouts") == 2, "two timeouts counted: %s"
