@@ -48,6 +48,8 @@ const struct rs_field rs_fields_frame[] = {
      get_frame, 0, RS_FIELD_HIDDEN | RS_FIELD_PSEUDO},
     {"frame.number", "Frame Number", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
      "Position of the frame in the capture, from 1", RS_NO_LAYER, 0, 0, get_frame, 1},
+    {"frame.time", "Arrival Time", RS_FT_ABSTIME, RS_BASE_LOCAL, 0, NULL,
+     "Arrival time as a date in the local time zone", RS_NO_LAYER, 1, 0, get_frame, 1},
     {"frame.time_epoch", "Epoch Time", RS_FT_ABSTIME, RS_BASE_NONE, 0, NULL,
      "Arrival time in seconds since 1970", RS_NO_LAYER, 1, 0, get_frame, 1},
     {"frame.time_delta", "Time delta from previous captured frame", RS_FT_RELTIME,

@@ -91,8 +91,9 @@ out_seconds(struct out *o, struct rs_time t)
 
 /* A time as a UTC date with nanoseconds, as Wireshark writes an
  * ABSOLUTE_TIME_UTC field: "May 14, 2008 19:48:07.000000000 UTC". */
+/* An absolute time as Wireshark writes a date: in UTC, or in the local zone. */
 static void
-out_utc_date(struct out *o, struct rs_time t)
+out_date(struct out *o, struct rs_time t, bool local)
 {
     static const char months[12][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
@@ -100,13 +101,17 @@ out_utc_date(struct out *o, struct rs_time t)
     time_t sec = (time_t)t.sec;
     struct tm tm;
 
-    if (gmtime_r(&sec, &tm) == NULL) {
+    char zone[16] = "UTC";
+
+    if ((local ? localtime_r(&sec, &tm) : gmtime_r(&sec, &tm)) == NULL) {
         out_seconds(o, t);
         return;
     }
-    int n = snprintf(tmp, sizeof(tmp), "%s %2d, %d %02d:%02d:%02d.%09d UTC", months[tm.tm_mon],
+    if (local && strftime(zone, sizeof(zone), "%Z", &tm) == 0)
+        zone[0] = '\0';
+    int n = snprintf(tmp, sizeof(tmp), "%s %2d, %d %02d:%02d:%02d.%09d %s", months[tm.tm_mon],
                      tm.tm_mday, tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                     (int)t.nsec);
+                     (int)t.nsec, zone);
     out_bytes(o, tmp, (size_t)n);
 }
 
@@ -210,8 +215,8 @@ format_plain(struct out *o, const struct rs_field *f, const struct rs_value *v,
     }
     case RS_FT_RELTIME:
     case RS_FT_ABSTIME:
-        if (f->base == RS_BASE_UTC)
-            out_utc_date(o, v->v.t);
+        if (f->base == RS_BASE_UTC || f->base == RS_BASE_LOCAL)
+            out_date(o, v->v.t, f->base == RS_BASE_LOCAL);
         else
             out_seconds(o, v->v.t);
         break;

@@ -45,8 +45,10 @@ enum rs_fbase {
     RS_BASE_HEX,
     RS_BASE_DEC_HEX,
     RS_BASE_HEX_DEC,
-    RS_BASE_UTC         /* an absolute time shown as a UTC date ("May 14, 2008
+    RS_BASE_UTC,        /* an absolute time shown as a UTC date ("May 14, 2008
                            19:48:07.000000000 UTC"), as Wireshark's ABSOLUTE_TIME_UTC */
+    RS_BASE_LOCAL       /* the same in the local time zone, with its abbreviation
+                           ("... 04:22:15.815013000 EDT"), as ABSOLUTE_TIME_LOCAL */
 };
 
 /* A field's value. Bytes point into the frame or into static storage. */

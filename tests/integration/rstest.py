@@ -116,7 +116,7 @@ TSHARK_IWARP = "--disable-heuristic rpcrdma_iwarp --disable-heuristic smb_direct
 
 # Lower layers we also print, checked alongside.
 LOWER_FIELDS = """
-frame.len frame.cap_len eth.src eth.dst eth.type vlan.id vlan.priority vlan.dei vlan.etype
+frame.time frame.len frame.cap_len eth.src eth.dst eth.type vlan.id vlan.priority vlan.dei vlan.etype
 ieee8021ad.id ieee8021ad.priority ip.src ip.dst ip.id ip.ttl ip.checksum ip.dsfield.dscp
 ip.dsfield.ecn ip.flags ip.flags.rb ip.flags.df ip.flags.mf ip.frag_offset ip.len ipv6.src
 ipv6.dst ipv6.tclass ipv6.flow ipv6.plen ipv6.hlim
