@@ -388,10 +388,50 @@ count_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
     (void)ctx, (void)f, (void)v;
 }
 
+static int compare_values(const struct rs_value *a, const struct rs_value *b, bool *equal);
+
+/* max() and min(): the value kept so far, its address bytes copied (a
+ * getter may hand them from storage the next value reuses). */
+struct extreme {
+    bool max, any;
+    struct rs_value best;
+    uint8_t bytes[16];
+};
+
+static void
+extreme_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
+{
+    struct extreme *x = ctx;
+    bool equal = false;
+
+    (void)f;
+    if (x->any && (compare_values(v, &x->best, &equal) > 0) != x->max)
+        return;
+    if (x->any && equal)
+        return;
+    x->best = *v;
+    x->any = true;
+    if (v->type == RS_FT_ETHER || v->type == RS_FT_IPV4 || v->type == RS_FT_IPV6) {
+        size_t n = v->v.bytes.len < sizeof(x->bytes) ? v->v.bytes.len : sizeof(x->bytes);
+        memcpy(x->bytes, v->v.bytes.ptr, n);
+        x->best.v.bytes.ptr = x->bytes;
+        x->best.v.bytes.len = (uint32_t)n;
+    }
+}
+
 /* Calls fn for every value operand op yields in pkt. */
 static void
 operand_foreach(const struct rs_packet *pkt, const struct operand *op, derived_fn fn, void *ctx)
 {
+    if (op->fn == FN_MAX || op->fn == FN_MIN) {
+        struct extreme x = {.max = op->fn == FN_MAX};
+        rs_field_foreach(pkt, op->field, extreme_value, &x);
+        for (unsigned i = 0; i < op->n_more; i++)
+            rs_field_foreach(pkt, op->more[i], extreme_value, &x);
+        if (x.any)      /* of no value at all, no value (tshark's too) */
+            fn(ctx, &x.best);
+        return;
+    }
     if (op->fn == FN_COUNT) {
         unsigned n = rs_field_foreach(pkt, op->field, count_value, NULL);
         if (n != 0) {       /* count() of an absent field is no value, as in tshark */

@@ -26,7 +26,10 @@ enum node_kind {
 };
 
 /* Functions an operand can apply to its field (Wireshark 4.0's). */
-enum filter_fn { FN_NONE, FN_LEN, FN_COUNT, FN_LOWER, FN_UPPER, FN_STRING, FN_ABS };
+enum filter_fn { FN_NONE, FN_LEN, FN_COUNT, FN_LOWER, FN_UPPER, FN_STRING, FN_ABS, FN_MAX, FN_MIN };
+
+/* Fields max() and min() take at most. */
+#define FILTER_FN_ARGS_MAX 8
 
 /* One range of a slice: start (negative counts from the end) and length
  * (0: to the end). */
@@ -42,11 +45,14 @@ struct slice_range {
  * through a function (len(infiniband.reth)). A "derived" operand yields
  * values of another type than its field's: a slice yields bytes, len()
  * and count() numbers, lower(), upper() and string() strings, abs() the
- * field's own type. Protocols (frame, udp, infiniband) yield their bytes
+ * field's own type, max() and min() the largest or smallest value of every
+ * field they name (all of one type). Protocols (frame, udp, infiniband) yield their bytes
  * when compared, sliced or matched. */
 struct operand {
     int field;                      /* lowest id of the field's name */
     uint8_t fn;                     /* enum filter_fn */
+    uint8_t n_more;                 /* max(), min(): fields after the first */
+    int more[FILTER_FN_ARGS_MAX - 1];
     bool sliced;
     bool derived;                   /* fn, slice or protocol bytes: the slow path */
     uint8_t type;                   /* enum rs_ftype of the values it yields */

@@ -32,6 +32,8 @@
 
 #include <glib.h>
 
+#include <roceshark/print.h>
+
 #include "filter/filter_int.h"
 
 #define MAX_SET 256
@@ -266,7 +268,8 @@ one_literal(struct parser *p, struct node *n, enum node_kind kind, const struct 
     one_literal_here(p, n, kind, f);
 }
 
-static const char *const fn_names[] = {"", "len", "count", "lower", "upper", "string", "abs"};
+static const char *const fn_names[] = {"",       "len", "count", "lower", "upper",
+                                       "string", "abs", "max",   "min"};
 
 static bool
 parse_int(const char *s, size_t len, int32_t *out)
@@ -415,6 +418,43 @@ at_operand(const struct parser *p)
     return rs_field_lookup(name) >= 0;
 }
 
+/* The fields after the first of max() and min(): ", field" each, all of the
+ * first one's type, as Wireshark requires; values that order (numbers,
+ * times, addresses). */
+static bool
+parse_more_fields(struct parser *p, struct operand *op, const struct rs_field *first)
+{
+    bool orders = (first->type >= RS_FT_UINT8 && first->type <= RS_FT_RELTIME &&
+                   first->type != RS_FT_BOOLEAN) || first->type == RS_FT_ETHER ||
+                  first->type == RS_FT_IPV4 || first->type == RS_FT_IPV6;
+
+    if (!orders)
+        return fail_at(p, p->pos, "%s() takes fields whose values order; %s is %s",
+                       fn_names[op->fn], first->abbrev, type_words(first->type));
+    while (p->tok == TOK_COMMA) {
+        next(p);
+        char name[128];
+        size_t len = p->end - p->pos;
+        if (p->tok != TOK_WORD || len >= sizeof(name))
+            return fail_at(p, p->pos, "%s() takes fields", fn_names[op->fn]);
+        if (op->n_more == FILTER_FN_ARGS_MAX - 1)
+            return fail_at(p, p->pos, "%s() takes at most %d fields", fn_names[op->fn],
+                           FILTER_FN_ARGS_MAX);
+        memcpy(name, p->text + p->pos, len);
+        name[len] = '\0';
+        int id = rs_field_lookup(name);
+        if (id < 0)
+            return fail_at(p, p->pos, "unknown field '%s'", name);
+        if (rs_field_by_id(id)->type != first->type)
+            return fail_at(p, p->pos, "the fields of %s() must have one type: %s is %s, %s is %s",
+                           fn_names[op->fn], first->abbrev, rs_field_type_name(first->type),
+                           name, rs_field_type_name(rs_field_by_id(id)->type));
+        op->more[op->n_more++] = id;
+        next(p);
+    }
+    return true;
+}
+
 /* FIELD, FIELD[range] or FUNC(FIELD); leaves the token after it. */
 static bool
 parse_operand(struct parser *p, struct operand *op, char *desc, size_t desclen)
@@ -432,7 +472,7 @@ parse_operand(struct parser *p, struct operand *op, char *desc, size_t desclen)
         k++;
     if (p->text[k] == '(') {
         size_t len = p->end - p->pos;
-        for (uint8_t f = FN_LEN; f <= FN_ABS; f++)
+        for (uint8_t f = FN_LEN; f <= FN_MIN; f++)
             if (strlen(fn_names[f]) == len && strncmp(p->text + p->pos, fn_names[f], len) == 0)
                 op->fn = f;
         if (op->fn == FN_NONE)
@@ -500,6 +540,11 @@ parse_operand(struct parser *p, struct operand *op, char *desc, size_t desclen)
             f->type == RS_FT_ABSTIME)
             return fail_at(p, field_pos, "abs() takes a number; %s is %s", name,
                            type_words(f->type));
+        break;
+    case FN_MAX:
+    case FN_MIN:
+        if (!parse_more_fields(p, op, f))
+            return false;
         break;
     default:
         break;

@@ -54,6 +54,9 @@ FILTERS = [
     'string(ip.src) contains ".1" || string(eth.dst) matches "^00:"',
     'string(frame.number) matches "7$"',
     'abs(udp.srcport) > 50000 || abs(frame.time_delta) > 0.001',
+    'max(udp.srcport, udp.dstport) > 50000 && min(udp.port) == 4791',
+    'min(ip.src, ip.dst) == ip.src && max(frame.len, frame.cap_len) > 100',
+    'max(frame.time_delta, frame.time_relative) > 1 || min(eth.src, eth.dst) == eth.dst',
 ]
 PER_FILTER = 2
 

@@ -474,6 +474,12 @@ test_functions(void **state)
     /* abs(): unsigned numbers are their own */
     assert_true(matches("abs(udp.dstport) == 4791"));
     assert_true(matches("abs(frame.time_delta) >= 0"));
+    /* max() and min(): over every value of every field named, one type */
+    assert_true(matches("max(udp.srcport, udp.dstport) == 50000"));
+    assert_true(matches("min(udp.srcport, udp.dstport) == 4791"));
+    assert_true(matches("max(udp.port) == 50000 && min(udp.port) == 4791"));
+    assert_true(matches("max(ip.src, ip.dst) == 10.0.0.2 && min(ip.addr) == 10.0.0.1"));
+    assert_false(matches("max(infiniband.aeth.msn) >= 0"));     /* no value: no match */
 }
 
 static void
@@ -544,6 +550,11 @@ test_feature_errors(void **state)
     assert_error("string(infiniband.bth.a) == \"1\"", "it is a boolean");
     assert_error("string(infiniband.bth) == \"1\"", "it is bytes");
     assert_error("abs(ip.src) == 1", "at position 5: abs() takes a number; ip.src is an address");
+    assert_error("max(udp.srcport, ip.len, frame.time_delta) > 1",
+                 "at position 26: the fields of max() must have one type: udp.srcport is "
+                 "FT_UINT16, frame.time_delta is FT_RELATIVE_TIME");
+    assert_error("min(udp) > 1", "min() takes fields whose values order; udp is a protocol");
+    assert_error("max(udp.port,) > 1", "at position 14: max() takes fields");
     assert_error("frame[0,1,2,3,4,5,6,7,8] == 00", "at position 23: a slice joins at most 8 ranges");
     assert_error("frame[0:2,] == 00", "at position 11: expected a range such as 0:2 in [ ]");
 }
