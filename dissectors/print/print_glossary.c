@@ -32,6 +32,8 @@ static const struct proto_names wireshark_protos[] = {
     {"ipv6", "Internet Protocol Version 6", "IPv6"},
     {"udp", "User Datagram Protocol", "UDP"},
     {"tcp", "Transmission Control Protocol", "TCP"},
+    {"icmp", "Internet Control Message Protocol", "ICMP"},
+    {"icmpv6", "Internet Control Message Protocol v6", "ICMPv6"},
     {"infiniband", "InfiniBand", "IB"},
     {"iwarp_mpa", "iWARP Marker Protocol data unit Aligned framing", "IWARP_MPA"},
     {"iwarp_ddp_rdmap",
