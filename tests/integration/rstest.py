@@ -151,6 +151,14 @@ icmpv6.opt.target_linkaddr
 DATA_FIELDS = ["data.data", "data.len"]
 DATA_APART = ("nccl_nccl_", "uiwarp")
 
+# tshark 4.4 and 4.6 read an echo's timestamp as a 16-byte timeval (64-bit seconds and
+# microseconds), so their data starts 8 bytes later; roceshark reads tshark 4.0's 8 bytes
+# in every compat mode (the README's table of versions).
+if COMPAT:
+    ICMP_FIELDS = [f for f in ICMP_FIELDS
+                   if f not in ("icmp.data_time", "icmp.data_time_relative")]
+    DATA_APART += ("srinivaskoritala",)
+
 # The Wireshark-compatible BTH subfields, which Wireshark gets right on every opcode.
 BTH_SUBFIELDS = [f for f in CONTRACT_FIELDS if f.startswith("infiniband.bth.")]
 
