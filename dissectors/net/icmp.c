@@ -45,11 +45,11 @@ rs_icmp_checksum_status(const struct rs_packet *pkt, const struct rs_icmp *m)
 
     if (rs_packet_ip_end(pkt) != off + m->len)
         return RS_CKSUM_UNVERIFIED;     /* not all of it was captured */
-    uint32_t sum = 0;
-    if (m->v6) {
-        const uint8_t *ip = rs_packet_at(pkt, RS_LAYER_IPV6);
-        sum = ip_csum_add(0, ip + 8, 32) + (m->len >> 16) + (m->len & 0xffff) + IPPROTO_ICMPV6_;
-    }
+    /* ICMPv6 sums a pseudo-header, naming ICMPv6 whatever extension headers
+     * come between; ICMP sums only its message. */
+    uint32_t sum = m->v6 ? ip_pseudo_header_sum(rs_packet_at(pkt, RS_LAYER_IPV6),
+                                                IPPROTO_ICMPV6_, m->len)
+                         : 0;
     return ip_csum_fold(ip_csum_add(sum, m->msg, m->len)) == 0 ? RS_CKSUM_GOOD : RS_CKSUM_BAD;
 }
 

@@ -72,19 +72,18 @@ ip_build_header(uint8_t *h, const struct ip_build *ip, uint32_t l4_len)
         build_ipv4(h, ip, RS_IPV4_HDR_LEN + l4_len);
 }
 
+uint32_t
+ip_pseudo_header_sum(const uint8_t *ip, uint8_t proto, uint32_t l4_len)
+{
+    uint32_t sum = ip[0] >> 4 == 6 ? ip_csum_add(0, ip + 8, 32) : ip_csum_add(0, ip + 12, 8);
+
+    return sum + proto + (l4_len >> 16) + (l4_len & 0xffff);
+}
+
 uint16_t
 ip_build_l4_checksum(const uint8_t *ip, const uint8_t *l4, uint32_t l4_len)
 {
-    uint32_t sum;
-    uint8_t proto;
+    uint8_t proto = ip[0] >> 4 == 6 ? ip[6] : ip[9];
 
-    if (ip[0] >> 4 == 6) {
-        sum = ip_csum_add(0, ip + 8, 32);
-        proto = ip[6];
-    } else {
-        sum = ip_csum_add(0, ip + 12, 8);
-        proto = ip[9];
-    }
-    sum += proto + (l4_len >> 16) + (l4_len & 0xffff);
-    return ip_csum_fold(ip_csum_add(sum, l4, l4_len));
+    return ip_csum_fold(ip_csum_add(ip_pseudo_header_sum(ip, proto, l4_len), l4, l4_len));
 }

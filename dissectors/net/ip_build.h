@@ -36,9 +36,13 @@ uint32_t ip_csum_add(uint32_t sum, const uint8_t *p, uint32_t len);
 /* Folds a sum to 16 bits and complements it. */
 uint16_t ip_csum_fold(uint32_t sum);
 
+/* The sum of the pseudo-header (RFC 793 3.1, RFC 8200 8.1) of l4_len bytes
+ * of protocol proto behind the IP header at ip, to go on with the bytes. */
+uint32_t ip_pseudo_header_sum(const uint8_t *ip, uint8_t proto, uint32_t l4_len);
+
 /* The UDP or TCP checksum of the l4_len bytes at l4 (its checksum field
- * zero) behind the IP header at ip: the pseudo-header of RFC 793 3.1 or
- * RFC 8200 8.1, then the bytes. A UDP sender maps a result of 0 to 0xffff. */
+ * zero) behind the IP header at ip: the pseudo-header, then the bytes. A
+ * UDP sender maps a result of 0 to 0xffff. */
 uint16_t ip_build_l4_checksum(const uint8_t *ip, const uint8_t *l4, uint32_t l4_len);
 
 #endif /* ROCESHARK_IP_BUILD_H */
