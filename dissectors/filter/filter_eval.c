@@ -405,9 +405,9 @@ extreme_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
     bool equal = false;
 
     (void)f;
-    if (x->any && (compare_values(v, &x->best, &equal) > 0) != x->max)
-        return;
-    if (x->any && equal)
+    /* Kept only when strictly beyond the best so far: the first of equals wins. */
+    int c = x->any ? compare_values(v, &x->best, &equal) : 0;
+    if (x->any && (x->max ? c <= 0 : c >= 0))
         return;
     x->best = *v;
     x->any = true;

@@ -10,6 +10,8 @@
  */
 #include <string.h>
 
+#include <netinet/in.h>
+
 #include <roceshark/crc.h>
 #include <roceshark/encode.h>
 #include <roceshark/wire.h>
@@ -17,7 +19,6 @@
 #include "decode_int.h"
 #include "net/ip_build.h"
 
-#define IPPROTO_UDP_ 17
 #define IP_MAX_LEN 65535u
 
 uint32_t
@@ -134,7 +135,7 @@ static void
 encode_ip(uint8_t *h, const struct rs_roce_route *r, uint32_t l4_len)
 {
     struct ip_build ip = {
-        .family = r->family, .src = r->src, .dst = r->dst, .proto = IPPROTO_UDP_,
+        .family = r->family, .src = r->src, .dst = r->dst, .proto = IPPROTO_UDP,
         .tos = r->tos, .ttl = r->ttl, .ip_id = r->ip_id, .df = r->df,
         .flow_label = r->flow_label,
     };
@@ -215,7 +216,7 @@ rs_encode_rocev2(uint8_t *buf, uint32_t cap, const struct rs_roce_route *r,
         return 0;
     view_init(buf, total, r->family == 6 ? RS_DLT_IPV6 : RS_DLT_IPV4, RS_ENCAP_ROCEV2,
               f->opcode, payload_len, &frame, &view, &local_frame, &local_view);
-    view->ip_proto = IPPROTO_UDP_;
+    view->ip_proto = IPPROTO_UDP;
     view->ecn = (uint8_t)(r->tos & 3);
     encode_ip(buf, r, total - l3);
     decode_set_layer(view, r->family == 6 ? RS_LAYER_IPV6 : RS_LAYER_IPV4, 0, l3);

@@ -14,13 +14,14 @@
  */
 #include <string.h>
 
+#include <netinet/in.h>
+
 #include <roceshark/encode_iwarp.h>
 #include <roceshark/wire.h>
 
 #include "iwarp_int.h"
 #include "net/ip_build.h"
 
-#define IPPROTO_TCP_ 6
 #define IP_MAX_LEN 65535u
 #define MPA_LEN_FIELD 2
 #define TCP_DEFAULT_FLAGS (RS_TCP_ACK | RS_TCP_PSH)
@@ -223,7 +224,7 @@ encode_segment(uint8_t *buf, const struct rs_tcp_route *r, uint32_t data_len)
 {
     uint32_t l3 = ip_build_hdr_len(r->family), tcp_len = RS_TCP_HDR_LEN + data_len;
     struct ip_build ip = {
-        .family = r->family, .src = r->src, .dst = r->dst, .proto = IPPROTO_TCP_,
+        .family = r->family, .src = r->src, .dst = r->dst, .proto = IPPROTO_TCP,
         .tos = r->tos, .ttl = r->ttl, .ip_id = r->ip_id, .df = r->df,
     };
 

@@ -40,10 +40,9 @@ static bool
 get_echo(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
          struct rs_value *out)
 {
-    struct rs_icmp_echo e;
     struct rs_icmp m;
 
-    return message_of(pkt, f, occ, &m) && rs_icmp_echo_of(pkt, &e) &&
+    return message_of(pkt, f, occ, &m) && rs_icmp_is_echo(&m) &&
            rs_field_read_uint(pkt, f, f->layer, out);
 }
 

@@ -13,16 +13,13 @@
 
 #define IPV6_HDR_LEN 40u
 
-bool
-rs_flow_key_of(const struct rs_packet *pkt, struct rs_flow_key *key, int *side)
+int
+rs_flow_key_addresses(const struct rs_packet *pkt, struct rs_flow_key *key, uint16_t sport,
+                      uint16_t dport)
 {
-    enum rs_layer l4 = rs_packet_has(pkt, RS_LAYER_TCP) ? RS_LAYER_TCP : RS_LAYER_UDP;
     const uint8_t *src, *dst;
     size_t alen;
 
-    memset(key, 0, sizeof(*key));
-    if (!rs_packet_has(pkt, l4))
-        return false;
     if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
         const uint8_t *ip = rs_packet_at(pkt, RS_LAYER_IPV4);
         key->family = 4;
@@ -36,15 +33,29 @@ rs_flow_key_of(const struct rs_packet *pkt, struct rs_flow_key *key, int *side)
         dst = ip + 24;
         alen = 16;
     } else {
-        return false;
+        return -1;
     }
+    int c = memcmp(src, dst, alen);
+    int side = c > 0 || (c == 0 && sport > dport);
+    memcpy(key->addr[side], src, alen);
+    memcpy(key->addr[!side], dst, alen);
+    return side;
+}
+
+bool
+rs_flow_key_of(const struct rs_packet *pkt, struct rs_flow_key *key, int *side)
+{
+    enum rs_layer l4 = rs_packet_has(pkt, RS_LAYER_TCP) ? RS_LAYER_TCP : RS_LAYER_UDP;
+
+    memset(key, 0, sizeof(*key));
+    if (!rs_packet_has(pkt, l4))
+        return false;
     const uint8_t *h = rs_packet_at(pkt, l4);
     uint16_t sport = rs_load_be16(h), dport = rs_load_be16(h + 2);
-    int c = memcmp(src, dst, alen);
-    *side = c > 0 || (c == 0 && sport > dport);
+    *side = rs_flow_key_addresses(pkt, key, sport, dport);
+    if (*side < 0)
+        return false;
     key->proto = l4 == RS_LAYER_TCP ? 6 : 17;
-    memcpy(key->addr[*side], src, alen);
-    memcpy(key->addr[!*side], dst, alen);
     key->port[*side] = sport;
     key->port[!*side] = dport;
     return true;

@@ -10,6 +10,8 @@
  * |  Identifier (echo)            |  Sequence Number (echo)       |
  * +-------------------------------+-------------------------------+
  */
+#include <netinet/in.h>
+
 #include <roceshark/common.h>
 #include <roceshark/flow.h>
 #include <roceshark/icmp.h>
@@ -21,7 +23,6 @@
 #define ICMP_STAMP_LEN 8u
 #define ICMP_STAMP_WINDOW 86400     /* a day, in seconds */
 #define USEC_PER_SEC 1000000u
-#define IPPROTO_ICMPV6_ 58
 
 bool
 rs_icmp_of(const struct rs_packet *pkt, struct rs_icmp *out)
@@ -48,7 +49,7 @@ rs_icmp_checksum_status(const struct rs_packet *pkt, const struct rs_icmp *m)
     /* ICMPv6 sums a pseudo-header, naming ICMPv6 whatever extension headers
      * come between; ICMP sums only its message. */
     uint32_t sum = m->v6 ? ip_pseudo_header_sum(rs_packet_at(pkt, RS_LAYER_IPV6),
-                                                IPPROTO_ICMPV6_, m->len)
+                                                IPPROTO_ICMPV6, m->len)
                          : 0;
     return ip_csum_fold(ip_csum_add(sum, m->msg, m->len)) == 0 ? RS_CKSUM_GOOD : RS_CKSUM_BAD;
 }
@@ -68,14 +69,20 @@ stamp_near(uint32_t sec, uint32_t usec, int64_t frame_sec, struct rs_time *out)
 }
 
 bool
+rs_icmp_is_echo(const struct rs_icmp *m)
+{
+    if (m->len < ICMP_ECHO_HDR_LEN)
+        return false;
+    return m->v6 ? m->type == RS_ICMPV6_ECHO_REQUEST || m->type == RS_ICMPV6_ECHO_REPLY
+                 : m->type == RS_ICMP_ECHO_REQUEST || m->type == RS_ICMP_ECHO_REPLY;
+}
+
+bool
 rs_icmp_echo_of(const struct rs_packet *pkt, struct rs_icmp_echo *out)
 {
     struct rs_icmp m;
 
-    if (!rs_icmp_of(pkt, &m) || m.len < ICMP_ECHO_HDR_LEN)
-        return false;
-    if (m.v6 ? m.type != RS_ICMPV6_ECHO_REQUEST && m.type != RS_ICMPV6_ECHO_REPLY
-             : m.type != RS_ICMP_ECHO_REQUEST && m.type != RS_ICMP_ECHO_REPLY)
+    if (!rs_icmp_of(pkt, &m) || !rs_icmp_is_echo(&m))
         return false;
     out->v6 = m.v6;
     out->reply = m.type == (m.v6 ? RS_ICMPV6_ECHO_REPLY : RS_ICMP_ECHO_REPLY);

@@ -6,6 +6,8 @@
  * and trailing FCS bytes never reach the IBA decoder: RoCEv2 ACKs are short
  * enough to be padded to the 60-byte Ethernet minimum.
  */
+#include <netinet/in.h>
+
 #include "decode_int.h"
 #include "fields/fields_int.h"
 
@@ -13,15 +15,7 @@
 #define IPV6_LEN 40
 #define UDP_LEN 8
 #define TCP_MIN_LEN 20
-#define IPPROTO_TCP_ 6
-#define IPPROTO_UDP_ 17
-#define IPPROTO_ICMP_ 1
-#define IPPROTO_ICMPV6_ 58
 #define ICMP_MIN_LEN 4      /* type, code and checksum; the rest depends on the type */
-#define IPV6_EXT_HOPOPTS 0
-#define IPV6_EXT_ROUTING 43
-#define IPV6_EXT_FRAGMENT 44
-#define IPV6_EXT_DSTOPTS 60
 #define MAX_IPV6_EXT 8      /* more extension headers than this: not decoded */
 
 static bool
@@ -101,13 +95,13 @@ decode_l4(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint8_t prot
     pkt->ip_proto = proto;
     if (pkt->flags & RS_PKT_IP_FRAGMENT)
         return;     /* only the first fragment has the header, and no reassembly */
-    if (proto == IPPROTO_UDP_)
+    if (proto == IPPROTO_UDP)
         decode_udp(pkt, opts, off, end);
-    else if (proto == IPPROTO_TCP_)
+    else if (proto == IPPROTO_TCP)
         decode_tcp(pkt, off, end);
-    else if (proto == IPPROTO_ICMP_ && rs_packet_has(pkt, RS_LAYER_IPV4))
+    else if (proto == IPPROTO_ICMP && rs_packet_has(pkt, RS_LAYER_IPV4))
         decode_icmp(pkt, RS_LAYER_ICMP, off, end);
-    else if (proto == IPPROTO_ICMPV6_ && rs_packet_has(pkt, RS_LAYER_IPV6))
+    else if (proto == IPPROTO_ICMPV6 && rs_packet_has(pkt, RS_LAYER_IPV6))
         decode_icmp(pkt, RS_LAYER_ICMPV6, off, end);
 }
 
@@ -167,11 +161,11 @@ decode_ipv6(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t o
     uint8_t nh = h[6];
     uint32_t l4 = off + IPV6_LEN;
     for (int n = 0; n < MAX_IPV6_EXT; n++) {
-        if (nh == IPV6_EXT_FRAGMENT) {
+        if (nh == IPPROTO_FRAGMENT) {
             pkt->flags |= RS_PKT_IP_FRAGMENT;
             break;
         }
-        if (nh != IPV6_EXT_HOPOPTS && nh != IPV6_EXT_ROUTING && nh != IPV6_EXT_DSTOPTS)
+        if (nh != IPPROTO_HOPOPTS && nh != IPPROTO_ROUTING && nh != IPPROTO_DSTOPTS)
             break;
         if (!decode_need(pkt, l4, 2, end, "IPv6 extension header exceeds the packet"))
             return;

@@ -14,6 +14,8 @@
  */
 #include <string.h>
 
+#include <netinet/in.h>
+
 #include <roceshark/flow.h>
 #include <roceshark/print.h>
 #include <roceshark/wire.h>
@@ -24,9 +26,6 @@
 #define ETHERTYPE_ARP 0x0806
 #define ETHERTYPE_IPV6 0x86dd
 #define ETHERTYPE_ROCE 0x8915
-#define IPPROTO_ICMP_ 1
-#define IPPROTO_ICMPV6_ 58
-#define IPV6_HOPOPTS 0
 #define IPV6_HDR_LEN 40
 
 struct chain {
@@ -58,7 +57,7 @@ ip_protocol(const struct rs_packet *pkt, struct chain *c)
         return -1;
     const struct rs_span *sp = &pkt->span[RS_LAYER_IPV6];
     int next = rs_packet_at(pkt, RS_LAYER_IPV6)[6];
-    if (next == IPV6_HOPOPTS && sp->off + IPV6_HDR_LEN < pkt->frame->caplen) {
+    if (next == IPPROTO_HOPOPTS && sp->off + IPV6_HDR_LEN < pkt->frame->caplen) {
         add(c, "ipv6.hopopts");
         next = pkt->frame->data[sp->off + IPV6_HDR_LEN];
     }
@@ -127,8 +126,8 @@ above_ip(const struct rs_packet *pkt, struct chain *c)
             iwarp(pkt, c);
         else if (rs_packet_data(pkt, &data))
             add(c, "data");
-    } else if (proto == IPPROTO_ICMP_ || proto == IPPROTO_ICMPV6_) {
-        add(c, proto == IPPROTO_ICMP_ ? "icmp" : "icmpv6");
+    } else if (proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6) {
+        add(c, proto == IPPROTO_ICMP ? "icmp" : "icmpv6");
         if (rs_packet_data(pkt, &data))
             add(c, "data");
     }

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <netinet/in.h>
+
 #include <roceshark/common.h>
 #include <roceshark/flow.h>
 #include <roceshark/icmp.h>
@@ -58,19 +60,11 @@ echoes_free(struct echoes *e)
 static void
 echo_key_of(const struct rs_packet *pkt, const struct rs_icmp_echo *echo, struct echo_key *k)
 {
-    const uint8_t *ip = rs_packet_at(pkt, echo->v6 ? RS_LAYER_IPV6 : RS_LAYER_IPV4);
-    const uint8_t *src = echo->v6 ? ip + 8 : ip + 12;
-    size_t alen = echo->v6 ? 16 : 4;
-    const uint8_t *dst = src + alen;
-    bool swap = memcmp(src, dst, alen) > 0;
-
     memset(k, 0, sizeof(*k));
-    k->flow.family = echo->v6 ? 6 : 4;
-    k->flow.proto = echo->v6 ? 58 : 1;
+    rs_flow_key_addresses(pkt, &k->flow, echo->ident, echo->seq);
+    k->flow.proto = echo->v6 ? IPPROTO_ICMPV6 : IPPROTO_ICMP;
     k->flow.port[0] = echo->ident;
     k->flow.port[1] = echo->seq;
-    memcpy(k->flow.addr[swap], src, alen);
-    memcpy(k->flow.addr[!swap], dst, alen);
     k->reply_checksum = echo->checksum;
     if (!echo->reply) {
         uint32_t sum = (uint32_t)echo->checksum +

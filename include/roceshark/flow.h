@@ -25,6 +25,12 @@ struct rs_flow_key {
  * false when pkt has neither header or no IP header. */
 bool rs_flow_key_of(const struct rs_packet *pkt, struct rs_flow_key *key, int *side);
 
+/* Fills key's family and addresses from pkt's IP header, the lower address
+ * first (the ports sport and dport break a tie), for keys of other
+ * protocols too; returns the side pkt's sender is on, or -1 without IP. */
+int rs_flow_key_addresses(const struct rs_packet *pkt, struct rs_flow_key *key, uint16_t sport,
+                          uint16_t dport);
+
 uint32_t rs_flow_key_hash(const struct rs_flow_key *key);
 
 /* The hash and byte equality of keys in the shapes of GLib's GHashFunc and

@@ -60,6 +60,8 @@ struct rs_icmp_echo {
     uint32_t data_off;  /* where the echo's data starts in the frame (after a stamp) */
 };
 
+/* True when m is an echo request or reply with its whole 8-byte header. */
+bool rs_icmp_is_echo(const struct rs_icmp *m);
 bool rs_icmp_echo_of(const struct rs_packet *pkt, struct rs_icmp_echo *out);
 
 /* The offset in an ND message where its options start (RFC 4861 4), or 0
