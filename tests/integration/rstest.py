@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_DIR = os.path.dirname(os.path.dirname(HERE))
@@ -296,3 +297,24 @@ def listening(port):
             if f[3] == "0A" and int(f[1].rsplit(":", 1)[1], 16) == port:
                 return True
     return False
+
+
+def dumpcap(iface, path, bpf, prefix=()):
+    """dumpcap capturing iface into path through the capture filter bpf (run under prefix,
+    e.g. `ip netns exec NS`), once it captures: it says "Capturing on" some 10-20 ms before
+    it does (the frames of that time were measured lost), so this waits a little more. Ended
+    at exit; stop it earlier with stop_dumpcap()."""
+    cap = subprocess.Popen(list(prefix) + ["dumpcap", "-i", iface, "-q", "-w", path, "-f", bpf],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    atexit.register(cap.terminate)
+    line = cap.stderr.readline()
+    check("Capturing" in line, "dumpcap started: %s" % line.strip())
+    time.sleep(0.2)
+    return cap
+
+
+def stop_dumpcap(cap):
+    """Ends dumpcap once the last frames sent have reached it; the file is then whole."""
+    time.sleep(0.3)
+    cap.terminate()
+    cap.wait(10)

@@ -11,7 +11,6 @@
 - bad addresses and scopes: one line and exit code 1."""
 import os
 import subprocess
-import time
 
 import livenet
 import rcpeer as r
@@ -20,22 +19,7 @@ import rstest as t
 livenet.need_root()
 out = t.tempdir()
 port = t.free_port(10)
-_, LO_B = r.addresses6(2)
-
-
-def capture(path, prefix=(), iface="lo"):
-    cap = subprocess.Popen(list(prefix) + ["dumpcap", "-i", iface, "-q", "-w", path, "-f",
-                                           "ip6 and udp port 4791"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    line = cap.stderr.readline()
-    t.check("Capturing" in line, "dumpcap started: %s" % line.strip())
-    return cap
-
-
-def stop(cap):
-    time.sleep(0.3)
-    cap.terminate()
-    cap.wait(10)
+LO_B, = r.addresses6(1)
 
 
 def perf_pair(test, server, client, connect, p, prefix_s=(), prefix_c=(), args=()):
@@ -71,7 +55,7 @@ def check_icrc(pcap, what, expect_src):
 
 # --- Loopback: ::1 -------------------------------------------------------------------------
 pcap = os.path.join(out, "lo6.pcap")
-cap = capture(pcap)
+cap = t.dumpcap("lo", pcap, "ip6 and udp port 4791")
 perf_pair("write_bw", "::1", LO_B, "::1", port)
 perf_pair("read_bw", "::1", LO_B, "[::1]:%d" % (port + 1), port + 1)
 # Without a raw socket the IPv6 and UDP headers are put back from recvmsg() alone.
@@ -93,7 +77,7 @@ inj = subprocess.run([t.ROCESHARK, "inject", "--udp", "-c", "3",
                      timeout=20)
 t.check(inj.returncode == 0 and "3 sent, 0 failed" in inj.stdout + inj.stderr,
         "inject --udp over IPv6: %s %s" % (inj.stdout, inj.stderr))
-stop(cap)
+t.stop_dumpcap(cap)
 check_icrc(pcap, "::1", ["::1", LO_B])
 injected = [row for row in t.roceshark_fields(pcap, ["infiniband.bth.psn", "roceshark.icrc.status"])
             if row[0] == str(0x777)]
@@ -104,7 +88,7 @@ t.check(len(injected) == 3 and all(row[1] == "1" for row in injected),
 pair = livenet.VethPair("v6ll")
 (A_LL,), (B_LL,) = pair.link_local(1, 1)
 pcap = os.path.join(out, "ll6.pcap")
-cap = capture(pcap, pair.in_b([]), pair.if_b)
+cap = t.dumpcap(pair.if_b, pcap, "ip6 and udp port 4791", pair.in_b([]))
 perf_pair("write_bw", B_LL, A_LL, "%s%%%s" % (r.plain(B_LL), pair.if_a), port + 3,
           pair.in_b([]), pair.in_a([]))
 resp = r.Responder(["--bind", B_LL, "--mr", "256K", "--listen", str(port + 4)],
@@ -119,7 +103,7 @@ c = resp.counters()
 t.check(c is not None and c["executed"]["write"] == 100,
         "the link-local responder executed the 100 WRITEs: %s" % c)
 resp.stop()
-stop(cap)
+t.stop_dumpcap(cap)
 check_icrc(pcap, "link-local", [r.plain(A_LL), r.plain(B_LL)])
 
 # --- Bad addresses ------------------------------------------------------------------------

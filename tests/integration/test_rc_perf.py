@@ -7,7 +7,6 @@
 - dumpcap capturing all of it: roceshark.icrc.status must be 1 on every frame in both
   directions, which is what a NIC on the wire would check;
 - the CLI's one-line errors and exit codes."""
-import atexit
 import json
 import os
 import re
@@ -25,13 +24,7 @@ LAT_HEADER = (" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec
 A, B, C, D = r.addresses(4)
 out = t.tempdir()
 pcap = os.path.join(out, "rc.pcap")
-cap = subprocess.Popen(["dumpcap", "-i", "lo", "-q", "-w", pcap, "-f",
-                        "udp port 4791 and (host %s or host %s or host %s)" % (A, B, D)],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-atexit.register(cap.terminate)
-# dumpcap says where it captures once it does.
-line = cap.stderr.readline()
-t.check("Capturing" in line, "dumpcap started: %s" % line.strip())
+cap = t.dumpcap("lo", pcap, "udp port 4791 and (host %s or host %s or host %s)" % (A, B, D))
 
 
 def perf_pair(test, args, port):
@@ -137,10 +130,7 @@ final = resp2.stop()
 t.check(final["executed"] == {"send": 1, "write": 2, "read": 2, "atomic": 3},
         "responder exit counters: %s" % final["executed"])
 resp.stop()
-
-time.sleep(0.3)
-cap.terminate()
-cap.wait(10)
+t.stop_dumpcap(cap)
 rows = t.roceshark_fields(pcap, ["ip.src", "roceshark.icrc.status", "infiniband.bth.opcode"])
 by_src = {}
 for src, status, _ in rows:

@@ -6,7 +6,7 @@ on its own QP of one `roceshark responder`, so that an error class that moves a 
 error state does not disturb the others. Every frame either way is kept and checked at the
 end: scapy's ICRC and roceshark's roceshark.icrc.status must call all of ours good.
 
---ipv6 runs it all over IPv6 on loopback (::1 and addresses added to lo); --link-local over
+--ipv6 runs it all over IPv6 on loopback (addresses added to lo); --link-local over
 link-local addresses across a veth pair between two namespaces it creates: the responder in
 one, this script (re-run there) and its raw sockets in the other."""
 import os

@@ -17,7 +17,6 @@ size and at several MTUs:
   one whose R_Key names nothing (the READ meets a NAK), or two without waiting for the
   go-ahead, gets a DREQ and a line saying why, and the responder goes on serving.
 Nothing leaves loopback."""
-import atexit
 import os
 import struct
 import subprocess
@@ -274,11 +273,7 @@ def main():
     rip, cip, eip, cip2 = r.addresses(4)
     rip6, cip6 = r.addresses6(2)
     pcap = os.path.join(t.tempdir(), "rping.pcap")
-    cap = subprocess.Popen(["dumpcap", "-i", "lo", "-q", "-w", pcap, "-f",
-                            "udp port 4791 and (host %s or host %s)" % (cip, cip6)],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    atexit.register(cap.terminate)
-    t.check("Capturing" in cap.stderr.readline(), "dumpcap started")
+    cap = t.dumpcap("lo", pcap, "udp port 4791 and (host %s or host %s)" % (cip, cip6))
     for resp_ip, client_ip in [(rip, cip), (rip6, cip6)]:
         resp = r.Responder(["--bind", resp_ip, "--cm", "--no-listen"])
         try:
@@ -286,16 +281,20 @@ def main():
             run_pings(resp, resp_ip, client_ip, SIZE_LARGE, 4, ["-m", "1024"])
         finally:
             stop(resp, resp_ip)
-    time.sleep(0.3)
-    cap.terminate()
-    cap.wait(10)
+    t.stop_dumpcap(cap)
     for client_ip in (cip, cip6):
-        # The two runs of one address pair, split at the CM's second REQ.
-        lines = t.run([t.ROCESHARK, "read", "-r", pcap, "-Y",
-                       "infiniband.bth.destqp == 1"]).stdout.splitlines()
-        reqs = [int(line.split()[0]) for line in lines
-                if "CM: ConnectRequest" in line and
-                r.plain(line.split()[2]) == r.plain(client_ip)]
+        # The two runs of one address pair, split at the CM's second REQ: each REQ once by
+        # its transaction ID, since a CM sends a REQ again when the REP is slow to come.
+        host = "ipv6.src" if r.is_v6(client_ip) else "ip.src"
+        rows = t.roceshark_fields(pcap, ["frame.number", "infiniband.mad.transactionid"],
+                                  ["-Y", "infiniband.mad.attributeid == 0x0010 && "
+                                   "infiniband.mad.method == 0x03 && %s == %s"
+                                   % (host, r.plain(client_ip))])
+        reqs, tids = [], set()
+        for number, tid in rows:
+            if tid not in tids:
+                tids.add(tid)
+                reqs.append(int(number))
         if not t.check(len(reqs) == 2, "%s: two REQs captured" % client_ip):
             continue
         for (first, last), size, pings in [((reqs[0], reqs[1]), 64, PINGS),
