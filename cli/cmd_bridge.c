@@ -24,10 +24,11 @@ static const char usage[] =
     "  -c N             stop after N frames in all\n"
     "  --busy-poll      spin instead of sleeping between frames: tens of microseconds less\n"
     "                   latency, for a whole core\n"
-    "At the end (SIGINT, SIGTERM or -c): frames each way, failed sends, and per rule the\n"
-    "frames it matched and acted on. A bridge on packet sockets forwards frames as the\n"
-    "senders' drivers left them: turn checksum offload and segmentation off on the hosts\n"
-    "(ethtool -K IFACE tx off tso off gso off gro off), as for tcpreplay.\n";
+    "At the end (SIGINT, SIGTERM or -c): frames each way, failed sends, frames the kernel\n"
+    "dropped because the bridge fell behind, and per rule the frames it matched and acted\n"
+    "on. A bridge on packet sockets forwards frames as the senders' drivers left them: turn\n"
+    "checksum offload and segmentation off on the hosts (ethtool -K IFACE tx off tso off\n"
+    "gso off gro off), as for tcpreplay.\n";
 
 static void
 ready(void *arg)
@@ -102,9 +103,13 @@ cmd_bridge(int argc, char **argv)
         rc = cli_fail(strstr(err, ".pcap") != NULL ? CLI_EXIT_OUTPUT : CLI_EXIT_CAPTURE,
                       "bridge: %s", err);
     else
-        fprintf(stderr, "bridge: %s to %s %llu frames, %s to %s %llu frames, %llu failed\n",
+        fprintf(stderr, "bridge: %s to %s %llu frames, %s to %s %llu frames, %llu failed, "
+                "%llu dropped by the kernel (%llu on %s, %llu on %s)\n",
                 o.iface_a, o.iface_b, (unsigned long long)st.out[1], o.iface_b, o.iface_a,
-                (unsigned long long)st.out[0], (unsigned long long)st.failed);
+                (unsigned long long)st.out[0], (unsigned long long)st.failed,
+                (unsigned long long)(st.dropped[0] + st.dropped[1]),
+                (unsigned long long)st.dropped[0], o.iface_a, (unsigned long long)st.dropped[1],
+                o.iface_b);
     if (o.faults != NULL) {
         if (rc == 0)
             rs_faults_report(o.faults, stderr);

@@ -238,6 +238,9 @@ rs_bridge_run(const struct rs_bridge_opts *o, struct rs_bridge_stats *st, char *
     for (unsigned i = 0; i < 2; i++)
         port_flush(&b.port[i], st, i);
     for (unsigned i = 0; i < 2; i++) {
+        struct pcap_stat ps;
+        if (pcap_stats(b.port[i].pcap, &ps) == 0)
+            st->dropped[i] = ps.ps_drop;
         if (b.port[i].writer != NULL && rs_writer_close(b.port[i].writer, NULL, err) != 0 &&
             b.rc == 0)
             b.rc = RS_EIO;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bridge.h - an RDMA-aware impairment bridge: frames read on one interface
- * with libpcap go out of the other byte for byte (pcap_inject), through the
+ * with libpcap go out of the other byte for byte (a packet socket), through the
  * fault engine (faults.h) on the way: tc netem between two ports, but with
  * rules that know QPs, opcodes and PSNs. Between two NIC hosts it plays the
  * switch that Lumina-style tests put between them.
@@ -33,6 +33,8 @@ struct rs_bridge_stats {
     uint64_t in[2];                 /* frames read on A, on B */
     uint64_t out[2];                /* frames sent out of A, out of B */
     uint64_t failed;                /* sends that failed */
+    uint64_t dropped[2];            /* frames the kernel dropped before A, B read them: its
+                                       buffer was full (libpcap's ps_drop) */
 };
 
 /* Runs until stopped or count; returns 0, or RS_EIO with err (an interface that
