@@ -123,21 +123,24 @@ t.check(len(naks) > 0 and len(retx) > 0, "go-back-N on the wire: %d NAKs from th
         "%d retransmitted frames from the requester" % (len(naks), len(retx)))
 
 # 3. Overload: inject at top speed; no frame goes missing from the accounts.
-def rx_dropped(ns, iface):
-    return int(t.run(ch.inside(ns, ["cat", "/sys/class/net/%s/statistics/rx_dropped"
-                                    % iface])).stdout)
+def counter(ns, iface, name):
+    return int(t.run(ch.inside(ns, ["cat", "/sys/class/net/%s/statistics/%s"
+                                    % (iface, name)])).stdout)
 
 
 BLAST = 100000
 bridge = background(ch.ns_br, ["bridge", ch.if_a, ch.if_b], "bridge: ")
-veth_before = rx_dropped(ch.ns_br, ch.if_a)
+veth_before = counter(ch.ns_br, ch.if_a, "rx_dropped")
 t.run(ch.inside(ch.ns_req, [t.ROCESHARK, "inject", "-i", ch.if_req, "--topspeed", "-c",
                             str(BLAST), "eth.dst=" + MAC_RESP,
                             "ip(src=%s, dst=%s) / udp(srcport=49152) / bth(psn=inc(0)) / "
                             "payload(len=64)" % (ch.ip_req, ch.ip_resp)]))
-time.sleep(0.5)
+sent, last = -1, counter(ch.ns_br, ch.if_b, "tx_packets")
+while sent != last:         # until the bridge has passed on what its buffer held
+    time.sleep(0.2)
+    sent, last = last, counter(ch.ns_br, ch.if_b, "tx_packets")
 rc, err = stop(bridge)
-veth_dropped = rx_dropped(ch.ns_br, ch.if_a) - veth_before
+veth_dropped = counter(ch.ns_br, ch.if_a, "rx_dropped") - veth_before
 m = re.search(r"to \S+ (\d+) frames, .* (\d+) failed, \d+ dropped by the kernel "
               r"\((\d+) on ", err)
 t.check(rc == 0 and m is not None, "bridge after the blast: exit %d: %s" % (rc, err))
