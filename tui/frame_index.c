@@ -11,7 +11,7 @@
  * Fresh memory is dear on a virtual machine: each 4 KiB page cost its
  * first writer a trap (about 2 us here) even when mapped with MAP_POPULATE,
  * and writing the index was then a third of the ingest thread's time. So a
- * block is 2 MiB-aligned, 13 huge pages exactly (512 Ki entries of 52
+ * block is 2 MiB-aligned, 14 huge pages exactly (512 Ki entries of 56
  * bytes), advised for transparent huge pages, and populated one huge page
  * ahead of the writer, in one call (MADV_POPULATE_WRITE). Where huge pages
  * are off, that call still maps 512 small pages at once. Memory beyond the

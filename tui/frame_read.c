@@ -5,9 +5,11 @@
  * written out (`w`).
  *
  * Only the decoder runs on a frame read back. The pipeline's other stages
- * (iWARP reassembly, the analysis) keep state that needs every frame once
- * and in capture order; what the analysis found is taken from the index
- * instead, so the Info column reads as `roceshark read` prints it.
+ * (iWARP reassembly, the analysis, the streams) keep state that needs every
+ * frame once and in capture order; what the analysis found is taken from
+ * the index instead, and a TCP frame's relative numbers from its stream's
+ * notes (tcp_streams.c), so the Info column reads as `roceshark read`
+ * prints it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -96,6 +98,8 @@ rs_tui_model_decode(struct rs_tui_model *m, uint64_t number, struct rs_tui_decod
     d->facts.violation = e.violation;
     d->facts.nak = e.nak;
     d->pkt.facts = e.fact_flags != 0 ? &d->facts : NULL;
+    if (e.tcp_stream != 0 && model_tcp_view(m, e.tcp_stream - 1, &d->pkt, &d->stream))
+        d->pkt.stream = &d->stream;
     return 0;
 }
 

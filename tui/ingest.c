@@ -65,6 +65,8 @@ index_entry(const struct rs_frame *frame, int64_t offset, const struct rs_pipeli
     e->len = frame->len;
     e->linktype = (uint16_t)frame->linktype;
     e->ts_digits = frame->ts_digits;
+    if (r->pkt.stream != NULL && r->pkt.stream->tcp)
+        e->tcp_stream = r->pkt.stream->index + 1;
     if (!analyzed)
         return;
     e->fact_flags = (uint16_t)(f->flags & KEPT_FACTS);
@@ -262,6 +264,8 @@ index_frame(void *ctx, const struct rs_frame *frame, const struct rs_pipeline_re
     if (b->failed)
         return;
     index_entry(frame, (int64_t)offset, r, &e);
+    if (e.tcp_stream != 0)
+        model_tcp_note(b->m, &r->pkt);
     if (add_frame(b, frame, &e, r, offset + frame->caplen) && b->n_frames == BATCH_FRAMES)
         publish(b);
     if (b->failed)
@@ -380,6 +384,10 @@ model_new_pipeline(struct rs_tui_model *m, const char *filter, struct rs_pipelin
     opts.decode = m->decode;
     opts.filter = filter;
     opts.shared = true;
+    /* TCP's relative Seq and Ack and scaled Win, which need the capture's history;
+     * RoCEv2's UDP frames cost nothing then. */
+    opts.streams = true;
+    opts.streams_opts.tcp_only = true;
     opts.sink = index_frame;
     opts.sink_ctx = m;
     /* Two stages: decoding and the CRCs on this thread, the analysis and the
@@ -409,6 +417,7 @@ model_start_pass(struct rs_tui_model *m, struct rs_pipeline *pipe, char *err)
         memset(m->conv_shown, 0, m->conv_shown_bytes);
     m->n_anomalies = 0;
     rs_tui_rates_clear(m->rates);
+    model_tcp_clear(m);
     memset(&m->progress, 0, sizeof(m->progress));
     m->progress.file_size = fstat(m->fd, &st) == 0 ? (uint64_t)st.st_size : 0;
     m->progress.live = m->live != NULL;

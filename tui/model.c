@@ -144,6 +144,7 @@ rs_tui_model_close(struct rs_tui_model *m)
     free(m->shown);
     free(m->conv_shown);
     free(m->anomalies);
+    model_tcp_free(m);
     free(m->path);
     free(m->filter);
     pthread_mutex_destroy(&m->mu);

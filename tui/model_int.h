@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * model_int.h - the model's state, shared by its files: model.c (opening,
- * what the views read), ingest.c (the thread that fills it) and
- * frame_read.c (reading frames back).
+ * what the views read), ingest.c (the thread that fills it),
+ * frame_read.c (reading frames back) and tcp_streams.c (what TCP frames
+ * read back need of their stream).
  *
  * Locking: mu guards everything the ingest thread writes except the
  * pipeline, which has its own lock (opts.shared). Nobody holds both at
@@ -17,6 +18,7 @@
 
 #include <roceshark/capture.h>
 #include <roceshark/pipeline.h>
+#include <roceshark/streams.h>
 #include <roceshark/tui.h>
 
 struct rs_tui_model {
@@ -40,6 +42,12 @@ struct rs_tui_model {
     struct rs_tui_anomaly *anomalies;
     size_t n_anomalies, cap_anomalies;
     struct rs_tui_rates *rates;
+    /* TCP streams' notes (tcp_streams.c): each stream's newest epoch, by tcp.stream,
+     * and the epochs, each linked to its stream's one before. */
+    uint32_t *tcp_latest;
+    size_t n_tcp_latest, cap_tcp_latest;
+    struct tui_tcp_epoch *tcp_epochs;
+    size_t n_tcp_epochs, cap_tcp_epochs;
     struct rs_time first, newest;   /* times of the first and the newest frame */
     struct rs_tui_progress progress;
     uint64_t pass_start_ns;         /* CLOCK_MONOTONIC when the pass started */
@@ -65,6 +73,16 @@ void model_stop_pass(struct rs_tui_model *m);
 /* arr with room for need elements of elem bytes (doubling *cap), or NULL when out of
  * memory (arr is then kept as it was). */
 void *model_grow_array(void *arr, size_t *cap, size_t need, size_t elem);
+/* Notes what the streams stage found for pkt (a TCP frame at ingest) about its
+ * stream; on the ingest thread (the pipeline's sink). */
+void model_tcp_note(struct rs_tui_model *m, const struct rs_packet *pkt);
+/* The stream view of pkt, a frame of TCP stream index decoded again on its
+ * own, as the streams stage gave it at ingest; false when not known exactly. */
+bool model_tcp_view(struct rs_tui_model *m, uint32_t index, const struct rs_packet *pkt,
+                    struct rs_stream_view *out);
+/* Forgets the streams (a new pass; under mu), or frees their notes. */
+void model_tcp_clear(struct rs_tui_model *m);
+void model_tcp_free(struct rs_tui_model *m);
 /* Builds a shared pipeline with filter text for the model's decode options. */
 int model_new_pipeline(struct rs_tui_model *m, const char *filter,
                        struct rs_pipeline **out, char *err);

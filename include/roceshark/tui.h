@@ -23,6 +23,7 @@
 #include <roceshark/dissect.h>
 #include <roceshark/nstime.h>
 #include <roceshark/packet.h>
+#include <roceshark/streams.h>
 
 /* --- The frame index --- */
 
@@ -37,6 +38,7 @@ struct rs_tui_frame {
     uint32_t conv;          /* conversation id, 0 for none */
     uint32_t psn_gap;       /* the facts rs_print_info shows (analysis.h) */
     uint32_t cnp_for;
+    uint32_t tcp_stream;    /* tcp.stream + 1 for a TCP frame the streams stage followed */
     uint16_t fact_flags;    /* RS_FACT_* that fit in 16 bits, less those needing more */
     uint16_t linktype;
     uint8_t violation;
@@ -270,6 +272,7 @@ struct rs_tui_decoded {
     size_t cap;
     struct rs_frame frame;
     struct rs_facts facts;
+    struct rs_stream_view stream;   /* TCP: Seq, Ack and Win as at ingest */
     struct rs_packet pkt;
 };
 

@@ -18,6 +18,7 @@ a namespace of its own, SIGINT ends it and the temporary file is removed."""
 import glob
 import os
 import re
+import shlex
 import signal
 import subprocess
 import time
@@ -111,7 +112,7 @@ def start(tmp, width, height, args, netns=False):
     for f in (rc_file, err_file, os.path.join(tmp, "pid")):
         if os.path.exists(f):
             os.unlink(f)
-    tui = "%s tui %s" % (t.ROCESHARK, " ".join(args))
+    tui = "%s tui %s" % (t.ROCESHARK, " ".join(shlex.quote(a) for a in args))
     if isinstance(netns, str):
         tui = "ip netns exec %s sh -c 'echo $$ >%s/pid; exec %s'" % (netns, tmp, tui)
     elif netns:
@@ -335,6 +336,23 @@ def check_export(tmp, text):
     want = t.run([t.ROCESHARK, "read", "-r", SAMPLE, "-Y", text] + fields).stdout
     got = t.run([t.ROCESHARK, "read", "-r", out] + fields).stdout
     t.check(want == got and want, "w wrote what read -Y selects:\n%s\nvs\n%s" % (want, got))
+
+
+def check_tcp(tmp):
+    """TCP frames of a real capture, a stream refused and tried again on the same ports among
+    them: the packet list shows read's Seq, Ack and Win, which need the stream's history."""
+    path = os.path.join(t.REAL_CAPTURES, "linlinw5_rdma_ib_tutorial__pcap_nccl_nccl_node0.pcap")
+    text = "frame.number >= 845 && frame.number <= 860"
+    want = read_lines("-Y", text, path=path)
+    rc_file, err_file = start(tmp, 200, 60, ["-r", path, "-Y", text])
+    wait_for(lambda s: "loaded" in s[-1], "the TCP capture loaded")
+    keys("F3")
+    wait_for(lambda s: packet_lines(s) == want and sum("Seq=" in l for l in want) == 16,
+             "TCP frames show read's %d lines, with Seq, Ack and Win" % len(want))
+    keys("q")
+    rc, err = exit_of(rc_file, err_file)
+    t.check(rc == 0 and err == "", "TCP capture quit: exit %s, %r" % (rc, err))
+    stop_session()
 
 
 def check_generated(tmp):
@@ -690,6 +708,7 @@ try:
     t.check(rc == 0 and err == "", "quit: exit %s, stderr %r" % (rc, err))
     stop_session()
     check_generated(tmp)
+    check_tcp(tmp)
     check_counters(tmp)
     check_no_colour(tmp, "--no-color")
     ENV["NO_COLOR"] = "1"

@@ -24,6 +24,8 @@
 #include <roceshark/tui.h>
 
 #define SAMPLE RS_SOURCE_DIR "/samples/rdma_demo.pcap"
+/* A real capture with 770 TCP frames in 16 streams (NCCL's bootstrap sockets). */
+#define TCP_CAPTURE RS_SOURCE_DIR "/tests/captures/real/linlinw5_rdma_ib_tutorial__pcap_nccl_nccl_node0.pcap"
 
 static void
 test_index_blocks(void **state)
@@ -252,6 +254,58 @@ test_model_decodes_again(void **state)
     assert_int_not_equal(rs_tui_model_decode(m, 99, &d, err), 0);
     rs_tui_decoded_free(&d);
     rs_tui_model_close(m);
+}
+
+/* A TCP frame read back shows the Seq, Ack and Win that `read` prints, which
+ * come from its stream's history: every frame of a real capture, with the
+ * pipeline on one thread and on two. */
+static void
+tcp_numbers(int stages)
+{
+    struct rs_tui_model_opts opts;
+    struct rs_tui_model *m = NULL;
+    struct rs_tui_decoded d = {0};
+    struct rs_pipeline_opts po;
+    struct rs_pipeline *pipe;
+    struct rs_source *src;
+    struct rs_frame frame;
+    char err[RS_ERRBUF_SIZE], want[512], got[512];
+    unsigned tcp = 0;
+
+    rs_tui_model_opts_init(&opts);
+    opts.path = TCP_CAPTURE;
+    opts.stages = stages;
+    assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
+    rs_tui_model_wait(m);
+    rs_pipeline_opts_init(&po);
+    po.streams = true;      /* as `read` runs it for its summary lines */
+    po.streams_opts.tcp_only = true;
+    assert_int_equal(rs_pipeline_new(&po, &pipe, err), 0);
+    assert_int_equal(rs_source_open_file(TCP_CAPTURE, &src, err), 0);
+    while (rs_source_next(src, &frame, err) == 1) {
+        rs_print_info(&rs_pipeline_process(pipe, &frame)->pkt, want, sizeof(want));
+        assert_int_equal(rs_tui_model_decode(m, frame.number, &d, err), 0);
+        rs_print_info(&d.pkt, got, sizeof(got));
+        if (strstr(want, " Seq=") != NULL) {
+            tcp++;
+            if (strcmp(want, got) != 0)
+                fail_msg("frame %llu: read \"%s\", tui \"%s\"",
+                         (unsigned long long)frame.number, want, got);
+        }
+    }
+    assert_int_equal(tcp, 770);
+    rs_source_close(src);
+    rs_pipeline_free(pipe);
+    rs_tui_decoded_free(&d);
+    rs_tui_model_close(m);
+}
+
+static void
+test_model_tcp_numbers(void **state)
+{
+    (void)state;
+    tcp_numbers(1);
+    tcp_numbers(2);
 }
 
 /* The filter picks the frames `read -Y` does; a bad one changes nothing. */
@@ -545,6 +599,7 @@ main(void)
         cmocka_unit_test(test_sort_rows),
         cmocka_unit_test(test_model_ingests_sample),
         cmocka_unit_test(test_model_decodes_again),
+        cmocka_unit_test(test_model_tcp_numbers),
         cmocka_unit_test(test_model_filter_and_write),
         cmocka_unit_test(test_model_refuses_stdin_and_missing),
         cmocka_unit_test(test_nic_counters),
