@@ -69,6 +69,15 @@ static const uint32_t fact_of[EX_COUNT] = {
     [EX_RNR] = RS_FACT_RNR,
     [EX_ECN_CE] = RS_FACT_ECN_CE,
 };
+/* Every fact some item shows: a frame with none of them (most) skips the table. */
+static uint32_t any_fact;
+
+__attribute__((constructor)) static void
+expert_init(void)
+{
+    for (int k = 0; k < EX_COUNT; k++)
+        any_fact |= fact_of[k];
+}
 
 /* An item once per frame, however many PDUs show it. */
 static void
@@ -112,7 +121,7 @@ rs_expert_foreach(const struct rs_packet *pkt, void (*fn)(void *ctx, const struc
         fn(ctx, &rs_experts[EX_CNP]);
     if (pkt->iwarp != NULL)
         iwarp_experts(pkt->iwarp, fn, ctx);
-    if (pkt->facts == NULL)
+    if (pkt->facts == NULL || !(pkt->facts->flags & any_fact))
         return;
     for (int k = 0; k < EX_COUNT; k++)
         if (fact_of[k] != 0 && (pkt->facts->flags & fact_of[k]))
