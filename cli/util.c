@@ -18,13 +18,14 @@
 int
 cli_fail(int code, const char *fmt, ...)
 {
+    char text[4 * RS_ERRBUF_SIZE], line[4 * RS_ERRBUF_SIZE];
     va_list ap;
 
-    fputs("roceshark: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(text, sizeof(text), fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    rs_one_line(line, sizeof(line), text);     /* a filter or a name may hold a newline */
+    fprintf(stderr, "roceshark: %s\n", line);
     return code;
 }
 

@@ -25,10 +25,16 @@ enum rs_err {
     RS_EOF = -8         /* end of input: not an error for loops */
 };
 
-/* Fills err (may be NULL) with a formatted message; returns code so that
- * callers can write `return rs_error(err, RS_EINVAL, "...")`. */
+/* Fills err (may be NULL) with a formatted message, on one line (see
+ * rs_one_line); returns code so that callers can write
+ * `return rs_error(err, RS_EINVAL, "...")`. */
 int rs_error(char *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Copies text into dst (size bytes, NUL included, cut to fit) with its control
+ * characters written as C escapes (\n, \t, \x1b), so that a message quoting
+ * what the user typed stays on one line. */
+void rs_one_line(char *dst, size_t size, const char *text);
 
 #define RS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

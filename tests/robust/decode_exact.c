@@ -15,22 +15,12 @@
 
 #include <roceshark/capture.h>
 #include <roceshark/dissect.h>
-#include <roceshark/fields.h>
 #include <roceshark/pipeline.h>
 #include <roceshark/print.h>
 
+#include "exercise.h"
+
 static unsigned long long values;
-
-static void
-count_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
-{
-    char buf[64];
-
-    (void)ctx;
-    rs_value_format(f, v, buf, sizeof(buf));
-    rs_value_format_display(f, v, buf, sizeof(buf));
-    values++;
-}
 
 static void
 exercise(const struct rs_frame *frame, struct rs_pipeline *pipe, struct rs_out *out)
@@ -41,16 +31,7 @@ exercise(const struct rs_frame *frame, struct rs_pipeline *pipe, struct rs_out *
 
     memcpy(copy, frame->data, frame->caplen);
     f.data = copy;
-    const struct rs_packet *pkt = &rs_pipeline_process(pipe, &f)->pkt;
-    for (int id = 0; id < rs_field_count(); id++)
-        rs_field_foreach(pkt, id, count_value, NULL);
-    rs_print_summary(out, pkt);
-    rs_print_tree(out, pkt);
-    rs_print_jsonflat(out, pkt, true);
-    /* tshark's JSON forms with every field's bytes (-x) read the frame through the tree. */
-    static const struct rs_json_opts raw = {.text = true, .raw = true};
-    rs_print_json(out, pkt, true, &raw);
-    rs_print_ek(out, pkt, &raw);
+    values += exercise_packet(&rs_pipeline_process(pipe, &f)->pkt, out);
     out->len = 0;
     free(copy);
 }

@@ -251,6 +251,9 @@ test_errors_name_the_position(void **state)
     assert_error("", "expected a field");
     assert_error("infiniband.bth.psn == 1 &&", "expected a field");
     assert_error("infiniband.bth.psn # 1", "unexpected character '#'");
+    /* What the message quotes of the text stays on its line (found by the filter fuzzer). */
+    assert_error("abs\n\n(udp.srcport)<< > 5", "expected a value for abs\\n\\n(udp.srcport)");
+    assert_error("ip.src == \x1b[31m", "unexpected character '\\x1b'");
 }
 
 /* A string of `n` copies of unit, then middle, then n copies of close. */

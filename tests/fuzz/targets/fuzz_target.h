@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fuzz_target.h - what every coverage-guided target under tests/fuzz/targets/
+ * defines: libFuzzer's entry point, and the helpers they share.
+ *
+ * A target is linked two ways: with libFuzzer (-DROCESHARK_LIBFUZZER=ON,
+ * clang), which supplies main() and mutates; and with fuzz_replay.c's
+ * main(), in every build, which runs the files of a corpus once each as
+ * regression tests (gcc included, where libFuzzer does not exist).
+ */
+#ifndef ROCESHARK_FUZZ_TARGET_H
+#define ROCESHARK_FUZZ_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A NUL-terminated copy of data on the heap, exactly size + 1 bytes, so that
+ * AddressSanitizer catches a read past the text; abort()s when out of memory. */
+char *fuzz_text(const uint8_t *data, size_t size);
+
+/* The frames of the bundled sample, decoded once, for targets that need
+ * packets to run what they built against (the display filter). */
+struct rs_packet;
+size_t fuzz_sample_packets(const struct rs_packet **out);
+
+#endif /* ROCESHARK_FUZZ_TARGET_H */
