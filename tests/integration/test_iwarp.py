@@ -7,8 +7,10 @@
     reassembly and CRC verdict the generator wrote (corrupted CRCs included), on all 16
     combinations of markers and CRCs, revisions 1 and 2, FPDUs one per segment, split across
     segments and several in one, retransmitted, overlapped and out of order;
-  - every Wireshark 4.0 iwarp_mpa.*, iwarp_ddp.* and iwarp_rdma.* field prints exactly as
-    tshark prints it wherever tshark 4.0 decodes the frame right. Where it does not, on
+  - every Wireshark 4.0 iwarp_mpa.*, iwarp_ddp.* and iwarp_rdma.* field, and the payloads
+    RDMAP hands on (data.data and data.len: a Write's and a Read Response's on each FPDU, a
+    Send message's whole on its last one) with frame.protocols, prints exactly as tshark
+    prints it wherever tshark 4.0 decodes the frame right. Where it does not, on
     purpose, the generator's truth says so and why:
       * markers with segments that do not hold exactly one FPDU: tshark counts markers from
         the segment's sequence number, as if FPDU and segment were one; and an FPDU that
@@ -16,9 +18,11 @@
       * the direction without markers of a connection where only the other one has them:
         tshark applies markers both ways when either side asked for them;
       * several Send FPDUs ending in one segment: tshark adds only the first to its Send
-        reassembly (its cache is per frame), so its fragment list misses the others;
-      * reassembled Send data of FPDUs with two markers or more: tshark strips 512 octets
-        between markers where 508 lie, leaving the second marker in the payload;
+        reassembly (its cache is per frame), so its fragment list misses the others, and it
+        hands on (data.*, frame.protocols) the first message ending there, not the others;
+      * payloads of FPDUs with two markers or more (reassembled Send data, and data.data):
+        tshark strips 512 octets between markers where 508 lie, leaving the second marker in
+        the payload;
       * the pad of an FPDU with markers: tshark looks for a marker before the CRC by the
         segment's relative sequence number modulo 512, not by the distance from the first
         FPDU, and takes the pad from the wrong octets when the two disagree;
@@ -54,7 +58,10 @@ EXPERT_ONLY = {"iwarp_mpa.res.not_set0", "iwarp_mpa.rev.not_set1",
 OURS = ["roceshark.mpa.crc.status", "roceshark.iwarp.msg.len", "roceshark.mpa.framing_inferred",
         "roceshark.iwarp.dir", "iwarp_rdma.send.fragment", "iwarp_rdma.send.reassembled.length",
         "roceshark.iwarp.retransmission", "roceshark.iwarp.out_of_order", "roceshark.encap"]
-FIELDS = ["frame.number"] + t.IWARP_FIELDS
+# The payloads RDMAP hands on (a Write's, a Read Response's, a whole Send message's on its
+# last FPDU), one data per FPDU, and the layers each FPDU adds to frame.protocols.
+PAYLOAD_FIELDS = t.DATA_FIELDS + ["frame.protocols"]
+FIELDS = ["frame.number"] + t.IWARP_FIELDS + PAYLOAD_FIELDS
 SEND_OPS = (3, 4, 5, 6)
 
 
@@ -126,7 +133,7 @@ def compare_tshark(name, path, frames, extra=()):
     want = t.tshark_fields(path, FIELDS, t.TSHARK_IWARP)
     got = t.roceshark_fields(path, FIELDS, extra)
     t.check(len(want) == len(got), "%s: tshark %d frames, roceshark %d" % (name, len(want), len(got)))
-    compared = skipped = values = 0
+    compared = skipped = values = payloads = 0
     for w, g, tr in zip(want, got, frames):
         if not tr["tshark"]:
             skipped += 1
@@ -138,8 +145,9 @@ def compare_tshark(name, path, frames, extra=()):
             values += 1
             a = w[i] if i < len(w) else ""
             b = g[i] if i < len(g) else ""
+            payloads += f == "data.len" and a != ""
             t.check(a == b, "%s frame %d %s: tshark %r roceshark %r" % (name, tr["frame"], f, a, b))
-    return compared, skipped, values
+    return compared, skipped, values, payloads
 
 
 # --- the generated files, against the truth and against tshark ---
@@ -151,10 +159,11 @@ for name in ("aligned.pcap", "random.pcap", "retrans.pcap", "tiny.pcap"):
     rows = t.roceshark_fields(path, TRUTH_FIELDS)
     t.check(len(rows) == len(frames), "%s: %d frames, truth %d" % (name, len(rows), len(frames)))
     check_truth(name, rows, frames, TRUTH_FIELDS)
-    compared, skipped, values = compare_tshark(name, path, frames)
-    print("%-14s %5d frames: %5d compared with tshark (%7d values), %4d where tshark 4.0 is "
-          "wrong" % (name, len(frames), compared, values, skipped))
+    compared, skipped, values, payloads = compare_tshark(name, path, frames)
+    print("%-14s %5d frames: %5d compared with tshark (%7d values, data in %4d), %4d where "
+          "tshark 4.0 is wrong" % (name, len(frames), compared, values, payloads, skipped))
     t.check(compared > 0, "%s: no frame compared with tshark" % name)
+    t.check(payloads > 0 or name == "tiny.pcap", "%s: no payload compared with tshark" % name)
 
 # Every RDMAP opcode and every CRC verdict was exercised.
 seen_ops, seen_crc, seen_markers = set(), set(), 0
@@ -236,7 +245,7 @@ siw += [p for p in (t.extra_capture(n) for n in sorted(t.EXTRA_CAPTURES)
                     if n.startswith("kazikame_")) if p]
 for path in siw:
     name = os.path.basename(path)
-    bad, total = t.fields_diff(path, t.IWARP_FIELDS, t.TSHARK_IWARP)
+    bad, total = t.fields_diff(path, t.IWARP_FIELDS + PAYLOAD_FIELDS, t.TSHARK_IWARP)
     t.check(bad == 0, "%s: %d of %d values differ from tshark" % (name, bad, total))
     rows = t.roceshark_fields(path, ["roceshark.mpa.crc.status", "iwarp_ddp.last_flag",
                                      "iwarp_ddp.untagged", "roceshark.iwarp.msg.len"])
