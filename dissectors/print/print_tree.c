@@ -161,7 +161,7 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
             continue;
         if (!(rs_field_by_id(id)->flags & RS_FIELD_PER_PDU)) {
             walk_field(&w, pkt, id);
-            if (w.data_id >= 0 && is_icmp_field(id) && !is_icmp_field(id + 1))
+            if (w.data_nested && is_icmp_field(id) && !is_icmp_field(id + 1))
                 for (int d = w.data_id; d <= w.data_id + 2; d++)
                     walk_field(&w, pkt, d);
         } else if (!pdus_done && pkt->iwarp != NULL) {

@@ -42,6 +42,7 @@
     shown incomplete (CRC unverified), and framing resumes after them."""
 import json
 import os
+import re
 
 import rstest as t
 
@@ -150,6 +151,34 @@ def compare_tshark(name, path, frames, extra=()):
     return compared, skipped, values, payloads
 
 
+# The -V tree's iWARP protocols and data, frame by frame, in the order they come.
+TREE_NAMES = (("iWARP Marker", "iwarp_mpa"), ("iWARP Direct", "iwarp_ddp_rdmap"),
+              ("Data", "data"))
+
+
+def tree_order(cmd):
+    frames = []
+    for line in t.run(cmd).stdout.splitlines():
+        if line.startswith("Frame "):
+            frames.append([])
+        frames[-1:] = [frames[-1] + [n for p, n in TREE_NAMES if line.startswith(p)]] \
+            if frames else []
+    return frames
+
+
+def compare_tree(name, path, frames):
+    """The -V tree names MPA, DDP/RDMAP and data in tshark's order on the frames tshark
+    decodes right."""
+    want = tree_order(["tshark", "-n", "-V", "-r", path] + t.TSHARK_IWARP.split())
+    got = tree_order([t.ROCESHARK, "read", "-V", "-r", path])
+    n = 0
+    for w, g, tr in zip(want, got, frames):
+        if tr["tshark"] and not any(s in ("data.", "frame.protocols") for s in tr["tshark_skip"]):
+            n += len(tr["pdus"]) > 1
+            t.check(w == g, "%s frame %d -V: tshark %s roceshark %s" % (name, tr["frame"], w, g))
+    return n
+
+
 # --- the generated files, against the truth and against tshark ---
 
 TRUTH_FIELDS = sorted(set(expected([]).keys()) | set(OURS))
@@ -164,6 +193,11 @@ for name in ("aligned.pcap", "random.pcap", "retrans.pcap", "tiny.pcap"):
           "tshark 4.0 is wrong" % (name, len(frames), compared, values, payloads, skipped))
     t.check(compared > 0, "%s: no frame compared with tshark" % name)
     t.check(payloads > 0 or name == "tiny.pcap", "%s: no payload compared with tshark" % name)
+    if name == "random.pcap":
+        multi = compare_tree(name, path, frames)
+        print("%-14s -V: MPA, DDP/RDMAP and data in tshark's order (%d frames of several "
+              "PDUs)" % (name, multi))
+        t.check(multi > 0, "%s: no frame of several PDUs in the tree" % name)
 
 # Every RDMAP opcode and every CRC verdict was exercised.
 seen_ops, seen_crc, seen_markers = set(), set(), 0
@@ -257,6 +291,46 @@ for path in siw:
     t.check(last_untagged and all(r[3] for r in last_untagged),
             "%s: message length missing" % name)
     print("%-44s %5d values match tshark" % (name, total))
+# --- payloads at their edges, built by roceshark inject: an empty Write and Send, a Send
+# whose last FPDU is empty, one of two empty FPDUs, a Read Response's FPDU before its last:
+# data only where octets are handed on, as tshark shows it ---
+FWD = "eth / ip(src=10.0.0.1, dst=10.0.0.2) / tcp(srcport=40000, dstport=9999) / "
+REV = "eth / ip(src=10.0.0.2, dst=10.0.0.1) / tcp(srcport=9999, dstport=40000) / "
+EDGES = [FWD + "mpareq(rev=1) / payload(hex=00010002)", REV + "mparep(rev=1)",
+         FWD + "ddp(stag=0x1234, tagged_offset=0x1000) / rdmap(opcode=Write)",
+         FWD + "ddp(msn=1, mo=0, last_flag=1) / rdmap(opcode=Send)",
+         FWD + "ddp(msn=2, mo=0, last_flag=0) / rdmap(opcode=Send) / payload(len=5)",
+         FWD + "ddp(msn=2, mo=5, last_flag=1) / rdmap(opcode=Send)",
+         FWD + "ddp(msn=3, mo=0, last_flag=0) / rdmap(opcode=Send)",
+         FWD + "ddp(msn=3, mo=0, last_flag=1) / rdmap(opcode=Send)",
+         REV + "ddp(stag=5, tagged_offset=0x40, last_flag=0) / rdmap(opcode=\"Read Response\") / "
+         "payload(len=6)"]
+spec = os.path.join(out, "edges.txt")
+open(spec, "w").write("\n".join(EDGES) + "\n")
+path = os.path.join(out, "edges.pcap")
+t.run([t.ROCESHARK, "inject", "-w", path, "-F", spec])
+# (tshark prints the empty reassembled data of the Send of empty FPDUs as "<MISSING>".)
+bad, total = t.fields_diff(path, [f for f in t.IWARP_FIELDS
+                                  if f != "iwarp_rdma.send.reassembled.data"] + PAYLOAD_FIELDS,
+                           t.TSHARK_IWARP)
+t.check(bad == 0, "edges.pcap: %d of %d values differ from tshark" % (bad, total))
+rows = t.roceshark_fields(path, ["data.len"])
+t.check([r[0] for r in rows] == [""] * 5 + ["5", "", "", "6"], "edges.pcap data.len: %r" % rows)
+print("%-44s %5d values match tshark" % ("edges.pcap", total))
+
+# PDML places each payload where the frame holds it, as tshark does (a reassembled Send's
+# lies in no frame: tshark gives position 0 in its own buffer, roceshark none).
+def pdml_data(cmd):
+    return re.findall(r'<field name="data.data" [^>]*?size="(\d+)" pos="(\d+)"',
+                      t.run(cmd).stdout)
+
+
+want = pdml_data(["tshark", "-n", "-T", "pdml", "-r", siw[0]] + t.TSHARK_IWARP.split())
+got = pdml_data([t.ROCESHARK, "read", "-T", "pdml", "-r", siw[0]])
+placed = [(w, g) for w, g in zip(want, got) if w[1] != "0"]
+t.check(len(want) == len(got) and placed and all(w == g for w, g in placed),
+        "siw.pcap PDML data.data size, pos: tshark %s roceshark %s" % (want, got))
+
 frames = truth["siw.pcap"]
 rows = t.roceshark_fields(siw[0], TRUTH_FIELDS)
 t.check(len(rows) == len(frames) and all(f["tshark"] for f in frames),
