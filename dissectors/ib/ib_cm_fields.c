@@ -5,7 +5,8 @@
  * name them: Wireshark 4.0's fields for the messages it decodes (REQ, REP,
  * RTU, REJ, DREQ, DREP and rdma_cm's IP CM private data, Annex A11), ours
  * (roceshark.cm.*) for those it leaves undecoded (MRA, LAP, APR, SIDR_REQ,
- * SIDR_REP), laid out as IBTA's message tables give them (12.6, 12.8, 12.11).
+ * SIDR_REP, and the IP CM private data of a SIDR_REQ), laid out as IBTA's
+ * message tables give them (12.6, 12.8, 12.11, A11.6).
  *
  *    0 common MAD header (24, ib_mad.c)
  *   24 the message (232 bytes); offsets below count from the MAD's byte 0
@@ -34,12 +35,13 @@
 #define M 24                /* the message's first byte in the MAD */
 #define IP_CM_SID_MASK 0xffffffffff000000ull
 #define IP_CM_SID 0x0000000001000000ull     /* rdma_cm's service IDs (Annex A11.2) */
-#define REQ_PRIVATE (M + 140)
+#define REQ_PRIVATE 140        /* message offsets of the private data */
+#define SIDR_REQ_PRIVATE 16
 
 /* What, beyond its attribute, a field needs of the MAD to be there. */
 enum cm_cond {
     ANY,
-    SID_IP,         /* the REQ is to an IP CM service ID */
+    SID_IP,         /* the REQ or SIDR_REQ is to an IP CM service ID */
     SID_OTHER,      /* ... to another service ID */
     NET_IPV4,       /* the frame travels over IPv4 (Wireshark's test for IPv4 GIDs) */
     NET_OTHER,
@@ -47,11 +49,20 @@ enum cm_cond {
     IPCM_V6         /* ... of another version */
 };
 
+/* Where the IP CM private data of a REQ or SIDR_REQ starts in the MAD; both
+ * carry the service ID at message offset 8. */
+static size_t
+ip_cm_offset(const uint8_t *mad)
+{
+    return M + (rs_load_be16(mad + 16) == RS_CM_SIDR_REQ ? SIDR_REQ_PRIVATE : REQ_PRIVATE);
+}
+
 static bool
 cond_holds(const struct rs_packet *pkt, const uint8_t *mad, size_t len, enum cm_cond cond)
 {
     bool ip_sid = len >= M + 16 && (rs_load_be64(mad + M + 8) & IP_CM_SID_MASK) == IP_CM_SID;
-    bool v4 = ip_sid && len > REQ_PRIVATE + 1 && mad[REQ_PRIVATE + 1] >> 4 == 4;
+    size_t ip_cm = ip_cm_offset(mad);
+    bool v4 = ip_sid && len > ip_cm + 1 && mad[ip_cm + 1] >> 4 == 4;
 
     switch (cond) {
     case SID_IP:
@@ -104,6 +115,10 @@ CM_GETTER(get_rtu, RS_CM_RTU, ANY)
 CM_GETTER(get_dreq, RS_CM_DREQ, ANY)
 CM_GETTER(get_drep, RS_CM_DREP, ANY)
 CM_GETTER(get_sidr_req, RS_CM_SIDR_REQ, ANY)
+CM_GETTER(get_sidr_req_sid_ip, RS_CM_SIDR_REQ, SID_IP)
+CM_GETTER(get_sidr_req_sid_other, RS_CM_SIDR_REQ, SID_OTHER)
+CM_GETTER(get_sidr_ipcm_v4, RS_CM_SIDR_REQ, IPCM_V4)
+CM_GETTER(get_sidr_ipcm_v6, RS_CM_SIDR_REQ, IPCM_V6)
 CM_GETTER(get_sidr_rep, RS_CM_SIDR_REP, ANY)
 CM_GETTER(get_lap, RS_CM_LAP, ANY)
 CM_GETTER(get_apr, RS_CM_APR, ANY)
@@ -237,6 +252,31 @@ static const struct rs_value_string sidr_status_vals[] = {
     X("infiniband.cm.req." p "_localacktout", name " Local ACK Timeout", (off) + 7, 1,      \
       0xf8, get_req)
 
+/* rdma_cm's IP CM private data (Annex A11.6), private data of len bytes at
+ * message offset off of a REQ or SIDR_REQ to an IP CM service ID, as fields
+ * p.ip_cm.*: versions, source port, the source and destination addresses
+ * (an IPv4 address is the last four of sixteen bytes), the consumer's rest. */
+#define IP_CM(p, off, len, get_ip, get_v4, get_v6)                                          \
+    {p ".ip_cm", "IP CM Request Msg", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,                  \
+     "IP CM Request Msg", RS_LAYER_PAYLOAD, M + (off), len, get_ip, 2, 0,                  \
+     .label = label_ip_cm},                                                                 \
+    MAD_F(p ".ip_cm.majv", "IP CM Major Version", RS_FT_UINT8, RS_BASE_HEX, 0xf0,          \
+          M + (off), 1, get_ip, 3),                                                         \
+    MAD_F(p ".ip_cm.minv", "IP CM Minor Version", RS_FT_UINT8, RS_BASE_HEX, 0x0f,          \
+          M + (off), 1, get_ip, 3),                                                         \
+    MAD_F(p ".ip_cm.ipv", "IP CM IP Version", RS_FT_UINT8, RS_BASE_HEX, 0xf0,              \
+          M + (off) + 1, 1, get_ip, 3),                                                     \
+    MAD_F(p ".ip_cm.reserved", "IP CM Reserved", RS_FT_UINT8, RS_BASE_HEX, 0x0f,           \
+          M + (off) + 1, 1, get_ip, 3),                                                     \
+    MAD_F(p ".ip_cm.sport", "IP CM Source Port", RS_FT_UINT16, RS_BASE_HEX, 0,             \
+          M + (off) + 2, 2, get_ip, 3),                                                     \
+    ADDR(p ".ip_cm.sip6", "IP CM Source IP", RS_FT_IPV6, (off) + 4, 16, get_v6, 3),        \
+    ADDR(p ".ip_cm.sip4", "IP CM Source IP", RS_FT_IPV4, (off) + 16, 4, get_v4, 3),        \
+    ADDR(p ".ip_cm.dip6", "IP CM Destination IP", RS_FT_IPV6, (off) + 20, 16, get_v6, 3),  \
+    ADDR(p ".ip_cm.dip4", "IP CM Destination IP", RS_FT_IPV4, (off) + 32, 4, get_v4, 3),   \
+    BYTES(p ".ip_cm.private", "IP CM Consumer PrivateData", (off) + 36, (len) - 36,         \
+          get_ip, 3)
+
 /* A field of the LAP's alternate path (bytes 20..63). */
 #define LAP(field, name, off, width, mask) \
     X("roceshark.cm.lap." field, name, off, width, mask, get_lap)
@@ -291,33 +331,9 @@ const struct rs_field rs_fields_ib_cm[] = {
     /* Wireshark files the reserved bits after the alternate ACK timeout under
      * alt_reserved1 again: a second occurrence of that name. */
     X("infiniband.cm.req.alt_reserved1", "Reserved", 139, 1, 0x07, get_req),
-    BYTES("infiniband.cm.req.private", "PrivateData", 140, 92, get_req_sid_other, 2),
+    BYTES("infiniband.cm.req.private", "PrivateData", REQ_PRIVATE, 92, get_req_sid_other, 2),
     /* rdma_cm's private data of a REQ to an IP CM service ID (Annex A11.6) */
-    {"infiniband.cm.req.ip_cm", "IP CM Request Msg", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
-     "IP CM Request Msg", RS_LAYER_PAYLOAD, REQ_PRIVATE, 92, get_req_sid_ip, 2, 0,
-     .label = label_ip_cm},
-    MAD_F("infiniband.cm.req.ip_cm.majv", "IP CM Major Version", RS_FT_UINT8, RS_BASE_HEX,
-          0xf0, REQ_PRIVATE, 1, get_req_sid_ip, 3),
-    MAD_F("infiniband.cm.req.ip_cm.minv", "IP CM Minor Version", RS_FT_UINT8, RS_BASE_HEX,
-          0x0f, REQ_PRIVATE, 1, get_req_sid_ip, 3),
-    MAD_F("infiniband.cm.req.ip_cm.ipv", "IP CM IP Version", RS_FT_UINT8, RS_BASE_HEX, 0xf0,
-          REQ_PRIVATE + 1, 1, get_req_sid_ip, 3),
-    MAD_F("infiniband.cm.req.ip_cm.reserved", "IP CM Reserved", RS_FT_UINT8, RS_BASE_HEX, 0x0f,
-          REQ_PRIVATE + 1, 1, get_req_sid_ip, 3),
-    MAD_F("infiniband.cm.req.ip_cm.sport", "IP CM Source Port", RS_FT_UINT16, RS_BASE_HEX, 0,
-          REQ_PRIVATE + 2, 2, get_req_sid_ip, 3),
-    /* An IPv4 address is the last four of sixteen bytes. */
-    ADDR("infiniband.cm.req.ip_cm.sip6", "IP CM Source IP", RS_FT_IPV6, 144, 16, get_ipcm_v6,
-         3),
-    ADDR("infiniband.cm.req.ip_cm.sip4", "IP CM Source IP", RS_FT_IPV4, 156, 4, get_ipcm_v4,
-         3),
-    ADDR("infiniband.cm.req.ip_cm.dip6", "IP CM Destination IP", RS_FT_IPV6, 160, 16,
-         get_ipcm_v6, 3),
-    ADDR("infiniband.cm.req.ip_cm.dip4", "IP CM Destination IP", RS_FT_IPV4, 172, 4,
-         get_ipcm_v4, 3),
-    BYTES("infiniband.cm.req.ip_cm.private", "IP CM Consumer PrivateData", 176, 56,
-          get_req_sid_ip, 3),
-
+    IP_CM("infiniband.cm.req", REQ_PRIVATE, 92, get_req_sid_ip, get_ipcm_v4, get_ipcm_v6),
     /* MsgRcptAck */
     COMM_IDS("roceshark.cm.mra", get_mra),
     VALS("roceshark.cm.mra.msgmraed", "Message MRAed", 8, 0xc0, mra_msg_vals, get_mra),
@@ -369,7 +385,12 @@ const struct rs_field rs_fields_ib_cm[] = {
     X("roceshark.cm.sidr_req.requestid", "Request ID", 0, 4, 0, get_sidr_req),
     X("roceshark.cm.sidr_req.pkey", "Partition Key", 4, 2, 0, get_sidr_req),
     X("roceshark.cm.sidr_req.serviceid", "ServiceID", 8, 8, 0, get_sidr_req),
-    BYTES("roceshark.cm.sidr_req.private", "PrivateData", 16, 216, get_sidr_req, 2),
+    BYTES("roceshark.cm.sidr_req.private", "PrivateData", SIDR_REQ_PRIVATE, 216,
+          get_sidr_req_sid_other, 2),
+    /* rdma_cm resolves a UD QP with the same header as a REQ's (Annex A11.6);
+     * Wireshark 4.0 decodes no SIDR_REQ. */
+    IP_CM("roceshark.cm.sidr_req", SIDR_REQ_PRIVATE, 216, get_sidr_req_sid_ip, get_sidr_ipcm_v4,
+          get_sidr_ipcm_v6),
 
     /* ServiceIDResReqResp */
     X("roceshark.cm.sidr_rep.requestid", "Request ID", 0, 4, 0, get_sidr_rep),

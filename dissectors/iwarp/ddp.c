@@ -197,3 +197,30 @@ iw_ddp_account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *p)
     if (is_send(op) && !(p->flags & RS_IWARP_PDU_TRUNCATED))
         send_account(iw, d, p, u, p->ulpdu_len);
 }
+
+bool
+rs_iwarp_pdu_data(const struct rs_iwarp_pdu *p, const uint8_t **data, uint32_t *len)
+{
+    /* ULPDU_Length, then the DDP and RDMAP control octets */
+    if (p->kind != RS_MPA_FPDU || p->caplen < 4)
+        return false;
+    const uint8_t *u = p->data + 2;
+    uint8_t op = u[1] & 0x0f;
+    bool tagged = u[0] & DDP_TAGGED;
+    uint32_t hdr = tagged ? RS_DDP_TAGGED_HDR_LEN : RS_DDP_UNTAGGED_HDR_LEN;
+
+    /* Wireshark goes by the T bit: a Write sent untagged has no payload to it. */
+    if (tagged ? !is_tagged_opcode(op) : (!is_send(op) || !(u[0] & DDP_LAST)))
+        return false;
+    if (p->flags & RS_IWARP_PDU_SEND_REASM) {
+        *data = p->send_data;
+        *len = p->send_len;
+        return p->send_data != NULL && p->send_len > 0;
+    }
+    uint32_t avail = p->caplen - 2 < p->ulpdu_len ? p->caplen - 2 : p->ulpdu_len;
+    if (p->ulpdu_len < hdr || avail <= hdr)
+        return false;
+    *data = u + hdr;
+    *len = avail - hdr;
+    return true;
+}

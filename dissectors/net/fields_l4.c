@@ -105,22 +105,24 @@ get_tcp_payload(const struct rs_packet *pkt, const struct rs_field *f, unsigned 
     return true;
 }
 
-/* data.data and data.len: the bytes no protocol we know takes (rs_packet_data). */
+/* data, data.data and data.len: the bytes no protocol we know takes
+ * (rs_packet_data), once per run of them. */
 static bool
 get_data(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
          struct rs_value *out)
 {
-    struct rs_span d;
+    const uint8_t *data;
+    uint32_t len;
 
-    if (occ != 0 || !rs_packet_data(pkt, &d))
+    if (!rs_packet_data(pkt, occ, &data, &len))
         return false;
     if (f->type != RS_FT_UINT32) {      /* the bytes, of data and data.data */
         out->type = f->type;
-        out->v.bytes.ptr = pkt->frame->data + d.off;
-        out->v.bytes.len = d.len;
+        out->v.bytes.ptr = data;
+        out->v.bytes.len = len;
         return true;
     }
-    return rs_value_set_uint(out, f->type, d.len);
+    return rs_value_set_uint(out, f->type, len);
 }
 
 #define STREAM(abbrev, name, type, base, layer, value, blurb) \

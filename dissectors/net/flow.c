@@ -154,8 +154,9 @@ icmp_echo_data(const struct rs_packet *pkt, struct rs_span *out)
     return rs_icmp_echo_of(pkt, &e) && span_to_ip_end(pkt, e.data_off, out);
 }
 
-bool
-rs_packet_data(const struct rs_packet *pkt, struct rs_span *out)
+/* The frame's one run of undissected bytes, outside iWARP. */
+static bool
+frame_data(const struct rs_packet *pkt, struct rs_span *out)
 {
     if (rs_packet_has(pkt, RS_LAYER_PAYLOAD) && !rs_packet_has(pkt, RS_LAYER_IPOIB)) {
         const struct rs_span *p = &pkt->span[RS_LAYER_PAYLOAD];
@@ -175,7 +176,46 @@ rs_packet_data(const struct rs_packet *pkt, struct rs_span *out)
         const struct rs_span *u = &pkt->span[RS_LAYER_UDP];
         return span_to_ip_end(pkt, u->off + u->len, out);
     }
-    if (rs_packet_has(pkt, RS_LAYER_TCP) && (pkt->iwarp == NULL || pkt->iwarp->n_pdus == 0))
+    if (rs_packet_has(pkt, RS_LAYER_TCP))
         return rs_tcp_payload(pkt, out);
     return icmp_echo_data(pkt, out);
+}
+
+/* An FPDU's payload where the frame holds it, when the FPDU lies whole in
+ * this segment without markers, so that outputs place it (PDML's pos, the
+ * JSON's raw values); else it stays where the reassembly keeps it. */
+static void
+in_frame(const struct rs_packet *pkt, const struct rs_iwarp_pdu *p, const uint8_t **data)
+{
+    struct rs_span seg;
+
+    if (p->n_markers != 0 || (p->flags & RS_IWARP_PDU_SEND_REASM) || !rs_tcp_payload(pkt, &seg))
+        return;
+    uint32_t at = p->seq - rs_load_be32(rs_packet_at(pkt, RS_LAYER_TCP) + 4);
+    if ((int32_t)at < 0 || at > seg.len || p->caplen > seg.len - at)
+        return;
+    *data = pkt->frame->data + seg.off + at + (*data - p->data);
+}
+
+bool
+rs_packet_data(const struct rs_packet *pkt, unsigned occ, const uint8_t **data, uint32_t *len)
+{
+    const struct rs_iwarp_view *v = pkt->iwarp;
+    struct rs_span sp;
+
+    /* A segment of an iWARP stream hands on only what its FPDUs do: bytes of
+     * an FPDU that ends later wait in TCP's reassembly, as in Wireshark. */
+    if (v != NULL) {
+        for (unsigned i = 0; i < v->n_pdus; i++)
+            if (rs_iwarp_pdu_data(&v->pdus[i], data, len) && occ-- == 0) {
+                in_frame(pkt, &v->pdus[i], data);
+                return true;
+            }
+        return false;
+    }
+    if (occ != 0 || !frame_data(pkt, &sp))
+        return false;
+    *data = pkt->frame->data + sp.off;
+    *len = sp.len;
+    return true;
 }

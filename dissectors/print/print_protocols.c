@@ -17,10 +17,11 @@
 #include <netinet/in.h>
 
 #include <roceshark/flow.h>
+#include <roceshark/iwarp.h>
 #include <roceshark/print.h>
 #include <roceshark/wire.h>
 
-#include "fields/fields_iwarp_int.h"
+#include "fields/fields_int.h"
 
 #define ETHERTYPE_IPV4 0x0800
 #define ETHERTYPE_ARP 0x0806
@@ -64,6 +65,15 @@ ip_protocol(const struct rs_packet *pkt, struct chain *c)
     return next;
 }
 
+static bool
+has_data(const struct rs_packet *pkt)
+{
+    const uint8_t *data;
+    uint32_t len;
+
+    return rs_packet_data(pkt, 0, &data, &len);
+}
+
 static void above_ethertype(const struct rs_packet *pkt, struct chain *c);
 
 /* InfiniBand, and what its payload carries: data, nothing more for a MAD, or IPoIB's
@@ -71,8 +81,6 @@ static void above_ethertype(const struct rs_packet *pkt, struct chain *c);
 static void
 infiniband(const struct rs_packet *pkt, struct chain *c)
 {
-    struct rs_span data;
-
     add(c, "infiniband");
     if (rs_packet_has(pkt, RS_LAYER_IPOIB)) {
         add(c, "ethertype");
@@ -80,55 +88,61 @@ infiniband(const struct rs_packet *pkt, struct chain *c)
         return;
     }
     /* A MAD is decoded inside Wireshark's InfiniBand dissector: no data. */
-    if (rs_packet_data(pkt, &data))
+    if (has_data(pkt))
         add(c, "data");
 }
 
-/* MPA alone for a Request or Reply; DDP/RDMAP above it for FPDUs, with data when one
- * carries a payload: a Write, Read Response or Send with octets after its headers (a Read
- * Request's and a Terminate's are RDMAP header). */
+/* Whether the TCP segment pkt carries the first octet of PDU p. */
+static bool
+starts_here(const struct rs_packet *pkt, const struct rs_iwarp_pdu *p)
+{
+    uint32_t seq = rs_load_be32(rs_packet_at(pkt, RS_LAYER_TCP) + 4);
+
+    return (int32_t)(p->seq - seq) >= 0;
+}
+
+/* PDU by PDU, as Wireshark's layers come: MPA, then DDP/RDMAP for an FPDU,
+ * then data where the FPDU hands bytes on (rs_iwarp_pdu_data). TCP calls MPA
+ * once for a PDU it completes from earlier segments and once for the PDUs
+ * that start in this one, and MPA names itself once per call. */
 static void
 iwarp(const struct rs_packet *pkt, struct chain *c)
 {
     const struct rs_iwarp_view *v = pkt->iwarp;
-    bool fpdu = false, data = false;
 
-    add(c, "iwarp_mpa");
     for (unsigned i = 0; i < v->n_pdus; i++) {
         const struct rs_iwarp_pdu *p = &v->pdus[i];
+        const uint8_t *data;
         uint32_t len;
-        fpdu |= p->kind == RS_MPA_FPDU;
-        if (iw_payload_len(p, &len) && len > 0 && iw_rdmap_opcode(p) != RS_RDMAP_READ_REQUEST &&
-            iw_rdmap_opcode(p) != RS_RDMAP_TERMINATE)
-            data = true;
+        if (i == 0 || (i == 1 && !starts_here(pkt, &v->pdus[0])))
+            add(c, "iwarp_mpa");
+        if (p->kind == RS_MPA_FPDU)
+            add(c, "iwarp_ddp_rdmap");
+        if (rs_iwarp_pdu_data(p, &data, &len))
+            add(c, "data");
     }
-    if (fpdu)
-        add(c, "iwarp_ddp_rdmap");
-    if (data)
-        add(c, "data");
 }
 
 static void
 above_ip(const struct rs_packet *pkt, struct chain *c)
 {
     int proto = ip_protocol(pkt, c);
-    struct rs_span data;
 
     if (rs_packet_has(pkt, RS_LAYER_UDP)) {
         add(c, "udp");
         if (pkt->encap == RS_ENCAP_ROCEV2)
             infiniband(pkt, c);
-        else if (rs_packet_data(pkt, &data))
+        else if (has_data(pkt))
             add(c, "data");
     } else if (rs_packet_has(pkt, RS_LAYER_TCP)) {
         add(c, "tcp");
         if (pkt->iwarp != NULL && pkt->iwarp->n_pdus > 0)
             iwarp(pkt, c);
-        else if (rs_packet_data(pkt, &data))
+        else if (has_data(pkt))
             add(c, "data");
     } else if (proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6) {
         add(c, proto == IPPROTO_ICMP ? "icmp" : "icmpv6");
-        if (rs_packet_data(pkt, &data))
+        if (has_data(pkt))
             add(c, "data");
     }
 }
@@ -190,7 +204,8 @@ rs_print_protocols(const struct rs_packet *pkt, char *buf, size_t size)
     return c.len;
 }
 
-static _Thread_local char protocols[256];
+/* Room for a segment full of small FPDUs, each naming DDP/RDMAP and data. */
+static _Thread_local char protocols[4096];
 
 static bool
 get_protocols(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,

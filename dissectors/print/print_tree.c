@@ -78,7 +78,8 @@ struct walk_ctx {
     rs_tree_fn fn;
     void *arg;
     uint8_t skip;                   /* fields with any of these RS_FIELD_* flags are left out */
-    int data_id;                    /* the data protocol's id when it nests under ICMP, else -1 */
+    int data_id;                    /* the data protocol's id when it is walked apart, else -1 */
+    bool data_nested;               /* and it nests under ICMP (else it follows each FPDU) */
 };
 
 static bool
@@ -99,7 +100,7 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
     for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, id, occ, &v);
          occ++) {
         struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth, 0, 0};
-        if (is_data_field(w, id))
+        if (w->data_nested && is_data_field(w, id))
             it.depth++;     /* data, data.data and data.len: one table, in this order */
         item_span(pkt, f, &v, occ, &it);
         it.node = v.type == RS_FT_PROTOCOL || v.type == RS_FT_NONE ||
@@ -109,7 +110,8 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
 }
 
 /* iWARP fields PDU by PDU, as tshark shows one MPA (and one DDP/RDMAP)
- * tree per FPDU: each pass sees a view holding that PDU alone. */
+ * tree per FPDU, and the data the FPDU hands on after it: each pass sees a
+ * view holding that PDU alone. */
 static void
 walk_iwarp_pdus(struct walk_ctx *w, const struct rs_packet *pkt)
 {
@@ -126,6 +128,8 @@ walk_iwarp_pdus(struct walk_ctx *w, const struct rs_packet *pkt)
         for (int id = 0; id < rs_field_count(); id++)
             if (rs_field_by_id(id)->flags & RS_FIELD_PER_PDU)
                 walk_field(w, &p, id);
+        for (int d = w->data_id; d <= w->data_id + 2; d++)
+            walk_field(w, &p, d);
     }
 }
 
@@ -143,7 +147,9 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
     /* An ICMP echo's data sits in ICMP's tree, as Wireshark shows it: walked
      * after ICMP's last field (even over IPoIB, whose IB fields come later). */
     bool in_icmp = rs_packet_has(pkt, RS_LAYER_ICMP) || rs_packet_has(pkt, RS_LAYER_ICMPV6);
-    struct walk_ctx w = {pkt, fn, arg, skip, in_icmp ? rs_field_lookup("data") : -1};
+    bool in_iwarp = pkt->iwarp != NULL && pkt->iwarp->n_pdus > 0;
+    struct walk_ctx w = {pkt, fn, arg, skip, in_icmp || in_iwarp ? rs_field_lookup("data") : -1,
+                         in_icmp};
     struct rs_tree_item frame = {RS_TREE_FRAME, NULL, NULL, 0, 0, 0};
 
     frame.node = true;
@@ -155,7 +161,7 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
             continue;
         if (!(rs_field_by_id(id)->flags & RS_FIELD_PER_PDU)) {
             walk_field(&w, pkt, id);
-            if (w.data_id >= 0 && is_icmp_field(id) && !is_icmp_field(id + 1))
+            if (w.data_nested && is_icmp_field(id) && !is_icmp_field(id + 1))
                 for (int d = w.data_id; d <= w.data_id + 2; d++)
                     walk_field(&w, pkt, d);
         } else if (!pdus_done && pkt->iwarp != NULL) {

@@ -50,9 +50,13 @@ uint32_t rs_tcp_payload_len(const struct rs_packet *pkt);
 bool rs_tcp_payload(const struct rs_packet *pkt, struct rs_span *out);
 
 /* The bytes no protocol we decode takes, which Wireshark shows as "data":
- * a UDP payload that is not RoCEv2, a TCP payload that is not iWARP, an IB
+ * a UDP payload that is not RoCEv2, a TCP payload that is not iWARP's, an IB
  * payload with its pad (not a MAD's, nor IPoIB's), an ICMP echo's after its
- * header, as far as captured; false when there are none. iWARP's payloads are the RDMAP fields' (fields_rdmap.c). */
-bool rs_packet_data(const struct rs_packet *pkt, struct rs_span *out);
+ * header, as far as captured; and over iWARP, one occurrence per FPDU that
+ * hands bytes on (rs_iwarp_pdu_data), in stream order. Occurrence occ; false
+ * when there is none. The bytes lie in the frame, except a reassembled
+ * Send's. */
+bool rs_packet_data(const struct rs_packet *pkt, unsigned occ, const uint8_t **data,
+                    uint32_t *len);
 
 #endif /* ROCESHARK_FLOW_H */

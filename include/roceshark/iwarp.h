@@ -109,6 +109,14 @@ struct rs_iwarp_pdu {
     const uint8_t *send_data;   /* and the payload, when it was kept (else NULL) */
 };
 
+/* The bytes of PDU p that Wireshark 4.0 hands on to "data": a Write's or
+ * Read Response's DDP payload, and a Send message's payload on the FPDU that
+ * ends it (the whole message when it took several FPDUs, iwarp_rdma.send.*),
+ * as far as captured. False for a Request or Reply (their private data is
+ * iwarp_mpa.privatedata), an earlier FPDU of a Send, the other opcodes (their
+ * octets are RDMAP fields) and an empty payload. */
+bool rs_iwarp_pdu_data(const struct rs_iwarp_pdu *p, const uint8_t **data, uint32_t *len);
+
 /* struct rs_iwarp_view.flags */
 #define RS_IWARP_VIEW_RETRANSMISSION 0x01   /* the segment held only bytes already seen */
 #define RS_IWARP_VIEW_OUT_OF_ORDER 0x02     /* held until the bytes before it arrive */

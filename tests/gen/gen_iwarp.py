@@ -144,10 +144,16 @@ class Flow:
         sends = [p for p in pdus if "send_frames" in p or (
             p.get("opcode") in (iw.SEND, iw.SEND_INV, iw.SEND_SE, iw.SEND_SE_INV) and
             not p.get("tagged"))]
+        # The message it hands on as data, and the data layers of frame.protocols, go wrong
+        # with its reassembly.
         if len(sends) > 1 or any(not p.get("send_tshark_whole", True) for p in sends):
-            skip.append("iwarp_rdma.send.")
+            skip += ["iwarp_rdma.send.", "data.", "frame.protocols"]
         elif any(not p.get("send_tshark_data", True) for p in sends):
-            skip.append("iwarp_rdma.send.reassembled.data")
+            skip += ["iwarp_rdma.send.reassembled.data", "data.data"]
+        # Its 512 octets between markers leave the second marker in any payload it hands on.
+        if any(p.get("kind") == "fpdu" and len(p["markers"]) >= 2 for p in pdus) and \
+                "data.data" not in skip:
+            skip.append("data.data")
         # With markers, Wireshark 4.0 decides whether a marker stands before the CRC from the
         # segment's relative sequence number (1 at the first octet after the SYN) modulo
         # 512, not from the first FPDU: where that disagrees, its pad is other octets.

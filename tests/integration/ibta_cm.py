@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """IBTA's layout (Vol 1, 12.6, 12.8, 12.11) of the CM messages tshark 4.0 leaves undecoded
-(MRA, LAP, APR, SIDR_REQ, SIDR_REP), written apart from dissectors/ib/ib_cm_fields.c so
-that a test can check roceshark.cm.* against the message bytes tshark gives."""
+(MRA, LAP, APR, SIDR_REQ, SIDR_REP), and of the IP CM private data (Annex A11.6) that
+rdma_cm puts in a SIDR_REQ to an IP CM service ID, written apart from
+dissectors/ib/ib_cm_fields.c so that a test can check roceshark.cm.* against the message
+bytes tshark gives."""
 import ipaddress
 
 
 def _u(off, width, mask=0, kind="x"):
     """A field: its offset from the message's first byte (after the MAD header), its width
     in bytes, its mask, and how -T fields prints it: "x" hex of the field's type, "d"
-    decimal, "b" bytes, "6" an IPv6 address."""
+    decimal, "b" bytes, "6" an IPv6 address, "4" an IPv4 one."""
     return (off, width, mask, kind)
 
 
@@ -34,13 +36,40 @@ LAYOUTS = {
            "apr.addinfolen": _u(8, 1), "apr.status": _u(9, 1),
            "apr.addinfo": _u(12, 72, kind="b"), "apr.private": _u(84, 148, kind="b")},
 }
-FIELDS = sorted("roceshark.cm." + k for fields in LAYOUTS.values() for k in fields)
+# A11.2: the RDMA IP CM service IDs are 0x0000000001 followed by the IP protocol and port.
+IP_CM_SID_MASK, IP_CM_SID = 0xffffffffff000000, 0x0000000001000000
+# A11.6: the IP addressing header at the head of the private data: major and minor version,
+# IP version and 4 reserved bits, source port, source and destination addresses (16 bytes
+# each, an IPv4 one in the last four), then the consumer's private data.
+SIDR_IP_CM = {"sidr_req.ip_cm": _u(16, 216, kind="b"),
+              "sidr_req.ip_cm.majv": _u(16, 1, 0xf0), "sidr_req.ip_cm.minv": _u(16, 1, 0x0f),
+              "sidr_req.ip_cm.ipv": _u(17, 1, 0xf0), "sidr_req.ip_cm.reserved": _u(17, 1, 0x0f),
+              "sidr_req.ip_cm.sport": _u(18, 2),
+              "sidr_req.ip_cm.sip6": _u(20, 16, kind="6"),
+              "sidr_req.ip_cm.sip4": _u(32, 4, kind="4"),
+              "sidr_req.ip_cm.dip6": _u(36, 16, kind="6"),
+              "sidr_req.ip_cm.dip4": _u(48, 4, kind="4"),
+              "sidr_req.ip_cm.private": _u(52, 180, kind="b")}
+FIELDS = sorted("roceshark.cm." + k for fields in list(LAYOUTS.values()) + [SIDR_IP_CM]
+                for k in fields)
+
+
+def _layout(attr, data):
+    """The fields of the message data (bytes) of attribute attr: a SIDR_REQ to an IP CM
+    service ID has the IP CM header where others have raw private data."""
+    layout = dict(LAYOUTS.get(attr, {}))
+    if attr == 0x17 and int.from_bytes(data[8:16], "big") & IP_CM_SID_MASK == IP_CM_SID:
+        del layout["sidr_req.private"]
+        v4 = data[17] >> 4 == 4
+        layout.update((k, v) for k, v in SIDR_IP_CM.items()
+                      if not k.endswith("6" if v4 else "4"))
+    return layout
 
 
 def expected(attr, data, field):
     """What -T fields prints for field (roceshark.cm.*) of the message data (bytes) of
     attribute attr: "" when that message has no such field."""
-    spec = LAYOUTS.get(attr, {}).get(field[len("roceshark.cm."):])
+    spec = _layout(attr, data).get(field[len("roceshark.cm."):])
     if spec is None:
         return ""
     off, width, mask, kind = spec
@@ -49,6 +78,8 @@ def expected(attr, data, field):
         return raw.hex()
     if kind == "6":
         return str(ipaddress.IPv6Address(raw))
+    if kind == "4":
+        return str(ipaddress.IPv4Address(raw))
     v = int.from_bytes(raw, "big")
     if mask:
         v = (v & mask) >> ((mask & -mask).bit_length() - 1)

@@ -147,10 +147,9 @@ icmpv6.opt.target_linkaddr
 """.split()
 
 # data.*: the bytes no protocol takes. Compared apart from the rest: the NCCL runs'
-# captures carry TLS and HTTP, which tshark decodes and roceshark leaves as data, and
-# iWARP's payloads are RDMAP's fields here, where tshark also shows them as data.
+# captures carry TLS and HTTP, which tshark decodes and roceshark leaves as data.
 DATA_FIELDS = ["data.data", "data.len"]
-DATA_APART = ("nccl_nccl_", "uiwarp")
+DATA_APART = ("nccl_nccl_",)
 
 # tshark 4.4 and 4.6 read an echo's timestamp as a 16-byte timeval (64-bit seconds and
 # microseconds), so their data starts 8 bytes later; roceshark reads tshark 4.0's 8 bytes

@@ -8,8 +8,8 @@ follow on, and a Send with a CRC built bad; and it prints the fields each FPDU m
   - tshark decodes every FPDU to those values (iwarp_mpa.*, iwarp_ddp.*, iwarp_rdma.*);
   - tshark calls every MPA CRC good but the one built bad, and the IPv4 header and TCP
     checksums of every frame good;
-  - roceshark read prints every iWARP field of the contract as tshark does, and its own CRC
-    verdicts agree."""
+  - roceshark read prints every iWARP field of the contract as tshark does, with the payloads
+    handed on as data and frame.protocols, and its own CRC verdicts agree."""
 import os
 import re
 import sys
@@ -73,7 +73,8 @@ for n, (crc, _) in truth.items():
     t.check(verdict.get(n) == crc, "frame %d: tshark's CRC %s, built %s" % (n, verdict.get(n), crc))
 
 # --- roceshark read: the whole iWARP contract as tshark prints it, and the same verdicts ---
-bad, total = t.fields_diff(path, t.IWARP_FIELDS, t.TSHARK_IWARP)
+bad, total = t.fields_diff(path, t.IWARP_FIELDS + t.DATA_FIELDS + ["frame.protocols"],
+                           t.TSHARK_IWARP)
 t.check(bad == 0, "roceshark differs from tshark in %d of %d values" % (bad, total))
 status = t.roceshark_fields(path, ["roceshark.mpa.crc.status"])
 for n, (crc, _) in truth.items():

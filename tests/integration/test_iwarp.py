@@ -7,8 +7,10 @@
     reassembly and CRC verdict the generator wrote (corrupted CRCs included), on all 16
     combinations of markers and CRCs, revisions 1 and 2, FPDUs one per segment, split across
     segments and several in one, retransmitted, overlapped and out of order;
-  - every Wireshark 4.0 iwarp_mpa.*, iwarp_ddp.* and iwarp_rdma.* field prints exactly as
-    tshark prints it wherever tshark 4.0 decodes the frame right. Where it does not, on
+  - every Wireshark 4.0 iwarp_mpa.*, iwarp_ddp.* and iwarp_rdma.* field, and the payloads
+    RDMAP hands on (data.data and data.len: a Write's and a Read Response's on each FPDU, a
+    Send message's whole on its last one) with frame.protocols, prints exactly as tshark
+    prints it wherever tshark 4.0 decodes the frame right. Where it does not, on
     purpose, the generator's truth says so and why:
       * markers with segments that do not hold exactly one FPDU: tshark counts markers from
         the segment's sequence number, as if FPDU and segment were one; and an FPDU that
@@ -16,9 +18,11 @@
       * the direction without markers of a connection where only the other one has them:
         tshark applies markers both ways when either side asked for them;
       * several Send FPDUs ending in one segment: tshark adds only the first to its Send
-        reassembly (its cache is per frame), so its fragment list misses the others;
-      * reassembled Send data of FPDUs with two markers or more: tshark strips 512 octets
-        between markers where 508 lie, leaving the second marker in the payload;
+        reassembly (its cache is per frame), so its fragment list misses the others, and it
+        hands on (data.*, frame.protocols) the first message ending there, not the others;
+      * payloads of FPDUs with two markers or more (reassembled Send data, and data.data):
+        tshark strips 512 octets between markers where 508 lie, leaving the second marker in
+        the payload;
       * the pad of an FPDU with markers: tshark looks for a marker before the CRC by the
         segment's relative sequence number modulo 512, not by the distance from the first
         FPDU, and takes the pad from the wrong octets when the two disagree;
@@ -38,6 +42,7 @@
     shown incomplete (CRC unverified), and framing resumes after them."""
 import json
 import os
+import re
 
 import rstest as t
 
@@ -54,7 +59,10 @@ EXPERT_ONLY = {"iwarp_mpa.res.not_set0", "iwarp_mpa.rev.not_set1",
 OURS = ["roceshark.mpa.crc.status", "roceshark.iwarp.msg.len", "roceshark.mpa.framing_inferred",
         "roceshark.iwarp.dir", "iwarp_rdma.send.fragment", "iwarp_rdma.send.reassembled.length",
         "roceshark.iwarp.retransmission", "roceshark.iwarp.out_of_order", "roceshark.encap"]
-FIELDS = ["frame.number"] + t.IWARP_FIELDS
+# The payloads RDMAP hands on (a Write's, a Read Response's, a whole Send message's on its
+# last FPDU), one data per FPDU, and the layers each FPDU adds to frame.protocols.
+PAYLOAD_FIELDS = t.DATA_FIELDS + ["frame.protocols"]
+FIELDS = ["frame.number"] + t.IWARP_FIELDS + PAYLOAD_FIELDS
 SEND_OPS = (3, 4, 5, 6)
 
 
@@ -126,7 +134,7 @@ def compare_tshark(name, path, frames, extra=()):
     want = t.tshark_fields(path, FIELDS, t.TSHARK_IWARP)
     got = t.roceshark_fields(path, FIELDS, extra)
     t.check(len(want) == len(got), "%s: tshark %d frames, roceshark %d" % (name, len(want), len(got)))
-    compared = skipped = values = 0
+    compared = skipped = values = payloads = 0
     for w, g, tr in zip(want, got, frames):
         if not tr["tshark"]:
             skipped += 1
@@ -138,8 +146,37 @@ def compare_tshark(name, path, frames, extra=()):
             values += 1
             a = w[i] if i < len(w) else ""
             b = g[i] if i < len(g) else ""
+            payloads += f == "data.len" and a != ""
             t.check(a == b, "%s frame %d %s: tshark %r roceshark %r" % (name, tr["frame"], f, a, b))
-    return compared, skipped, values
+    return compared, skipped, values, payloads
+
+
+# The -V tree's iWARP protocols and data, frame by frame, in the order they come.
+TREE_NAMES = (("iWARP Marker", "iwarp_mpa"), ("iWARP Direct", "iwarp_ddp_rdmap"),
+              ("Data", "data"))
+
+
+def tree_order(cmd):
+    frames = []
+    for line in t.run(cmd).stdout.splitlines():
+        if line.startswith("Frame "):
+            frames.append([])
+        frames[-1:] = [frames[-1] + [n for p, n in TREE_NAMES if line.startswith(p)]] \
+            if frames else []
+    return frames
+
+
+def compare_tree(name, path, frames):
+    """The -V tree names MPA, DDP/RDMAP and data in tshark's order on the frames tshark
+    decodes right."""
+    want = tree_order(["tshark", "-n", "-V", "-r", path] + t.TSHARK_IWARP.split())
+    got = tree_order([t.ROCESHARK, "read", "-V", "-r", path])
+    n = 0
+    for w, g, tr in zip(want, got, frames):
+        if tr["tshark"] and not any(s in ("data.", "frame.protocols") for s in tr["tshark_skip"]):
+            n += len(tr["pdus"]) > 1
+            t.check(w == g, "%s frame %d -V: tshark %s roceshark %s" % (name, tr["frame"], w, g))
+    return n
 
 
 # --- the generated files, against the truth and against tshark ---
@@ -151,10 +188,16 @@ for name in ("aligned.pcap", "random.pcap", "retrans.pcap", "tiny.pcap"):
     rows = t.roceshark_fields(path, TRUTH_FIELDS)
     t.check(len(rows) == len(frames), "%s: %d frames, truth %d" % (name, len(rows), len(frames)))
     check_truth(name, rows, frames, TRUTH_FIELDS)
-    compared, skipped, values = compare_tshark(name, path, frames)
-    print("%-14s %5d frames: %5d compared with tshark (%7d values), %4d where tshark 4.0 is "
-          "wrong" % (name, len(frames), compared, values, skipped))
+    compared, skipped, values, payloads = compare_tshark(name, path, frames)
+    print("%-14s %5d frames: %5d compared with tshark (%7d values, data in %4d), %4d where "
+          "tshark 4.0 is wrong" % (name, len(frames), compared, values, payloads, skipped))
     t.check(compared > 0, "%s: no frame compared with tshark" % name)
+    t.check(payloads > 0 or name == "tiny.pcap", "%s: no payload compared with tshark" % name)
+    if name == "random.pcap":
+        multi = compare_tree(name, path, frames)
+        print("%-14s -V: MPA, DDP/RDMAP and data in tshark's order (%d frames of several "
+              "PDUs)" % (name, multi))
+        t.check(multi > 0, "%s: no frame of several PDUs in the tree" % name)
 
 # Every RDMAP opcode and every CRC verdict was exercised.
 seen_ops, seen_crc, seen_markers = set(), set(), 0
@@ -236,7 +279,7 @@ siw += [p for p in (t.extra_capture(n) for n in sorted(t.EXTRA_CAPTURES)
                     if n.startswith("kazikame_")) if p]
 for path in siw:
     name = os.path.basename(path)
-    bad, total = t.fields_diff(path, t.IWARP_FIELDS, t.TSHARK_IWARP)
+    bad, total = t.fields_diff(path, t.IWARP_FIELDS + PAYLOAD_FIELDS, t.TSHARK_IWARP)
     t.check(bad == 0, "%s: %d of %d values differ from tshark" % (name, bad, total))
     rows = t.roceshark_fields(path, ["roceshark.mpa.crc.status", "iwarp_ddp.last_flag",
                                      "iwarp_ddp.untagged", "roceshark.iwarp.msg.len"])
@@ -248,6 +291,46 @@ for path in siw:
     t.check(last_untagged and all(r[3] for r in last_untagged),
             "%s: message length missing" % name)
     print("%-44s %5d values match tshark" % (name, total))
+# --- payloads at their edges, built by roceshark inject: an empty Write and Send, a Send
+# whose last FPDU is empty, one of two empty FPDUs, a Read Response's FPDU before its last:
+# data only where octets are handed on, as tshark shows it ---
+FWD = "eth / ip(src=10.0.0.1, dst=10.0.0.2) / tcp(srcport=40000, dstport=9999) / "
+REV = "eth / ip(src=10.0.0.2, dst=10.0.0.1) / tcp(srcport=9999, dstport=40000) / "
+EDGES = [FWD + "mpareq(rev=1) / payload(hex=00010002)", REV + "mparep(rev=1)",
+         FWD + "ddp(stag=0x1234, tagged_offset=0x1000) / rdmap(opcode=Write)",
+         FWD + "ddp(msn=1, mo=0, last_flag=1) / rdmap(opcode=Send)",
+         FWD + "ddp(msn=2, mo=0, last_flag=0) / rdmap(opcode=Send) / payload(len=5)",
+         FWD + "ddp(msn=2, mo=5, last_flag=1) / rdmap(opcode=Send)",
+         FWD + "ddp(msn=3, mo=0, last_flag=0) / rdmap(opcode=Send)",
+         FWD + "ddp(msn=3, mo=0, last_flag=1) / rdmap(opcode=Send)",
+         REV + "ddp(stag=5, tagged_offset=0x40, last_flag=0) / rdmap(opcode=\"Read Response\") / "
+         "payload(len=6)"]
+spec = os.path.join(out, "edges.txt")
+open(spec, "w").write("\n".join(EDGES) + "\n")
+path = os.path.join(out, "edges.pcap")
+t.run([t.ROCESHARK, "inject", "-w", path, "-F", spec])
+# (tshark prints the empty reassembled data of the Send of empty FPDUs as "<MISSING>".)
+bad, total = t.fields_diff(path, [f for f in t.IWARP_FIELDS
+                                  if f != "iwarp_rdma.send.reassembled.data"] + PAYLOAD_FIELDS,
+                           t.TSHARK_IWARP)
+t.check(bad == 0, "edges.pcap: %d of %d values differ from tshark" % (bad, total))
+rows = t.roceshark_fields(path, ["data.len"])
+t.check([r[0] for r in rows] == [""] * 5 + ["5", "", "", "6"], "edges.pcap data.len: %r" % rows)
+print("%-44s %5d values match tshark" % ("edges.pcap", total))
+
+# PDML places each payload where the frame holds it, as tshark does (a reassembled Send's
+# lies in no frame: tshark gives position 0 in its own buffer, roceshark none).
+def pdml_data(cmd):
+    return re.findall(r'<field name="data.data" [^>]*?size="(\d+)" pos="(\d+)"',
+                      t.run(cmd).stdout)
+
+
+want = pdml_data(["tshark", "-n", "-T", "pdml", "-r", siw[0]] + t.TSHARK_IWARP.split())
+got = pdml_data([t.ROCESHARK, "read", "-T", "pdml", "-r", siw[0]])
+placed = [(w, g) for w, g in zip(want, got) if w[1] != "0"]
+t.check(len(want) == len(got) and placed and all(w == g for w, g in placed),
+        "siw.pcap PDML data.data size, pos: tshark %s roceshark %s" % (want, got))
+
 frames = truth["siw.pcap"]
 rows = t.roceshark_fields(siw[0], TRUTH_FIELDS)
 t.check(len(rows) == len(frames) and all(f["tshark"] for f in frames),

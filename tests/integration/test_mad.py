@@ -9,14 +9,14 @@ with -T fields from
   2. MADs of every decoded attribute and of every CM attribute built by `roceshark inject`
      through the same tables (native IB, RoCEv2 over IPv4 and over IPv6; the payload
      counts 0, 1, 2, ... so that every field is non-zero somewhere and a byte read from
-     the wrong place shows; REQs to an IP CM service ID of IP version 4 and 6 and to
-     another),
+     the wrong place shows; REQs and SIDR_REQs to an IP CM service ID of IP version 4 and
+     6 and to another),
 
 and compared value by value, with the IPoIB header and frame.protocols; the Info column
 names each SMP, SA, PerfMgt and CM MAD as tshark does. Filters on CM fields select the
 frames tshark's select. The CM messages tshark 4.0 leaves undecoded (MRA, LAP, APR,
-SIDR_REQ, SIDR_REP) are checked against IBTA's layout (ibta_cm.py) of the message bytes
-tshark gives (infiniband.mad.data). Three differences are on purpose (README.md, "Where
+SIDR_REQ, SIDR_REP), and the IP CM private data of a SIDR_REQ, are checked against IBTA's
+layout (ibta_cm.py) of the message bytes tshark gives (infiniband.mad.data). Three differences are on purpose (README.md, "Where
 roceshark and Wireshark differ"): Wireshark reads the directed-route D bit from one byte
 under a 16-bit mask, so it always shows 0, and counts it in the status; we follow IBTA (D
 is the status's top bit, the status the 15 below). It reads the 32-bit word of a CM REQ
@@ -88,7 +88,10 @@ CM = ("bth(destqp=1) infiniband.mad.mgmtclass=0x07 infiniband.mad.classversion=2
 SPECS += "".join(CM + line + "\n" for line in [
     "0x0010", "0x0010 infiniband.cm.req.serviceid=0x0000000001064853 infiniband.cm.req.ip_cm.ipv=4",
     "0x0010 infiniband.cm.req.serviceid=0x0000000001114853 infiniband.cm.req.ip_cm.ipv=6",
-    "0x0011", "0x0012", "0x0013", "0x0014", "0x0015", "0x0016", "0x0017", "0x0018", "0x0019",
+    "0x0011", "0x0012", "0x0013", "0x0014", "0x0015", "0x0016", "0x0017",
+    "0x0017 roceshark.cm.sidr_req.serviceid=0x0000000001064853 roceshark.cm.sidr_req.ip_cm.ipv=4",
+    "0x0017 roceshark.cm.sidr_req.serviceid=0x0000000001114853 roceshark.cm.sidr_req.ip_cm.ipv=6",
+    "0x0018", "0x0019",
     "0x001a roceshark.cm.apr.status=13", "0x0001"])
 UD = "bth(opcode=100, destqp=0) / deth(q_key=0x80010000, srcqp=1) / payload(len=256)"
 # Native IB in one capture; RoCEv2 over IPv4, then over IPv6, in another (one tshark run).
@@ -129,7 +132,7 @@ if SANITIZED:       # several times slower: one real capture and what we build
 gen = generated()
 captures += gen
 
-values = cm_values = on_purpose = cm_on_purpose = ours = 0
+values = cm_values = on_purpose = cm_on_purpose = ours = sidr_ip_cm = 0
 for path in captures:
     name = os.path.basename(path)
     cols = FIELDS + IPOIB + ["_ws.col.Info"]
@@ -180,6 +183,7 @@ for path in captures:
                 t.check(row_g[f] == want_v, "%s frame %d %s: IBTA %r roceshark %r"
                         % (name, n, f, want_v[:80], row_g[f][:80]))
                 ours += 1 if want_v else 0
+                sidr_ip_cm += 1 if want_v and f.startswith("roceshark.cm.sidr_req.ip_cm") else 0
 
         # The Info column: tshark's name of each SMP, SA, PerfMgt and CM MAD is in ours
         # (less what its SDP heuristic guesses from a CM message's private data).
@@ -222,9 +226,14 @@ for path in captures:
 print("%d MAD and IPoIB values compared with tshark in %d captures (%d generated); the D bit of %d "
       "directed-route MADs differ on purpose; %d of the values are CM fields, and %d REQ path "
       "flow labels, packet rates and reserved bits are IBTA's where tshark's differ; %d "
-      "MRA/LAP/APR/SIDR values checked against IBTA's layout; %d frames selected by %d CM "
-      "filters as tshark's" % (values, len(captures), len(gen), on_purpose, cm_values,
-                               cm_on_purpose, ours, selected, n_filters))
-t.check(values > 1000 and cm_values > 500 and ours > 100,
-        "values compared: %d, %d, %d" % (values, cm_values, ours))
+      "MRA/LAP/APR/SIDR values checked against IBTA's layout (%d of SIDR_REQ IP CM private "
+      "data); %d frames selected by %d CM filters as tshark's"
+      % (values, len(captures), len(gen), on_purpose, cm_values, cm_on_purpose, ours,
+         sidr_ip_cm, selected, n_filters))
+# The SIDR_REQs to an IP CM service ID, of IP version 4 and 6, over each of the three
+# bases: nine fields each (the header, four versions' nibbles, the port, two addresses of
+# their version, the consumer's private data).
+t.check(values > 1000 and cm_values > 500 and ours > 100 and sidr_ip_cm == 3 * 2 * 9,
+        "values compared: %d, %d, %d, SIDR_REQ IP CM %d" % (values, cm_values, ours,
+                                                           sidr_ip_cm))
 t.finish("mad")
