@@ -7,9 +7,9 @@
  * tie the CLI to libwsutil). Slicing-by-8 runs at roughly one cycle per byte.
  * On x86-64 with PCLMULQDQ, buffers of 64 bytes and more are first folded
  * with carry-less multiplication (Intel, "Fast CRC Computation for Generic
- * Polynomials Using PCLMULQDQ", 2009) down to one 16-byte block, which the
- * table then finishes: several times faster on full-MTU payloads, without
- * the Barrett reduction step.
+ * Polynomials Using PCLMULQDQ", 2009) down to one 16-byte block, reduced to
+ * the CRC by Barrett's method, and the table takes the tail: several times
+ * faster on full-MTU payloads, and a third faster on an 80-byte ICRC.
  */
 #include <roceshark/crc.h>
 #include "crc/crc_int.h"
@@ -47,6 +47,11 @@ crc32_update_table(uint32_t crc, const uint8_t *p, size_t len)
 #define FOLD4_HI 0x1c6e41596ull
 #define FOLD1_LO 0x1751997d0ull
 #define FOLD1_HI 0x0ccaa009eull
+/* For the last block: x^64 mod P, then the polynomial with its x^32 term (P')
+ * and Barrett's mu = floor(x^64 / P), all bit-reflected. */
+#define FOLD64 0x163cd6124ull
+#define POLY_33 0x1db710641ull
+#define BARRETT_MU 0x1f7011641ull
 
 __attribute__((target("pclmul,sse4.1"))) static inline __m128i
 fold(__m128i x, __m128i k, __m128i next)
@@ -56,8 +61,32 @@ fold(__m128i x, __m128i k, __m128i next)
                          next);
 }
 
-/* len >= 64. Folds the whole multiple of 16 bytes into one block, then lets
- * the table take that block and the tail. */
+/* The CRC of a folded 16-byte block: 128 bits folded to 96 and to 64, then
+ * Barrett's reduction to 32, with carry-less multiplications alone (the
+ * table took as long for these 16 bytes as the folding for the rest). */
+__attribute__((target("pclmul,sse4.1"))) static inline uint32_t
+reduce_block(__m128i x)
+{
+    const __m128i k1 = _mm_set_epi64x((long long)FOLD1_HI, (long long)FOLD1_LO);
+    const __m128i k64 = _mm_set_epi64x(0, (long long)FOLD64);
+    const __m128i poly = _mm_set_epi64x((long long)BARRETT_MU, (long long)POLY_33);
+    const __m128i low32 = _mm_setr_epi32(-1, 0, -1, 0);
+
+    /* The low 64 bits times x^(128-32) mod P, into the high 64. */
+    __m128i t = _mm_clmulepi64_si128(x, k1, 0x10);
+    x = _mm_xor_si128(_mm_srli_si128(x, 8), t);
+    /* The low 32 bits of what is left times x^64 mod P, into the rest. */
+    t = _mm_srli_si128(x, 4);
+    x = _mm_clmulepi64_si128(_mm_and_si128(x, low32), k64, 0x00);
+    x = _mm_xor_si128(x, t);
+    /* Barrett: q = (x mod x^32) * mu, then x - (q mod x^32) * P'. */
+    t = _mm_clmulepi64_si128(_mm_and_si128(x, low32), poly, 0x10);
+    t = _mm_clmulepi64_si128(_mm_and_si128(t, low32), poly, 0x00);
+    return (uint32_t)_mm_extract_epi32(_mm_xor_si128(x, t), 1);
+}
+
+/* len >= 64. Folds the whole multiple of 16 bytes into one block, reduces it,
+ * then lets the table take the tail. */
 __attribute__((target("pclmul,sse4.1"))) static uint32_t
 crc32_update_pclmul(uint32_t crc, const uint8_t *p, size_t len)
 {
@@ -67,7 +96,6 @@ crc32_update_pclmul(uint32_t crc, const uint8_t *p, size_t len)
     __m128i x1 = _mm_loadu_si128((const __m128i *)(p + 16));
     __m128i x2 = _mm_loadu_si128((const __m128i *)(p + 32));
     __m128i x3 = _mm_loadu_si128((const __m128i *)(p + 48));
-    uint8_t last[16];
 
     /* The running CRC enters as an XOR over the first four bytes. */
     x0 = _mm_xor_si128(x0, _mm_cvtsi32_si128((int)crc));
@@ -84,9 +112,7 @@ crc32_update_pclmul(uint32_t crc, const uint8_t *p, size_t len)
     x0 = fold(x0, k1, x3);
     for (; len >= 16; p += 16, len -= 16)
         x0 = fold(x0, k1, _mm_loadu_si128((const __m128i *)p));
-    _mm_storeu_si128((__m128i *)last, x0);
-    crc = crc32_update_table(0, last, sizeof(last));
-    return crc32_update_table(crc, p, len);
+    return crc32_update_table(reduce_block(x0), p, len);
 }
 #endif
 
