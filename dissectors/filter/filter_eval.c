@@ -68,11 +68,12 @@ compare(const struct rs_value *v, const struct literal *lit, bool *equal)
         *equal = v->v.d == lit->d;
         return v->v.d < lit->d ? -1 : v->v.d > lit->d;
     case LIT_STRING: {
-        const uint8_t *s = (const uint8_t *)v->v.str;
-        uint32_t len = (uint32_t)strlen(v->v.str);
-        if (v->type == RS_FT_BYTES) {
-            s = v->v.bytes.ptr;
-            len = v->v.bytes.len;
+        /* A quoted string against bytes: a bytes field, or a slice of a protocol's. */
+        const uint8_t *s = v->v.bytes.ptr;
+        uint32_t len = v->v.bytes.len;
+        if (v->type == RS_FT_STRING) {
+            s = (const uint8_t *)v->v.str;
+            len = (uint32_t)strlen(v->v.str);
         }
         int c = cmp_bytes(s, len, lit->bytes, lit->len);
         *equal = c == 0;

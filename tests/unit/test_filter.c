@@ -429,6 +429,10 @@ test_slices(void **state)
     assert_true(matches("infiniband[4:4] == 00:00:00:11"));
     assert_true(matches("infiniband.bth[-2:] == 12:34"));
     assert_true(matches("roceshark.encap[0:4] == \"roce\""));
+    /* A slice of a protocol's bytes against a quoted string: the bytes, not a C string
+     * (the filter fuzzer's find, corpus/filter/regress-slice-against-string). */
+    assert_false(matches("infiniband[0:2] == \"\""));
+    assert_true(matches("frame[6:3] == \"\\x02\\x00\\x00\""));
     assert_true(matches("frame[0:2]"));                 /* a slice alone: it exists */
     assert_false(matches("eth.src[6]"));                /* outside the value: no value */
     assert_false(matches("eth.src[4:3] == 00:01"));
