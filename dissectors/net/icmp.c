@@ -33,6 +33,8 @@ rs_icmp_of(const struct rs_packet *pkt, struct rs_icmp *out)
         return false;
     out->msg = rs_packet_at(pkt, l);
     out->len = pkt->span[l].len;
+    uint32_t end = rs_packet_ip_end(pkt), off = pkt->span[l].off;
+    out->wire_len = end > off + out->len ? end - off : out->len;
     out->v6 = l == RS_LAYER_ICMPV6;
     out->type = out->msg[0];
     out->code = out->msg[1];
@@ -129,8 +131,10 @@ rs_icmpv6_option(const struct rs_icmp *m, uint32_t want, unsigned n, uint32_t *o
     while (at + 2 <= m->len) {
         uint8_t type = m->msg[at];
         uint32_t olen = (uint32_t)m->msg[at + 1] * 8;
-        if (olen == 0 || at + olen > m->len)
+        if (olen == 0 || at + olen > m->wire_len)
             return false;
+        if (at + olen > m->len)
+            olen = m->len - at;     /* cut by the capture: what there is of it */
         if ((type < 32 && ((want >> type) & 1u)) || want == ~0u) {
             if (n-- == 0) {
                 *off = at;
@@ -155,6 +159,18 @@ static const char *const unreachable_codes[] = {
 static const char *const time_exceeded_codes[] = {
     "Time to live exceeded in transit", "Fragment reassembly time exceeded",
 };
+static const char *const redirect_codes[] = {
+    "Redirect for network", "Redirect for host", "Redirect for TOS and network",
+    "Redirect for TOS and host",
+};
+static const char *const parameter_problem_codes[] = {
+    "Pointer indicates the error", "Required option missing", "Bad length",
+};
+static const char *const parameter_problem_codes_v6[] = {
+    "erroneous header field encountered", "unrecognized Next Header type encountered",
+    "unrecognized IPv6 option encountered",
+    "IPv6 First Fragment has incomplete IPv6 Header Chain",
+};
 static const char *const unreachable_codes_v6[] = {
     "no route to destination", "Administratively prohibited",
     "Beyond scope of source address", "Address unreachable", "Port unreachable",
@@ -174,9 +190,15 @@ rs_icmp_code_name(const struct rs_icmp *m)
         return CODE_NAME(unreachable_codes_v6, m->code);
     if (m->v6 && m->type == RS_ICMPV6_TIME_EXCEEDED)
         return CODE_NAME(time_exceeded_codes_v6, m->code);
+    if (m->v6 && m->type == RS_ICMPV6_PARAMETER_PROBLEM)
+        return CODE_NAME(parameter_problem_codes_v6, m->code);
     if (!m->v6 && m->type == RS_ICMP_UNREACHABLE)
         return CODE_NAME(unreachable_codes, m->code);
     if (!m->v6 && m->type == RS_ICMP_TIME_EXCEEDED)
         return CODE_NAME(time_exceeded_codes, m->code);
+    if (!m->v6 && m->type == RS_ICMP_REDIRECT)
+        return CODE_NAME(redirect_codes, m->code);
+    if (!m->v6 && m->type == RS_ICMP_PARAMETER_PROBLEM)
+        return CODE_NAME(parameter_problem_codes, m->code);
     return NULL;
 }

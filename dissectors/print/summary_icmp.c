@@ -4,7 +4,8 @@
  * writes it: the type's name (ICMP's padded to 20 characters), an error's
  * code, an echo's identifier, sequence number and TTL or hop limit with the
  * request a reply answers, and Neighbor Discovery's target, flags and
- * Ethernet link-layer address.
+ * Ethernet link-layer address (and a router advertisement's or a
+ * redirect's).
  */
 #include <arpa/inet.h>
 
@@ -72,6 +73,10 @@ add_nd(struct info *t, const struct rs_icmp *m)
         }
         if (sep[0] == ',')
             info_add(t, ")");
+        add_ether_option(t, m, ND_OPT_TGT_LINKADDR, "is at");
+    } else if (m->type == RS_ICMPV6_RA) {
+        add_ether_option(t, m, ND_OPT_SRC_LINKADDR, "from");
+    } else if (m->type == RS_ICMPV6_REDIRECT) {
         add_ether_option(t, m, ND_OPT_TGT_LINKADDR, "is at");
     }
 }
