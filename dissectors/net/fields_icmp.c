@@ -63,7 +63,8 @@ get_stamp(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 {
     struct rs_icmp_echo e;
 
-    if (occ != 0 || !rs_icmp_echo_of(pkt, &e) || !e.stamped)
+    if (occ != 0 || !rs_icmp_echo_of(pkt, &e) || !e.stamped ||
+        e.v6 != (f->layer == RS_LAYER_ICMPV6))
         return false;
     out->type = f->type;
     out->v.t = f->offset == 0 ? e.stamp : rs_time_sub(rs_frame_time(pkt->frame), e.stamp);
@@ -297,6 +298,12 @@ const struct rs_field rs_fields_icmp[] = {
            "Echo identifier"),
     ICMPV6("icmpv6.echo.sequence_number", "Sequence", RS_FT_UINT16, RS_BASE_DEC, 6, 2,
            get_echo, "Echo sequence number"),
+    /* tshark 4.4's, found only under -o compat:4.4 (RS_PKT_ICMP_4_4) */
+    {"icmpv6.data_time", "Timestamp from Echo data", RS_FT_ABSTIME, RS_BASE_UTC, 0, NULL,
+     "The timestamp at the start of the echo's data (tshark 4.4)", RS_LAYER_ICMPV6, 0, 0,
+     get_stamp, 1},
+    ICMPV6("icmpv6.data_time_relative", "Timestamp from Echo data (relative)", RS_FT_RELTIME,
+           RS_BASE_NONE, 1, 0, get_stamp, "The frame's time after that timestamp"),
     RESPONSE("icmpv6", "Response To", "Response Time", RS_LAYER_ICMPV6),
     ICMPV6("icmpv6.nd.ns.target_address", "Target Address", RS_FT_IPV6, RS_BASE_NONE, 8, 16,
            get_ns, "The address solicited"),

@@ -11,6 +11,7 @@
  * +-------------------------------+-------------------------------+
  */
 #include <netinet/in.h>
+#include <stdint.h>
 
 #include <roceshark/common.h>
 #include <roceshark/flow.h>
@@ -21,6 +22,7 @@
 
 #define ICMP_ECHO_HDR_LEN 8u
 #define ICMP_STAMP_LEN 8u
+#define ICMP_STAMP64_LEN 16u     /* tshark 4.4's timeval of two 64-bit numbers */
 #define ICMP_STAMP_WINDOW 86400     /* a day, in seconds */
 #define USEC_PER_SEC 1000000u
 
@@ -70,6 +72,21 @@ stamp_near(uint32_t sec, uint32_t usec, int64_t frame_sec, struct rs_time *out)
     return true;
 }
 
+/* The same for 64-bit seconds and microseconds (tshark 4.4). */
+static bool
+stamp64_near(uint64_t sec, uint64_t usec, int64_t frame_sec, struct rs_time *out)
+{
+    int32_t diff = (int32_t)(uint32_t)(sec - (uint64_t)frame_sec);
+
+    /* Seconds past 2^62 are refused, where tshark would take them: the time
+     * since such a stamp would not fit in 64 bits. */
+    if (diff <= -ICMP_STAMP_WINDOW || diff >= ICMP_STAMP_WINDOW || usec >= USEC_PER_SEC ||
+        sec > (uint64_t)INT64_MAX / 2)
+        return false;
+    *out = rs_time_make((int64_t)sec, (int64_t)usec * 1000);
+    return true;
+}
+
 bool
 rs_icmp_is_echo(const struct rs_icmp *m)
 {
@@ -93,13 +110,25 @@ rs_icmp_echo_of(const struct rs_packet *pkt, struct rs_icmp_echo *out)
     out->seq = rs_load_be16(m.msg + 6);
     out->data_off = (uint32_t)(m.msg - pkt->frame->data) + ICMP_ECHO_HDR_LEN;
     out->stamped = false;
-    /* Wireshark looks for a stamp when 8 data bytes were sent; ICMPv6 never. */
+    /* Wireshark looks for a stamp when 8 data bytes were sent; in ICMPv6 4.0 never. */
+    bool v4_4 = pkt->flags & RS_PKT_ICMP_4_4;
     uint32_t declared = rs_packet_ip_end(pkt) - out->data_off + ICMP_ECHO_HDR_LEN;
-    if (m.v6 || declared < ICMP_ECHO_HDR_LEN + ICMP_STAMP_LEN ||
+    if ((m.v6 && !v4_4) || declared < ICMP_ECHO_HDR_LEN + ICMP_STAMP_LEN ||
         m.len < ICMP_ECHO_HDR_LEN + ICMP_STAMP_LEN)
         return true;
     const uint8_t *d = m.msg + ICMP_ECHO_HDR_LEN;
     int64_t now = pkt->frame->ts_sec;
+    /* tshark 4.4 first tries a timeval of 64-bit seconds and microseconds,
+     * when 16 bytes were sent, with the same test on the seconds' low 32 bits
+     * (so it takes seconds far from the frame's when those match). */
+    if (v4_4 && declared >= ICMP_ECHO_HDR_LEN + ICMP_STAMP64_LEN &&
+        m.len >= ICMP_ECHO_HDR_LEN + ICMP_STAMP64_LEN &&
+        (stamp64_near(rs_load_be64(d), rs_load_be64(d + 8), now, &out->stamp) ||
+         stamp64_near(rs_load_le64(d), rs_load_le64(d + 8), now, &out->stamp))) {
+        out->stamped = true;
+        out->data_off += ICMP_STAMP64_LEN;
+        return true;
+    }
     out->stamped = stamp_near(rs_load_be32(d), rs_load_be32(d + 4), now, &out->stamp) ||
                    stamp_near(rs_load_le32(d), rs_load_le32(d + 4), now, &out->stamp);
     if (out->stamped)

@@ -90,6 +90,8 @@ decode_icmp(struct rs_packet *pkt, const struct rs_decode_opts *opts, enum rs_la
         return;
     uint32_t stop = end < pkt->frame->caplen ? end : pkt->frame->caplen;
     decode_set_layer(pkt, layer, off, stop - off);
+    if (opts->icmp_4_4)
+        pkt->flags |= RS_PKT_ICMP_4_4;
     struct rs_icmp m;
     uint32_t at, len;
     if ((pkt->flags & RS_PKT_QUOTED) || !rs_icmp_of(pkt, &m) || !rs_icmp_quote_at(&m, &at, &len))

@@ -8,6 +8,7 @@
  * redirect's).
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 
 #include <roceshark/streams.h>
 #include <roceshark/wire.h>
@@ -39,9 +40,10 @@ add_target(struct info *t, const struct rs_icmp *m, const char *before)
         info_add(t, "%s%s", before, addr);
 }
 
-/* The type's name, ICMP's padded to 20 characters, and an error's code. */
+/* The type's name, ICMP's padded to 20 characters, and an error's code;
+ * tshark 4.4 names ICMPv6's with a capital ("Hop limit exceeded in transit"). */
 static void
-add_type_and_code(struct info *t, const struct rs_icmp *m)
+add_type_and_code(struct info *t, const struct rs_packet *pkt, const struct rs_icmp *m)
 {
     const char *name = rs_value_name(m->v6 ? rs_icmpv6_type_vals : rs_icmp_type_vals, m->type);
     const char *code = rs_icmp_code_name(m);
@@ -50,7 +52,9 @@ add_type_and_code(struct info *t, const struct rs_icmp *m)
         info_add(t, "%s", name != NULL ? name : "Unknown ICMPv6 type");
     else
         info_add(t, "%-20s", name != NULL ? name : "Unknown ICMP (obsolete or malformed?)");
-    if (code != NULL)
+    if (code != NULL && m->v6 && (pkt->flags & RS_PKT_ICMP_4_4))
+        info_add(t, " (%c%s)", toupper((unsigned char)code[0]), code + 1);
+    else if (code != NULL)
         info_add(t, " (%s)", code);
 }
 
@@ -86,7 +90,7 @@ summary_icmp_info(struct info *t, const struct rs_packet *pkt, const struct rs_i
 {
     struct rs_icmp_echo e;
 
-    add_type_and_code(t, m);
+    add_type_and_code(t, pkt, m);
     if (!rs_icmp_echo_of(pkt, &e)) {
         if (m->v6)
             add_nd(t, m);

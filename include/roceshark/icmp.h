@@ -62,10 +62,11 @@ struct rs_icmp_echo {
     uint16_t ident;
     uint16_t seq;
     uint16_t checksum;
-    /* ICMP (not ICMPv6) only: the first 8 data bytes read as a struct
-     * timeval's 32-bit seconds and microseconds, big-endian or else
-     * little-endian, taken for a timestamp as Wireshark takes them (within a
-     * day of the frame's time either way, microseconds below a million). */
+    /* ICMP (and ICMPv6 for tshark 4.4, RS_PKT_ICMP_4_4): the first 8
+     * data bytes read as a struct timeval's 32-bit seconds and microseconds,
+     * big-endian or else little-endian, taken for a timestamp as Wireshark
+     * takes them (within a day of the frame's time either way, microseconds
+     * below a million); for tshark 4.4 first 16 bytes of 64-bit ones. */
     bool stamped;
     struct rs_time stamp;
     uint32_t data_off;  /* where the echo's data starts in the frame (after a stamp) */

@@ -109,6 +109,9 @@ enum rs_cksum_status {
                                      occurrences of the same fields (rs_icmp_quote_view) */
 #define RS_PKT_QUOTE_ROCE 0x0010u /* ... in which UDP port 4791 is RoCEv2, as outside */
 #define RS_PKT_QUOTED 0x0020u     /* this view is such a quoted datagram */
+#define RS_PKT_ICMP_4_4 0x0040u   /* ICMP as tshark 4.4 shows it: an echo's timestamp
+                                     64-bit first and in ICMPv6 too, ICMPv6 codes named
+                                     with a capital */
 
 struct rs_facts;
 struct rs_iwarp_view;

@@ -5,7 +5,7 @@ datagram (a RoCEv2 packet cut after 8 bytes of UDP as RFC 792 allows and whole, 
 8 bytes and whole, a header cut short, IPv6/UDP and IPv6/TCP in a packet too big, an
 unreachable, a time exceeded and a parameter problem), a redirect, a source quench and a
 parameter problem of each kind; ICMPv6 redirects, router advertisements with prefix, MTU
-and link-layer options, and MLDv1 and MLDv2 messages.
+and link-layer options, and MLDv1 and MLDv2 messages; echoes with 32- and 64-bit timestamps.
 Usage: gen_icmp_scapy.py OUT.pcap"""
 import struct
 import sys
@@ -79,6 +79,15 @@ def main():
             ICMPv6MLDMultAddrRec(rtype=1, dst="ff05::2", sources=["2001:db8::1", "2001:db8::2"]),
         ]),
     ]
+    # Echoes whose data opens with a timestamp: tshark 4.0 reads 32-bit seconds and
+    # microseconds, 4.4 first 64-bit ones (-o compat:4.4), in either byte order.
+    pad = bytes(range(16, 56))
+    t = T0 + len(frames) // 1000
+    for data in (struct.pack("<qq", t, 250000) + pad, struct.pack(">qq", t, 250000) + pad,
+                 struct.pack("<qq", t, 250000), struct.pack("<qq", t, 1000000) + pad,
+                 struct.pack("<II", t, 250000) + bytes(8) + pad,
+                 struct.pack(">II", t, 250000) + pad, struct.pack("<qq", t, 5)[:12]):
+        frames.append(ETH / IP(src=A, dst=B) / ICMP(type=8, id=7, seq=len(frames)) / Raw(data))
     packets = [Ether(bytes(f)) for f in frames]
     for i, p in enumerate(packets):
         p.time = T0 + i / 1000

@@ -158,19 +158,16 @@ icmpv6.mldr.mar icmpv6.mldr.mar.record_type icmpv6.mldr.mar.aux_data_len
 icmpv6.mldr.mar.nb_sources icmpv6.mldr.mar.multicast_address icmpv6.mldr.mar.source_address
 icmpv6.mldr.mar.auxiliary_data
 """.split()
+# tshark 4.4 and 4.6 also find a timestamp in an ICMPv6 echo's data (4.0 has no such field).
+ICMP_STAMP_FIELDS = ["icmp.data_time", "icmp.data_time_relative"]
+ICMPV6_STAMP_FIELDS = ["icmpv6.data_time", "icmpv6.data_time_relative"]
+if COMPAT:
+    ICMP_FIELDS += ICMPV6_STAMP_FIELDS
 
 # data.*: the bytes no protocol takes. Compared apart from the rest: the NCCL runs'
 # captures carry TLS and HTTP, which tshark decodes and roceshark leaves as data.
 DATA_FIELDS = ["data.data", "data.len"]
 DATA_APART = ("nccl_nccl_",)
-
-# tshark 4.4 and 4.6 read an echo's timestamp as a 16-byte timeval (64-bit seconds and
-# microseconds), so their data starts 8 bytes later; roceshark reads tshark 4.0's 8 bytes
-# in every compat mode (the README's table of versions).
-if COMPAT:
-    ICMP_FIELDS = [f for f in ICMP_FIELDS
-                   if f not in ("icmp.data_time", "icmp.data_time_relative")]
-    DATA_APART += ("srinivaskoritala",)
 
 # The Wireshark-compatible BTH subfields, which Wireshark gets right on every opcode.
 BTH_SUBFIELDS = [f for f in CONTRACT_FIELDS if f.startswith("infiniband.bth.")]

@@ -12,8 +12,13 @@ router advertisements, MLD), field by field against tshark 4.0:
   - resp_to and resptime run the streams stage whether -e, the filter or the summary line
     asks for them, and the summary line says "(request in N)" as tshark's does."""
 import os
+import shutil
+import subprocess
 
 import rstest as t
+
+# A Debian 13 root with tshark 4.4 (scripts/test-wireshark.sh makes it), for -o compat:4.4.
+TRIXIE = "/var/cache/roceshark/ws-trixie"
 
 out = os.path.join(t.tempdir(), "icmp.pcap")
 t.run([t.PYTHON, os.path.join(t.GEN_DIR, "gen_icmp.py"), out])
@@ -61,6 +66,37 @@ for what in (fields[:-1], QUOTE_FIELDS):
     t.check(bad == 0, "icmp_cut.pcap: %d of %d values differ from tshark" % (bad, n))
 for fmt in (["-V"], ["-T", "json"]):
     t.run([t.ROCESHARK, "read", "-r", cut] + fmt)
+
+
+def tshark44_rows(path, fields):
+    """tshark 4.4's -T fields rows for path, run in the trixie root."""
+    inside = "/tmp/roceshark-icmp-%d.pcap" % os.getpid()
+    shutil.copy(path, TRIXIE + inside)
+    try:
+        cmd = ["chroot", TRIXIE, "tshark", "-n", "-r", inside, "-T", "fields"]
+        out = subprocess.run(cmd + [a for f in fields for a in ("-e", f)], capture_output=True,
+                             text=True, check=True).stdout
+    finally:
+        os.unlink(TRIXIE + inside)
+    return [line.split("\t") for line in out.splitlines()]
+
+
+# -o compat:4.4: an echo's timestamp as tshark 4.4 finds it (64-bit seconds and
+# microseconds first, in ICMPv6 echoes too), and the data after it, against tshark 4.4.
+if os.geteuid() == 0 and os.path.exists(TRIXIE + "/usr/bin/tshark"):
+    stamps = t.ICMP_STAMP_FIELDS + t.ICMPV6_STAMP_FIELDS + t.DATA_FIELDS
+    n44 = 0
+    for path in (out, out2):
+        want = tshark44_rows(path, stamps)
+        got = t.fieldsdiff.roceshark_rows(path, stamps, ["-o", "compat:4.4"], t.ROCESHARK)
+        bad, n = t.fieldsdiff.compare(want, got, stamps)
+        t.check(len(want) == len(got) and bad == 0, "%s: %d of %d values differ from tshark "
+                "4.4" % (os.path.basename(path), bad, n))
+        n44 += sum(1 for row in want for v in row if v != "")
+    t.check(n44 > 80, "only %d values compared with tshark 4.4" % n44)
+    print("icmp: %d timestamp and data values match tshark 4.4 under -o compat:4.4" % n44)
+else:
+    print("skipped: -o compat:4.4 against tshark 4.4 (no %s, or not root)" % TRIXIE)
 
 # The quoted datagram's values come after the frame's own, in -T fields as in tshark.
 rows = t.roceshark_fields(out2, ["ip.src", "ip.addr", "udp.dstport"], ["-Y", "frame.number==1"])
