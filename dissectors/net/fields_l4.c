@@ -36,9 +36,9 @@ get_tcp_hdr_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned 
 /* The offset column selects the value of the streams stage. */
 enum stream_value { SV_INDEX, SV_LEN, SV_SEQ, SV_NXTSEQ, SV_ACK, SV_WINDOW, SV_SCALE };
 
-/* A segment an ICMP error quotes, as Wireshark 4.0 shows it: no stream, and
- * the sequence number, acknowledgment and window as sent in place of the
- * stream's values. Its TCP dissector shows the sequence number of 8 bytes
+/* A segment an ICMP error quotes, as Wireshark 4.0 shows it: its stream's
+ * index (the streams stage's rs_stream_view.quote_index), and the sequence
+ * number, acknowledgment and window as sent in place of the stream's values. Its TCP dissector shows the sequence number of 8 bytes
  * of an IPv4 quote (RFC 792's), nothing past the ports of 8 bytes of an
  * IPv6 one, and tcp.seq_raw only in a whole IPv6 one. */
 static bool
@@ -50,6 +50,8 @@ get_quoted(const struct rs_packet *pkt, const struct rs_field *f, struct rs_valu
     if (f->layer != RS_LAYER_TCP)
         return false;
     switch (f->offset) {
+    case SV_INDEX:
+        return pkt->stream != NULL && rs_value_set_uint(out, f->type, pkt->stream->index);
     case SV_SEQ:
         if (!whole && !(tcp_reaches(pkt, 8) && rs_packet_has(pkt, RS_LAYER_IPV4)))
             return false;

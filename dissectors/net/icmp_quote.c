@@ -105,6 +105,12 @@ rs_icmp_quote_view(const struct rs_packet *pkt, struct rs_icmp_quote *out)
         else if (q->ip_proto == IPPROTO_TCP)
             keep_partial(q, RS_LAYER_TCP, l4);
     }
+    if (pkt->stream != NULL && pkt->stream->quote_index != 0) {
+        memset(&out->stream, 0, sizeof(out->stream));
+        out->stream.index = pkt->stream->quote_index - 1;
+        out->stream.tcp = rs_packet_has(q, RS_LAYER_TCP);
+        q->stream = &out->stream;
+    }
     if (rs_packet_has(q, RS_LAYER_BTH))
         decode_check_crcs(q);
     else if (q->encap == RS_ENCAP_ROCEV2)

@@ -13,6 +13,7 @@
 #include <roceshark/fields.h>
 #include <roceshark/nstime.h>
 #include <roceshark/packet.h>
+#include <roceshark/streams.h>
 
 #define RS_ICMP_ECHO_REPLY 0
 #define RS_ICMP_UNREACHABLE 3
@@ -93,10 +94,12 @@ bool rs_icmpv6_option(const struct rs_icmp *m, uint32_t want, unsigned n, uint32
  * own view, over the same bytes, with a frame that ends where the message
  * does. Headers are decoded as far as the quote reaches, the last one
  * possibly in part (its span is then shorter than the header), as Wireshark
- * shows them. The frame's streams and analysis are not the quote's. */
+ * shows them. Of the streams stage's results only the stream index is the
+ * quote's (rs_stream_view.quote_index); the analysis is the frame's alone. */
 struct rs_icmp_quote {
     struct rs_frame frame;
     struct rs_packet pkt;
+    struct rs_stream_view stream;   /* its stream index alone (pkt.stream), when known */
 };
 
 /* False when pkt quotes no datagram (RS_PKT_ICMP_QUOTE clear). */
