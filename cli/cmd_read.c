@@ -294,8 +294,10 @@ parse_pref(const char *arg, struct read_opts *ro)
         else
             return cli_fail(CLI_EXIT_USAGE, "-o %s: expected compat:4.0, compat:4.4 or "
                             "compat:4.6", arg);
-        /* tshark 4.4 numbers a SYN after a reset or both FINs as a new TCP stream */
+        /* tshark 4.4 numbers a SYN after a reset or both FINs as a new TCP stream, and
+         * reads an echo's timestamp as a 16-byte timeval first (RS_PKT_ICMP_4_4) */
         ro->pipe.streams_opts.restart_after_close = ro->style != RS_STYLE_TSHARK_4_0;
+        ro->pipe.decode.icmp_4_4 = ro->style != RS_STYLE_TSHARK_4_0;
     } else {
         return cli_fail(CLI_EXIT_USAGE, "-o %s: unknown preference (rc.pmtu:N, "
                         "analysis.max_convs:N, analysis:on|off, iwarp.buffer:N, "

@@ -19,6 +19,7 @@ extern const struct rs_field rs_fields_link[];
 extern const struct rs_field rs_fields_ip[];
 extern const struct rs_field rs_fields_l4[];
 extern const struct rs_field rs_fields_icmp[];
+extern const struct rs_field rs_fields_icmpv6_nd[];
 extern const struct rs_field rs_fields_arp[];
 extern const struct rs_field rs_fields_data[];
 extern const struct rs_field rs_fields_ipoib[];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <roceshark/common.h>
+#include <roceshark/icmp.h>
 
 #include "fields/fields_int.h"
 
@@ -18,7 +19,8 @@
 static const struct rs_field *const field_tables[] = {
     /* frame.protocols closes the frame's fields, where tshark's JSON has it. */
     rs_fields_frame,   rs_fields_protocols, rs_fields_link,     rs_fields_arp,
-    rs_fields_ip,      rs_fields_l4,        rs_fields_icmp,     rs_fields_mpa,
+    rs_fields_ip,      rs_fields_l4,        rs_fields_icmp,     rs_fields_icmpv6_nd,
+    rs_fields_mpa,
     rs_fields_rdmap,   rs_fields_ib_lrh,    rs_fields_ib_grh,   rs_fields_ib_bth,
     rs_fields_ib_ext,  rs_fields_ib_aeth,   rs_fields_ib_ext_after_aeth, rs_fields_ib_mad,
     rs_fields_ib_smp,  rs_fields_ib_sa,     rs_fields_ib_perf,  rs_fields_ib_cm,
@@ -159,29 +161,68 @@ rs_field_get_generic(const struct rs_packet *pkt, const struct rs_field *f, unsi
     }
 }
 
-bool
-rs_field_value(const struct rs_packet *pkt, int id, unsigned occ, struct rs_value *out)
+/* Occurrence occ of f in the view pkt alone. */
+static bool
+value_in_view(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+              struct rs_value *out)
 {
-    const struct rs_field *f = fields[id];
-
     if (f->get != NULL)
         return f->get(pkt, f, occ, out);
     return rs_field_get_generic(pkt, f, occ, out);
 }
 
-unsigned
-rs_field_foreach(const struct rs_packet *pkt, int id, rs_value_fn fn, void *ctx)
+/* Whether f can have values in the datagram an ICMP error quotes: the
+ * fields of a header (the quote's view holds only IP and what is above),
+ * and those that ask for it, never the frame's own (frame.*, columns). */
+static bool
+in_quote(const struct rs_field *f)
+{
+    return f->layer < RS_LAYER_COUNT || (f->flags & RS_FIELD_QUOTABLE);
+}
+
+bool
+rs_field_value(const struct rs_packet *pkt, int id, unsigned occ, struct rs_value *out)
+{
+    const struct rs_field *f = fields[id];
+    struct rs_icmp_quote q;
+
+    if (value_in_view(pkt, f, occ, out))
+        return true;
+    /* The frame's own occurrences first, then the quote's, as Wireshark lists them. */
+    if (!(pkt->flags & RS_PKT_ICMP_QUOTE) || !in_quote(f) || !rs_icmp_quote_view(pkt, &q))
+        return false;
+    unsigned own = 0;
+    while (own < occ && value_in_view(pkt, f, own, out))
+        own++;
+    return value_in_view(&q.pkt, f, occ - own, out);
+}
+
+/* Every value of id and its aliases in the view pkt alone. */
+static unsigned
+foreach_in_view(const struct rs_packet *pkt, int id, rs_value_fn fn, void *ctx)
 {
     unsigned n = 0;
 
     for (int a = id; a >= 0 && a < n_fields; a = next_alias[a]) {
         for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES; occ++) {
             struct rs_value v;
-            if (!rs_field_value(pkt, a, occ, &v))
+            if (!value_in_view(pkt, fields[a], occ, &v))
                 break;
             fn(ctx, fields[a], &v);
             n++;
         }
     }
+    return n;
+}
+
+unsigned
+rs_field_foreach(const struct rs_packet *pkt, int id, rs_value_fn fn, void *ctx)
+{
+    struct rs_icmp_quote q;
+    unsigned n = foreach_in_view(pkt, id, fn, ctx);
+
+    /* ip.addr: the frame's source and destination, then the quote's. */
+    if ((pkt->flags & RS_PKT_ICMP_QUOTE) && in_quote(fields[id]) && rs_icmp_quote_view(pkt, &q))
+        n += foreach_in_view(&q.pkt, id, fn, ctx);
     return n;
 }

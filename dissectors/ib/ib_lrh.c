@@ -79,7 +79,8 @@ get_infiniband(const struct rs_packet *pkt, const struct rs_field *f, unsigned o
 
 const struct rs_field rs_fields_ib_lrh[] = {
     {"infiniband", "InfiniBand", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL,
-     "InfiniBand transport (native, RoCEv1 or RoCEv2)", RS_NO_LAYER, 0, 0, get_infiniband, 0},
+     "InfiniBand transport (native, RoCEv1 or RoCEv2)", RS_NO_LAYER, 0, 0, get_infiniband, 0,
+     RS_FIELD_QUOTABLE},
     RS_F_HDR("infiniband.lrh", "Local Route Header", RS_LAYER_LRH, 1),
     {"infiniband.lrh.vl", "Virtual Lane", RS_FT_UINT8, RS_BASE_HEX, 0xf0, NULL,
      "Virtual lane the packet uses", RS_LAYER_LRH, 0, 1, NULL, 2},

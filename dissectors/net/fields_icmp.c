@@ -4,22 +4,20 @@
  * common header, echoes (with the timestamp ping puts in the data, and the
  * request a reply answers, from the streams stage), the unused words of
  * errors, and Neighbor Discovery's solicitations, advertisements and options.
- * The message an error quotes is not decoded (Wireshark shows its IP and UDP
- * headers a second time).
+ * The datagram an error quotes is the frame's IP and transport fields again
+ * (icmp_quote.c, registry.c).
  */
 #include <roceshark/icmp.h>
 #include <roceshark/streams.h>
 
 #include "fields/fields_int.h"
+#include "net/fields_icmp_int.h"
 
-#define ND_OPT_SRC_LINKADDR 1
-#define ND_OPT_TGT_LINKADDR 2
-#define ETHER_ADDR_LEN 6
 #define FRAG_NEEDED 4       /* the unreachable code whose second word is the MTU */
 
-static bool
-message_of(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-           struct rs_icmp *m)
+bool
+icmp_message_of(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                struct rs_icmp *m)
 {
     return occ == 0 && rs_icmp_of(pkt, m) && m->v6 == (f->layer == RS_LAYER_ICMPV6);
 }
@@ -30,7 +28,7 @@ get_checksum_status(const struct rs_packet *pkt, const struct rs_field *f, unsig
 {
     struct rs_icmp m;
 
-    if (!message_of(pkt, f, occ, &m))
+    if (!icmp_message_of(pkt, f, occ, &m))
         return false;
     return rs_value_set_uint(out, f->type, rs_icmp_checksum_status(pkt, &m));
 }
@@ -42,7 +40,7 @@ get_echo(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 {
     struct rs_icmp m;
 
-    return message_of(pkt, f, occ, &m) && rs_icmp_is_echo(&m) &&
+    return icmp_message_of(pkt, f, occ, &m) && rs_icmp_is_echo(&m) &&
            rs_field_read_uint(pkt, f, f->layer, out);
 }
 
@@ -65,7 +63,8 @@ get_stamp(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 {
     struct rs_icmp_echo e;
 
-    if (occ != 0 || !rs_icmp_echo_of(pkt, &e) || !e.stamped)
+    if (occ != 0 || !rs_icmp_echo_of(pkt, &e) || !e.stamped ||
+        e.v6 != (f->layer == RS_LAYER_ICMPV6))
         return false;
     out->type = f->type;
     out->v.t = f->offset == 0 ? e.stamp : rs_time_sub(rs_frame_time(pkt->frame), e.stamp);
@@ -81,7 +80,7 @@ get_response(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ
     const struct rs_stream_view *v = pkt->stream;
     struct rs_icmp m;
 
-    if (!message_of(pkt, f, occ, &m) || v == NULL || v->echo_request == 0)
+    if (!icmp_message_of(pkt, f, occ, &m) || v == NULL || v->echo_request == 0)
         return false;
     if (f->offset == 0)
         return rs_value_set_uint(out, f->type, v->echo_request);
@@ -91,65 +90,85 @@ get_response(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ
 }
 
 /* The word after the checksum of an ICMP error: unused, or for
- * "fragmentation needed" two unused bytes and the next hop's MTU. The
- * offset column: 0 unused, 1 MTU. */
+ * "fragmentation needed" two unused bytes and the next hop's MTU, for a
+ * parameter problem a pointer and three unused bytes. The offset column:
+ * 0 unused, 1 MTU. */
 static bool
 get_error_word(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
                struct rs_value *out)
 {
     struct rs_icmp m;
 
-    if (!message_of(pkt, f, occ, &m) || m.len < 8 ||
-        (m.type != RS_ICMP_UNREACHABLE && m.type != RS_ICMP_TIME_EXCEEDED))
+    if (!icmp_message_of(pkt, f, occ, &m) || m.len < 8 ||
+        (m.type != RS_ICMP_UNREACHABLE && m.type != RS_ICMP_TIME_EXCEEDED &&
+         m.type != RS_ICMP_PARAMETER_PROBLEM))
         return false;
     bool mtu = m.type == RS_ICMP_UNREACHABLE && m.code == FRAG_NEEDED;
     if (f->offset == 1)
         return mtu && rs_value_set_uint(out, f->type, rs_load_be16(m.msg + 6));
+    bool pointer = m.type == RS_ICMP_PARAMETER_PROBLEM;
     out->type = f->type;
-    out->v.bytes.ptr = m.msg + 4;
-    out->v.bytes.len = mtu ? 2 : 4;
+    out->v.bytes.ptr = m.msg + (pointer ? 5 : 4);
+    out->v.bytes.len = mtu ? 2 : pointer ? 3 : 4;
     return true;
 }
 
-/* The fields of one ICMPv6 type, at their offsets. */
+/* A parameter problem's pointer, a redirect's gateway (ICMP's offset 4). */
 static bool
-read_if_type(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+get_pointer(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+            struct rs_value *out)
+{
+    return icmp_read_if_type(pkt, f, occ, out,
+                        f->layer == RS_LAYER_ICMPV6 ? RS_ICMPV6_PARAMETER_PROBLEM
+                                                    : RS_ICMP_PARAMETER_PROBLEM);
+}
+
+static bool
+get_gateway(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+            struct rs_value *out)
+{
+    return icmp_read_if_type(pkt, f, occ, out, RS_ICMP_REDIRECT);
+}
+
+bool
+icmp_read_if_type(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
              struct rs_value *out, uint8_t type)
 {
     struct rs_icmp m;
 
-    return message_of(pkt, f, occ, &m) && m.type == type &&
+    return icmp_message_of(pkt, f, occ, &m) && m.type == type &&
            rs_field_get_generic(pkt, f, occ, out);
 }
 
 static bool
 get_ns(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ, struct rs_value *out)
 {
-    return read_if_type(pkt, f, occ, out, RS_ICMPV6_NS);
+    return icmp_read_if_type(pkt, f, occ, out, RS_ICMPV6_NS);
 }
 
 static bool
 get_na(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ, struct rs_value *out)
 {
-    return read_if_type(pkt, f, occ, out, RS_ICMPV6_NA);
+    return icmp_read_if_type(pkt, f, occ, out, RS_ICMPV6_NA);
 }
 
 static bool
 get_too_big(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
             struct rs_value *out)
 {
-    return read_if_type(pkt, f, occ, out, RS_ICMPV6_PACKET_TOO_BIG);
+    return icmp_read_if_type(pkt, f, occ, out, RS_ICMPV6_PACKET_TOO_BIG);
 }
 
 /* The reserved word of an unreachable, a time exceeded, a router or
- * neighbor solicitation; the reserved half word of an MLDv2 report. */
+ * neighbor solicitation, a redirect; the reserved half word of an MLDv2
+ * report (MLDv1's, after its delay, is fields_icmpv6_nd.c's). */
 static bool
 get_reserved6(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
               struct rs_value *out)
 {
     struct rs_icmp m;
 
-    if (!message_of(pkt, f, occ, &m) || m.len < 8)
+    if (!icmp_message_of(pkt, f, occ, &m) || m.len < 8)
         return false;
     uint32_t len;
     switch (m.type) {
@@ -157,6 +176,7 @@ get_reserved6(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
     case RS_ICMPV6_TIME_EXCEEDED:
     case RS_ICMPV6_RS:
     case RS_ICMPV6_NS:
+    case RS_ICMPV6_REDIRECT:
         len = 4;
         break;
     case RS_ICMPV6_MLDV2_REPORT:
@@ -169,44 +189,6 @@ get_reserved6(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
     out->v.bytes.ptr = m.msg + 4;
     out->v.bytes.len = len;
     return true;
-}
-
-/* Which part of an ND option a field is (its offset column). */
-enum opt_part { OPT_NODE, OPT_TYPE, OPT_LENGTH, OPT_LINKADDR, OPT_SRC, OPT_TARGET };
-
-#define OPT_BIT(t) (1u << (t))
-
-/* Every option, one occurrence each; the link-layer address ones only for
- * those options. A 6-byte address is Ethernet's, shown as Wireshark shows
- * it; IPoIB's 20 bytes, with the padding, as bytes. */
-static bool
-get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-           struct rs_value *out)
-{
-    static const uint32_t want[] = {
-        [OPT_NODE] = ~0u, [OPT_TYPE] = ~0u, [OPT_LENGTH] = ~0u,
-        [OPT_LINKADDR] = OPT_BIT(ND_OPT_SRC_LINKADDR) | OPT_BIT(ND_OPT_TGT_LINKADDR),
-        [OPT_SRC] = OPT_BIT(ND_OPT_SRC_LINKADDR), [OPT_TARGET] = OPT_BIT(ND_OPT_TGT_LINKADDR),
-    };
-    struct rs_icmp m;
-    uint32_t off, len;
-
-    if (!message_of(pkt, f, 0, &m) || !rs_icmpv6_option(&m, want[f->offset], occ, &off, &len))
-        return false;
-    switch ((enum opt_part)f->offset) {
-    case OPT_NODE:
-        out->type = f->type;
-        return true;
-    case OPT_TYPE:
-        return rs_value_set_uint(out, f->type, m.msg[off]);
-    case OPT_LENGTH:
-        return rs_value_set_uint(out, f->type, m.msg[off + 1]);
-    default:
-        out->v.bytes.ptr = m.msg + off + 2;
-        out->v.bytes.len = len - 2;
-        out->type = out->v.bytes.len == ETHER_ADDR_LEN ? RS_FT_ETHER : RS_FT_BYTES;
-        return true;
-    }
 }
 
 /* Wireshark's names of the types, for the tree and the summary line. */
@@ -248,15 +230,6 @@ const struct rs_value_string rs_icmpv6_type_vals[] = {
     {0, NULL},
 };
 
-static const struct rs_value_string opt_type_vals[] = {
-    {1, "Source link-layer address"},
-    {2, "Target link-layer address"},
-    {3, "Prefix information"},
-    {4, "Redirected header"},
-    {5, "MTU"},
-    {0, NULL},
-};
-
 static const struct rs_value_string set_vals[] = {
     {0, "Not set"},
     {1, "Set"},
@@ -269,8 +242,6 @@ static const struct rs_value_string set_vals[] = {
     {abbrev, name, type, base, 0, NULL, blurb, RS_LAYER_ICMPV6, off, width, get, 1}
 #define NA_FLAG(abbrev, name, type, mask, vals) \
     {abbrev, name, type, RS_BASE_DEC, mask, vals, name, RS_LAYER_ICMPV6, 4, 4, get_na, 2}
-#define OPTION(abbrev, name, type, base, part, vals, depth) \
-    {abbrev, name, type, base, 0, vals, name, RS_LAYER_ICMPV6, part, 0, get_option, depth}
 
 /* The part ICMP and ICMPv6 share: type, code, checksum and its status. */
 #define COMMON_HEADER(proto, name, layer, types) \
@@ -293,8 +264,12 @@ static const struct rs_value_string set_vals[] = {
 
 const struct rs_field rs_fields_icmp[] = {
     COMMON_HEADER("icmp", "Internet Control Message Protocol", RS_LAYER_ICMP, rs_icmp_type_vals),
+    ICMP("icmp.pointer", "Pointer", RS_FT_UINT32, RS_BASE_DEC, 4, 1, get_pointer,
+         "The octet of the quoted datagram a parameter problem is in"),
     ICMP("icmp.unused", "Unused", RS_FT_BYTES, RS_BASE_NONE, 0, 0, get_error_word,
-         "The unused word of an unreachable or time exceeded"),
+         "The unused word of an unreachable or time exceeded, or bytes of a parameter problem"),
+    ICMP("icmp.redir_gw", "Gateway Address", RS_FT_IPV4, RS_BASE_NONE, 4, 4, get_gateway,
+         "The router a redirect names"),
     ICMP("icmp.mtu", "MTU of next hop", RS_FT_UINT16, RS_BASE_DEC, 1, 0, get_error_word,
          "Of a fragmentation-needed unreachable"),
     ICMP("icmp.ident", "Identifier (BE)", RS_FT_UINT16, RS_BASE_DEC_HEX, 4, 2, get_echo,
@@ -317,10 +292,18 @@ const struct rs_field rs_fields_icmp[] = {
            "Must be zero"),
     ICMPV6("icmpv6.mtu", "MTU", RS_FT_UINT32, RS_BASE_DEC, 4, 4, get_too_big,
            "The next hop's MTU"),
+    ICMPV6("icmpv6.pointer", "Pointer", RS_FT_UINT32, RS_BASE_DEC, 4, 4, get_pointer,
+           "The octet of the quoted packet a parameter problem is in"),
     ICMPV6("icmpv6.echo.identifier", "Identifier", RS_FT_UINT16, RS_BASE_HEX, 4, 2, get_echo,
            "Echo identifier"),
     ICMPV6("icmpv6.echo.sequence_number", "Sequence", RS_FT_UINT16, RS_BASE_DEC, 6, 2,
            get_echo, "Echo sequence number"),
+    /* tshark 4.4's, found only under -o compat:4.4 (RS_PKT_ICMP_4_4) */
+    {"icmpv6.data_time", "Timestamp from Echo data", RS_FT_ABSTIME, RS_BASE_UTC, 0, NULL,
+     "The timestamp at the start of the echo's data (tshark 4.4)", RS_LAYER_ICMPV6, 0, 0,
+     get_stamp, 1},
+    ICMPV6("icmpv6.data_time_relative", "Timestamp from Echo data (relative)", RS_FT_RELTIME,
+           RS_BASE_NONE, 1, 0, get_stamp, "The frame's time after that timestamp"),
     RESPONSE("icmpv6", "Response To", "Response Time", RS_LAYER_ICMPV6),
     ICMPV6("icmpv6.nd.ns.target_address", "Target Address", RS_FT_IPV6, RS_BASE_NONE, 8, 16,
            get_ns, "The address solicited"),
@@ -332,14 +315,5 @@ const struct rs_field rs_fields_icmp[] = {
     NA_FLAG("icmpv6.nd.na.flag.rsv", "Reserved", RS_FT_UINT32, 0x1fffffffu, NULL),
     ICMPV6("icmpv6.nd.na.target_address", "Target Address", RS_FT_IPV6, RS_BASE_NONE, 8, 16,
            get_na, "The address advertised"),
-    OPTION("icmpv6.opt", "ICMPv6 Option", RS_FT_NONE, RS_BASE_NONE, OPT_NODE, NULL, 1),
-    OPTION("icmpv6.opt.type", "Type", RS_FT_UINT8, RS_BASE_DEC, OPT_TYPE, opt_type_vals, 2),
-    OPTION("icmpv6.opt.length", "Length", RS_FT_UINT8, RS_BASE_DEC, OPT_LENGTH, NULL, 2),
-    OPTION("icmpv6.opt.linkaddr", "Link-layer address", RS_FT_BYTES, RS_BASE_NONE,
-           OPT_LINKADDR, NULL, 2),
-    OPTION("icmpv6.opt.src_linkaddr", "Source Link-layer address", RS_FT_BYTES, RS_BASE_NONE,
-           OPT_SRC, NULL, 2),
-    OPTION("icmpv6.opt.target_linkaddr", "Target Link-layer address", RS_FT_BYTES,
-           RS_BASE_NONE, OPT_TARGET, NULL, 2),
     RS_F_END,
 };

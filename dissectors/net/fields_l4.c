@@ -14,18 +14,66 @@
 #include "fields/fields_int.h"
 
 #define UTF8_MIDDLE_DOT "\xc2\xb7"
+#define TCP_MIN_HDR_LEN 20u
+
+/* Whether the TCP header holds `bytes`: an ICMP error's quote may hold only
+ * the first 8 (icmp_quote.c). */
+static bool
+tcp_reaches(const struct rs_packet *pkt, uint32_t bytes)
+{
+    return rs_packet_has(pkt, RS_LAYER_TCP) && pkt->span[RS_LAYER_TCP].len >= bytes;
+}
 
 static bool
 get_tcp_hdr_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
                 struct rs_value *out)
 {
-    if (occ != 0 || !rs_packet_has(pkt, RS_LAYER_TCP))
+    if (occ != 0 || !tcp_reaches(pkt, 13))
         return false;
-    return rs_value_set_uint(out, f->type, pkt->span[RS_LAYER_TCP].len);
+    return rs_value_set_uint(out, f->type, (rs_packet_at(pkt, RS_LAYER_TCP)[12] >> 4) * 4u);
 }
 
 /* The offset column selects the value of the streams stage. */
 enum stream_value { SV_INDEX, SV_LEN, SV_SEQ, SV_NXTSEQ, SV_ACK, SV_WINDOW, SV_SCALE };
+
+/* A segment an ICMP error quotes, as Wireshark 4.0 shows it: its stream's
+ * index (the streams stage's rs_stream_view.quote_index), and the sequence
+ * number, acknowledgment and window as sent in place of the stream's values. Its TCP dissector shows the sequence number of 8 bytes
+ * of an IPv4 quote (RFC 792's), nothing past the ports of 8 bytes of an
+ * IPv6 one, and tcp.seq_raw only in a whole IPv6 one. */
+static bool
+get_quoted(const struct rs_packet *pkt, const struct rs_field *f, struct rs_value *out)
+{
+    const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
+    bool whole = tcp_reaches(pkt, TCP_MIN_HDR_LEN);
+
+    if (f->layer != RS_LAYER_TCP)
+        return false;
+    switch (f->offset) {
+    case SV_INDEX:
+        return pkt->stream != NULL && rs_value_set_uint(out, f->type, pkt->stream->index);
+    case SV_SEQ:
+        if (!whole && !(tcp_reaches(pkt, 8) && rs_packet_has(pkt, RS_LAYER_IPV4)))
+            return false;
+        return rs_value_set_uint(out, f->type, rs_load_be32(t + 4));
+    case SV_ACK:
+        return whole && rs_value_set_uint(out, f->type, rs_load_be32(t + 8));
+    case SV_WINDOW:
+        return whole && rs_value_set_uint(out, f->type, rs_load_be16(t + 14));
+    default:
+        return false;
+    }
+}
+
+static bool
+get_seq_raw(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+            struct rs_value *out)
+{
+    if ((pkt->flags & RS_PKT_QUOTED) &&
+        (rs_packet_has(pkt, RS_LAYER_IPV4) || !tcp_reaches(pkt, TCP_MIN_HDR_LEN)))
+        return false;
+    return rs_field_get_generic(pkt, f, occ, out);
+}
 
 static bool
 get_stream(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
@@ -33,6 +81,9 @@ get_stream(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 {
     const struct rs_stream_view *v = pkt->stream;
     bool tcp_field = f->layer == RS_LAYER_TCP;
+
+    if (occ == 0 && (pkt->flags & RS_PKT_QUOTED) && rs_packet_has(pkt, RS_LAYER_TCP))
+        return get_quoted(pkt, f, out);
 
     if (occ != 0 || v == NULL || v->tcp != tcp_field || !rs_packet_has(pkt, f->layer))
         return false;   /* an ICMP message's view is no UDP stream's */
@@ -60,7 +111,7 @@ get_tcp_flags_str(const struct rs_packet *pkt, const struct rs_field *f, unsigne
     static const char letters[] = "RRRNCEUAPRSF";
     static char buf[12 * 2 + 1];    /* a dot takes two bytes in UTF-8 */
 
-    if (occ != 0 || !rs_packet_has(pkt, RS_LAYER_TCP))
+    if (occ != 0 || !tcp_reaches(pkt, 14))
         return false;
     const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
     unsigned flags = rs_load_be16(t + 12) & 0x0fffu;
@@ -84,7 +135,8 @@ static bool
 get_unverified(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
                struct rs_value *out)
 {
-    if (occ != 0 || !rs_packet_has(pkt, (enum rs_layer)f->layer))
+    if (occ != 0 || !rs_packet_has(pkt, (enum rs_layer)f->layer) ||
+        pkt->span[f->layer].len < f->offset + 2u)
         return false;
     return rs_value_set_uint(out, f->type, RS_CKSUM_UNVERIFIED);
 }
@@ -164,7 +216,7 @@ const struct rs_field rs_fields_l4[] = {
            "Relative to the direction's initial sequence number (1 for the first segment "
            "seen without its SYN)"),
     {"tcp.seq_raw", "Sequence Number (raw)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
-     "TCP sequence number as sent", RS_LAYER_TCP, 4, 4, NULL, 1},
+     "TCP sequence number as sent", RS_LAYER_TCP, 4, 4, get_seq_raw, 1},
     STREAM("tcp.nxtseq", "Next Sequence Number", RS_FT_UINT32, RS_BASE_DEC, RS_LAYER_TCP,
            SV_NXTSEQ, "Relative sequence number after this segment (SYN and FIN count one)"),
     STREAM("tcp.ack", "Acknowledgment Number", RS_FT_UINT32, RS_BASE_DEC, RS_LAYER_TCP, SV_ACK,
@@ -209,10 +261,10 @@ const struct rs_field rs_fields_l4[] = {
 /* After every protocol's own fields: the bytes left to no protocol. */
 const struct rs_field rs_fields_data[] = {
     {"data", "Data", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "Bytes no protocol takes",
-     RS_NO_LAYER, 0, 0, get_data, 0},
+     RS_NO_LAYER, 0, 0, get_data, 0, RS_FIELD_QUOTABLE},
     {"data.data", "Data", RS_FT_BYTES, RS_BASE_NONE, 0, NULL, "Bytes no protocol takes",
-     RS_NO_LAYER, 0, 0, get_data, 1},
+     RS_NO_LAYER, 0, 0, get_data, 1, RS_FIELD_QUOTABLE},
     {"data.len", "Length", RS_FT_UINT32, RS_BASE_DEC, 0, NULL, "Their number",
-     RS_NO_LAYER, 0, 0, get_data, 1},
+     RS_NO_LAYER, 0, 0, get_data, 1, RS_FIELD_QUOTABLE},
     RS_F_END,
 };

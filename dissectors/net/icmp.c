@@ -11,6 +11,7 @@
  * +-------------------------------+-------------------------------+
  */
 #include <netinet/in.h>
+#include <stdint.h>
 
 #include <roceshark/common.h>
 #include <roceshark/flow.h>
@@ -21,6 +22,7 @@
 
 #define ICMP_ECHO_HDR_LEN 8u
 #define ICMP_STAMP_LEN 8u
+#define ICMP_STAMP64_LEN 16u     /* tshark 4.4's timeval of two 64-bit numbers */
 #define ICMP_STAMP_WINDOW 86400     /* a day, in seconds */
 #define USEC_PER_SEC 1000000u
 
@@ -33,6 +35,8 @@ rs_icmp_of(const struct rs_packet *pkt, struct rs_icmp *out)
         return false;
     out->msg = rs_packet_at(pkt, l);
     out->len = pkt->span[l].len;
+    uint32_t end = rs_packet_ip_end(pkt), off = pkt->span[l].off;
+    out->wire_len = end > off + out->len ? end - off : out->len;
     out->v6 = l == RS_LAYER_ICMPV6;
     out->type = out->msg[0];
     out->code = out->msg[1];
@@ -68,6 +72,21 @@ stamp_near(uint32_t sec, uint32_t usec, int64_t frame_sec, struct rs_time *out)
     return true;
 }
 
+/* The same for 64-bit seconds and microseconds (tshark 4.4). */
+static bool
+stamp64_near(uint64_t sec, uint64_t usec, int64_t frame_sec, struct rs_time *out)
+{
+    int32_t diff = (int32_t)(uint32_t)(sec - (uint64_t)frame_sec);
+
+    /* Seconds past 2^62 are refused, where tshark would take them: the time
+     * since such a stamp would not fit in 64 bits. */
+    if (diff <= -ICMP_STAMP_WINDOW || diff >= ICMP_STAMP_WINDOW || usec >= USEC_PER_SEC ||
+        sec > (uint64_t)INT64_MAX / 2)
+        return false;
+    *out = rs_time_make((int64_t)sec, (int64_t)usec * 1000);
+    return true;
+}
+
 bool
 rs_icmp_is_echo(const struct rs_icmp *m)
 {
@@ -91,13 +110,25 @@ rs_icmp_echo_of(const struct rs_packet *pkt, struct rs_icmp_echo *out)
     out->seq = rs_load_be16(m.msg + 6);
     out->data_off = (uint32_t)(m.msg - pkt->frame->data) + ICMP_ECHO_HDR_LEN;
     out->stamped = false;
-    /* Wireshark looks for a stamp when 8 data bytes were sent; ICMPv6 never. */
+    /* Wireshark looks for a stamp when 8 data bytes were sent; in ICMPv6 4.0 never. */
+    bool v4_4 = pkt->flags & RS_PKT_ICMP_4_4;
     uint32_t declared = rs_packet_ip_end(pkt) - out->data_off + ICMP_ECHO_HDR_LEN;
-    if (m.v6 || declared < ICMP_ECHO_HDR_LEN + ICMP_STAMP_LEN ||
+    if ((m.v6 && !v4_4) || declared < ICMP_ECHO_HDR_LEN + ICMP_STAMP_LEN ||
         m.len < ICMP_ECHO_HDR_LEN + ICMP_STAMP_LEN)
         return true;
     const uint8_t *d = m.msg + ICMP_ECHO_HDR_LEN;
     int64_t now = pkt->frame->ts_sec;
+    /* tshark 4.4 first tries a timeval of 64-bit seconds and microseconds,
+     * when 16 bytes were sent, with the same test on the seconds' low 32 bits
+     * (so it takes seconds far from the frame's when those match). */
+    if (v4_4 && declared >= ICMP_ECHO_HDR_LEN + ICMP_STAMP64_LEN &&
+        m.len >= ICMP_ECHO_HDR_LEN + ICMP_STAMP64_LEN &&
+        (stamp64_near(rs_load_be64(d), rs_load_be64(d + 8), now, &out->stamp) ||
+         stamp64_near(rs_load_le64(d), rs_load_le64(d + 8), now, &out->stamp))) {
+        out->stamped = true;
+        out->data_off += ICMP_STAMP64_LEN;
+        return true;
+    }
     out->stamped = stamp_near(rs_load_be32(d), rs_load_be32(d + 4), now, &out->stamp) ||
                    stamp_near(rs_load_le32(d), rs_load_le32(d + 4), now, &out->stamp);
     if (out->stamped)
@@ -129,8 +160,10 @@ rs_icmpv6_option(const struct rs_icmp *m, uint32_t want, unsigned n, uint32_t *o
     while (at + 2 <= m->len) {
         uint8_t type = m->msg[at];
         uint32_t olen = (uint32_t)m->msg[at + 1] * 8;
-        if (olen == 0 || at + olen > m->len)
+        if (olen == 0 || at + olen > m->wire_len)
             return false;
+        if (at + olen > m->len)
+            olen = m->len - at;     /* cut by the capture: what there is of it */
         if ((type < 32 && ((want >> type) & 1u)) || want == ~0u) {
             if (n-- == 0) {
                 *off = at;
@@ -155,6 +188,18 @@ static const char *const unreachable_codes[] = {
 static const char *const time_exceeded_codes[] = {
     "Time to live exceeded in transit", "Fragment reassembly time exceeded",
 };
+static const char *const redirect_codes[] = {
+    "Redirect for network", "Redirect for host", "Redirect for TOS and network",
+    "Redirect for TOS and host",
+};
+static const char *const parameter_problem_codes[] = {
+    "Pointer indicates the error", "Required option missing", "Bad length",
+};
+static const char *const parameter_problem_codes_v6[] = {
+    "erroneous header field encountered", "unrecognized Next Header type encountered",
+    "unrecognized IPv6 option encountered",
+    "IPv6 First Fragment has incomplete IPv6 Header Chain",
+};
 static const char *const unreachable_codes_v6[] = {
     "no route to destination", "Administratively prohibited",
     "Beyond scope of source address", "Address unreachable", "Port unreachable",
@@ -174,9 +219,15 @@ rs_icmp_code_name(const struct rs_icmp *m)
         return CODE_NAME(unreachable_codes_v6, m->code);
     if (m->v6 && m->type == RS_ICMPV6_TIME_EXCEEDED)
         return CODE_NAME(time_exceeded_codes_v6, m->code);
+    if (m->v6 && m->type == RS_ICMPV6_PARAMETER_PROBLEM)
+        return CODE_NAME(parameter_problem_codes_v6, m->code);
     if (!m->v6 && m->type == RS_ICMP_UNREACHABLE)
         return CODE_NAME(unreachable_codes, m->code);
     if (!m->v6 && m->type == RS_ICMP_TIME_EXCEEDED)
         return CODE_NAME(time_exceeded_codes, m->code);
+    if (!m->v6 && m->type == RS_ICMP_REDIRECT)
+        return CODE_NAME(redirect_codes, m->code);
+    if (!m->v6 && m->type == RS_ICMP_PARAMETER_PROBLEM)
+        return CODE_NAME(parameter_problem_codes, m->code);
     return NULL;
 }

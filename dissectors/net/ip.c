@@ -8,6 +8,8 @@
  */
 #include <netinet/in.h>
 
+#include <roceshark/icmp.h>
+
 #include "decode_int.h"
 #include "fields/fields_int.h"
 
@@ -78,14 +80,25 @@ decode_tcp(struct rs_packet *pkt, uint32_t off, uint32_t end)
 
 /* ICMP (RFC 792) and ICMPv6 (RFC 4443): the span runs to the end of the IP
  * packet, as far as captured, since the message's fields depend on its type
- * (fields_icmp.c reads them). The message quoted in an error is not decoded. */
+ * (fields_icmp.c reads them). An error's quoted datagram is only flagged:
+ * icmp_quote.c decodes it when a field asks. */
 static void
-decode_icmp(struct rs_packet *pkt, enum rs_layer layer, uint32_t off, uint32_t end)
+decode_icmp(struct rs_packet *pkt, const struct rs_decode_opts *opts, enum rs_layer layer,
+            uint32_t off, uint32_t end)
 {
     if (!decode_need(pkt, off, ICMP_MIN_LEN, end, "ICMP header exceeds the IP packet"))
         return;
     uint32_t stop = end < pkt->frame->caplen ? end : pkt->frame->caplen;
     decode_set_layer(pkt, layer, off, stop - off);
+    if (opts->icmp_4_4)
+        pkt->flags |= RS_PKT_ICMP_4_4;
+    struct rs_icmp m;
+    uint32_t at, len;
+    if ((pkt->flags & RS_PKT_QUOTED) || !rs_icmp_of(pkt, &m) || !rs_icmp_quote_at(&m, &at, &len))
+        return;
+    pkt->flags |= RS_PKT_ICMP_QUOTE;
+    if (!opts->disable_infiniband)
+        pkt->flags |= RS_PKT_QUOTE_ROCE;
 }
 
 static void
@@ -100,9 +113,9 @@ decode_l4(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint8_t prot
     else if (proto == IPPROTO_TCP)
         decode_tcp(pkt, off, end);
     else if (proto == IPPROTO_ICMP && rs_packet_has(pkt, RS_LAYER_IPV4))
-        decode_icmp(pkt, RS_LAYER_ICMP, off, end);
+        decode_icmp(pkt, opts, RS_LAYER_ICMP, off, end);
     else if (proto == IPPROTO_ICMPV6 && rs_packet_has(pkt, RS_LAYER_IPV6))
-        decode_icmp(pkt, RS_LAYER_ICMPV6, off, end);
+        decode_icmp(pkt, opts, RS_LAYER_ICMPV6, off, end);
 }
 
 /* IPv4 (RFC 791): version/IHL, TOS, total length, id, flags/fragment offset,

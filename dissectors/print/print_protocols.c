@@ -17,6 +17,7 @@
 #include <netinet/in.h>
 
 #include <roceshark/flow.h>
+#include <roceshark/icmp.h>
 #include <roceshark/iwarp.h>
 #include <roceshark/print.h>
 #include <roceshark/wire.h>
@@ -52,9 +53,10 @@ add(struct chain *c, const char *name)
 static int
 ip_protocol(const struct rs_packet *pkt, struct chain *c)
 {
+    /* An ICMP error's quote may end inside the header (icmp_quote.c). */
     if (rs_packet_has(pkt, RS_LAYER_IPV4))
-        return rs_packet_at(pkt, RS_LAYER_IPV4)[9];
-    if (!rs_packet_has(pkt, RS_LAYER_IPV6))
+        return pkt->span[RS_LAYER_IPV4].len > 9 ? rs_packet_at(pkt, RS_LAYER_IPV4)[9] : -1;
+    if (!rs_packet_has(pkt, RS_LAYER_IPV6) || pkt->span[RS_LAYER_IPV6].len < IPV6_HDR_LEN)
         return -1;
     const struct rs_span *sp = &pkt->span[RS_LAYER_IPV6];
     int next = rs_packet_at(pkt, RS_LAYER_IPV6)[6];
@@ -141,9 +143,14 @@ above_ip(const struct rs_packet *pkt, struct chain *c)
         else if (has_data(pkt))
             add(c, "data");
     } else if (proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6) {
+        struct rs_icmp_quote q;
         add(c, proto == IPPROTO_ICMP ? "icmp" : "icmpv6");
-        if (has_data(pkt))
+        if (rs_icmp_quote_view(pkt, &q)) {     /* an error's datagram, decoded again */
+            add(c, rs_packet_has(&q.pkt, RS_LAYER_IPV4) ? "ip" : "ipv6");
+            above_ip(&q.pkt, c);
+        } else if (has_data(pkt)) {
             add(c, "data");
+        }
     }
 }
 

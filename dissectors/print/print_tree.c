@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <roceshark/fields.h>
+#include <roceshark/icmp.h>
 #include <roceshark/iwarp.h>
 #include <roceshark/print.h>
 
@@ -80,6 +81,7 @@ struct walk_ctx {
     uint8_t skip;                   /* fields with any of these RS_FIELD_* flags are left out */
     int data_id;                    /* the data protocol's id when it is walked apart, else -1 */
     bool data_nested;               /* and it nests under ICMP (else it follows each FPDU) */
+    uint8_t shift;                  /* added to the depth: a quote's headers nest under ICMP */
 };
 
 static bool
@@ -88,7 +90,7 @@ is_data_field(const struct walk_ctx *w, int id)
     return w->data_id >= 0 && id >= w->data_id && id <= w->data_id + 2;
 }
 
-static void
+static bool
 walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
 {
     const struct rs_field *f = rs_field_by_id(id);
@@ -96,16 +98,35 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
 
     /* Cheap presence test first: most fields are absent from a frame. */
     if ((f->flags & w->skip) || !rs_field_value(pkt, id, 0, &v))
-        return;
+        return false;
     for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, id, occ, &v);
          occ++) {
-        struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth, 0, 0};
+        struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth + w->shift, 0, 0};
         if (w->data_nested && is_data_field(w, id))
             it.depth++;     /* data, data.data and data.len: one table, in this order */
         item_span(pkt, f, &v, occ, &it);
         it.node = v.type == RS_FT_PROTOCOL || v.type == RS_FT_NONE ||
                   (f->flags & RS_FIELD_HEADER);
         w->fn(w->arg, &it);
+    }
+    return true;
+}
+
+/* ICMPv6's options (or MLDv2 records) one by one, each with its parts, as
+ * tshark's tree shows them: each pass sees a view of that item alone. */
+static void
+walk_icmp_items(struct walk_ctx *w, const struct rs_packet *pkt)
+{
+    struct rs_packet p = *pkt;
+
+    for (unsigned i = 1; i <= UINT8_MAX; i++) {
+        bool any = false;
+        p.icmp_item = (uint8_t)i;
+        for (int id = 0; id < rs_field_count(); id++)
+            if (rs_field_by_id(id)->flags & RS_FIELD_PER_ITEM)
+                any |= walk_field(w, &p, id);
+        if (!any)
+            break;
     }
 }
 
@@ -141,6 +162,45 @@ is_icmp_field(int id)
     return f != NULL && (f->layer == RS_LAYER_ICMP || f->layer == RS_LAYER_ICMPV6);
 }
 
+/* Whether a field of the datagram an ICMP error quotes sits under the ICMP
+ * item: its IP and transport headers do, as Wireshark shows them; what they
+ * carry (InfiniBand, data) comes after, where the frame's own would. */
+static bool
+under_icmp(const struct rs_field *f)
+{
+    switch (f->layer) {
+    case RS_LAYER_IPV4:
+    case RS_LAYER_IPV6:
+    case RS_LAYER_UDP:
+    case RS_LAYER_TCP:
+    case RS_LAYER_ICMP:
+    case RS_LAYER_ICMPV6:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void
+walk_quote(struct walk_ctx *w, const struct rs_packet *pkt, const struct rs_packet *quote)
+{
+    struct rs_icmp m;
+
+    /* a redirect's packet sits in its option, the last one (RFC 4861 8.2) */
+    w->shift = rs_icmp_of(pkt, &m) && m.v6 && m.type == RS_ICMPV6_REDIRECT ? 2 : 1;
+    for (int id = 0; id < rs_field_count(); id++)
+        if (under_icmp(rs_field_by_id(id)))
+            walk_field(w, quote, id);
+    w->shift = 0;
+}
+
+/* The quote's values of a field that does not sit under the ICMP item. */
+static bool
+after_icmp(const struct rs_field *f)
+{
+    return !under_icmp(f) && (f->layer < RS_LAYER_COUNT || (f->flags & RS_FIELD_QUOTABLE));
+}
+
 static void
 walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
 {
@@ -148,25 +208,45 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
      * after ICMP's last field (even over IPoIB, whose IB fields come later). */
     bool in_icmp = rs_packet_has(pkt, RS_LAYER_ICMP) || rs_packet_has(pkt, RS_LAYER_ICMPV6);
     bool in_iwarp = pkt->iwarp != NULL && pkt->iwarp->n_pdus > 0;
-    struct walk_ctx w = {pkt, fn, arg, skip, in_icmp || in_iwarp ? rs_field_lookup("data") : -1,
-                         in_icmp};
+    struct rs_icmp_quote q;
+    bool quoted = rs_icmp_quote_view(pkt, &q);
+    /* The frame's own values, the quote's walked apart (rs_field_value would
+     * list them as more occurrences of the frame's); a quote's data comes
+     * where the frame's would, as in Wireshark's tree. */
+    struct rs_packet own = *pkt;
+    own.flags &= ~RS_PKT_ICMP_QUOTE;
+    pkt = &own;
+    bool nested = in_icmp && !quoted;
+    struct walk_ctx w = {pkt, fn, arg, skip, nested || in_iwarp ? rs_field_lookup("data") : -1,
+                         nested, 0};
     struct rs_tree_item frame = {RS_TREE_FRAME, NULL, NULL, 0, 0, 0};
 
     frame.node = true;
     frame.length = pkt->frame->caplen;
     fn(arg, &frame);
-    bool pdus_done = false;
+    bool pdus_done = false, items_done = false;
     for (int id = 0; id < rs_field_count(); id++) {
+        const struct rs_field *f = rs_field_by_id(id);
         if (is_data_field(&w, id))
             continue;
-        if (!(rs_field_by_id(id)->flags & RS_FIELD_PER_PDU)) {
-            walk_field(&w, pkt, id);
-            if (w.data_nested && is_icmp_field(id) && !is_icmp_field(id + 1))
-                for (int d = w.data_id; d <= w.data_id + 2; d++)
-                    walk_field(&w, pkt, d);
-        } else if (!pdus_done && pkt->iwarp != NULL) {
-            walk_iwarp_pdus(&w, pkt);
+        if (f->flags & RS_FIELD_PER_PDU) {
+            if (!pdus_done && pkt->iwarp != NULL)
+                walk_iwarp_pdus(&w, pkt);
             pdus_done = true;
+        } else if (f->flags & RS_FIELD_PER_ITEM) {
+            if (!items_done)
+                walk_icmp_items(&w, pkt);
+            items_done = true;
+        } else {
+            walk_field(&w, pkt, id);
+            if (quoted && after_icmp(f))
+                walk_field(&w, &q.pkt, id);
+        }
+        if (is_icmp_field(id) && !is_icmp_field(id + 1)) {
+            if (quoted)
+                walk_quote(&w, pkt, &q.pkt);
+            for (int d = w.data_id; w.data_nested && d <= w.data_id + 2; d++)
+                walk_field(&w, pkt, d);
         }
     }
     if (pkt->flags & RS_PKT_MALFORMED) {

@@ -4,9 +4,11 @@
  * writes it: the type's name (ICMP's padded to 20 characters), an error's
  * code, an echo's identifier, sequence number and TTL or hop limit with the
  * request a reply answers, and Neighbor Discovery's target, flags and
- * Ethernet link-layer address.
+ * Ethernet link-layer address (and a router advertisement's or a
+ * redirect's).
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 
 #include <roceshark/streams.h>
 #include <roceshark/wire.h>
@@ -38,9 +40,10 @@ add_target(struct info *t, const struct rs_icmp *m, const char *before)
         info_add(t, "%s%s", before, addr);
 }
 
-/* The type's name, ICMP's padded to 20 characters, and an error's code. */
+/* The type's name, ICMP's padded to 20 characters, and an error's code;
+ * tshark 4.4 names ICMPv6's with a capital ("Hop limit exceeded in transit"). */
 static void
-add_type_and_code(struct info *t, const struct rs_icmp *m)
+add_type_and_code(struct info *t, const struct rs_packet *pkt, const struct rs_icmp *m)
 {
     const char *name = rs_value_name(m->v6 ? rs_icmpv6_type_vals : rs_icmp_type_vals, m->type);
     const char *code = rs_icmp_code_name(m);
@@ -49,7 +52,9 @@ add_type_and_code(struct info *t, const struct rs_icmp *m)
         info_add(t, "%s", name != NULL ? name : "Unknown ICMPv6 type");
     else
         info_add(t, "%-20s", name != NULL ? name : "Unknown ICMP (obsolete or malformed?)");
-    if (code != NULL)
+    if (code != NULL && m->v6 && (pkt->flags & RS_PKT_ICMP_4_4))
+        info_add(t, " (%c%s)", toupper((unsigned char)code[0]), code + 1);
+    else if (code != NULL)
         info_add(t, " (%s)", code);
 }
 
@@ -73,6 +78,10 @@ add_nd(struct info *t, const struct rs_icmp *m)
         if (sep[0] == ',')
             info_add(t, ")");
         add_ether_option(t, m, ND_OPT_TGT_LINKADDR, "is at");
+    } else if (m->type == RS_ICMPV6_RA) {
+        add_ether_option(t, m, ND_OPT_SRC_LINKADDR, "from");
+    } else if (m->type == RS_ICMPV6_REDIRECT) {
+        add_ether_option(t, m, ND_OPT_TGT_LINKADDR, "is at");
     }
 }
 
@@ -81,7 +90,7 @@ summary_icmp_info(struct info *t, const struct rs_packet *pkt, const struct rs_i
 {
     struct rs_icmp_echo e;
 
-    add_type_and_code(t, m);
+    add_type_and_code(t, pkt, m);
     if (!rs_icmp_echo_of(pkt, &e)) {
         if (m->v6)
             add_nd(t, m);

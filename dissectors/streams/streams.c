@@ -30,6 +30,7 @@
 
 #include <roceshark/common.h>
 #include <roceshark/flow.h>
+#include <roceshark/icmp.h>
 #include <roceshark/streams.h>
 #include <roceshark/wire.h>
 
@@ -42,6 +43,8 @@
 #define TCP_OPT_EOL 0
 #define TCP_OPT_NOP 1
 #define TCP_OPT_WSCALE 3
+#define TCP_HDR_LEN 20u
+#define UDP_HDR_LEN 8u
 #define WSCALE_MAX_SHIFT 14     /* RFC 7323: larger shifts are taken as 14 */
 #define NO_ENTRY UINT32_MAX
 
@@ -291,6 +294,31 @@ tcp_segment(struct stream *e, int side, const struct rs_packet *pkt, struct rs_s
     }
 }
 
+/* The conversation of the datagram an ICMP error quotes, numbered with the
+ * frame's own as Wireshark numbers it, when the quote holds its UDP header
+ * or its whole TCP header; nothing of a segment's numbers is followed. */
+static void
+quote_stream(struct rs_streams *s, const struct rs_packet *pkt, struct rs_stream_view *v)
+{
+    struct rs_icmp_quote q;
+    struct rs_flow_key key;
+    int side;
+
+    if (!rs_icmp_quote_view(pkt, &q) || (q.pkt.flags & RS_PKT_IP_FRAGMENT))
+        return;
+    bool tcp = rs_packet_has(&q.pkt, RS_LAYER_TCP);
+    enum rs_layer l4 = tcp ? RS_LAYER_TCP : RS_LAYER_UDP;
+    if (!rs_packet_has(&q.pkt, l4) || q.pkt.span[l4].len < (tcp ? TCP_HDR_LEN : UDP_HDR_LEN) ||
+        (s->tcp_only && !tcp) || !rs_flow_key_of(&q.pkt, &key, &side))
+        return;
+    struct stream *e = g_hash_table_lookup(s->table, &key);
+    if (e == NULL)
+        e = stream_new(s, &key);
+    else
+        touch(s, e);
+    v->quote_index = e->index + 1;
+}
+
 void
 rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
 {
@@ -303,6 +331,7 @@ rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
     if (rs_packet_has(pkt, RS_LAYER_ICMP) || rs_packet_has(pkt, RS_LAYER_ICMPV6)) {
         memset(&s->view, 0, sizeof(s->view));
         echoes_process(&s->echoes, pkt, &s->view);
+        quote_stream(s, pkt, &s->view);
         pkt->stream = &s->view;
         return;
     }

@@ -125,6 +125,11 @@ struct rs_field {
 #define RS_FIELD_PSEUDO 0x08    /* no item of Wireshark's tree (the _ws.col.* columns, the
                                    bare frame protocol): for filters and -e only, never in
                                    any tree or JSON */
+#define RS_FIELD_PER_ITEM 0x20  /* one per ICMPv6 ND option or MLDv2 record: the tree
+                                   prints them item by item (rs_packet.icmp_item) */
+#define RS_FIELD_QUOTABLE 0x10  /* of no header, but with values in the datagram an ICMP
+                                   error quotes as in a frame (data.*); a header's fields
+                                   always have */
 
 /* Number of registered fields; ids run from 0 to count-1 in tree order. */
 int rs_field_count(void);
@@ -138,7 +143,9 @@ int rs_field_next_alias(int id);
 /* True when id is the lowest id of its name: the one lists and JSON show. */
 bool rs_field_is_first_of_name(int id);
 
-/* Produces occurrence occ of field id; see rs_field_get_fn. */
+/* Produces occurrence occ of field id; see rs_field_get_fn. When an ICMP
+ * error quotes a datagram (RS_PKT_ICMP_QUOTE), the quote's values follow the
+ * frame's own (ip.src: the error's source, then the quoted datagram's). */
 bool rs_field_value(const struct rs_packet *pkt, int id, unsigned occ, struct rs_value *out);
 
 /* Writes v as the numeric field f whose first byte is at: its width's bytes,
@@ -152,7 +159,8 @@ void rs_field_store(const struct rs_field *f, uint8_t *at, uint64_t v);
 typedef void (*rs_value_fn)(void *ctx, const struct rs_field *f, const struct rs_value *v);
 
 /* Calls fn for every value of the field id and of its aliases, in id then
- * occurrence order; returns how many there were. */
+ * occurrence order, the frame's and then a quoted datagram's (as
+ * rs_field_value); returns how many there were. */
 unsigned rs_field_foreach(const struct rs_packet *pkt, int id, rs_value_fn fn, void *ctx);
 
 /* Formats v as `tshark -T fields` would print it; returns the length that

@@ -105,6 +105,13 @@ enum rs_cksum_status {
 #define RS_PKT_MALFORMED 0x0001u  /* truncated or inconsistent: see .problem */
 #define RS_PKT_SNAPLEN 0x0002u    /* the capture cut the frame short */
 #define RS_PKT_IP_FRAGMENT 0x0004u
+#define RS_PKT_ICMP_QUOTE 0x0008u /* an ICMP error quotes a datagram: its headers give more
+                                     occurrences of the same fields (rs_icmp_quote_view) */
+#define RS_PKT_QUOTE_ROCE 0x0010u /* ... in which UDP port 4791 is RoCEv2, as outside */
+#define RS_PKT_QUOTED 0x0020u     /* this view is such a quoted datagram */
+#define RS_PKT_ICMP_4_4 0x0040u   /* ICMP as tshark 4.4 shows it: an echo's timestamp
+                                     64-bit first and in ICMPv6 too, ICMPv6 codes named
+                                     with a capital */
 
 struct rs_facts;
 struct rs_iwarp_view;
@@ -134,6 +141,9 @@ struct rs_packet {
     const struct rs_facts *facts;           /* analysis results (analysis.h), or NULL */
     const struct rs_iwarp_view *iwarp;      /* MPA/DDP/RDMAP found (iwarp.h), or NULL */
     const struct rs_stream_view *stream;    /* TCP/UDP conversation (streams.h), or NULL */
+    /* 0, or 1 + the one ND option or MLDv2 record whose fields (RS_FIELD_PER_ITEM) the
+     * view shows: the tree lists them item by item, as Wireshark's does. */
+    uint8_t icmp_item;
 };
 
 static inline bool

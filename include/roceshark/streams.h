@@ -40,6 +40,10 @@ struct rs_stream_view {
     /* ICMP and ICMPv6 echo replies only */
     uint64_t echo_request;  /* the request's frame number (icmp.resp_to), 0 when unseen */
     struct rs_time echo_rtt;    /* time from that request to this reply */
+    /* ICMP and ICMPv6 errors only: 1 + the stream of the datagram they quote (its
+     * udp.stream or tcp.stream, numbered with the frame's own as Wireshark numbers
+     * it), 0 for none */
+    uint32_t quote_index;
 };
 
 struct rs_streams_opts {

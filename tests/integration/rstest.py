@@ -144,20 +144,30 @@ icmpv6.nd.ns.target_address icmpv6.nd.na.flag icmpv6.nd.na.flag.r icmpv6.nd.na.f
 icmpv6.nd.na.flag.o icmpv6.nd.na.flag.rsv icmpv6.nd.na.target_address icmpv6.opt
 icmpv6.opt.type icmpv6.opt.length icmpv6.opt.linkaddr icmpv6.opt.src_linkaddr
 icmpv6.opt.target_linkaddr
+icmp.pointer icmp.redir_gw icmpv6.pointer
+icmpv6.nd.ra.cur_hop_limit icmpv6.nd.ra.flag icmpv6.nd.ra.flag.m icmpv6.nd.ra.flag.o
+icmpv6.nd.ra.flag.h icmpv6.nd.ra.flag.prf icmpv6.nd.ra.flag.p icmpv6.nd.ra.flag.rsv
+icmpv6.nd.ra.router_lifetime icmpv6.nd.ra.reachable_time icmpv6.nd.ra.retrans_timer
+icmpv6.nd.rd.target_address icmpv6.rd.na.destination_address
+icmpv6.opt.prefix.length icmpv6.opt.prefix.flag icmpv6.opt.prefix.flag.l
+icmpv6.opt.prefix.flag.a icmpv6.opt.prefix.flag.r icmpv6.opt.prefix.flag.reserved
+icmpv6.opt.prefix.valid_lifetime icmpv6.opt.prefix.preferred_lifetime icmpv6.opt.reserved
+icmpv6.opt.prefix icmpv6.opt.mtu icmpv6.opt.redirected_packet
+icmpv6.mld.maximum_response_delay icmpv6.mld.multicast_address icmpv6.mldr.nb_mcast_records
+icmpv6.mldr.mar icmpv6.mldr.mar.record_type icmpv6.mldr.mar.aux_data_len
+icmpv6.mldr.mar.nb_sources icmpv6.mldr.mar.multicast_address icmpv6.mldr.mar.source_address
+icmpv6.mldr.mar.auxiliary_data
 """.split()
+# tshark 4.4 and 4.6 also find a timestamp in an ICMPv6 echo's data (4.0 has no such field).
+ICMP_STAMP_FIELDS = ["icmp.data_time", "icmp.data_time_relative"]
+ICMPV6_STAMP_FIELDS = ["icmpv6.data_time", "icmpv6.data_time_relative"]
+if COMPAT:
+    ICMP_FIELDS += ICMPV6_STAMP_FIELDS
 
 # data.*: the bytes no protocol takes. Compared apart from the rest: the NCCL runs'
 # captures carry TLS and HTTP, which tshark decodes and roceshark leaves as data.
 DATA_FIELDS = ["data.data", "data.len"]
 DATA_APART = ("nccl_nccl_",)
-
-# tshark 4.4 and 4.6 read an echo's timestamp as a 16-byte timeval (64-bit seconds and
-# microseconds), so their data starts 8 bytes later; roceshark reads tshark 4.0's 8 bytes
-# in every compat mode (the README's table of versions).
-if COMPAT:
-    ICMP_FIELDS = [f for f in ICMP_FIELDS
-                   if f not in ("icmp.data_time", "icmp.data_time_relative")]
-    DATA_APART += ("srinivaskoritala",)
 
 # The Wireshark-compatible BTH subfields, which Wireshark gets right on every opcode.
 BTH_SUBFIELDS = [f for f in CONTRACT_FIELDS if f.startswith("infiniband.bth.")]

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fields_icmpv6_nd.c - the icmpv6.* fields of Neighbor Discovery's router
+ * advertisements and redirects (RFC 4861 4.2, 4.5) and of its options (4.6:
+ * link-layer addresses, prefix information, redirected header, MTU), and of
+ * MLD (RFC 2710 3: query, report, done; RFC 3810 5.2: the version 2
+ * report's records), by Wireshark 4.0's names. The packet a redirected
+ * header option holds is decoded as an error's quote is (icmp_quote.c).
+ *
+ * Fields that come once per option, record or source are occurrences, as
+ * in -T fields; the tree walks them item by item (rs_packet.icmp_item).
+ */
+#include <roceshark/icmp.h>
+#include <roceshark/wire.h>
+
+#include "fields/fields_int.h"
+#include "net/fields_icmp_int.h"
+
+#define ND_OPT_SRC_LINKADDR 1
+#define ND_OPT_TGT_LINKADDR 2
+#define ND_OPT_PREFIX 3
+#define ND_OPT_MTU 5
+#define ETHER_ADDR_LEN 6
+#define IPV6_ADDR_LEN 16
+#define MLD_V1_LEN 24           /* a longer query is MLDv2's (RFC 3810 5.1) */
+#define MLDR_FIRST_RECORD 8
+#define MLDR_RECORD_HDR 20      /* type, aux data length, number of sources, address */
+
+static bool
+get_ra(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ, struct rs_value *out)
+{
+    return icmp_read_if_type(pkt, f, occ, out, RS_ICMPV6_RA);
+}
+
+static bool
+get_rd(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ, struct rs_value *out)
+{
+    return icmp_read_if_type(pkt, f, occ, out, RS_ICMPV6_REDIRECT);
+}
+
+static bool
+get_mld(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+        struct rs_value *out)
+{
+    struct rs_icmp m;
+
+    if (!icmp_message_of(pkt, f, occ, &m) || m.type < RS_ICMPV6_MLD_QUERY ||
+        m.type > RS_ICMPV6_MLD_DONE || (m.type == RS_ICMPV6_MLD_QUERY && m.len > MLD_V1_LEN))
+        return false;
+    return rs_field_get_generic(pkt, f, occ, out);
+}
+
+static bool
+get_mldr_count(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+               struct rs_value *out)
+{
+    return icmp_read_if_type(pkt, f, occ, out, RS_ICMPV6_MLDV2_REPORT);
+}
+
+/* Which part of an option, or of an MLDv2 record, a field is (its offset column). */
+enum opt_part {
+    OPT_NODE, OPT_TYPE, OPT_LENGTH, OPT_LINKADDR, OPT_SRC, OPT_TARGET, OPT_PREFIX_LEN,
+    OPT_PREFIX_FLAG, OPT_VALID, OPT_PREFERRED, OPT_RESERVED, OPT_PREFIX, OPT_MTU,
+    OPT_REDIRECTED
+};
+
+#define OPT_BIT(t) (1u << (t))
+
+/* The options each part is of, and where it lies in the option. */
+static const struct {
+    uint32_t want;
+    uint8_t at, width;
+} opt_parts[] = {
+    [OPT_NODE] = {~0u, 0, 0},
+    [OPT_TYPE] = {~0u, 0, 1},
+    [OPT_LENGTH] = {~0u, 1, 1},
+    [OPT_LINKADDR] = {OPT_BIT(ND_OPT_SRC_LINKADDR) | OPT_BIT(ND_OPT_TGT_LINKADDR), 2, 0},
+    [OPT_SRC] = {OPT_BIT(ND_OPT_SRC_LINKADDR), 2, 0},
+    [OPT_TARGET] = {OPT_BIT(ND_OPT_TGT_LINKADDR), 2, 0},
+    [OPT_PREFIX_LEN] = {OPT_BIT(ND_OPT_PREFIX), 2, 1},
+    [OPT_PREFIX_FLAG] = {OPT_BIT(ND_OPT_PREFIX), 3, 1},
+    [OPT_VALID] = {OPT_BIT(ND_OPT_PREFIX), 4, 4},
+    [OPT_PREFERRED] = {OPT_BIT(ND_OPT_PREFIX), 8, 4},
+    [OPT_RESERVED] = {OPT_BIT(ND_OPT_PREFIX) | OPT_BIT(ND_OPT_MTU) |
+                      OPT_BIT(RS_ICMPV6_OPT_REDIRECTED), 2, 0},     /* 12 in a prefix's */
+    [OPT_PREFIX] = {OPT_BIT(ND_OPT_PREFIX), 16, IPV6_ADDR_LEN},
+    [OPT_MTU] = {OPT_BIT(ND_OPT_MTU), 4, 4},
+    [OPT_REDIRECTED] = {OPT_BIT(RS_ICMPV6_OPT_REDIRECTED), 8, 0},
+};
+
+/* Every option, one occurrence each; a part only in the options that have
+ * it, when it fits in the option. A 6-byte link-layer address is Ethernet's,
+ * shown as Wireshark shows it; IPoIB's 20 bytes, with the padding, as bytes. */
+static bool
+get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+           struct rs_value *out)
+{
+    struct rs_icmp m;
+    uint32_t off, len;
+    enum opt_part part = (enum opt_part)f->offset;
+
+    if (!icmp_message_of(pkt, f, 0, &m))
+        return false;
+    if (pkt->icmp_item != 0) {      /* the one option of the view, if it has the part */
+        if (occ != 0 || !rs_icmpv6_option(&m, ~0u, pkt->icmp_item - 1u, &off, &len) ||
+            !(m.msg[off] < 32 && ((opt_parts[part].want >> m.msg[off]) & 1u)))
+            return false;
+    } else if (!rs_icmpv6_option(&m, opt_parts[part].want, occ, &off, &len)) {
+        return false;
+    }
+    uint32_t at = opt_parts[part].at, width = opt_parts[part].width;
+    if (part == OPT_RESERVED && m.msg[off] == ND_OPT_PREFIX)
+        at = 12;
+    if (at + width > len)
+        return false;
+    const uint8_t *p = m.msg + off + at;
+    switch (part) {
+    case OPT_NODE:
+    case OPT_RESERVED:
+    case OPT_REDIRECTED:
+        out->type = f->type;
+        return true;
+    case OPT_LINKADDR:
+    case OPT_SRC:
+    case OPT_TARGET:
+        out->v.bytes.ptr = p;
+        out->v.bytes.len = len - at;
+        out->type = out->v.bytes.len == ETHER_ADDR_LEN ? RS_FT_ETHER : RS_FT_BYTES;
+        return true;
+    case OPT_PREFIX:
+        out->type = f->type;
+        out->v.bytes.ptr = p;
+        out->v.bytes.len = IPV6_ADDR_LEN;
+        return true;
+    default: {
+        uint64_t v = rs_load_be(p, width);
+        if (f->mask != 0)
+            v = (v & f->mask) >> rs_mask_shift(f->mask);
+        return rs_value_set_uint(out, f->type, v);
+    }
+    }
+}
+
+/* Where the n-th record of an MLDv2 report starts, if the report announces
+ * and holds its fixed part. */
+static bool
+mldr_record(const struct rs_icmp *m, unsigned n, uint32_t *at)
+{
+    if (m->type != RS_ICMPV6_MLDV2_REPORT || m->len < MLDR_FIRST_RECORD)
+        return false;
+    unsigned count = rs_load_be16(m->msg + 6);
+    uint32_t off = MLDR_FIRST_RECORD;
+    for (unsigned i = 0; i < count && off + MLDR_RECORD_HDR <= m->len; i++) {
+        if (i == n) {
+            *at = off;
+            return true;
+        }
+        off += MLDR_RECORD_HDR + rs_load_be16(m->msg + off + 2) * 16u + m->msg[off + 1] * 4u;
+    }
+    return false;
+}
+
+enum mar_part { MAR_NODE, MAR_TYPE, MAR_AUX_LEN, MAR_SOURCES, MAR_ADDRESS, MAR_SOURCE, MAR_AUX };
+
+/* A record's parts, one occurrence per record; its sources, one per source
+ * of all records, and its auxiliary data, one per record that has some, as
+ * far as the message holds them. */
+static bool
+get_mldr(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+         struct rs_value *out)
+{
+    struct rs_icmp m;
+    uint32_t r;
+
+    if (!icmp_message_of(pkt, f, 0, &m))
+        return false;
+    enum mar_part part = (enum mar_part)f->offset;
+    unsigned only = pkt->icmp_item;     /* 1 + the one record of the view, or 0 */
+    if (part == MAR_SOURCE || part == MAR_AUX) {
+        unsigned seen = 0;
+        for (unsigned i = only ? only - 1u : 0; mldr_record(&m, i, &r); i++) {
+            uint32_t sources = rs_load_be16(m.msg + r + 2), aux = m.msg[r + 1] * 4u;
+            uint32_t first = r + MLDR_RECORD_HDR;
+            uint32_t n = part == MAR_SOURCE ? sources : aux > 0;
+            if (occ < seen + n) {
+                uint32_t at = part == MAR_SOURCE ? first + (occ - seen) * IPV6_ADDR_LEN
+                                                 : first + sources * IPV6_ADDR_LEN;
+                uint32_t want = part == MAR_SOURCE ? IPV6_ADDR_LEN : aux;
+                if (at + want > m.len)
+                    return false;
+                out->type = f->type;
+                out->v.bytes.ptr = m.msg + at;
+                out->v.bytes.len = want;
+                return true;
+            }
+            seen += n;
+            if (only)
+                break;
+        }
+        return false;
+    }
+    if ((only && occ != 0) || !mldr_record(&m, only ? only - 1u : occ, &r))
+        return false;
+    switch (part) {
+    case MAR_NODE:
+        out->type = f->type;
+        return true;
+    case MAR_TYPE: return rs_value_set_uint(out, f->type, m.msg[r]);
+    case MAR_AUX_LEN: return rs_value_set_uint(out, f->type, m.msg[r + 1]);
+    case MAR_SOURCES: return rs_value_set_uint(out, f->type, rs_load_be16(m.msg + r + 2));
+    default:
+        out->type = f->type;
+        out->v.bytes.ptr = m.msg + r + 4;
+        out->v.bytes.len = IPV6_ADDR_LEN;
+        return true;
+    }
+}
+
+static const struct rs_value_string opt_type_vals[] = {
+    {1, "Source link-layer address"},
+    {2, "Target link-layer address"},
+    {3, "Prefix information"},
+    {4, "Redirected header"},
+    {5, "MTU"},
+    {0, NULL},
+};
+
+static const struct rs_value_string set_vals[] = {
+    {0, "Not set"},
+    {1, "Set"},
+    {0, NULL},
+};
+
+static const struct rs_value_string prf_vals[] = {
+    {0, "Medium"},
+    {1, "High"},
+    {2, "Reserved"},
+    {3, "Low"},
+    {0, NULL},
+};
+
+static const struct rs_value_string mldr_type_vals[] = {
+    {1, "Include"},
+    {2, "Exclude"},
+    {3, "Changed to include"},
+    {4, "Changed to exclude"},
+    {5, "Allow new sources"},
+    {6, "Block old sources"},
+    {0, NULL},
+};
+
+#define ND(abbrev, name, type, base, mask, vals, off, width, get, depth) \
+    {abbrev, name, type, base, mask, vals, name, RS_LAYER_ICMPV6, off, width, get, depth}
+#define OPTION(abbrev, name, type, base, mask, part, vals, depth) \
+    {abbrev, name, type, base, mask, vals, name, RS_LAYER_ICMPV6, part, 0, get_option, depth, \
+     RS_FIELD_PER_ITEM}
+#define RECORD(abbrev, name, type, part, vals, depth) \
+    {abbrev, name, type, type == RS_FT_UINT8 || type == RS_FT_UINT16 ? RS_BASE_DEC : \
+     RS_BASE_NONE, 0, vals, name, RS_LAYER_ICMPV6, part, 0, get_mldr, depth, RS_FIELD_PER_ITEM}
+
+const struct rs_field rs_fields_icmpv6_nd[] = {
+    ND("icmpv6.nd.ra.cur_hop_limit", "Cur hop limit", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, 4, 1,
+       get_ra, 1),
+    ND("icmpv6.nd.ra.flag", "Flags", RS_FT_UINT8, RS_BASE_HEX, 0, NULL, 5, 1, get_ra, 1),
+    ND("icmpv6.nd.ra.flag.m", "Managed address configuration", RS_FT_BOOLEAN, RS_BASE_NONE,
+       0x80, set_vals, 5, 1, get_ra, 2),
+    ND("icmpv6.nd.ra.flag.o", "Other configuration", RS_FT_BOOLEAN, RS_BASE_NONE, 0x40,
+       set_vals, 5, 1, get_ra, 2),
+    ND("icmpv6.nd.ra.flag.h", "Home Agent", RS_FT_BOOLEAN, RS_BASE_NONE, 0x20, set_vals, 5, 1,
+       get_ra, 2),
+    ND("icmpv6.nd.ra.flag.prf", "Prf (Default Router Preference)", RS_FT_UINT8, RS_BASE_DEC,
+       0x18, prf_vals, 5, 1, get_ra, 2),
+    ND("icmpv6.nd.ra.flag.p", "Proxy", RS_FT_BOOLEAN, RS_BASE_NONE, 0x04, set_vals, 5, 1,
+       get_ra, 2),
+    ND("icmpv6.nd.ra.flag.rsv", "Reserved", RS_FT_UINT8, RS_BASE_DEC, 0x03, NULL, 5, 1, get_ra,
+       2),
+    ND("icmpv6.nd.ra.router_lifetime", "Router lifetime (s)", RS_FT_UINT16, RS_BASE_DEC, 0,
+       NULL, 6, 2, get_ra, 1),
+    ND("icmpv6.nd.ra.reachable_time", "Reachable time (ms)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
+       8, 4, get_ra, 1),
+    ND("icmpv6.nd.ra.retrans_timer", "Retrans timer (ms)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
+       12, 4, get_ra, 1),
+    ND("icmpv6.nd.rd.target_address", "Target Address", RS_FT_IPV6, RS_BASE_NONE, 0, NULL, 8,
+       16, get_rd, 1),
+    /* Wireshark 4.0's name, "na" and all */
+    ND("icmpv6.rd.na.destination_address", "Destination Address", RS_FT_IPV6, RS_BASE_NONE, 0,
+       NULL, 24, 16, get_rd, 1),
+    ND("icmpv6.mld.maximum_response_delay", "Maximum Response Delay [ms]", RS_FT_UINT16,
+       RS_BASE_DEC, 0, NULL, 4, 2, get_mld, 1),
+    ND("icmpv6.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 0, NULL, 6, 2, get_mld, 1),
+    ND("icmpv6.mld.multicast_address", "Multicast Address", RS_FT_IPV6, RS_BASE_NONE, 0, NULL,
+       8, 16, get_mld, 1),
+    ND("icmpv6.mldr.nb_mcast_records", "Number of Multicast Address Records", RS_FT_UINT16,
+       RS_BASE_DEC, 0, NULL, 6, 2, get_mldr_count, 1),
+    RECORD("icmpv6.mldr.mar", "Multicast Address Record", RS_FT_NONE, MAR_NODE, NULL, 1),
+    RECORD("icmpv6.mldr.mar.record_type", "Record Type", RS_FT_UINT8, MAR_TYPE, mldr_type_vals,
+           2),
+    RECORD("icmpv6.mldr.mar.aux_data_len", "Aux Data Len", RS_FT_UINT8, MAR_AUX_LEN, NULL, 2),
+    RECORD("icmpv6.mldr.mar.nb_sources", "Number of Sources", RS_FT_UINT16, MAR_SOURCES, NULL,
+           2),
+    RECORD("icmpv6.mldr.mar.multicast_address", "Multicast Address", RS_FT_IPV6, MAR_ADDRESS,
+           NULL, 2),
+    RECORD("icmpv6.mldr.mar.source_address", "Source Address", RS_FT_IPV6, MAR_SOURCE, NULL,
+           2),
+    RECORD("icmpv6.mldr.mar.auxiliary_data", "Auxiliary Data", RS_FT_BYTES, MAR_AUX, NULL, 2),
+    OPTION("icmpv6.opt", "ICMPv6 Option", RS_FT_NONE, RS_BASE_NONE, 0, OPT_NODE, NULL, 1),
+    OPTION("icmpv6.opt.type", "Type", RS_FT_UINT8, RS_BASE_DEC, 0, OPT_TYPE, opt_type_vals, 2),
+    OPTION("icmpv6.opt.length", "Length", RS_FT_UINT8, RS_BASE_DEC, 0, OPT_LENGTH, NULL, 2),
+    OPTION("icmpv6.opt.linkaddr", "Link-layer address", RS_FT_BYTES, RS_BASE_NONE, 0,
+           OPT_LINKADDR, NULL, 2),
+    OPTION("icmpv6.opt.src_linkaddr", "Source Link-layer address", RS_FT_BYTES, RS_BASE_NONE,
+           0, OPT_SRC, NULL, 2),
+    OPTION("icmpv6.opt.target_linkaddr", "Target Link-layer address", RS_FT_BYTES,
+           RS_BASE_NONE, 0, OPT_TARGET, NULL, 2),
+    OPTION("icmpv6.opt.prefix.length", "Prefix Length", RS_FT_UINT8, RS_BASE_DEC, 0,
+           OPT_PREFIX_LEN, NULL, 2),
+    OPTION("icmpv6.opt.prefix.flag", "Flag", RS_FT_UINT8, RS_BASE_HEX, 0, OPT_PREFIX_FLAG, NULL,
+           2),
+    OPTION("icmpv6.opt.prefix.flag.l", "On-link flag(L)", RS_FT_BOOLEAN, RS_BASE_NONE, 0x80,
+           OPT_PREFIX_FLAG, set_vals, 3),
+    OPTION("icmpv6.opt.prefix.flag.a", "Autonomous address-configuration flag(A)",
+           RS_FT_BOOLEAN, RS_BASE_NONE, 0x40, OPT_PREFIX_FLAG, set_vals, 3),
+    OPTION("icmpv6.opt.prefix.flag.r", "Router address flag(R)", RS_FT_BOOLEAN, RS_BASE_NONE,
+           0x20, OPT_PREFIX_FLAG, set_vals, 3),
+    OPTION("icmpv6.opt.prefix.flag.reserved", "Reserved", RS_FT_UINT8, RS_BASE_DEC, 0x1f,
+           OPT_PREFIX_FLAG, NULL, 3),
+    OPTION("icmpv6.opt.prefix.valid_lifetime", "Valid Lifetime", RS_FT_UINT32, RS_BASE_DEC, 0,
+           OPT_VALID, NULL, 2),
+    OPTION("icmpv6.opt.prefix.preferred_lifetime", "Preferred Lifetime", RS_FT_UINT32,
+           RS_BASE_DEC, 0, OPT_PREFERRED, NULL, 2),
+    OPTION("icmpv6.opt.reserved", "Reserved", RS_FT_NONE, RS_BASE_NONE, 0, OPT_RESERVED, NULL,
+           2),
+    OPTION("icmpv6.opt.prefix", "Prefix", RS_FT_IPV6, RS_BASE_NONE, 0, OPT_PREFIX, NULL, 2),
+    OPTION("icmpv6.opt.mtu", "MTU", RS_FT_UINT32, RS_BASE_DEC, 0, OPT_MTU, NULL, 2),
+    OPTION("icmpv6.opt.redirected_packet", "Redirected Packet", RS_FT_NONE, RS_BASE_NONE, 0,
+           OPT_REDIRECTED, NULL, 2),
+    RS_F_END,
+};
