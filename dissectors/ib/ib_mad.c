@@ -224,6 +224,24 @@ rs_mad_field_fixed(const struct rs_field *f)
            mad_name(f->abbrev) && !mad_field_relative(f);
 }
 
+bool
+rs_mad_field_placed(const struct rs_field *f)
+{
+    return f->layer == RS_LAYER_PAYLOAD && f->get != NULL && f->width != 0 &&
+           mad_name(f->abbrev) && mad_field_relative(f);
+}
+
+long
+rs_mad_field_at(const struct rs_field *f, const uint8_t *mad, size_t len)
+{
+    if (len < RS_MAD_HDR_LEN)
+        return -1;
+    uint32_t at = mad_field_base(f, mad);
+    if (at == UINT32_MAX || (at += f->offset) + f->width > len)
+        return -1;
+    return (long)at;
+}
+
 int
 rs_mad_set(uint8_t mad[RS_MAD_LEN], const char *abbrev, uint64_t v)
 {

@@ -44,10 +44,20 @@ const char *perf_attr_name(uint16_t attr);
 size_t cm_data_label(const struct rs_packet *pkt, const struct rs_field *f, char *buf,
                      size_t size);
 
+/* Where SMP attribute attr starts in mad: 64 in an SMP of that attribute, in an SA
+ * record that embeds it where the record has it (sa_record_embeds()); UINT32_MAX when
+ * mad does not carry it. mad holds at least the common header. */
+uint32_t smp_attr_at(const uint8_t *mad, uint16_t attr);
+uint32_t sa_record_embeds(uint16_t sa_attr, uint16_t smp_attr);
+/* True for a field of an SMP attribute (its offsets count from the attribute's first
+ * byte), whose attribute goes to *attr when attr is not NULL. */
+bool smp_field_attr(const struct rs_field *f, uint16_t *attr);
+
 /* Where f's offsets count from in mad: 0 for fields at fixed MAD offsets,
- * the class's data for ClassPortInfo's, UINT32_MAX for a class without it. */
+ * the class's data for ClassPortInfo's, the attribute's start for an SMP
+ * attribute's (smp_attr_at()), UINT32_MAX when mad does not carry it. */
 uint32_t mad_field_base(const struct rs_field *f, const uint8_t *mad);
-/* True for a field whose offsets count from its class's data. */
+/* True for a field whose offsets count from its class's data or its attribute. */
 bool mad_field_relative(const struct rs_field *f);
 
 /* A getter named fn for the fields of one context. */
