@@ -60,6 +60,13 @@ uint32_t mad_field_base(const struct rs_field *f, const uint8_t *mad);
 /* True for a field whose offsets count from its class's data or its attribute. */
 bool mad_field_relative(const struct rs_field *f);
 
+/* Where occurrence occ of a MAD field whose place moves (an SMP attribute's, or
+ * ClassPortInfo's) lies in pkt's frame: the registry's locate hook of every MAD field. */
+bool mad_field_locate(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                      uint32_t *offset, uint32_t *length);
+/* Where occurrence occ of SMP attribute field f lies in mad (len bytes), or UINT32_MAX. */
+uint32_t smp_field_at(const struct rs_field *f, unsigned occ, const uint8_t *mad, size_t len);
+
 /* A getter named fn for the fields of one context. */
 #define MAD_GETTER(fn, a, b, attr_)                                                          \
     static bool fn(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,      \
@@ -70,10 +77,12 @@ bool mad_field_relative(const struct rs_field *f);
     }
 
 /* A MAD field: its offset from the MAD's first byte, width in bytes, mask. */
-#define MAD_F(abbrev, name, type, base, mask, off, width, getter, depth) \
-    {abbrev, name, type, base, mask, NULL, name, RS_LAYER_PAYLOAD, off, width, getter, depth, 0}
-#define MAD_FV(abbrev, name, type, base, mask, vals, off, width, getter, depth) \
-    {abbrev, name, type, base, mask, vals, name, RS_LAYER_PAYLOAD, off, width, getter, depth, 0}
+#define MAD_F(abbrev, name, type, base, mask, off, width, getter, depth)                      \
+    {abbrev, name, type, base, mask, NULL, name, RS_LAYER_PAYLOAD, off, width, getter, depth, 0, \
+     .locate = mad_field_locate}
+#define MAD_FV(abbrev, name, type, base, mask, vals, off, width, getter, depth)               \
+    {abbrev, name, type, base, mask, vals, name, RS_LAYER_PAYLOAD, off, width, getter, depth, 0, \
+     .locate = mad_field_locate}
 /* An unsigned field in hex, as Wireshark shows nearly every MAD field. */
 #define MAD_UTYPE(w)                                                                  \
     ((w) == 1 ? RS_FT_UINT8 : (w) == 2 ? RS_FT_UINT16 : (w) == 3 ? RS_FT_UINT24        \

@@ -46,6 +46,10 @@ static const struct {
     {RS_SA_ATTR_MFT_RECORD, RS_SMP_ATTR_MFT, DATA + 8},
     {RS_SA_ATTR_SM_INFO_RECORD, RS_SMP_ATTR_SM_INFO, DATA + 4},
     {RS_SA_ATTR_GUID_INFO_RECORD, RS_SMP_ATTR_GUID_INFO, DATA + 8},
+    {RS_SA_ATTR_SLTOVL_RECORD, RS_SMP_ATTR_SLTOVL, DATA + 8},
+    {RS_SA_ATTR_LSWP_RECORD, RS_SMP_ATTR_LSWP_TABLE, DATA},
+    {RS_SA_ATTR_PKEY_RECORD, RS_SMP_ATTR_PKEY_TABLE, DATA + 8},
+    {RS_SA_ATTR_VLARB_RECORD, RS_SMP_ATTR_VLARB, DATA + 8},
 };
 
 uint32_t
@@ -82,15 +86,19 @@ rid_get(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     }
 /* LID: NodeRecord, SLtoVL, SwitchInfo, LFT, RFT, MFT, SMInfo, GuidInfo, P_KeyTable and
  * VLArbitrationTable records */
-RID_GETTER(get_rid_lid, BIT(0x11) | BIT(0x13) | BIT(0x14) | BIT(0x15) | BIT(0x16) |
-           BIT(0x17) | BIT(0x18) | BIT(0x30) | BIT(0x33) | BIT(0x36))
+RID_GETTER(get_rid_lid, BIT(RS_SA_ATTR_NODE_RECORD) | BIT(RS_SA_ATTR_SLTOVL_RECORD) |
+           BIT(RS_SA_ATTR_SWITCH_INFO_RECORD) | BIT(RS_SA_ATTR_LFT_RECORD) |
+           BIT(RS_SA_ATTR_RFT_RECORD) | BIT(RS_SA_ATTR_MFT_RECORD) |
+           BIT(RS_SA_ATTR_SM_INFO_RECORD) | BIT(RS_SA_ATTR_GUID_INFO_RECORD) |
+           BIT(RS_SA_ATTR_PKEY_RECORD) | BIT(RS_SA_ATTR_VLARB_RECORD))
 RID_GETTER(get_rid_portinfo, BIT(RS_SA_ATTR_PORT_INFO_RECORD))
-RID_GETTER(get_rid_sltovl, BIT(0x13))
-RID_GETTER(get_rid_block16, BIT(RS_SA_ATTR_LFT_RECORD) | BIT(RS_SA_ATTR_RFT_RECORD) | BIT(0x33))
+RID_GETTER(get_rid_sltovl, BIT(RS_SA_ATTR_SLTOVL_RECORD))
+RID_GETTER(get_rid_block16, BIT(RS_SA_ATTR_LFT_RECORD) | BIT(RS_SA_ATTR_RFT_RECORD) |
+           BIT(RS_SA_ATTR_PKEY_RECORD))
 RID_GETTER(get_rid_mft, BIT(RS_SA_ATTR_MFT_RECORD))
 RID_GETTER(get_rid_guidinfo, BIT(RS_SA_ATTR_GUID_INFO_RECORD))
-RID_GETTER(get_rid_pkey, BIT(0x33))
-RID_GETTER(get_rid_vlarb, BIT(0x36))
+RID_GETTER(get_rid_pkey, BIT(RS_SA_ATTR_PKEY_RECORD))
+RID_GETTER(get_rid_vlarb, BIT(RS_SA_ATTR_VLARB_RECORD))
 
 static const struct rs_value_string sa_attrs[] = {
     {0x0001, "ClassPortInfo"},
@@ -197,6 +205,27 @@ mad_field_base(const struct rs_field *f, const uint8_t *mad)
     return mad[1] == SA ? DATA : mad[1] == RS_MAD_CLASS_PERF ? 64 : UINT32_MAX;
 }
 
+bool
+mad_field_locate(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                 uint32_t *offset, uint32_t *length)
+{
+    size_t len;
+    const uint8_t *mad = rs_mad_of(pkt, &len);
+    uint32_t at = UINT32_MAX;
+
+    if (mad == NULL || !mad_field_relative(f))
+        return false;
+    if (smp_field_attr(f, NULL))
+        at = smp_field_at(f, occ, mad, len);
+    else if (occ == 0 && (at = mad_field_base(f, mad)) != UINT32_MAX)
+        at += f->offset;
+    /* Not carried here: no bytes, rather than the field's offset from the MAD's start. */
+    bool here = at != UINT32_MAX && at + f->width <= len;
+    *offset = here ? pkt->span[RS_LAYER_PAYLOAD].off + at : 0;
+    *length = here ? f->width : 0;
+    return true;
+}
+
 static bool
 get_classportinfo(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
                   struct rs_value *out)
@@ -237,7 +266,9 @@ get_classportinfo(const struct rs_packet *pkt, const struct rs_field *f, unsigne
 #define CPI(field, name, off, width, mask) \
     X("infiniband.classportinfo." field, name, off, width, mask, get_classportinfo)
 
-const struct rs_field rs_fields_ib_sa[] = {
+/* The SA header and the records' IDs, which Wireshark's tree shows before the SMP
+ * attribute a record embeds: registered ahead of ib_smp.c's tables. */
+const struct rs_field rs_fields_ib_sa_head[] = {
     MAD_F("infiniband.sa.drdlid", "SA Packet (Subnet Administration)", RS_FT_BYTES,
           RS_BASE_NONE, 0, 0, 0, get_sa_items, 1),
     X("infiniband.sa.smkey", "SM_Key (Verification Key)", 36, 8, 0, get_sa),
@@ -258,6 +289,10 @@ const struct rs_field rs_fields_ib_sa[] = {
     X("infiniband.sa.portnum", "PortNum", DATA + 4, 1, 0, get_rid_pkey),
     X("infiniband.sa.position", "Position", DATA + 2, 1, 0xf0, get_rid_mft),
     X("infiniband.sa.blocknum_ninebit", "BlockNum_NineBit", DATA + 2, 2, 0x1ff, get_rid_mft),
+    RS_F_END,
+};
+
+const struct rs_field rs_fields_ib_sa[] = {
     /* PathRecord (15.2.5.16); its first eight bytes are reserved */
     GID("infiniband.pathrecord.dgid", "DGID", DATA + 8, get_path),
     GID("infiniband.pathrecord.sgid", "SGID", DATA + 24, get_path),

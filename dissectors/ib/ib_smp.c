@@ -3,10 +3,11 @@
  * ib_smp.c - subnet management packets (IBTA Vol 1, 14.2): the LID-routed
  * and directed-route SMP headers (offsets from the MAD's first byte) and the
  * attributes Notice (with the details of the traps of Table 132),
- * NodeDescription, NodeInfo, SwitchInfo, GUIDInfo, PortInfo, the linear,
- * random and multicast forwarding tables and SMInfo, as field tables whose
- * offsets count from the attribute's first byte: 64 in an SMP, and where
- * an SA record embeds it (ib_sa.c).
+ * NodeDescription, NodeInfo, SwitchInfo, GUIDInfo, PortInfo, P_KeyTable,
+ * SLtoVLMappingTable, VLArbitrationTable, the linear, random and multicast
+ * forwarding tables, LinkSpeedWidthPairsTable, SMInfo, VendorDiag and
+ * LedInfo, as field tables whose offsets count from the attribute's first
+ * byte: 64 in an SMP, and where an SA record embeds it (ib_sa.c).
  *
  *   LID routed:                      Directed route:
  *    0 common MAD header (24)         0 common MAD header, whose Status is
@@ -22,7 +23,10 @@
  * Where Wireshark 4.0 reads other bits than IBTA defines, we follow IBTA:
  * the direction bit D is the top bit of the status (Wireshark reads one byte
  * under a 16-bit mask, so it always shows 0), and the directed-route status
- * is the 15 bits below it (docs/wireshark-differences.md).
+ * is the 15 bits below it (docs/wireshark-differences.md). So too trap 259's
+ * DataValid and SWLIDADDR (16-bit numbers, which Wireshark reads as IPv6
+ * addresses and stops), and the MulticastForwardingTable's 32 port masks
+ * (Wireshark reads 16).
  */
 #include <roceshark/common.h>
 
@@ -35,6 +39,7 @@
 MAD_GETTER(get_smp, SMP_LID, SMP_DR, MAD_ANY_ATTR)
 MAD_GETTER(get_smp_lid, SMP_LID, SMP_LID, MAD_ANY_ATTR)
 MAD_GETTER(get_smp_dr, SMP_DR, SMP_DR, MAD_ANY_ATTR)
+
 /* The attributes' getters: each finds its attribute through `layouts` below. */
 #define SMP_ATTR_GETTER(fn)                                                                \
     static bool fn(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,     \
@@ -49,6 +54,13 @@ SMP_ATTR_GETTER(get_lft)
 SMP_ATTR_GETTER(get_rft)
 SMP_ATTR_GETTER(get_mft)
 SMP_ATTR_GETTER(get_sminfo)
+SMP_ATTR_GETTER(get_pkeyblock)
+SMP_ATTR_GETTER(get_pkey)
+SMP_ATTR_GETTER(get_sltovl)
+SMP_ATTR_GETTER(get_vlarb)
+SMP_ATTR_GETTER(get_lswp)
+SMP_ATTR_GETTER(get_vendordiag)
+SMP_ATTR_GETTER(get_ledinfo)
 SMP_ATTR_GETTER(get_trap_gid)
 SMP_ATTR_GETTER(get_trap_repath)
 SMP_ATTR_GETTER(get_trap_128)
@@ -81,6 +93,13 @@ static const struct smp_layout layouts[] = {
     {get_rft, RS_SMP_ATTR_RFT, 16, 4, 0, 0},
     {get_mft, RS_SMP_ATTR_MFT, 32, 2, 0, 0},     /* Wireshark reads 16 of the 32 */
     {get_sminfo, RS_SMP_ATTR_SM_INFO, 1, 0, 0, 0},
+    {get_pkeyblock, RS_SMP_ATTR_PKEY_TABLE, 1, 0, 0, 0},
+    {get_pkey, RS_SMP_ATTR_PKEY_TABLE, 32, 2, 0, 0},
+    {get_sltovl, RS_SMP_ATTR_SLTOVL, 8, 1, 0, 0},
+    {get_vlarb, RS_SMP_ATTR_VLARB, 32, 2, 0, 0},
+    {get_lswp, RS_SMP_ATTR_LSWP_TABLE, 1, 0, 0, 0},
+    {get_vendordiag, RS_SMP_ATTR_VENDOR_DIAG, 1, 0, 0, 0},
+    {get_ledinfo, RS_SMP_ATTR_LED_INFO, 1, 0, 0, 0},
     /* The traps of IBTA 14.2.5.1 (Table 132) whose details Wireshark decodes. */
     {get_trap_gid, RS_SMP_ATTR_NOTICE, 1, 0, 64, 67},
     {get_trap_repath, RS_SMP_ATTR_NOTICE, 1, 0, 68, 69},
@@ -163,6 +182,14 @@ ascii_string(const uint8_t *p, size_t n, struct rs_value *out)
     return true;
 }
 
+uint32_t
+smp_field_at(const struct rs_field *f, unsigned occ, const uint8_t *mad, size_t len)
+{
+    uint32_t at = layout_field_at(layout_of(f->get), f, occ, mad, len);
+
+    return at != UINT32_MAX && at + f->width <= len ? at : UINT32_MAX;
+}
+
 /* Occurrence occ of f, an attribute's field whose getter is get. */
 static bool
 attr_get(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
@@ -199,6 +226,13 @@ SMP_ATTR_GETTER_BODY(get_lft)
 SMP_ATTR_GETTER_BODY(get_rft)
 SMP_ATTR_GETTER_BODY(get_mft)
 SMP_ATTR_GETTER_BODY(get_sminfo)
+SMP_ATTR_GETTER_BODY(get_pkeyblock)
+SMP_ATTR_GETTER_BODY(get_pkey)
+SMP_ATTR_GETTER_BODY(get_sltovl)
+SMP_ATTR_GETTER_BODY(get_vlarb)
+SMP_ATTR_GETTER_BODY(get_lswp)
+SMP_ATTR_GETTER_BODY(get_vendordiag)
+SMP_ATTR_GETTER_BODY(get_ledinfo)
 SMP_ATTR_GETTER_BODY(get_trap_gid)
 SMP_ATTR_GETTER_BODY(get_trap_repath)
 SMP_ATTR_GETTER_BODY(get_trap_128)
@@ -219,7 +253,7 @@ static const struct rs_value_string smp_attrs[] = {
     {RS_SMP_ATTR_GUID_INFO, "GUIDInfo"},
     {RS_SMP_ATTR_PORT_INFO, "PortInfo"},
     {0x0016, "P_KeyTable"},
-    {0x0017, "SLtoVLMapptingTable"},    /* sic, as Wireshark spells it */
+    {RS_SMP_ATTR_SLTOVL, "SLtoVLMappingTable"},
     {0x0018, "VLArbitrationTable"},
     {0x0019, "LinearForwardingTable"},
     {0x001a, "RandomForwardingTable"},
@@ -240,8 +274,9 @@ smp_attr_name(uint16_t attr)
 /* The attributes Wireshark 4.0 gives an SMP-data item of their own around their fields
  * (the Notice a second around its trap's details), wherever a MAD carries them. */
 static const uint16_t own_item_attrs[] = {
-    RS_SMP_ATTR_NOTICE, 0x0017, 0x0018, RS_SMP_ATTR_LFT, RS_SMP_ATTR_RFT, RS_SMP_ATTR_MFT,
-    0x001c, RS_SMP_ATTR_SM_INFO, 0x0030, 0x0031,
+    RS_SMP_ATTR_NOTICE, RS_SMP_ATTR_SLTOVL, RS_SMP_ATTR_VLARB, RS_SMP_ATTR_LFT,
+    RS_SMP_ATTR_RFT, RS_SMP_ATTR_MFT, RS_SMP_ATTR_LSWP_TABLE, RS_SMP_ATTR_SM_INFO,
+    RS_SMP_ATTR_VENDOR_DIAG, RS_SMP_ATTR_LED_INFO,
 };
 
 /* Where the SMP-data item occ of an SMP or SA MAD lies: in an SMP first the 64 bytes of
@@ -309,6 +344,10 @@ get_smpdata(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 }
 
 #define X(abbrev, name, off, width, mask, getter) MAD_X(abbrev, name, off, width, mask, getter)
+/* A column of a table of several: the tree shows the table entry by entry. */
+#define ROW(abbrev, name, off, width, mask, getter)                                         \
+    {abbrev, name, MAD_UTYPE(width), RS_BASE_HEX, mask, NULL, name, RS_LAYER_PAYLOAD, off,   \
+     width, getter, 2, RS_FIELD_ROWS, .locate = mad_field_locate}
 #define PI(field, name, off, width, mask) \
     X("infiniband.portinfo." field, name, off, width, mask, get_portinfo)
 #define CAP(field, name, bit) \
@@ -458,16 +497,40 @@ const struct rs_field rs_fields_ib_smp[] = {
     X("infiniband.sminfo.actcount", "ActCount", 16, 4, 0, get_sminfo),
     X("infiniband.sminfo.priority", "Priority", 20, 1, 0xf0, get_sminfo),
     X("infiniband.sminfo.smstate", "SMState", 20, 1, 0x0f, get_sminfo),
+    /* P_KeyTable (14.2.5.7): a block of 32 P_Keys, each a membership bit and a base */
+    MAD_F("infiniband.p_keytable.p_keytableblock", "P_KeyTableBlock", RS_FT_BYTES,
+          RS_BASE_NONE, 0, 0, 64, get_pkeyblock, 2),
+    ROW("infiniband.p_keytable.membershiptype", "MembershipType", 0, 1, 0x80, get_pkey),
+    ROW("infiniband.p_keytable.p_keybase", "P_KeyBase", 0, 2, 0x7fff, get_pkey),
+    /* SLtoVLMappingTable (14.2.5.8): the VL of each SL, two to a byte */
+    ROW("infiniband.sltovlmappingtable.sltovlhighbits", "SL(x)toVL", 0, 1, 0xf0, get_sltovl),
+    ROW("infiniband.sltovlmappingtable.sltovllowbits", "SL(x)toVL", 0, 1, 0x0f, get_sltovl),
+    /* VLArbitrationTable (14.2.5.9): 32 entries of VL and weight */
+    ROW("infiniband.vlarbitrationtable.vl", "VL", 0, 1, 0x0f, get_vlarb),
+    ROW("infiniband.vlarbitrationtable.weight", "Weight", 1, 1, 0, get_vlarb),
+    /* LinkSpeedWidthPairsTable, as Wireshark 4.0 lays it out */
+    X("infiniband.linkspeedwidthpairstable.numtables", "NumTables", 0, 1, 0, get_lswp),
+    MAD_F("infiniband.linkspeedwidthpairstable.portmask", "PortMask", RS_FT_BYTES,
+          RS_BASE_NONE, 0, 1, 32, get_lswp, 2),
+    X("infiniband.linkspeedwidthpairstable.speedtwofive", "Speed 2.5 Gbps", 33, 1, 0x80,
+      get_lswp),
+    X("infiniband.linkspeedwidthpairstable.speedfive", "Speed 5 Gbps", 34, 1, 0x80, get_lswp),
+    X("infiniband.linkspeedwidthpairstable.speedten", "Speed 10 Gbps", 35, 1, 0x80, get_lswp),
+    /* VendorDiag (14.2.5.14) and LedInfo (14.2.5.15) */
+    X("infiniband.vendordiag.nextindex", "NextIndex", 0, 2, 0, get_vendordiag),
+    MAD_F("infiniband.vendordiag.diagdata", "DiagData", RS_FT_BYTES, RS_BASE_NONE, 0, 2, 62,
+          get_vendordiag, 2),
+    X("infiniband.ledinfo.ledmask", "LedMask", 0, 1, 0x80, get_ledinfo),
     /* NodeDescription (14.2.5.2): 64 bytes of text; after NodeInfo in a NodeRecord */
     MAD_F("infiniband.nodedescription.nodestring", "NodeString", RS_FT_STRING, RS_BASE_NONE, 0,
           0, 64, get_nodedesc, 2),
     /* LinearForwardingTable (14.2.5.10): 64 ports, one per LID of the block */
     X("infiniband.linearforwardingtable.port", "Port", 0, 1, 0, get_lft),
     /* RandomForwardingTable (14.2.5.11): 16 entries of LID, Valid, LMC and port */
-    X("infiniband.randomforwardingtable.lid", "LID", 0, 2, 0, get_rft),
-    X("infiniband.randomforwardingtable.valid", "Valid", 2, 1, 0x80, get_rft),
-    X("infiniband.randomforwardingtable.lmc", "LMC", 2, 1, 0x70, get_rft),
-    X("infiniband.randomforwardingtable.port", "Port", 3, 1, 0, get_rft),
+    ROW("infiniband.randomforwardingtable.lid", "LID", 0, 2, 0, get_rft),
+    ROW("infiniband.randomforwardingtable.valid", "Valid", 2, 1, 0x80, get_rft),
+    ROW("infiniband.randomforwardingtable.lmc", "LMC", 2, 1, 0x70, get_rft),
+    ROW("infiniband.randomforwardingtable.port", "Port", 3, 1, 0, get_rft),
     /* MulticastForwardingTable (14.2.5.12): 32 port masks of 16 bits (Wireshark 4.0 reads
      * the first 16; README's differences) */
     X("infiniband.multicastforwardingtable.portmask", "PortMask", 0, 2, 0, get_mft),

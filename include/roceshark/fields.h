@@ -91,6 +91,12 @@ typedef size_t (*rs_field_show_fn)(const struct rs_field *f, const struct rs_val
 typedef size_t (*rs_field_label_fn)(const struct rs_packet *pkt, const struct rs_field *f,
                                     char *buf, size_t size);
 
+/* Where occurrence occ of f lies in pkt's frame, for a field whose place the packet
+ * decides (a MAD attribute's, which moves with the class and attribute): true with the
+ * bytes' offset and length, false where the field's layer, offset and width say. */
+typedef bool (*rs_field_locate_fn)(const struct rs_packet *pkt, const struct rs_field *f,
+                                   unsigned occ, uint32_t *offset, uint32_t *length);
+
 #define RS_NO_LAYER 0xff
 
 struct rs_field {
@@ -115,10 +121,14 @@ struct rs_field {
     const struct rs_value_string *aliases;
     rs_field_show_fn show;  /* NULL: the value and its name, as value.c writes them */
     rs_field_label_fn label;    /* NULL: "Name: value" */
+    rs_field_locate_fn locate;  /* NULL: its layer's offset plus its own */
 };
 
 #define RS_FIELD_HEADER 0x01    /* the bytes of a whole header: a tree node */
 #define RS_FIELD_PER_PDU 0x02   /* one per iWARP PDU: the tree prints them PDU by PDU */
+#define RS_FIELD_ROWS 0x10      /* a column of a table whose entries are occurrences (a MAD's
+                                   forwarding table): the tree prints the run of columns
+                                   with the same getter entry by entry, as Wireshark does */
 #define RS_FIELD_HIDDEN 0x04    /* for filters and -e only (ip.addr: the source, then the
                                    destination), hidden from the tree as Wireshark hides it
                                    (tshark's JSON shows it); never a field to set */

@@ -28,6 +28,7 @@ word, as IBTA lays it out. Trap 259's details, which tshark stops at (it reads D
 IPv6 address), and the MulticastForwardingTable's last 16 port masks, which it leaves out,
 are checked against IBTA's layout (ibta_smp.py)."""
 import os
+import re
 
 import ibta_cm
 import ibta_smp
@@ -39,7 +40,9 @@ PREFIXES = ("infiniband.mad", "infiniband.rmpp", "infiniband.smp", "infiniband.s
             "infiniband.classportinfo", "infiniband.portcounters", "infiniband.cm",
             "infiniband.nodedescription", "infiniband.linearforwardingtable",
             "infiniband.randomforwardingtable", "infiniband.multicastforwardingtable",
-            "infiniband.notice", "infiniband.trap")
+            "infiniband.notice", "infiniband.trap", "infiniband.p_keytable",
+            "infiniband.sltovlmappingtable", "infiniband.vlarbitrationtable",
+            "infiniband.linkspeedwidthpairstable", "infiniband.vendordiag", "infiniband.ledinfo")
 FIELDS = [line.split()[0] for line in t.run([t.ROCESHARK, "fields"]).stdout.splitlines()
           if line.split()[0].startswith(PREFIXES)]
 t.check(len(FIELDS) > 300, "MAD fields registered: %d" % len(FIELDS))
@@ -91,10 +94,13 @@ infiniband.mad.attributeid=0x001d
 bth(destqp=1) infiniband.mad.mgmtclass=0x04 infiniband.mad.method=0x01 \
 infiniband.mad.attributeid=0x0010
 """
-# NodeDescription, the forwarding tables and the Notice: Get and GetResp over both routes,
-# a Trap and a TrapRepress of every trap whose details tshark decodes (and a vendor's).
+# NodeDescription, the P_Key, SL-to-VL, VL arbitration, forwarding and link speed/width
+# tables, VendorDiag, LedInfo and the Notice: Get and GetResp over both routes, a Trap and a
+# TrapRepress of every trap whose details tshark decodes (and a vendor's).
+SMP_ATTRS = ("0x0010", "0x0016", "0x0017", "0x0018", "0x0019", "0x001a", "0x001b", "0x001c",
+             "0x0030", "0x0031")
 for cls in ("0x01", "0x81"):
-    for attr in ("0x0010", "0x0019", "0x001a", "0x001b"):
+    for attr in SMP_ATTRS:
         for method in ("0x01", "0x81"):
             SPECS += ("infiniband.mad.mgmtclass=%s infiniband.mad.method=%s "
                       "infiniband.mad.attributeid=%s\n" % (cls, method, attr))
@@ -102,10 +108,21 @@ TRAPS = [64, 65, 66, 67, 68, 69, 128, 129, 130, 131, 144, 145, 256, 257, 258, 25
 NOTICE = ("infiniband.mad.mgmtclass=0x01 infiniband.mad.method=%s infiniband.mad.attributeid="
           "0x0002 infiniband.notice.isgeneric=1 infiniband.notice.trapnumberdeviceid=%d\n")
 SPECS += "".join(NOTICE % ("0x05", n) for n in TRAPS) + NOTICE % ("0x07", 144)
+# A NodeDescription and a NodeRecord whose text has control characters (not \v, which
+# splitlines() takes for a line break), DEL, bytes above 0x7f (one of them UTF-8) and a NUL
+# with more text after it: how -T fields escapes them.
+TEXT = b"sw-1\r\x01\x0c\x07\x08\x1b\\\"\tHCA\n\x7f\x80\xc3\xa9\x00after"
+for cls, attr, at in ((0x01, 0x0010, 64), (0x03, 0x0011, 100)):
+    mad = bytearray(256)
+    mad[0:4], mad[16:18] = bytes([1, cls, 2, 0x81]), attr.to_bytes(2, "big")
+    mad[at:at + len(TEXT)] = TEXT
+    SPECS += "%spayload=%s\n" % ("bth(destqp=1) " if cls == 0x03 else "", mad.hex())
 # The SA's records of SMP attributes (with the attribute where an SMP has it), Get and
 # GetResp, a GetTableResp in RMPP DATA, and Notices the SA reports.
 SA = "bth(destqp=1) infiniband.mad.mgmtclass=0x03 infiniband.rmpp.rmpptype=%d "
-for attr in ("0x0011", "0x0012", "0x0014", "0x0015", "0x0016", "0x0017", "0x0018", "0x0030"):
+SA_RECORDS = ("0x0011", "0x0012", "0x0013", "0x0014", "0x0015", "0x0016", "0x0017", "0x0018",
+              "0x0019", "0x0030", "0x0033", "0x0036")
+for attr in SA_RECORDS:
     for method in ("0x01", "0x81"):
         SPECS += SA % 0 + "infiniband.mad.method=%s infiniband.mad.attributeid=%s\n" % (method,
                                                                                     attr)
@@ -161,11 +178,9 @@ gen = generated()
 captures += gen
 
 values = cm_values = on_purpose = cm_on_purpose = ours = smp_on_purpose = new_values = 0
-# The SMP attributes and SA records of NodeDescription, the forwarding tables, the Notice,
-# and the records of NodeInfo, PortInfo, SwitchInfo, SMInfo and GUIDInfo.
-NEW_ATTRS = {(c, a) for c in (0x01, 0x81) for a in (0x0002, 0x0010, 0x0019, 0x001a, 0x001b)}
-NEW_ATTRS |= {(0x03, a) for a in (0x0002, 0x0011, 0x0012, 0x0014, 0x0015, 0x0016, 0x0017,
-                                  0x0018, 0x0030)}
+# The SMP attributes above and the Notice, and the SA's records of SMP attributes.
+NEW_ATTRS = {(c, int(a, 16)) for c in (0x01, 0x81) for a in SMP_ATTRS + ("0x0002",)}
+NEW_ATTRS |= {(0x03, int(a, 16)) for a in SA_RECORDS + ("0x0002",)}
 
 
 def count(v):
@@ -275,6 +290,37 @@ if rdma_cm:
     for line in ("    CM ConnectRequest", "        IP CM ServiceID", "        IP CM Private Data"):
         t.check(line in tree, "rdma_cm frame 1: no tree line %r" % line)
 
+# Where each item of the SMP attributes and SA records lies (PDML's pos and size), as
+# tshark's: the attribute's fields move with the MAD (64 in an SMP, after the record ID in
+# the SA). Trap details and the multicast port masks differ on purpose (above).
+PLACED = ("infiniband.nodeinfo", "infiniband.switchinfo", "infiniband.portinfo",
+          "infiniband.sminfo", "infiniband.nodedescription", "infiniband.p_keytable",
+          "infiniband.sltovlmappingtable", "infiniband.vlarbitrationtable",
+          "infiniband.linearforwardingtable", "infiniband.randomforwardingtable",
+          "infiniband.linkspeedwidthpairstable", "infiniband.vendordiag", "infiniband.ledinfo",
+          "infiniband.notice.", "infiniband.sa.")
+# The Notice's details (trap 259's differ) and the SA's item field (whose three items, the
+# MAD, its data and the record, the tree shows one after the other).
+UNPLACED = ("infiniband.notice.datadetails", "infiniband.sa.drdlid")
+ITEM = re.compile(r'<field name="(infiniband\.[^"]+)"[^>]* size="(\d+)" pos="(\d+)"')
+
+
+def placed_items(text):
+    """(name, size, pos) of each PLACED item of a PDML document, in order."""
+    return [m.groups() for m in ITEM.finditer(text)
+            if m.group(1).startswith(PLACED) and m.group(1) not in UNPLACED]
+
+
+placed = 0
+for path in gen:
+    want = placed_items(t.run(["tshark", "-r", path, "-T", "pdml"]).stdout)
+    got = placed_items(t.run([t.ROCESHARK, "read", "-r", path, "-T", "pdml"]).stdout)
+    t.check(want == got, "%s: PDML items of SMP attributes: tshark %d, roceshark %d, first "
+            "apart %s" % (os.path.basename(path), len(want), len(got),
+                          next(((w, g) for w, g in zip(want, got) if w != g), None)))
+    placed += len(want)
+print("%d items of SMP attributes and SA records placed as tshark's PDML places them" % placed)
+
 selected = n_filters = 0
 for path in captures:
     for flt in [f for k, v in FILTERS.items() if k in os.path.basename(path) for f in v]:
@@ -291,8 +337,10 @@ print("%d MAD and IPoIB values compared with tshark in %d captures (%d generated
       "MRA/LAP/APR/SIDR values checked against IBTA's layout; %d frames selected by %d CM "
       "filters as tshark's" % (values, len(captures), len(gen), on_purpose, cm_values,
                                cm_on_purpose, ours, selected, n_filters))
-print("%d of the values are of NodeDescription, the forwarding tables, the Notice and the "
-      "SA's records of SMP attributes; %d trap 259 details and MulticastForwardingTable port "
+print("%d of the values are in MADs of the SMP attributes NodeDescription, P_KeyTable, "
+      "SLtoVLMappingTable, VLArbitrationTable, the forwarding tables, "
+      "LinkSpeedWidthPairsTable, VendorDiag, LedInfo and Notice, and of the SA's records of "
+      "SMP attributes; %d trap 259 details and MulticastForwardingTable port "
       "masks are IBTA's where tshark stops or reads half" % (new_values, smp_on_purpose))
 t.check(values > 1000 and cm_values > 500 and ours > 100 and new_values > 1000 and
         smp_on_purpose > 50, "values compared: %d, %d, %d, %d, %d"

@@ -278,6 +278,13 @@ test_trap_details(void **state)
     assert_int_equal(rs_mad_set(mad, "infiniband.notice.trapnumberdeviceid", 128), 0);
     packet_of(&p, mad, 0);
     assert_string_equal(value(&p, "infiniband.trap.key", 0), "");
+    /* One name, a place per trap: trap 128's LIDADDR starts its details, 129's is 2 on. */
+    assert_int_equal(rs_mad_set(mad, "infiniband.trap.key", 1), RS_EINVAL);
+    assert_int_equal(rs_mad_set(mad, "infiniband.trap.lidaddr", 0x11), 0);
+    assert_int_equal(rs_load_be16(mad + 64 + 10), 0x11);
+    assert_int_equal(rs_mad_set(mad, "infiniband.notice.trapnumberdeviceid", 129), 0);
+    assert_int_equal(rs_mad_set(mad, "infiniband.trap.lidaddr", 0x22), 0);
+    assert_int_equal(rs_load_be16(mad + 64 + 12), 0x22);
 }
 
 static void
