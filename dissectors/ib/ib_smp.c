@@ -142,7 +142,8 @@ smp_field_attr(const struct rs_field *f, uint16_t *attr)
 }
 
 /* Where f's occurrence occ lies in mad (of len captured bytes) by layout l, or
- * UINT32_MAX. */
+ * UINT32_MAX; whether its bytes were captured is the caller's to check (a capture cut
+ * inside a table still has the entries before the cut). */
 static uint32_t
 layout_field_at(const struct smp_layout *l, const struct rs_field *f, unsigned occ,
                 const uint8_t *mad, size_t len)
@@ -150,9 +151,11 @@ layout_field_at(const struct smp_layout *l, const struct rs_field *f, unsigned o
     if (l == NULL || occ >= l->entries || len < RS_MAD_HDR_LEN)
         return UINT32_MAX;
     uint32_t base = smp_attr_at(mad, l->attr);
-    if (base == UINT32_MAX || base + 64 > len)
+    if (base == UINT32_MAX)
         return UINT32_MAX;
     if (l->trap_lo != 0) {
+        if (base + 6 > len)
+            return UINT32_MAX;
         uint16_t trap = rs_load_be16(mad + base + 4);
         if (trap < l->trap_lo || trap > l->trap_hi)
             return UINT32_MAX;
@@ -201,10 +204,11 @@ attr_get(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     if (mad == NULL)
         return false;
     uint32_t at = layout_field_at(layout_of(get), f, occ, mad, len);
+    /* A string cut short is shown as far as it was captured, as its NUL would end it. */
+    if (f->type == RS_FT_STRING && at < len)
+        return ascii_string(mad + at, at + f->width <= len ? f->width : len - at, out);
     if (at == UINT32_MAX || at + f->width > len)
         return false;
-    if (f->type == RS_FT_STRING)
-        return ascii_string(mad + at, f->width, out);
     struct rs_field here = *f;
     here.offset = (uint16_t)at;
     return rs_field_get_generic(pkt, &here, 0, out);

@@ -26,7 +26,8 @@ is the status's top bit, the status the 15 below). It reads the 32-bit word of a
 path's flow label, reserved bits and packet rate from three bytes and one; we read the
 word, as IBTA lays it out. Trap 259's details, which tshark stops at (it reads DataValid as an
 IPv6 address), and the MulticastForwardingTable's last 16 port masks, which it leaves out,
-are checked against IBTA's layout (ibta_smp.py)."""
+are checked against IBTA's layout (ibta_smp.py). In the generated captures every item of
+the SMP attributes and SA records sits where tshark's PDML puts it (position, size, order)."""
 import os
 import re
 
