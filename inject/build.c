@@ -13,6 +13,7 @@
 
 #include <roceshark/dissect.h>
 #include <roceshark/fields.h>
+#include <roceshark/mad.h>
 #include <roceshark/wire.h>
 
 #include "inject_int.h"
@@ -226,14 +227,27 @@ rs_inject_next(struct rs_inject_packet *p, struct rs_inject_run *run, uint8_t *b
         return rs_error(err, RS_EINVAL, "the packet (%u bytes of payload) does not fit in %s",
                         p->payload_len, p->encap == RS_INJECT_IB ? "an IB packet" : "an IP packet");
 
-    for (unsigned i = 0; i < p->n_sets; i++) {
-        const struct rs_inject_set *s = &p->sets[i];
-        if (s->target != RS_INJECT_T_FIELD)
-            continue;
-        const struct rs_field *f = rs_field_by_id(s->field);
-        uint32_t at = layer_offset(&view, link, f->layer, s->tag) + f->offset;
-        if (at + f->width <= link + n)
-            inject_write_field(buf + at, f, inject_gen_value(&s->gen, index, rng), s->addr);
+    /* A MAD field placed by its class and attribute goes in once the header is written. */
+    for (int placed = 0; placed < 2; placed++) {
+        for (unsigned i = 0; i < p->n_sets; i++) {
+            const struct rs_inject_set *s = &p->sets[i];
+            if (s->target != RS_INJECT_T_FIELD)
+                continue;
+            const struct rs_field *f = rs_field_by_id(s->field);
+            if (rs_mad_field_placed(f) != (placed == 1))
+                continue;
+            uint32_t at = layer_offset(&view, link, f->layer, s->tag);
+            if (placed) {
+                long in_mad = at < link + n ? rs_mad_field_at(f, buf + at, link + n - at) : -1;
+                if (in_mad < 0)
+                    continue;
+                at += (uint32_t)in_mad;
+            } else {
+                at += f->offset;
+            }
+            if (at + f->width <= link + n)
+                inject_write_field(buf + at, f, inject_gen_value(&s->gen, index, rng), s->addr);
+        }
     }
     if (p->psn_offset != 0 && p->encap != RS_INJECT_IWARP) {
         uint8_t *bth = buf + link + view.span[RS_LAYER_BTH].off;

@@ -33,6 +33,7 @@ extern const struct rs_field rs_fields_ib_aeth[];
 extern const struct rs_field rs_fields_ib_ext_after_aeth[];
 extern const struct rs_field rs_fields_ib_mad[];
 extern const struct rs_field rs_fields_ib_smp[];
+extern const struct rs_field rs_fields_ib_sa_head[];
 extern const struct rs_field rs_fields_ib_sa[];
 extern const struct rs_field rs_fields_ib_perf[];
 extern const struct rs_field rs_fields_ib_cm[];

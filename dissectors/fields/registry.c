@@ -23,7 +23,8 @@ static const struct rs_field *const field_tables[] = {
     rs_fields_mpa,
     rs_fields_rdmap,   rs_fields_ib_lrh,    rs_fields_ib_grh,   rs_fields_ib_bth,
     rs_fields_ib_ext,  rs_fields_ib_aeth,   rs_fields_ib_ext_after_aeth, rs_fields_ib_mad,
-    rs_fields_ib_smp,  rs_fields_ib_sa,     rs_fields_ib_perf,  rs_fields_ib_cm,
+    rs_fields_ib_sa_head, rs_fields_ib_smp, rs_fields_ib_sa,    rs_fields_ib_perf,
+    rs_fields_ib_cm,
     rs_fields_ipoib,   rs_fields_ib_tail,   rs_fields_data,     rs_fields_roceshark,
     rs_fields_iwarp_view, rs_fields_analysis, rs_fields_columns,
 };

@@ -174,6 +174,30 @@ out_address(struct out *o, const struct rs_value *v)
     }
 }
 
+/* Text as Wireshark's tree shows it (format_text()): control characters as C escapes,
+ * \a \b \f \n \r \t \v or three octal digits, DEL as \177; the rest as it is. */
+static void
+out_shown_text(struct out *o, const char *s)
+{
+    static const char controls[] = "\a\b\f\n\r\t\v", letters[] = "abfnrtv";
+
+    for (; *s != '\0'; s++) {
+        unsigned char c = (unsigned char)*s;
+        const char *l = c != 0 ? strchr(controls, c) : NULL;
+        char esc[4] = {'\\', 0, 0, 0};
+        if (l != NULL) {
+            esc[1] = letters[l - controls];
+            out_bytes(o, esc, 2);
+        } else if (c < 0x20 || c == 0x7f) {
+            char oct[5];
+            snprintf(oct, sizeof(oct), "\\%03o", c);
+            out_bytes(o, oct, 4);
+        } else {
+            out_bytes(o, (const char *)&c, 1);
+        }
+    }
+}
+
 static void
 format_plain(struct out *o, const struct rs_field *f, const struct rs_value *v,
              enum rs_value_style style)
@@ -304,6 +328,8 @@ rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char
     } else if (v->type == RS_FT_RELTIME) {
         format_plain(&o, f, v, RS_STYLE_TSHARK_4_0);
         out_str(&o, " seconds");
+    } else if (v->type == RS_FT_STRING) {
+        out_shown_text(&o, v->v.str);
     } else {
         format_plain(&o, f, v, RS_STYLE_TSHARK_4_0);
     }

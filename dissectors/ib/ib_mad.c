@@ -224,6 +224,40 @@ rs_mad_field_fixed(const struct rs_field *f)
            mad_name(f->abbrev) && !mad_field_relative(f);
 }
 
+bool
+rs_mad_field_placed(const struct rs_field *f)
+{
+    return f->layer == RS_LAYER_PAYLOAD && f->get != NULL && f->width != 0 &&
+           mad_name(f->abbrev) && mad_field_relative(f);
+}
+
+/* Where f itself lies in mad, or UINT32_MAX: a trap's detail only for its trap numbers. */
+static uint32_t
+field_place(const struct rs_field *f, const uint8_t *mad, size_t len)
+{
+    if (smp_field_attr(f, NULL))
+        return smp_field_at(f, 0, mad, len);
+    uint32_t at = mad_field_base(f, mad);
+    return at != UINT32_MAX && (at += f->offset) + f->width <= len ? at : UINT32_MAX;
+}
+
+long
+rs_mad_field_at(const struct rs_field *f, const uint8_t *mad, size_t len)
+{
+    if (len < RS_MAD_HDR_LEN)
+        return -1;
+    /* A name can have several places (trap 129's LIDADDR is not trap 128's): the one
+     * this MAD has. */
+    for (int id = rs_field_lookup(f->abbrev); id >= 0; id = rs_field_next_alias(id)) {
+        const struct rs_field *a = rs_field_by_id(id);
+        uint32_t at;
+        if (a->layer == RS_LAYER_PAYLOAD && a->get != NULL &&
+            (at = field_place(a, mad, len)) != UINT32_MAX)
+            return (long)at;
+    }
+    return -1;
+}
+
 int
 rs_mad_set(uint8_t mad[RS_MAD_LEN], const char *abbrev, uint64_t v)
 {
@@ -231,9 +265,9 @@ rs_mad_set(uint8_t mad[RS_MAD_LEN], const char *abbrev, uint64_t v)
 
     if (f == NULL)
         return RS_ENOENT;
-    uint32_t at = mad_field_base(f, mad);
-    if (at == UINT32_MAX || f->width == 0 || f->width > 8 || f->type == RS_FT_BYTES ||
-        f->type == RS_FT_IPV6 || (at += f->offset) + f->width > RS_MAD_LEN)
+    long at = rs_mad_field_at(f, mad, RS_MAD_LEN);
+    if (at < 0 || f->width == 0 || f->width > 8 || f->type == RS_FT_BYTES ||
+        f->type == RS_FT_IPV6)
         return RS_EINVAL;
     rs_field_store(f, mad + at, v);
     return 0;
@@ -246,9 +280,8 @@ rs_mad_set_bytes(uint8_t mad[RS_MAD_LEN], const char *abbrev, const uint8_t *byt
 
     if (f == NULL)
         return RS_ENOENT;
-    uint32_t at = mad_field_base(f, mad);
-    if (at == UINT32_MAX || (f->type != RS_FT_BYTES && f->type != RS_FT_IPV6) ||
-        f->width != len || (at += f->offset) + len > RS_MAD_LEN)
+    long at = rs_mad_field_at(f, mad, RS_MAD_LEN);
+    if (at < 0 || (f->type != RS_FT_BYTES && f->type != RS_FT_IPV6) || f->width != len)
         return RS_EINVAL;
     memcpy(mad + at, bytes, len);
     return 0;

@@ -44,11 +44,28 @@ const char *perf_attr_name(uint16_t attr);
 size_t cm_data_label(const struct rs_packet *pkt, const struct rs_field *f, char *buf,
                      size_t size);
 
+/* Where SMP attribute attr starts in mad: 64 in an SMP of that attribute, in an SA
+ * record that embeds it where the record has it (sa_record_embeds()); UINT32_MAX when
+ * mad does not carry it. mad holds at least the common header. */
+uint32_t smp_attr_at(const uint8_t *mad, uint16_t attr);
+uint32_t sa_record_embeds(uint16_t sa_attr, uint16_t smp_attr);
+/* True for a field of an SMP attribute (its offsets count from the attribute's first
+ * byte), whose attribute goes to *attr when attr is not NULL. */
+bool smp_field_attr(const struct rs_field *f, uint16_t *attr);
+
 /* Where f's offsets count from in mad: 0 for fields at fixed MAD offsets,
- * the class's data for ClassPortInfo's, UINT32_MAX for a class without it. */
+ * the class's data for ClassPortInfo's, the attribute's start for an SMP
+ * attribute's (smp_attr_at()), UINT32_MAX when mad does not carry it. */
 uint32_t mad_field_base(const struct rs_field *f, const uint8_t *mad);
-/* True for a field whose offsets count from its class's data. */
+/* True for a field whose offsets count from its class's data or its attribute. */
 bool mad_field_relative(const struct rs_field *f);
+
+/* Where occurrence occ of a MAD field whose place moves (an SMP attribute's, or
+ * ClassPortInfo's) lies in pkt's frame: the registry's locate hook of every MAD field. */
+bool mad_field_locate(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                      uint32_t *offset, uint32_t *length);
+/* Where occurrence occ of SMP attribute field f lies in mad (len bytes), or UINT32_MAX. */
+uint32_t smp_field_at(const struct rs_field *f, unsigned occ, const uint8_t *mad, size_t len);
 
 /* A getter named fn for the fields of one context. */
 #define MAD_GETTER(fn, a, b, attr_)                                                          \
@@ -60,10 +77,12 @@ bool mad_field_relative(const struct rs_field *f);
     }
 
 /* A MAD field: its offset from the MAD's first byte, width in bytes, mask. */
-#define MAD_F(abbrev, name, type, base, mask, off, width, getter, depth) \
-    {abbrev, name, type, base, mask, NULL, name, RS_LAYER_PAYLOAD, off, width, getter, depth, 0}
-#define MAD_FV(abbrev, name, type, base, mask, vals, off, width, getter, depth) \
-    {abbrev, name, type, base, mask, vals, name, RS_LAYER_PAYLOAD, off, width, getter, depth, 0}
+#define MAD_F(abbrev, name, type, base, mask, off, width, getter, depth)                      \
+    {abbrev, name, type, base, mask, NULL, name, RS_LAYER_PAYLOAD, off, width, getter, depth, 0, \
+     .locate = mad_field_locate}
+#define MAD_FV(abbrev, name, type, base, mask, vals, off, width, getter, depth)               \
+    {abbrev, name, type, base, mask, vals, name, RS_LAYER_PAYLOAD, off, width, getter, depth, 0, \
+     .locate = mad_field_locate}
 /* An unsigned field in hex, as Wireshark shows nearly every MAD field. */
 #define MAD_UTYPE(w)                                                                  \
     ((w) == 1 ? RS_FT_UINT8 : (w) == 2 ? RS_FT_UINT16 : (w) == 3 ? RS_FT_UINT24        \

@@ -14,6 +14,10 @@
  * ClassPortInfo's offsets count from the start of the class's data (56 in
  * an SA MAD, 64 in a PerfMgt one), which its getter adds, and so does
  * rs_mad_set() through mad_field_base().
+ *
+ * The records of the subnet's SMP attributes (15.2.5) are a record ID (RID:
+ * LIDs, port and block numbers) and the attribute as an SMP carries it; the
+ * attribute's fields (ib_smp.c) are read where sa_record_embeds() says.
  */
 #include <roceshark/common.h>
 
@@ -25,6 +29,76 @@
 MAD_GETTER(get_sa, SA, SA, MAD_ANY_ATTR)
 MAD_GETTER(get_path, SA, SA, RS_SA_ATTR_PATH_RECORD)
 MAD_GETTER(get_mcmember, SA, SA, RS_SA_ATTR_MCMEMBER_RECORD)
+
+/* The SMP attributes the SA's records embed, and where (from the MAD's first byte): after
+ * the record's RID, as Wireshark 4.0 reads them. */
+static const struct {
+    uint16_t sa_attr, smp_attr;
+    uint16_t at;
+} embedded[] = {
+    {RS_SMP_ATTR_NOTICE, RS_SMP_ATTR_NOTICE, DATA},
+    {RS_SA_ATTR_NODE_RECORD, RS_SMP_ATTR_NODE_INFO, DATA + 4},
+    {RS_SA_ATTR_NODE_RECORD, RS_SMP_ATTR_NODE_DESC, DATA + 4 + 40},
+    {RS_SA_ATTR_PORT_INFO_RECORD, RS_SMP_ATTR_PORT_INFO, DATA + 4},
+    {RS_SA_ATTR_SWITCH_INFO_RECORD, RS_SMP_ATTR_SWITCH_INFO, DATA + 4},
+    {RS_SA_ATTR_LFT_RECORD, RS_SMP_ATTR_LFT, DATA + 8},
+    {RS_SA_ATTR_RFT_RECORD, RS_SMP_ATTR_RFT, DATA + 8},
+    {RS_SA_ATTR_MFT_RECORD, RS_SMP_ATTR_MFT, DATA + 8},
+    {RS_SA_ATTR_SM_INFO_RECORD, RS_SMP_ATTR_SM_INFO, DATA + 4},
+    {RS_SA_ATTR_GUID_INFO_RECORD, RS_SMP_ATTR_GUID_INFO, DATA + 8},
+    {RS_SA_ATTR_SLTOVL_RECORD, RS_SMP_ATTR_SLTOVL, DATA + 8},
+    {RS_SA_ATTR_LSWP_RECORD, RS_SMP_ATTR_LSWP_TABLE, DATA},
+    {RS_SA_ATTR_PKEY_RECORD, RS_SMP_ATTR_PKEY_TABLE, DATA + 8},
+    {RS_SA_ATTR_VLARB_RECORD, RS_SMP_ATTR_VLARB, DATA + 8},
+};
+
+uint32_t
+sa_record_embeds(uint16_t sa_attr, uint16_t smp_attr)
+{
+    for (size_t i = 0; i < RS_ARRAY_SIZE(embedded); i++)
+        if (embedded[i].sa_attr == sa_attr && embedded[i].smp_attr == smp_attr)
+            return embedded[i].at;
+    return UINT32_MAX;
+}
+
+/* A record ID's field, in the records of the attributes bit-set in `records` (SA
+ * attribute IDs below 64). */
+static bool
+rid_get(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+        struct rs_value *out, uint64_t records)
+{
+    static const struct mad_ctx sa = {SA, SA, MAD_ANY_ATTR};
+    size_t len;
+    const uint8_t *mad = rs_mad_of(pkt, &len);
+
+    if (mad == NULL || !mad_matches(mad, &sa))
+        return false;
+    uint16_t attr = rs_load_be16(mad + 16);
+    return attr < 64 && ((records >> attr) & 1) && mad_field_get(pkt, f, occ, out, &sa);
+}
+
+#define BIT(attr) (UINT64_C(1) << (attr))
+#define RID_GETTER(fn, records)                                                             \
+    static bool fn(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,     \
+                   struct rs_value *out)                                                    \
+    {                                                                                       \
+        return rid_get(pkt, f, occ, out, records);                                          \
+    }
+/* LID: NodeRecord, SLtoVL, SwitchInfo, LFT, RFT, MFT, SMInfo, GuidInfo, P_KeyTable and
+ * VLArbitrationTable records */
+RID_GETTER(get_rid_lid, BIT(RS_SA_ATTR_NODE_RECORD) | BIT(RS_SA_ATTR_SLTOVL_RECORD) |
+           BIT(RS_SA_ATTR_SWITCH_INFO_RECORD) | BIT(RS_SA_ATTR_LFT_RECORD) |
+           BIT(RS_SA_ATTR_RFT_RECORD) | BIT(RS_SA_ATTR_MFT_RECORD) |
+           BIT(RS_SA_ATTR_SM_INFO_RECORD) | BIT(RS_SA_ATTR_GUID_INFO_RECORD) |
+           BIT(RS_SA_ATTR_PKEY_RECORD) | BIT(RS_SA_ATTR_VLARB_RECORD))
+RID_GETTER(get_rid_portinfo, BIT(RS_SA_ATTR_PORT_INFO_RECORD))
+RID_GETTER(get_rid_sltovl, BIT(RS_SA_ATTR_SLTOVL_RECORD))
+RID_GETTER(get_rid_block16, BIT(RS_SA_ATTR_LFT_RECORD) | BIT(RS_SA_ATTR_RFT_RECORD) |
+           BIT(RS_SA_ATTR_PKEY_RECORD))
+RID_GETTER(get_rid_mft, BIT(RS_SA_ATTR_MFT_RECORD))
+RID_GETTER(get_rid_guidinfo, BIT(RS_SA_ATTR_GUID_INFO_RECORD))
+RID_GETTER(get_rid_pkey, BIT(RS_SA_ATTR_PKEY_RECORD))
+RID_GETTER(get_rid_vlarb, BIT(RS_SA_ATTR_VLARB_RECORD))
 
 static const struct rs_value_string sa_attrs[] = {
     {0x0001, "ClassPortInfo"},
@@ -116,15 +190,40 @@ static bool get_classportinfo(const struct rs_packet *pkt, const struct rs_field
 bool
 mad_field_relative(const struct rs_field *f)
 {
-    return f->get == get_classportinfo;
+    return f->get == get_classportinfo || smp_field_attr(f, NULL);
 }
 
 uint32_t
 mad_field_base(const struct rs_field *f, const uint8_t *mad)
 {
+    uint16_t attr;
+
+    if (smp_field_attr(f, &attr))
+        return smp_attr_at(mad, attr);
     if (!mad_field_relative(f))
         return 0;
     return mad[1] == SA ? DATA : mad[1] == RS_MAD_CLASS_PERF ? 64 : UINT32_MAX;
+}
+
+bool
+mad_field_locate(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                 uint32_t *offset, uint32_t *length)
+{
+    size_t len;
+    const uint8_t *mad = rs_mad_of(pkt, &len);
+    uint32_t at = UINT32_MAX;
+
+    if (mad == NULL || !mad_field_relative(f))
+        return false;
+    if (smp_field_attr(f, NULL))
+        at = smp_field_at(f, occ, mad, len);
+    else if (occ == 0 && (at = mad_field_base(f, mad)) != UINT32_MAX)
+        at += f->offset;
+    /* Not carried here: no bytes, rather than the field's offset from the MAD's start. */
+    bool here = at != UINT32_MAX && at + f->width <= len;
+    *offset = here ? pkt->span[RS_LAYER_PAYLOAD].off + at : 0;
+    *length = here ? f->width : 0;
+    return true;
 }
 
 static bool
@@ -167,12 +266,33 @@ get_classportinfo(const struct rs_packet *pkt, const struct rs_field *f, unsigne
 #define CPI(field, name, off, width, mask) \
     X("infiniband.classportinfo." field, name, off, width, mask, get_classportinfo)
 
-const struct rs_field rs_fields_ib_sa[] = {
+/* The SA header and the records' IDs, which Wireshark's tree shows before the SMP
+ * attribute a record embeds: registered ahead of ib_smp.c's tables. */
+const struct rs_field rs_fields_ib_sa_head[] = {
     MAD_F("infiniband.sa.drdlid", "SA Packet (Subnet Administration)", RS_FT_BYTES,
           RS_BASE_NONE, 0, 0, 0, get_sa_items, 1),
     X("infiniband.sa.smkey", "SM_Key (Verification Key)", 36, 8, 0, get_sa),
     X("infiniband.sa.attributeoffset", "Attribute Offset", 44, 2, 0, get_sa),
     X("infiniband.sa.componentmask", "Component Mask", 48, 8, 0, get_sa),
+    /* The records' IDs (15.2.5.2-15.2.5.9, 15.2.5.11, 15.2.5.13, 15.2.5.18) */
+    X("infiniband.sa.lid", "LID", DATA, 2, 0, get_rid_lid),
+    X("infiniband.sa.endportlid", "EndportLID", DATA, 2, 0, get_rid_portinfo),
+    X("infiniband.sa.portnum", "PortNum", DATA + 2, 1, 0, get_rid_portinfo),
+    X("infiniband.sa.inputportnum", "InputPortNum", DATA + 2, 1, 0, get_rid_sltovl),
+    X("infiniband.sa.outputportnum", "OutputPortNum", DATA + 3, 1, 0, get_rid_sltovl),
+    X("infiniband.sa.outputportnum", "OutputPortNum", DATA + 2, 1, 0, get_rid_vlarb),
+    X("infiniband.sa.blocknum_eightbit", "BlockNum_EightBit", DATA + 3, 1, 0, get_rid_vlarb),
+    X("infiniband.sa.blocknum_eightbit", "BlockNum_EightBit", DATA + 2, 1, 0,
+      get_rid_guidinfo),
+    X("infiniband.sa.blocknum_sixteenbit", "BlockNum_SixteenBit", DATA + 2, 2, 0,
+      get_rid_block16),
+    X("infiniband.sa.portnum", "PortNum", DATA + 4, 1, 0, get_rid_pkey),
+    X("infiniband.sa.position", "Position", DATA + 2, 1, 0xf0, get_rid_mft),
+    X("infiniband.sa.blocknum_ninebit", "BlockNum_NineBit", DATA + 2, 2, 0x1ff, get_rid_mft),
+    RS_F_END,
+};
+
+const struct rs_field rs_fields_ib_sa[] = {
     /* PathRecord (15.2.5.16); its first eight bytes are reserved */
     GID("infiniband.pathrecord.dgid", "DGID", DATA + 8, get_path),
     GID("infiniband.pathrecord.sgid", "SGID", DATA + 24, get_path),

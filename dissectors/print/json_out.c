@@ -11,15 +11,19 @@
 #include <roceshark/print.h>
 
 /* How byte c stands in a JSON string: written into esc, its length returned
- * (1 when it stands as it is). Bytes from 0x80 pass as UTF-8 unless ascii. */
+ * (1 when it stands as it is). Backspace, form feed, newline, carriage return
+ * and tab take their two-character escapes, as Wireshark's JSON dumper writes
+ * them, unless ascii (all \u00XX). Bytes from 0x80 pass as UTF-8 unless ascii. */
 static size_t
 json_escape(unsigned char c, bool ascii, char esc[6])
 {
     static const char hex[] = "0123456789abcdef";
+    static const char controls[] = "\b\f\n\r\t", letters[] = "bfnrt";
+    const char *l = c != 0 && !ascii ? strchr(controls, c) : NULL;
 
-    if (c == '"' || c == '\\') {
+    if (c == '"' || c == '\\' || l != NULL) {
         esc[0] = '\\';
-        esc[1] = (char)c;
+        esc[1] = l != NULL ? letters[l - controls] : (char)c;
         return 2;
     }
     if (c < 0x20 || (ascii && c >= 0x7f)) {

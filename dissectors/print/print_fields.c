@@ -3,6 +3,8 @@
  * print_fields.c - `-T fields`: one line per frame, the values of the
  * requested fields separated as tshark's -E options say.
  */
+#include <string.h>
+
 #include <roceshark/fields.h>
 #include <roceshark/print.h>
 
@@ -42,6 +44,29 @@ struct field_cell {
     struct rs_value last_v;
 };
 
+/* A value as tshark 4.0's -T fields writes it: a string's tab, newline, carriage return,
+ * form feed and backspace as two characters each (so the value stays in its cell), its
+ * other bytes as they are. */
+static void
+out_field_value(struct rs_out *o, const struct rs_field *f, const struct rs_value *v)
+{
+    static const char controls[] = "\t\n\r\f\b", letters[] = "tnrfb";
+
+    if (v->type != RS_FT_STRING) {
+        rs_out_value(o, f, v);
+        return;
+    }
+    for (const char *s = v->v.str; *s != '\0'; s++) {
+        const char *c = strchr(controls, *s);
+        if (c != NULL) {
+            rs_out_char(o, '\\');
+            rs_out_char(o, letters[c - controls]);
+        } else {
+            rs_out_char(o, *s);
+        }
+    }
+}
+
 static void
 emit_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
 {
@@ -55,7 +80,7 @@ emit_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
             rs_out_char(c->o, c->fmt->aggregator);
         else if (c->fmt->quote != 0)
             rs_out_char(c->o, c->fmt->quote);   /* around all of them, as tshark */
-        rs_out_value(c->o, f, v);
+        out_field_value(c->o, f, v);
     }
     c->seen++;
 }
@@ -74,7 +99,7 @@ rs_print_fields(struct rs_out *o, const struct rs_fields_fmt *fmt, const struct 
         if (fmt->occurrence == 'l' && c.seen > 0) {
             if (fmt->quote != 0)
                 rs_out_char(o, fmt->quote);
-            rs_out_value(o, c.last_f, &c.last_v);
+            out_field_value(o, c.last_f, &c.last_v);
         }
         if (fmt->quote != 0 && c.seen > 0)      /* an absent field stays empty */
             rs_out_char(o, fmt->quote);

@@ -49,8 +49,9 @@ bit_pattern(struct rs_out *o, const struct rs_field *f, uint64_t value)
 
 /* Where the item's value lies in the frame: the bytes a value of bytes or an
  * address points at (a getter may pick them by the packet: a MAD's data is
- * 64 bytes in an SMP, 232 in a CM MAD), else the field's bytes in its layer;
- * length 0 when neither is known. */
+ * 64 bytes in an SMP, 232 in a CM MAD), else where the field says it is (a MAD
+ * attribute's moves with the MAD), else the field's bytes in its layer;
+ * length 0 when none is known. */
 static void
 item_span(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
           unsigned occ, struct rs_tree_item *it)
@@ -63,6 +64,8 @@ item_span(const struct rs_packet *pkt, const struct rs_field *f, const struct rs
         v->v.bytes.ptr + v->v.bytes.len <= fr->data + fr->caplen) {
         it->offset = (uint32_t)(v->v.bytes.ptr - fr->data);
         it->length = v->v.bytes.len;
+    } else if (f->locate != NULL && f->locate(pkt, f, occ, &it->offset, &it->length)) {
+        /* placed by the field */
     } else if (occ == 0 && f->layer != RS_NO_LAYER && rs_packet_has(pkt, f->layer)) {
         const struct rs_span *sp = &pkt->span[f->layer];
         if (f->offset <= sp->len) {
@@ -127,6 +130,44 @@ walk_icmp_items(struct walk_ctx *w, const struct rs_packet *pkt)
                 any |= walk_field(w, &p, id);
         if (!any)
             break;
+    }
+}
+
+/* The end of the run of table columns that starts at id: the fields after it with
+ * RS_FIELD_ROWS and its getter. */
+static int
+rows_end(int id)
+{
+    const struct rs_field *f = rs_field_by_id(id);
+    int end = id + 1;
+
+    while (end < rs_field_count() && (rs_field_by_id(end)->flags & RS_FIELD_ROWS) &&
+           rs_field_by_id(end)->get == f->get)
+        end++;
+    return end;
+}
+
+/* A table's columns [id, end) entry by entry: occurrence occ of each, then the next. */
+static void
+walk_rows(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end)
+{
+    struct rs_value v;
+
+    if ((rs_field_by_id(id)->flags & w->skip) || !rs_field_value(pkt, id, 0, &v))
+        return;
+    for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES; occ++) {
+        bool any = false;
+        for (int c = id; c < end; c++) {
+            const struct rs_field *f = rs_field_by_id(c);
+            if (!rs_field_value(pkt, c, occ, &v))
+                continue;
+            struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth, 0, 0};
+            item_span(pkt, f, &v, occ, &it);
+            w->fn(w->arg, &it);
+            any = true;
+        }
+        if (!any)
+            return;
     }
 }
 
@@ -229,7 +270,11 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
         const struct rs_field *f = rs_field_by_id(id);
         if (is_data_field(&w, id))
             continue;
-        if (f->flags & RS_FIELD_PER_PDU) {
+        if (f->flags & RS_FIELD_ROWS) {
+            int end = rows_end(id);
+            walk_rows(&w, pkt, id, end);
+            id = end - 1;
+        } else if (f->flags & RS_FIELD_PER_PDU) {
             if (!pdus_done && pkt->iwarp != NULL)
                 walk_iwarp_pdus(&w, pkt);
             pdus_done = true;

@@ -91,6 +91,12 @@ typedef size_t (*rs_field_show_fn)(const struct rs_field *f, const struct rs_val
 typedef size_t (*rs_field_label_fn)(const struct rs_packet *pkt, const struct rs_field *f,
                                     char *buf, size_t size);
 
+/* Where occurrence occ of f lies in pkt's frame, for a field whose place the packet
+ * decides (a MAD attribute's, which moves with the class and attribute): true with the
+ * bytes' offset and length, false where the field's layer, offset and width say. */
+typedef bool (*rs_field_locate_fn)(const struct rs_packet *pkt, const struct rs_field *f,
+                                   unsigned occ, uint32_t *offset, uint32_t *length);
+
 #define RS_NO_LAYER 0xff
 
 struct rs_field {
@@ -115,6 +121,7 @@ struct rs_field {
     const struct rs_value_string *aliases;
     rs_field_show_fn show;  /* NULL: the value and its name, as value.c writes them */
     rs_field_label_fn label;    /* NULL: "Name: value" */
+    rs_field_locate_fn locate;  /* NULL: its layer's offset plus its own */
 };
 
 #define RS_FIELD_HEADER 0x01    /* the bytes of a whole header: a tree node */
@@ -125,11 +132,14 @@ struct rs_field {
 #define RS_FIELD_PSEUDO 0x08    /* no item of Wireshark's tree (the _ws.col.* columns, the
                                    bare frame protocol): for filters and -e only, never in
                                    any tree or JSON */
-#define RS_FIELD_PER_ITEM 0x20  /* one per ICMPv6 ND option or MLDv2 record: the tree
-                                   prints them item by item (rs_packet.icmp_item) */
 #define RS_FIELD_QUOTABLE 0x10  /* of no header, but with values in the datagram an ICMP
                                    error quotes as in a frame (data.*); a header's fields
                                    always have */
+#define RS_FIELD_PER_ITEM 0x20  /* one per ICMPv6 ND option or MLDv2 record: the tree
+                                   prints them item by item (rs_packet.icmp_item) */
+#define RS_FIELD_ROWS 0x40      /* a column of a table whose entries are occurrences (a MAD's
+                                   forwarding table): the tree prints the run of columns
+                                   with the same getter entry by entry, as Wireshark does */
 
 /* Number of registered fields; ids run from 0 to count-1 in tree order. */
 int rs_field_count(void);

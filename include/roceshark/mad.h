@@ -53,13 +53,35 @@ enum rs_mad_method {
  * only meaningful with its class. */
 enum rs_mad_attr {
     RS_MAD_ATTR_CLASS_PORT_INFO = 0x0001,   /* every GSI class */
+    RS_SMP_ATTR_NOTICE = 0x0002,            /* SMP and SA: a trap or notice */
     RS_SMP_ATTR_NODE_DESC = 0x0010,
     RS_SMP_ATTR_NODE_INFO = 0x0011,
     RS_SMP_ATTR_SWITCH_INFO = 0x0012,
     RS_SMP_ATTR_GUID_INFO = 0x0014,
     RS_SMP_ATTR_PORT_INFO = 0x0015,
+    RS_SMP_ATTR_PKEY_TABLE = 0x0016,
+    RS_SMP_ATTR_SLTOVL = 0x0017,            /* SLtoVLMappingTable */
+    RS_SMP_ATTR_VLARB = 0x0018,             /* VLArbitrationTable */
+    RS_SMP_ATTR_LFT = 0x0019,               /* LinearForwardingTable */
+    RS_SMP_ATTR_RFT = 0x001a,               /* RandomForwardingTable */
+    RS_SMP_ATTR_MFT = 0x001b,               /* MulticastForwardingTable */
+    RS_SMP_ATTR_LSWP_TABLE = 0x001c,        /* LinkSpeedWidthPairsTable */
     RS_SMP_ATTR_SM_INFO = 0x0020,
+    RS_SMP_ATTR_VENDOR_DIAG = 0x0030,
+    RS_SMP_ATTR_LED_INFO = 0x0031,
+    RS_SA_ATTR_NODE_RECORD = 0x0011,
+    RS_SA_ATTR_PORT_INFO_RECORD = 0x0012,
+    RS_SA_ATTR_SLTOVL_RECORD = 0x0013,
+    RS_SA_ATTR_SWITCH_INFO_RECORD = 0x0014,
+    RS_SA_ATTR_LFT_RECORD = 0x0015,
+    RS_SA_ATTR_RFT_RECORD = 0x0016,
+    RS_SA_ATTR_MFT_RECORD = 0x0017,
+    RS_SA_ATTR_SM_INFO_RECORD = 0x0018,
+    RS_SA_ATTR_LSWP_RECORD = 0x0019,
+    RS_SA_ATTR_GUID_INFO_RECORD = 0x0030,
+    RS_SA_ATTR_PKEY_RECORD = 0x0033,
     RS_SA_ATTR_PATH_RECORD = 0x0035,
+    RS_SA_ATTR_VLARB_RECORD = 0x0036,
     RS_SA_ATTR_MCMEMBER_RECORD = 0x0038,
     RS_PERF_ATTR_PORT_COUNTERS = 0x0012,
     RS_PERF_ATTR_PORT_COUNTERS_EXT = 0x001d
@@ -86,6 +108,13 @@ int rs_mad_set(uint8_t mad[RS_MAD_LEN], const char *abbrev, uint64_t v);
  * `roceshark inject` sets where the decoder reads it (ClassPortInfo's move
  * with the class, so rs_mad_set() places them). */
 bool rs_mad_field_fixed(const struct rs_field *f);
+
+/* True for a MAD field whose place depends on the MAD's class and attribute
+ * (ClassPortInfo's, an SMP attribute's, which an SA record embeds too), and
+ * rs_mad_field_at() its offset in one MAD: -1 when mad (len bytes) does not
+ * carry it. `roceshark inject` writes these once the header is in place. */
+bool rs_mad_field_placed(const struct rs_field *f);
+long rs_mad_field_at(const struct rs_field *f, const uint8_t *mad, size_t len);
 
 /* Copies len bytes into a MAD field of bytes (a GID): RS_EINVAL when the
  * field is of another type or size. */

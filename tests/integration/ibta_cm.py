@@ -72,7 +72,11 @@ def expected(attr, data, field):
     spec = _layout(attr, data).get(field[len("roceshark.cm."):])
     if spec is None:
         return ""
-    off, width, mask, kind = spec
+    return value(data, *spec)
+
+
+def value(data, off, width, mask=0, kind="x"):
+    """What -T fields prints for a field of data (bytes) laid out as _u() says."""
     raw = data[off:off + width]
     if kind == "b":
         return raw.hex()

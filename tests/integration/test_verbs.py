@@ -209,7 +209,7 @@ def result_row(what, out, size, iters):
     return row
 
 
-def perftest(tool, size, iters, server_cmd=None, client_cmd=None, extra=()):
+def perftest(tool, size, iters, server_cmd=None, client_cmd=None, extra=(), retry=False):
     p = next_port()
     args = ["-s", str(size), "-n", str(iters), "-p", str(p)] + list(extra)
     server = server_cmd(p) if server_cmd else run_cmd("rs0", A, tool, "-d", "rs0", *args)
@@ -227,7 +227,12 @@ def perftest(tool, size, iters, server_cmd=None, client_cmd=None, extra=()):
         # next checks whether the application still calls (milliseconds). Unsanitized:
         # 20-100 us here, against 480-590 us when it waited.
         if tool == "ib_write_lat" and not PRELOAD:
-            t.check(float(row[4]) < 250, "%s: typical latency %s us, at most 250" % (what, row[4]))
+            typical = float(row[4])
+            if typical >= 250 and not retry:
+                # A busy machine (the suite beside it) can hold a spinning side off its
+                # CPU: one more run, as the regression (480-590 us) shows in every run.
+                return perftest(tool, size, iters, server_cmd, client_cmd, extra, retry=True)
+            t.check(typical < 250, "%s: typical latency %s us, at most 250" % (what, row[4]))
     return s, c
 
 

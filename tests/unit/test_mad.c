@@ -6,6 +6,8 @@
  * (frames 33 and 2) are built with rs_mad_set() byte for byte, then decoded
  * from a packet to the values tshark 4.0 shows (the D bit as IBTA has it);
  * unknown names, byte fields and ClassPortInfo's class-relative offsets;
+ * an SMP attribute read where an SMP and where an SA record carry it, and a
+ * trap's details only for its trap number;
  * the CM's registry fields read what the CM engine's layout (cm_mad.h) reads.
  */
 #include <setjmp.h>
@@ -207,6 +209,92 @@ test_class_port_info_moves_with_class(void **state)
     assert_string_equal(value(&p, "infiniband.classportinfo", 0), "");
 }
 
+/* One table serves an SMP attribute in an SMP and in the SA record that embeds it: a
+ * NodeRecord's NodeInfo after its 4-byte record ID and its NodeDescription after that, a
+ * LinearForwardingTableRecord's ports after 8 bytes, each entry an occurrence. */
+static void
+test_smp_attribute_moves_into_record(void **state)
+{
+    static struct packet p;
+    uint8_t smp[RS_MAD_LEN], rec[RS_MAD_LEN], lft[RS_MAD_LEN];
+
+    (void)state;
+    rs_mad_start(smp, RS_MAD_CLASS_SMP_LID, 1, 0x81, RS_SMP_ATTR_NODE_INFO, 0, 1);
+    rs_mad_start(rec, RS_MAD_CLASS_SA, 2, 0x81, RS_SA_ATTR_NODE_RECORD, 0, 2);
+    assert_int_equal(rs_mad_set(smp, "infiniband.nodeinfo.nodeguid", 0x0002c90300001895), 0);
+    assert_int_equal(rs_mad_set(rec, "infiniband.nodeinfo.nodeguid", 0x0002c90300001895), 0);
+    assert_int_equal(rs_mad_set(rec, "infiniband.sa.lid", 7), 0);
+    assert_true(rs_load_be64(smp + 64 + 12) == 0x0002c90300001895);
+    assert_true(rs_load_be64(rec + 56 + 4 + 12) == 0x0002c90300001895);
+    memcpy(rec + 56 + 4 + 40, "node-1 HCA-1", 12);
+    rec[56 + 4 + 40 + 12] = 0xc3;      /* not ASCII: Wireshark's U+FFFD */
+    packet_of(&p, smp, 0);
+    assert_string_equal(value(&p, "infiniband.nodeinfo.nodeguid", 0), "0x0002c90300001895");
+    assert_string_equal(value(&p, "infiniband.sa.lid", 0), "");
+    packet_of(&p, rec, 1);
+    assert_string_equal(value(&p, "infiniband.nodeinfo.nodeguid", 0), "0x0002c90300001895");
+    assert_string_equal(value(&p, "infiniband.sa.lid", 0), "0x0007");
+    assert_string_equal(value(&p, "infiniband.nodedescription.nodestring", 0),
+                        "node-1 HCA-1\xef\xbf\xbd");
+    /* Captured up to the string's fifth byte: its first four. */
+    p.frame.caplen = 8 + 12 + 8 + 56 + 4 + 40 + 4;
+    struct rs_decode_opts cut;
+    rs_decode_opts_init(&cut);
+    rs_decode_frame(&p.frame, &cut, &p.pkt);
+    assert_string_equal(value(&p, "infiniband.nodedescription.nodestring", 0), "node");
+    assert_string_equal(value(&p, "infiniband.nodeinfo.nodeguid", 0), "0x0002c90300001895");
+
+    rs_mad_start(lft, RS_MAD_CLASS_SA, 2, 0x81, RS_SA_ATTR_LFT_RECORD, 0, 3);
+    assert_int_equal(rs_mad_set(lft, "infiniband.sa.blocknum_sixteenbit", 2), 0);
+    for (unsigned i = 0; i < 64; i++)
+        lft[64 + i] = (uint8_t)(i % 4 + 1);
+    packet_of(&p, lft, 1);
+    assert_string_equal(value(&p, "infiniband.sa.blocknum_sixteenbit", 0), "0x0002");
+    assert_string_equal(value(&p, "infiniband.linearforwardingtable.port", 5), "0x02");
+    assert_string_equal(value(&p, "infiniband.linearforwardingtable.port", 63), "0x04");
+    assert_string_equal(value(&p, "infiniband.linearforwardingtable.port", 64), "");
+    /* Captured up to the table's 33rd port: the 32 before it are there. */
+    p.frame.caplen = 8 + 12 + 8 + 64 + 32;
+    struct rs_decode_opts o;
+    rs_decode_opts_init(&o);
+    rs_decode_frame(&p.frame, &o, &p.pkt);
+    assert_string_equal(value(&p, "infiniband.sa.blocknum_sixteenbit", 0), "0x0002");
+    assert_string_equal(value(&p, "infiniband.linearforwardingtable.port", 31), "0x04");
+    assert_string_equal(value(&p, "infiniband.linearforwardingtable.port", 32), "");
+}
+
+/* A trap's details are the Notice's fields for its trap number alone. */
+static void
+test_trap_details(void **state)
+{
+    static struct packet p;
+    uint8_t mad[RS_MAD_LEN];
+
+    (void)state;
+    rs_mad_start(mad, RS_MAD_CLASS_SMP_LID, 1, RS_MAD_TRAP, RS_SMP_ATTR_NOTICE, 0, 4);
+    assert_int_equal(rs_mad_set(mad, "infiniband.notice.isgeneric", 1), 0);
+    assert_int_equal(rs_mad_set(mad, "infiniband.notice.trapnumberdeviceid", 257), 0);
+    assert_int_equal(rs_mad_set(mad, "infiniband.trap.key", 0x8001), 0);
+    assert_int_equal(rs_load_be32(mad + 64 + 10 + 6), 0x8001);
+    packet_of(&p, mad, 0);
+    assert_string_equal(value(&p, "infiniband.notice.trapnumberdeviceid", 0), "0x0101");
+    assert_string_equal(value(&p, "infiniband.trap.key", 0), "0x00008001");
+    /* Wireshark's items: the attribute, the Notice, its details. */
+    assert_int_equal(strlen(value(&p, "infiniband.smplid.smpdata", 1)), 2 * 64);
+    assert_int_equal(strlen(value(&p, "infiniband.smplid.smpdata", 2)), 2 * 54);
+    assert_string_equal(value(&p, "infiniband.smplid.smpdata", 3), "");
+    assert_int_equal(rs_mad_set(mad, "infiniband.notice.trapnumberdeviceid", 128), 0);
+    packet_of(&p, mad, 0);
+    assert_string_equal(value(&p, "infiniband.trap.key", 0), "");
+    /* One name, a place per trap: trap 128's LIDADDR starts its details, 129's is 2 on. */
+    assert_int_equal(rs_mad_set(mad, "infiniband.trap.key", 1), RS_EINVAL);
+    assert_int_equal(rs_mad_set(mad, "infiniband.trap.lidaddr", 0x11), 0);
+    assert_int_equal(rs_load_be16(mad + 64 + 10), 0x11);
+    assert_int_equal(rs_mad_set(mad, "infiniband.notice.trapnumberdeviceid", 129), 0);
+    assert_int_equal(rs_mad_set(mad, "infiniband.trap.lidaddr", 0x22), 0);
+    assert_int_equal(rs_load_be16(mad + 64 + 12), 0x22);
+}
+
 static void
 test_set_errors(void **state)
 {
@@ -279,6 +367,8 @@ main(void)
         cmocka_unit_test(test_decode_path_record),
         cmocka_unit_test(test_directed_route),
         cmocka_unit_test(test_class_port_info_moves_with_class),
+        cmocka_unit_test(test_smp_attribute_moves_into_record),
+        cmocka_unit_test(test_trap_details),
         cmocka_unit_test(test_set_errors),
         cmocka_unit_test(test_cm_fields_match_layout),
     };

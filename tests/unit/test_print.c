@@ -294,7 +294,7 @@ test_json_string(void **state)
     rs_out_json_string(&c.out, in, sizeof(in) - 1);
     rs_out_json_string(&c.out, "nul\0after", 9);
     assert_string_equal(capture_end(&c),
-                        "\"a\\\"b\\\\c\\u000a\\u0001\\u001f \xc3\xa9/\""
+                        "\"a\\\"b\\\\c\\n\\u0001\\u001f \xc3\xa9/\""
                         "\"nul\\u0000after\"");
     free(c.text);
 }
