@@ -29,7 +29,7 @@
 #define QPN_UNKNOWN 0xffffffffu
 #define MIN_PMTU 256
 #define MAX_PMTU 4096
-#define REQ_RING_MIN 16          /* the ring doubles from this: a power of two */
+#define REQ_RING_MIN 4           /* the ring doubles from this: a power of two */
 #define REQ_RING_MAX 1024        /* requests remembered per conversation */
 #define LATENCY_RESERVOIR 512
 #define CONV_CACHE_SIZE 256      /* a power of two */
@@ -173,6 +173,7 @@ struct conv {
      * known, the conversation also waits on its host pair's candidate list. */
     struct conv *lru_prev, *lru_next;
     struct conv *cand_prev, *cand_next;
+    struct cand_list *cands;        /* the list it waits on, while is_candidate */
     bool is_candidate;
     uint64_t last_frame;
 };

@@ -203,12 +203,13 @@ cand_link(struct rs_analyzer *an, struct conv *c)
     struct cand_list *l = g_hash_table_lookup(an->host_pairs, &hk);
     if (l == NULL) {
         /* Lists with someone waiting are at most the live conversations. */
-        if (g_hash_table_size(an->host_pairs) >= 2 * an->opts.max_convs)
+        if (g_hash_table_size(an->host_pairs) >= 2 * (uint64_t)an->opts.max_convs)
             g_hash_table_foreach_remove(an->host_pairs, cand_list_is_empty, NULL);
         l = g_new0(struct cand_list, 1);
         l->key = hk;
         g_hash_table_insert(an->host_pairs, &l->key, l);
     }
+    c->cands = l;
     c->cand_prev = NULL;
     c->cand_next = l->head;
     if (l->head != NULL)
@@ -218,10 +219,8 @@ cand_link(struct rs_analyzer *an, struct conv *c)
 }
 
 static void
-cand_unlink(struct rs_analyzer *an, struct conv *c)
+cand_unlink(struct conv *c)
 {
-    struct stream_key hk;
-
     if (!c->is_candidate)
         return;
     c->is_candidate = false;
@@ -231,9 +230,7 @@ cand_unlink(struct rs_analyzer *an, struct conv *c)
         c->cand_prev->cand_next = c->cand_next;
         return;
     }
-    host_pair_key(&c->req_key.src, &c->req_key.dst, &hk);
-    struct cand_list *l = g_hash_table_lookup(an->host_pairs, &hk);
-    l->head = c->cand_next;
+    c->cands->head = c->cand_next;
 }
 
 static void
@@ -285,7 +282,7 @@ conv_evict(struct rs_analyzer *an, struct conv *c)
         g_hash_table_remove(an->streams, &c->req_key);
     if (c->resp_indexed)
         g_hash_table_remove(an->streams, &c->resp_key);
-    cand_unlink(an, c);
+    cand_unlink(c);
     lru_unlink(an, c);
     g_hash_table_remove(an->live_by_id, GUINT_TO_POINTER(c->stats.id));
     archive_stats(an, c);
@@ -369,7 +366,7 @@ peer_learn(struct rs_analyzer *an, const struct conv *c)
 {
     struct endpoint a, b;
 
-    if (an->peers.n >= 4 * an->opts.max_convs)
+    if (an->peers.n >= 4 * (uint64_t)an->opts.max_convs)
         peer_table_clear(&an->peers);     /* bounded like the table itself */
     endpoint_make(&a, &c->req_key.src, c->resp_key.qpn);
     endpoint_make(&b, &c->req_key.dst, c->req_key.qpn);
@@ -407,7 +404,7 @@ index_stream(struct rs_analyzer *an, struct conv *c, bool response, uint32_t qpn
     g_hash_table_insert(an->streams, key, c);
     if (c->req_indexed && c->resp_indexed) {
         peer_learn(an, c);
-        cand_unlink(an, c);
+        cand_unlink(c);
     }
 }
 

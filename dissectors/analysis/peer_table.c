@@ -78,7 +78,7 @@ peer_table_find(const struct peer_table *t, const struct endpoint *ep)
     return t->hashes[i] != HASH_EMPTY ? &t->slots[i].peer : NULL;
 }
 
-/* Doubles the slots, at most half of which are ever used. */
+/* Doubles the slots, at most three quarters of which are ever used. */
 static void
 grow(struct peer_table *t)
 {
@@ -103,7 +103,7 @@ grow(struct peer_table *t)
 void
 peer_table_set(struct peer_table *t, const struct endpoint *ep, const struct endpoint *peer)
 {
-    if (2 * (t->n + 1) > t->cap)
+    if (4 * (uint64_t)(t->n + 1) > 3 * (uint64_t)t->cap)
         grow(t);
     uint32_t h = endpoint_hash(ep);
     uint32_t i = index_of(t, ep, h);
