@@ -161,6 +161,7 @@ struct conv {
     struct stream_key req_key;      /* requester -> responder QP */
     struct stream_key resp_key;     /* responder -> requester QP, once known */
     bool req_indexed, resp_indexed;
+    bool reindexed;                 /* a stream was indexed again under another QP */
     struct req_stream req;
     struct resp_stream resp;
     uint16_t pmtu;
