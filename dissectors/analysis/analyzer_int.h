@@ -29,7 +29,7 @@
 #define QPN_UNKNOWN 0xffffffffu
 #define MIN_PMTU 256
 #define MAX_PMTU 4096
-#define REQ_RING_MIN 16          /* the ring doubles from this: a power of two */
+#define REQ_RING_MIN 4           /* the ring doubles from this: a power of two */
 #define REQ_RING_MAX 1024        /* requests remembered per conversation */
 #define LATENCY_RESERVOIR 512
 #define CONV_CACHE_SIZE 256      /* a power of two */
@@ -133,6 +133,24 @@ struct resp_stream {
     uint32_t read_req_dmalen;
 };
 
+/* One end of a QP pair: an address and a QP number there. Hashed and
+ * compared as raw bytes: build it only through endpoint_make(). */
+struct endpoint {
+    struct rs_addr addr;
+    uint32_t qpn;
+};
+
+struct peer_slot {
+    struct endpoint ep, peer;
+};
+
+/* QP endpoint -> the endpoint it is connected to (peer_table.c). */
+struct peer_table {
+    uint32_t *hashes;           /* per slot, 0 while it is empty */
+    struct peer_slot *slots;
+    uint32_t cap, n;
+};
+
 struct latency_samples {
     uint64_t seen;          /* for reservoir sampling */
     uint32_t n;
@@ -143,6 +161,7 @@ struct conv {
     struct stream_key req_key;      /* requester -> responder QP */
     struct stream_key resp_key;     /* responder -> requester QP, once known */
     bool req_indexed, resp_indexed;
+    bool reindexed;                 /* a stream was indexed again under another QP */
     struct req_stream req;
     struct resp_stream resp;
     uint16_t pmtu;
@@ -155,6 +174,7 @@ struct conv {
      * known, the conversation also waits on its host pair's candidate list. */
     struct conv *lru_prev, *lru_next;
     struct conv *cand_prev, *cand_next;
+    struct cand_list *cands;        /* the list it waits on, while is_candidate */
     bool is_candidate;
     uint64_t last_frame;
 };
@@ -163,7 +183,7 @@ struct rs_analyzer {
     struct rs_analysis_opts opts;
     GHashTable *streams;        /* struct stream_key * -> struct conv * */
     GHashTable *host_pairs;     /* host pair (qpn 0) -> struct cand_list *: unpaired convs */
-    GHashTable *peers;          /* QP endpoint -> the QP endpoint it is connected to */
+    struct peer_table peers;
     GHashTable *live_by_id;     /* conversation id -> struct conv * */
     GHashTable *archive_by_id;  /* conversation id -> index in archive + 1 */
     struct conv *lru_head, *lru_tail;
@@ -207,6 +227,14 @@ void conv_pair_cm(struct rs_analyzer *an, const struct rs_addr *a, uint32_t qpn_
 void conv_touch(struct rs_analyzer *an, struct conv *c, uint64_t frame);
 /* Stats of a live conversation with its latency percentile filled in. */
 void conv_final_stats(const struct conv *c, struct rs_conv_stats *out);
+
+/* peer_table.c */
+void endpoint_make(struct endpoint *ep, const struct rs_addr *addr, uint32_t qpn);
+const struct endpoint *peer_table_find(const struct peer_table *t, const struct endpoint *ep);
+/* Adds or replaces what ep is connected to. */
+void peer_table_set(struct peer_table *t, const struct endpoint *ep, const struct endpoint *peer);
+void peer_table_clear(struct peer_table *t);
+void peer_table_free(struct peer_table *t);
 
 /* cm.c: pairs QPs from IB CM REQ/REP MADs on QP 1. */
 void cm_process(struct rs_analyzer *an, const struct rs_packet *pkt,

@@ -36,7 +36,7 @@
 #define PAIR_PSN_WINDOW 4096
 
 /* Eight bytes at a time, each mixed in with a multiply: one lookup per
- * packet makes this hot, and keys are 44 bytes. */
+ * packet makes this hot, and keys are 44 bytes (five words and a half). */
 static guint
 key_hash(gconstpointer p)
 {
@@ -49,8 +49,11 @@ key_hash(gconstpointer p)
         h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
         h ^= h >> 31;
     }
-    for (; i < sizeof(struct stream_key); i++)
-        h = (h ^ b[i]) * 0x94d049bb133111ebull;
+    /* The last four bytes in one step. */
+    G_STATIC_ASSERT(sizeof(struct stream_key) - (sizeof(struct stream_key) / 8) * 8 == 4);
+    uint32_t tail;
+    memcpy(&tail, b + i, 4);
+    h = (h ^ tail) * 0x94d049bb133111ebull;
     return (guint)(h ^ (h >> 32));
 }
 
@@ -74,8 +77,7 @@ void
 conv_table_init(struct rs_analyzer *an)
 {
     an->streams = g_hash_table_new(key_hash, key_equal);
-    an->host_pairs = g_hash_table_new_full(key_hash, key_equal, g_free, g_free);
-    an->peers = g_hash_table_new_full(key_hash, key_equal, g_free, g_free);
+    an->host_pairs = g_hash_table_new_full(key_hash, key_equal, NULL, g_free);
     an->live_by_id = g_hash_table_new(g_direct_hash, g_direct_equal);
     an->archive_by_id = g_hash_table_new(g_direct_hash, g_direct_equal);
     an->next_id = 1;
@@ -101,7 +103,7 @@ conv_table_free(struct rs_analyzer *an)
     }
     g_hash_table_destroy(an->streams);
     g_hash_table_destroy(an->host_pairs);
-    g_hash_table_destroy(an->peers);
+    peer_table_free(&an->peers);
     g_hash_table_destroy(an->live_by_id);
     g_hash_table_destroy(an->archive_by_id);
     g_free(an->archive);
@@ -165,10 +167,24 @@ conv_touch(struct rs_analyzer *an, struct conv *c, uint64_t frame)
     }
 }
 
-/* The unpaired conversations between two hosts, most recent first. */
+/* The unpaired conversations between two hosts, most recent first. The
+ * list is its own key in host_pairs, and stays there when it empties (a
+ * host pair seldom waits for long), so that pairing a conversation neither
+ * frees nor allocates; empty lists are dropped in bulk when they pile up. */
 struct cand_list {
+    struct stream_key key;
     struct conv *head;
 };
+
+static gboolean
+cand_list_is_empty(gpointer key, gpointer value, gpointer data)
+{
+    const struct cand_list *l = value;
+
+    (void)key;
+    (void)data;
+    return l->head == NULL;
+}
 
 static struct conv *
 candidates_of(struct rs_analyzer *an, const struct rs_addr *requester,
@@ -189,9 +205,14 @@ cand_link(struct rs_analyzer *an, struct conv *c)
     host_pair_key(&c->req_key.src, &c->req_key.dst, &hk);
     struct cand_list *l = g_hash_table_lookup(an->host_pairs, &hk);
     if (l == NULL) {
+        /* Lists with someone waiting are at most the live conversations. */
+        if (g_hash_table_size(an->host_pairs) >= 2 * (uint64_t)an->opts.max_convs)
+            g_hash_table_foreach_remove(an->host_pairs, cand_list_is_empty, NULL);
         l = g_new0(struct cand_list, 1);
-        g_hash_table_insert(an->host_pairs, g_memdup2(&hk, sizeof(hk)), l);
+        l->key = hk;
+        g_hash_table_insert(an->host_pairs, &l->key, l);
     }
+    c->cands = l;
     c->cand_prev = NULL;
     c->cand_next = l->head;
     if (l->head != NULL)
@@ -201,10 +222,8 @@ cand_link(struct rs_analyzer *an, struct conv *c)
 }
 
 static void
-cand_unlink(struct rs_analyzer *an, struct conv *c)
+cand_unlink(struct conv *c)
 {
-    struct stream_key hk;
-
     if (!c->is_candidate)
         return;
     c->is_candidate = false;
@@ -214,12 +233,7 @@ cand_unlink(struct rs_analyzer *an, struct conv *c)
         c->cand_prev->cand_next = c->cand_next;
         return;
     }
-    host_pair_key(&c->req_key.src, &c->req_key.dst, &hk);
-    struct cand_list *l = g_hash_table_lookup(an->host_pairs, &hk);
-    if (c->cand_next != NULL)
-        l->head = c->cand_next;
-    else
-        g_hash_table_remove(an->host_pairs, &hk);
+    c->cands->head = c->cand_next;
 }
 
 static void
@@ -259,32 +273,76 @@ archive_stats(struct rs_analyzer *an, const struct conv *c)
     an->evicted_rest_convs++;
 }
 
+/* Takes c out of every index, archives its statistics and counts it; the
+ * caller reuses its memory. */
+static void
+cache_forget(struct rs_analyzer *an, const struct conv *c)
+{
+    if (c->reindexed) {
+        for (unsigned i = 0; i < CONV_CACHE_SIZE; i++)
+            if (an->cache[i].conv == c)
+                an->cache[i].conv = NULL;
+        return;
+    }
+    /* c is cached only under its keys, in their slots. */
+    unsigned req = cache_slot(&c->req_key), resp = cache_slot(&c->resp_key);
+    if (an->cache[req].conv == c)
+        an->cache[req].conv = NULL;
+    if (an->cache[resp].conv == c)
+        an->cache[resp].conv = NULL;
+}
+
 static void
 conv_evict(struct rs_analyzer *an, struct conv *c)
 {
-    for (unsigned i = 0; i < CONV_CACHE_SIZE; i++)
-        if (an->cache[i].conv == c)
-            an->cache[i].conv = NULL;
+    cache_forget(an, c);
     if (c->req_indexed)
         g_hash_table_remove(an->streams, &c->req_key);
     if (c->resp_indexed)
         g_hash_table_remove(an->streams, &c->resp_key);
-    cand_unlink(an, c);
+    cand_unlink(c);
     lru_unlink(an, c);
     g_hash_table_remove(an->live_by_id, GUINT_TO_POINTER(c->stats.id));
     archive_stats(an, c);
     an->n_live--;
     an->evictions++;
-    conv_free(c);
+}
+
+/* A cleared conversation in the memory of evicted c: its request ring and
+ * latency reservoir are kept, emptied, so that a table at its bound
+ * allocates nothing for a new conversation. The ring only grows, up to
+ * REQ_RING_MAX, so a larger one than a new conversation would have had
+ * holds the same requests. */
+static void
+conv_recycle(struct conv *c)
+{
+    struct req_entry *ring = c->req.ring;
+    uint32_t ring_cap = c->req.ring_cap;
+    struct latency_samples *lat = c->lat;
+
+    memset(c, 0, sizeof(*c));
+    c->req.ring = ring;
+    c->req.ring_cap = ring_cap;
+    if (lat != NULL) {
+        lat->seen = 0;
+        lat->n = 0;
+    }
+    c->lat = lat;
 }
 
 static struct conv *
 conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
          const struct rs_addr *responder, uint64_t frame)
 {
-    if (an->n_live >= an->opts.max_convs && an->lru_tail != NULL)
-        conv_evict(an, an->lru_tail);
-    struct conv *c = g_new0(struct conv, 1);
+    struct conv *c;
+
+    if (an->n_live >= an->opts.max_convs && an->lru_tail != NULL) {
+        c = an->lru_tail;
+        conv_evict(an, c);
+        conv_recycle(c);
+    } else {
+        c = g_new0(struct conv, 1);
+    }
 
     c->stats.id = an->next_id++;
     g_hash_table_insert(an->live_by_id, GUINT_TO_POINTER(c->stats.id), c);
@@ -311,35 +369,27 @@ conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
 
 /* --- The peer table: which QP each QP is connected to --- */
 
-static void
-endpoint_key(const struct rs_addr *addr, uint32_t qpn, struct stream_key *out)
-{
-    memset(out, 0, sizeof(*out));
-    out->src = *addr;
-    out->qpn = qpn;
-}
-
 /* The QP endpoint addr:qpn is connected to, or NULL when unknown. */
-static const struct stream_key *
+static const struct endpoint *
 peer_of(struct rs_analyzer *an, const struct rs_addr *addr, uint32_t qpn)
 {
-    struct stream_key k;
+    struct endpoint k;
 
-    endpoint_key(addr, qpn, &k);
-    return g_hash_table_lookup(an->peers, &k);
+    endpoint_make(&k, addr, qpn);
+    return peer_table_find(&an->peers, &k);
 }
 
 static void
 peer_learn(struct rs_analyzer *an, const struct conv *c)
 {
-    struct stream_key a, b;
+    struct endpoint a, b;
 
-    if (g_hash_table_size(an->peers) >= 4 * (guint)an->opts.max_convs)
-        g_hash_table_remove_all(an->peers);     /* bounded like the table itself */
-    endpoint_key(&c->req_key.src, c->resp_key.qpn, &a);
-    endpoint_key(&c->req_key.dst, c->req_key.qpn, &b);
-    g_hash_table_insert(an->peers, g_memdup2(&a, sizeof(a)), g_memdup2(&b, sizeof(b)));
-    g_hash_table_insert(an->peers, g_memdup2(&b, sizeof(b)), g_memdup2(&a, sizeof(a)));
+    if (an->peers.n >= 4 * (uint64_t)an->opts.max_convs)
+        peer_table_clear(&an->peers);     /* bounded like the table itself */
+    endpoint_make(&a, &c->req_key.src, c->resp_key.qpn);
+    endpoint_make(&b, &c->req_key.dst, c->req_key.qpn);
+    peer_table_set(&an->peers, &a, &b);
+    peer_table_set(&an->peers, &b, &a);
 }
 
 /* True when addr:qpn is known to be connected to something other than
@@ -348,10 +398,10 @@ static bool
 connected_elsewhere(struct rs_analyzer *an, const struct rs_addr *addr, uint32_t qpn,
                     const struct rs_addr *peer_addr, uint32_t peer_qpn)
 {
-    const struct stream_key *p = peer_of(an, addr, qpn);
+    const struct endpoint *p = peer_of(an, addr, qpn);
 
     return p != NULL &&
-           (p->qpn != peer_qpn || memcmp(&p->src, peer_addr, sizeof(*peer_addr)) != 0);
+           (p->qpn != peer_qpn || memcmp(&p->addr, peer_addr, sizeof(*peer_addr)) != 0);
 }
 
 /* Makes one stream of c findable under qpn; with both streams known, the
@@ -361,6 +411,10 @@ index_stream(struct rs_analyzer *an, struct conv *c, bool response, uint32_t qpn
 {
     struct stream_key *key = response ? &c->resp_key : &c->req_key;
 
+    /* Indexed before under another QP: the cache may still hold c under
+     * that key, which is not c's any more. */
+    if (response ? c->resp_indexed : c->req_indexed)
+        c->reindexed = true;
     key->qpn = qpn;
     if (response) {
         c->stats.requester_qp = qpn;
@@ -372,7 +426,7 @@ index_stream(struct rs_analyzer *an, struct conv *c, bool response, uint32_t qpn
     g_hash_table_insert(an->streams, key, c);
     if (c->req_indexed && c->resp_indexed) {
         peer_learn(an, c);
-        cand_unlink(an, c);
+        cand_unlink(c);
     }
 }
 
@@ -454,8 +508,8 @@ conv_for_request(struct rs_analyzer *an, const struct stream_key *key, uint32_t 
     if (c != NULL)
         return c;
     /* The responder QP's peer sends these requests and takes the responses. */
-    const struct stream_key *peer = peer_of(an, &key->dst, key->qpn);
-    if (peer != NULL && memcmp(&peer->src, &key->src, sizeof(key->src)) == 0) {
+    const struct endpoint *peer = peer_of(an, &key->dst, key->qpn);
+    if (peer != NULL && memcmp(&peer->addr, &key->src, sizeof(key->src)) == 0) {
         struct stream_key rk;
         stream_key_make(&rk, &key->dst, &key->src, peer->qpn, true);
         c = conv_find(an, &rk);
@@ -486,8 +540,8 @@ conv_for_response(struct rs_analyzer *an, const struct stream_key *key, uint32_t
         return c;
     /* The response goes responder -> requester; the requester QP's peer is
      * the responder QP its requests went to. */
-    const struct stream_key *peer = peer_of(an, &key->dst, key->qpn);
-    if (peer != NULL && memcmp(&peer->src, &key->src, sizeof(key->src)) == 0) {
+    const struct endpoint *peer = peer_of(an, &key->dst, key->qpn);
+    if (peer != NULL && memcmp(&peer->addr, &key->src, sizeof(key->src)) == 0) {
         struct stream_key qk;
         stream_key_make(&qk, &key->dst, &key->src, peer->qpn, false);
         c = conv_find(an, &qk);

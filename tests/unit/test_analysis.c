@@ -194,6 +194,72 @@ test_bounded_table(void **state)
     rs_analyzer_free(r.an);
 }
 
+/* A table far smaller than the traffic: every new conversation reuses the
+ * memory of the one evicted for it, and none of what that one knew (its
+ * remembered requests, its READ times) shows through. */
+static void
+test_evicted_memory_reused(void **state)
+{
+    struct run r = {0};
+    struct rs_analysis_opts o;
+    struct rs_conv_stats st;
+    uint64_t seen[3] = {0};
+    uint8_t ext[16];
+
+    (void)state;
+    rs_analysis_opts_init(&o);
+    o.max_convs = 4;
+    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    for (uint32_t i = 0; i < 1000; i++) {
+        uint32_t psn = i * 100;
+        feed(&r, 1, 2, 0x04, 0x1000 + i, psn, NULL, 0, 8);                 /* SEND */
+        assert_int_equal(r.facts.conv, i + 1);
+        feed(&r, 1, 2, 0x0c, 0x1000 + i, psn + 1, reth(ext, 8), 16, 0);    /* READ */
+        feed(&r, 2, 1, 0x10, 0x9000 + i, psn + 1, ack_ext, 4, 8);          /* its response */
+        assert_int_equal(r.facts.conv, i + 1);
+        assert_true(r.facts.flags & RS_FACT_REQUEST_FRAME);
+        assert_int_equal(r.facts.request_frame, r.number - 1);
+        assert_false(r.facts.flags & RS_FACT_VIOLATION);
+    }
+    assert_int_equal(rs_analyzer_evictions(r.an), 996);
+    assert_int_equal(r.an->n_live, 4);
+    /* The first four evicted are archived, whole. */
+    assert_true(rs_analyzer_conv_stats(r.an, 1, &st));
+    assert_int_equal(st.req_packets, 2);
+    assert_int_equal(st.requester_qp, 0x9000);
+    assert_int_equal(st.responder_qp, 0x1000);
+    assert_int_equal(st.read_count, 1);
+    assert_int_equal(st.read_p99_ns, 1000);
+    assert_false(rs_analyzer_conv_stats(r.an, 500, &st));
+    rs_analyzer_foreach_conv(r.an, count_conv, seen);
+    assert_int_equal(seen[0], 9);           /* 4 live, 4 archived, 1 sum of 992 */
+    assert_int_equal(seen[1], 2000);
+    assert_int_equal(seen[2], 1);
+
+    /* QP 0x1000 comes back, long evicted: a new conversation, paired anew
+     * through its responder QP, with no READ time of its own yet. */
+    feed(&r, 1, 2, 0x04, 0x1000, 7, NULL, 0, 8);
+    assert_int_equal(r.facts.conv, 1001);
+    assert_false(r.facts.flags & (RS_FACT_PSN_GAP | RS_FACT_RETRANSMISSION));
+    assert_true(rs_analyzer_conv_stats(r.an, 1001, &st));
+    assert_int_equal(st.req_packets, 1);
+    assert_int_equal(st.read_count, 0);
+    assert_int_equal(st.read_p99_ns, 0);
+    /* A response for a PSN only the evicted conversation sent: no request. */
+    feed(&r, 2, 1, 0x10, 0x9000, 1, ack_ext, 4, 8);
+    assert_int_equal(r.facts.conv, 1001);
+    assert_false(r.facts.flags & RS_FACT_REQUEST_FRAME);
+    feed(&r, 1, 2, 0x0c, 0x1000, 8, reth(ext, 8), 16, 0);
+    feed(&r, 2, 1, 0x10, 0x9000, 8, ack_ext, 4, 8);
+    assert_int_equal(r.facts.conv, 1001);
+    assert_int_equal(r.facts.request_frame, r.number - 1);
+    assert_true(rs_analyzer_conv_stats(r.an, 1001, &st));
+    assert_int_equal(st.read_count, 1);
+    assert_int_equal(st.read_p99_ns, 1000);
+    assert_int_equal(rs_analyzer_evictions(r.an), 997);
+    rs_analyzer_free(r.an);
+}
+
 /* Responses pair with the request stream between the same hosts whose
  * PSNs they carry, and READ responses find their request. */
 static void
@@ -231,6 +297,7 @@ main(void)
         cmocka_unit_test(test_wrap_without_false_alarms),
         cmocka_unit_test(test_read_span_with_unknown_pmtu),
         cmocka_unit_test(test_bounded_table),
+        cmocka_unit_test(test_evicted_memory_reused),
         cmocka_unit_test(test_pairing_by_psn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
