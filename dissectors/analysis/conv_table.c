@@ -412,9 +412,14 @@ index_stream(struct rs_analyzer *an, struct conv *c, bool response, uint32_t qpn
     struct stream_key *key = response ? &c->resp_key : &c->req_key;
 
     /* Indexed before under another QP: the cache may still hold c under
-     * that key, which is not c's any more. */
-    if (response ? c->resp_indexed : c->req_indexed)
+     * that key, which is not c's any more. The table hashes the key's bytes,
+     * so the old entry leaves it before the key changes (changed in place, it
+     * stayed filed under the old hash). */
+    if (response ? c->resp_indexed : c->req_indexed) {
         c->reindexed = true;
+        if (g_hash_table_lookup(an->streams, key) == c)
+            g_hash_table_remove(an->streams, key);
+    }
     key->qpn = qpn;
     if (response) {
         c->stats.requester_qp = qpn;
@@ -423,7 +428,9 @@ index_stream(struct rs_analyzer *an, struct conv *c, bool response, uint32_t qpn
         c->stats.responder_qp = qpn;
         c->req_indexed = true;
     }
-    g_hash_table_insert(an->streams, key, c);
+    /* replace, not insert: an entry's key is always its conversation's own, so
+     * the removal above never takes another's. */
+    g_hash_table_replace(an->streams, key, c);
     if (c->req_indexed && c->resp_indexed) {
         peer_learn(an, c);
         cand_unlink(c);

@@ -289,6 +289,38 @@ test_pairing_by_psn(void **state)
     rs_analyzer_free(r.an);
 }
 
+/* The CM's word (rs_analyzer_pair) moves a response stream paired from PSNs to
+ * another QP: the stream answers under its new QP alone, also after evictions
+ * that bring the old key back. */
+static void
+test_repaired_by_cm(void **state)
+{
+    struct run r = {0};
+    struct rs_analysis_opts o;
+    const uint8_t a[4] = {10, 0, 0, 1}, b[4] = {10, 0, 0, 2};
+
+    (void)state;
+    rs_analysis_opts_init(&o);
+    o.max_convs = 2;
+    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    feed(&r, 1, 2, 0x04, 0x22, 5000, NULL, 0, 8);           /* conv 1 */
+    feed(&r, 2, 1, 0x11, 0x44, 5000, ack_ext, 4, 0);        /* its ACK: paired under 0x44 */
+    assert_int_equal(r.facts.conv, 1);
+    rs_analyzer_pair(r.an, 4, a, 0x66, b, 0x22);            /* the CM names 0x66 */
+    feed(&r, 1, 2, 0x04, 0x22, 5001, NULL, 0, 8);
+    feed(&r, 2, 1, 0x11, 0x66, 5001, ack_ext, 4, 0);
+    assert_int_equal(r.facts.conv, 1);
+    assert_int_equal(r.facts.acked_frame, 3);
+    feed(&r, 2, 1, 0x11, 0x44, 5001, ack_ext, 4, 0);        /* 0x44 is not conv 1's now */
+    assert_int_not_equal(r.facts.conv, 1);
+    for (uint32_t q = 0x100; q < 0x108; q++)                /* conv 1 evicted */
+        feed(&r, 3, 4, 0x04, q, 1, NULL, 0, 8);
+    feed(&r, 2, 1, 0x11, 0x44, 7000, ack_ext, 4, 0);
+    feed(&r, 2, 1, 0x11, 0x66, 7000, ack_ext, 4, 0);
+    assert_int_not_equal(r.facts.conv, 1);
+    rs_analyzer_free(r.an);
+}
+
 int
 main(void)
 {
@@ -299,6 +331,7 @@ main(void)
         cmocka_unit_test(test_bounded_table),
         cmocka_unit_test(test_evicted_memory_reused),
         cmocka_unit_test(test_pairing_by_psn),
+        cmocka_unit_test(test_repaired_by_cm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
