@@ -58,28 +58,16 @@ rs_icmp_checksum_status(const struct rs_packet *pkt, const struct rs_icmp *m)
     return ip_csum_fold(ip_csum_add(sum, m->msg, m->len)) == 0 ? RS_CKSUM_GOOD : RS_CKSUM_BAD;
 }
 
-/* Seconds and microseconds read in one byte order, if they pass for a time
- * near the frame's. Wireshark compares the seconds' difference as a 32-bit
- * signed number. */
+/* Seconds and microseconds read in one byte order (32 bits each, or tshark
+ * 4.4's 64), if they pass for a time near the frame's. Wireshark compares
+ * the seconds' difference as a 32-bit signed number, on their low 32 bits.
+ * Seconds past 2^62 are refused, where tshark 4.4 would take them: the time
+ * since such a stamp would not fit in 64 bits. */
 static bool
-stamp_near(uint32_t sec, uint32_t usec, int64_t frame_sec, struct rs_time *out)
-{
-    int32_t diff = (int32_t)(sec - (uint32_t)frame_sec);
-
-    if (diff <= -ICMP_STAMP_WINDOW || diff >= ICMP_STAMP_WINDOW || usec >= USEC_PER_SEC)
-        return false;
-    *out = rs_time_make(sec, (int64_t)usec * 1000);
-    return true;
-}
-
-/* The same for 64-bit seconds and microseconds (tshark 4.4). */
-static bool
-stamp64_near(uint64_t sec, uint64_t usec, int64_t frame_sec, struct rs_time *out)
+stamp_near(uint64_t sec, uint64_t usec, int64_t frame_sec, struct rs_time *out)
 {
     int32_t diff = (int32_t)(uint32_t)(sec - (uint64_t)frame_sec);
 
-    /* Seconds past 2^62 are refused, where tshark would take them: the time
-     * since such a stamp would not fit in 64 bits. */
     if (diff <= -ICMP_STAMP_WINDOW || diff >= ICMP_STAMP_WINDOW || usec >= USEC_PER_SEC ||
         sec > (uint64_t)INT64_MAX / 2)
         return false;
@@ -123,8 +111,8 @@ rs_icmp_echo_of(const struct rs_packet *pkt, struct rs_icmp_echo *out)
      * (so it takes seconds far from the frame's when those match). */
     if (v4_4 && declared >= ICMP_ECHO_HDR_LEN + ICMP_STAMP64_LEN &&
         m.len >= ICMP_ECHO_HDR_LEN + ICMP_STAMP64_LEN &&
-        (stamp64_near(rs_load_be64(d), rs_load_be64(d + 8), now, &out->stamp) ||
-         stamp64_near(rs_load_le64(d), rs_load_le64(d + 8), now, &out->stamp))) {
+        (stamp_near(rs_load_be64(d), rs_load_be64(d + 8), now, &out->stamp) ||
+         stamp_near(rs_load_le64(d), rs_load_le64(d + 8), now, &out->stamp))) {
         out->stamped = true;
         out->data_off += ICMP_STAMP64_LEN;
         return true;
