@@ -172,11 +172,8 @@ value_in_view(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
     return rs_field_get_generic(pkt, f, occ, out);
 }
 
-/* Whether f can have values in the datagram an ICMP error quotes: the
- * fields of a header (the quote's view holds only IP and what is above),
- * and those that ask for it, never the frame's own (frame.*, columns). */
-static bool
-in_quote(const struct rs_field *f)
+bool
+rs_field_in_quote(const struct rs_field *f)
 {
     return f->layer < RS_LAYER_COUNT || (f->flags & RS_FIELD_QUOTABLE);
 }
@@ -190,7 +187,8 @@ rs_field_value(const struct rs_packet *pkt, int id, unsigned occ, struct rs_valu
     if (value_in_view(pkt, f, occ, out))
         return true;
     /* The frame's own occurrences first, then the quote's, as Wireshark lists them. */
-    if (!(pkt->flags & RS_PKT_ICMP_QUOTE) || !in_quote(f) || !rs_icmp_quote_view(pkt, &q))
+    if (!(pkt->flags & RS_PKT_ICMP_QUOTE) || !rs_field_in_quote(f) ||
+        !rs_icmp_quote_view(pkt, &q))
         return false;
     unsigned own = 0;
     while (own < occ && value_in_view(pkt, f, own, out))
@@ -223,7 +221,8 @@ rs_field_foreach(const struct rs_packet *pkt, int id, rs_value_fn fn, void *ctx)
     unsigned n = foreach_in_view(pkt, id, fn, ctx);
 
     /* ip.addr: the frame's source and destination, then the quote's. */
-    if ((pkt->flags & RS_PKT_ICMP_QUOTE) && in_quote(fields[id]) && rs_icmp_quote_view(pkt, &q))
+    if ((pkt->flags & RS_PKT_ICMP_QUOTE) && rs_field_in_quote(fields[id]) &&
+        rs_icmp_quote_view(pkt, &q))
         n += foreach_in_view(&q.pkt, id, fn, ctx);
     return n;
 }

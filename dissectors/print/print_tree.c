@@ -239,7 +239,7 @@ walk_quote(struct walk_ctx *w, const struct rs_packet *pkt, const struct rs_pack
 static bool
 after_icmp(const struct rs_field *f)
 {
-    return !under_icmp(f) && (f->layer < RS_LAYER_COUNT || (f->flags & RS_FIELD_QUOTABLE));
+    return !under_icmp(f) && rs_field_in_quote(f);
 }
 
 static void

@@ -153,6 +153,12 @@ int rs_field_next_alias(int id);
 /* True when id is the lowest id of its name: the one lists and JSON show. */
 bool rs_field_is_first_of_name(int id);
 
+/* Whether f can have values in the datagram an ICMP error quotes: the
+ * fields of a header (the quote's view holds only IP and what is above),
+ * and those that ask for it (RS_FIELD_QUOTABLE), never the frame's own
+ * (frame.*, columns). */
+bool rs_field_in_quote(const struct rs_field *f);
+
 /* Produces occurrence occ of field id; see rs_field_get_fn. When an ICMP
  * error quotes a datagram (RS_PKT_ICMP_QUOTE), the quote's values follow the
  * frame's own (ip.src: the error's source, then the quoted datagram's). */
