@@ -273,8 +273,7 @@ archive_stats(struct rs_analyzer *an, const struct conv *c)
     an->evicted_rest_convs++;
 }
 
-/* Takes c out of every index, archives its statistics and counts it; the
- * caller reuses its memory. */
+/* Clears the lookup cache's slots that hold c. */
 static void
 cache_forget(struct rs_analyzer *an, const struct conv *c)
 {
@@ -292,6 +291,8 @@ cache_forget(struct rs_analyzer *an, const struct conv *c)
         an->cache[resp].conv = NULL;
 }
 
+/* Takes c out of every index, archives its statistics and counts it; the
+ * caller reuses its memory. */
 static void
 conv_evict(struct rs_analyzer *an, struct conv *c)
 {
