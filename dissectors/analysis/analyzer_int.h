@@ -25,6 +25,8 @@
 #include <roceshark/packet.h>
 #include <roceshark/wire.h>
 
+#include "ptr_index.h"
+
 #define PSN_MASK 0xffffffu
 #define QPN_UNKNOWN 0xffffffffu
 #define MIN_PMTU 256
@@ -170,22 +172,25 @@ struct conv {
     struct rs_time last_ce_req, last_ce_resp;   /* and when the last was */
     struct rs_conv_stats stats;
     struct latency_samples *lat;    /* allocated on the first READ completion */
+    /* The hashes its keys are indexed under, so that they are not computed
+     * again to take them out. */
+    uint32_t req_hash, resp_hash, host_hash;
     /* LRU list, most recent at the head. While only one of its streams is
-     * known, the conversation also waits on its host pair's candidate list. */
+     * known, the conversation also waits on its host pair's candidate list,
+     * whose head the host_pairs index holds. */
     struct conv *lru_prev, *lru_next;
     struct conv *cand_prev, *cand_next;
-    struct cand_list *cands;        /* the list it waits on, while is_candidate */
     bool is_candidate;
     uint64_t last_frame;
 };
 
 struct rs_analyzer {
     struct rs_analysis_opts opts;
-    GHashTable *streams;        /* struct stream_key * -> struct conv * */
-    GHashTable *host_pairs;     /* host pair (qpn 0) -> struct cand_list *: unpaired convs */
+    struct ptr_index streams;       /* stream key -> struct conv * */
+    struct ptr_index host_pairs;    /* requester and responder -> newest unpaired conv */
     struct peer_table peers;
-    GHashTable *live_by_id;     /* conversation id -> struct conv * */
-    GHashTable *archive_by_id;  /* conversation id -> index in archive + 1 */
+    struct ptr_index live_by_id;    /* conversation id -> struct conv * */
+    struct ptr_index archive_by_id; /* conversation id -> index in archive + 1 */
     struct conv *lru_head, *lru_tail;
     uint32_t n_live;
     uint32_t next_id;
@@ -227,6 +232,10 @@ void conv_pair_cm(struct rs_analyzer *an, const struct rs_addr *a, uint32_t qpn_
 void conv_touch(struct rs_analyzer *an, struct conv *c, uint64_t frame);
 /* Stats of a live conversation with its latency percentile filled in. */
 void conv_final_stats(const struct conv *c, struct rs_conv_stats *out);
+/* The live conversation with that id, and the index + 1 of an archived
+ * one's statistics (0: not archived). */
+struct conv *conv_by_id(const struct rs_analyzer *an, uint32_t id);
+uint32_t archive_index_of(const struct rs_analyzer *an, uint32_t id);
 
 /* peer_table.c */
 void endpoint_make(struct endpoint *ep, const struct rs_addr *addr, uint32_t qpn);

@@ -35,16 +35,16 @@
  * with it when no remembered request covers it exactly. */
 #define PAIR_PSN_WINDOW 4096
 
-/* Eight bytes at a time, each mixed in with a multiply: one lookup per
- * packet makes this hot, and keys are 44 bytes (five words and a half). */
-static guint
-key_hash(gconstpointer p)
+/* Eight bytes at a time, each mixed in with a multiply: keys are 44 bytes
+ * (five words and a half), and a packet of an unseen stream hashes one. */
+static uint32_t
+key_hash(const struct stream_key *key)
 {
-    const uint8_t *b = p;
+    const uint8_t *b = (const uint8_t *)key;
     uint64_t h = 0x9e3779b97f4a7c15ull, w;
     size_t i = 0;
 
-    for (; i + 8 <= sizeof(struct stream_key); i += 8) {
+    for (; i + 8 <= sizeof(*key); i += 8) {
         memcpy(&w, b + i, 8);
         h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
         h ^= h >> 31;
@@ -53,33 +53,88 @@ key_hash(gconstpointer p)
     G_STATIC_ASSERT(sizeof(struct stream_key) - (sizeof(struct stream_key) / 8) * 8 == 4);
     uint32_t tail;
     memcpy(&tail, b + i, 4);
-    h = (h ^ tail) * 0x94d049bb133111ebull;
-    return (guint)(h ^ (h >> 32));
+    return ptr_index_hash(h ^ tail);
 }
 
-static gboolean
-key_equal(gconstpointer a, gconstpointer b)
+/* Whether conversation ptr is indexed under stream key `key`. */
+static bool
+stream_match(const void *ptr, const void *key)
 {
-    return memcmp(a, b, sizeof(struct stream_key)) == 0;
+    const struct conv *c = ptr;
+    const struct stream_key *k = key;
+
+    return memcmp(k->response ? &c->resp_key : &c->req_key, k, sizeof(*k)) == 0;
 }
 
-/* The host-pair key of a conversation: requester and responder, no QP. */
-static void
-host_pair_key(const struct rs_addr *requester, const struct rs_addr *responder,
-              struct stream_key *out)
+/* The host pair of a conversation: requester and responder. */
+struct host_pair {
+    const struct rs_addr *requester, *responder;
+};
+
+static uint32_t
+host_pair_hash(const struct rs_addr *requester, const struct rs_addr *responder)
 {
-    memset(out, 0, sizeof(*out));
-    out->src = *requester;
-    out->dst = *responder;
+    struct stream_key k;
+
+    stream_key_make(&k, requester, responder, 0, false);
+    return key_hash(&k);
+}
+
+/* Whether conversation ptr, a list head, is between the hosts of `key`. */
+static bool
+host_pair_match(const void *ptr, const void *key)
+{
+    const struct conv *c = ptr;
+    const struct host_pair *hp = key;
+
+    return memcmp(&c->req_key.src, hp->requester, sizeof(struct rs_addr)) == 0 &&
+           memcmp(&c->req_key.dst, hp->responder, sizeof(struct rs_addr)) == 0;
+}
+
+/* Ids are given in order: scattered, since sequential ids would make one
+ * run of slots that every removal (a backward shift) walks to its end. */
+static uint32_t
+id_hash(uint32_t id)
+{
+    return ptr_index_hash(id * 0x9e3779b97f4a7c15ull);
+}
+
+static bool
+id_match(const void *ptr, const void *key)
+{
+    return ((const struct conv *)ptr)->stats.id == *(const uint32_t *)key;
+}
+
+struct archive_key {
+    const struct rs_analyzer *an;
+    uint32_t id;
+};
+
+static bool
+archive_match(const void *ptr, const void *key)
+{
+    const struct archive_key *k = key;
+
+    return k->an->archive[GPOINTER_TO_UINT(ptr) - 1].id == k->id;
+}
+
+struct conv *
+conv_by_id(const struct rs_analyzer *an, uint32_t id)
+{
+    return ptr_index_find(&an->live_by_id, id_hash(id), id_match, &id);
+}
+
+uint32_t
+archive_index_of(const struct rs_analyzer *an, uint32_t id)
+{
+    struct archive_key k = {an, id};
+
+    return GPOINTER_TO_UINT(ptr_index_find(&an->archive_by_id, id_hash(id), archive_match, &k));
 }
 
 void
 conv_table_init(struct rs_analyzer *an)
 {
-    an->streams = g_hash_table_new(key_hash, key_equal);
-    an->host_pairs = g_hash_table_new_full(key_hash, key_equal, NULL, g_free);
-    an->live_by_id = g_hash_table_new(g_direct_hash, g_direct_equal);
-    an->archive_by_id = g_hash_table_new(g_direct_hash, g_direct_equal);
     an->next_id = 1;
 }
 
@@ -101,11 +156,11 @@ conv_table_free(struct rs_analyzer *an)
         conv_free(c);
         c = next;
     }
-    g_hash_table_destroy(an->streams);
-    g_hash_table_destroy(an->host_pairs);
+    ptr_index_free(&an->streams);
+    ptr_index_free(&an->host_pairs);
     peer_table_free(&an->peers);
-    g_hash_table_destroy(an->live_by_id);
-    g_hash_table_destroy(an->archive_by_id);
+    ptr_index_free(&an->live_by_id);
+    ptr_index_free(&an->archive_by_id);
     g_free(an->archive);
 }
 
@@ -123,7 +178,7 @@ conv_find(struct rs_analyzer *an, const struct stream_key *key)
 
     if (an->cache[slot].conv != NULL && memcmp(key, &an->cache[slot].key, sizeof(*key)) == 0)
         return an->cache[slot].conv;
-    struct conv *c = g_hash_table_lookup(an->streams, key);
+    struct conv *c = ptr_index_find(&an->streams, key_hash(key), stream_match, key);
     if (c != NULL) {
         an->cache[slot].key = *key;
         an->cache[slot].conv = c;
@@ -167,62 +222,34 @@ conv_touch(struct rs_analyzer *an, struct conv *c, uint64_t frame)
     }
 }
 
-/* The unpaired conversations between two hosts, most recent first. The
- * list is its own key in host_pairs, and stays there when it empties (a
- * host pair seldom waits for long), so that pairing a conversation neither
- * frees nor allocates; empty lists are dropped in bulk when they pile up. */
-struct cand_list {
-    struct stream_key key;
-    struct conv *head;
-};
-
-static gboolean
-cand_list_is_empty(gpointer key, gpointer value, gpointer data)
-{
-    const struct cand_list *l = value;
-
-    (void)key;
-    (void)data;
-    return l->head == NULL;
-}
-
+/* The unpaired conversations between two hosts, most recent first: a list
+ * through cand_next, whose head host_pairs holds while it is not empty. */
 static struct conv *
 candidates_of(struct rs_analyzer *an, const struct rs_addr *requester,
-              const struct rs_addr *responder)
+              const struct rs_addr *responder, uint32_t host_hash)
 {
-    struct stream_key hk;
+    struct host_pair hp = {requester, responder};
 
-    host_pair_key(requester, responder, &hk);
-    struct cand_list *l = g_hash_table_lookup(an->host_pairs, &hk);
-    return l != NULL ? l->head : NULL;
+    return ptr_index_find(&an->host_pairs, host_hash, host_pair_match, &hp);
 }
 
+/* Puts c at the head of its host pair's list; host_hash is the pair's. */
 static void
-cand_link(struct rs_analyzer *an, struct conv *c)
+cand_link(struct rs_analyzer *an, struct conv *c, uint32_t host_hash)
 {
-    struct stream_key hk;
+    struct host_pair hp = {&c->req_key.src, &c->req_key.dst};
 
-    host_pair_key(&c->req_key.src, &c->req_key.dst, &hk);
-    struct cand_list *l = g_hash_table_lookup(an->host_pairs, &hk);
-    if (l == NULL) {
-        /* Lists with someone waiting are at most the live conversations. */
-        if (g_hash_table_size(an->host_pairs) >= 2 * (uint64_t)an->opts.max_convs)
-            g_hash_table_foreach_remove(an->host_pairs, cand_list_is_empty, NULL);
-        l = g_new0(struct cand_list, 1);
-        l->key = hk;
-        g_hash_table_insert(an->host_pairs, &l->key, l);
-    }
-    c->cands = l;
+    c->host_hash = host_hash;
+    struct conv *head = ptr_index_put(&an->host_pairs, host_hash, c, host_pair_match, &hp);
     c->cand_prev = NULL;
-    c->cand_next = l->head;
-    if (l->head != NULL)
-        l->head->cand_prev = c;
-    l->head = c;
+    c->cand_next = head;
+    if (head != NULL)
+        head->cand_prev = c;
     c->is_candidate = true;
 }
 
 static void
-cand_unlink(struct conv *c)
+cand_unlink(struct rs_analyzer *an, struct conv *c)
 {
     if (!c->is_candidate)
         return;
@@ -233,7 +260,11 @@ cand_unlink(struct conv *c)
         c->cand_prev->cand_next = c->cand_next;
         return;
     }
-    c->cands->head = c->cand_next;
+    /* The head: the list starts at the next one, or is gone. */
+    if (c->cand_next != NULL)
+        ptr_index_repoint(&an->host_pairs, c->host_hash, c, c->cand_next);
+    else
+        ptr_index_remove(&an->host_pairs, c->host_hash, c);
 }
 
 static void
@@ -248,8 +279,7 @@ archive_stats(struct rs_analyzer *an, const struct conv *c)
             an->archive = g_realloc_n(an->archive, an->cap_archive, sizeof(*an->archive));
         }
         an->archive[an->n_archive++] = st;
-        g_hash_table_insert(an->archive_by_id, GUINT_TO_POINTER(st.id),
-                            GUINT_TO_POINTER(an->n_archive));
+        ptr_index_insert(&an->archive_by_id, id_hash(st.id), GUINT_TO_POINTER(an->n_archive));
         return;
     }
     /* The archive is full as well: only totals survive. */
@@ -273,6 +303,16 @@ archive_stats(struct rs_analyzer *an, const struct conv *c)
     an->evicted_rest_convs++;
 }
 
+/* Clears the lookup cache's slot for key if c is what it holds. */
+static void
+cache_drop(struct rs_analyzer *an, const struct stream_key *key, const struct conv *c)
+{
+    unsigned slot = cache_slot(key);
+
+    if (an->cache[slot].conv == c)
+        an->cache[slot].conv = NULL;
+}
+
 /* Clears the lookup cache's slots that hold c. */
 static void
 cache_forget(struct rs_analyzer *an, const struct conv *c)
@@ -284,11 +324,8 @@ cache_forget(struct rs_analyzer *an, const struct conv *c)
         return;
     }
     /* c is cached only under its keys, in their slots. */
-    unsigned req = cache_slot(&c->req_key), resp = cache_slot(&c->resp_key);
-    if (an->cache[req].conv == c)
-        an->cache[req].conv = NULL;
-    if (an->cache[resp].conv == c)
-        an->cache[resp].conv = NULL;
+    cache_drop(an, &c->req_key, c);
+    cache_drop(an, &c->resp_key, c);
 }
 
 /* Takes c out of every index, archives its statistics and counts it; the
@@ -298,12 +335,12 @@ conv_evict(struct rs_analyzer *an, struct conv *c)
 {
     cache_forget(an, c);
     if (c->req_indexed)
-        g_hash_table_remove(an->streams, &c->req_key);
+        ptr_index_remove(&an->streams, c->req_hash, c);
     if (c->resp_indexed)
-        g_hash_table_remove(an->streams, &c->resp_key);
-    cand_unlink(c);
+        ptr_index_remove(&an->streams, c->resp_hash, c);
+    cand_unlink(an, c);
     lru_unlink(an, c);
-    g_hash_table_remove(an->live_by_id, GUINT_TO_POINTER(c->stats.id));
+    ptr_index_remove(&an->live_by_id, id_hash(c->stats.id), c);
     archive_stats(an, c);
     an->n_live--;
     an->evictions++;
@@ -331,9 +368,11 @@ conv_recycle(struct conv *c)
     c->lat = lat;
 }
 
+/* A new conversation from requester to responder, whose host pair hashes
+ * to host_hash. */
 static struct conv *
 conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
-         const struct rs_addr *responder, uint64_t frame)
+         const struct rs_addr *responder, uint32_t host_hash, uint64_t frame)
 {
     struct conv *c;
 
@@ -346,7 +385,7 @@ conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
     }
 
     c->stats.id = an->next_id++;
-    g_hash_table_insert(an->live_by_id, GUINT_TO_POINTER(c->stats.id), c);
+    ptr_index_insert(&an->live_by_id, id_hash(c->stats.id), c);
     c->stats.requester_qp = QPN_UNKNOWN;
     c->stats.responder_qp = QPN_UNKNOWN;
     c->stats.addr_family = requester->family;
@@ -362,7 +401,7 @@ conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
     c->pmtu = pmtu_default(an);
     c->pmtu_known = an->opts.pmtu != 0;
     c->last_frame = frame;
-    cand_link(an, c);
+    cand_link(an, c, host_hash);
     lru_push_head(an, c);
     an->n_live++;
     return c;
@@ -411,17 +450,17 @@ static void
 index_stream(struct rs_analyzer *an, struct conv *c, bool response, uint32_t qpn)
 {
     struct stream_key *key = response ? &c->resp_key : &c->req_key;
+    uint32_t *hash = response ? &c->resp_hash : &c->req_hash;
 
     /* Indexed before under another QP: the cache may still hold c under
-     * that key, which is not c's any more. The table hashes the key's bytes,
-     * so the old entry leaves it before the key changes (changed in place, it
-     * stayed filed under the old hash). */
+     * that key, which is not c's any more. */
     if (response ? c->resp_indexed : c->req_indexed) {
         c->reindexed = true;
-        if (g_hash_table_lookup(an->streams, key) == c)
-            g_hash_table_remove(an->streams, key);
+        ptr_index_remove(&an->streams, *hash, c);
+        cache_drop(an, key, c);
     }
     key->qpn = qpn;
+    *hash = key_hash(key);
     if (response) {
         c->stats.requester_qp = qpn;
         c->resp_indexed = true;
@@ -429,12 +468,14 @@ index_stream(struct rs_analyzer *an, struct conv *c, bool response, uint32_t qpn
         c->stats.responder_qp = qpn;
         c->req_indexed = true;
     }
-    /* replace, not insert: an entry's key is always its conversation's own, so
-     * the removal above never takes another's. */
-    g_hash_table_replace(an->streams, key, c);
+    /* Another conversation indexed under this key gives it up: the key
+     * names one stream, and the newest claim on it wins. */
+    struct conv *other = ptr_index_put(&an->streams, *hash, c, stream_match, key);
+    if (other != NULL)
+        cache_drop(an, key, other);
     if (c->req_indexed && c->resp_indexed) {
         peer_learn(an, c);
-        cand_unlink(c);
+        cand_unlink(an, c);
     }
 }
 
@@ -478,14 +519,15 @@ request_fit(const struct conv *c, uint32_t psn)
  * the best score wins; with no evidence, a lone candidate does. */
 static struct conv *
 best_candidate(struct rs_analyzer *an, const struct rs_addr *requester,
-               const struct rs_addr *responder, uint32_t qpn, uint32_t psn, bool want_response)
+               const struct rs_addr *responder, uint32_t host_hash, uint32_t qpn, uint32_t psn,
+               bool want_response)
 {
     struct conv *best = NULL, *only = NULL;
     int best_fit = 0, candidates = 0, looked = 0;
 
     /* The most recent unpaired conversations only: a capture where thousands
      * wait at once cannot be paired by evidence anyway. */
-    for (struct conv *c = candidates_of(an, requester, responder);
+    for (struct conv *c = candidates_of(an, requester, responder, host_hash);
          c != NULL && looked < MAX_CANDIDATES; c = c->cand_next, looked++) {
         if (want_response ? c->resp_indexed : c->req_indexed)
             continue;
@@ -524,16 +566,18 @@ conv_for_request(struct rs_analyzer *an, const struct stream_key *key, uint32_t 
         if (c != NULL && c->req_indexed)
             c = NULL;       /* that response stream belongs to another request stream */
         if (c == NULL) {
-            c = conv_new(an, &key->src, &key->dst, frame);
+            c = conv_new(an, &key->src, &key->dst, host_pair_hash(&key->src, &key->dst),
+                         frame);
             if (conv_find(an, &rk) == NULL)
                 index_response(an, c, peer->qpn);
         }
         index_request(an, c, key->qpn);
         return c;
     }
-    c = best_candidate(an, &key->src, &key->dst, key->qpn, psn, false);
+    uint32_t host_hash = host_pair_hash(&key->src, &key->dst);
+    c = best_candidate(an, &key->src, &key->dst, host_hash, key->qpn, psn, false);
     if (c == NULL)
-        c = conv_new(an, &key->src, &key->dst, frame);
+        c = conv_new(an, &key->src, &key->dst, host_hash, frame);
     index_request(an, c, key->qpn);
     return c;
 }
@@ -558,9 +602,10 @@ conv_for_response(struct rs_analyzer *an, const struct stream_key *key, uint32_t
             return c;
         }
     }
-    c = best_candidate(an, &key->dst, &key->src, key->qpn, psn, true);
+    uint32_t host_hash = host_pair_hash(&key->dst, &key->src);
+    c = best_candidate(an, &key->dst, &key->src, host_hash, key->qpn, psn, true);
     if (c == NULL)
-        c = conv_new(an, &key->dst, &key->src, frame);
+        c = conv_new(an, &key->dst, &key->src, host_hash, frame);
     index_response(an, c, key->qpn);
     return c;
 }
@@ -585,7 +630,8 @@ conv_for_cnp(struct rs_analyzer *an, const struct stream_key *key, bool *to_requ
      * PSN to correlate, so only a lone candidate is taken. */
     struct conv *only = NULL;
     int n = 0, looked = 0;
-    for (c = candidates_of(an, &key->dst, &key->src); c != NULL && looked < MAX_CANDIDATES;
+    for (c = candidates_of(an, &key->dst, &key->src, host_pair_hash(&key->dst, &key->src));
+         c != NULL && looked < MAX_CANDIDATES;
          c = c->cand_next, looked++) {
         if (!c->resp_indexed) {
             only = c;
@@ -616,7 +662,7 @@ pair_direction(struct rs_analyzer *an, const struct rs_addr *a, uint32_t qpn_a,
     if (c != NULL && r != NULL)
         return;     /* both streams known already (paired or not, leave them) */
     if (c == NULL && r == NULL) {
-        c = conv_new(an, a, b, frame);
+        c = conv_new(an, a, b, host_pair_hash(a, b), frame);
         index_request(an, c, qpn_b);
         index_response(an, c, qpn_a);
     } else if (c != NULL) {

@@ -93,13 +93,13 @@ rs_analyzer_foreach_conv(const struct rs_analyzer *an,
 bool
 rs_analyzer_conv_stats(const struct rs_analyzer *an, uint32_t id, struct rs_conv_stats *out)
 {
-    const struct conv *c = g_hash_table_lookup(an->live_by_id, GUINT_TO_POINTER(id));
+    const struct conv *c = conv_by_id(an, id);
 
     if (c != NULL) {
         conv_final_stats(c, out);
         return true;
     }
-    guint i = GPOINTER_TO_UINT(g_hash_table_lookup(an->archive_by_id, GUINT_TO_POINTER(id)));
+    uint32_t i = archive_index_of(an, id);
     if (i == 0)
         return false;
     *out = an->archive[i - 1];
@@ -115,7 +115,7 @@ rs_analyzer_evictions(const struct rs_analyzer *an)
 bool
 rs_analyzer_conv_state(const struct rs_analyzer *an, uint32_t id, struct rs_conv_state *out)
 {
-    const struct conv *c = g_hash_table_lookup(an->live_by_id, GUINT_TO_POINTER(id));
+    const struct conv *c = conv_by_id(an, id);
 
     if (c == NULL)
         return false;

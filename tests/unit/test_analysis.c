@@ -321,6 +321,72 @@ test_repaired_by_cm(void **state)
     rs_analyzer_free(r.an);
 }
 
+/* The index against a plain array, with hashes that share their low bits so
+ * that runs form, wrap around the end and are cut by removals. */
+struct index_item {
+    uint32_t key;
+    bool in;
+};
+
+static bool
+item_match(const void *ptr, const void *key)
+{
+    return ((const struct index_item *)ptr)->key == *(const uint32_t *)key;
+}
+
+static uint32_t
+item_hash(uint32_t key)
+{
+    /* Eight keys a home slot, homes near the top of a 64-slot table. */
+    return ((key / 8) * 0x10001u + 60) | 0x80000000u;
+}
+
+static void
+test_ptr_index(void **state)
+{
+    enum { N = 200 };
+    struct index_item items[N];
+    struct ptr_index t = {0};
+    uint64_t x = 12345;
+
+    (void)state;
+    for (uint32_t i = 0; i < N; i++)
+        items[i] = (struct index_item){i, false};
+    for (int step = 0; step < 20000; step++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t k = (uint32_t)(x >> 33) % N;
+        struct index_item *it = &items[k];
+        if (!it->in) {
+            assert_null(ptr_index_put(&t, item_hash(k), it, item_match, &k));
+            it->in = true;
+        } else if ((x >> 20) & 1) {
+            assert_true(ptr_index_remove(&t, item_hash(k), it));
+            it->in = false;
+        } else {
+            assert_ptr_equal(ptr_index_put(&t, item_hash(k), it, item_match, &k), it);
+        }
+        /* Every key is found exactly when it is in. */
+        uint32_t n = 0;
+        for (uint32_t j = 0; j < N; j++) {
+            void *found = ptr_index_find(&t, item_hash(j), item_match, &j);
+            assert_ptr_equal(found, items[j].in ? &items[j] : NULL);
+            n += items[j].in;
+        }
+        assert_int_equal(t.n, n);
+    }
+    /* Repointing keeps the slot and changes what it holds. */
+    uint32_t k = 7;
+    if (!items[k].in)
+        ptr_index_insert(&t, item_hash(k), &items[k]);
+    struct index_item twin = {7, true};
+    assert_true(ptr_index_repoint(&t, item_hash(k), &items[k], &twin));
+    assert_ptr_equal(ptr_index_find(&t, item_hash(k), item_match, &k), &twin);
+    assert_false(ptr_index_remove(&t, item_hash(k), &items[k]));
+    assert_true(ptr_index_remove(&t, item_hash(k), &twin));
+    assert_null(ptr_index_find(&t, item_hash(k), item_match, &k));
+    ptr_index_free(&t);
+}
+
 int
 main(void)
 {
@@ -332,6 +398,7 @@ main(void)
         cmocka_unit_test(test_evicted_memory_reused),
         cmocka_unit_test(test_pairing_by_psn),
         cmocka_unit_test(test_repaired_by_cm),
+        cmocka_unit_test(test_ptr_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
