@@ -16,6 +16,46 @@
 #include "../../dissectors/analysis/analyzer_int.h"
 #include "testutil.h"
 
+/* Allocations are counted by standing in for malloc and its kin in front of
+ * glibc's own (which GLib's g_malloc reaches too); not under a sanitizer,
+ * whose allocator stands there already. */
+#if defined(__SANITIZE_ADDRESS__)
+#define COUNT_ALLOCS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define COUNT_ALLOCS 0
+#endif
+#endif
+#ifndef COUNT_ALLOCS
+#define COUNT_ALLOCS 1
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t n);
+static bool counting_allocs;
+static unsigned long allocs;
+
+void *
+malloc(size_t n)
+{
+    allocs += counting_allocs;
+    return __libc_malloc(n);
+}
+
+void *
+calloc(size_t n, size_t size)
+{
+    allocs += counting_allocs;
+    return __libc_calloc(n, size);
+}
+
+void *
+realloc(void *p, size_t n)
+{
+    allocs += counting_allocs;
+    return __libc_realloc(p, n);
+}
+#endif
+
 /* Builds a RoCEv2/IPv4 frame (the ICRC is not computed: the analysis does
  * not look at it) into tf. */
 static void
@@ -387,6 +427,42 @@ test_ptr_index(void **state)
     ptr_index_free(&t);
 }
 
+/* Once the table is at its bound and the archive full, a new conversation,
+ * paired or not, with SENDs, WRITEs and READs, allocates nothing: it takes
+ * the memory of the one it evicts, and the indexes have grown. */
+static void
+test_steady_state_allocates_nothing(void **state)
+{
+    struct run r = {0};
+    struct rs_analysis_opts o;
+    uint8_t ext[16];
+
+    (void)state;
+    if (!COUNT_ALLOCS)
+        skip();
+    rs_analysis_opts_init(&o);
+    o.max_convs = 64;
+    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    for (uint32_t i = 0; i < 6000; i++) {
+        uint8_t a = (uint8_t)(1 + i % 200), b = (uint8_t)(1 + (i * 7) % 199);
+        uint32_t q = 0x1000 + i, psn = i * 16;
+#if COUNT_ALLOCS
+        counting_allocs = i >= 3000;
+#endif
+        feed(&r, a, b, 0x04, q, psn, NULL, 0, 8);                          /* SEND */
+        feed(&r, a, b, 0x0a, q, psn + 1, reth(ext, 8), 16, 8);             /* WRITE */
+        feed(&r, a, b, 0x0c, q, psn + 2, reth(ext, 8), 16, 0);             /* READ */
+        feed(&r, b, a, 0x10, 0x80000 + i, psn + 2, ack_ext, 4, 8);         /* its response */
+        feed(&r, b, a, 0x11, 0x90000 + i, psn, ack_ext, 4, 0);             /* an ACK alone */
+    }
+#if COUNT_ALLOCS
+    counting_allocs = false;
+    assert_int_equal(allocs, 0);
+#endif
+    assert_int_equal(rs_analyzer_evictions(r.an), 2 * 6000 - 64);
+    rs_analyzer_free(r.an);
+}
+
 int
 main(void)
 {
@@ -399,6 +475,7 @@ main(void)
         cmocka_unit_test(test_pairing_by_psn),
         cmocka_unit_test(test_repaired_by_cm),
         cmocka_unit_test(test_ptr_index),
+        cmocka_unit_test(test_steady_state_allocates_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
