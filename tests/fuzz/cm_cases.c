@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cm_fuzz.c - the CM MAD parser and the CM engine (replay/cm) against
- * mutated MADs.
+ * cm_cases.c - the CM MAD parser and the CM engine (replay/cm) against
+ * mutated MADs (cm_cases.h).
  *
  * Each case connects two engines over an in-memory wire and keeps every MAD
  * they exchanged (REQ, REP, RTU, DREQ, DREP, and a REJ), so the templates
@@ -13,18 +13,14 @@
  * past it. Checks: the engine's counters add up (every MAD received is
  * handled or counted as dropped), the connection table never exceeds its
  * size, and a clean connection still works after the case.
- *
- * Built two ways: with -DRS_LIBFUZZER as a libFuzzer target (the input's
- * first byte picks the engine's state, the rest is one MAD), or as the
- * deterministic driver cm_fuzz [-t SECONDS] [-s SEED] [-n CASES].
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <roceshark/cm.h>
+
+#include "cm_cases.h"
 
 #include "splitmix.h"
 
@@ -169,8 +165,14 @@ feed_mutated(struct wire *w, struct rs_cm *cm, const uint8_t *tmpl)
     free(exact);
 }
 
-static void
-run_case(void)
+void
+cm_cases_seed(uint64_t seed)
+{
+    rng_state = seed;
+}
+
+void
+cm_cases_run(void)
 {
     struct wire w;
     uint32_t id;
@@ -209,17 +211,14 @@ run_case(void)
     rs_cm_destroy(w.b);
 }
 
-#ifdef RS_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+void
+cm_cases_input(const uint8_t *data, size_t size)
 {
     struct wire w;
     uint32_t id;
 
     if (size < 1)
-        return 0;
+        return;
     rng_state = data[0];
     wire_open(&w);
     if (data[0] & 1)
@@ -232,35 +231,4 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_counters(w.b);
     rs_cm_destroy(w.a);
     rs_cm_destroy(w.b);
-    return 0;
 }
-#else
-int
-main(int argc, char **argv)
-{
-    uint64_t seed = (uint64_t)time(NULL), cases = 0, max_cases = UINT64_MAX;
-    double seconds = 3;
-    int opt;
-
-    while ((opt = getopt(argc, argv, "t:s:n:")) != -1) {
-        if (opt == 't')
-            seconds = atof(optarg);
-        else if (opt == 's')
-            seed = strtoull(optarg, NULL, 0);
-        else if (opt == 'n')
-            max_cases = strtoull(optarg, NULL, 0);
-        else
-            return 2;
-    }
-    printf("seed=%llu\n", (unsigned long long)seed);
-    fflush(stdout);
-    rng_state = seed;
-    time_t end = time(NULL) + (time_t)seconds;
-    while (cases < max_cases && time(NULL) < end) {
-        run_case();
-        cases++;
-    }
-    printf("cm_fuzz: %llu cases\n", (unsigned long long)cases);
-    return 0;
-}
-#endif

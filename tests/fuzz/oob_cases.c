@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * oob_fuzz.c - the parsers of the out-of-band exchanges (perftest's version,
+ * oob_cases.c - the parsers of the out-of-band exchanges (perftest's version,
  * system data, MTU, key messages (text, and -R's struct) and BW report;
  * ibv_rc_pingpong's address message and "done"; --connect targets; rping's
- * buffer advertisement) against generated messages.
+ * buffer advertisement) against generated messages (oob_cases.h).
  *
  * Each case builds a valid message of one kind from random values (or
  * takes a captured one), then mutates it the way a hostile or broken peer
@@ -14,21 +14,16 @@
  *  - an unmutated message parses, and building it again gives its bytes;
  *  - whatever parses builds into a message that parses to the same values;
  *  - a refusal fills err with one line that names the message.
- *
- * Built two ways: with -DRS_LIBFUZZER as a libFuzzer target (the input's
- * first byte picks the parser), or with the deterministic driver
- * oob_fuzz [-t SECONDS] [-s SEED] [-n CASES], which prints seed=N first.
  */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <roceshark/addr.h>
 #include <roceshark/oob.h>
+
+#include "oob_cases.h"
 
 #include "splitmix.h"
 
@@ -352,67 +347,43 @@ run_case(void)
     run_parser(k, m, len);
 }
 
-#ifdef RS_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+void
+oob_cases_seed(uint64_t seed)
 {
-    if (size < 1)
-        return 0;
-    run_parser((enum kind)(data[0] % K_COUNT), data + 1, size - 1);
-    return 0;
-}
-#else
-int
-main(int argc, char **argv)
-{
-    double seconds = 5;
-    uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32), max_cases = 0;
-    int c;
-
-    while ((c = getopt(argc, argv, "t:s:n:")) != -1) {
-        switch (c) {
-        case 't':
-            seconds = atof(optarg);
-            break;
-        case 's':
-            seed = strtoull(optarg, NULL, 10);
-            break;
-        case 'n':
-            max_cases = strtoull(optarg, NULL, 10);
-            break;
-        default:
-            fprintf(stderr, "usage: oob_fuzz [-t SECONDS] [-s SEED] [-n CASES]\n");
-            return 1;
-        }
-    }
-    printf("seed=%" PRIu64 "\n", seed);
-    fflush(stdout);
     rng_state = seed;
-    /* The captured messages first: perftest 6.20's key, ibv_rc_pingpong's address. */
+}
+
+void
+oob_cases_run(void)
+{
+    run_case();
+}
+
+bool
+oob_cases_captured(void)
+{
+    /* perftest 6.20's key, ibv_rc_pingpong's address, as captured. */
     static const char key[] =
         "0000:0001:00001d:533a2f:00000e1c:00005e135cf9b000:00:00:00:00:00:00:00:00:00:00:ff:ff:"
         "0a:01:10:3e:00000000:";
     static const char pp[] = "0000:000021:59dfd7:00000000000000000000ffff0a01103e";
-    if (!run_parser(K_KEY_GID, (const uint8_t *)key, sizeof(key)) ||
-        !run_parser(K_PINGPONG, (const uint8_t *)pp, sizeof(pp)))
-        die("a captured message is refused", K_KEY_GID, (const uint8_t *)key, 0);
-    struct timespec t0, now;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (uint64_t i = 0; max_cases == 0 || i < max_cases; i++) {
-        run_case();
-        if ((i & 4095) == 0) {
-            clock_gettime(CLOCK_MONOTONIC, &now);
-            double el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
-            if (max_cases == 0 && el >= seconds)
-                break;
-        }
-    }
+
+    return run_parser(K_KEY_GID, (const uint8_t *)key, sizeof(key)) &&
+           run_parser(K_PINGPONG, (const uint8_t *)pp, sizeof(pp));
+}
+
+void
+oob_cases_input(const uint8_t *data, size_t size)
+{
+    if (size >= 1)
+        run_parser((enum kind)(data[0] % K_COUNT), data + 1, size - 1);
+}
+
+void
+oob_cases_report(void)
+{
     printf("cases=%" PRIu64 "\n", stats.cases);
     for (int k = 0; k < K_COUNT; k++)
         printf("%-9s accepted %" PRIu64 " refused %" PRIu64 "\n", kind_names[k],
                stats.accepted[k], stats.refused[k]);
-    return 0;
 }
-#endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * rc_fuzz.c - fuzzes the receive path of the RC transport: the header
- * checks, the responder and the completer.
+ * rc_program.c - one fuzz input against the receive path of the RC
+ * transport: the header checks, the responder and the completer
+ * (rc_program.h).
  *
  * Each input is read as a program of packets. A packet starts from a valid
  * request or response built by the encoder (so that most of them get past
@@ -10,28 +11,32 @@
  * and of none, VAs at region boundaries and near 2^64, lengths around the
  * PMTU and 2^31. Then its bytes are flipped, the packet is cut or grown,
  * and its ICRC is usually fixed again. Memory safety is checked three ways:
- * AddressSanitizer sees any access outside an allocation; guard bytes
- * around every region must never change; and regions that grant no remote
- * write (a read-only one, a local-only one) must keep their contents.
- * Every packet the transport sends must decode as RoCEv2 with a good ICRC.
- *
- * Built two ways: with -DRS_LIBFUZZER as a libFuzzer target, or (the ctest
- * default) with a deterministic driver: rc_fuzz [SECONDS [SEED]].
- * RC_FUZZ_COUNTERS=1 prints how deep the packets got, counter by counter.
+ * AddressSanitizer sees any access outside an allocation and any access to
+ * the guards around every region, which it holds poisoned; the guard bytes
+ * must never change; and regions that grant no remote write (a read-only
+ * one, a local-only one) must keep their contents. Every packet the
+ * transport sends must decode as RoCEv2 with a good ICRC.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <roceshark/dissect.h>
 #include <roceshark/encode.h>
 #include <roceshark/rc.h>
 #include <roceshark/wire.h>
 
-#include "rc_pair.h"
+#include "rc_program.h"
 
+/* gcc says __SANITIZE_ADDRESS__; clang (14) only answers __has_feature. */
 #if defined(__SANITIZE_ADDRESS__)
+#define HAVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HAVE_ASAN 1
+#endif
+#endif
+#ifdef HAVE_ASAN
 #include <sanitizer/asan_interface.h>
 #define POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)
 #define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
@@ -57,11 +62,7 @@ static const uint8_t local_ip[4] = {10, 0, 0, 1}, peer_ip[4] = {10, 0, 0, 2};
 static const uint8_t local_gid[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 0, 1};
 static const uint8_t peer_gid[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 0, 2};
 
-/* Over all inputs: how deep the packets got. */
-static struct {
-    uint64_t packets, executed, naks, icrc_drops, responses, completions;
-    uint64_t by_name[64];
-} total;
+static struct rc_program_totals total;
 
 static struct {
     struct rs_rc_ctx *ctx;
@@ -436,10 +437,8 @@ post_work(struct input *in)
     }
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+void
+rc_program_run(const uint8_t *data, size_t size)
 {
     struct input in = {data, size, 0};
     struct rs_rc_wc wc[32];
@@ -462,47 +461,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rs_rc_progress(F.ctx, F.now);
     check_regions();
     teardown();
-    return 0;
 }
 
-#ifndef RS_LIBFUZZER
-int
-main(int argc, char **argv)
+const struct rc_program_totals *
+rc_program_totals(void)
 {
-    double seconds = argc > 1 ? atof(argv[1]) : 3;
-    uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x2545f4914f6cdd1dull;
-    static uint8_t input[4096];
-    struct timespec t0, t;
-    uint64_t runs = 0, bytes = 0;
-
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (;;) {
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        double el = (double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) / 1e9;
-        if (el >= seconds)
-            break;
-        size_t n = 64 + seed % (sizeof(input) - 64);
-        for (size_t i = 0; i < n; i++)
-            input[i] = (uint8_t)(rc_test_rand(&seed) >> 24);
-        LLVMFuzzerTestOneInput(input, n);
-        runs++;
-        bytes += n;
-    }
-    printf("rc_fuzz: %llu inputs (%llu bytes), %llu packets: %llu requests executed, %llu "
-           "NAKs, %llu ICRC drops, %llu responses dropped, %llu completions\n",
-           (unsigned long long)runs, (unsigned long long)bytes,
-           (unsigned long long)total.packets, (unsigned long long)total.executed,
-           (unsigned long long)total.naks, (unsigned long long)total.icrc_drops,
-           (unsigned long long)total.responses, (unsigned long long)total.completions);
-    for (unsigned i = 0; i < rs_rc_n_counter_names && getenv("RC_FUZZ_COUNTERS"); i++)
-        printf("  %-22s %llu\n", rs_rc_counter_names[i].name,
-               (unsigned long long)total.by_name[i]);
-    /* A fuzzer that never gets past the header checks proves nothing. */
-    if (total.executed == 0 || total.naks == 0 || total.completions == 0) {
-        printf("rc_fuzz: the inputs did not reach the state machines\n");
-        return 1;
-    }
-    printf("rc_fuzz: ok: no memory error; guards and regions without remote write intact\n");
-    return 0;
+    return &total;
 }
-#endif
