@@ -4,11 +4,14 @@
 #   1. builds (RelWithDebInfo, build/) and runs the whole test suite;
 #   2. builds with AddressSanitizer and UndefinedBehaviorSanitizer (Debug, build-sanitize/)
 #      and runs the whole suite again;
-#   3. compiles gcc Release (build-gcc-release/) and clang Release (build-clang-release/),
+#   3. runs every coverage-guided fuzz target 60 s with libFuzzer (clang, build-fuzz/),
+#      from its committed corpus, $(nproc) at once; any crash, leak or timeout fails
+#      (scripts/fuzz.sh --ci, which leaves the corpus as it is);
+#   4. compiles gcc Release (build-gcc-release/) and clang Release (build-clang-release/),
 #      compile only: a warning that only the optimiser or the other compiler sees fails here;
-#   4. builds the plugin against Wireshark 4.4 (Debian 13) and runs its tests there
+#   5. builds the plugin against Wireshark 4.4 (Debian 13) and runs its tests there
 #      (scripts/test-wireshark.sh). The Debian root it needs is made once, in the background
-#      while steps 1-3 run, and reused after.
+#      while steps 1-4 run, and reused after.
 # Every step runs even when one before it failed, so one run shows everything that is wrong.
 # A summary of the steps ends the output; the exit status is 1 when any step failed.
 set -u
@@ -57,6 +60,7 @@ step "tests" suite build
 step "build (ASan+UBSan, Debug)" build build-sanitize -DCMAKE_BUILD_TYPE=Debug \
     -DROCESHARK_SANITIZE=ON
 step "tests under ASan+UBSan" suite build-sanitize
+step "fuzz 60 s per target" scripts/fuzz.sh --ci 60
 step "compile gcc Release" build build-gcc-release -DCMAKE_C_COMPILER=gcc \
     -DCMAKE_BUILD_TYPE=Release
 step "compile clang Release" build build-clang-release -DCMAKE_C_COMPILER=clang \

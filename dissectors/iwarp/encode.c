@@ -167,6 +167,14 @@ put_bytes(uint8_t *p, const void *src, uint32_t n)
         memset(p, 0, n);
 }
 
+/* The pad after a ULPDU of ulen octets that ends at p; returns where the CRC goes. */
+static uint8_t *
+put_pad(uint8_t *p, uint32_t ulen)
+{
+    memset(p, 0, pad_len(ulen));
+    return p + pad_len(ulen);
+}
+
 /* The CRC field: mpa.c reads the CRC-32C little-endian; a forced value is
  * written big-endian, as iwarp_mpa.crc shows it. Flipping one bit can never
  * give the byte-swapped CRC, so a bad CRC is never taken for a swapped one. */
@@ -196,10 +204,22 @@ rs_encode_fpdu(uint8_t *buf, uint32_t cap, const struct rs_iwarp_fields *f,
     encode_rdmap(p, f);
     p += iw_rdmap_hdr_len(f->opcode & 0x0f);
     put_bytes(p, payload, payload_len);
-    p += payload_len;
-    memset(p, 0, pad_len(ulen));
-    p += pad_len(ulen);
-    encode_crc(p, buf, f);
+    encode_crc(put_pad(p + payload_len, ulen), buf, f);
+    return len;
+}
+
+uint32_t
+rs_encode_mpa_fpdu(uint8_t *buf, uint32_t cap, const void *ulpdu, uint32_t ulpdu_len, bool crc)
+{
+    if (ulpdu_len > UINT16_MAX)
+        return 0;
+    uint32_t len = MPA_LEN_FIELD + ulpdu_len + pad_len(ulpdu_len) + RS_MPA_CRC_LEN;
+    if (len > cap)
+        return 0;
+    rs_store_be16(buf, (uint16_t)ulpdu_len);
+    put_bytes(buf + MPA_LEN_FIELD, ulpdu, ulpdu_len);
+    uint8_t *p = put_pad(buf + MPA_LEN_FIELD + ulpdu_len, ulpdu_len);
+    rs_store_le32(p, crc ? iw_crc32c(buf, (uint32_t)(p - buf)) : 0);
     return len;
 }
 
@@ -243,6 +263,18 @@ encode_segment(uint8_t *buf, const struct rs_tcp_route *r, uint32_t data_len)
     rs_store_be32(t + 16, 0);   /* checksum, urgent pointer */
     rs_store_be16(t + 16, ip_build_l4_checksum(buf, t, tcp_len));
     return l3 + tcp_len;
+}
+
+uint32_t
+rs_encode_tcp_segment(uint8_t *buf, uint32_t cap, const struct rs_tcp_route *r, const void *data,
+                      uint32_t len)
+{
+    uint32_t h = segment_hdrs_len(r);
+
+    if (cap < h || cap - h < len)
+        return 0;
+    put_bytes(buf + h, data, len);
+    return encode_segment(buf, r, len);
 }
 
 uint32_t

@@ -4,13 +4,14 @@
  * stage (iwarp.h).
  *
  * One call builds one IPv4 or IPv6 packet (no link header) with a TCP
- * header and either an MPA Request or Reply frame (RFC 5044 7.1) or exactly
+ * header and either an MPA Request or Reply frame (RFC 5044 7.1), exactly
  * one FPDU (RFC 5044 4.1): ULPDU_Length, the DDP header (RFC 5041), the
- * RDMAP header (RFC 5040, RFC 7306), the payload, the pad and the CRC-32C.
- * No markers. The layouts and the CRC are the decoder's own (dissectors/
- * iwarp/ddp.c, mpa.c), so what we build is what we parse. The fields can
- * lie on purpose (a bad CRC, a wrong ULPDU_Length, the other buffer model,
- * any queue number) to build test traffic for the decoder and its peers.
+ * RDMAP header (RFC 5040, RFC 7306), the payload, the pad and the CRC-32C,
+ * or stream octets as the caller gives them. No markers. The layouts and
+ * the CRC are the decoder's own (dissectors/iwarp/ddp.c, mpa.c), so what we
+ * build is what we parse. The fields can lie on purpose (a bad CRC, a wrong
+ * ULPDU_Length, the other buffer model, any queue number) to build test
+ * traffic for the decoder and its peers.
  *
  * The caller keeps the TCP stream consistent: r->seq of each segment is the
  * previous one's plus its TCP payload (the packet length less the IP and
@@ -138,6 +139,20 @@ uint32_t rs_encode_fpdu_len(const struct rs_iwarp_fields *f, uint32_t payload_le
  * length, or 0 when it does not fit. */
 uint32_t rs_encode_fpdu(uint8_t *buf, uint32_t cap, const struct rs_iwarp_fields *f,
                         const void *payload, uint32_t payload_len);
+
+/* An FPDU around a ULPDU the caller built, any octets (ulpdu NULL: zeros):
+ * ULPDU_Length, the ULPDU, the pad and the CRC-32C, or 0 in the CRC field
+ * when crc is false (as when CRCs were not negotiated). Returns its length,
+ * or 0 when it does not fit in cap or ULPDU_Length. */
+uint32_t rs_encode_mpa_fpdu(uint8_t *buf, uint32_t cap, const void *ulpdu, uint32_t ulpdu_len,
+                            bool crc);
+
+/* One IP packet from r carrying len octets of TCP payload as they are (data
+ * NULL: zeros): a SYN, FIN or bare ACK with none, or stream bytes the caller
+ * framed itself (FPDUs cut across segments, markers). Returns the packet
+ * length, or 0 when it does not fit in cap or in an IP packet. */
+uint32_t rs_encode_tcp_segment(uint8_t *buf, uint32_t cap, const struct rs_tcp_route *r,
+                               const void *data, uint32_t len);
 
 /* One IP packet from r carrying one FPDU: IP header (IPv4 with its
  * checksum), a 20-octet TCP header with its checksum, the FPDU. Returns the

@@ -386,6 +386,44 @@ test_forced_ulpdu_len(void **state)
     assert_int_equal(rs_load_le32(lying + n - 4), rs_crc32c(lying, n - 4));
 }
 
+/* An FPDU framed around a ULPDU built elsewhere is the one rs_encode_fpdu
+ * builds; without CRCs its field is 0. A segment of raw stream bytes carries
+ * them as they are, with its checksums; a bare SYN carries none. */
+static void
+test_raw_fpdu_and_segment(void **state)
+{
+    static uint8_t buf[70000];
+    struct rs_iwarp_fields f;
+    uint8_t whole[128], framed[128];
+    struct rs_tcp_route r = {.family = 4, .sport = 1, .dport = 2, .seq = 9, .ack = 10,
+                             .window = 100};
+
+    (void)state;
+    rs_iwarp_fields_init(&f, RS_RDMAP_SEND);
+    uint32_t n = rs_encode_fpdu(whole, sizeof(whole), &f, "abcdefg", 7);
+    uint32_t ulen = rs_load_be16(whole);
+    assert_int_equal(rs_encode_mpa_fpdu(framed, sizeof(framed), whole + 2, ulen, true), n);
+    assert_memory_equal(framed, whole, n);
+    assert_int_equal(rs_encode_mpa_fpdu(framed, sizeof(framed), whole + 2, ulen, false), n);
+    assert_memory_equal(framed, whole, n - 4);
+    assert_int_equal(rs_load_le32(framed + n - 4), 0);
+    assert_int_equal(rs_encode_mpa_fpdu(framed, n - 1, whole + 2, ulen, true), 0);
+    assert_int_equal(rs_encode_mpa_fpdu(buf, sizeof(buf), NULL, 65536, true), 0);
+
+    n = rs_encode_tcp_segment(buf, sizeof(buf), &r, "stream", 6);
+    assert_int_equal(n, 40 + 6);
+    assert_checksums(buf, n);
+    assert_memory_equal(buf + 40, "stream", 6);
+    assert_int_equal(rs_encode_tcp_payload_len(&r, n), 6);
+    r.flags = RS_TCP_SYN;
+    n = rs_encode_tcp_segment(buf, sizeof(buf), &r, NULL, 0);
+    assert_int_equal(n, 40);
+    assert_checksums(buf, n);
+    assert_int_equal(buf[33], RS_TCP_SYN);
+    assert_int_equal(rs_encode_tcp_segment(buf, 45, &r, "stream", 6), 0);
+    assert_int_equal(rs_encode_tcp_segment(buf, sizeof(buf), &r, NULL, 65535 - 39), 0);
+}
+
 /* TCP header fields, and what does not fit. */
 static void
 test_tcp_and_limits(void **state)
@@ -446,6 +484,7 @@ main(void)
         cmocka_unit_test(test_model_override),
         cmocka_unit_test(test_forced_ulpdu_len),
         cmocka_unit_test(test_tcp_and_limits),
+        cmocka_unit_test(test_raw_fpdu_and_segment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,10 @@
 
 #include <roceshark/capture.h>
 #include <roceshark/dissect.h>
+#include <roceshark/pipeline.h>
+#include <roceshark/print.h>
 
+#include "../../robust/exercise.h"
 #include "fuzz_target.h"
 
 #define SAMPLE RS_SOURCE_DIR "/samples/rdma_demo.pcap"
@@ -23,6 +26,39 @@ fuzz_text(const uint8_t *data, size_t size)
     memcpy(s, data, size);
     s[size] = '\0';
     return s;
+}
+
+void
+fuzz_pipeline_opts(struct rs_pipeline_opts *opts)
+{
+    rs_pipeline_opts_init(opts);
+    opts->streams = true;
+    opts->decode.verify_crc = true;
+    opts->analysis.max_convs = 16;
+    opts->iwarp.max_conns = 4;
+    opts->iwarp.max_buffer = 16384;
+    opts->iwarp.max_memory = 65536;
+    opts->streams_opts.max_streams = 16;
+}
+
+void
+fuzz_pipeline_frame(struct rs_pipeline *pipe, const struct rs_frame *f)
+{
+    static struct rs_out out;
+    static bool have_out;
+
+    if (!have_out && rs_out_init(&out, NULL, 1 << 16) != 0)
+        abort();
+    have_out = true;
+    struct rs_frame copy = *f;
+    uint8_t *bytes = malloc(f->caplen ? f->caplen : 1);
+    if (bytes == NULL)
+        abort();
+    memcpy(bytes, f->data, f->caplen);
+    copy.data = bytes;
+    exercise_packet(&rs_pipeline_process(pipe, &copy)->pkt, &out);
+    out.len = 0;
+    free(bytes);
 }
 
 size_t

@@ -20,6 +20,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * AddressSanitizer catches a read past the text; abort()s when out of memory. */
 char *fuzz_text(const uint8_t *data, size_t size);
 
+/* The options `read` runs with (decoding with CRCs checked, the streams and
+ * iWARP stages, the analysis), with small bounds so that eviction and the
+ * limits are reached. */
+struct rs_pipeline;
+struct rs_pipeline_opts;
+struct rs_frame;
+void fuzz_pipeline_opts(struct rs_pipeline_opts *opts);
+
+/* Runs f through pipe from an exact-size heap copy of its captured bytes
+ * (freed before it returns, so that a view kept past the frame is seen
+ * too), then every output of the packet (robust/exercise.c). */
+void fuzz_pipeline_frame(struct rs_pipeline *pipe, const struct rs_frame *f);
+
 /* The frames of the bundled sample, decoded once, for targets that need
  * packets to run what they built against (the display filter). */
 struct rs_packet;
