@@ -67,8 +67,11 @@ ring_at(const struct req_stream *rs, uint32_t i)
     return &rs->ring[(i + rs->ring_start) & (rs->ring_cap - 1)];
 }
 
-static void
-ring_push(struct req_stream *rs, const struct req_entry *e)
+/* The slot for a new request, at the ring's end: filled in place, since an
+ * entry built elsewhere and copied in (its bit-fields written narrow, read
+ * back wide) stalls on store forwarding at every request. */
+static struct req_entry *
+ring_push(struct req_stream *rs)
 {
     if (rs->ring_count == rs->ring_cap && rs->ring_cap < REQ_RING_MAX) {
         uint32_t cap = rs->ring_cap ? rs->ring_cap * 2 : REQ_RING_MIN;
@@ -84,8 +87,7 @@ ring_push(struct req_stream *rs, const struct req_entry *e)
         rs->ring_start = (rs->ring_start + 1) & (rs->ring_cap - 1);
         rs->ring_count--;
     }
-    rs->ring[(rs->ring_start + rs->ring_count) & (rs->ring_cap - 1)] = *e;
-    rs->ring_count++;
+    return &rs->ring[(rs->ring_start + rs->ring_count++) & (rs->ring_cap - 1)];
 }
 
 int32_t
@@ -289,16 +291,12 @@ request_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet *
         resolve_read_span(c, psn);
     }
 
-    struct req_entry e = {.psn = psn, .op = info->op, .span = span_hi,
-                          .frame = pkt->frame->number, .ts_sec = pkt->frame->ts_sec,
-                          .ts_nsec = pkt->frame->ts_nsec, .dmalen = dmalen};
     if (!retransmission) {
         check_segment_length(c, info, pkt, f);
         msg_account(c, info, pkt, f);
         /* The PMTU may have been learned just now: spans use it. */
         if (info->op == RS_OP_READ_REQ && c->pmtu_known)
             span_lo = span_hi = read_span(dmalen, c->pmtu);
-        e.span = span_hi;
         rs->e_lo = psn_add(psn, span_lo);
         rs->e_hi = psn_add(psn, span_hi);
         rs->last_psn = psn;
@@ -307,7 +305,15 @@ request_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet *
         if (info->op == RS_OP_CMP_SWAP || info->op == RS_OP_FETCH_ADD)
             c->stats.msgs_atomic++;
     }
-    ring_push(rs, &e);
+    struct req_entry *e = ring_push(rs);
+    e->psn = psn;
+    e->op = info->op;
+    e->span = span_hi;
+    e->answered = 0;
+    e->frame = pkt->frame->number;
+    e->ts_sec = pkt->frame->ts_sec;
+    e->ts_nsec = pkt->frame->ts_nsec;
+    e->dmalen = dmalen;
     f->flags |= RS_FACT_PMTU;
     f->pmtu = c->pmtu;
 }
