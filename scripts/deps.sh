@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # deps.sh - installs the Debian 12 packages roceshark needs to build and test, when missing.
 set -eu
-# clang: CI compiles with it too. git, dpkg-dev, file, man-db: the fresh-clone and package
+# clang: CI compiles with it too; libclang-rt-14-dev (only recommended by clang) holds its
+# libFuzzer and sanitizer runtimes, for the fuzz step (scripts/fuzz.sh --ci). git, dpkg-dev, file, man-db: the fresh-clone and package
 # tests (clone, dpkg-shlibdeps, man roceshark). tcpreplay: bench_inject.py's reference.
 # ethtool: the bridge tests turn off the offloads a userspace bridge cannot carry.
 # tmux: the TUI's tests drive it in a detached session. perftest, ibverbs-utils: Debian's
@@ -10,7 +11,7 @@ set -eu
 # verbs library by the tests.
 PACKAGES="build-essential cmake pkg-config libpcap-dev libibverbs-dev wireshark-dev
 libglib2.0-dev zlib1g-dev libcmocka-dev libncurses-dev tshark python3 python3-scapy iproute2
-librsvg2-bin python3-crcmod clang git dpkg-dev file man-db tcpreplay ethtool tmux
+librsvg2-bin python3-crcmod clang libclang-rt-14-dev git dpkg-dev file man-db tcpreplay ethtool tmux
 perftest ibverbs-utils"
 missing=""
 for p in $PACKAGES; do
