@@ -43,13 +43,7 @@
 
 #include "iwarp_gen.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define HAVE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HAVE_ASAN 1
-#endif
-#endif
+#include "../sanitizer.h"
 #ifdef HAVE_ASAN
 #include <sanitizer/common_interface_defs.h>
 #endif

@@ -28,14 +28,7 @@
 
 #include "rc_program.h"
 
-/* gcc says __SANITIZE_ADDRESS__; clang (14) only answers __has_feature. */
-#if defined(__SANITIZE_ADDRESS__)
-#define HAVE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HAVE_ASAN 1
-#endif
-#endif
+#include "../sanitizer.h"
 #ifdef HAVE_ASAN
 #include <sanitizer/asan_interface.h>
 #define POISON(p, n) ASAN_POISON_MEMORY_REGION(p, n)

@@ -19,14 +19,10 @@
 /* Allocations are counted by standing in for malloc and its kin in front of
  * glibc's own (which GLib's g_malloc reaches too); not under a sanitizer,
  * whose allocator stands there already. */
-#if defined(__SANITIZE_ADDRESS__)
+#include "../sanitizer.h"
+#ifdef HAVE_ASAN
 #define COUNT_ALLOCS 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define COUNT_ALLOCS 0
-#endif
-#endif
-#ifndef COUNT_ALLOCS
+#else
 #define COUNT_ALLOCS 1
 extern void *__libc_malloc(size_t n);
 extern void *__libc_calloc(size_t n, size_t size);
