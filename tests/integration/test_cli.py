@@ -203,6 +203,34 @@ def slow_read(stderr_tty):
     return proc.returncode, out.decode(), err.decode()
 
 
+# The bounds of docs/limits.md that `read` takes as preferences. At the bound the least
+# recently used conversation or connection is evicted and counted on the -z line; out of
+# range, one line and exit 1. rdma_demo.pcap has two QP conversations; gen_bench_iwarp.py's
+# capture has 8 TCP connections, interleaved, so a table of one evicts at nearly every turn.
+SAMPLE = os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap")
+p = rs("read", "-r", SAMPLE, "-q", "-z", "conv,qp", "-o", "analysis.max_convs:1")
+t.check(p.returncode == 0 and "RDMA QP conversations: 2 rows, 1 evicted from the analysis "
+        "table\n" in p.stdout, "analysis.max_convs:1: exit %d %r" % (p.returncode, p.stdout[:200]))
+p = rs("read", "-r", SAMPLE, "-q", "-z", "conv,qp")
+t.check("2 rows, 0 evicted" in p.stdout, "default max_convs evicted: %r" % p.stdout[:200])
+IWARP = os.path.join(tmp, "iwarp8.pcap")
+t.run([t.PYTHON, os.path.join(t.GEN_DIR, "gen_bench_iwarp.py"), IWARP, "--mbytes", "1"])
+for conns, line in [(1, "24 (23 evicted from the table of 1)"),
+                    (2, "24 (22 evicted from the table of 2)"),
+                    (8, "8 (0 evicted from the table of 8)")]:
+    p = rs("read", "-r", IWARP, "-q", "-z", "iwarp", "-o", "iwarp.max_conns:%d" % conns)
+    t.check(p.returncode == 0 and "Connections:                %s\n" % line in p.stdout,
+            "iwarp.max_conns:%d: exit %d %r" % (conns, p.returncode, p.stdout[:300]))
+for pref, why in [("analysis.max_convs:0", "expected 1 to 67108864 conversations"),
+                  ("analysis.max_convs:67108865", "expected 1 to 67108864 conversations"),
+                  ("iwarp.max_conns:0", "expected 1 to 67108864 connections"),
+                  ("iwarp.buffer:131071", "expected 131072 to 1073741824 octets"),
+                  ("iwarp.memory:131071", "expected 131072 to 1099511627776 octets")]:
+    p = rs("read", "-r", SAMPLE, "-o", pref)
+    t.check(p.returncode == 1 and p.stdout == "" and
+            p.stderr == "roceshark: -o %s: %s\n" % (pref, why),
+            "-o %s: exit %d %r" % (pref, p.returncode, p.stderr))
+
 rc, out, err = slow_read(True)
 t.check(rc == 0 and "RDMA QP conversations" in out and "\rread: " in err and " frames" in err
         and err.endswith("\r\x1b[K"),
