@@ -221,6 +221,16 @@ for conns, line in [(1, "24 (23 evicted from the table of 1)"),
     p = rs("read", "-r", IWARP, "-q", "-z", "iwarp", "-o", "iwarp.max_conns:%d" % conns)
     t.check(p.returncode == 0 and "Connections:                %s\n" % line in p.stdout,
             "iwarp.max_conns:%d: exit %d %r" % (conns, p.returncode, p.stdout[:300]))
+# A hole that never fills in each of the 8 connections: the window fills to the bound in all
+# and the bytes past it are given up, counted. A bound in all below the one per direction
+# lowers that one, so the memory held never passes it.
+HOLE = os.path.join(tmp, "iwarp8hole.pcap")
+t.run([t.PYTHON, os.path.join(t.GEN_DIR, "gen_bench_iwarp.py"), HOLE, "--mbytes", "2", "--hole"])
+p = rs("read", "-r", HOLE, "-q", "-z", "iwarp", "-o", "iwarp.memory:262144")
+for line in ["Reassembly bound hits:      708", "Stream bytes given up:      217774",
+             "Reassembly memory:          262144 bytes now, 262144 at most (bounds: 262144 per "
+             "direction, 262144 in all)"]:
+    t.check(line + "\n" in p.stdout, "iwarp.memory:262144: want %r in %r" % (line, p.stdout))
 for pref, why in [("analysis.max_convs:0", "expected 1 to 67108864 conversations"),
                   ("analysis.max_convs:67108865", "expected 1 to 67108864 conversations"),
                   ("iwarp.max_conns:0", "expected 1 to 67108864 connections"),
