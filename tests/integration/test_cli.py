@@ -240,6 +240,23 @@ for pref, why in [("analysis.max_convs:0", "expected 1 to 67108864 conversations
     t.check(p.returncode == 1 and p.stdout == "" and
             p.stderr == "roceshark: -o %s: %s\n" % (pref, why),
             "-o %s: exit %d %r" % (pref, p.returncode, p.stderr))
+# -d takes 16 extra ports of each kind; a display filter nests 100 parentheses deep and a set
+# holds 256 members. The one past each is refused, exit 1.
+ports = [a for n in range(17) for a in ("-d", "udp.port==%d,roce" % (5000 + n))]
+p = rs("read", "-r", SAMPLE, "-c", "1", *ports)
+t.check(p.returncode == 1 and p.stdout == "" and
+        p.stderr == "roceshark: -d udp.port==5016,roce: at most 16 extra ports\n",
+        "17 -d ports: exit %d %r" % (p.returncode, p.stderr))
+t.check(rs("read", "-r", SAMPLE, "-c", "1", *ports[:32]).returncode == 0, "16 -d ports refused")
+for flt, why in [("(" * 101 + "frame" + ")" * 101,
+                  "at position 101: parentheses nested more than 100 deep"),
+                 ("udp.port in {%s}" % " ".join(str(n) for n in range(257)),
+                  "at position 928: more than 256 set members")]:
+    p = rs("read", "-r", SAMPLE, "-Y", flt)
+    t.check(p.returncode == 1 and p.stdout == "" and p.stderr.startswith("roceshark: -Y ") and
+            p.stderr.endswith(": %s\n" % why), "-Y bound: exit %d %r" % (p.returncode, p.stderr))
+t.check(rs("read", "-r", SAMPLE, "-Y", "udp.port in {%s}"
+           % " ".join(str(n) for n in range(256))).returncode == 0, "256 set members refused")
 
 rc, out, err = slow_read(True)
 t.check(rc == 0 and "RDMA QP conversations" in out and "\rread: " in err and " frames" in err
