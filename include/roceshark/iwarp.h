@@ -147,7 +147,7 @@ struct rs_iwarp_view {
 
 struct rs_iwarp_opts {
     uint32_t max_conns;         /* connections followed at once */
-    uint32_t max_buffer;        /* bytes held per direction */
+    uint32_t max_buffer;        /* bytes held per direction (at most max_memory) */
     uint64_t max_memory;        /* bytes held over all connections */
     bool verify_crc;            /* compute MPA CRCs (inference computes them regardless) */
     bool heuristics;            /* infer framing on connections with no exchange seen */

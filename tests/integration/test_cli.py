@@ -203,6 +203,61 @@ def slow_read(stderr_tty):
     return proc.returncode, out.decode(), err.decode()
 
 
+# The bounds of docs/limits.md that `read` takes as preferences. At the bound the least
+# recently used conversation or connection is evicted and counted on the -z line; out of
+# range, one line and exit 1. rdma_demo.pcap has two QP conversations; gen_bench_iwarp.py's
+# capture has 8 TCP connections, interleaved, so a table of one evicts at nearly every turn.
+SAMPLE = os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap")
+p = rs("read", "-r", SAMPLE, "-q", "-z", "conv,qp", "-o", "analysis.max_convs:1")
+t.check(p.returncode == 0 and "RDMA QP conversations: 2 rows, 1 evicted from the analysis "
+        "table\n" in p.stdout, "analysis.max_convs:1: exit %d %r" % (p.returncode, p.stdout[:200]))
+p = rs("read", "-r", SAMPLE, "-q", "-z", "conv,qp")
+t.check("2 rows, 0 evicted" in p.stdout, "default max_convs evicted: %r" % p.stdout[:200])
+IWARP = os.path.join(tmp, "iwarp8.pcap")
+t.run([t.PYTHON, os.path.join(t.GEN_DIR, "gen_bench_iwarp.py"), IWARP, "--mbytes", "1"])
+for conns, line in [(1, "24 (23 evicted from the table of 1)"),
+                    (2, "24 (22 evicted from the table of 2)"),
+                    (8, "8 (0 evicted from the table of 8)")]:
+    p = rs("read", "-r", IWARP, "-q", "-z", "iwarp", "-o", "iwarp.max_conns:%d" % conns)
+    t.check(p.returncode == 0 and "Connections:                %s\n" % line in p.stdout,
+            "iwarp.max_conns:%d: exit %d %r" % (conns, p.returncode, p.stdout[:300]))
+# A hole that never fills in each of the 8 connections: the window fills to the bound in all
+# and the bytes past it are given up, counted. A bound in all below the one per direction
+# lowers that one, so the memory held never passes it.
+HOLE = os.path.join(tmp, "iwarp8hole.pcap")
+t.run([t.PYTHON, os.path.join(t.GEN_DIR, "gen_bench_iwarp.py"), HOLE, "--mbytes", "2", "--hole"])
+p = rs("read", "-r", HOLE, "-q", "-z", "iwarp", "-o", "iwarp.memory:262144")
+for line in ["Reassembly bound hits:      708", "Stream bytes given up:      217774",
+             "Reassembly memory:          262144 bytes now, 262144 at most (bounds: 262144 per "
+             "direction, 262144 in all)"]:
+    t.check(line + "\n" in p.stdout, "iwarp.memory:262144: want %r in %r" % (line, p.stdout))
+for pref, why in [("analysis.max_convs:0", "expected 1 to 67108864 conversations"),
+                  ("analysis.max_convs:67108865", "expected 1 to 67108864 conversations"),
+                  ("iwarp.max_conns:0", "expected 1 to 67108864 connections"),
+                  ("iwarp.buffer:131071", "expected 131072 to 1073741824 octets"),
+                  ("iwarp.memory:131071", "expected 131072 to 1099511627776 octets")]:
+    p = rs("read", "-r", SAMPLE, "-o", pref)
+    t.check(p.returncode == 1 and p.stdout == "" and
+            p.stderr == "roceshark: -o %s: %s\n" % (pref, why),
+            "-o %s: exit %d %r" % (pref, p.returncode, p.stderr))
+# -d takes 16 extra ports of each kind; a display filter nests 100 parentheses deep and a set
+# holds 256 members. The one past each is refused, exit 1.
+ports = [a for n in range(17) for a in ("-d", "udp.port==%d,roce" % (5000 + n))]
+p = rs("read", "-r", SAMPLE, "-c", "1", *ports)
+t.check(p.returncode == 1 and p.stdout == "" and
+        p.stderr == "roceshark: -d udp.port==5016,roce: at most 16 extra ports\n",
+        "17 -d ports: exit %d %r" % (p.returncode, p.stderr))
+t.check(rs("read", "-r", SAMPLE, "-c", "1", *ports[:32]).returncode == 0, "16 -d ports refused")
+for flt, why in [("(" * 101 + "frame" + ")" * 101,
+                  "at position 101: parentheses nested more than 100 deep"),
+                 ("udp.port in {%s}" % " ".join(str(n) for n in range(257)),
+                  "at position 928: more than 256 set members")]:
+    p = rs("read", "-r", SAMPLE, "-Y", flt)
+    t.check(p.returncode == 1 and p.stdout == "" and p.stderr.startswith("roceshark: -Y ") and
+            p.stderr.endswith(": %s\n" % why), "-Y bound: exit %d %r" % (p.returncode, p.stderr))
+t.check(rs("read", "-r", SAMPLE, "-Y", "udp.port in {%s}"
+           % " ".join(str(n) for n in range(256))).returncode == 0, "256 set members refused")
+
 rc, out, err = slow_read(True)
 t.check(rc == 0 and "RDMA QP conversations" in out and "\rread: " in err and " frames" in err
         and err.endswith("\r\x1b[K"),

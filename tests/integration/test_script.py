@@ -236,6 +236,10 @@ def fails(text, code, want):
             "%r: exit %d %r" % (text, p.returncode, p.stderr))
 
 
+# The bounds of docs/limits.md: 256 posts and 64 expectations; the next is refused where it is.
+fails("connect 127.0.0.2\n" + "post send 8\n" * 257, 1, "%s:258:1: post: more than 256 posts")
+fails("connect 127.0.0.2\n" + "expect exit 0\n" * 65, 1,
+      "%s:66:1: expect: more than 64 expectations")
 fails("connect 127.0.0.2\nexplode now\n", 1, "%s:2:1: unknown statement 'explode' (bind, "
       "connect, accept, run, fault, post, expect, timeout)")
 fails("accept 127.0.0.2 side\npost write 100\n", 1, "%s: post: the target is the requester "

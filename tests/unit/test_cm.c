@@ -445,6 +445,27 @@ test_lost_rtu_then_dreq(void **state)
     assert_int_equal(rs_cm_next_deadline(w->b.cm), UINT64_MAX);
 }
 
+/* docs/limits.md: RS_CM_MAX_CONNS connections at once; the next connect is refused. */
+static void
+test_connection_bound(void **state)
+{
+    struct wire *w = *state;
+    struct rs_cm_params ours;
+    char err[RS_ERRBUF_SIZE];
+    uint32_t id;
+
+    w->drop_next = RS_CM_MAX_CONNS + 1;     /* the REQs go nowhere: every one stays open */
+    for (int i = 0; i < RS_CM_MAX_CONNS; i++)
+        connect_a_to_b(w);
+    memset(&ours, 0, sizeof(ours));
+    ours.qpn = 0x11;
+    ours.pmtu = 1024;
+    assert_int_equal(rs_cm_connect(w->a.cm, w->b.gid, 18515, &ours, w->now, &id, err),
+                     RS_ENOMEM);
+    assert_string_equal(err, "CM: all 256 connections are in use");
+    assert_int_equal(w->sent, RS_CM_MAX_CONNS);
+}
+
 static void
 test_give_up(void **state)
 {
@@ -555,6 +576,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_give_up, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_rep_unanswered, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_reject, wire_setup, wire_teardown),
+        cmocka_unit_test_setup_teardown(test_connection_bound, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_reject_foreign_service, wire_setup,
                                         wire_teardown),
         cmocka_unit_test_setup_teardown(test_hostile_dropped, wire_setup, wire_teardown),

@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -493,6 +494,52 @@ test_errors(void **state)
     assert_int_equal(rs_faults_load("/nonexistent/rules", &f, err), RS_EIO);
 }
 
+static void
+count_out(void *ctx, enum rs_fault_dir dir, const uint8_t *pkt, uint32_t len)
+{
+    (void)dir, (void)pkt, (void)len;
+    (*(unsigned *)ctx)++;
+}
+
+/* The bounds of docs/limits.md: RS_FAULTS_MAX_RULES rules, and RS_FAULTS_MAX_HELD packets
+ * held at once; past that a packet to hold goes at once, counted in the report. */
+static void
+test_limits(void **state)
+{
+    struct rs_faults *f;
+    char err[RS_ERRBUF_SIZE], text[RS_FAULTS_MAX_RULES * 16 + 16] = "";
+
+    (void)state;
+    for (int i = 0; i < RS_FAULTS_MAX_RULES; i++)
+        strcat(text, "drop every 3\n");
+    f = rules(text);
+    assert_int_equal(rs_faults_rules(f), RS_FAULTS_MAX_RULES);
+    rs_faults_free(f);
+    strcat(text, "drop every 3\n");
+    assert_int_equal(rs_faults_parse(text, "t", &f, err), RS_EINVAL);
+    assert_null(f);
+    assert_string_equal(err, "t:65:1: more than 64 rules");
+
+    unsigned sent = 0, extra = 76;
+    uint8_t buf[256];
+    f = rules("delay 1s\n");
+    for (unsigned i = 0; i < RS_FAULTS_MAX_HELD + extra; i++) {
+        uint32_t len = packet(i, buf);
+        rs_faults_packet(f, RS_FAULT_TX, RS_DLT_IPV4, buf, len, i * 1000ull, count_out, &sent);
+    }
+    assert_int_equal(sent, extra);
+    char report[1024] = "";
+    FILE *out = fmemopen(report, sizeof(report) - 1, "w");
+    assert_non_null(out);
+    rs_faults_report(f, out);
+    fclose(out);
+    assert_non_null(strstr(report, "faults: 76 packets went at once: every hold slot was "
+                                   "taken\n"));
+    assert_true(rs_faults_poll(f, 2000000000ull, count_out, &sent) == RS_FAULTS_NEVER);
+    assert_int_equal(sent, extra + RS_FAULTS_MAX_HELD);
+    rs_faults_free(f);
+}
+
 int
 main(void)
 {
@@ -503,6 +550,7 @@ main(void)
         cmocka_unit_test(test_rewrites),
         cmocka_unit_test(test_inject),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_limits),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

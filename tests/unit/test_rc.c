@@ -153,6 +153,7 @@ test_work_request_checks(void **state)
     (void)state;
     rs_rc_qp_attr_init(&a);
     a.sq_depth = 2;
+    a.rq_depth = 2;
     a.pmtu = 1000;
     assert_int_equal(rs_rc_qp_create(ctx, &a, &qp, err), RS_EINVAL);
     a.pmtu = 256;
@@ -175,6 +176,12 @@ test_work_request_checks(void **state)
     assert_int_equal(rs_rc_post_send(qp, &wr, err), 0);
     assert_int_equal(rs_rc_post_send(qp, &wr, err), 0);
     assert_int_equal(rs_rc_post_send(qp, &wr, err), RS_ENOMEM);   /* as ibv_post_send */
+    assert_string_equal(err, "send queue full (2 work requests)");
+    struct rs_rc_recv_wr rwr = {.wr_id = 1, .sge = {mr.va, 100, mr.lkey}};
+    assert_int_equal(rs_rc_post_recv(qp, &rwr, err), 0);
+    assert_int_equal(rs_rc_post_recv(qp, &rwr, err), 0);
+    assert_int_equal(rs_rc_post_recv(qp, &rwr, err), RS_ENOMEM);
+    assert_string_equal(err, "receive queue full (2 work requests)");
     rs_rc_ctx_destroy(ctx);
 }
 
