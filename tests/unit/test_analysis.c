@@ -357,6 +357,62 @@ test_repaired_by_cm(void **state)
     rs_analyzer_free(r.an);
 }
 
+/* A conversation remembers its last 1024 requests (REQ_RING_MAX): a READ
+ * response finds the 1024th newest READ, not the one before it. */
+static void
+test_request_ring_bound(void **state)
+{
+    struct run r = {0};
+    struct rs_analysis_opts o;
+    uint8_t ext[16];
+
+    (void)state;
+    rs_analysis_opts_init(&o);
+    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    for (uint32_t i = 0; i < 1100; i++)                         /* frames 1..1100 */
+        feed(&r, 1, 2, 0x0c, 0x22, 5000 + i, reth(ext, 8), 16, 0);
+    uint32_t oldest_kept = 1100 - REQ_RING_MAX;                 /* READ number 76, from 0 */
+    feed(&r, 2, 1, 0x10, 0x44, 5000 + oldest_kept - 1, ack_ext, 4, 8);
+    assert_int_equal(r.facts.conv, 1);
+    assert_false(r.facts.flags & RS_FACT_REQUEST_FRAME);        /* forgotten */
+    feed(&r, 2, 1, 0x10, 0x44, 5000 + oldest_kept, ack_ext, 4, 8);
+    assert_true(r.facts.flags & RS_FACT_REQUEST_FRAME);
+    assert_int_equal(r.facts.request_frame, oldest_kept + 1);
+    rs_analyzer_free(r.an);
+}
+
+/* Past LATENCY_RESERVOIR READs, min, average and max still cover every READ
+ * and the p99 comes from the sample. Each READ waits 1 to 5 frames (1 us
+ * each) for its response. */
+static void
+test_latency_reservoir_bound(void **state)
+{
+    struct run r = {0};
+    struct rs_analysis_opts o;
+    struct rs_conv_stats st;
+    uint8_t ext[16];
+    int64_t sum = 0;
+
+    (void)state;
+    rs_analysis_opts_init(&o);
+    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    for (uint32_t i = 0; i < 600; i++) {
+        feed(&r, 1, 2, 0x0c, 0x22, 5000 + i, reth(ext, 8), 16, 0);
+        for (uint32_t k = 0; k < i % 5; k++)
+            feed(&r, 3, 4, 0x04, 0x77, 100 + r.number, NULL, 0, 8);    /* elsewhere */
+        feed(&r, 2, 1, 0x10, 0x44, 5000 + i, ack_ext, 4, 8);
+        sum += (int64_t)(1 + i % 5) * 1000;
+    }
+    assert_true(rs_analyzer_conv_stats(r.an, 1, &st));
+    assert_int_equal(st.read_count, 600);
+    assert_true(600 > LATENCY_RESERVOIR);
+    assert_int_equal(st.read_min_ns, 1000);
+    assert_int_equal(st.read_max_ns, 5000);
+    assert_int_equal(st.read_sum_ns, sum);
+    assert_int_equal(st.read_p99_ns, 5000);         /* a fifth of them took 5 us */
+    rs_analyzer_free(r.an);
+}
+
 /* The index against a plain array, with hashes that share their low bits so
  * that runs form, wrap around the end and are cut by removals. */
 struct index_item {
@@ -470,6 +526,8 @@ main(void)
         cmocka_unit_test(test_evicted_memory_reused),
         cmocka_unit_test(test_pairing_by_psn),
         cmocka_unit_test(test_repaired_by_cm),
+        cmocka_unit_test(test_request_ring_bound),
+        cmocka_unit_test(test_latency_reservoir_bound),
         cmocka_unit_test(test_ptr_index),
         cmocka_unit_test(test_steady_state_allocates_nothing),
     };
