@@ -8,6 +8,7 @@ perftest's exchange, then five RDMA Read Requests and their Read Responses First
 Last. Its values below are tshark 4.0's."""
 import json
 import os
+import struct
 
 import rstest as t
 
@@ -115,6 +116,16 @@ expect_error(["read", "-r", "/nonexistent/cap.pcap"], 2, "/nonexistent/cap.pcap"
 junk = os.path.join(tmp, "junk.pcap")
 open(junk, "w").write("not a capture\n" * 10)
 expect_error(["read", "-r", junk], 2, junk)
+# A record past the 16 MiB bound: the frame before it is read, then one line and exit 2.
+huge = os.path.join(tmp, "huge-record.pcap")
+with open(huge, "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 262144, 1))
+    f.write(struct.pack("<IIII", 0, 0, 60, 60) + bytes(60))
+    f.write(struct.pack("<IIII", 0, 0, 16 * 1024 * 1024 + 1, 16 * 1024 * 1024 + 1) + bytes(64))
+p = rs("read", "-r", huge)
+t.check(p.returncode == 2 and len(p.stdout.splitlines()) == 1 and
+        p.stderr == "roceshark: %s: corrupt capture file: a record of 16777217 bytes\n" % huge,
+        "record past 16 MiB: exit %d, %r, %r" % (p.returncode, p.stdout, p.stderr))
 expect_error(["read", "-r", CAP, "-T", "fields", "-e", "infiniband.bth.nosuch"], 1,
              "infiniband.bth.nosuch", "unknown field")
 expect_error(["read", "-r", CAP, "-T", "yaml"], 1, "yaml")
