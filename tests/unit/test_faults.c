@@ -501,8 +501,9 @@ count_out(void *ctx, enum rs_fault_dir dir, const uint8_t *pkt, uint32_t len)
     (*(unsigned *)ctx)++;
 }
 
-/* The bounds of docs/limits.md: RS_FAULTS_MAX_RULES rules, and RS_FAULTS_MAX_HELD packets
- * held at once; past that a packet to hold goes at once, counted in the report. */
+/* The bounds of docs/limits.md: RS_FAULTS_MAX_RULES rules, RS_FAULTS_MAX_HELD packets
+ * held at once (past that a packet to hold goes at once, counted in the report), and the
+ * largest packet acted on. */
 static void
 test_limits(void **state)
 {
@@ -537,6 +538,18 @@ test_limits(void **state)
                                    "taken\n"));
     assert_true(rs_faults_poll(f, 2000000000ull, count_out, &sent) == RS_FAULTS_NEVER);
     assert_int_equal(sent, extra + RS_FAULTS_MAX_HELD);
+    rs_faults_free(f);
+
+    /* Past RS_FAULTS_MAX_PACKET bytes a packet passes untouched: the same SEND with
+     * trailing bytes is dropped at the bound and goes one byte past it. */
+    static uint8_t big[RS_FAULTS_MAX_PACKET + 1];
+    packet(1, big);
+    f = rules("drop every 1\n");
+    sent = 0;
+    rs_faults_packet(f, RS_FAULT_TX, RS_DLT_IPV4, big, RS_FAULTS_MAX_PACKET, 0, count_out, &sent);
+    assert_int_equal(sent, 0);
+    rs_faults_packet(f, RS_FAULT_TX, RS_DLT_IPV4, big, sizeof(big), 0, count_out, &sent);
+    assert_int_equal(sent, 1);
     rs_faults_free(f);
 }
 
