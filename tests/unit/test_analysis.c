@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <roceshark/analysis.h>
+#include <roceshark/cm_mad.h>
 #include <roceshark/wire.h>
 
 #include "../../dissectors/analysis/analyzer_int.h"
@@ -413,6 +414,51 @@ test_latency_reservoir_bound(void **state)
     rs_analyzer_free(r.an);
 }
 
+/* A UD SEND Only to QP 1 from host src carrying a CM MAD: attr with the given
+ * communication ids and local QPN. */
+static void
+feed_cm(struct run *r, uint8_t src, uint8_t dst, uint16_t attr, uint32_t local_id,
+        uint32_t remote_id, uint32_t qpn)
+{
+    uint8_t ext[8 + RS_CM_MAD_LEN] = {0};
+    const struct rs_cm_layout *l = rs_cm_layout(attr);
+
+    ext[7] = 1;                                     /* DETH: source QP 1 */
+    rs_cm_hdr_write(ext + 8, attr, local_id);
+    rs_cm_set(l, ext + 8 + RS_CM_MAD_HDR_LEN, RS_CMF_LOCAL_COMM_ID, local_id);
+    rs_cm_set(l, ext + 8 + RS_CM_MAD_HDR_LEN, RS_CMF_REMOTE_COMM_ID, remote_id);
+    rs_cm_set(l, ext + 8 + RS_CM_MAD_HDR_LEN, RS_CMF_LOCAL_QPN, qpn);
+    feed(r, src, dst, 0x64, 1, 0, ext, sizeof(ext), 0);
+}
+
+/* At most 4096 CM REQs wait for their REP: the 4097th drops every one
+ * waiting, so a REP to the first pairs nothing and a REP to the last pairs
+ * its QPs. */
+static void
+test_cm_pending_bound(void **state)
+{
+    struct run r = {0};
+    struct rs_analysis_opts o;
+    struct rs_conv_stats st;
+
+    (void)state;
+    rs_analysis_opts_init(&o);
+    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    for (uint32_t id = 1; id <= 4097; id++)
+        feed_cm(&r, 1, 2, RS_CM_REQ, id, 0, 0x1000 + id);
+    feed_cm(&r, 2, 1, RS_CM_REP, 9001, 1, 0x2001);          /* the first REQ's: dropped */
+    feed(&r, 1, 2, 0x04, 0x2001, 100, NULL, 0, 8);
+    assert_true(rs_analyzer_conv_stats(r.an, r.facts.conv, &st));
+    assert_false(st.paired_by_cm);
+    assert_int_equal(st.requester_qp, 0xffffffffu);
+    feed_cm(&r, 2, 1, RS_CM_REP, 9002, 4097, 0x3001);       /* the last REQ's */
+    feed(&r, 1, 2, 0x04, 0x3001, 100, NULL, 0, 8);
+    assert_true(rs_analyzer_conv_stats(r.an, r.facts.conv, &st));
+    assert_true(st.paired_by_cm);
+    assert_int_equal(st.requester_qp, 0x1000 + 4097);
+    rs_analyzer_free(r.an);
+}
+
 /* The index against a plain array, with hashes that share their low bits so
  * that runs form, wrap around the end and are cut by removals. */
 struct index_item {
@@ -528,6 +574,7 @@ main(void)
         cmocka_unit_test(test_repaired_by_cm),
         cmocka_unit_test(test_request_ring_bound),
         cmocka_unit_test(test_latency_reservoir_bound),
+        cmocka_unit_test(test_cm_pending_bound),
         cmocka_unit_test(test_ptr_index),
         cmocka_unit_test(test_steady_state_allocates_nothing),
     };
