@@ -119,6 +119,19 @@ struct run {
     struct rs_facts facts;
 };
 
+/* Starts r's analyzer with the default options, and at most max_convs
+ * conversations when that is not 0. */
+static void
+start(struct run *r, uint32_t max_convs)
+{
+    struct rs_analysis_opts o;
+
+    rs_analysis_opts_init(&o);
+    if (max_convs != 0)
+        o.max_convs = max_convs;
+    assert_int_equal(rs_analyzer_new(&o, &r->an, NULL), 0);
+}
+
 static void
 feed(struct run *r, uint8_t src, uint8_t dst, uint8_t opcode, uint32_t dqpn, uint32_t psn,
      const uint8_t *ext, uint32_t ext_len, uint32_t payload)
@@ -158,11 +171,9 @@ static void
 test_wrap_without_false_alarms(void **state)
 {
     struct run r = {0};
-    struct rs_analysis_opts o;
 
     (void)state;
-    rs_analysis_opts_init(&o);
-    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    start(&r, 0);
     for (uint32_t i = 0; i < 8; i++) {
         feed(&r, 1, 2, 0x04, 0x22, (0xfffffc + i) & 0xffffff, NULL, 0, 16);
         assert_false(r.facts.flags & (RS_FACT_PSN_GAP | RS_FACT_RETRANSMISSION));
@@ -187,8 +198,7 @@ test_read_span_with_unknown_pmtu(void **state)
     uint8_t ext[16];
 
     (void)state;
-    rs_analysis_opts_init(&o);
-    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    start(&r, 0);
     feed(&r, 1, 2, 0x0c, 0x22, 100, reth(ext, 8192), 16, 0);  /* 2..32 PSNs */
     assert_false(r.facts.flags & (RS_FACT_PSN_GAP | RS_FACT_RETRANSMISSION));
     feed(&r, 1, 2, 0x04, 0x22, 102, NULL, 0, 8);                /* 2 PSNs: PMTU 4096 */
@@ -229,13 +239,10 @@ static void
 test_bounded_table(void **state)
 {
     struct run r = {0};
-    struct rs_analysis_opts o;
     uint64_t seen[3] = {0};
 
     (void)state;
-    rs_analysis_opts_init(&o);
-    o.max_convs = 4;
-    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    start(&r, 4);
     for (uint32_t qp = 0; qp < 20; qp++)
         feed(&r, 1, 2, 0x04, 0x100 + qp, 7, NULL, 0, 8);
     assert_int_equal(rs_analyzer_evictions(r.an), 16);
@@ -263,15 +270,12 @@ static void
 test_evicted_memory_reused(void **state)
 {
     struct run r = {0};
-    struct rs_analysis_opts o;
     struct rs_conv_stats st;
     uint64_t seen[3] = {0};
     uint8_t ext[16];
 
     (void)state;
-    rs_analysis_opts_init(&o);
-    o.max_convs = 4;
-    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    start(&r, 4);
     for (uint32_t i = 0; i < 1000; i++) {
         uint32_t psn = i * 100;
         feed(&r, 1, 2, 0x04, 0x1000 + i, psn, NULL, 0, 8);                 /* SEND */
@@ -328,12 +332,10 @@ static void
 test_pairing_by_psn(void **state)
 {
     struct run r = {0};
-    struct rs_analysis_opts o;
     uint8_t ext[16];
 
     (void)state;
-    rs_analysis_opts_init(&o);
-    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    start(&r, 0);
     feed(&r, 1, 2, 0x04, 0x22, 5000, NULL, 0, 8);               /* conv 1 */
     feed(&r, 1, 2, 0x04, 0x33, 90000, NULL, 0, 8);              /* conv 2 */
     feed(&r, 1, 2, 0x0c, 0x22, 5001, reth(ext, 100), 16, 0);    /* frame 3 */
@@ -358,13 +360,10 @@ static void
 test_repaired_by_cm(void **state)
 {
     struct run r = {0};
-    struct rs_analysis_opts o;
     const uint8_t a[4] = {10, 0, 0, 1}, b[4] = {10, 0, 0, 2};
 
     (void)state;
-    rs_analysis_opts_init(&o);
-    o.max_convs = 2;
-    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    start(&r, 2);
     feed(&r, 1, 2, 0x04, 0x22, 5000, NULL, 0, 8);           /* conv 1 */
     feed(&r, 2, 1, 0x11, 0x44, 5000, ack_ext, 4, 0);        /* its ACK: paired under 0x44 */
     assert_int_equal(r.facts.conv, 1);
@@ -389,12 +388,10 @@ static void
 test_request_ring_bound(void **state)
 {
     struct run r = {0};
-    struct rs_analysis_opts o;
     uint8_t ext[16];
 
     (void)state;
-    rs_analysis_opts_init(&o);
-    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    start(&r, 0);
     for (uint32_t i = 0; i < 1100; i++)                         /* frames 1..1100 */
         feed(&r, 1, 2, 0x0c, 0x22, 5000 + i, reth(ext, 8), 16, 0);
     uint32_t oldest_kept = 1100 - REQ_RING_MAX;                 /* READ number 76, from 0 */
@@ -414,14 +411,12 @@ static void
 test_latency_reservoir_bound(void **state)
 {
     struct run r = {0};
-    struct rs_analysis_opts o;
     struct rs_conv_stats st;
     uint8_t ext[16];
     int64_t sum = 0;
 
     (void)state;
-    rs_analysis_opts_init(&o);
-    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    start(&r, 0);
     for (uint32_t i = 0; i < 600; i++) {
         feed(&r, 1, 2, 0x0c, 0x22, 5000 + i, reth(ext, 8), 16, 0);
         for (uint32_t k = 0; k < i % 5; k++)
@@ -463,12 +458,10 @@ static void
 test_cm_pending_bound(void **state)
 {
     struct run r = {0};
-    struct rs_analysis_opts o;
     struct rs_conv_stats st;
 
     (void)state;
-    rs_analysis_opts_init(&o);
-    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    start(&r, 0);
     for (uint32_t id = 1; id <= 4097; id++)
         feed_cm(&r, 1, 2, RS_CM_REQ, id, 0, 0x1000 + id);
     feed_cm(&r, 2, 1, RS_CM_REP, 9001, 1, 0x2001);          /* the first REQ's: dropped */
@@ -557,14 +550,11 @@ static void
 test_steady_state_allocates_nothing(void **state)
 {
     struct run r = {0};
-    struct rs_analysis_opts o;
     uint8_t ext[16];
 
     (void)state;
     count_allocs_init();
-    rs_analysis_opts_init(&o);
-    o.max_convs = 64;
-    assert_int_equal(rs_analyzer_new(&o, &r.an, NULL), 0);
+    start(&r, 64);
     for (uint32_t i = 0; i < 6000; i++) {
         uint8_t a = (uint8_t)(1 + i % 200), b = (uint8_t)(1 + (i * 7) % 199);
         uint32_t q = 0x1000 + i, psn = i * 16;
