@@ -146,6 +146,12 @@ struct peer_slot {
     struct endpoint ep, peer;
 };
 
+/* The archive's index by conversation id, as far as it has been built. */
+struct archive_index {
+    struct ptr_index ids;
+    uint32_t upto;              /* archive entries indexed */
+};
+
 /* QP endpoint -> the endpoint it is connected to (peer_table.c). */
 struct peer_table {
     uint32_t *hashes;           /* per slot, 0 while it is empty */
@@ -190,7 +196,9 @@ struct rs_analyzer {
     struct ptr_index host_pairs;    /* requester and responder -> newest unpaired conv */
     struct peer_table peers;
     struct ptr_index live_by_id;    /* conversation id -> struct conv * */
-    struct ptr_index archive_by_id; /* conversation id -> index in archive + 1 */
+    /* conversation id -> index in archive + 1, built when an archived
+     * conversation is first asked for (rarely), not at every eviction */
+    struct archive_index *archive_by_id;
     struct conv *lru_head, *lru_tail;
     uint32_t n_live;
     uint32_t next_id;

@@ -127,15 +127,21 @@ conv_by_id(const struct rs_analyzer *an, uint32_t id)
 uint32_t
 archive_index_of(const struct rs_analyzer *an, uint32_t id)
 {
+    struct archive_index *ai = an->archive_by_id;
     struct archive_key k = {an, id};
 
-    return GPOINTER_TO_UINT(ptr_index_find(&an->archive_by_id, id_hash(id), archive_match, &k));
+    /* Entries are only ever appended: index those archived since last time. */
+    for (; ai->upto < an->n_archive; ai->upto++)
+        ptr_index_insert(&ai->ids, id_hash(an->archive[ai->upto].id),
+                         GUINT_TO_POINTER(ai->upto + 1));
+    return GPOINTER_TO_UINT(ptr_index_find(&ai->ids, id_hash(id), archive_match, &k));
 }
 
 void
 conv_table_init(struct rs_analyzer *an)
 {
     an->next_id = 1;
+    an->archive_by_id = g_new0(struct archive_index, 1);
 }
 
 static void
@@ -160,7 +166,8 @@ conv_table_free(struct rs_analyzer *an)
     ptr_index_free(&an->host_pairs);
     peer_table_free(&an->peers);
     ptr_index_free(&an->live_by_id);
-    ptr_index_free(&an->archive_by_id);
+    ptr_index_free(&an->archive_by_id->ids);
+    g_free(an->archive_by_id);
     g_free(an->archive);
 }
 
@@ -279,7 +286,6 @@ archive_stats(struct rs_analyzer *an, const struct conv *c)
             an->archive = g_realloc_n(an->archive, an->cap_archive, sizeof(*an->archive));
         }
         an->archive[an->n_archive++] = st;
-        ptr_index_insert(&an->archive_by_id, id_hash(st.id), GUINT_TO_POINTER(an->n_archive));
         return;
     }
     /* The archive is full as well: only totals survive. */
