@@ -9,6 +9,7 @@ Last. Its values below are tshark 4.0's."""
 import json
 import os
 import struct
+import sys
 
 import rstest as t
 
@@ -251,6 +252,41 @@ for pref, why in [("analysis.max_convs:0", "expected 1 to 67108864 conversations
     t.check(p.returncode == 1 and p.stdout == "" and
             p.stderr == "roceshark: -o %s: %s\n" % (pref, why),
             "-o %s: exit %d %r" % (pref, p.returncode, p.stderr))
+# One frame of 70 iWARP FPDUs: a field's first 64 occurrences (RS_MAX_OCCURRENCES) are printed
+# and filtered on, the rest are not.
+sys.path.insert(0, t.GEN_DIR)
+import ibframes  # noqa: E402
+import iwarpframes as iw  # noqa: E402
+conn = iw.Connection((bytes.fromhex("02000000000a"), bytes([10, 0, 0, 1]), 40000),
+                     (bytes.fromhex("02000000000b"), bytes([10, 0, 0, 2]), 4791))
+many = [f for _, f in conn.handshake()]
+
+
+def send(d, start):
+    dd = conn.dirs[d]
+    many.append(conn.frame(d, bytes(dd.data[start:]), seq=dd.isn + 1 + start))
+
+
+starts = [d.offset() for d in conn.dirs]
+conn.exchange(False, True, False, True)
+send(0, starts[0])
+send(1, starts[1])
+start = conn.dirs[0].offset()
+for msn in range(1, 71):
+    conn.dirs[0].add_fpdu(iw.ddp_untagged(3, True, 0, msn, 0, payload=b"abcd"), {})
+send(0, start)
+MANY = os.path.join(tmp, "fpdus70.pcap")
+w = ibframes.PcapWriter(MANY, 1)
+for f in many:
+    w.write(f)
+w.close()
+p = rs("read", "-r", MANY, "-Y", "frame.number == 6", "-T", "fields", "-e", "iwarp_ddp.msn")
+t.check(p.stdout == ",".join(str(n) for n in range(1, 65)) + "\n",
+        "70 FPDUs: want MSNs 1..64 printed, got %r" % p.stdout)
+for msn, frames in ((64, 1), (65, 0)):
+    p = rs("read", "-r", MANY, "-Y", "iwarp_ddp.msn == %d" % msn)
+    t.check(len(p.stdout.splitlines()) == frames, "70 FPDUs: iwarp_ddp.msn == %d matched %d frames"
+            % (msn, len(p.stdout.splitlines())))
 # -d takes 16 extra ports of each kind; a display filter nests 100 parentheses deep and a set
 # holds 256 members. The one past each is refused, exit 1.
 ports = [a for n in range(17) for a in ("-d", "udp.port==%d,roce" % (5000 + n))]
