@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -481,6 +482,40 @@ test_lines_on_a_base(void **state)
     assert_int_equal(rs_load_be32(rs_packet_at(&pkt, RS_LAYER_IPV4) + 16), 0x0a010101);
 }
 
+/* iWARP packets continue their TCP flow's sequence numbers; the run keeps
+ * RS_INJECT_MAX_FLOWS flows, and one past them takes the first slot, so the
+ * first flow's numbers start over while the others' go on. */
+static void
+test_flow_table_bound(void **state)
+{
+    static const char *tail = ", dstport=9999) / ddp(msn=1) / rdmap(opcode=Send) / "
+                              "payload(len=4)";
+    char spec[256];
+    struct rs_packet pkt;
+
+    (void)state;
+    inject_run.n_flows = 0;
+    snprintf(spec, sizeof(spec), "eth / ip(src=10.0.0.1, dst=10.0.0.2) / "
+             "tcp(srcport=inc(40000)%s", tail);
+    spec_decode(spec, true, &pkt);                          /* flow 40000 */
+    assert_int_equal(u64_of(&pkt, "tcp.seq_raw"), 1000);
+    for (unsigned i = 1; i <= RS_INJECT_MAX_FLOWS; i++) {  /* 40001 .. 40064 */
+        next_decode(&pkt);
+        assert_int_equal(u64_of(&pkt, "tcp.seq_raw"), 1000);
+    }
+    assert_int_equal(inject_run.n_flows, RS_INJECT_MAX_FLOWS);
+    snprintf(spec, sizeof(spec), "eth / ip(src=10.0.0.1, dst=10.0.0.2) / tcp(srcport=40001%s",
+             tail);
+    spec_decode(spec, true, &pkt);                          /* remembered: goes on */
+    uint64_t seq = u64_of(&pkt, "tcp.seq_raw");
+    assert_true(seq > 1000);
+    snprintf(spec, sizeof(spec), "eth / ip(src=10.0.0.1, dst=10.0.0.2) / tcp(srcport=40000%s",
+             tail);
+    spec_decode(spec, true, &pkt);                          /* forgotten: starts over */
+    assert_int_equal(u64_of(&pkt, "tcp.seq_raw"), 1000);
+    inject_run.n_flows = 0;
+}
+
 int
 main(void)
 {
@@ -495,6 +530,7 @@ main(void)
         cmocka_unit_test(test_lies),
         cmocka_unit_test(test_value_names),
         cmocka_unit_test(test_lines_on_a_base),
+        cmocka_unit_test(test_flow_table_bound),
     };
     int rc;
 
