@@ -146,6 +146,13 @@ struct peer_slot {
     struct endpoint ep, peer;
 };
 
+/* Live conversations by id (live_ids.c). */
+struct live_ids {
+    struct conv **slots;        /* the one whose id is the index modulo cap, or NULL */
+    uint32_t cap;               /* a power of two, at least twice the live ones */
+    struct ptr_index overflow;  /* ids whose slot an older live one holds */
+};
+
 /* The archive's index by conversation id, as far as it has been built. */
 struct archive_index {
     struct ptr_index ids;
@@ -195,7 +202,7 @@ struct rs_analyzer {
     struct ptr_index streams;       /* stream key -> struct conv * */
     struct ptr_index host_pairs;    /* requester and responder -> newest unpaired conv */
     struct peer_table peers;
-    struct ptr_index live_by_id;    /* conversation id -> struct conv * */
+    struct live_ids live_by_id;     /* conversation id -> struct conv * */
     /* conversation id -> index in archive + 1, built when an archived
      * conversation is first asked for (rarely), not at every eviction */
     struct archive_index *archive_by_id;
@@ -244,6 +251,21 @@ void conv_final_stats(const struct conv *c, struct rs_conv_stats *out);
  * one's statistics (0: not archived). */
 struct conv *conv_by_id(const struct rs_analyzer *an, uint32_t id);
 uint32_t archive_index_of(const struct rs_analyzer *an, uint32_t id);
+
+/* The hash of a conversation id for a ptr_index: scattered, since ids are
+ * given in order and sequential hashes would make one run of slots that
+ * every removal (a backward shift) walks to its end. */
+static inline uint32_t
+conv_id_hash(uint32_t id)
+{
+    return ptr_index_hash(id * 0x9e3779b97f4a7c15ull);
+}
+
+/* live_ids.c; n_live counts c. */
+void live_ids_add(struct live_ids *t, struct conv *c, uint32_t n_live);
+void live_ids_remove(struct live_ids *t, struct conv *c);
+struct conv *live_ids_find(const struct live_ids *t, uint32_t id);
+void live_ids_free(struct live_ids *t);
 
 /* peer_table.c */
 void endpoint_make(struct endpoint *ep, const struct rs_addr *addr, uint32_t qpn);

@@ -91,20 +91,6 @@ host_pair_match(const void *ptr, const void *key)
            memcmp(&c->req_key.dst, hp->responder, sizeof(struct rs_addr)) == 0;
 }
 
-/* Ids are given in order: scattered, since sequential ids would make one
- * run of slots that every removal (a backward shift) walks to its end. */
-static uint32_t
-id_hash(uint32_t id)
-{
-    return ptr_index_hash(id * 0x9e3779b97f4a7c15ull);
-}
-
-static bool
-id_match(const void *ptr, const void *key)
-{
-    return ((const struct conv *)ptr)->stats.id == *(const uint32_t *)key;
-}
-
 struct archive_key {
     const struct rs_analyzer *an;
     uint32_t id;
@@ -121,7 +107,7 @@ archive_match(const void *ptr, const void *key)
 struct conv *
 conv_by_id(const struct rs_analyzer *an, uint32_t id)
 {
-    return ptr_index_find(&an->live_by_id, id_hash(id), id_match, &id);
+    return live_ids_find(&an->live_by_id, id);
 }
 
 uint32_t
@@ -132,9 +118,9 @@ archive_index_of(const struct rs_analyzer *an, uint32_t id)
 
     /* Entries are only ever appended: index those archived since last time. */
     for (; ai->upto < an->n_archive; ai->upto++)
-        ptr_index_insert(&ai->ids, id_hash(an->archive[ai->upto].id),
+        ptr_index_insert(&ai->ids, conv_id_hash(an->archive[ai->upto].id),
                          GUINT_TO_POINTER(ai->upto + 1));
-    return GPOINTER_TO_UINT(ptr_index_find(&ai->ids, id_hash(id), archive_match, &k));
+    return GPOINTER_TO_UINT(ptr_index_find(&ai->ids, conv_id_hash(id), archive_match, &k));
 }
 
 void
@@ -165,7 +151,7 @@ conv_table_free(struct rs_analyzer *an)
     ptr_index_free(&an->streams);
     ptr_index_free(&an->host_pairs);
     peer_table_free(&an->peers);
-    ptr_index_free(&an->live_by_id);
+    live_ids_free(&an->live_by_id);
     ptr_index_free(&an->archive_by_id->ids);
     g_free(an->archive_by_id);
     g_free(an->archive);
@@ -346,7 +332,7 @@ conv_evict(struct rs_analyzer *an, struct conv *c)
         ptr_index_remove(&an->streams, c->resp_hash, c);
     cand_unlink(an, c);
     lru_unlink(an, c);
-    ptr_index_remove(&an->live_by_id, id_hash(c->stats.id), c);
+    live_ids_remove(&an->live_by_id, c);
     archive_stats(an, c);
     an->n_live--;
     an->evictions++;
@@ -391,7 +377,7 @@ conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
     }
 
     c->stats.id = an->next_id++;
-    ptr_index_insert(&an->live_by_id, id_hash(c->stats.id), c);
+    live_ids_add(&an->live_by_id, c, an->n_live + 1);
     c->stats.requester_qp = QPN_UNKNOWN;
     c->stats.responder_qp = QPN_UNKNOWN;
     c->stats.addr_family = requester->family;

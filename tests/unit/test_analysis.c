@@ -477,6 +477,40 @@ test_cm_pending_bound(void **state)
     rs_analyzer_free(r.an);
 }
 
+/* A conversation that lives on while a thousand newer ones come and go
+ * holds its id's slot when a newer id comes round to it: the newer one is
+ * found through the overflow, and leaves it when evicted. */
+static void
+test_live_ids_overflow(void **state)
+{
+    struct run r = {0};
+    struct rs_conv_state cs;
+
+    (void)state;
+    start(&r, 4);
+    feed(&r, 1, 2, 0x04, 0x22, 0, NULL, 0, 8);                  /* conv 1, kept alive */
+    uint32_t cap = r.an->live_by_id.cap, wrapped = 0;
+    for (uint32_t i = 0; i < cap + 50; i++) {
+        feed(&r, 3, 4, 0x04, 0x100 + i, 7, NULL, 0, 8);          /* conv i + 2 */
+        uint32_t id = r.facts.conv;
+        assert_int_equal(id, i + 2);
+        assert_true(rs_analyzer_conv_state(r.an, id, &cs));
+        assert_int_equal(cs.responder_qp, 0x100 + i);
+        if (id % cap == 1) {                                    /* conv 1's slot */
+            assert_int_equal(r.an->live_by_id.overflow.n, 1);
+            wrapped = id;
+        }
+        feed(&r, 1, 2, 0x04, 0x22, i + 1, NULL, 0, 8);
+        assert_int_equal(r.facts.conv, 1);
+        assert_true(rs_analyzer_conv_state(r.an, 1, &cs));
+        assert_int_equal(cs.responder_qp, 0x22);
+    }
+    assert_int_equal(wrapped, cap + 1);
+    assert_false(rs_analyzer_conv_state(r.an, wrapped, &cs));   /* evicted since */
+    assert_int_equal(r.an->live_by_id.overflow.n, 0);
+    rs_analyzer_free(r.an);
+}
+
 /* The index against a plain array, with hashes that share their low bits so
  * that runs form, wrap around the end and are cut by removals. */
 struct index_item {
@@ -585,6 +619,7 @@ main(void)
         cmocka_unit_test(test_request_ring_bound),
         cmocka_unit_test(test_latency_reservoir_bound),
         cmocka_unit_test(test_cm_pending_bound),
+        cmocka_unit_test(test_live_ids_overflow),
         cmocka_unit_test(test_ptr_index),
         cmocka_unit_test(test_steady_state_allocates_nothing),
     };
