@@ -516,6 +516,47 @@ test_flow_table_bound(void **state)
     inject_run.n_flows = 0;
 }
 
+/* A spec line sets at most RS_INJECT_MAX_SETS fields by generator: the one
+ * past them is refused at its column. */
+static void
+test_sets_bound(void **state)
+{
+    static const char *fields[] = {
+        "vlan.priority", "vlan.dei", "vlan.id", "ip.dsfield.dscp", "ip.dsfield.ecn", "ip.id",
+        "ip.flags.rb", "ip.flags.df", "ip.flags.mf", "ip.frag_offset", "ip.ttl", "udp.srcport",
+        "udp.dstport", "infiniband.bth.se", "infiniband.bth.m", "infiniband.bth.tver",
+        "infiniband.bth.p_key", "infiniband.bth.destqp", "infiniband.bth.a",
+        "infiniband.bth.reserved7", "infiniband.bth.psn", "infiniband.reth.va",
+        "infiniband.reth.r_key", "infiniband.reth.dmalen", "infiniband.mad.baseversion",
+        "infiniband.mad.mgmtclass", "infiniband.mad.classversion", "infiniband.mad.method",
+        "infiniband.mad.status", "infiniband.mad.classspecific", "infiniband.mad.transactionid",
+        "infiniband.mad.attributeid", "infiniband.mad.attributemodifier",
+        "infiniband.rmpp.rmppversion", "infiniband.rmpp.rmpptype", "infiniband.rmpp.rresptime",
+        "infiniband.rmpp.rmppflags", "infiniband.rmpp.rmppstatus", "infiniband.rmpp.data1",
+        "infiniband.rmpp.data2", "infiniband.rmpp.segmentnumber",
+        "infiniband.rmpp.payloadlength", "infiniband.rmpp.newwindowlast", "infiniband.sa.smkey",
+        "infiniband.sa.attributeoffset", "infiniband.sa.componentmask", "infiniband.sa.lid",
+        "infiniband.sa.endportlid", "infiniband.sa.portnum",
+    };
+    char spec[4096] = "infiniband.bth.opcode=0x0a", err[RS_ERRBUF_SIZE], want[64];
+    size_t col = 0;
+
+    (void)state;
+    G_STATIC_ASSERT(G_N_ELEMENTS(fields) == RS_INJECT_MAX_SETS + 1);
+    for (unsigned i = 0; i < G_N_ELEMENTS(fields); i++) {
+        col = strlen(spec) + 2;                     /* 1-based, past the space */
+        strcat(spec, " ");
+        strcat(spec, fields[i]);
+        strcat(spec, "=inc(1)");
+        rs_inject_packet_init(&packet);
+        if (i < RS_INJECT_MAX_SETS && rs_inject_spec_parse(&packet, spec, "t", 1, err) != 0)
+            fail_msg("%u fields: %s", i + 1, err);
+    }
+    assert_int_equal(rs_inject_spec_parse(&packet, spec, "t", 1, err), RS_EINVAL);
+    snprintf(want, sizeof(want), "t:1:%zu: more than %d fields set", col, RS_INJECT_MAX_SETS);
+    assert_string_equal(err, want);
+}
+
 int
 main(void)
 {
@@ -531,6 +572,7 @@ main(void)
         cmocka_unit_test(test_value_names),
         cmocka_unit_test(test_lines_on_a_base),
         cmocka_unit_test(test_flow_table_bound),
+        cmocka_unit_test(test_sets_bound),
     };
     int rc;
 
