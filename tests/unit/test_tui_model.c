@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 
 #include <roceshark/capture.h>
+#include <roceshark/encode.h>
 #include <roceshark/expert.h>
 #include <roceshark/pipeline.h>
 #include <roceshark/plot.h>
@@ -536,6 +537,65 @@ test_graph_follows_conversation(void **state)
     rs_tui_model_close(m);
 }
 
+/* The graph keeps at most 200000 points a conversation (MAX_POINTS in
+ * tui/graph.c), then drops the oldest half: a conversation of 200100 SENDs
+ * ends with the newest of them, the last one included. */
+static void
+test_graph_points_bound(void **state)
+{
+    enum { SENDS = 200100, MAX_POINTS = 200000 };
+    char path[] = "/tmp/rs-graph-XXXXXX";
+    int fd = g_mkstemp(path);
+    FILE *f = fdopen(fd, "wb");
+    struct rs_roce_route r;
+    struct rs_ib_fields ib;
+    uint8_t buf[256];
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    assert_non_null(f);
+    memset(&r, 0, sizeof(r));
+    r.family = 4;
+    memcpy(r.src, (const uint8_t[]){10, 0, 0, 1}, 4);
+    memcpy(r.dst, (const uint8_t[]){10, 0, 0, 2}, 4);
+    r.sport = 49152;
+    r.dport = RS_ROCEV2_UDP_PORT;
+    r.ttl = 64;
+    memset(&ib, 0, sizeof(ib));
+    ib.opcode = 0x04;
+    ib.pkey = 0xffff;
+    ib.dest_qp = 0x11;
+    const uint32_t hdr[6] = {0xa1b2c3d4, 0x00040002, 0, 0, 65535, RS_DLT_IPV4};
+    assert_int_equal(fwrite(hdr, sizeof(hdr), 1, f), 1);
+    for (uint32_t i = 0; i < SENDS; i++) {
+        ib.psn = i;
+        uint32_t n = rs_encode_rocev2(buf, sizeof(buf), &r, &ib, "abcd", 4, NULL, NULL);
+        const uint32_t rec[4] = {1700000000 + i / 1000, (i % 1000) * 1000, n, n};
+        assert_true(n > 0);
+        assert_int_equal(fwrite(rec, sizeof(rec), 1, f), 1);
+        assert_int_equal(fwrite(buf, n, 1, f), 1);
+    }
+    assert_int_equal(fclose(f), 0);
+
+    struct rs_tui_model_opts opts;
+    struct rs_tui_model *m = NULL;
+    struct rs_tui_graph *g;
+    rs_tui_model_opts_init(&opts);
+    opts.path = path;
+    assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
+    rs_tui_model_wait(m);
+    assert_int_equal(rs_tui_graph_new(&g, err), 0);
+    while (!rs_tui_graph_caught_up(g, m))
+        assert_int_equal(rs_tui_graph_update(g, m, 1, err), 0);
+    const struct rs_plot *pl = rs_tui_graph_plot(g);
+    assert_true(pl->n_pts > MAX_POINTS / 2 && pl->n_pts <= MAX_POINTS);
+    assert_int_equal(pl->pts[pl->n_pts - 1].psn, SENDS - 1);
+    assert_int_equal(pl->pts[0].psn, SENDS - pl->n_pts);
+    rs_tui_graph_free(g);
+    rs_tui_model_close(m);
+    g_unlink(path);
+}
+
 /* Find by text: the next shown packet whose line holds it, in any case, wrapping. */
 static void
 test_search(void **state)
@@ -604,6 +664,7 @@ main(void)
         cmocka_unit_test(test_model_refuses_stdin_and_missing),
         cmocka_unit_test(test_nic_counters),
         cmocka_unit_test(test_graph_follows_conversation),
+        cmocka_unit_test(test_graph_points_bound),
         cmocka_unit_test(test_canvas),
         cmocka_unit_test(test_search),
     };
