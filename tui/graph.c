@@ -88,12 +88,14 @@ drop_oldest(struct rs_tui_graph *g)
     size_t a = 0;
     while (a < pl->n_acks && pl->acks[a].t < from)
         a++;
-    memmove(pl->acks, pl->acks + a, (pl->n_acks - a) * sizeof(*pl->acks));
+    if (a > 0) /* acks is NULL while a conversation has none: memmove takes no NULL */
+        memmove(pl->acks, pl->acks + a, (pl->n_acks - a) * sizeof(*pl->acks));
     pl->n_acks -= a;
     size_t b = 0;
     while (b < g->n_bytes && g->bytes[b].t < from)
         b++;
-    memmove(g->bytes, g->bytes + b, (g->n_bytes - b) * sizeof(*g->bytes));
+    if (b > 0)
+        memmove(g->bytes, g->bytes + b, (g->n_bytes - b) * sizeof(*g->bytes));
     g->n_bytes -= b;
 }
 
