@@ -35,25 +35,11 @@
  * with it when no remembered request covers it exactly. */
 #define PAIR_PSN_WINDOW 4096
 
-/* Eight bytes at a time, each mixed in with a multiply: keys are 44 bytes
- * (five words and a half), and a packet of an unseen stream hashes one. */
 static uint32_t
 key_hash(const struct stream_key *key)
 {
-    const uint8_t *b = (const uint8_t *)key;
-    uint64_t h = 0x9e3779b97f4a7c15ull, w;
-    size_t i = 0;
-
-    for (; i + 8 <= sizeof(*key); i += 8) {
-        memcpy(&w, b + i, 8);
-        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-        h ^= h >> 31;
-    }
-    /* The last four bytes in one step. */
-    G_STATIC_ASSERT(sizeof(struct stream_key) - (sizeof(struct stream_key) / 8) * 8 == 4);
-    uint32_t tail;
-    memcpy(&tail, b + i, 4);
-    return ptr_index_hash(h ^ tail);
+    G_STATIC_ASSERT(sizeof(*key) % 4 == 0);
+    return ptr_index_hash_key(key, sizeof(*key));
 }
 
 /* Whether conversation ptr is indexed under stream key `key`. */

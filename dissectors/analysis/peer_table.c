@@ -13,25 +13,13 @@
 #include "analyzer_int.h"
 
 #define PEER_TABLE_MIN 64       /* slots; a power of two */
-#define HASH_EMPTY 0            /* no endpoint hashes to it */
+#define HASH_EMPTY PTR_INDEX_EMPTY     /* no endpoint hashes to it */
 
 static uint32_t
 endpoint_hash(const struct endpoint *ep)
 {
-    const uint8_t *b = (const uint8_t *)ep;
-    uint64_t h = 0x9e3779b97f4a7c15ull, w;
-
-    for (size_t i = 0; i + 8 <= sizeof(*ep); i += 8) {
-        memcpy(&w, b + i, 8);
-        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-        h ^= h >> 31;
-    }
-    /* Finish as MurmurHash3 does: QP numbers differ in their low bits and
-     * the slot is taken from the hash's low bits. */
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    return (uint32_t)h == HASH_EMPTY ? 1 : (uint32_t)h;
+    G_STATIC_ASSERT(sizeof(*ep) % 4 == 0);
+    return ptr_index_hash_key(ep, sizeof(*ep));
 }
 
 void
