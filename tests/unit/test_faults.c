@@ -18,6 +18,8 @@
 #include <roceshark/inject.h>
 #include <roceshark/wire.h>
 
+#include "testutil.h"
+
 #define MAX_OUT 256
 
 /* What the engine let through, in order. */
@@ -66,25 +68,7 @@ collect(void *ctx, enum rs_fault_dir dir, const uint8_t *pkt, uint32_t len)
 static uint32_t
 packet(uint32_t psn, uint8_t *buf)
 {
-    struct rs_roce_route r;
-    struct rs_ib_fields f;
-
-    memset(&r, 0, sizeof(r));
-    r.family = 4;
-    memcpy(r.src, (const uint8_t[]){10, 0, 0, 1}, 4);
-    memcpy(r.dst, (const uint8_t[]){10, 0, 0, 2}, 4);
-    r.sport = 49152;
-    r.dport = RS_ROCEV2_UDP_PORT;
-    r.ttl = 64;
-    r.df = true;
-    memset(&f, 0, sizeof(f));
-    f.opcode = 0x04;
-    f.pkey = 0xffff;
-    f.dest_qp = 0x11;
-    f.psn = psn;
-    uint32_t n = rs_encode_rocev2(buf, 256, &r, &f, "abcd", 4, NULL, NULL);
-    assert_true(n > 0);
-    return n;
+    return test_rc_send_only(psn, buf, 256);
 }
 
 static struct rs_faults *

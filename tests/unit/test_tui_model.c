@@ -17,12 +17,13 @@
 #include <glib/gstdio.h>
 
 #include <roceshark/capture.h>
-#include <roceshark/encode.h>
 #include <roceshark/expert.h>
 #include <roceshark/pipeline.h>
 #include <roceshark/plot.h>
 #include <roceshark/print.h>
 #include <roceshark/tui.h>
+
+#include "testutil.h"
 
 #define SAMPLE RS_SOURCE_DIR "/samples/rdma_demo.pcap"
 /* A real capture with 770 TCP frames in 16 streams (NCCL's bootstrap sockets). */
@@ -547,29 +548,15 @@ test_graph_points_bound(void **state)
     char path[] = "/tmp/rs-graph-XXXXXX";
     int fd = g_mkstemp(path);
     FILE *f = fdopen(fd, "wb");
-    struct rs_roce_route r;
-    struct rs_ib_fields ib;
     uint8_t buf[256];
     char err[RS_ERRBUF_SIZE];
 
     (void)state;
     assert_non_null(f);
-    memset(&r, 0, sizeof(r));
-    r.family = 4;
-    memcpy(r.src, (const uint8_t[]){10, 0, 0, 1}, 4);
-    memcpy(r.dst, (const uint8_t[]){10, 0, 0, 2}, 4);
-    r.sport = 49152;
-    r.dport = RS_ROCEV2_UDP_PORT;
-    r.ttl = 64;
-    memset(&ib, 0, sizeof(ib));
-    ib.opcode = 0x04;
-    ib.pkey = 0xffff;
-    ib.dest_qp = 0x11;
     const uint32_t hdr[6] = {0xa1b2c3d4, 0x00040002, 0, 0, 65535, RS_DLT_IPV4};
     assert_int_equal(fwrite(hdr, sizeof(hdr), 1, f), 1);
     for (uint32_t i = 0; i < SENDS; i++) {
-        ib.psn = i;
-        uint32_t n = rs_encode_rocev2(buf, sizeof(buf), &r, &ib, "abcd", 4, NULL, NULL);
+        uint32_t n = test_rc_send_only(i, buf, sizeof(buf));
         const uint32_t rec[4] = {1700000000 + i / 1000, (i % 1000) * 1000, n, n};
         assert_true(n > 0);
         assert_int_equal(fwrite(rec, sizeof(rec), 1, f), 1);

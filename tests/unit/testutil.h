@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <roceshark/dissect.h>
+#include <roceshark/encode.h>
 #include <roceshark/packet.h>
 
 /* One RC conversation built by tests/gen/unit_vectors.py (its ICRCs from ibframes.py and
@@ -92,6 +93,33 @@ test_decode(const struct rs_frame *frame, struct rs_packet *pkt)
 
     rs_decode_opts_init(&opts);
     rs_decode_frame(frame, &opts, pkt);
+}
+
+/* An RC SEND Only of "abcd" to QP 0x11 with PSN psn, from 10.0.0.1 to 10.0.0.2, as an
+ * IPv4 packet (RoCEv2, ICRC computed) in buf of cap bytes; its length. */
+static inline uint32_t
+test_rc_send_only(uint32_t psn, uint8_t *buf, uint32_t cap)
+{
+    struct rs_roce_route r;
+    struct rs_ib_fields f;
+
+    memset(&r, 0, sizeof(r));
+    r.family = 4;
+    memcpy(r.src, (const uint8_t[]){10, 0, 0, 1}, 4);
+    memcpy(r.dst, (const uint8_t[]){10, 0, 0, 2}, 4);
+    r.sport = 49152;
+    r.dport = RS_ROCEV2_UDP_PORT;
+    r.ttl = 64;
+    r.df = true;
+    memset(&f, 0, sizeof(f));
+    f.opcode = 0x04;
+    f.pkey = 0xffff;
+    f.dest_qp = 0x11;
+    f.psn = psn;
+    uint32_t n = rs_encode_rocev2(buf, cap, &r, &f, "abcd", 4, NULL, NULL);
+    if (n == 0)
+        abort();
+    return n;
 }
 
 #endif /* ROCESHARK_TESTUTIL_H */
