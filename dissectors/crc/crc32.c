@@ -11,6 +11,8 @@
  * Barrett's method reduces to the CRC; the table takes the tail. Several
  * times faster on full-MTU payloads, and a fifth faster on an 80-byte ICRC.
  */
+#include <string.h>
+
 #include <roceshark/crc.h>
 #include "crc/crc_int.h"
 
@@ -85,36 +87,68 @@ reduce_block(__m128i x)
     return (uint32_t)_mm_extract_epi32(_mm_xor_si128(x, t), 1);
 }
 
+/* The 16 bytes at p + off, each OR'ed with the mask's byte where the mask
+ * reaches (mask_len rounded up to 16; zeros past mask_len). The mask is
+ * applied in a register, so a masked header costs no copy. */
+__attribute__((target("pclmul,sse4.1"))) static inline __m128i
+load_masked(const uint8_t *p, size_t off, const uint8_t *mask, size_t mask_len)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(p + off));
+    if (mask != NULL && off < mask_len)
+        v = _mm_or_si128(v, _mm_loadu_si128((const __m128i *)(mask + off)));
+    return v;
+}
+
 /* len >= 16. Folds the whole multiple of 16 bytes into one block (four lanes
  * at a time from 64 bytes on), reduces it, then lets the table take the
  * tail. The running CRC enters as an XOR over the first four bytes. */
-__attribute__((target("pclmul,sse4.1"))) static uint32_t
-crc32_update_pclmul(uint32_t crc, const uint8_t *p, size_t len)
+__attribute__((target("pclmul,sse4.1"))) static inline uint32_t
+crc32_pclmul(uint32_t crc, const uint8_t *p, size_t len, const uint8_t *mask, size_t mask_len)
 {
     const __m128i k1 = _mm_set_epi64x((long long)FOLD1_HI, (long long)FOLD1_LO);
-    __m128i x0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi32_si128((int)crc));
+    __m128i x0 = _mm_xor_si128(load_masked(p, 0, mask, mask_len), _mm_cvtsi32_si128((int)crc));
+    size_t off = 16;
 
     if (len >= 64) {
         const __m128i k4 = _mm_set_epi64x((long long)FOLD4_HI, (long long)FOLD4_LO);
-        __m128i x1 = _mm_loadu_si128((const __m128i *)(p + 16));
-        __m128i x2 = _mm_loadu_si128((const __m128i *)(p + 32));
-        __m128i x3 = _mm_loadu_si128((const __m128i *)(p + 48));
-        for (p += 64, len -= 64; len >= 64; p += 64, len -= 64) {
-            x0 = fold(x0, k4, _mm_loadu_si128((const __m128i *)p));
-            x1 = fold(x1, k4, _mm_loadu_si128((const __m128i *)(p + 16)));
-            x2 = fold(x2, k4, _mm_loadu_si128((const __m128i *)(p + 32)));
-            x3 = fold(x3, k4, _mm_loadu_si128((const __m128i *)(p + 48)));
+        __m128i x1 = load_masked(p, 16, mask, mask_len);
+        __m128i x2 = load_masked(p, 32, mask, mask_len);
+        __m128i x3 = load_masked(p, 48, mask, mask_len);
+        for (off = 64; off + 64 <= len; off += 64) {
+            x0 = fold(x0, k4, load_masked(p, off, mask, mask_len));
+            x1 = fold(x1, k4, load_masked(p, off + 16, mask, mask_len));
+            x2 = fold(x2, k4, load_masked(p, off + 32, mask, mask_len));
+            x3 = fold(x3, k4, load_masked(p, off + 48, mask, mask_len));
         }
         x0 = fold(x0, k1, x1);
         x0 = fold(x0, k1, x2);
         x0 = fold(x0, k1, x3);
-    } else {
-        p += 16;
-        len -= 16;
     }
-    for (; len >= 16; p += 16, len -= 16)
-        x0 = fold(x0, k1, _mm_loadu_si128((const __m128i *)p));
-    return crc32_update_table(reduce_block(x0), p, len);
+    for (; off + 16 <= len; off += 16)
+        x0 = fold(x0, k1, load_masked(p, off, mask, mask_len));
+    crc = reduce_block(x0);
+    if (mask != NULL && off < mask_len) {
+        /* A mask longer than the folded part: the tail, masked, from a copy. */
+        uint8_t tail[16];
+        memcpy(tail, p + off, len - off);
+        for (size_t i = off; i < len && i < mask_len; i++)
+            tail[i - off] |= mask[i];
+        return crc32_update_table(crc, tail, len - off);
+    }
+    return crc32_update_table(crc, p + off, len - off);
+}
+
+__attribute__((target("pclmul,sse4.1"))) static uint32_t
+crc32_update_pclmul(uint32_t crc, const uint8_t *p, size_t len)
+{
+    return crc32_pclmul(crc, p, len, NULL, 0);
+}
+
+__attribute__((target("pclmul,sse4.1"))) static uint32_t
+crc32_update_pclmul_masked(uint32_t crc, const uint8_t *p, size_t len, const uint8_t *mask,
+                           size_t mask_len)
+{
+    return crc32_pclmul(crc, p, len, mask, mask_len);
 }
 #endif
 
@@ -126,6 +160,28 @@ rs_crc32_update(uint32_t crc, const void *buf, size_t len)
         return crc32_update_pclmul(crc, buf, len);
 #endif
     return crc32_update_table(crc, buf, len);
+}
+
+uint32_t
+rs_crc32_update_masked(uint32_t crc, const void *buf, size_t len, const uint8_t *mask,
+                       size_t mask_len)
+{
+    const uint8_t *p = buf;
+
+#if defined(__x86_64__)
+    if (len >= 16 && crc32_have_pclmul)
+        return crc32_update_pclmul_masked(crc, p, len, mask, mask_len);
+#endif
+    /* The table's way: the masked bytes a block at a time from a copy. */
+    uint8_t block[64];
+    size_t off = 0;
+    for (; off < len && off < mask_len; off += sizeof(block)) {
+        size_t n = len - off < sizeof(block) ? len - off : sizeof(block);
+        for (size_t i = 0; i < n; i++)
+            block[i] = (uint8_t)(p[off + i] | (off + i < mask_len ? mask[off + i] : 0));
+        crc = crc32_update_table(crc, block, n);
+    }
+    return off < len ? crc32_update_table(crc, p + off, len - off) : crc;
 }
 
 uint32_t

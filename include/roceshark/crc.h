@@ -23,6 +23,11 @@
 uint32_t rs_crc32_update(uint32_t crc, const void *buf, size_t len);
 uint32_t rs_crc32c_update(uint32_t crc, const void *buf, size_t len);
 uint16_t rs_crc16_ib_update(uint16_t crc, const void *buf, size_t len);
+/* CRC-32 over len bytes, each of the first mask_len OR'ed with mask's byte
+ * first: the ICRC's masked fields without a copy of the headers. mask must
+ * be readable to mask_len rounded up to 16, with zeros past mask_len. */
+uint32_t rs_crc32_update_masked(uint32_t crc, const void *buf, size_t len, const uint8_t *mask,
+                                size_t mask_len);
 
 static inline uint32_t
 rs_crc32_final(uint32_t crc)

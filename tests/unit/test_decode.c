@@ -247,6 +247,75 @@ test_cooked_and_raw_link_types(void **state)
     assert_int_equal(pkt.icrc_status, RS_CKSUM_GOOD);
 }
 
+/* The ICRC of the IP packet in tf (an Ethernet frame) is the same as the
+ * frame and as a raw IP capture: the frame's is computed on the packet in
+ * place, under a mask for its layout, the raw one's from a masked copy
+ * (its IP header starts too early for the mask's 8 bytes of LRH). */
+static uint32_t
+icrc_both_ways(struct test_frame *tf)
+{
+    struct test_frame raw = *tf;
+    struct rs_packet pkt, raw_pkt;
+
+    test_decode(&tf->frame, &pkt);
+    memmove(raw.bytes, raw.bytes + ETH, raw.frame.caplen - ETH);
+    raw.frame.data = raw.bytes;
+    raw.frame.caplen -= ETH;
+    raw.frame.len -= ETH;
+    raw.frame.linktype = RS_DLT_RAW;
+    test_decode(&raw.frame, &raw_pkt);
+    assert_true(rs_packet_has(&pkt, RS_LAYER_ICRC));
+    assert_int_equal(pkt.icrc_computed, raw_pkt.icrc_computed);
+    assert_int_equal(pkt.icrc_status, raw_pkt.icrc_status);
+    return pkt.icrc_computed;
+}
+
+/* IPv4 with options and IPv6 with an extension header: the masks for longer
+ * L3 headers cover the right bytes. */
+static void
+test_icrc_of_longer_ip_headers(void **state)
+{
+    struct test_frame tf;
+    static const uint8_t nops[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+
+    (void)state;
+    test_frame_from_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB);
+    uint32_t plain = icrc_both_ways(&tf);
+    assert_int_equal(plain, rs_load_le32(tf.bytes + tf.frame.caplen - 4));
+
+    /* Eight bytes of options: a different ICRC, the same both ways. */
+    insert_bytes(&tf, ETH + IP4, nops, sizeof(nops));
+    tf.bytes[ETH] = 0x47;
+    rs_store_be16(tf.bytes + ETH + 2, (uint16_t)(rs_load_be16(tf.bytes + ETH + 2) + 8));
+    assert_int_not_equal(icrc_both_ways(&tf), plain);
+    /* TTL and TOS are masked: changing them changes nothing. */
+    uint32_t with_options = icrc_both_ways(&tf);
+    tf.bytes[ETH + 1] ^= 0xfc;
+    tf.bytes[ETH + 8] ^= 0x55;
+    assert_int_equal(icrc_both_ways(&tf), with_options);
+
+    /* IPv6 with an 8-byte hop-by-hop header in front of UDP. */
+    test_frame_from_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB);
+    uint16_t udp_len = rs_load_be16(tf.bytes + ETH + IP4 + 4);
+    uint8_t ip6[48] = {0x60, 0, 0, 0, 0, 0, 0 /* hop-by-hop */, 64};
+    rs_store_be16(ip6 + 4, (uint16_t)(udp_len + 8));
+    ip6[23] = 1;
+    ip6[39] = 2;
+    ip6[40] = 17;               /* then UDP; length 0 (8 bytes), PadN of 4 */
+    ip6[42] = 1;
+    ip6[43] = 4;
+    memmove(tf.bytes + ETH, tf.bytes + ETH + IP4, tf.frame.caplen - ETH - IP4);
+    tf.frame.caplen -= IP4;
+    tf.frame.len -= IP4;
+    insert_bytes(&tf, ETH, ip6, sizeof(ip6));
+    rs_store_be16(tf.bytes + 12, 0x86dd);
+    uint32_t v6 = icrc_both_ways(&tf);
+    tf.bytes[ETH + 7] ^= 0x3f;  /* hop limit: masked */
+    assert_int_equal(icrc_both_ways(&tf), v6);
+    tf.bytes[ETH + 42] ^= 1;    /* the extension header: covered */
+    assert_int_not_equal(icrc_both_ways(&tf), v6);
+}
+
 static void
 test_extra_udp_port(void **state)
 {
@@ -421,6 +490,7 @@ main(void)
         cmocka_unit_test(test_native_ib_local_and_global),
         cmocka_unit_test(test_vlan_tags),
         cmocka_unit_test(test_cooked_and_raw_link_types),
+        cmocka_unit_test(test_icrc_of_longer_ip_headers),
         cmocka_unit_test(test_extra_udp_port),
         cmocka_unit_test(test_snaplen_cuts),
         cmocka_unit_test(test_lengths_that_lie),
