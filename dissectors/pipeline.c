@@ -23,7 +23,7 @@
 #include <roceshark/common.h>
 #include <roceshark/pipeline.h>
 
-#include "pipeline_ring.h"
+#include <roceshark/ring.h>
 
 /* The ring between the stages: 2048 frames (half of them wake the second
  * stage, so it sleeps and wakes once per thousand frames: with 512 and a

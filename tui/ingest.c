@@ -8,6 +8,13 @@
  * analysis facts a filter can test depend on every frame before, in
  * capture order, which is also how Wireshark refilters.
  *
+ * Reading a file, the pipeline's sink does only what needs the decoded
+ * packet: it makes each frame's index entry and notes its expert items, in
+ * a record of one cache line, and a thread of its own (the indexer) puts
+ * the records into the index and the views. On two cores that halves the
+ * ingest thread's share of the views' work (with three or more, the
+ * pipeline's second stage runs the sink off this thread already).
+ *
  * A live capture runs on the same thread: each frame is written to the
  * capture file first (and handed to the operating system, so that the
  * screen can read it back at once), then indexed. A new filter stops the
@@ -22,6 +29,7 @@
 
 #include <roceshark/expert.h>
 #include <roceshark/pcapio.h>
+#include <roceshark/ring.h>
 
 #include "model_int.h"
 
@@ -100,8 +108,28 @@ model_grow_array(void *arr, size_t *cap, size_t need, size_t elem)
 #define BATCH_FRAMES 256
 #define BATCH_ANOMALIES 1024
 
+/* A frame as the sink hands it to the views: its index entry, its expert
+ * items (a bit per index into rs_experts[]) and whether the filter passed it. */
+struct index_rec {
+    struct rs_tui_frame e;
+    uint32_t experts;
+    bool match;
+};
+_Static_assert(sizeof(struct index_rec) <= 64, "a record is one cache line");
+_Static_assert(RS_EXPERT_MAX_KINDS <= 32, "a bit per expert kind");
+
+/* The ring between the sink and the indexer: 32768 records, 2 MiB. The
+ * indexer works in bursts (it wakes when half the ring waits, and stops
+ * while the index's next 2 MiB are mapped); with 2048 records the ring
+ * filled in its pauses and the sink waited, so that the two threads were
+ * slower than one. */
+#define INDEX_RING_SLOTS 32768
+
 struct batch {
     struct rs_tui_model *m;
+    struct rs_ring *ring;   /* to the indexer thread; NULL: the sink indexes in place */
+    pthread_t indexer;
+    struct index_rec local; /* the record, indexing in place */
     size_t n_frames;
     struct batch_shown { uint64_t number; uint32_t conv; } shown[BATCH_FRAMES];
     size_t n_shown;
@@ -113,6 +141,7 @@ struct batch {
     struct rs_time first, newest;
     bool have_newest;
     uint64_t last_number, file_done;
+    uint32_t last_conv;
     atomic_bool failed;     /* out of memory (the feeding thread looks while the sink runs) */
     uint64_t failed_at;     /* the frame it happened at */
 };
@@ -185,51 +214,57 @@ publish(struct batch *b)
     b->have_first = b->have_newest = false;
 }
 
-struct expert_ctx {
-    struct batch *b;
-    uint64_t frame;
-    uint32_t conv;
-};
-
 static void
-add_anomaly(void *ctx, const struct rs_expert *e)
+add_anomaly(struct batch *b, uint8_t expert)
 {
-    struct expert_ctx *x = ctx;
-
-    if (x->b->n_anomalies == BATCH_ANOMALIES)
-        publish(x->b);
-    x->b->anomalies[x->b->n_anomalies++] =
-        (struct rs_tui_anomaly){x->frame, x->conv, (uint16_t)(e - rs_experts)};
+    if (b->n_anomalies == BATCH_ANOMALIES)
+        publish(b);
+    b->anomalies[b->n_anomalies++] = (struct rs_tui_anomaly){b->last_number, b->last_conv, expert};
 }
 
-/* Adds one frame to the batch; false when out of memory. */
+/* One record into the index and the batch, which is published when full;
+ * false when out of memory. */
 static bool
-add_frame(struct batch *b, const struct rs_frame *frame, const struct rs_tui_frame *e,
-          const struct rs_pipeline_result *r, uint64_t file_done)
+add_record(struct batch *b, const struct index_rec *rec)
 {
-    struct expert_ctx x = {b, frame->number, e->conv};
-    struct rs_time t = rs_frame_time(frame);
+    const struct rs_tui_frame *e = &rec->e;
+    struct rs_time t = {e->ts_sec, (int32_t)e->ts_nsec};
 
     if (rs_tui_index_append(b->m->index, e) != 0) {
         b->failed = true;
+        b->failed_at = b->last_number + 1;
         return false;
     }
+    /* The index holds every frame of the pass in order: its count is the number. */
+    uint64_t number = rs_tui_index_count(b->m->index);
     /* Without a filter the list is implicit (model_int.h): nothing to keep. */
-    if (r->match && !b->m->all_shown)
-        b->shown[b->n_shown++] = (struct batch_shown){frame->number, e->conv};
-    rs_expert_foreach(&r->pkt, add_anomaly, &x);
-    if (frame->number == 1) {
+    if (rec->match && !b->m->all_shown)
+        b->shown[b->n_shown++] = (struct batch_shown){number, e->conv};
+    if (number == 1) {
         b->first = b->newest = t;
         b->have_first = b->have_newest = true;
     } else if (!b->have_newest || rs_time_cmp(t, b->newest) > 0) {
         b->newest = t;
         b->have_newest = true;
     }
-    if (e->conv != 0)
-        b->rates[b->n_rates++] = (struct batch_rate){e->conv, frame->len, t};
+    /* The rates count by the second: a conversation's frames in one second are one
+     * entry. */
+    struct batch_rate *last = b->n_rates > 0 ? &b->rates[b->n_rates - 1] : NULL;
+    if (e->conv != 0 && last != NULL && last->conv == e->conv && last->t.sec == t.sec &&
+        last->bytes <= UINT32_MAX - e->len)
+        last->bytes += e->len;
+    else if (e->conv != 0)
+        b->rates[b->n_rates++] = (struct batch_rate){e->conv, e->len, t};
     b->n_frames++;
-    b->last_number = frame->number;
-    b->file_done = file_done;
+    b->last_number = number;
+    b->last_conv = e->conv;
+    b->file_done = e->offset + e->caplen;
+    for (uint32_t x = rec->experts; x != 0; x &= x - 1)
+        add_anomaly(b, (uint8_t)__builtin_ctz(x));
+    if (b->n_frames == BATCH_FRAMES)
+        publish(b);
+    if (b->failed && b->failed_at == 0)
+        b->failed_at = number;
     return !b->failed;
 }
 
@@ -250,26 +285,94 @@ finish_pass(struct rs_tui_model *m, int rc, const char *err)
     pthread_mutex_unlock(&m->mu);
 }
 
-/* The pipeline's sink: one frame into the index and the batch, which is
- * published when full. It runs on the pipeline's second stage (on this
- * thread with one stage), without the pipeline's lock, so publishing takes
- * only the model's. */
+/* The record the sink fills next: a ring slot, or the batch's own. */
+static struct index_rec *
+record_begin(struct batch *b)
+{
+    /* A ring without a byte area never fails to give a slot. */
+    return b->ring != NULL ? rs_ring_claim(b->ring, 0, NULL) : &b->local;
+}
+
+static void
+record_end(struct batch *b, struct index_rec *rec)
+{
+    if (b->ring != NULL)
+        rs_ring_push(b->ring);
+    else
+        add_record(b, rec);
+}
+
+static void
+record_expert(void *ctx, const struct rs_expert *e)
+{
+    *(uint32_t *)ctx |= 1u << (e - rs_experts);
+}
+
+/* The pipeline's sink: one frame's record, to the indexer or into the views
+ * at once. It runs on the pipeline's second stage (on the feeding thread
+ * with one stage), without the pipeline's lock. */
 static void
 index_frame(void *ctx, const struct rs_frame *frame, const struct rs_pipeline_result *r,
             uint64_t offset)
 {
     struct batch *b = ((struct rs_tui_model *)ctx)->batch;
-    struct rs_tui_frame e;
 
     if (b->failed)
         return;
-    index_entry(frame, (int64_t)offset, r, &e);
-    if (e.tcp_stream != 0)
+    struct index_rec *rec = record_begin(b);
+    index_entry(frame, (int64_t)offset, r, &rec->e);
+    if (rec->e.tcp_stream != 0)
         model_tcp_note(b->m, &r->pkt);
-    if (add_frame(b, frame, &e, r, offset + frame->caplen) && b->n_frames == BATCH_FRAMES)
+    rec->match = r->match;
+    rec->experts = 0;
+    rs_expert_foreach(&r->pkt, record_expert, &rec->experts);
+    record_end(b, rec);
+}
+
+/* The indexer thread: the records the ring holds into the index and the
+ * views, published before they are released, so that a drained ring means
+ * the views have every frame. */
+static void *
+indexer_main(void *arg)
+{
+    struct batch *b = arg;
+    size_t n;
+
+    pthread_setname_np(pthread_self(), "rs-index");        /* for top and perf */
+    while ((n = rs_ring_wait(b->ring)) > 0) {
+        for (size_t i = 0; i < n; i++)
+            if (!b->failed)
+                add_record(b, rs_ring_slot(b->ring, i));
         publish(b);
-    if (b->failed)
-        b->failed_at = frame->number;
+        rs_ring_release(b->ring, n);
+    }
+    return NULL;
+}
+
+/* Indexes on a thread of its own from now on; in place when no thread or
+ * memory is to be had. */
+static void
+indexer_start(struct batch *b)
+{
+    if ((b->ring = rs_ring_new(INDEX_RING_SLOTS, sizeof(struct index_rec), 0)) == NULL)
+        return;
+    if (pthread_create(&b->indexer, NULL, indexer_main, b) != 0) {
+        rs_ring_free(b->ring);
+        b->ring = NULL;
+    }
+}
+
+/* After the sink's last record: the indexer takes what is left, and the
+ * sink indexes in place again. */
+static void
+indexer_stop(struct batch *b)
+{
+    if (b->ring == NULL)
+        return;
+    rs_ring_close(b->ring);
+    pthread_join(b->indexer, NULL);
+    rs_ring_free(b->ring);
+    b->ring = NULL;
 }
 
 /* After the sink has had every frame: the rest of the batch to the views,
@@ -278,7 +381,10 @@ static int
 drain(struct batch *b, char *err)
 {
     rs_pipeline_drain(b->m->pipe);
-    publish(b);
+    if (b->ring != NULL)
+        rs_ring_wait_empty(b->ring);    /* the indexer publishes before it releases */
+    else
+        publish(b);
     if (b->failed)
         return rs_error(err, RS_ENOMEM, "%s: out of memory after %llu frames", b->m->path,
                         (unsigned long long)b->failed_at);
@@ -293,6 +399,9 @@ read_file(struct batch *b, char *err)
     struct rs_frame frame;
     int rc = 0;
 
+    /* With two stages, the sink runs off this thread already. */
+    if (!m->two_stage)
+        indexer_start(b);
     while (!atomic_load(&m->stop) && !b->failed &&
            (rc = rs_source_next(m->src, &frame, err)) == 1) {
         int64_t offset = rs_source_offset(m->src);
@@ -305,6 +414,7 @@ read_file(struct batch *b, char *err)
             break;
     }
     int drained = drain(b, rc < 0 ? NULL : err);
+    indexer_stop(b);
     return rc < 0 ? rc : drained;
 }
 

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_pipeline_ring.c - the ring between the pipeline's two stages: every
- * slot and its bytes arrive once and in order (the byte area wrapping, and
- * frames too large for it), the producer waits while the ring is full and
- * goes on when a slot comes back, and closing hands over what is left.
+ * test_ring.c - the ring between two threads (the pipeline's stages, the
+ * TUI's sink and indexer): every slot and its bytes arrive once and in order
+ * (the byte area wrapping, and frames too large for it), records alone
+ * through a ring without a byte area, the producer waits while the ring is
+ * full and goes on when a slot comes back, and closing hands over what is
+ * left.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,7 +17,7 @@
 #include <cmocka.h>
 #include <glib.h>
 
-#include "../../dissectors/pipeline_ring.h"
+#include <roceshark/ring.h>
 
 struct item {
     uint64_t seq;
@@ -126,6 +128,49 @@ test_wrap(void **state)
     rs_ring_free(r);
 }
 
+/* A ring without a byte area carries records alone, in order, across its
+ * end, with a full ring holding the producer (as the TUI's indexer ring). */
+struct record_producer {
+    struct rs_ring *r;
+    uint64_t n;
+};
+
+static gpointer
+produce_records(gpointer data)
+{
+    struct record_producer *pr = data;
+
+    for (uint64_t seq = 0; seq < pr->n; seq++) {
+        struct item *it = rs_ring_claim(pr->r, 0, NULL);
+        if (it == NULL)
+            return NULL;
+        it->seq = seq;
+        rs_ring_push(pr->r);
+    }
+    rs_ring_close(pr->r);
+    return NULL;
+}
+
+static void
+test_records_alone(void **state)
+{
+    struct record_producer pr = {rs_ring_new(8, sizeof(struct item), 0), 50000};
+    uint64_t want = 0;
+    size_t n;
+
+    (void)state;
+    assert_non_null(pr.r);
+    GThread *t = g_thread_new("producer", produce_records, &pr);
+    while ((n = rs_ring_wait(pr.r)) > 0) {
+        for (size_t k = 0; k < n; k++)
+            assert_int_equal(((const struct item *)rs_ring_slot(pr.r, k))->seq, want++);
+        rs_ring_release(pr.r, n);
+    }
+    g_thread_join(t);
+    assert_int_equal(want, pr.n);
+    rs_ring_free(pr.r);
+}
+
 /* A full ring holds the producer until a slot comes back. */
 static void
 test_back_pressure(void **state)
@@ -209,6 +254,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order),
         cmocka_unit_test(test_wrap),
+        cmocka_unit_test(test_records_alone),
         cmocka_unit_test(test_back_pressure),
         cmocka_unit_test(test_shutdown),
     };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pipeline_ring.c - the single-producer single-consumer ring between the
- * pipeline's two stages (see pipeline_ring.h).
+ * ring.c - the single-producer single-consumer ring between two threads
+ * (see ring.h).
  *
  * The counts of slots pushed and released are C11 atomics, and each side
  * keeps its own copy of what only it writes, on cache lines of its own.
@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "pipeline_ring.h"
+#include <roceshark/ring.h>
 
 #define CACHE_LINE 64
 #define PUBLISH_EVERY 32
@@ -65,7 +65,7 @@ rs_ring_new(size_t n_slots, size_t slot_size, size_t n_bytes)
     r->wake_at = n_slots / 2 > 0 ? n_slots / 2 : 1;
     r->slots = aligned_alloc(CACHE_LINE, n_slots * r->slot_size);
     r->hdr = calloc(n_slots, sizeof(*r->hdr));
-    r->bytes = malloc(n_bytes);
+    r->bytes = n_bytes > 0 ? malloc(n_bytes) : NULL;
     atomic_init(&r->head, 0);
     atomic_init(&r->tail, 0);
     atomic_init(&r->bytes_tail, 0);
@@ -75,7 +75,7 @@ rs_ring_new(size_t n_slots, size_t slot_size, size_t n_bytes)
     pthread_mutex_init(&r->mu, NULL);
     pthread_cond_init(&r->data, NULL);
     pthread_cond_init(&r->room, NULL);
-    if (r->slots == NULL || r->hdr == NULL || r->bytes == NULL) {
+    if (r->slots == NULL || r->hdr == NULL || (n_bytes > 0 && r->bytes == NULL)) {
         rs_ring_free(r);
         return NULL;
     }
@@ -146,7 +146,9 @@ rs_ring_claim(struct rs_ring *r, size_t n_bytes, uint8_t **bytes)
     bool own = n_bytes > r->n_bytes / 4;
     uint64_t at = r->p_bytes;
 
-    if (!own && at % r->n_bytes + n_bytes > r->n_bytes)
+    if (r->n_bytes == 0) {
+        own = false;            /* records alone: no bytes to place */
+    } else if (!own && at % r->n_bytes + n_bytes > r->n_bytes)
         at += r->n_bytes - at % r->n_bytes;     /* skip the end of the area */
     uint64_t end = own ? r->p_bytes : at + n_bytes;
     if (!has_room(r, end))
@@ -157,8 +159,8 @@ rs_ring_claim(struct rs_ring *r, size_t n_bytes, uint8_t **bytes)
         if ((h->heap = malloc(n_bytes > 0 ? n_bytes : 1)) == NULL)
             return NULL;
         *bytes = h->heap;
-    } else {
-        *bytes = r->bytes + at % r->n_bytes;
+    } else if (bytes != NULL) {
+        *bytes = r->n_bytes > 0 ? r->bytes + at % r->n_bytes : NULL;
     }
     r->p_bytes = end;
     return r->slots + (r->p_head & (r->n_slots - 1)) * r->slot_size;
