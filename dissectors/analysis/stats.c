@@ -112,6 +112,18 @@ rs_analyzer_evictions(const struct rs_analyzer *an)
     return an->evictions;
 }
 
+uint64_t
+rs_analyzer_requests_forgotten(const struct rs_analyzer *an)
+{
+    return an->requests_forgotten;
+}
+
+uint64_t
+rs_analyzer_cm_reqs_dropped(const struct rs_analyzer *an)
+{
+    return an->cm_reqs_dropped;
+}
+
 bool
 rs_analyzer_conv_state(const struct rs_analyzer *an, uint32_t id, struct rs_conv_state *out)
 {

@@ -222,7 +222,9 @@ def slow_read(stderr_tty):
 SAMPLE = os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap")
 p = rs("read", "-r", SAMPLE, "-q", "-z", "conv,qp", "-o", "analysis.max_convs:1")
 t.check(p.returncode == 0 and "RDMA QP conversations: 2 rows, 1 evicted from the analysis "
-        "table\n" in p.stdout, "analysis.max_convs:1: exit %d %r" % (p.returncode, p.stdout[:200]))
+        "table, 0 requests forgotten (over 1024 per conversation), 0 CM REQs dropped (over 4096 "
+        "awaiting a REP)\n" in p.stdout,
+        "analysis.max_convs:1: exit %d %r" % (p.returncode, p.stdout[:200]))
 p = rs("read", "-r", SAMPLE, "-q", "-z", "conv,qp")
 t.check("2 rows, 0 evicted" in p.stdout, "default max_convs evicted: %r" % p.stdout[:200])
 IWARP = os.path.join(tmp, "iwarp8.pcap")
