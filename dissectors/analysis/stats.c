@@ -112,16 +112,11 @@ rs_analyzer_evictions(const struct rs_analyzer *an)
     return an->evictions;
 }
 
-uint64_t
-rs_analyzer_requests_forgotten(const struct rs_analyzer *an)
+struct rs_analysis_losses
+rs_analyzer_losses(const struct rs_analyzer *an)
 {
-    return an->requests_forgotten;
-}
-
-uint64_t
-rs_analyzer_cm_reqs_dropped(const struct rs_analyzer *an)
-{
-    return an->cm_reqs_dropped;
+    return (struct rs_analysis_losses){an->evictions, an->requests_forgotten,
+                                       an->cm_reqs_dropped};
 }
 
 bool

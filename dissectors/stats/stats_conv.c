@@ -136,13 +136,13 @@ rs_stats_print_conversations(const struct rs_analyzer *an, struct rs_out *o)
                   "================\n");
     /* Every bound of the analysis that loses something is counted here, where a
      * user looks for the conversations, even when nothing was lost. */
+    struct rs_analysis_losses lost = rs_analyzer_losses(an);
     rs_out_printf(o, "RDMA QP conversations: %llu rows, %llu evicted from the analysis table, "
                   "%llu requests forgotten (over %d per conversation), %llu CM REQs dropped "
                   "(over %d awaiting a REP)\n",
-                  w.rows, (unsigned long long)rs_analyzer_evictions(an),
-                  (unsigned long long)rs_analyzer_requests_forgotten(an),
-                  RS_ANALYSIS_REQUESTS_KEPT, (unsigned long long)rs_analyzer_cm_reqs_dropped(an),
-                  RS_ANALYSIS_CM_REQS_KEPT);
+                  w.rows, (unsigned long long)lost.evictions,
+                  (unsigned long long)lost.requests_forgotten, RS_ANALYSIS_REQUESTS_KEPT,
+                  (unsigned long long)lost.cm_reqs_dropped, RS_ANALYSIS_CM_REQS_KEPT);
     rs_out_str(o, "A conversation is the requests from Requester to Responder's QP and the "
                   "responses back to Requester's QP.\n");
     rs_out_printf(o, "%5s %-*s %-*s %-8s %9s %12s %9s %12s %6s %6s %6s %6s %6s %6s %6s %6s %6s "

@@ -402,7 +402,7 @@ test_request_ring_bound(void **state)
     feed(&r, 2, 1, 0x10, 0x44, 5000 + oldest_kept, ack_ext, 4, 8);
     assert_true(r.facts.flags & RS_FACT_REQUEST_FRAME);
     assert_int_equal(r.facts.request_frame, oldest_kept + 1);
-    assert_int_equal(rs_analyzer_requests_forgotten(r.an), 1100 - REQ_RING_MAX);
+    assert_int_equal(rs_analyzer_losses(r.an).requests_forgotten, 1100 - REQ_RING_MAX);
     rs_analyzer_free(r.an);
 }
 
@@ -466,9 +466,9 @@ test_cm_pending_bound(void **state)
     start(&r, 0);
     for (uint32_t id = 1; id <= 4096; id++)
         feed_cm(&r, 1, 2, RS_CM_REQ, id, 0, 0x1000 + id);
-    assert_int_equal(rs_analyzer_cm_reqs_dropped(r.an), 0);
+    assert_int_equal(rs_analyzer_losses(r.an).cm_reqs_dropped, 0);
     feed_cm(&r, 1, 2, RS_CM_REQ, 4097, 0, 0x1000 + 4097);     /* drops the 4096 waiting */
-    assert_int_equal(rs_analyzer_cm_reqs_dropped(r.an), RS_ANALYSIS_CM_REQS_KEPT);
+    assert_int_equal(rs_analyzer_losses(r.an).cm_reqs_dropped, RS_ANALYSIS_CM_REQS_KEPT);
     feed_cm(&r, 2, 1, RS_CM_REP, 9001, 1, 0x2001);          /* the first REQ's: dropped */
     feed(&r, 1, 2, 0x04, 0x2001, 100, NULL, 0, 8);
     assert_true(rs_analyzer_conv_stats(r.an, r.facts.conv, &st));
