@@ -645,6 +645,10 @@ cmd_inject(int argc, char **argv)
             random ? "" : "\n");
     if (random)
         fprintf(stderr, ", seed %llu\n", io.seed);
+    if (run->flows_restarted > 0)
+        fprintf(stderr, "inject: %llu TCP flows forgotten for newer ones (the table holds %d): "
+                "their sequence numbers start over if they come again\n",
+                (unsigned long long)run->flows_restarted, RS_INJECT_MAX_FLOWS);
     if (rc == 0 && failed > 0)
         rc = cli_fail(CLI_EXIT_CAPTURE, "inject: %llu packets could not be sent",
                       (unsigned long long)failed);

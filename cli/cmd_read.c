@@ -746,6 +746,28 @@ autostop_due(const struct read_opts *ro, struct rs_writer *w, const struct times
            (ro->stop_seconds != 0 && cli_seconds_since(t0) >= (double)ro->stop_seconds);
 }
 
+/* The bounds of docs/limits.md that lose something no -z line shows, said on stderr
+ * only when hit: stdout keeps tshark's formats, which scripts parse, and the exit code
+ * stays 0, since what was read was read. "read:" as capture's counts begin "capture:";
+ * "roceshark:" begins errors (the CLI contract). */
+static void
+print_bounds_hit(const struct rs_pipeline *pipe, const struct rs_pipeline_opts *opts)
+{
+    uint64_t cut = rs_field_frames_cut();
+    const struct rs_streams *streams = rs_pipeline_streams(pipe);
+    uint64_t forgotten = streams != NULL ? rs_streams_counts(streams).evicted : 0;
+
+    if (cut > 0)
+        fprintf(stderr, "read: %llu %s a field with more than %d occurrences: those after "
+                "the %dth were not printed or filtered on\n", (unsigned long long)cut,
+                cut == 1 ? "frame had" : "frames had", RS_MAX_OCCURRENCES, RS_MAX_OCCURRENCES);
+    if (forgotten > 0)
+        fprintf(stderr, "read: %llu %s forgotten by the TCP and UDP stream table (it holds "
+                "%u): one that came back got a new tcp.stream or udp.stream\n",
+                (unsigned long long)forgotten, forgotten == 1 ? "conversation" : "conversations",
+                opts->streams_opts.max_streams);
+}
+
 static int
 read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pipe,
             struct rs_out *out, struct rs_writer *w)
@@ -817,6 +839,7 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pip
         rs_iwarp_print_stats(rs_pipeline_iwarp(pipe), out);
     if (rs_out_flush(out) != 0)
         return cli_fail(CLI_EXIT_OUTPUT, "writing output: write error");
+    print_bounds_hit(pipe, &ro->pipe);
     if (save_rc != 0)
         return save_rc;
     if (rc < 0)

@@ -291,6 +291,12 @@ rs_pipeline_iwarp(const struct rs_pipeline *p)
     return p->iwarp;
 }
 
+const struct rs_streams *
+rs_pipeline_streams(const struct rs_pipeline *p)
+{
+    return p->streams;
+}
+
 const struct rs_filter *
 rs_pipeline_filter(const struct rs_pipeline *p)
 {

@@ -73,8 +73,13 @@ flow_seq(struct rs_inject_run *run, uint8_t family, const uint8_t *src, const ui
     }
     if (!make)
         return NULL;
-    /* A full table starts over: the oldest flows' numbers restart, nothing breaks. */
-    unsigned i = run->n_flows < RS_INJECT_MAX_FLOWS ? run->n_flows++ : 0;
+    /* A full table starts over at its first slot: that flow's numbers restart if it
+     * comes back, nothing breaks; the run counts it. */
+    unsigned i = 0;
+    if (run->n_flows < RS_INJECT_MAX_FLOWS)
+        i = run->n_flows++;
+    else
+        run->flows_restarted++;
     run->flows[i].family = family;
     memcpy(run->flows[i].src, src, alen);
     memcpy(run->flows[i].dst, dst, alen);

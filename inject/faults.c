@@ -180,6 +180,7 @@ rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype, const
     bool changed = false;
 
     if (len > RS_FAULTS_MAX_PACKET || f->n_rules == 0) {
+        f->too_large += f->n_rules > 0;     /* a rule might have taken it */
         go(f, dir, pkt, len, emit, ctx);
         return;
     }
@@ -333,4 +334,7 @@ rs_faults_report(const struct rs_faults *f, FILE *out)
     if (f->held_full > 0)
         fprintf(out, "faults: %llu packets went at once: every hold slot was taken\n",
                 (unsigned long long)f->held_full);
+    if (f->too_large > 0)
+        fprintf(out, "faults: %llu packets over %d bytes passed untouched: no rule looked "
+                "at them\n", (unsigned long long)f->too_large, RS_FAULTS_MAX_PACKET);
 }

@@ -87,6 +87,7 @@ struct rs_faults {
     bool held_used[RS_FAULTS_MAX_HELD];
     unsigned n_held;
     uint64_t held_full;     /* packets sent at once because every slot was taken */
+    uint64_t too_large;     /* packets over RS_FAULTS_MAX_PACKET passed untouched */
     uint64_t gone[3];       /* packets gone out each way (index by dir) */
     uint64_t stall_until[3];    /* each way: held until then (a stall rule fired) */
     /* The engine's own analysis of what goes through, when a rule injects or a filter

@@ -32,7 +32,7 @@
 #define MIN_PMTU 256
 #define MAX_PMTU 4096
 #define REQ_RING_MIN 4           /* the ring doubles from this: a power of two */
-#define REQ_RING_MAX 1024        /* requests remembered per conversation */
+#define REQ_RING_MAX RS_ANALYSIS_REQUESTS_KEPT   /* requests remembered per conversation */
 #define LATENCY_RESERVOIR 512
 #define CONV_CACHE_SIZE 256      /* a power of two */
 #define MAX_CANDIDATES 64        /* unpaired conversations a pairing looks at */
@@ -210,6 +210,8 @@ struct rs_analyzer {
     uint32_t n_live;
     uint32_t next_id;
     uint64_t evictions;
+    uint64_t requests_forgotten;    /* dropped from full request rings (REQ_RING_MAX) */
+    uint64_t cm_reqs_dropped;       /* CM REQs dropped unpaired from a full table (cm.c) */
     /* Statistics of evicted conversations, kept up to max_convs rows, then
      * summed into `evicted_rest`. */
     struct rs_conv_stats *archive;

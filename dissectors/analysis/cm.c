@@ -11,7 +11,7 @@
 
 #include "analyzer_int.h"
 
-#define CM_PENDING_MAX 4096     /* REQs awaiting a REP; older ones are dropped */
+#define CM_PENDING_MAX RS_ANALYSIS_CM_REQS_KEPT  /* a full table drops them all */
 
 struct cm_req {
     struct rs_addr addr;
@@ -35,8 +35,11 @@ cm_process(struct rs_analyzer *an, const struct rs_packet *pkt, const struct str
     if (an->cm_reqs == NULL)
         an->cm_reqs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     if (hdr.attr_id == RS_CM_REQ) {
-        if (g_hash_table_size(an->cm_reqs) >= CM_PENDING_MAX)
+        if (g_hash_table_size(an->cm_reqs) >= CM_PENDING_MAX) {
+            /* Their QPs are then paired by PSN inference, as without a CM. */
+            an->cm_reqs_dropped += g_hash_table_size(an->cm_reqs);
             g_hash_table_remove_all(an->cm_reqs);
+        }
         struct cm_req *r = g_new(struct cm_req, 1);
         r->addr = key->src;
         r->qpn = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_QPN);

@@ -69,9 +69,11 @@ ring_at(const struct req_stream *rs, uint32_t i)
 
 /* The slot for a new request, at the ring's end: filled in place, since an
  * entry built elsewhere and copied in (its bit-fields written narrow, read
- * back wide) stalls on store forwarding at every request. */
+ * back wide) stalls on store forwarding at every request. A full ring at
+ * the bound drops its oldest request, whether or not a response is still
+ * to come for it, and counts it in *forgotten. */
 static struct req_entry *
-ring_push(struct req_stream *rs)
+ring_push(struct req_stream *rs, uint64_t *forgotten)
 {
     if (rs->ring_count == rs->ring_cap && rs->ring_cap < REQ_RING_MAX) {
         uint32_t cap = rs->ring_cap ? rs->ring_cap * 2 : REQ_RING_MIN;
@@ -86,6 +88,7 @@ ring_push(struct req_stream *rs)
     if (rs->ring_count == rs->ring_cap) {    /* full at the bound: drop the oldest */
         rs->ring_start = (rs->ring_start + 1) & (rs->ring_cap - 1);
         rs->ring_count--;
+        (*forgotten)++;
     }
     return &rs->ring[(rs->ring_start + rs->ring_count++) & (rs->ring_cap - 1)];
 }
@@ -256,7 +259,6 @@ request_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet *
     uint32_t psn = rs_load_be24(bth + 9);
     uint32_t dmalen = 0, span_lo = 1, span_hi = 1;
 
-    (void)an;
     if (info->op == RS_OP_READ_REQ && rs_packet_has(pkt, RS_LAYER_RETH)) {
         dmalen = rs_load_be32(rs_packet_at(pkt, RS_LAYER_RETH) + 12);
         span_lo = read_span(dmalen, c->pmtu_known ? c->pmtu : MAX_PMTU);
@@ -305,7 +307,7 @@ request_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet *
         if (info->op == RS_OP_CMP_SWAP || info->op == RS_OP_FETCH_ADD)
             c->stats.msgs_atomic++;
     }
-    struct req_entry *e = ring_push(rs);
+    struct req_entry *e = ring_push(rs, &an->requests_forgotten);
     e->psn = psn;
     e->op = info->op;
     e->span = span_hi;

@@ -112,6 +112,13 @@ rs_analyzer_evictions(const struct rs_analyzer *an)
     return an->evictions;
 }
 
+struct rs_analysis_losses
+rs_analyzer_losses(const struct rs_analyzer *an)
+{
+    return (struct rs_analysis_losses){an->evictions, an->requests_forgotten,
+                                       an->cm_reqs_dropped};
+}
+
 bool
 rs_analyzer_conv_state(const struct rs_analyzer *an, uint32_t id, struct rs_conv_state *out)
 {

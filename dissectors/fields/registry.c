@@ -6,6 +6,7 @@
  * The tables are static; the index is built once at start-up. Ids follow
  * table order, which is wire order, so walking ids walks a frame's tree.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,20 +197,54 @@ rs_field_value(const struct rs_packet *pkt, int id, unsigned occ, struct rs_valu
     return value_in_view(&q.pkt, f, occ - own, out);
 }
 
+/* Frames some consumer cut at RS_MAX_OCCURRENCES, and the number of the last, so that
+ * the filter and a printer stopping on the same frame count it once. One count for the
+ * process, not per pipeline, since the printers that cut know of none; `read` runs
+ * one pipeline. Atomic: the TUI prints on one thread while its pipeline filters on
+ * another. Touched only at the bound, so the walks cost nothing more. */
+static _Atomic uint64_t frames_cut, last_cut_frame;
+
+static void
+count_cut(const struct rs_packet *pkt)
+{
+    uint64_t number = pkt->frame != NULL ? pkt->frame->number : 0;
+
+    /* Frame 0 is a frame without a number (the fault engine's): each counts. */
+    if (atomic_exchange_explicit(&last_cut_frame, number, memory_order_relaxed) != number ||
+        number == 0)
+        atomic_fetch_add_explicit(&frames_cut, 1, memory_order_relaxed);
+}
+
+void
+rs_field_note_cut(const struct rs_packet *pkt, int id, unsigned walked)
+{
+    struct rs_value v;
+
+    if (walked >= RS_MAX_OCCURRENCES && rs_field_value(pkt, id, walked, &v))
+        count_cut(pkt);
+}
+
+uint64_t
+rs_field_frames_cut(void)
+{
+    return atomic_load_explicit(&frames_cut, memory_order_relaxed);
+}
+
 /* Every value of id and its aliases in the view pkt alone. */
 static unsigned
 foreach_in_view(const struct rs_packet *pkt, int id, rs_value_fn fn, void *ctx)
 {
     unsigned n = 0;
+    struct rs_value v;
 
     for (int a = id; a >= 0 && a < n_fields; a = next_alias[a]) {
-        for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES; occ++) {
-            struct rs_value v;
-            if (!value_in_view(pkt, fields[a], occ, &v))
-                break;
+        unsigned occ = 0;
+        for (; occ < RS_MAX_OCCURRENCES && value_in_view(pkt, fields[a], occ, &v); occ++) {
             fn(ctx, fields[a], &v);
             n++;
         }
+        if (occ == RS_MAX_OCCURRENCES && value_in_view(pkt, fields[a], occ, &v))
+            count_cut(pkt);
     }
     return n;
 }

@@ -251,8 +251,8 @@ json_write_fields(struct rs_json *j, const struct rs_packet *pkt, const struct r
         const struct rs_field *f = rs_field_by_id(id);
         bool any = false;
         for (int a = id; a >= 0; a = rs_field_next_alias(a)) {
-            for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, a, occ, &v);
-                 occ++) {
+            unsigned occ = 0;
+            for (; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, a, occ, &v); occ++) {
                 if (!any) {
                     rs_json_name(j, f->abbrev, NULL);
                     rs_json_begin_array(j);
@@ -262,6 +262,7 @@ json_write_fields(struct rs_json *j, const struct rs_packet *pkt, const struct r
                 rs_out_value(s, rs_field_by_id(a), &v);
                 rs_json_string(j, s->buf, s->len);
             }
+            rs_field_note_cut(pkt, a, occ);
         }
         if (any)
             rs_json_end_array(j);

@@ -102,8 +102,8 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
     /* Cheap presence test first: most fields are absent from a frame. */
     if ((f->flags & w->skip) || !rs_field_value(pkt, id, 0, &v))
         return false;
-    for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, id, occ, &v);
-         occ++) {
+    unsigned occ = 0;
+    for (; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, id, occ, &v); occ++) {
         struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth + w->shift, 0, 0};
         if (w->data_nested && is_data_field(w, id))
             it.depth++;     /* data, data.data and data.len: one table, in this order */
@@ -112,6 +112,7 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
                   (f->flags & RS_FIELD_HEADER);
         w->fn(w->arg, &it);
     }
+    rs_field_note_cut(pkt, id, occ);
     return true;
 }
 
@@ -169,6 +170,8 @@ walk_rows(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end)
         if (!any)
             return;
     }
+    for (int c = id; c < end; c++)
+        rs_field_note_cut(pkt, c, RS_MAX_OCCURRENCES);
 }
 
 /* iWARP fields PDU by PDU, as tshark shows one MPA (and one DDP/RDMAP)

@@ -134,8 +134,15 @@ rs_stats_print_conversations(const struct rs_analyzer *an, struct rs_out *o)
     rs_analyzer_foreach_conv(an, measure_row, &w);
     rs_out_str(o, "================================================================"
                   "================\n");
-    rs_out_printf(o, "RDMA QP conversations: %llu rows, %llu evicted from the analysis table\n",
-                  w.rows, (unsigned long long)rs_analyzer_evictions(an));
+    /* Every bound of the analysis that loses something is counted here, where a
+     * user looks for the conversations, even when nothing was lost. */
+    struct rs_analysis_losses lost = rs_analyzer_losses(an);
+    rs_out_printf(o, "RDMA QP conversations: %llu rows, %llu evicted from the analysis table, "
+                  "%llu requests forgotten (over %d per conversation), %llu CM REQs dropped "
+                  "(over %d awaiting a REP)\n",
+                  w.rows, (unsigned long long)lost.evictions,
+                  (unsigned long long)lost.requests_forgotten, RS_ANALYSIS_REQUESTS_KEPT,
+                  (unsigned long long)lost.cm_reqs_dropped, RS_ANALYSIS_CM_REQS_KEPT);
     rs_out_str(o, "A conversation is the requests from Requester to Responder's QP and the "
                   "responses back to Requester's QP.\n");
     rs_out_printf(o, "%5s %-*s %-*s %-8s %9s %12s %9s %12s %6s %6s %6s %6s %6s %6s %6s %6s %6s "

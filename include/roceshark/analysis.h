@@ -147,4 +147,21 @@ bool rs_analyzer_conv_stats(const struct rs_analyzer *an, uint32_t id, struct rs
  * archive of evicted rows is full too. */
 uint64_t rs_analyzer_evictions(const struct rs_analyzer *an);
 
+/* Requests each conversation remembers, to pair responses, ACKs and NAKs with them. */
+#define RS_ANALYSIS_REQUESTS_KEPT 1024
+/* CM REQs waiting for their REP at once. */
+#define RS_ANALYSIS_CM_REQS_KEPT 4096
+
+/* What the analysis's bounds lost, for -z conv,qp's first line. */
+struct rs_analysis_losses {
+    uint64_t evictions;             /* as rs_analyzer_evictions() */
+    /* Requests dropped from a conversation's full memory of them (the oldest
+     * goes, answered or not): a response to one later has no request. */
+    uint64_t requests_forgotten;
+    /* CM REQs dropped before their REP came, when RS_ANALYSIS_CM_REQS_KEPT were
+     * waiting (all go at once): their QPs are paired by PSN inference. */
+    uint64_t cm_reqs_dropped;
+};
+struct rs_analysis_losses rs_analyzer_losses(const struct rs_analyzer *an);
+
 #endif /* ROCESHARK_ANALYSIS_H */

@@ -172,6 +172,14 @@ void rs_field_store(const struct rs_field *f, uint8_t *at, uint64_t v);
 /* Most occurrences of one field in one frame that consumers will walk. */
 #define RS_MAX_OCCURRENCES 64
 
+/* For a consumer that walked the first `walked` occurrences of field id in pkt: when
+ * that is RS_MAX_OCCURRENCES and the field has more, the frame is counted as cut. A
+ * frame counts once however many fields and consumers stop at the bound on it, as long
+ * as they look at it one after another (as the filter and the printers do). */
+void rs_field_note_cut(const struct rs_packet *pkt, int id, unsigned walked);
+/* Frames counted by rs_field_note_cut() (and rs_field_foreach()) in this process. */
+uint64_t rs_field_frames_cut(void);
+
 typedef void (*rs_value_fn)(void *ctx, const struct rs_field *f, const struct rs_value *v);
 
 /* Calls fn for every value of the field id and of its aliases, in id then

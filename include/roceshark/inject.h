@@ -169,6 +169,8 @@ struct rs_inject_frame {
 struct rs_inject_run {
     GRand *rng;
     unsigned n_flows;
+    uint64_t flows_restarted;   /* flows forgotten for new ones when the table was full:
+                                   their sequence numbers start over if they come back */
     struct {
         uint8_t family;
         uint8_t src[16], dst[16];

@@ -123,10 +123,12 @@ void rs_pipeline_drain(struct rs_pipeline *p);
 int rs_pipeline_set_filter(struct rs_pipeline *p, const char *text, char *err);
 
 /* The stages, for what a consumer reads after the frames (statistics,
- * conversation tables, -z iwarp). The analyzer is NULL with the analysis
- * off, the filter NULL without one. */
+ * conversation tables, -z iwarp, the bounds hit). The analyzer is NULL with
+ * the analysis off, the filter NULL without one. */
 struct rs_analyzer *rs_pipeline_analyzer(const struct rs_pipeline *p);
 struct rs_iwarp *rs_pipeline_iwarp(const struct rs_pipeline *p);
+/* The TCP and UDP stream stage; NULL when nothing reads its fields. */
+const struct rs_streams *rs_pipeline_streams(const struct rs_pipeline *p);
 const struct rs_filter *rs_pipeline_filter(const struct rs_pipeline *p);
 struct rs_pipeline_counts rs_pipeline_counts(const struct rs_pipeline *p);
 

@@ -222,7 +222,9 @@ def slow_read(stderr_tty):
 SAMPLE = os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap")
 p = rs("read", "-r", SAMPLE, "-q", "-z", "conv,qp", "-o", "analysis.max_convs:1")
 t.check(p.returncode == 0 and "RDMA QP conversations: 2 rows, 1 evicted from the analysis "
-        "table\n" in p.stdout, "analysis.max_convs:1: exit %d %r" % (p.returncode, p.stdout[:200]))
+        "table, 0 requests forgotten (over 1024 per conversation), 0 CM REQs dropped (over 4096 "
+        "awaiting a REP)\n" in p.stdout,
+        "analysis.max_convs:1: exit %d %r" % (p.returncode, p.stdout[:200]))
 p = rs("read", "-r", SAMPLE, "-q", "-z", "conv,qp")
 t.check("2 rows, 0 evicted" in p.stdout, "default max_convs evicted: %r" % p.stdout[:200])
 IWARP = os.path.join(tmp, "iwarp8.pcap")
@@ -253,7 +255,7 @@ for pref, why in [("analysis.max_convs:0", "expected 1 to 67108864 conversations
             p.stderr == "roceshark: -o %s: %s\n" % (pref, why),
             "-o %s: exit %d %r" % (pref, p.returncode, p.stderr))
 # One frame of 70 iWARP FPDUs: a field's first 64 occurrences (RS_MAX_OCCURRENCES) are printed
-# and filtered on, the rest are not.
+# and filtered on, the rest are not, and stderr says so.
 sys.path.insert(0, t.GEN_DIR)
 import ibframes  # noqa: E402
 import iwarpframes as iw  # noqa: E402
@@ -280,13 +282,40 @@ w = ibframes.PcapWriter(MANY, 1)
 for f in many:
     w.write(f)
 w.close()
+# The frame cut is counted on stderr, once, whether the printer or the filter (or both)
+# stopped at the bound.
+CUT = ("read: 1 frame had a field with more than 64 occurrences: those after the 64th were "
+       "not printed or filtered on\n")
 p = rs("read", "-r", MANY, "-Y", "frame.number == 6", "-T", "fields", "-e", "iwarp_ddp.msn")
 t.check(p.stdout == ",".join(str(n) for n in range(1, 65)) + "\n",
         "70 FPDUs: want MSNs 1..64 printed, got %r" % p.stdout)
+t.check(p.returncode == 0 and p.stderr == CUT, "70 FPDUs, -e: exit %d %r"
+        % (p.returncode, p.stderr))
 for msn, frames in ((64, 1), (65, 0)):
-    p = rs("read", "-r", MANY, "-Y", "iwarp_ddp.msn == %d" % msn)
-    t.check(len(p.stdout.splitlines()) == frames, "70 FPDUs: iwarp_ddp.msn == %d matched %d frames"
-            % (msn, len(p.stdout.splitlines())))
+    p = rs("read", "-r", MANY, "-Y", "iwarp_ddp.msn == %d" % msn, "-V")
+    got = p.stdout.count("Frame 6:")
+    t.check(got == frames, "70 FPDUs: iwarp_ddp.msn == %d matched %d frames" % (msn, got))
+    t.check(p.returncode == 0 and p.stderr == CUT, "70 FPDUs, -Y msn == %d -V: exit %d %r"
+            % (msn, p.returncode, p.stderr))
+p = rs("read", "-r", MANY, "-Y", "frame.number != 6", "-T", "fields", "-e", "iwarp_ddp.msn")
+t.check(p.returncode == 0 and p.stderr == "", "the other frames cut nothing: %r" % p.stderr)
+# The stream table holds 65536 TCP and UDP conversations: 65537 UDP flows, then the first
+# again, forget two, and the first comes back as a new udp.stream; stderr counts them.
+FLOWS = os.path.join(tmp, "flows65537.pcap")
+with open(FLOWS, "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    for i in list(range(65537)) + [0]:
+        ip = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 32, 0, 0, 64, 17, 0,
+                         bytes([10, i >> 16, (i >> 8) & 255, i & 255]), bytes([10, 9, 9, 9]))
+        frame = (bytes.fromhex("02000000000b02000000000a0800") + ip +
+                 struct.pack(">HHHH", 40000, 5000, 12, 0) + b"abcd")
+        f.write(struct.pack("<IIII", 0, 0, len(frame), len(frame)) + frame)
+p = rs("read", "-r", FLOWS, "-T", "fields", "-e", "udp.stream")
+t.check(p.returncode == 0 and p.stdout.splitlines()[-2:] == ["65536", "65537"] and
+        p.stderr == "read: 2 conversations forgotten by the TCP and UDP stream table (it holds "
+        "65536): one that came back got a new tcp.stream or udp.stream\n",
+        "65537 UDP flows: exit %d, last streams %r, %r" % (p.returncode, p.stdout.splitlines()[-2:],
+                                                           p.stderr))
 # -d takes 16 extra ports of each kind; a display filter nests 100 parentheses deep and a set
 # holds 256 members. The one past each is refused, exit 1.
 ports = [a for n in range(17) for a in ("-d", "udp.port==%d,roce" % (5000 + n))]

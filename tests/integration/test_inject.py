@@ -312,6 +312,14 @@ t.check([r[1] for r in rows] == ["1"] * (NU - 1) + ["0"] and rows[0][2] == "4999
 t.check([r[0] for r in rows[:3]] == ["5", "6", "7"], "repeat 3 with psn=inc(5): %r" % rows)
 t.check(rows[3][3] == "1", "the ECN the spec asked for went out: %r" % rows[3])
 
+# docs/limits.md: the injector follows RS_INJECT_MAX_FLOWS (64) TCP flows; 66 flows forget
+# two, and the end-of-run counts say so.
+cap = os.path.join(tmp, "flows.pcap")
+p = t.run([t.ROCESHARK, "inject", "-w", cap, "-c", "66", "eth / ip / tcp(srcport=inc(40000), "
+           "dstport=9999) / ddp(msn=1) / rdmap(opcode=Send) / payload(len=4)"])
+t.check(p.stderr.endswith("\ninject: 2 TCP flows forgotten for newer ones (the table holds 64): "
+                          "their sequence numbers start over if they come again\n"),
+        "66 TCP flows: %r" % p.stderr)
 # 4. Generators, --seed, pacing, pcapng.
 cap = os.path.join(tmp, "gen.pcap")
 t.run([t.ROCESHARK, "inject", "-w", cap, "-c", "6", "bth(psn=inc(16777213), destqp=list(1,2,3), "

@@ -383,7 +383,8 @@ test_repaired_by_cm(void **state)
 }
 
 /* A conversation remembers its last 1024 requests (REQ_RING_MAX): a READ
- * response finds the 1024th newest READ, not the one before it. */
+ * response finds the 1024th newest READ, not the one before it, and the 76
+ * dropped are counted. */
 static void
 test_request_ring_bound(void **state)
 {
@@ -401,6 +402,7 @@ test_request_ring_bound(void **state)
     feed(&r, 2, 1, 0x10, 0x44, 5000 + oldest_kept, ack_ext, 4, 8);
     assert_true(r.facts.flags & RS_FACT_REQUEST_FRAME);
     assert_int_equal(r.facts.request_frame, oldest_kept + 1);
+    assert_int_equal(rs_analyzer_losses(r.an).requests_forgotten, 1100 - REQ_RING_MAX);
     rs_analyzer_free(r.an);
 }
 
@@ -452,8 +454,8 @@ feed_cm(struct run *r, uint8_t src, uint8_t dst, uint16_t attr, uint32_t local_i
 }
 
 /* At most 4096 CM REQs wait for their REP: the 4097th drops every one
- * waiting, so a REP to the first pairs nothing and a REP to the last pairs
- * its QPs. */
+ * waiting (counted), so a REP to the first pairs nothing and a REP to the
+ * last pairs its QPs. */
 static void
 test_cm_pending_bound(void **state)
 {
@@ -462,8 +464,11 @@ test_cm_pending_bound(void **state)
 
     (void)state;
     start(&r, 0);
-    for (uint32_t id = 1; id <= 4097; id++)
+    for (uint32_t id = 1; id <= 4096; id++)
         feed_cm(&r, 1, 2, RS_CM_REQ, id, 0, 0x1000 + id);
+    assert_int_equal(rs_analyzer_losses(r.an).cm_reqs_dropped, 0);
+    feed_cm(&r, 1, 2, RS_CM_REQ, 4097, 0, 0x1000 + 4097);     /* drops the 4096 waiting */
+    assert_int_equal(rs_analyzer_losses(r.an).cm_reqs_dropped, RS_ANALYSIS_CM_REQS_KEPT);
     feed_cm(&r, 2, 1, RS_CM_REP, 9001, 1, 0x2001);          /* the first REQ's: dropped */
     feed(&r, 1, 2, 0x04, 0x2001, 100, NULL, 0, 8);
     assert_true(rs_analyzer_conv_stats(r.an, r.facts.conv, &st));

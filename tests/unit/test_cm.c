@@ -466,6 +466,57 @@ test_connection_bound(void **state)
     assert_int_equal(w->sent, RS_CM_MAX_CONNS);
 }
 
+/* docs/limits.md: the passive side holds RS_CM_MAX_CONNS connections too. A REQ past
+ * them is refused with a REJ, reason No resources (IBTA Table 112: 3), before the
+ * application is asked; once one connection ends, the same REQ is accepted. */
+static void
+test_passive_connection_bound(void **state)
+{
+    struct wire *w = *state;
+    uint8_t req[RS_CM_MAD_LEN];
+    struct rs_cm_mad_hdr h;
+    const struct rs_cm_layout *l;
+    char err[RS_ERRBUF_SIZE];
+
+    for (int i = 0; i < RS_CM_MAX_CONNS; i++) {
+        connect_a_to_b(w);
+        if (i == 0)
+            memcpy(req, w->q[0].mad, sizeof(req));
+        wire_run(w);    /* REQ, REP, RTU */
+    }
+    assert_int_equal(w->b.events[RS_CM_EV_CONNECTED], RS_CM_MAX_CONNS);
+    /* A 257th connection's REQ: a's first one under a communication ID not in use
+     * (a has no room left to make one of its own). */
+    rs_cm_set(rs_cm_layout(RS_CM_REQ), req + RS_CM_MAD_HDR_LEN, RS_CMF_LOCAL_COMM_ID,
+              0xabcd0001);
+    rs_cm_input(w->b.cm, w->a.gid, 1, req, RS_CM_MAD_LEN, w->now);
+    assert_int_equal(w->b.requests, RS_CM_MAX_CONNS);
+    assert_int_equal(w->n, 1);
+    assert_int_equal(rs_cm_parse(w->q[0].mad, RS_CM_MAD_LEN, &h, &l), RS_CM_OK);
+    assert_int_equal(h.attr_id, RS_CM_REJ);
+    const uint8_t *msg = w->q[0].mad + RS_CM_MAD_HDR_LEN;
+    assert_int_equal(rs_cm_get(l, msg, RS_CMF_REJ_REASON), RS_CM_REJ_NO_RESOURCES);
+    assert_int_equal(RS_CM_REJ_NO_RESOURCES, 3);
+    assert_int_equal(rs_cm_get(l, msg, RS_CMF_MSG_REJECTED), 0);      /* the REQ */
+    assert_int_equal(rs_cm_get(l, msg, RS_CMF_REMOTE_COMM_ID), 0xabcd0001);
+    assert_int_equal(rs_cm_get(l, msg, RS_CMF_LOCAL_COMM_ID), 0);
+    assert_int_equal(rs_cm_counters_get(w->b.cm)->rej_sent, 1);
+    w->n = 0;           /* the REJ names no connection of a's */
+    /* b ends its newest connection (DREQ, DREP): the REQ now finds room. */
+    assert_int_equal(rs_cm_disconnect(w->b.cm, w->b.last.id, w->now, err), 0);
+    wire_run(w);
+    assert_int_equal(w->b.events[RS_CM_EV_DISCONNECTED], 1);
+    rs_cm_input(w->b.cm, w->a.gid, 1, req, RS_CM_MAD_LEN, w->now);
+    assert_int_equal(w->b.requests, RS_CM_MAX_CONNS + 1);
+    assert_int_equal(w->n, 1);
+    assert_int_equal(rs_cm_parse(w->q[0].mad, RS_CM_MAD_LEN, &h, &l), RS_CM_OK);
+    assert_int_equal(h.attr_id, RS_CM_REP);
+    assert_int_equal(rs_cm_get(l, w->q[0].mad + RS_CM_MAD_HDR_LEN, RS_CMF_REMOTE_COMM_ID),
+                     0xabcd0001);
+    assert_int_equal(rs_cm_counters_get(w->b.cm)->rej_sent, 1);
+    w->n = 0;
+}
+
 static void
 test_give_up(void **state)
 {
@@ -577,6 +628,8 @@ main(void)
         cmocka_unit_test_setup_teardown(test_rep_unanswered, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_reject, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_connection_bound, wire_setup, wire_teardown),
+        cmocka_unit_test_setup_teardown(test_passive_connection_bound, wire_setup,
+                                        wire_teardown),
         cmocka_unit_test_setup_teardown(test_reject_foreign_service, wire_setup,
                                         wire_teardown),
         cmocka_unit_test_setup_teardown(test_hostile_dropped, wire_setup, wire_teardown),

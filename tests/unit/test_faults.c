@@ -525,7 +525,8 @@ test_limits(void **state)
     rs_faults_free(f);
 
     /* Past RS_FAULTS_MAX_PACKET bytes a packet passes untouched: the same SEND with
-     * trailing bytes is dropped at the bound and goes one byte past it. */
+     * trailing bytes is dropped at the bound and goes one byte past it, counted in the
+     * report each way. */
     static uint8_t big[RS_FAULTS_MAX_PACKET + 1];
     packet(1, big);
     f = rules("drop every 1\n");
@@ -534,6 +535,14 @@ test_limits(void **state)
     assert_int_equal(sent, 0);
     rs_faults_packet(f, RS_FAULT_TX, RS_DLT_IPV4, big, sizeof(big), 0, count_out, &sent);
     assert_int_equal(sent, 1);
+    rs_faults_packet(f, RS_FAULT_RX, RS_DLT_IPV4, big, sizeof(big), 0, count_out, &sent);
+    assert_int_equal(sent, 2);
+    out = fmemopen(report, sizeof(report) - 1, "w");
+    assert_non_null(out);
+    rs_faults_report(f, out);
+    fclose(out);
+    assert_non_null(strstr(report, "faults: 2 packets over 9216 bytes passed untouched: no rule "
+                                   "looked at them\n"));
     rs_faults_free(f);
 }
 

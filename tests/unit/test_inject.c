@@ -484,7 +484,8 @@ test_lines_on_a_base(void **state)
 
 /* iWARP packets continue their TCP flow's sequence numbers; the run keeps
  * RS_INJECT_MAX_FLOWS flows, and one past them takes the first slot, so the
- * first flow's numbers start over while the others' go on. */
+ * first flow's numbers start over while the others' go on. The run counts
+ * each flow forgotten so. */
 static void
 test_flow_table_bound(void **state)
 {
@@ -495,6 +496,7 @@ test_flow_table_bound(void **state)
 
     (void)state;
     inject_run.n_flows = 0;
+    inject_run.flows_restarted = 0;
     snprintf(spec, sizeof(spec), "eth / ip(src=10.0.0.1, dst=10.0.0.2) / "
              "tcp(srcport=inc(40000)%s", tail);
     spec_decode(spec, true, &pkt);                          /* flow 40000 */
@@ -513,7 +515,10 @@ test_flow_table_bound(void **state)
              tail);
     spec_decode(spec, true, &pkt);                          /* forgotten: starts over */
     assert_int_equal(u64_of(&pkt, "tcp.seq_raw"), 1000);
+    /* 40064 took 40000's slot, then 40000 took it back. */
+    assert_int_equal(inject_run.flows_restarted, 2);
     inject_run.n_flows = 0;
+    inject_run.flows_restarted = 0;
 }
 
 /* A spec line sets at most RS_INJECT_MAX_SETS fields by generator: the one
