@@ -43,6 +43,7 @@ struct producer {
     struct rs_ring *r;
     uint64_t n;
     atomic_uint_fast64_t pushed;
+    bool records_alone;     /* a ring without a byte area: no bytes are claimed */
 };
 
 static gpointer
@@ -51,9 +52,9 @@ produce(gpointer data)
     struct producer *pr = data;
 
     for (uint64_t seq = 0; seq < pr->n; seq++) {
-        uint8_t *bytes;
-        size_t len = item_len(seq);
-        struct item *it = rs_ring_claim(pr->r, len, &bytes);
+        uint8_t *bytes = NULL;
+        size_t len = pr->records_alone ? 0 : item_len(seq);
+        struct item *it = rs_ring_claim(pr->r, len, pr->records_alone ? NULL : &bytes);
         if (it == NULL)
             return NULL;
         it->seq = seq;
@@ -68,35 +69,54 @@ produce(gpointer data)
     return NULL;
 }
 
-/* Every item once, in order, with its own bytes, the consumer taking a few
- * at a time as the pipeline's second stage does. */
+/* Runs pr's producer and takes every item, at most batch at a time: each
+ * once, in order, with its own bytes. */
 static void
-test_order(void **state)
+consume_in_order(struct producer *pr, size_t batch)
 {
-    struct producer pr = {rs_ring_new(16, sizeof(struct item), 4096), 100000, 0};
     uint64_t want = 0;
     size_t n;
 
-    (void)state;
-    assert_non_null(pr.r);
-    GThread *t = g_thread_new("producer", produce, &pr);
-    while ((n = rs_ring_wait(pr.r)) > 0) {
-        if (n > 5)
-            n = 5;
+    assert_non_null(pr->r);
+    GThread *t = g_thread_new("producer", produce, pr);
+    while ((n = rs_ring_wait(pr->r)) > 0) {
+        if (n > batch)
+            n = batch;
         for (size_t k = 0; k < n; k++) {
-            const struct item *it = rs_ring_slot(pr.r, k);
+            const struct item *it = rs_ring_slot(pr->r, k);
             assert_int_equal(it->seq, want);
-            assert_int_equal(it->len, item_len(want));
+            assert_int_equal(it->len, pr->records_alone ? 0 : item_len(want));
             for (size_t i = 0; i < it->len; i++)
                 if (it->bytes[i] != item_byte(want, i))
                     fail_msg("item %llu byte %zu", (unsigned long long)want, i);
             want++;
         }
-        rs_ring_release(pr.r, n);
+        rs_ring_release(pr->r, n);
     }
     g_thread_join(t);
-    assert_int_equal(want, pr.n);
-    rs_ring_free(pr.r);
+    assert_int_equal(want, pr->n);
+    rs_ring_free(pr->r);
+}
+
+/* The consumer taking a few at a time, as the pipeline's second stage does. */
+static void
+test_order(void **state)
+{
+    struct producer pr = {rs_ring_new(16, sizeof(struct item), 4096), 100000, 0, false};
+
+    (void)state;
+    consume_in_order(&pr, 5);
+}
+
+/* A ring without a byte area carries records alone, across its end, a full
+ * ring holding the producer (as the TUI's indexer ring). */
+static void
+test_records_alone(void **state)
+{
+    struct producer pr = {rs_ring_new(8, sizeof(struct item), 0), 50000, 0, true};
+
+    (void)state;
+    consume_in_order(&pr, SIZE_MAX);
 }
 
 /* On one thread: claim, fill, push, take, check, across the area's end. */
@@ -128,54 +148,11 @@ test_wrap(void **state)
     rs_ring_free(r);
 }
 
-/* A ring without a byte area carries records alone, in order, across its
- * end, with a full ring holding the producer (as the TUI's indexer ring). */
-struct record_producer {
-    struct rs_ring *r;
-    uint64_t n;
-};
-
-static gpointer
-produce_records(gpointer data)
-{
-    struct record_producer *pr = data;
-
-    for (uint64_t seq = 0; seq < pr->n; seq++) {
-        struct item *it = rs_ring_claim(pr->r, 0, NULL);
-        if (it == NULL)
-            return NULL;
-        it->seq = seq;
-        rs_ring_push(pr->r);
-    }
-    rs_ring_close(pr->r);
-    return NULL;
-}
-
-static void
-test_records_alone(void **state)
-{
-    struct record_producer pr = {rs_ring_new(8, sizeof(struct item), 0), 50000};
-    uint64_t want = 0;
-    size_t n;
-
-    (void)state;
-    assert_non_null(pr.r);
-    GThread *t = g_thread_new("producer", produce_records, &pr);
-    while ((n = rs_ring_wait(pr.r)) > 0) {
-        for (size_t k = 0; k < n; k++)
-            assert_int_equal(((const struct item *)rs_ring_slot(pr.r, k))->seq, want++);
-        rs_ring_release(pr.r, n);
-    }
-    g_thread_join(t);
-    assert_int_equal(want, pr.n);
-    rs_ring_free(pr.r);
-}
-
 /* A full ring holds the producer until a slot comes back. */
 static void
 test_back_pressure(void **state)
 {
-    struct producer pr = {rs_ring_new(4, sizeof(struct item), 4096), 5, 0};
+    struct producer pr = {rs_ring_new(4, sizeof(struct item), 4096), 5, 0, false};
 
     (void)state;
     GThread *t = g_thread_new("producer", produce, &pr);
