@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""bench_tui.py [--frames N] [--big N] [--rounds N] : `roceshark tui` ingesting a capture in
+"""bench_tui.py [--frames N] [--big N] [--rounds N] [--against OTHER] : `roceshark tui` ingesting a capture in
 tmux against `roceshark read -q` on the same file, in one run:
   1. frames per second, each the best of --rounds (5) runs taken in turn, so that a busy
      host slows them alike: read -q; read -q -z conv,qp -z expert (the same work as the
@@ -10,6 +10,9 @@ tmux against `roceshark read -q` on the same file, in one run:
      taken off its time, since the TUI's load time has none. Goal: the TUI's frames per
      second at least 0.8x read -q's. The time from starting tmux to "loaded" on the
      screen is printed too: it adds the terminal's start and the 20 ms polling;
+     With --against OTHER (another build's roceshark), that build's TUI loads the file in
+     the same rounds, and the two load times are compared: how a change to the ingest is
+     measured on a host whose speed drifts between runs;
   2. on a capture of --big frames (10 million by default; 0 skips it): the time to the
      first screen (the status line drawn, while loading goes on), the time to "loaded",
      and the TUI's peak RSS beyond the file's size, per frame (goal: at most 64 bytes).
@@ -45,13 +48,13 @@ def screen():
                           text=True).stdout
 
 
-def tui_run(path):
+def tui_run(path, rs=RS):
     """Seconds to the first screen and to "loaded", the load time the status line gives,
     and the peak RSS in bytes."""
     subprocess.run(["tmux", "kill-session", "-t", SESSION], stderr=subprocess.DEVNULL)
     t0 = time.perf_counter()
     subprocess.run(["tmux", "new-session", "-d", "-s", SESSION, "-x", "200", "-y", "50",
-                    RS, "tui", "-r", path], check=True)
+                    rs, "tui", "-r", path], check=True)
     pid = subprocess.run(["tmux", "list-panes", "-t", SESSION, "-F", "#{pane_pid}"],
                          capture_output=True, text=True).stdout.split()[0]
     first = loaded = load_time = None
@@ -80,11 +83,12 @@ def main():
     ap.add_argument("--frames", type=int, default=1000000)
     ap.add_argument("--big", type=int, default=10000000)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--against", help="another build's roceshark, loaded in the same rounds")
     a = ap.parse_args()
 
     cap = capture(a.frames)
     tiny = capture(1000)
-    t_start, t_read, t_same, t_tui, t_load = [], [], [], [], []
+    t_start, t_read, t_same, t_tui, t_load, t_other = [], [], [], [], [], []
     for _ in range(a.rounds):
         t_start.append(timed([RS, "read", "-r", tiny, "-q"]))
         t_read.append(timed([RS, "read", "-r", cap, "-q"]))
@@ -92,6 +96,8 @@ def main():
         _, loaded, load_time, _ = tui_run(cap)
         t_tui.append(loaded)
         t_load.append(load_time)
+        if a.against:
+            t_other.append(tui_run(cap, a.against)[2])
     start = min(t_start)
     read_q, same, tui, load = min(t_read) - start, min(t_same) - start, min(t_tui), min(t_load)
     print("ingest, %d frames (%s), best of %d rounds" % (a.frames, os.path.basename(cap),
@@ -106,6 +112,10 @@ def main():
           % (tui, a.frames / tui / 1e6))
     print("  ratio       %7.2fx read -q's frames per second (goal 0.8x), %.2fx the same "
           "work's; from tmux's start %.2fx" % (read_q / load, same / load, read_q / tui))
+    if a.against:
+        other = min(t_other)
+        print("  against     %7.3f s  %6.2f M frames/s (%s's TUI load): this build %.2fx as fast"
+              % (other, a.frames / other / 1e6, a.against, other / load))
     if a.big == 0:
         return 0
 
