@@ -21,7 +21,6 @@
 
 #define SCAN_PER_UPDATE 2000000u    /* index entries looked at per update */
 #define READ_PER_UPDATE 20000u      /* frames read back per update */
-#define MAX_POINTS 200000u          /* kept per conversation; then the oldest half goes */
 
 struct graph_bytes {
     double t;               /* seconds since the plot's first request */
@@ -36,6 +35,7 @@ struct rs_tui_graph {
     struct graph_bytes *bytes;
     size_t n_bytes, cap_bytes;
     struct rs_tui_decoded dec;
+    uint64_t dropped;       /* points dropped from the oldest end */
 };
 
 int
@@ -61,6 +61,7 @@ graph_reset(struct rs_tui_graph *g, uint32_t conv, const char *filter)
     g->conv = conv;
     g->next = 1;
     g->n_bytes = 0;
+    g->dropped = 0;
 }
 
 void
@@ -84,6 +85,7 @@ drop_oldest(struct rs_tui_graph *g)
     double from = keep > 0 ? pl->pts[pl->n_pts - keep].t : 0;
 
     memmove(pl->pts, pl->pts + (pl->n_pts - keep), keep * sizeof(*pl->pts));
+    g->dropped += pl->n_pts - keep;
     pl->n_pts = keep;
     size_t a = 0;
     while (a < pl->n_acks && pl->acks[a].t < from)
@@ -127,7 +129,7 @@ add_frame(struct rs_tui_graph *g, struct rs_tui_model *m, uint64_t number,
     struct rs_time t = {e->ts_sec, e->ts_nsec};
     g->bytes[g->n_bytes++] = (struct graph_bytes){
         rs_time_to_double(rs_time_sub(t, g->plot.t0)), e->len};
-    if (g->plot.n_pts > MAX_POINTS)
+    if (g->plot.n_pts > RS_TUI_GRAPH_POINTS)
         drop_oldest(g);
     return 0;
 }
@@ -164,6 +166,12 @@ bool
 rs_tui_graph_caught_up(const struct rs_tui_graph *g, struct rs_tui_model *m)
 {
     return g->next > rs_tui_model_frame_count(m);
+}
+
+uint64_t
+rs_tui_graph_dropped(const struct rs_tui_graph *g)
+{
+    return g->dropped;
 }
 
 const struct rs_plot *

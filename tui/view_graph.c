@@ -136,8 +136,13 @@ view_graph_draw(struct tui *t, int y, int rows, int cols)
         snprintf(line, sizeof(line), "Conversation %u", conv);
     tui_put(t, y, 0, cols, line, A_BOLD);
     draw_legend(t, pl, y + 1, cols);
-    if (!rs_tui_graph_caught_up(t->graph, t->model))
+    if (!rs_tui_graph_caught_up(t->graph, t->model)) {
         tui_put(t, y + 2, 0, cols, "(reading the conversation's packets...)", A_DIM);
+    } else if (rs_tui_graph_dropped(t->graph) > 0) {
+        snprintf(line, sizeof(line), "(%llu older points dropped: the graph keeps the newest %u)",
+                 (unsigned long long)rs_tui_graph_dropped(t->graph), RS_TUI_GRAPH_POINTS);
+        tui_put(t, y + 2, 0, cols, line, A_DIM);
+    }
     int plot_rows = rows - 3 - 2 - RATE_ROWS, width = cols - AXIS_COLS;
     if (pl->n_pts == 0 || plot_rows < 2 || width < 10)
         return;

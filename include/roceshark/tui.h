@@ -313,6 +313,10 @@ bool rs_tui_graph_caught_up(const struct rs_tui_graph *g, struct rs_tui_model *m
 /* The PSN/time points (as `plot psn` has them): times in seconds since the
  * first request, PSNs unwrapped from it. */
 const struct rs_plot *rs_tui_graph_plot(const struct rs_tui_graph *g);
+/* Points dropped from the oldest end: a conversation keeps its newest 200000
+ * (RS_TUI_GRAPH_POINTS), and past them loses its oldest half. */
+#define RS_TUI_GRAPH_POINTS 200000u
+uint64_t rs_tui_graph_dropped(const struct rs_tui_graph *g);
 /* Bytes per second (both directions) in each of buckets equal slices of [t0, t1]. */
 void rs_tui_graph_throughput(const struct rs_tui_graph *g, double t0, double t1, double *out,
                              unsigned buckets);

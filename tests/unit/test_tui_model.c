@@ -544,7 +544,7 @@ test_graph_follows_conversation(void **state)
 static void
 test_graph_points_bound(void **state)
 {
-    enum { SENDS = 200100, MAX_POINTS = 200000 };
+    enum { SENDS = 200100, MAX_POINTS = RS_TUI_GRAPH_POINTS };
     char path[] = "/tmp/rs-graph-XXXXXX";
     int fd = g_mkstemp(path);
     FILE *f = fdopen(fd, "wb");
@@ -578,6 +578,9 @@ test_graph_points_bound(void **state)
     assert_true(pl->n_pts > MAX_POINTS / 2 && pl->n_pts <= MAX_POINTS);
     assert_int_equal(pl->pts[pl->n_pts - 1].psn, SENDS - 1);
     assert_int_equal(pl->pts[0].psn, SENDS - pl->n_pts);
+    /* Half of 200001 went at the 200001st: 100001 dropped, counted. */
+    assert_int_equal(rs_tui_graph_dropped(g), SENDS - pl->n_pts);
+    assert_int_equal(rs_tui_graph_dropped(g), 100001);
     rs_tui_graph_free(g);
     rs_tui_model_close(m);
     g_unlink(path);
