@@ -30,6 +30,8 @@
 #define BLOCK_SHIFT 19
 #define BLOCK_SIZE (1u << BLOCK_SHIFT)
 #define INDEX_BLOCKS (1u << (32 - BLOCK_SHIFT))
+_Static_assert((uint64_t)INDEX_BLOCKS * BLOCK_SIZE == RS_TUI_INDEX_MAX_FRAMES,
+               "the block table covers the bound");
 #define BLOCK_BYTES ((size_t)BLOCK_SIZE * sizeof(struct rs_tui_frame))
 #define POPULATE_AHEAD ((size_t)2 << 20)
 
@@ -40,11 +42,12 @@ _Static_assert(BLOCK_BYTES % POPULATE_AHEAD == 0, "a block is whole steps of pop
 struct rs_tui_index {
     struct rs_tui_frame **blocks;   /* INDEX_BLOCKS slots, filled as needed */
     _Atomic uint64_t count;         /* published after the entry is written */
+    uint64_t max_frames;
     size_t populated;               /* bytes of the newest block mapped (the writer's) */
 };
 
 int
-rs_tui_index_new(struct rs_tui_index **out, char *err)
+rs_tui_index_new(struct rs_tui_index **out, uint64_t max_frames, char *err)
 {
     struct rs_tui_index *ix = calloc(1, sizeof(*ix));
 
@@ -53,6 +56,8 @@ rs_tui_index_new(struct rs_tui_index **out, char *err)
         return rs_error(err, RS_ENOMEM, "frame index: out of memory");
     }
     atomic_init(&ix->count, 0);
+    ix->max_frames = max_frames == 0 || max_frames > RS_TUI_INDEX_MAX_FRAMES
+                         ? RS_TUI_INDEX_MAX_FRAMES : max_frames;
     *out = ix;
     return 0;
 }
@@ -85,8 +90,8 @@ rs_tui_index_append(struct rs_tui_index *ix, const struct rs_tui_frame *f)
     uint64_t block = n >> BLOCK_SHIFT;
     size_t end = ((n & (BLOCK_SIZE - 1)) + 1) * sizeof(*f);
 
-    if (block >= INDEX_BLOCKS)
-        return RS_ENOMEM;
+    if (n >= ix->max_frames)
+        return RS_ENOSPC;
     if (ix->blocks[block] == NULL && (ix->blocks[block] = block_map()) == NULL)
         return RS_ENOMEM;
     if ((n & (BLOCK_SIZE - 1)) == 0)

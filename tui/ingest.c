@@ -143,7 +143,9 @@ struct batch {
     bool have_newest;
     uint64_t last_number, file_done;
     uint32_t last_conv;
-    atomic_bool failed;     /* out of memory (the feeding thread looks while the sink runs) */
+    atomic_bool failed;     /* out of memory or a full index (the feeding thread looks while
+                               the sink runs) */
+    bool index_full;        /* the index holds its most frames */
     uint64_t failed_at;     /* the frame it happened at */
 };
 
@@ -231,7 +233,9 @@ add_record(struct batch *b, const struct index_rec *rec)
     const struct rs_tui_frame *e = &rec->e;
     struct rs_time t = {e->ts_sec, (int32_t)e->ts_nsec};
 
-    if (rs_tui_index_append(b->m->index, e) != 0) {
+    int rc = rs_tui_index_append(b->m->index, e);
+    if (rc != 0) {
+        b->index_full = rc == RS_ENOSPC;
         b->failed = true;
         b->failed_at = b->last_number + 1;
         return false;
@@ -386,6 +390,10 @@ drain(struct batch *b, char *err)
         rs_ring_wait_empty(b->ring);    /* the indexer publishes before it releases */
     else
         publish(b);
+    if (b->failed && b->index_full)
+        return rs_error(err, RS_ENOSPC, "%s: the frame index holds at most %llu frames: "
+                        "the frames after them are not shown", b->m->path,
+                        (unsigned long long)rs_tui_index_count(b->m->index));
     if (b->failed)
         return rs_error(err, RS_ENOMEM, "%s: out of memory after %llu frames", b->m->path,
                         (unsigned long long)b->failed_at);

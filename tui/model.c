@@ -114,7 +114,7 @@ rs_tui_model_open(const struct rs_tui_model_opts *opts, struct rs_tui_model **ou
         rc = rs_error(err, RS_EIO, "%s: %s", m->path, strerror(errno));
         goto fail;
     }
-    if ((rc = rs_tui_index_new(&m->index, err)) != 0 ||
+    if ((rc = rs_tui_index_new(&m->index, opts->max_frames, err)) != 0 ||
         (rc = rs_tui_rates_new(&m->rates, err)) != 0 ||
         (rc = model_new_pipeline(m, filter, &pipe, err)) != 0 ||
         (rc = model_start_pass(m, pipe, err)) != 0)

@@ -22,7 +22,8 @@ enum rs_err {
     RS_ENOTSUP = -5,    /* the input or device lacks a needed capability */
     RS_EPERM = -6,      /* missing privilege */
     RS_EFORMAT = -7,    /* input file is not in a format we read */
-    RS_EOF = -8         /* end of input: not an error for loops */
+    RS_EOF = -8,        /* end of input: not an error for loops */
+    RS_ENOSPC = -9      /* a bounded table is full */
 };
 
 /* Fills err (may be NULL) with a formatted message, on one line (see

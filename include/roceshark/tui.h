@@ -55,10 +55,16 @@ struct rs_tui_frame {
 
 struct rs_tui_index;
 
-int rs_tui_index_new(struct rs_tui_index **out, char *err);
+/* Most frames the index holds: 2^32, in 8192 blocks of 512 Ki entries. */
+#define RS_TUI_INDEX_MAX_FRAMES ((uint64_t)1 << 32)
+
+/* An index of at most max_frames frames (0 or more than RS_TUI_INDEX_MAX_FRAMES:
+ * that many; a test asks for fewer, to reach the bound). */
+int rs_tui_index_new(struct rs_tui_index **out, uint64_t max_frames, char *err);
 void rs_tui_index_free(struct rs_tui_index *ix);
 /* Appends the next frame (number count + 1). Entries never move once added,
- * so a reader on another thread may read any entry below the count it saw. */
+ * so a reader on another thread may read any entry below the count it saw.
+ * RS_ENOMEM when memory runs out, RS_ENOSPC when the index holds its most. */
 int rs_tui_index_append(struct rs_tui_index *ix, const struct rs_tui_frame *f);
 uint64_t rs_tui_index_count(const struct rs_tui_index *ix);
 /* Frame number (from 1); NULL past the end. */
@@ -186,6 +192,8 @@ struct rs_tui_model_opts {
                                        decode) */
     const char *filter;             /* display filter; NULL for none */
     struct rs_decode_opts decode;
+    uint64_t max_frames;            /* the frame index's bound; 0: RS_TUI_INDEX_MAX_FRAMES
+                                       (a test lowers it to reach it) */
     int stages;                     /* the pipeline's threads, 1 or 2; 0: 2 when at least
                                        3 CPUs are online (with the file's reader, three
                                        threads are busy: on 2 CPUs the two stages measured

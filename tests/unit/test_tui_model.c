@@ -37,7 +37,7 @@ test_index_blocks(void **state)
     const uint64_t n = 1100000;    /* crosses two blocks of 512 Ki entries */
 
     (void)state;
-    assert_int_equal(rs_tui_index_new(&ix, NULL), 0);
+    assert_int_equal(rs_tui_index_new(&ix, 0, NULL), 0);
     assert_null(rs_tui_index_get(ix, 1));
     for (uint64_t i = 1; i <= n; i++) {
         f.offset = i * 100;
@@ -62,6 +62,44 @@ test_index_blocks(void **state)
     assert_int_equal(rs_tui_index_append(ix, &f), 0);
     assert_int_equal(rs_tui_index_get(ix, 1)->offset, 7);
     rs_tui_index_free(ix);
+}
+
+/* The index at its bound: the next frame is refused as "full" (not out of
+ * memory), and loading stops there with an error the status line shows,
+ * the frames before it kept. A test cannot write 2^32 frames: it lowers the
+ * bound, through the same check. */
+static void
+test_index_bound(void **state)
+{
+    struct rs_tui_index *ix;
+    struct rs_tui_frame f = {0};
+    struct rs_tui_model_opts opts;
+    struct rs_tui_model *m;
+    struct rs_tui_progress p;
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    assert_int_equal(rs_tui_index_new(&ix, 3, NULL), 0);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(rs_tui_index_append(ix, &f), 0);
+    assert_int_equal(rs_tui_index_append(ix, &f), RS_ENOSPC);
+    assert_int_equal(rs_tui_index_count(ix), 3);
+    rs_tui_index_free(ix);
+
+    for (int stages = 1; stages <= 2; stages++) {
+        rs_tui_model_opts_init(&opts);
+        opts.path = SAMPLE;
+        opts.max_frames = 20;
+        opts.stages = stages;
+        assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
+        rs_tui_model_wait(m);
+        rs_tui_model_progress(m, &p);
+        assert_true(p.done && p.failed);
+        assert_non_null(strstr(p.error, "the frame index holds at most 20 frames"));
+        assert_int_equal(rs_tui_model_frame_count(m), 20);
+        assert_int_equal(rs_tui_model_shown_count(m), 20);
+        rs_tui_model_close(m);
+    }
 }
 
 static void
@@ -655,6 +693,7 @@ main(void)
         cmocka_unit_test(test_nic_counters),
         cmocka_unit_test(test_graph_follows_conversation),
         cmocka_unit_test(test_graph_points_bound),
+        cmocka_unit_test(test_index_bound),
         cmocka_unit_test(test_canvas),
         cmocka_unit_test(test_search),
     };
