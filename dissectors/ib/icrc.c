@@ -25,107 +25,51 @@
 #define PSEUDO_MAX (8 + MAX_L3_MASKED + 8 + RS_BTH_LEN)
 #define FILL_TO 128         /* bytes gathered before the CRC runs: one PCLMUL-sized call */
 
-/* The masked copy of the IPv4 header: TOS, TTL and checksum set to ones. */
-static uint32_t
-put_ipv4(uint8_t *b, const uint8_t *h, uint32_t len)
-{
-    memcpy(b, h, len);
-    b[1] = 0xff;
-    b[8] = 0xff;
-    b[10] = b[11] = 0xff;
-    return len;
-}
-
-/* The GRH and the IPv6 header share a layout for the masked fields:
- * traffic class, flow label and hop limit. IPv6 extensions follow as is. */
-static uint32_t
-put_grh(uint8_t *b, const uint8_t *h, uint32_t len)
-{
-    memcpy(b, h, len);
-    b[0] |= 0x0f;
-    b[1] = b[2] = b[3] = 0xff;
-    b[7] = 0xff;
-    return len;
-}
-
-/* The ICRC of pkt from a masked copy of its headers: the pseudo header is
- * built in one buffer and topped up with the packet's first bytes, so that
- * small packets take a single call and big ones reach the folding path at
- * once. For layouts icrc_in_place() does not know. */
-static uint32_t
-icrc_from_copy(const struct rs_packet *pkt)
-{
-    const uint8_t *d = pkt->frame->data;
-    uint8_t buf[PSEUDO_MAX + FILL_TO];
-    uint32_t n = 0;
-
-    if (pkt->encap == RS_ENCAP_ROCEV2) {
-        memset(buf, 0xff, 8);
-        n = 8;
-        if (rs_packet_has(pkt, RS_LAYER_IPV4))
-            n += put_ipv4(buf + n, rs_packet_at(pkt, RS_LAYER_IPV4),
-                          pkt->span[RS_LAYER_IPV4].len);
-        else
-            n += put_grh(buf + n, rs_packet_at(pkt, RS_LAYER_IPV6),
-                         pkt->span[RS_LAYER_IPV6].len);
-        memcpy(buf + n, rs_packet_at(pkt, RS_LAYER_UDP), 8);
-        buf[n + 6] = buf[n + 7] = 0xff;
-        n += 8;
-    } else if (rs_packet_has(pkt, RS_LAYER_GRH)) {
-        memset(buf, 0xff, 8);
-        n = 8 + put_grh(buf + 8, rs_packet_at(pkt, RS_LAYER_GRH), RS_GRH_LEN);
-    } else {
-        memcpy(buf, rs_packet_at(pkt, RS_LAYER_LRH), RS_LRH_LEN);
-        buf[0] |= 0xf0;         /* VL */
-        n = RS_LRH_LEN;
-    }
-    uint32_t bth = pkt->span[RS_LAYER_BTH].off, end = pkt->span[RS_LAYER_ICRC].off;
-    memcpy(buf + n, d + bth, RS_BTH_LEN);
-    buf[n + 4] = 0xff;          /* FECN, BECN, Resv6a */
-    n += RS_BTH_LEN;
-    uint32_t rest = bth + RS_BTH_LEN, more = end - rest < FILL_TO ? end - rest : FILL_TO;
-    memcpy(buf + n, d + rest, more);
-    uint32_t crc = rs_crc32_update(RS_CRC32_INIT, buf, n + more);
-    crc = rs_crc32_update(crc, d + rest + more, end - rest - more);
-    return rs_crc32_final(crc);
-}
-
-/* The same CRC without the copy, for headers laid out one after the other:
- * the packet's own bytes from 8 before the L3 header (or from the LRH) to
- * the ICRC, with the variant fields OR'ed to ones by a mask made for the
- * layout. The 8 bytes before the L3 header (the link layer's) stand for the
- * LRH, all ones. A copy of the headers cost as much as the CRC itself: the
- * vector loads waited for the byte stores that masked it. */
+/* The variant fields of each layout, as a mask the CRC ORs over the
+ * headers: the LRH (or the 8 bytes of ones standing for it), the L3 header,
+ * UDP, then the BTH. The CRC runs over the packet's own bytes where the
+ * headers lie one after the other, the mask applied in a register (a copy
+ * of the headers, masked byte by byte, cost as much as the CRC itself: the
+ * vector loads waited for the byte stores); otherwise over a copy of the
+ * headers, under the same mask. */
 #define MASK_BYTES 96       /* the longest mask, 8 + 60 + 8 + 12, rounded up to 16 */
 struct icrc_mask {
     uint8_t b[MASK_BYTES];
     uint32_t len;
 };
-/* Indexed by L3 length: IPv4's from 20 by 4, IPv6's (with extensions) from 40 by 8. */
+/* Indexed by L3 length from 20 (IPv4, with options) or 40 (IPv6, with
+ * extensions) by 4: header lengths are multiples of 4. */
 static struct icrc_mask ipv4_masks[(MAX_L3_MASKED - 20) / 4 + 1];
-static struct icrc_mask ipv6_masks[(MAX_L3_MASKED - 40) / 8 + 1];
+static struct icrc_mask ipv6_masks[(MAX_L3_MASKED - 40) / 4 + 1];
 static struct icrc_mask grh_mask, lrh_mask;
 
-/* A layout's mask: the masked pseudo header of an all-zero packet. */
+/* A layout's mask. IPv4: TOS, TTL and checksum. The GRH and the IPv6 header
+ * share a layout for the masked fields: traffic class, flow label and hop
+ * limit (IPv6 extensions are covered as they are). */
 static void
-mask_init(struct icrc_mask *m, enum rs_layer l3, uint32_t l3_len, bool udp)
+mask_init(struct icrc_mask *m, enum rs_layer l3, uint32_t l3_len)
 {
-    static const uint8_t zeros[MAX_L3_MASKED];
+    uint8_t *b = m->b;
     uint32_t n = 8;
 
-    memset(m->b, 0, sizeof(m->b));
+    memset(b, 0, sizeof(m->b));
     if (l3 == RS_LAYER_LRH) {
-        m->b[0] = 0xf0;         /* VL */
+        b[0] = 0xf0;            /* VL */
     } else {
-        memset(m->b, 0xff, 8);
-        n += l3 == RS_LAYER_IPV4 ? put_ipv4(m->b + n, zeros, l3_len)
-                                 : put_grh(m->b + n, zeros, l3_len);
+        memset(b, 0xff, 8);
+        if (l3 == RS_LAYER_IPV4) {
+            b[n + 1] = b[n + 8] = b[n + 10] = b[n + 11] = 0xff;
+        } else {
+            b[n] = 0x0f;
+            b[n + 1] = b[n + 2] = b[n + 3] = b[n + 7] = 0xff;
+        }
+        n += l3_len;
     }
-    if (udp) {
-        m->b[n + 6] = m->b[n + 7] = 0xff;
+    if (l3 == RS_LAYER_IPV4 || l3 == RS_LAYER_IPV6) {
+        b[n + 6] = b[n + 7] = 0xff;     /* the UDP checksum */
         n += 8;
     }
-    m->b[n + 4] = 0xff;         /* FECN, BECN, Resv6a */
+    b[n + 4] = 0xff;            /* FECN, BECN, Resv6a */
     m->len = n + RS_BTH_LEN;
 }
 
@@ -133,80 +77,87 @@ __attribute__((constructor)) static void
 icrc_masks_init(void)
 {
     for (uint32_t i = 0; i < sizeof(ipv4_masks) / sizeof(ipv4_masks[0]); i++)
-        mask_init(&ipv4_masks[i], RS_LAYER_IPV4, 20 + 4 * i, true);
+        mask_init(&ipv4_masks[i], RS_LAYER_IPV4, 20 + 4 * i);
     for (uint32_t i = 0; i < sizeof(ipv6_masks) / sizeof(ipv6_masks[0]); i++)
-        mask_init(&ipv6_masks[i], RS_LAYER_IPV6, 40 + 8 * i, true);
-    mask_init(&grh_mask, RS_LAYER_GRH, RS_GRH_LEN, false);
-    mask_init(&lrh_mask, RS_LAYER_LRH, 0, false);
+        mask_init(&ipv6_masks[i], RS_LAYER_IPV6, 40 + 4 * i);
+    mask_init(&grh_mask, RS_LAYER_GRH, RS_GRH_LEN);
+    mask_init(&lrh_mask, RS_LAYER_LRH, 0);
 }
 
-/* The mask for pkt's layout and where the CRC starts, or NULL when its
- * headers are not one after the other (or the L3 header starts fewer than
- * 8 bytes into the frame, as in a raw IP capture). */
+/* The mask for pkt's layout, and in *l3 the header the 8 bytes of ones
+ * stand before (NULL when the LRH itself leads); NULL when the ICRC cannot
+ * be computed: no ICRC or BTH, or an L3 header longer than we mask. */
 static const struct icrc_mask *
-layout_mask(const struct rs_packet *pkt, uint32_t *start)
-{
-    const struct rs_span *l3;
-    const struct icrc_mask *m;
-    uint32_t next;
-
-    if (pkt->encap == RS_ENCAP_ROCEV2) {
-        bool v4 = rs_packet_has(pkt, RS_LAYER_IPV4);
-        l3 = &pkt->span[v4 ? RS_LAYER_IPV4 : RS_LAYER_IPV6];
-        if (v4 ? l3->len < 20 || l3->len % 4 != 0 : l3->len < 40 || l3->len % 8 != 0)
-            return NULL;
-        m = v4 ? &ipv4_masks[(l3->len - 20) / 4] : &ipv6_masks[(l3->len - 40) / 8];
-        if (pkt->span[RS_LAYER_UDP].off != l3->off + l3->len)
-            return NULL;
-        next = pkt->span[RS_LAYER_UDP].off + 8;
-    } else if (rs_packet_has(pkt, RS_LAYER_GRH)) {
-        l3 = &pkt->span[RS_LAYER_GRH];
-        m = &grh_mask;
-        next = l3->off + RS_GRH_LEN;
-    } else {
-        *start = pkt->span[RS_LAYER_LRH].off;
-        return pkt->span[RS_LAYER_BTH].off == *start + RS_LRH_LEN ? &lrh_mask : NULL;
-    }
-    if (l3->off < 8 || pkt->span[RS_LAYER_BTH].off != next)
-        return NULL;
-    *start = l3->off - 8;
-    return m;
-}
-
-/* The ICRC of pkt, as the CRC value (before it is laid out on the wire). */
-static uint32_t
-icrc_compute(const struct rs_packet *pkt)
-{
-    uint32_t start, end = pkt->span[RS_LAYER_ICRC].off;
-    const struct icrc_mask *m = layout_mask(pkt, &start);
-
-    if (m == NULL)
-        return icrc_from_copy(pkt);
-    return rs_crc32_final(rs_crc32_update_masked(RS_CRC32_INIT, pkt->frame->data + start,
-                                                 end - start, m->b, m->len));
-}
-
-/* An L3 header longer than we mask in a stack buffer cannot be checked. */
-static bool
-icrc_computable(const struct rs_packet *pkt)
+layout_mask(const struct rs_packet *pkt, const struct rs_span **l3)
 {
     if (!rs_packet_has(pkt, RS_LAYER_ICRC) || !rs_packet_has(pkt, RS_LAYER_BTH))
-        return false;
-    if (pkt->encap == RS_ENCAP_ROCEV2)
-        return rs_packet_has(pkt, RS_LAYER_UDP) &&
-               ((rs_packet_has(pkt, RS_LAYER_IPV6) &&
-                 pkt->span[RS_LAYER_IPV6].len <= MAX_L3_MASKED) ||
-                (rs_packet_has(pkt, RS_LAYER_IPV4) &&
-                 pkt->span[RS_LAYER_IPV4].len <= MAX_L3_MASKED));
-    return rs_packet_has(pkt, RS_LAYER_GRH) || rs_packet_has(pkt, RS_LAYER_LRH);
+        return NULL;
+    if (pkt->encap == RS_ENCAP_ROCEV2) {
+        bool v4 = rs_packet_has(pkt, RS_LAYER_IPV4);
+        if (!rs_packet_has(pkt, RS_LAYER_UDP) || !(v4 || rs_packet_has(pkt, RS_LAYER_IPV6)))
+            return NULL;
+        *l3 = &pkt->span[v4 ? RS_LAYER_IPV4 : RS_LAYER_IPV6];
+        uint32_t len = (*l3)->len, min = v4 ? 20 : 40;
+        if (len < min || len > MAX_L3_MASKED || len % 4 != 0)
+            return NULL;
+        return v4 ? &ipv4_masks[(len - min) / 4] : &ipv6_masks[(len - min) / 4];
+    }
+    if (rs_packet_has(pkt, RS_LAYER_GRH)) {
+        *l3 = &pkt->span[RS_LAYER_GRH];
+        return &grh_mask;
+    }
+    *l3 = NULL;
+    return rs_packet_has(pkt, RS_LAYER_LRH) ? &lrh_mask : NULL;
+}
+
+/* Appends the n bytes at p to buf at *at. */
+static void
+gather(uint8_t *buf, uint32_t *at, const uint8_t *p, uint32_t n)
+{
+    memcpy(buf + *at, p, n);
+    *at += n;
 }
 
 bool
 rs_icrc_compute(const struct rs_packet *pkt, uint32_t *icrc)
 {
-    if (!icrc_computable(pkt))
+    const uint8_t *d = pkt->frame->data;
+    const struct rs_span *l3;
+    const struct icrc_mask *m = layout_mask(pkt, &l3);
+
+    if (m == NULL)
         return false;
-    *icrc = icrc_compute(pkt);
+    bool udp = pkt->encap == RS_ENCAP_ROCEV2;
+    uint32_t bth = pkt->span[RS_LAYER_BTH].off, end = pkt->span[RS_LAYER_ICRC].off;
+    /* In place: the headers one after the other, the L3 header at least 8
+     * bytes into the frame (not so in a raw IP capture). */
+    if (l3 == NULL ? bth == pkt->span[RS_LAYER_LRH].off + RS_LRH_LEN
+                   : l3->off >= 8 && bth == l3->off + l3->len + (udp ? 8 : 0) &&
+                         (!udp || pkt->span[RS_LAYER_UDP].off == l3->off + l3->len)) {
+        uint32_t start = l3 != NULL ? l3->off - 8 : pkt->span[RS_LAYER_LRH].off;
+        *icrc = rs_crc32_final(rs_crc32_update_masked(RS_CRC32_INIT, d + start, end - start,
+                                                      m->b, m->len));
+        return true;
+    }
+    /* Otherwise the headers gathered, topped up with the packet's first
+     * bytes, so that small packets take a single call and big ones reach the
+     * folding path at once. */
+    uint8_t buf[PSEUDO_MAX + FILL_TO];
+    uint32_t n = 0;
+    if (l3 == NULL) {
+        gather(buf, &n, rs_packet_at(pkt, RS_LAYER_LRH), RS_LRH_LEN);
+    } else {
+        memset(buf, 0xff, 8);
+        n = 8;
+        gather(buf, &n, d + l3->off, l3->len);
+        if (udp)
+            gather(buf, &n, rs_packet_at(pkt, RS_LAYER_UDP), 8);
+    }
+    gather(buf, &n, d + bth, RS_BTH_LEN);
+    uint32_t rest = bth + RS_BTH_LEN, more = end - rest < FILL_TO ? end - rest : FILL_TO;
+    gather(buf, &n, d + rest, more);
+    uint32_t crc = rs_crc32_update_masked(RS_CRC32_INIT, buf, n, m->b, m->len);
+    *icrc = rs_crc32_final(rs_crc32_update(crc, d + rest + more, end - rest - more));
     return true;
 }
 
@@ -215,8 +166,7 @@ decode_check_crcs(struct rs_packet *pkt)
 {
     const uint8_t *d = pkt->frame->data;
 
-    if (icrc_computable(pkt)) {
-        pkt->icrc_computed = icrc_compute(pkt);
+    if (rs_icrc_compute(pkt, &pkt->icrc_computed)) {
         uint32_t wire = rs_load_le32(rs_packet_at(pkt, RS_LAYER_ICRC));
         pkt->icrc_status = wire == pkt->icrc_computed ? RS_CKSUM_GOOD : RS_CKSUM_BAD;
     } else if (rs_packet_has(pkt, RS_LAYER_BTH)) {

@@ -270,6 +270,23 @@ icrc_both_ways(struct test_frame *tf)
     return pkt.icrc_computed;
 }
 
+/* Past an L3 header of l3_len bytes in tf, whose ICRC is icrc: the UDP
+ * checksum and the BTH's FECN and BECN are masked (the ICRC stays), its
+ * destination QP is covered. */
+static void
+assert_udp_and_bth_masked(struct test_frame *tf, uint32_t l3_len, uint32_t icrc)
+{
+    uint8_t *udp = tf->bytes + ETH + l3_len, *bth = udp + UDP;
+
+    udp[6] ^= 0x5a;
+    udp[7] ^= 0xa5;
+    bth[4] ^= 0xc0;
+    assert_int_equal(icrc_both_ways(tf), icrc);
+    bth[7] ^= 1;
+    assert_int_not_equal(icrc_both_ways(tf), icrc);
+    bth[7] ^= 1;
+}
+
 /* IPv4 with options and IPv6 with an extension header: the masks for longer
  * L3 headers cover the right bytes. */
 static void
@@ -282,6 +299,7 @@ test_icrc_of_longer_ip_headers(void **state)
     test_frame_from_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB);
     uint32_t plain = icrc_both_ways(&tf);
     assert_int_equal(plain, rs_load_le32(tf.bytes + tf.frame.caplen - 4));
+    assert_udp_and_bth_masked(&tf, IP4, plain);
 
     /* Eight bytes of options: a different ICRC, the same both ways. */
     insert_bytes(&tf, ETH + IP4, nops, sizeof(nops));
@@ -293,6 +311,7 @@ test_icrc_of_longer_ip_headers(void **state)
     tf.bytes[ETH + 1] ^= 0xfc;
     tf.bytes[ETH + 8] ^= 0x55;
     assert_int_equal(icrc_both_ways(&tf), with_options);
+    assert_udp_and_bth_masked(&tf, IP4 + 8, with_options);
 
     /* IPv6 with an 8-byte hop-by-hop header in front of UDP. */
     test_frame_from_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB);
@@ -312,6 +331,7 @@ test_icrc_of_longer_ip_headers(void **state)
     uint32_t v6 = icrc_both_ways(&tf);
     tf.bytes[ETH + 7] ^= 0x3f;  /* hop limit: masked */
     assert_int_equal(icrc_both_ways(&tf), v6);
+    assert_udp_and_bth_masked(&tf, sizeof(ip6), v6);
     tf.bytes[ETH + 42] ^= 1;    /* the extension header: covered */
     assert_int_not_equal(icrc_both_ways(&tf), v6);
 }
