@@ -114,7 +114,6 @@ ptr_index_put(struct ptr_index *t, uint32_t hash, void *ptr,
     }
 }
 
-void ptr_index_insert(struct ptr_index *t, uint32_t hash, void *ptr);
 /* Removes the entry (hash, ptr); false when there is none. */
 bool ptr_index_remove(struct ptr_index *t, uint32_t hash, const void *ptr);
 /* Makes the entry (hash, old) point to new, which has the same key. */
