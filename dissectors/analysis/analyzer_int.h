@@ -109,9 +109,12 @@ struct req_stream {
     uint64_t msg_first_frame;
     uint32_t msg_dmalen;
     bool msg_has_dmalen;
-    /* Requests remembered, oldest first, in a ring that grows as needed. */
+    /* Requests remembered, oldest first, in a ring that grows as needed:
+     * it starts as the REQ_RING_MIN entries at the end of the conversation
+     * (conv.ring0), and only a longer one is allocated. */
     struct req_entry *ring;
     uint32_t ring_cap, ring_start, ring_count;
+    bool ring_allocated;        /* ring is on the heap, not conv.ring0 */
 };
 
 struct resp_stream {
@@ -195,10 +198,26 @@ struct conv {
     struct conv *cand_prev, *cand_next;
     bool is_candidate;
     uint64_t last_frame;
+    /* The request ring's first home, last, so that recycling a conversation
+     * need not clear it: a conversation of a few requests (on hostile
+     * traffic, most) costs no allocation and no cache line far from the
+     * rest of it. */
+    struct req_entry ring0[REQ_RING_MIN];
+};
+
+/* Conversations are carved from slabs and never freed one by one: an
+ * evicted one is recycled in place (conv_recycle), so a slab lives as long
+ * as the analyzer. A table of 65,536 is some 70 slabs, not 65,536 mallocs,
+ * and frees in as many calls. */
+struct conv_slab {
+    struct conv_slab *next;
+    uint32_t used, cap;
+    struct conv convs[];
 };
 
 struct rs_analyzer {
     struct rs_analysis_opts opts;
+    struct conv_slab *slabs;        /* the newest first; only it has room */
     struct ptr_index streams;       /* stream key -> struct conv * */
     struct ptr_index host_pairs;    /* requester and responder -> newest unpaired conv */
     struct peer_table peers;

@@ -24,6 +24,7 @@
  * The table holds at most opts.max_convs conversations; the least recently
  * used is evicted to make room (counted), and its statistics are archived.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,8 @@
 /* A response PSN this close to what a request stream has sent still pairs
  * with it when no remembered request covers it exactly. */
 #define PAIR_PSN_WINDOW 4096
+#define CONV_SLAB_MIN 16            /* conversations in the first slab */
+#define CONV_SLAB_MAX 1024          /* and at most in one (some 800 KiB) */
 
 static uint32_t
 key_hash(const struct stream_key *key)
@@ -116,24 +119,36 @@ conv_table_init(struct rs_analyzer *an)
     an->archive_by_id = g_new0(struct archive_index, 1);
 }
 
-static void
-conv_free(struct conv *c)
+/* Memory for a new conversation, zeroed: the newest slab's next, or a new
+ * slab twice the last one's size (from CONV_SLAB_MIN to CONV_SLAB_MAX), so
+ * that a capture of a few QPs holds a few, and a large table few slabs. */
+static struct conv *
+conv_alloc(struct rs_analyzer *an)
 {
-    req_stream_free(&c->req);
-    g_free(c->lat);
-    g_free(c);
+    struct conv_slab *s = an->slabs;
+
+    if (s == NULL || s->used == s->cap) {
+        uint32_t cap = s == NULL ? CONV_SLAB_MIN : MIN(2 * s->cap, CONV_SLAB_MAX);
+        struct conv_slab *n = g_malloc0(sizeof(*n) + (size_t)cap * sizeof(n->convs[0]));
+        n->cap = cap;
+        n->next = s;
+        an->slabs = s = n;
+    }
+    return &s->convs[s->used++];
 }
 
 void
 conv_table_free(struct rs_analyzer *an)
 {
-    struct conv *c = an->lru_head;
-
-    while (c != NULL) {
-        struct conv *next = c->lru_next;
-        conv_free(c);
-        c = next;
+    for (struct conv_slab *s = an->slabs, *next; s != NULL; s = next) {
+        next = s->next;
+        for (uint32_t i = 0; i < s->used; i++) {
+            req_stream_free(&s->convs[i].req);
+            g_free(s->convs[i].lat);
+        }
+        g_free(s);
     }
+    an->slabs = NULL;
     ptr_index_free(&an->streams);
     ptr_index_free(&an->host_pairs);
     peer_table_free(&an->peers);
@@ -334,11 +349,13 @@ conv_recycle(struct conv *c)
 {
     struct req_entry *ring = c->req.ring;
     uint32_t ring_cap = c->req.ring_cap;
+    bool ring_allocated = c->req.ring_allocated;
     struct latency_samples *lat = c->lat;
 
-    memset(c, 0, sizeof(*c));
+    memset(c, 0, offsetof(struct conv, ring0));
     c->req.ring = ring;
     c->req.ring_cap = ring_cap;
+    c->req.ring_allocated = ring_allocated;
     if (lat != NULL) {
         lat->seen = 0;
         lat->n = 0;
@@ -359,7 +376,9 @@ conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
         conv_evict(an, c);
         conv_recycle(c);
     } else {
-        c = g_new0(struct conv, 1);
+        c = conv_alloc(an);
+        c->req.ring = c->ring0;
+        c->req.ring_cap = REQ_RING_MIN;
     }
 
     c->stats.id = an->next_id++;

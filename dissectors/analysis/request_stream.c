@@ -76,11 +76,13 @@ static struct req_entry *
 ring_push(struct req_stream *rs, uint64_t *forgotten)
 {
     if (rs->ring_count == rs->ring_cap && rs->ring_cap < REQ_RING_MAX) {
-        uint32_t cap = rs->ring_cap ? rs->ring_cap * 2 : REQ_RING_MIN;
+        uint32_t cap = rs->ring_cap * 2;
         struct req_entry *ring = g_new(struct req_entry, cap);
         for (uint32_t i = 0; i < rs->ring_count; i++)
             ring[i] = *ring_at(rs, i);
-        g_free(rs->ring);
+        if (rs->ring_allocated)
+            g_free(rs->ring);
+        rs->ring_allocated = true;
         rs->ring = ring;
         rs->ring_cap = cap;
         rs->ring_start = 0;
@@ -141,8 +143,9 @@ req_ring_prune(struct req_stream *rs, uint32_t ack_psn)
 void
 req_stream_free(struct req_stream *rs)
 {
-    g_free(rs->ring);
-    rs->ring = NULL;
+    if (rs->ring_allocated)
+        g_free(rs->ring);
+    rs->ring_allocated = false;
 }
 
 /* --- Messages (SEND and WRITE): packets, length, opcode sequence --- */

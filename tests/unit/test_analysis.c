@@ -326,6 +326,44 @@ test_evicted_memory_reused(void **state)
     rs_analyzer_free(r.an);
 }
 
+/* A conversation's first requests live in it; more move to the heap. An
+ * evicted conversation's memory, with either ring, serves the next, which
+ * finds its own requests and none of the old ones. */
+static void
+test_request_ring_recycled(void **state)
+{
+    struct run r = {0};
+    uint8_t ext[16];
+    uint64_t first[3];
+
+    (void)state;
+    start(&r, 1);
+    /* 3 READs fit the inline ring, 10 and 40 grow it; each QP evicts the last. */
+    const uint32_t reads[3] = {3, 10, 40};
+    for (uint32_t q = 0; q < 3; q++) {
+        uint32_t qp = 0x100 + q, psn = 1000 * (q + 1);
+        for (uint32_t i = 0; i < reads[q]; i++) {
+            feed(&r, 1, 2, 0x0c, qp, psn + i, reth(ext, 8), 16, 0);
+            if (i == 0)
+                first[q] = r.number;
+            assert_int_equal(r.facts.conv, q + 1);
+        }
+        /* Its first and last READs are still remembered. */
+        feed(&r, 2, 1, 0x10, 0x900 + q, psn, ack_ext, 4, 8);
+        assert_int_equal(r.facts.conv, q + 1);
+        assert_true(r.facts.flags & RS_FACT_REQUEST_FRAME);
+        assert_int_equal(r.facts.request_frame, first[q]);
+        feed(&r, 2, 1, 0x10, 0x900 + q, psn + reads[q] - 1, ack_ext, 4, 8);
+        assert_int_equal(r.facts.request_frame, first[q] + reads[q] - 1);
+    }
+    /* The 40-READ conversation was recycled from the 10-READ one's memory,
+     * which was the 3-READ one's: a READ the older ones sent finds nothing. */
+    feed(&r, 2, 1, 0x10, 0x902, 2000, ack_ext, 4, 8);
+    assert_false(r.facts.flags & RS_FACT_REQUEST_FRAME);
+    assert_int_equal(rs_analyzer_evictions(r.an), 2);
+    rs_analyzer_free(r.an);
+}
+
 /* Responses pair with the request stream between the same hosts whose
  * PSNs they carry, and READ responses find their request. */
 static void
@@ -619,6 +657,7 @@ main(void)
         cmocka_unit_test(test_read_span_with_unknown_pmtu),
         cmocka_unit_test(test_bounded_table),
         cmocka_unit_test(test_evicted_memory_reused),
+        cmocka_unit_test(test_request_ring_recycled),
         cmocka_unit_test(test_pairing_by_psn),
         cmocka_unit_test(test_repaired_by_cm),
         cmocka_unit_test(test_request_ring_bound),
