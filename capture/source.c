@@ -50,6 +50,7 @@ source_stamp(struct rs_source *src, struct rs_frame *frame, int linktype, uint8_
     if (src->count == 0)
         src->first = src->prev = t;
     frame->number = ++src->count;
+    frame->original = 0;
     frame->rel = rs_time_sub(t, src->first);
     frame->delta = rs_time_sub(t, src->prev);
     src->prev = t;

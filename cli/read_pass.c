@@ -77,6 +77,7 @@ read_pass_keep(struct read_pass *pass, struct rs_frame *frame)
         return false;
     struct rs_time t = rs_frame_time(frame);
     frame->delta = pass->number == 0 ? (struct rs_time){0, 0} : rs_time_sub(t, pass->prev);
+    frame->original = frame->number;
     frame->number = ++pass->number;
     pass->prev = t;
     return true;

@@ -6,7 +6,9 @@
  * The tables are static; the index is built once at start-up. Ids follow
  * table order, which is wire order, so walking ids walks a frame's tree.
  */
+#include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,21 +199,60 @@ rs_field_value(const struct rs_packet *pkt, int id, unsigned occ, struct rs_valu
     return value_in_view(&q.pkt, f, occ - own, out);
 }
 
-/* Frames some consumer cut at RS_MAX_OCCURRENCES, and the number of the last, so that
- * the filter and a printer stopping on the same frame count it once. One count for the
- * process, not per pipeline, since the printers that cut know of none; `read` runs
- * one pipeline. Atomic: the TUI prints on one thread while its pipeline filters on
- * another. Touched only at the bound, so the walks cost nothing more. */
-static _Atomic uint64_t frames_cut, last_cut_frame;
+/* Frames some consumer cut at RS_MAX_OCCURRENCES, each counted once however many
+ * consumers stop on it (the filter and a printer) and however many passes read it
+ * (`read -2`): a bit per frame number, in pages of 2^16 frames (8 KiB) made at the
+ * first cut among them, so a capture with no cut allocates nothing and one that cuts
+ * every frame holds a bit each. One count for the process, not per pipeline, since
+ * the printers that cut know of none; `read` runs one pipeline at a time. Locked: the
+ * TUI prints on one thread while its pipeline filters on another. Touched only at the
+ * bound, so the walks cost nothing more. */
+#define CUT_PAGE_SHIFT 16
+#define CUT_PAGE_WORDS ((1u << CUT_PAGE_SHIFT) / 64)
+
+static pthread_mutex_t cut_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t **cut_pages;    /* by frame number >> CUT_PAGE_SHIFT, NULL until a cut */
+static size_t n_cut_pages;
+static _Atomic uint64_t frames_cut;
+
+/* Whether frame number was cut before, marking it now; a frame without the page its
+ * bit needs (out of memory) counts as new. */
+static bool
+cut_before(uint64_t number)
+{
+    size_t page = (size_t)(number >> CUT_PAGE_SHIFT);
+    uint32_t bit = (uint32_t)(number & ((1u << CUT_PAGE_SHIFT) - 1));
+
+    if (page >= n_cut_pages) {
+        size_t n = page + 1;
+        uint64_t **pages = realloc(cut_pages, n * sizeof(*pages));
+        if (pages == NULL)
+            return false;
+        memset(pages + n_cut_pages, 0, (n - n_cut_pages) * sizeof(*pages));
+        cut_pages = pages;
+        n_cut_pages = n;
+    }
+    if (cut_pages[page] == NULL &&
+        (cut_pages[page] = calloc(CUT_PAGE_WORDS, sizeof(uint64_t))) == NULL)
+        return false;
+    uint64_t *w = &cut_pages[page][bit / 64], mask = (uint64_t)1 << (bit % 64);
+    bool before = (*w & mask) != 0;
+    *w |= mask;
+    return before;
+}
 
 static void
 count_cut(const struct rs_packet *pkt)
 {
-    uint64_t number = pkt->frame != NULL ? pkt->frame->number : 0;
+    const struct rs_frame *f = pkt->frame;
+    /* The frame's number in the file: a second pass renumbers the frames it keeps. */
+    uint64_t number = f == NULL ? 0 : f->original != 0 ? f->original : f->number;
 
     /* Frame 0 is a frame without a number (the fault engine's): each counts. */
-    if (atomic_exchange_explicit(&last_cut_frame, number, memory_order_relaxed) != number ||
-        number == 0)
+    pthread_mutex_lock(&cut_lock);
+    bool before = number != 0 && cut_before(number);
+    pthread_mutex_unlock(&cut_lock);
+    if (!before)
         atomic_fetch_add_explicit(&frames_cut, 1, memory_order_relaxed);
 }
 

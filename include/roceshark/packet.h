@@ -35,6 +35,8 @@ struct rs_frame {
     uint32_t len;       /* bytes on the wire */
     int linktype;       /* RS_DLT_* */
     uint64_t number;    /* 1-based, in capture order */
+    uint64_t original;  /* the number it had in its source, when a pass (read -2) renumbered
+                         * the frames it kept; else 0 */
     int64_t ts_sec;     /* arrival time: seconds since 1970 */
     uint32_t ts_nsec;   /* and nanoseconds, 0 to 999999999 */
     struct rs_time rel; /* time since the first frame of the source */

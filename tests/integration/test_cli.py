@@ -297,6 +297,11 @@ for msn, frames in ((64, 1), (65, 0)):
     t.check(got == frames, "70 FPDUs: iwarp_ddp.msn == %d matched %d frames" % (msn, got))
     t.check(p.returncode == 0 and p.stderr == CUT, "70 FPDUs, -Y msn == %d -V: exit %d %r"
             % (msn, p.returncode, p.stderr))
+# Two passes that both cut frame 6 (the first filtering, the second printing) count it once.
+p = rs("read", "-r", MANY, "-2", "-R", "iwarp_ddp.msn == 64", "-T", "fields", "-e",
+       "iwarp_ddp.msn")
+t.check(p.stdout == ",".join(str(n) for n in range(1, 65)) + "\n" and p.returncode == 0 and
+        p.stderr == CUT, "70 FPDUs, -2 -R: exit %d %r %r" % (p.returncode, p.stdout, p.stderr))
 p = rs("read", "-r", MANY, "-Y", "frame.number != 6", "-T", "fields", "-e", "iwarp_ddp.msn")
 t.check(p.returncode == 0 and p.stderr == "", "the other frames cut nothing: %r" % p.stderr)
 # The stream table holds 65536 TCP and UDP conversations: 65537 UDP flows, then the first
