@@ -176,8 +176,9 @@ struct latency_samples {
 };
 
 struct conv {
-    struct stream_key req_key;      /* requester -> responder QP */
-    struct stream_key resp_key;     /* responder -> requester QP, once known */
+    /* The request stream (requester -> responder QP) and the response stream
+     * (responder -> requester QP) are keyed by the ends and QPs the statistics
+     * name (conv_table.c): indexed once the stream's QP is known. */
     bool req_indexed, resp_indexed;
     bool reindexed;                 /* a stream was indexed again under another QP */
     struct req_stream req;

@@ -45,14 +45,58 @@ key_hash(const struct stream_key *key)
     return ptr_index_hash_key(key, sizeof(*key));
 }
 
+/* A conversation's streams have no keys of their own: its statistics name both
+ * ends and both QPs (QPN_UNKNOWN until a stream shows one), and the keys are those.
+ * Two stored keys were 88 bytes more per conversation to fault in and evict. */
+static bool
+addr_is(const struct rs_addr *a, const struct rs_conv_stats *st, const uint8_t *bytes)
+{
+    return a->family == st->addr_family && memcmp(a->bytes, bytes, sizeof(a->bytes)) == 0;
+}
+
+static struct rs_addr
+conv_requester(const struct conv *c)
+{
+    struct rs_addr a = {.family = c->stats.addr_family};
+
+    memcpy(a.bytes, c->stats.requester, sizeof(a.bytes));
+    return a;
+}
+
+static struct rs_addr
+conv_responder(const struct conv *c)
+{
+    struct rs_addr a = {.family = c->stats.addr_family};
+
+    memcpy(a.bytes, c->stats.responder, sizeof(a.bytes));
+    return a;
+}
+
+/* The key of c's request stream (requester to the responder's QP), or of its
+ * response stream (responder to the requester's QP). */
+static void
+conv_key(const struct conv *c, bool response, struct stream_key *k)
+{
+    struct rs_addr requester = conv_requester(c), responder = conv_responder(c);
+
+    if (response)
+        stream_key_make(k, &responder, &requester, c->stats.requester_qp, true);
+    else
+        stream_key_make(k, &requester, &responder, c->stats.responder_qp, false);
+}
+
 /* Whether conversation ptr is indexed under stream key `key`. */
 static bool
 stream_match(const void *ptr, const void *key)
 {
-    const struct conv *c = ptr;
+    const struct rs_conv_stats *st = &((const struct conv *)ptr)->stats;
     const struct stream_key *k = key;
 
-    return memcmp(k->response ? &c->resp_key : &c->req_key, k, sizeof(*k)) == 0;
+    if (k->response)
+        return k->qpn == st->requester_qp && addr_is(&k->src, st, st->responder) &&
+               addr_is(&k->dst, st, st->requester);
+    return k->qpn == st->responder_qp && addr_is(&k->src, st, st->requester) &&
+           addr_is(&k->dst, st, st->responder);
 }
 
 /* The host pair of a conversation: requester and responder. */
@@ -76,8 +120,8 @@ host_pair_match(const void *ptr, const void *key)
     const struct conv *c = ptr;
     const struct host_pair *hp = key;
 
-    return memcmp(&c->req_key.src, hp->requester, sizeof(struct rs_addr)) == 0 &&
-           memcmp(&c->req_key.dst, hp->responder, sizeof(struct rs_addr)) == 0;
+    return addr_is(hp->requester, &c->stats, c->stats.requester) &&
+           addr_is(hp->responder, &c->stats, c->stats.responder);
 }
 
 struct archive_key {
@@ -231,7 +275,8 @@ candidates_of(struct rs_analyzer *an, const struct rs_addr *requester,
 static void
 cand_link(struct rs_analyzer *an, struct conv *c, uint32_t host_hash)
 {
-    struct host_pair hp = {&c->req_key.src, &c->req_key.dst};
+    struct rs_addr requester = conv_requester(c), responder = conv_responder(c);
+    struct host_pair hp = {&requester, &responder};
 
     c->host_hash = host_hash;
     struct conv *head = ptr_index_put(&an->host_pairs, host_hash, c, host_pair_match, &hp);
@@ -317,8 +362,12 @@ cache_forget(struct rs_analyzer *an, const struct conv *c)
         return;
     }
     /* c is cached only under its keys, in their slots. */
-    cache_drop(an, &c->req_key, c);
-    cache_drop(an, &c->resp_key, c);
+    struct stream_key k;
+
+    conv_key(c, false, &k);
+    cache_drop(an, &k, c);
+    conv_key(c, true, &k);
+    cache_drop(an, &k, c);
 }
 
 /* Takes c out of every index, archives its statistics and counts it; the
@@ -388,13 +437,6 @@ conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
     c->stats.addr_family = requester->family;
     memcpy(c->stats.requester, requester->bytes, 16);
     memcpy(c->stats.responder, responder->bytes, 16);
-    c->req_key.src = *requester;
-    c->req_key.dst = *responder;
-    c->req_key.qpn = QPN_UNKNOWN;
-    c->resp_key.src = *responder;
-    c->resp_key.dst = *requester;
-    c->resp_key.qpn = QPN_UNKNOWN;
-    c->resp_key.response = 1;
     c->pmtu = pmtu_default(an);
     c->pmtu_known = an->opts.pmtu != 0;
     c->last_frame = frame;
@@ -423,8 +465,10 @@ peer_learn(struct rs_analyzer *an, const struct conv *c)
 
     if (an->peers.n >= 4 * (uint64_t)an->opts.max_convs)
         peer_table_clear(&an->peers);     /* bounded like the table itself */
-    endpoint_make(&a, &c->req_key.src, c->resp_key.qpn);
-    endpoint_make(&b, &c->req_key.dst, c->req_key.qpn);
+    struct rs_addr requester = conv_requester(c), responder = conv_responder(c);
+
+    endpoint_make(&a, &requester, c->stats.requester_qp);
+    endpoint_make(&b, &responder, c->stats.responder_qp);
     peer_table_set(&an->peers, &a, &b);
     peer_table_set(&an->peers, &b, &a);
 }
@@ -446,18 +490,17 @@ connected_elsewhere(struct rs_analyzer *an, const struct rs_addr *addr, uint32_t
 static void
 index_stream(struct rs_analyzer *an, struct conv *c, bool response, uint32_t qpn)
 {
-    struct stream_key *key = response ? &c->resp_key : &c->req_key;
     uint32_t *hash = response ? &c->resp_hash : &c->req_hash;
+    struct stream_key k;
 
     /* Indexed before under another QP: the cache may still hold c under
      * that key, which is not c's any more. */
     if (response ? c->resp_indexed : c->req_indexed) {
         c->reindexed = true;
         ptr_index_remove(&an->streams, *hash, c);
-        cache_drop(an, key, c);
+        conv_key(c, response, &k);
+        cache_drop(an, &k, c);
     }
-    key->qpn = qpn;
-    *hash = key_hash(key);
     if (response) {
         c->stats.requester_qp = qpn;
         c->resp_indexed = true;
@@ -465,11 +508,13 @@ index_stream(struct rs_analyzer *an, struct conv *c, bool response, uint32_t qpn
         c->stats.responder_qp = qpn;
         c->req_indexed = true;
     }
+    conv_key(c, response, &k);
+    *hash = key_hash(&k);
     /* Another conversation indexed under this key gives it up: the key
      * names one stream, and the newest claim on it wins. */
-    struct conv *other = ptr_index_put(&an->streams, *hash, c, stream_match, key);
+    struct conv *other = ptr_index_put(&an->streams, *hash, c, stream_match, &k);
     if (other != NULL)
-        cache_drop(an, key, other);
+        cache_drop(an, &k, other);
     if (c->req_indexed && c->resp_indexed) {
         peer_learn(an, c);
         cand_unlink(an, c);
@@ -530,8 +575,9 @@ best_candidate(struct rs_analyzer *an, const struct rs_addr *requester,
             continue;
         /* qpn is the requester's QP for a response, the responder's for a
          * request: skip candidates whose other end is connected elsewhere. */
-        if (want_response ? connected_elsewhere(an, responder, c->req_key.qpn, requester, qpn)
-                          : connected_elsewhere(an, requester, c->resp_key.qpn, responder, qpn))
+        if (want_response
+                ? connected_elsewhere(an, responder, c->stats.responder_qp, requester, qpn)
+                : connected_elsewhere(an, requester, c->stats.requester_qp, responder, qpn))
             continue;
         candidates++;
         only = c;
