@@ -145,8 +145,15 @@ struct endpoint {
     uint32_t qpn;
 };
 
-struct peer_slot {
+/* What one QP endpoint is connected to. */
+struct peer_record {
     struct endpoint ep, peer;
+};
+
+/* An endpoint's entry in the peer table's index: its hash, and its record. */
+struct peer_entry {
+    uint32_t hash;              /* PTR_INDEX_EMPTY while the entry is free */
+    uint32_t record;
 };
 
 /* Live conversations by id (live_ids.c). */
@@ -162,11 +169,13 @@ struct archive_index {
     uint32_t upto;              /* archive entries indexed */
 };
 
-/* QP endpoint -> the endpoint it is connected to (peer_table.c). */
+/* QP endpoint -> the endpoint it is connected to (peer_table.c): records in
+ * the order learnt, and an index from each endpoint to its record. */
 struct peer_table {
-    uint32_t *hashes;           /* per slot, 0 while it is empty */
-    struct peer_slot *slots;
-    uint32_t cap, n;
+    struct peer_entry *index;
+    uint32_t cap, n;            /* index slots, and endpoints (entries and records) */
+    struct peer_record *records;
+    uint32_t cap_records;
 };
 
 struct latency_samples {

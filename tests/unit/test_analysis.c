@@ -574,6 +574,61 @@ item_hash(uint32_t key)
     return ((key / 8) * 0x10001u + 60) | 0x80000000u;
 }
 
+/* Endpoint i of the peer table test: one of 7 hosts, QP 0x100 + i. */
+static void
+test_endpoint(struct endpoint *ep, uint32_t i)
+{
+    struct rs_addr a = {.family = 4, .bytes = {10, 0, 0, (uint8_t)(i % 7)}};
+
+    endpoint_make(ep, &a, 0x100 + i);
+}
+
+/* The peer table against a plain array: the last peer set for an endpoint
+ * is what it finds, through growth and after being emptied. */
+static void
+test_peer_table(void **state)
+{
+    enum { N = 500 };
+    int32_t ref[N];
+    struct peer_table t = {0};
+    struct endpoint ep, peer;
+    uint64_t x = 99;
+
+    (void)state;
+    for (uint32_t i = 0; i < N; i++)
+        ref[i] = -1;
+    for (int step = 0; step < 30000; step++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t a = (uint32_t)(x >> 33) % N, b = (uint32_t)(x >> 13) % N;
+        if (step == 15000) {
+            peer_table_clear(&t);
+            for (uint32_t i = 0; i < N; i++)
+                ref[i] = -1;
+        }
+        test_endpoint(&ep, a);
+        test_endpoint(&peer, b);
+        peer_table_set(&t, &ep, &peer);
+        ref[a] = (int32_t)b;
+        uint32_t probe[2] = {a, (uint32_t)(x >> 40) % N};
+        for (int k = 0; k < 2; k++) {
+            test_endpoint(&ep, probe[k]);
+            const struct endpoint *got = peer_table_find(&t, &ep);
+            if (ref[probe[k]] < 0) {
+                assert_null(got);
+            } else {
+                test_endpoint(&peer, (uint32_t)ref[probe[k]]);
+                assert_non_null(got);
+                assert_memory_equal(got, &peer, sizeof(peer));
+            }
+        }
+    }
+    uint32_t known = 0;
+    for (uint32_t i = 0; i < N; i++)
+        known += ref[i] >= 0;
+    assert_int_equal(t.n, known);       /* one record per endpoint, not per set */
+    peer_table_free(&t);
+}
+
 static void
 test_ptr_index(void **state)
 {
@@ -665,6 +720,7 @@ main(void)
         cmocka_unit_test(test_cm_pending_bound),
         cmocka_unit_test(test_live_ids_overflow),
         cmocka_unit_test(test_ptr_index),
+        cmocka_unit_test(test_peer_table),
         cmocka_unit_test(test_steady_state_allocates_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
