@@ -40,15 +40,20 @@ void
 rs_out_json_string(struct rs_out *o, const char *s, size_t n)
 {
     char esc[6];
+    size_t plain = 0;       /* where the run of bytes that stand as they are began */
 
+    /* Copied a run at a time: byte by byte, with a lookup for each, this was a
+     * third of -T json's time. Only controls, '"' and '\' are escaped here. */
     rs_out_char(o, '"');
     for (size_t i = 0; i < n; i++) {
-        size_t k = json_escape((unsigned char)s[i], false, esc);
-        if (k == 1)
-            rs_out_char(o, esc[0]);
-        else
-            rs_out_write(o, esc, k);
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        rs_out_write(o, s + plain, i - plain);
+        rs_out_write(o, esc, json_escape(c, false, esc));
+        plain = i + 1;
     }
+    rs_out_write(o, s + plain, n - plain);
     rs_out_char(o, '"');
 }
 

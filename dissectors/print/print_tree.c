@@ -4,6 +4,8 @@
  * header, with bit patterns for fields that are parts of a byte, the way
  * `tshark -V` shows them.
  */
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <roceshark/fields.h>
@@ -245,6 +247,41 @@ after_icmp(const struct rs_field *f)
     return !under_icmp(f) && rs_field_in_quote(f);
 }
 
+/* Runs of fields read from one layer, so that a walk passes a layer the frame lacks in
+ * one step: a field read from a layer has no value without it (outside an ICMP error's
+ * quote, which is walked field by field). Asking each of some 900 fields in turn was
+ * most of `read -V`'s time. run_end[id] is the id after the run that starts at id, or
+ * 0 where id cannot be passed so: no layer of its own; ICMP's, whose end the walk
+ * marks; or one walked specially (table rows, per iWARP PDU, per ICMPv6 item). */
+static int *run_end;
+static pthread_once_t run_end_once = PTHREAD_ONCE_INIT;
+
+static bool
+passable(const struct rs_field *f)
+{
+    return f->layer < RS_LAYER_COUNT && f->layer != RS_LAYER_ICMP &&
+           f->layer != RS_LAYER_ICMPV6 &&
+           !(f->flags & (RS_FIELD_ROWS | RS_FIELD_PER_PDU | RS_FIELD_PER_ITEM));
+}
+
+static void
+runs_init(void)
+{
+    int n = rs_field_count();
+
+    run_end = calloc((size_t)n + 1, sizeof(*run_end));
+    if (run_end == NULL)
+        return;     /* every field is then asked */
+    for (int id = n - 1; id >= 0; id--) {
+        const struct rs_field *f = rs_field_by_id(id);
+        if (!passable(f))
+            continue;
+        const struct rs_field *next = rs_field_by_id(id + 1);
+        run_end[id] = next != NULL && run_end[id + 1] != 0 && next->layer == f->layer
+                          ? run_end[id + 1] : id + 1;
+    }
+}
+
 static void
 walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
 {
@@ -269,8 +306,13 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
     frame.length = pkt->frame->caplen;
     fn(arg, &frame);
     bool pdus_done = false, items_done = false;
+    pthread_once(&run_end_once, runs_init);
     for (int id = 0; id < rs_field_count(); id++) {
         const struct rs_field *f = rs_field_by_id(id);
+        if (!quoted && run_end != NULL && run_end[id] != 0 && !rs_packet_has(pkt, f->layer)) {
+            id = run_end[id] - 1;
+            continue;
+        }
         if (is_data_field(&w, id))
             continue;
         if (f->flags & RS_FIELD_ROWS) {
@@ -282,7 +324,8 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
                 walk_iwarp_pdus(&w, pkt);
             pdus_done = true;
         } else if (f->flags & RS_FIELD_PER_ITEM) {
-            if (!items_done)
+            /* ICMPv6's own fields: nothing to look for in a frame without it. */
+            if (!items_done && rs_packet_has(pkt, RS_LAYER_ICMPV6))
                 walk_icmp_items(&w, pkt);
             items_done = true;
         } else {
