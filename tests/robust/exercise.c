@@ -2,6 +2,9 @@
 /*
  * exercise.c - every output of a decoded packet (exercise.h).
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <roceshark/fields.h>
 
 #include "exercise.h"
@@ -16,12 +19,34 @@ format_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
     (*(unsigned long *)ctx)++;
 }
 
+/* The tree walk passes the fields of a layer the frame lacks without asking them
+ * (print_tree.c): none may have a value without its layer, in the frame's own view. */
+static void
+check_layerless_values(const struct rs_packet *pkt)
+{
+    struct rs_packet own = *pkt;
+    struct rs_value v;
+
+    own.flags &= ~RS_PKT_ICMP_QUOTE;
+    for (int id = 0; id < rs_field_count(); id++) {
+        const struct rs_field *f = rs_field_by_id(id);
+        if (f->layer < RS_LAYER_COUNT && !rs_packet_has(&own, f->layer) &&
+            rs_field_value(&own, id, 0, &v)) {
+            fprintf(stderr, "%s has a value in frame %llu, which lacks its layer\n", f->abbrev,
+                    (unsigned long long)pkt->frame->number);
+            abort();
+        }
+    }
+}
+
 unsigned long
 exercise_packet(const struct rs_packet *pkt, struct rs_out *out)
 {
     /* tshark's JSON forms with every field's bytes (-x) read the frame through the tree. */
     static const struct rs_json_opts raw = {.text = true, .raw = true};
     unsigned long values = 0;
+
+    check_layerless_values(pkt);
 
     for (int id = 0; id < rs_field_count(); id++)
         if (rs_field_is_first_of_name(id))
