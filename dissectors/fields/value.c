@@ -68,6 +68,25 @@ out_dec(struct out *o, uint64_t v)
     out_bytes(o, tmp + i, sizeof(tmp) - (size_t)i);
 }
 
+/* Bytes as bare lowercase hex, written straight into the buffer: a payload's
+ * kilobyte a pair at a time through out_bytes was a fifth of -V's time. What
+ * does not fit is counted, as out_bytes counts it. */
+static void
+out_hex_bytes(struct out *o, const uint8_t *p, uint32_t n)
+{
+    size_t room = o->len < o->size ? o->size - o->len : 0;
+    size_t pairs = room / 2 < n ? room / 2 : n;
+    char *d = o->buf + o->len;
+
+    for (size_t i = 0; i < pairs; i++) {
+        d[2 * i] = hex_digits[p[i] >> 4];
+        d[2 * i + 1] = hex_digits[p[i] & 0xf];
+    }
+    if (pairs < n && room > 2 * pairs)
+        d[2 * pairs] = hex_digits[p[pairs] >> 4];   /* half a pair fits */
+    o->len += 2 * (size_t)n;
+}
+
 static void
 out_hex(struct out *o, uint64_t v, unsigned digits)
 {
@@ -245,11 +264,7 @@ format_plain(struct out *o, const struct rs_field *f, const struct rs_value *v,
             out_seconds(o, v->v.t);
         break;
     case RS_FT_BYTES:
-        for (uint32_t i = 0; i < v->v.bytes.len; i++) {
-            uint8_t b = v->v.bytes.ptr[i];
-            char pair[2] = {hex_digits[b >> 4], hex_digits[b & 0xf]};
-            out_bytes(o, pair, 2);
-        }
+        out_hex_bytes(o, v->v.bytes.ptr, v->v.bytes.len);
         break;
     case RS_FT_ETHER:
     case RS_FT_IPV4:

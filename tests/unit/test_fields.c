@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include <cmocka.h>
+#include <string.h>
 
 #include <roceshark/common.h>
 #include <roceshark/fields.h>
@@ -246,6 +247,20 @@ test_formatting(void **state)
     v.v.u = 0x11;
     assert_int_equal(rs_value_format(&u24, &v, buf, 4), 8);
     assert_string_equal(buf, "0x0");
+    /* Bytes as bare hex, cut in a pair's middle when the buffer ends there. */
+    const struct rs_field by = {"t.by", "BY", RS_FT_BYTES, RS_BASE_NONE, 0, NULL, "", 0, 0, 0,
+                                NULL, 0, 0};
+    static const uint8_t bytes[] = {0xab, 0xcd, 0x0f};
+    v.type = RS_FT_BYTES;
+    v.v.bytes.ptr = bytes;
+    v.v.bytes.len = sizeof(bytes);
+    assert_int_equal(rs_value_format(&by, &v, buf, sizeof(buf)), 6);
+    assert_string_equal(buf, "abcd0f");
+    for (size_t size = 1; size <= 7; size++) {
+        assert_int_equal(rs_value_format(&by, &v, buf, size), 6);
+        assert_int_equal(strlen(buf), size - 1);
+        assert_memory_equal(buf, "abcd0f", size - 1);
+    }
 }
 
 /* Booleans as each tshark prints them; other types do not change with the style. */
