@@ -175,13 +175,20 @@ void
 rs_out_hex(struct rs_out *o, const uint8_t *p, size_t n, char sep)
 {
     static const char digits[] = "0123456789abcdef";
+    size_t width = sep != '\0' ? 3 : 2;
 
+    /* Room for all of it at once: payloads of a kilobyte, a character at a
+     * time, were a sixth of -T json's time. */
+    if (n == 0 || !out_reserve(o, n * width))
+        return;
+    char *d = o->buf + o->len;
     for (size_t i = 0; i < n; i++) {
         if (i > 0 && sep != '\0')
-            rs_out_char(o, sep);
-        rs_out_char(o, digits[p[i] >> 4]);
-        rs_out_char(o, digits[p[i] & 15]);
+            *d++ = sep;
+        *d++ = digits[p[i] >> 4];
+        *d++ = digits[p[i] & 15];
     }
+    o->len = (size_t)(d - o->buf);
 }
 
 void
