@@ -248,11 +248,12 @@ after_icmp(const struct rs_field *f)
 }
 
 /* Runs of fields read from one layer, so that a walk passes a layer the frame lacks in
- * one step: a field read from a layer has no value without it (outside an ICMP error's
- * quote, which is walked field by field). Asking each of some 900 fields in turn was
- * most of `read -V`'s time. run_end[id] is the id after the run that starts at id, or
- * 0 where id cannot be passed so: no layer of its own; ICMP's, whose end the walk
- * marks; or one walked specially (table rows, per iWARP PDU, per ICMPv6 item). */
+ * one step rather than asking each of its fields: a field read from a layer has no value
+ * without it (outside an ICMP error's quote, which is walked field by field;
+ * tests/robust/exercise.c checks this on every hostile frame). run_end[id] is the id
+ * after the run that starts at id, or 0 where id cannot be passed so: no layer of its
+ * own; ICMP's, whose end the walk marks; or one walked specially (table rows, per iWARP
+ * PDU, per ICMPv6 item). */
 static int *run_end;
 static pthread_once_t run_end_once = PTHREAD_ONCE_INIT;
 
