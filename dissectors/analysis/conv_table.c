@@ -54,22 +54,13 @@ addr_is(const struct rs_addr *a, const struct rs_conv_stats *st, const uint8_t *
     return a->family == st->addr_family && memcmp(a->bytes, bytes, sizeof(a->bytes)) == 0;
 }
 
-static struct rs_addr
-conv_requester(const struct conv *c)
+/* c's requester and responder as addresses. */
+static void
+conv_ends(const struct conv *c, struct rs_addr *requester, struct rs_addr *responder)
 {
-    struct rs_addr a = {.family = c->stats.addr_family};
-
-    memcpy(a.bytes, c->stats.requester, sizeof(a.bytes));
-    return a;
-}
-
-static struct rs_addr
-conv_responder(const struct conv *c)
-{
-    struct rs_addr a = {.family = c->stats.addr_family};
-
-    memcpy(a.bytes, c->stats.responder, sizeof(a.bytes));
-    return a;
+    requester->family = responder->family = c->stats.addr_family;
+    memcpy(requester->bytes, c->stats.requester, sizeof(requester->bytes));
+    memcpy(responder->bytes, c->stats.responder, sizeof(responder->bytes));
 }
 
 /* The key of c's request stream (requester to the responder's QP), or of its
@@ -77,8 +68,9 @@ conv_responder(const struct conv *c)
 static void
 conv_key(const struct conv *c, bool response, struct stream_key *k)
 {
-    struct rs_addr requester = conv_requester(c), responder = conv_responder(c);
+    struct rs_addr requester, responder;
 
+    conv_ends(c, &requester, &responder);
     if (response)
         stream_key_make(k, &responder, &requester, c->stats.requester_qp, true);
     else
@@ -275,7 +267,9 @@ candidates_of(struct rs_analyzer *an, const struct rs_addr *requester,
 static void
 cand_link(struct rs_analyzer *an, struct conv *c, uint32_t host_hash)
 {
-    struct rs_addr requester = conv_requester(c), responder = conv_responder(c);
+    struct rs_addr requester, responder;
+
+    conv_ends(c, &requester, &responder);
     struct host_pair hp = {&requester, &responder};
 
     c->host_hash = host_hash;
@@ -462,11 +456,11 @@ static void
 peer_learn(struct rs_analyzer *an, const struct conv *c)
 {
     struct endpoint a, b;
+    struct rs_addr requester, responder;
 
     if (an->peers.n >= 4 * (uint64_t)an->opts.max_convs)
         peer_table_clear(&an->peers);     /* bounded like the table itself */
-    struct rs_addr requester = conv_requester(c), responder = conv_responder(c);
-
+    conv_ends(c, &requester, &responder);
     endpoint_make(&a, &requester, c->stats.requester_qp);
     endpoint_make(&b, &responder, c->stats.responder_qp);
     peer_table_set(&an->peers, &a, &b);
