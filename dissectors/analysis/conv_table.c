@@ -165,7 +165,8 @@ conv_alloc(struct rs_analyzer *an)
 
     if (s == NULL || s->used == s->cap) {
         uint32_t cap = s == NULL ? CONV_SLAB_MIN : MIN(2 * s->cap, CONV_SLAB_MAX);
-        struct conv_slab *n = g_malloc0(sizeof(*n) + (size_t)cap * sizeof(n->convs[0]));
+        struct conv_slab *n = zalloc_populated(sizeof(struct conv_slab) +
+                                               (size_t)cap * sizeof(struct conv));
         n->cap = cap;
         n->next = s;
         an->slabs = s = n;

@@ -82,7 +82,7 @@ grow_index(struct peer_table *t)
     uint32_t old_cap = t->cap;
 
     t->cap = old_cap ? old_cap * 2 : PEER_INDEX_MIN;
-    t->index = g_new0(struct peer_entry, t->cap);
+    t->index = zalloc_populated(t->cap * sizeof(*t->index));
     for (uint32_t i = 0; i < old_cap; i++) {
         if (old[i].hash == PTR_INDEX_EMPTY)
             continue;

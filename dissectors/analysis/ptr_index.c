@@ -5,12 +5,27 @@
  */
 #include <glib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ptr_index.h"
 
 #define PTR_INDEX_MIN 64        /* slots; a power of two */
 
 /* The slot holding (hash, ptr), or the empty slot that ends its probe. */
+void *
+zalloc_populated(size_t n)
+{
+    void *p = g_malloc0(n);
+    uintptr_t first = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+    uintptr_t end = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+
+    /* Whole pages only: the others share the allocator's. A kernel before
+     * 5.14 refuses, and the pages come one fault at a time as before. */
+    if (end > first)
+        (void)madvise((void *)first, end - first, MADV_POPULATE_WRITE);
+    return p;
+}
+
 static uint32_t
 slot_of(const struct ptr_index *t, uint32_t hash, const void *ptr)
 {
@@ -42,7 +57,7 @@ ptr_index_grow(struct ptr_index *t)
     uint32_t old_cap = t->cap;
 
     t->cap = old_cap ? old_cap * 2 : PTR_INDEX_MIN;
-    t->slots = g_new0(struct ptr_index_slot, t->cap);
+    t->slots = zalloc_populated(t->cap * sizeof(*t->slots));
     for (uint32_t i = 0; i < old_cap; i++)
         if (old[i].hash != PTR_INDEX_EMPTY)
             place(t, old[i].hash, old[i].ptr);
