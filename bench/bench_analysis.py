@@ -14,7 +14,8 @@
      decode only, with the analysis (goal: at most 1.5x), and tshark on the same file.
   5. Hostile traffic: 300,000 frames where every frame opens a conversation (random addresses
      and QPs, every opcode, RoCEv2 over IPv4 and IPv6 and RoCEv1, tagged and not), the same
-     three measurements (goals: analysis at most 1.5x decode only, at least 50x tshark).
+     three measurements (goals: analysis at most 1.5x decode only, at least 50x tshark), and
+     the analysis again under smaller table bounds, to show what the cost is made of.
 Run from the repository root after building into build/."""
 import os
 import re
@@ -107,7 +108,20 @@ def hostile_traffic():
     ensure_capture(path, "gen_hostile.py", ["--frames", "300000"])
     print("\n== 5. 300,000 frames, each a new conversation (gen_hostile.py), -T fields")
     t_off, t_on, t_ts = fields_three_ways(path)
+    bound_sweep(path, t_off)
     return t_on / t_off, t_ts / t_on
+
+
+def bound_sweep(path, t_off):
+    """Where the analysis' cost on new conversations comes from: the same file with smaller
+    table bounds. Every new conversation evicts the oldest, whose memory and index slots were
+    last touched a table ago: in cache when the table fits, from main memory when not."""
+    print("  by table bound (analysis.max_convs; conversations of some 700 bytes each):")
+    for bound in (1024, 16384, 65536):
+        t = min(timed([RS, "read", "-r", path, "-o", "analysis.max_convs:%d" % bound] + FIELDS)
+                for _ in range(3))
+        print("    %6d  %7.3f s (%.2fx decode only)%s"
+              % (bound, t, t / t_off, "  the default" if bound == 65536 else ""))
 
 
 if __name__ == "__main__":
