@@ -195,11 +195,18 @@ conv_table_free(struct rs_analyzer *an)
     g_free(an->archive);
 }
 
+/* The lookup cache's slot for a stream to qpn between two addresses, of
+ * which it takes the fourth bytes. */
+static unsigned
+cache_slot_of(uint32_t qpn, bool response, const uint8_t *src, const uint8_t *dst)
+{
+    return (qpn ^ qpn >> 8 ^ (unsigned)response << 7 ^ src[3] ^ dst[3]) & (CONV_CACHE_SIZE - 1);
+}
+
 static unsigned
 cache_slot(const struct stream_key *key)
 {
-    return (key->qpn ^ key->qpn >> 8 ^ (unsigned)key->response << 7 ^ key->src.bytes[3] ^
-            key->dst.bytes[3]) & (CONV_CACHE_SIZE - 1);
+    return cache_slot_of(key->qpn, key->response, key->src.bytes, key->dst.bytes);
 }
 
 struct conv *
@@ -336,33 +343,35 @@ archive_stats(struct rs_analyzer *an, const struct conv *c)
     an->evicted_rest_convs++;
 }
 
+/* Clears the lookup cache's slot if c is what it holds. */
+static void
+cache_drop_slot(struct rs_analyzer *an, unsigned slot, const struct conv *c)
+{
+    if (an->cache[slot].conv == c)
+        an->cache[slot].conv = NULL;
+}
+
 /* Clears the lookup cache's slot for key if c is what it holds. */
 static void
 cache_drop(struct rs_analyzer *an, const struct stream_key *key, const struct conv *c)
 {
-    unsigned slot = cache_slot(key);
-
-    if (an->cache[slot].conv == c)
-        an->cache[slot].conv = NULL;
+    cache_drop_slot(an, cache_slot(key), c);
 }
 
 /* Clears the lookup cache's slots that hold c. */
 static void
 cache_forget(struct rs_analyzer *an, const struct conv *c)
 {
+    const struct rs_conv_stats *st = &c->stats;
+
     if (c->reindexed) {
         for (unsigned i = 0; i < CONV_CACHE_SIZE; i++)
-            if (an->cache[i].conv == c)
-                an->cache[i].conv = NULL;
+            cache_drop_slot(an, i, c);
         return;
     }
-    /* c is cached only under its keys, in their slots. */
-    struct stream_key k;
-
-    conv_key(c, false, &k);
-    cache_drop(an, &k, c);
-    conv_key(c, true, &k);
-    cache_drop(an, &k, c);
+    /* c is cached only under its keys (conv_key), in their slots. */
+    cache_drop_slot(an, cache_slot_of(st->responder_qp, false, st->requester, st->responder), c);
+    cache_drop_slot(an, cache_slot_of(st->requester_qp, true, st->responder, st->requester), c);
 }
 
 /* Takes c out of every index, archives its statistics and counts it; the
