@@ -39,22 +39,52 @@ check_layerless_values(const struct rs_packet *pkt)
     }
 }
 
-unsigned long
-exercise_packet(const struct rs_packet *pkt, struct rs_out *out)
+/* One of the outputs that walk every field; returns the values formatted. */
+static unsigned long
+exercise_output(const struct rs_packet *pkt, struct rs_out *out, enum exercise_output which)
 {
     /* tshark's JSON forms with every field's bytes (-x) read the frame through the tree. */
     static const struct rs_json_opts raw = {.text = true, .raw = true};
     unsigned long values = 0;
 
-    check_layerless_values(pkt);
+    switch (which) {
+    case EXERCISE_FIELDS:
+        for (int id = 0; id < rs_field_count(); id++)
+            if (rs_field_is_first_of_name(id))
+                rs_field_foreach(pkt, id, format_value, &values);
+        break;
+    case EXERCISE_TREE:
+        rs_print_tree(out, pkt);
+        break;
+    case EXERCISE_JSONFLAT:
+        rs_print_jsonflat(out, pkt, true);
+        break;
+    case EXERCISE_JSON:
+        rs_print_json(out, pkt, true, &raw);
+        break;
+    case EXERCISE_EK:
+        rs_print_ek(out, pkt, &raw);
+        break;
+    case EXERCISE_OUTPUTS:
+        break;
+    }
+    return values;
+}
 
-    for (int id = 0; id < rs_field_count(); id++)
-        if (rs_field_is_first_of_name(id))
-            rs_field_foreach(pkt, id, format_value, &values);
+unsigned long
+exercise_packet_one(const struct rs_packet *pkt, struct rs_out *out, enum exercise_output which)
+{
+    check_layerless_values(pkt);
     rs_print_summary(out, pkt);
-    rs_print_tree(out, pkt);
-    rs_print_jsonflat(out, pkt, true);
-    rs_print_json(out, pkt, true, &raw);
-    rs_print_ek(out, pkt, &raw);
+    return exercise_output(pkt, out, which);
+}
+
+unsigned long
+exercise_packet(const struct rs_packet *pkt, struct rs_out *out)
+{
+    unsigned long values = exercise_packet_one(pkt, out, EXERCISE_FIELDS);
+
+    for (int which = EXERCISE_FIELDS + 1; which < EXERCISE_OUTPUTS; which++)
+        exercise_output(pkt, out, which);
     return values;
 }

@@ -2,8 +2,8 @@
 /*
  * fuzz_replay.c - main() for a fuzz target without libFuzzer: runs each file
  * named, and each file of each directory named, through the target once, in
- * name order. A crash or a sanitizer's report fails the run; ctest runs the
- * corpora this way in every build.
+ * name order, with every output of every frame. A crash or a sanitizer's
+ * report fails the run; ctest runs the corpora this way in every build.
  *
  * usage: TARGET_replay FILE|DIR...   (prints how many inputs ran)
  */
@@ -79,6 +79,7 @@ run_dir(const char *dir)
 int
 main(int argc, char **argv)
 {
+    fuzz_every_output = true;
     for (int i = 1; i < argc; i++) {
         struct stat st;
         if (stat(argv[i], &st) != 0) {

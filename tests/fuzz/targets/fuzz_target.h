@@ -11,6 +11,7 @@
 #ifndef ROCESHARK_FUZZ_TARGET_H
 #define ROCESHARK_FUZZ_TARGET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,9 +29,14 @@ struct rs_pipeline_opts;
 struct rs_frame;
 void fuzz_pipeline_opts(struct rs_pipeline_opts *opts);
 
+/* Set by the replay runner: a corpus replayed as a regression test runs every
+ * output on every frame, whichever one its input was found through. */
+extern bool fuzz_every_output;
+
 /* Runs f through pipe from an exact-size heap copy of its captured bytes
  * (freed before it returns, so that a view kept past the frame is seen
- * too), then every output of the packet (robust/exercise.c). */
+ * too), then the packet's outputs (robust/exercise.c): all of them with
+ * fuzz_every_output, else the summary and one of the others. */
 void fuzz_pipeline_frame(struct rs_pipeline *pipe, const struct rs_frame *f);
 
 /* The frames of the bundled sample, decoded once, for targets that need
