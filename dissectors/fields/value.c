@@ -71,6 +71,15 @@ out_dec(struct out *o, uint64_t v)
 /* Bytes as bare lowercase hex, written straight into the buffer: a payload's
  * kilobyte a pair at a time through out_bytes was a fifth of -V's time. What
  * does not fit is counted, as out_bytes counts it. */
+void
+rs_hex_pairs(char *dst, const uint8_t *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        dst[2 * i] = hex_digits[src[i] >> 4];
+        dst[2 * i + 1] = hex_digits[src[i] & 0xf];
+    }
+}
+
 static void
 out_hex_bytes(struct out *o, const uint8_t *p, uint32_t n)
 {
@@ -78,10 +87,7 @@ out_hex_bytes(struct out *o, const uint8_t *p, uint32_t n)
     size_t pairs = room / 2 < n ? room / 2 : n;
     char *d = o->buf + o->len;
 
-    for (size_t i = 0; i < pairs; i++) {
-        d[2 * i] = hex_digits[p[i] >> 4];
-        d[2 * i + 1] = hex_digits[p[i] & 0xf];
-    }
+    rs_hex_pairs(d, p, pairs);
     if (pairs < n && room > 2 * pairs)
         d[2 * pairs] = hex_digits[p[pairs] >> 4];   /* half a pair fits */
     o->len += 2 * (size_t)n;

@@ -174,7 +174,6 @@ rs_out_scratch(const struct rs_out *like)
 void
 rs_out_hex(struct rs_out *o, const uint8_t *p, size_t n, char sep)
 {
-    static const char digits[] = "0123456789abcdef";
     size_t width = sep != '\0' ? 3 : 2;
 
     /* Room for all of it at once, then written in place: a payload's kilobyte
@@ -182,11 +181,16 @@ rs_out_hex(struct rs_out *o, const uint8_t *p, size_t n, char sep)
     if (n == 0 || !out_reserve(o, n * width))
         return;
     char *d = o->buf + o->len;
+    if (sep == '\0') {
+        rs_hex_pairs(d, p, n);
+        o->len += 2 * n;
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
-        if (i > 0 && sep != '\0')
+        if (i > 0)
             *d++ = sep;
-        *d++ = digits[p[i] >> 4];
-        *d++ = digits[p[i] & 15];
+        rs_hex_pairs(d, p + i, 1);
+        d += 2;
     }
     o->len = (size_t)(d - o->buf);
 }

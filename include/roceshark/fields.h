@@ -215,6 +215,10 @@ const char *rs_value_name(const struct rs_value_string *vals, uint64_t value);
  * neither has it. */
 bool rs_value_by_name(const struct rs_field *f, const char *name, uint64_t *out);
 
+/* Writes the n bytes at src as 2n lowercase hex digits at dst, unterminated:
+ * how byte fields are formatted, and what the outputs write of a byte run. */
+void rs_hex_pairs(char *dst, const uint8_t *src, size_t n);
+
 /* The lowest set bit of mask, as a shift count (0 for no mask). */
 unsigned rs_mask_shift(uint64_t mask);
 
