@@ -62,10 +62,21 @@ conv_final_stats(const struct conv *c, struct rs_conv_stats *out)
     out->read_p99_ns = sorted[rank == 0 ? 0 : rank - 1];
 }
 
+/* A conversation to put in id order without copying its statistics: a live
+ * one by pointer, an archived one by its place in the archive. Sorting copies
+ * of the statistics (280 bytes each) took a quarter of the peak memory of
+ * `-z conv,qp` on a million conversations, and at every refresh of the TUI's
+ * table a copy of them all. */
+struct conv_ref {
+    uint32_t id;
+    uint32_t archived;          /* index in the archive + 1; 0 for a live one */
+    const struct conv *live;
+};
+
 static int
 compare_id(const void *a, const void *b)
 {
-    const struct rs_conv_stats *x = a, *y = b;
+    const struct conv_ref *x = a, *y = b;
 
     return x->id < y->id ? -1 : x->id > y->id;
 }
@@ -75,19 +86,22 @@ rs_analyzer_foreach_conv(const struct rs_analyzer *an,
                          void (*fn)(void *ctx, const struct rs_conv_stats *st), void *ctx)
 {
     uint32_t n = an->n_archive + an->n_live, i = 0;
-    struct rs_conv_stats *all = g_new(struct rs_conv_stats, n ? n : 1);
+    struct conv_ref *refs = g_new(struct conv_ref, n ? n : 1);
 
-    if (an->n_archive > 0)
-        memcpy(all, an->archive, an->n_archive * sizeof(*all));
-    i = an->n_archive;
+    for (; i < an->n_archive; i++)
+        refs[i] = (struct conv_ref){an->archive[i].id, i + 1, NULL};
     for (const struct conv *c = an->lru_head; c != NULL; c = c->lru_next)
-        conv_final_stats(c, &all[i++]);
-    qsort(all, n, sizeof(*all), compare_id);
-    for (i = 0; i < n; i++)
-        fn(ctx, &all[i]);
+        refs[i++] = (struct conv_ref){c->stats.id, 0, c};
+    qsort(refs, n, sizeof(*refs), compare_id);
+    for (i = 0; i < n; i++) {
+        struct rs_conv_stats live;
+        if (refs[i].archived == 0)
+            conv_final_stats(refs[i].live, &live);
+        fn(ctx, refs[i].archived == 0 ? &live : &an->archive[refs[i].archived - 1]);
+    }
     if (an->evicted_rest_convs > 0)
         fn(ctx, &an->evicted_rest);
-    g_free(all);
+    g_free(refs);
 }
 
 bool

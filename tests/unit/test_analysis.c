@@ -263,6 +263,60 @@ test_bounded_table(void **state)
     rs_analyzer_free(r.an);
 }
 
+struct id_rows {
+    uint32_t n;
+    uint32_t id[8], responder_qp[8];
+    uint64_t req_packets[8];
+    int64_t read_p99_ns[8];
+};
+
+static void
+collect_row(void *ctx, const struct rs_conv_stats *st)
+{
+    struct id_rows *rows = ctx;
+
+    assert_true(rows->n < 8);
+    rows->id[rows->n] = st->id;
+    rows->responder_qp[rows->n] = st->responder_qp;
+    rows->req_packets[rows->n] = st->req_packets;
+    rows->read_p99_ns[rows->n] = st->read_p99_ns;
+    rows->n++;
+}
+
+/* The table lists conversations by id, archived and live mixed, each with its
+ * own statistics (a live one's READ percentile computed as it is listed),
+ * whatever order they were evicted in. */
+static void
+test_foreach_in_id_order(void **state)
+{
+    static const uint32_t responder_qp[] = {0x200, 0x201, 0x202, 0x203, 0x300, 0x301};
+    static const uint64_t req_packets[] = {2, 2, 2, 1, 2, 1};
+    struct run r = {0};
+    struct id_rows rows = {0};
+    uint8_t ext[16];
+
+    (void)state;
+    start(&r, 4);
+    for (uint32_t i = 0; i < 4; i++)
+        feed(&r, 1, 2, 0x04, 0x200 + i, 10, NULL, 0, 8);           /* conversations 1-4 */
+    for (uint32_t i = 0; i < 3; i++)
+        feed(&r, 1, 2, 0x04, 0x200 + i, 11, NULL, 0, 8);           /* 1-3 again: 4 is oldest */
+    feed(&r, 1, 2, 0x0c, 0x300, 500, reth(ext, 8), 16, 0);         /* 5, a READ, evicts 4 */
+    feed(&r, 2, 1, 0x10, 0x900, 500, ack_ext, 4, 8);               /* its response */
+    feed(&r, 1, 2, 0x04, 0x300, 501, NULL, 0, 8);
+    feed(&r, 1, 2, 0x04, 0x301, 10, NULL, 0, 8);                   /* 6 evicts 1 */
+    assert_int_equal(rs_analyzer_evictions(r.an), 2);
+    rs_analyzer_foreach_conv(r.an, collect_row, &rows);
+    assert_int_equal(rows.n, 6);
+    for (uint32_t i = 0; i < 6; i++) {
+        assert_int_equal(rows.id[i], i + 1);
+        assert_int_equal(rows.responder_qp[i], responder_qp[i]);
+        assert_int_equal(rows.req_packets[i], req_packets[i]);
+        assert_int_equal(rows.read_p99_ns[i], i == 4 ? 1000 : 0);
+    }
+    rs_analyzer_free(r.an);
+}
+
 /* A table far smaller than the traffic: every new conversation reuses the
  * memory of the one evicted for it, and none of what that one knew (its
  * remembered requests, its READ times) shows through. */
@@ -716,6 +770,7 @@ main(void)
         cmocka_unit_test(test_wrap_without_false_alarms),
         cmocka_unit_test(test_read_span_with_unknown_pmtu),
         cmocka_unit_test(test_bounded_table),
+        cmocka_unit_test(test_foreach_in_id_order),
         cmocka_unit_test(test_evicted_memory_reused),
         cmocka_unit_test(test_request_ring_recycled),
         cmocka_unit_test(test_pairing_by_psn),
