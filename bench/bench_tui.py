@@ -8,8 +8,8 @@ tmux against `roceshark read -q` on the same file, in one run:
      load time its status line gives (from the pass's start to its last frame indexed,
      while the screen draws). read -q's own start (read -q of a 1000-frame capture) is
      taken off its time, since the TUI's load time has none. Goal: the TUI's frames per
-     second at least 0.8x read -q's. The time from starting tmux to "loaded" on the
-     screen is printed too: it adds the terminal's start and the 20 ms polling;
+     second at least 0.8x read -q's; each round's own ratio is printed too, with their
+     median. The time from starting tmux to "loaded" on the screen is printed too: it adds the terminal's start and the 20 ms polling;
      With --against OTHER (another build's roceshark), that build's TUI loads the file in
      the same rounds, and the two load times are compared: how a change to the ingest is
      measured on a host whose speed drifts between runs;
@@ -112,6 +112,12 @@ def main():
           % (tui, a.frames / tui / 1e6))
     print("  ratio       %7.2fx read -q's frames per second (goal 0.8x), %.2fx the same "
           "work's; from tmux's start %.2fx" % (read_q / load, same / load, read_q / tui))
+    # This host runs in a fast and a slow mode, each for seconds at a time: a best of one
+    # from a fast spell over a best of the other from a slow one swings the ratio from
+    # 0.5x to 0.9x. The two measured in the same round are more often in the same mode.
+    rounds = sorted((r - s) / l for r, s, l in zip(t_read, t_start, t_load))
+    print("  per round   %7.2fx median of each round's read -q over its TUI load (%s)"
+          % (rounds[len(rounds) // 2], " ".join("%.2f" % x for x in rounds)))
     if a.against:
         other = min(t_other)
         print("  against     %7.3f s  %6.2f M frames/s (%s's TUI load): this build %.2fx as fast"
