@@ -116,7 +116,7 @@ def bound_sweep(path, t_off):
     """Where the analysis' cost on new conversations comes from: the same file with smaller
     table bounds. Every new conversation evicts the oldest, whose memory and index slots were
     last touched a table ago: in cache when the table fits, from main memory when not."""
-    print("  by table bound (analysis.max_convs; conversations of some 700 bytes each):")
+    print("  by table bound (analysis.max_convs; conversations of some 650 bytes each):")
     for bound in (1024, 16384, 65536):
         t = min(timed([RS, "read", "-r", path, "-o", "analysis.max_convs:%d" % bound] + FIELDS)
                 for _ in range(3))

@@ -92,50 +92,54 @@ struct req_entry {
     uint32_t dmalen;
 };
 
+/* The streams' members are ordered so that they leave no padding: a
+ * conversation's size is what a table at its bound keeps in memory, and on
+ * traffic of new conversations what each one faults in and evicts. */
 struct req_stream {
-    bool started;
     uint32_t e_lo, e_hi;    /* next expected PSN; an interval while a READ's span is unknown */
     uint32_t last_psn;      /* PSN of the last new request */
     uint32_t last_dmalen;   /* and, when it was a READ, its DMA length */
+    uint32_t hole;          /* first PSN a gap left missing */
+    bool started;
     bool last_was_read;
     bool has_hole;
-    uint32_t hole;          /* first PSN a gap left missing */
     /* The message being received (SEND or WRITE), for msg.* facts. */
     bool msg_open;
     bool msg_unknown;       /* a gap broke the message: no sequence checks until FIRST/ONLY */
-    uint8_t msg_op;
-    uint32_t msg_packets;
-    uint64_t msg_len;
-    uint64_t msg_first_frame;
-    uint32_t msg_dmalen;
     bool msg_has_dmalen;
+    uint8_t msg_op;
+    bool ring_allocated;    /* ring is on the heap, not conv.ring0 (below) */
+    uint32_t msg_packets;
+    uint32_t msg_dmalen;
     /* Requests remembered, oldest first, in a ring that grows as needed:
      * it starts as the REQ_RING_MIN entries at the end of the conversation
      * (conv.ring0), and only a longer one is allocated. */
-    struct req_entry *ring;
     uint32_t ring_cap, ring_start, ring_count;
-    bool ring_allocated;        /* ring is on the heap, not conv.ring0 */
+    struct req_entry *ring;
+    /* The message's length and first frame. */
+    uint64_t msg_len;
+    uint64_t msg_first_frame;
 };
 
 struct resp_stream {
-    bool started;
     uint32_t high;          /* highest PSN any response has covered */
-    bool have_ack;
     uint32_t ack_psn;       /* highest PSN acknowledged by an ACK or NAK */
-    bool have_msn;
     uint32_t msn;
+    bool started;
+    bool have_ack;
+    bool have_msn;
     /* The READ response sequence in progress. */
     bool read_open;
     bool read_dup;          /* it replays responses already seen */
     bool read_broken;       /* a gap inside it: no count/length verdict */
+    bool read_have_req;     /* read_req_frame/ts name the READ (answered or covering) */
     uint32_t read_next;     /* PSN the next MIDDLE/LAST should carry */
     uint32_t read_packets;
-    uint64_t read_bytes;
     int32_t read_req;       /* ring index of the READ it answers, -1 if unknown */
-    bool read_have_req;     /* read_req_frame/ts name the READ (answered or covering) */
+    uint32_t read_req_dmalen;
+    uint64_t read_bytes;
     uint64_t read_req_frame;
     struct rs_time read_req_ts;
-    uint32_t read_req_dmalen;
 };
 
 /* One end of a QP pair: an address and a QP number there. Hashed and
@@ -185,29 +189,29 @@ struct latency_samples {
 };
 
 struct conv {
-    /* The request stream (requester -> responder QP) and the response stream
-     * (responder -> requester QP) are keyed by the ends and QPs the statistics
-     * name (conv_table.c): indexed once the stream's QP is known. */
-    bool req_indexed, resp_indexed;
-    bool reindexed;                 /* a stream was indexed again under another QP */
     struct req_stream req;
     struct resp_stream resp;
-    uint16_t pmtu;
-    bool pmtu_known;
-    bool ce_req_seen, ce_resp_seen;             /* a CE mark in either direction */
-    struct rs_time last_ce_req, last_ce_resp;   /* and when the last was */
     struct rs_conv_stats stats;
+    struct rs_time last_ce_req, last_ce_resp;   /* when the last CE mark was, each way */
     struct latency_samples *lat;    /* allocated on the first READ completion */
-    /* The hashes its keys are indexed under, so that they are not computed
-     * again to take them out. */
-    uint32_t req_hash, resp_hash, host_hash;
     /* LRU list, most recent at the head. While only one of its streams is
      * known, the conversation also waits on its host pair's candidate list,
      * whose head the host_pairs index holds. */
     struct conv *lru_prev, *lru_next;
     struct conv *cand_prev, *cand_next;
-    bool is_candidate;
     uint64_t last_frame;
+    /* The hashes its keys are indexed under, so that they are not computed
+     * again to take them out. */
+    uint32_t req_hash, resp_hash, host_hash;
+    uint16_t pmtu;
+    bool pmtu_known;
+    bool ce_req_seen, ce_resp_seen;             /* a CE mark in either direction */
+    bool is_candidate;
+    /* The request stream (requester -> responder QP) and the response stream
+     * (responder -> requester QP) are keyed by the ends and QPs the statistics
+     * name (conv_table.c): indexed once the stream's QP is known. */
+    bool req_indexed, resp_indexed;
+    bool reindexed;                 /* a stream was indexed again under another QP */
     /* The request ring's first home, last, so that recycling a conversation
      * need not clear it: a conversation of a few requests (on hostile
      * traffic, most) costs no allocation and no cache line far from the

@@ -36,7 +36,7 @@
  * with it when no remembered request covers it exactly. */
 #define PAIR_PSN_WINDOW 4096
 #define CONV_SLAB_MIN 16            /* conversations in the first slab */
-#define CONV_SLAB_MAX 1024          /* and at most in one (some 700 KiB) */
+#define CONV_SLAB_MAX 1024          /* and at most in one (some 650 KiB) */
 
 static uint32_t
 key_hash(const struct stream_key *key)

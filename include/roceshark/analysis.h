@@ -121,10 +121,10 @@ bool rs_analyzer_conv_state(const struct rs_analyzer *an, uint32_t id,
 struct rs_conv_stats {
     uint32_t id;
     uint8_t addr_family;            /* 4, 6, or 0 for IB LIDs */
+    bool paired_by_cm;
     uint8_t requester[16], responder[16];   /* IP, GID or LID (first two bytes) */
     uint32_t requester_qp;          /* 0xffffffff while unknown */
     uint32_t responder_qp;
-    bool paired_by_cm;
     uint64_t req_packets, req_bytes, resp_packets, resp_bytes;
     uint64_t msgs_send, msgs_write, msgs_read, msgs_atomic;
     uint64_t retransmissions, psn_gaps, naks[5], rnr_naks, cnps, ecn_ce, violations;
