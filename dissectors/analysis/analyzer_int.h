@@ -149,15 +149,16 @@ struct endpoint {
     uint32_t qpn;
 };
 
-/* What one QP endpoint is connected to. */
+/* A QP pair: two endpoints connected to each other. */
 struct peer_record {
-    struct endpoint ep, peer;
+    struct endpoint end[2];
 };
 
-/* An endpoint's entry in the peer table's index: its hash, and its record. */
+/* An endpoint's entry in the peer table's index: its hash, and its record
+ * and which end of it the endpoint is. */
 struct peer_entry {
     uint32_t hash;              /* PTR_INDEX_EMPTY while the entry is free */
-    uint32_t record;
+    uint32_t ref;               /* record << 1 | end */
 };
 
 /* Live conversations by id (live_ids.c). */
@@ -173,13 +174,14 @@ struct archive_index {
     uint32_t upto;              /* archive entries indexed */
 };
 
-/* QP endpoint -> the endpoint it is connected to (peer_table.c): records in
- * the order learnt, and an index from each endpoint to its record. */
+/* QP endpoint -> the endpoint it is connected to (peer_table.c): a record
+ * per pair, in the order learnt, and an index from each endpoint to its
+ * pair's record. */
 struct peer_table {
     struct peer_entry *index;
-    uint32_t cap, n;            /* index slots, and endpoints (entries and records) */
+    uint32_t cap, n;            /* index slots, and endpoints indexed */
     struct peer_record *records;
-    uint32_t cap_records;
+    uint32_t n_records, cap_records;
 };
 
 struct latency_samples {
@@ -305,8 +307,10 @@ void live_ids_free(struct live_ids *t);
 /* peer_table.c */
 void endpoint_make(struct endpoint *ep, const struct rs_addr *addr, uint32_t qpn);
 const struct endpoint *peer_table_find(const struct peer_table *t, const struct endpoint *ep);
-/* Adds or replaces what ep is connected to. */
-void peer_table_set(struct peer_table *t, const struct endpoint *ep, const struct endpoint *peer);
+/* Learns that a and b are connected to each other: what either was
+ * connected to before is replaced (for the two of them; a QP once paired
+ * with one of them still finds it). */
+void peer_table_pair(struct peer_table *t, const struct endpoint *a, const struct endpoint *b);
 void peer_table_clear(struct peer_table *t);
 void peer_table_free(struct peer_table *t);
 

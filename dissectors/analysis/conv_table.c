@@ -468,13 +468,14 @@ peer_learn(struct rs_analyzer *an, const struct conv *c)
     struct endpoint a, b;
     struct rs_addr requester, responder;
 
-    if (an->peers.n >= 4 * (uint64_t)an->opts.max_convs)
-        peer_table_clear(&an->peers);     /* bounded like the table itself */
+    /* Bounded like the table itself: twice as many pairs as conversations
+     * (and so at most four times as many endpoints). */
+    if (an->peers.n_records >= 2 * (uint64_t)an->opts.max_convs)
+        peer_table_clear(&an->peers);
     conv_ends(c, &requester, &responder);
     endpoint_make(&a, &requester, c->stats.requester_qp);
     endpoint_make(&b, &responder, c->stats.responder_qp);
-    peer_table_set(&an->peers, &a, &b);
-    peer_table_set(&an->peers, &b, &a);
+    peer_table_pair(&an->peers, &a, &b);
 }
 
 /* True when addr:qpn is known to be connected to something other than

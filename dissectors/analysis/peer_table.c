@@ -2,14 +2,19 @@
 /*
  * peer_table.c - which QP endpoint each QP endpoint is connected to.
  *
- * Records (an endpoint and its peer) are appended in the order they are
- * learnt, and an open-addressing index of 8-byte entries leads from each
- * endpoint to its record. Records kept in the index's own slots (48 bytes
- * each, at random places in a table twice their number) made learning a
- * QP pair two writes to cold memory, and on a capture of 150,000 QP pairs
- * the table was a third of the analysis; appended, they are written where
- * the last one was. Most lookups are for QPs not yet paired: a miss reads
- * the index alone.
+ * A record per QP pair (its two endpoints) is appended in the order pairs
+ * are learnt, and an open-addressing index of 8-byte entries leads from
+ * each endpoint to its pair's record and its end of it. Records kept in the
+ * index's own slots (48 bytes each, at random places in a table twice their
+ * number) made learning a QP pair two writes to cold memory, and on a
+ * capture of 150,000 QP pairs the table was a third of the analysis;
+ * appended, a pair is written where the last one was, and a record per
+ * pair, not per endpoint, halves them. Most lookups are for QPs not yet
+ * paired: a miss reads the index alone.
+ *
+ * A pair learnt anew (a QP re-paired) takes a new record and repoints its
+ * two endpoints; the old record stays for whichever endpoint still points
+ * to it, until the table is emptied.
  *
  * Nothing is removed one entry at a time (the table is only emptied whole),
  * so linear probing needs no tombstones, and once the table has grown,
@@ -50,7 +55,7 @@ peer_table_clear(struct peer_table *t)
 {
     if (t->index != NULL)
         memset(t->index, 0, t->cap * sizeof(*t->index));
-    t->n = 0;
+    t->n = t->n_records = 0;
 }
 
 /* The entry of ep (hashing to h), or the free entry that ends its probe. */
@@ -60,7 +65,8 @@ entry_of(const struct peer_table *t, const struct endpoint *ep, uint32_t h)
     for (uint32_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
         struct peer_entry *e = &t->index[i];
         if (e->hash == PTR_INDEX_EMPTY ||
-            (e->hash == h && memcmp(&t->records[e->record].ep, ep, sizeof(*ep)) == 0))
+            (e->hash == h && memcmp(&t->records[e->ref >> 1].end[e->ref & 1], ep,
+                                    sizeof(*ep)) == 0))
             return e;
     }
 }
@@ -71,7 +77,7 @@ peer_table_find(const struct peer_table *t, const struct endpoint *ep)
     if (t->n == 0)
         return NULL;
     const struct peer_entry *e = entry_of(t, ep, endpoint_hash(ep));
-    return e->hash != PTR_INDEX_EMPTY ? &t->records[e->record].peer : NULL;
+    return e->hash != PTR_INDEX_EMPTY ? &t->records[e->ref >> 1].end[(e->ref & 1) ^ 1] : NULL;
 }
 
 /* Doubles the index, at most three quarters of which is ever used. */
@@ -94,21 +100,37 @@ grow_index(struct peer_table *t)
     g_free(old);
 }
 
-void
-peer_table_set(struct peer_table *t, const struct endpoint *ep, const struct endpoint *peer)
+/* Points ep's entry (adding it) at end `end` of record r. */
+static void
+index_end(struct peer_table *t, const struct endpoint *ep, uint32_t r, uint32_t end)
 {
-    if (4 * (uint64_t)(t->n + 1) > 3 * (uint64_t)t->cap)
-        grow_index(t);
     uint32_t h = endpoint_hash(ep);
     struct peer_entry *e = entry_of(t, ep, h);
+
     if (e->hash == PTR_INDEX_EMPTY) {
-        if (t->n == t->cap_records) {
-            t->cap_records = t->cap_records ? 2 * t->cap_records : PEER_RECORDS_MIN;
-            t->records = g_renew(struct peer_record, t->records, t->cap_records);
-        }
         e->hash = h;
-        e->record = t->n++;
-        t->records[e->record].ep = *ep;
+        t->n++;
     }
-    t->records[e->record].peer = *peer;
+    e->ref = r << 1 | end;
+}
+
+void
+peer_table_pair(struct peer_table *t, const struct endpoint *a, const struct endpoint *b)
+{
+    const struct endpoint *pa = peer_table_find(t, a), *pb = peer_table_find(t, b);
+
+    if (pa != NULL && pb != NULL && memcmp(pa, b, sizeof(*b)) == 0 &&
+        memcmp(pb, a, sizeof(*a)) == 0)
+        return;         /* known already */
+    if (4 * (uint64_t)(t->n + 2) > 3 * (uint64_t)t->cap)
+        grow_index(t);
+    if (t->n_records == t->cap_records) {
+        t->cap_records = t->cap_records ? 2 * t->cap_records : PEER_RECORDS_MIN;
+        t->records = g_renew(struct peer_record, t->records, t->cap_records);
+    }
+    uint32_t r = t->n_records++;
+    t->records[r].end[0] = *a;
+    t->records[r].end[1] = *b;
+    index_end(t, a, r, 0);
+    index_end(t, b, r, 1);
 }

@@ -642,8 +642,9 @@ test_endpoint(struct endpoint *ep, uint32_t i)
     endpoint_make(ep, &a, 0x100 + i);
 }
 
-/* The peer table against a plain array: the last peer set for an endpoint
- * is what it finds, through growth and after being emptied. */
+/* The peer table against a plain array: the last peer paired with an
+ * endpoint is what it finds, through growth and after being emptied, with
+ * a record for each pair learnt anew and none for a pair it knows. */
 static void
 test_peer_table(void **state)
 {
@@ -652,6 +653,7 @@ test_peer_table(void **state)
     struct peer_table t = {0};
     struct endpoint ep, peer;
     uint64_t x = 99;
+    uint32_t records = 0;
 
     (void)state;
     for (uint32_t i = 0; i < N; i++)
@@ -663,13 +665,20 @@ test_peer_table(void **state)
             peer_table_clear(&t);
             for (uint32_t i = 0; i < N; i++)
                 ref[i] = -1;
+            records = 0;
         }
+        /* Pairs seen again, as most are: a pair repeated a few steps on. */
+        if (step % 3 == 2)
+            b = ref[a] >= 0 ? (uint32_t)ref[a] : b;
         test_endpoint(&ep, a);
         test_endpoint(&peer, b);
-        peer_table_set(&t, &ep, &peer);
+        peer_table_pair(&t, &ep, &peer);
+        if (ref[a] != (int32_t)b || ref[b] != (int32_t)a)
+            records++;
         ref[a] = (int32_t)b;
-        uint32_t probe[2] = {a, (uint32_t)(x >> 40) % N};
-        for (int k = 0; k < 2; k++) {
+        ref[b] = (int32_t)a;
+        uint32_t probe[3] = {a, b, (uint32_t)(x >> 40) % N};
+        for (int k = 0; k < 3; k++) {
             test_endpoint(&ep, probe[k]);
             const struct endpoint *got = peer_table_find(&t, &ep);
             if (ref[probe[k]] < 0) {
@@ -684,8 +693,42 @@ test_peer_table(void **state)
     uint32_t known = 0;
     for (uint32_t i = 0; i < N; i++)
         known += ref[i] >= 0;
-    assert_int_equal(t.n, known);       /* one record per endpoint, not per set */
+    assert_int_equal(t.n, known);       /* an entry per endpoint */
+    assert_int_equal(t.n_records, records);
+    assert_true(records < 15000);
     peer_table_free(&t);
+}
+
+/* The analyzer's table of QP pairs holds at most two pairs per conversation
+ * of its bound: past that it is emptied, and pairs are learnt again. */
+static void
+test_peer_table_bounded(void **state)
+{
+    struct run r = {0};
+    uint32_t most = 0;
+
+    (void)state;
+    start(&r, 4);
+    for (uint32_t i = 0; i < 50; i++) {
+        feed(&r, 1, 2, 0x04, 0x100 + i, 10, NULL, 0, 8);          /* SEND to QP 0x100 + i */
+        feed(&r, 2, 1, 0x11, 0x900 + i, 10, ack_ext, 4, 0);       /* its ACK to 0x900 + i */
+        assert_int_equal(r.facts.conv, i + 1);
+        most = MAX(most, r.an->peers.n_records);
+        assert_true(r.an->peers.n_records <= 8);
+    }
+    assert_int_equal(most, 8);
+    /* The last pair learnt is known, both ways. */
+    const struct rs_conv_stats *st = &conv_by_id(r.an, 50)->stats;
+    struct rs_addr requester = {.family = st->addr_family}, responder = requester;
+    struct endpoint ep, peer;
+    memcpy(requester.bytes, st->requester, sizeof(requester.bytes));
+    memcpy(responder.bytes, st->responder, sizeof(responder.bytes));
+    endpoint_make(&ep, &responder, 0x100 + 49);
+    endpoint_make(&peer, &requester, 0x900 + 49);
+    assert_non_null(peer_table_find(&r.an->peers, &ep));
+    assert_memory_equal(peer_table_find(&r.an->peers, &ep), &peer, sizeof(peer));
+    assert_memory_equal(peer_table_find(&r.an->peers, &peer), &ep, sizeof(ep));
+    rs_analyzer_free(r.an);
 }
 
 static void
@@ -781,6 +824,7 @@ main(void)
         cmocka_unit_test(test_live_ids_overflow),
         cmocka_unit_test(test_ptr_index),
         cmocka_unit_test(test_peer_table),
+        cmocka_unit_test(test_peer_table_bounded),
         cmocka_unit_test(test_steady_state_allocates_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
