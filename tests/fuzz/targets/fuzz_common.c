@@ -61,7 +61,7 @@ fuzz_pipeline_frame(struct rs_pipeline *pipe, const struct rs_frame *f)
     const struct rs_packet *pkt = &rs_pipeline_process(pipe, &copy)->pkt;
     /* Fuzzing, one of the outputs that walk every field, in turn by frame number and
      * by length, so that a stream of five frames reaches them all and a single frame
-     * any of them. Every output on every frame ran at 34 inputs a second, a seventh
+     * any of them. Every output on every frame ran at 34 inputs a second, a fifteenth
      * of it in the pipeline: the walks, instrumented, were the rest. */
     if (fuzz_every_output)
         exercise_packet(pkt, &out);
