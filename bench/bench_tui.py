@@ -9,7 +9,8 @@ tmux against `roceshark read -q` on the same file, in one run:
      while the screen draws). read -q's own start (read -q of a 1000-frame capture) is
      taken off its time, since the TUI's load time has none. Goal: the TUI's frames per
      second at least 0.8x read -q's; each round's own ratio is printed too, with their
-     median. The time from starting tmux to "loaded" on the screen is printed too: it adds the terminal's start and the 20 ms polling;
+     median. The time from starting tmux to "loaded" on the screen is printed too: it
+     adds the terminal's start and the 20 ms polling;
      With --against OTHER (another build's roceshark), that build's TUI loads the file in
      the same rounds, and the two load times are compared: how a change to the ingest is
      measured on a host whose speed drifts between runs;

@@ -11,7 +11,6 @@
 
 #define PTR_INDEX_MIN 64        /* slots; a power of two */
 
-/* The slot holding (hash, ptr), or the empty slot that ends its probe. */
 void *
 zalloc_populated(size_t n)
 {
@@ -26,6 +25,7 @@ zalloc_populated(size_t n)
     return p;
 }
 
+/* The slot holding (hash, ptr), or the empty slot that ends its probe. */
 static uint32_t
 slot_of(const struct ptr_index *t, uint32_t hash, const void *ptr)
 {

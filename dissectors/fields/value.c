@@ -68,9 +68,6 @@ out_dec(struct out *o, uint64_t v)
     out_bytes(o, tmp + i, sizeof(tmp) - (size_t)i);
 }
 
-/* Bytes as bare lowercase hex, written straight into the buffer: a payload's
- * kilobyte a pair at a time through out_bytes was a fifth of -V's time. What
- * does not fit is counted, as out_bytes counts it. */
 void
 rs_hex_pairs(char *dst, const uint8_t *src, size_t n)
 {
@@ -80,6 +77,9 @@ rs_hex_pairs(char *dst, const uint8_t *src, size_t n)
     }
 }
 
+/* Bytes as bare lowercase hex, written straight into the buffer: a payload's
+ * kilobyte a pair at a time through out_bytes was a fifth of -V's time. What
+ * does not fit is counted, as out_bytes counts it. */
 static void
 out_hex_bytes(struct out *o, const uint8_t *p, uint32_t n)
 {
