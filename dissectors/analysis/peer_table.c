@@ -71,13 +71,29 @@ entry_of(const struct peer_table *t, const struct endpoint *ep, uint32_t h)
     }
 }
 
+/* The endpoint that e's endpoint is connected to, or NULL for a free entry. */
+static const struct endpoint *
+peer_at(const struct peer_table *t, const struct peer_entry *e)
+{
+    return e->hash != PTR_INDEX_EMPTY ? &t->records[e->ref >> 1].end[(e->ref & 1) ^ 1] : NULL;
+}
+
 const struct endpoint *
 peer_table_find(const struct peer_table *t, const struct endpoint *ep)
 {
     if (t->n == 0)
         return NULL;
-    const struct peer_entry *e = entry_of(t, ep, endpoint_hash(ep));
-    return e->hash != PTR_INDEX_EMPTY ? &t->records[e->ref >> 1].end[(e->ref & 1) ^ 1] : NULL;
+    return peer_at(t, entry_of(t, ep, endpoint_hash(ep)));
+}
+
+/* Whether ep (hashing to h) is known to be connected to peer. */
+static bool
+paired_with(const struct peer_table *t, const struct endpoint *ep, uint32_t h,
+            const struct endpoint *peer)
+{
+    const struct endpoint *p = t->n > 0 ? peer_at(t, entry_of(t, ep, h)) : NULL;
+
+    return p != NULL && memcmp(p, peer, sizeof(*peer)) == 0;
 }
 
 /* Doubles the index, at most three quarters of which is ever used. */
@@ -100,11 +116,10 @@ grow_index(struct peer_table *t)
     g_free(old);
 }
 
-/* Points ep's entry (adding it) at end `end` of record r. */
+/* Points the entry of ep (hashing to h; added if new) at end `end` of record r. */
 static void
-index_end(struct peer_table *t, const struct endpoint *ep, uint32_t r, uint32_t end)
+index_end(struct peer_table *t, const struct endpoint *ep, uint32_t h, uint32_t r, uint32_t end)
 {
-    uint32_t h = endpoint_hash(ep);
     struct peer_entry *e = entry_of(t, ep, h);
 
     if (e->hash == PTR_INDEX_EMPTY) {
@@ -117,10 +132,10 @@ index_end(struct peer_table *t, const struct endpoint *ep, uint32_t r, uint32_t 
 void
 peer_table_pair(struct peer_table *t, const struct endpoint *a, const struct endpoint *b)
 {
-    const struct endpoint *pa = peer_table_find(t, a), *pb = peer_table_find(t, b);
+    /* Each endpoint hashed once, for the check and for its entry. */
+    uint32_t ha = endpoint_hash(a), hb = endpoint_hash(b);
 
-    if (pa != NULL && pb != NULL && memcmp(pa, b, sizeof(*b)) == 0 &&
-        memcmp(pb, a, sizeof(*a)) == 0)
+    if (paired_with(t, a, ha, b) && paired_with(t, b, hb, a))
         return;         /* known already */
     if (4 * (uint64_t)(t->n + 2) > 3 * (uint64_t)t->cap)
         grow_index(t);
@@ -131,6 +146,6 @@ peer_table_pair(struct peer_table *t, const struct endpoint *a, const struct end
     uint32_t r = t->n_records++;
     t->records[r].end[0] = *a;
     t->records[r].end[1] = *b;
-    index_end(t, a, r, 0);
-    index_end(t, b, r, 1);
+    index_end(t, a, ha, r, 0);
+    index_end(t, b, hb, r, 1);
 }
