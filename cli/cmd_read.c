@@ -630,6 +630,11 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
     for (size_t i = 0; i < ro->n_stats && !ro->pipe.analyze; i++)
         if (rs_stat_needs_analysis(ro->stats[i]))
             return cli_fail(CLI_EXIT_USAGE, "-z needs the analysis: drop -o analysis:off");
+    /* Archiving an evicted conversation's statistics is a copy per new
+     * conversation past the bound: only -z conv,qp reads them. */
+    ro->pipe.analysis.keep_evicted = false;
+    for (size_t i = 0; i < ro->n_stats; i++)
+        ro->pipe.analysis.keep_evicted |= rs_stat_lists_conversations(ro->stats[i]);
     bool info = false;      /* the summary line's Info shows */
     for (size_t i = 0; i < ro->n_fields; i++) {
         ro->field_ids[i] = rs_field_lookup(ro->field_names[i]);

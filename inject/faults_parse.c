@@ -405,6 +405,7 @@ rs_faults_parse(const char *text, const char *where, struct rs_faults **out, cha
         struct rs_analysis_opts ao;
         rs_analysis_opts_init(&ao);
         ao.max_convs = 4096;
+        ao.keep_evicted = false;    /* rules ask live conversations only */
         rc = rs_analyzer_new(&ao, &f->an, err);
     }
     if (rc != 0) {

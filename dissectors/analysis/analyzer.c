@@ -61,6 +61,7 @@ rs_analysis_opts_init(struct rs_analysis_opts *opts)
 {
     opts->pmtu = 0;
     opts->max_convs = DEFAULT_MAX_CONVS;
+    opts->keep_evicted = true;
 }
 
 int

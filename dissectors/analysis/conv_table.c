@@ -313,6 +313,8 @@ archive_stats(struct rs_analyzer *an, const struct conv *c)
 {
     struct rs_conv_stats st;
 
+    if (!an->opts.keep_evicted)
+        return;
     conv_final_stats(c, &st);
     if (an->n_archive < an->opts.max_convs) {
         if (an->n_archive == an->cap_archive) {

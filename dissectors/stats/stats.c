@@ -55,6 +55,12 @@ rs_stat_needs_analysis(const struct rs_stat *st)
 }
 
 bool
+rs_stat_lists_conversations(const struct rs_stat *st)
+{
+    return st->kind == STAT_CONV_QP;
+}
+
+bool
 rs_stat_needs_crc(const struct rs_stat *st)
 {
     if (st->kind == STAT_EXPERT)

@@ -75,6 +75,10 @@ struct rs_facts {
 struct rs_analysis_opts {
     uint16_t pmtu;              /* assumed path MTU until learned; 0: unknown */
     uint32_t max_convs;         /* conversation table bound */
+    /* Keep the statistics of evicted conversations, for listing them
+     * (rs_analyzer_foreach_conv, rs_analyzer_conv_stats). Default true; a
+     * consumer that lists no conversation turns it off and saves the copy. */
+    bool keep_evicted;
 };
 
 void rs_analysis_opts_init(struct rs_analysis_opts *opts);
@@ -135,7 +139,8 @@ struct rs_conv_stats {
     struct rs_time first, last; /* times of the first and the last packet */
 };
 
-/* Calls fn for every conversation seen, live or evicted, in id order. */
+/* Calls fn for every conversation seen, live or evicted (with keep_evicted;
+ * live only without), in id order. */
 void rs_analyzer_foreach_conv(const struct rs_analyzer *an,
                               void (*fn)(void *ctx, const struct rs_conv_stats *st), void *ctx);
 /* The statistics of conversation id (live or archived) as they stand now;

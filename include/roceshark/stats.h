@@ -23,6 +23,9 @@ struct rs_stat;
 int rs_stat_new(const char *spec, struct rs_stat **out, char *err);
 /* Whether the statistic needs the transport analysis. */
 bool rs_stat_needs_analysis(const struct rs_stat *st);
+/* Whether it lists conversations, evicted ones too (the analysis keeps
+ * their statistics only when asked: rs_analysis_opts.keep_evicted). */
+bool rs_stat_lists_conversations(const struct rs_stat *st);
 /* Whether it reports checksum verdicts (expert items, or a filter on them). */
 bool rs_stat_needs_crc(const struct rs_stat *st);
 /* Feeds every frame, after analysis, whatever the display filter says. */

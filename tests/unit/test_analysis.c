@@ -232,6 +232,31 @@ count_conv(void *ctx, const struct rs_conv_stats *st)
         seen[2]++;
 }
 
+/* Twenty conversations through a table of four, then one live and one
+ * evicted comes back; the facts do not depend on keep_evicted. */
+static void
+overflow_table_of_four(struct run *r, bool keep_evicted)
+{
+    struct rs_analysis_opts o;
+
+    rs_analysis_opts_init(&o);
+    o.max_convs = 4;
+    o.keep_evicted = keep_evicted;
+    assert_int_equal(rs_analyzer_new(&o, &r->an, NULL), 0);
+    for (uint32_t qp = 0; qp < 20; qp++)
+        feed(r, 1, 2, 0x04, 0x100 + qp, 7, NULL, 0, 8);
+    assert_int_equal(rs_analyzer_evictions(r->an), 16);
+    /* Conversation of QP 0x113 is still live: its second packet is in order. */
+    feed(r, 1, 2, 0x04, 0x113, 8, NULL, 0, 8);
+    assert_false(r->facts.flags & (RS_FACT_PSN_GAP | RS_FACT_RETRANSMISSION));
+    assert_int_equal(r->facts.conv, 20);
+    /* QP 0x100 was evicted: it starts afresh, with a new id. */
+    feed(r, 1, 2, 0x04, 0x100, 3, NULL, 0, 8);
+    assert_false(r->facts.flags & (RS_FACT_PSN_GAP | RS_FACT_RETRANSMISSION));
+    assert_int_equal(r->facts.conv, 21);
+    assert_int_equal(rs_analyzer_evictions(r->an), 17);
+}
+
 /* The table holds max_convs conversations; the least recently used goes,
  * counted, with its statistics archived up to the same bound and summed
  * beyond it. */
@@ -240,26 +265,39 @@ test_bounded_table(void **state)
 {
     struct run r = {0};
     uint64_t seen[3] = {0};
+    struct rs_conv_stats st;
 
     (void)state;
-    start(&r, 4);
-    for (uint32_t qp = 0; qp < 20; qp++)
-        feed(&r, 1, 2, 0x04, 0x100 + qp, 7, NULL, 0, 8);
-    assert_int_equal(rs_analyzer_evictions(r.an), 16);
-    /* Conversation of QP 0x113 is still live: its second packet is in order. */
-    feed(&r, 1, 2, 0x04, 0x113, 8, NULL, 0, 8);
-    assert_false(r.facts.flags & (RS_FACT_PSN_GAP | RS_FACT_RETRANSMISSION));
-    assert_int_equal(r.facts.conv, 20);
-    /* QP 0x100 was evicted: it starts afresh, with a new id. */
-    feed(&r, 1, 2, 0x04, 0x100, 3, NULL, 0, 8);
-    assert_false(r.facts.flags & (RS_FACT_PSN_GAP | RS_FACT_RETRANSMISSION));
-    assert_int_equal(r.facts.conv, 21);
-    assert_int_equal(rs_analyzer_evictions(r.an), 17);
+    overflow_table_of_four(&r, true);
     rs_analyzer_foreach_conv(r.an, count_conv, seen);
     /* 4 live + 4 archived rows + 1 row summing the other 9. */
     assert_int_equal(seen[0], 9);
     assert_int_equal(seen[1], 22);
     assert_int_equal(seen[2], 1);
+    assert_true(rs_analyzer_conv_stats(r.an, 1, &st));
+    assert_int_equal(st.responder_qp, 0x100);
+    rs_analyzer_free(r.an);
+}
+
+/* Without keep_evicted, evicted conversations leave nothing to list: the
+ * live four only, and the evictions still counted. */
+static void
+test_evicted_not_kept(void **state)
+{
+    struct run r = {0};
+    uint64_t seen[3] = {0};
+    struct rs_conv_stats st;
+
+    (void)state;
+    overflow_table_of_four(&r, false);
+    rs_analyzer_foreach_conv(r.an, count_conv, seen);
+    /* QPs 0x111, 0x112, 0x113 (two packets) and 0x100 again. */
+    assert_int_equal(seen[0], 4);
+    assert_int_equal(seen[1], 5);
+    assert_int_equal(seen[2], 0);
+    assert_false(rs_analyzer_conv_stats(r.an, 1, &st));
+    assert_true(rs_analyzer_conv_stats(r.an, 21, &st));
+    assert_int_equal(rs_analyzer_losses(r.an).evictions, 17);
     rs_analyzer_free(r.an);
 }
 
@@ -813,6 +851,7 @@ main(void)
         cmocka_unit_test(test_wrap_without_false_alarms),
         cmocka_unit_test(test_read_span_with_unknown_pmtu),
         cmocka_unit_test(test_bounded_table),
+        cmocka_unit_test(test_evicted_not_kept),
         cmocka_unit_test(test_foreach_in_id_order),
         cmocka_unit_test(test_evicted_memory_reused),
         cmocka_unit_test(test_request_ring_recycled),
