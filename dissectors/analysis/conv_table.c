@@ -31,17 +31,12 @@
 #include <roceshark/common.h>
 
 #include "analyzer_int.h"
-#include "populated.h"
 
 /* A response PSN this close to what a request stream has sent still pairs
  * with it when no remembered request covers it exactly. */
 #define PAIR_PSN_WINDOW 4096
 #define CONV_SLAB_MIN 16            /* conversations in the first slab */
-/* The largest slab: two huge pages (populated.c), whose conversations they
- * hold whole. */
-#define CONV_SLAB_BYTES (2 * POPULATED_HUGE_PAGE)
-#define CONV_SLAB_MAX ((uint32_t)((CONV_SLAB_BYTES - sizeof(struct conv_slab)) / \
-                                  sizeof(struct conv)))
+#define CONV_SLAB_MAX 1024          /* and at most in one (some 650 KiB) */
 
 static uint32_t
 key_hash(const struct stream_key *key)
@@ -163,13 +158,6 @@ conv_table_init(struct rs_analyzer *an)
 /* Memory for a new conversation, zeroed: the newest slab's next, or a new
  * slab twice the last one's size (from CONV_SLAB_MIN to CONV_SLAB_MAX), so
  * that a capture of a few QPs holds a few, and a large table few slabs. */
-static size_t
-slab_bytes(uint32_t cap)
-{
-    return cap == CONV_SLAB_MAX ? CONV_SLAB_BYTES
-                                : sizeof(struct conv_slab) + (size_t)cap * sizeof(struct conv);
-}
-
 static struct conv *
 conv_alloc(struct rs_analyzer *an)
 {
@@ -177,7 +165,8 @@ conv_alloc(struct rs_analyzer *an)
 
     if (s == NULL || s->used == s->cap) {
         uint32_t cap = s == NULL ? CONV_SLAB_MIN : MIN(2 * s->cap, CONV_SLAB_MAX);
-        struct conv_slab *n = zalloc_populated(slab_bytes(cap));
+        struct conv_slab *n = zalloc_populated(sizeof(struct conv_slab) +
+                                               (size_t)cap * sizeof(struct conv));
         n->cap = cap;
         n->next = s;
         an->slabs = s = n;
@@ -194,7 +183,7 @@ conv_table_free(struct rs_analyzer *an)
             req_stream_free(&s->convs[i].req);
             g_free(s->convs[i].lat);
         }
-        free_populated(s, slab_bytes(s->cap));
+        g_free(s);
     }
     an->slabs = NULL;
     ptr_index_free(&an->streams);

@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include "analyzer_int.h"
-#include "populated.h"
 
 #define PEER_INDEX_MIN 64       /* entries; a power of two */
 #define PEER_RECORDS_MIN 32
@@ -46,7 +45,7 @@ endpoint_make(struct endpoint *ep, const struct rs_addr *addr, uint32_t qpn)
 void
 peer_table_free(struct peer_table *t)
 {
-    free_populated(t->index, t->cap * sizeof(*t->index));
+    g_free(t->index);
     g_free(t->records);
     memset(t, 0, sizeof(*t));
 }
@@ -114,7 +113,7 @@ grow_index(struct peer_table *t)
             j = (j + 1) & (t->cap - 1);
         t->index[j] = old[i];
     }
-    free_populated(old, old_cap * sizeof(*old));
+    g_free(old);
 }
 
 /* Points the entry of ep (hashing to h; added if new) at end `end` of record r. */

@@ -5,11 +5,25 @@
  */
 #include <glib.h>
 #include <string.h>
+#include <sys/mman.h>
 
-#include "populated.h"
 #include "ptr_index.h"
 
 #define PTR_INDEX_MIN 64        /* slots; a power of two */
+
+void *
+zalloc_populated(size_t n)
+{
+    void *p = g_malloc0(n);
+    uintptr_t first = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+    uintptr_t end = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+
+    /* Whole pages only: the others share the allocator's. A kernel before
+     * 5.14 refuses, and the pages come one fault at a time as before. */
+    if (end > first)
+        (void)madvise((void *)first, end - first, MADV_POPULATE_WRITE);
+    return p;
+}
 
 /* The slot holding (hash, ptr), or the empty slot that ends its probe. */
 static uint32_t
@@ -47,7 +61,7 @@ ptr_index_grow(struct ptr_index *t)
     for (uint32_t i = 0; i < old_cap; i++)
         if (old[i].hash != PTR_INDEX_EMPTY)
             place(t, old[i].hash, old[i].ptr);
-    free_populated(old, old_cap * sizeof(*old));
+    g_free(old);
 }
 
 void
@@ -108,6 +122,6 @@ ptr_index_clear(struct ptr_index *t)
 void
 ptr_index_free(struct ptr_index *t)
 {
-    free_populated(t->slots, t->cap * sizeof(*t->slots));
+    g_free(t->slots);
     memset(t, 0, sizeof(*t));
 }

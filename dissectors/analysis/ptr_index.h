@@ -90,6 +90,8 @@ ptr_index_find(const struct ptr_index *t, uint32_t hash,
  * (a slab of conversations): one call maps them all, where touching them
  * took a fault per page, a few microseconds each under virtualisation, and
  * on traffic of new conversations the faults were a fifth of the analysis. */
+void *zalloc_populated(size_t n);
+
 /* Adds ptr under hash; the caller knows no equal key is there. */
 void ptr_index_insert(struct ptr_index *t, uint32_t hash, void *ptr);
 void ptr_index_grow(struct ptr_index *t);

@@ -15,7 +15,6 @@
 #include <roceshark/wire.h>
 
 #include "../../dissectors/analysis/analyzer_int.h"
-#include "../../dissectors/analysis/populated.h"
 #include "testutil.h"
 
 /* Allocations are counted by standing in for malloc and its kin in front of
@@ -770,53 +769,6 @@ test_peer_table_bounded(void **state)
     rs_analyzer_free(r.an);
 }
 
-/* The VmFlags line of the mapping that holds p in /proc/self/smaps. */
-static bool
-mapping_flags(const void *p, char *flags, size_t size)
-{
-    FILE *f = fopen("/proc/self/smaps", "r");
-    char line[512];
-    bool inside = false, found = false;
-
-    assert_non_null(f);
-    while (!found && fgets(line, sizeof(line), f) != NULL) {
-        unsigned long lo, hi;
-        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
-            inside = (uintptr_t)p >= lo && (uintptr_t)p < hi;
-        else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
-            snprintf(flags, size, "%s", line + 8);
-            found = true;
-        }
-    }
-    fclose(f);
-    return found;
-}
-
-/* Large tables come zeroed, aligned to a huge page and marked for huge
- * pages; small ones zeroed from the heap. Both free. */
-static void
-test_populated(void **state)
-{
-    size_t big = POPULATED_HUGE_PAGE + 12345, small = 3000;
-    char flags[512];
-
-    (void)state;
-    uint8_t *b = zalloc_populated(big);
-    assert_int_equal((uintptr_t)b % POPULATED_HUGE_PAGE, 0);
-    for (size_t i = 0; i < big; i += 997)
-        assert_int_equal(b[i], 0);
-    assert_int_equal(b[big - 1], 0);
-    b[big - 1] = 1;     /* the last byte is ours, past the last whole huge page */
-    assert_true(mapping_flags(b, flags, sizeof(flags)));
-    assert_non_null(strstr(flags, " hg"));
-    free_populated(b, big);
-    uint8_t *s = zalloc_populated(small);
-    for (size_t i = 0; i < small; i++)
-        assert_int_equal(s[i], 0);
-    free_populated(s, small);
-    free_populated(NULL, big);
-}
-
 static void
 test_ptr_index(void **state)
 {
@@ -909,7 +861,6 @@ main(void)
         cmocka_unit_test(test_latency_reservoir_bound),
         cmocka_unit_test(test_cm_pending_bound),
         cmocka_unit_test(test_live_ids_overflow),
-        cmocka_unit_test(test_populated),
         cmocka_unit_test(test_ptr_index),
         cmocka_unit_test(test_peer_table),
         cmocka_unit_test(test_peer_table_bounded),
