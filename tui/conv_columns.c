@@ -94,13 +94,17 @@ col_value(const struct rs_tui_conv_row *row, enum rs_tui_col col)
     }
 }
 
-/* Bytes per second as iftop prints them: 1.5K, 12M. */
+/* Bytes per second as iftop prints them: 1.5K, 12M; "-" when not kept. */
 static void
 format_rate(double v, char *buf, size_t size)
 {
     static const char units[] = " KMGT";
     int u = 0;
 
+    if (v < 0) {
+        snprintf(buf, size, "-");
+        return;
+    }
     while (v >= 1000 && u < 4) {
         v /= 1000;
         u++;

@@ -77,6 +77,18 @@ rs_tui_model_opts_live(const struct rs_tui_model_opts *opts)
     return opts->iface != NULL || opts->rdma != NULL;
 }
 
+/* Rates are kept for as many conversations as the analysis follows: those
+ * with traffic most recently, as its table keeps them (the pipeline's are
+ * the analysis' defaults). */
+static uint32_t
+rates_bound(void)
+{
+    struct rs_analysis_opts ao;
+
+    rs_analysis_opts_init(&ao);
+    return ao.max_convs;
+}
+
 int
 rs_tui_model_open(const struct rs_tui_model_opts *opts, struct rs_tui_model **out, char *err)
 {
@@ -115,7 +127,7 @@ rs_tui_model_open(const struct rs_tui_model_opts *opts, struct rs_tui_model **ou
         goto fail;
     }
     if ((rc = rs_tui_index_new(&m->index, opts->max_frames, err)) != 0 ||
-        (rc = rs_tui_rates_new(&m->rates, err)) != 0 ||
+        (rc = rs_tui_rates_new(rates_bound(), &m->rates, err)) != 0 ||
         (rc = model_new_pipeline(m, filter, &pipe, err)) != 0 ||
         (rc = model_start_pass(m, pipe, err)) != 0)
         goto fail;

@@ -7,37 +7,52 @@
  * longest window; a window's rate is the sum of its newest buckets over its
  * length. The clock is the capture's (the newest frame's time), so a file
  * shows the rates it had at its end and a live capture the current ones.
- * Conversation ids are small and dense (from 1), so a plain array indexed
- * by id serves as the table.
+ *
+ * Rings are kept for as many conversations as the analysis follows (its
+ * table's bound): when traffic opens more, the ring updated longest ago is
+ * reused and counted, as the analysis evicts the conversation used longest
+ * ago. A table indexed by conversation id grew with every conversation
+ * ever seen: 700 MB for two million of them.
  */
+#include <glib.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <roceshark/tui.h>
 
 #define RING_SECONDS 40u
+#define NO_RING UINT32_MAX
 
 const unsigned rs_tui_rate_seconds[RS_TUI_RATE_WINDOWS] = {2, 10, 40};
 
 _Static_assert(RING_SECONDS == 40, "the ring covers the longest window");
 
 struct conv_ring {
-    bool used;
+    uint32_t conv;
+    uint32_t newer, older;          /* neighbours in the order of use, or NO_RING */
     int64_t newest;                 /* second of the newest bucket */
     uint64_t bytes[RING_SECONDS];   /* indexed by second modulo RING_SECONDS */
 };
 
 struct rs_tui_rates {
-    struct conv_ring *convs;        /* indexed by conversation id */
-    size_t cap;
+    struct conv_ring *rings;
+    uint32_t n, cap, max;           /* rings in use, allocated, and at most */
+    uint32_t newest, oldest;        /* the ends of the order of use */
+    GHashTable *by_conv;            /* conversation id -> ring index + 1 */
+    uint64_t dropped;
 };
 
 int
-rs_tui_rates_new(struct rs_tui_rates **out, char *err)
+rs_tui_rates_new(uint32_t max_convs, struct rs_tui_rates **out, char *err)
 {
-    *out = calloc(1, sizeof(**out));
-    if (*out == NULL)
+    struct rs_tui_rates *r = calloc(1, sizeof(*r));
+
+    if (r == NULL)
         return rs_error(err, RS_ENOMEM, "rates: out of memory");
+    r->max = max_convs > 0 ? max_convs : 1;
+    r->newest = r->oldest = NO_RING;
+    r->by_conv = g_hash_table_new(g_direct_hash, g_direct_equal);
+    *out = r;
     return 0;
 }
 
@@ -46,15 +61,24 @@ rs_tui_rates_free(struct rs_tui_rates *r)
 {
     if (r == NULL)
         return;
-    free(r->convs);
+    g_hash_table_destroy(r->by_conv);
+    free(r->rings);
     free(r);
 }
 
 void
 rs_tui_rates_clear(struct rs_tui_rates *r)
 {
-    if (r->cap > 0)
-        memset(r->convs, 0, r->cap * sizeof(*r->convs));
+    g_hash_table_remove_all(r->by_conv);
+    r->n = 0;
+    r->newest = r->oldest = NO_RING;
+    r->dropped = 0;
+}
+
+uint64_t
+rs_tui_rates_dropped(const struct rs_tui_rates *r)
+{
+    return r->dropped;
 }
 
 static size_t
@@ -65,31 +89,81 @@ ring_slot(int64_t sec)
     return (size_t)(m < 0 ? m + RING_SECONDS : m);
 }
 
-static int
-grow(struct rs_tui_rates *r, uint32_t conv)
+static void
+unlink_ring(struct rs_tui_rates *r, uint32_t i)
 {
-    size_t cap = r->cap == 0 ? 64 : r->cap;
+    struct conv_ring *c = &r->rings[i];
 
-    while (cap <= conv)
-        cap *= 2;
-    struct conv_ring *c = realloc(r->convs, cap * sizeof(*c));
-    if (c == NULL)
-        return RS_ENOMEM;
-    memset(c + r->cap, 0, (cap - r->cap) * sizeof(*c));
-    r->convs = c;
-    r->cap = cap;
+    if (c->newer != NO_RING)
+        r->rings[c->newer].older = c->older;
+    else
+        r->newest = c->older;
+    if (c->older != NO_RING)
+        r->rings[c->older].newer = c->newer;
+    else
+        r->oldest = c->newer;
+}
+
+static void
+push_newest(struct rs_tui_rates *r, uint32_t i)
+{
+    struct conv_ring *c = &r->rings[i];
+
+    c->newer = NO_RING;
+    c->older = r->newest;
+    if (r->newest != NO_RING)
+        r->rings[r->newest].newer = i;
+    r->newest = i;
+    if (r->oldest == NO_RING)
+        r->oldest = i;
+}
+
+/* A ring for a conversation not yet kept: a new one while fewer than max
+ * are, else the one used longest ago, whose conversation loses its rates. */
+static int
+take_ring(struct rs_tui_rates *r, uint32_t *index)
+{
+    if (r->n == r->max) {
+        uint32_t i = r->oldest;
+        g_hash_table_remove(r->by_conv, GUINT_TO_POINTER(r->rings[i].conv));
+        unlink_ring(r, i);
+        r->dropped++;
+        *index = i;
+        return 0;
+    }
+    if (r->n == r->cap) {
+        uint32_t cap = r->cap == 0 ? 64 : r->cap > r->max / 2 ? r->max : 2 * r->cap;
+        struct conv_ring *rings = realloc(r->rings, (size_t)cap * sizeof(*rings));
+        if (rings == NULL)
+            return RS_ENOMEM;
+        r->rings = rings;
+        r->cap = cap;
+    }
+    *index = r->n++;
     return 0;
 }
 
 int
 rs_tui_rates_add(struct rs_tui_rates *r, uint32_t conv, struct rs_time t, uint32_t bytes)
 {
-    if (conv >= r->cap && grow(r, conv) != 0)
-        return RS_ENOMEM;
-    struct conv_ring *c = &r->convs[conv];
-    if (!c->used) {
-        c->used = true;
+    uint32_t i = GPOINTER_TO_UINT(g_hash_table_lookup(r->by_conv, GUINT_TO_POINTER(conv)));
+    struct conv_ring *c;
+
+    if (i != 0) {
+        c = &r->rings[--i];
+        if (r->newest != i) {
+            unlink_ring(r, i);
+            push_newest(r, i);
+        }
+    } else {
+        if (take_ring(r, &i) != 0)
+            return RS_ENOMEM;
+        c = &r->rings[i];
+        memset(c, 0, sizeof(*c));
+        c->conv = conv;
         c->newest = t.sec;
+        push_newest(r, i);
+        g_hash_table_insert(r->by_conv, GUINT_TO_POINTER(conv), GUINT_TO_POINTER(i + 1));
     }
     if (t.sec > c->newest) {
         /* Seconds that passed without traffic count zero. */
@@ -104,20 +178,22 @@ rs_tui_rates_add(struct rs_tui_rates *r, uint32_t conv, struct rs_time t, uint32
     return 0;
 }
 
-void
+bool
 rs_tui_rates_get(const struct rs_tui_rates *r, uint32_t conv, struct rs_time now,
                  double out[RS_TUI_RATE_WINDOWS])
 {
-    const struct conv_ring *c = conv < r->cap ? &r->convs[conv] : NULL;
+    uint32_t i = GPOINTER_TO_UINT(g_hash_table_lookup(r->by_conv, GUINT_TO_POINTER(conv)));
+    const struct conv_ring *c = i != 0 ? &r->rings[i - 1] : NULL;
 
     for (int w = 0; w < RS_TUI_RATE_WINDOWS; w++) {
         int64_t len = rs_tui_rate_seconds[w];
         uint64_t sum = 0;
         /* The window is the seconds (now - len, now]; buckets hold only the
          * RING_SECONDS up to the newest. */
-        for (int64_t s = now.sec - len + 1; c != NULL && c->used && s <= now.sec; s++)
+        for (int64_t s = now.sec - len + 1; c != NULL && s <= now.sec; s++)
             if (s <= c->newest && c->newest - s < (int64_t)RING_SECONDS)
                 sum += c->bytes[ring_slot(s)];
-        out[w] = (double)sum / (double)len;
+        out[w] = c != NULL ? (double)sum / (double)len : -1;
     }
+    return c != NULL;
 }

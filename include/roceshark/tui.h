@@ -80,16 +80,21 @@ extern const unsigned rs_tui_rate_seconds[RS_TUI_RATE_WINDOWS];
 
 struct rs_tui_rates;
 
-int rs_tui_rates_new(struct rs_tui_rates **out, char *err);
+/* Rates of at most max_convs conversations at once (the analysis' bound):
+ * past it, the conversation whose ring was updated longest ago loses it. */
+int rs_tui_rates_new(uint32_t max_convs, struct rs_tui_rates **out, char *err);
 void rs_tui_rates_free(struct rs_tui_rates *r);
 /* Counts bytes of conversation conv at time t. Out-of-order times older
  * than the longest window are dropped. */
 int rs_tui_rates_add(struct rs_tui_rates *r, uint32_t conv, struct rs_time t, uint32_t bytes);
 /* Bytes per second of conv over each window ending at now (the capture's
- * clock: the time of the newest frame). */
-void rs_tui_rates_get(const struct rs_tui_rates *r, uint32_t conv, struct rs_time now,
+ * clock: the time of the newest frame). False, and -1 in each, when conv has
+ * no rates kept: none of its frames counted, or its ring was reused. */
+bool rs_tui_rates_get(const struct rs_tui_rates *r, uint32_t conv, struct rs_time now,
                       double out[RS_TUI_RATE_WINDOWS]);
 void rs_tui_rates_clear(struct rs_tui_rates *r);
+/* Rings reused for another conversation since the last clear. */
+uint64_t rs_tui_rates_dropped(const struct rs_tui_rates *r);
 
 /* --- The conversation table: columns and sorting --- */
 

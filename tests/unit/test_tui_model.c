@@ -102,6 +102,42 @@ test_index_bound(void **state)
     }
 }
 
+/* Rings for at most the bound: a new conversation past it takes the ring
+ * updated longest ago, counted; the others keep theirs. */
+static void
+test_rates_bounded(void **state)
+{
+    struct rs_tui_rates *r;
+    double rate[RS_TUI_RATE_WINDOWS];
+
+    (void)state;
+    assert_int_equal(rs_tui_rates_new(4, &r, NULL), 0);
+    for (uint32_t conv = 1; conv <= 4; conv++)
+        assert_int_equal(rs_tui_rates_add(r, conv, (struct rs_time){10, 0}, 100 * conv), 0);
+    /* Conversation 1 again: now 2 is the one updated longest ago. */
+    assert_int_equal(rs_tui_rates_add(r, 1, (struct rs_time){11, 0}, 100), 0);
+    assert_int_equal(rs_tui_rates_add(r, 5, (struct rs_time){11, 0}, 500), 0);
+    assert_int_equal(rs_tui_rates_dropped(r), 1);
+    assert_false(rs_tui_rates_get(r, 2, (struct rs_time){11, 0}, rate));
+    assert_true(rs_tui_rates_get(r, 1, (struct rs_time){11, 0}, rate));
+    assert_true(rate[0] == 100.0);      /* (100 + 100) bytes over 2 s */
+    assert_true(rs_tui_rates_get(r, 3, (struct rs_time){11, 0}, rate));
+    assert_true(rate[0] == 150.0);
+    assert_true(rs_tui_rates_get(r, 5, (struct rs_time){11, 0}, rate));
+    assert_true(rate[0] == 250.0);
+    /* A thousand more: the table never holds more than 4, the newest. */
+    for (uint32_t conv = 6; conv < 1006; conv++)
+        assert_int_equal(rs_tui_rates_add(r, conv, (struct rs_time){12, 0}, 2), 0);
+    assert_int_equal(rs_tui_rates_dropped(r), 1001);
+    for (uint32_t conv = 1; conv < 1002; conv++)
+        assert_false(rs_tui_rates_get(r, conv, (struct rs_time){12, 0}, rate));
+    for (uint32_t conv = 1002; conv < 1006; conv++) {
+        assert_true(rs_tui_rates_get(r, conv, (struct rs_time){12, 0}, rate));
+        assert_true(rate[0] == 1.0);
+    }
+    rs_tui_rates_free(r);
+}
+
 static void
 test_rate_windows(void **state)
 {
@@ -109,7 +145,7 @@ test_rate_windows(void **state)
     double rate[RS_TUI_RATE_WINDOWS];
 
     (void)state;
-    assert_int_equal(rs_tui_rates_new(&r, NULL), 0);
+    assert_int_equal(rs_tui_rates_new(16, &r, NULL), 0);
     /* 1000 bytes a second for seconds 100 to 139 on conversation 3. */
     for (int64_t s = 100; s < 140; s++)
         assert_int_equal(rs_tui_rates_add(r, 3, (struct rs_time){s, 500}, 1000), 0);
@@ -133,11 +169,11 @@ test_rate_windows(void **state)
     assert_int_equal(rs_tui_rates_add(r, 3, (struct rs_time){100, 0}, 99999), 0);
     rs_tui_rates_get(r, 3, (struct rs_time){300, 0}, rate);
     assert_true(rate[2] == 10.0);
-    rs_tui_rates_get(r, 1000, (struct rs_time){300, 0}, rate);
-    assert_true(rate[0] == 0.0 && rate[2] == 0.0);
+    assert_false(rs_tui_rates_get(r, 1000, (struct rs_time){300, 0}, rate));
+    assert_true(rate[0] == -1.0 && rate[2] == -1.0);
     rs_tui_rates_clear(r);
-    rs_tui_rates_get(r, 3, (struct rs_time){300, 0}, rate);
-    assert_true(rate[0] == 0.0);
+    assert_false(rs_tui_rates_get(r, 3, (struct rs_time){300, 0}, rate));
+    assert_true(rate[0] == -1.0);
     rs_tui_rates_free(r);
 }
 
@@ -684,6 +720,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_index_blocks),
         cmocka_unit_test(test_rate_windows),
+        cmocka_unit_test(test_rates_bounded),
         cmocka_unit_test(test_sort_rows),
         cmocka_unit_test(test_model_ingests_sample),
         cmocka_unit_test(test_model_decodes_again),
