@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""bench_tui.py [--frames N] [--big N] [--rounds N] [--against OTHER] : `roceshark tui` ingesting a capture in
+"""bench_tui.py [--frames N] [--big N] [--hostile N] [--rounds N] [--against OTHER] : `roceshark tui` ingesting a capture in
 tmux against `roceshark read -q` on the same file, in one run:
   1. frames per second, each the best of --rounds (5) runs taken in turn, so that a busy
      host slows them alike: read -q; read -q -z conv,qp -z expert (the same work as the
@@ -16,7 +16,11 @@ tmux against `roceshark read -q` on the same file, in one run:
      measured on a host whose speed drifts between runs;
   2. on a capture of --big frames (10 million by default; 0 skips it): the time to the
      first screen (the status line drawn, while loading goes on), the time to "loaded",
-     and the TUI's peak RSS beyond the file's size, per frame (goal: at most 64 bytes).
+     and the TUI's peak RSS beyond the file's size, per frame (goal: at most 64 bytes);
+  3. on --hostile frames (1 million by default; 0 skips it) each opening a conversation
+     (tests/gen/gen_hostile.py), where the conversation table has 131,073 rows: the load
+     time with the table on the screen (the first view) and with the packet list (F3),
+     best of three each, taken in turn (the screen must not slow ingest), and the peak RSS.
 The captures are RoCEv2 WRITEs of one QP written by roceshark inject -w, kept in
 bench/data/. Run from the repository root after building into build/ (Release), with
 tmux installed."""
@@ -27,7 +31,7 @@ import subprocess
 import sys
 import time
 
-from benchutil import DATA, RS, timed
+from benchutil import DATA, RS, ensure_capture, timed
 
 RS = os.environ.get("ROCESHARK", RS)
 SPEC = ("ip(src=10.0.0.1, dst=10.0.0.2) / bth(opcode=\"RC RDMA Write Only\", destqp=0x11, "
@@ -49,13 +53,15 @@ def screen():
                           text=True).stdout
 
 
-def tui_run(path, rs=RS):
+def tui_run(path, rs=RS, key=None):
     """Seconds to the first screen and to "loaded", the load time the status line gives,
-    and the peak RSS in bytes."""
+    and the peak RSS in bytes; key, when given, is pressed at once (a view's F-key)."""
     subprocess.run(["tmux", "kill-session", "-t", SESSION], stderr=subprocess.DEVNULL)
     t0 = time.perf_counter()
     subprocess.run(["tmux", "new-session", "-d", "-s", SESSION, "-x", "200", "-y", "50",
                     rs, "tui", "-r", path], check=True)
+    if key:
+        subprocess.run(["tmux", "send-keys", "-t", SESSION, key], check=True)
     pid = subprocess.run(["tmux", "list-panes", "-t", SESSION, "-F", "#{pane_pid}"],
                          capture_output=True, text=True).stdout.split()[0]
     first = loaded = load_time = None
@@ -83,6 +89,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--frames", type=int, default=1000000)
     ap.add_argument("--big", type=int, default=10000000)
+    ap.add_argument("--hostile", type=int, default=1000000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--against", help="another build's roceshark, loaded in the same rounds")
     a = ap.parse_args()
@@ -123,17 +130,33 @@ def main():
         other = min(t_other)
         print("  against     %7.3f s  %6.2f M frames/s (%s's TUI load): this build %.2fx as fast"
               % (other, a.frames / other / 1e6, a.against, other / load))
-    if a.big == 0:
-        return 0
-
-    big = capture(a.big)
-    first, loaded, _, rss = tui_run(big)
-    size = os.path.getsize(big)
-    print("tui on %d frames (%.0f MB)" % (a.big, size / 1e6))
-    print("  first screen %6.3f s (goal 1 s), loaded after %.1f s" % (first, loaded))
-    print("  peak RSS     %6.0f MB: %.1f bytes per frame, all of it (goal 64 beyond the file)"
-          % (rss / 1e6, rss / a.big))
+    if a.big > 0:
+        big = capture(a.big)
+        first, loaded, _, rss = tui_run(big)
+        size = os.path.getsize(big)
+        print("tui on %d frames (%.0f MB)" % (a.big, size / 1e6))
+        print("  first screen %6.3f s (goal 1 s), loaded after %.1f s" % (first, loaded))
+        print("  peak RSS     %6.0f MB: %.1f bytes per frame, all of it (goal 64 beyond the "
+              "file)" % (rss / 1e6, rss / a.big))
+    if a.hostile > 0:
+        hostile(a.hostile)
     return 0
+
+
+def hostile(frames):
+    """Section 3: the conversation table on the screen against the packet list."""
+    path = os.path.join(DATA, "hostile_%d.pcap" % frames)
+    ensure_capture(path, "gen_hostile.py", ["--frames", str(frames)])
+    table, packets = [], []
+    for _ in range(3):
+        _, _, load, rss_table = tui_run(path)
+        table.append((load, rss_table))
+        packets.append(tui_run(path, key="F3")[2])
+    load, rss = min(table)
+    print("tui on %d frames, each a new conversation (%s)" % (frames, os.path.basename(path)))
+    print("  conversation table shown %6.3f s, packet list shown %6.3f s: %.2fx"
+          % (load, min(packets), load / min(packets)))
+    print("  peak RSS     %6.0f MB: %.1f bytes per frame" % (rss / 1e6, rss / frames))
 
 
 if __name__ == "__main__":

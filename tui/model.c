@@ -278,9 +278,22 @@ rs_tui_model_conv_rows(struct rs_tui_model *m, enum rs_tui_col col, bool descend
 {
     struct rows_ctx c = {NULL, 0, 0, false};
 
+    /* The pipeline's lock holds up ingest: under it the rows are only copied,
+     * in no order (sorted below, without it), into room made and faulted in
+     * before, as many as last time and an eighth more. With 131,073 rows,
+     * sorting by id and faulting in 40 MB under the lock held it 40 ms at
+     * every refresh, and loading a capture of new conversations took half as
+     * long again with this table on the screen. */
+    pthread_mutex_lock(&m->mu);
+    size_t room = m->conv_rows_last + m->conv_rows_last / 8 + 64;
+    pthread_mutex_unlock(&m->mu);
+    if ((c.rows = malloc(room * sizeof(*c.rows))) != NULL) {
+        memset(c.rows, 0, room * sizeof(*c.rows));
+        c.cap = room;
+    }
     if (m->pipe != NULL && rs_pipeline_analyzer(m->pipe) != NULL) {
         rs_pipeline_lock(m->pipe);
-        rs_analyzer_foreach_conv(rs_pipeline_analyzer(m->pipe), collect_row, &c);
+        rs_analyzer_foreach_conv_unordered(rs_pipeline_analyzer(m->pipe), collect_row, &c);
         rs_pipeline_unlock(m->pipe);
     }
     if (c.failed) {
@@ -288,6 +301,7 @@ rs_tui_model_conv_rows(struct rs_tui_model *m, enum rs_tui_col col, bool descend
         return rs_error(err, RS_ENOMEM, "conversation table: out of memory");
     }
     pthread_mutex_lock(&m->mu);
+    m->conv_rows_last = c.n;
     struct rs_time now = m->newest;
     /* A live capture's rates fall when traffic stops, as iftop's do: its clock is the
      * host's (or the NIC's, which runs with it) whenever that is ahead of the frames. */

@@ -42,6 +42,7 @@ struct rs_tui_model {
     struct rs_tui_anomaly *anomalies;
     size_t n_anomalies, cap_anomalies;
     struct rs_tui_rates *rates;
+    size_t conv_rows_last;          /* rows the last table had: the next one's room */
     /* TCP streams' notes (tcp_streams.c): each stream's newest epoch, by tcp.stream,
      * and the epochs, each linked to its stream's one before. */
     uint32_t *tcp_latest;

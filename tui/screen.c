@@ -131,6 +131,7 @@ tui_apply_filter(struct tui *t, const char *text)
         return;
     }
     prompt_remember(t, text);
+    view_convs_invalidate(t);
     t->pkt_sel = t->pkt_top = 0;
     t->an_sel = t->an_top = 0;
     t->follow = false;
@@ -527,6 +528,7 @@ rs_tui_run(const struct rs_tui_run_opts *opts, struct rs_tui_run_result *result,
     free(t.folds);
     tui_tags_free(&t);
     free(t.frozen_rank);
+    free(t.conv_rows.rows);
     rs_tui_model_close(t.model);
     return 0;
 }

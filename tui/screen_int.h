@@ -58,6 +58,16 @@ struct tui {
                                        NULL when the order follows the sort column */
     size_t n_frozen;
     size_t conv_top;
+    /* The rows as last built (view_convs_rows), and for which order. */
+    struct {
+        struct rs_tui_conv_row *rows;
+        size_t n;
+        bool valid;
+        enum rs_tui_col col;
+        bool desc;
+        const uint32_t *frozen;
+        uint64_t built_ns, cost_ns;
+    } conv_rows;
 
     /* Packets: positions in the list of shown frames */
     uint64_t pkt_sel, pkt_top;
@@ -103,6 +113,13 @@ void tui_scroll_into_view(uint64_t *top, uint64_t sel, uint64_t n, int rows);
 /* Moves a selection by a cursor key; true when the key was one. */
 bool tui_move_selection(uint64_t *sel, uint64_t n, int key, int page);
 
+/* The conversation table's rows in the order shown, kept by the view until
+ * due again (or fresh, built now); NULL rows and an error when out of
+ * memory. */
+int view_convs_rows(struct tui *t, bool fresh, const struct rs_tui_conv_row **rows, size_t *n,
+                    char *err);
+/* The next call builds the rows again (the filter changed). */
+void view_convs_invalidate(struct tui *t);
 void view_convs_draw(struct tui *t, int y, int rows, int cols);
 bool view_convs_key(struct tui *t, int key);
 /* Moves the conversation selection by a cursor key over the table's order. */

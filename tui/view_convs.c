@@ -86,24 +86,68 @@ apply_frozen(const struct tui *t, struct rs_tui_conv_row *rows, size_t n)
     return 0;
 }
 
-/* The rows in the order shown: the sort column's, or the frozen one. */
-static int
-conv_rows(struct tui *t, struct rs_tui_conv_row **rows, size_t *n, char *err)
-{
-    int rc = rs_tui_model_conv_rows(t->model, t->sort_col, t->sort_desc, rows, n, err);
+/* The rows are kept between refreshes. Building them reads every
+ * conversation under the pipeline's lock, which holds up ingest: with
+ * 131,073 rows some 35 ms each time, and at ten refreshes a second a
+ * capture of new conversations loaded half as long again with the table on
+ * the screen. So they are built again once they are older than sixteen
+ * times what the last build took (and a tenth of a second), or at once when
+ * their order changes or the filter does. */
+#define ROWS_MIN_AGE_NS 100000000ull
+#define ROWS_COST_FACTOR 16
 
-    if (rc == 0 && t->frozen_rank != NULL && *n > 0 && apply_frozen(t, *rows, *n) != 0) {
-        free(*rows);
-        return rs_error(err, RS_ENOMEM, "conversation table: out of memory");
+void
+view_convs_invalidate(struct tui *t)
+{
+    t->conv_rows.valid = false;
+}
+
+static bool
+rows_due(const struct tui *t, uint64_t now)
+{
+    uint64_t age = t->conv_rows.cost_ns * ROWS_COST_FACTOR;
+
+    return !t->conv_rows.valid || t->conv_rows.col != t->sort_col ||
+           t->conv_rows.desc != t->sort_desc ||
+           now - t->conv_rows.built_ns >= (age > ROWS_MIN_AGE_NS ? age : ROWS_MIN_AGE_NS);
+}
+
+/* The rows in the order shown: the sort column's, or the frozen one. */
+int
+view_convs_rows(struct tui *t, bool fresh, const struct rs_tui_conv_row **rows, size_t *n,
+                char *err)
+{
+    uint64_t now = rs_monotonic_ns();
+
+    if (fresh || rows_due(t, now)) {
+        struct rs_tui_conv_row *r = NULL;
+        size_t count = 0;
+        int rc = rs_tui_model_conv_rows(t->model, t->sort_col, t->sort_desc, &r, &count, err);
+        if (rc == 0 && t->frozen_rank != NULL && count > 0 && apply_frozen(t, r, count) != 0) {
+            free(r);
+            rc = rs_error(err, RS_ENOMEM, "conversation table: out of memory");
+        }
+        if (rc != 0)
+            return rc;
+        free(t->conv_rows.rows);
+        t->conv_rows.rows = r;
+        t->conv_rows.n = count;
+        t->conv_rows.valid = true;
+        t->conv_rows.col = t->sort_col;
+        t->conv_rows.desc = t->sort_desc;
+        t->conv_rows.built_ns = now;
+        t->conv_rows.cost_ns = rs_monotonic_ns() - now;
     }
-    return rc;
+    *rows = t->conv_rows.rows;
+    *n = t->conv_rows.n;
+    return 0;
 }
 
 /* `o`: remembers each row's place by conversation id, or forgets them. */
 static void
 toggle_frozen(struct tui *t)
 {
-    struct rs_tui_conv_row *rows;
+    const struct rs_tui_conv_row *rows;
     size_t n;
     char err[RS_ERRBUF_SIZE];
 
@@ -111,10 +155,11 @@ toggle_frozen(struct tui *t)
         free(t->frozen_rank);
         t->frozen_rank = NULL;
         t->n_frozen = 0;
+        view_convs_invalidate(t);
         tui_message(t, "order follows the sort column again");
         return;
     }
-    if (conv_rows(t, &rows, &n, err) != 0) {
+    if (view_convs_rows(t, true, &rows, &n, err) != 0) {
         tui_message(t, "%s", err);
         return;
     }
@@ -128,7 +173,7 @@ toggle_frozen(struct tui *t)
             t->frozen_rank[rows[i].st.id] = (uint32_t)i + 1;
         tui_message(t, "order frozen (o frees it)");
     }
-    free(rows);
+    view_convs_invalidate(t);
 }
 
 static size_t
@@ -143,18 +188,17 @@ selected_index(const struct tui *t, const struct rs_tui_conv_row *rows, size_t n
 void
 view_convs_draw(struct tui *t, int y, int rows, int cols)
 {
-    struct rs_tui_conv_row *r = NULL;
+    const struct rs_tui_conv_row *r = NULL;
     size_t n = 0;
     char err[RS_ERRBUF_SIZE];
 
     draw_row(t, y, cols, NULL, true, A_BOLD | A_UNDERLINE);
-    if (conv_rows(t, &r, &n, err) != 0) {
+    if (view_convs_rows(t, false, &r, &n, err) != 0) {
         tui_put(t, y + 1, 0, cols, err, tui_attr(t, PAIR_BAD));
         return;
     }
     if (n == 0) {
         tui_put(t, y + 1, 0, cols, "(no RC/UC conversation yet)", A_DIM);
-        free(r);
         return;
     }
     uint64_t sel = selected_index(t, r, n), top = t->conv_top;
@@ -165,23 +209,21 @@ view_convs_draw(struct tui *t, int y, int rows, int cols)
         uint64_t k = top + (uint64_t)i;
         draw_row(t, y + 1 + i, cols, &r[k], false, k == sel ? A_REVERSE : A_NORMAL);
     }
-    free(r);
 }
 
 bool
 view_convs_move(struct tui *t, int key)
 {
-    struct rs_tui_conv_row *r = NULL;
+    const struct rs_tui_conv_row *r = NULL;
     size_t n = 0;
     char err[RS_ERRBUF_SIZE];
 
-    if (conv_rows(t, &r, &n, err) != 0)
+    if (view_convs_rows(t, false, &r, &n, err) != 0)
         return false;
     uint64_t sel = selected_index(t, r, n);
     bool moved = n > 0 && tui_move_selection(&sel, n, key, LINES - 4);
     if (moved)
         t->conv_id = r[sel].st.id;
-    free(r);
     return moved;
 }
 

@@ -38,10 +38,11 @@ view_counters_draw(struct tui *t, int y, int rows, int cols)
                 "counters here (--sysfs ROOT reads another tree)", A_DIM);
         return;
     }
-    struct rs_tui_conv_row *conv = NULL;
+    /* The table's rows, in its order (sums need none), as often as it builds them. */
+    const struct rs_tui_conv_row *conv = NULL;
     size_t n_conv = 0;
     char err[RS_ERRBUF_SIZE];
-    if (rs_tui_model_conv_rows(t->model, RS_TUI_COL_CONV, false, &conv, &n_conv, err) != 0)
+    if (view_convs_rows(t, false, &conv, &n_conv, err) != 0)
         n_conv = 0;
     size_t n = rs_tui_nic_count(t->nic);
     snprintf(line, sizeof(line), "%-30s %-11s %16s %12s   %-16s %12s", t->nic_name,
@@ -69,7 +70,6 @@ view_counters_draw(struct tui *t, int y, int rows, int cols)
         unsigned attr = c->rate > 0 ? A_BOLD : A_NORMAL;
         tui_put(t, y + 1 + i, 0, cols, line, attr | (pos == t->cnt_sel ? A_REVERSE : 0));
     }
-    free(conv);
 }
 
 bool

@@ -104,6 +104,22 @@ rs_analyzer_foreach_conv(const struct rs_analyzer *an,
     g_free(refs);
 }
 
+void
+rs_analyzer_foreach_conv_unordered(const struct rs_analyzer *an,
+                                   void (*fn)(void *ctx, const struct rs_conv_stats *st),
+                                   void *ctx)
+{
+    for (uint32_t i = 0; i < an->n_archive; i++)
+        fn(ctx, &an->archive[i]);
+    for (const struct conv *c = an->lru_head; c != NULL; c = c->lru_next) {
+        struct rs_conv_stats live;
+        conv_final_stats(c, &live);
+        fn(ctx, &live);
+    }
+    if (an->evicted_rest_convs > 0)
+        fn(ctx, &an->evicted_rest);
+}
+
 bool
 rs_analyzer_conv_stats(const struct rs_analyzer *an, uint32_t id, struct rs_conv_stats *out)
 {

@@ -143,6 +143,12 @@ struct rs_conv_stats {
  * live only without), in id order. */
 void rs_analyzer_foreach_conv(const struct rs_analyzer *an,
                               void (*fn)(void *ctx, const struct rs_conv_stats *st), void *ctx);
+/* The same rows in no particular order, without sorting them or allocating:
+ * for a caller that sorts them its own way under a lock the analysis shares
+ * (the TUI's table, at every refresh). */
+void rs_analyzer_foreach_conv_unordered(const struct rs_analyzer *an,
+                                        void (*fn)(void *ctx, const struct rs_conv_stats *st),
+                                        void *ctx);
 /* The statistics of conversation id (live or archived) as they stand now;
  * false when unknown (or summed into the evicted totals). */
 bool rs_analyzer_conv_stats(const struct rs_analyzer *an, uint32_t id, struct rs_conv_stats *out);

@@ -352,6 +352,19 @@ test_foreach_in_id_order(void **state)
         assert_int_equal(rows.req_packets[i], req_packets[i]);
         assert_int_equal(rows.read_p99_ns[i], i == 4 ? 1000 : 0);
     }
+    /* Unordered: the same rows, live ones with their final statistics too. */
+    struct id_rows any = {0};
+    rs_analyzer_foreach_conv_unordered(r.an, collect_row, &any);
+    assert_int_equal(any.n, 6);
+    uint32_t seen = 0;
+    for (uint32_t k = 0; k < 6; k++) {
+        uint32_t i = any.id[k] - 1;
+        assert_true(i < 6 && !(seen & (1u << i)));
+        seen |= 1u << i;
+        assert_int_equal(any.responder_qp[k], responder_qp[i]);
+        assert_int_equal(any.req_packets[k], req_packets[i]);
+        assert_int_equal(any.read_p99_ns[k], i == 4 ? 1000 : 0);
+    }
     rs_analyzer_free(r.an);
 }
 
