@@ -65,7 +65,6 @@ struct tui {
         bool valid;
         enum rs_tui_col col;
         bool desc;
-        const uint32_t *frozen;
         uint64_t built_ns, cost_ns;
     } conv_rows;
 
