@@ -68,15 +68,6 @@ out_dec(struct out *o, uint64_t v)
     out_bytes(o, tmp + i, sizeof(tmp) - (size_t)i);
 }
 
-void
-rs_hex_pairs(char *dst, const uint8_t *src, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        dst[2 * i] = hex_digits[src[i] >> 4];
-        dst[2 * i + 1] = hex_digits[src[i] & 0xf];
-    }
-}
-
 /* Bytes as bare lowercase hex, written straight into the buffer: a payload's
  * kilobyte a pair at a time through out_bytes was a fifth of -V's time. What
  * does not fit is counted, as out_bytes counts it. */

@@ -216,8 +216,18 @@ const char *rs_value_name(const struct rs_value_string *vals, uint64_t value);
 bool rs_value_by_name(const struct rs_field *f, const char *name, uint64_t *out);
 
 /* Writes the n bytes at src as 2n lowercase hex digits at dst, unterminated:
- * how byte fields are formatted, and what the outputs write of a byte run. */
-void rs_hex_pairs(char *dst, const uint8_t *src, size_t n);
+ * how byte fields are formatted, and what the outputs write of a byte run.
+ * Inline: the outputs' separated runs call it a byte at a time. */
+static inline void
+rs_hex_pairs(char *dst, const uint8_t *src, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+
+    for (size_t i = 0; i < n; i++) {
+        dst[2 * i] = digits[src[i] >> 4];
+        dst[2 * i + 1] = digits[src[i] & 0xf];
+    }
+}
 
 /* The lowest set bit of mask, as a shift count (0 for no mask). */
 unsigned rs_mask_shift(uint64_t mask);
