@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <roceshark/recency.h>
 #include <roceshark/tui.h>
 
 #define RING_SECONDS 40u
-#define NO_RING UINT32_MAX
 
 const unsigned rs_tui_rate_seconds[RS_TUI_RATE_WINDOWS] = {2, 10, 40};
 
@@ -29,7 +29,7 @@ _Static_assert(RING_SECONDS == 40, "the ring covers the longest window");
 
 struct conv_ring {
     uint32_t conv;
-    uint32_t newer, older;          /* neighbours in the order of use, or NO_RING */
+    struct rs_recency_link recency;
     int64_t newest;                 /* second of the newest bucket */
     uint64_t bytes[RING_SECONDS];   /* indexed by second modulo RING_SECONDS */
 };
@@ -37,7 +37,7 @@ struct conv_ring {
 struct rs_tui_rates {
     struct conv_ring *rings;
     uint32_t n, cap, max;           /* rings in use, allocated, and at most */
-    uint32_t newest, oldest;        /* the ends of the order of use */
+    struct rs_recency recency;      /* of the rings, by position */
     GHashTable *by_conv;            /* conversation id -> ring index + 1 */
     uint64_t dropped;
 };
@@ -50,7 +50,7 @@ rs_tui_rates_new(uint32_t max_convs, struct rs_tui_rates **out, char *err)
     if (r == NULL)
         return rs_error(err, RS_ENOMEM, "rates: out of memory");
     r->max = max_convs > 0 ? max_convs : 1;
-    r->newest = r->oldest = NO_RING;
+    rs_recency_init(&r->recency);
     r->by_conv = g_hash_table_new(g_direct_hash, g_direct_equal);
     *out = r;
     return 0;
@@ -71,7 +71,7 @@ rs_tui_rates_clear(struct rs_tui_rates *r)
 {
     g_hash_table_remove_all(r->by_conv);
     r->n = 0;
-    r->newest = r->oldest = NO_RING;
+    rs_recency_init(&r->recency);
     r->dropped = 0;
 }
 
@@ -89,44 +89,15 @@ ring_slot(int64_t sec)
     return (size_t)(m < 0 ? m + RING_SECONDS : m);
 }
 
-static void
-unlink_ring(struct rs_tui_rates *r, uint32_t i)
-{
-    struct conv_ring *c = &r->rings[i];
-
-    if (c->newer != NO_RING)
-        r->rings[c->newer].older = c->older;
-    else
-        r->newest = c->older;
-    if (c->older != NO_RING)
-        r->rings[c->older].newer = c->newer;
-    else
-        r->oldest = c->newer;
-}
-
-static void
-push_newest(struct rs_tui_rates *r, uint32_t i)
-{
-    struct conv_ring *c = &r->rings[i];
-
-    c->newer = NO_RING;
-    c->older = r->newest;
-    if (r->newest != NO_RING)
-        r->rings[r->newest].newer = i;
-    r->newest = i;
-    if (r->oldest == NO_RING)
-        r->oldest = i;
-}
-
 /* A ring for a conversation not yet kept: a new one while fewer than max
  * are, else the one used longest ago, whose conversation loses its rates. */
 static int
 take_ring(struct rs_tui_rates *r, uint32_t *index)
 {
     if (r->n == r->max) {
-        uint32_t i = r->oldest;
+        uint32_t i = r->recency.oldest;
         g_hash_table_remove(r->by_conv, GUINT_TO_POINTER(r->rings[i].conv));
-        unlink_ring(r, i);
+        rs_recency_unlink(&r->recency, &r->rings->recency, sizeof(*r->rings), i);
         r->dropped++;
         *index = i;
         return 0;
@@ -151,10 +122,7 @@ rs_tui_rates_add(struct rs_tui_rates *r, uint32_t conv, struct rs_time t, uint32
 
     if (i != 0) {
         c = &r->rings[--i];
-        if (r->newest != i) {
-            unlink_ring(r, i);
-            push_newest(r, i);
-        }
+        rs_recency_touch(&r->recency, &r->rings->recency, sizeof(*r->rings), i);
     } else {
         if (take_ring(r, &i) != 0)
             return RS_ENOMEM;
@@ -162,7 +130,7 @@ rs_tui_rates_add(struct rs_tui_rates *r, uint32_t conv, struct rs_time t, uint32
         memset(c, 0, sizeof(*c));
         c->conv = conv;
         c->newest = t.sec;
-        push_newest(r, i);
+        rs_recency_push(&r->recency, &r->rings->recency, sizeof(*r->rings), i);
         g_hash_table_insert(r->by_conv, GUINT_TO_POINTER(conv), GUINT_TO_POINTER(i + 1));
     }
     if (t.sec > c->newest) {

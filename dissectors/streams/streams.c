@@ -31,6 +31,7 @@
 #include <roceshark/common.h>
 #include <roceshark/flow.h>
 #include <roceshark/icmp.h>
+#include <roceshark/recency.h>
 #include <roceshark/streams.h>
 #include <roceshark/wire.h>
 
@@ -46,7 +47,6 @@
 #define TCP_HDR_LEN 20u
 #define UDP_HDR_LEN 8u
 #define WSCALE_MAX_SHIFT 14     /* RFC 7323: larger shifts are taken as 14 */
-#define NO_ENTRY UINT32_MAX
 
 /* What one direction of a TCP conversation has shown. */
 struct tcp_dir {
@@ -59,7 +59,7 @@ struct tcp_dir {
 struct stream {
     struct rs_flow_key key;
     uint32_t index;
-    uint32_t newer, older;  /* recency list, by position in the array */
+    struct rs_recency_link recency;
     struct tcp_dir dir[2];  /* by side of the key */
     bool reset;             /* an RST was seen */
 };
@@ -67,7 +67,7 @@ struct stream {
 struct rs_streams {
     struct stream *entries;
     uint32_t max, used;
-    uint32_t newest, oldest;
+    struct rs_recency recency;  /* of the entries, by position */
     GHashTable *table;      /* key -> entry */
     struct rs_streams_counts counts;
     uint32_t next_index[2]; /* TCP, UDP */
@@ -109,7 +109,7 @@ rs_streams_new(const struct rs_streams_opts *opts, struct rs_streams **out, char
     s->max = opts->max_streams;
     s->tcp_only = opts->tcp_only;
     s->restart_after_close = opts->restart_after_close;
-    s->newest = s->oldest = NO_ENTRY;
+    rs_recency_init(&s->recency);
     s->table = g_hash_table_new(rs_flow_key_ghash, rs_flow_key_gequal);
     *out = s;
     return 0;
@@ -153,30 +153,13 @@ rs_streams_field(const char *abbrev)
 static void
 unlink_entry(struct rs_streams *s, uint32_t i)
 {
-    struct stream *e = &s->entries[i];
-
-    if (e->newer != NO_ENTRY)
-        s->entries[e->newer].older = e->older;
-    else
-        s->newest = e->older;
-    if (e->older != NO_ENTRY)
-        s->entries[e->older].newer = e->newer;
-    else
-        s->oldest = e->newer;
+    rs_recency_unlink(&s->recency, &s->entries->recency, sizeof(*s->entries), i);
 }
 
 static void
 push_newest(struct rs_streams *s, uint32_t i)
 {
-    struct stream *e = &s->entries[i];
-
-    e->newer = NO_ENTRY;
-    e->older = s->newest;
-    if (s->newest != NO_ENTRY)
-        s->entries[s->newest].newer = i;
-    s->newest = i;
-    if (s->oldest == NO_ENTRY)
-        s->oldest = i;
+    rs_recency_push(&s->recency, &s->entries->recency, sizeof(*s->entries), i);
 }
 
 /* The next index of the entry's protocol, and nothing seen yet. */
@@ -205,7 +188,7 @@ stream_new(struct rs_streams *s, const struct rs_flow_key *key)
     if (s->used < s->max) {
         i = s->used++;
     } else {
-        i = s->oldest;
+        i = s->recency.oldest;
         unlink_entry(s, i);
         g_hash_table_remove(s->table, &s->entries[i].key);
         s->counts.evicted++;
@@ -222,12 +205,8 @@ stream_new(struct rs_streams *s, const struct rs_flow_key *key)
 static void
 touch(struct rs_streams *s, struct stream *e)
 {
-    uint32_t i = (uint32_t)(e - s->entries);
-
-    if (s->newest != i) {
-        unlink_entry(s, i);
-        push_newest(s, i);
-    }
+    rs_recency_touch(&s->recency, &s->entries->recency, sizeof(*s->entries),
+                     (uint32_t)(e - s->entries));
 }
 
 /* The window scale option's shift in a SYN's options, or -1. */
