@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include <roceshark/addr.h>
 #include <roceshark/fields.h>
 
 static const char hex_digits[] = "0123456789abcdef";
@@ -47,11 +48,11 @@ static const char digit_pairs[201] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-static void
-out_dec(struct out *o, uint64_t v)
+/* Writes v's digits to end at tmp's end; returns where they start. */
+static inline int
+dec_digits(char tmp[RS_U64_TEXT_MAX], uint64_t v)
 {
-    char tmp[20];
-    int i = sizeof(tmp);
+    int i = RS_U64_TEXT_MAX;
 
     while (v >= 100) {
         unsigned r = (unsigned)(v % 100);
@@ -65,7 +66,26 @@ out_dec(struct out *o, uint64_t v)
     } else {
         tmp[--i] = (char)('0' + v);
     }
-    out_bytes(o, tmp + i, sizeof(tmp) - (size_t)i);
+    return i;
+}
+
+size_t
+rs_format_u64(char buf[RS_U64_TEXT_MAX], uint64_t v)
+{
+    char tmp[RS_U64_TEXT_MAX];
+    int i = dec_digits(tmp, v);
+
+    memcpy(buf, tmp + i, (size_t)(RS_U64_TEXT_MAX - i));
+    return (size_t)(RS_U64_TEXT_MAX - i);
+}
+
+static void
+out_dec(struct out *o, uint64_t v)
+{
+    char tmp[RS_U64_TEXT_MAX];
+    int i = dec_digits(tmp, v);
+
+    out_bytes(o, tmp + i, (size_t)(RS_U64_TEXT_MAX - i));
 }
 
 /* Bytes as bare lowercase hex, written straight into the buffer: a payload's
@@ -176,16 +196,10 @@ out_address(struct out *o, const struct rs_value *v)
         }
         break;
     case RS_FT_IPV4:
-        /* Dotted quad by hand: inet_ntop goes through printf, and IPv4
-         * addresses are among the most printed fields. */
-        for (int i = 0; i < 4; i++) {
-            if (i > 0)
-                out_bytes(o, ".", 1);
-            out_dec(o, p[i]);
-        }
+        out_bytes(o, tmp, rs_format_ipv4(tmp, p));
         break;
     default:
-        out_str(o, inet_ntop(AF_INET6, p, tmp, sizeof(tmp)));
+        out_bytes(o, tmp, rs_format_ipv6(tmp, p));
         break;
     }
 }

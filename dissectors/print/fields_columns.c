@@ -31,7 +31,7 @@ get_column(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
         return false;
     switch (f->offset) {
     case COL_NO:
-        snprintf(buf, sizeof(text[0]), "%llu", (unsigned long long)pkt->frame->number);
+        buf[rs_format_u64(buf, pkt->frame->number)] = '\0';
         break;
     case COL_TIME:
         rs_time_format(pkt->frame->rel, pkt->frame->ts_digits, buf);

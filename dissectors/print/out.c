@@ -119,6 +119,43 @@ rs_out_char(struct rs_out *o, char c)
         o->buf[o->len++] = c;
 }
 
+static void
+out_spaces(struct rs_out *o, size_t n)
+{
+    char *p = rs_out_reserve(o, n);
+
+    if (p != NULL) {
+        memset(p, ' ', n);
+        o->len += n;
+    }
+}
+
+static void
+out_padded(struct rs_out *o, const char *s, size_t n, int width, bool left)
+{
+    size_t pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
+
+    if (!left)
+        out_spaces(o, pad);
+    rs_out_write(o, s, n);
+    if (left)
+        out_spaces(o, pad);
+}
+
+void
+rs_out_pad(struct rs_out *o, const char *s, int width, bool left)
+{
+    out_padded(o, s, strlen(s), width, left);
+}
+
+void
+rs_out_pad_u64(struct rs_out *o, uint64_t v, int width)
+{
+    char digits[RS_U64_TEXT_MAX];
+
+    out_padded(o, digits, rs_format_u64(digits, v), width, false);
+}
+
 void
 rs_out_printf(struct rs_out *o, const char *fmt, ...)
 {

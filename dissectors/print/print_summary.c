@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <roceshark/addr.h>
 #include <roceshark/analysis.h>
 #include <roceshark/common.h>
 #include <roceshark/cm_mad.h>
@@ -444,16 +445,16 @@ rs_print_addresses(const struct rs_packet *pkt, char *src, char *dst, size_t siz
     strcpy(dst, "");
     if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
         p = rs_packet_at(pkt, RS_LAYER_IPV4);
-        inet_ntop(AF_INET, p + 12, src, (socklen_t)size);
-        inet_ntop(AF_INET, p + 16, dst, (socklen_t)size);
-    } else if (rs_packet_has(pkt, RS_LAYER_IPV6)) {
-        p = rs_packet_at(pkt, RS_LAYER_IPV6);
-        inet_ntop(AF_INET6, p + 8, src, (socklen_t)size);
-        inet_ntop(AF_INET6, p + 24, dst, (socklen_t)size);
-    } else if (rs_packet_has(pkt, RS_LAYER_GRH)) {
-        p = rs_packet_at(pkt, RS_LAYER_GRH);
-        inet_ntop(AF_INET6, p + 8, src, (socklen_t)size);
-        inet_ntop(AF_INET6, p + 24, dst, (socklen_t)size);
+        if (size >= RS_IPV4_TEXT_MAX) {
+            rs_format_ipv4(src, p + 12);
+            rs_format_ipv4(dst, p + 16);
+        }
+    } else if (rs_packet_has(pkt, RS_LAYER_IPV6) || rs_packet_has(pkt, RS_LAYER_GRH)) {
+        p = rs_packet_at(pkt, rs_packet_has(pkt, RS_LAYER_IPV6) ? RS_LAYER_IPV6 : RS_LAYER_GRH);
+        if (size >= RS_IPV6_TEXT_MAX) {
+            rs_format_ipv6(src, p + 8);
+            rs_format_ipv6(dst, p + 24);
+        }
     } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {
         p = rs_packet_at(pkt, RS_LAYER_LRH);
         snprintf(src, size, "LID: %u", rs_load_be16(p + 6));

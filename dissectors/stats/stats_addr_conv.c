@@ -18,6 +18,8 @@
 
 #include <glib.h>
 
+#include <roceshark/addr.h>
+
 #include "stats/stats_int.h"
 
 #define ROWS_PER_BLOCK 4096
@@ -282,6 +284,10 @@ format_addr(const struct rs_ether_names *names, const struct addr_key *k,
 {
     if (k->family == 6)
         rs_ether_name(names, e->addr, buf, size);
+    else if (k->family == 4 && size >= RS_IPV4_TEXT_MAX)
+        rs_format_ipv4(buf, e->addr);
+    else if (size >= RS_IPV6_TEXT_MAX)
+        rs_format_ipv6(buf, e->addr);
     else
         inet_ntop(k->family == 4 ? AF_INET : AF_INET6, e->addr, buf, (socklen_t)size);
 }

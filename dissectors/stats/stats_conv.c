@@ -8,24 +8,41 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <roceshark/addr.h>
+#include <roceshark/common.h>
+
 #include "stats/stats_int.h"
 
+/* "address:0xQPN", or "address:?" while the QP is unknown. Without printf: a table
+ * of many conversations formats two of these per row, twice. */
 static void
 format_endpoint(uint8_t family, const uint8_t *addr, uint32_t qpn, char *buf, size_t size)
 {
-    char a[INET6_ADDRSTRLEN], q[16];
+    char a[INET6_ADDRSTRLEN];
 
     if (family == 4)
-        inet_ntop(AF_INET, addr, a, sizeof(a));
+        rs_format_ipv4(a, addr);
     else if (family == 6)
-        inet_ntop(AF_INET6, addr, a, sizeof(a));
+        rs_format_ipv6(a, addr);
     else
         snprintf(a, sizeof(a), "LID %u", (unsigned)addr[0] << 8 | addr[1]);
-    if (qpn > 0xffffff)
-        snprintf(q, sizeof(q), "?");
-    else
-        snprintf(q, sizeof(q), "0x%06x", qpn);
-    snprintf(buf, size, "%s:%s", a, q);
+    size_t n = strlen(a);
+    if (n + sizeof(":0x000000") > size) {
+        snprintf(buf, size, "%s", a);
+        return;
+    }
+    memcpy(buf, a, n);
+    buf[n++] = ':';
+    if (qpn > 0xffffff) {
+        buf[n++] = '?';
+    } else {
+        const uint8_t be[3] = {(uint8_t)(qpn >> 16), (uint8_t)(qpn >> 8), (uint8_t)qpn};
+        buf[n++] = '0';
+        buf[n++] = 'x';
+        rs_hex_pairs(buf + n, be, sizeof(be));
+        n += 2 * sizeof(be);
+    }
+    buf[n] = '\0';
 }
 
 void
@@ -49,7 +66,7 @@ static void
 print_us(struct rs_out *o, const struct rs_conv_stats *st, int64_t ns)
 {
     if (st->read_count == 0)
-        rs_out_printf(o, " %9s", "-");
+        rs_out_str(o, "         -");
     else
         rs_out_printf(o, " %9.1f", ns / 1000.0);
 }
@@ -90,19 +107,28 @@ print_row(void *ctx, const struct rs_conv_stats *st)
     if (!carried_traffic(st))
         return;
     endpoints(st, req, resp, sizeof(req));
-    const char *pairing = rs_stats_pairing_name(st);
-    rs_out_printf(o, "%5u %-*s %-*s %-8s %9llu %12llu %9llu %12llu %6llu %6llu %6llu %6llu "
-                  "%6llu %6llu %6llu %6llu %6llu %6llu %6llu %6llu %6llu %6llu %6llu",
-                  st->id, w->req, req, w->resp, resp, pairing, (unsigned long long)st->req_packets,
-                  (unsigned long long)st->req_bytes, (unsigned long long)st->resp_packets,
-                  (unsigned long long)st->resp_bytes, (unsigned long long)st->msgs_send,
-                  (unsigned long long)st->msgs_write, (unsigned long long)st->msgs_read,
-                  (unsigned long long)st->msgs_atomic, (unsigned long long)st->retransmissions,
-                  (unsigned long long)st->psn_gaps, (unsigned long long)st->naks[0],
-                  (unsigned long long)st->naks[1], (unsigned long long)st->naks[2],
-                  (unsigned long long)st->naks[3], (unsigned long long)st->naks[4],
-                  (unsigned long long)st->rnr_naks, (unsigned long long)st->cnps,
-                  (unsigned long long)st->ecn_ce, (unsigned long long)st->violations);
+    /* The counts, with their widths: those of the header's columns. */
+    const struct {
+        uint64_t v;
+        int width;
+    } counts[] = {
+        {st->req_packets, 9}, {st->req_bytes, 12}, {st->resp_packets, 9}, {st->resp_bytes, 12},
+        {st->msgs_send, 6}, {st->msgs_write, 6}, {st->msgs_read, 6}, {st->msgs_atomic, 6},
+        {st->retransmissions, 6}, {st->psn_gaps, 6}, {st->naks[0], 6}, {st->naks[1], 6},
+        {st->naks[2], 6}, {st->naks[3], 6}, {st->naks[4], 6}, {st->rnr_naks, 6},
+        {st->cnps, 6}, {st->ecn_ce, 6}, {st->violations, 6},
+    };
+    rs_out_pad_u64(o, st->id, 5);
+    rs_out_char(o, ' ');
+    rs_out_pad(o, req, w->req, true);
+    rs_out_char(o, ' ');
+    rs_out_pad(o, resp, w->resp, true);
+    rs_out_char(o, ' ');
+    rs_out_pad(o, rs_stats_pairing_name(st), 8, true);
+    for (size_t i = 0; i < RS_ARRAY_SIZE(counts); i++) {
+        rs_out_char(o, ' ');
+        rs_out_pad_u64(o, counts[i].v, counts[i].width);
+    }
     print_us(o, st, st->read_min_ns);
     print_us(o, st, st->read_count ? st->read_sum_ns / (int64_t)st->read_count : 0);
     print_us(o, st, st->read_p99_ns);

@@ -23,6 +23,13 @@ struct sockaddr_storage;
  * "[ffff:...:ffff%" IFNAMSIZ "]:65535". */
 #define RS_ADDR_TEXT_MAX 72
 
+#define RS_IPV4_TEXT_MAX 16    /* "255.255.255.255" and its NUL */
+#define RS_IPV6_TEXT_MAX 46    /* INET6_ADDRSTRLEN */
+/* The address at p as inet_ntop() writes it, NUL-terminated; returns its length.
+ * Without printf, which glibc's inet_ntop() goes through (addr_text.c). */
+size_t rs_format_ipv4(char buf[RS_IPV4_TEXT_MAX], const uint8_t *p);
+size_t rs_format_ipv6(char buf[RS_IPV6_TEXT_MAX], const uint8_t *p);
+
 /* ::ffff:a.b.c.d */
 void rs_addr_from_ipv4(const uint8_t ip[4], uint8_t gid[16]);
 /* An address as a packet holds it, family 4 (four bytes) or 6 (sixteen), as a GID. */

@@ -215,6 +215,11 @@ const char *rs_value_name(const struct rs_value_string *vals, uint64_t value);
  * neither has it. */
 bool rs_value_by_name(const struct rs_field *f, const char *name, uint64_t *out);
 
+#define RS_U64_TEXT_MAX 20     /* the digits of UINT64_MAX */
+/* Writes v in decimal at buf, unterminated; returns the number of digits. Without
+ * printf: the outputs and the statistics format millions of numbers. */
+size_t rs_format_u64(char buf[RS_U64_TEXT_MAX], uint64_t v);
+
 /* Writes the n bytes at src as 2n lowercase hex digits at dst, unterminated:
  * how byte fields are formatted, and what the outputs write of a byte run.
  * Inline: the outputs' separated runs call it a byte at a time. */

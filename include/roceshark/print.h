@@ -61,6 +61,12 @@ struct rs_value;
 void rs_out_value(struct rs_out *o, const struct rs_field *f, const struct rs_value *v);
 void rs_out_str(struct rs_out *o, const char *s);
 void rs_out_char(struct rs_out *o, char c);
+/* s, padded with spaces to width: on the right when left (printf's "%-*s"), on the
+ * left otherwise ("%*s"). For the statistics' tables, which are printed row by row
+ * for every conversation, and printf's parsing was most of their time. */
+void rs_out_pad(struct rs_out *o, const char *s, int width, bool left);
+/* v in decimal, right-aligned to width ("%*llu"). */
+void rs_out_pad_u64(struct rs_out *o, uint64_t v, int width);
 void rs_out_printf(struct rs_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* This thread's buffer in memory for one line or value at a time, emptied, printing values
  * in like's style (like may be NULL); NULL when out of memory. The next call reuses it. */

@@ -145,6 +145,86 @@ test_format_and_sockaddr(void **state)
     assert_string_equal(rs_addr_format(gid, 999999, buf, sizeof(buf)), "fe80::1:2%999999");
 }
 
+/* rs_format_ipv6(addr) equals inet_ntop()'s text, and says so when not. */
+static void
+expect_like_inet_ntop6(const uint8_t addr[16])
+{
+    char want[INET6_ADDRSTRLEN], got[RS_IPV6_TEXT_MAX];
+
+    assert_non_null(inet_ntop(AF_INET6, addr, want, sizeof(want)));
+    size_t n = rs_format_ipv6(got, addr);
+    if (strcmp(got, want) != 0)
+        fail_msg("rs_format_ipv6 wrote \"%s\", inet_ntop \"%s\"", got, want);
+    assert_int_equal(n, strlen(want));
+}
+
+/* Splitmix64: the same sequence on every run. */
+static uint64_t
+next_random(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+    z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ z >> 27) * 0x94d049bb133111ebull;
+    return z ^ z >> 31;
+}
+
+static void
+test_format_ip_like_inet_ntop(void **state)
+{
+    (void)state;
+    char want[INET_ADDRSTRLEN], got[RS_IPV4_TEXT_MAX];
+    uint8_t a[16];
+    uint64_t seed = 42;
+
+    /* IPv4: every octet value in every place. */
+    for (unsigned v = 0; v < 256; v++) {
+        const uint8_t quads[][4] = {{(uint8_t)v, 0, 0, 0}, {1, (uint8_t)v, 2, 3},
+                                    {255, 255, (uint8_t)v, 9}, {10, 99, 100, (uint8_t)v}};
+        for (size_t i = 0; i < RS_ARRAY_SIZE(quads); i++) {
+            inet_ntop(AF_INET, quads[i], want, sizeof(want));
+            assert_int_equal(rs_format_ipv4(got, quads[i]), strlen(want));
+            assert_string_equal(got, want);
+        }
+    }
+    /* IPv6: every pattern of zero and non-zero groups (runs to compress, ties, a
+     * lone zero, the IPv4-compatible and -mapped forms and their near misses), with
+     * groups of one to four digits; then random addresses. */
+    static const uint16_t values[] = {1, 0xffff, 0x0a, 0x1b2, 0xfe80, 0x2001};
+    for (unsigned mask = 0; mask < 256; mask++) {
+        for (size_t v = 0; v < RS_ARRAY_SIZE(values); v++) {
+            for (int i = 0; i < 8; i++) {
+                uint16_t g = mask >> i & 1 ? (uint16_t)(values[(v + (size_t)i) % 6]) : 0;
+                a[2 * i] = (uint8_t)(g >> 8);
+                a[2 * i + 1] = (uint8_t)g;
+            }
+            expect_like_inet_ntop6(a);
+        }
+    }
+    static const uint8_t special[][16] = {
+        {0},                                                        /* :: */
+        {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},           /* ::1 */
+        {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2},           /* ::2 */
+        {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 0, 1},    /* ::ffff:10.0.0.1 */
+        {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xfe, 10, 0, 0, 1},    /* not mapped */
+        {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0xff, 10, 0, 0, 1},    /* not mapped */
+        {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 192, 168, 1, 1},       /* ::192.168.1.1 */
+        {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x11, 0x22, 0xff, 0xfe, 0x33, 0x44, 0x55},
+    };
+    for (size_t i = 0; i < RS_ARRAY_SIZE(special); i++)
+        expect_like_inet_ntop6(special[i]);
+    for (int n = 0; n < 200000; n++) {
+        uint64_t r[2] = {next_random(&seed), next_random(&seed)};
+        memcpy(a, r, sizeof(a));
+        /* Zero some groups, so that runs of every length and place occur. */
+        uint64_t zeros = next_random(&seed);
+        for (int i = 0; i < 8; i++)
+            if (zeros >> i & 1)
+                a[2 * i] = a[2 * i + 1] = 0;
+        expect_like_inet_ntop6(a);
+    }
+}
+
 int
 main(void)
 {
@@ -152,6 +232,7 @@ main(void)
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_parse_port),
         cmocka_unit_test(test_format_and_sockaddr),
+        cmocka_unit_test(test_format_ip_like_inet_ntop),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
