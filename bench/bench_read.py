@@ -6,6 +6,8 @@ Makes (once) a capture of N RoCEv2 frames with tests/gen/gen_bench.py, then in o
   - bench_decode: decode-only frames/s on one core, from memory;
   - roceshark read -T fields and tshark -T fields with the same five fields, timed
     end to end (best of three for roceshark, one run for tshark), outputs compared;
+  - the summary lines (read's default output) against tshark's, timed the same way (not
+    compared: the Info columns differ in places);
   - the whole-tree outputs (-V, -T json, -T ek) on the first --tree-frames (20,000) of
     them, timed the same way (not compared: each tree has fields the other lacks, such as
     roceshark's ICRC check and analysis, and tshark's resolved addresses);
@@ -39,8 +41,17 @@ def main():
     print("  roceshark  %7.3f s  %6.2f M frames/s" % (t_rs, a.frames / t_rs / 1e6))
     print("  tshark     %7.3f s  %6.2f M frames/s" % (t_ts, a.frames / t_ts / 1e6))
     print("  ratio      %7.1fx  (goal 50x); outputs %s" % (t_ts / t_rs, "identical" if same else "DIFFER"))
+    summary_lines(cap, a.frames)
     whole_tree(cap, a.tree_frames, a.data)
     return 0 if same else 1
+
+
+def summary_lines(cap, frames):
+    """read's default output, a line per frame, against tshark's."""
+    t_rs = min(timed([RS, "read", "-r", cap]) for _ in range(3))
+    t_ts = timed(["tshark", "-n", "-r", cap])
+    print("summary lines, %d frames" % frames)
+    print("  roceshark %6.3f s, tshark %6.3f s: %5.1fx" % (t_rs, t_ts, t_ts / t_rs))
 
 
 def whole_tree(cap, frames, data):

@@ -41,6 +41,50 @@ info_add(struct info *in, const char *fmt, ...)
         in->len = in->len + (size_t)n < in->size ? in->len + (size_t)n : in->size - 1;
 }
 
+/* Appends n bytes of s, or as many as fit before the terminating NUL. */
+static void
+info_put(struct info *in, const char *s, size_t n)
+{
+    if (in->len + 1 >= in->size)
+        return;
+    size_t room = in->size - 1 - in->len;
+    if (n > room)
+        n = room;
+    memcpy(in->buf + in->len, s, n);
+    in->len += n;
+    in->buf[in->len] = '\0';
+}
+
+void
+info_str(struct info *in, const char *s)
+{
+    info_put(in, s, strlen(s));
+}
+
+void
+info_dec(struct info *in, const char *label, uint64_t v)
+{
+    char digits[RS_U64_TEXT_MAX];
+
+    info_str(in, label);
+    info_put(in, digits, rs_format_u64(digits, v));
+}
+
+void
+info_hex(struct info *in, const char *label, uint64_t v, unsigned digits)
+{
+    static const char hex[] = "0123456789abcdef";
+    char text[16];
+    unsigned n = v == 0 ? 1 : (unsigned)(64 - __builtin_clzll(v) + 3) / 4;
+
+    if (n < digits)
+        n = digits > sizeof(text) ? (unsigned)sizeof(text) : digits;
+    for (unsigned i = 0; i < n; i++)
+        text[n - 1 - i] = hex[(v >> (4 * i)) & 0xf];
+    info_str(in, label);
+    info_put(in, text, n);
+}
+
 const char *
 rs_print_protocol(const struct rs_packet *pkt)
 {
@@ -85,10 +129,9 @@ info_aeth(struct info *in, const uint8_t *aeth)
     switch (rs_aeth_kind(syn)) {
     case RS_AETH_ACK: {
         int credits = rs_aeth_credits(syn);
+        info_dec(in, " MSN=", msn);
         if (credits >= 0)
-            info_add(in, " MSN=%u Credits=%d", msn, credits);
-        else
-            info_add(in, " MSN=%u", msn);
+            info_dec(in, " Credits=", (uint64_t)credits);
         break;
     }
     case RS_AETH_RNR_NAK: {
@@ -115,14 +158,15 @@ info_ext_headers(struct info *in, const struct rs_packet *pkt)
 {
     if (rs_packet_has(pkt, RS_LAYER_DETH)) {
         const uint8_t *p = rs_packet_at(pkt, RS_LAYER_DETH);
-        info_add(in, " SrcQP=0x%06x", rs_load_be24(p + 5));
+        info_hex(in, " SrcQP=0x", rs_load_be24(p + 5), 6);
     }
     if (rs_packet_has(pkt, RS_LAYER_XRCETH))
         info_add(in, " XRCSRQ=0x%06x", rs_load_be24(rs_packet_at(pkt, RS_LAYER_XRCETH) + 1));
     if (rs_packet_has(pkt, RS_LAYER_RETH)) {
         const uint8_t *p = rs_packet_at(pkt, RS_LAYER_RETH);
-        info_add(in, " VA=0x%llx R_Key=0x%08x Len=%u", (unsigned long long)rs_load_be64(p),
-                 rs_load_be32(p + 8), rs_load_be32(p + 12));
+        info_hex(in, " VA=0x", rs_load_be64(p), 1);
+        info_hex(in, " R_Key=0x", rs_load_be32(p + 8), 8);
+        info_dec(in, " Len=", rs_load_be32(p + 12));
     }
     if (rs_packet_has(pkt, RS_LAYER_ATOMICETH)) {
         const uint8_t *p = rs_packet_at(pkt, RS_LAYER_ATOMICETH);
@@ -137,7 +181,7 @@ info_ext_headers(struct info *in, const struct rs_packet *pkt)
         info_add(in, " Orig=%llu",
                  (unsigned long long)rs_load_be64(rs_packet_at(pkt, RS_LAYER_ATOMICACKETH)));
     if (rs_packet_has(pkt, RS_LAYER_IMMDT))
-        info_add(in, " Imm=0x%08x", rs_load_be32(rs_packet_at(pkt, RS_LAYER_IMMDT)));
+        info_hex(in, " Imm=0x", rs_load_be32(rs_packet_at(pkt, RS_LAYER_IMMDT)), 8);
     if (rs_packet_has(pkt, RS_LAYER_IETH))
         info_add(in, " Inv_R_Key=0x%08x", rs_load_be32(rs_packet_at(pkt, RS_LAYER_IETH)));
 }
@@ -167,26 +211,27 @@ info_ib(struct info *in, const struct rs_packet *pkt)
     const uint8_t *bth = rs_packet_at(pkt, RS_LAYER_BTH);
 
     if (op->name != NULL)
-        info_add(in, "%s", op->name);
+        info_str(in, op->name);
     else
         info_add(in, "%s Opcode 0x%02x", rs_ib_transport_name(pkt->opcode), pkt->opcode);
-    info_add(in, " QP=0x%06x PSN=%u", rs_load_be24(bth + 5), rs_load_be24(bth + 9));
+    info_hex(in, " QP=0x", rs_load_be24(bth + 5), 6);
+    info_dec(in, " PSN=", rs_load_be24(bth + 9));
     if (bth[8] & 0x80)
-        info_add(in, " AckReq");
+        info_str(in, " AckReq");
     if (bth[4] & 0x80)
-        info_add(in, " FECN");
+        info_str(in, " FECN");
     if (bth[4] & 0x40)
-        info_add(in, " BECN");
+        info_str(in, " BECN");
     if (pkt->ecn == 3)
-        info_add(in, " ECN-CE");
+        info_str(in, " ECN-CE");
     info_ext_headers(in, pkt);
     if ((op->hdrs & RS_HDR_PAYLOAD) && rs_packet_has(pkt, RS_LAYER_PAYLOAD))
-        info_add(in, " Payload=%u", pkt->payload_len);
+        info_dec(in, " Payload=", pkt->payload_len);
     info_mad(in, pkt, rs_load_be24(bth + 5));
     if (pkt->icrc_status == RS_CKSUM_BAD)
-        info_add(in, " [Bad ICRC]");
+        info_str(in, " [Bad ICRC]");
     if (pkt->vcrc_status == RS_CKSUM_BAD)
-        info_add(in, " [Bad VCRC]");
+        info_str(in, " [Bad VCRC]");
 }
 
 /* An MPA Request or Reply: revision, flags, private data, and the IRD/ORD
@@ -390,13 +435,15 @@ static void
 info_facts(struct info *in, const struct rs_facts *f)
 {
     if (f->flags & RS_FACT_RETRANSMISSION)
-        info_add(in, (f->flags & RS_FACT_RESPONSE) ? " [Duplicate response]" : " [Retransmission]");
-    if (f->flags & RS_FACT_PSN_GAP)
-        info_add(in, " [PSN gap %u]", f->psn_gap);
+        info_str(in, (f->flags & RS_FACT_RESPONSE) ? " [Duplicate response]" : " [Retransmission]");
+    if (f->flags & RS_FACT_PSN_GAP) {
+        info_dec(in, " [PSN gap ", f->psn_gap);
+        info_str(in, "]");
+    }
     if (f->flags & RS_FACT_OPCODE_SEQ)
-        info_add(in, " [Opcode sequence error]");
+        info_str(in, " [Opcode sequence error]");
     if (f->flags & RS_FACT_LENGTH_MISMATCH)
-        info_add(in, " [Length mismatch]");
+        info_str(in, " [Length mismatch]");
     if (f->flags & RS_FACT_VIOLATION)
         info_add(in, " [Violation: %s]", rs_violation_name(f->violation));
     if (f->flags & RS_FACT_CNP_FOR)
@@ -535,9 +582,16 @@ rs_print_summary(struct rs_out *o, const struct rs_packet *pkt)
     o->shown_before = true;
     o->last_shown = rs_frame_time(f);
     rs_print_addresses(pkt, src, dst, sizeof(src));
-    rs_print_info(pkt, info, sizeof(info));
-    rs_out_printf(o, "%5llu %s %s → %s %s %u %s\n", (unsigned long long)f->number, when, src,
-                  dst, rs_print_protocol(pkt), rs_packet_wire_len(pkt), info);
+    size_t info_len = rs_print_info(pkt, info, sizeof(info));
+    /* "%5llu %s %s → %s %s %u %s\n" without printf, which was a tenth of the time. */
+    const char *cells[] = {" ", when, " ", src, " → ", dst, " ", rs_print_protocol(pkt), " "};
+    rs_out_pad_u64(o, f->number, 5);
+    for (size_t i = 0; i < RS_ARRAY_SIZE(cells); i++)
+        rs_out_str(o, cells[i]);
+    rs_out_pad_u64(o, rs_packet_wire_len(pkt), 0);
+    rs_out_char(o, ' ');
+    rs_out_write(o, info, info_len);
+    rs_out_char(o, '\n');
     rs_out_end_frame(o);
 }
 
