@@ -271,10 +271,42 @@ rs_stats_format_size(uint64_t bytes, char *buf, size_t size)
     static const char *const units[] = {"TB", "GB", "MB", "kB"};
     uint64_t div = 1000000000000ull;
 
-    for (size_t i = 0; i < RS_ARRAY_SIZE(units); i++, div /= 1000)
-        if (bytes / div >= 10)
-            return (size_t)snprintf(buf, size, "%" PRIu64 " %s", bytes / div, units[i]);
-    return (size_t)snprintf(buf, size, "%" PRIu64 " bytes", bytes);
+    const char *unit = "bytes";
+    uint64_t n = bytes;
+    char text[RS_U64_TEXT_MAX + sizeof(" bytes")];
+
+    for (size_t i = 0; i < RS_ARRAY_SIZE(units); i++, div /= 1000) {
+        if (bytes / div >= 10) {
+            n = bytes / div;
+            unit = units[i];
+            break;
+        }
+    }
+    /* Without snprintf: three of these go into every row of a table of thousands. */
+    size_t len = rs_format_u64(text, n);
+    text[len++] = ' ';
+    memcpy(text + len, unit, strlen(unit) + 1);
+    len += strlen(unit);
+    if (size > 0) {
+        size_t copy = len < size ? len : size - 1;
+        memcpy(buf, text, copy);
+        buf[copy] = '\0';
+    }
+    return len;
+}
+
+/* ":port" after the address in buf, as far as it fits. */
+static void
+append_port(char *buf, size_t size, uint16_t port)
+{
+    char digits[RS_U64_TEXT_MAX];
+    size_t n = strlen(buf), d = rs_format_u64(digits, port);
+
+    if (n + 1 + d < size) {
+        buf[n] = ':';
+        memcpy(buf + n + 1, digits, d);
+        buf[n + 1 + d] = '\0';
+    }
 }
 
 /* An address as tshark shows it, the port apart. */
@@ -320,14 +352,26 @@ print_conversation(const struct addr_table *tab, const struct rs_ether_names *na
     rs_stats_format_size(r->tx_bytes, tx, sizeof(tx));
     rs_stats_format_size(r->rx_bytes + r->tx_bytes, total, sizeof(total));
     if (addr_types[tab->type].ports) {
-        size_t n = strlen(a), m = strlen(b);
-        snprintf(a + n, sizeof(a) - n, ":%u", r->key.a.port);
-        snprintf(b + m, sizeof(b) - m, ":%u", r->key.b.port);
+        append_port(a, sizeof(a), r->key.a.port);
+        append_port(b, sizeof(b), r->key.b.port);
     }
     int w = addr_types[tab->type].ports ? 26 : 20;
-    rs_out_printf(o, "%-*s <-> %-*s  %6" PRIu64 " %-9s  %6" PRIu64 " %-9s  %6" PRIu64 " %-9s  "
-                  "%14.9f   %12.4f\n", w, a, w, b, r->rx_frames, rx, r->tx_frames, tx,
-                  r->rx_frames + r->tx_frames, total, rs_time_to_double(r->start),
+    /* "%-*s <-> %-*s  %6llu %-9s  %6llu %-9s  %6llu %-9s  ", printf kept for the times,
+     * which tshark prints from doubles and so must we. */
+    const struct {
+        uint64_t frames;
+        const char *bytes;
+    } cols[] = {{r->rx_frames, rx}, {r->tx_frames, tx}, {r->rx_frames + r->tx_frames, total}};
+    rs_out_pad(o, a, w, true);
+    rs_out_str(o, " <-> ");
+    rs_out_pad(o, b, w, true);
+    for (size_t i = 0; i < RS_ARRAY_SIZE(cols); i++) {
+        rs_out_str(o, "  ");
+        rs_out_pad_u64(o, cols[i].frames, 6);
+        rs_out_char(o, ' ');
+        rs_out_pad(o, cols[i].bytes, 9, true);
+    }
+    rs_out_printf(o, "  %14.9f   %12.4f\n", rs_time_to_double(r->start),
                   rs_time_to_double(r->stop) - rs_time_to_double(r->start));
 }
 
@@ -338,13 +382,26 @@ print_endpoint(const struct addr_table *tab, const struct rs_ether_names *names,
     char a[NAME_BUF];
 
     format_addr(names, &r->key, &r->key.a, a, sizeof(a));
-    rs_out_printf(o, "%-20s      ", a);
-    if (addr_types[tab->type].ports)
-        rs_out_printf(o, "%5u     ", r->key.a.port);
-    rs_out_printf(o, "%6" PRIu64 "     %9" PRIu64 "     %6" PRIu64 "       %9" PRIu64 "      %6"
-                  PRIu64 "       %9" PRIu64 "   \n", r->tx_frames + r->rx_frames,
-                  r->tx_bytes + r->rx_bytes, r->tx_frames, r->tx_bytes, r->rx_frames,
-                  r->rx_bytes);
+    rs_out_pad(o, a, 20, true);
+    rs_out_str(o, "      ");
+    if (addr_types[tab->type].ports) {
+        rs_out_pad_u64(o, r->key.a.port, 5);
+        rs_out_str(o, "     ");
+    }
+    /* "%6llu     %9llu     %6llu       %9llu      %6llu       %9llu   \n" */
+    const struct {
+        uint64_t v;
+        int width;
+        const char *after;
+    } cols[] = {
+        {r->tx_frames + r->rx_frames, 6, "     "}, {r->tx_bytes + r->rx_bytes, 9, "     "},
+        {r->tx_frames, 6, "       "}, {r->tx_bytes, 9, "      "},
+        {r->rx_frames, 6, "       "}, {r->rx_bytes, 9, "   \n"},
+    };
+    for (size_t i = 0; i < RS_ARRAY_SIZE(cols); i++) {
+        rs_out_pad_u64(o, cols[i].v, cols[i].width);
+        rs_out_str(o, cols[i].after);
+    }
 }
 
 static const char rule[] =
