@@ -85,6 +85,14 @@ info_hex(struct info *in, const char *label, uint64_t v, unsigned digits)
     info_put(in, text, n);
 }
 
+/* "source → destination", the ports of the TCP or UDP header at t. */
+static void
+info_ports(struct info *in, const uint8_t *t)
+{
+    info_dec(in, "", rs_load_be16(t));
+    info_dec(in, " → ", rs_load_be16(t + 2));
+}
+
 const char *
 rs_print_protocol(const struct rs_packet *pkt)
 {
@@ -300,24 +308,26 @@ info_fpdu(struct info *in, const struct rs_iwarp_pdu *p)
         uint32_t hdr = tagged ? RS_DDP_TAGGED_HDR_LEN : RS_DDP_UNTAGGED_HDR_LEN;
         const char *name = rs_rdmap_opcode_name(op);
         if (name != NULL)
-            info_add(in, "%s", name);
+            info_str(in, name);
         else
             info_add(in, "RDMAP Opcode 0x%x", op);
-        if (tagged && avail >= hdr)
-            info_add(in, " STag=0x%08x TO=0x%llx", rs_load_be32(u + 2),
-                     (unsigned long long)rs_load_be64(u + 6));
-        else if (!tagged && avail >= hdr)
-            info_add(in, " QN=%u MSN=%u MO=%u", rs_load_be32(u + 6), rs_load_be32(u + 10),
-                     rs_load_be32(u + 14));
+        if (tagged && avail >= hdr) {
+            info_hex(in, " STag=0x", rs_load_be32(u + 2), 8);
+            info_hex(in, " TO=0x", rs_load_be64(u + 6), 1);
+        } else if (!tagged && avail >= hdr) {
+            info_dec(in, " QN=", rs_load_be32(u + 6));
+            info_dec(in, " MSN=", rs_load_be32(u + 10));
+            info_dec(in, " MO=", rs_load_be32(u + 14));
+        }
         if (!tagged && avail >= 6 &&
             (op == RS_RDMAP_SEND_INVALIDATE || op == RS_RDMAP_SEND_SE_INVALIDATE))
             info_add(in, " Inv_STag=0x%08x", rs_load_be32(u + 2));
         if (avail >= hdr)
             info_rdmap(in, op, u + hdr, avail - hdr);
         if (u[0] & 0x40)
-            info_add(in, " Last");
+            info_str(in, " Last");
         if (p->ulpdu_len >= hdr)
-            info_add(in, " Len=%u", p->ulpdu_len - hdr);
+            info_dec(in, " Len=", p->ulpdu_len - hdr);
     }
     /* A message of several segments: its length on the last. */
     if ((p->flags & RS_IWARP_PDU_MSG_LAST) && avail >= RS_DDP_UNTAGGED_HDR_LEN &&
@@ -381,24 +391,27 @@ info_tcp(struct info *in, const struct rs_packet *pkt)
     unsigned flags = (unsigned)(rs_load_be16(t + 12) & 0x1ff);
     bool any = false;
 
-    info_add(in, "%u → %u [", rs_load_be16(t), rs_load_be16(t + 2));
+    info_ports(in, t);
+    info_str(in, " [");
     for (unsigned bit = 0; bit < RS_ARRAY_SIZE(names); bit++) {
         if (flags & (1u << bit)) {
-            info_add(in, "%s%s", any ? ", " : "", names[bit]);
+            if (any)
+                info_str(in, ", ");
+            info_str(in, names[bit]);
             any = true;
         }
     }
-    info_add(in, "%s]", any ? "" : "<None>");
+    info_str(in, any ? "]" : "<None>]");
     const struct rs_stream_view *sv = pkt->stream;
     if (sv != NULL) {
-        info_add(in, " Seq=%u", sv->seq);
+        info_dec(in, " Seq=", sv->seq);
         if (flags & 0x10)
-            info_add(in, " Ack=%u", sv->ack);
-        info_add(in, " Win=%u", sv->window);
+            info_dec(in, " Ack=", sv->ack);
+        info_dec(in, " Win=", sv->window);
     }
     if (flags & 0x20)
-        info_add(in, " Urg=%u", rs_load_be16(t + 18));
-    info_add(in, " Len=%u", rs_tcp_payload_len(pkt));
+        info_dec(in, " Urg=", rs_load_be16(t + 18));
+    info_dec(in, " Len=", rs_tcp_payload_len(pkt));
     info_tcp_options(in, t + 20, pkt->span[RS_LAYER_TCP].len - 20u, sv);
 }
 
@@ -409,10 +422,10 @@ info_iwarp(struct info *in, const struct rs_packet *pkt)
     const struct rs_iwarp_view *v = pkt->iwarp;
     const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
 
-    info_add(in, "%u → %u", rs_load_be16(t), rs_load_be16(t + 2));
+    info_ports(in, t);
     for (unsigned i = 0; i < v->n_pdus; i++) {
         const struct rs_iwarp_pdu *p = &v->pdus[i];
-        info_add(in, i == 0 ? " " : "; ");
+        info_str(in, i == 0 ? " " : "; ");
         if (p->kind == RS_MPA_FPDU)
             info_fpdu(in, p);
         else
@@ -467,8 +480,8 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
         info_iwarp(&in, pkt);
     } else if (rs_packet_has(pkt, RS_LAYER_UDP)) {
         const uint8_t *u = rs_packet_at(pkt, RS_LAYER_UDP);
-        info_add(&in, "%u → %u Len=%u", rs_load_be16(u), rs_load_be16(u + 2),
-                 rs_load_be16(u + 4) >= 8 ? rs_load_be16(u + 4) - 8u : 0u);
+        info_ports(&in, u);
+        info_dec(&in, " Len=", rs_load_be16(u + 4) >= 8 ? rs_load_be16(u + 4) - 8u : 0u);
     } else if (rs_packet_has(pkt, RS_LAYER_TCP)) {
         info_tcp(&in, pkt);
     } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {
