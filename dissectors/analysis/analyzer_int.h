@@ -307,6 +307,12 @@ void live_ids_free(struct live_ids *t);
 /* peer_table.c */
 void endpoint_make(struct endpoint *ep, const struct rs_addr *addr, uint32_t qpn);
 const struct endpoint *peer_table_find(const struct peer_table *t, const struct endpoint *ep);
+/* peer_table_find() in two steps: the endpoint's hash, with its index slot asked of
+ * memory at once, so that the slot arrives while other lookups wait for theirs; then
+ * the lookup under that hash. */
+uint32_t peer_table_prefetch(const struct peer_table *t, const struct endpoint *ep);
+const struct endpoint *peer_table_find_hashed(const struct peer_table *t,
+                                              const struct endpoint *ep, uint32_t hash);
 /* Learns that a and b are connected to each other: what either was
  * connected to before is replaced (for the two of them; a QP once paired
  * with one of them still finds it). */

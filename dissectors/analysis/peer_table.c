@@ -79,11 +79,27 @@ peer_at(const struct peer_table *t, const struct peer_entry *e)
 }
 
 const struct endpoint *
-peer_table_find(const struct peer_table *t, const struct endpoint *ep)
+peer_table_find_hashed(const struct peer_table *t, const struct endpoint *ep, uint32_t hash)
 {
     if (t->n == 0)
         return NULL;
-    return peer_at(t, entry_of(t, ep, endpoint_hash(ep)));
+    return peer_at(t, entry_of(t, ep, hash));
+}
+
+const struct endpoint *
+peer_table_find(const struct peer_table *t, const struct endpoint *ep)
+{
+    return peer_table_find_hashed(t, ep, endpoint_hash(ep));
+}
+
+uint32_t
+peer_table_prefetch(const struct peer_table *t, const struct endpoint *ep)
+{
+    uint32_t h = endpoint_hash(ep);
+
+    if (t->n > 0)
+        __builtin_prefetch(&t->index[h & (t->cap - 1)]);
+    return h;
 }
 
 /* Whether ep (hashing to h) is known to be connected to peer. */
