@@ -6,6 +6,8 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +98,59 @@ test_out_memory(void **state)
     assert_int_equal(o.len, 1000000);
     assert_memory_equal(o.buf + 999990, "0123456789", 10);
     rs_out_free(&o);
+}
+
+/* The padded writers and the decimal formatter write what printf's "%-*s", "%*s" and
+ * "%*llu" write, at the widths the statistics use and past them. */
+static void
+test_out_padded(void **state)
+{
+    static const uint64_t values[] = {0, 9, 10, 99, 100, 12345, 999999, 1000000,
+                                      4294967295u, UINT64_MAX};
+    static const int widths[] = {0, 1, 5, 6, 9, 12, 25};
+    struct rs_out o;
+    char want[128], digits[RS_U64_TEXT_MAX];
+
+    (void)state;
+    for (size_t i = 0; i < RS_ARRAY_SIZE(values); i++) {
+        snprintf(want, sizeof(want), "%llu", (unsigned long long)values[i]);
+        size_t n = rs_format_u64(digits, values[i]);
+        assert_int_equal(n, strlen(want));
+        assert_memory_equal(digits, want, n);
+        for (size_t w = 0; w < RS_ARRAY_SIZE(widths); w++) {
+            assert_int_equal(rs_out_init(&o, NULL, 8), 0);
+            rs_out_pad_u64(&o, values[i], widths[w]);
+            rs_out_pad(&o, "ab", widths[w], true);
+            rs_out_pad(&o, "cd", widths[w], false);
+            rs_out_char(&o, '\0');
+            snprintf(want, sizeof(want), "%*llu%-*s%*s", widths[w],
+                     (unsigned long long)values[i], widths[w], "ab", widths[w], "cd");
+            assert_string_equal(o.buf, want);
+            rs_out_free(&o);
+        }
+    }
+}
+
+/* The Info column cut to its buffer: what fits, terminated, and its length. */
+static void
+test_info_truncated(void **state)
+{
+    static const char full[] = "RC RDMA Write Only QP=0x000011 PSN=4660 AckReq "
+                               "VA=0x7f0012345000 R_Key=0x0000beef Len=18 Payload=18";
+    struct test_frame tf;
+    struct rs_packet pkt;
+    char buf[sizeof(full) + 8];
+
+    (void)state;
+    decode_frame_4(&tf, &pkt, 0);
+    assert_int_equal(rs_print_info(&pkt, buf, sizeof(buf)), strlen(full));
+    assert_string_equal(buf, full);
+    for (size_t size = 1; size <= sizeof(full); size++) {
+        memset(buf, 'x', sizeof(buf));
+        assert_int_equal(rs_print_info(&pkt, buf, size), size - 1);
+        assert_memory_equal(buf, full, size - 1);
+        assert_int_equal(buf[size - 1], '\0');
+    }
 }
 
 /* -T psml: the header, one packet's sections, XML's specials escaped (the apostrophe
@@ -478,6 +533,8 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_summary_line),
         cmocka_unit_test(test_out_memory),
+        cmocka_unit_test(test_out_padded),
+        cmocka_unit_test(test_info_truncated),
         cmocka_unit_test(test_psml),
         cmocka_unit_test(test_info_reasons),
         cmocka_unit_test(test_tree),
