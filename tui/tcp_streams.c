@@ -14,6 +14,12 @@
  * frame read back takes the epoch it falls in. A value first learnt later
  * (the peer's base, from its first segment) is added to the epoch in force,
  * since no earlier frame of it used the value.
+ *
+ * A stream's first frame keeps no notes: what the streams stage gives it is what
+ * the stage gives that frame alone, so it is read back through a stage of its own
+ * (first_frame_view). Notes start with a stream's second frame, and a stream of
+ * one frame (a SYN scan's, a refused connection's) costs its 4-byte entry in
+ * tcp_latest and nothing more, where notes were 40 bytes a stream.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +34,7 @@
 #define TCP_SYN 0x02u
 #define TCP_ACK 0x10u
 #define NO_EPOCH UINT32_MAX
+#define FIRST_FRAME_ONLY (UINT32_MAX - 1)  /* in tcp_latest: its first frame seen, no notes */
 
 enum { KNOWN_BASE = 1u, KNOWN_SCALE = 4u };     /* shifted left by the side */
 
@@ -127,27 +134,48 @@ learn(struct tui_tcp_epoch *s, const struct rs_stream_view *sv, const struct tcp
     }
 }
 
+/* Grows tcp_latest to hold stream index (NO_EPOCH for the streams it adds); under
+ * the lock. NULL when out of memory. */
+static uint32_t *
+latest_of(struct rs_tui_model *m, uint32_t index)
+{
+    uint32_t *latest = model_grow_array(m->tcp_latest, &m->cap_tcp_latest, (size_t)index + 1,
+                                        sizeof(*latest));
+    if (latest == NULL)
+        return NULL;
+    m->tcp_latest = latest;
+    for (; m->n_tcp_latest <= index; m->n_tcp_latest++)
+        latest[m->n_tcp_latest] = NO_EPOCH;
+    return &latest[index];
+}
+
+/* Notes that stream index has had its first frame, which needs no notes. */
+static void
+mark_first_frame(struct rs_tui_model *m, uint32_t index)
+{
+    pthread_mutex_lock(&m->mu);
+    uint32_t *at = latest_of(m, index);
+    if (at != NULL && *at == NO_EPOCH)
+        *at = FIRST_FRAME_ONLY;
+    pthread_mutex_unlock(&m->mu);
+}
+
 /* Stores s as stream index's epoch (a new one when fresh), under the lock. */
 static void
 store(struct rs_tui_model *m, uint32_t index, const struct tui_tcp_epoch *s, bool fresh)
 {
     pthread_mutex_lock(&m->mu);
-    uint32_t *latest = model_grow_array(m->tcp_latest, &m->cap_tcp_latest, (size_t)index + 1,
-                                        sizeof(*latest));
+    uint32_t *at = latest_of(m, index);
     struct tui_tcp_epoch *epochs = model_grow_array(m->tcp_epochs, &m->cap_tcp_epochs,
                                                     m->n_tcp_epochs + 1, sizeof(*epochs));
-    if (latest != NULL)
-        m->tcp_latest = latest;
     if (epochs != NULL)
         m->tcp_epochs = epochs;
-    if (latest != NULL && epochs != NULL && m->n_tcp_epochs < NO_EPOCH) {
-        for (; m->n_tcp_latest <= index; m->n_tcp_latest++)
-            latest[m->n_tcp_latest] = NO_EPOCH;
-        if (fresh || latest[index] == NO_EPOCH) {
+    if (at != NULL && epochs != NULL && m->n_tcp_epochs < FIRST_FRAME_ONLY) {
+        if (fresh || *at == NO_EPOCH || *at == FIRST_FRAME_ONLY) {
             epochs[m->n_tcp_epochs] = *s;
-            latest[index] = (uint32_t)m->n_tcp_epochs++;
+            *at = (uint32_t)m->n_tcp_epochs++;
         } else {
-            epochs[latest[index]] = *s;
+            epochs[*at] = *s;
         }
     }   /* out of memory: the stream's frames from here on show no numbers */
     pthread_mutex_unlock(&m->mu);
@@ -165,13 +193,18 @@ model_tcp_note(struct rs_tui_model *m, const struct rs_packet *pkt)
         return;
     /* Only this thread writes the notes: reading them needs no lock here. */
     uint32_t at = sv->index < m->n_tcp_latest ? m->tcp_latest[sv->index] : NO_EPOCH;
+    bool first = at == NO_EPOCH;
+    if (at == FIRST_FRAME_ONLY)
+        at = NO_EPOCH;
     struct tui_tcp_epoch s = {.first = number, .prev = NO_EPOCH};
     if (at != NO_EPOCH)
         s = m->tcp_epochs[at];
     struct tui_tcp_epoch was = s;
     learn(&s, sv, &r, false);
     if (view_of(&s, sv->index, pkt, &r, &v) && same_view(&v, sv)) {
-        if (at == NO_EPOCH || memcmp(&s, &was, sizeof(s)) != 0)
+        if (first)
+            mark_first_frame(m, sv->index);     /* read back through a stage of its own */
+        else if (at == NO_EPOCH || memcmp(&s, &was, sizeof(s)) != 0)
             store(m, sv->index, &s, false);
         return;
     }
@@ -185,18 +218,48 @@ model_tcp_note(struct rs_tui_model *m, const struct rs_packet *pkt)
     store(m, sv->index, &s, true);
 }
 
+/* The view of a stream's first frame: what a streams stage of its own gives the
+ * frame alone, as the ingest's gave it with nothing of its stream before. */
+static bool
+first_frame_view(uint32_t index, const struct rs_packet *pkt, struct rs_stream_view *out)
+{
+    struct rs_streams_opts opts;
+    struct rs_streams *s;
+    struct rs_packet alone = *pkt;
+    char err[RS_ERRBUF_SIZE];
+    bool have = false;
+
+    rs_streams_opts_init(&opts);
+    opts.max_streams = 1;
+    opts.max_echoes = 1;
+    opts.tcp_only = true;
+    if (rs_streams_new(&opts, &s, err) != 0)
+        return false;
+    rs_streams_process(s, &alone);
+    if (alone.stream != NULL && alone.stream->tcp) {
+        *out = *alone.stream;
+        out->index = index;
+        have = true;
+    }
+    rs_streams_free(s);
+    return have;
+}
+
 bool
 model_tcp_view(struct rs_tui_model *m, uint32_t index, const struct rs_packet *pkt,
                struct rs_stream_view *out)
 {
     struct tui_tcp_epoch s;
     struct tcp_raw r;
-    bool have = false;
+    bool have = false, known = false;
 
     if (!raw_of(pkt, &r))
         return false;
     pthread_mutex_lock(&m->mu);
     uint32_t at = index < m->n_tcp_latest ? m->tcp_latest[index] : NO_EPOCH;
+    known = at != NO_EPOCH;
+    if (at == FIRST_FRAME_ONLY)
+        at = NO_EPOCH;
     while (at != NO_EPOCH && m->tcp_epochs[at].first > pkt->frame->number)
         at = m->tcp_epochs[at].prev;
     if (at != NO_EPOCH) {
@@ -204,7 +267,19 @@ model_tcp_view(struct rs_tui_model *m, uint32_t index, const struct rs_packet *p
         have = true;
     }
     pthread_mutex_unlock(&m->mu);
-    return have && view_of(&s, index, pkt, &r, out);
+    /* Before every note of a stream seen: its first frame, which has none. */
+    if (!have)
+        return known && first_frame_view(index, pkt, out);
+    return view_of(&s, index, pkt, &r, out);
+}
+
+size_t
+rs_tui_model_tcp_notes(struct rs_tui_model *m)
+{
+    pthread_mutex_lock(&m->mu);
+    size_t n = m->n_tcp_epochs;
+    pthread_mutex_unlock(&m->mu);
+    return n;
 }
 
 void

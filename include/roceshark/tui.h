@@ -274,6 +274,9 @@ uint64_t rs_tui_model_shown_find(struct rs_tui_model *m, uint64_t number);
 bool rs_tui_model_frame(struct rs_tui_model *m, uint64_t number, struct rs_tui_frame *out);
 /* Frames indexed so far (without taking the model's lock). */
 uint64_t rs_tui_model_frame_count(struct rs_tui_model *m);
+/* The notes kept of TCP streams for reading their frames back (tui/tcp_streams.c):
+ * none for a stream of one frame. */
+size_t rs_tui_model_tcp_notes(struct rs_tui_model *m);
 
 uint64_t rs_tui_model_anomaly_count(struct rs_tui_model *m);
 bool rs_tui_model_anomaly(struct rs_tui_model *m, uint64_t i, struct rs_tui_anomaly *out);

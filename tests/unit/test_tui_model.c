@@ -18,6 +18,7 @@
 
 #include <roceshark/capture.h>
 #include <roceshark/expert.h>
+#include <roceshark/pcapio.h>
 #include <roceshark/pipeline.h>
 #include <roceshark/plot.h>
 #include <roceshark/print.h>
@@ -384,6 +385,118 @@ test_model_tcp_numbers(void **state)
     tcp_numbers(2);
 }
 
+/* An Ethernet/IPv4/TCP frame of no payload from 10.0.0.1:sport to 10.0.0.2:dport. */
+static struct rs_frame
+tcp_frame(uint8_t *b, uint64_t number, uint16_t sport, uint16_t dport, uint32_t seq,
+          uint32_t ack, uint8_t flags)
+{
+    static const uint8_t head[] = {
+        2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00,            /* Ethernet */
+        0x45, 0, 0, 40, 0, 1, 0x40, 0, 64, 6, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2,   /* IPv4 */
+    };
+    struct rs_frame f = {0};
+
+    memcpy(b, head, sizeof(head));
+    uint8_t *t = b + sizeof(head);
+    memset(t, 0, 20);
+    t[0] = (uint8_t)(sport >> 8);
+    t[1] = (uint8_t)sport;
+    t[2] = (uint8_t)(dport >> 8);
+    t[3] = (uint8_t)dport;
+    for (int i = 0; i < 4; i++) {
+        t[4 + i] = (uint8_t)(seq >> (24 - 8 * i));
+        t[8 + i] = (uint8_t)(ack >> (24 - 8 * i));
+    }
+    t[12] = 5 << 4;
+    t[13] = flags;
+    t[14] = 0x10;       /* window 4096 */
+    f.data = b;
+    f.caplen = f.len = (uint32_t)sizeof(head) + 20;
+    f.linktype = RS_DLT_EN10MB;
+    f.number = number;
+    f.ts_sec = 1700000000;
+    f.ts_nsec = (uint32_t)number * 1000;
+    return f;
+}
+
+/* A stream of one frame keeps no notes, and its frame reads back as `read` prints it:
+ * 300 SYNs to as many ports (a scan), among them a connection of five frames, a SYN
+ * refused with a RST, and a lone segment from the middle of a stream. */
+static void
+test_model_tcp_single_frame_streams(void **state)
+{
+    enum { SYN = 0x02, RST = 0x04, ACK = 0x10, PSH = 0x08 };
+    static const struct {
+        uint16_t sport, dport;
+        uint32_t seq, ack;
+        uint8_t flags;
+    } conn[] = {
+        {40000, 18515, 1000, 0, SYN}, {18515, 40000, 5000, 1001, SYN | ACK},
+        {40000, 18515, 1001, 5001, ACK}, {40000, 18515, 1001, 5001, PSH | ACK},
+        {18515, 40000, 5001, 1001, ACK}, {40001, 18516, 77, 0, SYN},
+        {18516, 40001, 0, 78, RST | ACK}, {40002, 9999, 123456, 654321, PSH | ACK},
+    };
+    char path[] = "/tmp/rs_test_tcp_scan_XXXXXX", err[RS_ERRBUF_SIZE], want[512], got[512];
+    struct rs_writer *w;
+    uint8_t b[128];
+    uint64_t number = 0, written;
+
+    (void)state;
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    struct rs_writer_opts wo = {.path = path, .linktype = RS_DLT_EN10MB, .snaplen = 9000};
+    assert_int_equal(rs_writer_open(&wo, &w, err), 0);
+    for (uint16_t port = 1; port <= 300; port++) {
+        struct rs_frame f = tcp_frame(b, ++number, 50000, port, port * 1000003u, 0, SYN);
+        assert_int_equal(rs_writer_write(w, &f, err), 0);
+        if (port % 35 == 0 && port / 35 <= RS_ARRAY_SIZE(conn)) {
+            unsigned i = port / 35 - 1;
+            f = tcp_frame(b, ++number, conn[i].sport, conn[i].dport, conn[i].seq, conn[i].ack,
+                          conn[i].flags);
+            assert_int_equal(rs_writer_write(w, &f, err), 0);
+        }
+    }
+    assert_int_equal(rs_writer_close(w, &written, err), 0);
+    assert_int_equal(written, 308);
+
+    struct rs_tui_model_opts opts;
+    struct rs_tui_model *m = NULL;
+    struct rs_tui_decoded d = {0};
+    struct rs_pipeline_opts po;
+    struct rs_pipeline *pipe;
+    struct rs_source *src;
+    struct rs_frame frame;
+    unsigned seq_shown = 0;
+    rs_tui_model_opts_init(&opts);
+    opts.path = path;
+    assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
+    rs_tui_model_wait(m);
+    /* Notes for the connection and the refused SYN alone (one each: nothing in them
+     * starts over). */
+    assert_int_equal(rs_tui_model_tcp_notes(m), 2);
+    rs_pipeline_opts_init(&po);
+    po.streams = true;
+    po.streams_opts.tcp_only = true;
+    assert_int_equal(rs_pipeline_new(&po, &pipe, err), 0);
+    assert_int_equal(rs_source_open_file(path, &src, err), 0);
+    while (rs_source_next(src, &frame, err) == 1) {
+        rs_print_info(&rs_pipeline_process(pipe, &frame)->pkt, want, sizeof(want));
+        assert_int_equal(rs_tui_model_decode(m, frame.number, &d, err), 0);
+        rs_print_info(&d.pkt, got, sizeof(got));
+        seq_shown += strstr(got, " Seq=") != NULL;
+        if (strcmp(want, got) != 0)
+            fail_msg("frame %llu: read \"%s\", tui \"%s\"", (unsigned long long)frame.number,
+                     want, got);
+    }
+    assert_int_equal(seq_shown, 308);
+    rs_source_close(src);
+    rs_pipeline_free(pipe);
+    rs_tui_decoded_free(&d);
+    rs_tui_model_close(m);
+    unlink(path);
+}
+
 /* The filter picks the frames `read -Y` does; a bad one changes nothing. */
 static void
 test_model_filter_and_write(void **state)
@@ -725,6 +838,7 @@ main(void)
         cmocka_unit_test(test_model_ingests_sample),
         cmocka_unit_test(test_model_decodes_again),
         cmocka_unit_test(test_model_tcp_numbers),
+        cmocka_unit_test(test_model_tcp_single_frame_streams),
         cmocka_unit_test(test_model_filter_and_write),
         cmocka_unit_test(test_model_refuses_stdin_and_missing),
         cmocka_unit_test(test_nic_counters),
