@@ -25,7 +25,7 @@
 #include <roceshark/packet.h>
 #include <roceshark/wire.h>
 
-#include "ptr_index.h"
+#include <roceshark/ptr_index.h>
 
 #define PSN_MASK 0xffffffu
 #define QPN_UNKNOWN 0xffffffffu
@@ -157,7 +157,7 @@ struct peer_record {
 /* An endpoint's entry in the peer table's index: its hash, and its record
  * and which end of it the endpoint is. */
 struct peer_entry {
-    uint32_t hash;              /* PTR_INDEX_EMPTY while the entry is free */
+    uint32_t hash;              /* RS_PTR_INDEX_EMPTY while the entry is free */
     uint32_t ref;               /* record << 1 | end */
 };
 
@@ -165,12 +165,12 @@ struct peer_entry {
 struct live_ids {
     struct conv **slots;        /* the one whose id is the index modulo cap, or NULL */
     uint32_t cap;               /* a power of two, at least twice the live ones */
-    struct ptr_index overflow;  /* ids whose slot an older live one holds */
+    struct rs_ptr_index overflow;  /* ids whose slot an older live one holds */
 };
 
 /* The archive's index by conversation id, as far as it has been built. */
 struct archive_index {
-    struct ptr_index ids;
+    struct rs_ptr_index ids;
     uint32_t upto;              /* archive entries indexed */
 };
 
@@ -234,8 +234,8 @@ struct conv_slab {
 struct rs_analyzer {
     struct rs_analysis_opts opts;
     struct conv_slab *slabs;        /* the newest first; only it has room */
-    struct ptr_index streams;       /* stream key -> struct conv * */
-    struct ptr_index host_pairs;    /* requester and responder -> newest unpaired conv */
+    struct rs_ptr_index streams;       /* stream key -> struct conv * */
+    struct rs_ptr_index host_pairs;    /* requester and responder -> newest unpaired conv */
     struct peer_table peers;
     struct live_ids live_by_id;     /* conversation id -> struct conv * */
     /* conversation id -> index in archive + 1, built when an archived
@@ -295,7 +295,7 @@ uint32_t archive_index_of(const struct rs_analyzer *an, uint32_t id);
 static inline uint32_t
 conv_id_hash(uint32_t id)
 {
-    return ptr_index_hash(id * 0x9e3779b97f4a7c15ull);
+    return rs_ptr_index_hash(id * 0x9e3779b97f4a7c15ull);
 }
 
 /* live_ids.c; n_live counts c. */

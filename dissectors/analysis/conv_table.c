@@ -42,7 +42,7 @@ static uint32_t
 key_hash(const struct stream_key *key)
 {
     G_STATIC_ASSERT(sizeof(*key) % 4 == 0);
-    return ptr_index_hash_key(key, sizeof(*key));
+    return rs_ptr_index_hash_key(key, sizeof(*key));
 }
 
 /* A conversation's streams have no keys of their own: its statistics name both
@@ -143,9 +143,9 @@ archive_index_of(const struct rs_analyzer *an, uint32_t id)
 
     /* Entries are only ever appended: index those archived since last time. */
     for (; ai->upto < an->n_archive; ai->upto++)
-        ptr_index_insert(&ai->ids, conv_id_hash(an->archive[ai->upto].id),
+        rs_ptr_index_insert(&ai->ids, conv_id_hash(an->archive[ai->upto].id),
                          GUINT_TO_POINTER(ai->upto + 1));
-    return GPOINTER_TO_UINT(ptr_index_find(&ai->ids, conv_id_hash(id), archive_match, &k));
+    return GPOINTER_TO_UINT(rs_ptr_index_find(&ai->ids, conv_id_hash(id), archive_match, &k));
 }
 
 void
@@ -165,7 +165,7 @@ conv_alloc(struct rs_analyzer *an)
 
     if (s == NULL || s->used == s->cap) {
         uint32_t cap = s == NULL ? CONV_SLAB_MIN : MIN(2 * s->cap, CONV_SLAB_MAX);
-        struct conv_slab *n = zalloc_populated(sizeof(struct conv_slab) +
+        struct conv_slab *n = rs_zalloc_populated(sizeof(struct conv_slab) +
                                                (size_t)cap * sizeof(struct conv));
         n->cap = cap;
         n->next = s;
@@ -186,11 +186,11 @@ conv_table_free(struct rs_analyzer *an)
         g_free(s);
     }
     an->slabs = NULL;
-    ptr_index_free(&an->streams);
-    ptr_index_free(&an->host_pairs);
+    rs_ptr_index_free(&an->streams);
+    rs_ptr_index_free(&an->host_pairs);
     peer_table_free(&an->peers);
     live_ids_free(&an->live_by_id);
-    ptr_index_free(&an->archive_by_id->ids);
+    rs_ptr_index_free(&an->archive_by_id->ids);
     g_free(an->archive_by_id);
     g_free(an->archive);
 }
@@ -216,7 +216,7 @@ conv_find(struct rs_analyzer *an, const struct stream_key *key)
 
     if (an->cache[slot].conv != NULL && memcmp(key, &an->cache[slot].key, sizeof(*key)) == 0)
         return an->cache[slot].conv;
-    struct conv *c = ptr_index_find(&an->streams, key_hash(key), stream_match, key);
+    struct conv *c = rs_ptr_index_find(&an->streams, key_hash(key), stream_match, key);
     if (c != NULL) {
         an->cache[slot].key = *key;
         an->cache[slot].conv = c;
@@ -268,7 +268,7 @@ candidates_of(struct rs_analyzer *an, const struct rs_addr *requester,
 {
     struct host_pair hp = {requester, responder};
 
-    return ptr_index_find(&an->host_pairs, host_hash, host_pair_match, &hp);
+    return rs_ptr_index_find(&an->host_pairs, host_hash, host_pair_match, &hp);
 }
 
 /* Puts c at the head of its host pair's list; host_hash is the pair's. */
@@ -281,7 +281,7 @@ cand_link(struct rs_analyzer *an, struct conv *c, uint32_t host_hash)
     struct host_pair hp = {&requester, &responder};
 
     c->host_hash = host_hash;
-    struct conv *head = ptr_index_put(&an->host_pairs, host_hash, c, host_pair_match, &hp);
+    struct conv *head = rs_ptr_index_put(&an->host_pairs, host_hash, c, host_pair_match, &hp);
     c->cand_prev = NULL;
     c->cand_next = head;
     if (head != NULL)
@@ -303,9 +303,9 @@ cand_unlink(struct rs_analyzer *an, struct conv *c)
     }
     /* The head: the list starts at the next one, or is gone. */
     if (c->cand_next != NULL)
-        ptr_index_repoint(&an->host_pairs, c->host_hash, c, c->cand_next);
+        rs_ptr_index_repoint(&an->host_pairs, c->host_hash, c, c->cand_next);
     else
-        ptr_index_remove(&an->host_pairs, c->host_hash, c);
+        rs_ptr_index_remove(&an->host_pairs, c->host_hash, c);
 }
 
 static void
@@ -383,9 +383,9 @@ conv_evict(struct rs_analyzer *an, struct conv *c)
 {
     cache_forget(an, c);
     if (c->req_indexed)
-        ptr_index_remove(&an->streams, c->req_hash, c);
+        rs_ptr_index_remove(&an->streams, c->req_hash, c);
     if (c->resp_indexed)
-        ptr_index_remove(&an->streams, c->resp_hash, c);
+        rs_ptr_index_remove(&an->streams, c->resp_hash, c);
     cand_unlink(an, c);
     lru_unlink(an, c);
     live_ids_remove(&an->live_by_id, c);
@@ -489,7 +489,7 @@ conv_find_or_peer(struct rs_analyzer *an, const struct stream_key *key,
                                : host_pair_hash(&key->src, &key->dst);
     if (an->host_pairs.n > 0)
         __builtin_prefetch(&an->host_pairs.slots[*host_hash & (an->host_pairs.cap - 1)]);
-    struct conv *c = ptr_index_find(&an->streams, key_hash(key), stream_match, key);
+    struct conv *c = rs_ptr_index_find(&an->streams, key_hash(key), stream_match, key);
     if (c != NULL) {
         an->cache[slot].key = *key;
         an->cache[slot].conv = c;
@@ -539,7 +539,7 @@ index_stream(struct rs_analyzer *an, struct conv *c, bool response, uint32_t qpn
      * that key, which is not c's any more. */
     if (response ? c->resp_indexed : c->req_indexed) {
         c->reindexed = true;
-        ptr_index_remove(&an->streams, *hash, c);
+        rs_ptr_index_remove(&an->streams, *hash, c);
         conv_key(c, response, &k);
         cache_drop(an, &k, c);
     }
@@ -554,7 +554,7 @@ index_stream(struct rs_analyzer *an, struct conv *c, bool response, uint32_t qpn
     *hash = key_hash(&k);
     /* Another conversation indexed under this key gives it up: the key
      * names one stream, and the newest claim on it wins. */
-    struct conv *other = ptr_index_put(&an->streams, *hash, c, stream_match, &k);
+    struct conv *other = rs_ptr_index_put(&an->streams, *hash, c, stream_match, &k);
     if (other != NULL)
         cache_drop(an, &k, other);
     if (c->req_indexed && c->resp_indexed) {

@@ -29,7 +29,7 @@ place(struct live_ids *t, struct conv *c)
     if (*s == NULL)
         *s = c;
     else
-        ptr_index_insert(&t->overflow, conv_id_hash(c->stats.id), c);
+        rs_ptr_index_insert(&t->overflow, conv_id_hash(c->stats.id), c);
 }
 
 /* Doubles the slots. The overflow keeps what it holds: it is found there. */
@@ -63,7 +63,7 @@ live_ids_remove(struct live_ids *t, struct conv *c)
     if (*s == c)
         *s = NULL;
     else
-        ptr_index_remove(&t->overflow, conv_id_hash(c->stats.id), c);
+        rs_ptr_index_remove(&t->overflow, conv_id_hash(c->stats.id), c);
 }
 
 struct conv *
@@ -74,13 +74,13 @@ live_ids_find(const struct live_ids *t, uint32_t id)
     struct conv *c = t->slots[id & (t->cap - 1)];
     if (c != NULL && c->stats.id == id)
         return c;
-    return ptr_index_find(&t->overflow, conv_id_hash(id), id_match, &id);
+    return rs_ptr_index_find(&t->overflow, conv_id_hash(id), id_match, &id);
 }
 
 void
 live_ids_free(struct live_ids *t)
 {
     g_free(t->slots);
-    ptr_index_free(&t->overflow);
+    rs_ptr_index_free(&t->overflow);
     memset(t, 0, sizeof(*t));
 }

@@ -31,7 +31,7 @@ static uint32_t
 endpoint_hash(const struct endpoint *ep)
 {
     G_STATIC_ASSERT(sizeof(*ep) % 4 == 0);
-    return ptr_index_hash_key(ep, sizeof(*ep));
+    return rs_ptr_index_hash_key(ep, sizeof(*ep));
 }
 
 void
@@ -64,7 +64,7 @@ entry_of(const struct peer_table *t, const struct endpoint *ep, uint32_t h)
 {
     for (uint32_t i = h & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
         struct peer_entry *e = &t->index[i];
-        if (e->hash == PTR_INDEX_EMPTY ||
+        if (e->hash == RS_PTR_INDEX_EMPTY ||
             (e->hash == h && memcmp(&t->records[e->ref >> 1].end[e->ref & 1], ep,
                                     sizeof(*ep)) == 0))
             return e;
@@ -75,7 +75,7 @@ entry_of(const struct peer_table *t, const struct endpoint *ep, uint32_t h)
 static const struct endpoint *
 peer_at(const struct peer_table *t, const struct peer_entry *e)
 {
-    return e->hash != PTR_INDEX_EMPTY ? &t->records[e->ref >> 1].end[(e->ref & 1) ^ 1] : NULL;
+    return e->hash != RS_PTR_INDEX_EMPTY ? &t->records[e->ref >> 1].end[(e->ref & 1) ^ 1] : NULL;
 }
 
 const struct endpoint *
@@ -120,12 +120,12 @@ grow_index(struct peer_table *t)
     uint32_t old_cap = t->cap;
 
     t->cap = old_cap ? old_cap * 2 : PEER_INDEX_MIN;
-    t->index = zalloc_populated(t->cap * sizeof(*t->index));
+    t->index = rs_zalloc_populated(t->cap * sizeof(*t->index));
     for (uint32_t i = 0; i < old_cap; i++) {
-        if (old[i].hash == PTR_INDEX_EMPTY)
+        if (old[i].hash == RS_PTR_INDEX_EMPTY)
             continue;
         uint32_t j = old[i].hash & (t->cap - 1);
-        while (t->index[j].hash != PTR_INDEX_EMPTY)
+        while (t->index[j].hash != RS_PTR_INDEX_EMPTY)
             j = (j + 1) & (t->cap - 1);
         t->index[j] = old[i];
     }
@@ -138,7 +138,7 @@ index_end(struct peer_table *t, const struct endpoint *ep, uint32_t h, uint32_t 
 {
     struct peer_entry *e = entry_of(t, ep, h);
 
-    if (e->hash == PTR_INDEX_EMPTY) {
+    if (e->hash == RS_PTR_INDEX_EMPTY) {
         e->hash = h;
         t->n++;
     }

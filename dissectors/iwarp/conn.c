@@ -7,8 +7,12 @@
  * Every TCP connection gets an entry, iWARP or not: an MPA Request can come
  * at any time, and a connection with no exchange needs its search state.
  * Entries of connections known not to be iWARP are cheap (no buffers).
+ *
+ * The index is ptr_index.h's, under the key's hash kept in the entry, and a full
+ * table gives the evicted entry's memory to the new connection: where every
+ * segment opens a connection (a SYN scan), GLib's table hashing each key three
+ * times and a calloc and a free per connection were most of the stage.
  */
-#include <glib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +21,15 @@
 int
 iw_table_init(struct rs_iwarp *iw)
 {
-    iw->table = g_hash_table_new(rs_flow_key_ghash, rs_flow_key_gequal);
+    memset(&iw->table, 0, sizeof(iw->table));
     iw->next_id = 1;
-    return iw->table != NULL ? 0 : RS_ENOMEM;
+    return 0;
+}
+
+static bool
+conn_match(const void *conn, const void *key)
+{
+    return memcmp(&((const struct iw_conn *)conn)->key, key, sizeof(struct rs_flow_key)) == 0;
 }
 
 static void
@@ -60,25 +70,26 @@ dir_free(struct rs_iwarp *iw, struct iw_dir *d)
     }
 }
 
+/* Takes c out of the table and frees what it holds, but not c itself. */
 static void
-conn_destroy(struct rs_iwarp *iw, struct iw_conn *c)
+conn_forget(struct rs_iwarp *iw, struct iw_conn *c)
 {
-    g_hash_table_remove(iw->table, &c->key);
+    rs_ptr_index_remove(&iw->table, c->hash, c);
     lru_unlink(iw, c);
     dir_free(iw, &c->dir[0]);
     dir_free(iw, &c->dir[1]);
-    free(c);
     iw->n_conns--;
 }
 
 void
 iw_table_free(struct rs_iwarp *iw)
 {
-    while (iw->lru_head != NULL)
-        conn_destroy(iw, iw->lru_head);
-    if (iw->table != NULL)
-        g_hash_table_destroy(iw->table);
-    iw->table = NULL;
+    while (iw->lru_head != NULL) {
+        struct iw_conn *c = iw->lru_head;
+        conn_forget(iw, c);
+        free(c);
+    }
+    rs_ptr_index_free(&iw->table);
 }
 
 /* Forgets everything about the connection but its key: a new SYN on the
@@ -87,12 +98,14 @@ void
 iw_conn_reset(struct rs_iwarp *iw, struct iw_conn *c)
 {
     struct rs_flow_key key = c->key;
+    uint32_t hash = c->hash;
     struct iw_conn *prev = c->lru_prev, *next = c->lru_next;
 
     dir_free(iw, &c->dir[0]);
     dir_free(iw, &c->dir[1]);
     memset(c, 0, sizeof(*c));
     c->key = key;
+    c->hash = hash;
     c->lru_prev = prev;
     c->lru_next = next;
     c->initiator = -1;
@@ -103,7 +116,8 @@ iw_conn_reset(struct rs_iwarp *iw, struct iw_conn *c)
 struct iw_conn *
 iw_conn_get(struct rs_iwarp *iw, const struct rs_flow_key *key)
 {
-    struct iw_conn *c = g_hash_table_lookup(iw->table, key);
+    uint32_t hash = rs_ptr_index_hash(rs_flow_key_hash(key));
+    struct iw_conn *c = rs_ptr_index_find(&iw->table, hash, conn_match, key);
 
     if (c != NULL) {
         if (iw->lru_head != c) {
@@ -113,16 +127,18 @@ iw_conn_get(struct rs_iwarp *iw, const struct rs_flow_key *key)
         return c;
     }
     if (iw->n_conns >= iw->opts.max_conns && iw->lru_tail != NULL) {
-        if (iw->lru_tail->id != 0)
+        c = iw->lru_tail;
+        if (c->id != 0)
             iw->stats.evictions++;
-        conn_destroy(iw, iw->lru_tail);
-    }
-    c = calloc(1, sizeof(*c));
-    if (c == NULL)
+        conn_forget(iw, c);
+        memset(c, 0, sizeof(*c));      /* the new connection's, in the evicted one's memory */
+    } else if ((c = calloc(1, sizeof(*c))) == NULL) {
         return NULL;
+    }
     c->key = *key;
+    c->hash = hash;
     c->initiator = -1;
-    g_hash_table_insert(iw->table, &c->key, c);
+    rs_ptr_index_insert(&iw->table, hash, c);
     lru_push_front(iw, c);
     iw->n_conns++;
     if (iw_port_forced(iw, key->port[0], key->port[1]))

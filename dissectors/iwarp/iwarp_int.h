@@ -24,6 +24,7 @@
 #include <roceshark/flow.h>
 #include <roceshark/iwarp.h>
 #include <roceshark/packet.h>
+#include <roceshark/ptr_index.h>
 
 #define IW_MIN_BUFFER (128u * 1024)     /* one largest FPDU and a segment fit */
 #define IW_MAX_BUFFER (1u << 30)        /* offsets into a window stay far from 2^32 */
@@ -122,6 +123,7 @@ enum iw_kind {
 
 struct iw_conn {
     struct rs_flow_key key;
+    uint32_t hash;          /* the key's, as the table's index files it */
     uint32_t id;            /* from 1, assigned when it turns out to be iWARP */
     uint8_t kind;           /* enum iw_kind */
     int8_t initiator;       /* side (0/1 of the key) that sent the Request; -1 unknown */
@@ -157,7 +159,7 @@ struct iw_view_build {
 
 struct rs_iwarp {
     struct rs_iwarp_opts opts;
-    void *table;            /* GHashTable of struct iw_conn, by key */
+    struct rs_ptr_index table;  /* struct iw_conn by its key's hash */
     struct iw_conn *lru_head, *lru_tail;    /* most recently used first */
     uint32_t n_conns;
     uint32_t next_id;

@@ -19,18 +19,21 @@
  *    soon as one SYN lacks the option. A SYN's own window is never scaled.
  *
  * Entries come from one array, allocated when the stage is made, so a new
- * conversation allocates nothing; GLib's table indexes them (it grows its
- * own arrays now and then, never per packet). The least recently seen entry
- * is reused when the array is full.
+ * conversation allocates nothing; an open-addressing index (ptr_index.h)
+ * finds them by the key's hash, computed once per packet and kept in the
+ * entry for taking it out. The least recently seen entry is reused when the
+ * array is full. On traffic where every packet is a new conversation, GLib's
+ * table hashed each key three times (lookup, insert, and the evicted one's
+ * remove) and was most of the stage: 1M SYNs to distinct ports numbered by
+ * tcp.stream took 1.33 s against 0.51 s without the stage.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include <glib.h>
-
 #include <roceshark/common.h>
 #include <roceshark/flow.h>
 #include <roceshark/icmp.h>
+#include <roceshark/ptr_index.h>
 #include <roceshark/recency.h>
 #include <roceshark/streams.h>
 #include <roceshark/wire.h>
@@ -58,6 +61,7 @@ struct tcp_dir {
 
 struct stream {
     struct rs_flow_key key;
+    uint32_t hash;          /* the key's, as the index files it */
     uint32_t index;
     struct rs_recency_link recency;
     struct tcp_dir dir[2];  /* by side of the key */
@@ -68,7 +72,7 @@ struct rs_streams {
     struct stream *entries;
     uint32_t max, used;
     struct rs_recency recency;  /* of the entries, by position */
-    GHashTable *table;      /* key -> entry */
+    struct rs_ptr_index table;  /* key's hash -> entry */
     struct rs_streams_counts counts;
     uint32_t next_index[2]; /* TCP, UDP */
     bool tcp_only;
@@ -110,7 +114,6 @@ rs_streams_new(const struct rs_streams_opts *opts, struct rs_streams **out, char
     s->tcp_only = opts->tcp_only;
     s->restart_after_close = opts->restart_after_close;
     rs_recency_init(&s->recency);
-    s->table = g_hash_table_new(rs_flow_key_ghash, rs_flow_key_gequal);
     *out = s;
     return 0;
 }
@@ -120,7 +123,7 @@ rs_streams_free(struct rs_streams *s)
 {
     if (s == NULL)
         return;
-    g_hash_table_destroy(s->table);
+    rs_ptr_index_free(&s->table);
     echoes_free(&s->echoes);
     free(s->entries);
     free(s);
@@ -178,10 +181,29 @@ stream_start(struct rs_streams *s, struct stream *e)
         s->counts.udp_streams++;
 }
 
-/* A fresh entry for key with the next index of its protocol: a free one,
- * or the least recently seen, forgotten. */
+static uint32_t
+key_hash(const struct rs_flow_key *key)
+{
+    return rs_ptr_index_hash(rs_flow_key_hash(key));
+}
+
+static bool
+key_match(const void *entry, const void *key)
+{
+    return memcmp(&((const struct stream *)entry)->key, key, sizeof(struct rs_flow_key)) == 0;
+}
+
+/* The entry of key, which hashes to hash, or NULL. */
 static struct stream *
-stream_new(struct rs_streams *s, const struct rs_flow_key *key)
+stream_find(const struct rs_streams *s, const struct rs_flow_key *key, uint32_t hash)
+{
+    return rs_ptr_index_find(&s->table, hash, key_match, key);
+}
+
+/* A fresh entry for key (hashing to hash) with the next index of its protocol:
+ * a free one, or the least recently seen, forgotten. */
+static struct stream *
+stream_new(struct rs_streams *s, const struct rs_flow_key *key, uint32_t hash)
 {
     uint32_t i;
 
@@ -190,15 +212,16 @@ stream_new(struct rs_streams *s, const struct rs_flow_key *key)
     } else {
         i = s->recency.oldest;
         unlink_entry(s, i);
-        g_hash_table_remove(s->table, &s->entries[i].key);
+        rs_ptr_index_remove(&s->table, s->entries[i].hash, &s->entries[i]);
         s->counts.evicted++;
     }
     struct stream *e = &s->entries[i];
     memset(e, 0, sizeof(*e));
     e->key = *key;
+    e->hash = hash;
     stream_start(s, e);
     push_newest(s, i);
-    g_hash_table_insert(s->table, &e->key, e);
+    rs_ptr_index_insert(&s->table, hash, e);
     return e;
 }
 
@@ -290,9 +313,10 @@ quote_stream(struct rs_streams *s, const struct rs_packet *pkt, struct rs_stream
     if (!rs_packet_has(&q.pkt, l4) || q.pkt.span[l4].len < (tcp ? TCP_HDR_LEN : UDP_HDR_LEN) ||
         (s->tcp_only && !tcp) || !rs_flow_key_of(&q.pkt, &key, &side))
         return;
-    struct stream *e = g_hash_table_lookup(s->table, &key);
+    uint32_t hash = key_hash(&key);
+    struct stream *e = stream_find(s, &key, hash);
     if (e == NULL)
-        e = stream_new(s, &key);
+        e = stream_new(s, &key, hash);
     else
         touch(s, e);
     v->quote_index = e->index + 1;
@@ -318,7 +342,8 @@ rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
         !rs_flow_key_of(pkt, &key, &side))
         return;
     bool tcp = key.proto == 6;
-    struct stream *e = g_hash_table_lookup(s->table, &key);
+    uint32_t hash = key_hash(&key);
+    struct stream *e = stream_find(s, &key, hash);
     if (e != NULL && tcp) {
         /* A new connection on the same ports: a SYN with another initial
          * sequence number, or (restart_after_close, as tshark 4.4) any SYN
@@ -331,7 +356,7 @@ rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
             stream_start(s, e);
     }
     if (e == NULL)
-        e = stream_new(s, &key);
+        e = stream_new(s, &key, hash);
     else
         touch(s, e);
     struct rs_stream_view *v = &s->view;

@@ -787,7 +787,7 @@ test_ptr_index(void **state)
 {
     enum { N = 200 };
     struct index_item items[N];
-    struct ptr_index t = {0};
+    struct rs_ptr_index t = {0};
     uint64_t x = 12345;
 
     (void)state;
@@ -798,18 +798,18 @@ test_ptr_index(void **state)
         uint32_t k = (uint32_t)(x >> 33) % N;
         struct index_item *it = &items[k];
         if (!it->in) {
-            assert_null(ptr_index_put(&t, item_hash(k), it, item_match, &k));
+            assert_null(rs_ptr_index_put(&t, item_hash(k), it, item_match, &k));
             it->in = true;
         } else if ((x >> 20) & 1) {
-            assert_true(ptr_index_remove(&t, item_hash(k), it));
+            assert_true(rs_ptr_index_remove(&t, item_hash(k), it));
             it->in = false;
         } else {
-            assert_ptr_equal(ptr_index_put(&t, item_hash(k), it, item_match, &k), it);
+            assert_ptr_equal(rs_ptr_index_put(&t, item_hash(k), it, item_match, &k), it);
         }
         /* Every key is found exactly when it is in. */
         uint32_t n = 0;
         for (uint32_t j = 0; j < N; j++) {
-            void *found = ptr_index_find(&t, item_hash(j), item_match, &j);
+            void *found = rs_ptr_index_find(&t, item_hash(j), item_match, &j);
             assert_ptr_equal(found, items[j].in ? &items[j] : NULL);
             n += items[j].in;
         }
@@ -818,14 +818,14 @@ test_ptr_index(void **state)
     /* Repointing keeps the slot and changes what it holds. */
     uint32_t k = 7;
     if (!items[k].in)
-        ptr_index_insert(&t, item_hash(k), &items[k]);
+        rs_ptr_index_insert(&t, item_hash(k), &items[k]);
     struct index_item twin = {7, true};
-    assert_true(ptr_index_repoint(&t, item_hash(k), &items[k], &twin));
-    assert_ptr_equal(ptr_index_find(&t, item_hash(k), item_match, &k), &twin);
-    assert_false(ptr_index_remove(&t, item_hash(k), &items[k]));
-    assert_true(ptr_index_remove(&t, item_hash(k), &twin));
-    assert_null(ptr_index_find(&t, item_hash(k), item_match, &k));
-    ptr_index_free(&t);
+    assert_true(rs_ptr_index_repoint(&t, item_hash(k), &items[k], &twin));
+    assert_ptr_equal(rs_ptr_index_find(&t, item_hash(k), item_match, &k), &twin);
+    assert_false(rs_ptr_index_remove(&t, item_hash(k), &items[k]));
+    assert_true(rs_ptr_index_remove(&t, item_hash(k), &twin));
+    assert_null(rs_ptr_index_find(&t, item_hash(k), item_match, &k));
+    rs_ptr_index_free(&t);
 }
 
 /* Once the table is at its bound and the archive full, a new conversation,

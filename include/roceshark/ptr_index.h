@@ -2,7 +2,8 @@
 /*
  * ptr_index.h - an open-addressing index from a 32-bit hash to pointers
  * whose keys live in what they point to (a conversation holds its stream
- * keys). Not part of the API.
+ * keys). The analysis' tables and the TCP/UDP stream table index by it.
+ * Shared within the library; not part of its stable API.
  *
  * Why not a GHashTable: on traffic where every frame opens a conversation,
  * the table sees an insertion and a removal per frame. GHashTable calls
@@ -20,28 +21,28 @@
 #include <stdint.h>
 #include <string.h>
 
-#define PTR_INDEX_EMPTY 0u      /* the hash of an empty slot; ptr_index_hash avoids it */
+#define RS_PTR_INDEX_EMPTY 0u      /* the hash of an empty slot; rs_ptr_index_hash avoids it */
 
-struct ptr_index_slot {
+struct rs_ptr_index_slot {
     uint32_t hash;
     void *ptr;
 };
 
-struct ptr_index {
-    struct ptr_index_slot *slots;
+struct rs_ptr_index {
+    struct rs_ptr_index_slot *slots;
     uint32_t cap;               /* a power of two, or 0 */
     uint32_t n;
 };
 
-/* A hash fit for the index from any 64-bit mix: never PTR_INDEX_EMPTY. */
+/* A hash fit for the index from any 64-bit mix: never RS_PTR_INDEX_EMPTY. */
 static inline uint32_t
-ptr_index_hash(uint64_t h)
+rs_ptr_index_hash(uint64_t h)
 {
     /* MurmurHash3's finaliser: slots come from the low bits. */
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdull;
     h ^= h >> 33;
-    return (uint32_t)h == PTR_INDEX_EMPTY ? 1u : (uint32_t)h;
+    return (uint32_t)h == RS_PTR_INDEX_EMPTY ? 1u : (uint32_t)h;
 }
 
 /* The hash of a key of n bytes, n a multiple of 4 (keys built with their
@@ -49,7 +50,7 @@ ptr_index_hash(uint64_t h)
  * a last four in one step. Keys are a few words, and a packet of an unseen
  * stream hashes one or two. */
 static inline uint32_t
-ptr_index_hash_key(const void *key, size_t n)
+rs_ptr_index_hash_key(const void *key, size_t n)
 {
     const uint8_t *b = key;
     uint64_t h = 0x9e3779b97f4a7c15ull, w;
@@ -65,20 +66,20 @@ ptr_index_hash_key(const void *key, size_t n)
         memcpy(&tail, b + i, 4);
         h ^= tail;
     }
-    return ptr_index_hash(h);
+    return rs_ptr_index_hash(h);
 }
 
 /* The pointer stored under hash that match(ptr, key) accepts, or NULL. */
 static inline void *
-ptr_index_find(const struct ptr_index *t, uint32_t hash,
+rs_ptr_index_find(const struct rs_ptr_index *t, uint32_t hash,
                bool (*match)(const void *ptr, const void *key), const void *key)
 {
     if (t->n == 0)
         return NULL;
     uint32_t mask = t->cap - 1;
     for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
-        const struct ptr_index_slot *s = &t->slots[i];
-        if (s->hash == PTR_INDEX_EMPTY)
+        const struct rs_ptr_index_slot *s = &t->slots[i];
+        if (s->hash == RS_PTR_INDEX_EMPTY)
             return NULL;
         if (s->hash == hash && match(s->ptr, key))
             return s->ptr;
@@ -90,24 +91,24 @@ ptr_index_find(const struct ptr_index *t, uint32_t hash,
  * (a slab of conversations): one call maps them all, where touching them
  * took a fault per page, a few microseconds each under virtualisation, and
  * on traffic of new conversations the faults were a fifth of the analysis. */
-void *zalloc_populated(size_t n);
+void *rs_zalloc_populated(size_t n);
 
 /* Adds ptr under hash; the caller knows no equal key is there. */
-void ptr_index_insert(struct ptr_index *t, uint32_t hash, void *ptr);
-void ptr_index_grow(struct ptr_index *t);
+void rs_ptr_index_insert(struct rs_ptr_index *t, uint32_t hash, void *ptr);
+void rs_ptr_index_grow(struct rs_ptr_index *t);
 
 /* Stores ptr under hash in place of what match(_, key) accepts, in one
  * probe; returns what it replaced, or NULL when it added an entry. */
 static inline void *
-ptr_index_put(struct ptr_index *t, uint32_t hash, void *ptr,
+rs_ptr_index_put(struct rs_ptr_index *t, uint32_t hash, void *ptr,
               bool (*match)(const void *ptr, const void *key), const void *key)
 {
     if (4 * (uint64_t)(t->n + 1) > 3 * (uint64_t)t->cap)
-        ptr_index_grow(t);
+        rs_ptr_index_grow(t);
     uint32_t mask = t->cap - 1;
     for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
-        struct ptr_index_slot *s = &t->slots[i];
-        if (s->hash == PTR_INDEX_EMPTY) {
+        struct rs_ptr_index_slot *s = &t->slots[i];
+        if (s->hash == RS_PTR_INDEX_EMPTY) {
             s->hash = hash;
             s->ptr = ptr;
             t->n++;
@@ -122,10 +123,10 @@ ptr_index_put(struct ptr_index *t, uint32_t hash, void *ptr,
 }
 
 /* Removes the entry (hash, ptr); false when there is none. */
-bool ptr_index_remove(struct ptr_index *t, uint32_t hash, const void *ptr);
+bool rs_ptr_index_remove(struct rs_ptr_index *t, uint32_t hash, const void *ptr);
 /* Makes the entry (hash, old) point to new, which has the same key. */
-bool ptr_index_repoint(struct ptr_index *t, uint32_t hash, const void *old, void *new_ptr);
-void ptr_index_clear(struct ptr_index *t);
-void ptr_index_free(struct ptr_index *t);
+bool rs_ptr_index_repoint(struct rs_ptr_index *t, uint32_t hash, const void *old, void *new_ptr);
+void rs_ptr_index_clear(struct rs_ptr_index *t);
+void rs_ptr_index_free(struct rs_ptr_index *t);
 
 #endif /* ROCESHARK_PTR_INDEX_H */

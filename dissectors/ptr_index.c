@@ -7,12 +7,12 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "ptr_index.h"
+#include <roceshark/ptr_index.h>
 
-#define PTR_INDEX_MIN 64        /* slots; a power of two */
+#define RS_PTR_INDEX_MIN 64        /* slots; a power of two */
 
 void *
-zalloc_populated(size_t n)
+rs_zalloc_populated(size_t n)
 {
     void *p = g_malloc0(n);
     uintptr_t first = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
@@ -27,64 +27,64 @@ zalloc_populated(size_t n)
 
 /* The slot holding (hash, ptr), or the empty slot that ends its probe. */
 static uint32_t
-slot_of(const struct ptr_index *t, uint32_t hash, const void *ptr)
+slot_of(const struct rs_ptr_index *t, uint32_t hash, const void *ptr)
 {
     uint32_t mask = t->cap - 1;
     uint32_t i = hash & mask;
 
-    while (t->slots[i].hash != PTR_INDEX_EMPTY &&
+    while (t->slots[i].hash != RS_PTR_INDEX_EMPTY &&
            (t->slots[i].hash != hash || t->slots[i].ptr != ptr))
         i = (i + 1) & mask;
     return i;
 }
 
 static void
-place(struct ptr_index *t, uint32_t hash, void *ptr)
+place(struct rs_ptr_index *t, uint32_t hash, void *ptr)
 {
     uint32_t mask = t->cap - 1;
     uint32_t i = hash & mask;
 
-    while (t->slots[i].hash != PTR_INDEX_EMPTY)
+    while (t->slots[i].hash != RS_PTR_INDEX_EMPTY)
         i = (i + 1) & mask;
     t->slots[i].hash = hash;
     t->slots[i].ptr = ptr;
 }
 
 void
-ptr_index_grow(struct ptr_index *t)
+rs_ptr_index_grow(struct rs_ptr_index *t)
 {
-    struct ptr_index_slot *old = t->slots;
+    struct rs_ptr_index_slot *old = t->slots;
     uint32_t old_cap = t->cap;
 
-    t->cap = old_cap ? old_cap * 2 : PTR_INDEX_MIN;
-    t->slots = zalloc_populated(t->cap * sizeof(*t->slots));
+    t->cap = old_cap ? old_cap * 2 : RS_PTR_INDEX_MIN;
+    t->slots = rs_zalloc_populated(t->cap * sizeof(*t->slots));
     for (uint32_t i = 0; i < old_cap; i++)
-        if (old[i].hash != PTR_INDEX_EMPTY)
+        if (old[i].hash != RS_PTR_INDEX_EMPTY)
             place(t, old[i].hash, old[i].ptr);
     g_free(old);
 }
 
 void
-ptr_index_insert(struct ptr_index *t, uint32_t hash, void *ptr)
+rs_ptr_index_insert(struct rs_ptr_index *t, uint32_t hash, void *ptr)
 {
     if (4 * (uint64_t)(t->n + 1) > 3 * (uint64_t)t->cap)
-        ptr_index_grow(t);
+        rs_ptr_index_grow(t);
     place(t, hash, ptr);
     t->n++;
 }
 
 bool
-ptr_index_remove(struct ptr_index *t, uint32_t hash, const void *ptr)
+rs_ptr_index_remove(struct rs_ptr_index *t, uint32_t hash, const void *ptr)
 {
     if (t->n == 0)
         return false;
     uint32_t mask = t->cap - 1;
     uint32_t hole = slot_of(t, hash, ptr);
-    if (t->slots[hole].hash == PTR_INDEX_EMPTY)
+    if (t->slots[hole].hash == RS_PTR_INDEX_EMPTY)
         return false;
     /* Backward shift: an entry after the hole moves into it unless its home
      * slot lies cyclically in (hole, here], where it would not be found. */
-    for (uint32_t j = (hole + 1) & mask; t->slots[j].hash != PTR_INDEX_EMPTY;
+    for (uint32_t j = (hole + 1) & mask; t->slots[j].hash != RS_PTR_INDEX_EMPTY;
          j = (j + 1) & mask) {
         uint32_t home = t->slots[j].hash & mask;
         bool stays = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
@@ -93,26 +93,26 @@ ptr_index_remove(struct ptr_index *t, uint32_t hash, const void *ptr)
             hole = j;
         }
     }
-    t->slots[hole].hash = PTR_INDEX_EMPTY;
+    t->slots[hole].hash = RS_PTR_INDEX_EMPTY;
     t->slots[hole].ptr = NULL;
     t->n--;
     return true;
 }
 
 bool
-ptr_index_repoint(struct ptr_index *t, uint32_t hash, const void *old, void *new_ptr)
+rs_ptr_index_repoint(struct rs_ptr_index *t, uint32_t hash, const void *old, void *new_ptr)
 {
     if (t->n == 0)
         return false;
     uint32_t i = slot_of(t, hash, old);
-    if (t->slots[i].hash == PTR_INDEX_EMPTY)
+    if (t->slots[i].hash == RS_PTR_INDEX_EMPTY)
         return false;
     t->slots[i].ptr = new_ptr;
     return true;
 }
 
 void
-ptr_index_clear(struct ptr_index *t)
+rs_ptr_index_clear(struct rs_ptr_index *t)
 {
     if (t->slots != NULL)
         memset(t->slots, 0, t->cap * sizeof(*t->slots));
@@ -120,7 +120,7 @@ ptr_index_clear(struct ptr_index *t)
 }
 
 void
-ptr_index_free(struct ptr_index *t)
+rs_ptr_index_free(struct rs_ptr_index *t)
 {
     g_free(t->slots);
     memset(t, 0, sizeof(*t));
