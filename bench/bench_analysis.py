@@ -16,6 +16,10 @@
      and QPs, every opcode, RoCEv2 over IPv4 and IPv6 and RoCEv1, tagged and not), the same
      three measurements (goals: analysis at most 1.5x decode only, at least 50x tshark), and
      the analysis again under smaller table bounds, to show what the cost is made of.
+  6. A SYN scan: 300,000 SYNs, each a new TCP conversation (tests/gen/gen_synscan.py), through
+     the tables every TCP segment meets (the iWARP stage's connections always, tcp.stream's
+     when a field asks for it): -T fields with frame.number alone, with tcp.stream as well,
+     and tshark with tcp.stream.
 Run from the repository root after building into build/."""
 import os
 import re
@@ -68,6 +72,7 @@ def main():
     print("  ratio                 %7.1fx (goal 50x)" % (t_ts / t_rs))
     many = many_conversations()
     hostile, hostile_ts = hostile_traffic()
+    syn_scan()
     print("\nanalysis %.2fx decode only, %.2fx decode + ICRC (goal 1.5x); conv,qp %.1fx tshark "
           "(goal 50x); %.2fx decode only when every other frame is a new conversation; "
           "%.2fx decode only and %.1fx tshark when every frame is (goals 1.5x, 50x)"
@@ -110,6 +115,23 @@ def hostile_traffic():
     t_off, t_on, t_ts = fields_three_ways(path)
     bound_sweep(path, t_off)
     return t_on / t_off, t_ts / t_on
+
+
+def syn_scan():
+    """Section 6."""
+    path = os.path.join(DATA, "synscan_300k.pcap")
+    ensure_capture(path, "gen_synscan.py", ["--frames", "300000"])
+    print("\n== 6. 300,000 SYNs, each a new TCP conversation (gen_synscan.py), -T fields")
+    plain = ["-T", "fields", "-e", "frame.number"]
+    streams = plain + ["-e", "tcp.stream"]
+    t_plain = min(timed([RS, "read", "-r", path] + plain) for _ in range(3))
+    t_streams = min(timed([RS, "read", "-r", path] + streams) for _ in range(3))
+    t_ts = timed(["tshark", "-n", "-r", path] + streams)
+    print("  roceshark, frame.number             %7.3f s" % t_plain)
+    print("  roceshark, frame.number tcp.stream  %7.3f s (%.2fx)" % (t_streams,
+                                                                     t_streams / t_plain))
+    print("  tshark, frame.number tcp.stream     %7.3f s (%.1fx roceshark)" % (t_ts,
+                                                                             t_ts / t_streams))
 
 
 def bound_sweep(path, t_off):
