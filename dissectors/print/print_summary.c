@@ -169,7 +169,7 @@ info_ext_headers(struct info *in, const struct rs_packet *pkt)
         info_hex(in, " SrcQP=0x", rs_load_be24(p + 5), 6);
     }
     if (rs_packet_has(pkt, RS_LAYER_XRCETH))
-        info_add(in, " XRCSRQ=0x%06x", rs_load_be24(rs_packet_at(pkt, RS_LAYER_XRCETH) + 1));
+        info_hex(in, " XRCSRQ=0x", rs_load_be24(rs_packet_at(pkt, RS_LAYER_XRCETH) + 1), 6);
     if (rs_packet_has(pkt, RS_LAYER_RETH)) {
         const uint8_t *p = rs_packet_at(pkt, RS_LAYER_RETH);
         info_hex(in, " VA=0x", rs_load_be64(p), 1);
@@ -186,12 +186,11 @@ info_ext_headers(struct info *in, const struct rs_packet *pkt)
     if (rs_packet_has(pkt, RS_LAYER_AETH))
         info_aeth(in, rs_packet_at(pkt, RS_LAYER_AETH));
     if (rs_packet_has(pkt, RS_LAYER_ATOMICACKETH))
-        info_add(in, " Orig=%llu",
-                 (unsigned long long)rs_load_be64(rs_packet_at(pkt, RS_LAYER_ATOMICACKETH)));
+        info_dec(in, " Orig=", rs_load_be64(rs_packet_at(pkt, RS_LAYER_ATOMICACKETH)));
     if (rs_packet_has(pkt, RS_LAYER_IMMDT))
         info_hex(in, " Imm=0x", rs_load_be32(rs_packet_at(pkt, RS_LAYER_IMMDT)), 8);
     if (rs_packet_has(pkt, RS_LAYER_IETH))
-        info_add(in, " Inv_R_Key=0x%08x", rs_load_be32(rs_packet_at(pkt, RS_LAYER_IETH)));
+        info_hex(in, " Inv_R_Key=0x", rs_load_be32(rs_packet_at(pkt, RS_LAYER_IETH)), 8);
 }
 
 /* A MAD named as tshark names it ("CM: ConnectRequest", "SubnGet(SMInfo)"). */
