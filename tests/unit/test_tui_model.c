@@ -333,11 +333,11 @@ test_model_decodes_again(void **state)
     rs_tui_model_close(m);
 }
 
-/* A TCP frame read back shows the Seq, Ack and Win that `read` prints, which
- * come from its stream's history: every frame of a real capture, with the
- * pipeline on one thread and on two. */
-static void
-tcp_numbers(int stages)
+/* Opens the TUI's model on path (with its pipeline on `stages` threads) and checks that
+ * every frame reads back with the Info `read` prints; returns how many show a TCP Seq,
+ * and in *notes the TCP notes the model kept. */
+static unsigned
+tcp_infos_as_read(const char *path, int stages, size_t *notes)
 {
     struct rs_tui_model_opts opts;
     struct rs_tui_model *m = NULL;
@@ -350,39 +350,43 @@ tcp_numbers(int stages)
     unsigned tcp = 0;
 
     rs_tui_model_opts_init(&opts);
-    opts.path = TCP_CAPTURE;
+    opts.path = path;
     opts.stages = stages;
     assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
     rs_tui_model_wait(m);
+    *notes = rs_tui_model_tcp_notes(m);
     rs_pipeline_opts_init(&po);
     po.streams = true;      /* as `read` runs it for its summary lines */
     po.streams_opts.tcp_only = true;
     assert_int_equal(rs_pipeline_new(&po, &pipe, err), 0);
-    assert_int_equal(rs_source_open_file(TCP_CAPTURE, &src, err), 0);
+    assert_int_equal(rs_source_open_file(path, &src, err), 0);
     while (rs_source_next(src, &frame, err) == 1) {
         rs_print_info(&rs_pipeline_process(pipe, &frame)->pkt, want, sizeof(want));
         assert_int_equal(rs_tui_model_decode(m, frame.number, &d, err), 0);
         rs_print_info(&d.pkt, got, sizeof(got));
-        if (strstr(want, " Seq=") != NULL) {
-            tcp++;
-            if (strcmp(want, got) != 0)
-                fail_msg("frame %llu: read \"%s\", tui \"%s\"",
-                         (unsigned long long)frame.number, want, got);
-        }
+        tcp += strstr(want, " Seq=") != NULL;
+        if (strcmp(want, got) != 0)
+            fail_msg("frame %llu: read \"%s\", tui \"%s\"", (unsigned long long)frame.number,
+                     want, got);
     }
-    assert_int_equal(tcp, 770);
     rs_source_close(src);
     rs_pipeline_free(pipe);
     rs_tui_decoded_free(&d);
     rs_tui_model_close(m);
+    return tcp;
 }
 
+/* A TCP frame read back shows the Seq, Ack and Win that `read` prints, which
+ * come from its stream's history: every frame of a real capture, with the
+ * pipeline on one thread and on two. */
 static void
 test_model_tcp_numbers(void **state)
 {
+    size_t notes;
+
     (void)state;
-    tcp_numbers(1);
-    tcp_numbers(2);
+    assert_int_equal(tcp_infos_as_read(TCP_CAPTURE, 1, &notes), 770);
+    assert_int_equal(tcp_infos_as_read(TCP_CAPTURE, 2, &notes), 770);
 }
 
 /* An Ethernet/IPv4/TCP frame of no payload from 10.0.0.1:sport to 10.0.0.2:dport. */
@@ -436,7 +440,7 @@ test_model_tcp_single_frame_streams(void **state)
         {18515, 40000, 5001, 1001, ACK}, {40001, 18516, 77, 0, SYN},
         {18516, 40001, 0, 78, RST | ACK}, {40002, 9999, 123456, 654321, PSH | ACK},
     };
-    char path[] = "/tmp/rs_test_tcp_scan_XXXXXX", err[RS_ERRBUF_SIZE], want[512], got[512];
+    char path[] = "/tmp/rs_test_tcp_scan_XXXXXX", err[RS_ERRBUF_SIZE];
     struct rs_writer *w;
     uint8_t b[128];
     uint64_t number = 0, written;
@@ -460,40 +464,11 @@ test_model_tcp_single_frame_streams(void **state)
     assert_int_equal(rs_writer_close(w, &written, err), 0);
     assert_int_equal(written, 308);
 
-    struct rs_tui_model_opts opts;
-    struct rs_tui_model *m = NULL;
-    struct rs_tui_decoded d = {0};
-    struct rs_pipeline_opts po;
-    struct rs_pipeline *pipe;
-    struct rs_source *src;
-    struct rs_frame frame;
-    unsigned seq_shown = 0;
-    rs_tui_model_opts_init(&opts);
-    opts.path = path;
-    assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
-    rs_tui_model_wait(m);
+    size_t notes;
+    assert_int_equal(tcp_infos_as_read(path, 0, &notes), 308);
     /* Notes for the connection and the refused SYN alone (one each: nothing in them
      * starts over). */
-    assert_int_equal(rs_tui_model_tcp_notes(m), 2);
-    rs_pipeline_opts_init(&po);
-    po.streams = true;
-    po.streams_opts.tcp_only = true;
-    assert_int_equal(rs_pipeline_new(&po, &pipe, err), 0);
-    assert_int_equal(rs_source_open_file(path, &src, err), 0);
-    while (rs_source_next(src, &frame, err) == 1) {
-        rs_print_info(&rs_pipeline_process(pipe, &frame)->pkt, want, sizeof(want));
-        assert_int_equal(rs_tui_model_decode(m, frame.number, &d, err), 0);
-        rs_print_info(&d.pkt, got, sizeof(got));
-        seq_shown += strstr(got, " Seq=") != NULL;
-        if (strcmp(want, got) != 0)
-            fail_msg("frame %llu: read \"%s\", tui \"%s\"", (unsigned long long)frame.number,
-                     want, got);
-    }
-    assert_int_equal(seq_shown, 308);
-    rs_source_close(src);
-    rs_pipeline_free(pipe);
-    rs_tui_decoded_free(&d);
-    rs_tui_model_close(m);
+    assert_int_equal(notes, 2);
     unlink(path);
 }
 
