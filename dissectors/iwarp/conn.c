@@ -13,10 +13,13 @@
  * segment opens a connection (a SYN scan), GLib's table hashing each key three
  * times and a calloc and a free per connection were most of the stage.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "iwarp_int.h"
+
+_Static_assert(offsetof(struct iw_conn, key) == 0, "the key leads, as the index's match takes it");
 
 int
 iw_table_init(struct rs_iwarp *iw)
@@ -26,11 +29,6 @@ iw_table_init(struct rs_iwarp *iw)
     return 0;
 }
 
-static bool
-conn_match(const void *conn, const void *key)
-{
-    return memcmp(&((const struct iw_conn *)conn)->key, key, sizeof(struct rs_flow_key)) == 0;
-}
 
 static void
 lru_unlink(struct rs_iwarp *iw, struct iw_conn *c)
@@ -116,8 +114,8 @@ iw_conn_reset(struct rs_iwarp *iw, struct iw_conn *c)
 struct iw_conn *
 iw_conn_get(struct rs_iwarp *iw, const struct rs_flow_key *key)
 {
-    uint32_t hash = rs_ptr_index_hash(rs_flow_key_hash(key));
-    struct iw_conn *c = rs_ptr_index_find(&iw->table, hash, conn_match, key);
+    uint32_t hash = rs_flow_key_index_hash(key);
+    struct iw_conn *c = rs_ptr_index_find(&iw->table, hash, rs_flow_key_entry_match, key);
 
     if (c != NULL) {
         if (iw->lru_head != c) {

@@ -9,6 +9,7 @@
 #include <roceshark/icmp.h>
 #include <roceshark/iwarp.h>
 #include <roceshark/mad.h>
+#include <roceshark/ptr_index.h>
 #include <roceshark/wire.h>
 
 #define IPV6_HDR_LEN 40u
@@ -80,16 +81,10 @@ rs_flow_key_hash(const struct rs_flow_key *key)
     return (uint32_t)(h ^ (h >> 32));
 }
 
-unsigned
-rs_flow_key_ghash(const void *key)
+uint32_t
+rs_flow_key_index_hash(const struct rs_flow_key *key)
 {
-    return rs_flow_key_hash(key);
-}
-
-int
-rs_flow_key_gequal(const void *a, const void *b)
-{
-    return memcmp(a, b, sizeof(struct rs_flow_key)) == 0;
+    return rs_ptr_index_hash(rs_flow_key_hash(key));
 }
 
 uint32_t

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <roceshark/packet.h>
 
@@ -33,11 +34,16 @@ int rs_flow_key_addresses(const struct rs_packet *pkt, struct rs_flow_key *key, 
 
 uint32_t rs_flow_key_hash(const struct rs_flow_key *key);
 
-/* The hash and byte equality of keys in the shapes of GLib's GHashFunc and
- * GEqualFunc (guint from gconstpointer; gboolean from two), for the tables
- * of the stages that follow conversations. */
-unsigned rs_flow_key_ghash(const void *key);
-int rs_flow_key_gequal(const void *a, const void *b);
+/* For the tables of the stages that follow conversations (tcp.stream's, the
+ * iWARP connections), which index their entries with include/roceshark/ptr_index.h:
+ * the key's hash as the index takes it, and the index's match for an entry whose
+ * first member is its struct rs_flow_key. */
+uint32_t rs_flow_key_index_hash(const struct rs_flow_key *key);
+static inline bool
+rs_flow_key_entry_match(const void *entry, const void *key)
+{
+    return memcmp(entry, key, sizeof(struct rs_flow_key)) == 0;     /* inline in the probe */
+}
 
 /* Offset where the IP header says the packet ends: it may lie past caplen,
  * or before the frame's end when the link pads it. 0 without IP. */
