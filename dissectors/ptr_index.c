@@ -9,7 +9,7 @@
 
 #include <roceshark/ptr_index.h>
 
-#define RS_PTR_INDEX_MIN 64        /* slots; a power of two */
+#define PTR_INDEX_MIN 64        /* slots; a power of two */
 
 void *
 rs_zalloc_populated(size_t n)
@@ -56,7 +56,7 @@ rs_ptr_index_grow(struct rs_ptr_index *t)
     struct rs_ptr_index_slot *old = t->slots;
     uint32_t old_cap = t->cap;
 
-    t->cap = old_cap ? old_cap * 2 : RS_PTR_INDEX_MIN;
+    t->cap = old_cap ? old_cap * 2 : PTR_INDEX_MIN;
     t->slots = rs_zalloc_populated(t->cap * sizeof(*t->slots));
     for (uint32_t i = 0; i < old_cap; i++)
         if (old[i].hash != RS_PTR_INDEX_EMPTY)

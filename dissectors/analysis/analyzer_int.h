@@ -165,7 +165,7 @@ struct peer_entry {
 struct live_ids {
     struct conv **slots;        /* the one whose id is the index modulo cap, or NULL */
     uint32_t cap;               /* a power of two, at least twice the live ones */
-    struct rs_ptr_index overflow;  /* ids whose slot an older live one holds */
+    struct rs_ptr_index overflow;   /* ids whose slot an older live one holds */
 };
 
 /* The archive's index by conversation id, as far as it has been built. */
@@ -234,8 +234,8 @@ struct conv_slab {
 struct rs_analyzer {
     struct rs_analysis_opts opts;
     struct conv_slab *slabs;        /* the newest first; only it has room */
-    struct rs_ptr_index streams;       /* stream key -> struct conv * */
-    struct rs_ptr_index host_pairs;    /* requester and responder -> newest unpaired conv */
+    struct rs_ptr_index streams;    /* stream key -> struct conv * */
+    struct rs_ptr_index host_pairs; /* requester and responder -> newest unpaired conv */
     struct peer_table peers;
     struct live_ids live_by_id;     /* conversation id -> struct conv * */
     /* conversation id -> index in archive + 1, built when an archived

@@ -144,7 +144,7 @@ archive_index_of(const struct rs_analyzer *an, uint32_t id)
     /* Entries are only ever appended: index those archived since last time. */
     for (; ai->upto < an->n_archive; ai->upto++)
         rs_ptr_index_insert(&ai->ids, conv_id_hash(an->archive[ai->upto].id),
-                         GUINT_TO_POINTER(ai->upto + 1));
+                            GUINT_TO_POINTER(ai->upto + 1));
     return GPOINTER_TO_UINT(rs_ptr_index_find(&ai->ids, conv_id_hash(id), archive_match, &k));
 }
 
@@ -166,7 +166,7 @@ conv_alloc(struct rs_analyzer *an)
     if (s == NULL || s->used == s->cap) {
         uint32_t cap = s == NULL ? CONV_SLAB_MIN : MIN(2 * s->cap, CONV_SLAB_MAX);
         struct conv_slab *n = rs_zalloc_populated(sizeof(struct conv_slab) +
-                                               (size_t)cap * sizeof(struct conv));
+                                                  (size_t)cap * sizeof(struct conv));
         n->cap = cap;
         n->next = s;
         an->slabs = s = n;
@@ -209,19 +209,35 @@ cache_slot(const struct stream_key *key)
     return cache_slot_of(key->qpn, key->response, key->src.bytes, key->dst.bytes);
 }
 
-struct conv *
-conv_find(struct rs_analyzer *an, const struct stream_key *key)
+/* The conversation the lookup cache holds for key in its slot, or NULL. */
+static struct conv *
+cache_get(const struct rs_analyzer *an, const struct stream_key *key, unsigned slot)
 {
-    unsigned slot = cache_slot(key);
-
     if (an->cache[slot].conv != NULL && memcmp(key, &an->cache[slot].key, sizeof(*key)) == 0)
         return an->cache[slot].conv;
+    return NULL;
+}
+
+/* key's conversation from the stream index, kept in the cache's slot; or NULL. */
+static struct conv *
+index_get(struct rs_analyzer *an, const struct stream_key *key, unsigned slot)
+{
     struct conv *c = rs_ptr_index_find(&an->streams, key_hash(key), stream_match, key);
+
     if (c != NULL) {
         an->cache[slot].key = *key;
         an->cache[slot].conv = c;
     }
     return c;
+}
+
+struct conv *
+conv_find(struct rs_analyzer *an, const struct stream_key *key)
+{
+    unsigned slot = cache_slot(key);
+    struct conv *c = cache_get(an, key, slot);
+
+    return c != NULL ? c : index_get(an, key, slot);
 }
 
 static void
@@ -478,10 +494,11 @@ conv_find_or_peer(struct rs_analyzer *an, const struct stream_key *key,
                   const struct endpoint **peer, uint32_t *host_hash)
 {
     unsigned slot = cache_slot(key);
+    struct conv *c = cache_get(an, key, slot);
 
     *peer = NULL;
-    if (an->cache[slot].conv != NULL && memcmp(key, &an->cache[slot].key, sizeof(*key)) == 0)
-        return an->cache[slot].conv;
+    if (c != NULL)
+        return c;
     struct endpoint ep;
     endpoint_make(&ep, &key->dst, key->qpn);
     uint32_t peer_hash = peer_table_prefetch(&an->peers, &ep);
@@ -489,14 +506,9 @@ conv_find_or_peer(struct rs_analyzer *an, const struct stream_key *key,
                                : host_pair_hash(&key->src, &key->dst);
     if (an->host_pairs.n > 0)
         __builtin_prefetch(&an->host_pairs.slots[*host_hash & (an->host_pairs.cap - 1)]);
-    struct conv *c = rs_ptr_index_find(&an->streams, key_hash(key), stream_match, key);
-    if (c != NULL) {
-        an->cache[slot].key = *key;
-        an->cache[slot].conv = c;
-        return c;
-    }
-    *peer = peer_table_find_hashed(&an->peers, &ep, peer_hash);
-    return NULL;
+    if ((c = index_get(an, key, slot)) == NULL)
+        *peer = peer_table_find_hashed(&an->peers, &ep, peer_hash);
+    return c;
 }
 
 static void

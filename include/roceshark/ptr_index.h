@@ -2,7 +2,8 @@
 /*
  * ptr_index.h - an open-addressing index from a 32-bit hash to pointers
  * whose keys live in what they point to (a conversation holds its stream
- * keys). The analysis' tables and the TCP/UDP stream table index by it.
+ * keys). The analysis' tables, the TCP/UDP stream table and the iWARP
+ * connection table index by it.
  * Shared within the library; not part of its stable API.
  *
  * Why not a GHashTable: on traffic where every frame opens a conversation,
@@ -21,7 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define RS_PTR_INDEX_EMPTY 0u      /* the hash of an empty slot; rs_ptr_index_hash avoids it */
+#define RS_PTR_INDEX_EMPTY 0u   /* the hash of an empty slot; rs_ptr_index_hash avoids it */
 
 struct rs_ptr_index_slot {
     uint32_t hash;
@@ -72,7 +73,7 @@ rs_ptr_index_hash_key(const void *key, size_t n)
 /* The pointer stored under hash that match(ptr, key) accepts, or NULL. */
 static inline void *
 rs_ptr_index_find(const struct rs_ptr_index *t, uint32_t hash,
-               bool (*match)(const void *ptr, const void *key), const void *key)
+                  bool (*match)(const void *ptr, const void *key), const void *key)
 {
     if (t->n == 0)
         return NULL;
@@ -101,7 +102,7 @@ void rs_ptr_index_grow(struct rs_ptr_index *t);
  * probe; returns what it replaced, or NULL when it added an entry. */
 static inline void *
 rs_ptr_index_put(struct rs_ptr_index *t, uint32_t hash, void *ptr,
-              bool (*match)(const void *ptr, const void *key), const void *key)
+                 bool (*match)(const void *ptr, const void *key), const void *key)
 {
     if (4 * (uint64_t)(t->n + 1) > 3 * (uint64_t)t->cap)
         rs_ptr_index_grow(t);
