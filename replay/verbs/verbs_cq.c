@@ -124,10 +124,10 @@ ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq
     uint64_t v;
 
     /* The application stops calling while it waits here. */
-    struct vb_context *ctx = vb_ctx(channel->context);
-    pthread_mutex_lock(&ctx->lock);
-    vb_app_leaves(ctx, true);
-    pthread_mutex_unlock(&ctx->lock);
+    struct vb_port *port = vb_ctx(channel->context)->port;
+    pthread_mutex_lock(&port->lock);
+    vb_app_leaves(port, true);
+    pthread_mutex_unlock(&port->lock);
     /* Blocks, or fails with EAGAIN when the application made the descriptor
      * non-blocking, as the kernel's channel does. */
     if (read(ch->ch.fd, &v, sizeof(v)) != sizeof(v))
@@ -201,16 +201,16 @@ int
 ibv_destroy_cq(struct ibv_cq *cq)
 {
     struct vb_cq *c = VB_CONTAINER(cq, struct vb_cq, cq);
-    struct vb_context *ctx = vb_ctx(cq->context);
+    struct vb_port *port = vb_ctx(cq->context)->port;
 
-    pthread_mutex_lock(&ctx->lock);
-    for (struct vb_qp *qp = ctx->qps; qp != NULL; qp = qp->next) {
+    pthread_mutex_lock(&port->lock);
+    for (struct vb_qp *qp = port->qps; qp != NULL; qp = qp->next) {
         if (qp->qpx.qp_base.send_cq == cq || qp->qpx.qp_base.recv_cq == cq) {
-            pthread_mutex_unlock(&ctx->lock);
+            pthread_mutex_unlock(&port->lock);
             return EBUSY;
         }
     }
-    pthread_mutex_unlock(&ctx->lock);
+    pthread_mutex_unlock(&port->lock);
     if (cq->channel != NULL) {
         struct vb_channel *ch = VB_CONTAINER(cq->channel, struct vb_channel, ch);
         pthread_mutex_lock(&ch->lock);
@@ -261,23 +261,23 @@ int
 vb_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 {
     struct vb_cq *c = VB_CONTAINER(cq, struct vb_cq, cq);
-    struct vb_context *ctx = vb_ctx(cq->context);
+    struct vb_port *port = vb_ctx(cq->context)->port;
 
     if (n < 0)
         return -1;
-    pthread_mutex_lock(&ctx->lock);
+    pthread_mutex_lock(&port->lock);
     int got = vb_ring_pop(&c->ring, wc, n);
     /* In-poll progress: an application that spins on its CQ drives the
      * transport itself, without waiting for the progress thread to wake. */
-    if (got < n && ctx->rc != NULL) {
-        vb_app_poll(ctx);
+    if (got < n && port->rc != NULL) {
+        vb_app_poll(port);
         got += vb_ring_pop(&c->ring, wc + got, n - got);
     }
     /* What it waited for came: it may go elsewhere now (perftest's write_lat
      * spins on its buffer until the peer's WRITE lands). */
     if (got > 0)
-        vb_app_leaves(ctx, false);
-    pthread_mutex_unlock(&ctx->lock);
+        vb_app_leaves(port, false);
+    pthread_mutex_unlock(&port->lock);
     return got;
 }
 
@@ -287,14 +287,14 @@ int
 vb_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 {
     struct vb_cq *c = VB_CONTAINER(cq, struct vb_cq, cq);
-    struct vb_context *ctx = vb_ctx(cq->context);
+    struct vb_port *port = vb_ctx(cq->context)->port;
 
     (void)solicited_only;
     if (cq->channel == NULL)
         return EINVAL;
-    pthread_mutex_lock(&ctx->lock);
+    pthread_mutex_lock(&port->lock);
     c->armed = true;
-    vb_app_leaves(ctx, true);
-    pthread_mutex_unlock(&ctx->lock);
+    vb_app_leaves(port, true);
+    pthread_mutex_unlock(&port->lock);
     return 0;
 }

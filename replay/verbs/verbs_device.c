@@ -73,6 +73,22 @@ static void
 devices_load(void)
 {
     n_devices = vb_devices_parse(getenv(VB_ENV_DEVICES), devices, VB_MAX_DEVICES);
+    for (int i = 0; i < n_devices; i++) {
+        struct vb_port *p = &devices[i].port;
+        pthread_mutex_init(&p->lock, NULL);
+        pthread_mutex_init(&p->open_lock, NULL);
+        p->dev = &devices[i];
+        p->next_qpn = 0x11;
+        p->wake_fd = -1;
+    }
+}
+
+struct vb_device *
+vb_devices(int *n)
+{
+    pthread_once(&devices_once, devices_load);
+    *n = n_devices;
+    return devices;
 }
 
 /* As libibverbs: NULL-terminated, and with no device an empty list, not NULL. */
@@ -128,22 +144,15 @@ ibv_open_device(struct ibv_device *device)
         errno = ENOMEM;
         return NULL;
     }
-    c->dev = VB_CONTAINER(device, struct vb_device, ibdev);
-    c->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     /* No asynchronous event ever comes; the descriptor is there to be polled. */
     int async_fd = eventfd(0, EFD_CLOEXEC);
-    if (c->wake_fd < 0 || async_fd < 0) {
-        int e = errno;
-        if (c->wake_fd >= 0)
-            close(c->wake_fd);
-        if (async_fd >= 0)
-            close(async_fd);
+    if (async_fd < 0) {
         free(c);
-        errno = e;
         return NULL;
     }
-    pthread_mutex_init(&c->lock, NULL);
-    c->next_qpn = 0x11;
+    c->dev = VB_CONTAINER(device, struct vb_device, ibdev);
+    c->port = &c->dev->port;
+    pthread_mutex_init(&c->pd_lock, NULL);
     struct ibv_context *ctx = &c->vctx.context;
     ctx->device = device;
     ctx->cmd_fd = -1;
@@ -168,10 +177,10 @@ ibv_close_device(struct ibv_context *context)
 {
     struct vb_context *c = vb_ctx(context);
 
-    vb_port_close(c);
-    close(c->wake_fd);
+    if (c->holds_port)
+        vb_port_release(c->port);
     close(context->async_fd);
-    pthread_mutex_destroy(&c->lock);
+    pthread_mutex_destroy(&c->pd_lock);
     pthread_mutex_destroy(&context->mutex);
     free(c);
     return 0;

@@ -11,9 +11,11 @@
  * (replay/rc).
  *
  * Every object (struct vb_*) begins with the ibverbs struct the application
- * sees, so a pointer converts both ways. One mutex per opened device (the
- * context's) guards the RC context, its QPs and its CQs: the application's
- * threads and the progress thread (verbs_progress.c) take it in turn.
+ * sees, so a pointer converts both ways. Each device has one port in the
+ * process (struct vb_port), shared by every context opened on it and by the
+ * RDMA CM, as a NIC's port is: one mutex, the port's, guards its RC context,
+ * the QPs of all those contexts and their CQs; the application's threads and
+ * the progress thread (verbs_progress.c) take it in turn.
  */
 #ifndef ROCESHARK_VERBS_INT_H
 #define ROCESHARK_VERBS_INT_H
@@ -45,35 +47,24 @@
 #define VB_CONTAINER(ptr, type, member) \
     ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
 
-/* --- devices (verbs_device.c) --- */
-
-struct vb_device {
-    struct ibv_device ibdev;    /* what ibv_get_device_list() hands out */
-    uint8_t gid[16];            /* the address: IPv4 ones IPv4-mapped */
-    uint32_t scope;             /* interface index of a link-local address */
-    uint64_t guid;              /* network order, from the address */
-};
-
-/* Parses a ROCESHARK_VERBS_DEVICES value into up to max devices; entries that
- * do not parse are left out. Returns how many. Pure: for the unit tests. */
-int vb_devices_parse(const char *spec, struct vb_device *out, int max);
-
-/* --- an opened device --- */
+/* --- the port of a device (verbs_progress.c) --- */
 
 struct vb_qp;
+struct vb_device;
 
-struct vb_context {
-    struct verbs_context vctx;  /* the application's struct ibv_context is its last member */
+/* RoCEv2 on UDP port 4791 of the device's address, which one socket of the
+ * host can hold: so one per device in the process, opened by its first user (a
+ * context's first PD, or the CM) and closed with its last. */
+struct vb_port {
+    pthread_mutex_t lock;       /* the RC context, the QPs, their CQs */
+    pthread_mutex_t open_lock;  /* opening and closing; taken before lock */
     struct vb_device *dev;
-    pthread_mutex_t lock;
-    /* The port: opened with the first PD (ibv_devinfo opens devices only to ask about
-     * them, and must not take port 4791 of an address a running program uses). */
+    unsigned users;
     struct rs_rc_udp *udp;
     struct rs_rc_ctx *rc;
-    unsigned n_pd;
-    struct vb_qp *qps;
+    struct vb_qp *qps;          /* of every context of the device */
     uint32_t next_qpn;
-    /* The progress thread (verbs_progress.c). */
+    /* The progress thread. */
     pthread_t thread;
     bool thread_started;
     bool stop;
@@ -85,19 +76,15 @@ struct vb_context {
     int wake_fd;                /* eventfd that ends its sleep */
 };
 
-static inline struct vb_context *
-vb_ctx(struct ibv_context *c)
-{
-    return VB_CONTAINER(c, struct vb_context, vctx.context);
-}
-
-/* Opens the port and starts the progress thread, once; 0 or an errno. Lock held. */
-int vb_port_open(struct vb_context *c);
-/* Stops the thread and closes the port. Lock not held. */
-void vb_port_close(struct vb_context *c);
+/* Takes a reference on the port, opening it (the socket, the RC context, the
+ * progress thread) for the first: 0 or an errno (bind()'s EADDRINUSE, ...).
+ * Neither lock held. */
+int vb_port_acquire(struct vb_port *p);
+/* Drops a reference; the last stops the thread and closes the port. */
+void vb_port_release(struct vb_port *p);
 /* Receives what arrived, transmits what is due and moves the completions into
  * the CQs; returns the packets received. Lock held. */
-int vb_progress(struct vb_context *c);
+int vb_progress(struct vb_port *p);
 /* An application thread's calls. While it keeps calling, its calls do the
  * work and the thread stands by. Lock held.
  * vb_app_poll: from ibv_poll_cq(): progress.
@@ -106,9 +93,45 @@ int vb_progress(struct vb_context *c);
  * vb_app_leaves: it may stop calling (it polled a completion), or blocks (on
  *   its completion channel): sends what waits, and the thread watches the
  *   socket again. */
-void vb_app_poll(struct vb_context *c);
-void vb_app_post(struct vb_context *c);
-void vb_app_leaves(struct vb_context *c, bool blocks);
+void vb_app_poll(struct vb_port *p);
+void vb_app_post(struct vb_port *p);
+void vb_app_leaves(struct vb_port *p, bool blocks);
+
+/* --- devices (verbs_device.c) --- */
+
+struct vb_device {
+    struct ibv_device ibdev;    /* what ibv_get_device_list() hands out */
+    uint8_t gid[16];            /* the address: IPv4 ones IPv4-mapped */
+    uint32_t scope;             /* interface index of a link-local address */
+    uint64_t guid;              /* network order, from the address */
+    struct vb_port port;
+};
+
+/* The devices of ROCESHARK_VERBS_DEVICES (read once); how many in *n. */
+struct vb_device *vb_devices(int *n);
+
+/* Parses a ROCESHARK_VERBS_DEVICES value into up to max devices; entries that
+ * do not parse are left out. Returns how many. Pure: for the unit tests. */
+int vb_devices_parse(const char *spec, struct vb_device *out, int max);
+
+/* --- an opened device --- */
+
+struct vb_context {
+    struct verbs_context vctx;  /* the application's struct ibv_context is its last member */
+    struct vb_device *dev;
+    struct vb_port *port;       /* the device's */
+    /* The port is taken with the first PD (ibv_devinfo opens devices only to ask about
+     * them, and must not take port 4791 of an address a running program uses). */
+    pthread_mutex_t pd_lock;
+    unsigned n_pd;
+    bool holds_port;
+};
+
+static inline struct vb_context *
+vb_ctx(struct ibv_context *c)
+{
+    return VB_CONTAINER(c, struct vb_context, vctx.context);
+}
 
 /* --- PDs and MRs (verbs_mr.c) --- */
 

@@ -2,8 +2,8 @@
 /*
  * verbs_mr.c - protection domains and memory regions.
  *
- * A region is registered in the device's RC context, whose keys the
- * responder checks. All PDs of a device share that context: the RC stack has
+ * A region is registered in the RC context of the device's port, whose keys
+ * the responder checks. All PDs of a device share that context: the RC stack has
  * no protection domains, so a key of one PD is honoured on a QP of another,
  * which a NIC would refuse (a limit README.md states).
  */
@@ -23,11 +23,13 @@ ibv_alloc_pd(struct ibv_context *context)
         errno = ENOMEM;
         return NULL;
     }
-    pthread_mutex_lock(&c->lock);
-    int rc = vb_port_open(c);
+    int rc = 0;
+    pthread_mutex_lock(&c->pd_lock);
+    if (!c->holds_port && (rc = vb_port_acquire(c->port)) == 0)
+        c->holds_port = true;
     if (rc == 0)
         c->n_pd++;
-    pthread_mutex_unlock(&c->lock);
+    pthread_mutex_unlock(&c->pd_lock);
     if (rc != 0) {
         free(pd);
         errno = rc;
@@ -43,9 +45,9 @@ ibv_dealloc_pd(struct ibv_pd *pd)
 {
     struct vb_context *c = vb_ctx(pd->context);
 
-    pthread_mutex_lock(&c->lock);
+    pthread_mutex_lock(&c->pd_lock);
     c->n_pd--;
-    pthread_mutex_unlock(&c->lock);
+    pthread_mutex_unlock(&c->pd_lock);
     free(pd);
     return 0;
 }
@@ -73,10 +75,10 @@ ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova,
         return NULL;
     }
     unsigned rs_access = access & (RS_RC_ACCESS_LOCAL_WRITE | RS_RC_ACCESS_REMOTE_ALL);
-    pthread_mutex_lock(&c->lock);
+    pthread_mutex_lock(&c->port->lock);
     /* The RC stack reads va 0 as "the address itself". */
-    int rc = rs_rc_mr_reg(c->rc, addr, length, iova, 0, rs_access, &m->rc, err);
-    pthread_mutex_unlock(&c->lock);
+    int rc = rs_rc_mr_reg(c->port->rc, addr, length, iova, 0, rs_access, &m->rc, err);
+    pthread_mutex_unlock(&c->port->lock);
     if (rc < 0) {
         free(m);
         errno = rc == RS_ENOMEM ? ENOMEM : EINVAL;
@@ -110,9 +112,9 @@ ibv_dereg_mr(struct ibv_mr *mr)
     struct vb_mr *m = VB_CONTAINER(mr, struct vb_mr, mr);
     struct vb_context *c = vb_ctx(mr->context);
 
-    pthread_mutex_lock(&c->lock);
-    rs_rc_mr_dereg(c->rc, m->rc.lkey);
-    pthread_mutex_unlock(&c->lock);
+    pthread_mutex_lock(&c->port->lock);
+    rs_rc_mr_dereg(c->port->rc, m->rc.lkey);
+    pthread_mutex_unlock(&c->port->lock);
     free(m);
     return 0;
 }

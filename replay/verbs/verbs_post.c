@@ -111,10 +111,10 @@ int
 vb_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
 {
     struct vb_qp *qp = vb_qp(ibqp);
-    struct vb_context *c = qp->ctx;
+    struct vb_port *port = qp->ctx->port;
     int rc = 0;
 
-    pthread_mutex_lock(&c->lock);
+    pthread_mutex_lock(&port->lock);
     if (ibqp->state != IBV_QPS_RTS && ibqp->state != IBV_QPS_ERR)
         rc = EINVAL;
     for (; rc == 0 && wr != NULL; wr = wr->next) {
@@ -128,8 +128,8 @@ vb_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **b
     }
     if (rc != 0 && bad != NULL)
         *bad = wr;
-    vb_app_post(c);
-    pthread_mutex_unlock(&c->lock);
+    vb_app_post(port);
+    pthread_mutex_unlock(&port->lock);
     return rc;
 }
 
@@ -137,11 +137,11 @@ int
 vb_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
 {
     struct vb_qp *qp = vb_qp(ibqp);
-    struct vb_context *c = qp->ctx;
+    struct vb_port *port = qp->ctx->port;
     char err[RS_ERRBUF_SIZE];
     int rc = 0;
 
-    pthread_mutex_lock(&c->lock);
+    pthread_mutex_lock(&port->lock);
     if (ibqp->state == IBV_QPS_RESET)
         rc = EINVAL;
     for (; rc == 0 && wr != NULL; wr = wr->next) {
@@ -170,7 +170,7 @@ vb_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **b
     }
     if (rc != 0 && bad != NULL)
         *bad = wr;
-    pthread_mutex_unlock(&c->lock);
+    pthread_mutex_unlock(&port->lock);
     return rc;
 }
 
@@ -249,17 +249,17 @@ static int
 wr_complete(struct ibv_qp_ex *x)
 {
     struct vb_qp *qp = qpx_of(x);
-    struct vb_context *c = qp->ctx;
+    struct vb_port *port = qp->ctx->port;
     int rc = qp->batch_err;
 
-    pthread_mutex_lock(&c->lock);
+    pthread_mutex_lock(&port->lock);
     if (rc == 0 && x->qp_base.state != IBV_QPS_RTS && x->qp_base.state != IBV_QPS_ERR)
         rc = EINVAL;
     /* Inline data is in its slots already (wr_set_inline_data). */
     for (uint32_t i = 0; rc == 0 && i < qp->n_batch; i++)
         rc = vb_post_one(qp, &qp->batch[i], NULL);
-    vb_app_post(c);
-    pthread_mutex_unlock(&c->lock);
+    vb_app_post(port);
+    pthread_mutex_unlock(&port->lock);
     qp->n_batch = 0;
     qp->batch_err = 0;
     return rc;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * verbs_progress.c - the port of an opened device and what moves its traffic.
+ * verbs_progress.c - the port of a device and what moves its traffic.
  *
- * Progress runs on a thread of the library, one per opened device, and also
+ * Progress runs on a thread of the library, one per open port, and also
  * inside ibv_poll_cq() and the posting calls. The thread is needed because a
  * verbs application need not call into the library for the transport to
  * work: the server of ib_write_bw or ib_read_bw waits on its TCP socket for
@@ -24,6 +24,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,9 +42,9 @@
 /* Moves each QP's completions into its CQs, in order; a completion whose CQ
  * is full waits in the QP (and those behind it in the RC queue). */
 static void
-harvest(struct vb_context *c)
+harvest(struct vb_port *p)
 {
-    for (struct vb_qp *qp = c->qps; qp != NULL; qp = qp->next) {
+    for (struct vb_qp *qp = p->qps; qp != NULL; qp = qp->next) {
         if (qp->rc == NULL)
             continue;
         for (;;) {
@@ -68,78 +69,78 @@ harvest(struct vb_context *c)
  * or an application that now blocks in ibv_get_cq_event() would wait for the peer's
  * retransmission. */
 static void
-wake_if_due(struct vb_context *c)
+wake_if_due(struct vb_port *p)
 {
-    if (c->sleeping && rs_rc_next_deadline(c->rc) < c->sleep_until) {
+    if (p->sleeping && rs_rc_next_deadline(p->rc) < p->sleep_until) {
         uint64_t one = 1;
-        ssize_t w = write(c->wake_fd, &one, sizeof(one));
+        ssize_t w = write(p->wake_fd, &one, sizeof(one));
         (void)w;    /* a full counter wakes it as well */
-        c->sleeping = false;
+        p->sleeping = false;
     }
 }
 
 int
-vb_progress(struct vb_context *c)
+vb_progress(struct vb_port *p)
 {
     char err[RS_ERRBUF_SIZE];
 
     /* A socket error is a lost packet to the transport, which retries. */
-    int n = rs_rc_udp_poll(c->udp, c->rc, 0, err);
-    harvest(c);
-    wake_if_due(c);
+    int n = rs_rc_udp_poll(p->udp, p->rc, 0, err);
+    harvest(p);
+    wake_if_due(p);
     return n;
 }
 
 /* How long ago the application last called in; 0 if it did after now (its clock
  * reading came later than ours). */
 static uint64_t
-since_app(const struct vb_context *c, uint64_t now)
+since_app(const struct vb_port *p, uint64_t now)
 {
-    uint64_t active = __atomic_load_n(&c->app_active_ns, __ATOMIC_SEQ_CST);
+    uint64_t active = __atomic_load_n(&p->app_active_ns, __ATOMIC_SEQ_CST);
     return active > now ? 0 : now - active;
 }
 
 void
-vb_app_poll(struct vb_context *c)
+vb_app_poll(struct vb_port *p)
 {
-    if (c->rc == NULL)
+    if (p->rc == NULL)
         return;
-    __atomic_store_n(&c->app_active_ns, rs_rc_now_ns(), __ATOMIC_SEQ_CST);
-    vb_progress(c);
+    __atomic_store_n(&p->app_active_ns, rs_rc_now_ns(), __ATOMIC_SEQ_CST);
+    vb_progress(p);
 }
 
 void
-vb_app_post(struct vb_context *c)
+vb_app_post(struct vb_port *p)
 {
-    if (c->rc == NULL)
+    if (p->rc == NULL)
         return;
     uint64_t now = rs_rc_now_ns();
-    bool calling = since_app(c, now) < STANDBY_NS;
-    __atomic_store_n(&c->app_active_ns, now, __ATOMIC_SEQ_CST);
-    rs_rc_progress(c->rc, now);
+    bool calling = since_app(p, now) < STANDBY_NS;
+    __atomic_store_n(&p->app_active_ns, now, __ATOMIC_SEQ_CST);
+    rs_rc_progress(p->rc, now);
     /* An application that keeps calling sends at its next call, a batch of
      * several posts per system call (perftest posts a hundred WRITEs between
      * two polls); the first post after a quiet spell goes at once. */
     if (!calling)
-        rs_rc_udp_flush(c->udp);
-    harvest(c);
-    wake_if_due(c);
+        rs_rc_udp_flush(p->udp);
+    harvest(p);
+    wake_if_due(p);
 }
 
 void
-vb_app_leaves(struct vb_context *c, bool blocks)
+vb_app_leaves(struct vb_port *p, bool blocks)
 {
-    if (c->rc == NULL)
+    if (p->rc == NULL)
         return;
-    rs_rc_udp_flush(c->udp);
-    __atomic_store_n(&c->app_active_ns, 0, __ATOMIC_SEQ_CST);
+    rs_rc_udp_flush(p->udp);
+    __atomic_store_n(&p->app_active_ns, 0, __ATOMIC_SEQ_CST);
     /* The thread wakes if the application blocks, or if it is one that goes
      * quiet after a completion: the thread learnt that from packets it found
      * waiting when a standby ended (vb_context.wake_on_leave). An application
      * that polls on, as most do, is not worth a wake-up per completion. */
-    if ((blocks || c->wake_on_leave) && __atomic_load_n(&c->standing_by, __ATOMIC_SEQ_CST)) {
+    if ((blocks || p->wake_on_leave) && __atomic_load_n(&p->standing_by, __ATOMIC_SEQ_CST)) {
         uint64_t one = 1;
-        ssize_t w = write(c->wake_fd, &one, sizeof(one));
+        ssize_t w = write(p->wake_fd, &one, sizeof(one));
         (void)w;
     }
 }
@@ -147,14 +148,14 @@ vb_app_leaves(struct vb_context *c, bool blocks)
 /* Sleeps in ppoll() on n descriptors (the wake descriptor last) for at most
  * wait_ns; true if the wake descriptor rang. */
 static bool
-sleep_on(struct vb_context *c, struct pollfd *pfd, nfds_t n, uint64_t wait_ns)
+sleep_on(struct vb_port *p, struct pollfd *pfd, nfds_t n, uint64_t wait_ns)
 {
     struct timespec ts = {(time_t)(wait_ns / 1000000000ull), (long)(wait_ns % 1000000000ull)};
 
     if (ppoll(pfd, n, &ts, NULL) <= 0 || !(pfd[n - 1].revents & POLLIN))
         return false;
     uint64_t v;
-    ssize_t r = read(c->wake_fd, &v, sizeof(v));
+    ssize_t r = read(p->wake_fd, &v, sizeof(v));
     (void)r;
     return true;
 }
@@ -171,135 +172,177 @@ enum stand_by_end {
  * when the application stops calling, leaves (vb_app_leaves) or the library
  * closes. */
 static enum stand_by_end
-stand_by(struct vb_context *c, struct pollfd *wake)
+stand_by(struct vb_port *p, struct pollfd *wake)
 {
     enum stand_by_end end = SB_NOT_CALLING;
 
     /* Set before reading app_active_ns, as vb_app_leaves() clears that before
      * reading this: one of the two sees the other's write. */
-    __atomic_store_n(&c->standing_by, true, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&p->standing_by, true, __ATOMIC_SEQ_CST);
     for (;;) {
-        uint64_t since = since_app(c, rs_rc_now_ns());
+        uint64_t since = since_app(p, rs_rc_now_ns());
         if (since >= STANDBY_NS)
             break;
         end = SB_QUIET;
-        if (sleep_on(c, wake, 1, STANDBY_NS - since)) {
+        if (sleep_on(p, wake, 1, STANDBY_NS - since)) {
             end = SB_WOKEN;
             break;
         }
     }
-    __atomic_store_n(&c->standing_by, false, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&p->standing_by, false, __ATOMIC_SEQ_CST);
     return end;
 }
 
 static void *
 progress_main(void *arg)
 {
-    struct vb_context *c = arg;
-    struct pollfd pfd[2] = {{rs_rc_udp_fd(c->udp), POLLIN, 0}, {c->wake_fd, POLLIN, 0}};
+    struct vb_port *p = arg;
+    struct pollfd pfd[2] = {{rs_rc_udp_fd(p->udp), POLLIN, 0}, {p->wake_fd, POLLIN, 0}};
 
     enum stand_by_end end = SB_NOT_CALLING;
 
-    pthread_mutex_lock(&c->lock);
-    while (!c->stop) {
-        if (vb_progress(c) > 0 && end == SB_QUIET)
-            c->wake_on_leave = true;
-        uint64_t now = rs_rc_now_ns(), since = since_app(c, now), wait = 0;
+    pthread_mutex_lock(&p->lock);
+    while (!p->stop) {
+        if (vb_progress(p) > 0 && end == SB_QUIET)
+            p->wake_on_leave = true;
+        uint64_t now = rs_rc_now_ns(), since = since_app(p, now), wait = 0;
         bool standby = since < STANDBY_NS;
         if (!standby) {
-            uint64_t d = rs_rc_next_deadline(c->rc);
+            uint64_t d = rs_rc_next_deadline(p->rc);
             wait = d <= now ? 0 : d - now;
             if (wait > SLEEP_MAX_NS)
                 wait = SLEEP_MAX_NS;
         }
         /* Standing by, the application's calls run the timers. */
-        c->sleep_until = standby ? 0 : now + wait;
-        c->sleeping = standby || wait > 0;
+        p->sleep_until = standby ? 0 : now + wait;
+        p->sleeping = standby || wait > 0;
         /* Let the application's threads in between two turns, even when busy. */
-        pthread_mutex_unlock(&c->lock);
+        pthread_mutex_unlock(&p->lock);
         end = SB_NOT_CALLING;
         if (standby)
-            end = stand_by(c, pfd + 1);
+            end = stand_by(p, pfd + 1);
         else if (wait > 0)
-            sleep_on(c, pfd, 2, wait);
+            sleep_on(p, pfd, 2, wait);
         else
             sched_yield();
         /* An application inside the library now does what the thread woke for. */
-        while (pthread_mutex_trylock(&c->lock) != 0) {
-            if ((end = stand_by(c, pfd + 1)) == SB_NOT_CALLING) {
-                pthread_mutex_lock(&c->lock);
+        while (pthread_mutex_trylock(&p->lock) != 0) {
+            if ((end = stand_by(p, pfd + 1)) == SB_NOT_CALLING) {
+                pthread_mutex_lock(&p->lock);
                 break;
             }
         }
-        c->sleeping = false;
+        p->sleeping = false;
     }
-    pthread_mutex_unlock(&c->lock);
+    pthread_mutex_unlock(&p->lock);
     return NULL;
 }
 
-int
-vb_port_open(struct vb_context *c)
+/* Opens the port: the socket, the RC context and the progress thread. Under
+ * open_lock, with no user yet. */
+static int
+port_open(struct vb_port *p)
 {
     struct rs_rc_udp_opts uo;
     struct rs_rc_ctx_opts co;
     char err[RS_ERRBUF_SIZE];
+    struct rs_rc_udp *udp;
+    struct rs_rc_ctx *rc;
 
-    if (c->rc != NULL)
-        return 0;
     rs_rc_udp_opts_init(&uo);
-    memcpy(uo.gid, c->dev->gid, 16);
-    uo.scope = c->dev->scope;
+    memcpy(uo.gid, p->dev->gid, 16);
+    uo.scope = p->dev->scope;
     errno = 0;
-    if (rs_rc_udp_open(&c->udp, &uo, err) < 0) {
-        int e = errno != 0 ? errno : EIO;  /* bind()'s: EADDRINUSE, EADDRNOTAVAIL, ... */
-        c->udp = NULL;
-        return e;
-    }
+    if (rs_rc_udp_open(&udp, &uo, err) < 0)
+        return errno != 0 ? errno : EIO;   /* bind()'s: EADDRINUSE, EADDRNOTAVAIL, ... */
     rs_rc_ctx_opts_init(&co);
-    memcpy(co.local_gid, c->dev->gid, 16);
-    co.verify_icrc = rs_rc_udp_checks_icrc(c->udp);
+    memcpy(co.local_gid, p->dev->gid, 16);
+    co.verify_icrc = rs_rc_udp_checks_icrc(udp);
     /* ACKs at once, as a NIC sends them, not held back to cover later requests: a
      * program may count on the ACK of its SEND coming before the peer's reply to it
      * (perftest's latency tests with -e take the next event to be the send's). */
     co.ack_delay_ns = 0;
-    if (rs_rc_ctx_create(&c->rc, &co, rs_rc_udp_link(c->udp), err) < 0) {
-        rs_rc_udp_close(c->udp);
-        c->udp = NULL;
-        c->rc = NULL;
+    if (rs_rc_ctx_create(&rc, &co, rs_rc_udp_link(udp), err) < 0) {
+        rs_rc_udp_close(udp);
         return ENOMEM;
     }
+    int wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (wake < 0) {
+        int e = errno;
+        rs_rc_ctx_destroy(rc);
+        rs_rc_udp_close(udp);
+        return e;
+    }
+    pthread_mutex_lock(&p->lock);
+    p->udp = udp;
+    p->rc = rc;
+    p->wake_fd = wake;
+    p->stop = false;
+    p->app_active_ns = 0;
+    p->standing_by = p->wake_on_leave = p->sleeping = false;
+    pthread_mutex_unlock(&p->lock);
     /* The thread takes no signal: the application's handlers run on its own. */
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    int rc = pthread_create(&c->thread, NULL, progress_main, c);
+    int e = pthread_create(&p->thread, NULL, progress_main, p);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (rc != 0) {
-        rs_rc_ctx_destroy(c->rc);
-        rs_rc_udp_close(c->udp);
-        c->rc = NULL;
-        c->udp = NULL;
-        return rc;
+    if (e != 0) {
+        pthread_mutex_lock(&p->lock);
+        p->rc = NULL;
+        p->udp = NULL;
+        pthread_mutex_unlock(&p->lock);
+        rs_rc_ctx_destroy(rc);
+        rs_rc_udp_close(udp);
+        close(wake);
+        return e;
     }
-    c->thread_started = true;
+    p->thread_started = true;
     return 0;
 }
 
-void
-vb_port_close(struct vb_context *c)
+/* Stops the thread and closes the port. Under open_lock, with no user left. */
+static void
+port_close(struct vb_port *p)
 {
-    if (c->thread_started) {
-        uint64_t one = 1;
-        pthread_mutex_lock(&c->lock);
-        c->stop = true;
-        ssize_t w = write(c->wake_fd, &one, sizeof(one));
-        (void)w;
-        pthread_mutex_unlock(&c->lock);
-        pthread_join(c->thread, NULL);
-        c->thread_started = false;
-    }
-    rs_rc_ctx_destroy(c->rc);
-    rs_rc_udp_close(c->udp);
-    c->rc = NULL;
-    c->udp = NULL;
+    uint64_t one = 1;
+
+    pthread_mutex_lock(&p->lock);
+    p->stop = true;
+    ssize_t w = write(p->wake_fd, &one, sizeof(one));
+    (void)w;
+    pthread_mutex_unlock(&p->lock);
+    pthread_join(p->thread, NULL);
+    p->thread_started = false;
+    pthread_mutex_lock(&p->lock);
+    rs_rc_ctx_destroy(p->rc);
+    rs_rc_udp_close(p->udp);
+    close(p->wake_fd);
+    p->rc = NULL;
+    p->udp = NULL;
+    p->wake_fd = -1;
+    pthread_mutex_unlock(&p->lock);
+}
+
+int
+vb_port_acquire(struct vb_port *p)
+{
+    int rc = 0;
+
+    pthread_mutex_lock(&p->open_lock);
+    if (p->users == 0)
+        rc = port_open(p);
+    if (rc == 0)
+        p->users++;
+    pthread_mutex_unlock(&p->open_lock);
+    return rc;
+}
+
+void
+vb_port_release(struct vb_port *p)
+{
+    pthread_mutex_lock(&p->open_lock);
+    if (p->users > 0 && --p->users == 0)
+        port_close(p);
+    pthread_mutex_unlock(&p->open_lock);
 }

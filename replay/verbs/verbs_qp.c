@@ -93,14 +93,15 @@ qp_free(struct vb_qp *qp)
     free(qp);
 }
 
+/* QP numbers are the port's: the contexts of a device share its RC context. */
 static uint32_t
-next_qpn(struct vb_context *c)
+next_qpn(struct vb_port *p)
 {
     for (;;) {
-        uint32_t n = c->next_qpn;
-        c->next_qpn = c->next_qpn >= 0xffffff ? 0x11 : c->next_qpn + 1;
+        uint32_t n = p->next_qpn;
+        p->next_qpn = p->next_qpn >= 0xffffff ? 0x11 : p->next_qpn + 1;
         bool used = false;
-        for (struct vb_qp *q = c->qps; q != NULL && !used; q = q->next)
+        for (struct vb_qp *q = p->qps; q != NULL && !used; q = q->next)
             used = q->qpx.qp_base.qp_num == n;
         if (!used)
             return n;
@@ -111,6 +112,7 @@ static struct ibv_qp *
 create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *ia, bool ex)
 {
     struct vb_context *c = vb_ctx(pd->context);
+    struct vb_port *port = c->port;
     char err[RS_ERRBUF_SIZE];
 
     if (ia->qp_type != IBV_QPT_RC || ia->srq != NULL) {
@@ -147,11 +149,11 @@ create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *ia, bool ex)
         errno = ENOMEM;
         return NULL;
     }
-    pthread_mutex_lock(&c->lock);
+    pthread_mutex_lock(&port->lock);
     if (inline_len > 0 &&
-        rs_rc_mr_reg(c->rc, qp->inline_buf, inline_len, 0, 0, RS_RC_ACCESS_LOCAL_WRITE,
+        rs_rc_mr_reg(port->rc, qp->inline_buf, inline_len, 0, 0, RS_RC_ACCESS_LOCAL_WRITE,
                      &qp->inline_mr, err) < 0) {
-        pthread_mutex_unlock(&c->lock);
+        pthread_mutex_unlock(&port->lock);
         qp_free(qp);
         errno = ENOMEM;
         return NULL;
@@ -162,16 +164,16 @@ create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *ia, bool ex)
     q->pd = pd;
     q->send_cq = ia->send_cq;
     q->recv_cq = ia->recv_cq;
-    q->qp_num = next_qpn(c);
+    q->qp_num = next_qpn(port);
     q->handle = q->qp_num;
     q->state = IBV_QPS_RESET;
     q->qp_type = IBV_QPT_RC;
     pthread_mutex_init(&q->mutex, NULL);
     pthread_cond_init(&q->cond, NULL);
     vb_qpx_init(qp);
-    qp->next = c->qps;
-    c->qps = qp;
-    pthread_mutex_unlock(&c->lock);
+    qp->next = port->qps;
+    port->qps = qp;
+    pthread_mutex_unlock(&port->lock);
     ia->cap = qp->cap;
     return q;
 }
@@ -338,7 +340,7 @@ to_rtr(struct vb_qp *qp)
     struct rs_rc_qp_attr a = qp->attr;
 
     a.qpn = qp->qpx.qp_base.qp_num;
-    if (rs_rc_qp_create(qp->ctx->rc, &a, &qp->rc, err) < 0)
+    if (rs_rc_qp_create(qp->ctx->port->rc, &a, &qp->rc, err) < 0)
         return EINVAL;
     for (uint32_t i = 0; i < qp->n_early; i++)
         rs_rc_post_recv(qp->rc, &qp->early[i], err);
@@ -350,11 +352,11 @@ int
 ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
 {
     struct vb_qp *qp = vb_qp(ibqp);
-    struct vb_context *c = qp->ctx;
+    struct vb_port *port = qp->ctx->port;
     char err[RS_ERRBUF_SIZE];
     int rc = 0;
 
-    pthread_mutex_lock(&c->lock);
+    pthread_mutex_lock(&port->lock);
     enum ibv_qp_state cur = ibqp->state;
     enum ibv_qp_state next = (mask & IBV_QP_STATE) ? attr->qp_state : cur;
     if ((mask & IBV_QP_CUR_STATE) && attr->cur_qp_state != cur)
@@ -378,7 +380,7 @@ ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
             rs_rc_qp_flush(qp->rc);
         else
             flush_early(qp);
-        vb_progress(c);
+        vb_progress(port);
         break;
     case IBV_QPS_RTR:
         if (cur == IBV_QPS_INIT)
@@ -394,7 +396,7 @@ ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
     if (rc == 0)
         ibqp->state = next;
 out:
-    pthread_mutex_unlock(&c->lock);
+    pthread_mutex_unlock(&port->lock);
     return rc;
 }
 
@@ -407,7 +409,7 @@ ibv_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
 
     (void)mask;     /* everything is filled in, which the man page allows */
     memset(attr, 0, sizeof(*attr));
-    pthread_mutex_lock(&qp->ctx->lock);
+    pthread_mutex_lock(&qp->ctx->port->lock);
     attr->qp_state = attr->cur_qp_state = ibqp->state;
     attr->path_mtu = (enum ibv_mtu)(r->pmtu == 256    ? IBV_MTU_256
                                     : r->pmtu == 512  ? IBV_MTU_512
@@ -422,7 +424,7 @@ ibv_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
         memcpy((uint8_t *)attr + numbers[i].from, (const uint8_t *)r + numbers[i].to,
                numbers[i].size);
     attr->cap = qp->cap;
-    pthread_mutex_unlock(&qp->ctx->lock);
+    pthread_mutex_unlock(&qp->ctx->port->lock);
     if (init != NULL) {
         memset(init, 0, sizeof(*init));
         init->qp_context = ibqp->qp_context;
@@ -439,10 +441,10 @@ int
 ibv_destroy_qp(struct ibv_qp *ibqp)
 {
     struct vb_qp *qp = vb_qp(ibqp);
-    struct vb_context *c = qp->ctx;
+    struct vb_port *port = qp->ctx->port;
 
-    pthread_mutex_lock(&c->lock);
-    for (struct vb_qp **pp = &c->qps; *pp != NULL; pp = &(*pp)->next) {
+    pthread_mutex_lock(&port->lock);
+    for (struct vb_qp **pp = &port->qps; *pp != NULL; pp = &(*pp)->next) {
         if (*pp == qp) {
             *pp = qp->next;
             break;
@@ -450,12 +452,12 @@ ibv_destroy_qp(struct ibv_qp *ibqp)
     }
     if (qp->rc != NULL) {
         rs_rc_qp_ack_now(qp->rc);
-        rs_rc_udp_flush(c->udp);
+        rs_rc_udp_flush(port->udp);
         rs_rc_qp_destroy(qp->rc);
     }
     if (qp->inline_buf != NULL)
-        rs_rc_mr_dereg(c->rc, qp->inline_mr.lkey);
-    pthread_mutex_unlock(&c->lock);
+        rs_rc_mr_dereg(port->rc, qp->inline_mr.lkey);
+    pthread_mutex_unlock(&port->lock);
     pthread_mutex_destroy(&ibqp->mutex);
     pthread_cond_destroy(&ibqp->cond);
     qp_free(qp);

@@ -5,7 +5,8 @@
  * The device list, the QP state table, the CQ ring, a completion channel's descriptor
  * under poll(), and two QPs of two devices on loopback addresses connected through
  * ibv_modify_qp(): a SEND, a WRITE, an error completion with the status the RC stack
- * computed, and the verbs it does not serve failing cleanly.
+ * computed, and the verbs it does not serve failing cleanly; two contexts of one device
+ * sharing its port.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -553,6 +554,56 @@ test_error_status(void **state)
     end_close(&b);
 }
 
+/* Two contexts of one device in one process share its port (one socket can hold UDP 4791
+ * of the address), as librdmacm's context and a program's own do: both take PDs, their QPs
+ * have distinct numbers and talk to each other through it, and the port outlives the
+ * first context to close. */
+static void
+test_shared_port(void **state)
+{
+    struct end a, b;
+    struct ibv_wc wc[2];
+    struct ibv_send_wr *bad_s;
+    struct ibv_recv_wr *bad_r;
+
+    (void)state;
+    end_open(&a, "ta", false);
+    end_open(&b, "ta", false);
+    assert_ptr_not_equal(a.ctx, b.ctx);
+    assert_int_not_equal(a.qp->qp_num, b.qp->qp_num);
+    end_connect(&a, &b);
+    end_connect(&b, &a);
+    for (int round = 0; round < 2; round++) {
+        struct ibv_sge rs = {(uintptr_t)b.buf, 64, b.mr->lkey};
+        struct ibv_recv_wr rwr = {.wr_id = 70 + round, .sg_list = &rs, .num_sge = 1};
+        assert_int_equal(ibv_post_recv(b.qp, &rwr, &bad_r), 0);
+        snprintf((char *)a.buf, 32, "shared port %d", round);
+        struct ibv_sge ss = {(uintptr_t)a.buf, 14, a.mr->lkey};
+        struct ibv_send_wr swr = {.wr_id = 60 + round, .sg_list = &ss, .num_sge = 1,
+                                  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED};
+        assert_int_equal(ibv_post_send(a.qp, &swr, &bad_s), 0);
+        assert_int_equal(poll_n(a.cq, wc, 1), 1);
+        assert_int_equal(wc[0].status, IBV_WC_SUCCESS);
+        assert_int_equal(poll_n(b.cq, wc, 1), 1);
+        assert_int_equal(wc[0].status, IBV_WC_SUCCESS);
+        assert_int_equal(wc[0].wr_id, 70 + round);
+        assert_memory_equal(b.buf, a.buf, 14);
+        if (round == 0) {
+            /* A third context opens and closes: the port stays, the pair goes on. */
+            struct ibv_context *c = open_named("ta");
+            struct ibv_pd *pd = ibv_alloc_pd(c);
+            assert_non_null(pd);
+            assert_int_equal(ibv_dealloc_pd(pd), 0);
+            assert_int_equal(ibv_close_device(c), 0);
+        }
+    }
+    end_close(&a);
+    end_close(&b);
+    /* The last user closed the port: a new context opens it again. */
+    end_open(&a, "ta", false);
+    end_close(&a);
+}
+
 /* The ibv_wr_*() builders of struct ibv_qp_ex (perftest's default where it has them). */
 static void
 test_qp_ex(void **state)
@@ -618,6 +669,7 @@ main(void)
         cmocka_unit_test(test_comp_channel),
         cmocka_unit_test(test_queries),
         cmocka_unit_test(test_rc_pair),
+        cmocka_unit_test(test_shared_port),
         cmocka_unit_test(test_qp_ex),
         cmocka_unit_test(test_error_status),
     };
