@@ -15,9 +15,18 @@
  *
  * Addresses are 16-byte GIDs: an IPv4 address as ::ffff:a.b.c.d.
  *
+ * Two ways to serve a connection. A program of ours answers a REQ from its
+ * request callback and is told CONNECTED when the RTU comes; rdma_cm's
+ * consumer (the verbs library's CM, for librdmacm's programs) decides later:
+ * the callback holds the REQ (RS_CM_HOLD) until rs_cm_accept() or
+ * rs_cm_reject(), and with opts.hold_rtu a REP waits for rs_cm_confirm()
+ * (RS_CM_EV_REPLY), so that the RTU goes once the consumer's QP can receive.
+ * opts.timewait_ns keeps a disconnected connection in time wait (IBTA
+ * 12.9.7), answering a repeated DREQ, and then reports TIMEWAIT_EXIT.
+ *
  * Not done: alternate paths (LAP/APR), MRA sent by us (an MRA received
- * does extend our wait), SIDR, and the time-wait state: a DREQ for a
- * connection we no longer know is answered with a DREP, as Linux does.
+ * does extend our wait), SIDR. Without time wait, a DREQ for a connection
+ * we no longer know is answered with a DREP, as Linux does.
  */
 #ifndef ROCESHARK_CM_H
 #define ROCESHARK_CM_H
@@ -34,6 +43,9 @@
 #define RS_CM_DEFAULT_RETRIES 15        /* rdma_cm's max CM retries */
 #define RS_CM_REQ_PRIVATE_MAX (92 - RS_CM_IP_HDR_LEN)   /* after rdma_cm's header */
 #define RS_CM_REP_PRIVATE_MAX 196
+#define RS_CM_REJ_PRIVATE_MAX 148
+/* From the request callback: the REQ waits for rs_cm_accept() or rs_cm_reject(). */
+#define RS_CM_HOLD 0xffff
 
 /* One end of a connection, as the REQ or the REP describes it. */
 struct rs_cm_params {
@@ -53,8 +65,10 @@ struct rs_cm_params {
 enum rs_cm_event_type {
     RS_CM_EV_CONNECTED,         /* REP received (active) or RTU received (passive) */
     RS_CM_EV_DISCONNECTED,      /* DREQ received or DREP received */
-    RS_CM_EV_REJECTED,          /* REJ received; reason says why */
-    RS_CM_EV_TIMEOUT            /* a REQ, REP or DREQ unanswered after every retry */
+    RS_CM_EV_REJECTED,          /* REJ received; reason says why, peer->private_data what */
+    RS_CM_EV_TIMEOUT,           /* a REQ, REP or DREQ unanswered after every retry */
+    RS_CM_EV_REPLY,             /* hold_rtu: a REP waits for rs_cm_confirm() */
+    RS_CM_EV_TIMEWAIT_EXIT      /* time wait is over; the connection is forgotten */
 };
 
 struct rs_cm_event {
@@ -73,8 +87,9 @@ struct rs_cm_ops {
     void *send_arg;
     /* Passive side: a REQ for port arrived from peer. Return 0 after filling
      * ours (gid and port are filled) to accept; the REP goes out at once, so
-     * the QP must exist by then. Or return a REJ reason to refuse. NULL:
-     * every REQ is refused (RS_CM_REJ_INVALID_SERVICE_ID). */
+     * the QP must exist by then. Or return a REJ reason to refuse, or
+     * RS_CM_HOLD to answer later. NULL: every REQ is refused
+     * (RS_CM_REJ_INVALID_SERVICE_ID). */
     uint16_t (*request)(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *peer,
                         struct rs_cm_params *ours);
     void (*event)(void *arg, const struct rs_cm_event *ev);
@@ -87,6 +102,8 @@ struct rs_cm_opts {
     uint8_t response_timeout;       /* the code we announce (4.096 us * 2^code) */
     uint8_t max_retries;            /* what we announce, and our own limit */
     uint32_t id_seed;               /* first local communication ID (0: 1) */
+    bool hold_rtu;                  /* a REP waits for rs_cm_confirm() */
+    uint64_t timewait_ns;           /* time wait after a disconnect; 0: none */
     struct rs_cm_ops ops;
 };
 
@@ -123,12 +140,27 @@ int rs_cm_connect(struct rs_cm *cm, const uint8_t peer_gid[16], uint16_t port,
                   const struct rs_cm_params *ours, uint64_t now_ns, uint32_t *id, char *err);
 /* Sends a DREQ for an established connection; RS_ENOENT for no such one. */
 int rs_cm_disconnect(struct rs_cm *cm, uint32_t id, uint64_t now_ns, char *err);
+/* A held REQ: accepts it with ours (gid and port are filled), the REP goes
+ * out; CONNECTED when the RTU comes. RS_ENOENT for no REQ held under id. */
+int rs_cm_accept(struct rs_cm *cm, uint32_t id, const struct rs_cm_params *ours,
+                 uint64_t now_ns, char *err);
+/* A held REQ or REP: refuses it with a REJ of reason and len bytes of private
+ * data (at most RS_CM_REJ_PRIVATE_MAX); the connection is forgotten. */
+int rs_cm_reject(struct rs_cm *cm, uint32_t id, uint16_t reason, const uint8_t *priv,
+                 uint8_t len, uint64_t now_ns, char *err);
+/* A held REP: sends the RTU; the connection is established. */
+int rs_cm_confirm(struct rs_cm *cm, uint32_t id, uint64_t now_ns, char *err);
+/* The consumer is gone: tells the peer as Linux's CM does when a CM ID is
+ * destroyed (a REJ for a connection not yet established, one DREQ for an
+ * established one, which then waits out its time wait) and reports nothing
+ * more of it. An unknown id is ignored. */
+void rs_cm_abandon(struct rs_cm *cm, uint32_t id, uint64_t now_ns);
 /* Resends what is overdue and fails what has run out of retries. */
 void rs_cm_progress(struct rs_cm *cm, uint64_t now_ns);
 /* When rs_cm_progress() next has work: an absolute time, or UINT64_MAX. */
 uint64_t rs_cm_next_deadline(const struct rs_cm *cm);
 const struct rs_cm_counters *rs_cm_counters_get(const struct rs_cm *cm);
-/* "connected", "disconnected", "rejected", "timeout" */
+/* "connected", "disconnected", "rejected", "timeout", "reply", "timewait exit" */
 const char *rs_cm_event_name(enum rs_cm_event_type t);
 
 /* As inet_ntop() prints a GID ("::ffff:10.1.16.62"); size >= 46. */

@@ -12,6 +12,10 @@
  * then the connection fails and the peer is told with a REJ (timeout), as
  * Linux's CM does. A REQ, REP and RTU carry the REQ's transaction ID, a
  * DREQ one of its own that the DREP echoes.
+ *
+ * For rdma_cm's consumer, two waits (cm.h): REQ_RCVD, a REQ held until the
+ * consumer accepts or rejects it, and REP_RCVD, a REP held until it
+ * confirms; and TIMEWAIT after a disconnect, for opts.timewait_ns.
  */
 #include <arpa/inet.h>
 #include <stdlib.h>
@@ -83,7 +87,8 @@ rs_cm_counters_get(const struct rs_cm *cm)
 const char *
 rs_cm_event_name(enum rs_cm_event_type t)
 {
-    static const char *const names[] = {"connected", "disconnected", "rejected", "timeout"};
+    static const char *const names[] = {"connected", "disconnected", "rejected", "timeout",
+                                        "reply", "timewait exit"};
 
     return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "unknown";
 }
@@ -133,7 +138,7 @@ tell(struct rs_cm *cm, struct cm_conn *c, enum rs_cm_event_type type, uint16_t r
     struct rs_cm_event ev = {type, c->local_id, c->active, &c->ours, &c->peer, reason,
                              unanswered};
 
-    if (cm->o.ops.event != NULL)
+    if (cm->o.ops.event != NULL && !c->abandoned)
         cm->o.ops.event(cm->o.ops.arg, &ev);
 }
 
@@ -141,6 +146,19 @@ static void
 conn_free(struct cm_conn *c)
 {
     memset(c, 0, sizeof(*c));
+}
+
+/* After a disconnect (12.9.7): the connection waits out its time wait, or is
+ * forgotten at once when there is none. */
+static void
+enter_timewait(struct rs_cm *cm, struct cm_conn *c, uint64_t now)
+{
+    if (cm->o.timewait_ns == 0) {
+        conn_free(c);
+        return;
+    }
+    c->state = CM_TIMEWAIT;
+    c->deadline_ns = now + cm->o.timewait_ns;
 }
 
 static struct cm_conn *
@@ -226,18 +244,21 @@ on_req(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_cm_
     c->peer = peer;
     memcpy(c->ours.gid, cm->o.gid, 16);
     c->ours.port = port;
+    /* The RTU must come within the time the active side said it needs to
+     * answer (its local CM response timeout), resent as often as it allows. */
+    c->timeout_ns = rs_cm_timeout_ns((uint8_t)rs_cm_get(l, msg, RS_CMF_LOCAL_CM_TIMEOUT));
+    c->retries_left = c->max_retries = (uint8_t)rs_cm_get(l, msg, RS_CMF_MAX_CM_RETRIES);
+    c->state = CM_REQ_RCVD;
     reason = cm->o.ops.request == NULL
                  ? RS_CM_REJ_INVALID_SERVICE_ID
                  : cm->o.ops.request(cm->o.ops.arg, c->local_id, port, &c->peer, &c->ours);
+    if (reason == RS_CM_HOLD)
+        return;     /* rs_cm_accept() or rs_cm_reject() answers */
     if (reason != 0) {
         reject(cm, gid, qp, h->tid, c->local_id, remote_id, 0, reason);
         conn_free(c);
         return;
     }
-    /* The RTU must come within the time the active side said it needs to
-     * answer (its local CM response timeout), resent as often as it allows. */
-    c->timeout_ns = rs_cm_timeout_ns((uint8_t)rs_cm_get(l, msg, RS_CMF_LOCAL_CM_TIMEOUT));
-    c->retries_left = c->max_retries = (uint8_t)rs_cm_get(l, msg, RS_CMF_MAX_CM_RETRIES);
     c->state = CM_REP_SENT;
     cm_msg_rep(cm, c);
     send_waiting(cm, c, now);
@@ -254,6 +275,10 @@ on_rep(struct rs_cm *cm, struct cm_conn *c, const uint8_t gid[16], const uint8_t
         send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
         return;
     }
+    if (c->state == CM_REP_RCVD) {
+        cm->cnt.dup_rep++;      /* the consumer has not confirmed yet */
+        return;
+    }
     if (c->state != CM_REQ_SENT) {
         cm->cnt.drop_state++;
         return;
@@ -263,6 +288,12 @@ on_rep(struct rs_cm *cm, struct cm_conn *c, const uint8_t gid[16], const uint8_t
     cm_read_rep(msg, gid, &c->peer);
     c->peer.port = port;
     c->peer.pmtu = c->ours.pmtu;
+    c->deadline_ns = 0;
+    if (cm->o.hold_rtu) {
+        c->state = CM_REP_RCVD;
+        tell(cm, c, RS_CM_EV_REPLY, 0, NULL);
+        return;
+    }
     cm_msg_rtu(c);
     send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
     c->state = CM_ESTABLISHED;
@@ -278,6 +309,11 @@ on_reply(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_c
     uint32_t ours = (uint32_t)rs_cm_get(l, msg, RS_CMF_REMOTE_COMM_ID);
     uint32_t theirs = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_COMM_ID);
     struct cm_conn *c = conn_by_local(cm, ours);
+
+    /* A REJ from an active side that never had our REP (its REQ timed out while
+     * we held it) names no ID of ours: its own ID says which REQ it ends. */
+    if (c == NULL && ours == 0 && h->attr_id == RS_CM_REJ)
+        c = conn_by_remote(cm, gid, theirs);
 
     if (c == NULL || memcmp(c->peer_mad_gid, gid, 16) != 0 ||
         (h->attr_id != RS_CM_REP && h->attr_id != RS_CM_REJ && c->remote_id != theirs)) {
@@ -302,9 +338,11 @@ on_reply(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_c
         tell(cm, c, RS_CM_EV_CONNECTED, 0, NULL);
         return;
     case RS_CM_REJ:
-        if (c->state != CM_REQ_SENT && c->state != CM_REP_SENT)
+        if (c->state != CM_REQ_SENT && c->state != CM_REP_SENT && c->state != CM_REQ_RCVD &&
+            c->state != CM_REP_RCVD)
             break;
         cm->cnt.rej_received++;
+        cm_read_rej_private(msg, &c->peer);
         tell(cm, c, RS_CM_EV_REJECTED, (uint16_t)rs_cm_get(l, msg, RS_CMF_REJ_REASON), NULL);
         conn_free(c);
         return;
@@ -318,21 +356,25 @@ on_reply(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_c
         return;
     }
     case RS_CM_DREQ: {
-        /* In REP_SENT the RTU was lost on its way: the peer was connected. */
-        if (c->state != CM_ESTABLISHED && c->state != CM_DREQ_SENT && c->state != CM_REP_SENT)
+        /* In REP_SENT the RTU was lost on its way: the peer was connected. In
+         * time wait, our DREP was lost: it goes again. */
+        if (c->state != CM_ESTABLISHED && c->state != CM_DREQ_SENT && c->state != CM_REP_SENT &&
+            c->state != CM_TIMEWAIT)
             break;
         uint8_t mad[RS_CM_MAD_LEN];
         cm_msg_drep(mad, h->tid, c->local_id, c->remote_id);
         send_mad(cm, c->peer_mad_gid, c->peer_qp1, mad);
+        if (c->state == CM_TIMEWAIT)
+            return;
         tell(cm, c, RS_CM_EV_DISCONNECTED, 0, NULL);
-        conn_free(c);
+        enter_timewait(cm, c, now);
         return;
     }
     case RS_CM_DREP:
         if (c->state != CM_DREQ_SENT)
             break;
         tell(cm, c, RS_CM_EV_DISCONNECTED, 0, NULL);
-        conn_free(c);
+        enter_timewait(cm, c, now);
         return;
     default:
         break;
@@ -413,6 +455,106 @@ unanswered_name(enum cm_state s)
     return s == CM_REQ_SENT ? "REQ" : s == CM_REP_SENT ? "REP" : "DREQ";
 }
 
+/* The held connection id in state want, or NULL with err filled. */
+static struct cm_conn *
+conn_held(struct rs_cm *cm, uint32_t id, enum cm_state want, enum cm_state or_want,
+          const char *what, char *err)
+{
+    struct cm_conn *c = conn_by_local(cm, id);
+
+    if (c == NULL || (c->state != want && c->state != or_want)) {
+        rs_error(err, RS_ENOENT, "CM: no %s waiting under %#x", what, id);
+        return NULL;
+    }
+    return c;
+}
+
+int
+rs_cm_accept(struct rs_cm *cm, uint32_t id, const struct rs_cm_params *ours, uint64_t now_ns,
+             char *err)
+{
+    struct cm_conn *c = conn_held(cm, id, CM_REQ_RCVD, CM_REQ_RCVD, "REQ", err);
+
+    if (c == NULL)
+        return RS_ENOENT;
+    uint16_t port = c->ours.port;
+    c->ours = *ours;
+    memcpy(c->ours.gid, cm->o.gid, 16);
+    c->ours.port = port;
+    c->state = CM_REP_SENT;
+    cm_msg_rep(cm, c);
+    send_waiting(cm, c, now_ns);
+    return 0;
+}
+
+int
+rs_cm_reject(struct rs_cm *cm, uint32_t id, uint16_t reason, const uint8_t *priv, uint8_t len,
+             uint64_t now_ns, char *err)
+{
+    struct cm_conn *c = conn_held(cm, id, CM_REQ_RCVD, CM_REP_RCVD, "REQ or REP", err);
+    uint8_t mad[RS_CM_MAD_LEN];
+
+    (void)now_ns;
+    if (c == NULL)
+        return RS_ENOENT;
+    cm_msg_rej(mad, c->tid, c->local_id, c->remote_id, c->state == CM_REQ_RCVD ? 0 : 1, reason);
+    cm_msg_rej_private(mad, priv, len);
+    cm->cnt.rej_sent++;
+    send_mad(cm, c->peer_mad_gid, c->peer_qp1, mad);
+    conn_free(c);
+    return 0;
+}
+
+int
+rs_cm_confirm(struct rs_cm *cm, uint32_t id, uint64_t now_ns, char *err)
+{
+    struct cm_conn *c = conn_held(cm, id, CM_REP_RCVD, CM_REP_RCVD, "REP", err);
+
+    (void)now_ns;
+    if (c == NULL)
+        return RS_ENOENT;
+    cm_msg_rtu(c);
+    send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
+    c->state = CM_ESTABLISHED;
+    return 0;
+}
+
+/* As Linux's cm_destroy_id(): what the peer is told of a connection whose
+ * consumer is gone, by state. The REJ names the REQ or REP it refuses when
+ * one is held, else "other" (IBTA Table 111: 2). */
+void
+rs_cm_abandon(struct rs_cm *cm, uint32_t id, uint64_t now_ns)
+{
+    struct cm_conn *c = conn_by_local(cm, id);
+
+    if (c == NULL)
+        return;
+    c->abandoned = true;
+    switch (c->state) {
+    case CM_REQ_SENT:
+    case CM_REP_SENT:
+    case CM_REQ_RCVD:
+    case CM_REP_RCVD:
+        reject(cm, c->peer_mad_gid, c->peer_qp1, c->tid, c->local_id, c->remote_id,
+               c->state == CM_REQ_RCVD ? 0 : c->state == CM_REP_RCVD ? 1 : 2,
+               c->state == CM_REQ_SENT ? RS_CM_REJ_TIMEOUT : RS_CM_REJ_CONSUMER);
+        conn_free(c);
+        return;
+    case CM_ESTABLISHED:
+        /* One DREQ, not waited for. */
+        c->tid = cm->next_tid++;
+        cm_msg_dreq(c);
+        send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
+        enter_timewait(cm, c, now_ns);
+        return;
+    case CM_DREQ_SENT:
+        enter_timewait(cm, c, now_ns);
+        return;
+    default:
+        return;     /* time wait runs out silently */
+    }
+}
+
 void
 rs_cm_progress(struct rs_cm *cm, uint64_t now_ns)
 {
@@ -420,6 +562,11 @@ rs_cm_progress(struct rs_cm *cm, uint64_t now_ns)
         struct cm_conn *c = &cm->conn[i];
         if (c->state == CM_FREE || c->deadline_ns == 0 || now_ns < c->deadline_ns)
             continue;
+        if (c->state == CM_TIMEWAIT) {
+            tell(cm, c, RS_CM_EV_TIMEWAIT_EXIT, 0, NULL);
+            conn_free(c);
+            continue;
+        }
         if (c->retries_left > 0) {
             c->retries_left--;
             cm->cnt.retries++;
@@ -431,7 +578,11 @@ rs_cm_progress(struct rs_cm *cm, uint64_t now_ns)
             reject(cm, c->peer_mad_gid, c->peer_qp1, c->tid, c->local_id, c->remote_id,
                    c->state == CM_REQ_SENT ? 0 : 1, RS_CM_REJ_TIMEOUT);
         tell(cm, c, RS_CM_EV_TIMEOUT, 0, unanswered_name(c->state));
-        conn_free(c);
+        /* A DREQ unanswered ends the connection all the same (Linux: DREQ_ERROR). */
+        if (c->state == CM_DREQ_SENT)
+            enter_timewait(cm, c, now_ns);
+        else
+            conn_free(c);
     }
 }
 

@@ -12,7 +12,10 @@ enum cm_state {
     CM_REQ_SENT,        /* active: waiting for the REP */
     CM_REP_SENT,        /* passive: waiting for the RTU */
     CM_ESTABLISHED,
-    CM_DREQ_SENT        /* waiting for the DREP */
+    CM_DREQ_SENT,       /* waiting for the DREP */
+    CM_REQ_RCVD,        /* passive: the REQ waits for the consumer (RS_CM_HOLD) */
+    CM_REP_RCVD,        /* active: the REP waits for the consumer (hold_rtu) */
+    CM_TIMEWAIT         /* disconnected, until deadline_ns */
 };
 
 struct cm_conn {
@@ -28,6 +31,7 @@ struct cm_conn {
     uint64_t timeout_ns;        /* the wait for the peer's answer */
     uint8_t retries_left;
     uint8_t max_retries;        /* the REQ's */
+    bool abandoned;             /* rs_cm_abandon(): nothing more is reported */
 };
 
 struct rs_cm {
@@ -49,6 +53,8 @@ void cm_msg_dreq(struct cm_conn *c);
 void cm_msg_drep(uint8_t *mad, uint64_t tid, uint32_t local_id, uint32_t remote_id);
 void cm_msg_rej(uint8_t *mad, uint64_t tid, uint32_t local_id, uint32_t remote_id,
                 uint8_t msg_rejected, uint16_t reason);
+/* The consumer's private data into a REJ written by cm_msg_rej(). */
+void cm_msg_rej_private(uint8_t *mad, const uint8_t *priv, uint8_t len);
 
 /* The peer's end of a REQ (from the message at msg) into p, and the port of
  * its service; RS_CM_REJ_* when it asks for what we do not do, else 0. */
@@ -56,5 +62,7 @@ uint16_t cm_read_req(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_
                      uint16_t *port);
 /* The peer's end of a REP into p (its gid is the sender's). */
 void cm_read_rep(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p);
+/* A REJ's private data into p. */
+void cm_read_rej_private(const uint8_t *msg, struct rs_cm_params *p);
 
 #endif /* ROCESHARK_CM_INT_H */

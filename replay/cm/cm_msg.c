@@ -149,6 +149,13 @@ cm_msg_rej(uint8_t *mad, uint64_t tid, uint32_t local_id, uint32_t remote_id,
     rs_cm_set(l, m, RS_CMF_REJ_REASON, reason);
 }
 
+void
+cm_msg_rej_private(uint8_t *mad, const uint8_t *priv, uint8_t len)
+{
+    private_write(rs_cm_layout(RS_CM_REJ), mad + RS_CM_MAD_HDR_LEN, 0, priv,
+                  len < RS_CM_REJ_PRIVATE_MAX ? len : RS_CM_REJ_PRIVATE_MAX);
+}
+
 uint16_t
 cm_read_req(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p,
             uint16_t *port)
@@ -199,6 +206,16 @@ cm_read_rep(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p
     p->initiator_depth = (uint8_t)rs_cm_get(l, msg, RS_CMF_INITIATOR_DEPTH);
     p->rnr_retry_count = (uint8_t)rs_cm_get(l, msg, RS_CMF_RNR_RETRY_COUNT);
     const uint8_t *priv = rs_cm_bytes(l, msg, RS_CMF_PRIVATE_DATA, &n);
+    p->private_len = (uint8_t)n;
+    memcpy(p->private_data, priv, n);
+}
+
+void
+cm_read_rej_private(const uint8_t *msg, struct rs_cm_params *p)
+{
+    size_t n;
+    const uint8_t *priv = rs_cm_bytes(rs_cm_layout(RS_CM_REJ), msg, RS_CMF_PRIVATE_DATA, &n);
+
     p->private_len = (uint8_t)n;
     memcpy(p->private_data, priv, n);
 }

@@ -8,7 +8,10 @@
  * are what the engine itself builds. It then feeds mutated copies to an
  * engine in a random state (fresh, waiting for a REP, waiting for an RTU,
  * established): bytes flipped, fields of the layout table set to random or
- * edge values, the attribute changed, lengths cut or grown. Each MAD sits
+ * edge values, the attribute changed, lengths cut or grown. Half the cases
+ * run engines as rdma_cm's consumer drives them (REQs held, RTUs held, time
+ * wait), with the consumer's calls (accept, reject, confirm, abandon) on
+ * the IDs seen, between the MADs. Each MAD sits
  * in a heap buffer of exactly its length, so AddressSanitizer sees a read
  * past it. Checks: the engine's counters add up (every MAD received is
  * handled or counted as dropped), the connection table never exceeds its
@@ -35,7 +38,16 @@ struct wire {
     int q_to[64];
     unsigned n_q;
     uint64_t now;
+    bool consumer;          /* REQs and REPs held, time wait */
+    uint32_t ids[8];        /* IDs seen, for the consumer's calls */
+    unsigned n_ids;
 };
+
+static void
+id_seen(struct wire *w, uint32_t id)
+{
+    w->ids[w->n_ids++ % 8] = id;
+}
 
 static const uint8_t gid_a[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 1};
 static const uint8_t gid_b[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 2};
@@ -58,12 +70,49 @@ static uint16_t
 accept_all(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *peer,
            struct rs_cm_params *ours)
 {
-    (void)arg;
+    struct wire *w = arg;
+
     (void)port;
+    id_seen(w, id);
     ours->qpn = id & 0xffffff;
     ours->pmtu = peer->pmtu;
     ours->private_len = (uint8_t)(rnd() % (RS_CM_REP_PRIVATE_MAX + 1));
+    if (w->consumer && rnd() % 2 == 0)
+        return RS_CM_HOLD;
     return rnd() % 8 == 0 ? RS_CM_REJ_CONSUMER : 0;
+}
+
+/* One of the consumer's calls, on an ID seen, to either engine. */
+static void
+consumer_call(struct wire *w)
+{
+    struct rs_cm *cm = rnd() % 2 ? w->a : w->b;
+    uint32_t id = w->n_ids > 0 ? w->ids[rnd() % (w->n_ids < 8 ? w->n_ids : 8)] : 0;
+    struct rs_cm_params p;
+    uint8_t priv[RS_CM_REJ_PRIVATE_MAX + 1];
+    char err[RS_ERRBUF_SIZE];
+
+    memset(&p, 0, sizeof(p));
+    p.pmtu = 1024;
+    p.private_len = (uint8_t)(rnd() % (RS_CM_REP_PRIVATE_MAX + 1));
+    memset(priv, (int)rnd(), sizeof(priv));
+    switch (rnd() % 5) {
+    case 0:
+        rs_cm_accept(cm, id, &p, w->now, err);
+        break;
+    case 1:
+        rs_cm_reject(cm, id, (uint16_t)rnd(), priv, (uint8_t)rnd(), w->now, err);
+        break;
+    case 2:
+        rs_cm_confirm(cm, id, w->now, err);
+        break;
+    case 3:
+        rs_cm_disconnect(cm, id, w->now, err);
+        break;
+    default:
+        rs_cm_abandon(cm, id, w->now);
+        break;
+    }
 }
 
 static void
@@ -96,9 +145,12 @@ wire_open(struct wire *w)
     char err[RS_ERRBUF_SIZE];
 
     memset(w, 0, sizeof(*w));
+    w->consumer = rnd() % 2 == 0;
     rs_cm_opts_init(&o);
     o.response_timeout = 8;
     o.max_retries = 2;
+    o.hold_rtu = w->consumer;
+    o.timewait_ns = w->consumer ? rs_cm_timeout_ns(8) : 0;
     o.ops = (struct rs_cm_ops){wire_send, w, accept_all, NULL, w};
     memcpy(o.gid, gid_a, 16);
     o.id_seed = (uint32_t)rnd();
@@ -120,7 +172,10 @@ connect_once(struct wire *w, uint32_t *id)
     p.qpn = 0x11;
     p.pmtu = 256u << (rnd() % 5);
     p.private_len = (uint8_t)(rnd() % (RS_CM_REQ_PRIVATE_MAX + 1));
-    return rs_cm_connect(w->a, gid_b, (uint16_t)rnd(), &p, w->now, id, err);
+    int rc = rs_cm_connect(w->a, gid_b, (uint16_t)rnd(), &p, w->now, id, err);
+    if (rc == 0)
+        id_seen(w, *id);
+    return rc;
 }
 
 /* One MAD, mutated, in a buffer of exactly its length, to engine cm. */
@@ -194,6 +249,8 @@ cm_cases_run(void)
     }
     for (unsigned k = 0; k < 32 && w.n_kept > 0; k++) {
         feed_mutated(&w, rnd() % 2 ? w.a : w.b, w.kept[rnd() % w.n_kept]);
+        if (w.consumer && rnd() % 3 == 0)
+            consumer_call(&w);
         if (rnd() % 4 == 0) {
             w.now += rs_cm_timeout_ns(8) * (rnd() % 3);
             rs_cm_progress(w.a, w.now);

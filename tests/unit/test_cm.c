@@ -175,9 +175,11 @@ struct side {
     struct rs_cm *cm;
     uint8_t gid[16];
     struct rs_cm_event last;
-    int events[4];
+    struct rs_cm_params last_peer;  /* a copy: the event's goes with a freed connection */
+    int events[6];
     uint16_t refuse;        /* the REJ reason request() gives; 0 accepts */
     int requests;
+    uint32_t request_id;    /* the last request's */
 };
 
 struct wire {
@@ -219,7 +221,7 @@ side_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *p
 {
     struct side *s = arg;
 
-    (void)id;
+    s->request_id = id;
     s->requests++;
     assert_int_equal(port, 18515);
     assert_int_equal(peer->qpn, 0x11);
@@ -244,11 +246,14 @@ side_event(void *arg, const struct rs_cm_event *ev)
     struct side *s = arg;
 
     s->last = *ev;
+    s->last_peer = *ev->peer;
     s->events[ev->type]++;
 }
 
+/* An engine whose RTU waits for rs_cm_confirm() (hold_rtu) and whose disconnected
+ * connections wait timewait_ns, as the verbs library's are. */
 static void
-side_open(struct side *s, uint8_t last)
+side_open_opts(struct side *s, uint8_t last, bool hold_rtu, uint64_t timewait_ns)
 {
     struct rs_cm_opts o;
     char err[RS_ERRBUF_SIZE];
@@ -262,8 +267,16 @@ side_open(struct side *s, uint8_t last)
     o.response_timeout = 10;        /* 4 ms */
     o.max_retries = 3;
     o.id_seed = last * 1000u;
+    o.hold_rtu = hold_rtu;
+    o.timewait_ns = timewait_ns;
     o.ops = (struct rs_cm_ops){wire_send, s, side_request, side_event, s};
     assert_int_equal(rs_cm_create(&s->cm, &o, err), 0);
+}
+
+static void
+side_open(struct side *s, uint8_t last)
+{
+    side_open_opts(s, last, false, 0);
 }
 
 static int
@@ -582,6 +595,199 @@ test_reject_foreign_service(void **state)
     assert_int_equal(rs_cm_get(l, w->q[0].mad + 24, RS_CMF_REMOTE_COMM_ID), 0x6ec0c56d);
 }
 
+/* The attribute IDs of the n MADs queued, in order. */
+static void
+queued_kinds(const struct wire *w, uint16_t *kinds, int n)
+{
+    assert_int_equal(w->n, n);
+    for (int i = 0; i < n; i++)
+        kinds[i] = (uint16_t)(w->q[i].mad[16] << 8 | w->q[i].mad[17]);
+}
+
+static struct rs_cm_params
+b_params(void)
+{
+    struct rs_cm_params ours;
+
+    memset(&ours, 0, sizeof(ours));
+    ours.qpn = 0x33;
+    ours.psn = 0x777;
+    ours.pmtu = 1024;
+    ours.responder_resources = 1;
+    ours.initiator_depth = 1;
+    memcpy(ours.private_data, "accepted", 8);
+    ours.private_len = 8;
+    return ours;
+}
+
+/* rdma_cm's consumer: b holds the REQ (a repeat of it is ignored, not answered), accepts
+ * it later with its QP; a holds the REP until it confirms, and only then goes the RTU,
+ * which connects b. */
+static void
+test_hold_accept_confirm(void **state)
+{
+    struct wire *w = *state;
+    char err[RS_ERRBUF_SIZE];
+    uint16_t k[4];
+
+    rs_cm_destroy(w->a.cm);
+    side_open_opts(&w->a, 1, true, 0);
+    w->b.refuse = RS_CM_HOLD;
+    uint32_t id = connect_a_to_b(w);
+    uint8_t req[RS_CM_MAD_LEN];
+    memcpy(req, w->q[0].mad, sizeof(req));
+    wire_run(w);
+    assert_int_equal(w->b.requests, 1);
+    assert_int_equal(w->n, 0);              /* nothing yet from b */
+    rs_cm_input(w->b.cm, w->a.gid, 1, req, RS_CM_MAD_LEN, w->now);
+    assert_int_equal(rs_cm_counters_get(w->b.cm)->dup_req, 1);
+    assert_int_equal(w->n, 0);
+    assert_int_equal(w->b.requests, 1);
+    /* Only a held REQ can be accepted. */
+    struct rs_cm_params ours = b_params();
+    assert_int_equal(rs_cm_accept(w->b.cm, w->b.request_id + 1, &ours, w->now, err), RS_ENOENT);
+    assert_int_equal(rs_cm_accept(w->b.cm, w->b.request_id, &ours, w->now, err), 0);
+    queued_kinds(w, k, 1);
+    assert_int_equal(k[0], RS_CM_REP);
+    wire_run(w);
+    assert_int_equal(w->a.events[RS_CM_EV_REPLY], 1);
+    assert_int_equal(w->a.events[RS_CM_EV_CONNECTED], 0);
+    assert_int_equal(w->a.last.peer->qpn, 0x33);
+    assert_int_equal(w->a.last.peer->psn, 0x777);
+    assert_memory_equal(w->a.last.peer->private_data, "accepted", 8);
+    assert_int_equal(w->n, 0);              /* no RTU until a confirms */
+    assert_int_equal(w->b.events[RS_CM_EV_CONNECTED], 0);
+    assert_int_equal(rs_cm_disconnect(w->a.cm, id, w->now, err), RS_ENOENT);
+    assert_int_equal(rs_cm_confirm(w->a.cm, id, w->now, err), 0);
+    assert_int_equal(rs_cm_confirm(w->a.cm, id, w->now, err), RS_ENOENT);
+    queued_kinds(w, k, 1);
+    assert_int_equal(k[0], RS_CM_RTU);
+    wire_run(w);
+    assert_int_equal(w->b.events[RS_CM_EV_CONNECTED], 1);
+    assert_int_equal(rs_cm_next_deadline(w->a.cm), UINT64_MAX);
+    assert_int_equal(rs_cm_next_deadline(w->b.cm), UINT64_MAX);
+}
+
+/* rdma_reject(): a held REQ refused with the consumer's reason and private data, which the
+ * active side is told in full (a REJ's private data is 148 bytes). */
+static void
+test_hold_reject_private(void **state)
+{
+    struct wire *w = *state;
+    char err[RS_ERRBUF_SIZE];
+    uint16_t k[1];
+
+    w->b.refuse = RS_CM_HOLD;
+    connect_a_to_b(w);
+    wire_run(w);
+    assert_int_equal(rs_cm_reject(w->b.cm, w->b.request_id, RS_CM_REJ_CONSUMER,
+                                  (const uint8_t *)"not today", 9, w->now, err), 0);
+    queued_kinds(w, k, 1);
+    assert_int_equal(k[0], RS_CM_REJ);
+    assert_int_equal(rs_cm_reject(w->b.cm, w->b.request_id, RS_CM_REJ_CONSUMER, NULL, 0,
+                                  w->now, err), RS_ENOENT);
+    wire_run(w);
+    assert_int_equal(w->a.events[RS_CM_EV_REJECTED], 1);
+    assert_int_equal(w->a.last.reason, RS_CM_REJ_CONSUMER);
+    assert_int_equal(w->a.last_peer.private_len, RS_CM_REJ_PRIVATE_MAX);
+    assert_memory_equal(w->a.last_peer.private_data, "not today", 9);
+    assert_int_equal(w->a.last_peer.private_data[9], 0);
+    assert_int_equal(rs_cm_next_deadline(w->a.cm), UINT64_MAX);
+}
+
+/* Time wait after a disconnect: both sides report DISCONNECTED once, answer a repeated
+ * DREQ with a DREP and no second event, and report TIMEWAIT_EXIT when it runs out. */
+static void
+test_timewait(void **state)
+{
+    struct wire *w = *state;
+    char err[RS_ERRBUF_SIZE];
+    uint16_t k[1];
+
+    rs_cm_destroy(w->a.cm);
+    rs_cm_destroy(w->b.cm);
+    side_open_opts(&w->a, 1, false, 50000000);
+    side_open_opts(&w->b, 2, false, 50000000);
+    uint32_t id = connect_a_to_b(w);
+    wire_run(w);
+    assert_int_equal(rs_cm_disconnect(w->a.cm, id, w->now, err), 0);
+    uint8_t dreq[RS_CM_MAD_LEN];
+    memcpy(dreq, w->q[0].mad, sizeof(dreq));
+    wire_run(w);
+    assert_int_equal(w->a.events[RS_CM_EV_DISCONNECTED], 1);
+    assert_int_equal(w->b.events[RS_CM_EV_DISCONNECTED], 1);
+    assert_int_equal(rs_cm_next_deadline(w->b.cm), w->now + 50000000);
+    rs_cm_input(w->b.cm, w->a.gid, 1, dreq, RS_CM_MAD_LEN, w->now);
+    queued_kinds(w, k, 1);
+    assert_int_equal(k[0], RS_CM_DREP);
+    wire_run(w);
+    assert_int_equal(w->b.events[RS_CM_EV_DISCONNECTED], 1);
+    assert_int_equal(w->a.events[RS_CM_EV_TIMEWAIT_EXIT] + w->b.events[RS_CM_EV_TIMEWAIT_EXIT],
+                     0);
+    wire_wait(w, 60000000);
+    assert_int_equal(w->a.events[RS_CM_EV_TIMEWAIT_EXIT], 1);
+    assert_int_equal(w->b.events[RS_CM_EV_TIMEWAIT_EXIT], 1);
+    assert_int_equal(rs_cm_next_deadline(w->a.cm), UINT64_MAX);
+    assert_int_equal(rs_cm_next_deadline(w->b.cm), UINT64_MAX);
+    /* Gone: a DREQ now gets the DREP of a connection unknown. */
+    rs_cm_input(w->b.cm, w->a.gid, 1, dreq, RS_CM_MAD_LEN, w->now);
+    assert_int_equal(rs_cm_counters_get(w->b.cm)->drop_unknown, 1);
+    w->n = 0;
+}
+
+/* rdma_destroy_id() of each state, as Linux's CM tells the peer: an established
+ * connection gets one DREQ and its consumer hears nothing more; a held REQ a REJ
+ * (consumer); an active side that gives up while the passive holds its REQ a REJ
+ * (timeout) naming only its own ID, which the passive side still finds. */
+static void
+test_abandon(void **state)
+{
+    struct wire *w = *state;
+    uint16_t k[1];
+    struct rs_cm_mad_hdr h;
+    const struct rs_cm_layout *l;
+
+    uint32_t id = connect_a_to_b(w);
+    wire_run(w);
+    assert_int_equal(w->a.events[RS_CM_EV_CONNECTED], 1);
+    rs_cm_abandon(w->a.cm, id, w->now);
+    queued_kinds(w, k, 1);
+    assert_int_equal(k[0], RS_CM_DREQ);
+    wire_run(w);        /* DREQ -> b, DREP -> a (which has forgotten it) */
+    assert_int_equal(w->b.events[RS_CM_EV_DISCONNECTED], 1);
+    assert_int_equal(w->a.events[RS_CM_EV_DISCONNECTED], 0);
+    wire_wait(w, 100000000);
+    assert_int_equal(w->sent, 3 + 2);       /* no DREQ again */
+    assert_int_equal(rs_cm_next_deadline(w->a.cm), UINT64_MAX);
+
+    /* b holds a REQ, then its consumer goes. */
+    w->b.refuse = RS_CM_HOLD;
+    connect_a_to_b(w);
+    wire_run(w);
+    rs_cm_abandon(w->b.cm, w->b.request_id, w->now);
+    queued_kinds(w, k, 1);
+    assert_int_equal(rs_cm_parse(w->q[0].mad, RS_CM_MAD_LEN, &h, &l), RS_CM_OK);
+    assert_int_equal(rs_cm_get(l, w->q[0].mad + 24, RS_CMF_REJ_REASON), RS_CM_REJ_CONSUMER);
+    assert_int_equal(rs_cm_get(l, w->q[0].mad + 24, RS_CMF_MSG_REJECTED), 0);
+    wire_run(w);
+    assert_int_equal(w->a.events[RS_CM_EV_REJECTED], 1);
+    assert_int_equal(w->a.last.reason, RS_CM_REJ_CONSUMER);
+
+    /* a gives up on a REQ b holds. */
+    id = connect_a_to_b(w);
+    wire_run(w);
+    rs_cm_abandon(w->a.cm, id, w->now);
+    queued_kinds(w, k, 1);
+    assert_int_equal(rs_cm_parse(w->q[0].mad, RS_CM_MAD_LEN, &h, &l), RS_CM_OK);
+    assert_int_equal(rs_cm_get(l, w->q[0].mad + 24, RS_CMF_REJ_REASON), RS_CM_REJ_TIMEOUT);
+    assert_int_equal(rs_cm_get(l, w->q[0].mad + 24, RS_CMF_REMOTE_COMM_ID), 0);
+    wire_run(w);
+    assert_int_equal(w->b.events[RS_CM_EV_REJECTED], 1);
+    assert_int_equal(w->b.last.reason, RS_CM_REJ_TIMEOUT);
+    assert_int_equal(w->a.events[RS_CM_EV_REJECTED], 1);
+    assert_int_equal(rs_cm_next_deadline(w->b.cm), UINT64_MAX);
+}
+
 static void
 test_hostile_dropped(void **state)
 {
@@ -633,6 +839,10 @@ main(void)
         cmocka_unit_test_setup_teardown(test_reject_foreign_service, wire_setup,
                                         wire_teardown),
         cmocka_unit_test_setup_teardown(test_hostile_dropped, wire_setup, wire_teardown),
+        cmocka_unit_test_setup_teardown(test_hold_accept_confirm, wire_setup, wire_teardown),
+        cmocka_unit_test_setup_teardown(test_hold_reject_private, wire_setup, wire_teardown),
+        cmocka_unit_test_setup_teardown(test_timewait, wire_setup, wire_teardown),
+        cmocka_unit_test_setup_teardown(test_abandon, wire_setup, wire_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
