@@ -13,6 +13,7 @@
 #include <roceshark/analysis.h>
 #include <roceshark/capture.h>
 #include <roceshark/dissect.h>
+#include <roceshark/display.h>
 #include <roceshark/fields.h>
 #include <roceshark/filter.h>
 #include <roceshark/iwarp.h>
@@ -75,9 +76,11 @@ struct read_opts {
     unsigned long long stop_seconds;    /* -a duration: (live) */
     uint64_t stop_bytes;                /* -a filesize: (with -w) */
     const char *glossary;               /* -G */
+    struct rs_display display;          /* -n, -N, --compat, -o roceshark.info: */
 };
 
-enum read_long_option { OPT_DISABLE_PROTOCOL = 0x100, OPT_ENABLE_PROTOCOL, OPT_NO_DUPLICATE_KEYS };
+enum read_long_option { OPT_DISABLE_PROTOCOL = 0x100, OPT_ENABLE_PROTOCOL, OPT_NO_DUPLICATE_KEYS,
+                        OPT_COMPAT };
 
 static const char read_usage[] =
     "usage: roceshark read -r FILE | -i IFACE [options]\n"
@@ -163,8 +166,16 @@ static const char read_usage[] =
     "                   print -T fields values as that tshark does (default 4.0; 4.4 and\n"
     "                   4.6 print booleans as True/False and give a SYN after a reset\n"
     "                   a new tcp.stream)\n"
+    "  -o roceshark.info:tshark|roceshark\n"
+    "                   the Info column as tshark 4.0 writes it, or roceshark's own\n"
+    "                   (the default: PSN, flags, extended headers, payload, analysis)\n"
+    "  --compat tshark  print as tshark 4.0 does: its Info column, and trees and JSON\n"
+    "                   without roceshark's own layers (roceshark.*)\n"
     "  -l               flush output after every frame\n"
-    "  -n               accepted for tshark compatibility (names are never resolved)\n";
+    "  -n               resolve no names\n"
+    "  -N FLAGS         resolve the names FLAGS ask for, as tshark's -N: m for MAC\n"
+    "                   addresses (by Wireshark's manuf file; the default), t for ports\n"
+    "                   (n, d, N, v and g are accepted; those names are never resolved)\n";
 
 static int
 parse_format(const char *arg, struct read_opts *ro)
@@ -287,6 +298,9 @@ parse_pref(const char *arg, struct read_opts *ro)
         ro->pipe.analyze = arg[10] == 'n';
     } else if (strncmp(arg, "iwarp.", 6) == 0) {
         return parse_iwarp_pref(arg, &ro->pipe.iwarp);
+    } else if (strcmp(arg, "roceshark.info:tshark") == 0 ||
+               strcmp(arg, "roceshark.info:roceshark") == 0) {
+        ro->display.info_tshark = arg[15] == 't';
     } else if (strncmp(arg, "compat:", 7) == 0) {
         if (strcmp(arg + 7, "4.0") == 0)
             ro->style = RS_STYLE_TSHARK_4_0;
@@ -435,6 +449,7 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
         {"disable-protocol", required_argument, NULL, OPT_DISABLE_PROTOCOL},
         {"enable-protocol", required_argument, NULL, OPT_ENABLE_PROTOCOL},
         {"no-duplicate-keys", no_argument, NULL, OPT_NO_DUPLICATE_KEYS},
+        {"compat", required_argument, NULL, OPT_COMPAT},
         {NULL, 0, NULL, 0},
     };
     int c, rc;
@@ -442,9 +457,10 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
 
     rs_fields_fmt_init(&ro->fields_fmt);
     rs_pipeline_opts_init(&ro->pipe);
+    ro->display = *rs_display_get();
     optind = 1;
     while ((c = cli_getopt("read", argc, argv, "r:i:f:s:B:pc:a:w:F:VO:S:2R:G:xPt:T:e:E:j:J:d:o:Y:z:"
-                           "qlnh", longopts, read_usage)) != CLI_OPT_END) {
+                           "qlnN:h", longopts, read_usage)) != CLI_OPT_END) {
         switch (c) {
         case 'a':
             if ((rc = parse_autostop(optarg, ro)) != 0)
@@ -584,6 +600,17 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
             ro->line_buffered = true;
             break;
         case 'n':
+            ro->display.resolve_mac = ro->display.resolve_transport = false;
+            break;
+        case 'N':
+            if (!rs_display_parse_resolve(&ro->display, optarg))
+                return cli_fail(CLI_EXIT_USAGE, "-N %s: expected letters of m, t, n, d, N, v "
+                                "and g", optarg);
+            break;
+        case OPT_COMPAT:
+            if (strcmp(optarg, "tshark") != 0)
+                return cli_fail(CLI_EXIT_USAGE, "--compat %s: expected tshark", optarg);
+            ro->display.info_tshark = ro->display.tree_tshark = true;
             break;
         case CLI_OPT_HELP:
             return -1;
@@ -593,6 +620,7 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
     }
     if (optind < argc)
         return cli_fail(CLI_EXIT_USAGE, "read: unexpected argument '%s'", argv[optind]);
+    rs_display_set(&ro->display);
     if (ro->glossary != NULL)
         return 0;   /* the registry alone: no input */
     if ((rc = check_new_options(ro)) != 0)

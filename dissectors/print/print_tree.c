@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <roceshark/display.h>
 #include <roceshark/fields.h>
 #include <roceshark/icmp.h>
 #include <roceshark/iwarp.h>
@@ -87,7 +88,11 @@ struct walk_ctx {
     int data_id;                    /* the data protocol's id when it is walked apart, else -1 */
     bool data_nested;               /* and it nests under ICMP (else it follows each FPDU) */
     uint8_t shift;                  /* added to the depth: a quote's headers nest under ICMP */
+    bool tshark;                    /* roceshark's own fields left out (--compat tshark) */
 };
+
+static int *run_end;
+static bool *ours;                  /* by id: a roceshark.* field */
 
 static bool
 is_data_field(const struct walk_ctx *w, int id)
@@ -102,7 +107,8 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
     struct rs_value v;
 
     /* Cheap presence test first: most fields are absent from a frame. */
-    if ((f->flags & w->skip) || !rs_field_value(pkt, id, 0, &v))
+    if ((f->flags & w->skip) || (w->tshark && ours != NULL && ours[id]) ||
+        !rs_field_value(pkt, id, 0, &v))
         return false;
     unsigned occ = 0;
     for (; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, id, occ, &v); occ++) {
@@ -254,7 +260,6 @@ after_icmp(const struct rs_field *f)
  * after the run that starts at id, or 0 where id cannot be passed so: no layer of its
  * own; ICMP's, whose end the walk marks; or one walked specially (table rows, per iWARP
  * PDU, per ICMPv6 item). */
-static int *run_end;
 static pthread_once_t run_end_once = PTHREAD_ONCE_INIT;
 
 static bool
@@ -270,6 +275,9 @@ runs_init(void)
 {
     int n = rs_field_count();
 
+    ours = calloc((size_t)n + 1, sizeof(*ours));
+    for (int id = 0; ours != NULL && id < n; id++)
+        ours[id] = strncmp(rs_field_by_id(id)->abbrev, "roceshark", 9) == 0;
     run_end = calloc((size_t)n + 1, sizeof(*run_end));
     if (run_end == NULL)
         return;     /* every field is then asked */
@@ -300,14 +308,14 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
     pkt = &own;
     bool nested = in_icmp && !quoted;
     struct walk_ctx w = {pkt, fn, arg, skip, nested || in_iwarp ? rs_field_lookup("data") : -1,
-                         nested, 0};
+                         nested, 0, rs_display_get()->tree_tshark};
     struct rs_tree_item frame = {RS_TREE_FRAME, NULL, NULL, 0, 0, 0};
 
     frame.node = true;
     frame.length = pkt->frame->caplen;
+    pthread_once(&run_end_once, runs_init);
     fn(arg, &frame);
     bool pdus_done = false, items_done = false;
-    pthread_once(&run_end_once, runs_init);
     for (int id = 0; id < rs_field_count(); id++) {
         const struct rs_field *f = rs_field_by_id(id);
         if (!quoted && run_end != NULL && run_end[id] != 0 && !rs_packet_has(pkt, f->layer)) {
