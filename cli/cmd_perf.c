@@ -41,10 +41,10 @@ enum {
 #define RPING_OPTS PERF_OPTS "C:S:vV"
 
 static const char usage[] =
-    "usage: roceshark perf TEST --bind IP [--connect [SETUP://]SERVER[:PORT]] [options]\n"
+    "usage: roceshark perf TEST --bind IP [--target [SETUP://]SERVER[:PORT]] [options]\n"
     "\n"
     "perftest's and ibv_rc_pingpong's tests over the software RC transport (RoCEv2 on\n"
-    "UDP 4791). Start the server (no --connect) first. It answers our own clients and\n"
+    "UDP 4791). Start the server (no --target) first. It answers our own clients and\n"
     "perftest's (ib_write_bw ... against it); `perf pingpong` answers ibv_rc_pingpong.\n"
     "SETUP is how the client sets the connection up: roceshark:// (ours, the default:\n"
     "the client decides the parameters), perftest:// (perftest's exchange: give both\n"
@@ -53,8 +53,8 @@ static const char usage[] =
     "PORT is rdma_cm's port, default 18515; bandwidth tests only), perftest+cm:// (as\n"
     "-R: perftest -R's protocol, RDMA CM then perftest's exchange as SENDs, to or from\n"
     "ib_write_bw -R and `roceshark perf -R`). Over CM, each side takes -s and -n from\n"
-    "its own command line, as perftest -R does.\n"
-    "`perf rping --connect [cm://]IP[:PORT]` runs rping's client (rping -c) against\n"
+    "its own command line, as perftest -R does. --connect is --target's old name.\n"
+    "`perf rping --target [cm://]IP[:PORT]` runs rping's client (rping -c) against\n"
     "rping -s or `responder --cm` (PORT default 7174, rping's); it takes rping's letters:\n"
     "-C COUNT (default 0: until interrupted), -S SIZE (26..65535, default 64), -v (print\n"
     "\"ping data: ...\" for each ping), -V (check that each ping came back intact).\n"
@@ -73,7 +73,7 @@ static const char usage[] =
     "  -x N             GID index: accepted for perftest's command lines; our GID is\n"
     "                   --bind's address, ::ffff:a.b.c.d\n"
     "  -R               RDMA CM, as perftest's -R: a server listens on QP 1 for the REQs\n"
-    "                   of rdma_cm's port -p; --connect IP means perftest+cm://IP\n"
+    "                   of rdma_cm's port -p; --target IP means perftest+cm://IP\n"
     "  --report_gbits   bandwidth in Gb/sec instead of MB/sec\n"
     "  --qpn N          our QP number (default 0x11)\n"
     "  --json           also print the results as one JSON line\n"
@@ -91,7 +91,7 @@ rping_args(struct rs_perf *p)
 {
     if (!p->client)
         return cli_fail(CLI_EXIT_USAGE, "perf: rping is a client (rping -c): its server is "
-                        "`roceshark responder --cm`, or rping -s; give --connect IP");
+                        "`roceshark responder --cm`, or rping -s; give --target IP");
     if (p->setup != RS_OOB_SETUP_CM)
         return cli_fail(CLI_EXIT_USAGE, "perf: rping connects through RDMA CM (cm://), not "
                         "%s://", rs_oob_setup_name(p->setup));
@@ -108,7 +108,8 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
 {
     static const struct option longopts[] = {
         RC_CLI_LONG_OPTIONS,
-        {"connect", required_argument, NULL, OPT_CONNECT},
+        {"target", required_argument, NULL, OPT_CONNECT},
+        {"connect", required_argument, NULL, OPT_CONNECT},  /* the old name of --target */
         {"qpn", required_argument, NULL, OPT_QPN},
         {"json", no_argument, NULL, OPT_JSON},
         {"rx-depth", required_argument, NULL, OPT_RX_DEPTH},
@@ -224,7 +225,7 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
             struct rs_oob_target t;
             char err[RS_ERRBUF_SIZE];
             if (rs_oob_target_parse(optarg, &t, err) < 0)
-                return cli_fail(CLI_EXIT_USAGE, "perf: --connect %s", err);
+                return cli_fail(CLI_EXIT_USAGE, "perf: --target %s", err);
             scheme = strstr(optarg, "://") != NULL;
             if (scheme || (!p->test->pingpong && !p->test->rping))
                 p->setup = t.setup;
@@ -281,7 +282,7 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
      * is named, never guessed from a REP (replay/perf/README.md). */
     if (rdma_cm && scheme && p->setup != RS_OOB_SETUP_PERFTEST_CM)
         return cli_fail(CLI_EXIT_USAGE, "perf: -R: speaks perftest -R's protocol, not %s:// "
-                        "(give --connect ADDR or perftest+cm://ADDR)",
+                        "(give --target ADDR or perftest+cm://ADDR)",
                         rs_oob_setup_name(p->setup));
     if (rdma_cm)
         p->setup = RS_OOB_SETUP_PERFTEST_CM;
@@ -290,7 +291,7 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
     if (p->setup == RS_OOB_SETUP_PERFTEST_CM && p->test->pingpong)
         return cli_fail(CLI_EXIT_USAGE, "perf: -R: pingpong has no RDMA CM setup");
     if (p->setup == RS_OOB_SETUP_CM && (p->test->latency || p->test->pingpong))
-        return cli_fail(CLI_EXIT_USAGE, "perf: --connect cm://: %s needs a peer that answers "
+        return cli_fail(CLI_EXIT_USAGE, "perf: --target cm://: %s needs a peer that answers "
                         "its pings; over CM only the bandwidth tests run", p->test->name);
     if (p->test->pingpong != (p->setup == RS_OOB_SETUP_PINGPONG))
         return cli_fail(CLI_EXIT_USAGE, "perf: %s speaks %s, not %s://", p->test->name,

@@ -51,11 +51,12 @@ static const char usage[] =
     "An IBTA RC responder (and requester) speaking RoCEv2 on UDP port 4791 of IP.\n"
     "\n"
     "connection (a static peer, or requesters that come through the TCP side channel):\n"
-    "  --peer IP --peer-qpn N --peer-psn N   the requester: its address, QP and first PSN\n"
+    "  --target IP --peer-qpn N --peer-psn N  the requester: its address, QP and first PSN\n"
+    "                   (--peer is --target's old name)\n"
     "  --qpn N          our (first) QP number (default 0x11)   --qps N  static QPs (default 1)\n"
     "  --psn N          our first PSN (default 0)\n"
     "  --listen PORT    side channel (default 18515)    --no-listen  none\n"
-    "  --cm             RDMA CM on QP 1: rdma_cm's REQs (rping -c, our perf --connect cm://)\n"
+    "  --cm             RDMA CM on QP 1: rdma_cm's REQs (rping -c, our perf --target cm://)\n"
     "                   get a QP and a REP; a DREQ ends it. Events as JSON lines on stdout\n"
     "  --cm-port PORT   accept only REQs for this rdma_cm port (implies --cm)\n"
     "                   up to 64 requesters at once (more are refused with a reason); a\n"
@@ -161,7 +162,8 @@ parse_args(struct responder_cli *r, int argc, char **argv)
         {"qpn", required_argument, NULL, OPT_QPN},
         {"qps", required_argument, NULL, OPT_QPS},
         {"psn", required_argument, NULL, OPT_PSN},
-        {"peer", required_argument, NULL, OPT_PEER},
+        {"target", required_argument, NULL, OPT_PEER},
+        {"peer", required_argument, NULL, OPT_PEER},    /* the old name of --target */
         {"peer-qpn", required_argument, NULL, OPT_PEER_QPN},
         {"peer-psn", required_argument, NULL, OPT_PEER_PSN},
         {"mr", required_argument, NULL, OPT_MR},
@@ -214,7 +216,7 @@ parse_args(struct responder_cli *r, int argc, char **argv)
             break;
         case OPT_PEER:
             if (rs_addr_parse(optarg, r->o.peer_gid, NULL, err) < 0)
-                return cli_fail(CLI_EXIT_USAGE, "responder: --peer %s", err);
+                return cli_fail(CLI_EXIT_USAGE, "responder: --target %s", err);
             r->o.have_peer = true;
             break;
         case OPT_PEER_QPN:
@@ -293,7 +295,7 @@ parse_args(struct responder_cli *r, int argc, char **argv)
     if (optind < argc)
         return cli_fail(CLI_EXIT_USAGE, "responder: unexpected argument '%s'", argv[optind]);
     if (r->o.have_peer != have_peer_qpn)
-        return cli_fail(CLI_EXIT_USAGE, "responder: --peer and --peer-qpn go together");
+        return cli_fail(CLI_EXIT_USAGE, "responder: --target and --peer-qpn go together");
     if (r->o.n_static == 0 || r->o.qpn0 + r->o.n_static - 1 > 0xffffff)
         return cli_fail(CLI_EXIT_USAGE, "responder: --qpn/--qps out of range");
     return 0;

@@ -257,7 +257,7 @@ def apps(rip, cip):
 
 
 def usage():
-    for args, text in [(["-C", "1"], "give --connect"),
+    for args, text in [(["-C", "1"], "give --target"),
                        (["--connect", "perftest://127.0.0.1", "--bind", "127.0.0.2"],
                         "through RDMA CM"),
                        (["--connect", "127.0.0.1", "--bind", "127.0.0.2", "-S", "25"],
