@@ -32,16 +32,16 @@ static const char usage[] =
     "  read -G fields|protocols|values          the same as tshark -G lists them (also\n"
     "                                           'roceshark -G ...')\n"
     "  plot psn -r FILE --qp QPN -o OUT.svg     PSN/time graph of one conversation\n"
-    "  responder --bind IP [--peer IP --peer-qpn N] [--mr SIZE] [--recv N] [--control]\n"
+    "  responder --bind IP [--target IP --peer-qpn N] [--mr SIZE] [--recv N] [--control]\n"
     "                                           an IBTA RC responder on RoCEv2 (UDP 4791)\n"
     "  inject   (-w FILE | -i IFACE | --udp) [-F SPECS] [-c N] [--pps N] [SPEC ...]\n"
     "                                           craft RoCE, IB and iWARP packets; write or send\n"
     "  bridge   IFACE_A IFACE_B [--faults FILE] [-w PREFIX] [-c N]\n"
     "                                           forward frames between two ports, with faults\n"
-    "  perf     write_bw|read_bw|send_bw|send_lat|write_lat|rping --bind IP [--connect IP]\n"
+    "  perf     write_bw|read_bw|send_bw|send_lat|write_lat|rping --bind IP [--target IP]\n"
     "           [-s SIZE] [-n ITERS] [-m PMTU]  perftest's tests (and rping's client) over\n"
     "                                           the software RC transport\n"
-    "  replay   -r FILE (--conv N | --qp QPN) --src IP (--target IP[:PORT] | --dst IP)\n"
+    "  replay   -r FILE (--conv N | --qp QPN) --bind IP (--target IP[:PORT] | --dst IP)\n"
     "                                           play a captured conversation against a\n"
     "                                           live peer and compare its answers\n"
     "  run      [--dev NAME=IP]... -- PROGRAM [ARGS]\n"
@@ -53,8 +53,9 @@ static const char usage[] =
     "  -v, --version                            the version, the optional parts built in\n"
     "                                           and the libpcap in use\n"
     "\n"
-    "Run 'roceshark <command> -h' for the options of one command. A live capture\n"
-    "stopped by SIGINT or SIGTERM writes what it has, prints its counts and exits 0.\n"
+    "Run 'roceshark <command> -h' (or 'roceshark help <command>') for the options of one\n"
+    "command. A live capture stopped by SIGINT or SIGTERM writes what it has, prints its\n"
+    "counts and exits 0.\n"
     "\n"
     "exit codes:\n"
     "  0  success\n"
@@ -64,7 +65,55 @@ static const char usage[] =
     "  4  capture device missing, unsupported or not permitted (no such interface\n"
     "     or RDMA device, no RDMA kernel or sniffer support, no CAP_NET_RAW), or a\n"
     "     network endpoint (responder, perf) unreachable or not permitted\n"
-    "  5  internal error (out of memory)\n";
+    "  5  internal error (out of memory)\n"
+    "  6  inject --script/--suite: expectations failed (the count on the last line)\n"
+    "  7  replay: the target diverged from the capture (the count on the last line)\n"
+    "'roceshark run' exits with its program's status.\n";
+
+/* The optional commands, or why this build has none. */
+static int
+cmd_run_or_missing(int argc, char **argv)
+{
+#if RS_BUILT_VERBS
+    return cmd_run(argc, argv);
+#else
+    (void)argc;
+    (void)argv;
+    return cli_fail(CLI_EXIT_USAGE, "run: built without the verbs library "
+                    "(<infiniband/verbs.h> was not found)");
+#endif
+}
+
+static int
+cmd_tui_or_missing(int argc, char **argv)
+{
+#if RS_BUILT_TUI
+    return cmd_tui(argc, argv);
+#else
+    (void)argc;
+    (void)argv;
+    return cli_fail(CLI_EXIT_USAGE, "tui: built without the TUI (ncursesw was not found)");
+#endif
+}
+
+/* The command argv[0] names, with its arguments; NULL when there is no such command. */
+static int (*command(const char *name))(int, char **)
+{
+    static const struct {
+        const char *name;
+        int (*run)(int, char **);
+    } commands[] = {
+        {"read", cmd_read}, {"fields", cmd_fields}, {"plot", cmd_plot},
+        {"capture", cmd_capture}, {"ifaces", cmd_ifaces}, {"responder", cmd_responder},
+        {"perf", cmd_perf}, {"inject", cmd_inject}, {"bridge", cmd_bridge},
+        {"replay", cmd_replay}, {"run", cmd_run_or_missing}, {"tui", cmd_tui_or_missing},
+    };
+
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return commands[i].run;
+    return NULL;
+}
 
 int
 main(int argc, char **argv)
@@ -74,6 +123,15 @@ main(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    /* `roceshark help CMD` is `roceshark CMD -h`. */
+    if (strcmp(cmd, "help") == 0 && argc > 2) {
+        int (*run)(int, char **) = command(argv[2]);
+        char *help_argv[] = {argv[2], "-h", NULL};
+        if (run == NULL)
+            return cli_fail(CLI_EXIT_USAGE, "help %s: unknown command (try 'roceshark --help')",
+                            argv[2]);
+        return run(2, help_argv);
+    }
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
         fputs(usage, stdout);
         return CLI_EXIT_OK;
@@ -81,41 +139,9 @@ main(int argc, char **argv)
     if (strcmp(cmd, "-v") == 0 || strcmp(cmd, "--version") == 0) {
         return cmd_version();
     }
-    if (strcmp(cmd, "read") == 0)
-        return cmd_read(argc - 1, argv + 1);
-    if (strcmp(cmd, "fields") == 0)
-        return cmd_fields(argc - 1, argv + 1);
-    if (strcmp(cmd, "plot") == 0)
-        return cmd_plot(argc - 1, argv + 1);
-    if (strcmp(cmd, "capture") == 0)
-        return cmd_capture(argc - 1, argv + 1);
-    if (strcmp(cmd, "ifaces") == 0)
-        return cmd_ifaces(argc - 1, argv + 1);
-    if (strcmp(cmd, "responder") == 0)
-        return cmd_responder(argc - 1, argv + 1);
-    if (strcmp(cmd, "perf") == 0)
-        return cmd_perf(argc - 1, argv + 1);
-    if (strcmp(cmd, "inject") == 0)
-        return cmd_inject(argc - 1, argv + 1);
-    if (strcmp(cmd, "bridge") == 0)
-        return cmd_bridge(argc - 1, argv + 1);
-    if (strcmp(cmd, "replay") == 0)
-        return cmd_replay(argc - 1, argv + 1);
-    if (strcmp(cmd, "run") == 0) {
-#if RS_BUILT_VERBS
-        return cmd_run(argc - 1, argv + 1);
-#else
-        return cli_fail(CLI_EXIT_USAGE, "run: built without the verbs library "
-                        "(<infiniband/verbs.h> was not found)");
-#endif
-    }
-    if (strcmp(cmd, "tui") == 0) {
-#if RS_BUILT_TUI
-        return cmd_tui(argc - 1, argv + 1);
-#else
-        return cli_fail(CLI_EXIT_USAGE, "tui: built without the TUI (ncursesw was not found)");
-#endif
-    }
+    int (*run)(int, char **) = command(cmd);
+    if (run != NULL)
+        return run(argc - 1, argv + 1);
     /* tshark -G's glossaries are read's. */
     if (strcmp(cmd, "-G") == 0)
         return cmd_read(argc, argv);
