@@ -21,7 +21,9 @@ enum cli_exit {
     CLI_EXIT_OUTPUT = 3,    /* output could not be written */
     CLI_EXIT_CAPTURE = 4,   /* capture device or network endpoint missing, unreachable or
                                not permitted */
-    CLI_EXIT_INTERNAL = 5   /* out of memory or another internal failure */
+    CLI_EXIT_INTERNAL = 5,  /* out of memory or another internal failure */
+    CLI_EXIT_EXPECT = 6,    /* inject --script/--suite: expectations failed */
+    CLI_EXIT_DIVERGED = 7   /* replay: the target's answers differ from the capture's */
 };
 
 /* Prints "roceshark: <message>" on stderr and returns code. */

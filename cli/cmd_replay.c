@@ -17,10 +17,9 @@
 #include "cli.h"
 
 #define SIDE_PORT 18515
-#define MAX_EXIT 100
 
 static const char usage[] =
-    "usage: roceshark replay -r CAPTURE (--conv N | --qp QPN) --src IP\n"
+    "usage: roceshark replay -r CAPTURE (--conv N | --qp QPN) --bind IP\n"
     "                        (--target IP[:PORT] | --dst IP) [options]\n"
     "\n"
     "Plays one RC conversation of CAPTURE again against a live target: the requester's\n"
@@ -35,7 +34,8 @@ static const char usage[] =
     "                    capture's responses, NAKs and RNR NAKs included; its packets are\n"
     "                    compared with the captured requester's, retransmissions included\n"
     "Target:\n"
-    "  --src IP          our address: the capture's requester becomes it (required)\n"
+    "  --bind IP         our address: the capture's requester becomes it (required;\n"
+    "                    --src is its old name)\n"
     "  --target IP[:PORT] a target with a roceshark side channel (port 18515): its QP,\n"
     "                    R_Key and VA are learned, and it starts at the capture's PSN;\n"
     "                    IPv6: ADDR or [ADDR]:PORT (fe80::1%eth0 for a link-local one)\n"
@@ -52,9 +52,9 @@ static const char usage[] =
     "                    with its own retries and timers (needs --target); the capture's\n"
     "                    sequence NAKs and retries are then not expected again\n"
     "Sending (--packets):\n"
-    "  -i IFACE          send with libpcap (Ethernet frames); default a UDP socket from --src\n"
+    "  -i IFACE          send with libpcap (Ethernet frames); default a UDP socket from --bind\n"
     "  --capture-iface IFACE  where the answers are captured (default: the interface of\n"
-    "                    --src; lo for 127.0.0.0/8 and ::1)\n"
+    "                    --bind; lo for 127.0.0.0/8 and ::1)\n"
     "  -x MULT           as recorded, MULT times as fast    --pps N    N packets a second\n"
     "  --topspeed        as fast as they go                 --loop N   N passes (PSNs go on)\n"
     "Validation (on unless --no-validate):\n"
@@ -68,9 +68,9 @@ static const char usage[] =
     "  --diff            the two conversations side by side (| same, ! different, < > one\n"
     "                    side only)\n"
     "  --junit FILE      JUnit XML, a testcase per rule\n"
-    "Exit code: the number of divergences (0: the target behaves as recorded; at most 100),\n"
-    "or an error's code (1 usage or no conversation picked, 2 unreadable capture, 4 target\n"
-    "or capture interface unreachable), which the message on stderr tells apart.\n";
+    "Exit code: 0 the target behaves as recorded, 7 it diverged (the count is on the last\n"
+    "line), or an error's (1 usage or no conversation picked, 2 unreadable capture, 4 target\n"
+    "or capture interface unreachable).\n";
 
 enum {
     OPT_CONV = 0x100, OPT_QP, OPT_SIDE, OPT_SRC, OPT_TARGET, OPT_DST, OPT_QPMAP, OPT_RKEYMAP,
@@ -130,7 +130,8 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
         {"conv", required_argument, NULL, OPT_CONV},
         {"qp", required_argument, NULL, OPT_QP},
         {"side", required_argument, NULL, OPT_SIDE},
-        {"src", required_argument, NULL, OPT_SRC},
+        {"bind", required_argument, NULL, OPT_SRC},
+        {"src", required_argument, NULL, OPT_SRC},      /* the old name of --bind */
         {"target", required_argument, NULL, OPT_TARGET},
         {"dst", required_argument, NULL, OPT_DST},
         {"qpmap", required_argument, NULL, OPT_QPMAP},
@@ -197,7 +198,7 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
             ro->listen = (uint16_t)v;
             break;
         case OPT_SRC:
-            if (parse_ip("--src", optarg, &family, ro->rw.src) != 0)
+            if (parse_ip("--bind", optarg, &family, ro->rw.src) != 0)
                 return CLI_EXIT_USAGE;
             ro->rw.set_src = true;
             ro->rw.family = family;
@@ -340,7 +341,7 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
     return 0;
 }
 
-/* What --target's side channel says of the target, announcing us at --src. */
+/* What --target's side channel says of the target, announcing us at --bind. */
 static int
 learn(const struct replay_opts *ro, const struct rs_replay_trace *t, struct rs_replay_target *tg,
       char *err)
@@ -356,7 +357,7 @@ static int
 check_target(const struct replay_opts *ro, const struct rs_replay_trace *t)
 {
     if (!ro->rw.set_src)
-        return cli_fail(CLI_EXIT_USAGE, "replay: give our address: --src IP");
+        return cli_fail(CLI_EXIT_USAGE, "replay: give our address: --bind IP");
     if (ro->side_responder) {
         if (ro->have_target || ro->have_dst)
             return cli_fail(CLI_EXIT_USAGE, "replay: --side responder waits for the "
@@ -369,7 +370,7 @@ check_target(const struct replay_opts *ro, const struct rs_replay_trace *t)
     if (ro->have_target && ro->have_dst)
         return cli_fail(CLI_EXIT_USAGE, "replay: --target and --dst both name the target");
     if (ro->dst_family != ro->rw.family)
-        return cli_fail(CLI_EXIT_USAGE, "replay: --src is IPv%u and --%s IPv%u",
+        return cli_fail(CLI_EXIT_USAGE, "replay: --bind is IPv%u and --%s IPv%u",
                         ro->rw.family, ro->have_dst ? "dst" : "target", ro->dst_family);
     if ((ro->messages || ro->preload) && !ro->have_target)
         return cli_fail(CLI_EXIT_USAGE, "replay: %s connects our requester to the target: "
@@ -378,7 +379,7 @@ check_target(const struct replay_opts *ro, const struct rs_replay_trace *t)
         return cli_fail(CLI_EXIT_USAGE, "replay: --messages sends from our RC transport's "
                         "UDP port, not with -i");
     if (t->conv.family != 0 && t->conv.family != ro->rw.family)
-        return cli_fail(CLI_EXIT_USAGE, "replay: the conversation is IPv%u, --src IPv%u",
+        return cli_fail(CLI_EXIT_USAGE, "replay: the conversation is IPv%u, --bind IPv%u",
                         t->conv.family, ro->rw.family);
     return 0;
 }
@@ -461,7 +462,7 @@ validate(const struct replay_opts *ro, const struct rs_replay_trace *t,
     if (ro->junit != NULL && rs_replay_write_junit(ro->junit, ro->file, &res, err) != 0)
         rc = cli_fail(CLI_EXIT_OUTPUT, "replay: --junit %s", err);
     if (rc == 0)
-        rc = res.divergences->len > MAX_EXIT ? MAX_EXIT : (int)res.divergences->len;
+        rc = res.divergences->len > 0 ? CLI_EXIT_DIVERGED : CLI_EXIT_OK;
     rs_replay_result_free(&res);
     return rc;
 }

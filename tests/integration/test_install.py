@@ -91,7 +91,7 @@ for opt in sorted(options(help_text)):
     t.check(re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(opt), page) is not None,
             "the man page lacks %s of --help" % opt)
 codes = re.findall(r"^  (\d)  ", help_text, re.M)
-t.check(codes == ["0", "1", "2", "3", "4", "5"], "--help exit codes %s" % codes)
+t.check(codes == ["0", "1", "2", "3", "4", "5", "6", "7"], "--help exit codes %s" % codes)
 for code in codes:
     t.check(re.search(r"^ {7}%s {6}\S" % code, section.get("EXIT STATUS", ""), re.M),
             "the man page's EXIT STATUS lacks %s" % code)

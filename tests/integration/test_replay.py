@@ -150,7 +150,7 @@ def test_different_targets(capture):
     r.stop()
     print(p.stdout)
     rules = {re.search(r"\[(\S+)\]$", x).group(1) for x in divergences(p.stdout)}
-    t.check(p.returncode > 0 and "segmentation" in rules,
+    t.check(p.returncode == 7 and "segmentation" in rules,
             "PMTU 256: segmentation divergences named: rc %d %s" % (p.returncode, rules))
     # A wrong R_Key: the WRITE and the READ meet a remote access error.
     cap_rkey = t.run([t.ROCESHARK, "read", "-r", capture, "-Y", "infiniband.reth", "-c", "1",
@@ -159,7 +159,7 @@ def test_different_targets(capture):
     p = replay(capture, src, dst, ["--rkey-map", "%s:0x1234" % cap_rkey])
     r.stop()
     print(p.stdout)
-    t.check(p.returncode > 0 and any("NAK Remote Access Error [ack-class]" in x
+    t.check(p.returncode == 7 and any("NAK Remote Access Error [ack-class]" in x
                                      for x in divergences(p.stdout)),
             "a wrong R_Key: the remote access NAK is named: %s" % divergences(p.stdout))
     # --diff shows the two side by side: the same requests, then where the answers part.
@@ -178,12 +178,14 @@ def test_different_targets(capture):
         p = replay(capture, src, dst, [mode])
         r.stop()
         print(p.stdout)
-        t.check(p.returncode > 0 and any(x.endswith("[rnr]") and "RNR NAK" in x
+        t.check(p.returncode == 7 and any(x.endswith("[rnr]") and "RNR NAK" in x
                                          for x in divergences(p.stdout)),
                 "%s, one receive buffer: the RNR NAKs are named: %s"
                 % (mode, divergences(p.stdout)))
-    t.check(p.returncode == min(100, len(divergences(p.stdout))),
-            "the exit code is the number of divergences: %d" % p.returncode)
+    t.check(p.returncode == 7 and re.match(r"%d divergences?: " % len(divergences(p.stdout)),
+                                           p.stdout.splitlines()[-1]) is not None,
+            "divergences: exit 7 and their count on the last line: %d %r"
+            % (p.returncode, p.stdout.splitlines()[-1:]))
 
 
 # The real conversations, and what IBTA lets our responder do otherwise than rxe did there:
@@ -246,7 +248,7 @@ def test_real_captures():
                     and payload[3] == 0, "%s %s --preload: data compared and alike: %s %s"
                     % (name, mode, payload, divergences(p.stdout)))
         else:
-            t.check(p.returncode > 0 and payload[3] == p.returncode and
+            t.check(p.returncode == 7 and payload[3] > 0 and
                     all(x.endswith("[payload]") for x in divergences(p.stdout)),
                     "%s --preload: only READ data differs: %s" % (name, divergences(p.stdout)))
 
@@ -266,7 +268,7 @@ def test_options(capture):
                       (["--conv", "1", "--lenient", "psn"], "only rnr"),
                       (["--conv", "1", "--qpmap", "5"], "OLD:NEW"),
                       (["--conv", "1", "--src", src, "--dst", "::1"], "--dst IPv6"),
-                      (["--conv", "1"], "--src")):
+                      (["--conv", "1"], "--bind")):
         p = subprocess.run([t.ROCESHARK, "replay", "-r", capture] + args,
                            capture_output=True, text=True)
         t.check(p.returncode == 1 and p.stderr.count("\n") == 1 and why in p.stderr,
@@ -333,7 +335,7 @@ def test_side_responder(other_capture):
             t.check(p.returncode == 0, "and the requester side sees the capture's answers: %s"
                     % divergences(p.stdout))
         else:
-            t.check(serve.returncode > 0 and all(x.endswith("[request]")
+            t.check(serve.returncode == 7 and all(x.endswith("[request]")
                                                  for x in divergences(out)),
                     "--side responder: other work is named: rc %d %s"
                     % (serve.returncode, divergences(out)[:3]))

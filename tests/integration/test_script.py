@@ -62,7 +62,8 @@ for path in SCRIPTS:
     p = run_script(path)
     lines = p.stdout.splitlines()
     t.check(p.returncode == 0 and lines and re.match(r"1\.\.\d+$", lines[0]) and
-            all(x.startswith("ok ") for x in lines[1:]),
+            all(x.startswith("ok ") for x in lines[1:-1]) and
+            re.match(r"# (\d+) expectations: \1 passed, 0 failed$", lines[-1]) is not None,
             "%s: exit %d\n%s%s" % (os.path.basename(path), p.returncode, p.stdout, p.stderr))
     if path.endswith("psn_sequence_error.script"):
         t.check("nak psn_seq_error psn 5" in p.stdout and "PSN 5)" in p.stdout,
@@ -86,7 +87,7 @@ for mode, want_failed, want_rows in (
     bad.terminate()
     bad.wait(10)
     failed = [x for x in p.stdout.splitlines()[1:-1] if " pass " not in x]
-    t.check(ready.startswith("misbehaving responder: ready") and p.returncode == want_failed
+    t.check(ready.startswith("misbehaving responder: ready") and p.returncode == (6 if want_failed else 0)
             and len(failed) == len(want_rows) and
             all(x.startswith(w[0]) and " FAIL " in x and w[1] in x
                 for x, w in zip(failed, want_rows)),
@@ -121,12 +122,13 @@ other = os.path.join(tmp, "rnr_retry_1.script")
 open(other, "w").write(script.replace("--rnr-retry 2", "--rnr-retry 1"))
 p = t.run([t.ROCESHARK, "inject", "--script", other, "--bind", US, "--target", REQUESTER],
           check_rc=False)
-t.check(p.returncode == 1 and p.stdout.splitlines()[1:] ==
+t.check(p.returncode == 6 and p.stdout.splitlines()[1:] ==
         ["not ok 1 - count 3 infiniband.bth.opcode == \"RC Send Only\": 2 frames matched "
-         "(frames 1, 3)", "ok 2 - exit 4: the command exited with 4"],
+         "(frames 1, 3)", "ok 2 - exit 4: the command exited with 4",
+         "# 2 expectations: 1 passed, 1 failed"],
         "rnr_retry 1 against count 3: exit %d\n%s" % (p.returncode, p.stdout))
 
-# 2. Expectations that cannot hold fail, with the exit code counting them.
+# 2. Expectations that cannot hold fail: exit 6, and the count on the last line.
 failing = os.path.join(tmp, "failing.script")
 open(failing, "w").write("bind 127.0.0.3\nconnect 127.0.0.2 side\npost write 100\n"
                          "expect completion ok\nexpect rnr\n"
@@ -134,10 +136,11 @@ open(failing, "w").write("bind 127.0.0.3\nconnect 127.0.0.2 side\npost write 100
 junit = os.path.join(tmp, "junit.xml")
 pcap = os.path.join(tmp, "exchange.pcap")
 p = run_script(failing, ["--junit", junit, "-w", pcap])
-t.check(p.returncode == 2 and p.stdout.splitlines()[1:] ==
+t.check(p.returncode == 6 and p.stdout.splitlines()[1:] ==
         ["ok 1 - completion ok: 1 of 1 work requests completed, 1 successfully",
          "not ok 2 - rnr: no frame matched",
-         "not ok 3 - field infiniband.bth.opcode == \"RC Send Last\": no frame matched"],
+         "not ok 3 - field infiniband.bth.opcode == \"RC Send Last\": no frame matched",
+         "# 3 expectations: 1 passed, 2 failed"],
         "failing expectations: exit %d\n%s" % (p.returncode, p.stdout))
 suite = ET.parse(junit).getroot().find("testsuite")
 t.check(suite is not None and suite.get("tests") == "3" and suite.get("failures") == "2" and
@@ -152,7 +155,7 @@ rnr = os.path.join(tmp, "rnr.script")
 open(rnr, "w").write("bind 127.0.0.3 rnr_retry 7\nconnect 127.0.0.2 side\ntimeout 300ms\n"
                      "post send 100\nexpect rnr within 50ms\nexpect completion ok\n")
 p = run_script(rnr)
-t.check(p.returncode == 1 and p.stdout.splitlines()[1].startswith("ok 1 - rnr within 50ms")
+t.check(p.returncode == 6 and p.stdout.splitlines()[1].startswith("ok 1 - rnr within 50ms")
         and p.stdout.splitlines()[2].startswith("not ok 2 - completion ok: 0 of 1"),
         "RNR: exit %d\n%s" % (p.returncode, p.stdout))
 
@@ -170,7 +173,7 @@ def setup_run(text, server, extra=(), check=True):
         srv.kill()
         out, err = srv.communicate()
     t.check(not check or (p.returncode == 0 and
-                          all(x.startswith("ok ") for x in p.stdout.splitlines()[1:])),
+                          all(x.startswith("ok ") for x in p.stdout.splitlines()[1:-1])),
             "%r against %s: exit %d\n%s%s\nserver: %s%s"
             % (text, server[2], p.returncode, p.stdout, p.stderr, out, err))
     return p, out
