@@ -12,10 +12,17 @@
 #   5. builds the plugin against Wireshark 4.4 (Debian 13) and runs its tests there
 #      (scripts/test-wireshark.sh). The Debian root it needs is made once, in the background
 #      while steps 1-4 run, and reused after.
+# --quick: step 1 only, the suite once on the normal build (a few minutes), for while you work.
 # Every step runs even when one before it failed, so one run shows everything that is wrong.
 # A summary of the steps ends the output; the exit status is 1 when any step failed.
 set -u
 cd "$(dirname "$0")/.."
+quick=0
+case "${1:-}" in
+--quick) quick=1 ;;
+"") ;;
+*) echo "usage: scripts/test.sh [--quick]" >&2; exit 1 ;;
+esac
 ./scripts/deps.sh || exit 1
 jobs=$(nproc)
 summary=""
@@ -53,20 +60,24 @@ mkdir -p build
 # tshark's answers, kept from the first pass for the second (tests/tools/reference_cache.py).
 export ROCESHARK_TSHARK_CACHE="$PWD/build/tshark-cache"
 rm -rf "$ROCESHARK_TSHARK_CACHE"
-scripts/test-wireshark.sh --prepare 4.4 >build/wireshark-4.4-root.log 2>&1 &
-ws_root=$!
+[ $quick -eq 1 ] || {
+    scripts/test-wireshark.sh --prepare 4.4 >build/wireshark-4.4-root.log 2>&1 &
+    ws_root=$!
+}
 step "build (RelWithDebInfo)" build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 step "tests" suite build
-step "build (ASan+UBSan, Debug)" build build-sanitize -DCMAKE_BUILD_TYPE=Debug \
-    -DROCESHARK_SANITIZE=ON
-step "tests under ASan+UBSan" suite build-sanitize
-step "fuzz 60 s per target" scripts/fuzz.sh --ci 60
-step "compile gcc Release" build build-gcc-release -DCMAKE_C_COMPILER=gcc \
-    -DCMAKE_BUILD_TYPE=Release
-step "compile clang Release" build build-clang-release -DCMAKE_C_COMPILER=clang \
-    -DCMAKE_BUILD_TYPE=Release
-wait $ws_root || cat build/wireshark-4.4-root.log
-step "plugin on Wireshark 4.4" scripts/test-wireshark.sh 4.4
+[ $quick -eq 1 ] || {
+    step "build (ASan+UBSan, Debug)" build build-sanitize -DCMAKE_BUILD_TYPE=Debug \
+        -DROCESHARK_SANITIZE=ON
+    step "tests under ASan+UBSan" suite build-sanitize
+    step "fuzz 60 s per target" scripts/fuzz.sh --ci 60
+    step "compile gcc Release" build build-gcc-release -DCMAKE_C_COMPILER=gcc \
+        -DCMAKE_BUILD_TYPE=Release
+    step "compile clang Release" build build-clang-release -DCMAKE_C_COMPILER=clang \
+        -DCMAKE_BUILD_TYPE=Release
+    wait $ws_root || cat build/wireshark-4.4-root.log
+    step "plugin on Wireshark 4.4" scripts/test-wireshark.sh 4.4
+}
 
 echo
 echo "== summary"

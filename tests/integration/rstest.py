@@ -191,6 +191,21 @@ def finish(name):
     sys.exit(0)
 
 
+# ctest counts a test that exits with this code as skipped (SKIP_RETURN_CODE).
+SKIP_CODE = 77
+
+
+def skip_missing(what):
+    """Ends a test that needs what this machine lacks (network namespaces, raw sockets, a
+    mount-point /) with one line naming it. Where every test must run (CI=true, or
+    ROCESHARK_TEST_ALL=1) that is a failure instead."""
+    if os.environ.get("CI") == "true" or os.environ.get("ROCESHARK_TEST_ALL") == "1":
+        print("FAIL: needs %s, which this machine lacks (CI runs every test)" % what)
+        sys.exit(1)
+    print("skipped: needs %s" % what)
+    sys.exit(SKIP_CODE)
+
+
 def extra_capture(name):
     """The path of the extra capture name, or None (saying it is skipped) when absent."""
     path = os.path.join(EXTRA_CAPTURES_DIR, name) if EXTRA_CAPTURES_DIR else ""
