@@ -65,7 +65,9 @@ static const char usage[] =
     "                   8 for atomic_bw, 4096 for pingpong)\n"
     "  -n ITERS         iterations (default 5000 for bw, 1000 for lat and pingpong)\n"
     "  -D SECONDS       run a bandwidth test this long instead of -n iterations\n"
-    "  -m, --pmtu N     256..4096 (default 4096; 1024 for pingpong, as the tool)\n"
+    "  -m, --pmtu N     256..4096: at most this path MTU (default: the port's active\n"
+    "                   MTU, from the interface's as rxe derives it, 1500 -> 1024,\n"
+    "                   9000 -> 4096; 1024 for pingpong, as the tool); never more\n"
     "  -t, --tx-depth N work requests in flight (bw; default 128)\n"
     "  --rx-depth N     receives posted (send tests; default 512)\n"
     "  -p, --port N     TCP port of the exchange, rdma_cm's port with -R (default 18515)\n"
@@ -147,7 +149,8 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
     if (p->test == NULL)
         return cli_fail(CLI_EXIT_USAGE, "perf: %s: unknown test (%s)", argv[1],
                         rs_perf_test_names());
-    pc->cli.attr.pmtu = p->test->pingpong ? 1024 : 4096;
+    /* ibv_rc_pingpong's exchange carries no MTU: both sides use 1024 unless told. */
+    pc->cli.pmtu_limit = p->test->pingpong ? 1024 : 0;
     p->size = p->test->pingpong ? 4096 : p->test->latency ? 2 : 65536;
     if (p->test->opcode == RS_RC_WR_ATOMIC_FETCH_AND_ADD)
         p->size = 8;

@@ -54,7 +54,7 @@ rc_cli_option(struct rc_cli *c, int opt, const char *arg)
     case RC_OPT_PMTU:
         if (!cli_parse_uint(arg, 256, 4096, &v) || rs_rc_pmtu_valid((uint32_t)v) == 0)
             return bad(c, "pmtu", arg, "expected 256, 512, 1024, 2048 or 4096");
-        c->attr.pmtu = (uint32_t)v;
+        c->pmtu_limit = (uint32_t)v;
         return 1;
     case RC_OPT_PKEY:
         if (!cli_parse_uint(arg, 1, 0xffff, &v) || (v & 0x7fff) == 0)
@@ -185,6 +185,12 @@ rc_cli_open(struct rc_cli *c, struct rs_rc_udp **udp, struct rs_rc_ctx **ctx)
         c->faults = NULL;
         return cli_fail(CLI_EXIT_CAPTURE, "%s: %s", c->cmd, err);
     }
+    uint32_t active = rs_rc_udp_active_mtu(*udp);
+    c->attr.pmtu = rs_rc_path_mtu(active, 0, c->pmtu_limit);
+    if (c->pmtu_limit > active)
+        fprintf(stderr, "roceshark: %s: --pmtu %" PRIu32 ": the port's active MTU is %" PRIu32
+                " (interface MTU %" PRIu32 "); using %" PRIu32 "\n", c->cmd, c->pmtu_limit,
+                active, rs_rc_udp_if_mtu(*udp), active);
     c->ctx.verify_icrc = rs_rc_udp_checks_icrc(*udp);
     rc = rs_rc_ctx_create(ctx, &c->ctx, rs_rc_udp_link(*udp), err);
     if (rc < 0) {

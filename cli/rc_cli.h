@@ -59,7 +59,10 @@ enum {
 struct rc_cli {
     const char *cmd;                /* "responder", "perf" */
     bool have_bind;
+    /* attr.pmtu is set by rc_cli_open(): the port's active MTU (the interface's, as rxe
+     * derives it), lowered to pmtu_limit (--pmtu) when that is given (0: none). */
     struct rs_rc_qp_attr attr;
+    uint32_t pmtu_limit;
     struct rs_rc_udp_opts udp;
     struct rs_rc_ctx_opts ctx;
     /* --faults: the engine between the transport and the sockets. */
@@ -73,7 +76,9 @@ void rc_cli_init(struct rc_cli *c, const char *cmd);
 /* Applies one of the shared options; returns 1 when opt was one of them,
  * 0 when not, or a CLI exit code (negated) after printing the error. */
 int rc_cli_option(struct rc_cli *c, int opt, const char *arg);
-/* Opens the UDP port on --bind and a context on it, with tracing to stderr. */
+/* Opens the UDP port on --bind and a context on it, with tracing to stderr, and sets
+ * attr.pmtu from the port's active MTU and --pmtu (a note on stderr when --pmtu asked
+ * for more than the port carries, as perftest says "Changing to active mtu"). */
 int rc_cli_open(struct rc_cli *c, struct rs_rc_udp **udp, struct rs_rc_ctx **ctx);
 /* Destroys the context and closes the port; with --faults, prints what each rule did. */
 void rc_cli_close(struct rc_cli *c, struct rs_rc_udp *udp, struct rs_rc_ctx *ctx);

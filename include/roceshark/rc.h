@@ -323,6 +323,20 @@ uint32_t rs_rc_pmtu_valid(uint32_t pmtu);
 /* Local ACK timeout in nanoseconds: 4.096 us * 2^timeout (0: infinite). */
 uint64_t rs_rc_timeout_ns(uint8_t timeout);
 
+/* --- The path MTU (rc_mtu.c) --- */
+
+/* The active MTU of a RoCE port on an interface whose MTU is if_mtu bytes, as rxe
+ * derives it: the largest of 4096, 2048, 1024 and 512 that fits beside 80 bytes of
+ * headers (1500 -> 1024, 9000 -> 4096), else 256. */
+uint32_t rs_rc_mtu_for_if(uint32_t if_mtu);
+/* The MTU of the interface that holds gid (or whose prefix contains it: 127.0.0.2 on
+ * lo); scope, when not 0, names the interface of a link-local address. RS_ENOENT
+ * when no interface has it. */
+int rs_rc_if_mtu(const uint8_t gid[16], uint32_t scope, uint32_t *if_mtu, char *err);
+/* The path MTU: the smallest of the port's active MTU, what the peer asked for (0:
+ * nothing) and the user's limit (0: none). A limit can only lower it. */
+uint32_t rs_rc_path_mtu(uint32_t active, uint32_t peer, uint32_t limit);
+
 /* --- The UDP port: RoCEv2 on an IPv4 or IPv6 address of this host. ---
  *
  * Sends go out of a UDP socket bound to the address and port 4791, to the
@@ -389,6 +403,11 @@ void rs_rc_udp_flush(struct rs_rc_udp *udp);
 uint64_t rs_rc_udp_tx_dropped(const struct rs_rc_udp *udp);
 /* When the hook's next held packet is due (RS_RC_INFINITE: none, or no hook). */
 uint64_t rs_rc_udp_next_due(const struct rs_rc_udp *udp);
+/* The MTU of the interface that holds the port's address (0: none found), and the
+ * port's active MTU from it (rs_rc_mtu_for_if(); 1024, which any Ethernet carries,
+ * when the interface is not found): what QPs on this port may use at most. */
+uint32_t rs_rc_udp_if_mtu(const struct rs_rc_udp *udp);
+uint32_t rs_rc_udp_active_mtu(const struct rs_rc_udp *udp);
 
 /* --- The side channel: connection parameters over TCP. ---
  *

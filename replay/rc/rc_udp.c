@@ -51,6 +51,7 @@ struct rs_rc_udp {
         struct cmsghdr align;
     } tx_ctl[BATCH];
     uint64_t tx_dropped;
+    uint32_t if_mtu;            /* of the interface holding gid; 0: not found */
     /* With a hook: where received packets go on, and when its next held one is due. */
     struct rs_rc_ctx *rx_ctx;
     uint64_t rx_now;
@@ -371,6 +372,9 @@ rs_rc_udp_open(struct rs_rc_udp **out, const struct rs_rc_udp_opts *opts, char *
         return rc;
     }
     want_arrival_times(u);
+    char ignored[RS_ERRBUF_SIZE];
+    if (rs_rc_if_mtu(opts->gid, opts->scope, &u->if_mtu, ignored) < 0)
+        u->if_mtu = 0;
     u->link.tx_buf = udp_tx_buf;
     u->link.tx_send = udp_tx_send;
     u->link.connected = udp_connected;
@@ -416,6 +420,18 @@ uint64_t
 rs_rc_udp_tx_dropped(const struct rs_rc_udp *u)
 {
     return u->tx_dropped;
+}
+
+uint32_t
+rs_rc_udp_if_mtu(const struct rs_rc_udp *u)
+{
+    return u->if_mtu;
+}
+
+uint32_t
+rs_rc_udp_active_mtu(const struct rs_rc_udp *u)
+{
+    return u->if_mtu != 0 ? rs_rc_mtu_for_if(u->if_mtu) : 1024;
 }
 
 /* Where a datagram goes in its buffer: after the room for the headers the

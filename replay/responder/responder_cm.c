@@ -9,7 +9,7 @@
  * takes as many READs and atomics as the REQ's initiator depth asks, up to
  * its own max_dest_rd_atomic, and sends none, unless it runs rping's
  * server loop (responder_rping.c), which READs. The QP's path MTU is the
- * REQ's.
+ * REQ's, or our port's active MTU when that is smaller.
  *
  * Which connections run rping's loop (--app): by default those for rping's
  * port, 7174. The REQ says nothing else about its application: rping puts
@@ -45,8 +45,9 @@ cm_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *pee
     if (r->o.cm_port != 0 && port != r->o.cm_port)
         return RS_CM_REJ_INVALID_SERVICE_ID;
     /* The active side chose the path, and its MTU (the REP has no MTU of
-     * its own): the QP takes the REQ's, whatever --pmtu said. */
-    uint32_t pmtu = peer->pmtu;
+     * its own): the QP takes the REQ's, whatever --pmtu said, unless our
+     * port cannot carry it (then neither can the peer's packets reach us). */
+    uint32_t pmtu = rs_rc_path_mtu(rs_rc_udp_active_mtu(r->udp), peer->pmtu, 0);
     uint32_t qpn = resp_next_qpn(r);
     if (resp_add_qp(r, qpn, peer->gid, peer->qpn, peer->psn, pmtu, err) != 0) {
         if (r->n_qp > 0 && rs_rc_qp_num(r->qp[r->n_qp - 1].qp) == qpn)

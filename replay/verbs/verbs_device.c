@@ -219,13 +219,35 @@ ibv_query_device(struct ibv_context *context, struct ibv_device_attr *a)
     return 0;
 }
 
+uint32_t
+vb_active_mtu(const struct vb_device *dev)
+{
+    uint32_t if_mtu;
+    char err[RS_ERRBUF_SIZE];
+
+    return rs_rc_if_mtu(dev->gid, dev->scope, &if_mtu, err) == 0 ? rs_rc_mtu_for_if(if_mtu)
+                                                                  : 1024;
+}
+
+/* 256..4096 bytes as enum ibv_mtu (1..5). */
+static enum ibv_mtu
+mtu_enum(uint32_t bytes)
+{
+    enum ibv_mtu e = IBV_MTU_256;
+
+    while (e < IBV_MTU_4096 && (128u << e) < bytes)
+        e++;
+    return e;
+}
+
+/* The port as rxe shows it: max_mtu 4096, active_mtu from the interface's MTU. */
 static void
-port_attr(struct ibv_port_attr *a)
+port_attr(struct ibv_port_attr *a, const struct vb_device *dev)
 {
     memset(a, 0, sizeof(*a));
     a->state = IBV_PORT_ACTIVE;
     a->max_mtu = VB_PORT_MTU;
-    a->active_mtu = VB_PORT_MTU;
+    a->active_mtu = mtu_enum(vb_active_mtu(dev));
     a->gid_tbl_len = 1;
     a->port_cap_flags = IBV_PORT_CM_SUP;
     a->max_msg_sz = 1u << 31;
@@ -243,10 +265,9 @@ vb_query_port(struct ibv_context *context, uint8_t port, struct ibv_port_attr *a
 {
     struct ibv_port_attr a;
 
-    (void)context;
     if (port != 1)
         return EINVAL;
-    port_attr(&a);
+    port_attr(&a, vb_ctx(context)->dev);
     memcpy(attr, &a, size < sizeof(a) ? size : sizeof(a));
     return 0;
 }

@@ -39,7 +39,7 @@
 #define VB_MAX_CQE (1 << 20)
 #define VB_CQ_MIN 64            /* entries a CQ has at least */
 #define VB_MAX_RD_ATOMIC 16
-#define VB_PORT_MTU IBV_MTU_4096
+#define VB_PORT_MTU IBV_MTU_4096     /* max_mtu; active_mtu is the interface's */
 
 /* The environment variable that names the devices: "rs0=127.0.0.2,rs1=::1". */
 #define VB_ENV_DEVICES "ROCESHARK_VERBS_DEVICES"
@@ -113,6 +113,9 @@ struct vb_device *vb_devices(int *n);
 /* Parses a ROCESHARK_VERBS_DEVICES value into up to max devices; entries that
  * do not parse are left out. Returns how many. Pure: for the unit tests. */
 int vb_devices_parse(const char *spec, struct vb_device *out, int max);
+/* The port's active MTU in bytes: the MTU of the interface holding the device's address,
+ * as rxe derives it (1500 -> 1024, 9000 -> 4096); 1024 when no interface holds it. */
+uint32_t vb_active_mtu(const struct vb_device *dev);
 
 /* --- an opened device --- */
 

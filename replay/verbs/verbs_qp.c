@@ -340,8 +340,14 @@ to_rtr(struct vb_qp *qp)
     struct rs_rc_qp_attr a = qp->attr;
 
     a.qpn = qp->qpx.qp_base.qp_num;
+    /* The path MTU the application set (from what its peer said) is accepted up to
+     * max_mtu, as rxe accepts it, but packets go at most at the port's active MTU:
+     * larger ones would not fit the interface. The peer, on the same link, does the
+     * same, so the two segment alike. */
+    a.pmtu = rs_rc_path_mtu(rs_rc_udp_active_mtu(qp->ctx->port->udp), a.pmtu, 0);
     if (rs_rc_qp_create(qp->ctx->port->rc, &a, &qp->rc, err) < 0)
         return EINVAL;
+    qp->attr.pmtu = a.pmtu;
     for (uint32_t i = 0; i < qp->n_early; i++)
         rs_rc_post_recv(qp->rc, &qp->early[i], err);
     qp->n_early = 0;

@@ -60,6 +60,37 @@ test_timeouts_and_names(void **state)
     assert_int_equal(RS_RC_WC_RETRY_EXC_ERR, 12);
 }
 
+/* The path MTU: rxe's rule from the interface's MTU (the largest IB MTU that fits with 80
+ * bytes of headers), then the smallest of it, the peer's and the user's. */
+static void
+test_path_mtu(void **state)
+{
+    static const uint32_t rule[][2] = {
+        {1500, 1024}, {9000, 4096}, {65536, 4096}, {4176, 4096}, {4175, 2048},
+        {2128, 2048}, {2127, 1024}, {1104, 1024}, {1103, 512}, {592, 512},
+        {591, 256}, {576, 256}, {68, 256}, {0, 256},
+    };
+    uint8_t gid[16];
+    uint32_t mtu = 0;
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(rule) / sizeof(rule[0]); i++)
+        assert_int_equal(rs_rc_mtu_for_if(rule[i][0]), rule[i][1]);
+    assert_int_equal(rs_rc_path_mtu(1024, 4096, 0), 1024);  /* the link's over the peer's */
+    assert_int_equal(rs_rc_path_mtu(4096, 1024, 0), 1024);  /* the peer's over the link's */
+    assert_int_equal(rs_rc_path_mtu(4096, 0, 2048), 2048);  /* the user's limit lowers... */
+    assert_int_equal(rs_rc_path_mtu(1024, 0, 4096), 1024);  /* ... and never raises */
+    assert_int_equal(rs_rc_path_mtu(4096, 0, 0), 4096);
+    /* 127.0.0.2 is no interface's own address: lo's 127.0.0.0/8 holds it. */
+    assert_int_equal(rs_addr_parse("127.0.0.2", gid, NULL, NULL), 0);
+    assert_int_equal(rs_rc_if_mtu(gid, 0, &mtu, err), 0);
+    assert_true(mtu >= 1500);
+    assert_int_equal(rs_addr_parse("0.1.2.3", gid, NULL, NULL), 0);  /* "this network": no host's */
+    assert_int_equal(rs_rc_if_mtu(gid, 0, &mtu, err), RS_ENOENT);
+    assert_non_null(strstr(err, "0.1.2.3: no interface holds this address"));
+}
+
 static uint8_t *
 tx_nowhere(void *arg)
 {
@@ -663,6 +694,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_psn_arithmetic),
         cmocka_unit_test(test_timeouts_and_names),
+        cmocka_unit_test(test_path_mtu),
         cmocka_unit_test(test_memory_regions),
         cmocka_unit_test(test_work_request_checks),
         cmocka_unit_test(test_side_channel_json),
