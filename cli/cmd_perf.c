@@ -312,6 +312,22 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
     return 0;
 }
 
+/* Packets the kernel would not send never reached the wire, whatever the transport's
+ * retries made of it: said on stderr, before the error they may have caused. */
+static void
+report_tx_errors(const struct rs_perf *p)
+{
+    int e = 0;
+    uint32_t len = 0;
+    uint64_t n = rs_rc_udp_tx_errors(p->udp, &e, &len);
+
+    if (n == 0)
+        return;
+    fprintf(stderr, "roceshark: perf: the kernel refused to send %" PRIu64 " of %" PRIu64
+            " packets: %s (the last: %" PRIu32 " bytes; interface MTU %" PRIu32 ")\n", n,
+            rs_rc_counters_get(p->ctx)->tx_packets, strerror(e), len, rs_rc_udp_if_mtu(p->udp));
+}
+
 /* The exit code for an RS_E* code of the perf library. */
 static int
 perf_exit(int rs_code)
@@ -355,6 +371,7 @@ cmd_perf(int argc, char **argv)
         if (pc.counters)
             rs_rc_counters_print_json(stdout, rs_rc_counters_get(p->ctx));
     }
+    report_tx_errors(p);
     if (rc != 0)
         rc = cli_fail(perf_exit(rc), "perf: %s", err);
     rs_perf_release(p);

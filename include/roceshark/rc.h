@@ -192,8 +192,9 @@ struct rs_rc_counters {
     uint64_t req_packets, retransmits, seq_nak_received, seq_nak_retries, rnr_nak_received;
     uint64_t timeouts, implied_nak, read_gap, dup_response, ghost_response, bad_response;
     uint64_t error_completions, cq_overflow;
-    /* Link. */
-    uint64_t rx_packets, tx_packets;
+    /* Link: packets received, built and sent, and those the link could not send (the
+     * kernel refused them: larger than the interface's MTU, no buffer, no route). */
+    uint64_t rx_packets, tx_packets, tx_errors;
     /* QP 1: MADs handed to the GSI handler, and those dropped (no handler, a
      * wrong Q_Key or P_Key, not a UD SEND Only). */
     uint64_t gsi_received, drop_gsi;
@@ -209,11 +210,15 @@ extern const unsigned rs_rc_n_counter_names;
 
 /* Where packets go: tx_buf returns room for RS_RC_MAX_PACKET bytes, tx_send
  * sends the IP packet built there. Sending never fails from the
- * transport's point of view: a lost packet is what retries are for. */
+ * transport's point of view: a lost packet is what retries are for. But a
+ * packet the link could not send is no loss on the wire: the link counts it
+ * in the counter the context hands it through tx_errors_to() when created
+ * (and NULL when destroyed), so that the user sees it. */
 struct rs_rc_link {
     uint8_t *(*tx_buf)(void *arg);
     void (*tx_send)(void *arg, uint32_t len);
     void *arg;
+    void (*tx_errors_to)(void *arg, uint64_t *counter);     /* NULL: counts none */
     /* Told when a QP is connected to its peer (NULL: not told). */
     void (*connected)(void *arg, uint32_t qpn, const uint8_t peer_gid[16], uint32_t peer_qpn);
     /* The sender writes the UDP header itself (a UDP socket): IPv6 packets are built
@@ -304,8 +309,12 @@ int rs_rc_gsi_send(struct rs_rc_ctx *ctx, const uint8_t peer_gid[16], uint32_t d
 /* One received IPv4 or IPv6 packet, from its IP header on. */
 void rs_rc_input(struct rs_rc_ctx *ctx, const uint8_t *packet, uint32_t len, uint64_t now_ns);
 /* Transmits what is due (new requests, retransmissions, held ACKs) and runs
- * the timers that expired by now_ns. */
+ * the timers that expired by now_ns. Hand it the packets received first: an
+ * acknowledgement not yet read would leave a timer to expire for nothing. */
 void rs_rc_progress(struct rs_rc_ctx *ctx, uint64_t now_ns);
+/* As rs_rc_progress(), without the retransmission timers: for a caller that sends
+ * what was just posted and has not read the packets that may be waiting. */
+void rs_rc_transmit(struct rs_rc_ctx *ctx, uint64_t now_ns);
 /* The earliest time rs_rc_progress() has work to do, RS_RC_INFINITE if none;
  * 0 when it has work now. */
 uint64_t rs_rc_next_deadline(const struct rs_rc_ctx *ctx);
@@ -399,8 +408,9 @@ int rs_rc_udp_fd(const struct rs_rc_udp *udp);
 int rs_rc_udp_poll(struct rs_rc_udp *udp, struct rs_rc_ctx *ctx, uint64_t wait_ns, char *err);
 /* Sends what the context has built and not yet sent. */
 void rs_rc_udp_flush(struct rs_rc_udp *udp);
-/* Datagrams the kernel would not take (a full socket buffer), dropped. */
-uint64_t rs_rc_udp_tx_dropped(const struct rs_rc_udp *udp);
+/* Datagrams the kernel refused to send (counted in the context's tx_errors as well):
+ * how many, and the errno and length of the last (EMSGSIZE: past the interface's MTU). */
+uint64_t rs_rc_udp_tx_errors(const struct rs_rc_udp *udp, int *last_errno, uint32_t *last_len);
 /* When the hook's next held packet is due (RS_RC_INFINITE: none, or no hook). */
 uint64_t rs_rc_udp_next_due(const struct rs_rc_udp *udp);
 /* The MTU of the interface that holds the port's address (0: none found), and the

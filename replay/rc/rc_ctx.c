@@ -89,6 +89,8 @@ rs_rc_ctx_create(struct rs_rc_ctx **out, const struct rs_rc_ctx_opts *opts,
     ctx->ip_layer = rs_addr_is_v4mapped(opts->local_gid) ? RS_LAYER_IPV4 : RS_LAYER_IPV6;
     ctx->next_qpn = 0x11;
     ctx->next_rkey = 1;
+    if (link->tx_errors_to != NULL)
+        link->tx_errors_to(link->arg, &ctx->cnt.tx_errors);
     *out = ctx;
     return 0;
 }
@@ -100,6 +102,8 @@ rs_rc_ctx_destroy(struct rs_rc_ctx *ctx)
         return;
     while (ctx->qps != NULL)
         rs_rc_qp_destroy(ctx->qps);
+    if (ctx->link.tx_errors_to != NULL)
+        ctx->link.tx_errors_to(ctx->link.arg, NULL);
     free(ctx);
 }
 
@@ -448,18 +452,31 @@ rs_rc_input(struct rs_rc_ctx *ctx, const uint8_t *packet, uint32_t len, uint64_t
     }
 }
 
-void
-rs_rc_progress(struct rs_rc_ctx *ctx, uint64_t now_ns)
+static void
+progress(struct rs_rc_ctx *ctx, uint64_t now_ns, bool timers)
 {
     ctx->now = now_ns;
     /* Requests before held ACKs: the two directions have PSN spaces of
      * their own, so their order does not matter to the peer, and the
      * request is what a ping-pong waits for. */
     for (struct rs_rc_qp *qp = ctx->qps; qp != NULL; qp = qp->next) {
-        rc_req_timers(qp);
+        if (timers)
+            rc_req_timers(qp);
         rc_req_transmit(qp, TX_BUDGET);
         rc_resp_ack_timer(qp);
     }
+}
+
+void
+rs_rc_progress(struct rs_rc_ctx *ctx, uint64_t now_ns)
+{
+    progress(ctx, now_ns, true);
+}
+
+void
+rs_rc_transmit(struct rs_rc_ctx *ctx, uint64_t now_ns)
+{
+    progress(ctx, now_ns, false);
 }
 
 uint64_t

@@ -44,10 +44,12 @@ rs_rc_counters_print_json(FILE *f, const struct rs_rc_counters *c)
             ", \"implied_naks\": %" PRIu64 ", \"read_gaps\": %" PRIu64
             ", \"duplicate_responses\": %" PRIu64 ", \"ghost_responses\": %" PRIu64
             ", \"bad_responses\": %" PRIu64 ", \"error_completions\": %" PRIu64 "}, "
-            "\"packets\": {\"rx\": %" PRIu64 ", \"tx\": %" PRIu64 "}}\n",
+            "\"packets\": {\"rx\": %" PRIu64 ", \"tx\": %" PRIu64 ", \"tx_errors\": %" PRIu64
+            "}}\n",
             V(req_packets), V(retransmits), V(seq_nak_received), V(rnr_nak_received),
             V(timeouts), V(implied_nak), V(read_gap), V(dup_response), V(ghost_response),
-            V(bad_response), V(error_completions), V(rx_packets), V(tx_packets));
+            V(bad_response), V(error_completions), V(rx_packets), V(tx_packets),
+            V(tx_errors));
     fflush(f);
 }
 

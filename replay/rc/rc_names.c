@@ -79,7 +79,7 @@ const struct rs_rc_counter_name rs_rc_counter_names[] = {
     N(timeouts),
     N(implied_nak),     N(read_gap),          N(dup_response),       N(ghost_response),
     N(bad_response),    N(error_completions), N(cq_overflow),        N(rx_packets),
-    N(tx_packets),      N(gsi_received),      N(drop_gsi),
+    N(tx_packets),      N(tx_errors),         N(gsi_received),       N(drop_gsi),
 };
 
 const unsigned rs_rc_n_counter_names =

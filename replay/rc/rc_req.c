@@ -167,7 +167,11 @@ rc_req_transmit(struct rs_rc_qp *qp, uint32_t budget)
             rq->cur_pkt = 0;
         }
         budget--;
-        if (rq->timer_ns == RS_RC_INFINITE && qp->attr.timeout != 0)
+        /* The local ACK timer runs from the last transmission the peer could
+         * acknowledge: it measures the wait for the peer's answer to what was sent,
+         * and a sender slow to send its window (descheduled between two batches) has
+         * not waited for the peer all that time. */
+        if (qp->attr.timeout != 0)
             rq->timer_ns = qp->ctx->now + rs_rc_timeout_ns(qp->attr.timeout);
     }
 }

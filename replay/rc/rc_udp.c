@@ -50,7 +50,10 @@ struct rs_rc_udp {
         char buf[CMSG_SPACE(sizeof(int))];
         struct cmsghdr align;
     } tx_ctl[BATCH];
-    uint64_t tx_dropped;
+    uint64_t tx_errors;         /* datagrams the kernel refused */
+    uint64_t *tx_errors_ctx;    /* the context's counter of them; NULL: none */
+    int tx_errno;               /* the last refusal's, and its datagram's length */
+    uint32_t tx_error_len;
     uint32_t if_mtu;            /* of the interface holding gid; 0: not found */
     /* With a hook: where received packets go on, and when its next held one is due. */
     struct rs_rc_ctx *rx_ctx;
@@ -115,6 +118,14 @@ udp_tx_send(void *arg, uint32_t len)
     u->tx_len[u->tx_n++] = len;
     if (u->tx_n == BATCH)
         rs_rc_udp_flush(u);
+}
+
+static void
+udp_tx_errors_to(void *arg, uint64_t *counter)
+{
+    struct rs_rc_udp *u = arg;
+
+    u->tx_errors_ctx = counter;
 }
 
 static void
@@ -197,9 +208,15 @@ rs_rc_udp_flush(struct rs_rc_udp *u)
         if (r < 0) {
             if (errno == EINTR)
                 continue;
-            /* A full buffer or an ICMP error from the peer: the datagram is
-             * lost, which the transport's retries are for. */
-            u->tx_dropped++;
+            /* A full buffer, a datagram larger than the interface's MTU (EMSGSIZE:
+             * we send with DF), an ICMP error from the peer: the datagram is lost,
+             * which the transport's retries are for, but it never left, which the
+             * user must see: counted here and in the context's tx_errors. */
+            u->tx_errors++;
+            if (u->tx_errors_ctx != NULL)
+                (*u->tx_errors_ctx)++;
+            u->tx_errno = errno;
+            u->tx_error_len = u->tx_len[done];
             done++;
             continue;
         }
@@ -378,6 +395,7 @@ rs_rc_udp_open(struct rs_rc_udp **out, const struct rs_rc_udp_opts *opts, char *
     u->link.tx_buf = udp_tx_buf;
     u->link.tx_send = udp_tx_send;
     u->link.connected = udp_connected;
+    u->link.tx_errors_to = udp_tx_errors_to;
     u->link.sender_writes_udp = opts->hook == NULL;    /* a hook sees whole packets */
     u->link.arg = u;
     *out = u;
@@ -417,9 +435,13 @@ rs_rc_udp_fd(const struct rs_rc_udp *u)
 }
 
 uint64_t
-rs_rc_udp_tx_dropped(const struct rs_rc_udp *u)
+rs_rc_udp_tx_errors(const struct rs_rc_udp *u, int *last_errno, uint32_t *last_len)
 {
-    return u->tx_dropped;
+    if (last_errno != NULL)
+        *last_errno = u->tx_errno;
+    if (last_len != NULL)
+        *last_len = u->tx_error_len;
+    return u->tx_errors;
 }
 
 uint32_t
@@ -563,49 +585,85 @@ receive_batch(struct rs_rc_udp *u, struct rs_rc_ctx *ctx)
     return n;
 }
 
-int
-rs_rc_udp_poll(struct rs_rc_udp *u, struct rs_rc_ctx *ctx, uint64_t wait_ns, char *err)
+/* Takes what is queued, without waiting: a full batch means more is, so up to three
+ * more before the caller's poll(), which would find them at once. */
+static int
+receive_queued(struct rs_rc_udp *u, struct rs_rc_ctx *ctx)
+{
+    int n = receive_batch(u, ctx);
+
+    for (int more = 0; n > 0 && n % BATCH == 0 && more < 3; more++) {
+        int m = receive_batch(u, ctx);
+        if (m <= 0)
+            break;
+        n += m;
+    }
+    return n;
+}
+
+/* The packets received come before the timers: hands the hook's held packets on, then
+ * runs the context and sends what it built. */
+static void
+progress_and_send(struct rs_rc_udp *u, struct rs_rc_ctx *ctx)
 {
     uint64_t now = rs_rc_now_ns();
 
     hook_poll(u, ctx, now);
     rs_rc_progress(ctx, now);
     rs_rc_udp_flush(u);
-    uint64_t deadline = rs_rc_next_deadline(ctx);
-    if (rs_rc_udp_next_due(u) < deadline)
-        deadline = rs_rc_udp_next_due(u);
-    uint64_t until = deadline <= now ? now : deadline - now < wait_ns ? deadline : now + wait_ns;
-    int n;
+}
+
+/* Waits until a packet arrives or until, spinning when busy_poll; false on a poll
+ * error. */
+static bool
+wait_for_packet(struct rs_rc_udp *u, uint64_t until, int *n, struct rs_rc_ctx *ctx)
+{
     for (;;) {
-        n = receive_batch(u, ctx);
-        /* A full batch means more is queued: take up to three more before
-         * going back to the caller's poll(), which would find them at once. */
-        for (int more = 0; n > 0 && n % BATCH == 0 && more < 3; more++) {
-            int m = receive_batch(u, ctx);
-            if (m <= 0)
-                break;
-            n += m;
-        }
-        if (n != 0)
-            break;
-        now = rs_rc_now_ns();
+        uint64_t now = rs_rc_now_ns();
         if (now >= until)
-            break;
-        if (!u->opts.busy_poll) {
-            struct pollfd pfd = {rs_rc_udp_fd(u), POLLIN, 0};
-            uint64_t left = until - now;
-            struct timespec ts = {(time_t)(left / 1000000000ull), (long)(left % 1000000000ull)};
-            if (ppoll(&pfd, 1, &ts, NULL) < 0 && errno != EINTR)
-                return rs_error(err, RS_EIO, "poll: %s", strerror(errno));
-            if (!(pfd.revents & POLLIN))
-                break;
+            return true;
+        if (u->opts.busy_poll) {
+            if ((*n = receive_queued(u, ctx)) != 0)
+                return true;
+            continue;
+        }
+        struct pollfd pfd = {rs_rc_udp_fd(u), POLLIN, 0};
+        uint64_t left = until - now;
+        struct timespec ts = {(time_t)(left / 1000000000ull), (long)(left % 1000000000ull)};
+        int r = ppoll(&pfd, 1, &ts, NULL);
+        if (r < 0 && errno != EINTR)
+            return false;
+        if (r != 0) {
+            *n = receive_queued(u, ctx);
+            return true;
         }
     }
+}
+
+/* Packets before timers, on every turn: what the socket already holds is read before
+ * the context runs its timers, so that an acknowledgement queued while this process
+ * was off its CPU ends the wait for it rather than come after a needless retransmission
+ * (a NIC takes acknowledgements whatever the application is doing). */
+int
+rs_rc_udp_poll(struct rs_rc_udp *u, struct rs_rc_ctx *ctx, uint64_t wait_ns, char *err)
+{
+    int n = receive_queued(u, ctx);
+
     if (n < 0)
         return rs_error(err, RS_EIO, "receive: %s", strerror(errno));
-    now = rs_rc_now_ns();
-    hook_poll(u, ctx, now);
-    rs_rc_progress(ctx, now);
-    rs_rc_udp_flush(u);
+    progress_and_send(u, ctx);
+    if (n > 0 || wait_ns == 0)
+        return n;
+    uint64_t now = rs_rc_now_ns(), deadline = rs_rc_next_deadline(ctx);
+    if (rs_rc_udp_next_due(u) < deadline)
+        deadline = rs_rc_udp_next_due(u);
+    if (deadline <= now)
+        return 0;
+    uint64_t until = deadline - now < wait_ns ? deadline : now + wait_ns;
+    if (!wait_for_packet(u, until, &n, ctx))
+        return rs_error(err, RS_EIO, "poll: %s", strerror(errno));
+    if (n < 0)
+        return rs_error(err, RS_EIO, "receive: %s", strerror(errno));
+    progress_and_send(u, ctx);
     return n;
 }

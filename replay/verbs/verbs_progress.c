@@ -117,7 +117,10 @@ vb_app_post(struct vb_port *p)
     uint64_t now = rs_rc_now_ns();
     bool calling = since_app(p, now) < STANDBY_NS;
     __atomic_store_n(&p->app_active_ns, now, __ATOMIC_SEQ_CST);
-    rs_rc_progress(p->rc, now);
+    /* Sends what was posted, without the timers: packets may wait in the socket, and
+     * an acknowledgement among them must be read before a timer may expire (the
+     * next poll, the application's or the thread's, reads them first). */
+    rs_rc_transmit(p->rc, now);
     /* An application that keeps calling sends at its next call, a batch of
      * several posts per system call (perftest posts a hundred WRITEs between
      * two polls); the first post after a quiet spell goes at once. */

@@ -46,9 +46,10 @@ def _exit_on_signal(sig, frame):
 
 
 class VethPair:
-    """Namespaces ns_a, ns_b joined by veth ends if_a (in ns_a) and if_b (in ns_b)."""
+    """Namespaces ns_a, ns_b joined by veth ends if_a (in ns_a) and if_b (in ns_b), of MTU
+    mtu."""
 
-    def __init__(self, tag):
+    def __init__(self, tag, mtu=9000):
         _remove_stale(tag)
         # SIGTERM (a timeout) still runs the atexit clean-up.
         signal.signal(signal.SIGTERM, _exit_on_signal)
@@ -65,7 +66,7 @@ class VethPair:
             # No IPv6: the namespace stays silent apart from what the test sends.
             subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
                             "net.ipv6.conf.all.disable_ipv6=1"], capture_output=True)
-            self._ip("-n", ns, "link", "set", ifname, "mtu", "9000", "up")
+            self._ip("-n", ns, "link", "set", ifname, "mtu", str(mtu), "up")
             self._ip("-n", ns, "link", "set", "lo", "up")
 
     @staticmethod

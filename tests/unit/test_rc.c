@@ -6,6 +6,8 @@
  * contexts on a virtual clock (rc_pair.c), where timers can be checked to
  * the nanosecond.
  */
+#include <errno.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -650,6 +652,161 @@ test_pair_ipv6(void **state)
     rc_pair_free(&p);
 }
 
+/* The local ACK timer runs from the last transmission the peer could acknowledge: a
+ * request sent 0.9 timeouts after the first moves the deadline on, so the timeout comes
+ * one timeout after the second request, not after the first. */
+static void
+test_pair_timer_from_last_transmission(void **state)
+{
+    struct pair_fixture *f = pair_new(10, 3, 7);
+    uint64_t timeout = rs_rc_timeout_ns(10), t0 = f->p.now;
+    const struct rs_rc_counters *c = rs_rc_counters_get(f->p.ctx[0]);
+
+    (void)state;
+    f->drop_all = true;
+    post(f, RS_RC_WR_RDMA_WRITE, 1, 0, 100, 0);
+    rc_pair_step(&f->p);
+    f->p.now = t0 + timeout * 9 / 10;
+    post(f, RS_RC_WR_RDMA_WRITE, 2, 0, 100, 0);
+    rc_pair_step(&f->p);
+    assert_int_equal(f->sent[0], 2);
+    assert_true(rs_rc_next_deadline(f->p.ctx[0]) == f->p.now + timeout);
+    f->p.now = t0 + timeout * 15 / 10;      /* past the first's timeout, not the second's */
+    rc_pair_step(&f->p);
+    assert_int_equal(c->timeouts, 0);
+    assert_int_equal(f->sent[0], 2);
+    f->p.now = t0 + timeout * 19 / 10;
+    rc_pair_step(&f->p);
+    assert_int_equal(c->timeouts, 1);
+    assert_int_equal(f->sent[0], 4);        /* both again, from the oldest */
+    pair_free(f);
+}
+
+/* Two UDP ports with a context each, on two addresses of 127/8 picked at random (another
+ * run beside this one takes others). */
+struct udp_pair {
+    struct rs_rc_udp *udp[2];
+    struct rs_rc_ctx *ctx[2];
+    uint8_t gid[2][16];
+};
+
+static void
+udp_pair_open(struct udp_pair *u)
+{
+    char err[RS_ERRBUF_SIZE], text[32];
+    unsigned r = (unsigned)getpid() * 2654435761u ^ (unsigned)rs_rc_now_ns();
+
+    for (int i = 0; i < 2; i++) {
+        struct rs_rc_udp_opts uo;
+        struct rs_rc_ctx_opts co;
+        snprintf(text, sizeof(text), "127.%u.%u.%u", 32 + r % 200, 1 + (r >> 8) % 250, 2 + i);
+        assert_int_equal(rs_addr_parse(text, u->gid[i], NULL, NULL), 0);
+        rs_rc_udp_opts_init(&uo);
+        memcpy(uo.gid, u->gid[i], 16);
+        uo.no_raw = true;
+        assert_int_equal(rs_rc_udp_open(&u->udp[i], &uo, err), 0);
+        rs_rc_ctx_opts_init(&co);
+        memcpy(co.local_gid, u->gid[i], 16);
+        co.verify_icrc = false;
+        co.ack_delay_ns = 0;
+        assert_int_equal(rs_rc_ctx_create(&u->ctx[i], &co, rs_rc_udp_link(u->udp[i]), err), 0);
+    }
+}
+
+static void
+udp_pair_close(struct udp_pair *u)
+{
+    for (int i = 0; i < 2; i++) {
+        rs_rc_ctx_destroy(u->ctx[i]);
+        rs_rc_udp_close(u->udp[i]);
+    }
+}
+
+/* rs_rc_udp_poll() reads what the socket holds before it runs the timers: an ACK that
+ * came while the requester was away past its timeout completes the WRITE, and no
+ * timeout or retransmission follows. The ACK's arrival is waited for with poll(), so
+ * that the order, not the machine's speed, decides. */
+static void
+test_udp_packets_before_timers(void **state)
+{
+    struct udp_pair u;
+    struct rs_rc_qp_attr a;
+    struct rs_rc_qp *qa, *qb;
+    struct rs_rc_mr ma, mb;
+    struct rs_rc_wc wc;
+    static uint8_t mem[2][4096];
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    udp_pair_open(&u);
+    rs_rc_qp_attr_init(&a);
+    a.timeout = 1;                          /* 8.2 us: long past when the ACK is read */
+    a.sq_depth = a.rq_depth = 4;
+    a.qpn = 0x21;
+    a.dest_qpn = 0x22;
+    memcpy(a.peer_gid, u.gid[1], 16);
+    assert_int_equal(rs_rc_qp_create(u.ctx[0], &a, &qa, err), 0);
+    a.qpn = 0x22;
+    a.dest_qpn = 0x21;
+    memcpy(a.peer_gid, u.gid[0], 16);
+    assert_int_equal(rs_rc_qp_create(u.ctx[1], &a, &qb, err), 0);
+    assert_int_equal(rs_rc_mr_reg(u.ctx[0], mem[0], 4096, 0, 0, RS_RC_ACCESS_LOCAL_WRITE, &ma,
+                                  err), 0);
+    assert_int_equal(rs_rc_mr_reg(u.ctx[1], mem[1], 4096, 0, 0, RS_RC_ACCESS_LOCAL_WRITE |
+                                  RS_RC_ACCESS_REMOTE_ALL, &mb, err), 0);
+    struct rs_rc_send_wr wr = {.wr_id = 7, .opcode = RS_RC_WR_RDMA_WRITE,
+                               .flags = RS_RC_SEND_SIGNALED, .sge = {ma.va, 64, ma.lkey},
+                               .remote_addr = mb.va, .rkey = mb.rkey};
+    assert_int_equal(rs_rc_post_send(qa, &wr, err), 0);
+    assert_int_equal(rs_rc_udp_poll(u.udp[0], u.ctx[0], 0, err), 0);     /* the WRITE goes */
+    while (rs_rc_counters_get(u.ctx[1])->exec_write == 0)                 /* ... B answers */
+        assert_true(rs_rc_udp_poll(u.udp[1], u.ctx[1], 1000000000ull, err) >= 0);
+    struct pollfd pfd = {rs_rc_udp_fd(u.udp[0]), POLLIN, 0};
+    assert_int_equal(poll(&pfd, 1, 10000), 1);                            /* the ACK waits */
+    uint64_t deadline = rs_rc_next_deadline(u.ctx[0]);
+    while (rs_rc_now_ns() <= deadline)
+        ;                                                                 /* A's timer is due */
+    assert_int_equal(rs_rc_udp_poll(u.udp[0], u.ctx[0], 0, err), 1);
+    assert_int_equal(rs_rc_poll_cq(qa, &wc, 1), 1);
+    assert_int_equal(wc.status, RS_RC_WC_SUCCESS);
+    assert_int_equal(rs_rc_counters_get(u.ctx[0])->timeouts, 0);
+    assert_int_equal(rs_rc_counters_get(u.ctx[0])->retransmits, 0);
+    assert_int_equal(rs_rc_counters_get(u.ctx[0])->req_packets, 1);
+    udp_pair_close(&u);
+}
+
+/* A datagram the kernel refuses (here a broadcast destination, which needs SO_BROADCAST:
+ * EACCES, and nothing leaves) is counted in the context's tx_errors and told by the
+ * port with its errno and length. */
+static void
+test_udp_send_refused(void **state)
+{
+    struct udp_pair u;
+    struct rs_rc_qp_attr a;
+    struct rs_rc_qp *q;
+    char err[RS_ERRBUF_SIZE];
+    int e = 0;
+    uint32_t len = 0;
+
+    (void)state;
+    udp_pair_open(&u);
+    rs_rc_qp_attr_init(&a);
+    a.sq_depth = a.rq_depth = 4;
+    a.dest_qpn = 0x22;
+    assert_int_equal(rs_addr_parse("255.255.255.255", a.peer_gid, NULL, NULL), 0);
+    assert_int_equal(rs_rc_qp_create(u.ctx[0], &a, &q, err), 0);
+    struct rs_rc_send_wr wr = {.wr_id = 1, .opcode = RS_RC_WR_SEND};
+    assert_int_equal(rs_rc_post_send(q, &wr, err), 0);
+    assert_int_equal(rs_rc_udp_poll(u.udp[0], u.ctx[0], 0, err), 0);
+    const struct rs_rc_counters *c = rs_rc_counters_get(u.ctx[0]);
+    assert_int_equal(c->tx_packets, 1);
+    assert_int_equal(c->tx_errors, 1);
+    assert_int_equal(rs_rc_udp_tx_errors(u.udp[0], &e, &len), 1);
+    assert_int_equal(e, EACCES);
+    assert_int_equal(len, RS_IPV4_HDR_LEN + RS_UDP_HDR_LEN + 12 + 4);  /* BTH, ICRC */
+    udp_pair_close(&u);
+}
+
 /* A peer of the other IP version is refused; a packet from another address is dropped. */
 static void
 test_ipv6_refusals(void **state)
@@ -702,11 +859,14 @@ main(void)
         cmocka_unit_test(test_side_channel_refuse),
         cmocka_unit_test(test_pair_operations),
         cmocka_unit_test(test_pair_timeout_exhaustion),
+        cmocka_unit_test(test_pair_timer_from_last_transmission),
         cmocka_unit_test(test_pair_rnr_recovery),
         cmocka_unit_test(test_pair_rnr_exhaustion),
         cmocka_unit_test(test_pair_lost_read_response),
         cmocka_unit_test(test_pair_ipv6),
         cmocka_unit_test(test_ipv6_refusals),
+        cmocka_unit_test(test_udp_packets_before_timers),
+        cmocka_unit_test(test_udp_send_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
