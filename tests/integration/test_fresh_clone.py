@@ -10,7 +10,8 @@ The clone's environment has none of the variables that could point it elsewhere
 by name. The one it keeps is the cache of tshark's answers (tests/tools/reference_cache.py),
 whose keys are the captures' content: it saves the clone rerunning tshark, and cannot make a
 test pass that would fail without it. The Wireshark plugin is not built in the clone: nothing of the tests run here needs
-it, and it is the slowest part of the build."""
+it, and it is the slowest part of the build. Configured first as if ncursesw's development
+files were missing, then with them: the second configure builds the TUI."""
 import os
 import re
 import subprocess
@@ -45,8 +46,33 @@ def step(args, what):
 # Without optimisation (Debug): what is checked here is what the clone holds, not what the
 # optimiser makes of it (CI builds that three times over), and it compiles in about half
 # the time.
-step(["cmake", "-S", ".", "-B", build, "-DROCESHARK_WIRESHARK_PLUGIN=OFF",
-      "-DCMAKE_BUILD_TYPE=Debug"], "cmake")
+# First as on a machine without ncursesw's development files (pkg-config sees every .pc but
+# its), then with them: an optional part follows what is installed at every configure, as
+# a build folder made before `apt-get install libncurses-dev` needs (a cached "not found"
+# once left the sanitizer build without the TUI for good).
+ncursesw = subprocess.run(["pkg-config", "--exists", "ncursesw"]).returncode == 0
+if ncursesw:
+    hidden = os.path.join(home, "pkgconfig")
+    os.mkdir(hidden)
+    dirs = subprocess.run(["pkg-config", "--variable", "pc_path", "pkg-config"],
+                          capture_output=True, text=True).stdout.strip().split(":")
+    for d in dirs:
+        for name in os.listdir(d) if os.path.isdir(d) else []:
+            if name.endswith(".pc") and not name.startswith(("ncurses", "tinfo", "form",
+                                                             "menu", "panel")):
+                dst = os.path.join(hidden, name)
+                if not os.path.exists(dst):
+                    os.symlink(os.path.join(d, name), dst)
+    env["PKG_CONFIG_LIBDIR"] = hidden
+    out = step(["cmake", "-S", ".", "-B", build, "-DROCESHARK_WIRESHARK_PLUGIN=OFF",
+                "-DCMAKE_BUILD_TYPE=Debug"], "cmake without ncursesw")
+    t.check(" tui=OFF " in out, "configured without ncursesw: %s"
+            % re.findall(r"roceshark: .*", out))
+    del env["PKG_CONFIG_LIBDIR"]
+out = step(["cmake", "-S", ".", "-B", build, "-DROCESHARK_WIRESHARK_PLUGIN=OFF",
+            "-DCMAKE_BUILD_TYPE=Debug"], "cmake")
+t.check((" tui=ON " in out) == ncursesw, "configured %s ncursesw: %s" % (
+    "with" if ncursesw else "without", re.findall(r"roceshark: .*", out)))
 # Only what the selected tests run: the binary and the unit tests (whose names the build
 # knows, test_verbs only with libibverbs).
 targets = set(re.findall(r"^\.\.\. (\w+)$", step(["cmake", "--build", build, "--target", "help"],

@@ -56,6 +56,12 @@ WORDS = {"verbs": "with libibverbs", "plugin": "with the Wireshark", "tui": "wit
 for part, words in WORDS.items():
     t.check((words in text) == BUILT[part], "--version says %r: %s is %s"
             % (text, part, BUILT[part]))
+# Every build has the TUI when ncursesw's development files are there: the sanitized one
+# too, whose TUI tests run under ASan and UBSan only then.
+ncursesw = subprocess.run(["pkg-config", "--exists", "ncursesw"]).returncode == 0
+t.check(BUILT["tui"] == ncursesw and ("with the ncurses TUI" in text) == ncursesw,
+        "ncursesw %s, but this build (sanitize=%s) has tui=%s: %r" % (
+            "found" if ncursesw else "missing", BUILT["sanitize"], BUILT["tui"], text))
 
 # The man page covers every subcommand, option, exit code and roceshark.* field.
 help_text = rs("--help").stdout
