@@ -2,18 +2,23 @@
 /*
  * writer.c - pcap files through libpcap's pcap_dump, alone or as a ring.
  *
- * libpcap formats the records; stdio buffers them in a buffer of ours. We
- * flush that buffer ourselves before a record would overflow it, so stdio
- * never writes half a record on its own. When a flush fails (a full disk,
- * an I/O error), the operating system has usually taken part of the buffer:
- * on a full disk, every byte up to the last free block. We keep every whole
- * record among those bytes, as dumpcap keeps what it wrote before ENOSPC
- * (but never a half record): the file is read back from the last flush,
- * whose end is a record boundary we know, record header by record header,
- * and cut with ftruncate after the last record that is all there. Cutting
- * back to the last successful flush instead, as we once did, lost up to the
- * whole 1 MiB buffer: on a 200 KB disk, every record. What was written stays
- * readable, and the caller learns which error stopped it.
+ * libpcap formats the records into a stdio stream of ours (fopencookie),
+ * unbuffered, whose writes land in our own 1 MiB buffer; we hand that buffer
+ * to the operating system ourselves, always starting at a record boundary,
+ * and never let a record straddle two flushes. When a write fails (a full
+ * disk, a reader that went away, an I/O error) the operating system has
+ * usually taken part of the buffer: on a full disk every byte up to the last
+ * free block, through a pipe whatever fitted in it. We know exactly how many
+ * bytes it took and where each record in our buffer ends, so we keep every
+ * whole record among them, as dumpcap keeps what it wrote before ENOSPC (but
+ * never a half record): a regular file is cut with ftruncate after the last
+ * whole record, and the count says how many records went out whole. This
+ * works on any descriptor, standard output opened write-only by the shell
+ * included; reading the file back to find the records, as we once did,
+ * failed there and cut it to its header. Cutting back to the last
+ * successful flush, before that, lost up to the whole buffer: on a 200 KB
+ * disk, every record. What was written stays readable, and the caller
+ * learns which error stopped it.
  *
  * pcapng files (opts.pcapng) are formatted here, as libpcap 1.10 reads pcapng
  * but cannot write it: one section header, one interface (nanosecond
@@ -25,7 +30,6 @@
 #include <fcntl.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
-#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -48,11 +52,12 @@ struct rs_writer {
     struct rs_writer_opts opts;
     pcap_t *dead;           /* formats the file header and records */
     pcap_dumper_t *dumper;
-    FILE *fp;
+    FILE *fp;               /* the formatters' stream: its writes land in buf */
+    int fd;                 /* where buf goes */
     bool regular;           /* a regular file: can be cut back after an error */
     bool failed;
     uint64_t base;          /* where our file starts in it (standard output: maybe not 0) */
-    char *buf;              /* stdio's buffer */
+    uint8_t *buf;           /* records not yet handed to the operating system */
     uint64_t header_len;    /* bytes of the file header (pcap) or section and interface */
     uint64_t pending;       /* bytes in buf */
     uint64_t size;          /* bytes in the current file, buffered ones included */
@@ -94,41 +99,44 @@ ring_mode(const struct rs_writer *w)
     return w->opts.ring_filesize != 0 || w->opts.ring_duration != 0;
 }
 
-/* After a failed flush: where the whole records in the file end, and how
- * many follow the last flush. The bytes the operating system took are in
- * the file from w->durable on, and each record's header says where it ends. A
- * file we cannot read back (standard output opened for writing only) keeps
- * what the last flush left. */
-static uint64_t
-whole_records_end(struct rs_writer *w, uint64_t *frames)
+/* The formatters' stream writes into buf: the caller made room for the record before
+ * formatting it (rs_writer_write flushes first when it would not fit). */
+static ssize_t
+buffer_write(void *cookie, const char *data, size_t n)
 {
-    int fd = fileno(w->fp);
-    uint64_t pos = w->durable;
-    uint8_t hdr[PCAP_REC_HDR];
-    uint32_t type = PCAPNG_EPB_TYPE;
-    struct stat st;
+    struct rs_writer *w = cookie;
+
+    if (w->pending + n > WRITER_BUFFER) {
+        errno = ENOBUFS;
+        return -1;
+    }
+    memcpy(w->buf + w->pending, data, n);
+    w->pending += n;
+    return (ssize_t)n;
+}
+
+/* Bytes of the first whole records among buf's first n, and how many of them are
+ * frames. buf starts at a record boundary: after the file header when nothing was
+ * flushed yet. Both formats' headers are in host order: a pcap record's caplen at 8, a
+ * pcapng block's total length at 4. */
+static uint64_t
+whole_records(const struct rs_writer *w, uint64_t n, uint64_t *frames)
+{
+    uint64_t pos = w->durable < w->header_len ? w->header_len - w->durable : 0;
 
     *frames = 0;
-    if (pos < w->header_len || fstat(fd, &st) != 0 || (uint64_t)st.st_size < w->base)
-        return pos;
-    uint64_t end = (uint64_t)st.st_size - w->base;
-    while (pos + PCAP_REC_HDR <= end &&
-           pread(fd, hdr, sizeof(hdr), (off_t)(w->base + pos)) == (ssize_t)sizeof(hdr)) {
-        uint32_t len;
-        /* Both formats' headers are in host order: a pcap record's caplen at 8, a
-         * pcapng block's total length at 4. */
+    if (pos > n)
+        return 0;       /* not even the file header went out whole */
+    while (pos + PCAP_REC_HDR <= n) {
+        uint32_t len, type = PCAPNG_EPB_TYPE;
         if (w->opts.pcapng) {
-            memcpy(&type, hdr, 4);
-            memcpy(&len, hdr + 4, 4);
-            if (len < PCAPNG_IDB_SIZE || len > w->opts.snaplen + PCAPNG_EPB_OVERHEAD + 3)
-                break;
+            memcpy(&type, w->buf + pos, 4);
+            memcpy(&len, w->buf + pos + 4, 4);
         } else {
-            memcpy(&len, hdr + 8, 4);
-            if (len > w->opts.snaplen)
-                break;
+            memcpy(&len, w->buf + pos + 8, 4);
             len += PCAP_REC_HDR;
         }
-        if (pos + len > end)
+        if (pos + len > n)
             break;
         pos += len;
         *frames += type == PCAPNG_EPB_TYPE;     /* an interface block is no frame */
@@ -136,34 +144,46 @@ whole_records_end(struct rs_writer *w, uint64_t *frames)
     return pos;
 }
 
-/* Hands the buffer to the operating system; on failure cuts the file back to
- * its last whole record and throws the rest of the buffer away. */
+/* Hands the buffer to the operating system; when it takes only part of it, keeps the
+ * whole records among that part (cutting a regular file after the last of them) and
+ * throws the rest away. */
 static int
 flush_file(struct rs_writer *w, char *err)
 {
+    uint64_t done = 0;
+    int e = 0;
+
     if (w->failed)
         return rs_error(err, RS_EIO, "%s: an earlier write failed", w->path);
-    if ((w->dumper != NULL ? pcap_dump_flush(w->dumper) : fflush(w->fp)) == 0) {
+    while (done < w->pending) {
+        ssize_t n = write(w->fd, w->buf + done, w->pending - done);
+        if (n > 0) {
+            done += (uint64_t)n;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else {
+            e = n < 0 ? errno : EIO;
+            break;
+        }
+    }
+    if (done == w->pending) {
         w->durable = w->size;
         w->pending = 0;
         w->frames_flushed = w->frames;
         return 0;
     }
-    int e = errno != 0 ? errno : EIO;
     w->failed = true;
-    __fpurge(w->fp);
-    w->frames = w->frames_flushed;
-    if (!w->regular)
-        return rs_error(err, RS_EIO, "%s: %s", w->path, strerror(e));
     uint64_t kept_frames;
-    uint64_t kept = whole_records_end(w, &kept_frames);
-    if (ftruncate(fileno(w->fp), (off_t)(w->base + kept)) != 0)
+    uint64_t kept = whole_records(w, done, &kept_frames);
+    w->frames = w->frames_flushed + kept_frames;
+    w->frames_flushed = w->frames;
+    w->durable = w->size = w->durable + kept;
+    w->pending = 0;
+    /* Through a pipe the part of a record that went out cannot be taken back; a file is
+     * cut after the last whole one. */
+    if (w->regular && kept < done && ftruncate(w->fd, (off_t)(w->base + w->durable)) != 0)
         return rs_error(err, RS_EIO, "%s: %s (and cutting the file back: %s)", w->path,
                         strerror(e), strerror(errno));
-    w->frames += kept_frames;
-    w->frames_flushed = w->frames;
-    w->durable = w->size = kept;
-    w->pending = 0;
     return rs_error(err, RS_EIO, "%s: %s", w->path, strerror(e));
 }
 
@@ -246,11 +266,44 @@ frame_interface(struct rs_writer *w, const struct rs_frame *frame, uint64_t *add
     return (int)w->n_ifaces;
 }
 
+/* The formatters' stream over buf, unbuffered: each of libpcap's fwrite calls lands in buf
+ * at once, so buf always holds whole records between two of our calls. */
+static int
+open_stream(struct rs_writer *w, char *err)
+{
+    static const cookie_io_functions_t io = {.write = buffer_write};
+
+    w->fp = fopencookie(w, "w", io);
+    if (w->fp == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    setvbuf(w->fp, NULL, _IONBF, 0);
+    return 0;
+}
+
+/* RS_EINVAL when path is the file being read: the same device and inode, so that another
+ * name or a link of it is caught too. A path that does not exist yet is no input. */
+static int
+check_not_input(const char *path, const char *input, char *err)
+{
+    struct stat out, in;
+
+    if (input == NULL || stat(path, &out) != 0 ||
+        (strcmp(input, "-") == 0 ? fstat(STDIN_FILENO, &in) : stat(input, &in)) != 0)
+        return 0;
+    if (out.st_dev == in.st_dev && out.st_ino == in.st_ino)
+        return rs_error(err, RS_EINVAL, "%s: is the capture being read: writing would empty "
+                        "it first (choose another file)", path);
+    return 0;
+}
+
 static int
 open_file(struct rs_writer *w, char *err)
 {
+    int rc;
+
+    w->fd = -1;
     if (strcmp(w->opts.path, "-") == 0) {
-        w->fp = stdout;
+        w->fd = STDOUT_FILENO;
         snprintf(w->path, sizeof(w->path), "standard output");
     } else {
         if (ring_mode(w)) {
@@ -261,38 +314,47 @@ open_file(struct rs_writer *w, char *err)
                    (int)sizeof(w->path)) {
             return rs_error(err, RS_EINVAL, "%.64s...: file name too long", w->opts.path);
         }
-        /* Read as well as written: after a failed write we read it back. */
-        w->fp = fopen(w->path, "w+b");
-        if (w->fp == NULL)
+        if ((rc = check_not_input(w->path, w->opts.input, err)) != 0)
+            return rc;
+        w->fd = open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (w->fd < 0)
             return rs_error(err, RS_EIO, "%s: %s", w->path, strerror(errno));
     }
     struct stat st;
-    int fd = fileno(w->fp);
+    int fd = w->fd;
     w->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     w->base = 0;
-    if (w->regular && w->fp == stdout) {
+    w->pending = 0;
+    if (w->regular && fd == STDOUT_FILENO) {
         /* A file the shell opened: we start where it left us, or at its
          * end when it appends; what was there before is not ours to cut. */
         int fl = fcntl(fd, F_GETFL);
         off_t at = fl >= 0 && (fl & O_APPEND) ? st.st_size : lseek(fd, 0, SEEK_CUR);
         w->base = at > 0 ? (uint64_t)at : 0;
     }
-    setvbuf(w->fp, w->buf, _IOFBF, WRITER_BUFFER);
+    if ((rc = open_stream(w, err)) != 0) {
+        if (w->fd != STDOUT_FILENO)
+            close(w->fd);
+        w->fd = -1;
+        return rc;
+    }
     if (w->opts.pcapng) {
-        w->header_len = w->size = w->pending = pcapng_header(w);
+        w->header_len = w->size = pcapng_header(w);
         w->durable = 0;
         clock_gettime(CLOCK_MONOTONIC, &w->opened);
         return flush_file(w, err);
     }
     w->dumper = pcap_dump_fopen(w->dead, w->fp);
     if (w->dumper == NULL) {
-        int rc = rs_error(err, RS_EIO, "%s: %s", w->path, pcap_geterr(w->dead));
-        if (w->fp != stdout)
-            fclose(w->fp);
+        rc = rs_error(err, RS_EIO, "%s: %s", w->path, pcap_geterr(w->dead));
+        fclose(w->fp);
         w->fp = NULL;
+        if (w->fd != STDOUT_FILENO)
+            close(w->fd);
+        w->fd = -1;
         return rc;
     }
-    w->header_len = w->size = w->pending = PCAP_FILE_HDR;
+    w->header_len = w->size = PCAP_FILE_HDR;
     w->durable = 0;
     clock_gettime(CLOCK_MONOTONIC, &w->opened);
     return flush_file(w, err);     /* a file that cannot take its header fails now */
@@ -308,13 +370,15 @@ close_file(struct rs_writer *w, char *err)
         return 0;
     if (!w->failed)
         rc = flush_file(w, err);
-    /* Standard output is closed too: its buffer is ours and goes away. */
     if (w->dumper != NULL)
-        pcap_dump_close(w->dumper);
+        pcap_dump_close(w->dumper);     /* closes the stream, which holds nothing */
     else
         fclose(w->fp);
+    /* Standard output is closed too: a reader at the other end of a pipe sees its end. */
+    close(w->fd);
     w->dumper = NULL;
     w->fp = NULL;
+    w->fd = -1;
     return rc;
 }
 
@@ -449,8 +513,7 @@ rs_writer_write(struct rs_writer *w, const struct rs_frame *frame, char *err)
         pcap_dump((u_char *)w->dumper, &hdr, frame->data);
     }
     w->frame_offset = w->size + idb + (w->opts.pcapng ? PCAPNG_EPB_DATA : PCAP_REC_HDR);
-    w->pending += rec;
-    w->size += rec;
+    w->size += rec;     /* buf took the record through the stream (pending) */
     w->frames++;
     /* dumpcap switches once a file has reached the size, after the record. */
     if ((w->opts.ring_filesize != 0 && w->size >= w->opts.ring_filesize) || duration_due(w))

@@ -970,7 +970,8 @@ cmd_read(int argc, char **argv)
         goto done;
     }
     if (ro->write_path != NULL &&
-        (rc = read_save_open(ro->write_path, ro->write_format, src, &w)) != 0)
+        (rc = read_save_open(ro->write_path, ro->iface != NULL ? NULL : ro->file,
+                             ro->write_format, src, &w)) != 0)
         goto done;
     if (rs_out_init(&out, stdout, OUT_BUFFER_SIZE) != 0) {
         rc = cli_fail(CLI_EXIT_INTERNAL, "out of memory");

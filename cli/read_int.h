@@ -22,9 +22,10 @@ enum read_save_format {
 
 /* Opens -w's file for the frames of src: its link type, snapshot length and time
  * resolution (nanosecond pcap for a nanosecond input). A pcapng file takes frames of
- * several link types, one interface each. Returns 0 or the exit code, reported. */
-int read_save_open(const char *path, enum read_save_format format, struct rs_source *src,
-                   struct rs_writer **w);
+ * several link types, one interface each. The file input (-r, NULL when live) is refused
+ * as the output (a usage error). Returns 0 or the exit code, reported. */
+int read_save_open(const char *path, const char *input, enum read_save_format format,
+                   struct rs_source *src, struct rs_writer **w);
 /* Writes one frame; 0 or the exit code, reported. */
 int read_save_frame(struct rs_writer *w, const struct rs_frame *frame);
 /* Flushes and closes (w may be NULL); 0 or the exit code, reported. */

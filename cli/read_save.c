@@ -9,14 +9,15 @@
 #include "read_int.h"
 
 int
-read_save_open(const char *path, enum read_save_format format, struct rs_source *src,
-               struct rs_writer **w)
+read_save_open(const char *path, const char *input, enum read_save_format format,
+               struct rs_source *src, struct rs_writer **w)
 {
     char err[RS_ERRBUF_SIZE];
     struct rs_writer_opts wo;
 
     memset(&wo, 0, sizeof(wo));
     wo.path = path;
+    wo.input = input;
     wo.linktype = rs_source_linktype(src);
     wo.snaplen = rs_source_snaplen(src) != 0 ? rs_source_snaplen(src) : RS_CAPTURE_SNAPLEN;
     /* A pcapng file keeps nanoseconds whatever the input; a pcap file's resolution is the
@@ -25,8 +26,9 @@ read_save_open(const char *path, enum read_save_format format, struct rs_source 
     wo.pcapng = format == READ_SAVE_PCAPNG ||
                 (format == READ_SAVE_AS_INPUT && rs_source_is_pcapng(src));
     wo.frame_linktypes = true;
-    if (rs_writer_open(&wo, w, err) != 0)
-        return cli_fail(CLI_EXIT_OUTPUT, "-w %s", err);
+    int rc = rs_writer_open(&wo, w, err);
+    if (rc != 0)
+        return cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_OUTPUT, "-w %s", err);
     return 0;
 }
 

@@ -40,10 +40,15 @@ struct rs_writer_opts {
     uint64_t ring_filesize;     /* -b filesize: switch files at this many bytes; 0 never */
     unsigned ring_duration;     /* -b duration: switch files after this many seconds */
     unsigned ring_files;        /* -b files: keep only the newest N files; 0 keeps all */
+    const char *input;          /* the capture file being read ("-": standard input), or
+                                 * NULL: a path naming it, by whatever name or link, is
+                                 * refused, as Wireshark refuses to save over the file it
+                                 * shows (opening it for writing would empty it first) */
 };
 
 /* Opens the first (or only) file. With a ring option the files are named
- * as dumpcap names them (see rs_writer_ring_name). */
+ * as dumpcap names them (see rs_writer_ring_name). RS_EINVAL for the file
+ * being read (opts.input). */
 int rs_writer_open(const struct rs_writer_opts *opts, struct rs_writer **out, char *err);
 
 /* Writes one frame. On a write error the file is cut back to its last whole

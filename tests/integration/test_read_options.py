@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """tshark's habits in `roceshark read`, against tshark 4.0 on real captures:
 
--w (with -Y, -c, -F, -P, standard output, unwritable paths, a pcapng of two link types),
+-w (with -Y, -c, -F, -P, standard output, unwritable paths, the file being read refused, a
+pcapng of two link types),
 -O, -S, -2 -R, -a, -G fields|protocols|values, --disable-protocol; and every subcommand's
 -h/--help and unknown option, through the one getopt front end (cli/util.c)."""
 import os
@@ -120,6 +121,24 @@ for target in ("/dev/full", os.path.join(out, "no", "such", "dir.pcap")):
     t.check(p.returncode == 3 and p.stdout == b"" and err.count("\n") == 1 and
             err.startswith("roceshark: -w %s: " % target), "-w %s: exit %d %r"
             % (target, p.returncode, err))
+
+# The file being read, by its name, by a link to it, or as standard input: refused before
+# anything is opened for writing (which would empty it), exit 1, the file as it was.
+mine = os.path.join(out, "mine.pcap")
+link = os.path.join(out, "link.pcap")
+with open(SAMPLE, "rb") as f:
+    original = f.read()
+open(mine, "wb").write(original)
+os.symlink(mine, link)
+for args, target, stdin in ((["-r", mine], mine, None), (["-r", mine, "-Y", "ip"], link, None),
+                            (["-r", "-"], mine, mine)):
+    p = rs(["read"] + args + ["-w", target], stdin=open(stdin, "rb") if stdin else None)
+    err = p.stderr.decode()
+    t.check(p.returncode == 1 and err == "roceshark: -w %s: is the capture being read: writing "
+            "would empty it first (choose another file)\n" % target and
+            open(mine, "rb").read() == original, "read %s -w %s: exit %d %r, the file %s"
+            % (" ".join(args), target, p.returncode, err,
+               "kept" if open(mine, "rb").read() == original else "changed"))
 
 # A pcapng of two link types (Ethernet, and the same frames' IP packets as raw IP) gives a
 # pcapng with both; -F pcap cannot hold them and says so.

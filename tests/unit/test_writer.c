@@ -2,10 +2,13 @@
 /*
  * test_writer.c - pcap files through libpcap: frames read back as written,
  * the timestamp convention (nanosecond file = hardware clock), dumpcap's
- * ring names, rotation and -b files:N, and a file that stays whole when
- * writing fails half-way.
+ * ring names, rotation and -b files:N, a file that stays whole when
+ * writing fails half-way (by name, as standard output, through a pipe), and
+ * the file being read refused as the output.
  */
 #include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -333,6 +336,170 @@ test_write_error_keeps_file_whole(void **state)
     assert_int_equal(write_until_full("full0.pcap", 0), 13);
 }
 
+/* The writer's standard output is fd: dup2'd over descriptor 1 for the time of fn. */
+static uint64_t
+with_stdout(int fd, uint64_t (*fn)(void *), void *arg)
+{
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    assert_true(saved >= 0);
+    assert_int_equal(dup2(fd, STDOUT_FILENO), STDOUT_FILENO);
+    uint64_t r = fn(arg);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    return r;
+}
+
+/* 100 records of 700 bytes to standard output, flushed every 3; the count it reports and
+ * (in arg, when not NULL) the error text. */
+static uint64_t
+write_stdout(void *arg)
+{
+    char err[RS_ERRBUF_SIZE] = "";
+    struct rs_writer *w;
+    uint8_t buf[2048];
+    uint64_t written = 0;
+    int rc;
+
+    struct rs_writer_opts o = {.path = "-", .linktype = RS_DLT_EN10MB, .snaplen = 9000};
+    if (rs_writer_open(&o, &w, err) != 0) {
+        if (arg != NULL)
+            snprintf(arg, RS_ERRBUF_SIZE, "%s", err);
+        return 0;
+    }
+    rc = 0;
+    for (uint32_t i = 0; i < 100 && rc == 0; i++) {
+        struct rs_frame f = make_frame(buf, 700, i);
+        rc = rs_writer_write(w, &f, err);
+        if (rc == 0 && i % 3 == 2)
+            rc = rs_writer_flush(w, err);
+    }
+    if (arg != NULL)
+        snprintf(arg, RS_ERRBUF_SIZE, "%s", err);
+    if (rs_writer_close(w, &written, err) != 0 && arg != NULL && rc == 0)
+        snprintf(arg, RS_ERRBUF_SIZE, "%s", err);
+    return written;
+}
+
+/* Standard output as the shell opens it for `> file`: write-only, so the file cannot be
+ * read back. On a full disk (a file size limit fails a write as one does) it keeps every
+ * whole record that went out, and the count says so: 13, as for a file by name. It once
+ * kept the header alone and said 0. */
+static void
+test_stdout_full_keeps_records(void **state)
+{
+    char path[128], err[RS_ERRBUF_SIZE];
+    struct rlimit old, lim = {.rlim_cur = 10000};
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/stdout.pcap", dir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    signal(SIGXFSZ, SIG_IGN);
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim.rlim_max = old.rlim_max;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    uint64_t written = with_stdout(fd, write_stdout, err);
+    setrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, SIG_DFL);
+    close(fd);
+    assert_string_equal(err, "standard output: File too large");
+    assert_int_equal(written, 13);
+    uint32_t magic;
+    assert_int_equal(read_back(path, 0, 700, &magic), 13);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, 24 + 13 * 716);
+}
+
+struct pipe_reader {
+    int fd;
+    uint8_t data[128 * 1024];
+    size_t len;
+};
+
+static void *
+drain_pipe(void *arg)
+{
+    struct pipe_reader *r = arg;
+    ssize_t n;
+
+    while ((n = read(r->fd, r->data + r->len, sizeof(r->data) - r->len)) > 0)
+        r->len += (size_t)n;
+    return NULL;
+}
+
+/* Through a pipe: a reader that takes everything gets the 100 records the count says, and
+ * its end once the writer closes; a pipe whose reader has gone takes nothing, and the
+ * count says 0 with the error. */
+static void
+test_stdout_pipe_counts(void **state)
+{
+    char err[RS_ERRBUF_SIZE];
+    int p[2];
+    pthread_t th;
+    static struct pipe_reader r;
+
+    (void)state;
+    assert_int_equal(pipe(p), 0);
+    r.fd = p[0];
+    r.len = 0;
+    assert_int_equal(pthread_create(&th, NULL, drain_pipe, &r), 0);
+    assert_int_equal(with_stdout(p[1], write_stdout, NULL), 100);
+    close(p[1]);
+    pthread_join(th, NULL);
+    close(p[0]);
+    assert_int_equal(r.len, 24 + 100 * 716);
+    uint32_t caplen;
+    memcpy(&caplen, r.data + 24 + 99 * 716 + 8, 4);
+    assert_int_equal(caplen, 700);
+
+    assert_int_equal(pipe(p), 0);
+    close(p[0]);
+    signal(SIGPIPE, SIG_IGN);
+    assert_int_equal(with_stdout(p[1], write_stdout, err), 0);
+    signal(SIGPIPE, SIG_DFL);
+    close(p[1]);
+    assert_string_equal(err, "standard output: Broken pipe");
+}
+
+/* The file being read is refused as the output, by its name or by a hard link to it,
+ * before it is opened (which would empty it); another file is not. */
+static void
+test_refuses_input(void **state)
+{
+    char path[128], link_path[128], other[128], err[RS_ERRBUF_SIZE], want[300];
+    struct rs_writer *w;
+    uint8_t buf[64];
+    uint64_t written;
+    struct stat st;
+
+    (void)state;
+    snprintf(path, sizeof(path), "%s/in.pcap", dir);
+    snprintf(link_path, sizeof(link_path), "%s/in_link.pcap", dir);
+    snprintf(other, sizeof(other), "%s/out.pcap", dir);
+    struct rs_writer_opts o = {.path = path, .linktype = RS_DLT_EN10MB, .snaplen = 9000};
+    assert_int_equal(rs_writer_open(&o, &w, err), 0);
+    struct rs_frame f = make_frame(buf, 64, 1);
+    assert_int_equal(rs_writer_write(w, &f, err), 0);
+    assert_int_equal(rs_writer_close(w, &written, err), 0);
+    assert_int_equal(link(path, link_path), 0);
+    o.input = path;
+    const char *targets[] = {path, link_path};
+    for (size_t i = 0; i < 2; i++) {
+        o.path = targets[i];
+        assert_int_equal(rs_writer_open(&o, &w, err), RS_EINVAL);
+        snprintf(want, sizeof(want), "%s: is the capture being read: writing would empty it "
+                 "first (choose another file)", targets[i]);
+        assert_string_equal(err, want);
+        assert_int_equal(stat(path, &st), 0);
+        assert_int_equal(st.st_size, 24 + 16 + 64);
+    }
+    o.path = other;
+    assert_int_equal(rs_writer_open(&o, &w, err), 0);
+    assert_int_equal(rs_writer_close(w, &written, err), 0);
+}
+
 static void
 test_unwritable(void **state)
 {
@@ -361,6 +528,9 @@ main(void)
         cmocka_unit_test(test_ring_names),
         cmocka_unit_test_setup_teardown(test_rotation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_error_keeps_file_whole, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stdout_full_keeps_records, setup, teardown),
+        cmocka_unit_test(test_stdout_pipe_counts),
+        cmocka_unit_test_setup_teardown(test_refuses_input, setup, teardown),
         cmocka_unit_test(test_unwritable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
