@@ -107,9 +107,26 @@ class VethPair:
                 "--pause-every", str(pause_every), "--pause-ms", str(pause_ms)]
         t.run(self.in_a(args))
 
-    def send_async(self, pcap, gap_us=0):
-        args = [t.PYTHON, SENDER, self.if_a, pcap, "--gap-us", str(gap_us)]
-        return subprocess.Popen(self.in_a(args), stdout=subprocess.PIPE, text=True)
+    def send_async(self, pcap, gap_us=0, hold_at=0):
+        """Starts sending pcap from if_a. With hold_at, the sender stops after that many frames
+        and prints "held N"; wait_held() waits for that, release() lets it go on."""
+        args = [t.PYTHON, SENDER, self.if_a, pcap, "--gap-us", str(gap_us),
+                "--hold-at", str(hold_at)]
+        return subprocess.Popen(self.in_a(args), stdout=subprocess.PIPE, stdin=subprocess.PIPE,
+                                text=True)
+
+
+def wait_held(sender):
+    """Reads the sender's output up to its "held N" line; returns N."""
+    for line in sender.stdout:
+        if line.startswith("held "):
+            return int(line.split()[1])
+    raise RuntimeError("the sender ended without holding")
+
+
+def release(sender):
+    sender.stdin.write("\n")
+    sender.stdin.close()
 
 
 class Chain:

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""sendframes.py IFACE PCAP [--gap-us N] [--pause-every N --pause-ms M]: sends every frame of
-a pcap file out of IFACE through a packet socket, in order, and prints how many it sent."""
+"""sendframes.py IFACE PCAP [--gap-us N] [--pause-every N --pause-ms M] [--hold-at N]: sends
+every frame of a pcap file out of IFACE through a packet socket, in order, and prints how many
+it sent. With --hold-at N it prints "held N" after the Nth frame and waits for a line on its
+standard input before it sends the rest, so that a test can act between two known frames."""
 import argparse
 import socket
 import struct
@@ -25,6 +27,7 @@ def main():
     ap.add_argument("--gap-us", type=int, default=0)
     ap.add_argument("--pause-every", type=int, default=0)
     ap.add_argument("--pause-ms", type=int, default=0)
+    ap.add_argument("--hold-at", type=int, default=0)
     a = ap.parse_args()
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
     s.bind((a.iface, 0))
@@ -38,6 +41,9 @@ def main():
         if a.pause_every and n % a.pause_every == 0:
             print(n, flush=True)
             time.sleep(a.pause_ms / 1000.0)
+        if n == a.hold_at:
+            print("held %d" % n, flush=True)
+            sys.stdin.readline()
     print("sent %d" % n, flush=True)
     return 0
 

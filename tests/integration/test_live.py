@@ -10,7 +10,6 @@ import os
 import re
 import struct
 import subprocess
-import time
 
 import livenet as ln
 import rstest as t
@@ -117,15 +116,19 @@ stream_pcap = os.path.join(tmp, "stream.pcap")
 ln.write_pcap(stream_pcap, stream)
 out = os.path.join(tmp, "sigint.pcap")
 p = ln.start(pair, ["capture", "-i", pair.if_b, "-w", out])
-sender = pair.send_async(stream_pcap, gap_us=200)
-time.sleep(0.3)
+# The interrupt comes between two known frames: after the sender's first half, before its
+# second, whatever the machine's load. The capture drains its ring after the break, so it
+# keeps every frame sent before the signal and none sent after its end.
+sender = pair.send_async(stream_pcap, hold_at=len(stream) // 2)
+held = ln.wait_held(sender)
 ln.interrupt(p)
 rc, _, err, counts = ln.finish(p)
+ln.release(sender)
 sender.wait(timeout=60)
 recs = ln.read_pcap(out)[2]
 got = [r[2] for r in recs]
 t.check(rc == 0, "SIGINT: exit %d: %s" % (rc, err))
-t.check(0 < len(got) < len(stream), "SIGINT: %d frames, want some but not all" % len(got))
+t.check(len(got) == held, "SIGINT: %d frames, want the %d sent before it" % (len(got), held))
 t.check(counts is not None and counts["done"] == len(got) and counts["received"] == len(got),
         "SIGINT: file has %d frames, counts say %r" % (len(got), counts))
 t.check(got == stream[:len(got)], "SIGINT: the frames are not the first %d sent" % len(got))
@@ -193,8 +196,7 @@ t.check(all(l.endswith("\t1") for l in live_lines), "read -i: ICRC not good live
 # read -i and SIGINT: ends cleanly with what it decoded.
 p = ln.start(pair, ["read", "-i", pair.if_b, "-l"])
 pair.send(few_pcap)
-time.sleep(0.3)
-ln.interrupt(p)
+ln.interrupt(p)          # after the last frame went out: the drain after the break keeps it
 rc, stdout, err, counts = ln.finish(p)
 lines = stdout.decode().splitlines()
 t.check(rc == 0 and len(lines) == len(few) and "RRoCE" in lines[0],
@@ -213,8 +215,9 @@ try:
     p = ln.start(pair, ["capture", "-i", pair.if_b, "-w", out])
     # Bursts of 20 frames (about 22 kB) with pauses: the writer flushes in each pause.
     pair.send(big_pcap, pause_every=20, pause_ms=600)
-    time.sleep(0.5)
-    if p.poll() is None:
+    try:
+        p.wait(timeout=60)
+    except subprocess.TimeoutExpired:
         ln.interrupt(p)
         t.check(False, "full disk: the capture did not stop by itself")
     rc, _, err, counts = ln.finish(p)
