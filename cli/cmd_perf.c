@@ -34,6 +34,7 @@ enum {
     OPT_COUNTERS,
     OPT_EVENTS,
     OPT_REPORT_GBITS,
+    OPT_MR,
 };
 
 /* perftest's letters, and rping's as `perf rping` takes them: -C COUNT, -S SIZE, -v, -V. */
@@ -77,6 +78,8 @@ static const char usage[] =
     "  -R               RDMA CM, as perftest's -R: a server listens on QP 1 for the REQs\n"
     "                   of rdma_cm's port -p; --target IP means perftest+cm://IP\n"
     "  --report_gbits   bandwidth in Gb/sec instead of MB/sec\n"
+    "  --mr SIZE        server: the most bytes of regions a client's test may make it\n"
+    "                   register (default 256M; a larger -s is refused, with the reason)\n"
     "  --qpn N          our QP number (default 0x11)\n"
     "  --json           also print the results as one JSON line\n"
     "  --counters       print the transport's counters as JSON at the end\n"
@@ -119,6 +122,7 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
         {"events", no_argument, NULL, OPT_EVENTS},
         {"report_gbits", no_argument, NULL, OPT_REPORT_GBITS},
         {"report-gbits", no_argument, NULL, OPT_REPORT_GBITS},
+        {"mr", required_argument, NULL, OPT_MR},
         {"size", required_argument, NULL, 's'},
         {"iters", required_argument, NULL, 'n'},
         {"tx-depth", required_argument, NULL, 't'},
@@ -260,6 +264,10 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
             break;
         case OPT_REPORT_GBITS:
             p->report_gbits = true;
+            break;
+        case OPT_MR:
+            if (!rc_cli_parse_size(optarg, 1ull << 40, &p->mr_max) || p->mr_max == 0)
+                return cli_fail(CLI_EXIT_USAGE, "perf: --mr %s: expected bytes (K/M/G)", optarg);
             break;
         case OPT_QPN:
             if (!cli_parse_uint(optarg, 2, 0xffffff, &v))

@@ -478,7 +478,7 @@ preload(const struct replay_opts *ro, const struct rs_replay_trace *t,
     struct rs_replay_rewrite rw = ro->rw;
     struct rs_replay_run_opts quiet = {0};
     struct rs_replay_run_stats st;
-    struct rs_replay_target tg;
+    struct rs_replay_target tg = {.fd = -1};
     char err[RS_ERRBUF_SIZE];
     int rc = rs_replay_preload(t, ro->preload_file, msgs, data, err);
 
@@ -502,6 +502,7 @@ preload(const struct replay_opts *ro, const struct rs_replay_trace *t,
         else
             printf("replay: preloaded %u bytes in %u WRITEs\n", data->len, msgs->len);
     }
+    rs_replay_target_release(&tg);
     g_array_free(msgs, TRUE);
     g_byte_array_free(data, TRUE);
     g_array_free(none, TRUE);
@@ -536,7 +537,7 @@ cmd_replay(int argc, char **argv)
 {
     struct replay_opts ro;
     struct rs_replay_trace t;
-    struct rs_replay_target tg, *have_tg = NULL;
+    struct rs_replay_target tg = {.fd = -1}, *have_tg = NULL;
     struct rs_decode_opts dopts;
     char err[RS_ERRBUF_SIZE], iface[RS_IFACE_NAME_MAX];
     int rc;
@@ -621,6 +622,7 @@ cmd_replay(int argc, char **argv)
     if (ro.run.wire != NULL)
         g_array_free(ro.run.wire, TRUE);
 out:
+    rs_replay_target_release(&tg);
     rs_replay_trace_free(&t);
     return rc;
 }

@@ -33,6 +33,7 @@ enum {
     OPT_QP_ACCESS,
     OPT_LISTEN,
     OPT_NO_LISTEN,
+    OPT_IDLE,
     OPT_CM,
     OPT_CM_PORT,
     OPT_APP,
@@ -56,6 +57,9 @@ static const char usage[] =
     "  --qpn N          our (first) QP number (default 0x11)   --qps N  static QPs (default 1)\n"
     "  --psn N          our first PSN (default 0)\n"
     "  --listen PORT    side channel (default 18515)    --no-listen  none\n"
+    "                   a requester's QP lives as long as its connection: freed when it\n"
+    "                   closes, or when the QP takes no packet for --idle SECONDS (60; 0:\n"
+    "                   never); one address holds at most 64 QPs, more are refused\n"
     "  --cm             RDMA CM on QP 1: rdma_cm's REQs (rping -c, our perf --target cm://)\n"
     "                   get a QP and a REP; a DREQ ends it. Events as JSON lines on stdout\n"
     "  --cm-port PORT   accept only REQs for this rdma_cm port (implies --cm)\n"
@@ -177,6 +181,7 @@ parse_args(struct responder_cli *r, int argc, char **argv)
         {"qp-access", required_argument, NULL, OPT_QP_ACCESS},
         {"listen", required_argument, NULL, OPT_LISTEN},
         {"no-listen", no_argument, NULL, OPT_NO_LISTEN},
+        {"idle", required_argument, NULL, OPT_IDLE},
         {"cm", no_argument, NULL, OPT_CM},
         {"cm-port", required_argument, NULL, OPT_CM_PORT},
         {"app", required_argument, NULL, OPT_APP},
@@ -262,6 +267,11 @@ parse_args(struct responder_cli *r, int argc, char **argv)
             rc = parse_u32("listen", optarg, 65535, &u);
             if (rc == 0)
                 r->o.listen_port = (uint16_t)u;
+            break;
+        case OPT_IDLE:
+            rc = parse_u32("idle", optarg, 86400, &u);
+            if (rc == 0)
+                r->o.side_idle_ns = (uint64_t)u * 1000000000ull;
             break;
         case OPT_NO_LISTEN:
             r->o.listen_port = 0;

@@ -89,15 +89,15 @@ script_connect(struct rs_script *s, const uint8_t our_gid[16], uint32_t our_scop
     int fd, rc = 0;
 
     memset(c, 0, sizeof(*c));
+    c->side_fd = -1;
     if (s->side && s->setup != RS_OOB_SETUP_ROCESHARK)
         return connect_perf(s, our_gid, our_scope, udp, ctx, c, err);
     if (s->side) {
         if (rs_rc_side_connect(s->peer.gid, s->scope, s->port, 5000, &fd, err) < 0)
             return RS_EIO;
+        c->side_fd = fd;    /* closed at the end: the responder's QP lives until then */
         rs_rc_conn_format(ours, line, sizeof(line));
-        rc = rs_rc_side_exchange(fd, line, &s->peer, err);
-        close(fd);
-        if (rc != 0)
+        if ((rc = rs_rc_side_exchange(fd, line, &s->peer, err)) != 0)
             return rc;
     }
     struct rs_rc_qp_attr a = s->attr;
@@ -123,6 +123,9 @@ script_conn_release(struct script_conn *c)
     if (c->qp != NULL)
         rs_rc_qp_destroy(c->qp);
     c->qp = NULL;
+    if (c->side_fd >= 0)
+        close(c->side_fd);
+    c->side_fd = -1;
     if (c->via_perf) {
         c->perf.qp = NULL;
         rs_perf_release(&c->perf);

@@ -88,6 +88,8 @@ int script_accept(const struct rs_script *s, const uint8_t our_gid[16], uint32_t
  * exchange after the posts (perftest's closing steps, CM's DREQ); release frees it all. */
 struct script_conn {
     struct rs_rc_qp *qp;
+    int side_fd;            /* the responder's side channel, held while the QP is used (it
+                               frees the QP when this closes); -1: none */
     bool via_perf;
     struct rs_perf perf;
 };

@@ -237,6 +237,7 @@ run_requester(struct rs_script *s, struct runner *r, struct rs_rc_udp *udp,
     int rc;
 
     memset(&conn, 0, sizeof(conn));
+    conn.side_fd = -1;
     if (buf == NULL)
         return rs_error(err, RS_ENOMEM, "out of memory");
     if (rs_rc_mr_reg(ctx, buf, size, 0, 0, RS_RC_ACCESS_LOCAL_WRITE |

@@ -41,6 +41,15 @@
 #define RS_CM_MAX_CONNS 256             /* connections at once; more are rejected */
 #define RS_CM_DEFAULT_TIMEOUT 20        /* rdma_cm's response timeout code: 4.3 s */
 #define RS_CM_DEFAULT_RETRIES 15        /* rdma_cm's max CM retries */
+/* A peer's REQ says how long its answers may take (Local CM Response Timeout) and how
+ * often we resend our REP waiting for them (Max CM Retries); we honour at most rdma_cm's
+ * own values, 4.3 s and 15 retries (69 s in all), where the field allows 2.4 hours
+ * times 16. */
+#define RS_CM_MAX_PEER_TIMEOUT RS_CM_DEFAULT_TIMEOUT
+#define RS_CM_MAX_PEER_RETRIES RS_CM_DEFAULT_RETRIES
+/* Passive connections not yet established (REQ held, or REP sent and no RTU yet) from one
+ * address: more are rejected (no resources), so that one source cannot take every slot. */
+#define RS_CM_MAX_HALF_OPEN_PER_PEER 16
 #define RS_CM_REQ_PRIVATE_MAX (92 - RS_CM_IP_HDR_LEN)   /* after rdma_cm's header */
 #define RS_CM_REP_PRIVATE_MAX 196
 #define RS_CM_REJ_PRIVATE_MAX 148
@@ -119,6 +128,9 @@ struct rs_cm_counters {
     uint64_t drop_short, drop_not_cm, drop_version, drop_method, drop_attr;
     uint64_t drop_unknown, drop_state, drop_bad_field;
     uint64_t dup_req, dup_rep, rej_sent, rej_received, mra_received;
+    /* REQs rejected because their source held RS_CM_MAX_HALF_OPEN_PER_PEER half-open
+     * connections already (counted in rej_sent too). */
+    uint64_t rej_half_open;
 };
 
 struct rs_cm;

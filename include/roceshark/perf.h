@@ -32,6 +32,7 @@
 #include <roceshark/oob.h>
 #include <roceshark/rc.h>
 
+#define RS_PERF_DEFAULT_MR_MAX (256ull << 20)  /* struct rs_perf's mr_max when 0 */
 #define RS_PERF_RESULT_LINE                                                               \
     "---------------------------------------------------------------------------------------\n"
 
@@ -75,6 +76,8 @@ struct rs_perf {
     uint8_t server_gid[16];         /* client: the server's address, and its scope */
     uint32_t server_scope;
     uint16_t port;                  /* the TCP exchange */
+    uint64_t mr_max;                /* server: the most bytes of regions a client's test may
+                                       make us register (0: RS_PERF_DEFAULT_MR_MAX) */
     uint64_t size, iters;           /* rping: -S and -C (0: ping until stopped) */
     bool verbose, validate;         /* rping's -v (print each ping) and -V (compare it) */
     uint32_t tx_depth, rx_depth, qpn, psn;

@@ -279,6 +279,9 @@ void rs_rc_qp_ack_now(struct rs_rc_qp *qp);
 /* Moves the QP to the error state: every work request left completes with WR_FLUSH_ERR. */
 void rs_rc_qp_flush(struct rs_rc_qp *qp);
 enum rs_rc_qp_state rs_rc_qp_state(const struct rs_rc_qp *qp);
+/* When the QP last took a packet (rs_rc_input()'s now_ns, once the header checks
+ * passed); 0 when it never did. A service frees QPs that stay silent. */
+uint64_t rs_rc_qp_last_rx(const struct rs_rc_qp *qp);
 struct rs_rc_qp *rs_rc_qp_find(struct rs_rc_ctx *ctx, uint32_t qpn);
 
 /* Queue work. RS_ENOMEM when the queue is full (as ibv_post_send says

@@ -326,14 +326,19 @@ void rs_replay_compare_requests(uint32_t psn_offset, const struct rs_replay_fram
 struct rs_replay_target {
     uint32_t qpn, psn, rkey, pmtu;
     uint64_t va, length;
+    int fd;         /* the side channel, held while the QP is used: the responder frees
+                       the QP when it closes (rs_replay_target_release()); -1: none */
 };
 
 /* Connects to target:port (GIDs, addr.h; scope: the interface of a link-local target),
  * announces the trace's requester (at our address src, its QPN, its first PSN and PMTU),
- * and reads the target's QP, R_Key, VA and PMTU. */
+ * and reads the target's QP, R_Key, VA and PMTU; the connection stays open until
+ * rs_replay_target_release(), which the caller calls whatever this returned. */
 int rs_replay_learn(const struct rs_replay_trace *trace, const uint8_t src[16],
                     const uint8_t target[16], uint32_t scope, uint16_t port,
                     struct rs_replay_target *t, char *err);
+/* Closes t's side channel: the target frees the QP. */
+void rs_replay_target_release(struct rs_replay_target *t);
 /* Fills what rw leaves unset from t: the QP map, an R_Key map for every R_Key the
  * trace uses, and the VA offset that moves the trace's lowest VA to t's. */
 void rs_replay_apply_target(const struct rs_replay_trace *trace, const struct rs_replay_target *t,

@@ -23,6 +23,10 @@
  * with the responder's own regions the last few requesters may be refused. */
 #define RS_RESPONDER_MAX_QPS 256
 #define RS_RESPONDER_MAX_CONNS 64       /* side-channel peers at once; more are refused */
+/* Side-channel QPs one peer (the connection's source address) may hold at once; more
+ * are refused with a reason. A QP lives as long as the connection that asked for it. */
+#define RS_RESPONDER_MAX_QPS_PER_PEER 64
+#define RS_RESPONDER_DEFAULT_IDLE_NS 60000000000ull     /* side_idle_ns's default: 60 s */
 #define RS_RESPONDER_DEFAULT_LISTEN 18515   /* perftest's port */
 
 /* What runs over a connection that RDMA CM made. */
@@ -55,6 +59,9 @@ struct rs_responder_opts {
     bool repost;                /* post a receive again once it completes */
     bool busy_poll;             /* spin instead of sleeping */
     uint16_t listen_port;       /* side channel; 0: none */
+    /* A side-channel QP that takes no packet for this long is freed (and its
+     * connection closed when it holds no other); 0: never. */
+    uint64_t side_idle_ns;
     /* RDMA CM on QP 1: REQs for rdma_cm's port cm_port (0: any) get a QP and a
      * REP naming the first region; a DREQ destroys the QP. */
     bool cm;
@@ -71,7 +78,7 @@ struct rs_responder_opts {
 };
 
 /* Defaults: QP 0x11, one static QP, 64 KiB receives, the side channel on
- * 18515, attributes as rs_rc_qp_attr_init() makes them. */
+ * 18515 with QPs idle for 60 s freed, attributes as rs_rc_qp_attr_init() makes them. */
 void rs_responder_opts_init(struct rs_responder_opts *o);
 
 struct rs_responder;

@@ -200,6 +200,21 @@ conn_by_remote(struct rs_cm *cm, const uint8_t gid[16], uint32_t remote_id)
     return NULL;
 }
 
+/* Passive connections from gid that are not established yet. */
+static unsigned
+half_open(const struct rs_cm *cm, const uint8_t gid[16])
+{
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < RS_CM_MAX_CONNS; i++) {
+        const struct cm_conn *c = &cm->conn[i];
+        if (!c->active && (c->state == CM_REQ_RCVD || c->state == CM_REP_SENT) &&
+            memcmp(c->peer_mad_gid, gid, 16) == 0)
+            n++;
+    }
+    return n;
+}
+
 static void
 reject(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, uint64_t tid, uint32_t local_id,
        uint32_t remote_id, uint8_t msg_rejected, uint16_t reason)
@@ -230,6 +245,10 @@ on_req(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_cm_
     struct rs_cm_params peer;
     uint16_t port;
     uint16_t reason = cm_read_req(msg, gid, &peer, &port);
+    if (reason == 0 && half_open(cm, gid) >= RS_CM_MAX_HALF_OPEN_PER_PEER) {
+        cm->cnt.rej_half_open++;
+        reason = RS_CM_REJ_NO_RESOURCES;
+    }
     if (reason == 0 && (c = conn_new(cm)) == NULL)
         reason = RS_CM_REJ_NO_RESOURCES;
     if (reason != 0) {
@@ -245,9 +264,14 @@ on_req(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_cm_
     memcpy(c->ours.gid, cm->o.gid, 16);
     c->ours.port = port;
     /* The RTU must come within the time the active side said it needs to
-     * answer (its local CM response timeout), resent as often as it allows. */
-    c->timeout_ns = rs_cm_timeout_ns((uint8_t)rs_cm_get(l, msg, RS_CMF_LOCAL_CM_TIMEOUT));
-    c->retries_left = c->max_retries = (uint8_t)rs_cm_get(l, msg, RS_CMF_MAX_CM_RETRIES);
+     * answer (its local CM response timeout), resent as often as it allows,
+     * up to rdma_cm's own values: a REQ must not hold a slot for days. */
+    uint8_t timeout = (uint8_t)rs_cm_get(l, msg, RS_CMF_LOCAL_CM_TIMEOUT);
+    uint8_t retries = (uint8_t)rs_cm_get(l, msg, RS_CMF_MAX_CM_RETRIES);
+    c->timeout_ns = rs_cm_timeout_ns(timeout < RS_CM_MAX_PEER_TIMEOUT ? timeout
+                                                                      : RS_CM_MAX_PEER_TIMEOUT);
+    c->retries_left = c->max_retries =
+        retries < RS_CM_MAX_PEER_RETRIES ? retries : RS_CM_MAX_PEER_RETRIES;
     c->state = CM_REQ_RCVD;
     reason = cm->o.ops.request == NULL
                  ? RS_CM_REJ_INVALID_SERVICE_ID
@@ -352,6 +376,8 @@ on_reply(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_c
         if (c->deadline_ns == 0)
             break;
         uint8_t service_timeout = (uint8_t)rs_cm_get(l, msg, RS_CMF_SERVICE_TIMEOUT);
+        if (service_timeout > RS_CM_MAX_PEER_TIMEOUT)
+            service_timeout = RS_CM_MAX_PEER_TIMEOUT;   /* as the REQ's: not days */
         c->deadline_ns = now + c->timeout_ns + rs_cm_timeout_ns(service_timeout);
         return;
     }

@@ -24,6 +24,8 @@ rs_replay_learn(const struct rs_replay_trace *trace, const uint8_t src[16],
     char line[1024];
     int fd;
 
+    memset(t, 0, sizeof(*t));
+    t->fd = -1;
     memset(&ours, 0, sizeof(ours));
     memcpy(ours.gid, src, 16);
     ours.qpn = trace->conv.requester_qp & 0xffffff;
@@ -31,12 +33,11 @@ rs_replay_learn(const struct rs_replay_trace *trace, const uint8_t src[16],
     ours.pmtu = trace->conv.pmtu;
     if (rs_rc_side_connect(target, scope, port, 5000, &fd, err) < 0)
         return RS_EIO;
+    t->fd = fd;
     rs_rc_conn_format(&ours, line, sizeof(line));
     int rc = rs_rc_side_exchange(fd, line, &peer, err);
-    close(fd);
     if (rc != 0)
         return rc;
-    memset(t, 0, sizeof(*t));
     t->qpn = peer.qpn;
     t->psn = peer.psn;
     t->rkey = peer.rkey;
@@ -44,6 +45,14 @@ rs_replay_learn(const struct rs_replay_trace *trace, const uint8_t src[16],
     t->va = peer.va;
     t->length = peer.length;
     return 0;
+}
+
+void
+rs_replay_target_release(struct rs_replay_target *t)
+{
+    if (t->fd >= 0)
+        close(t->fd);
+    t->fd = -1;
 }
 
 /* Whether the user's maps already say where from goes (perhaps to itself). */

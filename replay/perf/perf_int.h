@@ -11,6 +11,9 @@
 /* Posts receive slot (of size bytes) again. */
 int rs_perf_post_recv(struct rs_perf *p, uint32_t slot, char *err);
 
+/* The bytes of regions a test of size bytes makes us register: the two halves and the
+ * send tests' receive slots. */
+uint64_t rs_perf_region_bytes(const struct rs_perf *p, uint64_t size);
 /* Registers the buffers again after the size or the page changed. */
 int rs_perf_resetup(struct rs_perf *p, char *err);
 /* Our QP, region and the half the peer writes or reads, as the side

@@ -54,6 +54,22 @@ rs_perf_test_names(void)
            "rping";
 }
 
+/* The receive slots: only the tests that receive SENDs post any. */
+static uint64_t
+receive_bytes(const struct rs_perf *p, uint64_t size)
+{
+    return p->test->opcode == RS_RC_WR_SEND ? (uint64_t)p->rx_depth * (size > 0 ? size : 1)
+                                            : 4096;
+}
+
+uint64_t
+rs_perf_region_bytes(const struct rs_perf *p, uint64_t size)
+{
+    uint64_t page = p->page != 0 ? p->page : 4096;
+
+    return 2 * (size > page ? size : page) + receive_bytes(p, size);
+}
+
 int
 rs_perf_setup(struct rs_perf *p, char *err)
 {
@@ -61,7 +77,7 @@ rs_perf_setup(struct rs_perf *p, char *err)
         p->page = 4096;
     p->half = p->size > p->page ? p->size : p->page;
     p->buf = rs_rc_mem_alloc(2 * p->half);
-    p->rbuf_len = (uint64_t)p->rx_depth * (p->size > 0 ? p->size : 1);
+    p->rbuf_len = receive_bytes(p, p->size);
     p->rbuf = rs_rc_mem_alloc(p->rbuf_len);
     if (p->buf == NULL || p->rbuf == NULL)
         return rs_error(err, RS_ENOMEM, "out of memory for %" PRIu64 "-byte buffers", p->size);
@@ -191,7 +207,17 @@ exchange_server(struct rs_perf *p, char *err)
     if (!rs_rc_json_str(line, "test", name, sizeof(name)) || strcmp(name, p->test->name) != 0)
         return rs_error(err, RS_EINVAL, "the client runs %s, this server %s", name,
                         p->test->name);
-    if (rs_rc_json_u64(line, "size", &v) && v <= (1u << 30) && v != p->size) {
+    if (rs_rc_json_u64(line, "size", &v) && v != p->size) {
+        /* A client names the size; what that makes us hold is ours to cap. */
+        uint64_t max = p->mr_max != 0 ? p->mr_max : RS_PERF_DEFAULT_MR_MAX;
+        if (v > (1u << 30) || rs_perf_region_bytes(p, v) > max) {
+            char why[RS_ERRBUF_SIZE];
+            snprintf(why, sizeof(why), "%s of %" PRIu64 " bytes needs %" PRIu64 " bytes of "
+                     "regions, more than this server's --mr %" PRIu64 " allows", p->test->name, v,
+                     rs_perf_region_bytes(p, v), max);
+            rs_rc_side_send_error(p->fd, why);
+            return rs_error(err, RS_EINVAL, "the client asked for %s; refused", why);
+        }
         p->size = v;
         int rc = rs_perf_resetup(p, err);
         if (rc != 0)

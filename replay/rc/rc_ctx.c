@@ -253,6 +253,12 @@ rs_rc_qp_state(const struct rs_rc_qp *qp)
     return (enum rs_rc_qp_state)qp->state;
 }
 
+uint64_t
+rs_rc_qp_last_rx(const struct rs_rc_qp *qp)
+{
+    return qp->last_rx_ns;
+}
+
 const struct rs_rc_counters *
 rs_rc_counters_get(const struct rs_rc_ctx *ctx)
 {
@@ -434,6 +440,7 @@ rs_rc_input(struct rs_rc_ctx *ctx, const uint8_t *packet, uint32_t len, uint64_t
     struct rs_rc_qp *qp = header_check(ctx, &p);
     if (qp == NULL)
         return;
+    qp->last_rx_ns = now_ns;
     parse(&p, &pkt);
     if (pkt.ecn == 3)
         congestion_notify(qp);

@@ -185,6 +185,7 @@ struct rs_rc_qp {
     struct rs_rc_wc *cq;
     uint32_t cq_size;
     uint64_t cq_head, cq_tail;
+    uint64_t last_rx_ns;    /* when it last took a packet; 0: never */
 };
 
 struct rs_rc_ctx {

@@ -22,6 +22,7 @@ rs_responder_opts_init(struct rs_responder_opts *o)
     o->n_static = 1;
     o->recv_size = 65536;
     o->listen_port = RS_RESPONDER_DEFAULT_LISTEN;
+    o->side_idle_ns = RS_RESPONDER_DEFAULT_IDLE_NS;
 }
 
 static int
@@ -107,12 +108,14 @@ resp_remove_qp(struct rs_responder *r, unsigned i)
 }
 
 uint32_t
-resp_next_qpn(const struct rs_responder *r)
+resp_next_qpn(struct rs_responder *r)
 {
-    uint32_t qpn = r->o.qpn0 + r->n_qp;
+    uint32_t qpn;
 
-    while (rs_rc_qp_find(r->ctx, qpn) != NULL)
-        qpn++;
+    do {
+        qpn = r->next_qpn;
+        r->next_qpn = qpn >= 0xffffff ? r->o.qpn0 : qpn + 1;
+    } while (rs_rc_qp_find(r->ctx, qpn) != NULL);
     return qpn;
 }
 
@@ -161,6 +164,7 @@ rs_responder_open(const struct rs_responder_opts *o, struct rs_rc_udp *udp,
     r->udp = udp;
     r->ctx = ctx;
     r->listen_fd = -1;
+    r->next_qpn = o->qpn0 >= 2 && o->qpn0 <= 0xffffff ? o->qpn0 : 0x11;
     for (unsigned i = 0; i < RS_RESPONDER_MAX_CONNS; i++)
         r->conn[i].fd = -1;
     if (r->o.n_mr == 0) {
@@ -176,6 +180,8 @@ rs_responder_open(const struct rs_responder_opts *o, struct rs_rc_udp *udp,
         if ((rc = resp_add_qp(r, r->o.qpn0 + i, r->o.peer_gid, r->o.peer_qpn + i, r->o.peer_psn,
                               r->o.attr.pmtu, err)) != 0)
             goto fail;
+    if (r->o.have_peer)
+        r->next_qpn = r->o.qpn0 + r->o.n_static;
     if (r->o.listen_port != 0 &&
         rs_rc_side_listen(r->o.local_gid, r->o.local_scope, r->o.listen_port, &r->listen_fd,
                           err) < 0) {

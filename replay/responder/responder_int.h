@@ -19,6 +19,9 @@ struct resp_qp {
     struct rs_rc_mr rmr;
     uint64_t posted;
     uint32_t cm_id;             /* the CM connection that made it; 0: none */
+    unsigned owner;             /* 1 + the side-channel connection's slot that asked for
+                                   it (freed with it); 0: none */
+    uint64_t created_ns;
     struct resp_rping *rping;   /* rping's server loop on it; NULL: none */
 };
 
@@ -41,7 +44,8 @@ struct rs_responder {
     struct resp_mr mr[RS_RESPONDER_MAX_MRS];
     int listen_fd;
     uint64_t listen_rest_until;         /* accept() failed: leave the listener alone */
-    struct complaint refused, accept_failed;
+    struct complaint refused, accept_failed, idle;
+    uint32_t next_qpn;                  /* where resp_next_qpn() looks first */
     /* Fixed slots (fd -1 when free): closing one while walking them moves
      * no other, so a round may close any number. */
     struct rs_rc_side_conn conn[RS_RESPONDER_MAX_CONNS];
@@ -66,8 +70,10 @@ void resp_rping_wc(struct rs_responder *r, struct resp_qp *q, const struct rs_rc
                    const uint8_t *data);
 void resp_rping_connected(struct rs_responder *r, struct resp_qp *q);
 void resp_rping_stop(struct rs_responder *r, struct resp_qp *q);
-/* The first QP number from qpn0 on that is free. */
-uint32_t resp_next_qpn(const struct rs_responder *r);
+/* A free QP number: the next after the last one handed out (from qpn0, wrapping at
+ * 0xffffff), so that a number freed is not reused at once and a late packet of the
+ * QP that had it finds no QP rather than the next requester's. */
+uint32_t resp_next_qpn(struct rs_responder *r);
 /* Posts up to n receives on q; returns how many, err filled when fewer. */
 uint32_t resp_post_recvs(struct rs_responder *r, struct resp_qp *q, uint32_t n, bool bad,
                          char *err);

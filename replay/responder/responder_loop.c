@@ -37,44 +37,101 @@ complain(struct rs_responder *r, struct complaint *c, uint64_t now, const char *
     c->held = 0;
 }
 
+/* The address part of a peer's "a.b.c.d:port" or "[v6]:port": its length. */
+static size_t
+peer_addr_len(const char *peer)
+{
+    const char *colon = strrchr(peer, ':');
+
+    return colon != NULL ? (size_t)(colon - peer) : strlen(peer);
+}
+
+/* Side-channel QPs held by connections from the address of connection slot. */
+static unsigned
+qps_of_peer(const struct rs_responder *r, unsigned slot)
+{
+    const char *peer = r->conn[slot].peer;
+    size_t n = peer_addr_len(peer);
+    unsigned count = 0;
+
+    for (unsigned i = 0; i < r->n_qp; i++) {
+        unsigned o = r->qp[i].owner;
+        if (o != 0 && peer_addr_len(r->conn[o - 1].peer) == n &&
+            memcmp(r->conn[o - 1].peer, peer, n) == 0)
+            count++;
+    }
+    return count;
+}
+
+/* Frees the QP at qp[i] now that its requester is done: the ACK it may hold back for
+ * the requester's last request goes first. */
+static void
+free_side_qp(struct rs_responder *r, unsigned i)
+{
+    rs_rc_qp_ack_now(r->qp[i].qp);
+    rs_rc_udp_flush(r->udp);
+    resp_remove_qp(r, i);
+}
+
+/* Closes side-channel connection slot and frees the QPs it asked for: a QP lives as
+ * long as the connection of its requester. */
+static void
+side_close(struct rs_responder *r, unsigned slot)
+{
+    for (unsigned i = r->n_qp; i-- > 0;)    /* backwards: the last QP takes a freed slot */
+        if (r->qp[i].owner == slot + 1)
+            free_side_qp(r, i);
+    rs_rc_side_conn_close(&r->conn[slot]);
+}
+
 /* One line from a side-channel peer: a requester's parameters get a QP and
  * ours back. Returns false, with err filled, when the connection is to be
  * closed. */
 static bool
-side_line(struct rs_responder *r, struct rs_rc_side_conn *c, const char *line, char *err)
+side_line(struct rs_responder *r, unsigned slot, const char *line, uint64_t now, char *err)
 {
+    struct rs_rc_side_conn *c = &r->conn[slot];
     char reply[RS_RC_SIDE_LINE_MAX], why[RS_ERRBUF_SIZE];
     struct rs_rc_conn_info peer;
     uint64_t done;
-    uint32_t pmtu = r->o.attr.pmtu;
+    int rc;
 
     if (rs_rc_json_u64(line, "done", &done) || line[0] != '{')
         return true;    /* a perf client's closing report: nothing to do */
-    if (rs_rc_conn_parse(line, &peer, why) < 0 ||
-        resp_add_qp(r, resp_next_qpn(r), peer.gid, peer.qpn, peer.psn,
-                    peer.pmtu < pmtu ? peer.pmtu : pmtu, why) != 0) {
+    if ((rc = rs_rc_conn_parse(line, &peer, why)) == 0 &&
+        qps_of_peer(r, slot) >= RS_RESPONDER_MAX_QPS_PER_PEER)
+        rc = rs_error(why, RS_EINVAL, "%.*s holds %d QPs, the most one peer may; "
+                      "close a connection first", (int)peer_addr_len(c->peer), c->peer,
+                      RS_RESPONDER_MAX_QPS_PER_PEER);
+    if (rc == 0)
+        rc = resp_add_qp(r, resp_next_qpn(r), peer.gid, peer.qpn, peer.psn,
+                         rs_rc_path_mtu(r->o.attr.pmtu, peer.pmtu, 0), why);
+    if (rc != 0) {
         rs_rc_side_send_error(c->fd, why);
         snprintf(err, RS_ERRBUF_SIZE, "side channel: %s: %.160s", c->peer, why);
         return false;
     }
-    resp_format_info(r, rs_rc_qp_num(r->qp[r->n_qp - 1].qp), reply, sizeof(reply));
+    struct resp_qp *q = &r->qp[r->n_qp - 1];
+    q->owner = slot + 1;
+    q->created_ns = now;
+    resp_format_info(r, rs_rc_qp_num(q->qp), reply, sizeof(reply));
     return rs_rc_side_send(c->fd, reply, err) == 0;
 }
 
 /* Serves what a side-channel peer sent; closes the connection, saying why
  * on the log, when it broke a rule or failed (not when the peer just left). */
 static void
-side_serve(struct rs_responder *r, struct rs_rc_side_conn *c, uint64_t now)
+side_serve(struct rs_responder *r, unsigned slot, uint64_t now)
 {
     char err[RS_ERRBUF_SIZE];
     const char *line;
     int rc = 0;
 
     for (unsigned k = 0; k < SIDE_LINES_PER_ROUND; k++) {
-        rc = rs_rc_side_conn_next(c, now, &line, err);
+        rc = rs_rc_side_conn_next(&r->conn[slot], now, &line, err);
         if (rc != 1)
             break;
-        if (!side_line(r, c, line, err)) {
+        if (!side_line(r, slot, line, now, err)) {
             rc = RS_EIO;
             break;
         }
@@ -82,7 +139,38 @@ side_serve(struct rs_responder *r, struct rs_rc_side_conn *c, uint64_t now)
     if (rc < 0) {
         if (rc != RS_EOF)
             fprintf(resp_log(r), "roceshark: responder: %s; connection closed\n", err);
-        rs_rc_side_conn_close(c);
+        side_close(r, slot);
+    }
+}
+
+/* Side-channel QPs that took no packet for side_idle_ns are freed, said on the log (at
+ * most once a second); a connection left with none is told and closed. */
+static void
+side_idle(struct rs_responder *r, uint64_t now)
+{
+    char what[RS_ERRBUF_SIZE + 64];
+
+    if (r->o.side_idle_ns == 0)
+        return;
+    for (unsigned i = r->n_qp; i-- > 0;) {
+        struct resp_qp *q = &r->qp[i];
+        uint64_t last = rs_rc_qp_last_rx(q->qp);
+        if (q->owner == 0 || now - (last > q->created_ns ? last : q->created_ns) <
+                                 r->o.side_idle_ns)
+            continue;
+        unsigned slot = q->owner - 1;
+        snprintf(what, sizeof(what), "side channel: %s: QP 0x%06" PRIx32 " took no packet for "
+                 "%" PRIu64 " s: freed", r->conn[slot].peer, rs_rc_qp_num(q->qp),
+                 (uint64_t)(r->o.side_idle_ns / 1000000000u));
+        complain(r, &r->idle, now, what);
+        free_side_qp(r, i);
+        bool more = false;
+        for (unsigned k = 0; k < r->n_qp; k++)
+            more |= r->qp[k].owner == slot + 1;
+        if (!more) {
+            rs_rc_side_send_error(r->conn[slot].fd, what);
+            rs_rc_side_conn_close(&r->conn[slot]);
+        }
     }
 }
 
@@ -184,8 +272,9 @@ rs_responder_run(struct rs_responder *r, int extra_fd,
             struct rs_rc_side_conn *c = &r->conn[slot[j]];
             if ((pfd[3 + j].revents & (POLLIN | POLLHUP | POLLERR)) ||
                 rs_rc_side_conn_pending(c) || rs_rc_side_conn_expired(c, now))
-                side_serve(r, c, now);
+                side_serve(r, slot[j], now);
         }
+        side_idle(r, now);
         /* After the walk, so that a slot freed in it can be taken at once. */
         if (pfd[1].revents & POLLIN)
             side_accept(r, now);

@@ -504,6 +504,11 @@ def test_psn_wrap():
 
 
 def test_cnp():
+    """A CE mark brings one CNP; then counts, not time: CE-marked requests each get a CNP or
+    are paced (counted), the CNPs on the wire are the ones counted, and a CE mark after
+    --cnp-interval has passed (a lower bound, which load cannot break) gets its CNP. That
+    a second mark inside the interval is paced is tests/unit/test_rc.c's, on a virtual
+    clock: here the machine's load decides how far apart two packets arrive."""
     c = Conn()
     before = resp.counters()
     c.send(r.SEND_ONLY, payload=b"ce", ecn=3)
@@ -514,17 +519,28 @@ def test_cnp():
         x = cnps[0]
         t.check(x["becn"] == 1 and x["dqpn"] == c.dqpn and x["cnp_reserved"] == bytes(16) and
                 x["icrc_ok"], "the CNP: BECN set, to the sender's QP, 16 zero bytes, ICRC")
+    time.sleep(0.03)        # past the 20 ms interval since the first CNP
     c.send(r.SEND_ONLY, payload=b"ce2", ecn=3)
-    reps = c.replies(2, 0.3)
-    t.check(not [x for x in reps if x["opcode"] == r.CNP],
-            "a second CE mark within --cnp-interval sends no CNP")
-    t.check(counters_delta(before, "cnps", "sent") == 1 and
-            counters_delta(before, "cnps", "paced") == 1, "CNPs sent and paced are counted")
-    time.sleep(0.03)
-    c.send(r.SEND_ONLY, payload=b"ce3", ecn=3)
-    reps = c.replies(2)
-    t.check(len([x for x in reps if x["opcode"] == r.CNP]) == 1,
-            "after the interval a CE mark brings another CNP")
+    last = c.send(r.SEND_ONLY, payload=b"ce3", ecn=3)
+    # The CNPs go before the ACK of what they answer: once the last SEND is acknowledged,
+    # the counters hold every CNP there will be.
+    got, acked = [], False
+    end = time.time() + 30
+    while not acked and time.time() < end:
+        more = c.replies(1, end - time.time())
+        got += more
+        acked = any(x["opcode"] == r.ACK and x["psn"] == last for x in more)
+    sent = counters_delta(before, "cnps", "sent")
+    paced = counters_delta(before, "cnps", "paced")
+    while len(cnps) + len([x for x in got if x["opcode"] == r.CNP]) < sent and \
+            time.time() < end:
+        got += c.replies(1, end - time.time())
+    wire = len(cnps) + len([x for x in got if x["opcode"] == r.CNP])
+    t.check(acked, "the CE-marked SENDs are acknowledged")
+    t.check(sent + paced == 3 and sent >= 2,
+            "3 CE marks: each a CNP or paced, the one after the interval a CNP: %d sent, %d "
+            "paced" % (sent, paced))
+    t.check(wire == sent, "the CNPs on the wire are the ones counted: %d, %d" % (wire, sent))
 
 
 def test_qp_access():

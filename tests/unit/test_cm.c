@@ -530,6 +530,56 @@ test_passive_connection_bound(void **state)
     w->n = 0;
 }
 
+/* A flood of REQs from one source, each asking 4.096 us * 2^31 per answer and 15 retries
+ * (39 hours of holding a slot): the first RS_CM_MAX_HALF_OPEN_PER_PEER get a REP, the
+ * rest a REJ (no resources) before the application is asked; another source is still
+ * served; and the flood's connections are given up after rdma_cm's 16 tries of 4.3 s,
+ * after which the source is served again. */
+static void
+test_req_flood_capped(void **state)
+{
+    struct wire *w = *state;
+    uint8_t req[RS_CM_MAD_LEN], spoof[16];
+    const struct rs_cm_layout *l = rs_cm_layout(RS_CM_REQ);
+    uint8_t *msg = req + RS_CM_MAD_HDR_LEN;
+
+    connect_a_to_b(w);                  /* its REQ stays queued through the flood */
+    memcpy(req, w->q[0].mad, sizeof(req));
+    memcpy(spoof, w->a.gid, 16);
+    spoof[15] = 9;
+    rs_cm_set(l, msg, RS_CMF_LOCAL_CM_TIMEOUT, 31);
+    rs_cm_set(l, msg, RS_CMF_MAX_CM_RETRIES, 15);
+    w->drop_next = 1000000;             /* the answers to the spoofed source go nowhere */
+    for (uint32_t i = 0; i < 300; i++) {
+        rs_cm_set(l, msg, RS_CMF_LOCAL_COMM_ID, 0x55000000u + i);
+        rs_cm_input(w->b.cm, spoof, 1, req, RS_CM_MAD_LEN, w->now);
+    }
+    const struct rs_cm_counters *c = rs_cm_counters_get(w->b.cm);
+    assert_int_equal(w->b.requests, RS_CM_MAX_HALF_OPEN_PER_PEER);
+    assert_int_equal(c->rej_half_open, 300 - RS_CM_MAX_HALF_OPEN_PER_PEER);
+    assert_int_equal(c->rej_sent, 300 - RS_CM_MAX_HALF_OPEN_PER_PEER);
+    /* Another source: served. */
+    w->drop_next = 0;
+    wire_run(w);                        /* a's own REQ, queued before the flood */
+    assert_int_equal(w->b.requests, RS_CM_MAX_HALF_OPEN_PER_PEER + 1);
+    wire_run(w);
+    wire_run(w);
+    assert_int_equal(w->a.events[RS_CM_EV_CONNECTED], 1);
+    /* The flood's REPs: 16 tries of 4.3 s (rdma_cm's), not of 2.4 hours. */
+    uint64_t try_ns = rs_cm_timeout_ns(RS_CM_MAX_PEER_TIMEOUT);
+    w->drop_next = 1000000;
+    wire_wait(w, 15 * try_ns);
+    assert_int_equal(w->b.events[RS_CM_EV_TIMEOUT], 0);
+    wire_wait(w, try_ns + 10000000);
+    assert_int_equal(w->b.events[RS_CM_EV_TIMEOUT], RS_CM_MAX_HALF_OPEN_PER_PEER);
+    w->drop_next = 0;
+    w->n = 0;
+    rs_cm_set(l, msg, RS_CMF_LOCAL_COMM_ID, 0x56000000u);
+    rs_cm_input(w->b.cm, spoof, 1, req, RS_CM_MAD_LEN, w->now);
+    assert_int_equal(w->b.requests, RS_CM_MAX_HALF_OPEN_PER_PEER + 2);
+    w->n = 0;
+}
+
 static void
 test_give_up(void **state)
 {
@@ -831,6 +881,7 @@ main(void)
                                         wire_teardown),
         cmocka_unit_test_setup_teardown(test_lost_rtu_then_dreq, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_give_up, wire_setup, wire_teardown),
+        cmocka_unit_test_setup_teardown(test_req_flood_capped, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_rep_unanswered, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_reject, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_connection_bound, wire_setup, wire_teardown),

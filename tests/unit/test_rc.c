@@ -682,6 +682,42 @@ test_pair_timer_from_last_transmission(void **state)
     pair_free(f);
 }
 
+/* Annex A17.9 pacing, on a virtual clock: a CE-marked request gets a CNP unless the QP
+ * sent one less than cnp_interval_ns (50 us by default) before; those are counted. */
+static void
+test_cnp_pacing(void **state)
+{
+    struct rc_pair p;
+    struct rs_rc_qp_attr a;
+    struct rs_rc_qp *qa, *qb;
+    char err[RS_ERRBUF_SIZE];
+    uint8_t buf[RS_RC_MAX_PACKET];
+    static const uint64_t at_us[] = {0, 10, 49, 50, 51, 200};
+    static const uint64_t sent_after[] = {1, 1, 1, 2, 2, 3};
+
+    (void)state;
+    assert_int_equal(rc_pair_init(&p, err), 0);
+    rs_rc_qp_attr_init(&a);
+    a.sq_depth = a.rq_depth = 8;
+    assert_int_equal(rc_pair_connect(&p, &a, &qa, &qb, err), 0);
+    struct rs_roce_route r = {.family = 4, .sport = 1, .dport = RS_ROCEV2_UDP_PORT, .ttl = 64,
+                              .tos = 3, .df = true};
+    memcpy(r.src, p.gid[1] + 12, 4);
+    memcpy(r.dst, p.gid[0] + 12, 4);
+    const struct rs_rc_counters *c = rs_rc_counters_get(p.ctx[0]);
+    uint64_t t0 = p.now;
+    for (unsigned i = 0; i < sizeof(at_us) / sizeof(at_us[0]); i++) {
+        struct rs_ib_fields f = {.opcode = 0x04, .pkey = 0xffff, .dest_qp = rs_rc_qp_num(qa),
+                                 .psn = i};
+        uint32_t n = rs_encode_rocev2(buf, sizeof(buf), &r, &f, "ce", 2, NULL, NULL);
+        assert_true(n > 0);
+        rs_rc_input(p.ctx[0], buf, n, t0 + at_us[i] * 1000);
+        assert_int_equal(c->cnp_sent, sent_after[i]);
+        assert_int_equal(c->cnp_paced, i + 1 - sent_after[i]);
+    }
+    rc_pair_free(&p);
+}
+
 /* Two UDP ports with a context each, on two addresses of 127/8 picked at random (another
  * run beside this one takes others). */
 struct udp_pair {
@@ -865,6 +901,7 @@ main(void)
         cmocka_unit_test(test_pair_lost_read_response),
         cmocka_unit_test(test_pair_ipv6),
         cmocka_unit_test(test_ipv6_refusals),
+        cmocka_unit_test(test_cnp_pacing),
         cmocka_unit_test(test_udp_packets_before_timers),
         cmocka_unit_test(test_udp_send_refused),
     };
