@@ -87,7 +87,9 @@ static const char usage[] =
     "  --ack-delay US   hold ACKs up to this long to cover later requests (default 10)\n"
     "  --faults FILE    the fault engine's rules on what is sent and received (see\n"
     "                   roceshark(1), FAULT RULES); what each rule did is printed at the end\n"
-    "  --timeout N --retry-cnt N --rnr-retry N --max-rd-atomic N --tos N --no-raw --trace\n";
+    "  --timeout N      local ACK timeout 4.096 us * 2^N (default 14, perftest's; 17, rdma_cm's,\n"
+    "                   over CM)\n"
+    "  --retry-cnt N --rnr-retry N --max-rd-atomic N --tos N --no-raw --trace\n";
 
 /* What `perf rping` needs beyond the options' own checks. It sleeps between packets, as
  * rping sleeps on its completion channel (--events is its only way). */
@@ -312,6 +314,11 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
         return cli_fail(CLI_EXIT_USAGE, "perf: -D: only the bandwidth tests run by time");
     if (p->test->opcode == RS_RC_WR_ATOMIC_FETCH_AND_ADD && p->size != 8)
         return cli_fail(CLI_EXIT_USAGE, "perf: atomic_bw moves 8 bytes (-s 8)");
+    /* The ACK timeout: perftest's default (14) over its TCP exchange, rdma_cm's over CM,
+     * where the kernel sets the QP's (perftest -R leaves it to rdma_cm). */
+    if (!pc->cli.timeout_set &&
+        (p->setup == RS_OOB_SETUP_CM || p->setup == RS_OOB_SETUP_PERFTEST_CM))
+        pc->cli.attr.timeout = RS_CM_DEFAULT_ACK_TIMEOUT;
     /* perftest polls its completion queue without sleeping unless told to
      * wait for events (-e); we do the same with the socket. */
     pc->cli.udp.busy_poll = !events;

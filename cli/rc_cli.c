@@ -65,6 +65,7 @@ rc_cli_option(struct rc_cli *c, int opt, const char *arg)
         if (!cli_parse_uint(arg, 0, 31, &v))
             return bad(c, "timeout", arg, "expected 0..31 (4.096 us * 2^N; 0 waits forever)");
         c->attr.timeout = (uint8_t)v;
+        c->timeout_set = true;
         return 1;
     case RC_OPT_RETRY_CNT:
     case RC_OPT_RNR_RETRY:

@@ -63,6 +63,7 @@ struct rc_cli {
      * derives it), lowered to pmtu_limit (--pmtu) when that is given (0: none). */
     struct rs_rc_qp_attr attr;
     uint32_t pmtu_limit;
+    bool timeout_set;               /* --timeout given (else perftest's 14, or rdma_cm's) */
     struct rs_rc_udp_opts udp;
     struct rs_rc_ctx_opts ctx;
     /* --faults: the engine between the transport and the sockets. */

@@ -41,6 +41,10 @@
 #define RS_CM_MAX_CONNS 256             /* connections at once; more are rejected */
 #define RS_CM_DEFAULT_TIMEOUT 20        /* rdma_cm's response timeout code: 4.3 s */
 #define RS_CM_DEFAULT_RETRIES 15        /* rdma_cm's max CM retries */
+/* The local ACK timeout of a QP rdma_cm connects over RoCE: the path's packet lifetime
+ * (Linux's CMA_IBOE_PACKET_LIFETIME, 16) plus one, 4.096 us * 2^17 = 537 ms. The passive
+ * side's QP takes the REQ's Local ACK Timeout. */
+#define RS_CM_DEFAULT_ACK_TIMEOUT 17
 /* A peer's REQ says how long its answers may take (Local CM Response Timeout) and how
  * often we resend our REP waiting for them (Max CM Retries); we honour at most rdma_cm's
  * own values, 4.3 s and 15 retries (69 s in all), where the field allows 2.4 hours

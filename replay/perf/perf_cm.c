@@ -178,6 +178,8 @@ chan_create(struct rs_perf *p, const struct rs_cm_params *peer, char *err)
     info.psn = peer->psn;
     info.pmtu = peer->pmtu != 0 ? peer->pmtu : p->attr.pmtu;
     rs_rc_qp_attr_connect(&a, chan_qpn(p), chan_psn(p), &info);
+    if (!p->client && peer->ack_timeout != 0)
+        a.timeout = peer->ack_timeout;      /* rdma_cm's passive side: the REQ's */
     a.sq_depth = 4;
     a.rq_depth = 2;
     a.max_rd_atomic = a.max_dest_rd_atomic = 0;
@@ -221,6 +223,8 @@ on_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *pee
     } else if (c->listening && p->qp == NULL && memcmp(peer->gid, c->chan.peer.gid, 16) == 0) {
         if (peer->pmtu < p->attr.pmtu)
             p->attr.pmtu = peer->pmtu;
+        if (peer->ack_timeout != 0)
+            p->attr.timeout = peer->ack_timeout;    /* rdma_cm's passive side: the REQ's */
         peer_from_cm(p, peer);
         if (rs_perf_create_qp(p, c->failure) < 0)
             return RS_CM_REJ_NO_QP;

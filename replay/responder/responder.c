@@ -66,7 +66,7 @@ resp_post_recvs(struct rs_responder *r, struct resp_qp *q, uint32_t n, bool bad,
 
 int
 resp_add_qp(struct rs_responder *r, uint32_t qpn, const uint8_t peer[16], uint32_t peer_qpn,
-            uint32_t peer_psn, uint32_t pmtu, char *err)
+            uint32_t peer_psn, uint32_t pmtu, uint8_t timeout, char *err)
 {
     struct rs_rc_qp_attr a = r->o.attr;
 
@@ -79,6 +79,7 @@ resp_add_qp(struct rs_responder *r, uint32_t qpn, const uint8_t peer[16], uint32
     a.sq_psn = r->o.psn;
     a.rq_psn = peer_psn;
     a.pmtu = pmtu;
+    a.timeout = timeout;
     memset(q, 0, sizeof(*q));
     if (rs_rc_qp_create(r->ctx, &a, &q->qp, err) < 0)
         return RS_EINVAL;
@@ -178,7 +179,7 @@ rs_responder_open(const struct rs_responder_opts *o, struct rs_rc_udp *udp,
         goto fail;
     for (unsigned i = 0; r->o.have_peer && i < r->o.n_static; i++)
         if ((rc = resp_add_qp(r, r->o.qpn0 + i, r->o.peer_gid, r->o.peer_qpn + i, r->o.peer_psn,
-                              r->o.attr.pmtu, err)) != 0)
+                              r->o.attr.pmtu, r->o.attr.timeout, err)) != 0)
             goto fail;
     if (r->o.have_peer)
         r->next_qpn = r->o.qpn0 + r->o.n_static;

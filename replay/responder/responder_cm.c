@@ -49,7 +49,9 @@ cm_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *pee
      * port cannot carry it (then neither can the peer's packets reach us). */
     uint32_t pmtu = rs_rc_path_mtu(rs_rc_udp_active_mtu(r->udp), peer->pmtu, 0);
     uint32_t qpn = resp_next_qpn(r);
-    if (resp_add_qp(r, qpn, peer->gid, peer->qpn, peer->psn, pmtu, err) != 0) {
+    /* As rdma_cm's passive side, the QP's ACK timeout is the REQ's Local ACK Timeout. */
+    uint8_t timeout = peer->ack_timeout != 0 ? peer->ack_timeout : r->o.attr.timeout;
+    if (resp_add_qp(r, qpn, peer->gid, peer->qpn, peer->psn, pmtu, timeout, err) != 0) {
         if (r->n_qp > 0 && rs_rc_qp_num(r->qp[r->n_qp - 1].qp) == qpn)
             resp_remove_qp(r, r->n_qp - 1);     /* created, but its buffers were not */
         return refuse(r, id, err);

@@ -54,9 +54,10 @@ struct rs_responder {
     struct rs_cm *cm;                   /* RDMA CM on QP 1; NULL without --cm */
 };
 
-/* Creates a QP to a peer, with its receive buffers and recv_n receives. */
+/* Creates a QP to a peer, with its receive buffers and recv_n receives; its path MTU and
+ * local ACK timeout are given, the rest is o.attr. */
 int resp_add_qp(struct rs_responder *r, uint32_t qpn, const uint8_t peer[16], uint32_t peer_qpn,
-                uint32_t peer_psn, uint32_t pmtu, char *err);
+                uint32_t peer_psn, uint32_t pmtu, uint8_t timeout, char *err);
 /* Destroys the QP at qp[i] and its buffers; the last QP takes its slot. */
 void resp_remove_qp(struct rs_responder *r, unsigned i);
 /* The CM on QP 1 (responder_cm.c): opened with the responder when o.cm. */

@@ -105,7 +105,7 @@ side_line(struct rs_responder *r, unsigned slot, const char *line, uint64_t now,
                       RS_RESPONDER_MAX_QPS_PER_PEER);
     if (rc == 0)
         rc = resp_add_qp(r, resp_next_qpn(r), peer.gid, peer.qpn, peer.psn,
-                         rs_rc_path_mtu(r->o.attr.pmtu, peer.pmtu, 0), why);
+                         rs_rc_path_mtu(r->o.attr.pmtu, peer.pmtu, 0), r->o.attr.timeout, why);
     if (rc != 0) {
         rs_rc_side_send_error(c->fd, why);
         snprintf(err, RS_ERRBUF_SIZE, "side channel: %s: %.160s", c->peer, why);
