@@ -185,8 +185,10 @@ print("churn: %d connections in %.1f s; responder RSS %d kB after 1,000, %d kB a
 t.check(answered == CHURN, "churn: every connection answered with a QP: %d of %d"
         % (answered, CHURN))
 t.check(fds(pid) == before_fds, "churn: descriptors %d, were %d" % (fds(pid), before_fds))
-t.check(rss_last - rss_first <= 1024, "churn: RSS flat, %d kB after 1,000 connections, %d kB "
-        "after %d" % (rss_first, rss_last, CHURN))
+# Under ASan freed memory waits in its quarantine (256 MiB): RSS says nothing there.
+if "sanitize=ON" not in os.environ.get("ROCESHARK_BUILT", ""):
+    t.check(rss_last - rss_first <= 1024, "churn: RSS flat, %d kB after 1,000 connections, "
+            "%d kB after %d" % (rss_first, rss_last, CHURN))
 final = resp.stop()
 t.check(final is not None, "the responder exits cleanly")
 
