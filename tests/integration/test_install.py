@@ -26,7 +26,7 @@ p = t.run(["cmake", "--install", BUILD, "--prefix", "/usr"],
 t.check(p.returncode == 0, "cmake --install failed: %s" % p.stderr.strip())
 
 binary = os.path.join(dest, "usr/bin/roceshark")
-man_page = os.path.join(dest, "usr/share/man/man1/roceshark.1")
+man_page = os.path.join(dest, "usr/share/man/man1/roceshark.1.gz")
 completion = os.path.join(dest, "usr/share/bash-completion/completions/roceshark")
 for path in (binary, man_page, completion):
     t.check(os.path.isfile(path), "not installed: %s" % os.path.relpath(path, dest))

@@ -4,14 +4,18 @@
 throwaway root (needs root):
   - the package is roceshark at project()'s version, and its dependencies are Debian library
     packages (libpcap0.8, libibverbs1, libwireshark16, ...) that this Debian has installed;
-  - it holds the binary, the plugin (under Wireshark's plugins/<major>.<minor>/epan), the man
-    page and the bash completion, and nothing else;
+  - it holds the binary, the verbs library, the plugin (under Wireshark's
+    plugins/<major>.<minor>/epan), the man page (compressed), the bash completion, the
+    copyright, changelog and lintian overrides, and nothing else;
+  - lintian finds no error and no warning in it (the overridden ones are explained in
+    cmake/debian/lintian-overrides), and its dependencies are those README.md lists;
   - in the throwaway root (an overlay of / in a private mount namespace without network, so
     apt must find every dependency already installed, and nothing of the machine changes),
     apt installs it; then `roceshark --version` runs, `man roceshark` shows the page, tshark
     loads the plugin from Wireshark's global folder, bash loads the completion; and
     `apt-get remove` takes every file away again."""
 import glob
+import gzip
 import os
 import re
 
@@ -25,8 +29,10 @@ if os.geteuid() != 0:
 version = t.project_version()
 ws = re.search(r"(\d+)\.(\d+)\.\d+", t.run(["tshark", "--version"]).stdout)
 PLUGIN = t.wireshark_plugin_path()
-FILES = ["/usr/bin/roceshark", "/usr/share/man/man1/roceshark.1",
-         "/usr/share/bash-completion/completions/roceshark"]
+FILES = ["/usr/bin/roceshark", "/usr/share/man/man1/roceshark.1.gz",
+         "/usr/share/bash-completion/completions/roceshark",
+         "/usr/share/doc/roceshark/copyright", "/usr/share/doc/roceshark/changelog.gz",
+         "/usr/share/lintian/overrides/roceshark"]
 FILES += [PLUGIN] if t.BUILT["plugin"] else []
 
 out = t.tempdir()
@@ -49,6 +55,28 @@ depends = [d.split()[0] for d in control.get("Depends", "").split(", ") if d]
 for lib, built in (("libc6", True), ("libpcap0.8", True), ("libibverbs1", t.BUILT["verbs"]),
                    ("libwireshark16", t.BUILT["plugin"])):
     t.check((lib in depends) == built, "Depends: %s, %s %s" % (depends, lib, built))
+# README.md's Installing section names them all.
+readme = " ".join(open(os.path.join(t.SOURCE_DIR, "README.md")).read().split())
+listed = re.search(r"The package depends on Debian 12's (.*?) \(found by dpkg-shlibdeps\)",
+                   readme)
+listed = sorted(re.split(r", | and ", listed.group(1))) if listed else []
+t.check(listed == sorted(depends), "README.md lists the dependencies %s, the package has %s"
+        % (listed, sorted(depends)))
+# What Debian's own checker says: no error, no warning (an override names its reason).
+lint = t.run(["lintian", "--tag-display-limit", "0", deb], check_rc=False)
+tags = [l for l in lint.stdout.splitlines() if re.match(r"^[EW]: ", l)]
+t.check(lint.returncode == 0 and not tags, "lintian: exit %d\n%s%s"
+        % (lint.returncode, lint.stdout, lint.stderr))
+# The changelog's last entry is this version; the copyright is machine-readable GPL-2.0+.
+unpacked = t.tempdir()
+t.run(["dpkg-deb", "-x", deb, unpacked])
+doc = os.path.join(unpacked, "usr/share/doc/roceshark")
+top = gzip.open(os.path.join(doc, "changelog.gz"), "rt").readline()
+t.check(top.startswith("roceshark (%s) " % version), "changelog: %r" % top)
+copyright_text = open(os.path.join(doc, "copyright")).read()
+t.check(copyright_text.startswith("Format: https://www.debian.org/doc/packaging-manuals/"
+                                  "copyright-format/1.0/") and
+        "\nLicense: GPL-2.0+\n" in copyright_text, "copyright: %r" % copyright_text[:200])
 for dep in depends:
     st = t.run(["dpkg-query", "-W", "-f", "${db:Status-Status} ${Section}", dep], check_rc=False)
     t.check(st.stdout.startswith("installed ") and st.stdout.split()[1:] == ["libs"],
@@ -88,7 +116,7 @@ echo "== completion"
 in_root bash --norc -c '. /usr/share/bash-completion/completions/roceshark; complete -p roceshark'
 echo "== remove"
 in_root sh -c 'DEBIAN_FRONTEND=noninteractive apt-get remove -y -q roceshark' >/dev/null 2>&1
-for f in /usr/bin/roceshark "$PLUGIN" /usr/share/man/man1/roceshark.1; do
+for f in /usr/bin/roceshark "$PLUGIN" /usr/share/man/man1/roceshark.1.gz; do
     [ -e "$T/root$f" ] && echo "left: $f"
 done
 echo "== end"
