@@ -119,45 +119,11 @@ live_close(struct rs_source *src)
 
 static const struct rs_source_ops live_ops = {live_next, live_break, live_close, live_stats};
 
-/* "a, b, c": the interfaces libpcap can open, for "no such interface". */
-static void
-list_interfaces(char *buf, size_t size)
-{
-    char pcap_err[PCAP_ERRBUF_SIZE];
-    pcap_if_t *all, *d;
-    size_t len = 0;
-
-    buf[0] = '\0';
-    if (pcap_findalldevs(&all, pcap_err) != 0)
-        return;
-    for (d = all; d != NULL && len + 1 < size; d = d->next) {
-        int n = snprintf(buf + len, size - len, "%s%s", len > 0 ? ", " : "", d->name);
-        if (n < 0 || (size_t)n >= size - len)
-            break;
-        len += (size_t)n;
-    }
-    pcap_freealldevs(all);
-}
-
 /* Maps pcap_activate's codes to ours, with what the user can do about it. */
 static int
 activate_error(struct rs_source *src, pcap_t *pcap, int rc, char *err)
 {
-    char names[160];
-
-    switch (rc) {
-    case PCAP_ERROR_NO_SUCH_DEVICE:
-        list_interfaces(names, sizeof(names));
-        return rs_error(err, RS_ENOENT, "%s: no such interface (interfaces: %s)", src->name,
-                        names[0] != '\0' ? names : "none");
-    case PCAP_ERROR_PERM_DENIED:
-        return rs_error(err, RS_EPERM, "%s: capturing needs CAP_NET_RAW (run as root, or "
-                        "setcap cap_net_raw,cap_net_admin+eip on roceshark)", src->name);
-    case PCAP_ERROR_IFACE_NOT_UP:
-        return rs_error(err, RS_ENOTSUP, "%s: the interface is down", src->name);
-    default:
-        return rs_error(err, RS_EIO, "%s: %s", src->name, pcap_geterr(pcap));
-    }
+    return rs_capture_pcap_error(err, src->name, rc, pcap_geterr(pcap));
 }
 
 static int

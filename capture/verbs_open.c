@@ -57,8 +57,7 @@ verbs_teardown(struct verbs_source *vs)
 static int
 perm_error(const char *dev, char *err)
 {
-    return rs_error(err, RS_EPERM, "%s: a sniffer QP needs CAP_NET_RAW (run as root, or "
-                    "setcap cap_net_raw+eip on roceshark)", dev);
+    return rs_error_permission(err, dev, "a sniffer QP needs CAP_NET_RAW");
 }
 
 /* Finds the device and opens it; "no kernel support" and "no device" get

@@ -138,6 +138,7 @@ static const char read_usage[] =
     "                   tshark's conversation and endpoint tables, TYPE eth, ip, ipv6,\n"
     "                   udp or tcp; FILTER counts only the frames it takes\n"
     "  -z expert        expert items by severity, with the first frames of each\n"
+    "  -z io,phs[,FILTER] the protocol hierarchy, as tshark prints it\n"
     "  -z io,stat,INTERVAL[,FILTER]...\n"
     "                   frames and bytes per interval of seconds (0: the whole\n"
     "                   capture), per filter\n"
@@ -895,11 +896,11 @@ open_live(struct read_opts *ro, struct rs_source **src)
     ro->live.n_iwarp_ports = ro->pipe.decode.n_iwarp_ports;
     ro->live.immediate = ro->line_buffered;
     if ((rc = rs_source_create_iface(ro->iface, src, err)) != 0)
-        return cli_fail(cli_capture_exit(rc), "%s", err);
+        return cli_fail(cli_capture_exit(rc), "read: %s", err);
     if ((rc = rs_source_activate(*src, &ro->live, err)) != 0) {
         rs_source_close(*src);
         *src = NULL;
-        return cli_fail(cli_capture_exit(rc), "%s", err);
+        return cli_fail(cli_capture_exit(rc), "read: %s", err);
     }
     cli_break_on_signals(*src);
     /* Said once the capture runs: scripts wait for this line before sending. */

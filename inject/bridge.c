@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <roceshark/bridge.h>
+#include <roceshark/capture.h>
 #include <roceshark/packet.h>
 #include <roceshark/pcapio.h>
 
@@ -66,11 +67,13 @@ port_open(struct port *p, const char *name, const char *write, char *err)
     p->name = name;
     p->pcap = pcap_create(name, perr);
     if (p->pcap == NULL)
-        return rs_error(err, RS_EIO, "%s: %s", name, perr);
+        return rs_capture_pcap_error(err, name, 0, perr);
+    int rc = 0;
     if (pcap_set_snaplen(p->pcap, SNAPLEN) != 0 || pcap_set_promisc(p->pcap, 1) != 0 ||
         pcap_set_immediate_mode(p->pcap, 1) != 0 ||
-        pcap_set_buffer_size(p->pcap, 8 << 20) != 0 || pcap_activate(p->pcap) < 0 ||
-        pcap_setdirection(p->pcap, PCAP_D_IN) != 0 || pcap_setnonblock(p->pcap, 1, perr) != 0)
+        pcap_set_buffer_size(p->pcap, 8 << 20) != 0 || (rc = pcap_activate(p->pcap)) < 0)
+        return rs_capture_pcap_error(err, name, rc, pcap_geterr(p->pcap));
+    if (pcap_setdirection(p->pcap, PCAP_D_IN) != 0 || pcap_setnonblock(p->pcap, 1, perr) != 0)
         return rs_error(err, RS_EIO, "%s: %s", name, perr[0] ? perr : pcap_geterr(p->pcap));
     if (pcap_datalink(p->pcap) != DLT_EN10MB)
         return rs_error(err, RS_EIO, "%s: not an Ethernet interface (%s)", name,

@@ -32,7 +32,7 @@ rs_inject_iface_mac(const char *ifname, uint8_t mac[6], char *err)
     int e = errno;
     close(fd);
     if (rc != 0)
-        return rs_error(err, RS_EIO, "%s: %s", ifname, strerror(e));
+        return rs_error_errno(err, e, ifname);
     memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
     return 0;
 }

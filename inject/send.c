@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <roceshark/addr.h>
+#include <roceshark/capture.h>
 #include <roceshark/dissect.h>
 #include <roceshark/encode.h>
 #include <roceshark/inject.h>
@@ -123,8 +124,8 @@ rs_inject_open_udp(uint8_t family, const uint8_t *src, uint16_t sport,
         if (s->fd >= 0)
             close(s->fd);
         free(s);
-        return rs_error(err, RS_EIO, "binding the source address and UDP port %u: %s", sport,
-                        strerror(e));
+        char where[RS_ADDR_TEXT_MAX];
+        return rs_error_errno(err, e, rs_addr_format_port(gid, 0, sport, where, sizeof(where)));
     }
     /* DF: Linux then writes IP identification 0 on an unconnected socket, which is
      * what the ICRC was computed over. */
@@ -145,10 +146,11 @@ rs_inject_open_iface(const char *ifname, struct rs_inject_sender **out, char *er
         return rs_error(err, RS_ENOMEM, "out of memory");
     /* A handle that only sends: no buffer to speak of, no packets kept. */
     s->live = pcap_create(ifname, perr);
+    int act = 0;
     if (s->live == NULL || pcap_set_snaplen(s->live, 64) != 0 ||
-        pcap_set_buffer_size(s->live, 1 << 16) != 0 || pcap_activate(s->live) < 0) {
-        int rc = rs_error(err, RS_EIO, "%s: %s", ifname,
-                          s->live != NULL ? pcap_geterr(s->live) : perr);
+        pcap_set_buffer_size(s->live, 1 << 16) != 0 || (act = pcap_activate(s->live)) < 0) {
+        int rc = rs_capture_pcap_error(err, ifname, act,
+                                       s->live != NULL ? pcap_geterr(s->live) : perr);
         if (s->live != NULL)
             pcap_close(s->live);
         free(s);

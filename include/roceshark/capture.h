@@ -153,4 +153,10 @@ int rs_capture_list_netifs(struct rs_netif *out, size_t max, size_t *n, char *er
 int rs_capture_list_rdma(struct rs_rdma_dev *out, size_t max, size_t *n, char *note,
                          char *err);
 
+/* The error of a libpcap handle that would not open or activate on the interface name: rc is
+ * pcap_activate()'s code (0 when pcap_create() failed), text libpcap's message. No such
+ * interface and no permission are worded as every command words them (rs_error_no_iface,
+ * rs_error_permission); a down interface says so; anything else is "NAME: text". */
+int rs_capture_pcap_error(char *err, const char *name, int rc, const char *text);
+
 #endif /* ROCESHARK_CAPTURE_H */

@@ -37,6 +37,18 @@ int rs_error(char *err, int code, const char *fmt, ...)
  * what the user typed stays on one line. */
 void rs_one_line(char *dst, size_t size, const char *text);
 
+/* The errors every command meets alike, worded once (error_kinds.c), so that `capture -i`,
+ * `inject -i`, `bridge`, `perf` and `responder` say the same thing of the same fault. Each
+ * fills err and returns the code:
+ *   rs_error_no_iface    "NAME: no such interface (interfaces: lo, eth0)"      RS_ENOENT
+ *   rs_error_permission  "WHAT: permission denied (NEEDS: run as root, or ...)" RS_EPERM
+ *   rs_error_errno       one of those from an errno, or "WHAT: address in use (...)"
+ *                        (RS_EIO) or "WHAT: address not on this host (...)" (RS_ENOENT); any
+ *                        other errno is "WHAT: <strerror>" (RS_EIO). */
+int rs_error_no_iface(char *err, const char *name);
+int rs_error_permission(char *err, const char *what, const char *needs);
+int rs_error_errno(char *err, int e, const char *what);
+
 #define RS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif /* ROCESHARK_COMMON_H */

@@ -130,9 +130,10 @@ rs_rc_side_listen(const uint8_t gid[16], uint32_t scope, uint16_t port, int *fd,
         char where[RS_ADDR_TEXT_MAX];
         close(*fd);
         *fd = -1;
-        return rs_error(err, RS_EIO, "side channel: listen on %s: %s",
-                        rs_addr_format_port(gid, scope, port, where, sizeof(where)),
-                        strerror(e));
+        char what[RS_ADDR_TEXT_MAX + 32];
+        snprintf(what, sizeof(what), "side channel: listen on %s",
+                 rs_addr_format_port(gid, scope, port, where, sizeof(where)));
+        return rs_error_errno(err, e, what);
     }
     return 0;
 }

@@ -313,10 +313,9 @@ open_sockets(struct rs_rc_udp *u, char *err)
         setsockopt(u->tx_fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf)) < 0)
         return rs_error(err, RS_EIO, "UDP socket options: %s", strerror(errno));
     if (bind(u->tx_fd, (struct sockaddr *)&sa, salen) < 0)
-        return rs_error(err, errno == EADDRNOTAVAIL ? RS_ENOENT : RS_EIO, "bind %s: %s",
-                        rs_addr_format_port(u->opts.gid, u->opts.scope, RS_ROCEV2_UDP_PORT,
-                                            where, sizeof(where)),
-                        strerror(errno));
+        return rs_error_errno(err, errno,
+                              rs_addr_format_port(u->opts.gid, u->opts.scope,
+                                                  RS_ROCEV2_UDP_PORT, where, sizeof(where)));
     if (!u->opts.no_raw) {
         u->rx_fd = socket(sa.ss_family, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_UDP);
         if (u->rx_fd < 0 && (errno == EPERM || errno == EACCES))

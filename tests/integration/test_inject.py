@@ -415,8 +415,8 @@ fails(["-w", cap, "--udp"], 1, "give one of -w FILE, -i IFACE and --udp")
 fails(["-w", cap, "--pps", "5", "--mbps", "3"], 1, "give one of --pps, --mbps, --gap and "
       "--topspeed")
 fails(["-w", "/nonexistent/x.pcap"], 3, "-w /nonexistent/x.pcap: No such file or directory")
-fails(["--udp", "ip.src=192.0.2.1"], 4, "--udp: binding the source address and UDP port "
-      "49152: Cannot assign requested address")
+fails(["--udp", "ip.src=192.0.2.1"], 4, "--udp: 192.0.2.1:49152: address not on this host (give "
+      "one of its addresses, or add it: ip addr add)")
 fails(["--udp", "ip.src=127.0.91.1", "ip.id=5"], 1, "packet 1: over UDP the kernel writes ip.id "
       "0 with DF: a packet with another ip.id or without DF would carry a wrong ICRC")
 mixed = os.path.join(tmp, "mixed.txt")
@@ -429,5 +429,8 @@ fails(["-w", cap, "eth / ip / udp / tcp"], 1, "command line:1:18: layer 4 tcp: i
       "Ethernet, IP and TCP, with no UDP or InfiniBand header")
 fails(["-w", cap, "eth / ip / ddp(msn=1)"], 1, "command line:1:12: layer 3 ddp: needs tcp(...) "
       "before it")
-fails(["-i", "rs-no-such-if", "bth"], 4, "-i rs-no-such-if: No such device")
+p = t.run([t.ROCESHARK, "inject", "-i", "rs-no-such-if", "bth"], check_rc=False)
+t.check(p.returncode == 4 and p.stderr.startswith("roceshark: inject: -i rs-no-such-if: no such "
+                                                  "interface (interfaces: lo"),
+        "inject -i rs-no-such-if: exit %d %r" % (p.returncode, p.stderr))
 t.finish("inject")
