@@ -201,9 +201,34 @@ parse_capture_args(int argc, char **argv, struct capture_opts *co)
     return 0;
 }
 
-/* Reads until a stop condition; returns the exit code. */
+/* On a terminal, dumpcap's running count, with the rate since the line before:
+ * "capture: eth2: 12345 frames, 4567 frames/s". */
+struct capture_progress {
+    struct cli_progress pg;
+    uint64_t frames;        /* at the line before */
+    double at;
+};
+
+static void
+show_progress(struct capture_progress *cp, struct rs_source *src, uint64_t frames)
+{
+    double el = cli_progress_due(&cp->pg, false);
+
+    if (el < 0)
+        return;
+    double rate = el > cp->at ? (double)(frames - cp->frames) / (el - cp->at) : 0;
+    cli_progress_line(&cp->pg, "capture: %s: %llu frames, %.0f frames/s", rs_source_name(src),
+                      (unsigned long long)frames, rate);
+    cp->frames = frames;
+    cp->at = el;
+}
+
+/* Reads until a stop condition; returns the exit code. The clock is read every
+ * CLOCK_CHECK_EVERY frames and whenever the source is idle, for -a duration:S and for the
+ * progress line. */
 static int
-capture_loop(struct rs_source *src, struct rs_writer *w, const struct capture_opts *co)
+capture_frames(struct rs_source *src, struct rs_writer *w, const struct capture_opts *co,
+               struct capture_progress *cp)
 {
     char err[RS_ERRBUF_SIZE];
     struct rs_frame frame;
@@ -231,12 +256,24 @@ capture_loop(struct rs_source *src, struct rs_writer *w, const struct capture_op
                 return CLI_EXIT_OK;
             since_check++;
         }
-        if (co->stop_seconds != 0 && since_check >= CLOCK_CHECK_EVERY) {
+        if (since_check >= CLOCK_CHECK_EVERY) {
             since_check = 0;
-            if (cli_seconds_since(&t0) >= (double)co->stop_seconds)
+            show_progress(cp, src, rs_writer_frames(w));
+            if (co->stop_seconds != 0 && cli_seconds_since(&t0) >= (double)co->stop_seconds)
                 return CLI_EXIT_OK;
         }
     }
+}
+
+static int
+capture_loop(struct rs_source *src, struct rs_writer *w, const struct capture_opts *co)
+{
+    struct capture_progress cp = {0};
+
+    cli_progress_start(&cp.pg, 0);
+    int rc = capture_frames(src, w, co, &cp);
+    cli_progress_end(&cp.pg, false);   /* the counts that follow say it all */
+    return rc;
 }
 
 int
@@ -257,10 +294,10 @@ cmd_capture(int argc, char **argv)
     rc = co.iface != NULL ? rs_source_create_iface(co.iface, &src, err) :
                             rs_source_create_rdma(co.rdma, &src, err);
     if (rc != 0)
-        return cli_fail(cli_capture_exit(rc), "%s", err);
+        return cli_fail(cli_capture_exit(rc), "capture: %s", err);
     if ((rc = rs_source_activate(src, &co.live, err)) != 0) {
         rs_source_close(src);
-        return cli_fail(cli_capture_exit(rc), "%s", err);
+        return cli_fail(cli_capture_exit(rc), "capture: %s", err);
     }
     co.writer.path = co.file;
     co.writer.linktype = rs_source_linktype(src);

@@ -15,11 +15,18 @@
 
 #include "cli.h"
 
+/* The progress line on the screen, if any: an error wipes it first, so that its line
+ * starts clean. */
+static struct cli_progress *shown_progress;
+
 int
 cli_fail(int code, const char *fmt, ...)
 {
     char text[4 * RS_ERRBUF_SIZE], line[4 * RS_ERRBUF_SIZE];
     va_list ap;
+
+    if (shown_progress != NULL)
+        cli_progress_end(shown_progress, false);
 
     va_start(ap, fmt);
     vsnprintf(text, sizeof(text), fmt, ap);
@@ -286,6 +293,7 @@ cli_progress_line(struct cli_progress *p, const char *fmt, ...)
     va_end(ap);
     fputs("\033[K", stderr);      /* what a longer line before left */
     p->shown = true;
+    shown_progress = p;
 }
 
 void
@@ -294,4 +302,6 @@ cli_progress_end(struct cli_progress *p, bool keep)
     if (p->shown)
         fputs(keep ? "\n" : "\r\033[K", stderr);
     p->shown = false;
+    if (shown_progress == p)
+        shown_progress = NULL;
 }
