@@ -50,6 +50,7 @@ class VethPair:
     mtu."""
 
     def __init__(self, tag, mtu=9000):
+        t.require("netns", "mount-root", "raw")
         _remove_stale(tag)
         # SIGTERM (a timeout) still runs the atexit clean-up.
         signal.signal(signal.SIGTERM, _exit_on_signal)

@@ -206,6 +206,42 @@ def skip_missing(what):
     sys.exit(SKIP_CODE)
 
 
+def _mount_root():
+    """Whether / is a mount point (in /proc/self/mountinfo), as `ip netns exec` needs: it
+    makes / a slave mount, which fails in a plain chroot."""
+    try:
+        return any(line.split()[4] == "/" for line in open("/proc/self/mountinfo"))
+    except (OSError, IndexError):
+        return False
+
+
+def _raw_sockets():
+    import socket
+    try:
+        socket.socket(socket.AF_PACKET, socket.SOCK_RAW).close()
+        return True
+    except OSError:
+        return False
+
+
+def require(*needs):
+    """Skips the test, with one line naming what is missing (skip_missing), unless this
+    machine has each of needs: "netns" (network namespaces, unshare -n), "mount-root" (/ a
+    mount point, for ip netns exec), "raw" (packet sockets, CAP_NET_RAW)."""
+    checks = {
+        "netns": ("network namespaces (unshare -n)",
+                  lambda: subprocess.run(["unshare", "-n", "true"],
+                                         capture_output=True).returncode == 0),
+        "mount-root": ("a mount-point / (ip netns exec makes it a slave mount; a plain chroot "
+                       "has none)", _mount_root),
+        "raw": ("raw packet sockets (root or CAP_NET_RAW)", _raw_sockets),
+    }
+    for need in needs:
+        what, ok = checks[need]
+        if not ok():
+            skip_missing(what)
+
+
 def extra_capture(name):
     """The path of the extra capture name, or None (saying it is skipped) when absent."""
     path = os.path.join(EXTRA_CAPTURES_DIR, name) if EXTRA_CAPTURES_DIR else ""

@@ -20,6 +20,8 @@ import time
 import livenet as ln
 import rstest as t
 
+t.require("netns", "mount-root", "raw")
+
 ln.need_root()
 tmp = t.tempdir()
 pair = ln.VethPair("robust")

@@ -21,6 +21,8 @@ import re
 
 import rstest as t
 
+t.require("netns", "mount-root")
+
 BUILD = os.environ["ROCESHARK_BUILD_DIR"]
 if os.geteuid() != 0:
     print("the package test needs root (mount namespace, overlay, chroot)")
