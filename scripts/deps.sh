@@ -6,13 +6,14 @@ set -eu
 # libFuzzer and sanitizer runtimes, for the fuzz step (scripts/fuzz.sh --ci). git, dpkg-dev, file, man-db: the fresh-clone and package
 # tests (clone, dpkg-shlibdeps, man roceshark). tcpreplay: bench_inject.py's reference.
 # ethtool: the bridge tests turn off the offloads a userspace bridge cannot carry.
-# tmux: the TUI's tests drive it in a detached session. lintian: the package test. perftest, ibverbs-utils: Debian's
+# tmux: the TUI's tests drive it in a detached session. lintian: the package test. ccache:
+# test.sh's builds. perftest, ibverbs-utils: Debian's
 # own verbs programs (ib_write_bw, ibv_rc_pingpong, ibv_devinfo), run unmodified over our
 # verbs library by the tests.
 PACKAGES="build-essential cmake pkg-config libpcap-dev libibverbs-dev wireshark-dev
 libglib2.0-dev zlib1g-dev libcmocka-dev libncurses-dev tshark python3 python3-scapy iproute2
 librsvg2-bin python3-crcmod clang libclang-rt-14-dev git dpkg-dev file man-db tcpreplay ethtool tmux
-perftest ibverbs-utils lintian"
+perftest ibverbs-utils lintian ccache"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

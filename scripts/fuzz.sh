@@ -28,7 +28,9 @@ seconds=${1:-60}
 [ $# -gt 0 ] && shift
 targets=${*:-decode filter spec script reader iwarp responder exchange cm}
 out=build-fuzz
-CC=clang cmake -S . -B "$out" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCESHARK_LIBFUZZER=ON \
+launcher=""      # ccache when there is one (see test.sh)
+command -v ccache >/dev/null && launcher="-DCMAKE_C_COMPILER_LAUNCHER=ccache"
+CC=clang cmake -S . -B "$out" $launcher -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCESHARK_LIBFUZZER=ON \
     -DROCESHARK_WIRESHARK_PLUGIN=OFF >/dev/null || exit 1
 for t in $targets; do
     cmake --build "$out" -j"$(nproc)" --target "${t}_fuzzer" >/dev/null || exit 1

@@ -44,11 +44,18 @@ step() {
 "
 }
 
+# Every build goes through ccache: the five builds of a run share nothing, but each meets
+# its own objects again from the run before on this machine (CCACHE_BASEDIR makes their
+# paths relative, so a clone elsewhere hits them too).
+export CCACHE_BASEDIR="$PWD"
+launcher=""
+command -v ccache >/dev/null && launcher="-DCMAKE_C_COMPILER_LAUNCHER=ccache"
+
 # build DIR CMAKE_OPTION...: configures and compiles everything (tests and benchmarks too).
 build() {
     dir=$1
     shift
-    cmake -S . -B "$dir" "$@" >/dev/null && cmake --build "$dir" -j"$jobs"
+    cmake -S . -B "$dir" $launcher "$@" >/dev/null && cmake --build "$dir" -j"$jobs"
 }
 
 suite() {

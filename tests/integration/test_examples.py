@@ -192,20 +192,21 @@ def run_in_tmux(home, inner, log, env):
     # for what it prints once the TUI has ended (the capture's counts, say).
     cmd = "unshare -n sh -c %s 2>%s; touch %s" % (shlex.quote(inner), shlex.quote(log),
                                                 shlex.quote(done))
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40",
-                    "-c", home, cmd], env=env, check=True)
+    tmux = ["tmux", "-L", session, "-f", "/dev/null"]     # a tmux server of our own
+    subprocess.run(tmux + ["new-session", "-d", "-s", session, "-x", "120", "-y", "40",
+                           "-c", home, cmd], env=env, check=True)
     deadline = time.monotonic() + BLOCK_SECONDS
     try:
         # Keys only once the TUI shows its status line (it says "frames" once loaded).
         while time.monotonic() < deadline and not os.path.exists(done):
-            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
+            screen = subprocess.run(tmux + ["capture-pane", "-p", "-t", session],
                                     capture_output=True, text=True).stdout
             if re.search(r"frames|packets", screen):
                 time.sleep(1)
-                subprocess.run(["tmux", "send-keys", "-t", session, "q"])
+                subprocess.run(tmux + ["send-keys", "-t", session, "q"])
             time.sleep(0.5)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        subprocess.run(tmux + ["kill-server"], capture_output=True)
     return not os.path.exists(done)
 
 
