@@ -110,7 +110,7 @@ check_icrc(pcap, "link-local", [r.plain(A_LL), r.plain(B_LL)])
 # --- Bad addresses ------------------------------------------------------------------------
 for args, text in [(["responder", "--bind", "fe80::1"], "a link-local address needs a scope"),
                    (["responder", "--bind", "fe80::1%nosuch0"], "no interface named nosuch0"),
-                   (["responder", "--bind", "::1", "--peer", "fe80::1%lo"], "--peer"),
+                   (["responder", "--bind", "::1", "--peer", "fe80::1%lo"], "--target"),
                    (["perf", "write_bw", "--bind", "::1", "--connect", "[::1"],
                     "expected [ADDRESS]:PORT"),
                    (["perf", "write_bw", "--bind", "2001:db8::1%lo"], "link-local addresses only"),
