@@ -61,9 +61,9 @@ static const char usage[] =
     "\"ping data: ...\" for each ping), -V (check that each ping came back intact).\n"
     "\n"
     "TEST: write_bw, read_bw, send_bw, atomic_bw (bandwidth), send_lat, write_lat,\n"
-    "      read_lat (latency), pingpong (ibv_rc_pingpong's), rping (librdmacm's rping)\n"
+    "      read_lat, atomic_lat (latency), pingpong (ibv_rc_pingpong's), rping (librdmacm's)\n"
     "  -s SIZE          message size (K/M suffixes; default 65536 for bw, 2 for lat,\n"
-    "                   8 for atomic_bw, 4096 for pingpong)\n"
+    "                   8 for atomic_bw and atomic_lat, 4096 for pingpong)\n"
     "  -n ITERS         iterations (default 5000 for bw, 1000 for lat and pingpong)\n"
     "  -D SECONDS       run a bandwidth test this long instead of -n iterations\n"
     "  -m, --pmtu N     256..4096: at most this path MTU (default: the port's active\n"
@@ -313,7 +313,7 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
     if (p->duration > 0 && p->test->latency)
         return cli_fail(CLI_EXIT_USAGE, "perf: -D: only the bandwidth tests run by time");
     if (p->test->opcode == RS_RC_WR_ATOMIC_FETCH_AND_ADD && p->size != 8)
-        return cli_fail(CLI_EXIT_USAGE, "perf: atomic_bw moves 8 bytes (-s 8)");
+        return cli_fail(CLI_EXIT_USAGE, "perf: %s moves 8 bytes (-s 8)", p->test->name);
     /* The ACK timeout: perftest's default (14) over its TCP exchange, rdma_cm's over CM,
      * where the kernel sets the QP's (perftest -R leaves it to rdma_cm). */
     if (!pc->cli.timeout_set &&

@@ -10,6 +10,30 @@
 
 /* Posts receive slot (of size bytes) again. */
 int rs_perf_post_recv(struct rs_perf *p, uint32_t slot, char *err);
+/* Posts opcode from our buffer to the peer's region, as the tests do. */
+int rs_perf_post_op(struct rs_perf *p, uint8_t opcode, uint64_t wr_id, unsigned flags,
+                    char *err);
+/* One turn of the event loop (packets, timers, sends), waiting up to wait_ns; RS_EINVAL
+ * once the run is stopped. */
+int rs_perf_turn(struct rs_perf *p, uint64_t wait_ns, char *err);
+/* "work request N completed with STATUS" */
+int rs_perf_wc_failed(const struct rs_rc_wc *wc, char *err);
+/* Sends the ACK held back for the peer's last request now: after the loop nothing runs
+ * the transport while the exchange's end waits on TCP. */
+void rs_perf_ack_last(struct rs_perf *p);
+/* Prints the table; the client then tells the server: our JSON lines, or perftest's end
+ * of exchange (with the BW report when there is one). */
+int rs_perf_finish(struct rs_perf *p, const char *header, const char *row, const char *json,
+                   const struct rs_oob_bw_report *report, char *err);
+/* A server that only serves (bandwidth tests, read_lat, atomic_lat) until the client's
+ * end, then prints what perftest's server prints, or our client's row. */
+int rs_perf_serve(struct rs_perf *p, char *err);
+
+/* The latency tests (perf_lat.c), in perftest's order, and their table's header. */
+int rs_perf_lat_run(struct rs_perf *p, char *err);
+const char *rs_perf_lat_header(void);
+/* The pings run before the measured ones (none against perftest). */
+uint64_t rs_perf_lat_warmup(const struct rs_perf *p);
 
 /* The bytes of regions a test of size bytes makes us register: the two halves and the
  * send tests' receive slots. */

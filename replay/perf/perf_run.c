@@ -12,22 +12,14 @@
 
 #define BW_HEADER " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
 #define BW_HEADER_G " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
-#define LAT_HEADER                                                                          \
-    " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    " \
-    "t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n"
 #define MB (1024.0 * 1024.0)    /* perftest's MB */
 #define GB_BITS 125000000.0     /* bytes per second in a Gb/s, as perftest's --report_gbits */
 
 /* What a server saw of its client's traffic. */
 struct rs_perf_served {
-    uint64_t recvs, pongs;
+    uint64_t recvs;
     uint64_t first_ns, last_ns;     /* of the receives */
-    uint64_t *pings;                /* perftest's latency tests: when each ping came */
-    uint64_t n_pings;
 };
-
-static void lat_row(const struct rs_perf *p, uint64_t *lat, uint64_t count, char *row,
-                    size_t row_size, char *json, size_t json_size);
 
 int
 rs_perf_post_recv(struct rs_perf *p, uint32_t slot, char *err)
@@ -38,8 +30,8 @@ rs_perf_post_recv(struct rs_perf *p, uint32_t slot, char *err)
     return rs_rc_post_recv(p->qp, &wr, err) < 0 ? RS_ENOMEM : 0;
 }
 
-static int
-post_op(struct rs_perf *p, uint8_t opcode, uint64_t wr_id, unsigned flags, char *err)
+int
+rs_perf_post_op(struct rs_perf *p, uint8_t opcode, uint64_t wr_id, unsigned flags, char *err)
 {
     struct rs_rc_send_wr wr;
 
@@ -53,9 +45,8 @@ post_op(struct rs_perf *p, uint8_t opcode, uint64_t wr_id, unsigned flags, char 
     return rs_rc_post_send(p->qp, &wr, err) < 0 ? RS_ENOMEM : 0;
 }
 
-/* One turn of the event loop: receive, run timers, send. */
-static int
-turn(struct rs_perf *p, uint64_t wait_ns, char *err)
+int
+rs_perf_turn(struct rs_perf *p, uint64_t wait_ns, char *err)
 {
     if (p->stopped != NULL && p->stopped())
         return rs_error(err, RS_EINVAL, "interrupted");
@@ -64,8 +55,8 @@ turn(struct rs_perf *p, uint64_t wait_ns, char *err)
     return 0;
 }
 
-static int
-wc_failed(const struct rs_rc_wc *wc, char *err)
+int
+rs_perf_wc_failed(const struct rs_rc_wc *wc, char *err)
 {
     return rs_error(err, RS_EIO, "work request %" PRIu64 " completed with %s", wc->wr_id,
                     rs_rc_wc_status_name(wc->status));
@@ -100,8 +91,8 @@ bw_row(const struct rs_perf *p, const struct rs_oob_bw_report *r, char *row, siz
 /* Sends the ACK held back for the peer's last request now: after the loop nothing runs
  * the transport while the exchange's end waits on TCP, and the peer (perftest's latency
  * server, whose last reply we took) would retry its request until it gave up. */
-static void
-ack_last(struct rs_perf *p)
+void
+rs_perf_ack_last(struct rs_perf *p)
 {
     if (p->qp != NULL) {
         rs_rc_qp_ack_now(p->qp);
@@ -109,16 +100,14 @@ ack_last(struct rs_perf *p)
     }
 }
 
-/* Prints the table; the client then tells the server: our JSON lines, or
- * perftest's end of exchange (with the BW report when there is one). */
-static int
-finish(struct rs_perf *p, const char *header, const char *row, const char *json,
+int
+rs_perf_finish(struct rs_perf *p, const char *header, const char *row, const char *json,
        const struct rs_oob_bw_report *report, char *err)
 {
     char line[1024];
     FILE *out = p->out != NULL ? p->out : stdout;
 
-    ack_last(p);
+    rs_perf_ack_last(p);
     fprintf(out, "%s%s%s", header, row, RS_PERF_RESULT_LINE);
     if (p->json)
         fprintf(out, "%s\n", json);
@@ -147,12 +136,12 @@ perftest_served(struct rs_perf *p, struct rs_perf_served *sv, char *err)
     int rc;
 
     memset(&r, 0, sizeof(r));
-    ack_last(p);
+    rs_perf_ack_last(p);
     if ((rc = rs_perf_perftest_end(p, NULL, &r, err)) < 0)
         return rc;
     if (p->test->end == RS_PERF_END_REPORT) {
         bw_row(p, &r, row, sizeof(row));
-        return finish(p, bw_header(p), row, "{}", NULL, err);
+        return rs_perf_finish(p, bw_header(p), row, "{}", NULL, err);
     }
     if (p->test->opcode == RS_RC_WR_SEND && !p->test->latency) {
         /* send_bw: what we received, between the first and the last. */
@@ -164,33 +153,22 @@ perftest_served(struct rs_perf *p, struct rs_perf_served *sv, char *err)
             r.msg_rate = (double)sv->recvs / secs / 1e6;
         }
         bw_row(p, &r, row, sizeof(row));
-        rc = finish(p, bw_header(p), row, "{}", NULL, err);
+        rc = rs_perf_finish(p, bw_header(p), row, "{}", NULL, err);
         if (rc == 0 && sv->recvs < p->iters)
             return rs_error(err, RS_EIO, "the client finished after %" PRIu64 " of %" PRIu64
                             " messages", sv->recvs, p->iters);
         return rc;
     }
-    if (p->test->latency && sv->n_pings >= 2) {
-        /* Our own measure, as perftest's server prints: between two pings
-         * lies one round trip. */
-        char json[512];
-        for (uint64_t i = 0; i + 1 < sv->n_pings; i++)
-            sv->pings[i] = sv->pings[i + 1] - sv->pings[i];
-        lat_row(p, sv->pings, sv->n_pings - 1, row, sizeof(row), json, sizeof(json));
-        return finish(p, LAT_HEADER, row, json, NULL, err);
-    }
     return 0;
 }
 
-/* Server side: serve the peer (reposting receives and, for send_lat and
- * write_lat, answering) until the client reports its results: our JSON
- * line, or its next perftest message (write_lat: its last ping). */
+/* Server side: serve the peer (reposting receives) until the client reports its
+ * results: our JSON line, or its next perftest message. */
 static int
 serve_loop(struct rs_perf *p, struct rs_perf_served *sv, char *err)
 {
     char line[1024];
     struct rs_rc_wc wc[64];
-    uint8_t *target = p->buf + p->half;
     bool perftest = rs_perf_is_perftest(p);
     bool chan = p->setup == RS_OOB_SETUP_PERFTEST_CM;
 
@@ -201,46 +179,24 @@ serve_loop(struct rs_perf *p, struct rs_perf_served *sv, char *err)
         } else if ((loops & 1023) == 0) {
             poll(pfd + 1, 1, 0);    /* the side channel: rarely, off the fast path */
         }
-        int rc = turn(p, 0, err);
+        int rc = rs_perf_turn(p, 0, err);
         if (rc != 0)
             return rc;
         int n = rs_rc_poll_cq(p->qp, wc, 64);
         for (int i = 0; i < n; i++) {
             if (wc[i].status != RS_RC_WC_SUCCESS)
-                return wc_failed(&wc[i], err);
+                return rs_perf_wc_failed(&wc[i], err);
             if (wc[i].opcode == RS_RC_WC_RECV) {
                 sv->last_ns = rs_rc_now_ns();
                 if (sv->recvs++ == 0)
                     sv->first_ns = sv->last_ns;
-                if (sv->pings != NULL && sv->n_pings <= p->iters)
-                    sv->pings[sv->n_pings++] = sv->last_ns;
                 if ((rc = rs_perf_post_recv(p, (uint32_t)wc[i].wr_id, err)) != 0)
-                    return rc;
-                if (p->test->latency && (rc = post_op(p, RS_RC_WR_SEND, 0, 0, err)) != 0)
-                    return rc;
-                if (p->test->latency && (rc = turn(p, 0, err)) != 0)   /* answer right away */
                     return rc;
             }
         }
-        /* write_lat: the client's WRITE ends with a new marker byte. */
-        if (p->test->latency && p->test->opcode == RS_RC_WR_RDMA_WRITE &&
-            target[p->size - 1] == (uint8_t)(sv->pongs + 1)) {
-            p->buf[p->size - 1] = target[p->size - 1];
-            sv->pongs++;
-            if (sv->pings != NULL && sv->n_pings <= p->iters)
-                sv->pings[sv->n_pings++] = rs_rc_now_ns();
-            if ((rc = post_op(p, RS_RC_WR_RDMA_WRITE, 0, 0, err)) != 0 ||
-                (rc = turn(p, 0, err)) != 0)
-                return rc;
-        }
-        if (perftest && p->test->end == RS_PERF_END_NONE && sv->pongs >= p->iters)
-            return perftest_served(p, sv, err);
         /* The client's next message: on TCP, or on perftest -R's channel. */
         if (chan ? !rs_perf_cm_chan_ready(p) : !(pfd[1].revents & (POLLIN | POLLHUP)))
             continue;
-        if (perftest && p->test->end == RS_PERF_END_NONE)
-            return rs_error(err, RS_EIO, "the client closed after %" PRIu64 " of %" PRIu64
-                            " iterations", sv->pongs, p->iters);
         if (perftest)
             return perftest_served(p, sv, err);
         if (rs_rc_side_recv(p->fd, line, sizeof(line), 1000, err) < 0)
@@ -255,22 +211,18 @@ serve_loop(struct rs_perf *p, struct rs_perf_served *sv, char *err)
             return RS_EIO;
         strcat(row, "\n");
         p->client = false;
-        return finish(p, p->test->latency ? LAT_HEADER : bw_header(p), row, jbuf, NULL, err);
+        return rs_perf_finish(p, p->test->latency ? rs_perf_lat_header() : bw_header(p), row,
+                              jbuf, NULL, err);
     }
 }
 
-static int
-serve(struct rs_perf *p, char *err)
+int
+rs_perf_serve(struct rs_perf *p, char *err)
 {
     struct rs_perf_served sv;
 
     memset(&sv, 0, sizeof(sv));
-    if (rs_perf_is_perftest(p) && p->test->latency &&
-        (sv.pings = malloc((p->iters + 1) * sizeof(*sv.pings))) == NULL)
-        return rs_error(err, RS_ENOMEM, "out of memory");
-    int rc = serve_loop(p, &sv, err);
-    free(sv.pings);
-    return rc;
+    return serve_loop(p, &sv, err);
 }
 
 static int
@@ -284,7 +236,7 @@ run_bw(struct rs_perf *p, char *err)
     int rc;
 
     if (!p->client)
-        return serve(p, err);
+        return rs_perf_serve(p, err);
     if (window < p->tx_depth)
         window = p->tx_depth;
     uint64_t t0 = rs_rc_now_ns(), win_start = t0;
@@ -293,18 +245,18 @@ run_bw(struct rs_perf *p, char *err)
         if (rs_rc_now_ns() >= stop_ns)
             limit = posted;     /* -D: time is up; let what is posted complete */
         while (posted < limit && posted - done < p->tx_depth) {
-            if ((rc = post_op(p, p->test->opcode, posted, RS_RC_SEND_SIGNALED, err)) != 0)
+            if ((rc = rs_perf_post_op(p, p->test->opcode, posted, RS_RC_SEND_SIGNALED, err)) != 0)
                 return rc;
             posted++;
         }
         if (done == posted)
             break;
-        if ((rc = turn(p, 100000000, err)) != 0)
+        if ((rc = rs_perf_turn(p, 100000000, err)) != 0)
             return rc;
         int n = rs_rc_poll_cq(p->qp, wc, 64);
         for (int i = 0; i < n; i++)
             if (wc[i].status != RS_RC_WC_SUCCESS)
-                return wc_failed(&wc[i], err);
+                return rs_perf_wc_failed(&wc[i], err);
         done += (uint64_t)n;
         if (done - win_start_done >= window) {
             uint64_t now = rs_rc_now_ns();
@@ -327,115 +279,7 @@ run_bw(struct rs_perf *p, char *err)
              ", \"bw_peak_mb\": %.2f, \"bw_average_mb\": %.2f, \"bytes_per_second\": %.0f"
              ", \"msg_rate_mpps\": %.6f, \"seconds\": %.6f}",
              p->test->name, p->size, done, peak / MB, avg / MB, avg, r.msg_rate, secs);
-    return finish(p, bw_header(p), row, json, &r, err);
-}
-
-static int
-cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-    return x < y ? -1 : x > y;
-}
-
-/* Waits for the peer's answer to ping i: a receive (send_lat) or the
- * marker byte in the half it writes (write_lat). */
-static int
-wait_pong(struct rs_perf *p, uint64_t i, char *err)
-{
-    struct rs_rc_wc wc[16];
-    uint8_t marker = (uint8_t)(i + 1);   /* perftest's (char)count: 1..255, 0, 1 ... */
-    volatile uint8_t *last = p->buf + p->half + p->size - 1;
-
-    for (;;) {
-        int rc = turn(p, 0, err);
-        if (rc != 0)
-            return rc;
-        int n = rs_rc_poll_cq(p->qp, wc, 16);
-        bool got = false;
-        for (int k = 0; k < n; k++) {
-            if (wc[k].status != RS_RC_WC_SUCCESS)
-                return wc_failed(&wc[k], err);
-            if (wc[k].opcode == RS_RC_WC_RDMA_READ)
-                got = true;
-            if (wc[k].opcode == RS_RC_WC_RECV) {
-                if ((rc = rs_perf_post_recv(p, (uint32_t)wc[k].wr_id, err)) != 0)
-                    return rc;
-                got = true;
-            }
-        }
-        if (got || (p->test->opcode == RS_RC_WR_RDMA_WRITE && *last == marker))
-            return 0;
-    }
-}
-
-/* perftest's latency row (and our JSON line) from n round trips in ns,
- * which it sorts. */
-static void
-lat_row(const struct rs_perf *p, uint64_t *lat, uint64_t count, char *row, size_t row_size,
-        char *json, size_t json_size)
-{
-    qsort(lat, count, sizeof(*lat), cmp_u64);
-    double sum = 0, sq = 0, n = (double)count;
-    /* Half the round trip, in microseconds, as perftest reports it; a READ
-     * is one round trip, reported whole. */
-    double per_us = p->test->opcode == RS_RC_WR_RDMA_READ ? 1000.0 : 2000.0;
-    for (uint64_t i = 0; i < count; i++)
-        sum += (double)lat[i] / per_us;
-    double avg = sum / n;
-    for (uint64_t i = 0; i < count; i++) {
-        double d = (double)lat[i] / per_us - avg;
-        sq += d * d;
-    }
-#define US(x) ((double)(x) / per_us)
-    uint64_t p99 = (uint64_t)ceil(0.99 * n) - 1, p999 = (uint64_t)ceil(0.999 * n) - 1;
-    double tmin = US(lat[0]), tmax = US(lat[count - 1]), typ = US(lat[count / 2]);
-    double sd = sqrt(sq / n), q99 = US(lat[p99]), q999 = US(lat[p999]);
-    snprintf(row, row_size,
-             " %-7" PRIu64 " %-10" PRIu64 "     %-7.2f        %-7.2f      %-7.2f  \t       "
-             "%-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f\n",
-             p->size, count, tmin, tmax, typ, avg, sd, q99, q999);
-    snprintf(json, json_size,
-             "{\"test\": \"%s\", \"bytes\": %" PRIu64 ", \"iterations\": %" PRIu64
-             ", \"t_min_us\": %.3f, \"t_max_us\": %.3f, \"t_typical_us\": %.3f, \"t_avg_us\": "
-             "%.3f, \"t_stdev_us\": %.3f, \"p99_us\": %.3f, \"p99_9_us\": %.3f}",
-             p->test->name, p->size, count, tmin, tmax, typ, avg, sd, q99, q999);
-#undef US
-}
-
-static int
-run_lat(struct rs_perf *p, char *err)
-{
-    /* perftest's peer counts exactly -n pings: no warm-up with it. */
-    uint64_t warm = rs_perf_is_perftest(p) ? 0 : p->iters / 10 < 100 ? p->iters / 10 : 100;
-    uint64_t *lat = malloc(p->iters * sizeof(*lat));
-    char row[512], json[512];
-    int rc = 0;
-
-    if (!p->client) {
-        free(lat);
-        return serve(p, err);
-    }
-    if (lat == NULL)
-        return rs_error(err, RS_ENOMEM, "out of memory");
-    for (uint64_t i = 0; i < warm + p->iters && rc == 0; i++) {
-        uint64_t t0 = rs_rc_now_ns();
-        p->buf[p->size - 1] = (uint8_t)(i + 1);
-        /* A READ's answer is its own completion. */
-        rc = post_op(p, p->test->opcode, i,
-                     p->test->opcode == RS_RC_WR_RDMA_READ ? RS_RC_SEND_SIGNALED : 0, err);
-        if (rc == 0)
-            rc = wait_pong(p, i, err);
-        if (i >= warm)
-            lat[i - warm] = rs_rc_now_ns() - t0;
-    }
-    if (rc != 0) {
-        free(lat);
-        return rc;
-    }
-    lat_row(p, lat, p->iters, row, sizeof(row), json, sizeof(json));
-    free(lat);
-    return finish(p, LAT_HEADER, row, json, NULL, err);
+    return rs_perf_finish(p, bw_header(p), row, json, &r, err);
 }
 
 int
@@ -445,7 +289,7 @@ rs_perf_run(struct rs_perf *p, char *err)
         return rs_perf_pingpong_run(p, err);
     if (p->test->rping)
         return rs_perf_rping_run(p, err);
-    int rc = p->test->latency ? run_lat(p, err) : run_bw(p, err);
+    int rc = p->test->latency ? rs_perf_lat_run(p, err) : run_bw(p, err);
     /* The client disconnects in rs_perf_client_end(), after its report. */
     if (rc == 0 && !p->client)
         rc = rs_perf_disconnect(p, err);

@@ -33,6 +33,8 @@ static const struct rs_perf_test tests[] = {
      false, false},
     {"read_lat", "RDMA_Read Latency Test", true, RS_RC_WR_RDMA_READ, 4, RS_PERF_END_CLOSE, false,
      false},
+    {"atomic_lat", "Atomic FETCH_AND_ADD Latency Test", true, RS_RC_WR_ATOMIC_FETCH_AND_ADD, 4,
+     RS_PERF_END_CLOSE, false, false},
     {"pingpong", "RC pingpong", true, RS_RC_WR_SEND, 0, RS_PERF_END_NONE, true, false},
     /* rping advertises its buffers in SENDs; the server READs and WRITEs them. */
     {"rping", "rping", true, RS_RC_WR_SEND, 0, RS_PERF_END_NONE, false, true},
@@ -50,8 +52,8 @@ rs_perf_test_find(const char *name)
 const char *
 rs_perf_test_names(void)
 {
-    return "write_bw, read_bw, send_bw, atomic_bw, send_lat, write_lat, read_lat, pingpong, "
-           "rping";
+    return "write_bw, read_bw, send_bw, atomic_bw, send_lat, write_lat, read_lat, atomic_lat, "
+           "pingpong, rping";
 }
 
 /* The receive slots: only the tests that receive SENDs post any. */

@@ -101,6 +101,10 @@ def replay_client_to_our_server(test):
     ex = oobcapture.read(capture("rdma_" + test), 18515)
     srv_ip, cli_ip = r.addresses(2)
     p = next_port()
+    # write_lat's server writes first: its first RoCE packet comes to the client's address.
+    roce = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    roce.bind((cli_ip, 4791))
+    roce.settimeout(10)
     srv = subprocess.Popen([t.ROCESHARK, "perf", test, "--bind", srv_ip, "-p", str(p)],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     s = connect(srv_ip, p)
@@ -133,11 +137,22 @@ def replay_client_to_our_server(test):
                 "%s: prints the client's report (%s): %s %s" % (what, row, out, err))
     elif test == "read_lat":
         t.check(srv.returncode == 0, "%s: a clean end: %s" % (what, err))
+    elif test == "write_lat":
+        # perftest's order: the server writes first (the capture's first RoCE packet is the
+        # server's WRITE), to the client's QP; nobody answers here, so it fails in the end.
+        try:
+            bth = roce.recv(65536)[:12]
+            t.check(bth[0] == 0x0A, "%s: the server's first packet is a WRITE Only: 0x%02x"
+                    % (what, bth[0]))
+        except OSError as e:
+            t.check(False, "%s: the server writes first: %s" % (what, e))
+        t.check(srv.returncode != 0 and "RETRY_EXC_ERR" in err and err.count("\n") == 1,
+                "%s: one line: %s" % (what, err))
     else:
         # No RoCE traffic came (it was not replayed): the server says so and fails.
-        want = "finished after 0 of" if test == "send_bw" else "closed after 0 of"
-        t.check(srv.returncode != 0 and want in err and err.count("\n") == 1,
+        t.check(srv.returncode != 0 and "finished after 0 of" in err and err.count("\n") == 1,
                 "%s: one line: %s" % (what, err))
+    roce.close()
 
 
 def our_client_to_script(test, setup, port_in_capture):
@@ -161,7 +176,7 @@ def our_client_to_script(test, setup, port_in_capture):
     ls.settimeout(10)
     s, _ = ls.accept()
     s.settimeout(10)
-    step, our_psn, their_qpn = 0, None, None
+    step, our_psn, their_qpn, their_psn, our_key = 0, None, None, None, b""
     try:
         for frame, from_client, payload in ex.payloads:
             if ex.first_roce is not None and frame > ex.first_roce:
@@ -180,12 +195,26 @@ def our_client_to_script(test, setup, port_in_capture):
                 else:
                     psn = check_perftest_step(what, step, got, len(payload), cli_ip)
                     our_psn = psn if psn is not None else our_psn
+                    our_key = got if len(got) == 108 else our_key
                 step += 1
             else:
                 payload = oobcapture.rewrite_ip(payload, ex.server_ip, ip4(srv_ip), pingpong)
                 if len(payload) in (52, 108):
                     their_qpn = int(payload.split(b":")[1 if pingpong else 2], 16)
+                    their_psn = int(payload.split(b":")[1 if pingpong else 3], 16)
                 s.sendall(payload)
+        if test == "write_lat":
+            # perftest's server writes first (the capture's frame 23): ours waits for that
+            # WRITE, acknowledges it, then answers with its own.
+            f = our_key.split(b":")
+            raw = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+            raw.sendto(r.request(srv_ip, cli_ip, int(f[2], 16), their_psn, r.WRITE_ONLY,
+                                 payload=b"\x00\x01", reth=(int(f[5], 16), int(f[4], 16), 2)),
+                       (cli_ip, 0))
+            raw.close()
+            ack = udp.recvfrom(65536)[0]
+            t.check(ack[0] == r.ACK and int.from_bytes(ack[9:12], "big") == their_psn,
+                    "%s: the server's WRITE acknowledged first: 0x%02x" % (what, ack[0]))
         pkt, src = udp.recvfrom(65536)
         bth = pkt[:12]
         t.check(src[0] == cli_ip, "%s: RoCE from our address" % what)

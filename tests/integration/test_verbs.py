@@ -9,9 +9,10 @@ perftest), through `roceshark run`, over two loopback addresses:
   and against `roceshark perf pingpong` either way;
 - ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw, ib_write_lat and ib_send_lat, server
   and client both through the library, each ending with its results table;
-- ib_write_bw (and read_bw, send_bw) through the library against `roceshark perf` as server,
-  and `roceshark perf` as client against ib_write_bw through the library, so that perftest's
-  own exchange and wire format are checked, not only ours against ours;
+- ib_write_bw (and read_bw, send_bw, and every latency test: send_lat, write_lat, read_lat,
+  atomic_lat) through the library against `roceshark perf` as server, and `roceshark perf`
+  as client against them through the library, so that perftest's own exchange, order and
+  wire format are checked, not only ours against ours; latency tables say exactly -n;
 - all of that captured with `roceshark capture -i lo`: every ICRC good, no analysis
   violation, no retransmission;
 - ib_write_bw through the library against `roceshark perf --faults` dropping 1% of what it
@@ -29,7 +30,8 @@ import rstest as t
 
 PRELOAD = os.environ.get("ROCESHARK_SANITIZER_PRELOAD", "")
 TOOLS = ["ibv_devices", "ibv_devinfo", "ibv_rc_pingpong", "ib_write_bw", "ib_read_bw",
-         "ib_send_bw", "ib_atomic_bw", "ib_write_lat", "ib_send_lat"]
+         "ib_send_bw", "ib_atomic_bw", "ib_write_lat", "ib_send_lat", "ib_read_lat",
+         "ib_atomic_lat"]
 missing = [x for x in TOOLS if shutil.which(x) is None]
 if missing:
     # CI installs them (perftest, ibverbs-utils); a developer's machine may lack them.
@@ -209,7 +211,7 @@ def result_row(what, out, size, iters):
     return row
 
 
-def perftest(tool, size, iters, server_cmd=None, client_cmd=None, extra=(), retry=False):
+def perftest(tool, size, iters, server_cmd=None, client_cmd=None, extra=()):
     p = next_port()
     args = ["-s", str(size), "-n", str(iters), "-p", str(p)] + list(extra)
     server = server_cmd(p) if server_cmd else run_cmd("rs0", A, tool, "-d", "rs0", *args)
@@ -221,18 +223,9 @@ def perftest(tool, size, iters, server_cmd=None, client_cmd=None, extra=(), retr
     if tool.endswith("_bw") and row is not None:
         print("%s: %s MB/s average" % (what, row[3]))
     if tool.endswith("_lat") and row is not None:
+        # Informational: how fast is bench_verbs.py's to judge (ib_write_lat's spinning
+        # sides against the progress thread's standby included), not a time window here.
         print("%s: %s usec typical" % (what, row[4]))
-        # Each side of write_lat spins on its buffer, not in the library, once its WRITE
-        # completes: the progress thread must take the peer's WRITE then, not when it
-        # next checks whether the application still calls (milliseconds). Unsanitized:
-        # 20-100 us here, against 480-590 us when it waited.
-        if tool == "ib_write_lat" and not PRELOAD:
-            typical = float(row[4])
-            if typical >= 250 and not retry:
-                # A busy machine (the suite beside it) can hold a spinning side off its
-                # CPU: one more run, as the regression (480-590 us) shows in every run.
-                return perftest(tool, size, iters, server_cmd, client_cmd, extra, retry=True)
-            t.check(typical < 250, "%s: typical latency %s us, at most 250" % (what, row[4]))
     return s, c
 
 
@@ -259,7 +252,9 @@ def check_clean(what, rows):
 for what, server_cmd in (("ib_write_bw", None), ("ib_write_bw (perf server)", lambda p: [
         t.ROCESHARK, "perf", "write_bw", "--bind", A, "-p", str(p), "-s", "65536", "-n", "100"])):
     cap, cap_path = start_capture("verbs.pcap")
-    perftest("ib_write_bw", 65536, 100, server_cmd=server_cmd)
+    # -u 18: the requester waits 1.07 s for an ACK, not perftest's 67 ms, so that "no
+    # retransmission" is about the transport, not about how loaded the machine is.
+    perftest("ib_write_bw", 65536, 100, server_cmd=server_cmd, extra=["-u", "18"])
     check_clean("captured " + what, stop_capture(cap, cap_path))
 
 for tool, size, iters in (("ib_read_bw", 65536, 100),
@@ -276,15 +271,26 @@ perftest("ib_send_bw", 65536, 100, extra=["-e"])
 # ACK must come before the peer's reply, as a NIC sends it.
 perftest("ib_send_lat", 2, 1000, extra=["-e"])
 
-# Mixed pairs: perftest through the library against roceshark perf, both ways.
+# Mixed pairs: perftest through the library against roceshark perf, both ways. Every
+# latency test follows perftest's order (write_lat: the server writes first; send_lat: the
+# client sends first; read_lat and atomic_lat: the client alone), and each side that prints
+# a table says exactly -n iterations (perftest's server prints none for read and atomic).
 for test, size, iters in (("write_bw", 65536, 100), ("read_bw", 65536, 100),
-                          ("send_bw", 65536, 100), ("send_lat", 2, 1000)):
+                          ("send_bw", 65536, 100), ("send_lat", 2, 1000),
+                          ("write_lat", 2, 1000), ("read_lat", 2, 1000),
+                          ("atomic_lat", 8, 1000)):
     tool = "ib_" + test
     args = ["-s", str(size), "-n", str(iters)]
-    perftest(tool, size, iters, server_cmd=lambda p, test=test, args=args: [
-        t.ROCESHARK, "perf", test, "--bind", A, "-p", str(p)] + args)
-    perftest(tool, size, iters, client_cmd=lambda p, test=test, args=args: [
-        t.ROCESHARK, "perf", test, "--bind", B, "--connect", "perftest://%s:%d" % (A, p)] + args)
+    for server_cmd, client_cmd in (
+            (lambda p, test=test, args=args: [t.ROCESHARK, "perf", test, "--bind", A, "-p",
+                                              str(p)] + args, None),
+            (None, lambda p, test=test, args=args: [
+                t.ROCESHARK, "perf", test, "--bind", B, "--connect",
+                "perftest://%s:%d" % (A, p)] + args)):
+        s, c = perftest(tool, size, iters, server_cmd=server_cmd, client_cmd=client_cmd)
+        if test in ("write_lat", "send_lat"):
+            result_row("%s server (%s)" % (tool, "perf" if server_cmd else "perftest"), s[1],
+                       size, iters)
 
 
 # 1% of what perf's server receives dropped: our requester goes back and finishes.
