@@ -277,8 +277,8 @@ perftest("ib_send_lat", 2, 1000, extra=["-e"])
 # a table says exactly -n iterations (perftest's server prints none for read and atomic).
 for test, size, iters in (("write_bw", 65536, 100), ("read_bw", 65536, 100),
                           ("send_bw", 65536, 100), ("send_lat", 2, 1000),
-                          ("write_lat", 2, 1000), ("read_lat", 2, 1000),
-                          ("atomic_lat", 8, 1000)):
+                          ("write_lat", 2, 200), ("read_lat", 2, 200),
+                          ("atomic_lat", 8, 200)):
     tool = "ib_" + test
     args = ["-s", str(size), "-n", str(iters)]
     for server_cmd, client_cmd in (
