@@ -102,8 +102,8 @@ static const char read_usage[] =
     "  -O PROTO[,PROTO] the tree with only these protocols expanded (frame, eth, ip,\n"
     "                   udp, tcp, infiniband, iwarp_mpa, iwarp_ddp_rdmap, roceshark ...)\n"
     "  -S SEPARATOR     with -V, -O or -x: the line that ends each frame (default empty)\n"
-    "  -2 -R FILTER     two passes: the first keeps only the frames the read filter\n"
-    "                   takes, and the second decodes those alone, numbered from 1\n"
+    "  -2 [-R FILTER]   two passes; with -R, the first keeps only the frames the read\n"
+    "                   filter takes, and the second decodes those alone, numbered from 1\n"
     "  -G fields|protocols|values\n"
     "                   list the fields, protocols or value names as tshark -G does\n"
     "  --disable-protocol PROTO, --enable-protocol PROTO\n"
@@ -836,7 +836,8 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pip
         if (rc == RS_SOURCE_IDLE)
             continue;       /* a live read with -a duration: the clock is looked at */
         read++;
-        if (ro->two_pass && !read_pass_keep(&ro->pass, &frame))
+        /* -2 alone decodes every frame, as tshark's second pass does */
+        if (ro->two_pass && ro->read_filter != NULL && !read_pass_keep(&ro->pass, &frame))
             continue;
         const struct rs_pipeline_result *r = rs_pipeline_process(pipe, &frame);
         if ((read & 0xfff) == 0 && cli_progress_due(&pg, false) >= 0) {

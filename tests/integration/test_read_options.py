@@ -197,6 +197,17 @@ cols = ["-T", "fields", "-e", "frame.number", "-e", "frame.time_relative", "-e",
         "infiniband.bth.psn"]
 t.check(rs(["read", "-r", CM, "-2", "-R", flt] + cols).stdout.decode() ==
         tshark(["-r", CM, "-2", "-R", flt] + cols), "-2 -R differs from tshark's")
+# -2 alone decodes every frame, with -Y, -T fields, -q -z and -w as tshark does.
+two = ["-T", "fields", "-e", "frame.number", "-e", "infiniband.bth.psn"]
+for more in ([], ["-Y", "infiniband.bth.opcode == 4"]):
+    got = rs(["read", "-r", CM, "-2"] + more + two).stdout.decode()
+    t.check(got.count("\n") > 10 and got == tshark(["-r", CM, "-2"] + more + two),
+            "-2 %s differs from tshark's" % " ".join(more))
+t.check(rs(["read", "-r", CM, "-2", "-q", "-z", "io,stat,0"]).stdout.decode() ==
+        tshark(["-r", CM, "-2", "-q", "-z", "io,stat,0"]), "-2 -q -z io,stat,0 differs")
+saved2 = os.path.join(out, "two.pcap")
+rs(["read", "-r", CM, "-2", "-w", saved2])
+t.check(records(saved2) == records(CM), "-2 -w did not save every frame")
 # tshark 4.0: "-R without -2 is deprecated. For single-pass filtering use -Y.", exit 1.
 p = rs(["read", "-r", CM, "-R", flt])
 t.check(p.returncode == 1 and b"use -Y" in p.stderr, "-R without -2: exit %d" % p.returncode)
