@@ -62,6 +62,7 @@ static const struct rs_cm_layout layouts[] = {
     {RS_CM_MRA, "MsgRcptAck", "MRA", {
         F(RS_CMF_LOCAL_COMM_ID, "roceshark.cm.mra.localcommid", 0, 0, 32),
         F(RS_CMF_REMOTE_COMM_ID, "roceshark.cm.mra.remotecommid", 4, 0, 32),
+        F(RS_CMF_MSG_MRAED, "roceshark.cm.mra.msgmraed", 8, 0, 2),
         F(RS_CMF_SERVICE_TIMEOUT, "roceshark.cm.mra.svctimeout", 9, 0, 5),
         F(RS_CMF_PRIVATE_DATA, "roceshark.cm.mra.private", 10, 0, 222 * 8),
     }},

@@ -24,9 +24,11 @@
  * opts.timewait_ns keeps a disconnected connection in time wait (IBTA
  * 12.9.7), answering a repeated DREQ, and then reports TIMEWAIT_EXIT.
  *
- * Not done: alternate paths (LAP/APR), MRA sent by us (an MRA received
- * does extend our wait), SIDR. Without time wait, a DREQ for a connection
- * we no longer know is answered with a DREP, as Linux does.
+ * A repeated REQ still held is answered with an MRA (Linux's delayed MRA);
+ * an MRA received extends our wait.
+ *
+ * Not done: alternate paths (LAP/APR), SIDR. Without time wait, a DREQ for
+ * a connection we no longer know is answered with a DREP, as Linux does.
  */
 #ifndef ROCESHARK_CM_H
 #define ROCESHARK_CM_H
@@ -59,6 +61,12 @@
 #define RS_CM_REJ_PRIVATE_MAX 148
 /* From the request callback: the REQ waits for rs_cm_accept() or rs_cm_reject(). */
 #define RS_CM_HOLD 0xffff
+/* From the request callback: the REQ is forgotten unanswered (no room: its
+ * repeat may find some), as Linux's CM drops one its consumer cannot take. */
+#define RS_CM_IGNORE 0xfffe
+/* The service timeout of the MRA that answers a repeated REQ held (Linux's
+ * CMA_CM_MRA_SETTING): 4.096 us * 2^24, 69 s. */
+#define RS_CM_MRA_SERVICE_TIMEOUT 24
 
 /* One end of a connection, as the REQ or the REP describes it. */
 struct rs_cm_params {
@@ -100,8 +108,8 @@ struct rs_cm_ops {
     void *send_arg;
     /* Passive side: a REQ for port arrived from peer. Return 0 after filling
      * ours (gid and port are filled) to accept; the REP goes out at once, so
-     * the QP must exist by then. Or return a REJ reason to refuse, or
-     * RS_CM_HOLD to answer later. NULL: every REQ is refused
+     * the QP must exist by then. Or return a REJ reason to refuse,
+     * RS_CM_HOLD to answer later, or RS_CM_IGNORE. NULL: every REQ is refused
      * (RS_CM_REJ_INVALID_SERVICE_ID). */
     uint16_t (*request)(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *peer,
                         struct rs_cm_params *ours);
@@ -131,7 +139,7 @@ struct rs_cm_counters {
     uint64_t rx, tx, retries, timeouts;
     uint64_t drop_short, drop_not_cm, drop_version, drop_method, drop_attr;
     uint64_t drop_unknown, drop_state, drop_bad_field;
-    uint64_t dup_req, dup_rep, rej_sent, rej_received, mra_received;
+    uint64_t dup_req, dup_rep, rej_sent, rej_received, mra_received, mra_sent;
     /* REQs rejected because their source held RS_CM_MAX_HALF_OPEN_PER_PEER half-open
      * connections already (counted in rej_sent too). */
     uint64_t rej_half_open;
@@ -164,6 +172,8 @@ int rs_cm_accept(struct rs_cm *cm, uint32_t id, const struct rs_cm_params *ours,
  * data (at most RS_CM_REJ_PRIVATE_MAX); the connection is forgotten. */
 int rs_cm_reject(struct rs_cm *cm, uint32_t id, uint16_t reason, const uint8_t *priv,
                  uint8_t len, uint64_t now_ns, char *err);
+/* A held REQ is forgotten unanswered (its repeat is asked again). */
+void rs_cm_forget(struct rs_cm *cm, uint32_t id);
 /* A held REP: sends the RTU; the connection is established. */
 int rs_cm_confirm(struct rs_cm *cm, uint32_t id, uint64_t now_ns, char *err);
 /* The consumer is gone: tells the peer as Linux's CM does when a CM ID is

@@ -86,6 +86,7 @@ enum rs_cm_field {
     RS_CMF_TARGET_ACK_DELAY,
     RS_CMF_FAILOVER,
     RS_CMF_SERVICE_TIMEOUT,     /* MRA: how much longer the sender needs */
+    RS_CMF_MSG_MRAED,           /* MRA: 0 REQ, 1 REP, 2 LAP */
     RS_CMF_REMOTE_QPN,          /* DREQ: the QP being disconnected */
     RS_CMF_MSG_REJECTED,        /* REJ: 0 REQ, 1 REP, 2 other */
     RS_CMF_REJ_INFO_LEN,

@@ -226,6 +226,17 @@ reject(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, uint64_t tid, uint3
     send_mad(cm, gid, qp, mad);
 }
 
+/* An MRA for the REQ (msg 0) or REP (1) held for the consumer. */
+static void
+send_mra(struct rs_cm *cm, struct cm_conn *c, uint8_t msg)
+{
+    uint8_t mad[RS_CM_MAD_LEN];
+
+    cm_msg_mra(mad, c, msg, RS_CM_MRA_SERVICE_TIMEOUT);
+    cm->cnt.mra_sent++;
+    send_mad(cm, c->peer_mad_gid, c->peer_qp1, mad);
+}
+
 static void
 on_req(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_cm_mad_hdr *h,
        const uint8_t *msg, uint64_t now)
@@ -236,10 +247,15 @@ on_req(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_cm_
 
     if (c != NULL) {
         /* Our REP was lost: send it again. Once established, the RTU came, so
-         * a late copy of the REQ is stale. */
+         * a late copy of the REQ is stale. A REQ still held by the consumer gets
+         * an MRA, as Linux's RDMA CM gives it (a delayed MRA, service timeout 24:
+         * 69 s), so that the active side waits that much longer. */
         cm->cnt.dup_req++;
-        if (c->state == CM_REP_SENT)
+        if (c->state == CM_REP_SENT) {
             send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
+        } else if (c->state == CM_REQ_RCVD) {
+            send_mra(cm, c, 0);
+        }
         return;
     }
     struct rs_cm_params peer;
@@ -278,6 +294,10 @@ on_req(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_cm_
                  : cm->o.ops.request(cm->o.ops.arg, c->local_id, port, &c->peer, &c->ours);
     if (reason == RS_CM_HOLD)
         return;     /* rs_cm_accept() or rs_cm_reject() answers */
+    if (reason == RS_CM_IGNORE) {
+        conn_free(c);
+        return;
+    }
     if (reason != 0) {
         reject(cm, gid, qp, h->tid, c->local_id, remote_id, 0, reason);
         conn_free(c);
@@ -300,7 +320,8 @@ on_rep(struct rs_cm *cm, struct cm_conn *c, const uint8_t gid[16], const uint8_t
         return;
     }
     if (c->state == CM_REP_RCVD) {
-        cm->cnt.dup_rep++;      /* the consumer has not confirmed yet */
+        cm->cnt.dup_rep++;      /* the consumer has not confirmed yet: an MRA, as for a REQ */
+        send_mra(cm, c, 1);
         return;
     }
     if (c->state != CM_REQ_SENT) {
@@ -339,8 +360,12 @@ on_reply(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_c
     if (c == NULL && ours == 0 && h->attr_id == RS_CM_REJ)
         c = conn_by_remote(cm, gid, theirs);
 
+    /* A REP, a REJ or an MRA of our REQ gives us the peer's ID; anything else
+     * must name it. */
+    bool first = h->attr_id == RS_CM_REP || h->attr_id == RS_CM_REJ ||
+                 (h->attr_id == RS_CM_MRA && c != NULL && c->state == CM_REQ_SENT);
     if (c == NULL || memcmp(c->peer_mad_gid, gid, 16) != 0 ||
-        (h->attr_id != RS_CM_REP && h->attr_id != RS_CM_REJ && c->remote_id != theirs)) {
+        (!first && c->remote_id != theirs)) {
         if (h->attr_id == RS_CM_DREQ) {
             /* A repeated DREQ after we let the connection go: its DREP was lost. */
             uint8_t mad[RS_CM_MAD_LEN];
@@ -529,6 +554,15 @@ rs_cm_reject(struct rs_cm *cm, uint32_t id, uint16_t reason, const uint8_t *priv
     send_mad(cm, c->peer_mad_gid, c->peer_qp1, mad);
     conn_free(c);
     return 0;
+}
+
+void
+rs_cm_forget(struct rs_cm *cm, uint32_t id)
+{
+    struct cm_conn *c = conn_by_local(cm, id);
+
+    if (c != NULL && c->state == CM_REQ_RCVD)
+        conn_free(c);
 }
 
 int

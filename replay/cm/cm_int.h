@@ -53,6 +53,10 @@ void cm_msg_dreq(struct cm_conn *c);
 void cm_msg_drep(uint8_t *mad, uint64_t tid, uint32_t local_id, uint32_t remote_id);
 void cm_msg_rej(uint8_t *mad, uint64_t tid, uint32_t local_id, uint32_t remote_id,
                 uint8_t msg_rejected, uint16_t reason);
+/* An MRA for c's REQ (msg_mraed 0) or REP (1), asking for service_timeout more
+ * (4.096 us * 2^code). */
+void cm_msg_mra(uint8_t *mad, const struct cm_conn *c, uint8_t msg_mraed,
+                uint8_t service_timeout);
 /* The consumer's private data into a REJ written by cm_msg_rej(). */
 void cm_msg_rej_private(uint8_t *mad, const uint8_t *priv, uint8_t len);
 

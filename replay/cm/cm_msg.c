@@ -150,6 +150,17 @@ cm_msg_rej(uint8_t *mad, uint64_t tid, uint32_t local_id, uint32_t remote_id,
 }
 
 void
+cm_msg_mra(uint8_t *mad, const struct cm_conn *c, uint8_t msg_mraed, uint8_t service_timeout)
+{
+    const struct rs_cm_layout *l;
+    uint8_t *m = msg_start(mad, RS_CM_MRA, c->tid, &l);
+
+    comm_ids(l, m, c->local_id, c->remote_id);
+    rs_cm_set(l, m, RS_CMF_MSG_MRAED, msg_mraed);
+    rs_cm_set(l, m, RS_CMF_SERVICE_TIMEOUT, service_timeout);
+}
+
+void
 cm_msg_rej_private(uint8_t *mad, const uint8_t *priv, uint8_t len)
 {
     private_write(rs_cm_layout(RS_CM_REJ), mad + RS_CM_MAD_HDR_LEN, 0, priv,

@@ -670,9 +670,9 @@ b_params(void)
     return ours;
 }
 
-/* rdma_cm's consumer: b holds the REQ (a repeat of it is ignored, not answered), accepts
- * it later with its QP; a holds the REP until it confirms, and only then goes the RTU,
- * which connects b. */
+/* rdma_cm's consumer: b holds the REQ (a repeat of it gets an MRA, as Linux's delayed
+ * MRA), accepts it later with its QP; a holds the REP until it confirms, and only then
+ * goes the RTU, which connects b. */
 static void
 test_hold_accept_confirm(void **state)
 {
@@ -689,10 +689,21 @@ test_hold_accept_confirm(void **state)
     wire_run(w);
     assert_int_equal(w->b.requests, 1);
     assert_int_equal(w->n, 0);              /* nothing yet from b */
+    /* Its repeat gets an MRA (service timeout 24: 69 s). */
     rs_cm_input(w->b.cm, w->a.gid, 1, req, RS_CM_MAD_LEN, w->now);
     assert_int_equal(rs_cm_counters_get(w->b.cm)->dup_req, 1);
-    assert_int_equal(w->n, 0);
     assert_int_equal(w->b.requests, 1);
+    queued_kinds(w, k, 1);
+    assert_int_equal(k[0], RS_CM_MRA);
+    const struct rs_cm_layout *ml = rs_cm_layout(RS_CM_MRA);
+    assert_int_equal(rs_cm_get(ml, w->q[0].mad + 24, RS_CMF_SERVICE_TIMEOUT), 24);
+    assert_int_equal(rs_cm_get(ml, w->q[0].mad + 24, RS_CMF_MSG_MRAED), 0);
+    assert_int_equal(rs_cm_get(ml, w->q[0].mad + 24, RS_CMF_REMOTE_COMM_ID), id);
+    wire_run(w);
+    assert_int_equal(rs_cm_counters_get(w->a.cm)->mra_received, 1);
+    /* a waits the MRA's service timeout more, up to rdma_cm's own timeout. */
+    assert_true(rs_cm_next_deadline(w->a.cm) >=
+                w->now + rs_cm_timeout_ns(RS_CM_MAX_PEER_TIMEOUT));
     /* Only a held REQ can be accepted. */
     struct rs_cm_params ours = b_params();
     assert_int_equal(rs_cm_accept(w->b.cm, w->b.request_id + 1, &ours, w->now, err), RS_ENOENT);
