@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd_run.c - `roceshark run [--dev NAME=IP]... -- PROGRAM ARGS`: an unmodified
- * verbs program over the software RC transport. Sets ROCESHARK_VERBS_DEVICES,
- * puts libroceshark-verbs.so (replay/verbs) in LD_PRELOAD, and executes the
- * program in this process, so its exit status is the program's.
+ * verbs or librdmacm program over the software RC transport. Sets
+ * ROCESHARK_VERBS_DEVICES, puts libroceshark-verbs.so and libroceshark-ucma.so
+ * (replay/verbs) in LD_PRELOAD, and executes the program in this process, so its
+ * exit status is the program's.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,6 +19,7 @@
 #include "cli.h"
 
 #define LIB_NAME "libroceshark-verbs.so"
+#define UCMA_LIB_NAME "libroceshark-ucma.so"
 #define DEVICES_ENV "ROCESHARK_VERBS_DEVICES"
 #define DEVICES_MAX 1024
 
@@ -28,6 +30,10 @@ static const char usage[] =
     "over the software RC transport: each --dev is an RDMA device NAME whose port is\n"
     "RoCEv2 (UDP 4791) on the address IP of this host, with that address as its GID.\n"
     "No kernel RDMA and no NIC are needed. The program sees only these devices.\n"
+    "librdmacm programs run too (rping, ucmatose, rdma_client, ib_write_bw -R, qperf\n"
+    "-cm1): " UCMA_LIB_NAME ", preloaded from beside the library, serves the\n"
+    "kernel's RDMA CM, with CM MADs on QP 1. ROCESHARK_CM_TIMEOUT=CODE,RETRIES sets its\n"
+    "response timeout (4.096 us * 2^CODE) and retries (20,15: rdma_cm's).\n"
     "\n"
     "  --dev NAME=IP    a device (repeatable; at most 16). Without one,\n"
     "                   ROCESHARK_VERBS_DEVICES is used as it is (rs0=127.0.0.2,...)\n"
@@ -109,7 +115,7 @@ cmd_run(int argc, char **argv)
         {"lib", required_argument, NULL, 'L'},
         {NULL, 0, NULL, 0},
     };
-    char devices[DEVICES_MAX] = "", lib[PATH_MAX], preload[2 * PATH_MAX];
+    char devices[DEVICES_MAX] = "", lib[PATH_MAX], preload[3 * PATH_MAX];
     const char *lib_arg = NULL;
     int opt, n_dev = 0;
 
@@ -140,10 +146,17 @@ cmd_run(int argc, char **argv)
     int rc = find_library(lib_arg, lib, sizeof(lib));
     if (rc != 0)
         return rc;
-    /* Ours after what is preloaded already: a sanitizer's runtime must come first. */
+    /* Ours after what is preloaded already: a sanitizer's runtime must come first.
+     * The RDMA CM's descriptor calls (libroceshark-ucma.so) come with the library,
+     * from beside it. */
+    char ucma[PATH_MAX];
+    const char *slash = strrchr(lib, '/');
+    snprintf(ucma, sizeof(ucma), "%.*s%s", slash != NULL ? (int)(slash - lib + 1) : 0, lib,
+             UCMA_LIB_NAME);
     const char *old = getenv("LD_PRELOAD");
-    snprintf(preload, sizeof(preload), "%s%s%s", old != NULL ? old : "",
-             old != NULL && old[0] != '\0' ? ":" : "", lib);
+    snprintf(preload, sizeof(preload), "%s%s%s%s%s", old != NULL ? old : "",
+             old != NULL && old[0] != '\0' ? ":" : "", lib,
+             access(ucma, R_OK) == 0 ? ":" : "", access(ucma, R_OK) == 0 ? ucma : "");
     if ((n_dev > 0 && setenv(DEVICES_ENV, devices, 1) != 0) ||
         setenv("LD_PRELOAD", preload, 1) != 0)
         return cli_fail(CLI_EXIT_INTERNAL, "run: setenv: %s", strerror(errno));

@@ -9,11 +9,12 @@ set -eu
 # tmux: the TUI's tests drive it in a detached session. lintian: the package test. ccache:
 # test.sh's builds. perftest, ibverbs-utils: Debian's
 # own verbs programs (ib_write_bw, ibv_rc_pingpong, ibv_devinfo), run unmodified over our
-# verbs library by the tests.
-PACKAGES="build-essential cmake pkg-config libpcap-dev libibverbs-dev wireshark-dev
+# verbs library by the tests; librdmacm-dev (the RDMA CM's ABI, which the library serves),
+# rdmacm-utils (rping, ucmatose, rstream, ...) and qperf, its librdmacm programs.
+PACKAGES="build-essential cmake pkg-config libpcap-dev libibverbs-dev librdmacm-dev wireshark-dev
 libglib2.0-dev zlib1g-dev libcmocka-dev libncurses-dev tshark python3 python3-scapy iproute2
 librsvg2-bin python3-crcmod clang libclang-rt-14-dev git dpkg-dev file man-db tcpreplay ethtool tmux
-perftest ibverbs-utils lintian ccache"
+perftest ibverbs-utils lintian ccache rdmacm-utils qperf"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -132,6 +132,12 @@ ibv_get_device_index(struct ibv_device *device)
     return (int)(VB_CONTAINER(device, struct vb_device, ibdev) - devices);
 }
 
+int
+vb_device_gid_index(const struct vb_device *d, const uint8_t gid[16])
+{
+    return memcmp(d->gid, gid, 16) == 0 ? 0 : -1;
+}
+
 static int vb_query_port(struct ibv_context *context, uint8_t port, struct ibv_port_attr *attr,
                          size_t size);
 

@@ -109,6 +109,12 @@ struct vb_device {
 
 /* The devices of ROCESHARK_VERBS_DEVICES (read once); how many in *n. */
 struct vb_device *vb_devices(int *n);
+/* The index of gid in the device's GID table, or -1 (the CM's address vectors name it). */
+int vb_device_gid_index(const struct vb_device *d, const uint8_t gid[16]);
+
+/* QP 1's MADs, for the RDMA CM (verbs_cm.c): every port's GSI handler. */
+void vb_cm_mad_in(void *port, const uint8_t src_gid[16], uint32_t src_qp, const uint8_t *mad,
+                  uint32_t len, uint64_t now_ns);
 
 /* Parses a ROCESHARK_VERBS_DEVICES value into up to max devices; entries that
  * do not parse are left out. Returns how many. Pure: for the unit tests. */

@@ -269,6 +269,8 @@ port_open(struct vb_port *p)
         rs_rc_udp_close(udp);
         return ENOMEM;
     }
+    /* QP 1's MADs go to the RDMA CM, which takes those of the ports it uses. */
+    rs_rc_gsi_register(rc, vb_cm_mad_in, p);
     int wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (wake < 0) {
         int e = errno;

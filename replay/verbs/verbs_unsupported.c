@@ -127,6 +127,24 @@ ibv_ack_async_event(struct ibv_async_event *event)
     (void)event;
 }
 
+/* Enhanced Connection Establishment (vendor options a CM REQ may carry):
+ * none. librdmacm asks for it on every QP it creates. */
+int
+ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+{
+    (void)qp;
+    (void)ece;
+    return EOPNOTSUPP;
+}
+
+int
+ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+{
+    (void)qp;
+    (void)ece;
+    return EOPNOTSUPP;
+}
+
 /* Nothing of ours needs fork() protection: regions are plain memory. */
 int
 ibv_fork_init(void)

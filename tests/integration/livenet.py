@@ -45,6 +45,22 @@ def _exit_on_signal(sig, frame):
     raise SystemExit(128 + sig)
 
 
+class Namespace:
+    """One namespace of the test's own, its loopback up; deleted at exit."""
+
+    def __init__(self, tag):
+        _remove_stale(tag)
+        signal.signal(signal.SIGTERM, _exit_on_signal)
+        self.ns = "rs_%s%d_a" % (tag, os.getpid())
+        atexit.register(self.remove)
+        subprocess.run(["ip", "netns", "del", self.ns], capture_output=True)
+        VethPair._ip("netns", "add", self.ns)
+        VethPair._ip("-n", self.ns, "link", "set", "lo", "up")
+
+    def remove(self):
+        subprocess.run(["ip", "netns", "del", self.ns], capture_output=True)
+
+
 class VethPair:
     """Namespaces ns_a, ns_b joined by veth ends if_a (in ns_a) and if_b (in ns_b), of MTU
     mtu."""

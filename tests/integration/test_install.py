@@ -200,6 +200,13 @@ if BUILT["verbs"] and shutil.which("ibv_devices"):    # ibverbs-utils, as CI ins
                 if preload else None)
     t.check(out.returncode == 0 and re.search(r"^\s+rs7\s+[0-9a-f]{16}$", out.stdout, re.M),
             "installed run ibv_devices: %d %r %r" % (out.returncode, out.stdout, out.stderr))
+    # And the RDMA CM's shim, installed beside the library, comes with it.
+    out = t.run([binary, "run", "--dev", "rs7=127.0.0.7", "--", "sh", "-c", "echo $LD_PRELOAD"])
+    libs = out.stdout.strip().split(":")[-2:]
+    t.check([os.path.basename(x) for x in libs] == ["libroceshark-verbs.so",
+                                                     "libroceshark-ucma.so"] and
+            os.path.dirname(libs[0]) == os.path.dirname(libs[1]) and
+            all(os.path.exists(x) for x in libs), "installed run preloads both: %r" % libs)
 # run: its options, then the program as a command of its own.
 t.check(complete("run", "--dev", "rs0=127.0.0.2", "ibv_devinf") == ["ibv_devinfo"],
         "run's program: %s" % complete("run", "--dev", "rs0=127.0.0.2", "ibv_devinf"))

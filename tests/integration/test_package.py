@@ -85,9 +85,11 @@ for dep in depends:
             "dependency %s is not an installed Debian library package: %r" % (dep, st.stdout))
 contents = [l.split()[-1][1:] for l in t.run(["dpkg-deb", "-c", deb]).stdout.splitlines()
             if not l.startswith("d")]
-# The verbs library of `roceshark run`, in the library folder (lib, or Debian's multiarch one).
-lib = [f for f in contents if re.match(r"^/usr/lib/(.+/)?roceshark/libroceshark-verbs\.so$", f)]
-t.check(len(lib) == int(t.BUILT["verbs"]), "the verbs library: %s" % lib)
+# The verbs library of `roceshark run` and its RDMA CM's shim, in the library folder (lib, or
+# Debian's multiarch one).
+lib = [f for f in contents
+       if re.match(r"^/usr/lib/(.+/)?roceshark/libroceshark-(verbs|ucma)\.so$", f)]
+t.check(len(lib) == 2 * int(t.BUILT["verbs"]), "the verbs libraries: %s" % lib)
 t.check(sorted(c for c in contents if c not in lib) == sorted(FILES), "package files: %s"
         % contents)
 

@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * verbs_ucma.c - the event channels of the RDMA CM (each an open of
+ * /dev/infiniband/rdma_cm), their events, and the commands written to them,
+ * as Linux's drivers/infiniband/core/ucma.c serves them (verbs_ucma.h).
+ *
+ * A command is a struct ucma_abi_cmd_hdr (its number, the bytes of the
+ * command that follow, the room for its answer) and the command; the answer
+ * goes to the address the command names. The write returns its length, or
+ * -1 with the command's errno. The descriptor is an eventfd whose count is 1
+ * while events wait and 0 otherwise, so that poll(), select() and epoll see
+ * the channel as they see the kernel's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "verbs_ucma.h"
+
+pthread_mutex_t vb_ucma_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Descriptors of ours: a bit each below FD_BITS (write() asks for every
+ * descriptor, without the lock), the list for the rest. */
+#define FD_BITS 65536
+static uint64_t fd_bits[FD_BITS / 64];
+static unsigned n_high;             /* files with a descriptor >= FD_BITS (atomic) */
+static struct vb_ucma_file *files;
+
+static void
+fd_mark(int fd, bool ours)
+{
+    if (fd >= FD_BITS) {
+        __atomic_add_fetch(&n_high, ours ? 1u : (unsigned)-1, __ATOMIC_SEQ_CST);
+        return;
+    }
+    uint64_t bit = 1ull << (fd % 64);
+    if (ours)
+        __atomic_or_fetch(&fd_bits[fd / 64], bit, __ATOMIC_SEQ_CST);
+    else
+        __atomic_and_fetch(&fd_bits[fd / 64], ~bit, __ATOMIC_SEQ_CST);
+}
+
+static struct vb_ucma_file *
+file_of(int fd)
+{
+    for (struct vb_ucma_file *f = files; f != NULL; f = f->next)
+        if (f->fd == fd && !f->closed)
+            return f;
+    return NULL;
+}
+
+bool
+vb_ucma_owns(int fd)
+{
+    if (fd < 0)
+        return false;
+    if (fd < FD_BITS)
+        return (__atomic_load_n(&fd_bits[fd / 64], __ATOMIC_SEQ_CST) >> (fd % 64)) & 1;
+    if (__atomic_load_n(&n_high, __ATOMIC_SEQ_CST) == 0)
+        return false;
+    pthread_mutex_lock(&vb_ucma_lock);
+    bool ours = file_of(fd) != NULL;
+    pthread_mutex_unlock(&vb_ucma_lock);
+    return ours;
+}
+
+int
+vb_ucma_open(int flags)
+{
+    struct vb_ucma_file *f = calloc(1, sizeof(*f));
+
+    if (f == NULL)
+        return errno = ENOMEM, -1;
+    f->fd = eventfd(0, (flags & O_CLOEXEC ? EFD_CLOEXEC : 0) |
+                           (flags & O_NONBLOCK ? EFD_NONBLOCK : 0));
+    if (f->fd < 0) {
+        int e = errno;
+        free(f);
+        return errno = e, -1;
+    }
+    if (vb_cm_start() != 0) {
+        int e = errno;
+        close(f->fd);
+        free(f);
+        return errno = e, -1;
+    }
+    pthread_cond_init(&f->cond, NULL);
+    pthread_mutex_lock(&vb_ucma_lock);
+    f->next = files;
+    files = f;
+    fd_mark(f->fd, true);
+    pthread_mutex_unlock(&vb_ucma_lock);
+    return f->fd;
+}
+
+static void
+file_free(struct vb_ucma_file *f)
+{
+    pthread_cond_destroy(&f->cond);
+    free(f);
+}
+
+void
+vb_ucma_close(int fd)
+{
+    pthread_mutex_lock(&vb_ucma_lock);
+    struct vb_ucma_file *f = file_of(fd);
+    if (f == NULL) {
+        pthread_mutex_unlock(&vb_ucma_lock);
+        return;
+    }
+    /* As the kernel's release: every ID of the channel goes, and its events. */
+    vb_ucma_ids_of_file_destroy(f);
+    f->closed = true;
+    fd_mark(fd, false);
+    for (struct vb_ucma_file **pp = &files; *pp != NULL; pp = &(*pp)->next) {
+        if (*pp == f) {
+            *pp = f->next;
+            break;
+        }
+    }
+    /* A thread still in GET_EVENT on it waits on, as on the kernel's (whose
+     * file outlives its descriptor while a write is in it): rping's event
+     * thread does, when its main thread closes the channel to leave. */
+    if (f->waiters == 0)
+        file_free(f);
+    pthread_mutex_unlock(&vb_ucma_lock);
+    vb_cm_stop();
+}
+
+/* The program ends: as the kernel's release of each channel, its CM IDs go,
+ * telling their peers (one DREQ for a connection, a REJ for one being set up),
+ * so that a peer that disconnects later is not left to its DREQ's 15 retries.
+ * Not if another thread holds the lock: the program left in the middle of a
+ * call, and a peer then learns it from its timeouts, as from a host gone. */
+__attribute__((destructor)) static void
+ucma_exit(void)
+{
+    if (pthread_mutex_trylock(&vb_ucma_lock) != 0)
+        return;
+    for (struct vb_ucma_file *f = files; f != NULL; f = f->next)
+        vb_ucma_ids_of_file_destroy(f);
+    pthread_mutex_unlock(&vb_ucma_lock);
+}
+
+/* --- events --- */
+
+struct vb_ucma_event *
+vb_ucma_event_new(struct vb_ucma_id *id, uint32_t type, int32_t status)
+{
+    struct vb_ucma_event *e = calloc(1, sizeof(*e));
+
+    if (e == NULL)
+        return NULL;
+    e->id = id;
+    e->resp.uid = id->uid;
+    e->resp.id = id->handle;
+    e->resp.event = type;
+    e->resp.status = (uint32_t)status;
+    return e;
+}
+
+/* The count of the descriptor: 1 while events wait. */
+static void
+readable(struct vb_ucma_file *f, bool yes)
+{
+    eventfd_t v;
+
+    if (yes)
+        eventfd_write(f->fd, 1);
+    else
+        eventfd_read(f->fd, &v);
+}
+
+void
+vb_ucma_event_post(struct vb_ucma_event *e)
+{
+    struct vb_ucma_file *f = e->id->file;
+
+    e->next = NULL;
+    if (f->last != NULL) {
+        f->last->next = e;
+    } else {
+        f->first = e;
+        readable(f, true);
+    }
+    f->last = e;
+    pthread_cond_signal(&f->cond);
+}
+
+/* Takes the first event of f off its queue. */
+static struct vb_ucma_event *
+event_take(struct vb_ucma_file *f)
+{
+    struct vb_ucma_event *e = f->first;
+
+    f->first = e->next;
+    if (f->first == NULL) {
+        f->last = NULL;
+        readable(f, false);
+    }
+    return e;
+}
+
+static void
+unlock_waiter(void *arg)
+{
+    struct vb_ucma_file *f = arg;
+
+    /* A thread cancelled in GET_EVENT (a cancellation point, as write() is). */
+    if (--f->waiters == 0 && f->closed)
+        file_free(f);
+    pthread_mutex_unlock(&vb_ucma_lock);
+}
+
+/* Waits for an event on f, as the kernel's GET_EVENT does: blocks (for ever
+ * once f is closed), or EAGAIN on a non-blocking descriptor. Returns the
+ * event, or NULL with the errno. Lock held (and still held on return). */
+static struct vb_ucma_event *
+event_wait(struct vb_ucma_file *f, int *err)
+{
+    int flags = fcntl(f->fd, F_GETFL);
+
+    f->waiters++;
+    pthread_cleanup_push(unlock_waiter, f);
+    while (f->first == NULL && !(flags & O_NONBLOCK))
+        pthread_cond_wait(&f->cond, &vb_ucma_lock);
+    pthread_cleanup_pop(0);
+    f->waiters--;
+    if (f->first == NULL) {
+        *err = EAGAIN;
+        return NULL;
+    }
+    return event_take(f);
+}
+
+static int
+cmd_get_event(struct vb_ucma_file *f, const void *in, uint16_t out)
+{
+    struct ucma_abi_get_event cmd;
+    int err = 0;
+
+    memcpy(&cmd, in, sizeof(cmd));
+    if (out < sizeof(struct ucma_abi_event_resp))
+        return -ENOSPC;
+    struct vb_ucma_event *e = event_wait(f, &err);
+    if (e == NULL)
+        return -err;
+    struct vb_ucma_id *id = e->id;
+    if (e->child != NULL) {
+        /* The child is the program's now; the listener has room for one more. */
+        e->child->listener = NULL;
+        id->backlog++;
+    }
+    id->events_reported++;
+    memcpy((void *)(uintptr_t)cmd.response, &e->resp, sizeof(e->resp));
+    free(e);
+    return 0;
+}
+
+/* --- commands on the channel itself --- */
+
+static int
+cmd_migrate_id(struct vb_ucma_file *to, const void *in, uint16_t out)
+{
+    struct ucma_abi_migrate_id cmd;
+    struct ucma_abi_migrate_resp resp;
+
+    memcpy(&cmd, in, sizeof(cmd));
+    if (out < sizeof(resp))
+        return -ENOSPC;
+    struct vb_ucma_file *from = file_of((int)cmd.fd);
+    struct vb_ucma_id *id = vb_ucma_id_get(cmd.id);
+    if (from == NULL)
+        return -ENOENT;
+    if (id == NULL || id->file != from)
+        return -EINVAL;
+    /* The ID's waiting events move with it, in order. */
+    if (from != to) {
+        struct vb_ucma_event *moved = NULL, **moved_tail = &moved;
+        bool had = from->first != NULL;
+        from->last = NULL;
+        for (struct vb_ucma_event **pp = &from->first; *pp != NULL;) {
+            struct vb_ucma_event *e = *pp;
+            if (e->id == id) {
+                *pp = e->next;
+                e->next = NULL;
+                *moved_tail = e;
+                moved_tail = &e->next;
+            } else {
+                from->last = e;
+                pp = &e->next;
+            }
+        }
+        if (had && from->first == NULL)
+            readable(from, false);
+        id->file = to;
+        while (moved != NULL) {
+            struct vb_ucma_event *next = moved->next;
+            vb_ucma_event_post(moved);
+            moved = next;
+        }
+    }
+    resp.events_reported = id->events_reported;
+    memcpy((void *)(uintptr_t)cmd.response, &resp, sizeof(resp));
+    return 0;
+}
+
+static int
+cmd_notify(struct vb_ucma_file *f, const void *in, uint16_t out)
+{
+    struct ucma_abi_notify cmd;
+
+    (void)f;
+    (void)out;
+    memcpy(&cmd, in, sizeof(cmd));
+    /* A passive side that sees traffic before the RTU: the engine takes the
+     * peer's repeated REP's RTU instead (cm.h), so there is nothing to do. */
+    return vb_ucma_id_get(cmd.id) != NULL ? 0 : -ENOENT;
+}
+
+/* Multicast needs the interfaces' IP multicast under the ports' sockets,
+ * which the RC transport does not have. */
+static int
+cmd_join(struct vb_ucma_file *f, const void *in, uint16_t out)
+{
+    (void)f;
+    (void)in;
+    (void)out;
+    return -EOPNOTSUPP;
+}
+
+static int
+cmd_unknown(struct vb_ucma_file *f, const void *in, uint16_t out)
+{
+    (void)f;
+    (void)in;
+    (void)out;
+    return -ENOSYS;
+}
+
+typedef int (*cmd_fn)(struct vb_ucma_file *, const void *, uint16_t);
+
+/* The commands, by their number. */
+static const cmd_fn commands[] = {
+    [UCMA_CMD_CREATE_ID] = vb_ucma_cmd_create_id,
+    [UCMA_CMD_DESTROY_ID] = vb_ucma_cmd_destroy_id,
+    [UCMA_CMD_BIND_IP] = vb_ucma_cmd_bind_ip,
+    [UCMA_CMD_RESOLVE_IP] = vb_ucma_cmd_resolve_ip,
+    [UCMA_CMD_RESOLVE_ROUTE] = vb_ucma_cmd_resolve_route,
+    [UCMA_CMD_QUERY_ROUTE] = vb_ucma_cmd_query_route,
+    [UCMA_CMD_CONNECT] = vb_ucma_cmd_connect,
+    [UCMA_CMD_LISTEN] = vb_ucma_cmd_listen,
+    [UCMA_CMD_ACCEPT] = vb_ucma_cmd_accept,
+    [UCMA_CMD_REJECT] = vb_ucma_cmd_reject,
+    [UCMA_CMD_DISCONNECT] = vb_ucma_cmd_disconnect,
+    [UCMA_CMD_INIT_QP_ATTR] = vb_ucma_cmd_init_qp_attr,
+    [UCMA_CMD_GET_EVENT] = cmd_get_event,
+    [UCMA_CMD_GET_OPTION] = cmd_unknown,
+    [UCMA_CMD_SET_OPTION] = vb_ucma_cmd_set_option,
+    [UCMA_CMD_NOTIFY] = cmd_notify,
+    [UCMA_CMD_JOIN_IP_MCAST] = cmd_join,
+    [UCMA_CMD_LEAVE_MCAST] = cmd_join,
+    [UCMA_CMD_MIGRATE_ID] = cmd_migrate_id,
+    [UCMA_CMD_QUERY] = vb_ucma_cmd_query,
+    [UCMA_CMD_BIND] = vb_ucma_cmd_bind,
+    [UCMA_CMD_RESOLVE_ADDR] = vb_ucma_cmd_resolve_addr,
+    [UCMA_CMD_JOIN_MCAST] = cmd_join,
+};
+
+/* Every command fits in vb_ucma_write()'s buffer. */
+_Static_assert(sizeof(struct ucma_abi_resolve_addr) <= 512 &&
+                   sizeof(struct ucma_abi_accept) <= 512 &&
+                   sizeof(struct ucma_abi_connect) <= 512 &&
+                   sizeof(struct ucma_abi_reject) <= 512 &&
+                   sizeof(struct ucma_abi_join_mcast) <= 512,
+               "the commands fit");
+
+ssize_t
+vb_ucma_write(int fd, const void *buf, size_t len)
+{
+    struct ucma_abi_cmd_hdr hdr;
+    uint8_t cmd[512];
+
+    if (buf == NULL || len < sizeof(hdr))
+        return errno = EINVAL, -1;
+    memcpy(&hdr, buf, sizeof(hdr));
+    /* As ucma_write(): the input must be within what was written. A command
+     * shorter than its struct reads as zeros after it (the kernel would read
+     * whatever followed), a longer one is cut. */
+    if (hdr.in + sizeof(hdr) > len)
+        return errno = EINVAL, -1;
+    if (hdr.cmd >= sizeof(commands) / sizeof(commands[0]) || commands[hdr.cmd] == NULL)
+        return errno = EINVAL, -1;
+    size_t n = sizeof(hdr) + hdr.in;
+    memset(cmd, 0, sizeof(cmd));
+    memcpy(cmd, buf, n < sizeof(cmd) ? n : sizeof(cmd));
+    pthread_mutex_lock(&vb_ucma_lock);
+    int rc = -EBADF;
+    struct vb_ucma_file *f = file_of(fd);
+    if (f != NULL)
+        rc = commands[hdr.cmd](f, cmd, hdr.out);
+    pthread_mutex_unlock(&vb_ucma_lock);
+    if (rc < 0) {
+        if (getenv("ROCESHARK_VERBS_DEBUG") != NULL)
+            fprintf(stderr, "roceshark: rdma_cm: command %u: %s\n", hdr.cmd, strerror(-rc));
+        return errno = -rc, -1;
+    }
+    return (ssize_t)len;
+}
