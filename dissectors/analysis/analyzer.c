@@ -85,6 +85,7 @@ rs_analyzer_free(struct rs_analyzer *an)
     if (an == NULL)
         return;
     conv_table_free(an);
+    lifetime_free(an);
     if (an->cm_reqs != NULL)
         g_hash_table_destroy(an->cm_reqs);
     g_free(an);
@@ -151,8 +152,11 @@ rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_fac
     /* Every other member is read only under its flag: no need to clear it. */
     f->flags = 0;
     pkt->facts = f;
-    if (!rs_packet_has(pkt, RS_LAYER_BTH))
+    if (!rs_packet_has(pkt, RS_LAYER_BTH)) {
+        if (rs_packet_has(pkt, RS_LAYER_TCP))
+            lifetime_tcp(an, pkt);      /* perftest's and ibv_rc_pingpong's setup */
         return;
+    }
     const uint8_t *bth = rs_packet_at(pkt, RS_LAYER_BTH);
     const struct rs_ib_opcode *info = rs_ib_opcode_info(pkt->opcode);
     bool ce = pkt->encap == RS_ENCAP_ROCEV2 && pkt->ecn == ECN_CE && pkt->opcode != 0x81;
@@ -177,9 +181,21 @@ rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_fac
     uint64_t frame = pkt->frame->number;
     struct conv *c = response ? conv_for_response(an, &key, psn, frame)
                               : conv_for_request(an, &key, psn, frame);
-    f->flags |= RS_FACT_CONV;
-    f->conv = c->stats.id;
     struct rs_time now = frame_time(pkt);
+    if (lifetime_may_end(c, response, now))
+        c = lifetime_check(an, c, &key, psn, response, info, frame);
+    if (c->reuse_note) {
+        c->reuse_note = 0;
+        f->flags |= RS_FACT_QP_REUSED;
+        f->qp_reused = c->reused_from;
+    }
+    if (!c->psn_base_set) {
+        c->psn_base = psn;
+        c->psn_base_set = 1;
+    }
+    f->flags |= RS_FACT_CONV | RS_FACT_PSN_REL;
+    f->conv = c->stats.id;
+    f->psn_rel = (psn - c->psn_base) & PSN_MASK;
     if (c->stats.req_packets + c->stats.resp_packets == 0)
         c->stats.first = now;
     c->stats.last = now;

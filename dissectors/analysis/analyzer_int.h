@@ -22,6 +22,7 @@
 
 #include <roceshark/analysis.h>
 #include <roceshark/dissect.h>
+#include <roceshark/flow.h>
 #include <roceshark/packet.h>
 #include <roceshark/wire.h>
 
@@ -205,6 +206,14 @@ struct conv {
     /* The hashes its keys are indexed under, so that they are not computed
      * again to take them out. */
     uint32_t req_hash, resp_hash, host_hash;
+    /* The conversation's first PSN (request or response), which psn_rel counts
+     * from; and reuse_note while its first packet has yet to say that it is a new
+     * life of QPs that conversation reused_from had (lifetime.c). */
+    uint32_t psn_base : 24;
+    uint32_t psn_base_set : 1;
+    uint32_t reuse_note : 1;
+    uint32_t ended : 1;         /* a setup named one of its QPs again: over at its next packet */
+    uint32_t reused_from;
     uint16_t pmtu;
     bool pmtu_known;
     bool ce_req_seen, ce_resp_seen;             /* a CE mark in either direction */
@@ -231,9 +240,22 @@ struct conv_slab {
     struct conv convs[];
 };
 
+/* A setup message (perftest's key message, ibv_rc_pingpong's address) seen on one
+ * direction of a TCP connection, so that the repeats perftest sends as barriers are
+ * told from a new setup, and the two sides' messages pair their QPs. */
+struct setup_seen {
+    struct rs_flow_key conn;    /* the TCP connection */
+    int side;                   /* which of its sides sent the message */
+    struct endpoint qp;         /* the QP the message names */
+    bool paired;                /* the other side's message has been matched to it */
+    bool ended;                 /* it ended a conversation of that QP */
+};
+#define SETUPS_KEPT 64
+
 struct rs_analyzer {
     struct rs_analysis_opts opts;
     struct conv_slab *slabs;        /* the newest first; only it has room */
+    struct conv *retired;           /* conversations whose QPs began a new life: reused first */
     struct rs_ptr_index streams;    /* stream key -> struct conv * */
     struct rs_ptr_index host_pairs; /* requester and responder -> newest unpaired conv */
     struct peer_table peers;
@@ -261,6 +283,9 @@ struct rs_analyzer {
     } cache[CONV_CACHE_SIZE];
     /* CM REQs waiting for their REP: comm id -> requester endpoint. */
     GHashTable *cm_reqs;
+    /* The last SETUPS_KEPT setup messages, a ring (lifetime.c). */
+    struct setup_seen *setups;
+    uint32_t n_setups;
 };
 
 /* conv_table.c */
@@ -319,6 +344,45 @@ const struct endpoint *peer_table_find_hashed(const struct peer_table *t,
 void peer_table_pair(struct peer_table *t, const struct endpoint *a, const struct endpoint *b);
 void peer_table_clear(struct peer_table *t);
 void peer_table_free(struct peer_table *t);
+
+/* Ends c's life: it leaves every index, its statistics are archived (as an
+ * evicted one's, but not counted as evicted), and its memory waits on the
+ * retired list for the next conversation. */
+void conv_retire(struct rs_analyzer *an, struct conv *c);
+/* Learns that QPs a and b are connected (the peer table, at its bound). */
+void conv_peers_pair(struct rs_analyzer *an, const struct endpoint *a, const struct endpoint *b);
+/* Whether c carried any packet. */
+static inline bool
+conv_has_traffic(const struct conv *c)
+{
+    return c->stats.req_packets + c->stats.resp_packets != 0;
+}
+
+/* lifetime.c: a QP pair's conversations end where a new life of one of its QPs begins. */
+/* Marks ended the conversations in which QP ep takes part and that carried traffic
+ * (a setup names it again); peer, when known (other than NULL), is the QP the setup
+ * connects it to. Returns how many were marked. */
+unsigned lifetime_setup(struct rs_analyzer *an, const struct endpoint *ep,
+                        const struct endpoint *peer);
+/* perftest's key messages and ibv_rc_pingpong's address messages in TCP segments. */
+void lifetime_tcp(struct rs_analyzer *an, const struct rs_packet *pkt);
+/* Whether c's life may be over at a packet at time now (a request unless response): a
+ * setup named its QPs again, or its requests were quiet for LIFETIME_QUIET_NS. Inline:
+ * every packet asks. */
+#define LIFETIME_QUIET_NS 100000000ll
+static inline bool
+lifetime_may_end(const struct conv *c, bool response, struct rs_time now)
+{
+    return c->ended || (!response && c->req.started &&
+                        (now.sec - c->stats.last.sec) * 1000000000ll +
+                                (now.nsec - c->stats.last.nsec) >= LIFETIME_QUIET_NS);
+}
+/* After lifetime_may_end(): the conversation the packet of c at psn belongs to, c or a
+ * new one (lifetime.c says when). */
+struct conv *lifetime_check(struct rs_analyzer *an, struct conv *c, const struct stream_key *key,
+                            uint32_t psn, bool response, const struct rs_ib_opcode *info,
+                            uint64_t frame);
+void lifetime_free(struct rs_analyzer *an);
 
 /* cm.c: pairs QPs from IB CM REQ/REP MADs on QP 1. */
 void cm_process(struct rs_analyzer *an, const struct rs_packet *pkt,

@@ -44,13 +44,22 @@ cm_process(struct rs_analyzer *an, const struct rs_packet *pkt, const struct str
         r->addr = key->src;
         r->qpn = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_QPN);
         g_hash_table_insert(an->cm_reqs, GUINT_TO_POINTER(local_id), r);
+        /* The active side's QP starts a new life: what it did before is over. */
+        struct endpoint ep;
+        endpoint_make(&ep, &r->addr, r->qpn);
+        lifetime_setup(an, &ep, NULL);
     } else if (hdr.attr_id == RS_CM_REP) {
         uint32_t remote_id = (uint32_t)rs_cm_get(l, msg, RS_CMF_REMOTE_COMM_ID);
         struct cm_req *r = g_hash_table_lookup(an->cm_reqs, GUINT_TO_POINTER(remote_id));
         if (r == NULL)
             return;
-        conv_pair_cm(an, &r->addr, r->qpn, &key->src,
-                     (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_QPN), pkt->frame->number);
+        uint32_t qpn = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_QPN);
+        struct endpoint a, b;
+        endpoint_make(&a, &r->addr, r->qpn);
+        endpoint_make(&b, &key->src, qpn);
+        lifetime_setup(an, &b, &a);
+        lifetime_setup(an, &a, &b);
+        conv_pair_cm(an, &r->addr, r->qpn, &key->src, qpn, pkt->frame->number);
         g_hash_table_remove(an->cm_reqs, GUINT_TO_POINTER(remote_id));
     }
 }
@@ -67,5 +76,10 @@ rs_analyzer_pair(struct rs_analyzer *an, uint8_t family, const uint8_t *a, uint3
     x.family = y.family = family == 6 ? 6 : 4;
     memcpy(x.bytes, a, n);
     memcpy(y.bytes, b, n);
+    struct endpoint ea, eb;
+    endpoint_make(&ea, &x, qpn_a & 0xffffff);
+    endpoint_make(&eb, &y, qpn_b & 0xffffff);
+    lifetime_setup(an, &ea, &eb);
+    lifetime_setup(an, &eb, &ea);
     conv_pair_cm(an, &x, qpn_a & 0xffffff, &y, qpn_b & 0xffffff, 0);
 }

@@ -392,10 +392,10 @@ cache_forget(struct rs_analyzer *an, const struct conv *c)
     cache_drop_slot(an, cache_slot_of(st->requester_qp, true, st->responder, st->requester), c);
 }
 
-/* Takes c out of every index, archives its statistics and counts it; the
- * caller reuses its memory. */
+/* Takes c out of every index and archives its statistics; the caller reuses
+ * its memory. */
 static void
-conv_evict(struct rs_analyzer *an, struct conv *c)
+conv_unlink(struct rs_analyzer *an, struct conv *c)
 {
     cache_forget(an, c);
     if (c->req_indexed)
@@ -407,7 +407,21 @@ conv_evict(struct rs_analyzer *an, struct conv *c)
     live_ids_remove(&an->live_by_id, c);
     archive_stats(an, c);
     an->n_live--;
+}
+
+static void
+conv_evict(struct rs_analyzer *an, struct conv *c)
+{
+    conv_unlink(an, c);
     an->evictions++;
+}
+
+void
+conv_retire(struct rs_analyzer *an, struct conv *c)
+{
+    conv_unlink(an, c);
+    c->lru_next = an->retired;
+    an->retired = c;
 }
 
 /* A cleared conversation in the memory of evicted c: its request ring and
@@ -442,7 +456,11 @@ conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
 {
     struct conv *c;
 
-    if (an->n_live >= an->opts.max_convs && an->lru_tail != NULL) {
+    if (an->retired != NULL) {
+        c = an->retired;
+        an->retired = c->lru_next;
+        conv_recycle(c);
+    } else if (an->n_live >= an->opts.max_convs && an->lru_tail != NULL) {
         c = an->lru_tail;
         conv_evict(an, c);
         conv_recycle(c);
@@ -511,20 +529,26 @@ conv_find_or_peer(struct rs_analyzer *an, const struct stream_key *key,
     return c;
 }
 
+void
+conv_peers_pair(struct rs_analyzer *an, const struct endpoint *a, const struct endpoint *b)
+{
+    /* Bounded like the table itself: twice as many pairs as conversations
+     * (and so at most four times as many endpoints). */
+    if (an->peers.n_records >= 2 * (uint64_t)an->opts.max_convs)
+        peer_table_clear(&an->peers);
+    peer_table_pair(&an->peers, a, b);
+}
+
 static void
 peer_learn(struct rs_analyzer *an, const struct conv *c)
 {
     struct endpoint a, b;
     struct rs_addr requester, responder;
 
-    /* Bounded like the table itself: twice as many pairs as conversations
-     * (and so at most four times as many endpoints). */
-    if (an->peers.n_records >= 2 * (uint64_t)an->opts.max_convs)
-        peer_table_clear(&an->peers);
     conv_ends(c, &requester, &responder);
     endpoint_make(&a, &requester, c->stats.requester_qp);
     endpoint_make(&b, &responder, c->stats.responder_qp);
-    peer_table_pair(&an->peers, &a, &b);
+    conv_peers_pair(an, &a, &b);
 }
 
 /* True when addr:qpn is known to be connected to something other than
@@ -754,13 +778,29 @@ pair_direction(struct rs_analyzer *an, const struct rs_addr *a, uint32_t qpn_a,
     stream_key_make(&resp, b, a, qpn_a, true);
     struct conv *c = conv_find(an, &req);
     struct conv *r = conv_find(an, &resp);
+    uint32_t reused = 0;
 
+    /* A life of these QPs that this exchange ended (lifetime.c): the new one starts
+     * here, paired. */
+    if (c != NULL && c->ended) {
+        reused = c->stats.id;
+        r = r == c ? NULL : r;
+        conv_retire(an, c);
+        c = NULL;
+    }
+    if (r != NULL && r->ended) {
+        reused = reused != 0 ? reused : r->stats.id;
+        conv_retire(an, r);
+        r = NULL;
+    }
     if (c != NULL && r != NULL)
         return;     /* both streams known already (paired or not, leave them) */
     if (c == NULL && r == NULL) {
         c = conv_new(an, a, b, host_pair_hash(a, b), frame);
         index_request(an, c, qpn_b);
         index_response(an, c, qpn_a);
+        c->reused_from = reused;
+        c->reuse_note = reused != 0;
     } else if (c != NULL) {
         index_response(an, c, qpn_a);
     } else {

@@ -12,7 +12,7 @@ enum fact_field {
     FF_CONV, FF_PSN_GAP, FF_RETRANSMISSION, FF_REQUEST_FRAME, FF_RESPONSE_TIME,
     FF_ACKED_FRAME, FF_NAK, FF_RNR_DELAY, FF_MSG_LEN, FF_MSG_FIRST, FF_MSG_PACKETS,
     FF_OPCODE_SEQ, FF_LENGTH_MISMATCH, FF_ECN_CE, FF_CNP_FOR, FF_CNP_SINCE_CE, FF_VIOLATION,
-    FF_PMTU
+    FF_PMTU, FF_PSN_REL, FF_QP_REUSED
 };
 
 static const uint32_t fact_flag[] = {
@@ -34,6 +34,8 @@ static const uint32_t fact_flag[] = {
     [FF_CNP_SINCE_CE] = RS_FACT_CNP_SINCE_CE,
     [FF_VIOLATION] = RS_FACT_VIOLATION,
     [FF_PMTU] = RS_FACT_PMTU,
+    [FF_PSN_REL] = RS_FACT_PSN_REL,
+    [FF_QP_REUSED] = RS_FACT_QP_REUSED,
 };
 
 static bool
@@ -64,6 +66,8 @@ get_fact(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     case FF_CNP_SINCE_CE: out->v.t = x->cnp_since_ce; break;
     case FF_VIOLATION: out->v.str = rs_violation_name(x->violation); break;
     case FF_PMTU: out->v.u = x->pmtu; break;
+    case FF_PSN_REL: out->v.u = x->psn_rel; break;
+    case FF_QP_REUSED: out->v.u = x->qp_reused; break;
     default: out->v.u = 1; break;      /* the boolean facts */
     }
     return true;
@@ -80,6 +84,15 @@ const struct rs_field rs_fields_analysis[] = {
          "Conversation id (see -z conv,qp)"),
     FACT("roceshark.analysis.pmtu", "Path MTU", RS_FT_UINT16, RS_BASE_DEC, FF_PMTU,
          "Path MTU the analysis uses for the conversation (learned or assumed)"),
+    /* On every packet of a conversation: for filters, -e and fault rules, as
+     * Wireshark's relative TCP sequence numbers, but left out of the tree and JSON,
+     * which would otherwise gain a line on every RC frame (the plugin shows it). */
+    {"roceshark.analysis.psn_rel", "Relative PSN", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
+     "PSN less the conversation's first (24-bit), as Wireshark's relative TCP sequence "
+     "numbers", RS_NO_LAYER, FF_PSN_REL, 0, get_fact, 2, RS_FIELD_HIDDEN | RS_FIELD_PSEUDO},
+    FACT("roceshark.analysis.qp_reused", "QP numbers reused", RS_FT_UINT32, RS_BASE_DEC,
+         FF_QP_REUSED, "First packet of a new life of QPs that an earlier conversation (this "
+         "id) had: a setup named them anew, or their PSNs restarted after a pause"),
     FACT("roceshark.analysis.psn_gap", "PSN gap", RS_FT_UINT32, RS_BASE_DEC, FF_PSN_GAP,
          "PSNs missing before this packet"),
     FACT("roceshark.analysis.retransmission", "Retransmission", RS_FT_BOOLEAN, RS_BASE_NONE,

@@ -13,7 +13,7 @@
 /* In order of rs_experts[]. */
 enum expert_kind {
     EX_MALFORMED, EX_BAD_ICRC, EX_BAD_VCRC, EX_VIOLATION, EX_OPCODE_SEQ, EX_LENGTH_MISMATCH,
-    EX_PSN_GAP, EX_RETRANSMISSION, EX_NAK, EX_RNR, EX_CNP, EX_ECN_CE,
+    EX_PSN_GAP, EX_RETRANSMISSION, EX_NAK, EX_RNR, EX_CNP, EX_ECN_CE, EX_QP_REUSED,
     EX_MPA_BAD_CRC, EX_MPA_BAD_LENGTH, EX_MPA_RES, EX_MPA_REV, EX_MPA_REJECT, EX_IWARP_GAP,
     EX_IWARP_INCOMPLETE, EX_IWARP_RETRANSMISSION, EX_IWARP_OUT_OF_ORDER, EX_COUNT
 };
@@ -37,6 +37,9 @@ const struct rs_expert rs_experts[] = {
     [EX_CNP] = {"roceshark.cnp", "Congestion", RS_SEV_NOTE, "Congestion notification (CNP)"},
     [EX_ECN_CE] = {"roceshark.analysis.ecn_ce", "Congestion", RS_SEV_NOTE,
                    "ECN Congestion Experienced"},
+    /* Wireshark's "TCP port numbers reused" (Sequence, Note). */
+    [EX_QP_REUSED] = {"roceshark.analysis.qp_reused", "Sequence", RS_SEV_NOTE,
+                      "QP numbers reused: a new conversation"},
     [EX_MPA_BAD_CRC] = {"roceshark.mpa.crc.status", "Checksum", RS_SEV_ERROR, "Bad MPA CRC"},
     [EX_MPA_BAD_LENGTH] = {"iwarp_mpa.bad_length", "Malformed", RS_SEV_ERROR,
                            "MPA private data longer than 512 octets"},
@@ -68,6 +71,7 @@ static const uint32_t fact_of[EX_COUNT] = {
     [EX_NAK] = RS_FACT_NAK,
     [EX_RNR] = RS_FACT_RNR,
     [EX_ECN_CE] = RS_FACT_ECN_CE,
+    [EX_QP_REUSED] = RS_FACT_QP_REUSED,
 };
 /* Every fact some item shows: a frame with none of them (most) skips the table. */
 static uint32_t any_fact;

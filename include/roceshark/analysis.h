@@ -37,6 +37,8 @@
 #define RS_FACT_VIOLATION 0x00002000u       /* violation */
 #define RS_FACT_RESPONSE 0x00004000u        /* the frame is on a response stream */
 #define RS_FACT_PMTU 0x00008000u            /* pmtu (learned or assumed) */
+#define RS_FACT_PSN_REL 0x00010000u         /* psn_rel */
+#define RS_FACT_QP_REUSED 0x00020000u       /* qp_reused: a new life of an earlier one's QPs */
 
 /* Why a frame breaks a transport rule the trace itself proves. */
 enum rs_violation {
@@ -66,10 +68,12 @@ struct rs_facts {
     uint64_t msg_len;
     uint64_t msg_first_frame;
     uint32_t cnp_for;           /* conversation id a CNP throttles */
+    uint32_t psn_rel;           /* the PSN less the conversation's first, 24-bit */
     struct rs_time cnp_since_ce;
     uint16_t pmtu;
     uint8_t nak;                /* enum rs_nak_code */
     uint8_t violation;          /* enum rs_violation */
+    uint32_t qp_reused;         /* the conversation whose QPs this one's first packet reuses */
 };
 
 struct rs_analysis_opts {

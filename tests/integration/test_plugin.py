@@ -87,6 +87,9 @@ captures += iwarp
 # of the real captures: the normal run compares them all, and CI has 20 minutes.
 captures += t.real_captures()[::3] if t.BUILT.get("sanitize") else t.real_captures()
 captures.append(os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap"))
+# Three runs at the same QP numbers: roceshark.analysis.qp_reused and psn_rel.
+QP_REUSE = os.path.join(t.SOURCE_DIR, "tests", "captures", "qp_reuse", "three_runs.pcap")
+captures.append(QP_REUSE)
 # Filters, the two-pass run and the tables are the same code on every capture, whose fields
 # are all compared above. Each filter runs on a capture where it selects frames (the RC ones
 # on the simulated trace with every kind of event, mixed; each iWARP one on the generated
@@ -155,6 +158,19 @@ for path in iwarp:
             % (os.path.basename(path), m.group(1) if m else "no", bad))
     bad_total += bad
 t.check(bad_total > 0, "the generated iWARP captures have no bad CRC to show")
+# The note that QP numbers were reused: two, as roceshark read -z expert counts them, and
+# a filter on the relative PSN selects the frames roceshark read selects.
+copy = readable(QP_REUSE)
+m = re.search(r"^\s*(\d+)\s+Sequence\s+roceshark\s+QP numbers reused: a new conversation$",
+              tshark(["-r", copy, "-q", "-z", "expert"]), re.M)
+t.check(m is not None and m.group(1) == "2", "three_runs.pcap: tshark shows %s QP reuse notes, "
+        "2 wanted" % (m.group(1) if m else "no"))
+flt = "roceshark.analysis.psn_rel == 3 || roceshark.expert.analysis.qp_reused"
+want = t.run([t.ROCESHARK, "read", "-r", copy, "-Y", flt.split(" || ")[0] +
+              " || roceshark.analysis.qp_reused", "-T", "fields", "-e", "frame.number"]).stdout
+got = tshark(["-r", copy, "-Y", flt, "-T", "fields", "-e", "frame.number"])
+t.check(got == want and len(want.split()) == 9, "three_runs.pcap -Y %s: plugin frames %r, "
+        "roceshark %r" % (flt, got.split(), want.split()))
 
 
 def numbers(text, sep):

@@ -12,6 +12,7 @@
 
 #include <roceshark/analysis.h>
 #include <roceshark/cm_mad.h>
+#include <roceshark/oob.h>
 #include <roceshark/wire.h>
 
 #include "../../dissectors/analysis/analyzer_int.h"
@@ -114,6 +115,7 @@ build(struct test_frame *tf, uint8_t src, uint8_t dst, uint8_t opcode, uint32_t 
 struct run {
     struct rs_analyzer *an;
     uint64_t number;
+    uint64_t later_ns;          /* added to every frame's time from now on */
     struct test_frame tf;
     struct rs_packet pkt;
     struct rs_facts facts;
@@ -132,16 +134,26 @@ start(struct run *r, uint32_t max_convs)
     assert_int_equal(rs_analyzer_new(&o, &r->an, NULL), 0);
 }
 
+/* Numbers and times the frame in r->tf (a microsecond apart, plus later_ns) and
+ * analyzes it. */
+static void
+stamp_and_run(struct run *r)
+{
+    uint64_t t = r->number * 1000 + 1000 + r->later_ns;
+
+    r->tf.frame.number = ++r->number;
+    r->tf.frame.ts_sec = 1000 + (int64_t)(t / 1000000000u);
+    r->tf.frame.ts_nsec = (uint32_t)(t % 1000000000u);
+    test_decode(&r->tf.frame, &r->pkt);
+    rs_analyzer_process(r->an, &r->pkt, &r->facts);
+}
+
 static void
 feed(struct run *r, uint8_t src, uint8_t dst, uint8_t opcode, uint32_t dqpn, uint32_t psn,
      const uint8_t *ext, uint32_t ext_len, uint32_t payload)
 {
     build(&r->tf, src, dst, opcode, dqpn, psn, ext, ext_len, payload);
-    r->tf.frame.number = ++r->number;
-    r->tf.frame.ts_sec = 1000;
-    r->tf.frame.ts_nsec = (uint32_t)(r->number * 1000);
-    test_decode(&r->tf.frame, &r->pkt);
-    rs_analyzer_process(r->an, &r->pkt, &r->facts);
+    stamp_and_run(r);
 }
 
 static const uint8_t ack_ext[4] = {0x1f, 0, 0, 1};
@@ -501,9 +513,27 @@ test_pairing_by_psn(void **state)
     rs_analyzer_free(r.an);
 }
 
-/* The CM's word (rs_analyzer_pair) moves a response stream paired from PSNs to
- * another QP: the stream answers under its new QP alone, also after evictions
- * that bring the old key back. */
+/* A UD SEND Only to QP 1 from host src carrying a CM MAD: attr with the given
+ * communication ids and local QPN. */
+static void
+feed_cm(struct run *r, uint8_t src, uint8_t dst, uint16_t attr, uint32_t local_id,
+        uint32_t remote_id, uint32_t qpn)
+{
+    uint8_t ext[8 + RS_CM_MAD_LEN] = {0};
+    const struct rs_cm_layout *l = rs_cm_layout(attr);
+
+    ext[7] = 1;                                     /* DETH: source QP 1 */
+    rs_cm_hdr_write(ext + 8, attr, local_id);
+    rs_cm_set(l, ext + 8 + RS_CM_MAD_HDR_LEN, RS_CMF_LOCAL_COMM_ID, local_id);
+    rs_cm_set(l, ext + 8 + RS_CM_MAD_HDR_LEN, RS_CMF_REMOTE_COMM_ID, remote_id);
+    rs_cm_set(l, ext + 8 + RS_CM_MAD_HDR_LEN, RS_CMF_LOCAL_QPN, qpn);
+    feed(r, src, dst, 0x64, 1, 0, ext, sizeof(ext), 0);
+}
+
+/* The CM's word (rs_analyzer_pair) on QPs that carried traffic starts a new life of
+ * them: the next request is a new conversation noting the one before, paired as the CM
+ * says (responses to 0x66), while the QP the PSNs had paired (0x44) answers for it no
+ * more, also after evictions that bring the old key back. */
 static void
 test_repaired_by_cm(void **state)
 {
@@ -517,16 +547,216 @@ test_repaired_by_cm(void **state)
     assert_int_equal(r.facts.conv, 1);
     rs_analyzer_pair(r.an, 4, a, 0x66, b, 0x22);            /* the CM names 0x66 */
     feed(&r, 1, 2, 0x04, 0x22, 5001, NULL, 0, 8);
+    assert_int_equal(r.facts.conv, 2);
+    assert_true(r.facts.flags & RS_FACT_QP_REUSED);
+    assert_int_equal(r.facts.qp_reused, 1);
+    assert_int_equal(r.facts.psn_rel, 0);
     feed(&r, 2, 1, 0x11, 0x66, 5001, ack_ext, 4, 0);
-    assert_int_equal(r.facts.conv, 1);
+    assert_int_equal(r.facts.conv, 2);
     assert_int_equal(r.facts.acked_frame, 3);
-    feed(&r, 2, 1, 0x11, 0x44, 5001, ack_ext, 4, 0);        /* 0x44 is not conv 1's now */
-    assert_int_not_equal(r.facts.conv, 1);
-    for (uint32_t q = 0x100; q < 0x108; q++)                /* conv 1 evicted */
+    assert_false(r.facts.flags & (RS_FACT_QP_REUSED | RS_FACT_VIOLATION));
+    feed(&r, 2, 1, 0x11, 0x44, 5001, ack_ext, 4, 0);        /* 0x44 is not conv 2's */
+    assert_int_not_equal(r.facts.conv, 2);
+    for (uint32_t q = 0x100; q < 0x108; q++)                /* conv 2 evicted */
         feed(&r, 3, 4, 0x04, q, 1, NULL, 0, 8);
     feed(&r, 2, 1, 0x11, 0x44, 7000, ack_ext, 4, 0);
     feed(&r, 2, 1, 0x11, 0x66, 7000, ack_ext, 4, 0);
-    assert_int_not_equal(r.facts.conv, 1);
+    assert_int_not_equal(r.facts.conv, 2);
+    rs_analyzer_free(r.an);
+}
+
+/* roceshark.analysis.psn_rel counts from the conversation's first PSN, across the wrap,
+ * on requests and on the responses that carry their PSNs. */
+static void
+test_psn_rel(void **state)
+{
+    struct run r = {0};
+
+    (void)state;
+    start(&r, 0);
+    for (uint32_t i = 0; i < 4; i++) {
+        feed(&r, 1, 2, 0x04, 0x22, (0xfffffe + i) & 0xffffff, NULL, 0, 8);
+        assert_true(r.facts.flags & RS_FACT_PSN_REL);
+        assert_int_equal(r.facts.psn_rel, i);
+    }
+    feed(&r, 2, 1, 0x11, 0x44, 1, ack_ext, 4, 0);           /* ACK of PSN 1: the fourth */
+    assert_int_equal(r.facts.psn_rel, 3);
+    feed(&r, 1, 2, 0x04, 0x22, 0xffffff, NULL, 0, 8);       /* a retransmission */
+    assert_int_equal(r.facts.psn_rel, 1);
+    feed(&r, 1, 3, 0x04, 0x22, 77, NULL, 0, 8);             /* another conversation */
+    assert_int_equal(r.facts.psn_rel, 0);
+    rs_analyzer_free(r.an);
+}
+
+/* Requests that restart far from a conversation's PSNs after 100 ms of quiet start a
+ * new conversation, whose first packet notes the old one; nothing else does: a jump
+ * within 32768 PSNs, or without the pause, or into the middle of a message. */
+static void
+test_lifetime_psn_restart(void **state)
+{
+    struct run r = {0};
+
+    (void)state;
+    start(&r, 0);
+    for (uint32_t psn = 500000; psn < 500004; psn++)
+        feed(&r, 1, 2, 0x04, 0x22, psn, NULL, 0, 8);        /* SEND Only, conv 1 */
+    feed(&r, 2, 1, 0x11, 0x44, 500003, ack_ext, 4, 0);
+    r.later_ns = 99000000;                                  /* 99 ms: not yet quiet */
+    feed(&r, 1, 2, 0x04, 0x22, 100, NULL, 0, 8);
+    assert_int_equal(r.facts.conv, 1);
+    assert_true(r.facts.flags & RS_FACT_RETRANSMISSION);
+    assert_false(r.facts.flags & RS_FACT_QP_REUSED);
+    r.later_ns += 100000000;                                /* quiet, but within the window */
+    feed(&r, 1, 2, 0x04, 0x22, 500004 + 32768, NULL, 0, 8);
+    assert_int_equal(r.facts.conv, 1);
+    assert_true(r.facts.flags & RS_FACT_PSN_GAP);
+    r.later_ns += 100000000;                                /* quiet, far, but a MIDDLE */
+    feed(&r, 1, 2, 0x01, 0x22, 300000, NULL, 0, 1024);
+    assert_int_equal(r.facts.conv, 1);
+    r.later_ns += 100000000;                                /* quiet, far, a FIRST */
+    feed(&r, 1, 2, 0x00, 0x22, 200000, NULL, 0, 1024);
+    assert_int_equal(r.facts.conv, 2);
+    assert_true(r.facts.flags & RS_FACT_QP_REUSED);
+    assert_int_equal(r.facts.qp_reused, 1);
+    assert_int_equal(r.facts.psn_rel, 0);
+    assert_false(r.facts.flags & (RS_FACT_PSN_GAP | RS_FACT_RETRANSMISSION));
+    feed(&r, 1, 2, 0x02, 0x22, 200001, NULL, 0, 8);
+    feed(&r, 2, 1, 0x11, 0x44, 200001, ack_ext, 4, 0);      /* behind conv 1's ACK */
+    assert_int_equal(r.facts.conv, 2);
+    assert_int_equal(r.facts.psn_rel, 1);
+    assert_false(r.facts.flags & (RS_FACT_VIOLATION | RS_FACT_QP_REUSED));
+    struct rs_conv_stats st;
+    assert_true(rs_analyzer_conv_stats(r.an, 1, &st));      /* archived, not evicted */
+    assert_int_equal(st.req_packets, 7);
+    assert_int_equal(rs_analyzer_evictions(r.an), 0);
+    rs_analyzer_free(r.an);
+}
+
+/* An IB CM REQ and REP that name QPs with traffic behind them begin their new life
+ * (paired by the CM, noted on its first packet); a REQ and REP for QPs that carried
+ * nothing yet, or sent again before any traffic, change nothing. */
+static void
+test_lifetime_cm(void **state)
+{
+    struct run r = {0};
+
+    (void)state;
+    start(&r, 0);
+    feed_cm(&r, 1, 2, RS_CM_REQ, 7, 0, 0x11);
+    feed_cm(&r, 2, 1, RS_CM_REP, 8, 7, 0x11);
+    feed(&r, 1, 2, 0x04, 0x11, 4000, NULL, 0, 8);
+    assert_int_equal(r.facts.conv, 1);
+    assert_false(r.facts.flags & RS_FACT_QP_REUSED);
+    feed(&r, 2, 1, 0x11, 0x11, 4000, ack_ext, 4, 0);
+    feed_cm(&r, 1, 2, RS_CM_REQ, 9, 0, 0x11);               /* a new life of both QPs */
+    feed_cm(&r, 2, 1, RS_CM_REP, 10, 9, 0x11);
+    feed_cm(&r, 1, 2, RS_CM_REQ, 9, 0, 0x11);               /* sent again: no traffic yet */
+    feed_cm(&r, 2, 1, RS_CM_REP, 10, 9, 0x11);
+    feed(&r, 1, 2, 0x04, 0x11, 3000, NULL, 0, 8);           /* PSNs close to the old ones */
+    uint32_t conv = r.facts.conv;
+    assert_int_not_equal(conv, 1);
+    assert_true(r.facts.flags & RS_FACT_QP_REUSED);
+    assert_int_equal(r.facts.qp_reused, 1);
+    assert_false(r.facts.flags & RS_FACT_RETRANSMISSION);
+    feed(&r, 2, 1, 0x11, 0x11, 3000, ack_ext, 4, 0);
+    assert_int_equal(r.facts.conv, conv);
+    assert_false(r.facts.flags & (RS_FACT_VIOLATION | RS_FACT_QP_REUSED));
+    struct rs_conv_stats st;
+    assert_true(rs_analyzer_conv_stats(r.an, conv, &st));
+    assert_true(st.paired_by_cm);
+    rs_analyzer_free(r.an);
+}
+
+/* A TCP segment from 10.0.0.src:sport to 10.0.0.dst:dport carrying len bytes. */
+static void
+feed_tcp(struct run *r, uint8_t src, uint8_t dst, uint16_t sport, uint16_t dport,
+         const uint8_t *data, uint32_t len)
+{
+    uint8_t *p = r->tf.bytes;
+
+    memset(p, 0, 14 + 20 + 20 + len);
+    p[12] = 0x08;
+    p[14] = 0x45;
+    rs_store_be16(p + 16, (uint16_t)(20 + 20 + len));
+    p[22] = 64;
+    p[23] = 6;
+    p[26] = 10, p[29] = src;
+    p[30] = 10, p[33] = dst;
+    rs_store_be16(p + 34, sport);
+    rs_store_be16(p + 36, dport);
+    rs_store_be32(p + 38, 1000 + (uint32_t)r->number);
+    p[46] = 0x50;
+    p[47] = 0x18;                                   /* PSH, ACK */
+    rs_store_be16(p + 48, 65535);
+    memcpy(p + 54, data, len);
+    memset(&r->tf.frame, 0, sizeof(r->tf.frame));
+    r->tf.frame.data = p;
+    r->tf.frame.caplen = r->tf.frame.len = 54 + len;
+    r->tf.frame.linktype = RS_DLT_EN10MB;
+    stamp_and_run(r);
+}
+
+/* ibv_rc_pingpong's address messages: host's QP, its GID 10.0.0.host. */
+static void
+feed_pingpong(struct run *r, uint8_t src, uint8_t dst, uint16_t sport, uint16_t dport,
+              uint32_t qpn, uint32_t psn)
+{
+    struct rs_oob_pingpong_dest d = {0, qpn, psn, {0}};
+    uint8_t m[RS_OOB_PINGPONG_SIZE];
+
+    d.gid[10] = d.gid[11] = 0xff;
+    d.gid[12] = 10, d.gid[15] = src;
+    rs_oob_pingpong_format(&d, m);
+    feed_tcp(r, src, dst, sport, dport, m, sizeof(m));
+}
+
+/* ibv_rc_pingpong's and perftest's setup messages over TCP name the QPs of a new life;
+ * perftest's barriers, the same key message again on the same connection, do not. */
+static void
+test_lifetime_tcp_setup(void **state)
+{
+    struct run r = {0};
+    struct rs_oob_dest d;
+    uint8_t key[RS_OOB_PERFTEST_KEY_GID_SIZE];
+
+    (void)state;
+    start(&r, 0);
+    feed_pingpong(&r, 1, 2, 40000, 18515, 0x11, 4000);      /* the first run: nothing */
+    feed_pingpong(&r, 2, 1, 18515, 40000, 0x11, 9000);
+    feed(&r, 1, 2, 0x04, 0x11, 4000, NULL, 0, 8);
+    assert_int_equal(r.facts.conv, 1);
+    assert_false(r.facts.flags & RS_FACT_QP_REUSED);
+    feed(&r, 2, 1, 0x11, 0x11, 4000, ack_ext, 4, 0);
+    feed_pingpong(&r, 1, 2, 40000, 18515, 0x11, 4000);      /* repeated on its connection */
+    feed(&r, 1, 2, 0x04, 0x11, 4001, NULL, 0, 8);
+    assert_int_equal(r.facts.conv, 1);
+    /* perftest's exchange (108-byte key messages) on a new connection */
+    memset(&d, 0, sizeof(d));
+    d.qpn = 0x11, d.psn = 4100, d.has_gid = true;
+    d.gid[10] = d.gid[11] = 0xff, d.gid[12] = 10, d.gid[15] = 1;
+    feed_tcp(&r, 1, 2, 40001, 18515, key, (uint32_t)rs_oob_perftest_key_format(&d, key));
+    d.gid[15] = 2, d.psn = 9100;
+    feed_tcp(&r, 2, 1, 18515, 40001, key, (uint32_t)rs_oob_perftest_key_format(&d, key));
+    feed_tcp(&r, 2, 1, 18515, 40001, key, (uint32_t)rs_oob_perftest_key_format(&d, key));
+    feed(&r, 1, 2, 0x04, 0x11, 4100, NULL, 0, 8);           /* within the old window */
+    assert_int_equal(r.facts.conv, 2);
+    assert_true(r.facts.flags & RS_FACT_QP_REUSED);
+    assert_int_equal(r.facts.qp_reused, 1);
+    assert_false(r.facts.flags & RS_FACT_PSN_GAP);
+    feed(&r, 2, 1, 0x11, 0x11, 4100, ack_ext, 4, 0);
+    assert_int_equal(r.facts.conv, 2);
+    assert_false(r.facts.flags & (RS_FACT_VIOLATION | RS_FACT_RETRANSMISSION));
+    /* a barrier after the traffic: the same messages on the same connection */
+    d.gid[15] = 1, d.psn = 4100;
+    feed_tcp(&r, 1, 2, 40001, 18515, key, (uint32_t)rs_oob_perftest_key_format(&d, key));
+    feed(&r, 1, 2, 0x04, 0x11, 4101, NULL, 0, 8);
+    assert_int_equal(r.facts.conv, 2);
+    assert_false(r.facts.flags & RS_FACT_QP_REUSED);
+    /* a TCP segment of that size that is no setup message changes nothing */
+    memset(key, 'x', sizeof(key));
+    feed_tcp(&r, 1, 2, 40002, 18515, key, RS_OOB_PINGPONG_SIZE);
+    feed(&r, 1, 2, 0x04, 0x11, 4102, NULL, 0, 8);
+    assert_int_equal(r.facts.conv, 2);
     rs_analyzer_free(r.an);
 }
 
@@ -582,23 +812,6 @@ test_latency_reservoir_bound(void **state)
     assert_int_equal(st.read_sum_ns, sum);
     assert_int_equal(st.read_p99_ns, 5000);         /* a fifth of them took 5 us */
     rs_analyzer_free(r.an);
-}
-
-/* A UD SEND Only to QP 1 from host src carrying a CM MAD: attr with the given
- * communication ids and local QPN. */
-static void
-feed_cm(struct run *r, uint8_t src, uint8_t dst, uint16_t attr, uint32_t local_id,
-        uint32_t remote_id, uint32_t qpn)
-{
-    uint8_t ext[8 + RS_CM_MAD_LEN] = {0};
-    const struct rs_cm_layout *l = rs_cm_layout(attr);
-
-    ext[7] = 1;                                     /* DETH: source QP 1 */
-    rs_cm_hdr_write(ext + 8, attr, local_id);
-    rs_cm_set(l, ext + 8 + RS_CM_MAD_HDR_LEN, RS_CMF_LOCAL_COMM_ID, local_id);
-    rs_cm_set(l, ext + 8 + RS_CM_MAD_HDR_LEN, RS_CMF_REMOTE_COMM_ID, remote_id);
-    rs_cm_set(l, ext + 8 + RS_CM_MAD_HDR_LEN, RS_CMF_LOCAL_QPN, qpn);
-    feed(r, src, dst, 0x64, 1, 0, ext, sizeof(ext), 0);
 }
 
 /* At most 4096 CM REQs wait for their REP: the 4097th drops every one
@@ -870,6 +1083,10 @@ main(void)
         cmocka_unit_test(test_request_ring_recycled),
         cmocka_unit_test(test_pairing_by_psn),
         cmocka_unit_test(test_repaired_by_cm),
+        cmocka_unit_test(test_psn_rel),
+        cmocka_unit_test(test_lifetime_psn_restart),
+        cmocka_unit_test(test_lifetime_cm),
+        cmocka_unit_test(test_lifetime_tcp_setup),
         cmocka_unit_test(test_request_ring_bound),
         cmocka_unit_test(test_latency_reservoir_bound),
         cmocka_unit_test(test_cm_pending_bound),
