@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <roceshark/script.h>
+
 #include "inject_int.h"
 
 GScanner *
@@ -118,8 +120,8 @@ scan_double(GScanner *sc, double *out)
 }
 
 /* A duration: a number and its unit in one word (2ms, 500us, 1.5s, 100ns). */
-bool
-scan_duration(GScanner *sc, uint64_t *ns)
+static bool
+word_duration(const char *w, uint64_t *ns)
 {
     static const struct {
         const char *unit;
@@ -127,10 +129,9 @@ scan_duration(GScanner *sc, uint64_t *ns)
     } units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
     char *end;
 
-    if (g_scanner_get_next_token(sc) != G_TOKEN_IDENTIFIER ||
-        !g_ascii_isdigit(sc->value.v_identifier[0]))
+    if (!g_ascii_isdigit(w[0]))
         return false;
-    double v = g_ascii_strtod(sc->value.v_identifier, &end);
+    double v = g_ascii_strtod(w, &end);
     for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
         if (strcmp(end, units[i].unit) == 0) {
             double x = v * units[i].ns;
@@ -143,6 +144,18 @@ scan_duration(GScanner *sc, uint64_t *ns)
     return false;
 }
 
+bool
+scan_duration(GScanner *sc, uint64_t *ns)
+{
+    return g_scanner_get_next_token(sc) == G_TOKEN_IDENTIFIER &&
+           word_duration(sc->value.v_identifier, ns);
+}
+
+bool
+rs_script_parse_duration(const char *text, uint64_t *ns)
+{
+    return word_duration(text, ns);
+}
 
 int
 scan_read_file(const char *path, gchar **text, char *err)

@@ -20,26 +20,22 @@
 #include "script_int.h"
 
 #define TICK_NS 5000000ull              /* how often the run looks at the command */
-#define LINGER_NS 30000000ull           /* after the command exited */
 #define QUIET_NS 500000000ull           /* no command: the wire quiet this long ends it */
 
 struct accept_run {
     pid_t pid;
     int status;                         /* the command's exit status, -1 while running */
-    uint64_t end, linger;
+    uint64_t end, linger, linger_ns;
     const uint64_t *last_packet;
     int tick;
 };
 
 /* The command, with what it needs to find us in its environment. */
 static pid_t
-start(const char *cmd, const char *bind, const char *target, char *err)
+start(const char *cmd, const struct script_env *env, char *err)
 {
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
     pid_t pid;
 
-    self[n > 0 ? n : 0] = '\0';
     fflush(NULL);
     pid = fork();
     if (pid < 0) {
@@ -47,9 +43,7 @@ start(const char *cmd, const char *bind, const char *target, char *err)
         return -1;
     }
     if (pid == 0) {
-        setenv("ROCESHARK", self, 1);
-        setenv("BIND", bind, 1);
-        setenv("TARGET", target, 1);
+        script_env_set(env);
         dup2(STDERR_FILENO, STDOUT_FILENO);     /* our stdout is the report */
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
@@ -70,7 +64,7 @@ on_tick(struct rs_responder *resp, void *arg)
     uint64_t now = rs_rc_now_ns();
     if (a->pid > 0 && a->status < 0 && waitpid(a->pid, &st, WNOHANG) == a->pid) {
         a->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-        a->linger = now + LINGER_NS;
+        a->linger = now + a->linger_ns;
     }
     if (now >= a->end || (a->linger != 0 && now >= a->linger))
         return false;
@@ -79,13 +73,14 @@ on_tick(struct rs_responder *resp, void *arg)
 
 int
 script_accept(const struct rs_script *s, const uint8_t our_gid[16], uint32_t our_scope,
-              const char *bind,
+              const char *bind, uint64_t linger_ns,
               struct rs_rc_udp *udp, struct rs_rc_ctx *ctx, const uint64_t *last_packet,
               int *status, char *err)
 {
     struct rs_responder_opts ro;
     struct rs_responder *resp = NULL;
-    struct accept_run a = {-1, -1, rs_rc_now_ns() + s->timeout_ns, 0, last_packet, -1};
+    struct accept_run a = {-1, -1, rs_rc_now_ns() + s->timeout_ns, 0, linger_ns, last_packet,
+                           -1};
     struct itimerspec every = {{0, TICK_NS}, {0, TICK_NS}};
     int rc;
 
@@ -118,8 +113,12 @@ script_accept(const struct rs_script *s, const uint8_t our_gid[16], uint32_t our
     }
     if (s->run != NULL) {
         char target[RS_ADDR_TEXT_MAX];
+        struct rs_rc_conn_info ours;
         rs_addr_format(s->peer.gid, s->scope, target, sizeof(target));
-        if ((a.pid = start(s->run, bind, target, err)) < 0) {
+        /* Our QP (the first the side channel gives, or the static one) and region. */
+        rs_responder_get_info(resp, s->qpn, &ours);
+        struct script_env env = {bind, target, ours.qpn, ours.psn, true, ours.rkey, ours.va};
+        if ((a.pid = start(s->run, &env, err)) < 0) {
             rc = RS_EIO;
             goto out;
         }

@@ -109,7 +109,7 @@ parse_bind(struct sparse *ps)
 
     if (rs_addr_parse(address_word(ps, s->bind, sizeof(s->bind), &col), gid, &scope, NULL) < 0)
         return FAIL(col, "bind: expected an IPv4 or IPv6 address");
-    struct opt o[] = {{"qpn", 0xffffff, &qpn, NULL},       {"psn", 0xffffff, &psn, NULL},
+    struct opt o[] = {{"qpn", 0xffffff, &qpn, &s->qpn_given}, {"psn", 0xffffff, &psn, &s->psn_given},
                       {"pmtu", 4096, &pmtu, NULL},         {"timeout", 31, &timeout, NULL},
                       {"retry_cnt", 7, &retry, NULL},      {"rnr_retry", 7, &rnr, NULL}};
     int rc = options(ps, "bind", o, sizeof(o) / sizeof(o[0]));
@@ -118,6 +118,9 @@ parse_bind(struct sparse *ps)
     if (rs_rc_pmtu_valid((uint32_t)pmtu) == 0)
         return FAIL(col, "bind: pmtu %llu: expected 256, 512, 1024, 2048 or 4096",
                     (unsigned long long)pmtu);
+    if (s->qpn_given && qpn < 2)
+        return FAIL(col, "bind: qpn %llu: QPs 0 and 1 are special, not RC QPs",
+                    (unsigned long long)qpn);
     s->qpn = (uint32_t)qpn;
     s->psn = (uint32_t)psn;
     s->attr.pmtu = (uint32_t)pmtu;
@@ -222,8 +225,8 @@ parse_post(struct sparse *ps)
     struct rs_script *s = ps->s;
     char w[32];
     unsigned col;
-    uint64_t v[2] = {0, 0}, count = 1, offset = 0, imm = 0, rkey = 0;
-    bool has_rkey = false;
+    uint64_t v[2] = {0, 0}, count = 1, offset = 0, imm = 0, rkey = 0, value = 0;
+    bool has_rkey = false, has_value = false;
 
     if (s->n_posts == RS_SCRIPT_MAX_POSTS)
         return FAIL(1, "post: more than %d posts", RS_SCRIPT_MAX_POSTS);
@@ -241,10 +244,13 @@ parse_post(struct sparse *ps)
                         ops[k].op == P_CAS ? "COMPARE SWAP" : ops[k].op == P_FAA
                             ? "ADD" : "a size from 1 byte to 1 GiB");
     struct opt o[] = {{"count", 4096, &count, NULL}, {"offset", UINT64_MAX, &offset, NULL},
-                      {"imm", 0xffffffff, &imm, NULL}, {"rkey", 0xffffffff, &rkey, &has_rkey}};
+                      {"imm", 0xffffffff, &imm, NULL}, {"rkey", 0xffffffff, &rkey, &has_rkey},
+                      {"value", UINT64_MAX, &value, &has_value}};
     int rc = options(ps, "post", o, sizeof(o) / sizeof(o[0]));
     if (rc != 0)
         return rc;
+    if (has_value && ((ops[k].op != P_WRITE && ops[k].op != P_WRITE_IMM) || v[0] != 8))
+        return FAIL(col, "post %s: value: only a write of 8 bytes carries a value", w);
     struct script_post *p = &s->posts[s->n_posts++];
     p->op = ops[k].op;
     p->size = p->op == P_CAS || p->op == P_FAA ? 8 : (uint32_t)v[0];
@@ -255,6 +261,8 @@ parse_post(struct sparse *ps)
     p->imm = (uint32_t)imm;
     p->has_rkey = has_rkey;
     p->rkey = (uint32_t)rkey;
+    p->has_value = has_value;
+    p->value = value;
     return 0;
 }
 
@@ -288,6 +296,22 @@ expect_options(struct sparse *ps, struct script_expect *e, bool psn_ok, bool fro
     return g_scanner_cur_token(ps->sc) == G_TOKEN_EOF ? 0 : FAIL(col, "expect: expected a word");
 }
 
+/* Cuts text at a '#' outside double quotes: the comment that may end the line. */
+static void
+strip_comment(char *text)
+{
+    bool quoted = false;
+
+    for (char *c = text; *c != '\0'; c++) {
+        if (*c == '"')
+            quoted = !quoted;
+        else if (*c == '#' && !quoted) {
+            *c = '\0';
+            return;
+        }
+    }
+}
+
 static int
 parse_expect(struct sparse *ps)
 {
@@ -302,6 +326,7 @@ parse_expect(struct sparse *ps)
     e->nak_code = EXPECT_ANY_CODE;
     /* The words after "expect", for the report (a copy: the scanner reads the line). */
     snprintf(e->text, sizeof(e->text), "%s", strstr(ps->text, "expect") + 6);
+    strip_comment(e->text);
     g_strstrip(e->text);
     word(ps, w, sizeof(w), &col);
     int rc = 0;
@@ -319,6 +344,23 @@ parse_expect(struct sparse *ps)
     } else if (strcmp(w, "retransmit") == 0) {
         e->kind = E_RETRANSMIT;
         rc = expect_options(ps, e, false, true);
+    } else if (strcmp(w, "duplicate") == 0) {
+        e->kind = E_DUPLICATE;
+        char a[32];
+        if (strcmp(word(ps, a, sizeof(a), &col), "answered") != 0)
+            return FAIL(col, "expect duplicate: expected 'answered'");
+        rc = expect_end(ps, "expect duplicate answered");
+    } else if (strcmp(w, "memory") == 0) {
+        e->kind = E_MEMORY;
+        if (!scan_uint(ps->sc, &e->offset))
+            return FAIL(scan_col(ps->sc), "expect memory: expected an offset into the "
+                        "target's region");
+        if (g_scanner_get_next_token(ps->sc) != G_TOKEN_EQUAL_SIGN ||
+            g_scanner_get_next_token(ps->sc) != G_TOKEN_EQUAL_SIGN)
+            return FAIL(scan_col(ps->sc), "expect memory OFFSET == VALUE: expected '=='");
+        if (!scan_uint(ps->sc, &e->value))
+            return FAIL(scan_col(ps->sc), "expect memory: expected the 64-bit word it holds");
+        rc = expect_end(ps, "expect memory");
     } else if (strcmp(w, "exit") == 0) {
         e->kind = E_EXIT;
         if (!scan_uint(ps->sc, &e->count) || e->count > 255)
@@ -385,7 +427,8 @@ parse_expect(struct sparse *ps)
         e->filter = g_strdup(filter);
     } else {
         return FAIL(col, "expect: unknown expectation '%s' (nak, rnr, cnp, retransmit, "
-                    "completion, exit, no violation, field, no field, count, same)", w);
+                    "completion, exit, no violation, field, no field, count, same, duplicate "
+                    "answered, memory)", w);
     }
     if (rc == 0)
         s->n_expects++;
@@ -425,6 +468,11 @@ parse_statement(struct sparse *ps, unsigned lineno)
             return FAIL(scan_col(ps->sc), "timeout: expected a time (2s, 500ms)");
         return expect_end(ps, "timeout");
     }
+    if (strcmp(w, "linger") == 0) {
+        if (!scan_duration(ps->sc, &ps->s->linger_ns) || ps->s->linger_ns == 0)
+            return FAIL(scan_col(ps->sc), "linger: expected a time (100ms, 1s)");
+        return expect_end(ps, "linger");
+    }
     if (strcmp(w, "fault") == 0) {
         /* Kept at its line, "fault" blanked: the engine's errors keep their place. */
         GString *f = ps->s->faults;
@@ -437,7 +485,7 @@ parse_statement(struct sparse *ps, unsigned lineno)
         return 0;
     }
     return FAIL(col, "unknown statement '%s' (bind, connect, accept, run, fault, post, expect, "
-                "timeout)", w);
+                "timeout, linger)", w);
 }
 
 /* What only one role can do: we post and see our completions as the requester; as the
@@ -453,6 +501,10 @@ check_roles(const struct rs_script *s, char *err)
             return rs_error(err, RS_EINVAL, "%s: expect completion: the target is the "
                             "requester (accept); its completions are not on the wire (expect "
                             "exit checks what its command says)", s->where);
+        if (s->accept && (s->expects[i].kind == E_DUPLICATE || s->expects[i].kind == E_MEMORY))
+            return rs_error(err, RS_EINVAL, "%s: expect %s: the target is the requester "
+                            "(accept): we answer its duplicates and hold the memory", s->where,
+                            s->expects[i].kind == E_DUPLICATE ? "duplicate answered" : "memory");
         if (s->run == NULL && s->expects[i].kind == E_EXIT)
             return rs_error(err, RS_EINVAL, "%s: expect exit: no run statement", s->where);
     }
@@ -527,4 +579,33 @@ rs_script_free(struct rs_script *s)
     g_string_free(s->faults, TRUE);
     g_free(s->run);
     free(s);
+}
+
+int
+rs_script_target_file(const char *path, struct rs_rc_conn_info *out, char *err)
+{
+    gchar *text;
+    char why[RS_ERRBUF_SIZE];
+    int rc = RS_EINVAL;
+
+    if (scan_read_file(path, &text, err) != 0)
+        return RS_EIO;
+    gchar **lines = g_strsplit(text, "\n", -1);
+    unsigned i = 0;
+    for (; lines[i] != NULL; i++) {
+        const char *l = lines[i] + strspn(lines[i], " \t\r");
+        if (*l == '\0' || *l == '#')
+            continue;
+        if (rs_rc_conn_parse(l, out, why) == 0)
+            rc = 0;
+        else
+            rs_error(err, RS_EINVAL, "%s:%u: %s", path, i + 1, why);
+        break;
+    }
+    if (lines[i] == NULL)
+        rs_error(err, RS_EINVAL, "%s: no target: expected one JSON line as the side channel "
+                 "answers", path);
+    g_strfreev(lines);
+    g_free(text);
+    return rc;
 }

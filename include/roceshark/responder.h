@@ -108,6 +108,10 @@ void rs_responder_print_state(const struct rs_responder *r, FILE *f);
  * many were posted in all; why is filled when that is fewer than asked. */
 uint64_t rs_responder_post_recvs(struct rs_responder *r, uint32_t n, int64_t qpn, bool bad,
                                  char *why, size_t why_size);
+/* What the side channel would answer for our QP qpn: our address, qpn, first PSN, the
+ * first region's R_Key, VA and length, and the PMTU. */
+void rs_responder_get_info(const struct rs_responder *r, uint32_t qpn,
+                           struct rs_rc_conn_info *info);
 /* The bytes of the first region at offset, NULL when outside it. */
 const uint8_t *rs_responder_memory(const struct rs_responder *r, uint64_t offset,
                                    uint64_t length);

@@ -151,6 +151,10 @@ struct rc_resp {
     uint64_t ack_due_ns;    /* when the held ACK must go (coalescing) */
     uint64_t last_cnp_ns;
     bool cnp_ever;
+#ifdef RS_RC_MISBEHAVE
+    bool bad_wrap_seen;     /* RS_RC_MISBEHAVE_NO_PSN_WRAP: a PSN executed, the last here */
+    uint32_t bad_wrap_last;
+#endif
 };
 
 struct rc_req {
@@ -283,7 +287,14 @@ int rc_side_accept_error(char *err);                                    /* rc_si
 #define RS_RC_MISBEHAVE_NAK_TWICE 0x1u     /* two NAKs for one PSN sequence error */
 #define RS_RC_MISBEHAVE_NO_RNR 0x2u        /* drop a SEND with no receive, without RNR NAK */
 #define RS_RC_MISBEHAVE_ATOMIC_TWICE 0x4u  /* run a duplicate atomic again, not replay it */
+#define RS_RC_MISBEHAVE_FAA_COMPARE 0x8u   /* FETCH_ADD adds the Compare field, not the Add */
+#define RS_RC_MISBEHAVE_DUP_MALFORMED 0x10u    /* answer a duplicate SEND/WRITE with a
+                                                  malformed packet (an ACK in an ACK) */
+#define RS_RC_MISBEHAVE_MSN_SHORT 0x20u    /* every MSN one less than it should be */
+#define RS_RC_MISBEHAVE_NO_PSN_WRAP 0x40u  /* compare PSNs as plain numbers: after 0xFFFFFF,
+                                              every request is a duplicate */
 extern unsigned rs_rc_misbehave;
+void rc_tx_malformed_ack(struct rs_rc_qp *qp, uint32_t psn, uint32_t msn);      /* rc_tx.c */
 #endif
 
 #endif /* ROCESHARK_RC_INT_H */

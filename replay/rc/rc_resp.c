@@ -100,6 +100,16 @@ check_psn(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
 {
     int32_t d = rc_psn_diff(pkt->psn, qp->resp.epsn);
 
+#ifdef RS_RC_MISBEHAVE
+    if (rs_rc_misbehave & RS_RC_MISBEHAVE_NO_PSN_WRAP) {    /* a broken responder */
+        if (qp->resp.bad_wrap_seen && pkt->psn < qp->resp.bad_wrap_last)
+            return RESP_DUPLICATE;
+        if (d == 0) {
+            qp->resp.bad_wrap_seen = true;
+            qp->resp.bad_wrap_last = pkt->psn;
+        }
+    }
+#endif
     if (d > 0) {
         if (qp->resp.nak_sent)
             return RESP_DROP_PSN_GAP;

@@ -217,6 +217,10 @@ atomic_apply(struct rs_rc_qp *qp, const struct rc_pkt *pkt, uint64_t *orig,
         val = *orig == pkt->compare ? pkt->swap_add : *orig;
     else
         val = *orig + pkt->swap_add;
+#ifdef RS_RC_MISBEHAVE
+    if (pkt->op == RS_OP_FETCH_ADD && (rs_rc_misbehave & RS_RC_MISBEHAVE_FAA_COMPARE))
+        val = *orig + pkt->compare;     /* a broken responder */
+#endif
     memcpy(mem, &val, 8);
     return true;
 }
@@ -350,6 +354,12 @@ rc_resp_duplicate(struct rs_rc_qp *qp, const struct rc_pkt *pkt, struct resp_wor
         /* The ACK names the last PSN taken (as rxe's does), not the duplicate's: after a
          * READ's responses an ACK of an earlier PSN would go backwards. */
         qp->resp.ack_psn = rc_psn_add(qp->resp.epsn, RC_PSN_MASK);
+#ifdef RS_RC_MISBEHAVE
+        if (rs_rc_misbehave & RS_RC_MISBEHAVE_DUP_MALFORMED) {     /* a broken responder */
+            rc_tx_malformed_ack(qp, qp->resp.ack_psn, qp->resp.msn);
+            return RESP_DONE;
+        }
+#endif
         rc_resp_want_ack(qp, true);  /* the requester is retrying: no delay */
         return RESP_DONE;
     case RS_OP_READ_REQ: {

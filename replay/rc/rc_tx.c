@@ -63,6 +63,15 @@ rc_tx_to(struct rs_rc_ctx *ctx, const uint8_t peer_gid[16], const struct rs_ib_f
 void
 rc_tx(struct rs_rc_qp *qp, const struct rs_ib_fields *f, const void *payload, uint32_t len)
 {
+#ifdef RS_RC_MISBEHAVE
+    if ((rs_rc_misbehave & RS_RC_MISBEHAVE_MSN_SHORT) &&
+        (rs_ib_opcode_info(f->opcode)->hdrs & RS_HDR_AETH)) {  /* a broken responder */
+        struct rs_ib_fields g = *f;
+        g.aeth.msn = rc_psn_add(g.aeth.msn, RC_PSN_MASK);
+        rc_tx_to(qp->ctx, qp->attr.peer_gid, &g, payload, len);
+        return;
+    }
+#endif
     rc_tx_to(qp->ctx, qp->attr.peer_gid, f, payload, len);
 }
 
@@ -86,6 +95,30 @@ rc_tx_ack(struct rs_rc_qp *qp, uint8_t syndrome, uint32_t psn, uint32_t msn)
     f.aeth.msn = msn;
     rc_tx(qp, &f, NULL, 0);
 }
+
+#ifdef RS_RC_MISBEHAVE
+/* An ACK that carries, where no payload may be, the IPv4, UDP, BTH and AETH headers of
+ * another ACK: a double-encapsulated answer, as a broken stack sends one. */
+void
+rc_tx_malformed_ack(struct rs_rc_qp *qp, uint32_t psn, uint32_t msn)
+{
+    struct rs_ib_fields f;
+    uint8_t inner[20 + 8 + RS_BTH_LEN + 4];
+
+    memset(inner, 0, sizeof(inner));
+    inner[0] = 0x45;
+    rs_store_be16(inner + 2, sizeof(inner));
+    inner[8] = 64;
+    inner[9] = 17;
+    rs_store_be16(inner + 22, RS_ROCEV2_UDP_PORT);
+    rs_store_be16(inner + 24, sizeof(inner) - 20);
+    rc_fields_init(qp, &f, 0x11, psn);
+    f.aeth.syndrome = rc_ack_syndrome(qp);
+    f.aeth.msn = msn;
+    rs_encode_ib_headers(inner + 28, &f, 0);
+    rc_tx(qp, &f, inner, sizeof(inner));
+}
+#endif
 
 /* Annex A17.9.3: BTH with BECN set, opcode 0x81, the destination QP of the
  * flow that saw congestion, then 16 reserved bytes. */

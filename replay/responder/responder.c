@@ -127,17 +127,23 @@ resp_log(const struct rs_responder *r)
 }
 
 void
+rs_responder_get_info(const struct rs_responder *r, uint32_t qpn, struct rs_rc_conn_info *info)
+{
+    memcpy(info->gid, r->o.local_gid, 16);
+    info->qpn = qpn;
+    info->psn = r->o.psn;
+    info->rkey = r->mr[0].mr.rkey;
+    info->va = r->mr[0].mr.va;
+    info->length = r->mr[0].mr.length;
+    info->pmtu = r->o.attr.pmtu;
+}
+
+void
 resp_format_info(const struct rs_responder *r, uint32_t qpn, char *buf, size_t size)
 {
     struct rs_rc_conn_info info;
 
-    memcpy(info.gid, r->o.local_gid, 16);
-    info.qpn = qpn;
-    info.psn = r->o.psn;
-    info.rkey = r->mr[0].mr.rkey;
-    info.va = r->mr[0].mr.va;
-    info.length = r->mr[0].mr.length;
-    info.pmtu = r->o.attr.pmtu;
+    rs_responder_get_info(r, qpn, &info);
     rs_rc_conn_format(&info, buf, size);
 }
 

@@ -66,8 +66,8 @@ for path in SCRIPTS:
             re.match(r"# (\d+) expectations: \1 passed, 0 failed$", lines[-1]) is not None,
             "%s: exit %d\n%s%s" % (os.path.basename(path), p.returncode, p.stdout, p.stderr))
     if path.endswith("psn_sequence_error.script"):
-        t.check("nak psn_seq_error psn 5" in p.stdout and "PSN 5)" in p.stdout,
-                "the NAK carries the first lost PSN: %s" % p.stdout)
+        t.check("nak psn_seq_error psn 5" in p.stdout and "PSN +5 = " in p.stdout,
+                "the NAK carries the first lost PSN (relative to the first): %s" % p.stdout)
 
 # 1b. Against a responder that breaks one rule, the suite fails there, with the evidence.
 BAD = r.addresses(1)[0]
@@ -77,8 +77,10 @@ for mode, want_failed, want_rows in (
         ("--no-rnr", 2, [("rnr_retry_exceeded: rnr ", "no frame matched"),
                          ("rnr_retry_exceeded: completion RNR_RETRY_EXC_ERR",
                           "first error RETRY_EXC_ERR")]),
-        ("--atomic-twice", 1, [("duplicate_atomic: same infiniband.atomicacketh.origremdt",
-                                "frame 3 has 0, frame 4 has 5")])):
+        ("--atomic-twice", 2, [("duplicate_atomic: same infiniband.atomicacketh.origremdt",
+                                "has 1000, frame"),
+                               ("duplicate_atomic: memory 4096 == 1005",
+                                "reads 1010 (0x3f2, frame ")])):
     bad = subprocess.Popen([MISBEHAVING, "--bind", BAD, mode], stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, text=True)
     ready = bad.stderr.readline()
@@ -246,7 +248,19 @@ fails("connect 127.0.0.2\n" + "post send 8\n" * 257, 1, "%s:258:1: post: more th
 fails("connect 127.0.0.2\n" + "expect exit 0\n" * 65, 1,
       "%s:66:1: expect: more than 64 expectations")
 fails("connect 127.0.0.2\nexplode now\n", 1, "%s:2:1: unknown statement 'explode' (bind, "
-      "connect, accept, run, fault, post, expect, timeout)")
+      "connect, accept, run, fault, post, expect, timeout, linger)")
+fails("connect 127.0.0.2\nlinger soon\n", 1, "%s:2:12: linger: expected a time (100ms, 1s)")
+fails("connect 127.0.0.2\npost write 16 value 3\n", 1, "%s:2:6: post write: value: only a "
+      "write of 8 bytes carries a value")
+fails("connect 127.0.0.2\nexpect memory 8 = 1\n", 1, "%s:2:20: expect memory OFFSET == VALUE: "
+      "expected '=='")
+fails("connect 127.0.0.2\nexpect duplicate\n", 1, "%s:2:17: expect duplicate: expected "
+      "'answered'")
+fails("accept 127.0.0.2 side\nexpect duplicate answered\n", 1, "%s: expect duplicate "
+      "answered: the target is the requester (accept): we answer its duplicates and hold the "
+      "memory")
+fails("bind 127.0.0.3 qpn 1\nconnect 127.0.0.2\n", 1, "%s:1:6: bind: qpn 1: QPs 0 and 1 are "
+      "special, not RC QPs")
 fails("accept 127.0.0.2 side\npost write 100\n", 1, "%s: post: the target is the requester "
       "(accept): it posts the work")
 fails("accept 127.0.0.2 side\nexpect completion ok\n", 1, "%s: expect completion: the target "

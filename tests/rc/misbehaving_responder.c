@@ -4,7 +4,8 @@
  * one rule on purpose, for integration.script: the conformance suite must fail against it,
  * on the right script, with the right evidence.
  *
- * usage: misbehaving_responder --bind IP (--nak-twice | --no-rnr | --atomic-twice)
+ * usage: misbehaving_responder --bind IP MODE, where MODE is one of --nak-twice, --no-rnr,
+ * --atomic-twice, --faa-adds-compare, --dup-malformed, --msn-short and --no-psn-wrap
  * Listens on the side channel (18515) and serves until SIGTERM or SIGINT; says
  * "misbehaving responder: ready" on stderr once it does.
  */
@@ -43,13 +44,17 @@ main(int argc, char **argv)
     char err[RS_ERRBUF_SIZE];
 
     /* The rules it breaks (RS_RC_MISBEHAVE_* in rc_int.h), by option. */
-    static const char *const modes[] = {"--nak-twice", "--no-rnr", "--atomic-twice"};
+    static const char *const modes[] = {"--nak-twice", "--no-rnr", "--atomic-twice",
+                                        "--faa-adds-compare", "--dup-malformed", "--msn-short",
+                                        "--no-psn-wrap"};
+    const unsigned n_modes = sizeof(modes) / sizeof(modes[0]);
     unsigned mode = 0;
-    while (argc == 4 && mode < 3 && strcmp(argv[3], modes[mode]) != 0)
+    while (argc == 4 && mode < n_modes && strcmp(argv[3], modes[mode]) != 0)
         mode++;
-    if (argc != 4 || strcmp(argv[1], "--bind") != 0 || mode == 3) {
+    if (argc != 4 || strcmp(argv[1], "--bind") != 0 || mode == n_modes) {
         fprintf(stderr, "usage: misbehaving_responder --bind IP (--nak-twice | --no-rnr | "
-                "--atomic-twice)\n");
+                "--atomic-twice | --faa-adds-compare | --dup-malformed | --msn-short | "
+                "--no-psn-wrap)\n");
         return 1;
     }
     rs_rc_misbehave = 1u << mode;

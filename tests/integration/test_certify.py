@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Certifying a target we did not write (docs/scripts.md, docs/conformance.md):
+  - deliberately wrong responders (tests/rc/misbehaving_responder.c, built with
+    RS_RC_MISBEHAVE, never installed) make exactly the scripts of the responder group that
+    check what they break fail, with the frames as evidence, and nothing else:
+    FETCH_ADD adding the Compare field (atomic_results, duplicate_atomic: the words read back);
+    a duplicate answered with a malformed packet (duplicate_write: the malformed frame, and
+    ack_timeout, whose resend is that duplicate); MSNs one short (ack_msn); no PSN wrap
+    (psn_wrap);
+  - a late packet of one script is not judged in the next: a READ response the responder
+    holds back 60 ms lands in the next script's recording, which passes and notes the stray
+    (QPs and PSNs new at every run tell them apart);
+  - a target described once: the responder group, twice in a row, against a static target
+    (`responder --no-listen --peer ...`) from --target-file, restarted for our new QP by
+    --reset before each script, all passing;
+  - the side channel's JSON, as docs/scripts.md specifies it, makes any stack a target:
+    samples/scripts/side_channel_shim.py (20 lines) in front of a static responder, and the
+    suite passes through it;
+  - the README's fault rules (lossy.rules) fire: both that name a relative PSN act."""
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import rcpeer as r
+import rstest as t
+
+tmp = t.tempdir()
+SUITE = os.path.join(t.SOURCE_DIR, "samples", "scripts", "conformance", "responder")
+SHIM = os.path.join(t.SOURCE_DIR, "samples", "scripts", "side_channel_shim.py")
+MISBEHAVING = os.environ.get("MISBEHAVING_RESPONDER",
+                             os.path.join(t.SOURCE_DIR, "build", "tests", "misbehaving_responder"))
+US, TARGET, BAD, SHIMMED = r.addresses(4)
+
+
+def suite(target, extra=()):
+    p = t.run([t.ROCESHARK, "inject", "--suite", SUITE, "--bind", US] +
+              (["--target", target] if target else []) + list(extra), check_rc=False)
+    return p, [x for x in p.stdout.splitlines()[1:-1] if " pass " not in x]
+
+
+def check_all_pass(p, failed, what):
+    n = len([x for x in os.listdir(SUITE) if x.endswith(".script")])
+    t.check(p.returncode == 0 and not failed and
+            re.match(r"%d scripts, (\d+) expectations: \1 passed, 0 failed$" % n,
+                     p.stdout.splitlines()[-1]) is not None,
+            "%s: exit %d, rows not passing %s\n%s" % (what, p.returncode, failed, p.stderr))
+
+
+# 1. Wrong responders: exactly the intended rows fail, with their evidence.
+for mode, want in (
+        ("--faa-adds-compare", [
+            ("atomic_results: field infiniband.atomicacketh.origremdt == 1005", "no frame"),
+            ("atomic_results: field infiniband.atomicacketh.origremdt == 77", "no frame"),
+            ("atomic_results: memory 8192 == 77", r"reads 1000 \(0x3e8, frame \d+\)"),
+            ("duplicate_atomic: memory 4096 == 1005", r"reads 1000 \(0x3e8, frame \d+\)")]),
+        ("--dup-malformed", [
+            ("ack_timeout: completion ok", "first error RETRY_EXC_ERR"),
+            ("duplicate_write: duplicate answered",
+             r"frame \d+ \(a duplicate WRITE, PSN \+0\).*frame \d+.*malformed")]),
+        ("--msn-short", [
+            ("ack_msn: field infiniband.aeth.msn == 3", "no frame matched"),
+            ("ack_msn: no field infiniband.aeth", r"frame \d+ matched")]),
+        ("--no-psn-wrap", [
+            ("psn_wrap: memory 0 == 0x1111", "WR_FLUSH_ERR"),
+            ("psn_wrap: memory 8 == 0x2222", "WR_FLUSH_ERR"),
+            ("psn_wrap: memory 16 == 0x3333", "WR_FLUSH_ERR"),
+            ("psn_wrap: memory 8184 ==", "WR_FLUSH_ERR"),
+            ("psn_wrap: no field roceshark.analysis.retransmission", r"frame \d+ matched"),
+            ("psn_wrap: completion ok", "RETRY_EXC_ERR")])):
+    bad = subprocess.Popen([MISBEHAVING, "--bind", BAD, mode], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+    ready = bad.stderr.readline()
+    p, failed = suite(BAD)
+    bad.terminate()
+    bad.wait(10)
+    t.check(ready.startswith("misbehaving responder: ready") and p.returncode == len(want) and
+            len(failed) == len(want) and
+            all(x.startswith(w[0]) and " FAIL " in x and re.search(w[1], x) is not None
+                for x, w in zip(failed, want)),
+            "the suite against a responder with %s: exit %d, failing rows\n%s"
+            % (mode, p.returncode, "\n".join(failed)))
+
+# 2. A stray: the first script's READ response, held back 60 ms by the target, arrives
+# while the next script runs. That one passes, and says what it did not judge.
+rules = os.path.join(tmp, "hold.rules")
+open(rules, "w").write('delay 60ms times 1 dir tx if infiniband.bth.opcode == '
+                       '"RC RDMA Read Response Only"\n')
+stray_dir = os.path.join(tmp, "stray")
+os.mkdir(stray_dir)
+open(os.path.join(stray_dir, "a_read.script"), "w").write(
+    "bind %s timeout 10\nlinger 1ms\nconnect %s side\npost read 64\nexpect retransmit\n"
+    "expect completion ok\n" % (US, TARGET))
+open(os.path.join(stray_dir, "b_writes.script"), "w").write(
+    "bind %s\nlinger 1s\nconnect %s side\npost write 512 count 4\nexpect completion ok\n"
+    "expect no violation\n" % (US, TARGET))
+# The stray must reach the second script's socket: when a loaded host starts it more
+# than 60 ms late, the response finds no socket, and the pair runs again.
+for attempt in range(3):
+    resp = r.Responder(["--bind", TARGET, "--mr", "1M", "--faults", rules])
+    p = t.run([t.ROCESHARK, "inject", "--suite", stray_dir], check_rc=False)
+    resp.stop()
+    rows = p.stdout.splitlines()
+    notes = [x for x in rows if " note " in x]
+    if notes:
+        break
+t.check(p.returncode == 0 and all(" pass " in x for x in rows[1:-1] if " note " not in x) and
+        len(notes) == 1 and notes[0].startswith("b_writes: stray (not judged)") and
+        re.search(r"1 packet to QP 0x[0-9a-f]{6}, not ours in this run \(frame \d+\)", notes[0])
+        and rows[-1] == "2 scripts, 4 expectations: 4 passed, 0 failed",
+        "a READ response held back 60 ms: the next script passes and notes it (%d runs):\n%s"
+        % (attempt + 1, p.stdout))
+
+# 3. A static target, described once: its parameters in --target-file, restarted for each
+# script's new QP (number and first PSN in $QPN and $PSN) by --reset.
+target_file = os.path.join(tmp, "target.json")
+open(target_file, "w").write('# a static responder\n{"ip": "%s", "qpn": 9029, "psn": 777, '
+                             '"rkey": 4096, "va": 1048576, "length": 1048576, "pmtu": 1024}\n'
+                             % TARGET)
+pidfile = os.path.join(tmp, "target.pid")
+reset = os.path.join(tmp, "reset.sh")
+open(reset, "w").write("""# reset.sh PIDFILE: the static target again, for our QP of this run ($BIND, $QPN, $PSN)
+if [ -f "$1" ]; then
+    kill "$(cat "$1")"
+    # gone, or a zombie init has yet to reap: either way its port is free
+    while [ -e /proc/"$(cat "$1")" ] && ! grep -q ') Z ' /proc/"$(cat "$1")"/stat; do sleep 0.01; done
+fi
+rm -f "$1.out"      # the last one's ready line is not this one's
+"$ROCESHARK" responder --bind @TARGET@ --no-listen --peer "$BIND" --peer-qpn "$QPN" \\
+    --peer-psn "$PSN" --qpn 9029 --psn 777 --rkey 4096 --va 1048576 --mr 1M \\
+    > "$1.out" 2>/dev/null < /dev/null &
+echo $! > "$1"
+until grep -qs icrc_check "$1.out"; do sleep 0.01; done
+""".replace("@TARGET@", TARGET))
+for run in (1, 2):
+    p, failed = suite(None, ["--target-file", target_file, "--reset",
+                             "sh %s %s" % (reset, pidfile)])
+    check_all_pass(p, failed, "--target-file and --reset, run %d" % run)
+if os.path.exists(pidfile):
+    os.kill(int(open(pidfile).read()), 15)
+# A target file that says nothing is refused with where and why.
+bad_file = os.path.join(tmp, "bad.json")
+open(bad_file, "w").write('{"ip": "%s"}\n' % TARGET)
+p = t.run([t.ROCESHARK, "inject", "--suite", SUITE, "--target-file", bad_file], check_rc=False)
+t.check(p.returncode == 1 and p.stderr == "roceshark: inject: --target-file %s:1: peer "
+        "parameters: expected ip, qpn, psn and pmtu\n" % bad_file,
+        "a bad --target-file: exit %d %r" % (p.returncode, p.stderr))
+
+# 4. The shim: our side channel in 20 lines of Python, in front of a stack that takes its
+# peer on its command line (a static responder here).
+shim_code = open(SHIM).read()
+code_lines = [x for x in shim_code.split('"""')[2].splitlines() if x.strip()]
+t.check(len(code_lines) <= 20, "the shim is %d lines of code" % len(code_lines))
+shim = subprocess.Popen([t.PYTHON, SHIM, SHIMMED, t.ROCESHARK, "responder", "--bind", SHIMMED,
+                         "--no-listen", "--peer", "{ip}", "--peer-qpn", "{qpn}", "--peer-psn",
+                         "{psn}", "--pmtu", "{pmtu}", "--mr", "1M"],
+                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+end = time.time() + 10
+while not t.listening(18515) and time.time() < end:
+    time.sleep(0.02)
+p, failed = suite(SHIMMED)
+shim.terminate()
+shim.wait(10)
+check_all_pass(p, failed, "through side_channel_shim.py")
+
+# 5. The README's fault rules fire: `lossy.rules` as printed there, in perf's requester (what
+# it sends is tx), selects the packets it names by their relative PSN.
+m = re.search(r"`lossy\.rules`:\n\n```\n(.*?)```", open(os.path.join(t.SOURCE_DIR, "README.md")).read(),
+              re.S)
+t.check(m is not None, "the README's lossy.rules block")
+rules = os.path.join(tmp, "lossy.rules")
+open(rules, "w").write(m.group(1) if m else "")
+A, B = r.addresses(2)
+srv = subprocess.Popen([t.ROCESHARK, "perf", "write_bw", "--bind", A, "-s", "65536", "-n", "8"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+end = time.time() + 10
+while not t.listening(18515) and time.time() < end:
+    time.sleep(0.02)
+p = t.run([t.ROCESHARK, "perf", "write_bw", "--bind", B, "--connect", A, "-s", "65536", "-n",
+           "8", "--faults", rules], check_rc=False)
+srv.wait(30)
+acted = {x.split(None, 3)[3]: int(x.split()[2]) for x in p.stderr.splitlines()
+         if x.startswith("faults: ") and x.split()[1].isdigit()}
+fired = [rule for rule, n in acted.items() if "psn_rel" in rule and n >= 1]
+t.check(p.returncode == 0 and len(fired) == 2,
+        "the README's rules on roceshark.analysis.psn_rel fire: exit %d, acted %s"
+        % (p.returncode, acted))
+t.finish("certify")
