@@ -85,6 +85,7 @@ rs_replay_write_junit(const char *path, const char *name, const struct rs_replay
         return rs_error(err, RS_EIO, "%s: %s", path, strerror(errno));
     for (uint8_t k = 0; k < RS_REPLAY_RULE_COUNT; k++) {
         const struct rs_replay_tally *t = &res->by_rule[k];
+        memset(&r[k], 0, sizeof(r[k]));
         r[k].ok = t->diverged == 0;
         snprintf(r[k].text, sizeof(r[k].text), "%s", rs_replay_rule_name(k));
         snprintf(r[k].evidence, sizeof(r[k].evidence), "%" PRIu64 " compared, %" PRIu64

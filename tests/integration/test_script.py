@@ -115,7 +115,7 @@ evidence = {
     "retry_exceeded": r"exit 4 +pass +the command exited with 4",
     "remote_access_error": r"exit 4 +pass +the command exited with 4",
     "ack_timeout": r"retransmit after 1073ms +pass +after \d+ us",
-    "cnp_on_ce": r"cnp +pass",
+    "cnp_on_ce": r"cnp +pass +after \d+ us \(frame \d+",
 }
 for name, want in evidence.items():
     t.check(any(x.startswith(name + ": ") and re.search(want, x) for x in rows),
