@@ -42,7 +42,7 @@ static const char usage[] =
     "  --dst IP          a target set up by other means: give the maps yourself\n"
     "Rewriting (the ICRC is recomputed):\n"
     "  --qpmap OLD:NEW   destination QP    --rkey-map OLD:NEW   R_Key (repeatable)\n"
-    "  --psn-offset N    added to PSNs     --va-offset N        added to VAs\n"
+    "  --psn-offset N    added to PSNs     --va-offset [-]N     added to VAs\n"
     "  --pkey P          the P_Key         --sport N            the UDP source port\n"
     "  --keep-icrc       keep the captured ICRCs (a bad one is replayed bad)\n"
     "Modes:\n"
@@ -231,10 +231,12 @@ parse_args(struct replay_opts *ro, int argc, char **argv)
             ro->rw.psn_offset = (uint32_t)v;
             break;
         case OPT_VA_OFFSET:
-            if (!cli_parse_uint(optarg, 0, UINT64_MAX, &v))
-                return cli_fail(CLI_EXIT_USAGE, "replay: --va-offset %s: expected a number",
-                                optarg);
-            ro->rw.va_offset = v;
+            /* Signed: the target's region may lie below the capture's. VAs are added
+             * to modulo 2^64, so a negative offset is its two's complement. */
+            if (!cli_parse_uint(optarg + (optarg[0] == '-'), 0, UINT64_MAX, &v))
+                return cli_fail(CLI_EXIT_USAGE, "replay: --va-offset %s: expected a number, "
+                                "negative or not", optarg);
+            ro->rw.va_offset = optarg[0] == '-' ? 0 - (uint64_t)v : v;
             ro->have_va_offset = true;
             break;
         case OPT_PKEY:
@@ -437,7 +439,9 @@ validate(const struct replay_opts *ro, const struct rs_replay_trace *t,
         .lenient_rnr = ro->lenient_rnr, .payloads = ro->payloads, .messages = ro->messages,
         .first_psn = rs_replay_first_psn(t), .psn_offset = ro->rw.psn_offset,
         .psn_span = ro->run.psn_span, .trace_pmtu = t->conv.pmtu,
-        .target_pmtu = tg != NULL ? (uint16_t)tg->pmtu : 0};
+        .target_pmtu = tg != NULL ? (uint16_t)tg->pmtu : 0,
+        .requests = (const struct rs_replay_frame *)(void *)t->requests->data,
+        .n_requests = t->requests->len};
     struct rs_replay_result res;
     char err[RS_ERRBUF_SIZE];
     int rc = 0;

@@ -173,6 +173,11 @@ struct rs_replay_compare_opts {
                                    ours need not repeat */
     uint16_t trace_pmtu;        /* the capture's PMTU, and the target's, when known: a */
     uint16_t target_pmtu;       /* difference names divergences "segmentation" */
+    /* The capture's requests, which count the messages each MSN must count (the target's QP
+     * is new: its MSNs count from the replay's first message); NULL: the capture's MSNs
+     * are taken to count from its conversation's start. */
+    const struct rs_replay_frame *requests;
+    size_t n_requests;
 };
 
 /* Counts by what was compared. */

@@ -12,6 +12,7 @@
  * only the first response of each class to a PSN is compared.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <roceshark/analysis.h>
@@ -121,6 +122,12 @@ struct cmp {
     bool *reported;             /* got responses a divergence already names */
     uint32_t *acked_max;        /* per pass: the highest relative PSN acknowledged + 1 */
     struct rs_replay_result *res;
+    /* The MSNs: the relative PSNs of the capture's requests that end a message, sorted; what
+     * the capture's MSNs count before its first message; and the messages of a pass. */
+    uint32_t *msg_ends;
+    size_t n_msg_ends;
+    uint32_t msn_origin;
+    uint32_t msgs_per_pass;
 };
 
 static uint32_t
@@ -335,28 +342,102 @@ compare_answer(struct cmp *m, const struct rs_replay_frame *e, enum cls c, uint3
     diverge(m, e, NULL, rule, "infiniband.aeth.syndrome", a, "none");
 }
 
-/* The MSN: its progression from the pass's first matched acknowledgement. */
+/* --- The MSN, absolutely (C9-148): the messages the responder completed since its QP
+ * began. The target's QP is new, so its MSN counts the replay's messages; the capture's
+ * counts from its conversation's start, which the capture may not hold. So the capture's
+ * MSNs count from their origin: its first ACK's MSN less the messages its requests had
+ * ended by that ACK's PSN (0 for a capture from the start). A target whose MSNs are off by
+ * a constant diverges at every one, and the divergence names the offset. --- */
+
+static bool
+ends_message(const struct rs_replay_frame *q)
+{
+    const struct rs_ib_opcode *op = rs_ib_opcode_info(q->opcode);
+
+    if (op->name == NULL || q->retransmission)
+        return false;
+    if (op->op == RS_OP_SEND || op->op == RS_OP_WRITE)
+        return op->seg == RS_SEG_LAST || op->seg == RS_SEG_ONLY;
+    return op->op == RS_OP_READ_REQ || op->op == RS_OP_CMP_SWAP || op->op == RS_OP_FETCH_ADD;
+}
+
+static int
+compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Messages the capture's requests ended at or before relative PSN rel. */
+static uint32_t
+messages_upto(const struct cmp *m, uint32_t rel)
+{
+    size_t lo = 0, hi = m->n_msg_ends;
+
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (m->msg_ends[mid] <= rel)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (uint32_t)lo;
+}
+
+static bool
+acks_positively(const struct rs_replay_frame *f)
+{
+    return f->has_aeth && rs_aeth_kind(f->syndrome) == RS_AETH_ACK;
+}
+
+static void
+msn_prepare(struct cmp *m)
+{
+    const struct rs_replay_compare_opts *o = m->o;
+    uint32_t highest = 0;
+    bool have_origin = false;
+
+    m->msg_ends = g_new(uint32_t, o->n_requests + 1);
+    for (size_t i = 0; i < o->n_requests; i++)
+        if (ends_message(&o->requests[i]))
+            m->msg_ends[m->n_msg_ends++] = rel_psn(o->requests[i].psn, o->first_psn);
+    qsort(m->msg_ends, m->n_msg_ends, sizeof(uint32_t), compare_u32);
+    /* An ACK's MSN says the most plainly what was completed: it goes first. */
+    for (int pass = 0; pass < 2 && !have_origin && o->requests != NULL; pass++)
+        for (size_t i = 0; i < m->n_exp && !have_origin; i++) {
+            const struct rs_replay_frame *e = &m->exp[i];
+            if (!acks_positively(e) || (pass == 0 && class_of(e) != C_ACK))
+                continue;
+            m->msn_origin = (e->msn - messages_upto(m, rel_psn(e->psn, o->first_psn))) &
+                            0xffffff;
+            have_origin = true;
+        }
+    for (size_t i = 0; i < m->n_exp; i++)
+        if (acks_positively(&m->exp[i]) &&
+            ((m->exp[i].msn - m->msn_origin) & 0xffffff) > highest)
+            highest = (m->exp[i].msn - m->msn_origin) & 0xffffff;
+    m->msgs_per_pass = o->requests != NULL ? (uint32_t)m->n_msg_ends : highest;
+}
+
 static void
 compare_msn(struct cmp *m, const struct rs_replay_frame *e, const struct rs_replay_frame *g,
-            bool *have_base, uint32_t *e0, uint32_t *g0)
+            uint32_t pass)
 {
-    char a[32], b[32];
+    char a[64], b[64];
 
-    if (g == NULL || !e->has_aeth || !g->has_aeth || rs_aeth_kind(e->syndrome) != RS_AETH_ACK ||
-        rs_aeth_kind(g->syndrome) != RS_AETH_ACK)
+    if (g == NULL || !acks_positively(e) || !acks_positively(g))
         return;
-    if (!*have_base) {
-        *have_base = true;
-        *e0 = e->msn;
-        *g0 = g->msn;
-    }
-    uint32_t de = (e->msn - *e0) & 0xffffff, dg = (g->msn - *g0) & 0xffffff;
-    tally(m, RS_REPLAY_RULE_MSN, de == dg);
-    if (de != dg) {
-        snprintf(a, sizeof(a), "+%u (%u)", de, e->msn);
-        snprintf(b, sizeof(b), "+%u (%u)", dg, g->msn);
-        diverge(m, e, g, RS_REPLAY_RULE_MSN, "infiniband.aeth.msn", a, b);
-    }
+    uint32_t want = (e->msn - m->msn_origin + pass * m->msgs_per_pass) & 0xffffff;
+    tally(m, RS_REPLAY_RULE_MSN, g->msn == want);
+    if (g->msn == want)
+        return;
+    if (m->msn_origin != 0 || pass != 0)
+        snprintf(a, sizeof(a), "%u (the capture's %u)", want, e->msn);
+    else
+        snprintf(a, sizeof(a), "%u", want);
+    snprintf(b, sizeof(b), "%u (MSN offset %+d)", g->msn, (int32_t)((g->msn - want) << 8) >> 8);
+    diverge(m, e, g, RS_REPLAY_RULE_MSN, "infiniband.aeth.msn", a, b);
 }
 
 /* In messages mode a sequence NAK (the capture's or the target's) answered a requester's
@@ -471,11 +552,11 @@ rs_replay_compare(const struct rs_replay_compare_opts *opts,
     m.reported = g_new0(bool, n_got + 1);
     m.acked_max = g_new0(uint32_t, res->passes);
     index_got(&m);
+    msn_prepare(&m);
 
     GHashTable *expected_keys = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
     for (uint32_t pass = 0; pass < res->passes; pass++) {
-        bool have_base = false, read_differs = false;
-        uint32_t e0 = 0, g0 = 0;
+        bool read_differs = false;
         for (size_t i = 0; i < n_expected; i++) {
             const struct rs_replay_frame *e = &expected[i];
             enum cls c = class_of(e);
@@ -503,7 +584,7 @@ rs_replay_compare(const struct rs_replay_compare_opts *opts,
             } else {
                 compare_answer(&m, e, c, pass, rel);
             }
-            compare_msn(&m, e, got_find(&m, pass, rel, c, NULL), &have_base, &e0, &g0);
+            compare_msn(&m, e, got_find(&m, pass, rel, c, NULL), pass);
         }
     }
     compare_extra(&m, expected_keys);
@@ -513,6 +594,7 @@ rs_replay_compare(const struct rs_replay_compare_opts *opts,
     g_hash_table_destroy(m.got_at);
     g_free(m.got_keys);
     g_free(m.reported);
+    g_free(m.msg_ends);
     g_free(m.acked_max);
 }
 

@@ -18,7 +18,9 @@
     samples/scripts/side_channel_shim.py (20 lines) in front of a static responder, and the
     suite passes through it;
   - the README's fault rules (samples/faults/lossy.rules) fire: the one that names a packet
-    by its relative PSN acts once."""
+    by its relative PSN acts once;
+  - replay compares MSNs absolutely: against the responder with MSNs one short, every MSN
+    compared diverges, and the divergence names the offset (-1)."""
 import json
 import os
 import re
@@ -185,4 +187,21 @@ fired = [rule for rule, n in acted.items() if "psn_rel" in rule and n == 1]
 t.check(p.returncode == 0 and len(fired) == 1,
         "the README's rule on roceshark.analysis.psn_rel fires once: exit %d, acted %s"
         % (p.returncode, acted))
+# 6. replay compares MSNs absolutely: a real capture's WRITEs replayed against the responder
+# whose MSNs are one short diverge at every ACK, and the divergence names the offset.
+capture = os.path.join(t.REAL_CAPTURES, "linlinw5_rdma_ib_tutorial__pcap_rdma_write_bw.pcap")
+bad = subprocess.Popen([MISBEHAVING, "--bind", BAD, "--msn-short"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True)
+bad.stderr.readline()
+p = t.run([t.ROCESHARK, "replay", "-r", capture, "--conv", "1", "--bind", US, "--target", BAD,
+           "--linger", "100"], check_rc=False)
+bad.terminate()
+bad.wait(10)
+msn = [x for x in p.stdout.splitlines() if x.startswith("divergence: ") and "[msn]" in x]
+rows = {x.split()[0]: x.split()[1:] for x in p.stdout.splitlines() if x[:4] in ("msn ", "ack-")}
+t.check(p.returncode == 7 and len(msn) >= 1 and
+        all(re.search(r"infiniband\.aeth\.msn: expected \d+.*, got \d+ \(MSN offset -1\)", x)
+            for x in msn) and rows.get("msn", ["0"])[0] == str(len(msn)),
+        "replay against MSNs one short: exit %d, every MSN compared diverges by -1:\n%s%s"
+        % (p.returncode, p.stdout, p.stderr))
 t.finish("certify")

@@ -62,7 +62,7 @@ def make_capture():
         f.write("bind %s pmtu 1024 timeout 12\n" % src +
                 "connect %s side\n" % dst +
                 "fault drop times 1 dir tx if infiniband.bth.opcode == \"RC RDMA Write "
-                "Middle\" && infiniband.bth.psn == 2\n"
+                "Middle\" && roceshark.analysis.psn_rel == 2\n"
                 "fault drop times 1 dir rx if infiniband.bth.opcode == \"RC RDMA Read "
                 "Response Middle\"\n"
                 "post write 8192\n"
@@ -287,7 +287,7 @@ def test_options(capture):
 
 
 SIDE_RULES = """\
-drop times 1 dir rx if infiniband.bth.opcode == "RC RDMA Write Middle" && infiniband.bth.psn == 2
+drop times 1 dir rx if infiniband.bth.opcode == "RC RDMA Write Middle" && roceshark.analysis.psn_rel == 2
 inject rnr 1ms times 1 skip 1 dir rx if infiniband.bth.opcode == "RC Send Only"
 drop times 1 skip 1 dir rx if infiniband.bth.opcode == "RC Send Only"
 """

@@ -454,32 +454,48 @@ static void
 test_msn(void **state)
 {
     (void)state;
+    /* A capture from its conversation's start: its MSNs count the messages, and so must
+     * the target's. One short at every ACK is a divergence at every ACK, with the offset. */
     const struct rs_replay_frame exp[] = {
-        ack(1, 0, SYN_ACK, 10), ack(2, 1, SYN_ACK, 11), ack(3, 2, SYN_ACK, 12),
+        ack(1, 0, SYN_ACK, 1), ack(2, 1, SYN_ACK, 2), ack(3, 2, SYN_ACK, 3),
     };
-    const struct rs_replay_frame got[] = {
-        ack(11, 0, SYN_ACK, 0), ack(12, 1, SYN_ACK, 1), ack(13, 2, SYN_ACK, 3),
+    const struct rs_replay_frame short_by_one[] = {
+        ack(11, 0, SYN_ACK, 0), ack(12, 1, SYN_ACK, 1), ack(13, 2, SYN_ACK, 2),
     };
     struct rs_replay_compare_opts o = opts_at(0);
     struct rs_replay_result res;
 
-    compare(&o, exp, N(exp), NULL, got, N(got), NULL, 1, &res);
-    assert_int_equal(res.divergences->len, 1);
-    check_div(&res, 0, RS_REPLAY_RULE_MSN, 3, 13, "infiniband.aeth.msn", "+2 (12)", "+3 (3)");
+    compare(&o, exp, N(exp), NULL, short_by_one, N(short_by_one), NULL, 1, &res);
+    assert_int_equal(res.divergences->len, 3);
+    check_div(&res, 0, RS_REPLAY_RULE_MSN, 1, 11, "infiniband.aeth.msn", "1",
+              "0 (MSN offset -1)");
+    check_div(&res, 2, RS_REPLAY_RULE_MSN, 3, 13, "infiniband.aeth.msn", "3",
+              "2 (MSN offset -1)");
     const struct rs_replay_tally want[RS_REPLAY_RULE_COUNT] = {
         [RS_REPLAY_RULE_ACK_CLASS] = T(3, 3, 0, 0),
-        [RS_REPLAY_RULE_MSN] = T(3, 2, 0, 1),
+        [RS_REPLAY_RULE_MSN] = T(3, 0, 0, 3),
     };
     check_tallies(&res, want);
     rs_replay_result_free(&res);
 
-    /* The progression across the MSN's wrap. */
-    const struct rs_replay_frame wrap[] = {
-        ack(11, 0, SYN_ACK, 0xfffffe), ack(12, 1, SYN_ACK, 0xffffff), ack(13, 2, SYN_ACK, 0),
+    /* A capture that begins later (its MSNs 10, 11, 12), with its requests: they say the
+     * capture's MSNs count from 9, and the target's new QP counts 1, 2, 3. */
+    const struct rs_replay_frame later[] = {
+        ack(1, 0, SYN_ACK, 10), ack(2, 1, SYN_ACK, 11), ack(3, 2, SYN_ACK, 12),
     };
-    compare(&o, exp, N(exp), NULL, wrap, N(wrap), NULL, 1, &res);
-    assert_int_equal(res.divergences->len, 0);
-    assert_int_equal(res.by_rule[RS_REPLAY_RULE_MSN].same, 3);
+    const struct rs_replay_frame sends[] = {
+        frame(4, SEND_ONLY, 0), frame(5, SEND_ONLY, 1), frame(6, SEND_ONLY, 2),
+        frame(7, SEND_FIRST, 3),     /* a message not ended: it counts for nothing */
+    };
+    const struct rs_replay_frame counted[] = {
+        ack(11, 0, SYN_ACK, 1), ack(12, 1, SYN_ACK, 2), ack(13, 2, SYN_ACK, 4),
+    };
+    o.requests = sends;
+    o.n_requests = N(sends);
+    compare(&o, later, N(later), NULL, counted, N(counted), NULL, 1, &res);
+    assert_int_equal(res.divergences->len, 1);
+    check_div(&res, 0, RS_REPLAY_RULE_MSN, 3, 13, "infiniband.aeth.msn", "3 (the capture's 12)",
+              "4 (MSN offset +1)");
     rs_replay_result_free(&res);
 }
 
