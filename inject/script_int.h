@@ -118,6 +118,7 @@ struct script_runner {
      * ours is a stray, a late one of an earlier run, and is not judged. */
     uint32_t our_qpns[SCRIPT_MAX_OUR_QPS];
     unsigned n_our_qpns;
+    bool qpns_overflow;
     uint64_t strays, first_stray;
     uint32_t first_stray_qpn;
     struct script_readback readback[RS_SCRIPT_MAX_EXPECTS];

@@ -120,7 +120,7 @@ is_our_qpn(const struct script_runner *r, uint32_t qpn)
 static bool
 is_stray(struct script_runner *r, const struct rs_packet *pkt, bool ours, uint64_t number)
 {
-    if (ours || !rs_packet_has(pkt, RS_LAYER_BTH) || r->n_our_qpns == 0)
+    if (ours || !rs_packet_has(pkt, RS_LAYER_BTH) || r->n_our_qpns == 0 || r->qpns_overflow)
         return false;
     uint32_t qpn = rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 5);
     if (qpn == 1 || is_our_qpn(r, qpn))

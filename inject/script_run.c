@@ -102,6 +102,8 @@ hook_connected(void *arg, const uint8_t local_gid[16], uint32_t qpn, const uint8
 
     if (r->n_our_qpns < SCRIPT_MAX_OUR_QPS)
         r->our_qpns[r->n_our_qpns++] = qpn;
+    else
+        r->qpns_overflow = true;    /* more QPs than kept: nothing is taken for a stray */
     if (r->faults != NULL)
         rs_faults_pair(r->faults, local_gid, qpn, peer_gid, peer_qpn);
 }

@@ -20,7 +20,9 @@
   - the README's fault rules (samples/faults/lossy.rules) fire: the one that names a packet
     by its relative PSN acts once;
   - replay compares MSNs absolutely: against the responder with MSNs one short, every MSN
-    compared diverges, and the divergence names the offset (-1)."""
+    compared diverges, and the divergence names the offset (-1);
+  - accept's run command finds our QP, first PSN, R_Key and VA in its environment ($QPN,
+    $PSN, $RKEY, $VA): a static requester WRITEs and READs our region by them."""
 import json
 import os
 import re
@@ -203,5 +205,20 @@ t.check(p.returncode == 7 and len(msn) >= 1 and
         all(re.search(r"infiniband\.aeth\.msn: expected \d+.*, got \d+ \(MSN offset -1\)", x)
             for x in msn) and rows.get("msn", ["0"])[0] == str(len(msn)),
         "replay against MSNs one short: exit %d, every MSN compared diverges by -1:\n%s%s"
+        % (p.returncode, p.stdout, p.stderr))
+# 7. accept's run command finds our QP, first PSN, R_Key and VA in its environment: a
+# requester set up by hand (rc_client, static) WRITEs and READs our region through them.
+REQ = r.addresses(1)[0]
+acc = os.path.join(tmp, "accept_static.script")
+open(acc, "w").write(
+    "bind %s\naccept %s qpn 0x4321 psn 1000\n"
+    "run \"%s --bind $TARGET --peer $BIND --peer-qpn $QPN --peer-psn $PSN --qpn 0x4321 "
+    "--psn 1000 write:64:$VA:$RKEY read:64:$VA:$RKEY\"\n"
+    "expect exit 0\nexpect count 1 infiniband.bth.opcode == \"RC RDMA Write Only\"\n"
+    "expect field infiniband.bth.opcode == \"RC RDMA Read Response Only\"\n"
+    "expect no violation\n" % (US, REQ, r.RC_CLIENT))
+p = t.run([t.ROCESHARK, "inject", "--script", acc], check_rc=False)
+t.check(p.returncode == 0 and p.stdout.count("\nok ") == 4,
+        "accept: the run command reaches us by $QPN, $PSN, $RKEY and $VA: exit %d\n%s%s"
         % (p.returncode, p.stdout, p.stderr))
 t.finish("certify")
