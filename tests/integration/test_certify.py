@@ -11,6 +11,8 @@
   - a late packet of one script is not judged in the next: a READ response the responder
     holds back 60 ms lands in the next script's recording, which passes and notes the stray
     (QPs and PSNs new at every run tell them apart);
+  - waiting is the script's choice: a READ response 300 ms late is judged under `linger 1s`,
+    and not when --linger 1ms overrides it;
   - a target described once: the responder group, twice in a row, against a static target
     (`responder --no-listen --peer ...`) from --target-file, restarted for our new QP by
     --reset before each script, all passing;
@@ -121,6 +123,24 @@ t.check(p.returncode == 0 and all(" pass " in x for x in rows[1:-1] if " note " 
         and rows[-1] == "2 scripts, 4 expectations: 4 passed, 0 failed",
         "a READ response held back 60 ms: the next script passes and notes it (%d runs):\n%s"
         % (attempt + 1, p.stdout))
+
+# 2b. Waiting is the script's choice: with `linger 1s` the READ response held back 300 ms
+# comes while the run still records, and is judged in it (two READ Responses); --linger 1ms
+# over it stops first, and the expectation fails on the one response seen.
+open(rules, "w").write('delay 300ms times 1 dir tx if infiniband.bth.opcode == '
+                       '"RC RDMA Read Response Only"\n')
+linger_script = os.path.join(tmp, "linger.script")
+open(linger_script, "w").write(
+    "bind %s timeout 10\nlinger 1s\nconnect %s side\npost read 64\nexpect completion ok\n"
+    "expect count 2 infiniband.bth.opcode == \"RC RDMA Read Response Only\"\n" % (US, TARGET))
+for extra, want_rc, want in (([], 0, "ok 2 - count 2 .*: 2 frames matched"),
+                             (["--linger", "1ms"], 6, "not ok 2 - count 2 .*: 1 frames matched")):
+    resp = r.Responder(["--bind", TARGET, "--mr", "1M", "--faults", rules])
+    p = t.run([t.ROCESHARK, "inject", "--script", linger_script] + extra, check_rc=False)
+    resp.stop()
+    t.check(p.returncode == want_rc and re.search(want, p.stdout) is not None,
+            "a READ response 300 ms late, linger 1s %s: exit %d\n%s%s"
+            % (" ".join(extra), p.returncode, p.stdout, p.stderr))
 
 # 3. A static target, described once: its parameters in --target-file, restarted for each
 # script's new QP (number and first PSN in $QPN and $PSN) by --reset.
