@@ -11,8 +11,8 @@
   - a late packet of one script is not judged in the next: a READ response the responder
     holds back 60 ms lands in the next script's recording, which passes and notes the stray
     (QPs and PSNs new at every run tell them apart);
-  - waiting is the script's choice: a READ response 300 ms late is judged under `linger 1s`,
-    and not when --linger 1ms overrides it;
+  - waiting is the script's choice: a CNP 400 ms late is judged under `linger 1s`, and not
+    when --linger 1ms overrides it;
   - a target described once: the responder group, twice in a row, against a static target
     (`responder --no-listen --peer ...`) from --target-file, restarted for our new QP by
     --reset before each script, all passing;
@@ -97,8 +97,6 @@ for mode, want in (
 # 2. A stray: the first script's READ response, held back 60 ms by the target, arrives
 # while the next script runs. That one passes, and says what it did not judge.
 rules = os.path.join(tmp, "hold.rules")
-open(rules, "w").write('delay 60ms times 1 dir tx if infiniband.bth.opcode == '
-                       '"RC RDMA Read Response Only"\n')
 stray_dir = os.path.join(tmp, "stray")
 os.mkdir(stray_dir)
 open(os.path.join(stray_dir, "a_read.script"), "w").write(
@@ -108,8 +106,11 @@ open(os.path.join(stray_dir, "b_writes.script"), "w").write(
     "bind %s\nlinger 1s\nconnect %s side\npost write 512 count 4\nexpect completion ok\n"
     "expect no violation\n" % (US, TARGET))
 # The stray must reach the second script's socket: when a loaded host starts it more
-# than 60 ms late, the response finds no socket, and the pair runs again.
-for attempt in range(3):
+# than 60 ms late, the response finds no socket, and the pair runs again with the response
+# held back longer (the second script records for a second after its last completion).
+for attempt, hold in enumerate(("60ms", "250ms", "600ms")):
+    open(rules, "w").write('delay %s times 1 dir tx if infiniband.bth.opcode == '
+                           '"RC RDMA Read Response Only"\n' % hold)
     resp = r.Responder(["--bind", TARGET, "--mr", "1M", "--faults", rules])
     p = t.run([t.ROCESHARK, "inject", "--suite", stray_dir], check_rc=False)
     resp.stop()
@@ -121,25 +122,25 @@ t.check(p.returncode == 0 and all(" pass " in x for x in rows[1:-1] if " note " 
         len(notes) == 1 and notes[0].startswith("b_writes: stray (not judged)") and
         re.search(r"1 packet to QP 0x[0-9a-f]{6}, not ours in this run \(frame \d+\)", notes[0])
         and rows[-1] == "2 scripts, 4 expectations: 4 passed, 0 failed",
-        "a READ response held back 60 ms: the next script passes and notes it (%d runs):\n%s"
-        % (attempt + 1, p.stdout))
+        "a READ response held back %s: the next script passes and notes it (%d runs):\n%s"
+        % (hold, attempt + 1, p.stdout))
 
-# 2b. Waiting is the script's choice: with `linger 1s` the READ response held back 300 ms
-# comes while the run still records, and is judged in it (two READ Responses); --linger 1ms
-# over it stops first, and the expectation fails on the one response seen.
-open(rules, "w").write('delay 300ms times 1 dir tx if infiniband.bth.opcode == '
-                       '"RC RDMA Read Response Only"\n')
+# 2b. Waiting is the script's choice: the responder holds its CNP back 400 ms, long after
+# the ACK that completes the WRITE. With `linger 1s` the run still records when it comes;
+# --linger 1ms over it stops first, and `expect cnp` fails.
+open(rules, "w").write("delay 400ms times 1 dir tx if infiniband.bth.opcode == 0x81\n")
 linger_script = os.path.join(tmp, "linger.script")
 open(linger_script, "w").write(
-    "bind %s timeout 10\nlinger 1s\nconnect %s side\npost read 64\nexpect completion ok\n"
-    "expect count 2 infiniband.bth.opcode == \"RC RDMA Read Response Only\"\n" % (US, TARGET))
-for extra, want_rc, want in (([], 0, "ok 2 - count 2 .*: 2 frames matched"),
-                             (["--linger", "1ms"], 6, "not ok 2 - count 2 .*: 1 frames matched")):
+    "bind %s timeout 18\nlinger 1s\nconnect %s side\nfault mark ecn ce times 1 dir tx if "
+    "infiniband.bth.opcode == \"RC RDMA Write Only\"\npost write 512\nexpect completion ok\n"
+    "expect cnp\n" % (US, TARGET))
+for extra, want_rc, want in (([], 0, r"\nok 2 - cnp: after \d+ us \(frame \d+"),
+                             (["--linger", "1ms"], 6, r"\nnot ok 2 - cnp: no frame matched")):
     resp = r.Responder(["--bind", TARGET, "--mr", "1M", "--faults", rules])
     p = t.run([t.ROCESHARK, "inject", "--script", linger_script] + extra, check_rc=False)
     resp.stop()
     t.check(p.returncode == want_rc and re.search(want, p.stdout) is not None,
-            "a READ response 300 ms late, linger 1s %s: exit %d\n%s%s"
+            "a CNP 400 ms late, linger 1s %s: exit %d\n%s%s"
             % (" ".join(extra), p.returncode, p.stdout, p.stderr))
 
 # 3. A static target, described once: its parameters in --target-file, restarted for each
@@ -250,7 +251,7 @@ open(acc, "w").write(
     "bind %s\naccept %s qpn 0x4321 psn 1000\n"
     "run \"%s --bind $TARGET --peer $BIND --peer-qpn $QPN --peer-psn $PSN --qpn 0x4321 "
     "--psn 1000 write:64:$VA:$RKEY read:64:$VA:$RKEY\"\n"
-    "expect exit 0\nexpect count 1 infiniband.bth.opcode == \"RC RDMA Write Only\"\n"
+    "expect exit 0\nexpect field infiniband.bth.opcode == \"RC RDMA Write Only\"\n"
     "expect field infiniband.bth.opcode == \"RC RDMA Read Response Only\"\n"
     "expect no violation\n" % (US, REQ, r.RC_CLIENT))
 p = t.run([t.ROCESHARK, "inject", "--script", acc], check_rc=False)
