@@ -14,7 +14,7 @@
   - waiting is the script's choice: a CNP 400 ms late is judged under `linger 1s`, and not
     when --linger 1ms overrides it;
   - a target described once: the responder group, twice in a row, against a static target
-    (`responder --no-listen --peer ...`) from --target-file, restarted for our new QP by
+    (`responder --no-listen --target ...`) from --target-file, restarted for our new QP by
     --reset before each script, all passing;
   - the side channel's JSON, as docs/scripts.md specifies it, makes any stack a target:
     samples/scripts/side_channel_shim.py (20 lines) in front of a static responder, and the
@@ -158,7 +158,7 @@ if [ -f "$1" ]; then
     while [ -e /proc/"$(cat "$1")" ] && ! grep -q ') Z ' /proc/"$(cat "$1")"/stat; do sleep 0.01; done
 fi
 rm -f "$1.out"      # the last one's ready line is not this one's
-"$ROCESHARK" responder --bind @TARGET@ --no-listen --peer "$BIND" --peer-qpn "$QPN" \\
+"$ROCESHARK" responder --bind @TARGET@ --no-listen --target "$BIND" --peer-qpn "$QPN" \\
     --peer-psn "$PSN" --qpn 9029 --psn 777 --rkey 4096 --va 1048576 --mr 1M --pmtu 1024 \\
     > "$1.out" 2>/dev/null < /dev/null &
 echo $! > "$1"
@@ -184,7 +184,7 @@ shim_code = open(SHIM).read()
 code_lines = [x for x in shim_code.split('"""')[2].splitlines() if x.strip()]
 t.check(len(code_lines) <= 20, "the shim is %d lines of code" % len(code_lines))
 shim = subprocess.Popen([t.PYTHON, SHIM, SHIMMED, t.ROCESHARK, "responder", "--bind", SHIMMED,
-                         "--no-listen", "--peer", "{ip}", "--peer-qpn", "{qpn}", "--peer-psn",
+                         "--no-listen", "--target", "{ip}", "--peer-qpn", "{qpn}", "--peer-psn",
                          "{psn}", "--pmtu", "{pmtu}", "--mr", "1M"],
                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 end = time.time() + 10
