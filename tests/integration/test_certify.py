@@ -18,7 +18,7 @@
     --reset before each script, all passing;
   - the side channel's JSON, as docs/scripts.md specifies it, makes any stack a target:
     samples/scripts/side_channel_shim.py (20 lines) in front of a static responder, and the
-    suite passes through it;
+    suite passes through it; killed, the shim stops the stack it started;
   - the README's fault rules (samples/faults/lossy.rules) fire: the one that names a packet
     by its relative PSN acts once;
   - replay compares MSNs absolutely: against the responder with MSNs one short, every MSN
@@ -194,6 +194,24 @@ p, failed = suite(SHIMMED)
 shim.terminate()
 shim.wait(10)
 check_all_pass(p, failed, "through side_channel_shim.py")
+
+
+def shimmed_stacks():
+    out = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if ("--bind\0%s\0" % SHIMMED).encode() in open("/proc/%s/cmdline" % pid, "rb").read():
+                out.append(pid)
+        except OSError:
+            pass        # gone meanwhile
+    return out
+
+
+# A kill of the shim stops the stack it started (it had one running for the last script).
+end = time.time() + 10
+while shimmed_stacks() and time.time() < end:
+    time.sleep(0.05)
+t.check(not shimmed_stacks(), "the shim, killed, stops its stack: left %s" % shimmed_stacks())
 
 # 5. The fault rules the README shows (samples/faults/lossy.rules) fire in perf's requester
 # (what it sends is tx), the one that names a packet by its relative PSN too.
