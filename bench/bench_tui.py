@@ -21,17 +21,28 @@ tmux against `roceshark read -q` on the same file, in one run:
      (tests/gen/gen_hostile.py), where the conversation table has 131,073 rows: the load
      time with the table on the screen (the first view) and with the packet list (F3),
      best of three each, taken in turn (the screen must not slow ingest), and the peak RSS.
+  4. --live SECONDS (root; 0, the default, skips it): a real link, both tools on the same
+     traffic in one run: `perf write_bw -D SECONDS` between two namespaces over a veth pair
+     while `roceshark capture -i` and `roceshark tui -i -w` capture the server's end, then
+     build/veth_blast's --blast frames at a packet socket's full speed the same way. For
+     each, the kernel drops of each tool, and the TUI's against capture's (goal: at most
+     capture's plus 0.1% of the frames). With --against OTHER, that build's TUI takes the
+     TUI's place in a second run of the same, for the figures before a change.
 The captures are RoCEv2 WRITEs of one QP written by roceshark inject -w, kept in
 bench/data/. Run from the repository root after building into build/ (Release), with
 tmux installed."""
 import argparse
 import os
 import re
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 
-from benchutil import DATA, RS, ensure_capture, timed
+from benchutil import DATA, RS, ROOT, ensure_capture, timed
+
+sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
 
 RS = os.environ.get("ROCESHARK", RS)
 SPEC = ("ip(src=10.0.0.1, dst=10.0.0.2) / bth(opcode=\"RC RDMA Write Only\", destqp=0x11, "
@@ -92,7 +103,15 @@ def main():
     ap.add_argument("--hostile", type=int, default=1000000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--against", help="another build's roceshark, loaded in the same rounds")
+    ap.add_argument("--live", type=int, default=0, help="seconds of perf write_bw (root)")
+    ap.add_argument("--blast", type=int, default=1000000, help="frames of the veth blast")
     a = ap.parse_args()
+    if a.live > 0:
+        live(a.live, a.blast, RS)
+        if a.against:
+            print("the same with %s's TUI:" % a.against)
+            live(a.live, a.blast, a.against)
+        return 0
 
     cap = capture(a.frames)
     tiny = capture(1000)
@@ -157,6 +176,84 @@ def hostile(frames):
     print("  conversation table shown %6.3f s, packet list shown %6.3f s: %.2fx"
           % (load, min(packets), load / min(packets)))
     print("  peak RSS     %6.0f MB: %.1f bytes per frame" % (rss / 1e6, rss / frames))
+
+
+COUNTS = re.compile(r"capture: \S+: (\d+) received, (\d+) written, (\d+) dropped by kernel")
+
+
+def live_round(pair, what, traffic, tui_rs):
+    """One run of traffic() while capture -i and tui -i -w capture the server's end; the
+    counts of each: (received, written, kernel drops)."""
+    tmp = tempfile.mkdtemp(prefix="rs-bench-tui-")
+    cap = subprocess.Popen(pair.in_b([RS, "capture", "-i", pair.if_b, "-w",
+                                      os.path.join(tmp, "capture.pcap")]),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    cap.stderr.readline()
+    err_file = os.path.join(tmp, "tui.err")
+    session = "rs_bench_tui_live"
+    subprocess.run(["tmux", "kill-session", "-t", session], stderr=subprocess.DEVNULL)
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "50",
+                    "ip netns exec %s %s tui -i %s -w %s/tui.pcap 2>%s; sleep 30"
+                    % (pair.ns_b, tui_rs, pair.if_b, tmp, err_file)], check=True)
+    while "capturing" not in subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
+                                            capture_output=True, text=True).stdout:
+        time.sleep(0.1)
+    time.sleep(0.5)
+    frames = traffic()
+    time.sleep(1.0)     # the last ring blocks, handed over after their timeout
+    for _ in range(2):
+        subprocess.run(["tmux", "send-keys", "-t", session, "q"])
+        time.sleep(0.3)
+    cap.send_signal(signal.SIGINT)
+    cerr = cap.communicate(timeout=120)[1].decode(errors="replace")
+    for _ in range(600):
+        if os.path.exists(err_file) and COUNTS.search(open(err_file).read()):
+            break
+        time.sleep(0.1)
+    terr = open(err_file).read()
+    subprocess.run(["tmux", "kill-session", "-t", session], stderr=subprocess.DEVNULL)
+    subprocess.run(["rm", "-rf", tmp])
+    c, t = COUNTS.search(cerr), COUNTS.search(terr)
+    c = tuple(int(x) for x in c.groups()) if c else (-1, -1, -1)
+    t = tuple(int(x) for x in t.groups()) if t else (-1, -1, -1)
+    seen = max(c[0] + c[2], t[0] + t[2], frames)
+    verdict = "ok" if 0 <= t[2] <= c[2] + seen * 0.001 else "OVER"
+    print("  %-28s %9d frames: capture dropped %7d (%.3f%%), the TUI %7d (%.3f%%); the TUI's "
+          "excess %+d (goal at most %.0f): %s"
+          % (what, seen, c[2], 100.0 * c[2] / seen, t[2], 100.0 * t[2] / seen, t[2] - c[2],
+             seen * 0.001, verdict), flush=True)
+
+
+def live(seconds, blast, tui_rs):
+    """Section 4: a real link, the TUI beside capture."""
+    import livenet as ln
+    ln.need_root()
+    pair = ln.VethPair("benchtui")
+    for ns, ifname, addr in ((pair.ns_a, pair.if_a, "10.41.1.1"),
+                             (pair.ns_b, pair.if_b, "10.41.1.2")):
+        subprocess.run(["ip", "-n", ns, "addr", "add", addr + "/24", "dev", ifname], check=True)
+    server = subprocess.Popen(pair.in_b([RS, "perf", "write_bw", "--bind", "10.41.1.2"]),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def perf():
+        subprocess.run(pair.in_a([RS, "perf", "write_bw", "--bind", "10.41.1.1", "--target",
+                                  "10.41.1.2", "-D", str(seconds)]), check=True,
+                       stdout=subprocess.DEVNULL)
+        return 0
+
+    def veth_blast():
+        out = subprocess.run(pair.in_a([os.path.join(ROOT, "build", "veth_blast"), pair.if_a,
+                                        str(blast), "128"]), capture_output=True, text=True,
+                             check=True).stdout
+        return int(re.search(r"sent (\d+) frames", out).group(1))
+    try:
+        print("live: kernel drops of tui -i (%s) against capture -i, the same traffic" % tui_rs)
+        live_round(pair, "perf write_bw -D %d" % seconds, perf, tui_rs)
+        live_round(pair, "veth_blast %d frames" % blast, veth_blast, tui_rs)
+    finally:
+        server.kill()
+        server.wait()
+        pair.remove()
 
 
 if __name__ == "__main__":

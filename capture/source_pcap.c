@@ -14,6 +14,14 @@
  * pcapng, standard input and anything this reader does not recognise go
  * through libpcap (source_file.c).
  *
+ * The same reader follows a file the capture engine is writing
+ * (rs_source_open_capture): it reads no further than the bytes the engine
+ * says the operating system has taken, which are whole records, and at
+ * that point waits for it to flush again rather than ending; it ends once
+ * the engine has ended and every record is read. It hands a chunk over as
+ * soon as it holds a record, rather than when it is full, so that a viewer
+ * shows each flush at once.
+ *
  * File header (24 bytes):  magic, version 2.4, thiszone, sigfigs, snaplen,
  *                          link type (low 16 bits; the top bits carry FCS info)
  * Record header (16 bytes): seconds, micro- or nanoseconds, captured length,
@@ -22,9 +30,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <roceshark/wire.h>
@@ -66,7 +76,40 @@ struct pcap_source {
     int cur;                        /* chunk being decoded, -1 for none */
     size_t pos;
     volatile bool stop;
+    /* Following a file being written (the reader's side). */
+    struct rs_capture *grow;        /* NULL for an ordinary file */
+    uint64_t read_pos;              /* bytes of the file read so far */
+    uint64_t limit;                 /* bytes the engine has flushed */
+    bool grow_done;                 /* the engine has ended: limit is the file's end */
+    bool idle_told, idle_waited;    /* the caller's side: RS_SOURCE_IDLE said, and waited */
 };
+
+/* How long the two sides of a growing file wait before looking at the stop flags. */
+#define FOLLOW_WAIT_MS 100
+
+static bool
+quitting(struct pcap_source *ps)
+{
+    pthread_mutex_lock(&ps->mu);
+    bool q = ps->quit;
+    pthread_mutex_unlock(&ps->mu);
+    return q;
+}
+
+/* A growing file: how much more may be read now, waiting for the engine's next flush
+ * when there is none (0 then means the end: the engine ended, or the source closes). */
+static uint64_t
+follow_room(struct pcap_source *ps)
+{
+    struct rs_capture_status st;
+
+    while (ps->read_pos >= ps->limit && !ps->grow_done && !quitting(ps)) {
+        rs_capture_wait(ps->grow, ps->limit, FOLLOW_WAIT_MS, &st);
+        ps->limit = st.durable;
+        ps->grow_done = st.done;
+    }
+    return ps->read_pos < ps->limit ? ps->limit - ps->read_pos : 0;
+}
 
 static uint32_t
 load32(const struct pcap_source *ps, const uint8_t *p)
@@ -79,7 +122,16 @@ static int
 read_more(struct pcap_source *ps, struct chunk *c, bool *eof)
 {
     while (c->len < c->cap) {
-        ssize_t n = read(ps->fd, c->buf + c->len, c->cap - c->len);
+        size_t want = c->cap - c->len;
+        if (ps->grow != NULL) {
+            uint64_t room = follow_room(ps);
+            if (room == 0) {
+                *eof = true;
+                return 0;
+            }
+            want = room < want ? (size_t)room : want;
+        }
+        ssize_t n = read(ps->fd, c->buf + c->len, want);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
@@ -89,6 +141,10 @@ read_more(struct pcap_source *ps, struct chunk *c, bool *eof)
             return 0;
         }
         c->len += (size_t)n;
+        ps->read_pos += (uint64_t)n;
+        /* A growing file: what the engine flushed shows at once. */
+        if (ps->grow != NULL && ps->read_pos >= ps->limit)
+            return 0;
     }
     return 0;
 }
@@ -246,9 +302,11 @@ reader_main(void *arg)
     return NULL;
 }
 
-/* Gives the current chunk back and waits for the next: false at the end
- * (with *rc set when the reader failed). */
-static bool
+/* Gives the current chunk back and waits for the next: 1 with it, 0 at the end (with
+ * *rc set when the reader failed), or, following a growing file, RS_SOURCE_IDLE when
+ * none has come: at once the first time since the last chunk (so that the caller shows
+ * what it has), after FOLLOW_WAIT_MS after that. */
+static int
 next_chunk(struct pcap_source *ps, int *rc, char *err)
 {
     pthread_mutex_lock(&ps->mu);
@@ -259,12 +317,40 @@ next_chunk(struct pcap_source *ps, int *rc, char *err)
         ps->cur = -1;
         pthread_cond_broadcast(&ps->cv);
     }
-    while (ps->n_filled == 0 && !ps->done)
-        pthread_cond_wait(&ps->cv, &ps->mu);
+    while (ps->n_filled == 0 && !ps->done) {
+        if (ps->grow == NULL) {
+            pthread_cond_wait(&ps->cv, &ps->mu);
+            continue;
+        }
+        /* Waiting on a file being written may take long: a break (which must not
+         * touch the lock, being safe in a signal handler) is seen within the wait. */
+        if (ps->stop)
+            break;
+        if (!ps->idle_told) {
+            ps->idle_told = true;
+            pthread_mutex_unlock(&ps->mu);
+            return RS_SOURCE_IDLE;
+        }
+        if (ps->idle_waited) {
+            ps->idle_waited = false;
+            pthread_mutex_unlock(&ps->mu);
+            return RS_SOURCE_IDLE;
+        }
+        ps->idle_waited = true;
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += FOLLOW_WAIT_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&ps->cv, &ps->mu, &until);
+    }
     bool have = ps->n_filled > 0;
     if (have) {
         ps->cur = (int)ps->filled_head;
         ps->pos = 0;
+        ps->idle_told = ps->idle_waited = false;
     } else if (ps->error != 0) {
         *rc = rs_error(err, ps->error, "%s", ps->errmsg);
     }
@@ -280,8 +366,13 @@ pcap_next(struct rs_source *src, struct rs_frame *frame, char *err)
 
     if (ps->stop)
         return 0;
-    if ((ps->cur < 0 || ps->pos == ps->chunks[ps->cur].len) && !next_chunk(ps, &rc, err))
-        return rc;
+    if (ps->cur < 0 || ps->pos == ps->chunks[ps->cur].len) {
+        int got = next_chunk(ps, &rc, err);
+        if (got != 1)
+            return got == RS_SOURCE_IDLE ? RS_SOURCE_IDLE : rc;
+    }
+    if (ps->stop)
+        return 0;
     /* The reader checked every record of a published chunk. */
     const uint8_t *h = ps->chunks[ps->cur].buf + ps->pos;
     uint32_t caplen = load32(ps, h + 8);
@@ -349,21 +440,22 @@ pcap_source_new(int fd)
     return ps;
 }
 
-/* Returns 1 when path is a classic pcap file now open in src, 0 when it is
- * something else (left to libpcap), or a negative code on error. */
-int
-source_pcap_try(const char *path, struct rs_source *src, char *err)
+/* Opens path when it is a classic pcap file, following the engine grow when not NULL:
+ * 1 done, 0 not that format (fd closed), or a negative code on error. */
+static int
+open_pcap(const char *path, struct rs_capture *grow, struct rs_source *src, char *err)
 {
     struct stat st;
     uint8_t hdr[PCAP_FILE_HDR];
     int fd = open(path, O_RDONLY | O_CLOEXEC);
 
     if (fd < 0)
-        return 0;   /* libpcap reports the error in its own words */
+        return grow != NULL ? rs_error(err, RS_EIO, "%s: %s", path, strerror(errno))
+                            : 0;    /* libpcap reports the error in its own words */
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
         read(fd, hdr, sizeof(hdr)) != (ssize_t)sizeof(hdr)) {
         close(fd);
-        return 0;
+        return grow != NULL ? rs_error(err, RS_EFORMAT, "%s: no pcap file header", path) : 0;
     }
     uint32_t magic = rs_load_le32(hdr);
     bool swapped = magic == __builtin_bswap32(PCAP_MAGIC_USEC) ||
@@ -372,7 +464,7 @@ source_pcap_try(const char *path, struct rs_source *src, char *err)
         magic = __builtin_bswap32(magic);
     if (magic != PCAP_MAGIC_USEC && magic != PCAP_MAGIC_NSEC) {
         close(fd);
-        return 0;
+        return grow != NULL ? rs_error(err, RS_EFORMAT, "%s: not a pcap file", path) : 0;
     }
     posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     struct pcap_source *ps = pcap_source_new(fd);
@@ -382,6 +474,8 @@ source_pcap_try(const char *path, struct rs_source *src, char *err)
     }
     ps->swapped = swapped;
     ps->nsec = magic == PCAP_MAGIC_NSEC;
+    ps->grow = grow;
+    ps->read_pos = PCAP_FILE_HDR;
     if (pthread_create(&ps->reader, NULL, reader_main, ps) != 0) {
         for (int i = 0; i < NCHUNKS; i++)
             free(ps->chunks[i].buf);
@@ -396,4 +490,30 @@ source_pcap_try(const char *path, struct rs_source *src, char *err)
     src->snaplen = load32(ps, hdr + 16) != 0 ? load32(ps, hdr + 16) : RS_CAPTURE_SNAPLEN;
     src->ts_digits = source_ts_digits(src->linktype, ps->nsec);
     return 1;
+}
+
+/* Returns 1 when path is a classic pcap file now open in src, 0 when it is
+ * something else (left to libpcap), or a negative code on error. */
+int
+source_pcap_try(const char *path, struct rs_source *src, char *err)
+{
+    return open_pcap(path, NULL, src, err);
+}
+
+int
+rs_source_open_capture(struct rs_capture *c, const char *path, struct rs_source **out,
+                       char *err)
+{
+    struct rs_source *src;
+    int rc;
+
+    if ((rc = source_create(strlen(path) < RS_IFACE_NAME_MAX ? path : "capture file", &src,
+                            err)) != 0)
+        return rc;
+    if ((rc = open_pcap(path, c, src, err)) < 0) {
+        free(src);
+        return rc;
+    }
+    *out = src;
+    return 0;
 }

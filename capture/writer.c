@@ -566,6 +566,18 @@ rs_writer_file_size(const struct rs_writer *w)
     return w->size;
 }
 
+uint64_t
+rs_writer_durable(const struct rs_writer *w)
+{
+    return w->durable;
+}
+
+uint64_t
+rs_writer_frames_flushed(const struct rs_writer *w)
+{
+    return w->frames_flushed;
+}
+
 const char *
 rs_writer_path(const struct rs_writer *w)
 {

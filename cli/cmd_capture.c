@@ -14,17 +14,14 @@
 
 #include "cli.h"
 
-/* How often a busy capture looks at the clock for -a duration. */
-#define CLOCK_CHECK_EVERY 1024
+/* A source idle this long hands the writer's buffer to the operating system. */
 #define IDLE_MS 250
 
 struct capture_opts {
     const char *iface;
     const char *rdma;
     const char *file;
-    unsigned long long count;
-    unsigned long long stop_seconds;
-    unsigned long long stop_bytes;
+    struct rs_capture_opts run;     /* -c, -a, and the progress line */
     struct rs_live_opts live;
     struct rs_writer_opts writer;
     uint16_t roce_ports[RS_MAX_EXTRA_PORTS];
@@ -64,9 +61,9 @@ parse_autostop(const char *arg, struct capture_opts *co)
     unsigned long long v;
 
     if (cli_parse_kv(arg, "duration", 1ull << 31, &v))
-        co->stop_seconds = v;
+        co->run.stop_seconds = v;
     else if (cli_parse_kv(arg, "filesize", 1ull << 40, &v))
-        co->stop_bytes = v * 1000;
+        co->run.stop_bytes = v * 1000;
     else
         return cli_fail(CLI_EXIT_USAGE, "-a %s: expected duration:S or filesize:KB", arg);
     return 0;
@@ -143,7 +140,7 @@ parse_option(int c, struct capture_opts *co)
     case 'c':
         if (!cli_parse_uint(optarg, 1, ~0ull, &n))
             return cli_fail(CLI_EXIT_USAGE, "-c %s: expected a positive count", optarg);
-        co->count = n;
+        co->run.count = n;
         return 0;
     case 'a':
         return parse_autostop(optarg, co);
@@ -205,13 +202,17 @@ parse_capture_args(int argc, char **argv, struct capture_opts *co)
  * "capture: eth2: 12345 frames, 4567 frames/s". */
 struct capture_progress {
     struct cli_progress pg;
+    struct rs_source *src;
     uint64_t frames;        /* at the line before */
     double at;
 };
 
+/* The engine's tick: now and then while frames come, and when the source is idle. */
 static void
-show_progress(struct capture_progress *cp, struct rs_source *src, uint64_t frames)
+show_progress(void *ctx, uint64_t frames)
 {
+    struct capture_progress *cp = ctx;
+    struct rs_source *src = cp->src;
     double el = cli_progress_due(&cp->pg, false);
 
     if (el < 0)
@@ -223,55 +224,20 @@ show_progress(struct capture_progress *cp, struct rs_source *src, uint64_t frame
     cp->at = el;
 }
 
-/* Reads until a stop condition; returns the exit code. The clock is read every
- * CLOCK_CHECK_EVERY frames and whenever the source is idle, for -a duration:S and for the
- * progress line. */
+/* capture's engine (capture_loop.c), with the progress line on a terminal; returns the
+ * exit code. */
 static int
-capture_frames(struct rs_source *src, struct rs_writer *w, const struct capture_opts *co,
-               struct capture_progress *cp)
+capture_loop(struct rs_source *src, struct rs_writer *w, struct capture_opts *co)
 {
-    char err[RS_ERRBUF_SIZE];
-    struct rs_frame frame;
-    struct timespec t0;
-    uint64_t since_check = 0;
-    int rc;
-
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (;;) {
-        rc = rs_source_next(src, &frame, err);
-        if (rc == 0)
-            return CLI_EXIT_OK;
-        if (rc < 0)
-            return cli_fail(CLI_EXIT_CAPTURE, "%s", err);
-        if (rc == RS_SOURCE_IDLE) {
-            if (rs_writer_flush(w, err) != 0)
-                return cli_fail(CLI_EXIT_OUTPUT, "%s", err);
-            since_check = CLOCK_CHECK_EVERY;
-        } else {
-            if (rs_writer_write(w, &frame, err) != 0)
-                return cli_fail(CLI_EXIT_OUTPUT, "%s", err);
-            if (co->count != 0 && rs_writer_frames(w) >= co->count)
-                return CLI_EXIT_OK;
-            if (co->stop_bytes != 0 && rs_writer_file_size(w) >= co->stop_bytes)
-                return CLI_EXIT_OK;
-            since_check++;
-        }
-        if (since_check >= CLOCK_CHECK_EVERY) {
-            since_check = 0;
-            show_progress(cp, src, rs_writer_frames(w));
-            if (co->stop_seconds != 0 && cli_seconds_since(&t0) >= (double)co->stop_seconds)
-                return CLI_EXIT_OK;
-        }
-    }
-}
-
-static int
-capture_loop(struct rs_source *src, struct rs_writer *w, const struct capture_opts *co)
-{
-    struct capture_progress cp = {0};
+    struct capture_progress cp = {.src = src};
+    struct rs_capture_status st;
+    int rc = CLI_EXIT_OK;
 
     cli_progress_start(&cp.pg, 0);
-    int rc = capture_frames(src, w, co, &cp);
+    co->run.tick = show_progress;
+    co->run.tick_ctx = &cp;
+    if (rs_capture_run(src, w, &co->run, &st) != 0)
+        rc = cli_fail(st.write_failed ? CLI_EXIT_OUTPUT : CLI_EXIT_CAPTURE, "%s", st.err);
     cli_progress_end(&cp.pg, false);   /* the counts that follow say it all */
     return rc;
 }

@@ -59,6 +59,12 @@ rs_tui_col_width(enum rs_tui_col col)
     return columns[col].width;
 }
 
+bool
+rs_tui_col_is_count(enum rs_tui_col col)
+{
+    return columns[col].kind == KIND_COUNT;
+}
+
 /* The column's value as a number: what it sorts on. Endpoints sort on text. */
 static double
 col_value(const struct rs_tui_conv_row *row, enum rs_tui_col col)
@@ -89,7 +95,7 @@ col_value(const struct rs_tui_conv_row *row, enum rs_tui_col col)
     case RS_TUI_COL_READ_AVG:
         return st->read_count ? (double)st->read_sum_ns / (double)st->read_count : -1;
     case RS_TUI_COL_READ_P99: return st->read_count ? (double)st->read_p99_ns : -1;
-    case RS_TUI_COL_LAST: return rs_time_to_double(row->last_seen);
+    case RS_TUI_COL_LAST: return row->have_last ? rs_time_to_double(row->last_seen) : -1;
     default: return 0;
     }
 }
@@ -139,7 +145,12 @@ rs_tui_col_format(const struct rs_tui_conv_row *row, enum rs_tui_col col, char *
             snprintf(buf, size, "%.1f", v / 1000.0);
         return;
     case KIND_TIME: {
+        /* An evicted conversation's last packet is not known: no time, not a negative one. */
         char t[RS_TIME_TEXT_MAX + 1];
+        if (!row->have_last) {
+            snprintf(buf, size, "-");
+            return;
+        }
         rs_time_format(row->last_seen, 3, t);
         snprintf(buf, size, "%s", t);
         return;
@@ -148,6 +159,17 @@ rs_tui_col_format(const struct rs_tui_conv_row *row, enum rs_tui_col col, char *
         snprintf(buf, size, "%.0f", col_value(row, col));
         return;
     }
+}
+
+int
+rs_tui_col_digits(const struct rs_tui_conv_row *row, enum rs_tui_col col)
+{
+    double v = col_value(row, col);
+    int digits = 1;
+
+    for (; v >= 10; v /= 10)
+        digits++;
+    return digits;
 }
 
 struct sort_key {

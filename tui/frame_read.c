@@ -6,12 +6,12 @@
  *
  * Only the decoder runs on a frame read back. The pipeline's other stages
  * (iWARP reassembly, the analysis, the streams) keep state that needs every
- * frame once and in capture order; what the analysis found is taken from
- * the index instead, and a TCP frame's relative numbers from its stream's
- * notes (tcp_streams.c), so the Info column reads as `roceshark read`
- * prints it.
+ * frame once and in capture order; what they gave the frame at ingest is
+ * read back from the state file (frame_state.c), so that the frame prints
+ * as `roceshark read` printed it: its line, and its -V tree.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,77 +45,166 @@ frame_from_index(struct rs_tui_model *m, uint64_t number, struct rs_frame *f,
     return true;
 }
 
-/* Reads the frame's bytes into d->data. */
-static int
-read_bytes(struct rs_tui_model *m, const struct rs_tui_frame *e, struct rs_tui_decoded *d,
-           char *err)
+/* A window of a file read ahead, for frames taken in increasing order (a search, a
+ * write): a few large reads in place of two small ones a frame. */
+#define WINDOW (1u << 20)
+
+struct window {
+    uint8_t *buf;
+    size_t len;
+    uint64_t off;           /* where buf[0] is in its file */
+};
+
+struct rs_tui_cursor {
+    struct window frames;   /* the capture file */
+    struct window state;    /* the state file */
+};
+
+int
+rs_tui_cursor_new(struct rs_tui_cursor **out, char *err)
 {
-    if (e->caplen > d->cap) {
-        uint8_t *b = realloc(d->data, e->caplen);
-        if (b == NULL)
-            return rs_error(err, RS_ENOMEM, "out of memory for a %u-byte frame", e->caplen);
-        d->data = b;
-        d->cap = e->caplen;
+    struct rs_tui_cursor *c = calloc(1, sizeof(*c));
+
+    if (c == NULL || (c->frames.buf = malloc(WINDOW)) == NULL ||
+        (c->state.buf = malloc(WINDOW)) == NULL) {
+        if (c != NULL)
+            free(c->frames.buf);
+        free(c);
+        return rs_error(err, RS_ENOMEM, "out of memory");
     }
-    ssize_t n = pread(m->fd, d->data, e->caplen, (off_t)e->offset);
-    if (n != (ssize_t)e->caplen)
+    *out = c;
+    return 0;
+}
+
+void
+rs_tui_cursor_free(struct rs_tui_cursor *c)
+{
+    if (c == NULL)
+        return;
+    free(c->frames.buf);
+    free(c->state.buf);
+    free(c);
+}
+
+static bool
+in_window(const struct window *w, uint64_t off, size_t n)
+{
+    return off >= w->off && off - w->off + n <= w->len;
+}
+
+/* n bytes at off of the capture file into out: from the window (read again from off
+ * when they are not in it), or straight when there is none or they are larger. */
+static int
+read_at(struct rs_tui_model *m, struct window *w, uint64_t off, void *out, size_t n, char *err)
+{
+    if (w != NULL && n <= WINDOW && !in_window(w, off, n)) {
+        ssize_t got = pread(m->fd, w->buf, WINDOW, (off_t)off);
+        w->off = off;
+        w->len = got > 0 ? (size_t)got : 0;
+    }
+    if (w != NULL && in_window(w, off, n)) {
+        memcpy(out, w->buf + (off - w->off), n);
+        return 0;
+    }
+    ssize_t got = pread(m->fd, out, n, (off_t)off);
+    if (got != (ssize_t)n)
         return rs_error(err, RS_EIO, "%s: reading a frame back: %s", m->path,
-                        n < 0 ? strerror(errno) : "the file is shorter than it was");
+                        got < 0 ? strerror(errno) : "the file is shorter than it was");
+    return 0;
+}
+
+/* The same for the state file. */
+static int
+state_at(struct rs_tui_model *m, struct window *w, uint64_t off, void *out, size_t n, char *err)
+{
+    if (w != NULL && n <= WINDOW && !in_window(w, off, n)) {
+        size_t got = store_read_ahead(m->store, off, w->buf, WINDOW);
+        w->off = off;
+        w->len = got;
+    }
+    if (w != NULL && in_window(w, off, n)) {
+        memcpy(out, w->buf + (off - w->off), n);
+        return 0;
+    }
+    return store_read(m->store, off, out, n, err);
+}
+
+/* Room for n bytes in *buf. */
+static int
+make_room(uint8_t **buf, size_t *cap, size_t n, char *err)
+{
+    if (n <= *cap)
+        return 0;
+    uint8_t *b = realloc(*buf, n);
+    if (b == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory for a %zu-byte frame", n);
+    *buf = b;
+    *cap = n;
     return 0;
 }
 
 /* The frame as the source handed it out, without decoding it. */
 static int
 read_frame(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d,
-           struct rs_tui_frame *e, char *err)
+           struct rs_tui_frame *e, struct rs_tui_cursor *c, char *err)
 {
     int rc;
 
     if (!frame_from_index(m, number, &d->frame, e))
         return rs_error(err, RS_EINVAL, "frame %llu: no such frame",
                         (unsigned long long)number);
-    if ((rc = read_bytes(m, e, d, err)) != 0)
+    if ((rc = make_room(&d->data, &d->cap, e->caplen, err)) != 0 ||
+        (rc = read_at(m, c != NULL ? &c->frames : NULL, e->offset, d->data, e->caplen,
+                      err)) != 0)
         return rc;
     d->frame.data = d->data;
     return 0;
 }
 
 int
-rs_tui_model_decode(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d,
-                    char *err)
+rs_tui_model_decode_at(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d,
+                       struct rs_tui_cursor *c, char *err)
 {
     struct rs_tui_frame e;
     int rc;
 
-    if ((rc = read_frame(m, number, d, &e, err)) != 0)
+    if ((rc = read_frame(m, number, d, &e, c, err)) != 0)
         return rc;
     rs_decode_frame(&d->frame, &m->decode, &d->pkt);
-    memset(&d->facts, 0, sizeof(d->facts));
-    d->facts.flags = e.fact_flags;
-    d->facts.conv = e.conv;
-    d->facts.psn_gap = e.psn_gap;
-    d->facts.cnp_for = e.cnp_for;
-    d->facts.violation = e.violation;
-    d->facts.nak = e.nak;
-    d->pkt.facts = e.fact_flags != 0 ? &d->facts : NULL;
-    if (e.tcp_stream != 0 && model_tcp_view(m, e.tcp_stream - 1, &d->pkt, &d->stream))
-        d->pkt.stream = &d->stream;
-    return 0;
+    if ((rc = make_room(&d->state, &d->state_cap, e.state_len, err)) != 0)
+        return rc;
+    if (e.state_len > 0 && (rc = state_at(m, c != NULL ? &c->state : NULL, e.state_off,
+                                          d->state, e.state_len, err)) != 0)
+        return rc;
+    return frame_state_apply(d, e.state_len, err);
+}
+
+int
+rs_tui_model_decode(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d,
+                    char *err)
+{
+    return rs_tui_model_decode_at(m, number, d, NULL, err);
 }
 
 void
 rs_tui_decoded_free(struct rs_tui_decoded *d)
 {
     free(d->data);
-    d->data = NULL;
-    d->cap = 0;
+    free(d->state);
+    free(d->pdus);
+    free(d->words);
+    d->data = d->state = NULL;
+    d->pdus = NULL;
+    d->words = NULL;
+    d->cap = d->state_cap = d->pdus_cap = d->words_cap = 0;
 }
 
 int
 rs_tui_model_write_frames(struct rs_tui_model *m, const char *path, const uint64_t *numbers,
-                          size_t n, uint64_t *written, char *err)
+                          size_t n, struct rs_tui_work *work, uint64_t *written, char *err)
 {
     struct rs_tui_decoded d = {0};
+    struct rs_tui_cursor *c = NULL;
     struct rs_writer *w = NULL;
     struct rs_tui_frame first, e;
     int rc = 0;
@@ -123,41 +212,73 @@ rs_tui_model_write_frames(struct rs_tui_model *m, const char *path, const uint64
     *written = 0;
     if (n == 0 || !rs_tui_model_frame(m, numbers[0], &first))
         return rs_error(err, RS_EINVAL, "no packets to write");
+    /* The file being shown is refused, as Wireshark refuses to save over it. */
     struct rs_writer_opts wo = {.path = path, .linktype = first.linktype,
                                 .snaplen = RS_CAPTURE_SNAPLEN,
                                 /* A nanosecond file keeps nanosecond times whole. */
-                                .ts_hardware = first.ts_digits == 9};
-    if ((rc = rs_writer_open(&wo, &w, err)) != 0)
+                                .ts_hardware = first.ts_digits == 9, .input = m->path};
+    if ((rc = rs_tui_cursor_new(&c, err)) != 0)
         return rc;
-    for (size_t i = 0; i < n && rc == 0; i++)
-        if ((rc = read_frame(m, numbers[i], &d, &e, err)) == 0)
+    if ((rc = rs_writer_open(&wo, &w, err)) != 0) {
+        rs_tui_cursor_free(c);
+        return rc;
+    }
+    if (work != NULL)
+        atomic_store(&work->total, n);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (work != NULL && atomic_load(&work->cancel)) {
+            rc = rs_error(err, RS_ECANCELED, "stopped after %zu of %zu packets", i, n);
+            break;
+        }
+        if ((rc = read_frame(m, numbers[i], &d, &e, c, err)) == 0)
             rc = rs_writer_write(w, &d.frame, err);
+        if (work != NULL)
+            atomic_store(&work->done, i + 1);
+    }
     char close_err[RS_ERRBUF_SIZE];
     int crc = rs_writer_close(w, written, close_err);
     if (rc == 0 && crc != 0) {
         rc = crc;
         snprintf(err, RS_ERRBUF_SIZE, "%s", close_err);
     }
+    /* A write stopped half-way leaves no half file behind. */
+    if (rc == RS_ECANCELED)
+        unlink(path);
     rs_tui_decoded_free(&d);
+    rs_tui_cursor_free(c);
     return rc;
+}
+
+int
+rs_tui_model_shown_numbers(struct rs_tui_model *m, uint64_t **numbers, size_t *n, char *err)
+{
+    uint64_t count = rs_tui_model_shown_count(m);
+
+    *numbers = NULL;
+    *n = 0;
+    if (count == 0)
+        return rs_error(err, RS_EINVAL, "no packets shown: nothing to write");
+    if ((*numbers = malloc(count * sizeof(**numbers))) == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    /* A copy: the ingest thread may grow the list meanwhile. */
+    for (uint64_t i = 0; i < count; i++)
+        (*numbers)[i] = rs_tui_model_shown_frame(m, i);
+    *n = count;
+    return 0;
 }
 
 int
 rs_tui_model_write_shown(struct rs_tui_model *m, const char *path, uint64_t *written,
                          char *err)
 {
-    uint64_t n = rs_tui_model_shown_count(m);
-    uint64_t *numbers = n > 0 ? malloc(n * sizeof(*numbers)) : NULL;
+    uint64_t *numbers;
+    size_t n;
+    int rc;
 
     *written = 0;
-    if (n == 0)
-        return rs_error(err, RS_EINVAL, "no packets shown: nothing to write");
-    if (numbers == NULL)
-        return rs_error(err, RS_ENOMEM, "out of memory");
-    /* A copy: the ingest thread may grow the list meanwhile. */
-    for (uint64_t i = 0; i < n; i++)
-        numbers[i] = rs_tui_model_shown_frame(m, i);
-    int rc = rs_tui_model_write_frames(m, path, numbers, n, written, err);
+    if ((rc = rs_tui_model_shown_numbers(m, &numbers, &n, err)) != 0)
+        return rc;
+    rc = rs_tui_model_write_frames(m, path, numbers, n, NULL, written, err);
     free(numbers);
     return rc;
 }

@@ -112,9 +112,6 @@ add_frame(struct rs_tui_graph *g, struct rs_tui_model *m, uint64_t number,
     struct rs_packet *pkt = &g->dec.pkt;
     if (pkt->facts == NULL || !rs_packet_has(pkt, RS_LAYER_BTH))
         return 0;
-    /* The index keeps no RNR fact (its delay does not fit); its kind says NAK or RNR. */
-    if ((e->kind & RS_TUI_KIND_NAK) && !(g->dec.facts.flags & RS_FACT_NAK))
-        g->dec.facts.flags |= RS_FACT_RNR;
     bool had_base = g->plot.have_base;
     rs_plot_add_packet(&g->plot, pkt);
     if (!g->plot.have_base)
@@ -128,7 +125,7 @@ add_frame(struct rs_tui_graph *g, struct rs_tui_model *m, uint64_t number,
     g->bytes = b;
     struct rs_time t = {e->ts_sec, e->ts_nsec};
     g->bytes[g->n_bytes++] = (struct graph_bytes){
-        rs_time_to_double(rs_time_sub(t, g->plot.t0)), e->len};
+        rs_time_to_double(rs_time_sub(t, g->plot.t0)), e->wire_len};
     if (g->plot.n_pts > RS_TUI_GRAPH_POINTS)
         drop_oldest(g);
     return 0;

@@ -16,11 +16,12 @@
  * second stage runs the sink off this thread already). A live capture
  * indexes in place, so that each frame shows as soon as it is in.
  *
- * A live capture runs on the same thread: each frame is written to the
- * capture file first (and handed to the operating system, so that the
- * screen can read it back at once), then indexed. A new filter stops the
- * thread, which then reads the file written so far and goes on capturing,
- * with the kernel's ring holding what arrives meanwhile.
+ * A live capture is read the same way: capture's engine writes the file
+ * on a thread of its own (model.c) and flushes it every LIVE_FLUSH_MS, and
+ * this thread reads it as it grows (rs_source_open_capture), so that it is
+ * indexed as a file is. The engine never waits for this thread: when
+ * decoding falls behind, the file holds what is not indexed yet. A new
+ * filter stops this thread alone and reads the file again from its start.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,14 +34,6 @@
 #include <roceshark/ring.h>
 
 #include "model_int.h"
-
-/* The facts the index keeps: those rs_print_info shows and the kind flags
- * need. Facts that carry more than the entry has room for (times, frame
- * references, message sizes) are left out. */
-#define KEPT_FACTS (RS_FACT_CONV | RS_FACT_PSN_GAP | RS_FACT_RETRANSMISSION | RS_FACT_NAK | \
-                    RS_FACT_OPCODE_SEQ | RS_FACT_LENGTH_MISMATCH | RS_FACT_ECN_CE |          \
-                    RS_FACT_CNP_FOR | RS_FACT_VIOLATION | RS_FACT_RESPONSE)
-_Static_assert(KEPT_FACTS <= 0xffff, "kept facts fit the entry's 16 bits");
 
 static uint8_t
 frame_kind(const struct rs_packet *pkt, const struct rs_facts *f)
@@ -63,28 +56,19 @@ static void
 index_entry(const struct rs_frame *frame, int64_t offset, const struct rs_pipeline_result *r,
             struct rs_tui_frame *e)
 {
-    const struct rs_facts *f = &r->facts;
-    bool analyzed = r->pkt.facts != NULL;
-
     memset(e, 0, sizeof(*e));
     e->offset = (uint64_t)offset;
     e->ts_sec = frame->ts_sec;
     e->ts_nsec = frame->ts_nsec;
     e->caplen = frame->caplen;
     e->len = frame->len;
+    e->wire_len = rs_packet_wire_len(&r->pkt);
     e->linktype = (uint16_t)frame->linktype;
     e->ts_digits = frame->ts_digits;
-    if (r->pkt.stream != NULL && r->pkt.stream->tcp)
-        e->tcp_stream = r->pkt.stream->index + 1;
-    if (!analyzed)
+    if (r->pkt.facts == NULL)
         return;
-    e->fact_flags = (uint16_t)(f->flags & KEPT_FACTS);
-    e->conv = (f->flags & RS_FACT_CONV) ? f->conv : 0;
-    e->psn_gap = f->psn_gap;
-    e->cnp_for = f->cnp_for;
-    e->violation = f->violation;
-    e->nak = f->nak;
-    e->kind = frame_kind(&r->pkt, f);
+    e->conv = (r->facts.flags & RS_FACT_CONV) ? r->facts.conv : 0;
+    e->kind = frame_kind(&r->pkt, &r->facts);
 }
 
 void *
@@ -114,6 +98,7 @@ model_grow_array(void *arr, size_t *cap, size_t need, size_t elem)
 struct index_rec {
     struct rs_tui_frame e;
     uint32_t experts;
+    uint16_t psn_gap;       /* PSNs the gap it opens skips (at most 65535) */
     bool match;
 };
 _Static_assert(sizeof(struct index_rec) <= 64, "a record is one cache line");
@@ -136,8 +121,6 @@ struct batch {
     size_t n_shown;
     struct rs_tui_anomaly anomalies[BATCH_ANOMALIES];
     size_t n_anomalies;
-    struct batch_rate { uint32_t conv; uint32_t bytes; struct rs_time t; } rates[BATCH_FRAMES];
-    size_t n_rates;
     bool have_first;
     struct rs_time first, newest;
     bool have_newest;
@@ -147,6 +130,17 @@ struct batch {
                                the sink runs) */
     bool index_full;        /* the index holds its most frames */
     uint64_t failed_at;     /* the frame it happened at */
+    /* A live capture's drops, as its engine saw them (rs_capture_drops), each with what
+     * is left of its count to explain gaps and violations with. */
+    int gap_kind, violation_kind;   /* rs_experts[] of a PSN gap and a violation */
+    struct rs_capture_drop *drops;
+    uint64_t *drop_left;
+    size_t n_drops, cap_drops, first_left;
+    struct frame_state_buf state;   /* the sink's: the frame's state record */
+    /* The state file refused a record (why in state_err): the sink takes no more frames,
+     * and the indexer still indexes those it had. */
+    atomic_bool state_failed;
+    char state_err[RS_ERRBUF_SIZE];
 };
 
 /* Sets conv's bit in the set of conversations with a frame shown. */
@@ -200,29 +194,93 @@ publish(struct batch *b)
         if (m->all_shown)
             m->n_shown += b->n_frames;
     }
-    for (size_t i = 0; i < b->n_rates; i++)
-        if (rs_tui_rates_add(m->rates, b->rates[i].conv, b->rates[i].t, b->rates[i].bytes) != 0)
-            b->failed = true;
     if (b->have_first)
         m->first = b->first;
     if (b->have_newest && (b->have_first || rs_time_cmp(b->newest, m->newest) > 0))
         m->newest = b->newest;
+    if (b->n_frames > 0)
+        rs_tui_rates_advance(m->rates, m->index, b->last_number, m->newest);
     if (b->n_frames > 0) {
         m->progress.frames = b->last_number;
         m->progress.file_done = b->file_done;
     }
     m->progress.shown = m->n_shown;
     pthread_mutex_unlock(&m->mu);
-    b->n_frames = b->n_shown = b->n_anomalies = b->n_rates = 0;
+    b->n_frames = b->n_shown = b->n_anomalies = 0;
     b->have_first = b->have_newest = false;
 }
 
+/* The expert kinds a lost frame makes up: a PSN gap, and a violation (an ACK of a PSN
+ * never seen, say); indexes into rs_experts[], or -1. */
+static int
+expert_kind(const char *field)
+{
+    for (int i = 0; rs_experts[i].field != NULL; i++)
+        if (strcmp(rs_experts[i].field, field) == 0)
+            return i;
+    return -1;
+}
+
+/* The engine's drop events not yet seen, each with its count to explain with. */
 static void
-add_anomaly(struct batch *b, uint8_t expert)
+fetch_drops(struct batch *b)
+{
+    struct rs_capture_drop got[64];
+    size_t n;
+
+    while ((n = rs_capture_drops(b->m->capture, b->n_drops, got, RS_ARRAY_SIZE(got))) > 0) {
+        struct rs_capture_drop *d = model_grow_array(b->drops, &b->cap_drops, b->n_drops + n,
+                                                     sizeof(*d));
+        size_t cap = b->cap_drops;
+        uint64_t *left = d == NULL ? NULL : realloc(b->drop_left, cap * sizeof(*left));
+        if (d != NULL)
+            b->drops = d;
+        if (left == NULL)
+            return;     /* out of memory: the gaps stay unexplained */
+        b->drop_left = left;
+        for (size_t i = 0; i < n; i++) {
+            b->drops[b->n_drops] = got[i];
+            b->drop_left[b->n_drops++] = got[i].count;
+        }
+    }
+}
+
+/* Whether a live capture's own loss explains this gap (of psns PSNs) or violation on
+ * frame number: a drop seen after fewer frames than number, with some of its count
+ * left, which the gap then uses up. The engine records a drop before it hands the
+ * frames after it to the file, so every drop before this frame is known here. */
+static bool
+capture_loss(struct batch *b, uint64_t number, uint64_t psns)
+{
+    if (b->m->capture == NULL)
+        return false;
+    fetch_drops(b);
+    for (size_t i = b->first_left; i < b->n_drops && b->drops[i].after_frames < number; i++) {
+        if (b->drop_left[i] == 0)
+            continue;
+        for (size_t k = i; k < b->n_drops && b->drops[k].after_frames < number && psns > 0;
+             k++) {
+            uint64_t take = psns < b->drop_left[k] ? psns : b->drop_left[k];
+            b->drop_left[k] -= take;
+            psns -= take;
+        }
+        while (b->first_left < b->n_drops && b->drop_left[b->first_left] == 0)
+            b->first_left++;
+        return true;
+    }
+    return false;
+}
+
+static void
+add_anomaly(struct batch *b, uint8_t expert, uint16_t psn_gap)
 {
     if (b->n_anomalies == BATCH_ANOMALIES)
         publish(b);
-    b->anomalies[b->n_anomalies++] = (struct rs_tui_anomaly){b->last_number, b->last_conv, expert};
+    bool gap = expert == b->gap_kind;
+    bool lost = (gap || expert == b->violation_kind) &&
+                capture_loss(b, b->last_number, gap && psn_gap > 0 ? psn_gap : 1);
+    b->anomalies[b->n_anomalies++] =
+        (struct rs_tui_anomaly){b->last_number, b->last_conv, expert, lost};
 }
 
 /* One record into the index and the batch, which is published when full;
@@ -252,20 +310,12 @@ add_record(struct batch *b, const struct index_rec *rec)
         b->newest = t;
         b->have_newest = true;
     }
-    /* The rates count by the second: a conversation's frames in one second are one
-     * entry. */
-    struct batch_rate *last = b->n_rates > 0 ? &b->rates[b->n_rates - 1] : NULL;
-    if (e->conv != 0 && last != NULL && last->conv == e->conv && last->t.sec == t.sec &&
-        last->bytes <= UINT32_MAX - e->len)
-        last->bytes += e->len;
-    else if (e->conv != 0)
-        b->rates[b->n_rates++] = (struct batch_rate){e->conv, e->len, t};
     b->n_frames++;
     b->last_number = number;
     b->last_conv = e->conv;
     b->file_done = e->offset + e->caplen;
     for (uint32_t x = rec->experts; x != 0; x &= x - 1)
-        add_anomaly(b, (uint8_t)__builtin_ctz(x));
+        add_anomaly(b, (uint8_t)__builtin_ctz(x), rec->psn_gap);
     if (b->n_frames == BATCH_FRAMES)
         publish(b);
     if (b->failed && b->failed_at == 0)
@@ -322,13 +372,28 @@ index_frame(void *ctx, const struct rs_frame *frame, const struct rs_pipeline_re
 {
     struct batch *b = ((struct rs_tui_model *)ctx)->batch;
 
-    if (b->failed)
+    if (b->failed || b->state_failed)
         return;
+    /* What the stateful stages gave the frame, to the state file while their views are
+     * valid (until the next frame). */
+    uint64_t state_off = 0;
+    if (!frame_state_encode(&b->state, frame, &r->pkt)) {
+        snprintf(b->state_err, sizeof(b->state_err), "out of memory for a frame's state");
+        b->state_failed = true;
+        return;
+    }
+    if (b->state.len > 0 &&
+        store_append(b->m->store, b->state.p, b->state.len, &state_off, b->state_err) != 0) {
+        b->state_failed = true;
+        return;
+    }
     struct index_rec *rec = record_begin(b);
     index_entry(frame, (int64_t)offset, r, &rec->e);
-    if (rec->e.tcp_stream != 0)
-        model_tcp_note(b->m, &r->pkt);
+    rec->e.state_off = state_off;
+    rec->e.state_len = (uint32_t)b->state.len;
     rec->match = r->match;
+    rec->psn_gap = r->pkt.facts != NULL && r->facts.psn_gap > UINT16_MAX ? UINT16_MAX
+                   : r->pkt.facts != NULL ? (uint16_t)r->facts.psn_gap : 0;
     rec->experts = 0;
     rs_expert_foreach(&r->pkt, record_expert, &rec->experts);
     record_end(b, rec);
@@ -390,6 +455,8 @@ drain(struct batch *b, char *err)
         rs_ring_wait_empty(b->ring);    /* the indexer publishes before it releases */
     else
         publish(b);
+    if (b->state_failed)
+        return rs_error(err, RS_EIO, "%s", b->state_err);
     if (b->failed && b->index_full)
         return rs_error(err, RS_ENOSPC, "%s: the frame index holds at most %llu frames: "
                         "the frames after them are not shown", b->m->path,
@@ -411,8 +478,14 @@ read_file(struct batch *b, char *err)
     /* With two stages, the sink runs off this thread already. */
     if (!m->two_stage)
         indexer_start(b);
-    while (!atomic_load(&m->stop) && !b->failed &&
-           (rc = rs_source_next(m->src, &frame, err)) == 1) {
+    while (!atomic_load(&m->stop) && !b->failed && !b->state_failed &&
+           (rc = rs_source_next(m->src, &frame, err)) >= 1) {
+        if (rc == RS_SOURCE_IDLE) {
+            /* A live capture's file has nothing more for now: show what came. */
+            if ((rc = drain(b, err)) != 0)
+                break;
+            continue;
+        }
         int64_t offset = rs_source_offset(m->src);
         if (offset < 0) {
             rc = rs_error(err, RS_EFORMAT, "%s: frames cannot be read back from this kind "
@@ -425,40 +498,6 @@ read_file(struct batch *b, char *err)
     int drained = drain(b, rc < 0 ? NULL : err);
     indexer_stop(b);
     return rc < 0 ? rc : drained;
-}
-
-/* Captures, writes and indexes until stopped. */
-static int
-capture(struct batch *b, char *err)
-{
-    struct rs_tui_model *m = b->m;
-    struct rs_frame frame;
-    int rc;
-
-    while (!atomic_load(&m->stop)) {
-        rc = rs_source_next(m->live, &frame, err);
-        if (rc == RS_SOURCE_IDLE)
-            continue;
-        if (rc <= 0)
-            return rc;
-        /* Indexed as the file keeps it, so that it reads the same after a new filter
-         * reads the file again: a file of the host's clock keeps microseconds. */
-        if (!rs_source_ts_hardware(m->live)) {
-            frame.ts_nsec -= frame.ts_nsec % 1000u;
-            frame.ts_digits = 6;
-        }
-        /* Handed to the operating system frame by frame: a system call each, so that
-         * a frame can be read back as soon as it is in the index. */
-        if ((rc = rs_writer_write(m->writer, &frame, err)) != 0 ||
-            (rc = rs_writer_flush(m->writer, err)) != 0 ||
-            (rc = rs_pipeline_feed(m->pipe, &frame, rs_writer_frame_offset(m->writer),
-                                   err)) != 0)
-            return rc;
-        /* Live: each frame shows as soon as it is in. */
-        if ((rc = drain(b, err)) != 0)
-            return rc;
-    }
-    return 0;
 }
 
 static void *
@@ -476,18 +515,16 @@ ingest_main(void *arg)
     }
     b->m = m;
     atomic_init(&b->failed, false);
+    b->gap_kind = expert_kind("roceshark.analysis.psn_gap");
+    b->violation_kind = expert_kind("roceshark.analysis.violation");
+    atomic_init(&b->state_failed, false);
     m->batch = b;
-    if (m->live == NULL) {
-        rc = read_file(b, err);
-    } else {
-        /* What was captured before this pass, then the capture goes on. */
-        if (rs_writer_frames(m->writer) > 0 &&
-            (rc = rs_source_open_file(m->path, &m->src, err)) == 0)
-            rc = read_file(b, err);
-        if (rc == 0)
-            rc = capture(b, err);
-    }
+    /* A live capture's file is read as it grows, as a file is read. */
+    rc = read_file(b, err);
     m->batch = NULL;
+    frame_state_buf_free(&b->state);
+    free(b->drops);
+    free(b->drop_left);
     free(b);
     finish_pass(m, rc, err);
     return NULL;
@@ -503,10 +540,9 @@ model_new_pipeline(struct rs_tui_model *m, const char *filter, struct rs_pipelin
     opts.decode = m->decode;
     opts.filter = filter;
     opts.shared = true;
-    /* TCP's relative Seq and Ack and scaled Win, which need the capture's history;
-     * RoCEv2's UDP frames cost nothing then. */
+    /* tcp.stream, udp.stream, TCP's relative Seq and Ack and scaled Win, the echo an
+     * ICMP reply answers: what the packet list and the tree show as `read -V` does. */
     opts.streams = true;
-    opts.streams_opts.tcp_only = true;
     opts.sink = index_frame;
     opts.sink_ctx = m;
     /* Two stages: decoding and the CRCs on this thread, the analysis and the
@@ -523,8 +559,10 @@ model_start_pass(struct rs_tui_model *m, struct rs_pipeline *pipe, char *err)
     struct stat st;
     int rc;
 
-    /* A file is opened here, so that its errors come back at once. */
-    if (m->live == NULL && (rc = rs_source_open_file(m->path, &src, err)) != 0) {
+    /* Opened here, so that its errors come back at once: the file, or the file a live
+     * capture is writing, followed as it grows. */
+    if ((rc = m->capture != NULL ? rs_source_open_capture(m->capture, m->path, &src, err)
+                                 : rs_source_open_file(m->path, &src, err)) != 0) {
         rs_pipeline_free(pipe);
         return rc;
     }
@@ -536,10 +574,10 @@ model_start_pass(struct rs_tui_model *m, struct rs_pipeline *pipe, char *err)
         memset(m->conv_shown, 0, m->conv_shown_bytes);
     m->n_anomalies = 0;
     rs_tui_rates_clear(m->rates);
-    model_tcp_clear(m);
+    store_clear(m->store);
     memset(&m->progress, 0, sizeof(m->progress));
     m->progress.file_size = fstat(m->fd, &st) == 0 ? (uint64_t)st.st_size : 0;
-    m->progress.live = m->live != NULL;
+    m->progress.live = m->capture != NULL;
     m->pass_start_ns = rs_monotonic_ns();
     m->pipe = pipe;
     m->src = src;
@@ -558,6 +596,7 @@ model_stop_pass(struct rs_tui_model *m)
 {
     if (m->running) {
         atomic_store(&m->stop, true);
+        rs_source_break(m->src);    /* a live capture's file may be waiting for more */
         pthread_join(m->thread, NULL);
         m->running = false;
     }

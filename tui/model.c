@@ -44,7 +44,10 @@ temporary_path(struct rs_tui_model *m, char *err)
 }
 
 /* Activates the interface with the default RDMA filter (and the -d ports), or
- * the RDMA device's sniffer QP, and opens the file the capture goes to. */
+ * the RDMA device's sniffer QP, opens the file the capture goes to, and starts
+ * capture's engine on its own thread: the same buffers as `roceshark capture`,
+ * the same writer, and nothing else on that thread. The ingest thread reads
+ * the file as it grows. */
 static int
 open_capture(struct rs_tui_model *m, const struct rs_tui_model_opts *opts, char *err)
 {
@@ -55,8 +58,9 @@ open_capture(struct rs_tui_model *m, const struct rs_tui_model_opts *opts, char 
     live.n_roce_ports = opts->decode.n_roce_ports;
     live.iwarp_ports = opts->decode.iwarp_ports;
     live.n_iwarp_ports = opts->decode.n_iwarp_ports;
-    live.immediate = true;      /* a screen wants each frame as it comes */
-    live.idle_ms = 100;         /* and to stop within that when asked */
+    /* The kernel hands its ring's blocks over when full or this old, and the engine
+     * flushes the file this often: a frame shows within about twice that. */
+    live.idle_ms = LIVE_FLUSH_MS;
     if ((rc = opts->iface != NULL ? rs_source_create_iface(opts->iface, &m->live, err)
                                   : rs_source_create_rdma(opts->rdma, &m->live, err)) != 0)
         return rc;
@@ -68,7 +72,14 @@ open_capture(struct rs_tui_model *m, const struct rs_tui_model_opts *opts, char 
     struct rs_writer_opts wo = {.path = m->path, .linktype = rs_source_linktype(m->live),
                                 .snaplen = rs_source_snaplen(m->live),
                                 .ts_hardware = rs_source_ts_hardware(m->live)};
-    return rs_writer_open(&wo, &m->writer, err);
+    struct rs_capture_opts co;
+    rs_capture_opts_init(&co);
+    co.flush_ms = LIVE_FLUSH_MS;
+    if ((rc = rs_writer_open(&wo, &m->writer, err)) != 0 ||
+        (rc = rs_capture_start(m->live, m->writer, &co, &m->capture, err)) != 0)
+        return rc;
+    m->capturing = true;
+    return 0;
 }
 
 bool
@@ -126,7 +137,8 @@ rs_tui_model_open(const struct rs_tui_model_opts *opts, struct rs_tui_model **ou
         rc = rs_error(err, RS_EIO, "%s: %s", m->path, strerror(errno));
         goto fail;
     }
-    if ((rc = rs_tui_index_new(&m->index, opts->max_frames, err)) != 0 ||
+    if ((rc = store_open(&m->store, err)) != 0 ||
+        (rc = rs_tui_index_new(&m->index, opts->max_frames, err)) != 0 ||
         (rc = rs_tui_rates_new(rates_bound(), &m->rates, err)) != 0 ||
         (rc = model_new_pipeline(m, filter, &pipe, err)) != 0 ||
         (rc = model_start_pass(m, pipe, err)) != 0)
@@ -143,7 +155,11 @@ rs_tui_model_close(struct rs_tui_model *m)
 {
     if (m == NULL)
         return;
+    if (m->capturing)
+        rs_capture_stop(m->capture, NULL);
+    /* The pass's source reads what the capture wrote: it goes before the capture. */
     model_stop_pass(m);
+    rs_capture_free(m->capture);
     if (m->writer != NULL)
         rs_writer_close(m->writer, NULL, NULL);
     rs_source_close(m->live);
@@ -156,7 +172,7 @@ rs_tui_model_close(struct rs_tui_model *m)
     free(m->shown);
     free(m->conv_shown);
     free(m->anomalies);
-    model_tcp_free(m);
+    store_close(m->store);
     free(m->path);
     free(m->filter);
     pthread_mutex_destroy(&m->mu);
@@ -168,22 +184,36 @@ int
 rs_tui_model_stop_capture(struct rs_tui_model *m, struct rs_source_stats *stats,
                           uint64_t *written, char *err)
 {
+    struct rs_capture_status st;
     int rc;
 
     if (m->live == NULL)
         return rs_error(err, RS_EINVAL, "not capturing");
-    /* The thread stops; what it indexed stays, the pipeline with it. */
-    if (m->running) {
-        atomic_store(&m->stop, true);
-        pthread_join(m->thread, NULL);
-        m->running = false;
+    /* The engine stops; the pass goes on to read what it wrote, and what it indexed
+     * stays, the pipeline with it. */
+    if (m->capturing) {
+        rs_capture_stop(m->capture, &st);
+        m->capturing = false;
+    } else {
+        rs_capture_get_status(m->capture, &st);
     }
     rc = rs_source_stats(m->live, stats, err);
     int wrc = rs_writer_close(m->writer, written, rc == 0 ? err : NULL);
     m->writer = NULL;
     rs_source_close(m->live);
     m->live = NULL;
+    if (rc == 0 && st.rc != 0)
+        return rs_error(err, st.rc, "%s", st.err);
     return rc != 0 ? rc : wrc;
+}
+
+bool
+rs_tui_model_capture_status(struct rs_tui_model *m, struct rs_capture_status *out)
+{
+    if (m->capture == NULL)
+        return false;
+    rs_capture_get_status(m->capture, out);
+    return true;
 }
 
 const char *
@@ -322,8 +352,12 @@ rs_tui_model_conv_rows(struct rs_tui_model *m, enum rs_tui_col col, bool descend
         }
         c.n = kept;
     }
+    rs_tui_rates_advance(m->rates, m->index, m->progress.frames, now);
     for (size_t i = 0; i < c.n; i++) {
-        rs_tui_rates_get(m->rates, c.rows[i].st.id, now, c.rows[i].rate);
+        rs_tui_rates_get(m->rates, c.rows[i].st.id, c.rows[i].rate);
+        /* An evicted conversation keeps no time of its last packet. */
+        c.rows[i].have_last = c.rows[i].st.id != 0 &&
+                              (c.rows[i].st.last.sec != 0 || c.rows[i].st.last.nsec != 0);
         c.rows[i].last_seen = rs_time_sub(c.rows[i].st.last, m->first);
     }
     pthread_mutex_unlock(&m->mu);

@@ -2,8 +2,8 @@
 /*
  * model_int.h - the model's state, shared by its files: model.c (opening,
  * what the views read), ingest.c (the thread that fills it),
- * frame_read.c (reading frames back) and tcp_streams.c (what TCP frames
- * read back need of their stream).
+ * frame_read.c (reading frames back), frame_state.c (the record of what the
+ * stateful stages gave a frame) and state_store.c (the file of records).
  *
  * Locking: mu guards everything the ingest thread writes except the
  * pipeline, which has its own lock (opts.shared). Nobody holds both at
@@ -20,6 +20,10 @@
 #include <roceshark/pipeline.h>
 #include <roceshark/streams.h>
 #include <roceshark/tui.h>
+
+/* A live capture's engine flushes the file this often, and the kernel hands its ring's
+ * blocks over at least this often. */
+#define LIVE_FLUSH_MS 100
 
 struct rs_tui_model {
     char *path;
@@ -43,19 +47,17 @@ struct rs_tui_model {
     size_t n_anomalies, cap_anomalies;
     struct rs_tui_rates *rates;
     size_t conv_rows_last;          /* rows the last table had: the next one's room */
-    /* TCP streams' notes (tcp_streams.c): each stream's newest epoch, by tcp.stream,
-     * and the epochs, each linked to its stream's one before. */
-    uint32_t *tcp_latest;
-    size_t n_tcp_latest, cap_tcp_latest;
-    struct tui_tcp_epoch *tcp_epochs;
-    size_t n_tcp_epochs, cap_tcp_epochs;
+    struct tui_store *store;        /* each frame's state record (frame_state.c) */
     struct rs_time first, newest;   /* times of the first and the newest frame */
     struct rs_tui_progress progress;
     uint64_t pass_start_ns;         /* CLOCK_MONOTONIC when the pass started */
 
-    /* A live capture: its source and the file it is written to. */
+    /* A live capture: its source, the file it is written to, and capture's engine on a
+     * thread of its own writing it (running while capturing). */
     struct rs_source *live;
     struct rs_writer *writer;
+    struct rs_capture *capture;
+    bool capturing;
 
     /* The current pass. */
     struct rs_pipeline *pipe;
@@ -74,16 +76,33 @@ void model_stop_pass(struct rs_tui_model *m);
 /* arr with room for need elements of elem bytes (doubling *cap), or NULL when out of
  * memory (arr is then kept as it was). */
 void *model_grow_array(void *arr, size_t *cap, size_t need, size_t elem);
-/* Notes what the streams stage found for pkt (a TCP frame at ingest) about its
- * stream; on the ingest thread (the pipeline's sink). */
-void model_tcp_note(struct rs_tui_model *m, const struct rs_packet *pkt);
-/* The stream view of pkt, a frame of TCP stream index decoded again on its
- * own, as the streams stage gave it at ingest; false when not known exactly. */
-bool model_tcp_view(struct rs_tui_model *m, uint32_t index, const struct rs_packet *pkt,
-                    struct rs_stream_view *out);
-/* Forgets the streams (a new pass; under mu), or frees their notes. */
-void model_tcp_clear(struct rs_tui_model *m);
-void model_tcp_free(struct rs_tui_model *m);
+/* The state file (state_store.c): records appended by one thread (the pipeline's
+ * sink), read by any. */
+struct tui_store;
+int store_open(struct tui_store **out, char *err);
+void store_close(struct tui_store *s);
+/* Empties it for a new pass; no reader may be reading. */
+void store_clear(struct tui_store *s);
+/* Appends n bytes; *off gets where they start. */
+int store_append(struct tui_store *s, const void *data, size_t n, uint64_t *off, char *err);
+int store_read(struct tui_store *s, uint64_t off, void *out, size_t n, char *err);
+/* Up to max bytes from off on, all of them from the file or all from the buffer (a
+ * window to read records ahead from); returns how many (0 for none). */
+size_t store_read_ahead(struct tui_store *s, uint64_t off, void *out, size_t max);
+
+/* A frame's state record (frame_state.c). */
+struct frame_state_buf {
+    uint8_t *p;
+    size_t len, cap;
+};
+/* Encodes what the stateful stages gave pkt (frame decoded and fed through the
+ * pipeline) into b (len 0: nothing decoding alone would not give); false when out of
+ * memory. */
+bool frame_state_encode(struct frame_state_buf *b, const struct rs_frame *frame,
+                        const struct rs_packet *pkt);
+void frame_state_buf_free(struct frame_state_buf *b);
+/* Gives d->pkt, decoded again from d->frame, the record's len bytes in d->state. */
+int frame_state_apply(struct rs_tui_decoded *d, size_t len, char *err);
 /* Builds a shared pipeline with filter text for the model's decode options. */
 int model_new_pipeline(struct rs_tui_model *m, const char *filter,
                        struct rs_pipeline **out, char *err);

@@ -141,11 +141,13 @@ rs_tui_nic_sample(struct rs_tui_nic *nic, uint64_t now_ns)
         uint64_t v;
         if (!read_value(nic->dir[c->hw], c->name, &v)) {
             c->readable = false;
+            c->have_rate = false;
             c->rate = 0;
             continue;
         }
         /* A counter that went back was reset (or wrapped): no rate this time. */
-        c->rate = c->readable && secs > 0 && v >= c->value ? (double)(v - c->value) / secs : 0;
+        c->have_rate = c->readable && secs > 0 && v >= c->value;
+        c->rate = c->have_rate ? (double)(v - c->value) / secs : 0;
         c->value = v;
         c->readable = true;
     }

@@ -21,7 +21,8 @@ static const char *const labels[] = {[PROMPT_FILTER] = "Filter: ",
                                      [PROMPT_WRITE] = "Write shown packets to: ",
                                      [PROMPT_WRITE_TAGGED] = "Write tagged packets to: ",
                                      [PROMPT_SORT] = "Sort by column number: ",
-                                     [PROMPT_SEARCH] = "Find packet (text of its line): "};
+                                     [PROMPT_SEARCH] = "Find packet (text of its line): ",
+                                     [PROMPT_CLEAR_FILTER] = ""};
 
 static void
 check(struct tui *t)
@@ -110,14 +111,15 @@ static void
 write_shown(struct tui *t, const char *path)
 {
     char err[RS_ERRBUF_SIZE];
-    uint64_t written;
+    uint64_t *numbers;
+    size_t n;
 
     if (path[0] == '\0')
         return;
-    if (rs_tui_model_write_shown(t->model, path, &written, err) != 0)
+    if (rs_tui_model_shown_numbers(t->model, &numbers, &n, err) != 0)
         tui_message(t, "write: %s", err);
     else
-        tui_message(t, "wrote %llu packets to %s", (unsigned long long)written, path);
+        tui_write_start(t, path, numbers, n, "the packets shown", "packets");
 }
 
 static void
@@ -149,7 +151,21 @@ submit(struct tui *t)
         snprintf(t->search, sizeof(t->search), "%s", p->text);
         tui_search_next(t);
         break;
+    case PROMPT_CLEAR_FILTER:   /* confirm_key takes its keys */
+        break;
     }
+}
+
+/* y or n: clear the filter that hides the packet asked for. Anything but y keeps it. */
+static void
+confirm_key(struct tui *t, int key)
+{
+    t->prompt.active = false;
+    if (key == 'y' || key == 'Y')
+        tui_clear_filter_and_show(t);
+    else
+        tui_message(t, "packet %llu is hidden by the filter, which stays",
+                    (unsigned long long)t->confirm_frame);
 }
 
 void
@@ -157,6 +173,10 @@ prompt_key(struct tui *t, int key)
 {
     struct tui_prompt *p = &t->prompt;
 
+    if (p->kind == PROMPT_CLEAR_FILTER) {
+        confirm_key(t, key);
+        return;
+    }
     switch (key) {
     case KEY_ESC:
         p->active = false;
@@ -199,6 +219,13 @@ prompt_draw(struct tui *t, int y, int cols)
     char line[TUI_PROMPT_MAX + RS_ERRBUF_SIZE + 64];
     bool bad = p->error[0] != '\0';
 
+    if (p->kind == PROMPT_CLEAR_FILTER) {
+        snprintf(line, sizeof(line), "Packet %llu is hidden by the filter: clear the filter? "
+                 "(y/n) ", (unsigned long long)t->confirm_frame);
+        tui_put(t, y, 0, cols, line, tui_attr(t, PAIR_BAD));
+        move(y, (int)strlen(line) < cols ? (int)strlen(line) : cols - 1);
+        return;
+    }
     snprintf(line, sizeof(line), "%s%s%s%s", labels[p->kind], p->text, bad ? "   <- " : "",
              bad ? p->error : "");
     tui_put(t, y, 0, cols, line,

@@ -1,18 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rates.c - bytes per second of each conversation over the last 2, 10 and
- * 40 seconds, as iftop's three columns.
+ * 40 seconds, as iftop's three columns, exactly: a window ending at now
+ * holds the frames whose times are in (now - W, now], and its rate is their
+ * bytes on the wire (as -z conv counts them) over W. A steady 9,000 B/s
+ * reads 9.0K in all three once the window is full.
  *
- * Each conversation keeps a ring of one-second buckets as long as the
- * longest window; a window's rate is the sum of its newest buckets over its
- * length. The clock is the capture's (the newest frame's time), so a file
- * shows the rates it had at its end and a live capture the current ones.
+ * Each window keeps a running sum per conversation and a tail: the first
+ * frame of the index still inside it. Frames are added as the index grows;
+ * as now moves, each tail walks the index forward, taking out every frame
+ * that fell out of its window. So each frame is added once and taken out
+ * once per window, whatever the rate, and the cost is four lookups a frame
+ * at worst (runs of one conversation's frames are summed first). One-second
+ * buckets, as before, made a steady rate read anything from 0.75 to 1.5 of
+ * itself, depending on where in the second now fell.
  *
- * Rings are kept for as many conversations as the analysis follows (its
- * table's bound): when traffic opens more, the ring updated longest ago is
- * reused and counted, as the analysis evicts the conversation used longest
- * ago. A table indexed by conversation id grew with every conversation
- * ever seen: 700 MB for two million of them.
+ * The clock is the capture's (the newest frame's time; a live capture's the
+ * host's when it is ahead, so that rates fall when traffic stops).
+ *
+ * Sums are kept for at most max_convs conversations at once (the analysis'
+ * bound): past it, the conversation seen longest ago loses its sums
+ * (counted in dropped), as the analysis evicts the conversation used
+ * longest ago, and its row shows no rate (`-`). A conversation counted from
+ * frame `since` on takes out only frames from there on, so that its sums
+ * never go below what was added, whatever was forgotten before.
  */
 #include <glib.h>
 #include <stdlib.h>
@@ -21,24 +32,23 @@
 #include <roceshark/recency.h>
 #include <roceshark/tui.h>
 
-#define RING_SECONDS 40u
-
 const unsigned rs_tui_rate_seconds[RS_TUI_RATE_WINDOWS] = {2, 10, 40};
 
-_Static_assert(RING_SECONDS == 40, "the ring covers the longest window");
-
-struct conv_ring {
+struct conv_sums {
     uint32_t conv;
     struct rs_recency_link recency;
-    int64_t newest;                 /* second of the newest bucket */
-    uint64_t bytes[RING_SECONDS];   /* indexed by second modulo RING_SECONDS */
+    uint64_t bytes[RS_TUI_RATE_WINDOWS];
+    uint64_t since;         /* the first frame counted */
 };
 
 struct rs_tui_rates {
-    struct conv_ring *rings;
-    uint32_t n, cap, max;           /* rings in use, allocated, and at most */
-    struct rs_recency recency;      /* of the rings, by position */
-    GHashTable *by_conv;            /* conversation id -> ring index + 1 */
+    struct conv_sums *sums;
+    uint32_t n, cap, max;   /* in use, allocated, and at most */
+    struct rs_recency recency;      /* of the sums, by position: the one seen longest ago */
+    GHashTable *by_conv;    /* conversation id -> its sums' position + 1 */
+    uint64_t added;         /* frames of the index added so far */
+    uint64_t tail[RS_TUI_RATE_WINDOWS];     /* each window's first frame (number - 1) */
+    struct rs_time now;
     uint64_t dropped;
 };
 
@@ -62,7 +72,7 @@ rs_tui_rates_free(struct rs_tui_rates *r)
     if (r == NULL)
         return;
     g_hash_table_destroy(r->by_conv);
-    free(r->rings);
+    free(r->sums);
     free(r);
 }
 
@@ -72,6 +82,9 @@ rs_tui_rates_clear(struct rs_tui_rates *r)
     g_hash_table_remove_all(r->by_conv);
     r->n = 0;
     rs_recency_init(&r->recency);
+    r->added = 0;
+    memset(r->tail, 0, sizeof(r->tail));
+    r->now = (struct rs_time){0, 0};
     r->dropped = 0;
 }
 
@@ -81,87 +94,138 @@ rs_tui_rates_dropped(const struct rs_tui_rates *r)
     return r->dropped;
 }
 
-static size_t
-ring_slot(int64_t sec)
-{
-    int64_t m = sec % (int64_t)RING_SECONDS;
-
-    return (size_t)(m < 0 ? m + RING_SECONDS : m);
-}
-
-/* A ring for a conversation not yet kept: a new one while fewer than max
- * are, else the one used longest ago, whose conversation loses its rates. */
-static int
-take_ring(struct rs_tui_rates *r, uint32_t *index)
-{
-    if (r->n == r->max) {
-        uint32_t i = r->recency.oldest;
-        g_hash_table_remove(r->by_conv, GUINT_TO_POINTER(r->rings[i].conv));
-        rs_recency_unlink(&r->recency, &r->rings->recency, sizeof(*r->rings), i);
-        r->dropped++;
-        *index = i;
-        return 0;
-    }
-    if (r->n == r->cap) {
-        uint32_t cap = r->cap == 0 ? 64 : r->cap > r->max / 2 ? r->max : 2 * r->cap;
-        struct conv_ring *rings = realloc(r->rings, (size_t)cap * sizeof(*rings));
-        if (rings == NULL)
-            return RS_ENOMEM;
-        r->rings = rings;
-        r->cap = cap;
-    }
-    *index = r->n++;
-    return 0;
-}
-
-int
-rs_tui_rates_add(struct rs_tui_rates *r, uint32_t conv, struct rs_time t, uint32_t bytes)
+static struct conv_sums *
+sums_of(const struct rs_tui_rates *r, uint32_t conv)
 {
     uint32_t i = GPOINTER_TO_UINT(g_hash_table_lookup(r->by_conv, GUINT_TO_POINTER(conv)));
-    struct conv_ring *c;
 
-    if (i != 0) {
-        c = &r->rings[--i];
-        rs_recency_touch(&r->recency, &r->rings->recency, sizeof(*r->rings), i);
+    return i != 0 ? &r->sums[i - 1] : NULL;
+}
+
+/* Room for a conversation not counted yet: new sums while fewer than max are kept, else
+ * those of the conversation seen longest ago. */
+static struct conv_sums *
+take_sums(struct rs_tui_rates *r, uint32_t conv)
+{
+    uint32_t i;
+
+    if (r->n == r->max) {
+        i = r->recency.oldest;
+        g_hash_table_remove(r->by_conv, GUINT_TO_POINTER(r->sums[i].conv));
+        rs_recency_unlink(&r->recency, &r->sums->recency, sizeof(*r->sums), i);
+        r->dropped++;
     } else {
-        if (take_ring(r, &i) != 0)
-            return RS_ENOMEM;
-        c = &r->rings[i];
-        memset(c, 0, sizeof(*c));
-        c->conv = conv;
-        c->newest = t.sec;
-        rs_recency_push(&r->recency, &r->rings->recency, sizeof(*r->rings), i);
-        g_hash_table_insert(r->by_conv, GUINT_TO_POINTER(conv), GUINT_TO_POINTER(i + 1));
+        if (r->n == r->cap) {
+            uint32_t cap = r->cap == 0 ? 64 : r->cap > r->max / 2 ? r->max : 2 * r->cap;
+            struct conv_sums *s = realloc(r->sums, (size_t)cap * sizeof(*s));
+            if (s == NULL)
+                return NULL;
+            r->sums = s;
+            r->cap = cap;
+        }
+        i = r->n++;
     }
-    if (t.sec > c->newest) {
-        /* Seconds that passed without traffic count zero. */
-        int64_t gap = t.sec - c->newest;
-        for (int64_t s = 1; s <= gap && s <= (int64_t)RING_SECONDS; s++)
-            c->bytes[ring_slot(c->newest + s)] = 0;
-        c->newest = t.sec;
-    } else if (c->newest - t.sec >= (int64_t)RING_SECONDS) {
-        return 0;
+    memset(&r->sums[i], 0, sizeof(r->sums[i]));
+    r->sums[i].conv = conv;
+    rs_recency_push(&r->recency, &r->sums->recency, sizeof(*r->sums), i);
+    g_hash_table_insert(r->by_conv, GUINT_TO_POINTER(conv), GUINT_TO_POINTER(i + 1));
+    return &r->sums[i];
+}
+
+/* Adds bytes of conv's frames from number first on (a run of one conversation). */
+static void
+add_run(struct rs_tui_rates *r, uint32_t conv, uint64_t bytes, uint64_t first)
+{
+    struct conv_sums *s = sums_of(r, conv);
+
+    if (s == NULL) {
+        if ((s = take_sums(r, conv)) == NULL) {
+            r->dropped++;       /* out of memory: not counted */
+            return;
+        }
+        s->since = first;
+    } else {
+        rs_recency_touch(&r->recency, &r->sums->recency, sizeof(*r->sums),
+                         (uint32_t)(s - r->sums));
     }
-    c->bytes[ring_slot(t.sec)] += bytes;
-    return 0;
+    for (int w = 0; w < RS_TUI_RATE_WINDOWS; w++)
+        s->bytes[w] += bytes;
+}
+
+/* Moves window w's tail past every frame (added) that is no longer in (now - W, now],
+ * taking each out of its conversation's sums: runs of one conversation's frames are
+ * summed first, and of them only the frames from the sums' `since` on were counted. */
+static void
+move_tail(struct rs_tui_rates *r, const struct rs_tui_index *ix, int w)
+{
+    struct rs_time edge = rs_time_sub(r->now, (struct rs_time){rs_tui_rate_seconds[w], 0});
+    struct conv_sums *run = NULL;
+    uint32_t run_conv = 0;
+    uint64_t run_bytes = 0;
+
+    while (r->tail[w] < r->added) {
+        const struct rs_tui_frame *f = rs_tui_index_get(ix, r->tail[w] + 1);
+        if (f == NULL || rs_time_cmp((struct rs_time){f->ts_sec, (int32_t)f->ts_nsec}, edge) > 0)
+            break;
+        uint64_t number = ++r->tail[w];
+        if (f->conv == 0)
+            continue;
+        if (f->conv != run_conv) {
+            if (run != NULL)
+                run->bytes[w] = run->bytes[w] >= run_bytes ? run->bytes[w] - run_bytes : 0;
+            run_conv = f->conv;
+            run = sums_of(r, run_conv);
+            run_bytes = 0;
+        }
+        if (run != NULL && number >= run->since)
+            run_bytes += f->wire_len;
+    }
+    if (run != NULL)
+        run->bytes[w] = run->bytes[w] >= run_bytes ? run->bytes[w] - run_bytes : 0;
+}
+
+void
+rs_tui_rates_advance(struct rs_tui_rates *r, const struct rs_tui_index *ix, uint64_t upto,
+                     struct rs_time now)
+{
+    uint32_t run_conv = 0;
+    uint64_t run_bytes = 0, run_first = 0;
+
+    /* The frames that left first, so that a conversation quiet by now makes room for
+     * the new ones. */
+    if (rs_time_cmp(now, r->now) > 0)
+        r->now = now;
+    for (int w = 0; w < RS_TUI_RATE_WINDOWS; w++)
+        move_tail(r, ix, w);
+    while (r->added < upto) {
+        const struct rs_tui_frame *f = rs_tui_index_get(ix, r->added + 1);
+        if (f == NULL)
+            break;
+        r->added++;
+        if (f->conv == 0)
+            continue;
+        if (f->conv != run_conv && run_bytes > 0) {
+            add_run(r, run_conv, run_bytes, run_first);
+            run_bytes = 0;
+        }
+        if (run_bytes == 0) {
+            run_conv = f->conv;
+            run_first = r->added;
+        }
+        run_bytes += f->wire_len;
+    }
+    if (run_bytes > 0)
+        add_run(r, run_conv, run_bytes, run_first);
+    for (int w = 0; w < RS_TUI_RATE_WINDOWS; w++)
+        move_tail(r, ix, w);
 }
 
 bool
-rs_tui_rates_get(const struct rs_tui_rates *r, uint32_t conv, struct rs_time now,
-                 double out[RS_TUI_RATE_WINDOWS])
+rs_tui_rates_get(const struct rs_tui_rates *r, uint32_t conv, double out[RS_TUI_RATE_WINDOWS])
 {
-    uint32_t i = GPOINTER_TO_UINT(g_hash_table_lookup(r->by_conv, GUINT_TO_POINTER(conv)));
-    const struct conv_ring *c = i != 0 ? &r->rings[i - 1] : NULL;
+    const struct conv_sums *s = sums_of(r, conv);
 
-    for (int w = 0; w < RS_TUI_RATE_WINDOWS; w++) {
-        int64_t len = rs_tui_rate_seconds[w];
-        uint64_t sum = 0;
-        /* The window is the seconds (now - len, now]; buckets hold only the
-         * RING_SECONDS up to the newest. */
-        for (int64_t s = now.sec - len + 1; c != NULL && s <= now.sec; s++)
-            if (s <= c->newest && c->newest - s < (int64_t)RING_SECONDS)
-                sum += c->bytes[ring_slot(s)];
-        out[w] = c != NULL ? (double)sum / (double)len : -1;
-    }
-    return c != NULL;
+    for (int w = 0; w < RS_TUI_RATE_WINDOWS; w++)
+        out[w] = s != NULL ? (double)s->bytes[w] / rs_tui_rate_seconds[w] : -1;
+    return s != NULL;
 }

@@ -7,7 +7,13 @@
  * The screen is redrawn on a timer, ten times a second at most, whatever
  * arrives: keys are taken as they come but only change state, so a burst
  * of input or a fast capture never costs more drawing. The ingest thread
- * never waits for the screen.
+ * never waits for the screen, nor the screen for anything long: searches
+ * and writes run on threads of their own (jobs.c), and Esc stops them.
+ *
+ * Text is drawn from UTF-8 whatever the locale: under LC_ALL=C each
+ * character beyond ASCII that the views draw has an ASCII stand-in (the
+ * summary line's arrow "->", a tree's fold marks "+" and "-", block and
+ * braille glyphs in the graph), and any other shows as one '?'.
  */
 #include <curses.h>
 #include <langinfo.h>
@@ -21,40 +27,44 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include <roceshark/print.h>
+
 #include "screen_int.h"
 
 #define FRAME_MS 100            /* at most ten redraws a second */
-
-static const char *const view_names[VIEW_COUNT] = {
-    [VIEW_CONVS] = "F2 QP conversations", [VIEW_PACKETS] = "F3 Packets",
-    [VIEW_ANOMALIES] = "F5 Anomalies", [VIEW_GRAPH] = "F6 Graph",
-    [VIEW_COUNTERS] = "F7 NIC counters"};
+#define KEY_ESC 27
+#define TIME_FORMATS 8          /* -t's: enum rs_time_col */
 
 static const char help_text[] =
-    "Keys\n"
+    "Keys (Up, Down, PgUp, PgDn scroll this help; any other key closes it)\n"
     "  Tab, Shift-Tab     next, previous view\n"
     "  F2, F3, F5         QP conversations, Packets, Anomalies\n"
     "  F6, F7             Graph of the selected conversation, NIC counters\n"
-    "  Up, Down, PgUp, PgDn, Home, End\n"
+    "  Up, Down, j, k, PgUp, PgDn, Home, End\n"
     "                     move; End in Packets follows the newest packet\n"
     "  Enter              Conversations: that QP's packets; Anomalies: the packet\n"
     "  < >                Conversations: sort by the column to the left, right\n"
     "  i                  Conversations: invert the order\n"
     "  1-9 ... Enter      Conversations: sort by the column of that number (from 1)\n"
-    "  Left, Right        Conversations: scroll the columns after the endpoints\n"
+    "  Left, Right, h, l  Conversations: scroll the columns after the endpoints\n"
     "  J, K               Packets: move the cursor in the detail tree (its bytes are\n"
     "                     highlighted below)\n"
-    "  Left, Right        Packets: fold, unfold the node under the tree's cursor\n"
+    "  Left, Right, h, l  Packets: fold, unfold the node under the tree's cursor\n"
     "  C, E               Packets: fold, unfold every node of the tree\n"
     "  Space              Packets: tag or untag the packet (a * in the margin)\n"
+    "  t                  Packets: the next time format, as read -t: relative,\n"
+    "                     absolute, absolute with date, UTC, UTC with date, epoch,\n"
+    "                     delta, delta displayed\n"
     "  o                  Conversations: freeze the order of the rows, or free it\n"
     "  / or F4            display filter (Wireshark syntax); Enter applies, Esc cancels\n"
-    "  g or :             go to packet number\n"
+    "  g or :             go to packet number (asks before clearing a filter hiding it)\n"
     "  s, n               find the next packet whose line holds a text (any case); again\n"
     "  w, W               write the packets shown, or the tagged ones, to a pcap file\n"
+    "  Esc                stop a search or a write; while a new filter loads, put the\n"
+    "                     filter before back\n"
     "  Up, Down           in the filter bar: the filters applied before\n"
-    "  ? or F1            this help (any key closes it)\n"
-    "  q                  quit\n";
+    "  ? or F1            this help\n"
+    "  q                  quit (twice while capturing)\n";
 
 unsigned
 tui_attr(const struct tui *t, enum tui_pair pair)
@@ -69,40 +79,72 @@ tui_attr(const struct tui *t, enum tui_pair pair)
     return (unsigned)COLOR_PAIR(pair) | (pair == PAIR_BAR ? A_BOLD : 0u);
 }
 
-/* One character of s as the terminal can show it; the number of bytes used. */
+/* The code point of the UTF-8 sequence at s and its length; an invalid byte is U+FFFD,
+ * one byte long. Decoded here rather than by mbrtowc(), which follows the locale: under
+ * LC_ALL=C it turned the arrow's three bytes into "???". */
 static size_t
-next_char(const struct tui *t, const char *s, mbstate_t *ps, wchar_t *out)
+utf8_next(const char *s, uint32_t *cp)
 {
-    size_t n = mbrtowc(out, s, MB_CUR_MAX, ps);
-
-    if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
-        memset(ps, 0, sizeof(*ps));
-        *out = '?';
+    const unsigned char *u = (const unsigned char *)s;
+    size_t n = u[0] < 0x80 ? 1 : (u[0] >> 5) == 6 ? 2 : (u[0] >> 4) == 14 ? 3 : (u[0] >> 3) == 30 ? 4
+                                                                                                 : 0;
+    if (n == 0) {
+        *cp = 0xfffd;
         return 1;
     }
-    if (!t->utf8 && *out > 0x7e)
-        *out = *out == 0x2192 ? '>' : '?';     /* "a → b" reads "a > b", as tcpdump's */
-    if (*out == '\t' || *out < 0x20)
-        *out = ' ';
+    uint32_t c = n == 1 ? u[0] : u[0] & (0x7f >> n);
+    for (size_t i = 1; i < n; i++) {
+        if ((u[i] & 0xc0) != 0x80) {
+            *cp = 0xfffd;
+            return 1;
+        }
+        c = c << 6 | (u[i] & 0x3f);
+    }
+    *cp = c;
     return n;
+}
+
+/* What a terminal without UTF-8 shows for a character beyond ASCII. */
+static const char *
+ascii_stand_in(uint32_t cp)
+{
+    switch (cp) {
+    case 0x2192: return "->";       /* the summary line's arrow, as tcpdump's */
+    case 0x25b8: return "+";        /* a folded node */
+    case 0x25be: return "-";        /* an unfolded node */
+    case 0x2026: return "...";
+    case 0x00b5: return "u";        /* micro */
+    default:
+        /* Blocks of the throughput panel by height, braille dots of the graph. */
+        if (cp >= 0x2581 && cp <= 0x2588)
+            return cp >= 0x2585 ? "#" : cp >= 0x2583 ? ":" : ".";
+        if (cp >= 0x2800 && cp <= 0x28ff)
+            return cp == 0x2800 ? " " : ":";
+        return "?";
+    }
 }
 
 void
 tui_put(const struct tui *t, int y, int x, int width, const char *s, unsigned attr)
 {
     wchar_t line[512];
-    mbstate_t ps;
     int n = 0;
 
     if (width <= 0)
         return;
     if (width > (int)(sizeof(line) / sizeof(line[0])))
         width = (int)(sizeof(line) / sizeof(line[0]));
-    memset(&ps, 0, sizeof(ps));
     while (*s != '\0' && n < width) {
-        wchar_t wc;
-        s += next_char(t, s, &ps, &wc);
-        line[n++] = wc;
+        uint32_t cp;
+        s += utf8_next(s, &cp);
+        if (cp == '\t' || cp < 0x20)
+            cp = ' ';
+        if (cp < 0x7f || t->utf8) {
+            line[n++] = (wchar_t)cp;
+            continue;
+        }
+        for (const char *a = ascii_stand_in(cp); *a != '\0' && n < width; a++)
+            line[n++] = (wchar_t)*a;
     }
     while (n < width)
         line[n++] = ' ';
@@ -119,70 +161,6 @@ tui_message(struct tui *t, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(t->message, sizeof(t->message), fmt, ap);
     va_end(ap);
-}
-
-void
-tui_apply_filter(struct tui *t, const char *text)
-{
-    char err[RS_ERRBUF_SIZE];
-
-    if (rs_tui_model_set_filter(t->model, text, err) != 0) {
-        tui_message(t, "filter: %s", err);
-        return;
-    }
-    prompt_remember(t, text);
-    view_convs_invalidate(t);
-    t->pkt_sel = t->pkt_top = 0;
-    t->an_sel = t->an_top = 0;
-    t->follow = false;
-    tui_message(t, text[0] != '\0' ? "filter applied: %s" : "filter cleared%s", text);
-}
-
-void
-tui_show_frame(struct tui *t, uint64_t number)
-{
-    uint64_t pos = rs_tui_model_shown_find(t->model, number);
-
-    t->view = VIEW_PACKETS;
-    t->follow = false;
-    if (rs_tui_model_shown_frame(t->model, pos) == number) {
-        t->pkt_sel = pos;
-        t->want_frame = 0;
-        return;
-    }
-    /* Not shown: either not indexed yet, or the filter hides it. */
-    t->want_frame = number;
-    struct rs_tui_progress p;
-    rs_tui_model_progress(t->model, &p);
-    if (number <= p.frames && rs_tui_model_filter(t->model)[0] != '\0')
-        tui_apply_filter(t, "");
-}
-
-/* Packets looked at per search: a few seconds' reading at most on a slow disk. */
-#define SEARCH_BUDGET 1000000u
-
-void
-tui_search_next(struct tui *t)
-{
-    char err[RS_ERRBUF_SIZE];
-    uint64_t found, looked;
-
-    if (rs_tui_model_shown_count(t->model) == 0) {
-        tui_message(t, "no packets shown to search");
-        return;
-    }
-    uint64_t from = t->view == VIEW_PACKETS ? t->pkt_sel : rs_tui_model_shown_count(t->model) - 1;
-    int rc = rs_tui_model_search(t->model, from, t->search, SEARCH_BUDGET, &found, &looked, err);
-    if (rc != 0) {
-        tui_message(t, "find: %s", err);
-        return;
-    }
-    t->view = VIEW_PACKETS;
-    t->follow = false;
-    t->want_frame = 0;
-    t->pkt_sel = found;
-    tui_message(t, "found \"%s\" in packet %llu (n: the next)", t->search,
-                (unsigned long long)rs_tui_model_shown_frame(t->model, found));
 }
 
 void
@@ -232,67 +210,79 @@ tui_move_selection(uint64_t *sel, uint64_t n, int key, int page)
     return true;
 }
 
-static void
-draw_tabs(struct tui *t, int cols)
+static int
+help_lines(void)
 {
-    int x = 0;
+    int n = 0;
 
-    tui_put(t, 0, 0, cols, "", tui_attr(t, PAIR_BAR));
-    for (int v = 0; v < VIEW_COUNT && x < cols; v++) {
-        char label[48];
-        snprintf(label, sizeof(label), v == (int)t->view ? "[%s]" : " %s ", view_names[v]);
-        int w = (int)strlen(label);
-        tui_put(t, 0, x, w < cols - x ? w : cols - x, label,
-                v == (int)t->view ? A_BOLD | A_REVERSE : tui_attr(t, PAIR_BAR));
-        x += w + 1;
-    }
+    for (const char *s = help_text; *s != '\0'; s++)
+        n += *s == '\n';
+    return n;
 }
 
-/* p was taken before the views were drawn: "loaded" is never shown beside figures read
- * before the pass ended. */
-static void
-draw_status(struct tui *t, int y, int cols, const struct rs_tui_progress *progress)
-{
-    struct rs_tui_progress p = *progress;
-    char line[RS_ERRBUF_SIZE * 3 + 512], state[RS_ERRBUF_SIZE + 32];
-    const char *filter = rs_tui_model_filter(t->model);
-
-    if (p.failed)
-        snprintf(state, sizeof(state), "error: %s", p.error);
-    else if (p.live && !p.done)
-        snprintf(state, sizeof(state), "capturing to %s", rs_tui_model_path(t->model));
-    else if (!p.done)
-        snprintf(state, sizeof(state), "loading %3.0f%%",
-                 p.file_size ? 100.0 * (double)p.file_done / (double)p.file_size : 0.0);
-    else
-        snprintf(state, sizeof(state), "loaded in %.3f s", (double)p.elapsed_ns / 1e9);
-    /* A message takes the place of the key hints until the next key. */
-    char tagged[32] = "";
-    if (t->n_tagged > 0)
-        snprintf(tagged, sizeof(tagged), ", %llu tagged", (unsigned long long)t->n_tagged);
-    snprintf(line, sizeof(line), " %s | %llu frames, %llu shown%s | filter: %s | %s", state,
-             (unsigned long long)p.frames, (unsigned long long)p.shown, tagged,
-             filter[0] != '\0' ? filter : "none",
-             t->message[0] != '\0' ? t->message : "?: keys  q: quit");
-    tui_put(t, y, 0, cols, line, tui_attr(t, p.failed ? PAIR_BAD : PAIR_BAR));
-}
-
+/* The help from its line help_top on: it scrolls when the terminal is too short for it
+ * (at 80x24 it is). */
 static void
 draw_help(struct tui *t, int lines, int cols)
 {
     const char *s = help_text;
-    int y = 2;
+    int rows = lines - 2, total = help_lines();
 
+    if (t->help_top > total - rows)
+        t->help_top = total - rows > 0 ? total - rows : 0;
+    for (int skip = t->help_top; skip > 0 && *s != '\0'; skip--)
+        s = strchr(s, '\n') + 1;
+    int y = 1;
     while (*s != '\0' && y < lines - 1) {
         const char *nl = strchr(s, '\n');
         size_t len = nl != NULL ? (size_t)(nl - s) : strlen(s);
         char row[160];
         snprintf(row, sizeof(row), "%.*s", (int)len, s);
-        tui_put(t, y++, 0, cols, row, A_NORMAL);
+        tui_put(t, y, 0, cols, row, y == 1 && t->help_top == 0 ? A_BOLD : A_NORMAL);
+        y++;
         s += len + (nl != NULL);
     }
     while (y < lines - 1)
         tui_put(t, y++, 0, cols, "", A_NORMAL);
+    if (total > rows) {
+        char more[64];
+        snprintf(more, sizeof(more), "(lines %d-%d of %d)", t->help_top + 1,
+                 t->help_top + rows < total ? t->help_top + rows : total, total);
+        tui_put(t, lines - 2, cols - (int)strlen(more) - 1, (int)strlen(more), more, A_DIM);
+    }
+}
+
+/* Keys while the help shows: scrolling, or back. */
+static void
+help_key(struct tui *t, int key)
+{
+    int rows = LINES - 2;
+
+    switch (key) {
+    case KEY_UP: case 'k':
+        t->help_top -= t->help_top > 0;
+        return;
+    case KEY_DOWN: case 'j':
+        t->help_top++;
+        return;
+    case KEY_PPAGE:
+        t->help_top = t->help_top > rows ? t->help_top - rows : 0;
+        return;
+    case KEY_NPAGE: case ' ':
+        t->help_top += rows;
+        return;
+    case KEY_HOME:
+        t->help_top = 0;
+        return;
+    case KEY_END:
+        t->help_top = help_lines();
+        return;
+    default:
+        t->help = false;
+        if (key == 'q')
+            t->quit_asked = false;      /* q closes the help; the next q quits */
+        return;
+    }
 }
 
 static void
@@ -311,7 +301,8 @@ draw(struct tui *t)
     }
     struct rs_tui_progress progress;
     rs_tui_model_progress(t->model, &progress);
-    draw_tabs(t, cols);
+    tui_jobs_poll(t);
+    tui_draw_top(t, cols);
     int body = lines - 2 - (t->prompt.active ? 1 : 0);
     if (t->help)
         draw_help(t, lines, cols);
@@ -325,7 +316,7 @@ draw(struct tui *t)
         view_graph_draw(t, 1, body, cols);
     else
         view_counters_draw(t, 1, body, cols);
-    draw_status(t, lines - 1, cols, &progress);
+    tui_draw_status(t, lines - 1, cols, &progress);
     /* The prompt last: it leaves the cursor where typing goes. */
     curs_set(t->prompt.active ? 1 : 0);
     if (t->prompt.active)
@@ -344,12 +335,24 @@ handle_key(struct tui *t, int key)
     }
     t->message[0] = '\0';
     if (t->help) {
-        t->help = false;
+        help_key(t, key);
         return;
     }
     bool confirming = t->quit_asked;
     t->quit_asked = false;
+    /* vi's keys as htop and termshark take them; J and K stay the tree's cursor. */
+    if (key == 'j')
+        key = KEY_DOWN;
+    else if (key == 'k')
+        key = KEY_UP;
     switch (key) {
+    case KEY_ESC:
+        if (!tui_jobs_escape(t))
+            tui_message(t, "nothing to stop");
+        return;
+    case 't':
+        t->time_col = (uint8_t)((t->time_col + 1) % TIME_FORMATS);
+        return;
     case 'q': {
         struct rs_tui_progress p;
         rs_tui_model_progress(t->model, &p);
@@ -386,6 +389,7 @@ handle_key(struct tui *t, int key)
     case '?':
     case KEY_F(1):
         t->help = true;
+        t->help_top = 0;
         return;
     case '/':
     case KEY_F(4):
@@ -494,6 +498,19 @@ start_curses(struct tui *t, bool no_color)
     }
 }
 
+/* The title: the file shown, or what is captured and where it goes. */
+static void
+source_title(struct tui *t, const struct rs_tui_model_opts *o)
+{
+    const char *live = o->iface != NULL ? o->iface : o->rdma;
+
+    if (live != NULL)
+        snprintf(t->source, sizeof(t->source), "%s -> %s", live,
+                 o->path != NULL ? o->path : rs_tui_model_path(t->model));
+    else
+        snprintf(t->source, sizeof(t->source), "%s", o->path);
+}
+
 int
 rs_tui_run(const struct rs_tui_run_opts *opts, struct rs_tui_run_result *result, char *err)
 {
@@ -513,8 +530,11 @@ rs_tui_run(const struct rs_tui_run_opts *opts, struct rs_tui_run_result *result,
     }
     setlocale(LC_ALL, "");
     t.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-    t.sort_col = RS_TUI_COL_CONV;
-    t.tree_sel_field = -2;
+    /* iftop's order: the busiest over the last 2 s first. */
+    t.sort_col = RS_TUI_COL_RATE2;
+    t.sort_desc = true;
+    source_title(&t, &opts->model);
+    t.tree_sel_node = TREE_SEL_NONE;
     start_curses(&t, opts->no_color);
     run_loop(&t, opts->stop_requested);
     endwin();
@@ -523,7 +543,9 @@ rs_tui_run(const struct rs_tui_run_opts *opts, struct rs_tui_run_result *result,
         rs_tui_model_stop_capture(t.model, &result->stats, &result->written,
                                   result->capture_error);
     }
+    tui_jobs_end(&t);
     rs_tui_decoded_free(&t.dec);
+    rs_tui_tree_free(&t.tree);
     rs_tui_graph_free(t.graph);
     free(t.folds);
     tui_tags_free(&t);

@@ -14,14 +14,20 @@
 
 #include <roceshark/tui.h>
 
+#define TREE_SEL_NONE (-2)
+
 enum tui_view { VIEW_CONVS, VIEW_PACKETS, VIEW_ANOMALIES, VIEW_GRAPH, VIEW_COUNTERS, VIEW_COUNT };
 
 /* Colour pairs; without colour each falls back to an attribute (tui_attr). */
 enum tui_pair { PAIR_NONE, PAIR_NAK, PAIR_RETX, PAIR_CONGESTION, PAIR_BAR, PAIR_OK, PAIR_BAD };
 
 enum tui_prompt_kind {
-    PROMPT_FILTER, PROMPT_GOTO, PROMPT_WRITE, PROMPT_WRITE_TAGGED, PROMPT_SORT, PROMPT_SEARCH
+    PROMPT_FILTER, PROMPT_GOTO, PROMPT_WRITE, PROMPT_WRITE_TAGGED, PROMPT_SORT, PROMPT_SEARCH,
+    PROMPT_CLEAR_FILTER     /* y or n: clear the filter that hides the packet asked for */
 };
+
+/* A search or a write running on its own thread (jobs.c). */
+enum tui_job { JOB_NONE, JOB_SEARCH, JOB_WRITE };
 
 #define TUI_PROMPT_MAX 1024
 #define TUI_HISTORY 16          /* filters Up and Down recall */
@@ -39,17 +45,30 @@ struct tui_prompt {
 
 struct tui {
     struct rs_tui_model *model;
+    char source[160];               /* what the title shows: the file, or the interface */
     bool color;
     bool utf8;                      /* the terminal's locale draws UTF-8 */
     enum tui_view view;
     bool help;
+    int help_top;                   /* the help's first line shown (it scrolls) */
     bool quit;
     bool quit_asked;                /* q once while capturing: the next q quits */
     char message[RS_ERRBUF_SIZE + 64];  /* shown in the status line until the next key */
     struct tui_prompt prompt;
     char search[TUI_PROMPT_MAX];    /* the text `s` looked for last; `n` looks again */
+    /* The job running (jobs.c): a search or a write, which Esc stops. */
+    enum tui_job job;
+    struct rs_tui_task *task;
+    char job_what[TUI_PROMPT_MAX + 32];     /* "finding \"x\"", "writing to f.pcap" */
+    char job_done[TUI_PROMPT_MAX + 32];     /* a write's "tagged packets to f.pcap" */
+    /* A filter the user applied whose pass is still running: Esc puts the one before
+     * back. */
+    bool filtering;
+    char filter_before[TUI_PROMPT_MAX];
+    uint64_t confirm_frame;         /* PROMPT_CLEAR_FILTER: the packet asked for */
 
     /* QP conversations */
+    int col_width[RS_TUI_COL_COUNT];    /* as wide as their content has been (never less) */
     enum rs_tui_col sort_col;
     bool sort_desc;
     uint32_t conv_id;               /* the selected row, by conversation id */
@@ -66,6 +85,7 @@ struct tui {
         enum rs_tui_col col;
         bool desc;
         uint64_t built_ns, cost_ns;
+        bool complete;              /* built after the pass ended: nothing more will come */
     } conv_rows;
 
     /* Packets: positions in the list of shown frames */
@@ -74,11 +94,13 @@ struct tui {
     uint64_t want_frame;            /* go to this frame once it is indexed; 0 none */
     int tree_top;
     int tree_sel;                   /* the tree's cursor, among the lines not folded away */
-    int tree_sel_field;             /* the field under it, kept across packets (-1: the
-                                       frame line; -2: none yet) */
-    uint8_t *folds;                 /* a flag per field id: its node is folded */
+    int tree_sel_node;              /* the node under it (rs_tui_tree_line.node), kept
+                                       across packets; TREE_SEL_NONE: none yet */
+    uint8_t *folds;                 /* a flag per node (rs_tui_tree_line.node): folded */
     size_t n_folds;
     struct rs_tui_decoded dec;
+    struct rs_tui_tree tree;        /* the selected packet's */
+    uint8_t time_col;               /* the packet list's time column (enum rs_time_col) */
 
     /* Anomalies: positions counted from the newest */
     uint64_t an_sel, an_top;
@@ -103,10 +125,31 @@ unsigned tui_attr(const struct tui *t, enum tui_pair pair);
 /* Draws s at (y, x) clipped or padded to width columns. */
 void tui_put(const struct tui *t, int y, int x, int width, const char *s, unsigned attr);
 void tui_message(struct tui *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Applies a display filter and reports the outcome in the status line. */
+/* Applies a display filter and reports the outcome in the status line; Esc puts the
+ * filter before back while its pass runs. */
 void tui_apply_filter(struct tui *t, const char *text);
-/* Switches to the packet list at frame number (clearing a filter that hides it). */
+/* Switches to the packet list at frame number; when the filter hides it, asks whether
+ * to clear the filter (never clears it unasked). */
 void tui_show_frame(struct tui *t, uint64_t number);
+/* y to PROMPT_CLEAR_FILTER: clears the filter and goes to the packet. */
+void tui_clear_filter_and_show(struct tui *t);
+/* The keys that stop what runs (Esc): a job, or a filter's pass. True when one ran. */
+bool tui_jobs_escape(struct tui *t);
+/* Takes the outcome of a job that has ended (at each redraw). */
+void tui_jobs_poll(struct tui *t);
+/* What the status line says of a job or a filter pass running ("" for none). */
+void tui_jobs_status(struct tui *t, char *buf, size_t size);
+/* Starts writing the packets numbers[0..n) (taken over) to path: what they are ("the
+ * tagged packets"), and what they are once written ("tagged packets"). */
+void tui_write_start(struct tui *t, const char *path, uint64_t *numbers, size_t n,
+                     const char *what, const char *noun);
+/* Waits for a running job (quitting). */
+void tui_jobs_end(struct tui *t);
+/* Draws the top bar (views, source) and the status line. */
+void tui_draw_top(struct tui *t, int cols);
+void tui_draw_status(struct tui *t, int y, int cols, const struct rs_tui_progress *progress);
+/* Bytes per second or any quantity with SI prefixes: "48.3 G" (3 digits) and unit. */
+void tui_si(double v, const char *unit, char *buf, size_t size);
 /* Keeps *sel visible in a window of rows lines starting at *top, below n. */
 void tui_scroll_into_view(uint64_t *top, uint64_t sel, uint64_t n, int rows);
 /* Moves a selection by a cursor key; true when the key was one. */
@@ -146,7 +189,8 @@ void prompt_remember(struct tui *t, const char *filter);
 /* Takes a key while the prompt is open. */
 void prompt_key(struct tui *t, int key);
 void prompt_draw(struct tui *t, int y, int cols);
-/* Selects the next shown packet whose line holds t->search (n, and s's Enter). */
+/* Starts looking for the next shown packet whose line holds t->search (n, and s's Enter),
+ * on a thread of its own; the status line shows its progress, Esc stops it. */
 void tui_search_next(struct tui *t);
 
 #endif /* ROCESHARK_TUI_SCREEN_INT_H */

@@ -40,8 +40,7 @@ tui_tag_toggle(struct tui *t, uint64_t number)
 void
 tui_tags_write(struct tui *t, const char *path)
 {
-    char err[RS_ERRBUF_SIZE];
-    uint64_t written, *numbers = malloc((t->n_tagged + 1) * sizeof(*numbers));
+    uint64_t *numbers = malloc((t->n_tagged + 1) * sizeof(*numbers));
     size_t n = 0;
 
     if (numbers == NULL) {
@@ -51,11 +50,7 @@ tui_tags_write(struct tui *t, const char *path)
     for (uint64_t number = 1; number < (uint64_t)t->tags_bytes * 8 && n < t->n_tagged; number++)
         if (tui_tagged(t, number))
             numbers[n++] = number;
-    if (rs_tui_model_write_frames(t->model, path, numbers, n, &written, err) != 0)
-        tui_message(t, "write: %s", err);
-    else
-        tui_message(t, "wrote %llu tagged packets to %s", (unsigned long long)written, path);
-    free(numbers);
+    tui_write_start(t, path, numbers, n, "the tagged packets", "tagged packets");
 }
 
 void

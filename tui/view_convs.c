@@ -2,12 +2,14 @@
 /*
  * view_convs.c - the QP conversations view: one row per conversation with
  * the figures of `read -z conv,qp` and iftop's three rates, sorted by any
- * column (`<` `>` move the sort column, `i` inverts), Enter for the
- * conversation's packets. The selection follows the conversation, not the
- * row, as the order changes under it. Left and Right scroll the figures
- * sideways in a narrow terminal; the conversation's endpoints stay. `o`
- * freezes the order as it stands (new conversations go below), so that
- * rows stop moving while they are read.
+ * column (`<` `>` move the sort column, `i` inverts; the 2 s rate,
+ * descending, at first, as iftop), Enter for the conversation's packets.
+ * The selection follows the conversation, not the row, as the order changes
+ * under it. Columns are as wide as their content. Left and Right scroll the
+ * figures after the rates sideways in a narrow terminal; the conversation,
+ * its endpoints (cut at their start when they do not fit) and its rates
+ * stay. `o` freezes the order as it stands (new conversations go below), so
+ * that rows stop moving while they are read.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -23,25 +25,90 @@ left_aligned(enum rs_tui_col col)
     return col == RS_TUI_COL_REQUESTER || col == RS_TUI_COL_RESPONDER;
 }
 
+/* The columns' widths for the rows now: as wide as their heading with a sort mark and as
+ * the widest value shown, and never narrower than they have been, so that the table does
+ * not shift as it scrolls. Counts are sized by the digits of their largest value in any
+ * row (as -z conv,qp sizes its columns) when the rows are built (count_widths). */
+static void
+fit_widths(struct tui *t, const struct rs_tui_conv_row *rows, size_t n, size_t top, int shown)
+{
+    char cell[64];
+
+    for (int c = 0; c < RS_TUI_COL_COUNT; c++) {
+        int w = (int)strlen(rs_tui_col_name(c)) + 1;
+        for (size_t i = top; i < n && i < top + (size_t)shown && !rs_tui_col_is_count(c); i++) {
+            rs_tui_col_format(&rows[i], c, cell, sizeof(cell));
+            int len = (int)strlen(cell);
+            w = len > w ? len : w;
+        }
+        if (w > t->col_width[c])
+            t->col_width[c] = w;
+    }
+}
+
+/* The count columns' widths, by their largest values, as the rows are built. */
+static void
+count_widths(struct tui *t, const struct rs_tui_conv_row *rows, size_t n)
+{
+    for (int c = 0; c < RS_TUI_COL_COUNT; c++) {
+        if (!rs_tui_col_is_count(c))
+            continue;
+        int w = 0;
+        for (size_t i = 0; i < n; i++) {
+            int d = rs_tui_col_digits(&rows[i], c);
+            w = d > w ? d : w;
+        }
+        if (w > t->col_width[c])
+            t->col_width[c] = w;
+    }
+}
+
+/* The endpoints' width in a terminal too narrow for them and the rates: what is left
+ * after the conversation id and the rates, shared; 0 when they fit. */
+static int
+endpoint_room(const struct tui *t, int cols)
+{
+    int fixed = t->col_width[RS_TUI_COL_CONV] + 1;
+    for (int c = RS_TUI_COL_RATE2; c <= RS_TUI_COL_RATE40; c++)
+        fixed += t->col_width[c] + 1;
+    int want = t->col_width[RS_TUI_COL_REQUESTER] + t->col_width[RS_TUI_COL_RESPONDER] + 2;
+    if (fixed + want <= cols)
+        return 0;
+    int each = (cols - fixed) / 2 - 1;
+    return each > 12 ? each : 12;
+}
+
 static void
 draw_row(struct tui *t, int y, int cols, const struct rs_tui_conv_row *row, bool header,
          unsigned attr)
 {
-    char line[1024], cell[64];
+    char line[2048], cell[64];
     size_t len = 0;
+    int narrow = endpoint_room(t, cols);
 
-    for (int c = 0; c < RS_TUI_COL_COUNT && len < sizeof(line) - 80; c++) {
-        if (c > RS_TUI_COL_RESPONDER && c <= RS_TUI_COL_RESPONDER + t->conv_hscroll)
+    for (int c = 0; c < RS_TUI_COL_COUNT && len < sizeof(line) - 200; c++) {
+        if (c > RS_TUI_COL_RATE40 && c <= RS_TUI_COL_RATE40 + t->conv_hscroll)
             continue;
-        int w = rs_tui_col_width(c);
+        int w = t->col_width[c];
         if (header)
             snprintf(cell, sizeof(cell), "%s%s", rs_tui_col_name(c),
                      c != (int)t->sort_col ? "" : t->frozen_rank != NULL ? "="
                                                 : t->sort_desc ? "v" : "^");
         else
             rs_tui_col_format(row, c, cell, sizeof(cell));
+        const char *text = cell;
+        if (left_aligned(c) && narrow > 0) {
+            /* Cut at the start: an address's end and the QP tell rows apart. */
+            int l = (int)strlen(cell);
+            w = narrow;
+            if (l > w) {
+                text = cell + l - (w - 1);
+                len += (size_t)snprintf(line + len, sizeof(line) - len, "~");
+                w--;
+            }
+        }
         len += (size_t)snprintf(line + len, sizeof(line) - len, left_aligned(c) ? "%-*s " :
-                                "%*s ", w, cell);
+                                "%*s ", w, text);
     }
     tui_put(t, y, 0, cols, line, attr);
 }
@@ -102,13 +169,15 @@ view_convs_invalidate(struct tui *t)
     t->conv_rows.valid = false;
 }
 
+/* Also at once when the pass has ended since they were built, so that a file's final
+ * table shows as soon as it is loaded. */
 static bool
-rows_due(const struct tui *t, uint64_t now)
+rows_due(const struct tui *t, uint64_t now, bool done)
 {
     uint64_t age = t->conv_rows.cost_ns * ROWS_COST_FACTOR;
 
     return !t->conv_rows.valid || t->conv_rows.col != t->sort_col ||
-           t->conv_rows.desc != t->sort_desc ||
+           t->conv_rows.desc != t->sort_desc || (done && !t->conv_rows.complete) ||
            now - t->conv_rows.built_ns >= (age > ROWS_MIN_AGE_NS ? age : ROWS_MIN_AGE_NS);
 }
 
@@ -119,7 +188,9 @@ view_convs_rows(struct tui *t, bool fresh, const struct rs_tui_conv_row **rows, 
 {
     uint64_t now = rs_monotonic_ns();
 
-    if (fresh || rows_due(t, now)) {
+    struct rs_tui_progress p;
+    rs_tui_model_progress(t->model, &p);
+    if (fresh || rows_due(t, now, p.done)) {
         struct rs_tui_conv_row *r = NULL;
         size_t count = 0;
         /* The old rows go first: at 131,073 rows, two tables were 40 MB more at the peak. */
@@ -134,9 +205,11 @@ view_convs_rows(struct tui *t, bool fresh, const struct rs_tui_conv_row **rows, 
         }
         if (rc != 0)
             return rc;
+        count_widths(t, r, count);
         t->conv_rows.rows = r;
         t->conv_rows.n = count;
         t->conv_rows.valid = true;
+        t->conv_rows.complete = p.done;
         t->conv_rows.col = t->sort_col;
         t->conv_rows.desc = t->sort_desc;
         t->conv_rows.built_ns = now;
@@ -196,19 +269,21 @@ view_convs_draw(struct tui *t, int y, int rows, int cols)
     size_t n = 0;
     char err[RS_ERRBUF_SIZE];
 
-    draw_row(t, y, cols, NULL, true, A_BOLD | A_UNDERLINE);
     if (view_convs_rows(t, false, &r, &n, err) != 0) {
+        draw_row(t, y, cols, NULL, true, A_BOLD | A_UNDERLINE);
         tui_put(t, y + 1, 0, cols, err, tui_attr(t, PAIR_BAD));
         return;
     }
+    uint64_t sel = n > 0 ? selected_index(t, r, n) : 0, top = t->conv_top;
+    tui_scroll_into_view(&top, sel, n, rows - 1);
+    t->conv_top = (size_t)top;
+    fit_widths(t, r, n, t->conv_top, rows - 1);
+    draw_row(t, y, cols, NULL, true, A_BOLD | A_UNDERLINE);
     if (n == 0) {
         tui_put(t, y + 1, 0, cols, "(no RC/UC conversation yet)", A_DIM);
         return;
     }
-    uint64_t sel = selected_index(t, r, n), top = t->conv_top;
     t->conv_id = r[sel].st.id;
-    tui_scroll_into_view(&top, sel, n, rows - 1);
-    t->conv_top = (size_t)top;
     for (int i = 0; i < rows - 1 && top + (uint64_t)i < n; i++) {
         uint64_t k = top + (uint64_t)i;
         draw_row(t, y + 1 + i, cols, &r[k], false, k == sel ? A_REVERSE : A_NORMAL);
@@ -254,11 +329,13 @@ view_convs_key(struct tui *t, int key)
         return true;
     }
     case KEY_LEFT:
+    case 'h':
         if (t->conv_hscroll > 0)
             t->conv_hscroll--;
         return true;
     case KEY_RIGHT:
-        if (RS_TUI_COL_RESPONDER + t->conv_hscroll + 2 < RS_TUI_COL_COUNT)
+    case 'l':
+        if (RS_TUI_COL_RATE40 + t->conv_hscroll + 2 < RS_TUI_COL_COUNT)
             t->conv_hscroll++;
         return true;
     case '\n':

@@ -58,7 +58,8 @@ view_counters_draw(struct tui *t, int y, int rows, int cols)
         char value[24] = "?", rate[24] = "", mine[24] = "";
         if (c->readable) {
             snprintf(value, sizeof(value), "%llu", (unsigned long long)c->value);
-            snprintf(rate, sizeof(rate), "%.0f", c->rate);
+            /* After a reset there is no rate: "-", not 0. */
+            snprintf(rate, sizeof(rate), c->have_rate ? "%.0f" : "-", c->rate);
         }
         if (fig != RS_TUI_FIG_NONE)
             snprintf(mine, sizeof(mine), "%llu", (unsigned long long)

@@ -79,9 +79,13 @@ draw_rate(struct tui *t, int y, int x, int width, double tmax)
     rs_tui_graph_throughput(t->graph, 0, tmax, rate, (unsigned)width);
     for (int i = 0; i < width; i++)
         peak = rate[i] > peak ? rate[i] : peak;
-    snprintf(label, sizeof(label), "%8.3g", peak * 8 / 1e6);
+    /* The peak, in bits per second with an SI prefix ("48.3 Gbit/s"). */
+    tui_si(peak * 8, "bit/s", label, sizeof(label));
+    char *unit = strchr(label, ' ');
+    if (unit != NULL)
+        *unit++ = '\0';
     tui_put(t, y, 0, AXIS_COLS - 1, label, A_DIM);
-    tui_put(t, y + 1, 0, AXIS_COLS - 1, "  Mbit/s", A_DIM);
+    tui_put(t, y + 1, 0, AXIS_COLS - 1, unit != NULL ? unit : "", A_DIM);
     for (int r = 0; r < RATE_ROWS; r++) {
         for (int i = 0; i < width; i++) {
             /* Eighths of the panel this column fills, less those of the rows above. */
@@ -175,15 +179,21 @@ view_graph_draw(struct tui *t, int y, int rows, int cols)
     int top = y + 3;
     for (int r = 0; r < plot_rows; r++)
         draw_canvas_row(t, &c, r, top + r, AXIS_COLS);
-    snprintf(line, sizeof(line), "%9lld", (long long)ymax);
+    /* The axis holds PSNs relative to the first request's (unwrapped), as `plot psn`'s
+     * does: its ends say so with a sign, and its label names that PSN. */
+    snprintf(line, sizeof(line), "%+9lld", (long long)ymax);
     tui_put(t, top, 0, AXIS_COLS - 1, line, A_DIM);
-    snprintf(line, sizeof(line), "%9lld", (long long)ymin);
+    snprintf(line, sizeof(line), "%+9lld", (long long)ymin);
     tui_put(t, top + plot_rows - 1, 0, AXIS_COLS - 1, line, A_DIM);
-    tui_put(t, top + plot_rows / 2, 0, AXIS_COLS - 1, "      PSN", A_DIM);
+    tui_put(t, top + plot_rows / 2 - 1, 0, AXIS_COLS - 1, " PSN from", A_DIM);
+    snprintf(line, sizeof(line), "%9u", pl->base_psn);
+    tui_put(t, top + plot_rows / 2, 0, AXIS_COLS - 1, line, A_DIM);
     rs_tui_canvas_free(&c);
     int axis = top + plot_rows;
-    snprintf(line, sizeof(line), "0 s%*s%.6f s", width - 3 - 12 > 0 ? width - 3 - 12 : 1, "",
-             tmax);
+    char end[32];
+    tui_si(tmax, "s", end, sizeof(end));
+    snprintf(line, sizeof(line), "0 s (the first request)%*s%s",
+             width - 23 - (int)strlen(end) > 0 ? width - 23 - (int)strlen(end) : 1, "", end);
     tui_put(t, axis, AXIS_COLS, width, line, A_DIM);
     draw_rate(t, axis + 1, AXIS_COLS, width, tmax);
 }

@@ -26,27 +26,6 @@
 
 #define HEX_BYTES_PER_LINE 16
 
-/* Runs one of the printers of print.h into memory; the text is the caller's. */
-static char *
-print_to_text(void (*print)(struct rs_out *o, const struct rs_packet *pkt),
-              const struct rs_packet *pkt)
-{
-    char *text = NULL;
-    size_t size = 0;
-    FILE *fp = open_memstream(&text, &size);
-    struct rs_out o;
-
-    if (fp == NULL)
-        return NULL;
-    if (rs_out_init(&o, fp, 1u << 16) == 0) {
-        print(&o, pkt);
-        rs_out_flush(&o);
-        rs_out_free(&o);
-    }
-    fclose(fp);
-    return text;
-}
-
 static enum tui_pair
 kind_pair(uint8_t kind)
 {
@@ -59,23 +38,48 @@ kind_pair(uint8_t kind)
     return PAIR_NONE;
 }
 
-static void
-draw_list_row(struct tui *t, int y, int cols, uint64_t number, bool selected)
+/* The time column's options for the row of the shown frame at position pos. */
+static struct rs_tui_time_opts
+row_time(struct tui *t, uint64_t pos)
 {
+    struct rs_tui_time_opts o = {.col = t->time_col};
+    struct rs_tui_frame prev;
+
+    if (t->time_col == RS_TIME_COL_DELTA_SHOWN && pos > 0 &&
+        rs_tui_model_frame(t->model, rs_tui_model_shown_frame(t->model, pos - 1), &prev)) {
+        o.have_prev_shown = true;
+        o.prev_shown = (struct rs_time){prev.ts_sec, (int32_t)prev.ts_nsec};
+    }
+    return o;
+}
+
+/* The row of the shown frame at position pos; its time column's width in *time_w. */
+static void
+draw_list_row(struct tui *t, int y, int cols, uint64_t pos, bool selected, int *time_w)
+{
+    uint64_t number = rs_tui_model_shown_frame(t->model, pos);
     struct rs_tui_frame f;
-    char err[RS_ERRBUF_SIZE];
+    char err[RS_ERRBUF_SIZE], *line = NULL;
 
     if (!rs_tui_model_frame(t->model, number, &f) ||
         rs_tui_model_decode(t->model, number, &t->dec, err) != 0) {
         tui_put(t, y, 0, cols, err, tui_attr(t, PAIR_BAD));
         return;
     }
-    char *line = print_to_text(rs_print_summary, &t->dec.pkt);
-    if (line != NULL)
-        line[strcspn(line, "\n")] = '\0';
+    struct rs_tui_time_opts time = row_time(t, pos);
+    if (rs_tui_row_text(&t->dec, &time, &line, err) != 0) {
+        tui_put(t, y, 0, cols, err, tui_attr(t, PAIR_BAD));
+        return;
+    }
+    /* "    1  0.000000 10.0.0.1 -> ...": the time ends where the source begins. */
+    char src[128], dst[128];
+    rs_print_addresses(&t->dec.pkt, src, dst, sizeof(src));
+    const char *at = src[0] != '\0' ? strstr(line + 6, src) : NULL;
+    if (at != NULL)
+        *time_w = (int)(at - line) - 1 - 5;
     unsigned attr = tui_attr(t, kind_pair(f.kind)) | (selected ? A_REVERSE : 0);
     tui_put(t, y, 0, 1, tui_tagged(t, number) ? "*" : " ", attr);
-    tui_put(t, y, 1, cols - 1, line != NULL ? line : "(out of memory)", attr);
+    tui_put(t, y, 1, cols - 1, line, attr);
     free(line);
 }
 
@@ -85,85 +89,31 @@ draw_pane_title(struct tui *t, int y, int cols, const char *title)
     tui_put(t, y, 0, cols, title, tui_attr(t, PAIR_BAR));
 }
 
-/* One line of the tree as the pane lays it out. */
-struct tree_row {
-    int field;              /* field id, -1 for the frame and malformed lines */
-    unsigned depth;
-    bool node;
-    uint32_t offset, length;
-    long text;              /* where its text starts in the text buffer */
-};
-
-struct tree_build {
-    struct tree_row *rows;
-    size_t n, cap;
-    FILE *fp;
-    struct rs_out out;
-    const struct rs_packet *pkt;
-    bool failed;
-};
-
+/* The packet list's header, the columns of read's line (which are not padded to a width:
+ * the time's is the first row's). */
 static void
-add_tree_row(void *arg, const struct rs_tree_item *it)
+draw_list_header(struct tui *t, int y, int cols, int time_w)
 {
-    struct tree_build *b = arg;
+    char line[160];
 
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 64;
-        struct tree_row *r = realloc(b->rows, cap * sizeof(*r));
-        if (r == NULL) {
-            b->failed = true;
-            return;
-        }
-        b->rows = r;
-        b->cap = cap;
-    }
-    b->rows[b->n++] = (struct tree_row){
-        it->field != NULL ? rs_field_lookup(it->field->abbrev) : -1, it->depth, it->node,
-        it->offset, it->length, ftell(b->fp) + (long)b->out.len};
-    rs_print_tree_line(&b->out, b->pkt, it);
-    rs_out_char(&b->out, '\0');
-}
-
-/* The selected packet's tree: its rows, and their texts, each ended by a NUL (the
- * caller frees both). */
-static bool
-build_tree(struct tui *t, struct tree_row **rows, size_t *n, char **text)
-{
-    size_t size = 0;
-    struct tree_build b = {.pkt = &t->dec.pkt};
-
-    *rows = NULL;
-    *n = 0;
-    *text = NULL;
-    if ((b.fp = open_memstream(text, &size)) == NULL)
-        return false;
-    if (rs_out_init(&b.out, b.fp, 1u << 16) == 0) {
-        rs_tree_walk(&t->dec.pkt, add_tree_row, &b);
-        rs_out_flush(&b.out);
-        rs_out_free(&b.out);
-    } else {
-        b.failed = true;
-    }
-    fclose(b.fp);
-    *rows = b.rows;
-    *n = b.n;
-    return !b.failed && *text != NULL;
+    snprintf(line, sizeof(line), "%6s%*s Source %s Destination Protocol Length Info", "No.",
+             time_w > 4 ? time_w : 5, "Time", t->utf8 ? "\u2192" : "->");
+    tui_put(t, y, 0, cols, line, A_BOLD | A_UNDERLINE);
 }
 
 static bool
-folded(const struct tui *t, int field)
+folded(const struct tui *t, int node)
 {
-    return field >= 0 && (size_t)field < t->n_folds && t->folds[field];
+    return node >= 0 && (size_t)node < t->n_folds && t->folds[node];
 }
 
 static void
-set_fold(struct tui *t, int field, bool fold)
+set_fold(struct tui *t, int node, bool fold)
 {
-    if (field < 0)
+    if (node < 0)
         return;
-    if ((size_t)field >= t->n_folds) {
-        size_t n = (size_t)rs_field_count();
+    if ((size_t)node >= t->n_folds) {
+        size_t n = (size_t)rs_field_count() + 1;
         uint8_t *f = realloc(t->folds, n);
         if (f == NULL)
             return;
@@ -171,39 +121,33 @@ set_fold(struct tui *t, int field, bool fold)
         t->folds = f;
         t->n_folds = n;
     }
-    t->folds[field] = fold;
+    t->folds[node] = fold;
 }
 
-static bool
-has_children(const struct tree_row *rows, size_t n, size_t i)
-{
-    return i + 1 < n && rows[i + 1].depth > rows[i].depth;
-}
-
-/* The rows a fold does not hide, as indices into rows; returns how many. */
+/* The lines a fold does not hide, as indices into the tree; returns how many. */
 static size_t
-visible_rows(const struct tui *t, const struct tree_row *rows, size_t n, size_t *vis)
+visible_rows(const struct tui *t, const struct rs_tui_tree *tr, size_t *vis)
 {
     size_t k = 0;
 
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < tr->n; i++) {
         vis[k++] = i;
-        if (rows[i].field >= 0 && folded(t, rows[i].field) && has_children(rows, n, i)) {
-            unsigned d = rows[i].depth;
-            while (i + 1 < n && rows[i + 1].depth > d)
+        if (folded(t, tr->lines[i].node) && rs_tui_tree_has_children(tr, i)) {
+            unsigned d = tr->lines[i].depth;
+            while (i + 1 < tr->n && tr->lines[i + 1].depth > d)
                 i++;
         }
     }
     return k;
 }
 
-/* Keeps the cursor on the field it was on, across packets and folds. */
+/* Keeps the cursor on the node it was on, across packets and folds. */
 static size_t
-cursor_row(struct tui *t, const struct tree_row *rows, const size_t *vis, size_t n_vis)
+cursor_row(struct tui *t, const struct rs_tui_tree *tr, const size_t *vis, size_t n_vis)
 {
-    if (t->tree_sel_field != -2)
+    if (t->tree_sel_node != TREE_SEL_NONE)
         for (size_t k = 0; k < n_vis; k++)
-            if (rows[vis[k]].field == t->tree_sel_field) {
+            if (tr->lines[vis[k]].node == t->tree_sel_node) {
                 t->tree_sel = (int)k;
                 break;
             }
@@ -212,75 +156,78 @@ cursor_row(struct tui *t, const struct tree_row *rows, const size_t *vis, size_t
     if (t->tree_sel < 0)
         t->tree_sel = 0;
     if (n_vis > 0)
-        t->tree_sel_field = rows[vis[t->tree_sel]].field;
+        t->tree_sel_node = tr->lines[vis[t->tree_sel]].node;
     return (size_t)t->tree_sel;
+}
+
+/* The selected packet's tree (t->dec) into t->tree, and its visible lines; NULL when out
+ * of memory (the message is shown). */
+static size_t *
+tree_lines(struct tui *t, size_t *n_vis)
+{
+    char err[RS_ERRBUF_SIZE];
+
+    if (rs_tui_tree_build(&t->dec.pkt, &t->tree, err) != 0) {
+        tui_message(t, "%s", err);
+        return NULL;
+    }
+    size_t *vis = malloc((t->tree.n > 0 ? t->tree.n : 1) * sizeof(*vis));
+    if (vis != NULL)
+        *n_vis = visible_rows(t, &t->tree, vis);
+    return vis;
 }
 
 /* Draws the tree pane; *hl gets the bytes of the line under the cursor. */
 static void
 draw_tree(struct tui *t, int y, int rows, int cols, uint32_t *hl_off, uint32_t *hl_len)
 {
-    struct tree_row *tr;
-    size_t n;
-    char *text;
+    size_t n_vis = 0, *vis = tree_lines(t, &n_vis);
+    const struct rs_tui_tree *tr = &t->tree;
 
     *hl_off = *hl_len = 0;
-    if (!build_tree(t, &tr, &n, &text)) {
-        tui_put(t, y, 0, cols, "(out of memory)", tui_attr(t, PAIR_BAD));
-        free(tr);
-        free(text);
-        return;
-    }
-    size_t *vis = malloc((n > 0 ? n : 1) * sizeof(*vis));
     if (vis == NULL) {
-        free(tr);
-        free(text);
+        tui_put(t, y, 0, cols, "(out of memory)", tui_attr(t, PAIR_BAD));
         return;
     }
-    size_t n_vis = visible_rows(t, tr, n, vis), sel = cursor_row(t, tr, vis, n_vis);
+    size_t sel = cursor_row(t, tr, vis, n_vis);
     uint64_t top = (uint64_t)(t->tree_top > 0 ? t->tree_top : 0);
     tui_scroll_into_view(&top, sel, n_vis, rows);
     t->tree_top = (int)top;
     for (int r = 0; r < rows && top + (uint64_t)r < n_vis; r++) {
         size_t k = (size_t)top + (size_t)r;
-        const struct tree_row *row = &tr[vis[k]];
-        bool kids = has_children(tr, n, vis[k]);
-        const char *mark = !kids ? "  " : folded(t, row->field) ? (t->utf8 ? "\u25b8 " : "+ ")
-                                                                 : (t->utf8 ? "\u25be " : "- ");
+        const struct rs_tui_tree_line *l = &tr->lines[vis[k]];
+        bool kids = rs_tui_tree_has_children(tr, vis[k]);
+        const char *mark = !kids ? "  " : folded(t, l->node) ? (t->utf8 ? "\u25b8 " : "+ ")
+                                                             : (t->utf8 ? "\u25be " : "- ");
         char line[512];
-        snprintf(line, sizeof(line), "%*s%s%s", (int)(row->depth * 4), "", mark,
-                 text + row->text);
+        snprintf(line, sizeof(line), "%*s%s%s", (int)(l->depth * 4), "", mark,
+                 tr->text + l->text);
         tui_put(t, y + r, 0, cols, line, k == sel ? A_REVERSE : A_NORMAL);
     }
     if (n_vis > 0) {
-        *hl_off = tr[vis[sel]].offset;
-        *hl_len = tr[vis[sel]].length;
+        *hl_off = tr->lines[vis[sel]].offset;
+        *hl_len = tr->lines[vis[sel]].length;
     }
     free(vis);
-    free(tr);
-    free(text);
 }
 
-/* The tree keys: the cursor, folding; false for any other key. */
+/* The tree keys: the cursor (J, K), folding (Left, Right, h, l, C, E); false for any
+ * other key. */
 static bool
 tree_key(struct tui *t, int key)
 {
-    struct tree_row *tr;
-    size_t n;
-    char *text;
-
+    if (key == 'h')
+        key = KEY_LEFT;
+    if (key == 'l')
+        key = KEY_RIGHT;
     if (key != 'J' && key != 'K' && key != KEY_LEFT && key != KEY_RIGHT && key != 'C' &&
         key != 'E')
         return false;
-    if (!build_tree(t, &tr, &n, &text)) {
-        free(tr);
-        free(text);
-        return true;
-    }
-    size_t *vis = malloc((n > 0 ? n : 1) * sizeof(*vis));
-    if (vis != NULL && n > 0) {
-        size_t n_vis = visible_rows(t, tr, n, vis), sel = cursor_row(t, tr, vis, n_vis);
-        const struct tree_row *row = &tr[vis[sel]];
+    size_t n_vis = 0, *vis = tree_lines(t, &n_vis);
+    const struct rs_tui_tree *tr = &t->tree;
+    if (vis != NULL && tr->n > 0) {
+        size_t sel = cursor_row(t, tr, vis, n_vis);
+        const struct rs_tui_tree_line *l = &tr->lines[vis[sel]];
         switch (key) {
         case 'J':
             sel = sel + 1 < n_vis ? sel + 1 : sel;
@@ -289,31 +236,30 @@ tree_key(struct tui *t, int key)
             sel = sel > 0 ? sel - 1 : 0;
             break;
         case KEY_LEFT:
-            if (has_children(tr, n, vis[sel]) && !folded(t, row->field) && row->field >= 0) {
-                set_fold(t, row->field, true);
+            if (rs_tui_tree_has_children(tr, vis[sel]) && !folded(t, l->node) &&
+                l->node != RS_TUI_TREE_NONE) {
+                set_fold(t, l->node, true);
             } else {
-                while (sel > 0 && tr[vis[sel - 1]].depth >= row->depth)
+                while (sel > 0 && tr->lines[vis[sel - 1]].depth >= l->depth)
                     sel--;      /* up to the parent: the nearest line above, less deep */
                 sel = sel > 0 ? sel - 1 : 0;
             }
             break;
         case KEY_RIGHT:
-            set_fold(t, row->field, false);
+            set_fold(t, l->node, false);
             break;
         default:    /* C and E: every node of this tree */
-            for (size_t i = 0; i < n; i++)
-                if (has_children(tr, n, i))
-                    set_fold(t, tr[i].field, key == 'C');
+            for (size_t i = 0; i < tr->n; i++)
+                if (rs_tui_tree_has_children(tr, i))
+                    set_fold(t, tr->lines[i].node, key == 'C');
             break;
         }
         t->tree_sel = (int)sel;
-        t->tree_sel_field = key == 'C' ? -1 : tr[vis[sel]].field;
+        t->tree_sel_node = key == 'C' ? RS_TUI_TREE_FRAME : tr->lines[vis[sel]].node;
         if (key == 'C')
             t->tree_sel = 0;
     }
     free(vis);
-    free(tr);
-    free(text);
     return true;
 }
 
@@ -381,18 +327,20 @@ void
 view_packets_draw(struct tui *t, int y, int rows, int cols)
 {
     uint64_t n = rs_tui_model_shown_count(t->model);
-    int list_rows = rows * 9 / 20;
-    int hex_rows = (rows - list_rows) * 2 / 5 - 1;
-    int tree_rows = rows - list_rows - hex_rows - 2;
+    int list_rows = rows * 9 / 20 - 1;
+    int hex_rows = (rows - list_rows - 1) * 2 / 5 - 1;
+    int tree_rows = rows - 1 - list_rows - hex_rows - 2;
+    int time_w = 0;
 
     settle_selection(t, n);
     tui_scroll_into_view(&t->pkt_top, t->pkt_sel, n, list_rows);
     for (int i = 0; i < list_rows && t->pkt_top + (uint64_t)i < n; i++) {
         uint64_t k = t->pkt_top + (uint64_t)i;
-        draw_list_row(t, y + i, cols, rs_tui_model_shown_frame(t->model, k), k == t->pkt_sel);
+        draw_list_row(t, y + 1 + i, cols, k, k == t->pkt_sel, &time_w);
     }
+    draw_list_header(t, y, cols, time_w);
     if (n == 0) {
-        tui_put(t, y, 0, cols, "(no packets shown)", A_DIM);
+        tui_put(t, y + 1, 0, cols, "(no packets shown)", A_DIM);
         return;
     }
     /* The selected frame last, so that t->dec holds it for the panes below. */
@@ -400,6 +348,7 @@ view_packets_draw(struct tui *t, int y, int rows, int cols)
     char err[RS_ERRBUF_SIZE], title[64];
     snprintf(title, sizeof(title), " Packet %llu%s", (unsigned long long)number,
              t->follow ? " (following)" : "");
+    y++;
     draw_pane_title(t, y + list_rows, cols, title);
     if (rs_tui_model_decode(t->model, number, &t->dec, err) != 0) {
         tui_put(t, y + list_rows + 1, 0, cols, err, tui_attr(t, PAIR_BAD));
@@ -430,12 +379,12 @@ view_packets_key(struct tui *t, int key)
     if (n > 0 && tree_key(t, key))
         return true;
     uint64_t before = t->pkt_sel;
-    if (!tui_move_selection(&t->pkt_sel, n, key, LINES * 9 / 20))
+    if (!tui_move_selection(&t->pkt_sel, n, key, LINES * 9 / 20 - 1))
         return false;
     /* End follows the newest packet; any other move stops following. */
     t->follow = key == KEY_END;
     t->want_frame = 0;
     if (t->pkt_sel != before)
-        t->tree_top = 0;    /* the cursor stays on its field (tree_sel_field) */
+        t->tree_top = 0;    /* the cursor stays on its node (tree_sel_node) */
     return true;
 }

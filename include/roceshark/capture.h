@@ -117,6 +117,74 @@ void rs_source_close(struct rs_source *src);
 int rs_capture_default_filter(const struct rs_live_opts *opts, int linktype, char *buf,
                               size_t size, char *err);
 
+/* --- The capture engine: a live source into a writer (capture_loop.c) --- */
+
+struct rs_writer;
+
+struct rs_capture_opts {
+    uint64_t count;             /* -c: stop once this many frames are written; 0 none */
+    uint64_t stop_seconds;      /* -a duration: stop after this long; 0 none */
+    uint64_t stop_bytes;        /* -a filesize: stop once the file holds this much; 0 none */
+    unsigned flush_ms;          /* hand what is buffered to the operating system this often
+                                 * while frames come, for a reader of the growing file;
+                                 * 0: when the buffer is full or the source idle */
+    /* Called now and then with the frames written so far (every few hundred frames and
+     * when the source is idle), on the loop's thread: a progress line; may be NULL. */
+    void (*tick)(void *ctx, uint64_t frames);
+    void *tick_ctx;
+};
+
+void rs_capture_opts_init(struct rs_capture_opts *opts);
+
+/* Where a capture stands, as of its last flush. */
+struct rs_capture_status {
+    uint64_t written;           /* frames in the file's whole records, up to durable */
+    uint64_t durable;           /* bytes of the file the operating system has taken */
+    struct rs_source_stats stats;   /* the source's counts, read just before that flush */
+    bool done;                  /* the loop has ended */
+    int rc;                     /* how: 0, or the RS_E* code of the error in err */
+    bool write_failed;          /* the error was the writer's (else the source's) */
+    char err[RS_ERRBUF_SIZE];
+};
+
+/* The source's drops (kernel, interface, ring) grew by count, first seen once the file
+ * held after_frames frames: the frames lost came after those. */
+struct rs_capture_drop {
+    uint64_t after_frames;
+    uint64_t count;
+};
+
+struct rs_capture;
+
+/* Runs the loop on the calling thread until a stop condition, a break
+ * (rs_source_break, from a signal handler say), the source's end or an
+ * error: 0, or the error's code (status says which side failed). The
+ * writer stays open, flushed; the caller closes it. */
+int rs_capture_run(struct rs_source *src, struct rs_writer *w, const struct rs_capture_opts *opts,
+                   struct rs_capture_status *status);
+/* The same loop on a thread of its own, which does nothing else. */
+int rs_capture_start(struct rs_source *src, struct rs_writer *w, const struct rs_capture_opts *opts,
+                     struct rs_capture **out, char *err);
+void rs_capture_get_status(struct rs_capture *c, struct rs_capture_status *out);
+/* Waits up to timeout_ms for durable to move past durable_seen or the loop to end;
+ * true when it did. */
+bool rs_capture_wait(struct rs_capture *c, uint64_t durable_seen, unsigned timeout_ms,
+                     struct rs_capture_status *out);
+/* Drop events from the from-th on, at most max of them; returns how many. */
+size_t rs_capture_drops(struct rs_capture *c, size_t from, struct rs_capture_drop *out,
+                        size_t max);
+/* Breaks the source and waits for the thread to end; gives the last status (may be
+ * NULL). c stays readable (a growing source may still be reading its file) until
+ * rs_capture_free, after any such source is closed; the caller closes the writer and
+ * the source. */
+void rs_capture_stop(struct rs_capture *c, struct rs_capture_status *status);
+void rs_capture_free(struct rs_capture *c);
+/* Opens the pcap file c is writing, to be read as it grows: frames come as c hands
+ * them to the operating system, and the source ends once c has ended and every frame
+ * is read (or at once on rs_source_break). Its offsets are those of the file. */
+int rs_source_open_capture(struct rs_capture *c, const char *path, struct rs_source **out,
+                           char *err);
+
 /* --- Listing what can be captured (`roceshark ifaces`) --- */
 
 #define RS_IFACE_NAME_MAX 64

@@ -23,7 +23,8 @@ enum rs_err {
     RS_EPERM = -6,      /* missing privilege */
     RS_EFORMAT = -7,    /* input file is not in a format we read */
     RS_EOF = -8,        /* end of input: not an error for loops */
-    RS_ENOSPC = -9      /* a bounded table is full */
+    RS_ENOSPC = -9,     /* a bounded table is full */
+    RS_ECANCELED = -10  /* stopped at the user's request */
 };
 
 /* Fills err (may be NULL) with a formatted message, on one line (see

@@ -66,6 +66,10 @@ int rs_writer_close(struct rs_writer *w, uint64_t *written, char *err);
 /* Frames accepted so far, all files; after a write error, those the files hold. */
 uint64_t rs_writer_frames(const struct rs_writer *w);
 uint64_t rs_writer_file_size(const struct rs_writer *w);   /* bytes in the current file */
+/* Of those, the bytes the operating system has taken (whole records), and the frames in
+ * all files' whole records it has taken. */
+uint64_t rs_writer_durable(const struct rs_writer *w);
+uint64_t rs_writer_frames_flushed(const struct rs_writer *w);
 /* Where the bytes of the frame last written start in the current file (after
  * its record or block header): what rs_source_offset() says of it when the
  * file is read. */

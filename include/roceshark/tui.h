@@ -8,11 +8,13 @@
  * Memory: the model keeps no packet bytes. Each frame costs one index entry
  * (struct rs_tui_frame, at most 64 bytes with the list of shown frames);
  * a frame is read back from the file at its offset and decoded again when a
- * screen needs it, as Wireshark's frame data is.
+ * screen needs it, as Wireshark's frame data is, with the record of what
+ * the stateful stages gave it, kept in a file of the model's own.
  */
 #ifndef ROCESHARK_TUI_H
 #define ROCESHARK_TUI_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +23,7 @@
 #include <roceshark/capture.h>
 #include <roceshark/common.h>
 #include <roceshark/dissect.h>
+#include <roceshark/iwarp.h>
 #include <roceshark/nstime.h>
 #include <roceshark/packet.h>
 #include <roceshark/streams.h>
@@ -28,21 +31,21 @@
 /* --- The frame index --- */
 
 /* What the views need of one frame without reading it again: where its
- * bytes are, its times, and the analysis facts its Info column shows. */
+ * bytes are, its times, its conversation, and where the record of what the
+ * pipeline's stateful stages gave it (its analysis facts, stream and iWARP
+ * views) lies in the model's state file. */
 struct rs_tui_frame {
     uint64_t offset;        /* of the frame's bytes in the file */
     int64_t ts_sec;
+    uint64_t state_off;     /* its record in the state file (tui/frame_state.c) */
     uint32_t ts_nsec;
     uint32_t caplen;
     uint32_t len;
+    uint32_t wire_len;      /* the packet's bytes on the wire, as -z conv counts them (an
+                               ERF record's own header left out) */
     uint32_t conv;          /* conversation id, 0 for none */
-    uint32_t psn_gap;       /* the facts rs_print_info shows (analysis.h) */
-    uint32_t cnp_for;
-    uint32_t tcp_stream;    /* tcp.stream + 1 for a TCP frame the streams stage followed */
-    uint16_t fact_flags;    /* RS_FACT_* that fit in 16 bits, less those needing more */
+    uint32_t state_len;     /* 0: decoding alone gives everything */
     uint16_t linktype;
-    uint8_t violation;
-    uint8_t nak;
     uint8_t kind;           /* RS_TUI_KIND_*: how the packet list colours it */
     uint8_t ts_digits;
 };
@@ -80,35 +83,38 @@ extern const unsigned rs_tui_rate_seconds[RS_TUI_RATE_WINDOWS];
 
 struct rs_tui_rates;
 
-/* Rates of at most max_convs conversations at once (the analysis' bound):
- * past it, the conversation whose ring was updated longest ago loses it. */
+/* Rates of at most max_convs conversations at once (the analysis' bound): past
+ * it, the conversation seen longest ago loses them. */
 int rs_tui_rates_new(uint32_t max_convs, struct rs_tui_rates **out, char *err);
 void rs_tui_rates_free(struct rs_tui_rates *r);
-/* Counts bytes of conversation conv at time t. Out-of-order times older
- * than the longest window are dropped. */
-int rs_tui_rates_add(struct rs_tui_rates *r, uint32_t conv, struct rs_time t, uint32_t bytes);
-/* Bytes per second of conv over each window ending at now (the capture's
- * clock: the time of the newest frame). False, and -1 in each, when conv has
- * no rates kept: none of its frames counted, or its ring was reused. */
-bool rs_tui_rates_get(const struct rs_tui_rates *r, uint32_t conv, struct rs_time now,
+/* Counts the frames of the index up to number upto not counted yet (each its
+ * conversation's bytes on the wire), then ends each window at now (the
+ * capture's clock; it never goes back): the frames whose times are no longer
+ * in (now - W, now] leave it. */
+void rs_tui_rates_advance(struct rs_tui_rates *r, const struct rs_tui_index *ix, uint64_t upto,
+                          struct rs_time now);
+/* Bytes per second of conv over each window: the bytes of its frames in it over
+ * its length. False, and -1 in each, when conv has no rates kept. */
+bool rs_tui_rates_get(const struct rs_tui_rates *r, uint32_t conv,
                       double out[RS_TUI_RATE_WINDOWS]);
 void rs_tui_rates_clear(struct rs_tui_rates *r);
-/* Rings reused for another conversation since the last clear. */
+/* Conversations that lost their rates to make room, since the last clear. */
 uint64_t rs_tui_rates_dropped(const struct rs_tui_rates *r);
 
 /* --- The conversation table: columns and sorting --- */
 
+/* The rates follow the endpoints, as in iftop, so that any width shows them. */
 enum rs_tui_col {
     RS_TUI_COL_CONV,
     RS_TUI_COL_REQUESTER,
     RS_TUI_COL_RESPONDER,
+    RS_TUI_COL_RATE2,
+    RS_TUI_COL_RATE10,
+    RS_TUI_COL_RATE40,
     RS_TUI_COL_REQ_PKTS,
     RS_TUI_COL_REQ_BYTES,
     RS_TUI_COL_RSP_PKTS,
     RS_TUI_COL_RSP_BYTES,
-    RS_TUI_COL_RATE2,
-    RS_TUI_COL_RATE10,
-    RS_TUI_COL_RATE40,
     RS_TUI_COL_SEND,
     RS_TUI_COL_WRITE,
     RS_TUI_COL_READ,
@@ -131,11 +137,16 @@ struct rs_tui_conv_row {
     struct rs_conv_stats st;
     double rate[RS_TUI_RATE_WINDOWS];   /* bytes per second */
     struct rs_time last_seen;           /* the last packet, since the capture's first */
+    bool have_last;                     /* false: unknown (an evicted conversation) */
 };
 
-/* The column's heading and width. */
+/* The column's heading and its least width (its heading's, less a sort mark's). */
 const char *rs_tui_col_name(enum rs_tui_col col);
 int rs_tui_col_width(enum rs_tui_col col);
+/* Whether the column is a count (right-aligned, as wide as its largest value's digits). */
+bool rs_tui_col_is_count(enum rs_tui_col col);
+/* The digits of the column's value in row (a count column). */
+int rs_tui_col_digits(const struct rs_tui_conv_row *row, enum rs_tui_col col);
 /* The cell's text (right-aligned numbers are the caller's business). */
 void rs_tui_col_format(const struct rs_tui_conv_row *row, enum rs_tui_col col, char *buf,
                        size_t size);
@@ -151,6 +162,8 @@ struct rs_tui_nic_counter {
     bool readable;          /* the last sample read it */
     uint64_t value;
     double rate;            /* per second, between the last two samples */
+    bool have_rate;         /* false after a reset (the value went back), or before two
+                               samples: no rate, not a rate of 0 */
 };
 
 /* The figure of the capture that a NIC counter is compared with. */
@@ -226,6 +239,9 @@ struct rs_tui_anomaly {
     uint64_t frame;
     uint32_t conv;
     uint16_t expert;
+    /* A PSN gap or violation that a live capture's own loss explains: it follows a
+     * drop the source counted (kernel, interface or ring), within the drop's count. */
+    bool capture_loss;
 };
 
 struct rs_tui_model;
@@ -237,9 +253,14 @@ struct rs_tui_model;
 int rs_tui_model_open(const struct rs_tui_model_opts *opts, struct rs_tui_model **out,
                       char *err);
 /* Ends a live capture: stops reading, writes what is buffered, and gives the
- * source's counts and the frames written. The model stays readable. */
+ * source's counts and the frames written. The model stays readable, and
+ * goes on indexing what was written. */
 int rs_tui_model_stop_capture(struct rs_tui_model *m, struct rs_source_stats *stats,
                               uint64_t *written, char *err);
+/* A live capture's engine as of its last flush (counts, drops, frames written,
+ * and how it ended); false for a file. */
+struct rs_capture_status;
+bool rs_tui_model_capture_status(struct rs_tui_model *m, struct rs_capture_status *out);
 /* The file frames are read back from (for a live capture, the one it is written to). */
 const char *rs_tui_model_path(const struct rs_tui_model *m);
 /* Stops the ingest thread and frees everything. */
@@ -250,9 +271,8 @@ void rs_tui_model_progress(struct rs_tui_model *m, struct rs_tui_progress *out);
 void rs_tui_model_wait(struct rs_tui_model *m);
 
 /* Replaces the display filter ("" for none) and indexes the file again with
- * it; a live capture pauses meanwhile (the kernel holds what arrives), then
- * goes on. A filter that does not compile leaves everything as it was; err
- * then says where it failed. */
+ * it (a live capture goes on writing it meanwhile). A filter that does not
+ * compile leaves everything as it was; err then says where it failed. */
 int rs_tui_model_set_filter(struct rs_tui_model *m, const char *text, char *err);
 /* Checks a filter without applying it. */
 int rs_tui_model_check_filter(const char *text, char *err);
@@ -274,43 +294,139 @@ uint64_t rs_tui_model_shown_find(struct rs_tui_model *m, uint64_t number);
 bool rs_tui_model_frame(struct rs_tui_model *m, uint64_t number, struct rs_tui_frame *out);
 /* Frames indexed so far (without taking the model's lock). */
 uint64_t rs_tui_model_frame_count(struct rs_tui_model *m);
-/* The notes kept of TCP streams for reading their frames back (tui/tcp_streams.c):
- * none for a stream of one frame. */
-size_t rs_tui_model_tcp_notes(struct rs_tui_model *m);
 
 uint64_t rs_tui_model_anomaly_count(struct rs_tui_model *m);
 bool rs_tui_model_anomaly(struct rs_tui_model *m, uint64_t i, struct rs_tui_anomaly *out);
 
 /* A frame read back and decoded again: the bytes, the frame and the packet
- * view over them, with the facts the index keeps. */
+ * view over them, with what the stateful stages gave it at ingest, so that
+ * it prints as `read` printed it. */
 struct rs_tui_decoded {
     uint8_t *data;
     size_t cap;
     struct rs_frame frame;
     struct rs_facts facts;
-    struct rs_stream_view stream;   /* TCP: Seq, Ack and Win as at ingest */
+    struct rs_stream_view stream;
+    struct rs_iwarp_view iwarp;
+    uint8_t *state;                 /* the frame's state record, which iWARP bytes point
+                                       into */
+    size_t state_cap;
+    struct rs_iwarp_pdu *pdus;
+    size_t pdus_cap;
+    uint32_t *words;                /* the iWARP markers and Send fragments */
+    size_t words_cap;
     struct rs_packet pkt;
 };
 
-/* Reads frame number from the file and decodes it. d->data is reused from
- * call to call; free it with rs_tui_decoded_free. */
+/* Reads frame number from the file and decodes it. d's buffers are reused
+ * from call to call; free them with rs_tui_decoded_free. */
 int rs_tui_model_decode(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d,
                         char *err);
 void rs_tui_decoded_free(struct rs_tui_decoded *d);
 
-/* Finds the next shown packet after position after (wrapping at the end) whose
- * summary line holds text, in any case, looking at most at budget packets:
- * 0 with *found its position, RS_ENOENT when none of those *looked holds it. */
-int rs_tui_model_search(struct rs_tui_model *m, uint64_t after, const char *text,
-                        uint64_t budget, uint64_t *found, uint64_t *looked, char *err);
+/* For frames taken in increasing order (a search, a write): the files read
+ * ahead in windows, a few large reads in place of two small ones a frame. */
+struct rs_tui_cursor;
+int rs_tui_cursor_new(struct rs_tui_cursor **out, char *err);
+void rs_tui_cursor_free(struct rs_tui_cursor *c);
+/* rs_tui_model_decode through the cursor c. */
+int rs_tui_model_decode_at(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d,
+                           struct rs_tui_cursor *c, char *err);
 
-/* Writes the frames shown (after the filter) to a pcap file; *written gets
- * how many. */
+/* A long job's progress (done of total) and a flag that stops it, shared with the
+ * screen's thread. */
+struct rs_tui_work {
+    _Atomic uint64_t done, total;
+    _Atomic bool cancel;
+};
+
+/* --- What the packet list and the detail pane show of a frame read back --- */
+
+/* The time column of the packet list, as read's -t: col is an enum rs_time_col
+ * (print.h); prev_shown, when had, the time of the frame listed before (for
+ * RS_TIME_COL_DELTA_SHOWN). */
+struct rs_tui_time_opts {
+    uint8_t col;
+    bool have_prev_shown;
+    struct rs_time prev_shown;
+};
+
+/* The packet list's row: the line `read` prints for the frame (with -t as
+ * time says; NULL: relative), without its newline, in *out (to be freed). */
+int rs_tui_row_text(const struct rs_tui_decoded *d, const struct rs_tui_time_opts *time,
+                    char **out, char *err);
+
+/* rs_tui_tree_line.node: the frame line, or a line that folds nothing. */
+#define RS_TUI_TREE_FRAME 0
+#define RS_TUI_TREE_NONE (-1)
+
+/* One line of the detail tree, as `read -V` prints it at depth * 4 spaces. */
+struct rs_tui_tree_line {
+    int node;               /* what a fold is kept by: RS_TUI_TREE_FRAME, 1 + the field's
+                               id, or RS_TUI_TREE_NONE */
+    unsigned depth;
+    bool is_node;           /* a frame, protocol or header line */
+    uint32_t offset, length;/* the frame's bytes it covers; a node of none of its own covers
+                               those of its lines */
+    size_t text;            /* where its text (ended by a NUL) starts in the tree's text */
+};
+
+struct rs_tui_tree {
+    struct rs_tui_tree_line *lines;
+    size_t n, cap;
+    char *text;
+};
+
+/* Builds (into t, reused from call to call) the tree of pkt. */
+int rs_tui_tree_build(const struct rs_packet *pkt, struct rs_tui_tree *t, char *err);
+/* Whether line i has lines under it. */
+bool rs_tui_tree_has_children(const struct rs_tui_tree *t, size_t i);
+void rs_tui_tree_free(struct rs_tui_tree *t);
+
+/* Finds the next shown packet after position after (wrapping at the end) whose
+ * row (the line `read` prints, its time column as time says; NULL: relative)
+ * holds text, in any case: 0 with *found its position, RS_ENOENT when none
+ * of the *looked packets holds it, RS_ECANCELED when work->cancel stopped it
+ * (work may be NULL). */
+int rs_tui_model_search(struct rs_tui_model *m, uint64_t after, const char *text,
+                        const struct rs_tui_time_opts *time, struct rs_tui_work *work,
+                        uint64_t *found, uint64_t *looked, char *err);
+
+/* The numbers of the frames shown (after the filter), as they stand: *numbers to be
+ * freed. */
+int rs_tui_model_shown_numbers(struct rs_tui_model *m, uint64_t **numbers, size_t *n,
+                               char *err);
+/* Writes frames numbers[0..n), in that order (the tagged ones, say), to a pcap file;
+ * *written gets how many. The file being shown is refused (RS_EINVAL), as Wireshark
+ * refuses to save over it. Stopped by work->cancel (RS_ECANCELED), it leaves no file. */
+int rs_tui_model_write_frames(struct rs_tui_model *m, const char *path, const uint64_t *numbers,
+                              size_t n, struct rs_tui_work *work, uint64_t *written, char *err);
+/* Writes the frames shown. */
 int rs_tui_model_write_shown(struct rs_tui_model *m, const char *path, uint64_t *written,
                              char *err);
-/* Writes frames numbers[0..n), in that order (the tagged ones, say). */
-int rs_tui_model_write_frames(struct rs_tui_model *m, const char *path, const uint64_t *numbers,
-                              size_t n, uint64_t *written, char *err);
+
+/* A search or a write on a thread of its own, so that the screen never waits for it. */
+struct rs_tui_task;
+struct rs_tui_task_result {
+    int rc;                         /* 0, RS_ENOENT (not found), RS_ECANCELED, or an error */
+    uint64_t found;                 /* search: the position found */
+    uint64_t looked;                /* search: packets looked at */
+    uint64_t written;               /* write: packets written */
+    uint64_t elapsed_ns;
+    uint64_t stop_ns;               /* from rs_tui_task_cancel to its end (0: not cancelled) */
+    char err[RS_ERRBUF_SIZE];
+};
+int rs_tui_task_search(struct rs_tui_model *m, uint64_t after, const char *text,
+                       const struct rs_tui_time_opts *time, struct rs_tui_task **out, char *err);
+/* Writes numbers[0..n) to path; the task owns numbers (malloc'd) from now on. */
+int rs_tui_task_write(struct rs_tui_model *m, const char *path, uint64_t *numbers, size_t n,
+                      struct rs_tui_task **out, char *err);
+/* Whether it has ended; its progress so far. */
+bool rs_tui_task_done(struct rs_tui_task *t, uint64_t *done, uint64_t *total);
+/* Asks it to stop (it ends within about a thousand packets) and returns at once. */
+void rs_tui_task_cancel(struct rs_tui_task *t);
+/* Waits for its end, gives the outcome and frees it. */
+void rs_tui_task_finish(struct rs_tui_task *t, struct rs_tui_task_result *out);
 
 /* --- The graph view's model: one conversation over time --- */
 

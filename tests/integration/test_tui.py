@@ -18,28 +18,13 @@ a namespace of its own, SIGINT ends it and the temporary file is removed."""
 import glob
 import os
 import re
-import shlex
 import signal
-import subprocess
 import time
 
 import rstest as t
 
-SAMPLE = os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap")
-SOCKET = "rstui-test-%d" % os.getpid()     # our own tmux server, whatever else runs
-ENV = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8", TERM="xterm-256color")
-ENV.pop("NO_COLOR", None)
-ENV.pop("TMUX", None)
-
-
-def tmux(*args):
-    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null"] + list(args),
-                          capture_output=True, text=True, env=ENV)
-
-
-def screen():
-    """The pane's lines, the status line last."""
-    return tmux("capture-pane", "-p", "-t", "tui").stdout.rstrip("\n").split("\n")
+from tuitmux import (ENV, SAMPLE, conv_table, exit_of, keys, packet_lines, read_lines,
+                     screen, screen_convs, start, stop_session, tmux, tree_cursor, wait_for)
 
 
 def row_colours():
@@ -87,106 +72,6 @@ def check_no_colour(tmp, how):
     stop_session()
 
 
-def wait_for(pred, what, timeout=10.0):
-    """Polls the screen until pred(lines) holds; records a failure (with the screen) if not."""
-    end = time.time() + timeout
-    while True:
-        lines = screen()
-        if pred(lines):
-            return lines
-        if time.time() > end:
-            t.check(False, "%s; the screen was:\n%s%s" % (what, "\n".join(lines), tui_exit()))
-            return lines
-        time.sleep(0.05)
-
-
-def keys(*k, literal=False):
-    tmux("send-keys", "-t", "tui", *((["-l"] if literal else []) + list(k)))
-
-
-def start(tmp, width, height, args, netns=False):
-    """Runs the TUI in a detached tmux session; its exit code and stderr land in files. With
-    netns, in a network namespace (its pid in tmp/pid): a namespace's name, or True for one
-    of its own with the loopback up."""
-    rc_file, err_file = os.path.join(tmp, "rc"), os.path.join(tmp, "stderr")
-    for f in (rc_file, err_file, os.path.join(tmp, "pid")):
-        if os.path.exists(f):
-            os.unlink(f)
-    tui = "%s tui %s" % (t.ROCESHARK, " ".join(shlex.quote(a) for a in args))
-    if isinstance(netns, str):
-        tui = "ip netns exec %s sh -c 'echo $$ >%s/pid; exec %s'" % (netns, tmp, tui)
-    elif netns:
-        tui = "unshare -n sh -c 'ip link set lo up; echo $$ >%s/pid; exec %s'" % (tmp, tui)
-    cmd = "%s 2>%s; echo $? >%s; sleep 60" % (tui, err_file, rc_file)
-    # Each session starts a tmux server of its own, with the environment of now (NO_COLOR,
-    # TMPDIR). The last one's server exits with its session, and a new-session racing that
-    # exit can fail: try again.
-    for _ in range(20):
-        p = tmux("new-session", "-d", "-s", "tui", "-x", str(width), "-y", str(height), cmd)
-        if p.returncode == 0:
-            break
-        time.sleep(0.1)
-    t.check(p.returncode == 0, "tmux new-session: %s" % p.stderr.strip())
-    _session[:] = [rc_file, err_file]
-    return rc_file, err_file
-
-
-_session = []   # the rc and stderr files of the TUI running now
-
-
-def tui_exit():
-    """How the TUI ended, for a failure's message, if it has ended."""
-    if not _session or not os.path.exists(_session[0]):
-        return "\n(the TUI is still running)"
-    rc = open(_session[0]).read().strip()
-    err = open(_session[1]).read() if os.path.exists(_session[1]) else ""
-    return "\n(the TUI exited %s, stderr %r)" % (rc or "?", err)
-
-
-def exit_of(rc_file, err_file, timeout=10.0):
-    end = time.time() + timeout
-    while not os.path.exists(rc_file) or open(rc_file).read().strip() == "":
-        if time.time() > end:
-            return None, ""
-        time.sleep(0.05)
-    return int(open(rc_file).read()), open(err_file).read()
-
-
-def stop_session():
-    tmux("kill-session", "-t", "tui")
-
-
-def read_lines(*args, path=SAMPLE):
-    return [l.rstrip() for l in t.run([t.ROCESHARK, "read", "-r", path] + list(args))
-            .stdout.splitlines() if l.strip()]
-
-
-def conv_table(path=SAMPLE):
-    """-z conv,qp's rows as {id: {column: text}}."""
-    lines = read_lines("-q", "-z", "conv,qp", path=path)
-    head = next(l for l in lines if l.split()[:2] == ["Conv", "Requester:QP"]).split()
-    rows = {}
-    for l in lines:
-        f = l.split()
-        if len(f) == len(head) and f[0].isdigit():
-            rows[f[0]] = dict(zip(head, f))
-    return rows
-
-
-def screen_convs(lines):
-    """The conversation rows on screen as {id: {column: text}}, by the heading's names."""
-    head = next((l for l in lines if l.startswith("Conv")), None)
-    if head is None:
-        return {}
-    names = [re.sub(r"[\^v=]$", "", n) for n in head.split()]
-    rows = {}
-    for l in lines[lines.index(head) + 1:]:
-        f = l.split()
-        if len(f) == len(names) and f[0].isdigit():
-            rows[f[0]] = dict(zip(names, f))
-    return rows
-
-
 def check_conversations(lines, path=SAMPLE):
     want, got = conv_table(path), screen_convs(lines)
     t.check(sorted(want) == sorted(got), "conversation ids: read %s, tui %s"
@@ -208,18 +93,6 @@ def check_conversations(lines, path=SAMPLE):
             t.check(g.get(rate) not in (None, "0"), "conv %s: no %s rate" % (cid, rate))
 
 
-def packet_lines(lines, tagged=False):
-    """The packet list's rows, above the detail pane, without the margin where tagged ones
-    have a '*' (only those with tagged)."""
-    out = []
-    for l in lines[1:]:
-        if l.startswith(" Packet "):
-            break
-        if re.match(r"^[ *]\s*\d+\s+\d+\.\d+ ", l) and (not tagged or l[0] == "*"):
-            out.append(l[1:].rstrip())
-    return out
-
-
 def conv_order(lines):
     return [int(l.split()[0]) for l in lines[2:] if re.match(r"^\s*\d+ \d", l)]
 
@@ -228,11 +101,14 @@ def check_freeze():
     """A column's number sorts by it; `o` keeps the rows where they are while the sort
     changes under them."""
     keys("F2")
+    # iftop's order at first: the 2 s rate, the busiest first.
+    wait_for(lambda s: "2sv" in s[1] and conv_order(s) == [1, 2], "sorted by the 2 s rate")
+    keys("i")
     keys("1", "5", "Enter")     # column 15, Retx: conversation 2 (none) first
     wait_for(lambda s: "Retx^" in s[1] and conv_order(s) == [2, 1], "sorted by column 15")
     keys("1", "Enter")
     wait_for(lambda s: "Conv^" in s[1] and conv_order(s) == [1, 2], "sorted by column 1")
-    keys(">", ">", ">")     # ReqPkts, ascending: conversation 2 (3 packets) first
+    keys(*[">"] * 6)     # past the rates to ReqPkts, ascending: conversation 2 (3 packets)
     wait_for(lambda s: "ReqPkts^" in s[1] and conv_order(s) == [2, 1], "sorted by ReqPkts")
     keys("o")
     keys("i")
@@ -241,7 +117,8 @@ def check_freeze():
     keys("o")
     wait_for(lambda s: "ReqPktsv" in s[1] and conv_order(s) == [1, 2],
              "freed, the inverted sort shows")
-    keys("<", "<", "<", "i")    # back to Conv, ascending
+    keys(*["<"] * 6)
+    keys("i")                   # back to Conv, ascending
 
 
 def check_tags(tmp):
@@ -378,49 +255,13 @@ def check_generated(tmp):
     stop_session()
 
 
-def reversed_text(line_prefix_rows=None):
-    """The pane's lines as (plain text, [reverse-video substrings]), from capture-pane -e."""
-    out = []
-    for line in tmux("capture-pane", "-e", "-p", "-t", "tui").stdout.split("\n"):
-        plain, rev, on = "", [], False
-        for tok in re.split(r"(\x1b\[[0-9;]*m)", line):
-            if tok.startswith("\x1b["):
-                for p in tok[2:-1].split(";") or ["0"]:
-                    if p == "7":
-                        on = True
-                        rev.append("")
-                    elif p in ("", "0", "27"):
-                        on = False
-                continue
-            plain += tok
-            if on and rev:
-                rev[-1] += tok
-        out.append((plain, [r for r in rev if r.strip()]))
-    return out
-
-
-def tree_cursor():
-    """The tree line under the cursor and the hex pane's highlighted bytes."""
-    rows = reversed_text()
-    start = next((i for i, (p, _) in enumerate(rows) if p.startswith(" Packet ")), None)
-    bytes_at = next((i for i, (p, _) in enumerate(rows) if p.startswith(" Bytes")), None)
-    if start is None or bytes_at is None:
-        return None, ""
-    cursor = next((r[0].strip() for p, r in rows[start + 1:bytes_at] if r), None)
-    hexes = " ".join(x.strip() for p, r in rows[bytes_at + 1:-1] for x in r
-                     if re.fullmatch(r"[0-9a-f]{2}( [0-9a-f]{2})*", x.strip()))
-    return cursor, hexes
-
-
 def check_tree():
     """The Packets view's tree: the cursor (J, K) walks the -V lines and the hex pane
     highlights the bytes of the line under it; Left folds a node, or goes to its parent;
     Right unfolds it; C and E fold and unfold all; a fold holds on the next packet."""
     keys("F3")
     keys("Home")
-    # The TUI decodes a frame again on its own, without the capture's history that the
-    # streams stage needs, so its tree has no tcp.stream or udp.stream line.
-    want = [l for l in read_lines("-V", "-c", "1") if "Stream index:" not in l]
+    want = read_lines("-V", "-c", "1")
     psn = next(i for i, l in enumerate(want) if "Packet Sequence Number" in l)
     keys(*(["J"] * psn))
     wait_for(lambda s: tree_cursor() == ("Packet Sequence Number: 100", "00 00 64"),
@@ -446,8 +287,8 @@ def check_tree():
     wait_for(lambda s: tree_cursor() == (opcode, "11"),
              "J: the first line under the BTH of packet 2 (%s)" % opcode)
     keys("C")
-    lines = wait_for(lambda s: any(l.startswith("\u25b8 Ethernet II") for l in s) and
-                     not any("Source Address" in l for l in s), "C folds every node")
+    wait_for(lambda s: any(l.startswith("\u25b8 Ethernet II") for l in s) and
+             not any("Source Address" in l for l in s), "C folds every node")
     keys("E")
     wait_for(lambda s: any(l.startswith("\u25be Ethernet II") for l in s) and
              any("Frame Number: 2" in l for l in s), "E unfolds them")
@@ -583,8 +424,8 @@ def check_live(tmp):
     pair = livenet.VethPair("tui")
     kept = os.path.join(tmp, "live.pcap")
     rc_file, err_file = start(tmp, 200, 60, ["-i", pair.if_b, "-w", kept], netns=pair.ns_b)
-    wait_for(lambda s: "capturing to " + kept in s[-1] and os.path.exists(tmp + "/pid"),
-             "a live capture starts")
+    wait_for(lambda s: s[0].endswith("%s -> %s" % (pair.if_b, kept)) and "capturing" in s[-1]
+             and os.path.exists(tmp + "/pid"), "a live capture starts")
     lines = wait_for(lambda s: " 0 frames, 0 shown" in s[-1], "no frame before the sending")
     pair.send(SAMPLE)
     want = conv_table()
@@ -619,7 +460,7 @@ def check_live(tmp):
     os.mkdir(scratch)
     ENV["TMPDIR"] = scratch
     rc_file, err_file = start(tmp, 200, 60, ["-i", "lo"], netns=True)
-    wait_for(lambda s: "capturing to " + scratch in s[-1] and os.path.exists(tmp + "/pid"),
+    wait_for(lambda s: "lo -> " + scratch in s[0] and os.path.exists(tmp + "/pid"),
              "a capture to a temporary file")
     t.check(len(glob.glob(scratch + "/roceshark-tui-*.pcap")) == 1, "no temporary file")
     pid = open(tmp + "/pid").read().strip()
@@ -666,10 +507,22 @@ try:
                      "the conversations after loading")
     check_conversations(lines)
     check_drill_down()
+    # g to a packet the filter hides asks first: n keeps the filter, y clears it.
     keys("g")
     keys("13", literal=True)
     keys("Enter")
-    wait_for(lambda s: any(l.startswith(" Packet 13") for l in s), "g 13 goes to packet 13")
+    wait_for(lambda s: "Packet 13 is hidden by the filter: clear the filter? (y/n)" in s[-2],
+             "g 13 under a filter hiding it asks")
+    keys("n")
+    wait_for(lambda s: "packet 13 is hidden by the filter, which stays" in s[-1] and
+             "filter: roceshark.analysis.conv == 2" in s[-1] and "4 shown" in s[-1],
+             "n keeps the filter")
+    keys("g")
+    keys("13", literal=True)
+    keys("Enter")
+    keys("y")
+    wait_for(lambda s: any(l.startswith(" Packet 13") for l in s) and "filter: none" in s[-1],
+             "y clears it and goes to packet 13")
     # A filter that does not compile stays open, red, with the position.
     keys("/")
     keys("C-u")
@@ -699,7 +552,7 @@ try:
     # 80x24: still drawn, the conversations' endpoints and first figures visible.
     tmux("resize-window", "-t", "tui", "-x", "80", "-y", "24")
     keys("F2")
-    lines = wait_for(lambda s: len(s) <= 25 and "[F2 QP conversations]" in s[0] and
+    lines = wait_for(lambda s: len(s) <= 25 and "[F2 " in s[0] and
                      any("10.0.0.3:0x000033" in l for l in s) and "loaded" in s[-1],
                      "the conversations at 80x24")
     t.check(all(len(l) <= 80 for l in lines), "lines wider than 80 columns at 80x24")

@@ -5,11 +5,13 @@
  * ingesting the bundled sample (samples/rdma_demo.pcap) on its thread.
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -28,6 +30,9 @@
 
 #define SAMPLE RS_SOURCE_DIR "/samples/rdma_demo.pcap"
 /* A real capture with 770 TCP frames in 16 streams (NCCL's bootstrap sockets). */
+/* A real capture of native InfiniBand in ERF records. */
+#define ERF_CAPTURE \
+    RS_SOURCE_DIR "/tests/captures/real/srinivaskoritala_rdma-softroce-demo__infiniband.pcap"
 #define TCP_CAPTURE RS_SOURCE_DIR "/tests/captures/real/linlinw5_rdma_ib_tutorial__pcap_nccl_nccl_node0.pcap"
 
 static void
@@ -103,79 +108,167 @@ test_index_bound(void **state)
     }
 }
 
-/* Rings for at most the bound: a new conversation past it takes the ring
- * updated longest ago, counted; the others keep theirs. */
+/* Appends a frame of conversation conv, bytes on the wire, at time t to the index. */
+static void
+index_frame(struct rs_tui_index *ix, uint32_t conv, uint32_t bytes, struct rs_time t)
+{
+    struct rs_tui_frame f;
+
+    memset(&f, 0, sizeof(f));
+    f.ts_sec = t.sec;
+    f.ts_nsec = (uint32_t)t.nsec;
+    f.conv = conv;
+    f.len = f.caplen = f.wire_len = bytes;
+    assert_int_equal(rs_tui_index_append(ix, &f), 0);
+}
+
+static struct rs_time
+at_ms(int64_t ms)
+{
+    return (struct rs_time){1700000000 + ms / 1000, (int32_t)(ms % 1000) * 1000000};
+}
+
+/* Sums for at most the bound: a new conversation past it takes those of the one seen
+ * longest ago (counted), whose row then shows no rate; the others keep theirs. One that
+ * comes back is counted from then on, and its sums never take out what was not added. */
 static void
 test_rates_bounded(void **state)
 {
     struct rs_tui_rates *r;
+    struct rs_tui_index *ix;
     double rate[RS_TUI_RATE_WINDOWS];
 
     (void)state;
     assert_int_equal(rs_tui_rates_new(4, &r, NULL), 0);
+    assert_int_equal(rs_tui_index_new(&ix, 0, NULL), 0);
     for (uint32_t conv = 1; conv <= 4; conv++)
-        assert_int_equal(rs_tui_rates_add(r, conv, (struct rs_time){10, 0}, 100 * conv), 0);
-    /* Conversation 1 again: now 2 is the one updated longest ago. */
-    assert_int_equal(rs_tui_rates_add(r, 1, (struct rs_time){11, 0}, 100), 0);
-    assert_int_equal(rs_tui_rates_add(r, 5, (struct rs_time){11, 0}, 500), 0);
+        index_frame(ix, conv, 100 * conv, at_ms(10000));
+    index_frame(ix, 5, 500, at_ms(10500));
+    rs_tui_rates_advance(r, ix, rs_tui_index_count(ix), at_ms(10500));
     assert_int_equal(rs_tui_rates_dropped(r), 1);
-    assert_false(rs_tui_rates_get(r, 2, (struct rs_time){11, 0}, rate));
-    assert_true(rs_tui_rates_get(r, 1, (struct rs_time){11, 0}, rate));
-    assert_true(rate[0] == 100.0);      /* (100 + 100) bytes over 2 s */
-    assert_true(rs_tui_rates_get(r, 3, (struct rs_time){11, 0}, rate));
-    assert_true(rate[0] == 150.0);
-    assert_true(rs_tui_rates_get(r, 5, (struct rs_time){11, 0}, rate));
-    assert_true(rate[0] == 250.0);
-    /* A thousand more: the table never holds more than 4, the newest. */
-    for (uint32_t conv = 6; conv < 1006; conv++)
-        assert_int_equal(rs_tui_rates_add(r, conv, (struct rs_time){12, 0}, 2), 0);
-    assert_int_equal(rs_tui_rates_dropped(r), 1001);
-    for (uint32_t conv = 1; conv < 1002; conv++)
-        assert_false(rs_tui_rates_get(r, conv, (struct rs_time){12, 0}, rate));
-    for (uint32_t conv = 1002; conv < 1006; conv++) {
-        assert_true(rs_tui_rates_get(r, conv, (struct rs_time){12, 0}, rate));
-        assert_true(rate[0] == 1.0);
-    }
+    assert_false(rs_tui_rates_get(r, 1, rate));
+    assert_true(rate[0] == -1.0);
+    assert_true(rs_tui_rates_get(r, 5, rate) && rate[0] == 250.0);
+    assert_true(rs_tui_rates_get(r, 3, rate) && rate[0] == 150.0 && rate[2] == 300.0 / 40);
+    /* Conversation 3 again: now 2 is the one seen longest ago, and 6 takes its sums. */
+    index_frame(ix, 3, 300, at_ms(11000));
+    index_frame(ix, 6, 600, at_ms(11000));
+    rs_tui_rates_advance(r, ix, rs_tui_index_count(ix), at_ms(11000));
+    assert_int_equal(rs_tui_rates_dropped(r), 2);
+    assert_false(rs_tui_rates_get(r, 2, rate));
+    assert_true(rs_tui_rates_get(r, 3, rate) && rate[0] == 300.0);
+    /* Conversation 1 comes back: counted from its new frame alone. */
+    index_frame(ix, 1, 100, at_ms(11500));
+    rs_tui_rates_advance(r, ix, rs_tui_index_count(ix), at_ms(11500));
+    assert_true(rs_tui_rates_get(r, 1, rate) && rate[2] == 100.0 / 40);
+    /* A thousand more: never more than 4 kept, the newest. */
+    for (uint32_t conv = 7; conv < 1007; conv++)
+        index_frame(ix, conv, 2, at_ms(12000));
+    rs_tui_rates_advance(r, ix, rs_tui_index_count(ix), at_ms(12000));
+    assert_int_equal(rs_tui_rates_dropped(r), 1003);
+    for (uint32_t conv = 1; conv < 1003; conv++)
+        assert_false(rs_tui_rates_get(r, conv, rate));
+    for (uint32_t conv = 1003; conv < 1007; conv++)
+        assert_true(rs_tui_rates_get(r, conv, rate) && rate[0] == 1.0);
+    /* A minute on, every window is empty: nothing taken out twice, nothing left. */
+    rs_tui_rates_advance(r, ix, rs_tui_index_count(ix), at_ms(72000));
+    for (uint32_t conv = 1003; conv < 1007; conv++)
+        assert_true(rs_tui_rates_get(r, conv, rate) && rate[0] == 0.0 && rate[2] == 0.0);
     rs_tui_rates_free(r);
+    rs_tui_index_free(ix);
 }
 
+/* Exact windows: one 90-byte frame every 10 ms is 9,000 B/s in all three columns once
+ * they are full, wherever now falls between two frames (one-second buckets read 6.8K,
+ * 4.5K or 6.6K); a burst, then quiet, as the windows see them. */
 static void
 test_rate_windows(void **state)
 {
     struct rs_tui_rates *r;
+    struct rs_tui_index *ix;
     double rate[RS_TUI_RATE_WINDOWS];
 
     (void)state;
     assert_int_equal(rs_tui_rates_new(16, &r, NULL), 0);
-    /* 1000 bytes a second for seconds 100 to 139 on conversation 3. */
-    for (int64_t s = 100; s < 140; s++)
-        assert_int_equal(rs_tui_rates_add(r, 3, (struct rs_time){s, 500}, 1000), 0);
-    rs_tui_rates_get(r, 3, (struct rs_time){139, 0}, rate);
-    assert_true(rate[0] == 1000.0 && rate[1] == 1000.0 && rate[2] == 1000.0);
-    /* A burst in the newest second shows most in the shortest window. */
-    assert_int_equal(rs_tui_rates_add(r, 3, (struct rs_time){139, 900}, 8000), 0);
-    rs_tui_rates_get(r, 3, (struct rs_time){139, 0}, rate);
-    assert_true(rate[0] == 5000.0);
-    assert_true(rate[1] == 1800.0);
-    assert_true(rate[2] == 1200.0);
-    /* Five quiet seconds later: the 2 s window is empty, the others decay. */
-    rs_tui_rates_get(r, 3, (struct rs_time){144, 0}, rate);
+    assert_int_equal(rs_tui_index_new(&ix, 0, NULL), 0);
+    int64_t t;
+    for (t = 0; t < 20000; t += 10)
+        index_frame(ix, 3, 90, at_ms(t));
+    /* 20 s in: the 2 s and 10 s windows are full, the 40 s one half. */
+    rs_tui_rates_advance(r, ix, rs_tui_index_count(ix), at_ms(t - 10));
+    assert_true(rs_tui_rates_get(r, 3, rate));
+    assert_true(rate[0] == 9000.0 && rate[1] == 9000.0 && rate[2] == 4500.0);
+    for (; t < 60000; t += 10) {
+        index_frame(ix, 3, 90, at_ms(t));
+        /* Anywhere between two frames, and in a second's every part. */
+        if (t % 1370 == 0) {
+            rs_tui_rates_advance(r, ix, rs_tui_index_count(ix), at_ms(t + 7));
+            rs_tui_rates_get(r, 3, rate);
+            if (rate[0] != 9000.0 || rate[1] != 9000.0 || (t >= 40000 && rate[2] != 9000.0))
+                fail_msg("at %lld ms: %.1f %.1f %.1f B/s", (long long)t, rate[0], rate[1],
+                         rate[2]);
+        }
+    }
+    /* A burst of 8000 bytes at 60.5 s: the 2 s window shows most of it. */
+    index_frame(ix, 3, 8000, at_ms(60500));
+    rs_tui_rates_advance(r, ix, rs_tui_index_count(ix), at_ms(60500));
+    rs_tui_rates_get(r, 3, rate);
+    /* (58.5, 60.5]: the frames of 58.51 s to 59.99 s and the burst. */
+    assert_true(rate[0] == (149 * 90 + 8000) / 2.0);
+    assert_true(rate[1] == (949 * 90 + 8000) / 10.0);
+    assert_true(rate[2] == (3949 * 90 + 8000) / 40.0);
+    /* Five quiet seconds later: the 2 s window is empty, the others hold what is left. */
+    rs_tui_rates_advance(r, ix, rs_tui_index_count(ix), at_ms(65500));
+    rs_tui_rates_get(r, 3, rate);
     assert_true(rate[0] == 0.0);
-    assert_true(rate[1] == (5 * 1000.0 + 8000) / 10);
-    /* A frame after a long silence clears the whole ring. */
-    assert_int_equal(rs_tui_rates_add(r, 3, (struct rs_time){300, 0}, 400), 0);
-    rs_tui_rates_get(r, 3, (struct rs_time){300, 0}, rate);
-    assert_true(rate[0] == 200.0 && rate[1] == 40.0 && rate[2] == 10.0);
-    /* Too old to count; and a conversation never seen has no rate. */
-    assert_int_equal(rs_tui_rates_add(r, 3, (struct rs_time){100, 0}, 99999), 0);
-    rs_tui_rates_get(r, 3, (struct rs_time){300, 0}, rate);
-    assert_true(rate[2] == 10.0);
-    assert_false(rs_tui_rates_get(r, 1000, (struct rs_time){300, 0}, rate));
+    assert_true(rate[1] == (449 * 90 + 8000) / 10.0);
+    /* The clock never goes back; a conversation never seen has no rate. */
+    rs_tui_rates_advance(r, ix, rs_tui_index_count(ix), at_ms(100));
+    rs_tui_rates_get(r, 3, rate);
+    assert_true(rate[0] == 0.0);
+    assert_false(rs_tui_rates_get(r, 1000, rate));
     assert_true(rate[0] == -1.0 && rate[2] == -1.0);
     rs_tui_rates_clear(r);
-    assert_false(rs_tui_rates_get(r, 3, (struct rs_time){300, 0}, rate));
-    assert_true(rate[0] == -1.0);
+    assert_false(rs_tui_rates_get(r, 3, rate));
     rs_tui_rates_free(r);
+    rs_tui_index_free(ix);
+}
+
+/* An ERF capture (native InfiniBand): the rates count a frame's bytes on the wire, as -z
+ * conv counts them, not the ERF record's own 16-byte header. Conversation 1's frames of
+ * 9.18 s to 13.18 s: five of 114 bytes and four of 30, 690 bytes (834 with the headers). */
+static void
+test_model_rates_erf(void **state)
+{
+    struct rs_tui_model_opts opts;
+    struct rs_tui_model *m;
+    struct rs_tui_index *ix;
+    struct rs_tui_rates *r;
+    struct rs_tui_frame f;
+    double rate[RS_TUI_RATE_WINDOWS];
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    rs_tui_model_opts_init(&opts);
+    opts.path = ERF_CAPTURE;
+    assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
+    rs_tui_model_wait(m);
+    assert_true(rs_tui_model_frame(m, 10, &f));
+    assert_int_equal(f.conv, 1);
+    assert_int_equal(f.wire_len, 114);
+    assert_int_equal(f.len, 130);
+    assert_int_equal(rs_tui_index_new(&ix, 0, NULL), 0);
+    assert_int_equal(rs_tui_rates_new(16, &r, NULL), 0);
+    for (uint64_t n = 1; n <= 20; n++) {
+        assert_true(rs_tui_model_frame(m, n, &f));
+        assert_int_equal(rs_tui_index_append(ix, &f), 0);
+    }
+    rs_tui_rates_advance(r, ix, 20, (struct rs_time){f.ts_sec, (int32_t)f.ts_nsec});
+    assert_true(rs_tui_rates_get(r, 1, rate));
+    assert_true(rate[2] * 40 == 690.0);
+    rs_tui_rates_free(r);
+    rs_tui_index_free(ix);
+    rs_tui_model_close(m);
 }
 
 static struct rs_tui_conv_row
@@ -333,11 +426,29 @@ test_model_decodes_again(void **state)
     rs_tui_model_close(m);
 }
 
+/* pkt printed by printer into a string (the caller frees it). */
+static char *
+printed(void (*printer)(struct rs_out *, const struct rs_packet *), const struct rs_packet *pkt)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *fp = open_memstream(&text, &size);
+    struct rs_out o;
+
+    assert_non_null(fp);
+    assert_int_equal(rs_out_init(&o, fp, 4096), 0);
+    printer(&o, pkt);
+    rs_out_flush(&o);
+    rs_out_free(&o);
+    fclose(fp);
+    return text;
+}
+
 /* Opens the TUI's model on path (with its pipeline on `stages` threads) and checks that
- * every frame reads back with the Info `read` prints; returns how many show a TCP Seq,
- * and in *notes the TCP notes the model kept. */
+ * every frame reads back with the summary line and the -V tree that `read -V` prints
+ * (the pipeline as it runs it: every stream followed); returns how many show a TCP Seq. */
 static unsigned
-tcp_infos_as_read(const char *path, int stages, size_t *notes)
+prints_as_read(const char *path, int stages)
 {
     struct rs_tui_model_opts opts;
     struct rs_tui_model *m = NULL;
@@ -346,7 +457,7 @@ tcp_infos_as_read(const char *path, int stages, size_t *notes)
     struct rs_pipeline *pipe;
     struct rs_source *src;
     struct rs_frame frame;
-    char err[RS_ERRBUF_SIZE], want[512], got[512];
+    char err[RS_ERRBUF_SIZE];
     unsigned tcp = 0;
 
     rs_tui_model_opts_init(&opts);
@@ -354,20 +465,27 @@ tcp_infos_as_read(const char *path, int stages, size_t *notes)
     opts.stages = stages;
     assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
     rs_tui_model_wait(m);
-    *notes = rs_tui_model_tcp_notes(m);
     rs_pipeline_opts_init(&po);
-    po.streams = true;      /* as `read` runs it for its summary lines */
-    po.streams_opts.tcp_only = true;
+    po.streams = true;
     assert_int_equal(rs_pipeline_new(&po, &pipe, err), 0);
     assert_int_equal(rs_source_open_file(path, &src, err), 0);
     while (rs_source_next(src, &frame, err) == 1) {
-        rs_print_info(&rs_pipeline_process(pipe, &frame)->pkt, want, sizeof(want));
-        assert_int_equal(rs_tui_model_decode(m, frame.number, &d, err), 0);
-        rs_print_info(&d.pkt, got, sizeof(got));
-        tcp += strstr(want, " Seq=") != NULL;
-        if (strcmp(want, got) != 0)
+        const struct rs_packet *want = &rs_pipeline_process(pipe, &frame)->pkt;
+        char *want_line = printed(rs_print_summary, want), *want_tree = printed(rs_print_tree, want);
+        if (rs_tui_model_decode(m, frame.number, &d, err) != 0)
+            fail_msg("frame %llu: %s", (unsigned long long)frame.number, err);
+        char *line = printed(rs_print_summary, &d.pkt), *tree = printed(rs_print_tree, &d.pkt);
+        tcp += strstr(want_line, " Seq=") != NULL;
+        if (strcmp(want_line, line) != 0)
             fail_msg("frame %llu: read \"%s\", tui \"%s\"", (unsigned long long)frame.number,
-                     want, got);
+                     want_line, line);
+        if (strcmp(want_tree, tree) != 0)
+            fail_msg("frame %llu: the trees differ: read\n%s\ntui\n%s",
+                     (unsigned long long)frame.number, want_tree, tree);
+        free(want_line);
+        free(want_tree);
+        free(line);
+        free(tree);
     }
     rs_source_close(src);
     rs_pipeline_free(pipe);
@@ -377,16 +495,14 @@ tcp_infos_as_read(const char *path, int stages, size_t *notes)
 }
 
 /* A TCP frame read back shows the Seq, Ack and Win that `read` prints, which
- * come from its stream's history: every frame of a real capture, with the
- * pipeline on one thread and on two. */
+ * come from its stream's history, and its tcp.stream: every frame of a real
+ * capture, line and tree, with the pipeline on one thread and on two. */
 static void
 test_model_tcp_numbers(void **state)
 {
-    size_t notes;
-
     (void)state;
-    assert_int_equal(tcp_infos_as_read(TCP_CAPTURE, 1, &notes), 770);
-    assert_int_equal(tcp_infos_as_read(TCP_CAPTURE, 2, &notes), 770);
+    assert_int_equal(prints_as_read(TCP_CAPTURE, 1), 770);
+    assert_int_equal(prints_as_read(TCP_CAPTURE, 2), 770);
 }
 
 /* An Ethernet/IPv4/TCP frame of no payload from 10.0.0.1:sport to 10.0.0.2:dport. */
@@ -423,7 +539,7 @@ tcp_frame(uint8_t *b, uint64_t number, uint16_t sport, uint16_t dport, uint32_t 
     return f;
 }
 
-/* A stream of one frame keeps no notes, and its frame reads back as `read` prints it:
+/* Streams of one frame read back as `read` prints them:
  * 300 SYNs to as many ports (a scan), among them a connection of five frames, a SYN
  * refused with a RST, and a lone segment from the middle of a stream. */
 static void
@@ -464,11 +580,70 @@ test_model_tcp_single_frame_streams(void **state)
     assert_int_equal(rs_writer_close(w, &written, err), 0);
     assert_int_equal(written, 308);
 
-    size_t notes;
-    assert_int_equal(tcp_infos_as_read(path, 0, &notes), 308);
-    /* Notes for the connection and the refused SYN alone (one each: nothing in them
-     * starts over). */
-    assert_int_equal(notes, 2);
+    assert_int_equal(prints_as_read(path, 0), 308);
+    unlink(path);
+}
+
+/* The state file cannot grow (a file size limit, as a full TMPDIR): loading stops with the
+ * error, and the frames indexed before it still read back as `read` prints them. */
+static void
+test_state_file_full(void **state)
+{
+    char path[] = "/tmp/rs_test_state_full_XXXXXX", err[RS_ERRBUF_SIZE];
+    struct rs_source *src;
+    struct rs_writer *w;
+    struct rs_frame f;
+    uint64_t written;
+
+    (void)state;
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    /* The sample 2300 times over, a second apart: 62,100 frames, about 2 MB of state. */
+    struct rs_writer_opts wo = {.path = path, .linktype = RS_DLT_EN10MB, .snaplen = 9000};
+    assert_int_equal(rs_writer_open(&wo, &w, err), 0);
+    for (int round = 0; round < 2300; round++) {
+        assert_int_equal(rs_source_open_file(SAMPLE, &src, err), 0);
+        while (rs_source_next(src, &f, err) == 1) {
+            f.ts_sec += round;
+            assert_int_equal(rs_writer_write(w, &f, err), 0);
+        }
+        rs_source_close(src);
+    }
+    assert_int_equal(rs_writer_close(w, &written, err), 0);
+    assert_int_equal(written, 62100);
+
+    struct rlimit old, lim = {.rlim_cur = 256 * 1024};
+    signal(SIGXFSZ, SIG_IGN);
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim.rlim_max = old.rlim_max;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    struct rs_tui_model_opts opts;
+    struct rs_tui_model *m;
+    struct rs_tui_progress p;
+    rs_tui_model_opts_init(&opts);
+    opts.path = path;
+    opts.stages = 1;
+    assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
+    rs_tui_model_wait(m);
+    setrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, SIG_DFL);
+    rs_tui_model_progress(m, &p);
+    assert_true(p.done && p.failed);
+    assert_string_equal(p.error, "the TUI's file of decoding state (in TMPDIR): File too large");
+    uint64_t n = rs_tui_model_frame_count(m);
+    if (!(n > 1000 && n < 62100))
+        fail_msg("%llu frames indexed", (unsigned long long)n);
+    struct rs_tui_decoded d = {0};
+    char *line;
+    /* The last round's first frame indexed. */
+    assert_int_equal(rs_tui_model_decode(m, (n - 1) / 27 * 27 + 1, &d, err), 0);
+    assert_int_equal(rs_tui_row_text(&d, NULL, &line, err), 0);
+    assert_non_null(strstr(line, " RRoCE 114 RC Send Only QP=0x000022 PSN=100 AckReq "
+                                 "Payload=56"));
+    free(line);
+    rs_tui_decoded_free(&d);
+    rs_tui_model_close(m);
     unlink(path);
 }
 
@@ -748,7 +923,8 @@ test_graph_points_bound(void **state)
     g_unlink(path);
 }
 
-/* Find by text: the next shown packet whose line holds it, in any case, wrapping. */
+/* Find by text: the next shown packet whose line holds it, in any case (a text beyond
+ * ASCII too), wrapping. */
 static void
 test_search(void **state)
 {
@@ -757,21 +933,116 @@ test_search(void **state)
     char err[RS_ERRBUF_SIZE];
     uint64_t found = 0, looked = 0;
 
-    assert_int_equal(rs_tui_model_search(m, 0, "nak", 1000, &found, &looked, err), 0);
+    assert_int_equal(rs_tui_model_search(m, 0, "nak", NULL, NULL, &found, &looked, err), 0);
     assert_int_equal(rs_tui_model_shown_frame(m, found), 13);      /* the sequence NAK */
     assert_int_equal(looked, 12);
-    assert_int_equal(rs_tui_model_search(m, found, "NAK", 1000, &found, &looked, err), 0);
+    assert_int_equal(rs_tui_model_search(m, found, "NAK", NULL, NULL, &found, &looked, err), 0);
     assert_int_equal(rs_tui_model_shown_frame(m, found), 18);      /* the RNR NAK */
-    assert_int_equal(rs_tui_model_search(m, found, "nak", 1000, &found, &looked, err), 0);
+    assert_int_equal(rs_tui_model_search(m, found, "nak", NULL, NULL, &found, &looked, err), 0);
     assert_int_equal(rs_tui_model_shown_frame(m, found), 13);      /* wrapped */
-    assert_int_equal(rs_tui_model_search(m, 0, "no such text", 1000, &found, &looked, err),
+    assert_int_equal(rs_tui_model_search(m, 0, "no such text", NULL, NULL, &found, &looked, err),
                      RS_ENOENT);
     assert_int_equal(looked, 27);
-    assert_int_equal(rs_tui_model_search(m, 0, "no such text", 5, &found, &looked, err),
+    assert_string_equal(err, "\"no such text\" is not in the 27 packets");
+    /* Beyond ASCII: the arrow between the addresses, and a capital sigma in no line. */
+    assert_int_equal(rs_tui_model_search(m, 4, "0.1 \u2192 10.0", NULL, NULL, &found, &looked,
+                                         err), 0);
+    assert_int_equal(rs_tui_model_shown_frame(m, found), 7);
+    assert_int_equal(rs_tui_model_search(m, 0, "\u03a3", NULL, NULL, &found, &looked, err),
                      RS_ENOENT);
-    assert_int_equal(looked, 5);
-    assert_non_null(strstr(err, "the next 5 packets"));
+    /* The time column as the list shows it: absolute times hold a colon. */
+    struct rs_tui_time_opts abs = {.col = RS_TIME_COL_UTC};
+    assert_int_equal(rs_tui_model_search(m, 0, ":", NULL, NULL, &found, &looked, err), RS_ENOENT);
+    assert_int_equal(rs_tui_model_search(m, 0, ":", &abs, NULL, &found, &looked, err), 0);
     rs_tui_model_close(m);
+}
+
+/* Writes the sample `rounds` times over, a second apart, to a temporary file; the path is
+ * the caller's to unlink. */
+static void
+sample_repeated(char *path, int rounds)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_source *src;
+    struct rs_writer *w;
+    struct rs_frame f;
+    uint64_t written;
+
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    struct rs_writer_opts wo = {.path = path, .linktype = RS_DLT_EN10MB, .snaplen = 9000};
+    assert_int_equal(rs_writer_open(&wo, &w, err), 0);
+    for (int round = 0; round < rounds; round++) {
+        assert_int_equal(rs_source_open_file(SAMPLE, &src, err), 0);
+        while (rs_source_next(src, &f, err) == 1) {
+            f.ts_sec += round;
+            assert_int_equal(rs_writer_write(w, &f, err), 0);
+        }
+        rs_source_close(src);
+    }
+    assert_int_equal(rs_writer_close(w, &written, err), 0);
+    assert_int_equal(written, (uint64_t)rounds * 27);
+}
+
+/* A search and a write on threads of their own: each reports its progress and its
+ * outcome; cancelled, each stops before its end (the write removing its file), and a
+ * search that finds nothing says how many packets it looked at. */
+static void
+test_tasks(void **state)
+{
+    char path[] = "/tmp/rs_test_tasks_XXXXXX", out[64], err[RS_ERRBUF_SIZE];
+    struct rs_tui_model_opts opts;
+    struct rs_tui_model *m;
+    struct rs_tui_task *t;
+    struct rs_tui_task_result r;
+    uint64_t done, total, *numbers;
+    size_t n;
+
+    (void)state;
+    sample_repeated(path, 2000);        /* 54,000 frames */
+    rs_tui_model_opts_init(&opts);
+    opts.path = path;
+    assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
+    rs_tui_model_wait(m);
+    assert_int_equal(rs_tui_task_search(m, 0, "no such text", NULL, &t, err), 0);
+    rs_tui_task_finish(t, &r);
+    assert_int_equal(r.rc, RS_ENOENT);
+    assert_int_equal(r.looked, 54000);
+    assert_int_equal(r.stop_ns, 0);
+    /* Cancelled at once: it stops within the first thousand-odd packets. */
+    assert_int_equal(rs_tui_task_search(m, 0, "no such text", NULL, &t, err), 0);
+    rs_tui_task_cancel(t);
+    rs_tui_task_finish(t, &r);
+    assert_int_equal(r.rc, RS_ECANCELED);
+    assert_true(r.looked < 54000 && r.stop_ns > 0);
+    assert_int_equal(rs_tui_task_search(m, 30000, "rnr nak", NULL, &t, err), 0);
+    while (!rs_tui_task_done(t, &done, &total))
+        usleep(1000);
+    rs_tui_task_finish(t, &r);
+    assert_int_equal(r.rc, 0);
+    assert_int_equal(rs_tui_model_shown_frame(m, r.found), 30000 / 27 * 27 + 18);
+    /* A write of every frame, then one cancelled at once, which leaves no file. */
+    snprintf(out, sizeof(out), "%s.out", path);
+    assert_int_equal(rs_tui_model_shown_numbers(m, &numbers, &n, err), 0);
+    assert_int_equal(rs_tui_task_write(m, out, numbers, n, &t, err), 0);
+    rs_tui_task_finish(t, &r);
+    assert_int_equal(r.rc, 0);
+    assert_int_equal(r.written, 54000);
+    assert_int_equal(rs_tui_model_shown_numbers(m, &numbers, &n, err), 0);
+    assert_int_equal(rs_tui_task_write(m, out, numbers, n, &t, err), 0);
+    rs_tui_task_cancel(t);
+    rs_tui_task_finish(t, &r);
+    assert_int_equal(r.rc, RS_ECANCELED);
+    assert_int_equal(access(out, F_OK), -1);
+    /* The file being shown is refused. */
+    assert_int_equal(rs_tui_model_shown_numbers(m, &numbers, &n, err), 0);
+    assert_int_equal(rs_tui_task_write(m, path, numbers, n, &t, err), 0);
+    rs_tui_task_finish(t, &r);
+    assert_int_equal(r.rc, RS_EINVAL);
+    assert_non_null(strstr(r.err, "is the capture being read"));
+    rs_tui_model_close(m);
+    unlink(path);
 }
 
 /* Braille cells: dots by position, the highest kind per cell, ASCII halves. */
@@ -809,6 +1080,7 @@ main(void)
         cmocka_unit_test(test_index_blocks),
         cmocka_unit_test(test_rate_windows),
         cmocka_unit_test(test_rates_bounded),
+        cmocka_unit_test(test_model_rates_erf),
         cmocka_unit_test(test_sort_rows),
         cmocka_unit_test(test_model_ingests_sample),
         cmocka_unit_test(test_model_decodes_again),
@@ -822,6 +1094,8 @@ main(void)
         cmocka_unit_test(test_index_bound),
         cmocka_unit_test(test_canvas),
         cmocka_unit_test(test_search),
+        cmocka_unit_test(test_tasks),
+        cmocka_unit_test(test_state_file_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,6 +26,7 @@
 #include <roceshark/capture.h>
 #ifdef RS_TEST_TUI
 #include <stdlib.h>
+#include <roceshark/expert.h>
 #include <roceshark/tui.h>
 #endif
 #include <roceshark/wire.h>
@@ -465,21 +466,20 @@ test_inactive_refuses(void **state)
 }
 
 #ifdef RS_TEST_TUI
-/* `roceshark tui -d DEV`: the TUI's model capturing from the sniffer QP indexes what the
- * device delivers, writes it to its file, and analyses it as it would the sample. */
-static void
-test_tui_from_device(void **state)
+/* Opens the TUI's model on the fake device and has the NIC deliver the sample's frames
+ * into the posted buffers, the frame of index lose (from 0; -1: none) as a failed
+ * completion instead, which the source counts as a ring drop; waits until the model
+ * has indexed the rest. The frames delivered are copied to frames[] and lens[]. */
+static struct rs_tui_model *
+tui_on_device(char *path, int lose, uint8_t frames[][2048], uint32_t *lens)
 {
-    char err[RS_ERRBUF_SIZE], path[] = "/tmp/rs-tui-verbs-XXXXXX";
+    char err[RS_ERRBUF_SIZE];
     struct rs_tui_model_opts opts;
     struct rs_tui_model *m;
     struct rs_source *sample;
     struct rs_frame f;
-    uint32_t lens[32];
-    uint8_t frame13[2048];
     int n = 0;
 
-    (void)state;
     max_qp_wr = 32;
     gate_on_events = true;
     int fd = mkstemp(path);
@@ -490,25 +490,39 @@ test_tui_from_device(void **state)
     opts.path = path;
     opts.live.buffer_mb = 1;
     assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
-    /* The NIC writes the sample's frames into the posted buffers, then completes them. */
     assert_int_equal(rs_source_open_file(RS_SOURCE_DIR "/samples/rdma_demo.pcap", &sample, err),
                      0);
     while (rs_source_next(sample, &f, err) == 1) {
         assert_true(n < 32 && f.caplen <= posted_sge[n].length);
         memcpy((void *)(uintptr_t)posted_sge[n].addr, f.data, f.caplen);
-        if (n == 12)
-            memcpy(frame13, f.data, f.caplen);
+        memcpy(frames[n], f.data, f.caplen);
         lens[n++] = f.caplen;
     }
     rs_source_close(sample);
     assert_int_equal(n, 27);
     for (int i = 0; i < n; i++)
-        add_cqe((uint64_t)i, IBV_WC_SUCCESS, lens[i], 0);
+        add_cqe((uint64_t)i, i == lose ? IBV_WC_GENERAL_ERR : IBV_WC_SUCCESS,
+                i == lose ? 0 : lens[i], 0);
     for (int i = 0; i < n; i++)
         assert_int_equal(write(event_pipe[1], "e", 1), 1);
-    for (int tries = 0; rs_tui_model_frame_count(m) < 27 && tries < 500; tries++)
+    uint64_t want = lose >= 0 ? 26 : 27;
+    for (int tries = 0; rs_tui_model_frame_count(m) < want && tries < 500; tries++)
         usleep(10000);
-    assert_int_equal(rs_tui_model_frame_count(m), 27);
+    assert_int_equal(rs_tui_model_frame_count(m), want);
+    return m;
+}
+
+/* `roceshark tui -d DEV`: the TUI's model capturing from the sniffer QP indexes what the
+ * device delivers, writes it to its file, and analyses it as it would the sample. */
+static void
+test_tui_from_device(void **state)
+{
+    char err[RS_ERRBUF_SIZE], path[] = "/tmp/rs-tui-verbs-XXXXXX";
+    static uint8_t frames[32][2048];
+    uint32_t lens[32];
+
+    (void)state;
+    struct rs_tui_model *m = tui_on_device(path, -1, frames, lens);
     struct rs_source_stats st;
     uint64_t written;
     assert_int_equal(rs_tui_model_stop_capture(m, &st, &written, err), 0);
@@ -528,8 +542,45 @@ test_tui_from_device(void **state)
     memset(&d, 0, sizeof(d));
     assert_int_equal(rs_tui_model_decode(m, 13, &d, err), 0);
     assert_int_equal(d.frame.caplen, lens[12]);
-    assert_memory_equal(d.frame.data, frame13, lens[12]);
+    assert_memory_equal(d.frame.data, frames[12], lens[12]);
     rs_tui_decoded_free(&d);
+    rs_tui_model_close(m);
+    unlink(path);
+}
+
+/* A frame the capture lost (the RDMA Write Middle, PSN 102, as a failed completion: a
+ * ring drop) makes the next frame of its conversation open a PSN gap: the anomaly view
+ * marks that gap as the capture's loss, while the sample's own gap (PSN 107, later)
+ * stays a transport gap, the drop's count being used up. */
+static void
+test_tui_capture_loss(void **state)
+{
+    char err[RS_ERRBUF_SIZE], path[] = "/tmp/rs-tui-verbs-XXXXXX";
+    static uint8_t frames[32][2048];
+    uint32_t lens[32];
+    struct rs_tui_anomaly a;
+    int gaps = 0;
+
+    (void)state;
+    struct rs_tui_model *m = tui_on_device(path, 3, frames, lens);
+    struct rs_capture_status cs;
+    assert_true(rs_tui_model_capture_status(m, &cs));
+    assert_int_equal(cs.stats.ring_drops, 1);
+    for (uint64_t i = 0; rs_tui_model_anomaly(m, i, &a); i++) {
+        if (strcmp(rs_experts[a.expert].field, "roceshark.analysis.psn_gap") != 0)
+            continue;
+        /* Frame 4 is now PSN 103, after the lost 102; frame 11 the sample's PSN 108. */
+        if (gaps == 0)
+            assert_true(a.frame == 4 && a.capture_loss);
+        else
+            assert_true(a.frame == 11 && !a.capture_loss);
+        gaps++;
+    }
+    assert_int_equal(gaps, 2);
+    struct rs_source_stats st;
+    uint64_t written;
+    assert_int_equal(rs_tui_model_stop_capture(m, &st, &written, err), 0);
+    assert_int_equal(written, 26);
     rs_tui_model_close(m);
     unlink(path);
 }
@@ -551,6 +602,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_inactive_refuses, setup, teardown),
 #ifdef RS_TEST_TUI
         cmocka_unit_test_setup_teardown(test_tui_from_device, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tui_capture_loss, setup, teardown),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
