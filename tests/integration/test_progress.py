@@ -16,12 +16,16 @@ import time
 
 import rstest as t
 
-SOCKET = "rsprogress-%d" % os.getpid()      # a tmux server of our own
+# A tmux server of our own for each command, on a socket of its own: tmux's server goes on
+# exiting for a moment after kill-server, and a new-session on the same socket then reaches
+# the dying server and fails ("tmux: server exited unexpectedly", about one time in ten on a
+# busy host).
+SOCKET = ["rsprogress-%d-0" % os.getpid()]
 SAMPLE = os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap")
 
 
 def tmux(*args):
-    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null"] + list(args),
+    return subprocess.run(["tmux", "-L", SOCKET[0], "-f", "/dev/null"] + list(args),
                           capture_output=True, text=True)
 
 
@@ -48,6 +52,9 @@ def run_in_tmux(tmp, script):
     open(path, "w").write("trap : INT\nip link set lo up\n" + script +
                           "\necho DONE $?\nsleep 600\n")
     cmd = "unshare -n sh %s" % shlex.quote(path)
+    stop()
+    n = int(SOCKET[0].rsplit("-", 1)[1]) + 1
+    SOCKET[0] = "rsprogress-%d-%d" % (os.getpid(), n)
     p = tmux("new-session", "-d", "-s", "p", "-x", "150", "-y", "20",
              "env ROCESHARK=%s %s" % (shlex.quote(t.ROCESHARK), cmd))
     t.check(p.returncode == 0, "tmux: %s" % p.stderr)
@@ -55,6 +62,12 @@ def run_in_tmux(tmp, script):
 
 def stop():
     tmux("kill-server")
+    # tmux leaves the socket's file behind.
+    try:
+        os.unlink(os.path.join(os.environ.get("TMUX_TMPDIR", "/tmp"), "tmux-%d" % os.getuid(),
+                               SOCKET[0]))
+    except OSError:
+        pass
 
 
 def capture(tmp):

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""What the TUI's tmux tests share: a tmux server of their own (its socket named for the
-process), the TUI started in a detached session of a given size (in a network namespace,
+"""What the TUI's tmux tests share: a tmux server of their own for each TUI they start (its
+socket a new path in the test's temporary folder), the TUI started in a detached session of a
+given size (in a network namespace,
 for a live capture), its screen read back as lines (with the reverse-video parts, for what
 is highlighted), keys sent to it, and `roceshark read`'s output to compare with."""
 import os
@@ -13,14 +14,19 @@ import time
 import rstest as t
 
 SAMPLE = os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap")
-SOCKET = "rstui-test-%d" % os.getpid()     # our own tmux server, whatever else runs
+# The socket of the tmux server running now. Each start() makes a server on a new socket:
+# tmux's server goes on exiting for a moment after kill-server or its last session ends, and
+# a new-session on the same socket then reaches the dying server ("server exited
+# unexpectedly", about one time in ten on a busy host).
+_socket = [os.path.join("/tmp", "rstui-test-%d" % os.getpid())]
+_servers = [0]
 ENV = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8", TERM="xterm-256color")
 ENV.pop("NO_COLOR", None)
 ENV.pop("TMUX", None)
 
 
 def tmux(*args):
-    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null"] + list(args),
+    return subprocess.run(["tmux", "-S", _socket[0], "-f", "/dev/null"] + list(args),
                           capture_output=True, text=True, env=ENV)
 
 
@@ -63,14 +69,13 @@ def start(tmp, width, height, args, netns=False, env=None):
     elif netns:
         tui = "unshare -n sh -c 'ip link set lo up; echo $$ >%s/pid; exec %s'" % (tmp, tui)
     cmd = "%s 2>%s; echo $? >%s; sleep 60" % (tui, err_file, rc_file)
-    # Each session starts a tmux server of its own, with the environment of now (NO_COLOR,
-    # TMPDIR). The last one's server exits with its session, and a new-session racing that
-    # exit can fail: try again.
-    for _ in range(20):
-        p = tmux("new-session", "-d", "-s", "tui", "-x", str(width), "-y", str(height), cmd)
-        if p.returncode == 0:
-            break
-        time.sleep(0.1)
+    # A server of its own, on a new socket, with the environment of now (NO_COLOR, TMPDIR).
+    stop_session()
+    _servers[0] += 1
+    _socket[0] = os.path.join(tmp, "tmux-%d" % _servers[0])
+    if len(_socket[0]) > 100:       # a socket's path has room for 107 bytes
+        _socket[0] = "/tmp/rstui-test-%d-%d" % (os.getpid(), _servers[0])
+    p = tmux("new-session", "-d", "-s", "tui", "-x", str(width), "-y", str(height), cmd)
     t.check(p.returncode == 0, "tmux new-session: %s" % p.stderr.strip())
     _session[:] = [rc_file, err_file]
     return rc_file, err_file
@@ -98,7 +103,8 @@ def exit_of(rc_file, err_file, timeout=10.0):
 
 
 def stop_session():
-    tmux("kill-session", "-t", "tui")
+    """Ends the TUI's tmux server (and the TUI)."""
+    tmux("kill-server")
 
 
 def read_lines(*args, path=SAMPLE):
