@@ -1,19 +1,19 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""bench_tui.py [--frames N] [--big N] [--hostile N] [--rounds N] [--against OTHER] : `roceshark tui` ingesting a capture in
-tmux against `roceshark read -q` on the same file, in one run:
-  1. frames per second, each the best of --rounds (5) runs taken in turn, so that a busy
-     host slows them alike: read -q; read -q -z conv,qp -z expert (the same work as the
-     TUI's ingest: analysis, ICRCs checked, expert items); and the TUI in tmux, by the
-     load time its status line gives (from the pass's start to its last frame indexed,
-     while the screen draws). read -q's own start (read -q of a 1000-frame capture) is
-     taken off its time, since the TUI's load time has none. Goal: the TUI's frames per
-     second at least 0.8x read -q's; each round's own ratio is printed too, with their
-     median. The time from starting tmux to "loaded" on the screen is printed too: it
-     adds the terminal's start and the 20 ms polling;
-     With --against OTHER (another build's roceshark), that build's TUI loads the file in
-     the same rounds, and the two load times are compared: how a change to the ingest is
-     measured on a host whose speed drifts between runs;
+"""bench_tui.py [--frames N] [--big N] [--hostile N] [--search N] [--rounds N]
+[--against OTHER] [--live S] : `roceshark tui` ingesting a capture in tmux against
+`roceshark read -q` on the same file, in one run:
+  1. (--frames N; 0 skips it) frames per second, each the best of --rounds (5) runs taken in
+     turn, so that a busy host slows them alike: read -q; read -q -z conv,qp -z expert (the
+     same work as the TUI's ingest: analysis, ICRCs checked, expert items); and the TUI in
+     tmux, by the load time its status line gives (from the pass's start to its last frame
+     indexed, while the screen draws). read -q's own start (read -q of a 1000-frame capture)
+     is taken off its time, since the TUI's load time has none. Goal: the TUI's frames per
+     second at least 0.8x read -q's; each round's own ratio is printed too, with their median.
+     The time from starting tmux to "loaded" on the screen is printed too: it adds the
+     terminal's start and the 20 ms polling; With --against OTHER (another build's roceshark),
+     that build's TUI loads the file in the same rounds, and the two load times are compared:
+     how a change to the ingest is measured on a host whose speed drifts between runs;
   2. on a capture of --big frames (10 million by default; 0 skips it): the time to the
      first screen (the status line drawn, while loading goes on), the time to "loaded",
      and the TUI's peak RSS beyond the file's size, per frame (goal: at most 64 bytes);
@@ -21,7 +21,11 @@ tmux against `roceshark read -q` on the same file, in one run:
      (tests/gen/gen_hostile.py), where the conversation table has 131,073 rows: the load
      time with the table on the screen (the first view) and with the packet list (F3),
      best of three each, taken in turn (the screen must not slow ingest), and the peak RSS.
-  4. --live SECONDS (root; 0, the default, skips it): a real link, both tools on the same
+  4. --search N (0 skips it; 5 million by default): a text in none of a capture's N
+     frames, looked for with `s` in the TUI's packet list (the time the status line gives
+     for the whole list) against `roceshark read -r FILE | grep -c TEXT`, best of --rounds
+     each, taken in turn (goal: the TUI no slower);
+  5. --live SECONDS (root; 0, the default, skips it): a real link, both tools on the same
      traffic in one run: `perf write_bw -D SECONDS` between two namespaces over a veth pair
      while `roceshark capture -i` and `roceshark tui -i -w` capture the server's end, then
      build/veth_blast's --blast frames at a packet socket's full speed the same way. For
@@ -103,6 +107,7 @@ def main():
     ap.add_argument("--hostile", type=int, default=1000000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--against", help="another build's roceshark, loaded in the same rounds")
+    ap.add_argument("--search", type=int, default=5000000)
     ap.add_argument("--live", type=int, default=0, help="seconds of perf write_bw (root)")
     ap.add_argument("--blast", type=int, default=1000000, help="frames of the veth blast")
     a = ap.parse_args()
@@ -113,6 +118,25 @@ def main():
             live(a.live, a.blast, a.against)
         return 0
 
+    if a.search > 0:
+        search(a.search, a.rounds)
+    if a.frames > 0:
+        ingest(a)
+    if a.big > 0:
+        big = capture(a.big)
+        first, loaded, _, rss = tui_run(big)
+        size = os.path.getsize(big)
+        print("tui on %d frames (%.0f MB)" % (a.big, size / 1e6))
+        print("  first screen %6.3f s (goal 1 s), loaded after %.1f s" % (first, loaded))
+        print("  peak RSS     %6.0f MB: %.1f bytes per frame, all of it (goal 64 beyond the "
+              "file)" % (rss / 1e6, rss / a.big))
+    if a.hostile > 0:
+        hostile(a.hostile)
+    return 0
+
+
+def ingest(a):
+    """Section 1: the TUI's load against read -q's."""
     cap = capture(a.frames)
     tiny = capture(1000)
     t_start, t_read, t_same, t_tui, t_load, t_other = [], [], [], [], [], []
@@ -149,17 +173,6 @@ def main():
         other = min(t_other)
         print("  against     %7.3f s  %6.2f M frames/s (%s's TUI load): this build %.2fx as fast"
               % (other, a.frames / other / 1e6, a.against, other / load))
-    if a.big > 0:
-        big = capture(a.big)
-        first, loaded, _, rss = tui_run(big)
-        size = os.path.getsize(big)
-        print("tui on %d frames (%.0f MB)" % (a.big, size / 1e6))
-        print("  first screen %6.3f s (goal 1 s), loaded after %.1f s" % (first, loaded))
-        print("  peak RSS     %6.0f MB: %.1f bytes per frame, all of it (goal 64 beyond the "
-              "file)" % (rss / 1e6, rss / a.big))
-    if a.hostile > 0:
-        hostile(a.hostile)
-    return 0
 
 
 def hostile(frames):
@@ -176,6 +189,42 @@ def hostile(frames):
     print("  conversation table shown %6.3f s, packet list shown %6.3f s: %.2fx"
           % (load, min(packets), load / min(packets)))
     print("  peak RSS     %6.0f MB: %.1f bytes per frame" % (rss / 1e6, rss / frames))
+
+
+def search(frames, rounds):
+    """Section 4: a text in no frame, found by neither."""
+    path = capture(frames)
+    t_grep, t_tui = [], []
+    subprocess.run(["tmux", "kill-session", "-t", SESSION], stderr=subprocess.DEVNULL)
+    subprocess.run(["tmux", "new-session", "-d", "-s", SESSION, "-x", "200", "-y", "50",
+                    RS, "tui", "-r", path], check=True)
+    while "loaded in" not in screen():
+        time.sleep(0.1)
+    subprocess.run(["tmux", "send-keys", "-t", SESSION, "F3"], check=True)
+    for r in range(rounds):
+        text = "no such text %d" % r     # each round's own status line
+        t0 = time.perf_counter()
+        subprocess.run("%s read -r %s | grep -c '%s'" % (RS, path, text), shell=True,
+                       stdout=subprocess.DEVNULL)
+        t_grep.append(time.perf_counter() - t0)
+        subprocess.run(["tmux", "send-keys", "-t", SESSION, "s", "C-u"], check=True)
+        subprocess.run(["tmux", "send-keys", "-t", SESSION, "-l", text], check=True)
+        subprocess.run(["tmux", "send-keys", "-t", SESSION, "Enter"], check=True)
+        m = None
+        while m is None:
+            time.sleep(0.05)
+            m = re.search(r"\"%s\" is not in the (\d+) packets \(searched in ([0-9.]+) s\)"
+                          % text, screen())
+        t_tui.append(float(m.group(2)))
+        subprocess.run(["tmux", "send-keys", "-t", SESSION, "Escape"], check=True)
+    subprocess.run(["tmux", "send-keys", "-t", SESSION, "q"])
+    time.sleep(0.3)
+    subprocess.run(["tmux", "kill-session", "-t", SESSION], stderr=subprocess.DEVNULL)
+    g, u = min(t_grep), min(t_tui)
+    print("search of %d frames for a text in none, best of %d rounds" % (frames, rounds))
+    print("  read | grep %7.3f s" % g)
+    print("  tui s       %7.3f s  %.2fx read | grep's time (goal at most 1x)" % (u, u / g),
+          flush=True)
 
 
 COUNTS = re.compile(r"capture: \S+: (\d+) received, (\d+) written, (\d+) dropped by kernel")
@@ -225,7 +274,7 @@ def live_round(pair, what, traffic, tui_rs):
 
 
 def live(seconds, blast, tui_rs):
-    """Section 4: a real link, the TUI beside capture."""
+    """Section 5: a real link, the TUI beside capture."""
     import livenet as ln
     ln.need_root()
     pair = ln.VethPair("benchtui")
