@@ -584,25 +584,23 @@ test_model_tcp_single_frame_streams(void **state)
     unlink(path);
 }
 
-/* The state file cannot grow (a file size limit, as a full TMPDIR): loading stops with the
- * error, and the frames indexed before it still read back as `read` prints them. */
+/* Writes the sample `rounds` times over, a second apart, to a temporary file; the path is
+ * the caller's to unlink. */
 static void
-test_state_file_full(void **state)
+sample_repeated(char *path, int rounds)
 {
-    char path[] = "/tmp/rs_test_state_full_XXXXXX", err[RS_ERRBUF_SIZE];
+    char err[RS_ERRBUF_SIZE];
     struct rs_source *src;
     struct rs_writer *w;
     struct rs_frame f;
     uint64_t written;
 
-    (void)state;
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    /* The sample 2300 times over, a second apart: 62,100 frames, about 2 MB of state. */
     struct rs_writer_opts wo = {.path = path, .linktype = RS_DLT_EN10MB, .snaplen = 9000};
     assert_int_equal(rs_writer_open(&wo, &w, err), 0);
-    for (int round = 0; round < 2300; round++) {
+    for (int round = 0; round < rounds; round++) {
         assert_int_equal(rs_source_open_file(SAMPLE, &src, err), 0);
         while (rs_source_next(src, &f, err) == 1) {
             f.ts_sec += round;
@@ -611,7 +609,20 @@ test_state_file_full(void **state)
         rs_source_close(src);
     }
     assert_int_equal(rs_writer_close(w, &written, err), 0);
-    assert_int_equal(written, 62100);
+    assert_int_equal(written, (uint64_t)rounds * 27);
+}
+
+/* The state file cannot grow (a file size limit, as a full TMPDIR): loading stops with the
+ * error, and the frames indexed before it still read back as `read` prints them. */
+static void
+test_state_file_full(void **state)
+{
+    char path[] = "/tmp/rs_test_state_full_XXXXXX", err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    /* The sample 2300 times over, a second apart: 62,100 frames, about 2 MB of state (the
+     * store writes 1 MiB at a time, and the first write that fails ends the load). */
+    sample_repeated(path, 2300);
 
     struct rlimit old, lim = {.rlim_cur = 256 * 1024};
     signal(SIGXFSZ, SIG_IGN);
@@ -957,34 +968,6 @@ test_search(void **state)
     rs_tui_model_close(m);
 }
 
-/* Writes the sample `rounds` times over, a second apart, to a temporary file; the path is
- * the caller's to unlink. */
-static void
-sample_repeated(char *path, int rounds)
-{
-    char err[RS_ERRBUF_SIZE];
-    struct rs_source *src;
-    struct rs_writer *w;
-    struct rs_frame f;
-    uint64_t written;
-
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    struct rs_writer_opts wo = {.path = path, .linktype = RS_DLT_EN10MB, .snaplen = 9000};
-    assert_int_equal(rs_writer_open(&wo, &w, err), 0);
-    for (int round = 0; round < rounds; round++) {
-        assert_int_equal(rs_source_open_file(SAMPLE, &src, err), 0);
-        while (rs_source_next(src, &f, err) == 1) {
-            f.ts_sec += round;
-            assert_int_equal(rs_writer_write(w, &f, err), 0);
-        }
-        rs_source_close(src);
-    }
-    assert_int_equal(rs_writer_close(w, &written, err), 0);
-    assert_int_equal(written, (uint64_t)rounds * 27);
-}
-
 /* A search and a write on threads of their own: each reports its progress and its
  * outcome; cancelled, each stops before its end (the write removing its file), and a
  * search that finds nothing says how many packets it looked at. */
@@ -1000,7 +983,7 @@ test_tasks(void **state)
     size_t n;
 
     (void)state;
-    sample_repeated(path, 2000);        /* 54,000 frames */
+    sample_repeated(path, 300);         /* 8,100 frames */
     rs_tui_model_opts_init(&opts);
     opts.path = path;
     assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
@@ -1008,27 +991,27 @@ test_tasks(void **state)
     assert_int_equal(rs_tui_task_search(m, 0, "no such text", NULL, &t, err), 0);
     rs_tui_task_finish(t, &r);
     assert_int_equal(r.rc, RS_ENOENT);
-    assert_int_equal(r.looked, 54000);
+    assert_int_equal(r.looked, 8100);
     assert_int_equal(r.stop_ns, 0);
     /* Cancelled at once: it stops within the first thousand-odd packets. */
     assert_int_equal(rs_tui_task_search(m, 0, "no such text", NULL, &t, err), 0);
     rs_tui_task_cancel(t);
     rs_tui_task_finish(t, &r);
     assert_int_equal(r.rc, RS_ECANCELED);
-    assert_true(r.looked < 54000 && r.stop_ns > 0);
-    assert_int_equal(rs_tui_task_search(m, 30000, "rnr nak", NULL, &t, err), 0);
+    assert_true(r.looked < 8100 && r.stop_ns > 0);
+    assert_int_equal(rs_tui_task_search(m, 3000, "rnr nak", NULL, &t, err), 0);
     while (!rs_tui_task_done(t, &done, &total))
         usleep(1000);
     rs_tui_task_finish(t, &r);
     assert_int_equal(r.rc, 0);
-    assert_int_equal(rs_tui_model_shown_frame(m, r.found), 30000 / 27 * 27 + 18);
+    assert_int_equal(rs_tui_model_shown_frame(m, r.found), 3000 / 27 * 27 + 18);
     /* A write of every frame, then one cancelled at once, which leaves no file. */
     snprintf(out, sizeof(out), "%s.out", path);
     assert_int_equal(rs_tui_model_shown_numbers(m, &numbers, &n, err), 0);
     assert_int_equal(rs_tui_task_write(m, out, numbers, n, &t, err), 0);
     rs_tui_task_finish(t, &r);
     assert_int_equal(r.rc, 0);
-    assert_int_equal(r.written, 54000);
+    assert_int_equal(r.written, 8100);
     assert_int_equal(rs_tui_model_shown_numbers(m, &numbers, &n, err), 0);
     assert_int_equal(rs_tui_task_write(m, out, numbers, n, &t, err), 0);
     rs_tui_task_cancel(t);
