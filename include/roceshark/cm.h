@@ -54,7 +54,8 @@
 #define RS_CM_MAX_PEER_TIMEOUT RS_CM_DEFAULT_TIMEOUT
 #define RS_CM_MAX_PEER_RETRIES RS_CM_DEFAULT_RETRIES
 /* Passive connections not yet established (REQ held, or REP sent and no RTU yet) from one
- * address: more are rejected (no resources), so that one source cannot take every slot. */
+ * address: more are rejected (no resources), so that one source cannot take every slot.
+ * The default of rs_cm_opts.max_half_open_per_peer. */
 #define RS_CM_MAX_HALF_OPEN_PER_PEER 16
 #define RS_CM_REQ_PRIVATE_MAX (92 - RS_CM_IP_HDR_LEN)   /* after rdma_cm's header */
 #define RS_CM_REP_PRIVATE_MAX 196
@@ -125,6 +126,9 @@ struct rs_cm_opts {
     uint32_t id_seed;               /* first local communication ID (0: 1) */
     bool hold_rtu;                  /* a REP waits for rs_cm_confirm() */
     uint64_t timewait_ns;           /* time wait after a disconnect; 0: none */
+    /* Half-open passive connections from one address (RS_CM_MAX_HALF_OPEN_PER_PEER);
+     * RS_CM_MAX_CONNS where something else bounds them, as a listener's backlog does. */
+    unsigned max_half_open_per_peer;
     struct rs_cm_ops ops;
 };
 
@@ -140,7 +144,7 @@ struct rs_cm_counters {
     uint64_t drop_short, drop_not_cm, drop_version, drop_method, drop_attr;
     uint64_t drop_unknown, drop_state, drop_bad_field;
     uint64_t dup_req, dup_rep, rej_sent, rej_received, mra_received, mra_sent;
-    /* REQs rejected because their source held RS_CM_MAX_HALF_OPEN_PER_PEER half-open
+    /* REQs rejected because their source held max_half_open_per_peer half-open
      * connections already (counted in rej_sent too). */
     uint64_t rej_half_open;
 };

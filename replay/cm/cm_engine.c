@@ -33,6 +33,7 @@ rs_cm_opts_init(struct rs_cm_opts *o)
     memset(o, 0, sizeof(*o));
     o->response_timeout = RS_CM_DEFAULT_TIMEOUT;
     o->max_retries = RS_CM_DEFAULT_RETRIES;
+    o->max_half_open_per_peer = RS_CM_MAX_HALF_OPEN_PER_PEER;
 }
 
 void
@@ -261,7 +262,7 @@ on_req(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_cm_
     struct rs_cm_params peer;
     uint16_t port;
     uint16_t reason = cm_read_req(msg, gid, &peer, &port);
-    if (reason == 0 && half_open(cm, gid) >= RS_CM_MAX_HALF_OPEN_PER_PEER) {
+    if (reason == 0 && half_open(cm, gid) >= cm->o.max_half_open_per_peer) {
         cm->cnt.rej_half_open++;
         reason = RS_CM_REJ_NO_RESOURCES;
     }

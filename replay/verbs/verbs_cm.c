@@ -166,6 +166,9 @@ vb_cm_use(int dev)
     o.id_seed = (vb_ucma_random_psn() << 8) | 1;
     o.hold_rtu = true;
     o.timewait_ns = VB_UCMA_TIMEWAIT_NS;
+    /* As Linux's CM: each listener's backlog bounds the REQs it holds, not their
+     * source (cmtime -c 20 opens 20 at once from one address). */
+    o.max_half_open_per_peer = RS_CM_MAX_CONNS;
     o.ops = (struct rs_cm_ops){send_mad, p, on_request, on_event, p};
     if (rs_cm_create(&p->cm, &o, err) < 0) {
         p->users = 0;

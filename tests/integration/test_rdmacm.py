@@ -293,8 +293,12 @@ if not LEAN_VETH:
                 client_cmd(0, ["cmtime", "-s", NET.s_ip(0), "-c", "20"]),
                 roce_bound(NET.s_ip(0)), persist=True)
     steps = dict(re.findall(r"^(\w[\w ]*\w)\s*:\s+([0-9.]+)", c[1], re.M))
-    t.check(all(k in steps for k in ("connect", "disconnect", "destroy")),
-            "cmtime: 20 connections made and ended, step by step: %s" % steps)
+    # 20 REQs at once from one address: each listener's backlog bounds them, as Linux's
+    # CM does, not a bound per source (no REJECTED, reason 3).
+    t.check(all(k in steps for k in ("connect", "disconnect", "destroy")) and
+            "RDMA_CM_EVENT_REJECTED" not in c[1] + c[2],
+            "cmtime: 20 connections made and ended, step by step: %s %r"
+            % (steps, re.findall(r"^event: .*$", c[1] + c[2], re.M)[:3]))
     if "connect" in steps:
         print("cmtime: 20 connections in %s ms" % steps["connect"])
 

@@ -252,6 +252,9 @@ side_event(void *arg, const struct rs_cm_event *ev)
 
 /* An engine whose RTU waits for rs_cm_confirm() (hold_rtu) and whose disconnected
  * connections wait timewait_ns, as the verbs library's are. */
+/* Half-open connections allowed from one source, for the next side opened. */
+static unsigned next_half_open_max = RS_CM_MAX_HALF_OPEN_PER_PEER;
+
 static void
 side_open_opts(struct side *s, uint8_t last, bool hold_rtu, uint64_t timewait_ns)
 {
@@ -269,6 +272,7 @@ side_open_opts(struct side *s, uint8_t last, bool hold_rtu, uint64_t timewait_ns
     o.id_seed = last * 1000u;
     o.hold_rtu = hold_rtu;
     o.timewait_ns = timewait_ns;
+    o.max_half_open_per_peer = next_half_open_max;
     o.ops = (struct rs_cm_ops){wire_send, s, side_request, side_event, s};
     assert_int_equal(rs_cm_create(&s->cm, &o, err), 0);
 }
@@ -577,6 +581,32 @@ test_req_flood_capped(void **state)
     rs_cm_set(l, msg, RS_CMF_LOCAL_COMM_ID, 0x56000000u);
     rs_cm_input(w->b.cm, spoof, 1, req, RS_CM_MAD_LEN, w->now);
     assert_int_equal(w->b.requests, RS_CM_MAX_HALF_OPEN_PER_PEER + 2);
+    w->n = 0;
+}
+
+/* The verbs library's engines leave the bound to each listener's backlog, as Linux's CM
+ * does: 40 REQs at once from one source all reach the application. */
+static void
+test_half_open_bound_lifted(void **state)
+{
+    struct wire *w = *state;
+    uint8_t req[RS_CM_MAD_LEN];
+    const struct rs_cm_layout *l = rs_cm_layout(RS_CM_REQ);
+
+    rs_cm_destroy(w->b.cm);
+    next_half_open_max = RS_CM_MAX_CONNS;
+    side_open(&w->b, 2);
+    next_half_open_max = RS_CM_MAX_HALF_OPEN_PER_PEER;
+    connect_a_to_b(w);
+    memcpy(req, w->q[0].mad, sizeof(req));
+    w->n = 0;
+    for (uint32_t i = 0; i < 40; i++) {
+        rs_cm_set(l, req + RS_CM_MAD_HDR_LEN, RS_CMF_LOCAL_COMM_ID, 0x57000000u + i);
+        rs_cm_input(w->b.cm, w->a.gid, 1, req, RS_CM_MAD_LEN, w->now);
+    }
+    assert_int_equal(w->b.requests, 40);
+    assert_int_equal(rs_cm_counters_get(w->b.cm)->rej_half_open, 0);
+    assert_int_equal(rs_cm_counters_get(w->b.cm)->rej_sent, 0);
     w->n = 0;
 }
 
@@ -893,6 +923,8 @@ main(void)
         cmocka_unit_test_setup_teardown(test_lost_rtu_then_dreq, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_give_up, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_req_flood_capped, wire_setup, wire_teardown),
+        cmocka_unit_test_setup_teardown(test_half_open_bound_lifted, wire_setup,
+                                        wire_teardown),
         cmocka_unit_test_setup_teardown(test_rep_unanswered, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_reject, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_connection_bound, wire_setup, wire_teardown),
