@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,6 +324,18 @@ cmd_notify(struct vb_ucma_file *f, const void *in, uint16_t out)
     return vb_ucma_id_get(cmd.id) != NULL ? 0 : -ENOENT;
 }
 
+void
+vb_ucma_multicast_refused(void)
+{
+    static atomic_flag said = ATOMIC_FLAG_INIT;
+
+    /* Once: mckey's own message ("unable to create QP", "failure joining")
+     * does not say why. */
+    if (!atomic_flag_test_and_set(&said))
+        fprintf(stderr, "roceshark: rdma_cm: multicast is not supported: the ports' UDP "
+                        "sockets join no IP multicast group\n");
+}
+
 /* Multicast needs the interfaces' IP multicast under the ports' sockets,
  * which the RC transport does not have. */
 static int
@@ -331,6 +344,7 @@ cmd_join(struct vb_ucma_file *f, const void *in, uint16_t out)
     (void)f;
     (void)in;
     (void)out;
+    vb_ucma_multicast_refused();
     return -EOPNOTSUPP;
 }
 

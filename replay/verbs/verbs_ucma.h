@@ -159,6 +159,8 @@ int vb_ucma_id_hold_port(struct vb_ucma_id *id, int dev);
 void vb_ucma_dev_sockaddr(int dev, uint16_t port_be, struct sockaddr_storage *out);
 /* A starting PSN, as the kernel picks one: random, 24 bits. */
 uint32_t vb_ucma_random_psn(void);
+/* Says once on stderr why multicast fails (rdma_join_multicast: EOPNOTSUPP). */
+void vb_ucma_multicast_refused(void);
 /* The path MTU of device dev's port, in bytes. */
 uint32_t vb_ucma_dev_mtu(int dev);
 

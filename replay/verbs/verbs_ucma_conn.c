@@ -70,6 +70,24 @@ vb_ucma_cmd_listen(struct vb_ucma_file *f, const void *in, uint16_t out)
     return 0;
 }
 
+/* What a REQ or a REP says of our end: the ID's QP, PSN and path MTU, and the
+ * program's connection parameters (RNR retries at most 7, the field's 3 bits). */
+static void
+conn_params(const struct vb_ucma_id *id, const struct ucma_abi_conn_param *cp,
+            struct rs_cm_params *ours)
+{
+    memset(ours, 0, sizeof(*ours));
+    ours->qpn = id->qpn;
+    ours->psn = id->psn;
+    ours->pmtu = id->pmtu;
+    ours->pkey = 0xffff;
+    ours->responder_resources = cp->responder_resources;
+    ours->initiator_depth = cp->initiator_depth;
+    ours->rnr_retry_count = cp->rnr_retry_count < 7 ? cp->rnr_retry_count : 7;
+    ours->private_len = cp->private_data_len;
+    memcpy(ours->private_data, cp->private_data, cp->private_data_len);
+}
+
 int
 vb_ucma_cmd_connect(struct vb_ucma_file *f, const void *in, uint16_t out)
 {
@@ -90,23 +108,14 @@ vb_ucma_cmd_connect(struct vb_ucma_file *f, const void *in, uint16_t out)
     if (cp->private_data_len > RS_CM_REQ_PRIVATE_MAX)
         return -EINVAL;
     struct rs_cm_params ours;
-    memset(&ours, 0, sizeof(ours));
     id->qpn = cp->qp_num;
     id->psn = vb_ucma_random_psn();
     id->pmtu = vb_ucma_dev_mtu(id->dev);
     id->retry_count = cp->retry_count < 7 ? cp->retry_count : 7;
-    ours.qpn = id->qpn;
-    ours.psn = id->psn;
-    ours.pmtu = id->pmtu;
-    ours.pkey = 0xffff;
-    ours.responder_resources = cp->responder_resources;
-    ours.initiator_depth = cp->initiator_depth;
+    conn_params(id, cp, &ours);
     ours.retry_count = id->retry_count;
-    ours.rnr_retry_count = cp->rnr_retry_count < 7 ? cp->rnr_retry_count : 7;
     ours.ack_timeout = VB_UCMA_ACK_TIMEOUT;
     ours.port = ntohs(vb_ucma_addr_port(&id->src));
-    ours.private_len = cp->private_data_len;
-    memcpy(ours.private_data, cp->private_data, cp->private_data_len);
     vb_ucma_addr_gid(&id->dst, id->peer_gid, &scope);
     int rc = rs_cm_connect(vb_cm_engine(id->dev), id->peer_gid, ntohs(vb_ucma_addr_port(&id->dst)),
                            &ours, vb_cm_now(), &id->conn, err);
@@ -141,20 +150,11 @@ vb_ucma_cmd_accept(struct vb_ucma_file *f, const void *in, uint16_t out)
     if (id->state != UCMA_REQ_HELD || !cp->valid || cp->private_data_len > RS_CM_REP_PRIVATE_MAX)
         return -EINVAL;
     struct rs_cm_params ours;
-    memset(&ours, 0, sizeof(ours));
     id->uid = cmd.uid;
     id->qpn = cp->qp_num;
     id->resp_res = cp->responder_resources;
     id->init_depth = cp->initiator_depth;
-    ours.qpn = id->qpn;
-    ours.psn = id->psn;
-    ours.pmtu = id->pmtu;
-    ours.pkey = 0xffff;
-    ours.responder_resources = cp->responder_resources;
-    ours.initiator_depth = cp->initiator_depth;
-    ours.rnr_retry_count = cp->rnr_retry_count < 7 ? cp->rnr_retry_count : 7;
-    ours.private_len = cp->private_data_len;
-    memcpy(ours.private_data, cp->private_data, cp->private_data_len);
+    conn_params(id, cp, &ours);
     if (rs_cm_accept(cm, id->conn, &ours, vb_cm_now(), err) < 0)
         return -EINVAL;
     id->state = UCMA_ACCEPTED;

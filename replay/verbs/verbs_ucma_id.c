@@ -546,8 +546,12 @@ resolve(struct vb_ucma_id *id, const struct sockaddr_storage *src,
         return -EINVAL;
     memset(&route, 0, sizeof(route));
     /* A multicast group needs no route: the device is the bound one, or the
-     * first of the group's IP version (the join says what is not served). */
-    int err = addr_multicast(dst) ? 0 : route_src(dst, &route);
+     * first of the group's IP version. The join fails; the line says why now,
+     * before the program's UD QP or its join fails with a bare errno. */
+    bool group = addr_multicast(dst);
+    if (group)
+        vb_ucma_multicast_refused();
+    int err = group ? 0 : route_src(dst, &route);
     if (id->state == UCMA_IDLE && src != NULL && src->ss_family != 0) {
         int rc = vb_ucma_bind(id, src);
         if (rc != 0)
