@@ -12,7 +12,8 @@ perftest test with -R and qperf -cm1 too, and the whole set on the veth pair:
   rdma_create_ep and the rdma_post_* helpers); one rping run is captured: every CM MAD
   decodes in tshark without a malformed item, and `read -z expert` has nothing to say;
 - across a veth pair at MTU 1500 between two namespaces (--veth).
-The programs: rping -v -V (which checks each ping's data), ucmatose, rdma_server and
+The programs: cm_xfer (the tutorial's CM client/server: a WRITE, a READ back, the two
+buffers compared), rping -v -V (which checks each ping's data), ucmatose, rdma_server and
 rdma_client, cmtime, every perftest test with -R, qperf -cm1, and rping against our own
 rping client (perf rping) and server (responder --cm). Short runs: a few seconds per
 program."""
@@ -31,6 +32,7 @@ FULL = "--full" in sys.argv
 NAME = ("rdmacm_veth" if VETH else "rdmacm") + ("_full" if FULL else "")
 PRELOAD = os.environ.get("ROCESHARK_SANITIZER_PRELOAD", "")
 CM_API = os.environ.get("CM_API", "")
+CM_XFER = os.environ.get("CM_XFER", "")
 PERFTEST = ["ib_write_bw", "ib_read_bw", "ib_send_bw", "ib_atomic_bw", "ib_write_lat",
             "ib_read_lat", "ib_send_lat", "ib_atomic_lat"]
 TOOLS = ["rping", "ucmatose", "rdma_server", "rdma_client", "cmtime", "mckey", "qperf"] + PERFTEST
@@ -272,6 +274,14 @@ else:
     t.check("rdma_client: end 0" in c[1] and "rdma_server: end 0" in s[1],
             "rdma_server/rdma_client over ::1: %r %r" % (c[1], s[1]))
     NET.s_ns = NET.c_ns = v4
+
+# --- the tutorial's last step: a CM client/server of our own (tests/rdmacm/cm_xfer.c) ---
+s, c = pair("cm_xfer", server_cmd(0, [CM_XFER, "server", NET.s_ip(0), "7471"]),
+            client_cmd(0, [CM_XFER, "client", NET.s_ip(0), "7471"]), roce_bound(NET.s_ip(0)))
+t.check("SUCCESS, source and destination buffers match" in c[1] and
+        '"done"; 0 of 65536 bytes differ' in s[1],
+        "cm_xfer: the client WRITEs, READs back and compares; the server's buffer holds it: "
+        "%r %r" % (c[1] + c[2], s[1] + s[2]))
 
 # --- the rdmacm-utils ---
 if not VETH:
