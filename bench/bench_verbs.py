@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""bench_verbs.py [--runs N] : Debian's perftest over libroceshark-verbs.so, on loopback.
+"""bench_verbs.py [--runs N] [--cm] : Debian's perftest over libroceshark-verbs.so, on loopback.
 
 Measures, in one run, between two loopback addresses:
   - ib_write_bw -s 65536 through the library (roceshark run) against `roceshark perf
@@ -9,13 +9,21 @@ Measures, in one run, between two loopback addresses:
   - ib_send_lat -s 2 through the library against `roceshark perf send_lat`, and perf's
     send_lat against itself (typical latency, p50: perftest's t_typical);
   - the plain UDP ceiling bench_rc.py measures (bench/udp_baseline.c).
-Goals (issue 21): the library's write bandwidth at least perf's own, and its SEND latency
-p50 no more than twice perf's. Each figure is repeated --runs times (two cores shared with
+And the RDMA CM (--cm runs this part alone), both sides through the library:
+  - ib_write_bw -R and ib_send_lat -R beside the same tests over perftest's TCP exchange:
+    the CM sets the connection up and adds nothing per message (ratios near 1);
+  - rping -C 10000: pings per second, each a SEND, an RDMA READ, a SEND, an RDMA WRITE;
+  - the time to set a connection up, cmtime's connect step (us per connection, 100
+    connections), beside rxe's about 1 ms (rxe cannot run here: no kernel RDMA; the
+    figure is printed, not measured).
+Goals: the library's write bandwidth at least perf's own, and its SEND latency p50 no more
+than twice perf's. Each figure is repeated --runs times (two cores shared with
 other work); the median is compared. Run from the repository root after building into
 build/, as root or in `unshare -rn` (port 4791 of each address, raw sockets)."""
 import argparse
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -60,11 +68,101 @@ def tool_vs_perf(tool, test, args):
     return row(cli.stdout)
 
 
+def roce_bound(addr):
+    """True once a UDP socket is bound to addr's RoCEv2 port (the server's device is open)."""
+    for name in ("/proc/net/udp",):
+        for r in open(name).read().splitlines()[1:]:
+            hexaddr, hexport = r.split()[1].split(":")
+            ip = ".".join(str(b) for b in bytes.fromhex(hexaddr)[::-1])
+            if ip == addr and int(hexport, 16) == 4791:
+                return True
+    return False
+
+
+def lib_pair(server, client):
+    """Server and client argv, each through the library on a device of its own address;
+    the client's stdout and its wall time. A client that came before the server listened
+    (REJECTED, reason 8) runs again."""
+    r = random.Random()
+    net = "127.2.%d." % r.randrange(1, 250)
+    a, b = net + "2", net + "3"
+    fill = {"A": a, "P": str(r.randrange(20000, 40000))}
+    server = [x.format(**fill) for x in server]
+    client = [x.format(**fill) for x in client]
+    srv = subprocess.Popen([RS, "run", "--dev", "rs0=" + a, "--"] + server,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    end = time.time() + 20
+    while not roce_bound(a) and time.time() < end:
+        time.sleep(0.02)
+    for _ in range(5):
+        start = time.time()
+        cli = subprocess.run([RS, "run", "--dev", "rs1=" + b, "--"] + client,
+                             capture_output=True, text=True, timeout=600)
+        took = time.time() - start
+        if cli.returncode == 0 or "REJECTED" not in cli.stdout + cli.stderr:
+            break
+        time.sleep(0.1)
+    if srv.poll() is None and server[0] == "cmtime":
+        srv.terminate()
+    srv.wait(60)
+    if cli.returncode != 0:
+        raise RuntimeError("%s: %s" % (client[0], (cli.stdout + cli.stderr).strip()[-300:]))
+    return cli.stdout, took
+
+
+def perftest_pair(tool, args, cm):
+    """perftest's TOOL through the library on both sides, over the CM (-R) or perftest's
+    TCP exchange; the client's results row."""
+    extra = ["-R"] if cm else []
+    out, _ = lib_pair([tool, "-d", "rs0", "-p", "{P}"] + extra + args,
+                      [tool, "-d", "rs1", "-p", "{P}"] + extra + args + ["{A}"])
+    return row(out)
+
+
+def cm_figures(runs):
+    """The RDMA CM part: medians of runs."""
+    med = statistics.median
+    bw, bw_cm, lat, lat_cm, pings, setup = [], [], [], [], [], []
+    bw_args = ["-s", "65536", "-n", "5000"]
+    lat_args = ["-s", "2", "-n", "2000"]
+    for _ in range(runs):
+        bw.append(float(perftest_pair("ib_write_bw", bw_args, False)[3]) * MB)
+        bw_cm.append(float(perftest_pair("ib_write_bw", bw_args, True)[3]) * MB)
+        lat.append(float(perftest_pair("ib_send_lat", lat_args, False)[4]))
+        lat_cm.append(float(perftest_pair("ib_send_lat", lat_args, True)[4]))
+        _, took = lib_pair(["rping", "-s", "-a", "{A}", "-p", "{P}", "-C", "10000"],
+                           ["rping", "-c", "-a", "{A}", "-p", "{P}", "-C", "10000"])
+        pings.append(10000 / took)
+        out, _ = lib_pair(["cmtime", "-b", "{A}", "-p", "{P}"],
+                          ["cmtime", "-s", "{A}", "-p", "{P}", "-c", "100"])
+        # cmtime's row: step, total ms, max ms, min us, us / conn.
+        setup.append(float(re.search(r"^connect\s*:\s+\S+\s+\S+\s+\S+\s+(\S+)", out,
+                                     re.M).group(1)))
+    print("The RDMA CM, both sides through libroceshark-verbs.so, on loopback, %d runs "
+          "(median)" % runs)
+    print()
+    print("%-40s %14s %14s %9s" % ("", "with -R (CM)", "TCP exchange", "ratio"))
+    print("%-40s %9.0f MB/s %9.0f MB/s %8.2fx" % (
+        "ib_write_bw -s 65536", med(bw_cm) / 1e6, med(bw) / 1e6, med(bw_cm) / med(bw)))
+    print("%-40s %11.2f us %11.2f us %8.2fx" % (
+        "ib_send_lat -s 2, p50", med(lat_cm), med(lat), med(lat_cm) / med(lat)))
+    print("rping -C 10000 (a SEND, a READ, a SEND and a WRITE each): %.0f pings/s" % med(pings))
+    print("connection setup (cmtime, 100 connections, connect step): %.0f us per connection; "
+          "rxe: about 1000 us (not measured here)" % med(setup))
+    print("runs: -R %s MB/s, TCP %s MB/s; -R %s us, TCP %s us; setup %s us" % (
+        [round(x / 1e6) for x in bw_cm], [round(x / 1e6) for x in bw],
+        [round(x, 2) for x in lat_cm], [round(x, 2) for x in lat], [round(x) for x in setup]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--iters", type=int, default=20000, help="write_bw iterations")
+    ap.add_argument("--cm", action="store_true", help="the RDMA CM part alone")
     a = ap.parse_args()
+    if a.cm:
+        cm_figures(a.runs)
+        return 0
 
     lib_bw, perf_bw, lib_lat, perf_lat, ubw = [], [], [], [], []
     bw_args = ["-s", "65536", "-n", str(a.iters)]
@@ -98,6 +196,8 @@ def main():
     print("runs: library %s MB/s, perf %s MB/s; library %s us, perf %s us" % (
         [round(x / 1e6) for x in lib_bw], [round(x / 1e6) for x in perf_bw],
         [round(x, 2) for x in lib_lat], [round(x, 2) for x in perf_lat]))
+    print()
+    cm_figures(a.runs)
     return 0
 
 
