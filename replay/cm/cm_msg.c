@@ -45,7 +45,8 @@ private_write(const struct rs_cm_layout *l, uint8_t *msg, size_t skip, const uin
     size_t room;
     uint8_t *p = rs_cm_bytes_w(l, msg, RS_CMF_PRIVATE_DATA, &room);
 
-    if (p != NULL && skip + len <= room)
+    /* A consumer's empty private data may come as NULL (memcpy's arguments must not). */
+    if (p != NULL && len > 0 && skip + len <= room)
         memcpy(p + skip, data, len);
 }
 
