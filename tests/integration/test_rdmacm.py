@@ -263,7 +263,9 @@ else:
     # IPv6, in a namespace of its own: the server on ::1, the client on another address of
     # lo. (Its only other address being IPv6, getaddrinfo() would give IPv4 ones mapped.)
     v4 = NET.s_ns
-    NET.v6 = livenet.Namespace("rcm6")
+    # A tag with no digit after "rcm": the stale-namespace sweep of "rcm6" took the first
+    # namespace, "rcm" and a pid starting with 6, for its own.
+    NET.v6 = livenet.Namespace("rcmv")
     NET.s_ns = NET.c_ns = NET.v6.ns
     livenet.VethPair._ip("-n", NET.s_ns, "addr", "add", "fd00::3/128", "dev", "lo", "nodad")
     rping("rping over ::1", 10, "::1", "fd00::3", "::1")
