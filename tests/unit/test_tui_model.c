@@ -786,16 +786,20 @@ test_nic_counters(void **state)
     assert_true(rs_tui_nic_get(nic, 1)->readable);
     assert_int_equal(rs_tui_nic_get(nic, 1)->value, 5);
     assert_true(rs_tui_nic_get(nic, 1)->rate == 0);
+    assert_false(rs_tui_nic_get(nic, 1)->have_rate);   /* one sample: no rate yet */
     put_counter(root, "hw_counters/out_of_sequence", "1005");
     put_counter(root, "counters/port_rcv_packets", "40\n");
     put_counter(root, "hw_counters/np_cnp_sent", "7\n");
     rs_tui_nic_sample(nic, 3000000000ull);     /* two seconds later */
     assert_int_equal(rs_tui_nic_get(nic, 1)->value, 1005);
     assert_true(rs_tui_nic_get(nic, 1)->rate == 500.0);
+    assert_true(rs_tui_nic_get(nic, 1)->have_rate);
     assert_int_equal(rs_tui_nic_get(nic, 2)->value, 40);
     assert_true(rs_tui_nic_get(nic, 2)->rate == 0);     /* went back: reset */
+    assert_false(rs_tui_nic_get(nic, 2)->have_rate);    /* shown as no rate, not 0 */
     assert_true(rs_tui_nic_get(nic, 0)->readable);
     assert_true(rs_tui_nic_get(nic, 0)->rate == 0);     /* first reading */
+    assert_false(rs_tui_nic_get(nic, 0)->have_rate);
     rs_tui_nic_close(nic);
 
     /* The capture's figures beside the NIC's, summed over the rows. */
