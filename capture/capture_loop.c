@@ -194,7 +194,7 @@ int
 rs_capture_run(struct rs_source *src, struct rs_writer *w, const struct rs_capture_opts *opts,
                struct rs_capture_status *status)
 {
-    struct rs_capture *c;
+    struct rs_capture *c = NULL;     /* set on success (gcc -O3 cannot tell) */
     char err[RS_ERRBUF_SIZE];
 
     memset(status, 0, sizeof(*status));
@@ -224,7 +224,7 @@ int
 rs_capture_start(struct rs_source *src, struct rs_writer *w, const struct rs_capture_opts *opts,
                  struct rs_capture **out, char *err)
 {
-    struct rs_capture *c;
+    struct rs_capture *c = NULL;     /* set on success (gcc -O3 cannot tell) */
     int rc;
 
     if ((rc = capture_new(src, w, opts, &c, err)) != 0)
