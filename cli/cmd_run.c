@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cmd_run.c - `roceshark run [--dev NAME=IP]... -- PROGRAM ARGS`: an unmodified
- * verbs or librdmacm program over the software RC transport. Sets
- * ROCESHARK_VERBS_DEVICES, puts libroceshark-verbs.so and libroceshark-ucma.so
- * (replay/verbs) in LD_PRELOAD, and executes the program in this process, so its
- * exit status is the program's.
+ * cmd_run.c - `roceshark run [--dev NAME=IP|IFACE]... -- PROGRAM ARGS`: an unmodified
+ * verbs or librdmacm program over the software RoCE stack. Checks each device's address
+ * or interface, sets ROCESHARK_VERBS_DEVICES, puts libroceshark-verbs.so and
+ * libroceshark-ucma.so (replay/verbs) in LD_PRELOAD, and executes the program in this
+ * process, so its exit status is the program's.
  */
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <roceshark/addr.h>
@@ -24,24 +28,28 @@
 #define DEVICES_MAX 1024
 
 static const char usage[] =
-    "usage: roceshark run [--dev NAME=IP]... [--lib PATH] [--] PROGRAM [ARGS...]\n"
+    "usage: roceshark run [--dev NAME=IP|IFACE]... [--lib PATH] [--] PROGRAM [ARGS...]\n"
     "\n"
-    "Runs an unmodified verbs program (ib_write_bw, ibv_rc_pingpong, ibv_devinfo, ...)\n"
-    "over the software RC transport: each --dev is an RDMA device NAME whose port is\n"
-    "RoCEv2 (UDP 4791) on the address IP of this host, with that address as its GID.\n"
-    "No kernel RDMA and no NIC are needed. The program sees only these devices.\n"
+    "Runs an unmodified verbs program (ib_write_bw, ibv_rc_pingpong, ibv_ud_pingpong,\n"
+    "ibv_devinfo, ...) over the software RoCE stack: each --dev is an RDMA device NAME\n"
+    "whose port is RoCEv2 (UDP 4791) on the address IP of this host, or on the addresses\n"
+    "of the interface IFACE (as `rdma link add NAME type rxe netdev IFACE`). Its GID\n"
+    "table is laid out as rxe's: the link-local GID from the interface's MAC at 0 and 1,\n"
+    "then each address, RoCE v1 at even and RoCE v2 at odd indexes (-g 3 or -x 3: the\n"
+    "first IPv4 address). No kernel RDMA and no NIC are needed. The program sees only\n"
+    "these devices. ROCESHARK_VERBS_DEBUG=1 prints why a verb of ours fails.\n"
     "librdmacm programs run too (rping, ucmatose, rdma_client, ib_write_bw -R, qperf\n"
     "-cm1): " UCMA_LIB_NAME ", preloaded from beside the library, serves the\n"
     "kernel's RDMA CM, with CM MADs on QP 1. ROCESHARK_CM_TIMEOUT=CODE,RETRIES sets its\n"
     "response timeout (4.096 us * 2^CODE) and retries (20,15: rdma_cm's).\n"
     "\n"
-    "  --dev NAME=IP    a device (repeatable; at most 16). Without one,\n"
-    "                   ROCESHARK_VERBS_DEVICES is used as it is (rs0=127.0.0.2,...)\n"
-    "  --lib PATH       the library to preload (default: ROCESHARK_VERBS_LIB, else\n"
-    "                   " LIB_NAME " beside this roceshark, else the installed one)\n"
+    "  --dev NAME=IP|IFACE   a device (repeatable; at most 16). Without one,\n"
+    "                        ROCESHARK_VERBS_DEVICES is used as it is (rs0=127.0.0.2,...)\n"
+    "  --lib PATH            the library to preload (default: ROCESHARK_VERBS_LIB, else\n"
+    "                        " LIB_NAME " beside this roceshark, else the installed one)\n"
     "\n"
     "The exit status is the program's; 127 when it is not found and 126 when it cannot\n"
-    "be executed, as a shell says.\n";
+    "be executed, as a shell says; 1 for an address that is not this host's.\n";
 
 /* A device name as ibverbs prints it: letters, digits, '_', '-' and '.'. */
 static bool
@@ -56,6 +64,22 @@ name_ok(const char *s, size_t n)
     return true;
 }
 
+/* Whether gid is an address of this host: one a socket can bind (127.0.0.2 on lo's
+ * 127/8 is, though no interface lists it). */
+static bool
+local_address(const uint8_t gid[16], uint32_t scope)
+{
+    struct sockaddr_storage sa;
+    socklen_t len = rs_addr_to_sockaddr(gid, scope, 0, &sa);
+    int fd = socket(sa.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+    if (fd < 0)
+        return true;    /* cannot tell: the library will say */
+    bool ok = bind(fd, (struct sockaddr *)&sa, len) == 0 || errno != EADDRNOTAVAIL;
+    close(fd);
+    return ok;
+}
+
 static int
 add_device(char *devices, const char *arg)
 {
@@ -65,15 +89,72 @@ add_device(char *devices, const char *arg)
     const char *eq = strchr(arg, '=');
 
     if (eq == NULL || !name_ok(arg, (size_t)(eq - arg)))
-        return cli_fail(CLI_EXIT_USAGE, "run: --dev %s: expected NAME=IP, NAME of letters, "
-                        "digits, '_', '-' or '.'", arg);
-    if (rs_addr_parse(eq + 1, gid, &scope, err) < 0)
-        return cli_fail(CLI_EXIT_USAGE, "run: --dev %s: %s", arg, err);
+        return cli_fail(CLI_EXIT_USAGE, "run: --dev %s: expected NAME=IP or NAME=IFACE, NAME "
+                        "of letters, digits, '_', '-' or '.'", arg);
+    if (rs_addr_parse(eq + 1, gid, &scope, err) == 0) {
+        if (!local_address(gid, scope))
+            return cli_fail(CLI_EXIT_USAGE, "run: --dev %s: %s is not an address of this host",
+                            arg, eq + 1);
+    } else if (if_nametoindex(eq + 1) == 0) {
+        return cli_fail(CLI_EXIT_USAGE, "run: --dev %s: neither an address (%s) nor an "
+                        "interface of this host", arg, err);
+    }
     size_t n = strlen(devices);
     if (n + strlen(arg) + 2 > DEVICES_MAX)
         return cli_fail(CLI_EXIT_USAGE, "run: too many devices");
     snprintf(devices + n, DEVICES_MAX - n, "%s%s", n > 0 ? "," : "", arg);
     return 0;
+}
+
+/* Where execvp() will find PROGRAM: its own path when it has a slash, else the first
+ * executable of that name in PATH. False when there is none (execvp says why). */
+static bool
+program_path(const char *prog, char *out, size_t size)
+{
+    if (strchr(prog, '/') != NULL) {
+        snprintf(out, size, "%s", prog);
+        return true;
+    }
+    const char *path = getenv("PATH");
+    char dirs[PATH_MAX];
+    snprintf(dirs, sizeof(dirs), "%s", path != NULL ? path : "/usr/bin:/bin");
+    for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d != NULL;
+         d = strtok_r(NULL, ":", &save)) {
+        snprintf(out, size, "%s/%s", *d != '\0' ? d : ".", prog);
+        if (access(out, X_OK) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* A 64-bit ELF executable without a program interpreter is linked statically: no
+ * dynamic loader runs in it, so LD_PRELOAD cannot put the library there, and it would
+ * see whatever verbs it was linked with (none that work here). Read by hand: two
+ * fixed-size headers, where libelf would be a dependency for twenty lines. */
+static bool
+statically_linked(const char *path)
+{
+    Elf64_Ehdr eh;
+    bool interp = false;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0)
+        return false;
+    if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+        memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 4096) {
+        close(fd);
+        return false;   /* a script, or not what we read: not ours to judge */
+    }
+    for (unsigned i = 0; i < eh.e_phnum && !interp; i++) {
+        Elf64_Phdr ph;
+        if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) !=
+            (ssize_t)sizeof(ph))
+            break;
+        interp = ph.p_type == PT_INTERP;
+    }
+    close(fd);
+    return !interp;
 }
 
 /* The library: --lib, ROCESHARK_VERBS_LIB, beside our executable (a build tree), or
@@ -141,8 +222,8 @@ cmd_run(int argc, char **argv)
     if (optind >= argc)
         return cli_fail(CLI_EXIT_USAGE, "run: no program to run (try 'roceshark run -h')");
     if (n_dev == 0 && (getenv(DEVICES_ENV) == NULL || getenv(DEVICES_ENV)[0] == '\0'))
-        return cli_fail(CLI_EXIT_USAGE, "run: no device: give --dev NAME=IP (or set %s)",
-                        DEVICES_ENV);
+        return cli_fail(CLI_EXIT_USAGE, "run: no device: give --dev NAME=IP or NAME=IFACE "
+                        "(or set %s)", DEVICES_ENV);
     int rc = find_library(lib_arg, lib, sizeof(lib));
     if (rc != 0)
         return rc;
@@ -160,6 +241,10 @@ cmd_run(int argc, char **argv)
     if ((n_dev > 0 && setenv(DEVICES_ENV, devices, 1) != 0) ||
         setenv("LD_PRELOAD", preload, 1) != 0)
         return cli_fail(CLI_EXIT_INTERNAL, "run: setenv: %s", strerror(errno));
+    char prog[PATH_MAX];
+    if (program_path(argv[optind], prog, sizeof(prog)) && statically_linked(prog))
+        fprintf(stderr, "roceshark: run: warning: %s is statically linked: the verbs library "
+                "cannot be preloaded into it, and it will not see these devices\n", prog);
     fflush(NULL);
     execvp(argv[optind], argv + optind);
     int e = errno;

@@ -34,6 +34,10 @@
 
 #define RS_RC_MAX_PACKET 4416       /* IPv6 + UDP + widest headers + 4096 + ICRC */
 #define RS_RC_INFINITE UINT64_MAX   /* rs_rc_next_deadline(): no timer armed */
+#define RS_RC_MAX_SGE 32            /* scatter/gather elements per work request, as rxe */
+#define RS_RC_MAX_INLINE 1024       /* bytes of inline data a send may carry */
+#define RS_RC_UD_GRH_LEN 40         /* what a UD receive buffer gets before the payload */
+#define RS_RC_MAX_ADDRS 8           /* addresses one context speaks from */
 
 /* Memory and QP access flags: ibverbs' values (IBV_ACCESS_*). */
 #define RS_RC_ACCESS_LOCAL_WRITE 0x1u
@@ -61,6 +65,16 @@ enum rs_rc_wr_opcode {
 #define RS_RC_SEND_FENCE 0x1u
 #define RS_RC_SEND_SIGNALED 0x2u
 #define RS_RC_SEND_SOLICITED 0x4u
+/* The data is copied when posted, from host addresses (lkeys are not looked at), so
+ * the caller may reuse its buffers at once: ibverbs' IBV_SEND_INLINE. */
+#define RS_RC_SEND_INLINE 0x8u
+
+/* QP transport services (IBTA Vol 1, 9.8). */
+enum rs_rc_qp_type {
+    RS_RC_QPT_RC = 0,       /* reliable connected: ACKs, retries, READ and atomics */
+    RS_RC_QPT_UC = 1,       /* unreliable connected: SEND and WRITE, no ACK */
+    RS_RC_QPT_UD = 2        /* unreliable datagram: SEND of one packet to any QP */
+};
 
 /* Completion status: ibverbs' values (IBV_WC_*), named by rs_rc_wc_status_name(). */
 enum rs_rc_wc_status {
@@ -91,6 +105,7 @@ enum rs_rc_wc_opcode {
     RS_RC_WC_RECV_RDMA_WITH_IMM = 129
 };
 
+#define RS_RC_WC_GRH 0x1u           /* ibverbs' IBV_WC_GRH: a UD receive's first 40 bytes */
 #define RS_RC_WC_WITH_IMM 0x2u      /* ibverbs' IBV_WC_WITH_IMM */
 #define RS_RC_WC_WITH_INV 0x8u      /* ibverbs' IBV_WC_WITH_INV */
 
@@ -98,11 +113,12 @@ struct rs_rc_wc {
     uint64_t wr_id;
     uint8_t status;         /* enum rs_rc_wc_status */
     uint8_t opcode;         /* enum rs_rc_wc_opcode */
-    uint8_t flags;          /* RS_RC_WC_WITH_* */
+    uint8_t flags;          /* RS_RC_WC_* */
     uint32_t qpn;
     uint32_t byte_len;
     uint32_t imm;           /* immediate data, host order */
     uint32_t invalidated_rkey;
+    uint32_t src_qp;        /* UD: the sender's QP, from its DETH */
 };
 
 /* A local buffer: addr lies in the address space of the region lkey names. */
@@ -112,6 +128,22 @@ struct rs_rc_sge {
     uint32_t lkey;
 };
 
+/* Where a UD SEND goes: what an address handle and the work request name. */
+struct rs_rc_ud_dest {
+    uint8_t gid[16];        /* the peer's address */
+    uint8_t local_gid[16];  /* ours to send from; all zero: the QP's */
+    uint32_t qpn;
+    uint32_t qkey;          /* high bit set: the QP's own Q_Key (IBTA C10-15) */
+    uint32_t flow_label;    /* 0: from the QP numbers, as rxe computes it */
+    uint8_t tclass;
+    uint8_t hop_limit;      /* 0: 64 */
+};
+
+/* The data of a work request is sge, or when num_sge is not 0, the num_sge elements
+ * of sg_list (up to the QP's max_sge), which are copied when posted. Each element is
+ * looked up in its region every time its bytes are read or written, so a region
+ * deregistered meanwhile fails the request (LOC_PROT_ERR) rather than reach memory
+ * it no longer covers. */
 struct rs_rc_send_wr {
     uint64_t wr_id;
     uint8_t opcode;         /* enum rs_rc_wr_opcode */
@@ -123,11 +155,16 @@ struct rs_rc_send_wr {
     uint32_t invalidate_rkey;
     uint64_t compare_add;   /* CmpSwap: compare; FetchAdd: add */
     uint64_t swap;
+    const struct rs_rc_sge *sg_list;
+    uint32_t num_sge;
+    struct rs_rc_ud_dest ud;    /* UD QPs only */
 };
 
 struct rs_rc_recv_wr {
     uint64_t wr_id;
     struct rs_rc_sge sge;
+    const struct rs_rc_sge *sg_list;    /* as in rs_rc_send_wr */
+    uint32_t num_sge;
 };
 
 /* A registered region. */
@@ -144,11 +181,22 @@ enum rs_rc_qp_state {
     RS_RC_QP_ERROR = 1
 };
 
+struct rs_rc_srq;
+
 /* QP attributes, named as ibv_qp_attr names them. */
 struct rs_rc_qp_attr {
+    uint8_t type;           /* enum rs_rc_qp_type */
     uint32_t qpn;           /* ours; 0 picks the next free number */
-    uint32_t dest_qpn;
-    uint8_t peer_gid[16];   /* of the context's IP version */
+    uint32_t dest_qpn;      /* RC and UC */
+    uint8_t peer_gid[16];   /* RC and UC: of the IP version of local_gid */
+    uint8_t local_gid[16];  /* one of the context's addresses; all zero: its first */
+    uint32_t qkey;          /* UD: what received DETHs must carry */
+    uint32_t max_sge;       /* scatter/gather elements per work request: 1..RS_RC_MAX_SGE */
+    uint32_t max_inline;    /* bytes of inline data a send may carry (RS_RC_SEND_INLINE) */
+    struct rs_rc_srq *srq;  /* receives come from this shared queue, not the QP's own */
+    uint32_t flow_label;    /* the path's (IPv6); 0: from the QP numbers, as rxe */
+    uint8_t tclass;         /* the path's traffic class (DSCP) */
+    uint8_t hop_limit;      /* the path's hop limit / TTL; 0: 64 */
     uint32_t sq_psn;        /* first PSN we send */
     uint32_t rq_psn;        /* first PSN we expect */
     uint32_t pmtu;          /* 256, 512, 1024, 2048 or 4096 */
@@ -198,6 +246,10 @@ struct rs_rc_counters {
     /* QP 1: MADs handed to the GSI handler, and those dropped (no handler, a
      * wrong Q_Key or P_Key, not a UD SEND Only). */
     uint64_t gsi_received, drop_gsi;
+    /* UC messages dropped (a packet lost, no receive WQE, a request in error), UD
+     * packets dropped (a wrong Q_Key, no receive WQE), and requests failed because a
+     * region they named was deregistered while they were in flight. */
+    uint64_t drop_uc, drop_qkey, drop_ud_no_wqe, local_faults;
 };
 
 /* The names of the counters, in struct order, for JSON and tables. */
@@ -226,6 +278,25 @@ struct rs_rc_link {
     bool sender_writes_udp;
 };
 
+/* Asynchronous events (IBTA Vol 1, 11.6.3), told to the context's event callback while
+ * it runs rs_rc_input() or rs_rc_progress(). */
+enum rs_rc_event_type {
+    RS_RC_EV_COMM_EST = 1,      /* a QP accepted its first packet */
+    RS_RC_EV_QP_REQ_ERR,        /* the responder put a QP in error: an invalid request */
+    RS_RC_EV_QP_ACCESS_ERR,     /* ... a remote access violation */
+    RS_RC_EV_QP_FATAL,          /* ... another error (a receive WQE it could not use) */
+    RS_RC_EV_SRQ_LIMIT,         /* fewer receives than the SRQ's limit: disarmed */
+    RS_RC_EV_LAST_WQE           /* a QP of an SRQ went to the error state */
+};
+
+struct rs_rc_event {
+    uint8_t type;               /* enum rs_rc_event_type */
+    uint32_t qpn;               /* not for SRQ_LIMIT */
+    struct rs_rc_srq *srq;      /* SRQ_LIMIT; LAST_WQE: the QP's */
+};
+
+typedef void (*rs_rc_event_fn)(void *arg, const struct rs_rc_event *ev);
+
 /* Tracing of the state machines: machine is "resp" or "comp", state the
  * name of the state entered. */
 typedef void (*rs_rc_trace_fn)(void *arg, uint32_t qpn, const char *machine,
@@ -240,8 +311,14 @@ struct rs_rc_ctx_opts {
     uint64_t cnp_interval_ns;   /* least time between two CNPs of one QP */
     uint64_t ack_delay_ns;      /* how long an ACK may be held to cover later requests
                                    (0: at once); keep it far below peers' ACK timeout */
+    /* The UDP source port of each QP from its flow label (0xC000 | its low 14 bits),
+     * the label from the two QP numbers, as rxe spreads its flows; udp_sport is then
+     * unused. Takes a link that sends whole packets (rs_rc_udp_opts.raw_send). */
+    bool sport_from_flow;
     rs_rc_trace_fn trace;
     void *trace_arg;
+    rs_rc_event_fn event;       /* NULL: events are not told */
+    void *event_arg;
 };
 
 /* Fills the defaults: port 4791, ICRC checked, CNPs at most every 50 us,
@@ -254,6 +331,11 @@ struct rs_rc_qp;
 int rs_rc_ctx_create(struct rs_rc_ctx **ctx, const struct rs_rc_ctx_opts *opts,
                      const struct rs_rc_link *link, char *err);
 void rs_rc_ctx_destroy(struct rs_rc_ctx *ctx);
+/* Another address the context speaks from and receives on (the first is its
+ * opts.local_gid), with the link its packets go through. RS_ENOSPC past
+ * RS_RC_MAX_ADDRS, RS_EINVAL for an address it has already. */
+int rs_rc_ctx_add_address(struct rs_rc_ctx *ctx, const uint8_t gid[16],
+                          const struct rs_rc_link *link, char *err);
 
 /* Registers length bytes at addr, seen by peers at va (0: the address
  * itself) under rkey (0: one is chosen). */
@@ -293,6 +375,20 @@ uint32_t rs_rc_recv_posted(const struct rs_rc_qp *qp);
 
 /* Takes up to n completions of qp; returns how many. */
 int rs_rc_poll_cq(struct rs_rc_qp *qp, struct rs_rc_wc *wc, int n);
+
+/* --- Shared receive queues: receives that several QPs take from. --- */
+
+/* depth receives of up to max_sge elements each. */
+int rs_rc_srq_create(struct rs_rc_ctx *ctx, uint32_t depth, uint32_t max_sge,
+                     struct rs_rc_srq **srq, char *err);
+/* RS_EINVAL (nothing done) while a QP takes its receives from it. */
+int rs_rc_srq_destroy(struct rs_rc_srq *srq);
+int rs_rc_srq_post_recv(struct rs_rc_srq *srq, const struct rs_rc_recv_wr *wr, char *err);
+uint32_t rs_rc_srq_posted(const struct rs_rc_srq *srq);
+/* Arms the limit (0 disarms): once fewer than limit receives are posted, the context
+ * tells RS_RC_EV_SRQ_LIMIT, once, and the limit is 0 again. */
+void rs_rc_srq_set_limit(struct rs_rc_srq *srq, uint32_t limit);
+uint32_t rs_rc_srq_limit(const struct rs_rc_srq *srq);
 
 /* --- QP 1, the General Service Interface: the CM's MADs over RoCEv2 ---
  *
@@ -390,6 +486,10 @@ struct rs_rc_udp_opts {
     uint8_t tos;            /* DSCP and ECN (IPv6: traffic class) of what we send */
     bool busy_poll;         /* spin instead of sleeping in rs_rc_udp_poll() */
     bool no_raw;            /* receive on the UDP socket, ICRC unchecked */
+    /* Send whole packets, headers as the context built them, through a raw socket:
+     * the UDP source port and IPv6 flow label of each QP go on the wire (the UDP
+     * socket's are its own). Without the privilege, the UDP socket sends. */
+    bool raw_send;
 };
 
 void rs_rc_udp_opts_init(struct rs_rc_udp_opts *opts);
@@ -402,6 +502,9 @@ void rs_rc_udp_close(struct rs_rc_udp *udp);
 const struct rs_rc_link *rs_rc_udp_link(struct rs_rc_udp *udp);
 /* True when received packets carry their IP header, so their ICRC is checked. */
 bool rs_rc_udp_checks_icrc(const struct rs_rc_udp *udp);
+/* True when packets leave as the context built them (raw_send took): a context may
+ * then choose their UDP source ports (sport_from_flow), which the ICRC covers. */
+bool rs_rc_udp_sends_whole(const struct rs_rc_udp *udp);
 /* The descriptor to poll() for received packets, beside other descriptors. */
 int rs_rc_udp_fd(const struct rs_rc_udp *udp);
 /* Receives what has arrived (waiting up to wait_ns, or until ctx's next

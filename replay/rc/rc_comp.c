@@ -241,14 +241,18 @@ do_read_resp(struct comp *c)
         return COMP_READ_GAP;
     }
     uint64_t off = (uint64_t)w->done * pmtu;
-    uint64_t rem = w->wr.sge.length - off;
+    uint64_t rem = w->data.length - off;
     bool ends = pkt->seg == RS_SEG_LAST || pkt->seg == RS_SEG_ONLY;
     if (rem > pmtu ? (ends || pkt->paylen != pmtu) : (!ends || pkt->paylen != rem))
         return COMP_DROP_BAD;
     if ((pkt->info->hdrs & RS_HDR_AETH) && rs_aeth_kind(pkt->syndrome) != RS_AETH_ACK)
         return COMP_DROP_BAD;
-    if (pkt->paylen > 0)
-        memcpy(w->local + off, pkt->payload, pkt->paylen);
+    /* The sink is looked up now: a region deregistered since the READ was posted
+     * fails the READ rather than take its data. */
+    if (pkt->paylen > 0 && !rc_data_write(qp->ctx, &w->data, off, pkt->payload, pkt->paylen)) {
+        rc_local_fault(qp);
+        return COMP_DONE;
+    }
     w->done++;
     rc_req_progress(qp);
     if (w->done == w->npkts)
@@ -267,7 +271,10 @@ do_atomic_ack(struct comp *c)
         w->wr.opcode == RS_RC_WR_RDMA_READ || rs_aeth_kind(c->pkt->syndrome) != RS_AETH_ACK)
         return COMP_DROP_BAD;
     /* The original value, in host order, as ibverbs hands it over. */
-    memcpy(w->local, &c->pkt->orig, 8);
+    if (!rc_data_write(qp->ctx, &w->data, 0, (const uint8_t *)&c->pkt->orig, 8)) {
+        rc_local_fault(qp);
+        return COMP_DONE;
+    }
     w->done = 1;
     rc_complete_send(qp, RS_RC_WC_SUCCESS);
     update_una(qp);

@@ -83,16 +83,77 @@ rs_rc_ctx_create(struct rs_rc_ctx **out, const struct rs_rc_ctx_opts *opts,
     if (ctx == NULL)
         return rs_error(err, RS_ENOMEM, "RC context: out of memory");
     ctx->opts = *opts;
-    ctx->link = *link;
+    memcpy(ctx->addr[0].gid, opts->local_gid, 16);
+    ctx->addr[0].link = *link;
+    ctx->n_addr = 1;
     rs_decode_opts_init(&ctx->dopts);
     ctx->dopts.verify_crc = opts->verify_icrc;
-    ctx->ip_layer = rs_addr_is_v4mapped(opts->local_gid) ? RS_LAYER_IPV4 : RS_LAYER_IPV6;
     ctx->next_qpn = 0x11;
     ctx->next_rkey = 1;
     if (link->tx_errors_to != NULL)
         link->tx_errors_to(link->arg, &ctx->cnt.tx_errors);
     *out = ctx;
     return 0;
+}
+
+int
+rs_rc_ctx_add_address(struct rs_rc_ctx *ctx, const uint8_t gid[16],
+                      const struct rs_rc_link *link, char *err)
+{
+    char text[RS_ADDR_TEXT_MAX];
+
+    if (rc_addr_find(ctx, gid) >= 0)
+        return rs_error(err, RS_EINVAL, "RC context: %s is one of its addresses already",
+                        rs_addr_format(gid, 0, text, sizeof(text)));
+    if (ctx->n_addr >= RS_RC_MAX_ADDRS)
+        return rs_error(err, RS_ENOSPC, "RC context: at most %d addresses", RS_RC_MAX_ADDRS);
+    memcpy(ctx->addr[ctx->n_addr].gid, gid, 16);
+    ctx->addr[ctx->n_addr].link = *link;
+    ctx->n_addr++;
+    if (link->tx_errors_to != NULL)
+        link->tx_errors_to(link->arg, &ctx->cnt.tx_errors);
+    return 0;
+}
+
+int
+rc_addr_find(const struct rs_rc_ctx *ctx, const uint8_t gid[16])
+{
+    for (unsigned i = 0; i < ctx->n_addr; i++)
+        if (memcmp(ctx->addr[i].gid, gid, 16) == 0)
+            return (int)i;
+    return -1;
+}
+
+static bool
+link_local(const uint8_t gid[16])
+{
+    return gid[0] == 0xfe && (gid[1] & 0xc0) == 0x80;
+}
+
+int
+rc_addr_for(const struct rs_rc_ctx *ctx, const uint8_t peer[16])
+{
+    int first = -1;
+
+    for (unsigned i = 0; i < ctx->n_addr; i++) {
+        const uint8_t *g = ctx->addr[i].gid;
+        if (rs_addr_family(g) != rs_addr_family(peer))
+            continue;
+        if (link_local(g) == link_local(peer))
+            return (int)i;
+        if (first < 0)
+            first = (int)i;
+    }
+    return first;
+}
+
+void
+rc_event(struct rs_rc_ctx *ctx, uint8_t type, uint32_t qpn, struct rs_rc_srq *srq)
+{
+    struct rs_rc_event ev = {type, qpn, srq};
+
+    if (ctx->opts.event != NULL)
+        ctx->opts.event(ctx->opts.event_arg, &ev);
 }
 
 void
@@ -102,8 +163,11 @@ rs_rc_ctx_destroy(struct rs_rc_ctx *ctx)
         return;
     while (ctx->qps != NULL)
         rs_rc_qp_destroy(ctx->qps);
-    if (ctx->link.tx_errors_to != NULL)
-        ctx->link.tx_errors_to(ctx->link.arg, NULL);
+    while (ctx->srqs != NULL)
+        rs_rc_srq_destroy(ctx->srqs);
+    for (unsigned i = 0; i < ctx->n_addr; i++)
+        if (ctx->addr[i].link.tx_errors_to != NULL)
+            ctx->addr[i].link.tx_errors_to(ctx->addr[i].link.arg, NULL);
     free(ctx);
 }
 
@@ -120,6 +184,8 @@ rs_rc_qp_find(struct rs_rc_ctx *ctx, uint32_t qpn)
 static int
 check_attr(const struct rs_rc_qp_attr *a, char *err)
 {
+    if (a->type > RS_RC_QPT_UD)
+        return rs_error(err, RS_EINVAL, "QP type %u: must be RC, UC or UD", a->type);
     if (rs_rc_pmtu_valid(a->pmtu) == 0)
         return rs_error(err, RS_EINVAL, "PMTU %u: must be 256, 512, 1024, 2048 or 4096",
                         a->pmtu);
@@ -132,7 +198,66 @@ check_attr(const struct rs_rc_qp_attr *a, char *err)
         return rs_error(err, RS_EINVAL, "queue depths must be 1..1048576");
     if (a->max_inflight == 0 || a->ack_req_every == 0 || a->max_inflight > (1u << 22))
         return rs_error(err, RS_EINVAL, "max_inflight and ack_req_every must be positive");
+    if (a->max_sge > RS_RC_MAX_SGE || a->max_inline > RS_RC_MAX_INLINE)
+        return rs_error(err, RS_EINVAL, "max_sge is at most %d and max_inline %d",
+                        RS_RC_MAX_SGE, RS_RC_MAX_INLINE);
     return 0;
+}
+
+/* The address the QP speaks from: local_gid, else the context's first. */
+static int
+qp_address(struct rs_rc_ctx *ctx, const struct rs_rc_qp_attr *attr, char *err)
+{
+    static const uint8_t none[16];
+    char peer[RS_ADDR_TEXT_MAX], local[RS_ADDR_TEXT_MAX];
+    int a = memcmp(attr->local_gid, none, 16) == 0 ? 0 : rc_addr_find(ctx, attr->local_gid);
+
+    if (a < 0)
+        return rs_error(err, RS_EINVAL, "%s: not an address of the context",
+                        rs_addr_format(attr->local_gid, 0, local, sizeof(local)));
+    /* A connected QP's packets carry the IP header of its address. */
+    if (attr->type != RS_RC_QPT_UD &&
+        rs_addr_family(attr->peer_gid) != rs_addr_family(ctx->addr[a].gid))
+        return rs_error(err, RS_EINVAL, "peer %s: not of the IP version of our address %s",
+                        rs_addr_format(attr->peer_gid, 0, peer, sizeof(peer)),
+                        rs_addr_format(ctx->addr[a].gid, 0, local, sizeof(local)));
+    return a;
+}
+
+static void
+qp_free(struct rs_rc_qp *qp)
+{
+    free(qp->sq);
+    free(qp->sq_sge);
+    free(qp->sq_inline);
+    rc_rq_free(&qp->rq);
+    free(qp->resp.rwqe_sge);
+    free(qp->cq);
+    free(qp->resp.res);
+    free(qp);
+}
+
+static int
+qp_alloc(struct rs_rc_qp *qp)
+{
+    const struct rs_rc_qp_attr *a = &qp->attr;
+    uint32_t nres = a->max_dest_rd_atomic > 0 ? a->max_dest_rd_atomic : 1;
+
+    qp->cq_size = a->sq_depth + a->rq_depth;
+    qp->sq = calloc(a->sq_depth, sizeof(*qp->sq));
+    qp->sq_sge = calloc((size_t)a->sq_depth * a->max_sge, sizeof(*qp->sq_sge));
+    if (a->max_inline > 0)
+        qp->sq_inline = malloc((size_t)a->sq_depth * a->max_inline);
+    uint32_t rsge = qp->srq != NULL && qp->srq->rq.max_sge > a->max_sge ? qp->srq->rq.max_sge
+                                                                         : a->max_sge;
+    qp->resp.rwqe_sge = calloc(rsge, sizeof(*qp->resp.rwqe_sge));
+    qp->cq = calloc(qp->cq_size, sizeof(*qp->cq));
+    qp->resp.res = calloc(nres, sizeof(*qp->resp.res));
+    if (qp->sq == NULL || qp->sq_sge == NULL || (a->max_inline > 0 && qp->sq_inline == NULL) ||
+        qp->resp.rwqe_sge == NULL || qp->cq == NULL || qp->resp.res == NULL)
+        return RS_ENOMEM;
+    /* With an SRQ the receives come from it: the QP's own queue stays empty. */
+    return rc_rq_init(&qp->rq, qp->srq != NULL ? 1 : a->rq_depth, a->max_sge);
 }
 
 int
@@ -142,13 +267,11 @@ rs_rc_qp_create(struct rs_rc_ctx *ctx, const struct rs_rc_qp_attr *attr,
     int rc = check_attr(attr, err);
     if (rc < 0)
         return rc;
-    /* One context speaks one IP version: its packets' headers are of its address. */
-    if (rs_addr_family(attr->peer_gid) != rs_addr_family(ctx->opts.local_gid)) {
-        char peer[RS_ADDR_TEXT_MAX], local[RS_ADDR_TEXT_MAX];
-        return rs_error(err, RS_EINVAL, "peer %s: not of the IP version of our address %s",
-                        rs_addr_format(attr->peer_gid, 0, peer, sizeof(peer)),
-                        rs_addr_format(ctx->opts.local_gid, 0, local, sizeof(local)));
-    }
+    int addr = qp_address(ctx, attr, err);
+    if (addr < 0)
+        return addr;
+    if (attr->srq != NULL && (attr->srq->ctx != ctx || attr->type == RS_RC_QPT_UD))
+        return rs_error(err, RS_EINVAL, "SRQ: of another context, or for a UD QP");
     uint32_t qpn = attr->qpn;
     if (qpn == 0) {
         while (rs_rc_qp_find(ctx, ctx->next_qpn) != NULL)
@@ -163,20 +286,17 @@ rs_rc_qp_create(struct rs_rc_ctx *ctx, const struct rs_rc_qp_attr *attr,
     qp->ctx = ctx;
     qp->attr = *attr;
     qp->attr.qpn = qpn;
-    qp->cq_size = attr->sq_depth + attr->rq_depth;
-    uint32_t nres = attr->max_dest_rd_atomic > 0 ? attr->max_dest_rd_atomic : 1;
-    qp->sq = calloc(attr->sq_depth, sizeof(*qp->sq));
-    qp->rq = calloc(attr->rq_depth, sizeof(*qp->rq));
-    qp->cq = calloc(qp->cq_size, sizeof(*qp->cq));
-    qp->resp.res = calloc(nres, sizeof(*qp->resp.res));
-    if (qp->sq == NULL || qp->rq == NULL || qp->cq == NULL || qp->resp.res == NULL) {
-        free(qp->sq);
-        free(qp->rq);
-        free(qp->cq);
-        free(qp->resp.res);
-        free(qp);
+    if (qp->attr.max_sge == 0)
+        qp->attr.max_sge = 1;
+    qp->srq = attr->srq;
+    qp->addr = (unsigned)addr;
+    if (qp_alloc(qp) < 0) {
+        qp_free(qp);
         return rs_error(err, RS_ENOMEM, "QP: out of memory for its queues");
     }
+    qp->flow_label = attr->flow_label != 0 ? attr->flow_label & 0xfffff
+                                           : rc_flow_label(qpn, attr->dest_qpn);
+    qp->sport = ctx->opts.sport_from_flow ? rc_flow_sport(qp->flow_label) : ctx->opts.udp_sport;
     rc_resp_reset(qp);
     rc_req_reset(qp);
     qp->state = RS_RC_QP_RTS;
@@ -184,9 +304,12 @@ rs_rc_qp_create(struct rs_rc_ctx *ctx, const struct rs_rc_qp_attr *attr,
     ctx->qp_hash[qpn % RC_QP_BUCKETS] = qp;
     qp->next = ctx->qps;
     ctx->qps = qp;
+    if (qp->srq != NULL)
+        qp->srq->users++;
     *out = qp;
-    if (ctx->link.connected != NULL)
-        ctx->link.connected(ctx->link.arg, qpn, attr->peer_gid, attr->dest_qpn);
+    const struct rs_rc_link *link = &ctx->addr[addr].link;
+    if (attr->type != RS_RC_QPT_UD && link->connected != NULL)
+        link->connected(link->arg, qpn, attr->peer_gid, attr->dest_qpn);
     return 0;
 }
 
@@ -202,11 +325,9 @@ rs_rc_qp_destroy(struct rs_rc_qp *qp)
     for (pp = &ctx->qps; *pp != qp; pp = &(*pp)->next)
         ;
     *pp = qp->next;
-    free(qp->sq);
-    free(qp->rq);
-    free(qp->cq);
-    free(qp->resp.res);
-    free(qp);
+    if (qp->srq != NULL)
+        qp->srq->users--;
+    qp_free(qp);
 }
 
 uint32_t
@@ -324,17 +445,42 @@ parse(const struct rs_packet *p, struct rc_pkt *pkt)
         pkt->imm = rs_load_be32(rs_packet_at(p, RS_LAYER_IMMDT));
     if (rs_packet_has(p, RS_LAYER_IETH))
         pkt->ieth = rs_load_be32(rs_packet_at(p, RS_LAYER_IETH));
+    if (rs_packet_has(p, RS_LAYER_DETH)) {
+        const uint8_t *h = rs_packet_at(p, RS_LAYER_DETH);
+        pkt->qkey = rs_load_be32(h);
+        pkt->src_qp = rs_load_be24(h + 5);
+    }
 }
 
-/* True when the packet's IP source is the peer's GID: the IPv4 source (at
- * 12) against a mapped GID's last four bytes, or the IPv6 source (at 8). */
-static bool
-from_peer(const struct rs_packet *p, enum rs_layer ip_layer, const uint8_t peer_gid[16])
+enum rs_layer
+rc_ip_layer(const struct rs_packet *p)
 {
-    const uint8_t *ip = rs_packet_at(p, ip_layer);
+    return rs_packet_has(p, RS_LAYER_IPV4) ? RS_LAYER_IPV4 : RS_LAYER_IPV6;
+}
 
-    return ip_layer == RS_LAYER_IPV4 ? memcmp(ip + 12, peer_gid + 12, 4) == 0
-                                     : memcmp(ip + 8, peer_gid, 16) == 0;
+void
+rc_packet_source(const struct rs_packet *p, uint8_t gid[16])
+{
+    if (rs_packet_has(p, RS_LAYER_IPV4))
+        rs_addr_from_ipv4(rs_packet_at(p, RS_LAYER_IPV4) + 12, gid);
+    else
+        memcpy(gid, rs_packet_at(p, RS_LAYER_IPV6) + 8, 16);
+}
+
+/* The transport service of an opcode, as the QP types name them; -1 for none. */
+static int
+service_of(uint8_t opcode)
+{
+    switch (rs_ib_opcode_transport(opcode)) {
+    case RS_IB_RC:
+        return RS_RC_QPT_RC;
+    case RS_IB_UC:
+        return RS_RC_QPT_UC;
+    case RS_IB_UD:
+        return RS_RC_QPT_UD;
+    default:
+        return -1;
+    }
 }
 
 /* The header checks, in the order a NIC applies them; returns the QP or
@@ -344,7 +490,8 @@ header_check(struct rs_rc_ctx *ctx, const struct rs_packet *p)
 {
     struct rs_rc_counters *cnt = &ctx->cnt;
 
-    if (p->encap != RS_ENCAP_ROCEV2 || !rs_packet_has(p, ctx->ip_layer) ||
+    if (p->encap != RS_ENCAP_ROCEV2 ||
+        !(rs_packet_has(p, RS_LAYER_IPV4) || rs_packet_has(p, RS_LAYER_IPV6)) ||
         !rs_packet_has(p, RS_LAYER_ICRC) || (p->flags & RS_PKT_IP_FRAGMENT)) {
         cnt->drop_malformed++;
         return NULL;
@@ -363,16 +510,15 @@ header_check(struct rs_rc_ctx *ctx, const struct rs_packet *p)
         rc_gsi_input(ctx, p);
         return NULL;
     }
-    /* The opcode must be one of the RC service (or a CNP): another
-     * service's, a vendor's or a reserved one (0x15, 0x18-0x1f) is not. It
-     * comes before the length checks, which need the header layout only a
-     * defined opcode has: the decoder calls a reserved opcode malformed for
-     * that reason, but for a QP it is an opcode check that failed, as the
-     * TVer check above is. rxe's check_type_state() likewise judges the
-     * opcode before anything that depends on its headers. */
+    /* The opcode must be one of a service we serve (or a CNP): a vendor's or a
+     * reserved one (0x15, 0x18-0x1f in RC) is not. It comes before the length checks,
+     * which need the header layout only a defined opcode has: the decoder calls a
+     * reserved opcode malformed for that reason, but for a QP it is an opcode check
+     * that failed, as the TVer check above is. rxe's check_type_state() likewise
+     * judges the opcode before anything that depends on its headers. */
     const struct rs_ib_opcode *info = rs_ib_opcode_info(p->opcode);
-    if (info->name == NULL ||
-        (rs_ib_opcode_transport(p->opcode) != RS_IB_RC && p->opcode != 0x81)) {
+    int service = service_of(p->opcode);
+    if (info->name == NULL || (service < 0 && p->opcode != 0x81)) {
         cnt->drop_transport++;
         return NULL;
     }
@@ -388,12 +534,19 @@ header_check(struct rs_rc_ctx *ctx, const struct rs_packet *p)
         cnt->drop_qpn++;
         return NULL;
     }
+    /* A packet of another service than the QP's (a CNP is of any). */
+    if (p->opcode != 0x81 && service != qp->attr.type) {
+        cnt->drop_transport++;
+        return NULL;
+    }
     if (!pkey_match(rs_load_be16(bth + 2), qp->attr.pkey)) {
         cnt->drop_pkey++;
         return NULL;
     }
-    /* RC is connected: only the peer may talk to this QP. */
-    if (!from_peer(p, ctx->ip_layer, qp->attr.peer_gid)) {
+    /* RC and UC are connected: only the peer may talk to the QP. */
+    uint8_t src[16];
+    rc_packet_source(p, src);
+    if (qp->attr.type != RS_RC_QPT_UD && memcmp(src, qp->attr.peer_gid, 16) != 0) {
         cnt->drop_source++;
         return NULL;
     }
@@ -435,19 +588,34 @@ rs_rc_input(struct rs_rc_ctx *ctx, const uint8_t *packet, uint32_t len, uint64_t
     memset(&frame, 0, sizeof(frame));
     frame.data = packet;
     frame.caplen = frame.len = len;
-    frame.linktype = ctx->ip_layer == RS_LAYER_IPV4 ? RS_DLT_IPV4 : RS_DLT_IPV6;
+    frame.linktype = len > 0 && packet[0] >> 4 == 6 ? RS_DLT_IPV6 : RS_DLT_IPV4;
     rs_decode_frame(&frame, &ctx->dopts, &p);
     struct rs_rc_qp *qp = header_check(ctx, &p);
     if (qp == NULL)
         return;
     qp->last_rx_ns = now_ns;
     parse(&p, &pkt);
-    if (pkt.ecn == 3)
+    if (pkt.ecn == 3 && qp->attr.type == RS_RC_QPT_RC)
         congestion_notify(qp);
-    switch (pkt.op) {
-    case RS_OP_CNP:
+    if (pkt.op == RS_OP_CNP) {
         ctx->cnt.cnp_received++;
-        break;
+        return;
+    }
+    /* The first packet a connected QP accepts (IBTA 11.6.3.1, Communication
+     * Established): a QP still in RTR learns that its peer is in RTS. */
+    if (!qp->resp.comm_est && qp->attr.type != RS_RC_QPT_UD) {
+        qp->resp.comm_est = true;
+        rc_event(ctx, RS_RC_EV_COMM_EST, qp->attr.qpn, NULL);
+    }
+    if (qp->attr.type == RS_RC_QPT_UD) {
+        rc_ud_input(qp, &pkt);
+        return;
+    }
+    if (qp->attr.type == RS_RC_QPT_UC) {
+        rc_uc_handle(qp, &pkt);
+        return;
+    }
+    switch (pkt.op) {
     case RS_OP_READ_RESP:
     case RS_OP_ACK:
     case RS_OP_ATOMIC_ACK:

@@ -44,10 +44,7 @@ rc_gsi_input(struct rs_rc_ctx *ctx, const struct rs_packet *p)
         return;
     }
     uint8_t gid[16];
-    if (ctx->ip_layer == RS_LAYER_IPV4)
-        rs_addr_from_ipv4(rs_packet_at(p, RS_LAYER_IPV4) + 12, gid);
-    else
-        memcpy(gid, rs_packet_at(p, RS_LAYER_IPV6) + 8, 16);
+    rc_packet_source(p, gid);
     ctx->cnt.gsi_received++;
     ctx->gsi(ctx->gsi_arg, gid, rs_load_be24(deth + 5), rs_packet_at(p, RS_LAYER_PAYLOAD),
              p->span[RS_LAYER_PAYLOAD].len, ctx->now);
@@ -59,7 +56,8 @@ rs_rc_gsi_send(struct rs_rc_ctx *ctx, const uint8_t peer_gid[16], uint32_t dest_
 {
     struct rs_ib_fields f;
 
-    if ((ctx->ip_layer == RS_LAYER_IPV4) != rs_addr_is_v4mapped(peer_gid))
+    int addr = rc_addr_for(ctx, peer_gid);
+    if (addr < 0)
         return rs_error(err, RS_EINVAL, "QP 1: the peer is not of the IP version of our "
                         "address");
     memset(&f, 0, sizeof(f));
@@ -70,6 +68,7 @@ rs_rc_gsi_send(struct rs_rc_ctx *ctx, const uint8_t peer_gid[16], uint32_t dest_
     f.ackreq = true;        /* as Linux's GSI sends them */
     f.deth.qkey = RS_CM_QKEY;
     f.deth.src_qp = RS_CM_QP1;
-    rc_tx_to(ctx, peer_gid, &f, mad, len);
+    struct rc_route r = {(unsigned)addr, peer_gid, ctx->opts.udp_sport, 0, 0, 0};
+    rc_tx_to(ctx, &r, &f, mad, len);
     return 0;
 }

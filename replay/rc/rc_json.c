@@ -28,10 +28,12 @@ rs_rc_counters_print_json(FILE *f, const struct rs_rc_counters *c)
             "\"drops\": {\"icrc\": %" PRIu64 ", \"tver\": %" PRIu64 ", \"qpn\": %" PRIu64
             ", \"transport\": %" PRIu64 ", \"pkey\": %" PRIu64 ", \"source\": %" PRIu64
             ", \"malformed\": %" PRIu64 ", \"qp_error\": %" PRIu64 ", \"psn_gap\": %" PRIu64
-            ", \"dup_no_resource\": %" PRIu64 ", \"dup_mismatch\": %" PRIu64 "}, ",
+            ", \"dup_no_resource\": %" PRIu64 ", \"dup_mismatch\": %" PRIu64
+            ", \"uc\": %" PRIu64 ", \"qkey\": %" PRIu64 ", \"ud_no_receive\": %" PRIu64 "}, ",
             V(drop_icrc), V(drop_tver), V(drop_qpn), V(drop_transport), V(drop_pkey),
             V(drop_source), V(drop_malformed), V(drop_qp_error), V(drop_psn_gap),
-            V(drop_dup_no_resource), V(drop_dup_mismatch));
+            V(drop_dup_no_resource), V(drop_dup_mismatch), V(drop_uc), V(drop_qkey),
+            V(drop_ud_no_wqe));
     fprintf(f,
             "\"cnps\": {\"sent\": %" PRIu64 ", \"paced\": %" PRIu64 ", \"received\": %" PRIu64
             "}, \"responses\": {\"acks\": %" PRIu64 ", \"read_responses\": %" PRIu64

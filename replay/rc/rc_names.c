@@ -80,6 +80,7 @@ const struct rs_rc_counter_name rs_rc_counter_names[] = {
     N(implied_nak),     N(read_gap),          N(dup_response),       N(ghost_response),
     N(bad_response),    N(error_completions), N(cq_overflow),        N(rx_packets),
     N(tx_packets),      N(tx_errors),         N(gsi_received),       N(drop_gsi),
+    N(drop_uc),         N(drop_qkey),         N(drop_ud_no_wqe),     N(local_faults),
 };
 
 const unsigned rs_rc_n_counter_names =

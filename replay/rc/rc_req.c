@@ -22,9 +22,9 @@ slot(struct rs_rc_qp *qp, uint64_t n)
     return &qp->sq[n % qp->attr.sq_depth];
 }
 
-/* The IBA opcode of packet idx of w (IBTA Table 38, RC). */
+/* The RC opcode of packet idx of w (IBTA Table 38). */
 static uint8_t
-packet_opcode(const struct rc_swqe *w, uint32_t idx)
+rc_opcode(const struct rc_swqe *w, uint32_t idx)
 {
     bool first = idx == 0, last = idx == w->npkts - 1;
 
@@ -48,13 +48,25 @@ packet_opcode(const struct rc_swqe *w, uint32_t idx)
     }
 }
 
-static void
+/* The IBA opcode of packet idx of w (IBTA Table 38): RC's, or UC's, which are RC's
+ * SEND and WRITE opcodes in the service's own range (0x20 on). */
+static uint8_t
+packet_opcode(const struct rs_rc_qp *qp, const struct rc_swqe *w, uint32_t idx)
+{
+    uint8_t base = qp->attr.type == RS_RC_QPT_UC ? 0x20 : 0x00;
+
+    return base | rc_opcode(w, idx);
+}
+
+/* Sends packet idx of w; false when its data could not be read (a region deregistered
+ * meanwhile): the request has failed then, and the QP is in the error state. */
+static bool
 emit_packet(struct rs_rc_qp *qp, struct rc_swqe *w, uint32_t idx)
 {
     struct rc_req *rq = &qp->req;
     uint32_t pmtu = qp->attr.pmtu;
     uint32_t psn = rc_psn_add(w->first_psn, idx);
-    uint8_t opcode = packet_opcode(w, idx);
+    uint8_t opcode = packet_opcode(qp, w, idx);
     const struct rs_ib_opcode *info = rs_ib_opcode_info(opcode);
     uint64_t off = (uint64_t)idx * pmtu;
     const uint8_t *payload = NULL;
@@ -65,12 +77,19 @@ emit_packet(struct rs_rc_qp *qp, struct rc_swqe *w, uint32_t idx)
     bool ends = info->seg == RS_SEG_LAST || info->seg == RS_SEG_ONLY;
     /* AckReq on every packet that ends a message (responses of READ and
      * atomics acknowledge them anyway), and after a long run without one. */
-    f.ackreq = ends || ++rq->since_ackreq >= qp->attr.ack_req_every;
+    f.ackreq = qp->attr.type == RS_RC_QPT_RC &&
+               (ends || ++rq->since_ackreq >= qp->attr.ack_req_every);
     if (f.ackreq)
         rq->since_ackreq = 0;
     if (info->hdrs & RS_HDR_PAYLOAD) {
-        len = w->wr.sge.length - off < pmtu ? (uint32_t)(w->wr.sge.length - off) : pmtu;
-        payload = len > 0 ? w->local + off : NULL;
+        len = w->data.length - off < pmtu ? (uint32_t)(w->data.length - off) : pmtu;
+        if (len > 0) {
+            payload = rc_data_read(qp->ctx, &w->data, off, len, qp->ctx->scratch);
+            if (payload == NULL) {
+                rc_local_fault(qp);
+                return false;
+            }
+        }
         f.se = ends && (w->wr.flags & RS_RC_SEND_SOLICITED);
     }
     if (info->hdrs & RS_HDR_RETH) {
@@ -79,7 +98,7 @@ emit_packet(struct rs_rc_qp *qp, struct rc_swqe *w, uint32_t idx)
         bool read = opcode == 0x0c;
         f.reth.va = w->wr.remote_addr + (read ? off : 0);
         f.reth.rkey = w->wr.rkey;
-        f.reth.len = read ? (uint32_t)(w->wr.sge.length - off) : w->wr.sge.length;
+        f.reth.len = (uint32_t)(read ? w->data.length - off : w->data.length);
     }
     if (info->hdrs & RS_HDR_ATOMICETH) {
         f.atomic.va = w->wr.remote_addr;
@@ -91,6 +110,7 @@ emit_packet(struct rs_rc_qp *qp, struct rc_swqe *w, uint32_t idx)
     f.ieth_rkey = w->wr.invalidate_rkey;
     rc_tx(qp, &f, payload, len);
     qp->ctx->cnt.req_packets++;
+    return true;
 }
 
 /* True when the WQE at cur may go out now; assigns its PSNs the first time. */
@@ -150,6 +170,37 @@ can_send(struct rs_rc_qp *qp)
     return in_window(qp, w, rq->cur_pkt);
 }
 
+/* UC and UD: no ACK comes, so a request is done once its last packet is sent
+ * (IBTA 9.8.2: the completion means only that). Each takes PSNs as it goes. */
+static void
+transmit_unreliable(struct rs_rc_qp *qp, uint32_t budget)
+{
+    struct rc_req *rq = &qp->req;
+
+    while (budget > 0 && rq->head < rq->tail && qp->state == RS_RC_QP_RTS) {
+        struct rc_swqe *w = slot(qp, rq->head);
+        if (rq->cur_pkt == 0) {
+            w->first_psn = rq->npsn;
+            w->last_psn = rc_psn_add(rq->npsn, w->npkts - 1);
+            w->state = RC_SWQE_SENT;
+        }
+        if (qp->attr.type == RS_RC_QPT_UD) {
+            if (!rc_ud_emit(qp, w))
+                return;
+        } else if (!emit_packet(qp, w, rq->cur_pkt)) {
+            return;
+        }
+        rq->npsn = rc_psn_add(rq->npsn, 1);
+        rq->una = rq->npsn;
+        budget--;
+        if (++rq->cur_pkt >= w->npkts) {
+            rq->cur_pkt = 0;
+            rq->frontier = rq->cur = rq->head + 1;
+            rc_complete_send(qp, RS_RC_WC_SUCCESS);
+        }
+    }
+}
+
 void
 rc_req_transmit(struct rs_rc_qp *qp, uint32_t budget)
 {
@@ -157,11 +208,16 @@ rc_req_transmit(struct rs_rc_qp *qp, uint32_t budget)
 
     if (qp->state != RS_RC_QP_RTS || qp->ctx->now < rq->rnr_until)
         return;
+    if (qp->attr.type != RS_RC_QPT_RC) {
+        transmit_unreliable(qp, budget);
+        return;
+    }
     while (budget > 0 && rq->cur < rq->tail) {
         struct rc_swqe *w = slot(qp, rq->cur);
         if (!admit(qp, w) || !in_window(qp, w, rq->cur_pkt))
             break;
-        emit_packet(qp, w, rq->cur_pkt);
+        if (!emit_packet(qp, w, rq->cur_pkt))
+            return;
         if (rc_wr_is_rd_atomic(w->wr.opcode) || ++rq->cur_pkt >= w->npkts) {
             rq->cur++;
             rq->cur_pkt = 0;

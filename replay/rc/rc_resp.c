@@ -138,8 +138,8 @@ check_op_seq(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
 }
 
 /* The QP must have been enabled for the remote operation. */
-static enum resp_state
-check_op_access(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
+enum resp_state
+rc_resp_check_op_access(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
 {
     unsigned need = 0;
 
@@ -177,8 +177,8 @@ check_resource(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
  * 0..PMTU. C9-94: a DMA length is at most 2^31. The payload of a WRITE adds
  * up to its RETH length. (The pad is consistent by then: a transport packet
  * whose length is not a multiple of four was dropped as malformed.) */
-static enum resp_state
-check_length(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
+enum resp_state
+rc_resp_check_length(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
 {
     uint32_t pmtu = qp->attr.pmtu;
 
@@ -219,8 +219,8 @@ check_length(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
  * whole range. C9-88: a zero-length READ or WRITE names no memory, so its
  * R_Key and VA are not checked. The packets after a WRITE's first are
  * checked again as they are executed (the key may be invalidated meanwhile). */
-static enum resp_state
-check_rkey(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
+enum resp_state
+rc_resp_check_rkey(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
 {
     enum rc_mr_fail why;
     unsigned access;
@@ -303,10 +303,14 @@ resp_error(struct rs_rc_qp *qp, const struct rc_pkt *pkt, enum resp_state s)
     if (!st->qp_error)
         return;
     if (qp->resp.have_rwqe) {
-        qp->resp.have_rwqe = false;
         rc_complete_recv(qp, st->wc_status, RS_RC_WC_RECV, qp->resp.recv_off, 0, 0, 0);
     }
     rc_qp_error(qp);
+    /* The affiliated error the application is told of (IBTA 11.6.3.2). */
+    rc_event(qp->ctx, st->nak == RS_NAK_REMOTE_ACCESS_ERROR ? RS_RC_EV_QP_ACCESS_ERR
+                      : st->nak == RS_NAK_INVALID_REQUEST   ? RS_RC_EV_QP_REQ_ERR
+                                                            : RS_RC_EV_QP_FATAL,
+             qp->attr.qpn, NULL);
 }
 
 void
@@ -326,16 +330,16 @@ rc_resp_handle(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
             s = check_op_seq(qp, pkt);
             break;
         case RESP_CHECK_OP_ACCESS:
-            s = check_op_access(qp, pkt);
+            s = rc_resp_check_op_access(qp, pkt);
             break;
         case RESP_CHECK_RESOURCE:
             s = check_resource(qp, pkt);
             break;
         case RESP_CHECK_LENGTH:
-            s = check_length(qp, pkt);
+            s = rc_resp_check_length(qp, pkt);
             break;
         case RESP_CHECK_RKEY:
-            s = check_rkey(qp, pkt);
+            s = rc_resp_check_rkey(qp, pkt);
             break;
         case RESP_CHECK_ATOMIC_ALIGN:
             s = check_atomic_align(qp, pkt);
@@ -369,9 +373,11 @@ rc_resp_reset(struct rs_rc_qp *qp)
 {
     struct rc_resp *r = &qp->resp;
     struct rc_res *res = r->res;
+    struct rs_rc_sge *rwqe_sge = r->rwqe_sge;
 
     memset(r, 0, sizeof(*r));
     r->res = res;
+    r->rwqe_sge = rwqe_sge;
     memset(res, 0, sizeof(*res) * qp->attr.max_dest_rd_atomic);
     r->epsn = qp->attr.rq_psn & RC_PSN_MASK;
     r->ack_psn = rc_psn_add(r->epsn, RC_PSN_MASK);  /* epsn - 1: nothing yet */

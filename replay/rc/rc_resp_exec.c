@@ -130,24 +130,21 @@ find_resource(struct rs_rc_qp *qp, uint8_t kind, uint32_t psn)
 
 /* A SEND lands in the receive WQE at the head of the queue, taken by its
  * first packet. */
-static enum resp_state
-exec_send(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
+enum resp_state
+rc_resp_exec_send(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
 {
     struct rc_resp *r = &qp->resp;
-    const struct rs_rc_recv_wr *wr = &qp->rq[qp->rq_head % qp->attr.rq_depth].wr;
 
     if (pkt->seg == RS_SEG_FIRST || pkt->seg == RS_SEG_ONLY) {
-        r->have_rwqe = true;
+        if (!r->have_rwqe && !rc_take_recv(qp))
+            return RESP_ERR_RNR;    /* checked before: cannot happen */
         r->recv_off = 0;
     }
     if (pkt->paylen > 0) {
-        if ((uint64_t)r->recv_off + pkt->paylen > wr->sge.length)
+        if ((uint64_t)r->recv_off + pkt->paylen > r->rwqe.data.length)
             return RESP_ERR_RECV_OVERFLOW;
-        uint8_t *dst = rc_mr_local(qp->ctx, wr->sge.lkey, wr->sge.addr + r->recv_off,
-                                   pkt->paylen, RS_RC_ACCESS_LOCAL_WRITE);
-        if (dst == NULL)
+        if (!rc_data_write(qp->ctx, &r->rwqe.data, r->recv_off, pkt->payload, pkt->paylen))
             return RESP_ERR_BAD_RECV_WQE;
-        memcpy(dst, pkt->payload, pkt->paylen);
         r->recv_off += pkt->paylen;
     }
     return RESP_DONE;
@@ -155,8 +152,8 @@ exec_send(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
 
 /* A WRITE goes to the range its RETH named; every packet is checked
  * against the region again. */
-static enum resp_state
-exec_write(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
+enum resp_state
+rc_resp_exec_write(struct rs_rc_qp *qp, const struct rc_pkt *pkt)
 {
     struct rc_resp *r = &qp->resp;
     enum rc_mr_fail why;
@@ -257,10 +254,10 @@ rc_resp_execute(struct rs_rc_qp *qp, const struct rc_pkt *pkt, struct resp_work 
     case RS_OP_FETCH_ADD:
         return exec_atomic(qp, pkt, work);
     case RS_OP_SEND:
-        s = exec_send(qp, pkt);
+        s = rc_resp_exec_send(qp, pkt);
         break;
     default:
-        s = exec_write(qp, pkt);
+        s = rc_resp_exec_write(qp, pkt);
         break;
     }
     if (s != RESP_DONE)
@@ -295,12 +292,12 @@ rc_resp_complete(struct rs_rc_qp *qp, const struct rc_pkt *pkt, struct resp_work
         }
         if (pkt->info->hdrs & RS_HDR_IMMDT)
             flags |= RS_RC_WC_WITH_IMM;
-        r->have_rwqe = false;
         rc_complete_recv(qp, RS_RC_WC_SUCCESS, RS_RC_WC_RECV, r->recv_off, flags, pkt->imm,
                          inv);
         cnt->exec_send++;
     } else if (pkt->op == RS_OP_WRITE) {
-        if (pkt->info->hdrs & RS_HDR_IMMDT)
+        /* Its receive WQE holds no data: taken at the end (one was there at the check). */
+        if ((pkt->info->hdrs & RS_HDR_IMMDT) && rc_take_recv(qp))
             rc_complete_recv(qp, RS_RC_WC_SUCCESS, RS_RC_WC_RECV_RDMA_WITH_IMM, r->length,
                              RS_RC_WC_WITH_IMM, pkt->imm, 0);
         cnt->exec_write++;

@@ -61,6 +61,15 @@ struct resp_work {
 };
 
 const char *rc_resp_state_name(enum resp_state s);
+/* The checks UC shares with RC (rc_resp.c): the QP's access for the operation, the
+ * payload and DMA lengths, the R_Key; each returns the next state or an error. */
+enum resp_state rc_resp_check_op_access(struct rs_rc_qp *qp, const struct rc_pkt *pkt);
+enum resp_state rc_resp_check_length(struct rs_rc_qp *qp, const struct rc_pkt *pkt);
+enum resp_state rc_resp_check_rkey(struct rs_rc_qp *qp, const struct rc_pkt *pkt);
+/* Moving the data of a SEND (into the receive WQE, taken by the first packet) and of a
+ * WRITE (rc_resp_exec.c): RESP_DONE or an error. */
+enum resp_state rc_resp_exec_send(struct rs_rc_qp *qp, const struct rc_pkt *pkt);
+enum resp_state rc_resp_exec_write(struct rs_rc_qp *qp, const struct rc_pkt *pkt);
 enum resp_state rc_resp_execute(struct rs_rc_qp *qp, const struct rc_pkt *pkt,
                                 struct resp_work *work);
 enum resp_state rc_resp_complete(struct rs_rc_qp *qp, const struct rc_pkt *pkt,

@@ -24,65 +24,95 @@ rc_fields_init(const struct rs_rc_qp *qp, struct rs_ib_fields *f, uint8_t opcode
     f->psn = psn & RC_PSN_MASK;
 }
 
+uint32_t
+rc_flow_label(uint32_t a, uint32_t b)
+{
+    /* A hash of the two QP numbers folded to 20 bits, as rdma_calc_flow_label() does,
+     * so that rxe and we give one connection the same label and source port. */
+    uint64_t v = (uint64_t)a * b;
+
+    v ^= v >> 20;
+    v ^= v >> 40;
+    return (uint32_t)(v & 0xfffff);
+}
+
+uint16_t
+rc_flow_sport(uint32_t flow_label)
+{
+    /* The top quarter of the port space, the ephemeral range RoCEv2 (A17.2.3) uses
+     * for entropy, from the label's low bits (rdma_flow_label_to_udp_sport). */
+    uint32_t fl_low = flow_label & 0x03fff, fl_high = flow_label & 0xfc000;
+
+    fl_low ^= fl_high >> 14;
+    return (uint16_t)(fl_low | 0xc000);
+}
+
 void
-rc_tx_to(struct rs_rc_ctx *ctx, const uint8_t peer_gid[16], const struct rs_ib_fields *f,
+rc_tx_to(struct rs_rc_ctx *ctx, const struct rc_route *rt, const struct rs_ib_fields *f,
          const void *payload, uint32_t len)
 {
+    const struct rc_addr *a = &ctx->addr[rt->addr];
     struct rs_roce_route r;
 
     memset(&r, 0, sizeof(r));
-    if (ctx->ip_layer == RS_LAYER_IPV4) {
+    if (rs_addr_is_v4mapped(a->gid)) {
         r.family = 4;
-        memcpy(r.src, ctx->opts.local_gid + 12, 4);
-        memcpy(r.dst, peer_gid + 12, 4);
+        memcpy(r.src, a->gid + 12, 4);
+        memcpy(r.dst, rt->peer_gid + 12, 4);
     } else {
         r.family = 6;
-        memcpy(r.src, ctx->opts.local_gid, 16);
-        memcpy(r.dst, peer_gid, 16);
+        memcpy(r.src, a->gid, 16);
+        memcpy(r.dst, rt->peer_gid, 16);
+        r.flow_label = rt->flow_label & 0xfffff;
     }
-    r.sport = ctx->opts.udp_sport;
+    r.sport = rt->sport;
     r.dport = RS_ROCEV2_UDP_PORT;
-    r.tos = ctx->opts.tos;
-    r.ttl = 64;
+    /* The context's ECN bits (a test's CE mark) stay; the class is the QP's. */
+    r.tos = ctx->opts.tos | (rt->tclass & 0xfc);
+    r.ttl = rt->hop_limit != 0 ? rt->hop_limit : 64;
     r.ip_id = 0;
     r.df = true;
-    uint8_t *buf = ctx->link.tx_buf(ctx->link.arg);
+    uint8_t *buf = a->link.tx_buf(a->link.arg);
     struct rs_ib_fields g = *f;
     struct rs_frame frame;
     struct rs_packet view;
-    g.unfinished = ctx->link.sender_writes_udp && r.family == 6;
+    g.unfinished = a->link.sender_writes_udp && r.family == 6;
     uint32_t n = rs_encode_rocev2(buf, RS_RC_MAX_PACKET, &r, &g, payload, len, &frame, &view);
     if (n != 0 && g.unfinished)
         rs_encode_finish(&view, RS_ENCODE_KEEP_UDP_CHECKSUM);
     if (n == 0)
         return;     /* cannot happen: payloads never exceed the PMTU */
-    ctx->link.tx_send(ctx->link.arg, n);
+    a->link.tx_send(a->link.arg, n);
     ctx->cnt.tx_packets++;
 }
 
 void
 rc_tx(struct rs_rc_qp *qp, const struct rs_ib_fields *f, const void *payload, uint32_t len)
 {
+    struct rc_route r = {qp->addr, qp->attr.peer_gid, qp->sport, qp->flow_label,
+                         qp->attr.tclass, qp->attr.hop_limit};
+
 #ifdef RS_RC_MISBEHAVE
     if ((rs_rc_misbehave & RS_RC_MISBEHAVE_MSN_SHORT) &&
         (rs_ib_opcode_info(f->opcode)->hdrs & RS_HDR_AETH)) {  /* a broken responder */
         struct rs_ib_fields g = *f;
         g.aeth.msn = rc_psn_add(g.aeth.msn, RC_PSN_MASK);
-        rc_tx_to(qp->ctx, qp->attr.peer_gid, &g, payload, len);
+        rc_tx_to(qp->ctx, &r, &g, payload, len);
         return;
     }
 #endif
-    rc_tx_to(qp->ctx, qp->attr.peer_gid, f, payload, len);
+    rc_tx_to(qp->ctx, &r, f, payload, len);
 }
 
 /* End-to-end flow control: the credit count advertises the receive WQEs
- * still free. */
+ * still free (the one a message under way holds is out of the queue already). A QP
+ * of an SRQ has no credits of its own to give: it says "invalid" (0x1f). */
 uint8_t
 rc_ack_syndrome(const struct rs_rc_qp *qp)
 {
-    uint32_t free = rc_rq_count(qp) - (qp->resp.have_rwqe ? 1 : 0);
-
-    return rs_aeth_credit_code(free) & 0x1f;
+    if (qp->srq != NULL)
+        return 0x1f;
+    return rs_aeth_credit_code(rc_rq_count(qp)) & 0x1f;
 }
 
 void

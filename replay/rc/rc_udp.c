@@ -30,6 +30,7 @@ struct rs_rc_udp {
     struct rs_rc_udp_opts opts;
     int tx_fd;                  /* UDP, bound to gid:4791; also the receiver with no_raw */
     int rx_fd;                  /* raw IPPROTO_UDP, bound to gid; -1 with no_raw */
+    int raw_tx_fd;              /* raw IPPROTO_RAW, whole packets (raw_send); else -1 */
     bool v6;                    /* IPv6 headers: the GID is not IPv4-mapped */
     uint32_t ip_hdr;            /* their length: RS_IPV4_HDR_LEN or RS_IPV6_HDR_LEN */
     struct rs_rc_link link;
@@ -162,19 +163,23 @@ rs_rc_udp_flush(struct rs_rc_udp *u)
 {
     unsigned n = u->tx_n;
 
+    bool whole = u->raw_tx_fd >= 0;
+
     for (unsigned i = 0; i < n; i++) {
-        /* The encoder built IP (no options) and UDP: the kernel writes those
-         * itself, so the datagram starts at the BTH. */
+        /* The encoder built IP (no options) and UDP: a UDP socket's kernel writes
+         * those itself, so its datagram starts at the BTH; a raw socket sends them. */
         const uint8_t *b = u->tx_buf[i];
-        u->tx_iov[i].iov_base = u->tx_buf[i] + u->ip_hdr + RS_UDP_HDR_LEN;
-        u->tx_iov[i].iov_len = u->tx_len[i] - u->ip_hdr - RS_UDP_HDR_LEN;
+        uint32_t skip = whole ? 0 : u->ip_hdr + RS_UDP_HDR_LEN;
+        u->tx_iov[i].iov_base = u->tx_buf[i] + skip;
+        u->tx_iov[i].iov_len = u->tx_len[i] - skip;
         memset(&u->tx_msg[i], 0, sizeof(u->tx_msg[i]));
         int tos;
         if (u->v6) {
             struct sockaddr_in6 *a = &u->tx_addr[i].v6;
             memset(a, 0, sizeof(*a));
             a->sin6_family = AF_INET6;
-            a->sin6_port = htons(RS_ROCEV2_UDP_PORT);
+            /* A raw IPv6 socket reads the port as the next header number: none. */
+            a->sin6_port = whole ? 0 : htons(RS_ROCEV2_UDP_PORT);
             a->sin6_scope_id = u->opts.scope;     /* used for link-local peers only */
             memcpy(&a->sin6_addr, b + 24, 16);
             u->tx_msg[i].msg_hdr.msg_namelen = sizeof(*a);
@@ -191,7 +196,7 @@ rs_rc_udp_flush(struct rs_rc_udp *u)
         u->tx_msg[i].msg_hdr.msg_name = &u->tx_addr[i];
         u->tx_msg[i].msg_hdr.msg_iov = &u->tx_iov[i];
         u->tx_msg[i].msg_hdr.msg_iovlen = 1;
-        if (tos != u->opts.tos) {
+        if (tos != u->opts.tos && !whole) {
             struct msghdr *m = &u->tx_msg[i].msg_hdr;
             m->msg_control = u->tx_ctl[i].buf;
             m->msg_controllen = sizeof(u->tx_ctl[i].buf);
@@ -204,7 +209,7 @@ rs_rc_udp_flush(struct rs_rc_udp *u)
     }
     unsigned done = 0;
     while (done < n) {
-        int r = sendmmsg(u->tx_fd, u->tx_msg + done, n - done, 0);
+        int r = sendmmsg(whole ? u->raw_tx_fd : u->tx_fd, u->tx_msg + done, n - done, 0);
         if (r < 0) {
             if (errno == EINTR)
                 continue;
@@ -296,6 +301,26 @@ set_receive_options(const struct rs_rc_udp *u, int fd)
     return setsockopt(fd, IPPROTO_IPV6, IPV6_RECVTCLASS, &one, sizeof(one));
 }
 
+/* A socket that sends whole IP packets (IPPROTO_RAW: IPv4 and IPv6 headers
+ * included). Linux keeps an IPv4 identification of 0 with DF set, as the ICRC was
+ * computed over, and an IPv6 UDP checksum must be the encoder's (it computes one). Not
+ * privileged: -1 with errno 0, and the UDP socket sends. */
+static int
+open_raw_sender(struct rs_rc_udp *u)
+{
+    int sndbuf = 8 << 20;
+
+    u->raw_tx_fd = socket(u->v6 ? AF_INET6 : AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+    if (u->raw_tx_fd < 0) {
+        if (errno != EPERM && errno != EACCES)
+            return -1;
+        errno = 0;
+        return 0;
+    }
+    setsockopt(u->raw_tx_fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+    return 0;
+}
+
 static int
 open_sockets(struct rs_rc_udp *u, char *err)
 {
@@ -323,6 +348,8 @@ open_sockets(struct rs_rc_udp *u, char *err)
         else if (u->rx_fd < 0)
             return rs_error(err, RS_EIO, "raw socket: %s", strerror(errno));
     }
+    if (u->opts.raw_send && open_raw_sender(u) < 0)
+        return rs_error(err, RS_EIO, "raw sending socket: %s", strerror(errno));
     if (u->opts.no_raw) {
         set_receive_options(u, u->tx_fd);
         set_rcvbuf(u->tx_fd, u->opts.rcvbuf);
@@ -374,7 +401,7 @@ rs_rc_udp_open(struct rs_rc_udp **out, const struct rs_rc_udp_opts *opts, char *
     if (u == NULL)
         return rs_error(err, RS_ENOMEM, "UDP port: out of memory");
     u->opts = *opts;
-    u->tx_fd = u->rx_fd = -1;
+    u->tx_fd = u->rx_fd = u->raw_tx_fd = -1;
     u->v6 = !rs_addr_is_v4mapped(opts->gid);
     u->ip_hdr = u->v6 ? RS_IPV6_HDR_LEN : RS_IPV4_HDR_LEN;
     u->hook_due = RS_RC_INFINITE;
@@ -395,7 +422,8 @@ rs_rc_udp_open(struct rs_rc_udp **out, const struct rs_rc_udp_opts *opts, char *
     u->link.tx_send = udp_tx_send;
     u->link.connected = udp_connected;
     u->link.tx_errors_to = udp_tx_errors_to;
-    u->link.sender_writes_udp = opts->hook == NULL;    /* a hook sees whole packets */
+    /* A hook sees whole packets, and a raw socket sends them. */
+    u->link.sender_writes_udp = opts->hook == NULL && u->raw_tx_fd < 0;
     u->link.arg = u;
     *out = u;
     return 0;
@@ -410,6 +438,8 @@ rs_rc_udp_close(struct rs_rc_udp *u)
         close(u->tx_fd);
     if (u->rx_fd >= 0)
         close(u->rx_fd);
+    if (u->raw_tx_fd >= 0)
+        close(u->raw_tx_fd);
     free(u->tx_buf);
     free(u->rx_buf);
     free(u);
@@ -425,6 +455,12 @@ bool
 rs_rc_udp_checks_icrc(const struct rs_rc_udp *u)
 {
     return !u->opts.no_raw;
+}
+
+bool
+rs_rc_udp_sends_whole(const struct rs_rc_udp *u)
+{
+    return u->raw_tx_fd >= 0;
 }
 
 int

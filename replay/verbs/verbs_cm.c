@@ -114,7 +114,7 @@ send_mad(void *arg, const uint8_t *gid, uint32_t qp, const uint8_t *mad)
     /* A MAD that cannot go is as lost as a dropped one: the engine resends. */
     pthread_mutex_lock(&p->lock);
     if (p->rc != NULL && rs_rc_gsi_send(p->rc, gid, qp, mad, RS_CM_MAD_LEN, err) == 0)
-        rs_rc_udp_flush(p->udp);
+        vb_links_flush(p);
     pthread_mutex_unlock(&p->lock);
 }
 

@@ -3,12 +3,11 @@
  * verbs_post.c - posting work: ibv_post_send(), ibv_post_recv() and the
  * ibv_wr_*() builders of struct ibv_qp_ex, which perftest uses by default.
  *
- * A work request carries at most one scatter/gather element, as the RC stack
- * does (the device says max_sge 1). Inline data is copied at post time into
- * the QP's slot for that send queue entry, in a region of the QP's own, so
- * the application may reuse its buffer at once and retransmissions still
- * find the bytes: the RC queue holds at most as many sends as there are
- * slots, and the slot of send n is n modulo the queue's depth, as its entry is.
+ * A work request carries up to the QP's max_send_sge (max_recv_sge) elements, up
+ * to 32, handed to the RC stack as they are (ibverbs' struct ibv_sge is the stack's
+ * struct rs_rc_sge), which copies them. Inline data is copied by the stack when it
+ * takes the request, after every check, so that a post refused changes nothing, and
+ * the application may reuse its buffer at once.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -17,7 +16,7 @@
 #include "verbs_int.h"
 
 int
-vb_post_one(struct vb_qp *qp, struct rs_rc_send_wr *wr, const void *inline_data)
+vb_post_one(struct vb_qp *qp, struct rs_rc_send_wr *wr)
 {
     char err[RS_ERRBUF_SIZE];
 
@@ -25,16 +24,9 @@ vb_post_one(struct vb_qp *qp, struct rs_rc_send_wr *wr, const void *inline_data)
         return EINVAL;      /* in error before it ever had a peer */
     if (qp->sq_sig_all)
         wr->flags |= RS_RC_SEND_SIGNALED;
-    if (inline_data != NULL && wr->sge.length > 0) {
-        uint64_t off = (qp->sends % qp->attr.sq_depth) * qp->cap.max_inline_data;
-        memcpy(qp->inline_buf + off, inline_data, wr->sge.length);
-        wr->sge.addr = qp->inline_mr.va + off;
-        wr->sge.lkey = qp->inline_mr.lkey;
-    }
     int rc = rs_rc_post_send(qp->rc, wr, err);
     if (rc < 0)
-        return rc == RS_ENOMEM ? ENOMEM : EINVAL;
-    qp->sends++;
+        return rc == RS_ENOMEM ? ENOMEM : vb_fail(EINVAL, "ibv_post_send: %s", err);
     return 0;
 }
 
@@ -58,20 +50,22 @@ opcode_served(enum ibv_wr_opcode op)
 
 /* ibverbs' struct into the RC stack's (their opcode and flag values are the same). */
 static int
-convert(const struct vb_qp *qp, const struct ibv_send_wr *in, struct rs_rc_send_wr *w,
-        const void **inline_data)
+convert(const struct vb_qp *qp, const struct ibv_send_wr *in, struct rs_rc_send_wr *w)
 {
-    if (!opcode_served(in->opcode) || in->num_sge > 1 || (in->num_sge > 0 && in->sg_list == NULL))
-        return EINVAL;
+    if (!opcode_served(in->opcode))
+        return vb_fail(EINVAL, "ibv_post_send: opcode %d is not served (memory windows, "
+                       "local invalidation, TSO and atomic write are not)", in->opcode);
+    if (in->num_sge < 0 || (uint32_t)in->num_sge > (qp->cap.max_send_sge > 0 ? qp->cap.max_send_sge : 1) ||
+        (in->num_sge > 0 && in->sg_list == NULL))
+        return vb_fail(EINVAL, "ibv_post_send: %d scatter/gather elements, the QP takes %u",
+                       in->num_sge, qp->cap.max_send_sge);
     memset(w, 0, sizeof(*w));
     w->wr_id = in->wr_id;
     w->opcode = (uint8_t)in->opcode;
     w->flags = (uint8_t)(in->send_flags & (IBV_SEND_FENCE | IBV_SEND_SIGNALED |
-                                           IBV_SEND_SOLICITED));
-    if (in->num_sge == 1)
-        w->sge = (struct rs_rc_sge){in->sg_list[0].addr, in->sg_list[0].length,
-                                    in->sg_list[0].lkey};
-    *inline_data = NULL;
+                                           IBV_SEND_SOLICITED | IBV_SEND_INLINE));
+    w->sg_list = (const struct rs_rc_sge *)(const void *)in->sg_list;
+    w->num_sge = (uint32_t)in->num_sge;
     switch (in->opcode) {
     case IBV_WR_RDMA_WRITE_WITH_IMM:
         w->imm = ntohl(in->imm_data);
@@ -97,12 +91,11 @@ convert(const struct vb_qp *qp, const struct ibv_send_wr *in, struct rs_rc_send_
     default:
         break;
     }
-    if ((in->send_flags & IBV_SEND_INLINE) && w->sge.length > 0 &&
-        in->opcode != IBV_WR_RDMA_READ && in->opcode != IBV_WR_ATOMIC_CMP_AND_SWP &&
-        in->opcode != IBV_WR_ATOMIC_FETCH_AND_ADD) {
-        if (w->sge.length > qp->cap.max_inline_data)
-            return EINVAL;
-        *inline_data = (const void *)(uintptr_t)w->sge.addr;
+    if (qp->qpx.qp_base.qp_type == IBV_QPT_UD) {
+        if (in->wr.ud.ah == NULL)
+            return vb_fail(EINVAL, "ibv_post_send: a UD work request without an address "
+                           "handle");
+        vb_ud_dest(in->wr.ud.ah, in->wr.ud.remote_qpn, in->wr.ud.remote_qkey, &w->ud);
     }
     return 0;
 }
@@ -116,13 +109,12 @@ vb_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **b
 
     pthread_mutex_lock(&port->lock);
     if (ibqp->state != IBV_QPS_RTS && ibqp->state != IBV_QPS_ERR)
-        rc = EINVAL;
+        rc = vb_fail(EINVAL, "ibv_post_send: the QP is in state %d, not RTS", ibqp->state);
     for (; rc == 0 && wr != NULL; wr = wr->next) {
         struct rs_rc_send_wr w;
-        const void *data;
-        rc = convert(qp, wr, &w, &data);
+        rc = convert(qp, wr, &w);
         if (rc == 0)
-            rc = vb_post_one(qp, &w, data);
+            rc = vb_post_one(qp, &w);
         if (rc != 0)
             break;
     }
@@ -138,22 +130,22 @@ vb_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **b
 {
     struct vb_qp *qp = vb_qp(ibqp);
     struct vb_port *port = qp->ctx->port;
+    uint32_t max = qp->cap.max_recv_sge > 0 ? qp->cap.max_recv_sge : 1;
     char err[RS_ERRBUF_SIZE];
     int rc = 0;
 
     pthread_mutex_lock(&port->lock);
     if (ibqp->state == IBV_QPS_RESET)
-        rc = EINVAL;
+        rc = vb_fail(EINVAL, "ibv_post_recv: the QP is in RESET");
+    else if (qp->srq != NULL)
+        rc = vb_fail(EINVAL, "ibv_post_recv: the QP takes its receives from an SRQ");
     for (; rc == 0 && wr != NULL; wr = wr->next) {
-        if (wr->num_sge > 1 || (wr->num_sge > 0 && wr->sg_list == NULL)) {
-            rc = EINVAL;
-            break;
-        }
-        struct rs_rc_recv_wr w = {wr->wr_id, {0, 0, 0}};
-        if (wr->num_sge == 1)
-            w.sge = (struct rs_rc_sge){wr->sg_list[0].addr, wr->sg_list[0].length,
-                                       wr->sg_list[0].lkey};
-        if (qp->rc != NULL) {
+        struct rs_rc_recv_wr w;
+        rc = vb_recv_wr(wr, max, &w);
+        if (rc != 0) {
+            vb_fail(rc, "ibv_post_recv: %d scatter/gather elements, the QP takes %u",
+                    wr->num_sge, max);
+        } else if (qp->rc != NULL) {
             if (rs_rc_post_recv(qp->rc, &w, err) < 0)
                 rc = ENOMEM;
         } else if (ibqp->state == IBV_QPS_ERR) {
@@ -161,6 +153,11 @@ vb_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **b
                                 .opcode = IBV_WC_RECV, .qp_num = ibqp->qp_num};
             vb_cq_push(VB_CONTAINER(ibqp->recv_cq, struct vb_cq, cq), &wc);
         } else if (qp->n_early < qp->attr.rq_depth) {
+            /* Kept, elements and all, until RTR gives the QP to the stack. */
+            struct rs_rc_sge *sg = qp->early_sge + (size_t)qp->n_early * max;
+            if (w.num_sge > 0)
+                memcpy(sg, w.sg_list, w.num_sge * sizeof(*sg));
+            w.sg_list = sg;
             qp->early[qp->n_early++] = w;
         } else {
             rc = ENOMEM;
@@ -183,8 +180,8 @@ vb_wc_from_rc(const struct rs_rc_wc *in, uint32_t src_qp, struct ibv_wc *out)
     out->opcode = (enum ibv_wc_opcode)in->opcode;
     out->byte_len = in->byte_len;
     out->qp_num = in->qpn;
-    out->src_qp = src_qp;
-    out->wc_flags = in->flags & (IBV_WC_WITH_IMM | IBV_WC_WITH_INV);
+    out->src_qp = (in->flags & RS_RC_WC_GRH) ? in->src_qp : src_qp;
+    out->wc_flags = in->flags & (IBV_WC_GRH | IBV_WC_WITH_IMM | IBV_WC_WITH_INV);
     if (in->flags & RS_RC_WC_WITH_INV)
         out->invalidated_rkey = in->invalidated_rkey;
     else
@@ -216,6 +213,12 @@ batch_add(struct ibv_qp_ex *x, uint8_t opcode)
     w->opcode = opcode;
     w->flags = (uint8_t)(x->wr_flags & (IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED));
     return w;
+}
+
+static uint32_t
+send_sge_max(const struct vb_qp *qp)
+{
+    return qp->cap.max_send_sge > 0 ? qp->cap.max_send_sge : 1;
 }
 
 static struct rs_rc_send_wr *
@@ -254,10 +257,10 @@ wr_complete(struct ibv_qp_ex *x)
 
     pthread_mutex_lock(&port->lock);
     if (rc == 0 && x->qp_base.state != IBV_QPS_RTS && x->qp_base.state != IBV_QPS_ERR)
-        rc = EINVAL;
-    /* Inline data is in its slots already (wr_set_inline_data). */
+        rc = vb_fail(EINVAL, "ibv_wr_complete: the QP is in state %d, not RTS",
+                     x->qp_base.state);
     for (uint32_t i = 0; rc == 0 && i < qp->n_batch; i++)
-        rc = vb_post_one(qp, &qp->batch[i], NULL);
+        rc = vb_post_one(qp, &qp->batch[i]);
     vb_app_post(port);
     pthread_mutex_unlock(&port->lock);
     qp->n_batch = 0;
@@ -344,25 +347,33 @@ wr_atomic_fetch_add(struct ibv_qp_ex *x, uint32_t rkey, uint64_t addr, uint64_t 
 }
 
 static void
-wr_set_sge(struct ibv_qp_ex *x, uint32_t lkey, uint64_t addr, uint32_t length)
+wr_set_sge_list(struct ibv_qp_ex *x, size_t n, const struct ibv_sge *sge)
 {
+    struct vb_qp *qp = qpx_of(x);
     struct rs_rc_send_wr *w = batch_last(x);
 
-    if (w != NULL)
-        w->sge = (struct rs_rc_sge){addr, length, lkey};
+    if (w == NULL)
+        return;
+    if (n > send_sge_max(qp)) {
+        qp->batch_err = vb_fail(EINVAL, "ibv_wr_set_sge_list: %zu elements, the QP takes %u",
+                                n, send_sge_max(qp));
+        return;
+    }
+    /* Copied: the application's list need not outlive the call. */
+    struct rs_rc_sge *sg = qp->batch_sge + (size_t)(qp->n_batch - 1) * send_sge_max(qp);
+    if (n > 0)
+        memcpy(sg, sge, n * sizeof(*sg));
+    w->sg_list = sg;
+    w->num_sge = (uint32_t)n;
+    w->flags &= (uint8_t)~RS_RC_SEND_INLINE;
 }
 
 static void
-wr_set_sge_list(struct ibv_qp_ex *x, size_t n, const struct ibv_sge *sge)
+wr_set_sge(struct ibv_qp_ex *x, uint32_t lkey, uint64_t addr, uint32_t length)
 {
-    if (n > 1) {
-        qpx_of(x)->batch_err = EINVAL;
-        return;
-    }
-    if (n == 1)
-        wr_set_sge(x, sge->lkey, sge->addr, sge->length);
-    else
-        wr_set_sge(x, 0, 0, 0);
+    struct ibv_sge s = {addr, length, lkey};
+
+    wr_set_sge_list(x, 1, &s);
 }
 
 static void
@@ -377,17 +388,24 @@ wr_set_inline_data_list(struct ibv_qp_ex *x, size_t n, const struct ibv_data_buf
     for (size_t i = 0; i < n; i++)
         len += buf[i].length;
     if (len > qp->cap.max_inline_data) {
-        qp->batch_err = EINVAL;
+        qp->batch_err = vb_fail(EINVAL, "ibv_wr_set_inline_data: %zu bytes, the QP takes %u",
+                                len, qp->cap.max_inline_data);
         return;
     }
-    /* The slot of this request: the sends posted, and those before it in the batch. */
-    uint64_t off = ((qp->sends + qp->n_batch - 1) % qp->attr.sq_depth) * qp->cap.max_inline_data;
-    w->sge = (struct rs_rc_sge){qp->inline_mr.va + off, (uint32_t)len, qp->inline_mr.lkey};
+    /* The data is copied now (the verbs say the buffers may be reused at once), into
+     * the batch's own room for this request; the stack copies it again when it takes
+     * the request, as for any inline post. */
+    uint8_t *room = qp->batch_inline + (size_t)(qp->n_batch - 1) * qp->cap.max_inline_data;
+    size_t off = 0;
     for (size_t i = 0; i < n; i++) {
         if (buf[i].length > 0)
-            memcpy(qp->inline_buf + off, buf[i].addr, buf[i].length);
+            memcpy(room + off, buf[i].addr, buf[i].length);
         off += buf[i].length;
     }
+    w->sge = (struct rs_rc_sge){(uintptr_t)room, (uint32_t)len, 0};
+    w->sg_list = NULL;
+    w->num_sge = 0;
+    w->flags |= RS_RC_SEND_INLINE;
 }
 
 static void
@@ -398,12 +416,29 @@ wr_set_inline_data(struct ibv_qp_ex *x, void *addr, size_t length)
     wr_set_inline_data_list(x, 1, &b);
 }
 
-/* What an RC QP of ours cannot do: memory windows, local invalidation, TSO,
- * UD and XRC addressing, atomic write. The batch fails with EOPNOTSUPP. */
+static void
+wr_set_ud_addr(struct ibv_qp_ex *x, struct ibv_ah *ah, uint32_t qpn, uint32_t qkey)
+{
+    struct vb_qp *qp = qpx_of(x);
+    struct rs_rc_send_wr *w = batch_last(x);
+
+    if (w == NULL)
+        return;
+    if (x->qp_base.qp_type != IBV_QPT_UD || ah == NULL) {
+        qp->batch_err = vb_fail(EINVAL, "ibv_wr_set_ud_addr: not a UD QP, or no address "
+                                "handle");
+        return;
+    }
+    vb_ud_dest(ah, qpn, qkey, &w->ud);
+}
+
+/* What a QP of ours cannot do: memory windows, local invalidation, TSO, XRC
+ * addressing, atomic write. The batch fails with EOPNOTSUPP. */
 static void
 unsupported(struct ibv_qp_ex *x)
 {
-    qpx_of(x)->batch_err = EOPNOTSUPP;
+    qpx_of(x)->batch_err = vb_fail(EOPNOTSUPP, "ibv_wr_*: memory windows, local "
+                                   "invalidation, TSO, XRC and atomic write are not served");
 }
 
 static void
@@ -429,15 +464,6 @@ wr_send_tso(struct ibv_qp_ex *x, void *hdr, uint16_t hdr_sz, uint16_t mss)
     (void)hdr;
     (void)hdr_sz;
     (void)mss;
-    unsupported(x);
-}
-
-static void
-wr_set_ud_addr(struct ibv_qp_ex *x, struct ibv_ah *ah, uint32_t qpn, uint32_t qkey)
-{
-    (void)ah;
-    (void)qpn;
-    (void)qkey;
     unsupported(x);
 }
 

@@ -11,7 +11,7 @@
  * ibv_poll_cq() alone would leave such a peer unanswered. The inline part
  * is for latency and bandwidth: an application that spins on its CQ
  * receives and completes without waiting for the thread to wake, and posts
- * go out with its next call, several to a system call. The context's mutex
+ * go out with its next call, several to a system call. The port's mutex
  * makes the two take turns. While the application keeps calling, the thread
  * stands by without the mutex: had it taken the packets too, each post would
  * wait on the mutex while the thread held it (perftest posts a hundred
@@ -27,6 +27,8 @@
 #include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <roceshark/addr.h>
 
 #include "verbs_int.h"
 
@@ -57,8 +59,18 @@ harvest(struct vb_port *p)
             }
             struct ibv_cq *cq = (qp->held.opcode & IBV_WC_RECV) ? qp->qpx.qp_base.recv_cq
                                                                  : qp->qpx.qp_base.send_cq;
-            if (!vb_cq_push(VB_CONTAINER(cq, struct vb_cq, cq), &qp->held))
+            struct vb_cq *vcq = VB_CONTAINER(cq, struct vb_cq, cq);
+            if (!vb_cq_push(vcq, &qp->held)) {
+                /* A NIC's CQ that overflows is in error (IBV_EVENT_CQ_ERR); ours keeps
+                 * the completion waiting in the QP, and says so once. */
+                if (!vcq->overflow_told) {
+                    struct ibv_async_event ev = {.element.cq = cq,
+                                                 .event_type = IBV_EVENT_CQ_ERR};
+                    vcq->overflow_told = true;
+                    vb_async_push(qp->ctx, &ev);
+                }
                 break;
+            }
             qp->has_held = false;
         }
     }
@@ -83,12 +95,41 @@ int
 vb_progress(struct vb_port *p)
 {
     char err[RS_ERRBUF_SIZE];
+    int n = 0;
 
     /* A socket error is a lost packet to the transport, which retries. */
-    int n = rs_rc_udp_poll(p->udp, p->rc, 0, err);
+    for (unsigned i = 0; i < p->n_links; i++) {
+        int got = rs_rc_udp_poll(p->links[i].udp, p->rc, 0, err);
+        if (got > 0)
+            n += got;
+    }
+    /* What the timers of the last poll sent through the links polled before it. */
+    if (p->n_links > 1)
+        vb_links_flush(p);
     harvest(p);
     wake_if_due(p);
     return n;
+}
+
+uint32_t
+vb_link_mtu(struct vb_port *p, const uint8_t *gid)
+{
+    uint32_t mtu = 0;
+
+    for (unsigned i = 0; i < p->n_links; i++) {
+        if (gid != NULL && memcmp(p->links[i].gid, gid, 16) != 0)
+            continue;
+        uint32_t m = rs_rc_udp_active_mtu(p->links[i].udp);
+        mtu = mtu == 0 || m < mtu ? m : mtu;
+    }
+    return mtu != 0 ? mtu : vb_active_mtu(p->dev);
+}
+
+void
+vb_links_flush(struct vb_port *p)
+{
+    for (unsigned i = 0; i < p->n_links; i++)
+        rs_rc_udp_flush(p->links[i].udp);
 }
 
 /* How long ago the application last called in; 0 if it did after now (its clock
@@ -125,7 +166,7 @@ vb_app_post(struct vb_port *p)
      * several posts per system call (perftest posts a hundred WRITEs between
      * two polls); the first post after a quiet spell goes at once. */
     if (!calling)
-        rs_rc_udp_flush(p->udp);
+        vb_links_flush(p);
     harvest(p);
     wake_if_due(p);
 }
@@ -135,7 +176,7 @@ vb_app_leaves(struct vb_port *p, bool blocks)
 {
     if (p->rc == NULL)
         return;
-    rs_rc_udp_flush(p->udp);
+    vb_links_flush(p);
     __atomic_store_n(&p->app_active_ns, 0, __ATOMIC_SEQ_CST);
     /* The thread wakes if the application blocks, or if it is one that goes
      * quiet after a completion: the thread learnt that from packets it found
@@ -200,7 +241,13 @@ static void *
 progress_main(void *arg)
 {
     struct vb_port *p = arg;
-    struct pollfd pfd[2] = {{rs_rc_udp_fd(p->udp), POLLIN, 0}, {p->wake_fd, POLLIN, 0}};
+    struct pollfd pfd[VB_MAX_GIDS + 1];
+    nfds_t n = 0;
+
+    /* The links' sockets, then the wake descriptor, last, as sleep_on() takes it. */
+    for (unsigned i = 0; i < p->n_links; i++)
+        pfd[n++] = (struct pollfd){rs_rc_udp_fd(p->links[i].udp), POLLIN, 0};
+    pfd[n++] = (struct pollfd){p->wake_fd, POLLIN, 0};
 
     enum stand_by_end end = SB_NOT_CALLING;
 
@@ -223,14 +270,14 @@ progress_main(void *arg)
         pthread_mutex_unlock(&p->lock);
         end = SB_NOT_CALLING;
         if (standby)
-            end = stand_by(p, pfd + 1);
+            end = stand_by(p, pfd + n - 1);
         else if (wait > 0)
-            sleep_on(p, pfd, 2, wait);
+            sleep_on(p, pfd, n, wait);
         else
             sched_yield();
         /* An application inside the library now does what the thread woke for. */
         while (pthread_mutex_trylock(&p->lock) != 0) {
-            if ((end = stand_by(p, pfd + 1)) == SB_NOT_CALLING) {
+            if ((end = stand_by(p, pfd + n - 1)) == SB_NOT_CALLING) {
                 pthread_mutex_lock(&p->lock);
                 break;
             }
@@ -241,45 +288,135 @@ progress_main(void *arg)
     return NULL;
 }
 
-/* Opens the port: the socket, the RC context and the progress thread. Under
+/* Opens the UDP port of one address; 0 or the errno of its bind(). */
+static int
+link_open(struct vb_port *p, const struct vb_gid *g, struct rs_rc_udp **udp)
+{
+    struct rs_rc_udp_opts uo;
+    char err[RS_ERRBUF_SIZE];
+
+    rs_rc_udp_opts_init(&uo);
+    uo.raw_send = true;     /* each QP's own UDP source port, as rxe spreads them */
+    memcpy(uo.gid, g->raw, 16);
+    uo.scope = g->scope != 0 ? g->scope : p->dev->scope;
+    errno = 0;
+    if (rs_rc_udp_open(udp, &uo, err) < 0) {
+        *udp = NULL;
+        return errno != 0 ? errno : EIO;    /* bind()'s: EADDRINUSE, EADDRNOTAVAIL, ... */
+    }
+    return 0;
+}
+
+static void
+links_close(struct vb_port *p)
+{
+    for (unsigned i = 0; i < p->n_links; i++)
+        rs_rc_udp_close(p->links[i].udp);
+    p->n_links = 0;
+    for (unsigned i = 0; i < VB_MAX_GIDS; i++)
+        p->gid_link[i] = -1;
+}
+
+/* A link for every RoCE v2 address of the table this host has. The device's own
+ * address (one named after an address) must open; of an interface's, those that do. */
+static int
+links_open(struct vb_port *p)
+{
+    const struct vb_device *d = p->dev;
+    int first_err = 0, own_err = 0;
+
+    for (unsigned i = 0; i < d->n_gids; i++) {
+        const struct vb_gid *g = &d->gids[i];
+        p->gid_link[i] = -1;
+        p->gid_err[i] = EOPNOTSUPP;
+        if (g->type != VB_GID_ROCE_V2)
+            continue;
+        int same = -1;
+        for (unsigned k = 0; k < p->n_links && same < 0; k++)
+            if (memcmp(p->links[k].gid, g->raw, 16) == 0)
+                same = (int)k;
+        if (same >= 0) {
+            p->gid_link[i] = same;
+            continue;
+        }
+        struct rs_rc_udp *udp;
+        int e = link_open(p, g, &udp);
+        p->gid_err[i] = e;
+        if (e != 0) {
+            first_err = first_err != 0 ? first_err : e;
+            if (!d->by_netdev && memcmp(g->raw, d->gid, 16) == 0)
+                own_err = e;
+            continue;
+        }
+        p->links[p->n_links].udp = udp;
+        memcpy(p->links[p->n_links].gid, g->raw, 16);
+        p->gid_link[i] = (int)p->n_links++;
+    }
+    if (own_err != 0)
+        return own_err;
+    return p->n_links == 0 ? (first_err != 0 ? first_err : EADDRNOTAVAIL) : 0;
+}
+
+/* Why the device's port could not open, in words. */
+static int
+port_fail(struct vb_port *p, int e)
+{
+    const struct vb_device *d = p->dev;
+    char text[RS_ADDR_TEXT_MAX];
+    const char *why = e == EADDRNOTAVAIL ? "not an address of this host"
+                      : e == EADDRINUSE  ? "UDP port 4791 of it is held by another process "
+                                           "(one program per address)"
+                      : e == EACCES || e == EPERM ? "no permission to bind it"
+                                                  : strerror(e);
+
+    if (d->by_netdev)
+        return vb_fail(e, "%s: interface %s: no RoCE v2 address could open: %s",
+                       d->ibdev.name, d->netdev.name, why);
+    return vb_fail(e, "%s: %s: %s", d->ibdev.name,
+                   rs_addr_format(d->gid, d->scope, text, sizeof(text)), why);
+}
+
+/* Opens the port: the links, the RC context and the progress thread. Under
  * open_lock, with no user yet. */
 static int
 port_open(struct vb_port *p)
 {
-    struct rs_rc_udp_opts uo;
     struct rs_rc_ctx_opts co;
     char err[RS_ERRBUF_SIZE];
-    struct rs_rc_udp *udp;
     struct rs_rc_ctx *rc;
 
-    rs_rc_udp_opts_init(&uo);
-    memcpy(uo.gid, p->dev->gid, 16);
-    uo.scope = p->dev->scope;
-    errno = 0;
-    if (rs_rc_udp_open(&udp, &uo, err) < 0)
-        return errno != 0 ? errno : EIO;   /* bind()'s: EADDRINUSE, EADDRNOTAVAIL, ... */
+    pthread_mutex_lock(&p->lock);
+    int e = links_open(p);
+    if (e != 0) {
+        links_close(p);
+        pthread_mutex_unlock(&p->lock);
+        return port_fail(p, e);
+    }
     rs_rc_ctx_opts_init(&co);
-    memcpy(co.local_gid, p->dev->gid, 16);
-    co.verify_icrc = rs_rc_udp_checks_icrc(udp);
+    memcpy(co.local_gid, p->links[0].gid, 16);
+    co.verify_icrc = rs_rc_udp_checks_icrc(p->links[0].udp);
+    /* The links open alike: all send whole packets, or none can. */
+    co.sport_from_flow = rs_rc_udp_sends_whole(p->links[0].udp);
     /* ACKs at once, as a NIC sends them, not held back to cover later requests: a
      * program may count on the ACK of its SEND coming before the peer's reply to it
      * (perftest's latency tests with -e take the next event to be the send's). */
     co.ack_delay_ns = 0;
-    if (rs_rc_ctx_create(&rc, &co, rs_rc_udp_link(udp), err) < 0) {
-        rs_rc_udp_close(udp);
-        return ENOMEM;
+    co.event = vb_async_from_rc;
+    co.event_arg = p;
+    int wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (wake < 0 || rs_rc_ctx_create(&rc, &co, rs_rc_udp_link(p->links[0].udp), err) < 0) {
+        e = wake < 0 ? errno : ENOMEM;
+        if (wake >= 0)
+            close(wake);
+        links_close(p);
+        pthread_mutex_unlock(&p->lock);
+        return vb_fail(e, "%s: the port: %s", p->dev->ibdev.name,
+                       e == ENOMEM ? err : strerror(e));
     }
+    for (unsigned i = 1; i < p->n_links; i++)
+        rs_rc_ctx_add_address(rc, p->links[i].gid, rs_rc_udp_link(p->links[i].udp), err);
     /* QP 1's MADs go to the RDMA CM, which takes those of the ports it uses. */
     rs_rc_gsi_register(rc, vb_cm_mad_in, p);
-    int wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (wake < 0) {
-        int e = errno;
-        rs_rc_ctx_destroy(rc);
-        rs_rc_udp_close(udp);
-        return e;
-    }
-    pthread_mutex_lock(&p->lock);
-    p->udp = udp;
     p->rc = rc;
     p->wake_fd = wake;
     p->stop = false;
@@ -290,17 +427,16 @@ port_open(struct vb_port *p)
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    int e = pthread_create(&p->thread, NULL, progress_main, p);
+    e = pthread_create(&p->thread, NULL, progress_main, p);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (e != 0) {
         pthread_mutex_lock(&p->lock);
         p->rc = NULL;
-        p->udp = NULL;
-        pthread_mutex_unlock(&p->lock);
         rs_rc_ctx_destroy(rc);
-        rs_rc_udp_close(udp);
+        links_close(p);
+        pthread_mutex_unlock(&p->lock);
         close(wake);
-        return e;
+        return vb_fail(e, "%s: no progress thread: %s", p->dev->ibdev.name, strerror(e));
     }
     p->thread_started = true;
     return 0;
@@ -321,10 +457,9 @@ port_close(struct vb_port *p)
     p->thread_started = false;
     pthread_mutex_lock(&p->lock);
     rs_rc_ctx_destroy(p->rc);
-    rs_rc_udp_close(p->udp);
+    links_close(p);
     close(p->wake_fd);
     p->rc = NULL;
-    p->udp = NULL;
     p->wake_fd = -1;
     pthread_mutex_unlock(&p->lock);
 }

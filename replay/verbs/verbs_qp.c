@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * verbs_qp.c - RC QPs and their state machine (RESET, INIT, RTR, RTS, ERR),
- * driven by ibv_modify_qp()'s attributes.
+ * verbs_qp.c - QPs of the RC, UC and UD services and their state machine (RESET,
+ * INIT, RTR, RTS, ERR), driven by ibv_modify_qp()'s attributes.
  *
  * The RC stack's QP is connected from birth, while a verbs QP learns its peer
- * in steps: INIT gives the access flags, RTR the peer (its GID in the address
- * vector, its QPN, its first PSN) and the path MTU, RTS our first PSN and the
- * requester's timers. So the RC QP is created at RTR, under the QP number
- * ibv_create_qp() already handed out (the peer has it by then), the receives
- * posted in INIT are handed to it then, and RTS gives it its requester's
- * parameters (rs_rc_qp_set_requester). SQD and SQE are not served: a QP in
- * error stays there until it is reset or destroyed.
+ * in steps: INIT gives the access flags (UD: the Q_Key), RTR the peer (its GID in
+ * the address vector, its QPN, its first PSN) and the path MTU, RTS our first PSN
+ * and the requester's timers. So the stack's QP is created at RTR, under the QP
+ * number ibv_create_qp() already handed out (the peer has it by then), the receives
+ * posted in INIT are handed to it then, and RTS gives it its requester's parameters
+ * (rs_rc_qp_set_requester). A UD QP has no peer: RTR makes it receive, and each send
+ * names its destination through an address handle. SQD and SQE are not served: a QP
+ * in error stays there until it is reset or destroyed.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@
 
 #include "verbs_int.h"
 
-/* What each transition must and may carry (IBTA Vol 1 11.2.5, Table 96, for RC;
+/* What each transition must and may carry, per service (IBTA Vol 1 11.2.5, Table 96;
  * the kernel's qp_state_table). */
 struct transition {
     int req, opt;
@@ -28,46 +29,72 @@ struct transition {
 
 #define OPT_ANY IBV_QP_CUR_STATE
 
-static const struct transition *
-transition(enum ibv_qp_state cur, enum ibv_qp_state next)
-{
-    static const struct transition none = {0, 0};
-    static const struct transition to_init = {
-        IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, 0};
-    static const struct transition init_init = {
-        0, IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS};
-    static const struct transition init_rtr = {
-        IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-            IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
-        IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX};
-    static const struct transition rtr_rts = {
-        IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-            IBV_QP_MAX_QP_RD_ATOMIC,
-        IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_MIN_RNR_TIMER | IBV_QP_PATH_MIG_STATE};
-    static const struct transition rts_rts = {
-        0, IBV_QP_ACCESS_FLAGS | IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE |
-               IBV_QP_MIN_RNR_TIMER};
+/* The five transitions between RESET and RTS of one service. */
+struct service_table {
+    struct transition to_init, init_init, init_rtr, rtr_rts, rts_rts;
+};
 
-    if (next == IBV_QPS_RESET || next == IBV_QPS_ERR)
-        return &none;       /* from any state, with no attribute */
+static const struct service_table rc_table = {
+    .to_init = {IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, 0},
+    .init_init = {0, IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS},
+    .init_rtr = {IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+                     IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
+                 IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX},
+    .rtr_rts = {IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+                    IBV_QP_MAX_QP_RD_ATOMIC,
+                IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_MIN_RNR_TIMER |
+                    IBV_QP_PATH_MIG_STATE},
+    .rts_rts = {0, IBV_QP_ACCESS_FLAGS | IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE |
+                       IBV_QP_MIN_RNR_TIMER},
+};
+
+/* UC: RC's path without the requester's timers and READ/atomic resources. */
+static const struct service_table uc_table = {
+    .to_init = {IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, 0},
+    .init_init = {0, IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS},
+    .init_rtr = {IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN,
+                 IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PKEY_INDEX},
+    .rtr_rts = {IBV_QP_SQ_PSN, IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PATH_MIG_STATE},
+    .rts_rts = {0, IBV_QP_ACCESS_FLAGS | IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE},
+};
+
+/* UD: the Q_Key at INIT, nothing of a peer. */
+static const struct service_table ud_table = {
+    .to_init = {IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY, 0},
+    .init_init = {0, IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY},
+    .init_rtr = {0, IBV_QP_PKEY_INDEX | IBV_QP_QKEY},
+    .rtr_rts = {IBV_QP_SQ_PSN, IBV_QP_QKEY},
+    .rts_rts = {0, IBV_QP_QKEY},
+};
+
+static const struct transition *
+transition(const struct service_table *t, enum ibv_qp_state cur, enum ibv_qp_state next)
+{
     switch (cur) {
     case IBV_QPS_RESET:
-        return next == IBV_QPS_INIT ? &to_init : NULL;
+        return next == IBV_QPS_INIT ? &t->to_init : NULL;
     case IBV_QPS_INIT:
-        return next == IBV_QPS_INIT ? &init_init : next == IBV_QPS_RTR ? &init_rtr : NULL;
+        return next == IBV_QPS_INIT ? &t->init_init : next == IBV_QPS_RTR ? &t->init_rtr : NULL;
     case IBV_QPS_RTR:
-        return next == IBV_QPS_RTS ? &rtr_rts : NULL;
+        return next == IBV_QPS_RTS ? &t->rtr_rts : NULL;
     case IBV_QPS_RTS:
-        return next == IBV_QPS_RTS ? &rts_rts : NULL;
+        return next == IBV_QPS_RTS ? &t->rts_rts : NULL;
     default:
         return NULL;
     }
 }
 
 int
-vb_qp_transition_check(enum ibv_qp_state cur, enum ibv_qp_state next, int mask)
+vb_qp_transition_check(enum ibv_qp_type type, enum ibv_qp_state cur, enum ibv_qp_state next,
+                       int mask)
 {
-    const struct transition *t = transition(cur, next);
+    static const struct transition none = {0, 0};
+    const struct transition *t = next == IBV_QPS_RESET || next == IBV_QPS_ERR
+                                     ? &none    /* from any state, with no attribute */
+                                     : transition(type == IBV_QPT_UD   ? &ud_table
+                                                  : type == IBV_QPT_UC ? &uc_table
+                                                                       : &rc_table,
+                                                  cur, next);
     int given = mask & ~IBV_QP_STATE;
 
     if (t == NULL || (given & t->req) != t->req || (given & ~(t->req | t->opt | OPT_ANY)))
@@ -75,21 +102,32 @@ vb_qp_transition_check(enum ibv_qp_state cur, enum ibv_qp_state next, int mask)
     return 0;
 }
 
-static bool
-cap_ok(const struct ibv_qp_cap *cap)
+static int
+cap_check(const struct ibv_qp_init_attr *ia)
 {
-    return cap->max_send_wr <= VB_MAX_QP_WR && cap->max_recv_wr <= VB_MAX_QP_WR &&
-           cap->max_send_sge <= 1 && cap->max_recv_sge <= 1 &&
-           cap->max_inline_data <= VB_MAX_INLINE;
+    const struct ibv_qp_cap *cap = &ia->cap;
+
+    if (cap->max_send_wr > VB_MAX_QP_WR || (ia->srq == NULL && cap->max_recv_wr > VB_MAX_QP_WR))
+        return vb_fail(EINVAL, "ibv_create_qp: %u send and %u receive work requests, at most "
+                       "%u each", cap->max_send_wr, cap->max_recv_wr, VB_MAX_QP_WR);
+    if (cap->max_send_sge > VB_MAX_SGE || cap->max_recv_sge > VB_MAX_SGE)
+        return vb_fail(EINVAL, "ibv_create_qp: %u send and %u receive scatter/gather "
+                       "elements, at most %u", cap->max_send_sge, cap->max_recv_sge,
+                       VB_MAX_SGE);
+    if (cap->max_inline_data > VB_MAX_INLINE)
+        return vb_fail(EINVAL, "ibv_create_qp: %u bytes of inline data, at most %u",
+                       cap->max_inline_data, VB_MAX_INLINE);
+    return 0;
 }
 
 static void
 qp_free(struct vb_qp *qp)
 {
-    if (qp->inline_buf != NULL)
-        rs_rc_mem_free(qp->inline_buf, (uint64_t)qp->attr.sq_depth * qp->cap.max_inline_data);
     free(qp->early);
+    free(qp->early_sge);
     free(qp->batch);
+    free(qp->batch_sge);
+    free(qp->batch_inline);
     free(qp);
 }
 
@@ -108,71 +146,110 @@ next_qpn(struct vb_port *p)
     }
 }
 
+static enum rs_rc_qp_type
+service(enum ibv_qp_type t)
+{
+    return t == IBV_QPT_UD ? RS_RC_QPT_UD : t == IBV_QPT_UC ? RS_RC_QPT_UC : RS_RC_QPT_RC;
+}
+
+static int
+type_check(struct vb_context *c, const struct ibv_qp_init_attr *ia)
+{
+    switch (ia->qp_type) {
+    case IBV_QPT_RC:
+    case IBV_QPT_UC:
+    case IBV_QPT_UD:
+        break;
+    case IBV_QPT_XRC_SEND:
+    case IBV_QPT_XRC_RECV:
+        return vb_fail(EOPNOTSUPP, "ibv_create_qp(%s): XRC QPs are not served",
+                       c->dev->ibdev.name);
+    default:
+        return vb_fail(EOPNOTSUPP, "ibv_create_qp(%s): QP type %d is not served (RC, UC "
+                       "and UD are)", c->dev->ibdev.name, ia->qp_type);
+    }
+    if (ia->send_cq == NULL || ia->recv_cq == NULL)
+        return vb_fail(EINVAL, "ibv_create_qp(%s): a send and a receive CQ are needed",
+                       c->dev->ibdev.name);
+    return cap_check(ia);
+}
+
+/* The storage of the receives posted in INIT and of a batch of ibv_wr_*(). */
+static int
+qp_alloc(struct vb_qp *qp)
+{
+    uint32_t rq = qp->srq != NULL ? 1 : qp->attr.rq_depth, sq = qp->attr.sq_depth;
+    uint32_t rsge = qp->cap.max_recv_sge > 0 ? qp->cap.max_recv_sge : 1;
+    uint32_t ssge = qp->cap.max_send_sge > 0 ? qp->cap.max_send_sge : 1;
+
+    qp->early = calloc(rq, sizeof(*qp->early));
+    qp->early_sge = calloc((size_t)rq * rsge, sizeof(*qp->early_sge));
+    qp->batch = calloc(sq, sizeof(*qp->batch));
+    qp->batch_sge = calloc((size_t)sq * ssge, sizeof(*qp->batch_sge));
+    if (qp->cap.max_inline_data > 0)
+        qp->batch_inline = malloc((size_t)sq * qp->cap.max_inline_data);
+    if (qp->early == NULL || qp->early_sge == NULL || qp->batch == NULL ||
+        qp->batch_sge == NULL || (qp->cap.max_inline_data > 0 && qp->batch_inline == NULL))
+        return ENOMEM;
+    return 0;
+}
+
 static struct ibv_qp *
 create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *ia, bool ex)
 {
     struct vb_context *c = vb_ctx(pd->context);
-    struct vb_port *port = c->port;
-    char err[RS_ERRBUF_SIZE];
 
-    if (ia->qp_type != IBV_QPT_RC || ia->srq != NULL) {
-        errno = EOPNOTSUPP;     /* UD, UC, XRC, raw packet and SRQs are not served */
+    if (type_check(c, ia) != 0)
         return NULL;
-    }
-    if (ia->send_cq == NULL || ia->recv_cq == NULL || !cap_ok(&ia->cap)) {
-        errno = EINVAL;
-        return NULL;
-    }
     struct vb_qp *qp = calloc(1, sizeof(*qp));
     if (qp == NULL) {
-        errno = ENOMEM;
+        vb_fail(ENOMEM, "ibv_create_qp: out of memory");
         return NULL;
     }
     qp->ctx = c;
     qp->cap = ia->cap;
-    qp->cap.max_send_sge = qp->cap.max_recv_sge = 1;
+    qp->srq = ia->srq != NULL ? vb_srq(ia->srq) : NULL;
+    if (qp->srq != NULL)
+        qp->cap.max_recv_wr = qp->cap.max_recv_sge = 0;
     qp->sq_sig_all = ia->sq_sig_all != 0;
     qp->ex = ex;
     rs_rc_qp_attr_init(&qp->attr);
+    qp->attr.type = (uint8_t)service(ia->qp_type);
     qp->attr.access = 0;        /* none until INIT says */
     qp->attr.sq_depth = ia->cap.max_send_wr > 0 ? ia->cap.max_send_wr : 1;
-    qp->attr.rq_depth = ia->cap.max_recv_wr > 0 ? ia->cap.max_recv_wr : 1;
+    qp->attr.rq_depth = qp->cap.max_recv_wr > 0 ? qp->cap.max_recv_wr : 1;
+    qp->attr.max_sge = qp->cap.max_send_sge > qp->cap.max_recv_sge ? qp->cap.max_send_sge
+                                                                   : qp->cap.max_recv_sge;
+    qp->attr.max_inline = qp->cap.max_inline_data;
     qp->attr.max_inflight = 2048;
+    qp->attr.srq = qp->srq != NULL ? qp->srq->rc : NULL;
     qp->port = 1;
-    qp->early = calloc(qp->attr.rq_depth, sizeof(*qp->early));
-    qp->batch = calloc(qp->attr.sq_depth, sizeof(*qp->batch));
-    uint64_t inline_len = (uint64_t)qp->attr.sq_depth * qp->cap.max_inline_data;
-    if (inline_len > 0)
-        qp->inline_buf = rs_rc_mem_alloc(inline_len);
-    if (qp->early == NULL || qp->batch == NULL || (inline_len > 0 && qp->inline_buf == NULL)) {
+    if (qp_alloc(qp) != 0) {
         qp_free(qp);
-        errno = ENOMEM;
+        vb_fail(ENOMEM, "ibv_create_qp: out of memory");
         return NULL;
     }
+    struct vb_port *port = c->port;
     pthread_mutex_lock(&port->lock);
-    if (inline_len > 0 &&
-        rs_rc_mr_reg(port->rc, qp->inline_buf, inline_len, 0, 0, RS_RC_ACCESS_LOCAL_WRITE,
-                     &qp->inline_mr, err) < 0) {
-        pthread_mutex_unlock(&port->lock);
-        qp_free(qp);
-        errno = ENOMEM;
-        return NULL;
-    }
     struct ibv_qp *q = &qp->qpx.qp_base;
     q->context = pd->context;
     q->qp_context = ia->qp_context;
     q->pd = pd;
     q->send_cq = ia->send_cq;
     q->recv_cq = ia->recv_cq;
+    q->srq = ia->srq;
     q->qp_num = next_qpn(port);
     q->handle = q->qp_num;
     q->state = IBV_QPS_RESET;
-    q->qp_type = IBV_QPT_RC;
+    q->qp_type = ia->qp_type;
     pthread_mutex_init(&q->mutex, NULL);
     pthread_cond_init(&q->cond, NULL);
     vb_qpx_init(qp);
     qp->next = port->qps;
     port->qps = qp;
+    vb_pd(pd)->users++;
+    if (qp->srq != NULL)
+        qp->srq->users++;
     pthread_mutex_unlock(&port->lock);
     ia->cap = qp->cap;
     return q;
@@ -198,13 +275,14 @@ create_qp_ex(struct ibv_context *context, struct ibv_qp_init_attr_ex *ax)
 
     if (!(ax->comp_mask & IBV_QP_INIT_ATTR_PD) || ax->pd == NULL ||
         ax->pd->context != context) {
-        errno = EINVAL;
+        vb_fail(EINVAL, "ibv_create_qp_ex: no PD of this device");
         return NULL;
     }
     if ((ax->comp_mask & ~known) || ((ax->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
                                      ax->create_flags != 0) ||
         ((ax->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) && (ax->send_ops_flags & ~served))) {
-        errno = EOPNOTSUPP;
+        vb_fail(EOPNOTSUPP, "ibv_create_qp_ex: attributes (0x%x), create flags or send "
+                "operations that are not served", ax->comp_mask);
         return NULL;
     }
     struct ibv_qp_init_attr ia = {
@@ -274,35 +352,67 @@ number_get(const void *base, const struct number_attr *n, size_t off)
     return w;
 }
 
-/* Reads the attributes of mask into qp->attr; EINVAL, with nothing changed, for a
- * value we cannot serve. */
+/* The address vector of an RC or UC QP: our address is GID index sgid_index, the
+ * peer's must be of its IP version. 0 or an errno, with its one line. */
+static int
+gather_av(struct vb_qp *qp, const struct ibv_ah_attr *ah)
+{
+    struct rs_rc_qp_attr *r = &qp->attr;
+    const char *dev = qp->ctx->dev->ibdev.name;
+    char text[RS_ADDR_TEXT_MAX];
+
+    /* RoCE routes by the GRH: an address vector without one names no peer. */
+    if (!ah->is_global || ah->port_num > 1)
+        return vb_fail(EINVAL, "ibv_modify_qp(%s): RoCE needs a global address vector "
+                       "(is_global, a GRH; ibv_rc_pingpong -g, perftest -x)", dev);
+    int rc = vb_gid_source(qp->ctx->port, ah->grh.sgid_index, r->local_gid);
+    if (rc != 0)
+        return rc;
+    if (rs_addr_family(ah->grh.dgid.raw) != rs_addr_family(r->local_gid))
+        return vb_fail(EINVAL, "ibv_modify_qp(%s): the peer %s is not of the IP version of "
+                       "GID index %u", dev, rs_addr_format(ah->grh.dgid.raw, 0, text,
+                                                           sizeof(text)),
+                       ah->grh.sgid_index);
+    memcpy(r->peer_gid, ah->grh.dgid.raw, 16);
+    r->flow_label = ah->grh.flow_label;
+    r->tclass = ah->grh.traffic_class;
+    r->hop_limit = ah->grh.hop_limit;
+    qp->ah = *ah;
+    return 0;
+}
+
+/* Reads the attributes of mask into qp->attr; EINVAL, with nothing changed that
+ * matters, for a value we cannot serve. */
 static int
 gather(struct vb_qp *qp, const struct ibv_qp_attr *a, int mask)
 {
     struct rs_rc_qp_attr *r = &qp->attr;
+    const char *dev = qp->ctx->dev->ibdev.name;
 
     if ((mask & IBV_QP_PORT) && a->port_num != 1)
-        return EINVAL;
+        return vb_fail(EINVAL, "ibv_modify_qp(%s): port %u: the device has port 1 only", dev,
+                       a->port_num);
     if ((mask & IBV_QP_PKEY_INDEX) && a->pkey_index != 0)
-        return EINVAL;
+        return vb_fail(EINVAL, "ibv_modify_qp(%s): P_Key index %u: the table has one entry",
+                       dev, a->pkey_index);
     if ((mask & IBV_QP_PATH_MTU) && (a->path_mtu < IBV_MTU_256 || a->path_mtu > VB_PORT_MTU))
-        return EINVAL;
+        return vb_fail(EINVAL, "ibv_modify_qp(%s): path MTU %d", dev, a->path_mtu);
     for (size_t i = 0; i < RS_ARRAY_SIZE(numbers); i++)
         if ((mask & numbers[i].mask) && number_get(a, &numbers[i], numbers[i].from) >
                                             numbers[i].max)
-            return EINVAL;
+            return vb_fail(EINVAL, "ibv_modify_qp(%s): an attribute out of range (mask "
+                           "0x%x)", dev, numbers[i].mask);
     if (mask & IBV_QP_AV) {
-        /* RoCE routes by the GRH: an address vector without one names no peer. */
-        if (!a->ah_attr.is_global || a->ah_attr.grh.sgid_index != 0 || a->ah_attr.port_num > 1 ||
-            rs_addr_family(a->ah_attr.grh.dgid.raw) != rs_addr_family(qp->ctx->dev->gid))
-            return EINVAL;
-        memcpy(r->peer_gid, a->ah_attr.grh.dgid.raw, 16);
-        qp->ah = a->ah_attr;
+        int rc = gather_av(qp, &a->ah_attr);
+        if (rc != 0)
+            return rc;
     }
     if (mask & IBV_QP_ACCESS_FLAGS)
         r->access = a->qp_access_flags & RS_RC_ACCESS_REMOTE_ALL;
     if (mask & IBV_QP_PATH_MTU)
         r->pmtu = 128u << a->path_mtu;
+    if (mask & IBV_QP_QKEY)
+        r->qkey = a->qkey;
     for (size_t i = 0; i < RS_ARRAY_SIZE(numbers); i++) {
         const struct number_attr *n = &numbers[i];
         if (!(mask & n->mask))
@@ -339,14 +449,16 @@ to_rtr(struct vb_qp *qp)
     char err[RS_ERRBUF_SIZE];
     struct rs_rc_qp_attr a = qp->attr;
 
+    struct vb_port *port = qp->ctx->port;
     a.qpn = qp->qpx.qp_base.qp_num;
     /* The path MTU the application set (from what its peer said) is accepted up to
-     * max_mtu, as rxe accepts it, but packets go at most at the port's active MTU:
-     * larger ones would not fit the interface. The peer, on the same link, does the
-     * same, so the two segment alike. */
-    a.pmtu = rs_rc_path_mtu(rs_rc_udp_active_mtu(qp->ctx->port->udp), a.pmtu, 0);
-    if (rs_rc_qp_create(qp->ctx->port->rc, &a, &qp->rc, err) < 0)
-        return EINVAL;
+     * max_mtu, as rxe accepts it, but packets go at most at the active MTU of the
+     * address's interface: larger ones would not fit. The peer, on the same link, does
+     * the same, so the two segment alike. A UD message is one packet of that MTU. */
+    uint32_t active = vb_link_mtu(port, a.type == RS_RC_QPT_UD ? NULL : a.local_gid);
+    a.pmtu = a.type == RS_RC_QPT_UD ? active : rs_rc_path_mtu(active, a.pmtu, 0);
+    if (rs_rc_qp_create(port->rc, &a, &qp->rc, err) < 0)
+        return vb_fail(EINVAL, "ibv_modify_qp(%s) to RTR: %s", qp->ctx->dev->ibdev.name, err);
     qp->attr.pmtu = a.pmtu;
     for (uint32_t i = 0; i < qp->n_early; i++)
         rs_rc_post_recv(qp->rc, &qp->early[i], err);
@@ -354,11 +466,20 @@ to_rtr(struct vb_qp *qp)
     return 0;
 }
 
+static const char *
+state_name(enum ibv_qp_state s)
+{
+    static const char *const names[] = {"RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR"};
+
+    return (unsigned)s < RS_ARRAY_SIZE(names) ? names[s] : "?";
+}
+
 int
 ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
 {
     struct vb_qp *qp = vb_qp(ibqp);
-    struct vb_port *port = qp->ctx->port;
+    struct vb_context *c = qp->ctx;
+    struct vb_port *port = c->port;
     char err[RS_ERRBUF_SIZE];
     int rc = 0;
 
@@ -366,9 +487,12 @@ ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
     enum ibv_qp_state cur = ibqp->state;
     enum ibv_qp_state next = (mask & IBV_QP_STATE) ? attr->qp_state : cur;
     if ((mask & IBV_QP_CUR_STATE) && attr->cur_qp_state != cur)
-        rc = EINVAL;
-    if (rc == 0)
-        rc = vb_qp_transition_check(cur, next, mask);
+        rc = vb_fail(EINVAL, "ibv_modify_qp: the QP is in %s, not %s", state_name(cur),
+                     state_name(attr->cur_qp_state));
+    if (rc == 0 && vb_qp_transition_check(ibqp->qp_type, cur, next, mask) != 0)
+        rc = vb_fail(EINVAL, "ibv_modify_qp(%s): %s to %s with attributes 0x%x: not what "
+                     "the QP's service takes there", c->dev->ibdev.name, state_name(cur),
+                     state_name(next), mask);
     if (rc == 0)
         rc = gather(qp, attr, mask);
     if (rc != 0)
@@ -394,7 +518,7 @@ ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
         break;
     case IBV_QPS_RTS:
         if (cur == IBV_QPS_RTR && rs_rc_qp_set_requester(qp->rc, &qp->attr, err) < 0)
-            rc = EINVAL;
+            rc = vb_fail(EINVAL, "ibv_modify_qp(%s) to RTS: %s", c->dev->ibdev.name, err);
         break;
     default:
         break;
@@ -404,6 +528,13 @@ ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
 out:
     pthread_mutex_unlock(&port->lock);
     return rc;
+}
+
+static enum ibv_mtu
+mtu_enum(uint32_t pmtu)
+{
+    return pmtu == 256 ? IBV_MTU_256 : pmtu == 512 ? IBV_MTU_512 : pmtu == 1024 ? IBV_MTU_1024
+                                     : pmtu == 2048 ? IBV_MTU_2048 : IBV_MTU_4096;
 }
 
 int
@@ -416,13 +547,13 @@ ibv_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
     (void)mask;     /* everything is filled in, which the man page allows */
     memset(attr, 0, sizeof(*attr));
     pthread_mutex_lock(&qp->ctx->port->lock);
+    /* A QP the transport put in error (retries spent, a NAK) is in error. */
+    if (qp->rc != NULL && rs_rc_qp_state(qp->rc) == RS_RC_QP_ERROR)
+        ibqp->state = IBV_QPS_ERR;
     attr->qp_state = attr->cur_qp_state = ibqp->state;
-    attr->path_mtu = (enum ibv_mtu)(r->pmtu == 256    ? IBV_MTU_256
-                                    : r->pmtu == 512  ? IBV_MTU_512
-                                    : r->pmtu == 1024 ? IBV_MTU_1024
-                                    : r->pmtu == 2048 ? IBV_MTU_2048
-                                                      : IBV_MTU_4096);
+    attr->path_mtu = mtu_enum(r->pmtu);
     attr->qp_access_flags = (int)r->access;
+    attr->qkey = r->qkey;
     attr->pkey_index = 0;
     attr->port_num = qp->port;
     attr->ah_attr = qp->ah;
@@ -436,8 +567,9 @@ ibv_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
         init->qp_context = ibqp->qp_context;
         init->send_cq = ibqp->send_cq;
         init->recv_cq = ibqp->recv_cq;
+        init->srq = ibqp->srq;
         init->cap = qp->cap;
-        init->qp_type = IBV_QPT_RC;
+        init->qp_type = ibqp->qp_type;
         init->sq_sig_all = qp->sq_sig_all;
     }
     return 0;
@@ -458,11 +590,12 @@ ibv_destroy_qp(struct ibv_qp *ibqp)
     }
     if (qp->rc != NULL) {
         rs_rc_qp_ack_now(qp->rc);
-        rs_rc_udp_flush(port->udp);
+        vb_links_flush(port);
         rs_rc_qp_destroy(qp->rc);
     }
-    if (qp->inline_buf != NULL)
-        rs_rc_mr_dereg(port->rc, qp->inline_mr.lkey);
+    vb_pd(ibqp->pd)->users--;
+    if (qp->srq != NULL)
+        qp->srq->users--;
     pthread_mutex_unlock(&port->lock);
     pthread_mutex_destroy(&ibqp->mutex);
     pthread_cond_destroy(&ibqp->cond);

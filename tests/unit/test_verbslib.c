@@ -19,11 +19,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include <roceshark/addr.h>
 
 #include "../../replay/verbs/verbs_int.h"
 
@@ -62,44 +65,60 @@ test_devices_parse(void **state)
     (IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |  \
      IBV_QP_MAX_QP_RD_ATOMIC)
 
+#define RC(cur, next, mask) vb_qp_transition_check(IBV_QPT_RC, IBV_QPS_##cur, IBV_QPS_##next, mask)
+#define UC(cur, next, mask) vb_qp_transition_check(IBV_QPT_UC, IBV_QPS_##cur, IBV_QPS_##next, mask)
+#define UD(cur, next, mask) vb_qp_transition_check(IBV_QPT_UD, IBV_QPS_##cur, IBV_QPS_##next, mask)
+
 static void
 test_qp_transitions(void **state)
 {
     (void)state;
     /* The path every RC connection takes, with exactly what each step requires. */
-    assert_int_equal(vb_qp_transition_check(IBV_QPS_RESET, IBV_QPS_INIT, TO_INIT), 0);
-    assert_int_equal(vb_qp_transition_check(IBV_QPS_INIT, IBV_QPS_RTR, TO_RTR), 0);
-    assert_int_equal(vb_qp_transition_check(IBV_QPS_RTR, IBV_QPS_RTS, TO_RTS), 0);
+    assert_int_equal(RC(RESET, INIT, TO_INIT), 0);
+    assert_int_equal(RC(INIT, RTR, TO_RTR), 0);
+    assert_int_equal(RC(RTR, RTS, TO_RTS), 0);
     /* A required attribute missing. */
-    assert_int_equal(vb_qp_transition_check(IBV_QPS_RESET, IBV_QPS_INIT,
-                                            TO_INIT & ~IBV_QP_PORT), EINVAL);
-    assert_int_equal(vb_qp_transition_check(IBV_QPS_INIT, IBV_QPS_RTR, TO_RTR & ~IBV_QP_AV),
-                     EINVAL);
-    assert_int_equal(vb_qp_transition_check(IBV_QPS_RTR, IBV_QPS_RTS,
-                                            TO_RTS & ~IBV_QP_SQ_PSN), EINVAL);
+    assert_int_equal(RC(RESET, INIT, TO_INIT & ~IBV_QP_PORT), EINVAL);
+    assert_int_equal(RC(INIT, RTR, TO_RTR & ~IBV_QP_AV), EINVAL);
+    assert_int_equal(RC(RTR, RTS, TO_RTS & ~IBV_QP_SQ_PSN), EINVAL);
     /* One the transition does not take (the requester's, on the way to RTR). */
-    assert_int_equal(vb_qp_transition_check(IBV_QPS_INIT, IBV_QPS_RTR, TO_RTR | IBV_QP_SQ_PSN),
-                     EINVAL);
+    assert_int_equal(RC(INIT, RTR, TO_RTR | IBV_QP_SQ_PSN), EINVAL);
     /* Optional ones. */
-    assert_int_equal(vb_qp_transition_check(IBV_QPS_INIT, IBV_QPS_RTR,
-                                            TO_RTR | IBV_QP_ACCESS_FLAGS), 0);
-    assert_int_equal(vb_qp_transition_check(IBV_QPS_RTS, IBV_QPS_RTS, IBV_QP_MIN_RNR_TIMER), 0);
-    assert_int_equal(vb_qp_transition_check(IBV_QPS_INIT, IBV_QPS_INIT, IBV_QP_ACCESS_FLAGS), 0);
+    assert_int_equal(RC(INIT, RTR, TO_RTR | IBV_QP_ACCESS_FLAGS), 0);
+    assert_int_equal(RC(RTS, RTS, IBV_QP_MIN_RNR_TIMER), 0);
+    assert_int_equal(RC(INIT, INIT, IBV_QP_ACCESS_FLAGS), 0);
     /* Steps skipped or taken backwards. */
-    assert_int_equal(vb_qp_transition_check(IBV_QPS_RESET, IBV_QPS_RTR, TO_RTR), EINVAL);
-    assert_int_equal(vb_qp_transition_check(IBV_QPS_RESET, IBV_QPS_RTS, TO_RTS), EINVAL);
-    assert_int_equal(vb_qp_transition_check(IBV_QPS_RTS, IBV_QPS_RTR, TO_RTR), EINVAL);
-    assert_int_equal(vb_qp_transition_check(IBV_QPS_RTR, IBV_QPS_RTR, IBV_QP_STATE), EINVAL);
-    assert_int_equal(vb_qp_transition_check(IBV_QPS_ERR, IBV_QPS_RTS, TO_RTS), EINVAL);
-    /* Any state to RESET or ERR, with nothing else. */
-    for (int s = IBV_QPS_RESET; s <= IBV_QPS_ERR; s++) {
-        assert_int_equal(vb_qp_transition_check(s, IBV_QPS_RESET, IBV_QP_STATE), 0);
-        assert_int_equal(vb_qp_transition_check(s, IBV_QPS_ERR, IBV_QP_STATE), 0);
-        assert_int_equal(vb_qp_transition_check(s, IBV_QPS_ERR, IBV_QP_STATE | IBV_QP_SQ_PSN),
-                         EINVAL);
+    assert_int_equal(RC(RESET, RTR, TO_RTR), EINVAL);
+    assert_int_equal(RC(RESET, RTS, TO_RTS), EINVAL);
+    assert_int_equal(RC(RTS, RTR, TO_RTR), EINVAL);
+    assert_int_equal(RC(RTR, RTR, IBV_QP_STATE), EINVAL);
+    assert_int_equal(RC(ERR, RTS, TO_RTS), EINVAL);
+    /* Any state to RESET or ERR, with nothing else, whatever the service. */
+    for (int t = IBV_QPT_RC; t <= IBV_QPT_UD; t++) {
+        for (int s = IBV_QPS_RESET; s <= IBV_QPS_ERR; s++) {
+            assert_int_equal(vb_qp_transition_check(t, s, IBV_QPS_RESET, IBV_QP_STATE), 0);
+            assert_int_equal(vb_qp_transition_check(t, s, IBV_QPS_ERR, IBV_QP_STATE), 0);
+            assert_int_equal(vb_qp_transition_check(t, s, IBV_QPS_ERR,
+                                                    IBV_QP_STATE | IBV_QP_SQ_PSN), EINVAL);
+        }
     }
     /* SQD and SQE are not served. */
-    assert_int_equal(vb_qp_transition_check(IBV_QPS_RTS, IBV_QPS_SQD, IBV_QP_STATE), EINVAL);
+    assert_int_equal(RC(RTS, SQD, IBV_QP_STATE), EINVAL);
+    /* UC: RC's path without the requester's timers and READ resources. */
+    int uc_rtr = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
+    assert_int_equal(UC(RESET, INIT, TO_INIT), 0);
+    assert_int_equal(UC(INIT, RTR, uc_rtr), 0);
+    assert_int_equal(UC(INIT, RTR, TO_RTR), EINVAL);    /* READ resources: not UC's */
+    assert_int_equal(UC(RTR, RTS, IBV_QP_STATE | IBV_QP_SQ_PSN), 0);
+    assert_int_equal(UC(RTR, RTS, TO_RTS), EINVAL);     /* timers: not UC's */
+    /* UD, as ibv_ud_pingpong takes it: the Q_Key at INIT, nothing at RTR, a PSN at RTS. */
+    int ud_init = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY;
+    assert_int_equal(UD(RESET, INIT, ud_init), 0);
+    assert_int_equal(UD(RESET, INIT, TO_INIT), EINVAL);     /* access flags, no Q_Key */
+    assert_int_equal(UD(INIT, RTR, IBV_QP_STATE), 0);
+    assert_int_equal(UD(INIT, RTR, uc_rtr), EINVAL);        /* a UD QP has no peer */
+    assert_int_equal(UD(RTR, RTS, IBV_QP_STATE | IBV_QP_SQ_PSN), 0);
+    assert_int_equal(UD(RTS, RTS, IBV_QP_STATE | IBV_QP_QKEY), 0);
 }
 
 /* --- the CQ ring --- */
@@ -255,24 +274,41 @@ test_queries(void **state)
     (void)state;
     assert_int_equal(ibv_query_device(ctx, &da), 0);
     assert_int_equal(da.phys_port_cnt, 1);
-    assert_int_equal(da.max_sge, 1);
+    assert_int_equal(da.max_sge, 32);
     /* What ibv_query_port() expands to (verbs_int.h takes the macro away). */
     assert_int_equal(___ibv_query_port(ctx, 1, &pa), 0);
     assert_int_equal(pa.state, IBV_PORT_ACTIVE);
     assert_int_equal(pa.link_layer, IBV_LINK_LAYER_ETHERNET);
     assert_int_equal(pa.active_mtu, IBV_MTU_4096);
-    assert_int_equal(pa.gid_tbl_len, 1);
+    assert_int_equal(pa.gid_tbl_len, 4);
     assert_int_not_equal(___ibv_query_port(ctx, 2, &pa), 0);
     /* The exported one, of the layout without port_cap_flags2. */
     memset(&pa, 0, sizeof(pa));
     assert_int_equal(ibv_query_port(ctx, 1, (struct _compat_ibv_port_attr *)(void *)&pa), 0);
     assert_int_equal(pa.state, IBV_PORT_ACTIVE);
+    /* As rxe's: the link-local GID of lo's (all-zero) MAC, then the address; each
+     * RoCE v1 then RoCE v2. */
+    static const uint8_t lo_ll[16] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0xff, 0xfe};
     assert_int_equal(ibv_query_gid(ctx, 1, 0, &gid), 0);
+    assert_memory_equal(gid.raw, lo_ll, 16);
+    assert_int_equal(ibv_query_gid(ctx, 1, 3, &gid), 0);
     assert_memory_equal(gid.raw, VB_CONTAINER(ctx->device, struct vb_device, ibdev)->gid, 16);
     assert_int_equal(gid.raw[10], 0xff);
-    assert_int_equal(ibv_query_gid_ex(ctx, 1, 0, &ge, 0), 0);
-    assert_int_equal(ge.gid_type, IBV_GID_TYPE_ROCE_V2);
-    assert_int_equal(ibv_query_gid_ex(ctx, 1, 1, &ge, 0), ENODATA);
+    assert_int_equal(ibv_query_gid(ctx, 1, 4, &gid), -1);
+    for (int i = 0; i < 4; i++) {
+        int type = -1;
+        assert_int_equal(ibv_query_gid_ex(ctx, 1, (uint32_t)i, &ge, 0), 0);
+        assert_int_equal(ge.gid_type, i % 2 ? IBV_GID_TYPE_ROCE_V2 : IBV_GID_TYPE_ROCE_V1);
+        assert_int_equal(ge.gid_index, i);
+        assert_int_equal(ge.ndev_ifindex, 1);      /* lo */
+        assert_int_equal(ibv_query_gid_type(ctx, 1, (unsigned)i, &type), 0);
+        assert_int_equal(type, i % 2);             /* sysfs: 0 RoCE v1, 1 RoCE v2 */
+    }
+    assert_int_equal(ibv_query_gid_ex(ctx, 1, 4, &ge, 0), ENODATA);
+    struct ibv_gid_entry table[8];
+    assert_int_equal(ibv_query_gid_table(ctx, table, 8, 0), 4);
+    assert_memory_equal(table[3].gid.raw, VB_CONTAINER(ctx->device, struct vb_device,
+                                                       ibdev)->gid, 16);
     assert_int_equal(ibv_close_device(ctx), 0);
 }
 
@@ -332,7 +368,8 @@ end_connect_retry(struct end *e, const struct end *peer, uint8_t timeout, uint8_
 
     a.ah_attr.is_global = 1;
     a.ah_attr.port_num = 1;
-    ibv_query_gid(peer->ctx, 1, 0, &a.ah_attr.grh.dgid);
+    a.ah_attr.grh.sgid_index = 3;   /* the address, RoCE v2 (perftest's -x 3) */
+    ibv_query_gid(peer->ctx, 1, 3, &a.ah_attr.grh.dgid);
     /* The RTS attributes too early: refused, and the QP stays in INIT. */
     assert_int_equal(ibv_modify_qp(e->qp, &a, TO_RTR | IBV_QP_SQ_PSN), EINVAL);
     assert_int_equal(e->qp->state, IBV_QPS_INIT);
@@ -469,14 +506,11 @@ test_rc_pair(void **state)
     assert_int_equal(wc[0].wr_id, 21);
 
     /* What is not served fails cleanly. */
-    struct ibv_qp_init_attr ud = {.send_cq = a.cq, .recv_cq = a.cq, .qp_type = IBV_QPT_UD,
-                                  .cap = {.max_send_wr = 1, .max_recv_wr = 1}};
+    struct ibv_qp_init_attr xrc = {.send_cq = a.cq, .recv_cq = a.cq,
+                                   .qp_type = IBV_QPT_XRC_SEND,
+                                   .cap = {.max_send_wr = 1, .max_recv_wr = 1}};
     errno = 0;
-    assert_null(ibv_create_qp(a.pd, &ud));
-    assert_int_equal(errno, EOPNOTSUPP);
-    struct ibv_srq_init_attr sa = {.attr = {.max_wr = 4, .max_sge = 1}};
-    errno = 0;
-    assert_null(ibv_create_srq(a.pd, &sa));
+    assert_null(ibv_create_qp(a.pd, &xrc));
     assert_int_equal(errno, EOPNOTSUPP);
     errno = 0;
     assert_null(ibv_alloc_mw(a.pd, IBV_MW_TYPE_1));
@@ -491,7 +525,7 @@ test_rc_pair(void **state)
     assert_int_equal(errno, EOPNOTSUPP);
     struct ibv_qp_init_attr big = {.send_cq = a.cq, .recv_cq = a.cq, .qp_type = IBV_QPT_RC,
                                    .cap = {.max_send_wr = 1, .max_recv_wr = 1,
-                                           .max_send_sge = 2}};
+                                           .max_send_sge = VB_MAX_SGE + 1}};
     errno = 0;
     assert_null(ibv_create_qp(a.pd, &big));
     assert_int_equal(errno, EINVAL);
@@ -659,6 +693,409 @@ test_qp_ex(void **state)
     end_close(&b);
 }
 
+/* --- the GID table, as rxe lays it out --- */
+
+static void
+test_gid_table(void **state)
+{
+    struct vb_netdev nd;
+    struct vb_gid g[VB_MAX_GIDS];
+    char err[RS_ERRBUF_SIZE];
+    uint32_t scope;
+
+    (void)state;
+    memset(&nd, 0, sizeof(nd));
+    nd.ifindex = 7;
+    memcpy(nd.mac, "\x52\x54\x00\x12\x34\x56", 6);
+    rs_addr_parse("fd00::1", nd.addrs[0], &scope, err);
+    rs_addr_parse("fe80::5054:ff:fe12:3456", nd.addrs[1], &scope, err);    /* the default */
+    rs_addr_parse("10.0.0.1", nd.addrs[2], &scope, err);
+    nd.n_addrs = 3;
+    /* The link-local GID of the MAC (its U/L bit flipped, ff:fe inserted) first; then the
+     * IPv4 address before the IPv6 one; the interface's own fe80 equal to the default is
+     * not listed twice. Each RoCE v1, then RoCE v2. */
+    assert_int_equal(vb_gid_table_build(&nd, NULL, g, VB_MAX_GIDS), 6);
+    static const uint8_t ll[16] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0,
+                                   0x50, 0x54, 0x00, 0xff, 0xfe, 0x12, 0x34, 0x56};
+    assert_memory_equal(g[0].raw, ll, 16);
+    assert_memory_equal(g[1].raw, ll, 16);
+    assert_memory_equal(g[2].raw, nd.addrs[2], 16);
+    assert_memory_equal(g[4].raw, nd.addrs[0], 16);
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(g[i].type, i % 2 ? VB_GID_ROCE_V2 : VB_GID_ROCE_V1);
+    assert_int_equal(g[1].scope, 7);        /* a link-local GID takes its interface */
+    assert_int_equal(g[3].scope, 0);
+    /* A device named after an address lists it alone after the link-local GID. */
+    assert_int_equal(vb_gid_table_build(&nd, nd.addrs[0], g, VB_MAX_GIDS), 4);
+    assert_memory_equal(g[3].raw, nd.addrs[0], 16);
+    /* Bounded: 16 entries, the link-local pair and 7 addresses of 9. */
+    for (int i = 0; i < 9; i++)
+        snprintf(err, sizeof(err), "10.0.1.%d", i + 1), rs_addr_parse(err, nd.addrs[i],
+                                                                      &scope, NULL);
+    nd.n_addrs = 9;
+    assert_int_equal(vb_gid_table_build(&nd, NULL, g, VB_MAX_GIDS), VB_MAX_GIDS);
+    assert_memory_equal(g[15].raw, nd.addrs[6], 16);
+    /* A device named after an interface: rxe0=lo lists lo's addresses. */
+    struct vb_device d[2];
+    assert_int_equal(vb_devices_parse("rxe0=lo,bad=nosuchif0", d, 2), 1);
+    assert_true(d[0].by_netdev);
+    assert_int_equal(d[0].netdev.ifindex, 1);
+    assert_true(d[0].n_gids >= 4);
+    static const uint8_t lo4[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 1};
+    assert_memory_equal(d[0].gids[3].raw, lo4, 16);
+}
+
+/* --- UD QPs and address handles --- */
+
+struct ud_end {
+    struct ibv_context *ctx;
+    struct ibv_pd *pd;
+    struct ibv_cq *cq;
+    struct ibv_qp *qp;
+    struct ibv_mr *mr;
+    uint8_t *buf;
+};
+
+static void
+ud_open(struct ud_end *e, const char *name)
+{
+    e->ctx = open_named(name);
+    e->pd = ibv_alloc_pd(e->ctx);
+    e->cq = ibv_create_cq(e->ctx, 16, NULL, NULL, 0);
+    e->buf = calloc(1, 8192);
+    e->mr = ibv_reg_mr(e->pd, e->buf, 8192, IBV_ACCESS_LOCAL_WRITE);
+    struct ibv_qp_init_attr ia = {.send_cq = e->cq, .recv_cq = e->cq, .qp_type = IBV_QPT_UD,
+                                  .cap = {.max_send_wr = 4, .max_recv_wr = 4,
+                                          .max_send_sge = 2, .max_recv_sge = 2}};
+    e->qp = ibv_create_qp(e->pd, &ia);
+    assert_non_null(e->qp);
+    struct ibv_qp_attr a = {.qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = 0x11111111};
+    assert_int_equal(ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+                                                  IBV_QP_QKEY), 0);
+    a.qp_state = IBV_QPS_RTR;
+    assert_int_equal(ibv_modify_qp(e->qp, &a, IBV_QP_STATE), 0);
+    a.qp_state = IBV_QPS_RTS;
+    a.sq_psn = 1;
+    assert_int_equal(ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN), 0);
+}
+
+static void
+ud_close(struct ud_end *e)
+{
+    assert_int_equal(ibv_destroy_qp(e->qp), 0);
+    assert_int_equal(ibv_dereg_mr(e->mr), 0);
+    assert_int_equal(ibv_destroy_cq(e->cq), 0);
+    assert_int_equal(ibv_dealloc_pd(e->pd), 0);
+    assert_int_equal(ibv_close_device(e->ctx), 0);
+    free(e->buf);
+}
+
+static void
+ud_recv(struct ud_end *e, uint64_t id)
+{
+    struct ibv_sge s[2] = {{(uintptr_t)e->buf, 50, e->mr->lkey},
+                           {(uintptr_t)e->buf + 4096, 2000, e->mr->lkey}};
+    struct ibv_recv_wr r = {.wr_id = id, .sg_list = s, .num_sge = 2}, *bad;
+
+    assert_int_equal(ibv_post_recv(e->qp, &r, &bad), 0);
+}
+
+static void
+ud_send(struct ud_end *e, struct ibv_ah *ah, uint32_t qpn, uint64_t id, const char *text)
+{
+    size_t n = strlen(text), half = n / 2;
+    memcpy(e->buf + 100, text, half);
+    memcpy(e->buf + 200, text + half, n - half);
+    struct ibv_sge s[2] = {{(uintptr_t)e->buf + 100, (uint32_t)half, e->mr->lkey},
+                           {(uintptr_t)e->buf + 200, (uint32_t)(n - half), e->mr->lkey}};
+    struct ibv_send_wr w = {.wr_id = id, .sg_list = s, .num_sge = 2, .opcode = IBV_WR_SEND,
+                            .send_flags = IBV_SEND_SIGNALED}, *bad;
+    w.wr.ud.ah = ah;
+    w.wr.ud.remote_qpn = qpn;
+    w.wr.ud.remote_qkey = 0x11111111;
+    assert_int_equal(ibv_post_send(e->qp, &w, &bad), 0);
+}
+
+/* A SEND of two elements to an address handle, landing after the 40 bytes of the
+ * sender's IP header in a receive of two elements; the way back made from its
+ * completion (ibv_create_ah_from_wc), and the answer along it. */
+static void
+test_ud_address_handles(void **state)
+{
+    struct ud_end a, b;
+    struct ibv_wc wc[2];
+    union ibv_gid ga, gb;
+
+    (void)state;
+    ud_open(&a, "ta");
+    ud_open(&b, "tb");
+    ibv_query_gid(a.ctx, 1, 3, &ga);
+    ibv_query_gid(b.ctx, 1, 3, &gb);
+    struct ibv_ah_attr at = {.is_global = 1, .port_num = 1,
+                             .grh = {.dgid = gb, .sgid_index = 3, .hop_limit = 64}};
+    /* A RoCE v1 entry is listed and refused; lo has no link-local address; an AH without
+     * a GRH names nobody on RoCE. */
+    at.grh.sgid_index = 2;
+    errno = 0;
+    assert_null(ibv_create_ah(a.pd, &at));
+    assert_int_equal(errno, EOPNOTSUPP);
+    at.grh.sgid_index = 1;
+    errno = 0;
+    assert_null(ibv_create_ah(a.pd, &at));
+    assert_int_equal(errno, EADDRNOTAVAIL);
+    at.grh.sgid_index = 3;
+    at.is_global = 0;
+    assert_null(ibv_create_ah(a.pd, &at));
+    at.is_global = 1;
+    struct ibv_ah *ah = ibv_create_ah(a.pd, &at);
+    assert_non_null(ah);
+    /* The PD is in use while the AH lives. */
+    assert_int_equal(ibv_dealloc_pd(a.pd), EBUSY);
+
+    ud_recv(&b, 31);
+    ud_send(&a, ah, b.qp->qp_num, 41, "datagram over roce");
+    assert_int_equal(poll_n(a.cq, wc, 1), 1);
+    assert_int_equal(wc[0].status, IBV_WC_SUCCESS);
+    assert_int_equal(poll_n(b.cq, wc, 1), 1);
+    assert_int_equal(wc[0].status, IBV_WC_SUCCESS);
+    assert_int_equal(wc[0].wr_id, 31);
+    assert_int_equal(wc[0].byte_len, 40 + 18);
+    assert_true(wc[0].wc_flags & IBV_WC_GRH);
+    assert_int_equal(wc[0].src_qp, a.qp->qp_num);
+    /* The GRH room: 20 zeros, then the IPv4 header (from a, to b); the payload goes on
+     * past the first element (50 bytes) into the second. */
+    assert_int_equal(b.buf[20], 0x45);
+    assert_memory_equal(b.buf + 32, ga.raw + 12, 4);
+    assert_memory_equal(b.buf + 36, gb.raw + 12, 4);
+    char got[19] = {0};
+    memcpy(got, b.buf + 40, 10);
+    memcpy(got + 10, b.buf + 4096, 8);
+    assert_string_equal(got, "datagram over roce");
+
+    struct ibv_ah_attr back;
+    assert_int_equal(ibv_init_ah_from_wc(b.ctx, 1, &wc[0], (struct ibv_grh *)(void *)b.buf,
+                                         &back), 0);
+    assert_int_equal(back.is_global, 1);
+    assert_int_equal(back.grh.sgid_index, 3);
+    assert_memory_equal(back.grh.dgid.raw, ga.raw, 16);
+    struct ibv_ah *reply = ibv_create_ah_from_wc(b.pd, &wc[0], (struct ibv_grh *)(void *)b.buf,
+                                                 1);
+    assert_non_null(reply);
+    ud_recv(&a, 32);
+    ud_send(&b, reply, wc[0].src_qp, 42, "and back");
+    assert_int_equal(poll_n(a.cq, wc, 1), 1);
+    assert_int_equal(wc[0].wr_id, 32);
+    assert_int_equal(wc[0].byte_len, 48);
+    assert_int_equal(wc[0].src_qp, b.qp->qp_num);
+    /* A completion without a GRH cannot be turned around. */
+    wc[0].wc_flags = 0;
+    assert_int_equal(ibv_init_ah_from_wc(a.ctx, 1, &wc[0], (struct ibv_grh *)(void *)a.buf,
+                                         &back), -1);
+    assert_int_equal(ibv_destroy_ah(reply), 0);
+    assert_int_equal(ibv_destroy_ah(ah), 0);
+    ud_close(&a);
+    ud_close(&b);
+}
+
+/* --- what the device takes, and no more --- */
+
+static void
+test_limits(void **state)
+{
+    struct ibv_context *ctx = open_named("ta");
+    struct ibv_pd *pd = ibv_alloc_pd(ctx);
+    struct ibv_cq *cq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
+    struct ibv_device_attr da;
+
+    (void)state;
+    assert_int_equal(ibv_query_device(ctx, &da), 0);
+    assert_int_equal(da.max_sge, 32);
+    assert_int_equal(da.max_srq_sge, 32);
+    /* 32 elements and 1024 bytes of inline data per request; more is refused. */
+    struct ibv_qp_init_attr ia = {.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
+                                  .cap = {.max_send_wr = 2, .max_recv_wr = 2,
+                                          .max_send_sge = 32, .max_recv_sge = 16,
+                                          .max_inline_data = 1024}};
+    struct ibv_qp *qp = ibv_create_qp(pd, &ia);
+    assert_non_null(qp);
+    ia.cap.max_inline_data = 1025;
+    errno = 0;
+    assert_null(ibv_create_qp(pd, &ia));
+    assert_int_equal(errno, EINVAL);
+    ia.cap.max_inline_data = 0;
+    ia.cap.max_send_wr = VB_MAX_QP_WR + 1;
+    assert_null(ibv_create_qp(pd, &ia));
+    /* Regions: none of length 0, none past the largest, none over unmapped pages. */
+    long page = sysconf(_SC_PAGESIZE);
+    uint8_t *m = mmap(NULL, (size_t)page * 3, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(m != MAP_FAILED);
+    assert_int_equal(munmap(m + page, (size_t)page), 0);     /* a hole in the middle */
+    errno = 0;
+    assert_null(ibv_reg_mr(pd, m, 0, IBV_ACCESS_LOCAL_WRITE));
+    assert_int_equal(errno, EINVAL);
+    errno = 0;
+    assert_null(ibv_reg_mr(pd, m, (size_t)page * 3, IBV_ACCESS_LOCAL_WRITE));
+    assert_int_equal(errno, EFAULT);
+    errno = 0;
+    assert_null(ibv_reg_mr(pd, m, VB_MAX_MR_SIZE + 1, IBV_ACCESS_LOCAL_WRITE));
+    assert_int_equal(errno, EINVAL);
+    struct ibv_mr *mr = ibv_reg_mr(pd, m, (size_t)page, IBV_ACCESS_LOCAL_WRITE);
+    assert_non_null(mr);
+    /* 256 regions a device (max_mr); the 257th is refused. */
+    assert_int_equal(da.max_mr, 256);
+    struct ibv_mr *many[256];
+    int n = 0;
+    while (n < 256 && (many[n] = ibv_reg_mr(pd, m, 64, IBV_ACCESS_LOCAL_WRITE)) != NULL)
+        n++;
+    assert_int_equal(n, 255);      /* with the one above, 256 */
+    assert_int_equal(errno, ENOMEM);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(ibv_dereg_mr(many[i]), 0);
+    /* A PD with a QP or an MR in it stays. */
+    assert_int_equal(ibv_dealloc_pd(pd), EBUSY);
+    assert_int_equal(ibv_destroy_qp(qp), 0);
+    assert_int_equal(ibv_dealloc_pd(pd), EBUSY);
+    assert_int_equal(ibv_dereg_mr(mr), 0);
+    assert_int_equal(ibv_dealloc_pd(pd), 0);
+    munmap(m, (size_t)page);
+    munmap(m + 2 * page, (size_t)page);
+    assert_int_equal(ibv_destroy_cq(cq), 0);
+    assert_int_equal(ibv_close_device(ctx), 0);
+}
+
+/* --- asynchronous events --- */
+
+static bool
+async_next(struct ibv_context *ctx, struct ibv_async_event *ev)
+{
+    for (int i = 0; i < 5000; i++) {
+        if (ibv_get_async_event(ctx, ev) == 0) {
+            ibv_ack_async_event(ev);
+            return true;
+        }
+        assert_int_equal(errno, EAGAIN);
+        usleep(1000);
+    }
+    return false;
+}
+
+/* An SRQ that runs below its limit says so once; a QP of it put in error says it took its
+ * last WQE; a QP in RTR hears COMM_EST with the first packet; a WRITE with a bad R_Key
+ * puts the responder's QP in error with QP_ACCESS_ERR. async_fd is non-blocking here, as
+ * programs that poll it make it. */
+static void
+test_async_events(void **state)
+{
+    struct end a, b;
+    struct ibv_async_event ev;
+    struct ibv_wc wc[4];
+
+    (void)state;
+    end_open(&a, "ta", false);
+    end_open(&b, "tb", false);
+    assert_int_equal(fcntl(b.ctx->async_fd, F_SETFL, O_NONBLOCK), 0);
+    assert_int_equal(ibv_get_async_event(b.ctx, &ev), -1);
+    assert_int_equal(errno, EAGAIN);
+    /* b's QP in RTR only: the first packet tells it the peer is there. */
+    struct ibv_qp_attr r = {.qp_state = IBV_QPS_RTR, .path_mtu = IBV_MTU_1024,
+                            .dest_qp_num = a.qp->qp_num, .rq_psn = 100,
+                            .max_dest_rd_atomic = 1, .min_rnr_timer = 12};
+    r.ah_attr.is_global = 1;
+    r.ah_attr.port_num = 1;
+    r.ah_attr.grh.sgid_index = 3;
+    ibv_query_gid(a.ctx, 1, 3, &r.ah_attr.grh.dgid);
+    assert_int_equal(ibv_modify_qp(b.qp, &r, TO_RTR), 0);
+    end_connect(&a, &b);
+    struct ibv_sge s = {(uintptr_t)a.buf, 64, a.mr->lkey};
+    struct ibv_send_wr w = {.wr_id = 1, .sg_list = &s, .num_sge = 1,
+                            .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED},
+                       *bad;
+    w.wr.rdma.remote_addr = (uintptr_t)b.buf;
+    w.wr.rdma.rkey = b.mr->rkey;
+    assert_int_equal(ibv_post_send(a.qp, &w, &bad), 0);
+    assert_int_equal(poll_n(a.cq, wc, 1), 1);
+    assert_true(async_next(b.ctx, &ev));
+    assert_int_equal(ev.event_type, IBV_EVENT_COMM_EST);
+    assert_ptr_equal(ev.element.qp, b.qp);
+    /* A bad R_Key: the requester's completion says REM_ACCESS_ERR, the responder's
+     * application hears QP_ACCESS_ERR and finds its QP in error. */
+    w.wr_id = 2;
+    w.wr.rdma.rkey = b.mr->rkey ^ 0x100;
+    assert_int_equal(ibv_post_send(a.qp, &w, &bad), 0);
+    assert_int_equal(poll_n(a.cq, wc, 1), 1);
+    assert_int_equal(wc[0].status, IBV_WC_REM_ACCESS_ERR);
+    assert_true(async_next(b.ctx, &ev));
+    assert_int_equal(ev.event_type, IBV_EVENT_QP_ACCESS_ERR);
+    assert_ptr_equal(ev.element.qp, b.qp);
+    struct ibv_qp_attr q;
+    struct ibv_qp_init_attr qi;
+    assert_int_equal(ibv_query_qp(b.qp, &q, IBV_QP_STATE, &qi), 0);
+    assert_int_equal(q.qp_state, IBV_QPS_ERR);
+
+    /* An SRQ with a limit of 2, and a QP of it. */
+    struct ibv_srq_init_attr sa = {.attr = {.max_wr = 8, .max_sge = 2, .srq_limit = 0}};
+    struct ibv_srq *srq = ibv_create_srq(b.pd, &sa);
+    assert_non_null(srq);
+    struct ibv_srq_attr lim = {.srq_limit = 2};
+    assert_int_equal(ibv_modify_srq(srq, &lim, IBV_SRQ_LIMIT), 0);
+    for (int i = 0; i < 3; i++) {
+        struct ibv_sge rs = {(uintptr_t)b.buf + 1000u * (unsigned)i, 100, b.mr->lkey};
+        struct ibv_recv_wr rw = {.wr_id = 50u + (unsigned)i, .sg_list = &rs, .num_sge = 1},
+                           *rbad;
+        assert_int_equal(ibv_post_srq_recv(srq, &rw, &rbad), 0);
+    }
+    struct ibv_qp_init_attr ia = {.send_cq = b.cq, .recv_cq = b.cq, .srq = srq,
+                                  .qp_type = IBV_QPT_RC,
+                                  .cap = {.max_send_wr = 4, .max_inline_data = 64}};
+    struct ibv_qp *sq = ibv_create_qp(b.pd, &ia);
+    assert_non_null(sq);
+    assert_int_equal(ibv_destroy_srq(srq), EBUSY);
+    ibv_destroy_qp(a.qp);
+    struct ibv_qp_init_attr ai = {.send_cq = a.cq, .recv_cq = a.cq, .qp_type = IBV_QPT_RC,
+                                  .cap = {.max_send_wr = 4, .max_recv_wr = 4,
+                                          .max_send_sge = 1, .max_recv_sge = 1,
+                                          .max_inline_data = 64}};
+    a.qp = ibv_create_qp(a.pd, &ai);
+    struct ibv_qp_attr init = {.qp_state = IBV_QPS_INIT, .port_num = 1,
+                               .qp_access_flags = IBV_ACCESS_REMOTE_WRITE};
+    assert_int_equal(ibv_modify_qp(a.qp, &init, TO_INIT), 0);
+    assert_int_equal(ibv_modify_qp(sq, &init, TO_INIT), 0);
+    struct end bs = b;
+    bs.qp = sq;
+    end_connect(&a, &bs);
+    end_connect(&bs, &a);
+    w.opcode = IBV_WR_SEND;
+    w.wr_id = 3;
+    assert_int_equal(ibv_post_send(a.qp, &w, &bad), 0);
+    assert_int_equal(poll_n(a.cq, wc, 1), 1);
+    assert_int_equal(wc[0].status, IBV_WC_SUCCESS);
+    assert_int_equal(poll_n(b.cq, wc, 1), 1);
+    assert_int_equal(wc[0].wr_id, 50);
+    assert_int_equal(wc[0].qp_num, sq->qp_num);
+    /* Two left: not below 2 yet. One more SEND leaves one: the limit fires, once. */
+    assert_int_equal(ibv_post_send(a.qp, &w, &bad), 0);
+    assert_int_equal(poll_n(b.cq, wc, 1), 1);
+    bool limit = false;
+    while (!limit && async_next(b.ctx, &ev))
+        limit = ev.event_type == IBV_EVENT_SRQ_LIMIT_REACHED && ev.element.srq == srq;
+    assert_true(limit);
+    struct ibv_srq_attr qa;
+    assert_int_equal(ibv_query_srq(srq, &qa), 0);
+    assert_int_equal(qa.srq_limit, 0);
+    assert_int_equal(qa.max_wr, 8);
+    /* The QP of the SRQ in error: Last WQE Reached. */
+    struct ibv_qp_attr err_attr = {.qp_state = IBV_QPS_ERR};
+    assert_int_equal(ibv_modify_qp(sq, &err_attr, IBV_QP_STATE), 0);
+    assert_true(async_next(b.ctx, &ev));
+    assert_int_equal(ev.event_type, IBV_EVENT_QP_LAST_WQE_REACHED);
+    assert_ptr_equal(ev.element.qp, sq);
+    assert_int_equal(ibv_destroy_qp(sq), 0);
+    assert_int_equal(ibv_destroy_srq(srq), 0);
+    end_close(&a);
+    end_close(&b);
+}
+
 int
 main(void)
 {
@@ -672,6 +1109,10 @@ main(void)
         cmocka_unit_test(test_shared_port),
         cmocka_unit_test(test_qp_ex),
         cmocka_unit_test(test_error_status),
+        cmocka_unit_test(test_gid_table),
+        cmocka_unit_test(test_ud_address_handles),
+        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_async_events),
     };
 
     return cmocka_run_group_tests(tests, setup_devices, NULL);
