@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""libroceshark-verbs.so on devices named after interfaces (`--dev rxe0=IFACE`, as `rdma
+link add rxe0 type rxe netdev IFACE` names one), on a veth pair of MTU 1500 between two
+network namespaces the test makes, with IPv6 link-local addresses made from the MACs:
+- ibv_devinfo shows rxe's GID table: the link-local GID from the MAC at 0 (RoCE v1) and 1
+  (RoCE v2), the IPv4 address at 2 and 3; active_mtu 1024;
+- ibv_rc_pingpong -g 1 (link-local, RoCE v2) and -g 3 (IPv4), ibv_ud_pingpong -g 1,
+  ibv_uc_pingpong -g 3, ibv_srq_pingpong -g 1, ib_write_bw -x 1 and ib_send_bw -x 3
+  --use-srq, across the pair, data checked where the tool does (-c);
+- the UDP source port of each QP is its flow label's (rdma_flow_label_to_udp_sport: 0xC000
+  and up, from the two QP numbers), the same both ways, in a capture of the veth;
+- ibv_asyncwatch hears the port go down and up with the interface (IBV_EVENT_PORT_ERR,
+  IBV_EVENT_PORT_ACTIVE).
+Forty or fifty iterations each: CI has 20 minutes for everything."""
+import os
+import re
+import select
+import shutil
+import subprocess
+import time
+
+import livenet
+import rstest as t
+
+PRELOAD = os.environ.get("ROCESHARK_SANITIZER_PRELOAD", "")
+TOOLS = ["ibv_devinfo", "ibv_rc_pingpong", "ibv_ud_pingpong", "ib_write_bw", "ib_send_bw",
+         "ibv_asyncwatch"]
+missing = [x for x in TOOLS if shutil.which(x) is None]
+if missing:
+    print("skipped: %s not installed (apt-get install perftest ibverbs-utils)" % missing)
+    t.finish("verbs_veth")
+livenet.need_root()
+
+A_IP, B_IP = "10.88.39.1", "10.88.39.2"
+pair = livenet.VethPair("vv", mtu=1500)
+for ns, ifname, ip in ((pair.ns_a, pair.if_a, A_IP), (pair.ns_b, pair.if_b, B_IP)):
+    # IPv6 on, without duplicate address detection, so that the link-local address the
+    # kernel makes from the MAC (rxe's GID 0 and 1) is usable at once.
+    for key in ("all", "default", ifname):
+        subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
+                        "net.ipv6.conf.%s.accept_dad=0" % key], capture_output=True)
+    for key in ("all", ifname):
+        subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-qw",
+                        "net.ipv6.conf.%s.disable_ipv6=0" % key], capture_output=True)
+    t.run(["ip", "-n", ns, "addr", "add", ip + "/24", "dev", ifname])
+OUT = t.tempdir()
+
+
+def env(**extra):
+    e = dict(os.environ)
+    e.pop("ROCESHARK_VERBS_DEVICES", None)
+    if PRELOAD:
+        e["LD_PRELOAD"] = PRELOAD
+        e["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
+    e.update(extra)
+    return e
+
+
+def in_ns(ns, args):
+    return ["ip", "netns", "exec", ns] + list(args)
+
+
+def verbs(ns, ifname, prog, *args):
+    return in_ns(ns, [t.ROCESHARK, "run", "--dev", "rxe0=" + ifname, "--", prog] +
+                 list(args))
+
+
+def listening(ns, port):
+    out = subprocess.run(in_ns(ns, ["ss", "-ltnH"]), capture_output=True, text=True).stdout
+    return re.search(r":%d\b" % port, out) is not None
+
+
+def pair_run(what, args, port, timeout=60):
+    """The program with args as server in B and client in A (to B's IPv4 address)."""
+    srv = subprocess.Popen(verbs(pair.ns_b, pair.if_b, *args), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, env=env())
+    end = time.time() + 10
+    while not listening(pair.ns_b, port) and srv.poll() is None and time.time() < end:
+        time.sleep(0.02)
+    try:
+        cli = subprocess.run(verbs(pair.ns_a, pair.if_a, *args + [B_IP]), capture_output=True,
+                             text=True, timeout=timeout, env=env())
+        c = (cli.returncode, cli.stdout, cli.stderr)
+    except subprocess.TimeoutExpired:
+        c = (-1, "", "timed out")
+    try:
+        s_out, s_err = srv.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        srv.kill()
+        s_out, s_err = srv.communicate()
+    s = (srv.returncode, s_out, s_err)
+    t.check(s[0] == 0 and c[0] == 0, "%s: server exit %s, client exit %s: %r | %r"
+            % (what, s[0], c[0], c[2][-300:], s[2][-300:]))
+    return s, c
+
+
+def mac(ns, ifname):
+    out = subprocess.run(["ip", "-n", ns, "link", "show", ifname], capture_output=True,
+                         text=True).stdout
+    return bytes.fromhex(re.search(r"link/ether (\S+)", out).group(1).replace(":", ""))
+
+
+def link_local(m):
+    """fe80::/64 with the modified EUI-64 of a MAC, as ibv_devinfo prints a RoCE v2 GID."""
+    e = bytes([m[0] ^ 2]) + m[1:3] + b"\xff\xfe" + m[3:]
+    words = ["%x" % int.from_bytes(e[i:i + 2], "big") for i in range(0, 8, 2)]
+    return "fe80::" + ":".join(words)
+
+
+# --- the device and its GID table ---
+r = subprocess.run(verbs(pair.ns_a, pair.if_a, "ibv_devinfo", "-v"), capture_output=True,
+                   text=True, env=env())
+ll = link_local(mac(pair.ns_a, pair.if_a))
+for want in (r"hca_id:\trxe0", r"state:\s+PORT_ACTIVE \(4\)", r"active_mtu:\s+1024 \(3\)",
+             r"GID\[\s*0\]:\s+fe80:0000:0000:0000:\S+, RoCE v1",
+             r"GID\[\s*1\]:\s+%s, RoCE v2" % re.escape(ll),
+             r"GID\[\s*2\]:\s+\S+:ffff:0a58:2701, RoCE v1",
+             r"GID\[\s*3\]:\s+::ffff:%s, RoCE v2" % re.escape(A_IP)):
+    t.check(r.returncode == 0 and re.search(want, r.stdout) is not None,
+            "ibv_devinfo -v on rxe0=%s shows %s: %r" % (pair.if_a, want, r.stdout[-900:]))
+
+# --- the rxe habits across the pair, with a capture of B's end for the source ports ---
+cap_path = os.path.join(OUT, "veth.pcap")
+cap = subprocess.Popen(in_ns(pair.ns_b, [t.ROCESHARK, "capture", "-i", pair.if_b, "-w",
+                                         cap_path, "-f", "udp port 4791"]),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+t.check(cap.stderr.readline().startswith("capture: "), "the capture started")
+qpns = []
+for gid in ("1", "3"):
+    port = t.free_port()
+    s, c = pair_run("ibv_rc_pingpong -g " + gid,
+                    ["ibv_rc_pingpong", "-d", "rxe0", "-g", gid, "-n", "40", "-c", "-p",
+                     str(port)], port)
+    for side, out in (("server", s[1]), ("client", c[1])):
+        t.check(re.search(r"^40 iters in", out, re.M) is not None,
+                "ibv_rc_pingpong -g %s %s: 40 iterations: %r" % (gid, side, out[-300:]))
+    t.check(("GID " + ll) in c[1] if gid == "1" else ("GID ::ffff:" + A_IP) in c[1],
+            "ibv_rc_pingpong -g %s: the client's GID: %r" % (gid, c[1][:300]))
+    if gid == "3":
+        qpns = [int(x, 16) for x in re.findall(r"QPN 0x([0-9a-f]+)", c[1])[:2]]
+time.sleep(0.2)
+cap.terminate()
+cap.communicate(timeout=20)
+rows = t.roceshark_fields(cap_path, ["ip.src", "udp.srcport"])
+
+
+def flow_sport(a, b):
+    """rdma_calc_flow_label and rdma_flow_label_to_udp_sport, as every RoCEv2 driver."""
+    v = a * b
+    v ^= v >> 20
+    v ^= v >> 40
+    fl = v & 0xfffff
+    return ((fl & 0x3fff) ^ ((fl & 0xfc000) >> 14)) | 0xc000
+
+
+ports = {r[1] for r in rows if len(r) > 1 and r[0] in (A_IP, B_IP)}
+t.check(len(qpns) == 2 and ports == {str(flow_sport(*qpns))},
+        "IPv4 RoCE v2, both ways, from the flow label's UDP source port %s (QPNs %s): %s"
+        % (qpns and flow_sport(*qpns), qpns, sorted(ports)))
+
+# UD at the active MTU (1024 here), UC and an SRQ of two QPs, each on the other GID kind.
+for tool, gid, extra in (("ibv_ud_pingpong", "1", ["-s", "1024"]), ("ibv_uc_pingpong", "3", []),
+                         ("ibv_srq_pingpong", "1", ["-q", "2"])):
+    port = t.free_port()
+    s, c = pair_run("%s -g %s" % (tool, gid), [tool, "-d", "rxe0", "-g", gid, "-n", "40", "-c",
+                                                "-p", str(port)] + extra, port)
+    t.check(re.search(r"^40 iters in", c[1], re.M) is not None,
+            "%s -g %s: 40 iterations: %r" % (tool, gid, c[1][-300:]))
+HEADER = re.compile(r"^ #bytes\s+#iterations", re.M)
+for tool, x, extra in (("ib_write_bw", "1", []), ("ib_send_bw", "3", ["--use-srq"])):
+    port = t.free_port()
+    s, c = pair_run("%s -x %s" % (tool, x), [tool, "-d", "rxe0", "-x", x, "-s", "16384", "-n",
+                                             "50", "-p", str(port)] + extra, port)
+    lines = c[1].splitlines()
+    row = [lines[i + 1].split() for i, y in enumerate(lines[:-1]) if HEADER.match(y)]
+    t.check(len(row) == 1 and row[0][:2] == ["16384", "50"],
+            "%s -x %s: its row: %r" % (tool, x, c[1][-500:]))
+
+def line_within(proc, seconds):
+    """The next line proc prints, or "" when none comes within seconds."""
+    ready, _, _ = select.select([proc.stdout], [], [], seconds)
+    return proc.stdout.readline() if ready else ""
+
+
+# --- the port follows the interface ---
+watch = subprocess.Popen(verbs(pair.ns_a, pair.if_a, "ibv_asyncwatch", "-d", "rxe0"),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+first = line_within(watch, 20)
+t.check(first.startswith("rxe0: async event FD"), "ibv_asyncwatch started: %r" % first)
+t.run(["ip", "-n", pair.ns_a, "link", "set", pair.if_a, "down"])
+down = line_within(watch, 20)
+t.run(["ip", "-n", pair.ns_a, "link", "set", pair.if_a, "up"])
+up = line_within(watch, 20)
+watch.kill()
+watch.communicate()
+t.check("event_type IBV_EVENT_PORT_ERR (10), port 1" in down and
+        "event_type IBV_EVENT_PORT_ACTIVE (9), port 1" in up,
+        "the interface down, then up: %r %r" % (down, up))
+
+t.finish("verbs_veth")
