@@ -92,12 +92,14 @@ add_device(char *devices, const char *arg)
         return cli_fail(CLI_EXIT_USAGE, "run: --dev %s: expected NAME=IP or NAME=IFACE, NAME "
                         "of letters, digits, '_', '-' or '.'", arg);
     if (rs_addr_parse(eq + 1, gid, &scope, err) == 0) {
-        if (!local_address(gid, scope))
-            return cli_fail(CLI_EXIT_USAGE, "run: --dev %s: %s is not an address of this host",
-                            arg, eq + 1);
+        if (!local_address(gid, scope)) {
+            rs_error_errno(err, EADDRNOTAVAIL, eq + 1);
+            return cli_fail(CLI_EXIT_USAGE, "run: --dev %s: %s", arg, err);
+        }
     } else if (if_nametoindex(eq + 1) == 0) {
-        return cli_fail(CLI_EXIT_USAGE, "run: --dev %s: neither an address (%s) nor an "
-                        "interface of this host", arg, err);
+        /* Neither an address nor an interface: the interfaces there are say which. */
+        rs_error_no_iface(err, eq + 1);
+        return cli_fail(CLI_EXIT_USAGE, "run: --dev %s: not an address, and %s", arg, err);
     }
     size_t n = strlen(devices);
     if (n + strlen(arg) + 2 > DEVICES_MAX)

@@ -262,11 +262,10 @@ vb_gid_source(struct vb_port *p, unsigned index, uint8_t gid[16])
         return vb_fail(EINVAL, "%s: the port is not open (no protection domain yet)",
                        d->ibdev.name);
     if (p->gid_link[index] < 0) {
-        int e = p->gid_err[index];
-        return vb_fail(e, "%s: GID index %u (%s): %s", d->ibdev.name, index, text,
-                       e == EADDRNOTAVAIL ? "not an address of this host"
-                       : e == EADDRINUSE  ? "its port 4791 is held by another process"
-                                          : strerror(e));
+        char what[RS_ADDR_TEXT_MAX + 64], err[RS_ERRBUF_SIZE];
+        snprintf(what, sizeof(what), "GID index %u (%s)", index, text);
+        rs_error_errno(err, p->gid_err[index], what);
+        return vb_fail(p->gid_err[index], "%s: %s", d->ibdev.name, err);
     }
     memcpy(gid, g->raw, 16);
     return 0;

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include <roceshark/addr.h>
+#include <roceshark/dissect.h>
 
 #include "verbs_int.h"
 
@@ -357,23 +358,20 @@ links_open(struct vb_port *p)
     return p->n_links == 0 ? (first_err != 0 ? first_err : EADDRNOTAVAIL) : 0;
 }
 
-/* Why the device's port could not open, in words. */
+/* Why the device's port could not open, in the words every command uses for it. */
 static int
 port_fail(struct vb_port *p, int e)
 {
     const struct vb_device *d = p->dev;
-    char text[RS_ADDR_TEXT_MAX];
-    const char *why = e == EADDRNOTAVAIL ? "not an address of this host"
-                      : e == EADDRINUSE  ? "UDP port 4791 of it is held by another process "
-                                           "(one program per address)"
-                      : e == EACCES || e == EPERM ? "no permission to bind it"
-                                                  : strerror(e);
+    char what[RS_ADDR_TEXT_MAX + IF_NAMESIZE + 64], err[RS_ERRBUF_SIZE];
 
     if (d->by_netdev)
-        return vb_fail(e, "%s: interface %s: no RoCE v2 address could open: %s",
-                       d->ibdev.name, d->netdev.name, why);
-    return vb_fail(e, "%s: %s: %s", d->ibdev.name,
-                   rs_addr_format(d->gid, d->scope, text, sizeof(text)), why);
+        snprintf(what, sizeof(what), "%s: interface %s: every RoCE v2 address of it, port "
+                 "4791", d->ibdev.name, d->netdev.name);
+    else
+        rs_addr_format_port(d->gid, d->scope, RS_ROCEV2_UDP_PORT, what, sizeof(what));
+    rs_error_errno(err, e, what);
+    return d->by_netdev ? vb_fail(e, "%s", err) : vb_fail(e, "%s: %s", d->ibdev.name, err);
 }
 
 /* Opens the port: the links, the RC context and the progress thread. Under
