@@ -248,7 +248,8 @@ ibv_query_device(struct ibv_context *context, struct ibv_device_attr *a)
     struct vb_device *d = vb_ctx(context)->dev;
 
     memset(a, 0, sizeof(*a));
-    snprintf(a->fw_ver, sizeof(a->fw_ver), "roceshark");
+    /* rxe has no firmware: its provider prints the kernel's zero version as 0.0.0. */
+    snprintf(a->fw_ver, sizeof(a->fw_ver), "0.0.0");
     a->node_guid = d->guid;
     a->sys_image_guid = d->guid;
     a->max_mr_size = VB_MAX_MR_SIZE;

@@ -3,14 +3,14 @@
  * verbs_gid.c - the GID table of a port, laid out as rxe lays it out, and the queries
  * of it (ibv_query_gid, ibv_query_gid_ex, ibv_query_gid_table, ibv_query_gid_type).
  *
- * rxe's port lists the link-local GID made from the interface's MAC first, then every
- * address of the interface, each twice: RoCE v1 at the even index, RoCE v2 at the odd
- * one. Programs and people count on the places: ibv_rc_pingpong -g 1 and perftest -x 1
- * take the link-local RoCE v2 GID, -x 3 the IPv4 one, and perftest picks an IPv4 RoCE
- * v2 GID by itself. A device named after an interface lists all its addresses; one
- * named after an address lists the link-local GID of the interface that holds it, then
- * that address. Traffic goes as RoCE v2 only: a RoCE v1 entry is listed, as rxe lists
- * it, and refused, with the reason, when a QP or an address handle names it.
+ * rxe's port is RoCE v2 only (its port_immutable flags are RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP
+ * alone), so the kernel lists each GID once, as RoCE v2: the link-local GID made from
+ * the interface's MAC at index 0, then the interface's IPv4 addresses (IPv4-mapped),
+ * then its IPv6 ones. Programs and tutorials count on the places: ibv_rc_pingpong -g 0
+ * takes the link-local GID, -g 1 (perftest's -x 1) the first IPv4 address, and perftest
+ * picks an IPv4 RoCE v2 GID by itself. A device named after an interface lists all its
+ * addresses; one named after an address lists the link-local GID of the interface that
+ * holds it, then that address (so -g 1 on loopback too).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -48,20 +48,20 @@ is_link_local(const uint8_t gid[16])
     return gid[0] == 0xfe && (gid[1] & 0xc0) == 0x80;
 }
 
-/* Adds gid as RoCE v1 and RoCE v2, unless it is there already. */
+/* Adds gid as RoCE v2, unless it is there already (the interface's own link-local
+ * address is the MAC's GID when the kernel made it from the MAC). */
 static unsigned
-add_pair(struct vb_gid *out, unsigned n, unsigned max, const uint8_t gid[16], uint32_t scope)
+add_gid(struct vb_gid *out, unsigned n, unsigned max, const uint8_t gid[16], uint32_t scope)
 {
     for (unsigned i = 0; i < n; i++)
         if (memcmp(out[i].raw, gid, 16) == 0)
             return n;
-    for (uint8_t type = VB_GID_ROCE_V1; type <= VB_GID_ROCE_V2 && n < max; type++) {
-        memcpy(out[n].raw, gid, 16);
-        out[n].type = type;
-        out[n].scope = is_link_local(gid) ? scope : 0;
-        n++;
-    }
-    return n;
+    if (n == max)
+        return n;
+    memcpy(out[n].raw, gid, 16);
+    out[n].type = VB_GID_ROCE_V2;
+    out[n].scope = is_link_local(gid) ? scope : 0;
+    return n + 1;
 }
 
 unsigned
@@ -72,14 +72,14 @@ vb_gid_table_build(const struct vb_netdev *nd, const uint8_t *only, struct vb_gi
     unsigned n = 0;
 
     link_local_of(nd->mac, ll);
-    n = add_pair(out, n, max, ll, nd->ifindex);
+    n = add_gid(out, n, max, ll, nd->ifindex);
     if (only != NULL)
-        return add_pair(out, n, max, only, nd->ifindex);
+        return add_gid(out, n, max, only, nd->ifindex);
     /* IPv4 addresses before IPv6 ones, each family in the interface's order. */
     for (int v4 = 1; v4 >= 0; v4--)
         for (unsigned i = 0; i < nd->n_addrs; i++)
             if (rs_addr_is_v4mapped(nd->addrs[i]) == (v4 == 1))
-                n = add_pair(out, n, max, nd->addrs[i], nd->ifindex);
+                n = add_gid(out, n, max, nd->addrs[i], nd->ifindex);
     return n;
 }
 
@@ -254,10 +254,6 @@ vb_gid_source(struct vb_port *p, unsigned index, uint8_t gid[16])
                        index, d->n_gids);
     const struct vb_gid *g = &d->gids[index];
     rs_addr_format(g->raw, 0, text, sizeof(text));
-    if (g->type != VB_GID_ROCE_V2)
-        return vb_fail(EOPNOTSUPP, "%s: GID index %u (%s) is RoCE v1, which is not sent here "
-                       "(RoCE v2 only): its RoCE v2 twin is index %u", d->ibdev.name, index,
-                       text, index + 1);
     if (p->rc == NULL)
         return vb_fail(EINVAL, "%s: the port is not open (no protection domain yet)",
                        d->ibdev.name);

@@ -76,7 +76,7 @@ struct vb_link {
  * host can hold: so one port per device in the process, opened by its first user (a
  * context's first PD, or the CM) and closed with its last. A link per RoCEv2 address
  * of the GID table this host has: gid_link[i] is the link of GID index i, -1 when it
- * has none (RoCE v1, or an address not here), and gid_err[i] the errno why. */
+ * has none (an address not here, or held), and gid_err[i] the errno why. */
 struct vb_port {
     pthread_mutex_t lock;       /* the RC context, the QPs, their CQs */
     pthread_mutex_t open_lock;  /* opening and closing; taken before lock */
@@ -129,8 +129,7 @@ void vb_app_post(struct vb_port *p);
 void vb_app_leaves(struct vb_port *p, bool blocks);
 /* The address GID index i of the port stands for, for a QP or an address handle: 0
  * with gid filled, or an errno (with its one line under ROCESHARK_VERBS_DEBUG): EINVAL
- * for an index past the table, EOPNOTSUPP for a RoCE v1 entry, or why its address has
- * no link here. Lock held (the port is open). */
+ * for an index past the table, or why its address has no link here. Lock held (the port is open). */
 int vb_gid_source(struct vb_port *p, unsigned index, uint8_t gid[16]);
 /* The RC context's events, turned into ibverbs' and queued on the context of the QP
  * or SRQ (verbs_async.c). arg: the port. Lock held. */
@@ -187,8 +186,8 @@ int vb_devices_parse(const char *spec, struct vb_device *out, int max);
 uint32_t vb_active_mtu(const struct vb_device *dev);
 
 /* The GID table of a port, as rxe lays it out: the link-local GID made from the
- * hardware address (fe80::/64 and its modified EUI-64), then each address, every
- * one twice, RoCE v1 then RoCE v2. only: the addresses to list (a device named after
+ * hardware address (fe80::/64 and its modified EUI-64), then each address, IPv4
+ * before IPv6, every entry RoCE v2 (rxe serves no other). only: the addresses to list (a device named after
  * an address lists that one), or NULL for all the interface's. Returns how many.
  * Pure: for the unit tests. */
 unsigned vb_gid_table_build(const struct vb_netdev *nd, const uint8_t *only,

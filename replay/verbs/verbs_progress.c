@@ -318,7 +318,7 @@ links_close(struct vb_port *p)
         p->gid_link[i] = -1;
 }
 
-/* A link for every RoCE v2 address of the table this host has. The device's own
+/* A link for every address of the table this host has. The device's own
  * address (one named after an address) must open; of an interface's, those that do. */
 static int
 links_open(struct vb_port *p)
@@ -329,9 +329,6 @@ links_open(struct vb_port *p)
     for (unsigned i = 0; i < d->n_gids; i++) {
         const struct vb_gid *g = &d->gids[i];
         p->gid_link[i] = -1;
-        p->gid_err[i] = EOPNOTSUPP;
-        if (g->type != VB_GID_ROCE_V2)
-            continue;
         int same = -1;
         for (unsigned k = 0; k < p->n_links && same < 0; k++)
             if (memcmp(p->links[k].gid, g->raw, 16) == 0)

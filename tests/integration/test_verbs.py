@@ -4,7 +4,7 @@
 perftest), through `roceshark run`, over two loopback addresses:
 - ibv_devices lists the configured devices (none when none is configured, as libibverbs);
 - ibv_devinfo shows each port ACTIVE, link layer Ethernet, MTU 4096, and a GID table laid
-  out as rxe's: lo's link-local GID, then the address, IPv4-mapped, each RoCE v1 and v2;
+  out as rxe's: lo's link-local GID, then the address, IPv4-mapped, both RoCE v2;
 - ibv_rc_pingpong server and client both through the library, with data validation (-c),
   and against `roceshark perf pingpong` either way;
 - ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw, ib_write_lat and ib_send_lat, server
@@ -145,7 +145,7 @@ info = out.stdout
 t.check(out.returncode == 0 and "hca_id:\trs1" in info, "ibv_devinfo: %r" % out.stderr)
 for want in (r"state:\s+PORT_ACTIVE \(4\)", r"link_layer:\s+Ethernet",
              r"active_mtu:\s+4096 \(5\)", r"phys_port_cnt:\s+1",
-             r"GID\[\s*3\]:\s+::ffff:%s, RoCE v2" % re.escape(B)):
+             r"GID\[\s*1\]:\s+::ffff:%s, RoCE v2" % re.escape(B)):
     t.check(re.search(want, info) is not None, "ibv_devinfo -v shows %s: %s" % (want, info[-900:]))
 
 # --- ibv_rc_pingpong ---
@@ -165,7 +165,7 @@ def check_pingpong(what, out, iters):
 def pingpong_pair(what, *extra):
     """ibv_rc_pingpong server and client, both through the library, 200 iterations."""
     p = next_port()
-    args = ["-g", "3", "-p", str(p), "-n", "200"] + list(extra)
+    args = ["-g", "1", "-p", str(p), "-n", "200"] + list(extra)
     s, c = pair(what, run_cmd("rs0", A, "ibv_rc_pingpong", "-d", "rs0", *args),
                 run_cmd("rs1", B, "ibv_rc_pingpong", "-d", "rs1", *args + [A]), p)
     for side, r in (("server", s), ("client", c)):
@@ -182,13 +182,13 @@ pingpong_pair("ibv_rc_pingpong -e", "-e")
 p = next_port()
 s, c = pair("ibv_rc_pingpong against perf pingpong",
             [t.ROCESHARK, "perf", "pingpong", "--bind", A, "-p", str(p), "-n", "200"],
-            run_cmd("rs1", B, "ibv_rc_pingpong", "-d", "rs1", "-g", "3", "-p", str(p), "-n", "200",
+            run_cmd("rs1", B, "ibv_rc_pingpong", "-d", "rs1", "-g", "1", "-p", str(p), "-n", "200",
                     A), p)
 check_pingpong("ibv_rc_pingpong client of perf", c[1], 200)
 check_pingpong("perf pingpong server of ibv_rc_pingpong", s[1], 200)
 p = next_port()
 s, c = pair("perf pingpong against ibv_rc_pingpong",
-            run_cmd("rs0", A, "ibv_rc_pingpong", "-d", "rs0", "-g", "3", "-p", str(p), "-n", "200"),
+            run_cmd("rs0", A, "ibv_rc_pingpong", "-d", "rs0", "-g", "1", "-p", str(p), "-n", "200"),
             [t.ROCESHARK, "perf", "pingpong", "--bind", B, "-n", "200", "--connect",
              "pingpong://%s:%d" % (A, p)], p)
 check_pingpong("ibv_rc_pingpong server of perf", s[1], 200)
@@ -317,16 +317,16 @@ ip link set lo up
 ip -6 addr add fd00::2/128 dev lo nodad
 ip -6 addr add fd00::3/128 dev lo nodad
 R="$1"
-"$R" run --dev rs0=fd00::2 -- timeout 30 ibv_rc_pingpong -d rs0 -g 3 -n 100 > "$2/pp_s" 2>&1 &
+"$R" run --dev rs0=fd00::2 -- timeout 30 ibv_rc_pingpong -d rs0 -g 1 -n 100 > "$2/pp_s" 2>&1 &
 s=$!
 sleep 1
-"$R" run --dev rs1=fd00::3 -- timeout 30 ibv_rc_pingpong -d rs1 -g 3 -n 100 localhost \
+"$R" run --dev rs1=fd00::3 -- timeout 30 ibv_rc_pingpong -d rs1 -g 1 -n 100 localhost \
     > "$2/pp_c" 2>&1
 wait $s
-"$R" run --dev rs0=fd00::2 -- timeout 30 ib_write_bw -d rs0 -x 3 -n 100 > "$2/bw_s" 2>&1 &
+"$R" run --dev rs0=fd00::2 -- timeout 30 ib_write_bw -d rs0 -x 1 -n 100 > "$2/bw_s" 2>&1 &
 s=$!
 sleep 1
-"$R" run --dev rs1=fd00::3 -- timeout 30 ib_write_bw -d rs1 -x 3 -n 100 localhost > "$2/bw_c" 2>&1
+"$R" run --dev rs1=fd00::3 -- timeout 30 ib_write_bw -d rs1 -x 1 -n 100 localhost > "$2/bw_c" 2>&1
 wait $s
 """
 p6 = subprocess.run(["unshare", "-n", "sh", "-c", V6, "sh", t.ROCESHARK, OUT],

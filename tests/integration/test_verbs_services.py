@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """libroceshark-verbs.so beyond RC, through `roceshark run`, on two loopback addresses:
 - Debian's ibv_ud_pingpong, ibv_uc_pingpong and ibv_srq_pingpong, server and client, with
-  their data checked (-c), at GID index 3 (the address, RoCE v2, as on rxe);
+  their data checked (-c), at GID index 1 (the address, RoCE v2, as on rxe);
 - ib_send_bw and ib_send_lat with --use-srq;
 - a program of ours (tests/verbs/verbs_prog.c) whose SEND, WRITE and READ take 2 and then
   16 scatter/gather elements, checked byte for byte;
@@ -11,8 +11,8 @@
   "local protection error" (the memory made inaccessible: any access would crash the
   program); an inline post refused for a full queue leaves the data of the WRITEs in
   flight alone; under the sanitizer build the library's every access is checked too;
-- diagnostics: ROCESHARK_VERBS_DEBUG=1 says why a RoCE v1 GID index or an address another
-  program holds fails; run refuses an address that is not this host's and warns of a
+- diagnostics: ROCESHARK_VERBS_DEBUG=1 says why a GID index whose address is not here
+  (lo's link-local GID) or an address another program holds fails; run refuses an address that is not this host's and warns of a
   statically linked program.
 A few hundred iterations each: CI has 20 minutes for everything."""
 import os
@@ -83,7 +83,7 @@ def pair(what, server, client, port, timeout=60, extra_env=None):
 def pingpong(tool, iters, *extra):
     """tool as server on A and client on B, -c: both finish their iterations."""
     p = t.free_port()
-    args = ["-g", "3", "-p", str(p), "-n", str(iters), "-c"] + list(extra)
+    args = ["-g", "1", "-p", str(p), "-n", str(iters), "-c"] + list(extra)
     s, c = pair(tool, run_cmd(["rs0=" + A], tool, "-d", "rs0", *args),
                 run_cmd(["rs1=" + B], tool, "-d", "rs1", *args + [A]), p)
     for side, r in (("server", s), ("client", c)):
@@ -95,7 +95,7 @@ def pingpong(tool, iters, *extra):
 
 # --- UD, UC and SRQ, as Debian's examples run them on rxe ---
 s, c = pingpong("ibv_ud_pingpong", 200, "-s", "1024")
-t.check("GID ::ffff:%s" % A in c[1], "ibv_ud_pingpong: the server's GID, index 3: %r"
+t.check("GID ::ffff:%s" % A in c[1], "ibv_ud_pingpong: the server's GID, index 1: %r"
         % c[1][:300])
 pingpong("ibv_uc_pingpong", 200)
 s, c = pingpong("ibv_srq_pingpong", 200, "-q", "4")
@@ -105,7 +105,7 @@ t.check(len(re.findall(r"remote address:.*QPN", c[1])) == 4,
 HEADER = re.compile(r"^ #bytes\s+#iterations", re.M)
 for tool, size in (("ib_send_bw", 8192), ("ib_send_lat", 2)):
     p = t.free_port()
-    args = ["-x", "3", "--use-srq", "-s", str(size), "-n", "200", "-p", str(p)]
+    args = ["-x", "1", "--use-srq", "-s", str(size), "-n", "200", "-p", str(p)]
     s, c = pair(tool, run_cmd(["rs0=" + A], tool, "-d", "rs0", *args),
                 run_cmd(["rs1=" + B], tool, "-d", "rs1", *args + [A]), p)
     lines = c[1].splitlines()
@@ -165,24 +165,25 @@ t.check(mem == b"A" * 16 + b"B" * 16 + b"C" * 16 + b"D" * 16,
 
 # --- why a verb fails ---
 p = t.free_port()
-args = ["-g", "2", "-p", str(p), "-n", "5"]
-s, c = pair("RoCE v1", run_cmd(["rs0=" + A], "ibv_rc_pingpong", "-d", "rs0", *args),
+args = ["-g", "0", "-p", str(p), "-n", "5"]
+s, c = pair("link-local on lo", run_cmd(["rs0=" + A], "ibv_rc_pingpong", "-d", "rs0", *args),
             run_cmd(["rs1=" + B], "ibv_rc_pingpong", "-d", "rs1", *args + [A]), p, timeout=30,
             extra_env={"ROCESHARK_VERBS_DEBUG": "1"})
 # The server connects its QP first (after the client's address came) and fails there.
-line = re.search(r"^roceshark-verbs: .*GID index 2 .*RoCE v1.*index 3 \(EOPNOTSUPP\)$", s[2],
-                 re.M)
+line = re.search(r"^roceshark-verbs: rs0: GID index 0 \(fe80::200:ff:fe00:0\): address not on "
+                 r"this host .*\(EADDRNOTAVAIL\)$", s[2], re.M)
 t.check(s[0] != 0 and c[0] != 0 and line is not None,
-        "-g 2 (RoCE v1): both fail, the server with one line saying why: %r" % s[2][-400:])
+        "-g 0 (lo has no link-local address): both fail, the server with one line saying "
+        "why: %r" % s[2][-400:])
 # An address held by another program: the second one is told so.
 p = t.free_port()
-holder = subprocess.Popen(run_cmd(["rs0=" + A], "ibv_rc_pingpong", "-d", "rs0", "-g", "3", "-p",
+holder = subprocess.Popen(run_cmd(["rs0=" + A], "ibv_rc_pingpong", "-d", "rs0", "-g", "1", "-p",
                                   str(p)), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True, env=env())
 end = time.time() + 10
 while not t.listening(p) and holder.poll() is None and time.time() < end:
     time.sleep(0.02)
-r = subprocess.run(run_cmd(["rs0=" + A], "ibv_rc_pingpong", "-d", "rs0", "-g", "3", "-p",
+r = subprocess.run(run_cmd(["rs0=" + A], "ibv_rc_pingpong", "-d", "rs0", "-g", "1", "-p",
                            str(t.free_port())),
                    capture_output=True, text=True, timeout=30, env=env(ROCESHARK_VERBS_DEBUG="1"))
 holder.kill()

@@ -3,10 +3,13 @@
 """libroceshark-verbs.so on devices named after interfaces (`--dev rxe0=IFACE`, as `rdma
 link add rxe0 type rxe netdev IFACE` names one), on a veth pair of MTU 1500 between two
 network namespaces the test makes, with IPv6 link-local addresses made from the MACs:
-- ibv_devinfo shows rxe's GID table: the link-local GID from the MAC at 0 (RoCE v1) and 1
-  (RoCE v2), the IPv4 address at 2 and 3; active_mtu 1024;
-- ibv_rc_pingpong -g 1 (link-local, RoCE v2) and -g 3 (IPv4), ibv_ud_pingpong -g 1,
-  ibv_uc_pingpong -g 3, ibv_srq_pingpong -g 1, ib_write_bw -x 1 and ib_send_bw -x 3
+- the tutorial's steps as a user types them, each printing what it prints on rxe:
+  ibv_devices (rxe's GUID, the MAC's EUI-64), ibv_devinfo (to the byte), ibv_rc_pingpong
+  -g 0 and -g 1, ib_send_bw, ib_send_lat;
+- ibv_devinfo shows rxe's GID table: the link-local GID from the MAC at 0, the IPv4
+  address at 1, both RoCE v2; active_mtu 1024;
+- ibv_rc_pingpong -g 0 (link-local) and -g 1 (IPv4), ibv_ud_pingpong -g 0,
+  ibv_uc_pingpong -g 1, ibv_srq_pingpong -g 0, ib_write_bw -x 0 and ib_send_bw -x 1
   --use-srq, across the pair, data checked where the tool does (-c);
 - the UDP source port of each QP is its flow label's (rdma_flow_label_to_udp_sport: 0xC000
   and up, from the two QP numbers), the same both ways, in a capture of the veth;
@@ -24,8 +27,8 @@ import livenet
 import rstest as t
 
 PRELOAD = os.environ.get("ROCESHARK_SANITIZER_PRELOAD", "")
-TOOLS = ["ibv_devinfo", "ibv_rc_pingpong", "ibv_ud_pingpong", "ib_write_bw", "ib_send_bw",
-         "ibv_asyncwatch"]
+TOOLS = ["ibv_devices", "ibv_devinfo", "ibv_rc_pingpong", "ibv_ud_pingpong", "ib_write_bw",
+         "ib_send_bw", "ib_send_lat", "ibv_asyncwatch"]
 missing = [x for x in TOOLS if shutil.which(x) is None]
 if missing:
     print("skipped: %s not installed (apt-get install perftest ibverbs-utils)" % missing)
@@ -108,15 +111,44 @@ def link_local(m):
     return "fe80::" + ":".join(words)
 
 
-# --- the device and its GID table ---
+# --- the tutorial's first steps, each printing what it prints on rxe ---
+m = mac(pair.ns_a, pair.if_a)
+guid = (bytes([m[0] ^ 2]) + m[1:3] + b"\xff\xfe" + m[3:]).hex()     # rxe's: the MAC's EUI-64
+r = subprocess.run(verbs(pair.ns_a, pair.if_a, "ibv_devices"), capture_output=True,
+                   text=True, env=env())
+t.check(r.returncode == 0 and r.stdout == "    device          \t   node GUID\n"
+        "    ------          \t----------------\n    rxe0            \t%s\n" % guid,
+        "ibv_devices lists rxe0 with rxe's GUID %s: %r %r" % (guid, r.stdout, r.stderr))
+GUID = ":".join(guid[i:i + 4] for i in range(0, 16, 4))
+RXE_DEVINFO = """hca_id:\trxe0
+\ttransport:\t\t\tInfiniBand (0)
+\tfw_ver:\t\t\t\t0.0.0
+\tnode_guid:\t\t\t%s
+\tsys_image_guid:\t\t\t%s
+\tvendor_id:\t\t\t0xffffff
+\tvendor_part_id:\t\t\t0
+\thw_ver:\t\t\t\t0x0
+\tphys_port_cnt:\t\t\t1
+\t\tport:\t1
+\t\t\tstate:\t\t\tPORT_ACTIVE (4)
+\t\t\tmax_mtu:\t\t4096 (5)
+\t\t\tactive_mtu:\t\t1024 (3)
+\t\t\tsm_lid:\t\t\t0
+\t\t\tport_lid:\t\t0
+\t\t\tport_lmc:\t\t0x00
+\t\t\tlink_layer:\t\tEthernet
+
+""" % (GUID, GUID)
+r = subprocess.run(verbs(pair.ns_a, pair.if_a, "ibv_devinfo"), capture_output=True,
+                   text=True, env=env())
+t.check(r.returncode == 0 and r.stdout == RXE_DEVINFO,
+        "ibv_devinfo prints what rxe's prints at MTU 1500: %r" % r.stdout)
 r = subprocess.run(verbs(pair.ns_a, pair.if_a, "ibv_devinfo", "-v"), capture_output=True,
                    text=True, env=env())
-ll = link_local(mac(pair.ns_a, pair.if_a))
+ll = link_local(m)
 for want in (r"hca_id:\trxe0", r"state:\s+PORT_ACTIVE \(4\)", r"active_mtu:\s+1024 \(3\)",
-             r"GID\[\s*0\]:\s+fe80:0000:0000:0000:\S+, RoCE v1",
-             r"GID\[\s*1\]:\s+%s, RoCE v2" % re.escape(ll),
-             r"GID\[\s*2\]:\s+\S+:ffff:0a58:2701, RoCE v1",
-             r"GID\[\s*3\]:\s+::ffff:%s, RoCE v2" % re.escape(A_IP)):
+             r"GID\[\s*0\]:\s+%s, RoCE v2" % re.escape(ll),
+             r"GID\[\s*1\]:\s+::ffff:%s, RoCE v2" % re.escape(A_IP)):
     t.check(r.returncode == 0 and re.search(want, r.stdout) is not None,
             "ibv_devinfo -v on rxe0=%s shows %s: %r" % (pair.if_a, want, r.stdout[-900:]))
 
@@ -127,7 +159,7 @@ cap = subprocess.Popen(in_ns(pair.ns_b, [t.ROCESHARK, "capture", "-i", pair.if_b
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 t.check(cap.stderr.readline().startswith("capture: "), "the capture started")
 qpns = []
-for gid in ("1", "3"):
+for gid in ("0", "1"):
     port = t.free_port()
     s, c = pair_run("ibv_rc_pingpong -g " + gid,
                     ["ibv_rc_pingpong", "-d", "rxe0", "-g", gid, "-n", "40", "-c", "-p",
@@ -135,9 +167,9 @@ for gid in ("1", "3"):
     for side, out in (("server", s[1]), ("client", c[1])):
         t.check(re.search(r"^40 iters in", out, re.M) is not None,
                 "ibv_rc_pingpong -g %s %s: 40 iterations: %r" % (gid, side, out[-300:]))
-    t.check(("GID " + ll) in c[1] if gid == "1" else ("GID ::ffff:" + A_IP) in c[1],
+    t.check(("GID " + ll) in c[1] if gid == "0" else ("GID ::ffff:" + A_IP) in c[1],
             "ibv_rc_pingpong -g %s: the client's GID: %r" % (gid, c[1][:300]))
-    if gid == "3":
+    if gid == "1":
         qpns = [int(x, 16) for x in re.findall(r"QPN 0x([0-9a-f]+)", c[1])[:2]]
 time.sleep(0.2)
 cap.terminate()
@@ -160,22 +192,29 @@ t.check(len(qpns) == 2 and ports == {str(flow_sport(*qpns))},
         % (qpns and flow_sport(*qpns), qpns, sorted(ports)))
 
 # UD at the active MTU (1024 here), UC and an SRQ of two QPs, each on the other GID kind.
-for tool, gid, extra in (("ibv_ud_pingpong", "1", ["-s", "1024"]), ("ibv_uc_pingpong", "3", []),
-                         ("ibv_srq_pingpong", "1", ["-q", "2"])):
+for tool, gid, extra in (("ibv_ud_pingpong", "0", ["-s", "1024"]), ("ibv_uc_pingpong", "1", []),
+                         ("ibv_srq_pingpong", "0", ["-q", "2"])):
     port = t.free_port()
     s, c = pair_run("%s -g %s" % (tool, gid), [tool, "-d", "rxe0", "-g", gid, "-n", "40", "-c",
                                                 "-p", str(port)] + extra, port)
     t.check(re.search(r"^40 iters in", c[1], re.M) is not None,
             "%s -g %s: 40 iterations: %r" % (tool, gid, c[1][-300:]))
 HEADER = re.compile(r"^ #bytes\s+#iterations", re.M)
-for tool, x, extra in (("ib_write_bw", "1", []), ("ib_send_bw", "3", ["--use-srq"])):
+# ib_send_lat as the tutorial types it, with no -x: perftest picks the IPv4 RoCE v2 GID.
+for tool, x, extra in (("ib_write_bw", "0", ["-s", "16384"]),
+                       ("ib_send_bw", "1", ["-s", "16384", "--use-srq"]),
+                       ("ib_send_lat", None, ["-s", "2"])):
     port = t.free_port()
-    s, c = pair_run("%s -x %s" % (tool, x), [tool, "-d", "rxe0", "-x", x, "-s", "16384", "-n",
-                                             "50", "-p", str(port)] + extra, port)
+    gid = ["-x", x] if x is not None else []
+    s, c = pair_run("%s %s" % (tool, gid), [tool, "-d", "rxe0", "-n", "50", "-p", str(port)] +
+                    gid + extra, port)
     lines = c[1].splitlines()
     row = [lines[i + 1].split() for i, y in enumerate(lines[:-1]) if HEADER.match(y)]
-    t.check(len(row) == 1 and row[0][:2] == ["16384", "50"],
-            "%s -x %s: its row: %r" % (tool, x, c[1][-500:]))
+    t.check(len(row) == 1 and row[0][:2] == [extra[1], "50"],
+            "%s %s: its row: %r" % (tool, gid, c[1][-500:]))
+    if x is None:
+        t.check(re.search(r"GID: 00:00:00:00:00:00:00:00:00:00:255:255:10:88:39:0?1\b", c[1]),
+                "%s picked the IPv4 GID: %r" % (tool, c[1][:900]))
 
 def line_within(proc, seconds):
     """The next line proc prints, or "" when none comes within seconds."""

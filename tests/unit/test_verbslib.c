@@ -280,34 +280,34 @@ test_queries(void **state)
     assert_int_equal(pa.state, IBV_PORT_ACTIVE);
     assert_int_equal(pa.link_layer, IBV_LINK_LAYER_ETHERNET);
     assert_int_equal(pa.active_mtu, IBV_MTU_4096);
-    assert_int_equal(pa.gid_tbl_len, 4);
+    assert_int_equal(pa.gid_tbl_len, 2);
     assert_int_not_equal(___ibv_query_port(ctx, 2, &pa), 0);
     /* The exported one, of the layout without port_cap_flags2. */
     memset(&pa, 0, sizeof(pa));
     assert_int_equal(ibv_query_port(ctx, 1, (struct _compat_ibv_port_attr *)(void *)&pa), 0);
     assert_int_equal(pa.state, IBV_PORT_ACTIVE);
-    /* As rxe's: the link-local GID of lo's (all-zero) MAC, then the address; each
-     * RoCE v1 then RoCE v2. */
+    /* As rxe's: the link-local GID of lo's (all-zero) MAC, then the address, both
+     * RoCE v2. */
     static const uint8_t lo_ll[16] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0xff, 0xfe};
     assert_int_equal(ibv_query_gid(ctx, 1, 0, &gid), 0);
     assert_memory_equal(gid.raw, lo_ll, 16);
-    assert_int_equal(ibv_query_gid(ctx, 1, 3, &gid), 0);
+    assert_int_equal(ibv_query_gid(ctx, 1, 1, &gid), 0);
     assert_memory_equal(gid.raw, VB_CONTAINER(ctx->device, struct vb_device, ibdev)->gid, 16);
     assert_int_equal(gid.raw[10], 0xff);
-    assert_int_equal(ibv_query_gid(ctx, 1, 4, &gid), -1);
-    for (int i = 0; i < 4; i++) {
+    assert_int_equal(ibv_query_gid(ctx, 1, 2, &gid), -1);
+    for (int i = 0; i < 2; i++) {
         int type = -1;
         assert_int_equal(ibv_query_gid_ex(ctx, 1, (uint32_t)i, &ge, 0), 0);
-        assert_int_equal(ge.gid_type, i % 2 ? IBV_GID_TYPE_ROCE_V2 : IBV_GID_TYPE_ROCE_V1);
+        assert_int_equal(ge.gid_type, IBV_GID_TYPE_ROCE_V2);
         assert_int_equal(ge.gid_index, i);
         assert_int_equal(ge.ndev_ifindex, 1);      /* lo */
         assert_int_equal(ibv_query_gid_type(ctx, 1, (unsigned)i, &type), 0);
-        assert_int_equal(type, i % 2);             /* sysfs: 0 RoCE v1, 1 RoCE v2 */
+        assert_int_equal(type, 1);                 /* sysfs: 1 RoCE v2 */
     }
-    assert_int_equal(ibv_query_gid_ex(ctx, 1, 4, &ge, 0), ENODATA);
+    assert_int_equal(ibv_query_gid_ex(ctx, 1, 2, &ge, 0), ENODATA);
     struct ibv_gid_entry table[8];
-    assert_int_equal(ibv_query_gid_table(ctx, table, 8, 0), 4);
-    assert_memory_equal(table[3].gid.raw, VB_CONTAINER(ctx->device, struct vb_device,
+    assert_int_equal(ibv_query_gid_table(ctx, table, 8, 0), 2);
+    assert_memory_equal(table[1].gid.raw, VB_CONTAINER(ctx->device, struct vb_device,
                                                        ibdev)->gid, 16);
     assert_int_equal(ibv_close_device(ctx), 0);
 }
@@ -368,8 +368,8 @@ end_connect_retry(struct end *e, const struct end *peer, uint8_t timeout, uint8_
 
     a.ah_attr.is_global = 1;
     a.ah_attr.port_num = 1;
-    a.ah_attr.grh.sgid_index = 3;   /* the address, RoCE v2 (perftest's -x 3) */
-    ibv_query_gid(peer->ctx, 1, 3, &a.ah_attr.grh.dgid);
+    a.ah_attr.grh.sgid_index = 1;   /* the address, RoCE v2 (rxe's -g 1) */
+    ibv_query_gid(peer->ctx, 1, 1, &a.ah_attr.grh.dgid);
     /* The RTS attributes too early: refused, and the QP stays in INIT. */
     assert_int_equal(ibv_modify_qp(e->qp, &a, TO_RTR | IBV_QP_SQ_PSN), EINVAL);
     assert_int_equal(e->qp->state, IBV_QPS_INIT);
@@ -713,36 +713,35 @@ test_gid_table(void **state)
     nd.n_addrs = 3;
     /* The link-local GID of the MAC (its U/L bit flipped, ff:fe inserted) first; then the
      * IPv4 address before the IPv6 one; the interface's own fe80 equal to the default is
-     * not listed twice. Each RoCE v1, then RoCE v2. */
-    assert_int_equal(vb_gid_table_build(&nd, NULL, g, VB_MAX_GIDS), 6);
+     * not listed twice. Each once, RoCE v2. */
+    assert_int_equal(vb_gid_table_build(&nd, NULL, g, VB_MAX_GIDS), 3);
     static const uint8_t ll[16] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0,
                                    0x50, 0x54, 0x00, 0xff, 0xfe, 0x12, 0x34, 0x56};
     assert_memory_equal(g[0].raw, ll, 16);
-    assert_memory_equal(g[1].raw, ll, 16);
-    assert_memory_equal(g[2].raw, nd.addrs[2], 16);
-    assert_memory_equal(g[4].raw, nd.addrs[0], 16);
-    for (int i = 0; i < 6; i++)
-        assert_int_equal(g[i].type, i % 2 ? VB_GID_ROCE_V2 : VB_GID_ROCE_V1);
-    assert_int_equal(g[1].scope, 7);        /* a link-local GID takes its interface */
-    assert_int_equal(g[3].scope, 0);
+    assert_memory_equal(g[1].raw, nd.addrs[2], 16);
+    assert_memory_equal(g[2].raw, nd.addrs[0], 16);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(g[i].type, VB_GID_ROCE_V2);
+    assert_int_equal(g[0].scope, 7);        /* a link-local GID takes its interface */
+    assert_int_equal(g[1].scope, 0);
     /* A device named after an address lists it alone after the link-local GID. */
-    assert_int_equal(vb_gid_table_build(&nd, nd.addrs[0], g, VB_MAX_GIDS), 4);
-    assert_memory_equal(g[3].raw, nd.addrs[0], 16);
-    /* Bounded: 16 entries, the link-local pair and 7 addresses of 9. */
-    for (int i = 0; i < 9; i++)
+    assert_int_equal(vb_gid_table_build(&nd, nd.addrs[0], g, VB_MAX_GIDS), 2);
+    assert_memory_equal(g[1].raw, nd.addrs[0], 16);
+    /* Bounded: 16 entries, the link-local GID and 15 addresses of 16. */
+    for (int i = 0; i < 16; i++)
         snprintf(err, sizeof(err), "10.0.1.%d", i + 1), rs_addr_parse(err, nd.addrs[i],
                                                                       &scope, NULL);
-    nd.n_addrs = 9;
+    nd.n_addrs = 16;
     assert_int_equal(vb_gid_table_build(&nd, NULL, g, VB_MAX_GIDS), VB_MAX_GIDS);
-    assert_memory_equal(g[15].raw, nd.addrs[6], 16);
+    assert_memory_equal(g[15].raw, nd.addrs[14], 16);
     /* A device named after an interface: rxe0=lo lists lo's addresses. */
     struct vb_device d[2];
     assert_int_equal(vb_devices_parse("rxe0=lo,bad=nosuchif0", d, 2), 1);
     assert_true(d[0].by_netdev);
     assert_int_equal(d[0].netdev.ifindex, 1);
-    assert_true(d[0].n_gids >= 4);
+    assert_true(d[0].n_gids >= 2);
     static const uint8_t lo4[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 1};
-    assert_memory_equal(d[0].gids[3].raw, lo4, 16);
+    assert_memory_equal(d[0].gids[1].raw, lo4, 16);
 }
 
 /* --- UD QPs and address handles --- */
@@ -829,21 +828,21 @@ test_ud_address_handles(void **state)
     (void)state;
     ud_open(&a, "ta");
     ud_open(&b, "tb");
-    ibv_query_gid(a.ctx, 1, 3, &ga);
-    ibv_query_gid(b.ctx, 1, 3, &gb);
+    ibv_query_gid(a.ctx, 1, 1, &ga);
+    ibv_query_gid(b.ctx, 1, 1, &gb);
     struct ibv_ah_attr at = {.is_global = 1, .port_num = 1,
-                             .grh = {.dgid = gb, .sgid_index = 3, .hop_limit = 64}};
-    /* A RoCE v1 entry is listed and refused; lo has no link-local address; an AH without
-     * a GRH names nobody on RoCE. */
+                             .grh = {.dgid = gb, .sgid_index = 1, .hop_limit = 64}};
+    /* An index past the table; lo has no link-local address; an AH without a GRH names
+     * nobody on RoCE. */
     at.grh.sgid_index = 2;
     errno = 0;
     assert_null(ibv_create_ah(a.pd, &at));
-    assert_int_equal(errno, EOPNOTSUPP);
-    at.grh.sgid_index = 1;
+    assert_int_equal(errno, EINVAL);
+    at.grh.sgid_index = 0;
     errno = 0;
     assert_null(ibv_create_ah(a.pd, &at));
     assert_int_equal(errno, EADDRNOTAVAIL);
-    at.grh.sgid_index = 3;
+    at.grh.sgid_index = 1;
     at.is_global = 0;
     assert_null(ibv_create_ah(a.pd, &at));
     at.is_global = 1;
@@ -876,7 +875,7 @@ test_ud_address_handles(void **state)
     assert_int_equal(ibv_init_ah_from_wc(b.ctx, 1, &wc[0], (struct ibv_grh *)(void *)b.buf,
                                          &back), 0);
     assert_int_equal(back.is_global, 1);
-    assert_int_equal(back.grh.sgid_index, 3);
+    assert_int_equal(back.grh.sgid_index, 1);
     assert_memory_equal(back.grh.dgid.raw, ga.raw, 16);
     struct ibv_ah *reply = ibv_create_ah_from_wc(b.pd, &wc[0], (struct ibv_grh *)(void *)b.buf,
                                                  1);
@@ -1003,8 +1002,8 @@ test_async_events(void **state)
                             .max_dest_rd_atomic = 1, .min_rnr_timer = 12};
     r.ah_attr.is_global = 1;
     r.ah_attr.port_num = 1;
-    r.ah_attr.grh.sgid_index = 3;
-    ibv_query_gid(a.ctx, 1, 3, &r.ah_attr.grh.dgid);
+    r.ah_attr.grh.sgid_index = 1;
+    ibv_query_gid(a.ctx, 1, 1, &r.ah_attr.grh.dgid);
     assert_int_equal(ibv_modify_qp(b.qp, &r, TO_RTR), 0);
     end_connect(&a, &b);
     struct ibv_sge s = {(uintptr_t)a.buf, 64, a.mr->lkey};

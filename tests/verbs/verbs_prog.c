@@ -3,7 +3,7 @@
  * verbs_prog.c - a verbs program of the tests' own, linked against libibverbs and run
  * through `roceshark run`, for what no Debian program does: scatter/gather lists of a
  * given length, and misuses a safe provider must survive. On loopback devices, whose
- * GID index 3 is their address (RoCE v2).
+ * GID index 1 is their address (RoCE v2, as on rxe).
  *
  *   verbs_prog sge N               two devices of this process; a SEND from N elements
  *                                  into a receive of N, a WRITE from N, a READ into N,
@@ -37,7 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define GID_INDEX 3     /* the address, RoCE v2, on a device named after an address */
+#define GID_INDEX 1     /* the address, RoCE v2, on a device named after an address */
 #define BUF 65536
 
 struct end {
