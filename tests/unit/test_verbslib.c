@@ -1095,6 +1095,61 @@ test_async_events(void **state)
     end_close(&b);
 }
 
+/* A CQ that overflows raises IBV_EVENT_CQ_ERR, once, and loses no completion: those that
+ * did not fit wait in their QP until the application makes room. */
+static void
+test_cq_overflow(void **state)
+{
+    struct end a, b;
+    struct ibv_async_event ev;
+    struct ibv_wc wc[1];
+
+    (void)state;
+    end_open(&a, "ta", false);
+    end_open(&b, "tb", false);
+    /* a's QP made again, its sends completing into a CQ of one entry (64, rounded up). */
+    struct ibv_cq *small = ibv_create_cq(a.ctx, 1, NULL, NULL, 0);
+    assert_non_null(small);
+    assert_int_equal(ibv_destroy_qp(a.qp), 0);
+    struct ibv_qp_init_attr ia = {.send_cq = small, .recv_cq = a.cq, .qp_type = IBV_QPT_RC,
+                                  .cap = {.max_send_wr = 128, .max_recv_wr = 4,
+                                          .max_send_sge = 1, .max_recv_sge = 1,
+                                          .max_inline_data = 64}};
+    a.qp = ibv_create_qp(a.pd, &ia);
+    assert_non_null(a.qp);
+    struct ibv_qp_attr init = {.qp_state = IBV_QPS_INIT, .port_num = 1,
+                               .qp_access_flags = IBV_ACCESS_REMOTE_WRITE};
+    assert_int_equal(ibv_modify_qp(a.qp, &init, TO_INIT), 0);
+    end_connect(&a, &b);
+    end_connect(&b, &a);
+    assert_int_equal(fcntl(a.ctx->async_fd, F_SETFL, O_NONBLOCK), 0);
+    int n = small->cqe + 3;
+    struct ibv_sge s = {(uintptr_t)a.buf, 64, a.mr->lkey};
+    struct ibv_send_wr w = {.sg_list = &s, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
+                            .send_flags = IBV_SEND_SIGNALED},
+                       *bad;
+    w.wr.rdma.remote_addr = (uintptr_t)b.buf;
+    w.wr.rdma.rkey = b.mr->rkey;
+    for (int i = 0; i < n; i++) {
+        w.wr_id = 10u + (unsigned)i;
+        assert_int_equal(ibv_post_send(a.qp, &w, &bad), 0);
+    }
+    /* Nobody polls: the progress thread fills the CQ and says so. */
+    assert_true(async_next(a.ctx, &ev));
+    assert_int_equal(ev.event_type, IBV_EVENT_CQ_ERR);
+    assert_ptr_equal(ev.element.cq, small);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(poll_n(small, wc, 1), 1);
+        assert_int_equal(wc[0].status, IBV_WC_SUCCESS);
+        assert_int_equal(wc[0].wr_id, 10u + (unsigned)i);
+    }
+    assert_int_equal(ibv_get_async_event(a.ctx, &ev), -1);
+    assert_int_equal(errno, EAGAIN);
+    end_close(&a);
+    assert_int_equal(ibv_destroy_cq(small), 0);
+    end_close(&b);
+}
+
 int
 main(void)
 {
@@ -1112,6 +1167,7 @@ main(void)
         cmocka_unit_test(test_ud_address_handles),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_async_events),
+        cmocka_unit_test(test_cq_overflow),
     };
 
     return cmocka_run_group_tests(tests, setup_devices, NULL);
