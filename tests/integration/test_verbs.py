@@ -27,8 +27,9 @@ import subprocess
 import time
 
 import rstest as t
+import verbsrun
 
-PRELOAD = os.environ.get("ROCESHARK_SANITIZER_PRELOAD", "")
+PRELOAD = verbsrun.PRELOAD
 TOOLS = ["ibv_devices", "ibv_devinfo", "ibv_rc_pingpong", "ib_write_bw", "ib_read_bw",
          "ib_send_bw", "ib_atomic_bw", "ib_write_lat", "ib_send_lat", "ib_read_lat",
          "ib_atomic_lat"]
@@ -48,13 +49,7 @@ def env(cmd=(), **extra):
     LD_PRELOAD), the sanitizers' runtimes come first, as an instrumented library in an
     uninstrumented program needs (`run` puts ours after what LD_PRELOAD holds), and the
     program's own leaks are not ours to report."""
-    e = dict(os.environ)
-    e.pop("ROCESHARK_VERBS_DEVICES", None)
-    if PRELOAD and (list(cmd[1:2]) == ["run"] or "LD_PRELOAD" in extra):
-        e["LD_PRELOAD"] = PRELOAD
-        e["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
-    e.update(extra)
-    return e
+    return verbsrun.env(list(cmd[1:2]) == ["run"] or "LD_PRELOAD" in extra, **extra)
 
 
 def run_cmd(dev, ip, prog, *args):
@@ -67,23 +62,8 @@ def next_port():
 
 def pair(what, server, client, p, timeout=60):
     """Starts server, waits until it listens on p, runs client; returns both (rc, out, err)."""
-    srv = subprocess.Popen(server, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           env=env(server))
-    end = time.time() + 10
-    while not t.listening(p) and srv.poll() is None and time.time() < end:
-        time.sleep(0.02)
-    try:
-        cli = subprocess.run(client, capture_output=True, text=True, timeout=timeout,
-                             env=env(client))
-        c = (cli.returncode, cli.stdout, cli.stderr)
-    except subprocess.TimeoutExpired:
-        c = (-1, "", "timed out")
-    try:
-        s_out, s_err = srv.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        srv.kill()
-        s_out, s_err = srv.communicate()
-    s = (srv.returncode, s_out, s_err)
+    s, c = verbsrun.pair(server, client, lambda: t.listening(p), timeout, env(server),
+                         env(client))
     t.check(c[0] == 0 and s[0] == 0, "%s: client exit %s, server exit %s: %s | %s"
             % (what, c[0], s[0], c[2][-500:], s[2][-500:]))
     return s, c

@@ -23,8 +23,9 @@ import subprocess
 import time
 
 import rstest as t
+import verbsrun
+from verbsrun import env
 
-PRELOAD = os.environ.get("ROCESHARK_SANITIZER_PRELOAD", "")
 PROG = os.environ.get("VERBS_PROG", "")
 TOOLS = ["ibv_ud_pingpong", "ibv_uc_pingpong", "ibv_srq_pingpong", "ib_send_bw",
          "ib_send_lat", "ibv_rc_pingpong"]
@@ -40,18 +41,6 @@ A, B = ("%d.%d.%d.%d" % (NET + (h,)) for h in rng.sample(range(2, 250), 2))
 OUT = t.tempdir()
 
 
-def env(**extra):
-    """A verbs program's environment: the sanitizers' runtimes first (an instrumented
-    library in an uninstrumented program needs them), the program's own leaks not ours."""
-    e = dict(os.environ)
-    e.pop("ROCESHARK_VERBS_DEVICES", None)
-    if PRELOAD:
-        e["LD_PRELOAD"] = PRELOAD
-        e["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
-    e.update(extra)
-    return e
-
-
 def run_cmd(devs, prog, *args):
     cmd = [t.ROCESHARK, "run"]
     for d in devs:
@@ -61,23 +50,8 @@ def run_cmd(devs, prog, *args):
 
 def pair(what, server, client, port, timeout=60, extra_env=None):
     """Starts server, waits until it listens on port, runs client; both (rc, out, err)."""
-    srv = subprocess.Popen(server, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           env=env(**(extra_env or {})))
-    end = time.time() + 10
-    while not t.listening(port) and srv.poll() is None and time.time() < end:
-        time.sleep(0.02)
-    try:
-        cli = subprocess.run(client, capture_output=True, text=True, timeout=timeout,
-                             env=env(**(extra_env or {})))
-        c = (cli.returncode, cli.stdout, cli.stderr)
-    except subprocess.TimeoutExpired:
-        c = (-1, "", "timed out")
-    try:
-        s_out, s_err = srv.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        srv.kill()
-        s_out, s_err = srv.communicate()
-    return (srv.returncode, s_out, s_err), c
+    e = env(**(extra_env or {}))
+    return verbsrun.pair(server, client, lambda: t.listening(port), timeout, e, e)
 
 
 def pingpong(tool, iters, *extra):

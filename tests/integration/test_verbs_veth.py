@@ -25,8 +25,9 @@ import time
 
 import livenet
 import rstest as t
+import verbsrun
+from verbsrun import env
 
-PRELOAD = os.environ.get("ROCESHARK_SANITIZER_PRELOAD", "")
 TOOLS = ["ibv_devices", "ibv_devinfo", "ibv_rc_pingpong", "ibv_ud_pingpong", "ib_write_bw",
          "ib_send_bw", "ib_send_lat", "ibv_asyncwatch"]
 missing = [x for x in TOOLS if shutil.which(x) is None]
@@ -50,16 +51,6 @@ for ns, ifname, ip in ((pair.ns_a, pair.if_a, A_IP), (pair.ns_b, pair.if_b, B_IP
 OUT = t.tempdir()
 
 
-def env(**extra):
-    e = dict(os.environ)
-    e.pop("ROCESHARK_VERBS_DEVICES", None)
-    if PRELOAD:
-        e["LD_PRELOAD"] = PRELOAD
-        e["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=0"
-    e.update(extra)
-    return e
-
-
 def in_ns(ns, args):
     return ["ip", "netns", "exec", ns] + list(args)
 
@@ -76,23 +67,9 @@ def listening(ns, port):
 
 def pair_run(what, args, port, timeout=60):
     """The program with args as server in B and client in A (to B's IPv4 address)."""
-    srv = subprocess.Popen(verbs(pair.ns_b, pair.if_b, *args), stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, env=env())
-    end = time.time() + 10
-    while not listening(pair.ns_b, port) and srv.poll() is None and time.time() < end:
-        time.sleep(0.02)
-    try:
-        cli = subprocess.run(verbs(pair.ns_a, pair.if_a, *args + [B_IP]), capture_output=True,
-                             text=True, timeout=timeout, env=env())
-        c = (cli.returncode, cli.stdout, cli.stderr)
-    except subprocess.TimeoutExpired:
-        c = (-1, "", "timed out")
-    try:
-        s_out, s_err = srv.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        srv.kill()
-        s_out, s_err = srv.communicate()
-    s = (srv.returncode, s_out, s_err)
+    s, c = verbsrun.pair(verbs(pair.ns_b, pair.if_b, *args),
+                         verbs(pair.ns_a, pair.if_a, *args + [B_IP]),
+                         lambda: listening(pair.ns_b, port), timeout)
     t.check(s[0] == 0 and c[0] == 0, "%s: server exit %s, client exit %s: %r | %r"
             % (what, s[0], c[0], c[2][-300:], s[2][-300:]))
     return s, c

@@ -746,17 +746,8 @@ test_gid_table(void **state)
 
 /* --- UD QPs and address handles --- */
 
-struct ud_end {
-    struct ibv_context *ctx;
-    struct ibv_pd *pd;
-    struct ibv_cq *cq;
-    struct ibv_qp *qp;
-    struct ibv_mr *mr;
-    uint8_t *buf;
-};
-
 static void
-ud_open(struct ud_end *e, const char *name)
+ud_open(struct end *e, const char *name)
 {
     e->ctx = open_named(name);
     e->pd = ibv_alloc_pd(e->ctx);
@@ -779,18 +770,7 @@ ud_open(struct ud_end *e, const char *name)
 }
 
 static void
-ud_close(struct ud_end *e)
-{
-    assert_int_equal(ibv_destroy_qp(e->qp), 0);
-    assert_int_equal(ibv_dereg_mr(e->mr), 0);
-    assert_int_equal(ibv_destroy_cq(e->cq), 0);
-    assert_int_equal(ibv_dealloc_pd(e->pd), 0);
-    assert_int_equal(ibv_close_device(e->ctx), 0);
-    free(e->buf);
-}
-
-static void
-ud_recv(struct ud_end *e, uint64_t id)
+ud_recv(struct end *e, uint64_t id)
 {
     struct ibv_sge s[2] = {{(uintptr_t)e->buf, 50, e->mr->lkey},
                            {(uintptr_t)e->buf + 4096, 2000, e->mr->lkey}};
@@ -800,7 +780,7 @@ ud_recv(struct ud_end *e, uint64_t id)
 }
 
 static void
-ud_send(struct ud_end *e, struct ibv_ah *ah, uint32_t qpn, uint64_t id, const char *text)
+ud_send(struct end *e, struct ibv_ah *ah, uint32_t qpn, uint64_t id, const char *text)
 {
     size_t n = strlen(text), half = n / 2;
     memcpy(e->buf + 100, text, half);
@@ -821,7 +801,7 @@ ud_send(struct ud_end *e, struct ibv_ah *ah, uint32_t qpn, uint64_t id, const ch
 static void
 test_ud_address_handles(void **state)
 {
-    struct ud_end a, b;
+    struct end a, b;
     struct ibv_wc wc[2];
     union ibv_gid ga, gb;
 
@@ -892,8 +872,8 @@ test_ud_address_handles(void **state)
                                          &back), -1);
     assert_int_equal(ibv_destroy_ah(reply), 0);
     assert_int_equal(ibv_destroy_ah(ah), 0);
-    ud_close(&a);
-    ud_close(&b);
+    end_close(&a);
+    end_close(&b);
 }
 
 /* --- what the device takes, and no more --- */
