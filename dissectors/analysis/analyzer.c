@@ -167,7 +167,10 @@ rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_fac
     if (ce)
         f->flags |= RS_FACT_ECN_CE;
     if (info->op == RS_OP_CNP) {
-        congestion_cnp(an, pkt, &key, f);
+        struct conv *c = congestion_cnp(an, pkt, &key, f);
+        if (c != NULL)
+            conv_count(&c->stats, &c->lat, f, pkt->opcode, rs_packet_wire_len(pkt),
+                       frame_time(pkt));
         return;
     }
     if (rs_ib_opcode_transport(pkt->opcode) == RS_IB_UD && key.qpn == UD_QP_CM) {
@@ -196,14 +199,12 @@ rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_fac
     f->flags |= RS_FACT_CONV | RS_FACT_PSN_REL;
     f->conv = c->stats.id;
     f->psn_rel = (psn - c->psn_base) & PSN_MASK;
-    if (c->stats.req_packets + c->stats.resp_packets == 0)
-        c->stats.first = now;
-    c->stats.last = now;
     if (response)
         response_process(an, c, pkt, f);
     else
         request_process(an, c, pkt, f);
     if (ce)
         congestion_mark(c, response, now);
+    conv_count(&c->stats, &c->lat, f, pkt->opcode, rs_packet_wire_len(pkt), now);
     conv_touch(an, c, frame);
 }

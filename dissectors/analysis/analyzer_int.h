@@ -185,7 +185,7 @@ struct peer_table {
     uint32_t n_records, cap_records;
 };
 
-struct latency_samples {
+struct rs_latency_samples {
     uint64_t seen;          /* for reservoir sampling */
     uint32_t n;
     int64_t v[LATENCY_RESERVOIR];
@@ -196,7 +196,7 @@ struct conv {
     struct resp_stream resp;
     struct rs_conv_stats stats;
     struct rs_time last_ce_req, last_ce_resp;   /* when the last CE mark was, each way */
-    struct latency_samples *lat;    /* allocated on the first READ completion */
+    struct rs_latency_samples *lat;    /* allocated on the first READ completion */
     /* LRU list, most recent at the head. While only one of its streams is
      * known, the conversation also waits on its host pair's candidate list,
      * whose head the host_pairs index holds. */
@@ -406,11 +406,15 @@ void response_process(struct rs_analyzer *an, struct conv *c, const struct rs_pa
 
 /* congestion.c */
 void congestion_mark(struct conv *c, bool response, struct rs_time when);
-void congestion_cnp(struct rs_analyzer *an, const struct rs_packet *pkt,
-                    const struct stream_key *key, struct rs_facts *facts);
+/* The conversation a CNP throttles (NULL when unsure), with its facts set. */
+struct conv *congestion_cnp(struct rs_analyzer *an, const struct rs_packet *pkt,
+                            const struct stream_key *key, struct rs_facts *facts);
 
-/* stats.c */
-void latency_add(struct conv *c, struct rs_time took);
+/* stats.c: adds one analysed frame to a conversation's counts (and its READ
+ * completion time to *lat). */
+void conv_count(struct rs_conv_stats *st, struct rs_latency_samples **lat,
+                const struct rs_facts *f, uint8_t opcode, uint32_t wire_len,
+                struct rs_time when);
 
 static inline struct rs_time
 frame_time(const struct rs_packet *pkt)

@@ -21,10 +21,9 @@ congestion_mark(struct conv *c, bool response, struct rs_time when)
         c->ce_req_seen = true;
         c->last_ce_req = when;
     }
-    c->stats.ecn_ce++;
 }
 
-void
+struct conv *
 congestion_cnp(struct rs_analyzer *an, const struct rs_packet *pkt,
                const struct stream_key *key, struct rs_facts *f)
 {
@@ -32,12 +31,11 @@ congestion_cnp(struct rs_analyzer *an, const struct rs_packet *pkt,
     struct conv *c = conv_for_cnp(an, key, &to_requester);
 
     if (c == NULL)
-        return;
+        return NULL;
     /* To the requester: its requests were marked; to the responder: its
      * READ responses were. */
     bool seen = to_requester ? c->ce_req_seen : c->ce_resp_seen;
     struct rs_time last_ce = to_requester ? c->last_ce_req : c->last_ce_resp;
-    c->stats.cnps++;
     f->flags |= RS_FACT_CNP_FOR | RS_FACT_CONV;
     f->cnp_for = c->stats.id;
     f->conv = c->stats.id;
@@ -46,4 +44,5 @@ congestion_cnp(struct rs_analyzer *an, const struct rs_packet *pkt,
         f->cnp_since_ce = rs_time_sub(frame_time(pkt), last_ce);
     }
     conv_touch(an, c, pkt->frame->number);
+    return c;
 }

@@ -435,7 +435,7 @@ conv_recycle(struct conv *c)
     struct req_entry *ring = c->req.ring;
     uint32_t ring_cap = c->req.ring_cap;
     bool ring_allocated = c->req.ring_allocated;
-    struct latency_samples *lat = c->lat;
+    struct rs_latency_samples *lat = c->lat;
 
     memset(c, 0, offsetof(struct conv, ring0));
     c->req.ring = ring;

@@ -161,10 +161,6 @@ msg_complete(struct conv *c, struct rs_facts *f)
     f->msg_packets = rs->msg_packets;
     if (rs->msg_has_dmalen && rs->msg_dmalen != rs->msg_len)
         f->flags |= RS_FACT_LENGTH_MISMATCH;
-    if (rs->msg_op == RS_OP_SEND)
-        c->stats.msgs_send++;
-    else
-        c->stats.msgs_write++;
     rs->msg_open = false;
 }
 
@@ -267,8 +263,6 @@ request_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet *
         span_lo = read_span(dmalen, c->pmtu_known ? c->pmtu : MAX_PMTU);
         span_hi = read_span(dmalen, c->pmtu_known ? c->pmtu : MIN_PMTU);
     }
-    c->stats.req_packets++;
-    c->stats.req_bytes += rs_packet_wire_len(pkt);
     if (!rs->started) {
         rs->started = true;
         rs->e_lo = rs->e_hi = psn;
@@ -278,14 +272,12 @@ request_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet *
 
     if (retransmission) {
         f->flags |= RS_FACT_RETRANSMISSION;
-        c->stats.retransmissions++;
         if (rs->has_hole && psn_diff(rs->hole, psn) >= 0 &&
             (uint32_t)psn_diff(rs->hole, psn) < span_hi)
             rs->has_hole = false;   /* this retransmission covers the hole */
     } else if (ahead > 0) {
         f->flags |= RS_FACT_PSN_GAP;
         f->psn_gap = (uint32_t)ahead;
-        c->stats.psn_gaps++;
         if (!rs->has_hole) {
             rs->has_hole = true;
             rs->hole = rs->e_hi;
@@ -307,8 +299,6 @@ request_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet *
         rs->last_psn = psn;
         rs->last_dmalen = dmalen;
         rs->last_was_read = info->op == RS_OP_READ_REQ;
-        if (info->op == RS_OP_CMP_SWAP || info->op == RS_OP_FETCH_ADD)
-            c->stats.msgs_atomic++;
     }
     struct req_entry *e = ring_push(rs, &an->requests_forgotten);
     e->psn = psn;

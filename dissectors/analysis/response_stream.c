@@ -15,19 +15,16 @@
 #include "analyzer_int.h"
 
 static void
-violation(struct conv *c, struct rs_facts *f, enum rs_violation v)
+violation(struct rs_facts *f, enum rs_violation v)
 {
-    if (!(f->flags & RS_FACT_VIOLATION))
-        c->stats.violations++;
     f->flags |= RS_FACT_VIOLATION;
     f->violation = (uint8_t)v;
 }
 
 static void
-duplicate(struct conv *c, struct rs_facts *f)
+duplicate(struct rs_facts *f)
 {
     f->flags |= RS_FACT_RETRANSMISSION;
-    c->stats.retransmissions++;
 }
 
 static void
@@ -70,7 +67,7 @@ check_msn(struct conv *c, const uint8_t *aeth, struct rs_facts *f)
     uint32_t msn = rs_load_be24(aeth + 1);
 
     if (rs->have_msn && psn_diff(msn, rs->msn) < 0)
-        violation(c, f, RS_VIOL_MSN_BACKWARDS);
+        violation(f, RS_VIOL_MSN_BACKWARDS);
     if (!rs->have_msn || psn_diff(msn, rs->msn) > 0)
         rs->msn = msn;
     rs->have_msn = true;
@@ -86,11 +83,11 @@ ack_or_nak(struct conv *c, const struct rs_packet *pkt, uint32_t psn, struct rs_
     switch (rs_aeth_kind(syn)) {
     case RS_AETH_ACK:
         if (rs->have_ack && psn_diff(psn, rs->ack_psn) < 0)
-            violation(c, f, RS_VIOL_ACK_PSN_BACKWARDS);
+            violation(f, RS_VIOL_ACK_PSN_BACKWARDS);
         else if (rs->started && psn_diff(psn, rs->high) <= 0)
-            duplicate(c, f);
+            duplicate(f);
         if (c->req.started && psn_diff(psn, c->req.e_hi) >= 0)
-            violation(c, f, RS_VIOL_ACK_UNSENT_PSN);
+            violation(f, RS_VIOL_ACK_UNSENT_PSN);
         set_acked_frame(c, psn, f);
         acked(c, psn);
         covered(rs, psn);
@@ -99,8 +96,6 @@ ack_or_nak(struct conv *c, const struct rs_packet *pkt, uint32_t psn, struct rs_
         uint8_t code = syn & 0x1f;
         f->flags |= RS_FACT_NAK;
         f->nak = code;
-        if (code < 5)
-            c->stats.naks[code]++;
         if (code == RS_NAK_PSN_SEQ_ERROR) {
             /* The PSN the responder expects lies past what was acknowledged,
              * and not past what was sent nor past the first PSN the capture
@@ -111,7 +106,7 @@ ack_or_nak(struct conv *c, const struct rs_packet *pkt, uint32_t psn, struct rs_
                        (c->req.started && psn_diff(psn, c->req.e_hi) > 0) ||
                        (c->req.has_hole && psn_diff(psn, c->req.hole) > 0);
             if (bad)
-                violation(c, f, RS_VIOL_NAK_PSN_UNEXPECTED);
+                violation(f, RS_VIOL_NAK_PSN_UNEXPECTED);
         }
         set_acked_frame(c, psn_add(psn, PSN_MASK), f);     /* covers psn - 1 */
         acked(c, psn_add(psn, PSN_MASK));
@@ -120,7 +115,6 @@ ack_or_nak(struct conv *c, const struct rs_packet *pkt, uint32_t psn, struct rs_
     case RS_AETH_RNR_NAK:
         f->flags |= RS_FACT_RNR;
         f->rnr_delay_ns = (int64_t)rs_aeth_rnr_timer_us(syn) * 1000;
-        c->stats.rnr_naks++;
         set_acked_frame(c, psn_add(psn, PSN_MASK), f);
         acked(c, psn_add(psn, PSN_MASK));
         break;
@@ -149,17 +143,18 @@ read_complete(struct conv *c, const struct rs_packet *pkt, struct rs_facts *f)
     rs->read_open = false;
     if (rs->read_dup || rs->read_req < 0)
         return;
-    c->stats.msgs_read++;
-    latency_add(c, rs_time_sub(frame_time(pkt), rs->read_req_ts));
+    /* The READ is done: counted, with its completion time, from these facts. */
+    f->flags |= RS_FACT_READ_DONE;
+    f->response_time = rs_time_sub(frame_time(pkt), rs->read_req_ts);
     if (rs->read_broken)
         return;
     if (!c->pmtu_known && rs->read_packets > 1)
         conv_learn_pmtu(c, (uint32_t)(rs->read_bytes / rs->read_packets));
     if (c->pmtu_known && rs->read_packets != (rs->read_req_dmalen == 0 ? 1
                                               : (rs->read_req_dmalen + c->pmtu - 1) / c->pmtu))
-        violation(c, f, RS_VIOL_READ_RESPONSE_COUNT);
+        violation(f, RS_VIOL_READ_RESPONSE_COUNT);
     else if (rs->read_bytes != rs->read_req_dmalen)
-        violation(c, f, RS_VIOL_READ_RESPONSE_LENGTH);
+        violation(f, RS_VIOL_READ_RESPONSE_LENGTH);
 }
 
 static void
@@ -209,7 +204,6 @@ read_response(struct conv *c, const struct rs_packet *pkt, uint8_t seg, uint32_t
         if (d > 0) {
             f->flags |= RS_FACT_PSN_GAP;
             f->psn_gap = (uint32_t)d;
-            c->stats.psn_gaps++;
             rs->read_broken = true;
         } else if (d < 0) {
             rs->read_broken = true;
@@ -223,14 +217,14 @@ read_response(struct conv *c, const struct rs_packet *pkt, uint8_t seg, uint32_t
             if (!c->pmtu_known)
                 conv_learn_pmtu(c, pkt->payload_len);
             else if (pkt->payload_len == c->pmtu + 4u)
-                violation(c, f, RS_VIOL_READ_MIDDLE_AETH);
+                violation(f, RS_VIOL_READ_MIDDLE_AETH);
             else if (pkt->payload_len != c->pmtu)
-                violation(c, f, RS_VIOL_SEGMENT_LENGTH);
+                violation(f, RS_VIOL_SEGMENT_LENGTH);
         }
     }
     if (rs->read_dup || (rs->started && psn_diff(psn, rs->high) <= 0 && seg != RS_SEG_FIRST &&
                          seg != RS_SEG_ONLY))
-        duplicate(c, f);
+        duplicate(f);
     rs->read_packets++;
     rs->read_bytes += pkt->payload_len;
     rs->read_next = psn_add(psn, 1);
@@ -247,7 +241,7 @@ atomic_ack(struct conv *c, const struct rs_packet *pkt, uint32_t psn, struct rs_
     struct resp_stream *rs = &c->resp;
 
     if (rs->started && psn_diff(psn, rs->high) <= 0)
-        duplicate(c, f);
+        duplicate(f);
     int32_t i = req_ring_find_unanswered(&c->req, psn, RS_OP_CMP_SWAP);
     if (i >= 0)
         answer_request(c, i, pkt, f);
@@ -264,8 +258,6 @@ response_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet 
 
     (void)an;
     f->flags |= RS_FACT_RESPONSE;
-    c->stats.resp_packets++;
-    c->stats.resp_bytes += rs_packet_wire_len(pkt);
     if (rs_packet_has(pkt, RS_LAYER_AETH))
         check_msn(c, rs_packet_at(pkt, RS_LAYER_AETH), f);
     switch (info->op) {

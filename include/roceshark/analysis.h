@@ -39,6 +39,8 @@
 #define RS_FACT_PMTU 0x00008000u            /* pmtu (learned or assumed) */
 #define RS_FACT_PSN_REL 0x00010000u         /* psn_rel */
 #define RS_FACT_QP_REUSED 0x00020000u       /* qp_reused: a new life of an earlier one's QPs */
+#define RS_FACT_READ_DONE 0x00040000u       /* the last response of a READ seen whole: a READ
+                                               done in response_time (-z conv,qp's READ) */
 
 /* Why a frame breaks a transport rule the trace itself proves. */
 enum rs_violation {
@@ -142,6 +144,30 @@ struct rs_conv_stats {
     int64_t read_min_ns, read_max_ns, read_sum_ns, read_p99_ns;
     struct rs_time first, last; /* times of the first and the last packet */
 };
+
+/* Who conversation id is between, without its counts: the members of *out
+ * before req_packets (id, addresses, QPs, pairing) as rs_analyzer_conv_stats
+ * gives them, at the cost of a lookup (for every packet of a table that counts
+ * frames itself); the counts are left as they are. False when unknown. */
+bool rs_analyzer_conv_identity(const struct rs_analyzer *an, uint32_t id,
+                               struct rs_conv_stats *out);
+
+/* A conversation's counts built frame by frame from the facts, as the analyzer
+ * builds its own: for a table of the frames a filter takes (-z conv,qp,FILTER,
+ * the Wireshark plugin's). Start from all zeroes; clear to free. */
+struct rs_latency_samples;
+struct rs_conv_tally {
+    struct rs_conv_stats stats;         /* the counts (from req_packets on) */
+    struct rs_latency_samples *lat;     /* READ completion times, for the p99 */
+};
+/* Counts one analysed frame of the conversation: its facts, BTH opcode, length
+ * on the wire and time. Frames without RS_FACT_CONV count nothing. */
+void rs_conv_tally_add(struct rs_conv_tally *t, const struct rs_facts *f, uint8_t opcode,
+                       uint32_t wire_len, struct rs_time when);
+/* Copies the counts (with the p99) into the members of *out from req_packets
+ * on; the others are left as they are. */
+void rs_conv_tally_stats(const struct rs_conv_tally *t, struct rs_conv_stats *out);
+void rs_conv_tally_clear(struct rs_conv_tally *t);
 
 /* Calls fn for every conversation seen, live or evicted (with keep_evicted;
  * live only without), in id order. */
