@@ -235,10 +235,6 @@ info_ib(struct info *in, const struct rs_packet *pkt)
     if ((op->hdrs & RS_HDR_PAYLOAD) && rs_packet_has(pkt, RS_LAYER_PAYLOAD))
         info_dec(in, " Payload=", pkt->payload_len);
     info_mad(in, pkt, rs_load_be24(bth + 5));
-    if (pkt->icrc_status == RS_CKSUM_BAD)
-        info_str(in, " [Bad ICRC]");
-    if (pkt->vcrc_status == RS_CKSUM_BAD)
-        info_str(in, " [Bad VCRC]");
 }
 
 /* An MPA Request or Reply: revision, flags, private data, and the IRD/ORD
@@ -462,6 +458,31 @@ info_facts(struct info *in, const struct rs_facts *f)
         info_add(in, " [CNP for conversation %u]", f->cnp_for);
 }
 
+/* What is wrong with the frame, or what it answers for: bad CRCs and the
+ * analysis's facts. */
+static void
+info_marks(struct info *in, const struct rs_packet *pkt)
+{
+    if (pkt->icrc_status == RS_CKSUM_BAD)
+        info_str(in, " [Bad ICRC]");
+    if (pkt->vcrc_status == RS_CKSUM_BAD)
+        info_str(in, " [Bad VCRC]");
+    if (pkt->facts != NULL)
+        info_facts(in, pkt->facts);
+}
+
+size_t
+rs_print_info_marks(const struct rs_packet *pkt, char *buf, size_t size)
+{
+    struct info in = {buf, size, 0};
+
+    if (size > 0) {
+        buf[0] = '\0';
+        info_marks(&in, pkt);
+    }
+    return in.len;
+}
+
 size_t
 rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
 {
@@ -488,8 +509,7 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
     } else if (pkt->ethertype != 0) {
         info_add(&in, "Ethertype 0x%04x", pkt->ethertype);
     }
-    if (pkt->facts != NULL)
-        info_facts(&in, pkt->facts);
+    info_marks(&in, pkt);
     if (pkt->flags & RS_PKT_MALFORMED)
         info_add(&in, " [Malformed: %s]", pkt->problem);
     return in.len;

@@ -17,9 +17,9 @@ rs_stat_new(const char *spec, struct rs_stat **out, char *err)
 
     if (st == NULL)
         return rs_error(err, RS_ENOMEM, "out of memory");
-    if (strcmp(spec, "conv,qp") == 0) {
+    if (strcmp(spec, "conv,qp") == 0 || strncmp(spec, "conv,qp,", 8) == 0) {
         st->kind = STAT_CONV_QP;
-        rc = 0;
+        rc = stats_conv_init(st, spec[7] == ',' ? spec + 8 : "", err);
     } else if (strncmp(spec, "conv,", 5) == 0) {
         st->kind = STAT_ADDR;
         rc = stats_addr_init(st, spec + 5, false, err);
@@ -37,7 +37,7 @@ rs_stat_new(const char *spec, struct rs_stat **out, char *err)
         rc = stats_io_init(st, spec + 8, err);
     } else {
         rc = rs_error(err, RS_EINVAL, "unknown statistic (conv,TYPE[,FILTER], "
-                      "endpoints,TYPE[,FILTER], conv,qp, expert[,LEVEL][,FILTER], "
+                      "endpoints,TYPE[,FILTER], conv,qp[,FILTER], expert[,LEVEL][,FILTER], "
                       "io,phs[,FILTER], io,stat,INTERVAL[,FILTER])");
     }
     if (rc != 0) {
@@ -77,6 +77,8 @@ rs_stat_packet(struct rs_stat *st, const struct rs_packet *pkt)
 {
     if (st->kind == STAT_EXPERT)
         stats_expert_packet(st, pkt);
+    else if (st->kind == STAT_CONV_QP)
+        stats_conv_packet(st, pkt);
     else if (st->kind == STAT_IO)
         stats_io_packet(st, pkt);
     else if (st->kind == STAT_ADDR)
@@ -90,7 +92,7 @@ rs_stat_print(struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o
 {
     switch (st->kind) {
     case STAT_CONV_QP:
-        rs_stats_print_conversations(an, o);
+        stats_conv_print(st, an, o);
         break;
     case STAT_EXPERT:
         stats_expert_print(st, o);
@@ -107,12 +109,27 @@ rs_stat_print(struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o
     }
 }
 
+int
+stats_filter_init(struct rs_stat *st, const char *text, char *err)
+{
+    char ferr[RS_ERRBUF_SIZE];
+
+    if (*text == '\0')
+        return 0;
+    if (rs_filter_compile(text, &st->filters[0], ferr) != 0)
+        return rs_error(err, RS_EINVAL, "filter %s: %s", text, ferr);
+    st->filter_text[0] = strdup(text);
+    st->n_filters = 1;
+    return 0;
+}
+
 void
 rs_stat_free(struct rs_stat *st)
 {
     if (st == NULL)
         return;
     stats_io_free(st);
+    stats_conv_free(st);
     stats_addr_free(st);
     stats_phs_free(st);
     free(st);

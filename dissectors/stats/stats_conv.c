@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * stats_conv.c - `-z conv,qp`: one row per RC/UC conversation, with the
- * packets and bytes of each stream, messages by kind, what went wrong,
- * and READ completion times.
+ * stats_conv.c - `-z conv,qp[,FILTER]`: one row per RC/UC conversation, with
+ * the packets and bytes of each stream, messages by kind, what went wrong,
+ * and READ completion times. With a filter, the counts are those of the
+ * frames it takes, added up as the analyzer adds up its own (rs_conv_tally).
  */
 #include <arpa/inet.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <glib.h>
 
 #include <roceshark/addr.h>
 #include <roceshark/common.h>
@@ -71,12 +75,29 @@ print_us(struct rs_out *o, const struct rs_conv_stats *st, int64_t ns)
         rs_out_printf(o, " %9.1f", ns / 1000.0);
 }
 
-/* Column widths wide enough for every row's endpoints. */
+/* Column widths wide enough for every row's endpoints; with a filter, the
+ * counts of the frames it took. */
 struct widths {
     struct rs_out *o;
     int req, resp;
     unsigned long long rows;
+    GHashTable *tally;
 };
+
+/* The row to print for st: st itself, or with a filter its identity with the
+ * counts of the frames the filter took (NULL when it took none). */
+static const struct rs_conv_stats *
+row_stats(const struct widths *w, const struct rs_conv_stats *st, struct rs_conv_stats *buf)
+{
+    if (w->tally == NULL)
+        return st;
+    const struct rs_conv_tally *t = g_hash_table_lookup(w->tally, GUINT_TO_POINTER(st->id));
+    if (t == NULL || st->id == 0)
+        return NULL;
+    *buf = *st;
+    rs_conv_tally_stats(t, buf);
+    return buf;
+}
 
 static void
 endpoints(const struct rs_conv_stats *st, char *req, char *resp, size_t size)
@@ -98,13 +119,15 @@ carried_traffic(const struct rs_conv_stats *st)
 }
 
 static void
-print_row(void *ctx, const struct rs_conv_stats *st)
+print_row(void *ctx, const struct rs_conv_stats *all)
 {
     const struct widths *w = ctx;
     struct rs_out *o = w->o;
     char req[64], resp[64];
+    struct rs_conv_stats buf;
+    const struct rs_conv_stats *st = row_stats(w, all, &buf);
 
-    if (!carried_traffic(st))
+    if (st == NULL || !carried_traffic(st))
         return;
     endpoints(st, req, resp, sizeof(req));
     /* The counts, with their widths: those of the header's columns. */
@@ -137,12 +160,14 @@ print_row(void *ctx, const struct rs_conv_stats *st)
 }
 
 static void
-measure_row(void *ctx, const struct rs_conv_stats *st)
+measure_row(void *ctx, const struct rs_conv_stats *all)
 {
     struct widths *w = ctx;
     char req[64], resp[64];
+    struct rs_conv_stats buf;
+    const struct rs_conv_stats *st = row_stats(w, all, &buf);
 
-    if (!carried_traffic(st))
+    if (st == NULL || !carried_traffic(st))
         return;
     endpoints(st, req, resp, sizeof(req));
     if ((int)strlen(req) > w->req)
@@ -152,10 +177,11 @@ measure_row(void *ctx, const struct rs_conv_stats *st)
     w->rows++;
 }
 
-void
-rs_stats_print_conversations(const struct rs_analyzer *an, struct rs_out *o)
+static void
+print_table(const struct rs_analyzer *an, struct rs_out *o, GHashTable *tally,
+            const char *filter)
 {
-    struct widths w = {o, 12, 12, 0};
+    struct widths w = {o, 12, 12, 0, tally};
 
     rs_analyzer_foreach_conv(an, measure_row, &w);
     rs_out_str(o, "================================================================"
@@ -169,6 +195,8 @@ rs_stats_print_conversations(const struct rs_analyzer *an, struct rs_out *o)
                   w.rows, (unsigned long long)lost.evictions,
                   (unsigned long long)lost.requests_forgotten, RS_ANALYSIS_REQUESTS_KEPT,
                   (unsigned long long)lost.cm_reqs_dropped, RS_ANALYSIS_CM_REQS_KEPT);
+    if (filter != NULL)
+        rs_out_printf(o, "Counting the frames of filter: %s\n", filter);
     rs_out_str(o, "A conversation is the requests from Requester to Responder's QP and the "
                   "responses back to Requester's QP.\n");
     rs_out_printf(o, "%5s %-*s %-*s %-8s %9s %12s %9s %12s %6s %6s %6s %6s %6s %6s %6s %6s %6s "
@@ -180,4 +208,61 @@ rs_stats_print_conversations(const struct rs_analyzer *an, struct rs_out *o)
     rs_analyzer_foreach_conv(an, print_row, &w);
     rs_out_str(o, "================================================================"
                   "================\n");
+}
+
+void
+rs_stats_print_conversations(const struct rs_analyzer *an, struct rs_out *o)
+{
+    print_table(an, o, NULL, NULL);
+}
+
+static void
+tally_free(gpointer p)
+{
+    rs_conv_tally_clear(p);
+    g_free(p);
+}
+
+int
+stats_conv_init(struct rs_stat *st, const char *args, char *err)
+{
+    int rc = stats_filter_init(st, args, err);
+
+    if (rc != 0 || st->n_filters == 0)
+        return rc;
+    st->conv_tally = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, tally_free);
+    return 0;
+}
+
+/* A frame the filter takes adds to its conversation's counts. Their number is
+ * bounded by the analyzer's: one per conversation id it gave out. */
+void
+stats_conv_packet(struct rs_stat *st, const struct rs_packet *pkt)
+{
+    const struct rs_facts *f = pkt->facts;
+
+    if (st->conv_tally == NULL || f == NULL || !(f->flags & RS_FACT_CONV) ||
+        !rs_filter_match(st->filters[0], pkt))
+        return;
+    struct rs_conv_tally *t = g_hash_table_lookup(st->conv_tally, GUINT_TO_POINTER(f->conv));
+    if (t == NULL) {
+        t = g_new0(struct rs_conv_tally, 1);
+        g_hash_table_insert(st->conv_tally, GUINT_TO_POINTER(f->conv), t);
+    }
+    rs_conv_tally_add(t, f, pkt->opcode, rs_packet_wire_len(pkt),
+                      rs_time_make(pkt->frame->ts_sec, pkt->frame->ts_nsec));
+}
+
+void
+stats_conv_print(const struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o)
+{
+    print_table(an, o, st->conv_tally, st->conv_tally != NULL ? st->filter_text[0] : NULL);
+}
+
+void
+stats_conv_free(struct rs_stat *st)
+{
+    if (st->conv_tally != NULL)
+        g_hash_table_destroy(st->conv_tally);
+    st->conv_tally = NULL;
 }

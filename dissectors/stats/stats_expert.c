@@ -30,14 +30,7 @@ stats_expert_init(struct rs_stat *st, const char *args, char *err)
             break;
         }
     }
-    if (*filter == '\0')
-        return 0;
-    char ferr[RS_ERRBUF_SIZE];
-    if (rs_filter_compile(filter, &st->filters[0], ferr) != 0)
-        return rs_error(err, RS_EINVAL, "filter %s: %s", filter, ferr);
-    st->filter_text[0] = strdup(filter);
-    st->n_filters = 1;
-    return 0;
+    return stats_filter_init(st, filter, err);
 }
 
 struct expert_ctx {

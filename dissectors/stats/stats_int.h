@@ -51,6 +51,9 @@ struct rs_stat {
     char *filter_text[IO_MAX_FILTERS];
     struct io_cell *cells;              /* rows x n_filters */
     size_t n_rows, cap_rows;
+    /* conv,qp,FILTER (its filter is filters[0]): conversation id -> struct rs_conv_tally of
+     * the frames it takes */
+    struct _GHashTable *conv_tally;
     /* conv,TYPE and endpoints,TYPE (their filter is filters[0]) */
     struct addr_table *addr;
     /* io,phs (its filter is filters[0]) */
@@ -68,6 +71,15 @@ int stats_phs_init(struct rs_stat *st, const char *args, char *err);
 void stats_phs_packet(struct rs_stat *st, const struct rs_packet *pkt);
 void stats_phs_print(struct rs_stat *st, struct rs_out *o);
 void stats_phs_free(struct rs_stat *st);
+
+/* The one filter of a statistic (filters[0]) from text; none when text is "". */
+int stats_filter_init(struct rs_stat *st, const char *text, char *err);
+
+/* conv,qp[,FILTER]: args is FILTER or "". */
+int stats_conv_init(struct rs_stat *st, const char *args, char *err);
+void stats_conv_packet(struct rs_stat *st, const struct rs_packet *pkt);
+void stats_conv_print(const struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o);
+void stats_conv_free(struct rs_stat *st);
 
 int stats_expert_init(struct rs_stat *st, const char *args, char *err);
 void stats_expert_packet(struct rs_stat *st, const struct rs_packet *pkt);

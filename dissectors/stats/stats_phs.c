@@ -26,15 +26,7 @@ struct phs_node {
 int
 stats_phs_init(struct rs_stat *st, const char *args, char *err)
 {
-    char ferr[RS_ERRBUF_SIZE];
-
-    if (*args == '\0')
-        return 0;
-    if (rs_filter_compile(args, &st->filters[0], ferr) != 0)
-        return rs_error(err, RS_EINVAL, "filter %s: %s", args, ferr);
-    st->filter_text[0] = strdup(args);
-    st->n_filters = 1;
-    return 0;
+    return stats_filter_init(st, args, err);
 }
 
 /* The child of parent named name, added when new; -1 when the table is full. */

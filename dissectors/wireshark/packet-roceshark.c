@@ -31,6 +31,7 @@
 #include <roceshark/fields.h>
 #include <roceshark/iwarp.h>
 #include <roceshark/pipeline.h>
+#include <roceshark/print.h>
 
 #include "ws_compat.h"
 #include "ws_plugin.h"
@@ -65,7 +66,7 @@ struct kept_value {
 
 /* What the first pass found about a frame. */
 struct frame_facts {
-    struct rs_facts facts;
+    struct roceshark_tap_frame tap;     /* its facts, and what the tap counts */
     /* iWARP frames only (kept != NULL): their values and expert items. */
     struct kept_value *kept;
     unsigned n_kept;
@@ -76,6 +77,14 @@ const struct rs_analyzer *
 roceshark_analyzer(void)
 {
     return pipeline != NULL ? rs_pipeline_analyzer(pipeline) : NULL;
+}
+
+const struct roceshark_tap_frame *
+roceshark_frame_facts(packet_info *pinfo)
+{
+    const struct frame_facts *ff = p_get_proto_data(wmem_file_scope(), pinfo, proto_roceshark, 0);
+
+    return ff != NULL && roceshark_analyzer() != NULL ? &ff->tap : NULL;
 }
 
 /* --- Registration: the registry's roceshark.* fields as Wireshark fields --- */
@@ -502,7 +511,10 @@ first_pass(packet_info *pinfo, const struct rs_frame *frame, struct rs_packet *p
         return NULL;
     struct frame_facts *ff = wmem_new0(wmem_file_scope(), struct frame_facts);
     if (pkt->facts != NULL)
-        ff->facts = *pkt->facts;
+        ff->tap.facts = *pkt->facts;
+    ff->tap.opcode = pkt->opcode;
+    ff->tap.wire_len = rs_packet_wire_len(pkt);
+    ff->tap.when = rs_time_make(frame->ts_sec, frame->ts_nsec);
     if (pkt->iwarp != NULL)
         keep_frame(ff, pkt);
     p_add_proto_data(wmem_file_scope(), pinfo, proto_roceshark, 0, ff);
@@ -538,10 +550,17 @@ dissect_roceshark(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *dat
         rs_decode_frame(&frame, &decode_opts, &pkt);
     if (ff == NULL && pkt.encap == RS_ENCAP_NONE)
         return 0;
-    pkt.facts = ff != NULL && roceshark_analyzer() != NULL ? &ff->facts : NULL;
-    if (pkt.facts != NULL && (ff->facts.flags & RS_FACT_CONV))
-        tap_queue_packet(roceshark_tap, pinfo, &ff->facts);
+    pkt.facts = ff != NULL && roceshark_analyzer() != NULL ? &ff->tap.facts : NULL;
+    if (pkt.facts != NULL && (ff->tap.facts.flags & RS_FACT_CONV))
+        tap_queue_packet(roceshark_tap, pinfo, &ff->tap);
 
+    /* The packet list shows what is wrong, as `roceshark read` prints it and
+     * as Wireshark shows [TCP Retransmission]. */
+    char marks[256];
+    if (ff == NULL || ff->kept == NULL) {
+        if (rs_print_info_marks(&pkt, marks, sizeof(marks)) > 0)
+            col_append_str(pinfo->cinfo, COL_INFO, marks);
+    }
     proto_item *ti = proto_tree_add_item(tree, proto_roceshark, tvb, 0, 0, ENC_NA);
     struct expert_ctx x = {pinfo, ti};
     if (ff != NULL && ff->kept != NULL) {
@@ -595,6 +614,7 @@ proto_register_roceshark(void)
     register_cleanup_routine(capture_cleanup);
     roceshark_tap = register_tap("roceshark");
     roceshark_register_qp_table();
+    roceshark_register_conversations();
 }
 
 void

@@ -5,6 +5,8 @@
 #ifndef ROCESHARK_WS_PLUGIN_H
 #define ROCESHARK_WS_PLUGIN_H
 
+#include <epan/packet_info.h>
+
 #include <roceshark/analysis.h>
 
 extern int proto_roceshark;
@@ -16,7 +18,24 @@ void proto_reg_handoff_roceshark(void);
 /* The analyzer of the capture being dissected (NULL with analysis off). */
 const struct rs_analyzer *roceshark_analyzer(void);
 
-/* "RDMA QP conversations": Statistics menu and `tshark -z roceshark,qp`. */
+/* What the roceshark tap gives its listeners for each frame of a
+ * conversation: the first pass's facts, and what a table counts with them. */
+struct roceshark_tap_frame {
+    struct rs_facts facts;
+    uint8_t opcode;             /* the BTH opcode */
+    uint32_t wire_len;          /* the frame's length on the wire */
+    struct rs_time when;
+};
+
+/* What the first pass found about the frame being dissected (NULL when it
+ * carries nothing of ours or was not analysed). */
+const struct roceshark_tap_frame *roceshark_frame_facts(packet_info *pinfo);
+
+/* "RDMA QP Conversations": Statistics > RDMA QP Conversations and `tshark -z roceshark,qp`. */
 void roceshark_register_qp_table(void);
+
+/* The roceshark tab of Statistics > Conversations (`tshark -z conv,roceshark`)
+ * and Conversation Filter > RDMA QP. */
+void roceshark_register_conversations(void);
 
 #endif /* ROCESHARK_WS_PLUGIN_H */

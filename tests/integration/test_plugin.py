@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The Wireshark plugin, run inside the tshark on PATH (4.0 here; 4.4 and 4.6 in the Debian
-roots of scripts/test-wireshark.sh) as an unprivileged user (as root, tshark ignores
-WIRESHARK_PLUGIN_DIR):
-  - `tshark -G plugins` lists it;
+roots of scripts/test-wireshark.sh) as an unprivileged user, loaded the way the README says:
+from the personal plugin folder (~/.local/lib/wireshark/plugins/<major>.<minor>/epan):
+  - `tshark -G plugins` lists it beside Wireshark's own plugins (WIRESHARK_PLUGIN_DIR would
+    have hidden those);
   - on the simulated RC fault traces and every real capture, every roceshark.* field that
-    tshark prints through the plugin equals what `roceshark read -T fields` prints;
+    tshark prints through the plugin equals what `roceshark read -T fields` prints, and the
+    Info column carries the same marks ([Retransmission], [PSN gap N], [Bad ICRC], ...);
   - display filters on those fields select the same frames in tshark and in roceshark;
   - a two-pass run (tshark -2) prints exactly what a one-pass run prints;
-  - `-z roceshark,qp` has the numbers of `roceshark read -z conv,qp`.
+  - `-z roceshark,qp` has the numbers of `roceshark read -z conv,qp`, and
+    `-z roceshark,qp,FILTER` those of `-z conv,qp,FILTER` (the frames the filter takes);
+  - `-z conv,roceshark` (Statistics > Conversations' tab) has one row per conversation with
+    its frames.
 Everything tshark reads is copied into a world-readable scratch folder first, so the test
 does not depend on where the build or the captures live."""
 import glob
@@ -27,7 +32,8 @@ if not PLUGIN or not os.path.exists(PLUGIN):
 
 scratch = t.tempdir()
 os.chmod(scratch, 0o755)
-plugdir = os.path.join(scratch, "plugins")
+# The personal plugin folder of a user whose home is scratch.
+plugdir = os.path.join(scratch, ".local", "lib", "wireshark", "plugins")
 # The build puts the plugin in plugins/<major>.<minor>/epan, the Wireshark it was built for.
 WS_VERSION = os.path.basename(os.path.dirname(os.path.dirname(PLUGIN)))
 epan = os.path.join(plugdir, WS_VERSION, "epan")
@@ -49,8 +55,7 @@ def readable(path):
 
 
 def tshark(args):
-    env = {"PATH": "/usr/bin:/bin", "HOME": scratch, "WIRESHARK_PLUGIN_DIR": plugdir,
-           "ASAN_OPTIONS": "detect_leaks=0", "UBSAN_OPTIONS": "halt_on_error=1"}
+    env = {"PATH": "/usr/bin:/bin", "HOME": scratch, "ASAN_OPTIONS": "detect_leaks=0", "UBSAN_OPTIONS": "halt_on_error=1"}
     if PRELOAD:
         env["LD_PRELOAD"] = PRELOAD
     cmd = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "tshark"]
@@ -72,7 +77,12 @@ if PRELOAD:
     t.check("\troceshark\troceshark" in tshark(["-G", "protocols"]),
             "tshark -G protocols does not list roceshark")
 else:
-    t.check("roceshark.so" in tshark(["-G", "plugins"]), "tshark -G plugins does not list roceshark")
+    listed = tshark(["-G", "plugins"])
+    t.check("roceshark.so" in listed and epan in listed,
+            "tshark -G plugins does not list roceshark from %s:\n%s" % (epan, listed))
+    # Wireshark's own stay: stats_tree (Statistics > IPv4 Statistics) and transum.
+    for own in ("stats_tree.so", "transum.so"):
+        t.check(own in listed, "tshark -G plugins lost Wireshark's own %s:\n%s" % (own, listed))
 
 sims = t.tempdir()
 t.run([t.PYTHON, os.path.join(t.GEN_DIR, "gen_rc.py"), sims])
@@ -100,12 +110,41 @@ by_name = {os.path.basename(c): c for c in captures}
 tables = [by_name["mixed.pcap"], by_name["rnr_ecn.pcap"]]
 two_pass = [by_name["mixed.pcap"], by_name["random.pcap"]]
 efields = sum([["-e", f] for f in fields], [])
+# The Info column's marks that the plugin adds (rs_print_info_marks), which `read` prints too.
+MARKS = re.compile(r"\[(?:Bad ICRC|Bad VCRC|Retransmission|Duplicate response|PSN gap \d+|"
+                   r"Opcode sequence error|Length mismatch|Violation: [^]]+|"
+                   r"CNP for conversation \d+)\]")
+
+
+def marks(text):
+    """Per frame, the marks at the end of the Info column (the last field of each line)."""
+    return [MARKS.findall(line.rsplit("\t", 1)[-1]) for line in text.splitlines()]
+
+
+def bth_frames(text):
+    """The frames whose Info (in roceshark read's words) is a BTH's: their marks are ours.
+    TCP's, iWARP's and ICMP's are Wireshark's own dissectors' to show."""
+    return [" QP=0x" in line.rsplit("\t", 1)[-1] for line in text.splitlines()]
+
+
+def drop_info(text):
+    return "".join(line.rsplit("\t", 1)[0] + "\n" for line in text.splitlines())
+
+
 total = 0
+marked = 0
 for path in captures:
     name = os.path.basename(path)
     copy = readable(path)
-    want = t.run([t.ROCESHARK, "read", "-r", copy, "-T", "fields"] + t.COMPAT + efields).stdout
-    got = tshark(["-r", copy, "-T", "fields"] + efields)
+    want = t.run([t.ROCESHARK, "read", "-r", copy, "-T", "fields"] + t.COMPAT + efields +
+                 ["-e", "_ws.col.Info"]).stdout
+    got = tshark(["-r", copy, "-T", "fields"] + efields + ["-e", "_ws.col.Info"])
+    for n, (a, b, bth) in enumerate(zip(marks(got), marks(want), bth_frames(want)), 1):
+        if bth:
+            t.check(a == b, "%s frame %d: Info marks %r in tshark, %r in roceshark read"
+                    % (name, n, a, b))
+            marked += len(b)
+    got, want = drop_info(got), drop_info(want)
     if got != want:
         for n, (a, b) in enumerate(zip(got.splitlines(), want.splitlines()), 1):
             if a != b:
@@ -116,6 +155,8 @@ for path in captures:
     t.check(got == want, "%s: the plugin's roceshark.* fields differ from roceshark read" % name)
     total += want.count("\t") + want.count("\n")
 print("%d field values agree between the plugin and roceshark read" % total)
+t.check(marked > 0, "no capture had a frame with an Info mark to compare")
+print("%d Info marks agree" % marked)
 
 # Display filters select the same frames; a two-pass run changes nothing.
 FILTERS = {"roceshark.analysis.retransmission": "mixed",
@@ -184,12 +225,39 @@ def numbers(text, sep):
     return rows
 
 
+full = {}
 for path in tables + [os.path.join(t.REAL_CAPTURES,
                                           "linlinw5_rdma_ib_tutorial__pcap_rdma_cm.pcap")]:
     copy = readable(path)
     ours_t = numbers(t.run([t.ROCESHARK, "read", "-r", copy, "-q", "-z", "conv,qp"]).stdout, False)
     tap = numbers(tshark(["-r", copy, "-q", "-z", "roceshark,qp"]), True)
+    full[os.path.basename(path)] = tap
     t.check(len(ours_t) > 0 and sorted(ours_t) == sorted(tap),
             "%s: -z roceshark,qp differs from -z conv,qp:\n%r\n%r"
             % (os.path.basename(path), ours_t[:2], tap[:2]))
+
+# With a filter, the table counts the frames the filter takes, as -z conv,qp,FILTER does.
+copy = readable(by_name["mixed.pcap"])
+everything = full["mixed.pcap"]
+for flt in ("roceshark.analysis.retransmission",
+            "roceshark.analysis.conv == 2 && frame.number < 300"):
+    ours_t = numbers(t.run([t.ROCESHARK, "read", "-r", copy, "-q", "-z", "conv,qp," + flt]).stdout,
+                     False)
+    tap = numbers(tshark(["-r", copy, "-q", "-z", "roceshark,qp," + flt]), True)
+    t.check(len(ours_t) > 0 and sorted(ours_t) == sorted(tap) and sorted(tap) != sorted(everything),
+            "-z roceshark,qp,%s differs from -z conv,qp,%s (or counts every frame):\n%r\n%r"
+            % (flt, flt, ours_t[:2], tap[:2]))
+
+# Statistics > Conversations' roceshark tab: one row per conversation, its frames both ways
+# (after the first pass, as the GUI has it: -2).
+conv_rows = {(r[1].rsplit(":", 1)[0], r[2].rsplit(":", 1)[0], int(r[4]) + int(r[6]))
+             for r in everything}
+tab = set()
+for line in tshark(["-2", "-r", copy, "-q", "-z", "conv,roceshark"]).splitlines():
+    m = re.match(r"^(\S+)\s+<->\s+(\S+)\s+(\d+) .*?\s+(\d+) .*?\s+(\d+) ", line)
+    if m:
+        # A is the requester; "<-" counts what came back to it (the responses).
+        tab.add((m.group(1), m.group(2), int(m.group(5))))
+t.check(len(tab) == len(conv_rows) and tab == conv_rows,
+        "-z conv,roceshark rows %r differ from the conversations %r" % (sorted(tab), sorted(conv_rows)))
 t.finish("wireshark plugin")
