@@ -81,7 +81,8 @@ const struct rs_field rs_fields_analysis[] = {
      "What the trace proves about the RC/UC conversation", RS_NO_LAYER, FF_CONV, 0, get_fact,
      1, 0},
     FACT("roceshark.analysis.conv", "Conversation", RS_FT_UINT32, RS_BASE_DEC, FF_CONV,
-         "Conversation id (see -z conv,qp)"),
+         "Conversation id: its row of Statistics > RDMA QP Conversations "
+         "(read -z conv,qp)"),
     FACT("roceshark.analysis.pmtu", "Path MTU", RS_FT_UINT16, RS_BASE_DEC, FF_PMTU,
          "Path MTU the analysis uses for the conversation (learned or assumed)"),
     /* On every packet of a conversation: for filters, -e and fault rules, as

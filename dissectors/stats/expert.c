@@ -34,8 +34,8 @@ const struct rs_expert rs_experts[] = {
                            "Retransmission"},
     [EX_NAK] = {"roceshark.analysis.nak", "Response", RS_SEV_WARN, "NAK"},
     [EX_RNR] = {"roceshark.analysis.rnr_delay", "Response", RS_SEV_NOTE, "RNR NAK"},
-    [EX_CNP] = {"roceshark.cnp", "Congestion", RS_SEV_NOTE, "Congestion notification (CNP)"},
-    [EX_ECN_CE] = {"roceshark.analysis.ecn_ce", "Congestion", RS_SEV_NOTE,
+    [EX_CNP] = {"roceshark.cnp", "Protocol", RS_SEV_NOTE, "Congestion notification (CNP)"},
+    [EX_ECN_CE] = {"roceshark.analysis.ecn_ce", "Protocol", RS_SEV_NOTE,
                    "ECN Congestion Experienced"},
     /* Wireshark's "TCP port numbers reused" (Sequence, Note). */
     [EX_QP_REUSED] = {"roceshark.analysis.qp_reused", "Sequence", RS_SEV_NOTE,
