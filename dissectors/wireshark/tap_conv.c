@@ -15,6 +15,7 @@
 #include <epan/conversation_filter.h>
 #include <epan/conversation_table.h>
 
+#include "ws_compat.h"
 #include "ws_plugin.h"
 
 /* Filters for the table's "Apply as Filter" on an address: the IP of the
@@ -85,16 +86,16 @@ conv_packet(void *pct, packet_info *pinfo, epan_dissect_t *edt _U_, const void *
 }
 
 /* Conversation Filter > RDMA QP: the frames of the selected frame's conversation. */
-static gboolean
-filter_valid(packet_info *pinfo)
+static rs_ws_filter_valid
+filter_valid(RS_WS_CONV_FILTER_PARAMS)
 {
     const struct roceshark_tap_frame *tf = roceshark_frame_facts(pinfo);
 
     return tf != NULL && (tf->facts.flags & RS_FACT_CONV);
 }
 
-static gchar *
-filter_build(packet_info *pinfo)
+static char *
+filter_build(RS_WS_CONV_FILTER_PARAMS)
 {
     const struct roceshark_tap_frame *tf = roceshark_frame_facts(pinfo);
 
@@ -107,5 +108,5 @@ void
 roceshark_register_conversations(void)
 {
     register_conversation_table(proto_roceshark, FALSE, conv_packet, NULL);
-    register_conversation_filter("roceshark", "RDMA QP", filter_valid, filter_build);
+    RS_WS_CONV_FILTER_REGISTER("roceshark", "RDMA QP", filter_valid, filter_build);
 }

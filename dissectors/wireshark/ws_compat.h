@@ -7,7 +7,8 @@
  *   - 4.2 added plugin_describe() and the plugin type flags of
  *     <wsutil/plugins.h>; 4.4 and later refuse a plugin without them.
  *   - 4.4 moved preferences to C99 bool (prefs_register_bool_preference()
- *     takes a bool *).
+ *     takes a bool *), and conversation filters' validity callbacks with them.
+ *   - 4.2 gave conversation filters' callbacks a user_data argument.
  */
 #ifndef ROCESHARK_WS_COMPAT_H
 #define ROCESHARK_WS_COMPAT_H
@@ -33,6 +34,23 @@
 typedef bool rs_ws_pref_bool;
 #else
 typedef gboolean rs_ws_pref_bool;
+#endif
+
+/* A conversation filter's callbacks (epan/conversation_filter.h) take these
+ * parameters; RS_WS_CONV_FILTER_REGISTER registers them. */
+#if RS_WS_AT_LEAST(4, 4)
+typedef bool rs_ws_filter_valid;
+#else
+typedef gboolean rs_ws_filter_valid;
+#endif
+#if RS_WS_AT_LEAST(4, 2)
+#define RS_WS_CONV_FILTER_PARAMS packet_info *pinfo, void *user_data _U_
+#define RS_WS_CONV_FILTER_REGISTER(proto, name, valid, build)                             \
+    register_conversation_filter(proto, name, valid, build, NULL)
+#else
+#define RS_WS_CONV_FILTER_PARAMS packet_info *pinfo
+#define RS_WS_CONV_FILTER_REGISTER(proto, name, valid, build)                             \
+    register_conversation_filter(proto, name, valid, build)
 #endif
 
 #endif /* ROCESHARK_WS_COMPAT_H */
