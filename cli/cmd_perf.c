@@ -35,10 +35,11 @@ enum {
     OPT_EVENTS,
     OPT_REPORT_GBITS,
     OPT_MR,
+    OPT_REPORT_BOTH,
 };
 
 /* perftest's letters, and rping's as `perf rping` takes them: -C COUNT, -S SIZE, -v, -V. */
-#define PERF_OPTS "hs:n:m:t:p:D:q:x:R"
+#define PERF_OPTS "hs:n:m:t:p:D:q:x:Rba"
 #define RPING_OPTS PERF_OPTS "C:S:vV"
 
 static const char usage[] =
@@ -72,7 +73,11 @@ static const char usage[] =
     "  -t, --tx-depth N work requests in flight (bw; default 128)\n"
     "  --rx-depth N     receives posted (send tests; default 512)\n"
     "  -p, --port N     TCP port of the exchange, rdma_cm's port with -R (default 18515)\n"
-    "  -q N             QPs (only 1 for now)\n"
+    "  -q N             QPs of a bandwidth test (1..16), as perftest's -q: each runs -n\n"
+    "  -b               bidirectional, as perftest's -b: both sides run the bandwidth test\n"
+    "                   at once and print the sum (give both sides -b)\n"
+    "  -a               every size from 2 bytes to 8 MiB, a row each (bandwidth tests)\n"
+    "  --report-both    with -b, each direction's row too (perftest's --report-both)\n"
     "  -x N             GID index: accepted for perftest's command lines; our GID is\n"
     "                   --bind's address, ::ffff:a.b.c.d\n"
     "  -R               RDMA CM, as perftest's -R: a server listens on QP 1 for the REQs\n"
@@ -125,6 +130,10 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
         {"report_gbits", no_argument, NULL, OPT_REPORT_GBITS},
         {"report-gbits", no_argument, NULL, OPT_REPORT_GBITS},
         {"mr", required_argument, NULL, OPT_MR},
+        {"report-both", no_argument, NULL, OPT_REPORT_BOTH},
+        {"report_both", no_argument, NULL, OPT_REPORT_BOTH},
+        {"bidirectional", no_argument, NULL, 'b'},
+        {"all", no_argument, NULL, 'a'},
         {"size", required_argument, NULL, 's'},
         {"iters", required_argument, NULL, 'n'},
         {"tx-depth", required_argument, NULL, 't'},
@@ -252,9 +261,19 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
             p->duration = (double)v;
             break;
         case 'q':
-            if (!cli_parse_uint(optarg, 1, 1, &v))
-                return cli_fail(CLI_EXIT_USAGE, "perf: -q %s: only 1 QP is supported for now",
-                                optarg);
+            if (!cli_parse_uint(optarg, 1, RS_PERF_MAX_QPS, &v))
+                return cli_fail(CLI_EXIT_USAGE, "perf: -q %s: expected 1..%d QPs", optarg,
+                                RS_PERF_MAX_QPS);
+            p->n_qps = (uint32_t)v;
+            break;
+        case 'b':
+            p->duplex = true;
+            break;
+        case 'a':
+            p->all_sizes = true;
+            break;
+        case OPT_REPORT_BOTH:
+            p->report_both = true;
             break;
         case 'x':
             if (!cli_parse_uint(optarg, 0, 255, &v))
@@ -312,6 +331,16 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
                         rs_oob_setup_name(p->setup));
     if (p->duration > 0 && p->test->latency)
         return cli_fail(CLI_EXIT_USAGE, "perf: -D: only the bandwidth tests run by time");
+    if ((p->n_qps > 1 || p->duplex || p->all_sizes) && (p->test->latency || p->test->pingpong))
+        return cli_fail(CLI_EXIT_USAGE, "perf: %s: -q, -b and -a are the bandwidth tests' "
+                        "(perftest's latency tests take one QP, one way, one size)",
+                        p->test->name);
+    if ((p->n_qps > 1 || p->duplex) && (p->setup == RS_OOB_SETUP_CM ||
+                                        p->setup == RS_OOB_SETUP_PERFTEST_CM))
+        return cli_fail(CLI_EXIT_USAGE, "perf: -q and -b over RDMA CM are not served: one QP, "
+                        "one way (give the TCP exchange: perftest:// or ours)");
+    if (p->all_sizes && p->duration > 0)
+        return cli_fail(CLI_EXIT_USAGE, "perf: -a and -D: every size, or one size for a time");
     if (p->test->opcode == RS_RC_WR_ATOMIC_FETCH_AND_ADD && p->size != 8)
         return cli_fail(CLI_EXIT_USAGE, "perf: %s moves 8 bytes (-s 8)", p->test->name);
     /* The ACK timeout: perftest's default (14) over its TCP exchange, rdma_cm's over CM,

@@ -297,3 +297,12 @@ rs_oob_perftest_report_parse(const uint8_t in[40], unsigned peer_version,
             return rs_error(err, RS_EFORMAT, "perftest BW report: a rate is %g", rates[i]);
     return 0;
 }
+
+bool
+rs_oob_perftest_looks_like_key(const uint8_t *in, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!((in[i] >= '0' && in[i] <= '9') || (in[i] >= 'a' && in[i] <= 'f') || in[i] == ':'))
+            return false;
+    return n > 0;
+}

@@ -132,6 +132,9 @@ void rs_oob_perftest_report_format(const struct rs_oob_bw_report *r, unsigned pe
 /* Rejects rates that are not finite or are negative, and a size past 4 GiB. */
 int rs_oob_perftest_report_parse(const uint8_t in[40], unsigned peer_version,
                                  struct rs_oob_bw_report *r, char *err);
+/* True when n bytes read where a binary field belongs are text of a key message (hex
+ * digits and colons): the peer is at another step of the exchange than we are. */
+bool rs_oob_perftest_looks_like_key(const uint8_t *in, size_t n);
 
 /* --- ibv_rc_pingpong ---
  *

@@ -33,6 +33,8 @@
 #include <roceshark/rc.h>
 
 #define RS_PERF_DEFAULT_MR_MAX (256ull << 20)  /* struct rs_perf's mr_max when 0 */
+#define RS_PERF_MAX_QPS 16                      /* -q */
+#define RS_PERF_ALL_MAX (1u << 23)              /* -a: sizes 2, 4, ... up to 8 MiB */
 #define RS_PERF_RESULT_LINE                                                               \
     "---------------------------------------------------------------------------------------\n"
 
@@ -50,7 +52,6 @@ struct rs_perf_test {
     const char *title;      /* "RDMA_Write BW Test", as perftest titles it */
     bool latency;
     uint8_t opcode;         /* RS_RC_WR_* */
-    uint8_t syncs;          /* perftest: key messages exchanged before the traffic */
     enum rs_perf_end end;   /* perftest: what the exchange does after it */
     bool pingpong;          /* ibv_rc_pingpong's test */
     bool rping;             /* rping's client loop (librdmacm's example), over RDMA CM */
@@ -68,6 +69,11 @@ struct rs_perf {
     enum rs_oob_setup setup;        /* client: what --connect named; server: what the client
                                        spoke, or RS_OOB_SETUP_PERFTEST_CM (-R) */
     bool report_gbits;              /* BW in Gb/s (10^9 bits) instead of MB/s (2^20 bytes) */
+    uint32_t n_qps;                 /* -q: the test's QPs (0 or 1: one), as perftest's key
+                                       exchange repeats for each; bandwidth tests */
+    bool duplex;                    /* -b: both sides run the bandwidth test at once */
+    bool all_sizes;                 /* -a: every size from 2 bytes to RS_PERF_ALL_MAX */
+    bool report_both;               /* --report-both: with -b, each side's row too */
     double duration;                /* -D: seconds of a bandwidth test instead of iterations */
     struct rs_rc_qp_attr attr;      /* pmtu and the QP's timers; the rest is ours */
     bool busy_poll;
@@ -87,11 +93,13 @@ struct rs_perf {
     struct rs_rc_ctx *ctx;
 
     /* State. */
-    struct rs_rc_qp *qp;
-    /* buf holds two halves of half bytes: what we send or read into, then
-     * where the peer writes (the VA we advertise). A half is at least a
-     * page ("cycle buffer"), as perftest's peers walk that far past the VA
-     * with messages of up to half a page. */
+    struct rs_rc_qp *qp;            /* the test's QP, its first with -q */
+    struct rs_rc_qp *more_qps[RS_PERF_MAX_QPS];     /* -q: the others, from [1] */
+    struct rs_rc_conn_info more_peers[RS_PERF_MAX_QPS];
+    /* buf holds two halves: what we send or read into, then where the peer writes (the
+     * VA we advertise); each half has an area of half bytes per QP. An area is at least a
+     * page ("cycle buffer"), as perftest's peers walk that far past the VA with messages
+     * of up to half a page. */
     uint8_t *buf;
     uint64_t half;
     uint32_t page;          /* the larger page size of the two sides; 0: 4096 */

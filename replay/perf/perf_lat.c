@@ -205,18 +205,6 @@ one_sided_lat(struct rs_perf *p, uint64_t n, uint64_t *posted, char *err)
     return 0;
 }
 
-/* Our client's closing lines, which the server of our own exchange waits for before it
- * lets the QP go (the client's last request must be answered). */
-static void
-read_client_end(struct rs_perf *p)
-{
-    char line[1024], err[RS_ERRBUF_SIZE];
-
-    if (p->setup == RS_OOB_SETUP_ROCESHARK && rs_rc_side_recv(p->fd, line, sizeof(line),
-                                                              10000, err) == 0)
-        rs_rc_side_recv(p->fd, line, sizeof(line), 10000, err);
-}
-
 int
 rs_perf_lat_run(struct rs_perf *p, char *err)
 {
@@ -247,7 +235,7 @@ rs_perf_lat_run(struct rs_perf *p, char *err)
     rs_perf_ack_last(p);
     if (rs_perf_is_perftest(p) && (rc = rs_perf_perftest_end(p, NULL, NULL, err)) < 0)
         return rc;
-    read_client_end(p);
+    rs_perf_read_client_end(p);
     return rs_perf_finish(p, LAT_HEADER, row, json, NULL, err);
 }
 

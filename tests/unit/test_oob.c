@@ -547,10 +547,28 @@ test_rping_damaged(void **state)
     assert_int_equal(data[25], 0);
 }
 
+/* A key message where a BW report's binary field belongs (a peer at another step, as a -b
+ * or -a one against a one-way side) is told apart from the report's doubles. */
+static void
+test_key_in_report(void **state)
+{
+    struct rs_oob_bw_report r = {65536, 5000, 1234.5, 1200.25, 0.019};
+    uint8_t out[40];
+
+    (void)state;
+    assert_true(rs_oob_perftest_looks_like_key((const uint8_t *)"0000:0001", 8));
+    assert_true(rs_oob_perftest_looks_like_key((const uint8_t *)"00001d:5", 8));
+    rs_oob_perftest_report_format(&r, 620, out);
+    assert_false(rs_oob_perftest_looks_like_key(out, 8));
+    assert_false(rs_oob_perftest_looks_like_key((const uint8_t *)"0000:00g1", 8));
+    assert_false(rs_oob_perftest_looks_like_key(out, 0));
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_key_in_report),
         cmocka_unit_test(test_version),  cmocka_unit_test(test_sysdata_mtu),
         cmocka_unit_test(test_key_gid),  cmocka_unit_test(test_key_short),
         cmocka_unit_test(test_key_damaged), cmocka_unit_test(test_report),
