@@ -59,7 +59,7 @@ def make_capture():
     src, dst = rcpeer.addresses(2)
     script = os.path.join(TMP, "faults.script")
     with open(script, "w") as f:
-        f.write("bind %s pmtu 1024 timeout 12\n" % src +
+        f.write("bind %s pmtu 1024 timeout 16\n" % src +
                 "connect %s side\n" % dst +
                 "fault drop times 1 dir tx if infiniband.bth.opcode == \"RC RDMA Write "
                 "Middle\" && roceshark.analysis.psn_rel == 2\n"
@@ -303,7 +303,7 @@ def test_side_responder(other_capture):
         f.write(SIDE_RULES)
     script = os.path.join(TMP, "side.script")
     with open(script, "w") as f:
-        f.write("bind %s pmtu 1024 timeout 12\nconnect %s side\npost write 8192\n"
+        f.write("bind %s pmtu 1024 timeout 16\nconnect %s side\npost write 8192\n"
                 "post send 500\npost read 4096\nexpect completion ok\n" % (src, dst))
     capture = os.path.join(TMP, "side.pcap")
     r = responder(dst, ["--recv", "16", "--repost", "--faults", rules])

@@ -154,9 +154,10 @@ t.check([x[0] for x in rows][:1] == ["10"] and len(rows) >= 2,
         "-w: tshark reads the exchange (a WRITE and its ACK): %r" % rows)
 
 # 2b. A SEND to a responder with no receive posted: RNR NAKs (retried for ever, rnr_retry
-# 7), so the SEND does not complete within the script's timeout.
+# 7), so the SEND does not complete within the script's timeout (1 s: the first RNR NAK
+# must come within it, on a loaded machine too).
 rnr = os.path.join(tmp, "rnr.script")
-open(rnr, "w").write("bind 127.0.0.3 rnr_retry 7\nconnect 127.0.0.2 side\ntimeout 300ms\n"
+open(rnr, "w").write("bind 127.0.0.3 rnr_retry 7\nconnect 127.0.0.2 side\ntimeout 1s\n"
                      "post send 100\nexpect rnr within 60s\nexpect completion ok\n")
 p = run_script(rnr)
 t.check(p.returncode == 6 and p.stdout.splitlines()[1].startswith("ok 1 - rnr within 60s")

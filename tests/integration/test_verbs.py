@@ -85,7 +85,7 @@ def start_capture(name):
 
 def stop_capture(cap, path, whole=True):
     """Stops the capture (which must have lost nothing when whole); its rows: source,
-    ICRC status, violation, retransmission."""
+    ICRC status, violation, retransmission, time, PSN."""
     time.sleep(0.2)
     cap.terminate()
     _, err = cap.communicate(timeout=20)
@@ -93,7 +93,8 @@ def stop_capture(cap, path, whole=True):
             "capture: %r" % err)
     return t.roceshark_fields(path, ["ip.src", "roceshark.icrc.status",
                                      "roceshark.analysis.violation",
-                                     "roceshark.analysis.retransmission"])
+                                     "roceshark.analysis.retransmission",
+                                     "frame.time_relative", "infiniband.bth.psn"])
 
 
 # --- the devices ---
@@ -222,9 +223,20 @@ def check_clean(what, rows):
             % (what, len(bad), len(rows), bad[:3]))
     viol = [r for r in rows if len(r) > 2 and r[2] != ""]
     t.check(not viol, "%s: no analysis violation: %d frames: %s" % (what, len(viol), viol[:3]))
-    retx = [r for r in rows if len(r) > 3 and r[3] != ""]
-    t.check(not retx, "%s: no retransmission on a lossless loopback: %d frames"
-            % (what, len(retx)))
+    # Nothing is lost on loopback, so nothing is resent for a loss (no NAK, no resend within
+    # the ACK timeout). A machine loaded enough to deschedule the responder for the whole
+    # timeout (-u 18: 1.07 s) makes the requester resend, as it must: such a resend comes at
+    # least that long after the packet it repeats (a lower bound, which load cannot break).
+    first = {}
+    for r in rows:
+        if len(r) > 5 and r[5] != "":
+            first.setdefault((r[0], r[5]), float(r[4]))
+    retx = [r for r in rows if len(r) > 5 and r[3] != "" and r[5] != ""]
+    early = [r for r in retx if float(r[4]) - first[(r[0], r[5])] < 1.0]
+    t.check(not early, "%s: no resend for a loss on a lossless loopback (%d resends, %d sooner "
+            "than the ACK timeout): %s" % (what, len(retx), len(early), early[:3]))
+    if retx:
+        print("%s: %d resends after the ACK timeout (a loaded machine)" % (what, len(retx)))
 
 
 # Captured: the library against itself, and against perf as its server, as perftest's
