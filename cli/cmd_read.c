@@ -60,6 +60,7 @@ struct read_opts {
     struct rs_pipeline_opts pipe;       /* -d, -o, -Y */
     bool iwarp_stats;                   /* -z iwarp */
     struct rs_stat *stats[MAX_STATS];
+    const char *stat_specs[MAX_STATS];  /* their -z arguments */
     size_t n_stats;
     bool quiet;
     unsigned long long shown;           /* frames printed */
@@ -589,7 +590,7 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
             if (rs_stat_new(optarg, &ro->stats[ro->n_stats], err) != 0)
                 return cli_fail(CLI_EXIT_USAGE, "-z %.*s%s: %s", FILTER_ECHO_MAX, optarg,
                                 strlen(optarg) > FILTER_ECHO_MAX ? "..." : "", err);
-            ro->n_stats++;
+            ro->stat_specs[ro->n_stats++] = optarg;
             break;
         }
         case 'q':
@@ -787,8 +788,17 @@ autostop_due(const struct read_opts *ro, struct rs_writer *w, const struct times
  * stays 0, since what was read was read. "read:" as capture's counts begin "capture:";
  * "roceshark:" begins errors (the CLI contract). */
 static void
-print_bounds_hit(const struct rs_pipeline *pipe, const struct rs_pipeline_opts *opts)
+print_bounds_hit(const struct read_opts *ro, const struct rs_pipeline *pipe,
+                 const struct rs_pipeline_opts *opts)
 {
+    for (size_t i = 0; i < ro->n_stats; i++) {
+        uint64_t merged = rs_stat_rows_merged(ro->stats[i]);
+        if (merged > 0)
+            fprintf(stderr, "read: -z %s: the capture spans %llu intervals more than the "
+                    "%llu rows io,stat prints: their frames are counted in the last row\n",
+                    ro->stat_specs[i], (unsigned long long)merged,
+                    (unsigned long long)RS_STAT_IO_MAX_ROWS);
+    }
     uint64_t cut = rs_field_frames_cut();
     const struct rs_streams *streams = rs_pipeline_streams(pipe);
     uint64_t forgotten = streams != NULL ? rs_streams_counts(streams).evicted : 0;
@@ -876,7 +886,7 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pip
         rs_iwarp_print_stats(rs_pipeline_iwarp(pipe), out);
     if (rs_out_flush(out) != 0)
         return cli_fail(CLI_EXIT_OUTPUT, "writing output: write error");
-    print_bounds_hit(pipe, &ro->pipe);
+    print_bounds_hit(ro, pipe, &ro->pipe);
     if (save_rc != 0)
         return save_rc;
     if (rc < 0)

@@ -72,6 +72,12 @@ rs_stat_needs_crc(const struct rs_stat *st)
     return false;
 }
 
+uint64_t
+rs_stat_rows_merged(const struct rs_stat *st)
+{
+    return st->kind == STAT_IO ? st->rows_merged : 0;
+}
+
 void
 rs_stat_packet(struct rs_stat *st, const struct rs_packet *pkt)
 {

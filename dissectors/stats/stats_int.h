@@ -11,7 +11,9 @@
 
 #define EXPERT_FIRST_FRAMES 5
 #define IO_MAX_FILTERS 8
-#define IO_MAX_ROWS ((size_t)1 << 22)
+/* io,stat prints at most this many rows; the last one holds every frame from its start to
+ * the end of the capture (docs/limits.md). */
+#define IO_MAX_ROWS ((size_t)RS_STAT_IO_MAX_ROWS)
 
 /* io,phs keeps at most this many protocols in its tree. */
 #define PHS_MAX_NODES 4096
@@ -44,7 +46,8 @@ struct rs_stat {
     int min_severity;
     /* io,stat */
     int64_t interval_ns;
-    int64_t last_rel_ns;
+    struct rs_time last_rel;            /* the latest time since the first frame */
+    uint64_t rows_merged;               /* intervals past IO_MAX_ROWS, merged into the last */
     unsigned interval_digits;           /* decimals the interval was written with */
     unsigned n_filters;                 /* io,stat: its columns; a NULL filter takes all */
     struct rs_filter *filters[IO_MAX_FILTERS];

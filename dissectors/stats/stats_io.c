@@ -6,6 +6,7 @@
  * rounding of the duration to the interval's decimals, and "Dur" ending
  * the last whole-second interval.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +78,62 @@ done:
     return rc;
 }
 
+/* A time in whole microseconds, as tshark's io,stat counts, with the seconds apart: a
+ * capture may span more seconds than 64 bits of microseconds hold (a pcapng timestamp
+ * of 2^64-1 microseconds is 584,942 years after the epoch). Never negative. */
+struct io_us {
+    uint64_t sec;
+    uint32_t us;
+};
+
+static struct io_us
+io_us_of(struct rs_time t)
+{
+    struct io_us u = {(uint64_t)t.sec, ((uint32_t)t.nsec + 500) / 1000};
+
+    if (u.us == US_PER_SEC) {
+        u.sec++;
+        u.us = 0;
+    }
+    return u;
+}
+
+/* a + us, for us below a second's worth of microseconds times a few. */
+static struct io_us
+io_us_add(struct io_us a, int64_t us)
+{
+    a.sec += (uint64_t)(us / US_PER_SEC);
+    a.us += (uint32_t)(us % US_PER_SEC);
+    if (a.us >= US_PER_SEC) {
+        a.sec++;
+        a.us -= US_PER_SEC;
+    }
+    return a;
+}
+
+static struct io_us
+io_us_from(int64_t us)
+{
+    return io_us_add((struct io_us){0, 0}, us);
+}
+
+/* Whole intervals in t, at most IO_MAX_ROWS (the bound rows end at): seconds past
+ * IO_MAX_ROWS intervals are compared before anything is multiplied, so that the
+ * microseconds below stay under 2^20 * (10^12 + 10^6), far from overflowing. */
+static uint64_t
+io_intervals(struct io_us t, int64_t interval_us, bool *exact)
+{
+    uint64_t limit = (uint64_t)IO_MAX_ROWS * ((uint64_t)interval_us / US_PER_SEC + 1);
+
+    *exact = false;
+    if (t.sec >= limit)
+        return IO_MAX_ROWS;
+    uint64_t us = t.sec * US_PER_SEC + t.us;
+    *exact = us % (uint64_t)interval_us == 0;
+    uint64_t n = us / (uint64_t)interval_us;
+    return n > IO_MAX_ROWS ? IO_MAX_ROWS : n;
+}
+
 bool
 stats_io_uses_analysis(const struct rs_stat *st)
 {
@@ -89,26 +146,22 @@ stats_io_uses_analysis(const struct rs_stat *st)
 void
 stats_io_packet(struct rs_stat *st, const struct rs_packet *pkt)
 {
-    /* In nanoseconds, exactly, up to 292 years after the first frame (the
-     * conversion saturates there); past that, where rows are at least
-     * 292 years / IO_MAX_ROWS long, in floating point. */
-    int64_t rel = rs_time_to_ns(pkt->frame->rel);
-    size_t row;
-    if (rel > st->last_rel_ns)
-        st->last_rel_ns = rel;
-    if (st->interval_ns == 0) {
-        row = 0;
-    } else if (rel < INT64_MAX) {
-        /* in microseconds, rounded, as tshark places frames in its rows */
-        row = (size_t)(((rel < 0 ? 0 : rel) + 500) / 1000 / ((st->interval_ns + 500) / 1000));
-    } else {
-        double r = rs_time_to_double(pkt->frame->rel) / (st->interval_ns / 1e9);
-        row = r >= (double)IO_MAX_ROWS ? IO_MAX_ROWS : (size_t)r;
+    /* A frame before the first counts in the first row, as tshark counts it. */
+    struct rs_time rel = rs_time_is_negative(pkt->frame->rel) ? RS_TIME_ZERO : pkt->frame->rel;
+    int64_t interval = (st->interval_ns + 500) / 1000;
+    size_t row = 0;
+    bool exact;
+
+    if (rs_time_cmp(rel, st->last_rel) > 0)
+        st->last_rel = rel;
+    /* in microseconds, rounded, as tshark places frames in its rows; every frame past
+     * the last row the table prints is counted in that row */
+    if (interval != 0) {
+        uint64_t n = io_intervals(io_us_of(rel), interval, &exact);
+        row = n >= IO_MAX_ROWS ? IO_MAX_ROWS - 1 : (size_t)n;
     }
     size_t cols = st->n_filters;
 
-    if (row >= IO_MAX_ROWS)
-        return;     /* an interval far too fine for the capture's length */
     if (row >= st->cap_rows) {
         size_t cap = st->cap_rows ? st->cap_rows : 64;
         while (cap <= row)
@@ -205,20 +258,22 @@ stats_io_print(struct rs_stat *st, struct rs_out *o)
     /* tshark works in microseconds: the capture's duration rounded to them, shown
      * rounded to the interval's decimals (a whole-capture row: to 1, 3 or 6 by the
      * duration's size). */
-    int64_t dur = (st->last_rel_ns + 500) / 1000, interval = (st->interval_ns + 500) / 1000;
-    bool whole = interval == 0 || interval > dur;
+    struct io_us dur = io_us_of(st->last_rel);
+    int64_t interval = (st->interval_ns + 500) / 1000;
+    struct io_us step = io_us_from(interval);
+    bool whole = interval == 0 || dur.sec < step.sec || (dur.sec == step.sec && dur.us < step.us);
     int prec = (int)st->interval_digits;
     if (whole) {
-        int mag = magnitude((uint64_t)(dur / US_PER_SEC), 5);
+        int mag = magnitude(dur.sec, 5);
         prec = mag >= 2 ? 1 : mag == 1 ? 3 : 6;
     }
     int64_t dv = US_PER_SEC;
     for (int i = 0; i < prec; i++)
         dv /= 10;
-    int64_t shown = dur + 5 * (dv / 10);
+    struct io_us shown = io_us_add(dur, 5 * (dv / 10));
     if (whole)
-        interval = shown > 0 ? shown : 1;
-    int dur_mag = magnitude((uint64_t)(shown / US_PER_SEC), 5);
+        step = shown.sec > 0 || shown.us > 0 ? shown : io_us_from(1);
+    int dur_mag = magnitude(shown.sec, 5);
     int natural = prec == 0 ? 2 * dur_mag + 8 : 2 * dur_mag + 2 * prec + 10;
     int invl_w = natural > 12 ? natural : 12;
     int lpad = (invl_w - natural) / 2, rpad = invl_w - natural - lpad;
@@ -253,19 +308,18 @@ stats_io_print(struct rs_stat *st, struct rs_out *o)
     box_line(o, width, " IO Statistics");
     box_line(o, width, "");
     if (prec == 0)
-        snprintf(text, sizeof(text), " Duration: %*lld.%06lld secs", dur_mag,
-                 (long long)(dur / US_PER_SEC), (long long)(dur % US_PER_SEC));
+        snprintf(text, sizeof(text), " Duration: %*llu.%06lu secs", dur_mag,
+                 (unsigned long long)dur.sec, (unsigned long)dur.us);
     else
-        snprintf(text, sizeof(text), " Duration: %*lld.%0*lld secs", dur_mag,
-                 (long long)(shown / US_PER_SEC), prec, (long long)(shown % US_PER_SEC / dv));
+        snprintf(text, sizeof(text), " Duration: %*llu.%0*llu secs", dur_mag,
+                 (unsigned long long)shown.sec, prec, (unsigned long long)(shown.us / dv));
     box_line(o, width, text);
     if (prec == 0)
-        snprintf(text, sizeof(text), " Interval: %*lld secs", dur_mag,
-                 (long long)(interval / US_PER_SEC));
+        snprintf(text, sizeof(text), " Interval: %*llu secs", dur_mag,
+                 (unsigned long long)step.sec);
     else
-        snprintf(text, sizeof(text), " Interval: %*lld.%0*lld secs", dur_mag,
-                 (long long)(interval / US_PER_SEC), prec,
-                 (long long)(interval % US_PER_SEC / dv));
+        snprintf(text, sizeof(text), " Interval: %*llu.%0*llu secs", dur_mag,
+                 (unsigned long long)step.sec, prec, (unsigned long long)(step.us / dv));
     box_line(o, width, text);
     box_line(o, width, "");
     for (size_t c = 0; c < cols; c++) {
@@ -294,22 +348,34 @@ stats_io_print(struct rs_stat *st, struct rs_out *o)
     rs_out_char(o, '|');
     filler(o, tabrow_w, width);
 
-    size_t rows = whole ? 1 : (size_t)(dur / interval + (dur % interval > 0));
+    /* Every interval the capture spans, up to IO_MAX_ROWS: the last row printed runs to
+     * the end of the capture (stats_io_packet() counted every later frame there). */
+    bool exact = false;
+    size_t rows = whole ? 1 : (size_t)io_intervals(dur, interval, &exact);
+    if (!whole && !exact && rows < IO_MAX_ROWS)
+        rows++;
+    st->rows_merged = 0;
+    if (rows == IO_MAX_ROWS) {
+        /* how many more the capture spans, in floating point: only told, never used */
+        double extra = ceil(((double)dur.sec + dur.us / 1e6) / ((double)interval / US_PER_SEC)) -
+                       (double)IO_MAX_ROWS;
+        st->rows_merged = extra <= 0 ? 0 : extra >= 0x1p64 ? UINT64_MAX : (uint64_t)extra;
+    }
     for (size_t r = 0; r < rows; r++) {
-        int64_t from = (int64_t)r * interval;
         bool last = r + 1 == rows;
-        int64_t to = last ? shown : from + interval;
+        struct io_us from = io_us_from((int64_t)r * interval);
+        struct io_us to = last ? shown : io_us_from((int64_t)(r + 1) * interval);
         if (prec == 0) {
-            rs_out_printf(o, "| %*s%*lld <> ", lpad, "", dur_mag, (long long)(from / US_PER_SEC));
+            rs_out_printf(o, "| %*s%*llu <> ", lpad, "", dur_mag, (unsigned long long)from.sec);
             if (last)       /* tshark ends the last whole-second interval at "Dur" */
                 rs_out_printf(o, "%-*s|", dur_mag + 1 + rpad, "Dur");
             else
-                rs_out_printf(o, "%*lld%*s |", dur_mag, (long long)(to / US_PER_SEC), rpad, "");
+                rs_out_printf(o, "%*llu%*s |", dur_mag, (unsigned long long)to.sec, rpad, "");
         } else {
-            rs_out_printf(o, "| %*lld.%0*lld <> %*lld.%0*lld |", dur_mag,
-                          (long long)(from / US_PER_SEC), prec,
-                          (long long)(from % US_PER_SEC / dv), dur_mag,
-                          (long long)(to / US_PER_SEC), prec, (long long)(to % US_PER_SEC / dv));
+            rs_out_printf(o, "| %*llu.%0*llu <> %*llu.%0*llu |", dur_mag,
+                          (unsigned long long)from.sec, prec,
+                          (unsigned long long)(from.us / dv), dur_mag,
+                          (unsigned long long)to.sec, prec, (unsigned long long)(to.us / dv));
         }
         for (size_t c = 0; c < cols; c++) {
             const struct io_cell *cell = r < st->n_rows ? &st->cells[r * cols + c] : NULL;

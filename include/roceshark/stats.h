@@ -31,6 +31,12 @@ bool rs_stat_needs_crc(const struct rs_stat *st);
 /* Feeds every frame, after analysis, whatever the display filter says. */
 void rs_stat_packet(struct rs_stat *st, const struct rs_packet *pkt);
 void rs_stat_print(struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o);
+/* After rs_stat_print(): the rows io,stat did not print apart because the capture spans
+ * more intervals than its bound (docs/limits.md), their frames counted in the last row
+ * printed; 0 for every other statistic. */
+uint64_t rs_stat_rows_merged(const struct rs_stat *st);
+/* The rows io,stat prints at most. */
+#define RS_STAT_IO_MAX_ROWS ((uint64_t)1 << 20)
 void rs_stat_free(struct rs_stat *st);
 
 /* "2112 bytes", "18 kB", "36 MB": a byte count as tshark's conversation tables show it

@@ -12,6 +12,8 @@ it too. A case file holds `key: value` lines:
     stdin:   a file in tests/regress/ fed on standard input (optional)
     exit:    the exit code wanted (default 0)
     expect:  a file in tests/regress/ that standard output must equal (optional)
+    tail:    a file in tests/regress/ that standard output must end with (optional)
+    lines:   the number of lines standard output must have (optional)
     stderr:  text standard error must contain (optional; several lines allowed)
     tshark:  tshark arguments; standard output must equal tshark's with {input} (optional)
 
@@ -73,6 +75,13 @@ def run_case(name, case):
     if "expect" in case:
         want = open(os.path.join(DIR, case["expect"]), "rb").read()
         t.check(out == want, "%s: output differs from %s" % (name, case["expect"]))
+    if "tail" in case:
+        want = open(os.path.join(DIR, case["tail"]), "rb").read()
+        t.check(out.endswith(want), "%s: output does not end as %s: ...%r"
+                % (name, case["tail"], out[-300:]))
+    if "lines" in case:
+        t.check(out.count(b"\n") == int(case["lines"]), "%s: %d lines of output, want %s"
+                % (name, out.count(b"\n"), case["lines"]))
     if "tshark" in case and shutil.which("tshark"):
         targs = ["tshark", "-r", os.path.join(DIR, case["input"])]
         targs += [expand(a, case) for a in shlex.split(case["tshark"])]
