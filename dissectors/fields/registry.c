@@ -291,6 +291,34 @@ foreach_in_view(const struct rs_packet *pkt, int id, rs_value_fn fn, void *ctx)
 }
 
 unsigned
+rs_field_foreach_layers(const struct rs_packet *pkt, int id, unsigned lo, unsigned hi,
+                        rs_value_fn fn, void *ctx)
+{
+    struct rs_icmp_quote q;
+    struct rs_value v;
+    unsigned n = 0;
+
+    for (int a = id; a >= 0 && a < n_fields; a = next_alias[a]) {
+        const struct rs_field *f = fields[a];
+        /* a VLAN tag's or an iWARP PDU's occurrences are one layer each */
+        bool repeats = (f->flags & RS_FIELD_PER_PDU) || strncmp(f->abbrev, "vlan", 4) == 0 ||
+                       strncmp(f->abbrev, "ieee8021ad", 10) == 0;
+        for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES && value_in_view(pkt, f, occ, &v);
+             occ++) {
+            unsigned layer = repeats ? occ + 1 : 1;
+            if (layer >= lo && layer <= hi) {
+                fn(ctx, f, &v);
+                n++;
+            }
+        }
+    }
+    if (lo <= 2 && hi >= 2 && (pkt->flags & RS_PKT_ICMP_QUOTE) && rs_field_in_quote(fields[id]) &&
+        rs_icmp_quote_view(pkt, &q))
+        n += foreach_in_view(&q.pkt, id, fn, ctx);
+    return n;
+}
+
+unsigned
 rs_field_foreach(const struct rs_packet *pkt, int id, rs_value_fn fn, void *ctx)
 {
     struct rs_icmp_quote q;

@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * filter_eval.c - running a compiled display filter against one packet.
- * Each test walks the values of its field (every occurrence, every alias)
- * through rs_field_foreach, stopping at the first that decides it.
+ *
+ * An expression yields a stream of values, walked by callbacks that may stop it: a
+ * field every occurrence (and alias), a slice or a function one per value of what it
+ * reads, arithmetic one per pair of values of its two sides (as Wireshark 4.0 pairs
+ * them). A test walks its sides until it is decided. Nothing is allocated per packet:
+ * values computed here live in buffers on the stack of the walk that made them, which
+ * is still running while they are used. GLib allocates its match data inside
+ * g_regex_match_full() for `matches`, the one exception.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -12,244 +18,122 @@
 
 #include "filter/filter_int.h"
 
-struct test {
-    const struct node *n;
-    bool any;       /* some value satisfied the test */
-    bool all;       /* every value satisfied it (for !=) */
-    unsigned seen;
-};
+/* A value's consumer: true stops the walk. */
+typedef bool (*fv_fn)(void *ctx, const struct fval *v);
 
-static int
-cmp_u64(uint64_t a, uint64_t b)
-{
-    return a < b ? -1 : a > b;
-}
+static bool walk(const struct rs_packet *pkt, const struct expr *e, fv_fn fn, void *ctx);
 
-static int
-cmp_bytes(const uint8_t *a, uint32_t alen, const uint8_t *b, uint32_t blen)
-{
-    uint32_t n = alen < blen ? alen : blen;
-    int c = memcmp(a, b, n);
-
-    return c != 0 ? (c < 0 ? -1 : 1) : cmp_u64(alen, blen);
-}
-
-/* Equality of an address under a prefix: only the first prefix bits count. */
-static bool
-prefix_equal(const uint8_t *v, const struct literal *lit)
-{
-    uint32_t full = lit->prefix / 8, rest = lit->prefix % 8;
-
-    if (memcmp(v, lit->bytes, full) != 0)
-        return false;
-    if (rest == 0)
-        return true;
-    uint8_t mask = (uint8_t)(0xff << (8 - rest));
-    return (v[full] & mask) == (lit->bytes[full] & mask);
-}
-
-/* Three-way comparison of value v with literal lit; *eq_only is set when
- * only equality is meaningful (addresses under a prefix). */
-static int
-compare(const struct rs_value *v, const struct literal *lit, bool *equal)
-{
-    switch (lit->kind) {
-    case LIT_UINT:
-        *equal = v->v.u == lit->u;
-        if (v->type == RS_FT_INT32)     /* signed: flip the sign bit to compare */
-            return cmp_u64(v->v.u ^ (1ull << 63), lit->u ^ (1ull << 63));
-        return cmp_u64(v->v.u, lit->u);
-    case LIT_TIME: {
-        int c = rs_time_cmp(v->v.t, lit->t);
-        *equal = c == 0;
-        return c;
-    }
-    case LIT_DOUBLE:
-        *equal = v->v.d == lit->d;
-        return v->v.d < lit->d ? -1 : v->v.d > lit->d;
-    case LIT_STRING: {
-        /* A quoted string against bytes: a bytes field, or a slice of a protocol's. */
-        const uint8_t *s = v->v.bytes.ptr;
-        uint32_t len = v->v.bytes.len;
-        if (v->type == RS_FT_STRING) {
-            s = (const uint8_t *)v->v.str;
-            len = (uint32_t)strlen(v->v.str);
-        }
-        int c = cmp_bytes(s, len, lit->bytes, lit->len);
-        *equal = c == 0;
-        return c;
-    }
-    default: {
-        int c = cmp_bytes(v->v.bytes.ptr, v->v.bytes.len, lit->bytes, lit->len);
-        bool addr = v->type == RS_FT_IPV4 || v->type == RS_FT_IPV6;
-        *equal = addr && v->v.bytes.len == lit->len ? prefix_equal(v->v.bytes.ptr, lit) : c == 0;
-        return c;
-    }
-    }
-}
-
-static bool
-compare_op(enum cmp_op op, int c, bool equal)
-{
-    switch (op) {
-    case CMP_EQ:
-        return equal;
-    case CMP_NE:
-        return !equal;
-    case CMP_LT:
-        return c < 0;
-    case CMP_LE:
-        return c <= 0;
-    case CMP_GT:
-        return c > 0;
-    default:
-        return c >= 0;
-    }
-}
-
-static bool
-contains(const struct rs_value *v, const struct literal *lit)
+/* Copies v into keep (with its bytes in buf, FILTER_VALUE_MAX of them): an outer value
+ * of a pair must survive the inner walk, and a getter may hand bytes from storage that
+ * its next call reuses (frame.protocols compared with itself). */
+static void
+keep_value(const struct fval *v, struct fval *keep, uint8_t *buf)
 {
     const uint8_t *s;
     size_t len;
 
-    if (v->type == RS_FT_STRING) {
-        s = (const uint8_t *)v->v.str;
-        len = strlen(v->v.str);
-    } else if (v->type == RS_FT_BYTES || v->type == RS_FT_ETHER || v->type == RS_FT_IPV4 ||
-               v->type == RS_FT_IPV6) {
-        s = v->v.bytes.ptr;
-        len = v->v.bytes.len;
-    } else {
-        return false;
+    *keep = *v;
+    if (v->v.type != RS_FT_STRING && filter_value_bytes(v, true, &s, &len) &&
+        len <= FILTER_VALUE_MAX) {
+        memcpy(buf, s, len);
+        keep->v.v.bytes.ptr = buf;
     }
-    return lit->len <= len && memmem(s, len, lit->bytes, lit->len) != NULL;
 }
 
-/* The bytes a value holds, for contains, matches and slices. */
-static bool
-value_bytes(const struct rs_value *v, const uint8_t **s, size_t *len)
+/* ---- fields ---- */
+
+struct field_walk {
+    const struct rs_packet *pkt;
+    const struct expr *e;
+    fv_fn fn;
+    void *ctx;
+    bool stop;
+};
+
+static void
+field_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
 {
-    if (v->type == RS_FT_STRING) {
-        *s = (const uint8_t *)v->v.str;
-        *len = strlen(v->v.str);
-    } else if (v->type == RS_FT_BYTES || v->type == RS_FT_ETHER || v->type == RS_FT_IPV4 ||
-               v->type == RS_FT_IPV6) {
-        *s = v->v.bytes.ptr;
-        *len = v->v.bytes.len;
-    } else {
-        return false;
+    struct field_walk *w = ctx;
+    struct fval x = {.v = *v};
+
+    if (w->stop)
+        return;
+    if (v->type == RS_FT_PROTOCOL && w->e->as_bytes) {
+        if (!filter_protocol_bytes(w->pkt, f, v, &x))
+            return;
+    } else if (v->type == RS_FT_STRING) {
+        x.v.type = FV_TEXT;
+        x.v.v.bytes.ptr = (const uint8_t *)v->v.str;
+        x.v.v.bytes.len = (uint32_t)strlen(v->v.str);
     }
+    w->stop = w->fn(w->ctx, &x);
+}
+
+static bool
+walk_field(const struct rs_packet *pkt, const struct expr *e, fv_fn fn, void *ctx)
+{
+    struct field_walk w = {pkt, e, fn, ctx, false};
+
+    if (e->layered)
+        rs_field_foreach_layers(pkt, e->field, e->layer_lo, e->layer_hi, field_value, &w);
+    else
+        rs_field_foreach(pkt, e->field, field_value, &w);
+    return w.stop;
+}
+
+/* ---- slices ---- */
+
+struct slice_walk {
+    const struct expr *e;
+    fv_fn fn;
+    void *ctx;
+};
+
+/* Joins the ranges of a slice of s into buf, or points into s when there is one range;
+ * false when some range lies outside the value (Wireshark: no value). */
+static bool
+slice_value(const struct expr *e, const uint8_t *s, size_t len, uint8_t *buf, struct fval *out)
+{
+    uint32_t total = 0;
+
+    for (uint8_t k = 0; k < e->n_ranges; k++) {
+        const struct slice_range *r = &e->ranges[k];
+        int64_t start = r->start < 0 ? (int64_t)len + r->start : r->start;
+        int64_t n = r->len != 0 ? (int64_t)r->len : (int64_t)len - start;
+        if (start < 0 || n <= 0 || start + n > (int64_t)len)
+            return false;
+        if (e->n_ranges == 1) {
+            out->v.v.bytes.ptr = s + start;
+            total = (uint32_t)n;
+            break;
+        }
+        if (total + n > FILTER_VALUE_MAX)
+            n = FILTER_VALUE_MAX - total;
+        memcpy(buf + total, s + start, (size_t)n);
+        total += (uint32_t)n;
+        out->v.v.bytes.ptr = buf;
+    }
+    out->v.type = RS_FT_BYTES;
+    out->v.v.bytes.len = total;
+    out->extent = total;
     return true;
 }
 
-/* GLib allocates its match data inside g_regex_match_full(): the one
- * allocation per test a filter makes, and only with `matches`. */
 static bool
-regex_matches(const struct rs_value *v, const GRegex *re)
+slice_each(void *ctx, const struct fval *v)
 {
+    struct slice_walk *w = ctx;
+    uint8_t buf[FILTER_VALUE_MAX];
+    struct fval out = {0};
     const uint8_t *s;
     size_t len;
 
-    if (!value_bytes(v, &s, &len))
+    if (!filter_value_bytes(v, false, &s, &len) || !slice_value(w->e, s, len, buf, &out))
         return false;
-    return g_regex_match_full(re, (const char *)s, (gssize)len, 0, 0, NULL, NULL);
+    return w->fn(w->ctx, &out);
 }
 
-static bool
-in_set(const struct rs_value *v, const struct node *n)
-{
-    for (uint32_t i = 0; i < n->n_set; i++) {
-        const struct literal *lit = &n->set[i];
-        bool equal;
-        int c = compare(v, lit, &equal);
-        if (lit->range ? (c >= 0 && v->v.u <= lit->hi) : equal)
-            return true;
-    }
-    return false;
-}
-
-static void
-test_one(struct test *t, const struct rs_value *v)
-{
-    bool ok;
-
-    t->seen++;
-    switch (t->n->kind) {
-    case NODE_COMPARE: {
-        bool equal;
-        int c = compare(v, t->n->set, &equal);
-        ok = compare_op(t->n->op, c, equal);
-        break;
-    }
-    case NODE_CONTAINS:
-        ok = contains(v, t->n->set);
-        break;
-    case NODE_IN:
-        ok = in_set(v, t->n);
-        break;
-    case NODE_BITAND:
-        ok = (v->v.u & t->n->set->u) != 0;
-        break;
-    case NODE_MATCHES:
-        ok = regex_matches(v, t->n->re);
-        break;
-    default:
-        ok = true;
-        break;
-    }
-    t->any |= ok;
-    t->all &= ok;
-}
-
-static void
-test_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
-{
-    (void)f;
-    test_one(ctx, v);
-}
-
-/* ---- derived operands: slices, functions, protocols as bytes ---- */
-
-/* The bytes of a protocol as Wireshark's protocol item spans them. */
-static bool
-protocol_bytes(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
-               struct rs_value *out)
-{
-    out->type = RS_FT_BYTES;
-    if (strcmp(f->abbrev, "frame") == 0) {
-        uint32_t erf = rs_packet_has(pkt, RS_LAYER_ERF) ? pkt->span[RS_LAYER_ERF].len : 0;
-        out->v.bytes.ptr = pkt->frame->data + erf;
-        out->v.bytes.len = rs_packet_cap_len(pkt);
-        return true;
-    }
-    if (strcmp(f->abbrev, "infiniband") == 0) {
-        /* LRH or GRH (native IB, RoCEv1) or BTH, through the ICRC and VCRC */
-        uint32_t lo = UINT32_MAX, hi = 0;
-        for (int l = RS_LAYER_LRH; l <= RS_LAYER_VCRC; l++) {
-            if (!rs_packet_has(pkt, (enum rs_layer)l))
-                continue;
-            const struct rs_span *sp = &pkt->span[l];
-            lo = sp->off < lo ? sp->off : lo;
-            hi = sp->off + sp->len > hi ? sp->off + sp->len : hi;
-        }
-        if (lo >= hi)
-            return false;
-        out->v.bytes.ptr = pkt->frame->data + lo;
-        out->v.bytes.len = hi - lo;
-        return true;
-    }
-    if (f->get == NULL) {           /* the generic getter gave the layer's span */
-        out->v.bytes = v->v.bytes;
-        return true;
-    }
-    if (f->layer < RS_LAYER_COUNT && rs_packet_has(pkt, (enum rs_layer)f->layer)) {
-        out->v.bytes.ptr = rs_packet_at(pkt, (enum rs_layer)f->layer);
-        out->v.bytes.len = pkt->span[f->layer].len;
-        return true;
-    }
-    return false;
-}
+/* ---- functions ---- */
 
 /* Bytes a value of a numeric type takes in the packet, for len(). */
 static uint32_t
@@ -266,6 +150,7 @@ width_of(const struct rs_field *f)
     case RS_FT_UINT24:
         return 3;
     case RS_FT_UINT32:
+    case RS_FT_INT32:
     case RS_FT_FRAMENUM:
         return 4;
     default:
@@ -273,114 +158,53 @@ width_of(const struct rs_field *f)
     }
 }
 
-typedef void (*derived_fn)(void *ctx, const struct rs_value *v);
-
-struct walk {
-    const struct operand *op;
-    const struct rs_packet *pkt;
-    derived_fn fn;
-    void *ctx;
-};
-
-/* Joins the ranges of a slice of s into buf (FILTER_CASE_MAX bytes), or
- * points into s when there is one range; false when some range lies
- * outside the value (Wireshark: no value). */
-static bool
-slice_value(const struct operand *op, const uint8_t *s, size_t len, uint8_t *buf,
-            struct rs_value *out)
-{
-    uint32_t total = 0;
-
-    for (uint8_t k = 0; k < op->n_ranges; k++) {
-        const struct slice_range *r = &op->ranges[k];
-        int64_t start = r->start < 0 ? (int64_t)len + r->start : r->start;
-        int64_t n = r->len != 0 ? (int64_t)r->len : (int64_t)len - start;
-        if (start < 0 || n <= 0 || start + n > (int64_t)len)
-            return false;
-        if (op->n_ranges == 1) {
-            out->v.bytes.ptr = s + start;
-            total = (uint32_t)n;
-            break;
-        }
-        if (total + n > FILTER_CASE_MAX)
-            n = FILTER_CASE_MAX - total;
-        memcpy(buf + total, s + start, (size_t)n);
-        total += (uint32_t)n;
-        out->v.bytes.ptr = buf;
-    }
-    out->type = RS_FT_BYTES;
-    out->v.bytes.len = total;
-    return true;
-}
-
-/* string(): numbers in decimal whatever their base, addresses as -T
- * fields prints them, text as it is. */
-static void
-string_of(const struct rs_field *f, struct rs_value *d, char *buf, size_t size)
-{
-    if (d->type == RS_FT_INT32)
-        snprintf(buf, size, "%lld", (long long)(int64_t)d->v.u);
-    else if (d->type >= RS_FT_UINT8 && d->type <= RS_FT_FRAMENUM)
-        snprintf(buf, size, "%llu", (unsigned long long)d->v.u);
-    else if (d->type != RS_FT_STRING)
-        rs_value_format(f, d, buf, size);
-    else
-        return;
-    d->type = RS_FT_STRING;
-    d->v.str = buf;
-}
+/* len(), lower(), upper(), string() over every value of their field (a field_walk). */
 
 static void
-walk_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
+fn_field_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
 {
-    struct walk *w = ctx;
-    const struct operand *op = w->op;
-    struct rs_value d = *v;
-    char buf[FILTER_CASE_MAX];
+    struct field_walk *w = ctx;
+    char buf[FILTER_VALUE_MAX];
+    struct fval x = {.v = *v};
+    const uint8_t *s;
+    size_t len;
 
-    if (v->type == RS_FT_PROTOCOL && !protocol_bytes(w->pkt, f, v, &d))
+    if (w->stop)
         return;
-    switch (op->fn) {
-    case FN_LEN: {
-        const uint8_t *s;
-        size_t len;
-        uint64_t n = value_bytes(&d, &s, &len) ? len : width_of(f);
-        d.type = RS_FT_UINT32;
-        d.v.u = n;
+    if (v->type == RS_FT_PROTOCOL && !filter_protocol_bytes(w->pkt, f, v, &x))
+        return;
+    switch (w->e->fn) {
+    case FN_LEN:
+        x.v.v.u = filter_value_bytes(&x, false, &s, &len) ? len : width_of(f);
+        x.v.type = RS_FT_UINT32;
         break;
-    }
     case FN_LOWER:
-    case FN_UPPER: {
-        size_t i = 0;
-        for (; d.v.str[i] != '\0' && i + 1 < sizeof(buf); i++) {
-            int c = (unsigned char)d.v.str[i];
-            buf[i] = (char)(op->fn == FN_LOWER ? tolower(c) : toupper(c));
+    case FN_UPPER:
+        len = 0;
+        for (; v->v.str[len] != '\0' && len < sizeof(buf); len++) {
+            int c = (unsigned char)v->v.str[len];
+            buf[len] = (char)(w->e->fn == FN_LOWER ? tolower(c) : toupper(c));
         }
-        buf[i] = '\0';
-        d.v.str = buf;
+        x.v.type = FV_TEXT;
+        x.v.v.bytes.ptr = (const uint8_t *)buf;
+        x.v.v.bytes.len = (uint32_t)len;
+        break;
+    default:        /* string(): numbers in decimal whatever their base, addresses as -T
+                     * fields prints them, text as it is */
+        if (v->type == RS_FT_STRING)
+            snprintf(buf, sizeof(buf), "%s", v->v.str);
+        else if (v->type == RS_FT_INT32)
+            snprintf(buf, sizeof(buf), "%lld", (long long)(int64_t)v->v.u);
+        else if (filter_arith_class(v->type) == 1)
+            snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v->v.u);
+        else
+            rs_value_format(f, v, buf, sizeof(buf));
+        x.v.type = FV_TEXT;
+        x.v.v.bytes.ptr = (const uint8_t *)buf;
+        x.v.v.bytes.len = (uint32_t)strlen(buf);
         break;
     }
-    case FN_STRING:
-        string_of(f, &d, buf, sizeof(buf));
-        break;
-    case FN_ABS:
-        /* integers have no sign here; a time or a double may */
-        if (d.type == RS_FT_DOUBLE && d.v.d < 0)
-            d.v.d = -d.v.d;
-        else if (d.type == RS_FT_RELTIME && rs_time_cmp(d.v.t, (struct rs_time){0, 0}) < 0)
-            d.v.t = rs_time_sub((struct rs_time){0, 0}, d.v.t);
-        break;
-    default:
-        break;
-    }
-    uint8_t joined[FILTER_CASE_MAX];
-    if (op->sliced) {
-        const uint8_t *s;
-        size_t len;
-        if (!value_bytes(&d, &s, &len) || !slice_value(op, s, len, joined, &d))
-            return;
-    }
-    w->fn(w->ctx, &d);
+    w->stop = w->fn(w->ctx, &x);
 }
 
 static void
@@ -389,145 +213,339 @@ count_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
     (void)ctx, (void)f, (void)v;
 }
 
-static int compare_values(const struct rs_value *a, const struct rs_value *b, bool *equal);
-
-/* max() and min(): the value kept so far, its address bytes copied (a
- * getter may hand them from storage the next value reuses). */
+/* max() and min(): the value kept so far, its bytes copied. */
 struct extreme {
     bool max, any;
-    struct rs_value best;
-    uint8_t bytes[16];
+    struct fval best;
+    uint8_t bytes[FILTER_VALUE_MAX];
 };
 
-static void
-extreme_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
+static bool
+extreme_each(void *ctx, const struct fval *v)
 {
     struct extreme *x = ctx;
-    bool equal = false;
+    int c = 0;
+    bool equal;
 
-    (void)f;
     /* Kept only when strictly beyond the best so far: the first of equals wins. */
-    int c = x->any ? compare_values(v, &x->best, &equal) : 0;
-    if (x->any && (x->max ? c <= 0 : c >= 0))
-        return;
-    x->best = *v;
+    if (x->any && (!filter_compare(v, &x->best, NULL, &c, &equal) || (x->max ? c <= 0 : c >= 0)))
+        return false;
+    keep_value(v, &x->best, x->bytes);
     x->any = true;
-    if (v->type == RS_FT_ETHER || v->type == RS_FT_IPV4 || v->type == RS_FT_IPV6) {
-        size_t n = v->v.bytes.len < sizeof(x->bytes) ? v->v.bytes.len : sizeof(x->bytes);
-        memcpy(x->bytes, v->v.bytes.ptr, n);
-        x->best.v.bytes.ptr = x->bytes;
-        x->best.v.bytes.len = (uint32_t)n;
-    }
+    return false;
 }
 
-/* Calls fn for every value operand op yields in pkt. */
-static void
-operand_foreach(const struct rs_packet *pkt, const struct operand *op, derived_fn fn, void *ctx)
+struct map_walk {
+    const struct expr *e;
+    fv_fn fn;
+    void *ctx;
+};
+
+/* abs() and a minus, value by value. */
+static bool
+map_each(void *ctx, const struct fval *v)
 {
-    if (op->fn == FN_MAX || op->fn == FN_MIN) {
-        struct extreme x = {.max = op->fn == FN_MAX};
-        rs_field_foreach(pkt, op->field, extreme_value, &x);
-        for (unsigned i = 0; i < op->n_more; i++)
-            rs_field_foreach(pkt, op->more[i], extreme_value, &x);
-        if (x.any)      /* of no value at all, no value (tshark's too) */
-            fn(ctx, &x.best);
-        return;
+    struct map_walk *w = ctx;
+    struct fval out;
+
+    if (w->e->kind == EXPR_NEG) {
+        if (!filter_negate(v, &out))
+            return false;
+    } else {
+        out = *v;
+        bool negative = (v->v.type == RS_FT_INT32 || v->v.type == FV_INT64) ?
+                            (int64_t)v->v.v.u < 0 :
+                        v->v.type == RS_FT_DOUBLE ? v->v.v.d < 0 :
+                        v->v.type == RS_FT_RELTIME ? rs_time_is_negative(v->v.v.t) : false;
+        if (negative && !filter_negate(v, &out))
+            return false;
+        if (negative && (out.v.type == RS_FT_INT32 || out.v.type == FV_INT64))
+            out.v.type = v->v.type;
     }
-    if (op->fn == FN_COUNT) {
-        unsigned n = rs_field_foreach(pkt, op->field, count_value, NULL);
-        if (n != 0) {       /* count() of an absent field is no value, as in tshark */
-            struct rs_value v = {.type = RS_FT_UINT32, .v.u = n};
-            fn(ctx, &v);
-        }
-        return;
+    return w->fn(w->ctx, &out);
+}
+
+static bool
+walk_function(const struct rs_packet *pkt, const struct expr *e, fv_fn fn, void *ctx)
+{
+    const struct expr *a = e->args[0];
+
+    switch (e->fn) {
+    case FN_COUNT: {
+        unsigned n = a->layered ?
+                         rs_field_foreach_layers(pkt, a->field, a->layer_lo, a->layer_hi,
+                                                 count_value, NULL) :
+                         rs_field_foreach(pkt, a->field, count_value, NULL);
+        if (n == 0)         /* count() of an absent field is no value, as in tshark */
+            return false;
+        struct fval v = {.v = {.type = RS_FT_UINT32, .v.u = n}};
+        return fn(ctx, &v);
     }
-    struct walk w = {op, pkt, fn, ctx};
-    rs_field_foreach(pkt, op->field, walk_value, &w);
+    case FN_LEN:
+    case FN_LOWER:
+    case FN_UPPER:
+    case FN_STRING: {
+        struct field_walk w = {pkt, e, fn, ctx, false};
+        if (a->layered)
+            rs_field_foreach_layers(pkt, a->field, a->layer_lo, a->layer_hi, fn_field_value, &w);
+        else
+            rs_field_foreach(pkt, a->field, fn_field_value, &w);
+        return w.stop;
+    }
+    case FN_ABS: {
+        struct map_walk w = {e, fn, ctx};
+        return walk(pkt, a, map_each, &w);
+    }
+    default: {
+        struct extreme x = {.max = e->fn == FN_MAX};
+        for (uint8_t i = 0; i < e->n_args; i++)
+            walk(pkt, e->args[i], extreme_each, &x);
+        return x.any && fn(ctx, &x.best);     /* of no value at all, no value */
+    }
+    }
+}
+
+/* ---- arithmetic ---- */
+
+struct arith_walk {
+    const struct rs_packet *pkt;
+    const struct expr *e;
+    fv_fn fn;
+    void *ctx;
+    struct fval a;
+};
+
+static bool
+arith_right(void *ctx, const struct fval *b)
+{
+    struct arith_walk *w = ctx;
+    uint8_t buf[FILTER_VALUE_MAX];
+    struct fval out;
+
+    if (!filter_arith((enum arith_op)w->e->op, &w->a, b, &out, buf))
+        return false;
+    return w->fn(w->ctx, &out);
+}
+
+static bool
+arith_left(void *ctx, const struct fval *a)
+{
+    struct arith_walk *w = ctx;
+    uint8_t buf[FILTER_VALUE_MAX];
+
+    keep_value(a, &w->a, buf);
+    return walk(w->pkt, w->e->args[1], arith_right, w);
+}
+
+static bool
+walk(const struct rs_packet *pkt, const struct expr *e, fv_fn fn, void *ctx)
+{
+    switch (e->kind) {
+    case EXPR_FIELD:
+        return walk_field(pkt, e, fn, ctx);
+    case EXPR_LITERAL:
+        return fn(ctx, &e->value);
+    case EXPR_REF:
+        return false;       /* no frame is selected in a GUI: no value */
+    case EXPR_SLICE: {
+        struct slice_walk w = {e, fn, ctx};
+        return walk(pkt, e->args[0], slice_each, &w);
+    }
+    case EXPR_FUNC:
+        return walk_function(pkt, e, fn, ctx);
+    case EXPR_NEG: {
+        struct map_walk w = {e, fn, ctx};
+        return walk(pkt, e->args[0], map_each, &w);
+    }
+    case EXPR_ARITH: {
+        struct arith_walk w = {.pkt = pkt, .e = e, .fn = fn, .ctx = ctx};
+        return walk(pkt, e->args[0], arith_left, &w);
+    }
+    }
+    return false;
+}
+
+/* ---- tests ---- */
+
+/* How the pairs of a test came out: some satisfied it, some were against it (a pair
+ * that could not be compared is neither). */
+struct verdict {
+    const struct node *n;
+    const struct rs_packet *pkt;
+    bool any_true, any_false, seen;
+    struct fval a;          /* the left value of the pair being walked */
+    const struct set_item *item;
+    struct fval lo;
+    uint32_t only;          /* NODE_IN under "all": 1 + the one member tested, else 0 */
+};
+
+/* Whether the walk can stop: "any" is decided by a pair that holds, "all" by one that
+ * does not. */
+static bool
+decided(const struct verdict *v, bool all)
+{
+    return all ? v->any_false : v->any_true;
+}
+
+static bool
+all_mode(const struct node *n)
+{
+    if (n->quant != QUANT_DEFAULT)
+        return n->quant == QUANT_ALL;
+    return n->kind == NODE_COMPARE && (n->op == CMP_NE || n->op == CMP_ALL_EQ);
+}
+
+static bool
+op_holds(enum cmp_op op, int c, bool equal)
+{
+    switch (op) {
+    case CMP_EQ:
+    case CMP_ALL_EQ:
+        return equal;
+    case CMP_NE:
+    case CMP_ANY_NE:
+        return !equal;
+    case CMP_LT:
+        return c < 0;
+    case CMP_LE:
+        return c <= 0;
+    case CMP_GT:
+        return c > 0;
+    default:
+        return c >= 0;
+    }
 }
 
 static void
-test_derived(void *ctx, const struct rs_value *v)
+record(struct verdict *v, bool ok)
 {
-    test_one(ctx, v);
+    v->seen = true;
+    if (ok)
+        v->any_true = true;
+    else
+        v->any_false = true;
 }
 
-/* Comparison of two values read from the packet; the parser made sure
- * their types compare. */
-static int
-compare_values(const struct rs_value *a, const struct rs_value *b, bool *equal)
+static bool
+contains(const struct fval *a, const struct fval *b)
 {
     const uint8_t *as, *bs;
     size_t alen, blen;
 
-    if (value_bytes(a, &as, &alen) && value_bytes(b, &bs, &blen)) {
-        int c = cmp_bytes(as, (uint32_t)alen, bs, (uint32_t)blen);
-        *equal = c == 0;
-        return c;
-    }
-    if (a->type == RS_FT_RELTIME || a->type == RS_FT_ABSTIME) {
-        int c = rs_time_cmp(a->v.t, b->v.t);
-        *equal = c == 0;
-        return c;
-    }
-    if (a->type == RS_FT_DOUBLE) {
-        *equal = a->v.d == b->v.d;
-        return a->v.d < b->v.d ? -1 : a->v.d > b->v.d;
-    }
-    *equal = a->v.u == b->v.u;
-    return cmp_u64(a->v.u, b->v.u);
+    return filter_value_bytes(a, true, &as, &alen) && filter_value_bytes(b, false, &bs, &blen) &&
+           blen <= alen && (blen == 0 || memmem(as, alen, bs, blen) != NULL);
 }
 
-struct pair {
-    const struct node *n;
-    const struct rs_packet *pkt;
-    const struct rs_value *a;
-    bool any_ok;        /* some pair satisfied the operator (== for !=) */
-    bool any_b;
-};
-
-static void
-pair_b(void *ctx, const struct rs_value *b)
+static bool
+compare_right(void *ctx, const struct fval *b)
 {
-    struct pair *p = ctx;
+    struct verdict *v = ctx;
+    const struct node *n = v->n;
+    const struct expr *be = n->b;
+    int c;
     bool equal;
 
-    p->any_b = true;
-    if (p->n->field_contains) {
-        const uint8_t *as, *bs;
-        size_t alen, blen;
-        if (value_bytes(p->a, &as, &alen) && value_bytes(b, &bs, &blen) && blen <= alen &&
-            memmem(as, alen, bs, blen) != NULL)
-            p->any_ok = true;
-        return;
+    if (n->kind == NODE_CONTAINS) {
+        record(v, contains(&v->a, b));
+    } else if (filter_compare(&v->a, b, be->kind == EXPR_LITERAL ? be->lit : NULL, &c, &equal)) {
+        record(v, op_holds(n->op, c, equal));
+    } else {
+        v->seen = true;
     }
-    int c = compare_values(p->a, b, &equal);
-    /* != holds when no pair is equal: count the equal pairs for it */
-    if (compare_op(p->n->op == CMP_NE ? CMP_EQ : p->n->op, c, equal))
-        p->any_ok = true;
+    return decided(v, all_mode(n));
 }
 
-static void
-pair_a(void *ctx, const struct rs_value *a)
-{
-    struct pair *p = ctx;
-
-    if (p->any_ok)
-        return;
-    p->a = a;
-    operand_foreach(p->pkt, &p->n->b, pair_b, p);
-}
-
-/* operand op operand: Wireshark's "any" over every pair of values; !=
- * holds when no pair is equal. A side with no value makes it false. */
+/* a value of the set's range item lies between lo and hi */
 static bool
-eval_fields(const struct node *n, const struct rs_packet *pkt)
+range_hi(void *ctx, const struct fval *hi)
 {
-    struct pair p = {n, pkt, NULL, false, false};
+    struct verdict *v = ctx;
+    int c1, c2;
+    bool e1, e2;
 
-    operand_foreach(pkt, &n->a, pair_a, &p);
-    if (!p.any_b)
-        return false;
-    return n->op == CMP_NE && !n->field_contains ? !p.any_ok : p.any_ok;
+    if (filter_compare(&v->a, &v->lo, NULL, &c1, &e1) &&
+        filter_compare(&v->a, hi, NULL, &c2, &e2) && c1 >= 0 && c2 <= 0)
+        v->any_true = true;
+    return v->any_true;
+}
+
+static bool
+range_lo(void *ctx, const struct fval *lo)
+{
+    struct verdict *v = ctx;
+    uint8_t buf[FILTER_VALUE_MAX];
+
+    keep_value(lo, &v->lo, buf);
+    return walk(v->pkt, v->item->hi, range_hi, v);
+}
+
+static bool
+set_value(void *ctx, const struct fval *y)
+{
+    struct verdict *v = ctx;
+    int c;
+    bool equal;
+
+    if (filter_compare(&v->a, y, v->item->lo->kind == EXPR_LITERAL ? v->item->lo->lit : NULL,
+                       &c, &equal) && equal)
+        v->any_true = true;
+    return v->any_true;
+}
+
+/* Whether a (v->a) is a member of the set. */
+static bool
+in_set(struct verdict *v)
+{
+    const struct node *n = v->n;
+
+    for (uint32_t i = v->only != 0 ? v->only - 1 : 0; i < n->n_set; i++) {
+        if (v->only != 0 && i != v->only - 1)
+            break;
+        struct verdict inner = *v;
+        inner.any_true = false;
+        inner.item = &n->set[i];
+        if (n->set[i].hi != NULL)
+            walk(v->pkt, n->set[i].lo, range_lo, &inner);
+        else
+            walk(v->pkt, n->set[i].lo, set_value, &inner);
+        if (inner.any_true)
+            return true;
+    }
+    return false;
+}
+
+static bool
+test_left(void *ctx, const struct fval *a)
+{
+    struct verdict *v = ctx;
+    const struct node *n = v->n;
+    uint8_t buf[FILTER_VALUE_MAX];
+    const uint8_t *s;
+    size_t len;
+
+    switch (n->kind) {
+    case NODE_COMPARE:
+    case NODE_CONTAINS:
+        keep_value(a, &v->a, buf);
+        walk(v->pkt, n->b, compare_right, v);
+        break;
+    case NODE_MATCHES:
+        if (filter_value_bytes(a, true, &s, &len))
+            record(v, g_regex_match_full(n->re, (const char *)s, (gssize)len, 0, 0, NULL,
+                                         NULL));
+        break;
+    case NODE_IN:
+        v->a = *a;
+        record(v, in_set(v));
+        break;
+    case NODE_TRUE:
+        record(v, filter_nonzero(a));
+        break;
+    default:        /* NODE_EXISTS */
+        record(v, true);
+        break;
+    }
+    return decided(v, all_mode(n));
 }
 
 bool
@@ -546,17 +564,25 @@ filter_eval(const struct node *n, const struct rs_packet *pkt)
         return false;
     case NODE_NOT:
         return !filter_eval(n->kids[0], pkt);
-    case NODE_FIELDS:
-        return eval_fields(n, pkt);
-    default: {
-        struct test t = {n, false, true, 0};
-        if (n->a.derived)
-            operand_foreach(pkt, &n->a, test_derived, &t);
-        else
-            rs_field_foreach(pkt, n->field, test_value, &t);
-        if (t.seen == 0)
+    case NODE_IN:
+        if (all_mode(n)) {
+            /* Wireshark 4.0 reads "all a in {x, y..z}" as: every value of a is x, or
+             * every value lies in y..z: one member must take them all */
+            for (uint32_t i = 0; i < n->n_set; i++) {
+                struct verdict v = {.n = n, .pkt = pkt, .only = i + 1};
+                walk(pkt, n->a, test_left, &v);
+                if (v.seen && !v.any_false)
+                    return true;
+            }
             return false;
-        return n->kind == NODE_COMPARE && n->op == CMP_NE ? t.all : t.any;
+        }
+        /* fall through */
+    default: {
+        struct verdict v = {.n = n, .pkt = pkt};
+        walk(pkt, n->a, test_left, &v);
+        if (!v.seen)
+            return false;       /* a test on an absent field is false */
+        return all_mode(n) ? !v.any_false : v.any_true;
     }
     }
 }

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * filter_literal.c - turning the text of a filter literal into a value of
- * the field's type: integers (decimal, 0x hex, or a value name), times in
- * seconds (exact decimals, no floating point), IPv4/IPv6 addresses with an
- * optional /prefix, MAC addresses, byte strings, and text.
+ * filter_literal.c - turning the text of a filter literal into a value of the type it
+ * is compared with, as Wireshark 4.0 reads literals: integers in decimal, 0x hex, 0
+ * octal or 0b binary, a value name or a 'c'haracter constant; booleans as True, TRUE,
+ * False, FALSE or a number; times in seconds with up to nine decimals, exactly (no
+ * binary floating point); dates (filter_abstime.c); IPv4 and IPv6 addresses with an
+ * optional /prefix; MAC addresses and byte strings (aa:bb:cc, aa-bb-cc, aa.bb.cc,
+ * aabbcc, or one byte as 0xff); text, quoted with escapes, r"raw", or a bare word.
+ * Negative numbers are a minus applied to the number (filter_value.c).
  */
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -16,16 +20,6 @@
 #include <glib.h>
 
 #include "filter/filter_int.h"
-
-static bool
-copy_text(const char *s, size_t len, char *buf, size_t size)
-{
-    if (len >= size)
-        return false;
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    return true;
-}
 
 static unsigned
 type_bits(uint8_t type)
@@ -40,213 +34,197 @@ type_bits(uint8_t type)
     case RS_FT_UINT32:
     case RS_FT_FRAMENUM:
         return 32;
+    case RS_FT_INT32:
+        return 31;
     default:
         return 64;
     }
 }
 
+/* A character constant's value: 'a', '\n', '\x41', '\101'. */
 static bool
-parse_uint(const struct rs_field *f, const char *t, bool quoted, struct literal *out,
-           char *err, size_t errlen)
+char_value(const struct literal *lit, uint64_t *out, char *err, size_t errlen)
 {
+    uint8_t b[8];
+    long n = filter_unescape(lit->text, lit->len, b, sizeof(b), err, errlen);
+
+    if (n < 0)
+        return false;
+    if (n != 1) {
+        snprintf(err, errlen, "'%.*s' is %s to be a character constant", (int)lit->len,
+                 lit->text, n == 0 ? "too short" : "too long");
+        return false;
+    }
+    *out = b[0];
+    return true;
+}
+
+/* An unsigned number in decimal, 0x hex, 0 octal or 0b binary. */
+static bool
+read_uint(const char *t, uint64_t *out)
+{
+    const char *digits = t;
     char *end;
+    int base = 0;
 
-    out->kind = LIT_UINT;
-    if (f->type == RS_FT_BOOLEAN && (strcmp(t, "True") == 0 || strcmp(t, "true") == 0)) {
-        out->u = 1;
-        return true;
-    }
-    if (f->type == RS_FT_BOOLEAN && (strcmp(t, "False") == 0 || strcmp(t, "false") == 0)) {
-        out->u = 0;
-        return true;
-    }
-    /* A value name, as Wireshark accepts, or our shorter alias of it:
-     * infiniband.bth.opcode == "Reliable Connection (RC) - SEND Only" or "RC Send Only". */
-    if (rs_value_by_name(f, t, &out->u))
-        return true;
+    if (t[0] == '0' && (t[1] == 'b' || t[1] == 'B'))
+        digits = t + 2, base = 2;
+    else if (t[0] == '0' && (t[1] == 'x' || t[1] == 'X'))
+        digits = t + 2, base = 16;
+    if (!isdigit((unsigned char)t[0]) || !isxdigit((unsigned char)digits[0]))
+        return false;
+    for (const char *c = digits; *c != '\0'; c++)
+        if (!isxdigit((unsigned char)*c))
+            return false;
     errno = 0;
-    if (f->type == RS_FT_INT32) {
-        long long i = strtoll(t, &end, 0);
-        if (quoted || *t == '\0' || *end != '\0' || errno != 0 || i < INT32_MIN ||
-            i > INT32_MAX) {
-            snprintf(err, errlen, "'%s' is not a 32-bit number for %s", t, f->abbrev);
+    *out = strtoull(digits, &end, base);
+    return *end == '\0' && errno == 0;
+}
+
+static bool
+parse_uint(const struct rs_field *f, const char *what, uint8_t type, const struct literal *lit,
+           const char *t, struct fval *out, char *err, size_t errlen)
+{
+    uint64_t u = 0;
+
+    out->v.type = type;
+    if (lit->tok == TOK_CHAR) {
+        if (!char_value(lit, &u, err, errlen))
             return false;
-        }
-        out->u = (uint64_t)(int64_t)i;
-        return true;
-    }
-    unsigned long long u = strtoull(t, &end, 0);
-    if (quoted || *t == '\0' || *end != '\0' || errno != 0 || *t == '-') {
+    } else if (type == RS_FT_BOOLEAN && lit->tok == TOK_WORD &&
+               (strcmp(t, "True") == 0 || strcmp(t, "TRUE") == 0)) {
+        u = 1;
+    } else if (type == RS_FT_BOOLEAN && lit->tok == TOK_WORD &&
+               (strcmp(t, "False") == 0 || strcmp(t, "FALSE") == 0)) {
+        u = 0;
+    } else if (f != NULL && rs_value_by_name(f, t, &u)) {
+        /* a value name, as Wireshark accepts, or our shorter alias of it:
+         * "Reliable Connection (RC) - SEND Only" or "RC Send Only" */
+    } else if (lit->tok == TOK_STRING) {
+        snprintf(err, errlen, "'%s' is not a value name of %s (a number is written "
+                 "without quotes)", t, what);
+        return false;
+    } else if (!read_uint(t, &u)) {
         snprintf(err, errlen, "'%s' is not a number%s for %s", t,
-                 f->vals != NULL || f->aliases != NULL ? " or a value name" : "", f->abbrev);
+                 f != NULL && (f->vals != NULL || f->aliases != NULL) ? " or a value name" : "",
+                 what);
         return false;
     }
-    unsigned bits = type_bits(f->type);
-    if (f->type == RS_FT_BOOLEAN ? u > 1 : bits < 64 && u >> bits != 0) {
-        snprintf(err, errlen, "%s does not fit in %s", t, f->abbrev);
+    unsigned bits = type_bits(type);
+    if (type == RS_FT_BOOLEAN) {
+        u = u != 0;     /* any number but zero is true, as in Wireshark */
+    } else if (bits < 64 && u >> bits != 0) {
+        snprintf(err, errlen, "%s is too big for %s, at most %llu", t, what,
+                 (unsigned long long)((1ull << bits) - 1));
         return false;
     }
-    out->u = u;
+    out->v.v.u = u;
     return true;
 }
 
-/* The digits of a decimal number and where its point falls. */
-struct decimal {
-    bool negative;
-    char digits[128];       /* significant digits, no leading or trailing zeros */
-    int n;
-    long point;             /* digits before the decimal point (may be <= 0 or > n) */
-};
-
-/* [+-] digits [. digits] [e [+-] digits], or with the digits after the
- * point only; false when t is not such a number. */
+/* A time in seconds, exactly: [digits][.1 to 9 digits], as Wireshark 4.0 takes it (a
+ * minus is applied apart). Any 64-bit count of seconds is read right (tshark 4.0
+ * misreads 9223372036854775807 and beyond). */
 static bool
-read_decimal(const char *t, struct decimal *d)
+parse_time(const char *what, const char *t, struct fval *out, char *err, size_t errlen)
 {
-    bool any = false;
-    long exp = 0;
-
-    memset(d, 0, sizeof(*d));
-    if (*t == '+' || *t == '-')
-        d->negative = *t++ == '-';
-    for (bool after_point = false;; t++) {
-        if (*t == '.' && !after_point) {
-            after_point = true;
-            continue;
-        }
-        if (!isdigit((unsigned char)*t))
-            break;
-        any = true;
-        if (d->n == 0 && *t == '0') {   /* a leading zero */
-            d->point -= after_point;
-            continue;
-        }
-        if (d->n == (int)sizeof(d->digits))
-            return false;               /* cannot happen: literals are shorter */
-        d->digits[d->n++] = *t;
-        d->point += !after_point;
-    }
-    if (!any)
-        return false;
-    if (*t == 'e' || *t == 'E') {
-        char *end;
-        errno = 0;
-        exp = strtol(t + 1, &end, 10);
-        if (t[1] == '\0' || isspace((unsigned char)t[1]) || *end != '\0')
-            return false;
-        /* Beyond +-1000 only zero is in range: clamp so the sum cannot overflow. */
-        exp = errno == ERANGE || exp > 1000 ? 1000 : exp < -1000 ? -1000 : exp;
-        t = end;
-    }
-    if (*t != '\0')
-        return false;
-    while (d->n > 0 && d->digits[d->n - 1] == '0')
-        d->n--;
-    d->point = d->n == 0 ? 0 : d->point + exp;
-    return true;
-}
-
-/* A time in seconds, exactly (no binary floating point on the way): any
- * value of a 64-bit count of seconds with nine decimals, which covers the
- * whole range of a 64-bit nanosecond time and every timestamp a capture
- * file can hold. tshark 4.0 takes [-]digits[.up to 9 digits] and misreads
- * 9223372036854775807 and beyond; exponents (1e10) are accepted here. */
-static bool
-parse_time(const struct rs_field *f, const char *t, struct literal *out, char *err,
-           size_t errlen)
-{
-    struct decimal d;
-    const char *name = t + (*t == '+' || *t == '-');
-
-    if (!read_decimal(t, &d)) {
-        bool inf_nan = strcasecmp(name, "inf") == 0 || strcasecmp(name, "infinity") == 0 ||
-                       strcasecmp(name, "nan") == 0;
-        snprintf(err, errlen, "'%s' is not %s for %s", t,
-                 inf_nan ? "a finite number of seconds" : "a time in seconds",
-                 f->abbrev);
-        return false;
-    }
-    if (d.point > 19)
-        goto range;
+    const char *dot = strchr(t, '.');
+    size_t ilen = dot != NULL ? (size_t)(dot - t) : strlen(t);
     uint64_t sec = 0;
     uint32_t nsec = 0;
-    for (long i = 0; i < d.point; i++) {
-        unsigned digit = i < d.n ? (unsigned)(d.digits[i] - '0') : 0;
-        if (__builtin_mul_overflow(sec, 10, &sec) || __builtin_add_overflow(sec, digit, &sec))
-            goto range;
-    }
-    if (sec > INT64_MAX)
-        goto range;
-    if (d.n - d.point > 9) {
-        snprintf(err, errlen, "'%s' is finer than a nanosecond for %s", t, f->abbrev);
+
+    if (strcasecmp(t, "inf") == 0 || strcasecmp(t, "infinity") == 0 ||
+        strcasecmp(t, "nan") == 0) {
+        snprintf(err, errlen, "'%s' is not a finite number of seconds for %s", t, what);
         return false;
     }
-    for (long i = d.point; i < d.point + 9; i++)
-        nsec = nsec * 10 + (i >= 0 && i < d.n ? (unsigned)(d.digits[i] - '0') : 0);
-    out->kind = LIT_TIME;
-    out->t = (struct rs_time){(int64_t)sec, (int32_t)nsec};
-    if (d.negative)
-        out->t = rs_time_sub(RS_TIME_ZERO, out->t);
+    if (ilen == 0)
+        goto bad;
+    for (size_t i = 0; i < ilen; i++) {
+        if (!isdigit((unsigned char)t[i]))
+            goto bad;
+        if (__builtin_mul_overflow(sec, 10, &sec) ||
+            __builtin_add_overflow(sec, (unsigned)(t[i] - '0'), &sec) || sec > INT64_MAX) {
+            snprintf(err, errlen, "'%s' is out of range for %s: at most "
+                     "9223372036854775807.999999999 seconds either way", t, what);
+            return false;
+        }
+    }
+    if (dot != NULL) {
+        size_t flen = strlen(dot + 1);
+        if (flen == 0 || strspn(dot + 1, "0123456789") != flen)
+            goto bad;
+        if (flen > 9) {
+            snprintf(err, errlen, "'%s' is finer than a nanosecond for %s", t, what);
+            return false;
+        }
+        for (size_t i = 0; i < 9; i++)
+            nsec = nsec * 10 + (i < flen ? (uint32_t)(dot[1 + i] - '0') : 0);
+    }
+    out->v.type = RS_FT_RELTIME;
+    out->v.v.t = (struct rs_time){(int64_t)sec, (int32_t)nsec};
     return true;
-range:
-    snprintf(err, errlen, "'%s' is out of range for %s: at most 9223372036854775807.999999999 "
-             "seconds either way", t, f->abbrev);
+bad:
+    snprintf(err, errlen, "'%s' is not a time in seconds (digits, and up to nine decimals "
+             "after a point) for %s", t, what);
     return false;
 }
 
 /* "10.0.0.0/8", "fe80::1", with the prefix length in bits. */
 static bool
-parse_address(const struct rs_field *f, char *t, struct literal *out, char *err, size_t errlen)
+parse_address(const char *what, uint8_t type, char *t, struct literal *lit, struct fval *out,
+              char *err, size_t errlen)
 {
-    int af = f->type == RS_FT_IPV4 ? AF_INET : AF_INET6;
+    int af = type == RS_FT_IPV4 ? AF_INET : AF_INET6;
     unsigned bits = af == AF_INET ? 32 : 128;
     char *slash = strchr(t, '/');
 
-    out->kind = LIT_BYTES;
-    out->len = bits / 8;
-    out->prefix = bits;
+    lit->prefix = bits;
     if (slash != NULL) {
         char *end;
         unsigned long p = strtoul(slash + 1, &end, 10);
         if (slash[1] == '\0' || *end != '\0' || p > bits) {
-            snprintf(err, errlen, "bad prefix length in '%s' for %s", t, f->abbrev);
+            snprintf(err, errlen, "bad prefix length in '%s' for %s", t, what);
             return false;
         }
-        out->prefix = (uint32_t)p;
+        lit->prefix = (uint32_t)p;
         *slash = '\0';
     }
-    if (inet_pton(af, t, out->bytes) != 1) {
-        snprintf(err, errlen, "'%s' is not an %s address for %s", t,
-                 af == AF_INET ? "IPv4" : "IPv6", f->abbrev);
+    if (inet_pton(af, t, lit->bytes) != 1) {
+        snprintf(err, errlen, "'%s' is not an %s address for %s (names are not resolved)", t,
+                 af == AF_INET ? "IPv4" : "IPv6", what);
         return false;
     }
+    out->v.type = type;
+    out->v.v.bytes.ptr = lit->bytes;
+    out->v.v.bytes.len = bits / 8;
     return true;
 }
 
-/* aa:bb:cc, aa-bb-cc, aa.bb.cc or aabbcc. */
+/* aa:bb:cc, aa-bb-cc, aa.bb.cc or aabbcc; or one byte, 0xff or f. */
 static bool
-parse_bytes(const struct rs_field *f, const char *t, struct literal *out, char *err,
-            size_t errlen)
+parse_bytes(const char *what, uint8_t type, const char *t, struct literal *lit,
+            struct fval *out, char *err, size_t errlen)
 {
-    out->kind = LIT_BYTES;
-    out->len = 0;
-    out->prefix = 0;
-    /* One byte as Wireshark also writes it: 0x0a, or a single hex digit. */
+    uint32_t n = 0;
     const char *one = strncmp(t, "0x", 2) == 0 || strncmp(t, "0X", 2) == 0 ? t + 2 : NULL;
-    if (f->type != RS_FT_ETHER && ((one != NULL && isxdigit((unsigned char)one[0]) &&
-                                    isxdigit((unsigned char)one[1]) && one[2] == '\0') ||
-                                   (isxdigit((unsigned char)t[0]) && t[1] == '\0'))) {
-        out->bytes[0] = (uint8_t)strtoul(t, NULL, 16);
-        out->len = 1;
-        out->prefix = 8;
+
+    out->v.type = type == RS_FT_ETHER ? RS_FT_ETHER : RS_FT_BYTES;
+    out->v.v.bytes.ptr = lit->bytes;
+    if (type != RS_FT_ETHER && ((one != NULL && isxdigit((unsigned char)one[0]) &&
+                                 (one[1] == '\0' || (isxdigit((unsigned char)one[1]) &&
+                                                     one[2] == '\0'))) ||
+                                (isxdigit((unsigned char)t[0]) && t[1] == '\0'))) {
+        lit->bytes[0] = (uint8_t)strtoul(t, NULL, 16);
+        out->v.v.bytes.len = 1;
         return true;
     }
     for (const char *p = t; *p != '\0';) {
         if (!isxdigit((unsigned char)p[0]) || !isxdigit((unsigned char)p[1]) ||
-            out->len == sizeof(out->bytes))
+            n == sizeof(lit->bytes))
             goto bad;
         char pair[3] = {p[0], p[1], '\0'};
-        out->bytes[out->len++] = (uint8_t)strtoul(pair, NULL, 16);
+        lit->bytes[n++] = (uint8_t)strtoul(pair, NULL, 16);
         p += 2;
         if (*p == ':' || *p == '-' || *p == '.') {
             if (p[1] == '\0')
@@ -254,14 +232,47 @@ parse_bytes(const struct rs_field *f, const char *t, struct literal *out, char *
             p++;
         }
     }
-    if (out->len == 0 || (f->type == RS_FT_ETHER && out->len != 6))
+    if (n == 0 || (type == RS_FT_ETHER && n != 6))
         goto bad;
-    out->prefix = out->len * 8;
+    out->v.v.bytes.len = n;
     return true;
 bad:
     snprintf(err, errlen, "'%s' is not a %s for %s", t,
-             f->type == RS_FT_ETHER ? "MAC address" : "byte string", f->abbrev);
+             type == RS_FT_ETHER ? "MAC address" : "byte string", what);
     return false;
+}
+
+/* \u and \U: a code point as UTF-8; C's rule, which Wireshark keeps: not below U+00A0
+ * but for $, @ and `, not a surrogate, not past U+10FFFF. */
+static long
+universal(const char *s, size_t len, size_t *i, uint8_t *out, size_t size, char *err,
+          size_t errlen)
+{
+    size_t digits = s[*i] == 'u' ? 4 : 8, start = *i - 1;
+    uint32_t cp = 0;
+
+    for (size_t d = 0; d < digits; d++) {
+        if (*i + 1 >= len || !isxdigit((unsigned char)s[*i + 1])) {
+            snprintf(err, errlen, "\\%c takes %zu hex digits", s[start + 1], digits);
+            return -1;
+        }
+        cp = cp * 16 + (uint32_t)g_ascii_xdigit_value(s[++*i]);
+    }
+    if ((cp < 0xa0 && cp != '$' && cp != '@' && cp != '`') || (cp >= 0xd800 && cp < 0xe000) ||
+        cp > 0x10ffff) {
+        snprintf(err, errlen, "%.*s is not a valid universal character name",
+                 (int)(*i - start + 1), s + start);
+        return -1;
+    }
+    char utf8[6];
+    int n = g_unichar_to_utf8(cp, utf8);
+    if ((size_t)n > size) {
+        snprintf(err, errlen, "string longer than the %d bytes a literal holds",
+                 FILTER_LITERAL_MAX);
+        return -1;
+    }
+    memcpy(out, utf8, (size_t)n);
+    return n;
 }
 
 long
@@ -289,13 +300,19 @@ filter_unescape(const char *s, size_t len, uint8_t *out, size_t size, char *err,
                     snprintf(err, errlen, "\\%.3s is not a valid octal escape", s + i - 2);
                     return -1;
                 }
+            } else if (e == 'u' || e == 'U') {
+                long k2 = universal(s, len, &i, out + n, size - n, err, errlen);
+                if (k2 < 0)
+                    return -1;
+                n += (size_t)k2;
+                continue;
             } else {
                 snprintf(err, errlen, "\\%c is not a valid character escape sequence", e);
                 return -1;
             }
         }
         if (n == size) {
-            snprintf(err, errlen, "string longer than %zu bytes", size);
+            snprintf(err, errlen, "string longer than the %zu bytes a literal holds", size);
             return -1;
         }
         out[n++] = (uint8_t)c;
@@ -303,61 +320,125 @@ filter_unescape(const char *s, size_t len, uint8_t *out, size_t size, char *err,
     return (long)n;
 }
 
+/* Text: quoted (escapes read, unless raw), a character constant, or a bare word. */
 static bool
-parse_string(const char *s, size_t len, bool quoted, struct literal *out, char *err,
-             size_t errlen)
+parse_string(uint8_t type, struct literal *lit, struct fval *out, char *err, size_t errlen)
 {
-    out->kind = LIT_STRING;
-    out->len = 0;
-    if (!quoted) {
-        if (len > sizeof(out->bytes)) {
-            snprintf(err, errlen, "string longer than %zu bytes", sizeof(out->bytes));
+    long n;
+
+    if (lit->tok == TOK_WORD || lit->raw) {
+        if (lit->len > sizeof(lit->bytes)) {
+            snprintf(err, errlen, "string longer than the %zu bytes a literal holds",
+                     sizeof(lit->bytes));
             return false;
         }
-        memcpy(out->bytes, s, len);
-        out->len = (uint32_t)len;
-        return true;
-    }
-    long n = filter_unescape(s, len, out->bytes, sizeof(out->bytes), err, errlen);
-    if (n < 0)
+        memcpy(lit->bytes, lit->text, lit->len);
+        n = (long)lit->len;
+    } else if ((n = filter_unescape(lit->text, lit->len, lit->bytes, sizeof(lit->bytes) - 1,
+                                    err, errlen)) < 0) {
         return false;
-    out->len = (uint32_t)n;
+    } else if (lit->tok == TOK_CHAR && n != 1) {
+        snprintf(err, errlen, "'%.*s' is too %s to be a character constant", (int)lit->len,
+                 lit->text, n == 0 ? "short" : "long");
+        return false;
+    }
+    /* Text is kept as bytes with its length: a NUL in it is one more byte, as in
+     * Wireshark's byte comparisons. */
+    out->v.type = type == RS_FT_STRING ? FV_TEXT : RS_FT_BYTES;
+    out->v.v.bytes.ptr = lit->bytes;
+    out->v.v.bytes.len = (uint32_t)n;
     return true;
 }
 
-bool
-filter_literal(const struct rs_field *f, const char *s, size_t len, bool quoted,
-               struct literal *out, char *err, size_t errlen)
+/* Wireshark's words for a type in "cannot be converted from a string" messages. */
+static const char *
+type_words(uint8_t type)
 {
-    char t[128];
+    switch (type) {
+    case RS_FT_IPV4:
+        return "an IPv4 address";
+    case RS_FT_IPV6:
+        return "an IPv6 address";
+    case RS_FT_ETHER:
+        return "a MAC address";
+    case RS_FT_RELTIME:
+        return "a time offset";
+    case RS_FT_DOUBLE:
+        return "a floating point number";
+    default:
+        return "a number";
+    }
+}
+
+bool
+filter_literal(const struct rs_field *f, const char *what, uint8_t type, struct literal *lit,
+               struct fval *out, char *err, size_t errlen)
+{
+    char t[FILTER_LITERAL_MAX + 1];
 
     memset(out, 0, sizeof(*out));
-    if (f->type == RS_FT_STRING || (quoted && f->type == RS_FT_BYTES))
-        return parse_string(s, len, quoted, out, err, errlen);
-    if (!copy_text(s, len, t, sizeof(t))) {
-        snprintf(err, errlen, "value too long for %s", f->abbrev);
+    lit->typed = true;
+    if (type == RS_FT_PROTOCOL)
+        type = RS_FT_BYTES;
+    if (type == RS_FT_STRING || (type == RS_FT_BYTES && lit->tok != TOK_WORD))
+        return parse_string(type, lit, out, err, errlen);
+    if (lit->len >= sizeof(t)) {
+        snprintf(err, errlen, "value too long for %s", what);
         return false;
     }
-    switch (f->type) {
+    memcpy(t, lit->text, lit->len);
+    t[lit->len] = '\0';
+    bool named = f != NULL && (f->vals != NULL || f->aliases != NULL) &&
+                 ((type >= RS_FT_BOOLEAN && type <= RS_FT_FRAMENUM));
+    if (lit->tok == TOK_STRING && type != RS_FT_ABSTIME && !named) {
+        snprintf(err, errlen, "%s cannot be %s: \"%s\" is a string (write it without quotes)",
+                 what, type_words(type), t);
+        return false;
+    }
+    switch (type) {
     case RS_FT_RELTIME:
+        if (lit->tok != TOK_WORD)
+            goto not_time;
+        return parse_time(what, t, out, err, errlen);
     case RS_FT_ABSTIME:
-        return parse_time(f, t, out, err, errlen);
+        if (lit->tok == TOK_CHAR)
+            goto not_time;
+        /* frame.time_epoch is a number of seconds (Wireshark 4.0 types it so) */
+        if (lit->tok == TOK_WORD && f != NULL && f->base != RS_BASE_UTC &&
+            f->base != RS_BASE_LOCAL && parse_time(what, t, out, err, errlen)) {
+            out->v.type = RS_FT_ABSTIME;
+            return true;
+        }
+        out->v.type = RS_FT_ABSTIME;
+        return filter_abstime(t, strlen(t), &out->v.v.t, err, errlen);
     case RS_FT_DOUBLE: {
         char *end;
-        out->kind = LIT_DOUBLE;
-        out->d = strtod(t, &end);
-        if (*t != '\0' && *end == '\0' && isfinite(out->d))
+        out->v.type = RS_FT_DOUBLE;
+        out->v.v.d = strtod(t, &end);
+        if (lit->tok == TOK_WORD && *t != '\0' && *end == '\0' && !isnan(out->v.v.d) &&
+            t[strlen(t) - 1] != '.')
             return true;
-        snprintf(err, errlen, "'%s' is not a number for %s", t, f->abbrev);
+        snprintf(err, errlen, "'%s' is not a number for %s", t, what);
         return false;
     }
     case RS_FT_IPV4:
     case RS_FT_IPV6:
-        return parse_address(f, t, out, err, errlen);
+        if (lit->tok != TOK_WORD)
+            break;
+        return parse_address(what, type, t, lit, out, err, errlen);
     case RS_FT_ETHER:
     case RS_FT_BYTES:
-        return parse_bytes(f, t, out, err, errlen);
+        if (lit->tok == TOK_CHAR && type == RS_FT_BYTES)
+            return parse_string(type, lit, out, err, errlen);
+        if (lit->tok != TOK_WORD)
+            break;
+        return parse_bytes(what, type, t, lit, out, err, errlen);
     default:
-        return parse_uint(f, t, quoted, out, err, errlen);
+        return parse_uint(f, what, type, lit, t, out, err, errlen);
     }
+    snprintf(err, errlen, "'%s' is not %s for %s", t, type_words(type), what);
+    return false;
+not_time:
+    snprintf(err, errlen, "'%s' is not a time for %s", t, what);
+    return false;
 }

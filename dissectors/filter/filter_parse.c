@@ -1,175 +1,46 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * filter_parse.c - compiling display filters: a tokenizer and a recursive
- * descent parser for the Wireshark grammar, lowest precedence first:
+ * filter_parse.c - compiling display filters: a recursive descent parser for
+ * Wireshark 4.0's grammar, lowest precedence first:
  *
- *   expr    := and ( ("||" | "or") and )*
- *   and     := unary ( ("&&" | "and") unary )*
- *   unary   := ("!" | "not")* ( "(" expr ")" | test )
- *   test    := operand [ relop (VALUE | operand) | "contains" (VALUE | operand)
- *                      | "matches" STRING | "in" "{" item* "}" | "&" VALUE ]
- *   operand := FIELD [ "[" range "]" ] | FUNC "(" FIELD ")"
- *   range   := i:j | i-j | i | :j | i:         (negative i and j count from the end)
- *   item    := VALUE [ ".." VALUE ]          (items separated by spaces or commas)
+ *   expr     := and ( ("||" | "or") and )*
+ *   and      := unary ( ("&&" | "and") unary )*
+ *   unary    := ("!" | "not")* ( "(" expr ")" | relation )
+ *   relation := [ "any" | "all" ] arith [ op arith (op arith)*       (a == b == c)
+ *                                       | "contains" arith | ("matches" | "~") STRING
+ *                                       | ["not"] "in" "{" item ("," item)* "}" ]
+ *   item     := [+-]entity [ ".." [+-]entity ]
+ *   arith    := sum ( "&" sum )*
+ *   sum      := product ( ("+" | "-") product )*
+ *   product  := signed ( ("*" | "/" | "%") signed )*
+ *   signed   := ("+" | "-") entity | entity | "{" arith "}"
+ *   entity   := ( FIELD [ "#" layer ] | LITERAL | STRING | 'C' | FUNC "(" arith, ... ")"
+ *              | "${" FIELD "}" ) ( "[" range, ... "]" )*
  *
- * FUNC is one of Wireshark 4.0's len, count, lower, upper. A word on the
- * right that names a field (or a function call) makes the test compare
- * two operands read from the packet.
+ * op is == != === !== ~= < <= > >= (or eq ne any_eq all_ne all_eq any_ne lt le gt
+ * ge). An expression alone tests presence (a field, a slice) or, for arithmetic,
+ * that some value is not zero. Each relation is typed as soon as it is read
+ * (filter_type.c): literals take the type of what they are compared with, so a bad
+ * address or an unknown value name is reported with its position before any packet
+ * is read.
  *
- * Literals are converted to the field's type here (filter_literal.c), so a
- * bad address or an unknown value name is reported with its position
- * before any packet is read.
- *
- * Only parentheses make the parser recurse, and they nest at most
- * RS_FILTER_MAX_DEPTH deep: a filter is typed by users (in the TUI and the
- * plugin as well), and 20000 nested '(' used to overflow the stack.
+ * Only parentheses and braces make the parser recurse, and they nest at most
+ * RS_FILTER_MAX_DEPTH deep in all; an expression is at most as deep too (a chain of
+ * 101 additions is refused): a filter is typed by users (in the TUI and the plugin as
+ * well), and 20000 nested '(' used to overflow the stack.
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <glib.h>
 
-#include <roceshark/print.h>
-
 #include "filter/filter_int.h"
 
 #define MAX_SET 256
 #define MAX_REGEX 1024
-
-enum tok {
-    TOK_END, TOK_WORD, TOK_STRING, TOK_LPAREN, TOK_RPAREN, TOK_LBRACE, TOK_RBRACE, TOK_COMMA,
-    TOK_RANGE, TOK_AND, TOK_OR, TOK_NOT, TOK_RELOP, TOK_BITAND, TOK_LBRACKET, TOK_RBRACKET
-};
-
-struct parser {
-    const char *text;
-    size_t pos;             /* where the current token starts */
-    size_t end;             /* where it ends */
-    enum tok tok;
-    enum cmp_op relop;
-    unsigned depth;         /* parentheses open around the current token */
-    char *err;
-    bool failed;
-    bool oom;               /* a node could not be allocated */
-};
-
-static bool __attribute__((format(printf, 3, 4)))
-fail_at(struct parser *p, size_t pos, const char *fmt, ...)
-{
-    char what[RS_ERRBUF_SIZE - 32];
-    va_list ap;
-
-    if (p->failed)
-        return false;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
-    va_end(ap);
-    rs_error(p->err, RS_EINVAL, "at position %zu: %s", pos + 1, what);
-    p->failed = true;
-    return false;
-}
-
-/* Characters of a bare word: field names, numbers, addresses, byte strings. */
-static bool
-word_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_' || c == '.' || c == ':' || c == '-' ||
-           c == '/' || c == '+';
-}
-
-static bool
-starts(const char *s, const char *word)
-{
-    return strncmp(s, word, strlen(word)) == 0;
-}
-
-static void
-next(struct parser *p)
-{
-    const char *t = p->text;
-    size_t i = p->end;
-
-    while (isspace((unsigned char)t[i]))
-        i++;
-    p->pos = i;
-    if (t[i] == '\0') {
-        p->tok = TOK_END;
-        p->end = i;
-        return;
-    }
-    static const struct {
-        const char *s;
-        enum tok tok;
-        enum cmp_op op;
-    } symbols[] = {
-        {"&&", TOK_AND, 0},      {"||", TOK_OR, 0},      {"==", TOK_RELOP, CMP_EQ},
-        {"!=", TOK_RELOP, CMP_NE}, {"<=", TOK_RELOP, CMP_LE}, {">=", TOK_RELOP, CMP_GE},
-        {"..", TOK_RANGE, 0},    {"<", TOK_RELOP, CMP_LT}, {">", TOK_RELOP, CMP_GT},
-        {"!", TOK_NOT, 0},       {"(", TOK_LPAREN, 0},   {")", TOK_RPAREN, 0},
-        {"{", TOK_LBRACE, 0},    {"}", TOK_RBRACE, 0},   {",", TOK_COMMA, 0},
-        {"&", TOK_BITAND, 0},   /* after "&&" */
-        {"[", TOK_LBRACKET, 0},  {"]", TOK_RBRACKET, 0},
-    };
-    for (size_t k = 0; k < sizeof(symbols) / sizeof(symbols[0]); k++) {
-        if (starts(t + i, symbols[k].s)) {
-            p->tok = symbols[k].tok;
-            p->relop = symbols[k].op;
-            p->end = i + strlen(symbols[k].s);
-            return;
-        }
-    }
-    if (t[i] == '"') {
-        size_t j = i + 1;
-        while (t[j] != '\0' && t[j] != '"')
-            j += (t[j] == '\\' && t[j + 1] != '\0') ? 2 : 1;
-        if (t[j] != '"') {
-            fail_at(p, i, "unterminated string");
-            p->tok = TOK_END;
-            p->end = j;
-            return;
-        }
-        p->tok = TOK_STRING;
-        p->end = j + 1;
-        return;
-    }
-    size_t j = i;
-    /* A word stops before "..", so that 1..5 reads as a range. */
-    while (word_char(t[j]) && !(t[j] == '.' && t[j + 1] == '.'))
-        j++;
-    if (j == i) {
-        fail_at(p, i, "unexpected character '%c'", t[i]);
-        p->tok = TOK_END;
-        p->end = i + 1;
-        return;
-    }
-    p->end = j;
-    p->tok = TOK_WORD;
-    static const struct {
-        const char *w;
-        enum tok tok;
-        enum cmp_op op;
-    } words[] = {
-        {"and", TOK_AND, 0},       {"or", TOK_OR, 0},         {"not", TOK_NOT, 0},
-        {"eq", TOK_RELOP, CMP_EQ}, {"ne", TOK_RELOP, CMP_NE}, {"lt", TOK_RELOP, CMP_LT},
-        {"le", TOK_RELOP, CMP_LE}, {"gt", TOK_RELOP, CMP_GT}, {"ge", TOK_RELOP, CMP_GE},
-    };
-    for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++) {
-        if (strlen(words[k].w) == j - i && strncmp(t + i, words[k].w, j - i) == 0) {
-            p->tok = words[k].tok;
-            p->relop = words[k].op;
-        }
-    }
-}
-
-static bool
-is_word(const struct parser *p, const char *w)
-{
-    return p->tok == TOK_WORD && strlen(w) == p->end - p->pos &&
-           strncmp(p->text + p->pos, w, p->end - p->pos) == 0;
-}
+#define MAX_CHAIN 16        /* comparisons one chain (a < b < c) holds */
 
 static struct node *
 node_new(enum node_kind kind)
@@ -181,95 +52,52 @@ node_new(enum node_kind kind)
     return n;
 }
 
-/* The current token as a literal of field f's type. */
-static bool
-literal_here(struct parser *p, const struct rs_field *f, struct literal *lit)
+static struct expr *
+expr_new(struct parser *p, enum expr_kind kind, size_t pos)
 {
-    char why[160];
+    struct expr *e = calloc(1, sizeof(*e));
 
-    if (p->tok != TOK_WORD && p->tok != TOK_STRING)
-        return fail_at(p, p->pos, "expected a value for %s", f->abbrev);
-    bool quoted = p->tok == TOK_STRING;
-    const char *s = p->text + p->pos + quoted;
-    size_t len = p->end - p->pos - 2 * quoted;
-    if (!filter_literal(f, s, len, quoted, lit, why, sizeof(why)))
-        return fail_at(p, p->pos, "%s", why);
-    next(p);
-    return true;
-}
-
-static struct node *parse_or(struct parser *p);
-static struct node *parse_and(struct parser *p);
-
-static struct node *
-parse_set(struct parser *p, struct node *n, const struct rs_field *f)
-{
-    n->kind = NODE_IN;
-    n->set = calloc(MAX_SET, sizeof(*n->set));
-    if (n->set == NULL)
-        return NULL;
-    if (p->tok != TOK_LBRACE) {
-        fail_at(p, p->pos, "expected '{' after 'in'");
-        return n;
-    }
-    next(p);
-    while (!p->failed && p->tok != TOK_RBRACE) {
-        if (p->tok == TOK_END) {
-            fail_at(p, p->pos, "missing '}'");
-            break;
-        }
-        if (n->n_set == MAX_SET) {
-            fail_at(p, p->pos, "more than %d set members", MAX_SET);
-            break;
-        }
-        struct literal *lit = &n->set[n->n_set];
-        if (!literal_here(p, f, lit))
-            break;
-        if (p->tok == TOK_RANGE) {
-            struct literal hi;
-            size_t at = p->pos;
-            next(p);
-            if (!literal_here(p, f, &hi))
-                break;
-            if (lit->kind != LIT_UINT || hi.kind != LIT_UINT) {
-                fail_at(p, at, "ranges need integer values");
-                break;
-            }
-            lit->range = true;
-            lit->hi = hi.u;
-        }
-        n->n_set++;
-        if (p->tok == TOK_COMMA)
-            next(p);
-    }
-    if (!p->failed)
-        next(p);
-    return n;
-}
-
-/* One literal of f's type, at hand: n becomes a test of kind. */
-static void
-one_literal_here(struct parser *p, struct node *n, enum node_kind kind, const struct rs_field *f)
-{
-    n->kind = kind;
-    n->set = calloc(1, sizeof(*n->set));
-    n->n_set = 1;
-    if (n->set != NULL)
-        literal_here(p, f, n->set);
-    else
+    if (e == NULL) {
         p->oom = true;
+        filter_fail(p, pos, "out of memory");
+        return NULL;
+    }
+    e->kind = kind;
+    e->pos = pos;
+    e->field = -1;
+    e->type = FILTER_NO_TYPE;
+    return e;
 }
 
-/* The operator at hand, then one literal of f's type. */
-static void
-one_literal(struct parser *p, struct node *n, enum node_kind kind, const struct rs_field *f)
+static unsigned
+expr_depth(const struct expr *e)
 {
-    next(p);
-    one_literal_here(p, n, kind, f);
+    unsigned d = 0;
+
+    for (uint8_t i = 0; i < e->n_args; i++) {
+        unsigned k = expr_depth(e->args[i]);
+        d = k > d ? k : d;
+    }
+    return d + 1;
 }
 
-static const char *const fn_names[] = {"",       "len", "count", "lower", "upper",
-                                       "string", "abs", "max",   "min"};
+/* e and its operands, which the caller gives up; NULL when it would nest too deep. */
+static struct expr *
+expr_with(struct parser *p, struct expr *e, struct expr *a, struct expr *b)
+{
+    e->args[e->n_args++] = a;
+    if (b != NULL)
+        e->args[e->n_args++] = b;
+    if (expr_depth(e) > RS_FILTER_MAX_DEPTH + 1) {
+        filter_fail(p, e->pos, "expression nested more than %d deep", RS_FILTER_MAX_DEPTH);
+        filter_expr_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+static const char *const fn_names[] = {"len", "count", "lower", "upper", "string", "abs",
+                                       "max", "min"};
 
 static bool
 parse_int(const char *s, size_t len, int32_t *out)
@@ -289,30 +117,24 @@ parse_int(const char *s, size_t len, int32_t *out)
     return true;
 }
 
-/* One range between [ and ]: i:j, i-j, i, :j, i: (Wireshark's ranges); a
- * slice joins up to FILTER_RANGES_MAX of them, separated by commas. */
+/* One range between [ and ]: i:j, i-j, i, :j, i: (Wireshark's ranges). */
 static bool
-parse_range(struct parser *p, struct operand *op)
+parse_range(struct parser *p, struct slice_range *r)
 {
     const char *t = p->text + p->pos;
     size_t len = p->end - p->pos;
     const char *colon = memchr(t, ':', len);
     const char *dash = len > 1 ? memchr(t + 1, '-', len - 1) : NULL;
     int32_t i = 0, j = 0;
-    struct slice_range *r = &op->ranges[op->n_ranges];
 
-    if (p->tok != TOK_WORD)
-        return fail_at(p, p->pos, "expected a range such as 0:2 in [ ]");
-    if (op->n_ranges == FILTER_RANGES_MAX)
-        return fail_at(p, p->pos, "a slice joins at most %d ranges", FILTER_RANGES_MAX);
     if (colon != NULL) {
         size_t jl = len - (size_t)(colon - t) - 1;
         if ((colon != t && !parse_int(t, (size_t)(colon - t), &i)) ||
             (jl != 0 && !parse_int(colon + 1, jl, &j)))
             goto bad;
         if (jl != 0 && j <= 0)
-            return fail_at(p, p->pos, "range %.*s is not valid: length %d is not positive",
-                           (int)len, t, j);
+            return filter_fail(p, p->pos, "range %.*s is not valid: length %d is not "
+                               "positive", (int)len, t, j);
         r->start = i;
         r->len = (uint32_t)j;
     } else if (dash != NULL) {
@@ -320,11 +142,11 @@ parse_range(struct parser *p, struct operand *op)
             !parse_int(dash + 1, len - (size_t)(dash - t) - 1, &j))
             goto bad;
         if ((i < 0) != (j < 0))
-            return fail_at(p, p->pos, "range %.*s is not valid: %d and %d have different signs",
-                           (int)len, t, i, j);
+            return filter_fail(p, p->pos, "range %.*s is not valid: %d and %d have "
+                               "different signs", (int)len, t, i, j);
         if (j < i)
-            return fail_at(p, p->pos, "range %.*s is not valid: it ends before it starts",
-                           (int)len, t);
+            return filter_fail(p, p->pos, "range %.*s is not valid: it ends before it "
+                               "starts", (int)len, t);
         r->start = i;
         r->len = (uint32_t)(j - i + 1);
     } else {
@@ -333,308 +155,415 @@ parse_range(struct parser *p, struct operand *op)
         r->start = i;
         r->len = 1;
     }
-    op->n_ranges++;
-    op->sliced = true;
     return true;
 bad:
-    return fail_at(p, p->pos, "'%.*s' is not a valid range", (int)len, t);
+    return filter_fail(p, p->pos, "'%.*s' is not a valid range", (int)len, t);
 }
 
-/* [range, range, ...], from the token after '[' to the one after ']'. */
-static bool
-parse_ranges(struct parser *p, struct operand *op)
+/* [range, range, ...] after an entity: a slice of it. */
+static struct expr *
+parse_slice(struct parser *p, struct expr *of)
 {
+    struct expr *e = expr_new(p, EXPR_SLICE, of->pos);
+
+    if (e == NULL) {
+        filter_expr_free(of);
+        return NULL;
+    }
+    if ((e = expr_with(p, e, of, NULL)) == NULL)
+        return NULL;
     for (;;) {
-        if (!parse_range(p, op))
-            return false;
-        next(p);
+        filter_next_range(p);
+        if (p->failed)
+            return e;
+        if (e->n_ranges == FILTER_RANGES_MAX) {
+            filter_fail(p, p->pos, "a slice joins at most %d ranges", FILTER_RANGES_MAX);
+            return e;
+        }
+        if (!parse_range(p, &e->ranges[e->n_ranges++]))
+            return e;
+        filter_next(p);
         if (p->tok != TOK_COMMA)
             break;
-        next(p);
     }
     if (p->tok != TOK_RBRACKET)
-        return fail_at(p, p->pos, "expected ']'");
-    next(p);
-    return true;
+        filter_fail(p, p->pos, "expected ']'");
+    e->len = p->end - e->pos;
+    filter_next(p);
+    return e;
 }
 
-static bool
-sliceable(uint8_t type)
-{
-    return type == RS_FT_PROTOCOL || type == RS_FT_BYTES || type == RS_FT_ETHER ||
-           type == RS_FT_IPV4 || type == RS_FT_IPV6 || type == RS_FT_STRING;
-}
+static struct expr *parse_arith(struct parser *p);
 
-/* What a field of this type is, for error messages. */
-static const char *
-type_words(uint8_t type)
+/* FUNC(arg, ...): the current token is the name, followed by '('. */
+static struct expr *
+parse_function(struct parser *p)
 {
-    switch (type) {
-    case RS_FT_PROTOCOL:
-        return "a protocol";
-    case RS_FT_BOOLEAN:
-        return "a boolean";
-    case RS_FT_RELTIME:
-    case RS_FT_ABSTIME:
-        return "a time";
-    case RS_FT_BYTES:
-        return "bytes";
-    case RS_FT_ETHER:
-    case RS_FT_IPV4:
-    case RS_FT_IPV6:
-        return "an address";
-    case RS_FT_STRING:
-        return "text";
-    case RS_FT_NONE:
-        return "a label";
-    default:
-        return "a number";
+    size_t len = p->end - p->pos;
+    struct expr *e = expr_new(p, EXPR_FUNC, p->pos);
+
+    if (e == NULL)
+        return NULL;
+    e->fn = 0xff;
+    for (uint8_t f = FN_LEN; f <= FN_MIN; f++)
+        if (strlen(fn_names[f]) == len && strncmp(p->text + p->pos, fn_names[f], len) == 0)
+            e->fn = f;
+    if (e->fn == 0xff) {
+        filter_fail(p, p->pos, "function '%.*s' does not exist", (int)len, p->text + p->pos);
+        return e;
     }
+    filter_next(p);     /* ( */
+    filter_next(p);
+    if (p->tok == TOK_RPAREN) {
+        filter_fail(p, p->pos, "%s() takes %s", fn_names[e->fn],
+                    e->fn == FN_MAX || e->fn == FN_MIN ? "arguments" : "a field");
+        return e;
+    }
+    for (;;) {
+        if (e->n_args == FILTER_FN_ARGS_MAX) {
+            filter_fail(p, p->pos, "%s() takes at most %d arguments", fn_names[e->fn],
+                        FILTER_FN_ARGS_MAX);
+            return e;
+        }
+        struct expr *arg = parse_arith(p);
+        if (arg == NULL)
+            return e;
+        e->args[e->n_args++] = arg;
+        if (p->failed || p->tok != TOK_COMMA)
+            break;
+        filter_next(p);
+    }
+    if (!p->failed && p->tok != TOK_RPAREN)
+        filter_fail(p, p->pos, "expected ')' after the arguments of %s()", fn_names[e->fn]);
+    e->len = p->end - e->pos;
+    if (expr_depth(e) > RS_FILTER_MAX_DEPTH + 1)
+        filter_fail(p, e->pos, "expression nested more than %d deep", RS_FILTER_MAX_DEPTH);
+    filter_next(p);
+    return e;
 }
 
-static bool
-string_convertible(uint8_t type)
+/* #N or #[ranges] after a field: the protocol layers whose values count. */
+static void
+parse_layer(struct parser *p, struct expr *e)
 {
-    return (type >= RS_FT_UINT8 && type <= RS_FT_FRAMENUM) || type == RS_FT_ETHER ||
-           type == RS_FT_IPV4 || type == RS_FT_IPV6 || type == RS_FT_STRING;
+    int32_t lo, hi;
+    char c = p->text[p->end];
+
+    if (!isdigit((unsigned char)c) && c != '[') {
+        filter_fail(p, p->end, "expected a digit or '[' right after '#'");
+        return;
+    }
+    filter_next(p);
+    if (p->tok == TOK_LBRACKET) {
+        struct slice_range r;
+        filter_next_range(p);
+        if (p->failed || !parse_range(p, &r))
+            return;
+        filter_next(p);
+        if (p->tok != TOK_RBRACKET) {
+            filter_fail(p, p->pos, "expected ']' after a layer range");
+            return;
+        }
+        lo = r.start;
+        hi = r.len == 0 ? 255 : r.start + (int32_t)r.len - 1;
+    } else if (p->tok == TOK_WORD && parse_int(p->text + p->pos, p->end - p->pos, &lo)) {
+        hi = lo;
+    } else {
+        filter_fail(p, p->pos, "expected a layer number after '#'");
+        return;
+    }
+    if (lo < 0 || hi > 255 || hi < lo) {
+        filter_fail(p, p->pos, "layers are numbered from 1 to 255");
+        return;
+    }
+    e->layered = true;      /* #0 is no layer: no value */
+    e->layer_lo = (uint8_t)lo;
+    e->layer_hi = (uint8_t)hi;
+    e->len = p->end - e->pos;
+    filter_next(p);
 }
 
-/* Is the current word the start of an operand (a field or a function
- * call) rather than a literal? */
-static bool
-at_operand(const struct parser *p)
+/* A word: a field (perhaps with its layer), a function call, or a literal. */
+static struct expr *
+parse_word(struct parser *p)
 {
-    char name[128];
+    char name[160];
     size_t len = p->end - p->pos, k = p->end;
 
-    if (p->tok != TOK_WORD || len >= sizeof(name))
-        return false;
     while (isspace((unsigned char)p->text[k]))
         k++;
     if (p->text[k] == '(')
-        return true;
-    memcpy(name, p->text + p->pos, len);
-    name[len] = '\0';
-    return rs_field_lookup(name) >= 0;
-}
-
-/* The fields after the first of max() and min(): ", field" each, all of the
- * first one's type, as Wireshark requires; values that order (numbers,
- * times, addresses). */
-static bool
-parse_more_fields(struct parser *p, struct operand *op, const struct rs_field *first)
-{
-    bool orders = (first->type >= RS_FT_UINT8 && first->type <= RS_FT_RELTIME &&
-                   first->type != RS_FT_BOOLEAN) || first->type == RS_FT_ETHER ||
-                  first->type == RS_FT_IPV4 || first->type == RS_FT_IPV6;
-
-    if (!orders)
-        return fail_at(p, p->pos, "%s() takes fields whose values order; %s is %s",
-                       fn_names[op->fn], first->abbrev, type_words(first->type));
-    while (p->tok == TOK_COMMA) {
-        next(p);
-        char name[128];
-        size_t len = p->end - p->pos;
-        if (p->tok != TOK_WORD || len >= sizeof(name))
-            return fail_at(p, p->pos, "%s() takes fields", fn_names[op->fn]);
-        if (op->n_more == FILTER_FN_ARGS_MAX - 1)
-            return fail_at(p, p->pos, "%s() takes at most %d fields", fn_names[op->fn],
-                           FILTER_FN_ARGS_MAX);
+        return parse_function(p);
+    bool known = false;
+    if (len < sizeof(name)) {
         memcpy(name, p->text + p->pos, len);
         name[len] = '\0';
-        int id = rs_field_lookup(name);
-        if (id < 0)
-            return fail_at(p, p->pos, "unknown field '%s'", name);
-        if (rs_field_by_id(id)->type != first->type)
-            return fail_at(p, p->pos, "the fields of %s() must have one type: %s is %s, %s is %s",
-                           fn_names[op->fn], first->abbrev, rs_field_type_name(first->type),
-                           name, rs_field_type_name(rs_field_by_id(id)->type));
-        op->more[op->n_more++] = id;
-        next(p);
+        known = rs_field_lookup(name) >= 0;
     }
-    return true;
+    struct expr *e = expr_new(p, known ? EXPR_FIELD : EXPR_LITERAL, p->pos);
+    if (e == NULL)
+        return NULL;
+    e->len = len;
+    if (known) {
+        e->field = rs_field_lookup(name);
+        e->type = rs_field_by_id(e->field)->type;
+        filter_next(p);
+        if (p->tok == TOK_HASH)
+            parse_layer(p, e);
+        return e;
+    }
+    if ((e->lit = calloc(1, sizeof(*e->lit))) == NULL) {
+        p->oom = true;
+        filter_fail(p, p->pos, "out of memory");
+        return e;
+    }
+    e->lit->text = p->text + p->pos;
+    e->lit->len = len;
+    e->lit->tok = TOK_WORD;
+    filter_next(p);
+    return e;
 }
 
-/* FIELD, FIELD[range] or FUNC(FIELD); leaves the token after it. */
-static bool
-parse_operand(struct parser *p, struct operand *op, char *desc, size_t desclen)
+/* ${field}: a field of the frame selected in Wireshark's GUI; tshark has none, so it
+ * has no value. */
+static struct expr *
+parse_reference(struct parser *p)
 {
-    size_t start = p->pos;
-    char name[128];
+    struct expr *e = expr_new(p, EXPR_REF, p->pos);
 
-    memset(op, 0, sizeof(*op));
-    op->field = -1;
-    if (p->tok != TOK_WORD)
-        return fail_at(p, p->pos, p->tok == TOK_END ? "expected a field at the end"
-                                                     : "expected a field");
-    size_t k = p->end;
-    while (isspace((unsigned char)p->text[k]))
-        k++;
-    if (p->text[k] == '(') {
-        size_t len = p->end - p->pos;
-        for (uint8_t f = FN_LEN; f <= FN_MIN; f++)
-            if (strlen(fn_names[f]) == len && strncmp(p->text + p->pos, fn_names[f], len) == 0)
-                op->fn = f;
-        if (op->fn == FN_NONE)
-            return fail_at(p, p->pos, "function '%.*s' does not exist", (int)len,
-                           p->text + p->pos);
-        next(p);        /* ( */
-        next(p);
-        size_t after = p->end;
-        while (isspace((unsigned char)p->text[after]))
-            after++;
-        if (p->tok != TOK_WORD || p->text[after] == '(')
-            return fail_at(p, p->pos, "%s() takes a field", fn_names[op->fn]);
+    if (e == NULL)
+        return NULL;
+    filter_next(p);
+    struct expr *f = p->tok == TOK_WORD ? parse_word(p) : NULL;
+    if (f == NULL || f->kind != EXPR_FIELD) {
+        filter_fail(p, f != NULL ? f->pos : p->pos, "a reference ${...} names a field");
+        filter_expr_free(f);
+        return e;
     }
-    size_t len = p->end - p->pos;
-    if (len >= sizeof(name))
-        return fail_at(p, p->pos, "field name too long");
-    memcpy(name, p->text + p->pos, len);
-    name[len] = '\0';
-    op->field = rs_field_lookup(name);
-    if (op->field < 0)
-        return fail_at(p, p->pos, "unknown field '%s'", name);
-    const struct rs_field *f = rs_field_by_id(op->field);
-    size_t field_pos = p->pos;
-    op->type = f->type;
-    next(p);
-    if (op->fn == FN_NONE && p->tok == TOK_LBRACKET) {
-        if (!sliceable(f->type))
-            return fail_at(p, field_pos, "%s is %s and cannot be sliced", name,
-                           type_words(f->type));
-        if (f->type == RS_FT_PROTOCOL && f->get != NULL && strcmp(name, "frame") != 0 &&
-            strcmp(name, "infiniband") != 0 && f->layer >= RS_LAYER_COUNT)
-            return fail_at(p, field_pos, "%s has no bytes to slice", name);
-        next(p);
-        if (!parse_ranges(p, op))
-            return false;
-        op->type = RS_FT_BYTES;
-    }
-    switch (op->fn) {
-    case FN_LEN:
-        if (f->type == RS_FT_NONE)
-            return fail_at(p, field_pos, "len() takes a field with a value; %s is a label",
-                           name);
-        op->type = RS_FT_UINT32;
-        break;
-    case FN_COUNT:
-        op->type = RS_FT_UINT32;
-        break;
-    case FN_LOWER:
-    case FN_UPPER:
-        if (f->type != RS_FT_STRING)
-            return fail_at(p, field_pos, "%s() takes a string field; %s is not one",
-                           fn_names[op->fn], name);
-        op->type = RS_FT_STRING;
-        break;
-    case FN_STRING:
-        /* Wireshark 4.0 converts numbers (in decimal, whatever their base)
-         * and addresses; times, booleans and bytes it refuses. */
-        if (!string_convertible(f->type))
-            return fail_at(p, field_pos, "string() cannot convert %s: it is %s", name,
-                           type_words(f->type));
-        op->type = RS_FT_STRING;
-        break;
-    case FN_ABS:
-        if (f->type < RS_FT_UINT8 || f->type > RS_FT_RELTIME || f->type == RS_FT_BOOLEAN ||
-            f->type == RS_FT_ABSTIME)
-            return fail_at(p, field_pos, "abs() takes a number; %s is %s", name,
-                           type_words(f->type));
-        break;
-    case FN_MAX:
-    case FN_MIN:
-        if (!parse_more_fields(p, op, f))
-            return false;
-        break;
-    default:
-        break;
-    }
-    if (op->fn != FN_NONE) {
-        if (p->tok != TOK_RPAREN)
-            return fail_at(p, p->pos, "expected ')' after the field of %s()", fn_names[op->fn]);
-        next(p);
-    }
-    op->derived = op->fn != FN_NONE || op->sliced;
-    size_t dl = p->pos - start;
-    while (dl > 0 && isspace((unsigned char)p->text[start + dl - 1]))
-        dl--;
-    snprintf(desc, desclen, "%.*s", (int)dl, p->text + start);
-    return true;
+    e->field = f->field;
+    e->type = f->type;
+    filter_expr_free(f);
+    if (p->tok != TOK_RBRACE)
+        filter_fail(p, p->pos, "expected '}' after the field of a reference");
+    e->len = p->end - e->pos;
+    filter_next(p);
+    return e;
 }
 
-/* Which kinds of value compare with which: numbers, times of each kind,
- * doubles, addresses of each family, and bytes (bytes, MACs, slices,
- * protocols) with text. */
-static int
-type_class(uint8_t type)
+static struct expr *
+parse_entity(struct parser *p)
 {
-    switch (type) {
-    case RS_FT_BOOLEAN:
-    case RS_FT_UINT8:
-    case RS_FT_UINT16:
-    case RS_FT_UINT24:
-    case RS_FT_UINT32:
-    case RS_FT_UINT64:
-    case RS_FT_FRAMENUM:
-        return 1;
-    case RS_FT_BYTES:
-    case RS_FT_ETHER:
-    case RS_FT_PROTOCOL:
-        return 2;
+    struct expr *e;
+
+    switch (p->tok) {
+    case TOK_WORD:
+        e = parse_word(p);
+        break;
+    case TOK_STRING:
+    case TOK_CHAR:
+        if ((e = expr_new(p, EXPR_LITERAL, p->pos)) == NULL)
+            return NULL;
+        if ((e->lit = calloc(1, sizeof(*e->lit))) == NULL) {
+            p->oom = true;
+            filter_fail(p, p->pos, "out of memory");
+            return e;
+        }
+        /* the text between the quotes */
+        e->lit->text = p->text + p->pos + 1 + p->raw;
+        e->lit->len = p->end - p->pos - 2 - p->raw;
+        e->lit->tok = (uint8_t)p->tok;
+        e->lit->raw = p->raw;
+        e->len = p->end - p->pos;
+        filter_next(p);
+        break;
+    case TOK_REF:
+        e = parse_reference(p);
+        break;
+    case TOK_END:
+        filter_fail(p, p->pos, "expected a field or a value at the end");
+        return NULL;
     default:
-        return 10 + type;
+        filter_fail(p, p->pos, "expected a field or a value");
+        return NULL;
     }
+    while (e != NULL && !p->failed && p->tok == TOK_LBRACKET)
+        e = parse_slice(p, e);
+    return e;
 }
 
-/* The other side is an operand too: ip.src == ip.dst. */
+/* [+-] entity, or { arith }. */
+static struct expr *
+parse_signed(struct parser *p)
+{
+    if (p->tok == TOK_LBRACE) {
+        size_t open = p->pos;
+        if (p->depth == RS_FILTER_MAX_DEPTH) {
+            filter_fail(p, open, "parentheses and braces nested more than %d deep",
+                        RS_FILTER_MAX_DEPTH);
+            return NULL;
+        }
+        p->depth++;
+        filter_next(p);
+        struct expr *e = parse_arith(p);
+        p->depth--;
+        if (e != NULL && !p->failed && p->tok != TOK_RBRACE)
+            filter_fail(p, p->tok == TOK_END ? open : p->pos,
+                        p->tok == TOK_END ? "'{' is never closed" : "expected '}'");
+        filter_next(p);
+        return e;
+    }
+    if (p->tok == TOK_PLUS) {
+        filter_next(p);
+        return parse_entity(p);
+    }
+    if (p->tok == TOK_MINUS) {
+        struct expr *e = expr_new(p, EXPR_NEG, p->pos);
+        if (e == NULL)
+            return NULL;
+        filter_next(p);
+        struct expr *a = parse_entity(p);
+        if (a == NULL) {
+            filter_expr_free(e);
+            return NULL;
+        }
+        e->len = a->pos + a->len - e->pos;
+        return expr_with(p, e, a, NULL);
+    }
+    return parse_entity(p);
+}
+
+/* One level of binary operators, left to right. */
+static struct expr *
+parse_binary(struct parser *p, int level)
+{
+    static const struct {
+        enum tok tok;
+        enum arith_op op;
+        int level;
+    } ops[] = {
+        {TOK_BITAND, ARITH_AND, 0}, {TOK_PLUS, ARITH_ADD, 1}, {TOK_MINUS, ARITH_SUB, 1},
+        {TOK_STAR, ARITH_MUL, 2}, {TOK_SLASH, ARITH_DIV, 2}, {TOK_PERCENT, ARITH_MOD, 2},
+    };
+    struct expr *a = level == 3 ? parse_signed(p) : parse_binary(p, level + 1);
+
+    while (a != NULL && !p->failed) {
+        size_t k = 0;
+        while (k < sizeof(ops) / sizeof(ops[0]) && !(ops[k].tok == p->tok &&
+                                                     ops[k].level == level))
+            k++;
+        if (k == sizeof(ops) / sizeof(ops[0]))
+            break;
+        struct expr *e = expr_new(p, EXPR_ARITH, a->pos);
+        if (e == NULL) {
+            filter_expr_free(a);
+            return NULL;
+        }
+        e->op = (uint8_t)ops[k].op;
+        filter_next(p);
+        struct expr *b = level == 2 ? parse_signed(p) : parse_binary(p, level + 1);
+        if (b == NULL) {
+            filter_expr_free(e);
+            filter_expr_free(a);
+            return NULL;
+        }
+        e->len = b->pos + b->len - e->pos;
+        a = expr_with(p, e, a, b);
+    }
+    return a;
+}
+
+static struct expr *
+parse_arith(struct parser *p)
+{
+    return parse_binary(p, 0);
+}
+
+static const char *
+op_text(enum cmp_op op)
+{
+    static const char *const names[] = {"==", "!=", "===", "!==", "<", "<=", ">", ">="};
+
+    return names[op];
+}
+
+/* { item, item, ... } after "in". */
 static void
-second_operand(struct parser *p, struct node *n, const char *desc_a, bool contains)
+parse_set(struct parser *p, struct node *n)
 {
-    char desc_b[160];
-    size_t at = p->pos;
-
-    if (!parse_operand(p, &n->b, desc_b, sizeof(desc_b)))
+    if (p->tok != TOK_LBRACE) {
+        filter_fail(p, p->pos, "expected '{' after 'in'");
         return;
-    n->kind = NODE_FIELDS;
-    n->field_contains = contains;
-    bool bytes_a = n->a.type == RS_FT_BYTES || n->a.type == RS_FT_ETHER ||
-                   n->a.type == RS_FT_PROTOCOL || n->a.type == RS_FT_STRING;
-    bool bytes_b = n->b.type == RS_FT_BYTES || n->b.type == RS_FT_ETHER ||
-                   n->b.type == RS_FT_PROTOCOL || n->b.type == RS_FT_STRING;
-    /* bytes (a slice) compare with addresses too: frame[26:4] == ip.src */
-    bool addr_a = n->a.type == RS_FT_IPV4 || n->a.type == RS_FT_IPV6;
-    bool addr_b = n->b.type == RS_FT_IPV4 || n->b.type == RS_FT_IPV6;
-    bool compatible = type_class(n->a.type) == type_class(n->b.type) ||
-                      (n->a.type == RS_FT_BYTES && addr_b) ||
-                      (n->b.type == RS_FT_BYTES && addr_a);
-    if (contains ? !((bytes_a || addr_a) && (bytes_b || addr_b)) : !compatible)
-        fail_at(p, at, "%s and %s are not of compatible types", desc_a, desc_b);
-    else if (n->b.type == RS_FT_NONE)
-        fail_at(p, at, "%s is a label: it can only be tested for presence", desc_b);
+    }
+    if ((n->set = calloc(MAX_SET, sizeof(*n->set))) == NULL) {
+        p->oom = true;
+        filter_fail(p, p->pos, "out of memory");
+        return;
+    }
+    filter_next(p);
+    for (;;) {
+        if (p->tok == TOK_RBRACE || p->tok == TOK_END) {
+            filter_fail(p, p->pos, p->tok == TOK_END ? "missing '}'" :
+                                                       "expected a value before '}'");
+            return;
+        }
+        if (n->n_set == MAX_SET) {
+            filter_fail(p, p->pos, "more than %d set members", MAX_SET);
+            return;
+        }
+        struct set_item *item = &n->set[n->n_set++];
+        if ((item->lo = parse_signed(p)) == NULL || p->failed)
+            return;
+        if (p->tok == TOK_RANGE) {
+            filter_next(p);
+            if ((item->hi = parse_signed(p)) == NULL || p->failed)
+                return;
+        }
+        for (struct expr *e = item->lo; e != NULL; e = e == item->lo ? item->hi : NULL)
+            if (e->kind == EXPR_ARITH)
+                return (void)filter_fail(p, e->pos, "a set holds values, not arithmetic");
+        if (!filter_type_pair(p, n->a, item->lo, CMP_EQ) ||
+            (item->hi != NULL && !filter_type_pair(p, n->a, item->hi, CMP_LE)))
+            return;
+        if (p->tok == TOK_RBRACE)
+            break;
+        if (p->tok != TOK_COMMA) {
+            filter_fail(p, p->pos, p->tok == TOK_END ? "missing '}'" :
+                        "expected ',' or '}' in a set");
+            return;
+        }
+        filter_next(p);
+    }
+    filter_next(p);
 }
 
 static void
-parse_matches(struct parser *p, struct node *n, const char *desc, uint8_t type)
+parse_matches(struct parser *p, struct node *n)
 {
     char why[160];
     uint8_t pat[MAX_REGEX + 1];
 
     n->kind = NODE_MATCHES;
-    if (type != RS_FT_STRING && type != RS_FT_BYTES && type != RS_FT_ETHER &&
-        type != RS_FT_PROTOCOL) {
-        fail_at(p, p->pos, "%s cannot be tested with matches: it is not text or bytes", desc);
+    if (!filter_type_pair(p, n->a, NULL, -2))
         return;
-    }
-    next(p);
     if (p->tok != TOK_STRING) {
-        fail_at(p, p->pos, "matches takes a \"quoted\" regular expression");
+        filter_fail(p, p->pos, "matches takes a \"quoted\" regular expression");
         return;
     }
-    size_t at = p->pos;
-    long len = filter_unescape(p->text + p->pos + 1, p->end - p->pos - 2, pat, MAX_REGEX, why,
-                               sizeof(why));
+    size_t at = p->pos, open = 1 + p->raw;
+    long len;
+    if (p->raw) {
+        len = (long)(p->end - p->pos - 3);
+        if (len > MAX_REGEX) {
+            filter_fail(p, at, "regular expression longer than %d bytes", MAX_REGEX);
+            return;
+        }
+        memcpy(pat, p->text + p->pos + open, (size_t)len);
+    } else {
+        len = filter_unescape(p->text + p->pos + open, p->end - p->pos - 2, pat, MAX_REGEX,
+                              why, sizeof(why));
+    }
     if (len < 0) {
-        fail_at(p, at, "%s", why);
+        filter_fail(p, at, "%s", why);
         return;
     }
     /* GRegex takes a NUL-terminated pattern: write a NUL byte as \x00 */
@@ -649,88 +578,183 @@ parse_matches(struct parser *p, struct node *n, const char *desc, uint8_t type)
         }
     }
     text[t] = '\0';
+    /* Wireshark 4.0 matches without regard to case unless the pattern says (?-i); raw:
+     * bytes match as bytes */
     GError *gerr = NULL;
-    n->re = g_regex_new(text, G_REGEX_RAW | G_REGEX_OPTIMIZE, 0, &gerr);
+    n->re = g_regex_new(text, G_REGEX_RAW | G_REGEX_OPTIMIZE | G_REGEX_CASELESS, 0, &gerr);
     if (n->re == NULL) {
         char *msg = gerr != NULL ? gerr->message : "unknown error";
         for (char *c = msg; *c != '\0'; c++)
             if (*c == '\n' || *c == '\r')
                 *c = ' ';
-        fail_at(p, at, "regular expression does not compile: %s", msg);
+        filter_fail(p, at, "regular expression does not compile: %s", msg);
         if (gerr != NULL)
             g_error_free(gerr);
         return;
     }
-    next(p);
+    filter_next(p);
+}
+
+/* Whether e reads the packet: constants alone cannot be the left side. */
+static bool
+reads_packet(const struct expr *e)
+{
+    if (e->kind == EXPR_FIELD || e->kind == EXPR_FUNC || e->kind == EXPR_REF)
+        return true;
+    for (uint8_t i = 0; i < e->n_args; i++)
+        if (reads_packet(e->args[i]))
+            return true;
+    return false;
+}
+
+/* a op b op c ...: one comparison, or an AND of comparisons that share their middle
+ * operands (each comparison but the first borrows its left side). */
+static struct node *
+parse_comparisons(struct parser *p, struct node *first)
+{
+    struct node *chain[MAX_CHAIN];
+    uint32_t n = 0;
+    struct expr *left = first->a;
+
+    chain[n++] = first;
+    for (struct node *cur = first;; ) {
+        cur->kind = NODE_COMPARE;
+        cur->op = p->relop;
+        filter_next(p);
+        cur->b = parse_arith(p);
+        if (cur->b == NULL || p->failed)
+            break;
+        if (left->kind == EXPR_LITERAL && left->lit->tok == TOK_WORD &&
+            (isalpha((unsigned char)p->text[left->pos]) || p->text[left->pos] == '_')) {
+            filter_fail(p, left->pos, "unknown field '%.*s'", (int)left->len,
+                        p->text + left->pos);
+            break;
+        }
+        if (!reads_packet(left)) {
+            filter_fail(p, left->pos, left->kind == EXPR_ARITH || left->kind == EXPR_NEG ?
+                        "a constant arithmetic expression cannot be the left side of %s" :
+                        "the left side of %s must be a field or a function, not %.*s",
+                        op_text(cur->op), (int)left->len, p->text + left->pos);
+            break;
+        }
+        if (!filter_type_pair(p, left, cur->b, (int)cur->op))
+            break;
+        if (p->tok != TOK_RELOP)
+            break;
+        if (n == MAX_CHAIN) {
+            filter_fail(p, p->pos, "more than %d comparisons in one chain", MAX_CHAIN);
+            break;
+        }
+        struct node *next = node_new(NODE_COMPARE);
+        if (next == NULL) {
+            p->oom = true;
+            break;
+        }
+        next->a = cur->b;
+        next->quant = first->quant;
+        next->op = CMP_EQ;
+        next->b = NULL;
+        chain[n++] = next;
+        left = cur->b;
+        cur = next;
+    }
+    if (n == 1)
+        return first;
+    struct node **kids = malloc(n * sizeof(*kids));
+    struct node *and = node_new(NODE_AND);
+    if (kids == NULL || and == NULL) {
+        free(kids);
+        free(and);
+        for (uint32_t i = 0; i < n; i++)
+            filter_node_free(chain[i]);
+        p->oom = true;
+        return NULL;
+    }
+    memcpy(kids, chain, n * sizeof(*kids));
+    and->kids = kids;
+    and->n_kids = n;
+    return and;
 }
 
 static struct node *
-parse_test(struct parser *p)
+parse_relation(struct parser *p)
 {
-    struct node *n = node_new(NODE_PRESENT);
-    char desc[160];
+    struct node *n = node_new(NODE_EXISTS);
 
-    if (n == NULL)
+    if (n == NULL) {
+        p->oom = true;
         return NULL;
-    size_t field_pos = p->pos;
-    if (!parse_operand(p, &n->a, desc, sizeof(desc)))
+    }
+    if (p->tok == TOK_ANY || p->tok == TOK_ALL) {
+        n->quant = p->tok == TOK_ANY ? QUANT_ANY : QUANT_ALL;
+        filter_next(p);
+    }
+    size_t start = p->pos;
+    if ((n->a = parse_arith(p)) == NULL || p->failed)
         return n;
-    n->field = n->a.field;
-    const struct rs_field *real = rs_field_by_id(n->field);
-    bool op_follows = p->tok == TOK_RELOP || is_word(p, "contains") || is_word(p, "in") ||
-                      is_word(p, "matches") || p->tok == TOK_BITAND;
-    /* A protocol compared, sliced or matched stands for its bytes; tested
-     * alone it is a presence test, on the fast path. */
-    if (n->a.type == RS_FT_PROTOCOL && op_follows)
-        n->a.derived = true;
-    /* What the literal is converted to: the field's type, or the type a
-     * slice or a function yields. */
-    struct rs_field f = *real;
-    if (n->a.derived) {
-        f.type = n->a.type == RS_FT_PROTOCOL ? RS_FT_BYTES : n->a.type;
-        f.abbrev = desc;
-        f.vals = NULL;
-    }
-    if (op_follows) {
-        if (f.type == RS_FT_NONE) {
-            fail_at(p, field_pos, "%s is a label: it can only be tested for presence", desc);
+    bool not_in = p->tok == TOK_NOT;
+    if (not_in) {
+        filter_next(p);
+        if (p->tok != TOK_IN) {
+            filter_fail(p, p->pos, "expected 'in' after 'not' here");
             return n;
         }
     }
-    if (p->tok == TOK_BITAND) {
-        /* Wireshark's bitwise test: true when some bit of the mask is set. */
-        if (f.type < RS_FT_UINT8 || f.type > RS_FT_FRAMENUM) {     /* not booleans either */
-            fail_at(p, field_pos, "%s is not a number: & tests the bits of a number", desc);
+    switch (p->tok) {
+    case TOK_RELOP:
+        return parse_comparisons(p, n);
+    case TOK_CONTAINS:
+        n->kind = NODE_CONTAINS;
+        filter_next(p);
+        if ((n->b = parse_arith(p)) != NULL && !p->failed)
+            filter_type_pair(p, n->a, n->b, -1);
+        return n;
+    case TOK_MATCHES:
+        filter_next(p);
+        parse_matches(p, n);
+        return n;
+    case TOK_IN:
+        n->kind = NODE_IN;
+        filter_next(p);
+        if (filter_type_pair(p, n->a, NULL, -3))
+            parse_set(p, n);
+        break;
+    default:
+        if (n->quant != QUANT_DEFAULT) {
+            filter_fail(p, p->pos, "any and all go with a comparison, contains, matches "
+                        "or in");
             return n;
         }
-        one_literal(p, n, NODE_BITAND, &f);
-    } else if (p->tok == TOK_RELOP) {
-        n->op = p->relop;
-        next(p);
-        if (at_operand(p))
-            second_operand(p, n, desc, false);
-        else
-            one_literal_here(p, n, NODE_COMPARE, &f);
-    } else if (is_word(p, "contains")) {
-        if (f.type != RS_FT_STRING && f.type != RS_FT_BYTES && f.type != RS_FT_ETHER &&
-            f.type != RS_FT_IPV4 && f.type != RS_FT_IPV6) {
-            fail_at(p, p->pos, "%s cannot be tested with contains: it is not text or bytes",
-                    desc);
-            return n;
-        }
-        next(p);
-        if (at_operand(p))
-            second_operand(p, n, desc, true);
-        else
-            one_literal_here(p, n, NODE_CONTAINS, &f);
-    } else if (is_word(p, "matches")) {
-        parse_matches(p, n, desc, f.type);
-    } else if (is_word(p, "in")) {
-        next(p);
-        parse_set(p, n, &f);
+        /* alone: a field or a slice exists; arithmetic is not zero */
+        if (n->a->kind == EXPR_ARITH || n->a->kind == EXPR_NEG)
+            n->kind = NODE_TRUE;
+        if (n->a->kind == EXPR_FUNC)
+            filter_fail(p, start, "a function alone is no test: compare its value");
+        else if (n->a->kind == EXPR_LITERAL)
+            filter_fail(p, start, "unknown field '%.*s'", (int)n->a->len,
+                        p->text + n->a->pos);
+        else if (n->a->kind != EXPR_FIELD)
+            filter_type_expr(p, n->a, NULL);
+        return n;
     }
-    return n;
+    if (!not_in)
+        return n;
+    struct node **kid = malloc(sizeof(*kid));
+    struct node *neg = node_new(NODE_NOT);
+    if (kid == NULL || neg == NULL) {
+        free(kid);
+        free(neg);
+        filter_node_free(n);
+        p->oom = true;
+        return NULL;
+    }
+    kid[0] = n;
+    neg->kids = kid;
+    neg->n_kids = 1;
+    return neg;
 }
+
+static struct node *parse_or(struct parser *p);
 
 /* A node with kids; NULL when out of memory (the kids are then freed). */
 static struct node *
@@ -760,26 +784,28 @@ parse_unary(struct parser *p)
 
     while (p->tok == TOK_NOT) {
         negate = !negate;
-        next(p);
+        filter_next(p);
     }
     struct node *n;
     if (p->tok == TOK_LPAREN) {
         size_t open = p->pos;
         if (p->depth == RS_FILTER_MAX_DEPTH) {
-            fail_at(p, open, "parentheses nested more than %d deep", RS_FILTER_MAX_DEPTH);
+            filter_fail(p, open, "parentheses nested more than %d deep", RS_FILTER_MAX_DEPTH);
             return NULL;
         }
         p->depth++;
-        next(p);
+        filter_next(p);
         n = parse_or(p);
         p->depth--;
-        if (p->tok != TOK_RPAREN)
-            fail_at(p, p->tok == TOK_END ? open : p->pos,
-                    p->tok == TOK_END ? "'(' is never closed" : "expected ')'");
+        if (p->failed)
+            ;
+        else if (p->tok != TOK_RPAREN)
+            filter_fail(p, p->tok == TOK_END ? open : p->pos,
+                        p->tok == TOK_END ? "'(' is never closed" : "expected ')'");
         else
-            next(p);
+            filter_next(p);
     } else {
-        n = parse_test(p);
+        n = parse_relation(p);
     }
     if (!negate || n == NULL)
         return n;
@@ -791,6 +817,8 @@ parse_unary(struct parser *p)
     kid[0] = n;
     return node_with_kids(NODE_NOT, kid, 1);
 }
+
+static struct node *parse_and(struct parser *p);
 
 /* operand ( op operand )*, for op && (with unary operands) or || (with &&
  * chains as operands): one node holding every operand. */
@@ -810,7 +838,7 @@ parse_chain(struct parser *p, enum tok op)
     }
     kids[n++] = first;
     while (!p->failed && p->tok == op) {
-        next(p);
+        filter_next(p);
         if (n == cap) {
             struct node **k = cap > UINT32_MAX / 2 ? NULL : realloc(kids, 2 * cap * sizeof(*k));
             if (k == NULL) {
@@ -847,11 +875,16 @@ rs_filter_compile(const char *text, struct rs_filter **out, char *err)
 {
     struct parser p = {.text = text, .err = err};
 
-    next(&p);
-    struct node *root = parse_or(&p);
+    filter_next(&p);
+    struct node *root = NULL;
+    if (p.tok == TOK_END && !p.failed)
+        filter_fail(&p, p.pos, "expected a field");
+    else
+        root = parse_or(&p);
     if (!p.failed && p.tok != TOK_END)
-        fail_at(&p, p.pos, p.tok == TOK_RPAREN ? "unexpected ')'" : "expected && or || here");
-    if (!p.failed && (root == NULL || p.oom))
+        filter_fail(&p, p.pos, p.tok == TOK_RPAREN ? "unexpected ')'" :
+                    "expected && or || here");
+    if (p.oom || (!p.failed && root == NULL))
         rs_error(err, RS_ENOMEM, "out of memory"), p.failed = true;
     if (p.failed) {
         filter_node_free(root);
@@ -869,13 +902,37 @@ rs_filter_compile(const char *text, struct rs_filter **out, char *err)
 }
 
 void
+filter_expr_free(struct expr *e)
+{
+    if (e == NULL)
+        return;
+    for (uint8_t i = 0; i < e->n_args; i++)
+        filter_expr_free(e->args[i]);
+    free(e->lit);
+    free(e);
+}
+
+void
 filter_node_free(struct node *n)
 {
     if (n == NULL)
         return;
+    for (uint32_t i = 0; i < n->n_kids; i++) {
+        /* a chained comparison's left side is the one before's right side */
+        struct node *k = n->kids[i];
+        if (i > 0 && k->kind == NODE_COMPARE && k->a == n->kids[i - 1]->b &&
+            n->kids[i - 1]->kind == NODE_COMPARE)
+            k->a = NULL;
+    }
     for (uint32_t i = 0; i < n->n_kids; i++)
         filter_node_free(n->kids[i]);
     free(n->kids);
+    filter_expr_free(n->a);
+    filter_expr_free(n->b);
+    for (uint32_t i = 0; i < n->n_set; i++) {
+        filter_expr_free(n->set[i].lo);
+        filter_expr_free(n->set[i].hi);
+    }
     free(n->set);
     if (n->re != NULL)
         g_regex_unref(n->re);
@@ -893,16 +950,29 @@ rs_filter_free(struct rs_filter *f)
 }
 
 static bool
+expr_uses(const struct expr *e, const char *prefix)
+{
+    if (e == NULL)
+        return false;
+    if ((e->kind == EXPR_FIELD || e->kind == EXPR_REF) &&
+        strncmp(rs_field_by_id(e->field)->abbrev, prefix, strlen(prefix)) == 0)
+        return true;
+    for (uint8_t i = 0; i < e->n_args; i++)
+        if (expr_uses(e->args[i], prefix))
+            return true;
+    return false;
+}
+
+static bool
 node_uses(const struct node *n, const char *prefix)
 {
-    if (n->kids == NULL)
-        return strncmp(rs_field_by_id(n->field)->abbrev, prefix, strlen(prefix)) == 0 ||
-               (n->kind == NODE_FIELDS &&
-                strncmp(rs_field_by_id(n->b.field)->abbrev, prefix, strlen(prefix)) == 0);
     for (uint32_t i = 0; i < n->n_kids; i++)
         if (node_uses(n->kids[i], prefix))
             return true;
-    return false;
+    for (uint32_t i = 0; i < n->n_set; i++)
+        if (expr_uses(n->set[i].lo, prefix) || expr_uses(n->set[i].hi, prefix))
+            return true;
+    return expr_uses(n->a, prefix) || expr_uses(n->b, prefix);
 }
 
 bool

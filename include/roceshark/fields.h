@@ -186,6 +186,12 @@ typedef void (*rs_value_fn)(void *ctx, const struct rs_field *f, const struct rs
  * occurrence order, the frame's and then a quoted datagram's (as
  * rs_field_value); returns how many there were. */
 unsigned rs_field_foreach(const struct rs_packet *pkt, int id, rs_value_fn fn, void *ctx);
+/* The same for the values of protocol layers lo to hi (from 1), as a filter's
+ * field#N counts them: the frame's own headers are layer 1, except that each VLAN tag
+ * and each iWARP PDU is a layer of its own, in order; the datagram an ICMP error quotes
+ * is layer 2 (ip.src#2 is its source). */
+unsigned rs_field_foreach_layers(const struct rs_packet *pkt, int id, unsigned lo, unsigned hi,
+                                 rs_value_fn fn, void *ctx);
 
 /* Formats v as `tshark -T fields` would print it; returns the length that
  * the full text needs (as snprintf does). */

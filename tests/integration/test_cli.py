@@ -103,7 +103,7 @@ for expr in ("frame", "!frame", "frame && infiniband", "infiniband.bth.opcode & 
                  check_rc=False).stdout
     t.check(got == want, "-Y %s: %d frames, tshark %d" % (expr, got.count("\n"),
                                                           want.count("\n")))
-expect_error(["read", "-r", CAP, "-Y", "ip.flags.df & 1"], 1, "ip.flags.df is not a number")
+expect_error(["read", "-r", CAP, "-Y", "ip.flags.df & 1"], 1, "FT_BOOLEAN cannot &")
 listing = rs("fields", "infiniband.aeth").stdout.splitlines()
 t.check(any(l.startswith("infiniband.aeth.syndrome.timer\tFT_UINT8\t") for l in listing),
         "fields listing lacks the AETH timer")
@@ -331,13 +331,13 @@ t.check(p.returncode == 1 and p.stdout == "" and
 t.check(rs("read", "-r", SAMPLE, "-c", "1", *ports[:32]).returncode == 0, "16 -d ports refused")
 for flt, why in [("(" * 101 + "frame" + ")" * 101,
                   "at position 101: parentheses nested more than 100 deep"),
-                 ("udp.port in {%s}" % " ".join(str(n) for n in range(257)),
-                  "at position 928: more than 256 set members")]:
+                 ("udp.port in {%s}" % ", ".join(str(n) for n in range(257)),
+                  "at position 1184: more than 256 set members")]:
     p = rs("read", "-r", SAMPLE, "-Y", flt)
     t.check(p.returncode == 1 and p.stdout == "" and p.stderr.startswith("roceshark: -Y ") and
             p.stderr.endswith(": %s\n" % why), "-Y bound: exit %d %r" % (p.returncode, p.stderr))
 t.check(rs("read", "-r", SAMPLE, "-Y", "udp.port in {%s}"
-           % " ".join(str(n) for n in range(256))).returncode == 0, "256 set members refused")
+           % ", ".join(str(n) for n in range(256))).returncode == 0, "256 set members refused")
 
 rc, out, err = slow_read(True)
 t.check(rc == 0 and "RDMA QP conversations" in out and "\rread: " in err and " frames" in err
