@@ -198,7 +198,7 @@ cmd_run(int argc, char **argv)
         {"lib", required_argument, NULL, 'L'},
         {NULL, 0, NULL, 0},
     };
-    char devices[DEVICES_MAX] = "", lib[PATH_MAX], preload[3 * PATH_MAX];
+    char devices[DEVICES_MAX] = "", lib[PATH_MAX], preload[4 * PATH_MAX];
     const char *lib_arg = NULL;
     int opt, n_dev = 0;
 
@@ -229,18 +229,37 @@ cmd_run(int argc, char **argv)
     int rc = find_library(lib_arg, lib, sizeof(lib));
     if (rc != 0)
         return rc;
-    /* Ours after what is preloaded already: a sanitizer's runtime must come first.
-     * The RDMA CM's descriptor calls (libroceshark-ucma.so) come with the library,
-     * from beside it. */
+    /* Ours after what is preloaded already: a sanitizer's runtime must come first. A
+     * sanitizer build's library brings its own runtimes, unless they are there already.
+     * The RDMA CM's descriptor calls (libroceshark-ucma.so) come with the library, from
+     * beside it. */
     char ucma[PATH_MAX];
     const char *slash = strrchr(lib, '/');
     snprintf(ucma, sizeof(ucma), "%.*s%s", slash != NULL ? (int)(slash - lib + 1) : 0, lib,
              UCMA_LIB_NAME);
     const char *old = getenv("LD_PRELOAD");
-    snprintf(preload, sizeof(preload), "%s%s%s%s%s", old != NULL ? old : "",
-             old != NULL && old[0] != '\0' ? ":" : "", lib,
-             access(ucma, R_OK) == 0 ? ":" : "", access(ucma, R_OK) == 0 ? ucma : "");
-    if ((n_dev > 0 && setenv(DEVICES_ENV, devices, 1) != 0) ||
+    const char *runtimes = RS_SANITIZER_RUNTIMES;
+    if (old != NULL && strstr(old, "libasan") != NULL)
+        runtimes = "";
+    preload[0] = '\0';
+    const char *parts[] = {runtimes, old != NULL ? old : "", lib,
+                           access(ucma, R_OK) == 0 ? ucma : ""};
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+        if (parts[i][0] == '\0')
+            continue;
+        size_t used = strlen(preload);
+        snprintf(preload + used, sizeof(preload) - used, "%s%s", used > 0 ? ":" : "",
+                 parts[i]);
+    }
+    /* The program is not ours, and its leaks (perftest never frees its device list) are
+     * not our library's errors; LeakSanitizer cannot tell the two apart, since every
+     * allocation's stack passes through the program. Memory errors are still reported. */
+    char asan_options[1024];
+    const char *asan_old = getenv("ASAN_OPTIONS");
+    snprintf(asan_options, sizeof(asan_options), "%s%sdetect_leaks=0",
+             asan_old != NULL ? asan_old : "", asan_old != NULL && asan_old[0] ? ":" : "");
+    if ((runtimes[0] != '\0' && setenv("ASAN_OPTIONS", asan_options, 1) != 0) ||
+        (n_dev > 0 && setenv(DEVICES_ENV, devices, 1) != 0) ||
         setenv("LD_PRELOAD", preload, 1) != 0)
         return cli_fail(CLI_EXIT_INTERNAL, "run: setenv: %s", strerror(errno));
     char prog[PATH_MAX];

@@ -43,9 +43,15 @@ def step(args, what):
     return p.stdout
 
 
-# Without optimisation (Debug): what is checked here is what the clone holds, not what the
-# optimiser makes of it (CI builds that three times over), and it compiles in about half
-# the time.
+# The flags of test.sh's first build (RelWithDebInfo), through ccache where the machine has
+# it, with the clone as the base folder and the build folder's path left out of the hash:
+# the clone's objects are then the ones that build just made, and come from the cache.
+# What is checked here is what the clone holds, which the cache cannot change (ccache
+# hashes every source and header it compiles).
+flavour = ["-DROCESHARK_WIRESHARK_PLUGIN=OFF", "-DCMAKE_BUILD_TYPE=RelWithDebInfo"]
+if subprocess.run(["sh", "-c", "command -v ccache"], capture_output=True).returncode == 0:
+    flavour.append("-DCMAKE_C_COMPILER_LAUNCHER=ccache")
+    env.update(CCACHE_BASEDIR=clone, CCACHE_NOHASHDIR="1")
 # First as on a machine without ncursesw's development files (pkg-config sees every .pc but
 # its), then with them: an optional part follows what is installed at every configure, as
 # a build folder made before `apt-get install libncurses-dev` needs (a cached "not found"
@@ -64,13 +70,11 @@ if ncursesw:
                 if not os.path.exists(dst):
                     os.symlink(os.path.join(d, name), dst)
     env["PKG_CONFIG_LIBDIR"] = hidden
-    out = step(["cmake", "-S", ".", "-B", build, "-DROCESHARK_WIRESHARK_PLUGIN=OFF",
-                "-DCMAKE_BUILD_TYPE=Debug"], "cmake without ncursesw")
+    out = step(["cmake", "-S", ".", "-B", build] + flavour, "cmake without ncursesw")
     t.check(" tui=OFF " in out, "configured without ncursesw: %s"
             % re.findall(r"roceshark: .*", out))
     del env["PKG_CONFIG_LIBDIR"]
-out = step(["cmake", "-S", ".", "-B", build, "-DROCESHARK_WIRESHARK_PLUGIN=OFF",
-            "-DCMAKE_BUILD_TYPE=Debug"], "cmake")
+out = step(["cmake", "-S", ".", "-B", build] + flavour, "cmake")
 t.check((" tui=ON " in out) == ncursesw, "configured %s ncursesw: %s" % (
     "with" if ncursesw else "without", re.findall(r"roceshark: .*", out)))
 # Only what the selected tests run: the binary and the unit tests (whose names the build
