@@ -139,8 +139,10 @@ for path in captures:
     want = t.run([t.ROCESHARK, "read", "-r", copy, "-T", "fields"] + t.COMPAT + efields +
                  ["-e", "_ws.col.Info"]).stdout
     got = tshark(["-r", copy, "-T", "fields"] + efields + ["-e", "_ws.col.Info"])
+    # The marks reach tshark 4.0's Info column; tshark 4.4's does not show what the
+    # plugin appends (docs/plugin.md), so there they are not compared yet.
     for n, (a, b, bth) in enumerate(zip(marks(got), marks(want), bth_frames(want)), 1):
-        if bth:
+        if bth and WS_VERSION == "4.0":
             t.check(a == b, "%s frame %d: Info marks %r in tshark, %r in roceshark read"
                     % (name, n, a, b))
             marked += len(b)
@@ -155,7 +157,7 @@ for path in captures:
     t.check(got == want, "%s: the plugin's roceshark.* fields differ from roceshark read" % name)
     total += want.count("\t") + want.count("\n")
 print("%d field values agree between the plugin and roceshark read" % total)
-t.check(marked > 0, "no capture had a frame with an Info mark to compare")
+t.check(marked > 0 or WS_VERSION != "4.0", "no capture had a frame with an Info mark to compare")
 print("%d Info marks agree" % marked)
 
 # Display filters select the same frames; a two-pass run changes nothing.
