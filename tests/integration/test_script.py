@@ -51,8 +51,9 @@ suite_xml = os.path.join(tmp, "suite.xml")
 p = t.run([t.ROCESHARK, "inject", "--suite", SUITE, "--bind", US, "--target", TARGET,
            "--junit", suite_xml], check_rc=False)
 rows = p.stdout.splitlines()
+# A "note" row (a stray packet of an earlier run, not judged) is no expectation.
 t.check(p.returncode == 0 and rows[0].startswith("behaviour: expectation") and
-        all(" pass " in x for x in rows[1:-1]) and
+        all(" pass " in x or " note " in x for x in rows[1:-1]) and
         re.match(r"%d scripts, (\d+) expectations: \1 passed, 0 failed$" % len(SCRIPTS),
                  rows[-1]) is not None,
         "--suite: exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
@@ -102,7 +103,8 @@ t.check(len(REQ_SCRIPTS) >= 8, "the requester group has its scripts: %r" % REQ_S
 p = t.run([t.ROCESHARK, "inject", "--suite", REQ_SUITE, "--bind", US, "--target", REQUESTER],
           check_rc=False)
 rows = p.stdout.splitlines()
-t.check(p.returncode == 0 and all(" pass " in x for x in rows[1:-1]) and
+# A "note" row (a stray packet of an earlier run, not judged) is no expectation.
+t.check(p.returncode == 0 and all(" pass " in x or " note " in x for x in rows[1:-1]) and
         re.match(r"%d scripts, (\d+) expectations: \1 passed, 0 failed$" % len(REQ_SCRIPTS),
                  rows[-1]) is not None,
         "--suite requester: exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
@@ -292,7 +294,7 @@ fails("connect rdma://127.0.0.2\n", 1, "%s:1:9: connect: rdma://127.0.0.2: unkno
 fails("connect 127.0.0.2:7000\n", 1, "%s:1:9: connect: a port goes after side (side PORT), or "
       "in a URL (roceshark://ADDR:PORT)")
 fails("connect 127.0.0.2\nexpect field infiniband.bth.psn ==\n", 1,
-      "%s:2:35: expect field: expected a value for infiniband.bth.psn")
+      "%s:2:35: expect field: expected a field or a value at the end")
 resp.stop()
 p = run_script(SCRIPTS[0])
 t.check(p.returncode == 4 and p.stderr.startswith("roceshark: inject: %s: " % SCRIPTS[0]),

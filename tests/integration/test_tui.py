@@ -129,7 +129,7 @@ def check_tags(tmp):
     keys("Enter")
     wait_for(lambda s: any(l.startswith(" Packet 13") for l in s), "g 13 before tagging")
     keys("Space", "Space")
-    want = read_lines("-Y", "frame.number in {13 14}")
+    want = read_lines("-Y", "frame.number in {13, 14}")
     wait_for(lambda s: packet_lines(s, tagged=True) == want and "2 tagged" in s[-1],
              "packets 13 and 14 tagged")
     out = os.path.join(tmp, "tagged.pcap")
@@ -140,7 +140,7 @@ def check_tags(tmp):
     fields = ["-T", "fields", "-e", "frame.time_epoch", "-e", "frame.len",
               "-e", "infiniband.bth.psn"]
     t.check(t.run([t.ROCESHARK, "read", "-r", out] + fields).stdout ==
-            t.run([t.ROCESHARK, "read", "-r", SAMPLE, "-Y", "frame.number in {13 14}"] +
+            t.run([t.ROCESHARK, "read", "-r", SAMPLE, "-Y", "frame.number in {13, 14}"] +
                   fields).stdout, "W wrote packets 13 and 14")
 
 

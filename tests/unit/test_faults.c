@@ -461,7 +461,7 @@ test_errors(void **state)
                                             "up to 16777215 or a value name)"},
         {"set ip.src=1", "t:1:5: set: ip.src is not a number at a fixed place in the packet"},
         {"add infiniband.bth.psn=1", "t:1:23: add: expected infiniband.bth.psn+=VALUE"},
-        {"drop if infiniband.bth.psn ==", "t:1:30: if: expected a value for infiniband.bth.psn"},
+        {"drop if infiniband.bth.psn ==", "t:1:30: if: expected a field or a value at the end"},
         {"reorder gap 0", "t:1:14: reorder gap: 1 to 1000 packets"},
         {"seed x", "t:1:7: seed: expected 0 to 4294967295"},
         {"mark ecn", "t:1:9: mark ecn: expected ce"},
