@@ -373,9 +373,9 @@ void lifetime_tcp(struct rs_analyzer *an, const struct rs_packet *pkt);
 static inline bool
 lifetime_may_end(const struct conv *c, bool response, struct rs_time now)
 {
+    /* Saturated: a capture's times may be anything (pcapng_tsresol_seconds). */
     return c->ended || (!response && c->req.started &&
-                        (now.sec - c->stats.last.sec) * 1000000000ll +
-                                (now.nsec - c->stats.last.nsec) >= LIFETIME_QUIET_NS);
+                        rs_time_to_ns(rs_time_sub(now, c->stats.last)) >= LIFETIME_QUIET_NS);
 }
 /* After lifetime_may_end(): the conversation the packet of c at psn belongs to, c or a
  * new one (lifetime.c says when). */
