@@ -255,7 +255,7 @@ parse_layer(struct parser *p, struct expr *e)
     }
     filter_next(p);
     if (p->tok == TOK_LBRACKET) {
-        struct slice_range r;
+        struct slice_range r = {0};
         filter_next_range(p);
         if (p->failed || !parse_range(p, &r))
             return;

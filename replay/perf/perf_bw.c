@@ -255,7 +255,7 @@ static int
 run_requester(struct rs_perf *p, char *err)
 {
     FILE *out = p->out != NULL ? p->out : stdout;
-    struct rs_oob_bw_report mine, theirs, sum;
+    struct rs_oob_bw_report mine = {0}, theirs = {0}, sum = {0};
     char row[256], rows[8192], json[512];
     bool send_all = is_send(p) && p->all_sizes;
     uint64_t last = p->all_sizes ? RS_PERF_ALL_MAX : p->size;
