@@ -14,6 +14,7 @@ it, and it is the slowest part of the build. Configured first as if ncursesw's d
 files were missing, then with them: the second configure builds the TUI."""
 import os
 import re
+import shutil
 import subprocess
 
 import rstest as t
@@ -49,7 +50,7 @@ def step(args, what):
 # What is checked here is what the clone holds, which the cache cannot change (ccache
 # hashes every source and header it compiles).
 flavour = ["-DROCESHARK_WIRESHARK_PLUGIN=OFF", "-DCMAKE_BUILD_TYPE=RelWithDebInfo"]
-if subprocess.run(["sh", "-c", "command -v ccache"], capture_output=True).returncode == 0:
+if shutil.which("ccache"):
     flavour.append("-DCMAKE_C_COMPILER_LAUNCHER=ccache")
     env.update(CCACHE_BASEDIR=clone, CCACHE_NOHASHDIR="1")
 # First as on a machine without ncursesw's development files (pkg-config sees every .pc but
