@@ -110,12 +110,14 @@ def main():
     ap.add_argument("--search", type=int, default=5000000)
     ap.add_argument("--live", type=int, default=0, help="seconds of perf write_bw (root)")
     ap.add_argument("--blast", type=int, default=1000000, help="frames of the veth blast")
+    ap.add_argument("--blast-size", type=int, default=128, help="bytes of each blast frame, "
+                    "64-1500 (1500: the file system's pace more than the packet rate)")
     a = ap.parse_args()
     if a.live > 0:
-        live(a.live, a.blast, RS)
+        live(a.live, a.blast, a.blast_size, RS)
         if a.against:
             print("the same with %s's TUI:" % a.against)
-            live(a.live, a.blast, a.against)
+            live(a.live, a.blast, a.blast_size, a.against)
         return 0
 
     if a.search > 0:
@@ -273,7 +275,7 @@ def live_round(pair, what, traffic, tui_rs):
              seen * 0.001, verdict), flush=True)
 
 
-def live(seconds, blast, tui_rs):
+def live(seconds, blast, size, tui_rs):
     """Section 5: a real link, the TUI beside capture."""
     import livenet as ln
     ln.need_root()
@@ -292,13 +294,13 @@ def live(seconds, blast, tui_rs):
 
     def veth_blast():
         out = subprocess.run(pair.in_a([os.path.join(ROOT, "build", "veth_blast"), pair.if_a,
-                                        str(blast), "128"]), capture_output=True, text=True,
+                                        str(blast), str(size)]), capture_output=True, text=True,
                              check=True).stdout
         return int(re.search(r"sent (\d+) frames", out).group(1))
     try:
         print("live: kernel drops of tui -i (%s) against capture -i, the same traffic" % tui_rs)
         live_round(pair, "perf write_bw -D %d" % seconds, perf, tui_rs)
-        live_round(pair, "veth_blast %d frames" % blast, veth_blast, tui_rs)
+        live_round(pair, "veth_blast %d x %d B" % (blast, size), veth_blast, tui_rs)
     finally:
         server.kill()
         server.wait()

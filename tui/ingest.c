@@ -23,11 +23,14 @@
  * decoding falls behind, the file holds what is not indexed yet. A new
  * filter stops this thread alone and reads the file again from its start.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <roceshark/expert.h>
 #include <roceshark/pcapio.h>
@@ -500,6 +503,12 @@ read_file(struct batch *b, char *err)
     return rc < 0 ? rc : drained;
 }
 
+/* Beside a live capture, this thread and the indexer it starts yield the processor
+ * to the capture's threads (nice 10 more than theirs; Linux's nice is per thread): on a
+ * busy machine the decoding falls behind, the file holds what it has not read yet, and
+ * the kernel's ring is still emptied in time. */
+#define LIVE_INGEST_NICE 10
+
 static void *
 ingest_main(void *arg)
 {
@@ -509,6 +518,13 @@ ingest_main(void *arg)
     struct batch *b = calloc(1, sizeof(*b));
 
     pthread_setname_np(pthread_self(), "rs-ingest");       /* for top and perf */
+    if (m->capture != NULL) {
+        id_t self = (id_t)gettid();
+        errno = 0;
+        int nice = getpriority(PRIO_PROCESS, self);
+        if (errno == 0)     /* best effort: a thread may always lower its own priority */
+            (void)setpriority(PRIO_PROCESS, self, nice + LIVE_INGEST_NICE);
+    }
     if (b == NULL) {
         finish_pass(m, RS_ENOMEM, "out of memory for the ingest thread");
         return NULL;

@@ -45,9 +45,9 @@ temporary_path(struct rs_tui_model *m, char *err)
 
 /* Activates the interface with the default RDMA filter (and the -d ports), or
  * the RDMA device's sniffer QP, opens the file the capture goes to, and starts
- * capture's engine on its own thread: the same buffers as `roceshark capture`,
- * the same writer, and nothing else on that thread. The ingest thread reads
- * the file as it grows. */
+ * capture's engine on its own thread: the same writer as `roceshark capture`,
+ * a larger kernel ring (LIVE_BUFFER_MB), and nothing else on that thread. The
+ * ingest thread reads the file as it grows. */
 static int
 open_capture(struct rs_tui_model *m, const struct rs_tui_model_opts *opts, char *err)
 {
@@ -61,6 +61,8 @@ open_capture(struct rs_tui_model *m, const struct rs_tui_model_opts *opts, char 
     /* The kernel hands its ring's blocks over when full or this old, and the engine
      * flushes the file this often: a frame shows within about twice that. */
     live.idle_ms = LIVE_FLUSH_MS;
+    if (live.buffer_mb == 0)
+        live.buffer_mb = LIVE_BUFFER_MB;
     if ((rc = opts->iface != NULL ? rs_source_create_iface(opts->iface, &m->live, err)
                                   : rs_source_create_rdma(opts->rdma, &m->live, err)) != 0)
         return rc;

@@ -25,6 +25,14 @@
  * blocks over at least this often. */
 #define LIVE_FLUSH_MS 100
 
+/* A live capture's kernel ring: four times capture's RS_CAPTURE_BUFFER_MB. The capture
+ * thread shares its process with the decoding, the index and the screen, so a busy
+ * machine deschedules it longer than `capture`'s one thread; 32 MiB is 50 ms of a
+ * 4 KiB-MTU RoCE link at 5 Gbit/s, 128 MiB 200 ms (the longest a write(2) of a throttled
+ * dirtier sleeps). The kernel's pages are mapped once: no copy, no page fault, no
+ * thread more on the frame's way to the file. */
+#define LIVE_BUFFER_MB (4 * RS_CAPTURE_BUFFER_MB)
+
 struct rs_tui_model {
     char *path;
     bool remove_path;               /* a temporary capture file */
