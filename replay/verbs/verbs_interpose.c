@@ -11,7 +11,8 @@
  * these definitions come before the C library's for the whole program:
  * open() of /dev/infiniband/rdma_cm hands out one of our
  * descriptors; fstat() shows it a character device, as librdmacm checks;
- * write() on it runs a command; close() of it destroys its CM IDs. Every
+ * write() on it runs a command; close() of it destroys its CM IDs (and
+ * closes it, so that no write() in between reaches the eventfd). Every
  * other call goes to the next definition (the C library's, or a
  * sanitizer's in front of it), found with dlsym(RTLD_NEXT): write() pays a
  * bitmap lookup. socket() refuses RDMA netlink, so that librdmacm takes the
@@ -192,9 +193,11 @@ write(int fd, const void *buf, size_t len)
 int
 close(int fd)
 {
-    if (ours(fd))
-        vb_ucma_close(fd);
     NEXT(close_fn, close);
+    /* The channel closes its descriptor with the next close() itself, before
+     * the number stops being ours. */
+    if (ours(fd))
+        return vb_ucma_close(fd, next);
     return next(fd);
 }
 

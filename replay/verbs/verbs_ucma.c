@@ -30,6 +30,11 @@ pthread_mutex_t vb_ucma_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t fd_bits[FD_BITS / 64];
 static unsigned n_high;             /* files with a descriptor >= FD_BITS (atomic) */
 static struct vb_ucma_file *files;
+/* Channels closed, each remembered for its descriptor's number until a file
+ * of ours takes the number or a write() finds that something else did: a
+ * write() that found the number ours as the channel closed comes here after
+ * it (see vb_ucma_close()). At most one a number. */
+static struct vb_ucma_file *gone;
 
 static void
 fd_mark(int fd, bool ours)
@@ -69,6 +74,38 @@ vb_ucma_owns(int fd)
     return ours;
 }
 
+static void
+file_free(struct vb_ucma_file *f)
+{
+    pthread_cond_destroy(&f->cond);
+    free(f);
+}
+
+static struct vb_ucma_file *
+gone_of(int fd)
+{
+    for (struct vb_ucma_file *f = gone; f != NULL; f = f->next)
+        if (f->fd == fd)
+            return f;
+    return NULL;
+}
+
+/* A closed channel's number is another file's now: it is forgotten, and freed
+ * unless a thread still waits in it (the last to leave frees it). Lock held. */
+static void
+gone_forget(struct vb_ucma_file *f)
+{
+    for (struct vb_ucma_file **pp = &gone; *pp != NULL; pp = &(*pp)->next) {
+        if (*pp == f) {
+            *pp = f->next;
+            break;
+        }
+    }
+    f->remembered = false;
+    if (f->waiters == 0)
+        file_free(f);
+}
+
 int
 vb_ucma_open(int flags)
 {
@@ -91,6 +128,9 @@ vb_ucma_open(int flags)
     }
     pthread_cond_init(&f->cond, NULL);
     pthread_mutex_lock(&vb_ucma_lock);
+    struct vb_ucma_file *old = gone_of(f->fd);
+    if (old != NULL)
+        gone_forget(old);
     f->next = files;
     files = f;
     fd_mark(f->fd, true);
@@ -98,39 +138,47 @@ vb_ucma_open(int flags)
     return f->fd;
 }
 
-static void
-file_free(struct vb_ucma_file *f)
-{
-    pthread_cond_destroy(&f->cond);
-    free(f);
-}
-
-void
-vb_ucma_close(int fd)
+int
+vb_ucma_close(int fd, int (*release)(int))
 {
     pthread_mutex_lock(&vb_ucma_lock);
     struct vb_ucma_file *f = file_of(fd);
     if (f == NULL) {
         pthread_mutex_unlock(&vb_ucma_lock);
-        return;
+        return release(fd);
     }
     /* As the kernel's release: every ID of the channel goes, and its events. */
     vb_ucma_ids_of_file_destroy(f);
+    int fl = fcntl(fd, F_GETFL);
+    f->closed_nonblock = fl >= 0 && (fl & O_NONBLOCK);
     f->closed = true;
-    fd_mark(fd, false);
     for (struct vb_ucma_file **pp = &files; *pp != NULL; pp = &(*pp)->next) {
         if (*pp == f) {
             *pp = f->next;
             break;
         }
     }
-    /* A thread still in GET_EVENT on it waits on, as on the kernel's (whose
-     * file outlives its descriptor while a write is in it): rping's event
-     * thread does, when its main thread closes the channel to leave. */
-    if (f->waiters == 0)
-        file_free(f);
+    /* The eventfd is closed while its number is still ours: a write() in
+     * another thread meanwhile comes here (and waits for the lock) rather
+     * than reaching the eventfd itself, whose answer to a command is EINVAL. */
+    int rc = release(fd);
+    int e = errno;
+    fd_mark(fd, false);
+    /* The closed channel is remembered for its number, so that a write()
+     * under way as it closed finds it (closed_command()). A thread already
+     * waiting in it (rping's event thread, as its main thread closes the
+     * channel to leave) waits on, as on the kernel's file, which outlives
+     * its descriptor while a write is in it. */
+    struct vb_ucma_file *old = gone_of(fd);
+    if (old != NULL)
+        gone_forget(old);
+    f->remembered = true;
+    f->next = gone;
+    gone = f;
     pthread_mutex_unlock(&vb_ucma_lock);
     vb_cm_stop();
+    errno = e;
+    return rc;
 }
 
 /* The program ends: as the kernel's release of each channel, its CM IDs go,
@@ -213,7 +261,7 @@ unlock_waiter(void *arg)
     struct vb_ucma_file *f = arg;
 
     /* A thread cancelled in GET_EVENT (a cancellation point, as write() is). */
-    if (--f->waiters == 0 && f->closed)
+    if (--f->waiters == 0 && f->closed && !f->remembered)
         file_free(f);
     pthread_mutex_unlock(&vb_ucma_lock);
 }
@@ -224,11 +272,12 @@ unlock_waiter(void *arg)
 static struct vb_ucma_event *
 event_wait(struct vb_ucma_file *f, int *err)
 {
-    int flags = fcntl(f->fd, F_GETFL);
+    int flags = f->closed ? (f->closed_nonblock ? O_NONBLOCK : 0) : fcntl(f->fd, F_GETFL);
+    bool nonblock = flags >= 0 && (flags & O_NONBLOCK);
 
     f->waiters++;
     pthread_cleanup_push(unlock_waiter, f);
-    while (f->first == NULL && !(flags & O_NONBLOCK))
+    while (f->first == NULL && !nonblock)
         pthread_cond_wait(&f->cond, &vb_ucma_lock);
     pthread_cleanup_pop(0);
     f->waiters--;
@@ -394,35 +443,69 @@ _Static_assert(sizeof(struct ucma_abi_resolve_addr) <= 512 &&
                    sizeof(struct ucma_abi_join_mcast) <= 512,
                "the commands fit");
 
-ssize_t
-vb_ucma_write(int fd, const void *buf, size_t len)
+/* A command written to a closed channel by a write() that was under way as it
+ * closed: it found the descriptor ours, then waited for the lock while the
+ * channel closed (a write() that comes after finds it not ours, and the C
+ * library says EBADF). In the kernel such a write holds the file, whose IDs
+ * are gone: GET_EVENT waits (for ever, or EAGAIN when non-blocking), as
+ * rping's event thread does when it reads again just as its main thread
+ * closes the channel to leave; any other command finds no ID (EBADF here,
+ * which says as much). */
+static int
+closed_command(struct vb_ucma_file *f, uint32_t cmd, const void *in, uint16_t out)
+{
+    if (cmd != UCMA_CMD_GET_EVENT)
+        return -EBADF;
+    return cmd_get_event(f, in, out);
+}
+
+/* Runs the command written to f. Lock held. */
+static int
+command(struct vb_ucma_file *f, const void *buf, size_t len)
 {
     struct ucma_abi_cmd_hdr hdr;
     uint8_t cmd[512];
 
     if (buf == NULL || len < sizeof(hdr))
-        return errno = EINVAL, -1;
+        return -EINVAL;
     memcpy(&hdr, buf, sizeof(hdr));
     /* As ucma_write(): the input must be within what was written. A command
      * shorter than its struct reads as zeros after it (the kernel would read
      * whatever followed), a longer one is cut. */
     if (hdr.in + sizeof(hdr) > len)
-        return errno = EINVAL, -1;
+        return -EINVAL;
     if (hdr.cmd >= sizeof(commands) / sizeof(commands[0]) || commands[hdr.cmd] == NULL)
-        return errno = EINVAL, -1;
+        return -EINVAL;
     size_t n = sizeof(hdr) + hdr.in;
     memset(cmd, 0, sizeof(cmd));
     memcpy(cmd, buf, n < sizeof(cmd) ? n : sizeof(cmd));
+    int rc = f->closed ? closed_command(f, hdr.cmd, cmd, hdr.out)
+                       : commands[hdr.cmd](f, cmd, hdr.out);
+    if (rc < 0 && getenv("ROCESHARK_VERBS_DEBUG") != NULL)
+        fprintf(stderr, "roceshark: rdma_cm: command %u: %s\n", hdr.cmd, strerror(-rc));
+    return rc;
+}
+
+ssize_t
+vb_ucma_write(int fd, const void *buf, size_t len)
+{
     pthread_mutex_lock(&vb_ucma_lock);
-    int rc = -EBADF;
     struct vb_ucma_file *f = file_of(fd);
-    if (f != NULL)
-        rc = commands[hdr.cmd](f, cmd, hdr.out);
-    pthread_mutex_unlock(&vb_ucma_lock);
-    if (rc < 0) {
-        if (getenv("ROCESHARK_VERBS_DEBUG") != NULL)
-            fprintf(stderr, "roceshark: rdma_cm: command %u: %s\n", hdr.cmd, strerror(-rc));
-        return errno = -rc, -1;
+    if (f == NULL && (f = gone_of(fd)) != NULL && fcntl(fd, F_GETFD) >= 0) {
+        /* A closed channel's number, open again: something else took it, and
+         * the write is that file's. */
+        gone_forget(f);
+        f = NULL;
     }
+    if (f == NULL) {
+        pthread_mutex_unlock(&vb_ucma_lock);
+        /* Not ours (any more): the C library's write() (through ours, which
+         * now passes it on). */
+        return write(fd, buf, len);
+    }
+    int rc = command(f, buf, len);
+    pthread_mutex_unlock(&vb_ucma_lock);
+    if (rc < 0)
+        return errno = -rc, -1;
     return (ssize_t)len;
 }

@@ -77,6 +77,10 @@ struct vb_ucma_file {
     pthread_cond_t cond;            /* GET_EVENT waits on it */
     unsigned waiters;
     bool closed;
+    /* Once closed: whether it was non-blocking, and whether it is still
+     * remembered for its descriptor's number (verbs_ucma.c). */
+    bool closed_nonblock;
+    bool remembered;
     struct vb_ucma_file *next;
 };
 
@@ -224,7 +228,10 @@ int vb_ucma_open(int flags);
 bool vb_ucma_owns(int fd);
 /* A command written to fd: len, or -1 with errno, as the kernel's write(). */
 ssize_t vb_ucma_write(int fd, const void *buf, size_t len);
-/* fd is being closed: its IDs are destroyed (then the caller closes it). */
-void vb_ucma_close(int fd);
+/* Closes channel fd as the kernel's release does: its IDs are destroyed, and
+ * the descriptor is closed with release (the C library's close()) before it
+ * stops being ours, so that a write() under way meanwhile finds the closed
+ * channel rather than the eventfd. release's answer. */
+int vb_ucma_close(int fd, int (*release)(int));
 
 #endif /* ROCESHARK_VERBS_UCMA_H */

@@ -29,7 +29,11 @@ import rstest as t
 
 VETH = "--veth" in sys.argv
 FULL = "--full" in sys.argv
-NAME = ("rdmacm_veth" if VETH else "rdmacm") + ("_full" if FULL else "")
+# rping's teardown, again and again (label long): its event thread reads again as its main
+# thread closes the channel, which must neither fail (EBADF, EINVAL) nor hang.
+LOOP = "--rping-loop" in sys.argv
+NAME = ("rdmacm_veth" if VETH else "rdmacm") + ("_full" if FULL else "") + \
+    ("_rping_loop" if LOOP else "")
 PRELOAD = os.environ.get("ROCESHARK_SANITIZER_PRELOAD", "")
 CM_API = os.environ.get("CM_API", "")
 CM_XFER = os.environ.get("CM_XFER", "")
@@ -242,6 +246,11 @@ def capture_stop(cap):
     _, err = cap.communicate(timeout=20)
     t.check(cap.returncode == 0 and " 0 dropped by kernel" in err, "capture: %r" % err)
 
+
+if LOOP:
+    for i in range(20):
+        rping("rping -C 10, run %d of 20" % (i + 1), 10, NET.s_ip(0), NET.c_ip(0), NET.s_ip(0))
+    t.finish(NAME)
 
 if VETH:
     rping("rping -C 100 over veth", 100, NET.s_ip(0), NET.c_ip(0), NET.s_ip(0))

@@ -23,16 +23,22 @@
  * through rdma_create_ep (synchronous), a message each way, an RDMA WRITE
  * and READ of the server's buffer compared, rdma_migrate_id to an event
  * channel of its own, rdma_disconnect (DISCONNECTED, TIMEWAIT_EXIT), a
- * connect nobody answers (UNREACHABLE), and the backlog.
+ * connect nobody answers (UNREACHABLE), the backlog, and rping's teardown (a
+ * read of a channel that another thread closed).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <arpa/inet.h>
 #include <rdma/rdma_cma.h>
@@ -403,6 +409,119 @@ backlog(struct rdma_event_channel *ch)
     rdma_destroy_event_channel(lch);
 }
 
+/* rping's teardown: an event thread acks the last event and reads again while
+ * the main thread destroys the ID and closes the channel. As in the kernel, a
+ * read under way when the channel closes waits (the program ends around it),
+ * and one that comes after the close, with the descriptor's number it had
+ * read before, fails with EBADF; a write to the number once a pipe holds it
+ * is the pipe's. */
+struct reader {
+    struct rdma_event_channel ch;       /* a copy: the program's is freed at its close */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool got, closed, after;
+    atomic_int reading;
+    pid_t tid;
+    int rc, err;
+};
+
+static void *
+reader_main(void *arg)
+{
+    struct reader *r = arg;
+    struct rdma_cm_event *ev;
+
+    r->tid = (pid_t)syscall(SYS_gettid);
+    ev = expect(&r->ch, RDMA_CM_EVENT_ADDR_RESOLVED, "teardown");
+    if (ev != NULL)
+        rdma_ack_cm_event(ev);
+    pthread_mutex_lock(&r->lock);
+    r->got = true;
+    pthread_cond_broadcast(&r->cond);
+    while (r->after && !r->closed)
+        pthread_cond_wait(&r->cond, &r->lock);
+    pthread_mutex_unlock(&r->lock);
+    atomic_store(&r->reading, 1);
+    r->rc = rdma_get_cm_event(&r->ch, &ev);
+    r->err = errno;
+    atomic_store(&r->reading, 2);
+    return NULL;
+}
+
+/* Whether the reader sleeps in its read (state S), or has returned. */
+static bool
+reader_waits(struct reader *r)
+{
+    char path[64], buf[256];
+
+    if (atomic_load(&r->reading) != 1)
+        return atomic_load(&r->reading) == 2;
+    snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)r->tid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return true;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *paren = strrchr(buf, ')');
+    return paren != NULL && paren[1] == ' ' && paren[2] == 'S';
+}
+
+static void
+teardown(bool after)
+{
+    struct rdma_event_channel *ch = rdma_create_event_channel();
+    struct reader r = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER,
+                       .after = after};
+    struct rdma_cm_id *id;
+    struct sockaddr_in dst = addr(server_ip);
+    pthread_t t;
+    const char *how = after ? "a read after the close" : "a read under way at the close";
+    int p[2];
+
+    if (pipe(p) != 0 || ch == NULL || rdma_create_id(ch, &id, NULL, RDMA_PS_TCP) != 0) {
+        check(false, "teardown", "a pipe, a channel and an ID");
+        return;
+    }
+    r.ch = *ch;
+    int fd = ch->fd;
+    rdma_resolve_addr(id, NULL, (struct sockaddr *)&dst, 2000);
+    pthread_create(&t, NULL, reader_main, &r);
+    pthread_mutex_lock(&r.lock);
+    while (!r.got)
+        pthread_cond_wait(&r.cond, &r.lock);
+    pthread_mutex_unlock(&r.lock);
+    if (!after) {
+        while (!reader_waits(&r))
+            sched_yield();
+    }
+    rdma_destroy_id(id);
+    rdma_destroy_event_channel(ch);
+    pthread_mutex_lock(&r.lock);
+    r.closed = true;
+    pthread_cond_broadcast(&r.cond);
+    pthread_mutex_unlock(&r.lock);
+    if (after) {
+        pthread_join(t, NULL);
+        check(r.rc != 0 && r.err == EBADF, "teardown", "%s: EBADF (%s)", how,
+              r.rc == 0 ? "an event" : strerror(r.err));
+    } else {
+        check(atomic_load(&r.reading) == 1, "teardown", "%s: it waits on (%s)", how,
+              atomic_load(&r.reading) == 2 ? strerror(r.err) : "waiting");
+        void *ret = NULL;
+        pthread_cancel(t);
+        pthread_join(t, &ret);
+        check(ret == PTHREAD_CANCELED, "teardown", "%s: it waited until cancelled", how);
+    }
+    char got[8] = {0};
+    check(dup2(p[1], fd) == fd && write(fd, "hello", 5) == 5 &&
+              read(p[0], got, sizeof(got)) == 5 && strcmp(got, "hello") == 0,
+          "teardown", "%s: the number taken by a pipe: a write is the pipe's", how);
+    close(fd);
+    close(p[0]);
+    close(p[1]);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -444,6 +563,8 @@ main(int argc, char **argv)
     pthread_join(t, NULL);
     unreachable(ch);
     backlog(ch);
+    teardown(false);
+    teardown(true);
     rdma_destroy_id(s.listen);
     rdma_destroy_event_channel(s.ch);
     rdma_destroy_event_channel(ch);

@@ -13,7 +13,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -264,9 +268,8 @@ test_commands(void **state)
     assert_int_equal(bind_ip(fd, other, addr_a, port), EADDRINUSE);
     assert_int_equal(destroy_id(fd, id), 0);
     assert_int_equal(bind_ip(fd, other, addr_a, port), 0); /* free again */
-    vb_ucma_close(fd);
+    vb_ucma_close(fd, close);
     assert_false(vb_ucma_owns(fd));
-    close(fd);
 }
 
 /* A connection, both sides, from the REQ to time wait's end. */
@@ -366,10 +369,8 @@ test_connection(void **state)
     assert_int_equal(destroy_id(cfd, c), 5);
     assert_int_equal(destroy_id(sfd, child), 3);
     assert_int_equal(destroy_id(sfd, l), 1);    /* its CONNECT_REQUEST */
-    vb_ucma_close(sfd);
-    vb_ucma_close(cfd);
-    close(sfd);
-    close(cfd);
+    vb_ucma_close(sfd, close);
+    vb_ucma_close(cfd, close);
 }
 
 /* REJECT: the consumer's reason (28) or ECE's (35), 148 bytes at most, only for a
@@ -420,10 +421,8 @@ test_reject_and_early(void **state)
     e = event(cfd);
     assert_int_equal(e.event, RDMA_CM_EVENT_REJECTED);
     assert_int_equal(e.status, 8);
-    vb_ucma_close(sfd);
-    vb_ucma_close(cfd);
-    close(sfd);
-    close(cfd);
+    vb_ucma_close(sfd, close);
+    vb_ucma_close(cfd, close);
 }
 
 /* MIGRATE_ID: an ID and its waiting events move to another channel; the answer
@@ -463,10 +462,145 @@ test_migrate(void **state)
     m.fd = (uint32_t)fa;                        /* the ID is fb's now */
     assert_int_equal(run(fb, &m, sizeof(m)), EINVAL);
     assert_int_equal(destroy_id(fb, id), 1);
-    vb_ucma_close(fa);
-    vb_ucma_close(fb);
-    close(fa);
-    close(fb);
+    vb_ucma_close(fa, close);
+    vb_ucma_close(fb, close);
+}
+
+/* --- a channel closed while another thread reads it (rping's teardown) --- */
+
+static bool owned_at_release;
+
+/* The C library's close(), noting whether the descriptor was still ours then. */
+static int
+release_noting(int fd)
+{
+    owned_at_release = vb_ucma_owns(fd);
+    return close(fd);
+}
+
+struct reader {
+    int fd;
+    atomic_int entered, done;
+    pid_t tid;
+    int err;
+};
+
+static int
+get_event(int fd)
+{
+    struct ucma_abi_get_event g;
+    struct ucma_abi_event_resp r;
+
+    INIT(g, GET_EVENT);
+    g.out = sizeof(r);
+    g.response = (uintptr_t)&r;
+    return run(fd, &g, sizeof(g));
+}
+
+static void *
+reader_main(void *arg)
+{
+    struct reader *rd = arg;
+
+    rd->tid = (pid_t)syscall(SYS_gettid);
+    atomic_store(&rd->entered, 1);
+    rd->err = get_event(rd->fd);
+    atomic_store(&rd->done, 1);
+    return NULL;
+}
+
+/* Whether thread tid sleeps (state S in its stat), or has ended. */
+static bool
+sleeping_or_done(struct reader *rd)
+{
+    char path[64], buf[256];
+
+    if (atomic_load(&rd->done))
+        return true;
+    snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)rd->tid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return true;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *paren = strrchr(buf, ')');
+    return paren != NULL && paren[1] == ' ' && paren[2] == 'S';
+}
+
+/* rping's event thread acks the last event and reads again while its main
+ * thread destroys the ID and closes the channel. The close takes the
+ * descriptor away while it is still ours (a write() in between must not reach
+ * the eventfd: EINVAL); a GET_EVENT that found the descriptor ours before the
+ * close (vb_ucma_write() is what the C library's write() calls then) waits
+ * on the closed channel, as on the kernel's file, or says EAGAIN when
+ * non-blocking (not EBADF); any other command, EBADF; and once something else
+ * has the number, its writes are that file's. */
+static void
+test_close_while_reading(void **state)
+{
+    (void)state;
+    int p[2];                   /* made first, so that it takes no channel's number */
+    assert_int_equal(pipe(p), 0);
+    /* Non-blocking: EAGAIN from another thread, EBADF from the closer. */
+    int fd = vb_ucma_open(O_RDWR | O_NONBLOCK);
+    assert_true(fd >= 0);
+    uint32_t id = create_id(fd, 11);
+    assert_int_equal(destroy_id(fd, id), 0);
+    owned_at_release = false;
+    assert_int_equal(vb_ucma_close(fd, release_noting), 0);
+    assert_true(owned_at_release);
+    assert_false(vb_ucma_owns(fd));
+    assert_int_equal(fcntl(fd, F_GETFD), -1);             /* closed for real */
+    struct reader rd = {.fd = fd};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, reader_main, &rd), 0);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    assert_int_equal(rd.err, EAGAIN);
+    struct ucma_abi_create_id c;
+    struct ucma_abi_create_id_resp cr;
+    INIT(c, CREATE_ID);
+    c.out = sizeof(cr);
+    c.response = (uintptr_t)&cr;
+    c.ps = RDMA_PS_TCP;
+    assert_int_equal(run(fd, &c, sizeof(c)), EBADF);      /* any other command: EBADF */
+
+    /* Blocking, the thread already waiting when the channel closes, and one
+     * whose write found it ours before: both wait until cancelled. */
+    for (int after = 0; after < 2; after++) {
+        fd = vb_ucma_open(O_RDWR);
+        assert_true(fd >= 0);
+        id = create_id(fd, 12);
+        struct reader w = {.fd = fd};
+        if (!after) {
+            assert_int_equal(pthread_create(&th, NULL, reader_main, &w), 0);
+            while (!atomic_load(&w.entered) || !sleeping_or_done(&w))
+                sched_yield();
+        }
+        assert_int_equal(destroy_id(fd, id), 0);
+        assert_int_equal(vb_ucma_close(fd, close), 0);
+        if (after) {
+            assert_int_equal(pthread_create(&th, NULL, reader_main, &w), 0);
+            while (!atomic_load(&w.entered) || !sleeping_or_done(&w))
+                sched_yield();
+        }
+        assert_false(atomic_load(&w.done));
+        void *ret = NULL;
+        pthread_cancel(th);
+        assert_int_equal(pthread_join(th, &ret), 0);
+        assert_ptr_equal(ret, PTHREAD_CANCELED);
+    }
+
+    /* The number taken by something else as the write came: the write is its. */
+    assert_int_equal(dup2(p[1], fd), fd);
+    assert_int_equal(vb_ucma_write(fd, "hello", 5), 5);
+    assert_int_equal(vb_ucma_write(fd, "again", 5), 5);
+    char got[16] = {0};
+    assert_int_equal(read(p[0], got, sizeof(got)), 10);
+    assert_string_equal(got, "helloagain");
+    close(fd);
+    close(p[0]);
+    close(p[1]);
 }
 
 int
@@ -477,6 +611,7 @@ main(void)
         cmocka_unit_test(test_connection),
         cmocka_unit_test(test_reject_and_early),
         cmocka_unit_test(test_migrate),
+        cmocka_unit_test(test_close_while_reading),
     };
 
     return cmocka_run_group_tests(tests, setup_devices, NULL);
