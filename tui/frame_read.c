@@ -46,8 +46,10 @@ frame_from_index(struct rs_tui_model *m, uint64_t number, struct rs_frame *f,
 }
 
 /* A window of a file read ahead, for frames taken in increasing order (a search, a
- * write): a few large reads in place of two small ones a frame. */
-#define WINDOW (1u << 20)
+ * write): a few large reads in place of two small ones a frame. 256 KiB, so that the
+ * frames are still in the cache when they are decoded (with 1 MiB a search of 1M
+ * frames took 1.2-1.9x the time of read | grep, with 256 KiB 0.98-1.06x). */
+#define WINDOW (1u << 18)
 
 struct window {
     uint8_t *buf;
@@ -92,20 +94,24 @@ in_window(const struct window *w, uint64_t off, size_t n)
     return off >= w->off && off - w->off + n <= w->len;
 }
 
-/* n bytes at off of the capture file into out: from the window (read again from off
- * when they are not in it), or straight when there is none or they are larger. */
-static int
-read_at(struct rs_tui_model *m, struct window *w, uint64_t off, void *out, size_t n, char *err)
+/* n bytes at off of the capture file in the window (read again from off when they are
+ * not in it): valid until the window's next read. NULL when there is no window or they
+ * are not in the file or larger than it. */
+static const uint8_t *
+frames_view(struct rs_tui_model *m, struct window *w, uint64_t off, size_t n)
 {
     if (w != NULL && n <= WINDOW && !in_window(w, off, n)) {
         ssize_t got = pread(m->fd, w->buf, WINDOW, (off_t)off);
         w->off = off;
         w->len = got > 0 ? (size_t)got : 0;
     }
-    if (w != NULL && in_window(w, off, n)) {
-        memcpy(out, w->buf + (off - w->off), n);
-        return 0;
-    }
+    return w != NULL && in_window(w, off, n) ? w->buf + (off - w->off) : NULL;
+}
+
+/* n bytes at off of the capture file into out. */
+static int
+read_at(struct rs_tui_model *m, uint64_t off, void *out, size_t n, char *err)
+{
     ssize_t got = pread(m->fd, out, n, (off_t)off);
     if (got != (ssize_t)n)
         return rs_error(err, RS_EIO, "%s: reading a frame back: %s", m->path,
@@ -113,20 +119,16 @@ read_at(struct rs_tui_model *m, struct window *w, uint64_t off, void *out, size_
     return 0;
 }
 
-/* The same for the state file. */
-static int
-state_at(struct rs_tui_model *m, struct window *w, uint64_t off, void *out, size_t n, char *err)
+/* The same for the state file: the record in the window, or NULL. */
+static const uint8_t *
+state_view(struct rs_tui_model *m, struct window *w, uint64_t off, size_t n)
 {
     if (w != NULL && n <= WINDOW && !in_window(w, off, n)) {
         size_t got = store_read_ahead(m->store, off, w->buf, WINDOW);
         w->off = off;
         w->len = got;
     }
-    if (w != NULL && in_window(w, off, n)) {
-        memcpy(out, w->buf + (off - w->off), n);
-        return 0;
-    }
-    return store_read(m->store, off, out, n, err);
+    return w != NULL && in_window(w, off, n) ? w->buf + (off - w->off) : NULL;
 }
 
 /* Room for n bytes in *buf. */
@@ -153,9 +155,15 @@ read_frame(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d,
     if (!frame_from_index(m, number, &d->frame, e))
         return rs_error(err, RS_EINVAL, "frame %llu: no such frame",
                         (unsigned long long)number);
+    /* Through a cursor, the frame is read where the window holds it: a search copied each
+     * frame's bytes a second time, a sixth of its time. */
+    const uint8_t *in = frames_view(m, c != NULL ? &c->frames : NULL, e->offset, e->caplen);
+    if (in != NULL) {
+        d->frame.data = in;
+        return 0;
+    }
     if ((rc = make_room(&d->data, &d->cap, e->caplen, err)) != 0 ||
-        (rc = read_at(m, c != NULL ? &c->frames : NULL, e->offset, d->data, e->caplen,
-                      err)) != 0)
+        (rc = read_at(m, e->offset, d->data, e->caplen, err)) != 0)
         return rc;
     d->frame.data = d->data;
     return 0;
@@ -171,12 +179,17 @@ rs_tui_model_decode_at(struct rs_tui_model *m, uint64_t number, struct rs_tui_de
     if ((rc = read_frame(m, number, d, &e, c, err)) != 0)
         return rc;
     rs_decode_frame(&d->frame, &m->decode, &d->pkt);
-    if ((rc = make_room(&d->state, &d->state_cap, e.state_len, err)) != 0)
-        return rc;
-    if (e.state_len > 0 && (rc = state_at(m, c != NULL ? &c->state : NULL, e.state_off,
-                                          d->state, e.state_len, err)) != 0)
-        return rc;
-    return frame_state_apply(d, e.state_len, err);
+    if (e.state_len == 0)
+        return frame_state_apply(d, NULL, 0, err);
+    const uint8_t *state = state_view(m, c != NULL ? &c->state : NULL, e.state_off,
+                                      e.state_len);
+    if (state == NULL) {
+        if ((rc = make_room(&d->state, &d->state_cap, e.state_len, err)) != 0 ||
+            (rc = store_read(m->store, e.state_off, d->state, e.state_len, err)) != 0)
+            return rc;
+        state = d->state;
+    }
+    return frame_state_apply(d, state, e.state_len, err);
 }
 
 int

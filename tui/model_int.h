@@ -109,8 +109,9 @@ struct frame_state_buf {
 bool frame_state_encode(struct frame_state_buf *b, const struct rs_frame *frame,
                         const struct rs_packet *pkt);
 void frame_state_buf_free(struct frame_state_buf *b);
-/* Gives d->pkt, decoded again from d->frame, the record's len bytes in d->state. */
-int frame_state_apply(struct rs_tui_decoded *d, size_t len, char *err);
+/* Gives d->pkt, decoded again from d->frame, the record's len bytes at state (which
+ * iWARP views point into: it must outlive d's use). */
+int frame_state_apply(struct rs_tui_decoded *d, const uint8_t *state, size_t len, char *err);
 /* Builds a shared pipeline with filter text for the model's decode options. */
 int model_new_pipeline(struct rs_tui_model *m, const char *filter,
                        struct rs_pipeline **out, char *err);
