@@ -24,7 +24,8 @@
   4. --search N (0 skips it; 5 million by default): a text in none of a capture's N
      frames, looked for with `s` in the TUI's packet list (the time the status line gives
      for the whole list) against `roceshark read -r FILE | grep -c TEXT`, best of --rounds
-     each, taken in turn (goal: the TUI no slower);
+     each, taken in turn (goal: the TUI no slower), and the processor time each took,
+     which a busy host does not change;
   5. --live SECONDS (root; 0, the default, skips it): a real link, both tools on the same
      traffic in one run: `perf write_bw -D SECONDS` between two namespaces over a veth pair
      while `roceshark capture -i` and `roceshark tui -i -w` capture the server's end, then
@@ -193,22 +194,35 @@ def hostile(frames):
     print("  peak RSS     %6.0f MB: %.1f bytes per frame" % (rss / 1e6, rss / frames))
 
 
+def cpu_seconds(pid):
+    """User and system time of a process and its threads, ended ones included."""
+    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def search(frames, rounds):
     """Section 4: a text in no frame, found by neither."""
     path = capture(frames)
-    t_grep, t_tui = [], []
+    t_grep, t_tui, cpu_grep, cpu_tui = [], [], [], []
     subprocess.run(["tmux", "kill-session", "-t", SESSION], stderr=subprocess.DEVNULL)
     subprocess.run(["tmux", "new-session", "-d", "-s", SESSION, "-x", "200", "-y", "50",
                     RS, "tui", "-r", path], check=True)
+    pid = int(subprocess.run(["tmux", "display", "-p", "-t", SESSION, "#{pane_pid}"],
+                             capture_output=True, text=True).stdout)
     while "loaded in" not in screen():
         time.sleep(0.1)
     subprocess.run(["tmux", "send-keys", "-t", SESSION, "F3"], check=True)
     for r in range(rounds):
         text = "no such text %d" % r     # each round's own status line
+        before = os.times()
         t0 = time.perf_counter()
         subprocess.run("%s read -r %s | grep -c '%s'" % (RS, path, text), shell=True,
                        stdout=subprocess.DEVNULL)
         t_grep.append(time.perf_counter() - t0)
+        after = os.times()
+        cpu_grep.append(after.children_user + after.children_system -
+                        before.children_user - before.children_system)
+        cpu0 = cpu_seconds(pid)
         subprocess.run(["tmux", "send-keys", "-t", SESSION, "s", "C-u"], check=True)
         subprocess.run(["tmux", "send-keys", "-t", SESSION, "-l", text], check=True)
         subprocess.run(["tmux", "send-keys", "-t", SESSION, "Enter"], check=True)
@@ -218,6 +232,7 @@ def search(frames, rounds):
             m = re.search(r"\"%s\" is not in the (\d+) packets \(searched in ([0-9.]+) s\)"
                           % text, screen())
         t_tui.append(float(m.group(2)))
+        cpu_tui.append(cpu_seconds(pid) - cpu0)
         subprocess.run(["tmux", "send-keys", "-t", SESSION, "Escape"], check=True)
     subprocess.run(["tmux", "send-keys", "-t", SESSION, "q"])
     time.sleep(0.3)
@@ -227,6 +242,10 @@ def search(frames, rounds):
     print("  read | grep %7.3f s" % g)
     print("  tui s       %7.3f s  %.2fx read | grep's time (goal at most 1x)" % (u, u / g),
           flush=True)
+    # What a busy host does not change: the processor time each took (the TUI's with its
+    # screen's redraws), and so the time on an idle one with as many processors.
+    print("  processor time: read | grep %.2f s, tui s %.2f s (%.2fx)"
+          % (min(cpu_grep), min(cpu_tui), min(cpu_tui) / min(cpu_grep)), flush=True)
 
 
 COUNTS = re.compile(r"capture: \S+: (\d+) received, (\d+) written, (\d+) dropped by kernel")
