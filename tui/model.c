@@ -116,6 +116,7 @@ rs_tui_model_open(const struct rs_tui_model_opts *opts, struct rs_tui_model **ou
     pthread_mutex_init(&m->mu, NULL);
     pthread_cond_init(&m->pass_done, NULL);
     m->decode = opts->decode;
+    m->search_threads = opts->search_threads;
     m->two_stage = opts->stages == 2 ||
                    (opts->stages == 0 && sysconf(_SC_NPROCESSORS_ONLN) >= 3);
     if ((m->filter = strdup(filter)) == NULL) {

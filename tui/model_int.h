@@ -39,6 +39,7 @@ struct rs_tui_model {
     char *filter;                   /* in force; "" for none */
     struct rs_decode_opts decode;
     bool two_stage;                 /* the pipeline runs on two threads */
+    unsigned search_threads;        /* rs_tui_model_opts.search_threads */
     int fd;                         /* the file, for reading frames back */
 
     pthread_mutex_t mu;

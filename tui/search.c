@@ -264,7 +264,8 @@ rs_tui_model_search(struct rs_tui_model *m, uint64_t after, const char *text,
     if (work != NULL)
         atomic_store(&work->total, n);
     /* A thread more per processor, while there is more than a chunk each to look at. */
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    long cpus = m->search_threads != 0 ? (long)m->search_threads
+                                       : sysconf(_SC_NPROCESSORS_ONLN);
     while (n_threads + 1 < (size_t)(cpus > 0 ? cpus : 1) && n_threads + 1 < SEARCH_MAX_THREADS &&
            (n_threads + 1) * CHECK_EVERY < n &&
            pthread_create(&threads[n_threads], NULL, search_main, &s) == 0)

@@ -216,6 +216,8 @@ struct rs_tui_model_opts {
                                        3 CPUs are online (with the file's reader, three
                                        threads are busy: on 2 CPUs the two stages measured
                                        from 20% faster to twice as slow as one) */
+    unsigned search_threads;        /* threads a search (s, n) runs on; 0: one per online
+                                       processor, at most 8 */
 };
 
 void rs_tui_model_opts_init(struct rs_tui_model_opts *opts);

@@ -972,6 +972,50 @@ test_search(void **state)
     rs_tui_model_close(m);
 }
 
+/* A search on four threads finds what it finds on one: the first line after the place
+ * it starts from, wrapping, however the list's chunks fall to the threads, with the same
+ * count of packets looked at (8,100 frames: eight chunks of 1024). */
+static void
+test_search_threads(void **state)
+{
+    static const char *const texts[] = {"rnr nak", "100", "1025 ", "no such text"};
+    static const uint64_t afters[] = {0, 1023, 4000, 8099};
+    char path[] = "/tmp/rs_test_search_XXXXXX", err[RS_ERRBUF_SIZE];
+    struct rs_tui_model_opts opts;
+    struct rs_tui_model *one, *four;
+
+    (void)state;
+    sample_repeated(path, 300);
+    rs_tui_model_opts_init(&opts);
+    opts.path = path;
+    opts.search_threads = 1;
+    assert_int_equal(rs_tui_model_open(&opts, &one, err), 0);
+    opts.search_threads = 4;
+    assert_int_equal(rs_tui_model_open(&opts, &four, err), 0);
+    rs_tui_model_wait(one);
+    rs_tui_model_wait(four);
+    for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++) {
+        for (size_t a = 0; a < sizeof(afters) / sizeof(afters[0]); a++) {
+            uint64_t found1 = UINT64_MAX, looked1 = 0, found4 = UINT64_MAX, looked4 = 0;
+            int rc1 = rs_tui_model_search(one, afters[a], texts[t], NULL, NULL, &found1,
+                                          &looked1, err);
+            int rc4 = rs_tui_model_search(four, afters[a], texts[t], NULL, NULL, &found4,
+                                          &looked4, err);
+            assert_int_equal(rc4, rc1);
+            assert_int_equal(found4, found1);
+            assert_int_equal(looked4, looked1);
+        }
+    }
+    /* The one number past the first chunk: found by a thread that did not start first. */
+    uint64_t found = 0, looked = 0;
+    assert_int_equal(rs_tui_model_search(four, 0, "8099", NULL, NULL, &found, &looked, err), 0);
+    assert_int_equal(rs_tui_model_shown_frame(four, found), 8099);
+    assert_int_equal(looked, 8098);
+    rs_tui_model_close(one);
+    rs_tui_model_close(four);
+    unlink(path);
+}
+
 /* A search and a write on threads of their own: each reports its progress and its
  * outcome; cancelled, each stops before its end (the write removing its file), and a
  * search that finds nothing says how many packets it looked at. */
@@ -1081,6 +1125,7 @@ main(void)
         cmocka_unit_test(test_index_bound),
         cmocka_unit_test(test_canvas),
         cmocka_unit_test(test_search),
+        cmocka_unit_test(test_search_threads),
         cmocka_unit_test(test_tasks),
         cmocka_unit_test(test_state_file_full),
     };
