@@ -481,7 +481,8 @@ command(struct vb_ucma_file *f, const void *buf, size_t len)
     memcpy(cmd, buf, n < sizeof(cmd) ? n : sizeof(cmd));
     int rc = f->closed ? closed_command(f, hdr.cmd, cmd, hdr.out)
                        : commands[hdr.cmd](f, cmd, hdr.out);
-    if (rc < 0 && getenv("ROCESHARK_VERBS_DEBUG") != NULL)
+    /* EAGAIN from a non-blocking GET_EVENT is no failure: rsockets polls so. */
+    if (rc < 0 && rc != -EAGAIN && getenv("ROCESHARK_VERBS_DEBUG") != NULL)
         fprintf(stderr, "roceshark: rdma_cm: command %u: %s\n", hdr.cmd, strerror(-rc));
     return rc;
 }

@@ -14,7 +14,7 @@ perftest test with -R and qperf -cm1 too, and the whole set on the veth pair:
 - across a veth pair at MTU 1500 between two namespaces (--veth).
 The programs: cm_xfer (the tutorial's CM client/server: a WRITE, a READ back, the two
 buffers compared), rping -v -V (which checks each ping's data), ucmatose, rdma_server and
-rdma_client, cmtime, every perftest test with -R, qperf -cm1, and rping against our own
+rdma_client, rstream and riostream (rsockets, -T v checking the data), cmtime, every perftest test with -R, qperf -cm1, and rping against our own
 rping client (perf rping) and server (responder --cm). Short runs: a few seconds per
 program."""
 import os
@@ -39,7 +39,8 @@ CM_API = os.environ.get("CM_API", "")
 CM_XFER = os.environ.get("CM_XFER", "")
 PERFTEST = ["ib_write_bw", "ib_read_bw", "ib_send_bw", "ib_atomic_bw", "ib_write_lat",
             "ib_read_lat", "ib_send_lat", "ib_atomic_lat"]
-TOOLS = ["rping", "ucmatose", "rdma_server", "rdma_client", "cmtime", "mckey", "qperf"] + PERFTEST
+TOOLS = ["rping", "ucmatose", "rdma_server", "rdma_client", "cmtime", "mckey", "qperf", "rstream",
+         "riostream"] + PERFTEST
 missing = [x for x in TOOLS if shutil.which(x) is None]
 if missing:
     # CI installs them (scripts/deps.sh); a developer's machine may lack them.
@@ -318,6 +319,17 @@ t.check("rdma_client: end 0" in c[1] and "rdma_server: end 0" in s[1],
 
 # Lean on the veth pair: rping (above), ucmatose and rdma_server/rdma_client cross it.
 LEAN_VETH = VETH and not FULL
+
+# --- rsockets: rstream and riostream, each byte checked (-T v), 100 transfers of 4 KiB ---
+RSOCKETS_RUN = re.compile(r"^custom\s+4k\s+100\s+1\s+800k\s", re.M)
+if not LEAN_VETH:
+    for tool in ("rstream", "riostream"):
+        args = ["-S", "4096", "-C", "100", "-T", "v"]
+        s, c = pair(tool, server_cmd(0, [tool, "-b", NET.s_ip(0)] + args),
+                    client_cmd(0, [tool, "-s", NET.s_ip(0)] + args), roce_bound(NET.s_ip(0)))
+        t.check(RSOCKETS_RUN.search(c[1]) is not None and RSOCKETS_RUN.search(s[1]) is not None,
+                "%s: 100 transfers of 4 KiB verified, both sides: %r %r"
+                % (tool, (c[1] + c[2])[-300:], (s[1] + s[2])[-300:]))
 if not LEAN_VETH:
     s, c = pair("cmtime", server_cmd(0, ["cmtime", "-b", NET.s_ip(0)]),
                 client_cmd(0, ["cmtime", "-s", NET.s_ip(0), "-c", "20"]),
