@@ -78,10 +78,11 @@ struct read_opts {
     uint64_t stop_bytes;                /* -a filesize: (with -w) */
     const char *glossary;               /* -G */
     struct rs_display display;          /* -n, -N, --compat, -o roceshark.info: */
+    unsigned threads;                   /* --threads; 0 until given */
 };
 
 enum read_long_option { OPT_DISABLE_PROTOCOL = 0x100, OPT_ENABLE_PROTOCOL, OPT_NO_DUPLICATE_KEYS,
-                        OPT_COMPAT };
+                        OPT_COMPAT, OPT_THREADS };
 
 static const char read_usage[] =
     "usage: roceshark read -r FILE | -i IFACE [options]\n"
@@ -175,6 +176,10 @@ static const char read_usage[] =
     "                   (the default: PSN, flags, extended headers, payload, analysis)\n"
     "  --compat tshark  print as tshark 4.0 does: its Info column, and trees and JSON\n"
     "                   without roceshark's own layers (roceshark.*)\n"
+    "  --threads N      run on N threads (default: the CPUs this process may use, at\n"
+    "                   most 64): decoding and formatting in parallel, the analysis\n"
+    "                   in capture order; the output is that of --threads 1 byte for\n"
+    "                   byte. -i, -l and -a filesize: run on one\n"
     "  -l               flush output after every frame\n"
     "  -n               resolve no names\n"
     "  -N FLAGS         resolve the names FLAGS ask for, as tshark's -N: m for MAC\n"
@@ -417,6 +422,12 @@ check_new_options(struct read_opts *ro)
                         "-P, -V, -O, -x, -T and -z cannot print there too");
     if (ro->stop_seconds != 0)
         ro->live.idle_ms = AUTOSTOP_IDLE_MS;
+    /* A live read frame by frame, -l's flush per frame and -a filesize's look at -w's
+     * file between frames are the one thread's. */
+    if (ro->threads == 0)
+        ro->threads = read_threads_available();
+    if (ro->iface != NULL || ro->line_buffered || ro->stop_bytes != 0)
+        ro->threads = 1;
     return 0;
 }
 
@@ -454,6 +465,7 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
         {"enable-protocol", required_argument, NULL, OPT_ENABLE_PROTOCOL},
         {"no-duplicate-keys", no_argument, NULL, OPT_NO_DUPLICATE_KEYS},
         {"compat", required_argument, NULL, OPT_COMPAT},
+        {"threads", required_argument, NULL, OPT_THREADS},
         {NULL, 0, NULL, 0},
     };
     int c, rc;
@@ -610,6 +622,12 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
             if (!rs_display_parse_resolve(&ro->display, optarg))
                 return cli_fail(CLI_EXIT_USAGE, "-N %s: expected letters of m, t, n, d, N, v "
                                 "and g", optarg);
+            break;
+        case OPT_THREADS:
+            if (!cli_parse_uint(optarg, 1, READ_THREADS_MAX, &n))
+                return cli_fail(CLI_EXIT_USAGE, "--threads %s: expected 1 to %d", optarg,
+                                READ_THREADS_MAX);
+            ro->threads = (unsigned)n;
             break;
         case OPT_COMPAT:
             if (strcmp(optarg, "tshark") != 0)
@@ -814,15 +832,97 @@ print_bounds_hit(const struct read_opts *ro, const struct rs_pipeline *pipe,
                 opts->streams_opts.max_streams);
 }
 
+/* What one read's loop keeps, whichever runs it: the serial loop or the threads. */
+struct read_run {
+    struct read_opts *ro;
+    struct rs_source *src;
+    struct rs_writer *w;
+    struct cli_progress pg;
+    double size;                /* the file's, for the progress line; 0 unknown */
+    struct timespec t0;
+    unsigned long long read;
+    int rc;                     /* the source's last answer */
+    int save_rc;
+    char err[RS_ERRBUF_SIZE];
+};
+
+/* The next frame to run through the pipeline: 1, or 0 at the end (-c, -a, the source's
+ * end or error in run->rc). */
+static int
+run_next(void *ctx, struct rs_frame *frame)
+{
+    struct read_run *run = ctx;
+    struct read_opts *ro = run->ro;
+
+    while ((ro->count == 0 || run->read < ro->count) &&
+           !autostop_due(ro, run->w, &run->t0) &&
+           (run->rc = rs_source_next(run->src, frame, run->err)) >= 1) {
+        if (run->rc == RS_SOURCE_IDLE)
+            continue;       /* a live read with -a duration: the clock is looked at */
+        run->read++;
+        if ((run->read & 0xfff) == 0 && cli_progress_due(&run->pg, false) >= 0) {
+            int64_t at = rs_source_offset(run->src);
+            if (run->size > 0 && at >= 0)
+                cli_progress_line(&run->pg, "read: %llu frames, %.0f%% of %s", run->read,
+                                  100.0 * (double)at / run->size, ro->file);
+            else
+                cli_progress_line(&run->pg, "read: %llu frames", run->read);
+        }
+        /* -2 alone decodes every frame, as tshark's second pass does */
+        if (ro->two_pass && ro->read_filter != NULL && !read_pass_keep(&ro->pass, frame))
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
+/* Every frame, once analyzed, in capture order: the statistics, and -w for those shown.
+ * Non-zero when -w failed. */
+static int
+run_tally(void *ctx, const struct rs_frame *frame, const struct rs_pipeline_result *r)
+{
+    struct read_run *run = ctx;
+    struct read_opts *ro = run->ro;
+
+    for (size_t i = 0; i < ro->n_stats; i++)
+        rs_stat_packet(ro->stats[i], &r->pkt);
+    if (r->match && run->w != NULL)
+        run->save_rc = read_save_frame(run->w, frame);
+    return run->save_rc;
+}
+
+static void
+run_format(void *ctx, struct rs_out *out, const struct rs_packet *pkt, bool first)
+{
+    print_frame(out, ((struct read_run *)ctx)->ro, pkt, first);
+}
+
+/* --threads 1: each frame through the pipeline, printed and written at once. */
+static unsigned long long
+read_serial(struct read_run *run, struct rs_pipeline *pipe, struct rs_out *out)
+{
+    struct rs_frame frame;
+    unsigned long long shown = 0;
+
+    while (!out->failed && run->save_rc == 0 && run_next(run, &frame) == 1) {
+        const struct rs_pipeline_result *r = rs_pipeline_process(pipe, &frame);
+        run_tally(run, &frame, r);
+        if (!r->match)
+            continue;
+        if (!run->ro->quiet)
+            print_frame(out, run->ro, &r->pkt, shown == 0);
+        shown++;
+    }
+    return shown;
+}
+
 static int
 read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pipe,
             struct rs_out *out, struct rs_writer *w)
 {
-    char err[RS_ERRBUF_SIZE];
-    struct rs_frame frame;
-    struct timespec t0;
-    unsigned long long shown = 0, read = 0;
-    int rc = 0, save_rc = 0;
+    struct read_run run = {.ro = ro, .src = src, .w = w, .rc = 0};
+    unsigned long long shown = 0;
+    int rc = 0;
 
     bool json = ro->format == FORMAT_JSON || ro->format == FORMAT_JSONRAW;
     if (json && !ro->quiet)
@@ -836,41 +936,20 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pip
     if (ro->format == FORMAT_PDML && !ro->quiet)
         rs_print_pdml_begin(out, ro->file);
     /* -q and -z print nothing until the end: on a terminal, a long run says how far it is. */
-    struct cli_progress pg;
     struct stat sb;
-    cli_progress_start(&pg, 1.0);
-    pg.tty = pg.tty && ro->quiet;
-    double size = ro->file != NULL && stat(ro->file, &sb) == 0 && S_ISREG(sb.st_mode)
-                      ? (double)sb.st_size : 0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    while ((ro->count == 0 || read < ro->count) && !out->failed && save_rc == 0 &&
-           !autostop_due(ro, w, &t0) && (rc = rs_source_next(src, &frame, err)) >= 1) {
-        if (rc == RS_SOURCE_IDLE)
-            continue;       /* a live read with -a duration: the clock is looked at */
-        read++;
-        /* -2 alone decodes every frame, as tshark's second pass does */
-        if (ro->two_pass && ro->read_filter != NULL && !read_pass_keep(&ro->pass, &frame))
-            continue;
-        const struct rs_pipeline_result *r = rs_pipeline_process(pipe, &frame);
-        if ((read & 0xfff) == 0 && cli_progress_due(&pg, false) >= 0) {
-            int64_t at = rs_source_offset(src);
-            if (size > 0 && at >= 0)
-                cli_progress_line(&pg, "read: %llu frames, %.0f%% of %s", read,
-                                  100.0 * (double)at / size, ro->file);
-            else
-                cli_progress_line(&pg, "read: %llu frames", read);
-        }
-        for (size_t i = 0; i < ro->n_stats; i++)
-            rs_stat_packet(ro->stats[i], &r->pkt);
-        if (!r->match)
-            continue;
-        if (!ro->quiet)
-            print_frame(out, ro, &r->pkt, shown == 0);
-        if (w != NULL)
-            save_rc = read_save_frame(w, &frame);
-        shown++;
+    cli_progress_start(&run.pg, 1.0);
+    run.pg.tty = run.pg.tty && ro->quiet;
+    run.size = ro->file != NULL && stat(ro->file, &sb) == 0 && S_ISREG(sb.st_mode)
+                   ? (double)sb.st_size : 0;
+    clock_gettime(CLOCK_MONOTONIC, &run.t0);
+    if (ro->threads > 1) {
+        struct read_threads_ops ops = {.ctx = &run, .next = run_next, .tally = run_tally,
+                                       .format = run_format};
+        rc = read_threads_run(pipe, ro->threads, !ro->quiet, &ops, out, &shown);
+    } else {
+        shown = read_serial(&run, pipe, out);
     }
-    cli_progress_end(&pg, false);
+    cli_progress_end(&run.pg, false);
     ro->shown = shown;
     if (json && !ro->quiet)
         rs_print_json_end(out, shown > 0);
@@ -887,11 +966,13 @@ read_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pip
     if (rs_out_flush(out) != 0)
         return cli_fail(CLI_EXIT_OUTPUT, "writing output: write error");
     print_bounds_hit(ro, pipe, &ro->pipe);
-    if (save_rc != 0)
-        return save_rc;
-    if (rc < 0)
-        return ro->iface != NULL ? cli_fail(CLI_EXIT_CAPTURE, "%s", err) :
-                                   cli_fail(CLI_EXIT_INPUT, "%s: %s", ro->file, err);
+    if (rc != 0)
+        return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
+    if (run.save_rc != 0)
+        return run.save_rc;
+    if (run.rc < 0)
+        return ro->iface != NULL ? cli_fail(CLI_EXIT_CAPTURE, "%s", run.err) :
+                                   cli_fail(CLI_EXIT_INPUT, "%s: %s", ro->file, run.err);
     return CLI_EXIT_OK;
 }
 

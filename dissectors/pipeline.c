@@ -223,11 +223,24 @@ rs_pipeline_process(struct rs_pipeline *p, const struct rs_frame *frame)
 {
     struct rs_pipeline_result *r = &p->result;
 
+    rs_pipeline_decode(p, frame, r);
+    rs_pipeline_analyze(p, r);
+    return r;
+}
+
+void
+rs_pipeline_decode(const struct rs_pipeline *p, const struct rs_frame *frame,
+                   struct rs_pipeline_result *r)
+{
     rs_decode_frame(frame, &p->decode, &r->pkt);
+}
+
+void
+rs_pipeline_analyze(struct rs_pipeline *p, struct rs_pipeline_result *r)
+{
     rs_pipeline_lock(p);
     run_stateful(p, r);
     rs_pipeline_unlock(p);
-    return r;
 }
 
 int

@@ -109,7 +109,7 @@ get_tcp_flags_str(const struct rs_packet *pkt, const struct rs_field *f, unsigne
                   struct rs_value *out)
 {
     static const char letters[] = "RRRNCEUAPRSF";
-    static char buf[12 * 2 + 1];    /* a dot takes two bytes in UTF-8 */
+    static _Thread_local char buf[12 * 2 + 1];  /* a dot takes two bytes in UTF-8 */
 
     if (occ != 0 || !tcp_reaches(pkt, 14))
         return false;

@@ -104,6 +104,16 @@ void rs_pipeline_free(struct rs_pipeline *p);
 const struct rs_pipeline_result *rs_pipeline_process(struct rs_pipeline *p,
                                                      const struct rs_frame *frame);
 
+/* rs_pipeline_process() in its two halves, for a consumer that runs them on threads of
+ * its own (read --threads): decoding needs nothing of other frames and may run on any
+ * thread, for any frame, at once; analyzing (the streams, iWARP and analysis stages and
+ * the filter) takes each decoded result once, in capture order, one call at a time. The
+ * result's views of the streams and iWARP stages (pkt.stream, pkt.iwarp) are the
+ * stages' own and hold only until the next analyze. */
+void rs_pipeline_decode(const struct rs_pipeline *p, const struct rs_frame *frame,
+                        struct rs_pipeline_result *r);
+void rs_pipeline_analyze(struct rs_pipeline *p, struct rs_pipeline_result *r);
+
 /* For a pipeline with a sink: runs every stage on frame, the next in
  * capture order, and hands the result, the frame (a copy, with two stages)
  * and cookie to the sink; with two stages later, on the pipeline's thread,

@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * read_threads.c - `read --threads N`: the frames of a file in batches through five
+ * steps, on N threads that each take whichever step is ready:
+ *
+ *     read (in order) -> decode (any batch) -> analyze (in order) -> format (any batch)
+ *                                                       -> write (in order)
+ *
+ * The steps that carry state across frames (reading the source, the pipeline's streams,
+ * iWARP and analysis stages with the filter, the statistics and -w, the output) run on
+ * one thread at a time and in capture order, so what they produce cannot depend on the
+ * number of threads; decoding and formatting, which read one frame alone, run on any
+ * thread. What a frame's formatting reads of the stateful stages is copied into its slot
+ * when it is analyzed: its facts, its TCP/UDP stream view, whether it is the first frame
+ * shown and the time of the frame shown before it. An iWARP view points into the
+ * reassembly buffers, which the next frame changes: such a frame is formatted in the
+ * analyze step, into a buffer of the batch's own, and copied into place later.
+ *
+ * Memory is bounded: at most 2 * N + 2 batches are in flight, each of at most
+ * BATCH_FRAMES frames and BATCH_BYTES of their bytes (one larger frame takes a batch of
+ * its own) and the text formatted from them.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <roceshark/common.h>
+#include <roceshark/print.h>
+#include <roceshark/streams.h>
+
+#include "read_int.h"
+
+/* 128 frames: a lock and a wake-up per batch and step cost nothing beside formatting
+ * 128 frames, and a batch's text stays a few hundred kilobytes even with -V. */
+#define BATCH_FRAMES 128
+#define BATCH_BYTES (512u << 10)
+#define BATCH_TEXT (64u << 10)          /* initial size of a batch's text; it grows */
+
+enum batch_state {
+    BATCH_FREE,         /* its next use is reading the batch of seq + n_batches */
+    BATCH_READ,         /* frames copied in, not decoded */
+    BATCH_DECODED,
+    BATCH_ANALYZED,     /* the stateful stages ran; which frames are shown is known */
+    BATCH_FORMATTED,    /* its text is ready to be written */
+    BATCH_BUSY          /* a thread works on it */
+};
+
+struct slot {
+    struct rs_frame frame;
+    struct rs_pipeline_result result;
+    struct rs_stream_view stream;       /* the streams stage's view, copied */
+    bool shown;                         /* passed the filter (and came before a stop) */
+    bool first;                         /* the first frame shown */
+    bool shown_before;                  /* a frame was shown before it, at time prev */
+    struct rs_time prev;
+    bool early;                         /* formatted in the analyze step: early_len bytes */
+    size_t early_len;                   /* of the batch's early text, in slot order */
+};
+
+struct batch {
+    uint64_t seq;
+    enum batch_state state;
+    size_t n;
+    struct slot *slots;
+    uint8_t *bytes;
+    size_t bytes_cap, bytes_len;
+    struct rs_out text;                 /* what the frames print, in order */
+    struct rs_out early;                /* frames formatted in the analyze step */
+};
+
+struct engine {
+    const struct read_threads_ops *ops;
+    struct rs_pipeline *pipe;
+    struct rs_out *out;
+    bool print;                         /* format the frames shown (not -q) */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    struct batch *batches;
+    size_t n_batches;
+    uint64_t next_read, next_analyze, next_write;   /* the batch each ordered step takes */
+    bool reading, analyzing, writing;
+    bool input_done;                    /* the source ended, failed, or a stop came */
+    atomic_bool stop;                   /* the tally or the output failed */
+    struct rs_frame pending;            /* read but not in the last batch: no room */
+    bool have_pending;
+    /* The analyze step's own. */
+    uint64_t shown;
+    struct rs_time last_shown;
+    bool failed_alloc;
+};
+
+unsigned
+read_threads_available(void)
+{
+    cpu_set_t set;
+    long n = 0;
+
+    if (sched_getaffinity(0, sizeof(set), &set) == 0)
+        n = CPU_COUNT(&set);
+    if (n <= 0)
+        n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n <= 0 ? 1 : n > READ_THREADS_MAX ? READ_THREADS_MAX : (unsigned)n;
+}
+
+static struct batch *
+batch_of(struct engine *e, uint64_t seq)
+{
+    return &e->batches[seq % e->n_batches];
+}
+
+/* Copies frames from the source until the batch is full or the input ends (then
+ * false); a frame that does not fit waits as pending (its bytes stay the source's until
+ * the next read, which only this step makes). */
+static bool
+step_read(struct engine *e, struct batch *b)
+{
+    b->n = 0;
+    b->bytes_len = 0;
+    while (b->n < BATCH_FRAMES && !atomic_load(&e->stop)) {
+        if (!e->have_pending) {
+            if (e->ops->next(e->ops->ctx, &e->pending) != 1)
+                return false;
+            e->have_pending = true;
+        }
+        const struct rs_frame *f = &e->pending;
+        if (b->bytes_len + f->caplen > b->bytes_cap) {
+            if (b->n > 0)
+                return true;
+            uint8_t *bigger = realloc(b->bytes, f->caplen);
+            if (bigger == NULL) {
+                e->failed_alloc = true;
+                return false;
+            }
+            b->bytes = bigger;
+            b->bytes_cap = f->caplen;
+        }
+        struct slot *s = &b->slots[b->n++];
+        s->frame = *f;
+        s->frame.data = b->bytes + b->bytes_len;
+        if (f->caplen > 0)
+            memcpy(b->bytes + b->bytes_len, f->data, f->caplen);
+        b->bytes_len += f->caplen;
+        e->have_pending = false;
+    }
+    return !atomic_load(&e->stop);
+}
+
+static void
+step_decode(struct engine *e, struct batch *b)
+{
+    for (size_t i = 0; i < b->n; i++)
+        rs_pipeline_decode(e->pipe, &b->slots[i].frame, &b->slots[i].result);
+}
+
+static void
+format_slot(struct engine *e, struct rs_out *o, struct slot *s)
+{
+    o->shown_before = s->shown_before;
+    o->last_shown = s->prev;
+    e->ops->format(e->ops->ctx, o, &s->result.pkt, s->first);
+}
+
+/* In capture order: the stateful stages, the statistics and -w, and what each frame
+ * shown needs of them to be formatted on another thread. */
+static void
+step_analyze(struct engine *e, struct batch *b)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        struct slot *s = &b->slots[i];
+        s->shown = s->early = false;
+        if (atomic_load(&e->stop))
+            continue;
+        rs_pipeline_analyze(e->pipe, &s->result);
+        if (e->ops->tally(e->ops->ctx, &s->frame, &s->result) != 0)
+            atomic_store(&e->stop, true);
+        if (!s->result.match)
+            continue;
+        s->shown = true;
+        s->first = e->shown == 0;
+        s->shown_before = e->shown > 0;
+        s->prev = e->last_shown;
+        e->shown++;
+        e->last_shown = rs_frame_time(&s->frame);
+        if (s->result.pkt.stream != NULL) {
+            s->stream = *s->result.pkt.stream;
+            s->result.pkt.stream = &s->stream;
+        }
+        if (s->result.pkt.iwarp != NULL && e->print) {
+            size_t before = b->early.len;
+            format_slot(e, &b->early, s);
+            s->early = true;
+            s->early_len = b->early.len - before;
+            s->result.pkt.iwarp = NULL;     /* the stage's: gone at the next frame */
+        }
+    }
+}
+
+static void
+step_format(struct engine *e, struct batch *b)
+{
+    size_t early_at = 0;
+
+    b->text.len = 0;
+    for (size_t i = 0; i < b->n && e->print; i++) {
+        struct slot *s = &b->slots[i];
+        if (!s->shown)
+            continue;
+        if (s->early) {
+            rs_out_write(&b->text, b->early.buf + early_at, s->early_len);
+            early_at += s->early_len;
+        } else {
+            format_slot(e, &b->text, s);
+        }
+    }
+    b->early.len = 0;
+}
+
+static void
+step_write(struct engine *e, struct batch *b)
+{
+    if (b->text.len > 0) {
+        rs_out_write(e->out, b->text.buf, b->text.len);
+        rs_out_end_frame(e->out);
+    }
+    if (e->out->failed || b->text.failed)
+        atomic_store(&e->stop, true);
+}
+
+/* What a thread does next, under the lock: the ordered steps first, as every frame
+ * waits on them; NULL with *done when nothing is left. */
+enum step { STEP_READ, STEP_DECODE, STEP_ANALYZE, STEP_FORMAT, STEP_WRITE };
+
+static struct batch *
+pick(struct engine *e, enum step *step, bool *done)
+{
+    *done = false;
+    if (atomic_load(&e->stop))
+        e->input_done = true;   /* the frames read go through; no more are read */
+    if (!e->writing && e->next_write < e->next_analyze &&
+        batch_of(e, e->next_write)->state == BATCH_FORMATTED) {
+        e->writing = true;
+        *step = STEP_WRITE;
+        return batch_of(e, e->next_write);
+    }
+    if (!e->analyzing && e->next_analyze < e->next_read) {
+        struct batch *b = batch_of(e, e->next_analyze);
+        if (b->state == BATCH_DECODED || b->state == BATCH_READ) {
+            e->analyzing = true;
+            *step = STEP_ANALYZE;
+            return b;
+        }
+    }
+    if (!e->reading && !e->input_done && batch_of(e, e->next_read)->state == BATCH_FREE) {
+        e->reading = true;
+        *step = STEP_READ;
+        return batch_of(e, e->next_read);
+    }
+    for (uint64_t seq = e->next_write; seq < e->next_analyze; seq++) {
+        if (batch_of(e, seq)->state == BATCH_ANALYZED) {
+            *step = STEP_FORMAT;
+            return batch_of(e, seq);
+        }
+    }
+    for (uint64_t seq = e->next_analyze + 1; seq < e->next_read; seq++) {
+        if (batch_of(e, seq)->state == BATCH_READ) {
+            *step = STEP_DECODE;
+            return batch_of(e, seq);
+        }
+    }
+    *done = e->input_done && !e->reading && e->next_write == e->next_read;
+    return NULL;
+}
+
+static void *
+worker(void *arg)
+{
+    struct engine *e = arg;
+    enum step step;
+    bool done, more = true;
+
+    pthread_mutex_lock(&e->lock);
+    for (;;) {
+        struct batch *b = pick(e, &step, &done);
+        if (b == NULL) {
+            if (done)
+                break;
+            pthread_cond_wait(&e->cond, &e->lock);
+            continue;
+        }
+        enum batch_state was = b->state;
+        b->state = BATCH_BUSY;
+        pthread_mutex_unlock(&e->lock);
+        switch (step) {
+        case STEP_READ:
+            more = step_read(e, b);
+            break;
+        case STEP_DECODE:
+            step_decode(e, b);
+            break;
+        case STEP_ANALYZE:
+            if (was == BATCH_READ)
+                step_decode(e, b);
+            step_analyze(e, b);
+            break;
+        case STEP_FORMAT:
+            step_format(e, b);
+            break;
+        case STEP_WRITE:
+            step_write(e, b);
+            break;
+        }
+        pthread_mutex_lock(&e->lock);
+        switch (step) {
+        case STEP_READ:
+            e->reading = false;
+            e->input_done |= !more;
+            if (b->n > 0) {
+                b->seq = e->next_read++;
+                b->state = BATCH_READ;
+            } else {
+                b->state = BATCH_FREE;
+            }
+            break;
+        case STEP_DECODE:
+            b->state = BATCH_DECODED;
+            break;
+        case STEP_ANALYZE:
+            e->analyzing = false;
+            e->next_analyze++;
+            b->state = BATCH_ANALYZED;
+            break;
+        case STEP_FORMAT:
+            b->state = BATCH_FORMATTED;
+            break;
+        case STEP_WRITE:
+            e->writing = false;
+            e->next_write++;
+            b->state = BATCH_FREE;
+            break;
+        }
+        pthread_cond_broadcast(&e->cond);
+    }
+    pthread_cond_broadcast(&e->cond);
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
+static void
+batches_free(struct engine *e)
+{
+    for (size_t i = 0; i < e->n_batches && e->batches != NULL; i++) {
+        struct batch *b = &e->batches[i];
+        free(b->slots);
+        free(b->bytes);
+        rs_out_free(&b->text);
+        rs_out_free(&b->early);
+    }
+    free(e->batches);
+}
+
+static int
+batches_new(struct engine *e, unsigned threads)
+{
+    e->n_batches = 2 * (size_t)threads + 2;
+    if ((e->batches = calloc(e->n_batches, sizeof(*e->batches))) == NULL)
+        return RS_ENOMEM;
+    for (size_t i = 0; i < e->n_batches; i++) {
+        struct batch *b = &e->batches[i];
+        b->slots = calloc(BATCH_FRAMES, sizeof(*b->slots));
+        b->bytes = malloc(BATCH_BYTES);
+        b->bytes_cap = BATCH_BYTES;
+        int rc_text = rs_out_init(&b->text, NULL, BATCH_TEXT);
+        int rc_early = rs_out_init(&b->early, NULL, BATCH_TEXT);
+        if (b->slots == NULL || b->bytes == NULL || rc_text != 0 || rc_early != 0)
+            return RS_ENOMEM;
+        /* The printers read the output's settings. */
+        b->text.style = b->early.style = e->out->style;
+        b->text.time_col = b->early.time_col = e->out->time_col;
+    }
+    return 0;
+}
+
+int
+read_threads_run(struct rs_pipeline *pipe, unsigned threads, bool print,
+                 const struct read_threads_ops *ops, struct rs_out *out,
+                 unsigned long long *shown)
+{
+    struct engine e;
+    pthread_t tid[READ_THREADS_MAX];
+    unsigned started = 0;
+    int rc = 0;
+
+    memset(&e, 0, sizeof(e));
+    e.ops = ops;
+    e.pipe = pipe;
+    e.out = out;
+    e.print = print;
+    atomic_init(&e.stop, false);
+    pthread_mutex_init(&e.lock, NULL);
+    pthread_cond_init(&e.cond, NULL);
+    if (batches_new(&e, threads) != 0) {
+        rc = RS_ENOMEM;
+        goto done;
+    }
+    /* The calling thread is one of the N. */
+    while (started + 1 < threads && pthread_create(&tid[started], NULL, worker, &e) == 0)
+        started++;
+    worker(&e);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    rc = e.failed_alloc ? RS_ENOMEM : 0;
+done:
+    *shown = e.shown;
+    batches_free(&e);
+    pthread_cond_destroy(&e.cond);
+    pthread_mutex_destroy(&e.lock);
+    return rc;
+}
