@@ -1075,6 +1075,49 @@ test_async_events(void **state)
     end_close(&b);
 }
 
+/* A SEND into a receive WQE the responder cannot use (its L_Key names no region): the
+ * responder's QP goes to error with IBV_EVENT_QP_FATAL and a LOC_PROT_ERR completion, the
+ * requester's SEND completes REM_OP_ERR (IBTA 11.6.3.2, the remote operational error). */
+static void
+test_qp_fatal(void **state)
+{
+    struct end a, b;
+    struct ibv_async_event ev;
+    struct ibv_wc wc[1];
+
+    (void)state;
+    end_open(&a, "ta", false);
+    end_open(&b, "tb", false);
+    end_connect(&a, &b);
+    end_connect(&b, &a);
+    assert_int_equal(fcntl(b.ctx->async_fd, F_SETFL, O_NONBLOCK), 0);
+    struct ibv_sge rs = {(uintptr_t)b.buf, 64, b.mr->lkey ^ 0x100};
+    struct ibv_recv_wr rw = {.wr_id = 7, .sg_list = &rs, .num_sge = 1}, *rbad;
+    assert_int_equal(ibv_post_recv(b.qp, &rw, &rbad), 0);
+    struct ibv_sge s = {(uintptr_t)a.buf, 64, a.mr->lkey};
+    struct ibv_send_wr w = {.wr_id = 8, .sg_list = &s, .num_sge = 1, .opcode = IBV_WR_SEND,
+                            .send_flags = IBV_SEND_SIGNALED},
+                       *bad;
+    assert_int_equal(ibv_post_send(a.qp, &w, &bad), 0);
+    assert_int_equal(poll_n(a.cq, wc, 1), 1);
+    assert_int_equal(wc[0].wr_id, 8);
+    assert_int_equal(wc[0].status, IBV_WC_REM_OP_ERR);
+    assert_int_equal(poll_n(b.cq, wc, 1), 1);
+    assert_int_equal(wc[0].wr_id, 7);
+    assert_int_equal(wc[0].status, IBV_WC_LOC_PROT_ERR);
+    assert_true(async_next(b.ctx, &ev));
+    assert_int_equal(ev.event_type, IBV_EVENT_QP_FATAL);
+    assert_ptr_equal(ev.element.qp, b.qp);
+    struct ibv_qp_attr q;
+    struct ibv_qp_init_attr qi;
+    assert_int_equal(ibv_query_qp(b.qp, &q, IBV_QP_STATE, &qi), 0);
+    assert_int_equal(q.qp_state, IBV_QPS_ERR);
+    assert_int_equal(ibv_get_async_event(b.ctx, &ev), -1);   /* once */
+    assert_int_equal(errno, EAGAIN);
+    end_close(&a);
+    end_close(&b);
+}
+
 /* A CQ that overflows raises IBV_EVENT_CQ_ERR, once, and loses no completion: those that
  * did not fit wait in their QP until the application makes room. */
 static void
@@ -1145,6 +1188,7 @@ main(void)
         cmocka_unit_test(test_ud_address_handles),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_async_events),
+        cmocka_unit_test(test_qp_fatal),
         cmocka_unit_test(test_cq_overflow),
     };
 
