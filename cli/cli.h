@@ -79,6 +79,7 @@ void cli_print_counts(const char *name, const struct rs_source_stats *st, uint64
                       const char *what, const char *stats_err);
 
 int cmd_read(int argc, char **argv);
+int cmd_correlate(int argc, char **argv);
 int cmd_fields(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_capture(int argc, char **argv);

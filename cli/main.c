@@ -31,6 +31,8 @@ static const char usage[] =
     "  fields   [PREFIX]                        list every field, its type and meaning\n"
     "  read -G fields|protocols|values          the same as tshark -G lists them (also\n"
     "                                           'roceshark -G ...')\n"
+    "  correlate -r A -r B [-r C]... [-z corr,qp] [-T fields -e F] [-Y F] [--window T]\n"
+    "                                           one packet across captures of several points\n"
     "  plot psn -r FILE --qp QPN -o OUT.svg     PSN/time graph of one conversation\n"
     "  responder --bind IP [--target IP --peer-qpn N] [--mr SIZE] [--recv N] [--control]\n"
     "                                           an IBTA RC responder on RoCEv2 (UDP 4791)\n"
@@ -103,7 +105,7 @@ static int (*command(const char *name))(int, char **)
         const char *name;
         int (*run)(int, char **);
     } commands[] = {
-        {"read", cmd_read}, {"fields", cmd_fields}, {"plot", cmd_plot},
+        {"read", cmd_read}, {"fields", cmd_fields}, {"plot", cmd_plot}, {"correlate", cmd_correlate},
         {"capture", cmd_capture}, {"ifaces", cmd_ifaces}, {"responder", cmd_responder},
         {"perf", cmd_perf}, {"inject", cmd_inject}, {"bridge", cmd_bridge},
         {"replay", cmd_replay}, {"run", cmd_run_or_missing}, {"tui", cmd_tui_or_missing},

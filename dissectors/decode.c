@@ -36,6 +36,7 @@ rs_decode_frame(const struct rs_frame *frame, const struct rs_decode_opts *opts,
     pkt->facts = NULL;
     pkt->iwarp = NULL;
     pkt->stream = NULL;
+    pkt->corr = NULL;
 
     /* The frame's wire length bounds everything; a capture that claims to
      * hold more than was on the wire is inconsistent. */

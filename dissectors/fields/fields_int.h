@@ -41,6 +41,7 @@ extern const struct rs_field rs_fields_ib_tail[];
 extern const struct rs_field rs_fields_roceshark[];
 extern const struct rs_field rs_fields_iwarp_view[];
 extern const struct rs_field rs_fields_analysis[];
+extern const struct rs_field rs_fields_corr[];
 extern const struct rs_field rs_fields_columns[];
 extern const struct rs_field rs_fields_protocols[];
 

@@ -115,6 +115,7 @@ enum rs_cksum_status {
                                      64-bit first and in ICMPv6 too, ICMPv6 codes named
                                      with a capital */
 
+struct rs_corr_view;
 struct rs_facts;
 struct rs_iwarp_view;
 struct rs_stream_view;
@@ -143,6 +144,7 @@ struct rs_packet {
     const struct rs_facts *facts;           /* analysis results (analysis.h), or NULL */
     const struct rs_iwarp_view *iwarp;      /* MPA/DDP/RDMAP found (iwarp.h), or NULL */
     const struct rs_stream_view *stream;    /* TCP/UDP conversation (streams.h), or NULL */
+    const struct rs_corr_view *corr;        /* the packet across captures (corr.h), or NULL */
     /* 0, or 1 + the one ND option or MLDv2 record whose fields (RS_FIELD_PER_ITEM) the
      * view shows: the tree lists them item by item, as Wireshark's does. */
     uint8_t icmp_item;

@@ -5,11 +5,12 @@
 Each ```sh block of README.md (but the first: the set-up commands themselves, run.sh and
 test.sh, which build what this test is given and run this test) and each .EX block of the
 EXAMPLES section of docs/roceshark.1.in is run with bash, from a folder of its own whose
-`samples` is the repository's, with the build's roceshark first on PATH, inside a network
-namespace of its own (so that its loopback ports meet no other test's). Every command in
-the foreground must end with exit code 0, or with the N of a trailing `# exit N` comment;
-commands sent to the background (`&`) are ended when the block is done. A block that runs
-`roceshark tui` runs in a tmux window, which is sent `q` until the block ends. A ```text
+`samples` and `tests/captures` are the repository's, with the build's roceshark first on
+PATH, inside a network namespace of its own (so that its loopback ports meet no other
+test's). Every command in the foreground must end with exit code 0, or with the N of a
+trailing `# exit N` comment; commands sent to the background (`&`) are ended when the
+block is done. A block that runs `roceshark tui` runs in a tmux window, which is sent `q`
+until the block ends. A ```text
 block right after an ```sh block is output the block must print (stdout and stderr
 together): each run of lines between `...` lines appears in that order, line for line; a
 line that ends in `...` stands for any line that starts with what comes before them (a
@@ -140,6 +141,10 @@ def namespaces_missing():
 def run_block(where, text, expect, build_dir):
     home = t.tempdir()
     os.symlink(os.path.join(t.SOURCE_DIR, "samples"), os.path.join(home, "samples"))
+    # the real captures (tests/captures/real): correlate's example reads three hosts'
+    os.makedirs(os.path.join(home, "tests"))
+    os.symlink(os.path.join(t.SOURCE_DIR, "tests", "captures"),
+               os.path.join(home, "tests", "captures"))
     cmds = commands(text)
     status = os.path.join(home, ".status")
     path = os.path.join(home, ".block.sh")

@@ -67,7 +67,8 @@ t.check(BUILT["tui"] == ncursesw and ("with the ncurses TUI" in text) == ncurses
 help_text = rs("--help").stdout
 commands = re.findall(r"^  ([a-z]+) ", help_text.split("commands:\n")[1].split("\n\n")[0], re.M)
 t.check(sorted(set(commands)) == sorted(["bridge", "capture", "fields", "ifaces", "inject",
-                                         "perf", "plot", "read", "replay", "responder", "run"] +
+                                         "perf", "plot", "read", "replay", "responder", "run",
+                                         "correlate"] +
                                         (["tui"] if BUILT["tui"] else [])),
         "--help lists the commands %s" % commands)
 

@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd_correlate.c - `roceshark correlate`: the captures of several points read side by
+ * side, each RDMA packet followed across them (include/roceshark/corr.h).
+ *
+ * A command of its own rather than `read --correlate`: what it prints is a packet
+ * across captures (one line per packet, whichever point saw it first), not the frames
+ * of one file, and none of read's per-file machinery (-w, -2, live capture, the
+ * analysis of one capture's conversations) has a meaning across points. The filter,
+ * -T fields and the field names are read's.
+ *
+ * Three steps, each streaming: a probe of each file's first frames gives coarse clocks;
+ * an estimating pass, merged on those, fits each clock (offset, drift, bound) and learns
+ * each conversation's path; the last pass, merged on the fitted clocks, prints.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <roceshark/corr.h>
+#include <roceshark/dissect.h>
+#include <roceshark/fields.h>
+#include <roceshark/filter.h>
+#include <roceshark/print.h>
+
+#include "cli.h"
+
+#define MAX_FIELDS 256
+#define OUT_BUFFER_SIZE (1u << 20)
+
+struct corr_cli {
+    const char *files[RS_CORR_MAX_POINTS];
+    unsigned n_files;
+    int64_t window;
+    uint8_t path[RS_CORR_MAX_POINTS];
+    bool have_path;
+    const char *filter_text;
+    struct rs_filter *filter;
+    bool fields;
+    const char *field_names[MAX_FIELDS];
+    int field_ids[MAX_FIELDS];
+    size_t n_fields;
+    struct rs_fields_fmt fmt;
+    bool stats;
+    bool quiet;
+    struct rs_decode_opts decode;
+    struct rs_out out;
+    uint64_t shown;
+};
+
+static const char correlate_usage[] =
+    "usage: roceshark correlate -r FILE -r FILE [-r FILE ...] [options]\n"
+    "  Follows each RDMA packet (RoCEv2, RoCEv1, InfiniBand) across captures taken at\n"
+    "  several points, by its ICRC, destination QP, PSN and opcode, and says where it was\n"
+    "  lost, delayed, CE-marked or changed. Points are A, B, C ... in -r order; each\n"
+    "  point's clock is fitted to A's from the matched packets (offset, drift, bound).\n"
+    "  -r FILE          a capture of one point (2 to 8; pcap or pcapng, not stdin)\n"
+    "  --window T       how long a packet may take between points (default 100ms; s, ms\n"
+    "                   or us): memory holds this much traffic\n"
+    "  --path A,B,C     the points in the order a packet crosses them (default: from the\n"
+    "                   matched times, per conversation; either direction)\n"
+    "  -Y FILTER        show only packets that match a display filter (roceshark.corr.*\n"
+    "                   and the fields of the frame shown)\n"
+    "  -T fields -e FIELD\n"
+    "                   print these fields, one line per packet (repeatable -e)\n"
+    "  -z corr,qp       per conversation and segment: packets, lost, CE marked, delay\n"
+    "                   p50/p99/max, reordered; and each point's clock\n"
+    "  -q               print only the statistics\n"
+    "  -d udp.port==N,roce\n"
+    "                   also decode UDP port N as RoCEv2 (repeatable)\n"
+    "Fields: roceshark.corr.point, seen_at, path, segment, delay, lost_between,\n"
+    "ce_marked_between, missed_at, changed, contradiction (see docs/correlate.md).\n";
+
+/* "0.1", "100ms", "250us", "2s" */
+static bool
+parse_window(const char *arg, int64_t *out)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    double scale = 1e9;
+
+    if (end == arg || v <= 0)
+        return false;
+    if (strcmp(end, "ms") == 0)
+        scale = 1e6;
+    else if (strcmp(end, "us") == 0)
+        scale = 1e3;
+    else if (strcmp(end, "s") != 0 && *end != '\0')
+        return false;
+    if (v * scale > 3600e9 || v * scale < 1)
+        return false;
+    *out = (int64_t)(v * scale);
+    return true;
+}
+
+static int
+parse_path(const char *arg, struct corr_cli *cc)
+{
+    unsigned n = 0, used = 0;
+
+    for (const char *p = arg; *p != '\0'; p++) {
+        if (*p == ',')
+            continue;
+        unsigned i = (unsigned)(*p - 'A');
+        if (*p < 'A' || i >= cc->n_files || (used & (1u << i)) || n >= RS_CORR_MAX_POINTS)
+            return cli_fail(CLI_EXIT_USAGE, "--path %s: expected each of the points A to %c "
+                            "once, comma-separated", arg,
+                            rs_corr_point_name(cc->n_files - 1));
+        used |= 1u << i;
+        cc->path[n++] = (uint8_t)i;
+    }
+    if (n != cc->n_files)
+        return cli_fail(CLI_EXIT_USAGE, "--path %s: expected each of the points A to %c once, "
+                        "comma-separated", arg, rs_corr_point_name(cc->n_files - 1));
+    cc->have_path = true;
+    return 0;
+}
+
+static int
+parse_args(int argc, char **argv, struct corr_cli *cc)
+{
+    enum { OPT_WINDOW = 0x100, OPT_PATH };
+    static const struct option longopts[] = {
+        {"window", required_argument, NULL, OPT_WINDOW},
+        {"path", required_argument, NULL, OPT_PATH},
+        {NULL, 0, NULL, 0},
+    };
+    const char *path = NULL;
+    int c, rc;
+
+    rs_fields_fmt_init(&cc->fmt);
+    rs_decode_opts_init(&cc->decode);
+    cc->decode.verify_crc = false;
+    optind = 1;
+    while ((c = cli_getopt("correlate", argc, argv, "r:Y:T:e:z:qd:h", longopts,
+                           correlate_usage)) != CLI_OPT_END) {
+        switch (c) {
+        case CLI_OPT_HELP:
+            return -1;
+        case CLI_OPT_BAD:
+            return CLI_EXIT_USAGE;
+        case 'r':
+            if (cc->n_files == RS_CORR_MAX_POINTS)
+                return cli_fail(CLI_EXIT_USAGE, "correlate: at most %d captures",
+                                RS_CORR_MAX_POINTS);
+            if (strcmp(optarg, "-") == 0)
+                return cli_fail(CLI_EXIT_USAGE, "correlate: -r -: the captures are read "
+                                "twice, so not from standard input");
+            cc->files[cc->n_files++] = optarg;
+            break;
+        case OPT_WINDOW:
+            if (!parse_window(optarg, &cc->window))
+                return cli_fail(CLI_EXIT_USAGE, "--window %s: expected a duration from 1us "
+                                "to 3600s, as 100ms", optarg);
+            break;
+        case OPT_PATH:
+            path = optarg;
+            break;
+        case 'Y':
+            cc->filter_text = optarg;
+            break;
+        case 'T':
+            if (strcmp(optarg, "fields") != 0 && strcmp(optarg, "text") != 0)
+                return cli_fail(CLI_EXIT_USAGE, "-T %s: correlate prints text or fields",
+                                optarg);
+            cc->fields = optarg[0] == 'f';
+            break;
+        case 'e':
+            if (cc->n_fields == MAX_FIELDS)
+                return cli_fail(CLI_EXIT_USAGE, "-e: at most %d fields", MAX_FIELDS);
+            cc->field_names[cc->n_fields++] = optarg;
+            break;
+        case 'z':
+            if (strcmp(optarg, "corr,qp") != 0)
+                return cli_fail(CLI_EXIT_USAGE, "-z %s: correlate has -z corr,qp", optarg);
+            cc->stats = true;
+            break;
+        case 'q':
+            cc->quiet = true;
+            break;
+        case 'd':
+            if ((rc = cli_parse_decode_as(optarg, &cc->decode)) != 0)
+                return rc;
+            break;
+        default:
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (optind < argc)
+        return cli_fail(CLI_EXIT_USAGE, "correlate: unexpected argument %s", argv[optind]);
+    if (cc->n_files < 2)
+        return cli_fail(CLI_EXIT_USAGE, "correlate: give the captures of 2 points or more "
+                        "(-r A.pcap -r B.pcap)");
+    if (path != NULL && (rc = parse_path(path, cc)) != 0)
+        return rc;
+    if (cc->fields && cc->n_fields == 0)
+        return cli_fail(CLI_EXIT_USAGE, "correlate: -T fields needs -e FIELD");
+    if (!cc->fields && cc->n_fields > 0)
+        return cli_fail(CLI_EXIT_USAGE, "correlate: -e goes with -T fields");
+    for (size_t i = 0; i < cc->n_fields; i++) {
+        if ((cc->field_ids[i] = rs_field_lookup(cc->field_names[i])) < 0)
+            return cli_fail(CLI_EXIT_USAGE, "-e %s: unknown field (see 'roceshark fields')",
+                            cc->field_names[i]);
+    }
+    return 0;
+}
+
+static void
+print_text(struct corr_cli *cc, const struct rs_corr_view *v, const struct rs_packet *pkt)
+{
+    struct rs_out *o = &cc->out;
+
+    rs_out_printf(o, "%c:%llu seen %s", rs_corr_point_name(v->shown),
+                  (unsigned long long)v->number[v->shown], v->seen_at);
+    for (unsigned s = 0; s + 1 < v->n_path; s++)
+        if (v->both[s])
+            rs_out_printf(o, " %s %.1fus", v->seg_text[s], (double)v->delay[s] / 1000.0);
+    if (v->lost_seg >= 0)
+        rs_out_printf(o, " LOST %s", v->lost_text);
+    if (v->ce_seg >= 0)
+        rs_out_printf(o, " CE %s", v->ce_text);
+    if (v->missed != 0)
+        rs_out_printf(o, " missed-by-capture %s", v->missed_text);
+    for (unsigned i = 0; i < v->n_changed; i++)
+        rs_out_printf(o, " changed %s", v->changed[i]);
+    rs_out_str(o, " | ");
+    rs_print_summary(o, pkt);
+}
+
+static void
+sink(void *ctx, const struct rs_corr_view *v, const struct rs_frame *f)
+{
+    struct corr_cli *cc = ctx;
+    struct rs_packet pkt;
+
+    if (cc->quiet)
+        return;
+    rs_decode_frame(f, &cc->decode, &pkt);
+    pkt.corr = v;
+    if (cc->filter != NULL && !rs_filter_match(cc->filter, &pkt))
+        return;
+    cc->shown++;
+    if (cc->fields)
+        rs_print_fields(&cc->out, &cc->fmt, &pkt, cc->field_ids, cc->n_fields);
+    else
+        print_text(cc, v, &pkt);
+}
+
+/* The points' frames merged by time on the given clocks, fed to c (or, with a probe,
+ * each file's first frames to the probe). */
+static int
+run_pass(struct corr_cli *cc, struct rs_corr *c, struct rs_corr_probe *probe,
+         const struct rs_corr_clock *clock, const char *what)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_source *src[RS_CORR_MAX_POINTS] = {NULL};
+    struct rs_frame head[RS_CORR_MAX_POINTS];
+    bool live[RS_CORR_MAX_POINTS] = {false};
+    struct rs_packet pkt;
+    struct cli_progress pg;
+    uint64_t fed = 0;
+    int rc = 0;
+
+    cli_progress_start(&pg, 1.0);
+    for (unsigned i = 0; i < cc->n_files; i++) {
+        if (rs_source_open_file(cc->files[i], &src[i], err) != 0) {
+            rc = cli_fail(CLI_EXIT_INPUT, "%s", err);
+            goto done;
+        }
+        int r = rs_source_next(src[i], &head[i], err);
+        if (r < 0) {
+            rc = cli_fail(CLI_EXIT_INPUT, "%s: %s", cc->files[i], err);
+            goto done;
+        }
+        live[i] = r == 1;
+    }
+    for (;;) {
+        int best = -1;
+        int64_t best_t = 0;
+        for (unsigned i = 0; i < cc->n_files; i++) {
+            if (!live[i])
+                continue;
+            int64_t t = rs_corr_clock_map(&clock[i], rs_time_to_ns(rs_frame_time(&head[i])));
+            if (best < 0 || t < best_t)
+                best = (int)i, best_t = t;
+        }
+        if (best < 0)
+            break;
+        rs_decode_frame(&head[best], &cc->decode, &pkt);
+        if (probe != NULL) {
+            if (!rs_corr_probe_add(probe, (unsigned)best, &head[best], &pkt))
+                live[best] = false;
+        } else {
+            rs_corr_feed(c, (unsigned)best, &head[best], &pkt);
+        }
+        if ((++fed & 0xffff) == 0 && cli_progress_due(&pg, false) >= 0)
+            cli_progress_line(&pg, "correlate: %s: %llu frames", what,
+                              (unsigned long long)fed);
+        if (!live[best])
+            continue;
+        int r = rs_source_next(src[best], &head[best], err);
+        if (r < 0) {
+            rc = cli_fail(CLI_EXIT_INPUT, "%s: %s", cc->files[best], err);
+            goto done;
+        }
+        live[best] = r == 1;
+    }
+    if (c != NULL)
+        rs_corr_flush(c);
+done:
+    cli_progress_end(&pg, false);
+    for (unsigned i = 0; i < cc->n_files; i++)
+        rs_source_close(src[i]);
+    return rc;
+}
+
+static void
+print_clock_lines(const struct corr_cli *cc, const struct rs_corr_clock *k)
+{
+    for (unsigned p = 1; p < cc->n_files; p++) {
+        if (!k[p].known)
+            fprintf(stderr, "correlate: %c (%s): no packet matched A's or another's: its "
+                    "clock is unknown\n", rs_corr_point_name(p), cc->files[p]);
+        else if (k[p].bound < 0)
+            fprintf(stderr, "correlate: %c (%s): packets matched one way only: its offset "
+                    "takes the fastest as no delay, and has no bound\n",
+                    rs_corr_point_name(p), cc->files[p]);
+    }
+}
+
+int
+cmd_correlate(int argc, char **argv)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct corr_cli *cc = calloc(1, sizeof(*cc));
+    struct rs_corr_probe *probe = NULL;
+    struct rs_corr *est = NULL, *fin = NULL;
+    struct rs_corr_opts opts;
+    struct rs_corr_clock coarse[RS_CORR_MAX_POINTS], fitted[RS_CORR_MAX_POINTS];
+    bool have_out = false;
+    int rc;
+
+    if (cc == NULL)
+        return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
+    if ((rc = parse_args(argc, argv, cc)) != 0) {
+        rc = rc < 0 ? CLI_EXIT_OK : rc;
+        goto done;
+    }
+    if (cc->filter_text != NULL && rs_filter_compile(cc->filter_text, &cc->filter, err) != 0) {
+        rc = cli_fail(CLI_EXIT_USAGE, "-Y %.60s%s: %s", cc->filter_text,
+                      strlen(cc->filter_text) > 60 ? "..." : "", err);
+        goto done;
+    }
+    if (cc->filter != NULL && (rs_filter_uses(cc->filter, "roceshark.icrc") ||
+                               rs_filter_uses(cc->filter, "roceshark.vcrc")))
+        cc->decode.verify_crc = true;
+    if (rs_corr_probe_new(cc->n_files, &probe) != 0) {
+        rc = cli_fail(CLI_EXIT_INTERNAL, "out of memory");
+        goto done;
+    }
+    memset(coarse, 0, sizeof(coarse));
+    if ((rc = run_pass(cc, NULL, probe, coarse, "probe")) != 0)
+        goto done;
+    rs_corr_probe_clocks(probe, coarse);
+    memset(&opts, 0, sizeof(opts));
+    opts.n_points = cc->n_files;
+    opts.window = cc->window;
+    opts.collect = true;
+    opts.path = cc->have_path ? cc->path : NULL;
+    memcpy(opts.clock, coarse, sizeof(coarse));
+    if (rs_corr_new(&opts, NULL, NULL, &est, err) != 0) {
+        rc = cli_fail(CLI_EXIT_INTERNAL, "%s", err);
+        goto done;
+    }
+    if ((rc = run_pass(cc, est, NULL, coarse, "estimating the clocks")) != 0)
+        goto done;
+    rs_corr_clocks(est, fitted);
+    print_clock_lines(cc, fitted);
+    opts.collect = false;
+    memcpy(opts.clock, fitted, sizeof(fitted));
+    if (rs_corr_new(&opts, sink, cc, &fin, err) != 0) {
+        rc = cli_fail(CLI_EXIT_INTERNAL, "%s", err);
+        goto done;
+    }
+    rs_corr_use_paths(fin, est);
+    if (rs_out_init(&cc->out, stdout, OUT_BUFFER_SIZE) != 0) {
+        rc = cli_fail(CLI_EXIT_INTERNAL, "out of memory");
+        goto done;
+    }
+    have_out = true;
+    if (cc->fields && !cc->quiet)
+        rs_print_fields_header(&cc->out, &cc->fmt, cc->field_names, cc->n_fields);
+    if ((rc = run_pass(cc, fin, NULL, fitted, "matching")) != 0)
+        goto done;
+    if (cc->stats)
+        rs_corr_print_stats(fin, cc->files, &cc->out);
+    if (rs_out_flush(&cc->out) != 0)
+        rc = cli_fail(CLI_EXIT_OUTPUT, "writing output: write error");
+done:
+    if (have_out)
+        rs_out_free(&cc->out);
+    rs_corr_free(fin);
+    rs_corr_free(est);
+    rs_corr_probe_free(probe);
+    rs_filter_free(cc->filter);
+    free(cc);
+    return rc;
+}

@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * clock.c - each point's clock on point A's, from matched packets.
+ *
+ * For two points i and j and the fastest packet each way in a span of time,
+ * tj - ti = d1 + theta and ti - tj = d2 - theta with d1, d2 >= 0: theta is within
+ * (d1 + d2) / 2 of the midpoint of the two (the NTP bound, from the fastest round trip
+ * rather than one exchange). Which way a packet went is the sign of tj - ti on the
+ * clocks the pass ran with: the probe's coarse clock is such a midpoint itself, so a
+ * packet's delay is never smaller than its error. The spans are buckets of time
+ * (1 s, doubled when more than CORR_CLOCK_BUCKETS are needed); a least-squares line
+ * through the buckets' midpoints gives offset and drift, and the bound is the largest
+ * half round trip plus the line's largest distance from a midpoint. Points are tied to
+ * A through the pairs, A's first, then through points already tied.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "corr/corr_int.h"
+
+#define BUCKET_NS 1000000000ll
+
+static void
+bucket_add(struct corr_pair *pr, int64_t at, int64_t diff, bool forward)
+{
+    if (at < 0)
+        at = 0;
+    while (at / pr->width >= CORR_CLOCK_BUCKETS) {
+        /* merge neighbours: the capture is longer than the buckets cover */
+        for (unsigned i = 0; i < CORR_CLOCK_BUCKETS; i++) {
+            struct corr_clock_bucket m = {0};
+            for (unsigned k = 2 * i; k < 2 * i + 2 && k < CORR_CLOCK_BUCKETS; k++) {
+                const struct corr_clock_bucket *b = &pr->b[k];
+                if (b->has_fwd && (!m.has_fwd || b->fwd < m.fwd))
+                    m.fwd = b->fwd, m.has_fwd = true;
+                if (b->has_rev && (!m.has_rev || b->rev < m.rev))
+                    m.rev = b->rev, m.has_rev = true;
+            }
+            pr->b[i] = m;
+        }
+        pr->width *= 2;
+    }
+    struct corr_clock_bucket *b = &pr->b[at / pr->width];
+    if (forward && (!b->has_fwd || diff < b->fwd))
+        b->fwd = diff, b->has_fwd = true;
+    if (!forward && (!b->has_rev || -diff < b->rev))
+        b->rev = -diff, b->has_rev = true;
+    pr->pairs++;
+}
+
+/* Whether e went from point i to point j: its conversation's mean time at j after its
+ * first sighting is the later (robust to a coarse clock off by less than the mean
+ * delay; a packet's own sign is not), else its own order. */
+static bool
+goes_forward(const struct rs_corr *c, const struct corr_entry *e, unsigned i, unsigned j)
+{
+    if (e->conv != UINT32_MAX) {
+        const struct corr_conv *cv = &c->conv[e->conv];
+        if (cv->count[i] > 0 && cv->count[j] > 0)
+            return cv->rank[j] / (double)cv->count[j] > cv->rank[i] / (double)cv->count[i];
+    }
+    return e->t[j] >= e->t[i];
+}
+
+void
+corr_clock_collect(struct rs_corr *c, const struct corr_entry *e)
+{
+    for (unsigned i = 0; i < c->opts.n_points; i++) {
+        if (!(e->seen & (1u << i)))
+            continue;
+        for (unsigned j = i + 1; j < c->opts.n_points; j++) {
+            if (!(e->seen & (1u << j)))
+                continue;
+            if (c->pair[i][j] == NULL) {
+                c->pair[i][j] = calloc(1, sizeof(struct corr_pair));
+                if (c->pair[i][j] == NULL)
+                    continue;
+                c->pair[i][j]->width = BUCKET_NS;
+            }
+            bucket_add(c->pair[i][j], e->t[i] - c->base, e->t[j] - e->t[i],
+                       goes_forward(c, e, i, j));
+        }
+    }
+}
+
+/* theta(x) = a + r x for the pair, x in ns after the base; false without data. */
+struct pair_fit {
+    double a, r;
+    int64_t bound;      /* -1: one direction only */
+    uint64_t pairs;
+};
+
+static bool
+fit_pair(const struct corr_pair *pr, struct pair_fit *f)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
+    int64_t fwd = INT64_MAX, rev = INT64_MAX;
+
+    memset(f, 0, sizeof(*f));
+    if (pr == NULL || pr->pairs == 0)
+        return false;
+    f->pairs = pr->pairs;
+    for (unsigned i = 0; i < CORR_CLOCK_BUCKETS; i++) {
+        const struct corr_clock_bucket *b = &pr->b[i];
+        if (b->has_fwd && b->fwd < fwd)
+            fwd = b->fwd;
+        if (b->has_rev && b->rev < rev)
+            rev = b->rev;
+        if (!b->has_fwd || !b->has_rev)
+            continue;
+        double x = ((double)i + 0.5) * (double)pr->width, y = (double)(b->fwd - b->rev) / 2;
+        sx += x, sy += y, sxx += x * x, sxy += x * y, n++;
+    }
+    if (n == 0) {
+        /* one direction: the fastest packet is taken to have taken no time; delays are
+         * then measured from it, and no bound can be given */
+        f->a = fwd != INT64_MAX ? (double)fwd : -(double)rev;
+        f->bound = -1;
+        return true;
+    }
+    double den = n * sxx - sx * sx;
+    f->r = n >= 2 && den > 0 ? (n * sxy - sx * sy) / den : 0;
+    f->a = (sy - f->r * sx) / n;
+    double worst = 0;
+    for (unsigned i = 0; i < CORR_CLOCK_BUCKETS; i++) {
+        const struct corr_clock_bucket *b = &pr->b[i];
+        if (!b->has_fwd || !b->has_rev)
+            continue;
+        double x = ((double)i + 0.5) * (double)pr->width, y = (double)(b->fwd - b->rev) / 2;
+        double resid = y - (f->a + f->r * x);
+        double err = (resid < 0 ? -resid : resid) + (double)(b->fwd + b->rev) / 2;
+        if (err > worst)
+            worst = err;
+    }
+    f->bound = (int64_t)(worst + 0.5);
+    return true;
+}
+
+bool
+rs_corr_clocks(const struct rs_corr *c, struct rs_corr_clock out[RS_CORR_MAX_POINTS])
+{
+    struct pair_fit rel[P];         /* each point's residual against A, once tied */
+    bool tied[P] = {true};
+    unsigned n = c->opts.n_points;
+    bool all = true;
+
+    memset(rel, 0, sizeof(rel));
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (unsigned j = 1; j < n; j++) {
+            if (tied[j])
+                continue;
+            /* the pair with a tied point that has a bound and the most pairs */
+            struct pair_fit best = {0};
+            unsigned via = 0;
+            bool found = false;
+            for (unsigned i = 0; i < n; i++) {
+                struct pair_fit f;
+                if (i == j || !tied[i])
+                    continue;
+                if (!fit_pair(i < j ? c->pair[i][j] : c->pair[j][i], &f))
+                    continue;
+                if (i > j)
+                    f.a = -f.a, f.r = -f.r;
+                bool better = !found || (f.bound >= 0 && best.bound < 0) ||
+                              ((f.bound >= 0) == (best.bound >= 0) && f.pairs > best.pairs);
+                if (better)
+                    best = f, via = i, found = true;
+            }
+            if (!found)
+                continue;
+            rel[j].a = rel[via].a + best.a;
+            rel[j].r = rel[via].r + best.r;
+            rel[j].bound = best.bound < 0 || (via != 0 && rel[via].bound < 0)
+                               ? -1 : best.bound + (via != 0 ? rel[via].bound : 0);
+            rel[j].pairs = best.pairs;
+            tied[j] = grew = true;
+        }
+    }
+    for (unsigned j = 0; j < n; j++) {
+        const struct rs_corr_clock *was = &c->opts.clock[j];
+        struct rs_corr_clock *k = &out[j];
+        memset(k, 0, sizeof(*k));
+        if (j == 0) {
+            *k = *was;
+            k->known = true;
+            k->two_way = true;
+            k->bound = 0;
+            continue;
+        }
+        if (!tied[j]) {
+            *k = *was;
+            k->known = false;
+            k->bound = -1;
+            all = false;
+            continue;
+        }
+        /* the pass mapped t to t - was->offset (no drift); the residual is
+         * a + r (t_mapped - base) */
+        k->t0 = c->base + was->offset;
+        k->offset = was->offset + (int64_t)rel[j].a;
+        k->drift = rel[j].r;
+        k->bound = rel[j].bound;
+        k->known = true;
+        k->two_way = rel[j].bound >= 0;
+        k->pairs = rel[j].pairs;
+    }
+    return all;
+}
+
+/* The probe: the first frames of each point, keys and times; matched per pair. */
+struct probe_item {
+    struct rs_corr_key key;
+    uint64_t conv;
+    int64_t t;
+};
+
+struct rs_corr_probe {
+    unsigned n_points;
+    struct probe_item *items[P];
+    uint32_t n[P];
+};
+
+int
+rs_corr_probe_new(unsigned n_points, struct rs_corr_probe **out)
+{
+    struct rs_corr_probe *p = calloc(1, sizeof(*p));
+
+    *out = NULL;
+    if (p == NULL)
+        return RS_ENOMEM;
+    p->n_points = n_points < P ? n_points : P;
+    for (unsigned i = 0; i < p->n_points; i++) {
+        p->items[i] = calloc(RS_CORR_PROBE_FRAMES, sizeof(struct probe_item));
+        if (p->items[i] == NULL) {
+            rs_corr_probe_free(p);
+            return RS_ENOMEM;
+        }
+    }
+    *out = p;
+    return 0;
+}
+
+void
+rs_corr_probe_free(struct rs_corr_probe *p)
+{
+    if (p == NULL)
+        return;
+    for (unsigned i = 0; i < P; i++)
+        free(p->items[i]);
+    free(p);
+}
+
+bool
+rs_corr_probe_add(struct rs_corr_probe *p, unsigned point, const struct rs_frame *frame,
+                  const struct rs_packet *pkt)
+{
+    struct rs_corr_hdr hdr;
+
+    if (point >= p->n_points || p->n[point] >= RS_CORR_PROBE_FRAMES)
+        return false;
+    struct probe_item *it = &p->items[point][p->n[point]];
+    if (rs_corr_key_of(pkt, &it->key, &hdr, &it->conv)) {
+        it->t = rs_time_to_ns(rs_frame_time(frame));
+        p->n[point]++;
+    }
+    return p->n[point] < RS_CORR_PROBE_FRAMES;
+}
+
+static int
+cmp_item(const void *a, const void *b)
+{
+    const struct probe_item *x = a, *y = b;
+
+    if (x->key.icrc != y->key.icrc)
+        return x->key.icrc < y->key.icrc ? -1 : 1;
+    if (x->key.psn != y->key.psn)
+        return x->key.psn < y->key.psn ? -1 : 1;
+    if (x->key.dqp != y->key.dqp)
+        return x->key.dqp < y->key.dqp ? -1 : 1;
+    if (x->key.opcode != y->key.opcode)
+        return x->key.opcode < y->key.opcode ? -1 : 1;
+    return x->t < y->t ? -1 : x->t > y->t;
+}
+
+struct conv_diff {
+    uint64_t conv;
+    int64_t d;
+};
+
+static int
+cmp_conv_diff(const void *a, const void *b)
+{
+    const struct conv_diff *x = a, *y = b;
+
+    if (x->conv != y->conv)
+        return x->conv < y->conv ? -1 : 1;
+    return x->d < y->d ? -1 : x->d > y->d;
+}
+
+/* A conversation's tj - ti: its median says which way it goes, its extremes the
+ * fastest packet (the smallest of a conversation from i to j, the largest of one from
+ * j to i). */
+struct conv_span {
+    int64_t median, min, max;
+};
+
+static int
+cmp_span(const void *a, const void *b)
+{
+    const struct conv_span *x = a, *y = b;
+
+    return x->median < y->median ? -1 : x->median > y->median;
+}
+
+/* The coarse offset of point j against point i. The conversations' medians split in
+ * two at their widest gap: those above go from i to j (tj - ti = d + theta), those below
+ * from j to i (theta - d). theta lies between the largest difference below and the
+ * smallest above; the middle of that, or of the gap where the two overlap. With one
+ * direction, the fastest packet is taken as no delay. */
+static bool
+probe_pair(struct rs_corr_probe *p, unsigned i, unsigned j, int64_t *theta)
+{
+    struct conv_diff *cd = calloc(RS_CORR_PROBE_FRAMES, sizeof(*cd));
+    struct conv_span *sp = calloc(RS_CORR_PROBE_FRAMES, sizeof(*sp));
+    uint32_t n = 0, n_sp = 0, a = 0, b = 0;
+    bool ok = false;
+
+    if (cd == NULL || sp == NULL)
+        goto done;
+    /* both sorted by key then time: the first sightings of a key pair up */
+    while (a < p->n[i] && b < p->n[j]) {
+        const struct probe_item *x = &p->items[i][a], *y = &p->items[j][b];
+        int c = memcmp(&x->key, &y->key, sizeof(x->key)) == 0 ? 0 : cmp_item(x, y);
+        if (c < 0) {
+            a++;
+        } else if (c > 0) {
+            b++;
+        } else {
+            cd[n++] = (struct conv_diff){x->conv, y->t - x->t};
+            /* the other sightings of this key (retransmissions) are left out */
+            while (a < p->n[i] && memcmp(&p->items[i][a].key, &x->key, sizeof(x->key)) == 0)
+                a++;
+            while (b < p->n[j] && memcmp(&p->items[j][b].key, &x->key, sizeof(x->key)) == 0)
+                b++;
+        }
+    }
+    if (n == 0)
+        goto done;
+    qsort(cd, n, sizeof(*cd), cmp_conv_diff);
+    for (uint32_t k = 0; k < n;) {
+        uint32_t e = k;
+        while (e < n && cd[e].conv == cd[k].conv)
+            e++;
+        sp[n_sp++] = (struct conv_span){cd[k + (e - k) / 2].d, cd[k].d, cd[e - 1].d};
+        k = e;
+    }
+    qsort(sp, n_sp, sizeof(*sp), cmp_span);
+    int64_t gap = -1;
+    uint32_t split = 0;
+    for (uint32_t k = 0; k + 1 < n_sp; k++) {
+        if (sp[k + 1].median - sp[k].median > gap) {
+            gap = sp[k + 1].median - sp[k].median;
+            split = k + 1;
+        }
+    }
+    if (split == 0) {
+        *theta = sp[0].min;
+    } else {
+        int64_t lo = INT64_MIN, hi = INT64_MAX;
+        for (uint32_t k = 0; k < split; k++)
+            lo = sp[k].max > lo ? sp[k].max : lo;
+        for (uint32_t k = split; k < n_sp; k++)
+            hi = sp[k].min < hi ? sp[k].min : hi;
+        *theta = lo <= hi ? lo + (hi - lo) / 2
+                          : sp[split - 1].median + (sp[split].median - sp[split - 1].median) / 2;
+    }
+    ok = true;
+done:
+    free(cd);
+    free(sp);
+    return ok;
+}
+
+void
+rs_corr_probe_clocks(struct rs_corr_probe *p, struct rs_corr_clock out[RS_CORR_MAX_POINTS])
+{
+    bool tied[P] = {true};
+
+    memset(out, 0, sizeof(*out) * P);
+    for (unsigned i = 0; i < p->n_points; i++) {
+        qsort(p->items[i], p->n[i], sizeof(struct probe_item), cmp_item);
+        out[i].bound = -1;
+    }
+    out[0].known = true;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (unsigned j = 1; j < p->n_points; j++) {
+            for (unsigned i = 0; i < p->n_points && !tied[j]; i++) {
+                int64_t theta;
+                if (i == j || !tied[i] || !probe_pair(p, i, j, &theta))
+                    continue;
+                out[j].offset = out[i].offset + theta;
+                out[j].known = tied[j] = grew = true;
+            }
+        }
+    }
+}

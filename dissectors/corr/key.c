@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * key.c - a packet's hop-invariant key (ICRC, destination QP, PSN, opcode), the header
+ * fields a hop may change (ECN, DSCP, TTL, MAC addresses, VLAN), and its conversation:
+ * the destination address and QP, which every point on its way sees alike.
+ */
+#include <string.h>
+
+#include <roceshark/corr.h>
+
+static uint32_t
+be24(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+/* FNV-1a: the conversation's address bytes are few; any fair mix will do. */
+static uint64_t
+mix(uint64_t h, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static void
+read_ip(const struct rs_packet *pkt, struct rs_corr_hdr *hdr, uint64_t *conv)
+{
+    if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
+        const uint8_t *ip = rs_packet_at(pkt, RS_LAYER_IPV4);
+        hdr->dscp = ip[1] >> 2;
+        hdr->ecn = ip[1] & 3;
+        hdr->ttl = ip[8];
+        *conv = mix(*conv, ip + 16, 4);
+        return;
+    }
+    /* IPv6 and the GRH share their first 40 bytes' layout. */
+    int layer = rs_packet_has(pkt, RS_LAYER_IPV6) ? RS_LAYER_IPV6
+                : rs_packet_has(pkt, RS_LAYER_GRH) ? RS_LAYER_GRH : -1;
+    if (layer >= 0) {
+        const uint8_t *ip = rs_packet_at(pkt, (enum rs_layer)layer);
+        uint8_t tc = (uint8_t)((ip[0] & 0x0f) << 4 | ip[1] >> 4);
+        hdr->dscp = tc >> 2;
+        hdr->ecn = tc & 3;
+        hdr->ttl = ip[7];
+        *conv = mix(*conv, ip + 24, 16);
+    }
+    if (rs_packet_has(pkt, RS_LAYER_LRH))   /* native IB: the DLID too */
+        *conv = mix(*conv, rs_packet_at(pkt, RS_LAYER_LRH) + 2, 2);
+}
+
+bool
+rs_corr_key_of(const struct rs_packet *pkt, struct rs_corr_key *key, struct rs_corr_hdr *hdr,
+               uint64_t *conv)
+{
+    if (!rs_packet_has(pkt, RS_LAYER_BTH) || !rs_packet_has(pkt, RS_LAYER_ICRC) ||
+        pkt->encap == RS_ENCAP_IWARP)
+        return false;
+    const uint8_t *bth = rs_packet_at(pkt, RS_LAYER_BTH);
+    const uint8_t *icrc = rs_packet_at(pkt, RS_LAYER_ICRC);
+
+    memset(key, 0, sizeof(*key));
+    memset(hdr, 0, sizeof(*hdr));
+    key->opcode = bth[0];
+    key->dqp = be24(bth + 5);
+    key->psn = be24(bth + 9);
+    key->icrc = (uint32_t)icrc[0] << 24 | (uint32_t)icrc[1] << 16 | (uint32_t)icrc[2] << 8 |
+                icrc[3];
+    *conv = mix(0xcbf29ce484222325ull, bth + 5, 3);
+    read_ip(pkt, hdr, conv);
+    if (rs_packet_has(pkt, RS_LAYER_ETH)) {
+        const uint8_t *eth = rs_packet_at(pkt, RS_LAYER_ETH);
+        hdr->has_eth = 1;
+        memcpy(hdr->eth_dst, eth, 6);
+        memcpy(hdr->eth_src, eth + 6, 6);
+    }
+    if (rs_packet_has(pkt, RS_LAYER_VLAN)) {
+        const uint8_t *tag = rs_packet_at(pkt, RS_LAYER_VLAN);
+        hdr->vlan = (uint16_t)(((tag[0] & 0x0f) << 8 | tag[1]) + 1);
+    }
+    return true;
+}

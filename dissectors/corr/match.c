@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * match.c - the matcher: sightings of one key joined into one packet while the window
+ * is open, and packets finished in the order they were first seen once it has passed.
+ *
+ * Open packets sit in a ring (oldest first) with a chained hash by key, newest first in
+ * each chain: a sighting joins the newest open packet of its key that its point has not
+ * seen, so a retransmission that follows a loss pairs with its own sighting downstream,
+ * not the lost original's. The frame shown for a packet is copied into a circular arena;
+ * a full ring or arena finishes the oldest packet early (counted as forced).
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "corr/corr_int.h"
+
+static uint32_t
+round_pow2(uint32_t v)
+{
+    uint32_t p = 1;
+
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+int
+rs_corr_new(const struct rs_corr_opts *opts, rs_corr_sink *sink, void *ctx,
+            struct rs_corr **out, char *err)
+{
+    struct rs_corr *c = calloc(1, sizeof(*c));
+
+    *out = NULL;
+    if (c == NULL)
+        goto nomem;
+    if (opts->n_points < 2 || opts->n_points > RS_CORR_MAX_POINTS) {
+        free(c);
+        return rs_error(err, RS_EINVAL, "correlate: %u captures: give 2 to %d",
+                        opts->n_points, RS_CORR_MAX_POINTS);
+    }
+    c->opts = *opts;
+    if (c->opts.window <= 0)
+        c->opts.window = RS_CORR_WINDOW_DEFAULT;
+    if (c->opts.max_packets == 0)
+        c->opts.max_packets = RS_CORR_MAX_PACKETS_DEFAULT;
+    if (c->opts.copy_bytes == 0 && !c->opts.collect)
+        c->opts.copy_bytes = RS_CORR_COPY_BYTES_DEFAULT;
+    if (c->opts.collect)
+        c->opts.copy_bytes = 0;
+    c->sink = sink;
+    c->ctx = ctx;
+    c->cap = round_pow2(c->opts.max_packets);
+    c->n_bucket = c->cap * 2;
+    /* calloc'd: the pages of a ring never filled are never touched */
+    c->e = calloc(c->cap, sizeof(*c->e));
+    c->bucket = calloc(c->n_bucket, sizeof(*c->bucket));
+    c->conv = calloc(RS_CORR_MAX_CONVS, sizeof(*c->conv));
+    if (c->e == NULL || c->bucket == NULL || c->conv == NULL)
+        goto nomem;
+    if (c->opts.copy_bytes > 0 && (c->arena = malloc(c->opts.copy_bytes)) == NULL)
+        goto nomem;
+    for (unsigned i = 0; i < P; i++) {
+        c->counts.first[i] = INT64_MAX;
+        c->counts.last[i] = INT64_MIN;
+    }
+    *out = c;
+    return 0;
+nomem:
+    rs_corr_free(c);
+    return rs_error(err, RS_ENOMEM, "correlate: out of memory");
+}
+
+void
+rs_corr_free(struct rs_corr *c)
+{
+    if (c == NULL)
+        return;
+    for (unsigned i = 0; i < P; i++)
+        for (unsigned j = 0; j < P; j++)
+            free(c->pair[i][j]);
+    if (c->conv != NULL)
+        for (uint32_t i = 0; i < RS_CORR_MAX_CONVS; i++)
+            for (unsigned s = 0; s < RS_CORR_MAX_SEGMENTS; s++)
+                free(c->conv[i].seg[s].hist);
+    free(c->conv);
+    free(c->arena);
+    free(c->bucket);
+    free(c->e);
+    free(c);
+}
+
+void
+rs_corr_use_paths(struct rs_corr *c, const struct rs_corr *learned)
+{
+    c->learned = learned;
+}
+
+static uint32_t
+key_hash(const struct rs_corr_key *k)
+{
+    uint64_t h = ((uint64_t)k->icrc << 32 | k->psn) * 0x9e3779b97f4a7c15ull;
+
+    h ^= ((uint64_t)k->dqp << 8 | k->opcode) * 0xc2b2ae3d27d4eb4full;
+    return (uint32_t)(h >> 32);
+}
+
+static bool
+key_equal(const struct rs_corr_key *a, const struct rs_corr_key *b)
+{
+    return a->icrc == b->icrc && a->dqp == b->dqp && a->psn == b->psn &&
+           a->opcode == b->opcode;
+}
+
+static void
+unlink_entry(struct rs_corr *c, struct corr_entry *e)
+{
+    uint32_t *link = &c->bucket[key_hash(&e->key) & (c->n_bucket - 1)];
+    uint32_t idx = (uint32_t)(e - c->e) + 1;
+
+    while (*link != 0) {
+        if (*link == idx) {
+            *link = e->next;
+            return;
+        }
+        link = &c->e[*link - 1].next;
+    }
+}
+
+/* Finishes the oldest open packet. */
+static void
+finish_head(struct rs_corr *c)
+{
+    struct corr_entry *e = &c->e[c->head & (c->cap - 1)];
+
+    unlink_entry(c, e);
+    corr_finish(c, e);
+    c->head++;
+}
+
+static void
+expire(struct rs_corr *c, int64_t before)
+{
+    while (c->head != c->tail && c->e[c->head & (c->cap - 1)].t0 < before)
+        finish_head(c);
+}
+
+/* Where a copy of len bytes goes in the arena (a copy never wraps), finishing old
+ * packets until their copies leave room. */
+static uint64_t
+arena_place(struct rs_corr *c, uint32_t len)
+{
+    uint64_t size = c->opts.copy_bytes;
+    uint64_t at = c->arena_tail;
+
+    if (at % size + len > size)
+        at += size - at % size;
+    while (c->head != c->tail) {
+        const struct corr_entry *old = &c->e[c->head & (c->cap - 1)];
+        if (old->copy_len == 0 || at + len - old->copy_at <= size)
+            break;
+        c->counts.forced++;
+        finish_head(c);
+    }
+    c->arena_tail = at + len;
+    return at;
+}
+
+static struct corr_entry *
+open_entry(struct rs_corr *c, const struct rs_corr_key *key, uint64_t convh, int64_t t)
+{
+    if (c->tail - c->head == c->cap) {
+        c->counts.forced++;
+        finish_head(c);
+    }
+    struct corr_entry *e = &c->e[c->tail & (c->cap - 1)];
+    uint32_t b = key_hash(key) & (c->n_bucket - 1);
+
+    memset(e, 0, offsetof(struct corr_entry, number));
+    e->key = *key;
+    e->convh = convh;
+    e->t0 = t;
+    e->next = c->bucket[b];
+    c->bucket[b] = (uint32_t)(c->tail & (c->cap - 1)) + 1;
+    c->tail++;
+    e->conv = corr_conv_find(c, convh, true);
+    if (e->conv == UINT32_MAX)
+        c->counts.convs_untracked++;
+    c->counts.packets++;
+    return e;
+}
+
+static struct corr_entry *
+find_open(struct rs_corr *c, const struct rs_corr_key *key, unsigned point, int64_t t)
+{
+    for (uint32_t i = c->bucket[key_hash(key) & (c->n_bucket - 1)]; i != 0;
+         i = c->e[i - 1].next) {
+        struct corr_entry *e = &c->e[i - 1];
+        if (key_equal(&e->key, key) && !(e->seen & (1u << point)) &&
+            t - e->t0 <= c->opts.window)
+            return e;
+    }
+    return NULL;
+}
+
+static void
+addr_text(const struct rs_packet *pkt, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
+        const uint8_t *ip = rs_packet_at(pkt, RS_LAYER_IPV4);
+        snprintf(buf, size, "%u.%u.%u.%u > %u.%u.%u.%u", ip[12], ip[13], ip[14], ip[15],
+                 ip[16], ip[17], ip[18], ip[19]);
+    } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {
+        const uint8_t *lrh = rs_packet_at(pkt, RS_LAYER_LRH);
+        snprintf(buf, size, "LID %u > LID %u", lrh[6] << 8 | lrh[7], lrh[2] << 8 | lrh[3]);
+    } else if (rs_packet_has(pkt, RS_LAYER_IPV6) || rs_packet_has(pkt, RS_LAYER_GRH)) {
+        const uint8_t *ip = rs_packet_at(pkt, rs_packet_has(pkt, RS_LAYER_IPV6) ?
+                                         RS_LAYER_IPV6 : RS_LAYER_GRH);
+        snprintf(buf, size, "..%02x%02x > ..%02x%02x", ip[22], ip[23], ip[38], ip[39]);
+    }
+}
+
+void
+rs_corr_feed(struct rs_corr *c, unsigned point, const struct rs_frame *frame,
+             const struct rs_packet *pkt)
+{
+    struct rs_corr_key key;
+    struct rs_corr_hdr hdr;
+    uint64_t convh;
+    int64_t own = rs_time_to_ns(rs_frame_time(frame));
+    int64_t t = rs_corr_clock_map(&c->opts.clock[point], own);
+
+    if (point >= c->opts.n_points)
+        return;
+    if (!c->have_base) {
+        c->base = t;
+        c->have_base = true;
+    }
+    if (t > c->now)
+        c->now = t;
+    /* the window is counted from the latest time fed: the merge feeds in time order */
+    if (c->now - c->opts.window > INT64_MIN + c->opts.window)
+        expire(c, c->now - c->opts.window);
+    if (!rs_corr_key_of(pkt, &key, &hdr, &convh))
+        return;
+    c->counts.frames[point]++;
+    if (t < c->counts.first[point])
+        c->counts.first[point] = t;
+    if (t > c->counts.last[point])
+        c->counts.last[point] = t;
+    struct corr_entry *e = find_open(c, &key, point, t);
+    bool fresh = e == NULL;
+    if (fresh)
+        e = open_entry(c, &key, convh, t);
+    e->seen |= (uint8_t)(1u << point);
+    e->t[point] = t;
+    e->number[point] = frame->number;
+    e->hdr[point] = hdr;
+    if (!fresh)
+        return;
+    e->shown = (uint8_t)point;
+    e->frame = *frame;
+    e->frame.data = NULL;
+    addr_text(pkt, e->addr, sizeof(e->addr));
+    if (c->arena != NULL) {
+        uint32_t len = frame->caplen;
+        if (len > c->opts.copy_bytes / 4)
+            len = c->opts.copy_bytes / 4;   /* a frame larger than the arena can hold whole */
+        /* the arena is placed before the copy is recorded: placing may finish this
+         * very packet when the ring holds nothing else */
+        e->copy_len = 0;
+        uint64_t at = arena_place(c, len);
+        memcpy(c->arena + at % c->opts.copy_bytes, frame->data, len);
+        e->copy_at = at;
+        e->copy_len = len;
+        e->frame.caplen = len;
+    }
+}
+
+void
+rs_corr_flush(struct rs_corr *c)
+{
+    while (c->head != c->tail)
+        finish_head(c);
+}
+
+struct rs_corr_counts
+rs_corr_counts(const struct rs_corr *c)
+{
+    return c->counts;
+}
+
+/* For finish.c: the shown frame of e, its bytes in the arena. */
+const uint8_t *corr_copy_of(const struct rs_corr *c, const struct corr_entry *e);
+const uint8_t *
+corr_copy_of(const struct rs_corr *c, const struct corr_entry *e)
+{
+    return c->arena == NULL ? NULL : c->arena + e->copy_at % c->opts.copy_bytes;
+}
