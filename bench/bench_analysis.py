@@ -16,6 +16,7 @@
      and QPs, every opcode, RoCEv2 over IPv4 and IPv6 and RoCEv1, tagged and not), the same
      three measurements (goals: analysis at most 1.5x decode only, at least 50x tshark), and
      the analysis again under smaller table bounds, to show what the cost is made of.
+  Sections 3 to 5 give read at --threads 2 beside --threads 1, with the load average.
   6. A SYN scan: 300,000 SYNs, each a new TCP conversation (tests/gen/gen_synscan.py), through
      the tables every TCP segment meets (the iWARP stage's connections always, tcp.stream's
      when a field asks for it): -T fields with frame.number alone, with tcp.stream as well,
@@ -64,12 +65,15 @@ def main():
     print("\n== 3. -z conv,qp against tshark -z conv,udp, 1,000,000 frames")
     # One untimed run first: section 2's gigabyte pushes this file out of the page cache.
     timed([RS, "read", "-r", big, "-q", "-z", "conv,qp"])
-    t_rs = min(timed([RS, "read", "-r", big, "-q", "-z", "conv,qp"]) for _ in range(3))
+    t_rs = min(timed([RS, "read", "-r", big, "-q", "-z", "conv,qp"] + ONE) for _ in range(3))
+    t_rs2 = min(timed([RS, "read", "-r", big, "-q", "-z", "conv,qp"] + TWO) for _ in range(3))
     # Best of three for both: tshark's own time varies by a fifth between runs here.
     t_ts = min(timed(["tshark", "-n", "-q", "-r", big, "-z", "conv,udp"]) for _ in range(3))
-    print("  roceshark -z conv,qp  %7.3f s" % t_rs)
+    print("  roceshark -z conv,qp  %7.3f s; --threads 2 %7.3f s (%.2fx)  %s"
+          % (t_rs, t_rs2, t_rs / t_rs2, load()))
     print("  tshark -z conv,udp    %7.3f s" % t_ts)
-    print("  ratio                 %7.1fx (goal 50x)" % (t_ts / t_rs))
+    print("  ratio                 %7.1fx, --threads 2 %.1fx (goal 50x)"
+          % (t_ts / t_rs, t_ts / t_rs2))
     many = many_conversations()
     hostile, hostile_ts = hostile_traffic()
     syn_scan()
@@ -82,19 +86,31 @@ def main():
 
 FIELDS = ["-T", "fields", "-e", "frame.number", "-e", "ip.src", "-e", "ip.dst",
           "-e", "infiniband.bth.opcode", "-e", "infiniband.bth.psn"]
+# The figures of one thread (the analysis' cost against decoding is a one-core figure), and
+# the --threads 2 column beside them.
+ONE = ["--threads", "1"]
+TWO = ["--threads", "2"]
+
+
+def load():
+    return "(load %.1f)" % os.getloadavg()[0]
 
 
 def fields_three_ways(path):
     """Best-of-three seconds of -T fields without and with the analysis, and tshark's (once:
     it takes seconds here, and only sets the scale); printed, and returned."""
-    t_off = min(timed([RS, "read", "-r", path, "-o", "analysis:off"] + FIELDS) for _ in range(3))
-    t_on = min(timed([RS, "read", "-r", path] + FIELDS) for _ in range(3))
+    t_off = min(timed([RS, "read", "-r", path, "-o", "analysis:off"] + FIELDS + ONE)
+                for _ in range(3))
+    t_on = min(timed([RS, "read", "-r", path] + FIELDS + ONE) for _ in range(3))
+    t_on2 = min(timed([RS, "read", "-r", path] + FIELDS + TWO) for _ in range(3))
     t_ts = timed(["tshark", "-n", "-r", path] + FIELDS)
-    print("  roceshark, decode only   %7.3f s" % t_off)
+    print("  roceshark, decode only   %7.3f s  %s" % (t_off, load()))
     print("  roceshark, analysis      %7.3f s (%.2fx decode only, goal 1.5x)"
           % (t_on, t_on / t_off))
-    print("  tshark                   %7.3f s (%.1fx roceshark with the analysis)"
-          % (t_ts, t_ts / t_on))
+    print("  the same, --threads 2    %7.3f s (%.2fx --threads 1)  %s"
+          % (t_on2, t_on / t_on2, load()))
+    print("  tshark                   %7.3f s (%.1fx roceshark with the analysis, %.1fx at "
+          "--threads 2)" % (t_ts, t_ts / t_on, t_ts / t_on2))
     return t_off, t_on, t_ts
 
 
@@ -124,8 +140,8 @@ def syn_scan():
     print("\n== 6. 300,000 SYNs, each a new TCP conversation (gen_synscan.py), -T fields")
     plain = ["-T", "fields", "-e", "frame.number"]
     streams = plain + ["-e", "tcp.stream"]
-    t_plain = min(timed([RS, "read", "-r", path] + plain) for _ in range(3))
-    t_streams = min(timed([RS, "read", "-r", path] + streams) for _ in range(3))
+    t_plain = min(timed([RS, "read", "-r", path] + plain + ONE) for _ in range(3))
+    t_streams = min(timed([RS, "read", "-r", path] + streams + ONE) for _ in range(3))
     t_ts = timed(["tshark", "-n", "-r", path] + streams)
     print("  roceshark, frame.number             %7.3f s" % t_plain)
     print("  roceshark, frame.number tcp.stream  %7.3f s (%.2fx)" % (t_streams,
@@ -140,8 +156,8 @@ def bound_sweep(path, t_off):
     last touched a table ago: in cache when the table fits, from main memory when not."""
     print("  by table bound (analysis.max_convs; conversations of some 650 bytes each):")
     for bound in (1024, 16384, 65536):
-        t = min(timed([RS, "read", "-r", path, "-o", "analysis.max_convs:%d" % bound] + FIELDS)
-                for _ in range(3))
+        t = min(timed([RS, "read", "-r", path, "-o", "analysis.max_convs:%d" % bound] + FIELDS
+                      + ONE) for _ in range(3))
         print("    %6d  %7.3f s (%.2fx decode only)%s"
               % (bound, t, t / t_off, "  the default" if bound == 65536 else ""))
 
