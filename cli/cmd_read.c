@@ -39,8 +39,12 @@
 enum read_format { FORMAT_TEXT, FORMAT_TREE, FORMAT_JSON, FORMAT_JSONRAW, FORMAT_EK,
                    FORMAT_JSONFLAT, FORMAT_FIELDS, FORMAT_PSML, FORMAT_PDML };
 
+#define MAX_FILES 256
+
 struct read_opts {
-    const char *file;
+    const char *file;                   /* -r: the first, or the one */
+    const char *files[MAX_FILES];       /* every -r, merged in time order */
+    size_t n_files;
     const char *iface;                  /* -i: live decoding */
     struct rs_live_opts live;
     unsigned long long count;           /* 0: all */
@@ -86,7 +90,9 @@ enum read_long_option { OPT_DISABLE_PROTOCOL = 0x100, OPT_ENABLE_PROTOCOL, OPT_N
 
 static const char read_usage[] =
     "usage: roceshark read -r FILE | -i IFACE [options]\n"
-    "  -r FILE          capture to read (pcap or pcapng; '-' for standard input)\n"
+    "  -r FILE          capture to read (pcap or pcapng; '-' for standard input); given\n"
+    "                   again, the files are read as one, in time order (as mergecap\n"
+    "                   merges them)\n"
     "  -i IFACE         decode live traffic of a network interface (SIGINT stops)\n"
     "  -f BPF           with -i: capture filter replacing the default RDMA one\n"
     "  -s SNAPLEN, -B MiB, -p\n"
@@ -403,6 +409,8 @@ check_new_options(struct read_opts *ro)
                         "(as tshark 4.0 says)");
     if (ro->two_pass && (ro->iface != NULL || (ro->file != NULL && strcmp(ro->file, "-") == 0)))
         return cli_fail(CLI_EXIT_USAGE, "read: -2 reads a file twice: not -i or -r -");
+    if (ro->two_pass && ro->n_files > 1)
+        return cli_fail(CLI_EXIT_USAGE, "read: -2 reads one file twice: give one -r");
     if (ro->write_path == NULL && ro->write_format != READ_SAVE_AS_INPUT)
         return cli_fail(CLI_EXIT_USAGE, "read: -F goes with -w");
     if (ro->write_path == NULL && ro->stop_bytes != 0)
@@ -515,7 +523,10 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
                 return rc;
             break;
         case 'r':
-            ro->file = optarg;
+            if (ro->n_files == MAX_FILES)
+                return cli_fail(CLI_EXIT_USAGE, "-r: at most %d files", MAX_FILES);
+            ro->files[ro->n_files++] = optarg;
+            ro->file = ro->files[0];
             break;
         case 'i':
             ro->iface = optarg;
@@ -1060,7 +1071,7 @@ cmd_read(int argc, char **argv)
     if (ro->iface != NULL) {
         if ((rc = open_live(ro, &src)) != 0)
             goto done;
-    } else if (rs_source_open_file(ro->file, &src, err) != 0) {
+    } else if (rs_source_open_files(ro->files, ro->n_files, &src, err) != 0) {
         rc = cli_fail(CLI_EXIT_INPUT, "%s", err);
         goto done;
     }

@@ -56,6 +56,12 @@ struct rs_source_stats {
 
 /* Opens a capture file ("-" reads standard input). */
 int rs_source_open_file(const char *path, struct rs_source **out, char *err);
+/* Opens n capture files as one source, in time order as mergecap merges them (on equal
+ * times the earlier file's frame first), numbered across them; one file is
+ * rs_source_open_file(). The source's link type is the first file's, its snapshot length
+ * the largest, its clock the finest, pcapng if any file is. */
+int rs_source_open_files(const char *const *paths, size_t n, struct rs_source **out,
+                         char *err);
 
 /* Creates an inactive live source on a network interface (libpcap). */
 int rs_source_create_iface(const char *iface, struct rs_source **out, char *err);

@@ -9,7 +9,8 @@ Thread counts 1, 2, 4 and 7 over:
   - the first frames of each pcap one, concatenated into one pcapng (thousands of
     frames in many batches), in every output family: summary lines (with -t dd after a filter), -P -V -x,
     -O, json, jsonraw, ek, jsonflat, fields, psml, pdml, every -z table, -w, -c, -2 -R;
-  - an input error half-way (a truncated file): its stderr line and exit code too.
+  - an input error half-way (a truncated file): its stderr line and exit code too;
+  - six capture points read as one (-r six times) against mergecap + read.
 Frame order, tcp.stream/udp.stream and conversation ids are in the outputs compared.
 """
 import os
@@ -165,6 +166,22 @@ def main():
             % (rc[0], rc[2][-200:]))
     same("a cut capture", ["-r", cut, "-T", "fields", "-e", "frame.number", "-e",
                            "roceshark.analysis.conv"], work)
+
+    # Several capture points as one stream: read -r A -r B -r C against mergecap + read.
+    nodes = [f for f in files if "_nccl_nccl_node" in f or "_nccl_ring2_node" in f]
+    t.check(len(nodes) == 6, "the nccl captures: %d" % len(nodes))
+    by_mergecap = os.path.join(work, "nodes.pcapng")
+    t.run(["mergecap", "-w", by_mergecap] + nodes)
+    for args in ([], ["-T", "fields", "-e", "frame.number", "-e", "frame.time_relative", "-e",
+                      "frame.time_delta", "-e", "tcp.stream", "-e", "roceshark.analysis.conv",
+                      "-e", "_ws.col.Info"], ["-q", "-z", "conv,qp", "-z", "expert"]):
+        want = read(["-r", by_mergecap] + args, 1)
+        for n in (1, 2):
+            got = read(sum([["-r", f] for f in nodes], []) + args, n)
+            t.check(got[:3] == want[:3] and want[0] == 0 and len(want[1]) > 1000,
+                    "read -r x6 %s --threads %d: not mergecap's (exit %d, %d bytes; mergecap + "
+                    "read: exit %d, %d bytes)" % (" ".join(args), n, got[0], len(got[1]),
+                                                  want[0], len(want[1])))
 
     print("%d captures, threads 1 and %s" % (len(files), ", ".join(map(str, THREADS))))
     t.finish("threads")
