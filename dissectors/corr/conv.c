@@ -30,6 +30,8 @@ corr_conv_find(struct rs_corr *c, uint64_t hash, bool create)
                 return UINT32_MAX;
             cv->used = true;
             cv->hash = hash;
+            for (unsigned p = 0; p < P; p++)
+                cv->last_joined[p] = INT64_MIN;
             c->n_conv++;
             return i;
         }

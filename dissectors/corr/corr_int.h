@@ -46,6 +46,9 @@ struct corr_conv {
     uint8_t n_path;
     uint8_t path[P];
     uint64_t packets;
+    /* the first sighting of the last packet each point joined: a network keeps a
+     * conversation's order, so a later sighting joins no packet first seen before it */
+    int64_t last_joined[P];
     struct corr_seg_stats seg[RS_CORR_MAX_SEGMENTS];
 };
 

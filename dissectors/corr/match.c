@@ -191,17 +191,58 @@ open_entry(struct rs_corr *c, const struct rs_corr_key *key, uint64_t convh, int
     return e;
 }
 
-static struct corr_entry *
-find_open(struct rs_corr *c, const struct rs_corr_key *key, unsigned point, int64_t t)
+/* How long after its first sighting a packet of the conversation usually reaches point:
+ * what the estimating pass learned, else what this pass has seen; -1 when unknown. */
+static int64_t
+usual_delay(const struct rs_corr *c, uint32_t conv, uint64_t convh, unsigned point)
 {
+    const struct corr_conv *cv = c->learned != NULL ? corr_conv_learned(c->learned, convh)
+                                                    : NULL;
+
+    if ((cv == NULL || cv->count[point] == 0) && conv != UINT32_MAX)
+        cv = &c->conv[conv];
+    if (cv == NULL || cv->count[point] == 0)
+        return -1;
+    return (int64_t)(cv->rank[point] / (double)cv->count[point]);
+}
+
+/* The open packet of key that a sighting at point joins, among those its point has not
+ * seen within the window. A network keeps a conversation's order, so none first seen
+ * before the last packet of its conversation that point joined (the copy of a go-back-N
+ * retransmission sent while the original was still on its way then joins the copy); of
+ * the rest, the one whose delay is nearest the conversation's usual (a retransmission
+ * after a loss joins the retransmission, not the lost original), else the oldest. With
+ * none in order, the newest. */
+static struct corr_entry *
+find_open(struct rs_corr *c, const struct rs_corr_key *key, uint64_t convh, unsigned point,
+          int64_t t)
+{
+    uint32_t conv = corr_conv_find(c, convh, false);
+    int64_t after = conv != UINT32_MAX ? c->conv[conv].last_joined[point] : INT64_MIN;
+    int64_t usual = usual_delay(c, conv, convh, point), best_gap = INT64_MAX;
+    struct corr_entry *newest = NULL, *best = NULL;
+
     for (uint32_t i = c->bucket[key_hash(key) & (c->n_bucket - 1)]; i != 0;
          i = c->e[i - 1].next) {
         struct corr_entry *e = &c->e[i - 1];
-        if (key_equal(&e->key, key) && !(e->seen & (1u << point)) &&
-            t - e->t0 <= c->opts.window)
-            return e;
+        if (!key_equal(&e->key, key) || (e->seen & (1u << point)) ||
+            t - e->t0 > c->opts.window)
+            continue;
+        if (newest == NULL)
+            newest = e;     /* chains run newest first */
+        if (e->t0 < after)
+            continue;
+        int64_t gap = usual < 0 ? 0 : (t - e->t0) - usual;
+        gap = gap < 0 ? -gap : gap;
+        if (gap <= best_gap) {  /* ties go to the older: chains run newest first */
+            best = e;
+            best_gap = gap;
+        }
     }
-    return NULL;
+    best = best != NULL ? best : newest;
+    if (best != NULL && conv != UINT32_MAX)
+        c->conv[conv].last_joined[point] = best->t0;
+    return best;
 }
 
 static void
@@ -250,10 +291,13 @@ rs_corr_feed(struct rs_corr *c, unsigned point, const struct rs_frame *frame,
         c->counts.first[point] = t;
     if (t > c->counts.last[point])
         c->counts.last[point] = t;
-    struct corr_entry *e = find_open(c, &key, point, t);
+    struct corr_entry *e = find_open(c, &key, convh, point, t);
     bool fresh = e == NULL;
-    if (fresh)
+    if (fresh) {
         e = open_entry(c, &key, convh, t);
+        if (e->conv != UINT32_MAX)
+            c->conv[e->conv].last_joined[point] = t;
+    }
     e->seen |= (uint8_t)(1u << point);
     e->t[point] = t;
     e->number[point] = frame->number;

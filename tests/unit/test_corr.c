@@ -2,8 +2,9 @@
 /*
  * test_corr.c - the fabric view on synthetic points of known clocks: offset and drift
  * recovered within the stated bound, losses put on the segment that lost them, capture
- * misses told apart, CE marks and TTL changes found, a retransmission after a loss
- * paired with its own sighting, and a full table finishing packets early.
+ * misses told apart, CE marks and TTL changes found, a retransmission after a loss and
+ * a go-back-N copy sent before its original arrived each paired with its own sighting,
+ * and a full table finishing packets early.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,6 +34,7 @@ struct world {
     uint64_t number[RS_CORR_MAX_POINTS];
     /* what the sink saw */
     unsigned finished, lost_ab, lost_bc, ce_ab, missed_b, ttl_changed;
+    unsigned odd_delays;        /* a segment's delay outside 150 to 260 us */
 };
 
 /* Ethernet, IPv4 (ECN and TTL given), UDP 4791, BTH (opcode RC Send Only), ICRC. The
@@ -88,6 +90,8 @@ sink(void *ctx, const struct rs_corr_view *v, const struct rs_frame *f)
     w->lost_bc += strcmp(v->lost_text, "B>C") == 0;
     w->ce_ab += strcmp(v->ce_text, "A>B") == 0;
     w->missed_b += strcmp(v->missed_text, "B") == 0;
+    for (unsigned s = 0; s + 1 < v->n_path; s++)
+        w->odd_delays += v->both[s] && (v->delay[s] < 150000 || v->delay[s] > 260000);
     for (unsigned i = 0; i < v->n_changed; i++)
         w->ttl_changed += strstr(v->changed[i], "ip.ttl") != NULL;
 }
@@ -254,6 +258,13 @@ test_loss_ce_and_misses(void **state)
             add(w, 1, t + 200000 + jitter(30000), 2, 0x11, i, ce ? 3 : 1, 63);
         if (!drop_ab && !drop_bc)
             add(w, 2, t + 400000 + jitter(30000), 2, 0x11, i, ce ? 3 : 1, 63);
+        if (i % 100 == 13) {
+            /* a go-back-N copy sent 100 us after the original, before it arrived: each
+             * sighting downstream joins its own transmission, in order */
+            add(w, 0, t + 100000, 2, 0x11, i, 1, 64);
+            add(w, 1, t + 300000, 2, 0x11, i, 1, 63);
+            add(w, 2, t + 500000, 2, 0x11, i, 1, 63);
+        }
         if (drop_ab) {
             /* the retransmission: the same packet again 500 us later, which arrives */
             add(w, 0, t + 500000, 2, 0x11, i, 1, 64);
@@ -275,11 +286,12 @@ test_loss_ce_and_misses(void **state)
     assert_int_equal(n.missed, 20);
     assert_int_equal(w->ce_ab, 40);
     assert_int_equal(n.ce_marked, 40);
-    assert_int_equal(n.packets, 2000 + 20 + 2000);
+    assert_int_equal(n.packets, 2000 + 20 + 20 + 2000);
+    assert_int_equal(w->odd_delays, 0);
     assert_int_equal(n.contradictions, 0);
     /* the TTL falls on A>B of every packet both saw, and on both segments of the way
      * back (C>B, B>A) */
-    assert_int_equal(w->ttl_changed, (2000 - 40) + 20 + 2 * 2000);
+    assert_int_equal(w->ttl_changed, (2000 - 40) + 20 + 20 + 2 * 2000);
     rs_corr_free(c);
     rs_corr_free(est);
     world_free(w);
