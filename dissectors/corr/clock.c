@@ -106,7 +106,10 @@ fit_pair(const struct corr_pair *pr, struct pair_fit *f)
             fwd = b->fwd;
         if (b->has_rev && b->rev < rev)
             rev = b->rev;
-        if (!b->has_fwd || !b->has_rev)
+        /* d1 + d2 = fwd + rev is a round trip: below 0, the packets' directions were
+         * told wrong (a coarse clock off by more than the delays), and the bucket bounds
+         * nothing */
+        if (!b->has_fwd || !b->has_rev || b->fwd + b->rev < 0)
             continue;
         double x = ((double)i + 0.5) * (double)pr->width, y = (double)(b->fwd - b->rev) / 2;
         sx += x, sy += y, sxx += x * x, sxy += x * y, n++;
@@ -124,7 +127,7 @@ fit_pair(const struct corr_pair *pr, struct pair_fit *f)
     double worst = 0;
     for (unsigned i = 0; i < CORR_CLOCK_BUCKETS; i++) {
         const struct corr_clock_bucket *b = &pr->b[i];
-        if (!b->has_fwd || !b->has_rev)
+        if (!b->has_fwd || !b->has_rev || b->fwd + b->rev < 0)
             continue;
         double x = ((double)i + 0.5) * (double)pr->width, y = (double)(b->fwd - b->rev) / 2;
         double resid = y - (f->a + f->r * x);
