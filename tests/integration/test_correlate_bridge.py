@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""roceshark correlate against the bridge's ground truth. Three namespaces the test makes
+(requester | bridge | responder over two veth pairs); perf write_bw crosses the bridge,
+whose rules drop 1%, delay 200 us (jitter 50 us) and mark CE on 5% of the requester's
+RoCE frames, in that order (a dropped frame is never marked). The captures of the two end
+hosts, correlated, must attribute exactly as many losses to the requester-to-responder
+segment as the drop rule acted, exactly as many CE marks as the mark rule acted, no loss
+at all the other way, and a clock offset whose stated bound holds the true one (both
+namespaces share one clock: 0), with the added delay seen on the delayed segment."""
+import os
+import re
+import subprocess
+import time
+
+import livenet as ln
+import rstest as t
+
+ln.need_root()
+tmp = t.tempdir()
+ch = ln.Chain("cor")
+
+
+def background(ns, args, first):
+    """roceshark ARGS in namespace ns; returns once its first stderr line starts with first."""
+    p = subprocess.Popen(ch.inside(ns, [t.ROCESHARK] + args), stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    line = p.stderr.readline()
+    if not line.startswith(first):
+        p.kill()
+        raise RuntimeError("%s did not start: %r %s" % (args[0], line, p.stderr.read()))
+    return p
+
+
+def stop(p):
+    p.send_signal(2)
+    _, err = p.communicate(timeout=20)
+    return p.returncode, err
+
+
+rules = os.path.join(tmp, "faults.rules")
+open(rules, "w").write("seed 11\n"
+                       "drop prob 0.01 dir tx if udp.dstport == 4791\n"
+                       "delay 200us jitter 50us dir tx if udp.dstport == 4791\n"
+                       "mark ecn ce prob 0.05 dir tx if udp.dstport == 4791\n")
+bridge = background(ch.ns_br, ["bridge", ch.if_a, ch.if_b, "--faults", rules], "bridge: ")
+at_req, at_resp = os.path.join(tmp, "at_req.pcap"), os.path.join(tmp, "at_resp.pcap")
+cap_req = background(ch.ns_req, ["capture", "-i", ch.if_req, "-w", at_req, "-f",
+                                 "udp port 4791"], "capture: ")
+cap_resp = background(ch.ns_resp, ["capture", "-i", ch.if_resp, "-w", at_resp, "-f",
+                                   "udp port 4791"], "capture: ")
+server = subprocess.Popen(ch.inside(ch.ns_resp, [t.ROCESHARK, "perf", "write_bw", "--bind",
+                                                 ch.ip_resp]),
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+time.sleep(0.3)
+cli = subprocess.run(ch.inside(ch.ns_req, [t.ROCESHARK, "perf", "write_bw", "--bind", ch.ip_req,
+                                           "--connect", ch.ip_resp, "-s", "4096", "-n", "400"]),
+                     capture_output=True, text=True, timeout=120)
+t.check(cli.returncode == 0, "perf write_bw through the bridge: %s" % cli.stderr)
+server.communicate(timeout=30)
+time.sleep(0.2)
+for cap in (cap_req, cap_resp):
+    rc, err = stop(cap)
+    # a frame the capture lost would be a false loss: both must have kept every frame
+    t.check(rc == 0 and re.search(r" 0 dropped by kernel,", err) is not None,
+            "capture: exit %d: %s" % (rc, err))
+rc, err = stop(bridge)
+t.check(rc == 0, "bridge: exit %d: %s" % (rc, err))
+
+
+def acted(action):
+    line = [x for x in err.splitlines() if x.strip().split()[3:4] == [action] or
+            (" %s " % action) in x and "udp.dstport" in x]
+    t.check(len(line) == 1, "the %s rule's line in the report: %r" % (action, err))
+    return int(line[0].split()[2]) if line else -1
+
+
+drops, marks = acted("drop"), acted("mark")
+print("bridge: %d dropped, %d marked CE" % (drops, marks))
+t.check(drops > 0 and marks > 0, "the rules acted: %d drops, %d marks" % (drops, marks))
+
+p = t.run([t.ROCESHARK, "correlate", "-r", at_req, "-r", at_resp, "-q", "-z", "corr,qp"])
+out = p.stdout
+m = re.search(r"Packets: (\d+), matched at 2\+ points: (\d+), lost: (\d+), CE marked: (\d+), "
+              r"missed by a capture: (\d+), contradictions: (\d+)", out)
+t.check(m is not None, "no totals: %r" % out)
+total, matched, lost, ce, missed, contra = map(int, m.groups())
+print(out)
+t.check(lost == drops, "correlate found %d losses, the bridge dropped %d" % (lost, drops))
+t.check(ce == marks, "correlate found %d CE marks, the bridge marked %d" % (ce, marks))
+t.check(missed == 0 and contra == 0, "%d capture misses, %d contradictions" % (missed, contra))
+# every loss and mark on the requester's way (A>B); none the other way
+rows = re.findall(r"^(.*?)\s+([AB]>[AB])\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\d+)$",
+                  out, re.M)
+ab = [r for r in rows if r[1] == "A>B"]
+ba = [r for r in rows if r[1] == "B>A"]
+t.check(sum(int(r[3]) for r in ab) == drops and sum(int(r[4]) for r in ab) == marks,
+        "losses and marks on A>B: %r" % ab)
+t.check(len(ba) > 0 and sum(int(r[3]) + int(r[4]) for r in ba) == 0,
+        "no loss or mark from the responder back: %r" % ba)
+# the clock: the true offset (0) within the stated bound
+k = re.search(r"^  B: .*: offset ([-+][\d.]+) us \+- ([\d.]+) us", out, re.M)
+t.check(k is not None, "B's clock with a bound: %r" % out)
+if k and ab:
+    offset, bound = float(k.group(1)), float(k.group(2))
+    t.check(abs(offset) <= bound, "offset %.1f us, bound %.1f us: 0 is outside" % (offset, bound))
+    # the delayed segment's median on the true clock: the 200 us rule (jitter 50) and more
+    true_p50 = float(ab[0][5]) + offset
+    t.check(150 <= true_p50 <= 200 + 50 + bound + 5000, "A>B p50 %.1f us on the true clock"
+            % true_p50)
+t.finish("correlate against the bridge")
