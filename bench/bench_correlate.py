@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""bench_correlate.py: `roceshark correlate` of two captures of the same traffic against
+reading each once with `read -q`, in one run, with the load average beside the figures.
+
+The first capture is N clean RoCEv2 frames (tests/gen/gen_bench.py, made once into
+bench/data/); the second is the same frames 50 us later, as a second point would see them.
+Goal: correlate within 2x the two reads' time (it reads each file three times: a probe of
+its first frames, the clocks, the matching), memory bounded by the window (its peak RSS is
+printed).
+
+    python3 bench/bench_correlate.py [--frames N] [--repeat R]"""
+import argparse
+import os
+import resource
+import struct
+import subprocess
+import time
+
+from benchutil import DATA, RS, ensure_capture
+
+
+def shifted(src, dst, ns):
+    """dst: the pcap src with every frame ns later."""
+    data = bytearray(open(src, "rb").read())
+    magic = struct.unpack_from("<I", data, 0)[0]
+    fine = 1000000000 if magic == 0xa1b23c4d else 1000000
+    step, pos = ns * fine // 1000000000, 24
+    while pos + 16 <= len(data):
+        sec, sub, caplen, _ = struct.unpack_from("<IIII", data, pos)
+        sub += step
+        struct.pack_into("<II", data, pos, sec + sub // fine, sub % fine)
+        pos += 16 + caplen
+    open(dst, "wb").write(data)
+
+
+def best(cmds, repeat):
+    """The shortest wall time of running cmds one after another, and the largest RSS."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for cmd in cmds:
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        times.append(time.perf_counter() - t0)
+    return min(times), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--frames", type=int, default=1000000)
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args()
+    cap_a = os.path.join(DATA, "bench_%d.pcap" % a.frames)
+    cap_b = os.path.join(DATA, "bench_%d_later.pcap" % a.frames)
+    ensure_capture(cap_a, "gen_bench.py", ["--frames", str(a.frames)])
+    if not os.path.exists(cap_b):
+        shifted(cap_a, cap_b, 50000)
+    reads, _ = best([[RS, "read", "-q", "-r", cap_a], [RS, "read", "-q", "-r", cap_b]],
+                    a.repeat)
+    corr, rss = best([[RS, "correlate", "-q", "-r", cap_a, "-r", cap_b, "-z", "corr,qp"]],
+                     a.repeat)
+    load = os.getloadavg()[0]
+    print("frames per capture: %d (load average %.2f)" % (a.frames, load))
+    print("two reads (read -q each):       %7.2f s" % reads)
+    print("correlate -q -z corr,qp:        %7.2f s  (%.2fx; goal <= 2x)" % (corr, corr / reads))
+    print("largest RSS of a child:         %7.1f MiB" % (rss / 1024.0))
+
+
+if __name__ == "__main__":
+    main()
