@@ -130,7 +130,10 @@ ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq
     pthread_mutex_unlock(&port->lock);
     /* Blocks, or fails with EAGAIN when the application made the descriptor
      * non-blocking, as the kernel's channel does. */
-    if (read(ch->ch.fd, &v, sizeof(v)) != sizeof(v))
+    __atomic_add_fetch(&port->cq_waiters, 1, __ATOMIC_SEQ_CST);
+    ssize_t got = read(ch->ch.fd, &v, sizeof(v));
+    __atomic_sub_fetch(&port->cq_waiters, 1, __ATOMIC_SEQ_CST);
+    if (got != sizeof(v))
         return -1;
     pthread_mutex_lock(&ch->lock);
     struct vb_cq *c = ch->first;

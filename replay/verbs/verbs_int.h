@@ -97,6 +97,7 @@ struct vb_port {
     uint64_t app_active_ns;     /* when an application thread last called in (atomic) */
     bool standing_by;           /* sleeping on wake_fd alone while it calls (atomic) */
     bool wake_on_leave;         /* it goes quiet after a completion (vb_app_leaves) */
+    unsigned cq_waiters;        /* threads blocked in ibv_get_cq_event() on it (atomic) */
     bool sleeping;              /* in ppoll(), until sleep_until */
     uint64_t sleep_until;
     int wake_fd;                /* eventfd that ends its sleep */

@@ -170,6 +170,12 @@ vb_app_post(struct vb_port *p)
         vb_links_flush(p);
     harvest(p);
     wake_if_due(p);
+    /* Another thread of the application waits for the completion in
+     * ibv_get_cq_event() (rping's: its main thread posts, its CQ thread
+     * waits): nobody will poll, so the thread must not stand by for the
+     * poll (10 ms of each RDMA READ's response, each SEND's ACK). */
+    if (__atomic_load_n(&p->cq_waiters, __ATOMIC_SEQ_CST) > 0)
+        vb_app_leaves(p, true);
 }
 
 void
