@@ -44,6 +44,8 @@
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_verbs.h>
 
+#include "thread_state.h"
+
 #define BUF 4096
 
 static const char *server_ip, *client_ip, *silent_ip, *unrouted_ip, *port;
@@ -448,23 +450,13 @@ reader_main(void *arg)
     return NULL;
 }
 
-/* Whether the reader sleeps in its read (state S), or has returned. */
+/* Whether the reader sleeps in its read, or has returned. */
 static bool
 reader_waits(struct reader *r)
 {
-    char path[64], buf[256];
-
     if (atomic_load(&r->reading) != 1)
         return atomic_load(&r->reading) == 2;
-    snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)r->tid);
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return true;
-    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *paren = strrchr(buf, ')');
-    return paren != NULL && paren[1] == ' ' && paren[2] == 'S';
+    return test_thread_sleeps(r->tid);
 }
 
 static void

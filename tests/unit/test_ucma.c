@@ -31,6 +31,7 @@
 #include <cmocka.h>
 
 #include "../../replay/verbs/verbs_ucma.h"
+#include "../rdmacm/thread_state.h"
 
 static char addr_a[32], addr_b[32];
 static uint16_t next_port;
@@ -72,11 +73,12 @@ run(int fd, const void *cmd, size_t len)
     return n == (ssize_t)len ? 0 : errno;
 }
 
-static uint32_t
-create_id(int fd, uint64_t uid)
+/* CREATE_ID: 0 or the errno; the handle in *id. */
+static int
+create_id_err(int fd, uint64_t uid, uint32_t *id)
 {
     struct ucma_abi_create_id c;
-    struct ucma_abi_create_id_resp r;
+    struct ucma_abi_create_id_resp r = {0};
 
     INIT(c, CREATE_ID);
     c.out = sizeof(r);
@@ -84,8 +86,18 @@ create_id(int fd, uint64_t uid)
     c.uid = uid;
     c.ps = RDMA_PS_TCP;
     c.qp_type = IBV_QPT_RC;
-    assert_int_equal(run(fd, &c, sizeof(c)), 0);
-    return r.id;
+    int err = run(fd, &c, sizeof(c));
+    *id = r.id;
+    return err;
+}
+
+static uint32_t
+create_id(int fd, uint64_t uid)
+{
+    uint32_t id;
+
+    assert_int_equal(create_id_err(fd, uid, &id), 0);
+    return id;
 }
 
 static uint32_t
@@ -509,23 +521,11 @@ reader_main(void *arg)
     return NULL;
 }
 
-/* Whether thread tid sleeps (state S in its stat), or has ended. */
+/* Whether the reader sleeps, or has ended. */
 static bool
 sleeping_or_done(struct reader *rd)
 {
-    char path[64], buf[256];
-
-    if (atomic_load(&rd->done))
-        return true;
-    snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)rd->tid);
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return true;
-    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *paren = strrchr(buf, ')');
-    return paren != NULL && paren[1] == ' ' && paren[2] == 'S';
+    return atomic_load(&rd->done) || test_thread_sleeps(rd->tid);
 }
 
 /* rping's event thread acks the last event and reads again while its main
@@ -557,13 +557,7 @@ test_close_while_reading(void **state)
     assert_int_equal(pthread_create(&th, NULL, reader_main, &rd), 0);
     assert_int_equal(pthread_join(th, NULL), 0);
     assert_int_equal(rd.err, EAGAIN);
-    struct ucma_abi_create_id c;
-    struct ucma_abi_create_id_resp cr;
-    INIT(c, CREATE_ID);
-    c.out = sizeof(cr);
-    c.response = (uintptr_t)&cr;
-    c.ps = RDMA_PS_TCP;
-    assert_int_equal(run(fd, &c, sizeof(c)), EBADF);      /* any other command: EBADF */
+    assert_int_equal(create_id_err(fd, 13, &id), EBADF);  /* any other command: EBADF */
 
     /* Blocking, the thread already waiting when the channel closes, and one
      * whose write found it ours before: both wait until cancelled. */
