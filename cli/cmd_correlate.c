@@ -378,6 +378,7 @@ cmd_correlate(int argc, char **argv)
     rs_corr_clocks(est, fitted);
     print_clock_lines(cc, fitted);
     opts.collect = false;
+    opts.no_frames = cc->quiet;     /* -q prints no packet: none is held */
     memcpy(opts.clock, fitted, sizeof(fitted));
     if (rs_corr_new(&opts, sink, cc, &fin, err) != 0) {
         rc = cli_fail(CLI_EXIT_INTERNAL, "%s", err);

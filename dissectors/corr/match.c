@@ -47,7 +47,7 @@ rs_corr_new(const struct rs_corr_opts *opts, rs_corr_sink *sink, void *ctx,
         c->opts.max_packets = RS_CORR_MAX_PACKETS_DEFAULT;
     if (c->opts.copy_bytes == 0 && !c->opts.collect)
         c->opts.copy_bytes = RS_CORR_COPY_BYTES_DEFAULT;
-    if (c->opts.collect)
+    if (c->opts.collect || c->opts.no_frames)
         c->opts.copy_bytes = 0;
     c->sink = sink;
     c->ctx = ctx;

@@ -118,6 +118,8 @@ struct rs_corr_opts {
     uint32_t copy_bytes;            /* bytes of frames held for printing (0: the default;
                                        collect passes hold none) */
     bool collect;                   /* an estimating pass: gather the clocks and paths */
+    bool no_frames;                 /* hold no frames: the sink is not called (statistics
+                                       only) */
     struct rs_corr_clock clock[RS_CORR_MAX_POINTS];
     const uint8_t *path;            /* --path: the points in order (n_points of them) */
 };
