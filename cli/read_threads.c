@@ -348,6 +348,15 @@ worker(void *arg)
     return NULL;
 }
 
+/* A thread of our own: the printers' buffers of this thread go with it. */
+static void *
+worker_thread(void *arg)
+{
+    worker(arg);
+    rs_print_thread_end();
+    return NULL;
+}
+
 static void
 batches_free(struct engine *e)
 {
@@ -406,7 +415,7 @@ read_threads_run(struct rs_pipeline *pipe, unsigned threads, bool print,
         goto done;
     }
     /* The calling thread is one of the N. */
-    while (started + 1 < threads && pthread_create(&tid[started], NULL, worker, &e) == 0)
+    while (started + 1 < threads && pthread_create(&tid[started], NULL, worker_thread, &e) == 0)
         started++;
     worker(&e);
     for (unsigned i = 0; i < started; i++)

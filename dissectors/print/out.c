@@ -12,6 +12,8 @@
 #include <roceshark/fields.h>
 #include <roceshark/print.h>
 
+#include "print/tree_doc.h"
+
 #define OUT_FLUSH_AT(o) ((o)->cap - (o)->cap / 4)
 
 int
@@ -198,12 +200,21 @@ rs_out_end_frame(struct rs_out *o)
         rs_out_flush(o);
 }
 
+static _Thread_local struct rs_out line;
+static _Thread_local bool ready;
+
+void
+rs_print_thread_end(void)
+{
+    if (ready)
+        rs_out_free(&line);
+    ready = false;
+    tree_doc_thread_end();
+}
+
 struct rs_out *
 rs_out_scratch(const struct rs_out *like)
 {
-    static _Thread_local struct rs_out line;
-    static _Thread_local bool ready;
-
     if (!ready) {
         if (rs_out_init(&line, NULL, 4096) != 0)
             return NULL;

@@ -83,10 +83,19 @@ add(void *arg, const struct rs_tree_item *it)
         b->open[b->n_open++] = id;
 }
 
+static _Thread_local struct tree_doc doc;
+
+void
+tree_doc_thread_end(void)
+{
+    free(doc.nodes);
+    free(doc.strings);
+    memset(&doc, 0, sizeof(doc));
+}
+
 const struct tree_doc *
 tree_doc_build(const struct rs_packet *pkt)
 {
-    static _Thread_local struct tree_doc doc;
     struct build b = {.d = &doc, .last_root = TREE_NONE};
 
     doc.pkt = pkt;

@@ -31,6 +31,8 @@ struct tree_doc {
 
 /* The frame's tree, in a buffer of this thread that the next call reuses. */
 const struct tree_doc *tree_doc_build(const struct rs_packet *pkt);
+/* Frees this thread's buffer (rs_print_thread_end). */
+void tree_doc_thread_end(void);
 /* The name tshark gives the node: "frame", "_ws.malformed", or the field's. */
 const char *tree_node_name(const struct tree_node *n);
 /* Whether the node has a value of its own (a protocol or a label has not). */

@@ -71,6 +71,9 @@ void rs_out_printf(struct rs_out *o, const char *fmt, ...) __attribute__((format
 /* This thread's buffer in memory for one line or value at a time, emptied, printing values
  * in like's style (like may be NULL); NULL when out of memory. The next call reuses it. */
 struct rs_out *rs_out_scratch(const struct rs_out *like);
+/* Frees what the printers hold for the calling thread (rs_out_scratch's buffer, the tree
+ * of the JSON and PDML printers): for a thread that printed, before it ends. */
+void rs_print_thread_end(void);
 /* Appends p's n bytes in lower-case hex, sep between bytes unless it is '\0'. */
 void rs_out_hex(struct rs_out *o, const uint8_t *p, size_t n, char sep);
 /* Appends n bytes of s with XML's five special characters as entities. */
