@@ -189,6 +189,24 @@ class Chain:
     def inside(self, ns, args):
         return ["ip", "netns", "exec", ns] + list(args)
 
+    def background(self, ns, args, first):
+        """roceshark ARGS in namespace ns; returns once its first stderr line starts with
+        first (each service says so when it is ready)."""
+        p = subprocess.Popen(self.inside(ns, [t.ROCESHARK] + list(args)),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        line = p.stderr.readline()
+        if not line.startswith(first):
+            p.kill()
+            raise RuntimeError("%s did not start: %r %s" % (args[0], line, p.stderr.read()))
+        return p
+
+    @staticmethod
+    def stop(p):
+        """Interrupts a process of background(); returns (exit status, stderr)."""
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=20)
+        return p.returncode, err
+
     def remove(self):
         for ns in (self.ns_req, self.ns_br, self.ns_resp):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)

@@ -25,21 +25,6 @@ ch = ln.Chain("brg")
 MAC_REQ, MAC_RESP = ch.mac(ch.ns_req, ch.if_req), ch.mac(ch.ns_resp, ch.if_resp)
 
 
-def background(ns, args, first):
-    """roceshark ARGS in namespace ns; returns once its first stderr line starts with first."""
-    p = subprocess.Popen(ch.inside(ns, [t.ROCESHARK] + args), stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE, text=True)
-    line = p.stderr.readline()
-    if not line.startswith(first):
-        p.kill()
-        raise RuntimeError("%s did not start: %r %s" % (args[0], line, p.stderr.read()))
-    return p
-
-
-def stop(p):
-    p.send_signal(2)
-    _, err = p.communicate(timeout=20)
-    return p.returncode, err
 
 
 def roce_frames(path, src_mac):
@@ -52,13 +37,13 @@ def roce_frames(path, src_mac):
 
 # 1. No faults: perf write_bw through the bridge, byte for byte both ways.
 prefix = os.path.join(tmp, "plain")
-bridge = background(ch.ns_br, ["bridge", ch.if_a, ch.if_b, "-w", prefix], "bridge: ")
+bridge = ch.background(ch.ns_br, ["bridge", ch.if_a, ch.if_b, "-w", prefix], "bridge: ")
 at_resp = os.path.join(tmp, "at_resp.pcap")
 at_req = os.path.join(tmp, "at_req.pcap")
-cap_resp = background(ch.ns_resp, ["capture", "-i", ch.if_resp, "-w", at_resp, "-f",
-                                   "udp dst port 4791 and ether src " + MAC_REQ], "capture: ")
-cap_req = background(ch.ns_req, ["capture", "-i", ch.if_req, "-w", at_req, "-f",
-                                 "udp dst port 4791 and ether src " + MAC_RESP], "capture: ")
+cap_resp = ch.background(ch.ns_resp, ["capture", "-i", ch.if_resp, "-w", at_resp, "-f",
+                                      "udp dst port 4791 and ether src " + MAC_REQ], "capture: ")
+cap_req = ch.background(ch.ns_req, ["capture", "-i", ch.if_req, "-w", at_req, "-f",
+                                    "udp dst port 4791 and ether src " + MAC_RESP], "capture: ")
 server = subprocess.Popen(ch.inside(ch.ns_resp, [t.ROCESHARK, "perf", "write_bw", "--bind",
                                                  ch.ip_resp]),
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -69,9 +54,9 @@ cli = subprocess.run(ch.inside(ch.ns_req, [t.ROCESHARK, "perf", "write_bw", "--b
 t.check(cli.returncode == 0, "perf write_bw through the bridge: %s" % cli.stderr)
 server.communicate(timeout=20)
 time.sleep(0.2)
-stop(cap_resp)
-stop(cap_req)
-rc, err = stop(bridge)
+ch.stop(cap_resp)
+ch.stop(cap_req)
+rc, err = ch.stop(bridge)
 t.check(rc == 0 and "0 failed" in err, "bridge: exit %d: %s" % (rc, err))
 sent_req = roce_frames(prefix + "-a.pcap", MAC_REQ)
 sent_resp = roce_frames(prefix + "-b.pcap", MAC_RESP)
@@ -89,8 +74,8 @@ rules = os.path.join(tmp, "drops.rules")
 open(rules, "w").write("# one RoCE frame in a hundred, either way\nseed 5\n"
                        "drop prob 0.01 if udp.dstport == 4791\n")
 prefix = os.path.join(tmp, "lossy")
-bridge = background(ch.ns_br, ["bridge", ch.if_a, ch.if_b, "--faults", rules, "-w", prefix],
-                    "bridge: ")
+bridge = ch.background(ch.ns_br, ["bridge", ch.if_a, ch.if_b, "--faults", rules, "-w", prefix],
+                       "bridge: ")
 resp = r.Responder(["--bind", ch.ip_resp, "--peer", ch.ip_req, "--peer-qpn", "0x11", "--qpn",
                     "0x300", "--mr", "8M", "--no-listen", "--pmtu", "4096"],
                    prefix=ch.inside(ch.ns_resp, []))
@@ -107,7 +92,7 @@ want = b"".join(r.pattern(SIZE, k) for k in range(N))
 t.check(memory == want, "the responder's memory holds every byte written (%d of %d bytes agree)"
         % (sum(a == b for a, b in zip(memory, want)), len(want)))
 resp.stop()
-rc, err = stop(bridge)
+rc, err = ch.stop(bridge)
 t.check(rc == 0, "bridge: exit %d: %s" % (rc, err))
 m = [line for line in err.splitlines() if "drop prob 0.01" in line]
 t.check(len(m) == 1, "the rule's line in the report: %r" % err)
@@ -129,7 +114,7 @@ def counter(ns, iface, name):
 
 
 BLAST = 100000
-bridge = background(ch.ns_br, ["bridge", ch.if_a, ch.if_b], "bridge: ")
+bridge = ch.background(ch.ns_br, ["bridge", ch.if_a, ch.if_b], "bridge: ")
 veth_before = counter(ch.ns_br, ch.if_a, "rx_dropped")
 t.run(ch.inside(ch.ns_req, [t.ROCESHARK, "inject", "-i", ch.if_req, "--topspeed", "-c",
                             str(BLAST), "eth.dst=" + MAC_RESP,
@@ -139,7 +124,7 @@ sent, last = -1, counter(ch.ns_br, ch.if_b, "tx_packets")
 while sent != last:         # until the bridge has passed on what its buffer held
     time.sleep(0.2)
     sent, last = last, counter(ch.ns_br, ch.if_b, "tx_packets")
-rc, err = stop(bridge)
+rc, err = ch.stop(bridge)
 veth_dropped = counter(ch.ns_br, ch.if_a, "rx_dropped") - veth_before
 m = re.search(r"to \S+ (\d+) frames, .* (\d+) failed, \d+ dropped by the kernel "
               r"\((\d+) on ", err)

@@ -21,21 +21,6 @@ tmp = t.tempdir()
 ch = ln.Chain("cor")
 
 
-def background(ns, args, first):
-    """roceshark ARGS in namespace ns; returns once its first stderr line starts with first."""
-    p = subprocess.Popen(ch.inside(ns, [t.ROCESHARK] + args), stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE, text=True)
-    line = p.stderr.readline()
-    if not line.startswith(first):
-        p.kill()
-        raise RuntimeError("%s did not start: %r %s" % (args[0], line, p.stderr.read()))
-    return p
-
-
-def stop(p):
-    p.send_signal(2)
-    _, err = p.communicate(timeout=20)
-    return p.returncode, err
 
 
 rules = os.path.join(tmp, "faults.rules")
@@ -43,12 +28,12 @@ open(rules, "w").write("seed 11\n"
                        "drop prob 0.01 dir tx if udp.dstport == 4791\n"
                        "delay 200us jitter 50us dir tx if udp.dstport == 4791\n"
                        "mark ecn ce prob 0.05 dir tx if udp.dstport == 4791\n")
-bridge = background(ch.ns_br, ["bridge", ch.if_a, ch.if_b, "--faults", rules], "bridge: ")
+bridge = ch.background(ch.ns_br, ["bridge", ch.if_a, ch.if_b, "--faults", rules], "bridge: ")
 at_req, at_resp = os.path.join(tmp, "at_req.pcap"), os.path.join(tmp, "at_resp.pcap")
-cap_req = background(ch.ns_req, ["capture", "-i", ch.if_req, "-w", at_req, "-f",
-                                 "udp port 4791"], "capture: ")
-cap_resp = background(ch.ns_resp, ["capture", "-i", ch.if_resp, "-w", at_resp, "-f",
-                                   "udp port 4791"], "capture: ")
+cap_req = ch.background(ch.ns_req, ["capture", "-i", ch.if_req, "-w", at_req, "-f",
+                                    "udp port 4791"], "capture: ")
+cap_resp = ch.background(ch.ns_resp, ["capture", "-i", ch.if_resp, "-w", at_resp, "-f",
+                                      "udp port 4791"], "capture: ")
 server = subprocess.Popen(ch.inside(ch.ns_resp, [t.ROCESHARK, "perf", "write_bw", "--bind",
                                                  ch.ip_resp]),
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -60,11 +45,11 @@ t.check(cli.returncode == 0, "perf write_bw through the bridge: %s" % cli.stderr
 server.communicate(timeout=30)
 time.sleep(0.2)
 for cap in (cap_req, cap_resp):
-    rc, err = stop(cap)
+    rc, err = ch.stop(cap)
     # a frame the capture lost would be a false loss: both must have kept every frame
     t.check(rc == 0 and re.search(r" 0 dropped by kernel,", err) is not None,
             "capture: exit %d: %s" % (rc, err))
-rc, err = stop(bridge)
+rc, err = ch.stop(bridge)
 t.check(rc == 0, "bridge: exit %d: %s" % (rc, err))
 
 
