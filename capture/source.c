@@ -31,13 +31,29 @@ erf_timestamp(struct rs_frame *frame)
     frame->ts_nsec = (uint32_t)ns;
 }
 
+/* An ERF record's capture port (flags, byte 9, low two bits) is an interface, numbered
+ * in the order ports first appear, as Wireshark's ERF reader numbers them. */
+static void
+erf_interface(struct rs_source *src, struct rs_frame *frame)
+{
+    if (frame->caplen < 10)
+        return;
+    unsigned port = frame->data[9] & 3;
+    if (src->erf_port_iface[port] == 0)
+        src->erf_port_iface[port] = ++src->erf_ifaces;
+    frame->interface = src->erf_port_iface[port];
+}
+
 void
 source_stamp(struct rs_source *src, struct rs_frame *frame, int linktype, uint8_t ts_digits)
 {
     frame->linktype = linktype;
     frame->ts_digits = ts_digits;
-    if (linktype == RS_DLT_ERF)
+    frame->interface = 0;
+    if (linktype == RS_DLT_ERF) {
         erf_timestamp(frame);
+        erf_interface(src, frame);
+    }
     /* A damaged pcap record can say 4294967295 microseconds: carried into
      * the seconds (tshark shows such a time as garbage). */
     if (frame->ts_nsec >= RS_NSEC_PER_SEC) {

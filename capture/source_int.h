@@ -31,6 +31,9 @@ struct rs_source {
     struct rs_time prev;    /* time of the previous frame, for delta */
     uint8_t ts_digits;
     int64_t offset;         /* file offset of the last frame's bytes; -1 unknown */
+    uint8_t erf_port_iface[4];  /* ERF records: 1 + the interface number given to each
+                                   port, in order of first appearance; 0 unseen */
+    uint8_t erf_ifaces;     /* numbers given */
     char name[RS_IFACE_NAME_MAX];
     void *priv;
 };

@@ -1087,6 +1087,7 @@ cmd_read(int argc, char **argv)
     out.line_buffered = ro->line_buffered;
     out.style = ro->style;
     out.time_col = ro->time_col;
+    out.data_hex = !ro->hex;
     rc = read_frames(src, ro, pipe, &out, w);
     if (ro->iface != NULL)
         cli_print_capture_counts(src, ro->shown, "decoded");

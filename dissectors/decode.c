@@ -37,6 +37,8 @@ rs_decode_frame(const struct rs_frame *frame, const struct rs_decode_opts *opts,
     pkt->iwarp = NULL;
     pkt->stream = NULL;
     pkt->corr = NULL;
+    pkt->item = 0;
+    pkt->delta_shown = frame->delta;
 
     /* The frame's wire length bounds everything; a capture that claims to
      * hold more than was on the wire is inconsistent. */

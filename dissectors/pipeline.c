@@ -60,6 +60,8 @@ struct rs_pipeline {
     pthread_t second;                   /* two stages: runs the second */
     bool second_running;
     struct rs_pipeline_result result;
+    bool shown_any;                     /* a frame passed the filter */
+    struct rs_time last_shown;          /* the last one's time */
 };
 
 void
@@ -107,7 +109,14 @@ run_stateful(struct rs_pipeline *p, struct rs_pipeline_result *r)
         rs_iwarp_process(p->iwarp, &r->pkt);
     if (p->analyzer != NULL)
         rs_analyzer_process(p->analyzer, &r->pkt, &r->facts);
+    /* As tshark's one pass: from the frame shown before, or from this one (0). */
+    struct rs_time t = rs_frame_time(r->pkt.frame);
+    r->pkt.delta_shown = p->shown_any ? rs_time_sub(t, p->last_shown) : (struct rs_time){0, 0};
     r->match = p->filter == NULL || rs_filter_match(p->filter, &r->pkt);
+    if (r->match) {
+        p->shown_any = true;
+        p->last_shown = t;
+    }
     p->counts.frames++;
     p->counts.matched += r->match;
 }

@@ -59,6 +59,42 @@ extern const struct rs_value_string rs_ib_service_vals[];
     {abbrev, name, RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, name, layer, 0, 0, NULL, 0}
 #define RS_F_END {NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, NULL, 0, 0}
 
+/* Wireshark's expert items (net/ws_expert.c): the five lines of kind under an item at
+ * depth - 1, name being the item's registered name ("Connection finish (FIN)"). */
+extern const struct rs_value_string rs_ws_severity_vals[];
+extern const struct rs_value_string rs_ws_group_vals[];
+bool rs_ws_expert_get(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                      struct rs_value *out);
+size_t rs_ws_expert_label(const struct rs_packet *pkt, const struct rs_field *f,
+                          const struct rs_value *v, char *buf, size_t size);
+bool rs_ws_expert_locate(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                         uint32_t *offset, uint32_t *length);
+#define RS_F_WS_EXPERT(abbrev, name, kind, depth)                                          \
+    {"_ws.expert", "Expert Info", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "", RS_NO_LAYER,  \
+     kind, 0, rs_ws_expert_get, depth, RS_FIELD_GENERATED, .label = rs_ws_expert_label,    \
+     .locate = rs_ws_expert_locate},                                                        \
+    {abbrev, name, RS_FT_NONE, RS_BASE_NONE, 0, NULL, "", RS_NO_LAYER, kind, 0,            \
+     rs_ws_expert_get, (depth) + 1, RS_FIELD_GENERATED, .label = rs_ws_expert_label,       \
+     .locate = rs_ws_expert_locate},                                                        \
+    {"_ws.expert.message", "Message", RS_FT_STRING, RS_BASE_NONE, 0, NULL,                 \
+     "Wireshark expert information", RS_NO_LAYER, kind, 0, rs_ws_expert_get, (depth) + 1,  \
+     RS_FIELD_HIDDEN, .locate = rs_ws_expert_locate},                                       \
+    {"_ws.expert.severity", "Severity level", RS_FT_UINT32, RS_BASE_NONE, 0,               \
+     rs_ws_severity_vals, "Wireshark expert severity level", RS_NO_LAYER, kind, 0,          \
+     rs_ws_expert_get, (depth) + 1, RS_FIELD_GENERATED, .label = rs_ws_expert_label,       \
+     .locate = rs_ws_expert_locate},                                                        \
+    {"_ws.expert.group", "Group", RS_FT_UINT32, RS_BASE_NONE, 0, rs_ws_group_vals,         \
+     "Wireshark expert group", RS_NO_LAYER, kind, 0, rs_ws_expert_get, (depth) + 1,        \
+     RS_FIELD_GENERATED, .label = rs_ws_expert_label, .locate = rs_ws_expert_locate}
+
+/* A text item's line: its name ("Timestamps"). */
+size_t rs_text_label(const struct rs_packet *pkt, const struct rs_field *f,
+                     const struct rs_value *v, char *buf, size_t size);
+/* No bytes, at the start of f's layer: where Wireshark places a generated item whose
+ * table entry's offset selects its value. */
+bool rs_locate_layer_start(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                           uint32_t *offset, uint32_t *length);
+
 /* The generic value of f from its layer, offset, width and mask. */
 bool rs_field_get_generic(const struct rs_packet *pkt, const struct rs_field *f,
                           unsigned occ, struct rs_value *out);

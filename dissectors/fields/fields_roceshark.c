@@ -14,6 +14,7 @@ const struct rs_value_string rs_cksum_vals[] = {
     {RS_CKSUM_GOOD, "Good"},
     {RS_CKSUM_UNVERIFIED, "Unverified"},
     {RS_CKSUM_NOT_PRESENT, "Not present"},
+    {RS_CKSUM_ILLEGAL, "Illegal"},
     {0, NULL},
 };
 

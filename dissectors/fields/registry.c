@@ -330,3 +330,30 @@ rs_field_foreach(const struct rs_packet *pkt, int id, rs_value_fn fn, void *ctx)
         n += foreach_in_view(&q.pkt, id, fn, ctx);
     return n;
 }
+
+size_t
+rs_text_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+              char *buf, size_t size)
+{
+    (void)pkt;
+    (void)v;
+    size_t n = strlen(f->name);
+    if (size > 0) {
+        size_t k = n < size - 1 ? n : size - 1;
+        memcpy(buf, f->name, k);
+        buf[k] = '\0';
+    }
+    return n;
+}
+
+bool
+rs_locate_layer_start(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                      uint32_t *offset, uint32_t *length)
+{
+    (void)occ;
+    if (f->layer >= RS_LAYER_COUNT || !rs_packet_has(pkt, (enum rs_layer)f->layer))
+        return false;
+    *offset = pkt->span[f->layer].off;
+    *length = 0;
+    return true;
+}

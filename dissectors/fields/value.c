@@ -15,6 +15,8 @@
 #include <time.h>
 
 #include <roceshark/addr.h>
+#include <roceshark/display.h>
+#include <roceshark/ether_names.h>
 #include <roceshark/fields.h>
 
 static const char hex_digits[] = "0123456789abcdef";
@@ -255,6 +257,7 @@ format_plain(struct out *o, const struct rs_field *f, const struct rs_value *v,
     case RS_FT_FRAMENUM:
         out_dec(o, v->v.u);
         break;
+    case RS_FT_INT16:
     case RS_FT_INT32:
         if ((int64_t)v->v.u < 0)
             out_bytes(o, "-", 1);
@@ -324,7 +327,7 @@ rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char
                         size_t size)
 {
     struct out o = {buf, size > 0 ? size - 1 : 0, 0};
-    bool integer = v->type >= RS_FT_UINT8 && v->type <= RS_FT_UINT64;
+    bool integer = v->type >= RS_FT_UINT8 && v->type <= RS_FT_INT32;
     const char *name = f->vals != NULL ? rs_value_name(f->vals, v->v.u) : NULL;
 
     if (f->show != NULL)
@@ -333,6 +336,8 @@ rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char
         out_str(&o, name);      /* "Set", as Wireshark's true/false strings */
     } else if (v->type == RS_FT_BOOLEAN) {
         out_str(&o, v->v.u ? "True" : "False");
+    } else if (integer && f->vals != NULL && f->base == RS_BASE_NONE) {
+        out_str(&o, name != NULL ? name : "Unknown");   /* the name alone, as proto.c */
     } else if (integer && f->vals != NULL) {
         out_str(&o, name != NULL ? name : "Unknown");  /* Wireshark's word for a value it
                                                           has no name for */
@@ -350,6 +355,24 @@ rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char
         out_hex(&o, v->v.u, display_hex_digits(f, v));
         out_str(&o, " (");
         out_dec(&o, v->v.u);
+        out_str(&o, ")");
+    } else if (integer && f->base == RS_BASE_OUI) {
+        /* proto.c's 32-byte buffer: a long vendor name is cut at 31 characters */
+        uint8_t p[3] = {(uint8_t)(v->v.u >> 16), (uint8_t)(v->v.u >> 8), (uint8_t)v->v.u};
+        const char *vendor = rs_ether_vendor(p);
+        char tmp[32];
+        if (vendor != NULL)
+            snprintf(tmp, sizeof(tmp), "%02x:%02x:%02x (%s)", p[0], p[1], p[2], vendor);
+        else
+            snprintf(tmp, sizeof(tmp), "%02x:%02x:%02x", p[0], p[1], p[2]);
+        out_str(&o, tmp);
+    } else if (v->type == RS_FT_ETHER && rs_display_get()->resolve_mac) {
+        /* "VMware_a7:12:9f (00:50:56:a7:12:9f)", even where the name is the address */
+        char ename[RS_ETHER_NAME_MAX];
+        rs_ether_name(v->v.bytes.ptr, ename, sizeof(ename));
+        out_str(&o, ename);
+        out_str(&o, " (");
+        out_address(&o, v);
         out_str(&o, ")");
     } else if (v->type == RS_FT_RELTIME) {
         format_plain(&o, f, v, RS_STYLE_TSHARK_4_0);
@@ -393,4 +416,20 @@ unsigned
 rs_mask_shift(uint64_t mask)
 {
     return mask == 0 ? 0 : (unsigned)__builtin_ctzll(mask);
+}
+
+size_t
+rs_format_bits(char *buf, size_t size, uint64_t word, uint64_t mask, unsigned width)
+{
+    struct out o = {buf, size > 0 ? size - 1 : 0, 0};
+    unsigned bits = width * 8;
+
+    for (unsigned i = 0; i < bits; i++) {
+        unsigned bit = bits - 1 - i;
+        if (i > 0 && i % 4 == 0)
+            out_bytes(&o, " ", 1);
+        out_bytes(&o, !(mask >> bit & 1) ? "." : (word >> bit & 1) ? "1" : "0", 1);
+    }
+    out_bytes(&o, " = ", 3);
+    return out_finish(&o, size);
 }

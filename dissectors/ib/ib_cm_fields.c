@@ -149,12 +149,14 @@ rs_cm_attr_name(uint16_t attr)
 /* Wireshark's line for the message: "CM ConnectRequest", and a note on the
  * attributes no one decodes (ClassPortInfo and unknown ones). */
 size_t
-cm_data_label(const struct rs_packet *pkt, const struct rs_field *f, char *buf, size_t size)
+cm_data_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+              char *buf, size_t size)
 {
     size_t len;
     const uint8_t *mad = rs_mad_of(pkt, &len);
 
     (void)f;
+    (void)v;
     if (mad == NULL || mad[1] != CM)
         return 0;
     uint16_t attr = rs_load_be16(mad + 16);
@@ -167,12 +169,14 @@ cm_data_label(const struct rs_packet *pkt, const struct rs_field *f, char *buf, 
 
 /* The REQ's service ID and private data, when rdma_cm's, as Wireshark labels them. */
 static size_t
-label_ip_sid(const struct rs_packet *pkt, const struct rs_field *f, char *buf, size_t size)
+label_ip_sid(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+             char *buf, size_t size)
 {
     size_t len;
     const uint8_t *mad = rs_mad_of(pkt, &len);
 
     (void)f;
+    (void)v;
     if (mad == NULL || !cond_holds(pkt, mad, len, SID_IP))
         return 0;
     int n = snprintf(buf, size, "IP CM ServiceID");
@@ -180,10 +184,12 @@ label_ip_sid(const struct rs_packet *pkt, const struct rs_field *f, char *buf, s
 }
 
 static size_t
-label_ip_cm(const struct rs_packet *pkt, const struct rs_field *f, char *buf, size_t size)
+label_ip_cm(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+            char *buf, size_t size)
 {
     (void)pkt;
     (void)f;
+    (void)v;
     int n = snprintf(buf, size, "IP CM Private Data");
     return n > 0 ? (size_t)n : 0;
 }

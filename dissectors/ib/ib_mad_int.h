@@ -41,8 +41,8 @@ const char *smp_attr_name(uint16_t attr);
 const char *sa_attr_name(uint16_t attr);
 const char *perf_attr_name(uint16_t attr);
 /* The tree line of a CM MAD's data item ("CM ConnectRequest"), or 0 for another class. */
-size_t cm_data_label(const struct rs_packet *pkt, const struct rs_field *f, char *buf,
-                     size_t size);
+size_t cm_data_label(const struct rs_packet *pkt, const struct rs_field *f,
+                     const struct rs_value *v, char *buf, size_t size);
 
 /* Where SMP attribute attr starts in mad: 64 in an SMP of that attribute, in an SA
  * record that embeds it where the record has it (sa_record_embeds()); UINT32_MAX when

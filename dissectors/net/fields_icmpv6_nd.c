@@ -8,7 +8,7 @@
  * header option holds is decoded as an error's quote is (icmp_quote.c).
  *
  * Fields that come once per option, record or source are occurrences, as
- * in -T fields; the tree walks them item by item (rs_packet.icmp_item).
+ * in -T fields; the tree walks them item by item (rs_packet.item).
  */
 #include <roceshark/icmp.h>
 #include <roceshark/wire.h>
@@ -101,8 +101,8 @@ get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 
     if (!icmp_message_of(pkt, f, 0, &m))
         return false;
-    if (pkt->icmp_item != 0) {      /* the one option of the view, if it has the part */
-        if (occ != 0 || !rs_icmpv6_option(&m, ~0u, pkt->icmp_item - 1u, &off, &len) ||
+    if (pkt->item != 0) {      /* the one option of the view, if it has the part */
+        if (occ != 0 || !rs_icmpv6_option(&m, ~0u, pkt->item - 1u, &off, &len) ||
             !(m.msg[off] < 32 && ((opt_parts[part].want >> m.msg[off]) & 1u)))
             return false;
     } else if (!rs_icmpv6_option(&m, opt_parts[part].want, occ, &off, &len)) {
@@ -175,7 +175,7 @@ get_mldr(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     if (!icmp_message_of(pkt, f, 0, &m))
         return false;
     enum mar_part part = (enum mar_part)f->offset;
-    unsigned only = pkt->icmp_item;     /* 1 + the one record of the view, or 0 */
+    unsigned only = pkt->item;     /* 1 + the one record of the view, or 0 */
     if (part == MAR_SOURCE || part == MAR_AUX) {
         unsigned seen = 0;
         for (unsigned i = only ? only - 1u : 0; mldr_record(&m, i, &r); i++) {

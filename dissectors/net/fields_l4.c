@@ -6,12 +6,15 @@
  * and are absent when it did not run; tcp.len and tcp.payload from the IP
  * header's length.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include <roceshark/flow.h>
 #include <roceshark/streams.h>
+#include <roceshark/wire.h>
 
 #include "fields/fields_int.h"
+#include "net/net_int.h"
 
 #define UTF8_MIDDLE_DOT "\xc2\xb7"
 #define TCP_MIN_HDR_LEN 20u
@@ -34,7 +37,8 @@ get_tcp_hdr_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned 
 }
 
 /* The offset column selects the value of the streams stage. */
-enum stream_value { SV_INDEX, SV_LEN, SV_SEQ, SV_NXTSEQ, SV_ACK, SV_WINDOW, SV_SCALE };
+enum stream_value { SV_INDEX, SV_LEN, SV_SEQ, SV_NXTSEQ, SV_ACK, SV_WINDOW, SV_SCALE, SV_REL,
+                    SV_DELTA };
 
 /* A segment an ICMP error quotes, as Wireshark 4.0 shows it: its stream's
  * index (the streams stage's rs_stream_view.quote_index), and the sequence
@@ -99,6 +103,11 @@ get_stream(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
         if (v->win_scale == 0)
             return false;
         return rs_value_set_uint(out, f->type, (uint64_t)(int64_t)v->win_scale);
+    case SV_REL:
+    case SV_DELTA:
+        out->type = f->type;
+        out->v.t = f->offset == SV_REL ? v->rel : v->delta;
+        return true;
     }
     return false;
 }
@@ -182,8 +191,145 @@ get_data(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 #define TCP_FLAG(abbrev, name, off, mask) \
     {abbrev, name, RS_FT_BOOLEAN, RS_BASE_NONE, mask, NULL, name, RS_LAYER_TCP, off, 1, NULL, 2}
 
+/* "User Datagram Protocol, Src Port: 50208, Dst Port: 4791", and the same for TCP
+ * before what its own label adds. */
+static size_t
+l4_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+         char *buf, size_t size)
+{
+    const uint8_t *h = rs_packet_at(pkt, (enum rs_layer)f->layer);
+
+    (void)v;
+    return (size_t)snprintf(buf, size, "%s, Src Port: %u, Dst Port: %u", f->name,
+                            rs_load_be16(h), rs_load_be16(h + 2));
+}
+
+/* A zero UDP checksum is "not present" over IPv4 (and in an ICMP error's quote), and
+ * "illegal" over IPv6, as RFC 8200 makes it; tshark verifies no other. */
+static bool
+udp_zero_ignored(const struct rs_packet *pkt)
+{
+    return rs_packet_has(pkt, RS_LAYER_IPV4) || (pkt->flags & RS_PKT_QUOTED);
+}
+
+static size_t
+show_udp_checksum(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
+{
+    (void)f;
+    return (size_t)snprintf(buf, size, "0x%04llx [%s]", (unsigned long long)v->v.u,
+                            v->v.u != 0 ? "unverified" : "zero-value ignored");
+}
+
+/* The UDP checksum's status: offset 0 below a zero checksum (not present, or
+ * illegal), 1 beside another (unverified). */
+static bool
+get_udp_checksum_status(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                        struct rs_value *out)
+{
+    if (occ != 0 || !rs_packet_has(pkt, RS_LAYER_UDP) || pkt->span[RS_LAYER_UDP].len < 8)
+        return false;
+    bool zero = rs_load_be16(rs_packet_at(pkt, RS_LAYER_UDP) + 6) == 0;
+    if (zero != (f->offset == 0))
+        return false;
+    return rs_value_set_uint(out, f->type, !zero ? RS_CKSUM_UNVERIFIED
+                                           : udp_zero_ignored(pkt) ? RS_CKSUM_NOT_PRESENT
+                                                                   : RS_CKSUM_ILLEGAL);
+}
+
+/* The payload after the header, up to the length it gives, as far as captured. */
+static bool
+udp_payload(const struct rs_packet *pkt, const uint8_t **at, uint32_t *len)
+{
+    if (!rs_packet_has(pkt, RS_LAYER_UDP) || pkt->span[RS_LAYER_UDP].len < 8)
+        return false;
+    const struct rs_span *sp = &pkt->span[RS_LAYER_UDP];
+    uint32_t ulen = rs_load_be16(rs_packet_at(pkt, RS_LAYER_UDP) + 4);
+    uint32_t start = sp->off + 8, end = pkt->frame->caplen;
+    if (ulen < 8)
+        return false;
+    if (start + (ulen - 8) < end)
+        end = start + (ulen - 8);
+    *at = pkt->frame->data + start;
+    *len = end > start ? end - start : 0;
+    return true;
+}
+
+static bool
+get_udp_payload(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                struct rs_value *out)
+{
+    const uint8_t *at;
+    uint32_t len;
+
+    if (occ != 0 || !udp_payload(pkt, &at, &len) ||
+        rs_load_be16(rs_packet_at(pkt, RS_LAYER_UDP) + 4) == 8 ||
+        ((pkt->flags & RS_PKT_QUOTED) && len == 0))
+        return false;
+    out->type = f->type;
+    out->v.bytes.ptr = at;
+    out->v.bytes.len = len;
+    return true;
+}
+
+/* "UDP payload (1040 bytes)" */
+static size_t
+udp_payload_label(const struct rs_packet *pkt, const struct rs_field *f,
+                  const struct rs_value *v, char *buf, size_t size)
+{
+    (void)pkt;
+    (void)f;
+    return (size_t)snprintf(buf, size, "UDP payload (%u byte%s)", v->v.bytes.len,
+                            v->v.bytes.len == 1 ? "" : "s");
+}
+
+/* The conversation's times: the "Timestamps" line (offset 0), then each (SV_REL,
+ * SV_DELTA); not for an empty datagram, nor for one an ICMP error quotes. */
+static bool
+get_udp_times(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+              struct rs_value *out)
+{
+    if ((pkt->flags & RS_PKT_QUOTED) || !rs_packet_has(pkt, RS_LAYER_UDP) ||
+        pkt->span[RS_LAYER_UDP].len < 8 || rs_load_be16(rs_packet_at(pkt, RS_LAYER_UDP) + 4) == 8)
+        return false;
+    if (f->flags & RS_FIELD_TEXT) {
+        if (occ != 0 || pkt->stream == NULL || pkt->stream->tcp)
+            return false;
+        out->type = RS_FT_NONE;
+        out->v.u = 0;
+        return true;
+    }
+    return get_stream(pkt, f, occ, out);
+}
+
+/* udp.checksum.status's place: below a zero checksum, its two bytes; beside another,
+ * none, where it is. */
+static bool
+locate_udp_checksum(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                    uint32_t *offset, uint32_t *length)
+{
+    (void)occ;
+    *offset = pkt->span[RS_LAYER_UDP].off + 6;
+    *length = f->offset == 0 ? 2 : 0;
+    return true;
+}
+
+/* No bytes, where the payload starts: udp.stream's place. */
+static bool
+locate_udp_payload(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                   uint32_t *offset, uint32_t *length)
+{
+    (void)f;
+    (void)occ;
+    *offset = pkt->span[RS_LAYER_UDP].off + 8;
+    *length = 0;
+    return true;
+}
+
+#define GEN_AT (RS_FIELD_GENERATED | RS_FIELD_NO_BYTES)
+
 const struct rs_field rs_fields_l4[] = {
-    RS_F_PROTO("udp", "User Datagram Protocol", RS_LAYER_UDP),
+    {"udp", "User Datagram Protocol", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL,
+     "User Datagram Protocol", RS_LAYER_UDP, 0, 0, NULL, 0, 0, .label = l4_label},
     {"udp.srcport", "Source Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "UDP source port",
      RS_LAYER_UDP, 0, 2, NULL, 1},
     {"udp.dstport", "Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
@@ -195,9 +341,26 @@ const struct rs_field rs_fields_l4[] = {
     {"udp.length", "Length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "UDP length", RS_LAYER_UDP,
      4, 2, NULL, 1},
     {"udp.checksum", "Checksum", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, "UDP checksum",
-     RS_LAYER_UDP, 6, 2, NULL, 1},
-    STREAM("udp.stream", "Stream index", RS_FT_UINT32, RS_BASE_DEC, RS_LAYER_UDP, SV_INDEX,
-           "UDP conversation, numbered from 0 in order of its first frame"),
+     RS_LAYER_UDP, 6, 2, NULL, 1, 0, .show = show_udp_checksum},
+    {"udp.checksum.status", "Checksum Status", RS_FT_UINT8, RS_BASE_NONE, 0, rs_cksum_vals,
+     "Not present for a zero checksum", RS_LAYER_UDP, 0, 0, get_udp_checksum_status, 2,
+     RS_FIELD_GENERATED, .locate = locate_udp_checksum},
+    {"udp.checksum.status", "Checksum Status", RS_FT_UINT8, RS_BASE_NONE, 0, rs_cksum_vals,
+     "Not verified, as tshark's default", RS_LAYER_UDP, 1, 0, get_udp_checksum_status, 1,
+     RS_FIELD_GENERATED, .locate = locate_udp_checksum},
+    {"udp.stream", "Stream index", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
+     "UDP conversation, numbered from 0 in order of its first frame", RS_LAYER_UDP, SV_INDEX,
+     0, get_stream, 1, GEN_AT, .locate = locate_udp_payload},
+    {"", "Timestamps", RS_FT_NONE, RS_BASE_NONE, 0, NULL, "", RS_LAYER_UDP, 0, 0,
+     get_udp_times, 1, RS_FIELD_TEXT | GEN_AT, .label = rs_text_label},
+    {"udp.time_relative", "Time since first frame", RS_FT_RELTIME, RS_BASE_NONE, 0, NULL,
+     "Time since the conversation's first frame", RS_LAYER_UDP, SV_REL, 0, get_udp_times, 2,
+     GEN_AT, .locate = rs_locate_layer_start},
+    {"udp.time_delta", "Time since previous frame", RS_FT_RELTIME, RS_BASE_NONE, 0, NULL,
+     "Time since the conversation's previous frame", RS_LAYER_UDP, SV_DELTA, 0, get_udp_times,
+     2, GEN_AT, .locate = rs_locate_layer_start},
+    {"udp.payload", "Payload", RS_FT_BYTES, RS_BASE_NONE, 0, NULL, "The datagram's octets",
+     RS_LAYER_UDP, 8, 0, get_udp_payload, 1, 0, .label = udp_payload_label},
     RS_F_PROTO("tcp", "Transmission Control Protocol", RS_LAYER_TCP),
     {"tcp.srcport", "Source Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "TCP source port",
      RS_LAYER_TCP, 0, 2, NULL, 1},
@@ -268,3 +431,23 @@ const struct rs_field rs_fields_data[] = {
      RS_NO_LAYER, 0, 0, get_data, 1, RS_FIELD_QUOTABLE},
     RS_F_END,
 };
+
+bool
+tcp_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
+{
+    if (!rs_packet_has(pkt, RS_LAYER_TCP))
+        return false;
+    uint8_t flags = rs_packet_at(pkt, RS_LAYER_TCP)[13];
+    switch (kind) {
+    case RS_WSX_TCP_SYN:
+        return (flags & 0x12) == 0x02;
+    case RS_WSX_TCP_SYNACK:
+        return (flags & 0x12) == 0x12;
+    case RS_WSX_TCP_FIN:
+        return (flags & 0x01) != 0;
+    case RS_WSX_TCP_RST:
+        return (flags & 0x04) != 0;
+    default:
+        return false;
+    }
+}

@@ -6,7 +6,6 @@
 #include <roceshark/encode.h>
 
 #include "decode_int.h"
-#include "fields/fields_int.h"
 
 #define ETHERTYPE_IPV4 0x0800
 #define ETHERTYPE_IPV6 0x86dd
@@ -152,83 +151,3 @@ decode_ethertype(struct rs_packet *pkt, const struct rs_decode_opts *opts,
         break;
     }
 }
-
-/* Wireshark shows 802.1Q tags (TPID 0x8100 or 0x9100) as vlan.* and 802.1ad
- * service tags (TPID 0x88a8) as ieee8021ad.*, outer tag first. The offset
- * column picks the family: 0 for vlan, 1 for ieee8021ad. */
-static bool
-tag_matches(const struct rs_packet *pkt, enum rs_layer layer, bool service_tag)
-{
-    if (!rs_packet_has(pkt, layer))
-        return false;
-    uint16_t tpid = rs_load_be16(pkt->frame->data + pkt->span[layer].off - 2);
-    return (tpid == ETHERTYPE_QINQ) == service_tag;
-}
-
-static bool
-get_tag(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-        struct rs_value *out)
-{
-    bool service = f->abbrev[0] == 'i';
-    unsigned seen = 0;
-
-    for (int layer = RS_LAYER_VLAN; layer <= RS_LAYER_VLAN2; layer++) {
-        if (!tag_matches(pkt, (enum rs_layer)layer, service) || seen++ != occ)
-            continue;
-        if (f->type == RS_FT_PROTOCOL) {
-            out->type = RS_FT_PROTOCOL;
-            return true;
-        }
-        return rs_field_read_uint(pkt, f, (uint8_t)layer, out);
-    }
-    return false;
-}
-
-/* The ethertypes a RoCE capture meets, named as Wireshark names them. */
-static const struct rs_value_string etype_vals[] = {
-    {0x0800, "IPv4"},
-    {0x0806, "ARP"},
-    {0x8100, "802.1Q Virtual LAN"},
-    {0x86dd, "IPv6"},
-    {0x8808, "MAC Control"},
-    {0x88a8, "802.1ad Provider Bridge (Q-in-Q)"},
-    {0x88cc, "802.1 Link Layer Discovery Protocol (LLDP)"},
-    {0x88e5, "802.1AE (MACsec)"},
-    {0x88f7, "PTPv2 over Ethernet (IEEE1588)"},
-    {0x8906, "Fibre Channel over Ethernet"},
-    {0x8914, "FCoE Initialization Protocol"},
-    {0x8915, "RDMA over Converged Ethernet"},
-    {0, NULL},
-};
-
-const struct rs_field rs_fields_link[] = {
-    RS_F_PROTO("eth", "Ethernet II", RS_LAYER_ETH),
-    /* eth.addr lies below each address, where Wireshark's tree (and tshark's JSON) has it. */
-    {"eth.dst", "Destination", RS_FT_ETHER, RS_BASE_NONE, 0, NULL, "Destination MAC address",
-     RS_LAYER_ETH, 0, 6, NULL, 1},
-    {"eth.addr", "Address", RS_FT_ETHER, RS_BASE_NONE, 0, NULL,
-     "Destination or source MAC address", RS_LAYER_ETH, 0, 6, NULL, 2, RS_FIELD_HIDDEN},
-    {"eth.src", "Source", RS_FT_ETHER, RS_BASE_NONE, 0, NULL, "Source MAC address",
-     RS_LAYER_ETH, 6, 6, NULL, 1},
-    {"eth.addr", "Address", RS_FT_ETHER, RS_BASE_NONE, 0, NULL,
-     "Destination or source MAC address", RS_LAYER_ETH, 6, 6, NULL, 2, RS_FIELD_HIDDEN},
-    {"eth.type", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, etype_vals, "Ethertype (or first tag)",
-     RS_LAYER_ETH, 12, 2, NULL, 1},
-    {"ieee8021ad", "IEEE 802.1ad", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "Service tag",
-     RS_LAYER_VLAN, 0, 0, get_tag, 0},
-    {"ieee8021ad.priority", "Priority", RS_FT_UINT16, RS_BASE_DEC, 0xe000, NULL,
-     "Service tag priority", RS_LAYER_VLAN, 0, 2, get_tag, 1},
-    {"ieee8021ad.id", "ID", RS_FT_UINT16, RS_BASE_DEC, 0x0fff, NULL, "Service VLAN identifier",
-     RS_LAYER_VLAN, 0, 2, get_tag, 1},
-    {"vlan", "802.1Q Virtual LAN", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "VLAN tag",
-     RS_LAYER_VLAN, 0, 0, get_tag, 0},
-    {"vlan.priority", "Priority", RS_FT_UINT16, RS_BASE_DEC, 0xe000, NULL,
-     "Priority code point (PFC class)", RS_LAYER_VLAN, 0, 2, get_tag, 1},
-    {"vlan.dei", "DEI", RS_FT_BOOLEAN, RS_BASE_NONE, 0x1000, NULL, "Drop eligible indicator",
-     RS_LAYER_VLAN, 0, 2, get_tag, 1},
-    {"vlan.id", "ID", RS_FT_UINT16, RS_BASE_DEC, 0x0fff, NULL, "VLAN identifier",
-     RS_LAYER_VLAN, 0, 2, get_tag, 1},
-    {"vlan.etype", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, etype_vals, "Ethertype after the tag",
-     RS_LAYER_VLAN, 2, 2, get_tag, 1},
-    RS_F_END,
-};

@@ -258,8 +258,15 @@ rs_out_xml(struct rs_out *o, const char *s, size_t n)
         case '>': rs_out_str(o, "&gt;"); break;
         case '&': rs_out_str(o, "&amp;"); break;
         case '"': rs_out_str(o, "&quot;"); break;
-        case '\'': rs_out_str(o, "&apos;"); break;
-        default: rs_out_char(o, s[i]); break;
+        case '\'': rs_out_str(o, "&#x27;"); break;
+        case '\t': case '\n': case '\r': rs_out_char(o, s[i]); break;
+        default:
+            /* XML 1.0 has no way to write the other control characters: tshark's "\x1f" */
+            if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+                rs_out_printf(o, "\\x%x", (unsigned char)s[i]);
+            else
+                rs_out_char(o, s[i]);
+            break;
         }
     }
 }

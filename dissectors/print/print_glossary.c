@@ -49,6 +49,7 @@ static const char *const type_names[] = {
     [RS_FT_UINT8] = "FT_UINT8",           [RS_FT_UINT16] = "FT_UINT16",
     [RS_FT_UINT24] = "FT_UINT24",         [RS_FT_UINT32] = "FT_UINT32",
     [RS_FT_UINT64] = "FT_UINT64",         [RS_FT_INT32] = "FT_INT32",
+    [RS_FT_INT16] = "FT_INT16",
     [RS_FT_FRAMENUM] = "FT_FRAMENUM",
     [RS_FT_DOUBLE] = "FT_DOUBLE",         [RS_FT_RELTIME] = "FT_RELATIVE_TIME",
     [RS_FT_ABSTIME] = "FT_ABSOLUTE_TIME", [RS_FT_BYTES] = "FT_BYTES",
@@ -79,7 +80,7 @@ static void
 print_base(struct rs_out *o, const struct rs_field *f)
 {
     static const char *const bases[] = {"BASE_NONE", "BASE_DEC", "BASE_HEX", "BASE_DEC_HEX",
-                                        "BASE_HEX_DEC"};
+                                        "BASE_HEX_DEC", "BASE_NONE", "BASE_NONE", "BASE_OUI"};
 
     if (f->type == RS_FT_BOOLEAN) {
         if (f->width != 0)

@@ -8,12 +8,9 @@
 #include <roceshark/print.h>
 
 void
-rs_print_hex(struct rs_out *o, const struct rs_packet *pkt)
+rs_print_hex_bytes(struct rs_out *o, const uint8_t *data, uint32_t len)
 {
     static const char digits[] = "0123456789abcdef";
-    uint32_t skip = rs_packet_has(pkt, RS_LAYER_ERF) ? pkt->span[RS_LAYER_ERF].len : 0;
-    const uint8_t *data = pkt->frame->data + skip;
-    uint32_t len = rs_packet_cap_len(pkt);
     unsigned width = len > 0xffff ? 8 : 4;
 
     for (uint32_t off = 0; off < len; off += 16) {
@@ -39,6 +36,14 @@ rs_print_hex(struct rs_out *o, const struct rs_packet *pkt)
         line[n++] = '\n';
         rs_out_write(o, line, n);
     }
+}
+
+void
+rs_print_hex(struct rs_out *o, const struct rs_packet *pkt)
+{
+    uint32_t skip = rs_packet_has(pkt, RS_LAYER_ERF) ? pkt->span[RS_LAYER_ERF].len : 0;
+
+    rs_print_hex_bytes(o, pkt->frame->data + skip, rs_packet_cap_len(pkt));
     rs_out_gap(o);
     rs_out_end_frame(o);
 }

@@ -10,6 +10,8 @@
  */
 #include <string.h>
 
+#include <roceshark/nstime.h>
+
 #include <roceshark/fields.h>
 #include <roceshark/print.h>
 #include <roceshark/version.h>
@@ -25,6 +27,8 @@ struct pdml_ctx {
     uint32_t base;                      /* bytes before the frame's own (an ERF header) */
     struct rs_tree_item held;           /* the item before: open or closed by what follows */
     struct rs_value held_value;
+    char held_line[2048];               /* its tree line, rendered while its view lives */
+    size_t held_line_len;
     bool have_held;
     unsigned open[MAX_DEPTH];           /* depths of the elements left open */
     bool open_proto[MAX_DEPTH];
@@ -57,52 +61,98 @@ indent(struct rs_out *o, unsigned level)
         rs_out_str(o, "  ");
 }
 
+/* The data protocol is written as a field holding its bytes (print.c's proto_data rule);
+ * at the top, inside a protocol element of its own, as tshark wraps it. */
+static bool
+is_data(const struct rs_tree_item *it)
+{
+    return it->kind == RS_TREE_FIELD && it->field->type == RS_FT_PROTOCOL &&
+           strcmp(it->field->abbrev, "data") == 0;
+}
+
+/* show, value and unmaskedvalue, as tshark writes them for a field's type. */
+static void
+value_attrs(struct pdml_ctx *c, const struct rs_tree_item *it)
+{
+    const struct rs_field *f = it->field;
+    struct rs_out *o = c->o, *line;
+
+    if (f->type == RS_FT_NONE || (f->flags & RS_FIELD_TEXT)) {
+        if (!(f->flags & RS_FIELD_TEXT))
+            rs_out_str(o, " show=\"\" value=\"\"");
+        return;
+    }
+    if (f->type == RS_FT_PROTOCOL || (line = rs_out_scratch(NULL)) == NULL)
+        return;
+    if (f->type == RS_FT_BYTES)
+        rs_out_hex(line, it->value->v.bytes.ptr, it->value->v.bytes.len, ':');
+    else
+        rs_out_value(line, f, it->value);
+    xml_attr(o, "show", line->buf, line->len);
+    if (it->length == 0)
+        return;
+    const uint8_t *bytes = c->pkt->frame->data + it->offset;
+    if (f->mask != 0 && !(f->flags & RS_FIELD_BITS) && f->width <= 8) {
+        rs_out_printf(o, " value=\"%llX\"", (unsigned long long)it->value->v.u);
+        hex_attr(o, "unmaskedvalue", bytes, it->length);
+    } else {
+        hex_attr(o, "value", bytes, it->length);
+    }
+}
+
 /* Writes the held item as an element, left open when open (children follow). */
 static void
 emit(struct pdml_ctx *c, bool open)
 {
     const struct rs_tree_item *it = &c->held;
     const struct rs_field *f = it->field;
-    struct rs_out *o = c->o, *line = rs_out_scratch(NULL);
+    struct rs_out *o = c->o;
     bool proto = it->depth == 0;     /* the frame and each protocol; below them fields */
-
-    indent(o, c->n_open);
-    rs_out_str(o, proto ? "<proto" : "<field");
+    bool data = is_data(it), wrapped = data && proto;
     const char *name = it->kind == RS_TREE_FRAME ? "frame"
                        : it->kind == RS_TREE_MALFORMED ? "_ws.malformed" : f->abbrev;
-    xml_attr(o, "name", name, strlen(name));
-    if (line != NULL) {
-        rs_print_tree_line(line, c->pkt, it);
-        xml_attr(o, "showname", line->buf, line->len);
+
+    if (wrapped) {
+        indent(o, c->n_open);
+        rs_out_str(o, "<proto name=\"fake-field-wrapper\">\n");
     }
-    /* Positions count from the frame's own bytes, as tshark's, not from a record
-     * header before them. */
-    uint32_t size = it->kind == RS_TREE_FRAME ? rs_packet_cap_len(c->pkt) : it->length;
-    rs_out_printf(o, " size=\"%u\" pos=\"%u\"", size,
-                  it->offset >= c->base ? it->offset - c->base : 0);
-    if (it->kind == RS_TREE_FIELD && f->type != RS_FT_PROTOCOL && f->type != RS_FT_NONE &&
-        (line = rs_out_scratch(NULL)) != NULL) {
-        if (f->type == RS_FT_BYTES)
-            rs_out_hex(line, it->value->v.bytes.ptr, it->value->v.bytes.len, ':');
-        else
-            rs_out_value(line, f, it->value);
-        xml_attr(o, "show", line->buf, line->len);
-        const uint8_t *bytes = c->pkt->frame->data + it->offset;
-        if (it->length > 0 && f->mask != 0 && f->width <= 8) {
-            rs_out_printf(o, " value=\"%llx\"", (unsigned long long)it->value->v.u);
-            hex_attr(o, "unmaskedvalue", bytes, it->length);
-        } else if (it->length > 0) {
-            hex_attr(o, "value", bytes, it->length);
+    indent(o, c->n_open + wrapped);
+    if (data) {
+        rs_out_str(o, "<field name=\"data\"");
+        hex_attr(o, "value", c->pkt->frame->data + it->offset, it->length);
+        rs_out_str(o, ">\n");
+    } else {
+        rs_out_str(o, proto ? "<proto" : "<field");
+        if (it->kind == RS_TREE_FIELD && (f->flags & RS_FIELD_TEXT)) {
+            rs_out_str(o, " name=\"\"");
+            xml_attr(o, "show", c->held_line, c->held_line_len);
+        } else {
+            xml_attr(o, "name", name, strlen(name));
+            xml_attr(o, "showname", c->held_line, c->held_line_len);
+            if (it->kind == RS_TREE_FIELD && (f->flags & RS_FIELD_HIDDEN))
+                rs_out_str(o, " hide=\"yes\"");
         }
+        /* Positions count from the frame's own bytes, as tshark's, not from a record
+         * header before them. */
+        uint32_t size = it->kind == RS_TREE_FRAME ? rs_packet_cap_len(c->pkt) : it->length;
+        rs_out_printf(o, " size=\"%u\" pos=\"%u\"", size,
+                      it->offset >= c->base ? it->offset - c->base : 0);
+        if (it->kind == RS_TREE_FIELD)
+            value_attrs(c, it);
+        if (!open) {
+            rs_out_str(o, "/>\n");
+            if (wrapped) {
+                indent(o, c->n_open);
+                rs_out_str(o, "</proto>\n");
+            }
+            return;
+        }
+        rs_out_str(o, ">\n");
     }
-    if (!open) {
-        rs_out_str(o, "/>\n");
-        return;
-    }
-    rs_out_str(o, ">\n");
-    if (c->n_open < MAX_DEPTH) {
+    /* The wrapper closes right after the data field, which is at the same depth. */
+    for (int k = wrapped ? 0 : 1; k < 2 && c->n_open < MAX_DEPTH; k++) {
         c->open[c->n_open] = it->depth;
-        c->open_proto[c->n_open] = proto;
+        c->open_proto[c->n_open] = k == 0 || (proto && !data);
         c->n_open++;
     }
     /* -j/-J: the children of a name not asked for are one line saying so. */
@@ -151,11 +201,52 @@ item(void *arg, const struct rs_tree_item *it)
     }
     close_to(c, it->depth, false);
     c->held = *it;
+    c->held.view = NULL;
+    c->held_line_len = 0;
+    struct rs_out *line = rs_out_scratch(NULL);
+    if (line != NULL) {
+        rs_print_tree_line(line, c->pkt, it);
+        c->held_line_len = line->len < sizeof(c->held_line) ? line->len
+                                                             : sizeof(c->held_line);
+        memcpy(c->held_line, line->buf, c->held_line_len);
+    }
     if (it->value != NULL) {
         c->held_value = *it->value;     /* the walker's value lives for the call only */
         c->held.value = &c->held_value;
     }
     c->have_held = true;
+}
+
+/* tshark's first element of every packet: its number, lengths and time. */
+static void
+geninfo(struct rs_out *o, const struct rs_packet *pkt)
+{
+    struct rs_out *line = rs_out_scratch(NULL);
+    const struct rs_frame *f = pkt->frame;
+    uint32_t len = rs_packet_wire_len(pkt), caplen = rs_packet_cap_len(pkt);
+    int frame_time = rs_field_lookup("frame.time");
+    struct rs_value t;
+
+    rs_out_printf(o, "  <proto name=\"geninfo\" pos=\"0\" showname=\"General information\" "
+                  "size=\"%u\">\n", caplen);
+    rs_out_printf(o, "    <field name=\"num\" pos=\"0\" show=\"%llu\" showname=\"Number\" "
+                  "value=\"%llx\" size=\"%u\"/>\n", (unsigned long long)f->number,
+                  (unsigned long long)f->number, caplen);
+    rs_out_printf(o, "    <field name=\"len\" pos=\"0\" show=\"%u\" showname=\"Frame Length\" "
+                  "value=\"%x\" size=\"%u\"/>\n", len, len, caplen);
+    rs_out_printf(o, "    <field name=\"caplen\" pos=\"0\" show=\"%u\" "
+                  "showname=\"Captured Length\" value=\"%x\" size=\"%u\"/>\n", caplen, caplen,
+                  caplen);
+    if (line != NULL && frame_time >= 0 && rs_field_value(pkt, frame_time, 0, &t)) {
+        rs_out_value(line, rs_field_by_id(frame_time), &t);
+        rs_out_str(o, "    <field name=\"timestamp\" pos=\"0\"");
+        xml_attr(o, "show", line->buf, line->len);
+        char secs[RS_TIME_TEXT_MAX + 1];
+        size_t n = rs_time_format(rs_frame_time(f), 9, secs);
+        rs_out_printf(o, " showname=\"Captured Time\" value=\"%.*s\" size=\"%u\"/>\n", (int)n,
+                      secs, caplen);
+    }
+    rs_out_str(o, "  </proto>\n");
 }
 
 void
@@ -181,7 +272,8 @@ rs_print_pdml(struct rs_out *o, const struct rs_packet *pkt, const struct rs_jso
     c.base = pkt->frame->caplen > rs_packet_cap_len(pkt)
                  ? pkt->frame->caplen - rs_packet_cap_len(pkt) : 0;
     rs_out_str(o, "<packet>\n");
-    rs_tree_walk(pkt, item, &c);
+    geninfo(o, pkt);
+    rs_tree_walk_hidden(pkt, item, &c);
     if (c.have_held)
         emit(&c, false);
     close_to(&c, 0, true);

@@ -230,6 +230,6 @@ get_protocols(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
 const struct rs_field rs_fields_protocols[] = {
     {"frame.protocols", "Protocols in frame", RS_FT_STRING, RS_BASE_NONE, 0, NULL,
      "The protocols of the frame, outermost first, as Wireshark names them", RS_NO_LAYER, 0,
-     0, get_protocols, 1, RS_FIELD_HIDDEN},
+     0, get_protocols, 1, RS_FIELD_GENERATED},
     RS_F_END,
 };

@@ -15,6 +15,7 @@
 #include <roceshark/print.h>
 
 #define INDENT 4
+#define TREE_BYTES_MAX 36     /* bytes a tree line shows before its ellipsis */
 
 struct tree_ctx {
     struct rs_out *o;
@@ -31,23 +32,15 @@ indent(struct rs_out *o, unsigned depth)
         rs_out_char(o, ' ');
 }
 
-/* "0... .... " for bit 7 of one byte: the mask's bits, the rest dotted. */
+/* "0... .... = " for bit 7 of one byte: the mask's bits, the rest dotted. */
 static void
 bit_pattern(struct rs_out *o, const struct rs_field *f, uint64_t value)
 {
-    unsigned bits = f->width * 8;
-    uint64_t shifted = value << rs_mask_shift(f->mask);
+    char text[96];
+    size_t n = rs_format_bits(text, sizeof(text), value << rs_mask_shift(f->mask), f->mask,
+                              f->width);
 
-    for (unsigned i = 0; i < bits; i++) {
-        unsigned bit = bits - 1 - i;
-        if (i > 0 && i % 4 == 0)
-            rs_out_char(o, ' ');
-        if (f->mask >> bit & 1)
-            rs_out_char(o, (shifted >> bit & 1) ? '1' : '0');
-        else
-            rs_out_char(o, '.');
-    }
-    rs_out_str(o, " = ");
+    rs_out_write(o, text, n < sizeof(text) ? n : sizeof(text) - 1);
 }
 
 /* Where the item's value lies in the frame: the bytes a value of bytes or an
@@ -62,18 +55,22 @@ item_span(const struct rs_packet *pkt, const struct rs_field *f, const struct rs
     const struct rs_frame *fr = pkt->frame;
 
     it->offset = it->length = 0;
-    if ((v->type == RS_FT_BYTES || v->type == RS_FT_ETHER || v->type == RS_FT_IPV4 ||
-         v->type == RS_FT_IPV6) && v->v.bytes.ptr >= fr->data &&
+    if (!(f->flags & RS_FIELD_NO_BYTES) &&
+        (v->type == RS_FT_BYTES || v->type == RS_FT_ETHER || v->type == RS_FT_IPV4 ||
+         v->type == RS_FT_IPV6 || v->type == RS_FT_PROTOCOL) &&
+        v->v.bytes.ptr != NULL && v->v.bytes.ptr >= fr->data &&
         v->v.bytes.ptr + v->v.bytes.len <= fr->data + fr->caplen) {
         it->offset = (uint32_t)(v->v.bytes.ptr - fr->data);
         it->length = v->v.bytes.len;
     } else if (f->locate != NULL && f->locate(pkt, f, occ, &it->offset, &it->length)) {
         /* placed by the field */
-    } else if (occ == 0 && f->layer != RS_NO_LAYER && rs_packet_has(pkt, f->layer)) {
+    } else if (f->layer != RS_NO_LAYER && rs_packet_has(pkt, f->layer) &&
+               (occ == 0 || (f->flags & RS_FIELD_NO_BYTES))) {
         const struct rs_span *sp = &pkt->span[f->layer];
         if (f->offset <= sp->len) {
             it->offset = sp->off + f->offset;
-            it->length = f->width != 0 ? f->width : sp->len - f->offset;
+            it->length = (f->flags & RS_FIELD_NO_BYTES) ? 0
+                         : f->width != 0                 ? f->width : sp->len - f->offset;
         }
     }
     if (it->offset + (uint64_t)it->length > fr->caplen)
@@ -112,31 +109,43 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
         return false;
     unsigned occ = 0;
     for (; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, id, occ, &v); occ++) {
-        struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth + w->shift, 0, 0};
+        struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth + w->shift, 0, 0, false, pkt};
         if (w->data_nested && is_data_field(w, id))
             it.depth++;     /* data, data.data and data.len: one table, in this order */
         item_span(pkt, f, &v, occ, &it);
         it.node = v.type == RS_FT_PROTOCOL || v.type == RS_FT_NONE ||
-                  (f->flags & RS_FIELD_HEADER);
+                  (f->flags & (RS_FIELD_HEADER | RS_FIELD_TEXT));
         w->fn(w->arg, &it);
     }
     rs_field_note_cut(pkt, id, occ);
     return true;
 }
 
-/* ICMPv6's options (or MLDv2 records) one by one, each with its parts, as
- * tshark's tree shows them: each pass sees a view of that item alone. */
+/* The end of the run of items' fields that starts at id: the fields after it with
+ * RS_FIELD_PER_ITEM. */
+static int
+items_end(int id)
+{
+    int end = id + 1;
+
+    while (end < rs_field_count() && (rs_field_by_id(end)->flags & RS_FIELD_PER_ITEM))
+        end++;
+    return end;
+}
+
+/* A run of items' fields [id, end) (ICMPv6's options or MLDv2 records, TCP's options,
+ * an IPv6 header's options) item by item, each with its parts, as tshark's tree shows
+ * them: each pass sees a view of that item alone. */
 static void
-walk_icmp_items(struct walk_ctx *w, const struct rs_packet *pkt)
+walk_items(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end)
 {
     struct rs_packet p = *pkt;
 
     for (unsigned i = 1; i <= UINT8_MAX; i++) {
         bool any = false;
-        p.icmp_item = (uint8_t)i;
-        for (int id = 0; id < rs_field_count(); id++)
-            if (rs_field_by_id(id)->flags & RS_FIELD_PER_ITEM)
-                any |= walk_field(w, &p, id);
+        p.item = (uint8_t)i;
+        for (int f = id; f < end; f++)
+            any |= walk_field(w, &p, f);
         if (!any)
             break;
     }
@@ -170,7 +179,7 @@ walk_rows(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end)
             const struct rs_field *f = rs_field_by_id(c);
             if (!rs_field_value(pkt, c, occ, &v))
                 continue;
-            struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth, 0, 0};
+            struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth, 0, 0, false, pkt};
             item_span(pkt, f, &v, occ, &it);
             w->fn(w->arg, &it);
             any = true;
@@ -315,7 +324,7 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
     frame.length = pkt->frame->caplen;
     pthread_once(&run_end_once, runs_init);
     fn(arg, &frame);
-    bool pdus_done = false, items_done = false;
+    bool pdus_done = false;
     for (int id = 0; id < rs_field_count(); id++) {
         const struct rs_field *f = rs_field_by_id(id);
         if (!quoted && run_end != NULL && run_end[id] != 0 && !rs_packet_has(pkt, f->layer)) {
@@ -333,10 +342,10 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
                 walk_iwarp_pdus(&w, pkt);
             pdus_done = true;
         } else if (f->flags & RS_FIELD_PER_ITEM) {
-            /* ICMPv6's own fields: nothing to look for in a frame without it. */
-            if (!items_done && rs_packet_has(pkt, RS_LAYER_ICMPV6))
-                walk_icmp_items(&w, pkt);
-            items_done = true;
+            int end = items_end(id);
+            if (f->layer >= RS_LAYER_COUNT || rs_packet_has(pkt, f->layer))
+                walk_items(&w, pkt, id, end);
+            id = end - 1;
         } else {
             walk_field(&w, pkt, id);
             if (quoted && after_icmp(f))
@@ -367,21 +376,42 @@ rs_tree_walk_hidden(const struct rs_packet *pkt, rs_tree_fn fn, void *arg)
     walk(pkt, RS_FIELD_PSEUDO, fn, arg);
 }
 
+/* Bytes as Wireshark's tree shows them: in hex, the first 36 and an ellipsis after
+ * (proto.c's hfinfo_format_bytes), or "<MISSING>" for none. */
+static void
+tree_bytes(struct rs_out *o, const struct rs_value *v)
+{
+    uint32_t n = v->v.bytes.len;
+
+    if (n == 0) {
+        rs_out_str(o, "<MISSING>");
+        return;
+    }
+    rs_out_hex(o, v->v.bytes.ptr, n > TREE_BYTES_MAX ? TREE_BYTES_MAX : n, '\0');
+    if (n > TREE_BYTES_MAX)
+        rs_out_str(o, "\u2026");
+}
+
 void
 rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt, const struct rs_tree_item *it)
 {
     const struct rs_field *f = it->field;
     const struct rs_value *v = it->value;
-    char text[256];
+    char text[512];
 
+    if (it->view != NULL)
+        pkt = it->view;
     if (it->kind == RS_TREE_FRAME) {
         uint32_t len = rs_packet_wire_len(pkt), caplen = rs_packet_cap_len(pkt);
-        rs_out_printf(o, "Frame %llu: %u bytes on wire (%u bits), %u bytes captured (%u bits)",
-                      (unsigned long long)pkt->frame->number, len, len * 8, caplen,
-                      caplen * 8);
+        rs_out_printf(o, "Frame %llu: %u byte%s on wire (%u bits), %u byte%s captured (%u bits)",
+                      (unsigned long long)pkt->frame->number, len, len == 1 ? "" : "s",
+                      len * 8, caplen, caplen == 1 ? "" : "s", caplen * 8);
+        if (rs_frame_interface(pkt, text, sizeof(text)) >= 0)
+            rs_out_printf(o, " on interface %s, id %d", text,
+                          rs_frame_interface(pkt, NULL, 0));
     } else if (it->kind == RS_TREE_MALFORMED) {
         rs_out_printf(o, "[Malformed Packet: %s]", pkt->problem);
-    } else if (f->label != NULL && f->label(pkt, f, text, sizeof(text)) > 0) {
+    } else if (f->label != NULL && f->label(pkt, f, v, text, sizeof(text)) > 0) {
         rs_out_str(o, text);
     } else if (it->node) {
         rs_out_str(o, f->name);     /* a header's values are the lines under it */
@@ -390,11 +420,15 @@ rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt, const struct r
             bit_pattern(o, f, v->v.u);
         rs_out_str(o, f->name);
         rs_out_str(o, ": ");
+        if (v->type == RS_FT_BYTES && f->show == NULL) {
+            tree_bytes(o, v);
+            return;
+        }
         size_t n = rs_value_format_display(f, v, text, sizeof(text));
         if (n < sizeof(text))
             rs_out_write(o, text, n);
         else
-            rs_out_value(o, f, v);      /* long byte strings in full */
+            rs_out_value(o, f, v);      /* long text in full */
     }
 }
 
@@ -423,8 +457,19 @@ print_line(void *arg, const struct rs_tree_item *it)
             return;
     }
     indent(t->o, it->depth);
+    bool generated = it->kind == RS_TREE_FIELD && (it->field->flags & RS_FIELD_GENERATED);
+    if (generated)
+        rs_out_char(t->o, '[');
     rs_print_tree_line(t->o, t->pkt, it);
+    if (generated)
+        rs_out_char(t->o, ']');
     rs_out_char(t->o, '\n');
+    /* tshark's -V without -x: the bytes no protocol took, in hex below their line. */
+    if (t->o->data_hex && it->kind == RS_TREE_FIELD && it->field->type == RS_FT_PROTOCOL &&
+        it->length > 0 && strcmp(it->field->abbrev, "data") == 0) {
+        rs_out_char(t->o, '\n');
+        rs_print_hex_bytes(t->o, t->pkt->frame->data + it->offset, it->length);
+    }
 }
 
 static void

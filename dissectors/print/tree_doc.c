@@ -48,6 +48,7 @@ add(void *arg, const struct rs_tree_item *it)
     struct tree_node *n = &d->nodes[id];
     n->it = *it;
     n->it.value = NULL;
+    n->it.view = NULL;      /* a view lives for the call only too */
     n->child = n->next = n->last = TREE_NONE;
     memset(&n->value, 0, sizeof(n->value));
     if (it->value != NULL) {

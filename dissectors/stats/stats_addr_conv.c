@@ -19,6 +19,7 @@
 #include <glib.h>
 
 #include <roceshark/addr.h>
+#include <roceshark/ether_names.h>
 
 #include "stats/stats_int.h"
 
@@ -311,11 +312,11 @@ append_port(char *buf, size_t size, uint16_t port)
 
 /* An address as tshark shows it, the port apart. */
 static void
-format_addr(const struct rs_ether_names *names, const struct addr_key *k,
+format_addr(const struct addr_key *k,
             const struct addr_end *e, char *buf, size_t size)
 {
     if (k->family == 6)
-        rs_ether_name(names, e->addr, buf, size);
+        rs_ether_name_shown(e->addr, buf, size);
     else if (k->family == 4 && size >= RS_IPV4_TEXT_MAX)
         rs_format_ipv4(buf, e->addr);
     else if (size >= RS_IPV6_TEXT_MAX)
@@ -341,13 +342,13 @@ by_frames(const void *a, const void *b)
 }
 
 static void
-print_conversation(const struct addr_table *tab, const struct rs_ether_names *names,
+print_conversation(const struct addr_table *tab,
                    const struct addr_row *r, struct rs_out *o)
 {
     char a[NAME_BUF], b[NAME_BUF], rx[32], tx[32], total[32];
 
-    format_addr(names, &r->key, &r->key.a, a, sizeof(a));
-    format_addr(names, &r->key, &r->key.b, b, sizeof(b));
+    format_addr(&r->key, &r->key.a, a, sizeof(a));
+    format_addr(&r->key, &r->key.b, b, sizeof(b));
     rs_stats_format_size(r->rx_bytes, rx, sizeof(rx));
     rs_stats_format_size(r->tx_bytes, tx, sizeof(tx));
     rs_stats_format_size(r->rx_bytes + r->tx_bytes, total, sizeof(total));
@@ -376,12 +377,12 @@ print_conversation(const struct addr_table *tab, const struct rs_ether_names *na
 }
 
 static void
-print_endpoint(const struct addr_table *tab, const struct rs_ether_names *names,
+print_endpoint(const struct addr_table *tab,
                const struct addr_row *r, struct rs_out *o)
 {
     char a[NAME_BUF];
 
-    format_addr(names, &r->key, &r->key.a, a, sizeof(a));
+    format_addr(&r->key, &r->key.a, a, sizeof(a));
     rs_out_pad(o, a, 20, true);
     rs_out_str(o, "      ");
     if (addr_types[tab->type].ports) {
@@ -433,7 +434,6 @@ stats_addr_print(struct rs_stat *st, struct rs_out *o)
 {
     struct addr_table *tab = st->addr;
     struct rank *order = malloc((tab->n_rows + 1) * sizeof(*order));
-    struct rs_ether_names *names = NULL;
     size_t n = order != NULL ? tab->n_rows : 0;
 
     print_header(st, tab, o);
@@ -442,13 +442,11 @@ stats_addr_print(struct rs_stat *st, struct rs_out *o)
         order[i] = (struct rank){r->tx_frames + r->rx_frames, i};
     }
     qsort(order, n, sizeof(*order), by_frames);
-    if (tab->type == ADDR_ETH && n > 0)
-        names = rs_ether_names_load();
     for (size_t i = 0; i < n; i++) {
         if (tab->endpoints)
-            print_endpoint(tab, names, row_at(tab, order[i].index), o);
+            print_endpoint(tab, row_at(tab, order[i].index), o);
         else
-            print_conversation(tab, names, row_at(tab, order[i].index), o);
+            print_conversation(tab, row_at(tab, order[i].index), o);
     }
     if (order == NULL && tab->n_rows > 0)
         rs_out_str(o, "(out of memory: the rows are not printed)\n");
@@ -456,7 +454,6 @@ stats_addr_print(struct rs_stat *st, struct rs_out *o)
     if (tab->frames_left_out > 0)
         rs_out_printf(o, "%" PRIu64 " frames of flows first seen with the table full (%u rows)"
                       " not counted\n", tab->frames_left_out, (unsigned)ADDR_MAX_ROWS);
-    rs_ether_names_free(names);
     free(order);
 }
 

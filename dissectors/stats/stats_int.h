@@ -27,7 +27,6 @@ enum addr_type { ADDR_ETH, ADDR_IPV4, ADDR_IPV6, ADDR_UDP, ADDR_TCP };
 
 struct addr_table;
 struct phs_node;
-struct rs_ether_names;
 
 struct expert_count {
     uint64_t count;
@@ -94,11 +93,5 @@ void stats_addr_packet(struct rs_stat *st, const struct rs_packet *pkt);
 void stats_addr_print(struct rs_stat *st, struct rs_out *o);
 void stats_addr_free(struct rs_stat *st);
 
-/* Ethernet addresses named as tshark names them (ether_names.c): Wireshark's manuf and
- * wka files, and the ethers files. Loading never fails: a file missing names nothing. */
-struct rs_ether_names *rs_ether_names_load(void);
-void rs_ether_names_free(struct rs_ether_names *n);
-void rs_ether_name(const struct rs_ether_names *n, const uint8_t mac[6], char *buf,
-                   size_t size);
 
 #endif /* ROCESHARK_STATS_INT_H */

@@ -67,6 +67,9 @@ struct stream {
     struct rs_recency_link recency;
     struct tcp_dir dir[2];  /* by side of the key */
     bool reset;             /* an RST was seen */
+    bool timed;             /* first and prev hold times */
+    struct rs_time first;   /* the conversation's first frame's time */
+    struct rs_time prev;    /* and its last one's */
 };
 
 struct rs_streams {
@@ -142,7 +145,8 @@ rs_streams_counts(const struct rs_streams *s)
 const char *const rs_streams_fields[] = {
     "tcp.stream", "tcp.len", "tcp.seq", "tcp.nxtseq", "tcp.ack", "tcp.window_size",
     "tcp.window_size_scalefactor", "udp.stream", "icmp.resp_to", "icmp.resptime",
-    "icmpv6.resp_to", "icmpv6.resptime", NULL,
+    "icmpv6.resp_to", "icmpv6.resptime", "tcp.time_relative", "tcp.time_delta",
+    "udp.time_relative", "udp.time_delta", NULL,
 };
 
 bool
@@ -174,6 +178,7 @@ stream_start(struct rs_streams *s, struct stream *e)
 
     memset(e->dir, 0, sizeof(e->dir));
     e->reset = false;
+    e->timed = false;
     e->dir[0].shift = e->dir[1].shift = RS_WIN_SCALE_UNKNOWN;
     e->index = s->next_index[!tcp]++;
     if (tcp)
@@ -351,9 +356,17 @@ rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
     else
         touch(s, e);
     struct rs_stream_view *v = &s->view;
+    struct rs_time t = rs_frame_time(pkt->frame);
     memset(v, 0, sizeof(*v));
     v->index = e->index;
     v->tcp = tcp;
+    if (!e->timed) {
+        e->first = e->prev = t;
+        e->timed = true;
+    }
+    v->rel = rs_time_sub(t, e->first);
+    v->delta = rs_time_sub(t, e->prev);
+    e->prev = t;
     if (tcp)
         tcp_segment(e, side, pkt, v);
     pkt->stream = v;

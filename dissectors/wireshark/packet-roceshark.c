@@ -105,6 +105,7 @@ ws_type(const struct rs_field *f)
     case RS_FT_UINT24: return FT_UINT24;
     case RS_FT_UINT32: return FT_UINT32;
     case RS_FT_UINT64: return FT_UINT64;
+    case RS_FT_INT16: return FT_INT16;
     case RS_FT_INT32: return FT_INT32;
     case RS_FT_FRAMENUM: return FT_FRAMENUM;
     case RS_FT_RELTIME: return FT_RELATIVE_TIME;
@@ -343,6 +344,7 @@ add_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
     case RS_FT_UINT64:
         it = proto_tree_add_uint64(a->tree, a->hf, a->tvb, 0, 0, v->v.u);
         break;
+    case RS_FT_INT16:
     case RS_FT_INT32:
         it = proto_tree_add_int(a->tree, a->hf, a->tvb, 0, 0, (gint32)(int64_t)v->v.u);
         break;

@@ -7,6 +7,9 @@
 #ifndef ROCESHARK_EXPERT_H
 #define ROCESHARK_EXPERT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include <roceshark/packet.h>
 
 enum rs_severity {
@@ -33,5 +36,51 @@ void rs_expert_foreach(const struct rs_packet *pkt,
                        void (*fn)(void *ctx, const struct rs_expert *e), void *ctx);
 
 const char *rs_severity_name(uint8_t severity);
+
+/* Wireshark's own expert items on the protocols we dissect as it does (Ethernet, TCP, a
+ * malformed packet), in its words: shown in the tree where tshark shows them, under
+ * _ws.expert, and counted by -z expert as tshark counts them. Severities and groups are
+ * Wireshark's PI_* values, which its tree and JSON print. */
+enum rs_ws_severity {
+    RS_WS_CHAT = 0x00200000,
+    RS_WS_NOTE = 0x00400000,
+    RS_WS_WARN = 0x00600000,
+    RS_WS_ERROR = 0x00800000
+};
+
+enum rs_ws_group {
+    RS_WS_SEQUENCE = 0x02000000,
+    RS_WS_MALFORMED = 0x07000000,
+    RS_WS_PROTOCOL = 0x09000000
+};
+
+enum rs_ws_expert_kind {
+    RS_WSX_ETH_PADDING_BAD,
+    RS_WSX_TCP_SYN,
+    RS_WSX_TCP_SYNACK,
+    RS_WSX_TCP_FIN,
+    RS_WSX_TCP_FIN_ACTIVE,
+    RS_WSX_TCP_FIN_PASSIVE,
+    RS_WSX_TCP_RST,
+    RS_WSX_COUNT
+};
+
+struct rs_ws_expert {
+    const char *abbrev;         /* its filter field, "tcp.connection.syn" */
+    const char *protocol;       /* the protocol column of -z expert, "TCP" */
+    uint32_t severity;          /* enum rs_ws_severity */
+    uint32_t group;             /* enum rs_ws_group */
+};
+
+extern const struct rs_ws_expert rs_ws_experts[RS_WSX_COUNT];
+
+/* Whether pkt carries the item kind. */
+bool rs_ws_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
+/* Writes its message ("Connection establish request (SYN): server port 4791"); returns
+ * the length, as snprintf. */
+size_t rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind,
+                            char *buf, size_t size);
+const char *rs_ws_severity_name(uint32_t severity);
+const char *rs_ws_group_name(uint32_t group);
 
 #endif /* ROCESHARK_EXPERT_H */

@@ -26,6 +26,7 @@ enum rs_ftype {
     RS_FT_UINT24,
     RS_FT_UINT32,
     RS_FT_UINT64,
+    RS_FT_INT16,        /* signed, held in value.u as int64_t (frame.encap_type) */
     RS_FT_INT32,        /* signed, held in value.u as int64_t (tcp.window_size_scalefactor) */
     RS_FT_FRAMENUM,
     RS_FT_DOUBLE,
@@ -47,8 +48,9 @@ enum rs_fbase {
     RS_BASE_HEX_DEC,
     RS_BASE_UTC,        /* an absolute time shown as a UTC date ("May 14, 2008
                            19:48:07.000000000 UTC"), as Wireshark's ABSOLUTE_TIME_UTC */
-    RS_BASE_LOCAL       /* the same in the local time zone, with its abbreviation
+    RS_BASE_LOCAL,      /* the same in the local time zone, with its abbreviation
                            ("... 04:22:15.815013000 EDT"), as ABSOLUTE_TIME_LOCAL */
+    RS_BASE_OUI         /* a 24-bit vendor prefix, shown "00:50:56 (VMware, Inc.)" */
 };
 
 /* A field's value. Bytes point into the frame or into static storage. */
@@ -85,11 +87,11 @@ typedef bool (*rs_field_get_fn)(const struct rs_packet *pkt, const struct rs_fie
 typedef size_t (*rs_field_show_fn)(const struct rs_field *f, const struct rs_value *v,
                                    char *buf, size_t size);
 
-/* Writes the whole tree line of f in pkt where Wireshark writes its own text in
- * place of "Name: value" ("CM ConnectRequest"); returns its length, as
- * snprintf does, or 0 for the usual line. */
+/* Writes the whole tree line of f, whose value in pkt is v, where Wireshark writes its
+ * own text in place of "Name: value" ("CM ConnectRequest", "Frame Length: 74 bytes (592
+ * bits)"); returns its length, as snprintf does, or 0 for the usual line. */
 typedef size_t (*rs_field_label_fn)(const struct rs_packet *pkt, const struct rs_field *f,
-                                    char *buf, size_t size);
+                                    const struct rs_value *v, char *buf, size_t size);
 
 /* Where occurrence occ of f lies in pkt's frame, for a field whose place the packet
  * decides (a MAD attribute's, which moves with the class and attribute): true with the
@@ -114,7 +116,7 @@ struct rs_field {
     uint8_t width;
     rs_field_get_fn get;
     uint8_t depth;          /* nesting under its header, for tree output */
-    uint8_t flags;          /* RS_FIELD_* */
+    uint16_t flags;         /* RS_FIELD_* */
     /* Other names of the values, accepted in filters and scripts but never
      * printed: `vals` are Wireshark's ("Reliable Connection (RC) - SEND
      * Only"), these our shorter ones ("RC Send Only"). */
@@ -136,10 +138,21 @@ struct rs_field {
                                    error quotes as in a frame (data.*); a header's fields
                                    always have */
 #define RS_FIELD_PER_ITEM 0x20  /* one per ICMPv6 ND option or MLDv2 record: the tree
-                                   prints them item by item (rs_packet.icmp_item) */
+                                   prints them item by item (rs_packet.item) */
 #define RS_FIELD_ROWS 0x40      /* a column of a table whose entries are occurrences (a MAD's
                                    forwarding table): the tree prints the run of columns
                                    with the same getter entry by entry, as Wireshark does */
+#define RS_FIELD_GENERATED 0x80 /* Wireshark's generated item: a value it computed rather
+                                   than read, shown in brackets in the tree */
+#define RS_FIELD_BITS 0x100     /* the mask picks the value's bits and the tree shows them,
+                                   but Wireshark registers no mask (it adds the item with
+                                   proto_tree_add_bits_item): -G shows 0x0 and PDML the
+                                   whole bytes as the value */
+#define RS_FIELD_NO_BYTES 0x200 /* covers no bytes: at `offset` into its layer, length 0
+                                   (a generated item in PDML: size="0") */
+#define RS_FIELD_TEXT 0x400     /* a line of text and no field (Wireshark's text items,
+                                   "Timestamps"): abbrev "", the text from `label`; a
+                                   node when fields nest below it */
 
 /* Number of registered fields; ids run from 0 to count-1 in tree order. */
 int rs_field_count(void);
@@ -239,6 +252,11 @@ rs_hex_pairs(char *dst, const uint8_t *src, size_t n)
         dst[2 * i + 1] = digits[src[i] & 0xf];
     }
 }
+
+/* "0100 .... = ": the bits of word (width bytes, big-endian as read) that mask keeps,
+ * the others as dots, a space every four, as Wireshark's tree writes a bit field before
+ * its name; returns the length (snprintf's rule). */
+size_t rs_format_bits(char *buf, size_t size, uint64_t word, uint64_t mask, unsigned width);
 
 /* The lowest set bit of mask, as a shift count (0 for no mask). */
 unsigned rs_mask_shift(uint64_t mask);

@@ -42,6 +42,9 @@ struct rs_frame {
     struct rs_time rel; /* time since the first frame of the source */
     struct rs_time delta;   /* time since the previous frame (0 for the first) */
     uint8_t ts_digits;  /* decimals the source's clock has (0 to 9), as tshark shows them */
+    uint8_t interface;  /* 1 + the capture interface's number where the file names
+                         * interfaces (pcapng; an ERF record's port, numbered in order of
+                         * appearance as Wireshark numbers them); 0 where it does not */
 };
 
 static inline struct rs_time
@@ -49,6 +52,11 @@ rs_frame_time(const struct rs_frame *f)
 {
     return (struct rs_time){f->ts_sec, (int32_t)f->ts_nsec};
 }
+
+struct rs_packet;
+/* The interface the frame came from, where its file names one: its number, with its name
+ * written to name (size bytes; name may be NULL); -1 where the file names none. */
+int rs_frame_interface(const struct rs_packet *pkt, char *name, size_t size);
 
 /* Layers, in the order they can appear in a frame. A layer is present when
  * all of its fixed part was captured; its span then lies inside caplen. */
@@ -100,7 +108,8 @@ enum rs_cksum_status {
     RS_CKSUM_BAD = 0,
     RS_CKSUM_GOOD = 1,
     RS_CKSUM_UNVERIFIED = 2,
-    RS_CKSUM_NOT_PRESENT = 3
+    RS_CKSUM_NOT_PRESENT = 3,
+    RS_CKSUM_ILLEGAL = 4    /* a value the protocol forbids (UDP's zero over IPv6) */
 };
 
 /* Packet flags. */
@@ -145,9 +154,13 @@ struct rs_packet {
     const struct rs_iwarp_view *iwarp;      /* MPA/DDP/RDMAP found (iwarp.h), or NULL */
     const struct rs_stream_view *stream;    /* TCP/UDP conversation (streams.h), or NULL */
     const struct rs_corr_view *corr;        /* the packet across captures (corr.h), or NULL */
-    /* 0, or 1 + the one ND option or MLDv2 record whose fields (RS_FIELD_PER_ITEM) the
-     * view shows: the tree lists them item by item, as Wireshark's does. */
-    uint8_t icmp_item;
+    /* 0, or 1 + the one item (an ICMPv6 ND option or MLDv2 record, a TCP option, an
+     * IPv6 option) whose fields (RS_FIELD_PER_ITEM) the view shows: the tree lists them
+     * item by item, as Wireshark's does. */
+    uint8_t item;
+    /* Time since the last frame the display filter kept before this one
+     * (frame.time_delta_displayed): the pipeline's, else the frame's delta. */
+    struct rs_time delta_shown;
 };
 
 static inline bool

@@ -42,6 +42,8 @@ struct rs_out {
     struct rs_time last_shown;  /* and its frame's time */
     const char *gap;        /* -S: the line that ends a frame's tree or bytes (NULL: an
                                empty one) */
+    bool data_hex;          /* the tree shows the bytes of each Data item in hex, as
+                               tshark's -V does when -x does not print them after */
 };
 
 /* fp NULL: a buffer in memory alone, which grows and is never written (o->buf,
@@ -142,6 +144,8 @@ struct rs_tree_item {
                                        its children */
     uint32_t offset, length;        /* the bytes of the frame it covers (length 0: none) */
     bool node;                      /* a frame, protocol or header line */
+    const struct rs_packet *view;   /* the view the value came from (one PDU, one item,
+                                       an ICMP error's quote); NULL for the frame's own */
 };
 
 typedef void (*rs_tree_fn)(void *arg, const struct rs_tree_item *item);
@@ -156,6 +160,8 @@ void rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt,
                         const struct rs_tree_item *item);
 /* The frame's bytes, as tshark -x prints them (offset, hex, ASCII), then a blank line. */
 void rs_print_hex(struct rs_out *o, const struct rs_packet *pkt);
+/* n bytes at p in the same lines, offsets from 0, without the blank line. */
+void rs_print_hex_bytes(struct rs_out *o, const uint8_t *p, uint32_t n);
 
 /* How -T fields joins things, tshark's -E options. */
 struct rs_fields_fmt {

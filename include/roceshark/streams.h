@@ -37,6 +37,10 @@ struct rs_stream_view {
     int32_t win_scale;      /* factor (1 << shift), or RS_WIN_SCALE_*; 0 on a SYN */
     uint32_t window;        /* the window value times the factor */
     uint32_t peer_base;     /* the other direction's initial sequence number (SACK edges) */
+    /* TCP and UDP: time since the conversation's first frame (tcp.time_relative,
+     * udp.time_relative) and since its previous frame, either way (*.time_delta) */
+    struct rs_time rel;
+    struct rs_time delta;
     /* ICMP and ICMPv6 echo replies only */
     uint64_t echo_request;  /* the request's frame number (icmp.resp_to), 0 when unseen */
     struct rs_time echo_rtt;    /* time from that request to this reply */

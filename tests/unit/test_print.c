@@ -179,7 +179,7 @@ test_psml(void **state)
                                  "<section>10.0.0.1</section>\n<section>10.0.0.2</section>\n"
                                  "<section>RRoCE</section>\n<section>94</section>\n"
                                  "<section>RC RDMA Write Only QP=0x000011 "));
-    assert_non_null(strstr(text, "cut short by the capture&apos;s snapshot length]"));
+    assert_non_null(strstr(text, "cut short by the capture&#x27;s snapshot length]"));
     assert_null(strstr(text, "capture's"));
     assert_non_null(strstr(text, "</section>\n</packet>\n\n</psml>\n"));
     free(c.text);

@@ -4,9 +4,12 @@
  * resolution (MAC names on), from the data files Wireshark installs: the exact
  * addresses of its manuf and wka files, then the ethers files, then the address
  * ranges of wka (and manuf's /28 and /36 blocks), then manuf's vendor prefixes;
- * "Vendor_xx:xx:xx" for a known prefix, the bare address when nothing fits.
+ * "Vendor_xx:xx:xx" for a known prefix, the bare address when nothing fits. A
+ * vendor's long name (manuf's third column) is eth.src.oui_resolved.
  *
- * The files are read when a statistic first needs a name (once), as data. A range
+ * The files are Debian's libwireshark-data, read at run time, once for the process
+ * when a name is first needed (pthread_once; the tables are only read after), never
+ * copied into the project: they change with every Wireshark release. A range
  * is looked up under its masked address whatever its length was, as Wireshark
  * 4.0 does: a /16 range also answers for a masked /40 look-up of the same bytes
  * (33:33:00:00:00:02 is "IPv6mcast_02"), and the names it prints follow from that.
@@ -16,18 +19,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pthread.h>
+
 #include <glib.h>
 
-#include "stats/stats_int.h"
+#include <roceshark/display.h>
+#include <roceshark/ether_names.h>
 
 #define NAME_MAX_LEN 64
 
-struct rs_ether_names {
+struct ether_names {
     GHashTable *exact;      /* 48-bit address -> name (manuf and wka entries) */
     GHashTable *ethers;     /* 48-bit address -> name (ethers files, first entry wins) */
     GHashTable *ranges;     /* masked 48-bit address -> name */
     GHashTable *vendors;    /* 24-bit prefix -> short vendor name */
+    GHashTable *long_names; /* 24-bit prefix -> long vendor name */
 };
+
+static struct ether_names names;
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
 
 static uint64_t
 mac_key(const uint8_t a[6])
@@ -99,10 +109,12 @@ parse_address(const char *s, uint8_t a[6], unsigned *mask)
     return false;
 }
 
-/* Each line "ADDRESS NAME [long name]"; '#' starts a comment. with_masks: a data file
- * (prefixes and ranges allowed), else an ethers file (addresses only). */
+/* Each line "ADDRESS NAME [long name]"; '#' starts a comment; the long name is what
+ * follows the name up to the next tab, without trailing blanks, else the name itself.
+ * with_masks: a data file (prefixes and ranges allowed), else an ethers file (addresses
+ * only). */
 static void
-read_file(struct rs_ether_names *n, const char *path, bool with_masks)
+read_file(struct ether_names *n, const char *path, bool with_masks)
 {
     FILE *fp = fopen(path, "r");
     char line[1024];
@@ -113,8 +125,10 @@ read_file(struct rs_ether_names *n, const char *path, bool with_masks)
         char *save = NULL, *hash = strchr(line, '#');
         if (hash != NULL)
             *hash = '\0';
+        g_strchomp(line);
         char *addr = strtok_r(line, " \t\r\n", &save);
         char *name = addr != NULL ? strtok_r(NULL, " \t\r\n", &save) : NULL;
+        char *long_name = name != NULL ? strtok_r(NULL, "\t", &save) : NULL;
         uint8_t a[6];
         unsigned mask;
         if (name == NULL || !parse_address(addr, a, &mask))
@@ -124,6 +138,8 @@ read_file(struct rs_ether_names *n, const char *path, bool with_masks)
                 put_name(n->ethers, mac_key(a), name, false);
         } else if (mask == 0) {
             put_name(n->vendors, mac_key(a) >> 24, name, true);
+            put_name(n->long_names, mac_key(a) >> 24, long_name != NULL ? long_name : name,
+                     true);
         } else if (mask == 48) {
             put_name(n->exact, mac_key(a), name, true);
         } else {
@@ -139,10 +155,10 @@ new_table(void)
     return g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
 }
 
-struct rs_ether_names *
-rs_ether_names_load(void)
+static void
+load(void)
 {
-    struct rs_ether_names *n = g_new0(struct rs_ether_names, 1);
+    struct ether_names *n = &names;
     const char *data = g_getenv("WIRESHARK_DATA_DIR");
     const char *home = g_getenv("HOME");
 
@@ -150,6 +166,7 @@ rs_ether_names_load(void)
     n->ethers = new_table();
     n->ranges = new_table();
     n->vendors = new_table();
+    n->long_names = new_table();
     if (data == NULL || *data == '\0')
         data = "/usr/share/wireshark";
     char *path = g_build_filename(data, "manuf", NULL);
@@ -165,24 +182,11 @@ rs_ether_names_load(void)
         g_free(path);
     }
     read_file(n, "/etc/ethers", false);
-    return n;
-}
-
-void
-rs_ether_names_free(struct rs_ether_names *n)
-{
-    if (n == NULL)
-        return;
-    g_hash_table_destroy(n->exact);
-    g_hash_table_destroy(n->ethers);
-    g_hash_table_destroy(n->ranges);
-    g_hash_table_destroy(n->vendors);
-    g_free(n);
 }
 
 /* The range named for a's first bits bits (the rest cleared), or NULL. */
 static const char *
-range_name(const struct rs_ether_names *n, const uint8_t a[6], unsigned bits)
+range_name(const struct ether_names *n, const uint8_t a[6], unsigned bits)
 {
     uint64_t key = mac_key(a);
     uint64_t keep = bits == 0 ? 0 : ~(uint64_t)0 << (48 - bits);
@@ -201,11 +205,20 @@ print_dummy(char *buf, size_t size, const char *name, const uint8_t a[6], int fi
         n += snprintf(buf + n, size - (size_t)n, ":%02x", a[i]);
 }
 
-void
-rs_ether_name(const struct rs_ether_names *n, const uint8_t a[6], char *buf, size_t size)
+const char *
+rs_ether_vendor(const uint8_t prefix[3])
 {
+    pthread_once(&names_once, load);
+    return get_name(names.long_names, (uint64_t)prefix[0] << 16 | prefix[1] << 8 | prefix[2]);
+}
+
+void
+rs_ether_name(const uint8_t a[6], char *buf, size_t size)
+{
+    const struct ether_names *n = &names;
     const char *name;
 
+    pthread_once(&names_once, load);
     if ((name = get_name(n->exact, mac_key(a))) != NULL ||
         (name = get_name(n->ethers, mac_key(a))) != NULL) {
         snprintf(buf, size, "%s", name);
@@ -236,4 +249,14 @@ rs_ether_name(const struct rs_ether_names *n, const uint8_t a[6], char *buf, siz
         }
     }
     snprintf(buf, size, "%02x:%02x:%02x:%02x:%02x:%02x", a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+void
+rs_ether_name_shown(const uint8_t a[6], char *buf, size_t size)
+{
+    if (rs_display_get()->resolve_mac)
+        rs_ether_name(a, buf, size);
+    else
+        snprintf(buf, size, "%02x:%02x:%02x:%02x:%02x:%02x", a[0], a[1], a[2], a[3], a[4],
+                 a[5]);
 }

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ws_expert.c - Wireshark's expert items on Ethernet and TCP (expert.h): which frames
+ * carry each, its message, and the five lines tshark's tree shows for one under the item
+ * it concerns:
+ *
+ *   [Expert Info (Chat/Sequence): Connection finish (FIN)]      _ws.expert
+ *       [Connection finish (FIN)]                               tcp.connection.fin
+ *       (hidden) Message: Connection finish (FIN)               _ws.expert.message
+ *       [Severity level: Chat]                                  _ws.expert.severity
+ *       [Group: Sequence]                                       _ws.expert.group
+ *
+ * A table declares them where they go with RS_F_WS_EXPERT (fields_int.h); the offset
+ * column of each line is the kind.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <roceshark/expert.h>
+#include <roceshark/streams.h>
+#include <roceshark/wire.h>
+
+#include "fields/fields_int.h"
+#include "net/net_int.h"
+
+const struct rs_ws_expert rs_ws_experts[RS_WSX_COUNT] = {
+    [RS_WSX_ETH_PADDING_BAD] = {"eth.padding_bad", "ETH", RS_WS_NOTE, RS_WS_PROTOCOL},
+    [RS_WSX_TCP_SYN] = {"tcp.connection.syn", "TCP", RS_WS_CHAT, RS_WS_SEQUENCE},
+    [RS_WSX_TCP_SYNACK] = {"tcp.connection.synack", "TCP", RS_WS_CHAT, RS_WS_SEQUENCE},
+    [RS_WSX_TCP_FIN] = {"tcp.connection.fin", "TCP", RS_WS_CHAT, RS_WS_SEQUENCE},
+    [RS_WSX_TCP_FIN_ACTIVE] = {"tcp.connection.fin_active", "TCP", RS_WS_NOTE, RS_WS_SEQUENCE},
+    [RS_WSX_TCP_FIN_PASSIVE] = {"tcp.connection.fin_passive", "TCP", RS_WS_NOTE,
+                                RS_WS_SEQUENCE},
+    [RS_WSX_TCP_RST] = {"tcp.connection.rst", "TCP", RS_WS_WARN, RS_WS_SEQUENCE},
+};
+
+/* Where each item's line sits: the start of the item it hangs under. */
+static const struct {
+    uint8_t layer;
+    uint16_t offset;
+} anchors[RS_WSX_COUNT] = {
+    [RS_WSX_ETH_PADDING_BAD] = {RS_NO_LAYER, 0},    /* the trailer's start: see locate */
+    [RS_WSX_TCP_SYN] = {RS_LAYER_TCP, 13},
+    [RS_WSX_TCP_SYNACK] = {RS_LAYER_TCP, 13},
+    [RS_WSX_TCP_FIN] = {RS_LAYER_TCP, 13},
+    [RS_WSX_TCP_FIN_ACTIVE] = {RS_LAYER_TCP, 12},
+    [RS_WSX_TCP_FIN_PASSIVE] = {RS_LAYER_TCP, 12},
+    [RS_WSX_TCP_RST] = {RS_LAYER_TCP, 13},
+};
+
+const struct rs_value_string rs_ws_severity_vals[] = {
+    {RS_WS_ERROR, "Error"}, {RS_WS_WARN, "Warning"}, {RS_WS_NOTE, "Note"},
+    {RS_WS_CHAT, "Chat"},   {0x00100000, "Comment"}, {0, NULL},
+};
+
+const struct rs_value_string rs_ws_group_vals[] = {
+    {0x01000000, "Checksum"},   {RS_WS_SEQUENCE, "Sequence"}, {0x03000000, "Response"},
+    {0x04000000, "Request"},    {0x05000000, "Undecoded"},    {0x06000000, "Reassemble"},
+    {RS_WS_MALFORMED, "Malformed"}, {0x08000000, "Debug"},    {RS_WS_PROTOCOL, "Protocol"},
+    {0x0a000000, "Security"},   {0x0b000000, "Comment"},      {0x0c000000, "Decryption"},
+    {0x0d000000, "Assumption"}, {0x0e000000, "Deprecated"},   {0, NULL},
+};
+
+const char *
+rs_ws_severity_name(uint32_t severity)
+{
+    const char *name = rs_value_name(rs_ws_severity_vals, severity);
+    return name != NULL ? name : "Unknown";
+}
+
+const char *
+rs_ws_group_name(uint32_t group)
+{
+    const char *name = rs_value_name(rs_ws_group_vals, group);
+    return name != NULL ? name : "Unknown";
+}
+
+bool
+rs_ws_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
+{
+    switch (kind) {
+    case RS_WSX_ETH_PADDING_BAD:
+        return eth_padding_bad(pkt);
+    case RS_WSX_TCP_SYN:
+    case RS_WSX_TCP_SYNACK:
+    case RS_WSX_TCP_FIN:
+    case RS_WSX_TCP_FIN_ACTIVE:
+    case RS_WSX_TCP_FIN_PASSIVE:
+    case RS_WSX_TCP_RST:
+        return tcp_expert_present(pkt, kind);
+    default:
+        return false;
+    }
+}
+
+size_t
+rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind, char *buf,
+                     size_t size)
+{
+    static const char *const fixed[RS_WSX_COUNT] = {
+        [RS_WSX_ETH_PADDING_BAD] = "Didn't find padding of zeros, and an undecoded trailer "
+                                   "exists. There may be padding of non-zeros.",
+        [RS_WSX_TCP_FIN] = "Connection finish (FIN)",
+        [RS_WSX_TCP_FIN_ACTIVE] = "This frame initiates the connection closing",
+        [RS_WSX_TCP_FIN_PASSIVE] = "This frame undergoes the connection closing",
+        [RS_WSX_TCP_RST] = "Connection reset (RST)",
+    };
+    const uint8_t *t = rs_packet_has(pkt, RS_LAYER_TCP) ? rs_packet_at(pkt, RS_LAYER_TCP) : NULL;
+
+    if (kind == RS_WSX_TCP_SYN && t != NULL)
+        return (size_t)snprintf(buf, size, "Connection establish request (SYN): server port %u",
+                                rs_load_be16(t + 2));
+    if (kind == RS_WSX_TCP_SYNACK && t != NULL)
+        return (size_t)snprintf(buf, size, "Connection establish acknowledge (SYN+ACK): "
+                                "server port %u", rs_load_be16(t));
+    return (size_t)snprintf(buf, size, "%s", kind < RS_WSX_COUNT && fixed[kind] != NULL
+                                                 ? fixed[kind] : "");
+}
+
+/* The five lines: which one the field is, from its name. */
+enum line { L_EXPERT, L_ITEM, L_MESSAGE, L_SEVERITY, L_GROUP };
+
+static enum line
+line_of(const struct rs_field *f)
+{
+    if (strcmp(f->abbrev, "_ws.expert") == 0)
+        return L_EXPERT;
+    if (strcmp(f->abbrev, "_ws.expert.message") == 0)
+        return L_MESSAGE;
+    if (strcmp(f->abbrev, "_ws.expert.severity") == 0)
+        return L_SEVERITY;
+    if (strcmp(f->abbrev, "_ws.expert.group") == 0)
+        return L_GROUP;
+    return L_ITEM;
+}
+
+bool
+rs_ws_expert_get(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                 struct rs_value *out)
+{
+    static _Thread_local char message[256];
+    enum rs_ws_expert_kind kind = (enum rs_ws_expert_kind)f->offset;
+
+    if (occ != 0 || kind >= RS_WSX_COUNT || !rs_ws_expert_present(pkt, kind))
+        return false;
+    out->type = f->type;
+    switch (line_of(f)) {
+    case L_MESSAGE:
+        rs_ws_expert_message(pkt, kind, message, sizeof(message));
+        out->v.str = message;
+        break;
+    case L_SEVERITY:
+        out->v.u = rs_ws_experts[kind].severity;
+        break;
+    case L_GROUP:
+        out->v.u = rs_ws_experts[kind].group;
+        break;
+    default:
+        out->v.u = 0;
+        out->v.bytes.ptr = NULL;
+        break;
+    }
+    return true;
+}
+
+size_t
+rs_ws_expert_label(const struct rs_packet *pkt, const struct rs_field *f,
+                   const struct rs_value *v, char *buf, size_t size)
+{
+    enum rs_ws_expert_kind kind = (enum rs_ws_expert_kind)f->offset;
+    char message[256];
+
+    rs_ws_expert_message(pkt, kind, message, sizeof(message));
+    switch (line_of(f)) {
+    case L_EXPERT:
+        return (size_t)snprintf(buf, size, "Expert Info (%s/%s): %s",
+                                rs_ws_severity_name(rs_ws_experts[kind].severity),
+                                rs_ws_group_name(rs_ws_experts[kind].group), message);
+    case L_ITEM:
+        return (size_t)snprintf(buf, size, "%s", message);
+    case L_SEVERITY:
+        return (size_t)snprintf(buf, size, "Severity level: %s", rs_ws_severity_name(v->v.u));
+    case L_GROUP:
+        return (size_t)snprintf(buf, size, "Group: %s", rs_ws_group_name(v->v.u));
+    default:
+        return 0;
+    }
+}
+
+bool
+rs_ws_expert_locate(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                    uint32_t *offset, uint32_t *length)
+{
+    enum rs_ws_expert_kind kind = (enum rs_ws_expert_kind)f->offset;
+
+    (void)occ;
+    *offset = *length = 0;
+    if (line_of(f) != L_EXPERT || kind >= RS_WSX_COUNT)
+        return true;
+    if (kind == RS_WSX_ETH_PADDING_BAD) {
+        *offset = eth_trailer_start(pkt);
+        return true;
+    }
+    if (anchors[kind].layer < RS_LAYER_COUNT && rs_packet_has(pkt, anchors[kind].layer))
+        *offset = pkt->span[anchors[kind].layer].off + anchors[kind].offset;
+    return true;
+}
