@@ -18,6 +18,7 @@ extern const struct rs_field rs_fields_frame[];
 extern const struct rs_field rs_fields_link[];
 extern const struct rs_field rs_fields_ip[];
 extern const struct rs_field rs_fields_l4[];
+extern const struct rs_field rs_fields_tcp[];
 extern const struct rs_field rs_fields_icmp[];
 extern const struct rs_field rs_fields_icmpv6_nd[];
 extern const struct rs_field rs_fields_arp[];
@@ -55,6 +56,13 @@ extern const struct rs_value_string rs_ib_service_vals[];
 #define RS_F_HDR(abbrev, name, layer, depth) \
     {abbrev, name, RS_FT_BYTES, RS_BASE_NONE, 0, NULL, name, layer, 0, 0, NULL, depth, \
      RS_FIELD_HEADER}
+/* A header whose tree line Wireshark writes in its own words ("AETH - ACK Extended
+ * Transport Header"): rs_ib_header_label gives them. */
+#define RS_F_HDR_IB(abbrev, name, layer, depth) \
+    {abbrev, name, RS_FT_BYTES, RS_BASE_NONE, 0, NULL, name, layer, 0, 0, NULL, depth, \
+     RS_FIELD_HEADER, .label = rs_ib_header_label}
+size_t rs_ib_header_label(const struct rs_packet *pkt, const struct rs_field *f,
+                          const struct rs_value *v, char *buf, size_t size);
 #define RS_F_PROTO(abbrev, name, layer) \
     {abbrev, name, RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, name, layer, 0, 0, NULL, 0}
 #define RS_F_END {NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, NULL, 0, 0}
@@ -69,23 +77,24 @@ size_t rs_ws_expert_label(const struct rs_packet *pkt, const struct rs_field *f,
                           const struct rs_value *v, char *buf, size_t size);
 bool rs_ws_expert_locate(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
                          uint32_t *offset, uint32_t *length);
-#define RS_F_WS_EXPERT(abbrev, name, kind, depth)                                          \
+#define RS_F_WS_EXPERT_AS(abbrev, name, kind, depth, fl)                                   \
     {"_ws.expert", "Expert Info", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "", RS_NO_LAYER,  \
-     kind, 0, rs_ws_expert_get, depth, RS_FIELD_GENERATED, .label = rs_ws_expert_label,    \
-     .locate = rs_ws_expert_locate},                                                        \
+     kind, 0, rs_ws_expert_get, depth, RS_FIELD_GENERATED | (fl),                           \
+     .label = rs_ws_expert_label, .locate = rs_ws_expert_locate},                           \
     {abbrev, name, RS_FT_NONE, RS_BASE_NONE, 0, NULL, "", RS_NO_LAYER, kind, 0,            \
-     rs_ws_expert_get, (depth) + 1, RS_FIELD_GENERATED, .label = rs_ws_expert_label,       \
+     rs_ws_expert_get, (depth) + 1, RS_FIELD_GENERATED | (fl), .label = rs_ws_expert_label, \
      .locate = rs_ws_expert_locate},                                                        \
     {"_ws.expert.message", "Message", RS_FT_STRING, RS_BASE_NONE, 0, NULL,                 \
      "Wireshark expert information", RS_NO_LAYER, kind, 0, rs_ws_expert_get, (depth) + 1,  \
-     RS_FIELD_HIDDEN, .locate = rs_ws_expert_locate},                                       \
+     RS_FIELD_HIDDEN | (fl), .locate = rs_ws_expert_locate},                                \
     {"_ws.expert.severity", "Severity level", RS_FT_UINT32, RS_BASE_NONE, 0,               \
      rs_ws_severity_vals, "Wireshark expert severity level", RS_NO_LAYER, kind, 0,          \
-     rs_ws_expert_get, (depth) + 1, RS_FIELD_GENERATED, .label = rs_ws_expert_label,       \
+     rs_ws_expert_get, (depth) + 1, RS_FIELD_GENERATED | (fl), .label = rs_ws_expert_label, \
      .locate = rs_ws_expert_locate},                                                        \
     {"_ws.expert.group", "Group", RS_FT_UINT32, RS_BASE_NONE, 0, rs_ws_group_vals,         \
      "Wireshark expert group", RS_NO_LAYER, kind, 0, rs_ws_expert_get, (depth) + 1,        \
-     RS_FIELD_GENERATED, .label = rs_ws_expert_label, .locate = rs_ws_expert_locate}
+     RS_FIELD_GENERATED | (fl), .label = rs_ws_expert_label, .locate = rs_ws_expert_locate}
+#define RS_F_WS_EXPERT(abbrev, name, kind, depth) RS_F_WS_EXPERT_AS(abbrev, name, kind, depth, 0)
 
 /* A text item's line: its name ("Timestamps"). */
 size_t rs_text_label(const struct rs_packet *pkt, const struct rs_field *f,

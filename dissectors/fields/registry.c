@@ -22,7 +22,8 @@
 static const struct rs_field *const field_tables[] = {
     /* frame.protocols closes the frame's fields, where tshark's JSON has it. */
     rs_fields_frame,   rs_fields_protocols, rs_fields_link,     rs_fields_arp,
-    rs_fields_ip,      rs_fields_l4,        rs_fields_icmp,     rs_fields_icmpv6_nd,
+    rs_fields_ip,      rs_fields_l4,        rs_fields_tcp,      rs_fields_icmp,
+    rs_fields_icmpv6_nd,
     rs_fields_mpa,
     rs_fields_rdmap,   rs_fields_ib_lrh,    rs_fields_ib_grh,   rs_fields_ib_bth,
     rs_fields_ib_ext,  rs_fields_ib_aeth,   rs_fields_ib_ext_after_aeth, rs_fields_ib_mad,

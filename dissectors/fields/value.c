@@ -419,10 +419,9 @@ rs_mask_shift(uint64_t mask)
 }
 
 size_t
-rs_format_bits(char *buf, size_t size, uint64_t word, uint64_t mask, unsigned width)
+rs_format_bits(char *buf, size_t size, uint64_t word, uint64_t mask, unsigned bits)
 {
     struct out o = {buf, size > 0 ? size - 1 : 0, 0};
-    unsigned bits = width * 8;
 
     for (unsigned i = 0; i < bits; i++) {
         unsigned bit = bits - 1 - i;

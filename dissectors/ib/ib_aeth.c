@@ -172,7 +172,7 @@ get_rnr_delay(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
 }
 
 const struct rs_field rs_fields_ib_aeth[] = {
-    RS_F_HDR("infiniband.aeth", "ACK Extended Transport Header", RS_LAYER_AETH, 1),
+    RS_F_HDR_IB("infiniband.aeth", "ACK Extended Transport Header", RS_LAYER_AETH, 1),
     {"infiniband.aeth.syndrome", "Syndrome", RS_FT_UINT8, RS_BASE_DEC, 0, NULL,
      "ACK/NAK syndrome", RS_LAYER_AETH, 0, 1, NULL, 2, .show = show_syndrome},
     {"infiniband.aeth.syndrome.reserved", "Reserved", RS_FT_UINT8, RS_BASE_DEC, 0x80, NULL,

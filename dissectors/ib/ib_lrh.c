@@ -14,6 +14,8 @@
  * byte of the ICRC; the 2-byte VCRC follows. LNH says what comes next:
  * 0 raw, 1 raw IPv6, 2 IBA transport (BTH), 3 GRH then IBA transport.
  */
+#include <roceshark/wire.h>
+
 #include "decode_int.h"
 #include "fields/fields_int.h"
 
@@ -73,7 +75,29 @@ get_infiniband(const struct rs_packet *pkt, const struct rs_field *f, unsigned o
     (void)f;
     if (occ != 0 || pkt->encap == RS_ENCAP_NONE || pkt->encap == RS_ENCAP_IWARP)
         return false;
+    /* From its first header to the end of its last (the CRCs), as Wireshark's item: the
+     * bytes after an IB header's layers, the frame's padding included, are its. */
+    uint32_t start = UINT32_MAX, end = 0;
+    for (int l = RS_LAYER_LRH; l <= RS_LAYER_VCRC; l++) {
+        if (!rs_packet_has(pkt, (enum rs_layer)l))
+            continue;
+        const struct rs_span *sp = &pkt->span[l];
+        if (sp->off < start)
+            start = sp->off;
+        if (sp->off + sp->len > end)
+            end = sp->off + sp->len;
+    }
+    if (rs_packet_has(pkt, RS_LAYER_UDP)) {
+        /* over UDP, the whole datagram's payload */
+        uint32_t ulen = rs_load_be16(rs_packet_at(pkt, RS_LAYER_UDP) + 4);
+        uint32_t udp_end = pkt->span[RS_LAYER_UDP].off + ulen;
+        end = udp_end < pkt->frame->caplen ? udp_end : pkt->frame->caplen;
+    } else if (pkt->encap == RS_ENCAP_IB) {
+        end = pkt->frame->caplen;
+    }
     out->type = RS_FT_PROTOCOL;
+    out->v.bytes.ptr = start < end ? pkt->frame->data + start : NULL;
+    out->v.bytes.len = start < end ? end - start : 0;
     return true;
 }
 

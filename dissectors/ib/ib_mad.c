@@ -156,6 +156,7 @@ const struct rs_field rs_fields_ib_mad[] = {
     H("infiniband.mad.classspecific", "Class Specific", 6, 2, get_mad),
     H("infiniband.mad.transactionid", "Transaction ID", 8, 8, get_mad),
     H("infiniband.mad.attributeid", "Attribute ID", 16, 2, get_mad),
+    MAD_F("infiniband.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 0, 18, 2, get_mad, 2),
     H("infiniband.mad.attributemodifier", "Attribute Modifier", 20, 4, get_mad),
     MAD_F("infiniband.mad.data", "MAD Data Payload", RS_FT_BYTES, RS_BASE_NONE, 0, 24, 0,
           get_mad, 2),

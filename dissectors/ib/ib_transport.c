@@ -130,6 +130,8 @@ const struct rs_field rs_fields_ib_bth[] = {
      "Transport header version (0)", RS_LAYER_BTH, 1, 1, NULL, 2},
     {"infiniband.bth.p_key", "Partition Key", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
      "Partition key", RS_LAYER_BTH, 2, 2, NULL, 2},
+    {"infiniband.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 0, NULL, "Reserved",
+     RS_LAYER_BTH, 4, 1, NULL, 2},
     {"roceshark.bth.fecn", "FECN", RS_FT_BOOLEAN, RS_BASE_NONE, 0x80, NULL,
      "Forward explicit congestion notification", RS_LAYER_BTH, 4, 1, NULL, 2},
     {"roceshark.bth.becn", "BECN", RS_FT_BOOLEAN, RS_BASE_NONE, 0x40, NULL,

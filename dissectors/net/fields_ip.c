@@ -116,7 +116,7 @@ static size_t
 hdr_len_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
               char *buf, size_t size)
 {
-    size_t n = rs_format_bits(buf, size, rs_packet_at(pkt, (enum rs_layer)f->layer)[0], 0x0f, 1);
+    size_t n = rs_format_bits(buf, size, rs_packet_at(pkt, (enum rs_layer)f->layer)[0], 0x0f, 8);
 
     if (n >= size)
         return n;
@@ -154,7 +154,7 @@ frag_label(const struct rs_packet *pkt, const struct rs_field *f, const struct r
            char *buf, size_t size)
 {
     size_t n = rs_format_bits(buf, size, rs_load_be16(rs_packet_at(pkt, RS_LAYER_IPV4) + 6),
-                              f->mask, 2);
+                              f->mask, 16);
 
     if (n >= size)
         return n;
@@ -224,7 +224,7 @@ static size_t
 ipv6_ip_version_label(const struct rs_packet *pkt, const struct rs_field *f,
                       const struct rs_value *v, char *buf, size_t size)
 {
-    size_t n = rs_format_bits(buf, size, rs_packet_at(pkt, RS_LAYER_IPV6)[0], f->mask, 1);
+    size_t n = rs_format_bits(buf, size, rs_packet_at(pkt, RS_LAYER_IPV6)[0], f->mask, 8);
 
     if (n >= size)
         return n;

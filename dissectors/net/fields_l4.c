@@ -21,24 +21,15 @@
 
 /* Whether the TCP header holds `bytes`: an ICMP error's quote may hold only
  * the first 8 (icmp_quote.c). */
-static bool
+bool
 tcp_reaches(const struct rs_packet *pkt, uint32_t bytes)
 {
     return rs_packet_has(pkt, RS_LAYER_TCP) && pkt->span[RS_LAYER_TCP].len >= bytes;
 }
 
-static bool
-get_tcp_hdr_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-                struct rs_value *out)
-{
-    if (occ != 0 || !tcp_reaches(pkt, 13))
-        return false;
-    return rs_value_set_uint(out, f->type, (rs_packet_at(pkt, RS_LAYER_TCP)[12] >> 4) * 4u);
-}
 
 /* The offset column selects the value of the streams stage. */
-enum stream_value { SV_INDEX, SV_LEN, SV_SEQ, SV_NXTSEQ, SV_ACK, SV_WINDOW, SV_SCALE, SV_REL,
-                    SV_DELTA };
+
 
 /* A segment an ICMP error quotes, as Wireshark 4.0 shows it: its stream's
  * index (the streams stage's rs_stream_view.quote_index), and the sequence
@@ -69,18 +60,9 @@ get_quoted(const struct rs_packet *pkt, const struct rs_field *f, struct rs_valu
     }
 }
 
-static bool
-get_seq_raw(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-            struct rs_value *out)
-{
-    if ((pkt->flags & RS_PKT_QUOTED) &&
-        (rs_packet_has(pkt, RS_LAYER_IPV4) || !tcp_reaches(pkt, TCP_MIN_HDR_LEN)))
-        return false;
-    return rs_field_get_generic(pkt, f, occ, out);
-}
 
-static bool
-get_stream(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+bool
+l4_get_stream(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
            struct rs_value *out)
 {
     const struct rs_stream_view *v = pkt->stream;
@@ -91,7 +73,7 @@ get_stream(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 
     if (occ != 0 || v == NULL || v->tcp != tcp_field || !rs_packet_has(pkt, f->layer))
         return false;   /* an ICMP message's view is no UDP stream's */
-    switch ((enum stream_value)f->offset) {
+    switch ((enum l4_stream_value)f->offset) {
     case SV_INDEX: return rs_value_set_uint(out, f->type, v->index);
     case SV_LEN: return rs_value_set_uint(out, f->type, v->len);
     case SV_SEQ: return rs_value_set_uint(out, f->type, v->seq);
@@ -112,59 +94,8 @@ get_stream(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     return false;
 }
 
-/* Wireshark's one-letter flags, a middle dot for each flag not set. */
-static bool
-get_tcp_flags_str(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-                  struct rs_value *out)
-{
-    static const char letters[] = "RRRNCEUAPRSF";
-    static _Thread_local char buf[12 * 2 + 1];  /* a dot takes two bytes in UTF-8 */
 
-    if (occ != 0 || !tcp_reaches(pkt, 14))
-        return false;
-    const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
-    unsigned flags = rs_load_be16(t + 12) & 0x0fffu;
-    char *p = buf;
-    for (unsigned i = 0; i < 12; i++) {
-        if ((flags >> (11 - i)) & 1u) {
-            *p++ = letters[i];
-        } else {
-            memcpy(p, UTF8_MIDDLE_DOT, 2);
-            p += 2;
-        }
-    }
-    *p = '\0';
-    out->type = f->type;
-    out->v.str = buf;
-    return true;
-}
 
-/* TCP checksums are not verified (as tshark by default): 2, unverified. */
-static bool
-get_unverified(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-               struct rs_value *out)
-{
-    if (occ != 0 || !rs_packet_has(pkt, (enum rs_layer)f->layer) ||
-        pkt->span[f->layer].len < f->offset + 2u)
-        return false;
-    return rs_value_set_uint(out, f->type, RS_CKSUM_UNVERIFIED);
-}
-
-/* The octets after the TCP header up to where the IP header ends, as far as
- * captured; absent when there are none. */
-static bool
-get_tcp_payload(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-                struct rs_value *out)
-{
-    struct rs_span p;
-
-    if (occ != 0 || !rs_tcp_payload(pkt, &p))
-        return false;
-    out->type = f->type;
-    out->v.bytes.ptr = pkt->frame->data + p.off;
-    out->v.bytes.len = p.len;
-    return true;
-}
 
 /* data, data.data and data.len: the bytes no protocol we know takes
  * (rs_packet_data), once per run of them. */
@@ -186,14 +117,9 @@ get_data(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     return rs_value_set_uint(out, f->type, len);
 }
 
-#define STREAM(abbrev, name, type, base, layer, value, blurb) \
-    {abbrev, name, type, base, 0, NULL, blurb, layer, value, 0, get_stream, 1}
-#define TCP_FLAG(abbrev, name, off, mask) \
-    {abbrev, name, RS_FT_BOOLEAN, RS_BASE_NONE, mask, NULL, name, RS_LAYER_TCP, off, 1, NULL, 2}
-
 /* "User Datagram Protocol, Src Port: 50208, Dst Port: 4791", and the same for TCP
  * before what its own label adds. */
-static size_t
+size_t
 l4_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
          char *buf, size_t size)
 {
@@ -298,7 +224,7 @@ get_udp_times(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
         out->v.u = 0;
         return true;
     }
-    return get_stream(pkt, f, occ, out);
+    return l4_get_stream(pkt, f, occ, out);
 }
 
 /* udp.checksum.status's place: below a zero checksum, its two bytes; beside another,
@@ -350,7 +276,7 @@ const struct rs_field rs_fields_l4[] = {
      RS_FIELD_GENERATED, .locate = locate_udp_checksum},
     {"udp.stream", "Stream index", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
      "UDP conversation, numbered from 0 in order of its first frame", RS_LAYER_UDP, SV_INDEX,
-     0, get_stream, 1, GEN_AT, .locate = locate_udp_payload},
+     0, l4_get_stream, 1, GEN_AT, .locate = locate_udp_payload},
     {"", "Timestamps", RS_FT_NONE, RS_BASE_NONE, 0, NULL, "", RS_LAYER_UDP, 0, 0,
      get_udp_times, 1, RS_FIELD_TEXT | GEN_AT, .label = rs_text_label},
     {"udp.time_relative", "Time since first frame", RS_FT_RELTIME, RS_BASE_NONE, 0, NULL,
@@ -361,65 +287,25 @@ const struct rs_field rs_fields_l4[] = {
      2, GEN_AT, .locate = rs_locate_layer_start},
     {"udp.payload", "Payload", RS_FT_BYTES, RS_BASE_NONE, 0, NULL, "The datagram's octets",
      RS_LAYER_UDP, 8, 0, get_udp_payload, 1, 0, .label = udp_payload_label},
-    RS_F_PROTO("tcp", "Transmission Control Protocol", RS_LAYER_TCP),
-    {"tcp.srcport", "Source Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "TCP source port",
-     RS_LAYER_TCP, 0, 2, NULL, 1},
-    {"tcp.dstport", "Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "TCP destination port", RS_LAYER_TCP, 2, 2, NULL, 1},
-    {"tcp.port", "Source or Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "TCP source or destination port", RS_LAYER_TCP, 0, 2, NULL, 1, RS_FIELD_HIDDEN},
-    {"tcp.port", "Source or Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "TCP source or destination port", RS_LAYER_TCP, 2, 2, NULL, 1, RS_FIELD_HIDDEN},
-    STREAM("tcp.stream", "Stream index", RS_FT_UINT32, RS_BASE_DEC, RS_LAYER_TCP, SV_INDEX,
-           "TCP conversation, numbered from 0 in order of its first frame (a SYN with a "
-           "new initial sequence number starts another)"),
-    STREAM("tcp.len", "TCP Segment Len", RS_FT_UINT32, RS_BASE_DEC, RS_LAYER_TCP, SV_LEN,
-           "Payload octets, as the IP header's length gives them"),
-    STREAM("tcp.seq", "Sequence Number", RS_FT_UINT32, RS_BASE_DEC, RS_LAYER_TCP, SV_SEQ,
-           "Relative to the direction's initial sequence number (1 for the first segment "
-           "seen without its SYN)"),
-    {"tcp.seq_raw", "Sequence Number (raw)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
-     "TCP sequence number as sent", RS_LAYER_TCP, 4, 4, get_seq_raw, 1},
-    STREAM("tcp.nxtseq", "Next Sequence Number", RS_FT_UINT32, RS_BASE_DEC, RS_LAYER_TCP,
-           SV_NXTSEQ, "Relative sequence number after this segment (SYN and FIN count one)"),
-    STREAM("tcp.ack", "Acknowledgment Number", RS_FT_UINT32, RS_BASE_DEC, RS_LAYER_TCP, SV_ACK,
-           "Relative to the other direction's initial sequence number"),
-    {"tcp.ack_raw", "Acknowledgment number (raw)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
-     "TCP acknowledgment number as sent", RS_LAYER_TCP, 8, 4, NULL, 1},
-    {"tcp.hdr_len", "Header Length", RS_FT_UINT8, RS_BASE_DEC, 0, NULL,
-     "TCP header length in bytes", RS_LAYER_TCP, 12, 1, get_tcp_hdr_len, 1},
-    {"tcp.flags", "Flags", RS_FT_UINT16, RS_BASE_HEX, 0x0fff, NULL, "TCP flags",
-     RS_LAYER_TCP, 12, 2, NULL, 1},
-    TCP_FLAG("tcp.flags.res", "Reserved", 12, 0x0e),
-    TCP_FLAG("tcp.flags.ae", "Accurate ECN", 12, 0x01),
-    TCP_FLAG("tcp.flags.cwr", "Congestion Window Reduced", 13, 0x80),
-    TCP_FLAG("tcp.flags.ece", "ECN-Echo", 13, 0x40),
-    TCP_FLAG("tcp.flags.urg", "Urgent", 13, 0x20),
-    TCP_FLAG("tcp.flags.ack", "Acknowledgment", 13, 0x10),
-    TCP_FLAG("tcp.flags.push", "Push", 13, 0x08),
-    TCP_FLAG("tcp.flags.reset", "Reset", 13, 0x04),
-    TCP_FLAG("tcp.flags.syn", "Syn", 13, 0x02),
-    TCP_FLAG("tcp.flags.fin", "Fin", 13, 0x01),
-    {"tcp.flags.str", "TCP Flags", RS_FT_STRING, RS_BASE_NONE, 0, NULL,
-     "The flags as letters, RRRNCEUAPRSF, a dot for each not set", RS_LAYER_TCP, 12, 2,
-     get_tcp_flags_str, 2},
-    {"tcp.window_size_value", "Window", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "TCP window as sent", RS_LAYER_TCP, 14, 2, NULL, 1},
-    STREAM("tcp.window_size", "Calculated window size", RS_FT_UINT32, RS_BASE_DEC,
-           RS_LAYER_TCP, SV_WINDOW, "The window times the scaling factor the SYNs agreed"),
-    STREAM("tcp.window_size_scalefactor", "Window size scaling factor", RS_FT_INT32,
-           RS_BASE_DEC, RS_LAYER_TCP, SV_SCALE,
-           "-1: unknown (SYNs not seen), -2: no scaling, else the factor"),
-    {"tcp.checksum", "Checksum", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, "TCP checksum",
-     RS_LAYER_TCP, 16, 2, NULL, 1},
-    {"tcp.checksum.status", "Checksum Status", RS_FT_UINT8, RS_BASE_DEC, 0, rs_cksum_vals,
-     "Not verified, as tshark's default", RS_LAYER_TCP, 16, 0, get_unverified, 1},
-    {"tcp.urgent_pointer", "Urgent Pointer", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "TCP urgent pointer", RS_LAYER_TCP, 18, 2, NULL, 1},
-    {"tcp.payload", "TCP payload", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
-     "The segment's octets after the header", RS_LAYER_TCP, 0, 0, get_tcp_payload, 1},
     RS_F_END,
 };
+
+/* data.len's place: no bytes, where the data starts. */
+static bool
+locate_data_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                uint32_t *offset, uint32_t *length)
+{
+    const uint8_t *data;
+    uint32_t len;
+
+    (void)f;
+    if (!rs_packet_data(pkt, occ, &data, &len) || data < pkt->frame->data ||
+        data > pkt->frame->data + pkt->frame->caplen)
+        return false;
+    *offset = (uint32_t)(data - pkt->frame->data);
+    *length = 0;
+    return true;
+}
 
 /* After every protocol's own fields: the bytes left to no protocol. */
 const struct rs_field rs_fields_data[] = {
@@ -428,26 +314,8 @@ const struct rs_field rs_fields_data[] = {
     {"data.data", "Data", RS_FT_BYTES, RS_BASE_NONE, 0, NULL, "Bytes no protocol takes",
      RS_NO_LAYER, 0, 0, get_data, 1, RS_FIELD_QUOTABLE},
     {"data.len", "Length", RS_FT_UINT32, RS_BASE_DEC, 0, NULL, "Their number",
-     RS_NO_LAYER, 0, 0, get_data, 1, RS_FIELD_QUOTABLE},
+     RS_NO_LAYER, 0, 0, get_data, 1, RS_FIELD_QUOTABLE | RS_FIELD_GENERATED,
+     .locate = locate_data_len},
     RS_F_END,
 };
 
-bool
-tcp_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
-{
-    if (!rs_packet_has(pkt, RS_LAYER_TCP))
-        return false;
-    uint8_t flags = rs_packet_at(pkt, RS_LAYER_TCP)[13];
-    switch (kind) {
-    case RS_WSX_TCP_SYN:
-        return (flags & 0x12) == 0x02;
-    case RS_WSX_TCP_SYNACK:
-        return (flags & 0x12) == 0x12;
-    case RS_WSX_TCP_FIN:
-        return (flags & 0x01) != 0;
-    case RS_WSX_TCP_RST:
-        return (flags & 0x04) != 0;
-    default:
-        return false;
-    }
-}

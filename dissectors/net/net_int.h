@@ -7,6 +7,7 @@
 #define ROCESHARK_NET_INT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <roceshark/expert.h>
@@ -17,7 +18,23 @@
 uint32_t eth_trailer_start(const struct rs_packet *pkt);
 bool eth_padding_bad(const struct rs_packet *pkt);
 
+/* What the streams stage gives the TCP and UDP fields (fields_l4.c): the offset column
+ * of a field read with l4_get_stream() selects one of these. */
+enum l4_stream_value { SV_INDEX, SV_LEN, SV_SEQ, SV_NXTSEQ, SV_ACK, SV_WINDOW, SV_SCALE, SV_REL,
+                       SV_DELTA };
+struct rs_field;
+struct rs_value;
+bool l4_get_stream(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                   struct rs_value *out);
+/* "User Datagram Protocol, Src Port: 50208, Dst Port: 4791" */
+size_t l4_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+                char *buf, size_t size);
+/* Whether the TCP header holds `bytes`: an ICMP error's quote may hold only the first 8. */
+bool tcp_reaches(const struct rs_packet *pkt, uint32_t bytes);
+
 /* The TCP items (fields_tcp.c). */
 bool tcp_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
+/* Where the item's line sits: the start of what it hangs under. */
+uint32_t tcp_expert_anchor(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
 
 #endif /* ROCESHARK_NET_INT_H */

@@ -32,20 +32,43 @@ const struct rs_ws_expert rs_ws_experts[RS_WSX_COUNT] = {
     [RS_WSX_TCP_FIN_PASSIVE] = {"tcp.connection.fin_passive", "TCP", RS_WS_NOTE,
                                 RS_WS_SEQUENCE},
     [RS_WSX_TCP_RST] = {"tcp.connection.rst", "TCP", RS_WS_WARN, RS_WS_SEQUENCE},
-};
-
-/* Where each item's line sits: the start of the item it hangs under. */
-static const struct {
-    uint8_t layer;
-    uint16_t offset;
-} anchors[RS_WSX_COUNT] = {
-    [RS_WSX_ETH_PADDING_BAD] = {RS_NO_LAYER, 0},    /* the trailer's start: see locate */
-    [RS_WSX_TCP_SYN] = {RS_LAYER_TCP, 13},
-    [RS_WSX_TCP_SYNACK] = {RS_LAYER_TCP, 13},
-    [RS_WSX_TCP_FIN] = {RS_LAYER_TCP, 13},
-    [RS_WSX_TCP_FIN_ACTIVE] = {RS_LAYER_TCP, 12},
-    [RS_WSX_TCP_FIN_PASSIVE] = {RS_LAYER_TCP, 12},
-    [RS_WSX_TCP_RST] = {RS_LAYER_TCP, 13},
+    [RS_WSX_TCP_ACK_NONZERO] = {"tcp.ack.nonzero", "TCP", RS_WS_NOTE, RS_WS_PROTOCOL},
+    [RS_WSX_TCP_URGENT_NONZERO] = {"tcp.urgent_pointer.non_zero", "TCP", RS_WS_NOTE,
+                                   RS_WS_PROTOCOL},
+    [RS_WSX_TCP_MSS_ABSENT] = {"tcp.options.mss.absent", "TCP", RS_WS_NOTE, RS_WS_PROTOCOL},
+    [RS_WSX_TCP_MSS_PRESENT] = {"tcp.options.mss.present", "TCP", RS_WS_WARN, RS_WS_PROTOCOL},
+    [RS_WSX_TCP_DSACK] = {"tcp.options.sack.dsack", "TCP", RS_WS_WARN, RS_WS_SEQUENCE},
+    [RS_WSX_TCP_REUSED_PORTS] = {"tcp.analysis.reused_ports", "TCP", RS_WS_NOTE,
+                                 RS_WS_SEQUENCE},
+    [RS_WSX_TCP_RETRANSMISSION] = {"tcp.analysis.retransmission", "TCP", RS_WS_NOTE,
+                                   RS_WS_SEQUENCE},
+    [RS_WSX_TCP_FAST_RETRANSMISSION] = {"tcp.analysis.fast_retransmission", "TCP", RS_WS_NOTE,
+                                        RS_WS_SEQUENCE},
+    [RS_WSX_TCP_RETRANSMISSION_FAST] = {"tcp.analysis.retransmission", "TCP", RS_WS_NOTE,
+                                        RS_WS_SEQUENCE},
+    [RS_WSX_TCP_SPURIOUS_RETRANSMISSION] = {"tcp.analysis.spurious_retransmission", "TCP",
+                                            RS_WS_NOTE, RS_WS_SEQUENCE},
+    [RS_WSX_TCP_RETRANSMISSION_SPURIOUS] = {"tcp.analysis.retransmission", "TCP", RS_WS_NOTE,
+                                            RS_WS_SEQUENCE},
+    [RS_WSX_TCP_OUT_OF_ORDER] = {"tcp.analysis.out_of_order", "TCP", RS_WS_WARN,
+                                 RS_WS_SEQUENCE},
+    [RS_WSX_TCP_LOST_SEGMENT] = {"tcp.analysis.lost_segment", "TCP", RS_WS_WARN,
+                                 RS_WS_SEQUENCE},
+    [RS_WSX_TCP_ACK_LOST_SEGMENT] = {"tcp.analysis.ack_lost_segment", "TCP", RS_WS_WARN,
+                                     RS_WS_SEQUENCE},
+    [RS_WSX_TCP_WINDOW_UPDATE] = {"tcp.analysis.window_update", "TCP", RS_WS_CHAT,
+                                  RS_WS_SEQUENCE},
+    [RS_WSX_TCP_WINDOW_FULL] = {"tcp.analysis.window_full", "TCP", RS_WS_WARN, RS_WS_SEQUENCE},
+    [RS_WSX_TCP_KEEP_ALIVE] = {"tcp.analysis.keep_alive", "TCP", RS_WS_NOTE, RS_WS_SEQUENCE},
+    [RS_WSX_TCP_KEEP_ALIVE_ACK] = {"tcp.analysis.keep_alive_ack", "TCP", RS_WS_NOTE,
+                                   RS_WS_SEQUENCE},
+    [RS_WSX_TCP_DUPLICATE_ACK] = {"tcp.analysis.duplicate_ack", "TCP", RS_WS_NOTE,
+                                  RS_WS_SEQUENCE},
+    [RS_WSX_TCP_ZERO_WINDOW_PROBE] = {"tcp.analysis.zero_window_probe", "TCP", RS_WS_NOTE,
+                                      RS_WS_SEQUENCE},
+    [RS_WSX_TCP_ZERO_WINDOW] = {"tcp.analysis.zero_window", "TCP", RS_WS_WARN, RS_WS_SEQUENCE},
+    [RS_WSX_TCP_ZERO_WINDOW_PROBE_ACK] = {"tcp.analysis.zero_window_probe_ack", "TCP",
+                                          RS_WS_NOTE, RS_WS_SEQUENCE},
 };
 
 const struct rs_value_string rs_ws_severity_vals[] = {
@@ -78,19 +101,9 @@ rs_ws_group_name(uint32_t group)
 bool
 rs_ws_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
 {
-    switch (kind) {
-    case RS_WSX_ETH_PADDING_BAD:
+    if (kind == RS_WSX_ETH_PADDING_BAD)
         return eth_padding_bad(pkt);
-    case RS_WSX_TCP_SYN:
-    case RS_WSX_TCP_SYNACK:
-    case RS_WSX_TCP_FIN:
-    case RS_WSX_TCP_FIN_ACTIVE:
-    case RS_WSX_TCP_FIN_PASSIVE:
-    case RS_WSX_TCP_RST:
-        return tcp_expert_present(pkt, kind);
-    default:
-        return false;
-    }
+    return kind < RS_WSX_COUNT && tcp_expert_present(pkt, kind);
 }
 
 size_t
@@ -104,6 +117,34 @@ rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind, c
         [RS_WSX_TCP_FIN_ACTIVE] = "This frame initiates the connection closing",
         [RS_WSX_TCP_FIN_PASSIVE] = "This frame undergoes the connection closing",
         [RS_WSX_TCP_RST] = "Connection reset (RST)",
+        [RS_WSX_TCP_ACK_NONZERO] = "The acknowledgment number field is nonzero while the ACK "
+                                   "flag is not set",
+        [RS_WSX_TCP_URGENT_NONZERO] = "The urgent pointer field is nonzero while the URG flag "
+                                      "is not set",
+        [RS_WSX_TCP_MSS_ABSENT] = "The SYN packet does not contain a MSS option",
+        [RS_WSX_TCP_MSS_PRESENT] = "The non-SYN packet does contain a MSS option",
+        [RS_WSX_TCP_DSACK] = "D-SACK Sequence",
+        [RS_WSX_TCP_REUSED_PORTS] = "A new tcp session is started with the same ports as an "
+                                    "earlier session in this trace",
+        [RS_WSX_TCP_RETRANSMISSION] = "This frame is a (suspected) retransmission",
+        [RS_WSX_TCP_FAST_RETRANSMISSION] = "This frame is a (suspected) fast retransmission",
+        [RS_WSX_TCP_RETRANSMISSION_FAST] = "This frame is a (suspected) retransmission",
+        [RS_WSX_TCP_SPURIOUS_RETRANSMISSION] = "This frame is a (suspected) spurious "
+                                               "retransmission",
+        [RS_WSX_TCP_RETRANSMISSION_SPURIOUS] = "This frame is a (suspected) retransmission",
+        [RS_WSX_TCP_OUT_OF_ORDER] = "This frame is a (suspected) out-of-order segment",
+        [RS_WSX_TCP_LOST_SEGMENT] = "Previous segment(s) not captured (common at capture "
+                                    "start)",
+        [RS_WSX_TCP_ACK_LOST_SEGMENT] = "ACKed segment that wasn't captured (common at capture "
+                                        "start)",
+        [RS_WSX_TCP_WINDOW_UPDATE] = "TCP window update",
+        [RS_WSX_TCP_WINDOW_FULL] = "TCP window specified by the receiver is now completely "
+                                   "full",
+        [RS_WSX_TCP_KEEP_ALIVE] = "TCP keep-alive segment",
+        [RS_WSX_TCP_KEEP_ALIVE_ACK] = "ACK to a TCP keep-alive segment",
+        [RS_WSX_TCP_ZERO_WINDOW_PROBE] = "TCP Zero Window Probe",
+        [RS_WSX_TCP_ZERO_WINDOW] = "TCP Zero Window segment",
+        [RS_WSX_TCP_ZERO_WINDOW_PROBE_ACK] = "ACK to a TCP Zero Window Probe",
     };
     const uint8_t *t = rs_packet_has(pkt, RS_LAYER_TCP) ? rs_packet_at(pkt, RS_LAYER_TCP) : NULL;
 
@@ -113,6 +154,9 @@ rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind, c
     if (kind == RS_WSX_TCP_SYNACK && t != NULL)
         return (size_t)snprintf(buf, size, "Connection establish acknowledge (SYN+ACK): "
                                 "server port %u", rs_load_be16(t));
+    if (kind == RS_WSX_TCP_DUPLICATE_ACK && pkt->stream != NULL)
+        return (size_t)snprintf(buf, size, "Duplicate ACK (#%u)",
+                                pkt->stream->analysis.dupack_num);
     return (size_t)snprintf(buf, size, "%s", kind < RS_WSX_COUNT && fixed[kind] != NULL
                                                  ? fixed[kind] : "");
 }
@@ -197,11 +241,7 @@ rs_ws_expert_locate(const struct rs_packet *pkt, const struct rs_field *f, unsig
     *offset = *length = 0;
     if (line_of(f) != L_EXPERT || kind >= RS_WSX_COUNT)
         return true;
-    if (kind == RS_WSX_ETH_PADDING_BAD) {
-        *offset = eth_trailer_start(pkt);
-        return true;
-    }
-    if (anchors[kind].layer < RS_LAYER_COUNT && rs_packet_has(pkt, anchors[kind].layer))
-        *offset = pkt->span[anchors[kind].layer].off + anchors[kind].offset;
+    *offset = kind == RS_WSX_ETH_PADDING_BAD ? eth_trailer_start(pkt)
+                                             : tcp_expert_anchor(pkt, kind);
     return true;
 }

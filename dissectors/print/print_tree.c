@@ -38,7 +38,7 @@ bit_pattern(struct rs_out *o, const struct rs_field *f, uint64_t value)
 {
     char text[96];
     size_t n = rs_format_bits(text, sizeof(text), value << rs_mask_shift(f->mask), f->mask,
-                              f->width);
+                              f->width * 8u);
 
     rs_out_write(o, text, n < sizeof(text) ? n : sizeof(text) - 1);
 }
@@ -136,6 +136,9 @@ items_end(int id)
 /* A run of items' fields [id, end) (ICMPv6's options or MLDv2 records, TCP's options,
  * an IPv6 header's options) item by item, each with its parts, as tshark's tree shows
  * them: each pass sees a view of that item alone. */
+static int rows_end(int id);
+static bool walk_rows(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end);
+
 static void
 walk_items(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end)
 {
@@ -144,8 +147,15 @@ walk_items(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end)
     for (unsigned i = 1; i <= UINT8_MAX; i++) {
         bool any = false;
         p.item = (uint8_t)i;
-        for (int f = id; f < end; f++)
-            any |= walk_field(w, &p, f);
+        for (int f = id; f < end; f++) {
+            if (rs_field_by_id(f)->flags & RS_FIELD_ROWS) {
+                int rend = rows_end(f);
+                any |= walk_rows(w, &p, f, rend);
+                f = rend - 1;
+            } else {
+                any |= walk_field(w, &p, f);
+            }
+        }
         if (!any)
             break;
     }
@@ -165,14 +175,15 @@ rows_end(int id)
     return end;
 }
 
-/* A table's columns [id, end) entry by entry: occurrence occ of each, then the next. */
-static void
+/* A table's columns [id, end) entry by entry: occurrence occ of each, then the next.
+ * Returns whether there was any. */
+static bool
 walk_rows(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end)
 {
     struct rs_value v;
 
     if ((rs_field_by_id(id)->flags & w->skip) || !rs_field_value(pkt, id, 0, &v))
-        return;
+        return false;
     for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES; occ++) {
         bool any = false;
         for (int c = id; c < end; c++) {
@@ -180,15 +191,17 @@ walk_rows(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end)
             if (!rs_field_value(pkt, c, occ, &v))
                 continue;
             struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth, 0, 0, false, pkt};
+            it.node = v.type == RS_FT_NONE || (f->flags & (RS_FIELD_HEADER | RS_FIELD_TEXT));
             item_span(pkt, f, &v, occ, &it);
             w->fn(w->arg, &it);
             any = true;
         }
         if (!any)
-            return;
+            return true;
     }
     for (int c = id; c < end; c++)
         rs_field_note_cut(pkt, c, RS_MAX_OCCURRENCES);
+    return true;
 }
 
 /* iWARP fields PDU by PDU, as tshark shows one MPA (and one DDP/RDMAP)

@@ -40,6 +40,7 @@
 #include <roceshark/wire.h>
 
 #include "streams/echo_int.h"
+#include "streams/tcp_seq_int.h"
 
 #define TCP_FIN 0x01
 #define TCP_SYN 0x02
@@ -68,6 +69,8 @@ struct stream {
     struct tcp_dir dir[2];  /* by side of the key */
     bool reset;             /* an RST was seen */
     bool timed;             /* first and prev hold times */
+    bool fresh;             /* no segment seen since it started */
+    struct tcp_seq seq;     /* TCP's sequence analysis */
     struct rs_time first;   /* the conversation's first frame's time */
     struct rs_time prev;    /* and its last one's */
 };
@@ -81,6 +84,8 @@ struct rs_streams {
     uint32_t next_index[2]; /* TCP, UDP */
     bool tcp_only;
     bool restart_after_close;
+    uint64_t unacked_budget;    /* unacknowledged TCP segments all conversations may hold */
+    uint64_t unacked_untracked; /* segments not held for want of it */
     struct echoes echoes;   /* ICMP echo requests awaiting their replies (echo.c) */
     struct rs_stream_view view;
 };
@@ -115,6 +120,7 @@ rs_streams_new(const struct rs_streams_opts *opts, struct rs_streams **out, char
         return rc;
     }
     s->max = opts->max_streams;
+    s->unacked_budget = RS_STREAMS_UNACKED_MAX;
     s->tcp_only = opts->tcp_only;
     s->restart_after_close = opts->restart_after_close;
     rs_recency_init(&s->recency);
@@ -128,6 +134,8 @@ rs_streams_free(struct rs_streams *s)
     if (s == NULL)
         return;
     rs_ptr_index_free(&s->table);
+    for (uint32_t i = 0; i < s->used; i++)
+        tcp_seq_free(&s->entries[i].seq, &s->unacked_budget);
     echoes_free(&s->echoes);
     free(s->entries);
     free(s);
@@ -139,6 +147,7 @@ rs_streams_counts(const struct rs_streams *s)
     struct rs_streams_counts c = s->counts;
 
     c.echoes_evicted = s->echoes.evicted;
+    c.unacked_untracked = s->unacked_untracked;
     return c;
 }
 
@@ -179,6 +188,8 @@ stream_start(struct rs_streams *s, struct stream *e)
     memset(e->dir, 0, sizeof(e->dir));
     e->reset = false;
     e->timed = false;
+    e->fresh = true;
+    tcp_seq_reset(&e->seq, &s->unacked_budget);
     e->dir[0].shift = e->dir[1].shift = RS_WIN_SCALE_UNKNOWN;
     e->index = s->next_index[!tcp]++;
     if (tcp)
@@ -209,6 +220,7 @@ stream_new(struct rs_streams *s, const struct rs_flow_key *key, uint32_t hash)
         i = s->recency.oldest;
         unlink_entry(s, i);
         rs_ptr_index_remove(&s->table, s->entries[i].hash, &s->entries[i]);
+        tcp_seq_free(&s->entries[i].seq, &s->unacked_budget);
         s->counts.evicted++;
     }
     struct stream *e = &s->entries[i];
@@ -249,7 +261,8 @@ syn_window_shift(const uint8_t *opt, uint32_t len)
 }
 
 static void
-tcp_segment(struct stream *e, int side, const struct rs_packet *pkt, struct rs_stream_view *v)
+tcp_segment(struct rs_streams *s, struct stream *e, int side, const struct rs_packet *pkt,
+            bool reused, struct rs_stream_view *v)
 {
     const struct rs_span *ts = &pkt->span[RS_LAYER_TCP];
     const uint8_t *t = pkt->frame->data + ts->off;
@@ -257,7 +270,16 @@ tcp_segment(struct stream *e, int side, const struct rs_packet *pkt, struct rs_s
     uint8_t flags = t[13];
     uint16_t window = rs_load_be16(t + 14);
     struct tcp_dir *me = &e->dir[side], *peer = &e->dir[!side];
+    struct tcp_seq_in in = {.side = side, .seq = seq, .ack = ack,
+                            .flags = (uint16_t)(rs_load_be16(t + 12) & 0x0fff),
+                            .window = window, .fresh = e->fresh, .reused = reused};
 
+    /* what tshark's SYN handling notes before it analyses: a SYN again, or a SYN+ACK
+     * with another initial sequence number */
+    in.syn_repeat = (flags & (TCP_SYN | TCP_ACK)) == TCP_SYN && !reused && me->base_set &&
+                    seq == me->base;
+    in.base_fwd_moved = (flags & (TCP_SYN | TCP_ACK)) == (TCP_SYN | TCP_ACK) && me->base_set &&
+                        seq != me->base;
     if (flags & TCP_SYN) {
         int8_t shift = syn_window_shift(t + 20, ts->len - 20);
         if (shift < 0)      /* a SYN without the option: neither side scales */
@@ -290,6 +312,13 @@ tcp_segment(struct stream *e, int side, const struct rs_packet *pkt, struct rs_s
         v->win_scale = 1 << me->shift;
         v->window = (uint32_t)window << me->shift;
     }
+    in.seglen = v->len;
+    in.shift[side] = me->shift;
+    in.shift[!side] = peer->shift;
+    in.base[side] = me->base;
+    in.base[!side] = peer->base;
+    tcp_seq_segment(&e->seq, &in, pkt, v, &s->unacked_budget, &s->unacked_untracked);
+    e->fresh = false;
 }
 
 /* The conversation of the datagram an ICMP error quotes, numbered with the
@@ -340,6 +369,7 @@ rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
     bool tcp = key.proto == 6;
     uint32_t hash = rs_flow_key_index_hash(&key);
     struct stream *e = stream_find(s, &key, hash);
+    bool reused = false;
     if (e != NULL && tcp) {
         /* A new connection on the same ports: a SYN with another initial
          * sequence number, or (restart_after_close, as tshark 4.4) any SYN
@@ -348,8 +378,11 @@ rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
         const struct tcp_dir *me = &e->dir[side];
         bool closed = e->reset || (e->dir[0].fin && e->dir[1].fin);
         if ((t[13] & (TCP_SYN | TCP_ACK)) == TCP_SYN && me->base_set &&
-            (rs_load_be32(t + 4) != me->base || (s->restart_after_close && closed)))
+            (rs_load_be32(t + 4) != me->base || (s->restart_after_close && closed))) {
             stream_start(s, e);
+            e->fresh = false;   /* found, not made: tshark keeps the reuse's own rules */
+            reused = true;
+        }
     }
     if (e == NULL)
         e = stream_new(s, &key, hash);
@@ -368,6 +401,6 @@ rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
     v->delta = rs_time_sub(t, e->prev);
     e->prev = t;
     if (tcp)
-        tcp_segment(e, side, pkt, v);
+        tcp_segment(s, e, side, pkt, reused, v);
     pkt->stream = v;
 }

@@ -253,10 +253,10 @@ rs_hex_pairs(char *dst, const uint8_t *src, size_t n)
     }
 }
 
-/* "0100 .... = ": the bits of word (width bytes, big-endian as read) that mask keeps,
- * the others as dots, a space every four, as Wireshark's tree writes a bit field before
- * its name; returns the length (snprintf's rule). */
-size_t rs_format_bits(char *buf, size_t size, uint64_t word, uint64_t mask, unsigned width);
+/* "0100 .... = ": the low `bits` bits of word that mask keeps, the others as dots, a
+ * space every four, as Wireshark's tree writes a bit field before its name; returns the
+ * length (snprintf's rule). */
+size_t rs_format_bits(char *buf, size_t size, uint64_t word, uint64_t mask, unsigned bits);
 
 /* The lowest set bit of mask, as a shift count (0 for no mask). */
 unsigned rs_mask_shift(uint64_t mask);
