@@ -15,6 +15,7 @@
 extern const struct rs_value_string rs_cksum_vals[];
 
 extern const struct rs_field rs_fields_frame[];
+extern const struct rs_field rs_fields_erf[];
 extern const struct rs_field rs_fields_link[];
 extern const struct rs_field rs_fields_ip[];
 extern const struct rs_field rs_fields_l4[];

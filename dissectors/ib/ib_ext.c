@@ -39,6 +39,7 @@ rs_ib_header_label(const struct rs_packet *pkt, const struct rs_field *f,
         {"infiniband.aeth", "AETH - ACK Extended Transport Header"},
         {"infiniband.atomicacketh", "ATOMICACKETH - Atomic ACK Extended Transport Header"},
         {"infiniband.ieth", "IETH - Invalidate Extended Transport Header"},
+        {"infiniband.immdt", "IMMDT - Immediate Data Extended Transport Header"},
     };
 
     (void)pkt;
@@ -105,7 +106,7 @@ const struct rs_field rs_fields_ib_ext_after_aeth[] = {
      NULL, "Value at the address before the atomic", RS_LAYER_ATOMICACKETH, 0, 8, NULL, 2},
     /* Wireshark names both the header and the value inside it infiniband.immdt (and
      * infiniband.ieth), so -T fields prints each value twice; so do we. */
-    RS_F_HDR("infiniband.immdt", "Immediate Data Extended Transport Header", RS_LAYER_IMMDT, 1),
+    RS_F_HDR_IB("infiniband.immdt", "Immediate Data Extended Transport Header", RS_LAYER_IMMDT, 1),
     {"infiniband.immdt", "Immediate Data", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
      "Immediate data, as sent", RS_LAYER_IMMDT, 0, 4, NULL, 2},
     RS_F_HDR_IB("infiniband.ieth", "Invalidate Extended Transport Header", RS_LAYER_IETH, 1),

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include <roceshark/arp.h>
 #include <roceshark/common.h>
 #include <roceshark/fields.h>
 
@@ -290,6 +291,53 @@ test_styles(void **state)
     assert_string_equal(buf, "0x01");
 }
 
+/* ARP as Wireshark reads it: an announcement is gratuitous too, a probe comes from
+ * 0.0.0.0, and addresses that are not Ethernet's or IPv4's are bytes. */
+static void
+test_arp(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    enum rs_arp_kind kind;
+    char text[128];
+
+    (void)state;
+    /* request from 10.0.0.1 for 10.0.0.1 to no hardware address */
+    decode_hex(&tf, "ffffffffffff020000000001080600010800060400010200000000010a000001"
+                    "0000000000000a000001", RS_DLT_EN10MB, &pkt);
+    assert_string_equal(rs_arp_kind(&pkt, &kind), "ARP Announcement");
+    assert_int_equal(kind, RS_ARP_ANNOUNCEMENT);
+    assert_field(&pkt, "arp.isannouncement", "1");
+    assert_field(&pkt, "arp.isgratuitous", "1");
+    assert_field(&pkt, "arp.isprobe", "");
+    assert_field(&pkt, "arp.src.hw_mac", "02:00:00:00:00:01");
+    assert_field(&pkt, "arp.src.hw", "");
+    /* the same from 0.0.0.0: a probe */
+    decode_hex(&tf, "ffffffffffff020000000001080600010800060400010200000000010000000000"
+                    "0000000000000a000001", RS_DLT_EN10MB, &pkt);
+    assert_string_equal(rs_arp_kind(&pkt, &kind), "ARP Probe");
+    assert_field(&pkt, "arp.isprobe", "1");
+    assert_field(&pkt, "arp.isgratuitous", "");
+    /* a reply naming itself */
+    decode_hex(&tf, "ffffffffffff020000000001080600010800060400020200000000010a000001"
+                    "ffffffffffff0a000001", RS_DLT_EN10MB, &pkt);
+    assert_string_equal(rs_arp_kind(&pkt, &kind), "reply/gratuitous ARP");
+    assert_field(&pkt, "arp.isannouncement", "");
+    /* InfiniBand's 20-byte hardware addresses, as IPoIB's ARP has them */
+    decode_hex(&tf, "ffffffffffff020000000001080600200800140400018000040"
+                    "5fe800000000000000002c9020024f6360a000122"
+                    "00000000000000000000000000000000000000000a00003a", RS_DLT_EN10MB, &pkt);
+    assert_string_equal(rs_arp_kind(&pkt, &kind), "request");
+    assert_int_equal(kind, RS_ARP_PLAIN);
+    assert_field(&pkt, "arp.src.hw_mac", "");
+    assert_field(&pkt, "arp.src.hw", "80000405fe800000000000000002c9020024f636");
+    assert_field(&pkt, "arp.src.proto_ipv4", "10.0.1.34");
+    rs_arp_address_text(&pkt, 0, text, sizeof(text));
+    assert_string_equal(text, "80000405fe800000000000000002c9020024f636");
+    rs_arp_address_text(&pkt, 3, text, sizeof(text));
+    assert_string_equal(text, "10.0.0.58");
+}
+
 int
 main(void)
 {
@@ -301,6 +349,7 @@ main(void)
         cmocka_unit_test(test_aeth_tables),
         cmocka_unit_test(test_formatting),
         cmocka_unit_test(test_styles),
+        cmocka_unit_test(test_arp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
