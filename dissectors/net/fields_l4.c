@@ -197,6 +197,14 @@ get_udp_payload(const struct rs_packet *pkt, const struct rs_field *f, unsigned 
     return true;
 }
 
+/* "WHAT (N bytes)", "WHAT (1 byte)" */
+static size_t
+count_label(const char *what, const struct rs_value *v, char *buf, size_t size)
+{
+    return (size_t)snprintf(buf, size, "%s (%u byte%s)", what, v->v.bytes.len,
+                            v->v.bytes.len == 1 ? "" : "s");
+}
+
 /* "UDP payload (1040 bytes)" */
 static size_t
 udp_payload_label(const struct rs_packet *pkt, const struct rs_field *f,
@@ -204,8 +212,17 @@ udp_payload_label(const struct rs_packet *pkt, const struct rs_field *f,
 {
     (void)pkt;
     (void)f;
-    return (size_t)snprintf(buf, size, "UDP payload (%u byte%s)", v->v.bytes.len,
-                            v->v.bytes.len == 1 ? "" : "s");
+    return count_label("UDP payload", v, buf, size);
+}
+
+/* "Data (1024 bytes)" */
+static size_t
+data_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+           char *buf, size_t size)
+{
+    (void)pkt;
+    (void)f;
+    return count_label("Data", v, buf, size);
 }
 
 /* The conversation's times: the "Timestamps" line (offset 0), then each (SV_REL,
@@ -310,7 +327,7 @@ locate_data_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned 
 /* After every protocol's own fields: the bytes left to no protocol. */
 const struct rs_field rs_fields_data[] = {
     {"data", "Data", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "Bytes no protocol takes",
-     RS_NO_LAYER, 0, 0, get_data, 0, RS_FIELD_QUOTABLE},
+     RS_NO_LAYER, 0, 0, get_data, 0, RS_FIELD_QUOTABLE, .label = data_label},
     {"data.data", "Data", RS_FT_BYTES, RS_BASE_NONE, 0, NULL, "Bytes no protocol takes",
      RS_NO_LAYER, 0, 0, get_data, 1, RS_FIELD_QUOTABLE},
     {"data.len", "Length", RS_FT_UINT32, RS_BASE_DEC, 0, NULL, "Their number",

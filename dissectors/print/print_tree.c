@@ -313,6 +313,43 @@ runs_init(void)
     }
 }
 
+/* Field ids [from, to) */
+struct id_range {
+    int from, to;
+};
+
+/* The order of the tree: the registry's, but IPoIB's InfiniBand layers come before the IP
+ * or ARP packet they carry (the registry lists link and network layers first, as
+ * Ethernet frames have them). */
+static pthread_once_t order_once = PTHREAD_ONCE_INIT;
+static int link_id, ib_id, data_id;     /* the first ids of Ethernet, InfiniBand and data */
+
+static void
+order_init(void)
+{
+    link_id = rs_field_lookup("eth");
+    ib_id = rs_field_lookup("infiniband");
+    data_id = rs_field_lookup("data");
+}
+
+static unsigned
+walk_order(const struct rs_packet *pkt, struct id_range order[4])
+{
+    int n = rs_field_count();
+
+    pthread_once(&order_once, order_init);
+    if (!rs_packet_has(pkt, RS_LAYER_IPOIB) || link_id < 0 || ib_id < 0 || data_id < 0 ||
+        !(link_id < ib_id && ib_id < data_id)) {
+        order[0] = (struct id_range){0, n};
+        return 1;
+    }
+    order[0] = (struct id_range){0, link_id};
+    order[1] = (struct id_range){ib_id, data_id};
+    order[2] = (struct id_range){link_id, ib_id};
+    order[3] = (struct id_range){data_id, n};
+    return 4;
+}
+
 static void
 walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
 {
@@ -338,10 +375,13 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
     pthread_once(&run_end_once, runs_init);
     fn(arg, &frame);
     bool pdus_done = false;
-    for (int id = 0; id < rs_field_count(); id++) {
+    struct id_range order[4];
+    unsigned n_ranges = walk_order(pkt, order);
+    for (unsigned r = 0; r < n_ranges; r++)
+    for (int id = order[r].from; id < order[r].to; id++) {
         const struct rs_field *f = rs_field_by_id(id);
         if (!quoted && run_end != NULL && run_end[id] != 0 && !rs_packet_has(pkt, f->layer)) {
-            id = run_end[id] - 1;
+            id = (run_end[id] < order[r].to ? run_end[id] : order[r].to) - 1;
             continue;
         }
         if (is_data_field(&w, id))

@@ -63,7 +63,8 @@ t.check(len(objs) == 60 and all(set(o) <= set(picked) for o in objs) and
             == r for o, r in zip(objs, rows)),
         "-T jsonflat -e: %r against %r" % (objs[21:22], rows[21:22]))
 tree = rs("read", "-r", CAP, "-V", "-c", "22").stdout
-t.check("    RDMA Extended Transport Header\n        Virtual Address: 0x000062ac533fd000" in tree,
+t.check("    RETH - RDMA Extended Transport Header\n        Virtual Address: 0x000062ac533fd000"
+        in tree,
         "-V lacks the RETH subtree")
 p = rs("read", "-r", CAP, "-T", "fields", "-E", "header=y", "-E", "separator=,",
        "-e", "frame.number", "-e", "infiniband.bth.psn", "-c", "22")
