@@ -162,6 +162,16 @@ frag_label(const struct rs_packet *pkt, const struct rs_field *f, const struct r
                                 (unsigned long long)v->v.u * 8);
 }
 
+/* Whether the layer's bytes as captured (an ICMP error's quote may be cut short) reach
+ * end. */
+static bool
+layer_holds(const struct rs_packet *pkt, unsigned layer, uint32_t end)
+{
+    const struct rs_span *sp = &pkt->span[layer];
+
+    return sp->off + (uint64_t)end <= pkt->frame->caplen;
+}
+
 /* "0x9385 [validation disabled]": tshark checks no IP checksum by default. */
 static size_t
 show_unverified_ip(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
@@ -175,7 +185,8 @@ static bool
 get_unverified(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
                struct rs_value *out)
 {
-    if (occ != 0 || !rs_packet_has(pkt, (enum rs_layer)f->layer))
+    if (occ != 0 || !rs_packet_has(pkt, (enum rs_layer)f->layer) ||
+        !layer_holds(pkt, f->layer, f->offset + 2))
         return false;
     return rs_value_set_uint(out, f->type, RS_CKSUM_UNVERIFIED);
 }
@@ -187,7 +198,9 @@ get_host(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 {
     static _Thread_local char hosts[2][RS_IPV6_TEXT_MAX];
 
-    if (occ != 0 || !rs_packet_has(pkt, (enum rs_layer)f->layer))
+    /* an ICMP error's quote may end before the address */
+    if (occ != 0 || !rs_packet_has(pkt, (enum rs_layer)f->layer) ||
+        !layer_holds(pkt, f->layer, f->offset + f->width))
         return false;
     const uint8_t *a = rs_packet_at(pkt, (enum rs_layer)f->layer) + f->offset;
     char *buf = hosts[f->offset == 16 || f->offset == 24];

@@ -583,16 +583,29 @@ dsack_label(const struct rs_packet *pkt, const struct rs_field *f, const struct 
     return (size_t)snprintf(buf, size, "D-SACK Sequence");
 }
 
+/* A TCP header an ICMP error quotes: tshark looks its conversation up afresh, so its
+ * completeness and times read 0. */
+static bool
+quoted_tcp(const struct rs_packet *pkt)
+{
+    return (pkt->flags & RS_PKT_QUOTED) && tcp_reaches(pkt, TCP_MIN_HDR_LEN);
+}
+
 /* The conversation's times: the "Timestamps" line, then each. */
 static bool
 get_times(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
           struct rs_value *out)
 {
-    if (tcp_view(pkt) == NULL || occ != 0)
+    if ((tcp_view(pkt) == NULL && !quoted_tcp(pkt)) || occ != 0)
         return false;
     if (f->flags & RS_FIELD_TEXT) {
         out->type = RS_FT_NONE;
         out->v.u = 0;
+        return true;
+    }
+    if (tcp_view(pkt) == NULL) {
+        out->type = f->type;
+        out->v.t = (struct rs_time){0, 0};
         return true;
     }
     return l4_get_stream(pkt, f, occ, out);
@@ -713,7 +726,11 @@ tcp_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
     const struct rs_stream_view *sv = tcp_view(pkt);
     struct tcp_opt o;
 
-    if (!tcp_reaches(pkt, 14) || (pkt->flags & RS_PKT_QUOTED))
+    if (!tcp_reaches(pkt, 14))
+        return false;
+    /* a quoted header's flags only: SYN, SYN/ACK, FIN and RST */
+    if ((pkt->flags & RS_PKT_QUOTED) && kind != RS_WSX_TCP_SYN && kind != RS_WSX_TCP_SYNACK &&
+        kind != RS_WSX_TCP_FIN && kind != RS_WSX_TCP_RST)
         return false;
     uint16_t flags = tcp_flags(pkt);
     const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
@@ -792,6 +809,8 @@ tcp_get_completeness(const struct rs_packet *pkt, const struct rs_field *f, unsi
 {
     const struct rs_stream_view *sv = tcp_view(pkt);
 
+    if (occ == 0 && sv == NULL && quoted_tcp(pkt))
+        return rs_value_set_uint(out, f->type, 0);
     return sv != NULL && occ == 0 && rs_value_set_uint(out, f->type, sv->completeness);
 }
 
@@ -863,7 +882,9 @@ tcp_locate_word(const struct rs_packet *pkt, const struct rs_field *f, unsigned 
 #define ANALYSIS(abbrev, name, type, which, depth) \
     {abbrev, name, type, RS_BASE_DEC, 0, NULL, name, RS_LAYER_TCP, which, 0, get_analysis, \
      depth, NB, .locate = rs_locate_layer_start}
-#define EXPERT_TCP(abbrev, name, kind, depth) RS_F_WS_EXPERT(abbrev, name, kind, depth)
+/* asked of an ICMP error's quote too (tcp_expert_present answers for its flags alone) */
+#define EXPERT_TCP(abbrev, name, kind, depth) \
+    RS_F_WS_EXPERT_AS(abbrev, name, kind, depth, RS_FIELD_QUOTABLE)
 #define EXPERT_OPT(abbrev, name, kind) RS_F_WS_EXPERT_AS(abbrev, name, kind, 3, PI)
 
 static const struct rs_value_string option_kind_vals[] = {

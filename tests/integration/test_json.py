@@ -51,6 +51,9 @@ DIFFER = {"infiniband.immdt", "infiniband.smplid.smpdata", "infiniband.smpdirect
     "infiniband.cm.req.%s_%s" % (path, name) for path in ("prim", "alt")
     for name in ("flowlabel", "reserved0", "pktrate")}
 DIFFER_EK = {f.replace(".", "_") for f in DIFFER}     # EK's names of the same fields
+# tshark names reserved bytes inside the CM and SMP payloads too, which we do not yet: ours
+# must be its first ones.
+PARTIAL = {"infiniband.reserved"}
 # MAD fields are compared by value, not by path: Wireshark's MAD subtrees nest by how its
 # dissector calls itself (a directed SMP's data sits twice, under smpdirected_tree and again
 # under its own smpdata_tree), where ours nest by the MAD's layout, one level below it.
@@ -75,7 +78,8 @@ def tshark(path, *args):
 
 
 def roceshark(path, *args):
-    return t.run([t.ROCESHARK, "read", "-r", path] + list(args)).stdout
+    # -n as tshark's below: addresses unresolved, so *_resolved is the address on both sides
+    return t.run([t.ROCESHARK, "read", "-n", "-r", path] + list(args)).stdout
 
 
 def pairs(items):
@@ -179,7 +183,8 @@ for path in paths:
                 continue
             compared += len(b[key])
             fields_seen.add(key[-1])
-            if t.check(a[key] == b[key], "%s frame %d %s: %s, tshark %s"
+            want = b[key][:len(a[key])] if key[-1] in PARTIAL else b[key]
+            if t.check(a[key] == want, "%s frame %d %s: %s, tshark %s"
                        % (name, n, "/".join(key), a[key], b[key])):
                 agree += len(b[key])
 t.check(agree > (300 if SANITIZED else 3000), "only %d values compared" % agree)
@@ -232,6 +237,13 @@ for path in ek_paths:
                 if field not in EK_NAMES or field in DIFFER_EK:
                     continue
                 ek_compared += 1
+                if "infiniband." + field[len("infiniband_"):] in PARTIAL:
+                    ours_v = flatten(px[member])
+                    if t.check(ours_v == flatten(py[member])[:len(ours_v)],
+                               "%s frame %d ek %s: %s, tshark %s"
+                               % (name, n, member, px[member], py[member])):
+                        ek_agree += 1
+                    continue
                 if field.startswith("infiniband_") and field not in TRANSPORT_EK:
                     # a MAD field: its values, however the subtrees group them (flat())
                     same = sorted(flatten(px[member])) == sorted(flatten(py[member]))
