@@ -24,7 +24,7 @@ static bool
 get_column(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
            struct rs_value *out)
 {
-    char other[INET6_ADDRSTRLEN + 8];
+    char other[RS_PRINT_ADDRESS_MAX];
     char *buf = text[f->offset];
 
     if (occ != 0 || f->offset >= COL_COUNT)

@@ -12,9 +12,12 @@
 
 #include <roceshark/addr.h>
 #include <roceshark/analysis.h>
+#include <roceshark/arp.h>
 #include <roceshark/common.h>
 #include <roceshark/cm_mad.h>
+#include <roceshark/display.h>
 #include <roceshark/dissect.h>
+#include <roceshark/ether_names.h>
 #include <roceshark/flow.h>
 #include <roceshark/iwarp.h>
 #include <roceshark/mad.h>
@@ -101,7 +104,10 @@ rs_print_protocol(const struct rs_packet *pkt)
         return "ICMP";
     if (rs_packet_has(pkt, RS_LAYER_ICMPV6))
         return "ICMPv6";
-    switch (pkt->encap) {
+    if (rs_packet_has(pkt, RS_LAYER_ARP))
+        return "ARP";
+    /* IPoIB's IP packets, by what they carry */
+    switch (rs_packet_has(pkt, RS_LAYER_IPOIB) ? RS_ENCAP_NONE : pkt->encap) {
     case RS_ENCAP_ROCEV1:
         return "RoCE";
     case RS_ENCAP_ROCEV2:
@@ -109,7 +115,13 @@ rs_print_protocol(const struct rs_packet *pkt)
     case RS_ENCAP_IB:
         return "InfiniBand";    /* as Wireshark names it */
     case RS_ENCAP_IWARP:
-        return "iWARP";
+        if (!rs_display_get()->info_tshark)
+            return "iWARP";
+        /* tshark names the top one: DDP/RDMA when the segment ends an FPDU */
+        for (unsigned i = 0; pkt->iwarp != NULL && i < pkt->iwarp->n_pdus; i++)
+            if (pkt->iwarp->pdus[i].kind == RS_MPA_FPDU)
+                return "DDP/RDMA";
+        return pkt->iwarp != NULL && pkt->iwarp->n_pdus > 0 ? "MPA" : "TCP";
     default:
         break;
     }
@@ -211,12 +223,42 @@ info_mad(struct info *in, const struct rs_packet *pkt, uint32_t dest_qp)
         info_add(in, " %s", name);
 }
 
+/* tshark's: "RC RDMA Write Only QP=0x000011 " (with its space), a MAD's name after it,
+ * and a CM MAD's name alone ("CM: ConnectRequest"). */
+static void
+info_ib_tshark(struct info *in, const struct rs_packet *pkt)
+{
+    const struct rs_ib_opcode *op = rs_ib_opcode_info(pkt->opcode);
+    uint32_t qp = rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 5);
+    size_t len;
+    const uint8_t *mad = rs_mad_of(pkt, &len);
+    char name[96];
+
+    if (mad != NULL && qp == RS_CM_QP1 && mad[1] == RS_MAD_CLASS_CM) {
+        const char *attr = rs_cm_attr_name(rs_load_be16(mad + 16));
+        info_add(in, "CM: %s", attr != NULL ? attr : "(Unknown CM Attribute)");
+        return;
+    }
+    if (op->name != NULL)
+        info_str(in, op->name);
+    else
+        info_add(in, "%s Opcode 0x%02x", rs_ib_transport_name(pkt->opcode), pkt->opcode);
+    info_hex(in, " QP=0x", qp, 6);
+    info_str(in, " ");
+    if (mad != NULL && rs_mad_info(mad, len, name, sizeof(name)))
+        info_str(in, name);
+}
+
 static void
 info_ib(struct info *in, const struct rs_packet *pkt)
 {
     const struct rs_ib_opcode *op = rs_ib_opcode_info(pkt->opcode);
     const uint8_t *bth = rs_packet_at(pkt, RS_LAYER_BTH);
 
+    if (rs_display_get()->info_tshark) {
+        info_ib_tshark(in, pkt);
+        return;
+    }
     if (op->name != NULL)
         info_str(in, op->name);
     else
@@ -376,6 +418,43 @@ info_tcp_options(struct info *in, const uint8_t *opt, uint32_t len,
  * MSS=1460 SACK_PERM ...". Seq and Ack (relative to each direction's first)
  * and Win (scaled by the SYN's shift) come from the streams stage, and are
  * left out when it did not run (a frame decoded again on its own). */
+/* tshark's sequence analysis in front of TCP's Info: each finding prepended in the order
+ * packet-tcp.c reports them, so the last reported comes first. */
+static void
+info_tcp_analysis(struct info *in, const struct rs_tcp_analysis *a)
+{
+    static const struct {
+        uint16_t flag;
+        const char *text;
+    } found[] = {
+        {RS_TCPA_REUSED_PORTS, "[TCP Port numbers reused] "},
+        {RS_TCPA_RETRANSMISSION, "[TCP Retransmission] "},
+        {RS_TCPA_FAST_RETRANSMISSION, "[TCP Fast Retransmission] "},
+        {RS_TCPA_SPURIOUS_RETRANSMISSION, "[TCP Spurious Retransmission] "},
+        {RS_TCPA_OUT_OF_ORDER, "[TCP Out-Of-Order] "},
+        {RS_TCPA_LOST_SEGMENT, "[TCP Previous segment not captured] "},
+        {RS_TCPA_ACK_LOST_SEGMENT, "[TCP ACKed unseen segment] "},
+        {RS_TCPA_WINDOW_UPDATE, "[TCP Window Update] "},
+        {RS_TCPA_WINDOW_FULL, "[TCP Window Full] "},
+        {RS_TCPA_KEEP_ALIVE, "[TCP Keep-Alive] "},
+        {RS_TCPA_KEEP_ALIVE_ACK, "[TCP Keep-Alive ACK] "},
+        {RS_TCPA_DUPLICATE_ACK, NULL},
+        {RS_TCPA_ZERO_WINDOW_PROBE, "[TCP ZeroWindowProbe] "},
+        {RS_TCPA_ZERO_WINDOW, "[TCP ZeroWindow] "},
+        {RS_TCPA_ZERO_WINDOW_PROBE_ACK, "[TCP ZeroWindowProbeAck] "},
+    };
+
+    for (size_t i = RS_ARRAY_SIZE(found); i-- > 0;) {
+        if (!(a->flags & found[i].flag))
+            continue;
+        if (found[i].text != NULL)
+            info_str(in, found[i].text);
+        else
+            info_add(in, "[TCP Dup ACK %llu#%u] ", (unsigned long long)a->dupack_frame,
+                     a->dupack_num);
+    }
+}
+
 static void
 info_tcp(struct info *in, const struct rs_packet *pkt)
 {
@@ -386,6 +465,8 @@ info_tcp(struct info *in, const struct rs_packet *pkt)
     unsigned flags = (unsigned)(rs_load_be16(t + 12) & 0x1ff);
     bool any = false;
 
+    if (pkt->stream != NULL && rs_display_get()->info_tshark)
+        info_tcp_analysis(in, &pkt->stream->analysis);
     info_ports(in, t);
     info_str(in, " [");
     for (unsigned bit = 0; bit < RS_ARRAY_SIZE(names); bit++) {
@@ -410,12 +491,47 @@ info_tcp(struct info *in, const struct rs_packet *pkt)
     info_tcp_options(in, t + 20, pkt->span[RS_LAYER_TCP].len - 20u, sv);
 }
 
+/* tshark's: "42742 > 9999 " (an ASCII '>'), then "MPA Request Frame", "MPA Reply Frame"
+ * or the RDMAP operation of each FPDU with " [last DDP segment]" on a last one. */
+static void
+info_iwarp_tshark(struct info *in, const struct rs_packet *pkt)
+{
+    const struct rs_iwarp_view *v = pkt->iwarp;
+    const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
+
+    if (v->n_pdus == 0) {
+        info_tcp(in, pkt);      /* a segment that ends no PDU is TCP's to tshark */
+        return;
+    }
+    info_dec(in, "", rs_load_be16(t));
+    info_dec(in, " > ", rs_load_be16(t + 2));
+    info_str(in, " ");
+    for (unsigned i = 0; i < v->n_pdus; i++) {
+        const struct rs_iwarp_pdu *p = &v->pdus[i];
+        if (p->kind != RS_MPA_FPDU) {
+            info_str(in, p->kind == RS_MPA_REQUEST ? "MPA Request Frame" : "MPA Reply Frame");
+            continue;
+        }
+        if (p->caplen < 4)
+            continue;
+        const char *name = rs_rdmap_opcode_name(p->data[3] & 0x0f);
+        info_str(in, name != NULL ? name : "Unknown");
+        if (p->data[2] & 0x40)
+            info_str(in, " [last DDP segment]");
+    }
+}
+
 /* Ports, then every MPA frame or FPDU that ended in the segment. */
 static void
 info_iwarp(struct info *in, const struct rs_packet *pkt)
 {
     const struct rs_iwarp_view *v = pkt->iwarp;
     const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
+
+    if (rs_display_get()->info_tshark) {
+        info_iwarp_tshark(in, pkt);
+        return;
+    }
 
     info_ports(in, t);
     for (unsigned i = 0; i < v->n_pdus; i++) {
@@ -436,6 +552,52 @@ info_iwarp(struct info *in, const struct rs_packet *pkt)
         info_add(in, " [FPDU continues]");
     if (v->flags & RS_IWARP_VIEW_OVERFLOW)
         info_add(in, " [More PDUs than shown]");
+}
+
+/* Wireshark's words for an ARP message: "Who has 10.0.0.2? Tell 10.0.0.1", "10.0.0.2 is at
+ * 02:00:00:00:00:02", and its names for gratuitous ARP, probes and announcements. */
+static void
+info_arp(struct info *in, const struct rs_packet *pkt)
+{
+    enum rs_arp_kind kind;
+    const char *op = rs_arp_kind(pkt, &kind);
+    uint16_t opcode = rs_load_be16(rs_packet_at(pkt, RS_LAYER_ARP) + 6);
+    char a[4][80];
+
+    for (unsigned i = 0; i < 4; i++)
+        rs_arp_address_text(pkt, i, a[i], sizeof(a[i]));
+    if (op == NULL) {
+        info_hex(in, "Unknown ARP opcode 0x", opcode, 4);
+        return;
+    }
+    switch (opcode) {
+    case 1:
+        if (kind == RS_ARP_ANNOUNCEMENT)
+            info_add(in, "ARP Announcement for %s", a[3]);
+        else if (kind == RS_ARP_GRATUITOUS)
+            info_add(in, "Gratuitous ARP for %s (Request)", a[3]);
+        else if (kind == RS_ARP_PROBE)
+            info_add(in, "Who has %s? (ARP Probe)", a[3]);
+        else
+            info_add(in, "Who has %s? Tell %s", a[3], a[1]);
+        break;
+    case 2:
+        if (kind == RS_ARP_GRATUITOUS)
+            info_add(in, "Gratuitous ARP for %s (Reply)", a[1]);
+        else
+            info_add(in, "%s is at %s", a[1], a[0]);
+        break;
+    case 3:
+    case 8:
+        info_add(in, "Who is %s? Tell %s", a[2], a[0]);
+        break;
+    case 4:
+        info_add(in, "%s is at %s", a[2], a[3]);
+        break;
+    default:
+        info_add(in, "%s is at %s", a[0], a[1]);
+        break;
+    }
 }
 
 /* What the analysis found, in brackets as Wireshark shows its TCP analysis. */
@@ -494,7 +656,9 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
     struct rs_icmp icmp;
     if (rs_icmp_of(pkt, &icmp)) {
         summary_icmp_info(&in, pkt, &icmp);
-    } else if (rs_packet_has(pkt, RS_LAYER_BTH)) {
+    } else if (rs_packet_has(pkt, RS_LAYER_ARP)) {
+        info_arp(&in, pkt);
+    } else if (rs_packet_has(pkt, RS_LAYER_BTH) && !rs_packet_has(pkt, RS_LAYER_IPOIB)) {
         info_ib(&in, pkt);
     } else if (pkt->iwarp != NULL) {
         info_iwarp(&in, pkt);
@@ -508,6 +672,11 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
         info_add(&in, "Raw IB packet (LNH %u)", rs_packet_at(pkt, RS_LAYER_LRH)[1] & 3);
     } else if (pkt->ethertype != 0) {
         info_add(&in, "Ethertype 0x%04x", pkt->ethertype);
+    }
+    if (rs_display_get()->info_tshark) {
+        if (pkt->flags & RS_PKT_MALFORMED)
+            info_str(&in, in.len > 0 ? " [Malformed Packet]" : "[Malformed Packet]");
+        return in.len;
     }
     info_marks(&in, pkt);
     if (pkt->flags & RS_PKT_MALFORMED)
@@ -530,9 +699,14 @@ rs_print_addresses(const struct rs_packet *pkt, char *src, char *dst, size_t siz
         }
     } else if (rs_packet_has(pkt, RS_LAYER_IPV6) || rs_packet_has(pkt, RS_LAYER_GRH)) {
         p = rs_packet_at(pkt, rs_packet_has(pkt, RS_LAYER_IPV6) ? RS_LAYER_IPV6 : RS_LAYER_GRH);
-        if (size >= RS_IPV6_TEXT_MAX) {
-            rs_format_ipv6(src, p + 8);
-            rs_format_ipv6(dst, p + 24);
+        /* a native InfiniBand GRH's GIDs are InfiniBand addresses to Wireshark, named so */
+        size_t gid = !rs_packet_has(pkt, RS_LAYER_IPV6) && rs_packet_has(pkt, RS_LAYER_LRH)
+                         ? 5 : 0;
+        if (size >= RS_IPV6_TEXT_MAX + gid) {
+            memcpy(src, "GID: ", gid);
+            memcpy(dst, "GID: ", gid);
+            rs_format_ipv6(src + gid, p + 8);
+            rs_format_ipv6(dst + gid, p + 24);
         }
     } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {
         p = rs_packet_at(pkt, RS_LAYER_LRH);
@@ -540,10 +714,8 @@ rs_print_addresses(const struct rs_packet *pkt, char *src, char *dst, size_t siz
         snprintf(dst, size, "LID: %u", rs_load_be16(p + 2));
     } else if (rs_packet_has(pkt, RS_LAYER_ETH)) {
         p = rs_packet_at(pkt, RS_LAYER_ETH);
-        snprintf(src, size, "%02x:%02x:%02x:%02x:%02x:%02x", p[6], p[7], p[8], p[9], p[10],
-                 p[11]);
-        snprintf(dst, size, "%02x:%02x:%02x:%02x:%02x:%02x", p[0], p[1], p[2], p[3], p[4],
-                 p[5]);
+        rs_ether_name_shown(p + 6, src, size);     /* "RealtekU_8b:2d:12", as tshark's */
+        rs_ether_name_shown(p, dst, size);
     }
 }
 
@@ -603,11 +775,25 @@ time_column(struct rs_out *o, const struct rs_frame *f, char *buf, size_t size)
     rs_time_format(v, f->ts_digits, buf + !rs_time_is_negative(v));
 }
 
+/* " text", padded with spaces to width on the left (right) or on the right */
+static void
+pad_cell(struct rs_out *o, const char *text, size_t width, bool right)
+{
+    size_t len = strlen(text);     /* bytes, as tshark counts them */
+
+    rs_out_char(o, ' ');
+    for (size_t i = len; right && i < width; i++)
+        rs_out_char(o, ' ');
+    rs_out_str(o, text);
+    for (size_t i = len; !right && i < width; i++)
+        rs_out_char(o, ' ');
+}
+
 void
 rs_print_summary(struct rs_out *o, const struct rs_packet *pkt)
 {
     const struct rs_frame *f = pkt->frame;
-    char src[INET6_ADDRSTRLEN + 8], dst[INET6_ADDRSTRLEN + 8], info[512];
+    char src[RS_PRINT_ADDRESS_MAX], dst[RS_PRINT_ADDRESS_MAX], info[512];
     char when[64];
 
     time_column(o, f, when, sizeof(when));
@@ -615,11 +801,24 @@ rs_print_summary(struct rs_out *o, const struct rs_packet *pkt)
     o->last_shown = rs_frame_time(f);
     rs_print_addresses(pkt, src, dst, sizeof(src));
     size_t info_len = rs_print_info(pkt, info, sizeof(info));
-    /* "%5llu %s %s → %s %s %u %s\n" without printf, which was a tenth of the time. */
-    const char *cells[] = {" ", when, " ", src, " → ", dst, " ", rs_print_protocol(pkt), " "};
     rs_out_pad_u64(o, f->number, 5);
-    for (size_t i = 0; i < RS_ARRAY_SIZE(cells); i++)
-        rs_out_str(o, cells[i]);
+    if (rs_display_get()->info_tshark) {
+        /* tshark's widths: time and source right-aligned in 10 and 12 columns, the
+         * destination left-aligned in 12 */
+        pad_cell(o, when + (when[0] == ' '), 10, true);
+        pad_cell(o, src, 12, true);
+        rs_out_str(o, " →");
+        pad_cell(o, dst, 12, false);
+        rs_out_char(o, ' ');
+        rs_out_str(o, rs_print_protocol(pkt));
+        rs_out_char(o, ' ');
+    } else {
+        /* "%5llu %s %s → %s %s %u %s\n" without printf, which was a tenth of the time. */
+        const char *cells[] = {" ", when, " ", src, " → ", dst, " ", rs_print_protocol(pkt),
+                               " "};
+        for (size_t i = 0; i < RS_ARRAY_SIZE(cells); i++)
+            rs_out_str(o, cells[i]);
+    }
     rs_out_pad_u64(o, rs_packet_wire_len(pkt), 0);
     rs_out_char(o, ' ');
     rs_out_write(o, info, info_len);
@@ -644,7 +843,7 @@ void
 rs_print_psml(struct rs_out *o, const struct rs_packet *pkt)
 {
     const struct rs_frame *f = pkt->frame;
-    char src[INET6_ADDRSTRLEN + 8], dst[INET6_ADDRSTRLEN + 8], info[512], when[64];
+    char src[RS_PRINT_ADDRESS_MAX], dst[RS_PRINT_ADDRESS_MAX], info[512], when[64];
 
     time_column(o, f, when, sizeof(when));
     o->shown_before = true;

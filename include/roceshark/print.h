@@ -95,7 +95,9 @@ const char *rs_print_protocol(const struct rs_packet *pkt);
  * ("eth:ethertype:ip:udp:infiniband:data"); returns the length. */
 size_t rs_print_protocols(const struct rs_packet *pkt, char *buf, size_t size);
 /* The summary line's source and destination: the innermost network addresses present
- * (IP, GID, LID, MAC), size bytes each. */
+ * (IP, GID, LID, MAC by its name as the display settings say), size bytes each; sizes of
+ * RS_PRINT_ADDRESS_MAX hold any of them whole. */
+#define RS_PRINT_ADDRESS_MAX 80
 void rs_print_addresses(const struct rs_packet *pkt, char *src, char *dst, size_t size);
 
 /* One line: number, time, source, destination, protocol, length, info. */
