@@ -39,7 +39,7 @@
 /* Where a PDU's bytes are. */
 enum { AT_NONE = 0, AT_FRAME = 1, AT_INLINE = 2 };
 
-#define MAX_WORDS 32
+#define MAX_WORDS 64     /* a 64-bit mask: the stream view with TCP's analysis is 216 bytes */
 _Static_assert(sizeof(struct rs_facts) % 8 == 0 && sizeof(struct rs_facts) <= 4 * MAX_WORDS,
                "the facts are whole pairs of words, a mask's worth");
 _Static_assert(sizeof(struct rs_stream_view) % 8 == 0 &&
@@ -85,11 +85,11 @@ static inline __attribute__((always_inline)) bool
 put_words(struct frame_state_buf *b, const void *s, size_t size)
 {
     const uint8_t *src = s;
-    uint32_t mask = 0;
+    uint64_t mask = 0;
 
-    if (!reserve(b, 4 + size))
+    if (!reserve(b, 8 + size))
         return false;
-    uint8_t *out = b->p + b->len + 4, *at = out;
+    uint8_t *out = b->p + b->len + 8, *at = out;
     for (size_t i = 0; i < size; i += 8) {
         uint64_t pair;
         memcpy(&pair, src + i, 8);
@@ -100,10 +100,10 @@ put_words(struct frame_state_buf *b, const void *s, size_t size)
         at += 4 * (lo != 0);
         memcpy(at, &hi, 4);
         at += 4 * (hi != 0);
-        mask |= (uint32_t)(lo != 0) << (i / 4) | (uint32_t)(hi != 0) << (i / 4 + 1);
+        mask |= (uint64_t)(lo != 0) << (i / 4) | (uint64_t)(hi != 0) << (i / 4 + 1);
     }
-    memcpy(b->p + b->len, &mask, 4);
-    b->len += 4 + (size_t)(at - out);
+    memcpy(b->p + b->len, &mask, 8);
+    b->len += 8 + (size_t)(at - out);
     return true;
 }
 
@@ -223,16 +223,16 @@ take_copy(struct reader *r, void *out, size_t n)
 static bool
 take_words(struct reader *r, void *s, size_t size)
 {
-    uint32_t mask;
+    uint64_t mask;
 
     if (!take_copy(r, &mask, sizeof(mask)) || (size < 4 * MAX_WORDS && mask >> (size / 4)))
         return false;
-    const uint8_t *at = take(r, 4 * (size_t)__builtin_popcount(mask));
+    const uint8_t *at = take(r, 4 * (size_t)__builtin_popcountll(mask));
     if (at == NULL)
         return false;
     memset(s, 0, size);
     for (uint8_t *out = s; mask != 0; mask &= mask - 1, at += 4)
-        memcpy(out + 4 * __builtin_ctz(mask), at, 4);
+        memcpy(out + 4 * __builtin_ctzll(mask), at, 4);
     return true;
 }
 
