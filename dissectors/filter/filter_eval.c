@@ -146,6 +146,7 @@ width_of(const struct rs_field *f)
     case RS_FT_UINT8:
         return 1;
     case RS_FT_UINT16:
+    case RS_FT_INT16:
         return 2;
     case RS_FT_UINT24:
         return 3;
@@ -193,7 +194,7 @@ fn_field_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
                      * fields prints them, text as it is */
         if (v->type == RS_FT_STRING)
             snprintf(buf, sizeof(buf), "%s", v->v.str);
-        else if (v->type == RS_FT_INT32)
+        else if (v->type == RS_FT_INT32 || v->type == RS_FT_INT16)
             snprintf(buf, sizeof(buf), "%lld", (long long)(int64_t)v->v.u);
         else if (filter_arith_class(v->type) == 1)
             snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v->v.u);
@@ -253,13 +254,13 @@ map_each(void *ctx, const struct fval *v)
             return false;
     } else {
         out = *v;
-        bool negative = (v->v.type == RS_FT_INT32 || v->v.type == FV_INT64) ?
+        bool negative = filter_arith_class(v->v.type) == 2 ?
                             (int64_t)v->v.v.u < 0 :
                         v->v.type == RS_FT_DOUBLE ? v->v.v.d < 0 :
                         v->v.type == RS_FT_RELTIME ? rs_time_is_negative(v->v.v.t) : false;
         if (negative && !filter_negate(v, &out))
             return false;
-        if (negative && (out.v.type == RS_FT_INT32 || out.v.type == FV_INT64))
+        if (negative && filter_arith_class(out.v.type) == 2)
             out.v.type = v->v.type;
     }
     return w->fn(w->ctx, &out);

@@ -34,6 +34,8 @@ type_bits(uint8_t type)
     case RS_FT_UINT32:
     case RS_FT_FRAMENUM:
         return 32;
+    case RS_FT_INT16:
+        return 15;
     case RS_FT_INT32:
         return 31;
     default:

@@ -15,15 +15,7 @@
 const char *
 filter_type_name(uint8_t t)
 {
-    static const char *const names[] = {
-        "FT_PROTOCOL", "FT_BOOLEAN", "FT_UINT8", "FT_UINT16", "FT_UINT24", "FT_UINT32",
-        "FT_UINT64", "FT_INT32", "FT_FRAMENUM", "FT_DOUBLE", "FT_RELATIVE_TIME",
-        "FT_ABSOLUTE_TIME", "FT_BYTES", "FT_ETHER", "FT_IPv4", "FT_IPv6", "FT_STRING",
-        "FT_NONE"};
-
-    if (t == FV_INT64)
-        return "FT_INT64";
-    return t < sizeof(names) / sizeof(names[0]) ? names[t] : "FT_NONE";
+    return t == FV_INT64 ? "FT_INT64" : rs_field_type_name(t);
 }
 
 bool
@@ -43,6 +35,7 @@ filter_arith_class(uint8_t t)
     case RS_FT_UINT64:
     case RS_FT_FRAMENUM:
         return 1;
+    case RS_FT_INT16:
     case RS_FT_INT32:
     case FV_INT64:
         return 2;

@@ -31,7 +31,7 @@ is_int(uint8_t t)
 static bool
 is_signed(uint8_t t)
 {
-    return t == RS_FT_INT32 || t == FV_INT64;
+    return t == RS_FT_INT16 || t == RS_FT_INT32 || t == FV_INT64;
 }
 
 static bool

@@ -44,27 +44,6 @@ static const struct proto_names wireshark_protos[] = {
     {NULL, NULL, NULL},
 };
 
-static const char *const type_names[] = {
-    [RS_FT_PROTOCOL] = "FT_PROTOCOL",     [RS_FT_BOOLEAN] = "FT_BOOLEAN",
-    [RS_FT_UINT8] = "FT_UINT8",           [RS_FT_UINT16] = "FT_UINT16",
-    [RS_FT_UINT24] = "FT_UINT24",         [RS_FT_UINT32] = "FT_UINT32",
-    [RS_FT_UINT64] = "FT_UINT64",         [RS_FT_INT32] = "FT_INT32",
-    [RS_FT_INT16] = "FT_INT16",
-    [RS_FT_FRAMENUM] = "FT_FRAMENUM",
-    [RS_FT_DOUBLE] = "FT_DOUBLE",         [RS_FT_RELTIME] = "FT_RELATIVE_TIME",
-    [RS_FT_ABSTIME] = "FT_ABSOLUTE_TIME", [RS_FT_BYTES] = "FT_BYTES",
-    [RS_FT_ETHER] = "FT_ETHER",           [RS_FT_IPV4] = "FT_IPv4",
-    [RS_FT_IPV6] = "FT_IPv6",             [RS_FT_STRING] = "FT_STRING",
-    [RS_FT_NONE] = "FT_NONE",
-};
-
-const char *
-rs_field_type_name(uint8_t type)
-{
-    return type < RS_ARRAY_SIZE(type_names) && type_names[type] != NULL ? type_names[type]
-                                                                         : "FT_NONE";
-}
-
 static const struct proto_names *
 proto_names(const struct rs_field *f)
 {

@@ -50,7 +50,7 @@ json_ws_ftype(const struct tree_node *n)
         {RS_FT_UINT16, 5},  {RS_FT_UINT24, 6},   {RS_FT_UINT32, 7},  {RS_FT_UINT64, 11},
         {RS_FT_DOUBLE, 23}, {RS_FT_ABSTIME, 24}, {RS_FT_RELTIME, 25}, {RS_FT_STRING, 26},
         {RS_FT_ETHER, 29},  {RS_FT_BYTES, 30},   {RS_FT_IPV4, 32},   {RS_FT_IPV6, 33},
-        {RS_FT_FRAMENUM, 35},
+        {RS_FT_FRAMENUM, 35}, {RS_FT_INT16, 13},  {RS_FT_INT32, 15},
     };
 
     if (n->it.kind != RS_TREE_FIELD)

@@ -37,7 +37,8 @@ enum rs_ftype {
     RS_FT_IPV4,
     RS_FT_IPV6,
     RS_FT_STRING,
-    RS_FT_NONE          /* a text label with no value: present or not (tshark prints 1) */
+    RS_FT_NONE,         /* a text label with no value: present or not (tshark prints 1) */
+    RS_FT_COUNT         /* how many types there are; tables indexed by type assert it */
 };
 
 enum rs_fbase {
@@ -226,6 +227,9 @@ size_t rs_value_format_style(const struct rs_field *f, const struct rs_value *v,
  * bases where Wireshark shows them. */
 size_t rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char *buf,
                                size_t size);
+
+/* "FT_UINT32" for RS_FT_UINT32: Wireshark's name of a field type. */
+const char *rs_field_type_name(uint8_t type);
 
 /* Name of value in vals, or NULL. */
 const char *rs_value_name(const struct rs_value_string *vals, uint64_t value);

@@ -121,8 +121,6 @@ void rs_out_gap(struct rs_out *o);
  * (P and F lines), "protocols" (name, short name, filter name) or "values" (V lines
  * of value strings). RS_EINVAL for another report. */
 int rs_print_glossary(struct rs_out *o, const char *report);
-/* "FT_UINT32" for RS_FT_UINT32: Wireshark's name of a field type. */
-const char *rs_field_type_name(uint8_t type);
 /* The same tree in tshark's -T pdml XML: the header (capture_file may be NULL), a
  * <packet> per frame, the end. */
 void rs_print_pdml_begin(struct rs_out *o, const char *capture_file);

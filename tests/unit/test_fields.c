@@ -293,6 +293,25 @@ test_styles(void **state)
 
 /* ARP as Wireshark reads it: an announcement is gratuitous too, a probe comes from
  * 0.0.0.0, and addresses that are not Ethernet's or IPv4's are bytes. */
+/* Every field type has its own Wireshark name, whatever its place in the enum. */
+static void
+test_type_names(void **state)
+{
+    (void)state;
+    for (unsigned t = 0; t < RS_FT_COUNT; t++) {
+        const char *name = rs_field_type_name((uint8_t)t);
+        assert_true(strncmp(name, "FT_", 3) == 0);
+        assert_true(t == RS_FT_NONE || strcmp(name, "FT_NONE") != 0);
+        for (unsigned u = 0; u < t; u++)
+            assert_string_not_equal(name, rs_field_type_name((uint8_t)u));
+    }
+    assert_string_equal(rs_field_type_name(RS_FT_INT16), "FT_INT16");
+    assert_string_equal(rs_field_type_name(RS_FT_INT32), "FT_INT32");
+    assert_string_equal(rs_field_type_name(RS_FT_FRAMENUM), "FT_FRAMENUM");
+    assert_string_equal(rs_field_type_name(RS_FT_RELTIME), "FT_RELATIVE_TIME");
+    assert_string_equal(rs_field_type_name(RS_FT_COUNT), "FT_NONE");
+}
+
 static void
 test_arp(void **state)
 {
@@ -349,6 +368,7 @@ main(void)
         cmocka_unit_test(test_aeth_tables),
         cmocka_unit_test(test_formatting),
         cmocka_unit_test(test_styles),
+        cmocka_unit_test(test_type_names),
         cmocka_unit_test(test_arp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -587,6 +587,12 @@ test_feature_errors(void **state)
                  "at position 26: the arguments of max() must have one type (expected "
                  "FT_UINT16, got FT_RELATIVE_TIME)");
     assert_error("min(udp) > 1", "min() takes values that order; udp is FT_PROTOCOL");
+    /* the names of types after a signed one in the enum (once shifted by one) */
+    assert_error("max(frame.encap_type, frame.time_delta) > 1",
+                 "(expected FT_INT16, got FT_RELATIVE_TIME)");
+    assert_error("max(frame.time_delta, ip.src) > 1", "(expected FT_RELATIVE_TIME, got FT_IPv4)");
+    assert_error("frame.encap_type == -70000", "70000 is too big for frame.encap_type, at most "
+                 "32767");
     assert_true(matches("min(eth.src, eth.dst) == eth.src && max(eth.src, eth.dst) == eth.dst"));
     assert_error("max(udp.port,) > 1", "at position 14: expected a field or a value");
     assert_error("frame[0,1,2,3,4,5,6,7,8] == 00",
