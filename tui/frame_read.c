@@ -39,6 +39,7 @@ frame_from_index(struct rs_tui_model *m, uint64_t number, struct rs_frame *f,
     f->ts_sec = e->ts_sec;
     f->ts_nsec = e->ts_nsec;
     f->ts_digits = e->ts_digits;
+    f->interface = e->interface;
     struct rs_time t = rs_frame_time(f);
     f->rel = rs_time_sub(t, (struct rs_time){first.ts_sec, (int32_t)first.ts_nsec});
     f->delta = rs_time_sub(t, (struct rs_time){prev.ts_sec, (int32_t)prev.ts_nsec});
@@ -169,6 +170,26 @@ read_frame(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d,
     return 0;
 }
 
+/* frame.time_delta_displayed under a filter: the time since the shown frame before this
+ * one (0 for the first), as read -Y gives it; without a filter the frame's own delta. */
+static void
+delta_shown(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d)
+{
+    struct rs_tui_frame prev;
+
+    if (rs_tui_model_filter(m)[0] == '\0')
+        return;
+    uint64_t pos = rs_tui_model_shown_find(m, number);
+    if (pos >= rs_tui_model_shown_count(m) || rs_tui_model_shown_frame(m, pos) != number)
+        return;
+    if (pos == 0 || !rs_tui_model_frame(m, rs_tui_model_shown_frame(m, pos - 1), &prev)) {
+        d->pkt.delta_shown = (struct rs_time){0, 0};
+        return;
+    }
+    d->pkt.delta_shown = rs_time_sub(rs_frame_time(&d->frame),
+                                     (struct rs_time){prev.ts_sec, (int32_t)prev.ts_nsec});
+}
+
 int
 rs_tui_model_decode_at(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d,
                        struct rs_tui_cursor *c, char *err)
@@ -179,17 +200,23 @@ rs_tui_model_decode_at(struct rs_tui_model *m, uint64_t number, struct rs_tui_de
     if ((rc = read_frame(m, number, d, &e, c, err)) != 0)
         return rc;
     rs_decode_frame(&d->frame, &m->decode, &d->pkt);
-    if (e.state_len == 0)
-        return frame_state_apply(d, NULL, 0, err);
-    const uint8_t *state = state_view(m, c != NULL ? &c->state : NULL, e.state_off,
-                                      e.state_len);
-    if (state == NULL) {
-        if ((rc = make_room(&d->state, &d->state_cap, e.state_len, err)) != 0 ||
-            (rc = store_read(m->store, e.state_off, d->state, e.state_len, err)) != 0)
-            return rc;
-        state = d->state;
+    if (e.state_len == 0) {
+        rc = frame_state_apply(d, NULL, 0, err);
+    } else {
+        const uint8_t *state = state_view(m, c != NULL ? &c->state : NULL, e.state_off,
+                                          e.state_len);
+        if (state == NULL) {
+            if ((rc = make_room(&d->state, &d->state_cap, e.state_len, err)) != 0 ||
+                (rc = store_read(m->store, e.state_off, d->state, e.state_len, err)) != 0)
+                return rc;
+            state = d->state;
+        }
+        rc = frame_state_apply(d, state, e.state_len, err);
     }
-    return frame_state_apply(d, state, e.state_len, err);
+    /* A search (c) reads rows, which do not show it: only a frame shown alone needs it. */
+    if (rc == 0 && c == NULL)
+        delta_shown(m, number, d);
+    return rc;
 }
 
 int

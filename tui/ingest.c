@@ -68,6 +68,7 @@ index_entry(const struct rs_frame *frame, int64_t offset, const struct rs_pipeli
     e->wire_len = rs_packet_wire_len(&r->pkt);
     e->linktype = (uint16_t)frame->linktype;
     e->ts_digits = frame->ts_digits;
+    e->interface = frame->interface;
     if (r->pkt.facts == NULL)
         return;
     e->conv = (r->facts.flags & RS_FACT_CONV) ? r->facts.conv : 0;

@@ -84,7 +84,7 @@ add_line(void *arg, const struct rs_tree_item *it)
                    ? rs_field_lookup(it->field->abbrev) + 1 : RS_TUI_TREE_NONE;
     t->lines[t->n++] = (struct rs_tui_tree_line){node, it->depth, it->node, it->offset,
                                                  it->length, b->text.len};
-    rs_print_tree_line(&b->text, b->pkt, it);
+    rs_print_tree_row(&b->text, b->pkt, it);
     rs_out_char(&b->text, '\0');
 }
 

@@ -16,6 +16,7 @@
  * packet's text in memory.
  */
 #include <curses.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,16 +142,25 @@ visible_rows(const struct tui *t, const struct rs_tui_tree *tr, size_t *vis)
     return k;
 }
 
-/* Keeps the cursor on the node it was on, across packets and folds. */
+/* Keeps the cursor on the node it was on, across packets and folds: of the lines of that
+ * node (a field can show more than once, as eth.addr under Destination and Source, and
+ * text items share one key), the one nearest the row the cursor was on. */
 static size_t
 cursor_row(struct tui *t, const struct rs_tui_tree *tr, const size_t *vis, size_t n_vis)
 {
-    if (t->tree_sel_node != TREE_SEL_NONE)
-        for (size_t k = 0; k < n_vis; k++)
-            if (tr->lines[vis[k]].node == t->tree_sel_node) {
-                t->tree_sel = (int)k;
-                break;
+    if (t->tree_sel_node != TREE_SEL_NONE) {
+        size_t best = SIZE_MAX, best_dist = SIZE_MAX, at = t->tree_sel > 0 ? (size_t)t->tree_sel
+                                                                            : 0;
+        for (size_t k = 0; k < n_vis; k++) {
+            size_t dist = k > at ? k - at : at - k;
+            if (tr->lines[vis[k]].node == t->tree_sel_node && dist < best_dist) {
+                best = k;
+                best_dist = dist;
             }
+        }
+        if (best != SIZE_MAX)
+            t->tree_sel = (int)best;
+    }
     if (t->tree_sel >= (int)n_vis)
         t->tree_sel = n_vis > 0 ? (int)n_vis - 1 : 0;
     if (t->tree_sel < 0)

@@ -40,6 +40,7 @@ static const struct proto_names wireshark_protos[] = {
      "iWARP Direct Data Placement and Remote Direct Memory Access Protocol",
      "IWARP_DDP_RDMAP"},
     {"arp", "Address Resolution Protocol", "ARP/RARP"},
+    {"erf", "Extensible Record Format", "ERF"},
     {"data", "Data", "Data"},
     {NULL, NULL, NULL},
 };

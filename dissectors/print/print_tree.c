@@ -485,6 +485,18 @@ rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt, const struct r
     }
 }
 
+void
+rs_print_tree_row(struct rs_out *o, const struct rs_packet *pkt, const struct rs_tree_item *it)
+{
+    bool generated = it->kind == RS_TREE_FIELD && (it->field->flags & RS_FIELD_GENERATED);
+
+    if (generated)
+        rs_out_char(o, '[');
+    rs_print_tree_line(o, pkt, it);
+    if (generated)
+        rs_out_char(o, ']');
+}
+
 /* Whether the top-level line it opens a protocol that -O expands. */
 static bool
 expands(const struct tree_ctx *t, const struct rs_tree_item *it)
@@ -510,12 +522,7 @@ print_line(void *arg, const struct rs_tree_item *it)
             return;
     }
     indent(t->o, it->depth);
-    bool generated = it->kind == RS_TREE_FIELD && (it->field->flags & RS_FIELD_GENERATED);
-    if (generated)
-        rs_out_char(t->o, '[');
-    rs_print_tree_line(t->o, t->pkt, it);
-    if (generated)
-        rs_out_char(t->o, ']');
+    rs_print_tree_row(t->o, t->pkt, it);
     rs_out_char(t->o, '\n');
     /* tshark's -V without -x: the bytes no protocol took, in hex below their line. */
     if (t->o->data_hex && it->kind == RS_TREE_FIELD && it->field->type == RS_FT_PROTOCOL &&

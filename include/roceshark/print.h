@@ -155,9 +155,14 @@ void rs_tree_walk(const struct rs_packet *pkt, rs_tree_fn fn, void *arg);
 /* The same with the hidden fields of Wireshark's tree too, each where it is declared
  * (ip.addr after ip.src and ip.dst), as tshark's JSON shows them. */
 void rs_tree_walk_hidden(const struct rs_packet *pkt, rs_tree_fn fn, void *arg);
-/* One line as rs_print_tree prints it, without indentation or newline. */
+/* One line's text, without indentation, newline or the brackets of a generated item
+ * (PDML's showname, JSON's text keys). */
 void rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt,
                         const struct rs_tree_item *item);
+/* One line as rs_print_tree prints it, without indentation or newline: a generated
+ * item in brackets, as tshark's -V shows it. */
+void rs_print_tree_row(struct rs_out *o, const struct rs_packet *pkt,
+                       const struct rs_tree_item *it);
 /* The frame's bytes, as tshark -x prints them (offset, hex, ASCII), then a blank line. */
 void rs_print_hex(struct rs_out *o, const struct rs_packet *pkt);
 /* n bytes at p in the same lines, offsets from 0, without the blank line. */

@@ -48,6 +48,7 @@ struct rs_tui_frame {
     uint16_t linktype;
     uint8_t kind;           /* RS_TUI_KIND_*: how the packet list colours it */
     uint8_t ts_digits;
+    uint8_t interface;      /* the frame's rs_frame interface (an ERF record's port) */
 };
 
 /* Kinds of frame the packet list colours. */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <roceshark/print.h>
 #include <roceshark/tui.h>
 
 static int
@@ -36,11 +37,25 @@ decode_as(const char *arg, struct rs_decode_opts *d)
     return 0;
 }
 
+/* The tree as read -V prints it: the bytes of a Data protocol follow its line in hex,
+ * where the TUI shows them in its bytes pane. */
 static void
-print_tree(const struct rs_tui_tree *t)
+print_tree(const struct rs_tui_tree *t, const struct rs_packet *pkt)
 {
-    for (size_t i = 0; i < t->n; i++)
-        printf("%*s%s\n", (int)(t->lines[i].depth * 4), "", t->text + t->lines[i].text);
+    int data = rs_field_lookup("data") + 1;
+
+    for (size_t i = 0; i < t->n; i++) {
+        const struct rs_tui_tree_line *l = &t->lines[i];
+        printf("%*s%s\n", (int)(l->depth * 4), "", t->text + l->text);
+        if (l->node != data || !l->is_node || l->length == 0)
+            continue;
+        struct rs_out o;
+        if (rs_out_init(&o, NULL, 1024) != 0)
+            continue;
+        rs_print_hex_bytes(&o, pkt->frame->data + l->offset, l->length);
+        printf("\n%.*s", (int)o.len, o.buf);
+        rs_out_free(&o);
+    }
     putchar('\n');
 }
 
@@ -107,7 +122,7 @@ main(int argc, char **argv)
         }
         printf("%s\n", line);
         if (tree_mode)
-            print_tree(&tree);
+            print_tree(&tree, &d.pkt);
         free(line);
     }
     rs_tui_tree_free(&tree);
