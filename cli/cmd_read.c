@@ -484,7 +484,7 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
     ro->display = *rs_display_get();
     optind = 1;
     while ((c = cli_getopt("read", argc, argv, "r:i:f:s:B:pc:a:w:F:VO:S:2R:G:xPt:T:e:E:j:J:d:o:Y:z:"
-                           "qlnN:h", longopts, read_usage)) != CLI_OPT_END) {
+                           "qlnN:hv", longopts, read_usage)) != CLI_OPT_END) {
         switch (c) {
         case 'a':
             if ((rc = parse_autostop(optarg, ro)) != 0)
@@ -645,6 +645,9 @@ parse_read_args(int argc, char **argv, struct read_opts *ro)
                 return cli_fail(CLI_EXIT_USAGE, "--compat %s: expected tshark", optarg);
             ro->display.info_tshark = ro->display.tree_tshark = true;
             break;
+        case 'v':   /* tshark prints its version wherever -v stands */
+            cmd_version();
+            return -1;
         case CLI_OPT_HELP:
             return -1;
         default:    /* CLI_OPT_BAD */

@@ -144,12 +144,9 @@ main(int argc, char **argv)
     int (*run)(int, char **) = command(cmd);
     if (run != NULL)
         return run(argc - 1, argv + 1);
-    /* tshark -G's glossaries are read's. */
-    if (strcmp(cmd, "-G") == 0)
+    /* tshark's habit: `roceshark -r FILE ...` and `roceshark -G fields` are read's, as a
+     * tshark command line is (read names any option it does not know). */
+    if (cmd[0] == '-' && cmd[1] != '\0')
         return cmd_read(argc, argv);
-    /* tshark's habit, `roceshark -r FILE`, gets the command it meant. */
-    if (cmd[0] == '-' && strchr("rYTeVxiz", cmd[1]) != NULL && cmd[1] != '\0')
-        return cli_fail(CLI_EXIT_USAGE, "%s: options follow a command: 'roceshark read %s ...' "
-                        "(try 'roceshark --help')", cmd, cmd);
     return cli_fail(CLI_EXIT_USAGE, "%s: unknown command (try 'roceshark --help')", cmd);
 }
