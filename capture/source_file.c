@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "source_int.h"
 
@@ -57,32 +58,77 @@ file_close(struct rs_source *src)
 
 static const struct rs_source_ops file_ops = {file_next, file_break, file_close, NULL};
 
-/* Opens path with libpcap, behind a large stdio buffer (libpcap reads
- * record by record; the default 4 KiB buffer costs a system call for every
- * few frames), inflating it first when it is gzip-compressed. */
+#define PCAP_MAGIC_NSEC 0xa1b23c4du
+#define PCAPNG_MAGIC 0x0a0d0d0au
+
+/* Opens path with libpcap, behind a large stdio buffer (libpcap reads record by record;
+ * the default 4 KiB buffer costs a system call for every few frames); a gzip stream or
+ * standard input may hold a pcapng file, which goes to our reader instead (*fs_used false). */
 static int
-file_open_pcap(const char *path, struct file_source *fs, bool *nsec, char *err)
+file_open_pcap(const char *path, struct file_source *fs, struct rs_source *src, bool *nsec,
+               bool *fs_used, char *err)
 {
     char pcap_err[PCAP_ERRBUF_SIZE];
     FILE *fp = NULL;
+    uint32_t magic = 0;
     int rc;
 
     *nsec = false;
-    if (strcmp(path, "-") == 0)
-        fp = stdin;
-    else if ((rc = source_gzip_open(path, &fp, nsec, err)) < 0)
+    *fs_used = true;
+    if ((rc = source_gzip_open(path, &fp, &magic, err)) < 0)
         return rc;
     else if (rc == 0 && (fp = fopen(path, "rb")) == NULL)
         return rs_error(err, RS_EIO, "%s: %s", path, strerror(errno));
     setvbuf(fp, NULL, _IOFBF, FILE_BUFFER_SIZE);
+    if (rc == 1 && magic == PCAPNG_MAGIC) {
+        *fs_used = false;
+        rc = source_pcapng_open_stream(strcmp(path, "-") == 0 ? "standard input" : path, fp,
+                                       src, err);
+        return rc < 0 ? rc : 0;
+    }
+    /* A nanosecond pcap file inside is shown with nine decimals. */
+    *nsec = magic == PCAP_MAGIC_NSEC || magic == __builtin_bswap32(PCAP_MAGIC_NSEC);
     fs->pcap = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO,
                                                         pcap_err);
     if (fs->pcap == NULL) {
-        if (fp != stdin)
-            fclose(fp);
+        fclose(fp);
         return rs_error(err, RS_EIO, "%s: %s", path, pcap_err);
     }
     return 0;
+}
+
+/* An empty file (0 bytes) is a capture of no frames, as tshark reads it: its tables are
+ * printed empty and -w writes a file of no frames. */
+static int
+empty_next(struct rs_source *src, struct rs_frame *frame, char *err)
+{
+    (void)src;
+    (void)frame;
+    (void)err;
+    return 0;
+}
+
+static void
+empty_break(struct rs_source *src)
+{
+    (void)src;
+}
+
+static void
+empty_close(struct rs_source *src)
+{
+    (void)src;
+}
+
+static const struct rs_source_ops empty_ops = {empty_next, empty_break, empty_close, NULL};
+
+static bool
+is_empty_file(const char *path)
+{
+    struct stat st;
+
+    return strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+           st.st_size == 0;
 }
 
 int
@@ -96,6 +142,14 @@ rs_source_open_file(const char *path, struct rs_source **out, char *err)
     if ((rc = source_create(strlen(path) < RS_IFACE_NAME_MAX ? path : "capture file",
                             &src, err)) != 0)
         return rc;
+    if (is_empty_file(path)) {
+        src->ops = &empty_ops;
+        src->linktype = RS_DLT_EN10MB;
+        src->snaplen = RS_CAPTURE_SNAPLEN;
+        src->ts_digits = 6;
+        *out = src;
+        return 0;
+    }
     /* Classic pcap and pcapng files are read by our readers; the rest
      * (standard input included) is libpcap's. */
     if (strcmp(path, "-") != 0 && ((rc = source_pcap_try(path, src, err)) != 0 ||
@@ -106,9 +160,14 @@ rs_source_open_file(const char *path, struct rs_source **out, char *err)
         rc = rs_error(err, RS_ENOMEM, "%s: out of memory", path);
         goto done;
     }
-    bool nsec;
-    if ((rc = file_open_pcap(path, fs, &nsec, err)) != 0)
+    bool nsec, fs_used;
+    if ((rc = file_open_pcap(path, fs, src, &nsec, &fs_used, err)) != 0)
         goto done;
+    if (!fs_used) {     /* a pcapng stream, now our reader's */
+        free(fs);
+        rc = 1;
+        goto done;
+    }
     src->ops = &file_ops;
     src->priv = fs;
     src->linktype = pcap_datalink(fs->pcap);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * source_gzip.c - gzip-compressed capture files (.pcap.gz, .pcapng.gz), as
- * tshark opens them: the file is inflated by zlib as it is read and handed
- * to libpcap as a stdio stream (fopencookie), so both formats work without
- * a copy of the uncompressed file on disk or in memory.
+ * source_gzip.c - gzip-compressed capture files (.pcap.gz, .pcapng.gz) and
+ * standard input, compressed or not, as tshark opens them: the stream is
+ * inflated by zlib as it is read and handed on as a stdio stream
+ * (fopencookie) to libpcap (pcap) or to our pcapng reader (which, unlike
+ * libpcap's, takes interfaces of different snapshot lengths), so both
+ * formats work without a copy of the uncompressed file on disk or in memory.
  */
 /* fopencookie() is a GNU extension; the build defines _GNU_SOURCE. */
 #include <errno.h>
@@ -20,7 +22,6 @@
 
 #define GZIP_MAGIC0 0x1f
 #define GZIP_MAGIC1 0x8b
-#define PCAP_MAGIC_NSEC 0xa1b23c4du
 #define INFLATE_BUFFER (256u << 10)
 
 /* The stream libpcap reads: the first bytes were read ahead to learn the
@@ -78,26 +79,33 @@ is_gzip(const char *path)
 }
 
 int
-source_gzip_open(const char *path, FILE **fp, bool *nsec, char *err)
+source_gzip_open(const char *path, FILE **fp, uint32_t *magic, char *err)
 {
     static const cookie_io_functions_t io = {.read = gzip_read, .close = gzip_close};
+    bool in = strcmp(path, "-") == 0;
 
-    *nsec = false;
-    if (!is_gzip(path))
+    *magic = 0;
+    if (!in && !is_gzip(path))
         return 0;
     struct gzip_stream *s = calloc(1, sizeof(*s));
     if (s == NULL)
         return rs_error(err, RS_ENOMEM, "%s: out of memory", path);
-    if ((s->gz = gzopen(path, "rb")) == NULL) {
+    /* Standard input is read through zlib whatever it holds: zlib passes data that is
+     * not gzip through as it is, so a compressed stream is found by its magic too. */
+    int fd = in ? dup(STDIN_FILENO) : -1;
+    s->gz = in ? (fd >= 0 ? gzdopen(fd, "rb") : NULL) : gzopen(path, "rb");
+    if (s->gz == NULL) {
+        int e = errno != 0 ? errno : ENOMEM;
+        if (fd >= 0)
+            close(fd);
         free(s);
-        return rs_error(err, RS_EIO, "%s: %s", path, strerror(errno != 0 ? errno : ENOMEM));
+        return rs_error(err, RS_EIO, "%s: %s", in ? "standard input" : path, strerror(e));
     }
     gzbuffer(s->gz, INFLATE_BUFFER);
     int got = gzread(s->gz, s->peek, sizeof(s->peek));
     s->peek_len = got > 0 ? (size_t)got : 0;
-    /* A nanosecond pcap file inside is shown with nine decimals. */
-    *nsec = s->peek_len == 4 && (rs_load_le32(s->peek) == PCAP_MAGIC_NSEC ||
-                                 rs_load_be32(s->peek) == PCAP_MAGIC_NSEC);
+    if (s->peek_len == 4)
+        *magic = rs_load_le32(s->peek);
     if ((*fp = fopencookie(s, "rb", io)) == NULL) {
         gzclose_r(s->gz);
         free(s);

@@ -60,9 +60,13 @@ uint8_t source_ts_digits(int linktype, bool nsec);
 int source_pcap_try(const char *path, struct rs_source *src, char *err);
 /* The same for a pcapng file. */
 int source_pcapng_try(const char *path, struct rs_source *src, char *err);
-/* A gzip-compressed file: 1 with *fp a stream of what it holds (*nsec when
- * that is a nanosecond pcap file), 0 when path is not gzip, or an error. */
-int source_gzip_open(const char *path, FILE **fp, bool *nsec, char *err);
+/* The same for a pcapng stream already open (a gzip-compressed file or standard input,
+ * source_gzip_open()); the source closes fp. */
+int source_pcapng_open_stream(const char *path, FILE *fp, struct rs_source *src, char *err);
+/* A gzip-compressed file, or standard input (path "-", compressed or not): 1 with *fp a
+ * stream of what it holds and *magic its first four bytes as they are stored (to tell
+ * pcap from pcapng), 0 when path is not gzip, or an error. */
+int source_gzip_open(const char *path, FILE **fp, uint32_t *magic, char *err);
 
 /* Activation of the two live backends (source_live.c, source_verbs.c). */
 int source_live_activate(struct rs_source *src, const struct rs_live_opts *opts, char *err);

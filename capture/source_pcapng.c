@@ -65,6 +65,7 @@ struct ng_iface {
 
 struct ng_source {
     int fd;
+    FILE *fp;                   /* a stream in place of fd (gzip, standard input), or NULL */
     uint8_t *buf;
     size_t cap, start, end;     /* unread bytes are buf[start, end) */
     uint64_t buf_off;           /* where buf[0] is in the file */
@@ -115,7 +116,14 @@ fill(struct ng_source *ns, size_t need, char *err)
             ns->buf = b;
             ns->cap = need;
         }
-        ssize_t n = read(ns->fd, ns->buf + ns->end, ns->cap - ns->end);
+        ssize_t n;
+        if (ns->fp != NULL) {
+            size_t got = fread(ns->buf + ns->end, 1, ns->cap - ns->end, ns->fp);
+            n = got == 0 && ferror(ns->fp) ? -1 : (ssize_t)got;
+            errno = n < 0 ? EIO : errno;
+        } else {
+            n = read(ns->fd, ns->buf + ns->end, ns->cap - ns->end);
+        }
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
@@ -380,7 +388,10 @@ pcapng_close(struct rs_source *src)
 {
     struct ng_source *ns = src->priv;
 
-    close(ns->fd);
+    if (ns->fp != NULL)
+        fclose(ns->fp);
+    else
+        close(ns->fd);
     free(ns->buf);
     free(ns->ifaces);
     free(ns);
@@ -389,29 +400,10 @@ pcapng_close(struct rs_source *src)
 static const struct rs_source_ops pcapng_ops = {.next = pcapng_next, .brk = pcapng_break,
                                                .close = pcapng_close};
 
-int
-source_pcapng_try(const char *path, struct rs_source *src, char *err)
+/* Starts reading the pcapng file ns reads (fd or fp): its first interface. */
+static int
+pcapng_start(const char *path, struct ng_source *ns, struct rs_source *src, char *err)
 {
-    struct stat st;
-    uint8_t magic[4];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-    if (fd < 0)
-        return 0;   /* libpcap reports the error in its own words */
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-        pread(fd, magic, sizeof(magic), 0) != (ssize_t)sizeof(magic) ||
-        rs_load_le32(magic) != BT_SHB) {
-        close(fd);
-        return 0;
-    }
-    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-    struct ng_source *ns = calloc(1, sizeof(*ns));
-    if (ns == NULL || (ns->buf = malloc(READ_CHUNK)) == NULL) {
-        free(ns);
-        close(fd);
-        return rs_error(err, RS_ENOMEM, "%s: out of memory", path);
-    }
-    ns->fd = fd;
     ns->cap = READ_CHUNK;
     src->priv = ns;
     src->ops = &pcapng_ops;
@@ -435,4 +427,55 @@ source_pcapng_try(const char *path, struct rs_source *src, char *err)
     src->snaplen = ns->ifaces[0].snaplen != 0 ? ns->ifaces[0].snaplen : RS_CAPTURE_SNAPLEN;
     src->ts_digits = ns->ifaces[0].digits;
     return 1;
+}
+
+static struct ng_source *
+ng_source_new(void)
+{
+    struct ng_source *ns = calloc(1, sizeof(*ns));
+
+    if (ns != NULL && (ns->buf = malloc(READ_CHUNK)) == NULL) {
+        free(ns);
+        ns = NULL;
+    }
+    return ns;
+}
+
+int
+source_pcapng_try(const char *path, struct rs_source *src, char *err)
+{
+    struct stat st;
+    uint8_t magic[4];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0)
+        return 0;   /* libpcap reports the error in its own words */
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        pread(fd, magic, sizeof(magic), 0) != (ssize_t)sizeof(magic) ||
+        rs_load_le32(magic) != BT_SHB) {
+        close(fd);
+        return 0;
+    }
+    posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    struct ng_source *ns = ng_source_new();
+    if (ns == NULL) {
+        close(fd);
+        return rs_error(err, RS_ENOMEM, "%s: out of memory", path);
+    }
+    ns->fd = fd;
+    return pcapng_start(path, ns, src, err);
+}
+
+int
+source_pcapng_open_stream(const char *path, FILE *fp, struct rs_source *src, char *err)
+{
+    struct ng_source *ns = ng_source_new();
+
+    if (ns == NULL) {
+        fclose(fp);
+        return rs_error(err, RS_ENOMEM, "%s: out of memory", path);
+    }
+    ns->fd = -1;
+    ns->fp = fp;
+    return pcapng_start(path, ns, src, err);
 }

@@ -1063,7 +1063,7 @@ cmd_read(int argc, char **argv)
     if ((rc = rs_pipeline_new(&ro->pipe, &pipe, err)) != 0) {
         const char *text = ro->pipe.filter;
         rc = rc == RS_EINVAL ?
-            cli_fail(CLI_EXIT_USAGE, "-Y %.*s%s: %s", FILTER_ECHO_MAX, text,
+            cli_fail(READ_EXIT_FILTER, "-Y %.*s%s: %s", FILTER_ECHO_MAX, text,
                      strlen(text) > FILTER_ECHO_MAX ? "..." : "", err) :
             cli_fail(CLI_EXIT_INTERNAL, "%s", err);
         goto done;

@@ -6,6 +6,11 @@
 #ifndef ROCESHARK_CLI_READ_INT_H
 #define ROCESHARK_CLI_READ_INT_H
 
+/* read exits as tshark does where tshark has its own code: 2 for a display filter it
+ * cannot compile (tshark's INVALID_FILTER) and for a -w file it cannot write. */
+#define READ_EXIT_FILTER 2
+#define READ_EXIT_WRITE 2
+
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -47,7 +47,7 @@ read_pass_first(const char *file, const struct rs_pipeline_opts *opts, const cha
     memset(pass, 0, sizeof(*pass));
     po.filter = filter;
     if (rs_pipeline_new(&po, &pipe, err) != 0)
-        return cli_fail(CLI_EXIT_USAGE, "-R %.60s%s: %s", filter, strlen(filter) > 60 ? "..." : "",
+        return cli_fail(READ_EXIT_FILTER, "-R %.60s%s: %s", filter, strlen(filter) > 60 ? "..." : "",
                         err);
     if (rs_source_open_file(file, &src, err) != 0) {
         rs_pipeline_free(pipe);

@@ -28,7 +28,7 @@ read_save_open(const char *path, const char *input, enum read_save_format format
     wo.frame_linktypes = true;
     int rc = rs_writer_open(&wo, w, err);
     if (rc != 0)
-        return cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_OUTPUT, "-w %s", err);
+        return cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : READ_EXIT_WRITE, "-w %s", err);
     return 0;
 }
 
@@ -38,7 +38,7 @@ read_save_frame(struct rs_writer *w, const struct rs_frame *frame)
     char err[RS_ERRBUF_SIZE];
 
     if (rs_writer_write(w, frame, err) != 0)
-        return cli_fail(CLI_EXIT_OUTPUT, "-w %s", err);
+        return cli_fail(READ_EXIT_WRITE, "-w %s", err);
     return 0;
 }
 
@@ -48,6 +48,6 @@ read_save_close(struct rs_writer *w)
     char err[RS_ERRBUF_SIZE];
 
     if (w != NULL && rs_writer_close(w, NULL, err) != 0)
-        return cli_fail(CLI_EXIT_OUTPUT, "-w %s", err);
+        return cli_fail(READ_EXIT_WRITE, "-w %s", err);
     return 0;
 }

@@ -104,7 +104,7 @@ for expr in ("frame", "!frame", "frame && infiniband", "infiniband.bth.opcode & 
                  check_rc=False).stdout
     t.check(got == want, "-Y %s: %d frames, tshark %d" % (expr, got.count("\n"),
                                                           want.count("\n")))
-expect_error(["read", "-r", CAP, "-Y", "ip.flags.df & 1"], 1, "FT_BOOLEAN cannot &")
+expect_error(["read", "-r", CAP, "-Y", "ip.flags.df & 1"], 2, "FT_BOOLEAN cannot &")
 listing = rs("fields", "infiniband.aeth").stdout.splitlines()
 t.check(any(l.startswith("infiniband.aeth.syndrome.timer\tFT_UINT8\t") for l in listing),
         "fields listing lacks the AETH timer")
@@ -335,7 +335,7 @@ for flt, why in [("(" * 101 + "frame" + ")" * 101,
                  ("udp.port in {%s}" % ", ".join(str(n) for n in range(257)),
                   "at position 1184: more than 256 set members")]:
     p = rs("read", "-r", SAMPLE, "-Y", flt)
-    t.check(p.returncode == 1 and p.stdout == "" and p.stderr.startswith("roceshark: -Y ") and
+    t.check(p.returncode == 2 and p.stdout == "" and p.stderr.startswith("roceshark: -Y ") and
             p.stderr.endswith(": %s\n" % why), "-Y bound: exit %d %r" % (p.returncode, p.stderr))
 t.check(rs("read", "-r", SAMPLE, "-Y", "udp.port in {%s}"
            % ", ".join(str(n) for n in range(256))).returncode == 0, "256 set members refused")
