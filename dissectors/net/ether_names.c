@@ -28,12 +28,27 @@
 
 #define NAME_MAX_LEN 64
 
+/* One entry of a file: the names point into the file's text, kept for the process. */
+struct entry {
+    uint64_t key;
+    uint32_t seq;           /* its place among the files' lines: which of two entries wins */
+    const char *name, *long_name;
+};
+
+/* The entries of one kind, sorted by key once the files are read, looked up by bisection:
+ * a manuf file has some 50,000 lines, and one allocation per line cost more at start-up
+ * than a whole capture's trees. */
+struct table {
+    struct entry *e;
+    size_t n, cap;
+};
+
 struct ether_names {
-    GHashTable *exact;      /* 48-bit address -> name (manuf and wka entries) */
-    GHashTable *ethers;     /* 48-bit address -> name (ethers files, first entry wins) */
-    GHashTable *ranges;     /* masked 48-bit address -> name */
-    GHashTable *vendors;    /* 24-bit prefix -> short vendor name */
-    GHashTable *long_names; /* 24-bit prefix -> long vendor name */
+    struct table exact;     /* 48-bit address (manuf and wka entries; the last wins) */
+    struct table ethers;    /* 48-bit address (ethers files; the first wins) */
+    struct table ranges;    /* masked 48-bit address (the last wins) */
+    struct table vendors;   /* 24-bit prefix: short and long vendor names (the last wins) */
+    uint32_t seq;
 };
 
 static struct ether_names names;
@@ -49,19 +64,69 @@ mac_key(const uint8_t a[6])
 }
 
 static void
-put_name(GHashTable *t, uint64_t key, const char *name, bool replace)
+put_name(struct ether_names *n, struct table *t, uint64_t key, const char *name,
+         const char *long_name)
 {
-    if (!replace && g_hash_table_contains(t, &key))
-        return;
-    uint64_t *k = g_new(uint64_t, 1);
-    *k = key;
-    g_hash_table_insert(t, k, g_strndup(name, NAME_MAX_LEN - 1));
+    if (t->n == t->cap) {
+        size_t cap = t->cap != 0 ? t->cap * 2 : 1024;
+        struct entry *e = realloc(t->e, cap * sizeof(*e));
+        if (e == NULL)
+            return;     /* out of memory: the name is not known, the address shows */
+        t->e = e;
+        t->cap = cap;
+    }
+    t->e[t->n++] = (struct entry){key, n->seq++, name, long_name};
+}
+
+static int
+entry_order(const void *pa, const void *pb)
+{
+    const struct entry *a = pa, *b = pb;
+
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Sorts t and keeps one entry per key: the last of the files' lines, or the first. */
+static void
+finish(struct table *t, bool last_wins)
+{
+    size_t k = 0;
+
+    qsort(t->e, t->n, sizeof(*t->e), entry_order);
+    for (size_t i = 0; i < t->n; i++) {
+        if (k > 0 && t->e[k - 1].key == t->e[i].key) {
+            if (last_wins)
+                t->e[k - 1] = t->e[i];
+            continue;
+        }
+        t->e[k++] = t->e[i];
+    }
+    t->n = k;
+}
+
+static const struct entry *
+find(const struct table *t, uint64_t key)
+{
+    size_t lo = 0, hi = t->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->e[mid].key < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->n && t->e[lo].key == key ? &t->e[lo] : NULL;
 }
 
 static const char *
-get_name(GHashTable *t, uint64_t key)
+get_name(const struct table *t, uint64_t key)
 {
-    return g_hash_table_lookup(t, &key);
+    const struct entry *e = find(t, key);
+
+    return e != NULL ? e->name : NULL;
 }
 
 /* "00:1B:21", "01-80-C2-00-00-00", "00:50:C2:33:10:00/36": 3 octets are a vendor prefix
@@ -112,47 +177,46 @@ parse_address(const char *s, uint8_t a[6], unsigned *mask)
 /* Each line "ADDRESS NAME [long name]"; '#' starts a comment; the long name is what
  * follows the name up to the next tab, without trailing blanks, else the name itself.
  * with_masks: a data file (prefixes and ranges allowed), else an ethers file (addresses
- * only). */
+ * only). The file's text is kept: the entries point into it. */
 static void
 read_file(struct ether_names *n, const char *path, bool with_masks)
 {
-    FILE *fp = fopen(path, "r");
-    char line[1024];
+    gchar *text = NULL;
+    gsize len = 0;
 
-    if (fp == NULL)
+    if (!g_file_get_contents(path, &text, &len, NULL))
         return;
-    while (fgets(line, sizeof(line), fp) != NULL) {
+    for (char *line = text, *next; line != NULL && *line != '\0'; line = next) {
+        next = strchr(line, '\n');
+        if (next != NULL)
+            *next++ = '\0';
         char *save = NULL, *hash = strchr(line, '#');
         if (hash != NULL)
             *hash = '\0';
         g_strchomp(line);
-        char *addr = strtok_r(line, " \t\r\n", &save);
-        char *name = addr != NULL ? strtok_r(NULL, " \t\r\n", &save) : NULL;
+        char *addr = strtok_r(line, " \t\r", &save);
+        char *name = addr != NULL ? strtok_r(NULL, " \t\r", &save) : NULL;
         char *long_name = name != NULL ? strtok_r(NULL, "\t", &save) : NULL;
         uint8_t a[6];
         unsigned mask;
         if (name == NULL || !parse_address(addr, a, &mask))
             continue;
+        if (strlen(name) >= NAME_MAX_LEN)
+            name[NAME_MAX_LEN - 1] = '\0';
+        if (long_name != NULL && strlen(long_name) >= NAME_MAX_LEN)
+            long_name[NAME_MAX_LEN - 1] = '\0';
         if (!with_masks) {
             if (mask == 48)
-                put_name(n->ethers, mac_key(a), name, false);
+                put_name(n, &n->ethers, mac_key(a), name, NULL);
         } else if (mask == 0) {
-            put_name(n->vendors, mac_key(a) >> 24, name, true);
-            put_name(n->long_names, mac_key(a) >> 24, long_name != NULL ? long_name : name,
-                     true);
+            put_name(n, &n->vendors, mac_key(a) >> 24, name,
+                     long_name != NULL ? long_name : name);
         } else if (mask == 48) {
-            put_name(n->exact, mac_key(a), name, true);
+            put_name(n, &n->exact, mac_key(a), name, NULL);
         } else {
-            put_name(n->ranges, mac_key(a), name, true);
+            put_name(n, &n->ranges, mac_key(a), name, NULL);
         }
     }
-    fclose(fp);
-}
-
-static GHashTable *
-new_table(void)
-{
-    return g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_free);
 }
 
 static void
@@ -162,11 +226,6 @@ load(void)
     const char *data = g_getenv("WIRESHARK_DATA_DIR");
     const char *home = g_getenv("HOME");
 
-    n->exact = new_table();
-    n->ethers = new_table();
-    n->ranges = new_table();
-    n->vendors = new_table();
-    n->long_names = new_table();
     if (data == NULL || *data == '\0')
         data = "/usr/share/wireshark";
     char *path = g_build_filename(data, "manuf", NULL);
@@ -182,6 +241,10 @@ load(void)
         g_free(path);
     }
     read_file(n, "/etc/ethers", false);
+    finish(&n->exact, true);
+    finish(&n->ethers, false);
+    finish(&n->ranges, true);
+    finish(&n->vendors, true);
 }
 
 /* The range named for a's first bits bits (the rest cleared), or NULL. */
@@ -191,7 +254,7 @@ range_name(const struct ether_names *n, const uint8_t a[6], unsigned bits)
     uint64_t key = mac_key(a);
     uint64_t keep = bits == 0 ? 0 : ~(uint64_t)0 << (48 - bits);
 
-    return get_name(n->ranges, key & keep & 0xffffffffffffull);
+    return get_name(&n->ranges, key & keep & 0xffffffffffffull);
 }
 
 /* "name_" then the octets from first on, the first of them reduced to its low
@@ -209,18 +272,20 @@ const char *
 rs_ether_vendor(const uint8_t prefix[3])
 {
     pthread_once(&names_once, load);
-    return get_name(names.long_names, (uint64_t)prefix[0] << 16 | prefix[1] << 8 | prefix[2]);
+    const struct entry *e = find(&names.vendors,
+                                 (uint64_t)prefix[0] << 16 | prefix[1] << 8 | prefix[2]);
+    return e != NULL ? e->long_name : NULL;
 }
 
-void
-rs_ether_name(const uint8_t a[6], char *buf, size_t size)
+/* The name of a as the files give it (rs_ether_name without its cache). */
+static void
+resolve_name(const uint8_t a[6], char *buf, size_t size)
 {
     const struct ether_names *n = &names;
     const char *name;
 
-    pthread_once(&names_once, load);
-    if ((name = get_name(n->exact, mac_key(a))) != NULL ||
-        (name = get_name(n->ethers, mac_key(a))) != NULL) {
+    if ((name = get_name(&n->exact, mac_key(a))) != NULL ||
+        (name = get_name(&n->ethers, mac_key(a))) != NULL) {
         snprintf(buf, size, "%s", name);
         return;
     }
@@ -234,8 +299,8 @@ rs_ether_name(const uint8_t a[6], char *buf, size_t size)
         }
     }
     uint64_t prefix = mac_key(a) >> 24;
-    if ((name = get_name(n->vendors, prefix)) != NULL ||
-        ((prefix & 0x010000) != 0 && (name = get_name(n->vendors, prefix & 0xfeffff)) != NULL)) {
+    if ((name = get_name(&n->vendors, prefix)) != NULL ||
+        ((prefix & 0x010000) != 0 && (name = get_name(&n->vendors, prefix & 0xfeffff)) != NULL)) {
         print_dummy(buf, size, name, a, 3, 0);
         return;
     }
@@ -259,4 +324,31 @@ rs_ether_name_shown(const uint8_t a[6], char *buf, size_t size)
     else
         snprintf(buf, size, "%02x:%02x:%02x:%02x:%02x:%02x", a[0], a[1], a[2], a[3], a[4],
                  a[5]);
+}
+
+/* A few dozen addresses make most of a capture, and an address no file names costs some
+ * forty table look-ups (every range length): each thread keeps the names it made, in a
+ * small table indexed by a hash of the address (a slot is overwritten on collision). */
+#define CACHE_SLOTS 128
+#define CACHE_NAME_MAX (NAME_MAX_LEN + 24)
+
+struct name_slot {
+    uint64_t key;           /* 1 + the 48-bit address; 0 for an empty slot */
+    char name[CACHE_NAME_MAX];
+};
+
+static _Thread_local struct name_slot cache[CACHE_SLOTS];
+
+void
+rs_ether_name(const uint8_t a[6], char *buf, size_t size)
+{
+    uint64_t key = mac_key(a) + 1;
+    struct name_slot *slot = &cache[(key * 0x9e3779b97f4a7c15ull) >> 57];
+
+    if (slot->key != key) {
+        pthread_once(&names_once, load);
+        resolve_name(a, slot->name, sizeof(slot->name));
+        slot->key = key;
+    }
+    snprintf(buf, size, "%s", slot->name);
 }
