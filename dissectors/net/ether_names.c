@@ -94,6 +94,8 @@ finish(struct table *t, bool last_wins)
 {
     size_t k = 0;
 
+    if (t->n == 0)
+        return;     /* no entries (a file missing): nothing to sort, no array */
     qsort(t->e, t->n, sizeof(*t->e), entry_order);
     for (size_t i = 0; i < t->n; i++) {
         if (k > 0 && t->e[k - 1].key == t->e[i].key) {
