@@ -91,7 +91,7 @@ struct rs_corr_view {
     char missed_text[2 * RS_CORR_MAX_POINTS];
     char seg_text[RS_CORR_MAX_SEGMENTS][4];
     uint8_t n_changed;
-    char changed[16][16];           /* "A>B:ip.ttl" */
+    char changed[16][24];           /* "A>B:ip.dsfield.dscp", the longest */
 };
 
 /* A point's clock on point A's: t_A = t - (offset + drift * (t - t0)). */
