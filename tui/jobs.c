@@ -72,6 +72,13 @@ tui_search_next(struct tui *t)
 {
     char err[RS_ERRBUF_SIZE];
 
+    if (t->job == JOB_SEARCH) {
+        /* A new search replaces the one under way (an n whose answer is late, say): it is
+         * stopped, and this one starts when it has (tui_jobs_poll). */
+        rs_tui_task_cancel(t->task);
+        t->search_again = true;
+        return;
+    }
     if (t->job != JOB_NONE) {
         tui_message(t, "%s is running: Esc stops it", t->job_what);
         return;
@@ -88,6 +95,7 @@ tui_search_next(struct tui *t)
         return;
     }
     t->job = JOB_SEARCH;
+    snprintf(t->job_text, sizeof(t->job_text), "%s", t->search);
     snprintf(t->job_what, sizeof(t->job_what), "finding \"%s\"", t->search);
 }
 
@@ -116,6 +124,7 @@ tui_jobs_escape(struct tui *t)
 {
     if (t->job != JOB_NONE) {
         rs_tui_task_cancel(t->task);
+        t->search_again = false;
         return true;
     }
     if (t->filtering) {
@@ -141,7 +150,7 @@ job_done(struct tui *t, const struct rs_tui_task_result *r)
         t->follow = false;
         t->want_frame = 0;
         t->pkt_sel = r->found;
-        tui_message(t, "found \"%s\" in packet %llu (n: the next)", t->search,
+        tui_message(t, "found \"%s\" in packet %llu (n: the next)", t->job_text,
                     (unsigned long long)rs_tui_model_shown_frame(t->model, r->found));
     } else if (r->rc == RS_ECANCELED) {
         /* How long the stop took, from Esc to the task's end. */
@@ -173,9 +182,14 @@ tui_jobs_poll(struct tui *t)
     if (t->job == JOB_NONE || !rs_tui_task_done(t->task, &done, &total))
         return;
     rs_tui_task_finish(t->task, &r);
-    job_done(t, &r);
+    if (!t->search_again)
+        job_done(t, &r);
     t->task = NULL;
     t->job = JOB_NONE;
+    if (t->search_again) {      /* the search that replaced this one: its answer only */
+        t->search_again = false;
+        tui_search_next(t);
+    }
 }
 
 void
@@ -205,4 +219,5 @@ tui_jobs_end(struct tui *t)
     rs_tui_task_finish(t->task, &r);
     t->task = NULL;
     t->job = JOB_NONE;
+    t->search_again = false;
 }

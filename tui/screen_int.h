@@ -61,6 +61,8 @@ struct tui {
     struct rs_tui_task *task;
     char job_what[TUI_PROMPT_MAX + 32];     /* "finding \"x\"", "writing to f.pcap" */
     char job_done[TUI_PROMPT_MAX + 32];     /* a write's "tagged packets to f.pcap" */
+    char job_text[TUI_PROMPT_MAX];  /* what the running search looks for (search changes) */
+    bool search_again;              /* a search asked for while one ran: it follows */
     /* A filter the user applied whose pass is still running: Esc puts the one before
      * back. */
     bool filtering;

@@ -167,6 +167,21 @@ def check_search_stops(many):
             break
     print("search of 1,100,007 frames stopped in %s ms" % stops)
     t.check(min(stops) <= 100, "Esc took %s ms to stop the search" % stops)
+    # A search asked for while one runs replaces it: the new text's answer, under its own
+    # name, and nothing of the one it replaced.
+    keys("s")
+    keys("C-u")
+    keys("no such text", literal=True)
+    keys("Enter")
+    wait_for(lambda s: 'finding "no such text": ' in s[-1], "the long search runs")
+    keys("s")
+    keys("C-u")
+    keys("rroce", literal=True)
+    keys("Enter")
+    lines = wait_for(lambda s: 'found "rroce" in packet' in s[-1] or "no such text" in s[-1]
+                     and "finding" not in s[-1], "the second search answers")
+    t.check('found "rroce" in packet' in lines[-1],
+            "a search replacing a running one: %r" % lines[-1])
     keys("q")
     stop_session()
 
