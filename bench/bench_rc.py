@@ -15,11 +15,18 @@ UDP ping-pong.
 
 Each figure is repeated --runs times (the machine has two cores that other work shares);
 the median and the best are shown. Run from the repository root after building into build/.
-Goals: write bandwidth >= 1 GB/s (10^9 bytes/s), SEND latency p50 <= 10 us."""
+Goals: write bandwidth >= 1 GB/s (10^9 bytes/s), SEND latency p50 <= 10 us.
+
+--load (needs stress-ng) measures the same tests again beside `stress-ng --cpu` with twice
+the cores busy, in the same run, and prints them as a column against the quiet figures:
+bandwidth, SEND latency p50 and p99, and the requesters' retransmissions per million
+packets (from perf --counters)."""
 import argparse
 import json
 import os
 import random
+import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -34,18 +41,57 @@ REF_PINGPONG = 2947e6 / 8           # ibv_rc_pingpong, bits/s in bytes/s
 REF_SEND_LAT = 2.95                 # us
 
 
-def perf(test, args):
+def requester_counts(err):
+    """(retransmits, packets) of a requester, from --counters' JSON line."""
+    m = re.search(r'"requester": \{"packets": (\d+), "retransmits": (\d+)', err)
+    return (int(m.group(2)), int(m.group(1))) if m else (0, 0)
+
+
+def perf(test, args, counts=None):
+    """The client's JSON line; counts, when given, sums both sides' requester counters."""
     r = random.Random()
     a, b = "127.0.%d.2" % r.randrange(100, 200), "127.0.%d.3" % r.randrange(100, 200)
     port = str(r.randrange(20000, 40000))
-    srv = subprocess.Popen([RS, "perf", test, "--bind", a, "-p", port] + args,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    cli = subprocess.run([RS, "perf", test, "--bind", b, "--connect", a, "-p", port, "--json"]
-                         + args, capture_output=True, text=True, timeout=300)
-    srv.wait(60)
+    srv = subprocess.Popen([RS, "perf", test, "--bind", a, "-p", port, "--counters"] + args,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cli = subprocess.run([RS, "perf", test, "--bind", b, "--connect", a, "-p", port, "--json",
+                          "--counters"] + args, capture_output=True, text=True, timeout=600)
+    s_out, _ = srv.communicate(timeout=120)
     if cli.returncode != 0:
         raise RuntimeError("perf %s: %s" % (test, cli.stderr.strip()))
-    return json.loads(cli.stdout.splitlines()[-1])
+    if counts is not None:
+        for out in (cli.stdout, s_out):
+            retx, pkts = requester_counts(out)
+            counts[0] += retx
+            counts[1] += pkts
+    return json.loads([x for x in cli.stdout.splitlines() if x.startswith('{"test"')][-1])
+
+
+def measure(runs, iters, counts=None):
+    """runs of write_bw and send_lat: bandwidths, p50s, p99s and averages."""
+    bw, lat, p99, lat_avg = [], [], [], []
+    for _ in range(runs):
+        j = perf("write_bw", ["-s", "65536", "-n", str(iters), "-m", "4096"], counts)
+        bw.append(j["bytes_per_second"])
+        j = perf("send_lat", ["-s", "2", "-n", "20000"], counts)
+        lat.append(j["t_typical_us"])
+        p99.append(j["p99_us"])
+        lat_avg.append(j["t_avg_us"])
+    return bw, lat, p99, lat_avg
+
+
+def loaded(runs, iters):
+    """The same tests beside stress-ng, twice the cores busy."""
+    stress = subprocess.Popen(["stress-ng", "--cpu", str(2 * os.cpu_count()), "--timeout", "0"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    counts = [0, 0]
+    try:
+        time.sleep(1)
+        bw, lat, p99, _ = measure(runs, iters, counts)
+    finally:
+        stress.send_signal(signal.SIGINT)
+        stress.wait(30)
+    return bw, lat, p99, counts
 
 
 def udp(mode, arg):
@@ -57,18 +103,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--iters", type=int, default=30000, help="write_bw iterations")
+    ap.add_argument("--load", action="store_true",
+                    help="the same tests beside stress-ng too, as a column")
     a = ap.parse_args()
 
-    bw, lat, lat_avg, ubw, ulat = [], [], [], [], []
+    counts = [0, 0]
+    bw, lat, p99, lat_avg = measure(a.runs, a.iters, counts)
+    ubw, ulat = [], []
     for _ in range(a.runs):
-        j = perf("write_bw", ["-s", "65536", "-n", str(a.iters), "-m", "4096"])
-        bw.append(j["bytes_per_second"])
-        j = perf("send_lat", ["-s", "2", "-n", "20000"])
-        lat.append(j["t_typical_us"])
-        lat_avg.append(j["t_avg_us"])
         ubw.append(udp("bw", 1.5)["udp_bytes_per_second"])
         ulat.append(udp("lat", 20000)["udp_half_rtt_p50_us"])
-        time.sleep(0.2)
 
     med, best = statistics.median(bw), max(bw)
     lmed, lbest = statistics.median(lat), min(lat)
@@ -97,6 +141,21 @@ def main():
           "SEND p50 <= 10 us: %s (%.2f us)"
           % ("met" if ok_bw else "NOT met", med / 1e9, best / 1e9, "met" if ok_lat else
              "NOT met", lmed))
+    if a.load:
+        lbw, llat, lp99, lcounts = loaded(a.runs, a.iters)
+        print()
+        print("beside stress-ng --cpu %d (twice the cores busy), same runs, medians:"
+              % (2 * os.cpu_count()))
+        print("%-44s %12s %12s %9s" % ("", "quiet", "loaded", "ratio"))
+        qbw, lbwm = statistics.median(bw), statistics.median(lbw)
+        print("%-44s %7.0f MB/s %7.0f MB/s %8.2fx" % ("RDMA WRITE bw, 64 KiB", qbw / 1e6,
+                                                      lbwm / 1e6, lbwm / qbw))
+        for name, q, l in (("SEND latency p50", lmed, statistics.median(llat)),
+                           ("SEND latency p99", statistics.median(p99), statistics.median(lp99))):
+            print("%-44s %9.2f us %9.2f us %8.2fx" % (name, q, l, l / q if q else 0))
+        print("%-44s %12.1f %12.1f" % ("retransmissions per million packets",
+                                       1e6 * counts[0] / max(counts[1], 1),
+                                       1e6 * lcounts[0] / max(lcounts[1], 1)))
     print("runs: bw %s MB/s; p50 %s us; udp %s MB/s" % (
         [round(x / 1e6) for x in bw], [round(x, 2) for x in lat], [round(x / 1e6) for x in ubw]))
     return 0
