@@ -105,6 +105,21 @@ static const struct rs_cm_layout layouts[] = {
         COMM_IDS("drsp"),
         F(RS_CMF_PRIVATE_DATA, "infiniband.cm.drsp.private", 8, 0, 224 * 8),
     }},
+    /* Wireshark 4.0 decodes no SIDR message: our names. */
+    {RS_CM_SIDR_REQ, "ServiceIDResReq", "SIDR_REQ", {
+        F(RS_CMF_REQUEST_ID, "roceshark.cm.sidr_req.requestid", 0, 0, 32),
+        F(RS_CMF_PKEY, "roceshark.cm.sidr_req.pkey", 4, 0, 16),
+        F(RS_CMF_SERVICE_ID, "roceshark.cm.sidr_req.serviceid", 8, 0, 64),
+        F(RS_CMF_PRIVATE_DATA, "roceshark.cm.sidr_req.private", 16, 0, 216 * 8),
+    }},
+    {RS_CM_SIDR_REP, "ServiceIDResReqResp", "SIDR_REP", {
+        F(RS_CMF_REQUEST_ID, "roceshark.cm.sidr_rep.requestid", 0, 0, 32),
+        F(RS_CMF_SIDR_STATUS, "roceshark.cm.sidr_rep.status", 4, 0, 8),
+        F(RS_CMF_LOCAL_QPN, "roceshark.cm.sidr_rep.qpn", 8, 0, 24),
+        F(RS_CMF_SERVICE_ID, "roceshark.cm.sidr_rep.serviceid", 12, 0, 64),
+        F(RS_CMF_LOCAL_QKEY, "roceshark.cm.sidr_rep.qkey", 20, 0, 32),
+        F(RS_CMF_PRIVATE_DATA, "roceshark.cm.sidr_rep.private", 96, 0, 136 * 8),
+    }},
 };
 
 const struct rs_cm_layout *
@@ -254,16 +269,16 @@ rs_cm_timeout_ns(uint8_t code)
 }
 
 uint64_t
-rs_cm_service_id(uint16_t port)
+rs_cm_service_id(uint16_t ps, uint16_t port)
 {
-    return ((uint64_t)0x01 << 24) | ((uint64_t)(RS_CM_PS_TCP & 0xff) << 16) | port;
+    return ((uint64_t)0x01 << 24) | ((uint64_t)(ps & 0xff) << 16) | port;
 }
 
 bool
-rs_cm_service_port(uint64_t sid, uint16_t *port)
+rs_cm_service_port(uint64_t sid, uint16_t ps, uint16_t *port)
 {
     *port = (uint16_t)sid;
-    return (sid & ~0xffffull) == rs_cm_service_id(0);
+    return (sid & ~0xffffull) == rs_cm_service_id(ps, 0);
 }
 
 /* rdma_cm puts an IPv4 address in the last four bytes of its 16, after

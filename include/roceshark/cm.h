@@ -27,8 +27,14 @@
  * A repeated REQ still held is answered with an MRA (Linux's delayed MRA);
  * an MRA received extends our wait.
  *
- * Not done: alternate paths (LAP/APR), SIDR. Without time wait, a DREQ for
- * a connection we no longer know is answered with a DREP, as Linux does.
+ * SIDR (IBTA 12.11), how rdma_cm finds a UD QP (RDMA_PS_UDP): the active side
+ * sends a SIDR_REQ for a port (rs_cm_sidr_resolve()), resent as a REQ is, and is
+ * told the SIDR_REP's status, QPN, Q_Key and private data (RS_CM_EV_SIDR_REPLY);
+ * the passive side hands a SIDR_REQ to ops.sidr_request, which answers at once or
+ * holds it for rs_cm_sidr_answer(). Nothing is kept once answered, as Linux's CM.
+ *
+ * Not done: alternate paths (LAP/APR). Without time wait, a DREQ for a connection
+ * we no longer know is answered with a DREP, as Linux does.
  */
 #ifndef ROCESHARK_CM_H
 #define ROCESHARK_CM_H
@@ -60,6 +66,8 @@
 #define RS_CM_REQ_PRIVATE_MAX (92 - RS_CM_IP_HDR_LEN)   /* after rdma_cm's header */
 #define RS_CM_REP_PRIVATE_MAX 196
 #define RS_CM_REJ_PRIVATE_MAX 148
+#define RS_CM_SIDR_REQ_PRIVATE_MAX (216 - RS_CM_IP_HDR_LEN)  /* after rdma_cm's header */
+#define RS_CM_SIDR_REP_PRIVATE_MAX 136
 /* From the request callback: the REQ waits for rs_cm_accept() or rs_cm_reject(). */
 #define RS_CM_HOLD 0xffff
 /* From the request callback: the REQ is forgotten unanswered (no room: its
@@ -80,6 +88,7 @@ struct rs_cm_params {
     uint8_t initiator_depth;        /* READs and atomics this end sends at once */
     uint8_t retry_count, rnr_retry_count;
     uint8_t ack_timeout;            /* the QP's local ACK timeout code */
+    uint32_t qkey;                  /* SIDR: the UD QP's Q_Key */
     uint8_t private_len;
     uint8_t private_data[RS_CM_REP_PRIVATE_MAX];  /* the application's bytes */
 };
@@ -90,7 +99,8 @@ enum rs_cm_event_type {
     RS_CM_EV_REJECTED,          /* REJ received; reason says why, peer->private_data what */
     RS_CM_EV_TIMEOUT,           /* a REQ, REP or DREQ unanswered after every retry */
     RS_CM_EV_REPLY,             /* hold_rtu: a REP waits for rs_cm_confirm() */
-    RS_CM_EV_TIMEWAIT_EXIT      /* time wait is over; the connection is forgotten */
+    RS_CM_EV_TIMEWAIT_EXIT,     /* time wait is over; the connection is forgotten */
+    RS_CM_EV_SIDR_REPLY         /* SIDR_REP received: reason is its status, peer its QP */
 };
 
 struct rs_cm_event {
@@ -99,7 +109,7 @@ struct rs_cm_event {
     bool active;                /* we sent the REQ */
     const struct rs_cm_params *ours, *peer;
     uint16_t reason;            /* REJECTED: enum rs_cm_rej_reason */
-    const char *unanswered;     /* TIMEOUT: "REQ", "REP" or "DREQ" */
+    const char *unanswered;     /* TIMEOUT: "REQ", "REP", "DREQ" or "SIDR_REQ" */
 };
 
 struct rs_cm_ops {
@@ -116,6 +126,13 @@ struct rs_cm_ops {
                         struct rs_cm_params *ours);
     void (*event)(void *arg, const struct rs_cm_event *ev);
     void *arg;
+    /* Passive side: a SIDR_REQ for rdma_cm's UDP port arrived from peer (its
+     * private data after rdma_cm's header). Return RS_CM_HOLD to answer later
+     * with rs_cm_sidr_answer(), RS_CM_IGNORE, or a status other than
+     * RS_CM_SIDR_VALID to refuse at once. NULL: every SIDR_REQ is answered
+     * RS_CM_SIDR_UNSUPPORTED. */
+    uint16_t (*sidr_request)(void *arg, uint32_t id, uint16_t port,
+                             const struct rs_cm_params *peer);
 };
 
 struct rs_cm_opts {
@@ -166,6 +183,17 @@ void rs_cm_input(struct rs_cm *cm, const uint8_t src_gid[16], uint32_t src_qp,
  * when every connection slot is taken. */
 int rs_cm_connect(struct rs_cm *cm, const uint8_t peer_gid[16], uint16_t port,
                   const struct rs_cm_params *ours, uint64_t now_ns, uint32_t *id, char *err);
+/* Active side: sends a SIDR_REQ for rdma_cm's UDP port to peer_gid, from ours
+ * (its port and private data); our ID in *id. RS_CM_EV_SIDR_REPLY, or
+ * RS_CM_EV_TIMEOUT ("SIDR_REQ") after every retry. */
+int rs_cm_sidr_resolve(struct rs_cm *cm, const uint8_t peer_gid[16], uint16_t port,
+                       const struct rs_cm_params *ours, uint64_t now_ns, uint32_t *id,
+                       char *err);
+/* A held SIDR_REQ: answers it with status, and for RS_CM_SIDR_VALID ours's
+ * qpn and qkey, with ours's private data (at most RS_CM_SIDR_REP_PRIVATE_MAX);
+ * the request is forgotten. RS_ENOENT for none held under id. */
+int rs_cm_sidr_answer(struct rs_cm *cm, uint32_t id, uint8_t status,
+                      const struct rs_cm_params *ours, char *err);
 /* Sends a DREQ for an established connection; RS_ENOENT for no such one. */
 int rs_cm_disconnect(struct rs_cm *cm, uint32_t id, uint64_t now_ns, char *err);
 /* A held REQ: accepts it with ours (gid and port are filled), the REP goes
@@ -176,21 +204,23 @@ int rs_cm_accept(struct rs_cm *cm, uint32_t id, const struct rs_cm_params *ours,
  * data (at most RS_CM_REJ_PRIVATE_MAX); the connection is forgotten. */
 int rs_cm_reject(struct rs_cm *cm, uint32_t id, uint16_t reason, const uint8_t *priv,
                  uint8_t len, uint64_t now_ns, char *err);
-/* A held REQ is forgotten unanswered (its repeat is asked again). */
+/* A held REQ or SIDR_REQ is forgotten unanswered (its repeat is asked again). */
 void rs_cm_forget(struct rs_cm *cm, uint32_t id);
 /* A held REP: sends the RTU; the connection is established. */
 int rs_cm_confirm(struct rs_cm *cm, uint32_t id, uint64_t now_ns, char *err);
 /* The consumer is gone: tells the peer as Linux's CM does when a CM ID is
  * destroyed (a REJ for a connection not yet established, one DREQ for an
- * established one, which then waits out its time wait) and reports nothing
- * more of it. An unknown id is ignored. */
+ * established one, which then waits out its time wait, a SIDR_REP "rejected"
+ * for a SIDR_REQ held) and reports nothing more of it. An unknown id is
+ * ignored. */
 void rs_cm_abandon(struct rs_cm *cm, uint32_t id, uint64_t now_ns);
 /* Resends what is overdue and fails what has run out of retries. */
 void rs_cm_progress(struct rs_cm *cm, uint64_t now_ns);
 /* When rs_cm_progress() next has work: an absolute time, or UINT64_MAX. */
 uint64_t rs_cm_next_deadline(const struct rs_cm *cm);
 const struct rs_cm_counters *rs_cm_counters_get(const struct rs_cm *cm);
-/* "connected", "disconnected", "rejected", "timeout", "reply", "timewait exit" */
+/* "connected", "disconnected", "rejected", "timeout", "reply", "timewait exit",
+ * "sidr reply" */
 const char *rs_cm_event_name(enum rs_cm_event_type t);
 
 /* As inet_ntop() prints a GID ("::ffff:10.1.16.62"); size >= 46. */

@@ -92,6 +92,8 @@ enum rs_cm_field {
     RS_CMF_REJ_INFO_LEN,
     RS_CMF_REJ_REASON,
     RS_CMF_REJ_ARI,
+    RS_CMF_REQUEST_ID,          /* SIDR_REQ and SIDR_REP: which request */
+    RS_CMF_SIDR_STATUS,         /* SIDR_REP: enum rs_cm_sidr_status */
     RS_CMF_PRIVATE_DATA,
     RS_CMF_COUNT
 };
@@ -169,23 +171,33 @@ enum rs_cm_rej_reason {
 };
 const char *rs_cm_rej_reason_name(uint16_t reason);
 
+/* SIDR_REP's status (IBTA Table 119) that we send or name. */
+enum rs_cm_sidr_status {
+    RS_CM_SIDR_VALID = 0,           /* the QPN and Q_Key are the service's */
+    RS_CM_SIDR_UNSUPPORTED = 1,     /* no such service ID */
+    RS_CM_SIDR_REJECT = 2,          /* the consumer refused */
+    RS_CM_SIDR_NO_QP = 3
+};
+
 /* CM response timeouts and the QP's local ACK timeout: 4.096 us * 2^code. */
 uint64_t rs_cm_timeout_ns(uint8_t code);
 
 /* --- rdma_cm's conventions (librdmacm, over IP-based CM) ---
  *
- * The service ID of an RDMA_PS_TCP port is 0x0000000001060000 | port. The
- * REQ's private data starts with a 36-byte header: version (0), IP version
+ * The service ID of a port of port space ps is 0x0000000001000000 | ps << 16 | port
+ * (RDMA_PS_TCP 0x0106 for RC connections, RDMA_PS_UDP 0x0111 for UD QPs resolved
+ * with SIDR). The REQ's and the SIDR_REQ's private data starts with a 36-byte header: version (0), IP version
  * in the high nibble of the next byte (4 or 6), the source port, then the
  * source and destination addresses (an IPv4 one in the last four of its 16
  * bytes, after twelve zeros). The REP carries no header, only the
  * application's bytes. */
 #define RS_CM_PS_TCP 0x0106
+#define RS_CM_PS_UDP 0x0111
 #define RS_CM_IP_HDR_LEN 36
 
-uint64_t rs_cm_service_id(uint16_t port);
-/* True for a service ID of rdma_cm's TCP port space; its port in *port. */
-bool rs_cm_service_port(uint64_t sid, uint16_t *port);
+uint64_t rs_cm_service_id(uint16_t ps, uint16_t port);
+/* True for a service ID of rdma_cm's port space ps; its port in *port. */
+bool rs_cm_service_port(uint64_t sid, uint16_t ps, uint16_t *port);
 
 /* The addresses are 16-byte GIDs: an IPv4 address as ::ffff:a.b.c.d. */
 struct rs_cm_ip_hdr {

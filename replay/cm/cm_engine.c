@@ -89,7 +89,7 @@ const char *
 rs_cm_event_name(enum rs_cm_event_type t)
 {
     static const char *const names[] = {"connected", "disconnected", "rejected", "timeout",
-                                        "reply", "timewait exit"};
+                                        "reply", "timewait exit", "sidr reply"};
 
     return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "unknown";
 }
@@ -116,8 +116,8 @@ rs_cm_mtu_bytes(uint8_t code)
     return code >= 1 && code <= 5 ? 128u << code : 0;
 }
 
-static void
-send_mad(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const uint8_t *mad)
+void
+cm_send_mad(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const uint8_t *mad)
 {
     cm->cnt.tx++;
     if (cm->o.ops.send != NULL)
@@ -125,15 +125,15 @@ send_mad(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const uint8_t *ma
 }
 
 /* Sends c's last MAD and waits for its answer. */
-static void
-send_waiting(struct rs_cm *cm, struct cm_conn *c, uint64_t now)
+void
+cm_send_waiting(struct rs_cm *cm, struct cm_conn *c, uint64_t now)
 {
-    send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
+    cm_send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
     c->deadline_ns = now + c->timeout_ns;
 }
 
-static void
-tell(struct rs_cm *cm, struct cm_conn *c, enum rs_cm_event_type type, uint16_t reason,
+void
+cm_tell(struct rs_cm *cm, struct cm_conn *c, enum rs_cm_event_type type, uint16_t reason,
      const char *unanswered)
 {
     struct rs_cm_event ev = {type, c->local_id, c->active, &c->ours, &c->peer, reason,
@@ -143,8 +143,8 @@ tell(struct rs_cm *cm, struct cm_conn *c, enum rs_cm_event_type type, uint16_t r
         cm->o.ops.event(cm->o.ops.arg, &ev);
 }
 
-static void
-conn_free(struct cm_conn *c)
+void
+cm_conn_free(struct cm_conn *c)
 {
     memset(c, 0, sizeof(*c));
 }
@@ -155,15 +155,15 @@ static void
 enter_timewait(struct rs_cm *cm, struct cm_conn *c, uint64_t now)
 {
     if (cm->o.timewait_ns == 0) {
-        conn_free(c);
+        cm_conn_free(c);
         return;
     }
     c->state = CM_TIMEWAIT;
     c->deadline_ns = now + cm->o.timewait_ns;
 }
 
-static struct cm_conn *
-conn_new(struct rs_cm *cm)
+struct cm_conn *
+cm_conn_new(struct rs_cm *cm)
 {
     for (unsigned i = 0; i < RS_CM_MAX_CONNS; i++) {
         struct cm_conn *c = &cm->conn[i];
@@ -179,8 +179,8 @@ conn_new(struct rs_cm *cm)
     return NULL;
 }
 
-static struct cm_conn *
-conn_by_local(struct rs_cm *cm, uint32_t id)
+struct cm_conn *
+cm_conn_by_local(struct rs_cm *cm, uint32_t id)
 {
     for (unsigned i = 0; i < RS_CM_MAX_CONNS; i++)
         if (cm->conn[i].state != CM_FREE && cm->conn[i].local_id == id)
@@ -194,22 +194,23 @@ conn_by_remote(struct rs_cm *cm, const uint8_t gid[16], uint32_t remote_id)
 {
     for (unsigned i = 0; i < RS_CM_MAX_CONNS; i++) {
         struct cm_conn *c = &cm->conn[i];
-        if (c->state != CM_FREE && !c->active && c->remote_id == remote_id &&
-            memcmp(c->peer_mad_gid, gid, 16) == 0)
+        if (c->state != CM_FREE && c->state != CM_SIDR_REQ_RCVD && !c->active &&
+            c->remote_id == remote_id && memcmp(c->peer_mad_gid, gid, 16) == 0)
             return c;
     }
     return NULL;
 }
 
-/* Passive connections from gid that are not established yet. */
-static unsigned
-half_open(const struct rs_cm *cm, const uint8_t gid[16])
+/* Passive connections from gid that are not established yet, and SIDR requests held. */
+unsigned
+cm_half_open(const struct rs_cm *cm, const uint8_t gid[16])
 {
     unsigned n = 0;
 
     for (unsigned i = 0; i < RS_CM_MAX_CONNS; i++) {
         const struct cm_conn *c = &cm->conn[i];
-        if (!c->active && (c->state == CM_REQ_RCVD || c->state == CM_REP_SENT) &&
+        if (!c->active &&
+            (c->state == CM_REQ_RCVD || c->state == CM_REP_SENT || c->state == CM_SIDR_REQ_RCVD) &&
             memcmp(c->peer_mad_gid, gid, 16) == 0)
             n++;
     }
@@ -224,7 +225,7 @@ reject(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, uint64_t tid, uint3
 
     cm_msg_rej(mad, tid, local_id, remote_id, msg_rejected, reason);
     cm->cnt.rej_sent++;
-    send_mad(cm, gid, qp, mad);
+    cm_send_mad(cm, gid, qp, mad);
 }
 
 /* An MRA for the REQ (msg 0) or REP (1) held for the consumer. */
@@ -235,7 +236,7 @@ send_mra(struct rs_cm *cm, struct cm_conn *c, uint8_t msg)
 
     cm_msg_mra(mad, c, msg, RS_CM_MRA_SERVICE_TIMEOUT);
     cm->cnt.mra_sent++;
-    send_mad(cm, c->peer_mad_gid, c->peer_qp1, mad);
+    cm_send_mad(cm, c->peer_mad_gid, c->peer_qp1, mad);
 }
 
 static void
@@ -253,7 +254,7 @@ on_req(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_cm_
          * 69 s), so that the active side waits that much longer. */
         cm->cnt.dup_req++;
         if (c->state == CM_REP_SENT) {
-            send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
+            cm_send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
         } else if (c->state == CM_REQ_RCVD) {
             send_mra(cm, c, 0);
         }
@@ -262,11 +263,11 @@ on_req(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_cm_
     struct rs_cm_params peer;
     uint16_t port;
     uint16_t reason = cm_read_req(msg, gid, &peer, &port);
-    if (reason == 0 && half_open(cm, gid) >= cm->o.max_half_open_per_peer) {
+    if (reason == 0 && cm_half_open(cm, gid) >= cm->o.max_half_open_per_peer) {
         cm->cnt.rej_half_open++;
         reason = RS_CM_REJ_NO_RESOURCES;
     }
-    if (reason == 0 && (c = conn_new(cm)) == NULL)
+    if (reason == 0 && (c = cm_conn_new(cm)) == NULL)
         reason = RS_CM_REJ_NO_RESOURCES;
     if (reason != 0) {
         reject(cm, gid, qp, h->tid, 0, remote_id, 0, reason);
@@ -296,17 +297,17 @@ on_req(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_cm_
     if (reason == RS_CM_HOLD)
         return;     /* rs_cm_accept() or rs_cm_reject() answers */
     if (reason == RS_CM_IGNORE) {
-        conn_free(c);
+        cm_conn_free(c);
         return;
     }
     if (reason != 0) {
         reject(cm, gid, qp, h->tid, c->local_id, remote_id, 0, reason);
-        conn_free(c);
+        cm_conn_free(c);
         return;
     }
     c->state = CM_REP_SENT;
     cm_msg_rep(cm, c);
-    send_waiting(cm, c, now);
+    cm_send_waiting(cm, c, now);
 }
 
 static void
@@ -317,7 +318,7 @@ on_rep(struct rs_cm *cm, struct cm_conn *c, const uint8_t gid[16], const uint8_t
     if (c->state == CM_ESTABLISHED && c->active) {
         cm->cnt.dup_rep++;      /* our RTU was lost: send it again */
         cm_msg_rtu(c);
-        send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
+        cm_send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
         return;
     }
     if (c->state == CM_REP_RCVD) {
@@ -337,14 +338,14 @@ on_rep(struct rs_cm *cm, struct cm_conn *c, const uint8_t gid[16], const uint8_t
     c->deadline_ns = 0;
     if (cm->o.hold_rtu) {
         c->state = CM_REP_RCVD;
-        tell(cm, c, RS_CM_EV_REPLY, 0, NULL);
+        cm_tell(cm, c, RS_CM_EV_REPLY, 0, NULL);
         return;
     }
     cm_msg_rtu(c);
-    send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
+    cm_send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
     c->state = CM_ESTABLISHED;
     c->deadline_ns = 0;
-    tell(cm, c, RS_CM_EV_CONNECTED, 0, NULL);
+    cm_tell(cm, c, RS_CM_EV_CONNECTED, 0, NULL);
 }
 
 /* A message that names our connection by its remote communication ID. */
@@ -354,7 +355,7 @@ on_reply(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_c
 {
     uint32_t ours = (uint32_t)rs_cm_get(l, msg, RS_CMF_REMOTE_COMM_ID);
     uint32_t theirs = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_COMM_ID);
-    struct cm_conn *c = conn_by_local(cm, ours);
+    struct cm_conn *c = cm_conn_by_local(cm, ours);
 
     /* A REJ from an active side that never had our REP (its REQ timed out while
      * we held it) names no ID of ours: its own ID says which REQ it ends. */
@@ -371,7 +372,7 @@ on_reply(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_c
             /* A repeated DREQ after we let the connection go: its DREP was lost. */
             uint8_t mad[RS_CM_MAD_LEN];
             cm_msg_drep(mad, h->tid, ours, theirs);
-            send_mad(cm, gid, qp, mad);
+            cm_send_mad(cm, gid, qp, mad);
         }
         cm->cnt.drop_unknown++;
         return;
@@ -385,7 +386,7 @@ on_reply(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_c
             break;
         c->state = CM_ESTABLISHED;
         c->deadline_ns = 0;
-        tell(cm, c, RS_CM_EV_CONNECTED, 0, NULL);
+        cm_tell(cm, c, RS_CM_EV_CONNECTED, 0, NULL);
         return;
     case RS_CM_REJ:
         if (c->state != CM_REQ_SENT && c->state != CM_REP_SENT && c->state != CM_REQ_RCVD &&
@@ -393,8 +394,8 @@ on_reply(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_c
             break;
         cm->cnt.rej_received++;
         cm_read_rej_private(msg, &c->peer);
-        tell(cm, c, RS_CM_EV_REJECTED, (uint16_t)rs_cm_get(l, msg, RS_CMF_REJ_REASON), NULL);
-        conn_free(c);
+        cm_tell(cm, c, RS_CM_EV_REJECTED, (uint16_t)rs_cm_get(l, msg, RS_CMF_REJ_REASON), NULL);
+        cm_conn_free(c);
         return;
     case RS_CM_MRA: {
         /* The peer needs longer: wait its service timeout on top of ours. */
@@ -415,17 +416,17 @@ on_reply(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_c
             break;
         uint8_t mad[RS_CM_MAD_LEN];
         cm_msg_drep(mad, h->tid, c->local_id, c->remote_id);
-        send_mad(cm, c->peer_mad_gid, c->peer_qp1, mad);
+        cm_send_mad(cm, c->peer_mad_gid, c->peer_qp1, mad);
         if (c->state == CM_TIMEWAIT)
             return;
-        tell(cm, c, RS_CM_EV_DISCONNECTED, 0, NULL);
+        cm_tell(cm, c, RS_CM_EV_DISCONNECTED, 0, NULL);
         enter_timewait(cm, c, now);
         return;
     }
     case RS_CM_DREP:
         if (c->state != CM_DREQ_SENT)
             break;
-        tell(cm, c, RS_CM_EV_DISCONNECTED, 0, NULL);
+        cm_tell(cm, c, RS_CM_EV_DISCONNECTED, 0, NULL);
         enter_timewait(cm, c, now);
         return;
     default:
@@ -455,6 +456,8 @@ rs_cm_input(struct rs_cm *cm, const uint8_t src_gid[16], uint32_t src_qp, const 
     const uint8_t *msg = mad + RS_CM_MAD_HDR_LEN;
     if (h.attr_id == RS_CM_REQ)
         on_req(cm, src_gid, src_qp, &h, msg, now_ns);
+    else if (h.attr_id == RS_CM_SIDR_REQ || h.attr_id == RS_CM_SIDR_REP)
+        cm_sidr_input(cm, src_gid, src_qp, &h, msg);
     else
         on_reply(cm, src_gid, src_qp, &h, l, msg, now_ns);
 }
@@ -467,7 +470,7 @@ rs_cm_connect(struct rs_cm *cm, const uint8_t peer_gid[16], uint16_t port,
 
     if (rs_cm_mtu_code(ours->pmtu) == 0)
         return rs_error(err, RS_EINVAL, "CM: path MTU %u is not 256..4096", ours->pmtu);
-    if ((c = conn_new(cm)) == NULL)
+    if ((c = cm_conn_new(cm)) == NULL)
         return rs_error(err, RS_ENOMEM, "CM: all %d connections are in use", RS_CM_MAX_CONNS);
     c->active = true;
     c->ours = *ours;
@@ -481,7 +484,7 @@ rs_cm_connect(struct rs_cm *cm, const uint8_t peer_gid[16], uint16_t port,
     c->retries_left = c->max_retries = cm->o.max_retries;
     c->state = CM_REQ_SENT;
     cm_msg_req(cm, c);
-    send_waiting(cm, c, now_ns);
+    cm_send_waiting(cm, c, now_ns);
     *id = c->local_id;
     return 0;
 }
@@ -489,7 +492,7 @@ rs_cm_connect(struct rs_cm *cm, const uint8_t peer_gid[16], uint16_t port,
 int
 rs_cm_disconnect(struct rs_cm *cm, uint32_t id, uint64_t now_ns, char *err)
 {
-    struct cm_conn *c = conn_by_local(cm, id);
+    struct cm_conn *c = cm_conn_by_local(cm, id);
 
     if (c == NULL || c->state != CM_ESTABLISHED)
         return rs_error(err, RS_ENOENT, "CM: no established connection %#x", id);
@@ -497,14 +500,17 @@ rs_cm_disconnect(struct rs_cm *cm, uint32_t id, uint64_t now_ns, char *err)
     c->retries_left = c->max_retries;
     c->state = CM_DREQ_SENT;
     cm_msg_dreq(c);
-    send_waiting(cm, c, now_ns);
+    cm_send_waiting(cm, c, now_ns);
     return 0;
 }
 
 static const char *
 unanswered_name(enum cm_state s)
 {
-    return s == CM_REQ_SENT ? "REQ" : s == CM_REP_SENT ? "REP" : "DREQ";
+    return s == CM_REQ_SENT        ? "REQ"
+           : s == CM_REP_SENT      ? "REP"
+           : s == CM_SIDR_REQ_SENT ? "SIDR_REQ"
+                                   : "DREQ";
 }
 
 /* The held connection id in state want, or NULL with err filled. */
@@ -512,7 +518,7 @@ static struct cm_conn *
 conn_held(struct rs_cm *cm, uint32_t id, enum cm_state want, enum cm_state or_want,
           const char *what, char *err)
 {
-    struct cm_conn *c = conn_by_local(cm, id);
+    struct cm_conn *c = cm_conn_by_local(cm, id);
 
     if (c == NULL || (c->state != want && c->state != or_want)) {
         rs_error(err, RS_ENOENT, "CM: no %s waiting under %#x", what, id);
@@ -535,7 +541,7 @@ rs_cm_accept(struct rs_cm *cm, uint32_t id, const struct rs_cm_params *ours, uin
     c->ours.port = port;
     c->state = CM_REP_SENT;
     cm_msg_rep(cm, c);
-    send_waiting(cm, c, now_ns);
+    cm_send_waiting(cm, c, now_ns);
     return 0;
 }
 
@@ -552,18 +558,18 @@ rs_cm_reject(struct rs_cm *cm, uint32_t id, uint16_t reason, const uint8_t *priv
     cm_msg_rej(mad, c->tid, c->local_id, c->remote_id, c->state == CM_REQ_RCVD ? 0 : 1, reason);
     cm_msg_rej_private(mad, priv, len);
     cm->cnt.rej_sent++;
-    send_mad(cm, c->peer_mad_gid, c->peer_qp1, mad);
-    conn_free(c);
+    cm_send_mad(cm, c->peer_mad_gid, c->peer_qp1, mad);
+    cm_conn_free(c);
     return 0;
 }
 
 void
 rs_cm_forget(struct rs_cm *cm, uint32_t id)
 {
-    struct cm_conn *c = conn_by_local(cm, id);
+    struct cm_conn *c = cm_conn_by_local(cm, id);
 
-    if (c != NULL && c->state == CM_REQ_RCVD)
-        conn_free(c);
+    if (c != NULL && (c->state == CM_REQ_RCVD || c->state == CM_SIDR_REQ_RCVD))
+        cm_conn_free(c);
 }
 
 int
@@ -575,7 +581,7 @@ rs_cm_confirm(struct rs_cm *cm, uint32_t id, uint64_t now_ns, char *err)
     if (c == NULL)
         return RS_ENOENT;
     cm_msg_rtu(c);
-    send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
+    cm_send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
     c->state = CM_ESTABLISHED;
     return 0;
 }
@@ -586,7 +592,7 @@ rs_cm_confirm(struct rs_cm *cm, uint32_t id, uint64_t now_ns, char *err)
 void
 rs_cm_abandon(struct rs_cm *cm, uint32_t id, uint64_t now_ns)
 {
-    struct cm_conn *c = conn_by_local(cm, id);
+    struct cm_conn *c = cm_conn_by_local(cm, id);
 
     if (c == NULL)
         return;
@@ -599,17 +605,28 @@ rs_cm_abandon(struct rs_cm *cm, uint32_t id, uint64_t now_ns)
         reject(cm, c->peer_mad_gid, c->peer_qp1, c->tid, c->local_id, c->remote_id,
                c->state == CM_REQ_RCVD ? 0 : c->state == CM_REP_RCVD ? 1 : 2,
                c->state == CM_REQ_SENT ? RS_CM_REJ_TIMEOUT : RS_CM_REJ_CONSUMER);
-        conn_free(c);
+        cm_conn_free(c);
         return;
     case CM_ESTABLISHED:
         /* One DREQ, not waited for. */
         c->tid = cm->next_tid++;
         cm_msg_dreq(c);
-        send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
+        cm_send_mad(cm, c->peer_mad_gid, c->peer_qp1, c->last);
         enter_timewait(cm, c, now_ns);
         return;
     case CM_DREQ_SENT:
         enter_timewait(cm, c, now_ns);
+        return;
+    case CM_SIDR_REQ_RCVD: {
+        /* As Linux's cm_destroy_id(): the request is refused. */
+        uint8_t mad[RS_CM_MAD_LEN];
+        cm_msg_sidr_rep(mad, c, RS_CM_SIDR_REJECT);
+        cm_send_mad(cm, c->peer_mad_gid, c->peer_qp1, mad);
+        cm_conn_free(c);
+        return;
+    }
+    case CM_SIDR_REQ_SENT:
+        cm_conn_free(c);
         return;
     default:
         return;     /* time wait runs out silently */
@@ -624,26 +641,26 @@ rs_cm_progress(struct rs_cm *cm, uint64_t now_ns)
         if (c->state == CM_FREE || c->deadline_ns == 0 || now_ns < c->deadline_ns)
             continue;
         if (c->state == CM_TIMEWAIT) {
-            tell(cm, c, RS_CM_EV_TIMEWAIT_EXIT, 0, NULL);
-            conn_free(c);
+            cm_tell(cm, c, RS_CM_EV_TIMEWAIT_EXIT, 0, NULL);
+            cm_conn_free(c);
             continue;
         }
         if (c->retries_left > 0) {
             c->retries_left--;
             cm->cnt.retries++;
-            send_waiting(cm, c, now_ns);
+            cm_send_waiting(cm, c, now_ns);
             continue;
         }
         cm->cnt.timeouts++;
         if (c->state == CM_REQ_SENT || c->state == CM_REP_SENT)
             reject(cm, c->peer_mad_gid, c->peer_qp1, c->tid, c->local_id, c->remote_id,
                    c->state == CM_REQ_SENT ? 0 : 1, RS_CM_REJ_TIMEOUT);
-        tell(cm, c, RS_CM_EV_TIMEOUT, 0, unanswered_name(c->state));
+        cm_tell(cm, c, RS_CM_EV_TIMEOUT, 0, unanswered_name(c->state));
         /* A DREQ unanswered ends the connection all the same (Linux: DREQ_ERROR). */
         if (c->state == CM_DREQ_SENT)
             enter_timewait(cm, c, now_ns);
         else
-            conn_free(c);
+            cm_conn_free(c);
     }
 }
 

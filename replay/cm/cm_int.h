@@ -15,7 +15,9 @@ enum cm_state {
     CM_DREQ_SENT,       /* waiting for the DREP */
     CM_REQ_RCVD,        /* passive: the REQ waits for the consumer (RS_CM_HOLD) */
     CM_REP_RCVD,        /* active: the REP waits for the consumer (hold_rtu) */
-    CM_TIMEWAIT         /* disconnected, until deadline_ns */
+    CM_TIMEWAIT,        /* disconnected, until deadline_ns */
+    CM_SIDR_REQ_SENT,   /* active: waiting for the SIDR_REP */
+    CM_SIDR_REQ_RCVD    /* passive: the SIDR_REQ waits for the consumer */
 };
 
 struct cm_conn {
@@ -23,6 +25,9 @@ struct cm_conn {
     bool active;
     uint32_t local_id, remote_id;
     uint64_t tid;               /* of the REQ, REP and RTU (and of our DREQ once sent) */
+    /* SIDR: the request ID, ours (active) or the peer's (passive); local_id names the
+     * request to the consumer either way. */
+    uint32_t request_id;
     uint8_t peer_mad_gid[16];   /* where the peer's MADs come from and ours go */
     uint32_t peer_qp1;
     struct rs_cm_params ours, peer;
@@ -68,5 +73,28 @@ uint16_t cm_read_req(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_
 void cm_read_rep(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p);
 /* A REJ's private data into p. */
 void cm_read_rej_private(const uint8_t *msg, struct rs_cm_params *p);
+/* SIDR: the SIDR_REQ of c (active); the SIDR_REP answering c's request (passive)
+ * with status, and c->ours's QPN, Q_Key and private data, into mad. */
+void cm_msg_sidr_req(struct cm_conn *c);
+void cm_msg_sidr_rep(uint8_t *mad, const struct cm_conn *c, uint8_t status);
+/* A SIDR_REQ's sender into p and its port; false when it is not to an rdma_cm UDP
+ * port with rdma_cm's header. A SIDR_REP's QPN, Q_Key and private data into p. */
+bool cm_read_sidr_req(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p,
+                      uint16_t *port);
+void cm_read_sidr_rep(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p);
+
+/* --- the engine's own helpers, shared with SIDR (cm_sidr.c) --- */
+
+void cm_send_mad(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const uint8_t *mad);
+void cm_send_waiting(struct rs_cm *cm, struct cm_conn *c, uint64_t now);
+void cm_tell(struct rs_cm *cm, struct cm_conn *c, enum rs_cm_event_type type, uint16_t reason,
+             const char *unanswered);
+struct cm_conn *cm_conn_new(struct rs_cm *cm);
+struct cm_conn *cm_conn_by_local(struct rs_cm *cm, uint32_t id);
+void cm_conn_free(struct cm_conn *c);
+unsigned cm_half_open(const struct rs_cm *cm, const uint8_t gid[16]);
+/* SIDR's share of rs_cm_input(): a SIDR_REQ or SIDR_REP. */
+void cm_sidr_input(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp,
+                   const struct rs_cm_mad_hdr *h, const uint8_t *msg);
 
 #endif /* ROCESHARK_CM_INT_H */

@@ -59,7 +59,7 @@ cm_msg_req(const struct rs_cm *cm, struct cm_conn *c)
     size_t n;
 
     rs_cm_set(l, m, RS_CMF_LOCAL_COMM_ID, c->local_id);
-    rs_cm_set(l, m, RS_CMF_SERVICE_ID, rs_cm_service_id(c->peer.port));
+    rs_cm_set(l, m, RS_CMF_SERVICE_ID, rs_cm_service_id(RS_CM_PS_TCP, c->peer.port));
     rs_cm_set(l, m, RS_CMF_LOCAL_CA_GUID, cm->o.ca_guid);
     rs_cm_set(l, m, RS_CMF_LOCAL_QPN, o->qpn);
     rs_cm_set(l, m, RS_CMF_RESPONDER_RESOURCES, o->responder_resources);
@@ -193,7 +193,7 @@ cm_read_req(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p
         return RS_CM_REJ_INVALID_TRANSPORT;
     if (p->pmtu == 0)
         return RS_CM_REJ_INVALID_MTU;
-    if (!rs_cm_service_port(rs_cm_get(l, msg, RS_CMF_SERVICE_ID), port))
+    if (!rs_cm_service_port(rs_cm_get(l, msg, RS_CMF_SERVICE_ID), RS_CM_PS_TCP, port))
         return RS_CM_REJ_INVALID_SERVICE_ID;
     const uint8_t *priv = rs_cm_bytes(l, msg, RS_CMF_PRIVATE_DATA, &n);
     if (!rs_cm_ip_hdr_read(priv, &h))
@@ -251,4 +251,84 @@ rs_cm_region_read(const uint8_t *in, size_t len, uint32_t *rkey, uint64_t *va,
     *va = rs_load_be64(in + 8);
     *length = rs_load_be64(in + 16);
     return true;
+}
+
+void
+cm_msg_sidr_req(struct cm_conn *c)
+{
+    const struct rs_cm_layout *l;
+    uint8_t *m = msg_start(c->last, RS_CM_SIDR_REQ, c->tid, &l);
+    const struct rs_cm_params *o = &c->ours;
+
+    rs_cm_set(l, m, RS_CMF_REQUEST_ID, c->request_id);
+    rs_cm_set(l, m, RS_CMF_PKEY, 0xffff);
+    rs_cm_set(l, m, RS_CMF_SERVICE_ID, rs_cm_service_id(RS_CM_PS_UDP, c->peer.port));
+
+    struct rs_cm_ip_hdr h;
+    uint8_t hdr[RS_CM_IP_HDR_LEN];
+    h.ip_version = gid_is_ipv4(o->gid) && gid_is_ipv4(c->peer.gid) ? 4 : 6;
+    h.src_port = o->port;
+    memcpy(h.src, o->gid, 16);
+    memcpy(h.dst, c->peer.gid, 16);
+    rs_cm_ip_hdr_write(&h, hdr);
+    private_write(l, m, 0, hdr, sizeof(hdr));
+    private_write(l, m, RS_CM_IP_HDR_LEN, o->private_data,
+                  o->private_len < RS_CM_SIDR_REQ_PRIVATE_MAX ? o->private_len
+                                                              : RS_CM_SIDR_REQ_PRIVATE_MAX);
+}
+
+void
+cm_msg_sidr_rep(uint8_t *mad, const struct cm_conn *c, uint8_t status)
+{
+    const struct rs_cm_layout *l;
+    uint8_t *m = msg_start(mad, RS_CM_SIDR_REP, c->tid, &l);
+    const struct rs_cm_params *o = &c->ours;
+
+    rs_cm_set(l, m, RS_CMF_REQUEST_ID, c->request_id);
+    rs_cm_set(l, m, RS_CMF_SIDR_STATUS, status);
+    rs_cm_set(l, m, RS_CMF_SERVICE_ID, rs_cm_service_id(RS_CM_PS_UDP, o->port));
+    if (status == RS_CM_SIDR_VALID) {
+        rs_cm_set(l, m, RS_CMF_LOCAL_QPN, o->qpn);
+        rs_cm_set(l, m, RS_CMF_LOCAL_QKEY, o->qkey);
+    }
+    private_write(l, m, 0, o->private_data,
+                  o->private_len < RS_CM_SIDR_REP_PRIVATE_MAX ? o->private_len
+                                                              : RS_CM_SIDR_REP_PRIVATE_MAX);
+}
+
+bool
+cm_read_sidr_req(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p,
+                 uint16_t *port)
+{
+    const struct rs_cm_layout *l = rs_cm_layout(RS_CM_SIDR_REQ);
+    struct rs_cm_ip_hdr h;
+    size_t n;
+
+    memset(p, 0, sizeof(*p));
+    memcpy(p->gid, sender, 16);
+    p->pkey = (uint16_t)rs_cm_get(l, msg, RS_CMF_PKEY);
+    if (!rs_cm_service_port(rs_cm_get(l, msg, RS_CMF_SERVICE_ID), RS_CM_PS_UDP, port))
+        return false;
+    const uint8_t *priv = rs_cm_bytes(l, msg, RS_CMF_PRIVATE_DATA, &n);
+    if (!rs_cm_ip_hdr_read(priv, &h))
+        return false;
+    p->port = h.src_port;
+    p->private_len = (uint8_t)(n - RS_CM_IP_HDR_LEN);
+    memcpy(p->private_data, priv + RS_CM_IP_HDR_LEN, p->private_len);
+    return true;
+}
+
+void
+cm_read_sidr_rep(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p)
+{
+    const struct rs_cm_layout *l = rs_cm_layout(RS_CM_SIDR_REP);
+    size_t n;
+
+    memset(p, 0, sizeof(*p));
+    memcpy(p->gid, sender, 16);
+    p->qpn = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_QPN);
+    p->qkey = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_QKEY);
+    const uint8_t *priv = rs_cm_bytes(l, msg, RS_CMF_PRIVATE_DATA, &n);
+    p->private_len = (uint8_t)n;
+    memcpy(p->private_data, priv, n);
 }

@@ -125,6 +125,12 @@ on_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *pee
     return vb_ucma_on_request(dev_index(arg), id, port, peer, ours);
 }
 
+static uint16_t
+on_sidr_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *peer)
+{
+    return vb_ucma_on_sidr_request(dev_index(arg), id, port, peer);
+}
+
 static void
 on_event(void *arg, const struct rs_cm_event *ev)
 {
@@ -169,7 +175,7 @@ vb_cm_use(int dev)
     /* As Linux's CM: each listener's backlog bounds the REQs it holds, not their
      * source (cmtime -c 20 opens 20 at once from one address). */
     o.max_half_open_per_peer = RS_CM_MAX_CONNS;
-    o.ops = (struct rs_cm_ops){send_mad, p, on_request, on_event, p};
+    o.ops = (struct rs_cm_ops){send_mad, p, on_request, on_event, p, on_sidr_request};
     if (rs_cm_create(&p->cm, &o, err) < 0) {
         p->users = 0;
         return ENOMEM;

@@ -120,6 +120,7 @@ struct vb_ucma_id {
     struct vb_ucma_id *listener;    /* a child's, until it is handed out */
     bool accepted;                  /* a child: its port is its listener's */
     bool disconnecting;             /* DISCONNECT was written */
+    bool sidr;                      /* a UD ID's: conn is a SIDR request, not a connection */
     /* Options. */
     uint8_t tos, ack_timeout;
     bool reuseaddr, afonly;
@@ -165,6 +166,8 @@ void vb_ucma_dev_sockaddr(int dev, uint16_t port_be, struct sockaddr_storage *ou
 uint32_t vb_ucma_random_psn(void);
 /* Says once on stderr why multicast fails (rdma_join_multicast: EOPNOTSUPP). */
 void vb_ucma_multicast_refused(void);
+/* The address vector to id's peer, as the kernel's RoCE route gives it. */
+void vb_ucma_ah_fill(const struct vb_ucma_id *id, struct ib_uverbs_ah_attr *ah);
 /* The path MTU of device dev's port, in bytes. */
 uint32_t vb_ucma_dev_mtu(int dev);
 
@@ -201,6 +204,8 @@ void vb_ucma_early_drop(int dev);
 uint16_t vb_ucma_on_request(int dev, uint32_t conn, uint16_t port,
                             const struct rs_cm_params *peer, struct rs_cm_params *ours);
 void vb_ucma_on_event(int dev, const struct rs_cm_event *ev);
+uint16_t vb_ucma_on_sidr_request(int dev, uint32_t conn, uint16_t port,
+                                 const struct rs_cm_params *peer);
 
 /* --- the engines and their thread (verbs_cm.c) --- */
 

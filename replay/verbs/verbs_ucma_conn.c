@@ -13,6 +13,10 @@
  *            DREP and DISCONNECTED; then time wait and TIMEWAIT_EXIT
  *   refused: REJ -> REJECTED with the reason and the REJ's private data; no
  *            answer after every retry -> UNREACHABLE (-ETIMEDOUT)
+ *   UD (RDMA_PS_UDP): CONNECT -> SIDR_REQ ... SIDR_REP -> ESTABLISHED with the
+ *            peer's QPN, Q_Key and address vector, or UNREACHABLE with the
+ *            SIDR_REP's status; SIDR_REQ -> a child and CONNECT_REQUEST; ACCEPT
+ *            -> SIDR_REP (valid, the child's QPN), REJECT -> SIDR_REP (rejected)
  *
  * The two ends' resources cross as the IB CM reports them: what a REQ calls
  * its sender's initiator depth is the passive side's responder resources.
@@ -88,6 +92,59 @@ conn_params(const struct vb_ucma_id *id, const struct ucma_abi_conn_param *cp,
     memcpy(ours->private_data, cp->private_data, cp->private_data_len);
 }
 
+/* A UD ID's CONNECT: a SIDR_REQ for the destination's UDP port, as Linux's
+ * cma_resolve_ib_udp(). */
+static int
+sidr_connect(struct vb_ucma_id *id, const struct ucma_abi_conn_param *cp)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_cm_params ours;
+    uint32_t scope;
+
+    if (id->ps != RDMA_PS_UDP)
+        return -vb_fail(EOPNOTSUPP, "rdma_connect: a UD ID of port space %#x: only "
+                        "RDMA_PS_UDP's are resolved (SIDR)", id->ps);
+    if (cp->private_data_len > RS_CM_SIDR_REQ_PRIVATE_MAX)
+        return -EINVAL;
+    memset(&ours, 0, sizeof(ours));
+    ours.port = ntohs(vb_ucma_addr_port(&id->src));
+    ours.private_len = cp->private_data_len;
+    memcpy(ours.private_data, cp->private_data, cp->private_data_len);
+    vb_ucma_addr_gid(&id->dst, id->peer_gid, &scope);
+    if (rs_cm_sidr_resolve(vb_cm_engine(id->dev), id->peer_gid,
+                           ntohs(vb_ucma_addr_port(&id->dst)), &ours, vb_cm_now(), &id->conn,
+                           err) < 0)
+        return -ENOMEM;
+    id->has_conn = true;
+    id->sidr = true;
+    id->state = UCMA_CONNECT;
+    vb_cm_kick();
+    return 0;
+}
+
+/* A child's SIDR_REQ answered: valid with its QP (ACCEPT), or rejected (REJECT),
+ * with the consumer's private data. */
+static int
+sidr_answer(struct vb_ucma_id *id, uint8_t status, uint32_t qpn, const uint8_t *priv,
+            uint8_t len)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_cm_params ours;
+
+    if (id->state != UCMA_REQ_HELD || len > RS_CM_SIDR_REP_PRIVATE_MAX)
+        return -EINVAL;
+    memset(&ours, 0, sizeof(ours));
+    ours.qpn = qpn;
+    ours.qkey = VB_UCMA_UDP_QKEY;
+    ours.private_len = len;
+    memcpy(ours.private_data, priv, len);
+    if (rs_cm_sidr_answer(vb_cm_engine(id->dev), id->conn, status, &ours, err) < 0)
+        return -EINVAL;
+    id->has_conn = false;
+    id->state = status == RS_CM_SIDR_VALID ? UCMA_CONNECTED : UCMA_DISCONNECTED;
+    return 0;
+}
+
 int
 vb_ucma_cmd_connect(struct vb_ucma_file *f, const void *in, uint16_t out)
 {
@@ -104,7 +161,7 @@ vb_ucma_cmd_connect(struct vb_ucma_file *f, const void *in, uint16_t out)
     if (id->state != UCMA_ROUTE_RESOLVED)
         return -EINVAL;
     if (id->qp_type == IBV_QPT_UD)
-        return -EOPNOTSUPP;
+        return sidr_connect(id, cp);
     if (cp->private_data_len > RS_CM_REQ_PRIVATE_MAX)
         return -EINVAL;
     struct rs_cm_params ours;
@@ -147,6 +204,11 @@ vb_ucma_cmd_accept(struct vb_ucma_file *f, const void *in, uint16_t out)
         id->state = UCMA_CONNECTED;
         return 0;
     }
+    if (id->sidr) {
+        id->uid = cmd.uid;
+        return sidr_answer(id, RS_CM_SIDR_VALID, cp->qp_num, cp->private_data,
+                           cp->private_data_len);
+    }
     if (id->state != UCMA_REQ_HELD || !cp->valid || cp->private_data_len > RS_CM_REP_PRIVATE_MAX)
         return -EINVAL;
     struct rs_cm_params ours;
@@ -175,6 +237,8 @@ vb_ucma_cmd_reject(struct vb_ucma_file *f, const void *in, uint16_t out)
         return -ENOENT;
     /* As ucma_reject(): the consumer's reason, or "vendor option not supported"
      * (35) for an ECE refusal, nothing else. */
+    if (id->sidr)
+        return sidr_answer(id, RS_CM_SIDR_REJECT, 0, cmd.private_data, cmd.private_data_len);
     uint16_t reason = cmd.reason == 0 ? RS_CM_REJ_CONSUMER : cmd.reason;
     if ((reason != RS_CM_REJ_CONSUMER && reason != 35) ||
         cmd.private_data_len > RS_CM_REJ_PRIVATE_MAX ||
@@ -231,7 +295,7 @@ conn_param(struct ucma_abi_conn_param *cp, const struct rs_cm_params *peer)
  * listener l. RS_CM_HOLD, or RS_CM_IGNORE with no room. */
 static uint16_t
 deliver(struct vb_ucma_id *l, int dev, uint32_t conn, uint16_t port,
-        const struct rs_cm_params *peer)
+        const struct rs_cm_params *peer, bool sidr)
 {
     /* A full backlog drops the REQ unanswered, as Linux does (its repeat may
      * find room). */
@@ -267,7 +331,14 @@ deliver(struct vb_ucma_id *l, int dev, uint32_t conn, uint16_t port,
     c->rnr_retry_count = peer->rnr_retry_count;
     e->resp.id = c->handle;
     e->child = c;
-    conn_param(&e->resp.param.conn, peer);
+    c->sidr = sidr;
+    if (sidr) {
+        /* As Linux: the SIDR_REQ's private data after rdma_cm's header, no QP yet. */
+        e->resp.param.ud.private_data_len = peer->private_len;
+        memcpy(e->resp.param.ud.private_data, peer->private_data, peer->private_len);
+    } else {
+        conn_param(&e->resp.param.conn, peer);
+    }
     l->backlog--;
     vb_ucma_event_post(e);
     return RS_CM_HOLD;
@@ -282,6 +353,7 @@ deliver(struct vb_ucma_id *l, int dev, uint32_t conn, uint16_t port,
 #define EARLY_MAX 64
 static struct early {
     bool used;
+    bool sidr;          /* a SIDR_REQ, for a UDP port */
     int dev;
     uint32_t conn;
     uint16_t port;
@@ -289,23 +361,37 @@ static struct early {
     struct rs_cm_params peer;
 } early[EARLY_MAX];
 
+/* A REQ (or a SIDR_REQ) to its listener, or kept for one to come. */
+static uint16_t
+request(int dev, uint32_t conn, uint16_t port, const struct rs_cm_params *peer, bool sidr)
+{
+    int ipv = rs_addr_is_v4mapped(peer->gid) ? 4 : 6;
+    struct vb_ucma_id *l =
+        vb_ucma_listener_find(dev, sidr ? RDMA_PS_UDP : RDMA_PS_TCP, htons(port), ipv);
+    if (l != NULL)
+        return deliver(l, dev, conn, port, peer, sidr);
+    for (int i = 0; i < EARLY_MAX; i++) {
+        if (!early[i].used) {
+            early[i] = (struct early){true, sidr, dev, conn, port,
+                                      vb_cm_now() + VB_UCMA_LISTEN_GRACE_NS, *peer};
+            return RS_CM_HOLD;
+        }
+    }
+    return sidr ? RS_CM_SIDR_UNSUPPORTED : RS_CM_REJ_INVALID_SERVICE_ID;
+}
+
 uint16_t
 vb_ucma_on_request(int dev, uint32_t conn, uint16_t port, const struct rs_cm_params *peer,
                    struct rs_cm_params *ours)
 {
     (void)ours;     /* filled at ACCEPT */
-    int ipv = rs_addr_is_v4mapped(peer->gid) ? 4 : 6;
-    struct vb_ucma_id *l = vb_ucma_listener_find(dev, RDMA_PS_TCP, htons(port), ipv);
-    if (l != NULL)
-        return deliver(l, dev, conn, port, peer);
-    for (int i = 0; i < EARLY_MAX; i++) {
-        if (!early[i].used) {
-            early[i] = (struct early){true, dev, conn, port,
-                                      vb_cm_now() + VB_UCMA_LISTEN_GRACE_NS, *peer};
-            return RS_CM_HOLD;
-        }
-    }
-    return RS_CM_REJ_INVALID_SERVICE_ID;
+    return request(dev, conn, port, peer, false);
+}
+
+uint16_t
+vb_ucma_on_sidr_request(int dev, uint32_t conn, uint16_t port, const struct rs_cm_params *peer)
+{
+    return request(dev, conn, port, peer, true);
 }
 
 /* Hands the REQs waiting for listener l's port to it. */
@@ -315,10 +401,11 @@ early_to(struct vb_ucma_id *l)
     for (int i = 0; i < EARLY_MAX; i++) {
         struct early *r = &early[i];
         int ipv = rs_addr_is_v4mapped(r->peer.gid) ? 4 : 6;
-        if (!r->used || vb_ucma_listener_find(r->dev, RDMA_PS_TCP, htons(r->port), ipv) != l)
+        if (!r->used || vb_ucma_listener_find(r->dev, r->sidr ? RDMA_PS_UDP : RDMA_PS_TCP,
+                                              htons(r->port), ipv) != l)
             continue;
         r->used = false;
-        if (deliver(l, r->dev, r->conn, r->port, &r->peer) == RS_CM_IGNORE)
+        if (deliver(l, r->dev, r->conn, r->port, &r->peer, r->sidr) == RS_CM_IGNORE)
             rs_cm_forget(vb_cm_engine(r->dev), r->conn);
     }
 }
@@ -342,14 +429,53 @@ vb_ucma_early_expire(uint64_t now)
         if (!r->used)
             continue;
         if (now >= r->deadline) {
+            struct rs_cm_params none;
+            memset(&none, 0, sizeof(none));
             r->used = false;
-            rs_cm_reject(vb_cm_engine(r->dev), r->conn, RS_CM_REJ_INVALID_SERVICE_ID, NULL, 0,
-                         now, err);
+            if (r->sidr)
+                rs_cm_sidr_answer(vb_cm_engine(r->dev), r->conn, RS_CM_SIDR_UNSUPPORTED, &none,
+                                  err);
+            else
+                rs_cm_reject(vb_cm_engine(r->dev), r->conn, RS_CM_REJ_INVALID_SERVICE_ID, NULL,
+                             0, now, err);
             continue;
         }
         next = r->deadline < next ? r->deadline : next;
     }
     return next;
+}
+
+/* A SIDR_REP for id, as Linux's cma_sidr_rep_handler() reports it: ESTABLISHED
+ * with the peer's QPN, Q_Key and address vector; UNREACHABLE with the status of
+ * one that is not valid; ADDR_ERROR (-EINVAL) for a Q_Key not the port space's. */
+static void
+sidr_reply(struct vb_ucma_id *id, const struct rs_cm_event *ev)
+{
+    uint32_t type = RDMA_CM_EVENT_ESTABLISHED;
+    int32_t status = 0;
+
+    id->has_conn = false;
+    if (ev->reason != RS_CM_SIDR_VALID) {
+        type = RDMA_CM_EVENT_UNREACHABLE;
+        status = ev->reason;
+    } else if (ev->peer->qkey != VB_UCMA_UDP_QKEY) {
+        type = RDMA_CM_EVENT_ADDR_ERROR;
+        status = -EINVAL;
+    }
+    id->state = type == RDMA_CM_EVENT_ESTABLISHED ? UCMA_CONNECTED : UCMA_DISCONNECTED;
+    struct vb_ucma_event *e = vb_ucma_event_new(id, type, status);
+    if (e == NULL)
+        return;
+    struct ucma_abi_ud_param *ud = &e->resp.param.ud;
+    ud->private_data_len = ev->peer->private_len;
+    memcpy(ud->private_data, ev->peer->private_data, ev->peer->private_len);
+    if (type == RDMA_CM_EVENT_ESTABLISHED) {
+        id->peer_qpn = ev->peer->qpn;
+        vb_ucma_ah_fill(id, &ud->ah_attr);
+        ud->qp_num = ev->peer->qpn;
+        ud->qkey = ev->peer->qkey;
+    }
+    vb_ucma_event_post(e);
 }
 
 void
@@ -399,6 +525,9 @@ vb_ucma_on_event(int dev, const struct rs_cm_event *ev)
         id->has_conn = false;
         type = RDMA_CM_EVENT_TIMEWAIT_EXIT;
         break;
+    case RS_CM_EV_SIDR_REPLY:
+        sidr_reply(id, ev);
+        return;
     default:
         return;
     }

@@ -752,13 +752,27 @@ vb_ucma_cmd_query(struct vb_ucma_file *f, const void *in, uint16_t out)
     return -ENOSYS;
 }
 
+void
+vb_ucma_ah_fill(const struct vb_ucma_id *id, struct ib_uverbs_ah_attr *ah)
+{
+    int n;
+    const struct vb_device *d = &vb_devices(&n)[id->dev];
+    int index = vb_device_gid_index(d, d->gid);
+
+    memset(ah, 0, sizeof(*ah));
+    memcpy(ah->grh.dgid, id->peer_gid, 16);
+    ah->grh.sgid_index = (uint8_t)(index < 0 ? 0 : index);
+    ah->grh.hop_limit = VB_UCMA_HOP_LIMIT;
+    ah->grh.traffic_class = id->tos;
+    ah->is_global = 1;
+    ah->port_num = 1;
+}
+
 /* What a QP of id takes to reach state (ib_cm_init_qp_attr() and
  * cma_ib_init_qp_attr() of Linux, for RoCE). */
 static int
 qp_attr(const struct vb_ucma_id *id, uint32_t state, struct ib_uverbs_qp_attr *a)
 {
-    int n;
-    const struct vb_device *d = &vb_devices(&n)[id->dev];
     bool ud = id->qp_type == IBV_QPT_UD;
 
     memset(a, 0, sizeof(*a));
@@ -788,13 +802,7 @@ qp_attr(const struct vb_ucma_id *id, uint32_t state, struct ib_uverbs_qp_attr *a
             return -EINVAL;
         a->qp_attr_mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
                            IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
-        memcpy(a->ah_attr.grh.dgid, id->peer_gid, 16);
-        int index = vb_device_gid_index(d, d->gid);
-        a->ah_attr.grh.sgid_index = (uint8_t)(index < 0 ? 0 : index);
-        a->ah_attr.grh.hop_limit = VB_UCMA_HOP_LIMIT;
-        a->ah_attr.grh.traffic_class = id->tos;
-        a->ah_attr.is_global = 1;
-        a->ah_attr.port_num = 1;
+        vb_ucma_ah_fill(id, &a->ah_attr);
         a->path_mtu = rs_cm_mtu_code(id->pmtu);
         a->dest_qp_num = id->peer_qpn;
         a->rq_psn = id->peer_psn;

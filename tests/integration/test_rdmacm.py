@@ -3,8 +3,8 @@
 """librdmacm's programs, unmodified, over libroceshark-verbs' RDMA CM (`roceshark run`):
 Debian's librdmacm runs on top, and the CM exchange is CM MADs on QP 1. Each program runs
 as server and client, in network namespaces the test makes. By default a lean set: on
-loopback each rdmacm-utils program and ib_write_bw -R, on the veth pair rping, ucmatose and
-rdma_server/rdma_client. With --full (the `long` label, which scripts/test.sh skips) every
+loopback each rdmacm-utils program and ib_write_bw -R, on the veth pair rping, udaddy,
+ucmatose and rdma_server/rdma_client. With --full (the `long` label, which scripts/test.sh skips) every
 perftest test with -R and qperf -cm1 too, and the whole set on the veth pair:
 - on loopback (default): two addresses of lo in a namespace of its own; also over IPv6
   (the server on ::1) and librdmacm's API call by call (cm_api: events, private data,
@@ -13,7 +13,8 @@ perftest test with -R and qperf -cm1 too, and the whole set on the veth pair:
   decodes in tshark without a malformed item, and `read -z expert` has nothing to say;
 - across a veth pair at MTU 1500 between two namespaces (--veth).
 The programs: cm_xfer (the tutorial's CM client/server: a WRITE, a READ back, the two
-buffers compared), rping -v -V (which checks each ping's data), ucmatose, rdma_server and
+buffers compared), rping -v -V (which checks each ping's data), ucmatose, udaddy (UD, its
+QP found with SIDR; its MADs captured on loopback), rdma_server and
 rdma_client, rstream and riostream (rsockets, -T v checking the data), cmtime, every perftest test with -R, qperf -cm1, and rping against our own
 rping client (perf rping) and server (responder --cm). Short runs: a few seconds per
 program."""
@@ -39,7 +40,7 @@ CM_API = os.environ.get("CM_API", "")
 CM_XFER = os.environ.get("CM_XFER", "")
 PERFTEST = ["ib_write_bw", "ib_read_bw", "ib_send_bw", "ib_atomic_bw", "ib_write_lat",
             "ib_read_lat", "ib_send_lat", "ib_atomic_lat"]
-TOOLS = ["rping", "ucmatose", "rdma_server", "rdma_client", "cmtime", "mckey", "qperf", "rstream",
+TOOLS = ["rping", "ucmatose", "udaddy", "rdma_server", "rdma_client", "cmtime", "mckey", "qperf", "rstream",
          "riostream"] + PERFTEST
 missing = [x for x in TOOLS if shutil.which(x) is None]
 if missing:
@@ -305,6 +306,33 @@ if not VETH:
                                            "the ports' UDP sockets join no IP multicast group"],
             "mckey: fails, with one line that says why: rc %d, %r" % (p.returncode, p.stderr))
 
+# udaddy: UD QPs resolved with SIDR (a SIDR_REQ, its SIDR_REP with the server's QPN and
+# Q_Key), then UD SENDs each way through address handles. Captured on loopback: tshark
+# decodes both MADs with no malformed item, and `read -z expert` has nothing to say.
+if not VETH:
+    path = os.path.join(OUT, "udaddy.pcap")
+    cap = capture_start(path)
+s, c = pair("udaddy", server_cmd(0, ["udaddy", "-b", NET.s_ip(0)]),
+            client_cmd(0, ["udaddy", "-s", NET.s_ip(0), "-b", NET.c_ip(0)]),
+            roce_bound(NET.s_ip(0)))
+t.check("data transfers complete" in s[1] and "return status 0" in s[1] and
+        "data transfers complete" in c[1] and "return status 0" in c[1],
+        "udaddy: resolved, and messages each way: %r %r" % (s[1][-200:], c[1][-200:]))
+if not VETH:
+    capture_stop(cap)
+    rows = t.tshark_fields(path, ["infiniband.mad.attributeid", "_ws.malformed",
+                                  "_ws.expert.severity"], "-Y infiniband.mad")
+    t.check([r[0] for r in rows] == ["0x0017", "0x0018"],
+            "udaddy's capture: one SIDR_REQ, one SIDR_REP: %s" % rows)
+    bad = [r for r in rows if len(r) > 1 and (r[1] != "" or (len(r) > 2 and r[2] != ""))]
+    t.check(not bad, "tshark: no SIDR MAD malformed or flagged: %s" % bad)
+    sends = t.tshark_fields(path, ["infiniband.bth.opcode"], "-Y \"infiniband && !infiniband.mad\"")
+    t.check(len(sends) == 20 and all(r[0] == "101" for r in sends),
+            "udaddy's capture: 10 UD SENDs with immediate each way: %s" % sends[:3])
+    expert = t.run([t.ROCESHARK, "read", "-r", path, "-q", "-z", "expert"])
+    t.check(expert.stdout.strip() == "", "udaddy: read -z expert: nothing: %r"
+            % expert.stdout[:400])
+
 s, c = pair("ucmatose", server_cmd(0, ["ucmatose", "-b", NET.s_ip(0), "-c", "4", "-C", "20"]),
             client_cmd(0, ["ucmatose", "-s", NET.s_ip(0), "-c", "4", "-C", "20"]),
             roce_bound(NET.s_ip(0)))
@@ -317,7 +345,7 @@ s, c = pair("rdma_server/rdma_client", server_cmd(0, ["rdma_server", "-s", NET.s
 t.check("rdma_client: end 0" in c[1] and "rdma_server: end 0" in s[1],
         "rdma_server/rdma_client: %r %r" % (c[1], s[1]))
 
-# Lean on the veth pair: rping (above), ucmatose and rdma_server/rdma_client cross it.
+# Lean on the veth pair: rping (above), udaddy, ucmatose and rdma_server/rdma_client cross it.
 LEAN_VETH = VETH and not FULL
 
 # --- rsockets: rstream and riostream, each byte checked (-T v), 100 transfers of 4 KiB ---

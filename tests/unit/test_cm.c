@@ -109,7 +109,7 @@ test_layout_captured(void **state)
     assert_int_equal(rs_cm_get(l, m, RS_CMF_PRIMARY_HOP_LIMIT), 0x40);
     assert_int_equal(rs_cm_get(l, m, RS_CMF_PRIMARY_ACK_TIMEOUT), 0x11);
     uint16_t port;
-    assert_true(rs_cm_service_port(rs_cm_get(l, m, RS_CMF_SERVICE_ID), &port));
+    assert_true(rs_cm_service_port(rs_cm_get(l, m, RS_CMF_SERVICE_ID), RS_CM_PS_TCP, &port));
     assert_int_equal(port, 7174);      /* rping's default port */
     size_t n;
     const uint8_t *priv = rs_cm_bytes(l, m, RS_CMF_PRIVATE_DATA, &n);
@@ -176,8 +176,8 @@ struct side {
     uint8_t gid[16];
     struct rs_cm_event last;
     struct rs_cm_params last_peer;  /* a copy: the event's goes with a freed connection */
-    int events[6];
-    uint16_t refuse;        /* the REJ reason request() gives; 0 accepts */
+    int events[7];
+    uint16_t refuse;        /* the REJ reason request() gives (SIDR: its status); 0 accepts */
     int requests;
     uint32_t request_id;    /* the last request's */
 };
@@ -240,6 +240,21 @@ side_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *p
     return 0;
 }
 
+/* A SIDR_REQ for UDP port 4791 with a's header and "who?" after it. */
+static uint16_t
+side_sidr_request(void *arg, uint32_t id, uint16_t port, const struct rs_cm_params *peer)
+{
+    struct side *s = arg;
+
+    s->request_id = id;
+    s->requests++;
+    assert_int_equal(port, 4791);
+    assert_int_equal(peer->port, 40001);
+    assert_int_equal(peer->private_len, RS_CM_SIDR_REQ_PRIVATE_MAX);
+    assert_memory_equal(peer->private_data, "who?", 4);
+    return s->refuse;
+}
+
 static void
 side_event(void *arg, const struct rs_cm_event *ev)
 {
@@ -273,7 +288,7 @@ side_open_opts(struct side *s, uint8_t last, bool hold_rtu, uint64_t timewait_ns
     o.hold_rtu = hold_rtu;
     o.timewait_ns = timewait_ns;
     o.max_half_open_per_peer = next_half_open_max;
-    o.ops = (struct rs_cm_ops){wire_send, s, side_request, side_event, s};
+    o.ops = (struct rs_cm_ops){wire_send, s, side_request, side_event, s, side_sidr_request};
     assert_int_equal(rs_cm_create(&s->cm, &o, err), 0);
 }
 
@@ -909,6 +924,117 @@ test_hostile_dropped(void **state)
     assert_int_equal(w->q[0].mad[17], RS_CM_DREP);
 }
 
+/* a resolves b's UD service (SIDR_REQ with rdma_cm's header and its private data)
+ * from its own port. Returns a's request ID. */
+static uint32_t
+sidr_a_to_b(struct wire *w)
+{
+    struct rs_cm_params ours;
+    char err[RS_ERRBUF_SIZE];
+    uint32_t id;
+    uint16_t k[1];
+
+    memset(&ours, 0, sizeof(ours));
+    ours.port = 40001;
+    memcpy(ours.private_data, "who?", 4);
+    ours.private_len = 4;
+    assert_int_equal(rs_cm_sidr_resolve(w->a.cm, w->b.gid, 4791, &ours, w->now, &id, err), 0);
+    queued_kinds(w, k, 1);
+    assert_int_equal(k[0], RS_CM_SIDR_REQ);
+    const struct rs_cm_layout *l = rs_cm_layout(RS_CM_SIDR_REQ);
+    const uint8_t *m = w->q[0].mad + RS_CM_MAD_HDR_LEN;
+    uint16_t port;
+    assert_true(rs_cm_service_port(rs_cm_get(l, m, RS_CMF_SERVICE_ID), RS_CM_PS_UDP, &port));
+    assert_int_equal(port, 4791);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_REQUEST_ID), id);
+    assert_int_equal(rs_cm_get(l, m, RS_CMF_PKEY), 0xffff);
+    return id;
+}
+
+/* SIDR: b holds the request (a repeat is dropped while held), answers it with its
+ * QPN, Q_Key and private data; a is told them once, and a late copy of the answer
+ * is dropped. */
+static void
+test_sidr_hold_answer(void **state)
+{
+    struct wire *w = *state;
+    char err[RS_ERRBUF_SIZE];
+    uint16_t k[1];
+
+    w->b.refuse = RS_CM_HOLD;
+    sidr_a_to_b(w);
+    uint8_t req[RS_CM_MAD_LEN];
+    memcpy(req, w->q[0].mad, sizeof(req));
+    wire_run(w);
+    assert_int_equal(w->b.requests, 1);
+    assert_int_equal(w->n, 0);
+    rs_cm_input(w->b.cm, w->a.gid, 1, req, RS_CM_MAD_LEN, w->now);
+    assert_int_equal(w->b.requests, 1);
+    assert_int_equal(rs_cm_counters_get(w->b.cm)->dup_req, 1);
+    assert_int_equal(w->n, 0);
+    struct rs_cm_params ours;
+    memset(&ours, 0, sizeof(ours));
+    ours.qpn = 0x44;
+    ours.qkey = 0x01234567;
+    memcpy(ours.private_data, "here", 4);
+    ours.private_len = 4;
+    assert_int_equal(rs_cm_sidr_answer(w->b.cm, w->b.request_id + 1, RS_CM_SIDR_VALID, &ours,
+                                       err), RS_ENOENT);
+    assert_int_equal(rs_cm_sidr_answer(w->b.cm, w->b.request_id, RS_CM_SIDR_VALID, &ours, err),
+                     0);
+    assert_int_equal(rs_cm_sidr_answer(w->b.cm, w->b.request_id, RS_CM_SIDR_VALID, &ours, err),
+                     RS_ENOENT);
+    queued_kinds(w, k, 1);
+    assert_int_equal(k[0], RS_CM_SIDR_REP);
+    uint8_t rep[RS_CM_MAD_LEN];
+    memcpy(rep, w->q[0].mad, sizeof(rep));
+    wire_run(w);
+    assert_int_equal(w->a.events[RS_CM_EV_SIDR_REPLY], 1);
+    assert_int_equal(w->a.last.reason, RS_CM_SIDR_VALID);
+    assert_int_equal(w->a.last_peer.qpn, 0x44);
+    assert_int_equal(w->a.last_peer.qkey, 0x01234567);
+    assert_int_equal(w->a.last_peer.private_len, RS_CM_SIDR_REP_PRIVATE_MAX);
+    assert_memory_equal(w->a.last_peer.private_data, "here", 4);
+    assert_int_equal(rs_cm_next_deadline(w->a.cm), UINT64_MAX);
+    rs_cm_input(w->a.cm, w->b.gid, 1, rep, RS_CM_MAD_LEN, w->now);
+    assert_int_equal(w->a.events[RS_CM_EV_SIDR_REPLY], 1);
+    assert_int_equal(rs_cm_counters_get(w->a.cm)->drop_unknown, 1);
+}
+
+/* SIDR refused: at once by the callback's status, by the consumer going away
+ * (rejected), and with no callback (service ID not supported); unanswered, a's
+ * request is resent max_retries times and then times out. */
+static void
+test_sidr_refused_and_unanswered(void **state)
+{
+    struct wire *w = *state;
+
+    w->b.refuse = RS_CM_SIDR_NO_QP;
+    sidr_a_to_b(w);
+    wire_run(w);
+    assert_int_equal(w->a.events[RS_CM_EV_SIDR_REPLY], 1);
+    assert_int_equal(w->a.last.reason, RS_CM_SIDR_NO_QP);
+
+    w->b.refuse = RS_CM_HOLD;
+    sidr_a_to_b(w);
+    wire_run(w);
+    rs_cm_abandon(w->b.cm, w->b.request_id, w->now);
+    wire_run(w);
+    assert_int_equal(w->a.events[RS_CM_EV_SIDR_REPLY], 2);
+    assert_int_equal(w->a.last.reason, RS_CM_SIDR_REJECT);
+
+    w->b.refuse = RS_CM_IGNORE;
+    sidr_a_to_b(w);
+    wire_run(w);
+    assert_int_equal(w->a.events[RS_CM_EV_SIDR_REPLY], 2);
+    wire_wait(w, 100000000);
+    assert_int_equal(w->a.events[RS_CM_EV_TIMEOUT], 1);
+    assert_string_equal(w->a.last.unanswered, "SIDR_REQ");
+    assert_int_equal(w->b.requests, 2 + 4);     /* the last, and its 3 retries */
+    assert_int_equal(rs_cm_next_deadline(w->a.cm), UINT64_MAX);
+    assert_int_equal(rs_cm_next_deadline(w->b.cm), UINT64_MAX);
+}
+
 int
 main(void)
 {
@@ -937,6 +1063,9 @@ main(void)
         cmocka_unit_test_setup_teardown(test_hold_reject_private, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_timewait, wire_setup, wire_teardown),
         cmocka_unit_test_setup_teardown(test_abandon, wire_setup, wire_teardown),
+        cmocka_unit_test_setup_teardown(test_sidr_hold_answer, wire_setup, wire_teardown),
+        cmocka_unit_test_setup_teardown(test_sidr_refused_and_unanswered, wire_setup,
+                                        wire_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -320,7 +320,8 @@ static void
 test_cm_fields_match_layout(void **state)
 {
     static const uint16_t attrs[] = {RS_CM_REQ, RS_CM_MRA, RS_CM_REJ, RS_CM_REP,
-                                     RS_CM_RTU, RS_CM_DREQ, RS_CM_DREP};
+                                     RS_CM_RTU, RS_CM_DREQ, RS_CM_DREP, RS_CM_SIDR_REQ,
+                                     RS_CM_SIDR_REP};
     static struct packet p;
     uint8_t mad[RS_MAD_LEN];
     unsigned compared = 0;
