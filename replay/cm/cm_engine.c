@@ -189,6 +189,42 @@ cm_conn_by_local(struct rs_cm *cm, uint32_t id)
 }
 
 /* The connection a REQ's sender already opened with this ID: a duplicate. */
+void
+cm_conn_passive(struct rs_cm *cm, struct cm_conn *c, const uint8_t gid[16], uint32_t qp,
+                uint64_t tid, const struct rs_cm_params *peer, uint16_t port)
+{
+    c->active = false;
+    c->tid = tid;
+    memcpy(c->peer_mad_gid, gid, 16);
+    c->peer_qp1 = qp;
+    c->peer = *peer;
+    memcpy(c->ours.gid, cm->o.gid, 16);
+    c->ours.port = port;
+}
+
+struct cm_conn *
+cm_conn_active(struct rs_cm *cm, const uint8_t peer_gid[16], uint16_t port,
+               const struct rs_cm_params *ours, char *err)
+{
+    struct cm_conn *c = cm_conn_new(cm);
+
+    if (c == NULL) {
+        rs_error(err, RS_ENOMEM, "CM: all %d connections are in use", RS_CM_MAX_CONNS);
+        return NULL;
+    }
+    c->active = true;
+    c->ours = *ours;
+    memcpy(c->ours.gid, cm->o.gid, 16);
+    memcpy(c->peer.gid, peer_gid, 16);
+    c->peer.port = port;
+    memcpy(c->peer_mad_gid, peer_gid, 16);
+    c->peer_qp1 = RS_CM_QP1;
+    c->tid = cm->next_tid++;
+    c->timeout_ns = rs_cm_timeout_ns(cm->o.response_timeout);
+    c->retries_left = c->max_retries = cm->o.max_retries;
+    return c;
+}
+
 static struct cm_conn *
 conn_by_remote(struct rs_cm *cm, const uint8_t gid[16], uint32_t remote_id)
 {
@@ -273,14 +309,8 @@ on_req(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct rs_cm_
         reject(cm, gid, qp, h->tid, 0, remote_id, 0, reason);
         return;
     }
-    c->active = false;
+    cm_conn_passive(cm, c, gid, qp, h->tid, &peer, port);
     c->remote_id = remote_id;
-    c->tid = h->tid;
-    memcpy(c->peer_mad_gid, gid, 16);
-    c->peer_qp1 = qp;
-    c->peer = peer;
-    memcpy(c->ours.gid, cm->o.gid, 16);
-    c->ours.port = port;
     /* The RTU must come within the time the active side said it needs to
      * answer (its local CM response timeout), resent as often as it allows,
      * up to rdma_cm's own values: a REQ must not hold a slot for days. */
@@ -470,18 +500,8 @@ rs_cm_connect(struct rs_cm *cm, const uint8_t peer_gid[16], uint16_t port,
 
     if (rs_cm_mtu_code(ours->pmtu) == 0)
         return rs_error(err, RS_EINVAL, "CM: path MTU %u is not 256..4096", ours->pmtu);
-    if ((c = cm_conn_new(cm)) == NULL)
-        return rs_error(err, RS_ENOMEM, "CM: all %d connections are in use", RS_CM_MAX_CONNS);
-    c->active = true;
-    c->ours = *ours;
-    memcpy(c->ours.gid, cm->o.gid, 16);
-    memcpy(c->peer.gid, peer_gid, 16);
-    c->peer.port = port;
-    memcpy(c->peer_mad_gid, peer_gid, 16);
-    c->peer_qp1 = RS_CM_QP1;
-    c->tid = cm->next_tid++;
-    c->timeout_ns = rs_cm_timeout_ns(cm->o.response_timeout);
-    c->retries_left = c->max_retries = cm->o.max_retries;
+    if ((c = cm_conn_active(cm, peer_gid, port, ours, err)) == NULL)
+        return RS_ENOMEM;
     c->state = CM_REQ_SENT;
     cm_msg_req(cm, c);
     cm_send_waiting(cm, c, now_ns);

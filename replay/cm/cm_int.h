@@ -93,6 +93,13 @@ struct cm_conn *cm_conn_new(struct rs_cm *cm);
 struct cm_conn *cm_conn_by_local(struct rs_cm *cm, uint32_t id);
 void cm_conn_free(struct cm_conn *c);
 unsigned cm_half_open(const struct rs_cm *cm, const uint8_t gid[16]);
+/* A passive connection c from gid's QP qp, for the message of tid to port. */
+void cm_conn_passive(struct rs_cm *cm, struct cm_conn *c, const uint8_t gid[16], uint32_t qp,
+                     uint64_t tid, const struct rs_cm_params *peer, uint16_t port);
+/* A new active connection to peer_gid's port from ours, its first message's wait set;
+ * NULL (err filled) when every slot is taken. */
+struct cm_conn *cm_conn_active(struct rs_cm *cm, const uint8_t peer_gid[16], uint16_t port,
+                               const struct rs_cm_params *ours, char *err);
 /* SIDR's share of rs_cm_input(): a SIDR_REQ or SIDR_REP. */
 void cm_sidr_input(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp,
                    const struct rs_cm_mad_hdr *h, const uint8_t *msg);

@@ -50,6 +50,25 @@ private_write(const struct rs_cm_layout *l, uint8_t *msg, size_t skip, const uin
         memcpy(p + skip, data, len);
 }
 
+/* A REQ's or SIDR_REQ's private data: rdma_cm's IP header of c's two ends, then
+ * the consumer's bytes (at most max). */
+static void
+ip_private_write(const struct rs_cm_layout *l, uint8_t *m, const struct cm_conn *c, size_t max)
+{
+    const struct rs_cm_params *o = &c->ours;
+    struct rs_cm_ip_hdr h;
+    uint8_t hdr[RS_CM_IP_HDR_LEN];
+
+    h.ip_version = gid_is_ipv4(o->gid) && gid_is_ipv4(c->peer.gid) ? 4 : 6;
+    h.src_port = o->port;
+    memcpy(h.src, o->gid, 16);
+    memcpy(h.dst, c->peer.gid, 16);
+    rs_cm_ip_hdr_write(&h, hdr);
+    private_write(l, m, 0, hdr, sizeof(hdr));
+    private_write(l, m, RS_CM_IP_HDR_LEN, o->private_data,
+                  o->private_len < max ? o->private_len : max);
+}
+
 void
 cm_msg_req(const struct rs_cm *cm, struct cm_conn *c)
 {
@@ -79,17 +98,7 @@ cm_msg_req(const struct rs_cm *cm, struct cm_conn *c)
     rs_cm_set(l, m, RS_CMF_PRIMARY_HOP_LIMIT, HOP_LIMIT);
     rs_cm_set(l, m, RS_CMF_PRIMARY_ACK_TIMEOUT, o->ack_timeout);
 
-    struct rs_cm_ip_hdr h;
-    uint8_t hdr[RS_CM_IP_HDR_LEN];
-    h.ip_version = gid_is_ipv4(o->gid) && gid_is_ipv4(c->peer.gid) ? 4 : 6;
-    h.src_port = o->port;
-    memcpy(h.src, o->gid, 16);
-    memcpy(h.dst, c->peer.gid, 16);
-    rs_cm_ip_hdr_write(&h, hdr);
-    private_write(l, m, 0, hdr, sizeof(hdr));
-    private_write(l, m, RS_CM_IP_HDR_LEN, o->private_data,
-                  o->private_len < RS_CM_REQ_PRIVATE_MAX ? o->private_len
-                                                         : RS_CM_REQ_PRIVATE_MAX);
+    ip_private_write(l, m, c, RS_CM_REQ_PRIVATE_MAX);
 }
 
 void
@@ -168,13 +177,39 @@ cm_msg_rej_private(uint8_t *mad, const uint8_t *priv, uint8_t len)
                   len < RS_CM_REJ_PRIVATE_MAX ? len : RS_CM_REJ_PRIVATE_MAX);
 }
 
+/* The other way: the sender's port and the consumer's bytes after the header into p;
+ * false for a header that is not rdma_cm's. */
+static bool
+ip_private_read(const struct rs_cm_layout *l, const uint8_t *msg, struct rs_cm_params *p)
+{
+    struct rs_cm_ip_hdr h;
+    size_t n;
+    const uint8_t *priv = rs_cm_bytes(l, msg, RS_CMF_PRIVATE_DATA, &n);
+
+    if (!rs_cm_ip_hdr_read(priv, &h))
+        return false;
+    p->port = h.src_port;
+    p->private_len = (uint8_t)(n - RS_CM_IP_HDR_LEN);
+    memcpy(p->private_data, priv + RS_CM_IP_HDR_LEN, p->private_len);
+    return true;
+}
+
+/* A message's whole private data into p. */
+static void
+private_read(const struct rs_cm_layout *l, const uint8_t *msg, struct rs_cm_params *p)
+{
+    size_t n;
+    const uint8_t *priv = rs_cm_bytes(l, msg, RS_CMF_PRIVATE_DATA, &n);
+
+    p->private_len = (uint8_t)n;
+    memcpy(p->private_data, priv, n);
+}
+
 uint16_t
 cm_read_req(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p,
             uint16_t *port)
 {
     const struct rs_cm_layout *l = rs_cm_layout(RS_CM_REQ);
-    struct rs_cm_ip_hdr h;
-    size_t n;
 
     memset(p, 0, sizeof(*p));
     /* The sender's address, not the REQ's GID: over RoCEv2 they are one, and
@@ -195,12 +230,8 @@ cm_read_req(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p
         return RS_CM_REJ_INVALID_MTU;
     if (!rs_cm_service_port(rs_cm_get(l, msg, RS_CMF_SERVICE_ID), RS_CM_PS_TCP, port))
         return RS_CM_REJ_INVALID_SERVICE_ID;
-    const uint8_t *priv = rs_cm_bytes(l, msg, RS_CMF_PRIVATE_DATA, &n);
-    if (!rs_cm_ip_hdr_read(priv, &h))
+    if (!ip_private_read(l, msg, p))
         return RS_CM_REJ_CONSUMER;      /* rdma_cm's listener refuses what it cannot read */
-    p->port = h.src_port;
-    p->private_len = (uint8_t)(n - RS_CM_IP_HDR_LEN);
-    memcpy(p->private_data, priv + RS_CM_IP_HDR_LEN, p->private_len);
     return 0;
 }
 
@@ -208,7 +239,6 @@ void
 cm_read_rep(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p)
 {
     const struct rs_cm_layout *l = rs_cm_layout(RS_CM_REP);
-    size_t n;
 
     memset(p, 0, sizeof(*p));
     memcpy(p->gid, sender, 16);
@@ -217,19 +247,13 @@ cm_read_rep(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p
     p->responder_resources = (uint8_t)rs_cm_get(l, msg, RS_CMF_RESPONDER_RESOURCES);
     p->initiator_depth = (uint8_t)rs_cm_get(l, msg, RS_CMF_INITIATOR_DEPTH);
     p->rnr_retry_count = (uint8_t)rs_cm_get(l, msg, RS_CMF_RNR_RETRY_COUNT);
-    const uint8_t *priv = rs_cm_bytes(l, msg, RS_CMF_PRIVATE_DATA, &n);
-    p->private_len = (uint8_t)n;
-    memcpy(p->private_data, priv, n);
+    private_read(l, msg, p);
 }
 
 void
 cm_read_rej_private(const uint8_t *msg, struct rs_cm_params *p)
 {
-    size_t n;
-    const uint8_t *priv = rs_cm_bytes(rs_cm_layout(RS_CM_REJ), msg, RS_CMF_PRIVATE_DATA, &n);
-
-    p->private_len = (uint8_t)n;
-    memcpy(p->private_data, priv, n);
+    private_read(rs_cm_layout(RS_CM_REJ), msg, p);
 }
 
 void
@@ -258,23 +282,11 @@ cm_msg_sidr_req(struct cm_conn *c)
 {
     const struct rs_cm_layout *l;
     uint8_t *m = msg_start(c->last, RS_CM_SIDR_REQ, c->tid, &l);
-    const struct rs_cm_params *o = &c->ours;
 
     rs_cm_set(l, m, RS_CMF_REQUEST_ID, c->request_id);
     rs_cm_set(l, m, RS_CMF_PKEY, 0xffff);
     rs_cm_set(l, m, RS_CMF_SERVICE_ID, rs_cm_service_id(RS_CM_PS_UDP, c->peer.port));
-
-    struct rs_cm_ip_hdr h;
-    uint8_t hdr[RS_CM_IP_HDR_LEN];
-    h.ip_version = gid_is_ipv4(o->gid) && gid_is_ipv4(c->peer.gid) ? 4 : 6;
-    h.src_port = o->port;
-    memcpy(h.src, o->gid, 16);
-    memcpy(h.dst, c->peer.gid, 16);
-    rs_cm_ip_hdr_write(&h, hdr);
-    private_write(l, m, 0, hdr, sizeof(hdr));
-    private_write(l, m, RS_CM_IP_HDR_LEN, o->private_data,
-                  o->private_len < RS_CM_SIDR_REQ_PRIVATE_MAX ? o->private_len
-                                                              : RS_CM_SIDR_REQ_PRIVATE_MAX);
+    ip_private_write(l, m, c, RS_CM_SIDR_REQ_PRIVATE_MAX);
 }
 
 void
@@ -301,34 +313,22 @@ cm_read_sidr_req(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_para
                  uint16_t *port)
 {
     const struct rs_cm_layout *l = rs_cm_layout(RS_CM_SIDR_REQ);
-    struct rs_cm_ip_hdr h;
-    size_t n;
 
     memset(p, 0, sizeof(*p));
     memcpy(p->gid, sender, 16);
     p->pkey = (uint16_t)rs_cm_get(l, msg, RS_CMF_PKEY);
-    if (!rs_cm_service_port(rs_cm_get(l, msg, RS_CMF_SERVICE_ID), RS_CM_PS_UDP, port))
-        return false;
-    const uint8_t *priv = rs_cm_bytes(l, msg, RS_CMF_PRIVATE_DATA, &n);
-    if (!rs_cm_ip_hdr_read(priv, &h))
-        return false;
-    p->port = h.src_port;
-    p->private_len = (uint8_t)(n - RS_CM_IP_HDR_LEN);
-    memcpy(p->private_data, priv + RS_CM_IP_HDR_LEN, p->private_len);
-    return true;
+    return rs_cm_service_port(rs_cm_get(l, msg, RS_CMF_SERVICE_ID), RS_CM_PS_UDP, port) &&
+           ip_private_read(l, msg, p);
 }
 
 void
 cm_read_sidr_rep(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p)
 {
     const struct rs_cm_layout *l = rs_cm_layout(RS_CM_SIDR_REP);
-    size_t n;
 
     memset(p, 0, sizeof(*p));
     memcpy(p->gid, sender, 16);
     p->qpn = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_QPN);
     p->qkey = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_QKEY);
-    const uint8_t *priv = rs_cm_bytes(l, msg, RS_CMF_PRIVATE_DATA, &n);
-    p->private_len = (uint8_t)n;
-    memcpy(p->private_data, priv, n);
+    private_read(l, msg, p);
 }

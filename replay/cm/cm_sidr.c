@@ -17,26 +17,14 @@
 
 #include "cm_int.h"
 
-/* The SIDR_REQ of gid's request_id held for the consumer, or NULL. */
+/* The request of gid's request_id in state (SIDR_REQ_RCVD: held for the consumer;
+ * SIDR_REQ_SENT: ours, waiting for its answer), or NULL. */
 static struct cm_conn *
-held(struct rs_cm *cm, const uint8_t gid[16], uint32_t request_id)
+find(struct rs_cm *cm, enum cm_state state, const uint8_t gid[16], uint32_t request_id)
 {
     for (unsigned i = 0; i < RS_CM_MAX_CONNS; i++) {
         struct cm_conn *c = &cm->conn[i];
-        if (c->state == CM_SIDR_REQ_RCVD && c->request_id == request_id &&
-            memcmp(c->peer_mad_gid, gid, 16) == 0)
-            return c;
-    }
-    return NULL;
-}
-
-/* Our SIDR_REQ that request_id names, waiting for its answer from gid, or NULL. */
-static struct cm_conn *
-waiting(struct rs_cm *cm, const uint8_t gid[16], uint32_t request_id)
-{
-    for (unsigned i = 0; i < RS_CM_MAX_CONNS; i++) {
-        struct cm_conn *c = &cm->conn[i];
-        if (c->state == CM_SIDR_REQ_SENT && c->request_id == request_id &&
+        if (c->state == state && c->request_id == request_id &&
             memcmp(c->peer_mad_gid, gid, 16) == 0)
             return c;
     }
@@ -69,7 +57,7 @@ on_sidr_req(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct r
     uint16_t port;
     struct cm_conn *c;
 
-    if (held(cm, gid, request_id) != NULL) {
+    if (find(cm, CM_SIDR_REQ_RCVD, gid, request_id) != NULL) {
         cm->cnt.dup_req++;      /* the consumer has it: its answer will go */
         return;
     }
@@ -84,14 +72,8 @@ on_sidr_req(struct rs_cm *cm, const uint8_t gid[16], uint32_t qp, const struct r
         refuse(cm, gid, qp, h->tid, request_id, port, RS_CM_SIDR_NO_QP);
         return;
     }
-    c->active = false;
+    cm_conn_passive(cm, c, gid, qp, h->tid, &peer, port);
     c->request_id = request_id;
-    c->tid = h->tid;
-    memcpy(c->peer_mad_gid, gid, 16);
-    c->peer_qp1 = qp;
-    c->peer = peer;
-    memcpy(c->ours.gid, cm->o.gid, 16);
-    c->ours.port = port;
     c->state = CM_SIDR_REQ_RCVD;
     uint16_t status = cm->o.ops.sidr_request == NULL
                           ? RS_CM_SIDR_UNSUPPORTED
@@ -111,7 +93,8 @@ static void
 on_sidr_rep(struct rs_cm *cm, const uint8_t gid[16], const uint8_t *msg)
 {
     const struct rs_cm_layout *l = rs_cm_layout(RS_CM_SIDR_REP);
-    struct cm_conn *c = waiting(cm, gid, (uint32_t)rs_cm_get(l, msg, RS_CMF_REQUEST_ID));
+    struct cm_conn *c =
+        find(cm, CM_SIDR_REQ_SENT, gid, (uint32_t)rs_cm_get(l, msg, RS_CMF_REQUEST_ID));
 
     if (c == NULL) {
         cm->cnt.drop_unknown++;     /* a late copy: the first answer was taken */
@@ -139,21 +122,11 @@ int
 rs_cm_sidr_resolve(struct rs_cm *cm, const uint8_t peer_gid[16], uint16_t port,
                    const struct rs_cm_params *ours, uint64_t now_ns, uint32_t *id, char *err)
 {
-    struct cm_conn *c = cm_conn_new(cm);
+    struct cm_conn *c = cm_conn_active(cm, peer_gid, port, ours, err);
 
     if (c == NULL)
-        return rs_error(err, RS_ENOMEM, "CM: all %d connections are in use", RS_CM_MAX_CONNS);
-    c->active = true;
-    c->ours = *ours;
-    memcpy(c->ours.gid, cm->o.gid, 16);
-    memcpy(c->peer.gid, peer_gid, 16);
-    c->peer.port = port;
-    memcpy(c->peer_mad_gid, peer_gid, 16);
-    c->peer_qp1 = RS_CM_QP1;
+        return RS_ENOMEM;
     c->request_id = c->local_id;
-    c->tid = cm->next_tid++;
-    c->timeout_ns = rs_cm_timeout_ns(cm->o.response_timeout);
-    c->retries_left = c->max_retries = cm->o.max_retries;
     c->state = CM_SIDR_REQ_SENT;
     cm_msg_sidr_req(c);
     cm_send_waiting(cm, c, now_ns);
