@@ -32,6 +32,7 @@ static const struct rs_field *const field_tables[] = {
     rs_fields_ib_cm,
     rs_fields_ipoib,   rs_fields_ib_tail,   rs_fields_data,     rs_fields_roceshark,
     rs_fields_iwarp_view, rs_fields_analysis, rs_fields_corr, rs_fields_columns,
+    rs_fields_ident,
 };
 
 static const struct rs_field *fields[MAX_FIELDS];

@@ -294,22 +294,28 @@ parse_word(struct parser *p)
         k++;
     if (p->text[k] == '(')
         return parse_function(p);
-    bool known = false;
+    bool known = false, never = false;
     if (len < sizeof(name)) {
         memcpy(name, p->text + p->pos, len);
         name[len] = '\0';
         known = rs_field_lookup(name) >= 0;
+        never = !known && filter_protocol_known(name);
     }
-    struct expr *e = expr_new(p, known ? EXPR_FIELD : EXPR_LITERAL, p->pos);
+    struct expr *e = expr_new(p, known || never ? EXPR_FIELD : EXPR_LITERAL, p->pos);
     if (e == NULL)
         return NULL;
     e->len = len;
-    if (known) {
-        e->field = rs_field_lookup(name);
+    if (known || never) {
+        e->field = rs_field_lookup(known ? name : "frame");
         e->type = rs_field_by_id(e->field)->type;
+        /* A protocol tshark knows and we neither dissect nor identify: a valid term
+         * that is never true, as the frame protocol in layer 0, which no frame has. */
+        e->layered = never;
         filter_next(p);
         if (p->tok == TOK_HASH)
             parse_layer(p, e);
+        if (never)
+            e->layer_lo = e->layer_hi = 0;
         return e;
     }
     if ((e->lit = calloc(1, sizeof(*e->lit))) == NULL) {

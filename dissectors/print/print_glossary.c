@@ -17,6 +17,7 @@
 
 #include <roceshark/common.h>
 #include <roceshark/fields.h>
+#include <roceshark/identify.h>
 #include <roceshark/print.h>
 
 struct proto_names {
@@ -42,6 +43,7 @@ static const struct proto_names wireshark_protos[] = {
     {"arp", "Address Resolution Protocol", "ARP/RARP"},
     {"erf", "Extensible Record Format", "ERF"},
     {"data", "Data", "Data"},
+    {"llc", "Logical-Link Control", "LLC"},
     {NULL, NULL, NULL},
 };
 
@@ -134,8 +136,12 @@ glossary_protocols(struct rs_out *o)
         if (!rs_field_is_first_of_name(id) || f->type != RS_FT_PROTOCOL || f->depth != 0)
             continue;
         const struct proto_names *p = proto_names(f);
-        rs_out_printf(o, "%s\t%s\t%s\n", p != NULL ? p->name : f->name,
-                      p != NULL ? p->short_name : f->name, f->abbrev);
+        const struct rs_ident_protocol *named = rs_ident_by_abbrev(f->abbrev);
+        const char *short_name = p != NULL ? p->short_name : f->name;
+        if (named != NULL)
+            short_name = named->short_name;
+        rs_out_printf(o, "%s\t%s\t%s\n", p != NULL ? p->name : f->name, short_name,
+                      f->abbrev);
     }
 }
 

@@ -7,10 +7,11 @@
  *
  * The names are those of the layers we decode. Payloads nobody dissects
  * further are "data", as in Wireshark, except an InfiniBand MAD (to QP 0 or
- * 1), which Wireshark decodes inside "infiniband". Protocols over UDP and
- * TCP that we do not decode (TLS, HTTP, TFTP, ...) show as "data" too:
- * there the chain is shorter than Wireshark's. The field is kept out of the
- * -V tree, where tshark shows it in brackets under the frame.
+ * 1), which Wireshark decodes inside "infiniband", and a protocol we name
+ * by its port, Ethertype or first bytes without dissecting it (identify.h:
+ * "udp:dns", "tcp:tls"): there the chain stops, where Wireshark's may go
+ * on ("tcp:http:json"). The field is kept out of the -V tree, where tshark
+ * shows it in brackets under the frame.
  */
 #include <string.h>
 
@@ -18,6 +19,7 @@
 
 #include <roceshark/flow.h>
 #include <roceshark/icmp.h>
+#include <roceshark/identify.h>
 #include <roceshark/iwarp.h>
 #include <roceshark/print.h>
 #include <roceshark/wire.h>
@@ -130,16 +132,22 @@ above_ip(const struct rs_packet *pkt, struct chain *c)
 {
     int proto = ip_protocol(pkt, c);
 
+    const struct rs_ident_protocol *named = rs_ident_protocol(pkt);
+
     if (rs_packet_has(pkt, RS_LAYER_UDP)) {
         add(c, "udp");
         if (pkt->encap == RS_ENCAP_ROCEV2)
             infiniband(pkt, c);
+        else if (named != NULL)
+            add(c, named->abbrev);
         else if (has_data(pkt))
             add(c, "data");
     } else if (rs_packet_has(pkt, RS_LAYER_TCP)) {
         add(c, "tcp");
         if (pkt->iwarp != NULL && pkt->iwarp->n_pdus > 0)
             iwarp(pkt, c);
+        else if (named != NULL)
+            add(c, named->abbrev);
         else if (has_data(pkt))
             add(c, "data");
     } else if (proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6) {
@@ -151,6 +159,8 @@ above_ip(const struct rs_packet *pkt, struct chain *c)
         } else if (has_data(pkt)) {
             add(c, "data");
         }
+    } else if (named != NULL) {
+        add(c, named->abbrev);
     }
 }
 
@@ -172,8 +182,12 @@ above_ethertype(const struct rs_packet *pkt, struct chain *c)
     case ETHERTYPE_ROCE:
         infiniband(pkt, c);
         break;
-    default:
+    default: {
+        const struct rs_ident_protocol *named = rs_ident_protocol(pkt);
+        if (named != NULL && named->place == RS_IDENT_LINK)
+            add(c, named->abbrev);
         break;
+    }
     }
 }
 
@@ -186,7 +200,13 @@ rs_print_protocols(const struct rs_packet *pkt, char *buf, size_t size)
         buf[0] = '\0';
     if (rs_packet_has(pkt, RS_LAYER_ERF))
         add(&c, "erf");
-    if (rs_packet_has(pkt, RS_LAYER_ETH)) {
+    if (rs_ident_is_llc(pkt)) {        /* an 802.3 frame: a length, then LLC */
+        const struct rs_ident_protocol *named = rs_ident_protocol(pkt);
+        add(&c, "eth");
+        add(&c, "llc");
+        if (named != NULL)
+            add(&c, named->abbrev);
+    } else if (rs_packet_has(pkt, RS_LAYER_ETH)) {
         add(&c, "eth");
         add(&c, "ethertype");
         for (int l = RS_LAYER_VLAN; l <= RS_LAYER_VLAN2; l++)

@@ -122,4 +122,22 @@ test_rc_send_only(uint32_t psn, uint8_t *buf, uint32_t cap)
     return n;
 }
 
+#if defined(cmocka_unit_test) && defined(ROCESHARK_FILTER_H)
+/* Whether filter text keeps pkt; a filter that does not compile fails the test. */
+static inline bool
+test_filter_matches(const char *text, const struct rs_packet *pkt)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_filter *f = NULL;
+
+    if (rs_filter_compile(text, &f, err) != 0) {
+        fail_msg("'%s' did not compile: %s", text, err);
+        return false;
+    }
+    bool m = rs_filter_match(f, pkt);
+    rs_filter_free(f);
+    return m;
+}
+#endif
+
 #endif /* ROCESHARK_TESTUTIL_H */
