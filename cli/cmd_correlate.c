@@ -56,8 +56,9 @@ static const char correlate_usage[] =
     "  lost, delayed, CE-marked or changed. Points are A, B, C ... in -r order; each\n"
     "  point's clock is fitted to A's from the matched packets (offset, drift, bound).\n"
     "  -r FILE          a capture of one point (2 to 8; pcap or pcapng, not stdin)\n"
-    "  --window T       how long a packet may take between points (default 100ms; s, ms\n"
-    "                   or us): memory holds this much traffic\n"
+    "  --window T       how long a packet may take between points (s, ms or us; default:\n"
+    "                   4 times the largest delay measured, 10ms to 10s, else 100ms):\n"
+    "                   memory holds this much traffic\n"
     "  --path A,B,C     the points in the order a packet crosses them (default: from the\n"
     "                   matched times, per conversation; either direction)\n"
     "  -Y FILTER        show only packets that match a display filter (roceshark.corr.*\n"
@@ -366,6 +367,14 @@ cmd_correlate(int argc, char **argv)
     memset(&opts, 0, sizeof(opts));
     opts.n_points = cc->n_files;
     opts.window = cc->window;
+    opts.window_from = RS_CORR_WINDOW_FROM_GIVEN;
+    if (cc->window == 0) {
+        /* none given: from the delays the probe measured, widened below by what the
+         * estimating pass measures over the whole captures */
+        opts.window = rs_corr_window_for_delay(rs_corr_probe_delay_max(probe));
+        opts.window_from = rs_corr_probe_delay_max(probe) >= 0 ? RS_CORR_WINDOW_FROM_DELAYS
+                                                               : RS_CORR_WINDOW_FROM_DEFAULT;
+    }
     opts.collect = true;
     opts.path = cc->have_path ? cc->path : NULL;
     memcpy(opts.clock, coarse, sizeof(coarse));
@@ -377,6 +386,11 @@ cmd_correlate(int argc, char **argv)
         goto done;
     rs_corr_clocks(est, fitted);
     print_clock_lines(cc, fitted);
+    if (cc->window == 0 && rs_corr_counts(est).delay_max > 0) {
+        int64_t w = rs_corr_window_for_delay(rs_corr_counts(est).delay_max);
+        opts.window = w > opts.window ? w : opts.window;
+        opts.window_from = RS_CORR_WINDOW_FROM_DELAYS;
+    }
     opts.collect = false;
     opts.no_frames = cc->quiet;     /* -q prints no packet: none is held */
     memcpy(opts.clock, fitted, sizeof(fitted));

@@ -11,7 +11,12 @@
  * (1 s, doubled when more than CORR_CLOCK_BUCKETS are needed); a least-squares line
  * through the buckets' midpoints gives offset and drift, and the bound is the largest
  * half round trip plus the line's largest distance from a midpoint. Points are tied to
- * A through the pairs, A's first, then through points already tied.
+ * A through the pairs, A's first, then through points already tied. With both ways
+ * but never in one bucket, the fastest each way over the whole capture (no drift).
+ * The times are each key's first sighting at each point (corr_int.h: key_first).
+ *
+ * The probe also gives the window: its first sightings' largest delay after the
+ * coarse offset (rs_corr_window_for_delay).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -59,17 +64,19 @@ goes_forward(const struct rs_corr *c, const struct corr_entry *e, unsigned i, un
         if (cv->count[i] > 0 && cv->count[j] > 0)
             return cv->rank[j] / (double)cv->count[j] > cv->rank[i] / (double)cv->count[i];
     }
-    return e->t[j] >= e->t[i];
+    return e->first_t[j] >= e->first_t[i];
 }
 
 void
 corr_clock_collect(struct rs_corr *c, const struct corr_entry *e)
 {
+    if (!e->key_first)
+        return;     /* a later copy of a key: its key's first sightings are counted */
     for (unsigned i = 0; i < c->opts.n_points; i++) {
-        if (!(e->seen & (1u << i)))
+        if (!(e->first_seen & (1u << i)))
             continue;
         for (unsigned j = i + 1; j < c->opts.n_points; j++) {
-            if (!(e->seen & (1u << j)))
+            if (!(e->first_seen & (1u << j)))
                 continue;
             if (c->pair[i][j] == NULL) {
                 c->pair[i][j] = calloc(1, sizeof(struct corr_pair));
@@ -77,8 +84,8 @@ corr_clock_collect(struct rs_corr *c, const struct corr_entry *e)
                     continue;
                 c->pair[i][j]->width = BUCKET_NS;
             }
-            bucket_add(c->pair[i][j], e->t[i] - c->base, e->t[j] - e->t[i],
-                       goes_forward(c, e, i, j));
+            bucket_add(c->pair[i][j], e->first_t[i] - c->base,
+                       e->first_t[j] - e->first_t[i], goes_forward(c, e, i, j));
         }
     }
 }
@@ -113,6 +120,13 @@ fit_pair(const struct corr_pair *pr, struct pair_fit *f)
             continue;
         double x = ((double)i + 0.5) * (double)pr->width, y = (double)(b->fwd - b->rev) / 2;
         sx += x, sy += y, sxx += x * x, sxy += x * y, n++;
+    }
+    if (n == 0 && fwd != INT64_MAX && rev != INT64_MAX && fwd + rev >= 0) {
+        /* both ways, but never in one bucket: the fastest each way over the whole
+         * capture, as one bucket (no drift) */
+        f->a = (double)(fwd - rev) / 2;
+        f->bound = (fwd + rev + 1) / 2;
+        return true;
     }
     if (n == 0) {
         /* one direction: the fastest packet is taken to have taken no time; delays are
@@ -222,6 +236,7 @@ struct rs_corr_probe {
     unsigned n_points;
     struct probe_item *items[P];
     uint32_t n[P];
+    int64_t delay_max;              /* -1 until a pair matched */
 };
 
 int
@@ -233,6 +248,7 @@ rs_corr_probe_new(unsigned n_points, struct rs_corr_probe **out)
     if (p == NULL)
         return RS_ENOMEM;
     p->n_points = n_points < P ? n_points : P;
+    p->delay_max = -1;
     for (unsigned i = 0; i < p->n_points; i++) {
         p->items[i] = calloc(RS_CORR_PROBE_FRAMES, sizeof(struct probe_item));
         if (p->items[i] == NULL) {
@@ -378,11 +394,35 @@ probe_pair(struct rs_corr_probe *p, unsigned i, unsigned j, int64_t *theta)
         *theta = lo <= hi ? lo + (hi - lo) / 2
                           : sp[split - 1].median + (sp[split].median - sp[split - 1].median) / 2;
     }
+    /* each first sighting's delay after the offset, either way: what the window must hold */
+    for (uint32_t k = 0; k < n; k++) {
+        int64_t d = cd[k].d - *theta;
+        d = d < 0 ? -d : d;
+        if (d > p->delay_max)
+            p->delay_max = d;
+    }
     ok = true;
 done:
     free(cd);
     free(sp);
     return ok;
+}
+
+int64_t
+rs_corr_probe_delay_max(const struct rs_corr_probe *p)
+{
+    return p->delay_max;
+}
+
+int64_t
+rs_corr_window_for_delay(int64_t delay)
+{
+    if (delay < 0)
+        return RS_CORR_WINDOW_DEFAULT;
+    if (delay > RS_CORR_WINDOW_MAX / RS_CORR_WINDOW_SLACK)
+        return RS_CORR_WINDOW_MAX;
+    delay *= RS_CORR_WINDOW_SLACK;
+    return delay < RS_CORR_WINDOW_MIN ? RS_CORR_WINDOW_MIN : delay;
 }
 
 void

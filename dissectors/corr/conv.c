@@ -30,8 +30,10 @@ corr_conv_find(struct rs_corr *c, uint64_t hash, bool create)
                 return UINT32_MAX;
             cv->used = true;
             cv->hash = hash;
-            for (unsigned p = 0; p < P; p++)
+            for (unsigned p = 0; p < P; p++) {
                 cv->last_joined[p] = INT64_MIN;
+                cv->first_up[p] = INT64_MAX;
+            }
             c->n_conv++;
             return i;
         }
@@ -64,6 +66,8 @@ corr_conv_learn(struct rs_corr *c, const struct corr_entry *e)
             continue;
         cv->count[p]++;
         cv->rank[p] += (double)(e->t[p] - first);
+        if (p != e->shown && e->t0 < cv->first_up[p])
+            cv->first_up[p] = e->t0;
     }
     /* the path so far: the points it passed, by their mean time after the first */
     uint8_t n = 0;
@@ -196,6 +200,12 @@ rs_corr_print_stats(const struct rs_corr *c, const char *const *names, struct rs
     rs_out_str(o, "================================================================"
                "================\nRDMA packets across capture points\n");
     print_clocks(c, names, o);
+    static const char *const from[] = {"the default: no delay measured", "given",
+                                       "from the measured delays"};
+    snprintf(line, sizeof(line), "Window: %.3f ms (%s), largest delay seen: %.3f ms\n",
+             (double)c->opts.window / 1e6, from[c->opts.window_from],
+             (double)k->delay_max / 1e6);
+    rs_out_str(o, line);
     snprintf(line, sizeof(line), "Packets: %" PRIu64 ", matched at 2+ points: %" PRIu64
              ", lost: %" PRIu64 ", CE marked: %" PRIu64 ", missed by a capture: %" PRIu64
              ", contradictions: %" PRIu64 "\n", k->packets, k->matched, k->lost, k->ce_marked,

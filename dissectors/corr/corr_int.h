@@ -20,8 +20,15 @@ struct corr_entry {
     uint32_t conv;
     uint8_t seen;
     uint8_t shown;
+    /* The clocks take each key's first sighting at each point, not the sightings this
+     * packet was joined from: copies of one key (retransmissions, duplicate ACKs) are
+     * told apart by a guess, and a wrong guess can make a delay look shorter than it was;
+     * a key's first sighting downstream comes after its first upstream, never before. */
+    bool key_first;                 /* no open packet had its key when it opened */
+    uint8_t first_seen;             /* bit per point: first_t holds */
     int64_t t0;                     /* the first sighting, mapped */
     int64_t t[P];
+    int64_t first_t[P];             /* key_first: the key's first sighting at each point */
     uint64_t number[P];
     struct rs_corr_hdr hdr[P];
     uint64_t copy_at;               /* the shown frame's bytes in the arena */
@@ -49,6 +56,9 @@ struct corr_conv {
     /* the first sighting of the last packet each point joined: a network keeps a
      * conversation's order, so a later sighting joins no packet first seen before it */
     int64_t last_joined[P];
+    /* the earliest first sighting elsewhere of a packet each point saw: that point was
+     * capturing the conversation from then (its own first frame comes a delay later) */
+    int64_t first_up[P];
     struct corr_seg_stats seg[RS_CORR_MAX_SEGMENTS];
 };
 

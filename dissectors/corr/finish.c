@@ -49,13 +49,24 @@ own:
     v->n_path = n;
 }
 
-/* Whether point p was capturing at time t (its first and last RDMA frames around it). */
+/* Whether point p was capturing when e was first seen: from p's first RDMA frame, or
+ * from the first sighting elsewhere of the first packet of e's conversation that p saw
+ * (which p's first frame follows by a delay), to p's last frame; widened by the two
+ * clocks' bounds (a packet lost near an end is not put outside by a clock that is off
+ * within its bound). */
 static bool
-capturing(const struct rs_corr *c, unsigned p, int64_t t)
+capturing(const struct rs_corr *c, unsigned p, const struct corr_entry *e)
 {
-    const struct rs_corr_counts *k = c->learned != NULL ? &c->learned->counts : &c->counts;
+    const struct rs_corr *from = c->learned != NULL ? c->learned : c;
+    const struct rs_corr_counts *k = &from->counts;
+    const struct corr_conv *cv = corr_conv_learned(from, e->convh);
+    int64_t bp = c->opts.clock[p].bound, bs = c->opts.clock[e->shown].bound;
+    int64_t slack = bp > 0 && bs >= 0 ? bp + bs : 0;
+    int64_t start = k->first[p];
 
-    return t >= k->first[p] && t <= k->last[p];
+    if (cv != NULL && cv->first_up[p] < start)
+        start = cv->first_up[p];
+    return e->t0 >= start - slack && e->t0 <= k->last[p] + slack;
 }
 
 static void
@@ -117,7 +128,7 @@ make_view(const struct rs_corr *c, const struct corr_entry *e, struct rs_corr_vi
             seen[n_seen++] = (uint8_t)p;
             last_seen = i;
             any = true;
-        } else if (capturing(c, p, e->t0)) {
+        } else if (capturing(c, p, e)) {
             /* a point that missed it with one downstream that saw it, or upstream of
              * the first that did: the capture lost it, not the network (below: the
              * points after the last sighting) */
@@ -144,7 +155,7 @@ make_view(const struct rs_corr *c, const struct corr_entry *e, struct rs_corr_vi
     /* lost after its last sighting, on the next segment, where that point was capturing */
     if (any && last_seen + 1 < v->n_path) {
         unsigned next = v->path[last_seen + 1];
-        if (capturing(c, next, e->t0)) {
+        if (capturing(c, next, e)) {
             v->lost_seg = (int8_t)last_seen;
             /* not a capture miss: drop the points after the last sighting from missed */
             unsigned k = 0;
@@ -208,9 +219,29 @@ count_view(struct rs_corr *c, const struct corr_entry *e, const struct rs_corr_v
     }
 }
 
+/* The largest time between two sightings of one packet: the window the next pass needs. */
+static void
+note_delay(struct rs_corr *c, const struct corr_entry *e)
+{
+    for (unsigned i = 0; i < c->opts.n_points; i++) {
+        if (!(e->seen & (1u << i)))
+            continue;
+        for (unsigned j = i + 1; j < c->opts.n_points; j++) {
+            if (!(e->seen & (1u << j)))
+                continue;
+            int64_t d = e->t[j] - e->t[i];
+            d = d < 0 ? -d : d;
+            if (d > c->counts.delay_max)
+                c->counts.delay_max = d;
+        }
+    }
+}
+
 void
 corr_finish(struct rs_corr *c, struct corr_entry *e)
 {
+    if (e->seen & (e->seen - 1))
+        note_delay(c, e);
     if (c->opts.collect) {
         corr_conv_learn(c, e);
         corr_clock_collect(c, e);

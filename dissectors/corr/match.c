@@ -211,25 +211,34 @@ usual_delay(const struct rs_corr *c, uint32_t conv, uint64_t convh, unsigned poi
  * before the last packet of its conversation that point joined (the copy of a go-back-N
  * retransmission sent while the original was still on its way then joins the copy); of
  * the rest, the one whose delay is nearest the conversation's usual (a retransmission
- * after a loss joins the retransmission, not the lost original), else the oldest. With
- * none in order, the newest. */
+ * after a loss joins the retransmission, not the lost original), else the oldest. A
+ * packet first seen at a point downstream of this one was put there by a clock within
+ * its bound: of those the oldest, so that copies of one key keep their order. With none
+ * in order, the newest. *oldest is the oldest open packet of key, seen here or not. */
 static struct corr_entry *
 find_open(struct rs_corr *c, const struct rs_corr_key *key, uint64_t convh, unsigned point,
-          int64_t t)
+          int64_t t, struct corr_entry **oldest)
 {
     uint32_t conv = corr_conv_find(c, convh, false);
     int64_t after = conv != UINT32_MAX ? c->conv[conv].last_joined[point] : INT64_MIN;
     int64_t usual = usual_delay(c, conv, convh, point), best_gap = INT64_MAX;
-    struct corr_entry *newest = NULL, *best = NULL;
+    struct corr_entry *newest = NULL, *best = NULL, *early = NULL;
 
     for (uint32_t i = c->bucket[key_hash(key) & (c->n_bucket - 1)]; i != 0;
          i = c->e[i - 1].next) {
         struct corr_entry *e = &c->e[i - 1];
-        if (!key_equal(&e->key, key) || (e->seen & (1u << point)) ||
-            t - e->t0 > c->opts.window)
+        if (!key_equal(&e->key, key) || t - e->t0 > c->opts.window)
+            continue;
+        *oldest = e;
+        if (e->seen & (1u << point))
             continue;
         if (newest == NULL)
             newest = e;     /* chains run newest first */
+        int64_t there = usual_delay(c, conv, convh, e->shown);
+        if (usual >= 0 && there > usual) {
+            early = e;      /* downstream first: the last in the chain is the oldest */
+            continue;
+        }
         if (e->t0 < after)
             continue;
         int64_t gap = usual < 0 ? 0 : (t - e->t0) - usual;
@@ -239,7 +248,7 @@ find_open(struct rs_corr *c, const struct rs_corr_key *key, uint64_t convh, unsi
             best_gap = gap;
         }
     }
-    best = best != NULL ? best : newest;
+    best = best != NULL ? best : early != NULL ? early : newest;
     if (best != NULL && conv != UINT32_MAX)
         c->conv[conv].last_joined[point] = best->t0;
     return best;
@@ -291,12 +300,19 @@ rs_corr_feed(struct rs_corr *c, unsigned point, const struct rs_frame *frame,
         c->counts.first[point] = t;
     if (t > c->counts.last[point])
         c->counts.last[point] = t;
-    struct corr_entry *e = find_open(c, &key, convh, point, t);
+    struct corr_entry *oldest = NULL;
+    struct corr_entry *e = find_open(c, &key, convh, point, t, &oldest);
     bool fresh = e == NULL;
     if (fresh) {
         e = open_entry(c, &key, convh, t);
         if (e->conv != UINT32_MAX)
             c->conv[e->conv].last_joined[point] = t;
+        e->key_first = oldest == NULL;
+        oldest = e->key_first ? e : oldest;
+    }
+    if (oldest->key_first && !(oldest->first_seen & (1u << point))) {
+        oldest->first_seen |= (uint8_t)(1u << point);
+        oldest->first_t[point] = t;
     }
     e->seen |= (uint8_t)(1u << point);
     e->t[point] = t;

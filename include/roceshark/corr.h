@@ -10,8 +10,10 @@
  * fields that stay), so one packet carries one ICRC at every hop. With the
  * BTH's destination QP, PSN and opcode it is a hop-invariant fingerprint.
  * A retransmission repeats it: sightings of one key are told apart by order
- * and time (a sighting joins the newest open packet of its key that the point
- * has not seen yet, within the window).
+ * and time (match.c: a sighting joins the open packet of its key, not yet seen
+ * at its point, whose delay is nearest the conversation's usual; copies first
+ * seen downstream keep their order). Whichever copy a sighting joins, each
+ * joins one, so losses and CE marks are counted exactly.
  *
  * The clocks. Each point's clock is mapped onto point A's as
  * t_A = t - (offset + drift * (t - t0)). The offset between two points comes
@@ -20,6 +22,8 @@
  * tA - tB = d2 - theta with one-way delays d1, d2 >= 0, so theta lies within
  * half the sum of the two of the midpoint (docs/analysis.md). Done per time
  * bucket, a least-squares line through the buckets' midpoints gives the drift.
+ * The times taken are each key's first sighting at each point, which no wrong
+ * guess between copies of a key can make shorter than a real delay.
  *
  * The matcher streams: a packet is final once every point's merged time has
  * passed its first sighting by the window; memory holds one window's packets.
@@ -114,6 +118,11 @@ rs_corr_clock_map(const struct rs_corr_clock *c, int64_t t)
 struct rs_corr_opts {
     unsigned n_points;              /* 2 .. RS_CORR_MAX_POINTS */
     int64_t window;                 /* ns; 0: the default (RS_CORR_WINDOW_DEFAULT) */
+    enum rs_corr_window_from {
+        RS_CORR_WINDOW_FROM_DEFAULT,    /* nothing measured */
+        RS_CORR_WINDOW_FROM_GIVEN,      /* --window */
+        RS_CORR_WINDOW_FROM_DELAYS,     /* rs_corr_window_for_delay() */
+    } window_from;                  /* what the report says of the window */
     uint32_t max_packets;           /* open packets held at most (0: the default) */
     uint32_t copy_bytes;            /* bytes of frames held for printing (0: the default;
                                        collect passes hold none) */
@@ -124,7 +133,13 @@ struct rs_corr_opts {
     const uint8_t *path;            /* --path: the points in order (n_points of them) */
 };
 
-#define RS_CORR_WINDOW_DEFAULT (100 * 1000000ll)   /* 100 ms */
+#define RS_CORR_WINDOW_DEFAULT (100 * 1000000ll)   /* 100 ms: no delay measured */
+/* The window the measured delays ask for: RS_CORR_WINDOW_SLACK times the largest, within
+ * [RS_CORR_WINDOW_MIN, RS_CORR_WINDOW_MAX] (a queue may grow after the part measured). */
+#define RS_CORR_WINDOW_SLACK 4
+#define RS_CORR_WINDOW_MIN (10 * 1000000ll)       /* 10 ms */
+#define RS_CORR_WINDOW_MAX (10 * 1000000000ll)    /* 10 s */
+int64_t rs_corr_window_for_delay(int64_t delay);
 #define RS_CORR_MAX_PACKETS_DEFAULT (1u << 16)
 #define RS_CORR_COPY_BYTES_DEFAULT (64u << 20)
 
@@ -163,6 +178,8 @@ struct rs_corr_counts {
     uint64_t forced;                /* finished before the window by a full table */
     uint64_t convs_untracked;       /* packets of conversations past RS_CORR_MAX_CONVS */
     int64_t first[RS_CORR_MAX_POINTS], last[RS_CORR_MAX_POINTS];  /* mapped times, ns */
+    int64_t delay_max;              /* the largest time between two sightings of a packet,
+                                       either way, on the clocks of the pass; ns */
 };
 struct rs_corr_counts rs_corr_counts(const struct rs_corr *c);
 
@@ -178,6 +195,9 @@ int rs_corr_probe_new(unsigned n_points, struct rs_corr_probe **out);
 bool rs_corr_probe_add(struct rs_corr_probe *p, unsigned point, const struct rs_frame *frame,
                        const struct rs_packet *pkt);
 void rs_corr_probe_clocks(struct rs_corr_probe *p, struct rs_corr_clock out[RS_CORR_MAX_POINTS]);
+/* After rs_corr_probe_clocks: the largest delay of a key's first sightings after the
+ * coarse offsets (a retransmission's makes it larger, never smaller); -1 when none matched. */
+int64_t rs_corr_probe_delay_max(const struct rs_corr_probe *p);
 void rs_corr_probe_free(struct rs_corr_probe *p);
 #define RS_CORR_PROBE_FRAMES 20000
 

@@ -133,9 +133,10 @@ correlate(struct world *w, unsigned n_points, struct rs_corr_clock fitted[],
         rs_corr_probe_add(probe, w->s[i].point, &w->s[i].frame, &pkt);
     }
     rs_corr_probe_clocks(probe, coarse);
-    rs_corr_probe_free(probe);
     memset(&opts, 0, sizeof(opts));
     opts.n_points = n_points;
+    opts.window = rs_corr_window_for_delay(rs_corr_probe_delay_max(probe));
+    rs_corr_probe_free(probe);
     opts.collect = true;
     memcpy(opts.clock, coarse, sizeof(coarse));
     assert_int_equal(rs_corr_new(&opts, NULL, NULL, &est, NULL), 0);
@@ -147,6 +148,8 @@ correlate(struct world *w, unsigned n_points, struct rs_corr_clock fitted[],
     }
     rs_corr_flush(est);
     rs_corr_clocks(est, fitted);
+    if (rs_corr_window_for_delay(rs_corr_counts(est).delay_max) > opts.window)
+        opts.window = rs_corr_window_for_delay(rs_corr_counts(est).delay_max);
     opts.collect = false;
     memcpy(opts.clock, fitted, sizeof(opts.clock));
     assert_int_equal(rs_corr_new(&opts, sink, w, &fin, NULL), 0);
@@ -297,6 +300,45 @@ test_loss_ce_and_misses(void **state)
     world_free(w);
 }
 
+/* Delays of 150 ms, longer than the window with nothing measured (100 ms): the window
+ * the probe measures holds them, so every packet pairs with its sighting downstream and
+ * only the dropped ones are lost. */
+static void
+test_window_from_delays(void **state)
+{
+    const int64_t base = 1700000000ll * 1000000000ll, delay = 150000000;
+    struct world *w = world_new();
+    struct rs_corr_clock k[RS_CORR_MAX_POINTS];
+    struct rs_corr *est;
+
+    (void)state;
+    assert_int_equal(rs_corr_window_for_delay(-1), RS_CORR_WINDOW_DEFAULT);
+    assert_int_equal(rs_corr_window_for_delay(1000), RS_CORR_WINDOW_MIN);
+    assert_int_equal(rs_corr_window_for_delay(delay), RS_CORR_WINDOW_SLACK * delay);
+    assert_int_equal(rs_corr_window_for_delay(RS_CORR_WINDOW_MAX), RS_CORR_WINDOW_MAX);
+    for (uint32_t i = 0; i < 1000; i++) {
+        int64_t t = base + (int64_t)i * 1000000;
+        add(w, 0, t, 2, 0x11, i, 1, 64);
+        if (i % 100 != 11)
+            add(w, 1, t + delay + jitter(30000), 2, 0x11, i, i % 50 == 3 ? 3 : 1, 63);
+        add(w, 1, t + 500000, 9, 0x12, i, 1, 64);
+        add(w, 0, t + 500000 + delay + jitter(30000), 9, 0x12, i, 1, 63);
+    }
+    struct rs_corr *c = correlate(w, 2, k, &est);
+    struct rs_corr_counts n = rs_corr_counts(c);
+    assert_int_equal(n.packets, 2000);
+    assert_int_equal(n.matched, 2000 - 10);
+    assert_int_equal(n.lost, 10);
+    assert_int_equal(w->lost_ab, 10);
+    assert_int_equal(n.ce_marked, 20);
+    assert_int_equal(n.missed, 0);
+    assert_int_equal(n.contradictions, 0);
+    assert_true(n.delay_max >= delay && n.delay_max < delay + 30000);
+    rs_corr_free(c);
+    rs_corr_free(est);
+    world_free(w);
+}
+
 /* With room for 16 open packets, the window cannot be kept: packets finish early and
  * are counted, never lost silently. */
 static void
@@ -346,6 +388,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_offset_and_drift),
         cmocka_unit_test(test_loss_ce_and_misses),
+        cmocka_unit_test(test_window_from_delays),
         cmocka_unit_test(test_bounded),
         cmocka_unit_test(test_fields),
     };
