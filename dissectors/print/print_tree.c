@@ -12,6 +12,7 @@
 #include <roceshark/fields.h>
 #include <roceshark/icmp.h>
 #include <roceshark/iwarp.h>
+#include <roceshark/mad.h>
 #include <roceshark/print.h>
 
 #define INDENT 4
@@ -88,8 +89,22 @@ struct walk_ctx {
     bool tshark;                    /* roceshark's own fields left out (--compat tshark) */
 };
 
-static int *run_end;
-static bool *ours;                  /* by id: a roceshark.* field */
+/* What the walk knows of each field id, made once (fields_init): the registry's entry
+ * and where the walk may jump past it, so that its loop over a thousand ids asks a
+ * getter only where a value can be. */
+struct field_walk {
+    const struct rs_field *f;
+    int run_end;        /* see runs: 0 where the field cannot be passed by its layer */
+    int8_t guard;       /* the guarded range it lies in (enum guard), or GUARD_NONE */
+    bool ours;          /* a roceshark.* field */
+    bool icmp;          /* read from ICMP or ICMPv6 */
+};
+
+static struct field_walk *fw;   /* by id, one past the last id too (its f NULL) */
+
+static const struct rs_field *field_at(int id);
+static bool ours_at(int id);
+static bool icmp_at(int id);
 
 static bool
 is_data_field(const struct walk_ctx *w, int id)
@@ -100,15 +115,14 @@ is_data_field(const struct walk_ctx *w, int id)
 static bool
 walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
 {
-    const struct rs_field *f = rs_field_by_id(id);
+    const struct rs_field *f = field_at(id);
     struct rs_value v;
 
     /* Cheap presence test first: most fields are absent from a frame. */
-    if ((f->flags & w->skip) || (w->tshark && ours != NULL && ours[id]) ||
-        !rs_field_value(pkt, id, 0, &v))
+    if ((f->flags & w->skip) || (w->tshark && ours_at(id)) || !rs_field_value(pkt, id, 0, &v))
         return false;
     unsigned occ = 0;
-    for (; occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, id, occ, &v); occ++) {
+    do {
         struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth + w->shift, 0, 0, false, pkt};
         if (w->data_nested && is_data_field(w, id))
             it.depth++;     /* data, data.data and data.len: one table, in this order */
@@ -116,7 +130,7 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
         it.node = v.type == RS_FT_PROTOCOL || v.type == RS_FT_NONE ||
                   (f->flags & (RS_FIELD_HEADER | RS_FIELD_TEXT));
         w->fn(w->arg, &it);
-    }
+    } while (++occ < RS_MAX_OCCURRENCES && rs_field_value(pkt, id, occ, &v));
     rs_field_note_cut(pkt, id, occ);
     return true;
 }
@@ -128,7 +142,7 @@ items_end(int id)
 {
     int end = id + 1;
 
-    while (end < rs_field_count() && (rs_field_by_id(end)->flags & RS_FIELD_PER_ITEM))
+    while (end < rs_field_count() && (field_at(end)->flags & RS_FIELD_PER_ITEM))
         end++;
     return end;
 }
@@ -148,7 +162,7 @@ walk_items(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end)
         bool any = false;
         p.item = (uint8_t)i;
         for (int f = id; f < end; f++) {
-            if (rs_field_by_id(f)->flags & RS_FIELD_ROWS) {
+            if (field_at(f)->flags & RS_FIELD_ROWS) {
                 int rend = rows_end(f);
                 any |= walk_rows(w, &p, f, rend);
                 f = rend - 1;
@@ -166,11 +180,11 @@ walk_items(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end)
 static int
 rows_end(int id)
 {
-    const struct rs_field *f = rs_field_by_id(id);
+    const struct rs_field *f = field_at(id);
     int end = id + 1;
 
-    while (end < rs_field_count() && (rs_field_by_id(end)->flags & RS_FIELD_ROWS) &&
-           rs_field_by_id(end)->get == f->get)
+    while (end < rs_field_count() && (field_at(end)->flags & RS_FIELD_ROWS) &&
+           field_at(end)->get == f->get)
         end++;
     return end;
 }
@@ -182,12 +196,12 @@ walk_rows(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end)
 {
     struct rs_value v;
 
-    if ((rs_field_by_id(id)->flags & w->skip) || !rs_field_value(pkt, id, 0, &v))
+    if ((field_at(id)->flags & w->skip) || !rs_field_value(pkt, id, 0, &v))
         return false;
     for (unsigned occ = 0; occ < RS_MAX_OCCURRENCES; occ++) {
         bool any = false;
         for (int c = id; c < end; c++) {
-            const struct rs_field *f = rs_field_by_id(c);
+            const struct rs_field *f = field_at(c);
             if (!rs_field_value(pkt, c, occ, &v))
                 continue;
             struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth, 0, 0, false, pkt};
@@ -221,19 +235,11 @@ walk_iwarp_pdus(struct walk_ctx *w, const struct rs_packet *pkt)
         one.n_markers = v->pdus[i].n_markers;
         p.iwarp = &one;
         for (int id = 0; id < rs_field_count(); id++)
-            if (rs_field_by_id(id)->flags & RS_FIELD_PER_PDU)
+            if (field_at(id)->flags & RS_FIELD_PER_PDU)
                 walk_field(w, &p, id);
         for (int d = w->data_id; d <= w->data_id + 2; d++)
             walk_field(w, &p, d);
     }
-}
-
-static bool
-is_icmp_field(int id)
-{
-    const struct rs_field *f = rs_field_by_id(id);
-
-    return f != NULL && (f->layer == RS_LAYER_ICMP || f->layer == RS_LAYER_ICMPV6);
 }
 
 /* Whether a field of the datagram an ICMP error quotes sits under the ICMP
@@ -263,7 +269,7 @@ walk_quote(struct walk_ctx *w, const struct rs_packet *pkt, const struct rs_pack
     /* a redirect's packet sits in its option, the last one (RFC 4861 8.2) */
     w->shift = rs_icmp_of(pkt, &m) && m.v6 && m.type == RS_ICMPV6_REDIRECT ? 2 : 1;
     for (int id = 0; id < rs_field_count(); id++)
-        if (under_icmp(rs_field_by_id(id)))
+        if (under_icmp(field_at(id)))
             walk_field(w, quote, id);
     w->shift = 0;
 }
@@ -277,12 +283,29 @@ after_icmp(const struct rs_field *f)
 
 /* Runs of fields read from one layer, so that a walk passes a layer the frame lacks in
  * one step rather than asking each of its fields: a field read from a layer has no value
- * without it (outside an ICMP error's quote, which is walked field by field;
- * tests/robust/exercise.c checks this on every hostile frame). run_end[id] is the id
- * after the run that starts at id, or 0 where id cannot be passed so: no layer of its
- * own; ICMP's, whose end the walk marks; or one walked specially (table rows, per iWARP
- * PDU, per ICMPv6 item). */
-static pthread_once_t run_end_once = PTHREAD_ONCE_INIT;
+ * without it (outside an ICMP error's quote, which is walked field by field).
+ * fw[id].run_end is the id after the run that starts at id, or 0 where id cannot be
+ * passed so: no layer of its own; ICMP's, whose end the walk marks; or one walked
+ * specially (table rows, per iWARP PDU, per ICMPv6 item).
+ *
+ * Two ranges are passed whole on a test of the frame: the fields read from a MAD (some
+ * 470 of them, all on the payload's layer, which nearly every frame has) when the
+ * frame is no MAD, and ICMP's and ICMPv6's (whose end the walk marks) when the frame
+ * has neither. rs_tree_passes() says the same of one field; tests/robust/exercise.c
+ * checks on every hostile frame that no field it passes has a value. */
+enum guard {
+    GUARD_MAD,
+    GUARD_ICMP,
+    GUARD_COUNT
+};
+#define GUARD_NONE (-1)
+
+struct id_range {       /* field ids [from, to) */
+    int from, to;
+};
+
+static struct id_range guarded[GUARD_COUNT];
+static pthread_once_t fields_once = PTHREAD_ONCE_INIT;
 
 static bool
 passable(const struct rs_field *f)
@@ -292,31 +315,103 @@ passable(const struct rs_field *f)
            !(f->flags & (RS_FIELD_ROWS | RS_FIELD_PER_PDU | RS_FIELD_PER_ITEM));
 }
 
+static bool
+icmp_layer(const struct rs_field *f)
+{
+    return f->layer == RS_LAYER_ICMP || f->layer == RS_LAYER_ICMPV6;
+}
+
+/* The ICMP range: the first run of fields read from ICMP or ICMPv6. */
+static struct id_range
+icmp_range(void)
+{
+    int n = rs_field_count(), from = 0;
+
+    while (from < n && !icmp_layer(rs_field_by_id(from)))
+        from++;
+    int to = from;
+    while (to < n && icmp_layer(rs_field_by_id(to)))
+        to++;
+    return (struct id_range){from, to};
+}
+
 static void
-runs_init(void)
+fields_init(void)
 {
     int n = rs_field_count();
+    int mad = rs_field_lookup("infiniband.mad"), payload = rs_field_lookup("infiniband.payload");
 
-    ours = calloc((size_t)n + 1, sizeof(*ours));
-    for (int id = 0; ours != NULL && id < n; id++)
-        ours[id] = strncmp(rs_field_by_id(id)->abbrev, "roceshark", 9) == 0;
-    run_end = calloc((size_t)n + 1, sizeof(*run_end));
-    if (run_end == NULL)
-        return;     /* every field is then asked */
+    fw = calloc((size_t)n + 1, sizeof(*fw));
+    if (fw == NULL)
+        return;     /* every field is then asked (field_at) */
+    guarded[GUARD_MAD] = mad >= 0 && payload > mad ? (struct id_range){mad, payload}
+                                                   : (struct id_range){0, 0};
+    guarded[GUARD_ICMP] = icmp_range();
     for (int id = n - 1; id >= 0; id--) {
         const struct rs_field *f = rs_field_by_id(id);
+        struct field_walk *w = &fw[id];
+        w->f = f;
+        w->ours = strncmp(f->abbrev, "roceshark", 9) == 0;
+        w->icmp = icmp_layer(f);
+        w->guard = GUARD_NONE;
+        for (int g = 0; g < GUARD_COUNT; g++)
+            if (id >= guarded[g].from && id < guarded[g].to)
+                w->guard = (int8_t)g;
         if (!passable(f))
             continue;
-        const struct rs_field *next = rs_field_by_id(id + 1);
-        run_end[id] = next != NULL && run_end[id + 1] != 0 && next->layer == f->layer
-                          ? run_end[id + 1] : id + 1;
+        const struct rs_field *next = fw[id + 1].f;
+        w->run_end = next != NULL && fw[id + 1].run_end != 0 && next->layer == f->layer
+                         ? fw[id + 1].run_end : id + 1;
     }
 }
 
-/* Field ids [from, to) */
-struct id_range {
-    int from, to;
-};
+/* The field of id, and whether it is ours or ICMP's, from fw (or, had fw no memory,
+ * from the registry). */
+static const struct rs_field *
+field_at(int id)
+{
+    return fw != NULL ? fw[id].f : rs_field_by_id(id);
+}
+
+static bool
+ours_at(int id)
+{
+    return fw != NULL ? fw[id].ours : strncmp(rs_field_by_id(id)->abbrev, "roceshark", 9) == 0;
+}
+
+static bool
+icmp_at(int id)
+{
+    const struct rs_field *f = field_at(id);
+
+    return fw != NULL ? fw[id].icmp : f != NULL && icmp_layer(f);
+}
+
+/* Which guarded ranges the frame's own view has nothing in. */
+static void
+guards_absent(const struct rs_packet *pkt, bool absent[GUARD_COUNT])
+{
+    size_t len;
+
+    absent[GUARD_MAD] = rs_mad_of(pkt, &len) == NULL;
+    absent[GUARD_ICMP] = !rs_packet_has(pkt, RS_LAYER_ICMP) &&
+                         !rs_packet_has(pkt, RS_LAYER_ICMPV6);
+}
+
+bool
+rs_tree_passes(const struct rs_packet *pkt, int id)
+{
+    const struct rs_field *f = rs_field_by_id(id);
+    bool absent[GUARD_COUNT];
+
+    pthread_once(&fields_once, fields_init);
+    if (f == NULL || fw == NULL)
+        return false;
+    if (fw[id].run_end != 0 && !rs_packet_has(pkt, f->layer))
+        return true;
+    guards_absent(pkt, absent);
+    return fw[id].guard != GUARD_NONE && absent[fw[id].guard];
+}
 
 /* The order of the tree: the registry's, but IPoIB's InfiniBand layers come before the IP
  * or ARP packet they carry (the registry lists link and network layers first, as
@@ -372,17 +467,23 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
 
     frame.node = true;
     frame.length = pkt->frame->caplen;
-    pthread_once(&run_end_once, runs_init);
+    pthread_once(&fields_once, fields_init);
     fn(arg, &frame);
-    bool pdus_done = false;
+    bool pdus_done = false, absent[GUARD_COUNT];
+    guards_absent(pkt, absent);
     struct id_range order[4];
     unsigned n_ranges = walk_order(pkt, order);
     for (unsigned r = 0; r < n_ranges; r++)
     for (int id = order[r].from; id < order[r].to; id++) {
-        const struct rs_field *f = rs_field_by_id(id);
-        if (!quoted && run_end != NULL && run_end[id] != 0 && !rs_packet_has(pkt, f->layer)) {
-            id = (run_end[id] < order[r].to ? run_end[id] : order[r].to) - 1;
-            continue;
+        const struct rs_field *f = field_at(id);
+        if (!quoted && fw != NULL) {
+            int past = fw[id].run_end != 0 && !rs_packet_has(pkt, f->layer) ? fw[id].run_end
+                       : fw[id].guard != GUARD_NONE && absent[fw[id].guard]
+                           ? guarded[fw[id].guard].to : 0;
+            if (past != 0) {
+                id = (past < order[r].to ? past : order[r].to) - 1;
+                continue;
+            }
         }
         if (is_data_field(&w, id))
             continue;
@@ -404,7 +505,7 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
             if (quoted && after_icmp(f))
                 walk_field(&w, &q.pkt, id);
         }
-        if (is_icmp_field(id) && !is_icmp_field(id + 1)) {
+        if (icmp_at(id) && !icmp_at(id + 1)) {
             if (quoted)
                 walk_quote(&w, pkt, &q.pkt);
             for (int d = w.data_id; w.data_nested && d <= w.data_id + 2; d++)

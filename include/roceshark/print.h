@@ -155,6 +155,9 @@ void rs_tree_walk(const struct rs_packet *pkt, rs_tree_fn fn, void *arg);
 /* The same with the hidden fields of Wireshark's tree too, each where it is declared
  * (ip.addr after ip.src and ip.dst), as tshark's JSON shows them. */
 void rs_tree_walk_hidden(const struct rs_packet *pkt, rs_tree_fn fn, void *arg);
+/* Whether the walks pass field id of the frame pkt (its own view, no ICMP quote) without
+ * asking it: it is read from a layer or a MAD the frame lacks, so it has no value. */
+bool rs_tree_passes(const struct rs_packet *pkt, int id);
 /* One line's text, without indentation, newline or the brackets of a generated item
  * (PDML's showname, JSON's text keys). */
 void rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt,

@@ -19,8 +19,8 @@ format_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
     (*(unsigned long *)ctx)++;
 }
 
-/* The tree walk passes the fields of a layer the frame lacks without asking them
- * (print_tree.c): none may have a value without its layer, in the frame's own view. */
+/* The tree walk passes the fields of a layer or a MAD the frame lacks without asking them
+ * (print_tree.c): none may have a value then, in the frame's own view. */
 static void
 check_layerless_values(const struct rs_packet *pkt)
 {
@@ -29,11 +29,9 @@ check_layerless_values(const struct rs_packet *pkt)
 
     own.flags &= ~RS_PKT_ICMP_QUOTE;
     for (int id = 0; id < rs_field_count(); id++) {
-        const struct rs_field *f = rs_field_by_id(id);
-        if (f->layer < RS_LAYER_COUNT && !rs_packet_has(&own, f->layer) &&
-            rs_field_value(&own, id, 0, &v)) {
-            fprintf(stderr, "%s has a value in frame %llu, which lacks its layer\n", f->abbrev,
-                    (unsigned long long)pkt->frame->number);
+        if (rs_tree_passes(&own, id) && rs_field_value(&own, id, 0, &v)) {
+            fprintf(stderr, "%s has a value in frame %llu, which lacks what it is read from\n",
+                    rs_field_by_id(id)->abbrev, (unsigned long long)pkt->frame->number);
             abort();
         }
     }
