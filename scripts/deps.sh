@@ -11,11 +11,14 @@ set -eu
 # own verbs programs (ib_write_bw, ibv_rc_pingpong, ibv_devinfo), run unmodified over our
 # verbs library by the tests; librdmacm-dev (the RDMA CM's ABI, which the library serves),
 # rdmacm-utils (rping, ucmatose, rstream, ...) and qperf, its librdmacm programs.
-# stress-ng: the load soak (tests/soak/load.py).
+# stress-ng: the load soak (tests/soak/load.py). wireshark-qt, xvfb, dbus, at-spi2-core,
+# python3-pyatspi, xdotool, imagemagick: the plugin in Wireshark's GUI (integration.plugin_gui:
+# a virtual screen, its accessibility bus and client, a wait for the window, screenshots).
 PACKAGES="build-essential cmake pkg-config libpcap-dev libibverbs-dev librdmacm-dev wireshark-dev
 libglib2.0-dev zlib1g-dev libcmocka-dev libncurses-dev tshark python3 python3-scapy iproute2
 librsvg2-bin python3-crcmod clang libclang-rt-14-dev git dpkg-dev file man-db tcpreplay ethtool tmux
-perftest ibverbs-utils lintian ccache rdmacm-utils qperf stress-ng"
+perftest ibverbs-utils lintian ccache rdmacm-utils qperf stress-ng wireshark-qt xvfb dbus
+at-spi2-core python3-pyatspi xdotool imagemagick"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

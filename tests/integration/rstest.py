@@ -224,10 +224,17 @@ def _raw_sockets():
         return False
 
 
+def _gui():
+    return all(shutil.which(c) for c in ("wireshark", "Xvfb", "dbus-run-session", "xdotool",
+                                         "import")) and subprocess.run(
+        [PYTHON, "-c", "import pyatspi"], capture_output=True).returncode == 0
+
+
 def require(*needs):
     """Skips the test, with one line naming what is missing (skip_missing), unless this
     machine has each of needs: "netns" (network namespaces, unshare -n), "mount-root" (/ a
-    mount point, for ip netns exec), "raw" (packet sockets, CAP_NET_RAW)."""
+    mount point, for ip netns exec), "raw" (packet sockets, CAP_NET_RAW), "gui" (Wireshark's
+    Qt GUI and what drives it on a virtual screen)."""
     checks = {
         "netns": ("network namespaces (unshare -n)",
                   lambda: subprocess.run(["unshare", "-n", "true"],
@@ -235,6 +242,9 @@ def require(*needs):
         "mount-root": ("a mount-point / (ip netns exec makes it a slave mount; a plain chroot "
                        "has none)", _mount_root),
         "raw": ("raw packet sockets (root or CAP_NET_RAW)", _raw_sockets),
+        "gui": ("Wireshark's GUI on a virtual screen and its accessibility interface "
+                "(wireshark-qt, xvfb, dbus, at-spi2-core, python3-pyatspi, xdotool, imagemagick)",
+                _gui),
     }
     for need in needs:
         what, ok = checks[need]
