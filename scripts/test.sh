@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # test.sh - installs what is missing, then
 #   1. builds (RelWithDebInfo, build/) and runs the whole test suite;
-#   2. builds with AddressSanitizer and UndefinedBehaviorSanitizer (Debug, build-sanitize/)
-#      and runs the whole suite again;
-#   3. runs every coverage-guided fuzz target 20 s with libFuzzer (clang, build-fuzz/),
+#   2. builds with AddressSanitizer and UndefinedBehaviorSanitizer (Debug at -O1,
+#      build-sanitize/) and runs the whole suite again;
+#   3. runs every coverage-guided fuzz target 10 s with libFuzzer (clang, build-fuzz/),
 #      from its committed corpus, $(nproc) at once; any crash, leak or timeout fails
 #      (scripts/fuzz.sh --ci, which leaves the corpus as it is);
 #   4. compiles gcc Release (build-gcc-release/) and clang Release (build-clang-release/),
@@ -12,7 +12,10 @@
 #   5. builds the plugin against Wireshark 4.4 (Debian 13) and runs its tests there
 #      (scripts/test-wireshark.sh). The Debian root it needs is made once, in the background
 #      while steps 1-4 run, and reused after.
-# --quick: step 1 only, the suite once on the normal build (a few minutes), for while you work.
+# The builds of steps 2 and 4 run in the background at the lowest priority while the suite
+# runs: a test waiting on a socket or a terminal leaves a core idle, and they take it. Their
+# output goes to build/<folder>.log, shown when one fails.
+# --quick: step 1 only, the suite once on the normal build, for while you work.
 # Every step runs even when one before it failed, so one run shows everything that is wrong.
 # A summary of the steps ends the output; the exit status is 1 when any step failed.
 set -u
@@ -56,7 +59,35 @@ command -v ccache >/dev/null && launcher="-DCMAKE_C_COMPILER_LAUNCHER=ccache"
 build() {
     dir=$1
     shift
-    cmake -S . -B "$dir" $launcher "$@" >/dev/null && cmake --build "$dir" -j"$jobs"
+    cmake -S . -B "$dir" $launcher "$@" >/dev/null && $priority cmake --build "$dir" -j"$jobs"
+}
+priority=""
+
+# build_behind DIR CMAKE_OPTION...: build, at the lowest priority, its output in
+# build/DIR.log, its exit status and seconds in build/DIR.end.
+build_behind() {
+    dir=$1
+    started=$(date +%s)
+    priority="nice -n 19" build "$@" >"build/$dir.log" 2>&1
+    echo "$? $(($(date +%s) - started))" >"build/$dir.end"
+}
+
+# collect NAME DIR: waits for build_behind DIR and notes how it ended, as step does.
+collect() {
+    echo "== $1 (built in the background)"
+    while [ ! -f "build/$2.end" ]; do
+        sleep 1
+    done
+    read -r rc seconds <"build/$2.end"
+    if [ "$rc" -eq 0 ]; then
+        result=ok
+    else
+        result=FAILED
+        failed=1
+        tail -n 60 "build/$2.log"
+    fi
+    summary="$summary$(printf '%-34s %-7s %5ss' "$1" "$result" "$seconds")
+"
 }
 
 # The label long (a full matrix of programs) is for a run by hand: ctest -L long.
@@ -74,16 +105,21 @@ rm -rf "$ROCESHARK_TSHARK_CACHE"
     ws_root=$!
 }
 step "build (RelWithDebInfo)" build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+[ $quick -eq 1 ] || {
+    rm -f build/build-sanitize.end build/build-gcc-release.end build/build-clang-release.end
+    {
+        build_behind build-sanitize -DCMAKE_BUILD_TYPE=Debug -DROCESHARK_SANITIZE=ON
+        build_behind build-gcc-release -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release
+        build_behind build-clang-release -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Release
+    } &
+}
 step "tests" suite build
 [ $quick -eq 1 ] || {
-    step "build (ASan+UBSan, Debug)" build build-sanitize -DCMAKE_BUILD_TYPE=Debug \
-        -DROCESHARK_SANITIZE=ON
+    collect "build (ASan+UBSan, Debug at -O1)" build-sanitize
     step "tests under ASan+UBSan" suite build-sanitize
-    step "fuzz 20 s per target" scripts/fuzz.sh --ci 20
-    step "compile gcc Release" build build-gcc-release -DCMAKE_C_COMPILER=gcc \
-        -DCMAKE_BUILD_TYPE=Release
-    step "compile clang Release" build build-clang-release -DCMAKE_C_COMPILER=clang \
-        -DCMAKE_BUILD_TYPE=Release
+    step "fuzz 10 s per target" scripts/fuzz.sh --ci 10
+    collect "compile gcc Release" build-gcc-release
+    collect "compile clang Release" build-clang-release
     wait $ws_root || cat build/wireshark-4.4-root.log
     step "plugin on Wireshark 4.4" scripts/test-wireshark.sh 4.4
 }
