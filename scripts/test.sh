@@ -97,9 +97,11 @@ suite() {
 
 start_all=$(date +%s)
 mkdir -p build
-# tshark's answers, kept from the first pass for the second (tests/tools/reference_cache.py).
+# tshark's answers, kept from the first pass for the second and from one run to the next
+# (tests/tools/reference_cache.py: keyed by tshark's binary, its command line and the content
+# of its input files, so an answer is never stale); each run then removes those it did not
+# use.
 export ROCESHARK_TSHARK_CACHE="$PWD/build/tshark-cache"
-rm -rf "$ROCESHARK_TSHARK_CACHE"
 [ $quick -eq 1 ] || {
     scripts/test-wireshark.sh --prepare 4.4 >build/wireshark-4.4-root.log 2>&1 &
     ws_root=$!
@@ -124,6 +126,7 @@ step "tests" suite build
     step "plugin on Wireshark 4.4" scripts/test-wireshark.sh 4.4
 }
 
+python3 tests/tools/reference_cache.py prune "$ROCESHARK_TSHARK_CACHE" "$start_all"
 echo
 echo "== summary"
 printf '%s' "$summary"

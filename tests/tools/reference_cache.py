@@ -11,7 +11,12 @@ never a stale answer. An argument that names an existing file counts by its cont
 path: a capture that a test generates afresh in a temporary folder, or that a fresh clone
 holds, is the same key in every pass. Where tshark echoes such a path (pdml's capture_file,
 an error message), the answer is kept with a placeholder and given back with the path of
-the run that asks. A run that writes a file (-w) always runs."""
+the run that asks. A run that writes a file (-w) always runs.
+
+scripts/test.sh keeps the folder from one of its runs to the next, so that a second run
+while you work spends nothing on tshark: an answer used is touched, and at the end of a
+whole run the answers no test asked for are removed (prune), which bounds the folder to
+one run's worth."""
 import hashlib
 import json
 import os
@@ -61,6 +66,10 @@ def run(cmd, env=None, text=True, input=None, cwd=None):
     if path and os.path.exists(path):
         with open(path) as f:
             d = json.load(f)
+        try:
+            os.utime(path)        # used by this run: prune keeps it
+        except OSError:
+            pass
         out, err = d["out"], d["err"]
         for mark, name in files:
             out, err = out.replace(mark, name), err.replace(mark, name)
@@ -76,3 +85,26 @@ def run(cmd, env=None, text=True, input=None, cwd=None):
             json.dump({"rc": p.returncode, "out": out, "err": err}, f)
         os.replace(tmp, path)     # whole or not at all, for a test running beside
     return p
+
+
+def prune(folder, since):
+    """Removes the answers of folder not used or made since the time since (seconds)."""
+    removed = 0
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name)
+        try:
+            if os.stat(path).st_mtime < since:
+                os.unlink(path)
+                removed += 1
+        except OSError:
+            pass
+    return removed
+
+
+if __name__ == "__main__":
+    import sys
+    if len(sys.argv) != 4 or sys.argv[1] != "prune":
+        sys.exit("usage: reference_cache.py prune FOLDER EPOCH-SECONDS")
+    if os.path.isdir(sys.argv[2]):
+        n = prune(sys.argv[2], float(sys.argv[3]))
+        print("tshark's answers: %d unused removed, %d kept" % (n, len(os.listdir(sys.argv[2]))))
