@@ -17,13 +17,17 @@
 # leak, timeout or out-of-memory makes the exit status 1; its input stays in
 # build-fuzz/ci-crashes/ (emptied first), and the fuzzer's report ends the output. The
 # corpus column reads N+M: M new inputs found beside the N committed.
+#
+# --build: builds the targets and stops (test.sh builds them in the background before its
+# fuzz step).
 set -u
 cd "$(dirname "$0")/.."
 ci=false
-if [ "${1:-}" = --ci ]; then
-    ci=true
-    shift
-fi
+build_only=false
+case "${1:-}" in
+--ci) ci=true; shift ;;
+--build) build_only=true; shift ;;
+esac
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
 targets=${*:-decode filter spec script reader iwarp responder exchange cm}
@@ -35,6 +39,7 @@ CC=clang cmake -S . -B "$out" $launcher -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROCE
 for t in $targets; do
     cmake --build "$out" -j"$(nproc)" --target "${t}_fuzzer" >/dev/null || exit 1
 done
+$build_only && exit 0
 seeds=$(mktemp -d)
 work=$(mktemp -d)
 trap 'rm -rf "$seeds" "$work"' EXIT

@@ -12,9 +12,9 @@
 #   5. builds the plugin against Wireshark 4.4 (Debian 13) and runs its tests there
 #      (scripts/test-wireshark.sh). The Debian root it needs is made once, in the background
 #      while steps 1-4 run, and reused after.
-# The builds of steps 2 and 4 run in the background at the lowest priority while the suite
-# runs: a test waiting on a socket or a terminal leaves a core idle, and they take it. Their
-# output goes to build/<folder>.log, shown when one fails.
+# The builds of steps 2, 3 and 4 run in the background at the lowest priority while the
+# suite runs: a test waiting on a socket or a terminal leaves a core idle, and they take it.
+# Their output goes to build/<folder>.log, shown when one fails.
 # --quick: step 1 only, the suite once on the normal build, for while you work.
 # Every step runs even when one before it failed, so one run shows everything that is wrong.
 # A summary of the steps ends the output; the exit status is 1 when any step failed.
@@ -63,16 +63,17 @@ build() {
 }
 priority=""
 
-# build_behind DIR CMAKE_OPTION...: build, at the lowest priority, its output in
-# build/DIR.log, its exit status and seconds in build/DIR.end.
-build_behind() {
+# behind DIR COMMAND...: COMMAND (run from the background chain below, where $priority is
+# the lowest), its output in build/DIR.log, its exit status and seconds in build/DIR.end.
+behind() {
     dir=$1
+    shift
     started=$(date +%s)
-    priority="nice -n 19" build "$@" >"build/$dir.log" 2>&1
+    "$@" >"build/$dir.log" 2>&1
     echo "$? $(($(date +%s) - started))" >"build/$dir.end"
 }
 
-# collect NAME DIR: waits for build_behind DIR and notes how it ended, as step does.
+# collect NAME DIR: waits for behind DIR and notes how it ended, as step does.
 collect() {
     echo "== $1 (built in the background)"
     while [ ! -f "build/$2.end" ]; do
@@ -108,17 +109,23 @@ export ROCESHARK_TSHARK_CACHE="$PWD/build/tshark-cache"
 }
 step "build (RelWithDebInfo)" build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 [ $quick -eq 1 ] || {
-    rm -f build/build-sanitize.end build/build-gcc-release.end build/build-clang-release.end
+    rm -f build/build-*.end
     {
-        build_behind build-sanitize -DCMAKE_BUILD_TYPE=Debug -DROCESHARK_SANITIZE=ON
-        build_behind build-gcc-release -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release
-        build_behind build-clang-release -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Release
+        priority="nice -n 19"
+        behind build-sanitize build build-sanitize -DCMAKE_BUILD_TYPE=Debug \
+            -DROCESHARK_SANITIZE=ON
+        behind build-fuzz $priority scripts/fuzz.sh --build
+        behind build-gcc-release build build-gcc-release -DCMAKE_C_COMPILER=gcc \
+            -DCMAKE_BUILD_TYPE=Release
+        behind build-clang-release build build-clang-release -DCMAKE_C_COMPILER=clang \
+            -DCMAKE_BUILD_TYPE=Release
     } &
 }
 step "tests" suite build
 [ $quick -eq 1 ] || {
     collect "build (ASan+UBSan, Debug at -O1)" build-sanitize
     step "tests under ASan+UBSan" suite build-sanitize
+    collect "build the fuzz targets (clang)" build-fuzz
     step "fuzz 10 s per target" scripts/fuzz.sh --ci 10
     collect "compile gcc Release" build-gcc-release
     collect "compile clang Release" build-clang-release
