@@ -235,6 +235,8 @@ cm_main(void *arg)
     while (!stop) {
         drain();
         uint64_t now = vb_cm_now(), next = vb_ucma_early_expire(now);
+        uint64_t resolving = vb_ucma_resolve_progress(now);
+        next = resolving < next ? resolving : next;
         for (int d = 0; d < VB_MAX_DEVICES; d++) {
             if (ports[d].cm == NULL)
                 continue;

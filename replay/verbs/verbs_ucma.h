@@ -17,6 +17,7 @@
  *   verbs_interpose.c  open/fstat/write/close/socket of the program, to here
  *   verbs_ucma.c       the files (event channels), their events, the commands
  *   verbs_ucma_id.c    the CM IDs: addresses, routes, QP attributes
+ *   verbs_neigh.c      whether an address's next hop answers ARP (rtnetlink)
  *   verbs_ucma_conn.c  the connections: connect, listen, accept, reject, and
  *                      what the engines report
  *   verbs_cm.c         the engines on the ports' QP 1, and the thread that
@@ -60,6 +61,20 @@
 
 extern pthread_mutex_t vb_ucma_lock;
 
+/* --- the next hop's neighbour entry (verbs_neigh.c) --- */
+
+struct vb_neigh_hop {
+    int ifindex;
+    uint8_t addr[16];               /* the gateway, or the destination on its link */
+};
+enum vb_neigh_state { VB_NEIGH_VALID, VB_NEIGH_WAIT };
+
+/* The hop to dst (a GID) when reaching it needs a neighbour resolved (a unicast route
+ * through an interface that does ARP), else false. */
+bool vb_neigh_hop(const uint8_t dst[16], struct vb_neigh_hop *hop);
+/* Whether hop is resolved; when not, asks the kernel to resolve it (ARP). */
+enum vb_neigh_state vb_neigh_probe(const struct vb_neigh_hop *hop);
+
 /* --- event channels (verbs_ucma.c) --- */
 
 struct vb_ucma_id;
@@ -94,6 +109,7 @@ struct vb_ucma_event *vb_ucma_event_new(struct vb_ucma_id *id, uint32_t type, in
 enum vb_ucma_state {
     UCMA_IDLE,
     UCMA_BOUND,             /* an address, maybe the wildcard */
+    UCMA_ADDR_QUERY,        /* waiting for the next hop's neighbour entry */
     UCMA_ADDR_RESOLVED,
     UCMA_ROUTE_RESOLVED,
     UCMA_LISTEN,
@@ -121,6 +137,9 @@ struct vb_ucma_id {
     bool accepted;                  /* a child: its port is its listener's */
     bool disconnecting;             /* DISCONNECT was written */
     bool sidr;                      /* a UD ID's: conn is a SIDR request, not a connection */
+    /* UCMA_ADDR_QUERY: the hop, and when the resolution gives up (-ETIMEDOUT). */
+    struct vb_neigh_hop hop;
+    uint64_t resolve_deadline;
     /* Options. */
     uint8_t tos, ack_timeout;
     bool reuseaddr, afonly;
@@ -185,6 +204,10 @@ int vb_ucma_cmd_query_route(struct vb_ucma_file *f, const void *in, uint16_t out
 int vb_ucma_cmd_query(struct vb_ucma_file *f, const void *in, uint16_t out);
 int vb_ucma_cmd_init_qp_attr(struct vb_ucma_file *f, const void *in, uint16_t out);
 int vb_ucma_cmd_set_option(struct vb_ucma_file *f, const void *in, uint16_t out);
+
+/* Address resolutions waiting for their neighbour: those resolved or timed out are
+ * reported; when to look again (UINT64_MAX: none waits). Lock held. */
+uint64_t vb_ucma_resolve_progress(uint64_t now);
 
 /* --- connections (verbs_ucma_conn.c) --- */
 

@@ -4,12 +4,14 @@
  * port spaces' ports), address and route resolution, the queries librdmacm
  * makes, the QP attributes it asks for, and options (verbs_ucma.h).
  *
- * Addresses are resolved at once, from the host's own routing: the device
- * is the one whose address the host would send from (a UDP socket connected
- * to the destination says which), else the first of the destination's IP
- * version. A destination the host has no route to is an ADDR_ERROR with
- * the errno the routing gave, as the kernel's resolution reports it; one
- * that does not answer is found out by the REQ's timeouts, as over a NIC.
+ * Addresses are resolved from the host's own routing: the device is the one
+ * whose address the host would send from (a UDP socket connected to the
+ * destination says which), else the first of the destination's IP version.
+ * A destination the host has no route to is an ADDR_ERROR with the errno the
+ * routing gave, as the kernel's resolution reports it; one whose next hop
+ * must answer ARP first waits for it (verbs_neigh.c) up to the program's
+ * timeout, then ADDR_ERROR (-ETIMEDOUT), as the kernel's; one that resolves
+ * but does not answer is found out by the REQ's timeouts, as over a NIC.
  * Routes are the device's: its path MTU, hop limit 64, the packet lifetime
  * of Linux's RDMA CM over RoCE.
  */
@@ -533,9 +535,12 @@ dev_for(const struct sockaddr_storage *dst, const struct sockaddr_storage *route
     return -1;
 }
 
+/* How often an address resolution waiting for its neighbour looks again. */
+#define RESOLVE_POLL_NS (10ull * 1000000)
+
 static int
 resolve(struct vb_ucma_id *id, const struct sockaddr_storage *src,
-        const struct sockaddr_storage *dst)
+        const struct sockaddr_storage *dst, uint32_t timeout_ms)
 {
     struct sockaddr_storage route;
     struct vb_ucma_event *e;
@@ -577,6 +582,17 @@ resolve(struct vb_ucma_id *id, const struct sockaddr_storage *src,
         e = vb_ucma_event_new(id, RDMA_CM_EVENT_ADDR_ERROR, -err);
     } else {
         memcpy(&id->dst, dst, addr_len(dst));
+        /* As the kernel's: a next hop that must answer ARP first is waited for, up to
+         * the program's timeout (vb_ucma_resolve_progress()). */
+        uint8_t gid[16];
+        uint32_t scope;
+        vb_ucma_addr_gid(dst, gid, &scope);
+        if (!group && vb_neigh_hop(gid, &id->hop) && vb_neigh_probe(&id->hop) == VB_NEIGH_WAIT) {
+            id->state = UCMA_ADDR_QUERY;
+            id->resolve_deadline = vb_cm_now() + (uint64_t)timeout_ms * 1000000;
+            vb_cm_kick();
+            return 0;
+        }
         id->state = UCMA_ADDR_RESOLVED;
         e = vb_ucma_event_new(id, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
     }
@@ -599,7 +615,7 @@ vb_ucma_cmd_resolve_ip(struct vb_ucma_file *f, const void *in, uint16_t out)
         return -ENOENT;
     addr_in(&cmd.src_addr, sizeof(cmd.src_addr), &src);
     addr_in(&cmd.dst_addr, sizeof(cmd.dst_addr), &dst);
-    return resolve(id, &src, &dst);
+    return resolve(id, &src, &dst, cmd.timeout_ms);
 }
 
 int
@@ -620,7 +636,34 @@ vb_ucma_cmd_resolve_addr(struct vb_ucma_file *f, const void *in, uint16_t out)
         return -EAFNOSUPPORT;
     if (addr_in(&cmd.dst_addr, cmd.dst_size, &dst) < 0)
         return -EAFNOSUPPORT;
-    return resolve(id, &src, &dst);
+    return resolve(id, &src, &dst, cmd.timeout_ms);
+}
+
+uint64_t
+vb_ucma_resolve_progress(uint64_t now)
+{
+    uint64_t next = UINT64_MAX;
+
+    for (uint32_t h = 0; h < ids_cap; h++) {
+        struct vb_ucma_id *id = ids[h];
+        if (id == NULL || id->state != UCMA_ADDR_QUERY)
+            continue;
+        bool resolved = vb_neigh_probe(&id->hop) == VB_NEIGH_VALID;
+        if (!resolved && now < id->resolve_deadline) {
+            uint64_t again = now + RESOLVE_POLL_NS;
+            again = again < id->resolve_deadline ? again : id->resolve_deadline;
+            next = again < next ? again : next;
+            continue;
+        }
+        /* Given up: the ID is bound again, as the kernel's (ADDR_QUERY -> ADDR_BOUND). */
+        id->state = resolved ? UCMA_ADDR_RESOLVED : UCMA_BOUND;
+        struct vb_ucma_event *e =
+            resolved ? vb_ucma_event_new(id, RDMA_CM_EVENT_ADDR_RESOLVED, 0)
+                     : vb_ucma_event_new(id, RDMA_CM_EVENT_ADDR_ERROR, -ETIMEDOUT);
+        if (e != NULL)
+            vb_ucma_event_post(e);
+    }
+    return next;
 }
 
 int

@@ -11,7 +11,8 @@ perftest test with -R and qperf -cm1 too, and the whole set on the veth pair:
   REJECTED, UNREACHABLE, ADDR_ERROR, TIMEWAIT_EXIT, rdma_migrate_id, the backlog,
   rdma_create_ep and the rdma_post_* helpers); one rping run is captured: every CM MAD
   decodes in tshark without a malformed item, and `read -z expert` has nothing to say;
-- across a veth pair at MTU 1500 between two namespaces (--veth).
+- across a veth pair at MTU 1500 between two namespaces (--veth), and there an address
+  resolution that ARP leaves unanswered: ADDR_ERROR, -ETIMEDOUT, after the program's timeout.
 The programs: cm_xfer (the tutorial's CM client/server: a WRITE, a READ back, the two
 buffers compared), rping -v -V (which checks each ping's data), ucmatose, udaddy (UD, its
 QP found with SIDR; its MADs captured on loopback), rdma_server and
@@ -256,6 +257,19 @@ if LOOP:
 
 if VETH:
     rping("rping -C 100 over veth", 100, NET.s_ip(0), NET.c_ip(0), NET.s_ip(0))
+    # An address of the link that nobody holds: ARP goes unanswered, and the address
+    # resolution gives up after rping's 2000 ms as the kernel's does (ADDR_ERROR,
+    # -ETIMEDOUT), before any REQ is sent.
+    import time
+    start = time.time()
+    p = subprocess.run(under_run(NET.c_ns, NET.c_ip(0), ["rping", "-c", "-a", NET.fmt % 99,
+                                                         "-C", "1"], dev="rs1"),
+                       capture_output=True, text=True, timeout=60, env=env())
+    print("rping to an address nobody holds: %.1f s" % (time.time() - start))
+    t.check(p.returncode != 0 and
+            "cma event RDMA_CM_EVENT_ADDR_ERROR, error -110" in p.stdout + p.stderr,
+            "rping to an address ARP finds nobody at: ADDR_ERROR, -ETIMEDOUT: rc %d, %r"
+            % (p.returncode, (p.stdout + p.stderr)[-300:]))
 else:
     # Captured: the CM MADs of a real librdmacm pair, as tshark 4.0 decodes them.
     path = os.path.join(OUT, "rping.pcap")
