@@ -28,6 +28,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -181,13 +183,41 @@ fstat64(int fd, struct stat64 *st)
     return next(fd, st);
 }
 
+/* Whether buf is librdmacm's GET_EVENT command, whole. */
+static bool
+is_get_event(const void *buf, size_t len)
+{
+    struct ucma_abi_get_event cmd;
+
+    if (buf == NULL || len != sizeof(cmd))
+        return false;
+    memcpy(&cmd, buf, sizeof(cmd));
+    return cmd.cmd == UCMA_CMD_GET_EVENT &&
+           cmd.out == sizeof(struct ucma_abi_event_resp);
+}
+
 ssize_t
 write(int fd, const void *buf, size_t len)
 {
     if (ours(fd))
         return vb_ucma_write(fd, buf, len);
     NEXT(write_fn, write);
-    return next(fd, buf, len);
+    ssize_t n = next(fd, buf, len);
+    /* A GET_EVENT on a descriptor that is no channel, and no file at all: the
+     * program read an event channel after closing it (rping before rdma-core 59
+     * does, its event thread reading the channel its main thread has just
+     * destroyed and freed). The kernel says EBADF too; with
+     * ROCESHARK_VERBS_DEBUG=1 one line says it was the program's, not ours. */
+    if (n < 0 && errno == EBADF && served() && is_get_event(buf, len) &&
+        getenv("ROCESHARK_VERBS_DEBUG") != NULL) {
+        char line[200];
+        int k = snprintf(line, sizeof(line), "roceshark: rdma_cm: GET_EVENT on descriptor %d, "
+                         "which is no event channel: the program read one it had closed\n", fd);
+        if (k > 0)
+            (void)next(2, line, (size_t)k < sizeof(line) ? (size_t)k : sizeof(line) - 1);
+        errno = EBADF;
+    }
+    return n;
 }
 
 int

@@ -149,28 +149,63 @@ def wait_for(what, cond, proc, timeout=20):
 TOO_EARLY = re.compile(r"REJECTED[,;] error:? 8\b")
 
 
-def pair(what, server, client, ready, persist=False, timeout=60):
+# rping before rdma-core 59 (Debian 12 has 44) has a race of its own in its teardown
+# (rdma-core f3ae6534 fixed it): its event thread, having acked DISCONNECTED, reads the
+# event channel again, and when its main thread has destroyed and freed the channel by
+# then, the read goes to a descriptor that is no more: "rdma_get_cm_event: Bad file
+# descriptor", exit 255, every ping done. The kernel's rdma_cm gives the same. Under
+# ROCESHARK_VERBS_DEBUG=1 the library says when a GET_EVENT reaches no channel at all,
+# which only the program's own use of a closed channel does (a read of ours failing on a
+# channel the program still holds says "rdma_cm: command ...", and one under way as the
+# channel closes waits): only that side, so marked, is tolerated.
+RPING_RACE = re.compile(r"^roceshark: rdma_cm: GET_EVENT on descriptor -?\d+, which is no "
+                        r"event channel", re.M)
+
+
+def rping_race(side):
+    """Whether side (rc, out, err) ended in rping's own teardown race, as marked above."""
+    rc, _, err = side
+    lines = err.strip().splitlines()
+    return (rc == 255 and lines[-1:] == ["rdma_get_cm_event: Bad file descriptor"] and
+            RPING_RACE.search(err) is not None)
+
+
+def pair(what, server, client, ready, persist=False, timeout=60, tolerate=None):
     """Starts server (argv), waits until ready() (its RoCEv2 port bound, say), runs client
     (again while it came too early); stops a server that serves for ever (persist).
-    Returns both (rc, out, err)."""
+    tolerate(side): a failure of a side that is not ours (rping_race). Returns both
+    (rc, out, err)."""
     import time
     start = time.time()
     try:
-        return _pair(what, server, client, ready, persist, timeout)
+        return _pair(what, server, client, ready, persist, timeout, tolerate)
     finally:
         print("%s: %.1f s" % (what, time.time() - start))
 
 
-def _pair(what, server, client, ready, persist, timeout):
+def _ok(what, side, tolerate):
+    if side[0] == 0:
+        return True
+    if tolerate is not None and tolerate(side):
+        print("%s: rping's own teardown race (rdma-core f3ae6534), tolerated: %r"
+              % (what, side[2][-200:]))
+        return True
+    return False
+
+
+def _pair(what, server, client, ready, persist, timeout, tolerate):
     import time
+    e = env()
+    if tolerate is not None:
+        e["ROCESHARK_VERBS_DEBUG"] = "1"
     srv = subprocess.Popen(server, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           env=env())
+                           env=e)
     if not wait_for(what, ready, srv):
         return (srv.returncode, "", ""), (-1, "", "")
     for attempt in range(5):
         try:
             cli = subprocess.run(client, capture_output=True, text=True, timeout=timeout,
-                                 env=env())
+                                 env=e)
             c = (cli.returncode, cli.stdout, cli.stderr)
         except subprocess.TimeoutExpired as e:
             c = (-1, e.stdout or "", "timed out")
@@ -185,7 +220,7 @@ def _pair(what, server, client, ready, persist, timeout):
         srv.kill()
         s_out, s_err = srv.communicate()
     s = (srv.returncode, s_out, s_err)
-    t.check(c[0] == 0 and (persist or s[0] == 0),
+    t.check(_ok(what, c, tolerate) and (persist or _ok(what, s, tolerate)),
             "%s: client exit %s, server exit %s: %s | %s"
             % (what, c[0], s[0], (c[1] + c[2])[-400:], (s[1] + s[2])[-400:]))
     return s, c
@@ -229,7 +264,7 @@ def rping(what, count, s_dev, c_dev, server_addr):
                                             "-C", str(count)]),
                 under_run(NET.c_ns, c_dev, ["rping", "-c", "-a", server_addr, "-v", "-V",
                                             "-C", str(count)], dev="rs1"),
-                roce_bound(server_addr))
+                roce_bound(server_addr), tolerate=rping_race)
     check_rping(what, s, c, count)
 
 
@@ -392,12 +427,12 @@ if not LEAN_VETH:
                 server_cmd(0, ["rping", "-s", "-a", NET.s_ip(0), "-v", "-V", "-C", "10"]),
                 in_ns(NET.c_ns, [t.ROCESHARK, "perf", "rping", "--bind", NET.c_ip(0),
                                  "--connect", NET.s_ip(0), "-C", "10", "-v", "-V"]),
-                roce_bound(NET.s_ip(0)))
+                roce_bound(NET.s_ip(0)), tolerate=rping_race)
     check_rping("rping -s against perf rping", s, c, 10)
     s, c = pair("rping -c against responder --cm",
                 in_ns(NET.s_ns, [t.ROCESHARK, "responder", "--bind", NET.s_ip(0), "--cm"]),
                 client_cmd(0, ["rping", "-c", "-a", NET.s_ip(0), "-v", "-V", "-C", "10"]),
-                roce_bound(NET.s_ip(0)), persist=True)
+                roce_bound(NET.s_ip(0)), persist=True, tolerate=rping_race)
     t.check(len(PING.findall(c[1])) == 10 and '"pings": 10' in s[1],
             "rping -c against responder --cm: 10 pings, the responder saw them: %r"
             % s[1][-300:])
@@ -451,11 +486,16 @@ if not VETH:
                                         NET.s_ip(1), NET.c_ip(1), NET.fmt % 99,
                                         "198.51.100.1", "21000"]),
                        capture_output=True, text=True, timeout=120,
-                       env=dict(env(), ROCESHARK_CM_TIMEOUT="14,3"))
+                       env=dict(env(), ROCESHARK_CM_TIMEOUT="14,3", ROCESHARK_VERBS_DEBUG="1"))
     fails = [x for x in p.stdout.splitlines() if x.startswith("FAIL")]
     oks = [x for x in p.stdout.splitlines() if x.startswith("ok:")]
     t.check(p.returncode == 0 and not fails and "PASS: 0 failure(s)" in p.stdout,
             "cm_api: rc %d, %s %s" % (p.returncode, fails, p.stderr[-300:]))
     t.check(len(oks) >= 70, "cm_api: every check ran: %d" % len(oks))
+    # Its read of a channel after the close (rping's race, made to happen): the one GET_EVENT
+    # that reaches no channel, which the library names as the program's.
+    t.check(len(RPING_RACE.findall(p.stderr)) == 1,
+            "cm_api: one GET_EVENT on a closed channel, named as the program's: %r"
+            % RPING_RACE.findall(p.stderr))
 
 t.finish(NAME)
