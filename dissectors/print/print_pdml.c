@@ -38,10 +38,20 @@ struct pdml_ctx {
     int whole_below;                    /* -J: lines deeper than this are all written, or -1 */
 };
 
+/* ' name="': the start of an attribute, written without printf (PDML's several attributes
+ * a line went through vsnprintf's format parsing each). */
+static void
+attr_open(struct rs_out *o, const char *name)
+{
+    rs_out_char(o, ' ');
+    rs_out_str(o, name);
+    rs_out_write(o, "=\"", 2);
+}
+
 static void
 xml_attr(struct rs_out *o, const char *name, const char *s, size_t n)
 {
-    rs_out_printf(o, " %s=\"", name);
+    attr_open(o, name);
     rs_out_xml(o, s, n);
     rs_out_char(o, '"');
 }
@@ -49,16 +59,31 @@ xml_attr(struct rs_out *o, const char *name, const char *s, size_t n)
 static void
 hex_attr(struct rs_out *o, const char *name, const uint8_t *p, uint32_t n)
 {
-    rs_out_printf(o, " %s=\"", name);
+    attr_open(o, name);
     rs_out_hex(o, p, n, '\0');
+    rs_out_char(o, '"');
+}
+
+static void
+u32_attr(struct rs_out *o, const char *name, uint32_t v)
+{
+    char digits[RS_U64_TEXT_MAX];
+
+    attr_open(o, name);
+    rs_out_write(o, digits, rs_format_u64(digits, v));
     rs_out_char(o, '"');
 }
 
 static void
 indent(struct rs_out *o, unsigned level)
 {
-    for (unsigned i = 0; i < level + 1; i++)
-        rs_out_str(o, "  ");
+    size_t n = 2 * ((size_t)level + 1);
+    char *p = rs_out_reserve(o, n);
+
+    if (p != NULL) {
+        memset(p, ' ', n);
+        rs_out_commit(o, n);
+    }
 }
 
 /* The data protocol is written as a field holding its bytes (print.c's proto_data rule);
@@ -135,8 +160,8 @@ emit(struct pdml_ctx *c, bool open)
         /* Positions count from the frame's own bytes, as tshark's, not from a record
          * header before them. */
         uint32_t size = it->kind == RS_TREE_FRAME ? rs_packet_cap_len(c->pkt) : it->length;
-        rs_out_printf(o, " size=\"%u\" pos=\"%u\"", size,
-                      it->offset >= c->base ? it->offset - c->base : 0);
+        u32_attr(o, "size", size);
+        u32_attr(o, "pos", it->offset >= c->base ? it->offset - c->base : 0);
         if (it->kind == RS_TREE_FIELD)
             value_attrs(c, it);
         if (!open) {

@@ -29,8 +29,13 @@ struct tree_ctx {
 static void
 indent(struct rs_out *o, unsigned depth)
 {
-    for (unsigned i = 0; i < depth * INDENT; i++)
-        rs_out_char(o, ' ');
+    size_t n = (size_t)depth * INDENT;
+    char *p = n > 0 ? rs_out_reserve(o, n) : NULL;
+
+    if (p != NULL) {
+        memset(p, ' ', n);
+        rs_out_commit(o, n);
+    }
 }
 
 /* "0... .... = " for bit 7 of one byte: the mask's bits, the rest dotted. */
