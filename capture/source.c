@@ -153,6 +153,26 @@ rs_source_next(struct rs_source *src, struct rs_frame *frame, char *err)
     return src->ops->next(src, frame, err);
 }
 
+size_t
+rs_source_drop_spans(const struct rs_source *src, const struct rs_source_drop_span **out)
+{
+    *out = src->drop_span;
+    return src->n_drop_spans;
+}
+
+void
+source_add_drop_span(struct rs_source *src, int64_t from_ns, int64_t to_ns, uint64_t drops)
+{
+    if (src->n_drop_spans == RS_SOURCE_DROP_SPANS) {
+        struct rs_source_drop_span *last = &src->drop_span[RS_SOURCE_DROP_SPANS - 1];
+        last->from_ns = from_ns < last->from_ns ? from_ns : last->from_ns;
+        last->to_ns = to_ns > last->to_ns ? to_ns : last->to_ns;
+        last->drops += drops;
+        return;
+    }
+    src->drop_span[src->n_drop_spans++] = (struct rs_source_drop_span){from_ns, to_ns, drops};
+}
+
 int
 rs_source_stats(struct rs_source *src, struct rs_source_stats *stats, char *err)
 {

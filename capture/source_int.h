@@ -35,8 +35,14 @@ struct rs_source {
                                    port, in order of first appearance; 0 unseen */
     uint8_t erf_ifaces;     /* numbers given */
     char name[RS_IFACE_NAME_MAX];
+    struct rs_source_drop_span drop_span[RS_SOURCE_DROP_SPANS];    /* pcapng ISBs */
+    size_t n_drop_spans;
     void *priv;
 };
+
+/* Records an interface's drop count rising by drops in [from_ns, to_ns]. */
+void source_add_drop_span(struct rs_source *src, int64_t from_ns, int64_t to_ns,
+                          uint64_t drops);
 
 /* The ops of a created but inactive source: every read fails cleanly. */
 extern const struct rs_source_ops source_inactive_ops;

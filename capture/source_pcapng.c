@@ -24,6 +24,9 @@
  *   SPB 3           original length, data (no interface, no timestamp)
  *   PB  2           interface (16), drops (16), timestamp high, low,
  *                   captured length, original length, data (obsolete)
+ *   ISB 5           interface, timestamp high, low, options: isb_starttime (2),
+ *                   isb_ifdrop (4), isb_osdrop (7); the drops are kept as spans
+ *                   of time (rs_source_drop_spans)
  * Other blocks are skipped.
  */
 #include <errno.h>
@@ -42,7 +45,11 @@
 #define BT_IDB 1u
 #define BT_PB 2u
 #define BT_SPB 3u
+#define BT_ISB 5u
 #define BT_EPB 6u
+#define OPT_ISB_STARTTIME 2
+#define OPT_ISB_IFDROP 4
+#define OPT_ISB_OSDROP 7
 #define BYTE_ORDER_MAGIC 0x1A2B3C4Du
 #define OPT_ENDOFOPT 0
 #define OPT_IF_TSRESOL 9
@@ -61,6 +68,9 @@ struct ng_iface {
     uint64_t units;         /* per second: 10^exp or 2^exp */
     int64_t offset;         /* if_tsoffset, seconds */
     uint8_t digits;         /* decimals tshark shows for this resolution */
+    bool has_isb;
+    uint64_t isb_drops;     /* the last ISB's isb_ifdrop + isb_osdrop */
+    int64_t isb_ns;         /* its time */
 };
 
 struct ng_source {
@@ -276,6 +286,44 @@ start_section(struct ng_source *ns, const uint8_t *blk, char *err)
 /* Reads blocks up to the next packet, which goes into frame (1); 0 at the
  * end of the file; or an error. With metadata_only, stops with 1 after the
  * first Interface Description Block instead (and a packet is an error). */
+/* An Interface Statistics Block: where the interface's drop count rose, a span. */
+static void
+read_isb(struct rs_source *src, struct ng_source *ns, const uint8_t *body, uint32_t body_len)
+{
+    /* statistics only inform: a block too short, or of no interface, is skipped as a
+     * reader that does not know ISBs would, rather than end the file's frames */
+    if (body_len < 12 || ld32(ns, body) >= ns->n_ifaces)
+        return;
+    uint32_t iface = ld32(ns, body);
+    struct ng_iface *ifc = &ns->ifaces[iface];
+    int64_t at = rs_time_to_ns(iface_time(ifc, (uint64_t)ld32(ns, body + 4) << 32 |
+                                               ld32(ns, body + 8)));
+    int64_t from = ifc->has_isb ? ifc->isb_ns : INT64_MIN;
+    uint64_t drops = 0;
+    bool any = false;
+
+    for (uint32_t o = 12; o + 4 <= body_len;) {
+        uint16_t code = ld16(ns, body + o), len = ld16(ns, body + o + 2);
+        if (code == OPT_ENDOFOPT || o + 4 + len > body_len)
+            break;
+        if (len == 8 && (code == OPT_ISB_IFDROP || code == OPT_ISB_OSDROP)) {
+            drops += ld64(ns, body + o + 4);
+            any = true;
+        } else if (len == 8 && code == OPT_ISB_STARTTIME && !ifc->has_isb) {
+            from = rs_time_to_ns(iface_time(ifc, (uint64_t)ld32(ns, body + o + 4) << 32 |
+                                                 ld32(ns, body + o + 8)));
+        }
+        o += 4 + ((len + 3u) & ~3u);
+    }
+    if (!any)
+        return;
+    if (drops > ifc->isb_drops || (!ifc->has_isb && drops > 0))
+        source_add_drop_span(src, from, at, drops - ifc->isb_drops);
+    ifc->has_isb = true;
+    ifc->isb_drops = drops;
+    ifc->isb_ns = at;
+}
+
 static int
 next_block(struct rs_source *src, struct rs_frame *frame, bool metadata_only, char *err)
 {
@@ -334,8 +382,11 @@ next_block(struct rs_source *src, struct rs_frame *frame, bool metadata_only, ch
             origlen = caplen = ld32(ns, body);
             hdr = 4;
             break;
+        case BT_ISB:
+            read_isb(src, ns, body, body_len);
+            continue;
         default:
-            continue;       /* statistics, name resolution, custom blocks */
+            continue;       /* name resolution, custom blocks */
         }
         if (metadata_only)
             return rs_error(err, RS_EIO, "corrupt pcapng file: a packet before any Interface "

@@ -47,6 +47,9 @@ struct corr_cli {
     struct rs_decode_opts decode;
     struct rs_out out;
     uint64_t shown;
+    /* what each file's pcapng statistics say its capturer dropped, and when */
+    struct rs_corr_drop_span drops[RS_CORR_MAX_POINTS][RS_SOURCE_DROP_SPANS];
+    unsigned n_drops[RS_CORR_MAX_POINTS];
 };
 
 static const char correlate_usage[] =
@@ -309,6 +312,13 @@ run_pass(struct corr_cli *cc, struct rs_corr *c, struct rs_corr_probe *probe,
     }
     if (c != NULL)
         rs_corr_flush(c);
+    for (unsigned i = 0; i < cc->n_files; i++) {
+        const struct rs_source_drop_span *d;
+        size_t n = rs_source_drop_spans(src[i], &d);
+        for (size_t k = 0; k < n; k++)
+            cc->drops[i][k] = (struct rs_corr_drop_span){d[k].from_ns, d[k].to_ns, d[k].drops};
+        cc->n_drops[i] = (unsigned)n;
+    }
 done:
     cli_progress_end(&pg, false);
     for (unsigned i = 0; i < cc->n_files; i++)
@@ -392,7 +402,11 @@ cmd_correlate(int argc, char **argv)
         opts.window_from = RS_CORR_WINDOW_FROM_DELAYS;
     }
     opts.collect = false;
-    opts.no_frames = cc->quiet;     /* -q prints no packet: none is held */
+    opts.no_frames = cc->quiet;
+    for (unsigned i = 0; i < cc->n_files; i++) {
+        opts.drops[i] = cc->drops[i];
+        opts.n_drops[i] = cc->n_drops[i];
+    }     /* -q prints no packet: none is held */
     memcpy(opts.clock, fitted, sizeof(fitted));
     if (rs_corr_new(&opts, sink, cc, &fin, err) != 0) {
         rc = cli_fail(CLI_EXIT_INTERNAL, "%s", err);

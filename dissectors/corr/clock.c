@@ -10,7 +10,8 @@
  * packet's delay is never smaller than its error. The spans are buckets of time
  * (1 s, doubled when more than CORR_CLOCK_BUCKETS are needed); a least-squares line
  * through the buckets' midpoints gives offset and drift, and the bound is the largest
- * half round trip plus the line's largest distance from a midpoint. Points are tied to
+ * half round trip plus the line's largest distance from a midpoint, plus the line's
+ * change over half a bucket (a midpoint holds at its bucket's centre). Points are tied to
  * A through the pairs, A's first, then through points already tied. With both ways
  * but never in one bucket, the fastest each way over the whole capture (no drift).
  * The times are each key's first sighting at each point (corr_int.h: key_first).
@@ -149,6 +150,10 @@ fit_pair(const struct corr_pair *pr, struct pair_fit *f)
         if (err > worst)
             worst = err;
     }
+    /* the midpoints hold at the buckets' centres; anywhere in a bucket the line is up to
+     * half a bucket's drift away from its centre value (the offset is stated at t0, the
+     * start of the first bucket) */
+    worst += (f->r < 0 ? -f->r : f->r) * (double)pr->width / 2;
     f->bound = (int64_t)(worst + 0.5);
     return true;
 }

@@ -211,6 +211,15 @@ rs_corr_print_stats(const struct rs_corr *c, const char *const *names, struct rs
              ", contradictions: %" PRIu64 "\n", k->packets, k->matched, k->lost, k->ce_marked,
              k->missed, k->contradictions);
     rs_out_str(o, line);
+    for (unsigned p = 0; p < c->opts.n_points; p++) {
+        if (k->capture_drops[p] == 0)
+            continue;
+        snprintf(line, sizeof(line), "Capture drops recorded at %c (pcapng statistics): %"
+                 PRIu64 "; packets missed there while it dropped, network or capture loss "
+                 "not told apart: %" PRIu64 " in all\n", rs_corr_point_name(p),
+                 k->capture_drops[p], k->not_told);
+        rs_out_str(o, line);
+    }
     if (k->forced > 0 || k->convs_untracked > 0) {
         snprintf(line, sizeof(line), "Finished early by a full table: %" PRIu64
                  ", packets of conversations past %d: %" PRIu64 "\n", k->forced,

@@ -69,6 +69,25 @@ capturing(const struct rs_corr *c, unsigned p, const struct corr_entry *e)
     return e->t0 >= start - slack && e->t0 <= k->last[p] + slack;
 }
 
+/* Whether p's capturer recorded drops when e would have reached it (its first sighting,
+ * up to the window later, widened by the clocks' bounds). */
+static bool
+capture_dropped(const struct rs_corr *c, unsigned p, const struct corr_entry *e)
+{
+    int64_t bp = c->opts.clock[p].bound, bs = c->opts.clock[e->shown].bound;
+    int64_t slack = bp > 0 && bs >= 0 ? bp + bs : 0;
+
+    for (unsigned i = 0; i < c->opts.n_drops[p]; i++) {
+        const struct rs_corr_drop_span *d = &c->opts.drops[p][i];
+        int64_t from = d->from == INT64_MIN ? INT64_MIN
+                                            : rs_corr_clock_map(&c->opts.clock[p], d->from);
+        int64_t to = rs_corr_clock_map(&c->opts.clock[p], d->to);
+        if (e->t0 + c->opts.window >= from - slack && e->t0 <= to + slack)
+            return true;
+    }
+    return false;
+}
+
 static void
 note_changes(struct rs_corr_view *v, unsigned s, const struct rs_corr_hdr *a,
              const struct rs_corr_hdr *b)
@@ -158,7 +177,12 @@ make_view(const struct rs_corr *c, const struct corr_entry *e, struct rs_corr_vi
     /* lost after its last sighting, on the next segment, where that point was capturing */
     if (any && last_seen + 1 < v->n_path) {
         unsigned next = v->path[last_seen + 1];
-        if (capturing(c, next, e)) {
+        if (capturing(c, next, e) && capture_dropped(c, next, e)) {
+            /* the capture there recorded drops then: which loss, nobody can tell; a
+             * capture miss, never a network loss */
+            v->not_told = true;
+            missed[n_missed++] = (uint8_t)next;
+        } else if (capturing(c, next, e)) {
             v->lost_seg = (int8_t)last_seen;
             /* not a capture miss: drop the points after the last sighting from missed */
             unsigned k = 0;
@@ -178,7 +202,7 @@ make_view(const struct rs_corr *c, const struct corr_entry *e, struct rs_corr_vi
         bool after = false;     /* after the last sighting with no loss: out of range */
         for (unsigned j = last_seen + 1; j < v->n_path; j++)
             after |= v->path[j] == missed[i];
-        if (!after)
+        if (!after || (v->not_told && missed[i] == v->path[last_seen + 1]))
             v->missed |= (uint8_t)(1u << missed[i]);
     }
     uint8_t mp[P];
@@ -202,6 +226,7 @@ count_view(struct rs_corr *c, const struct corr_entry *e, const struct rs_corr_v
     c->counts.lost += v->lost_seg >= 0;
     c->counts.ce_marked += v->ce_seg >= 0;
     c->counts.missed += v->missed != 0;
+    c->counts.not_told += v->not_told;
     c->counts.contradictions += v->contradiction;
     if (e->conv == UINT32_MAX)
         return;

@@ -64,6 +64,8 @@ rs_corr_new(const struct rs_corr_opts *opts, rs_corr_sink *sink, void *ctx,
     for (unsigned i = 0; i < P; i++) {
         c->counts.first[i] = INT64_MAX;
         c->counts.last[i] = INT64_MIN;
+        for (unsigned k = 0; k < c->opts.n_drops[i]; k++)
+            c->counts.capture_drops[i] += c->opts.drops[i][k].drops;
     }
     *out = c;
     return 0;

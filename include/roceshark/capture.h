@@ -54,6 +54,18 @@ struct rs_source_stats {
                                  * port's out_of_buffer counter while we ran (verbs) */
 };
 
+/* Frames a pcapng file says its capturer dropped (Interface Statistics Blocks: isb_ifdrop
+ * plus isb_osdrop), as the spans of time in which an interface's count rose: from its
+ * previous ISB (or this one's isb_starttime; INT64_MIN when neither) to this ISB's time,
+ * in ns since the epoch. Known as the file is read, so whole once it has been read to its
+ * end; past RS_SOURCE_DROP_SPANS, the last span grows to hold the rest. */
+#define RS_SOURCE_DROP_SPANS 32
+struct rs_source_drop_span {
+    int64_t from_ns, to_ns;
+    uint64_t drops;
+};
+size_t rs_source_drop_spans(const struct rs_source *src, const struct rs_source_drop_span **out);
+
 /* Opens a capture file ("-" reads standard input). */
 int rs_source_open_file(const char *path, struct rs_source **out, char *err);
 /* Opens n capture files as one source, in time order as mergecap merges them (on equal

@@ -86,6 +86,8 @@ struct rs_corr_view {
                                        that saw it, or upstream of the first: capture loss */
     bool contradiction;             /* seen downstream earlier than upstream by more than the
                                        offset's error bound */
+    bool not_told;                  /* missed where the next point's capture recorded drops
+                                       then: network or capture loss, not told apart */
     uint32_t conv;                  /* conversation index, UINT32_MAX when not followed */
     /* texts the fields show */
     char seen_at[2 * RS_CORR_MAX_POINTS];
@@ -131,6 +133,16 @@ struct rs_corr_opts {
                                        only) */
     struct rs_corr_clock clock[RS_CORR_MAX_POINTS];
     const uint8_t *path;            /* --path: the points in order (n_points of them) */
+    /* Spans of time in which a point's capturer recorded drops (pcapng ISBs), on that
+     * point's own clock: a packet not seen there that would have arrived then may have
+     * been dropped by the capture, so it is not called a network loss. */
+    const struct rs_corr_drop_span *drops[RS_CORR_MAX_POINTS];
+    unsigned n_drops[RS_CORR_MAX_POINTS];
+};
+
+struct rs_corr_drop_span {
+    int64_t from, to;               /* ns, the point's clock; INT64_MIN: from the start */
+    uint64_t drops;
 };
 
 #define RS_CORR_WINDOW_DEFAULT (100 * 1000000ll)   /* 100 ms: no delay measured */
@@ -174,6 +186,10 @@ struct rs_corr_counts {
     uint64_t lost;                  /* lost on a segment of its path */
     uint64_t ce_marked;
     uint64_t missed;                /* capture loss: missed by a point between others */
+    uint64_t not_told;              /* of those, missed where the next point's capture
+                                       recorded drops at the time: network or capture loss,
+                                       not told apart (counted as missed, not lost) */
+    uint64_t capture_drops[RS_CORR_MAX_POINTS];     /* what each point's file recorded */
     uint64_t contradictions;
     uint64_t forced;                /* finished before the window by a full table */
     uint64_t convs_untracked;       /* packets of conversations past RS_CORR_MAX_CONVS */

@@ -8,7 +8,9 @@ offset for each host, and per-packet fields that -T fields and -Y read. Bad argu
 one-line errors."""
 import os
 import re
+import struct
 
+import livenet as ln
 import rstest as t
 
 RUNS = {"nccl": 276, "ring2": 276, "tree2": 124}   # RDMA packets across the three hosts
@@ -60,6 +62,52 @@ for run, packets in RUNS.items():
     want = sum(1 for line in lines if line.split("\t")[1] == "C>A")
     n = len(correlate(rs + ["-Y", 'roceshark.corr.segment == "C>A"']).splitlines())
     t.check(n == want and n > 0, "%s: -Y on segment C>A finds %d of %d" % (run, n, want))
+
+# Capture loss against network loss: node1 of the nccl run with three frames from node0
+# taken out is three losses; the same frames written as pcapng with an Interface Statistics
+# Block that records three drops (isb_ifdrop) are capture misses, not losses.
+def pcapng(path, linktype, recs, ifdrop):
+    def block(btype, body):
+        body += b"\0" * (-len(body) % 4)
+        return struct.pack("<II", btype, len(body) + 12) + body + struct.pack("<I", len(body) + 12)
+    out = block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+    out += block(1, struct.pack("<HHI", linktype, 0, 0))     # microseconds: the default
+    last = 0
+    for sec, usec, data, orig in recs:
+        last = sec * 1000000 + usec
+        out += block(6, struct.pack("<IIIII", 0, last >> 32, last & 0xffffffff, len(data), orig)
+                     + data)
+    if ifdrop is not None:
+        out += block(5, struct.pack("<III", 0, last >> 32, last & 0xffffffff) +
+                     struct.pack("<HHQ", 4, 8, ifdrop) + struct.pack("<HH", 0, 0))
+    open(path, "wb").write(out)
+
+
+tmp = t.tempdir()
+n0, n1 = files("nccl")[0], files("nccl")[1]
+rows = correlate(["-r", n0, "-r", n1, "-Y", 'roceshark.corr.segment == "A>B"', "-T", "fields",
+                  "-e", "infiniband.bth.destqp", "-e", "infiniband.bth.psn"]).splitlines()
+t.check(len(rows) >= 20, "A>B packets of node0 and node1: %d" % len(rows))
+at_b = t.run([t.ROCESHARK, "read", "-r", n1, "-T", "fields", "-e", "infiniband.bth.destqp", "-e",
+              "infiniband.bth.psn"]).stdout.splitlines()
+once = [r for r in rows if at_b.count(r) == 1]
+gone = set(once[len(once) // 2:len(once) // 2 + 3])
+_, linktype, recs = ln.read_pcap(n1)
+keep = [r for r, key in zip(recs, at_b) if key not in gone]
+t.check(len(keep) == len(recs) - 3, "%d of %d frames kept" % (len(keep), len(recs)))
+cut_pcap, cut_ng = os.path.join(tmp, "cut.pcap"), os.path.join(tmp, "cut.pcapng")
+pcapng(cut_ng, linktype, keep, 3)
+pcapng(cut_pcap, linktype, keep, None)
+totals = r"lost: (\d+), CE marked: \d+, missed by a capture: (\d+)"
+out = correlate(["-r", n0, "-r", cut_pcap, "-q", "-z", "corr,qp"])
+t.check(re.search(totals, out).groups() == ("3", "0"), "no statistics: %r" % out)
+out = correlate(["-r", n0, "-r", cut_ng, "-q", "-z", "corr,qp"])
+t.check(re.search(totals, out).groups() == ("0", "3") and
+        "Capture drops recorded at B (pcapng statistics): 3;" in out and
+        "not told apart: 3 in all" in out, "with the capture's drops: %r" % out)
+lines = correlate(["-r", n0, "-r", cut_ng, "-Y", "roceshark.corr.missed_at", "-T", "fields",
+                   "-e", "roceshark.corr.missed_at", "-e", "roceshark.corr.lost_between"])
+t.check(lines.splitlines() == ["B\t"] * 3, "missed at B, lost nowhere: %r" % lines)
 
 # Two points that share no packet: A (node0 of one run) and B (of another) match nothing.
 a, b = files("nccl")[0], files("tree2")[1]
