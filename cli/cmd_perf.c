@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd_perf.c - `roceshark perf`: the options of perftest's tests over the
- * software RC transport; the tests themselves are replay/perf/.
+ * software RC transport; the tests themselves are transport/perf/.
  *
  * Bandwidth tests keep tx-depth work requests in flight and print bytes,
  * iterations, peak and average bandwidth (MB = 2^20 bytes, as perftest) and
@@ -311,7 +311,7 @@ parse_args(struct perf_cli *pc, int argc, char **argv)
     if (optind < argc)
         return cli_fail(CLI_EXIT_USAGE, "perf: unexpected argument '%s'", argv[optind]);
     /* -R is perftest's: its protocol on both sides. Our responder's (cm://)
-     * is named, never guessed from a REP (replay/perf/README.md). */
+     * is named, never guessed from a REP (transport/perf/README.md). */
     if (rdma_cm && scheme && p->setup != RS_OOB_SETUP_PERFTEST_CM)
         return cli_fail(CLI_EXIT_USAGE, "perf: -R: speaks perftest -R's protocol, not %s:// "
                         "(give --target ADDR or perftest+cm://ADDR)",

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd_replay.c - `roceshark replay`: the options and the wiring; the trace,
- * the rewriting, the run and the comparison are replay/engine/.
+ * the rewriting, the run and the comparison are replay/.
  */
 #include <getopt.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd_responder.c - `roceshark responder`: the options of the RC responder
- * service (replay/responder/) and the commands of its --control stdin.
+ * service (transport/responder/) and the commands of its --control stdin.
  *
  * QPs come from flags (a static peer) or from the TCP side channel (one QP
  * per connecting requester). The responder prints one JSON line with its

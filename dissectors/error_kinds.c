@@ -3,7 +3,7 @@
  * error_kinds.c - the errors every command meets alike (no such interface, no such RDMA
  * device, permission, address in use), worded once with what the user can do about them.
  * The interface list comes from the C library, not libpcap, so that every library of ours
- * can word it. (No such RDMA device is capture/verbs_open.c's, which has libibverbs' list.)
+ * can word it. (No such RDMA device is capture/sniffer_open.c's, which has libibverbs' list.)
  */
 #include <errno.h>
 #include <net/if.h>

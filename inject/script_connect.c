@@ -3,7 +3,7 @@
  * script_connect.c - a requester script's connection to its target: the QP
  * parameters as the script gives them, `roceshark responder`'s side channel,
  * or the target tool's own setup (perftest's, ibv_rc_pingpong's, RDMA CM)
- * through perf's client session (replay/perf), so that a script names a NIC's
+ * through perf's client session (transport/perf), so that a script names a NIC's
  * tool with the same words as `perf --connect` and changes only that line.
  */
 #include <string.h>

@@ -20,7 +20,7 @@
  * primary GIDs as IPv4 addresses (their last four bytes) when the frame
  * travels over IPv4; so do we.
  *
- * The CM engine (replay/cm) reads and writes IBTA's layout through
+ * The CM engine (transport/cm) reads and writes IBTA's layout through
  * cm_mad.h's table, whose names are these fields' and whose values they read
  * (tests/unit/test_mad.c checks both).
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ip_build.h - the IP header and the Internet checksum (RFC 791, RFC 8200,
- * RFC 1071) for the packet builders (ib/encode.c, iwarp/encode.c), so that
+ * RFC 1071) for the packet builders (ib/ib_encode.c, iwarp/iwarp_encode.c), so that
  * RoCEv2 over UDP and iWARP over TCP share one implementation. Not part of
  * the API.
  */

@@ -8,7 +8,7 @@
  * against the TCP payloads of perftest 6.20 in tests/captures/real/ (the -R
  * key message against its struct, as no capture holds one). Which steps
  * run, in which order and how often is the session's business
- * (replay/perf/perf_perftest.c).
+ * (transport/perf/perf_perftest.c).
  */
 #include <math.h>
 #include <stdio.h>

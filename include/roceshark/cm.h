@@ -4,7 +4,7 @@
  * RC connections over RoCEv2, with rdma_cm's conventions, so that
  * librdmacm's peers (rping, ib_write_bw -R) and our own connect.
  *
- * The engine (replay/cm, librscm) keeps one state machine per connection,
+ * The engine (transport/cm, librscm) keeps one state machine per connection,
  * passive (REQ in, REP out, RTU in) and active (REQ out, REP in, RTU out),
  * and the disconnect both ways (DREQ, DREP). It does no I/O and reads no
  * clock: the caller hands it every MAD received on QP 1 with the sender's

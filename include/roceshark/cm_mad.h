@@ -2,7 +2,7 @@
 /*
  * cm_mad.h - the InfiniBand Communication Manager's MADs (IBTA Vol 1, chapter
  * 12), both ways: one table of fields per message, which the analysis
- * reads, the CM engine (replay/cm) parses with and builds from.
+ * reads, the CM engine (transport/cm) parses with and builds from.
  *
  * A CM MAD is 256 bytes carried as the payload of a UD SEND to QP 1 with
  * Q_Key 0x80010000 (over RoCEv2 too): a 24-byte MAD header, then the

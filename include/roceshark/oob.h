@@ -219,11 +219,11 @@ int rs_oob_xchg(int fd, bool client, const void *mine, void *theirs, size_t n, i
 /* --- Where to connect: the one place that names a connection setup --- */
 
 enum rs_oob_setup {
-    RS_OOB_SETUP_ROCESHARK = 0,     /* our side channel: JSON lines (replay/rc/rc_side.c) */
+    RS_OOB_SETUP_ROCESHARK = 0,     /* our side channel: JSON lines (transport/rc/rc_side.c) */
     RS_OOB_SETUP_PERFTEST,
     RS_OOB_SETUP_PINGPONG,
     RS_OOB_SETUP_CM,                /* RDMA CM over QP 1, to our responder: its region in
-                                       the REP (replay/cm/; perf as a client) */
+                                       the REP (transport/cm/; perf as a client) */
     RS_OOB_SETUP_PERFTEST_CM        /* perftest -R: RDMA CM, then perftest's steps as SENDs */
 };
 

@@ -112,7 +112,7 @@ struct rs_perf {
     unsigned peer_version;  /* perftest's, in hundredths */
     struct rs_oob_dest mine, theirs;    /* perftest's key messages */
     /* RDMA CM (cm://, perftest -R): the engine, the connections, perftest's
-     * channel (replay/perf/perf_cm.c). */
+     * channel (transport/perf/perf_cm.c). */
     struct rs_perf_cm *cm;
     /* rping (perf_rping.c): the two 16-byte advertisements we send, in a region of
      * their own. */

@@ -394,7 +394,7 @@ uint32_t rs_rc_srq_limit(const struct rs_rc_srq *srq);
  *
  * A UD SEND Only to QP 1 with the GSI's Q_Key (0x80010000) is not for an RC
  * QP: the context hands its payload to the handler registered here (the CM
- * engine, replay/cm), with the sender's address as a GID (IPv4 as
+ * engine, transport/cm), with the sender's address as a GID (IPv4 as
  * ::ffff:a.b.c.d) and its source QP from the DETH. Without a handler, such packets are
  * dropped and counted. */
 typedef void (*rs_rc_gsi_fn)(void *arg, const uint8_t src_gid[16], uint32_t src_qp,

@@ -5,7 +5,7 @@
  *
  * It owns memory regions, QPs with their receive buffers, and the TCP side
  * channel on which requesters announce themselves (one QP each, perftest's
- * way), or RDMA CM on QP 1 (rdma_cm's way, replay/cm). The caller opens the UDP port and the context and hands them over;
+ * way), or RDMA CM on QP 1 (rdma_cm's way, transport/cm). The caller opens the UDP port and the context and hands them over;
  * rs_responder_run() then serves until told to stop. `roceshark responder`
  * is one caller; fault scripts and replay embed it the same way.
  */

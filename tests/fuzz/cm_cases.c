@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cm_cases.c - the CM MAD parser and the CM engine (replay/cm) against
+ * cm_cases.c - the CM MAD parser and the CM engine (transport/cm) against
  * mutated MADs (cm_cases.h).
  *
  * Each case connects two engines over an in-memory wire and keeps every MAD

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The iWARP builder (dissectors/iwarp/encode.c) held to tshark 4.0.
+"""The iWARP builder (dissectors/iwarp/iwarp_encode.c) held to tshark 4.0.
 
 tests/gen/encode_iwarp_pcap.c (argv[1]) writes a connection over IPv4 and one over IPv6: an
 MPA Request and Reply with CRCs, an FPDU of every RDMAP opcode with sequence numbers that

@@ -79,7 +79,7 @@ out = step(["cmake", "-S", ".", "-B", build] + flavour, "cmake")
 t.check((" tui=ON " in out) == ncursesw, "configured %s ncursesw: %s" % (
     "with" if ncursesw else "without", re.findall(r"roceshark: .*", out)))
 # Only what the selected tests run: the binary and the unit tests (whose names the build
-# knows, test_verbs only with libibverbs).
+# knows, test_sniffer only with libibverbs).
 targets = set(re.findall(r"^\.\.\. (\w+)$", step(["cmake", "--build", build, "--target", "help"],
                                                    "targets"), re.M))
 wanted = ["roceshark"] + sorted(n for n in targets if n.startswith("test_"))

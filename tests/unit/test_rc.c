@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "../../replay/rc/rc_int.h"
+#include "../../transport/rc/rc_int.h"
 #include "../rc/rc_pair.h"
 
 static void

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_ucma.c - the RDMA CM of libroceshark-verbs (replay/verbs/verbs_ucma*.c,
+ * test_ucma.c - the RDMA CM of libroceshark-verbs (verbs/verbs_ucma*.c,
  * verbs_cm.c) at its ABI: the commands librdmacm writes to
  * /dev/infiniband/rdma_cm, written here as it writes them (the structs of
  * <rdma/rdma_cm_abi.h>), on two devices of loopback addresses. A command's
@@ -30,7 +30,7 @@
 
 #include <cmocka.h>
 
-#include "../../replay/verbs/verbs_ucma.h"
+#include "../../verbs/verbs_ucma.h"
 #include "../rdmacm/thread_state.h"
 
 static char addr_a[32], addr_b[32];

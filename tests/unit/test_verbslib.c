@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_verbslib.c - libroceshark-verbs' pieces (replay/verbs), linked in statically: the
+ * test_verbslib.c - libroceshark-verbs' pieces (verbs), linked in statically: the
  * test calls the ibv_* functions and the inlines of <infiniband/verbs.h> as a program does.
  * The device list, the QP state table, the CQ ring, a completion channel's descriptor
  * under poll(), and two QPs of two devices on loopback addresses connected through
@@ -28,7 +28,7 @@
 
 #include <roceshark/addr.h>
 
-#include "../../replay/verbs/verbs_int.h"
+#include "../../verbs/verbs_int.h"
 
 /* --- the device list --- */
 

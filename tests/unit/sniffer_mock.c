@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * verbs_mock.c - the fake RDMA device of verbs_mock.h.
+ * sniffer_mock.c - the fake RDMA device of sniffer_mock.h.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "verbs_mock.h"
+#include "sniffer_mock.h"
 
 /* --- The fake device --------------------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * verbs_cm.c - the CM engines (replay/cm) on the ports' QP 1, one per port
+ * verbs_cm.c - the CM engines (transport/cm) on the ports' QP 1, one per port
  * the RDMA CM uses, and the thread that hands them the MADs received and
  * runs their timers (verbs_ucma.h).
  *

@@ -12,7 +12,7 @@
  * hands out an eventfd (readable while events wait), and write() on it runs
  * the command here (verbs_interpose.c). So Debian's own librdmacm, rsockets
  * included, runs unchanged on top, and the CM exchange is real CM MADs on
- * each port's QP 1 (replay/cm's engine, one per port in use).
+ * each port's QP 1 (transport/cm's engine, one per port in use).
  *
  *   verbs_interpose.c  open/fstat/write/close/socket of the program, to here
  *   verbs_ucma.c       the files (event channels), their events, the commands

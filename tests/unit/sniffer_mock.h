@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * verbs_mock.h - a fake RDMA device for test_verbs.c: every verb the sniffer
+ * sniffer_mock.h - a fake RDMA device for test_sniffer.c: every verb the sniffer
  * source calls, replaced at link time (-Wl,--wrap). Each wrapper appends its
  * name to call_log and fails with fail_errno when it is fail_call.
  */

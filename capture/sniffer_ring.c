@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * verbs_ring.c - reading from the sniffer QP: poll completions in batches,
+ * sniffer_ring.c - reading from the sniffer QP: poll completions in batches,
  * hand frames out in place, give every slot back to the NIC (failed
  * completions too), and sleep on the completion channel when idle.
  *
@@ -21,8 +21,8 @@
 #include <roceshark/encode.h>
 #include <roceshark/wire.h>
 
-#include "verbs_int.h"
-#include "verbs_sys.h"
+#include "sniffer_int.h"
+#include "sniffer_sys.h"
 
 bool
 verbs_read_counter(const char *path, uint64_t *out)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * verbs_none.c - built without libibverbs (ROCESHARK_VERBS=OFF): RDMA
+ * sniffer_none.c - built without libibverbs (ROCESHARK_VERBS=OFF): RDMA
  * devices are reported as unsupported.
  */
 #include "source_int.h"

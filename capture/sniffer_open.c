@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * verbs_open.c - activating an RDMA sniffer: a raw-packet QP fed by an
+ * sniffer_open.c - activating an RDMA sniffer: a raw-packet QP fed by an
  * IBV_FLOW_ATTR_SNIFFER flow, which sees every frame of the port, offloaded
  * RoCE included (which never reaches the kernel, so libpcap cannot see it).
  *
@@ -17,8 +17,8 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "verbs_int.h"
-#include "verbs_sys.h"
+#include "sniffer_int.h"
+#include "sniffer_sys.h"
 
 #define SLOT_ALIGN 64u
 

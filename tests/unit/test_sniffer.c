@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_verbs.c - the sniffer-QP source against the real libibverbs headers,
+ * test_sniffer.c - the sniffer-QP source against the real libibverbs headers,
  * with every verb replaced at link time (-Wl,--wrap): the call sequence,
  * each errno and its message, the teardown order after a failure at every
  * step, ring reposting (failed completions included), batched event acks,
@@ -31,7 +31,7 @@
 #endif
 #include <roceshark/wire.h>
 
-#include "verbs_mock.h"
+#include "sniffer_mock.h"
 
 
 /* --- Fixtures and helpers ----------------------------------------------------------- */

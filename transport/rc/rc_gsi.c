@@ -4,7 +4,7 @@
  * the CM's MADs in and out (IBTA Vol 1, 13.5; Annex A17: RoCEv2 carries
  * them as it carries any UD SEND, with the IP header as the GRH).
  *
- * The context only moves the bytes: the CM engine (replay/cm) decides what
+ * The context only moves the bytes: the CM engine (transport/cm) decides what
  * they mean. Packets are built by the dissector library's encoder, as every
  * other packet of the transport is.
  */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * verbs_sys.c - the seams of verbs_sys.h: each forwards to one inline or
+ * sniffer_sys.c - the seams of sniffer_sys.h: each forwards to one inline or
  * macro verb, so that tests can replace it at link time.
  */
-#include "verbs_sys.h"
+#include "sniffer_sys.h"
 
 struct ibv_device **
 rs_vsys_get_device_list(int *num)

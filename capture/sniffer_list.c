@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * verbs_list.c - the RDMA devices, their ports, link layers and states.
+ * sniffer_list.c - the RDMA devices, their ports, link layers and states.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "source_int.h"
-#include "verbs_sys.h"
+#include "sniffer_sys.h"
 
 static const char *
 link_layer_name(uint8_t ll)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * verbs_int.h - the sniffer-QP source, shared by its activation
- * (verbs_open.c) and its receive ring (verbs_ring.c).
+ * sniffer_int.h - the sniffer-QP source, shared by its activation
+ * (sniffer_open.c) and its receive ring (sniffer_ring.c).
  */
 #ifndef ROCESHARK_VERBS_INT_H
 #define ROCESHARK_VERBS_INT_H

@@ -8,7 +8,7 @@
  * the inline ibv_post_send(), ibv_post_recv(), ibv_poll_cq() and
  * ibv_req_notify_cq() of <infiniband/verbs.h> call into it too. Each device
  * is an address or an interface of this host, RoCEv2 over UDP port 4791 of its
- * addresses on our RC stack (replay/rc).
+ * addresses on our RC stack (transport/rc).
  *
  * Every object (struct vb_*) begins with the ibverbs struct the application
  * sees, so a pointer converts both ways. Each device has one port in the

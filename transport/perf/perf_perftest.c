@@ -7,7 +7,7 @@
  * version, the system data, the MTU, then the key message as many times as
  * the test syncs before its traffic, and after it a BW report or a closing
  * handshake (struct rs_perf_test says which). The messages themselves are
- * replay/oob/'s. We announce 6.20: perftest 6.28 and later negotiate their
+ * transport/oob/'s. We announce 6.20: perftest 6.28 and later negotiate their
  * parameters only with peers of 6.28 or more, so with us they skip it, as
  * we do; as in perftest before 6.28, both sides are given the same -s and
  * -n. Peers before 5.70 are refused, as perftest 6.x refuses them.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * verbs_sys.h - one-line seams over the libibverbs calls that are inline
+ * sniffer_sys.h - one-line seams over the libibverbs calls that are inline
  * functions or macros in <infiniband/verbs.h>.
  *
  * `-Wl,--wrap` replaces only real calls into another object file. These

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * verbs_ucma_conn.c - the RDMA CM's connections: listen, connect, accept,
- * reject and disconnect on the engine of the ID's port (replay/cm), and the
+ * reject and disconnect on the engine of the ID's port (transport/cm), and the
  * events the engines report, as Linux's RDMA CM turns the IB CM's into
  * rdma_cm events (verbs_ucma.h).
  *
