@@ -11,11 +11,11 @@
 #include <string.h>
 #include <time.h>
 
-#include <roceshark/capture.h>
-#include <roceshark/dissect.h>
-#include <roceshark/fields.h>
-#include <roceshark/pipeline.h>
-#include <roceshark/print.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/pipeline.h>
+#include <roceshark/dissectors/print.h>
 
 #include "bench_frames.h"
 

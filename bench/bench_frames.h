@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <roceshark/capture.h>
+#include <roceshark/capture/capture.h>
 
 struct bench_frames {
     struct rs_frame *f;

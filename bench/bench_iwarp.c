@@ -12,10 +12,10 @@
 #include <string.h>
 #include <time.h>
 
-#include <roceshark/capture.h>
-#include <roceshark/dissect.h>
-#include <roceshark/iwarp.h>
-#include <roceshark/pipeline.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/iwarp.h>
+#include <roceshark/dissectors/pipeline.h>
 
 #include "bench_frames.h"
 

@@ -18,7 +18,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #define BATCH 256
 #define MAX_LEN 1500

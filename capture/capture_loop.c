@@ -27,9 +27,9 @@
 #include <string.h>
 #include <time.h>
 
-#include <roceshark/capture.h>
-#include <roceshark/nstime.h>
-#include <roceshark/pcapio.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/nstime.h>
+#include <roceshark/capture/pcapio.h>
 
 /* How often a busy capture looks at the clock for -a duration and flush_ms. */
 #define CLOCK_CHECK_EVERY 256

@@ -17,7 +17,7 @@
 
 #include <pcap/dlt.h>
 
-#include <roceshark/dissect.h>
+#include <roceshark/dissectors/dissect.h>
 
 #include "source_int.h"
 

@@ -6,7 +6,7 @@
  */
 #include <pcap/pcap.h>
 
-#include <roceshark/capture.h>
+#include <roceshark/capture/capture.h>
 
 int
 rs_capture_pcap_error(char *err, const char *name, int rc, const char *text)

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <roceshark/encode.h>
+#include <roceshark/dissectors/encode.h>
 
 #include "source_int.h"
 

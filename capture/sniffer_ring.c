@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <roceshark/encode.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/encode.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "sniffer_int.h"
 #include "sniffer_sys.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "source_int.h"
 

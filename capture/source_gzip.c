@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "source_int.h"
 

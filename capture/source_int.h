@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include <roceshark/capture.h>
+#include <roceshark/capture/capture.h>
 
 struct rs_source_ops {
     int (*next)(struct rs_source *src, struct rs_frame *frame, char *err);

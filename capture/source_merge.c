@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include <roceshark/common.h>
+#include <roceshark/dissectors/common.h>
 
 #include "source_int.h"
 

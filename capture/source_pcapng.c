@@ -37,7 +37,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "source_int.h"
 

@@ -35,7 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <roceshark/pcapio.h>
+#include <roceshark/capture/pcapio.h>
 
 #define WRITER_BUFFER (1u << 20)        /* larger than any record (snaplen 262144) */
 #define PCAP_FILE_HDR 24u

@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <time.h>
 
-#include <roceshark/capture.h>
-#include <roceshark/dissect.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/dissect.h>
 
 /* Exit codes, documented in `roceshark --help`. */
 enum cli_exit {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/bridge.h>
+#include <roceshark/inject/bridge.h>
 
 #include "cli.h"
 #include "rc_cli.h"     /* the stop flag SIGINT and SIGTERM set */

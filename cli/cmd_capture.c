@@ -9,8 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include <roceshark/capture.h>
-#include <roceshark/pcapio.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/capture/pcapio.h>
 
 #include "cli.h"
 

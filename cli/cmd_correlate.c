@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd_correlate.c - `roceshark correlate`: the captures of several points read side by
- * side, each RDMA packet followed across them (include/roceshark/corr.h).
+ * side, each RDMA packet followed across them (include/roceshark/dissectors/corr.h).
  *
  * A command of its own rather than `read --correlate`: what it prints is a packet
  * across captures (one line per packet, whichever point saw it first), not the frames
@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/corr.h>
-#include <roceshark/dissect.h>
-#include <roceshark/fields.h>
-#include <roceshark/filter.h>
-#include <roceshark/print.h>
+#include <roceshark/dissectors/corr.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/filter.h>
+#include <roceshark/dissectors/print.h>
 
 #include "cli.h"
 

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/fields.h>
-#include <roceshark/print.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/print.h>
 
 #include "cli.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/capture.h>
+#include <roceshark/capture/capture.h>
 
 #include "cli.h"
 

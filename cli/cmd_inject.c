@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/inject.h>
-#include <roceshark/script.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/inject/inject.h>
+#include <roceshark/inject/script.h>
 
 #include "cli.h"
 

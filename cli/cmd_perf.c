@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <roceshark/oob.h>
-#include <roceshark/perf.h>
+#include <roceshark/dissectors/oob.h>
+#include <roceshark/transport/perf.h>
 
 #include "cli.h"
 #include "rc_cli.h"

@@ -14,12 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <roceshark/analysis.h>
-#include <roceshark/capture.h>
-#include <roceshark/dissect.h>
-#include <roceshark/pipeline.h>
-#include <roceshark/plot.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/pipeline.h>
+#include <roceshark/dissectors/plot.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "cli.h"
 

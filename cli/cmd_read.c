@@ -10,16 +10,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <roceshark/analysis.h>
-#include <roceshark/capture.h>
-#include <roceshark/dissect.h>
-#include <roceshark/display.h>
-#include <roceshark/fields.h>
-#include <roceshark/filter.h>
-#include <roceshark/iwarp.h>
-#include <roceshark/pipeline.h>
-#include <roceshark/print.h>
-#include <roceshark/stats.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/display.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/filter.h>
+#include <roceshark/dissectors/iwarp.h>
+#include <roceshark/dissectors/pipeline.h>
+#include <roceshark/dissectors/print.h>
+#include <roceshark/dissectors/stats.h>
 
 #include "cli.h"
 #include "read_int.h"

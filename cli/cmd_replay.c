@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/inject.h>
-#include <roceshark/rc.h>
-#include <roceshark/replay.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/inject/inject.h>
+#include <roceshark/transport/rc.h>
+#include <roceshark/replay/replay.h>
 
 #include "cli.h"
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/responder.h>
+#include <roceshark/transport/responder.h>
 
 #include "cli.h"
 #include "rc_cli.h"

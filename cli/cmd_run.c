@@ -18,7 +18,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <roceshark/addr.h>
+#include <roceshark/dissectors/addr.h>
 
 #include "cli.h"
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/tui.h>
+#include <roceshark/tui/tui.h>
 
 #include "cli.h"
 

@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <roceshark/faults.h>
-#include <roceshark/rc.h>
+#include <roceshark/inject/faults.h>
+#include <roceshark/transport/rc.h>
 
 /* Long options both commands take; their values start at RC_OPT_BASE. */
 enum {

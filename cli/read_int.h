@@ -14,9 +14,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <roceshark/capture.h>
-#include <roceshark/pcapio.h>
-#include <roceshark/pipeline.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/capture/pcapio.h>
+#include <roceshark/dissectors/pipeline.h>
 
 /* -F: the format -w writes. */
 enum read_save_format {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/nstime.h>
+#include <roceshark/dissectors/nstime.h>
 
 #include "cli.h"
 #include "read_int.h"

@@ -27,9 +27,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <roceshark/common.h>
-#include <roceshark/print.h>
-#include <roceshark/streams.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/print.h>
+#include <roceshark/dissectors/streams.h>
 
 #include "read_int.h"
 

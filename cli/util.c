@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <roceshark/capture.h>
+#include <roceshark/capture/capture.h>
 
 #include "cli.h"
 

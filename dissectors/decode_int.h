@@ -10,9 +10,9 @@
 #ifndef ROCESHARK_DECODE_INT_H
 #define ROCESHARK_DECODE_INT_H
 
-#include <roceshark/dissect.h>
-#include <roceshark/packet.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/packet.h>
+#include <roceshark/dissectors/wire.h>
 
 static inline void
 decode_set_layer(struct rs_packet *pkt, enum rs_layer layer, uint32_t off, uint32_t len)

@@ -10,7 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include <roceshark/common.h>
+#include <roceshark/dissectors/common.h>
 
 void
 rs_one_line(char *dst, size_t size, const char *text)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/common.h>
+#include <roceshark/dissectors/common.h>
 
 /* Appends name to the list "a, b, c" in buf, while it fits. */
 static void

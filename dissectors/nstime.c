@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include <roceshark/nstime.h>
+#include <roceshark/dissectors/nstime.h>
 
 size_t
 rs_time_format(struct rs_time t, unsigned digits, char *buf)

@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/common.h>
-#include <roceshark/pipeline.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/pipeline.h>
 
-#include <roceshark/ring.h>
+#include <roceshark/dissectors/ring.h>
 
 /* The ring between the stages: 2048 frames (half of them wake the second
  * stage, so it sleeps and wakes once per thousand frames: with 512 and a

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include <roceshark/ptr_index.h>
+#include <roceshark/dissectors/ptr_index.h>
 
 #define PTR_INDEX_MIN 64        /* slots; a power of two */
 

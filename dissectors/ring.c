@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include <roceshark/ring.h>
+#include <roceshark/dissectors/ring.h>
 
 #define CACHE_LINE 64
 #define PUBLISH_EVERY 32

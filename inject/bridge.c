@@ -22,10 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <roceshark/bridge.h>
-#include <roceshark/capture.h>
-#include <roceshark/packet.h>
-#include <roceshark/pcapio.h>
+#include <roceshark/inject/bridge.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/packet.h>
+#include <roceshark/capture/pcapio.h>
 
 #define SNAPLEN 65535
 #define BURST 64                /* frames taken from one port before looking at the other */

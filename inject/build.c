@@ -11,10 +11,10 @@
  */
 #include <string.h>
 
-#include <roceshark/dissect.h>
-#include <roceshark/fields.h>
-#include <roceshark/mad.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/mad.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "inject_int.h"
 

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/dissect.h>
-#include <roceshark/encode.h>
-#include <roceshark/fields.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/encode.h>
+#include <roceshark/dissectors/fields.h>
 
 #include "faults_int.h"
 #include "inject_int.h"

@@ -14,9 +14,9 @@
  */
 #include <string.h>
 
-#include <roceshark/dissect.h>
-#include <roceshark/encode.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/encode.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "faults_int.h"
 

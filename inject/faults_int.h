@@ -8,9 +8,9 @@
 
 #include <glib.h>
 
-#include <roceshark/analysis.h>
-#include <roceshark/faults.h>
-#include <roceshark/filter.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/inject/faults.h>
+#include <roceshark/dissectors/filter.h>
 
 enum fault_action {
     FA_DROP,

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/dissect.h>
-#include <roceshark/fields.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/fields.h>
 
 #include "faults_int.h"
 #include "inject_int.h"

@@ -7,8 +7,8 @@
 
 #include <glib.h>
 
-#include <roceshark/fields.h>
-#include <roceshark/inject.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/inject/inject.h>
 
 /* Where a spec or rules line comes from, for its errors. */
 struct inject_place {

@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <roceshark/inject.h>
+#include <roceshark/inject/inject.h>
 
 int
 rs_inject_iface_mac(const char *ifname, uint8_t mac[6], char *err)

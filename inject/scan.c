@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include <roceshark/script.h>
+#include <roceshark/inject/script.h>
 
 #include "inject_int.h"
 

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <roceshark/responder.h>
+#include <roceshark/transport/responder.h>
 
 #include "script_int.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <roceshark/addr.h>
+#include <roceshark/dissectors/addr.h>
 
 #include "script_int.h"
 

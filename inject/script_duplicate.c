@@ -18,9 +18,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/analysis.h>
-#include <roceshark/dissect.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "script_int.h"
 

@@ -7,12 +7,12 @@
 
 #include <glib.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/analysis.h>
-#include <roceshark/faults.h>
-#include <roceshark/oob.h>
-#include <roceshark/perf.h>
-#include <roceshark/script.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/inject/faults.h>
+#include <roceshark/dissectors/oob.h>
+#include <roceshark/transport/perf.h>
+#include <roceshark/inject/script.h>
 
 enum script_post_op { P_WRITE, P_WRITE_IMM, P_READ, P_SEND, P_SEND_IMM, P_CAS, P_FAA };
 

@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/fields.h>
-#include <roceshark/pcapio.h>
-#include <roceshark/pipeline.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/capture/pcapio.h>
+#include <roceshark/dissectors/pipeline.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "script_int.h"
 

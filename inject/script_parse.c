@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/analysis.h>
-#include <roceshark/dissect.h>
-#include <roceshark/faults.h>
-#include <roceshark/fields.h>
-#include <roceshark/filter.h>
-#include <roceshark/perf.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/inject/faults.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/filter.h>
+#include <roceshark/transport/perf.h>
 
 #include "inject_int.h"
 #include "script_int.h"

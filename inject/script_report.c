@@ -4,7 +4,7 @@
  */
 #include <stdio.h>
 
-#include <roceshark/script.h>
+#include <roceshark/inject/script.h>
 
 unsigned
 rs_script_failures(const struct rs_script_result *r, unsigned n)

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <roceshark/faults.h>
-#include <roceshark/wire.h>
+#include <roceshark/inject/faults.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "script_int.h"
 

@@ -17,13 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/capture.h>
-#include <roceshark/dissect.h>
-#include <roceshark/encode.h>
-#include <roceshark/inject.h>
-#include <roceshark/pcapio.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/encode.h>
+#include <roceshark/inject/inject.h>
+#include <roceshark/capture/pcapio.h>
+#include <roceshark/dissectors/wire.h>
 
 #define BATCH 64
 

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/dissect.h>
-#include <roceshark/mad.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/mad.h>
 
 #include "inject_int.h"
 

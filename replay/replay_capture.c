@@ -12,11 +12,11 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/pcapio.h>
-#include <roceshark/pipeline.h>
-#include <roceshark/rc.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/capture/pcapio.h>
+#include <roceshark/dissectors/pipeline.h>
+#include <roceshark/transport/rc.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "replay_int.h"
 

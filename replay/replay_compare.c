@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/analysis.h>
-#include <roceshark/replay.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/replay/replay.h>
 
 enum cls { C_DATA, C_ATOMIC, C_ACK, C_NAK, C_RNR, C_OTHER };
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/replay.h>
+#include <roceshark/replay/replay.h>
 
 #include "replay_int.h"
 

@@ -10,9 +10,9 @@
 
 #include <string.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/capture.h>
-#include <roceshark/replay.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/replay/replay.h>
 
 struct replay_capture {
     struct rs_source *src;      /* NULL: nothing is captured */

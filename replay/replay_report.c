@@ -7,8 +7,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include <roceshark/replay.h>
-#include <roceshark/script.h>
+#include <roceshark/replay/replay.h>
+#include <roceshark/inject/script.h>
 
 static void
 frame_ref(char *buf, size_t size, uint64_t n)

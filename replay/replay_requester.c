@@ -11,8 +11,8 @@
  */
 #include <string.h>
 
-#include <roceshark/rc.h>
-#include <roceshark/replay.h>
+#include <roceshark/transport/rc.h>
+#include <roceshark/replay/replay.h>
 
 #include "replay_int.h"
 

@@ -11,9 +11,9 @@
 
 #include <glib.h>
 
-#include <roceshark/encode.h>
-#include <roceshark/replay.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/encode.h>
+#include <roceshark/replay/replay.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "replay_int.h"
 

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <time.h>
 
-#include <roceshark/capture.h>
-#include <roceshark/inject.h>
-#include <roceshark/rc.h>
-#include <roceshark/replay.h>
-#include <roceshark/wire.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/inject/inject.h>
+#include <roceshark/transport/rc.h>
+#include <roceshark/replay/replay.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "replay_int.h"
 

@@ -17,10 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <roceshark/inject.h>
-#include <roceshark/rc.h>
-#include <roceshark/replay.h>
-#include <roceshark/wire.h>
+#include <roceshark/inject/inject.h>
+#include <roceshark/transport/rc.h>
+#include <roceshark/replay/replay.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "replay_int.h"
 

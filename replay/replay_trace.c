@@ -12,13 +12,13 @@
  */
 #include <string.h>
 
-#include <roceshark/analysis.h>
-#include <roceshark/capture.h>
-#include <roceshark/pipeline.h>
-#include <roceshark/print.h>
-#include <roceshark/replay.h>
-#include <roceshark/stats.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/pipeline.h>
+#include <roceshark/dissectors/print.h>
+#include <roceshark/replay/replay.h>
+#include <roceshark/dissectors/stats.h>
+#include <roceshark/dissectors/wire.h>
 
 void
 rs_replay_frame_of(const struct rs_packet *pkt, uint32_t off, struct rs_replay_frame *out)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/tui.h>
+#include <roceshark/tui/tui.h>
 
 /* Braille dot bits by position: column 0 holds dots 1, 2, 3, 7; column 1
  * dots 4, 5, 6, 8 (ISO/TR 11548-1). */

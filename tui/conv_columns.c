@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/stats.h>
-#include <roceshark/tui.h>
+#include <roceshark/dissectors/stats.h>
+#include <roceshark/tui/tui.h>
 
 enum col_kind { KIND_COUNT, KIND_ENDPOINT, KIND_RATE, KIND_USEC, KIND_TIME };
 

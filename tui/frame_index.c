@@ -25,7 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include <roceshark/tui.h>
+#include <roceshark/tui/tui.h>
 
 #define BLOCK_SHIFT 19
 #define BLOCK_SIZE (1u << BLOCK_SHIFT)

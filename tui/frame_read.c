@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <roceshark/pcapio.h>
+#include <roceshark/capture/pcapio.h>
 
 #include "model_int.h"
 

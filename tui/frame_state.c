@@ -26,9 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/analysis.h>
-#include <roceshark/iwarp.h>
-#include <roceshark/streams.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/dissectors/iwarp.h>
+#include <roceshark/dissectors/streams.h>
 
 #include "model_int.h"
 

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/analysis.h>
-#include <roceshark/plot.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/dissectors/plot.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "model_int.h"
 

@@ -32,9 +32,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <roceshark/expert.h>
-#include <roceshark/pcapio.h>
-#include <roceshark/ring.h>
+#include <roceshark/dissectors/expert.h>
+#include <roceshark/capture/pcapio.h>
+#include <roceshark/dissectors/ring.h>
 
 #include "model_int.h"
 

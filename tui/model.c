@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <roceshark/filter.h>
-#include <roceshark/pcapio.h>
+#include <roceshark/dissectors/filter.h>
+#include <roceshark/capture/pcapio.h>
 
 #include "model_int.h"
 

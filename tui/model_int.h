@@ -16,10 +16,10 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include <roceshark/capture.h>
-#include <roceshark/pipeline.h>
-#include <roceshark/streams.h>
-#include <roceshark/tui.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/pipeline.h>
+#include <roceshark/dissectors/streams.h>
+#include <roceshark/tui/tui.h>
 
 /* A live capture's engine flushes the file this often, and the kernel hands its ring's
  * blocks over at least this often. */

@@ -20,7 +20,7 @@
 
 #include <glib.h>
 
-#include <roceshark/tui.h>
+#include <roceshark/tui/tui.h>
 
 struct rs_tui_nic {
     char *dir[2];                       /* counters/ and hw_counters/ */

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/print.h>
-#include <roceshark/tui.h>
+#include <roceshark/dissectors/print.h>
+#include <roceshark/tui/tui.h>
 
 /* A buffer in memory of the printers: one line, or one tree. */
 static int

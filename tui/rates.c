@@ -29,8 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/recency.h>
-#include <roceshark/tui.h>
+#include <roceshark/dissectors/recency.h>
+#include <roceshark/tui/tui.h>
 
 const unsigned rs_tui_rate_seconds[RS_TUI_RATE_WINDOWS] = {2, 10, 40};
 

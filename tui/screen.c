@@ -27,7 +27,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include <roceshark/print.h>
+#include <roceshark/dissectors/print.h>
 
 #include "screen_int.h"
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <roceshark/tui.h>
+#include <roceshark/tui/tui.h>
 
 #define TREE_SEL_NONE (-2)
 

@@ -26,7 +26,7 @@
 
 #include <glib.h>
 
-#include <roceshark/print.h>
+#include <roceshark/dissectors/print.h>
 
 #include "model_int.h"
 

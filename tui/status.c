@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/capture.h>
-#include <roceshark/print.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/print.h>
 
 #include "screen_int.h"
 

@@ -11,7 +11,7 @@
 #include <curses.h>
 #include <stdio.h>
 
-#include <roceshark/expert.h>
+#include <roceshark/dissectors/expert.h>
 
 #include "screen_int.h"
 

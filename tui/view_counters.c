@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <roceshark/nstime.h>
+#include <roceshark/dissectors/nstime.h>
 
 #include "screen_int.h"
 

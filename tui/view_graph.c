@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/plot.h>
+#include <roceshark/dissectors/plot.h>
 
 #include "screen_int.h"
 

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/print.h>
+#include <roceshark/dissectors/print.h>
 
 #include "screen_int.h"
 

@@ -19,7 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <roceshark/addr.h>
+#include <roceshark/dissectors/addr.h>
 
 #include "verbs_int.h"
 

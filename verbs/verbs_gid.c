@@ -20,7 +20,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include <roceshark/addr.h>
+#include <roceshark/dissectors/addr.h>
 
 #include "verbs_int.h"
 

@@ -26,7 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <roceshark/rc.h>
+#include <roceshark/transport/rc.h>
 
 /* <infiniband/verbs.h> makes these macros around inlines; the library
  * defines the exported functions behind them. */

@@ -28,8 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/dissect.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/dissect.h>
 
 #include "verbs_int.h"
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/addr.h>
+#include <roceshark/dissectors/addr.h>
 
 #include "verbs_int.h"
 

@@ -40,7 +40,7 @@
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_cma_abi.h>
 
-#include <roceshark/cm.h>
+#include <roceshark/transport/cm.h>
 
 #include "verbs_int.h"
 

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/addr.h>
+#include <roceshark/dissectors/addr.h>
 
 #include "verbs_ucma.h"
 

@@ -24,8 +24,8 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/dissect.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/dissect.h>
 
 #include "verbs_ucma.h"
 

@@ -20,13 +20,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <roceshark/analysis.h>
-#include <roceshark/dissect.h>
-#include <roceshark/flow.h>
-#include <roceshark/packet.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/packet.h>
+#include <roceshark/dissectors/wire.h>
 
-#include <roceshark/ptr_index.h>
+#include <roceshark/dissectors/ptr_index.h>
 
 #define PSN_MASK 0xffffffu
 #define QPN_UNKNOWN 0xffffffffu

@@ -7,7 +7,7 @@
  * the REQ whose local communication ID it names as its remote one: the
  * REQ's sender and QP and the REP's sender and QP are the two ends.
  */
-#include <roceshark/cm_mad.h>
+#include <roceshark/dissectors/cm_mad.h>
 
 #include "analyzer_int.h"
 

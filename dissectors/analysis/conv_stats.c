@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/common.h>
+#include <roceshark/dissectors/common.h>
 
 #include "analyzer_int.h"
 

@@ -3,7 +3,7 @@
  * fields_analysis.c - roceshark.analysis.*: the analyzer's facts as fields,
  * so that every output format and the display filter see them.
  */
-#include <roceshark/analysis.h>
+#include <roceshark/dissectors/analysis.h>
 
 #include "fields/fields_int.h"
 

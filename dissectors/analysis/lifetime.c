@@ -28,8 +28,8 @@
  */
 #include <string.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/oob.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/oob.h>
 
 #include "analyzer_int.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/nstime.h>
+#include <roceshark/dissectors/nstime.h>
 
 #include "corr/corr_int.h"
 

@@ -7,7 +7,7 @@
 #ifndef ROCESHARK_CORR_INT_H
 #define ROCESHARK_CORR_INT_H
 
-#include <roceshark/corr.h>
+#include <roceshark/dissectors/corr.h>
 
 #define P RS_CORR_MAX_POINTS
 #define CORR_HIST_BUCKETS 720       /* delays in ns to 2^48, 16 steps an octave (6%) */

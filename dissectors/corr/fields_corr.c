@@ -5,7 +5,7 @@
  * named A, B, C ... in the order of the -r options; a segment "A>B" runs from A to B
  * in the direction the conversation goes.
  */
-#include <roceshark/corr.h>
+#include <roceshark/dissectors/corr.h>
 
 #include "fields/fields_int.h"
 

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include <roceshark/corr.h>
+#include <roceshark/dissectors/corr.h>
 
 static uint32_t
 be24(const uint8_t *p)

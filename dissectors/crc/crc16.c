@@ -7,7 +7,7 @@
  * LRH through the ICRC and is sent least-significant byte first. Only native
  * IB frames carry it, so a byte-wise table is fast enough.
  */
-#include <roceshark/crc.h>
+#include <roceshark/dissectors/crc.h>
 
 #define CRC16_IB_POLY_REFLECTED 0xd008u
 

@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include <roceshark/crc.h>
+#include <roceshark/dissectors/crc.h>
 #include "crc/crc_int.h"
 
 #if defined(__x86_64__)

@@ -6,8 +6,8 @@
  * CLI does not link. On x86-64 with SSE4.2 the CRC32 instruction does the
  * work; elsewhere a slicing-by-8 table does.
  */
-#include <roceshark/crc.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/crc.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "crc/crc_int.h"
 

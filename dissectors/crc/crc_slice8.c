@@ -3,7 +3,7 @@
  * crc_slice8.c - slicing-by-8 for reflected 32-bit CRCs: each step folds
  * eight input bytes through eight 256-entry tables, about one cycle a byte.
  */
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "crc/crc_int.h"
 

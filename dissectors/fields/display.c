@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include <roceshark/display.h>
+#include <roceshark/dissectors/display.h>
 
 static struct rs_display settings = {.resolve_mac = true};
 

@@ -6,9 +6,9 @@
 #ifndef ROCESHARK_FIELDS_INT_H
 #define ROCESHARK_FIELDS_INT_H
 
-#include <roceshark/common.h>
-#include <roceshark/fields.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/wire.h>
 
 /* Each table ends with an entry whose abbrev is NULL. In tree order. */
 /* Value names shared by the tables. */

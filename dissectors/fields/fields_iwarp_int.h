@@ -11,8 +11,8 @@
 #ifndef ROCESHARK_FIELDS_IWARP_INT_H
 #define ROCESHARK_FIELDS_IWARP_INT_H
 
-#include <roceshark/iwarp.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/iwarp.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "fields/fields_int.h"
 

@@ -12,7 +12,7 @@
  * res.not_set0 and rev.not_set1 are not tree items in 4.0, so -T fields
  * never prints them; bad_length is, and is here.
  */
-#include <roceshark/dissect.h>
+#include <roceshark/dissectors/dissect.h>
 
 #include "fields/fields_iwarp_int.h"
 

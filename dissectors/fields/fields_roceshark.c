@@ -4,7 +4,7 @@
  * fields for every RDMA frame (checksum verdicts, payload length without
  * pad, the encapsulation, and whether the frame is malformed).
  */
-#include <roceshark/dissect.h>
+#include <roceshark/dissectors/dissect.h>
 
 #include "fields/fields_int.h"
 

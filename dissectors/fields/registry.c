@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/common.h>
-#include <roceshark/icmp.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/icmp.h>
 
 #include "fields/fields_int.h"
 

@@ -6,8 +6,8 @@
  * The table is indexed by designated initialisers and its size is tied to the enum, so
  * a type added anywhere in enum rs_ftype cannot shift the names of the others.
  */
-#include <roceshark/common.h>
-#include <roceshark/fields.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/fields.h>
 
 static const char *const type_names[] = {
     [RS_FT_PROTOCOL] = "FT_PROTOCOL",

@@ -14,10 +14,10 @@
 #include <strings.h>
 #include <time.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/display.h>
-#include <roceshark/ether_names.h>
-#include <roceshark/fields.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/display.h>
+#include <roceshark/dissectors/ether_names.h>
+#include <roceshark/dissectors/fields.h>
 
 static const char hex_digits[] = "0123456789abcdef";
 

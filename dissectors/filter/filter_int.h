@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <roceshark/fields.h>
-#include <roceshark/filter.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/filter.h>
 
 /* ---- tokens (filter_lex.c) ---- */
 

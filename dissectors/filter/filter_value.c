@@ -16,7 +16,7 @@
 
 #include <netinet/in.h>
 
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "filter/filter_int.h"
 

@@ -17,7 +17,7 @@
 
 #include <stdio.h>
 
-#include <roceshark/dissect.h>
+#include <roceshark/dissectors/dissect.h>
 
 /* Table 45: RNR NAK timer codes, in microseconds. Code 0 is the longest. */
 static const uint32_t rnr_timer_us[32] = {

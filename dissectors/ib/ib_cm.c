@@ -17,8 +17,8 @@
  */
 #include <string.h>
 
-#include <roceshark/cm_mad.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/cm_mad.h>
+#include <roceshark/dissectors/wire.h>
 
 #define F(idx, name, byte_, bit_, bits_) [idx] = {name, byte_, bit_, bits_}
 #define COMM_IDS(msg)                                                                     \

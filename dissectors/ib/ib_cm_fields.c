@@ -26,8 +26,8 @@
  */
 #include <stdio.h>
 
-#include <roceshark/cm_mad.h>
-#include <roceshark/common.h>
+#include <roceshark/dissectors/cm_mad.h>
+#include <roceshark/dissectors/common.h>
 
 #include "ib/ib_mad_int.h"
 

@@ -12,9 +12,9 @@
 
 #include <netinet/in.h>
 
-#include <roceshark/crc.h>
-#include <roceshark/encode.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/crc.h>
+#include <roceshark/dissectors/encode.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "decode_int.h"
 #include "net/ip_build.h"

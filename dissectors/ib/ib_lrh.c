@@ -14,7 +14,7 @@
  * byte of the ICRC; the 2-byte VCRC follows. LNH says what comes next:
  * 0 raw, 1 raw IPv6, 2 IBA transport (BTH), 3 GRH then IBA transport.
  */
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "decode_int.h"
 #include "fields/fields_int.h"

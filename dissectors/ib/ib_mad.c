@@ -25,7 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/common.h>
+#include <roceshark/dissectors/common.h>
 
 #include "ib/ib_mad_int.h"
 

@@ -11,7 +11,7 @@
 #ifndef ROCESHARK_IB_MAD_INT_H
 #define ROCESHARK_IB_MAD_INT_H
 
-#include <roceshark/mad.h>
+#include <roceshark/dissectors/mad.h>
 
 #include "fields/fields_int.h"
 

@@ -22,9 +22,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include <roceshark/common.h>
-#include <roceshark/dissect.h>
-#include <roceshark/fields.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/fields.h>
 
 #define P RS_HDR_PAYLOAD
 #define CNP_OPCODE 0x81

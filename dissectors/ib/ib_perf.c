@@ -9,7 +9,7 @@
  *
  * ClassPortInfo, which PerfMgt answers too, is in ib_sa.c.
  */
-#include <roceshark/common.h>
+#include <roceshark/dissectors/common.h>
 
 #include "ib/ib_mad_int.h"
 

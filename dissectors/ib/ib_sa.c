@@ -19,7 +19,7 @@
  * LIDs, port and block numbers) and the attribute as an SMP carries it; the
  * attribute's fields (ib_smp.c) are read where sa_record_embeds() says.
  */
-#include <roceshark/common.h>
+#include <roceshark/dissectors/common.h>
 
 #include "ib/ib_mad_int.h"
 

@@ -28,7 +28,7 @@
  * addresses and stops), and the MulticastForwardingTable's 32 port masks
  * (Wireshark reads 16).
  */
-#include <roceshark/common.h>
+#include <roceshark/dissectors/common.h>
 
 #include "ib/ib_mad_int.h"
 

@@ -18,7 +18,7 @@
  * before the 4-byte ICRC is payload followed by PadCnt pad bytes, which
  * round the payload up to a multiple of four.
  */
-#include <roceshark/common.h>
+#include <roceshark/dissectors/common.h>
 
 #include "decode_int.h"
 #include "fields/fields_int.h"

@@ -16,7 +16,7 @@
  */
 #include <string.h>
 
-#include <roceshark/crc.h>
+#include <roceshark/dissectors/crc.h>
 
 #include "decode_int.h"
 #include "fields/fields_int.h"

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "iwarp_int.h"
 

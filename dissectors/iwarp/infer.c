@@ -17,7 +17,7 @@
  */
 #include <string.h>
 
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "iwarp_int.h"
 

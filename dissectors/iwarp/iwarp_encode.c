@@ -16,8 +16,8 @@
 
 #include <netinet/in.h>
 
-#include <roceshark/encode_iwarp.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/encode_iwarp.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "iwarp_int.h"
 #include "net/ip_build.h"

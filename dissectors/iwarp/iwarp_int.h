@@ -21,10 +21,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <roceshark/flow.h>
-#include <roceshark/iwarp.h>
-#include <roceshark/packet.h>
-#include <roceshark/ptr_index.h>
+#include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/iwarp.h>
+#include <roceshark/dissectors/packet.h>
+#include <roceshark/dissectors/ptr_index.h>
 
 #define IW_MIN_BUFFER (128u * 1024)     /* one largest FPDU and a segment fit */
 #define IW_MAX_BUFFER (1u << 30)        /* offsets into a window stay far from 2^32 */

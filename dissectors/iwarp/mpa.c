@@ -33,8 +33,8 @@
  */
 #include <string.h>
 
-#include <roceshark/crc.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/crc.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "iwarp_int.h"
 

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/common.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/common.h>
 
 static const uint8_t v4mapped_prefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
 

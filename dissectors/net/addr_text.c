@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include <roceshark/addr.h>
+#include <roceshark/dissectors/addr.h>
 
 static const char hex_digits[] = "0123456789abcdef";
 

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/arp.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/arp.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "decode_int.h"
 #include "fields/fields_int.h"

@@ -23,8 +23,8 @@
 
 #include <glib.h>
 
-#include <roceshark/display.h>
-#include <roceshark/ether_names.h>
+#include <roceshark/dissectors/display.h>
+#include <roceshark/dissectors/ether_names.h>
 
 #define NAME_MAX_LEN 64
 

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "fields/fields_int.h"
 

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/display.h>
-#include <roceshark/ether_names.h>
-#include <roceshark/flow.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/display.h>
+#include <roceshark/dissectors/ether_names.h>
+#include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "fields/fields_int.h"
 #include "net/net_int.h"

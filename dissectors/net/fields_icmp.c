@@ -7,8 +7,8 @@
  * The datagram an error quotes is the frame's IP and transport fields again
  * (icmp_quote.c, registry.c).
  */
-#include <roceshark/icmp.h>
-#include <roceshark/streams.h>
+#include <roceshark/dissectors/icmp.h>
+#include <roceshark/dissectors/streams.h>
 
 #include "fields/fields_int.h"
 #include "net/fields_icmp_int.h"

@@ -6,7 +6,7 @@
 #ifndef ROCESHARK_NET_FIELDS_ICMP_INT_H
 #define ROCESHARK_NET_FIELDS_ICMP_INT_H
 
-#include <roceshark/icmp.h>
+#include <roceshark/dissectors/icmp.h>
 
 /* The message of pkt when f is of its kind (ICMP or ICMPv6) and occ is 0. */
 bool icmp_message_of(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,

@@ -10,8 +10,8 @@
  * Fields that come once per option, record or source are occurrences, as
  * in -T fields; the tree walks them item by item (rs_packet.item).
  */
-#include <roceshark/icmp.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/icmp.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "fields/fields_int.h"
 #include "net/fields_icmp_int.h"

@@ -10,8 +10,8 @@
 
 #include <netinet/in.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "fields/fields_int.h"
 

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/flow.h>
-#include <roceshark/streams.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/streams.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "fields/fields_int.h"
 #include "net/net_int.h"

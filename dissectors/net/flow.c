@@ -5,12 +5,12 @@
  */
 #include <string.h>
 
-#include <roceshark/flow.h>
-#include <roceshark/icmp.h>
-#include <roceshark/iwarp.h>
-#include <roceshark/mad.h>
-#include <roceshark/ptr_index.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/icmp.h>
+#include <roceshark/dissectors/iwarp.h>
+#include <roceshark/dissectors/mad.h>
+#include <roceshark/dissectors/ptr_index.h>
+#include <roceshark/dissectors/wire.h>
 
 #define IPV6_HDR_LEN 40u
 

@@ -13,10 +13,10 @@
 #include <netinet/in.h>
 #include <stdint.h>
 
-#include <roceshark/common.h>
-#include <roceshark/flow.h>
-#include <roceshark/icmp.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/icmp.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "ip_build.h"
 

@@ -16,7 +16,7 @@
 #include <netinet/in.h>
 #include <string.h>
 
-#include <roceshark/icmp.h>
+#include <roceshark/dissectors/icmp.h>
 
 #include "decode_int.h"
 

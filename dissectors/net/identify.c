@@ -10,10 +10,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include <roceshark/common.h>
-#include <roceshark/flow.h>
-#include <roceshark/identify.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/identify.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "fields/fields_int.h"
 

@@ -8,7 +8,7 @@
  */
 #include <netinet/in.h>
 
-#include <roceshark/icmp.h>
+#include <roceshark/dissectors/icmp.h>
 
 #include "decode_int.h"
 

@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include <roceshark/encode.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/encode.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "net/ip_build.h"
 

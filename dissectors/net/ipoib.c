@@ -15,7 +15,7 @@
  * in front would be overwritten by the inner one, and IPoIB does not run
  * there: only native IB payloads are looked at.
  */
-#include <roceshark/mad.h>
+#include <roceshark/dissectors/mad.h>
 
 #include "decode_int.h"
 #include "fields/fields_int.h"

@@ -3,7 +3,7 @@
  * link.c - link-layer headers: ERF records, Ethernet with 802.1Q/802.1ad
  * tags, and the Ethertype dispatch that Linux cooked headers share.
  */
-#include <roceshark/encode.h>
+#include <roceshark/dissectors/encode.h>
 
 #include "decode_int.h"
 

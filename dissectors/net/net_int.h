@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <roceshark/expert.h>
-#include <roceshark/packet.h>
+#include <roceshark/dissectors/expert.h>
+#include <roceshark/dissectors/packet.h>
 
 /* An Ethernet frame's trailer (fields_eth.c): the offset where the bytes after what its
  * Ethertype's protocol takes start, and whether Wireshark would flag their padding. */

@@ -16,9 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/expert.h>
-#include <roceshark/streams.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/expert.h>
+#include <roceshark/dissectors/streams.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "fields/fields_int.h"
 #include "net/net_int.h"

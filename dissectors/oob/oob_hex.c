@@ -9,7 +9,7 @@
  */
 #include <ctype.h>
 
-#include <roceshark/common.h>
+#include <roceshark/dissectors/common.h>
 
 #include "oob_hex.h"
 

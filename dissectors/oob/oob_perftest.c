@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/oob.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/oob.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "oob_hex.h"
 

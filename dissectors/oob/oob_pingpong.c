@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/oob.h>
+#include <roceshark/dissectors/oob.h>
 
 #include "oob_hex.h"
 

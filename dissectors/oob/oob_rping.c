@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/oob.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/oob.h>
+#include <roceshark/dissectors/wire.h>
 
 /* The letters rping cycles through after its header: 'A' (65) to 'z' (122). */
 #define FIRST_LETTER 'A'

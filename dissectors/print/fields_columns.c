@@ -8,8 +8,8 @@
 #include <arpa/inet.h>
 #include <stdio.h>
 
-#include <roceshark/nstime.h>
-#include <roceshark/print.h>
+#include <roceshark/dissectors/nstime.h>
+#include <roceshark/dissectors/print.h>
 
 #include "fields/fields_int.h"
 

@@ -5,7 +5,7 @@
 #ifndef ROCESHARK_PRINT_JSON_INT_H
 #define ROCESHARK_PRINT_JSON_INT_H
 
-#include <roceshark/print.h>
+#include <roceshark/dissectors/print.h>
 
 #include "print/tree_doc.h"
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/print.h>
+#include <roceshark/dissectors/print.h>
 
 /* How byte c stands in a JSON string: written into esc, its length returned
  * (1 when it stands as it is). Backspace, form feed, newline, carriage return

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/common.h>
-#include <roceshark/fields.h>
-#include <roceshark/print.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/print.h>
 
 #include "print/tree_doc.h"
 

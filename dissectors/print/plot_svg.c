@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/analysis.h>
-#include <roceshark/common.h>
-#include <roceshark/dissect.h>
-#include <roceshark/plot.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/plot.h>
+#include <roceshark/dissectors/wire.h>
 
 #define W 1100
 #define H 640

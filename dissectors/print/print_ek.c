@@ -13,8 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#include <roceshark/fields.h>
-#include <roceshark/print.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/print.h>
 
 #include "print/json_int.h"
 #include "print/tree_doc.h"

@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include <roceshark/fields.h>
-#include <roceshark/print.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/print.h>
 
 void
 rs_fields_fmt_init(struct rs_fields_fmt *fmt)

@@ -15,10 +15,10 @@
  */
 #include <string.h>
 
-#include <roceshark/common.h>
-#include <roceshark/fields.h>
-#include <roceshark/identify.h>
-#include <roceshark/print.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/identify.h>
+#include <roceshark/dissectors/print.h>
 
 struct proto_names {
     const char *abbrev, *name, *short_name;

@@ -5,7 +5,7 @@
  * after the frame. An ERF record's own header is not the packet's: it is left out, as
  * Wireshark leaves it out.
  */
-#include <roceshark/print.h>
+#include <roceshark/dissectors/print.h>
 
 void
 rs_print_hex_bytes(struct rs_out *o, const uint8_t *data, uint32_t len)

@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
-#include <roceshark/fields.h>
-#include <roceshark/print.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/print.h>
 
 struct json_ctx {
     struct rs_out *o;

@@ -10,10 +10,10 @@
  */
 #include <string.h>
 
-#include <roceshark/nstime.h>
+#include <roceshark/dissectors/nstime.h>
 
-#include <roceshark/fields.h>
-#include <roceshark/print.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/print.h>
 #include <roceshark/version.h>
 
 #include "print/json_int.h"

@@ -17,12 +17,12 @@
 
 #include <netinet/in.h>
 
-#include <roceshark/flow.h>
-#include <roceshark/icmp.h>
-#include <roceshark/identify.h>
-#include <roceshark/iwarp.h>
-#include <roceshark/print.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/icmp.h>
+#include <roceshark/dissectors/identify.h>
+#include <roceshark/dissectors/iwarp.h>
+#include <roceshark/dissectors/print.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "fields/fields_int.h"
 

@@ -10,21 +10,21 @@
 #include <string.h>
 #include <time.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/analysis.h>
-#include <roceshark/arp.h>
-#include <roceshark/common.h>
-#include <roceshark/cm_mad.h>
-#include <roceshark/display.h>
-#include <roceshark/dissect.h>
-#include <roceshark/ether_names.h>
-#include <roceshark/flow.h>
-#include <roceshark/iwarp.h>
-#include <roceshark/mad.h>
-#include <roceshark/print.h>
-#include <roceshark/streams.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/dissectors/arp.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/cm_mad.h>
+#include <roceshark/dissectors/display.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/ether_names.h>
+#include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/iwarp.h>
+#include <roceshark/dissectors/mad.h>
+#include <roceshark/dissectors/print.h>
+#include <roceshark/dissectors/streams.h>
 #include <roceshark/version.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "print/summary_int.h"
 

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/display.h>
-#include <roceshark/fields.h>
-#include <roceshark/icmp.h>
-#include <roceshark/iwarp.h>
-#include <roceshark/mad.h>
-#include <roceshark/print.h>
+#include <roceshark/dissectors/display.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/icmp.h>
+#include <roceshark/dissectors/iwarp.h>
+#include <roceshark/dissectors/mad.h>
+#include <roceshark/dissectors/print.h>
 
 #define INDENT 4
 #define TREE_BYTES_MAX 36     /* bytes a tree line shows before its ellipsis */

@@ -10,8 +10,8 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 
-#include <roceshark/streams.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/streams.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "print/summary_int.h"
 

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include <roceshark/icmp.h>
+#include <roceshark/dissectors/icmp.h>
 
 /* Appends to a fixed buffer, dropping what does not fit. */
 struct info {

@@ -8,7 +8,7 @@
 #ifndef ROCESHARK_PRINT_TREE_DOC_H
 #define ROCESHARK_PRINT_TREE_DOC_H
 
-#include <roceshark/print.h>
+#include <roceshark/dissectors/print.h>
 
 #define TREE_NONE (-1)
 

@@ -6,9 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include <roceshark/analysis.h>
-#include <roceshark/expert.h>
-#include <roceshark/iwarp.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/dissectors/expert.h>
+#include <roceshark/dissectors/iwarp.h>
 
 /* In order of rs_experts[]. */
 enum expert_kind {

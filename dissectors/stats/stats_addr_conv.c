@@ -18,8 +18,8 @@
 
 #include <glib.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/ether_names.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/ether_names.h>
 
 #include "stats/stats_int.h"
 

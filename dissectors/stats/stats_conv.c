@@ -12,8 +12,8 @@
 
 #include <glib.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/common.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/common.h>
 
 #include "stats/stats_int.h"
 

@@ -5,9 +5,9 @@
 #ifndef ROCESHARK_STATS_INT_H
 #define ROCESHARK_STATS_INT_H
 
-#include <roceshark/expert.h>
-#include <roceshark/filter.h>
-#include <roceshark/stats.h>
+#include <roceshark/dissectors/expert.h>
+#include <roceshark/dissectors/filter.h>
+#include <roceshark/dissectors/stats.h>
 
 #define EXPERT_FIRST_FRAMES 5
 #define IO_MAX_FILTERS 8

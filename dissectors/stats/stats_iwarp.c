@@ -3,9 +3,9 @@
  * stats_iwarp.c - `-z iwarp`: what the iWARP stage counted over a capture, and
  * the reassembly memory it held against its bounds.
  */
-#include <roceshark/iwarp.h>
-#include <roceshark/print.h>
-#include <roceshark/stats.h>
+#include <roceshark/dissectors/iwarp.h>
+#include <roceshark/dissectors/print.h>
+#include <roceshark/dissectors/stats.h>
 
 void
 rs_iwarp_print_stats(const struct rs_iwarp *iw, struct rs_out *o)

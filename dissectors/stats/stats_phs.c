@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/print.h>
+#include <roceshark/dissectors/print.h>
 
 #include "stats/stats_int.h"
 

@@ -18,9 +18,9 @@
 
 #include <netinet/in.h>
 
-#include <roceshark/common.h>
-#include <roceshark/flow.h>
-#include <roceshark/icmp.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/icmp.h>
 
 #include "streams/echo_int.h"
 

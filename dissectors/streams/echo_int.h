@@ -9,8 +9,8 @@
 
 #include <stdint.h>
 
-#include <roceshark/packet.h>
-#include <roceshark/streams.h>
+#include <roceshark/dissectors/packet.h>
+#include <roceshark/dissectors/streams.h>
 
 struct echo_slot;
 

@@ -31,13 +31,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/common.h>
-#include <roceshark/flow.h>
-#include <roceshark/icmp.h>
-#include <roceshark/ptr_index.h>
-#include <roceshark/recency.h>
-#include <roceshark/streams.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/icmp.h>
+#include <roceshark/dissectors/ptr_index.h>
+#include <roceshark/dissectors/recency.h>
+#include <roceshark/dissectors/streams.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "streams/echo_int.h"
 #include "streams/tcp_seq_int.h"

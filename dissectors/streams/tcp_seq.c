@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "streams/tcp_seq_int.h"
 

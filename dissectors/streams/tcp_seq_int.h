@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <roceshark/nstime.h>
-#include <roceshark/packet.h>
-#include <roceshark/streams.h>
+#include <roceshark/dissectors/nstime.h>
+#include <roceshark/dissectors/packet.h>
+#include <roceshark/dissectors/streams.h>
 
 /* A segment sent and not yet acknowledged. */
 struct tcp_unacked {

@@ -25,13 +25,13 @@
 #include <epan/tap.h>
 #include <wiretap/wtap.h>
 
-#include <roceshark/analysis.h>
-#include <roceshark/dissect.h>
-#include <roceshark/expert.h>
-#include <roceshark/fields.h>
-#include <roceshark/iwarp.h>
-#include <roceshark/pipeline.h>
-#include <roceshark/print.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/expert.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/iwarp.h>
+#include <roceshark/dissectors/pipeline.h>
+#include <roceshark/dissectors/print.h>
 
 #include "ws_compat.h"
 #include "ws_plugin.h"

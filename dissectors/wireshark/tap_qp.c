@@ -15,7 +15,7 @@
 #include <epan/stat_tap_ui.h>
 #include <epan/tap.h>
 
-#include <roceshark/stats.h>
+#include <roceshark/dissectors/stats.h>
 
 #include "ws_plugin.h"
 

@@ -7,7 +7,7 @@
 
 #include <epan/packet_info.h>
 
-#include <roceshark/analysis.h>
+#include <roceshark/dissectors/analysis.h>
 
 extern int proto_roceshark;
 extern int roceshark_tap;

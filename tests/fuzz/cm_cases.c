@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/cm.h>
+#include <roceshark/transport/cm.h>
 
 #include "cm_cases.h"
 

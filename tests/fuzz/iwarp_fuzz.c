@@ -33,13 +33,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <roceshark/analysis.h>
-#include <roceshark/capture.h>
-#include <roceshark/fields.h>
-#include <roceshark/pcapio.h>
-#include <roceshark/pipeline.h>
-#include <roceshark/print.h>
-#include <roceshark/stats.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/capture/pcapio.h>
+#include <roceshark/dissectors/pipeline.h>
+#include <roceshark/dissectors/print.h>
+#include <roceshark/dissectors/stats.h>
 
 #include "iwarp_gen.h"
 

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <roceshark/dissect.h>
-#include <roceshark/iwarp.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/iwarp.h>
 
 /* One Ethernet frame of a case: bytes[off, off + caplen), len on the wire. */
 struct gen_frame {

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/crc.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/crc.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "iwarp_gen_int.h"
 

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/oob.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/oob.h>
 
 #include "oob_cases.h"
 

@@ -16,9 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/encode_iwarp.h>
-#include <roceshark/pcapio.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/encode_iwarp.h>
+#include <roceshark/capture/pcapio.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "iwarp_want.h"
 

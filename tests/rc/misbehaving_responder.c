@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/responder.h>
+#include <roceshark/transport/responder.h>
 
 extern unsigned rs_rc_misbehave;
 

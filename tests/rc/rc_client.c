@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/crc.h>
-#include <roceshark/rc.h>
+#include <roceshark/dissectors/crc.h>
+#include <roceshark/transport/rc.h>
 
 #define MAX_OPS 256
 #define SLOT (1u << 20)

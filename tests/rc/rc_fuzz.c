@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include <roceshark/rc.h>
+#include <roceshark/transport/rc.h>
 
 #include "rc_pair.h"
 #include "rc_program.h"

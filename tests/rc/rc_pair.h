@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <roceshark/rc.h>
+#include <roceshark/transport/rc.h>
 
 /* The tests' random numbers: xorshift64, reproducible from the seed. */
 static inline uint64_t

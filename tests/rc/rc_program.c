@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/dissect.h>
-#include <roceshark/encode.h>
-#include <roceshark/rc.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/encode.h>
+#include <roceshark/transport/rc.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "rc_program.h"
 

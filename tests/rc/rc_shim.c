@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <roceshark/crc.h>
+#include <roceshark/dissectors/crc.h>
 
 #include "rc_pair.h"
 

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/capture.h>
-#include <roceshark/dissect.h>
-#include <roceshark/pipeline.h>
-#include <roceshark/print.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/pipeline.h>
+#include <roceshark/dissectors/print.h>
 
 #include "exercise.h"
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <roceshark/fields.h>
+#include <roceshark/dissectors/fields.h>
 
 #include "exercise.h"
 

@@ -9,8 +9,8 @@
 #ifndef ROCESHARK_TEST_EXERCISE_H
 #define ROCESHARK_TEST_EXERCISE_H
 
-#include <roceshark/packet.h>
-#include <roceshark/print.h>
+#include <roceshark/dissectors/packet.h>
+#include <roceshark/dissectors/print.h>
 
 /* The outputs that walk every field of the packet. */
 enum exercise_output {

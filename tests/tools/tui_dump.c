@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <roceshark/print.h>
-#include <roceshark/tui.h>
+#include <roceshark/dissectors/print.h>
+#include <roceshark/tui/tui.h>
 
 static int
 decode_as(const char *arg, struct rs_decode_opts *d)

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <roceshark/encode_iwarp.h>
+#include <roceshark/dissectors/encode_iwarp.h>
 
 #define IWARP_WANT_MAX 24
 

@@ -12,8 +12,8 @@
 #include <sys/socket.h>
 #include <cmocka.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/common.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/common.h>
 
 static const uint8_t mapped_10_0_0_1[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff,
                                             10, 0, 0, 1};

@@ -10,10 +10,10 @@
 
 #include <cmocka.h>
 
-#include <roceshark/analysis.h>
-#include <roceshark/cm_mad.h>
-#include <roceshark/oob.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/dissectors/cm_mad.h>
+#include <roceshark/dissectors/oob.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "../../dissectors/analysis/analyzer_int.h"
 #include "testutil.h"

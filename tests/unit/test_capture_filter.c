@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include <roceshark/capture.h>
-#include <roceshark/wire.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "testutil.h"
 

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include <roceshark/cm.h>
+#include <roceshark/transport/cm.h>
 
 /* The MADs with their trailing zeros left off. */
 static const char *const captured[] = {

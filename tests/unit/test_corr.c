@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include <roceshark/corr.h>
-#include <roceshark/dissect.h>
-#include <roceshark/fields.h>
+#include <roceshark/dissectors/corr.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/fields.h>
 
 #define MAX_SIGHTINGS 40000
 

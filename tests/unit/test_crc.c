@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include <roceshark/crc.h>
+#include <roceshark/dissectors/crc.h>
 
 #include "testutil.h"
 

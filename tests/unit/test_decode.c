@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "testutil.h"
 

@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include <roceshark/encode.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/encode.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "testutil.h"
 

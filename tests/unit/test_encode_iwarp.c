@@ -15,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include <roceshark/crc.h>
-#include <roceshark/encode_iwarp.h>
-#include <roceshark/fields.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/crc.h>
+#include <roceshark/dissectors/encode_iwarp.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "iwarp_want.h"
 #include "testutil.h"

@@ -12,11 +12,11 @@
 
 #include <cmocka.h>
 
-#include <roceshark/dissect.h>
-#include <roceshark/faults.h>
-#include <roceshark/fields.h>
-#include <roceshark/inject.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/inject/faults.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/inject/inject.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "testutil.h"
 

@@ -10,9 +10,9 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include <roceshark/arp.h>
-#include <roceshark/common.h>
-#include <roceshark/fields.h>
+#include <roceshark/dissectors/arp.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/fields.h>
 
 #include "testutil.h"
 

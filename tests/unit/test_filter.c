@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include <roceshark/filter.h>
+#include <roceshark/dissectors/filter.h>
 
 #include "testutil.h"
 

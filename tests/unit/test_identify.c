@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include <roceshark/filter.h>
-#include <roceshark/identify.h>
-#include <roceshark/print.h>
+#include <roceshark/dissectors/filter.h>
+#include <roceshark/dissectors/identify.h>
+#include <roceshark/dissectors/print.h>
 
 #include "testutil.h"
 

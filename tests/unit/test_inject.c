@@ -12,10 +12,10 @@
 
 #include <cmocka.h>
 
-#include <roceshark/dissect.h>
-#include <roceshark/fields.h>
-#include <roceshark/inject.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/inject/inject.h>
+#include <roceshark/dissectors/wire.h>
 
 struct first {
     bool found;

@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include <roceshark/crc.h>
-#include <roceshark/iwarp.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/crc.h>
+#include <roceshark/dissectors/iwarp.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "testutil.h"
 

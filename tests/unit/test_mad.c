@@ -18,13 +18,13 @@
 
 #include <cmocka.h>
 
-#include <roceshark/cm_mad.h>
-#include <roceshark/common.h>
-#include <roceshark/dissect.h>
-#include <roceshark/encode.h>
-#include <roceshark/fields.h>
-#include <roceshark/mad.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/cm_mad.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/encode.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/mad.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "testutil.h"
 

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include <roceshark/nstime.h>
+#include <roceshark/dissectors/nstime.h>
 
 #define NS RS_NSEC_PER_SEC
 

@@ -19,11 +19,11 @@
 
 #include <cmocka.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/capture.h>
-#include <roceshark/dissect.h>
-#include <roceshark/oob.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/oob.h>
+#include <roceshark/dissectors/wire.h>
 
 #define RPING_CAPTURE \
     RS_SOURCE_DIR "/tests/captures/real/linlinw5_rdma_ib_tutorial__pcap_rping.pcap"

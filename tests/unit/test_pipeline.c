@@ -11,9 +11,9 @@
 #include <cmocka.h>
 #include <glib.h>
 
-#include <roceshark/capture.h>
-#include <roceshark/common.h>
-#include <roceshark/pipeline.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/pipeline.h>
 
 #include "testutil.h"
 

@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include <roceshark/common.h>
-#include <roceshark/fields.h>
-#include <roceshark/print.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/print.h>
 
 #include "testutil.h"
 

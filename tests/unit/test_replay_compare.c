@@ -17,10 +17,10 @@
 
 #include <cmocka.h>
 
-#include <roceshark/analysis.h>
-#include <roceshark/dissect.h>
-#include <roceshark/rc.h>
-#include <roceshark/replay.h>
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/transport/rc.h>
+#include <roceshark/replay/replay.h>
 
 /* RC opcodes. */
 enum {

@@ -12,10 +12,10 @@
 
 #include <cmocka.h>
 
-#include <roceshark/dissect.h>
-#include <roceshark/inject.h>
-#include <roceshark/replay.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/inject/inject.h>
+#include <roceshark/replay/replay.h>
+#include <roceshark/dissectors/wire.h>
 
 static struct rs_inject_packet spec_packet;
 static struct rs_inject_run inject_run;

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include <roceshark/responder.h>
+#include <roceshark/transport/responder.h>
 
 /* Addresses of loopback no other test uses, so the suite can run in parallel. */
 static const uint8_t RESP_IP[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 77, 1};

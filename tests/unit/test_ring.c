@@ -17,7 +17,7 @@
 #include <cmocka.h>
 #include <glib.h>
 
-#include <roceshark/ring.h>
+#include <roceshark/dissectors/ring.h>
 
 struct item {
     uint64_t seq;

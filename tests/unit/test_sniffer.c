@@ -23,13 +23,13 @@
 
 #include <infiniband/verbs.h>
 
-#include <roceshark/capture.h>
+#include <roceshark/capture/capture.h>
 #ifdef RS_TEST_TUI
 #include <stdlib.h>
-#include <roceshark/expert.h>
-#include <roceshark/tui.h>
+#include <roceshark/dissectors/expert.h>
+#include <roceshark/tui/tui.h>
 #endif
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "sniffer_mock.h"
 

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include <roceshark/stats.h>
+#include <roceshark/dissectors/stats.h>
 
 static void
 test_sizes(void **state)

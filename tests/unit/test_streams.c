@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include <roceshark/common.h>
-#include <roceshark/streams.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/streams.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "testutil.h"
 

@@ -18,13 +18,13 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
-#include <roceshark/capture.h>
-#include <roceshark/expert.h>
-#include <roceshark/pcapio.h>
-#include <roceshark/pipeline.h>
-#include <roceshark/plot.h>
-#include <roceshark/print.h>
-#include <roceshark/tui.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/expert.h>
+#include <roceshark/capture/pcapio.h>
+#include <roceshark/dissectors/pipeline.h>
+#include <roceshark/dissectors/plot.h>
+#include <roceshark/dissectors/print.h>
+#include <roceshark/tui/tui.h>
 
 #include "testutil.h"
 

@@ -26,7 +26,7 @@
 
 #include <cmocka.h>
 
-#include <roceshark/addr.h>
+#include <roceshark/dissectors/addr.h>
 
 #include "../../verbs/verbs_int.h"
 

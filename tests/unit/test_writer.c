@@ -19,9 +19,9 @@
 
 #include <cmocka.h>
 
-#include <roceshark/capture.h>
-#include <roceshark/pcapio.h>
-#include <roceshark/wire.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/capture/pcapio.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "testutil.h"
 

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/dissect.h>
-#include <roceshark/encode.h>
-#include <roceshark/packet.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/encode.h>
+#include <roceshark/dissectors/packet.h>
 
 /* One RC conversation built by tests/gen/unit_vectors.py (its ICRCs from ibframes.py and
  * scapy, independent of ours): an RDMA Write Only of 18 bytes ("roceshark-wrote-it") + pad 2,

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/addr.h>
+#include <roceshark/dissectors/addr.h>
 
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "cm_int.h"
 

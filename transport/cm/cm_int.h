@@ -5,7 +5,7 @@
 #ifndef ROCESHARK_CM_INT_H
 #define ROCESHARK_CM_INT_H
 
-#include <roceshark/cm.h>
+#include <roceshark/transport/cm.h>
 
 enum cm_state {
     CM_FREE = 0,

@@ -2,11 +2,11 @@
 /*
  * cm_msg.c - the CM messages the engine sends, and the two it learns a
  * peer from (REQ and REP), through the one MAD layout table
- * (include/roceshark/cm_mad.h), as rdma_cm fills them over RoCEv2.
+ * (include/roceshark/dissectors/cm_mad.h), as rdma_cm fills them over RoCEv2.
  */
 #include <string.h>
 
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "cm_int.h"
 

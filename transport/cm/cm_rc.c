@@ -4,8 +4,8 @@
  * file of this folder that knows the transport, kept thin so that the
  * engine stays pure (no I/O, no clock) and testable on its own.
  */
-#include <roceshark/cm.h>
-#include <roceshark/rc.h>
+#include <roceshark/transport/cm.h>
+#include <roceshark/transport/rc.h>
 
 static void
 rc_send(void *arg, const uint8_t *gid, uint32_t qp, const uint8_t *mad)

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <roceshark/oob.h>
+#include <roceshark/dissectors/oob.h>
 
 static int64_t
 now_ms(void)

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/oob.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/oob.h>
 
 static const char *const names[] = {"roceshark", "perftest", "pingpong", "cm", "perftest+cm"};
 

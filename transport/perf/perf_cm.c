@@ -7,7 +7,7 @@
  *
  * cm:// (our responder, `roceshark responder --cm`): one connection, the
  * test's QP. The responder names the region to READ and WRITE in the REP's
- * private data (RS_CM_REGION_LEN bytes, include/roceshark/cm.h); each side
+ * private data (RS_CM_REGION_LEN bytes, include/roceshark/transport/cm.h); each side
  * takes its size and iterations from its own command line. A client only.
  *
  * perftest -R (-R, perftest+cm://), as perftest 4.5 (6.06) to 6.28 do it
@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "perf_int.h"
 

@@ -6,7 +6,7 @@
 #ifndef ROCESHARK_PERF_INT_H
 #define ROCESHARK_PERF_INT_H
 
-#include <roceshark/perf.h>
+#include <roceshark/transport/perf.h>
 
 /* The test's QPs (-q; at least one), QP i, and its peer. */
 static inline uint32_t

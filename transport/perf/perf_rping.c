@@ -22,7 +22,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include <roceshark/oob.h>
+#include <roceshark/dissectors/oob.h>
 
 #include "perf_int.h"
 

@@ -10,9 +10,9 @@
  */
 #include <string.h>
 
-#include <roceshark/addr.h>
-#include <roceshark/cm_mad.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/cm_mad.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "rc_int.h"
 

@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include <roceshark/rc.h>
+#include <roceshark/transport/rc.h>
 
 static size_t
 alloc_len(uint64_t size)

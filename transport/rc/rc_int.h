@@ -11,11 +11,11 @@
 
 #include <stddef.h>
 
-#include <roceshark/dissect.h>
-#include <roceshark/encode.h>
-#include <roceshark/packet.h>
-#include <roceshark/rc.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/encode.h>
+#include <roceshark/dissectors/packet.h>
+#include <roceshark/transport/rc.h>
+#include <roceshark/dissectors/wire.h>
 
 #define RC_PSN_MASK 0xffffffu
 #define RC_GSI_QP 1             /* the General Service Interface: MADs, not RC */

@@ -5,8 +5,8 @@
  */
 #include <inttypes.h>
 
-#include <roceshark/crc.h>
-#include <roceshark/rc.h>
+#include <roceshark/dissectors/crc.h>
+#include <roceshark/transport/rc.h>
 
 #define V(field) c->field
 

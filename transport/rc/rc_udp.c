@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <roceshark/nstime.h>
+#include <roceshark/dissectors/nstime.h>
 
 #include "rc_int.h"
 

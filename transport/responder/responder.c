@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <roceshark/dissect.h>
+#include <roceshark/dissectors/dissect.h>
 
 #include "responder_int.h"
 

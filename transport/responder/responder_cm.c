@@ -4,7 +4,7 @@
  * and a REP, a DREQ (or a connection that never completes) destroys it.
  *
  * The REP names our first region in its private data (RS_CM_REGION_LEN
- * bytes, include/roceshark/cm.h), which is where our own perf client finds
+ * bytes, include/roceshark/transport/cm.h), which is where our own perf client finds
  * what to READ and WRITE; rdma_cm's applications ignore it. The responder
  * takes as many READs and atomics as the REQ's initiator depth asks, up to
  * its own max_dest_rd_atomic, and sends none, unless it runs rping's
@@ -21,8 +21,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include <roceshark/oob.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/oob.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "responder_int.h"
 

@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include <roceshark/cm.h>
-#include <roceshark/responder.h>
+#include <roceshark/transport/cm.h>
+#include <roceshark/transport/responder.h>
 
 struct resp_rping;
 

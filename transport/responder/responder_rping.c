@@ -25,8 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/oob.h>
-#include <roceshark/print.h>
+#include <roceshark/dissectors/oob.h>
+#include <roceshark/dissectors/print.h>
 
 #include "responder_int.h"
 

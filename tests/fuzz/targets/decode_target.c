@@ -13,7 +13,7 @@
  */
 #include <stdlib.h>
 
-#include <roceshark/pipeline.h>
+#include <roceshark/dissectors/pipeline.h>
 
 #include "fuzz_target.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/filter.h>
+#include <roceshark/dissectors/filter.h>
 
 #include "fuzz_target.h"
 

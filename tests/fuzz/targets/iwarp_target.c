@@ -30,11 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/encode_iwarp.h>
-#include <roceshark/pipeline.h>
-#include <roceshark/print.h>
-#include <roceshark/stats.h>
-#include <roceshark/wire.h>
+#include <roceshark/dissectors/encode_iwarp.h>
+#include <roceshark/dissectors/pipeline.h>
+#include <roceshark/dissectors/print.h>
+#include <roceshark/dissectors/stats.h>
+#include <roceshark/dissectors/wire.h>
 
 #include "fuzz_target.h"
 

@@ -11,8 +11,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <roceshark/capture.h>
-#include <roceshark/dissect.h>
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/dissect.h>
 
 #include "fuzz_target.h"
 

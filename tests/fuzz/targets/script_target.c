@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/faults.h>
-#include <roceshark/script.h>
+#include <roceshark/inject/faults.h>
+#include <roceshark/inject/script.h>
 
 #include "fuzz_target.h"
 

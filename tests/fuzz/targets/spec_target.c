@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <roceshark/dissect.h>
-#include <roceshark/inject.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/inject/inject.h>
 
 #include "fuzz_target.h"
 

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * expert.h - expert information: every anomaly a frame shows, with a
+ * filterable field, a group and a severity, as Wireshark's expert infos.
+ * The Wireshark plugin maps these one to one; -z expert counts them.
+ */
+#ifndef ROCESHARK_EXPERT_H
+#define ROCESHARK_EXPERT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <roceshark/dissectors/packet.h>
+
+enum rs_severity {
+    RS_SEV_NOTE = 1,
+    RS_SEV_WARN = 2,
+    RS_SEV_ERROR = 3
+};
+
+struct rs_expert {
+    const char *field;      /* the field that carries the fact */
+    const char *group;      /* "Checksum", "Sequence", "Protocol", "Response", ... */
+    uint8_t severity;       /* enum rs_severity */
+    const char *summary;    /* "Bad ICRC", "PSN gap", ... */
+};
+
+/* Most kinds rs_experts[] may hold: tables indexed like it are this long. */
+#define RS_EXPERT_MAX_KINDS 32
+
+/* All kinds of expert information, ending with {NULL}. */
+extern const struct rs_expert rs_experts[];
+
+/* Calls fn for every expert item pkt carries. */
+void rs_expert_foreach(const struct rs_packet *pkt,
+                       void (*fn)(void *ctx, const struct rs_expert *e), void *ctx);
+
+const char *rs_severity_name(uint8_t severity);
+
+/* Wireshark's own expert items on the protocols we dissect as it does (Ethernet, TCP, a
+ * malformed packet), in its words: shown in the tree where tshark shows them, under
+ * _ws.expert, and counted by -z expert as tshark counts them. Severities and groups are
+ * Wireshark's PI_* values, which its tree and JSON print. */
+enum rs_ws_severity {
+    RS_WS_CHAT = 0x00200000,
+    RS_WS_NOTE = 0x00400000,
+    RS_WS_WARN = 0x00600000,
+    RS_WS_ERROR = 0x00800000
+};
+
+enum rs_ws_group {
+    RS_WS_SEQUENCE = 0x02000000,
+    RS_WS_MALFORMED = 0x07000000,
+    RS_WS_PROTOCOL = 0x09000000
+};
+
+enum rs_ws_expert_kind {
+    RS_WSX_ETH_PADDING_BAD,
+    RS_WSX_TCP_SYN,
+    RS_WSX_TCP_SYNACK,
+    RS_WSX_TCP_FIN,
+    RS_WSX_TCP_FIN_ACTIVE,
+    RS_WSX_TCP_FIN_PASSIVE,
+    RS_WSX_TCP_RST,
+    RS_WSX_TCP_ACK_NONZERO,
+    RS_WSX_TCP_URGENT_NONZERO,
+    RS_WSX_TCP_MSS_ABSENT,
+    RS_WSX_TCP_MSS_PRESENT,
+    RS_WSX_TCP_DSACK,
+    /* the sequence analysis's, in the order tshark's tree shows them; a fast or
+     * spurious retransmission is a retransmission too, shown after it */
+    RS_WSX_TCP_REUSED_PORTS,
+    RS_WSX_TCP_RETRANSMISSION,
+    RS_WSX_TCP_FAST_RETRANSMISSION,
+    RS_WSX_TCP_RETRANSMISSION_FAST,
+    RS_WSX_TCP_SPURIOUS_RETRANSMISSION,
+    RS_WSX_TCP_RETRANSMISSION_SPURIOUS,
+    RS_WSX_TCP_OUT_OF_ORDER,
+    RS_WSX_TCP_LOST_SEGMENT,
+    RS_WSX_TCP_ACK_LOST_SEGMENT,
+    RS_WSX_TCP_WINDOW_UPDATE,
+    RS_WSX_TCP_WINDOW_FULL,
+    RS_WSX_TCP_KEEP_ALIVE,
+    RS_WSX_TCP_KEEP_ALIVE_ACK,
+    RS_WSX_TCP_DUPLICATE_ACK,
+    RS_WSX_TCP_ZERO_WINDOW_PROBE,
+    RS_WSX_TCP_ZERO_WINDOW,
+    RS_WSX_TCP_ZERO_WINDOW_PROBE_ACK,
+    RS_WSX_COUNT
+};
+
+struct rs_ws_expert {
+    const char *abbrev;         /* its filter field, "tcp.connection.syn" */
+    const char *protocol;       /* the protocol column of -z expert, "TCP" */
+    uint32_t severity;          /* enum rs_ws_severity */
+    uint32_t group;             /* enum rs_ws_group */
+};
+
+extern const struct rs_ws_expert rs_ws_experts[RS_WSX_COUNT];
+
+/* Whether pkt carries the item kind. */
+bool rs_ws_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
+/* Writes its message ("Connection establish request (SYN): server port 4791"); returns
+ * the length, as snprintf. */
+size_t rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind,
+                            char *buf, size_t size);
+const char *rs_ws_severity_name(uint32_t severity);
+const char *rs_ws_group_name(uint32_t group);
+
+#endif /* ROCESHARK_EXPERT_H */

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stats.h - statistics over a whole capture (-z), printed at the end:
+ *   conv,qp                 one row per RC/UC conversation
+ *   conv,TYPE[,FILTER], endpoints,TYPE[,FILTER]
+ *                           tshark's conversation and endpoint tables, TYPE eth, ip, ipv6,
+ *                           udp or tcp
+ *   expert                  expert items by severity and kind, first frames of each
+ *   io,stat,INTERVAL[,FILTER]...
+ *                           frames and bytes per interval, per filter
+ */
+#ifndef ROCESHARK_STATS_H
+#define ROCESHARK_STATS_H
+
+#include <roceshark/dissectors/analysis.h>
+#include <roceshark/dissectors/iwarp.h>
+#include <roceshark/dissectors/packet.h>
+#include <roceshark/dissectors/print.h>
+
+struct rs_stat;
+
+/* Parses one -z argument. */
+int rs_stat_new(const char *spec, struct rs_stat **out, char *err);
+/* Whether the statistic needs the transport analysis. */
+bool rs_stat_needs_analysis(const struct rs_stat *st);
+/* Whether it lists conversations, evicted ones too (the analysis keeps
+ * their statistics only when asked: rs_analysis_opts.keep_evicted). */
+bool rs_stat_lists_conversations(const struct rs_stat *st);
+/* Whether it reports checksum verdicts (expert items, or a filter on them). */
+bool rs_stat_needs_crc(const struct rs_stat *st);
+/* Feeds every frame, after analysis, whatever the display filter says. */
+void rs_stat_packet(struct rs_stat *st, const struct rs_packet *pkt);
+void rs_stat_print(struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o);
+/* After rs_stat_print(): the rows io,stat did not print apart because the capture spans
+ * more intervals than its bound (docs/limits.md), their frames counted in the last row
+ * printed; 0 for every other statistic. */
+uint64_t rs_stat_rows_merged(const struct rs_stat *st);
+/* The rows io,stat prints at most. */
+#define RS_STAT_IO_MAX_ROWS ((uint64_t)1 << 20)
+void rs_stat_free(struct rs_stat *st);
+
+/* "2112 bytes", "18 kB", "36 MB": a byte count as tshark's conversation tables show it
+ * (Wireshark's format_size()). Returns the length, as snprintf(). */
+size_t rs_stats_format_size(uint64_t bytes, char *buf, size_t size);
+
+/* -z iwarp: the iWARP stage's counters, and the memory held against its bounds. */
+void rs_iwarp_print_stats(const struct rs_iwarp *iw, struct rs_out *o);
+
+/* The conv,qp table on its own. */
+void rs_stats_print_conversations(const struct rs_analyzer *an, struct rs_out *o);
+
+/* "10.0.0.1:0x000011": a conversation's requester (or responder) and QP,
+ * "?" for a QP not yet known. */
+void rs_stats_endpoint_name(const struct rs_conv_stats *st, bool requester, char *buf,
+                            size_t size);
+/* "cm", "inferred" or "-" (only one stream seen). */
+const char *rs_stats_pairing_name(const struct rs_conv_stats *st);
+
+#endif /* ROCESHARK_STATS_H */
