@@ -112,14 +112,6 @@ rs_ptr_index_repoint(struct rs_ptr_index *t, uint32_t hash, const void *old, voi
 }
 
 void
-rs_ptr_index_clear(struct rs_ptr_index *t)
-{
-    if (t->slots != NULL)
-        memset(t->slots, 0, t->cap * sizeof(*t->slots));
-    t->n = 0;
-}
-
-void
 rs_ptr_index_free(struct rs_ptr_index *t)
 {
     g_free(t->slots);

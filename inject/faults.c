@@ -301,12 +301,6 @@ rs_faults_rule_stats(const struct rs_faults *f, unsigned rule, struct rs_fault_r
     *out = f->rules[rule].stats;
 }
 
-const char *
-rs_faults_rule_text(const struct rs_faults *f, unsigned rule)
-{
-    return f->rules[rule].text;
-}
-
 void
 rs_faults_pair(struct rs_faults *f, const uint8_t a[16], uint32_t qpn_a, const uint8_t b[16],
                uint32_t qpn_b)

@@ -52,8 +52,6 @@ bool filter_fail(struct parser *p, size_t pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Whether name is a protocol tshark 4.0 knows (filter_protocol_names.c). */
 bool filter_protocol_known(const char *name);
-/* Whether the current token is the word w. */
-bool filter_is_word(const struct parser *p, const char *w);
 
 /* ---- values ---- */
 

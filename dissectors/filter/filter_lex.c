@@ -214,10 +214,3 @@ filter_next_range(struct parser *p)
     p->tok = TOK_WORD;
     p->end = j;
 }
-
-bool
-filter_is_word(const struct parser *p, const char *w)
-{
-    return p->tok == TOK_WORD && strlen(w) == p->end - p->pos &&
-           strncmp(p->text + p->pos, w, p->end - p->pos) == 0;
-}

@@ -97,12 +97,6 @@ iw_rdmap_hdr_len(uint8_t op)
     return min_ulpdu[op] - ddp;
 }
 
-uint32_t
-iw_ddp_hdr_len(const uint8_t *u)
-{
-    return (u[0] & DDP_TAGGED) ? RS_DDP_TAGGED_HDR_LEN : RS_DDP_UNTAGGED_HDR_LEN;
-}
-
 /* Appends a Send fragment's payload; drops the data (not the count) once
  * the message is longer than what we keep. */
 static void

@@ -232,8 +232,6 @@ bool iw_rdmap_tagged(uint8_t op);
 /* Octets of the RDMAP header that follows the DDP header of opcode op (the
  * Read Request's 28, Terminate's 4, ...); 0 for reserved opcodes. */
 uint32_t iw_rdmap_hdr_len(uint8_t op);
-/* Length of the DDP header plus the RDMAP header that follows it. */
-uint32_t iw_ddp_hdr_len(const uint8_t *u);
 /* Message facts of an emitted FPDU (msg_len, Send reassembly). */
 void iw_ddp_account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *pdu);
 

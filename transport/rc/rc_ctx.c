@@ -452,12 +452,6 @@ parse(const struct rs_packet *p, struct rc_pkt *pkt)
     }
 }
 
-enum rs_layer
-rc_ip_layer(const struct rs_packet *p)
-{
-    return rs_packet_has(p, RS_LAYER_IPV4) ? RS_LAYER_IPV4 : RS_LAYER_IPV6;
-}
-
 void
 rc_packet_source(const struct rs_packet *p, uint8_t gid[16])
 {

@@ -305,8 +305,6 @@ void rc_gsi_input(struct rs_rc_ctx *ctx, const struct rs_packet *p);
 
 /* --- the context (rc_ctx.c) --- */
 
-/* The IP layer a decoded packet of ours carries: RS_LAYER_IPV4 or RS_LAYER_IPV6. */
-enum rs_layer rc_ip_layer(const struct rs_packet *p);
 /* The packet's IP source as a GID (IPv4 ones IPv4-mapped). */
 void rc_packet_source(const struct rs_packet *p, uint8_t gid[16]);
 /* The index of the context's address gid; -1 when it has none such. */

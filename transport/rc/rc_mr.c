@@ -111,14 +111,6 @@ rs_rc_mr_dereg(struct rs_rc_ctx *ctx, uint32_t lkey)
     return 0;
 }
 
-const struct rs_rc_mr *
-rs_rc_mr_find(const struct rs_rc_ctx *ctx, uint32_t lkey)
-{
-    struct rc_mr *m = mr_by_lkey((struct rs_rc_ctx *)ctx, lkey);
-
-    return m == NULL ? NULL : &m->pub;
-}
-
 uint8_t *
 rc_mr_remote(struct rs_rc_ctx *ctx, uint32_t rkey, uint64_t va, uint64_t len, unsigned access,
              enum rc_mr_fail *why)

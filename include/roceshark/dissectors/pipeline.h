@@ -4,11 +4,10 @@
  *
  *     frame -> decode -> iWARP stage -> analysis -> facts -> display filter
  *
- * `read`, `plot`, the benchmarks, the Wireshark plugin (on its first pass),
- * and the front ends to come (the TUI, the script runner, the replay
- * validator) all feed frames through one of these, so the stages can never
- * be chained in two different ways. No other code calls the stages one
- * after another.
+ * `read` (and its threads), `plot`, the TUI's ingest, the scripts' judge,
+ * replay's trace and capture readers, the benchmarks and the Wireshark plugin
+ * (on its first pass) all feed frames through one of these, so the stages can
+ * never be chained in two different ways.
  *
  * The stateful stages (iWARP reassembly, analysis) must see every frame once,
  * in capture order: feed each frame exactly once, in order. What comes back

@@ -127,7 +127,6 @@ rs_ptr_index_put(struct rs_ptr_index *t, uint32_t hash, void *ptr,
 bool rs_ptr_index_remove(struct rs_ptr_index *t, uint32_t hash, const void *ptr);
 /* Makes the entry (hash, old) point to new, which has the same key. */
 bool rs_ptr_index_repoint(struct rs_ptr_index *t, uint32_t hash, const void *old, void *new_ptr);
-void rs_ptr_index_clear(struct rs_ptr_index *t);
 void rs_ptr_index_free(struct rs_ptr_index *t);
 
 #endif /* ROCESHARK_PTR_INDEX_H */

@@ -101,8 +101,6 @@ struct rs_fault_rule_stats {
 unsigned rs_faults_rules(const struct rs_faults *f);
 void rs_faults_rule_stats(const struct rs_faults *f, unsigned rule,
                           struct rs_fault_rule_stats *out);
-/* The rule as written, for reports. */
-const char *rs_faults_rule_text(const struct rs_faults *f, unsigned rule);
 /* Prints one line per rule: matched, acted, the rule. */
 void rs_faults_report(const struct rs_faults *f, FILE *out);
 

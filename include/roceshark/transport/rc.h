@@ -342,8 +342,6 @@ int rs_rc_ctx_add_address(struct rs_rc_ctx *ctx, const uint8_t gid[16],
 int rs_rc_mr_reg(struct rs_rc_ctx *ctx, void *addr, uint64_t length, uint64_t va,
                  uint32_t rkey, unsigned access, struct rs_rc_mr *mr, char *err);
 int rs_rc_mr_dereg(struct rs_rc_ctx *ctx, uint32_t lkey);
-/* The region holding lkey's buffer, or NULL (its R_Key may be invalidated). */
-const struct rs_rc_mr *rs_rc_mr_find(const struct rs_rc_ctx *ctx, uint32_t lkey);
 
 /* Creates a QP already connected to its peer (INIT, RTR and RTS in one). */
 int rs_rc_qp_create(struct rs_rc_ctx *ctx, const struct rs_rc_qp_attr *attr,
