@@ -82,7 +82,8 @@ capture_dropped(const struct rs_corr *c, unsigned p, const struct corr_entry *e)
         int64_t from = d->from == INT64_MIN ? INT64_MIN
                                             : rs_corr_clock_map(&c->opts.clock[p], d->from);
         int64_t to = rs_corr_clock_map(&c->opts.clock[p], d->to);
-        if (e->t0 + c->opts.window >= from - slack && e->t0 <= to + slack)
+        if ((from == INT64_MIN || e->t0 + c->opts.window >= from - slack) &&
+            e->t0 <= to + slack)
             return true;
     }
     return false;
