@@ -3,7 +3,7 @@
  * cmd_run.c - `roceshark run [--dev NAME=IP|IFACE]... -- PROGRAM ARGS`: an unmodified
  * verbs or librdmacm program over the software RoCE stack. Checks each device's address
  * or interface, sets ROCESHARK_VERBS_DEVICES, puts libroceshark-verbs.so and
- * libroceshark-ucma.so (verbs) in LD_PRELOAD, and executes the program in this
+ * libroceshark-ucma.so (verbs/) in LD_PRELOAD, and executes the program in this
  * process, so its exit status is the program's.
  */
 #include <elf.h>
