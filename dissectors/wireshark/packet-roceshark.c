@@ -322,7 +322,39 @@ struct add_ctx {
     tvbuff_t *tvb;
     const struct rs_packet *pkt;
     int hf;
+    gint start, len;    /* the bytes the field's items cover (field_bytes) */
 };
+
+/* The bytes of the frame that a field of ours speaks of, so that a click on
+ * its item highlights them as a click on Wireshark's own does: the ICRC's
+ * checks cover the ICRC, the VCRC's the VCRC, the payload length the payload,
+ * the analysis of a request or response its BTH. Others cover nothing. */
+static void
+field_bytes(const struct rs_packet *pkt, const struct rs_field *f, gint *start, gint *len)
+{
+    static const struct {
+        const char *prefix;
+        enum rs_layer layer;
+    } covers[] = {
+        {"roceshark.icrc.", RS_LAYER_ICRC},
+        {"roceshark.vcrc.", RS_LAYER_VCRC},
+        {"roceshark.payload.len", RS_LAYER_PAYLOAD},
+        {"roceshark.analysis.", RS_LAYER_BTH},
+    };
+
+    *start = *len = 0;
+    for (size_t i = 0; i < G_N_ELEMENTS(covers); i++) {
+        if (strncmp(f->abbrev, covers[i].prefix, strlen(covers[i].prefix)) != 0)
+            continue;
+        const struct rs_span *sp = &pkt->span[covers[i].layer];
+        if (rs_packet_has(pkt, covers[i].layer) &&
+            (uint64_t)sp->off + sp->len <= pkt->frame->caplen) {
+            *start = (gint)sp->off;
+            *len = (gint)sp->len;
+        }
+        return;
+    }
+}
 
 static void
 add_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
@@ -332,21 +364,21 @@ add_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
 
     switch (f->type) {
     case RS_FT_BOOLEAN:
-        it = proto_tree_add_boolean(a->tree, a->hf, a->tvb, 0, 0, (guint32)v->v.u);
+        it = proto_tree_add_boolean(a->tree, a->hf, a->tvb, a->start, a->len, (guint32)v->v.u);
         break;
     case RS_FT_UINT8:
     case RS_FT_UINT16:
     case RS_FT_UINT24:
     case RS_FT_UINT32:
     case RS_FT_FRAMENUM:
-        it = proto_tree_add_uint(a->tree, a->hf, a->tvb, 0, 0, (guint32)v->v.u);
+        it = proto_tree_add_uint(a->tree, a->hf, a->tvb, a->start, a->len, (guint32)v->v.u);
         break;
     case RS_FT_UINT64:
-        it = proto_tree_add_uint64(a->tree, a->hf, a->tvb, 0, 0, v->v.u);
+        it = proto_tree_add_uint64(a->tree, a->hf, a->tvb, a->start, a->len, v->v.u);
         break;
     case RS_FT_INT16:
     case RS_FT_INT32:
-        it = proto_tree_add_int(a->tree, a->hf, a->tvb, 0, 0, (gint32)(int64_t)v->v.u);
+        it = proto_tree_add_int(a->tree, a->hf, a->tvb, a->start, a->len, (gint32)(int64_t)v->v.u);
         break;
     case RS_FT_RELTIME: {
         /* Wireshark gives both parts the sign of the time: -0.25 s is
@@ -356,11 +388,11 @@ add_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
             t.secs++;
             t.nsecs -= RS_NSEC_PER_SEC;
         }
-        it = proto_tree_add_time(a->tree, a->hf, a->tvb, 0, 0, &t);
+        it = proto_tree_add_time(a->tree, a->hf, a->tvb, a->start, a->len, &t);
         break;
     }
     case RS_FT_STRING:
-        it = proto_tree_add_string(a->tree, a->hf, a->tvb, 0, 0, v->v.str);
+        it = proto_tree_add_string(a->tree, a->hf, a->tvb, a->start, a->len, v->v.str);
         break;
     case RS_FT_BYTES: {
         /* Bytes of the frame: point at them, so that the packet bytes pane
@@ -459,7 +491,7 @@ field_tree(const struct rs_field *f, proto_tree *rt, proto_tree *at)
 static void
 add_decoded(proto_tree *tree, proto_tree *rt, tvbuff_t *tvb, const struct rs_packet *pkt)
 {
-    struct add_ctx a = {rt, tvb, pkt, -1};
+    struct add_ctx a = {rt, tvb, pkt, -1, 0, 0};
     proto_tree *at = NULL;
 
     for (int id = 0; id < n_fields; id++) {
@@ -480,6 +512,7 @@ add_decoded(proto_tree *tree, proto_tree *rt, tvbuff_t *tvb, const struct rs_pac
             continue;
         a.tree = field_tree(f, rt, at);
         a.hf = hf_of[id];
+        field_bytes(pkt, f, &a.start, &a.len);
         rs_field_foreach(pkt, id, add_value, &a);
     }
 }
@@ -489,7 +522,7 @@ static void
 add_kept(proto_tree *tree, proto_tree *rt, tvbuff_t *tvb, const struct rs_packet *pkt,
          const struct frame_facts *ff)
 {
-    struct add_ctx a = {rt, tvb, pkt, -1};
+    struct add_ctx a = {rt, tvb, pkt, -1, 0, 0};
 
     for (unsigned i = 0; i < ff->n_kept; i++) {
         const struct kept_value *kv = &ff->kept[i];
@@ -498,6 +531,7 @@ add_kept(proto_tree *tree, proto_tree *rt, tvbuff_t *tvb, const struct rs_packet
             continue;
         a.tree = rt;
         a.hf = hf_of[kv->id];
+        field_bytes(pkt, f, &a.start, &a.len);
         add_value(&a, f, &kv->v);
     }
 }

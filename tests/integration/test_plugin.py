@@ -215,6 +215,24 @@ got = tshark(["-r", copy, "-Y", flt, "-T", "fields", "-e", "frame.number"])
 t.check(got == want and len(want.split()) == 8, "three_runs.pcap -Y %s: plugin frames %r, "
         "roceshark %r" % (flt, got.split(), want.split()))
 
+# Items cover their bytes, so that a click on one highlights them: each frame's ICRC checks
+# the bytes of infiniband.invariant.crc, the analysis the BTH (pos and size in -T pdml).
+copy = readable(os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap"))
+place = re.compile(r'<field name="([a-z0-9_.]+)" .*?size="(\d+)" pos="(\d+)"')
+covered = 0
+for n, packet in enumerate(tshark(["-r", copy, "-T", "pdml"]).split("<packet>")[1:], 1):
+    at = {}
+    for name, size, pos in place.findall(packet):
+        at.setdefault(name, (int(pos), int(size)))
+    for ours_f, theirs in (("roceshark.icrc.status", "infiniband.invariant.crc"),
+                           ("roceshark.icrc.computed", "infiniband.invariant.crc"),
+                           ("roceshark.analysis.conv", "infiniband.bth")):
+        if theirs in at:
+            covered += 1
+            t.check(at.get(ours_f) == at[theirs], "rdma_demo.pcap frame %d: %s covers %r, "
+                    "%s is at %r" % (n, ours_f, at.get(ours_f), theirs, at[theirs]))
+t.check(covered > 30, "rdma_demo.pcap: only %d items to compare places with" % covered)
+
 
 def numbers(text, sep):
     """Rows of the conversation table as tuples of their first 23 columns."""
