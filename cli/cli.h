@@ -66,8 +66,10 @@ bool cli_stop_requested(void);
  * the default actions. */
 void cli_break_on_signals(struct rs_source *src);
 
-/* The exit code for an RS_E* code from opening or activating a live source. */
-int cli_capture_exit(int rs_code);
+/* The one mapping from a library's RS_E* code to the exit code (the man page's EXIT
+ * STATUS): a bad argument is a usage error, no memory an internal one, anything else
+ * (a socket, an interface, a peer, a file) what the command says: otherwise. */
+int cli_exit_code(int rs_code, int otherwise);
 
 /* Prints the counts of a live capture on stderr: received, done (what says
  * what: "written", "decoded"), and the drops of the kernel, the interface

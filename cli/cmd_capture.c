@@ -260,10 +260,10 @@ cmd_capture(int argc, char **argv)
     rc = co.iface != NULL ? rs_source_create_iface(co.iface, &src, err) :
                             rs_source_create_rdma(co.rdma, &src, err);
     if (rc != 0)
-        return cli_fail(cli_capture_exit(rc), "capture: %s", err);
+        return cli_fail(cli_exit_code(rc, CLI_EXIT_CAPTURE), "capture: %s", err);
     if ((rc = rs_source_activate(src, &co.live, err)) != 0) {
         rs_source_close(src);
-        return cli_fail(cli_capture_exit(rc), "capture: %s", err);
+        return cli_fail(cli_exit_code(rc, CLI_EXIT_CAPTURE), "capture: %s", err);
     }
     co.writer.path = co.file;
     co.writer.linktype = rs_source_linktype(src);
@@ -271,7 +271,7 @@ cmd_capture(int argc, char **argv)
     co.writer.ts_hardware = rs_source_ts_hardware(src);
     if ((rc = rs_writer_open(&co.writer, &w, err)) != 0) {
         rs_source_close(src);
-        return cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_OUTPUT, "%s", err);
+        return cli_fail(cli_exit_code(rc, CLI_EXIT_OUTPUT), "%s", err);
     }
     fprintf(stderr, "capture: %s (%s timestamps) -> %s\n", rs_source_name(src),
                 co.writer.ts_hardware ? "hardware" : "system", rs_writer_path(w));

@@ -439,7 +439,7 @@ script_results(const struct inject_opts *io, const char *path, struct rs_script_
     int rc = rs_script_run(s, &so, res, n, err);
     rs_script_free(s);
     if (rc != 0)
-        return cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_CAPTURE, "inject: %s: %s",
+        return cli_fail(cli_exit_code(rc, CLI_EXIT_CAPTURE), "inject: %s: %s",
                         path, err);
     return 0;
 }

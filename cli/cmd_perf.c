@@ -372,20 +372,6 @@ report_tx_errors(const struct rs_perf *p)
             rs_rc_counters_get(p->ctx)->tx_packets, strerror(e), len, rs_rc_udp_if_mtu(p->udp));
 }
 
-/* The exit code for an RS_E* code of the perf library. */
-static int
-perf_exit(int rs_code)
-{
-    switch (rs_code) {
-    case RS_EINVAL:
-        return CLI_EXIT_USAGE;
-    case RS_ENOMEM:
-        return CLI_EXIT_INTERNAL;
-    default:
-        return CLI_EXIT_CAPTURE;
-    }
-}
-
 int
 cmd_perf(int argc, char **argv)
 {
@@ -417,7 +403,7 @@ cmd_perf(int argc, char **argv)
     }
     report_tx_errors(p);
     if (rc != 0)
-        rc = cli_fail(perf_exit(rc), "perf: %s", err);
+        rc = cli_fail(cli_exit_code(rc, CLI_EXIT_CAPTURE), "perf: %s", err);
     rs_perf_release(p);
     rc_cli_close(&pc.cli, p->udp, p->ctx);
     return rc;

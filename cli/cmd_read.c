@@ -1017,11 +1017,11 @@ open_live(struct read_opts *ro, struct rs_source **src)
     ro->live.n_iwarp_ports = ro->pipe.decode.n_iwarp_ports;
     ro->live.immediate = ro->line_buffered;
     if ((rc = rs_source_create_iface(ro->iface, src, err)) != 0)
-        return cli_fail(cli_capture_exit(rc), "read: %s", err);
+        return cli_fail(cli_exit_code(rc, CLI_EXIT_CAPTURE), "read: %s", err);
     if ((rc = rs_source_activate(*src, &ro->live, err)) != 0) {
         rs_source_close(*src);
         *src = NULL;
-        return cli_fail(cli_capture_exit(rc), "read: %s", err);
+        return cli_fail(cli_exit_code(rc, CLI_EXIT_CAPTURE), "read: %s", err);
     }
     cli_break_on_signals(*src);
     /* Said once the capture runs: scripts wait for this line before sending. */

@@ -605,7 +605,7 @@ cmd_replay(int argc, char **argv)
         rc = rs_replay_run_packets(&t, &ro.rw, &ro.run, &dopts, got, got_bytes, &st, err);
     if (rc != 0) {
         rc = cli_fail(rc == RS_EIO && ro.run.write != NULL && strstr(err, ro.run.write)
-                      ? CLI_EXIT_OUTPUT : rc == RS_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_CAPTURE,
+                      ? CLI_EXIT_OUTPUT : cli_exit_code(rc, CLI_EXIT_CAPTURE),
                       "replay: %s", err);
     } else {
         fprintf(stderr, "replay: %llu packets sent in %.3f s (%.0f a second)",

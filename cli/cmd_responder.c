@@ -382,20 +382,6 @@ control(struct rs_responder *r, void *arg)
     return true;
 }
 
-/* The exit code for an RS_E* code of the responder library. */
-static int
-responder_exit(int rs_code)
-{
-    switch (rs_code) {
-    case RS_EINVAL:
-        return CLI_EXIT_USAGE;
-    case RS_ENOMEM:
-        return CLI_EXIT_INTERNAL;
-    default:
-        return CLI_EXIT_CAPTURE;
-    }
-}
-
 int
 cmd_responder(int argc, char **argv)
 {
@@ -423,7 +409,7 @@ cmd_responder(int argc, char **argv)
     c->o.stopped = rc_cli_stopped;
     c->o.cm_out = stdout;
     if ((rc = rs_responder_open(&c->o, udp, ctx, &r, err)) != 0) {
-        rc = cli_fail(responder_exit(rc), "responder: %s", err);
+        rc = cli_fail(cli_exit_code(rc, CLI_EXIT_CAPTURE), "responder: %s", err);
         goto out;
     }
     rc_cli_catch_signals();

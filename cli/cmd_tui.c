@@ -160,15 +160,13 @@ cmd_tui(int argc, char **argv)
     if (o.nic_dev != NULL && o.nic == NULL &&
         (rc = rs_tui_nic_open(sysfs_root != NULL ? sysfs_root : "/sys", o.nic_dev, o.nic_port,
                               &o.nic, err)) != 0)
-        return cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_CAPTURE, "tui: %s", err);
+        return cli_fail(cli_exit_code(rc, CLI_EXIT_CAPTURE), "tui: %s", err);
     rc = rs_tui_run(&o, &res, err);
     rs_tui_nic_close(o.nic);
-    if (rc != 0) {
-        if (rs_tui_model_opts_live(&o.model))
-            return cli_fail(cli_capture_exit(rc), "tui: %s", err);
-        return cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : rc == RS_ENOMEM ? CLI_EXIT_INTERNAL :
-                        CLI_EXIT_INPUT, "tui: %s", err);
-    }
+    if (rc != 0)
+        return cli_fail(cli_exit_code(rc, rs_tui_model_opts_live(&o.model) ? CLI_EXIT_CAPTURE
+                                                                         : CLI_EXIT_INPUT),
+                        "tui: %s", err);
     if (!res.live)
         return CLI_EXIT_OK;
     cli_print_counts(o.model.iface != NULL ? o.model.iface : o.model.rdma, &res.stats,

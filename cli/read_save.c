@@ -28,7 +28,7 @@ read_save_open(const char *path, const char *input, enum read_save_format format
     wo.frame_linktypes = true;
     int rc = rs_writer_open(&wo, w, err);
     if (rc != 0)
-        return cli_fail(rc == RS_EINVAL ? CLI_EXIT_USAGE : READ_EXIT_WRITE, "-w %s", err);
+        return cli_fail(cli_exit_code(rc, READ_EXIT_WRITE), "-w %s", err);
     return 0;
 }
 

@@ -214,7 +214,7 @@ cli_break_on_signals(struct rs_source *src)
 }
 
 int
-cli_capture_exit(int rs_code)
+cli_exit_code(int rs_code, int otherwise)
 {
     switch (rs_code) {
     case RS_EINVAL:
@@ -222,7 +222,7 @@ cli_capture_exit(int rs_code)
     case RS_ENOMEM:
         return CLI_EXIT_INTERNAL;
     default:
-        return CLI_EXIT_CAPTURE;
+        return otherwise;
     }
 }
 
