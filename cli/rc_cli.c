@@ -128,47 +128,6 @@ rc_cli_option(struct rc_cli *c, int opt, const char *arg)
     }
 }
 
-/* The fault engine as the UDP port's hook: our packets are its tx, the peer's its rx. */
-static void
-fault_emit(void *arg, enum rs_fault_dir dir, const uint8_t *pkt, uint32_t len)
-{
-    struct rc_cli *c = arg;
-
-    c->pass(c->port, dir == RS_FAULT_RX, pkt, len);
-}
-
-static void
-fault_packet(void *arg, bool rx, const uint8_t *pkt, uint32_t len, uint64_t now,
-             rs_rc_pass_fn pass, void *port)
-{
-    struct rc_cli *c = arg;
-
-    c->pass = pass;
-    c->port = port;
-    rs_faults_packet(c->faults, rx ? RS_FAULT_RX : RS_FAULT_TX, RS_DLT_IPV4, pkt, len, now,
-                     fault_emit, c);
-}
-
-static uint64_t
-fault_poll(void *arg, uint64_t now, rs_rc_pass_fn pass, void *port)
-{
-    struct rc_cli *c = arg;
-
-    c->pass = pass;
-    c->port = port;
-    return rs_faults_poll(c->faults, now, fault_emit, c);   /* NEVER is RS_RC_INFINITE */
-}
-
-/* A QP of ours connected: whom an injected NAK or CNP answers. */
-static void
-fault_connected(void *arg, const uint8_t local_gid[16], uint32_t qpn, const uint8_t peer_gid[16],
-                uint32_t peer_qpn)
-{
-    struct rc_cli *c = arg;
-
-    rs_faults_pair(c->faults, local_gid, qpn, peer_gid, peer_qpn);
-}
-
 int
 rc_cli_open(struct rc_cli *c, struct rs_rc_udp **udp, struct rs_rc_ctx **ctx)
 {
@@ -176,10 +135,8 @@ rc_cli_open(struct rc_cli *c, struct rs_rc_udp **udp, struct rs_rc_ctx **ctx)
 
     if (!c->have_bind)
         return cli_fail(CLI_EXIT_USAGE, "%s: --bind IP is required", c->cmd);
-    if (c->faults != NULL) {
-        c->hook = (struct rs_rc_hook){fault_packet, fault_poll, c, fault_connected};
-        c->udp.hook = &c->hook;
-    }
+    if (c->faults != NULL)
+        c->udp.hook = rs_faults_hook_init(&c->hook, c->faults);
     int rc = rs_rc_udp_open(udp, &c->udp, err);
     if (rc < 0) {
         rs_faults_free(c->faults);

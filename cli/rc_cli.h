@@ -68,9 +68,7 @@ struct rc_cli {
     struct rs_rc_ctx_opts ctx;
     /* --faults: the engine between the transport and the sockets. */
     struct rs_faults *faults;
-    struct rs_rc_hook hook;
-    rs_rc_pass_fn pass;
-    void *port;
+    struct rs_faults_hook hook;
 };
 
 void rc_cli_init(struct rc_cli *c, const char *cmd);

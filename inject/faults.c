@@ -2,8 +2,9 @@
 /*
  * faults.c - running packets through the rules (see faults.h).
  *
- * Each packet is copied once into a work buffer and decoded there, so the
- * filters see the decoded packet and set/add/mark write through the same
+ * Each packet is copied once into a work buffer and run through the pipeline
+ * there (decode, streams, iWARP, analysis: rs_pipeline), so the
+ * filters see the packet as read -Y does and set/add/mark write through the same
  * view before rs_encode_finish() computes the checksums and CRCs again.
  * Held packets (delay, reorder) live in slots allocated when first needed
  * and kept: a bounded set, so a rule that holds everything cannot take the
@@ -16,6 +17,7 @@
 #include <roceshark/dissectors/dissect.h>
 #include <roceshark/dissectors/encode.h>
 #include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/pipeline.h>
 
 #include "faults_int.h"
 #include "inject_int.h"
@@ -172,9 +174,6 @@ rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype, const
                  uint32_t len, uint64_t now_ns, rs_fault_emit_fn emit, void *ctx)
 {
     struct rs_frame frame;
-    struct rs_packet view;
-    struct rs_decode_opts o;
-    struct rs_facts facts;
     unsigned copies = 1, gap = 0, keep = 0;
     uint64_t delay = 0;
     bool changed = false;
@@ -190,19 +189,18 @@ rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype, const
     frame.data = d;
     frame.caplen = frame.len = len;
     frame.linktype = linktype;
-    rs_decode_opts_init(&o);
-    o.verify_crc = f->needs_crc;
-    rs_decode_frame(&frame, &o, &view);
-    if (f->an != NULL) {
-        frame.number = ++f->frames;
-        frame.ts_sec = (int64_t)(now_ns / 1000000000u);
-        frame.ts_nsec = (uint32_t)(now_ns % 1000000000u);
-        rs_analyzer_process(f->an, &view, &facts);
-    }
+    frame.number = ++f->frames;
+    frame.ts_sec = (int64_t)(now_ns / 1000000000u);
+    frame.ts_nsec = (uint32_t)(now_ns % 1000000000u);
+    /* rs_pipeline_process() in its two halves, into a result of ours: set, add and mark
+     * write through its view of d. */
+    rs_pipeline_decode(f->pipe, &frame, &f->result);
+    rs_pipeline_analyze(f->pipe, &f->result);
+    struct rs_packet *view = &f->result.pkt;
 
     for (unsigned i = 0; i < f->n_rules; i++) {
         struct fault_rule *r = &f->rules[i];
-        if (!(r->dirs & dir) || (r->filter != NULL && !rs_filter_match(r->filter, &view)))
+        if (!(r->dirs & dir) || (r->filter != NULL && !rs_filter_match(r->filter, view)))
             continue;
         r->stats.matched++;
         if (!rule_fires(f, r))
@@ -214,6 +212,8 @@ rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype, const
                 continue;
         }
         r->stats.acted++;
+        if (f->first_acted == 0)
+            f->first_acted = now_ns;
         switch (r->action) {
         case FA_DROP:
         case FA_DROP_PATTERN:
@@ -233,24 +233,24 @@ rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype, const
             break;
         }
         case FA_CORRUPT_ICRC:
-            corrupt_icrc(&view, d);
+            corrupt_icrc(view, d);
             keep |= RS_ENCODE_KEEP_ICRC;
             changed = true;
             break;
         case FA_SET:
         case FA_ADD:
-            changed |= write_rule_field(r, &view, d);
+            changed |= write_rule_field(r, view, d);
             keep |= r->keep_icrc ? RS_ENCODE_KEEP_ICRC | RS_ENCODE_KEEP_VCRC : 0;
             break;
         case FA_MARK_CE:
-            changed |= mark_ce(&view, d);
+            changed |= mark_ce(view, d);
             keep |= r->keep_icrc ? RS_ENCODE_KEEP_ICRC | RS_ENCODE_KEEP_VCRC : 0;
             break;
         case FA_STALL:
             f->stall_until[dir] = now_ns + r->delay_ns;
             break;
         case FA_INJECT:
-            inject(f, r, &view, dir, emit, ctx);
+            inject(f, r, view, dir, emit, ctx);
             break;
         }
     }
@@ -258,7 +258,7 @@ rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype, const
     if (f->stall_until[dir] > now_ns && f->stall_until[dir] - now_ns > delay)
         delay = f->stall_until[dir] - now_ns;
     if (changed)
-        rs_encode_finish(&view, keep);
+        rs_encode_finish(view, keep);
     for (unsigned c = 0; c < copies; c++) {
         if (delay > 0 || gap > 0)
             hold(f, dir, d, len, now_ns + (delay > 0 ? delay : 100000000u), gap, emit, ctx);
@@ -299,6 +299,12 @@ void
 rs_faults_rule_stats(const struct rs_faults *f, unsigned rule, struct rs_fault_rule_stats *out)
 {
     *out = f->rules[rule].stats;
+}
+
+uint64_t
+rs_faults_first_acted(const struct rs_faults *f)
+{
+    return f->first_acted;
 }
 
 void

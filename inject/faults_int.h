@@ -11,6 +11,7 @@
 #include <roceshark/dissectors/analysis.h>
 #include <roceshark/inject/faults.h>
 #include <roceshark/dissectors/filter.h>
+#include <roceshark/dissectors/pipeline.h>
 
 enum fault_action {
     FA_DROP,
@@ -90,10 +91,14 @@ struct rs_faults {
     uint64_t too_large;     /* packets over RS_FAULTS_MAX_PACKET passed untouched */
     uint64_t gone[3];       /* packets gone out each way (index by dir) */
     uint64_t stall_until[3];    /* each way: held until then (a stall rule fired) */
-    /* The engine's own analysis of what goes through, when a rule injects or a filter
-     * reads roceshark.analysis.*: the QP pairs, PSNs and MSNs an injection needs. */
+    /* What the rules read each packet through (faults_parse.c says which stages run).
+     * Its analysis, when a rule injects or a filter reads roceshark.analysis.*, is the
+     * QP pairs, PSNs and MSNs an injection needs; an is NULL without it. */
+    struct rs_pipeline *pipe;
     struct rs_analyzer *an;
     uint64_t frames;
+    uint64_t first_acted;   /* now_ns of the first packet a rule acted on; 0 before */
+    struct rs_pipeline_result result;   /* the packet in hand */
     uint8_t work[RS_FAULTS_MAX_PACKET];
     uint8_t made[RS_FAULTS_MAX_PACKET];  /* an injected packet */
 };

@@ -23,6 +23,7 @@ struct parse {
     GScanner *sc;
     struct inject_place place;
     bool needs_analysis;    /* an inject rule, or a filter on roceshark.analysis.* */
+    bool needs_streams;     /* a filter on tcp.stream, udp.stream, tcp.seq ... */
 };
 
 /* A value of registry field id: a number, or a value name (or its alias) as a string. */
@@ -294,10 +295,13 @@ parse_options(struct parse *ps, struct fault_rule *r, const char *text)
                 return FAIL(col + 3, "if: %s", ferr);
             }
             if (rs_filter_uses(r->filter, "roceshark.icrc") ||
-                rs_filter_uses(r->filter, "roceshark.vcrc"))
+                rs_filter_uses(r->filter, "roceshark.vcrc") ||
+                rs_filter_uses(r->filter, "roceshark.mpa.crc"))
                 ps->f->needs_crc = true;
             if (rs_filter_uses(r->filter, "roceshark.analysis"))
                 ps->needs_analysis = true;
+            for (size_t k = 0; rs_streams_fields[k] != NULL; k++)
+                ps->needs_streams |= rs_filter_uses(r->filter, rs_streams_fields[k]);
             return 0;
         }
         int io = parse_inject_option(ps, r, opt);
@@ -381,6 +385,27 @@ parse_line(struct parse *ps, const char *text)
     return 0;
 }
 
+/* The one pipeline every consumer runs, with the stages the rules read: the analysis
+ * when one needs it, the stream stage when a filter reads its fields, checksums checked
+ * when a filter reads their status; the iWARP stage always, as for read. */
+static int
+pipeline_new(struct rs_faults *f, const struct parse *ps, char *err)
+{
+    struct rs_pipeline_opts po;
+
+    rs_pipeline_opts_init(&po);
+    po.decode.verify_crc = f->needs_crc;
+    po.streams = ps->needs_streams;
+    po.streams_opts.tcp_only = false;
+    po.analyze = ps->needs_analysis;
+    po.analysis.max_convs = RS_FAULTS_MAX_CONVS;
+    po.analysis.keep_evicted = false;   /* rules ask live conversations only */
+    int rc = rs_pipeline_new(&po, &f->pipe, err);
+    if (rc == 0)
+        f->an = rs_pipeline_analyzer(f->pipe);
+    return rc;
+}
+
 int
 rs_faults_parse(const char *text, const char *where, struct rs_faults **out, char *err)
 {
@@ -401,13 +426,8 @@ rs_faults_parse(const char *text, const char *where, struct rs_faults **out, cha
     scan_free(ps.sc);       /* before the lines: it reads what is left of the last one */
     g_strfreev(lines);
     f->rng = g_rand_new_with_seed(f->seeded ? f->seed : 0);
-    if (rc == 0 && ps.needs_analysis) {
-        struct rs_analysis_opts ao;
-        rs_analysis_opts_init(&ao);
-        ao.max_convs = 4096;
-        ao.keep_evicted = false;    /* rules ask live conversations only */
-        rc = rs_analyzer_new(&ao, &f->an, err);
-    }
+    if (rc == 0)
+        rc = pipeline_new(f, &ps, err);
     if (rc != 0) {
         rs_faults_free(f);
         return rc;
@@ -442,6 +462,6 @@ rs_faults_free(struct rs_faults *f)
         free(f->held[i]);
     if (f->rng != NULL)
         g_rand_free(f->rng);
-    rs_analyzer_free(f->an);
+    rs_pipeline_free(f->pipe);
     free(f);
 }

@@ -102,11 +102,8 @@ struct script_readback {
 struct script_runner {
     struct rs_script *s;
     struct rs_faults *faults;
-    uint64_t fault_first;               /* when a rule first acted; 0 before */
     GByteArray *rec;
     bool rec_full;
-    rs_rc_pass_fn pass;
-    void *port;
     uint8_t our_gid[16];
     uint32_t our_scope;
     uint64_t last_packet;               /* when the last one was recorded */

@@ -460,7 +460,9 @@ script_judge(struct script_runner *r, const struct rs_rc_wc *wcs, unsigned n_wcs
     if (rc == 0)
         rc = scan_recording(r, hits, s->n_expects, &first_t, pcap, err);
     if (rc == 0) {
-        judge(r, hits, r->fault_first != 0 ? r->fault_first : first_t, wcs, n_wcs, n_wrs,
+        /* When a rule first acted, or the first packet: where the judge's times start. */
+        uint64_t fault_first = r->faults != NULL ? rs_faults_first_acted(r->faults) : 0;
+        judge(r, hits, fault_first != 0 ? fault_first : first_t, wcs, n_wcs, n_wrs,
               results);
         *n = s->n_expects;
         if (r->strays > 0) {

@@ -40,63 +40,18 @@ record(struct script_runner *r, const uint8_t *pkt, uint32_t len, uint64_t now)
     g_byte_array_append(r->rec, zeros, pad);
 }
 
-static uint64_t
-acted_total(const struct rs_faults *f)
-{
-    uint64_t n = 0;
-    struct rs_fault_rule_stats st;
-
-    for (unsigned i = 0; i < rs_faults_rules(f); i++) {
-        rs_faults_rule_stats(f, i, &st);
-        n += st.acted;
-    }
-    return n;
-}
-
+/* The recorder, on the hook's wire side: what we sent after the faults, what we
+ * received before them. */
 static void
-emit(void *arg, enum rs_fault_dir dir, const uint8_t *pkt, uint32_t len)
+wire(void *arg, bool rx, const uint8_t *pkt, uint32_t len, uint64_t now)
 {
-    struct script_runner *r = arg;
-
-    if (dir == RS_FAULT_TX)         /* what goes on the wire, after the faults */
-        record(r, pkt, len, rs_rc_now_ns());
-    r->pass(r->port, dir == RS_FAULT_RX, pkt, len);
-}
-
-static void
-hook_packet(void *arg, bool rx, const uint8_t *pkt, uint32_t len, uint64_t now,
-            rs_rc_pass_fn pass, void *port)
-{
-    struct script_runner *r = arg;
-
-    r->pass = pass;
-    r->port = port;
-    if (rx)
-        record(r, pkt, len, now);   /* what came off the wire, before the faults */
-    if (r->faults == NULL) {
-        emit(r, rx ? RS_FAULT_RX : RS_FAULT_TX, pkt, len);
-        return;
-    }
-    rs_faults_packet(r->faults, rx ? RS_FAULT_RX : RS_FAULT_TX, RS_DLT_IPV4, pkt, len, now,
-                     emit, r);
-    if (r->fault_first == 0 && acted_total(r->faults) != 0)
-        r->fault_first = now;
-}
-
-static uint64_t
-hook_poll(void *arg, uint64_t now, rs_rc_pass_fn pass, void *port)
-{
-    struct script_runner *r = arg;
-
-    r->pass = pass;
-    r->port = port;
-    return r->faults != NULL ? rs_faults_poll(r->faults, now, emit, r) : RS_RC_INFINITE;
+    (void)rx;
+    record(arg, pkt, len, now);
 }
 
 /* A QP of ours in this run: packets to it are judged, those to any other QP are strays. */
 static void
-hook_connected(void *arg, const uint8_t local_gid[16], uint32_t qpn, const uint8_t peer_gid[16],
-               uint32_t peer_qpn)
+connected(void *arg, uint32_t qpn)
 {
     struct script_runner *r = arg;
 
@@ -104,8 +59,6 @@ hook_connected(void *arg, const uint8_t local_gid[16], uint32_t qpn, const uint8
         r->our_qpns[r->n_our_qpns++] = qpn;
     else
         r->qpns_overflow = true;    /* more QPs than kept: nothing is taken for a stray */
-    if (r->faults != NULL)
-        rs_faults_pair(r->faults, local_gid, qpn, peer_gid, peer_qpn);
 }
 
 /* Every post's work requests, over a local buffer laid out post after post; data
@@ -376,7 +329,7 @@ rs_script_run(struct rs_script *s, const struct rs_script_opts *o,
     struct rs_rc_ctx_opts co;
     struct rs_rc_udp *udp = NULL;
     struct rs_rc_ctx *ctx = NULL;
-    struct rs_rc_hook hook = {hook_packet, hook_poll, &r, hook_connected};
+    struct rs_faults_hook hook;
     struct plan *pl = calloc(1, sizeof(*pl));
     struct rs_rc_wc *wcs = calloc(sizeof(pl->wr) / sizeof(pl->wr[0]), sizeof(*wcs));
     unsigned n_wcs = 0, n_wrs = 0;
@@ -408,7 +361,10 @@ rs_script_run(struct rs_script *s, const struct rs_script_opts *o,
     rs_rc_udp_opts_init(&uo);
     memcpy(uo.gid, r.our_gid, 16);
     uo.scope = r.our_scope;
-    uo.hook = &hook;
+    uo.hook = rs_faults_hook_init(&hook, r.faults);
+    hook.wire = wire;
+    hook.connected = connected;
+    hook.ctx = &r;
     uo.no_raw = o->no_raw;
     if ((rc = rs_rc_udp_open(&udp, &uo, err)) < 0) {
         rc = RS_EIO;

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/encode_iwarp.h>
 #include <roceshark/inject/faults.h>
 #include <roceshark/dissectors/fields.h>
 #include <roceshark/inject/inject.h>
@@ -546,6 +547,46 @@ test_limits(void **state)
     rs_faults_free(f);
 }
 
+/* The rules read each packet through the pipeline's every stage, as read -Y does: a
+ * filter on tcp.stream (the stream stage) and one on an RDMAP field (the iWARP stage,
+ * after an MPA exchange) take exactly the packets they name. */
+static void
+test_pipeline_stages(void **state)
+{
+    uint8_t buf[512];
+    struct rs_tcp_route a = {.family = 4, .src = {10, 0, 0, 1}, .dst = {10, 0, 0, 2},
+                             .sport = 40000, .dport = 5000, .seq = 1000, .ack = 2000};
+    struct rs_tcp_route b = {.family = 4, .src = {10, 0, 0, 2}, .dst = {10, 0, 0, 1},
+                             .sport = 5000, .dport = 40000, .seq = 2000, .ack = 1000};
+    struct rs_tcp_route other = a;
+    struct rs_iwarp_fields fw;
+    struct rs_fault_rule_stats st;
+    unsigned sent = 0;
+    uint32_t n;
+
+    (void)state;
+    other.sport = 40001;
+    struct rs_faults *f = rules("drop if tcp.stream == 1\n"
+                                "drop if iwarp_rdma.opcode == 3 && tcp.stream == 0\n");
+    n = rs_encode_mpa_frame(buf, sizeof(buf), &a, false, 0, 1, NULL, 0);
+    a.seq += rs_encode_tcp_payload_len(&a, n);
+    rs_faults_packet(f, RS_FAULT_TX, RS_DLT_IPV4, buf, n, 1000, count_out, &sent);
+    n = rs_encode_mpa_frame(buf, sizeof(buf), &b, true, 0, 1, NULL, 0);
+    rs_faults_packet(f, RS_FAULT_RX, RS_DLT_IPV4, buf, n, 2000, count_out, &sent);
+    rs_iwarp_fields_init(&fw, RS_RDMAP_SEND);
+    n = rs_encode_iwarp(buf, sizeof(buf), &a, &fw, NULL, 16);
+    rs_faults_packet(f, RS_FAULT_TX, RS_DLT_IPV4, buf, n, 3000, count_out, &sent);
+    n = rs_encode_tcp_segment(buf, sizeof(buf), &other, "x", 1);
+    rs_faults_packet(f, RS_FAULT_TX, RS_DLT_IPV4, buf, n, 4000, count_out, &sent);
+    assert_int_equal(sent, 2);          /* the MPA request and reply */
+    rs_faults_rule_stats(f, 0, &st);
+    assert_int_equal(st.matched, 1);    /* the other connection's segment */
+    rs_faults_rule_stats(f, 1, &st);
+    assert_int_equal(st.matched, 1);    /* the SEND */
+    assert_int_equal(rs_faults_first_acted(f), 3000);
+    rs_faults_free(f);
+}
+
 int
 main(void)
 {
@@ -557,6 +598,7 @@ main(void)
         cmocka_unit_test(test_inject),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_pipeline_stages),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -39,10 +39,14 @@
  * followed it: the requester's QP, the PSN the responder expects (a sequence NAK's), the
  * last MSN; psn, msn and qp on the rule say otherwise.
  *
+ * The rules see each packet as rs_pipeline gives it (decode, the TCP/UDP stream stage
+ * when a filter reads tcp.stream and the like, the iWARP stage, the analysis when a rule
+ * needs it), so a rule's filter means what the same filter means to `read -Y`.
+ *
  * The engine does no I/O and reads no clock: packets and the time come in,
  * packets go out through a callback, now or (delayed, reordered) from
- * rs_faults_poll(). So it runs inside the RC transport's UDP port, in the
- * bridge, and in unit tests on a virtual clock alike.
+ * rs_faults_poll(). So it runs inside the RC transport's UDP port (through
+ * struct rs_faults_hook below), in the bridge, and in unit tests on a virtual clock alike.
  */
 #ifndef ROCESHARK_FAULTS_H
 #define ROCESHARK_FAULTS_H
@@ -52,11 +56,15 @@
 #include <stdio.h>
 
 #include <roceshark/dissectors/common.h>
+#include <roceshark/transport/rc.h>
 
 #define RS_FAULTS_MAX_RULES 64
 #define RS_FAULTS_MAX_HELD 1024         /* delayed and reordered packets held at once */
 #define RS_FAULTS_MAX_PACKET 9216
 #define RS_FAULTS_NEVER UINT64_MAX
+/* RC conversations the engine's analysis follows at once, for inject rules and filters on
+ * roceshark.analysis.* (docs/limits.md); the oldest goes first past it. */
+#define RS_FAULTS_MAX_CONVS 4096
 
 enum rs_fault_dir {
     RS_FAULT_TX = 1,        /* what we send (the bridge: A to B) */
@@ -101,7 +109,27 @@ struct rs_fault_rule_stats {
 unsigned rs_faults_rules(const struct rs_faults *f);
 void rs_faults_rule_stats(const struct rs_faults *f, unsigned rule,
                           struct rs_fault_rule_stats *out);
+/* The time (now_ns) of the first packet a rule acted on; 0 before any. */
+uint64_t rs_faults_first_acted(const struct rs_faults *f);
 /* Prints one line per rule: matched, acted, the rule. */
 void rs_faults_report(const struct rs_faults *f, FILE *out);
+
+/* The engine as the RC transport's UDP-port hook (rs_rc_udp_opts.hook): what the port
+ * sends is the engine's tx, what it receives its rx. wire, when set, sees each packet as it
+ * is on the wire: what came in before the faults (rx true, at the hook's time), what goes
+ * out after them (at the time it goes); connected, when set, hears of each QP of ours
+ * connected, as the engine does. With faults NULL packets go straight through. */
+struct rs_faults_hook {
+    struct rs_rc_hook hook;
+    struct rs_faults *faults;
+    void (*wire)(void *ctx, bool rx, const uint8_t *pkt, uint32_t len, uint64_t now_ns);
+    void (*connected)(void *ctx, uint32_t qpn);
+    void *ctx;
+    rs_rc_pass_fn pass;         /* the port's, for the packet or poll in hand */
+    void *port;
+};
+/* Sets h up around faults (wire, connected and ctx NULL: set them after) and returns the
+ * hook to give the port. h must outlive the port. */
+const struct rs_rc_hook *rs_faults_hook_init(struct rs_faults_hook *h, struct rs_faults *faults);
 
 #endif /* ROCESHARK_FAULTS_H */
