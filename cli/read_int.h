@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * read_int.h - the parts of `roceshark read` beside its option parsing: saving the
- * frames shown (-w) and the first pass of -2 -R.
+ * read_int.h - the parts of `roceshark read`: saving the frames shown (-w), the first
+ * pass of -2 -R, the threads, the options (read_args.c, read_prefs.c), the printers -T
+ * chooses (read_printers.c) and the loop (read_run.c). cmd_read.c wires them.
  */
 #ifndef ROCESHARK_CLI_READ_INT_H
 #define ROCESHARK_CLI_READ_INT_H
@@ -85,5 +86,132 @@ unsigned read_threads_available(void);
 int read_threads_run(struct rs_pipeline *pipe, unsigned threads, bool print,
                      const struct read_threads_ops *ops, struct rs_out *out,
                      unsigned long long *shown);
+
+
+#include <roceshark/dissectors/display.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/print.h>
+#include <roceshark/dissectors/stats.h>
+
+#define MAX_FIELDS_ARGS 1024
+#define MAX_EXPANDED 64         /* -O protocols */
+/* -a duration on a live read: how often an idle source comes back to look at the clock. */
+#define AUTOSTOP_IDLE_MS 100
+#define MAX_STATS 16
+#define MAX_PROTOS 64
+#define OUT_BUFFER_SIZE (1u << 20)
+/* A filter's text (-Y, -z io,stat) is echoed in its error up to this many
+ * characters: the message names the position, and a generated filter can
+ * be megabytes. */
+#define FILTER_ECHO_MAX 60
+
+#define MAX_FILES 256
+
+struct read_opts {
+    const char *file;                   /* -r: the first, or the one */
+    const char *files[MAX_FILES];       /* every -r, merged in time order */
+    size_t n_files;
+    const char *iface;                  /* -i: live decoding */
+    struct rs_live_opts live;
+    unsigned long long count;           /* 0: all */
+    const struct read_printer *printer; /* -T, -V */
+    bool verbose;
+    bool hex;                           /* -x: the bytes after each frame */
+    bool summary;                       /* -P: the summary line too (with -V or -x) */
+    uint8_t time_col;                   /* -t: enum rs_time_col */
+    bool line_buffered;
+    const char *field_names[MAX_FIELDS_ARGS];
+    int field_ids[MAX_FIELDS_ARGS];
+    size_t n_fields;
+    struct rs_fields_fmt fields_fmt;
+    struct rs_json_opts json;           /* -T json, jsonraw, ek: -x, -j/-J, -e */
+    char *protos_text;                  /* -j/-J's list, split in place */
+    const char *protos[MAX_PROTOS];
+    struct rs_pipeline_opts pipe;       /* -d, -o, -Y */
+    struct rs_stat *stats[MAX_STATS];
+    const char *stat_specs[MAX_STATS];  /* their -z arguments */
+    size_t n_stats;
+    bool quiet;
+    unsigned long long shown;           /* frames printed */
+    enum rs_value_style style;          /* -o compat: */
+    const char *write_path;             /* -w */
+    enum read_save_format write_format; /* -F */
+    const char *separator;              /* -S */
+    const char *expand[MAX_EXPANDED];   /* -O */
+    size_t n_expand;
+    char *expand_list;                  /* -O's argument, split in place */
+    bool two_pass;                      /* -2 */
+    const char *read_filter;            /* -R */
+    struct read_pass pass;
+    unsigned long long stop_seconds;    /* -a duration: (live) */
+    uint64_t stop_bytes;                /* -a filesize: (with -w) */
+    const char *glossary;               /* -G */
+    struct rs_display display;          /* -n, -N, --compat, -o roceshark.info: */
+    unsigned threads;                   /* --threads; 0 until given */
+};
+
+enum read_long_option { OPT_DISABLE_PROTOCOL = 0x100, OPT_ENABLE_PROTOCOL, OPT_NO_DUPLICATE_KEYS,
+                        OPT_COMPAT, OPT_THREADS };
+
+extern const char read_usage[];
+
+/* read_args.c: argv into ro; 0, -1 for -h and -v (done), or the exit code, reported. */
+int read_parse_args(int argc, char **argv, struct read_opts *ro);
+/* Whether -T fields or -q must compute checksums: a field or a statistic shows them. */
+bool read_fields_need_crc(const struct read_opts *ro);
+
+/* read_prefs.c: each returns 0 or the exit code, reported. */
+int read_parse_fields_option(const char *arg, struct rs_fields_fmt *fmt);  /* -E */
+int read_parse_pref(const char *arg, struct read_opts *ro);                /* -o */
+void read_limit_count(struct read_opts *ro, unsigned long long n);          /* -c, -a packets: */
+int read_parse_autostop(const char *arg, struct read_opts *ro);            /* -a */
+int read_parse_expand(const char *arg, struct read_opts *ro);              /* -O */
+int read_parse_protocol_switch(const char *arg, bool on, struct read_opts *ro);
+int read_parse_protos(const char *arg, bool whole, struct read_opts *ro);  /* -j, -J */
+
+/* read_run.c: the frames of src through pipe, printed to out, written to w (may be NULL),
+ * the statistics at the end; 0 or the exit code, reported. */
+int read_run_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pipe,
+                    struct rs_out *out, struct rs_writer *w);
+
+/* A printer, as -T names it (read_printers.c). The flags say which options go with it and
+ * what it prints, so that no code outside the table asks which printer it is. */
+enum read_printer_flags {
+    READ_TAKES_FIELDS = 1 << 0,     /* -e */
+    READ_NEEDS_FIELDS = 1 << 1,     /* -e at least once */
+    READ_TAKES_HEX = 1 << 2,        /* -x */
+    READ_HEX_INSIDE = 1 << 3,       /* -x's bytes are in its own output (JSON's _raw) */
+    READ_TAKES_PROTOS = 1 << 4,     /* -j, -J */
+    READ_TAKES_NO_DUP = 1 << 5,     /* --no-duplicate-keys */
+    READ_P_SUMMARY = 1 << 6,        /* -P puts the summary line before each frame */
+    READ_ALL_FIELDS = 1 << 7,       /* every field (without -e): tcp.stream and the like too */
+    READ_SHOWS_INFO = 1 << 8,       /* the summary line's columns, Info among them */
+    READ_CRC_ASKED = 1 << 9,        /* checksums only when a field or statistic shows them */
+    READ_JSON_RAW = 1 << 10,        /* the JSON tree's bytes, not its values */
+    READ_EXPANDS = 1 << 11,         /* -O: the tree of some protocols */
+    READ_CHEAP_FIELDS = 1 << 12     /* a few -e fields cost less than threads (one thread) */
+};
+
+struct read_opts;
+struct read_printer {
+    const char *name;               /* -T NAME; NULL: not chosen by -T (the -V tree) */
+    unsigned flags;                 /* enum read_printer_flags */
+    void (*begin)(struct rs_out *out, const struct read_opts *ro);   /* NULL: nothing */
+    void (*frame)(struct rs_out *out, const struct read_opts *ro, const struct rs_packet *pkt,
+                  bool first);
+    void (*end)(struct rs_out *out, const struct read_opts *ro, bool any);   /* NULL: nothing */
+};
+
+/* The printer -T name chooses; NULL for a name not in the table. */
+const struct read_printer *read_printer_find(const char *name);
+/* -T text, which -V makes the tree. */
+const struct read_printer *read_printer_text(void);
+const struct read_printer *read_printer_tree(void);
+/* "text, json, ..., or pdml": the names, for an error. */
+const char *read_printer_names(void);
+/* One frame that passed the filter, as the printer and -P, -x, -S say. */
+void read_print_frame(struct rs_out *out, const struct read_opts *ro, const struct rs_packet *pkt,
+                      bool first);
+
 
 #endif /* ROCESHARK_CLI_READ_INT_H */

@@ -430,8 +430,9 @@ print_header(const struct rs_stat *st, const struct addr_table *tab, struct rs_o
 }
 
 void
-stats_addr_print(struct rs_stat *st, struct rs_out *o)
+stats_addr_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o)
 {
+    (void)at;
     struct addr_table *tab = st->addr;
     struct rank *order = malloc((tab->n_rows + 1) * sizeof(*order));
     size_t n = order != NULL ? tab->n_rows : 0;

@@ -254,9 +254,9 @@ stats_conv_packet(struct rs_stat *st, const struct rs_packet *pkt)
 }
 
 void
-stats_conv_print(const struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o)
+stats_conv_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o)
 {
-    print_table(an, o, st->conv_tally, st->conv_tally != NULL ? st->filter_text[0] : NULL);
+    print_table(at->an, o, st->conv_tally, st->conv_tally != NULL ? st->filter_text[0] : NULL);
 }
 
 void

@@ -60,8 +60,9 @@ stats_expert_packet(struct rs_stat *st, const struct rs_packet *pkt)
 }
 
 void
-stats_expert_print(struct rs_stat *st, struct rs_out *o)
+stats_expert_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o)
 {
+    (void)at;
     for (int sev = RS_SEV_ERROR; sev >= st->min_severity; sev--) {
         uint64_t total = 0;
         for (int k = 0; rs_experts[k].field != NULL; k++)

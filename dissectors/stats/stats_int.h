@@ -21,8 +21,6 @@
 /* conv,TYPE and endpoints,TYPE keep at most this many rows (flows or endpoints). */
 #define ADDR_MAX_ROWS ((size_t)1 << 18)
 
-enum stat_kind { STAT_CONV_QP, STAT_EXPERT, STAT_IO, STAT_ADDR, STAT_PHS };
-
 enum addr_type { ADDR_ETH, ADDR_IPV4, ADDR_IPV6, ADDR_UDP, ADDR_TCP };
 
 struct addr_table;
@@ -37,8 +35,10 @@ struct io_cell {
     uint64_t frames, bytes;
 };
 
+struct stat_ops;
+
 struct rs_stat {
-    enum stat_kind kind;
+    const struct stat_ops *ops;         /* its row of stats.c's table */
     /* expert: indexed like rs_experts[]; the least severity shown (expert,LEVEL) and the
      * frames counted (expert,LEVEL,FILTER: filters[0]) */
     struct expert_count experts[RS_EXPERT_MAX_KINDS];
@@ -63,35 +63,46 @@ struct rs_stat {
     size_t n_phs, cap_phs;
 };
 
-int stats_io_init(struct rs_stat *st, const char *args, char *err);
-bool stats_io_uses_analysis(const struct rs_stat *st);
-void stats_io_packet(struct rs_stat *st, const struct rs_packet *pkt);
-void stats_io_print(struct rs_stat *st, struct rs_out *o);
-void stats_io_free(struct rs_stat *st);
-
-int stats_phs_init(struct rs_stat *st, const char *args, char *err);
-void stats_phs_packet(struct rs_stat *st, const struct rs_packet *pkt);
-void stats_phs_print(struct rs_stat *st, struct rs_out *o);
-void stats_phs_free(struct rs_stat *st);
-
 /* The one filter of a statistic (filters[0]) from text; none when text is "". */
 int stats_filter_init(struct rs_stat *st, const char *text, char *err);
 
-/* conv,qp[,FILTER]: args is FILTER or "". */
+/* Each statistic's operations, as stats.c's table names them: init gets what follows
+ * the -z prefix and its comma ("" when nothing does); packet every frame, analyzed, in
+ * capture order; print the table at the end; free what init took (st is freed after).
+ * The table holds NULL for an operation a statistic has no use for. */
+
+/* conv,qp[,FILTER] (stats_conv.c) */
 int stats_conv_init(struct rs_stat *st, const char *args, char *err);
 void stats_conv_packet(struct rs_stat *st, const struct rs_packet *pkt);
-void stats_conv_print(const struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o);
+void stats_conv_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o);
 void stats_conv_free(struct rs_stat *st);
 
-int stats_expert_init(struct rs_stat *st, const char *args, char *err);
-void stats_expert_packet(struct rs_stat *st, const struct rs_packet *pkt);
-void stats_expert_print(struct rs_stat *st, struct rs_out *o);
-
-/* conv,TYPE[,FILTER] (endpoints false) or endpoints,TYPE[,FILTER]: args is TYPE[,FILTER]. */
+/* conv,TYPE[,FILTER] (endpoints false) and endpoints,TYPE[,FILTER] (stats_addr_conv.c):
+ * args is TYPE[,FILTER]. */
 int stats_addr_init(struct rs_stat *st, const char *args, bool endpoints, char *err);
 void stats_addr_packet(struct rs_stat *st, const struct rs_packet *pkt);
-void stats_addr_print(struct rs_stat *st, struct rs_out *o);
+void stats_addr_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o);
 void stats_addr_free(struct rs_stat *st);
 
+/* expert[,LEVEL][,FILTER] (stats_expert.c) */
+int stats_expert_init(struct rs_stat *st, const char *args, char *err);
+void stats_expert_packet(struct rs_stat *st, const struct rs_packet *pkt);
+void stats_expert_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o);
+
+/* io,stat,INTERVAL[,FILTER]... (stats_io.c) */
+int stats_io_init(struct rs_stat *st, const char *args, char *err);
+void stats_io_packet(struct rs_stat *st, const struct rs_packet *pkt);
+void stats_io_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o);
+void stats_io_free(struct rs_stat *st);
+
+/* io,phs[,FILTER] (stats_phs.c) */
+int stats_phs_init(struct rs_stat *st, const char *args, char *err);
+void stats_phs_packet(struct rs_stat *st, const struct rs_packet *pkt);
+void stats_phs_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o);
+void stats_phs_free(struct rs_stat *st);
+
+/* iwarp (stats_iwarp.c): the iWARP stage's own counters, read at the end */
+int stats_iwarp_init(struct rs_stat *st, const char *args, char *err);
+void stats_iwarp_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o);
 
 #endif /* ROCESHARK_STATS_INT_H */

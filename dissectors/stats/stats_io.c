@@ -134,15 +134,6 @@ io_intervals(struct io_us t, int64_t interval_us, bool *exact)
     return n > IO_MAX_ROWS ? IO_MAX_ROWS : n;
 }
 
-bool
-stats_io_uses_analysis(const struct rs_stat *st)
-{
-    for (unsigned i = 0; i < st->n_filters; i++)
-        if (rs_filter_uses(st->filters[i], "roceshark.analysis"))
-            return true;
-    return false;
-}
-
 void
 stats_io_packet(struct rs_stat *st, const struct rs_packet *pkt)
 {
@@ -252,8 +243,9 @@ filler(struct rs_out *o, int tabrow_w, int width)
 }
 
 void
-stats_io_print(struct rs_stat *st, struct rs_out *o)
+stats_io_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o)
 {
+    (void)at;
     size_t cols = st->n_filters;
     /* tshark works in microseconds: the capture's duration rounded to them, shown
      * rounded to the interval's decimals (a whole-capture row: to 1, 3 or 6 by the
@@ -393,9 +385,5 @@ stats_io_print(struct rs_stat *st, struct rs_out *o)
 void
 stats_io_free(struct rs_stat *st)
 {
-    for (unsigned i = 0; i < st->n_filters; i++) {
-        rs_filter_free(st->filters[i]);
-        free(st->filter_text[i]);
-    }
     free(st->cells);
 }

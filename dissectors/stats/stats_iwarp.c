@@ -7,6 +7,8 @@
 #include <roceshark/dissectors/print.h>
 #include <roceshark/dissectors/stats.h>
 
+#include "stats/stats_int.h"
+
 void
 rs_iwarp_print_stats(const struct rs_iwarp *iw, struct rs_out *o)
 {
@@ -35,4 +37,19 @@ rs_iwarp_print_stats(const struct rs_iwarp *iw, struct rs_out *o)
                   (unsigned long long)st->memory, (unsigned long long)st->memory_peak,
                   opts.max_buffer, (unsigned long long)opts.max_memory);
     rs_out_end_frame(o);
+}
+
+/* -z iwarp takes no arguments and counts nothing of its own: the stage counted. */
+int
+stats_iwarp_init(struct rs_stat *st, const char *args, char *err)
+{
+    (void)st, (void)args, (void)err;
+    return 0;
+}
+
+void
+stats_iwarp_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o)
+{
+    (void)st;
+    rs_iwarp_print_stats(at->iwarp, o);
 }

@@ -99,8 +99,9 @@ print_children(const struct rs_stat *st, struct rs_out *o, int parent, unsigned 
 }
 
 void
-stats_phs_print(struct rs_stat *st, struct rs_out *o)
+stats_phs_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o)
 {
+    (void)at;
     rs_out_str(o, "\n===================================================================\n"
                   "Protocol Hierarchy Statistics\n");
     rs_out_printf(o, "Filter: %s\n\n", st->n_filters > 0 ? st->filter_text[0] : "");

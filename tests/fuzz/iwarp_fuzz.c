@@ -215,8 +215,9 @@ static void
 pipe_close(struct run *run, struct pipeline *pl, struct rs_iwarp_stats *st)
 {
     rs_print_jsonflat_end(&run->out);
+    struct rs_stat_stages at = {rs_pipeline_analyzer(pl->pipe), pl->iw};
     for (size_t i = 0; i < pl->n_stats; i++) {
-        rs_stat_print(pl->stats[i], rs_pipeline_analyzer(pl->pipe), &run->out);
+        rs_stat_print(pl->stats[i], &at, &run->out);
         rs_stat_free(pl->stats[i]);
     }
     rs_iwarp_print_stats(pl->iw, &run->out);

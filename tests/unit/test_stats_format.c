@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_stats_format.c - the byte counts of the conversation tables, as Wireshark 4.0's
+ * test_stats_format.c - the -z statistics table (which prefix takes what, and what each
+ * asks of the pipeline), and the byte counts of the conversation tables, as Wireshark 4.0's
  * format_size() writes them (values checked against tshark -z conv output): the bytes
  * under 10000, else whole kB, MB, GB or TB of 1000, rounded down, at least ten of them.
  */
@@ -8,10 +9,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include <roceshark/dissectors/iwarp.h>
+#include <roceshark/dissectors/print.h>
 #include <roceshark/dissectors/stats.h>
 
 static void
@@ -62,12 +67,78 @@ test_short_buffer(void **state)
     assert_string_equal(buf, "18 ");
 }
 
+/* The -z table: each prefix with its arguments as its row says, and iwarp an ordinary row
+ * that prints the stage it is given. */
+static void
+test_stat_table(void **state)
+{
+    static const struct {
+        const char *spec;
+        int rc;
+        bool analysis, convs, crc;
+    } cases[] = {
+        {"conv,qp", 0, true, true, false},
+        {"conv,qp,infiniband.bth.psn > 1", 0, true, true, false},
+        {"conv,ip", 0, false, false, false},
+        {"conv", RS_EINVAL, false, false, false},
+        {"endpoints,udp,roceshark.icrc.status == 0", 0, false, false, true},
+        {"expert", 0, true, false, true},
+        {"expert,warn", 0, true, false, true},
+        {"io,phs", 0, false, false, false},
+        {"io,stat", RS_EINVAL, false, false, false},
+        {"io,stat,1", 0, false, false, false},
+        {"io,stat,1,roceshark.analysis.retransmission", 0, true, false, false},
+        {"iwarp", 0, false, false, false},
+        {"iwarp,x", RS_EINVAL, false, false, false},
+        {"iwarpx", RS_EINVAL, false, false, false},
+        {"nothing", RS_EINVAL, false, false, false},
+    };
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct rs_stat *st = NULL;
+        int rc = rs_stat_new(cases[i].spec, &st, err);
+        if (rc != cases[i].rc)
+            fail_msg("%s: %d, expected %d", cases[i].spec, rc, cases[i].rc);
+        if (rc != 0)
+            continue;
+        assert_int_equal(rs_stat_needs_analysis(st), cases[i].analysis);
+        assert_int_equal(rs_stat_lists_conversations(st), cases[i].convs);
+        assert_int_equal(rs_stat_needs_crc(st), cases[i].crc);
+        rs_stat_free(st);
+    }
+
+    struct rs_iwarp_opts io;
+    struct rs_iwarp *iw;
+    struct rs_stat *st;
+    struct rs_out o;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    rs_iwarp_opts_init(&io);
+    io.max_conns = 7;
+    assert_int_equal(rs_iwarp_new(&io, &iw, err), 0);
+    assert_int_equal(rs_stat_new("iwarp", &st, err), 0);
+    assert_int_equal(rs_out_init(&o, fp, 4096), 0);
+    struct rs_stat_stages at = {NULL, iw};
+    rs_stat_print(st, &at, &o);
+    rs_out_flush(&o);
+    rs_out_free(&o);
+    fclose(fp);
+    assert_non_null(strstr(text, "Connections:                0 (0 evicted from the table of 7)"));
+    free(text);
+    rs_stat_free(st);
+    rs_iwarp_free(iw);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_short_buffer),
+        cmocka_unit_test(test_stat_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

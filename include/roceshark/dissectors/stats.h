@@ -8,6 +8,8 @@
  *   expert                  expert items by severity and kind, first frames of each
  *   io,stat,INTERVAL[,FILTER]...
  *                           frames and bytes per interval, per filter
+ *   io,phs[,FILTER]         the protocol hierarchy
+ *   iwarp                   the iWARP stage's connections, FPDUs and reassembly memory
  */
 #ifndef ROCESHARK_STATS_H
 #define ROCESHARK_STATS_H
@@ -30,7 +32,13 @@ bool rs_stat_lists_conversations(const struct rs_stat *st);
 bool rs_stat_needs_crc(const struct rs_stat *st);
 /* Feeds every frame, after analysis, whatever the display filter says. */
 void rs_stat_packet(struct rs_stat *st, const struct rs_packet *pkt);
-void rs_stat_print(struct rs_stat *st, const struct rs_analyzer *an, struct rs_out *o);
+/* What a statistic reads at the end besides the frames it was fed: the pipeline's
+ * stages (rs_pipeline_analyzer(), rs_pipeline_iwarp()). */
+struct rs_stat_stages {
+    const struct rs_analyzer *an;       /* NULL with the analysis off */
+    const struct rs_iwarp *iwarp;
+};
+void rs_stat_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o);
 /* After rs_stat_print(): the rows io,stat did not print apart because the capture spans
  * more intervals than its bound (docs/limits.md), their frames counted in the last row
  * printed; 0 for every other statistic. */
