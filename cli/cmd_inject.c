@@ -17,8 +17,8 @@
 #include <roceshark/inject/script.h>
 
 #include "cli.h"
+#include "inject_int.h"
 
-#define MAX_TEMPLATES 4096
 
 static const char usage[] =
     "usage: roceshark inject (-w FILE | -i IFACE | --udp) [options] [SPEC ...]\n"
@@ -73,17 +73,6 @@ enum {
     OPT_SUITE, OPT_TARGET_FILE, OPT_RESET, OPT_LINGER
 };
 
-struct inject_opts {
-    const char *file, *spec_file, *iface;
-    const char *script, *suite, *bind, *target, *junit, *target_file, *reset;
-    uint64_t linger_ns;
-    struct rs_rc_conn_info target_info;
-    bool udp, pcapng, seeded, no_raw;
-    unsigned long long count, loop, psn_step, pps, gap_us, duration, seed;
-    double mbps;
-    struct rs_inject_packet *pkts;      /* the templates, in order */
-    size_t n_pkts;
-};
 
 static volatile sig_atomic_t stop_now;
 
@@ -254,158 +243,6 @@ parse_args(struct inject_opts *io, int argc, char **argv, int *first_word)
     return 0;
 }
 
-/* The words of the command line, then (with -F) each line of the file on top of them. */
-static int
-read_packets(struct inject_opts *io, int argc, char **argv, int first)
-{
-    char err[RS_ERRBUF_SIZE], line[4096];
-    struct rs_inject_packet *base = &io->pkts[0];
-
-    rs_inject_packet_init(base);
-    /* The words as one line, "command line:1:COL", with a value holding spaces (an
-     * opcode's name) quoted again as it was typed. */
-    size_t len = 0;
-    line[0] = '\0';
-    for (int i = first; i < argc; i++) {
-        const char *eq = strchr(argv[i], '=');
-        int n = eq != NULL && strchr(argv[i], ' ') != NULL && strchr(argv[i], '(') == NULL &&
-                        strchr(argv[i], '"') == NULL && strchr(eq + 1, '=') == NULL
-                    ? snprintf(line + len, sizeof(line) - len, "%s%.*s\"%s\"", len ? " " : "",
-                               (int)(eq - argv[i] + 1), argv[i], eq + 1)
-                    : snprintf(line + len, sizeof(line) - len, "%s%s", len ? " " : "", argv[i]);
-        if (n < 0 || (size_t)n >= sizeof(line) - len)
-            return cli_fail(CLI_EXIT_USAGE, "inject: the packet spec is longer than %zu "
-                            "characters", sizeof(line) - 1);
-        len += (size_t)n;
-    }
-    if (rs_inject_spec_parse(base, line, "command line", 1, err) != 0)
-        return cli_fail(CLI_EXIT_USAGE, "inject: %s", err);
-    if (io->spec_file == NULL) {
-        io->n_pkts = 1;
-        return 0;
-    }
-    FILE *f = strcmp(io->spec_file, "-") == 0 ? stdin : fopen(io->spec_file, "r");
-    if (f == NULL)
-        return cli_fail(CLI_EXIT_INPUT, "inject: %s: %m", io->spec_file);
-    unsigned n = 0;
-    int rc = 0;
-    while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
-        n++;
-        line[strcspn(line, "\n")] = '\0';
-        const char *p = line + strspn(line, " \t");
-        if (*p == '\0' || *p == '#')
-            continue;
-        if (io->n_pkts + 1 >= MAX_TEMPLATES) {
-            rc = cli_fail(CLI_EXIT_USAGE, "inject: %s:%u:1: more than %d packet specs",
-                          io->spec_file, n, MAX_TEMPLATES - 1);
-            break;
-        }
-        struct rs_inject_packet *pk = &io->pkts[1 + io->n_pkts];
-        *pk = *base;
-        if (rs_inject_spec_parse(pk, line, io->spec_file, n, err) != 0)
-            rc = cli_fail(CLI_EXIT_USAGE, "inject: %s", err);
-        else
-            io->n_pkts++;
-    }
-    if (f != stdin)
-        fclose(f);
-    if (rc == 0 && io->n_pkts == 0)
-        rc = cli_fail(CLI_EXIT_USAGE, "inject: %s: no packet spec in the file", io->spec_file);
-    /* The file's packets follow the base in the array; shift them down. */
-    if (rc == 0)
-        memmove(&io->pkts[0], &io->pkts[1], io->n_pkts * sizeof(io->pkts[0]));
-    return rc;
-}
-
-/* -i: the interface's MAC and the neighbour's, where the spec did not give them. */
-static int
-iface_macs(const struct inject_opts *io)
-{
-    char err[RS_ERRBUF_SIZE];
-
-    for (size_t i = 0; i < io->n_pkts; i++) {
-        struct rs_inject_packet *p = &io->pkts[i];
-        if (p->encap == RS_INJECT_IB)
-            continue;
-        if (!(p->given & RS_INJECT_GAVE_ETH_SRC) &&
-            rs_inject_iface_mac(io->iface, p->eth_src, err) != 0)
-            return cli_fail(CLI_EXIT_CAPTURE, "inject: -i %s", err);
-        if (p->given & RS_INJECT_GAVE_ETH_DST)
-            continue;
-        /* RoCEv2: the IP destination; RoCEv1: the DGID (IPv4-mapped or IPv6). */
-        uint8_t gid[16];
-        if (p->encap == RS_INJECT_ROCEV1)
-            memcpy(gid, p->grh.dgid, 16);
-        else
-            rs_addr_from_ip(p->route.family, p->route.dst, gid);
-        uint8_t family = rs_addr_family(gid);
-        const uint8_t *ip = family == 4 ? gid + 12 : gid;
-        int rc = rs_inject_neighbour_mac(io->iface, family, ip, p->eth_dst, err);
-        if (rc == RS_ENOENT) {
-            char addr[RS_ADDR_TEXT_MAX];
-            rs_addr_format(gid, 0, addr, sizeof(addr));
-            return cli_fail(CLI_EXIT_CAPTURE, "inject: -i %s: no neighbour entry for %s (ping "
-                            "it first, or give eth.dst)", io->iface, addr);
-        }
-        if (rc != 0)
-            return cli_fail(CLI_EXIT_CAPTURE, "inject: -i %s", err);
-    }
-    return 0;
-}
-
-static int
-open_sender(const struct inject_opts *io, struct rs_inject_sender **s)
-{
-    char err[RS_ERRBUF_SIZE];
-    bool ib = io->pkts[0].encap == RS_INJECT_IB;
-
-    if (io->udp) {
-        const struct rs_inject_packet *p = &io->pkts[0];
-        if (rs_inject_open_udp(p->route.family, p->route.src, p->route.sport, s, err) != 0)
-            return cli_fail(CLI_EXIT_CAPTURE, "inject: --udp: %s", err);
-        return 0;
-    }
-    if (io->iface != NULL) {
-        if (rs_inject_open_iface(io->iface, s, err) != 0)
-            return cli_fail(CLI_EXIT_CAPTURE, "inject: -i %s", err);
-        return 0;
-    }
-    for (size_t i = 1; i < io->n_pkts; i++)
-        if ((io->pkts[i].encap == RS_INJECT_IB) != ib)
-            return cli_fail(CLI_EXIT_USAGE, "inject: -w: native InfiniBand packets go in a "
-                            "file of their own (ERF type 21), not with Ethernet frames");
-    if (rs_inject_open_file(io->file, io->pcapng ? RS_INJECT_PCAPNG : RS_INJECT_PCAP, ib, s,
-                            err) != 0)
-        return cli_fail(CLI_EXIT_OUTPUT, "inject: -w %s", err);
-    return 0;
-}
-
-/* The pacing: when the next packet is due, in nanoseconds since the start. */
-struct pacer {
-    struct timespec t0;
-    double due_ns;
-    bool on;
-};
-
-/* Waits until the packet of len bytes is due, then moves the due time on. */
-static void
-pace(struct pacer *pc, const struct inject_opts *io, uint32_t len)
-{
-    if (!pc->on)
-        return;
-    double now = cli_seconds_since(&pc->t0) * 1e9;
-    if (pc->due_ns > now + 20000) {
-        double wait = pc->due_ns - now;
-        struct timespec ts = {(time_t)(wait / 1e9), (long)fmod(wait, 1e9)};
-        nanosleep(&ts, NULL);
-    }
-    if (io->pps != 0)
-        pc->due_ns += 1e9 / (double)io->pps;
-    else if (io->mbps > 0)
-        pc->due_ns += (double)len * 8.0 * 1000.0 / io->mbps;
-    else
-        pc->due_ns += (double)io->gap_us * 1000.0;
-}
 
 static void
 show_progress(struct cli_progress *pg, uint64_t sent, bool final)
@@ -420,156 +257,6 @@ show_progress(struct cli_progress *pg, uint64_t sent, bool final)
         cli_progress_end(pg, true);
 }
 
-/* One script: loaded and run; n results, or the exit code of why not. */
-static int
-script_results(const struct inject_opts *io, const char *path, struct rs_script_result *res,
-               unsigned *n)
-{
-    struct rs_script *s;
-    struct rs_script_opts so = {.bind = io->bind, .target = io->target, .pcap = io->file,
-                                .no_raw = io->no_raw, .reset = io->reset,
-                                .linger_ns = io->linger_ns,
-                                .target_info = io->target_file != NULL ? &io->target_info
-                                                                       : NULL};
-    char err[RS_ERRBUF_SIZE];
-
-    if (rs_script_load(path, &s, err) != 0)
-        return cli_fail(strstr(err, ": No such file") != NULL ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
-                        "inject: %s", err);
-    int rc = rs_script_run(s, &so, res, n, err);
-    rs_script_free(s);
-    if (rc != 0)
-        return cli_fail(cli_exit_code(rc, CLI_EXIT_CAPTURE), "inject: %s: %s",
-                        path, err);
-    return 0;
-}
-
-static FILE *
-junit_open(const struct inject_opts *io)
-{
-    FILE *f = io->junit != NULL ? fopen(io->junit, "w") : NULL;
-
-    if (f != NULL)
-        fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n", f);
-    return f;
-}
-
-static int
-junit_close(const struct inject_opts *io, FILE *f)
-{
-    if (io->junit == NULL)
-        return 0;
-    if (f != NULL)
-        fputs("</testsuites>\n", f);
-    if (f == NULL || fclose(f) != 0)
-        return cli_fail(CLI_EXIT_OUTPUT, "inject: --junit %s: %m", io->junit);
-    return 0;
-}
-
-/* --script: TAP lines and their count, JUnit XML; exit 6 when an expectation failed. */
-static int
-run_script(const struct inject_opts *io)
-{
-    struct rs_script_result res[RS_SCRIPT_MAX_RESULTS];
-    unsigned n = 0;
-    struct timespec t0;
-
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = script_results(io, io->script, res, &n);
-    if (rc != 0)
-        return rc;
-    rs_script_print_tap(stdout, res, n);
-    FILE *f = junit_open(io);
-    if (f != NULL)
-        rs_script_print_junit(f, io->script, res, n, cli_seconds_since(&t0));
-    if ((rc = junit_close(io, f)) != 0)
-        return rc;
-    unsigned failed = rs_script_failures(res, n), expectations = 0;
-    for (unsigned k = 0; k < n; k++)
-        expectations += !res[k].note;
-    printf("# %u expectations: %u passed, %u failed\n", expectations, expectations - failed,
-           failed);
-    return failed > 0 ? CLI_EXIT_EXPECT : CLI_EXIT_OK;
-}
-
-static gint
-compare_names(gconstpointer a, gconstpointer b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The *.script files under dir, sorted. */
-static void
-find_scripts(const char *dir, GPtrArray *out)
-{
-    GDir *d = g_dir_open(dir, 0, NULL);
-    const char *name;
-
-    if (d == NULL)
-        return;
-    while ((name = g_dir_read_name(d)) != NULL) {
-        char *path = g_build_filename(dir, name, NULL);
-        if (g_file_test(path, G_FILE_TEST_IS_DIR))
-            find_scripts(path, out);
-        else if (g_str_has_suffix(name, ".script"))
-            g_ptr_array_add(out, g_strdup(path));
-        g_free(path);
-    }
-    g_dir_close(d);
-}
-
-/* --suite DIR: every script under DIR against the target, as a table of behaviour,
- * verdict and evidence; exit 6 when an expectation failed. */
-static int
-run_suite(const struct inject_opts *io)
-{
-    GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
-    struct rs_script_result res[RS_SCRIPT_MAX_RESULTS];
-    unsigned total = 0, failed = 0, scripts = 0;
-    int rc = 0;
-
-    find_scripts(io->suite, paths);
-    g_ptr_array_sort(paths, compare_names);
-    if (paths->len == 0) {
-        g_ptr_array_free(paths, TRUE);
-        return cli_fail(CLI_EXIT_INPUT, "inject: --suite %s: no .script files", io->suite);
-    }
-    FILE *f = junit_open(io);
-    size_t skip = strlen(io->suite) + (io->suite[strlen(io->suite) - 1] != '/');
-    printf("%-60s %-6s %s\n", "behaviour: expectation", "result", "evidence");
-    for (guint i = 0; i < paths->len && rc == 0; i++) {
-        const char *path = g_ptr_array_index(paths, i);
-        unsigned n = 0;
-        struct timespec t0;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        if ((rc = script_results(io, path, res, &n)) != 0)
-            break;
-        scripts++;
-        char behaviour[128];
-        snprintf(behaviour, sizeof(behaviour), "%s", path + skip);
-        if (g_str_has_suffix(behaviour, ".script"))
-            behaviour[strlen(behaviour) - 7] = '\0';
-        for (unsigned k = 0; k < n; k++) {
-            char what[256];
-            snprintf(what, sizeof(what), "%.90s: %.160s", behaviour, res[k].text);
-            printf("%-60s %-6s %s\n", what, res[k].note ? "note" : res[k].ok ? "pass" : "FAIL",
-                   res[k].evidence);
-            total += !res[k].note;
-        }
-        failed += rs_script_failures(res, n);
-        if (f != NULL)
-            rs_script_print_junit(f, behaviour, res, n, cli_seconds_since(&t0));
-    }
-    g_ptr_array_free(paths, TRUE);
-    int jrc = junit_close(io, f);
-    if (rc != 0)
-        return rc;
-    printf("%u scripts, %u expectations: %u passed, %u failed\n", scripts, total,
-           total - failed, failed);
-    if (jrc != 0)
-        return jrc;
-    return failed > 0 ? CLI_EXIT_EXPECT : CLI_EXIT_OK;
-}
 
 int
 cmd_inject(int argc, char **argv)
@@ -590,18 +277,18 @@ cmd_inject(int argc, char **argv)
         return cli_fail(strstr(err, ": No such file") != NULL ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
                         "inject: --target-file %s", err);
     if (io.script != NULL)
-        return run_script(&io);
+        return inject_run_script(&io);
     if (io.suite != NULL)
-        return run_suite(&io);
+        return inject_run_suite(&io);
     io.pkts = calloc(MAX_TEMPLATES, sizeof(*io.pkts));
     buf = malloc(RS_INJECT_MAX_FRAME);
     if (io.pkts == NULL || buf == NULL) {
         rc = cli_fail(CLI_EXIT_INTERNAL, "inject: out of memory");
         goto out;
     }
-    if ((rc = read_packets(&io, argc, argv, first)) != 0)
+    if ((rc = inject_read_packets(&io, argc, argv, first)) != 0)
         goto out;
-    if (io.iface != NULL && (rc = iface_macs(&io)) != 0)
+    if (io.iface != NULL && (rc = inject_iface_macs(&io)) != 0)
         goto out;
     bool random = false;
     for (size_t i = 0; i < io.n_pkts; i++)
@@ -615,7 +302,7 @@ cmd_inject(int argc, char **argv)
         goto out;
     }
     run->rng = rng;
-    if ((rc = open_sender(&io, &s)) != 0)
+    if ((rc = inject_open_sender(&io, &s)) != 0)
         goto out;
 
     signal(SIGINT, on_signal);
@@ -639,7 +326,7 @@ cmd_inject(int argc, char **argv)
                     done = true;
                     break;
                 }
-                pace(&pc, &io, fr.len);
+                inject_pace(&pc, &io, fr.len);
                 int src = rs_inject_send(s, &fr, err);
                 if (src == 0 && pc.on)
                     src = rs_inject_flush(s, err);      /* paced: each goes when it is due */
