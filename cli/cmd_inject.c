@@ -17,7 +17,7 @@
 #include <roceshark/inject/script.h>
 
 #include "cli.h"
-#include "inject_int.h"
+#include "inject_cli.h"
 
 
 static const char usage[] =

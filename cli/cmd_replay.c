@@ -15,7 +15,7 @@
 #include <roceshark/replay/replay.h>
 
 #include "cli.h"
-#include "replay_int.h"
+#include "replay_cli.h"
 
 
 /* What --target's side channel says of the target, announcing us at --bind. */

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "inject_int.h"
+#include "inject_cli.h"
 
 /* The words of the command line, then (with -F) each line of the file on top of them. */
 int

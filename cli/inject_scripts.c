@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "inject_int.h"
+#include "inject_cli.h"
 
 /* One script: loaded and run; n results, or the exit code of why not. */
 static int

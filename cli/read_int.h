@@ -93,7 +93,8 @@ int read_threads_run(struct rs_pipeline *pipe, unsigned threads, bool print,
 #include <roceshark/dissectors/print.h>
 #include <roceshark/dissectors/stats.h>
 
-#define MAX_FIELDS_ARGS 1024
+/* Well above the 1,065 fields `roceshark fields` lists: -e with every field must work. */
+#define MAX_FIELDS_ARGS 4096
 #define MAX_EXPANDED 64         /* -O protocols */
 /* -a duration on a live read: how often an idle source comes back to look at the clock. */
 #define AUTOSTOP_IDLE_MS 100

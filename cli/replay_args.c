@@ -12,7 +12,7 @@
 #include <roceshark/transport/rc.h>
 
 #include "cli.h"
-#include "replay_int.h"
+#include "replay_cli.h"
 
 static const char usage[] =
     "usage: roceshark replay -r CAPTURE (--conv N | --qp QPN) --bind IP\n"

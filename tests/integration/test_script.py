@@ -89,7 +89,8 @@ for mode, want_failed, want_rows in (
               check_rc=False)
     bad.terminate()
     bad.wait(10)
-    failed = [x for x in p.stdout.splitlines()[1:-1] if " pass " not in x]
+    # A "note" row (a stray packet of an earlier script, late under load) is not judged.
+    failed = [x for x in p.stdout.splitlines()[1:-1] if " pass " not in x and " note " not in x]
     t.check(ready.startswith("misbehaving responder: ready") and p.returncode == (6 if want_failed else 0)
             and len(failed) == len(want_rows) and
             all(x.startswith(w[0]) and " FAIL " in x and w[1] in x

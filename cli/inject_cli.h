@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * inject_int.h - the parts of `roceshark inject`: the options (cmd_inject.c), the packets
+ * inject_cli.h - the parts of `roceshark inject`: the options (cmd_inject.c), the packets
  * and their sending (inject_packets.c), scripts and suites (inject_scripts.c).
  */
-#ifndef ROCESHARK_CLI_INJECT_INT_H
-#define ROCESHARK_CLI_INJECT_INT_H
+#ifndef ROCESHARK_CLI_INJECT_CLI_H
+#define ROCESHARK_CLI_INJECT_CLI_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -49,4 +49,4 @@ void inject_pace(struct pacer *pc, const struct inject_opts *io, uint32_t len);
 int inject_run_script(const struct inject_opts *io);
 int inject_run_suite(const struct inject_opts *io);
 
-#endif /* ROCESHARK_CLI_INJECT_INT_H */
+#endif /* ROCESHARK_CLI_INJECT_CLI_H */

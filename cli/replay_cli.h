@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * replay_int.h - `roceshark replay`'s options, which replay_args.c parses and
+ * replay_cli.h - `roceshark replay`'s options, which replay_args.c parses and
  * cmd_replay.c wires.
  */
-#ifndef ROCESHARK_CLI_REPLAY_INT_H
-#define ROCESHARK_CLI_REPLAY_INT_H
+#ifndef ROCESHARK_CLI_REPLAY_CLI_H
+#define ROCESHARK_CLI_REPLAY_CLI_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -29,4 +29,4 @@ struct replay_opts {
 /* argv into ro; 0, -1 after -h, or the exit code, reported. */
 int replay_parse_args(struct replay_opts *ro, int argc, char **argv);
 
-#endif /* ROCESHARK_CLI_REPLAY_INT_H */
+#endif /* ROCESHARK_CLI_REPLAY_CLI_H */
