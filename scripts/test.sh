@@ -31,20 +31,27 @@ jobs=$(nproc)
 summary=""
 failed=0
 
+# record NAME STATUS SECONDS: one line of the closing summary; a non-zero STATUS fails the run.
+record() {
+    if [ "$2" -eq 0 ]; then
+        result=ok
+    else
+        result=FAILED
+        failed=1
+    fi
+    summary="$summary$(printf '%-34s %-7s %5ss' "$1" "$result" "$3")
+"
+}
+
 # step NAME COMMAND...: runs COMMAND, notes how it ended and how long it took.
 step() {
     name=$1
     shift
     echo "== $name"
     start=$(date +%s)
-    if "$@"; then
-        result=ok
-    else
-        result=FAILED
-        failed=1
-    fi
-    summary="$summary$(printf '%-34s %-7s %5ss' "$name" "$result" $(($(date +%s) - start)))
-"
+    "$@"
+    rc=$?
+    record "$name" "$rc" $(($(date +%s) - start))
 }
 
 # Every build goes through ccache: the five builds of a run share nothing, but each meets
@@ -80,15 +87,8 @@ collect() {
         sleep 1
     done
     read -r rc seconds <"build/$2.end"
-    if [ "$rc" -eq 0 ]; then
-        result=ok
-    else
-        result=FAILED
-        failed=1
-        tail -n 60 "build/$2.log"
-    fi
-    summary="$summary$(printf '%-34s %-7s %5ss' "$1" "$result" "$seconds")
-"
+    [ "$rc" -eq 0 ] || tail -n 60 "build/$2.log"
+    record "$1" "$rc" "$seconds"
 }
 
 # The label long (a full matrix of programs) is for a run by hand: ctest -L long.

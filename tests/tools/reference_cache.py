@@ -14,9 +14,9 @@ an error message), the answer is kept with a placeholder and given back with the
 the run that asks. A run that writes a file (-w) always runs.
 
 scripts/test.sh keeps the folder from one of its runs to the next, so that a second run
-while you work spends nothing on tshark: an answer used is touched, and at the end of a
-whole run the answers no test asked for are removed (prune), which bounds the folder to
-one run's worth."""
+while you work spends nothing on tshark: an answer used is touched, and at the end of each
+run (--quick too) the answers no test asked for are removed (prune), which bounds the folder
+to one run's worth."""
 import hashlib
 import json
 import os
