@@ -54,14 +54,23 @@ own:
  * (which p's first frame follows by a delay), to p's last frame; widened by the two
  * clocks' bounds (a packet lost near an end is not put outside by a clock that is off
  * within its bound). */
+/* How far apart point p's clock and the clock of e's first sighting can be: the sum of
+ * their bounds, or 0 while p's is unknown. */
+static int64_t
+clock_slack(const struct rs_corr *c, unsigned p, const struct corr_entry *e)
+{
+    int64_t bp = c->opts.clock[p].bound, bs = c->opts.clock[e->shown].bound;
+
+    return bp > 0 && bs >= 0 ? bp + bs : 0;
+}
+
 static bool
 capturing(const struct rs_corr *c, unsigned p, const struct corr_entry *e)
 {
     const struct rs_corr *from = c->learned != NULL ? c->learned : c;
     const struct rs_corr_counts *k = &from->counts;
     const struct corr_conv *cv = corr_conv_learned(from, e->convh);
-    int64_t bp = c->opts.clock[p].bound, bs = c->opts.clock[e->shown].bound;
-    int64_t slack = bp > 0 && bs >= 0 ? bp + bs : 0;
+    int64_t slack = clock_slack(c, p, e);
     int64_t start = k->first[p];
 
     if (cv != NULL && cv->first_up[p] < start)
@@ -74,8 +83,7 @@ capturing(const struct rs_corr *c, unsigned p, const struct corr_entry *e)
 static bool
 capture_dropped(const struct rs_corr *c, unsigned p, const struct corr_entry *e)
 {
-    int64_t bp = c->opts.clock[p].bound, bs = c->opts.clock[e->shown].bound;
-    int64_t slack = bp > 0 && bs >= 0 ? bp + bs : 0;
+    int64_t slack = clock_slack(c, p, e);
 
     for (unsigned i = 0; i < c->opts.n_drops[p]; i++) {
         const struct rs_corr_drop_span *d = &c->opts.drops[p][i];
@@ -178,12 +186,13 @@ make_view(const struct rs_corr *c, const struct corr_entry *e, struct rs_corr_vi
     /* lost after its last sighting, on the next segment, where that point was capturing */
     if (any && last_seen + 1 < v->n_path) {
         unsigned next = v->path[last_seen + 1];
-        if (capturing(c, next, e) && capture_dropped(c, next, e)) {
+        bool next_capturing = capturing(c, next, e);
+        if (next_capturing && capture_dropped(c, next, e)) {
             /* the capture there recorded drops then: which loss, nobody can tell; a
              * capture miss, never a network loss */
             v->not_told = true;
             missed[n_missed++] = (uint8_t)next;
-        } else if (capturing(c, next, e)) {
+        } else if (next_capturing) {
             v->lost_seg = (int8_t)last_seen;
             /* not a capture miss: drop the points after the last sighting from missed */
             unsigned k = 0;
