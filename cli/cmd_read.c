@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <roceshark/capture/capture.h>
 #include <roceshark/dissectors/pipeline.h>
@@ -41,12 +42,15 @@ open_live(struct read_opts *ro, struct rs_source **src)
     ro->live.iwarp_ports = ro->pipe.decode.iwarp_ports;
     ro->live.n_iwarp_ports = ro->pipe.decode.n_iwarp_ports;
     ro->live.immediate = ro->line_buffered;
+    /* No such interface: tshark's exit status, 1 (capture's stays 4). */
     if ((rc = rs_source_create_iface(ro->iface, src, err)) != 0)
-        return cli_fail(cli_exit_code(rc, CLI_EXIT_CAPTURE), "read: %s", err);
+        return cli_fail(rc == RS_ENOENT ? CLI_EXIT_USAGE : cli_exit_code(rc, CLI_EXIT_CAPTURE),
+                        "read: %s", err);
     if ((rc = rs_source_activate(*src, &ro->live, err)) != 0) {
         rs_source_close(*src);
         *src = NULL;
-        return cli_fail(cli_exit_code(rc, CLI_EXIT_CAPTURE), "read: %s", err);
+        return cli_fail(rc == RS_ENOENT ? CLI_EXIT_USAGE : cli_exit_code(rc, CLI_EXIT_CAPTURE),
+                        "read: %s", err);
     }
     cli_break_on_signals(*src);
     /* Said once the capture runs: scripts wait for this line before sending. */
@@ -128,6 +132,7 @@ cmd_read(int argc, char **argv)
     out.line_buffered = ro->line_buffered;
     out.style = ro->style;
     out.time_col = ro->time_col;
+    out.tabs = ro->tabs;
     out.data_hex = !ro->hex;
     rc = read_run_frames(src, ro, pipe, &out, w);
     if (ro->iface != NULL)
@@ -135,7 +140,11 @@ cmd_read(int argc, char **argv)
 done:
     if (w != NULL) {
         int save_rc = read_save_close(w);
+        struct stat st;
         rc = rc != 0 ? rc : save_rc;
+        if (ro->group_readable && strcmp(ro->write_path, "-") != 0 &&
+            stat(ro->write_path, &st) == 0)
+            chmod(ro->write_path, st.st_mode | S_IRGRP);
     }
     if (ro->iface != NULL && src != NULL)
         cli_break_on_signals(NULL);

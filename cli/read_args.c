@@ -75,6 +75,11 @@ read_parse_args(int argc, char **argv, struct read_opts *ro)
         {"no-duplicate-keys", no_argument, NULL, OPT_NO_DUPLICATE_KEYS},
         {"compat", required_argument, NULL, OPT_COMPAT},
         {"threads", required_argument, NULL, OPT_THREADS},
+        {"color", no_argument, NULL, OPT_COLOR},
+        {"log-level", required_argument, NULL, OPT_LOG_LEVEL},
+        {"export-objects", required_argument, NULL, OPT_EXPORT_OBJECTS},
+        {"disable-heuristic", required_argument, NULL, OPT_HEURISTIC},
+        {"enable-heuristic", required_argument, NULL, OPT_HEURISTIC},
         {NULL, 0, NULL, 0},
     };
     int c, rc;
@@ -86,7 +91,12 @@ read_parse_args(int argc, char **argv, struct read_opts *ro)
     ro->display = *rs_display_get();
     optind = 1;
     while ((c = cli_getopt("read", argc, argv, "r:i:f:s:B:pc:a:w:F:VO:S:2R:G:xPt:T:e:E:j:J:d:o:Y:z:"
-                           "qlnN:hv", longopts, read_usage)) != CLI_OPT_END) {
+                           "qlnN:hvu:QH:C:K:X:gM:W:I", longopts, read_usage)) != CLI_OPT_END) {
+        if ((rc = read_tshark_option(c, optarg, ro)) >= 0) {
+            if (rc != 0)
+                return rc;
+            continue;
+        }
         switch (c) {
         case 'a':
             if ((rc = read_parse_autostop(optarg, ro)) != 0)
@@ -166,19 +176,22 @@ read_parse_args(int argc, char **argv, struct read_opts *ro)
             ro->summary = true;
             break;
         case 't': {
-            static const char *const names[] = {"r", "a", "ad", "u", "ud", "e", "d", "dd"};
+            static const char *const names[] = {"r", "a", "ad", "u", "ud", "e", "d", "dd",
+                                                "adoy", "udoy"};
             size_t k = 0;
             while (k < RS_ARRAY_SIZE(names) && strcmp(names[k], optarg) != 0)
                 k++;
             if (k == RS_ARRAY_SIZE(names))
-                return cli_fail(CLI_EXIT_USAGE, "-t %s: expected r, a, ad, u, ud, e, d or dd",
-                                optarg);
+                return cli_fail(CLI_EXIT_USAGE, "-t %s: expected r, a, ad, adoy, u, ud, "
+                                "udoy, e, d or dd", optarg);
             ro->time_col = (uint8_t)k;      /* in the order of enum rs_time_col */
             break;
         }
         case 'T':
-            if ((ro->printer = read_printer_find(optarg)) == NULL)
-                return cli_fail(CLI_EXIT_USAGE, "-T %s: unknown format (%s)", optarg,
+            /* tabs: the summary lines, their padded columns split by tabs */
+            ro->tabs = strcmp(optarg, "tabs") == 0;
+            if ((ro->printer = read_printer_find(ro->tabs ? "text" : optarg)) == NULL)
+                return cli_fail(CLI_EXIT_USAGE, "-T %s: unknown format (tabs, %s)", optarg,
                                 read_printer_names());
             break;
         case 'e':

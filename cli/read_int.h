@@ -120,6 +120,8 @@ struct read_opts {
     bool hex;                           /* -x: the bytes after each frame */
     bool summary;                       /* -P: the summary line too (with -V or -x) */
     uint8_t time_col;                   /* -t: enum rs_time_col */
+    bool tabs;                          /* -T tabs */
+    bool group_readable;                /* -g: -w's file readable by its group */
     bool line_buffered;
     const char *field_names[MAX_FIELDS_ARGS];
     int field_ids[MAX_FIELDS_ARGS];
@@ -152,7 +154,8 @@ struct read_opts {
 };
 
 enum read_long_option { OPT_DISABLE_PROTOCOL = 0x100, OPT_ENABLE_PROTOCOL, OPT_NO_DUPLICATE_KEYS,
-                        OPT_COMPAT, OPT_THREADS };
+                        OPT_COMPAT, OPT_THREADS, OPT_COLOR, OPT_LOG_LEVEL, OPT_EXPORT_OBJECTS,
+                        OPT_HEURISTIC };
 
 extern const char read_usage[];
 
@@ -169,6 +172,14 @@ int read_parse_autostop(const char *arg, struct read_opts *ro);            /* -a
 int read_parse_expand(const char *arg, struct read_opts *ro);              /* -O */
 int read_parse_protocol_switch(const char *arg, bool on, struct read_opts *ro);
 int read_parse_protos(const char *arg, bool whole, struct read_opts *ro);  /* -j, -J */
+/* -o NAME:VALUE when NAME is a tshark preference of a protocol read dissects
+ * (read_tshark_compat.c): 0 when taken, an exit status when its value is bad, -1 when NAME
+ * is none of them. */
+int read_tshark_pref(const char *arg, struct rs_decode_opts *decode);
+/* tshark's option c (-u, -Q, -H, -C, -K, -X, -g, -M, -W, -I, --color, --log-level,
+ * --export-objects, --disable/--enable-heuristic): 0 when taken, its exit status when its
+ * value is bad, -1 when c is another. */
+int read_tshark_option(int c, const char *arg, struct read_opts *ro);
 
 /* read_run.c: the frames of src through pipe, printed to out, written to w (may be NULL),
  * the statistics at the end; 0 or the exit code, reported. */

@@ -92,6 +92,7 @@ int
 read_parse_pref(const char *arg, struct read_opts *ro)
 {
     unsigned long long v;
+    int rc;
     /* roceshark.pmtu is the plugin's name for the same preference. */
     const char *pmtu = strncmp(arg, "rc.pmtu:", 8) == 0           ? arg + 8
                        : strncmp(arg, "roceshark.pmtu:", 15) == 0 ? arg + 15
@@ -126,8 +127,11 @@ read_parse_pref(const char *arg, struct read_opts *ro)
          * reads an echo's timestamp as a 16-byte timeval first (RS_PKT_ICMP_4_4) */
         ro->pipe.streams_opts.restart_after_close = ro->style != RS_STYLE_TSHARK_4_0;
         ro->pipe.decode.icmp_4_4 = ro->style != RS_STYLE_TSHARK_4_0;
+    } else if ((rc = read_tshark_pref(arg, &ro->pipe.decode)) >= 0) {
+        return rc;
     } else {
-        return cli_fail(CLI_EXIT_USAGE, "-o %s: unknown preference (rc.pmtu:N, "
+        return cli_fail(CLI_EXIT_USAGE, "-o %s: unknown preference (tshark's of the "
+                        "protocols read dissects, rc.pmtu:N, "
                         "analysis.max_convs:N, analysis:on|off, iwarp.buffer:N, "
                         "iwarp.memory:N, iwarp.max_conns:N, iwarp.heuristics:on|off, "
                         "compat:4.0|4.4|4.6)", arg);

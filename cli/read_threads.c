@@ -388,6 +388,7 @@ batches_new(struct engine *e, unsigned threads)
         /* The printers read the output's settings. */
         b->text.style = b->early.style = e->out->style;
         b->text.time_col = b->early.time_col = e->out->time_col;
+        b->text.tabs = b->early.tabs = e->out->tabs;
         b->text.data_hex = b->early.data_hex = e->out->data_hex;
     }
     return 0;

@@ -719,9 +719,11 @@ rs_print_addresses(const struct rs_packet *pkt, char *src, char *dst, size_t siz
     }
 }
 
-/* A time of day, with the date when asked, and the decimals the frame's clock has. */
+/* A time of day, with the date when asked (2020-07-04, or 2020/186 with day_of_year),
+ * and the decimals the frame's clock has. */
 static void
-clock_time(const struct rs_frame *f, bool utc, bool date, char *buf, size_t size)
+clock_time(const struct rs_frame *f, bool utc, bool date, bool day_of_year, char *buf,
+           size_t size)
 {
     time_t sec = (time_t)f->ts_sec;
     struct tm tm;
@@ -737,7 +739,8 @@ clock_time(const struct rs_frame *f, bool utc, bool date, char *buf, size_t size
             v /= 10;
         snprintf(frac, sizeof(frac), ".%0*u", (int)f->ts_digits, v);
     }
-    size_t n = strftime(buf, size, date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
+    size_t n = strftime(buf, size, day_of_year ? "%Y/%j %H:%M:%S" :
+                                   date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
     snprintf(buf + n, size - n, "%s", frac);
 }
 
@@ -753,10 +756,14 @@ time_column(struct rs_out *o, const struct rs_frame *f, char *buf, size_t size)
     case RS_TIME_COL_ABSOLUTE_DATE:
     case RS_TIME_COL_UTC:
     case RS_TIME_COL_UTC_DATE:
+    case RS_TIME_COL_ABSOLUTE_DOY:
+    case RS_TIME_COL_UTC_DOY:
         buf[0] = ' ';
-        clock_time(f, o->time_col >= RS_TIME_COL_UTC,
+        clock_time(f, o->time_col == RS_TIME_COL_UTC || o->time_col == RS_TIME_COL_UTC_DATE ||
+                          o->time_col == RS_TIME_COL_UTC_DOY,
                    o->time_col == RS_TIME_COL_ABSOLUTE_DATE ||
-                       o->time_col == RS_TIME_COL_UTC_DATE, buf + 1, size - 1);
+                       o->time_col == RS_TIME_COL_UTC_DATE,
+                   o->time_col >= RS_TIME_COL_ABSOLUTE_DOY, buf + 1, size - 1);
         return;
     case RS_TIME_COL_EPOCH:
         v = t;
@@ -775,13 +782,14 @@ time_column(struct rs_out *o, const struct rs_frame *f, char *buf, size_t size)
     rs_time_format(v, f->ts_digits, buf + !rs_time_is_negative(v));
 }
 
-/* " text", padded with spaces to width on the left (right) or on the right */
+/* " text", padded with spaces to width on the left (right) or on the right; with -T
+ * tabs a tab in front */
 static void
 pad_cell(struct rs_out *o, const char *text, size_t width, bool right)
 {
     size_t len = strlen(text);     /* bytes, as tshark counts them */
 
-    rs_out_char(o, ' ');
+    rs_out_char(o, o->tabs ? '\t' : ' ');
     for (size_t i = len; right && i < width; i++)
         rs_out_char(o, ' ');
     rs_out_str(o, text);
@@ -802,16 +810,18 @@ rs_print_summary(struct rs_out *o, const struct rs_packet *pkt)
     rs_print_addresses(pkt, src, dst, sizeof(src));
     size_t info_len = rs_print_info(pkt, info, sizeof(info));
     rs_out_pad_u64(o, f->number, 5);
-    if (rs_display_get()->info_tshark) {
+    char sep = o->tabs ? '\t' : ' ';
+    if (rs_display_get()->info_tshark || o->tabs) {
         /* tshark's widths: time and source right-aligned in 10 and 12 columns, the
          * destination left-aligned in 12 */
         pad_cell(o, when + (when[0] == ' '), 10, true);
         pad_cell(o, src, 12, true);
-        rs_out_str(o, " →");
+        rs_out_char(o, sep);
+        rs_out_str(o, "→");
         pad_cell(o, dst, 12, false);
-        rs_out_char(o, ' ');
+        rs_out_char(o, sep);
         rs_out_str(o, rs_print_protocol(pkt));
-        rs_out_char(o, ' ');
+        rs_out_char(o, sep);
     } else {
         /* "%5llu %s %s → %s %s %u %s\n" without printf, which was a tenth of the time. */
         const char *cells[] = {" ", when, " ", src, " → ", dst, " ", rs_print_protocol(pkt),
@@ -820,7 +830,7 @@ rs_print_summary(struct rs_out *o, const struct rs_packet *pkt)
             rs_out_str(o, cells[i]);
     }
     rs_out_pad_u64(o, rs_packet_wire_len(pkt), 0);
-    rs_out_char(o, ' ');
+    rs_out_char(o, sep);
     rs_out_write(o, info, info_len);
     rs_out_char(o, '\n');
     rs_out_end_frame(o);

@@ -131,7 +131,7 @@ t.check(p.returncode == 2 and len(p.stdout.splitlines()) == 1 and
 expect_error(["read", "-r", CAP, "-T", "fields", "-e", "infiniband.bth.nosuch"], 1,
              "infiniband.bth.nosuch", "unknown field")
 expect_error(["read", "-r", CAP, "-T", "yaml"], 1, "yaml")
-expect_error(["read", "-r", CAP, "-Q"], 1, "-Q")
+expect_error(["read", "-r", CAP, "-Z"], 1, "-Z")
 expect_error(["read", "-r", CAP, "-c", "many"], 1, "many")
 expect_error(["read", "-r", CAP, "-T", "fields"], 1, "-e")
 expect_error(["read", "-r", CAP, "-d", "udp.port==99999,roce"], 1, "udp.port==99999")

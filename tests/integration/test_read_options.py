@@ -302,6 +302,40 @@ p = rs(["read", "-r", SAMPLE, "--disable-protocol", "udp"])
 t.check(p.returncode == 1 and b"can be turned off" in p.stderr,
         "--disable-protocol udp: exit %d" % p.returncode)
 
+
+# tshark's other options: -T tabs, -t adoy/udoy print as tshark's; those that change nothing
+# here run as tshark runs them (some with a one-line notice); tshark's bad values exit 1 as
+# tshark's do; -o takes tshark's preferences of our protocols.
+base = rs(["read", "-r", UD, "--compat", "tshark"]).stdout
+for opts in (["-T", "tabs"], ["-t", "adoy"], ["-t", "udoy"]):
+    got = rs(["read", "-r", UD, "--compat", "tshark"] + opts)
+    t.check(got.returncode == 0 and got.stdout.decode() == tshark(["-r", UD] + opts),
+            "read %s: not tshark's lines" % " ".join(opts))
+same = (["-u", "s"], ["-H", "/dev/null"], ["-C", "Default"], ["-K", "/dev/null"],
+        ["-X", "lua_script:none.lua"], ["-M", "5"], ["-W", "n"], ["-I"], ["--color"],
+        ["--log-level", "warning"], ["--export-objects", "http," + out],
+        ["--disable-heuristic", "rpcrdma_infiniband"], ["-o", "tcp.check_checksum:FALSE"],
+        ["-o", "infiniband.rroce.port:4791"], ["-o", "tcp.relative_sequence_numbers:FALSE"],
+        ["-o", "gui.column.format:\"No.\",\"%m\""])
+for opts in same:
+    got = rs(["read", "-r", UD, "--compat", "tshark"] + opts)
+    t.check(got.returncode == 0 and got.stdout == base and got.stderr.count(b"\n") <= 1,
+            "read %s: exit %d, %r" % (" ".join(opts), got.returncode, got.stderr[:200]))
+got = rs(["read", "-r", UD, "-Q"])
+t.check(got.returncode == 0 and got.stdout == b"" and got.stderr == b"", "read -Q printed")
+for opts in (["-u", "x"], ["-H", "/nonexistent"], ["-C", "nosuchprofile"],
+             ["--log-level", "bogus"], ["-o", "tcp.nosuchpref:1"]):
+    want = t.run(["tshark", "-r", UD] + opts, check_rc=False).returncode
+    got = rs(["read", "-r", UD] + opts)
+    t.check(got.returncode == want == 1 and got.stderr.count(b"\n") == 1 and
+            got.stderr.startswith(b"roceshark: "),
+            "read %s: exit %d (tshark %d) %r" % (" ".join(opts), got.returncode, want,
+                                                got.stderr))
+saved = os.path.join(out, "group.pcap")
+old_mask = os.umask(0o077)
+rs(["read", "-r", UD, "-w", saved, "-g"])
+os.umask(old_mask)
+t.check(os.stat(saved).st_mode & 0o777 == 0o640, "-g: mode %o" % os.stat(saved).st_mode)
 # Every subcommand of `roceshark --help` answers -h and --help with its usage, and an
 # unknown option or a missing value with one line naming it.
 main = rs(["--help"]).stdout.decode()

@@ -26,7 +26,9 @@ enum rs_time_col {
     RS_TIME_COL_UTC_DATE,       /* ud: UTC date and time */
     RS_TIME_COL_EPOCH,          /* e: seconds since 1970 */
     RS_TIME_COL_DELTA,          /* d: since the frame before */
-    RS_TIME_COL_DELTA_SHOWN     /* dd: since the frame shown before */
+    RS_TIME_COL_DELTA_SHOWN,    /* dd: since the frame shown before */
+    RS_TIME_COL_ABSOLUTE_DOY,   /* adoy: local year/day of the year and time */
+    RS_TIME_COL_UTC_DOY         /* udoy: the same in UTC */
 };
 
 struct rs_out {
@@ -38,6 +40,7 @@ struct rs_out {
     enum rs_value_style style;  /* whose tshark's values (-o compat:), 4.0's by default */
     bool failed;            /* a write failed: stop producing output */
     uint8_t time_col;       /* enum rs_time_col */
+    bool tabs;              /* -T tabs: the summary's padded columns split by tabs */
     bool shown_before;      /* for RS_TIME_COL_DELTA_SHOWN: a summary line went out */
     struct rs_time last_shown;  /* and its frame's time */
     const char *gap;        /* -S: the line that ends a frame's tree or bytes (NULL: an
