@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fields_int.h - the per-header field tables that registry.c stitches
- * together, and helpers their custom getters share. Not part of the API.
+ * together (listed in field_tables.c), and helpers their custom getters share. Not part of the API.
  */
 #ifndef ROCESHARK_FIELDS_INT_H
 #define ROCESHARK_FIELDS_INT_H
@@ -10,7 +10,15 @@
 #include <roceshark/dissectors/fields.h>
 #include <roceshark/dissectors/wire.h>
 
-/* Each table ends with an entry whose abbrev is NULL. In tree order. */
+/* Every table, in tree order (field_tables.c, at the top of the core); each ends
+ * with an entry whose abbrev is NULL. */
+extern const struct rs_field *const rs_field_tables[];
+extern const size_t rs_field_n_tables;
+/* The view of the datagram an ICMP error quotes (rs_icmp_quote_view()), for the
+ * registry, which adds its values as more occurrences of the frame's fields. */
+struct rs_icmp_quote;
+bool rs_field_quote_view(const struct rs_packet *pkt, struct rs_icmp_quote *out);
+
 /* Value names shared by the tables. */
 extern const struct rs_value_string rs_cksum_vals[];
 

@@ -3,8 +3,9 @@
  * registry.c - one index over every field table: ids, lookup by name, and
  * value extraction.
  *
- * The tables are static; the index is built once at start-up. Ids follow
- * table order, which is wire order, so walking ids walks a frame's tree.
+ * The tables are static, listed in field_tables.c; the index is built once at
+ * start-up. Ids follow table order, which is wire order, so walking ids walks a
+ * frame's tree.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -18,22 +19,6 @@
 #include "fields/fields_int.h"
 
 #define MAX_FIELDS 2048    /* about 1,000 now: room for protocols and MAD classes added */
-
-static const struct rs_field *const field_tables[] = {
-    /* frame.protocols closes the frame's fields, where tshark's JSON has it. */
-    rs_fields_frame,   rs_fields_protocols, rs_fields_erf,      rs_fields_link,
-    rs_fields_arp,
-    rs_fields_ip,      rs_fields_l4,        rs_fields_tcp,      rs_fields_icmp,
-    rs_fields_icmpv6_nd,
-    rs_fields_mpa,
-    rs_fields_rdmap,   rs_fields_ib_lrh,    rs_fields_ib_grh,   rs_fields_ib_bth,
-    rs_fields_ib_ext,  rs_fields_ib_aeth,   rs_fields_ib_ext_after_aeth, rs_fields_ib_mad,
-    rs_fields_ib_sa_head, rs_fields_ib_smp, rs_fields_ib_sa,    rs_fields_ib_perf,
-    rs_fields_ib_cm,
-    rs_fields_ipoib,   rs_fields_ib_tail,   rs_fields_data,     rs_fields_roceshark,
-    rs_fields_iwarp_view, rs_fields_analysis, rs_fields_corr, rs_fields_columns,
-    rs_fields_ident,
-};
 
 static const struct rs_field *fields[MAX_FIELDS];
 static int n_fields;
@@ -53,8 +38,8 @@ compare_by_name(const void *a, const void *b)
 __attribute__((constructor)) static void
 registry_init(void)
 {
-    for (size_t t = 0; t < RS_ARRAY_SIZE(field_tables); t++)
-        for (const struct rs_field *f = field_tables[t]; f->abbrev != NULL; f++)
+    for (size_t t = 0; t < rs_field_n_tables; t++)
+        for (const struct rs_field *f = rs_field_tables[t]; f->abbrev != NULL; f++)
             if (n_fields < MAX_FIELDS)
                 fields[n_fields++] = f;
     for (int i = 0; i < n_fields; i++)
@@ -194,7 +179,7 @@ rs_field_value(const struct rs_packet *pkt, int id, unsigned occ, struct rs_valu
         return true;
     /* The frame's own occurrences first, then the quote's, as Wireshark lists them. */
     if (!(pkt->flags & RS_PKT_ICMP_QUOTE) || !rs_field_in_quote(f) ||
-        !rs_icmp_quote_view(pkt, &q))
+        !rs_field_quote_view(pkt, &q))
         return false;
     unsigned own = 0;
     while (own < occ && value_in_view(pkt, f, own, out))
@@ -316,7 +301,7 @@ rs_field_foreach_layers(const struct rs_packet *pkt, int id, unsigned lo, unsign
         }
     }
     if (lo <= 2 && hi >= 2 && (pkt->flags & RS_PKT_ICMP_QUOTE) && rs_field_in_quote(fields[id]) &&
-        rs_icmp_quote_view(pkt, &q))
+        rs_field_quote_view(pkt, &q))
         n += foreach_in_view(&q.pkt, id, fn, ctx);
     return n;
 }
@@ -329,7 +314,7 @@ rs_field_foreach(const struct rs_packet *pkt, int id, rs_value_fn fn, void *ctx)
 
     /* ip.addr: the frame's source and destination, then the quote's. */
     if ((pkt->flags & RS_PKT_ICMP_QUOTE) && rs_field_in_quote(fields[id]) &&
-        rs_icmp_quote_view(pkt, &q))
+        rs_field_quote_view(pkt, &q))
         n += foreach_in_view(&q.pkt, id, fn, ctx);
     return n;
 }

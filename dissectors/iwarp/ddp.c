@@ -175,8 +175,8 @@ send_account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *p, cons
     sd->data_lost = false;
 }
 
-void
-iw_ddp_account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *p)
+static void
+account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *p)
 {
     if (p->caplen < 2u + RS_DDP_UNTAGGED_HDR_LEN || p->ulpdu_len < RS_DDP_UNTAGGED_HDR_LEN)
         return;
@@ -192,8 +192,9 @@ iw_ddp_account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *p)
         send_account(iw, d, p, u, p->ulpdu_len);
 }
 
-bool
-rs_iwarp_pdu_data(const struct rs_iwarp_pdu *p, const uint8_t **data, uint32_t *len)
+/* The bytes FPDU p hands on to "data" (rs_iwarp_pdu_data() in iwarp.h). */
+static bool
+hands_on(const struct rs_iwarp_pdu *p, const uint8_t **data, uint32_t *len)
 {
     /* ULPDU_Length, then the DDP and RDMAP control octets */
     if (p->kind != RS_MPA_FPDU || p->caplen < 4)
@@ -217,4 +218,20 @@ rs_iwarp_pdu_data(const struct rs_iwarp_pdu *p, const uint8_t **data, uint32_t *
     *data = u + hdr;
     *len = avail - hdr;
     return true;
+}
+
+void
+iw_ddp_account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *p)
+{
+    const uint8_t *data;
+    uint32_t len;
+
+    account(iw, d, p);
+    /* An offset, not a pointer: the view's PDUs move to copies of their own when the
+     * window moves (stream.c), a reassembled Send's bytes never do. */
+    p->data_off = p->data_len = 0;
+    if (hands_on(p, &data, &len)) {
+        p->data_off = (p->flags & RS_IWARP_PDU_SEND_REASM) ? 0 : (uint32_t)(data - p->data);
+        p->data_len = len;
+    }
 }

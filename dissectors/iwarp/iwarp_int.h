@@ -232,7 +232,8 @@ bool iw_rdmap_tagged(uint8_t op);
 /* Octets of the RDMAP header that follows the DDP header of opcode op (the
  * Read Request's 28, Terminate's 4, ...); 0 for reserved opcodes. */
 uint32_t iw_rdmap_hdr_len(uint8_t op);
-/* Message facts of an emitted FPDU (msg_len, Send reassembly). */
+/* Message facts of an emitted FPDU (msg_len, Send reassembly) and the bytes it
+ * hands on to "data" (data_off, data_len). */
 void iw_ddp_account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *pdu);
 
 /* iwarp.c: reassembly memory, held against opts.max_memory */

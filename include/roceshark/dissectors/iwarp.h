@@ -107,6 +107,8 @@ struct rs_iwarp_pdu {
     uint32_t send_first_frame;  /* with SEND_REASM: index into the view's send_frames[] */
     uint32_t send_len;          /* with SEND_REASM: the reassembled payload length */
     const uint8_t *send_data;   /* and the payload, when it was kept (else NULL) */
+    uint32_t data_off;          /* what it hands on to "data": from data (not with */
+    uint32_t data_len;          /* SEND_REASM, whose bytes are send_data), 0 for none */
 };
 
 /* The bytes of PDU p that Wireshark 4.0 hands on to "data": a Write's or
@@ -114,8 +116,18 @@ struct rs_iwarp_pdu {
  * ends it (the whole message when it took several FPDUs, iwarp_rdma.send.*),
  * as far as captured. False for a Request or Reply (their private data is
  * iwarp_mpa.privatedata), an earlier FPDU of a Send, the other opcodes (their
- * octets are RDMAP fields) and an empty payload. */
-bool rs_iwarp_pdu_data(const struct rs_iwarp_pdu *p, const uint8_t **data, uint32_t *len);
+ * octets are RDMAP fields) and an empty payload. The stage works it out as it
+ * reads the FPDU (ddp.c); this only reads the view, so the layers below iWARP
+ * (net/'s data field, frame.protocols) need not call iWARP. */
+static inline bool
+rs_iwarp_pdu_data(const struct rs_iwarp_pdu *p, const uint8_t **data, uint32_t *len)
+{
+    if (p->kind != RS_MPA_FPDU || p->data_len == 0)
+        return false;
+    *data = (p->flags & RS_IWARP_PDU_SEND_REASM) ? p->send_data : p->data + p->data_off;
+    *len = p->data_len;
+    return true;
+}
 
 /* struct rs_iwarp_view.flags */
 #define RS_IWARP_VIEW_RETRANSMISSION 0x01   /* the segment held only bytes already seen */
