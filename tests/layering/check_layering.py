@@ -24,6 +24,9 @@ Edges are the "x.h" and <roceshark/...> includes of every source file, and the c
 the objects of the build make (nm: an undefined symbol of one object defined in another).
 The tests, the benchmarks and cli/ (which may call every library) are callers only.
 
+Every folder that holds files must open with a README.md (a fuzz corpus's files are inputs:
+its corpus folder's README.md speaks for them).
+
 Prints each broken rule as "file -> target: rule (README)" and exits 1 if there is any.
 """
 import os
@@ -234,6 +237,21 @@ def object_edges(root, build):
     return edges
 
 
+def folders_without_readme(root):
+    """Every folder that holds files opens with a README.md, but a fuzz corpus's (its files
+    are the fuzzer's inputs; the corpus folder's README.md speaks for them)."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        r = rel(dirpath, root)
+        dirnames[:] = [d for d in dirnames if not d.startswith((".", "build", "__pycache__"))]
+        if r == "." or not filenames or "README.md" in filenames:
+            continue
+        if os.path.basename(os.path.dirname(dirpath)) == "corpus":
+            continue
+        out.append("%s/: no README.md (what it holds, what it may call)" % r)
+    return out
+
+
 def main():
     root, build = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     rules = Rules(root)
@@ -250,6 +268,7 @@ def main():
         for why in rules.broken(src, dst):
             bad.append("%s -> %s (%s): %s" % (src, dst, how, why))
     bad += rules.unknown
+    bad += folders_without_readme(root)
     for line in sorted(set(bad)):
         print(line)
     print("%d edges between %d folders with rules; %d break a rule"
