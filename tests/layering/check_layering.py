@@ -116,6 +116,14 @@ class Rules:
         stem = name[:-2] if name.endswith((".c", ".h")) else name
         return path in (name, stem + ".c", stem + ".h")
 
+    def with_ancestors(self, folder):
+        """(folder, rules) for folder and each folder above it that has rules."""
+        parts = folder.split("/")
+        for n in range(len(parts), 0, -1):
+            f = "/".join(parts[:n])
+            if f in self.folders:
+                yield f, self.folders[f]
+
     def broken(self, src, dst):
         """The rules the edge src -> dst (two files) breaks, as text."""
         a, b = self.owner(src), self.owner(dst)
@@ -123,24 +131,16 @@ class Rules:
             return []
         out = []
         # Must never call: this folder's and its ancestors'.
-        parts = a.split("/")
-        for n in range(len(parts), 0, -1):
-            f = "/".join(parts[:n])
-            r = self.folders.get(f)
-            if r:
-                for name in r["never"]:
-                    if self.covers(name, dst) and not (b + "/").startswith(f + "/"):
-                        out.append("must never call %s (%s)" % (name, r["readme"]))
+        for f, r in self.with_ancestors(a):
+            for name in r["never"]:
+                if self.covers(name, dst) and not (b + "/").startswith(f + "/"):
+                    out.append("must never call %s (%s)" % (name, r["readme"]))
         # Must never be called by: the target's folder and its ancestors'.
-        parts = b.split("/")
-        for n in range(len(parts), 0, -1):
-            f = "/".join(parts[:n])
-            r = self.folders.get(f)
-            if r:
-                for name in r["never_by"]:
-                    if self.covers(name, src) and not (a + "/").startswith(f + "/"):
-                        out.append("%s must never be called by %s (%s)" % (f + "/", name,
-                                                                          r["readme"]))
+        for f, r in self.with_ancestors(b):
+            for name in r["never_by"]:
+                if self.covers(name, src) and not (a + "/").startswith(f + "/"):
+                    out.append("%s must never be called by %s (%s)" % (f + "/", name,
+                                                                      r["readme"]))
         # May call: the folder's own list.
         r = self.folders[a]
         if r["may"] is not None:
