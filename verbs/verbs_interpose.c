@@ -105,33 +105,42 @@ mode_arg(int flags, va_list ap)
     return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, mode_t) : 0;
 }
 
+/* open() and open64() alike: the device is ours, anything else the C library's
+ * function of that name (next, through *cache). */
+static int
+open_path(void **cache, const char *name, const char *path, int flags, mode_t mode)
+{
+    if (is_ucma_path(path))
+        return vb_ucma_open(flags);
+    open_fn *next = (open_fn *)next_fn(cache, name);
+    if (next == NULL)
+        return errno = ENOSYS, -1;
+    return next(path, flags, mode);
+}
+
 int
 open(const char *path, int flags, ...)
 {
+    static void *cache;
     va_list ap;
 
     va_start(ap, flags);
     mode_t mode = mode_arg(flags, ap);
     va_end(ap);
-    if (is_ucma_path(path))
-        return vb_ucma_open(flags);
-    NEXT(open_fn, open);
-    return next(path, flags, mode);
+    return open_path(&cache, "open", path, flags, mode);
 }
 
 int open64(const char *path, int flags, ...);
 int
 open64(const char *path, int flags, ...)
 {
+    static void *cache;
     va_list ap;
 
     va_start(ap, flags);
     mode_t mode = mode_arg(flags, ap);
     va_end(ap);
-    if (is_ucma_path(path))
-        return vb_ucma_open(flags);
-    NEXT(open_fn, open64);
-    return next(path, flags, mode);
+    return open_path(&cache, "open64", path, flags, mode);
 }
 
 int

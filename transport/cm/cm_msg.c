@@ -194,6 +194,16 @@ ip_private_read(const struct rs_cm_layout *l, const uint8_t *msg, struct rs_cm_p
     return true;
 }
 
+/* A message's parameters, empty but for the peer's address: the sender's, not
+ * the message's GID; over RoCEv2 they are one, and the address is what the
+ * packets will come from. */
+static void
+params_from(const uint8_t sender[16], struct rs_cm_params *p)
+{
+    memset(p, 0, sizeof(*p));
+    memcpy(p->gid, sender, 16);
+}
+
 /* A message's whole private data into p. */
 static void
 private_read(const struct rs_cm_layout *l, const uint8_t *msg, struct rs_cm_params *p)
@@ -211,10 +221,7 @@ cm_read_req(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p
 {
     const struct rs_cm_layout *l = rs_cm_layout(RS_CM_REQ);
 
-    memset(p, 0, sizeof(*p));
-    /* The sender's address, not the REQ's GID: over RoCEv2 they are one, and
-     * the address is what the packets will come from. */
-    memcpy(p->gid, sender, 16);
+    params_from(sender, p);
     p->qpn = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_QPN);
     p->psn = (uint32_t)rs_cm_get(l, msg, RS_CMF_STARTING_PSN);
     p->pmtu = rs_cm_mtu_bytes((uint8_t)rs_cm_get(l, msg, RS_CMF_PATH_MTU));
@@ -240,8 +247,7 @@ cm_read_rep(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_params *p
 {
     const struct rs_cm_layout *l = rs_cm_layout(RS_CM_REP);
 
-    memset(p, 0, sizeof(*p));
-    memcpy(p->gid, sender, 16);
+    params_from(sender, p);
     p->qpn = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_QPN);
     p->psn = (uint32_t)rs_cm_get(l, msg, RS_CMF_STARTING_PSN);
     p->responder_resources = (uint8_t)rs_cm_get(l, msg, RS_CMF_RESPONDER_RESOURCES);
@@ -314,8 +320,7 @@ cm_read_sidr_req(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_para
 {
     const struct rs_cm_layout *l = rs_cm_layout(RS_CM_SIDR_REQ);
 
-    memset(p, 0, sizeof(*p));
-    memcpy(p->gid, sender, 16);
+    params_from(sender, p);
     p->pkey = (uint16_t)rs_cm_get(l, msg, RS_CMF_PKEY);
     return rs_cm_service_port(rs_cm_get(l, msg, RS_CMF_SERVICE_ID), RS_CM_PS_UDP, port) &&
            ip_private_read(l, msg, p);
@@ -326,8 +331,7 @@ cm_read_sidr_rep(const uint8_t *msg, const uint8_t sender[16], struct rs_cm_para
 {
     const struct rs_cm_layout *l = rs_cm_layout(RS_CM_SIDR_REP);
 
-    memset(p, 0, sizeof(*p));
-    memcpy(p->gid, sender, 16);
+    params_from(sender, p);
     p->qpn = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_QPN);
     p->qkey = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_QKEY);
     private_read(l, msg, p);
