@@ -209,6 +209,8 @@ def object_edges(root, build):
             src = os.path.normpath(src.replace("__/", "../")).replace(os.sep, "/")
             if not src.startswith("..") and os.path.isfile(os.path.join(root, src)):
                 objs[os.path.join(dirpath, fn)] = src
+    if not objs:
+        sys.exit("check_layering.py: no objects of the libraries in %s: build first" % build)
     defs, undefs = {}, {}
     names = sorted(objs)
     for i in range(0, len(names), 200):
