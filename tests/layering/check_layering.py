@@ -239,18 +239,34 @@ def object_edges(root, build):
     return edges
 
 
+def tree_files(root):
+    """The tree's files: in a git checkout those git tracks and the new ones it does not
+    ignore (not bench/data/ nor a build folder), else every file but hidden ones."""
+    try:
+        out = subprocess.run(["git", "-C", root, "ls-files", "-z", "--cached", "--others",
+                              "--exclude-standard"], capture_output=True, check=True).stdout
+        return [f for f in out.decode().split("\0")
+                if f and os.path.isfile(os.path.join(root, f))]
+    except (OSError, subprocess.CalledProcessError):
+        files = []
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = [d for d in dirnames if not d.startswith((".", "build", "__pycache__"))]
+            files += [rel(os.path.join(dirpath, f), root) for f in filenames]
+        return files
+
+
 def folders_without_readme(root):
     """Every folder that holds files opens with a README.md, but a fuzz corpus's (its files
-    are the fuzzer's inputs; the corpus folder's README.md speaks for them)."""
+    are the fuzzer's inputs; the corpus folder's README.md speaks for them) and hidden ones."""
+    folders = {os.path.dirname(f) for f in tree_files(root)}
     out = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        r = rel(dirpath, root)
-        dirnames[:] = [d for d in dirnames if not d.startswith((".", "build", "__pycache__"))]
-        if r == "." or not filenames or "README.md" in filenames:
+    for r in sorted(folders):
+        if not r or r.split("/")[-1].startswith("."):
             continue
-        if os.path.basename(os.path.dirname(dirpath)) == "corpus":
+        if os.path.basename(os.path.dirname(r)) == "corpus":
             continue
-        out.append("%s/: no README.md (what it holds, what it may call)" % r)
+        if not os.path.isfile(os.path.join(root, r, "README.md")):
+            out.append("%s/: no README.md (what it holds, what it may call)" % r)
     return out
 
 
