@@ -202,7 +202,8 @@ def object_edges(root, build):
             if not fn.endswith(".c.o"):
                 continue
             # build/<dir>/CMakeFiles/<target>.dir/<path>.c.o is <dir>/<path>.c
-            m = re.match(r"(?:(.*)/)?CMakeFiles/[^/]+\.dir/(.*)\.o$", rel(os.path.join(dirpath, fn), build))
+            m = re.match(r"(?:(.*)/)?CMakeFiles/[^/]+\.dir/(.*)\.o$",
+                         rel(os.path.join(dirpath, fn), build))
             if not m:
                 continue
             src = ((m.group(1) + "/") if m.group(1) else "") + m.group(2)
