@@ -2,7 +2,8 @@
 /*
  * test_iwarp.c - the iWARP stage: MPA exchange, FPDUs whole, split and
  * several to a segment, markers, CRC verdicts, retransmissions and segments
- * out of order, the reassembly bound, capture loss, and inference.
+ * out of order, the reassembly bound, capture loss, inference, and the bytes
+ * each FPDU hands on to "data".
  *
  * Segments are built here byte by byte (Ethernet, IPv4, TCP, then MPA); the
  * CRC-32C of what they carry comes from crc.h, whose own vectors are in
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 
 #include <roceshark/dissectors/crc.h>
+#include <roceshark/dissectors/flow.h>
 #include <roceshark/dissectors/iwarp.h>
 #include <roceshark/dissectors/wire.h>
 
@@ -160,6 +162,19 @@ send_fpdu(struct fixture *fx, int d, uint32_t msn, uint32_t payload, uint8_t fil
     return add(fx, d, out, n + 4) - start;
 }
 
+/* PDU p hands on n octets of fill to "data" (rs_iwarp_pdu_data). */
+static void
+assert_hands_on(const struct rs_iwarp_pdu *p, uint32_t n, uint8_t fill)
+{
+    const uint8_t *data = NULL;
+    uint32_t len = 0;
+
+    assert_true(rs_iwarp_pdu_data(p, &data, &len));
+    assert_int_equal(len, n);
+    for (uint32_t i = 0; i < n; i++)
+        assert_int_equal(data[i], fill);
+}
+
 static void
 test_exchange_and_crc(void **state)
 {
@@ -208,6 +223,7 @@ test_split_and_packed(void **state)
     assert_int_equal(v->pdus[0].ulpdu_len, 318);
     assert_int_equal(v->pdus[0].crc_status, RS_CKSUM_NOT_PRESENT);
     assert_memory_equal(v->pdus[0].data, fx->stream[0] + a, b - a);
+    assert_hands_on(&v->pdus[0], 300, 0x11);
     /* Three FPDUs, the third cut: two now, the third with the next segment. */
     a = fx->len[0];
     send_fpdu(fx, 0, 2, 10, 0x22, false, UINT32_MAX);
@@ -217,9 +233,19 @@ test_split_and_packed(void **state)
     v = segment(fx, 0, a, c + 5, 20);
     assert_int_equal(v->n_pdus, 2);
     assert_int_equal(rs_load_be32(v->pdus[1].data + 12), 3);
+    assert_hands_on(&v->pdus[0], 10, 0x22);
+    assert_hands_on(&v->pdus[1], 20, 0x33);
+    /* The frame's data: one occurrence per FPDU that hands bytes on, in stream order. */
+    const uint8_t *data = NULL;
+    uint32_t len = 0;
+    assert_true(rs_packet_data(&fx->pkt, 1, &data, &len));
+    assert_int_equal(len, 20);
+    assert_int_equal(data[0], 0x33);
+    assert_false(rs_packet_data(&fx->pkt, 2, &data, &len));
     v = segment(fx, 0, c + 5, fx->len[0], 20);
     assert_int_equal(v->n_pdus, 1);
     assert_int_equal(rs_load_be32(v->pdus[0].data + 12), 4);
+    assert_hands_on(&v->pdus[0], 30, 0x44);
 }
 
 static void
