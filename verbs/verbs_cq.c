@@ -253,6 +253,7 @@ vb_cq_push(struct vb_cq *cq, const struct ibv_wc *wc)
 {
     if (!vb_ring_push(&cq->ring, wc))
         return false;
+    vb_app_completed(vb_ctx(cq->cq.context)->port);
     if (cq->armed && cq->cq.channel != NULL) {
         cq->armed = false;
         vb_channel_raise(cq);
@@ -270,6 +271,16 @@ vb_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
         return -1;
     pthread_mutex_lock(&port->lock);
     int got = vb_ring_pop(&c->ring, wc, n);
+    /* An application idle on the port leaves it to the thread, and its poll waits a
+     * little for a completion rather than spin (the processor is what moves the data). */
+    if (got == 0 && vb_app_idle(port)) {
+        vb_app_idle_wait(port);
+        got = vb_ring_pop(&c->ring, wc, n);
+        if (got > 0)
+            vb_app_got(port);
+        pthread_mutex_unlock(&port->lock);
+        return got;
+    }
     /* In-poll progress: an application that spins on its CQ drives the
      * transport itself, without waiting for the progress thread to wake. */
     if (got < n && port->rc != NULL) {
@@ -278,8 +289,10 @@ vb_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
     }
     /* What it waited for came: it may go elsewhere now (perftest's write_lat
      * spins on its buffer until the peer's WRITE lands). */
-    if (got > 0)
+    if (got > 0) {
+        vb_app_got(port);
         vb_app_leaves(port, false);
+    }
     pthread_mutex_unlock(&port->lock);
     return got;
 }

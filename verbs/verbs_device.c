@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <roceshark/dissectors/addr.h>
@@ -122,6 +123,11 @@ devices_load(void)
         struct vb_port *p = &devices[i].port;
         pthread_mutex_init(&p->lock, NULL);
         pthread_mutex_init(&p->open_lock, NULL);
+        pthread_condattr_t ca;
+        pthread_condattr_init(&ca);
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        pthread_cond_init(&p->completed, &ca);
+        pthread_condattr_destroy(&ca);
         p->dev = &devices[i];
         p->next_qpn = 0x11;
         p->wake_fd = -1;

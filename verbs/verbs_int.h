@@ -98,6 +98,11 @@ struct vb_port {
     bool standing_by;           /* sleeping on wake_fd alone while it calls (atomic) */
     bool wake_on_leave;         /* it goes quiet after a completion (vb_app_leaves) */
     unsigned cq_waiters;        /* threads blocked in ibv_get_cq_event() on it (atomic) */
+    uint64_t app_got_ns;        /* when an application's call last got somewhere: a post,
+                                 * or a poll that returned a completion */
+    bool app_idle;              /* its polls have long found nothing (vb_app_idle; atomic) */
+    unsigned idle_pollers;      /* threads waiting in vb_app_idle_wait() */
+    pthread_cond_t completed;   /* a completion came to a CQ (monotonic clock) */
     bool sleeping;              /* in ppoll(), until sleep_until */
     uint64_t sleep_until;
     int wake_fd;                /* eventfd that ends its sleep */
@@ -124,10 +129,21 @@ uint32_t vb_link_mtu(struct vb_port *p, const uint8_t *gid);
  *   while, else with the next call.
  * vb_app_leaves: it may stop calling (it polled a completion), or blocks (on
  *   its completion channel): sends what waits, and the thread watches the
- *   sockets again. */
+ *   sockets again.
+ * vb_app_got: its poll returned a completion.
+ * vb_app_idle (no lock needed): its polls have found nothing for a while (it waits
+ *   on a CQ the traffic does not reach): they leave the port to the thread, as an
+ *   application that blocks does.
+ * vb_app_idle_wait: such a poll found its CQ empty: waits a little for a completion
+ *   to come to any CQ of the port (vb_cq_push rings), the lock released meanwhile.
+ * vb_app_completed: a completion came (from vb_cq_push). */
 void vb_app_poll(struct vb_port *p);
 void vb_app_post(struct vb_port *p);
 void vb_app_leaves(struct vb_port *p, bool blocks);
+void vb_app_got(struct vb_port *p);
+bool vb_app_idle(struct vb_port *p);
+void vb_app_idle_wait(struct vb_port *p);
+void vb_app_completed(struct vb_port *p);
 /* The address GID index i of the port stands for, for a QP or an address handle: 0
  * with gid filled, or an errno (with its one line under ROCESHARK_VERBS_DEBUG): EINVAL
  * for an index past the table, or why its address has no link here. Lock held (the port is open). */

@@ -1120,6 +1120,86 @@ test_qp_fatal(void **state)
 
 /* A CQ that overflows raises IBV_EVENT_CQ_ERR, once, and loses no completion: those that
  * did not fit wait in their QP until the application makes room. */
+/* An application that polls a CQ the traffic does not reach (perftest's server under -R
+ * polls its key exchange's CQ while the client writes into its memory) leaves the port
+ * to the progress thread, which no longer stands by for its calls; a WRITE into its
+ * memory is answered meanwhile; a completion ends the idleness, and so does a post. */
+static void
+test_idle_poller(void **state)
+{
+    struct end a, b;
+    struct ibv_wc wc[2];
+
+    (void)state;
+    end_open(&a, "ta", false);
+    end_open(&b, "tb", false);
+    end_connect(&a, &b);
+    end_connect(&b, &a);
+    struct vb_port *port = vb_ctx(b.ctx)->port;
+
+    /* B has had no completion: its polls find nothing, and the thread takes the
+     * port back from standing by. Without idleness, calls this close together keep
+     * it standing by for as long as they go on. */
+    int polls = 0;
+    for (; polls < 20000 && (!vb_app_idle(port) ||
+                             __atomic_load_n(&port->standing_by, __ATOMIC_SEQ_CST));
+         polls++)
+        assert_int_equal(ibv_poll_cq(b.cq, 2, wc), 0);
+    assert_true(vb_app_idle(port));
+    assert_false(__atomic_load_n(&port->standing_by, __ATOMIC_SEQ_CST));
+
+    /* A writes into B's memory while B goes on polling its empty CQ. */
+    struct ibv_sge ws = {(uintptr_t)a.buf, 4096, a.mr->lkey};
+    struct ibv_send_wr wwr = {.wr_id = 31, .sg_list = &ws, .num_sge = 1,
+                              .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+                              .wr.rdma = {(uintptr_t)b.buf, b.mr->rkey}},
+                       *bad_s;
+    memset(a.buf, 0x5c, 4096);
+    assert_int_equal(ibv_post_send(a.qp, &wwr, &bad_s), 0);
+    int got = 0;
+    for (int i = 0; i < 500000 && got == 0; i++) {
+        assert_int_equal(ibv_poll_cq(b.cq, 2, wc), 0);
+        got = ibv_poll_cq(a.cq, 1, wc);
+    }
+    assert_int_equal(got, 1);
+    assert_int_equal(wc[0].status, IBV_WC_SUCCESS);
+    assert_int_equal(b.buf[0], 0x5c);
+    assert_int_equal(b.buf[4095], 0x5c);
+    assert_true(vb_app_idle(port));
+
+    /* A SEND: B's idle poll returns its receive, and B is no longer idle. */
+    struct ibv_sge rs = {(uintptr_t)b.buf, 4096, b.mr->lkey};
+    struct ibv_recv_wr rwr = {.wr_id = 41, .sg_list = &rs, .num_sge = 1}, *bad_r;
+    assert_int_equal(ibv_post_recv(b.qp, &rwr, &bad_r), 0);
+    assert_true(vb_app_idle(port));
+    wwr.opcode = IBV_WR_SEND;
+    wwr.send_flags = 0;
+    assert_int_equal(ibv_post_send(a.qp, &wwr, &bad_s), 0);
+    got = 0;
+    for (int i = 0; i < 500000 && got == 0; i++)
+        got = ibv_poll_cq(b.cq, 2, wc);
+    assert_int_equal(got, 1);
+    assert_int_equal(wc[0].wr_id, 41);
+    assert_int_equal(wc[0].opcode, IBV_WC_RECV);
+    assert_false(vb_app_idle(port));
+
+    /* Idle again, then a post of B's own ends it too. */
+    while (!vb_app_idle(port))
+        assert_int_equal(ibv_poll_cq(b.cq, 2, wc), 0);
+    struct ibv_sge bs = {(uintptr_t)b.buf, 8, b.mr->lkey};
+    struct ibv_send_wr bwr = {.wr_id = 51, .sg_list = &bs, .num_sge = 1,
+                              .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+                              .wr.rdma = {(uintptr_t)a.buf, a.mr->rkey}};
+    assert_int_equal(ibv_post_send(b.qp, &bwr, &bad_s), 0);
+    assert_false(vb_app_idle(port));
+    assert_int_equal(poll_n(b.cq, wc, 1), 1);
+    assert_int_equal(wc[0].wr_id, 51);
+    assert_int_equal(wc[0].status, IBV_WC_SUCCESS);
+
+    end_close(&a);
+    end_close(&b);
+}
+
 static void
 test_cq_overflow(void **state)
 {
@@ -1190,6 +1270,7 @@ main(void)
         cmocka_unit_test(test_async_events),
         cmocka_unit_test(test_qp_fatal),
         cmocka_unit_test(test_cq_overflow),
+        cmocka_unit_test(test_idle_poller),
     };
 
     return cmocka_run_group_tests(tests, setup_devices, NULL);
