@@ -24,8 +24,9 @@ Edges are the "x.h" and <roceshark/...> includes of every source file, and the c
 the objects of the build make (nm: an undefined symbol of one object defined in another).
 The tests, the benchmarks and cli/ (which may call every library) are callers only.
 
-Every folder that holds files must open with a README.md (a fuzz corpus's files are inputs:
-its corpus folder's README.md speaks for them).
+Every source file a README.md or docs/architecture.md names in backquotes must be in the
+tree, and every folder that holds files must open with a README.md (a fuzz corpus's files
+are inputs: its corpus folder's README.md speaks for them).
 
 Prints each broken rule as "file -> target: rule (README)" and exits 1 if there is any.
 """
@@ -271,6 +272,26 @@ def folders_without_readme(root):
     return out
 
 
+def files_named_but_missing(root):
+    """The source files a README.md or docs/architecture.md names in backquotes that are
+    not in the tree (by path, or by name anywhere); `x_NAME.c` is a pattern, not a name."""
+    files = tree_files(root)
+    names = {os.path.basename(f) for f in files}
+    out = []
+    for doc in sorted(f for f in files if os.path.basename(f) == "README.md") + \
+            ["docs/architecture.md"]:
+        path = os.path.join(root, doc)
+        if not os.path.isfile(path):
+            continue
+        text = open(path, encoding="utf-8").read()
+        for tok in sorted(set(re.findall(r"`([A-Za-z0-9_./-]+\.(?:c|h|py|sh|cmake))`", text))):
+            if "NAME" in tok or tok.startswith("build/"):
+                continue
+            if tok not in files and os.path.basename(tok) not in names:
+                out.append("%s: `%s` names no file in the tree" % (doc, tok))
+    return out
+
+
 def main():
     root, build = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     rules = Rules(root)
@@ -288,6 +309,7 @@ def main():
             bad.append("%s -> %s (%s): %s" % (src, dst, how, why))
     bad += rules.unknown
     bad += folders_without_readme(root)
+    bad += files_named_but_missing(root)
     for line in sorted(set(bad)):
         print(line)
     print("%d edges between %d folders with rules; %d break a rule"
