@@ -9,9 +9,7 @@
  * analysis of one capture's conversations) has a meaning across points. The filter,
  * -T fields and the field names are read's.
  *
- * Three steps, each streaming: a probe of each file's first frames gives coarse clocks;
- * an estimating pass, merged on those, fits each clock (offset, drift, bound) and learns
- * each conversation's path; the last pass, merged on the fitted clocks, prints.
+ * The files are read and merged by corr_run.c; this file parses and prints.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -25,14 +23,13 @@
 #include <roceshark/dissectors/print.h>
 
 #include "cli.h"
+#include "corr_run.h"
 
 #define MAX_FIELDS 256
 #define OUT_BUFFER_SIZE (1u << 20)
 
 struct corr_cli {
-    const char *files[RS_CORR_MAX_POINTS];
-    unsigned n_files;
-    int64_t window;
+    struct corr_run run;            /* the files, --window, -d */
     uint8_t path[RS_CORR_MAX_POINTS];
     bool have_path;
     const char *filter_text;
@@ -44,12 +41,8 @@ struct corr_cli {
     struct rs_fields_fmt fmt;
     bool stats;
     bool quiet;
-    struct rs_decode_opts decode;
     struct rs_out out;
     uint64_t shown;
-    /* what each file's pcapng statistics say its capturer dropped, and when */
-    struct rs_corr_drop_span drops[RS_CORR_MAX_POINTS][RS_SOURCE_DROP_SPANS];
-    unsigned n_drops[RS_CORR_MAX_POINTS];
 };
 
 static const char correlate_usage[] =
@@ -107,16 +100,16 @@ parse_path(const char *arg, struct corr_cli *cc)
         if (*p == ',')
             continue;
         unsigned i = (unsigned)(*p - 'A');
-        if (*p < 'A' || i >= cc->n_files || (used & (1u << i)) || n >= RS_CORR_MAX_POINTS)
+        if (*p < 'A' || i >= cc->run.n_files || (used & (1u << i)) || n >= RS_CORR_MAX_POINTS)
             return cli_fail(CLI_EXIT_USAGE, "--path %s: expected each of the points A to %c "
                             "once, comma-separated", arg,
-                            rs_corr_point_name(cc->n_files - 1));
+                            rs_corr_point_name(cc->run.n_files - 1));
         used |= 1u << i;
         cc->path[n++] = (uint8_t)i;
     }
-    if (n != cc->n_files)
+    if (n != cc->run.n_files)
         return cli_fail(CLI_EXIT_USAGE, "--path %s: expected each of the points A to %c once, "
-                        "comma-separated", arg, rs_corr_point_name(cc->n_files - 1));
+                        "comma-separated", arg, rs_corr_point_name(cc->run.n_files - 1));
     cc->have_path = true;
     return 0;
 }
@@ -134,8 +127,7 @@ parse_args(int argc, char **argv, struct corr_cli *cc)
     int c, rc;
 
     rs_fields_fmt_init(&cc->fmt);
-    rs_decode_opts_init(&cc->decode);
-    cc->decode.verify_crc = false;
+    corr_run_init(&cc->run);
     optind = 1;
     while ((c = cli_getopt("correlate", argc, argv, "r:Y:T:e:z:qd:h", longopts,
                            correlate_usage)) != CLI_OPT_END) {
@@ -145,16 +137,16 @@ parse_args(int argc, char **argv, struct corr_cli *cc)
         case CLI_OPT_BAD:
             return CLI_EXIT_USAGE;
         case 'r':
-            if (cc->n_files == RS_CORR_MAX_POINTS)
+            if (cc->run.n_files == RS_CORR_MAX_POINTS)
                 return cli_fail(CLI_EXIT_USAGE, "correlate: at most %d captures",
                                 RS_CORR_MAX_POINTS);
             if (strcmp(optarg, "-") == 0)
                 return cli_fail(CLI_EXIT_USAGE, "correlate: -r -: the captures are read "
                                 "twice, so not from standard input");
-            cc->files[cc->n_files++] = optarg;
+            cc->run.files[cc->run.n_files++] = optarg;
             break;
         case OPT_WINDOW:
-            if (!parse_window(optarg, &cc->window))
+            if (!parse_window(optarg, &cc->run.window))
                 return cli_fail(CLI_EXIT_USAGE, "--window %s: expected a duration from 1us "
                                 "to 3600s, as 100ms", optarg);
             break;
@@ -184,7 +176,7 @@ parse_args(int argc, char **argv, struct corr_cli *cc)
             cc->quiet = true;
             break;
         case 'd':
-            if ((rc = cli_parse_decode_as(optarg, &cc->decode)) != 0)
+            if ((rc = cli_parse_decode_as(optarg, &cc->run.decode)) != 0)
                 return rc;
             break;
         default:
@@ -193,7 +185,7 @@ parse_args(int argc, char **argv, struct corr_cli *cc)
     }
     if (optind < argc)
         return cli_fail(CLI_EXIT_USAGE, "correlate: unexpected argument %s", argv[optind]);
-    if (cc->n_files < 2)
+    if (cc->run.n_files < 2)
         return cli_fail(CLI_EXIT_USAGE, "correlate: give the captures of 2 points or more "
                         "(-r A.pcap -r B.pcap)");
     if (path != NULL && (rc = parse_path(path, cc)) != 0)
@@ -240,7 +232,7 @@ sink(void *ctx, const struct rs_corr_view *v, const struct rs_frame *f)
 
     if (cc->quiet)
         return;
-    rs_decode_frame(f, &cc->decode, &pkt);
+    rs_decode_frame(f, &cc->run.decode, &pkt);
     pkt.corr = v;
     if (cc->filter != NULL && !rs_filter_match(cc->filter, &pkt))
         return;
@@ -251,104 +243,11 @@ sink(void *ctx, const struct rs_corr_view *v, const struct rs_frame *f)
         print_text(cc, v, &pkt);
 }
 
-/* The points' frames merged by time on the given clocks, fed to c (or, with a probe,
- * each file's first frames to the probe). */
-static int
-run_pass(struct corr_cli *cc, struct rs_corr *c, struct rs_corr_probe *probe,
-         const struct rs_corr_clock *clock, const char *what)
-{
-    char err[RS_ERRBUF_SIZE];
-    struct rs_source *src[RS_CORR_MAX_POINTS] = {NULL};
-    struct rs_frame head[RS_CORR_MAX_POINTS];
-    bool live[RS_CORR_MAX_POINTS] = {false};
-    struct rs_packet pkt;
-    struct cli_progress pg;
-    uint64_t fed = 0;
-    int rc = 0;
-
-    cli_progress_start(&pg, 1.0);
-    for (unsigned i = 0; i < cc->n_files; i++) {
-        if (rs_source_open_file(cc->files[i], &src[i], err) != 0) {
-            rc = cli_fail(CLI_EXIT_INPUT, "%s", err);
-            goto done;
-        }
-        int r = rs_source_next(src[i], &head[i], err);
-        if (r < 0) {
-            rc = cli_fail(CLI_EXIT_INPUT, "%s: %s", cc->files[i], err);
-            goto done;
-        }
-        live[i] = r == 1;
-    }
-    for (;;) {
-        int best = -1;
-        int64_t best_t = 0;
-        for (unsigned i = 0; i < cc->n_files; i++) {
-            if (!live[i])
-                continue;
-            int64_t t = rs_corr_clock_map(&clock[i], rs_time_to_ns(rs_frame_time(&head[i])));
-            if (best < 0 || t < best_t)
-                best = (int)i, best_t = t;
-        }
-        if (best < 0)
-            break;
-        rs_decode_frame(&head[best], &cc->decode, &pkt);
-        if (probe != NULL) {
-            if (!rs_corr_probe_add(probe, (unsigned)best, &head[best], &pkt))
-                live[best] = false;
-        } else {
-            rs_corr_feed(c, (unsigned)best, &head[best], &pkt);
-        }
-        if ((++fed & 0xffff) == 0 && cli_progress_due(&pg, false) >= 0)
-            cli_progress_line(&pg, "correlate: %s: %llu frames", what,
-                              (unsigned long long)fed);
-        if (!live[best])
-            continue;
-        int r = rs_source_next(src[best], &head[best], err);
-        if (r < 0) {
-            rc = cli_fail(CLI_EXIT_INPUT, "%s: %s", cc->files[best], err);
-            goto done;
-        }
-        live[best] = r == 1;
-    }
-    if (c != NULL)
-        rs_corr_flush(c);
-    for (unsigned i = 0; i < cc->n_files; i++) {
-        const struct rs_source_drop_span *d;
-        size_t n = rs_source_drop_spans(src[i], &d);
-        for (size_t k = 0; k < n; k++)
-            cc->drops[i][k] = (struct rs_corr_drop_span){d[k].from_ns, d[k].to_ns, d[k].drops};
-        cc->n_drops[i] = (unsigned)n;
-    }
-done:
-    cli_progress_end(&pg, false);
-    for (unsigned i = 0; i < cc->n_files; i++)
-        rs_source_close(src[i]);
-    return rc;
-}
-
-static void
-print_clock_lines(const struct corr_cli *cc, const struct rs_corr_clock *k)
-{
-    for (unsigned p = 1; p < cc->n_files; p++) {
-        if (!k[p].known)
-            fprintf(stderr, "correlate: %c (%s): no packet matched A's or another's: its "
-                    "clock is unknown\n", rs_corr_point_name(p), cc->files[p]);
-        else if (k[p].bound < 0)
-            fprintf(stderr, "correlate: %c (%s): packets matched one way only: its offset "
-                    "takes the fastest as no delay, and has no bound\n",
-                    rs_corr_point_name(p), cc->files[p]);
-    }
-}
-
 int
 cmd_correlate(int argc, char **argv)
 {
     char err[RS_ERRBUF_SIZE];
     struct corr_cli *cc = calloc(1, sizeof(*cc));
-    struct rs_corr_probe *probe = NULL;
-    struct rs_corr *est = NULL, *fin = NULL;
-    struct rs_corr_opts opts;
-    struct rs_corr_clock coarse[RS_CORR_MAX_POINTS], fitted[RS_CORR_MAX_POINTS];
     bool have_out = false;
     int rc;
 
@@ -365,54 +264,13 @@ cmd_correlate(int argc, char **argv)
     }
     if (cc->filter != NULL && (rs_filter_uses(cc->filter, "roceshark.icrc") ||
                                rs_filter_uses(cc->filter, "roceshark.vcrc")))
-        cc->decode.verify_crc = true;
-    if (rs_corr_probe_new(cc->n_files, &probe) != 0) {
-        rc = cli_fail(CLI_EXIT_INTERNAL, "out of memory");
+        cc->run.decode.verify_crc = true;
+    cc->run.path = cc->have_path ? cc->path : NULL;
+    cc->run.no_frames = cc->quiet;      /* -q prints no packet: none is held */
+    cc->run.sink = sink;
+    cc->run.ctx = cc;
+    if ((rc = corr_run_prepare(&cc->run)) != 0)
         goto done;
-    }
-    memset(coarse, 0, sizeof(coarse));
-    if ((rc = run_pass(cc, NULL, probe, coarse, "probe")) != 0)
-        goto done;
-    rs_corr_probe_clocks(probe, coarse);
-    memset(&opts, 0, sizeof(opts));
-    opts.n_points = cc->n_files;
-    opts.window = cc->window;
-    opts.window_from = RS_CORR_WINDOW_FROM_GIVEN;
-    if (cc->window == 0) {
-        /* none given: from the delays the probe measured, widened below by what the
-         * estimating pass measures over the whole captures */
-        opts.window = rs_corr_window_for_delay(rs_corr_probe_delay_max(probe));
-        opts.window_from = rs_corr_probe_delay_max(probe) >= 0 ? RS_CORR_WINDOW_FROM_DELAYS
-                                                               : RS_CORR_WINDOW_FROM_DEFAULT;
-    }
-    opts.collect = true;
-    opts.path = cc->have_path ? cc->path : NULL;
-    memcpy(opts.clock, coarse, sizeof(coarse));
-    if (rs_corr_new(&opts, NULL, NULL, &est, err) != 0) {
-        rc = cli_fail(CLI_EXIT_INTERNAL, "%s", err);
-        goto done;
-    }
-    if ((rc = run_pass(cc, est, NULL, coarse, "estimating the clocks")) != 0)
-        goto done;
-    rs_corr_clocks(est, fitted);
-    print_clock_lines(cc, fitted);
-    if (cc->window == 0 && rs_corr_counts(est).delay_max > 0) {
-        int64_t w = rs_corr_window_for_delay(rs_corr_counts(est).delay_max);
-        opts.window = w > opts.window ? w : opts.window;
-        opts.window_from = RS_CORR_WINDOW_FROM_DELAYS;
-    }
-    opts.collect = false;
-    opts.no_frames = cc->quiet;
-    for (unsigned i = 0; i < cc->n_files; i++) {
-        opts.drops[i] = cc->drops[i];
-        opts.n_drops[i] = cc->n_drops[i];
-    }     /* -q prints no packet: none is held */
-    memcpy(opts.clock, fitted, sizeof(fitted));
-    if (rs_corr_new(&opts, sink, cc, &fin, err) != 0) {
-        rc = cli_fail(CLI_EXIT_INTERNAL, "%s", err);
-        goto done;
-    }
-    rs_corr_use_paths(fin, est);
     if (rs_out_init(&cc->out, stdout, OUT_BUFFER_SIZE) != 0) {
         rc = cli_fail(CLI_EXIT_INTERNAL, "out of memory");
         goto done;
@@ -420,18 +278,16 @@ cmd_correlate(int argc, char **argv)
     have_out = true;
     if (cc->fields && !cc->quiet)
         rs_print_fields_header(&cc->out, &cc->fmt, cc->field_names, cc->n_fields);
-    if ((rc = run_pass(cc, fin, NULL, fitted, "matching")) != 0)
+    if ((rc = corr_run_match(&cc->run)) != 0)
         goto done;
     if (cc->stats)
-        rs_corr_print_stats(fin, cc->files, &cc->out);
+        rs_corr_print_stats(cc->run.fin, cc->run.files, &cc->out);
     if (rs_out_flush(&cc->out) != 0)
         rc = cli_fail(CLI_EXIT_OUTPUT, "writing output: write error");
 done:
     if (have_out)
         rs_out_free(&cc->out);
-    rs_corr_free(fin);
-    rs_corr_free(est);
-    rs_corr_probe_free(probe);
+    corr_run_free(&cc->run);
     rs_filter_free(cc->filter);
     free(cc);
     return rc;

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * corr_run.c - the captures of several points merged by time and fed to the matcher,
+ * in three streaming steps (corr_run.h): the probe, the estimating pass, the matching
+ * pass.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "corr_run.h"
+
+void
+corr_run_init(struct corr_run *r)
+{
+    memset(r, 0, sizeof(*r));
+    rs_decode_opts_init(&r->decode);
+    r->decode.verify_crc = false;
+}
+
+/* The points' frames merged by time on the given clocks, fed to c (or, with a probe,
+ * each file's first frames to the probe). */
+static int
+run_pass(struct corr_run *r, struct rs_corr *c, struct rs_corr_probe *probe,
+         const struct rs_corr_clock *clock, const char *what)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_source *src[RS_CORR_MAX_POINTS] = {NULL};
+    struct rs_frame head[RS_CORR_MAX_POINTS];
+    bool live[RS_CORR_MAX_POINTS] = {false};
+    struct rs_packet pkt;
+    struct cli_progress pg;
+    uint64_t fed = 0;
+    int rc = 0;
+
+    cli_progress_start(&pg, 1.0);
+    for (unsigned i = 0; i < r->n_files; i++) {
+        if (rs_source_open_file(r->files[i], &src[i], err) != 0) {
+            rc = cli_fail(CLI_EXIT_INPUT, "%s", err);
+            goto done;
+        }
+        int n = rs_source_next(src[i], &head[i], err);
+        if (n < 0) {
+            rc = cli_fail(CLI_EXIT_INPUT, "%s: %s", r->files[i], err);
+            goto done;
+        }
+        live[i] = n == 1;
+    }
+    for (;;) {
+        int best = -1;
+        int64_t best_t = 0;
+        for (unsigned i = 0; i < r->n_files; i++) {
+            if (!live[i])
+                continue;
+            int64_t t = rs_corr_clock_map(&clock[i], rs_time_to_ns(rs_frame_time(&head[i])));
+            if (best < 0 || t < best_t)
+                best = (int)i, best_t = t;
+        }
+        if (best < 0)
+            break;
+        rs_decode_frame(&head[best], &r->decode, &pkt);
+        if (probe != NULL) {
+            if (!rs_corr_probe_add(probe, (unsigned)best, &head[best], &pkt))
+                live[best] = false;
+        } else {
+            rs_corr_feed(c, (unsigned)best, &head[best], &pkt);
+        }
+        if ((++fed & 0xffff) == 0 && cli_progress_due(&pg, false) >= 0)
+            cli_progress_line(&pg, "correlate: %s: %llu frames", what,
+                              (unsigned long long)fed);
+        if (!live[best])
+            continue;
+        int n = rs_source_next(src[best], &head[best], err);
+        if (n < 0) {
+            rc = cli_fail(CLI_EXIT_INPUT, "%s: %s", r->files[best], err);
+            goto done;
+        }
+        live[best] = n == 1;
+    }
+    if (c != NULL)
+        rs_corr_flush(c);
+    for (unsigned i = 0; i < r->n_files; i++) {
+        const struct rs_source_drop_span *d;
+        size_t n = rs_source_drop_spans(src[i], &d);
+        for (size_t k = 0; k < n; k++)
+            r->drops[i][k] = (struct rs_corr_drop_span){d[k].from_ns, d[k].to_ns, d[k].drops};
+        r->n_drops[i] = (unsigned)n;
+    }
+done:
+    cli_progress_end(&pg, false);
+    for (unsigned i = 0; i < r->n_files; i++)
+        rs_source_close(src[i]);
+    return rc;
+}
+
+static void
+print_clock_lines(const struct corr_run *r)
+{
+    for (unsigned p = 1; p < r->n_files; p++) {
+        if (!r->clock[p].known)
+            fprintf(stderr, "correlate: %c (%s): no packet matched A's or another's: its "
+                    "clock is unknown\n", rs_corr_point_name(p), r->files[p]);
+        else if (r->clock[p].bound < 0)
+            fprintf(stderr, "correlate: %c (%s): packets matched one way only: its offset "
+                    "takes the fastest as no delay, and has no bound\n",
+                    rs_corr_point_name(p), r->files[p]);
+    }
+}
+
+int
+corr_run_prepare(struct corr_run *r)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_corr_probe *probe = NULL;
+    struct rs_corr_opts opts;
+    struct rs_corr_clock coarse[RS_CORR_MAX_POINTS];
+    int rc;
+
+    if (rs_corr_probe_new(r->n_files, &probe) != 0)
+        return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
+    memset(coarse, 0, sizeof(coarse));
+    if ((rc = run_pass(r, NULL, probe, coarse, "probe")) != 0) {
+        rs_corr_probe_free(probe);
+        return rc;
+    }
+    rs_corr_probe_clocks(probe, coarse);
+    memset(&opts, 0, sizeof(opts));
+    opts.n_points = r->n_files;
+    opts.window = r->window;
+    opts.window_from = RS_CORR_WINDOW_FROM_GIVEN;
+    if (r->window == 0) {
+        /* none given: from the delays the probe measured, widened below by what the
+         * estimating pass measures over the whole captures */
+        opts.window = rs_corr_window_for_delay(rs_corr_probe_delay_max(probe));
+        opts.window_from = rs_corr_probe_delay_max(probe) >= 0 ? RS_CORR_WINDOW_FROM_DELAYS
+                                                               : RS_CORR_WINDOW_FROM_DEFAULT;
+    }
+    rs_corr_probe_free(probe);
+    opts.collect = true;
+    opts.path = r->path;
+    memcpy(opts.clock, coarse, sizeof(coarse));
+    if (rs_corr_new(&opts, NULL, NULL, &r->est, err) != 0)
+        return cli_fail(CLI_EXIT_INTERNAL, "%s", err);
+    if ((rc = run_pass(r, r->est, NULL, coarse, "estimating the clocks")) != 0)
+        return rc;
+    rs_corr_clocks(r->est, r->clock);
+    print_clock_lines(r);
+    r->estimated = rs_corr_counts(r->est);
+    if (r->window == 0 && r->estimated.delay_max > 0) {
+        int64_t w = rs_corr_window_for_delay(r->estimated.delay_max);
+        opts.window = w > opts.window ? w : opts.window;
+        opts.window_from = RS_CORR_WINDOW_FROM_DELAYS;
+    }
+    opts.collect = false;
+    opts.no_frames = r->no_frames;      /* statistics only: no frame is held */
+    for (unsigned i = 0; i < r->n_files; i++) {
+        opts.drops[i] = r->drops[i];
+        opts.n_drops[i] = r->n_drops[i];
+    }
+    memcpy(opts.clock, r->clock, sizeof(r->clock));
+    if (rs_corr_new(&opts, r->sink, r->ctx, &r->fin, err) != 0)
+        return cli_fail(CLI_EXIT_INTERNAL, "%s", err);
+    rs_corr_use_paths(r->fin, r->est);
+    return 0;
+}
+
+int
+corr_run_match(struct corr_run *r)
+{
+    return run_pass(r, r->fin, NULL, r->clock, "matching");
+}
+
+void
+corr_run_free(struct corr_run *r)
+{
+    rs_corr_free(r->fin);
+    rs_corr_free(r->est);
+    r->fin = r->est = NULL;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * corr_run.h - the captures of several points read side by side and fed to the matcher
+ * (include/roceshark/dissectors/corr.h): what `correlate`, `plot segments` and `tui`
+ * with several -r share.
+ *
+ * Three steps, each streaming: a probe of each file's first frames gives coarse clocks;
+ * an estimating pass, merged on those, fits each clock (offset, drift, bound) and learns
+ * each conversation's path; the matching pass, merged on the fitted clocks, calls the
+ * sink with each finished packet.
+ */
+#ifndef ROCESHARK_CLI_CORR_RUN_H
+#define ROCESHARK_CLI_CORR_RUN_H
+
+#include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/corr.h>
+#include <roceshark/dissectors/dissect.h>
+
+struct corr_run {
+    /* in */
+    const char *files[RS_CORR_MAX_POINTS];
+    unsigned n_files;
+    int64_t window;                 /* --window; 0: from the measured delays */
+    const uint8_t *path;            /* --path, or NULL */
+    struct rs_decode_opts decode;
+    bool no_frames;                 /* statistics only: the sink is never called */
+    rs_corr_sink *sink;
+    void *ctx;
+    /* out: after corr_run_prepare() */
+    struct rs_corr_clock clock[RS_CORR_MAX_POINTS];    /* the fitted clocks */
+    struct rs_corr_counts estimated;    /* what the estimating pass counted (its mapped
+                                           times span the captures) */
+    struct rs_corr *est, *fin;      /* the estimating and the matching pass */
+    /* what each file's pcapng statistics say its capturer dropped, and when */
+    struct rs_corr_drop_span drops[RS_CORR_MAX_POINTS][RS_SOURCE_DROP_SPANS];
+    unsigned n_drops[RS_CORR_MAX_POINTS];
+};
+
+/* Defaults: no window, no path, read's decoding without checking CRCs. */
+void corr_run_init(struct corr_run *r);
+/* The probe and the estimating pass; prints on stderr what a clock could not give.
+ * 0, or an exit code after a one-line error. */
+int corr_run_prepare(struct corr_run *r);
+/* The matching pass: the sink gets each packet. 0, or an exit code after a one-line
+ * error. */
+int corr_run_match(struct corr_run *r);
+void corr_run_free(struct corr_run *r);
+
+#endif /* ROCESHARK_CLI_CORR_RUN_H */
