@@ -69,51 +69,6 @@ static const char correlate_usage[] =
     "Fields: roceshark.corr.point, seen_at, path, segment, delay, lost_between,\n"
     "ce_marked_between, missed_at, changed, contradiction (see docs/correlate.md).\n";
 
-/* "0.1", "100ms", "250us", "2s" */
-static bool
-parse_window(const char *arg, int64_t *out)
-{
-    char *end;
-    double v = strtod(arg, &end);
-    double scale = 1e9;
-
-    if (end == arg || v <= 0)
-        return false;
-    if (strcmp(end, "ms") == 0)
-        scale = 1e6;
-    else if (strcmp(end, "us") == 0)
-        scale = 1e3;
-    else if (strcmp(end, "s") != 0 && *end != '\0')
-        return false;
-    if (v * scale > 3600e9 || v * scale < 1)
-        return false;
-    *out = (int64_t)(v * scale);
-    return true;
-}
-
-static int
-parse_path(const char *arg, struct corr_cli *cc)
-{
-    unsigned n = 0, used = 0;
-
-    for (const char *p = arg; *p != '\0'; p++) {
-        if (*p == ',')
-            continue;
-        unsigned i = (unsigned)(*p - 'A');
-        if (*p < 'A' || i >= cc->run.n_files || (used & (1u << i)) || n >= RS_CORR_MAX_POINTS)
-            return cli_fail(CLI_EXIT_USAGE, "--path %s: expected each of the points A to %c "
-                            "once, comma-separated", arg,
-                            rs_corr_point_name(cc->run.n_files - 1));
-        used |= 1u << i;
-        cc->path[n++] = (uint8_t)i;
-    }
-    if (n != cc->run.n_files)
-        return cli_fail(CLI_EXIT_USAGE, "--path %s: expected each of the points A to %c once, "
-                        "comma-separated", arg, rs_corr_point_name(cc->run.n_files - 1));
-    cc->have_path = true;
-    return 0;
-}
-
 static int
 parse_args(int argc, char **argv, struct corr_cli *cc)
 {
@@ -146,7 +101,7 @@ parse_args(int argc, char **argv, struct corr_cli *cc)
             cc->run.files[cc->run.n_files++] = optarg;
             break;
         case OPT_WINDOW:
-            if (!parse_window(optarg, &cc->run.window))
+            if (!corr_run_parse_window(optarg, &cc->run.window))
                 return cli_fail(CLI_EXIT_USAGE, "--window %s: expected a duration from 1us "
                                 "to 3600s, as 100ms", optarg);
             break;
@@ -188,8 +143,9 @@ parse_args(int argc, char **argv, struct corr_cli *cc)
     if (cc->run.n_files < 2)
         return cli_fail(CLI_EXIT_USAGE, "correlate: give the captures of 2 points or more "
                         "(-r A.pcap -r B.pcap)");
-    if (path != NULL && (rc = parse_path(path, cc)) != 0)
+    if (path != NULL && (rc = corr_run_parse_path(path, cc->run.n_files, cc->path)) != 0)
         return rc;
+    cc->have_path = path != NULL;
     if (cc->fields && cc->n_fields == 0)
         return cli_fail(CLI_EXIT_USAGE, "correlate: -T fields needs -e FIELD");
     if (!cc->fields && cc->n_fields > 0)

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd_plot.c - `roceshark plot psn`: the PSN/time graph of one RC
- * conversation, the RDMA counterpart of Wireshark's TCP stream graph.
+ * conversation, the RDMA counterpart of Wireshark's TCP stream graph; and
+ * `roceshark plot segments`: the one-way delay of each segment between
+ * capture points over time, with its losses and CE marks.
  *
- * Reads the capture twice: the first pass finds the conversation the QP
+ * psn reads the capture twice: the first pass finds the conversation the QP
  * belongs to, the second collects its packets with their analysis facts.
- * dissectors/print/plot_svg.c draws them.
+ * dissectors/print/plot_svg.c draws them. segments runs correlate's passes
+ * (corr_run.c) and gathers each finished packet (dissectors/corr/plot_segments.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,15 +25,25 @@
 #include <roceshark/dissectors/wire.h>
 
 #include "cli.h"
+#include "corr_run.h"
 
 static const char plot_usage[] =
     "usage: roceshark plot psn -r FILE --qp QPN -o OUT.svg [-d udp.port==N,roce]\n"
-    "  Draws request PSNs against time for the conversation of QP QPN (requester or\n"
+    "       roceshark plot segments -r FILE -r FILE [-r FILE ...] -o OUT.svg\n"
+    "                               [--window T] [--path A,B,C] [-d udp.port==N,roce]\n"
+    "  psn: request PSNs against time for the conversation of QP QPN (requester or\n"
     "  responder), with retransmissions, gaps, NAKs, RNR NAKs and CNPs marked, and the\n"
-    "  acknowledged PSN as a line. The SVG is self-contained; -o - writes it to\n"
-    "  standard output.\n";
+    "  acknowledged PSN as a line.\n"
+    "  segments: the captures of several points correlated as 'roceshark correlate'\n"
+    "  does (-r, --window and --path as there); one panel per segment (A>B, B>A, ...)\n"
+    "  with its one-way delay over time, losses and CE marks.\n"
+    "  The SVG is self-contained; -o - writes it to standard output.\n";
 
 struct plot_opts {
+    bool segments;                  /* plot segments, else plot psn */
+    struct corr_run run;            /* segments: the files, --window, --path, -d */
+    uint8_t path[RS_CORR_MAX_POINTS];
+    const char *path_text;
     const char *file, *out;
     uint32_t qpn;
     bool have_qpn;
@@ -99,6 +112,8 @@ parse_plot_args(int argc, char **argv, struct plot_opts *po)
 {
     static const struct option longopts[] = {
         {"qp", required_argument, NULL, 'Q'},
+        {"window", required_argument, NULL, 'W'},
+        {"path", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0},
     };
     unsigned long long v;
@@ -107,13 +122,27 @@ parse_plot_args(int argc, char **argv, struct plot_opts *po)
     memset(po, 0, sizeof(*po));
     rs_decode_opts_init(&po->decode);
     po->decode.verify_crc = false;
+    corr_run_init(&po->run);
+    po->segments = argc >= 2 && strcmp(argv[1], "segments") == 0;
     /* The graph's name comes first; before it only -h or an option error is answered. */
-    optind = argc >= 2 && strcmp(argv[1], "psn") == 0 ? 2 : 1;
+    optind = argc >= 2 && (strcmp(argv[1], "psn") == 0 || po->segments) ? 2 : 1;
     while ((c = cli_getopt("plot", argc, argv, "r:o:d:h", longopts, plot_usage)) !=
            CLI_OPT_END) {
         switch (c) {
         case 'r':
             po->file = optarg;
+            if (po->run.n_files == RS_CORR_MAX_POINTS)
+                return cli_fail(CLI_EXIT_USAGE, "plot segments: at most %d captures",
+                                RS_CORR_MAX_POINTS);
+            po->run.files[po->run.n_files++] = optarg;
+            break;
+        case 'W':
+            if (!corr_run_parse_window(optarg, &po->run.window))
+                return cli_fail(CLI_EXIT_USAGE, "--window %s: expected a duration from 1us "
+                                "to 3600s, as 100ms", optarg);
+            break;
+        case 'P':
+            po->path_text = optarg;
             break;
         case 'o':
             po->out = optarg;
@@ -135,13 +164,122 @@ parse_plot_args(int argc, char **argv, struct plot_opts *po)
             return CLI_EXIT_USAGE;
         }
     }
-    if (argc < 2 || strcmp(argv[1], "psn") != 0)
-        return cli_fail(CLI_EXIT_USAGE, "plot: expected 'plot psn' (try 'roceshark plot -h')");
+    if (argc < 2 || (strcmp(argv[1], "psn") != 0 && !po->segments))
+        return cli_fail(CLI_EXIT_USAGE, "plot: expected 'plot psn' or 'plot segments' (try "
+                        "'roceshark plot -h')");
     if (optind < argc)
         return cli_fail(CLI_EXIT_USAGE, "plot: unexpected argument '%s'", argv[optind]);
+    if (po->segments) {
+        po->run.decode = po->decode;
+        po->run.decode.verify_crc = false;
+        if (po->run.n_files < 2 || po->out == NULL)
+            return cli_fail(CLI_EXIT_USAGE, "plot segments: needs -r FILE twice or more (the "
+                            "captures of 2 points or more) and -o OUT.svg");
+        if (po->have_qpn)
+            return cli_fail(CLI_EXIT_USAGE, "plot segments: --qp is plot psn's");
+        for (unsigned i = 0; i < po->run.n_files; i++)
+            if (strcmp(po->run.files[i], "-") == 0)
+                return cli_fail(CLI_EXIT_USAGE, "plot segments: -r -: the captures are read "
+                                "three times, so not from standard input");
+        if (po->path_text != NULL &&
+            (rc = corr_run_parse_path(po->path_text, po->run.n_files, po->path)) != 0)
+            return rc;
+        po->run.path = po->path_text != NULL ? po->path : NULL;
+        return 0;
+    }
+    if (po->run.window != 0 || po->path_text != NULL || po->run.n_files > 1)
+        return cli_fail(CLI_EXIT_USAGE, "plot psn: one -r FILE; --window and --path are plot "
+                        "segments'");
     if (po->file == NULL || po->out == NULL || !po->have_qpn)
         return cli_fail(CLI_EXIT_USAGE, "plot psn: needs -r FILE, --qp QPN and -o OUT.svg");
     return 0;
+}
+
+/* Writes the picture draw() makes to -o; a half-written one is removed, but only a
+ * regular file: `-o /dev/full` must never unlink the device. */
+static int
+write_out(const struct plot_opts *po, int (*draw)(const void *what, FILE *fp, char *err),
+          const void *what)
+{
+    char err[RS_ERRBUF_SIZE];
+    bool to_stdout = strcmp(po->out, "-") == 0;
+    FILE *fp = to_stdout ? stdout : fopen(po->out, "w");
+    struct stat st;
+    int rc;
+
+    if (fp == NULL)
+        return cli_fail(CLI_EXIT_OUTPUT, "%s: cannot write: %m", po->out);
+    bool regular = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
+    rc = draw(what, fp, err);
+    if ((to_stdout ? fflush(fp) : fclose(fp)) != 0 && rc == 0)
+        rc = rs_error(err, RS_EIO, "write error: %s", strerror(errno));
+    if (rc != 0) {
+        if (regular && !to_stdout)
+            unlink(po->out);
+        return cli_fail(CLI_EXIT_OUTPUT, "%s: %s", to_stdout ? "standard output" : po->out,
+                        err);
+    }
+    return CLI_EXIT_OK;
+}
+
+static int
+draw_psn(const void *what, FILE *fp, char *err)
+{
+    return rs_plot_write_svg(what, fp, err);
+}
+
+static void
+add_segments(void *ctx, const struct rs_corr_view *v, const struct rs_frame *f)
+{
+    (void)f;
+    rs_corr_plot_add(ctx, v);
+}
+
+struct segments_picture {
+    const struct rs_corr_plot *plot;
+    const struct corr_run *run;
+};
+
+static int
+draw_segments(const void *what, FILE *fp, char *err)
+{
+    const struct segments_picture *sp = what;
+
+    return rs_corr_plot_write_svg(sp->plot, sp->run->files, sp->run->n_files, fp, err);
+}
+
+static int
+plot_segments(struct plot_opts *po)
+{
+    struct rs_corr_plot *pl = NULL;
+    int rc;
+
+    if ((rc = corr_run_prepare(&po->run)) != 0)
+        goto done;
+    /* The span drawn: the estimating pass's first and last frames of every point. */
+    const struct rs_corr_counts *k = &po->run.estimated;
+    int64_t from = INT64_MAX, to = INT64_MIN;
+    for (unsigned i = 0; i < po->run.n_files; i++)
+        if (k->frames[i] > 0) {
+            from = k->first[i] < from ? k->first[i] : from;
+            to = k->last[i] > to ? k->last[i] : to;
+        }
+    if (from > to)
+        from = to = 0;
+    if (rs_corr_plot_new(from, to, &pl) != 0) {
+        rc = cli_fail(CLI_EXIT_INTERNAL, "out of memory");
+        goto done;
+    }
+    po->run.sink = add_segments;
+    po->run.ctx = pl;
+    po->run.match_opts.no_frames = true;    /* the views alone: no frame is held */
+    if ((rc = corr_run_match(&po->run)) != 0)
+        goto done;
+    rc = write_out(po, draw_segments, &(struct segments_picture){pl, &po->run});
+done:
+    rs_corr_plot_free(pl);
+    corr_run_free(&po->run);
+    return rc;
 }
 
 int
@@ -150,40 +288,20 @@ cmd_plot(int argc, char **argv)
     struct plot_opts po;
     struct find_ctx fc;
     struct rs_plot pl;
-    char err[RS_ERRBUF_SIZE];
     int rc = parse_plot_args(argc, argv, &po);
 
     if (rc != 0)
         return rc < 0 ? CLI_EXIT_OK : rc;
+    if (po.segments)
+        return plot_segments(&po);
     fc = (struct find_ctx){po.qpn, 0};
     if ((rc = each_frame(&po, find_conv, &fc)) != 0)
         return rc;
     if (fc.conv == 0)
         return cli_fail(CLI_EXIT_USAGE, "%s: no RC conversation uses QP 0x%06x", po.file, po.qpn);
     rs_plot_init(&pl, fc.conv, po.qpn);
-    if ((rc = each_frame(&po, collect, &pl)) != 0) {
-        rs_plot_free(&pl);
-        return rc;
-    }
-    bool to_stdout = strcmp(po.out, "-") == 0;
-    FILE *fp = to_stdout ? stdout : fopen(po.out, "w");
-    if (fp == NULL) {
-        rs_plot_free(&pl);
-        return cli_fail(CLI_EXIT_OUTPUT, "%s: cannot write: %m", po.out);
-    }
-    /* A half-written picture is removed, but only a regular file: `-o /dev/full` must
-     * never unlink the device. */
-    struct stat st;
-    bool regular = fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
-    rc = rs_plot_write_svg(&pl, fp, err);
-    if ((to_stdout ? fflush(fp) : fclose(fp)) != 0 && rc == 0)
-        rc = rs_error(err, RS_EIO, "write error: %s", strerror(errno));
+    if ((rc = each_frame(&po, collect, &pl)) == 0)
+        rc = write_out(&po, draw_psn, &pl);
     rs_plot_free(&pl);
-    if (rc != 0) {
-        if (regular && !to_stdout)
-            unlink(po.out);
-        return cli_fail(CLI_EXIT_OUTPUT, "%s: %s", to_stdout ? "standard output" : po.out,
-                        err);
-    }
-    return CLI_EXIT_OK;
+    return rc;
 }

@@ -5,6 +5,7 @@
  * pass.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -16,6 +17,50 @@ corr_run_init(struct corr_run *r)
     memset(r, 0, sizeof(*r));
     rs_decode_opts_init(&r->decode);
     r->decode.verify_crc = false;
+}
+
+/* "0.1", "100ms", "250us", "2s" */
+bool
+corr_run_parse_window(const char *arg, int64_t *out)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    double scale = 1e9;
+
+    if (end == arg || v <= 0)
+        return false;
+    if (strcmp(end, "ms") == 0)
+        scale = 1e6;
+    else if (strcmp(end, "us") == 0)
+        scale = 1e3;
+    else if (strcmp(end, "s") != 0 && *end != '\0')
+        return false;
+    if (v * scale > 3600e9 || v * scale < 1)
+        return false;
+    *out = (int64_t)(v * scale);
+    return true;
+}
+
+int
+corr_run_parse_path(const char *arg, unsigned n_files, uint8_t path[RS_CORR_MAX_POINTS])
+{
+    unsigned n = 0, used = 0;
+
+    for (const char *p = arg; *p != '\0'; p++) {
+        if (*p == ',')
+            continue;
+        unsigned i = (unsigned)(*p - 'A');
+        if (*p < 'A' || i >= n_files || (used & (1u << i)) || n >= RS_CORR_MAX_POINTS)
+            return cli_fail(CLI_EXIT_USAGE, "--path %s: expected each of the points A to %c "
+                            "once, comma-separated", arg,
+                            rs_corr_point_name(n_files - 1));
+        used |= 1u << i;
+        path[n++] = (uint8_t)i;
+    }
+    if (n != n_files)
+        return cli_fail(CLI_EXIT_USAGE, "--path %s: expected each of the points A to %c once, "
+                        "comma-separated", arg, rs_corr_point_name(n_files - 1));
+    return 0;
 }
 
 /* The points' frames merged by time on the given clocks, fed to c (or, with a probe,
@@ -158,15 +203,18 @@ corr_run_prepare(struct corr_run *r)
         opts.n_drops[i] = r->n_drops[i];
     }
     memcpy(opts.clock, r->clock, sizeof(r->clock));
-    if (rs_corr_new(&opts, r->sink, r->ctx, &r->fin, err) != 0)
-        return cli_fail(CLI_EXIT_INTERNAL, "%s", err);
-    rs_corr_use_paths(r->fin, r->est);
+    r->match_opts = opts;
     return 0;
 }
 
 int
 corr_run_match(struct corr_run *r)
 {
+    char err[RS_ERRBUF_SIZE];
+
+    if (rs_corr_new(&r->match_opts, r->sink, r->ctx, &r->fin, err) != 0)
+        return cli_fail(CLI_EXIT_INTERNAL, "%s", err);
+    rs_corr_use_paths(r->fin, r->est);
     return run_pass(r, r->fin, NULL, r->clock, "matching");
 }
 

@@ -24,13 +24,15 @@ struct corr_run {
     const uint8_t *path;            /* --path, or NULL */
     struct rs_decode_opts decode;
     bool no_frames;                 /* statistics only: the sink is never called */
-    rs_corr_sink *sink;
+    rs_corr_sink *sink;             /* read by corr_run_match() */
     void *ctx;
     /* out: after corr_run_prepare() */
     struct rs_corr_clock clock[RS_CORR_MAX_POINTS];    /* the fitted clocks */
     struct rs_corr_counts estimated;    /* what the estimating pass counted (its mapped
                                            times span the captures) */
-    struct rs_corr *est, *fin;      /* the estimating and the matching pass */
+    struct rs_corr *est, *fin;      /* the estimating and the matching pass (made by
+                                       corr_run_match()) */
+    struct rs_corr_opts match_opts; /* what the matching pass is made with */
     /* what each file's pcapng statistics say its capturer dropped, and when */
     struct rs_corr_drop_span drops[RS_CORR_MAX_POINTS][RS_SOURCE_DROP_SPANS];
     unsigned n_drops[RS_CORR_MAX_POINTS];
@@ -45,5 +47,10 @@ int corr_run_prepare(struct corr_run *r);
  * error. */
 int corr_run_match(struct corr_run *r);
 void corr_run_free(struct corr_run *r);
+/* --window T: "0.1", "100ms", "250us", "2s"; false when not a duration from 1us to 1h. */
+bool corr_run_parse_window(const char *arg, int64_t *out);
+/* --path A,B,C: each of the n_files points once. 0, or an exit code after a one-line
+ * error. */
+int corr_run_parse_path(const char *arg, unsigned n_files, uint8_t path[RS_CORR_MAX_POINTS]);
 
 #endif /* ROCESHARK_CLI_CORR_RUN_H */

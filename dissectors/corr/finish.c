@@ -289,7 +289,9 @@ corr_finish(struct rs_corr *c, struct corr_entry *e)
 
     make_view(c, e, &v);
     count_view(c, e, &v);
-    if (c->sink != NULL) {
+    if (c->sink != NULL && c->opts.no_frames) {
+        c->sink(c->ctx, &v, NULL);
+    } else if (c->sink != NULL) {
         struct rs_frame f = e->frame;
         f.data = corr_copy_of(c, e);
         if (f.data != NULL)

@@ -161,9 +161,8 @@ rs_plot_add_packet(struct rs_plot *pl, const struct rs_packet *pkt)
     }
 }
 
-/* A tick step of 1, 2 or 5 times a power of ten, about span/6. */
-static double
-nice_step(double span)
+double
+rs_plot_nice_step(double span)
 {
     double raw = span / 6, p = 1;
 
@@ -206,7 +205,7 @@ rs_plot_write_svg(const struct rs_plot *pl, FILE *fp, char *err)
                 "<text x=\"%d\" y=\"28\" font-size=\"15\" font-weight=\"bold\">%s</text>\n",
             W, H, W, H, LEFT, pl->title);
     /* Axes, grid and ticks. */
-    double ts = nice_step(tmax), ys = nice_step(ymax - ymin);
+    double ts = rs_plot_nice_step(tmax), ys = rs_plot_nice_step(ymax - ymin);
     for (double t = 0; t <= tmax + ts / 1e6; t += ts)
         fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>"
                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",

@@ -8,17 +8,12 @@ offset for each host, and per-packet fields that -T fields and -Y read. Bad argu
 one-line errors."""
 import os
 import re
-import struct
+import xml.etree.ElementTree as ET
 
-import livenet as ln
 import rstest as t
+from corrcaps import cut_node1, files
 
 RUNS = {"nccl": 276, "ring2": 276, "tree2": 124}   # RDMA packets across the three hosts
-
-
-def files(run):
-    base = os.path.join(t.REAL_CAPTURES, "linlinw5_rdma_ib_tutorial__pcap_nccl_%s_node" % run)
-    return ["%s%d.pcap" % (base, n) for n in range(3)]
 
 
 def correlate(args):
@@ -66,38 +61,9 @@ for run, packets in RUNS.items():
 # Capture loss against network loss: node1 of the nccl run with three frames from node0
 # taken out is three losses; the same frames written as pcapng with an Interface Statistics
 # Block that records three drops (isb_ifdrop) are capture misses, not losses.
-def pcapng(path, linktype, recs, ifdrop):
-    def block(btype, body):
-        body += b"\0" * (-len(body) % 4)
-        return struct.pack("<II", btype, len(body) + 12) + body + struct.pack("<I", len(body) + 12)
-    out = block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
-    out += block(1, struct.pack("<HHI", linktype, 0, 0))     # microseconds: the default
-    last = 0
-    for sec, usec, data, orig in recs:
-        last = sec * 1000000 + usec
-        out += block(6, struct.pack("<IIIII", 0, last >> 32, last & 0xffffffff, len(data), orig)
-                     + data)
-    if ifdrop is not None:
-        out += block(5, struct.pack("<III", 0, last >> 32, last & 0xffffffff) +
-                     struct.pack("<HHQ", 4, 8, ifdrop) + struct.pack("<HH", 0, 0))
-    open(path, "wb").write(out)
-
-
 tmp = t.tempdir()
-n0, n1 = files("nccl")[0], files("nccl")[1]
-rows = correlate(["-r", n0, "-r", n1, "-Y", 'roceshark.corr.segment == "A>B"', "-T", "fields",
-                  "-e", "infiniband.bth.destqp", "-e", "infiniband.bth.psn"]).splitlines()
-t.check(len(rows) >= 20, "A>B packets of node0 and node1: %d" % len(rows))
-at_b = t.run([t.ROCESHARK, "read", "-r", n1, "-T", "fields", "-e", "infiniband.bth.destqp", "-e",
-              "infiniband.bth.psn"]).stdout.splitlines()
-once = [r for r in rows if at_b.count(r) == 1]
-gone = set(once[len(once) // 2:len(once) // 2 + 3])
-_, linktype, recs = ln.read_pcap(n1)
-keep = [r for r, key in zip(recs, at_b) if key not in gone]
-t.check(len(keep) == len(recs) - 3, "%d of %d frames kept" % (len(keep), len(recs)))
-cut_pcap, cut_ng = os.path.join(tmp, "cut.pcap"), os.path.join(tmp, "cut.pcapng")
-pcapng(cut_ng, linktype, keep, 3)
-pcapng(cut_pcap, linktype, keep, None)
+n0 = files("nccl")[0]
+cut_pcap, cut_ng, marked_pcap, gone, marked = cut_node1(tmp)
 totals = r"lost: (\d+), CE marked: \d+, missed by a capture: (\d+)"
 out = correlate(["-r", n0, "-r", cut_pcap, "-q", "-z", "corr,qp"])
 t.check(re.search(totals, out).groups() == ("3", "0"), "no statistics: %r" % out)
@@ -108,6 +74,51 @@ t.check(re.search(totals, out).groups() == ("0", "3") and
 lines = correlate(["-r", n0, "-r", cut_ng, "-Y", "roceshark.corr.missed_at", "-T", "fields",
                    "-e", "roceshark.corr.missed_at", "-e", "roceshark.corr.lost_between"])
 t.check(lines.splitlines() == ["B\t"] * 3, "missed at B, lost nowhere: %r" % lines)
+# A CE mark put on two packets at B is found on segment A>B.
+lines = correlate(["-r", n0, "-r", marked_pcap, "-Y", "roceshark.corr.ce_marked_between", "-T",
+                   "fields", "-e", "roceshark.corr.ce_marked_between", "-e",
+                   "infiniband.bth.destqp", "-e", "infiniband.bth.psn"]).splitlines()
+t.check(sorted(lines) == sorted("A>B\t" + k for k in marked), "CE marked: %r" % lines)
+
+# plot segments: one panel per segment, whose delay bars count the packets both ends saw,
+# whose red triangles count its losses and orange ticks its CE marks, as correlate's fields
+# say (in the bins of their times), and which renders.
+def plot_segments(files_):
+    svg = os.path.join(tmp, "segments.svg")
+    args = [t.ROCESHARK, "plot", "segments", "-o", svg]
+    for f in files_:
+        args += ["-r", f]
+    t.run(args)
+    t.run(["rsvg-convert", svg, "-o", svg + ".png"])
+    want = {}
+    for line in correlate(["-T", "fields", "-e", "roceshark.corr.segment", "-e",
+                           "roceshark.corr.lost_between", "-e",
+                           "roceshark.corr.ce_marked_between"] +
+                          [x for f in files_ for x in ("-r", f)]).splitlines():
+        seg, lost, ce = line.split("\t")
+        for s in seg.split(",") if seg else []:
+            want.setdefault(s, [0, 0, 0])[0] += 1
+        if lost:
+            want.setdefault(lost, [0, 0, 0])[1] += 1
+        if ce:
+            want.setdefault(ce, [0, 0, 0])[2] += 1
+    got = {}
+    ns = "{http://www.w3.org/2000/svg}"
+    for g in ET.parse(svg).getroot().iter(ns + "g"):
+        counts = [sum(int(e.get("data-count")) for e in g.iter() if e.get("class") == k)
+                  for k in ("delay", "lost", "ce")]
+        t.check(counts == [int(g.get("data-" + k)) for k in ("packets", "lost", "ce")],
+                "%s: the panel's marks %r against its heading" % (g.get("data-segment"), counts))
+        got[g.get("data-segment")] = counts
+    t.check(got == want, "plot segments %s: %r, correlate says %r" % (files_, got, want))
+    return got
+
+
+t.check(plot_segments([n0, cut_pcap])["A>B"][1] == 3, "three lost on A>B")
+t.check(plot_segments([n0, marked_pcap])["A>B"][2] == 2, "two CE marked on A>B")
+got = plot_segments(files("nccl"))
+t.check(len(got) == 6 and sum(v[0] for v in got.values()) == RUNS["nccl"],
+        "the nccl run's six segments: %r" % got)
 
 # Two points that share no packet: A (node0 of one run) and B (of another) match nothing.
 a, b = files("nccl")[0], files("tree2")[1]
@@ -121,8 +132,16 @@ for args, words in ((["-r", a], "give the captures of 2 points or more"),
                     (["-r", a, "-r", b, "--path", "A,A"], "--path A,A"),
                     (["-r", a, "-r", b, "-z", "conv,qp"], "-z conv,qp"),
                     (["-r", a, "-r", b, "-Y", "roceshark.corr.delay >"], "-Y"),
-                    (["-r", a, "-r", b, "-T", "fields", "-e", "no.such"], "-e no.such")):
-    p = t.run([t.ROCESHARK, "correlate"] + args, check_rc=False)
+                    (["-r", a, "-r", b, "-T", "fields", "-e", "no.such"], "-e no.such"),
+                    (["plot", "segments", "-r", a, "-o", "x.svg"], "-r FILE twice or more"),
+                    (["plot", "segments", "-r", a, "-r", b], "-o OUT.svg"),
+                    (["plot", "segments", "-r", a, "-r", "-", "-o", "x.svg"], "standard input"),
+                    (["plot", "segments", "-r", a, "-r", b, "-o", "x.svg", "--path", "C"],
+                     "--path C"),
+                    (["plot", "psn", "-r", a, "--qp", "1", "-o", "x.svg", "--window", "1s"],
+                     "plot segments'")):
+    cmd = args if args[0] == "plot" else ["correlate"] + args
+    p = t.run([t.ROCESHARK] + cmd, check_rc=False)
     t.check(p.returncode == 1 and words in p.stderr and len(p.stderr.splitlines()) == 1,
             "%s: exit %d %r" % (" ".join(args), p.returncode, p.stderr))
 p = t.run([t.ROCESHARK, "correlate", "-r", a, "-r", "/nonexistent.pcap"], check_rc=False)

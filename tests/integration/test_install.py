@@ -192,7 +192,7 @@ t.check(t_forms is not None and complete("read", "-T", "") == sorted(t_forms.gro
         "-T: %s" % complete("read", "-T", ""))
 t.check(complete("perf", "write_bw", "") == [], "perf after its test: %s"
         % complete("perf", "write_bw", ""))
-t.check(complete("plot", "") == ["psn"], "plot: %s" % complete("plot", ""))
+t.check(complete("plot", "") == ["psn", "segments"], "plot: %s" % complete("plot", ""))
 # run finds the installed verbs library from the installed binary and lists our device.
 if BUILT["verbs"] and shutil.which("ibv_devices"):    # ibverbs-utils, as CI installs it
     preload = os.environ.get("ROCESHARK_SANITIZER_PRELOAD", "")

@@ -33,6 +33,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <roceshark/dissectors/common.h>
 #include <roceshark/dissectors/packet.h>
@@ -129,8 +130,8 @@ struct rs_corr_opts {
     uint32_t copy_bytes;            /* bytes of frames held for printing (0: the default;
                                        collect passes hold none) */
     bool collect;                   /* an estimating pass: gather the clocks and paths */
-    bool no_frames;                 /* hold no frames: the sink is not called (statistics
-                                       only) */
+    bool no_frames;                 /* hold no frames: the sink gets the view alone (a NULL
+                                       frame), as statistics and plots want */
     struct rs_corr_clock clock[RS_CORR_MAX_POINTS];
     const uint8_t *path;            /* --path: the points in order (n_points of them) */
     /* Spans of time in which a point's capturer recorded drops (pcapng ISBs), on that
@@ -156,7 +157,7 @@ int64_t rs_corr_window_for_delay(int64_t delay);
 #define RS_CORR_COPY_BYTES_DEFAULT (64u << 20)
 
 /* A finished packet: its view, and the frame of the point shown (a copy, valid until
- * the callback returns). */
+ * the callback returns; NULL with no_frames). */
 typedef void rs_corr_sink(void *ctx, const struct rs_corr_view *v, const struct rs_frame *f);
 
 struct rs_corr;
@@ -216,6 +217,21 @@ void rs_corr_probe_clocks(struct rs_corr_probe *p, struct rs_corr_clock out[RS_C
 int64_t rs_corr_probe_delay_max(const struct rs_corr_probe *p);
 void rs_corr_probe_free(struct rs_corr_probe *p);
 #define RS_CORR_PROBE_FRAMES 20000
+
+/* plot segments: each segment's one-way delay over time, with its losses and CE marks,
+ * as an SVG. Packets are gathered in RS_CORR_PLOT_BINS bins of time per segment (a
+ * segment is an ordered pair of points: A>B and B>A apart), so memory does not grow with
+ * the captures. */
+#define RS_CORR_PLOT_BINS 720
+struct rs_corr_plot;
+/* from, to: the span of time drawn, ns on A's clock (rs_corr_counts' first and last of an
+ * earlier pass); a packet outside falls in the first or last bin. */
+int rs_corr_plot_new(int64_t from, int64_t to, struct rs_corr_plot **out);
+void rs_corr_plot_add(struct rs_corr_plot *pl, const struct rs_corr_view *v);
+/* names[] are the points' files, listed under the title. */
+int rs_corr_plot_write_svg(const struct rs_corr_plot *pl, const char *const *names,
+                           unsigned n_points, FILE *fp, char *err);
+void rs_corr_plot_free(struct rs_corr_plot *pl);
 
 /* The name of point i: "A", "B", ... */
 static inline char

@@ -52,5 +52,7 @@ void rs_plot_init(struct rs_plot *pl, uint32_t conv, uint32_t qpn);
 void rs_plot_add_packet(struct rs_plot *pl, const struct rs_packet *pkt);
 int rs_plot_write_svg(const struct rs_plot *pl, FILE *fp, char *err);
 void rs_plot_free(struct rs_plot *pl);
+/* A tick step of 1, 2 or 5 times a power of ten, about span/6 (plot segments' axes too). */
+double rs_plot_nice_step(double span);
 
 #endif /* ROCESHARK_PLOT_H */

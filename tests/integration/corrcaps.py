@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The multi-point captures the correlate tests share: the three hosts of each NCCL run
+(tests/captures/real, SOURCES.md), and node1 of the nccl run with three of node0's packets
+taken out, as pcap (three network losses) or as pcapng whose Interface Statistics Block
+records three drops (three capture misses)."""
+import os
+import struct
+
+import livenet as ln
+import rstest as t
+
+
+def files(run):
+    base = os.path.join(t.REAL_CAPTURES, "linlinw5_rdma_ib_tutorial__pcap_nccl_%s_node" % run)
+    return ["%s%d.pcap" % (base, n) for n in range(3)]
+
+
+def pcapng(path, linktype, recs, ifdrop):
+    def block(btype, body):
+        body += b"\0" * (-len(body) % 4)
+        return struct.pack("<II", btype, len(body) + 12) + body + struct.pack("<I", len(body) + 12)
+    out = block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+    out += block(1, struct.pack("<HHI", linktype, 0, 0))     # microseconds: the default
+    last = 0
+    for sec, usec, data, orig in recs:
+        last = sec * 1000000 + usec
+        out += block(6, struct.pack("<IIIII", 0, last >> 32, last & 0xffffffff, len(data), orig)
+                     + data)
+    if ifdrop is not None:
+        out += block(5, struct.pack("<III", 0, last >> 32, last & 0xffffffff) +
+                     struct.pack("<HHQ", 4, 8, ifdrop) + struct.pack("<HH", 0, 0))
+    open(path, "wb").write(out)
+
+
+def ce_mark(data):
+    """An Ethernet/IPv4 frame with ECN set to CE and the header checksum made again (the
+    ICRC masks ECN: the packet keeps its key)."""
+    d = bytearray(data)
+    t.check(d[12:14] == b"\x08\x00", "an IPv4 frame")
+    d[15] |= 3
+    ihl = (d[14] & 15) * 4
+    d[24:26] = b"\0\0"
+    words = struct.unpack("!%dH" % (ihl // 2), bytes(d[14:14 + ihl]))
+    total = sum(words)
+    while total >> 16:
+        total = (total & 0xffff) + (total >> 16)
+    d[24:26] = struct.pack("!H", ~total & 0xffff)
+    return bytes(d)
+
+
+def cut_node1(tmp):
+    """(cut.pcap, cut.pcapng, marked.pcap, gone, marked): node1 of the nccl run without three
+    packets that node0 sent it once each (gone holds their "destqp\\tpsn"), and node1 whole
+    with two others of those CE-marked (marked)."""
+    n0, n1 = files("nccl")[0], files("nccl")[1]
+    rows = t.run([t.ROCESHARK, "correlate", "-r", n0, "-r", n1, "-Y",
+                  'roceshark.corr.segment == "A>B"', "-T", "fields", "-e",
+                  "infiniband.bth.destqp", "-e", "infiniband.bth.psn"]).stdout.splitlines()
+    t.check(len(rows) >= 20, "A>B packets of node0 and node1: %d" % len(rows))
+    at_b = t.run([t.ROCESHARK, "read", "-r", n1, "-T", "fields", "-e", "infiniband.bth.destqp",
+                  "-e", "infiniband.bth.psn"]).stdout.splitlines()
+    once = [r for r in rows if at_b.count(r) == 1]
+    gone = set(once[len(once) // 2:len(once) // 2 + 3])
+    marked = set(once[2:4])
+    _, linktype, recs = ln.read_pcap(n1)
+    keep = [r for r, key in zip(recs, at_b) if key not in gone]
+    t.check(len(keep) == len(recs) - 3, "%d of %d frames kept" % (len(keep), len(recs)))
+    cut_pcap, cut_ng = os.path.join(tmp, "cut.pcap"), os.path.join(tmp, "cut.pcapng")
+    pcapng(cut_ng, linktype, keep, 3)
+    pcapng(cut_pcap, linktype, keep, None)
+    marked_pcap = os.path.join(tmp, "marked.pcap")
+    pcapng(marked_pcap, linktype, [(s, u, ce_mark(d) if key in marked else d, o)
+                                   for (s, u, d, o), key in zip(recs, at_b)], None)
+    return cut_pcap, cut_ng, marked_pcap, gone, marked
