@@ -1,23 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd_tui.c - `roceshark tui`: the terminal view of a capture file or of a
- * live capture (tui/). Argument parsing, signals and exit codes only.
+ * live capture (tui/). Argument parsing, signals and exit codes; with the
+ * captures of several points, their correlation (corr_run.c) for the
+ * Segments view, made before the screen opens, its progress on stderr.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <roceshark/dissectors/print.h>
 #include <roceshark/tui/tui.h>
 
 #include "cli.h"
+#include "corr_run.h"
 
 static const char tui_usage[] =
-    "usage: roceshark tui -r FILE | -i IFACE | -d DEV[:PORT] [-w FILE] [-f BPF]\n"
+    "usage: roceshark tui -r FILE [-r FILE ...] | -i IFACE | -d DEV[:PORT] [-w FILE]\n"
+    "                     [-f BPF]\n"
     "                     [-Y FILTER] [-d udp.port==N,roce] [--counters DEV[:PORT]]\n"
     "                     [--sysfs ROOT] [--no-color]\n"
     "  The capture in a terminal, while it loads: QP conversations with their rates\n"
     "  over 2, 10 and 40 s, the packets (list, -V tree and bytes), and the expert items.\n"
-    "  -r FILE          capture to show (pcap or pcapng; not standard input)\n"
+    "  -r FILE          capture to show (pcap or pcapng; not standard input). Given\n"
+    "                   again, the captures of several points (2 to 8): the first is\n"
+    "                   shown, and F8 follows each packet across them as 'roceshark\n"
+    "                   correlate' does (where it was seen, lost, delayed, CE marked)\n"
     "  -i IFACE         capture live from an interface (libpcap), with the default RDMA\n"
     "                   filter; every frame is written to a file and read back from it\n"
     "  -d DEV[:PORT]    capture live from an RDMA device's port (default 1) through a\n"
@@ -59,7 +67,8 @@ parse_counters_port(char *arg, struct rs_tui_run_opts *o)
 }
 
 static int
-parse_tui_args(int argc, char **argv, struct rs_tui_run_opts *o, const char **sysfs_root)
+parse_tui_args(int argc, char **argv, struct rs_tui_run_opts *o, const char **sysfs_root,
+               struct corr_run *run)
 {
     static const struct option longopts[] = {{"no-color", no_argument, NULL, 'C'},
                                               {"counters", required_argument, NULL, 'N'},
@@ -76,7 +85,15 @@ parse_tui_args(int argc, char **argv, struct rs_tui_run_opts *o, const char **sy
            CLI_OPT_END) {
         switch (c) {
         case 'r':
-            o->model.path = optarg;
+            if (run->n_files == RS_CORR_MAX_POINTS)
+                return cli_fail(CLI_EXIT_USAGE, "tui: at most %d captures",
+                                RS_CORR_MAX_POINTS);
+            if (have_r && strcmp(optarg, "-") == 0)
+                return cli_fail(CLI_EXIT_USAGE, "tui: -r -: the captures of several points "
+                                "are read three times, so not from standard input");
+            run->files[run->n_files++] = optarg;
+            if (!have_r)
+                o->model.path = optarg;
             have_r = true;
             break;
         case 'i':
@@ -130,22 +147,56 @@ parse_tui_args(int argc, char **argv, struct rs_tui_run_opts *o, const char **sy
     return 0;
 }
 
-int
-cmd_tui(int argc, char **argv)
+/* The Segments view's rows: each packet of the points' captures, followed across them. */
+struct tui_corr {
+    struct corr_run run;
+    struct rs_tui_corr rows;
+    bool failed;
+};
+
+static void
+add_row(void *ctx, const struct rs_corr_view *v, const struct rs_frame *f)
 {
-    struct rs_tui_run_opts o;
-    struct rs_tui_run_result res;
-    char err[RS_ERRBUF_SIZE];
-    const char *sysfs_root = NULL;
+    struct tui_corr *tc = ctx;
+    struct rs_packet pkt;
+    char info[256];
+
+    rs_decode_frame(f, &tc->run.decode, &pkt);
+    rs_print_info(&pkt, info, sizeof(info));
+    if (!tc->failed && rs_tui_corr_add(&tc->rows, v, info) != 0)
+        tc->failed = true;
+}
+
+static int
+correlate(struct tui_corr *tc)
+{
     int rc;
 
-    /* SIGINT and SIGTERM end a live capture as 'q' does: the file whole, the counts shown. */
-    cli_catch_stop_signals();
-    if ((rc = parse_tui_args(argc, argv, &o, &sysfs_root)) != 0)
-        return rc < 0 ? CLI_EXIT_OK : rc;
-    /* A bad filter is a usage error whatever the terminal. */
-    if (o.model.filter != NULL && rs_tui_model_check_filter(o.model.filter, err) != 0)
-        return cli_fail(CLI_EXIT_USAGE, "-Y %s: %s", o.model.filter, err);
+    tc->run.sink = add_row;
+    tc->run.ctx = tc;
+    if ((rc = corr_run_prepare(&tc->run)) == 0 && (rc = corr_run_match(&tc->run)) == 0) {
+        tc->rows.n_points = tc->run.n_files;
+        memcpy(tc->rows.files, tc->run.files, sizeof(tc->rows.files));
+        tc->rows.counts = rs_corr_counts(tc->run.fin);
+        memcpy(tc->rows.clock, tc->run.clock, sizeof(tc->rows.clock));
+        tc->rows.window = tc->run.match_opts.window;
+        if (tc->failed)
+            rc = cli_fail(CLI_EXIT_INTERNAL, "tui: out of memory");
+    }
+    corr_run_free(&tc->run);
+    if (rc != 0)
+        rs_tui_corr_free(&tc->rows);
+    return rc;
+}
+
+/* The screens until the user quits, and a live capture's counts after. */
+static int
+run_screens(struct rs_tui_run_opts o, const char *sysfs_root)
+{
+    struct rs_tui_run_result res;
+    char err[RS_ERRBUF_SIZE];
+    int rc;
+
     /* The device captured from shows its own counters, when sysfs has them. */
     char rdma_dev[64];
     if (o.nic_dev == NULL && o.model.rdma != NULL) {
@@ -174,4 +225,36 @@ cmd_tui(int argc, char **argv)
     if (res.capture_error[0] != '\0')
         return cli_fail(CLI_EXIT_OUTPUT, "tui: %s", res.capture_error);
     return CLI_EXIT_OK;
+}
+
+
+int
+cmd_tui(int argc, char **argv)
+{
+    struct rs_tui_run_opts o;
+    struct tui_corr tc;
+    char err[RS_ERRBUF_SIZE];
+    const char *sysfs_root = NULL;
+    int rc;
+
+    /* SIGINT and SIGTERM end a live capture as 'q' does: the file whole, the counts shown. */
+    cli_catch_stop_signals();
+    memset(&tc, 0, sizeof(tc));
+    corr_run_init(&tc.run);
+    if ((rc = parse_tui_args(argc, argv, &o, &sysfs_root, &tc.run)) != 0)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    /* A bad filter is a usage error whatever the terminal. */
+    if (o.model.filter != NULL && rs_tui_model_check_filter(o.model.filter, err) != 0)
+        return cli_fail(CLI_EXIT_USAGE, "-Y %s: %s", o.model.filter, err);
+    if (tc.run.n_files > 1) {
+        tc.run.decode = o.model.decode;
+        tc.run.decode.verify_crc = false;
+        if ((rc = correlate(&tc)) != 0)
+            return rc;
+        o.corr = &tc.rows;
+        rc = run_screens(o, sysfs_root);
+        rs_tui_corr_free(&tc.rows);
+        return rc;
+    }
+    return run_screens(o, sysfs_root);
 }

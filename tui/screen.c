@@ -40,6 +40,7 @@ static const char help_text[] =
     "  Tab, Shift-Tab     next, previous view\n"
     "  F2, F3, F5         QP conversations, Packets, Anomalies\n"
     "  F6, F7             Graph of the selected conversation, NIC counters\n"
+    "  F8                 Segments (with several -r): each packet across the points\n"
     "  Up, Down, j, k, PgUp, PgDn, Home, End\n"
     "                     move; End in Packets follows the newest packet\n"
     "  Enter              Conversations: that QP's packets; Anomalies: the packet\n"
@@ -56,6 +57,8 @@ static const char help_text[] =
     "                     absolute, absolute with date, UTC, UTC with date, epoch,\n"
     "                     delta, delta displayed\n"
     "  o                  Conversations: freeze the order of the rows, or free it\n"
+    "  x                  Segments: only the packets lost, CE marked or missed, or all\n"
+    "  Enter              Segments: the packet, when A (the file shown) saw it\n"
     "  / or F4            display filter (Wireshark syntax); Enter applies, Esc cancels\n"
     "  g or :             go to packet number (asks before clearing a filter hiding it)\n"
     "  s, n               find the next packet whose line holds a text (any case); again\n"
@@ -314,6 +317,8 @@ draw(struct tui *t)
         view_anomalies_draw(t, 1, body, cols);
     else if (t->view == VIEW_GRAPH)
         view_graph_draw(t, 1, body, cols);
+    else if (t->view == VIEW_SEGMENTS)
+        view_segments_draw(t, 1, body, cols);
     else
         view_counters_draw(t, 1, body, cols);
     tui_draw_status(t, lines - 1, cols, &progress);
@@ -322,6 +327,12 @@ draw(struct tui *t)
     if (t->prompt.active)
         prompt_draw(t, lines - 2, cols);
     refresh();
+}
+
+bool
+tui_view_present(const struct tui *t, enum tui_view v)
+{
+    return v != VIEW_SEGMENTS || t->corr != NULL;
 }
 
 static void
@@ -366,10 +377,14 @@ handle_key(struct tui *t, int key)
         return;
     }
     case '\t':
-        t->view = (t->view + 1) % VIEW_COUNT;
+        do
+            t->view = (t->view + 1) % VIEW_COUNT;
+        while (!tui_view_present(t, t->view));
         return;
     case KEY_BTAB:
-        t->view = (t->view + VIEW_COUNT - 1) % VIEW_COUNT;
+        do
+            t->view = (t->view + VIEW_COUNT - 1) % VIEW_COUNT;
+        while (!tui_view_present(t, t->view));
         return;
     case KEY_F(2):
         t->view = VIEW_CONVS;
@@ -385,6 +400,13 @@ handle_key(struct tui *t, int key)
         return;
     case KEY_F(7):
         t->view = VIEW_COUNTERS;
+        return;
+    case KEY_F(8):
+        if (tui_view_present(t, VIEW_SEGMENTS))
+            t->view = VIEW_SEGMENTS;
+        else
+            tui_message(t, "F8 Segments needs the captures of several points: tui -r A.pcap "
+                        "-r B.pcap");
         return;
     case '?':
     case KEY_F(1):
@@ -428,6 +450,8 @@ handle_key(struct tui *t, int key)
         view_anomalies_key(t, key);
     else if (t->view == VIEW_GRAPH)
         view_graph_key(t, key);
+    else if (t->view == VIEW_SEGMENTS)
+        view_segments_key(t, key);
     else
         view_counters_key(t, key);
 }
@@ -522,6 +546,7 @@ rs_tui_run(const struct rs_tui_run_opts *opts, struct rs_tui_run_result *result,
     if ((rc = check_terminal(err)) != 0 ||
         (rc = rs_tui_model_open(&opts->model, &t.model, err)) != 0)
         return rc;
+    t.corr = opts->corr;
     if (opts->nic != NULL) {
         t.nic = opts->nic;
         snprintf(t.nic_name, sizeof(t.nic_name), "%.40s port %u", opts->nic_dev,
@@ -550,6 +575,7 @@ rs_tui_run(const struct rs_tui_run_opts *opts, struct rs_tui_run_result *result,
     free(t.folds);
     tui_tags_free(&t);
     free(t.frozen_rank);
+    free(t.seg_notable);
     free(t.conv_rows.rows);
     rs_tui_model_close(t.model);
     return 0;

@@ -16,7 +16,11 @@
 
 #define TREE_SEL_NONE (-2)
 
-enum tui_view { VIEW_CONVS, VIEW_PACKETS, VIEW_ANOMALIES, VIEW_GRAPH, VIEW_COUNTERS, VIEW_COUNT };
+enum tui_view {
+    VIEW_CONVS, VIEW_PACKETS, VIEW_ANOMALIES, VIEW_GRAPH, VIEW_COUNTERS,
+    VIEW_SEGMENTS,          /* with several -r only */
+    VIEW_COUNT
+};
 
 /* Colour pairs; without colour each falls back to an attribute (tui_attr). */
 enum tui_pair { PAIR_NONE, PAIR_NAK, PAIR_RETX, PAIR_CONGESTION, PAIR_BAR, PAIR_OK, PAIR_BAD };
@@ -116,6 +120,13 @@ struct tui {
     uint64_t nic_next_ns;
     uint64_t cnt_sel, cnt_top;
 
+    /* Segments (several -r): the correlated packets, the caller's */
+    const struct rs_tui_corr *corr;
+    uint64_t seg_sel, seg_top;
+    bool seg_only_notable;          /* x: lost, CE marked or missed ones only */
+    size_t *seg_notable;            /* their indexes in corr->rows, made at the first x */
+    size_t seg_n_notable;
+
     /* Packets tagged with Space, a bit per frame number: they outlive filters. */
     uint8_t *tags;
     size_t tags_bytes;
@@ -176,6 +187,10 @@ void view_anomalies_draw(struct tui *t, int y, int rows, int cols);
 bool view_anomalies_key(struct tui *t, int key);
 void view_counters_draw(struct tui *t, int y, int rows, int cols);
 bool view_counters_key(struct tui *t, int key);
+void view_segments_draw(struct tui *t, int y, int rows, int cols);
+bool view_segments_key(struct tui *t, int key);
+/* Whether view v is there to show (Segments needs several -r). */
+bool tui_view_present(const struct tui *t, enum tui_view v);
 /* Reads the NIC's counters when a second has passed since the last time. */
 void view_counters_tick(struct tui *t);
 

@@ -24,6 +24,7 @@ static const struct {
     [VIEW_ANOMALIES] = {"F5 Anomalies", "F5 Anom"},
     [VIEW_GRAPH] = {"F6 Graph", "F6 Graph"},
     [VIEW_COUNTERS] = {"F7 NIC counters", "F7 NIC"},
+    [VIEW_SEGMENTS] = {"F8 Segments", "F8 Segs"},
 };
 
 /* The names of -t's time formats, as the status line gives them. */
@@ -61,12 +62,14 @@ tui_draw_top(struct tui *t, int cols)
     /* The full names when they fit beside the source, else the brief ones. */
     bool brief = false;
     for (int v = 0; v < VIEW_COUNT; v++)
-        width += (int)strlen(views[v].name) + 3;
+        width += tui_view_present(t, (enum tui_view)v) ? (int)strlen(views[v].name) + 3 : 0;
     if (width + (int)strlen(t->source) + 3 > cols)
         brief = true;
     tui_put(t, 0, 0, cols, "", tui_attr(t, PAIR_BAR));
     int x = 0;
     for (int v = 0; v < VIEW_COUNT && x < cols; v++) {
+        if (!tui_view_present(t, (enum tui_view)v))
+            continue;
         const char *name = brief ? views[v].brief : views[v].name;
         snprintf(label, sizeof(label), v == (int)t->view ? "[%s]" : " %s ", name);
         int w = (int)strlen(label);

@@ -134,18 +134,8 @@ draw_panel(const struct rs_corr_plot *pl, const struct plot_seg *seg, unsigned a
             rs_corr_point_name(a), rs_corr_point_name(b), (unsigned long long)seg->n,
             (unsigned long long)seg->lost, (unsigned long long)seg->ce,
             seg->n > 0 ? (double)seg->min / 1e3 : 0, seg->n > 0 ? (double)seg->max / 1e3 : 0);
-    double ts = rs_plot_nice_step(span_s), ys = rs_plot_nice_step(ymax - ymin);
-    for (double t = 0; t <= span_s + ts / 1e6; t += ts) {
-        double x = LEFT + t / span_s * pw;
-        fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>"
-                    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
-                x, top, x, top + ph, x, top + ph + 16, t);
-    }
-    for (double v = ys * (double)(long long)(ymin / ys); v <= ymax; v += ys)
-        if (v >= ymin)
-            fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>"
-                        "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
-                    LEFT, Y(v), LEFT + pw, Y(v), LEFT - 6, Y(v) + 4, v);
+    rs_plot_svg_grid(fp, &(struct rs_plot_axes){LEFT, top, pw, ph, span_s, 1, ymin, ymax,
+                                                 false});
     fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
                 "stroke=\"#333333\"/>\n"
                 "<text x=\"20\" y=\"%.0f\" transform=\"rotate(-90 20 %.0f)\" "
@@ -185,7 +175,7 @@ rs_corr_plot_write_svg(const struct rs_corr_plot *pl, const char *const *names,
     for (unsigned i = 0; i < N_SEGS; i++)
         n += pl->seg[i] != NULL;
     int head = 44 + 16 * (int)n_points;
-    int h = head + (int)(n > 0 ? n : 1) * (PANEL_H + PANEL_GAP) + 10;
+    int h = head + (int)(n > 0 ? n : 1) * (PANEL_H + PANEL_GAP) + 30;   /* the last tick labels */
     fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                 "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\" "

@@ -161,8 +161,9 @@ rs_plot_add_packet(struct rs_plot *pl, const struct rs_packet *pkt)
     }
 }
 
-double
-rs_plot_nice_step(double span)
+/* A tick step of 1, 2 or 5 times a power of ten, about span/6. */
+static double
+nice_step(double span)
 {
     double raw = span / 6, p = 1;
 
@@ -171,6 +172,33 @@ rs_plot_nice_step(double span)
     while (p > raw && p > 1e-12)
         p /= 10;
     return raw <= p ? p : raw <= 2 * p ? 2 * p : raw <= 5 * p ? 5 * p : 10 * p;
+}
+
+void
+rs_plot_svg_grid(FILE *fp, const struct rs_plot_axes *a)
+{
+    double ts = nice_step(a->xmax), ys = nice_step(a->ymax - a->ymin);
+    double span = a->ymax - a->ymin;
+
+    for (double t = 0; t <= a->xmax + ts / 1e6; t += ts) {
+        double x = a->left + t / a->xmax * a->pw;
+        fprintf(fp, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>"
+                    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+                x, a->top, x, a->top + a->ph, x, a->top + a->ph + 18, t * a->x_label_scale);
+    }
+    for (double v = ys * (double)(long long)(a->ymin / ys); v <= a->ymax + ys / 1e6; v += ys) {
+        double y = a->top + a->ph - (v - a->ymin) / span * a->ph;
+        if (v < a->ymin)
+            continue;
+        fprintf(fp, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>",
+                a->left, y, a->left + a->pw, y);
+        if (a->y_signed)
+            fprintf(fp, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%+.0f</text>\n",
+                    a->left - 6, y + 4, v);
+        else
+            fprintf(fp, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+                    a->left - 6, y + 4, v);
+    }
 }
 
 int
@@ -205,16 +233,8 @@ rs_plot_write_svg(const struct rs_plot *pl, FILE *fp, char *err)
                 "<text x=\"%d\" y=\"28\" font-size=\"15\" font-weight=\"bold\">%s</text>\n",
             W, H, W, H, LEFT, pl->title);
     /* Axes, grid and ticks. */
-    double ts = rs_plot_nice_step(tmax), ys = rs_plot_nice_step(ymax - ymin);
-    for (double t = 0; t <= tmax + ts / 1e6; t += ts)
-        fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>"
-                    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
-                X(t), TOP, X(t), TOP + ph, X(t), TOP + ph + 18, t * 1e3);
-    for (double v = ys * (double)(long long)(ymin / ys); v <= ymax + ys / 1e6; v += ys)
-        if (v >= ymin)
-            fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e6e6e6\"/>"
-                        "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%+.0f</text>\n",
-                    LEFT, Y(v), LEFT + pw, Y(v), LEFT - 6, Y(v) + 4, v);
+    rs_plot_svg_grid(fp, &(struct rs_plot_axes){LEFT, TOP, pw, ph, tmax, 1e3, ymin, ymax,
+                                                 true});
     fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
                 "stroke=\"#333333\"/>\n"
                 "<text x=\"%.0f\" y=\"%d\" text-anchor=\"middle\">time since the first request "

@@ -5,6 +5,7 @@
 #ifndef ROCESHARK_PLOT_H
 #define ROCESHARK_PLOT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -52,7 +53,16 @@ void rs_plot_init(struct rs_plot *pl, uint32_t conv, uint32_t qpn);
 void rs_plot_add_packet(struct rs_plot *pl, const struct rs_packet *pkt);
 int rs_plot_write_svg(const struct rs_plot *pl, FILE *fp, char *err);
 void rs_plot_free(struct rs_plot *pl);
-/* A tick step of 1, 2 or 5 times a power of ten, about span/6 (plot segments' axes too). */
-double rs_plot_nice_step(double span);
+/* The grid and tick labels of a plot's frame at (left, top), pw by ph: time from 0 to
+ * xmax (labelled in units of x_label_scale: 1e3 for ms) and values from ymin to ymax
+ * (labelled with a sign when y_signed), at steps of 1, 2 or 5 times a power of ten (plot
+ * psn's and plot segments' panels). */
+struct rs_plot_axes {
+    double left, top, pw, ph;
+    double xmax, x_label_scale;
+    double ymin, ymax;
+    bool y_signed;
+};
+void rs_plot_svg_grid(FILE *fp, const struct rs_plot_axes *a);
 
 #endif /* ROCESHARK_PLOT_H */

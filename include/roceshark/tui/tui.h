@@ -22,6 +22,7 @@
 #include <roceshark/dissectors/analysis.h>
 #include <roceshark/capture/capture.h>
 #include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/corr.h>
 #include <roceshark/dissectors/dissect.h>
 #include <roceshark/dissectors/iwarp.h>
 #include <roceshark/dissectors/nstime.h>
@@ -480,8 +481,50 @@ size_t rs_tui_canvas_cell(const struct rs_tui_canvas *c, int row, int col, bool 
 #define RS_TUI_MIN_COLS 80
 #define RS_TUI_MIN_LINES 24
 
+/* --- The Segments view: several points' captures, each packet followed across them --- */
+
+/* One correlated packet (roceshark correlate's view of it), as the Segments view (F8)
+ * shows it: about 100 bytes, with its Info apart. */
+struct rs_tui_corr_row {
+    uint64_t number;                /* its frame number at the point shown (the first) */
+    uint64_t number_a;              /* at point A, the file the other views show; 0: A did
+                                       not see it */
+    int64_t delay[RS_CORR_MAX_SEGMENTS];    /* ns, per segment of its path seen at both
+                                               ends (bit in both) */
+    uint32_t info;                  /* offset of its Info in rs_tui_corr.text */
+    uint8_t shown, seen, missed, n_path;
+    uint8_t path[RS_CORR_MAX_POINTS];
+    uint8_t both;                   /* bit per segment */
+    int8_t lost_seg, ce_seg;        /* -1: none */
+    bool contradiction;
+    bool not_told;                  /* missed where the capture recorded drops */
+};
+
+/* The rows of every correlated packet, in the order the matcher finished them (by their
+ * first sighting), with the run's clocks and counts for the view's heading. */
+struct rs_tui_corr {
+    unsigned n_points;
+    const char *files[RS_CORR_MAX_POINTS];
+    struct rs_tui_corr_row *rows;
+    size_t n, cap;
+    char *text;                     /* the rows' Info, each ending with a NUL */
+    size_t text_len, text_cap;
+    struct rs_corr_counts counts;
+    struct rs_corr_clock clock[RS_CORR_MAX_POINTS];
+    int64_t window;                 /* ns */
+};
+
+/* Appends a finished packet's row; RS_ENOMEM when out of memory. */
+int rs_tui_corr_add(struct rs_tui_corr *c, const struct rs_corr_view *v, const char *info);
+/* The text of a row's segment s (0 .. n_path - 2), as the view's column shows it:
+ * "A>B 36.0us", "A>B LOST", "A>B CE 36.0us", "" when neither end saw it. */
+void rs_tui_corr_segment_text(const struct rs_tui_corr_row *r, unsigned s, char *buf,
+                              size_t size);
+void rs_tui_corr_free(struct rs_tui_corr *c);
+
 struct rs_tui_run_opts {
     struct rs_tui_model_opts model;
+    const struct rs_tui_corr *corr; /* several -r: the Segments view's rows; NULL: none */
     struct rs_tui_nic *nic;         /* the NIC counters view's port (the caller's, opened
                                        with rs_tui_nic_open); NULL: none */
     const char *nic_dev;            /* its device name and port, for the heading */
