@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""suite_load.py PASSES [BUILD] - the default test suite PASSES times in a row on a machine
+busier than it has cores (root, as the suite is; run it by hand on an otherwise quiet
+machine: it is not a ctest test, which would run itself).
+
+`stress-ng --cpu 2*nproc` runs beside it throughout. Each pass is what `scripts/test.sh`
+runs for a build folder: `ctest --test-dir BUILD -LE long -j2 --output-on-failure`
+(BUILD: build/ by default; build-sanitize/ for the sanitized pass). A line per pass says
+whether it passed, how long it took and which tests failed; the last lines count the
+passes that passed and each test that failed, with how often. Exit 0 only if every pass
+passed. ROCESHARK_TSHARK_CACHE is set to BUILD/tshark-cache unless given."""
+import collections
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+if len(sys.argv) not in (2, 3) or not sys.argv[1].isdigit() or int(sys.argv[1]) < 1:
+    sys.exit("usage: suite_load.py PASSES [BUILD]")
+PASSES = int(sys.argv[1])
+BUILD = os.path.abspath(sys.argv[2] if len(sys.argv) == 3 else os.path.join(ROOT, "build"))
+if shutil.which("stress-ng") is None:
+    sys.exit("suite_load.py: stress-ng: not installed (apt-get install stress-ng)")
+if not os.path.isfile(os.path.join(BUILD, "CTestTestfile.cmake")):
+    sys.exit("suite_load.py: %s: no build folder with tests" % BUILD)
+env = dict(os.environ)
+env.setdefault("ROCESHARK_TSHARK_CACHE", os.path.join(BUILD, "tshark-cache"))
+FAILED = re.compile(r"^\s*\d+ - (\S+) \(")
+
+stress = subprocess.Popen(["stress-ng", "--cpu", str(2 * os.cpu_count()), "--timeout", "0"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+passed = 0
+failures = collections.Counter()
+try:
+    for i in range(1, PASSES + 1):
+        start = time.time()
+        p = subprocess.run(["ctest", "--test-dir", BUILD, "-LE", "long", "-j2",
+                            "--output-on-failure"], capture_output=True, text=True, env=env)
+        failed = [m.group(1) for m in map(FAILED.match, p.stdout.splitlines()) if m]
+        passed += p.returncode == 0
+        failures.update(failed)
+        print("pass %d/%d: %s in %.0f s%s" % (i, PASSES, "passed" if p.returncode == 0
+                                               else "FAILED", time.time() - start,
+                                               (": " + " ".join(failed)) if failed else ""),
+              flush=True)
+finally:
+    stress.send_signal(signal.SIGINT)
+    try:
+        stress.wait(10)
+    except subprocess.TimeoutExpired:
+        stress.kill()
+print("%d of %d passes passed under stress-ng --cpu %d" % (passed, PASSES, 2 * os.cpu_count()))
+for name, n in failures.most_common():
+    print("  %s failed in %d pass(es)" % (name, n))
+sys.exit(0 if passed == PASSES else 1)
