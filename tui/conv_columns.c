@@ -2,8 +2,10 @@
 /*
  * conv_columns.c - the conversation table's columns: heading, width, the
  * cell's text and the sort key, from one table so that what is shown and
- * what is sorted on can never disagree. The figures are those of
- * `read -z conv,qp` (stats_conv.c), with the NAKs summed over their codes.
+ * what is sorted on can never disagree. The columns and their figures are the
+ * conversation table's (stats.h, rs_conv_columns: those of `read -z conv,qp` and the
+ * plugin), with the NAKs summed over their codes; the rates and the last time are the
+ * view's own.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,45 +14,61 @@
 #include <roceshark/dissectors/stats.h>
 #include <roceshark/tui/tui.h>
 
-enum col_kind { KIND_COUNT, KIND_ENDPOINT, KIND_RATE, KIND_USEC, KIND_TIME };
+enum col_kind { KIND_SHARED, KIND_RATE, KIND_TIME };
 
+/* A column of the view: one of the conversation table's (stats.h), with a width of the
+ * view's own, or one the TUI alone keeps (the rates, the last packet's time). */
 struct column {
-    const char *name;
-    int width;
     enum col_kind kind;
+    enum rs_conv_col shared;    /* KIND_SHARED */
+    const char *name;           /* the others' */
+    int width;
 };
+
+#define SHARED(col, w) {KIND_SHARED, col, NULL, w}
 
 static const struct column columns[RS_TUI_COL_COUNT] = {
-    [RS_TUI_COL_CONV] = {"Conv", 4, KIND_COUNT},
-    [RS_TUI_COL_REQUESTER] = {"Requester:QP", 21, KIND_ENDPOINT},
-    [RS_TUI_COL_RESPONDER] = {"Responder:QP", 21, KIND_ENDPOINT},
-    [RS_TUI_COL_REQ_PKTS] = {"ReqPkts", 7, KIND_COUNT},
-    [RS_TUI_COL_REQ_BYTES] = {"ReqBytes", 9, KIND_COUNT},
-    [RS_TUI_COL_RSP_PKTS] = {"RspPkts", 7, KIND_COUNT},
-    [RS_TUI_COL_RSP_BYTES] = {"RspBytes", 9, KIND_COUNT},
-    [RS_TUI_COL_RATE2] = {"2s", 5, KIND_RATE},
-    [RS_TUI_COL_RATE10] = {"10s", 5, KIND_RATE},
-    [RS_TUI_COL_RATE40] = {"40s", 5, KIND_RATE},
-    [RS_TUI_COL_SEND] = {"SEND", 5, KIND_COUNT},
-    [RS_TUI_COL_WRITE] = {"WRITE", 5, KIND_COUNT},
-    [RS_TUI_COL_READ] = {"READ", 5, KIND_COUNT},
-    [RS_TUI_COL_ATOMIC] = {"ATOMIC", 6, KIND_COUNT},
-    [RS_TUI_COL_RETX] = {"Retx", 4, KIND_COUNT},
-    [RS_TUI_COL_GAPS] = {"Gaps", 4, KIND_COUNT},
-    [RS_TUI_COL_NAKS] = {"NAKs", 4, KIND_COUNT},
-    [RS_TUI_COL_RNR] = {"RNR", 4, KIND_COUNT},
-    [RS_TUI_COL_CNP] = {"CNP", 4, KIND_COUNT},
-    [RS_TUI_COL_ECN_CE] = {"CE", 4, KIND_COUNT},
-    [RS_TUI_COL_VIOL] = {"Viol", 4, KIND_COUNT},
-    [RS_TUI_COL_READ_AVG] = {"RdAvg_us", 8, KIND_USEC},
-    [RS_TUI_COL_READ_P99] = {"RdP99_us", 8, KIND_USEC},
-    [RS_TUI_COL_LAST] = {"Last", 10, KIND_TIME},
+    [RS_TUI_COL_CONV] = SHARED(RS_CONV_COL_CONV, 4),
+    [RS_TUI_COL_REQUESTER] = SHARED(RS_CONV_COL_REQUESTER, 21),
+    [RS_TUI_COL_RESPONDER] = SHARED(RS_CONV_COL_RESPONDER, 21),
+    [RS_TUI_COL_REQ_PKTS] = SHARED(RS_CONV_COL_REQ_PKTS, 7),
+    [RS_TUI_COL_REQ_BYTES] = SHARED(RS_CONV_COL_REQ_BYTES, 9),
+    [RS_TUI_COL_RSP_PKTS] = SHARED(RS_CONV_COL_RSP_PKTS, 7),
+    [RS_TUI_COL_RSP_BYTES] = SHARED(RS_CONV_COL_RSP_BYTES, 9),
+    [RS_TUI_COL_RATE2] = {KIND_RATE, RS_CONV_COL_COUNT, "2s", 5},
+    [RS_TUI_COL_RATE10] = {KIND_RATE, RS_CONV_COL_COUNT, "10s", 5},
+    [RS_TUI_COL_RATE40] = {KIND_RATE, RS_CONV_COL_COUNT, "40s", 5},
+    [RS_TUI_COL_SEND] = SHARED(RS_CONV_COL_SEND, 5),
+    [RS_TUI_COL_WRITE] = SHARED(RS_CONV_COL_WRITE, 5),
+    [RS_TUI_COL_READ] = SHARED(RS_CONV_COL_READ, 5),
+    [RS_TUI_COL_ATOMIC] = SHARED(RS_CONV_COL_ATOMIC, 6),
+    [RS_TUI_COL_RETX] = SHARED(RS_CONV_COL_RETX, 4),
+    [RS_TUI_COL_GAPS] = SHARED(RS_CONV_COL_GAPS, 4),
+    [RS_TUI_COL_NAKS] = SHARED(RS_CONV_COL_NAKS, 4),
+    [RS_TUI_COL_RNR] = SHARED(RS_CONV_COL_RNR, 4),
+    [RS_TUI_COL_CNP] = SHARED(RS_CONV_COL_CNP, 4),
+    [RS_TUI_COL_ECN_CE] = SHARED(RS_CONV_COL_ECN_CE, 4),
+    [RS_TUI_COL_VIOL] = SHARED(RS_CONV_COL_VIOL, 4),
+    [RS_TUI_COL_READ_AVG] = SHARED(RS_CONV_COL_READ_AVG, 8),
+    [RS_TUI_COL_READ_P99] = SHARED(RS_CONV_COL_READ_P99, 8),
+    [RS_TUI_COL_LAST] = {KIND_TIME, RS_CONV_COL_COUNT, "Last", 10},
 };
+
+/* The shared column's kind; RS_CONV_KIND_COUNT stands for the TUI's own columns. */
+static enum rs_conv_col_kind
+shared_kind(enum rs_tui_col col)
+{
+    return columns[col].kind == KIND_SHARED ? rs_conv_columns[columns[col].shared].kind
+                                            : RS_CONV_KIND_COUNT;
+}
 
 const char *
 rs_tui_col_name(enum rs_tui_col col)
 {
-    return columns[col].name;
+    if (columns[col].kind != KIND_SHARED)
+        return columns[col].name;
+    const struct rs_conv_column *c = &rs_conv_columns[columns[col].shared];
+    return c->short_name != NULL ? c->short_name : c->name;   /* a narrow view */
 }
 
 int
@@ -62,42 +80,27 @@ rs_tui_col_width(enum rs_tui_col col)
 bool
 rs_tui_col_is_count(enum rs_tui_col col)
 {
-    return columns[col].kind == KIND_COUNT;
+    return columns[col].kind == KIND_SHARED &&
+           (shared_kind(col) == RS_CONV_KIND_ID || shared_kind(col) == RS_CONV_KIND_COUNT);
 }
 
 /* The column's value as a number: what it sorts on. Endpoints sort on text. */
 static double
 col_value(const struct rs_tui_conv_row *row, enum rs_tui_col col)
 {
-    const struct rs_conv_stats *st = &row->st;
+    const struct column *c = &columns[col];
 
-    switch (col) {
-    case RS_TUI_COL_CONV: return st->id;
-    case RS_TUI_COL_REQ_PKTS: return (double)st->req_packets;
-    case RS_TUI_COL_REQ_BYTES: return (double)st->req_bytes;
-    case RS_TUI_COL_RSP_PKTS: return (double)st->resp_packets;
-    case RS_TUI_COL_RSP_BYTES: return (double)st->resp_bytes;
-    case RS_TUI_COL_RATE2: return row->rate[0];
-    case RS_TUI_COL_RATE10: return row->rate[1];
-    case RS_TUI_COL_RATE40: return row->rate[2];
-    case RS_TUI_COL_SEND: return (double)st->msgs_send;
-    case RS_TUI_COL_WRITE: return (double)st->msgs_write;
-    case RS_TUI_COL_READ: return (double)st->msgs_read;
-    case RS_TUI_COL_ATOMIC: return (double)st->msgs_atomic;
-    case RS_TUI_COL_RETX: return (double)st->retransmissions;
-    case RS_TUI_COL_GAPS: return (double)st->psn_gaps;
-    case RS_TUI_COL_NAKS:
-        return (double)(st->naks[0] + st->naks[1] + st->naks[2] + st->naks[3] + st->naks[4]);
-    case RS_TUI_COL_RNR: return (double)st->rnr_naks;
-    case RS_TUI_COL_CNP: return (double)st->cnps;
-    case RS_TUI_COL_ECN_CE: return (double)st->ecn_ce;
-    case RS_TUI_COL_VIOL: return (double)st->violations;
-    case RS_TUI_COL_READ_AVG:
-        return st->read_count ? (double)st->read_sum_ns / (double)st->read_count : -1;
-    case RS_TUI_COL_READ_P99: return st->read_count ? (double)st->read_p99_ns : -1;
-    case RS_TUI_COL_LAST: return row->have_last ? rs_time_to_double(row->last_seen) : -1;
-    default: return 0;
+    switch (c->kind) {
+    case KIND_RATE:
+        return row->rate[col - RS_TUI_COL_RATE2];
+    case KIND_TIME:
+        return row->have_last ? rs_time_to_double(row->last_seen) : -1;
+    case KIND_SHARED:
+        break;
     }
+    if (rs_conv_columns[c->shared].kind == RS_CONV_KIND_USEC)
+        return rs_conv_col_read_ns(&row->st, c->shared);
+    return (double)rs_conv_col_count(&row->st, c->shared);
 }
 
 /* Bytes per second as iftop prints them: 1.5K, 12M; "-" when not kept. */
@@ -128,21 +131,10 @@ rs_tui_col_format(const struct rs_tui_conv_row *row, enum rs_tui_col col, char *
     double v;
 
     switch (columns[col].kind) {
-    case KIND_ENDPOINT:
-        if (row->st.id == 0)
-            snprintf(buf, size, col == RS_TUI_COL_REQUESTER ? "(evicted)" : "-");
-        else
-            rs_stats_endpoint_name(&row->st, col == RS_TUI_COL_REQUESTER, buf, size);
-        return;
+    case KIND_SHARED:
+        break;
     case KIND_RATE:
         format_rate(col_value(row, col), buf, size);
-        return;
-    case KIND_USEC:
-        v = col_value(row, col);
-        if (v < 0)
-            snprintf(buf, size, "-");
-        else
-            snprintf(buf, size, "%.1f", v / 1000.0);
         return;
     case KIND_TIME: {
         /* An evicted conversation's last packet is not known: no time, not a negative one. */
@@ -155,7 +147,26 @@ rs_tui_col_format(const struct rs_tui_conv_row *row, enum rs_tui_col col, char *
         snprintf(buf, size, "%s", t);
         return;
     }
-    case KIND_COUNT:
+    }
+    switch (shared_kind(col)) {
+    case RS_CONV_KIND_ENDPOINT:
+        if (row->st.id == 0)
+            snprintf(buf, size, col == RS_TUI_COL_REQUESTER ? "(evicted)" : "-");
+        else
+            rs_stats_endpoint_name(&row->st, col == RS_TUI_COL_REQUESTER, buf, size);
+        return;
+    case RS_CONV_KIND_USEC:
+        v = col_value(row, col);
+        if (v < 0)
+            snprintf(buf, size, "-");
+        else
+            snprintf(buf, size, "%.1f", v / 1000.0);
+        return;
+    case RS_CONV_KIND_PAIRING:
+        snprintf(buf, size, "%s", rs_stats_pairing_name(&row->st));
+        return;
+    case RS_CONV_KIND_ID:
+    case RS_CONV_KIND_COUNT:
         snprintf(buf, size, "%.0f", col_value(row, col));
         return;
     }
@@ -197,7 +208,7 @@ compare_rows(const void *pa, const void *pb, void *ctx)
     const struct rs_tui_conv_row *a = pa, *b = pb;
     int c;
 
-    if (columns[k->col].kind == KIND_ENDPOINT) {
+    if (shared_kind(k->col) == RS_CONV_KIND_ENDPOINT) {
         c = compare_endpoints(a, b, k->col == RS_TUI_COL_REQUESTER);
     } else {
         double va = col_value(a, k->col), vb = col_value(b, k->col);

@@ -66,15 +66,6 @@ rs_stats_pairing_name(const struct rs_conv_stats *st)
     return st->paired_by_cm ? "cm" : "inferred";
 }
 
-static void
-print_us(struct rs_out *o, const struct rs_conv_stats *st, int64_t ns)
-{
-    if (st->read_count == 0)
-        rs_out_str(o, "         -");
-    else
-        rs_out_printf(o, " %9.1f", ns / 1000.0);
-}
-
 /* Column widths wide enough for every row's endpoints; with a filter, the
  * counts of the frames it took. */
 struct widths {
@@ -130,32 +121,51 @@ print_row(void *ctx, const struct rs_conv_stats *all)
     if (st == NULL || !carried_traffic(st))
         return;
     endpoints(st, req, resp, sizeof(req));
-    /* The counts, with their widths: those of the header's columns. */
-    const struct {
-        uint64_t v;
-        int width;
-    } counts[] = {
-        {st->req_packets, 9}, {st->req_bytes, 12}, {st->resp_packets, 9}, {st->resp_bytes, 12},
-        {st->msgs_send, 6}, {st->msgs_write, 6}, {st->msgs_read, 6}, {st->msgs_atomic, 6},
-        {st->retransmissions, 6}, {st->psn_gaps, 6}, {st->naks[0], 6}, {st->naks[1], 6},
-        {st->naks[2], 6}, {st->naks[3], 6}, {st->naks[4], 6}, {st->rnr_naks, 6},
-        {st->cnps, 6}, {st->ecn_ce, 6}, {st->violations, 6},
-    };
-    rs_out_pad_u64(o, st->id, 5);
-    rs_out_char(o, ' ');
-    rs_out_pad(o, req, w->req, true);
-    rs_out_char(o, ' ');
-    rs_out_pad(o, resp, w->resp, true);
-    rs_out_char(o, ' ');
-    rs_out_pad(o, rs_stats_pairing_name(st), 8, true);
-    for (size_t i = 0; i < RS_ARRAY_SIZE(counts); i++) {
-        rs_out_char(o, ' ');
-        rs_out_pad_u64(o, counts[i].v, counts[i].width);
+    /* Without printf: a table of many conversations prints many rows. */
+    for (size_t i = 0; i < RS_CONV_QP_COLUMNS; i++) {
+        enum rs_conv_col col = rs_conv_qp_columns[i];
+        const struct rs_conv_column *c = &rs_conv_columns[col];
+        if (i > 0)
+            rs_out_char(o, ' ');
+        switch (c->kind) {
+        case RS_CONV_KIND_ID:
+        case RS_CONV_KIND_COUNT:
+            rs_out_pad_u64(o, rs_conv_col_count(st, col), c->width);
+            break;
+        case RS_CONV_KIND_ENDPOINT:
+            rs_out_pad(o, col == RS_CONV_COL_REQUESTER ? req : resp,
+                       col == RS_CONV_COL_REQUESTER ? w->req : w->resp, true);
+            break;
+        case RS_CONV_KIND_PAIRING:
+            rs_out_pad(o, rs_stats_pairing_name(st), c->width, true);
+            break;
+        case RS_CONV_KIND_USEC: {
+            double ns = rs_conv_col_read_ns(st, col);
+            if (ns < 0)
+                rs_out_pad(o, "-", c->width, false);
+            else
+                rs_out_printf(o, "%*.1f", c->width, ns / 1000.0);
+            break;
+        }
+        }
     }
-    print_us(o, st, st->read_min_ns);
-    print_us(o, st, st->read_count ? st->read_sum_ns / (int64_t)st->read_count : 0);
-    print_us(o, st, st->read_p99_ns);
-    print_us(o, st, st->read_max_ns);
+    rs_out_char(o, '\n');
+}
+
+/* The heading: each column's name, as wide as its cells. */
+static void
+print_heading(const struct widths *w, struct rs_out *o)
+{
+    for (size_t i = 0; i < RS_CONV_QP_COLUMNS; i++) {
+        enum rs_conv_col col = rs_conv_qp_columns[i];
+        const struct rs_conv_column *c = &rs_conv_columns[col];
+        bool left = c->kind == RS_CONV_KIND_ENDPOINT || c->kind == RS_CONV_KIND_PAIRING;
+        int width = col == RS_CONV_COL_REQUESTER ? w->req
+                    : col == RS_CONV_COL_RESPONDER ? w->resp : c->width;
+        if (i > 0)
+            rs_out_char(o, ' ');
+        rs_out_pad(o, c->name, width, left);
+    }
     rs_out_char(o, '\n');
 }
 
@@ -181,7 +191,8 @@ static void
 print_table(const struct rs_analyzer *an, struct rs_out *o, GHashTable *tally,
             const char *filter)
 {
-    struct widths w = {o, 12, 12, 0, tally};
+    struct widths w = {o, rs_conv_columns[RS_CONV_COL_REQUESTER].width,
+                       rs_conv_columns[RS_CONV_COL_RESPONDER].width, 0, tally};
 
     rs_analyzer_foreach_conv(an, measure_row, &w);
     rs_out_str(o, "================================================================"
@@ -199,12 +210,7 @@ print_table(const struct rs_analyzer *an, struct rs_out *o, GHashTable *tally,
         rs_out_printf(o, "Counting the frames of filter: %s\n", filter);
     rs_out_str(o, "A conversation is the requests from Requester to Responder's QP and the "
                   "responses back to Requester's QP.\n");
-    rs_out_printf(o, "%5s %-*s %-*s %-8s %9s %12s %9s %12s %6s %6s %6s %6s %6s %6s %6s %6s %6s "
-                  "%6s %6s %6s %6s %6s %6s %9s %9s %9s %9s\n",
-                  "Conv", w.req, "Requester:QP", w.resp, "Responder:QP", "Pairing", "ReqPkts", "ReqBytes", "RspPkts",
-                  "RspBytes", "SEND", "WRITE", "READ", "ATOMIC", "Retx", "Gaps", "NakSeq",
-                  "NakInv", "NakAcc", "NakOp", "NakRD", "RNR", "CNP", "ECN-CE", "Viol",
-                  "RdMin_us", "RdAvg_us", "RdP99_us", "RdMax_us");
+    print_heading(&w, o);
     rs_analyzer_foreach_conv(an, print_row, &w);
     rs_out_str(o, "================================================================"
                   "================\n");

@@ -19,25 +19,11 @@
 
 #include "ws_plugin.h"
 
-enum {
-    COL_CONV, COL_REQUESTER, COL_RESPONDER, COL_PAIRING, COL_REQ_PKTS, COL_REQ_BYTES,
-    COL_RSP_PKTS, COL_RSP_BYTES, COL_SEND, COL_WRITE, COL_READ, COL_ATOMIC, COL_RETX,
-    COL_GAPS, COL_NAK_SEQ, COL_NAK_INV, COL_NAK_ACC, COL_NAK_OP, COL_NAK_RD, COL_RNR, COL_CNP,
-    COL_ECN, COL_VIOL, COL_RD_MIN, COL_RD_AVG, COL_RD_P99, COL_RD_MAX, N_COLS
-};
-
-#define U(name) {TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, name, "%u"}
-/* READ times are text: "-" where there was no READ, which a number column
- * cannot hold (tshark prints every item of a column as the column's type). */
-#define T(name) {TABLE_ITEM_STRING, TAP_ALIGN_RIGHT, name, "%s"}
-#define S(name) {TABLE_ITEM_STRING, TAP_ALIGN_LEFT, name, "%s"}
-
-static stat_tap_table_item columns[N_COLS] = {
-    U("Conv"), S("Requester:QP"), S("Responder:QP"), S("Pairing"), U("ReqPkts"), U("ReqBytes"),
-    U("RspPkts"), U("RspBytes"), U("SEND"), U("WRITE"), U("READ"), U("ATOMIC"), U("Retx"),
-    U("Gaps"), U("NakSeq"), U("NakInv"), U("NakAcc"), U("NakOp"), U("NakRD"), U("RNR"), U("CNP"),
-    U("ECN-CE"), U("Viol"), T("RdMin_us"), T("RdAvg_us"), T("RdP99_us"), T("RdMax_us"),
-};
+/* The columns are those of -z conv,qp (rs_conv_qp_columns), filled in at registration.
+ * Counts are numbers; READ times are text: "-" where there was no READ, which a number
+ * column cannot hold (tshark prints every item of a column as the column's type). */
+#define N_COLS RS_CONV_QP_COLUMNS
+static stat_tap_table_item columns[N_COLS];
 
 /* The menu item (Statistics > RDMA QP Conversations) and the table's title.
  * Not Statistics > RDMA > QP Conversations: Wireshark's Qt menus make
@@ -125,42 +111,43 @@ set_count(stat_tap_table_item_type *items, int col, uint64_t v)
     set_uint(items, col, v <= G_MAXUINT ? v : G_MAXUINT);
 }
 
-/* A READ time in microseconds, as -z conv,qp prints it; "-" without a READ. */
+/* A READ time in microseconds, as -z conv,qp prints it; "-" without a READ (ns < 0). */
 static void
-set_us(stat_tap_table_item_type *items, int col, bool reads, double ns)
+set_us(stat_tap_table_item_type *items, int col, double ns)
 {
     char text[32];
 
-    if (reads)
+    if (ns >= 0)
         g_snprintf(text, sizeof(text), "%.1f", ns / 1000.0);
-    set_string(items, col, reads ? text : "-");
+    set_string(items, col, ns >= 0 ? text : "-");
 }
 
 static void
 fill_row(stat_tap_table_item_type *items, const struct rs_conv_stats *st)
 {
-    char ep[64];
+    char text[64];
 
-    set_uint(items, COL_CONV, st->id);
-    rs_stats_endpoint_name(st, true, ep, sizeof(ep));
-    set_string(items, COL_REQUESTER, ep);
-    rs_stats_endpoint_name(st, false, ep, sizeof(ep));
-    set_string(items, COL_RESPONDER, ep);
-    set_string(items, COL_PAIRING, rs_stats_pairing_name(st));
-    const uint64_t counts[] = {
-        st->req_packets, st->req_bytes, st->resp_packets, st->resp_bytes, st->msgs_send,
-        st->msgs_write, st->msgs_read, st->msgs_atomic, st->retransmissions, st->psn_gaps,
-        st->naks[0], st->naks[1], st->naks[2], st->naks[3], st->naks[4], st->rnr_naks,
-        st->cnps, st->ecn_ce, st->violations,
-    };
-    for (int i = 0; i < (int)G_N_ELEMENTS(counts); i++)
-        set_count(items, COL_REQ_PKTS + i, counts[i]);
-    bool reads = st->read_count > 0;
-    set_us(items, COL_RD_MIN, reads, (double)st->read_min_ns);
-    set_us(items, COL_RD_AVG, reads,
-           reads ? (double)st->read_sum_ns / (double)st->read_count : 0);
-    set_us(items, COL_RD_P99, reads, (double)st->read_p99_ns);
-    set_us(items, COL_RD_MAX, reads, (double)st->read_max_ns);
+    for (int i = 0; i < N_COLS; i++) {
+        enum rs_conv_col col = rs_conv_qp_columns[i];
+        switch (rs_conv_columns[col].kind) {
+        case RS_CONV_KIND_ID:
+            set_uint(items, i, st->id);
+            break;
+        case RS_CONV_KIND_COUNT:
+            set_count(items, i, rs_conv_col_count(st, col));
+            break;
+        case RS_CONV_KIND_ENDPOINT:
+            rs_stats_endpoint_name(st, col == RS_CONV_COL_REQUESTER, text, sizeof(text));
+            set_string(items, i, text);
+            break;
+        case RS_CONV_KIND_PAIRING:
+            set_string(items, i, rs_stats_pairing_name(st));
+            break;
+        case RS_CONV_KIND_USEC:
+            set_us(items, i, rs_conv_col_read_ns(st, col));
+            break;
+        }
+    }
 }
 
 static void
@@ -227,6 +214,20 @@ qp_free_item(stat_tap_table *table _U_, guint row _U_, guint column _U_,
     }
 }
 
+/* The table's columns, from rs_conv_columns: counts as numbers, the rest as text. */
+static void
+make_columns(void)
+{
+    for (int i = 0; i < N_COLS; i++) {
+        const struct rs_conv_column *c = &rs_conv_columns[rs_conv_qp_columns[i]];
+        bool number = c->kind == RS_CONV_KIND_ID || c->kind == RS_CONV_KIND_COUNT;
+        bool left = c->kind == RS_CONV_KIND_ENDPOINT || c->kind == RS_CONV_KIND_PAIRING;
+        columns[i] = (stat_tap_table_item){number ? TABLE_ITEM_UINT : TABLE_ITEM_STRING,
+                                           left ? TAP_ALIGN_LEFT : TAP_ALIGN_RIGHT, c->name,
+                                           number ? "%u" : "%s"};
+    }
+}
+
 void
 roceshark_register_qp_table(void)
 {
@@ -249,5 +250,6 @@ roceshark_register_qp_table(void)
         0,
     };
 
+    make_columns();
     register_stat_tap_table_ui(&ui);
 }

@@ -57,6 +57,65 @@ void rs_iwarp_print_stats(const struct rs_iwarp *iw, struct rs_out *o);
 /* The conv,qp table on its own. */
 void rs_stats_print_conversations(const struct rs_analyzer *an, struct rs_out *o);
 
+/* The columns of an RDMA conversation's row: one table (conv_column_table.c) for -z conv,qp,
+ * the Wireshark plugin's "RDMA QP Conversations" and the TUI's conversation view. */
+enum rs_conv_col {
+    RS_CONV_COL_CONV,
+    RS_CONV_COL_REQUESTER,
+    RS_CONV_COL_RESPONDER,
+    RS_CONV_COL_PAIRING,
+    RS_CONV_COL_REQ_PKTS,
+    RS_CONV_COL_REQ_BYTES,
+    RS_CONV_COL_RSP_PKTS,
+    RS_CONV_COL_RSP_BYTES,
+    RS_CONV_COL_SEND,
+    RS_CONV_COL_WRITE,
+    RS_CONV_COL_READ,
+    RS_CONV_COL_ATOMIC,
+    RS_CONV_COL_RETX,
+    RS_CONV_COL_GAPS,
+    RS_CONV_COL_NAK_SEQ,        /* the NAKs by AETH code */
+    RS_CONV_COL_NAK_INV,
+    RS_CONV_COL_NAK_ACC,
+    RS_CONV_COL_NAK_OP,
+    RS_CONV_COL_NAK_RD,
+    RS_CONV_COL_NAKS,           /* and summed */
+    RS_CONV_COL_RNR,
+    RS_CONV_COL_CNP,
+    RS_CONV_COL_ECN_CE,
+    RS_CONV_COL_VIOL,
+    RS_CONV_COL_READ_MIN,       /* READ completion times */
+    RS_CONV_COL_READ_AVG,
+    RS_CONV_COL_READ_P99,
+    RS_CONV_COL_READ_MAX,
+    RS_CONV_COL_COUNT
+};
+
+enum rs_conv_col_kind {
+    RS_CONV_KIND_ID,            /* the conversation id */
+    RS_CONV_KIND_ENDPOINT,      /* rs_stats_endpoint_name() */
+    RS_CONV_KIND_PAIRING,       /* rs_stats_pairing_name() */
+    RS_CONV_KIND_COUNT,         /* rs_conv_col_count() */
+    RS_CONV_KIND_USEC           /* rs_conv_col_read_ns(), shown in microseconds, "-" without */
+};
+
+struct rs_conv_column {
+    const char *name;           /* the heading */
+    const char *short_name;     /* the heading in a narrow view; NULL: name */
+    enum rs_conv_col_kind kind;
+    int width;                  /* -z conv,qp's (endpoints: at least) */
+};
+extern const struct rs_conv_column rs_conv_columns[RS_CONV_COL_COUNT];
+
+/* -z conv,qp's columns in order, which the plugin's table shows too. */
+#define RS_CONV_QP_COLUMNS 27
+extern const enum rs_conv_col rs_conv_qp_columns[RS_CONV_QP_COLUMNS];
+
+/* A count column's value (the id for RS_CONV_COL_CONV); 0 for other kinds. */
+uint64_t rs_conv_col_count(const struct rs_conv_stats *st, enum rs_conv_col col);
+/* A READ time column's value in nanoseconds; -1 without a READ, or for other kinds. */
+double rs_conv_col_read_ns(const struct rs_conv_stats *st, enum rs_conv_col col);
+
 /* "10.0.0.1:0x000011": a conversation's requester (or responder) and QP,
  * "?" for a QP not yet known. */
 void rs_stats_endpoint_name(const struct rs_conv_stats *st, bool requester, char *buf,
