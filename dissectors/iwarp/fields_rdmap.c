@@ -15,7 +15,7 @@
  * Compare Mask right after the Remote Tagged Offset; so does this, for the
  * fields to print as tshark prints them.
  */
-#include "fields/fields_iwarp_int.h"
+#include "iwarp/fields_iwarp_int.h"
 
 #define HDRCT_D 0x40
 #define HDRCT_R 0x20

@@ -14,7 +14,7 @@
  */
 #include <roceshark/dissectors/dissect.h>
 
-#include "fields/fields_iwarp_int.h"
+#include "iwarp/fields_iwarp_int.h"
 
 #define FRAME_FLAGS 16
 #define FRAME_REV 17
