@@ -26,8 +26,11 @@ fi
 mkdir -p "$OUT"
 FIELDS="-e frame.number -e frame.time_relative -e frame.protocols -e eth.src -e ip.src
 -e ip.dst -e udp.srcport -e tcp.stream -e infiniband.bth.opcode -e infiniband.bth.destqp
--e infiniband.bth.psn -e infiniband.reth.va -e infiniband.aeth.syndrome -e iwarp.ddp.qn
--e iwarp.rdma.opcode -e roceshark.analysis.conv -e roceshark.analysis.retransmission
+-e infiniband.bth.psn -e infiniband.reth.va -e infiniband.reth.dmalen
+-e infiniband.aeth.syndrome -e infiniband.aeth.msn -e infiniband.lrh.dlid
+-e infiniband.grh.sgid -e infiniband.immdt -e iwarp_mpa.ulpdulength -e iwarp_mpa.crc_check
+-e roceshark.mpa.crc.status -e iwarp_ddp.qn -e iwarp_ddp.stag -e iwarp_ddp.msn -e iwarp_ddp.mo
+-e iwarp_rdma.opcode -e roceshark.analysis.conv -e roceshark.analysis.retransmission
 -e _ws.col.Protocol -e _ws.col.Info"
 
 # run NAME FAMILY ARGS...: one output of one capture.
