@@ -20,6 +20,7 @@
 #include <roceshark/dissectors/analysis.h>
 #include <roceshark/capture/capture.h>
 #include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/ib_headers.h>
 #include <roceshark/dissectors/pipeline.h>
 #include <roceshark/dissectors/plot.h>
 #include <roceshark/dissectors/wire.h>
@@ -92,7 +93,7 @@ find_conv(void *ctx, const struct rs_packet *pkt)
     if (fc->conv != 0 || pkt->facts == NULL || !(pkt->facts->flags & RS_FACT_CONV) ||
         (pkt->facts->flags & RS_FACT_CNP_FOR))
         return;
-    if (rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 5) == fc->qpn)
+    if (rs_bth_destqp(rs_packet_at(pkt, RS_LAYER_BTH)) == fc->qpn)
         fc->conv = pkt->facts->conv;
 }
 

@@ -13,6 +13,7 @@
 
 #include <roceshark/dissectors/dissect.h>
 #include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/ib_headers.h>
 #include <roceshark/dissectors/mad.h>
 #include <roceshark/dissectors/wire.h>
 
@@ -256,7 +257,7 @@ rs_inject_next(struct rs_inject_packet *p, struct rs_inject_run *run, uint8_t *b
     }
     if (p->psn_offset != 0 && p->encap != RS_INJECT_IWARP) {
         uint8_t *bth = buf + link + view.span[RS_LAYER_BTH].off;
-        rs_store_be24(bth + 9, (rs_load_be24(bth + 9) + p->psn_offset) & 0xffffff);
+        rs_bth_set_psn(bth, (rs_bth_psn(bth) + p->psn_offset) & 0xffffff);
     }
     rs_encode_finish(&view, p->keep);
     if (p->bad_icrc && rs_packet_has(&view, RS_LAYER_ICRC)) {

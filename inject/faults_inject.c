@@ -16,6 +16,7 @@
 
 #include <roceshark/dissectors/dissect.h>
 #include <roceshark/dissectors/encode.h>
+#include <roceshark/dissectors/ib_headers.h>
 #include <roceshark/dissectors/wire.h>
 
 #include "faults_int.h"
@@ -72,7 +73,7 @@ read_response_len(const struct fault_inject *r, const struct rs_packet *m,
         return r->len;
     if (!rs_packet_has(m, RS_LAYER_RETH))
         return 0;
-    uint32_t want = rs_load_be32(rs_packet_at(m, RS_LAYER_RETH) + 12);
+    uint32_t want = rs_reth_dmalen(rs_packet_at(m, RS_LAYER_RETH));
     return want < pmtu ? want : pmtu;
 }
 
@@ -84,8 +85,8 @@ fill_fields(const struct fault_inject *r, const struct rs_packet *m, uint32_t dq
     uint8_t base = m->opcode & 0xe0;    /* RC, or XRC: its responses are in its range */
 
     memset(f, 0, sizeof(*f));
-    f->pkey = rs_load_be16(bth + 2);
-    f->migreq = (bth[1] & 0x40) != 0;
+    f->pkey = rs_bth_pkey(bth);
+    f->migreq = rs_bth_migreq(bth);
     f->dest_qp = dqpn & 0xffffff;
     f->psn = psn & PSN_MASK;
     f->aeth.msn = msn & 0xffffff;
@@ -184,10 +185,10 @@ fault_inject_build(const struct fault_inject *r, const struct rs_packet *m,
     bool response = rs_ib_op_is_response(info->op);
     const uint8_t *bth = rs_packet_at(m, RS_LAYER_BTH);
     *back = !response || r->kind == FI_CNP;
-    uint32_t dqpn = dest_qp(r, *back, response, st, rs_load_be24(bth + 5));
+    uint32_t dqpn = dest_qp(r, *back, response, st, rs_bth_destqp(bth));
     if (dqpn == QPN_UNKNOWN)
         return 0;
-    uint32_t psn = r->has_psn ? r->psn : default_psn(r, m, response, st, rs_load_be24(bth + 9));
+    uint32_t psn = r->has_psn ? r->psn : default_psn(r, m, response, st, rs_bth_psn(bth));
     uint32_t msn = r->has_msn ? r->msn : st != NULL && st->have_msn ? st->msn : 0;
     struct rs_ib_fields f;
     fill_fields(r, m, dqpn, psn, msn, &f);
@@ -215,10 +216,9 @@ fault_inject_build(const struct fault_inject *r, const struct rs_packet *m,
     uint32_t n = 0;
     if (net == RS_LAYER_LRH) {
         const uint8_t *lrh = rs_packet_at(m, RS_LAYER_LRH);
-        struct rs_lrh_fields l = {(uint8_t)(lrh[0] >> 4), (uint8_t)(lrh[0] & 0xf),
-                                  (uint8_t)(lrh[1] >> 4), 0, 0};
-        l.dlid = rs_load_be16(lrh + (*back ? 6 : 2));
-        l.slid = rs_load_be16(lrh + (*back ? 2 : 6));
+        struct rs_lrh_fields l = {rs_lrh_vl(lrh), rs_lrh_lver(lrh), rs_lrh_sl(lrh), 0, 0};
+        l.dlid = *back ? rs_lrh_slid(lrh) : rs_lrh_dlid(lrh);
+        l.slid = *back ? rs_lrh_dlid(lrh) : rs_lrh_slid(lrh);
         struct rs_grh_fields g;
         if (rs_packet_has(m, RS_LAYER_GRH))
             grh_of(m, *back, &g);

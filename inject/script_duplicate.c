@@ -20,6 +20,7 @@
 
 #include <roceshark/dissectors/analysis.h>
 #include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/ib_headers.h>
 #include <roceshark/dissectors/wire.h>
 
 #include "script_int.h"
@@ -85,8 +86,8 @@ answer(struct script_duplicate *d, const struct rs_packet *pkt, uint32_t psn, ui
     int32_t at = (int32_t)((psn - d->psn) << 8) >> 8;      /* 24-bit distance */
 
     if (rs_packet_has(pkt, RS_LAYER_AETH) &&
-        rs_packet_at(pkt, RS_LAYER_AETH)[0] >> 5 == RS_AETH_NAK) {
-        done(d, false, frame, "a NAK, code %u", rs_packet_at(pkt, RS_LAYER_AETH)[0] & 0x1f);
+        rs_aeth_syndrome(rs_packet_at(pkt, RS_LAYER_AETH)) >> 5 == RS_AETH_NAK) {
+        done(d, false, frame, "a NAK, code %u", rs_aeth_code(rs_packet_at(pkt, RS_LAYER_AETH)));
         return;
     }
     if (d->state == DUP_READ) {
@@ -127,7 +128,7 @@ script_duplicate_frame(struct script_duplicate *d, const struct rs_packet *pkt,
                        const struct rs_facts *facts, uint64_t frame, bool request, bool ours)
 {
     bool bth = rs_packet_has(pkt, RS_LAYER_BTH);
-    uint32_t psn = bth ? rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 9) : 0;
+    uint32_t psn = bth ? rs_bth_psn(rs_packet_at(pkt, RS_LAYER_BTH)) : 0;
 
     if (d->state == DUP_NONE) {
         if (!request || !(facts->flags & RS_FACT_RETRANSMISSION))
@@ -139,7 +140,7 @@ script_duplicate_frame(struct script_duplicate *d, const struct rs_packet *pkt,
         d->rel = (facts->flags & RS_FACT_PSN_REL) ? facts->psn_rel : psn;
         d->op = info->op;
         d->dmalen = rs_packet_has(pkt, RS_LAYER_RETH)
-                        ? rs_load_be32(rs_packet_at(pkt, RS_LAYER_RETH) + 12) : 0;
+                        ? rs_reth_dmalen(rs_packet_at(pkt, RS_LAYER_RETH)) : 0;
         return;
     }
     if (ours)

@@ -20,6 +20,7 @@
 
 #include <roceshark/dissectors/fields.h>
 #include <roceshark/capture/pcapio.h>
+#include <roceshark/dissectors/ib_headers.h>
 #include <roceshark/dissectors/pipeline.h>
 #include <roceshark/dissectors/wire.h>
 
@@ -122,7 +123,7 @@ is_stray(struct script_runner *r, const struct rs_packet *pkt, bool ours, uint64
 {
     if (ours || !rs_packet_has(pkt, RS_LAYER_BTH) || r->n_our_qpns == 0 || r->qpns_overflow)
         return false;
-    uint32_t qpn = rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 5);
+    uint32_t qpn = rs_bth_destqp(rs_packet_at(pkt, RS_LAYER_BTH));
     if (qpn == 1 || is_our_qpn(r, qpn))
         return false;
     if (r->strays++ == 0) {
@@ -141,7 +142,7 @@ readback_frame(const struct script_runner *r, const struct script_expect *e, str
 {
     if (request && ours && pkt->opcode == 0x0c && rs_packet_has(pkt, RS_LAYER_RETH)) {
         const uint8_t *reth = rs_packet_at(pkt, RS_LAYER_RETH);
-        if (rs_load_be64(reth) == r->s->peer.va + e->offset && rs_load_be32(reth + 12) == 8) {
+        if (rs_reth_va(reth) == r->s->peer.va + e->offset && rs_reth_dmalen(reth) == 8) {
             x->count = 1;
             x->psn_abs = psn;
         }
@@ -159,7 +160,7 @@ judge_frame(struct script_runner *r, struct hit *hits, unsigned n,
 {
     const struct rs_packet *pkt = &res->pkt;
     bool bth = rs_packet_has(pkt, RS_LAYER_BTH);
-    uint32_t psn = bth ? rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 9) : 0;
+    uint32_t psn = bth ? rs_bth_psn(rs_packet_at(pkt, RS_LAYER_BTH)) : 0;
     uint32_t rel = (res->facts.flags & RS_FACT_PSN_REL) ? res->facts.psn_rel : psn;
     bool request = bth && ours == !r->s->accept && !(res->facts.flags & RS_FACT_RESPONSE) &&
                    pkt->opcode != 0x81;
@@ -167,7 +168,7 @@ judge_frame(struct script_runner *r, struct hit *hits, unsigned n,
     if (request && !g_hash_table_contains(sent, GUINT_TO_POINTER(psn)))
         g_hash_table_insert(sent, GUINT_TO_POINTER(psn), g_memdup2(&t, sizeof(t)));
     if (!r->have_nak && rs_packet_has(pkt, RS_LAYER_AETH) &&
-        rs_packet_at(pkt, RS_LAYER_AETH)[0] >> 5 == RS_AETH_NAK) {
+        rs_aeth_kind(rs_aeth_syndrome(rs_packet_at(pkt, RS_LAYER_AETH))) == RS_AETH_NAK) {
         r->have_nak = true;
         r->nak_psn = rel;
     }

@@ -12,6 +12,7 @@
 #include <glib.h>
 
 #include <roceshark/dissectors/encode.h>
+#include <roceshark/dissectors/ib_headers.h>
 #include <roceshark/replay/replay.h>
 #include <roceshark/dissectors/wire.h>
 
@@ -69,8 +70,8 @@ replay_map(const struct rs_replay_map *maps, unsigned n, uint32_t v)
 static void
 rewrite_remote(const struct rs_replay_rewrite *rw, uint8_t *h)
 {
-    rs_store_be64(h, rs_load_be64(h) + rw->va_offset);
-    rs_store_be32(h + 8, replay_map(rw->rkeymap, rw->n_rkeymap, rs_load_be32(h + 8)));
+    rs_reth_set_va(h, rs_reth_va(h) + rw->va_offset);
+    rs_reth_set_rkey(h, replay_map(rw->rkeymap, rw->n_rkeymap, rs_reth_rkey(h)));
 }
 
 /* An IP address, or a RoCEv1 GID: the IPv6 address itself, an IPv4 one as
@@ -176,9 +177,9 @@ rs_replay_rewrite(const struct rs_replay_rewrite *rw, uint8_t *frame, uint32_t c
 
     uint8_t *bth = frame + pkt.span[RS_LAYER_BTH].off;
     if (rw->set_pkey)
-        rs_store_be16(bth + 2, rw->pkey);
-    rs_store_be24(bth + 5, replay_map(rw->qpmap, rw->n_qpmap, rs_load_be24(bth + 5)));
-    rs_store_be24(bth + 9, (rs_load_be24(bth + 9) + rw->psn_offset) & 0xffffff);
+        rs_bth_set_pkey(bth, rw->pkey);
+    rs_bth_set_destqp(bth, replay_map(rw->qpmap, rw->n_qpmap, rs_bth_destqp(bth)));
+    rs_bth_set_psn(bth, (rs_bth_psn(bth) + rw->psn_offset) & 0xffffff);
     if (rs_packet_has(&pkt, RS_LAYER_RETH))
         rewrite_remote(rw, frame + pkt.span[RS_LAYER_RETH].off);
     if (rs_packet_has(&pkt, RS_LAYER_ATOMICETH))

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <roceshark/dissectors/ib_headers.h>
 #include <roceshark/inject/inject.h>
 #include <roceshark/transport/rc.h>
 #include <roceshark/replay/replay.h>
@@ -126,7 +127,7 @@ hook_packet(void *arg, bool rx, const uint8_t *pkt, uint32_t len, uint64_t now,
     if (!rs_packet_has(&p, RS_LAYER_BTH) || !replay_from_peer(&p, s->rw))
         return;
     s->last_rx = now;
-    uint32_t psn = rs_load_be24(rs_packet_at(&p, RS_LAYER_BTH) + 9);
+    uint32_t psn = rs_bth_psn(rs_packet_at(&p, RS_LAYER_BTH));
     uint32_t rel = (psn - s->rw->psn_offset - s->first_psn) & 0xffffff;
     guint n = GPOINTER_TO_UINT(g_hash_table_lookup(s->seen, GUINT_TO_POINTER(rel))) + 1;
     g_hash_table_insert(s->seen, GUINT_TO_POINTER(rel), GUINT_TO_POINTER(n));

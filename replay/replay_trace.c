@@ -14,6 +14,7 @@
 
 #include <roceshark/dissectors/analysis.h>
 #include <roceshark/capture/capture.h>
+#include <roceshark/dissectors/ib_headers.h>
 #include <roceshark/dissectors/pipeline.h>
 #include <roceshark/dissectors/print.h>
 #include <roceshark/replay/replay.h>
@@ -42,25 +43,26 @@ rs_replay_frame_of(const struct rs_packet *pkt, uint32_t off, struct rs_replay_f
         return;
     const uint8_t *bth = rs_packet_at(pkt, RS_LAYER_BTH);
     out->opcode = pkt->opcode;
-    out->destqp = rs_load_be24(bth + 5);
-    out->psn = rs_load_be24(bth + 9);
+    out->destqp = rs_bth_destqp(bth);
+    out->psn = rs_bth_psn(bth);
     if (rs_packet_has(pkt, RS_LAYER_AETH)) {
         const uint8_t *aeth = rs_packet_at(pkt, RS_LAYER_AETH);
         out->has_aeth = true;
-        out->syndrome = aeth[0];
-        out->msn = rs_load_be24(aeth + 1);
+        out->syndrome = rs_aeth_syndrome(aeth);
+        out->msn = rs_aeth_msn(aeth);
     }
     enum rs_layer ext = rs_packet_has(pkt, RS_LAYER_RETH) ? RS_LAYER_RETH : RS_LAYER_ATOMICETH;
     if (rs_packet_has(pkt, ext)) {
         const uint8_t *h = rs_packet_at(pkt, ext);
         out->has_reth = true;
-        out->va = rs_load_be64(h);
-        out->rkey = rs_load_be32(h + 8);
+        /* The VA and R_Key begin a RETH and an AtomicETH alike. */
+        out->va = rs_reth_va(h);
+        out->rkey = rs_reth_rkey(h);
         if (ext == RS_LAYER_RETH) {
-            out->dmalen = rs_load_be32(h + 12);
+            out->dmalen = rs_reth_dmalen(h);
         } else {
-            out->swap_add = rs_load_be64(h + 12);
-            out->compare = rs_load_be64(h + 20);
+            out->swap_add = rs_atomiceth_swap(h);
+            out->compare = rs_atomiceth_compare(h);
         }
     }
     enum rs_layer imm = rs_packet_has(pkt, RS_LAYER_IMMDT) ? RS_LAYER_IMMDT : RS_LAYER_IETH;
@@ -71,7 +73,7 @@ rs_replay_frame_of(const struct rs_packet *pkt, uint32_t off, struct rs_replay_f
     }
     if (rs_packet_has(pkt, RS_LAYER_ATOMICACKETH)) {
         out->has_atomic_ack = true;
-        out->orig = rs_load_be64(rs_packet_at(pkt, RS_LAYER_ATOMICACKETH));
+        out->orig = rs_atomicacketh_orig(rs_packet_at(pkt, RS_LAYER_ATOMICACKETH));
     }
     if (rs_packet_has(pkt, RS_LAYER_PAYLOAD)) {
         out->payload_off = off + pkt->span[RS_LAYER_PAYLOAD].off;
@@ -135,7 +137,7 @@ find_frame(void *ctx, const struct rs_pipeline_result *r)
     if (f->conv != 0 || !f->pick->by_qp || !(r->facts.flags & RS_FACT_CONV) ||
         !rs_packet_has(&r->pkt, RS_LAYER_BTH))
         return;
-    if (rs_load_be24(rs_packet_at(&r->pkt, RS_LAYER_BTH) + 5) == f->pick->qp)
+    if (rs_bth_destqp(rs_packet_at(&r->pkt, RS_LAYER_BTH)) == f->pick->qp)
         f->conv = r->facts.conv;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <roceshark/dissectors/analysis.h>
+#include <roceshark/dissectors/ib_headers.h>
 #include <roceshark/dissectors/plot.h>
 #include <roceshark/dissectors/wire.h>
 
@@ -117,7 +118,7 @@ add_frame(struct rs_tui_graph *g, struct rs_tui_model *m, uint64_t number,
     if (!g->plot.have_base)
         return 0;
     if (!had_base)
-        g->plot.qpn = rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 5);
+        g->plot.qpn = rs_bth_destqp(rs_packet_at(pkt, RS_LAYER_BTH));
     struct graph_bytes *b = model_grow_array(g->bytes, &g->cap_bytes, g->n_bytes + 1,
                                              sizeof(*b));
     if (b == NULL)

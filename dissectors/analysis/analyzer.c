@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/ib_headers.h>
 
 #include "analyzer_int.h"
 
@@ -162,7 +163,7 @@ rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_fac
     bool ce = pkt->encap == RS_ENCAP_ROCEV2 && pkt->ecn == ECN_CE && pkt->opcode != 0x81;
     bool response = rs_ib_op_is_response(info->op);
 
-    if (!packet_key(pkt, rs_load_be24(bth + 5), response, &key))
+    if (!packet_key(pkt, rs_bth_destqp(bth), response, &key))
         return;
     if (ce)
         f->flags |= RS_FACT_ECN_CE;
@@ -180,7 +181,7 @@ rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_fac
     if (!is_connected_service(pkt->opcode) || info->name == NULL ||
         (pkt->flags & RS_PKT_MALFORMED))
         return;
-    uint32_t psn = rs_load_be24(bth + 9);
+    uint32_t psn = rs_bth_psn(bth);
     uint64_t frame = pkt->frame->number;
     struct conv *c = response ? conv_for_response(an, &key, psn, frame)
                               : conv_for_request(an, &key, psn, frame);

@@ -17,6 +17,8 @@
  */
 #include <string.h>
 
+#include <roceshark/dissectors/ib_headers.h>
+
 #include "analyzer_int.h"
 
 uint16_t
@@ -174,7 +176,7 @@ msg_start(struct req_stream *rs, uint8_t op, const struct rs_packet *pkt)
     rs->msg_len = pkt->payload_len;
     rs->msg_first_frame = pkt->frame->number;
     rs->msg_has_dmalen = rs_packet_has(pkt, RS_LAYER_RETH);
-    rs->msg_dmalen = rs->msg_has_dmalen ? rs_load_be32(rs_packet_at(pkt, RS_LAYER_RETH) + 12) : 0;
+    rs->msg_dmalen = rs->msg_has_dmalen ? rs_reth_dmalen(rs_packet_at(pkt, RS_LAYER_RETH)) : 0;
 }
 
 /* C9-28 and C9-29: a message's packets come FIRST, MIDDLE..., LAST (or one
@@ -255,11 +257,11 @@ request_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet *
     const uint8_t *bth = rs_packet_at(pkt, RS_LAYER_BTH);
     const struct rs_ib_opcode *info = rs_ib_opcode_info(pkt->opcode);
     struct req_stream *rs = &c->req;
-    uint32_t psn = rs_load_be24(bth + 9);
+    uint32_t psn = rs_bth_psn(bth);
     uint32_t dmalen = 0, span_lo = 1, span_hi = 1;
 
     if (info->op == RS_OP_READ_REQ && rs_packet_has(pkt, RS_LAYER_RETH)) {
-        dmalen = rs_load_be32(rs_packet_at(pkt, RS_LAYER_RETH) + 12);
+        dmalen = rs_reth_dmalen(rs_packet_at(pkt, RS_LAYER_RETH));
         span_lo = read_span(dmalen, c->pmtu_known ? c->pmtu : MAX_PMTU);
         span_hi = read_span(dmalen, c->pmtu_known ? c->pmtu : MIN_PMTU);
     }

@@ -12,6 +12,8 @@
  * READ is answered with ceil(DMA length / PMTU) packets (one if zero), of
  * which FIRST and MIDDLE are one PMTU each and carry no AETH.
  */
+#include <roceshark/dissectors/ib_headers.h>
+
 #include "analyzer_int.h"
 
 static void
@@ -64,7 +66,7 @@ static void
 check_msn(struct conv *c, const uint8_t *aeth, struct rs_facts *f)
 {
     struct resp_stream *rs = &c->resp;
-    uint32_t msn = rs_load_be24(aeth + 1);
+    uint32_t msn = rs_aeth_msn(aeth);
 
     if (rs->have_msn && psn_diff(msn, rs->msn) < 0)
         violation(f, RS_VIOL_MSN_BACKWARDS);
@@ -78,7 +80,7 @@ ack_or_nak(struct conv *c, const struct rs_packet *pkt, uint32_t psn, struct rs_
 {
     struct resp_stream *rs = &c->resp;
     const uint8_t *aeth = rs_packet_at(pkt, RS_LAYER_AETH);
-    uint8_t syn = aeth[0];
+    uint8_t syn = rs_aeth_syndrome(aeth);
 
     switch (rs_aeth_kind(syn)) {
     case RS_AETH_ACK:
@@ -254,7 +256,7 @@ response_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet 
                  struct rs_facts *f)
 {
     const struct rs_ib_opcode *info = rs_ib_opcode_info(pkt->opcode);
-    uint32_t psn = rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 9);
+    uint32_t psn = rs_bth_psn(rs_packet_at(pkt, RS_LAYER_BTH));
 
     (void)an;
     f->flags |= RS_FACT_RESPONSE;

@@ -7,12 +7,7 @@
 #include <string.h>
 
 #include <roceshark/dissectors/corr.h>
-
-static uint32_t
-be24(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-}
+#include <roceshark/dissectors/ib_headers.h>
 
 /* FNV-1a: the conversation's address bytes are few; any fair mix will do. */
 static uint64_t
@@ -61,9 +56,9 @@ rs_corr_key_of(const struct rs_packet *pkt, struct rs_corr_key *key, struct rs_c
 
     memset(key, 0, sizeof(*key));
     memset(hdr, 0, sizeof(*hdr));
-    key->opcode = bth[0];
-    key->dqp = be24(bth + 5);
-    key->psn = be24(bth + 9);
+    key->opcode = rs_bth_opcode(bth);
+    key->dqp = rs_bth_destqp(bth);
+    key->psn = rs_bth_psn(bth);
     key->icrc = (uint32_t)icrc[0] << 24 | (uint32_t)icrc[1] << 16 | (uint32_t)icrc[2] << 8 |
                 icrc[3];
     *conv = mix(0xcbf29ce484222325ull, bth + 5, 3);

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <roceshark/dissectors/ib_headers.h>
+
 #include "corr/corr_int.h"
 
 static uint32_t
@@ -266,7 +268,7 @@ addr_text(const struct rs_packet *pkt, char *buf, size_t size)
                  ip[16], ip[17], ip[18], ip[19]);
     } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {
         const uint8_t *lrh = rs_packet_at(pkt, RS_LAYER_LRH);
-        snprintf(buf, size, "LID %u > LID %u", lrh[6] << 8 | lrh[7], lrh[2] << 8 | lrh[3]);
+        snprintf(buf, size, "LID %u > LID %u", rs_lrh_slid(lrh), rs_lrh_dlid(lrh));
     } else if (rs_packet_has(pkt, RS_LAYER_IPV6) || rs_packet_has(pkt, RS_LAYER_GRH)) {
         const uint8_t *ip = rs_packet_at(pkt, rs_packet_has(pkt, RS_LAYER_IPV6) ?
                                          RS_LAYER_IPV6 : RS_LAYER_GRH);

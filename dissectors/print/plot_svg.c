@@ -15,6 +15,7 @@
 #include <roceshark/dissectors/analysis.h>
 #include <roceshark/dissectors/common.h>
 #include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/ib_headers.h>
 #include <roceshark/dissectors/plot.h>
 #include <roceshark/dissectors/wire.h>
 
@@ -113,7 +114,7 @@ describe(struct rs_plot *pl, const struct rs_packet *pkt)
         inet_ntop(AF_INET6, rs_packet_at(pkt, RS_LAYER_IPV6) + 24, b, sizeof(b));
     }
     snprintf(pl->title, sizeof(pl->title), "PSN over time: conversation %u, %s to %s QP 0x%06x",
-             pl->conv, a, b, rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 5));
+             pl->conv, a, b, rs_bth_destqp(rs_packet_at(pkt, RS_LAYER_BTH)));
 }
 
 void
@@ -121,7 +122,7 @@ rs_plot_add_packet(struct rs_plot *pl, const struct rs_packet *pkt)
 {
     const struct rs_facts *f = pkt->facts;
     const struct rs_ib_opcode *op = rs_ib_opcode_info(pkt->opcode);
-    uint32_t psn = rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 9);
+    uint32_t psn = rs_bth_psn(rs_packet_at(pkt, RS_LAYER_BTH));
     struct rs_time t = rs_frame_time(pkt->frame);
     bool response = f->flags & RS_FACT_RESPONSE;
 

@@ -23,6 +23,7 @@
 
 #include <roceshark/dissectors/dissect.h>
 #include <roceshark/dissectors/encode.h>
+#include <roceshark/dissectors/ib_headers.h>
 #include <roceshark/transport/rc.h>
 #include <roceshark/dissectors/wire.h>
 
@@ -96,9 +97,9 @@ fuzz_tx_send(void *arg, uint32_t len)
     /* Steer later packets to the PSN the responder expects: a sequence NAK
      * names it, an ACK or the last response acknowledges the one before. */
     const uint8_t *bth = F.txbuf + pkt.span[RS_LAYER_BTH].off;
-    uint32_t qi = rs_load_be24(bth + 5) - 0x22, psn = rs_load_be24(bth + 9);
+    uint32_t qi = rs_bth_destqp(bth) - 0x22, psn = rs_bth_psn(bth);
     if (qi < 2 && rs_packet_has(&pkt, RS_LAYER_AETH)) {
-        uint8_t syn = F.txbuf[pkt.span[RS_LAYER_AETH].off];
+        uint8_t syn = rs_aeth_syndrome(F.txbuf + pkt.span[RS_LAYER_AETH].off);
         if (syn == 0x60)
             F.expected[qi] = psn;
         else if (rs_aeth_kind(syn) == RS_AETH_ACK && pkt.opcode != 0x0d)

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <roceshark/dissectors/ib_headers.h>
+
 #include "rc_int.h"
 
 #define TX_BUDGET 128   /* packets one QP may send per progress call */
@@ -414,41 +416,41 @@ parse(const struct rs_packet *p, struct rc_pkt *pkt)
     pkt->info = rs_ib_opcode_info(p->opcode);
     pkt->op = pkt->info->op;
     pkt->seg = pkt->info->seg;
-    pkt->ackreq = bth[8] >> 7;
+    pkt->ackreq = rs_bth_ackreq(bth);
     pkt->ecn = p->ecn;
-    pkt->psn = rs_load_be24(bth + 9);
-    pkt->dqpn = rs_load_be24(bth + 5);
+    pkt->psn = rs_bth_psn(bth);
+    pkt->dqpn = rs_bth_destqp(bth);
     pkt->paylen = p->payload_len;
     pkt->payload = rs_packet_has(p, RS_LAYER_PAYLOAD) ? rs_packet_at(p, RS_LAYER_PAYLOAD)
                                                        : NULL;
     if (rs_packet_has(p, RS_LAYER_RETH)) {
-        const uint8_t *h = rs_packet_at(p, RS_LAYER_RETH);
-        pkt->va = rs_load_be64(h);
-        pkt->rkey = rs_load_be32(h + 8);
-        pkt->dmalen = rs_load_be32(h + 12);
+        const uint8_t *reth = rs_packet_at(p, RS_LAYER_RETH);
+        pkt->va = rs_reth_va(reth);
+        pkt->rkey = rs_reth_rkey(reth);
+        pkt->dmalen = rs_reth_dmalen(reth);
     }
     if (rs_packet_has(p, RS_LAYER_ATOMICETH)) {
-        const uint8_t *h = rs_packet_at(p, RS_LAYER_ATOMICETH);
-        pkt->va = rs_load_be64(h);
-        pkt->rkey = rs_load_be32(h + 8);
-        pkt->swap_add = rs_load_be64(h + 12);
-        pkt->compare = rs_load_be64(h + 20);
+        const uint8_t *a = rs_packet_at(p, RS_LAYER_ATOMICETH);
+        pkt->va = rs_atomiceth_va(a);
+        pkt->rkey = rs_atomiceth_rkey(a);
+        pkt->swap_add = rs_atomiceth_swap(a);
+        pkt->compare = rs_atomiceth_compare(a);
     }
     if (rs_packet_has(p, RS_LAYER_AETH)) {
-        const uint8_t *h = rs_packet_at(p, RS_LAYER_AETH);
-        pkt->syndrome = h[0];
-        pkt->msn = rs_load_be24(h + 1);
+        const uint8_t *aeth = rs_packet_at(p, RS_LAYER_AETH);
+        pkt->syndrome = rs_aeth_syndrome(aeth);
+        pkt->msn = rs_aeth_msn(aeth);
     }
     if (rs_packet_has(p, RS_LAYER_ATOMICACKETH))
-        pkt->orig = rs_load_be64(rs_packet_at(p, RS_LAYER_ATOMICACKETH));
+        pkt->orig = rs_atomicacketh_orig(rs_packet_at(p, RS_LAYER_ATOMICACKETH));
     if (rs_packet_has(p, RS_LAYER_IMMDT))
-        pkt->imm = rs_load_be32(rs_packet_at(p, RS_LAYER_IMMDT));
+        pkt->imm = rs_immdt_data(rs_packet_at(p, RS_LAYER_IMMDT));
     if (rs_packet_has(p, RS_LAYER_IETH))
-        pkt->ieth = rs_load_be32(rs_packet_at(p, RS_LAYER_IETH));
+        pkt->ieth = rs_ieth_rkey(rs_packet_at(p, RS_LAYER_IETH));
     if (rs_packet_has(p, RS_LAYER_DETH)) {
-        const uint8_t *h = rs_packet_at(p, RS_LAYER_DETH);
-        pkt->qkey = rs_load_be32(h);
-        pkt->src_qp = rs_load_be24(h + 5);
+        const uint8_t *deth = rs_packet_at(p, RS_LAYER_DETH);
+        pkt->qkey = rs_deth_qkey(deth);
+        pkt->src_qp = rs_deth_srcqp(deth);
     }
 }
 
@@ -495,12 +497,12 @@ header_check(struct rs_rc_ctx *ctx, const struct rs_packet *p)
         return NULL;
     }
     const uint8_t *bth = rs_packet_at(p, RS_LAYER_BTH);
-    if ((bth[1] & 0x0f) != 0) {
+    if (rs_bth_tver(bth) != 0) {
         cnt->drop_tver++;
         return NULL;
     }
     /* QP 1 is the GSI's, a UD QP: its MADs go to the CM, not to an RC QP. */
-    if (rs_load_be24(bth + 5) == RC_GSI_QP) {
+    if (rs_bth_destqp(bth) == RC_GSI_QP) {
         rc_gsi_input(ctx, p);
         return NULL;
     }
@@ -523,7 +525,7 @@ header_check(struct rs_rc_ctx *ctx, const struct rs_packet *p)
         cnt->drop_malformed++;
         return NULL;
     }
-    struct rs_rc_qp *qp = rs_rc_qp_find(ctx, rs_load_be24(bth + 5));
+    struct rs_rc_qp *qp = rs_rc_qp_find(ctx, rs_bth_destqp(bth));
     if (qp == NULL) {
         cnt->drop_qpn++;
         return NULL;
@@ -533,7 +535,7 @@ header_check(struct rs_rc_ctx *ctx, const struct rs_packet *p)
         cnt->drop_transport++;
         return NULL;
     }
-    if (!pkey_match(rs_load_be16(bth + 2), qp->attr.pkey)) {
+    if (!pkey_match(rs_bth_pkey(bth), qp->attr.pkey)) {
         cnt->drop_pkey++;
         return NULL;
     }

@@ -12,6 +12,7 @@
 
 #include <roceshark/dissectors/addr.h>
 #include <roceshark/dissectors/cm_mad.h>
+#include <roceshark/dissectors/ib_headers.h>
 #include <roceshark/dissectors/wire.h>
 
 #include "rc_int.h"
@@ -34,19 +35,19 @@ rc_gsi_input(struct rs_rc_ctx *ctx, const struct rs_packet *p)
 
     if (ctx->gsi == NULL || p->opcode != UD_SEND_ONLY || (p->flags & RS_PKT_MALFORMED) ||
         !rs_packet_has(p, RS_LAYER_DETH) || !rs_packet_has(p, RS_LAYER_PAYLOAD) ||
-        (rs_load_be16(bth + 2) & 0x7fff) != (GSI_PKEY & 0x7fff)) {
+        (rs_bth_pkey(bth) & 0x7fff) != (GSI_PKEY & 0x7fff)) {
         ctx->cnt.drop_gsi++;
         return;
     }
     const uint8_t *deth = rs_packet_at(p, RS_LAYER_DETH);
-    if (rs_load_be32(deth) != RS_CM_QKEY) {
+    if (rs_deth_qkey(deth) != RS_CM_QKEY) {
         ctx->cnt.drop_gsi++;
         return;
     }
     uint8_t gid[16];
     rc_packet_source(p, gid);
     ctx->cnt.gsi_received++;
-    ctx->gsi(ctx->gsi_arg, gid, rs_load_be24(deth + 5), rs_packet_at(p, RS_LAYER_PAYLOAD),
+    ctx->gsi(ctx->gsi_arg, gid, rs_deth_srcqp(deth), rs_packet_at(p, RS_LAYER_PAYLOAD),
              p->span[RS_LAYER_PAYLOAD].len, ctx->now);
 }
 
