@@ -11,6 +11,8 @@
 #include <cmocka.h>
 
 #include <roceshark/dissectors/encode.h>
+#include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/ib_headers.h>
 #include <roceshark/dissectors/wire.h>
 
 #include "testutil.h"
@@ -203,59 +205,100 @@ random_fields(struct rs_ib_fields *f, uint8_t opcode)
     f->xrc_srq = (uint32_t)next_rand() & 0xffffff;
 }
 
-/* Every header field the decoder finds is the one we asked for. */
+/* The field name's first value in p, as the registry (the printers' and filters' tables)
+ * reads it, equals what an accessor of ib_headers.h read. */
+static void
+assert_field_is(const struct rs_packet *p, const char *name, uint64_t got)
+{
+    struct rs_value v;
+    int id = rs_field_lookup(name);
+
+    assert_true(id >= 0);
+    assert_true(rs_field_value(p, id, 0, &v));
+    if (v.v.u != got)
+        fail_msg("%s: the registry reads %llu, the accessor %llu", name,
+                 (unsigned long long)v.v.u, (unsigned long long)got);
+}
+
+/* Every header field the decoder finds is the one we asked for, read through the
+ * accessors of ib_headers.h, which read what the field tables read: code that uses them
+ * sees the header as the printers show it. */
 static void
 assert_fields(const struct rs_packet *p, const struct rs_ib_fields *f, uint32_t len)
 {
     const uint8_t *bth = rs_packet_at(p, RS_LAYER_BTH);
-    uint32_t pad = (4 - (len & 3)) & 3;
     uint16_t hdrs = rs_ib_opcode_info(f->opcode)->hdrs;
 
-    assert_int_equal(bth[0], f->opcode);
-    assert_int_equal(bth[1] >> 7, f->se);
-    assert_int_equal((bth[1] >> 6) & 1, f->migreq);
-    assert_int_equal((bth[1] >> 4) & 3, pad);
-    assert_int_equal(bth[1] & 15, 0);
-    assert_int_equal(rs_load_be16(bth + 2), f->pkey);
-    assert_int_equal(bth[4] >> 7, f->fecn);
-    assert_int_equal((bth[4] >> 6) & 1, f->becn);
-    assert_int_equal(rs_load_be24(bth + 5), f->dest_qp);
-    assert_int_equal(bth[8] >> 7, f->ackreq);
-    assert_int_equal(rs_load_be24(bth + 9), f->psn);
+    assert_field_is(p, "infiniband.bth.opcode", rs_bth_opcode(bth));
+    assert_field_is(p, "infiniband.bth.se", rs_bth_se(bth));
+    assert_field_is(p, "infiniband.bth.m", rs_bth_migreq(bth));
+    assert_field_is(p, "infiniband.bth.padcnt", rs_bth_padcnt(bth));
+    assert_field_is(p, "infiniband.bth.tver", rs_bth_tver(bth));
+    assert_field_is(p, "infiniband.bth.p_key", rs_bth_pkey(bth));
+    assert_field_is(p, "infiniband.bth.destqp", rs_bth_destqp(bth));
+    assert_field_is(p, "infiniband.bth.a", rs_bth_ackreq(bth));
+    assert_field_is(p, "infiniband.bth.psn", rs_bth_psn(bth));
+    assert_int_equal(rs_bth_opcode(bth), f->opcode);
+    assert_int_equal(rs_bth_se(bth), f->se);
+    assert_int_equal(rs_bth_migreq(bth), f->migreq);
+    assert_int_equal(rs_bth_padcnt(bth), (4 - (len & 3)) & 3);
+    assert_int_equal(rs_bth_pkey(bth), f->pkey);
+    assert_int_equal(rs_bth_fecn(bth), f->fecn);
+    assert_int_equal(rs_bth_becn(bth), f->becn);
+    assert_int_equal(rs_bth_destqp(bth), f->dest_qp);
+    assert_int_equal(rs_bth_ackreq(bth), f->ackreq);
+    assert_int_equal(rs_bth_psn(bth), f->psn);
+    assert_int_equal(rs_bth_tver(bth), 0);
     assert_int_equal(p->payload_len, len);
     if (hdrs & RS_HDR_RETH) {
-        const uint8_t *h = rs_packet_at(p, RS_LAYER_RETH);
-        assert_true(rs_load_be64(h) == f->reth.va);
-        assert_int_equal(rs_load_be32(h + 8), f->reth.rkey);
-        assert_int_equal(rs_load_be32(h + 12), f->reth.len);
+        const uint8_t *reth = rs_packet_at(p, RS_LAYER_RETH);
+        assert_field_is(p, "infiniband.reth.va", rs_reth_va(reth));
+        assert_field_is(p, "infiniband.reth.r_key", rs_reth_rkey(reth));
+        assert_field_is(p, "infiniband.reth.dmalen", rs_reth_dmalen(reth));
+        assert_true(rs_reth_va(reth) == f->reth.va);
+        assert_int_equal(rs_reth_rkey(reth), f->reth.rkey);
+        assert_int_equal(rs_reth_dmalen(reth), f->reth.len);
     }
     if (hdrs & RS_HDR_ATOMICETH) {
-        const uint8_t *h = rs_packet_at(p, RS_LAYER_ATOMICETH);
-        assert_true(rs_load_be64(h) == f->atomic.va);
-        assert_int_equal(rs_load_be32(h + 8), f->atomic.rkey);
-        assert_true(rs_load_be64(h + 12) == f->atomic.swap_add);
-        assert_true(rs_load_be64(h + 20) == f->atomic.compare);
+        const uint8_t *a = rs_packet_at(p, RS_LAYER_ATOMICETH);
+        assert_field_is(p, "infiniband.atomiceth.swapdt", rs_atomiceth_swap(a));
+        assert_field_is(p, "infiniband.atomiceth.cmpdt", rs_atomiceth_compare(a));
+        assert_true(rs_atomiceth_va(a) == f->atomic.va);
+        assert_int_equal(rs_atomiceth_rkey(a), f->atomic.rkey);
+        assert_true(rs_atomiceth_swap(a) == f->atomic.swap_add);
+        assert_true(rs_atomiceth_compare(a) == f->atomic.compare);
     }
     if (hdrs & RS_HDR_AETH) {
-        const uint8_t *h = rs_packet_at(p, RS_LAYER_AETH);
-        assert_int_equal(h[0], f->aeth.syndrome);
-        assert_int_equal(rs_load_be24(h + 1), f->aeth.msn);
+        const uint8_t *aeth = rs_packet_at(p, RS_LAYER_AETH);
+        assert_field_is(p, "infiniband.aeth.syndrome", rs_aeth_syndrome(aeth));
+        assert_field_is(p, "infiniband.aeth.msn", rs_aeth_msn(aeth));
+        assert_int_equal(rs_aeth_syndrome(aeth), f->aeth.syndrome);
+        assert_int_equal(rs_aeth_code(aeth), f->aeth.syndrome & 0x1f);
+        assert_int_equal(rs_aeth_msn(aeth), f->aeth.msn);
     }
-    if (hdrs & RS_HDR_ATOMICACKETH)
-        assert_true(rs_load_be64(rs_packet_at(p, RS_LAYER_ATOMICACKETH)) == f->atomic_ack_orig);
+    if (hdrs & RS_HDR_ATOMICACKETH) {
+        const uint8_t *a = rs_packet_at(p, RS_LAYER_ATOMICACKETH);
+        assert_field_is(p, "infiniband.atomicacketh.origremdt", rs_atomicacketh_orig(a));
+        assert_true(rs_atomicacketh_orig(a) == f->atomic_ack_orig);
+    }
     if (hdrs & RS_HDR_IMMDT)
-        assert_int_equal(rs_load_be32(rs_packet_at(p, RS_LAYER_IMMDT)), f->imm);
+        assert_int_equal(rs_immdt_data(rs_packet_at(p, RS_LAYER_IMMDT)), f->imm);
     if (hdrs & RS_HDR_IETH)
-        assert_int_equal(rs_load_be32(rs_packet_at(p, RS_LAYER_IETH)), f->ieth_rkey);
+        assert_int_equal(rs_ieth_rkey(rs_packet_at(p, RS_LAYER_IETH)), f->ieth_rkey);
     if (hdrs & RS_HDR_DETH) {
-        const uint8_t *h = rs_packet_at(p, RS_LAYER_DETH);
-        assert_int_equal(rs_load_be32(h), f->deth.qkey);
-        assert_int_equal(rs_load_be24(h + 5), f->deth.src_qp);
+        const uint8_t *deth = rs_packet_at(p, RS_LAYER_DETH);
+        assert_field_is(p, "infiniband.deth.q_key", rs_deth_qkey(deth));
+        assert_field_is(p, "infiniband.deth.srcqp", rs_deth_srcqp(deth));
+        assert_int_equal(rs_deth_qkey(deth), f->deth.qkey);
+        assert_int_equal(rs_deth_srcqp(deth), f->deth.src_qp);
     }
-    if (hdrs & RS_HDR_RDETH)
-        assert_int_equal(rs_load_be24(rs_packet_at(p, RS_LAYER_RDETH) + 1), f->rdeth_eecnxt);
+    if (hdrs & RS_HDR_RDETH) {
+        const uint8_t *rdeth = rs_packet_at(p, RS_LAYER_RDETH);
+        assert_field_is(p, "infiniband.rdeth.eecnxt", rs_rdeth_ee(rdeth));
+        assert_int_equal(rs_rdeth_ee(rdeth), f->rdeth_eecnxt);
+    }
     if (hdrs & RS_HDR_XRCETH)
-        assert_int_equal(rs_load_be24(rs_packet_at(p, RS_LAYER_XRCETH) + 1), f->xrc_srq);
+        assert_int_equal(rs_xrceth_xrcsrq(rs_packet_at(p, RS_LAYER_XRCETH)), f->xrc_srq);
 }
 
 static void
