@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # output_snapshot.sh ROCESHARK OUTDIR [CAPTURE...]
 #
-# Writes every output family of `roceshark read` (summary, -V, -x, -T fields, json,
-# jsonraw, ek, jsonflat, pdml, psml, the -z tables and -w's file) for each capture into
-# OUTDIR, one file per capture and family, so that two builds can be compared byte for byte:
+# Writes every output family of `roceshark read` (summary, tshark's Info under --compat
+# tshark, -V, -x, -T fields, json, jsonraw, ek, jsonflat, pdml, psml, the -z tables and -w's
+# file) for each capture into OUTDIR, one file per capture and family, so that two builds
+# can be compared byte for byte:
 #
 #     tests/tools/output_snapshot.sh /tmp/old/roceshark /tmp/before
 #     tests/tools/output_snapshot.sh build/roceshark /tmp/after
@@ -45,6 +46,7 @@ for cap in "$@"; do
     name=$(echo "$cap" | sed "s|^$ROOT/||; s|/|_|g")
     run "$name" summary -r "$cap"
     run "$name" summary_n -n -r "$cap" -t ad
+    run "$name" summary_tshark -r "$cap" --compat tshark
     run "$name" verbose -r "$cap" -V
     run "$name" hex -r "$cap" -x
     # shellcheck disable=SC2086

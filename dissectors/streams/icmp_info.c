@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * summary_icmp.c - the Info column of ICMP and ICMPv6 messages as tshark
+ * icmp_info.c - the Info column (info.h) of ICMP and ICMPv6 messages as tshark
  * writes it: the type's name (ICMP's padded to 20 characters), an error's
  * code, an echo's identifier, sequence number and TTL or hop limit with the
  * request a reply answers, and Neighbor Discovery's target, flags and
@@ -10,10 +10,9 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 
+#include <roceshark/dissectors/info.h>
 #include <roceshark/dissectors/streams.h>
 #include <roceshark/dissectors/wire.h>
-
-#include "print/summary_int.h"
 
 #define ND_OPT_SRC_LINKADDR 1
 #define ND_OPT_TGT_LINKADDR 2
@@ -21,46 +20,46 @@
 
 /* " from MAC" or " is at MAC" when the first option of that type is Ethernet's. */
 static void
-add_ether_option(struct info *t, const struct rs_icmp *m, unsigned type, const char *how)
+add_ether_option(struct rs_info *t, const struct rs_icmp *m, unsigned type, const char *how)
 {
     uint32_t off, len;
 
     if (!rs_icmpv6_option(m, 1u << type, 0, &off, &len) || len != ETHER_OPT_LEN)
         return;
     const uint8_t *a = m->msg + off + 2;
-    info_add(t, " %s %02x:%02x:%02x:%02x:%02x:%02x", how, a[0], a[1], a[2], a[3], a[4], a[5]);
+    rs_info_add(t, " %s %02x:%02x:%02x:%02x:%02x:%02x", how, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
 static void
-add_target(struct info *t, const struct rs_icmp *m, const char *before)
+add_target(struct rs_info *t, const struct rs_icmp *m, const char *before)
 {
     char addr[INET6_ADDRSTRLEN];
 
     if (m->len >= 24 && inet_ntop(AF_INET6, m->msg + 8, addr, sizeof(addr)) != NULL)
-        info_add(t, "%s%s", before, addr);
+        rs_info_add(t, "%s%s", before, addr);
 }
 
 /* The type's name, ICMP's padded to 20 characters, and an error's code;
  * tshark 4.4 names ICMPv6's with a capital ("Hop limit exceeded in transit"). */
 static void
-add_type_and_code(struct info *t, const struct rs_packet *pkt, const struct rs_icmp *m)
+add_type_and_code(struct rs_info *t, const struct rs_packet *pkt, const struct rs_icmp *m)
 {
     const char *name = rs_value_name(m->v6 ? rs_icmpv6_type_vals : rs_icmp_type_vals, m->type);
     const char *code = rs_icmp_code_name(m);
 
     if (m->v6)
-        info_add(t, "%s", name != NULL ? name : "Unknown ICMPv6 type");
+        rs_info_add(t, "%s", name != NULL ? name : "Unknown ICMPv6 type");
     else
-        info_add(t, "%-20s", name != NULL ? name : "Unknown ICMP (obsolete or malformed?)");
+        rs_info_add(t, "%-20s", name != NULL ? name : "Unknown ICMP (obsolete or malformed?)");
     if (code != NULL && m->v6 && (pkt->flags & RS_PKT_ICMP_4_4))
-        info_add(t, " (%c%s)", toupper((unsigned char)code[0]), code + 1);
+        rs_info_add(t, " (%c%s)", toupper((unsigned char)code[0]), code + 1);
     else if (code != NULL)
-        info_add(t, " (%s)", code);
+        rs_info_add(t, " (%s)", code);
 }
 
 /* Neighbor Discovery: the target, an advertisement's flags, an Ethernet address. */
 static void
-add_nd(struct info *t, const struct rs_icmp *m)
+add_nd(struct rs_info *t, const struct rs_icmp *m)
 {
     if (m->type == RS_ICMPV6_NS) {
         add_target(t, m, " for ");
@@ -71,12 +70,12 @@ add_nd(struct info *t, const struct rs_icmp *m)
         add_target(t, m, " ");
         for (unsigned i = 0; i < 3; i++) {
             if (m->msg[4] & (0x80u >> i)) {
-                info_add(t, "%s%s", sep, flags[i]);
+                rs_info_add(t, "%s%s", sep, flags[i]);
                 sep = ", ";
             }
         }
         if (sep[0] == ',')
-            info_add(t, ")");
+            rs_info_add(t, ")");
         add_ether_option(t, m, ND_OPT_TGT_LINKADDR, "is at");
     } else if (m->type == RS_ICMPV6_RA) {
         add_ether_option(t, m, ND_OPT_SRC_LINKADDR, "from");
@@ -86,7 +85,7 @@ add_nd(struct info *t, const struct rs_icmp *m)
 }
 
 void
-summary_icmp_info(struct info *t, const struct rs_packet *pkt, const struct rs_icmp *m)
+rs_icmp_write_info(struct rs_info *t, const struct rs_packet *pkt, const struct rs_icmp *m)
 {
     struct rs_icmp_echo e;
 
@@ -97,12 +96,12 @@ summary_icmp_info(struct info *t, const struct rs_packet *pkt, const struct rs_i
         return;
     }
     if (m->v6)
-        info_add(t, " id=0x%04x, seq=%u, hop limit=%u", e.ident, e.seq,
+        rs_info_add(t, " id=0x%04x, seq=%u, hop limit=%u", e.ident, e.seq,
                  rs_packet_at(pkt, RS_LAYER_IPV6)[7]);
     else
-        info_add(t, " id=0x%04x, seq=%u/%u, ttl=%u", e.ident, e.seq,
+        rs_info_add(t, " id=0x%04x, seq=%u/%u, ttl=%u", e.ident, e.seq,
                  (unsigned)(e.seq >> 8 | (e.seq & 0xffu) << 8),
                  rs_packet_at(pkt, RS_LAYER_IPV4)[8]);
     if (pkt->stream != NULL && pkt->stream->echo_request != 0)
-        info_add(t, " (request in %llu)", (unsigned long long)pkt->stream->echo_request);
+        rs_info_add(t, " (request in %llu)", (unsigned long long)pkt->stream->echo_request);
 }

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ib_info.c - InfiniBand's part of the Info column (info.h): what the packet does to an RDMA
+ * engineer (opcode, QP, PSN, the BTH's flags, every extension header after it, the
+ * payload's length and the NAK reason), or tshark's shorter text under -o compat. The
+ * headers are read through ib_headers.h, so a field shown here is one accessor away.
+ */
+#include <roceshark/dissectors/cm_mad.h>
+#include <roceshark/dissectors/display.h>
+#include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/ib_headers.h>
+#include <roceshark/dissectors/info.h>
+#include <roceshark/dissectors/mad.h>
+#include <roceshark/dissectors/wire.h>
+
+static void
+info_aeth(struct rs_info *in, const uint8_t *aeth)
+{
+    uint8_t syn = rs_aeth_syndrome(aeth);
+    uint32_t msn = rs_aeth_msn(aeth);
+
+    switch (rs_aeth_kind(syn)) {
+    case RS_AETH_ACK: {
+        int credits = rs_aeth_credits(syn);
+        rs_info_dec(in, " MSN=", msn);
+        if (credits >= 0)
+            rs_info_dec(in, " Credits=", (uint64_t)credits);
+        break;
+    }
+    case RS_AETH_RNR_NAK: {
+        uint32_t us = rs_aeth_rnr_timer_us(syn);
+        rs_info_add(in, " RNR NAK [delay %u.%02u ms] MSN=%u", us / 1000, us % 1000 / 10, msn);
+        break;
+    }
+    case RS_AETH_NAK: {
+        const char *name = rs_aeth_nak_name(rs_aeth_code(aeth));
+        if (name != NULL)
+            rs_info_add(in, " NAK [%s] MSN=%u", name, msn);
+        else
+            rs_info_add(in, " NAK [Reserved code %u] MSN=%u", rs_aeth_code(aeth), msn);
+        break;
+    }
+    default:
+        rs_info_add(in, " [Reserved syndrome 0x%02x] MSN=%u", syn, msn);
+        break;
+    }
+}
+
+static void
+info_ext_headers(struct rs_info *in, const struct rs_packet *pkt)
+{
+    if (rs_packet_has(pkt, RS_LAYER_DETH))
+        rs_info_hex(in, " SrcQP=0x", rs_deth_srcqp(rs_packet_at(pkt, RS_LAYER_DETH)), 6);
+    if (rs_packet_has(pkt, RS_LAYER_XRCETH))
+        rs_info_hex(in, " XRCSRQ=0x", rs_xrceth_xrcsrq(rs_packet_at(pkt, RS_LAYER_XRCETH)), 6);
+    if (rs_packet_has(pkt, RS_LAYER_RETH)) {
+        const uint8_t *reth = rs_packet_at(pkt, RS_LAYER_RETH);
+        rs_info_hex(in, " VA=0x", rs_reth_va(reth), 1);
+        rs_info_hex(in, " R_Key=0x", rs_reth_rkey(reth), 8);
+        rs_info_dec(in, " Len=", rs_reth_dmalen(reth));
+    }
+    if (rs_packet_has(pkt, RS_LAYER_ATOMICETH)) {
+        const uint8_t *a = rs_packet_at(pkt, RS_LAYER_ATOMICETH);
+        rs_info_add(in, " VA=0x%llx R_Key=0x%08x Swap/Add=%llu Cmp=%llu",
+                    (unsigned long long)rs_atomiceth_va(a), rs_atomiceth_rkey(a),
+                    (unsigned long long)rs_atomiceth_swap(a),
+                    (unsigned long long)rs_atomiceth_compare(a));
+    }
+    if (rs_packet_has(pkt, RS_LAYER_AETH))
+        info_aeth(in, rs_packet_at(pkt, RS_LAYER_AETH));
+    if (rs_packet_has(pkt, RS_LAYER_ATOMICACKETH))
+        rs_info_dec(in, " Orig=", rs_atomicacketh_orig(rs_packet_at(pkt, RS_LAYER_ATOMICACKETH)));
+    if (rs_packet_has(pkt, RS_LAYER_IMMDT))
+        rs_info_hex(in, " Imm=0x", rs_immdt_data(rs_packet_at(pkt, RS_LAYER_IMMDT)), 8);
+    if (rs_packet_has(pkt, RS_LAYER_IETH))
+        rs_info_hex(in, " Inv_R_Key=0x", rs_ieth_rkey(rs_packet_at(pkt, RS_LAYER_IETH)), 8);
+}
+
+/* A CM MAD, which tshark names by its attribute alone, whatever its version and method;
+ * NULL for any other MAD. */
+static const char *
+cm_mad_name(const uint8_t *mad, uint32_t dest_qp)
+{
+    if (mad == NULL || dest_qp != RS_CM_QP1 || mad[1] != RS_MAD_CLASS_CM)
+        return NULL;
+    const char *attr = rs_cm_attr_name(rs_load_be16(mad + 16));
+    return attr != NULL ? attr : "(Unknown CM Attribute)";
+}
+
+static void
+info_opcode(struct rs_info *in, uint8_t opcode)
+{
+    const struct rs_ib_opcode *op = rs_ib_opcode_info(opcode);
+
+    if (op->name != NULL)
+        rs_info_str(in, op->name);
+    else
+        rs_info_add(in, "%s Opcode 0x%02x", rs_ib_transport_name(opcode), opcode);
+}
+
+/* tshark's: "RC RDMA Write Only QP=0x000011 " (with its space), a MAD's name after it,
+ * and a CM MAD's name alone ("CM: ConnectRequest"). */
+static void
+info_ib_tshark(struct rs_info *in, const struct rs_packet *pkt)
+{
+    uint32_t qp = rs_bth_destqp(rs_packet_at(pkt, RS_LAYER_BTH));
+    size_t len;
+    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const char *cm = cm_mad_name(mad, qp);
+    char name[96];
+
+    if (cm != NULL) {
+        rs_info_add(in, "CM: %s", cm);
+        return;
+    }
+    info_opcode(in, pkt->opcode);
+    rs_info_hex(in, " QP=0x", qp, 6);
+    rs_info_str(in, " ");
+    if (mad != NULL && rs_mad_info(mad, len, name, sizeof(name)))
+        rs_info_str(in, name);
+}
+
+void
+rs_ib_write_info(struct rs_info *in, const struct rs_packet *pkt)
+{
+    const struct rs_ib_opcode *op = rs_ib_opcode_info(pkt->opcode);
+    const uint8_t *bth = rs_packet_at(pkt, RS_LAYER_BTH);
+
+    if (rs_display_get()->info_tshark) {
+        info_ib_tshark(in, pkt);
+        return;
+    }
+    info_opcode(in, pkt->opcode);
+    rs_info_hex(in, " QP=0x", rs_bth_destqp(bth), 6);
+    rs_info_dec(in, " PSN=", rs_bth_psn(bth));
+    if (rs_bth_ackreq(bth))
+        rs_info_str(in, " AckReq");
+    if (rs_bth_fecn(bth))
+        rs_info_str(in, " FECN");
+    if (rs_bth_becn(bth))
+        rs_info_str(in, " BECN");
+    if (pkt->ecn == 3)
+        rs_info_str(in, " ECN-CE");
+    info_ext_headers(in, pkt);
+    if ((op->hdrs & RS_HDR_PAYLOAD) && rs_packet_has(pkt, RS_LAYER_PAYLOAD))
+        rs_info_dec(in, " Payload=", pkt->payload_len);
+    /* A MAD named as tshark names it ("CM: ConnectRequest", "SubnGet(SMInfo)"). */
+    size_t len;
+    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const char *cm = cm_mad_name(mad, rs_bth_destqp(bth));
+    char name[96];
+    if (cm != NULL)
+        rs_info_add(in, " CM: %s", cm);
+    else if (mad != NULL && rs_mad_info(mad, len, name, sizeof(name)))
+        rs_info_add(in, " %s", name);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * info.h - the Info column's text, built by each protocol in its own folder: a bounded
+ * buffer and its appenders, and each protocol's fragment (its opcode, QP, PSN, ports,
+ * flags, ...). The summary printer (print/print_summary.c) picks the fragment for a frame,
+ * adds the analysis's marks and lays out the columns; the TUI's list and the plugin take
+ * the same text through rs_print_info().
+ */
+#ifndef ROCESHARK_INFO_H
+#define ROCESHARK_INFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <roceshark/dissectors/icmp.h>
+#include <roceshark/dissectors/packet.h>
+
+/* Appends to a fixed buffer, dropping what does not fit; buf holds a string throughout. */
+struct rs_info {
+    char *buf;
+    size_t size;
+    size_t len;
+};
+
+void rs_info_add(struct rs_info *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The common parts of an Info without printf, whose parsing was a third of the summary
+ * lines' time: s; label and v in decimal; label and v in hex, zero-padded to digits
+ * (label ends in "0x"). Truncated as rs_info_add() truncates. */
+void rs_info_str(struct rs_info *in, const char *s);
+void rs_info_dec(struct rs_info *in, const char *label, uint64_t v);
+void rs_info_hex(struct rs_info *in, const char *label, uint64_t v, unsigned digits);
+/* "source → destination": the ports of the TCP or UDP header at t. */
+void rs_info_ports(struct rs_info *in, const uint8_t *t);
+
+/* Each protocol's fragment, for a frame whose top protocol it is. */
+
+/* InfiniBand (ib/ib_info.c): the opcode, QP, PSN, BTH flags, every extension header, the
+ * payload's length and a MAD's name; tshark's shorter text under -o compat (display.h). */
+void rs_ib_write_info(struct rs_info *in, const struct rs_packet *pkt);
+/* iWARP (iwarp/iwarp_info.c): ports, then each MPA frame or FPDU that ended in the
+ * segment, and what the reassembly found. False, writing nothing, when tshark's text is
+ * asked for and the segment ends no PDU: tshark shows TCP's Info then. */
+bool rs_iwarp_write_info(struct rs_info *in, const struct rs_packet *pkt);
+/* TCP (net/tcp_info.c): tshark's "ports [FLAGS] Seq= Ack= Win= Len= options". */
+void rs_tcp_write_info(struct rs_info *in, const struct rs_packet *pkt);
+/* UDP (net/tcp_info.c): "ports Len=". */
+void rs_udp_write_info(struct rs_info *in, const struct rs_packet *pkt);
+/* ARP (net/arp_info.c): Wireshark's words, "Who has 10.0.0.2? Tell 10.0.0.1". */
+void rs_arp_write_info(struct rs_info *in, const struct rs_packet *pkt);
+/* ICMP and ICMPv6 (net/icmp_info.c): m's Info as tshark writes it. */
+void rs_icmp_write_info(struct rs_info *in, const struct rs_packet *pkt, const struct rs_icmp *m);
+
+#endif /* ROCESHARK_INFO_H */
