@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * conv_columns.c - the conversation table's columns: heading, width, the
+ * conv_columns.c - the conversation table's columns: heading, the
  * cell's text and the sort key, from one table so that what is shown and
  * what is sorted on can never disagree. The columns and their figures are the
  * conversation table's (stats.h, rs_conv_columns: those of `read -z conv,qp` and the
@@ -16,42 +16,42 @@
 
 enum col_kind { KIND_SHARED, KIND_RATE, KIND_TIME };
 
-/* A column of the view: one of the conversation table's (stats.h), with a width of the
- * view's own, or one the TUI alone keeps (the rates, the last packet's time). */
+/* A column of the view: one of the conversation table's (stats.h), or one the TUI alone
+ * keeps (the rates, the last packet's time). A column is as wide as its heading and its
+ * widest value (view_convs.c). */
 struct column {
     enum col_kind kind;
     enum rs_conv_col shared;    /* KIND_SHARED */
     const char *name;           /* the others' */
-    int width;
 };
 
-#define SHARED(col, w) {KIND_SHARED, col, NULL, w}
+#define SHARED(col) {KIND_SHARED, col, NULL}
 
 static const struct column columns[RS_TUI_COL_COUNT] = {
-    [RS_TUI_COL_CONV] = SHARED(RS_CONV_COL_CONV, 4),
-    [RS_TUI_COL_REQUESTER] = SHARED(RS_CONV_COL_REQUESTER, 21),
-    [RS_TUI_COL_RESPONDER] = SHARED(RS_CONV_COL_RESPONDER, 21),
-    [RS_TUI_COL_REQ_PKTS] = SHARED(RS_CONV_COL_REQ_PKTS, 7),
-    [RS_TUI_COL_REQ_BYTES] = SHARED(RS_CONV_COL_REQ_BYTES, 9),
-    [RS_TUI_COL_RSP_PKTS] = SHARED(RS_CONV_COL_RSP_PKTS, 7),
-    [RS_TUI_COL_RSP_BYTES] = SHARED(RS_CONV_COL_RSP_BYTES, 9),
-    [RS_TUI_COL_RATE2] = {KIND_RATE, RS_CONV_COL_COUNT, "2s", 5},
-    [RS_TUI_COL_RATE10] = {KIND_RATE, RS_CONV_COL_COUNT, "10s", 5},
-    [RS_TUI_COL_RATE40] = {KIND_RATE, RS_CONV_COL_COUNT, "40s", 5},
-    [RS_TUI_COL_SEND] = SHARED(RS_CONV_COL_SEND, 5),
-    [RS_TUI_COL_WRITE] = SHARED(RS_CONV_COL_WRITE, 5),
-    [RS_TUI_COL_READ] = SHARED(RS_CONV_COL_READ, 5),
-    [RS_TUI_COL_ATOMIC] = SHARED(RS_CONV_COL_ATOMIC, 6),
-    [RS_TUI_COL_RETX] = SHARED(RS_CONV_COL_RETX, 4),
-    [RS_TUI_COL_GAPS] = SHARED(RS_CONV_COL_GAPS, 4),
-    [RS_TUI_COL_NAKS] = SHARED(RS_CONV_COL_NAKS, 4),
-    [RS_TUI_COL_RNR] = SHARED(RS_CONV_COL_RNR, 4),
-    [RS_TUI_COL_CNP] = SHARED(RS_CONV_COL_CNP, 4),
-    [RS_TUI_COL_ECN_CE] = SHARED(RS_CONV_COL_ECN_CE, 4),
-    [RS_TUI_COL_VIOL] = SHARED(RS_CONV_COL_VIOL, 4),
-    [RS_TUI_COL_READ_AVG] = SHARED(RS_CONV_COL_READ_AVG, 8),
-    [RS_TUI_COL_READ_P99] = SHARED(RS_CONV_COL_READ_P99, 8),
-    [RS_TUI_COL_LAST] = {KIND_TIME, RS_CONV_COL_COUNT, "Last", 10},
+    [RS_TUI_COL_CONV] = SHARED(RS_CONV_COL_CONV),
+    [RS_TUI_COL_REQUESTER] = SHARED(RS_CONV_COL_REQUESTER),
+    [RS_TUI_COL_RESPONDER] = SHARED(RS_CONV_COL_RESPONDER),
+    [RS_TUI_COL_REQ_PKTS] = SHARED(RS_CONV_COL_REQ_PKTS),
+    [RS_TUI_COL_REQ_BYTES] = SHARED(RS_CONV_COL_REQ_BYTES),
+    [RS_TUI_COL_RSP_PKTS] = SHARED(RS_CONV_COL_RSP_PKTS),
+    [RS_TUI_COL_RSP_BYTES] = SHARED(RS_CONV_COL_RSP_BYTES),
+    [RS_TUI_COL_RATE2] = {KIND_RATE, RS_CONV_COL_COUNT, "2s"},
+    [RS_TUI_COL_RATE10] = {KIND_RATE, RS_CONV_COL_COUNT, "10s"},
+    [RS_TUI_COL_RATE40] = {KIND_RATE, RS_CONV_COL_COUNT, "40s"},
+    [RS_TUI_COL_SEND] = SHARED(RS_CONV_COL_SEND),
+    [RS_TUI_COL_WRITE] = SHARED(RS_CONV_COL_WRITE),
+    [RS_TUI_COL_READ] = SHARED(RS_CONV_COL_READ),
+    [RS_TUI_COL_ATOMIC] = SHARED(RS_CONV_COL_ATOMIC),
+    [RS_TUI_COL_RETX] = SHARED(RS_CONV_COL_RETX),
+    [RS_TUI_COL_GAPS] = SHARED(RS_CONV_COL_GAPS),
+    [RS_TUI_COL_NAKS] = SHARED(RS_CONV_COL_NAKS),
+    [RS_TUI_COL_RNR] = SHARED(RS_CONV_COL_RNR),
+    [RS_TUI_COL_CNP] = SHARED(RS_CONV_COL_CNP),
+    [RS_TUI_COL_ECN_CE] = SHARED(RS_CONV_COL_ECN_CE),
+    [RS_TUI_COL_VIOL] = SHARED(RS_CONV_COL_VIOL),
+    [RS_TUI_COL_READ_AVG] = SHARED(RS_CONV_COL_READ_AVG),
+    [RS_TUI_COL_READ_P99] = SHARED(RS_CONV_COL_READ_P99),
+    [RS_TUI_COL_LAST] = {KIND_TIME, RS_CONV_COL_COUNT, "Last"},
 };
 
 /* The shared column's kind; RS_CONV_KIND_COUNT stands for the TUI's own columns. */
@@ -69,12 +69,6 @@ rs_tui_col_name(enum rs_tui_col col)
         return columns[col].name;
     const struct rs_conv_column *c = &rs_conv_columns[columns[col].shared];
     return c->short_name != NULL ? c->short_name : c->name;   /* a narrow view */
-}
-
-int
-rs_tui_col_width(enum rs_tui_col col)
-{
-    return columns[col].width;
 }
 
 bool

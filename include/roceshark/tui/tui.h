@@ -142,9 +142,8 @@ struct rs_tui_conv_row {
     bool have_last;                     /* false: unknown (an evicted conversation) */
 };
 
-/* The column's heading and its least width (its heading's, less a sort mark's). */
+/* The column's heading. */
 const char *rs_tui_col_name(enum rs_tui_col col);
-int rs_tui_col_width(enum rs_tui_col col);
 /* Whether the column is a count (right-aligned, as wide as its largest value's digits). */
 bool rs_tui_col_is_count(enum rs_tui_col col);
 /* The digits of the column's value in row (a count column). */
