@@ -34,7 +34,10 @@ struct corr_entry {
     uint64_t copy_at;               /* the shown frame's bytes in the arena */
     uint32_t copy_len;
     struct rs_frame frame;          /* the shown frame, data unset */
-    char addr[48];                  /* "src > dst" for a conversation's name */
+    /* The addresses a conversation's name shows, raw: formatted only for the first
+     * packet of a conversation (corr_addr_text), not for every packet. */
+    uint8_t addr_kind;              /* CORR_ADDR_* */
+    uint8_t addr[8];
 };
 
 struct corr_seg_stats {
@@ -104,5 +107,9 @@ void corr_conv_learn(struct rs_corr *c, const struct corr_entry *e);
 void corr_seg_add(struct corr_seg_stats *s, int64_t delay, bool lost, bool ce, int64_t down);
 /* clock.c */
 void corr_clock_collect(struct rs_corr *c, const struct corr_entry *e);
+
+enum { CORR_ADDR_NONE, CORR_ADDR_IPV4, CORR_ADDR_LID, CORR_ADDR_IPV6 };
+/* "src > dst" of e's addresses, for its conversation's name. */
+void corr_addr_text(const struct corr_entry *e, char *buf, size_t size);
 
 #endif /* ROCESHARK_CORR_INT_H */

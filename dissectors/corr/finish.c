@@ -170,8 +170,11 @@ make_view(const struct rs_corr *c, const struct corr_entry *e, struct rs_corr_vi
     letters(v->path_text, v->path, v->n_path, '>');
     for (unsigned s = 0; s + 1 < v->n_path; s++) {
         unsigned a = v->path[s], b = v->path[s + 1];
-        snprintf(v->seg_text[s], sizeof(v->seg_text[s]), "%c>%c", rs_corr_point_name(a),
-                 rs_corr_point_name(b));
+        /* per packet: written out, not through snprintf */
+        v->seg_text[s][0] = rs_corr_point_name(a);
+        v->seg_text[s][1] = '>';
+        v->seg_text[s][2] = rs_corr_point_name(b);
+        v->seg_text[s][3] = '\0';
         if (!(e->seen & (1u << a)) || !(e->seen & (1u << b)))
             continue;
         v->both[s] = true;
@@ -222,9 +225,9 @@ make_view(const struct rs_corr *c, const struct corr_entry *e, struct rs_corr_vi
             mp[nm++] = v->path[i];
     letters(v->missed_text, mp, nm, ',');
     if (v->lost_seg >= 0)
-        snprintf(v->lost_text, sizeof(v->lost_text), "%s", v->seg_text[v->lost_seg]);
+        memcpy(v->lost_text, v->seg_text[v->lost_seg], sizeof(v->lost_text));
     if (v->ce_seg >= 0)
-        snprintf(v->ce_text, sizeof(v->ce_text), "%s", v->seg_text[v->ce_seg]);
+        memcpy(v->ce_text, v->seg_text[v->ce_seg], sizeof(v->ce_text));
 }
 
 static void
@@ -242,8 +245,11 @@ count_view(struct rs_corr *c, const struct corr_entry *e, const struct rs_corr_v
         return;
     struct corr_conv *cv = &c->conv[e->conv];
     cv->packets++;
-    if (cv->name[0] == '\0')
-        snprintf(cv->name, sizeof(cv->name), "%s QP 0x%06x", e->addr, e->key.dqp);
+    if (cv->name[0] == '\0') {
+        char addr[48];
+        corr_addr_text(e, addr, sizeof(addr));
+        snprintf(cv->name, sizeof(cv->name), "%s QP 0x%06x", addr, e->key.dqp);
+    }
     /* the path is the conversation's, so its segments are the same packet to packet */
     if (cv->n_path < v->n_path) {
         cv->n_path = v->n_path;

@@ -258,22 +258,47 @@ find_open(struct rs_corr *c, const struct rs_corr_key *key, uint64_t convh, unsi
     return best;
 }
 
+/* Keeps the bytes of the addresses a conversation's name shows (IPv4: source and
+ * destination; IB: the LIDs; IPv6 and GRH: the last two bytes of each). */
 static void
-addr_text(const struct rs_packet *pkt, char *buf, size_t size)
+keep_addr(const struct rs_packet *pkt, struct corr_entry *e)
 {
-    buf[0] = '\0';
+    e->addr_kind = CORR_ADDR_NONE;
     if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
-        const uint8_t *ip = rs_packet_at(pkt, RS_LAYER_IPV4);
-        snprintf(buf, size, "%u.%u.%u.%u > %u.%u.%u.%u", ip[12], ip[13], ip[14], ip[15],
-                 ip[16], ip[17], ip[18], ip[19]);
+        memcpy(e->addr, rs_packet_at(pkt, RS_LAYER_IPV4) + 12, 8);
+        e->addr_kind = CORR_ADDR_IPV4;
     } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {
         const uint8_t *lrh = rs_packet_at(pkt, RS_LAYER_LRH);
-        snprintf(buf, size, "LID %u > LID %u", rs_lrh_slid(lrh), rs_lrh_dlid(lrh));
+        uint16_t slid = (uint16_t)rs_lrh_slid(lrh), dlid = (uint16_t)rs_lrh_dlid(lrh);
+        memcpy(e->addr, &slid, 2);
+        memcpy(e->addr + 2, &dlid, 2);
+        e->addr_kind = CORR_ADDR_LID;
     } else if (rs_packet_has(pkt, RS_LAYER_IPV6) || rs_packet_has(pkt, RS_LAYER_GRH)) {
         const uint8_t *ip = rs_packet_at(pkt, rs_packet_has(pkt, RS_LAYER_IPV6) ?
                                          RS_LAYER_IPV6 : RS_LAYER_GRH);
-        snprintf(buf, size, "..%02x%02x > ..%02x%02x", ip[22], ip[23], ip[38], ip[39]);
+        memcpy(e->addr, ip + 22, 2);
+        memcpy(e->addr + 2, ip + 38, 2);
+        e->addr_kind = CORR_ADDR_IPV6;
     }
+}
+
+void
+corr_addr_text(const struct corr_entry *e, char *buf, size_t size)
+{
+    const uint8_t *a = e->addr;
+
+    buf[0] = '\0';
+    if (e->addr_kind == CORR_ADDR_IPV4)
+        snprintf(buf, size, "%u.%u.%u.%u > %u.%u.%u.%u", a[0], a[1], a[2], a[3], a[4], a[5],
+                 a[6], a[7]);
+    else if (e->addr_kind == CORR_ADDR_LID) {
+        uint16_t slid, dlid;
+        memcpy(&slid, a, 2);
+        memcpy(&dlid, a + 2, 2);
+        snprintf(buf, size, "LID %u > LID %u", slid, dlid);
+    }
+    else if (e->addr_kind == CORR_ADDR_IPV6)
+        snprintf(buf, size, "..%02x%02x > ..%02x%02x", a[0], a[1], a[2], a[3]);
 }
 
 void
@@ -327,7 +352,7 @@ rs_corr_feed(struct rs_corr *c, unsigned point, const struct rs_frame *frame,
     e->shown = (uint8_t)point;
     e->frame = *frame;
     e->frame.data = NULL;
-    addr_text(pkt, e->addr, sizeof(e->addr));
+    keep_addr(pkt, e);
     if (c->arena != NULL) {
         uint32_t len = frame->caplen;
         if (len > c->opts.copy_bytes / 4)
