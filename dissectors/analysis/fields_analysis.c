@@ -12,7 +12,7 @@ enum fact_field {
     FF_CONV, FF_PSN_GAP, FF_RETRANSMISSION, FF_REQUEST_FRAME, FF_RESPONSE_TIME,
     FF_ACKED_FRAME, FF_NAK, FF_RNR_DELAY, FF_MSG_LEN, FF_MSG_FIRST, FF_MSG_PACKETS,
     FF_OPCODE_SEQ, FF_LENGTH_MISMATCH, FF_ECN_CE, FF_CNP_FOR, FF_CNP_SINCE_CE, FF_VIOLATION,
-    FF_PMTU, FF_PSN_REL, FF_QP_REUSED
+    FF_PMTU, FF_PSN_REL, FF_QP_REUSED, FF_RESPONSE_FRAME, FF_ACK_FRAME
 };
 
 static const uint32_t fact_flag[] = {
@@ -36,6 +36,8 @@ static const uint32_t fact_flag[] = {
     [FF_PMTU] = RS_FACT_PMTU,
     [FF_PSN_REL] = RS_FACT_PSN_REL,
     [FF_QP_REUSED] = RS_FACT_QP_REUSED,
+    [FF_RESPONSE_FRAME] = RS_FACT_RESPONSE_FRAME,
+    [FF_ACK_FRAME] = RS_FACT_ACK_FRAME,
 };
 
 static bool
@@ -53,6 +55,8 @@ get_fact(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     case FF_REQUEST_FRAME: out->v.u = x->request_frame; break;
     case FF_RESPONSE_TIME: out->v.t = x->response_time; break;
     case FF_ACKED_FRAME: out->v.u = x->acked_frame; break;
+    case FF_RESPONSE_FRAME: out->v.u = x->response_frame; break;
+    case FF_ACK_FRAME: out->v.u = x->ack_frame; break;
     case FF_NAK:
         out->v.str = rs_analysis_nak_name(x->nak);
         if (out->v.str == NULL)
@@ -81,8 +85,8 @@ const struct rs_field rs_fields_analysis[] = {
      "What the trace proves about the RC/UC conversation", RS_NO_LAYER, FF_CONV, 0, get_fact,
      1, 0},
     FACT("roceshark.analysis.conv", "Conversation", RS_FT_UINT32, RS_BASE_DEC, FF_CONV,
-         "Conversation id: its row of Statistics > RDMA QP Conversations "
-         "(read -z conv,qp)"),
+         "The conversation (queue pair) this packet belongs to: its row of Statistics > "
+         "RDMA QP Conversations, and its filter in Conversation Filter > RDMA QP"),
     FACT("roceshark.analysis.pmtu", "Path MTU", RS_FT_UINT16, RS_BASE_DEC, FF_PMTU,
          "Path MTU the analysis uses for the conversation (learned or assumed)"),
     /* On every packet of a conversation: for filters, -e and fault rules, as
@@ -104,8 +108,15 @@ const struct rs_field rs_fields_analysis[] = {
          FF_RESPONSE_TIME, "Seconds since the request this response answers"),
     FACT("roceshark.analysis.acked_frame", "Acknowledges frame", RS_FT_FRAMENUM, RS_BASE_NONE,
          FF_ACKED_FRAME, "The last request frame this ACK or NAK covers"),
+    /* The other way (Wireshark's "Response in"): set by the Wireshark plugin, which has
+     * read the later frame by the time it shows the request; a one-pass reader never has. */
+    FACT("roceshark.analysis.response_frame", "Response in frame", RS_FT_FRAMENUM,
+         RS_BASE_NONE, FF_RESPONSE_FRAME, "The first response to this READ or atomic request"),
+    FACT("roceshark.analysis.ack_frame", "Acknowledged in frame", RS_FT_FRAMENUM,
+         RS_BASE_NONE, FF_ACK_FRAME, "The first ACK or NAK that covers this request packet"),
     FACT("roceshark.analysis.nak", "NAK", RS_FT_STRING, RS_BASE_NONE, FF_NAK,
-         "psn_seq_error, invalid_request, remote_access_error, remote_operational_error or "
+         "Why the responder refused the request: psn_seq_error (resend from the PSN it "
+         "names), invalid_request, remote_access_error, remote_operational_error or "
          "invalid_rd_request"),
     FACT("roceshark.analysis.rnr_delay", "RNR delay", RS_FT_RELTIME, RS_BASE_NONE, FF_RNR_DELAY,
          "Seconds an RNR NAK asks the requester to wait"),
@@ -127,6 +138,7 @@ const struct rs_field rs_fields_analysis[] = {
     FACT("roceshark.analysis.cnp_since_ce", "Time since CE mark", RS_FT_RELTIME, RS_BASE_NONE,
          FF_CNP_SINCE_CE, "Seconds since the last CE-marked packet of the throttled flow"),
     FACT("roceshark.analysis.violation", "Transport rule violation", RS_FT_STRING,
-         RS_BASE_NONE, FF_VIOLATION, "Short code of the IBTA rule the trace shows broken"),
+         RS_BASE_NONE, FF_VIOLATION, "The InfiniBand transport rule the trace shows broken, by a short name "
+         "(ack_psn_backwards, read_response_count, ...)"),
     RS_F_END,
 };

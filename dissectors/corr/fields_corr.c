@@ -115,10 +115,11 @@ get_flag(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 
 const struct rs_field rs_fields_corr[] = {
     {"roceshark.corr", "Across captures", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL,
-     "The packet at every capture point (roceshark correlate)", RS_NO_LAYER, 0, 0,
+     "The packet at every capture point, as roceshark correlate joins several captures", RS_NO_LAYER, 0, 0,
      get_proto, 0, RS_FIELD_PSEUDO},
     CORR_TEXT("roceshark.corr.point", "Shown from", TEXT_POINT,
-              "The capture point whose frame is shown: A for the first -r, B ..."),
+              "The capture point whose frame is shown: A for the first capture correlated, B "
+              "for the second, ..."),
     CORR_TEXT("roceshark.corr.seen_at", "Seen at", TEXT_SEEN,
               "The points that captured it, upstream first (\"A,B\")"),
     CORR_TEXT("roceshark.corr.path", "Path", TEXT_PATH,

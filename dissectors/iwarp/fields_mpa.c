@@ -490,7 +490,8 @@ const struct rs_field rs_fields_mpa[] = {
     MPA("iwarp_mpa.crc_check", "CRC check", RS_FT_UINT32, RS_BASE_HEX, 0, NULL,
         "The CRC sent, read as a big-endian number", 1, 4, get_crc, 2),
     MPA("roceshark.mpa.crc.status", "CRC status", RS_FT_UINT8, RS_BASE_DEC, 0, rs_cksum_vals,
-        "0 bad, 1 good, 2 unverified (bytes missing), 3 not present (CRCs off)", 0, 0,
+        "Whether the FPDU's CRC matches it: 0 bad, 1 good, 2 unverified (bytes not captured), "
+        "3 not present (the connection has CRCs off)", 0, 0,
         get_crc_status, 2),
     MPA("roceshark.mpa.crc.computed", "CRC computed", RS_FT_UINT32, RS_BASE_HEX, 0, NULL,
         "The CRC the FPDU should carry, in iwarp_mpa.crc_check's byte order", 0, 0,

@@ -49,40 +49,6 @@ bit_pattern(struct rs_out *o, const struct rs_field *f, uint64_t value)
     rs_out_write(o, text, n < sizeof(text) ? n : sizeof(text) - 1);
 }
 
-/* Where the item's value lies in the frame: the bytes a value of bytes or an
- * address points at (a getter may pick them by the packet: a MAD's data is
- * 64 bytes in an SMP, 232 in a CM MAD), else where the field says it is (a MAD
- * attribute's moves with the MAD), else the field's bytes in its layer;
- * length 0 when none is known. */
-static void
-item_span(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
-          unsigned occ, struct rs_tree_item *it)
-{
-    const struct rs_frame *fr = pkt->frame;
-
-    it->offset = it->length = 0;
-    if (!(f->flags & RS_FIELD_NO_BYTES) &&
-        (v->type == RS_FT_BYTES || v->type == RS_FT_ETHER || v->type == RS_FT_IPV4 ||
-         v->type == RS_FT_IPV6 || v->type == RS_FT_PROTOCOL) &&
-        v->v.bytes.ptr != NULL && v->v.bytes.ptr >= fr->data &&
-        v->v.bytes.ptr + v->v.bytes.len <= fr->data + fr->caplen) {
-        it->offset = (uint32_t)(v->v.bytes.ptr - fr->data);
-        it->length = v->v.bytes.len;
-    } else if (f->locate != NULL && f->locate(pkt, f, occ, &it->offset, &it->length)) {
-        /* placed by the field */
-    } else if (f->layer != RS_NO_LAYER && rs_packet_has(pkt, f->layer) &&
-               (occ == 0 || (f->flags & RS_FIELD_NO_BYTES))) {
-        const struct rs_span *sp = &pkt->span[f->layer];
-        if (f->offset <= sp->len) {
-            it->offset = sp->off + f->offset;
-            it->length = (f->flags & RS_FIELD_NO_BYTES) ? 0
-                         : f->width != 0                 ? f->width : sp->len - f->offset;
-        }
-    }
-    if (it->offset + (uint64_t)it->length > fr->caplen)
-        it->offset = it->length = 0;
-}
-
 struct walk_ctx {
     const struct rs_packet *pkt;    /* the packet the values are read from (a PDU's view) */
     rs_tree_fn fn;
@@ -131,7 +97,7 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
         struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth + w->shift, 0, 0, false, pkt};
         if (w->data_nested && is_data_field(w, id))
             it.depth++;     /* data, data.data and data.len: one table, in this order */
-        item_span(pkt, f, &v, occ, &it);
+        rs_field_span(pkt, f, &v, occ, &it.offset, &it.length);
         it.node = v.type == RS_FT_PROTOCOL || v.type == RS_FT_NONE ||
                   (f->flags & (RS_FIELD_HEADER | RS_FIELD_TEXT));
         w->fn(w->arg, &it);
@@ -211,7 +177,7 @@ walk_rows(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end)
                 continue;
             struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth, 0, 0, false, pkt};
             it.node = v.type == RS_FT_NONE || (f->flags & (RS_FIELD_HEADER | RS_FIELD_TEXT));
-            item_span(pkt, f, &v, occ, &it);
+            rs_field_span(pkt, f, &v, occ, &it.offset, &it.length);
             w->fn(w->arg, &it);
             any = true;
         }

@@ -140,9 +140,15 @@ static const void *
 ws_strings(const struct rs_field *f)
 {
     if (f->type == RS_FT_FRAMENUM) {
-        bool ack = strstr(f->abbrev, "acked") != NULL;
-        bool req = strstr(f->abbrev, "request") != NULL;
-        return FRAMENUM_TYPE(ack ? FT_FRAMENUM_ACK : req ? FT_FRAMENUM_REQUEST : FT_FRAMENUM_NONE);
+        /* The packet list's related-packet marks: an ACK's tick on what it acknowledges,
+         * the arrows between a request and its response or ACK. */
+        if (strstr(f->abbrev, "acked_frame") != NULL)
+            return FRAMENUM_TYPE(FT_FRAMENUM_ACK);
+        if (strstr(f->abbrev, "request_frame") != NULL)
+            return FRAMENUM_TYPE(FT_FRAMENUM_REQUEST);
+        if (strstr(f->abbrev, "response_frame") != NULL || strstr(f->abbrev, "ack_frame") != NULL)
+            return FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE);
+        return FRAMENUM_TYPE(FT_FRAMENUM_NONE);
     }
     /* A boolean's names would want a true_false_string: Wireshark's own
      * fields carry them, ours have none. */
@@ -238,6 +244,9 @@ register_experts(void)
         ei[m].eiinfo.severity = ws_severity(rs_experts[i].severity);
         ei[m].eiinfo.summary = rs_experts[i].summary;
         HFILL_INIT(ei[m].eiinfo.hf_info);   /* what EXPFILL leaves set */
+        /* The help of its filter field (roceshark.expert.*), as the field list and the
+         * status bar show it; registering fills in the rest. */
+        ei[m].eiinfo.hf_info.hfinfo.blurb = rs_experts[i].help;
         m++;
     }
     expert_register_field_array(expert_register_protocol(proto_roceshark), ei, m);
@@ -322,13 +331,16 @@ struct add_ctx {
     tvbuff_t *tvb;
     const struct rs_packet *pkt;
     int hf;
-    gint start, len;    /* the bytes the field's items cover (field_bytes) */
+    unsigned occ;       /* the occurrence of the field add_value is given next */
+    bool placed;        /* the values' own places, as the tree and PDML of read show them */
+    gint start, len;    /* else the bytes the field's items cover (field_bytes) */
 };
 
-/* The bytes of the frame that a field of ours speaks of, so that a click on
- * its item highlights them as a click on Wireshark's own does: the ICRC's
- * checks cover the ICRC, the VCRC's the VCRC, the payload length the payload,
- * the analysis of a request or response its BTH. Others cover nothing. */
+/* The bytes of the frame that a field of ours speaks of, for the fields that
+ * have no place of their own (rs_field_span), so that a click on its item
+ * highlights them as a click on Wireshark's own does: the ICRC's checks cover
+ * the ICRC, the VCRC's the VCRC, the payload length the payload, the analysis
+ * of a request or response its BTH. */
 static void
 field_bytes(const struct rs_packet *pkt, const struct rs_field *f, gint *start, gint *len)
 {
@@ -361,24 +373,32 @@ add_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
 {
     struct add_ctx *a = ctx;
     proto_item *it = NULL;
+    gint start = a->start, len = a->len;
+    uint32_t off, n;
+
+    if (a->placed && rs_field_span(a->pkt, f, v, a->occ, &off, &n)) {
+        start = (gint)off;
+        len = (gint)n;
+    }
+    a->occ++;
 
     switch (f->type) {
     case RS_FT_BOOLEAN:
-        it = proto_tree_add_boolean(a->tree, a->hf, a->tvb, a->start, a->len, (guint32)v->v.u);
+        it = proto_tree_add_boolean(a->tree, a->hf, a->tvb, start, len, (guint32)v->v.u);
         break;
     case RS_FT_UINT8:
     case RS_FT_UINT16:
     case RS_FT_UINT24:
     case RS_FT_UINT32:
     case RS_FT_FRAMENUM:
-        it = proto_tree_add_uint(a->tree, a->hf, a->tvb, a->start, a->len, (guint32)v->v.u);
+        it = proto_tree_add_uint(a->tree, a->hf, a->tvb, start, len, (guint32)v->v.u);
         break;
     case RS_FT_UINT64:
-        it = proto_tree_add_uint64(a->tree, a->hf, a->tvb, a->start, a->len, v->v.u);
+        it = proto_tree_add_uint64(a->tree, a->hf, a->tvb, start, len, v->v.u);
         break;
     case RS_FT_INT16:
     case RS_FT_INT32:
-        it = proto_tree_add_int(a->tree, a->hf, a->tvb, a->start, a->len, (gint32)(int64_t)v->v.u);
+        it = proto_tree_add_int(a->tree, a->hf, a->tvb, start, len, (gint32)(int64_t)v->v.u);
         break;
     case RS_FT_RELTIME: {
         /* Wireshark gives both parts the sign of the time: -0.25 s is
@@ -388,21 +408,16 @@ add_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
             t.secs++;
             t.nsecs -= RS_NSEC_PER_SEC;
         }
-        it = proto_tree_add_time(a->tree, a->hf, a->tvb, a->start, a->len, &t);
+        it = proto_tree_add_time(a->tree, a->hf, a->tvb, start, len, &t);
         break;
     }
     case RS_FT_STRING:
-        it = proto_tree_add_string(a->tree, a->hf, a->tvb, a->start, a->len, v->v.str);
+        it = proto_tree_add_string(a->tree, a->hf, a->tvb, start, len, v->v.str);
         break;
     case RS_FT_BYTES: {
-        /* Bytes of the frame: point at them, so that the packet bytes pane
-         * highlights them. Bytes from elsewhere (kept) cover nothing. */
-        const uint8_t *data = a->pkt->frame->data;
-        bool in_frame = v->v.bytes.ptr >= data &&
-                        v->v.bytes.ptr + v->v.bytes.len <= data + a->pkt->frame->caplen;
-        gint start = in_frame ? (gint)(v->v.bytes.ptr - data) : 0;
-        gint covers = in_frame ? (gint)v->v.bytes.len : 0;
-        it = proto_tree_add_bytes_with_length(a->tree, a->hf, a->tvb, start, covers,
+        /* Bytes of the frame cover themselves (rs_field_span); bytes from
+         * elsewhere (kept) cover nothing. */
+        it = proto_tree_add_bytes_with_length(a->tree, a->hf, a->tvb, start, len,
                                               v->v.bytes.ptr, (gint)v->v.bytes.len);
         break;
     }
@@ -491,7 +506,7 @@ field_tree(const struct rs_field *f, proto_tree *rt, proto_tree *at)
 static void
 add_decoded(proto_tree *tree, proto_tree *rt, tvbuff_t *tvb, const struct rs_packet *pkt)
 {
-    struct add_ctx a = {rt, tvb, pkt, -1, 0, 0};
+    struct add_ctx a = {rt, tvb, pkt, -1, 0, true, 0, 0};
     proto_tree *at = NULL;
 
     for (int id = 0; id < n_fields; id++) {
@@ -512,6 +527,7 @@ add_decoded(proto_tree *tree, proto_tree *rt, tvbuff_t *tvb, const struct rs_pac
             continue;
         a.tree = field_tree(f, rt, at);
         a.hf = hf_of[id];
+        a.occ = 0;
         field_bytes(pkt, f, &a.start, &a.len);
         rs_field_foreach(pkt, id, add_value, &a);
     }
@@ -522,7 +538,9 @@ static void
 add_kept(proto_tree *tree, proto_tree *rt, tvbuff_t *tvb, const struct rs_packet *pkt,
          const struct frame_facts *ff)
 {
-    struct add_ctx a = {rt, tvb, pkt, -1, 0, 0};
+    /* The frame's view is the decoder's alone, without the iWARP stage's PDUs
+     * the values came from: it cannot place them. */
+    struct add_ctx a = {rt, tvb, pkt, -1, 0, false, 0, 0};
 
     for (unsigned i = 0; i < ff->n_kept; i++) {
         const struct kept_value *kv = &ff->kept[i];
@@ -553,6 +571,8 @@ first_pass(packet_info *pinfo, const struct rs_frame *frame, struct rs_packet *p
     ff->tap.when = rs_time_make(frame->ts_sec, frame->ts_nsec);
     if (pkt->iwarp != NULL)
         keep_frame(ff, pkt);
+    else if (pkt->facts != NULL)
+        roceshark_links_note(pinfo->num, pkt->opcode, &ff->tap.facts);
     p_add_proto_data(wmem_file_scope(), pinfo, proto_roceshark, 0, ff);
     return ff;
 }
@@ -648,6 +668,7 @@ proto_register_roceshark(void)
                                    &pref_analysis);
     register_init_routine(capture_init);
     register_cleanup_routine(capture_cleanup);
+    roceshark_links_register();
     roceshark_tap = register_tap("roceshark");
     roceshark_register_qp_table();
     roceshark_register_conversations();

@@ -31,6 +31,12 @@ struct roceshark_tap_frame {
  * carries nothing of ours or was not analysed). */
 const struct roceshark_tap_frame *roceshark_frame_facts(packet_info *pinfo);
 
+/* The links from a request to its response and ACK (links.c): register makes the
+ * capture file's tables; note tells them each frame's facts on the first pass, in
+ * frame order, and adds the links to the kept facts of the requests it answers. */
+void roceshark_links_register(void);
+void roceshark_links_note(guint32 number, uint8_t opcode, struct rs_facts *facts);
+
 /* "RDMA QP Conversations": Statistics > RDMA QP Conversations and `tshark -z roceshark,qp`. */
 void roceshark_register_qp_table(void);
 

@@ -9,13 +9,15 @@ from the personal plugin folder (~/.local/lib/wireshark/plugins/<major>.<minor>/
     tshark prints through the plugin equals what `roceshark read -T fields` prints, and the
     Info column carries the same marks ([Retransmission], [PSN gap N], [Bad ICRC], ...);
   - display filters on those fields select the same frames in tshark and in roceshark;
-  - a two-pass run (tshark -2) prints exactly what a one-pass run prints;
+  - a two-pass run (tshark -2) prints exactly what a one-pass run prints, but for the links
+    from a request to its response and ACK, which go both ways;
   - `-z roceshark,qp` has the numbers of `roceshark read -z conv,qp`, and
     `-z roceshark,qp,FILTER` those of `-z conv,qp,FILTER` (the frames the filter takes);
   - `-z conv,roceshark` (Statistics > Conversations' tab) has one row per conversation with
     its frames.
 Everything tshark reads is copied into a world-readable scratch folder first, so the test
 does not depend on where the build or the captures live."""
+import collections
 import glob
 import os
 import re
@@ -83,6 +85,25 @@ else:
     # Wireshark's own stay: stats_tree (Statistics > IPv4 Statistics) and transum.
     for own in ("stats_tree.so", "transum.so"):
         t.check(own in listed, "tshark -G plugins lost Wireshark's own %s:\n%s" % (own, listed))
+
+# Help texts speak to someone in Wireshark's GUI: every roceshark.* field and expert item has
+# one (the status bar and the field list show it), none in command-line words, and an
+# expert item's help says more than its summary. (-G fields: F, name, abbrev, type, protocol,
+# base, bitmask, blurb.)
+helps = {}
+for line in tshark(["-G", "fields"]).splitlines():
+    cols = line.split("\t")
+    if len(cols) >= 8 and cols[0] == "F" and cols[2].startswith("roceshark"):
+        helps[cols[2]] = (cols[1], cols[7])
+CLI_WORDS = re.compile(r"(^|[\s(])-[a-zA-Z2]\b|\bread -|-z |\broceshark read\b")
+experts = [f for f in helps if f.startswith("roceshark.expert.")]
+t.check(len(experts) >= 15 and len(helps) - len(experts) >= len(fields),
+        "tshark -G fields lists %d roceshark fields and %d expert items" % (len(helps), len(experts)))
+for f, (name, blurb) in sorted(helps.items()):
+    t.check(blurb.strip() != "" and not CLI_WORDS.search(blurb),
+            "%s: help %r is empty or in command-line words" % (f, blurb))
+    if f in experts:
+        t.check(len(blurb) > len(name) + 20, "%s: help %r says no more than %r" % (f, blurb, name))
 
 sims = t.tempdir()
 t.run([t.PYTHON, os.path.join(t.GEN_DIR, "gen_rc.py"), sims])
@@ -181,11 +202,67 @@ for flt, name in FILTERS.items():
     got = tshark(["-r", copy, "-Y", flt, "-T", "fields", "-e", "frame.number"])
     t.check(got == want and want != "", "%s -Y %s: plugin frames %r, roceshark %r"
             % (name, flt, got.split()[:8], want.split()[:8]))
+# The links from a request to its response and ACK are known once the answer has been
+# read: a one-pass run (as roceshark read) has none, a two-pass run (as the GUI) has them.
+LINKS = [fields.index("roceshark.analysis.response_frame"),
+         fields.index("roceshark.analysis.ack_frame")]
+
+
+def rows(text):
+    return [line.split("\t") for line in text.splitlines()]
+
+
+def check_links(name, frames):
+    """Each link of the two-pass run goes both ways: a request's Response in frame is the
+    first frame whose Request in frame names it, its Acknowledged in frame the first ACK or
+    NAK of its conversation that covers it; and every request a response or ACK names
+    links back. Returns how many links there were."""
+    col = {f: fields.index("roceshark.analysis." + f) for f in
+           ("conv", "request_frame", "acked_frame", "response_frame", "ack_frame")}
+
+    def val(n, f):
+        v = frames[n - 1][col[f]]
+        return int(v) if v else None
+
+    first_response, first_ack = {}, {}
+    for n in range(1, len(frames) + 1):
+        req = val(n, "request_frame")
+        if req is not None:
+            first_response.setdefault(req, n)
+        acked = val(n, "acked_frame")
+        if acked is not None:
+            first_ack.setdefault(acked, n)
+    links = 0
+    for n in range(1, len(frames) + 1):
+        resp, ack = val(n, "response_frame"), val(n, "ack_frame")
+        t.check(resp == first_response.get(n), "%s frame %d: Response in frame %s, the first "
+                "response naming it is %s" % (name, n, resp, first_response.get(n)))
+        if ack is not None:
+            covers = [a for a in range(n + 1, ack + 1)
+                      if val(a, "conv") == val(n, "conv") and (val(a, "acked_frame") or 0) >= n]
+            t.check(covers[:1] == [ack], "%s frame %d: Acknowledged in frame %d, the first ACK "
+                    "covering it is %s" % (name, n, ack, covers[:1]))
+        if n in first_ack and resp is None:
+            t.check(ack is not None, "%s frame %d: ACKed by frame %d, no link back"
+                    % (name, n, first_ack[n]))
+        links += (resp is not None) + (ack is not None)
+    return links
+
+
+links = 0
 for path in two_pass:
     copy = readable(path)
-    one = tshark(["-r", copy, "-T", "fields"] + efields)
-    two = tshark(["-2", "-r", copy, "-T", "fields"] + efields)
+    one = rows(tshark(["-r", copy, "-T", "fields"] + efields))
+    two = rows(tshark(["-2", "-r", copy, "-T", "fields"] + efields))
+    t.check(all(r[i] == "" for r in one for i in LINKS),
+            "%s: a one-pass run shows a link to a later frame" % os.path.basename(path))
+    links += check_links(os.path.basename(path), two)
+    for r in two:
+        for i in LINKS:
+            r[i] = ""
     t.check(one == two, "%s: one-pass and two-pass output differ" % os.path.basename(path))
+t.check(links > 100, "only %d request -> response/ACK links in the two-pass runs" % links)
+print("%d request -> response/ACK links go both ways" % links)
 
 
 # Expert infos: one "Bad MPA CRC" error per FPDU whose CRC is bad.
@@ -215,23 +292,56 @@ got = tshark(["-r", copy, "-Y", flt, "-T", "fields", "-e", "frame.number"])
 t.check(got == want and len(want.split()) == 8, "three_runs.pcap -Y %s: plugin frames %r, "
         "roceshark %r" % (flt, got.split(), want.split()))
 
-# Items cover their bytes, so that a click on one highlights them: each frame's ICRC checks
-# the bytes of infiniband.invariant.crc, the analysis the BTH (pos and size in -T pdml).
-copy = readable(os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap"))
+# Items cover their bytes, so that a click on one highlights them (pos and size in -T pdml):
+# every roceshark.* item that roceshark read's PDML places (the BTH's FECN, an AETH's credits,
+# the payload, ...) is where read places it; those read leaves unplaced cover what they
+# speak of: the ICRC's checks infiniband.invariant.crc, the VCRC's infiniband.variant.crc,
+# the payload length the payload, the analysis the BTH. On the sample (RoCEv2, every kind
+# of event) and a native InfiniBand capture (VCRC).
 place = re.compile(r'<field name="([a-z0-9_.]+)" .*?size="(\d+)" pos="(\d+)"')
-covered = 0
-for n, packet in enumerate(tshark(["-r", copy, "-T", "pdml"]).split("<packet>")[1:], 1):
-    at = {}
-    for name, size, pos in place.findall(packet):
-        at.setdefault(name, (int(pos), int(size)))
-    for ours_f, theirs in (("roceshark.icrc.status", "infiniband.invariant.crc"),
-                           ("roceshark.icrc.computed", "infiniband.invariant.crc"),
-                           ("roceshark.analysis.conv", "infiniband.bth")):
-        if theirs in at:
-            covered += 1
-            t.check(at.get(ours_f) == at[theirs], "rdma_demo.pcap frame %d: %s covers %r, "
-                    "%s is at %r" % (n, ours_f, at.get(ours_f), theirs, at[theirs]))
-t.check(covered > 30, "rdma_demo.pcap: only %d items to compare places with" % covered)
+
+
+def places(pdml):
+    """Per packet, each field's (pos, size) places."""
+    out = []
+    for packet in pdml.split("<packet>")[1:]:
+        at = {}
+        for name, size, pos in place.findall(packet):
+            at.setdefault(name, set()).add((int(pos), int(size)))
+        out.append(at)
+    return out
+
+
+COVERS = (("roceshark.icrc.status", "infiniband.invariant.crc"),
+          ("roceshark.icrc.computed", "infiniband.invariant.crc"),
+          ("roceshark.vcrc.status", "infiniband.variant.crc"),
+          ("roceshark.vcrc.computed", "infiniband.variant.crc"),
+          ("roceshark.payload.len", "roceshark.payload"),
+          ("roceshark.analysis.conv", "infiniband.bth"),
+          ("roceshark.analysis.acked_frame", "infiniband.bth"))
+covered = collections.Counter()
+for path in (os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap"),
+             os.path.join(t.REAL_CAPTURES, "srinivaskoritala_rdma-softroce-demo__infiniband.pcap")):
+    copy, name = readable(path), os.path.basename(path)
+    got = places(tshark(["-r", copy, "-T", "pdml"]))
+    want = places(t.run([t.ROCESHARK, "read", "-r", copy, "-T", "pdml"]).stdout)
+    t.check(len(got) == len(want), "%s: %d packets in tshark's PDML, %d in read's"
+            % (name, len(got), len(want)))
+    for n, (g, w) in enumerate(zip(got, want), 1):
+        for f, at in w.items():
+            placed = {p for p in at if p[1] > 0}
+            if f.startswith("roceshark.") and placed:
+                covered["as read"] += 1
+                t.check(g.get(f) == placed, "%s frame %d: %s covers %r, read places it at %r"
+                        % (name, n, f, sorted(g.get(f, ())), sorted(placed)))
+        for ours_f, theirs in COVERS:
+            if ours_f in g and theirs in g:
+                covered[ours_f] += 1
+                t.check(g[ours_f] == g[theirs], "%s frame %d: %s covers %r, %s is at %r"
+                        % (name, n, ours_f, sorted(g[ours_f]), theirs, sorted(g[theirs])))
+for what in ("as read",) + tuple(c[0] for c in COVERS):
+    t.check(covered[what] > 0, "no item to compare places with for %s" % what)
+print("items placed: %s" % dict(covered))
 
 
 def numbers(text, sep):

@@ -41,6 +41,11 @@
 #define RS_FACT_QP_REUSED 0x00020000u       /* qp_reused: a new life of an earlier one's QPs */
 #define RS_FACT_READ_DONE 0x00040000u       /* the last response of a READ seen whole: a READ
                                                done in response_time (-z conv,qp's READ) */
+/* Links from a request to what came after it: known only once the later frame has been
+ * read, so the one-pass analyzer never sets them; the Wireshark plugin does, after its
+ * first pass (as Wireshark's "Response in" links). */
+#define RS_FACT_RESPONSE_FRAME 0x00080000u  /* response_frame */
+#define RS_FACT_ACK_FRAME 0x00100000u       /* ack_frame */
 
 /* Why a frame breaks a transport rule the trace itself proves. */
 enum rs_violation {
@@ -76,6 +81,8 @@ struct rs_facts {
     uint8_t nak;                /* enum rs_nak_code */
     uint8_t violation;          /* enum rs_violation */
     uint32_t qp_reused;         /* the conversation whose QPs this one's first packet reuses */
+    uint64_t response_frame;    /* a request's first response (RS_FACT_RESPONSE_FRAME) */
+    uint64_t ack_frame;         /* a request's first ACK or NAK (RS_FACT_ACK_FRAME) */
 };
 
 struct rs_analysis_opts {

@@ -23,6 +23,9 @@ struct rs_expert {
     const char *group;      /* "Checksum", "Sequence", "Protocol", "Response", ... */
     uint8_t severity;       /* enum rs_severity */
     const char *summary;    /* "Bad ICRC", "PSN gap", ... */
+    /* What it means and where to look next, for someone who meets it in Wireshark's
+     * Expert Information (the help text of its roceshark.expert.* field). */
+    const char *help;
 };
 
 /* Most kinds rs_experts[] may hold: tables indexed like it are this long. */

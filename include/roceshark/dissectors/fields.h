@@ -167,6 +167,12 @@ int rs_field_next_alias(int id);
 /* True when id is the lowest id of its name: the one lists and JSON show. */
 bool rs_field_is_first_of_name(int id);
 
+/* The bytes of pkt's frame that value v, occurrence occ of f, comes from (what the tree
+ * and PDML show as its place): true with their offset and length; false, with both 0,
+ * when it covers none (a value computed, or from bytes not in the frame). */
+bool rs_field_span(const struct rs_packet *pkt, const struct rs_field *f,
+                   const struct rs_value *v, unsigned occ, uint32_t *offset, uint32_t *length);
+
 /* Whether f can have values in the datagram an ICMP error quotes: the
  * fields of a header (the quote's view holds only IP and what is above),
  * and those that ask for it (RS_FIELD_QUOTABLE), never the frame's own
