@@ -52,9 +52,18 @@ def kids(acc):
     return [acc.getChildAtIndex(i) for i in range(acc.childCount)]
 
 
+# Qt 5 (Wireshark 4.0) names a push button's role "push button", Qt 6 (4.4, 4.6) "button".
+BUTTON = ("push button", "button")
+
+
+def is_role(acc, role):
+    """Whether acc has the role, or one of the roles of a tuple."""
+    return acc.getRoleName() in (role if isinstance(role, tuple) else (role,))
+
+
 def child(acc, role, name=None):
     for c in kids(acc):
-        if c is not None and c.getRoleName() == role and (name is None or c.name == name):
+        if c is not None and is_role(c, role) and (name is None or c.name == name):
             return c
     return None
 
@@ -64,7 +73,7 @@ def descendants(acc, role, name=None, depth=8):
     for c in kids(acc):
         if c is None:
             continue
-        if c.getRoleName() == role and (name is None or c.name == name):
+        if is_role(c, role) and (name is None or c.name == name):
             found.append(c)
         if depth > 0:
             found += descendants(c, role, name, depth - 1)
@@ -119,7 +128,7 @@ def apply_filter(dialog, text):
     click, on the thread that answers us, so what we read after that is its result)."""
     edit = child(dialog, "text", "Display filter entry")
     edit.queryEditableText().setTextContents(text)
-    button = child(dialog, "push button", "Apply")
+    button = child(dialog, BUTTON, "Apply")
     wait("the Apply button enabled",
          lambda: button.getState().contains(pyatspi.STATE_ENABLED))
     press(button)
@@ -174,7 +183,7 @@ try:
             apply_filter(dialog, "")
             seen["unfiltered"] = wait_rows(tree, expect["all"], "the rows unfiltered")
             step("filtered and back")
-            press(child(child(dialog, "panel"), "push button", "Close"))
+            press(child(child(dialog, "panel"), BUTTON, "Close"))
 
     # Statistics > Conversations: our conversation type, ticked, gives its tab and rows.
     press(child(menu, "menu item", "Conversations"))
