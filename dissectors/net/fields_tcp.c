@@ -397,16 +397,47 @@ node_kind_matches(const struct rs_field *f, uint8_t kind)
     return option_short_name(kind) == NULL;
 }
 
+static unsigned
+sack_blocks(const struct tcp_opt *o)
+{
+    return o->kind == OPT_SACK && o->len >= 2 ? (o->len - 2) / 8 : 0;
+}
+
+/* Outside a view (a filter, -e): occurrence *occ of the field among all the options, as
+ * tshark's fields list them; *occ becomes the occurrence within that option (SACK's
+ * edges count across its blocks). */
+static bool
+nth_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned *occ,
+           struct tcp_opt *o)
+{
+    int kind = part_kind[f->offset];
+    bool edges = f->offset == OP_SACK_LE || f->offset == OP_SACK_RE;
+
+    for (unsigned i = 0; option_at(pkt, i, o); i++) {
+        if ((kind >= 0 && o->kind != kind) ||
+            (f->offset == OP_NODE && !node_kind_matches(f, o->kind)))
+            continue;
+        unsigned n = edges ? sack_blocks(o) : 1;
+        if (*occ < n)
+            return true;
+        *occ -= n;
+    }
+    return false;
+}
+
 static bool
 get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
            struct rs_value *out)
 {
     struct tcp_opt o;
 
-    if (f->offset >= RS_ARRAY_SIZE(part_kind) || !view_option(pkt, part_kind[f->offset], &o))
+    if (f->offset >= RS_ARRAY_SIZE(part_kind))
+        return false;
+    if (pkt->item != 0 ? !view_option(pkt, part_kind[f->offset], &o)
+                       : !nth_option(pkt, f, &occ, &o))
         return false;
     const uint8_t *p = pkt->frame->data + o.off;
-    unsigned blocks = o.kind == OPT_SACK && o.len >= 2 ? (o.len - 2) / 8 : 0;
+    unsigned blocks = sack_blocks(&o);
     out->type = f->type;
     if (f->offset == OP_SACK_LE || f->offset == OP_SACK_RE) {
         if (occ >= blocks)

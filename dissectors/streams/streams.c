@@ -155,15 +155,20 @@ const char *const rs_streams_fields[] = {
     "tcp.stream", "tcp.len", "tcp.seq", "tcp.nxtseq", "tcp.ack", "tcp.window_size",
     "tcp.window_size_scalefactor", "udp.stream", "icmp.resp_to", "icmp.resptime",
     "icmpv6.resp_to", "icmpv6.resptime", "tcp.time_relative", "tcp.time_delta",
-    "udp.time_relative", "udp.time_delta", NULL,
+    "udp.time_relative", "udp.time_delta", "tcp.analysis", "tcp.options.sack_le",
+    "tcp.options.sack_re", "tcp.options.sack.dsack_le", "tcp.options.sack.dsack_re", NULL,
 };
 
+/* A name or a field below it (tcp.analysis.flags): a filter asks by prefix too. */
 bool
 rs_streams_field(const char *abbrev)
 {
-    for (size_t i = 0; rs_streams_fields[i] != NULL; i++)
-        if (strcmp(abbrev, rs_streams_fields[i]) == 0)
+    for (size_t i = 0; rs_streams_fields[i] != NULL; i++) {
+        size_t n = strlen(rs_streams_fields[i]);
+        if (strncmp(abbrev, rs_streams_fields[i], n) == 0 &&
+            (abbrev[n] == '\0' || abbrev[n] == '.'))
             return true;
+    }
     return false;
 }
 

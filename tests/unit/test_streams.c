@@ -288,6 +288,12 @@ test_field_names(void **state)
     assert_true(rs_streams_field("icmpv6.resp_to"));
     assert_false(rs_streams_field("tcp.seq_raw"));
     assert_false(rs_streams_field("tcp.window_size_value"));
+    /* the analysis' fields and SACK's relative edges, by name and below */
+    assert_true(rs_streams_field("tcp.analysis.retransmission"));
+    assert_true(rs_streams_field("tcp.analysis"));
+    assert_true(rs_streams_field("tcp.options.sack_le"));
+    assert_false(rs_streams_field("tcp.analysisx"));
+    assert_false(rs_streams_field("tcp.options.mss_val"));
     /* no room at all is refused, not a stage that forgets every frame */
     struct rs_streams_opts o = {.max_streams = 0};
     struct rs_streams *st = (struct rs_streams *)&o;

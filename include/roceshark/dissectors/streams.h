@@ -132,7 +132,8 @@ void rs_streams_process(struct rs_streams *s, struct rs_packet *pkt);
 
 struct rs_streams_counts rs_streams_counts(const struct rs_streams *s);
 
-/* The fields this stage gives, NULL-terminated; does abbrev name one? */
+/* The fields this stage gives, NULL-terminated; does abbrev name one, or a field below
+ * one? */
 extern const char *const rs_streams_fields[];
 bool rs_streams_field(const char *abbrev);
 
