@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""tshark's options: each option of CASES on a small capture, read (--compat tshark) against
+tshark. A case is identical when both exit alike and print the same standard output (for -v,
+the exit status alone: the versions differ). --export-objects is left out: tshark makes its
+folder, which would be outside the test's own."""
+import paritylib as pl
+
+FAMILY = "options"
+
+CASES = [
+    [], ["-n"], ["-N", "m"], ["-N", "mt"], ["-N", "n"], ["-u", "s"], ["-Q"], ["-q"],
+    ["-H", "/dev/null"], ["-C", "Default"], ["-K", "/dev/null"], ["-X", "lua_script:none.lua"],
+    ["-M", "5"], ["-W", "n"], ["--color"], ["--log-level", "warning"],
+    ["--disable-heuristic", "rpcrdma_infiniband"],
+    ["--enable-heuristic", "rpcrdma_infiniband"], ["-T", "tabs"], ["-t", "r"], ["-t", "a"],
+    ["-t", "ad"], ["-t", "adoy"], ["-t", "u"], ["-t", "ud"], ["-t", "udoy"], ["-t", "e"],
+    ["-t", "d"], ["-t", "dd"], ["-c", "5"], ["-a", "packets:3"], ["-2"], ["-l"],
+    ["-2", "-R", "udp.port == 4791"], ["-Y", "udp"], ["-P", "-x"], ["-x"], ["-S", "---", "-x"],
+    ["-o", "tcp.check_checksum:FALSE"], ["-o", "infiniband.rroce.port:4791"],
+    ["-o", "ip.defragment:TRUE"], ["-o", "udp.check_checksum:FALSE"],
+    ["-o", "tcp.relative_sequence_numbers:FALSE"], ["-d", "udp.port==4791,infiniband"],
+    ["--disable-protocol", "infiniband"], ["-v"],
+]
+
+
+def run(ctx):
+    caps = ctx.sample(["pcap_pingpong_ud.pcap"])
+    if not caps:
+        return 0, 0, []
+    cap = caps[0]
+
+    def one(case):
+        want = ctx.tshark(["-r", cap] + case + ctx.tshark_flags(cap))
+        got = ctx.read(["-r", cap, "--compat", "tshark"] + case)
+        if want.returncode == got.returncode and ("-v" in case or want.stdout == got.stdout):
+            return 1, 1, []
+        return 0, 1, ["%s: tshark exits %d, read %d; %s" % (
+            " ".join(case) or "(none)", want.returncode, got.returncode,
+            pl.first_difference(want.stdout, got.stdout))]
+    return pl.add(ctx.map(one, CASES))
