@@ -26,7 +26,7 @@ if [ "${1:-}" = --prepare ]; then
 fi
 [ $# -ge 1 ] || usage
 version=$1
-regex=${2:-'integration\.(plugin|real_captures|generated)$'}
+regex=${2:-'integration\.(plugin|plugin_gui|real_captures|generated)$'}
 case $version in
 4.4) suite=trixie ;;
 4.6) suite=sid ;;
@@ -37,9 +37,11 @@ root=$roots/ws-$suite
 mirror=${ROCESHARK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # What the root needs to build and test: Wireshark's SDK and tshark, the build tools and the
 # libraries we link (by debootstrap), then the tests' tools (by apt-get: scapy and crcmod are
-# the tests' independent packet generators).
+# the tests' independent packet generators; wireshark, xvfb, dbus, at-spi2-core, pyatspi,
+# xdotool and imagemagick are integration.plugin_gui's Qt GUI on a virtual screen).
 base=tshark,wireshark-dev,gcc,cmake,make,pkg-config,libglib2.0-dev,libpcap-dev,ca-certificates
-extras="libcmocka-dev python3 python3-scapy python3-crcmod util-linux"
+extras="libcmocka-dev python3 python3-scapy python3-crcmod util-linux wireshark xvfb dbus
+        at-spi2-core python3-pyatspi xdotool imagemagick"
 
 fail() {
     echo "roceshark: test-wireshark: $*" >&2
@@ -72,6 +74,13 @@ if [ ! -e "$root/.roceshark-ready" ]; then
              apt-get install -y -q --no-install-recommends $extras" >>"$root.log" 2>&1 ||
         fail "apt-get in the $suite root failed; see $root.log"
     touch "$root/.roceshark-ready"
+fi
+# A root made before the tests needed more packages gets what it lacks.
+if ! chroot "$root" dpkg -s $extras >/dev/null 2>&1; then
+    echo "== adding packages to the $suite root"
+    in_root "export DEBIAN_FRONTEND=noninteractive; apt-get update -q
+             apt-get install -y -q --no-install-recommends $extras" >>"$root.log" 2>&1 ||
+        fail "apt-get in the $suite root failed; see $root.log"
 fi
 have=$(chroot "$root" dpkg-query -W -f '${Version}' tshark | cut -d. -f1-2)
 [ "$have" = "$version" ] || fail "the $suite root has tshark $have, not $version"
