@@ -52,7 +52,7 @@ def step(args, what):
 flavour = ["-DROCESHARK_WIRESHARK_PLUGIN=OFF", "-DCMAKE_BUILD_TYPE=RelWithDebInfo"]
 if shutil.which("ccache"):
     flavour.append("-DCMAKE_C_COMPILER_LAUNCHER=ccache")
-    env.update(CCACHE_BASEDIR=clone, CCACHE_NOHASHDIR="1")
+    env.update(CCACHE_BASEDIR=clone, CCACHE_NOHASHDIR="1", CCACHE_DEPEND="1")
 # First as on a machine without ncursesw's development files (pkg-config sees every .pc but
 # its), then with them: an optional part follows what is installed at every configure, as
 # a build folder made before `apt-get install libncurses-dev` needs (a cached "not found"
