@@ -116,7 +116,9 @@ member_name(struct ek_ctx *c, const struct tree_node *n, const char *suffix)
     const char *proto = is_protocol(n) ? NULL : protocol_of(c, n);
     char name[256];
 
-    if (proto != NULL)
+    if (tree_node_is_text(n))   /* tshark's EK names every text item so */
+        snprintf(name, sizeof(name), "text");
+    else if (proto != NULL)
         snprintf(name, sizeof(name), "%s_%s", proto, tree_node_name(n));
     else
         snprintf(name, sizeof(name), "%s", tree_node_name(n));
@@ -155,6 +157,8 @@ write_value(struct ek_ctx *c, const struct tree_node *n)
         rs_json_begin_object(&c->j);
         write_filtered(c, n);
         rs_json_end_object(&c->j);
+    } else if (tree_node_is_text(n)) {      /* "text": its text, as tshark's */
+        rs_json_string(&c->j, n->it.field->name, strlen(n->it.field->name));
     } else if (n->it.field->type == RS_FT_NONE) {
         rs_json_literal(&c->j, "null");
     } else if (n->it.field->type == RS_FT_BOOLEAN) {

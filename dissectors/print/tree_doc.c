@@ -116,11 +116,20 @@ tree_doc_build(const struct rs_packet *pkt)
     return &doc;
 }
 
+bool
+tree_node_is_text(const struct tree_node *n)
+{
+    return n->it.kind == RS_TREE_FIELD && (n->it.field->flags & RS_FIELD_TEXT) &&
+           n->it.field->abbrev[0] == '\0';
+}
+
 const char *
 tree_node_name(const struct tree_node *n)
 {
+    /* a text item ("Timestamps") is named by its text, as tshark's JSON keys it */
     return n->it.kind == RS_TREE_FRAME       ? "frame"
            : n->it.kind == RS_TREE_MALFORMED ? "_ws.malformed"
+           : tree_node_is_text(n)            ? n->it.field->name
                                              : n->it.field->abbrev;
 }
 

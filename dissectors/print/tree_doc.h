@@ -33,7 +33,10 @@ struct tree_doc {
 const struct tree_doc *tree_doc_build(const struct rs_packet *pkt);
 /* Frees this thread's buffer (rs_print_thread_end). */
 void tree_doc_thread_end(void);
-/* The name tshark gives the node: "frame", "_ws.malformed", or the field's. */
+/* A text item of no field ("Timestamps"): abbrev "", its text in name. */
+bool tree_node_is_text(const struct tree_node *n);
+/* The name tshark gives the node: "frame", "_ws.malformed", a text item's text, or the
+ * field's. */
 const char *tree_node_name(const struct tree_node *n);
 /* Whether the node has a value of its own (a protocol or a label has not). */
 bool tree_node_has_value(const struct tree_node *n);
