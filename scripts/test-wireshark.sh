@@ -40,7 +40,8 @@ mirror=${ROCESHARK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # the tests' independent packet generators; wireshark, xvfb, dbus, at-spi2-core, pyatspi,
 # xdotool and imagemagick are integration.plugin_gui's Qt GUI on a virtual screen).
 base=tshark,wireshark-dev,gcc,cmake,make,pkg-config,libglib2.0-dev,libpcap-dev,ca-certificates
-extras="libcmocka-dev python3 python3-scapy python3-crcmod util-linux wireshark xvfb dbus
+# One line (the backslash joins them): in_root's command would run a second line as a command.
+extras="libcmocka-dev python3 python3-scapy python3-crcmod util-linux wireshark xvfb dbus \
         at-spi2-core python3-pyatspi xdotool imagemagick"
 
 fail() {
