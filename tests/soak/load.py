@@ -15,7 +15,6 @@ stdout, a line per run."""
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 import rstest as t  # noqa: E402
+import cpu_load  # noqa: E402
 
 if len(sys.argv) != 2 or not sys.argv[1].isdigit() or int(sys.argv[1]) < 1:
     sys.exit("usage: load.py RUNS")
@@ -82,12 +82,10 @@ def counters(err):
     return (int(m.group(2)), int(m.group(1))) if m else (0, 0)
 
 
-stress = subprocess.Popen(["stress-ng", "--cpu", str(2 * os.cpu_count()), "--timeout", "0"],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 results = {"ib_send_lat": 0, "ib_write_bw": 0, "perf write_bw": 0}
 retx = sent = 0
 start = time.time()
-try:
+with cpu_load.busy_cpus():
     time.sleep(1)
     for i in range(1, RUNS + 1):
         for name, go, want_iters in (
@@ -108,12 +106,6 @@ try:
             print("run %d/%d %-14s %s  row %s  (%.0f s)" % (i, RUNS, name, "ok" if ok else "FAILED",
                                                         " ".join(row or []), time.time() - start),
                   flush=True)
-finally:
-    stress.send_signal(signal.SIGINT)
-    try:
-        stress.wait(10)
-    except subprocess.TimeoutExpired:
-        stress.kill()
 for name, n in results.items():
     print("%-14s %d of %d runs completed" % (name, n, RUNS))
 print("perf write_bw retransmissions: %d of %d packets sent (%.0f per million)"

@@ -14,10 +14,11 @@ import collections
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import time
+
+import cpu_load
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -33,11 +34,9 @@ env = dict(os.environ)
 env.setdefault("ROCESHARK_TSHARK_CACHE", os.path.join(BUILD, "tshark-cache"))
 FAILED = re.compile(r"^\s*\d+ - (\S+) \(")
 
-stress = subprocess.Popen(["stress-ng", "--cpu", str(2 * os.cpu_count()), "--timeout", "0"],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 passed = 0
 failures = collections.Counter()
-try:
+with cpu_load.busy_cpus():
     for i in range(1, PASSES + 1):
         start = time.time()
         p = subprocess.run(["ctest", "--test-dir", BUILD, "-LE", "long", "-j2",
@@ -49,13 +48,7 @@ try:
                                                else "FAILED", time.time() - start,
                                                (": " + " ".join(failed)) if failed else ""),
               flush=True)
-finally:
-    stress.send_signal(signal.SIGINT)
-    try:
-        stress.wait(10)
-    except subprocess.TimeoutExpired:
-        stress.kill()
-print("%d of %d passes passed under stress-ng --cpu %d" % (passed, PASSES, 2 * os.cpu_count()))
+print("%d of %d passes passed under stress-ng --cpu %d" % (passed, PASSES, cpu_load.WORKERS))
 for name, n in failures.most_common():
     print("  %s failed in %d pass(es)" % (name, n))
 sys.exit(0 if passed == PASSES else 1)
