@@ -5,7 +5,7 @@ busier than it has cores (root, as the suite is; run it by hand on an otherwise 
 machine: it is not a ctest test, which would run itself).
 
 `stress-ng --cpu 2*nproc` runs beside it throughout. Each pass is what `scripts/test.sh`
-runs for a build folder: `ctest --test-dir BUILD -LE long -j2 --output-on-failure`
+runs for a build folder: `ctest --test-dir BUILD -LE long -j$(nproc) --output-on-failure`
 (BUILD: build/ by default; build-sanitize/ for the sanitized pass). A line per pass says
 whether it passed, how long it took and which tests failed; the last lines count the
 passes that passed and each test that failed, with how often. Exit 0 only if every pass
@@ -39,8 +39,9 @@ failures = collections.Counter()
 with cpu_load.busy_cpus():
     for i in range(1, PASSES + 1):
         start = time.time()
-        p = subprocess.run(["ctest", "--test-dir", BUILD, "-LE", "long", "-j2",
-                            "--output-on-failure"], capture_output=True, text=True, env=env)
+        p = subprocess.run(["ctest", "--test-dir", BUILD, "-LE", "long",
+                            "-j%d" % (os.cpu_count() or 1), "--output-on-failure"],
+                           capture_output=True, text=True, env=env)
         failed = [m.group(1) for m in map(FAILED.match, p.stdout.splitlines()) if m]
         passed += p.returncode == 0
         failures.update(failed)
