@@ -82,7 +82,8 @@ struct rs_corr {
     rs_corr_sink *sink;
     void *ctx;
     struct corr_entry *e;
-    uint32_t cap;                   /* power of two */
+    uint32_t cap;                   /* power of two; doubles up to max_cap */
+    uint32_t max_cap;               /* max_packets, rounded up to a power of two */
     uint64_t head, tail;            /* entries [head, tail) open */
     uint32_t *bucket;
     uint32_t n_bucket;              /* power of two */

@@ -8,6 +8,10 @@
  * seen, so a retransmission that follows a loss pairs with its own sighting downstream,
  * not the lost original's. The frame shown for a packet is copied into a circular arena;
  * a full ring or arena finishes the oldest packet early (counted as forced).
+ *
+ * The ring starts small and doubles while the window holds more packets than it has
+ * room for, up to max_packets: an entry is some 500 bytes, and a ring of max_packets
+ * cycled through whatever the window holds would miss the cache on every packet.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -18,6 +22,9 @@
 
 #include "corr/corr_int.h"
 
+/* Open packets the ring has room for at first (it doubles up to max_packets). */
+#define RING_FIRST 1024u
+
 static uint32_t
 round_pow2(uint32_t v)
 {
@@ -26,6 +33,37 @@ round_pow2(uint32_t v)
     while (p < v)
         p <<= 1;
     return p;
+}
+
+static uint32_t key_hash(const struct rs_corr_key *k);
+
+/* Puts the ring in n entries (a power of two, at least the open packets) and rehashes:
+ * each chain keeps its order (newest first), as the entries are put back oldest first. */
+static int
+ring_resize(struct rs_corr *c, uint32_t n)
+{
+    struct corr_entry *e = calloc(n, sizeof(*e));
+    uint32_t *bucket = calloc((size_t)n * 2, sizeof(*bucket));
+
+    if (e == NULL || bucket == NULL) {
+        free(e);
+        free(bucket);
+        return RS_ENOMEM;
+    }
+    for (uint64_t i = c->head; i != c->tail; i++) {
+        struct corr_entry *to = &e[i & (n - 1)];
+        *to = c->e[i & (c->cap - 1)];
+        uint32_t b = key_hash(&to->key) & (n * 2 - 1);
+        to->next = bucket[b];
+        bucket[b] = (uint32_t)(i & (n - 1)) + 1;
+    }
+    free(c->e);
+    free(c->bucket);
+    c->e = e;
+    c->bucket = bucket;
+    c->cap = n;
+    c->n_bucket = n * 2;
+    return 0;
 }
 
 int
@@ -53,13 +91,10 @@ rs_corr_new(const struct rs_corr_opts *opts, rs_corr_sink *sink, void *ctx,
         c->opts.copy_bytes = 0;
     c->sink = sink;
     c->ctx = ctx;
-    c->cap = round_pow2(c->opts.max_packets);
-    c->n_bucket = c->cap * 2;
-    /* calloc'd: the pages of a ring never filled are never touched */
-    c->e = calloc(c->cap, sizeof(*c->e));
-    c->bucket = calloc(c->n_bucket, sizeof(*c->bucket));
+    c->max_cap = round_pow2(c->opts.max_packets);
     c->conv = calloc(RS_CORR_MAX_CONVS, sizeof(*c->conv));
-    if (c->e == NULL || c->bucket == NULL || c->conv == NULL)
+    if (c->conv == NULL ||
+        ring_resize(c, c->max_cap < RING_FIRST ? c->max_cap : RING_FIRST) != 0)
         goto nomem;
     if (c->opts.copy_bytes > 0 && (c->arena = malloc(c->opts.copy_bytes)) == NULL)
         goto nomem;
@@ -324,6 +359,10 @@ rs_corr_feed(struct rs_corr *c, unsigned point, const struct rs_frame *frame,
         expire(c, c->now - c->opts.window);
     if (!rs_corr_key_of(pkt, &key, &hdr, &convh))
         return;
+    /* a full ring grows before any entry is looked at (they move); at max_packets, or
+     * out of memory, open_entry finishes the oldest instead */
+    if (c->tail - c->head == c->cap && c->cap < c->max_cap)
+        ring_resize(c, c->cap * 2);
     c->counts.frames[point]++;
     if (t < c->counts.first[point])
         c->counts.first[point] = t;

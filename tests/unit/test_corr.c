@@ -4,7 +4,7 @@
  * recovered within the stated bound, losses put on the segment that lost them, capture
  * misses told apart, CE marks and TTL changes found, a retransmission after a loss and
  * a go-back-N copy sent before its original arrived each paired with its own sighting,
- * and a full table finishing packets early.
+ * a full table finishing packets early, and the table growing while packets are open.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -35,6 +35,8 @@ struct world {
     /* what the sink saw */
     unsigned finished, lost_ab, lost_bc, ce_ab, missed_b, ttl_changed;
     unsigned odd_delays;        /* a segment's delay outside 150 to 260 us */
+    int64_t want_delay;         /* when set: every delay should be this */
+    unsigned off_delays;        /* delays other than want_delay */
 };
 
 /* Ethernet, IPv4 (ECN and TTL given), UDP 4791, BTH (opcode RC Send Only), ICRC. The
@@ -90,8 +92,10 @@ sink(void *ctx, const struct rs_corr_view *v, const struct rs_frame *f)
     w->lost_bc += strcmp(v->lost_text, "B>C") == 0;
     w->ce_ab += strcmp(v->ce_text, "A>B") == 0;
     w->missed_b += strcmp(v->missed_text, "B") == 0;
-    for (unsigned s = 0; s + 1 < v->n_path; s++)
+    for (unsigned s = 0; s + 1 < v->n_path; s++) {
         w->odd_delays += v->both[s] && (v->delay[s] < 150000 || v->delay[s] > 260000);
+        w->off_delays += w->want_delay != 0 && v->both[s] && v->delay[s] != w->want_delay;
+    }
     for (unsigned i = 0; i < v->n_changed; i++)
         w->ttl_changed += strstr(v->changed[i], "ip.ttl") != NULL;
 }
@@ -371,6 +375,53 @@ test_bounded(void **state)
     world_free(w);
 }
 
+/* 3000 packets open at once, more than the ring first has room for: it grows while they
+ * are open, and each sighting downstream still joins its own packet, copies of one key
+ * (a go-back-N resend 5 us after its original) included. */
+static void
+test_ring_grows(void **state)
+{
+    const int64_t base = 1000000000ll, delay = 40000000;
+    struct rs_corr_opts opts;
+    struct rs_corr *c;
+    struct world *w = world_new();
+    struct rs_decode_opts dopts;
+    struct rs_packet pkt;
+
+    (void)state;
+    rs_decode_opts_init(&dopts);
+    dopts.verify_crc = false;
+    memset(&opts, 0, sizeof(opts));
+    opts.n_points = 2;
+    opts.window = 1000000000;
+    w->want_delay = delay;
+    assert_int_equal(rs_corr_new(&opts, sink, w, &c, NULL), 0);
+    for (unsigned point = 0; point < 2; point++) {
+        for (uint32_t i = 0; i < 3000; i++) {
+            int64_t t = base + point * delay + (int64_t)i * 10000;
+            add(w, point, t, 2, 0x11, i, 1, 64);
+            if (i % 100 == 5)
+                add(w, point, t + 5000, 2, 0x11, i, 1, 64);
+        }
+    }
+    for (unsigned i = 0; i < w->n; i++) {
+        w->s[i].frame.data = w->s[i].bytes;
+        w->s[i].frame.number = i + 1;
+        rs_decode_frame(&w->s[i].frame, &dopts, &pkt);
+        rs_corr_feed(c, w->s[i].point, &w->s[i].frame, &pkt);
+    }
+    rs_corr_flush(c);
+    struct rs_corr_counts n = rs_corr_counts(c);
+    assert_int_equal(n.packets, 3030);
+    assert_int_equal(n.matched, 3030);
+    assert_int_equal(n.lost, 0);
+    assert_int_equal(n.forced, 0);
+    assert_int_equal(w->finished, 3030);
+    assert_int_equal(w->off_delays, 0);
+    rs_corr_free(c);
+    world_free(w);
+}
+
 static void
 test_fields(void **state)
 {
@@ -390,6 +441,7 @@ main(void)
         cmocka_unit_test(test_loss_ce_and_misses),
         cmocka_unit_test(test_window_from_delays),
         cmocka_unit_test(test_bounded),
+        cmocka_unit_test(test_ring_grows),
         cmocka_unit_test(test_fields),
     };
 
