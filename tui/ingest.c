@@ -69,10 +69,13 @@ index_entry(const struct rs_frame *frame, int64_t offset, const struct rs_pipeli
     e->linktype = (uint16_t)frame->linktype;
     e->ts_digits = frame->ts_digits;
     e->interface = frame->interface;
+    /* A row read back checks the CRCs again only where one was bad (frame_read.c). */
+    if (r->pkt.icrc_status == RS_CKSUM_BAD || r->pkt.vcrc_status == RS_CKSUM_BAD)
+        e->kind = RS_TUI_KIND_BAD_CRC;
     if (r->pkt.facts == NULL)
         return;
     e->conv = (r->facts.flags & RS_FACT_CONV) ? r->facts.conv : 0;
-    e->kind = frame_kind(&r->pkt, &r->facts);
+    e->kind |= frame_kind(&r->pkt, &r->facts);
 }
 
 void *

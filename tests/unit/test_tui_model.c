@@ -973,6 +973,102 @@ test_search(void **state)
     rs_tui_model_close(m);
 }
 
+/* Pieces of every row, found in that row in any case: its whole (past the arrow, ASCII),
+ * its last byte, its last nine, nine across the first word's end, and a text one byte
+ * longer than the row's end, in no row. The matcher looks eight bytes at a time, and the
+ * row's end is where a word is cut. */
+static void
+test_search_row_pieces(void **state)
+{
+    (void)state;
+    struct rs_tui_model *m = open_sample(NULL);
+    struct rs_tui_decoded d = {0};
+    char err[RS_ERRBUF_SIZE], text[512];
+    uint64_t n = rs_tui_model_shown_count(m), found, looked;
+
+    assert_int_equal(n, 27);
+    for (uint64_t i = 0; i < n; i++) {
+        char *row;
+        uint64_t after = i == 0 ? n - 1 : i - 1;    /* the search starts at i */
+        assert_int_equal(rs_tui_model_decode(m, rs_tui_model_shown_frame(m, i), &d, err), 0);
+        assert_int_equal(rs_tui_row_text(&d, NULL, &row, err), 0);
+        const char *tail = strstr(row, "\u2192 ");
+        assert_non_null(tail);
+        tail += strlen("\u2192 ");
+        size_t len = strlen(row), tail_len = strlen(tail);
+        assert_true(tail_len >= 9 && len > 17);
+        const char *pieces[][2] = {{tail, NULL}, {row + len - 1, NULL}, {row + len - 9, NULL},
+                                   {row + 3, row + 12}};
+        for (size_t k = 0; k < sizeof(pieces) / sizeof(pieces[0]); k++) {
+            size_t plen = pieces[k][1] != NULL ? (size_t)(pieces[k][1] - pieces[k][0])
+                                               : strlen(pieces[k][0]);
+            snprintf(text, sizeof(text), "%.*s", (int)plen, pieces[k][0]);
+            for (char *p = text; *p != '\0'; p++)     /* the other case */
+                *p = (char)(g_ascii_isupper(*p) ? g_ascii_tolower(*p) : g_ascii_toupper(*p));
+            assert_int_equal(rs_tui_model_search(m, after, text, NULL, NULL, &found, &looked,
+                                                 err), 0);
+            assert_int_equal(found, i);
+            assert_int_equal(looked, 1);
+        }
+        snprintf(text, sizeof(text), "%sx", tail);
+        assert_int_equal(rs_tui_model_search(m, after, text, NULL, NULL, &found, &looked, err),
+                         RS_ENOENT);
+        free(row);
+    }
+    rs_tui_decoded_free(&d);
+    rs_tui_model_close(m);
+}
+
+/* A row read back for a search checks the CRCs again only where the ingest found one bad:
+ * the frame whose ICRC is spoilt is marked, and found by its "[Bad ICRC]"; no other is. */
+static void
+test_search_bad_crc(void **state)
+{
+    char path[] = "/tmp/rs_test_bad_crc_XXXXXX", err[RS_ERRBUF_SIZE];
+    struct rs_tui_model_opts opts;
+    struct rs_tui_model *m;
+    struct rs_source *src;
+    struct rs_writer *w;
+    struct rs_frame f;
+    struct rs_tui_frame e;
+    uint64_t written, found, looked;
+    uint8_t buf[9000];
+
+    (void)state;
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    struct rs_writer_opts wo = {.path = path, .linktype = RS_DLT_EN10MB, .snaplen = 9000};
+    assert_int_equal(rs_writer_open(&wo, &w, err), 0);
+    assert_int_equal(rs_source_open_file(SAMPLE, &src, err), 0);
+    while (rs_source_next(src, &f, err) == 1) {
+        assert_true(f.caplen <= sizeof(buf));
+        memcpy(buf, f.data, f.caplen);
+        if (f.number == 7)
+            buf[f.caplen - 1] ^= 0x5a;          /* the ICRC's last byte */
+        f.data = buf;
+        assert_int_equal(rs_writer_write(w, &f, err), 0);
+    }
+    rs_source_close(src);
+    assert_int_equal(rs_writer_close(w, &written, err), 0);
+    rs_tui_model_opts_init(&opts);
+    opts.path = path;
+    assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
+    rs_tui_model_wait(m);
+    for (uint64_t number = 1; number <= 27; number++) {
+        assert_true(rs_tui_model_frame(m, number, &e));
+        assert_int_equal(!!(e.kind & RS_TUI_KIND_BAD_CRC), number == 7);
+    }
+    assert_int_equal(rs_tui_model_search(m, 0, "[bad icrc]", NULL, NULL, &found, &looked, err),
+                     0);
+    assert_int_equal(rs_tui_model_shown_frame(m, found), 7);
+    assert_int_equal(rs_tui_model_search(m, found, "bad icrc", NULL, NULL, &found, &looked,
+                                         err), 0);
+    assert_int_equal(looked, 27);                /* round to itself: in no other row */
+    rs_tui_model_close(m);
+    unlink(path);
+}
+
 /* A search on four threads finds what it finds on one: the first line after the place
  * it starts from, wrapping, however the list's chunks fall to the threads, with the same
  * count of packets looked at (2,700 frames: three chunks of 1024). */
@@ -1152,6 +1248,8 @@ main(void)
         cmocka_unit_test(test_index_bound),
         cmocka_unit_test(test_canvas),
         cmocka_unit_test(test_search),
+        cmocka_unit_test(test_search_row_pieces),
+        cmocka_unit_test(test_search_bad_crc),
         cmocka_unit_test(test_search_threads),
         cmocka_unit_test(test_tasks),
         cmocka_unit_test(test_state_file_full),

@@ -57,6 +57,7 @@ struct rs_tui_frame {
 #define RS_TUI_KIND_RETX 0x02u      /* retransmission or PSN gap: amber */
 #define RS_TUI_KIND_CONGESTION 0x04u /* CNP or ECN-CE: blue */
 #define RS_TUI_KIND_ERROR 0x08u     /* bad ICRC, violation, malformed: red */
+#define RS_TUI_KIND_BAD_CRC 0x10u   /* a bad ICRC or VCRC (no colour of its own) */
 
 struct rs_tui_index;
 
@@ -332,7 +333,8 @@ void rs_tui_decoded_free(struct rs_tui_decoded *d);
 struct rs_tui_cursor;
 int rs_tui_cursor_new(struct rs_tui_cursor **out, char *err);
 void rs_tui_cursor_free(struct rs_tui_cursor *c);
-/* rs_tui_model_decode through the cursor c. */
+/* rs_tui_model_decode through the cursor c, for the frame's row (a search): its CRCs
+ * are checked again only where the ingest found one bad, since a row shows only that. */
 int rs_tui_model_decode_at(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d,
                            struct rs_tui_cursor *c, char *err);
 
