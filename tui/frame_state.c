@@ -305,9 +305,7 @@ frame_state_apply(struct rs_tui_decoded *d, const uint8_t *state, size_t len, ch
     d->pkt.iwarp = NULL;
     if (len == 0)
         return 0;
-    memset(&d->facts, 0, sizeof(d->facts));
-    memset(&d->stream, 0, sizeof(d->stream));
-    memset(&d->iwarp, 0, sizeof(d->iwarp));
+    /* Each view read is zeroed by take_words() first; the others stay unused (NULL). */
     bool ok = take_copy(&r, head, sizeof(head)) &&
               (!(head[0] & FS_FACTS) || take_words(&r, &d->facts, sizeof(d->facts))) &&
               (!(head[0] & FS_STREAM) || take_words(&r, &d->stream, sizeof(d->stream))) &&
