@@ -231,12 +231,13 @@ open_entry(struct rs_corr *c, const struct rs_corr_key *key, uint64_t convh, int
 }
 
 /* How long after its first sighting a packet of the conversation usually reaches point:
- * what the estimating pass learned, else what this pass has seen; -1 when unknown. */
+ * what the estimating pass learned (learned, its entry for the conversation, or NULL),
+ * else what this pass has seen; -1 when unknown. */
 static int64_t
-usual_delay(const struct rs_corr *c, uint32_t conv, uint64_t convh, unsigned point)
+usual_delay(const struct rs_corr *c, const struct corr_conv *learned, uint32_t conv,
+            unsigned point)
 {
-    const struct corr_conv *cv = c->learned != NULL ? corr_conv_learned(c->learned, convh)
-                                                    : NULL;
+    const struct corr_conv *cv = learned;
 
     if ((cv == NULL || cv->count[point] == 0) && conv != UINT32_MAX)
         cv = &c->conv[conv];
@@ -259,8 +260,11 @@ find_open(struct rs_corr *c, const struct rs_corr_key *key, uint64_t convh, unsi
           int64_t t, struct corr_entry **oldest)
 {
     uint32_t conv = corr_conv_find(c, convh, false);
+    /* looked up once: each open packet of the chain asks it again */
+    const struct corr_conv *learned = c->learned != NULL ? corr_conv_learned(c->learned, convh)
+                                                         : NULL;
     int64_t after = conv != UINT32_MAX ? c->conv[conv].last_joined[point] : INT64_MIN;
-    int64_t usual = usual_delay(c, conv, convh, point), best_gap = INT64_MAX;
+    int64_t usual = usual_delay(c, learned, conv, point), best_gap = INT64_MAX;
     struct corr_entry *newest = NULL, *best = NULL, *early = NULL;
 
     for (uint32_t i = c->bucket[key_hash(key) & (c->n_bucket - 1)]; i != 0;
@@ -273,7 +277,7 @@ find_open(struct rs_corr *c, const struct rs_corr_key *key, uint64_t convh, unsi
             continue;
         if (newest == NULL)
             newest = e;     /* chains run newest first */
-        int64_t there = usual_delay(c, conv, convh, e->shown);
+        int64_t there = usual_delay(c, learned, conv, e->shown);
         if (usual >= 0 && there > usual) {
             early = e;      /* downstream first: the last in the chain is the oldest */
             continue;
