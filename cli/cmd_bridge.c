@@ -24,9 +24,9 @@ static const char usage[] =
     "  -c N             stop after N frames in all\n"
     "  --busy-poll      spin instead of sleeping between frames: tens of microseconds less\n"
     "                   latency, for a whole core\n"
-    "At the end (SIGINT, SIGTERM or -c): frames each way, failed sends, frames the kernel\n"
-    "dropped because the bridge fell behind, and per rule the frames it matched and acted\n"
-    "on. A bridge on packet sockets forwards frames as the senders' drivers left them: turn\n"
+    "At the end (SIGINT, SIGTERM or -c), after passing on what its rings and delays still\n"
+    "hold: frames each way, failed sends, frames the kernel dropped because the bridge fell\n"
+    "behind, and per rule the frames it matched and acted on. A bridge on packet sockets forwards frames as the senders' drivers left them: turn\n"
     "checksum offload and segmentation off on the hosts (ethtool -K IFACE tx off tso off\n"
     "gso off gro off), as for tcpreplay.\n";
 

@@ -29,6 +29,10 @@
 
 #define SNAPLEN 65535
 #define BURST 64                /* frames taken from one port before looking at the other */
+#define RING_BYTES (8 << 20)    /* each port's kernel ring */
+/* Frames read from a port after a stop at most: more than its ring holds (a frame takes
+ * 64 bytes of it or more), so that a port that never goes quiet still ends. */
+#define DRAIN_MAX (RING_BYTES / 64 * 2)
 
 struct port {
     const char *name;
@@ -71,7 +75,7 @@ port_open(struct port *p, const char *name, const char *write, char *err)
     int rc = 0;
     if (pcap_set_snaplen(p->pcap, SNAPLEN) != 0 || pcap_set_promisc(p->pcap, 1) != 0 ||
         pcap_set_immediate_mode(p->pcap, 1) != 0 ||
-        pcap_set_buffer_size(p->pcap, 8 << 20) != 0 || (rc = pcap_activate(p->pcap)) < 0)
+        pcap_set_buffer_size(p->pcap, RING_BYTES) != 0 || (rc = pcap_activate(p->pcap)) < 0)
         return rs_capture_pcap_error(err, name, rc, pcap_geterr(p->pcap));
     if (pcap_setdirection(p->pcap, PCAP_D_IN) != 0 || pcap_setnonblock(p->pcap, 1, perr) != 0)
         return rs_error(err, RS_EIO, "%s: %s", name, perr[0] ? perr : pcap_geterr(p->pcap));
@@ -235,7 +239,20 @@ rs_bridge_run(const struct rs_bridge_opts *o, struct rs_bridge_stats *st, char *
         for (unsigned i = 0; i < 2; i++)
             port_flush(&b.port[i], st, i);
     }
-    /* What is held goes out before the end: a bridge loses only what the rules drop. */
+    /* What the ports' rings hold was taken in before the stop: it goes through the rules
+     * and out like the rest (a bridge that lags under load holds a lot there), then what
+     * the rules hold, so that a bridge loses only what the rules drop. New frames keep
+     * coming to a busy port: a port is read until it has nothing waiting, for at most
+     * what its ring can hold. */
+    for (unsigned i = 0; i < 2 && b.rc == 0; i++) {
+        uint64_t before = st->in[i];
+        for (uint64_t was = UINT64_MAX; b.rc == 0 && left > 0 && was != st->in[i] &&
+                                        st->in[i] - before < DRAIN_MAX;) {
+            was = st->in[i];
+            drain(&b, i, o->faults, &left);
+            port_flush(&b.port[1 - i], st, 1 - i);
+        }
+    }
     if (o->faults != NULL)
         rs_faults_poll(o->faults, RS_FAULTS_NEVER - 1, forward, &b);
     for (unsigned i = 0; i < 2; i++)
