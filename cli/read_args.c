@@ -289,9 +289,12 @@ read_parse_args(int argc, char **argv, struct read_opts *ro)
     if (ro->hex && !(takes & READ_TAKES_HEX))
         return cli_fail(CLI_EXIT_USAGE, "read: -x goes with the text output, -V, -T json or "
                         "-T ek");
-    if (ro->json.n_protos > 0 && !(takes & READ_TAKES_PROTOS))
-        return cli_fail(CLI_EXIT_USAGE, "read: -j and -J go with -T json, jsonraw, ek or "
-                        "pdml");
+    if (ro->json.n_protos > 0 && !(takes & READ_TAKES_PROTOS)) {
+        /* tshark ignores them there, exit status 0 */
+        fprintf(stderr, "roceshark: read: -j and -J ignored: they go with -T json, jsonraw, "
+                "ek or pdml\n");
+        ro->json.n_protos = 0;
+    }
     if (ro->json.no_duplicate_keys && !(takes & READ_TAKES_NO_DUP))
         return cli_fail(CLI_EXIT_USAGE, "read: --no-duplicate-keys goes with -T json or "
                         "jsonraw");

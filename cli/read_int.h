@@ -175,7 +175,7 @@ int read_parse_protos(const char *arg, bool whole, struct read_opts *ro);  /* -j
 /* -o NAME:VALUE when NAME is a tshark preference of a protocol read dissects
  * (read_tshark_compat.c): 0 when taken, an exit status when its value is bad, -1 when NAME
  * is none of them. */
-int read_tshark_pref(const char *arg, struct rs_decode_opts *decode);
+int read_tshark_pref(const char *arg, struct read_opts *ro);
 /* tshark's option c (-u, -Q, -H, -C, -K, -X, -g, -M, -W, -I, --color, --log-level,
  * --export-objects, --disable/--enable-heuristic): 0 when taken, its exit status when its
  * value is bad, -1 when c is another. */

@@ -127,7 +127,7 @@ read_parse_pref(const char *arg, struct read_opts *ro)
          * reads an echo's timestamp as a 16-byte timeval first (RS_PKT_ICMP_4_4) */
         ro->pipe.streams_opts.restart_after_close = ro->style != RS_STYLE_TSHARK_4_0;
         ro->pipe.decode.icmp_4_4 = ro->style != RS_STYLE_TSHARK_4_0;
-    } else if ((rc = read_tshark_pref(arg, &ro->pipe.decode)) >= 0) {
+    } else if ((rc = read_tshark_pref(arg, ro)) >= 0) {
         return rc;
     } else {
         return cli_fail(CLI_EXIT_USAGE, "-o %s: unknown preference (tshark's of the "

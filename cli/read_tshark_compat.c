@@ -4,10 +4,11 @@
  * runs unchanged: tshark 4.0's preferences (-o NAME:VALUE) of the protocols read
  * dissects, with their defaults (`tshark -G currentprefs`): a default value changes
  * nothing, and a value that differs is taken where read does the same thing
- * (infiniband.rroce.port) and otherwise accepted with a one-line notice that it is not
+ * (infiniband.rroce.port, tcp.relative_sequence_numbers) and otherwise accepted with a one-line notice that it is not
  * applied; and tshark's options that change nothing read prints, checked as tshark checks
  * them.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,7 +104,7 @@ static const struct {
 };
 
 int
-read_tshark_pref(const char *arg, struct rs_decode_opts *decode)
+read_tshark_pref(const char *arg, struct read_opts *ro)
 {
     const char *colon = strchr(arg, ':');
     size_t n = colon != NULL ? (size_t)(colon - arg) : 0;
@@ -118,14 +119,42 @@ read_tshark_pref(const char *arg, struct rs_decode_opts *decode)
     if (strcmp(prefs[i].name, "infiniband.rroce.port") == 0) {
         char spec[64];
         snprintf(spec, sizeof(spec), "udp.port==%s,roce", value);
-        return cli_parse_decode_as(spec, decode);
+        return cli_parse_decode_as(spec, &ro->pipe.decode);
     }
     if (prefs[i].value != NULL && strcasecmp(prefs[i].value, value) == 0)
         return 0;
+    if (strcmp(prefs[i].name, "tcp.relative_sequence_numbers") == 0 &&
+        strcasecmp(value, "FALSE") == 0) {
+        ro->display.tcp_absolute = true;
+        return 0;
+    }
     fprintf(stderr, "roceshark: -o %s: accepted, not applied: roceshark keeps %s%s\n", arg,
             prefs[i].value != NULL ? "tshark's default, " : "its own columns",
             prefs[i].value != NULL ? prefs[i].value : "");
     return 0;
+}
+
+/* The entries of a hosts file (-H) as tshark counts them: lines that hold an IPv4 or IPv6
+ * address and then a name, after what a '#' starts is cut off. tshark refuses a file with
+ * none (its exit status 1). */
+static size_t
+count_host_entries(FILE *fp)
+{
+    char line[1024];
+    size_t n = 0;
+
+    while (fgets(line, sizeof(line), fp) != NULL) {
+        char *hash = strchr(line, '#'), *save = NULL, *addr, *name;
+        unsigned char bin[16];
+        if (hash != NULL)
+            *hash = '\0';
+        if ((addr = strtok_r(line, " \t\r\n", &save)) == NULL ||
+            (name = strtok_r(NULL, " \t\r\n", &save)) == NULL)
+            continue;
+        if (inet_pton(AF_INET, addr, bin) == 1 || inet_pton(AF_INET6, addr, bin) == 1)
+            n++;
+    }
+    return n;
 }
 
 /* tshark's options that change nothing we print, or cannot apply here: checked as
@@ -152,7 +181,11 @@ read_tshark_option(int c, const char *arg, struct read_opts *ro)
         if ((fp = fopen(arg, "r")) == NULL)
             return cli_fail(CLI_EXIT_USAGE, "-H %s: can't read host entries: %s", arg,
                             strerror(errno));
+        k = count_host_entries(fp);
         fclose(fp);
+        if (k == 0)
+            return cli_fail(CLI_EXIT_USAGE, "-H %s: can't read host entries: none in it "
+                            "(an IPv4 or IPv6 address, then a name)", arg);
         return 0;
     case 'C':
         if (strcmp(arg, "Default") != 0)
@@ -171,9 +204,12 @@ read_tshark_option(int c, const char *arg, struct read_opts *ro)
     case 'g':       /* -w's file readable by its group */
         ro->group_readable = true;
         return 0;
-    case 'M':       /* a live session's reset every N packets: nothing held to reset */
+    case 'M':       /* tshark's session reset every N packets: not done (see the notice) */
         if (!cli_parse_uint(arg, 1, ~0ull, &n))
             return cli_fail(CLI_EXIT_USAGE, "-M %s: expected a positive count", arg);
+        fprintf(stderr, "roceshark: -M %s: accepted, not applied: frame numbers and "
+                "conversations are not started afresh every %s frames, as tshark's session "
+                "reset does; read's per-conversation state is bounded instead\n", arg, arg);
         return 0;
     case 'W':       /* name resolution records in pcapng: we resolve no IP names */
         if (strcmp(arg, "n") != 0)

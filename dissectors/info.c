@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/fields.h>
 #include <roceshark/dissectors/info.h>
+#include <roceshark/dissectors/port_names.h>
 #include <roceshark/dissectors/wire.h>
 
 void
@@ -70,8 +72,18 @@ rs_info_hex(struct rs_info *in, const char *label, uint64_t v, unsigned digits)
 }
 
 void
-rs_info_ports(struct rs_info *in, const uint8_t *t)
+rs_info_ports(struct rs_info *in, const uint8_t *t, bool tcp)
 {
-    rs_info_dec(in, "", rs_load_be16(t));
-    rs_info_dec(in, " → ", rs_load_be16(t + 2));
+    char port[RS_PORT_TEXT_MAX];
+
+    if (!rs_display_get()->resolve_transport) {     /* the common case, without a copy */
+        rs_info_dec(in, "", rs_load_be16(t));
+        rs_info_dec(in, " → ", rs_load_be16(t + 2));
+        return;
+    }
+    rs_port_info(tcp, rs_load_be16(t), port, sizeof(port));
+    rs_info_str(in, port);
+    rs_info_str(in, " → ");
+    rs_port_info(tcp, rs_load_be16(t + 2), port, sizeof(port));
+    rs_info_str(in, port);
 }

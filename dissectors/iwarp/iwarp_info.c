@@ -150,7 +150,7 @@ rs_iwarp_write_info(struct rs_info *in, const struct rs_packet *pkt)
         return true;
     }
 
-    rs_info_ports(in, t);
+    rs_info_ports(in, t, true);
     for (unsigned i = 0; i < v->n_pdus; i++) {
         const struct rs_iwarp_pdu *p = &v->pdus[i];
         rs_info_str(in, i == 0 ? " " : "; ");

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/port_names.h>
 #include <roceshark/dissectors/streams.h>
 #include <roceshark/dissectors/wire.h>
 
@@ -124,10 +126,27 @@ l4_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_
          char *buf, size_t size)
 {
     const uint8_t *h = rs_packet_at(pkt, (enum rs_layer)f->layer);
+    bool tcp = f->layer == RS_LAYER_TCP;
+    char src[RS_PORT_TEXT_MAX], dst[RS_PORT_TEXT_MAX];
 
     (void)v;
-    return (size_t)snprintf(buf, size, "%s, Src Port: %u, Dst Port: %u", f->name,
-                            rs_load_be16(h), rs_load_be16(h + 2));
+    rs_port_tree(tcp, rs_load_be16(h), src, sizeof(src));
+    rs_port_tree(tcp, rs_load_be16(h + 2), dst, sizeof(dst));
+    return (size_t)snprintf(buf, size, "%s, Src Port: %s, Dst Port: %s", f->name, src, dst);
+}
+
+/* "Destination Port: italk (12345)" with -N t (port_names.h); "Name: value" without. */
+size_t
+l4_port_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+              char *buf, size_t size)
+{
+    char port[RS_PORT_TEXT_MAX];
+
+    (void)pkt;
+    if (!rs_display_get()->resolve_transport)
+        return 0;
+    rs_port_tree(f->layer == RS_LAYER_TCP, (uint16_t)v->v.u, port, sizeof(port));
+    return (size_t)snprintf(buf, size, "%s: %s", f->name, port);
 }
 
 /* A zero UDP checksum is "not present" over IPv4 (and in an ICMP error's quote), and
@@ -274,13 +293,15 @@ const struct rs_field rs_fields_l4[] = {
     {"udp", "User Datagram Protocol", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL,
      "User Datagram Protocol", RS_LAYER_UDP, 0, 0, NULL, 0, 0, .label = l4_label},
     {"udp.srcport", "Source Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "UDP source port",
-     RS_LAYER_UDP, 0, 2, NULL, 1},
+     RS_LAYER_UDP, 0, 2, NULL, 1, 0, .label = l4_port_label},
     {"udp.dstport", "Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "UDP destination port", RS_LAYER_UDP, 2, 2, NULL, 1},
+     "UDP destination port", RS_LAYER_UDP, 2, 2, NULL, 1, 0, .label = l4_port_label},
     {"udp.port", "Source or Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "UDP source or destination port", RS_LAYER_UDP, 0, 2, NULL, 1, RS_FIELD_HIDDEN},
+     "UDP source or destination port", RS_LAYER_UDP, 0, 2, NULL, 1, RS_FIELD_HIDDEN,
+     .label = l4_port_label},
     {"udp.port", "Source or Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "UDP source or destination port", RS_LAYER_UDP, 2, 2, NULL, 1, RS_FIELD_HIDDEN},
+     "UDP source or destination port", RS_LAYER_UDP, 2, 2, NULL, 1, RS_FIELD_HIDDEN,
+     .label = l4_port_label},
     {"udp.length", "Length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "UDP length", RS_LAYER_UDP,
      4, 2, NULL, 1},
     {"udp.checksum", "Checksum", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, "UDP checksum",

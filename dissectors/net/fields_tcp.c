@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/flow.h>
 #include <roceshark/dissectors/streams.h>
 #include <roceshark/dissectors/wire.h>
@@ -117,7 +118,8 @@ relative_label(const struct rs_packet *pkt, const struct rs_field *f, const stru
 {
     const char *what = strcmp(f->abbrev, "tcp.ack") == 0 ? "ack" : "sequence";
 
-    if (tcp_view(pkt) == NULL || (what[0] == 'a' && !(tcp_flags(pkt) & TH_ACK)))
+    if (tcp_view(pkt) == NULL || (what[0] == 'a' && !(tcp_flags(pkt) & TH_ACK)) ||
+        rs_display_get()->tcp_absolute)
         return 0;
     return (size_t)snprintf(buf, size, "%s: %llu    (relative %s number)", f->name,
                             (unsigned long long)v->v.u, what);
@@ -131,6 +133,33 @@ get_seq_raw(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
         (rs_packet_has(pkt, RS_LAYER_IPV4) || !tcp_reaches(pkt, TCP_MIN_HDR_LEN)))
         return false;
     return rs_field_get_generic(pkt, f, occ, out);
+}
+
+/* tcp.seq_raw and tcp.ack_raw come twice: shown beside relative numbers, hidden (the
+ * twin flagged so) where the number shown is already the raw one, as tshark adds them
+ * with -o tcp.relative_sequence_numbers:FALSE (an acknowledgment without the ACK flag
+ * is shown raw either way). */
+static bool
+raw_twin_applies(const struct rs_field *f, bool shown_raw)
+{
+    return shown_raw == ((f->flags & RS_FIELD_HIDDEN) != 0);
+}
+
+static bool
+get_seq_raw_twin(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                 struct rs_value *out)
+{
+    return raw_twin_applies(f, rs_display_get()->tcp_absolute) &&
+           get_seq_raw(pkt, f, occ, out);
+}
+
+static bool
+get_ack_raw_twin(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                 struct rs_value *out)
+{
+    bool shown_raw = rs_display_get()->tcp_absolute && tcp_reaches(pkt, 14) &&
+                     (tcp_flags(pkt) & TH_ACK);
+    return raw_twin_applies(f, shown_raw) && rs_field_get_generic(pkt, f, occ, out);
 }
 
 /* tcp.len and tcp.nxtseq: a whole segment's, never an ICMP error's quote's. */
@@ -932,13 +961,15 @@ const struct rs_field rs_fields_tcp[] = {
     {"tcp", "Transmission Control Protocol", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL,
      "Transmission Control Protocol", RS_LAYER_TCP, 0, 0, NULL, 0, 0, .label = tcp_label},
     {"tcp.srcport", "Source Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "TCP source port",
-     RS_LAYER_TCP, 0, 2, NULL, 1},
+     RS_LAYER_TCP, 0, 2, NULL, 1, 0, .label = l4_port_label},
     {"tcp.dstport", "Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "TCP destination port", RS_LAYER_TCP, 2, 2, NULL, 1},
+     "TCP destination port", RS_LAYER_TCP, 2, 2, NULL, 1, 0, .label = l4_port_label},
     {"tcp.port", "Source or Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "TCP source or destination port", RS_LAYER_TCP, 0, 2, NULL, 1, RS_FIELD_HIDDEN},
+     "TCP source or destination port", RS_LAYER_TCP, 0, 2, NULL, 1, RS_FIELD_HIDDEN,
+     .label = l4_port_label},
     {"tcp.port", "Source or Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-     "TCP source or destination port", RS_LAYER_TCP, 2, 2, NULL, 1, RS_FIELD_HIDDEN},
+     "TCP source or destination port", RS_LAYER_TCP, 2, 2, NULL, 1, RS_FIELD_HIDDEN,
+     .label = l4_port_label},
     SEQ_FIELD("tcp.stream", "Stream index", SV_INDEX, l4_get_stream, NB, NULL),
     {"tcp.completeness", "Conversation completeness", RS_FT_UINT8, RS_BASE_DEC, 0, NULL,
      "Which of SYN, SYN+ACK, ACK, data, FIN and RST the conversation has shown (1, 2, 4, 8, "
@@ -950,7 +981,10 @@ const struct rs_field rs_fields_tcp[] = {
      "without its SYN)", RS_LAYER_TCP, SV_SEQ, 0, l4_get_stream, 1, 0,
      .label = relative_label, .locate = tcp_locate_word},
     {"tcp.seq_raw", "Sequence Number (raw)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
-     "TCP sequence number as sent", RS_LAYER_TCP, 4, 4, get_seq_raw, 1},
+     "TCP sequence number as sent", RS_LAYER_TCP, 4, 4, get_seq_raw_twin, 1},
+    {"tcp.seq_raw", "Sequence Number (raw)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
+     "TCP sequence number as sent", RS_LAYER_TCP, 4, 4, get_seq_raw_twin, 1,
+     RS_FIELD_HIDDEN},
     SEQ_FIELD("tcp.nxtseq", "Next Sequence Number", SV_NXTSEQ, get_segment, NB, relative_label),
     {"tcp.ack", "Acknowledgment Number", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
      "Relative to the other direction's initial sequence number", RS_LAYER_TCP, SV_ACK, 0,
@@ -958,7 +992,10 @@ const struct rs_field rs_fields_tcp[] = {
     EXPERT_TCP("tcp.ack.nonzero", "The acknowledgment number field is nonzero while the ACK "
                "flag is not set", RS_WSX_TCP_ACK_NONZERO, 2),
     {"tcp.ack_raw", "Acknowledgment number (raw)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
-     "TCP acknowledgment number as sent", RS_LAYER_TCP, 8, 4, NULL, 1},
+     "TCP acknowledgment number as sent", RS_LAYER_TCP, 8, 4, get_ack_raw_twin, 1},
+    {"tcp.ack_raw", "Acknowledgment number (raw)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
+     "TCP acknowledgment number as sent", RS_LAYER_TCP, 8, 4, get_ack_raw_twin, 1,
+     RS_FIELD_HIDDEN},
     {"tcp.hdr_len", "Header Length", RS_FT_UINT8, RS_BASE_DEC, 0, NULL,
      "TCP header length in bytes", RS_LAYER_TCP, 12, 1, get_hdr_len, 1, 0,
      .label = hdr_len_label},

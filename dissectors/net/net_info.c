@@ -58,6 +58,6 @@ rs_udp_write_info(struct rs_info *in, const struct rs_packet *pkt)
 {
     const uint8_t *u = rs_packet_at(pkt, RS_LAYER_UDP);
 
-    rs_info_ports(in, u);
+    rs_info_ports(in, u, false);
     rs_info_dec(in, " Len=", rs_load_be16(u + 4) >= 8 ? rs_load_be16(u + 4) - 8u : 0u);
 }

@@ -29,6 +29,8 @@ bool l4_get_stream(const struct rs_packet *pkt, const struct rs_field *f, unsign
 /* "User Datagram Protocol, Src Port: 50208, Dst Port: 4791" */
 size_t l4_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
                 char *buf, size_t size);
+size_t l4_port_label(const struct rs_packet *pkt, const struct rs_field *f,
+                     const struct rs_value *v, char *buf, size_t size);
 /* Whether the TCP header holds `bytes`: an ICMP error's quote may hold only the first 8. */
 bool tcp_reaches(const struct rs_packet *pkt, uint32_t bytes);
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <roceshark/dissectors/common.h>
 #include <roceshark/dissectors/fields.h>
 #include <roceshark/dissectors/print.h>
 
@@ -110,18 +111,56 @@ gather(struct ek_ctx *c, int first, struct members *m)
     }
 }
 
+/* TCP's and IPv4's options, which Wireshark registers as protocols of their own ("in name
+ * only"): tshark's EK names them without a protocol in front (tcp_options_mss), though
+ * they are fields of TCP's object. */
+static bool
+is_named_protocol(const char *abbrev)
+{
+    static const char *const tcp[] = {
+        "acc_ecn", "ao", "cc", "ccecho", "ccnew", "echo", "echoreply", "eol", "experimental",
+        "md5", "mss", "nop", "qs", "rvbd.probe", "rvbd.trpy", "sack", "sack_perm", "scps",
+        "scpscor", "scpsrec", "snack", "tfo", "timestamp", "unknown", "user_to", "wscale"};
+    static const char *const ip[] = {
+        "cipso", "eol", "ext_security", "mtu_probe", "mtu_reply", "nop", "qs",
+        "record_route", "route", "routeralert", "sdb", "security", "sid", "source_route",
+        "timestamp", "traceroute"};
+    const char *const *names = NULL;
+    size_t n = 0;
+
+    if (strncmp(abbrev, "tcp.options.", 12) == 0) {
+        names = tcp, n = RS_ARRAY_SIZE(tcp), abbrev += 12;
+    } else if (strncmp(abbrev, "ip.options.", 11) == 0) {
+        names = ip, n = RS_ARRAY_SIZE(ip), abbrev += 11;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(names[i], abbrev) == 0)
+            return true;
+    return false;
+}
+
+/* tshark names a member by the protocol that registered the field: the nearest above it,
+ * save an expert item under "_ws.expert" (tcp.connection.syn is TCP's:
+ * tcp_tcp_connection_syn) and the options above, which have none. */
 static void
 member_name(struct ek_ctx *c, const struct tree_node *n, const char *suffix)
 {
-    const char *proto = is_protocol(n) ? NULL : protocol_of(c, n);
+    const char *own = tree_node_name(n);
+    const char *proto = is_protocol(n) || is_named_protocol(own) ? NULL : protocol_of(c, n);
     char name[256];
+    int len = proto != NULL ? (int)strlen(proto) : 0;
 
+    if (proto != NULL && strcmp(proto, "_ws.expert") == 0 && strncmp(own, "_ws.", 4) != 0) {
+        const char *dot = strchr(own, '.');
+        proto = own;
+        len = dot != NULL ? (int)(dot - own) : (int)strlen(own);
+    }
     if (tree_node_is_text(n))   /* tshark's EK names every text item so */
         snprintf(name, sizeof(name), "text");
     else if (proto != NULL)
-        snprintf(name, sizeof(name), "%s_%s", proto, tree_node_name(n));
+        snprintf(name, sizeof(name), "%.*s_%s", len, proto, own);
     else
-        snprintf(name, sizeof(name), "%s", tree_node_name(n));
+        snprintf(name, sizeof(name), "%s", own);
     rs_json_name(&c->j, name, suffix);
 }
 

@@ -19,7 +19,9 @@
 #include <glib.h>
 
 #include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/ether_names.h>
+#include <roceshark/dissectors/port_names.h>
 
 #include "stats/stats_int.h"
 
@@ -296,16 +298,26 @@ rs_stats_format_size(uint64_t bytes, char *buf, size_t size)
     return len;
 }
 
-/* ":port" after the address in buf, as far as it fits. */
+/* The name -N t gives a port of the table's type (port_names.h), or NULL. */
+static const char *
+port_name(const struct addr_table *tab, uint16_t port)
+{
+    if (!rs_display_get()->resolve_transport)
+        return NULL;
+    return rs_port_name(tab->type == ADDR_TCP, port);
+}
+
+/* ":port" (or ":name" with -N t) after the address in buf, as far as it fits. */
 static void
-append_port(char *buf, size_t size, uint16_t port)
+append_port(const struct addr_table *tab, char *buf, size_t size, uint16_t port)
 {
     char digits[RS_U64_TEXT_MAX];
-    size_t n = strlen(buf), d = rs_format_u64(digits, port);
+    const char *name = port_name(tab, port);
+    size_t n = strlen(buf), d = name != NULL ? strlen(name) : rs_format_u64(digits, port);
 
     if (n + 1 + d < size) {
         buf[n] = ':';
-        memcpy(buf + n + 1, digits, d);
+        memcpy(buf + n + 1, name != NULL ? name : digits, d);
         buf[n + 1 + d] = '\0';
     }
 }
@@ -353,8 +365,8 @@ print_conversation(const struct addr_table *tab,
     rs_stats_format_size(r->tx_bytes, tx, sizeof(tx));
     rs_stats_format_size(r->rx_bytes + r->tx_bytes, total, sizeof(total));
     if (addr_types[tab->type].ports) {
-        append_port(a, sizeof(a), r->key.a.port);
-        append_port(b, sizeof(b), r->key.b.port);
+        append_port(tab, a, sizeof(a), r->key.a.port);
+        append_port(tab, b, sizeof(b), r->key.b.port);
     }
     int w = addr_types[tab->type].ports ? 26 : 20;
     /* "%-*s <-> %-*s  %6llu %-9s  %6llu %-9s  %6llu %-9s  ", printf kept for the times,
@@ -386,7 +398,11 @@ print_endpoint(const struct addr_table *tab,
     rs_out_pad(o, a, 20, true);
     rs_out_str(o, "      ");
     if (addr_types[tab->type].ports) {
-        rs_out_pad_u64(o, r->key.a.port, 5);
+        const char *name = port_name(tab, r->key.a.port);
+        if (name != NULL)
+            rs_out_pad(o, name, 5, false);
+        else
+            rs_out_pad_u64(o, r->key.a.port, 5);
         rs_out_str(o, "     ");
     }
     /* "%6llu     %9llu     %6llu       %9llu      %6llu       %9llu   \n" */

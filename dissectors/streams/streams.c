@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/flow.h>
 #include <roceshark/dissectors/icmp.h>
 #include <roceshark/dissectors/ptr_index.h>
@@ -304,9 +305,11 @@ tcp_segment(struct rs_streams *s, struct stream *e, int side, const struct rs_pa
         peer->base_set = true;
     }
     v->len = rs_tcp_payload_len(pkt);
-    v->seq = seq - me->base;
-    v->ack = (flags & TCP_ACK) ? ack - peer->base : ack;
-    v->peer_base = peer->base;
+    /* the numbers shown; the analysis below keeps the bases whichever way they show */
+    bool absolute = rs_display_get()->tcp_absolute;
+    v->seq = absolute ? seq : seq - me->base;
+    v->ack = (flags & TCP_ACK) && !absolute ? ack - peer->base : ack;
+    v->peer_base = absolute ? 0 : peer->base;
     v->nxtseq = v->seq + v->len + !!(flags & TCP_SYN) + !!(flags & TCP_FIN);
     v->window = window;
     if (flags & TCP_SYN) {

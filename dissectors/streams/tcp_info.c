@@ -100,7 +100,7 @@ rs_tcp_write_info(struct rs_info *in, const struct rs_packet *pkt)
 
     if (pkt->stream != NULL && rs_display_get()->info_tshark)
         info_tcp_analysis(in, &pkt->stream->analysis);
-    rs_info_ports(in, t);
+    rs_info_ports(in, t, true);
     rs_info_str(in, " [");
     for (unsigned bit = 0; bit < RS_ARRAY_SIZE(names); bit++) {
         if (flags & (1u << bit)) {

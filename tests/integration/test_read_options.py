@@ -307,23 +307,27 @@ t.check(p.returncode == 1 and b"can be turned off" in p.stderr,
 # here run as tshark runs them (some with a one-line notice); tshark's bad values exit 1 as
 # tshark's do; -o takes tshark's preferences of our protocols.
 base = rs(["read", "-r", UD, "--compat", "tshark"]).stdout
-for opts in (["-T", "tabs"], ["-t", "adoy"], ["-t", "udoy"]):
+for opts in (["-T", "tabs"], ["-t", "adoy"], ["-t", "udoy"],
+             ["-o", "tcp.relative_sequence_numbers:FALSE"]):
     got = rs(["read", "-r", UD, "--compat", "tshark"] + opts)
     t.check(got.returncode == 0 and got.stdout.decode() == tshark(["-r", UD] + opts),
             "read %s: not tshark's lines" % " ".join(opts))
-same = (["-u", "s"], ["-H", "/dev/null"], ["-C", "Default"], ["-K", "/dev/null"],
+hosts = os.path.join(out, "hosts")
+with open(hosts, "w") as f:
+    f.write("# a comment\n10.1.16.62 client\n")
+same = (["-u", "s"], ["-H", hosts], ["-C", "Default"], ["-K", "/dev/null"],
         ["-X", "lua_script:none.lua"], ["-M", "5"], ["-W", "n"], ["-I"], ["--color"],
         ["--log-level", "warning"], ["--export-objects", "http," + out],
         ["--disable-heuristic", "rpcrdma_infiniband"], ["-o", "tcp.check_checksum:FALSE"],
-        ["-o", "infiniband.rroce.port:4791"], ["-o", "tcp.relative_sequence_numbers:FALSE"],
-        ["-o", "gui.column.format:\"No.\",\"%m\""])
+        ["-o", "infiniband.rroce.port:4791"], ["-o", "gui.column.format:\"No.\",\"%m\""])
 for opts in same:
     got = rs(["read", "-r", UD, "--compat", "tshark"] + opts)
     t.check(got.returncode == 0 and got.stdout == base and got.stderr.count(b"\n") <= 1,
             "read %s: exit %d, %r" % (" ".join(opts), got.returncode, got.stderr[:200]))
 got = rs(["read", "-r", UD, "-Q"])
 t.check(got.returncode == 0 and got.stdout == b"" and got.stderr == b"", "read -Q printed")
-for opts in (["-u", "x"], ["-H", "/nonexistent"], ["-C", "nosuchprofile"],
+# -H FILE with no entry in it (tshark: "Can't read host entries")
+for opts in (["-u", "x"], ["-H", "/nonexistent"], ["-H", "/dev/null"], ["-C", "nosuchprofile"],
              ["--log-level", "bogus"], ["-o", "tcp.nosuchpref:1"]):
     want = t.run(["tshark", "-r", UD] + opts, check_rc=False).returncode
     got = rs(["read", "-r", UD] + opts)

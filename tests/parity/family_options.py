@@ -20,6 +20,8 @@ CASES = [
     ["-o", "ip.defragment:TRUE"], ["-o", "udp.check_checksum:FALSE"],
     ["-o", "tcp.relative_sequence_numbers:FALSE"], ["-d", "udp.port==4791,infiniband"],
     ["--disable-protocol", "infiniband"], ["-v"],
+    ["-N", "t", "-V"], ["-N", "t", "-q", "-z", "conv,udp"],
+    ["-o", "tcp.relative_sequence_numbers:FALSE", "-V"], ["-j", "ip", "-T", "text"],
 ]
 
 

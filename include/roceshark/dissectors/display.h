@@ -20,6 +20,9 @@ struct rs_display {
     bool resolve_mac;       /* MAC addresses by Wireshark's manuf file (tshark's -N m,
                                its default) */
     bool resolve_transport; /* port numbers by name (-N t) */
+    bool tcp_absolute;      /* TCP's sequence and acknowledgment numbers as sent, not
+                               relative to the initial ones (tshark's -o
+                               tcp.relative_sequence_numbers:FALSE) */
 };
 
 /* The settings in force: roceshark's Info and trees, MAC names resolved. */

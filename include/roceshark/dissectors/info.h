@@ -30,8 +30,9 @@ void rs_info_add(struct rs_info *in, const char *fmt, ...) __attribute__((format
 void rs_info_str(struct rs_info *in, const char *s);
 void rs_info_dec(struct rs_info *in, const char *label, uint64_t v);
 void rs_info_hex(struct rs_info *in, const char *label, uint64_t v, unsigned digits);
-/* "source → destination": the ports of the TCP or UDP header at t. */
-void rs_info_ports(struct rs_info *in, const uint8_t *t);
+/* "source → destination": the ports of the TCP (tcp true) or UDP header at t, named as
+ * -N t asks ("57172 → italk(12345)", port_names.h). */
+void rs_info_ports(struct rs_info *in, const uint8_t *t, bool tcp);
 
 /* Each protocol's fragment, for a frame whose top protocol it is. */
 
