@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""bench_verbs.py [--runs N] [--conns N] [--cm] : Debian's perftest over libroceshark-verbs.so, on loopback.
+"""bench_verbs.py [--runs N] [--conns N] [--cm | --cm-pairs] : Debian's perftest over libroceshark-verbs.so, on loopback.
 
 Measures, in one run, between two loopback addresses:
   - ib_write_bw -s 65536 through the library (roceshark run) against `roceshark perf
@@ -10,8 +10,10 @@ Measures, in one run, between two loopback addresses:
     send_lat against itself (typical latency, p50: perftest's t_typical);
   - the plain UDP ceiling bench_rc.py measures (bench/udp_baseline.c).
 And the RDMA CM (--cm runs this part alone), both sides through the library:
-  - ib_write_bw -R and ib_send_lat -R beside the same tests over perftest's TCP exchange:
-    the CM sets the connection up and adds nothing per message (ratios near 1);
+  - ib_write_bw -R and ib_send_lat -R beside the same tests over perftest's TCP exchange
+    (--cm-pairs runs these alone), 20000 iterations each, the bandwidth after perftest's
+    --perform_warm_up: the CM sets the connection up and adds nothing per message (goal:
+    within 10%);
   - rping -C 10000: pings per second, each a SEND, an RDMA READ, a SEND, an RDMA WRITE;
   - the time to set connections up, from Debian's cmtime (rdma-core 44): CONNS
     connections (--conns, 200 by default: the CM engine holds 256 per port), each of its
@@ -155,17 +157,25 @@ def perftest_pair(tool, args, cm):
     return row(out)
 
 
-def cm_figures(runs, conns):
+def cm_figures(runs, conns, pairs_only=False):
     """The RDMA CM part: medians of runs."""
     med = statistics.median
     bw, bw_cm, lat, lat_cm, pings, setup, full = [], [], [], [], [], [], []
-    bw_args = ["-s", "65536", "-n", "5000"]
-    lat_args = ["-s", "2", "-n", "2000"]
-    for _ in range(runs):
-        bw.append(float(perftest_pair("ib_write_bw", bw_args, False)[3]) * MB)
-        bw_cm.append(float(perftest_pair("ib_write_bw", bw_args, True)[3]) * MB)
-        lat.append(float(perftest_pair("ib_send_lat", lat_args, False)[4]))
-        lat_cm.append(float(perftest_pair("ib_send_lat", lat_args, True)[4]))
+    # As many iterations as the library's part above, and perftest's own warm-up before
+    # the bandwidth is measured: a short run weighs the first messages (caches, the
+    # progress thread learning how the program waits) too much to compare.
+    bw_args = ["-s", "65536", "-n", "20000", "--perform_warm_up"]
+    lat_args = ["-s", "2", "-n", "20000"]
+    for i in range(runs):
+        # Each run swaps which goes first, so that neither always meets the machine
+        # in the same state.
+        for cm in ((False, True) if i % 2 == 0 else (True, False)):
+            (bw_cm if cm else bw).append(
+                float(perftest_pair("ib_write_bw", bw_args, cm)[3]) * MB)
+            (lat_cm if cm else lat).append(
+                float(perftest_pair("ib_send_lat", lat_args, cm)[4]))
+        if pairs_only:
+            continue
         _, took = lib_pair(["rping", "-s", "-a", "{A}", "-p", "{P}", "-C", "10000"],
                            ["rping", "-c", "-a", "{A}", "-p", "{P}", "-C", "10000"])
         pings.append(10000 / took)
@@ -182,6 +192,15 @@ def cm_figures(runs, conns):
         "ib_write_bw -s 65536", med(bw_cm) / 1e6, med(bw) / 1e6, med(bw_cm) / med(bw)))
     print("%-40s %11.2f us %11.2f us %8.2fx" % (
         "ib_send_lat -s 2, p50", med(lat_cm), med(lat), med(lat_cm) / med(lat)))
+    print("runs: -R %s MB/s, TCP %s MB/s; -R %s us, TCP %s us" % (
+        [round(x / 1e6) for x in bw_cm], [round(x / 1e6) for x in bw],
+        [round(x, 2) for x in lat_cm], [round(x, 2) for x in lat]))
+    ok_bw = med(bw_cm) >= 0.9 * med(bw)
+    ok_lat = med(lat_cm) <= 1.1 * med(lat)
+    print("goals: -R within 10%% of the TCP exchange: bandwidth %s, p50 %s" % (
+        "met" if ok_bw else "NOT met", "met" if ok_lat else "NOT met"))
+    if pairs_only:
+        return
     print("rping -C 10000 (a SEND, a READ, a SEND and a WRITE each): %.0f pings/s" % med(pings))
     print("connection setup (cmtime, %d connections started at once, from the first ID to "
           "the last ESTABLISHED): %.0f us per connection, of which rdma_connect to "
@@ -189,10 +208,8 @@ def cm_figures(runs, conns):
           "%d connections, device not named): %.0f us per connection, %.2fx (printed, not "
           "measured here)" % (conns, med(full), med(setup), CMTIME_PUBLISHED_CONNS,
                               CMTIME_PUBLISHED_US, med(full) / CMTIME_PUBLISHED_US))
-    print("runs: -R %s MB/s, TCP %s MB/s; -R %s us, TCP %s us; setup %s us, connect step "
-          "%s us" % ([round(x / 1e6) for x in bw_cm], [round(x / 1e6) for x in bw],
-                     [round(x, 2) for x in lat_cm], [round(x, 2) for x in lat],
-                     [round(x) for x in full], [round(x) for x in setup]))
+    print("runs: setup %s us, connect step %s us" % ([round(x) for x in full],
+                                                      [round(x) for x in setup]))
 
 
 def main():
@@ -200,11 +217,13 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--iters", type=int, default=20000, help="write_bw iterations")
     ap.add_argument("--cm", action="store_true", help="the RDMA CM part alone")
+    ap.add_argument("--cm-pairs", action="store_true",
+                    help="of the RDMA CM part, the tests with -R and without alone")
     ap.add_argument("--conns", type=int, default=200,
                     help="cmtime's connections (at most 256: the CM engine's slots per port)")
     a = ap.parse_args()
-    if a.cm:
-        cm_figures(a.runs, a.conns)
+    if a.cm or a.cm_pairs:
+        cm_figures(a.runs, a.conns, a.cm_pairs)
         return 0
 
     lib_bw, perf_bw, lib_lat, perf_lat, ubw = [], [], [], [], []

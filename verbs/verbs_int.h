@@ -96,7 +96,11 @@ struct vb_port {
     bool stop;
     uint64_t app_active_ns;     /* when an application thread last called in (atomic) */
     bool standing_by;           /* sleeping on wake_fd alone while it calls (atomic) */
-    bool wake_on_leave;         /* it goes quiet after a completion (vb_app_leaves) */
+    bool wake_on_leave;         /* it goes quiet after a completion (vb_app_leaves; atomic) */
+    unsigned vain_wakes;        /* such wakes that found it calling again, less the needed */
+    uint64_t app_calls;         /* its posts and polls that did progress (lock) */
+    uint64_t leave_calls;       /* app_calls when a leave last woke the thread (lock) */
+    bool judging;               /* whether that wake was needed is not known yet (lock) */
     unsigned cq_waiters;        /* threads blocked in ibv_get_cq_event() on it (atomic) */
     uint64_t app_got_ns;        /* when an application's call last got somewhere: a post,
                                  * or a poll that returned a completion */

@@ -1200,6 +1200,69 @@ test_idle_poller(void **state)
     end_close(&b);
 }
 
+/* A port that learnt to wake its thread whenever the application leaves after a completion
+ * (packets waited while it was quiet, as during a connection's setup) unlearns it when the
+ * application keeps calling: a SEND/WRITE loop that polls on does the work itself, and a wake
+ * per completion would take the lock and a processor from it. A quiet spell with packets
+ * waiting teaches it again. */
+static void
+test_wake_on_leave_unlearnt(void **state)
+{
+    struct end a, b;
+    struct ibv_wc wc[2];
+    struct ibv_send_wr *bad_s;
+
+    (void)state;
+    end_open(&a, "ta", false);
+    end_open(&b, "tb", false);
+    end_connect(&a, &b);
+    end_connect(&b, &a);
+    struct vb_port *port = vb_ctx(b.ctx)->port;
+
+    /* As learnt: every completion B polls rings the thread while it stands by. */
+    __atomic_store_n(&port->wake_on_leave, true, __ATOMIC_SEQ_CST);
+    struct ibv_sge bs = {(uintptr_t)b.buf, 8, b.mr->lkey};
+    struct ibv_send_wr bwr = {.wr_id = 61, .sg_list = &bs, .num_sge = 1,
+                              .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+                              .wr.rdma = {(uintptr_t)a.buf, a.mr->rkey}};
+    int writes = 0;
+    for (; writes < 20000 && __atomic_load_n(&port->wake_on_leave, __ATOMIC_SEQ_CST);
+         writes++) {
+        assert_int_equal(ibv_post_send(b.qp, &bwr, &bad_s), 0);
+        int got = 0;
+        for (int i = 0; i < 5000000 && got == 0; i++)
+            got = ibv_poll_cq(b.cq, 2, wc);
+        assert_int_equal(got, 1);
+        assert_int_equal(wc[0].wr_id, 61);
+        assert_int_equal(wc[0].status, IBV_WC_SUCCESS);
+    }
+    assert_false(__atomic_load_n(&port->wake_on_leave, __ATOMIC_SEQ_CST));
+    assert_true(writes >= 8);    /* VAIN_WAKES_MAX more wakes found B calling than not */
+
+    /* B goes quiet; A's SEND waits for B's thread, which finds it after its standby
+     * ended and learns again. */
+    struct ibv_sge rs = {(uintptr_t)b.buf, 64, b.mr->lkey};
+    struct ibv_recv_wr rwr = {.wr_id = 71, .sg_list = &rs, .num_sge = 1}, *bad_r;
+    assert_int_equal(ibv_post_recv(b.qp, &rwr, &bad_r), 0);
+    struct ibv_sge as = {(uintptr_t)a.buf, 64, a.mr->lkey};
+    struct ibv_send_wr awr = {.wr_id = 72, .sg_list = &as, .num_sge = 1,
+                              .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED},
+                       *bad_a;
+    assert_int_equal(ibv_post_send(a.qp, &awr, &bad_a), 0);
+    assert_int_equal(poll_n(a.cq, wc, 1), 1);
+    assert_int_equal(wc[0].wr_id, 72);
+    assert_int_equal(wc[0].status, IBV_WC_SUCCESS);
+    for (int i = 0; i < 500000 && !__atomic_load_n(&port->wake_on_leave, __ATOMIC_SEQ_CST);
+         i++)
+        usleep(10);
+    assert_true(__atomic_load_n(&port->wake_on_leave, __ATOMIC_SEQ_CST));
+    assert_int_equal(poll_n(b.cq, wc, 1), 1);
+    assert_int_equal(wc[0].wr_id, 71);
+
+    end_close(&a);
+    end_close(&b);
+}
+
 static void
 test_cq_overflow(void **state)
 {
@@ -1271,6 +1334,7 @@ main(void)
         cmocka_unit_test(test_qp_fatal),
         cmocka_unit_test(test_cq_overflow),
         cmocka_unit_test(test_idle_poller),
+        cmocka_unit_test(test_wake_on_leave_unlearnt),
     };
 
     return cmocka_run_group_tests(tests, setup_devices, NULL);
