@@ -42,9 +42,11 @@ PYTHON = "/usr/bin/python3"     # Debian's, which has python3-scapy
 
 
 def _tshark_version():
-    """major.minor of the tshark on PATH ("4.0" when there is none to ask)."""
+    """major.minor of the tshark on PATH ("4.0" when there is none to ask). Kept with
+    tshark's answers (reference_cache): each test asks at its start, and tshark --version
+    takes half a processor second, a minute of the suite's two passes."""
     try:
-        out = subprocess.run(["tshark", "--version"], capture_output=True, text=True).stdout
+        out = reference_cache.run(["tshark", "--version"]).stdout
     except OSError:
         return "4.0"
     m = re.search(r"TShark \(Wireshark\) (\d+\.\d+)", out)
