@@ -24,10 +24,14 @@ tmp = t.tempdir()
 ch = ln.Chain("cor")
 
 rules = os.path.join(tmp, "faults.rules")
+# RoCE frames only: an ICMP port unreachable that quotes one (the requester's answer to a
+# last ACK that comes after its perf has ended) has a udp.dstport of 4791 too, and a drop
+# or mark of it is one the captures' filter (udp port 4791) cannot show
+roce = "udp.dstport == 4791 && !icmp"
 open(rules, "w").write("seed 11\n"
-                       "drop prob 0.01 dir tx if udp.dstport == 4791\n"
-                       "delay 200us jitter 50us dir tx if udp.dstport == 4791\n"
-                       "mark ecn ce prob 0.05 dir tx if udp.dstport == 4791\n")
+                       "drop prob 0.01 dir tx if %s\n"
+                       "delay 200us jitter 50us dir tx if %s\n"
+                       "mark ecn ce prob 0.05 dir tx if %s\n" % (roce, roce, roce))
 bridge = ch.background(ch.ns_br, ["bridge", ch.if_a, ch.if_b, "--faults", rules], "bridge: ")
 at_req, at_resp = os.path.join(tmp, "at_req.pcap"), os.path.join(tmp, "at_resp.pcap")
 cap_req = ch.background(ch.ns_req, ["capture", "-i", ch.if_req, "-w", at_req, "-f",
@@ -59,17 +63,23 @@ t.check(k is not None, "the bridge's kernel drops: %r" % err)
 ring_ab, ring_ba = (int(k.group(1)), int(k.group(2))) if k else (0, 0)
 
 
-def acted(action):
+def rule_counts(action):
+    """(matched, acted) of the rule of action."""
     line = [x for x in err.splitlines() if x.strip().split()[3:4] == [action] or
             (" %s " % action) in x and "udp.dstport" in x]
     t.check(len(line) == 1, "the %s rule's line in the report: %r" % (action, err))
-    return int(line[0].split()[2]) if line else -1
+    return tuple(int(x) for x in line[0].split()[1:3]) if line else (-1, -1)
 
 
 print(err)
-drops, marks = acted("drop"), acted("mark")
+(seen, drops), (_, marks) = rule_counts("drop"), rule_counts("mark")
 print("bridge: %d dropped, %d marked CE" % (drops, marks))
 t.check(drops > 0 and marks > 0, "the rules acted: %d drops, %d marks" % (drops, marks))
+# the rules saw what the requester's capture holds, each frame once: the counters and the
+# captures speak of the same frames
+sent = t.roceshark_fields(at_req, ["frame.number"], ["-Y", "ip.src == %s" % ch.ip_req])
+t.check(seen + ring_ab == len(sent), "the drop rule saw %d frames and the bridge's kernel "
+        "dropped %d, of %d the requester sent" % (seen, ring_ab, len(sent)))
 
 p = t.run([t.ROCESHARK, "correlate", "-r", at_req, "-r", at_resp, "-q", "-z", "corr,qp"])
 out = p.stdout
