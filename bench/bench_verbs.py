@@ -117,10 +117,12 @@ def roce_bound(addr):
     return False
 
 
-def lib_pair(server, client):
+def lib_pair(server, client, tcp=False):
     """Server and client argv, each through the library on a device of its own address;
-    the client's stdout and its wall time. A client that came before the server listened
-    (REJECTED, reason 8) runs again."""
+    the client's stdout and its wall time. The client starts once the server's device is
+    open, or with tcp once it listens on its TCP port (perftest without -R opens its
+    device after the exchange). A client that came before the server listened (REJECTED,
+    reason 8) runs again."""
     r = random.Random()
     net = "127.2.%d." % r.randrange(1, 250)
     a, b = net + "2", net + "3"
@@ -130,7 +132,8 @@ def lib_pair(server, client):
     srv = subprocess.Popen([RS, "run", "--dev", "rs0=" + a, "--"] + server,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     end = time.time() + 20
-    while not roce_bound(a) and time.time() < end:
+    while not (rstest.listening(int(fill["P"])) if tcp else roce_bound(a)) and \
+            time.time() < end:
         time.sleep(0.02)
     for _ in range(5):
         start = time.time()
@@ -153,7 +156,7 @@ def perftest_pair(tool, args, cm):
     TCP exchange; the client's results row."""
     extra = ["-R"] if cm else []
     out, _ = lib_pair([tool, "-d", "rs0", "-p", "{P}"] + extra + args,
-                      [tool, "-d", "rs1", "-p", "{P}"] + extra + args + ["{A}"])
+                      [tool, "-d", "rs1", "-p", "{P}"] + extra + args + ["{A}"], tcp=not cm)
     return row(out)
 
 

@@ -309,15 +309,26 @@ ip link set lo up
 ip -6 addr add fd00::2/128 dev lo nodad
 ip -6 addr add fd00::3/128 dev lo nodad
 R="$1"
+# Until the server listens on its TCP port 18515 (0x4853), or has ended.
+listening() {
+    i=0
+    until awk '$2 ~ /:4853$/ && $4 == "0A" {f = 1} END {exit !f}' /proc/net/tcp /proc/net/tcp6
+    do
+        kill -0 $s 2>/dev/null || return 0
+        i=$((i + 1))
+        [ $i -lt 1000 ] || return 0
+        sleep 0.01
+    done
+}
 "$R" run --dev rs0=fd00::2 -- timeout 30 ibv_rc_pingpong -d rs0 -g 1 -n 100 > "$2/pp_s" 2>&1 &
 s=$!
-sleep 1
+listening
 "$R" run --dev rs1=fd00::3 -- timeout 30 ibv_rc_pingpong -d rs1 -g 1 -n 100 localhost \
     > "$2/pp_c" 2>&1
 wait $s
 "$R" run --dev rs0=fd00::2 -- timeout 30 ib_write_bw -d rs0 -x 1 -n 100 > "$2/bw_s" 2>&1 &
 s=$!
-sleep 1
+listening
 "$R" run --dev rs1=fd00::3 -- timeout 30 ib_write_bw -d rs1 -x 1 -n 100 localhost > "$2/bw_c" 2>&1
 wait $s
 """
