@@ -250,15 +250,8 @@ bool
 rs_capture_wait(struct rs_capture *c, uint64_t durable_seen, unsigned timeout_ms,
                 struct rs_capture_status *out)
 {
-    struct timespec until;
+    struct timespec until = rs_deadline_after(CLOCK_REALTIME, timeout_ms * 1000000ull);
 
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += timeout_ms / 1000;
-    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
     pthread_mutex_lock(&c->mu);
     while (c->st.durable == durable_seen && !c->st.done &&
            pthread_cond_timedwait(&c->cv, &c->mu, &until) == 0)

@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <roceshark/dissectors/nstime.h>
 #include <roceshark/dissectors/wire.h>
 
 #include "source_int.h"
@@ -337,13 +338,8 @@ next_chunk(struct pcap_source *ps, int *rc, char *err)
             return RS_SOURCE_IDLE;
         }
         ps->idle_waited = true;
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += FOLLOW_WAIT_MS * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        struct timespec until = rs_deadline_after(CLOCK_REALTIME,
+                                                  FOLLOW_WAIT_MS * 1000000ull);
         pthread_cond_timedwait(&ps->cv, &ps->mu, &until);
     }
     bool have = ps->n_filled > 0;

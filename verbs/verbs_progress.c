@@ -30,6 +30,7 @@
 
 #include <roceshark/dissectors/addr.h>
 #include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/nstime.h>
 
 #include "verbs_int.h"
 
@@ -205,14 +206,8 @@ vb_app_idle(struct vb_port *p)
 void
 vb_app_idle_wait(struct vb_port *p)
 {
-    struct timespec until;
+    struct timespec until = rs_deadline_after(CLOCK_MONOTONIC, IDLE_WAIT_NS);
 
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    until.tv_nsec += (long)IDLE_WAIT_NS;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
     p->idle_pollers++;
     pthread_cond_timedwait(&p->completed, &p->lock, &until);
     p->idle_pollers--;

@@ -162,4 +162,18 @@ rs_monotonic_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The time ns nanoseconds from now on clock, as pthread_cond_timedwait wants a
+ * deadline (CLOCK_REALTIME for a default condition variable). */
+static inline struct timespec
+rs_deadline_after(clockid_t clock, uint64_t ns)
+{
+    struct timespec t;
+
+    clock_gettime(clock, &t);
+    ns += (uint64_t)t.tv_nsec;
+    t.tv_sec += (time_t)(ns / 1000000000u);
+    t.tv_nsec = (long)(ns % 1000000000u);
+    return t;
+}
+
 #endif /* ROCESHARK_NSTIME_H */
