@@ -343,32 +343,44 @@ test_window_from_delays(void **state)
     world_free(w);
 }
 
+/* A matcher of two points reporting to w's sink, fed w's sightings in the order they
+ * were added (no probe, no clocks), then flushed. */
+static struct rs_corr *
+feed_two_points(struct world *w, int64_t window, uint32_t max_packets)
+{
+    struct rs_corr_opts opts;
+    struct rs_corr *c;
+    struct rs_decode_opts dopts;
+    struct rs_packet pkt;
+
+    rs_decode_opts_init(&dopts);
+    dopts.verify_crc = false;
+    memset(&opts, 0, sizeof(opts));
+    opts.n_points = 2;
+    opts.window = window;
+    opts.max_packets = max_packets;
+    assert_int_equal(rs_corr_new(&opts, sink, w, &c, NULL), 0);
+    for (unsigned i = 0; i < w->n; i++) {
+        w->s[i].frame.data = w->s[i].bytes;
+        w->s[i].frame.number = i + 1;
+        rs_decode_frame(&w->s[i].frame, &dopts, &pkt);
+        rs_corr_feed(c, w->s[i].point, &w->s[i].frame, &pkt);
+    }
+    rs_corr_flush(c);
+    return c;
+}
+
 /* With room for 16 open packets, the window cannot be kept: packets finish early and
  * are counted, never lost silently. */
 static void
 test_bounded(void **state)
 {
-    struct rs_corr_opts opts;
-    struct rs_corr *c;
     struct world *w = world_new();
-    struct rs_decode_opts dopts;
-    struct rs_packet pkt;
 
     (void)state;
-    rs_decode_opts_init(&dopts);
-    memset(&opts, 0, sizeof(opts));
-    opts.n_points = 2;
-    opts.max_packets = 16;
-    opts.window = 1000000000;
-    assert_int_equal(rs_corr_new(&opts, sink, w, &c, NULL), 0);
     for (uint32_t i = 0; i < 100; i++)
         add(w, 0, 1000000000ll + i, 2, 0x11, i, 1, 64);
-    for (unsigned i = 0; i < w->n; i++) {
-        w->s[i].frame.data = w->s[i].bytes;
-        rs_decode_frame(&w->s[i].frame, &dopts, &pkt);
-        rs_corr_feed(c, 0, &w->s[i].frame, &pkt);
-    }
-    rs_corr_flush(c);
+    struct rs_corr *c = feed_two_points(w, 1000000000, 16);
     assert_int_equal(rs_corr_counts(c).forced, 100 - 16);
     assert_int_equal(w->finished, 100);
     rs_corr_free(c);
@@ -382,20 +394,10 @@ static void
 test_ring_grows(void **state)
 {
     const int64_t base = 1000000000ll, delay = 40000000;
-    struct rs_corr_opts opts;
-    struct rs_corr *c;
     struct world *w = world_new();
-    struct rs_decode_opts dopts;
-    struct rs_packet pkt;
 
     (void)state;
-    rs_decode_opts_init(&dopts);
-    dopts.verify_crc = false;
-    memset(&opts, 0, sizeof(opts));
-    opts.n_points = 2;
-    opts.window = 1000000000;
     w->want_delay = delay;
-    assert_int_equal(rs_corr_new(&opts, sink, w, &c, NULL), 0);
     for (unsigned point = 0; point < 2; point++) {
         for (uint32_t i = 0; i < 3000; i++) {
             int64_t t = base + point * delay + (int64_t)i * 10000;
@@ -404,13 +406,7 @@ test_ring_grows(void **state)
                 add(w, point, t + 5000, 2, 0x11, i, 1, 64);
         }
     }
-    for (unsigned i = 0; i < w->n; i++) {
-        w->s[i].frame.data = w->s[i].bytes;
-        w->s[i].frame.number = i + 1;
-        rs_decode_frame(&w->s[i].frame, &dopts, &pkt);
-        rs_corr_feed(c, w->s[i].point, &w->s[i].frame, &pkt);
-    }
-    rs_corr_flush(c);
+    struct rs_corr *c = feed_two_points(w, 1000000000, 0);
     struct rs_corr_counts n = rs_corr_counts(c);
     assert_int_equal(n.packets, 3030);
     assert_int_equal(n.matched, 3030);
