@@ -6,7 +6,8 @@
  *
  * The screen is redrawn on a timer, ten times a second at most, whatever
  * arrives: keys are taken as they come but only change state, so a burst
- * of input or a fast capture never costs more drawing. The ingest thread
+ * of input or a fast capture never costs more drawing. Only a search or a
+ * write that starts is drawn at once, so that it is seen to run. The ingest thread
  * never waits for the screen, nor the screen for anything long: searches
  * and writes run on threads of their own (jobs.c), and Esc stops them.
  *
@@ -477,8 +478,14 @@ run_loop(struct tui *t, bool (*stop_requested)(void))
         }
         timeout((int)wait);
         int key = getch();
-        if (key != ERR)
-            handle_key(t, key);
+        if (key == ERR)
+            continue;
+        enum tui_job before = t->job;
+        handle_key(t, key);
+        /* A search or a write just started shows at once that it runs, with its progress:
+         * a short one was over before the next frame and never seen to run. */
+        if (t->job != before && t->job != JOB_NONE)
+            next_draw = now_ms();
     }
 }
 
