@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "screen_int.h"
 
 #define KEY_ESC 27
@@ -130,6 +132,10 @@ submit(struct tui *t)
     if (p->kind == PROMPT_FILTER && p->error[0] != '\0')
         return;     /* stays open, red, until it compiles or Esc */
     p->active = false;
+    if (!g_utf8_validate(p->text, -1, NULL)) {      /* a terminal that does not send UTF-8 */
+        tui_message(t, "the text typed is not UTF-8");
+        return;
+    }
     switch (p->kind) {
     case PROMPT_FILTER:
         tui_apply_filter(t, p->text);
@@ -189,8 +195,12 @@ prompt_key(struct tui *t, int key)
     case KEY_BACKSPACE:
     case 127:
     case 8:
+        /* A whole character: its UTF-8 continuation bytes, then its first. */
+        while (p->len > 0 && ((unsigned char)p->text[p->len - 1] & 0xc0) == 0x80)
+            p->len--;
         if (p->len > 0)
-            p->text[--p->len] = '\0';
+            p->len--;
+        p->text[p->len] = '\0';
         break;
     case 21:        /* Ctrl-U, as a shell: clear the line */
         p->len = 0;
@@ -203,7 +213,10 @@ prompt_key(struct tui *t, int key)
         recall(t, key == KEY_UP ? -1 : 1);
         break;
     default:
-        if (key < 0x20 || key > 0x7e || p->len + 1 >= sizeof(p->text))
+        /* Printable ASCII, and the bytes of a character beyond it as the terminal sends it
+         * in UTF-8 (getch() gives them one at a time): a search for an arrow or a name
+         * with an accent. */
+        if (key < 0x20 || key == 0x7f || key > 0xff || p->len + 1 >= sizeof(p->text))
             return;
         p->text[p->len++] = (char)key;
         p->text[p->len] = '\0';
@@ -230,7 +243,7 @@ prompt_draw(struct tui *t, int y, int cols)
              bad ? p->error : "");
     tui_put(t, y, 0, cols, line,
             p->kind == PROMPT_FILTER ? tui_attr(t, bad ? PAIR_BAD : PAIR_OK) : A_NORMAL);
-    /* The cursor sits at the end of what is typed. */
-    int x = (int)(strlen(labels[p->kind]) + p->len);
+    /* The cursor sits at the end of what is typed: a column per character, not per byte. */
+    int x = (int)(strlen(labels[p->kind]) + g_utf8_strlen(p->text, (gssize)p->len));
     move(y, x < cols ? x : cols - 1);
 }
