@@ -20,11 +20,17 @@ to one run's worth."""
 import hashlib
 import json
 import os
+import resource
 import shutil
 import subprocess
+import sys
 import tempfile
 
 CACHE = os.environ.get("ROCESHARK_TSHARK_CACHE", "")
+# ROCESHARK_TSHARK_LOG=FILE: each tshark run that the cache did not answer appends a line to
+# FILE: the test script, the processor seconds it took, its arguments (where the suite's
+# time goes: tshark's start-up alone is about a processor second).
+LOG = os.environ.get("ROCESHARK_TSHARK_LOG", "")
 
 
 def _files(cmd):
@@ -74,7 +80,13 @@ def run(cmd, env=None, text=True, input=None, cwd=None):
         for mark, name in files:
             out, err = out.replace(mark, name), err.replace(mark, name)
         return subprocess.CompletedProcess(cmd, d["rc"], out, err)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     p = subprocess.run(cmd, capture_output=True, text=text, env=env, input=input, cwd=cwd)
+    if LOG and os.path.basename(cmd[0]) == "tshark":
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        with open(LOG, "a") as f:
+            f.write("%s %.2f %s\n" % (os.path.basename(sys.argv[0]), cpu, " ".join(cmd[1:])))
     if path:
         os.makedirs(CACHE, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=CACHE)
