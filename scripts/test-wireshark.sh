@@ -1,8 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# test-wireshark.sh [--prepare] VERSION [CTEST_REGEX]: builds the Wireshark plugin against
-# Wireshark VERSION (4.4: Debian 13 "trixie"; 4.6: Debian sid) and runs its integration tests
-# there. --prepare only makes the Debian root (test.sh starts that early, in the background).
+# test-wireshark.sh [--prepare|--build|--test] VERSION [CTEST_REGEX]: builds the Wireshark
+# plugin against Wireshark VERSION (4.4: Debian 13 "trixie"; 4.6: Debian sid) and runs its
+# integration tests there. --prepare only makes the Debian root; --build makes it and builds
+# there; --test only runs the tests on what --build built. test.sh runs --build in the
+# background while its other steps run (a core idle while a test waits takes the build), and
+# --test at the end.
 #
 # The Wireshark comes from a Debian root made with debootstrap on first use (a few minutes;
 # Debian's archive only) and reused after, in $ROCESHARK_WS_ROOTS (default
@@ -16,14 +19,13 @@ set -eu
 cd "$(dirname "$0")/.."
 
 usage() {
-    echo "usage: scripts/test-wireshark.sh [--prepare] 4.4|4.6 [CTEST_REGEX]" >&2
+    echo "usage: scripts/test-wireshark.sh [--prepare|--build|--test] 4.4|4.6 [CTEST_REGEX]" >&2
     exit 2
 }
-prepare=0
-if [ "${1:-}" = --prepare ]; then
-    prepare=1
-    shift
-fi
+phase=all
+case "${1:-}" in
+--prepare|--build|--test) phase=${1#--}; shift ;;
+esac
 [ $# -ge 1 ] || usage
 version=$1
 regex=${2:-'integration\.(plugin|plugin_gui|real_captures|generated)$'}
@@ -85,25 +87,37 @@ if ! chroot "$root" dpkg -s $extras >/dev/null 2>&1; then
 fi
 have=$(chroot "$root" dpkg-query -W -f '${Version}' tshark | cut -d. -f1-2)
 [ "$have" = "$version" ] || fail "the $suite root has tshark $have, not $version"
-[ $prepare -eq 0 ] || exit 0
+[ $phase != prepare ] || exit 0
 
-echo "== copying the tree into the root"
-rm -rf "$root/src/roceshark"
-mkdir -p "$root/src/roceshark"
-git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - |
-    tar -xf - -C "$root/src/roceshark"
+# build_in_root: copies the tracked files of this tree into the root and builds there the
+# roceshark binary and the plugin, checking where the plugin installs.
+build_in_root() {
+    echo "== copying the tree into the root"
+    rm -rf "$root/src/roceshark"
+    mkdir -p "$root/src/roceshark"
+    git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - |
+        tar -xf - -C "$root/src/roceshark"
 
-echo "== building and testing against Wireshark $version"
-in_root "cd /src/roceshark
-         cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-         cmake --build build -j$(nproc) --target roceshark roceshark_ws >/dev/null
-         tshark --version | head -n 1
-         rm -rf /tmp/stage
-         DESTDIR=/tmp/stage cmake -P build/dissectors/wireshark/cmake_install.cmake >/dev/null
-         plugin=\$(find /tmp/stage -name roceshark.so)
-         case \$plugin in
-         */wireshark/plugins/$version/epan/roceshark.so) echo \"installs into \${plugin#/tmp/stage}\" ;;
-         *) echo \"roceshark: the plugin installs into '\$plugin', not plugins/$version/epan\" >&2
-            exit 1 ;;
-         esac
-         cd build && ctest --output-on-failure -j$(nproc) -R '$regex'" || exit 1
+    echo "== building against Wireshark $version"
+    rm -f "$root/src/.roceshark-built"
+    in_root "cd /src/roceshark
+             cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+             cmake --build build -j$(nproc) --target roceshark roceshark_ws >/dev/null
+             tshark --version | head -n 1
+             rm -rf /tmp/stage
+             DESTDIR=/tmp/stage cmake -P build/dissectors/wireshark/cmake_install.cmake >/dev/null
+             plugin=\$(find /tmp/stage -name roceshark.so)
+             case \$plugin in
+             */wireshark/plugins/$version/epan/roceshark.so) echo \"installs into \${plugin#/tmp/stage}\" ;;
+             *) echo \"roceshark: the plugin installs into '\$plugin', not plugins/$version/epan\" >&2
+                exit 1 ;;
+             esac
+             touch /src/.roceshark-built" || exit 1
+}
+
+[ $phase = test ] || build_in_root
+[ $phase != build ] || exit 0
+
+[ -e "$root/src/.roceshark-built" ] || fail "nothing is built in the $suite root: run --build first"
+echo "== testing against Wireshark $version"
+in_root "cd /src/roceshark/build && ctest --output-on-failure -j$(nproc) -R '$regex'" || exit 1

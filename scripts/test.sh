@@ -7,12 +7,15 @@
 #   3. runs every coverage-guided fuzz target 10 s with libFuzzer (clang, build-fuzz/),
 #      from its committed corpus, $(nproc) at once; any crash, leak or timeout fails
 #      (scripts/fuzz.sh --ci, which leaves the corpus as it is);
-#   4. compiles gcc Release (build-gcc-release/) and clang Release (build-clang-release/),
-#      compile only: a warning that only the optimiser or the other compiler sees fails here;
+#   4. compiles gcc Release (build-gcc-release/), compile only: a warning that only gcc's
+#      optimiser sees (it inlines more at -O3) fails here; then passes every file it
+#      compiles through clang's front end with the same flags (scripts/clang-warnings.py):
+#      clang warns from its front end whatever the optimisation level, so that is every
+#      warning a clang build would give, for a third of a clang build's time;
 #   5. builds the plugin against Wireshark 4.4 (Debian 13) and runs its tests there
-#      (scripts/test-wireshark.sh). The Debian root it needs is made once, in the background
-#      while steps 1-4 run, and reused after.
-# The builds of steps 2, 3 and 4 run in the background at the lowest priority while the
+#      (scripts/test-wireshark.sh). The Debian root it needs is made once and reused after;
+#      the root and the build in it are made in the background while steps 1-4 run.
+# The builds of steps 2 to 5 run in the background at the lowest priority while the
 # suite runs: a test waiting on a socket or a terminal leaves a core idle, and they take it.
 # Their output goes to build/<folder>.log, shown when one fails.
 # --quick: step 1 only, the suite once on the normal build, for while you work.
@@ -108,7 +111,7 @@ mkdir -p build
 # use.
 export ROCESHARK_TSHARK_CACHE="$PWD/build/tshark-cache"
 [ $quick -eq 1 ] || {
-    scripts/test-wireshark.sh --prepare 4.4 >build/wireshark-4.4-root.log 2>&1 &
+    nice -n 19 scripts/test-wireshark.sh --build 4.4 >build/wireshark-4.4-root.log 2>&1 &
     ws_root=$!
 }
 step "build (RelWithDebInfo)" build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -120,9 +123,8 @@ step "build (RelWithDebInfo)" build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
             -DROCESHARK_SANITIZE=ON
         behind build-fuzz $priority scripts/fuzz.sh --build
         behind build-gcc-release build build-gcc-release -DCMAKE_C_COMPILER=gcc \
-            -DCMAKE_BUILD_TYPE=Release
-        behind build-clang-release build build-clang-release -DCMAKE_C_COMPILER=clang \
-            -DCMAKE_BUILD_TYPE=Release
+            -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
+        behind clang-warnings $priority scripts/clang-warnings.py build-gcc-release
     } &
 }
 step "tests" suite build
@@ -132,9 +134,9 @@ step "tests" suite build
     collect "build the fuzz targets (clang)" build-fuzz
     step "fuzz 10 s per target" scripts/fuzz.sh --ci 10
     collect "compile gcc Release" build-gcc-release
-    collect "compile clang Release" build-clang-release
+    collect "clang's warnings on every file" clang-warnings
     wait $ws_root || cat build/wireshark-4.4-root.log
-    step "plugin on Wireshark 4.4" scripts/test-wireshark.sh 4.4
+    step "plugin on Wireshark 4.4" scripts/test-wireshark.sh --test 4.4
 }
 
 python3 tests/tools/reference_cache.py prune "$ROCESHARK_TSHARK_CACHE" "$start_all"
