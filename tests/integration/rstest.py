@@ -6,6 +6,7 @@ import os
 import re
 import shlex
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -310,6 +311,38 @@ def fields_diff(path, fields, tshark_extra="", roceshark_extra=()):
     check(len(want) == len(got), "%s: tshark %d frames, roceshark %d"
           % (os.path.basename(path), len(want), len(got)))
     return fieldsdiff.compare(want, got, fields)
+
+
+def concatenate_pcaps(files, out, most=None):
+    """The frames of each pcap file (the first most of each, when most is given), one file
+    after another, in one pcapng, an interface per file (mergecap refuses InfiniBand's link
+    type)."""
+    def block(kind, body):
+        body += b"\0" * (-len(body) % 4)
+        return struct.pack("<II", kind, len(body) + 12) + body + struct.pack("<I", len(body) + 12)
+
+    with open(out, "wb") as w:
+        w.write(block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1)))
+        iface = 0
+        for f in files:
+            data = open(f, "rb").read()
+            magic = data[:4]
+            order = "<" if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+            nano = magic in (b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d")
+            snaplen, linktype = struct.unpack(order + "II", data[16:24])
+            tsresol = struct.pack("<HHB", 9, 1, 9 if nano else 6)
+            w.write(block(1, struct.pack("<HHI", linktype & 0xffff, 0, snaplen) + tsresol +
+                          b"\0\0\0" + struct.pack("<HH", 0, 0)))
+            at = 24
+            taken = 0
+            while at + 16 <= len(data) and (most is None or taken < most):
+                taken += 1
+                sec, frac, caplen, length = struct.unpack(order + "IIII", data[at:at + 16])
+                ts = sec * (10**9 if nano else 10**6) + frac
+                w.write(block(6, struct.pack("<IIIII", iface, ts >> 32, ts & 0xffffffff,
+                                             caplen, length) + data[at + 16:at + 16 + caplen]))
+                at += 16 + caplen
+            iface += 1
 
 
 def tempdir():

@@ -14,7 +14,6 @@ Thread counts 1, 2, 4 and 7 over:
 Frame order, tcp.stream/udp.stream and conversation ids are in the outputs compared.
 """
 import os
-import struct
 import subprocess
 
 import rstest as t
@@ -52,37 +51,6 @@ def captures(work):
     for d, _, names in os.walk(gen):
         found += [os.path.join(d, n) for n in names if n.endswith((".pcap", ".pcapng"))]
     return sorted(found)
-
-
-def concatenate(files, out, most):
-    """The first most frames of each pcap file, one file after another, in one pcapng, an
-    interface per file (mergecap refuses InfiniBand's link type)."""
-    def block(kind, body):
-        body += b"\0" * (-len(body) % 4)
-        return struct.pack("<II", kind, len(body) + 12) + body + struct.pack("<I", len(body) + 12)
-
-    with open(out, "wb") as w:
-        w.write(block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1)))
-        iface = 0
-        for f in files:
-            data = open(f, "rb").read()
-            magic = data[:4]
-            order = "<" if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
-            nano = magic in (b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d")
-            snaplen, linktype = struct.unpack(order + "II", data[16:24])
-            tsresol = struct.pack("<HHB", 9, 1, 9 if nano else 6)
-            w.write(block(1, struct.pack("<HHI", linktype & 0xffff, 0, snaplen) + tsresol +
-                          b"\0\0\0" + struct.pack("<HH", 0, 0)))
-            at = 24
-            for _ in range(most):
-                if at + 16 > len(data):
-                    break
-                sec, frac, caplen, length = struct.unpack(order + "IIII", data[at:at + 16])
-                ts = sec * (10**9 if nano else 10**6) + frac
-                w.write(block(6, struct.pack("<IIIII", iface, ts >> 32, ts & 0xffffffff,
-                                             caplen, length) + data[at + 16:at + 16 + caplen]))
-                at += 16 + caplen
-            iface += 1
 
 
 def read(args, threads, out_file=None):
@@ -133,7 +101,7 @@ def main():
 
     # All of them as one capture: every family over many batches.
     merged = os.path.join(work, "all.pcapng")
-    concatenate([f for f in files if f.endswith(".pcap")], merged, MOST)
+    t.concatenate_pcaps([f for f in files if f.endswith(".pcap")], merged, MOST)
     families = [
         [],
         ["-T", "json"],
