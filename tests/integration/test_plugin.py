@@ -63,7 +63,8 @@ def tshark(args):
     cmd = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "tshark"]
     if args[0] != "-G":     # -G must come first
         cmd.append("-n")
-    p = subprocess.run(cmd + args, capture_output=True, text=True, env=env)
+    p = subprocess.run(cmd + args, capture_output=True, text=True,
+                       env=t.reference_cache.tshark_env(env))
     t.check(p.returncode == 0, "tshark %s: exit %d: %s" % (" ".join(args[:4]), p.returncode,
                                                            p.stderr[-400:]))
     return p.stdout
