@@ -19,6 +19,13 @@ CQPN = 0x11         # rc_client's QP
 RKEY = 0x42
 
 
+# The local ACK timeout of a scenario that is not about it: 4.096 us * 2^18 = 1.07 s. The
+# requester's default (67 ms) is shorter than this Python responder's answer can take on a
+# busy machine, and a retry for a timeout there would come before the NAK or ACK the
+# scenario scripts, and change what it sees.
+PATIENT = ["--timeout", "18"]
+
+
 class Run:
     """rc_client on Q talking to our fake responder on F."""
 
@@ -26,9 +33,10 @@ class Run:
         self.q, self.f = r.addresses(2)
         self.fake = r.Endpoint(self.f)
         self.fake.accept = {self.q}
+        extra = list(extra) if "--timeout" in extra else PATIENT + list(extra)
         self.proc = subprocess.Popen(
             [r.RC_CLIENT, "--bind", self.q, "--peer", self.f, "--peer-qpn", hex(FQPN),
-             "--qpn", hex(CQPN), "--pmtu", str(PMTU)] + list(extra) + list(ops),
+             "--qpn", hex(CQPN), "--pmtu", str(PMTU)] + extra + list(ops),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.requests = []
 
