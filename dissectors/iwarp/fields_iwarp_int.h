@@ -33,6 +33,16 @@ iw_field_pdu(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ
     return NULL;
 }
 
+/* Where octets [at, at + n) of PDU p's marker-free bytes lie in pkt's frame (the
+ * place rs_field_span gives our roceshark.mpa.* and roceshark.iwarp.* values): the wire
+ * octets from the first to the last of them, markers between included, as far as this
+ * segment holds them (an FPDU may have started in an earlier segment). When it holds
+ * none of them, the PDU's octets it holds (its end: a PDU ends in the segment whose view
+ * has it). False when it holds none of those either (a segment that filled a hole, after
+ * which PDUs held from later segments completed), or when n is 0. */
+bool iw_pdu_place(const struct rs_packet *pkt, const struct rs_iwarp_pdu *p, uint32_t at,
+                  uint32_t n, uint32_t *offset, uint32_t *length);
+
 /* Octets of the PDU's ULPDU that were captured. */
 static inline uint32_t
 iw_ulpdu_avail(const struct rs_iwarp_pdu *p)

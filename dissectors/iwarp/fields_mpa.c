@@ -13,6 +13,7 @@
  * never prints them; bad_length is, and is here.
  */
 #include <roceshark/dissectors/dissect.h>
+#include <roceshark/dissectors/flow.h>
 
 #include "iwarp/fields_iwarp_int.h"
 
@@ -32,6 +33,59 @@ static uint16_t
 pd_len(const struct rs_iwarp_pdu *p)
 {
     return rs_load_be16(p->data + FRAME_PDLEN);
+}
+
+/* --- places: the frame's octets a value of ours speaks of --- */
+
+/* The wire offset of p's marker-free octet `plain`: markers stand every 512 octets
+ * from marker_at, and each one at or before it pushes it on. */
+static uint32_t
+wire_offset(const struct rs_iwarp_pdu *p, uint32_t plain)
+{
+    uint32_t w = plain;
+
+    if (p->flags & RS_IWARP_PDU_MARKED)
+        for (uint32_t m = p->marker_at; m <= w; m += RS_MPA_MARKER_INTERVAL)
+            w += RS_MPA_MARKER_LEN;
+    return w;
+}
+
+/* Wire octets [first, end) of p as far as pkt's segment holds them. */
+static bool
+clip_to_segment(const struct rs_packet *pkt, const struct rs_iwarp_pdu *p, uint32_t first,
+                uint32_t end, uint32_t *offset, uint32_t *length)
+{
+    struct rs_span pay;
+
+    if (!rs_tcp_payload(pkt, &pay))
+        return false;
+    /* The segment's sequence number: its payload's first octet in the stream. */
+    uint32_t seg_seq = rs_load_be32(pkt->frame->data + pkt->span[RS_LAYER_TCP].off + 4);
+    /* Both ends as distances from it, which wrap as sequence numbers do. */
+    int64_t from = (int32_t)(p->seq + first - seg_seq);
+    int64_t to = (int32_t)(p->seq + end - seg_seq);
+    if (from < 0)
+        from = 0;
+    if (to > (int64_t)pay.len)
+        to = pay.len;
+    if (from >= to)
+        return false;
+    *offset = pay.off + (uint32_t)from;
+    *length = (uint32_t)(to - from);
+    return true;
+}
+
+bool
+iw_pdu_place(const struct rs_packet *pkt, const struct rs_iwarp_pdu *p, uint32_t at,
+             uint32_t n, uint32_t *offset, uint32_t *length)
+{
+    if (n == 0)
+        return false;
+    if (clip_to_segment(pkt, p, wire_offset(p, at), wire_offset(p, at + n - 1) + 1, offset,
+                        length))
+        return true;
+    /* What it names came in earlier segments: the PDU's end, which this one holds. */
+    return clip_to_segment(pkt, p, 0, p->wire_len, offset, length);
 }
 
 /* --- predicates: which PDUs carry the field --- */
@@ -415,11 +469,107 @@ get_view(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     }
 }
 
+/* --- places of ours: what a click on the item highlights, PDML's pos and size --- */
+
+/* The field's own octets (offset, width) in a Request or Reply. */
+static bool
+locate_frame(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+             uint32_t *offset, uint32_t *length)
+{
+    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, is_frame);
+
+    return p != NULL && iw_pdu_place(pkt, p, f->offset, f->width, offset, length);
+}
+
+static bool
+locate_enhanced(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                uint32_t *offset, uint32_t *length)
+{
+    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, is_enhanced);
+
+    return p != NULL && iw_pdu_place(pkt, p, f->offset, f->width, offset, length);
+}
+
+/* An FPDU's CRC; of one cut short, what was captured of it. */
+static bool
+place_crc(const struct rs_packet *pkt, const struct rs_iwarp_pdu *p, uint32_t *offset,
+          uint32_t *length)
+{
+    if (p == NULL)
+        return false;
+    if (p->caplen < p->len)
+        return iw_pdu_place(pkt, p, 0, p->caplen, offset, length);
+    return iw_pdu_place(pkt, p, p->len - RS_MPA_CRC_LEN, RS_MPA_CRC_LEN, offset, length);
+}
+
+static bool
+locate_crc_status(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                  uint32_t *offset, uint32_t *length)
+{
+    return place_crc(pkt, iw_field_pdu(pkt, f, occ, is_fpdu_any), offset, length);
+}
+
+static bool
+locate_crc_computed(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                    uint32_t *offset, uint32_t *length)
+{
+    return place_crc(pkt, iw_field_pdu(pkt, f, occ, has_crc_verdict), offset, length);
+}
+
+static bool
+locate_crc_swapped(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                   uint32_t *offset, uint32_t *length)
+{
+    return place_crc(pkt, iw_field_pdu(pkt, f, occ, is_crc_swapped), offset, length);
+}
+
+/* The whole FPDU, as far as captured. */
+static bool
+place_fpdu(const struct rs_packet *pkt, const struct rs_iwarp_pdu *p, uint32_t *offset,
+           uint32_t *length)
+{
+    return p != NULL && iw_pdu_place(pkt, p, 0, p->caplen, offset, length);
+}
+
+static bool
+locate_inferred(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                uint32_t *offset, uint32_t *length)
+{
+    return place_fpdu(pkt, iw_field_pdu(pkt, f, occ, is_inferred), offset, length);
+}
+
+static bool
+locate_truncated(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                 uint32_t *offset, uint32_t *length)
+{
+    return place_fpdu(pkt, iw_field_pdu(pkt, f, occ, is_truncated), offset, length);
+}
+
+/* A fact of the segment: its TCP payload. */
+static bool
+locate_segment(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+               uint32_t *offset, uint32_t *length)
+{
+    struct rs_span pay;
+
+    (void)f;
+    if (pkt->iwarp == NULL || occ != 0 || !rs_tcp_payload(pkt, &pay) || pay.len == 0)
+        return false;
+    *offset = pay.off;
+    *length = pay.len;
+    return true;
+}
+
 #define MPA(abbrev, name, type, base, mask, vals, blurb, off, width, get, depth) \
     {abbrev, name, type, base, mask, vals, blurb, RS_NO_LAYER, off, width, get, depth, \
      RS_FIELD_PER_PDU}
+/* One of ours, placed by `at`. */
+#define MPA_AT(abbrev, name, type, base, mask, vals, blurb, off, width, get, depth, at) \
+    {abbrev, name, type, base, mask, vals, blurb, RS_NO_LAYER, off, width, get, depth, \
+     RS_FIELD_PER_PDU, .locate = at}
 #define VIEW(abbrev, name, type, vals, blurb, off, mask) \
-    {abbrev, name, type, RS_BASE_DEC, mask, vals, blurb, RS_NO_LAYER, off, 0, get_view, 1, 0}
+    {abbrev, name, type, RS_BASE_DEC, mask, vals, blurb, RS_NO_LAYER, off, 0, get_view, 1, 0, \
+     .locate = locate_segment}
 
 const struct rs_field rs_fields_mpa[] = {
     MPA("iwarp_mpa", "iWARP Marker Protocol data unit Aligned framing", RS_FT_PROTOCOL,
@@ -438,9 +588,9 @@ const struct rs_field rs_fields_mpa[] = {
         "C: CRCs wanted", FRAME_FLAGS, 1, get_frame, 2),
     MPA("iwarp_mpa.rej_flag", "Connection rejected flag", RS_FT_BOOLEAN, RS_BASE_NONE, 0x20,
         NULL, "R: the Reply rejects the connection", FRAME_FLAGS, 1, get_frame, 2),
-    MPA("roceshark.mpa.enhanced", "Enhanced connection establishment", RS_FT_BOOLEAN,
+    MPA_AT("roceshark.mpa.enhanced", "Enhanced connection establishment", RS_FT_BOOLEAN,
         RS_BASE_NONE, 0x10, NULL, "RFC 6581: IRD and ORD lead the private data",
-        FRAME_FLAGS, 1, get_frame, 2),
+        FRAME_FLAGS, 1, get_frame, 2, locate_frame),
     MPA("iwarp_mpa.res", "Reserved", RS_FT_UINT8, RS_BASE_HEX, 0x1f, NULL,
         "The low flag bits (Enhanced included, as Wireshark 4.0 shows them)", FRAME_FLAGS, 1,
         get_frame, 2),
@@ -450,22 +600,24 @@ const struct rs_field rs_fields_mpa[] = {
         "Octets of private data", FRAME_PDLEN, 2, get_frame_pd_ok, 2),
     MPA("iwarp_mpa.privatedata", "Private data", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
         "Private data", FRAME_PD, 0, get_private_data, 2),
-    MPA("roceshark.mpa.v2.peer_to_peer", "Peer-to-peer", RS_FT_BOOLEAN, RS_BASE_NONE, 0x8000,
-        NULL, "RFC 6581: the peer-to-peer model (a ready-to-receive message follows)",
-        FRAME_PD, 2, get_enhanced, 3),
-    MPA("roceshark.mpa.v2.rtr_send", "Zero-length Send as RTR", RS_FT_BOOLEAN, RS_BASE_NONE,
+    MPA_AT("roceshark.mpa.v2.peer_to_peer", "Peer-to-peer", RS_FT_BOOLEAN, RS_BASE_NONE,
+        0x8000, NULL, "RFC 6581: the peer-to-peer model (a ready-to-receive message follows)",
+        FRAME_PD, 2, get_enhanced, 3, locate_enhanced),
+    MPA_AT("roceshark.mpa.v2.rtr_send", "Zero-length Send as RTR", RS_FT_BOOLEAN, RS_BASE_NONE,
         0x4000, NULL, "RFC 6581: a zero-length Send may be the ready-to-receive message",
-        FRAME_PD, 2, get_enhanced, 3),
-    MPA("roceshark.mpa.v2.ird", "IRD", RS_FT_UINT16, RS_BASE_DEC, 0x3fff, NULL,
-        "RFC 6581: inbound RDMA Read queue depth", FRAME_PD, 2, get_enhanced, 3),
-    MPA("roceshark.mpa.v2.rtr_write", "Zero-length Write as RTR", RS_FT_BOOLEAN, RS_BASE_NONE,
-        0x8000, NULL, "RFC 6581: a zero-length RDMA Write may be the ready-to-receive message",
-        FRAME_PD + 2, 2, get_enhanced, 3),
-    MPA("roceshark.mpa.v2.rtr_read", "Zero-length Read as RTR", RS_FT_BOOLEAN, RS_BASE_NONE,
+        FRAME_PD, 2, get_enhanced, 3, locate_enhanced),
+    MPA_AT("roceshark.mpa.v2.ird", "IRD", RS_FT_UINT16, RS_BASE_DEC, 0x3fff, NULL,
+        "RFC 6581: inbound RDMA Read queue depth", FRAME_PD, 2, get_enhanced, 3,
+        locate_enhanced),
+    MPA_AT("roceshark.mpa.v2.rtr_write", "Zero-length Write as RTR", RS_FT_BOOLEAN,
+        RS_BASE_NONE, 0x8000, NULL,
+        "RFC 6581: a zero-length RDMA Write may be the ready-to-receive message", FRAME_PD + 2, 2, get_enhanced, 3, locate_enhanced),
+    MPA_AT("roceshark.mpa.v2.rtr_read", "Zero-length Read as RTR", RS_FT_BOOLEAN, RS_BASE_NONE,
         0x4000, NULL, "RFC 6581: a zero-length RDMA Read may be the ready-to-receive message",
-        FRAME_PD + 2, 2, get_enhanced, 3),
-    MPA("roceshark.mpa.v2.ord", "ORD", RS_FT_UINT16, RS_BASE_DEC, 0x3fff, NULL,
-        "RFC 6581: outbound RDMA Read queue depth", FRAME_PD + 2, 2, get_enhanced, 3),
+        FRAME_PD + 2, 2, get_enhanced, 3, locate_enhanced),
+    MPA_AT("roceshark.mpa.v2.ord", "ORD", RS_FT_UINT16, RS_BASE_DEC, 0x3fff, NULL,
+        "RFC 6581: outbound RDMA Read queue depth", FRAME_PD + 2, 2, get_enhanced, 3,
+        locate_enhanced),
     MPA("iwarp_mpa.res.not_set0", "Res field is NOT set to zero as required by RFC 5044",
         RS_FT_NONE, RS_BASE_NONE, 0, NULL,
         "Reserved flag bits set (the Enhanced bit of revision 2 is not reserved)", FRAME_FLAGS,
@@ -489,21 +641,22 @@ const struct rs_field rs_fields_mpa[] = {
         "The CRC field where CRCs are not in use (zero)", 0, 4, get_crc, 2),
     MPA("iwarp_mpa.crc_check", "CRC check", RS_FT_UINT32, RS_BASE_HEX, 0, NULL,
         "The CRC sent, read as a big-endian number", 1, 4, get_crc, 2),
-    MPA("roceshark.mpa.crc.status", "CRC status", RS_FT_UINT8, RS_BASE_DEC, 0, rs_cksum_vals,
+    MPA_AT("roceshark.mpa.crc.status", "CRC status", RS_FT_UINT8, RS_BASE_DEC, 0,
+        rs_cksum_vals,
         "Whether the FPDU's CRC matches it: 0 bad, 1 good, 2 unverified (bytes not captured), "
         "3 not present (the connection has CRCs off)", 0, 0,
-        get_crc_status, 2),
-    MPA("roceshark.mpa.crc.computed", "CRC computed", RS_FT_UINT32, RS_BASE_HEX, 0, NULL,
+        get_crc_status, 2, locate_crc_status),
+    MPA_AT("roceshark.mpa.crc.computed", "CRC computed", RS_FT_UINT32, RS_BASE_HEX, 0, NULL,
         "The CRC the FPDU should carry, in iwarp_mpa.crc_check's byte order", 0, 0,
-        get_crc_computed, 2),
-    MPA("roceshark.mpa.crc.byte_swapped", "CRC byte order reversed", RS_FT_BOOLEAN,
+        get_crc_computed, 2, locate_crc_computed),
+    MPA_AT("roceshark.mpa.crc.byte_swapped", "CRC byte order reversed", RS_FT_BOOLEAN,
         RS_BASE_NONE, 0, NULL, "The CRC is right but sent in the wrong byte order", 0, 0,
-        get_crc_swapped, 2),
-    MPA("roceshark.mpa.framing_inferred", "Framing inferred", RS_FT_BOOLEAN, RS_BASE_NONE, 0,
-        NULL, "The FPDU was found by its length, headers and CRC, not by an MPA exchange", 0,
-        0, get_inferred, 2),
-    MPA("roceshark.mpa.incomplete", "FPDU incomplete", RS_FT_BOOLEAN, RS_BASE_NONE, 0, NULL,
-        "Octets of the FPDU were never captured", 0, 0, get_truncated, 2),
+        get_crc_swapped, 2, locate_crc_swapped),
+    MPA_AT("roceshark.mpa.framing_inferred", "Framing inferred", RS_FT_BOOLEAN, RS_BASE_NONE,
+        0, NULL, "The FPDU was found by its length, headers and CRC, not by an MPA exchange", 0,
+        0, get_inferred, 2, locate_inferred),
+    MPA_AT("roceshark.mpa.incomplete", "FPDU incomplete", RS_FT_BOOLEAN, RS_BASE_NONE, 0, NULL,
+        "Octets of the FPDU were never captured", 0, 0, get_truncated, 2, locate_truncated),
     MPA("iwarp_mpa.markers", "Markers", RS_FT_NONE, RS_BASE_NONE, 0, NULL,
         "Markers inside the FPDU", 0, 0, get_markers_node, 1),
     MPA("iwarp_mpa.marker_res", "Reserved", RS_FT_UINT16, RS_BASE_HEX, 0, NULL,

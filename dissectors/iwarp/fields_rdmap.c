@@ -387,6 +387,41 @@ get_payload_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned 
     return p != NULL && iw_payload_len(p, &len) && rs_value_set_uint(out, f->type, len);
 }
 
+/* Where ours lie: the Immediate Data's octets; a payload length, the payload; a message's
+ * length, the MO and payload of its last segment, which it adds up. */
+static bool
+locate_immediate(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                 uint32_t *offset, uint32_t *length)
+{
+    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, in_immediate);
+
+    return p != NULL &&
+           iw_pdu_place(pkt, p, 2 + iw_ddp_len(p) + f->offset, f->width, offset, length);
+}
+
+static bool
+locate_payload_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                   uint32_t *offset, uint32_t *length)
+{
+    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, has_payload_len);
+    uint32_t len;
+
+    return p != NULL && iw_payload_len(p, &len) &&
+           iw_pdu_place(pkt, p, 2 + iw_ddp_len(p), len, offset, length);
+}
+
+#define DDP_MO 14   /* the untagged header's MO, which the payload follows */
+
+static bool
+locate_msg_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+               uint32_t *offset, uint32_t *length)
+{
+    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, is_msg_last);
+
+    return p != NULL && p->ulpdu_len >= RS_DDP_UNTAGGED_HDR_LEN &&
+           iw_pdu_place(pkt, p, 2 + DDP_MO, p->ulpdu_len - DDP_MO, offset, length);
+}
+
 /* --- Send reassembly, as Wireshark shows it on the FPDU that ends the
  * message (one pass: no reassembled_in on the earlier fragments) --- */
 
@@ -467,6 +502,10 @@ get_never(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 #define F(abbrev, name, type, base, mask, vals, blurb, off, width, get, depth) \
     {abbrev, name, type, base, mask, vals, blurb, RS_NO_LAYER, off, width, get, depth, \
      RS_FIELD_PER_PDU}
+/* One of ours, placed by `at`. */
+#define F_AT(abbrev, name, type, base, mask, vals, blurb, off, width, get, depth, at) \
+    {abbrev, name, type, base, mask, vals, blurb, RS_NO_LAYER, off, width, get, depth, \
+     RS_FIELD_PER_PDU, .locate = at}
 #define NODE(abbrev, name, blurb, off, width, get, depth) \
     F(abbrev, name, RS_FT_NONE, RS_BASE_NONE, 0, NULL, blurb, off, width, get, depth)
 #define ATOMIC_OPERAND(abbrev, name, base, ops, blurb, off) \
@@ -598,13 +637,15 @@ const struct rs_field rs_fields_rdmap[] = {
     F("iwarp_rdma.atomic.original_remote_data_value", "Original Request Identifier",
       RS_FT_UINT64, RS_BASE_DEC, 0, NULL, "The value before the operation", 4, 8,
       get_atomic_resp, 2),
-    F("roceshark.iwarp.immediate", "Immediate Data", RS_FT_UINT64, RS_BASE_HEX, 0, NULL,
-      "RFC 7306: the 8 octets of an Immediate Data message", 0, 8, get_immediate, 2),
-    F("roceshark.iwarp.payload.len", "Payload length", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
-      "Octets of the ULPDU after the DDP header", 0, 0, get_payload_len, 2),
-    F("roceshark.iwarp.msg.len", "Message length", RS_FT_UINT64, RS_BASE_DEC, 0, NULL,
-      "On the last segment (L) of an untagged message: its length (MO + payload)", 0, 0,
-      get_msg_len, 2),
+    F_AT("roceshark.iwarp.immediate", "Immediate Data", RS_FT_UINT64, RS_BASE_HEX, 0, NULL,
+         "RFC 7306: the 8 octets of an Immediate Data message", 0, 8, get_immediate, 2,
+         locate_immediate),
+    F_AT("roceshark.iwarp.payload.len", "Payload length", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
+         "Octets of the ULPDU after the DDP header", 0, 0, get_payload_len, 2,
+         locate_payload_len),
+    F_AT("roceshark.iwarp.msg.len", "Message length", RS_FT_UINT64, RS_BASE_DEC, 0, NULL,
+         "On the last segment (L) of an untagged message: its length (MO + payload)", 0, 0,
+         get_msg_len, 2, locate_msg_len),
     F("iwarp_rdma.send.fragments", "Reassembled SMB Direct Fragments", RS_FT_NONE,
       RS_BASE_NONE, 0, NULL, "The Send's fragments (on the FPDU that ends it)", 0, 0, get_send,
       1),

@@ -144,6 +144,8 @@ strip_markers(struct rs_iwarp *iw, const struct iw_dir *d, const uint8_t *data, 
         *plain = data;      /* no room to copy: show the bytes as they are */
         return caplen;
     }
+    p->flags |= RS_IWARP_PDU_MARKED;
+    p->marker_at = (uint16_t)m;
     while (at < caplen) {
         uint32_t stop = m < caplen ? m : caplen;
         memcpy(out + n, data + at, stop - at);

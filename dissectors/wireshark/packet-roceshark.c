@@ -58,10 +58,12 @@ static struct rs_decode_opts decode_opts;
 static struct rs_pipeline *pipeline;
 
 /* One roceshark.* value of an iWARP frame, copied out of the stage's
- * buffers, which the next frame reuses. */
+ * buffers, which the next frame reuses, with the frame's bytes it covers
+ * (found then: later passes have no iWARP view to place it with). */
 struct kept_value {
     int id;
     struct rs_value v;
+    uint32_t off, len;
 };
 
 /* What the first pass found about a frame. */
@@ -431,9 +433,11 @@ add_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
 /* --- iWARP frames: values and experts kept from the first pass --- */
 
 struct keep_ctx {
+    const struct rs_packet *pkt;
     struct kept_value *vals;
     unsigned n, cap;
     int id;
+    unsigned occ;       /* the occurrence of the field keep_value is given next */
 };
 
 static void
@@ -441,7 +445,6 @@ keep_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
 {
     struct keep_ctx *k = ctx;
 
-    (void)f;
     if (k->n == k->cap) {
         k->cap = k->cap ? k->cap * 2 : 32;
         k->vals = g_renew(struct kept_value, k->vals, k->cap);
@@ -449,6 +452,7 @@ keep_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
     struct kept_value *kv = &k->vals[k->n++];
     kv->id = k->id;
     kv->v = *v;
+    rs_field_span(k->pkt, f, v, k->occ++, &kv->off, &kv->len);
     if (v->type == RS_FT_STRING)
         kv->v.v.str = wmem_strdup(wmem_file_scope(), v->v.str);
     else if (v->type == RS_FT_BYTES || v->type == RS_FT_IPV4 || v->type == RS_FT_IPV6 ||
@@ -466,11 +470,13 @@ keep_expert(void *ctx, const struct rs_expert *e)
 static void
 keep_frame(struct frame_facts *ff, const struct rs_packet *pkt)
 {
-    struct keep_ctx k = {NULL, 0, 0, 0};
+    struct keep_ctx k = {pkt, NULL, 0, 0, 0, 0};
 
-    for (k.id = 0; k.id < n_fields; k.id++)
+    for (k.id = 0; k.id < n_fields; k.id++) {
+        k.occ = 0;
         if (is_ours(rs_field_by_id(k.id)))
             rs_field_foreach(pkt, k.id, keep_value, &k);
+    }
     /* Never NULL: that marks a frame whose values are computed again. */
     ff->kept = k.n ? wmem_memdup(wmem_file_scope(), k.vals, k.n * sizeof(*k.vals))
                    : wmem_new0(wmem_file_scope(), struct kept_value);
@@ -539,7 +545,7 @@ add_kept(proto_tree *tree, proto_tree *rt, tvbuff_t *tvb, const struct rs_packet
          const struct frame_facts *ff)
 {
     /* The frame's view is the decoder's alone, without the iWARP stage's PDUs
-     * the values came from: it cannot place them. */
+     * the values came from: they cover the bytes found on the first pass. */
     struct add_ctx a = {rt, tvb, pkt, -1, 0, false, 0, 0};
 
     for (unsigned i = 0; i < ff->n_kept; i++) {
@@ -549,7 +555,10 @@ add_kept(proto_tree *tree, proto_tree *rt, tvbuff_t *tvb, const struct rs_packet
             continue;
         a.tree = rt;
         a.hf = hf_of[kv->id];
-        field_bytes(pkt, f, &a.start, &a.len);
+        a.start = (gint)kv->off;
+        a.len = (gint)kv->len;
+        if (kv->len == 0)
+            field_bytes(pkt, f, &a.start, &a.len);
         add_value(&a, f, &kv->v);
     }
 }

@@ -22,6 +22,7 @@ import glob
 import os
 import re
 import shutil
+import struct
 import subprocess
 
 import rstest as t
@@ -88,9 +89,10 @@ else:
         t.check(own in listed, "tshark -G plugins lost Wireshark's own %s:\n%s" % (own, listed))
 
 # Help texts speak to someone in Wireshark's GUI: every roceshark.* field and expert item has
-# one (the status bar and the field list show it), none in command-line words, and an
-# expert item's help says more than its summary. (-G fields: F, name, abbrev, type, protocol,
-# base, bitmask, blurb.)
+# one (the status bar and the field list show it), none only its name again (the
+# roceshark.cm.* fields say what they mean, in what units, and IBTA's name and section),
+# none in command-line words, and an expert item's help says more than its summary. (-G
+# fields: F, name, abbrev, type, protocol, base, bitmask, blurb.)
 helps = {}
 for line in tshark(["-G", "fields"]).splitlines():
     cols = line.split("\t")
@@ -101,8 +103,8 @@ experts = [f for f in helps if f.startswith("roceshark.expert.")]
 t.check(len(experts) >= 15 and len(helps) - len(experts) >= len(fields),
         "tshark -G fields lists %d roceshark fields and %d expert items" % (len(helps), len(experts)))
 for f, (name, blurb) in sorted(helps.items()):
-    t.check(blurb.strip() != "" and not CLI_WORDS.search(blurb),
-            "%s: help %r is empty or in command-line words" % (f, blurb))
+    t.check(blurb.strip() not in ("", name) and not CLI_WORDS.search(blurb),
+            "%s: help %r is empty, its name or in command-line words" % (f, blurb))
     if f in experts:
         t.check(len(blurb) > len(name) + 20, "%s: help %r says no more than %r" % (f, blurb, name))
 
@@ -295,22 +297,94 @@ t.check(got == want and len(want.split()) == 8, "three_runs.pcap -Y %s: plugin f
 
 # Items cover their bytes, so that a click on one highlights them (pos and size in -T pdml):
 # every roceshark.* item that roceshark read's PDML places (the BTH's FECN, an AETH's credits,
-# the payload, ...) is where read places it; those read leaves unplaced cover what they
-# speak of: the ICRC's checks infiniband.invariant.crc, the VCRC's infiniband.variant.crc,
-# the payload length the payload, the analysis the BTH. On the sample (RoCEv2, every kind
-# of event) and a native InfiniBand capture (VCRC).
+# the payload, an FPDU's CRC, ...) is where read places it; those read leaves unplaced cover
+# what they speak of: the ICRC's checks infiniband.invariant.crc, the VCRC's
+# infiniband.variant.crc, the payload length the payload, the analysis the BTH. On the
+# sample (RoCEv2, every kind of event), a native InfiniBand capture (VCRC) and the iWARP
+# captures (markers, RFC 6581 IRD/ORD, retransmitted and reordered segments, bytes lost).
+# iWARP values are kept from the first pass with their places: an MPA CRC's item covers the
+# CRC that Wireshark's iwarp_mpa.crc_check shows (read from the capture's bytes), the
+# connection's facts the TCP payload, Immediate Data its 8 octets.
 place = re.compile(r'<field name="([a-z0-9_.]+)" .*?size="(\d+)" pos="(\d+)"')
+shown = re.compile(r'<field name="([a-z0-9_.]+)" [^>]*?show="([^"]*)"')
 
 
 def places(pdml):
-    """Per packet, each field's (pos, size) places."""
+    """Per packet, each field's (pos, size) places and its shown values."""
     out = []
     for packet in pdml.split("<packet>")[1:]:
         at = {}
         for name, size, pos in place.findall(packet):
             at.setdefault(name, set()).add((int(pos), int(size)))
+        for name, show in shown.findall(packet):
+            at.setdefault(name + "=", []).append(show)
         out.append(at)
     return out
+
+
+def frames_of(path):
+    """The captured bytes of each frame of a classic pcap file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    order = "<" if data[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+    out, at = [], 24
+    while at + 16 <= len(data):
+        caplen = struct.unpack(order + "I", data[at + 8:at + 12])[0]
+        out.append(data[at + 16:at + 16 + caplen])
+        at += 16 + caplen
+    return out
+
+
+def check_iwarp_places(name, got, want, frames, moved):
+    """The iWARP items cover what they speak of, in the capture's own bytes: an MPA CRC's
+    checks the CRC sent (iwarp_mpa.crc_check or iwarp_mpa.crc, as read decodes them: tshark
+    shows a PDU cut by segments in the frame where its reassembly ends), Immediate Data its
+    octets, the IRD its field. An item may cover nothing only when what it speaks of has no
+    octet in the frame: a length of 0, a segment that Wireshark's TCP analysis finds out of
+    order or retransmitted, after which PDUs held from other segments completed, or one that
+    gives up a PDU whose missing octets were lost (roceshark.mpa.incomplete)."""
+    seen = collections.Counter()
+    for n, (g, w, raw) in enumerate(zip(got, want, frames), 1):
+        def at(f):
+            return sorted(g.get(f, ()))
+        sent = {int(v, 16) for f in ("iwarp_mpa.crc_check=", "iwarp_mpa.crc=")
+                for v in w.get(f, [])}
+        for f in ("roceshark.mpa.crc.status", "roceshark.mpa.crc.computed"):
+            for pos, size in at(f):
+                if size == 4:
+                    seen["crc"] += 1
+                    t.check(int.from_bytes(raw[pos:pos + 4], "big") in sent,
+                            "%s frame %d: %s covers %s, not a CRC sent (%s)"
+                            % (name, n, f, raw[pos:pos + 4].hex(), sorted(sent)))
+        for pos, size in at("roceshark.iwarp.immediate"):
+            seen["immediate"] += 1
+            # All 8 octets, or the part of them this segment holds; when it holds none, the
+            # end of their PDU, at the segment's start.
+            t.check(size > 0 and any(raw[pos:pos + size].hex() in v
+                                     for v in g["roceshark.iwarp.immediate="]) or
+                    pos == min(g["tcp.payload"])[0],
+                    "%s frame %d: Immediate Data covers %s" % (name, n, raw[pos:pos + size].hex()))
+        for pos, size in at("roceshark.mpa.v2.ird"):
+            seen["ird"] += 1
+            ird = int.from_bytes(raw[pos:pos + 2], "big") & 0x3fff
+            t.check(size == 2 and str(ird) in g["roceshark.mpa.v2.ird="],
+                    "%s frame %d: IRD covers %s" % (name, n, raw[pos:pos + size].hex()))
+        for f in ("roceshark.iwarp.conn", "roceshark.iwarp.crc", "roceshark.mpa.enhanced"):
+            theirs = "tcp.payload" if f != "roceshark.mpa.enhanced" else "iwarp_mpa.marker_flag"
+            if f in g and theirs in g:
+                seen[f] += 1
+                t.check(g[f] == g[theirs], "%s frame %d: %s covers %r, %s is at %r"
+                        % (name, n, f, at(f), theirs, at(theirs)))
+        for f, spots in g.items():
+            if not f.startswith(("roceshark.mpa.", "roceshark.iwarp.")) or f.endswith("="):
+                continue
+            seen["items"] += len(spots)
+            if all(size > 0 for _, size in spots):
+                continue
+            t.check(f.endswith(".len") and "0" in g.get(f + "=", ()) or n in moved,
+                    "%s frame %d: %s covers no bytes (%r)" % (name, n, f, at(f)))
+            seen["none in the frame"] += 1
+    return seen
 
 
 COVERS = (("roceshark.icrc.status", "infiniband.invariant.crc"),
@@ -321,26 +395,36 @@ COVERS = (("roceshark.icrc.status", "infiniband.invariant.crc"),
           ("roceshark.analysis.conv", "infiniband.bth"),
           ("roceshark.analysis.acked_frame", "infiniband.bth"))
 covered = collections.Counter()
-for path in (os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap"),
-             os.path.join(t.REAL_CAPTURES, "srinivaskoritala_rdma-softroce-demo__infiniband.pcap")):
+for path in [os.path.join(t.SOURCE_DIR, "samples", "rdma_demo.pcap"),
+             os.path.join(t.REAL_CAPTURES, "srinivaskoritala_rdma-softroce-demo__infiniband.pcap")
+             ] + iwarp:
     copy, name = readable(path), os.path.basename(path)
     got = places(tshark(["-r", copy, "-T", "pdml"]))
     want = places(t.run([t.ROCESHARK, "read", "-r", copy, "-T", "pdml"]).stdout)
     t.check(len(got) == len(want), "%s: %d packets in tshark's PDML, %d in read's"
             % (name, len(got), len(want)))
+    if path in iwarp:
+        moved = {n for n, (g, w) in enumerate(zip(got, want), 1)
+                 if "tcp.analysis.out_of_order" in g or "tcp.analysis.retransmission" in g or
+                 "roceshark.mpa.incomplete" in w}
+        covered.update(check_iwarp_places(name, got, want, frames_of(copy), moved))
     for n, (g, w) in enumerate(zip(got, want), 1):
         for f, at in w.items():
+            if not f.startswith("roceshark.") or f.endswith("="):
+                continue
             placed = {p for p in at if p[1] > 0}
-            if f.startswith("roceshark.") and placed:
+            if placed:
                 covered["as read"] += 1
-                t.check(g.get(f) == placed, "%s frame %d: %s covers %r, read places it at %r"
-                        % (name, n, f, sorted(g.get(f, ())), sorted(placed)))
+                mine = {p for p in g.get(f, ()) if p[1] > 0}
+                t.check(mine == placed, "%s frame %d: %s covers %r, read places it at %r"
+                        % (name, n, f, sorted(mine), sorted(placed)))
         for ours_f, theirs in COVERS:
             if ours_f in g and theirs in g:
                 covered[ours_f] += 1
                 t.check(g[ours_f] == g[theirs], "%s frame %d: %s covers %r, %s is at %r"
                         % (name, n, ours_f, sorted(g[ours_f]), theirs, sorted(g[theirs])))
-for what in ("as read",) + tuple(c[0] for c in COVERS):
+for what in ("as read", "crc", "immediate", "ird", "roceshark.iwarp.conn", "roceshark.iwarp.crc",
+             "roceshark.mpa.enhanced") + tuple(c[0] for c in COVERS):
     t.check(covered[what] > 0, "no item to compare places with for %s" % what)
 print("items placed: %s" % dict(covered))
 

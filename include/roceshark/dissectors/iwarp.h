@@ -84,6 +84,7 @@ enum rs_mpa_kind {
 #define RS_IWARP_PDU_MSG_LAST 0x04      /* last FPDU of an untagged message: msg_len */
 #define RS_IWARP_PDU_SEND_REASM 0x08    /* ends a Send message of several FPDUs: send_* */
 #define RS_IWARP_PDU_CRC_SWAPPED 0x10   /* the CRC matches with its bytes reversed */
+#define RS_IWARP_PDU_MARKED 0x20        /* markers stand among its wire octets: marker_at */
 
 /* One MPA Request, Reply or FPDU that ends in this frame. */
 struct rs_iwarp_pdu {
@@ -102,6 +103,8 @@ struct rs_iwarp_pdu {
     uint16_t n_markers;
     uint16_t first_marker;      /* index into the view's markers[] */
     uint16_t send_fragments;    /* with SEND_REASM: FPDUs of the Send message */
+    uint16_t marker_at;         /* with MARKED: wire offset of its first marker from seq
+                                   (the others follow every 512 octets) */
     uint32_t crc_computed;      /* read as iwarp_mpa.crc reads the sent one */
     uint64_t msg_len;           /* with MSG_LAST: the message's length (MO + payload) */
     uint32_t send_first_frame;  /* with SEND_REASM: index into the view's send_frames[] */
