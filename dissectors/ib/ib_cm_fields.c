@@ -229,20 +229,38 @@ static const struct rs_value_string sidr_status_vals[] = {
     {0, NULL},
 };
 
-/* An unsigned field in hex at message offset off; a bit field when mask is not 0. */
-#define X(abbrev, name, off, width, mask, getter) \
-    MAD_X(abbrev, name, M + (off), width, mask, getter)
-#define DEC16(abbrev, name, off, getter) \
-    MAD_F(abbrev, name, RS_FT_UINT16, RS_BASE_DEC, 0, M + (off), 2, getter, 2)
+/* An unsigned field in hex at message offset off; a bit field when mask is not 0. The
+ * H forms are ours (roceshark.cm.*, which Wireshark does not decode), with help for the
+ * GUI's status bar and field list: what the field means, its units, IBTA's name and
+ * section; the others are Wireshark's, whose help is their name. */
+#define HX(abbrev, name, off, width, mask, getter, help)                                  \
+    MAD_FVH(abbrev, name, MAD_UTYPE(width), RS_BASE_HEX, mask, NULL, M + (off), width, getter, \
+            2, help)
+#define X(abbrev, name, off, width, mask, getter) HX(abbrev, name, off, width, mask, getter, name)
+#define HDEC16(abbrev, name, off, getter, help) \
+    MAD_FVH(abbrev, name, RS_FT_UINT16, RS_BASE_DEC, 0, NULL, M + (off), 2, getter, 2, help)
+#define DEC16(abbrev, name, off, getter) HDEC16(abbrev, name, off, getter, name)
+#define HBYTES(abbrev, name, off, width, getter, depth, help) \
+    MAD_FVH(abbrev, name, RS_FT_BYTES, RS_BASE_NONE, 0, NULL, M + (off), width, getter, depth, help)
 #define BYTES(abbrev, name, off, width, getter, depth) \
-    MAD_F(abbrev, name, RS_FT_BYTES, RS_BASE_NONE, 0, M + (off), width, getter, depth)
+    HBYTES(abbrev, name, off, width, getter, depth, name)
+#define HADDR(abbrev, name, type, off, width, getter, depth, help) \
+    MAD_FVH(abbrev, name, type, RS_BASE_NONE, 0, NULL, M + (off), width, getter, depth, help)
 #define ADDR(abbrev, name, type, off, width, getter, depth) \
-    MAD_F(abbrev, name, type, RS_BASE_NONE, 0, M + (off), width, getter, depth)
-#define VALS(abbrev, name, off, mask, vals, getter) \
-    MAD_FV(abbrev, name, RS_FT_UINT8, RS_BASE_HEX, mask, vals, M + (off), 1, getter, 2)
+    HADDR(abbrev, name, type, off, width, getter, depth, name)
+#define HVALS(abbrev, name, off, mask, vals, getter, help) \
+    MAD_FVH(abbrev, name, RS_FT_UINT8, RS_BASE_HEX, mask, vals, M + (off), 1, getter, 2, help)
 #define COMM_IDS(prefix, getter)                                               \
     X(prefix ".localcommid", "Local Communication ID", 0, 4, 0, getter),       \
     X(prefix ".remotecommid", "Remote Communication ID", 4, 4, 0, getter)
+/* Ours, in a message of IBTA section sec. */
+#define HCOMM_IDS(prefix, getter, msg, sec)                                                \
+    HX(prefix ".localcommid", "Local Communication ID", 0, 4, 0, getter,                   \
+       "The ID that the sender of this " msg " gave the connection when it set it up "     \
+       "(IBTA Vol 1 " sec ", LocalCommunicationID)"),                                       \
+    HX(prefix ".remotecommid", "Remote Communication ID", 4, 4, 0, getter,                 \
+       "The ID that the receiver of this " msg " gave the connection when it set it up "   \
+       "(IBTA Vol 1 " sec ", RemoteCommunicationID)")
 
 /* The end of a REQ's primary or alternate path (bytes 88..95 and 132..139). */
 #define REQ_PATH_TAIL(p, name, off)                                                         \
@@ -264,28 +282,43 @@ static const struct rs_value_string sidr_status_vals[] = {
  * (an IPv4 address is the last four of sixteen bytes), the consumer's rest. */
 #define IP_CM(p, off, len, get_ip, get_v4, get_v6)                                          \
     {p ".ip_cm", "IP CM Request Msg", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,                  \
-     "IP CM Request Msg", RS_LAYER_PAYLOAD, M + (off), len, get_ip, 2, 0,                  \
-     .label = label_ip_cm},                                                                 \
-    MAD_F(p ".ip_cm.majv", "IP CM Major Version", RS_FT_UINT8, RS_BASE_HEX, 0xf0,          \
-          M + (off), 1, get_ip, 3),                                                         \
-    MAD_F(p ".ip_cm.minv", "IP CM Minor Version", RS_FT_UINT8, RS_BASE_HEX, 0x0f,          \
-          M + (off), 1, get_ip, 3),                                                         \
-    MAD_F(p ".ip_cm.ipv", "IP CM IP Version", RS_FT_UINT8, RS_BASE_HEX, 0xf0,              \
-          M + (off) + 1, 1, get_ip, 3),                                                     \
-    MAD_F(p ".ip_cm.reserved", "IP CM Reserved", RS_FT_UINT8, RS_BASE_HEX, 0x0f,           \
-          M + (off) + 1, 1, get_ip, 3),                                                     \
-    MAD_F(p ".ip_cm.sport", "IP CM Source Port", RS_FT_UINT16, RS_BASE_HEX, 0,             \
-          M + (off) + 2, 2, get_ip, 3),                                                     \
-    ADDR(p ".ip_cm.sip6", "IP CM Source IP", RS_FT_IPV6, (off) + 4, 16, get_v6, 3),        \
-    ADDR(p ".ip_cm.sip4", "IP CM Source IP", RS_FT_IPV4, (off) + 16, 4, get_v4, 3),        \
-    ADDR(p ".ip_cm.dip6", "IP CM Destination IP", RS_FT_IPV6, (off) + 20, 16, get_v6, 3),  \
-    ADDR(p ".ip_cm.dip4", "IP CM Destination IP", RS_FT_IPV4, (off) + 32, 4, get_v4, 3),   \
-    BYTES(p ".ip_cm.private", "IP CM Consumer PrivateData", (off) + 36, (len) - 36,         \
-          get_ip, 3)
+     "rdma_cm's header in the private data, for a ServiceID of the RDMA IP CM Service: "   \
+     "versions, the client's port, both IP addresses (IBTA Vol 1 Annex A11.6)",            \
+     RS_LAYER_PAYLOAD, M + (off), len, get_ip, 2, 0, .label = label_ip_cm},                 \
+    MAD_FVH(p ".ip_cm.majv", "IP CM Major Version", RS_FT_UINT8, RS_BASE_HEX, 0xf0, NULL,  \
+            M + (off), 1, get_ip, 3,                                                        \
+            "Major version of the IP CM header's format, 0 (IBTA Annex A11.6, MajV)"),      \
+    MAD_FVH(p ".ip_cm.minv", "IP CM Minor Version", RS_FT_UINT8, RS_BASE_HEX, 0x0f, NULL,  \
+            M + (off), 1, get_ip, 3,                                                        \
+            "Minor version of the IP CM header's format, 0 (IBTA Annex A11.6, MinV)"),      \
+    MAD_FVH(p ".ip_cm.ipv", "IP CM IP Version", RS_FT_UINT8, RS_BASE_HEX, 0xf0, NULL,      \
+            M + (off) + 1, 1, get_ip, 3,                                                    \
+            "IP version of the two addresses, 4 or 6 (IBTA Annex A11.6, IPV)"),             \
+    MAD_FVH(p ".ip_cm.reserved", "IP CM Reserved", RS_FT_UINT8, RS_BASE_HEX, 0x0f, NULL,   \
+            M + (off) + 1, 1, get_ip, 3,                                                    \
+            "Bits after the IP version, sent as 0 (IBTA Annex A11.6, Reserved)"),           \
+    MAD_FVH(p ".ip_cm.sport", "IP CM Source Port", RS_FT_UINT16, RS_BASE_HEX, 0, NULL,     \
+            M + (off) + 2, 2, get_ip, 3,                                                    \
+            "Port of the client's rdma_cm ID; the server's port is in the ServiceID's "     \
+            "low 16 bits (IBTA Annex A11.6, Source Port)"),                                 \
+    HADDR(p ".ip_cm.sip6", "IP CM Source IP", RS_FT_IPV6, (off) + 4, 16, get_v6, 3,        \
+          "The client's IPv6 address (IBTA Annex A11.6, Source IP Address)"),               \
+    HADDR(p ".ip_cm.sip4", "IP CM Source IP", RS_FT_IPV4, (off) + 16, 4, get_v4, 3,        \
+          "The client's IPv4 address: the last 4 of the 16 address octets "                 \
+          "(IBTA Annex A11.6, Source IP Address)"),                                         \
+    HADDR(p ".ip_cm.dip6", "IP CM Destination IP", RS_FT_IPV6, (off) + 20, 16, get_v6, 3,  \
+          "The server's IPv6 address (IBTA Annex A11.6, Destination IP Address)"),          \
+    HADDR(p ".ip_cm.dip4", "IP CM Destination IP", RS_FT_IPV4, (off) + 32, 4, get_v4, 3,   \
+          "The server's IPv4 address: the last 4 of the 16 address octets "                 \
+          "(IBTA Annex A11.6, Destination IP Address)"),                                    \
+    HBYTES(p ".ip_cm.private", "IP CM Consumer PrivateData", (off) + 36, (len) - 36,        \
+           get_ip, 3,                                                                       \
+           "The application's own private data, after the 36-octet IP CM header "          \
+           "(IBTA Annex A11.6, Consumer Private Data)")
 
 /* A field of the LAP's alternate path (bytes 20..63). */
-#define LAP(field, name, off, width, mask) \
-    X("roceshark.cm.lap." field, name, off, width, mask, get_lap)
+#define LAP(field, name, off, width, mask, help) \
+    HX("roceshark.cm.lap." field, name, off, width, mask, get_lap, help " (IBTA Vol 1 12.8)")
 
 const struct rs_field rs_fields_ib_cm[] = {
     /* ConnectRequest; Wireshark names the local ID after the message. */
@@ -341,10 +374,16 @@ const struct rs_field rs_fields_ib_cm[] = {
     /* rdma_cm's private data of a REQ to an IP CM service ID (Annex A11.6) */
     IP_CM("infiniband.cm.req", REQ_PRIVATE, 92, get_req_sid_ip, get_ipcm_v4, get_ipcm_v6),
     /* MsgRcptAck */
-    COMM_IDS("roceshark.cm.mra", get_mra),
-    VALS("roceshark.cm.mra.msgmraed", "Message MRAed", 8, 0xc0, mra_msg_vals, get_mra),
-    X("roceshark.cm.mra.svctimeout", "Service Timeout", 9, 1, 0xf8, get_mra),
-    BYTES("roceshark.cm.mra.private", "PrivateData", 10, 222, get_mra, 2),
+    HCOMM_IDS("roceshark.cm.mra", get_mra, "MRA", "12.6"),
+    HVALS("roceshark.cm.mra.msgmraed", "Message MRAed", 8, 0xc0, mra_msg_vals, get_mra,
+          "Which message the sender received and needs more time to answer: 0 REQ, 1 REP, "
+          "2 LAP (IBTA Vol 1 12.6, Message MRAed)"),
+    HX("roceshark.cm.mra.svctimeout", "Service Timeout", 9, 1, 0xf8, get_mra,
+       "How long the sender may take before its answer: 4.096 microseconds x 2^value, "
+       "added to the receiver's wait (IBTA Vol 1 12.6, ServiceTimeout)"),
+    HBYTES("roceshark.cm.mra.private", "PrivateData", 10, 222, get_mra, 2,
+           "Up to 222 octets the sending application passes to its peer "
+           "(IBTA Vol 1 12.6, PrivateData)"),
 
     /* ConnectReject */
     COMM_IDS("infiniband.cm.rej", get_rej),
@@ -388,54 +427,102 @@ const struct rs_field rs_fields_ib_cm[] = {
     BYTES("infiniband.cm.drsp.private", "PrivateData", 8, 224, get_drep, 2),
 
     /* ServiceIDResReq */
-    X("roceshark.cm.sidr_req.requestid", "Request ID", 0, 4, 0, get_sidr_req),
-    X("roceshark.cm.sidr_req.pkey", "Partition Key", 4, 2, 0, get_sidr_req),
-    X("roceshark.cm.sidr_req.serviceid", "ServiceID", 8, 8, 0, get_sidr_req),
-    BYTES("roceshark.cm.sidr_req.private", "PrivateData", SIDR_REQ_PRIVATE, 216,
-          get_sidr_req_sid_other, 2),
+    HX("roceshark.cm.sidr_req.requestid", "Request ID", 0, 4, 0, get_sidr_req,
+       "Chosen by the requester; the SIDR_REP that answers carries it back "
+       "(IBTA Vol 1 12.11, RequestID)"),
+    HX("roceshark.cm.sidr_req.pkey", "Partition Key", 4, 2, 0, get_sidr_req,
+       "Partition the requester will send to the service's UD QP in "
+       "(IBTA Vol 1 12.11, P_Key)"),
+    HX("roceshark.cm.sidr_req.serviceid", "ServiceID", 8, 8, 0, get_sidr_req,
+       "The service whose UD QP number and Q_Key are asked for; rdma_cm's carry the port "
+       "space and port (IBTA Vol 1 12.11, ServiceID)"),
+    HBYTES("roceshark.cm.sidr_req.private", "PrivateData", SIDR_REQ_PRIVATE, 216,
+           get_sidr_req_sid_other, 2,
+           "Up to 216 octets for the service, where the ServiceID is not an IP CM one "
+           "(IBTA Vol 1 12.11, PrivateData)"),
     /* rdma_cm resolves a UD QP with the same header as a REQ's (Annex A11.6);
      * Wireshark 4.0 decodes no SIDR_REQ. */
     IP_CM("roceshark.cm.sidr_req", SIDR_REQ_PRIVATE, 216, get_sidr_req_sid_ip, get_sidr_ipcm_v4,
           get_sidr_ipcm_v6),
 
     /* ServiceIDResReqResp */
-    X("roceshark.cm.sidr_rep.requestid", "Request ID", 0, 4, 0, get_sidr_rep),
-    VALS("roceshark.cm.sidr_rep.status", "Status", 4, 0, sidr_status_vals, get_sidr_rep),
-    X("roceshark.cm.sidr_rep.addinfolen", "Additional Information Length", 5, 1, 0,
-      get_sidr_rep),
-    X("roceshark.cm.sidr_rep.qpn", "QPN", 8, 3, 0, get_sidr_rep),
-    X("roceshark.cm.sidr_rep.serviceid", "ServiceID", 12, 8, 0, get_sidr_rep),
-    X("roceshark.cm.sidr_rep.qkey", "Q_Key", 20, 4, 0, get_sidr_rep),
-    BYTES("roceshark.cm.sidr_rep.addinfo", "Additional Information", 24, 72,
-          get_sidr_rep, 2),
-    BYTES("roceshark.cm.sidr_rep.private", "PrivateData", 96, 136, get_sidr_rep, 2),
+    HX("roceshark.cm.sidr_rep.requestid", "Request ID", 0, 4, 0, get_sidr_rep,
+       "The RequestID of the SIDR_REQ this answers (IBTA Vol 1 12.11, RequestID)"),
+    HVALS("roceshark.cm.sidr_rep.status", "Status", 4, 0, sidr_status_vals, get_sidr_rep,
+          "Whether the service answered: 0 valid QPN, 1 service ID not supported, "
+          "2 rejected, 3 no QP available, 4 redirected, 5 unsupported class version "
+          "(IBTA Vol 1 12.11, Status)"),
+    HX("roceshark.cm.sidr_rep.addinfolen", "Additional Information Length", 5, 1, 0,
+       get_sidr_rep, "Octets of Additional Information that count, 0 to 72 "
+       "(IBTA Vol 1 12.11, AdditionalInformationLength)"),
+    HX("roceshark.cm.sidr_rep.qpn", "QPN", 8, 3, 0, get_sidr_rep,
+       "The service's UD QP, to send datagrams to when Status is 0 (IBTA Vol 1 12.11, QPN)"),
+    HX("roceshark.cm.sidr_rep.serviceid", "ServiceID", 12, 8, 0, get_sidr_rep,
+       "The ServiceID the SIDR_REQ asked for, sent back (IBTA Vol 1 12.11, ServiceID)"),
+    HX("roceshark.cm.sidr_rep.qkey", "Q_Key", 20, 4, 0, get_sidr_rep,
+       "The key to put in the DETH of every datagram to the service's QP "
+       "(IBTA Vol 1 12.11, Q_Key)"),
+    HBYTES("roceshark.cm.sidr_rep.addinfo", "Additional Information", 24, 72,
+           get_sidr_rep, 2,
+           "Why the request failed, or where it was redirected to (a ClassPortInfo when "
+           "Status is 4) (IBTA Vol 1 12.11, AdditionalInformation)"),
+    HBYTES("roceshark.cm.sidr_rep.private", "PrivateData", 96, 136, get_sidr_rep, 2,
+           "Up to 136 octets the service passes back (IBTA Vol 1 12.11, PrivateData)"),
 
     /* LoadAlternatePath */
-    COMM_IDS("roceshark.cm.lap", get_lap),
-    LAP("remoteqpneecn", "Remote QPN/EECN", 12, 3, 0),
-    LAP("remoteresptout", "Remote CM Response Timeout", 15, 1, 0xf8),
-    MAD_F("roceshark.cm.lap.alt_locallid", "Alternate Local Port LID", RS_FT_UINT16,
-          RS_BASE_DEC, 0, M + 20, 2, get_lap, 2),
-    MAD_F("roceshark.cm.lap.alt_remotelid", "Alternate Remote Port LID", RS_FT_UINT16,
-          RS_BASE_DEC, 0, M + 22, 2, get_lap, 2),
-    ADDR("roceshark.cm.lap.alt_localgid", "Alternate Local Port GID", RS_FT_IPV6, 24, 16,
-         get_lap, 2),
-    ADDR("roceshark.cm.lap.alt_remotegid", "Alternate Remote Port GID", RS_FT_IPV6, 40, 16,
-         get_lap, 2),
-    LAP("alt_flowlabel", "Alternate Flow Label", 56, 3, 0xfffff0),
-    LAP("alt_tfcclass", "Alternate Traffic Class", 59, 1, 0),
-    LAP("alt_hoplim", "Alternate Hop Limit", 60, 1, 0),
-    LAP("alt_pktrate", "Alternate Packet Rate", 61, 1, 0x3f),
-    LAP("alt_sl", "Alternate SL", 62, 1, 0xf0),
-    LAP("alt_subnetlocal", "Alternate Subnet Local", 62, 1, 0x08),
-    LAP("alt_localacktout", "Alternate Local ACK Timeout", 63, 1, 0xf8),
-    BYTES("roceshark.cm.lap.private", "PrivateData", 64, 168, get_lap, 2),
+    HCOMM_IDS("roceshark.cm.lap", get_lap, "LAP", "12.8"),
+    LAP("remoteqpneecn", "Remote QPN/EECN", 12, 3, 0,
+        "The receiver's QP (or EE context) that is to load the alternate path: Remote QPN/EECN"),
+    LAP("remoteresptout", "Remote CM Response Timeout", 15, 1, 0xf8,
+        "How long the receiver may take to answer with an APR: 4.096 microseconds x 2^value: "
+        "Remote CM Response Timeout"),
+    HDEC16("roceshark.cm.lap.alt_locallid", "Alternate Local Port LID", 20, get_lap,
+           "LID of the sender's port on the new alternate path "
+           "(IBTA Vol 1 12.8, Alternate Local Port LID)"),
+    HDEC16("roceshark.cm.lap.alt_remotelid", "Alternate Remote Port LID", 22, get_lap,
+           "LID of the receiver's port on the new alternate path "
+           "(IBTA Vol 1 12.8, Alternate Remote Port LID)"),
+    HADDR("roceshark.cm.lap.alt_localgid", "Alternate Local Port GID", RS_FT_IPV6, 24, 16,
+          get_lap, 2, "GID of the sender's port on the new alternate path "
+          "(IBTA Vol 1 12.8, Alternate Local Port GID)"),
+    HADDR("roceshark.cm.lap.alt_remotegid", "Alternate Remote Port GID", RS_FT_IPV6, 40, 16,
+          get_lap, 2, "GID of the receiver's port on the new alternate path "
+          "(IBTA Vol 1 12.8, Alternate Remote Port GID)"),
+    LAP("alt_flowlabel", "Alternate Flow Label", 56, 3, 0xfffff0,
+        "The 20-bit flow label of the alternate path's GRH: Alternate Flow Label"),
+    LAP("alt_tfcclass", "Alternate Traffic Class", 59, 1, 0,
+        "Traffic class of the alternate path's GRH: Alternate Traffic Class"),
+    LAP("alt_hoplim", "Alternate Hop Limit", 60, 1, 0,
+        "Hop limit of the alternate path's GRH, the routers a packet may cross: "
+        "Alternate Hop Limit"),
+    LAP("alt_pktrate", "Alternate Packet Rate", 61, 1, 0x3f,
+        "Most a sender may inject on the alternate path, as IBTA's rate code "
+        "(2 is 2.5 Gb/s, 3 is 10 Gb/s, ...): Alternate Packet Rate"),
+    LAP("alt_sl", "Alternate SL", 62, 1, 0xf0,
+        "Service level of packets on the alternate path, 0 to 15: Alternate SL"),
+    LAP("alt_subnetlocal", "Alternate Subnet Local", 62, 1, 0x08,
+        "1 when the alternate path stays in the subnet, so packets carry no GRH: "
+        "Alternate Subnet Local"),
+    LAP("alt_localacktout", "Alternate Local ACK Timeout", 63, 1, 0xf8,
+        "How long a sender on the alternate path waits for an ACK before it retries: "
+        "4.096 microseconds x 2^value: Alternate Local ACK Timeout"),
+    HBYTES("roceshark.cm.lap.private", "PrivateData", 64, 168, get_lap, 2,
+           "Up to 168 octets the sending application passes to its peer "
+           "(IBTA Vol 1 12.8, PrivateData)"),
 
     /* AlternatePathResponse */
-    COMM_IDS("roceshark.cm.apr", get_apr),
-    X("roceshark.cm.apr.addinfolen", "Additional Information Length", 8, 1, 0, get_apr),
-    VALS("roceshark.cm.apr.status", "AP Status", 9, 0, apr_status_vals, get_apr),
-    BYTES("roceshark.cm.apr.addinfo", "Additional Information", 12, 72, get_apr, 2),
-    BYTES("roceshark.cm.apr.private", "PrivateData", 84, 148, get_apr, 2),
+    HCOMM_IDS("roceshark.cm.apr", get_apr, "APR", "12.8"),
+    HX("roceshark.cm.apr.addinfolen", "Additional Information Length", 8, 1, 0, get_apr,
+       "Octets of Additional Information that count, 0 to 72 "
+       "(IBTA Vol 1 12.8, AdditionalInformationLength)"),
+    HVALS("roceshark.cm.apr.status", "AP Status", 9, 0, apr_status_vals, get_apr,
+          "Whether the receiver of the LAP loaded the alternate path: 0 loaded, any other "
+          "value says why not (IBTA Vol 1 12.8, AP Status)"),
+    HBYTES("roceshark.cm.apr.addinfo", "Additional Information", 12, 72, get_apr, 2,
+           "More on a refusal, such as the value that was wrong "
+           "(IBTA Vol 1 12.8, AdditionalInformation)"),
+    HBYTES("roceshark.cm.apr.private", "PrivateData", 84, 148, get_apr, 2,
+           "Up to 148 octets the answering application passes back "
+           "(IBTA Vol 1 12.8, PrivateData)"),
     RS_F_END,
 };

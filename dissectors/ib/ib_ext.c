@@ -75,7 +75,10 @@ const struct rs_field rs_fields_ib_ext[] = {
     IB_RESERVED(RS_LAYER_DETH, 4, 1),
     {"infiniband.deth.srcqp", "Source Queue Pair", RS_FT_UINT32, RS_BASE_HEX, 0, NULL,
      "Sender's QP number", RS_LAYER_DETH, 5, 3, NULL, 2},
-    RS_F_HDR("roceshark.xrceth", "XRC Extended Transport Header", RS_LAYER_XRCETH, 1),
+    {"roceshark.xrceth", "XRC Extended Transport Header", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
+     "The 4 octets after the BTH of an XRC request: the SRQ it goes to (IBTA Vol 1 Annex A14, "
+     "XRCETH), which Wireshark 4.0 does not decode", RS_LAYER_XRCETH, 0, 0, NULL, 1,
+     RS_FIELD_HEADER},
     {"roceshark.xrceth.xrcsrq", "XRC Shared Receive Queue", RS_FT_UINT24, RS_BASE_HEX, 0, NULL,
      "XRC SRQ number the request targets", RS_LAYER_XRCETH, 1, 3, NULL, 2},
     RS_F_HDR_IB("infiniband.reth", "RDMA Extended Transport Header", RS_LAYER_RETH, 1),

@@ -76,13 +76,15 @@ uint32_t smp_field_at(const struct rs_field *f, unsigned occ, const uint8_t *mad
         return mad_field_get(pkt, f, occ, out, &ctx);                                        \
     }
 
-/* A MAD field: its offset from the MAD's first byte, width in bytes, mask. */
-#define MAD_F(abbrev, name, type, base, mask, off, width, getter, depth)                      \
-    {abbrev, name, type, base, mask, NULL, name, RS_LAYER_PAYLOAD, off, width, getter, depth, 0, \
+/* A MAD field: its offset from the MAD's first byte, width in bytes, mask; its help is its
+ * name, as Wireshark's MAD fields have (MAD_FVH: one of ours, with help of its own). */
+#define MAD_FVH(abbrev, name, type, base, mask, vals, off, width, getter, depth, help)         \
+    {abbrev, name, type, base, mask, vals, help, RS_LAYER_PAYLOAD, off, width, getter, depth, 0, \
      .locate = mad_field_locate}
-#define MAD_FV(abbrev, name, type, base, mask, vals, off, width, getter, depth)               \
-    {abbrev, name, type, base, mask, vals, name, RS_LAYER_PAYLOAD, off, width, getter, depth, 0, \
-     .locate = mad_field_locate}
+#define MAD_F(abbrev, name, type, base, mask, off, width, getter, depth) \
+    MAD_FVH(abbrev, name, type, base, mask, NULL, off, width, getter, depth, name)
+#define MAD_FV(abbrev, name, type, base, mask, vals, off, width, getter, depth) \
+    MAD_FVH(abbrev, name, type, base, mask, vals, off, width, getter, depth, name)
 /* An unsigned field in hex, as Wireshark shows nearly every MAD field. */
 #define MAD_UTYPE(w)                                                                  \
     ((w) == 1 ? RS_FT_UINT8 : (w) == 2 ? RS_FT_UINT16 : (w) == 3 ? RS_FT_UINT24        \

@@ -83,6 +83,29 @@ test_lookup_and_aliases(void **state)
     assert_true(rs_field_lookup("infiniband.bth") < rs_field_lookup("infiniband.aeth"));
 }
 
+/* Our own fields (roceshark.*, which Wireshark's glossary lacks) carry help for the GUI's
+ * status bar and field list: never empty, never just the name again. */
+static void
+test_our_fields_have_help(void **state)
+{
+    int ours = 0, bad = 0;
+
+    (void)state;
+    for (int id = 0; id < rs_field_count(); id++) {
+        const struct rs_field *f = rs_field_by_id(id);
+        if (strncmp(f->abbrev, "roceshark.", 10) != 0)
+            continue;
+        ours++;
+        if (f->blurb == NULL || f->blurb[0] == '\0' || strcmp(f->blurb, f->name) == 0) {
+            print_message("%s: help \"%s\" is empty or its name\n", f->abbrev,
+                          f->blurb != NULL ? f->blurb : "");
+            bad++;
+        }
+    }
+    assert_true(ours > 100);
+    assert_int_equal(bad, 0);
+}
+
 static void
 test_values_of_a_write(void **state)
 {
@@ -362,6 +385,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lookup_and_aliases),
+        cmocka_unit_test(test_our_fields_have_help),
         cmocka_unit_test(test_values_of_a_write),
         cmocka_unit_test(test_values_of_atomics_and_ib),
         cmocka_unit_test(test_aeth_subfields),
