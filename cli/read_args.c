@@ -308,8 +308,11 @@ read_parse_args(int argc, char **argv, struct read_opts *ro)
     /* Archiving an evicted conversation's statistics is a copy per new
      * conversation past the bound: only -z conv,qp reads them. */
     ro->pipe.analysis.keep_evicted = false;
-    for (size_t i = 0; i < ro->n_stats; i++)
+    for (size_t i = 0; i < ro->n_stats; i++) {
         ro->pipe.analysis.keep_evicted |= rs_stat_lists_conversations(ro->stats[i]);
+        /* a statistic's filter on udp.stream needs UDP followed too (not tcp_only) */
+        ro->pipe.streams |= rs_stat_needs_streams(ro->stats[i]);
+    }
     bool info = false;      /* the summary line's Info shows */
     for (size_t i = 0; i < ro->n_fields; i++) {
         ro->field_ids[i] = rs_field_lookup(ro->field_names[i]);

@@ -37,7 +37,7 @@ print_bounds_hit(const struct read_opts *ro, const struct rs_pipeline *pipe,
             fprintf(stderr, "read: -z %s: the capture spans %llu intervals more than the "
                     "%llu rows io,stat prints: their frames are counted in the last row\n",
                     ro->stat_specs[i], (unsigned long long)merged,
-                    (unsigned long long)RS_STAT_IO_MAX_ROWS);
+                    (unsigned long long)rs_stat_rows_max(ro->stats[i]));
     }
     uint64_t cut = rs_field_frames_cut();
     const struct rs_streams *streams = rs_pipeline_streams(pipe);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <roceshark/dissectors/streams.h>
+
 #include "stats/stats_int.h"
 
 /* What a row asks of the pipeline. */
@@ -119,6 +121,15 @@ filters_use(const struct rs_stat *st, const char *field)
 }
 
 bool
+rs_stat_needs_streams(const struct rs_stat *st)
+{
+    for (size_t k = 0; rs_streams_fields[k] != NULL; k++)
+        if (filters_use(st, rs_streams_fields[k]))
+            return true;
+    return false;
+}
+
+bool
 rs_stat_needs_analysis(const struct rs_stat *st)
 {
     return (st->ops->needs & NEEDS_ANALYSIS) ||
@@ -143,6 +154,12 @@ uint64_t
 rs_stat_rows_merged(const struct rs_stat *st)
 {
     return st->rows_merged;     /* io,stat's alone: 0 for every other */
+}
+
+uint64_t
+rs_stat_rows_max(const struct rs_stat *st)
+{
+    return st->max_rows;        /* io,stat's alone: 0 for every other */
 }
 
 void

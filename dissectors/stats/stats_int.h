@@ -10,10 +10,13 @@
 #include <roceshark/dissectors/stats.h>
 
 #define EXPERT_FIRST_FRAMES 5
-#define IO_MAX_FILTERS 8
+/* io,stat's columns: tshark has no bound; a test's table of a hundred filters takes one
+ * run. Rows are bounded by their product with the columns (IO_MAX_CELLS). */
+#define IO_MAX_FILTERS 512
 /* io,stat prints at most this many rows; the last one holds every frame from its start to
  * the end of the capture (docs/limits.md). */
 #define IO_MAX_ROWS ((size_t)RS_STAT_IO_MAX_ROWS)
+#define IO_MAX_CELLS (IO_MAX_ROWS * RS_STAT_IO_FULL_COLUMNS)
 
 /* io,phs keeps at most this many protocols in its tree. */
 #define PHS_MAX_NODES 4096
@@ -46,7 +49,9 @@ struct rs_stat {
     /* io,stat */
     int64_t interval_ns;
     struct rs_time last_rel;            /* the latest time since the first frame */
-    uint64_t rows_merged;               /* intervals past IO_MAX_ROWS, merged into the last */
+    uint64_t rows_merged;               /* intervals past max_rows, merged into the last */
+    size_t max_rows;                    /* IO_MAX_ROWS, or fewer with more columns than
+                                           RS_STAT_IO_FULL_COLUMNS (IO_MAX_CELLS in all) */
     unsigned interval_digits;           /* decimals the interval was written with */
     unsigned n_filters;                 /* io,stat: its columns; a NULL filter takes all */
     struct rs_filter *filters[IO_MAX_FILTERS];

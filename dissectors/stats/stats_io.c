@@ -73,6 +73,8 @@ stats_io_init(struct rs_stat *st, const char *args, char *err)
     }
     if (rc == 0 && st->n_filters == 0)
         rc = add_column(st, "", err);
+    st->max_rows = st->n_filters <= RS_STAT_IO_FULL_COLUMNS ? IO_MAX_ROWS
+                                                             : IO_MAX_CELLS / st->n_filters;
 done:
     free(copy);
     return rc;
@@ -117,21 +119,21 @@ io_us_from(int64_t us)
     return io_us_add((struct io_us){0, 0}, us);
 }
 
-/* Whole intervals in t, at most IO_MAX_ROWS (the bound rows end at): seconds past
- * IO_MAX_ROWS intervals are compared before anything is multiplied, so that the
+/* Whole intervals in t, at most max_rows (the bound rows end at, IO_MAX_ROWS or fewer):
+ * seconds past max_rows intervals are compared before anything is multiplied, so that the
  * microseconds below stay under 2^20 * (10^12 + 10^6), far from overflowing. */
 static uint64_t
-io_intervals(struct io_us t, int64_t interval_us, bool *exact)
+io_intervals(struct io_us t, int64_t interval_us, size_t max_rows, bool *exact)
 {
-    uint64_t limit = (uint64_t)IO_MAX_ROWS * ((uint64_t)interval_us / US_PER_SEC + 1);
+    uint64_t limit = (uint64_t)max_rows * ((uint64_t)interval_us / US_PER_SEC + 1);
 
     *exact = false;
     if (t.sec >= limit)
-        return IO_MAX_ROWS;
+        return max_rows;
     uint64_t us = t.sec * US_PER_SEC + t.us;
     *exact = us % (uint64_t)interval_us == 0;
     uint64_t n = us / (uint64_t)interval_us;
-    return n > IO_MAX_ROWS ? IO_MAX_ROWS : n;
+    return n > max_rows ? max_rows : n;
 }
 
 void
@@ -148,8 +150,8 @@ stats_io_packet(struct rs_stat *st, const struct rs_packet *pkt)
     /* in microseconds, rounded, as tshark places frames in its rows; every frame past
      * the last row the table prints is counted in that row */
     if (interval != 0) {
-        uint64_t n = io_intervals(io_us_of(rel), interval, &exact);
-        row = n >= IO_MAX_ROWS ? IO_MAX_ROWS - 1 : (size_t)n;
+        uint64_t n = io_intervals(io_us_of(rel), interval, st->max_rows, &exact);
+        row = n >= st->max_rows ? st->max_rows - 1 : (size_t)n;
     }
     size_t cols = st->n_filters;
 
@@ -340,17 +342,17 @@ stats_io_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_ou
     rs_out_char(o, '|');
     filler(o, tabrow_w, width);
 
-    /* Every interval the capture spans, up to IO_MAX_ROWS: the last row printed runs to
+    /* Every interval the capture spans, up to max_rows: the last row printed runs to
      * the end of the capture (stats_io_packet() counted every later frame there). */
     bool exact = false;
-    size_t rows = whole ? 1 : (size_t)io_intervals(dur, interval, &exact);
-    if (!whole && !exact && rows < IO_MAX_ROWS)
+    size_t rows = whole ? 1 : (size_t)io_intervals(dur, interval, st->max_rows, &exact);
+    if (!whole && !exact && rows < st->max_rows)
         rows++;
     st->rows_merged = 0;
-    if (rows == IO_MAX_ROWS) {
+    if (rows == st->max_rows) {
         /* how many more the capture spans, in floating point: only told, never used */
         double extra = ceil(((double)dur.sec + dur.us / 1e6) / ((double)interval / US_PER_SEC)) -
-                       (double)IO_MAX_ROWS;
+                       (double)st->max_rows;
         st->rows_merged = extra <= 0 ? 0 : extra >= 0x1p64 ? UINT64_MAX : (uint64_t)extra;
     }
     for (size_t r = 0; r < rows; r++) {

@@ -23,10 +23,16 @@ CASES = [
     ["-N", "t", "-V"], ["-N", "t", "-q", "-z", "conv,udp"],
     ["-o", "tcp.relative_sequence_numbers:FALSE", "-V"], ["-j", "ip", "-T", "text"],
 ]
+# Without --all (each tshark run costs some 0.6 s of processor time): every option that
+# changes what is printed or how it exits, and one of each kind of option accepted and
+# ignored; -M, which read does not apply (wireshark-differences.md), and the time formats
+# the others cover are left to --all.
+SAMPLE = [0, 1, 3, 4, 6, 7, 8, 11, 18, 22, 25, 26, 28, 29, 30, 31, 33, 34, 35, 37, 39, 42,
+          43, 44, 45, 46, 47, 48, 49]
 
 
 def run(ctx):
-    caps = ctx.sample(["pcap_pingpong_ud.pcap"])
+    caps = ctx.named(["pcap_pingpong_ud.pcap"])
     if not caps:
         return 0, 0, []
     cap = caps[0]
@@ -39,4 +45,4 @@ def run(ctx):
         return 0, 1, ["%s: tshark exits %d, read %d; %s" % (
             " ".join(case) or "(none)", want.returncode, got.returncode,
             pl.first_difference(want.stdout, got.stdout))]
-    return pl.add(ctx.map(one, CASES))
+    return pl.add(ctx.map(one, ctx.cases(CASES, SAMPLE)))

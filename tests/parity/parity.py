@@ -16,9 +16,10 @@ The captures are tests/captures/ and the real captures kept out of the repositor
 take too long on every capture runs on ctx.sample() of them, a fixed choice that covers every
 protocol; --all runs every family on every capture.
 
-baseline.json holds, per capture set ("repo", or "repo+extra" with the extra captures), each
-family's identical count. The run fails when a family counts fewer than its baseline (a
-regression); a family that counts more says so, and --update-baseline writes the new counts.
+baseline.json holds, per capture set ("repo", or "repo+extra" with the extra captures; with
+"+all" for --all), each family's identical count. The run fails when a family counts fewer
+than its baseline (a regression); a family that counts more says so, and --update-baseline
+writes the new counts.
 Exit status: 0, 1 on a regression (or a family that failed to run), 2 on bad usage."""
 import argparse
 import concurrent.futures
@@ -38,6 +39,7 @@ SOURCE_DIR = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(SOURCE_DIR, "tests", "tools"))
 sys.path.insert(0, os.path.join(SOURCE_DIR, "tests", "integration"))
+import paritylib as pl  # noqa: E402
 import reference_cache  # noqa: E402
 import rstest  # noqa: E402
 
@@ -84,7 +86,7 @@ class Context:
         self.tmp = tmp
         self.all = everything
         self.jobs = jobs
-        self._protocols = {}
+        self._text = {}
         self._tshark = {}
         self._lock = threading.Lock()
 
@@ -111,19 +113,32 @@ class Context:
         and what the capture's origin says it needs (rstest.EXTRA_CAPTURES)."""
         return TSHARK_HEURISTICS + rstest.EXTRA_CAPTURES.get(os.path.basename(path), "").split()
 
-    def protocols(self, path):
-        """tshark's frame.protocols of each frame of path, as lists of names."""
-        if path not in self._protocols:
-            p = self.tshark(["-r", path, "-T", "fields", "-e", "frame.protocols"] +
-                            self.tshark_flags(path))
-            self._protocols[path] = [line.split(":") for line in p.stdout.splitlines()]
-        return self._protocols[path]
+    def text(self, path):
+        """(tshark's, read's) {frame: (summary line, tree, hex dump)} of path, from one run
+        of each with -P -V -x (read's with --compat tshark): the summary, verbose and hex
+        families and foreign() share it, where they took a run each (tshark's start-up
+        alone is some 0.6 s of processor time)."""
+        with self._lock:
+            if path in self._text:
+                return self._text[path]
+        want = pl.split_pvx(self.tshark(["-r", path, "-P", "-V", "-x"] +
+                                        self.tshark_flags(path)).stdout)
+        got = pl.split_pvx(self.read(["-r", path, "-P", "-V", "-x", "--compat",
+                                      "tshark"]).stdout)
+        with self._lock:
+            self._text[path] = (want, got)
+        return want, got
 
     def foreign(self, path):
         """Numbers (from 1) of the frames of path where tshark finds a protocol that `read`
-        does not dissect."""
-        return {n for n, protos in enumerate(self.protocols(path), 1)
-                if any(p not in DISSECTED for p in protos)}
+        does not dissect (by each tree's "[Protocols in frame: ...]")."""
+        return {n for n, (_, tree, _) in self.text(path)[0].items()
+                if any(p not in DISSECTED for p in pl.protocols_of(tree))}
+
+    def cases(self, every, sample):
+        """The cases a family runs: every one under --all, else the sample (a list of
+        indexes into every, chosen to cover each kind of case)."""
+        return list(every) if self.all else [every[i] for i in sample]
 
     def sample(self, names=None):
         """A fixed choice among the captures: those whose file names end with one of names
@@ -133,6 +148,12 @@ class Context:
         chosen = [p for n in (SAMPLE if names is None else names) for p in self.captures
                   if os.path.basename(p).endswith(n)]
         return list(dict.fromkeys(chosen))
+
+    def named(self, names):
+        """The captures whose file names end with one of names, in that order, with --all
+        too: for a family whose cases all run on one capture."""
+        return list(dict.fromkeys(p for n in names for p in self.captures
+                                  if os.path.basename(p).endswith(n)))
 
     def map(self, fn, items):
         """[fn(item) for item in items], ctx.jobs at a time, in order."""
@@ -163,7 +184,7 @@ def main():
         print("parity: tshark is needed (apt-get install tshark)", file=sys.stderr)
         return 2
     repo, extra = capture_paths()
-    key = "repo+extra" if extra else "repo"
+    key = ("repo+extra" if extra else "repo") + ("+all" if args.all else "")
     try:
         with open(BASELINE) as f:
             baseline = json.load(f)
@@ -173,8 +194,8 @@ def main():
     if args.family and len(families) != len(set(args.family)):
         print("parity: unknown family in %s" % ", ".join(args.family), file=sys.stderr)
         return 2
-    print("parity: %d captures (%d of the repository, %d extra), set %s%s" %
-          (len(repo) + len(extra), len(repo), len(extra), key, ", all" if args.all else ""))
+    print("parity: %d captures (%d of the repository, %d extra), set %s" %
+          (len(repo) + len(extra), len(repo), len(extra), key))
     counts, status = {}, 0
     with tempfile.TemporaryDirectory(prefix="parity.") as tmp:
         ctx = Context(repo + extra, tmp, args.all, int(os.environ.get("PARITY_JOBS", "2")))
@@ -194,7 +215,7 @@ def main():
             if not args.verbose and len(failures) > 3:
                 print("    ... %d more (-v prints them)" % (len(failures) - 3))
             was = baseline.get(key, {}).get(fam.FAMILY)
-            if args.all or was is None:
+            if was is None:
                 continue
             if identical < was:
                 print("parity: %s: REGRESSION: identical %d, baseline %d" %
@@ -203,7 +224,7 @@ def main():
             elif identical > was:
                 print("parity: %s: %d more than the baseline (%d): parity.py "
                       "--update-baseline raises it" % (fam.FAMILY, identical - was, was))
-    if args.update_baseline and not args.all:
+    if args.update_baseline:
         baseline.setdefault(key, {}).update(counts)
         with open(BASELINE, "w") as f:
             json.dump(baseline, f, indent=2, sort_keys=True)

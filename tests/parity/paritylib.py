@@ -4,6 +4,9 @@ import os
 import re
 
 FRAME_LINE = re.compile(r"^Frame (\d+): ", re.M)
+PROTOCOLS_LINE = re.compile(r"^    \[Protocols in frame: (.*)\]$", re.M)
+RULE = re.compile(r"^=+$")
+EXPERT_HEADING = re.compile(r"^(Errors|Warns|Notes|Chats|Comments) \(\d+\)$")
 
 
 def split_tree(text):
@@ -14,6 +17,58 @@ def split_tree(text):
         end = starts[i + 1][0] if i + 1 < len(starts) else len(text)
         frames[n] = text[pos:end].rstrip("\n")
     return frames
+
+
+def split_pvx(text):
+    """{frame number: (summary line, tree, hex dump)} of a -P -V -x text: each frame's
+    summary line, then its tree from "Frame N: " to the first empty line, then its bytes
+    (every data source) up to the next frame's summary line."""
+    lines = text.split("\n")
+    starts = [(i, int(m.group(1))) for i, m in
+              ((i, FRAME_LINE.match(line)) for i, line in enumerate(lines)) if m]
+    frames = {}
+    for k, (i, n) in enumerate(starts):
+        end = starts[k + 1][0] - 1 if k + 1 < len(starts) else len(lines)
+        body = lines[i:end]
+        blank = body.index("") if "" in body else len(body)
+        frames[n] = (lines[i - 1] if i > 0 else "", "\n".join(body[:blank]),
+                     "\n".join(body[blank + 1:]).strip("\n"))
+    return frames
+
+
+def protocols_of(tree):
+    """A frame's protocols, from its tree's "[Protocols in frame: eth:ethertype:ip]"."""
+    m = PROTOCOLS_LINE.search(tree)
+    return m.group(1).split(":") if m else []
+
+
+def split_tables(text):
+    """{title: text} of the -z tables of one run: each between two equal lines of '='
+    (conversations, endpoints, io,phs, io,stat), titled by its first line of text; the
+    expert tables ("Notes (2)" over a line of '=', then rows) together as "Expert"."""
+    lines = text.split("\n")
+    tables, expert, i = {}, [], 0
+    while i < len(lines):
+        line = lines[i]
+        if RULE.match(line) and len(line) >= 20:
+            j = i + 1
+            while j < len(lines) and lines[j] != line:
+                j += 1
+            block = lines[i:j + 1]
+            title = next((t.strip("| ") for t in block[1:] if t.strip("| ")), "")
+            tables[title] = "\n".join(block)
+            i = j + 1
+        elif EXPERT_HEADING.match(line) and i + 1 < len(lines) and RULE.match(lines[i + 1]):
+            j = i + 2
+            while j < len(lines) and lines[j] != "":
+                j += 1
+            expert.append("\n".join(lines[i:j]))
+            i = j
+        else:
+            i += 1
+    if expert:
+        tables["Expert"] = "\n".join(expert)
+    return tables
 
 
 def first_difference(want, got):

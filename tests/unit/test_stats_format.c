@@ -132,6 +132,47 @@ test_stat_table(void **state)
     rs_iwarp_free(iw);
 }
 
+/* io,stat takes as many columns as tshark is given (a table of hundreds of filters), and
+ * its rows shrink as columns grow, rows times columns staying within 8 x 2^20; a filter on
+ * a field of the streams stage asks for it. */
+static void
+test_io_columns(void **state)
+{
+    static const struct {
+        unsigned columns;
+        int rc;
+        uint64_t rows;
+    } cases[] = {
+        {1, 0, 1u << 20}, {8, 0, 1u << 20}, {9, 0, (8u << 20) / 9}, {512, 0, 16384},
+        {513, RS_EINVAL, 0},
+    };
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char spec[513 * 6 + 16] = "io,stat,1";
+        struct rs_stat *st = NULL;
+        for (unsigned c = 0; c < cases[i].columns; c++)
+            strcat(spec, ",frame");
+        int rc = rs_stat_new(spec, &st, err);
+        if (rc != cases[i].rc)
+            fail_msg("%u columns: %d, expected %d", cases[i].columns, rc, cases[i].rc);
+        if (rc != 0)
+            continue;
+        assert_int_equal(rs_stat_rows_max(st), cases[i].rows);
+        assert_false(rs_stat_needs_streams(st));
+        rs_stat_free(st);
+    }
+    struct rs_stat *st = NULL;
+    assert_int_equal(rs_stat_new("io,stat,0,udp.stream == 0", &st, err), 0);
+    assert_true(rs_stat_needs_streams(st));
+    rs_stat_free(st);
+    assert_int_equal(rs_stat_new("conv,udp,tcp.stream == 1", &st, err), 0);
+    assert_true(rs_stat_needs_streams(st));
+    assert_int_equal(rs_stat_rows_max(st), 0);
+    rs_stat_free(st);
+}
+
 int
 main(void)
 {
@@ -139,6 +180,7 @@ main(void)
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_short_buffer),
         cmocka_unit_test(test_stat_table),
+        cmocka_unit_test(test_io_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,9 @@ bool rs_stat_needs_analysis(const struct rs_stat *st);
 bool rs_stat_lists_conversations(const struct rs_stat *st);
 /* Whether it reports checksum verdicts (expert items, or a filter on them). */
 bool rs_stat_needs_crc(const struct rs_stat *st);
+/* Whether one of its filters reads a field of the streams stage (tcp.stream,
+ * udp.time_relative, ...: streams.h), which then must run. */
+bool rs_stat_needs_streams(const struct rs_stat *st);
 /* Feeds every frame, after analysis, whatever the display filter says. */
 void rs_stat_packet(struct rs_stat *st, const struct rs_packet *pkt);
 /* What a statistic reads at the end besides the frames it was fed: the pipeline's
@@ -43,8 +46,12 @@ void rs_stat_print(struct rs_stat *st, const struct rs_stat_stages *at, struct r
  * more intervals than its bound (docs/limits.md), their frames counted in the last row
  * printed; 0 for every other statistic. */
 uint64_t rs_stat_rows_merged(const struct rs_stat *st);
-/* The rows io,stat prints at most. */
+/* The rows io,stat prints at most with up to RS_STAT_IO_FULL_COLUMNS columns; with more,
+ * fewer, so that rows times columns stay within their product (rs_stat_rows_max()). */
 #define RS_STAT_IO_MAX_ROWS ((uint64_t)1 << 20)
+#define RS_STAT_IO_FULL_COLUMNS 8
+/* The rows this io,stat prints at most; 0 for every other statistic. */
+uint64_t rs_stat_rows_max(const struct rs_stat *st);
 void rs_stat_free(struct rs_stat *st);
 
 /* "2112 bytes", "18 kB", "36 MB": a byte count as tshark's conversation tables show it
