@@ -43,13 +43,19 @@ POLL_FIRST_S, POLL_GROWTH, POLL_MAX_S = 0.02, 1.3, 0.25
 
 
 def wait_for(pred, what, timeout=10.0):
-    """Polls the screen until pred(lines) holds; records a failure (with the screen) if not."""
+    """Polls the screen until pred(lines) holds on a whole frame; records a failure (with the
+    screen) if it never does. A capture can fall inside a redraw (some lines new, some old:
+    under the sanitizers a table's heading was new and a row still old), so a screen is taken
+    only once the capture after it, 30 ms later, is the same."""
     end = time.time() + timeout
     pause = POLL_FIRST_S
     while True:
         lines = screen()
         if pred(lines):
-            return lines
+            time.sleep(0.03)
+            if screen() == lines or time.time() > end:
+                return lines
+            continue
         if time.time() > end:
             t.check(False, "%s; the screen was:\n%s%s" % (what, "\n".join(lines), tui_exit()))
             return lines
