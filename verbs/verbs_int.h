@@ -104,6 +104,8 @@ struct vb_port {
     unsigned cq_waiters;        /* threads blocked in ibv_get_cq_event() on it (atomic) */
     uint64_t app_got_ns;        /* when an application's call last got somewhere: a post,
                                  * or a poll that returned a completion */
+    uint64_t rx_packets;        /* received on the port, by either (lock) */
+    uint64_t rx_at_got;         /* rx_packets at app_got_ns (lock) */
     bool app_idle;              /* its polls have long found nothing (vb_app_idle; atomic) */
     unsigned idle_pollers;      /* threads waiting in vb_app_idle_wait() */
     pthread_cond_t completed;   /* a completion came to a CQ (monotonic clock) */

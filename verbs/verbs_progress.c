@@ -52,6 +52,13 @@
  * 75 stalls of 3 ms or more before an ACK, 1.0 s in all, against 19 and 0.2 s
  * without -R). A ping-pong polls its completions well within this. */
 #define IDLE_POLL_NS 1000000ull
+/* ... and while more than this many packets came to the port meanwhile: the traffic
+ * flows past its CQ. A ping-pong whose peer is slow to reply has seen an ACK or two:
+ * it goes on polling inline. Idle, it would answer only once its threads got a
+ * processor, which on a machine loaded far past its cores is often later than 1 ms,
+ * so that its peer went idle too: ib_send_lat settled at 0.5-1 ms per message in 4
+ * of 27 runs at load 18 on two cores, with -R or without. */
+#define IDLE_POLL_PACKETS 16
 /* How long such a poll waits for a completion before it returns empty: it returns
  * at once when one comes, so this only bounds how long a program that polls
  * between other duties is held. */
@@ -132,6 +139,7 @@ vb_progress(struct vb_port *p)
     /* What the timers of the last poll sent through the links polled before it. */
     if (p->n_links > 1)
         vb_links_flush(p);
+    p->rx_packets += (uint64_t)n;
     harvest(p);
     wake_if_due(p);
     return n;
@@ -172,6 +180,7 @@ static void
 got_at(struct vb_port *p, uint64_t now)
 {
     p->app_got_ns = now;
+    p->rx_at_got = p->rx_packets;
     __atomic_store_n(&p->app_idle, false, __ATOMIC_SEQ_CST);
 }
 
@@ -181,7 +190,8 @@ vb_app_poll(struct vb_port *p)
     if (p->rc == NULL)
         return;
     uint64_t now = rs_rc_now_ns();
-    if (now - p->app_got_ns > IDLE_POLL_NS) {
+    if (now - p->app_got_ns > IDLE_POLL_NS &&
+        p->rx_packets - p->rx_at_got > IDLE_POLL_PACKETS) {
         __atomic_store_n(&p->app_idle, true, __ATOMIC_SEQ_CST);
         vb_app_leaves(p, true);
         return;
@@ -534,6 +544,7 @@ port_open(struct vb_port *p)
     p->wake_fd = wake;
     p->stop = false;
     p->app_active_ns = p->app_got_ns = 0;
+    p->rx_packets = p->rx_at_got = 0;
     p->app_idle = false;
     p->standing_by = p->wake_on_leave = p->sleeping = false;
     p->vain_wakes = 0;
