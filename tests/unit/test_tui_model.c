@@ -539,6 +539,22 @@ tcp_frame(uint8_t *b, uint64_t number, uint16_t sport, uint16_t dport, uint32_t 
     return f;
 }
 
+/* A writer of an Ethernet capture at a new temporary file named from path's template
+ * (XXXXXX), the caller's to unlink. */
+static struct rs_writer *
+temp_writer(char *path)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_writer *w = NULL;
+    int fd = mkstemp(path);
+
+    assert_true(fd >= 0);
+    close(fd);
+    struct rs_writer_opts wo = {.path = path, .linktype = RS_DLT_EN10MB, .snaplen = 9000};
+    assert_int_equal(rs_writer_open(&wo, &w, err), 0);
+    return w;
+}
+
 /* Streams of one frame read back as `read` prints them:
  * 300 SYNs to as many ports (a scan), among them a connection of five frames, a SYN
  * refused with a RST, and a lone segment from the middle of a stream. */
@@ -562,11 +578,7 @@ test_model_tcp_single_frame_streams(void **state)
     uint64_t number = 0, written;
 
     (void)state;
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    struct rs_writer_opts wo = {.path = path, .linktype = RS_DLT_EN10MB, .snaplen = 9000};
-    assert_int_equal(rs_writer_open(&wo, &w, err), 0);
+    w = temp_writer(path);
     for (uint16_t port = 1; port <= 300; port++) {
         struct rs_frame f = tcp_frame(b, ++number, 50000, port, port * 1000003u, 0, SYN);
         assert_int_equal(rs_writer_write(w, &f, err), 0);
@@ -595,11 +607,7 @@ sample_repeated(char *path, int rounds)
     struct rs_frame f;
     uint64_t written;
 
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    struct rs_writer_opts wo = {.path = path, .linktype = RS_DLT_EN10MB, .snaplen = 9000};
-    assert_int_equal(rs_writer_open(&wo, &w, err), 0);
+    w = temp_writer(path);
     for (int round = 0; round < rounds; round++) {
         assert_int_equal(rs_source_open_file(SAMPLE, &src, err), 0);
         while (rs_source_next(src, &f, err) == 1) {
@@ -1035,11 +1043,7 @@ test_search_bad_crc(void **state)
     uint8_t buf[9000];
 
     (void)state;
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    struct rs_writer_opts wo = {.path = path, .linktype = RS_DLT_EN10MB, .snaplen = 9000};
-    assert_int_equal(rs_writer_open(&wo, &w, err), 0);
+    w = temp_writer(path);
     assert_int_equal(rs_source_open_file(SAMPLE, &src, err), 0);
     while (rs_source_next(src, &f, err) == 1) {
         assert_true(f.caplen <= sizeof(buf));
