@@ -139,7 +139,12 @@ expect_error(["read", "-r", CAP, "-d", "udp.port==4792,nfs"], 1, "nfs")
 expect_error(["read", "-r", CAP, "-E", "quote=x", "-T", "fields", "-e", "ip.src"], 1, "quote")
 expect_error(["read", "-r", CAP, "-E", "colour=y", "-T", "fields", "-e", "ip.src"], 1, "colour")
 expect_error(["read", "-r", CAP, "-x", "-T", "jsonflat"], 1, "-x")
-expect_error(["read", "-r", CAP, "-j", "ip", "-T", "psml"], 1, "-j")
+# -j with an output it does not shape: tshark ignores it, and so do we, with a notice.
+p = rs("read", "-r", CAP, "-j", "ip", "-T", "psml")
+t.check(p.returncode == 0 and p.stdout == rs("read", "-r", CAP, "-T", "psml").stdout and
+        p.stderr.startswith("roceshark: read: -j and -J ignored:") and
+        len(p.stderr.splitlines()) == 1,
+        "-j ip -T psml: exit %d, %r" % (p.returncode, p.stderr))
 expect_error(["read", "-r", CAP, "--no-duplicate-keys"], 1, "--no-duplicate-keys")
 expect_error(["read", "-r", CAP, "--no-such-option"], 1, "--no-such-option")
 expect_error(["read"], 1, "-r")
