@@ -89,9 +89,15 @@ def press(acc):
     acc.queryAction().doAction(0)
 
 
+def current(title_part):
+    """The window whose title holds title_part, looked up now. Qt 6 (Wireshark 4.4) may
+    replace a dialog's accessible object while it fills the dialog: a handle taken before
+    then answers "No such object path" for good, so a wait looks the window up again."""
+    return next((w for w in kids(app) if title_part in (w.name or "")), None)
+
+
 def window(title_part):
-    return wait("a window titled ...%s..." % title_part,
-                lambda: next((w for w in kids(app) if title_part in (w.name or "")), None))
+    return wait("a window titled ...%s..." % title_part, lambda: current(title_part))
 
 
 def rows_of(tree):
@@ -113,13 +119,13 @@ def port_tables(dialog, header):
             if any(c.name == header for c in kids(t))]
 
 
-def wait_rows_in(dialog, header, rows):
-    """rows once one of the dialog's tables with the column header holds them (first five
-    cells), or else every such table's rows."""
+def wait_rows_in(title_part, header, rows):
+    """rows once one of the tables with the column header of the window titled title_part
+    holds them (first five cells), or else every such table's rows."""
     if wait("a table with %s and rows %r" % (header, rows),
-            lambda: rows in port_tables(dialog, header)):
+            lambda: rows in port_tables(current(title_part), header)):
         return rows
-    return port_tables(dialog, header)
+    return port_tables(current(title_part), header)
 
 
 def apply_filter(dialog, text):
@@ -191,18 +197,19 @@ try:
     if conv is not None:
         step("Conversations open")
         types = wait("the conversation types", lambda: next(
-            (t for t in descendants(conv, "tree") if any(
+            (t for t in descendants(current("Conversations"), "tree") if any(
                 c.name == "Protocol" for c in kids(t))), None))
         cells = kids(types) if types else []
         names = [c.name for c in cells if c.getRoleName() == "table cell"]
         seen["conversation_types"] = [n for n in names if n]
         # The profile's recent file asks for the roceshark tab (gui.conversation_tabs).
         tab = wait("the roceshark tab", lambda: next(
-            (t for t in descendants(conv, "page tab") if t.name.startswith("roceshark")), None))
-        seen["tabs"] = [t.name for t in descendants(conv, "page tab")]
+            (t for t in descendants(current("Conversations"), "page tab")
+             if t.name.startswith("roceshark")), None))
+        seen["tabs"] = [t.name for t in descendants(current("Conversations") or conv, "page tab")]
         if tab is not None:
             press(tab)
-            seen["qp_tab_rows"] = wait_rows_in(conv, "Port A", expect["conversations"])
+            seen["qp_tab_rows"] = wait_rows_in("Conversations", "Port A", expect["conversations"])
             shot("conversations")
 finally:
     ws.kill()
