@@ -62,6 +62,13 @@ def build(name, seed, faults, rnr, nops):
 
 
 def main():
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__)
+        return 0
+    if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
+        # An option taken for OUTDIR once filled a folder named "-h".
+        print("usage: tests/gen/gen_rc.py OUTDIR", file=sys.stderr)
+        return 2
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     total = 0
@@ -74,7 +81,8 @@ def main():
         total += len(sim.captured)
         print("%s: %d frames" % (name, len(sim.captured)))
     print("%d frames" % total)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
