@@ -25,6 +25,7 @@
 
 #include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/ether_names.h>
+#include <roceshark/dissectors/wireshark_files.h>
 
 #define NAME_MAX_LEN 64
 
@@ -271,20 +272,16 @@ static void
 load(void)
 {
     struct ether_names *n = &names;
-    const char *data = g_getenv("WIRESHARK_DATA_DIR");
-    const char *home = g_getenv("HOME");
 
-    if (data == NULL || *data == '\0')
-        data = "/usr/share/wireshark";
-    char *path = g_build_filename(data, "manuf", NULL);
+    char *path = rs_wireshark_data_file("manuf");
     read_file(n, path, true);
     g_free(path);
-    path = g_build_filename(data, "wka", NULL);
+    path = rs_wireshark_data_file("wka");
     read_file(n, path, true);
     g_free(path);
     /* The personal ethers file is asked before the system's. */
-    if (home != NULL) {
-        path = g_build_filename(home, ".config", "wireshark", "ethers", NULL);
+    path = rs_wireshark_personal_file("ethers");
+    if (path != NULL) {
         read_file(n, path, false);
         g_free(path);
     }

@@ -19,6 +19,7 @@
 
 #include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/port_names.h>
+#include <roceshark/dissectors/wireshark_files.h>
 
 #define PORTS 65536
 
@@ -94,9 +95,6 @@ read_file(const char *path)
 static void
 load(void)
 {
-    const char *data = g_getenv("WIRESHARK_DATA_DIR");
-    const char *home = g_getenv("HOME");
-
     names.texts = g_ptr_array_new();
     names.tcp = calloc(PORTS, sizeof(*names.tcp));
     names.udp = calloc(PORTS, sizeof(*names.udp));
@@ -106,13 +104,11 @@ load(void)
         names.tcp = names.udp = NULL;   /* out of memory: ports show as numbers */
         return;
     }
-    if (data == NULL || *data == '\0')
-        data = "/usr/share/wireshark";
-    char *path = g_build_filename(data, "services", NULL);
+    char *path = rs_wireshark_data_file("services");
     read_file(path);
     g_free(path);
-    if (home != NULL) {
-        path = g_build_filename(home, ".config", "wireshark", "services", NULL);
+    path = rs_wireshark_personal_file("services");
+    if (path != NULL) {
         read_file(path);
         g_free(path);
     }
