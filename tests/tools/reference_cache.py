@@ -78,10 +78,11 @@ def tshark_env(env=None):
 
 def run(cmd, env=None, text=True, input=None, cwd=None):
     """subprocess.run(cmd, capture_output=True, ...), from the cache when cmd is tshark's."""
-    key = (_key(cmd, env, input) if CACHE and text and cwd is None and
-           os.path.basename(cmd[0]) == "tshark" and "-w" not in cmd else None)
+    tshark = os.path.basename(cmd[0]) == "tshark"
+    key = (_key(cmd, env, input) if CACHE and text and cwd is None and tshark and
+           "-w" not in cmd else None)
     path = os.path.join(CACHE, key + ".json") if key else None
-    files = _files(cmd)
+    files = _files(cmd) if path else []
     if path and os.path.exists(path):
         with open(path) as f:
             d = json.load(f)
@@ -93,11 +94,11 @@ def run(cmd, env=None, text=True, input=None, cwd=None):
         for mark, name in files:
             out, err = out.replace(mark, name), err.replace(mark, name)
         return subprocess.CompletedProcess(cmd, d["rc"], out, err)
-    if os.path.basename(cmd[0]) == "tshark":
+    if tshark:
         env = tshark_env(env)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     p = subprocess.run(cmd, capture_output=True, text=text, env=env, input=input, cwd=cwd)
-    if LOG and os.path.basename(cmd[0]) == "tshark":
+    if LOG and tshark:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         with open(LOG, "a") as f:
