@@ -8,8 +8,8 @@
  * Each candidate is read back through a cursor (frame_read.c: the capture
  * and the state file read ahead in windows), decoded, given its state and
  * printed by read's summary printer into one reused buffer. A text of ASCII
- * alone, the usual case, is looked for in the line in place, eight bytes at
- * a time; any other is case folded by GLib, line by line, which costs an
+ * alone, the usual case, is looked for in the line in place, sixteen bytes
+ * at a time; any other is case folded by GLib, line by line, which costs an
  * allocation each. It runs on a thread of its own (task.c) and stops
  * when asked, within a thousand packets. The list is looked at by a thread
  * per processor, each with its own cursor, taking chunks of it in order:

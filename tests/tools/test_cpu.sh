@@ -4,9 +4,8 @@
 # not labelled long) alone, one after the other, and writes a line per test to OUT: its
 # name, wall seconds, user and system seconds of everything it ran (its daemons too, where
 # a cgroup can be made; else what it waited for), and its exit status. The suite's time on
-# 2 cores is bound by processor time, not by any one
-# test's wall time, and a loaded machine stretches walls but hardly the processor time:
-# this says where the suite's time goes. tshark's answers go to a fresh folder unless
+# 2 cores is bound by processor time, not by any one test's wall time, and a loaded machine
+# stretches walls but hardly the processor time: this says where the suite's time goes. tshark's answers go to a fresh folder unless
 # ROCESHARK_TSHARK_CACHE names one (a first run, as in CI, pays for them).
 # Run it inside `unshare -n sh -c 'ip link set lo up && ...'`, as the suite's tests are.
 set -u
