@@ -5,9 +5,9 @@ reading each once with `read -q`, in one run, with the load average beside the f
 
 The first capture is N clean RoCEv2 frames (tests/gen/gen_bench.py, made once into
 bench/data/); the second is the same frames 50 us later, as a second point would see them.
-Goal: correlate within 2x the two reads' time (it reads each file three times: a probe of
-its first frames, the clocks, the matching), memory bounded by the window (its peak RSS is
-printed).
+Goal: correlate within 2x the two reads' time (it reads a probe of each file's first
+frames, then each file once for the clocks, and with -q matches on the records of each frame
+that pass wrote to $TMPDIR), memory bounded by the window (its peak RSS is printed).
 
     python3 bench/bench_correlate.py [--frames N] [--repeat R]"""
 import argparse

@@ -255,6 +255,7 @@ plot_segments(struct plot_opts *po)
     struct rs_corr_plot *pl = NULL;
     int rc;
 
+    po->run.no_frames = true;   /* the views alone: no frame is held, none read again */
     if ((rc = corr_run_prepare(&po->run)) != 0)
         goto done;
     /* The span drawn: the estimating pass's first and last frames of every point. */
@@ -273,7 +274,6 @@ plot_segments(struct plot_opts *po)
     }
     po->run.sink = add_segments;
     po->run.ctx = pl;
-    po->run.match_opts.no_frames = true;    /* the views alone: no frame is held */
     if ((rc = corr_run_match(&po->run)) != 0)
         goto done;
     rc = write_out(po, draw_segments, &(struct segments_picture){pl, &po->run});

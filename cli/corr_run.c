@@ -2,7 +2,8 @@
 /*
  * corr_run.c - the captures of several points merged by time and fed to the matcher,
  * in three streaming steps (corr_run.h): the probe, the estimating pass, the matching
- * pass.
+ * pass. A matching pass that prints no frame reads the sightings the estimating pass
+ * spilled (corr_spill.c) rather than the captures.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,10 +65,11 @@ corr_run_parse_path(const char *arg, unsigned n_files, uint8_t path[RS_CORR_MAX_
 }
 
 /* The points' frames merged by time on the given clocks, fed to c (or, with a probe,
- * each file's first frames to the probe). */
+ * each file's first frames to the probe); with spill, each point's sightings are also
+ * written to its spill (the estimating pass of a run that prints no frame). */
 static int
 run_pass(struct corr_run *r, struct rs_corr *c, struct rs_corr_probe *probe,
-         const struct rs_corr_clock *clock, const char *what)
+         struct corr_spill *spill, const struct rs_corr_clock *clock, const char *what)
 {
     char err[RS_ERRBUF_SIZE];
     struct rs_source *src[RS_CORR_MAX_POINTS] = {NULL};
@@ -107,6 +109,11 @@ run_pass(struct corr_run *r, struct rs_corr *c, struct rs_corr_probe *probe,
         if (probe != NULL) {
             if (!rs_corr_probe_add(probe, (unsigned)best, &head[best], &pkt))
                 live[best] = false;
+        } else if (spill != NULL) {
+            struct rs_corr_sighting s;
+            rs_corr_sighting_of(&head[best], &pkt, &s);
+            rs_corr_feed_sighting(c, (unsigned)best, &s);
+            corr_spill_put(&spill[best], &s);
         } else {
             rs_corr_feed(c, (unsigned)best, &head[best], &pkt);
         }
@@ -138,6 +145,69 @@ done:
     return rc;
 }
 
+static void close_spills(struct corr_run *r);
+
+/* run_pass() on the points' spills: the same merge of the same frames, with no capture
+ * read or decoded. */
+static int
+run_spilled(struct corr_run *r, struct rs_corr *c, const struct rs_corr_clock *clock,
+            const char *what)
+{
+    const struct rs_corr_sighting *head[RS_CORR_MAX_POINTS] = {NULL};
+    struct cli_progress pg;
+    uint64_t fed = 0;
+    bool failed = false;
+
+    cli_progress_start(&pg, 1.0);
+    for (unsigned i = 0; i < r->n_files; i++)
+        head[i] = corr_spill_next(&r->spill[i], &failed);
+    for (;;) {
+        int best = -1;
+        int64_t best_t = 0;
+        for (unsigned i = 0; i < r->n_files; i++) {
+            if (head[i] == NULL)
+                continue;
+            int64_t t = rs_corr_clock_map(&clock[i], head[i]->t);
+            if (best < 0 || t < best_t)
+                best = (int)i, best_t = t;
+        }
+        if (best < 0)
+            break;
+        rs_corr_feed_sighting(c, (unsigned)best, head[best]);
+        if ((++fed & 0xffff) == 0 && cli_progress_due(&pg, false) >= 0)
+            cli_progress_line(&pg, "correlate: %s: %llu frames", what,
+                              (unsigned long long)fed);
+        head[best] = corr_spill_next(&r->spill[best], &failed);
+    }
+    cli_progress_end(&pg, false);
+    if (failed)
+        return cli_fail(CLI_EXIT_INPUT, "correlate: reading back the frames' records in "
+                        "$TMPDIR: read error");
+    rs_corr_flush(c);
+    return 0;
+}
+
+/* A spill per point for a run that prints no frame; none when one cannot be made. */
+static void
+open_spills(struct corr_run *r)
+{
+    for (unsigned i = 0; i < r->n_files; i++) {
+        if (!corr_spill_open(&r->spill[i])) {
+            close_spills(r);
+            return;
+        }
+    }
+    r->spilling = true;
+}
+
+static void
+close_spills(struct corr_run *r)
+{
+    for (unsigned i = 0; i < RS_CORR_MAX_POINTS; i++)
+        corr_spill_close(&r->spill[i]);
+    r->spilling = false;
+}
+
 static void
 print_clock_lines(const struct corr_run *r)
 {
@@ -164,7 +234,7 @@ corr_run_prepare(struct corr_run *r)
     if (rs_corr_probe_new(r->n_files, &probe) != 0)
         return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
     memset(coarse, 0, sizeof(coarse));
-    if ((rc = run_pass(r, NULL, probe, coarse, "probe")) != 0) {
+    if ((rc = run_pass(r, NULL, probe, NULL, coarse, "probe")) != 0) {
         rs_corr_probe_free(probe);
         return rc;
     }
@@ -186,8 +256,14 @@ corr_run_prepare(struct corr_run *r)
     memcpy(opts.clock, coarse, sizeof(coarse));
     if (rs_corr_new(&opts, NULL, NULL, &r->est, err) != 0)
         return cli_fail(CLI_EXIT_INTERNAL, "%s", err);
-    if ((rc = run_pass(r, r->est, NULL, coarse, "estimating the clocks")) != 0)
+    if (r->no_frames)
+        open_spills(r);
+    if ((rc = run_pass(r, r->est, NULL, r->spilling ? r->spill : NULL, coarse,
+                       "estimating the clocks")) != 0)
         return rc;
+    for (unsigned i = 0; i < r->n_files && r->spilling; i++)
+        if (!corr_spill_rewind(&r->spill[i]))
+            close_spills(r);    /* a write failed: the matching pass reads the captures */
     rs_corr_clocks(r->est, r->clock);
     print_clock_lines(r);
     r->estimated = rs_corr_counts(r->est);
@@ -215,7 +291,9 @@ corr_run_match(struct corr_run *r)
     if (rs_corr_new(&r->match_opts, r->sink, r->ctx, &r->fin, err) != 0)
         return cli_fail(CLI_EXIT_INTERNAL, "%s", err);
     rs_corr_use_paths(r->fin, r->est);
-    return run_pass(r, r->fin, NULL, r->clock, "matching");
+    if (r->spilling && r->match_opts.no_frames)
+        return run_spilled(r, r->fin, r->clock, "matching");
+    return run_pass(r, r->fin, NULL, NULL, r->clock, "matching");
 }
 
 void
@@ -224,4 +302,5 @@ corr_run_free(struct corr_run *r)
     rs_corr_free(r->fin);
     rs_corr_free(r->est);
     r->fin = r->est = NULL;
+    close_spills(r);
 }

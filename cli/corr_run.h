@@ -7,7 +7,9 @@
  * Three steps, each streaming: a probe of each file's first frames gives coarse clocks;
  * an estimating pass, merged on those, fits each clock (offset, drift, bound) and learns
  * each conversation's path; the matching pass, merged on the fitted clocks, calls the
- * sink with each finished packet.
+ * sink with each finished packet. A run that prints no frame (no_frames: -q, plot) has
+ * the estimating pass spill each point's sightings (corr_spill.h) and matches on those:
+ * each capture is then read and decoded once, not twice.
  */
 #ifndef ROCESHARK_CLI_CORR_RUN_H
 #define ROCESHARK_CLI_CORR_RUN_H
@@ -16,6 +18,8 @@
 #include <roceshark/dissectors/corr.h>
 #include <roceshark/dissectors/dissect.h>
 
+#include "corr_spill.h"
+
 struct corr_run {
     /* in */
     const char *files[RS_CORR_MAX_POINTS];
@@ -23,7 +27,8 @@ struct corr_run {
     int64_t window;                 /* --window; 0: from the measured delays */
     const uint8_t *path;            /* --path, or NULL */
     struct rs_decode_opts decode;
-    bool no_frames;                 /* statistics only: the sink is never called */
+    bool no_frames;                 /* statistics only: the sink gets no frame; the
+                                       matching pass reads the spills, not the captures */
     rs_corr_sink *sink;             /* read by corr_run_match() */
     void *ctx;
     /* out: after corr_run_prepare() */
@@ -36,6 +41,9 @@ struct corr_run {
     /* what each file's pcapng statistics say its capturer dropped, and when */
     struct rs_corr_drop_span drops[RS_CORR_MAX_POINTS][RS_SOURCE_DROP_SPANS];
     unsigned n_drops[RS_CORR_MAX_POINTS];
+    /* with no_frames: each point's sightings, written by the estimating pass */
+    struct corr_spill spill[RS_CORR_MAX_POINTS];
+    bool spilling;                  /* every point has its spill */
 };
 
 /* Defaults: no window, no path, read's decoding without checking CRCs. */

@@ -36,7 +36,7 @@ struct corr_entry {
     struct rs_frame frame;          /* the shown frame, data unset */
     /* The addresses a conversation's name shows, raw: formatted only for the first
      * packet of a conversation (corr_addr_text), not for every packet. */
-    uint8_t addr_kind;              /* CORR_ADDR_* */
+    uint8_t addr_kind;              /* RS_CORR_ADDR_* */
     uint8_t addr[8];
 };
 
@@ -109,7 +109,6 @@ void corr_seg_add(struct corr_seg_stats *s, int64_t delay, bool lost, bool ce, i
 /* clock.c */
 void corr_clock_collect(struct rs_corr *c, const struct corr_entry *e);
 
-enum { CORR_ADDR_NONE, CORR_ADDR_IPV4, CORR_ADDR_LID, CORR_ADDR_IPV6 };
 /* "src > dst" of e's addresses, for its conversation's name. */
 void corr_addr_text(const struct corr_entry *e, char *buf, size_t size);
 

@@ -2,7 +2,8 @@
 /*
  * key.c - a packet's hop-invariant key (ICRC, destination QP, PSN, opcode), the header
  * fields a hop may change (ECN, DSCP, TTL, MAC addresses, VLAN), and its conversation:
- * the destination address and QP, which every point on its way sees alike.
+ * the destination address and QP, which every point on its way sees alike; with the
+ * frame's time and number, all the matcher takes of a frame (a sighting).
  */
 #include <string.h>
 
@@ -74,4 +75,41 @@ rs_corr_key_of(const struct rs_packet *pkt, struct rs_corr_key *key, struct rs_c
         hdr->vlan = (uint16_t)(((tag[0] & 0x0f) << 8 | tag[1]) + 1);
     }
     return true;
+}
+
+/* Keeps the bytes of the addresses a conversation's name shows (IPv4: source and
+ * destination; IB: the LIDs; IPv6 and GRH: the last two bytes of each). */
+static void
+keep_addr(const struct rs_packet *pkt, struct rs_corr_sighting *s)
+{
+    s->addr_kind = RS_CORR_ADDR_NONE;
+    if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
+        memcpy(s->addr, rs_packet_at(pkt, RS_LAYER_IPV4) + 12, 8);
+        s->addr_kind = RS_CORR_ADDR_IPV4;
+    } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {
+        const uint8_t *lrh = rs_packet_at(pkt, RS_LAYER_LRH);
+        uint16_t slid = (uint16_t)rs_lrh_slid(lrh), dlid = (uint16_t)rs_lrh_dlid(lrh);
+        memcpy(s->addr, &slid, 2);
+        memcpy(s->addr + 2, &dlid, 2);
+        s->addr_kind = RS_CORR_ADDR_LID;
+    } else if (rs_packet_has(pkt, RS_LAYER_IPV6) || rs_packet_has(pkt, RS_LAYER_GRH)) {
+        const uint8_t *ip = rs_packet_at(pkt, rs_packet_has(pkt, RS_LAYER_IPV6) ?
+                                         RS_LAYER_IPV6 : RS_LAYER_GRH);
+        memcpy(s->addr, ip + 22, 2);
+        memcpy(s->addr + 2, ip + 38, 2);
+        s->addr_kind = RS_CORR_ADDR_IPV6;
+    }
+}
+
+bool
+rs_corr_sighting_of(const struct rs_frame *frame, const struct rs_packet *pkt,
+                    struct rs_corr_sighting *s)
+{
+    memset(s, 0, sizeof(*s));   /* whole: the records are written out as they are */
+    s->t = rs_time_to_ns(rs_frame_time(frame));
+    s->number = frame->number;
+    s->rdma = rs_corr_key_of(pkt, &s->key, &s->hdr, &s->conv);
+    if (s->rdma)
+        keep_addr(pkt, s);
+    return s->rdma;
 }

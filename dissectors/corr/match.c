@@ -297,58 +297,32 @@ find_open(struct rs_corr *c, const struct rs_corr_key *key, uint64_t convh, unsi
     return best;
 }
 
-/* Keeps the bytes of the addresses a conversation's name shows (IPv4: source and
- * destination; IB: the LIDs; IPv6 and GRH: the last two bytes of each). */
-static void
-keep_addr(const struct rs_packet *pkt, struct corr_entry *e)
-{
-    e->addr_kind = CORR_ADDR_NONE;
-    if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
-        memcpy(e->addr, rs_packet_at(pkt, RS_LAYER_IPV4) + 12, 8);
-        e->addr_kind = CORR_ADDR_IPV4;
-    } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {
-        const uint8_t *lrh = rs_packet_at(pkt, RS_LAYER_LRH);
-        uint16_t slid = (uint16_t)rs_lrh_slid(lrh), dlid = (uint16_t)rs_lrh_dlid(lrh);
-        memcpy(e->addr, &slid, 2);
-        memcpy(e->addr + 2, &dlid, 2);
-        e->addr_kind = CORR_ADDR_LID;
-    } else if (rs_packet_has(pkt, RS_LAYER_IPV6) || rs_packet_has(pkt, RS_LAYER_GRH)) {
-        const uint8_t *ip = rs_packet_at(pkt, rs_packet_has(pkt, RS_LAYER_IPV6) ?
-                                         RS_LAYER_IPV6 : RS_LAYER_GRH);
-        memcpy(e->addr, ip + 22, 2);
-        memcpy(e->addr + 2, ip + 38, 2);
-        e->addr_kind = CORR_ADDR_IPV6;
-    }
-}
-
 void
 corr_addr_text(const struct corr_entry *e, char *buf, size_t size)
 {
     const uint8_t *a = e->addr;
 
     buf[0] = '\0';
-    if (e->addr_kind == CORR_ADDR_IPV4)
+    if (e->addr_kind == RS_CORR_ADDR_IPV4)
         snprintf(buf, size, "%u.%u.%u.%u > %u.%u.%u.%u", a[0], a[1], a[2], a[3], a[4], a[5],
                  a[6], a[7]);
-    else if (e->addr_kind == CORR_ADDR_LID) {
+    else if (e->addr_kind == RS_CORR_ADDR_LID) {
         uint16_t slid, dlid;
         memcpy(&slid, a, 2);
         memcpy(&dlid, a + 2, 2);
         snprintf(buf, size, "LID %u > LID %u", slid, dlid);
     }
-    else if (e->addr_kind == CORR_ADDR_IPV6)
+    else if (e->addr_kind == RS_CORR_ADDR_IPV6)
         snprintf(buf, size, "..%02x%02x > ..%02x%02x", a[0], a[1], a[2], a[3]);
 }
 
-void
-rs_corr_feed(struct rs_corr *c, unsigned point, const struct rs_frame *frame,
-             const struct rs_packet *pkt)
+/* One frame's sighting; frame (NULL in a pass with no_frames) is the one shown if the
+ * sighting opens a packet. */
+static void
+feed(struct rs_corr *c, unsigned point, const struct rs_corr_sighting *s,
+     const struct rs_frame *frame)
 {
-    struct rs_corr_key key;
-    struct rs_corr_hdr hdr;
-    uint64_t convh;
-    int64_t own = rs_time_to_ns(rs_frame_time(frame));
-    int64_t t = rs_corr_clock_map(&c->opts.clock[point], own);
+    int64_t t = rs_corr_clock_map(&c->opts.clock[point], s->t);
 
     if (point >= c->opts.n_points)
         return;
@@ -361,7 +335,7 @@ rs_corr_feed(struct rs_corr *c, unsigned point, const struct rs_frame *frame,
     /* the window is counted from the latest time fed: the merge feeds in time order */
     if (c->now - c->opts.window > INT64_MIN + c->opts.window)
         expire(c, c->now - c->opts.window);
-    if (!rs_corr_key_of(pkt, &key, &hdr, &convh))
+    if (!s->rdma)
         return;
     /* a full ring grows before any entry is looked at (they move); at max_packets, or
      * out of memory, open_entry finishes the oldest instead */
@@ -373,10 +347,10 @@ rs_corr_feed(struct rs_corr *c, unsigned point, const struct rs_frame *frame,
     if (t > c->counts.last[point])
         c->counts.last[point] = t;
     struct corr_entry *oldest = NULL;
-    struct corr_entry *e = find_open(c, &key, convh, point, t, &oldest);
+    struct corr_entry *e = find_open(c, &s->key, s->conv, point, t, &oldest);
     bool fresh = e == NULL;
     if (fresh) {
-        e = open_entry(c, &key, convh, t);
+        e = open_entry(c, &s->key, s->conv, t);
         if (e->conv != UINT32_MAX)
             c->conv[e->conv].last_joined[point] = t;
         e->key_first = oldest == NULL;
@@ -388,14 +362,17 @@ rs_corr_feed(struct rs_corr *c, unsigned point, const struct rs_frame *frame,
     }
     e->seen |= (uint8_t)(1u << point);
     e->t[point] = t;
-    e->number[point] = frame->number;
-    e->hdr[point] = hdr;
+    e->number[point] = s->number;
+    e->hdr[point] = s->hdr;
     if (!fresh)
         return;
     e->shown = (uint8_t)point;
+    e->addr_kind = s->addr_kind;
+    memcpy(e->addr, s->addr, sizeof(e->addr));
+    if (frame == NULL)
+        return;
     e->frame = *frame;
     e->frame.data = NULL;
-    keep_addr(pkt, e);
     if (c->arena != NULL) {
         uint32_t len = frame->caplen;
         if (len > c->opts.copy_bytes / 4)
@@ -409,6 +386,22 @@ rs_corr_feed(struct rs_corr *c, unsigned point, const struct rs_frame *frame,
         e->copy_len = len;
         e->frame.caplen = len;
     }
+}
+
+void
+rs_corr_feed(struct rs_corr *c, unsigned point, const struct rs_frame *frame,
+             const struct rs_packet *pkt)
+{
+    struct rs_corr_sighting s;
+
+    rs_corr_sighting_of(frame, pkt, &s);
+    feed(c, point, &s, frame);
+}
+
+void
+rs_corr_feed_sighting(struct rs_corr *c, unsigned point, const struct rs_corr_sighting *s)
+{
+    feed(c, point, s, NULL);
 }
 
 void

@@ -80,6 +80,16 @@ lines = correlate(["-r", n0, "-r", marked_pcap, "-Y", "roceshark.corr.ce_marked_
                    "infiniband.bth.destqp", "-e", "infiniband.bth.psn"]).splitlines()
 t.check(sorted(lines) == sorted("A>B\t" + k for k in marked), "CE marked: %r" % lines)
 
+# -q matches on the records of each frame the estimating pass wrote to $TMPDIR, not on the
+# captures read again; where no such file can be made, it reads them: the same report.
+for rs in ([x for f in files("nccl") for x in ("-r", f)], ["-r", n0, "-r", cut_ng],
+           ["-r", n0, "-r", marked_pcap]):
+    args = [t.ROCESHARK, "correlate", "-q", "-z", "corr,qp"] + rs
+    spilled = t.run(args).stdout
+    p = t.run(args, env=dict(os.environ, TMPDIR=os.path.join(tmp, "none")))
+    t.check(p.stdout == spilled and p.stderr == "",
+            "with the records and without: %r, %r" % (spilled, p.stdout))
+
 # plot segments: one panel per segment, whose delay bars count the packets both ends saw,
 # whose red triangles count its losses and orange ticks its CE marks, as correlate's fields
 # say (in the bins of their times), and which renders.

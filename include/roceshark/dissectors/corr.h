@@ -69,6 +69,23 @@ struct rs_corr_hdr {
 bool rs_corr_key_of(const struct rs_packet *pkt, struct rs_corr_key *key,
                     struct rs_corr_hdr *hdr, uint64_t *conv);
 
+/* All the matcher takes of one frame: with it, a pass that prints no frame (-q, -z,
+ * plot) runs on these records rather than on the captures decoded again. */
+enum { RS_CORR_ADDR_NONE, RS_CORR_ADDR_IPV4, RS_CORR_ADDR_LID, RS_CORR_ADDR_IPV6 };
+struct rs_corr_sighting {
+    int64_t t;                      /* the frame's time, the point's own clock, ns */
+    uint64_t number;                /* frame number in its capture */
+    uint64_t conv;
+    struct rs_corr_key key;
+    struct rs_corr_hdr hdr;
+    bool rdma;                      /* false: not RDMA with an ICRC, it only moves time on */
+    uint8_t addr_kind;              /* RS_CORR_ADDR_*: the addresses a conversation's name */
+    uint8_t addr[8];                /* shows (IPv4 both; LIDs; IPv6/GRH last two bytes) */
+};
+/* What rs_corr_feed() takes of frame and pkt; returns s->rdma. */
+bool rs_corr_sighting_of(const struct rs_frame *frame, const struct rs_packet *pkt,
+                         struct rs_corr_sighting *s);
+
 /* What one correlated packet gave: the view roceshark.corr.* read (rs_packet.corr). */
 struct rs_corr_view {
     uint8_t n_points;
@@ -172,6 +189,9 @@ void rs_corr_use_paths(struct rs_corr *c, const struct rs_corr *learned);
  * RDMA with an ICRC only move the clock on. */
 void rs_corr_feed(struct rs_corr *c, unsigned point, const struct rs_frame *frame,
                   const struct rs_packet *pkt);
+/* The same from the record of a frame, for a pass with no_frames (no frame is held). */
+void rs_corr_feed_sighting(struct rs_corr *c, unsigned point,
+                           const struct rs_corr_sighting *s);
 /* Finishes every packet still open (at the end of the captures). */
 void rs_corr_flush(struct rs_corr *c);
 
