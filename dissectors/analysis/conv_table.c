@@ -36,7 +36,8 @@
  * with it when no remembered request covers it exactly. */
 #define PAIR_PSN_WINDOW 4096
 #define CONV_SLAB_MIN 16            /* conversations in the first slab */
-#define CONV_SLAB_MAX 1024          /* and at most in one (some 650 KiB) */
+/* and at most in one: what fills 4 MiB, two huge pages (rs_zalloc_populated) */
+#define CONV_SLAB_MAX (((4u << 20) - sizeof(struct conv_slab)) / sizeof(struct conv))
 
 static uint32_t
 key_hash(const struct stream_key *key)
@@ -155,6 +156,12 @@ conv_table_init(struct rs_analyzer *an)
     an->archive_by_id = g_new0(struct archive_index, 1);
 }
 
+static size_t
+conv_slab_size(uint32_t cap)
+{
+    return sizeof(struct conv_slab) + (size_t)cap * sizeof(struct conv);
+}
+
 /* Memory for a new conversation, zeroed: the newest slab's next, or a new
  * slab twice the last one's size (from CONV_SLAB_MIN to CONV_SLAB_MAX), so
  * that a capture of a few QPs holds a few, and a large table few slabs. */
@@ -165,8 +172,7 @@ conv_alloc(struct rs_analyzer *an)
 
     if (s == NULL || s->used == s->cap) {
         uint32_t cap = s == NULL ? CONV_SLAB_MIN : MIN(2 * s->cap, CONV_SLAB_MAX);
-        struct conv_slab *n = rs_zalloc_populated(sizeof(struct conv_slab) +
-                                                  (size_t)cap * sizeof(struct conv));
+        struct conv_slab *n = rs_zalloc_populated(conv_slab_size(cap));
         n->cap = cap;
         n->next = s;
         an->slabs = s = n;
@@ -183,7 +189,7 @@ conv_table_free(struct rs_analyzer *an)
             req_stream_free(&s->convs[i].req);
             g_free(s->convs[i].lat);
         }
-        g_free(s);
+        rs_zalloc_free(s, conv_slab_size(s->cap));
     }
     an->slabs = NULL;
     rs_ptr_index_free(&an->streams);

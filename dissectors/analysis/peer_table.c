@@ -45,7 +45,7 @@ endpoint_make(struct endpoint *ep, const struct rs_addr *addr, uint32_t qpn)
 void
 peer_table_free(struct peer_table *t)
 {
-    g_free(t->index);
+    rs_zalloc_free(t->index, t->cap * sizeof(*t->index));
     g_free(t->records);
     memset(t, 0, sizeof(*t));
 }
@@ -129,7 +129,7 @@ grow_index(struct peer_table *t)
             j = (j + 1) & (t->cap - 1);
         t->index[j] = old[i];
     }
-    g_free(old);
+    rs_zalloc_free(old, old_cap * sizeof(*old));
 }
 
 /* Points the entry of ep (hashing to h; added if new) at end `end` of record r. */

@@ -1069,6 +1069,53 @@ test_steady_state_allocates_nothing(void **state)
     rs_analyzer_free(r.an);
 }
 
+/* The VmFlags line of the mapping that holds p, from /proc/self/smaps. */
+static bool
+mapping_flags(const void *p, char *flags, size_t size)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    char line[512];
+    bool inside = false, found = false;
+
+    assert_non_null(f);
+    while (!found && fgets(line, sizeof(line), f) != NULL) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+            inside = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+        } else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
+            snprintf(flags, size, "%s", line + 8);
+            found = true;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* The indexes' and slabs' memory: from RS_HUGE_PAGE on zeroed, aligned to a huge
+ * page and advised to take them ("hg"), its last byte ours; below, zeroed from the
+ * heap. Both free. */
+static void
+test_zalloc_populated(void **state)
+{
+    size_t big = RS_HUGE_PAGE + 12345, small = 3000;
+    char flags[512];
+
+    (void)state;
+    uint8_t *b = rs_zalloc_populated(big);
+    assert_int_equal((uintptr_t)b % RS_HUGE_PAGE, 0);
+    for (size_t i = 0; i < big; i += 997)
+        assert_int_equal(b[i], 0);
+    assert_int_equal(b[big - 1], 0);
+    b[big - 1] = 1;
+    assert_true(mapping_flags(b, flags, sizeof(flags)));
+    assert_non_null(strstr(flags, " hg"));
+    rs_zalloc_free(b, big);
+    uint8_t *s = rs_zalloc_populated(small);
+    for (size_t i = 0; i < small; i++)
+        assert_int_equal(s[i], 0);
+    rs_zalloc_free(s, small);
+}
+
 int
 main(void)
 {
@@ -1095,6 +1142,7 @@ main(void)
         cmocka_unit_test(test_peer_table),
         cmocka_unit_test(test_peer_table_bounded),
         cmocka_unit_test(test_steady_state_allocates_nothing),
+        cmocka_unit_test(test_zalloc_populated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -87,12 +87,19 @@ rs_ptr_index_find(const struct rs_ptr_index *t, uint32_t hash,
     }
 }
 
-/* n zeroed bytes with every page already faulted in. For tables that
- * are touched at random from the start (the indexes' slots) or filled soon
- * (a slab of conversations): one call maps them all, where touching them
- * took a fault per page, a few microseconds each under virtualisation, and
- * on traffic of new conversations the faults were a fifth of the analysis. */
+/* From this size on, rs_zalloc_populated() maps huge pages. */
+#define RS_HUGE_PAGE ((size_t)2 << 20)
+
+/* n zeroed bytes with every page already faulted in, from RS_HUGE_PAGE on
+ * in a mapping of their own, aligned for and advised to take huge pages. For
+ * tables that are touched at random from the start (the indexes' slots) or
+ * filled soon (a slab of conversations): one call maps them all, where
+ * touching them took a fault per page, a few microseconds each under
+ * virtualisation, and on traffic of new conversations the faults were a
+ * fifth of the analysis. */
 void *rs_zalloc_populated(size_t n);
+/* Frees what rs_zalloc_populated(n) returned. */
+void rs_zalloc_free(void *p, size_t n);
 
 /* Adds ptr under hash; the caller knows no equal key is there. */
 void rs_ptr_index_insert(struct rs_ptr_index *t, uint32_t hash, void *ptr);
