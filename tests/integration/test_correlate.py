@@ -22,6 +22,7 @@ def correlate(args):
     return p.stdout
 
 
+ROWS = {}      # each run's packets as -T fields gives them: (segment, lost, CE)
 for run, packets in RUNS.items():
     rs = []
     for f in files(run):
@@ -41,12 +42,15 @@ for run, packets in RUNS.items():
     # the per-packet fields: one line per packet, each seen at two points with one delay
     lines = correlate(rs + ["-T", "fields", "-e", "roceshark.corr.seen_at", "-e",
                             "roceshark.corr.segment", "-e", "roceshark.corr.delay", "-e",
-                            "roceshark.corr.lost_between", "-e", "infiniband.bth.psn"]).splitlines()
+                            "roceshark.corr.lost_between", "-e", "infiniband.bth.psn", "-e",
+                            "roceshark.corr.ce_marked_between"]).splitlines()
     t.check(len(lines) == packets, "%s: %d lines for %d packets" % (run, len(lines), packets))
+    ROWS[run] = [(line.split("\t")[1], line.split("\t")[3], line.split("\t")[5])
+                 for line in lines]     # segment, lost, CE: what plot segments draws
     for line in lines:
-        seen, seg, delay, lost, psn = line.split("\t")
+        seen, seg, delay, lost, psn, ce = line.split("\t")
         t.check(len(seen.split(",")) == 2 and re.fullmatch(r"[ABC]>[ABC]", seg) and lost == ""
-                and psn != "", "%s: %r" % (run, line))
+                and psn != "" and ce == "", "%s: %r" % (run, line))
         # upstream first: the delay after the offsets is not below minus both bounds
         bounds = {p: float(b) for p, _, b in clocks}
         t.check(float(delay) * 1e6 > -(bounds.get(seg[0], 0) + bounds.get(seg[2], 0)),
@@ -90,7 +94,7 @@ t.check(sorted(lines) == sorted("A>B\t" + k for k in marked), "CE marked: %r" % 
 # say (in the bins of their times), and which renders. Drawn with the records of each frame
 # (no frame is printed), checked against the fields of correlate, which reads the captures
 # again to print them.
-def plot_segments(files_, render=False):
+def plot_segments(files_, render=False, rows=None):
     svg = os.path.join(tmp, "segments.svg")
     args = [t.ROCESHARK, "plot", "segments", "-o", svg]
     for f in files_:
@@ -99,11 +103,13 @@ def plot_segments(files_, render=False):
     if render:
         t.run(["rsvg-convert", svg, "-o", svg + ".png"])
     want = {}
-    for line in correlate(["-T", "fields", "-e", "roceshark.corr.segment", "-e",
+    if rows is None:
+        rows = [line.split("\t") for line in
+                correlate(["-T", "fields", "-e", "roceshark.corr.segment", "-e",
                            "roceshark.corr.lost_between", "-e",
                            "roceshark.corr.ce_marked_between"] +
-                          [x for f in files_ for x in ("-r", f)]).splitlines():
-        seg, lost, ce = line.split("\t")
+                          [x for f in files_ for x in ("-r", f)]).splitlines()]
+    for seg, lost, ce in rows:
         for s in seg.split(",") if seg else []:
             want.setdefault(s, [0, 0, 0])[0] += 1
         if lost:
@@ -124,7 +130,8 @@ def plot_segments(files_, render=False):
 
 t.check(plot_segments([n0, cut_pcap])["A>B"][1] == 3, "three lost on A>B")
 t.check(plot_segments([n0, marked_pcap])["A>B"][2] == 2, "two CE marked on A>B")
-got = plot_segments(files("nccl"), render=True)    # one rendering: the three draw alike
+# one rendering: the three draw alike; the fields are those the run gave above
+got = plot_segments(files("nccl"), render=True, rows=ROWS["nccl"])
 t.check(len(got) == 6 and sum(v[0] for v in got.values()) == RUNS["nccl"],
         "the nccl run's six segments: %r" % got)
 

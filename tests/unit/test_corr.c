@@ -4,7 +4,8 @@
  * recovered within the stated bound, losses put on the segment that lost them, capture
  * misses told apart, CE marks and TTL changes found, a retransmission after a loss and
  * a go-back-N copy sent before its original arrived each paired with its own sighting,
- * a full table finishing packets early, and the table growing while packets are open.
+ * a full table finishing packets early, and the table growing while packets are open;
+ * the same found from the records of the frames as from the frames.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -101,6 +102,9 @@ sink(void *ctx, const struct rs_corr_view *v, const struct rs_frame *f)
 }
 
 static const struct rs_corr_clock *cmp_clock;
+/* The last pass takes the records of the frames (rs_corr_feed_sighting, no frame held), as
+ * correlate -q takes them back from its spill, rather than the frames. */
+static bool by_sighting;
 
 static int
 cmp_mapped(const void *a, const void *b)
@@ -112,16 +116,50 @@ cmp_mapped(const void *a, const void *b)
     return tx < ty ? -1 : tx > ty;
 }
 
-/* What `roceshark correlate` does with files: a probe, an estimating pass and the last
- * pass, each merged in time on the clocks it has. */
+/* The last pass of correlate: merged on the fitted clocks, with the paths est learned. */
 static struct rs_corr *
-correlate(struct world *w, unsigned n_points, struct rs_corr_clock fitted[],
-          struct rs_corr **est_out)
+last_pass(struct world *w, struct rs_corr_opts opts, const struct rs_corr_clock fitted[],
+          const struct rs_corr *est)
+{
+    struct rs_decode_opts dopts;
+    struct rs_corr *fin;
+    struct rs_packet pkt;
+
+    rs_decode_opts_init(&dopts);
+    dopts.verify_crc = false;
+    opts.collect = false;
+    opts.no_frames = by_sighting;
+    memcpy(opts.clock, fitted, sizeof(opts.clock));
+    assert_int_equal(rs_corr_new(&opts, sink, w, &fin, NULL), 0);
+    rs_corr_use_paths(fin, est);
+    cmp_clock = fitted;
+    qsort(w->s, w->n, sizeof(*w->s), cmp_mapped);
+    for (unsigned i = 0; i < w->n; i++) {
+        struct rs_corr_sighting rec;
+        w->s[i].frame.data = w->s[i].bytes;
+        rs_decode_frame(&w->s[i].frame, &dopts, &pkt);
+        if (!by_sighting) {
+            rs_corr_feed(fin, w->s[i].point, &w->s[i].frame, &pkt);
+            continue;
+        }
+        assert_true(rs_corr_sighting_of(&w->s[i].frame, &pkt, &rec));
+        rs_corr_feed_sighting(fin, w->s[i].point, &rec);
+    }
+    rs_corr_flush(fin);
+    return fin;
+}
+
+/* What `roceshark correlate` does with files: a probe, an estimating pass and the last
+ * pass, each merged in time on the clocks it has. *opts_out: what the last pass was made
+ * with, but the clocks. */
+static struct rs_corr *
+correlate_opts(struct world *w, unsigned n_points, struct rs_corr_clock fitted[],
+               struct rs_corr **est_out, struct rs_corr_opts *opts_out)
 {
     struct rs_decode_opts dopts;
     struct rs_corr_probe *probe;
     struct rs_corr_opts opts;
-    struct rs_corr *est, *fin;
+    struct rs_corr *est;
     struct rs_packet pkt;
     struct rs_corr_clock coarse[RS_CORR_MAX_POINTS] = {{0}};
 
@@ -154,20 +192,17 @@ correlate(struct world *w, unsigned n_points, struct rs_corr_clock fitted[],
     rs_corr_clocks(est, fitted);
     if (rs_corr_window_for_delay(rs_corr_counts(est).delay_max) > opts.window)
         opts.window = rs_corr_window_for_delay(rs_corr_counts(est).delay_max);
-    opts.collect = false;
-    memcpy(opts.clock, fitted, sizeof(opts.clock));
-    assert_int_equal(rs_corr_new(&opts, sink, w, &fin, NULL), 0);
-    rs_corr_use_paths(fin, est);
-    cmp_clock = fitted;
-    qsort(w->s, w->n, sizeof(*w->s), cmp_mapped);
-    for (unsigned i = 0; i < w->n; i++) {
-        w->s[i].frame.data = w->s[i].bytes;
-        rs_decode_frame(&w->s[i].frame, &dopts, &pkt);
-        rs_corr_feed(fin, w->s[i].point, &w->s[i].frame, &pkt);
-    }
-    rs_corr_flush(fin);
     *est_out = est;
-    return fin;
+    if (opts_out != NULL)
+        *opts_out = opts;
+    return last_pass(w, opts, fitted, est);
+}
+
+static struct rs_corr *
+correlate(struct world *w, unsigned n_points, struct rs_corr_clock fitted[],
+          struct rs_corr **est_out)
+{
+    return correlate_opts(w, n_points, fitted, est_out, NULL);
 }
 
 /* B's clock: theta0 ahead of A's at the start, running fast by drift. */
@@ -247,16 +282,14 @@ test_offset_and_drift(void **state)
 
 /* A > B > C: a drop on B>C, a capture miss at B, CE marked and TTL lowered on A>B, and a
  * retransmission after a loss on A>B. Clocks are equal. */
+/* Three points A, B, C, packets each way: drops on A>B (each retransmitted) and B>C,
+ * misses at B, CE marks on A>B, go-back-N copies, the TTL falling at each hop. */
 static void
-test_loss_ce_and_misses(void **state)
+lossy_world(struct world *w, uint32_t packets)
 {
     const int64_t base = 1700000000ll * 1000000000ll;
-    struct world *w = world_new();
-    struct rs_corr_clock k[RS_CORR_MAX_POINTS];
-    struct rs_corr *est;
 
-    (void)state;
-    for (uint32_t i = 0; i < 2000; i++) {
+    for (uint32_t i = 0; i < packets; i++) {
         int64_t t = base + (int64_t)i * 1000000;
         bool drop_bc = i % 100 == 7, miss_b = i % 100 == 9, ce = i % 50 == 3;
         bool drop_ab = i % 100 == 11;
@@ -283,6 +316,17 @@ test_loss_ce_and_misses(void **state)
         add(w, 1, t + 300000, 9, 0x12, i, 1, 63);
         add(w, 0, t + 500000, 9, 0x12, i, 1, 62);
     }
+}
+
+static void
+test_loss_ce_and_misses(void **state)
+{
+    struct world *w = world_new();
+    struct rs_corr_clock k[RS_CORR_MAX_POINTS];
+    struct rs_corr *est;
+
+    (void)state;
+    lossy_world(w, 2000);
     struct rs_corr *c = correlate(w, 3, k, &est);
     struct rs_corr_counts n = rs_corr_counts(c);
     /* 20 lost A>B (their retransmissions arrive), 20 lost B>C */
@@ -301,6 +345,46 @@ test_loss_ce_and_misses(void **state)
     assert_int_equal(w->ttl_changed, (2000 - 40) + 20 + 20 + 2 * 2000);
     rs_corr_free(c);
     rs_corr_free(est);
+    world_free(w);
+}
+
+/* The last pass fed the 72-byte records of the frames, as correlate -q feeds them, finds
+ * what it finds fed the frames: the same counts, losses, CE marks, misses, delays and
+ * changes. */
+static void
+test_sightings(void **state)
+{
+    struct world *w = world_new();
+    struct rs_corr_clock k[RS_CORR_MAX_POINTS];
+    struct rs_corr_opts opts;
+    struct rs_corr *est, *c[2];
+    struct rs_corr_counts n[2];
+    struct world seen[2];
+
+    (void)state;
+    lossy_world(w, 400);
+    c[0] = correlate_opts(w, 3, k, &est, &opts);
+    seen[0] = *w;
+    w->finished = w->lost_ab = w->lost_bc = w->ce_ab = w->missed_b = 0;
+    w->ttl_changed = w->odd_delays = 0;
+    by_sighting = true;
+    c[1] = last_pass(w, opts, k, est);
+    by_sighting = false;
+    seen[1] = *w;
+    for (int i = 0; i < 2; i++) {
+        n[i] = rs_corr_counts(c[i]);
+        rs_corr_free(c[i]);
+    }
+    rs_corr_free(est);
+    assert_memory_equal(&n[0], &n[1], sizeof(n[0]));
+    assert_int_equal(seen[1].finished, 400 + 4 + 4 + 400);
+    assert_int_equal(seen[1].lost_ab, seen[0].lost_ab);
+    assert_int_equal(seen[1].lost_bc, seen[0].lost_bc);
+    assert_int_equal(seen[1].ce_ab, 8);
+    assert_int_equal(seen[1].ce_ab, seen[0].ce_ab);
+    assert_int_equal(seen[1].missed_b, seen[0].missed_b);
+    assert_int_equal(seen[1].ttl_changed, seen[0].ttl_changed);
+    assert_int_equal(seen[1].odd_delays, 0);
     world_free(w);
 }
 
@@ -435,6 +519,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_offset_and_drift),
         cmocka_unit_test(test_loss_ce_and_misses),
+        cmocka_unit_test(test_sightings),
         cmocka_unit_test(test_window_from_delays),
         cmocka_unit_test(test_bounded),
         cmocka_unit_test(test_ring_grows),
