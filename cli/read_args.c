@@ -309,6 +309,10 @@ read_parse_args(int argc, char **argv, struct read_opts *ro)
      * conversation past the bound: only -z conv,qp reads them. */
     ro->pipe.analysis.keep_evicted = false;
     for (size_t i = 0; i < ro->n_stats; i++) {
+        /* --compat tshark: -z expert is tshark's table of Wireshark's items */
+        char err[RS_ERRBUF_SIZE];
+        if (rs_stat_set_tshark(ro->stats[i], ro->display.info_tshark, err) != 0)
+            return cli_fail(CLI_EXIT_INTERNAL, "-z %s: %s", ro->stat_specs[i], err);
         ro->pipe.analysis.keep_evicted |= rs_stat_lists_conversations(ro->stats[i]);
         /* a statistic's filter on udp.stream needs UDP followed too (not tcp_only) */
         ro->pipe.streams |= rs_stat_needs_streams(ro->stats[i]);

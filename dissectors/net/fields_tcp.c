@@ -833,6 +833,24 @@ tcp_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
     }
 }
 
+unsigned
+tcp_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
+{
+    struct tcp_opt o;
+    unsigned n = 0;
+
+    if (kind != RS_WSX_TCP_MSS_PRESENT && kind != RS_WSX_TCP_DSACK)
+        return tcp_expert_present(pkt, kind) ? 1 : 0;
+    /* an option's item: one per option that raises it, as the tree shows them */
+    if (!tcp_reaches(pkt, 14) || (pkt->flags & RS_PKT_QUOTED))
+        return 0;
+    for (unsigned i = 0; option_at(pkt, i, &o); i++)
+        n += kind == RS_WSX_TCP_MSS_PRESENT
+                 ? o.kind == OPT_MSS && !(tcp_flags(pkt) & TH_SYN)
+                 : o.kind == OPT_SACK && o.len >= 10 && is_dsack(pkt, &o);
+    return n;
+}
+
 uint32_t
 tcp_expert_anchor(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
 {

@@ -152,21 +152,28 @@ header(const uint8_t *d, uint32_t n, const char *name)
     return NULL;
 }
 
+/* An HTTP request or status line at the segment's first byte. */
+static bool
+http_start(const uint8_t *d, uint32_t n)
+{
+    static const char *const starts[] = {"GET ", "POST ", "PUT ", "HEAD ", "DELETE ",
+                                         "OPTIONS ", "PATCH ", "CONNECT ", "TRACE ",
+                                         "HTTP/1."};
+
+    for (size_t i = 0; i < RS_ARRAY_SIZE(starts); i++) {
+        size_t k = strlen(starts[i]);
+        if (n >= k && memcmp(d, starts[i], k) == 0)
+            return true;
+    }
+    return false;
+}
+
 /* A whole HTTP message from the segment's first byte: a request or status line, the
  * headers' end, and the body Content-Length announces (or a chunked body's last chunk). */
 static bool
 http_message(const uint8_t *d, uint32_t n)
 {
-    static const char *const starts[] = {"GET ", "POST ", "PUT ", "HEAD ", "DELETE ",
-                                         "OPTIONS ", "PATCH ", "CONNECT ", "TRACE ",
-                                         "HTTP/1."};
-    bool start = false;
-
-    for (size_t i = 0; i < RS_ARRAY_SIZE(starts) && !start; i++) {
-        size_t k = strlen(starts[i]);
-        start = n >= k && memcmp(d, starts[i], k) == 0;
-    }
-    if (!start)
+    if (!http_start(d, n))
         return false;
     const uint8_t *end = memmem(d, n, "\r\n\r\n", 4);
     if (end == NULL)
@@ -208,6 +215,20 @@ above_l4(const struct rs_packet *pkt)
     if (p == &protocols[I_HTTP] && !http_message(d, n))
         return NULL;
     return p;
+}
+
+bool
+rs_ident_http_start(const struct rs_packet *pkt)
+{
+    const uint8_t *d;
+    uint32_t n;
+
+    if (!rs_packet_has(pkt, RS_LAYER_TCP) || pkt->iwarp != NULL || !rs_packet_data(pkt, 0, &d, &n))
+        return false;
+    const uint8_t *l4 = rs_packet_at(pkt, RS_LAYER_TCP);
+    return (by_port(rs_load_be16(l4), ON_TCP) == &protocols[I_HTTP] ||
+            by_port(rs_load_be16(l4 + 2), ON_TCP) == &protocols[I_HTTP]) &&
+           http_start(d, n) && !tls_record(d, n);
 }
 
 /* Where the Ethernet header and its tags end. */

@@ -36,6 +36,8 @@ bool tcp_reaches(const struct rs_packet *pkt, uint32_t bytes);
 
 /* The TCP items (fields_tcp.c). */
 bool tcp_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
+/* How many items of kind pkt's TCP header raises: one per option for an option's. */
+unsigned tcp_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
 /* Where the item's line sits: the start of what it hangs under. */
 uint32_t tcp_expert_anchor(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
 

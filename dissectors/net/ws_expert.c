@@ -24,7 +24,7 @@
 #include "net/net_int.h"
 
 const struct rs_ws_expert rs_ws_experts[RS_WSX_COUNT] = {
-    [RS_WSX_ETH_PADDING_BAD] = {"eth.padding_bad", "ETH", RS_WS_NOTE, RS_WS_PROTOCOL},
+    [RS_WSX_ETH_PADDING_BAD] = {"eth.padding_bad", "Ethertype", RS_WS_NOTE, RS_WS_PROTOCOL},
     [RS_WSX_TCP_SYN] = {"tcp.connection.syn", "TCP", RS_WS_CHAT, RS_WS_SEQUENCE},
     [RS_WSX_TCP_SYNACK] = {"tcp.connection.synack", "TCP", RS_WS_CHAT, RS_WS_SEQUENCE},
     [RS_WSX_TCP_FIN] = {"tcp.connection.fin", "TCP", RS_WS_CHAT, RS_WS_SEQUENCE},
@@ -104,6 +104,14 @@ rs_ws_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
     if (kind == RS_WSX_ETH_PADDING_BAD)
         return eth_padding_bad(pkt);
     return kind < RS_WSX_COUNT && tcp_expert_present(pkt, kind);
+}
+
+unsigned
+rs_ws_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
+{
+    if (kind == RS_WSX_ETH_PADDING_BAD)
+        return eth_padding_bad(pkt) ? 1 : 0;
+    return kind < RS_WSX_COUNT ? tcp_expert_count(pkt, kind) : 0;
 }
 
 size_t

@@ -58,7 +58,7 @@ static const struct stat_ops stats[] = {
     {"endpoints", ARGS_REQUIRED, 0, endpoints_init, stats_addr_packet, stats_addr_print,
      stats_addr_free},
     {"expert", ARGS_OPTIONAL, NEEDS_ANALYSIS | NEEDS_CRC, stats_expert_init,
-     stats_expert_packet, stats_expert_print, NULL},
+     stats_expert_packet, stats_expert_print, stats_expert_free},
     {"io,phs", ARGS_OPTIONAL, 0, stats_phs_init, stats_phs_packet, stats_phs_print,
      stats_phs_free},
     {"io,stat", ARGS_REQUIRED, NEEDS_ANALYSIS_IF_FILTERED, stats_io_init, stats_io_packet,
@@ -120,9 +120,20 @@ filters_use(const struct rs_stat *st, const char *field)
     return false;
 }
 
+int
+rs_stat_set_tshark(struct rs_stat *st, bool on, char *err)
+{
+    if (st->ops->init != stats_expert_init)
+        return 0;
+    st->tshark = on;
+    return on ? stats_expert_ws_start(st, err) : 0;
+}
+
 bool
 rs_stat_needs_streams(const struct rs_stat *st)
 {
+    if (st->tshark)
+        return true;        /* TCP's sequence analysis and FIN order make items */
     for (size_t k = 0; rs_streams_fields[k] != NULL; k++)
         if (filters_use(st, rs_streams_fields[k]))
             return true;

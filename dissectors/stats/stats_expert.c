@@ -3,7 +3,7 @@
  * stats_expert.c - `-z expert[,LEVEL][,FILTER]`: expert items counted by severity and
  * kind, with the first frames of each, as `tshark -z expert` lists them; LEVEL (error,
  * warn, note, chat, comment) leaves out what is less severe, FILTER the frames it does
- * not take.
+ * not take. With rs_stat_set_tshark(), tshark's own table instead (stats_expert_ws.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +26,7 @@ stats_expert_init(struct rs_stat *st, const char *args, char *err)
         size_t n = strlen(levels[i].name);
         if (strncmp(args, levels[i].name, n) == 0 && (args[n] == '\0' || args[n] == ',')) {
             st->min_severity = levels[i].severity;
+            st->ws_min_level = (int)i;      /* tshark's form has all five */
             filter = args[n] == ',' ? args + n + 1 : args + n;
             break;
         }
@@ -56,6 +57,10 @@ stats_expert_packet(struct rs_stat *st, const struct rs_packet *pkt)
 
     if (st->n_filters > 0 && !rs_filter_match(st->filters[0], pkt))
         return;
+    if (st->tshark) {
+        stats_expert_ws_packet(st, pkt);
+        return;
+    }
     rs_expert_foreach(pkt, count_expert, &x);
 }
 
@@ -63,6 +68,10 @@ void
 stats_expert_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o)
 {
     (void)at;
+    if (st->tshark) {
+        stats_expert_ws_print(st, o);
+        return;
+    }
     for (int sev = RS_SEV_ERROR; sev >= st->min_severity; sev--) {
         uint64_t total = 0;
         for (int k = 0; rs_experts[k].field != NULL; k++)
@@ -84,4 +93,10 @@ stats_expert_print(struct rs_stat *st, const struct rs_stat_stages *at, struct r
             rs_out_str(o, c->count > EXPERT_FIRST_FRAMES ? " ...\n" : "\n");
         }
     }
+}
+
+void
+stats_expert_free(struct rs_stat *st)
+{
+    stats_expert_ws_free(st);
 }

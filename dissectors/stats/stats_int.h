@@ -26,8 +26,13 @@
 
 enum addr_type { ADDR_ETH, ADDR_IPV4, ADDR_IPV6, ADDR_UDP, ADDR_TCP };
 
+/* expert in tshark's form keeps at most this many rows (distinct protocol and summary);
+ * the items of more are counted on one row per severity (docs/limits.md). */
+#define WS_EXPERT_MAX_ROWS 65536
+
 struct addr_table;
 struct phs_node;
+struct ws_expert_table;
 
 struct expert_count {
     uint64_t count;
@@ -46,6 +51,12 @@ struct rs_stat {
      * frames counted (expert,LEVEL,FILTER: filters[0]) */
     struct expert_count experts[RS_EXPERT_MAX_KINDS];
     int min_severity;
+    /* expert in tshark's form (rs_stat_set_tshark): Wireshark's items of the frames, by
+     * severity, protocol and summary; the least of tshark's five levels shown (0: comment
+     * to 4: error) */
+    bool tshark;
+    int ws_min_level;
+    struct ws_expert_table *ws;
     /* io,stat */
     int64_t interval_ns;
     struct rs_time last_rel;            /* the latest time since the first frame */
@@ -93,6 +104,12 @@ void stats_addr_free(struct rs_stat *st);
 int stats_expert_init(struct rs_stat *st, const char *args, char *err);
 void stats_expert_packet(struct rs_stat *st, const struct rs_packet *pkt);
 void stats_expert_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o);
+void stats_expert_free(struct rs_stat *st);
+/* its tshark form (stats_expert_ws.c): Wireshark's items as tshark -z expert counts them */
+int stats_expert_ws_start(struct rs_stat *st, char *err);
+void stats_expert_ws_packet(struct rs_stat *st, const struct rs_packet *pkt);
+void stats_expert_ws_print(struct rs_stat *st, struct rs_out *o);
+void stats_expert_ws_free(struct rs_stat *st);
 
 /* io,stat,INTERVAL[,FILTER]... (stats_io.c) */
 int stats_io_init(struct rs_stat *st, const char *args, char *err);

@@ -11,7 +11,9 @@ ib_write_bw and ibv_rc_pingpong through `roceshark run`, all three at QP 0x11 on
   - the same with the TCP exchanges filtered out: the PSNs' restart after a quiet gap says it;
   - roceshark.analysis.psn_rel counts from each run's first PSN: 0 on each first request, and
     -Y and -e select by it;
-  - `-z expert` shows the note, under Sequence, as a Note."""
+  - `-z expert` shows the note, under Sequence, as a Note; with --compat tshark it is
+    tshark 4.0's table of Wireshark's items instead: TCP's, first seen first, the two
+    D-SACKs of one option each, and no note of ours (tshark has none)."""
 import os
 import re
 
@@ -53,6 +55,41 @@ t.check("Transport rule violation" not in p.stdout and
         re.search(r"^\s+2\s+Sequence\s+QP numbers reused: a new conversation\s+\d+ \d+$",
                   p.stdout, re.M) is not None and "\nNote (2)" in p.stdout,
         "-z expert: two notes, nothing else:\n%s" % p.stdout)
+
+# tshark 4.0's -z expert on this capture, word for word.
+TSHARK_EXPERT = """
+Warns (3)
+=============
+   Frequency      Group           Protocol  Summary
+           2   Sequence                TCP  D-SACK Sequence
+           1   Sequence                TCP  Connection reset (RST)
+
+Notes (9)
+=============
+   Frequency      Group           Protocol  Summary
+           5   Sequence                TCP  This frame initiates the connection closing
+           2   Sequence                TCP  This frame is a (suspected) retransmission
+           2   Sequence                TCP  This frame undergoes the connection closing
+
+Chats (13)
+=============
+   Frequency      Group           Protocol  Summary
+           1   Sequence                TCP  Connection establish request (SYN): server port 18600
+           1   Sequence                TCP  Connection establish acknowledge (SYN+ACK): server port 18600
+           7   Sequence                TCP  Connection finish (FIN)
+           1   Sequence                TCP  Connection establish request (SYN): server port 18601
+           1   Sequence                TCP  Connection establish acknowledge (SYN+ACK): server port 18601
+           1   Sequence                TCP  Connection establish request (SYN): server port 18602
+           1   Sequence                TCP  Connection establish acknowledge (SYN+ACK): server port 18602
+"""
+p = t.run([t.ROCESHARK, "read", "-r", CAP, "-q", "-z", "expert", "--compat", "tshark"])
+t.check(p.stdout == TSHARK_EXPERT, "-z expert --compat tshark: tshark's table:\n%s" % p.stdout)
+p = t.run([t.ROCESHARK, "read", "-r", CAP, "-q", "-z", "expert,warn,tcp.srcport == 18600",
+           "-o", "roceshark.info:tshark"])
+t.check(p.stdout == "\nWarns (1)\n" + TSHARK_EXPERT.split("\n", 2)[2].split("  2 ")[0] +
+        "  1   Sequence                TCP  D-SACK Sequence\n",
+        "-z expert,warn,FILTER in tshark's form: warnings of the frames it takes:\n%s"
+        % p.stdout)
 
 # Without the TCP exchanges: the PSNs restart far away after the pause between runs.
 tmp = t.tempdir()

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """-z tables: conversations and endpoints of each address type, io,phs, io,stat and expert,
 all of a capture's in one run of each tool (tshark prints them last asked first, read
-first asked first: they are matched by title). A case is one table on one capture,
+first asked first: they are matched by title); read's with --compat tshark, which makes
+its expert table tshark's. A case is one table on one capture,
 identical when its text is."""
 import paritylib as pl
 
@@ -21,7 +22,7 @@ def run(ctx):
 
     def one(path):
         want = pl.split_tables(ctx.tshark(["-r", path] + args + ctx.tshark_flags(path)).stdout)
-        got = pl.split_tables(ctx.read(["-r", path] + args).stdout)
+        got = pl.split_tables(ctx.read(["-r", path] + args + ["--compat", "tshark"]).stdout)
         identical, failures = 0, []
         for title in sorted(want):
             if got.get(title) == want[title]:

@@ -103,6 +103,9 @@ extern const struct rs_ws_expert rs_ws_experts[RS_WSX_COUNT];
 
 /* Whether pkt carries the item kind. */
 bool rs_ws_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
+/* How many items of kind pkt carries, each option's counted (rs_ws_expert_present() asks
+ * of the option pkt->item names): as many as -z expert counts. */
+unsigned rs_ws_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
 /* Writes its message ("Connection establish request (SYN): server port 4791"); returns
  * the length, as snprintf. */
 size_t rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind,

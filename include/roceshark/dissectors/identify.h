@@ -30,6 +30,10 @@ struct rs_ident_protocol {
 /* The protocol above the layers we decode that pkt carries, or NULL. */
 const struct rs_ident_protocol *rs_ident_protocol(const struct rs_packet *pkt);
 
+/* Whether pkt's TCP segment, to or from HTTP's port, begins an HTTP message (a request
+ * or status line at its first byte), whether the segment holds it whole or not. */
+bool rs_ident_http_start(const struct rs_packet *pkt);
+
 /* Whether pkt is an IEEE 802.3 frame (a length where the Ethertype would be), whose
  * payload Wireshark hands to LLC. */
 bool rs_ident_is_llc(const struct rs_packet *pkt);

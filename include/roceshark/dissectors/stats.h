@@ -33,6 +33,12 @@ bool rs_stat_needs_crc(const struct rs_stat *st);
 /* Whether one of its filters reads a field of the streams stage (tcp.stream,
  * udp.time_relative, ...: streams.h), which then must run. */
 bool rs_stat_needs_streams(const struct rs_stat *st);
+/* Prints tshark's table where tshark has one of its own: -z expert then lists Wireshark's
+ * expert items (Ethernet padding, TCP, HTTP's start lines, malformed packets) under
+ * tshark's headings, as tshark 4.0 counts them, where it lists ours (--compat tshark).
+ * Every other statistic is tshark's already. Before the first frame; 0, or -1 out of
+ * memory. */
+int rs_stat_set_tshark(struct rs_stat *st, bool on, char *err);
 /* Feeds every frame, after analysis, whatever the display filter says. */
 void rs_stat_packet(struct rs_stat *st, const struct rs_packet *pkt);
 /* What a statistic reads at the end besides the frames it was fed: the pipeline's

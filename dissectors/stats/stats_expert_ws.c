@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stats_expert_ws.c - `-z expert` in tshark's form (rs_stat_set_tshark(): --compat tshark):
+ * Wireshark's own expert items of the layers we dissect as it does (Ethernet padding,
+ * TCP's flags, options and sequence analysis, HTTP's start lines, a malformed packet),
+ * counted by severity, protocol and summary, rows in the order each was first seen, and
+ * printed as tshark 4.0's tap-expert prints them:
+ *
+ *   Notes (2)
+ *   =============
+ *      Frequency      Group           Protocol  Summary
+ *              1   Sequence                TCP  This frame initiates the connection closing
+ *
+ * A summary may hold a number (a SYN's server port, the how manieth duplicate ACK), so the
+ * rows are keyed by their text, and bounded (WS_EXPERT_MAX_ROWS).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/identify.h>
+
+#include "stats/stats_int.h"
+
+/* tshark's five levels, least severe first, as expert,LEVEL names them. */
+enum ws_level { WL_COMMENT, WL_CHAT, WL_NOTE, WL_WARN, WL_ERROR, WL_COUNT };
+
+struct ws_row {
+    char *protocol;
+    char *summary;
+    uint32_t group;
+    uint64_t count;
+};
+
+struct ws_expert_table {
+    GHashTable *index;          /* "LEVEL\x1fPROTOCOL\x1fSUMMARY" -> row number + 1 */
+    struct ws_row *rows[WL_COUNT];
+    size_t n[WL_COUNT], cap[WL_COUNT];
+    size_t n_rows;              /* over every level: WS_EXPERT_MAX_ROWS at most */
+    uint64_t past_bound[WL_COUNT];      /* items whose row the bound kept out */
+};
+
+/* The TCP items in the order tshark's TCP dissector raises them (its tap's order): the
+ * flags' items, the options', then the sequence analysis'. */
+static const enum rs_ws_expert_kind tcp_order[] = {
+    RS_WSX_TCP_ACK_NONZERO, RS_WSX_TCP_SYN, RS_WSX_TCP_SYNACK, RS_WSX_TCP_FIN,
+    RS_WSX_TCP_FIN_ACTIVE, RS_WSX_TCP_FIN_PASSIVE, RS_WSX_TCP_RST,
+    RS_WSX_TCP_URGENT_NONZERO, RS_WSX_TCP_MSS_PRESENT, RS_WSX_TCP_DSACK,
+    RS_WSX_TCP_MSS_ABSENT, RS_WSX_TCP_REUSED_PORTS, RS_WSX_TCP_RETRANSMISSION,
+    RS_WSX_TCP_FAST_RETRANSMISSION, RS_WSX_TCP_RETRANSMISSION_FAST,
+    RS_WSX_TCP_SPURIOUS_RETRANSMISSION, RS_WSX_TCP_RETRANSMISSION_SPURIOUS,
+    RS_WSX_TCP_OUT_OF_ORDER, RS_WSX_TCP_LOST_SEGMENT, RS_WSX_TCP_ACK_LOST_SEGMENT,
+    RS_WSX_TCP_WINDOW_UPDATE, RS_WSX_TCP_WINDOW_FULL, RS_WSX_TCP_KEEP_ALIVE,
+    RS_WSX_TCP_KEEP_ALIVE_ACK, RS_WSX_TCP_ZERO_WINDOW_PROBE, RS_WSX_TCP_ZERO_WINDOW,
+    RS_WSX_TCP_ZERO_WINDOW_PROBE_ACK, RS_WSX_TCP_DUPLICATE_ACK,
+};
+
+static enum ws_level
+level_of(uint32_t severity)
+{
+    switch (severity) {
+    case RS_WS_ERROR:
+        return WL_ERROR;
+    case RS_WS_WARN:
+        return WL_WARN;
+    case RS_WS_NOTE:
+        return WL_NOTE;
+    case RS_WS_CHAT:
+        return WL_CHAT;
+    default:
+        return WL_COMMENT;
+    }
+}
+
+int
+stats_expert_ws_start(struct rs_stat *st, char *err)
+{
+    if (st->ws != NULL)
+        return 0;
+    st->ws = calloc(1, sizeof(*st->ws));
+    if (st->ws == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory");
+    st->ws->index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    return 0;
+}
+
+/* Counts one item: its row's count, or a new row at the end of its level's. */
+static void
+count(struct rs_stat *st, uint32_t severity, uint32_t group, const char *protocol,
+      const char *summary)
+{
+    struct ws_expert_table *t = st->ws;
+    enum ws_level lv = level_of(severity);
+    char key[512];
+
+    if ((int)lv < st->ws_min_level)
+        return;
+    snprintf(key, sizeof(key), "%d\x1f%s\x1f%s", (int)lv, protocol, summary);
+    size_t at = GPOINTER_TO_SIZE(g_hash_table_lookup(t->index, key));
+    if (at != 0) {
+        t->rows[lv][at - 1].count++;
+        return;
+    }
+    if (t->n_rows >= WS_EXPERT_MAX_ROWS) {
+        t->past_bound[lv]++;
+        return;
+    }
+    if (t->n[lv] == t->cap[lv]) {
+        size_t cap = t->cap[lv] ? 2 * t->cap[lv] : 16;
+        struct ws_row *rows = realloc(t->rows[lv], cap * sizeof(*rows));
+        if (rows == NULL) {
+            t->past_bound[lv]++;        /* counted, as the bound's are */
+            return;
+        }
+        t->rows[lv] = rows;
+        t->cap[lv] = cap;
+    }
+    struct ws_row *r = &t->rows[lv][t->n[lv]];
+    r->protocol = g_strdup(protocol);
+    r->summary = g_strdup(summary);
+    r->group = group;
+    r->count = 1;
+    t->n[lv]++;
+    t->n_rows++;
+    g_hash_table_insert(t->index, g_strdup(key), GSIZE_TO_POINTER(t->n[lv]));
+}
+
+static void
+count_kind(struct rs_stat *st, const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
+{
+    char message[256];
+    unsigned n = rs_ws_expert_count(pkt, kind);
+
+    if (n > 0)
+        rs_ws_expert_message(pkt, kind, message, sizeof(message));
+    for (unsigned i = 0; i < n; i++)
+        count(st, rs_ws_experts[kind].severity, rs_ws_experts[kind].group,
+              rs_ws_experts[kind].protocol, message);
+}
+
+/* HTTP's chat item: the request or status line, its CR LF written as tshark's
+ * format_text() writes them ("GET / HTTP/1.1\r\n"), other unprintable bytes as \xNN. */
+static void
+count_http(struct rs_stat *st, const struct rs_packet *pkt)
+{
+    const uint8_t *d;
+    uint32_t n;
+    char line[256];
+    size_t k = 0;
+
+    if (!rs_packet_data(pkt, 0, &d, &n))
+        return;
+    const uint8_t *eol = memchr(d, '\n', n);
+    if (eol == NULL)
+        return;
+    for (const uint8_t *c = d; c <= eol && k + 5 < sizeof(line); c++) {
+        if (*c == '\r' || *c == '\n')
+            k += (size_t)snprintf(line + k, sizeof(line) - k, "\\%c", *c == '\r' ? 'r' : 'n');
+        else if (*c >= 0x20 && *c < 0x7f)
+            line[k++] = (char)*c;
+        else
+            k += (size_t)snprintf(line + k, sizeof(line) - k, "\\x%02x", *c);
+    }
+    line[k] = '\0';
+    count(st, RS_WS_CHAT, RS_WS_SEQUENCE, "HTTP", line);
+}
+
+void
+stats_expert_ws_packet(struct rs_stat *st, const struct rs_packet *pkt)
+{
+    if (st->ws == NULL)
+        return;
+    count_kind(st, pkt, RS_WSX_ETH_PADDING_BAD);
+    if (rs_packet_has(pkt, RS_LAYER_TCP)) {
+        for (size_t i = 0; i < RS_ARRAY_SIZE(tcp_order); i++)
+            count_kind(st, pkt, tcp_order[i]);
+        /* a message spread over segments too, from its first: tshark counts it once
+         * reassembled, at its last */
+        if (rs_ident_http_start(pkt))
+            count_http(st, pkt);
+    }
+    /* tshark names the protocol whose dissector stopped ("[Malformed Packet: X]"), as
+     * our tree's line does */
+    if (pkt->flags & RS_PKT_MALFORMED)
+        count(st, RS_WS_ERROR, RS_WS_MALFORMED, pkt->problem != NULL ? pkt->problem : "",
+              "Malformed Packet (Exception occurred)");
+}
+
+void
+stats_expert_ws_print(struct rs_stat *st, struct rs_out *o)
+{
+    static const char *const labels[WL_COUNT] = {"Comments", "Chats", "Notes", "Warns",
+                                                  "Errors"};
+    const struct ws_expert_table *t = st->ws;
+
+    for (int lv = WL_ERROR; t != NULL && lv >= WL_COMMENT; lv--) {
+        uint64_t total = t->past_bound[lv];
+        for (size_t i = 0; i < t->n[lv]; i++)
+            total += t->rows[lv][i].count;
+        if (total == 0)
+            continue;
+        rs_out_printf(o, "\n%s (%llu)\n=============\n", labels[lv],
+                      (unsigned long long)total);
+        rs_out_str(o, "   Frequency      Group           Protocol  Summary\n");
+        for (size_t i = 0; i < t->n[lv]; i++) {
+            const struct ws_row *r = &t->rows[lv][i];
+            rs_out_printf(o, "%12llu %10s %18s  %s\n", (unsigned long long)r->count,
+                          rs_ws_group_name(r->group), r->protocol, r->summary);
+        }
+        if (t->past_bound[lv] > 0)
+            rs_out_printf(o, "%12llu %10s %18s  (items of summaries past the %d rows kept)\n",
+                          (unsigned long long)t->past_bound[lv], "", "", WS_EXPERT_MAX_ROWS);
+    }
+}
+
+void
+stats_expert_ws_free(struct rs_stat *st)
+{
+    struct ws_expert_table *t = st->ws;
+
+    if (t == NULL)
+        return;
+    for (int lv = 0; lv < WL_COUNT; lv++) {
+        for (size_t i = 0; i < t->n[lv]; i++) {
+            g_free(t->rows[lv][i].protocol);
+            g_free(t->rows[lv][i].summary);
+        }
+        free(t->rows[lv]);
+    }
+    g_hash_table_destroy(t->index);
+    free(t);
+    st->ws = NULL;
+}
