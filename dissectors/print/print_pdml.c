@@ -32,6 +32,7 @@ struct pdml_ctx {
     bool have_held;
     unsigned open[MAX_DEPTH];           /* depths of the elements left open */
     bool open_proto[MAX_DEPTH];
+    bool open_wrapped[MAX_DEPTH];       /* top data's field: closed at its wrapper's indent */
     unsigned n_open;
     const struct rs_json_opts *opts;    /* -j/-J, or NULL */
     int skip_below;                     /* -j: lines deeper than this are left out, or -1 */
@@ -178,6 +179,7 @@ emit(struct pdml_ctx *c, bool open)
     for (int k = wrapped ? 0 : 1; k < 2 && c->n_open < MAX_DEPTH; k++) {
         c->open[c->n_open] = it->depth;
         c->open_proto[c->n_open] = k == 0 || (proto && !data);
+        c->open_wrapped[c->n_open] = wrapped && k == 1;
         c->n_open++;
     }
     /* -j/-J: the children of a name not asked for are one line saying so. */
@@ -200,7 +202,8 @@ close_to(struct pdml_ctx *c, unsigned depth, bool all)
 {
     while (c->n_open > 0 && (all || c->open[c->n_open - 1] >= depth)) {
         c->n_open--;
-        indent(c->o, c->n_open);
+        /* tshark writes the end of a wrapped data field at the wrapper's level */
+        indent(c->o, c->open_wrapped[c->n_open] ? c->n_open - 1 : c->n_open);
         rs_out_str(c->o, c->open_proto[c->n_open] ? "</proto>\n" : "</field>\n");
     }
 }
