@@ -106,6 +106,8 @@ value_attrs(struct pdml_ctx *c, const struct rs_tree_item *it)
     if (f->type == RS_FT_NONE || (f->flags & RS_FIELD_TEXT)) {
         if (!(f->flags & RS_FIELD_TEXT))
             rs_out_str(o, " show=\"\" value=\"\"");
+        else if (it->length > 0)    /* a text line over bytes: tshark writes them */
+            hex_attr(o, "value", c->pkt->frame->data + it->offset, it->length);
         return;
     }
     if (f->type == RS_FT_PROTOCOL || (line = rs_out_scratch(NULL)) == NULL)
