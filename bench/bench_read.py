@@ -15,13 +15,14 @@ the analysis sees every request again (retransmissions). Then:
   - with --scaling, the same outputs at 1, 2, ... threads, each run pinned by taskset to
     that many CPUs, up to the CPUs this process may use.
 The load average is printed beside each row: other work on the machine takes cores from
-the threads. Run from the repository root after building into build/."""
+the threads; so is each run's processor time (user and system, every thread: `cpu`), which
+says what a run cost when the wall time says mostly how busy the machine was. Run from the repository root after building into build/."""
 import argparse
 import os
 import subprocess
 import sys
 
-from benchutil import BENCH_BIN, DATA, RS, ensure_capture, timed
+from benchutil import BENCH_BIN, DATA, RS, ensure_capture, timed, timed_cpu
 
 FIELDS = ["frame.number", "ip.src", "infiniband.bth.opcode", "infiniband.bth.destqp",
           "infiniband.bth.psn"]
@@ -48,10 +49,11 @@ def efields(names):
 
 
 def best(cmd, repeat, cpus=None):
-    """Best wall seconds of cmd over repeat runs, pinned to the first cpus CPUs if given."""
+    """(wall, processor seconds) of the run of cmd with the best wall time over repeat
+    runs, pinned to the first cpus CPUs if given."""
     if cpus is not None:
         cmd = ["taskset", "-c", "0-%d" % (cpus - 1)] + cmd
-    return min(timed(cmd) for _ in range(repeat))
+    return min(timed_cpu(cmd) for _ in range(repeat))
 
 
 def row(label, cap, opts, tshark_opts, frames, a):
@@ -61,10 +63,10 @@ def row(label, cap, opts, tshark_opts, frames, a):
              for n in a.threads}
     one = times.get(1)
     cols = []
-    for n, t in times.items():
-        col = "%dT %6.3f s %5.1fx tshark" % (n, t, t_ts / t)
+    for n, (t, cpu) in times.items():
+        col = "%dT %6.3f s (cpu %5.3f) %5.1fx tshark" % (n, t, cpu, t_ts / t)
         if one is not None and n != 1:
-            col += " %4.2fx 1T" % (one / t)
+            col += " %4.2fx 1T" % (one[0] / t)
         cols.append(col)
     print("  %-22s %7d fr  tshark %6.3f s | %s | %s" % (label, frames, t_ts, " | ".join(cols),
                                                        load()))
@@ -75,9 +77,9 @@ def scaling(label, cap, opts, a):
     cpus = len(os.sched_getaffinity(0))
     times = [best([RS, "read", "-r", cap, "--threads", str(k)] + opts, a.repeat, cpus=k)
              for k in range(1, cpus + 1)]
-    print("  %-22s %s | %s" % (label, "  ".join("%d CPU %6.3f s (%4.2fx)" % (k + 1, t,
-                                                                             times[0] / t)
-                                                for k, t in enumerate(times)), load()))
+    print("  %-22s %s | %s" % (label, "  ".join("%d CPU %6.3f s (cpu %5.3f, %4.2fx)"
+                                                % (k + 1, t, cpu, times[0][0] / t)
+                                                for k, (t, cpu) in enumerate(times)), load()))
 
 
 def mixed_capture(data, frames):
