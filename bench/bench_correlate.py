@@ -17,10 +17,8 @@ import argparse
 import os
 import resource
 import struct
-import subprocess
-import time
 
-from benchutil import DATA, RS, ensure_capture
+from benchutil import DATA, RS, ensure_capture, timed_cpu
 
 
 def shifted(src, dst, ns):
@@ -40,12 +38,8 @@ def shifted(src, dst, ns):
 def timed(cmds):
     """The wall time and the processor time (user and system, every thread) of running
     cmds one after another."""
-    t0, r0 = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    for cmd in cmds:
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (time.perf_counter() - t0,
-            r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+    runs = [timed_cpu(cmd) for cmd in cmds]
+    return sum(w for w, _ in runs), sum(c for _, c in runs)
 
 
 def best(groups, repeat):
