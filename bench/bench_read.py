@@ -15,8 +15,8 @@ the analysis sees every request again (retransmissions). Then:
   - with --scaling, the same outputs at 1, 2, ... threads, each run pinned by taskset to
     that many CPUs, up to the CPUs this process may use.
 The load average is printed beside each row: other work on the machine takes cores from
-the threads; so is each run's processor time (user and system, every thread: `cpu`), which
-says what a run cost when the wall time says mostly how busy the machine was. Run from the repository root after building into build/."""
+the threads; so is each run's processor time (user and system, every thread: `cpu`), tshark's
+too, which says what a run cost when the wall time says mostly how busy the machine was. Run from the repository root after building into build/."""
 import argparse
 import os
 import subprocess
@@ -58,18 +58,19 @@ def best(cmd, repeat, cpus=None):
 
 def row(label, cap, opts, tshark_opts, frames, a):
     """One output: tshark once, roceshark at each thread count."""
-    t_ts = timed(["tshark", "-n", "-r", cap] + tshark_opts)
+    t_ts, cpu_ts = timed_cpu(["tshark", "-n", "-r", cap] + tshark_opts)
     times = {n: best([RS, "read", "-r", cap, "--threads", str(n)] + opts, a.repeat)
              for n in a.threads}
     one = times.get(1)
     cols = []
     for n, (t, cpu) in times.items():
-        col = "%dT %6.3f s (cpu %5.3f) %5.1fx tshark" % (n, t, cpu, t_ts / t)
+        col = "%dT %6.3f s %5.1fx tshark (cpu %5.3f s, %5.1fx tshark's)" % (
+            n, t, t_ts / t, cpu, cpu_ts / cpu)
         if one is not None and n != 1:
             col += " %4.2fx 1T" % (one[0] / t)
         cols.append(col)
-    print("  %-22s %7d fr  tshark %6.3f s | %s | %s" % (label, frames, t_ts, " | ".join(cols),
-                                                       load()))
+    print("  %-22s %7d fr  tshark %6.3f s (cpu %6.3f s) | %s | %s"
+          % (label, frames, t_ts, cpu_ts, " | ".join(cols), load()))
 
 
 def scaling(label, cap, opts, a):
