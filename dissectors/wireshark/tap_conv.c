@@ -61,6 +61,37 @@ endpoint_qp(const struct rs_conv_stats *st, bool requester)
     return qp <= 0xffffff ? qp : 0;
 }
 
+/* A conversation's row is found by its id and its two ends in their roles,
+ * which the analysis fixes at the conversation's first frame: Wireshark's
+ * key for it holds these "ports", not the QP numbers. A QP number is known
+ * only once its side has been addressed (a requester's with the first
+ * response), so a row keyed by QP numbers was split in two in a single pass
+ * (tshark without -2), where a later frame finds the numbers its first did
+ * not have. The QP numbers are written on the row after each frame instead,
+ * as the analysis knows them by then: the whole capture's after the last. */
+enum { ROLE_REQUESTER = 1, ROLE_RESPONDER = 2 };
+
+/* The row of conversation id whose ends are req and resp, and whether its A
+ * is the requester; NULL before its first frame. */
+static conv_item_t *
+find_row(conv_hash_t *hash, const address *req, const address *resp, guint32 id,
+         bool *a_is_requester)
+{
+    conv_key_t key = {*req, *resp, ROLE_REQUESTER, ROLE_RESPONDER, id};
+    gpointer idx;
+
+    *a_is_requester = true;
+    if (hash->hashtable == NULL)
+        return NULL;
+    if (!g_hash_table_lookup_extended(hash->hashtable, &key, NULL, &idx)) {
+        key = (conv_key_t){*resp, *req, ROLE_RESPONDER, ROLE_REQUESTER, id};
+        if (!g_hash_table_lookup_extended(hash->hashtable, &key, NULL, &idx))
+            return NULL;
+        *a_is_requester = false;
+    }
+    return &g_array_index(hash->conv_array, conv_item_t, GPOINTER_TO_UINT(idx));
+}
+
 static tap_packet_status
 conv_packet(void *pct, packet_info *pinfo, epan_dissect_t *edt _U_, const void *data,
             tap_flags_t flags _U_)
@@ -70,6 +101,7 @@ conv_packet(void *pct, packet_info *pinfo, epan_dissect_t *edt _U_, const void *
     const struct rs_analyzer *an = roceshark_analyzer();
     struct rs_conv_stats st;
     address req, resp;
+    bool a_is_requester;
 
     if (an == NULL || (tf->facts.flags & RS_FACT_CNP_FOR) ||
         !rs_analyzer_conv_identity(an, tf->facts.conv, &st))
@@ -78,10 +110,16 @@ conv_packet(void *pct, packet_info *pinfo, epan_dissect_t *edt _U_, const void *
     endpoint_address(&req, &st, true);
     endpoint_address(&resp, &st, false);
     bool response = (tf->facts.flags & RS_FACT_RESPONSE) != 0;
-    add_conversation_table_data(hash, response ? &resp : &req, response ? &req : &resp,
-                                endpoint_qp(&st, !response), endpoint_qp(&st, response), 1,
-                                (int)tf->wire_len, &pinfo->rel_ts, &pinfo->abs_ts, &ct_info,
-                                CONVERSATION_IBQP);
+    add_conversation_table_data_with_conv_id(
+        hash, response ? &resp : &req, response ? &req : &resp,
+        response ? ROLE_RESPONDER : ROLE_REQUESTER, response ? ROLE_REQUESTER : ROLE_RESPONDER,
+        tf->facts.conv, 1, (int)tf->wire_len, &pinfo->rel_ts, &pinfo->abs_ts, &ct_info,
+        CONVERSATION_IBQP);
+    conv_item_t *row = find_row(hash, &req, &resp, tf->facts.conv, &a_is_requester);
+    if (row != NULL) {
+        row->src_port = endpoint_qp(&st, a_is_requester);
+        row->dst_port = endpoint_qp(&st, !a_is_requester);
+    }
     return TAP_PACKET_REDRAW;
 }
 

@@ -38,9 +38,24 @@ struct qp_row {
     struct rs_conv_tally tally;
 };
 
-/* Conversation id -> struct qp_row, for the table being filled. One table at
- * a time: a second window of the statistic starts it afresh. */
-static GHashTable *rows;
+/* One open table: a Statistics window, or one -z roceshark,qp[,FILTER] of
+ * tshark. Wireshark gives every table of a statistic the one registered
+ * stat_tap_table_ui and its tables, which the GUI fills one window at a time;
+ * tshark fills all of its -z tables in the same run, with one listener each.
+ * So the first listener to see a frame fills the registered table, and each
+ * other gets a copy of its own: its listener's data is pointed at the copy,
+ * which tshark prints it from (else two filters' tables printed the sum of
+ * both, twice). */
+struct qp_instance {
+    stat_tap_table_ui *ui;      /* the registered one, or &own */
+    stat_tap_table_ui own;
+    GHashTable *rows;           /* conversation id -> struct qp_row */
+};
+
+/* stat_data_t * (a listener's data) -> struct qp_instance; emptied when a
+ * statistic starts, as no listener of a table started before is still fed
+ * (tshark starts them all before the first frame, the GUI one per fill). */
+static GHashTable *instances;
 
 static void
 row_free(gpointer p)
@@ -51,15 +66,17 @@ row_free(gpointer p)
     g_free(r);
 }
 
-/* Empties the table: its rows go, not only their values, so that the next
+static stat_tap_table *
+instance_table(const struct qp_instance *in)
+{
+    return g_array_index(in->ui->tables, stat_tap_table *, 0);
+}
+
+/* Empties a table: its rows go, not only their values, so that the next
  * pass numbers them from 0 again (Apply in the dialog retaps from scratch). */
 static void
 clear_rows(stat_tap_table *table)
 {
-    if (rows != NULL)
-        g_hash_table_remove_all(rows);
-    if (table == NULL)
-        return;
     for (guint r = 0; r < table->num_elements; r++) {
         for (guint col = 0; col < table->num_fields; col++) {
             stat_tap_table_item_type *it = &table->elements[r][col];
@@ -74,19 +91,61 @@ clear_rows(stat_tap_table *table)
 }
 
 static void
+instance_free(gpointer p)
+{
+    struct qp_instance *in = p;
+
+    g_hash_table_destroy(in->rows);
+    if (in->ui == &in->own) {
+        stat_tap_table *table = instance_table(in);
+        clear_rows(table);
+        g_free(table);
+        g_array_free(in->own.tables, TRUE);
+    }
+    g_free(in);
+}
+
+/* The table that listener data sd fills, made at its first frame. */
+static struct qp_instance *
+instance_of(stat_data_t *sd)
+{
+    struct qp_instance *in = g_hash_table_lookup(instances, sd);
+
+    if (in != NULL)
+        return in;
+    in = g_new0(struct qp_instance, 1);
+    in->rows = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, row_free);
+    in->ui = sd->stat_tap_data;
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, instances);
+    while (g_hash_table_iter_next(&it, &k, &v)) {
+        if (((struct qp_instance *)v)->ui != in->ui)
+            continue;
+        /* The registered table is another listener's: a copy of its own. */
+        in->own = *sd->stat_tap_data;
+        in->own.tables = NULL;
+        stat_tap_add_table(&in->own, stat_tap_init_table(table_name, N_COLS, 0, NULL));
+        in->ui = &in->own;
+        sd->stat_tap_data = &in->own;
+        break;
+    }
+    g_hash_table_insert(instances, sd, in);
+    return in;
+}
+
+static void
 qp_init(stat_tap_table_ui *ui)
 {
     stat_tap_table *table = stat_tap_find_table(ui, table_name);
 
-    if (rows == NULL)
-        rows = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, row_free);
-    if (table != NULL) {
+    if (instances == NULL)
+        instances = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, instance_free);
+    g_hash_table_remove_all(instances);
+    if (table != NULL)
         clear_rows(table);
-        return;
-    }
-    g_hash_table_remove_all(rows);
-    table = stat_tap_init_table(table_name, N_COLS, 0, NULL);
-    stat_tap_add_table(ui, table);
+    else
+        stat_tap_add_table(ui, stat_tap_init_table(table_name, N_COLS, 0, NULL));
 }
 
 static void
@@ -177,13 +236,14 @@ qp_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, const 
 
     if (an == NULL)
         return TAP_PACKET_DONT_REDRAW;
-    stat_tap_table *table = g_array_index(sd->stat_tap_data->tables, stat_tap_table *, 0);
-    struct qp_row *r = g_hash_table_lookup(rows, GUINT_TO_POINTER(tf->facts.conv));
+    struct qp_instance *in = instance_of(sd);
+    stat_tap_table *table = instance_table(in);
+    struct qp_row *r = g_hash_table_lookup(in->rows, GUINT_TO_POINTER(tf->facts.conv));
     bool fresh = r == NULL;
     if (fresh) {
         r = g_new0(struct qp_row, 1);
         r->row = table->num_elements;
-        g_hash_table_insert(rows, GUINT_TO_POINTER(tf->facts.conv), r);
+        g_hash_table_insert(in->rows, GUINT_TO_POINTER(tf->facts.conv), r);
     }
     rs_conv_tally_add(&r->tally, &tf->facts, tf->opcode, tf->wire_len, tf->when);
     memset(&st, 0, sizeof(st));
@@ -198,9 +258,19 @@ qp_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_, const 
     return TAP_PACKET_REDRAW;
 }
 
+/* Apply in the GUI: the table and the rows of the listener that fills it. */
 static void
 qp_reset(stat_tap_table *table)
 {
+    GHashTableIter it;
+    gpointer k, v;
+
+    if (instances != NULL) {
+        g_hash_table_iter_init(&it, instances);
+        while (g_hash_table_iter_next(&it, &k, &v))
+            if (instance_table(v) == table)
+                g_hash_table_remove_all(((struct qp_instance *)v)->rows);
+    }
     clear_rows(table);
 }
 

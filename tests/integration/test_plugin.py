@@ -14,7 +14,9 @@ from the personal plugin folder (~/.local/lib/wireshark/plugins/<major>.<minor>/
   - `-z roceshark,qp` has the numbers of `roceshark read -z conv,qp`, and
     `-z roceshark,qp,FILTER` those of `-z conv,qp,FILTER` (the frames the filter takes);
   - `-z conv,roceshark` (Statistics > Conversations' tab) has one row per conversation with
-    its frames.
+    its frames;
+  - those tables count the same after -T fields, -q and -V, in one pass or two, and two
+    filtered tables in one run each count their own filter's frames.
 Everything tshark reads is copied into a world-readable scratch folder first, so the test
 does not depend on where the build or the captures live."""
 import collections
@@ -138,13 +140,19 @@ TABLE_FILTERS = ("roceshark.analysis.retransmission",
 two_pass = [by_name["mixed.pcap"], by_name["random.pcap"]]
 efields = sum([["-e", f] for f in fields], [])
 # tshark starts in most of a second of processor time, about what it takes to read most of
-# these captures: so the expert infos checked below come from the run that compares a
-# capture's fields (-z after -T fields prints them after the frames), and the two-pass
-# checks reuse that run as their one-pass run. (The roceshark,qp and conv,roceshark tables
-# keep runs of their own, with -q: printed after -T fields, their counts differ.)
+# these captures: so the expert infos and the tables checked below come from the run that
+# compares a capture's fields (-z after -T fields prints them after the frames), and the
+# two-pass checks reuse that run as their one-pass run. On mixed, the tables (the whole one,
+# two filtered ones and the Conversations tab, all in one run) are also printed by a -q, a
+# -V and a two-pass run, and must be the same in each: what else tshark does in a run (a
+# tree built or not, other tables beside) changes no count.
+QP_TABLES = ["roceshark,qp"] + ["roceshark,qp," + f for f in TABLE_FILTERS]
 STATS = collections.defaultdict(list)
 for path in iwarp + [QP_REUSE]:
     STATS[path].append("expert")
+for path in tables:
+    STATS[path] += QP_TABLES[:1] + ["conv,roceshark"]
+STATS[by_name["mixed.pcap"]] += QP_TABLES[1:]
 stats = {}          # path: the text of the statistics its run printed
 one_pass = {}       # path: its fields, Info last, as the one-pass run printed them
 
@@ -164,6 +172,11 @@ def stats_of(path, z):
     if z in STATS.get(path, ()) and path in stats:
         return stats[path]
     return tshark(["-r", readable(path), "-q", "-z", z])
+
+
+def zs(path):
+    """The -z arguments for the statistics read from path's runs."""
+    return sum([["-z", z] for z in STATS[path]], [])
 
 
 def qp_table(text, flt):
@@ -202,8 +215,7 @@ for path in captures:
     want = t.run([t.ROCESHARK, "read", "-r", copy, "-T", "fields"] + t.COMPAT + efields +
                  ["-e", "_ws.col.Info"]).stdout
     got, stats[path] = split_stats(tshark(["-r", copy, "-T", "fields"] + efields +
-                                          ["-e", "_ws.col.Info"] +
-                                          sum([["-z", z] for z in STATS[path]], [])))
+                                          ["-e", "_ws.col.Info"] + zs(path)))
     if path in two_pass:
         one_pass[path] = got
     # The marks reach tshark 4.0's Info column; tshark 4.4's does not show what the
@@ -296,10 +308,13 @@ def check_links(name, frames):
 
 
 links = 0
+two_pass_stats = {}     # path: the statistics its two-pass run printed
 for path in two_pass:
     copy = readable(path)
     one = [r[:-1] for r in rows(one_pass[path])]       # without the Info column
-    two = rows(tshark(["-2", "-r", copy, "-T", "fields"] + efields))
+    two, two_pass_stats[path] = split_stats(tshark(["-2", "-r", copy, "-T", "fields"] + efields +
+                                                   zs(path)))
+    two = rows(two)
     t.check(all(r[i] == "" for r in one for i in LINKS),
             "%s: a one-pass run shows a link to a later frame" % os.path.basename(path))
     links += check_links(os.path.basename(path), two)
@@ -483,37 +498,57 @@ def numbers(text, sep):
     return rows
 
 
-full = {}
+def conv_tab(text):
+    """The rows of the -z conv,roceshark table in text: (A, B, frames both ways)."""
+    tab = collections.Counter()
+    for line in text.splitlines():
+        m = re.match(r"^(\S+)\s+<->\s+(\S+)\s+(\d+) .*?\s+(\d+) .*?\s+(\d+) ", line)
+        if m:
+            tab[(m.group(1), m.group(2), int(m.group(5)))] += 1
+    return tab
+
+
+def stats_part(out):
+    """The statistics tshark printed after the frames of a -V run: from the first line of
+    "=" signs (no line of a frame's tree is one)."""
+    m = re.search(r"^={20,}$", out, re.M)
+    t.check(m is not None, "no statistics after the frames:\n%s" % out[-400:])
+    return out[m.start():] if m else ""
+
+
+# The whole table equals roceshark read -z conv,qp on each capture; on mixed, each filtered
+# one equals -z conv,qp,FILTER (the frames the filter takes), and the Conversations tab has
+# one row per conversation with its frames both ways (as the GUI has it). All of them the
+# same printed after -T fields (the run that compared the fields), after -q, after -V (a
+# tree built and printed) and in a two-pass run.
+mixed = by_name["mixed.pcap"]
+copy = readable(mixed)
+runs = {"-T fields": stats[mixed],
+        "-2 -T fields": two_pass_stats[mixed],
+        "-q": tshark(["-r", copy, "-q"] + zs(mixed)),
+        "-V": stats_part(tshark(["-r", copy, "-V", "-O", "roceshark"] + zs(mixed)))}
 for path in tables:
     copy = readable(path)
     ours_t = numbers(t.run([t.ROCESHARK, "read", "-r", copy, "-q", "-z", "conv,qp"]).stdout, False)
-    tap = numbers(qp_table(tshark(["-r", copy, "-q", "-z", "roceshark,qp"]), ""), True)
-    full[os.path.basename(path)] = tap
+    tap = numbers(qp_table(stats_of(path, "roceshark,qp"), ""), True)
     t.check(len(ours_t) > 0 and sorted(ours_t) == sorted(tap),
             "%s: -z roceshark,qp differs from -z conv,qp:\n%r\n%r"
             % (os.path.basename(path), ours_t[:2], tap[:2]))
-
-# With a filter, the table counts the frames the filter takes, as -z conv,qp,FILTER does.
-copy = readable(by_name["mixed.pcap"])
-everything = full["mixed.pcap"]
-for flt in TABLE_FILTERS:
-    ours_t = numbers(t.run([t.ROCESHARK, "read", "-r", copy, "-q", "-z", "conv,qp," + flt]).stdout,
-                     False)
-    tap = numbers(qp_table(tshark(["-r", copy, "-q", "-z", "roceshark,qp," + flt]), flt), True)
-    t.check(len(ours_t) > 0 and sorted(ours_t) == sorted(tap) and sorted(tap) != sorted(everything),
-            "-z roceshark,qp,%s differs from -z conv,qp,%s (or counts every frame):\n%r\n%r"
-            % (flt, flt, ours_t[:2], tap[:2]))
-
-# Statistics > Conversations' roceshark tab: one row per conversation, its frames both ways
-# (after the first pass, as the GUI has it: -2).
-conv_rows = {(r[1].rsplit(":", 1)[0], r[2].rsplit(":", 1)[0], int(r[4]) + int(r[6]))
-             for r in everything}
-tab = set()
-for line in tshark(["-2", "-r", copy, "-q", "-z", "conv,roceshark"]).splitlines():
-    m = re.match(r"^(\S+)\s+<->\s+(\S+)\s+(\d+) .*?\s+(\d+) .*?\s+(\d+) ", line)
-    if m:
-        # A is the requester; "<-" counts what came back to it (the responses).
-        tab.add((m.group(1), m.group(2), int(m.group(5))))
-t.check(len(tab) == len(conv_rows) and tab == conv_rows,
-        "-z conv,roceshark rows %r differ from the conversations %r" % (sorted(tab), sorted(conv_rows)))
+    if path != mixed:
+        continue
+    for flt in ("",) + TABLE_FILTERS:
+        ours_t = numbers(t.run([t.ROCESHARK, "read", "-r", copy, "-q", "-z",
+                                "conv,qp," + flt if flt else "conv,qp"]).stdout, False)
+        t.check(len(ours_t) > 0 and (flt == "" or sorted(ours_t) != sorted(tap)),
+                "-z conv,qp,%s: %d rows, or those of every frame" % (flt, len(ours_t)))
+        for run, text in runs.items():
+            got = numbers(qp_table(text, flt), True)
+            t.check(sorted(ours_t) == sorted(got),
+                    "tshark %s -z roceshark,qp,%s differs from read -z conv,qp,%s:\n%r\n%r"
+                    % (run, flt, flt, ours_t[:2], got[:2]))
+    conv_rows = collections.Counter((r[1].rsplit(":", 1)[0], r[2].rsplit(":", 1)[0],
+                                     int(r[4]) + int(r[6])) for r in tap)
+    for run, text in runs.items():
+        t.check(conv_tab(text) == conv_rows, "tshark %s -z conv,roceshark rows %r differ from "
+                "the conversations %r" % (run, sorted(conv_tab(text)), sorted(conv_rows)))
 t.finish("wireshark plugin")
