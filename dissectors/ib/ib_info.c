@@ -13,6 +13,25 @@
 #include <roceshark/dissectors/mad.h>
 #include <roceshark/dissectors/wire.h>
 
+/* An RNR NAK's timer, as the Info column shows it. */
+static void
+info_rnr(struct rs_info *in, uint8_t syn)
+{
+    uint32_t us = rs_aeth_rnr_timer_us(syn);
+
+    rs_info_add(in, " RNR NAK [delay %u.%02u ms]", us / 1000, us % 1000 / 10);
+}
+
+void
+rs_ib_write_rnr(struct rs_info *in, const struct rs_packet *pkt)
+{
+    if (!rs_packet_has(pkt, RS_LAYER_AETH))
+        return;
+    uint8_t syn = rs_aeth_syndrome(rs_packet_at(pkt, RS_LAYER_AETH));
+    if (rs_aeth_kind(syn) == RS_AETH_RNR_NAK)
+        info_rnr(in, syn);
+}
+
 static void
 info_aeth(struct rs_info *in, const uint8_t *aeth)
 {
@@ -27,11 +46,10 @@ info_aeth(struct rs_info *in, const uint8_t *aeth)
             rs_info_dec(in, " Credits=", (uint64_t)credits);
         break;
     }
-    case RS_AETH_RNR_NAK: {
-        uint32_t us = rs_aeth_rnr_timer_us(syn);
-        rs_info_add(in, " RNR NAK [delay %u.%02u ms] MSN=%u", us / 1000, us % 1000 / 10, msn);
+    case RS_AETH_RNR_NAK:
+        info_rnr(in, syn);
+        rs_info_dec(in, " MSN=", msn);
         break;
-    }
     case RS_AETH_NAK: {
         const char *name = rs_aeth_nak_name(rs_aeth_code(aeth));
         if (name != NULL)

@@ -111,6 +111,10 @@ rs_print_info_marks(const struct rs_packet *pkt, char *buf, size_t size)
 
     if (size > 0) {
         buf[0] = '\0';
+        /* Wireshark's InfiniBand dissector names a NAK's code in Info ([PSN Sequence
+         * Error]) but shows nothing of an RNR NAK: read's words for it. */
+        if (rs_packet_has(pkt, RS_LAYER_BTH))
+            rs_ib_write_rnr(&in, pkt);
         info_marks(&in, pkt);
     }
     return in.len;

@@ -189,7 +189,7 @@ def qp_table(text, flt):
 # The Info column's marks that the plugin adds (rs_print_info_marks), which `read` prints too.
 MARKS = re.compile(r"\[(?:Bad ICRC|Bad VCRC|Retransmission|Duplicate response|PSN gap \d+|"
                    r"Opcode sequence error|Length mismatch|Violation: [^]]+|"
-                   r"CNP for conversation \d+)\]")
+                   r"CNP for conversation \d+)\]|RNR NAK \[delay [\d.]+ ms\]")
 
 
 def marks(text):

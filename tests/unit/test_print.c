@@ -207,6 +207,14 @@ test_info_reasons(void **state)
     test_decode(&tf.frame, &pkt);
     rs_print_info(&pkt, info, sizeof(info));
     assert_non_null(strstr(info, "RNR NAK [delay 1.28 ms] MSN=1"));
+    /* What the plugin appends to Wireshark's Info, which shows no RNR NAK: read's words
+     * for it, then the marks. */
+    rs_print_info_marks(&pkt, info, sizeof(info));
+    assert_string_equal(info, " RNR NAK [delay 1.28 ms] [Bad ICRC]");
+    tf.bytes[54] = 0x61;
+    test_decode(&tf.frame, &pkt);
+    rs_print_info_marks(&pkt, info, sizeof(info));
+    assert_string_equal(info, " [Bad ICRC]");
 
     decode_hex(&tf, HEX_ERF_IB_ACK, RS_DLT_ERF, &pkt);
     assert_string_equal(rs_print_protocol(&pkt), "InfiniBand");

@@ -39,6 +39,9 @@ void rs_info_ports(struct rs_info *in, const uint8_t *t, bool tcp);
 /* InfiniBand (ib/ib_info.c): the opcode, QP, PSN, BTH flags, every extension header, the
  * payload's length and a MAD's name; tshark's shorter text under -o compat (display.h). */
 void rs_ib_write_info(struct rs_info *in, const struct rs_packet *pkt);
+/* " RNR NAK [delay 0.02 ms]" for a frame whose AETH is an RNR NAK, as its Info says it;
+ * nothing for any other frame. */
+void rs_ib_write_rnr(struct rs_info *in, const struct rs_packet *pkt);
 /* iWARP (iwarp/iwarp_info.c): ports, then each MPA frame or FPDU that ended in the
  * segment, and what the reassembly found. False, writing nothing, when tshark's text is
  * asked for and the segment ends no PDU: tshark shows TCP's Info then. */

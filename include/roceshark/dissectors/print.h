@@ -89,8 +89,9 @@ void rs_out_end_frame(struct rs_out *o);
 /* Fills buf with the frame's Info column; returns its length. */
 size_t rs_print_info(const struct rs_packet *pkt, char *buf, size_t size);
 /* The bracketed marks at the end of that Info ("[Bad ICRC]", "[Retransmission]", "[PSN gap
- * N]", "[CNP for conversation N]", ...), each after a space: what the Wireshark plugin
- * appends to the Info of Wireshark's own dissectors. */
+ * N]", "[CNP for conversation N]", ...), each after a space, after an RNR NAK's "RNR NAK
+ * [delay 0.02 ms]": what the Wireshark plugin appends to the Info of Wireshark's own
+ * dissectors, which shows a NAK's code but not an RNR NAK. */
 size_t rs_print_info_marks(const struct rs_packet *pkt, char *buf, size_t size);
 /* "RoCE", "RRoCE", "IB", or the outermost protocol we know otherwise. */
 const char *rs_print_protocol(const struct rs_packet *pkt);
