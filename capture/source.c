@@ -50,10 +50,18 @@ source_stamp(struct rs_source *src, struct rs_frame *frame, int linktype, uint8_
     frame->linktype = linktype;
     frame->ts_digits = ts_digits;
     frame->interface = 0;
+    frame->section = 0;
+    frame->iface_name = frame->iface_desc = NULL;
     if (linktype == RS_DLT_ERF) {
         erf_timestamp(frame);
         erf_interface(src, frame);
     }
+    source_number(src, frame);
+}
+
+void
+source_number(struct rs_source *src, struct rs_frame *frame)
+{
     /* A damaged pcap record can say 4294967295 microseconds: carried into
      * the seconds (tshark shows such a time as garbage). */
     if (frame->ts_nsec >= RS_NSEC_PER_SEC) {

@@ -54,9 +54,14 @@ int source_create(const char *name, struct rs_source **out, char *err);
  * record's own, finer timestamp when there is one), giving it the source's
  * link type and precision... */
 void source_stamp_frame(struct rs_source *src, struct rs_frame *frame);
-/* ...or those of the interface it came from (pcapng). */
+/* ...or the link type and precision given (a merge of sources: the interface is not kept,
+ * each input numbering its own)... */
 void source_stamp(struct rs_source *src, struct rs_frame *frame, int linktype,
                   uint8_t ts_digits);
+/* ...or only numbers and relative-times it, its link type, precision, interface and section
+ * set by the backend (pcapng, whose packet blocks carry the time Wireshark shows even for an
+ * ERF record). */
+void source_number(struct rs_source *src, struct rs_frame *frame);
 
 /* tshark shows times with the precision the file offers: nanosecond pcap
  * files and ERF records have nine digits, the rest six. */

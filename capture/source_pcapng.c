@@ -18,7 +18,9 @@
  *   SHB 0x0A0D0D0A  byte-order magic 0x1A2B3C4D, version 1.x, section
  *                   length, options; starts a section (interfaces reset)
  *   IDB 1           link type (16), reserved (16), snaplen, options:
- *                   if_tsresol (9), if_tsoffset (14)
+ *                   if_name (2), if_description (3), if_tsresol (9),
+ *                   if_tsoffset (14); numbered from 0 in each section, as
+ *                   the packet blocks and tshark number them
  *   EPB 6           interface, timestamp high, low, captured length,
  *                   original length, data, options
  *   SPB 3           original length, data (no interface, no timestamp)
@@ -52,6 +54,8 @@
 #define OPT_ISB_OSDROP 7
 #define BYTE_ORDER_MAGIC 0x1A2B3C4Du
 #define OPT_ENDOFOPT 0
+#define OPT_IF_NAME 2
+#define OPT_IF_DESCRIPTION 3
 #define OPT_IF_TSRESOL 9
 #define OPT_IF_TSOFFSET 14
 #define BLOCK_MIN 12u
@@ -68,6 +72,8 @@ struct ng_iface {
     uint64_t units;         /* per second: 10^exp or 2^exp */
     int64_t offset;         /* if_tsoffset, seconds */
     uint8_t digits;         /* decimals tshark shows for this resolution */
+    char *name;             /* if_name, or NULL */
+    char *description;      /* if_description, or NULL */
     bool has_isb;
     uint64_t isb_drops;     /* the last ISB's isb_ifdrop + isb_osdrop */
     int64_t isb_ns;         /* its time */
@@ -81,8 +87,11 @@ struct ng_source {
     uint64_t buf_off;           /* where buf[0] is in the file */
     bool eof;
     bool big_endian;            /* of the current section */
-    struct ng_iface *ifaces;    /* of the current section */
+    /* Every section's interfaces, kept to the end: frames handed out point at their names. */
+    struct ng_iface *ifaces;
     uint32_t n_ifaces, cap_ifaces;
+    uint32_t section_first;     /* the current section's first interface in ifaces */
+    uint32_t sections;          /* seen so far */
     volatile bool stop;
 };
 
@@ -167,8 +176,23 @@ corrupt(char *err, const char *what, unsigned long long v)
     return rs_error(err, RS_EIO, "corrupt pcapng file: %s%llu", what, v);
 }
 
-/* The options of an IDB body starting at p: the timestamp resolution and
- * offset. */
+/* A string option's value: its bytes up to the first NUL, a string of their own. */
+static int
+option_string(const uint8_t *v, uint16_t len, char **out, char *err)
+{
+    const uint8_t *nul = memchr(v, 0, len);
+    size_t n = nul != NULL ? (size_t)(nul - v) : len;
+
+    free(*out);     /* a repeated option: the last one, as Wireshark keeps it */
+    if ((*out = malloc(n + 1)) == NULL)
+        return rs_error(err, RS_ENOMEM, "out of memory for an interface's name");
+    memcpy(*out, v, n);
+    (*out)[n] = '\0';
+    return 0;
+}
+
+/* The options of an IDB body starting at p: the name and description, the
+ * timestamp resolution and offset. */
 static int
 idb_options(struct ng_source *ns, const uint8_t *p, const uint8_t *end, struct ng_iface *ifc,
             char *err)
@@ -181,7 +205,12 @@ idb_options(struct ng_source *ns, const uint8_t *p, const uint8_t *end, struct n
         const uint8_t *v = p + 4;
         if (code == OPT_ENDOFOPT)
             break;
-        if (code == OPT_IF_TSRESOL) {
+        if (code == OPT_IF_NAME || code == OPT_IF_DESCRIPTION) {
+            int rc = option_string(v, len, code == OPT_IF_NAME ? &ifc->name : &ifc->description,
+                                   err);
+            if (rc != 0)
+                return rc;
+        } else if (code == OPT_IF_TSRESOL) {
             if (len != 1)
                 return corrupt(err, "if_tsresol of length ", len);
             ifc->binary = (v[0] & 0x80) != 0;
@@ -220,8 +249,11 @@ add_iface(struct ng_source *ns, const uint8_t *body, uint32_t len, char *err)
     struct ng_iface ifc = {.linktype = ld16(ns, body), .snaplen = ld32(ns, body + 4),
                            .exp = 6};
     int rc = idb_options(ns, body + 8, body + len, &ifc, err);
-    if (rc != 0)
+    if (rc != 0) {
+        free(ifc.name);
+        free(ifc.description);
         return rc;
+    }
     ns->ifaces[ns->n_ifaces++] = ifc;
     return 0;
 }
@@ -279,7 +311,8 @@ start_section(struct ng_source *ns, const uint8_t *blk, char *err)
     else
         return rs_error(err, RS_EIO, "corrupt pcapng file: a section without its byte-order "
                         "magic");
-    ns->n_ifaces = 0;
+    ns->section_first = ns->n_ifaces;
+    ns->sections++;
     return 0;
 }
 
@@ -292,10 +325,9 @@ read_isb(struct rs_source *src, struct ng_source *ns, const uint8_t *body, uint3
 {
     /* statistics only inform: a block too short, or of no interface, is skipped as a
      * reader that does not know ISBs would, rather than end the file's frames */
-    if (body_len < 12 || ld32(ns, body) >= ns->n_ifaces)
+    if (body_len < 12 || ld32(ns, body) >= ns->n_ifaces - ns->section_first)
         return;
-    uint32_t iface = ld32(ns, body);
-    struct ng_iface *ifc = &ns->ifaces[iface];
+    struct ng_iface *ifc = &ns->ifaces[ns->section_first + ld32(ns, body)];
     int64_t at = rs_time_to_ns(iface_time(ifc, (uint64_t)ld32(ns, body + 4) << 32 |
                                                ld32(ns, body + 8)));
     int64_t from = ifc->has_isb ? ifc->isb_ns : INT64_MIN;
@@ -391,10 +423,10 @@ next_block(struct rs_source *src, struct rs_frame *frame, bool metadata_only, ch
         if (metadata_only)
             return rs_error(err, RS_EIO, "corrupt pcapng file: a packet before any Interface "
                             "Description Block");
-        if (iface >= ns->n_ifaces)
+        if (iface >= ns->n_ifaces - ns->section_first)
             return rs_error(err, RS_EIO, "corrupt pcapng file: a packet of interface %u, which "
                             "no Interface Description Block describes", iface);
-        const struct ng_iface *ifc = &ns->ifaces[iface];
+        const struct ng_iface *ifc = &ns->ifaces[ns->section_first + iface];
         if (type == BT_SPB) {
             /* Its captured length is implied: the snapshot length, or what
              * the block holds. */
@@ -413,7 +445,13 @@ next_block(struct rs_source *src, struct rs_frame *frame, bool metadata_only, ch
         struct rs_time t = iface_time(ifc, ts);
         frame->ts_sec = t.sec;
         frame->ts_nsec = (uint32_t)t.nsec;
-        source_stamp(src, frame, ifc->linktype, ifc->digits);
+        frame->linktype = ifc->linktype;
+        frame->ts_digits = ifc->digits;
+        frame->interface = iface < UINT16_MAX - 1 ? (uint16_t)(iface + 1) : UINT16_MAX;
+        frame->section = ns->sections < UINT16_MAX ? (uint16_t)ns->sections : UINT16_MAX;
+        frame->iface_name = ifc->name;
+        frame->iface_desc = ifc->description;
+        source_number(src, frame);
         return 1;
     }
 }
@@ -444,6 +482,10 @@ pcapng_close(struct rs_source *src)
     else
         close(ns->fd);
     free(ns->buf);
+    for (uint32_t i = 0; i < ns->n_ifaces; i++) {
+        free(ns->ifaces[i].name);
+        free(ns->ifaces[i].description);
+    }
     free(ns->ifaces);
     free(ns);
 }

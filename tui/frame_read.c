@@ -42,6 +42,7 @@ frame_from_index(struct rs_tui_model *m, uint64_t number, struct rs_frame *f,
     f->ts_nsec = e->ts_nsec;
     f->ts_digits = e->ts_digits;
     f->interface = e->interface;
+    f->section = e->section;
     struct rs_time t = rs_frame_time(f);
     f->rel = rs_time_sub(t, (struct rs_time){first->ts_sec, (int32_t)first->ts_nsec});
     f->delta = rs_time_sub(t, (struct rs_time){prev->ts_sec, (int32_t)prev->ts_nsec});

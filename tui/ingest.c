@@ -69,6 +69,7 @@ index_entry(const struct rs_frame *frame, int64_t offset, const struct rs_pipeli
     e->linktype = (uint16_t)frame->linktype;
     e->ts_digits = frame->ts_digits;
     e->interface = frame->interface;
+    e->section = frame->section;
     /* A row read back checks the CRCs again only where one was bad (frame_read.c). */
     if (r->pkt.icrc_status == RS_CKSUM_BAD || r->pkt.vcrc_status == RS_CKSUM_BAD)
         e->kind = RS_TUI_KIND_BAD_CRC;

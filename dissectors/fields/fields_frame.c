@@ -10,7 +10,8 @@
 /* What get_frame returns: the offset column of the table selects it. */
 enum frame_value {
     FV_NUMBER, FV_TIME, FV_RELATIVE, FV_WIRE_LEN, FV_CAP_LEN, FV_DELTA, FV_PRESENT,
-    FV_ENCAP, FV_ZERO_TIME, FV_FALSE, FV_DELTA_SHOWN, FV_INTERFACE_ID, FV_INTERFACE_NAME
+    FV_ENCAP, FV_ZERO_TIME, FV_FALSE, FV_DELTA_SHOWN, FV_INTERFACE_ID, FV_INTERFACE_NAME,
+    FV_INTERFACE_DESC, FV_SECTION
 };
 
 /* Wireshark's encapsulation numbers (wiretap's WTAP_ENCAP_*) of the link types we read,
@@ -43,7 +44,9 @@ rs_frame_interface(const struct rs_packet *pkt, char *name, size_t size)
 
     if (fr->interface == 0)
         return -1;
-    if (name != NULL && size > 0) {
+    if (name != NULL && size > 0 && fr->section != 0) {
+        snprintf(name, size, "%s", fr->iface_name != NULL ? fr->iface_name : "unknown");
+    } else if (name != NULL && size > 0) {
         /* An ERF record's port, as Wireshark's ERF reader names the interface it makes. */
         unsigned port = fr->linktype == RS_DLT_ERF && fr->caplen >= 10 ? fr->data[9] & 3 : 0;
         snprintf(name, size, "Port %c (ERF Interface %u)", 'A' + port, port);
@@ -106,6 +109,22 @@ get_frame(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
             return false;
         out->v.str = name;
         break;
+    case FV_INTERFACE_DESC:
+        /* pcapng: if_description where the block has one; an ERF port: its name */
+        if (fr->section != 0 && fr->iface_desc == NULL)
+            return false;
+        if (fr->section != 0)
+            out->v.str = fr->iface_desc;
+        else if (rs_frame_interface(pkt, name, sizeof(name)) >= 0)
+            out->v.str = name;
+        else
+            return false;
+        break;
+    case FV_SECTION:
+        if (fr->section == 0)
+            return false;
+        out->v.u = fr->section;
+        break;
     default:
         return false;
     }
@@ -145,13 +164,16 @@ const struct rs_field rs_fields_frame[] = {
     /* The bare protocol, for -Y frame; the tree has its own first line. */
     {"frame", "Frame", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "Every frame", RS_NO_LAYER,
      FV_PRESENT, 0, get_frame, 0, RS_FIELD_HIDDEN | RS_FIELD_PSEUDO},
+    {"frame.section_number", "Section number", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
+     "The number of the file section this frame is in", RS_NO_LAYER, FV_SECTION, 0, get_frame,
+     1},
     {"frame.interface_id", "Interface id", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
      "The capture interface, numbered from 0", RS_NO_LAYER, FV_INTERFACE_ID, 0, get_frame, 1,
      0, NULL, NULL, interface_label},
     {"frame.interface_name", "Interface name", RS_FT_STRING, RS_BASE_NONE, 0, NULL,
      "The friendly name for this interface", RS_NO_LAYER, FV_INTERFACE_NAME, 0, get_frame, 2},
     {"frame.interface_description", "Interface description", RS_FT_STRING, RS_BASE_NONE, 0,
-     NULL, "The description for this interface", RS_NO_LAYER, FV_INTERFACE_NAME, 0, get_frame,
+     NULL, "The description for this interface", RS_NO_LAYER, FV_INTERFACE_DESC, 0, get_frame,
      2},
     FRAME("frame.encap_type", "Encapsulation type", RS_FT_INT16, RS_BASE_DEC, encap_vals,
           "The link type, as Wireshark numbers it", FV_ENCAP, 0),

@@ -42,9 +42,13 @@ struct rs_frame {
     struct rs_time rel; /* time since the first frame of the source */
     struct rs_time delta;   /* time since the previous frame (0 for the first) */
     uint8_t ts_digits;  /* decimals the source's clock has (0 to 9), as tshark shows them */
-    uint8_t interface;  /* 1 + the capture interface's number where the file names
-                         * interfaces (pcapng; an ERF record's port, numbered in order of
-                         * appearance as Wireshark numbers them); 0 where it does not */
+    uint16_t interface; /* 1 + the capture interface's number where the file names
+                         * interfaces (pcapng: in its section, as tshark numbers them, at
+                         * most 65534; an ERF record's port in a pcap file, numbered in
+                         * order of appearance); 0 where it does not */
+    uint16_t section;   /* pcapng: 1 + the section the frame is in (at most 65535); else 0 */
+    const char *iface_name;     /* pcapng: the interface's if_name, or NULL; owned by the */
+    const char *iface_desc;     /* source (if_description, or NULL) until it is closed */
 };
 
 static inline struct rs_time
@@ -55,7 +59,8 @@ rs_frame_time(const struct rs_frame *f)
 
 struct rs_packet;
 /* The interface the frame came from, where its file names one: its number, with its name
- * written to name (size bytes; name may be NULL); -1 where the file names none. */
+ * written to name (size bytes; name may be NULL; "unknown" for a pcapng interface without
+ * if_name, as tshark writes it); -1 where the file names none. */
 int rs_frame_interface(const struct rs_packet *pkt, char *name, size_t size);
 
 /* Layers, in the order they can appear in a frame. A layer is present when

@@ -49,7 +49,8 @@ struct rs_tui_frame {
     uint16_t linktype;
     uint8_t kind;           /* RS_TUI_KIND_*: how the packet list colours it */
     uint8_t ts_digits;
-    uint8_t interface;      /* the frame's rs_frame interface (an ERF record's port) */
+    uint16_t interface;     /* the frame's rs_frame interface and section (the pcapng */
+    uint16_t section;       /* interface's name is not kept: a row read back says "unknown") */
 };
 
 /* Kinds of frame the packet list colours. */
