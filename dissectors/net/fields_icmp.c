@@ -7,6 +7,8 @@
  * The datagram an error quotes is the frame's IP and transport fields again
  * (icmp_quote.c, registry.c).
  */
+#include <stdio.h>
+
 #include <roceshark/dissectors/icmp.h>
 #include <roceshark/dissectors/streams.h>
 
@@ -31,6 +33,50 @@ get_checksum_status(const struct rs_packet *pkt, const struct rs_field *f, unsig
     if (!icmp_message_of(pkt, f, occ, &m))
         return false;
     return rs_value_set_uint(out, f->type, rs_icmp_checksum_status(pkt, &m));
+}
+
+/* tshark's checksum line: "Checksum: 0x8576 [correct]", "... [unverified]" for a message
+ * not captured whole, "... incorrect, should be 0x8577" (proto_tree_add_checksum). */
+static size_t
+label_checksum(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+               char *buf, size_t size)
+{
+    struct rs_icmp m;
+    unsigned sum = (unsigned)v->v.u;
+
+    if (!icmp_message_of(pkt, f, 0, &m))
+        return 0;
+    switch (rs_icmp_checksum_status(pkt, &m)) {
+    case RS_CKSUM_GOOD:
+        return (size_t)snprintf(buf, size, "%s: 0x%04x [correct]", f->name, sum);
+    case RS_CKSUM_BAD:
+        return (size_t)snprintf(buf, size, "%s: 0x%04x incorrect, should be 0x%04x", f->name,
+                                sum, rs_icmp_checksum_expected(pkt, &m));
+    default:
+        return (size_t)snprintf(buf, size, "%s: 0x%04x [unverified]", f->name, sum);
+    }
+}
+
+/* ICMP's type as tshark 4.0 writes it: "Type: 8 (Echo (ping) request)" (ICMPv6's is the
+ * usual "Type: Echo (ping) request (128)"). */
+static size_t
+label_icmp_type(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+                char *buf, size_t size)
+{
+    const char *name = rs_value_name(f->vals, (uint32_t)v->v.u);
+
+    (void)pkt;
+    return (size_t)snprintf(buf, size, "%s: %llu (%s)", f->name, (unsigned long long)v->v.u,
+                            name != NULL ? name : "Unknown");
+}
+
+/* "Response time: 0.038 ms", in tshark's three decimals (-T fields keeps them all). */
+static size_t
+label_resptime(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+               char *buf, size_t size)
+{
+    (void)pkt;
+    return (size_t)snprintf(buf, size, "%s: %.3f ms", f->name, v->v.d);
 }
 
 /* An echo's identifier and sequence number, as sent. */
@@ -244,26 +290,31 @@ static const struct rs_value_string set_vals[] = {
     {abbrev, name, type, RS_BASE_DEC, mask, vals, name, RS_LAYER_ICMPV6, 4, 4, get_na, 2}
 
 /* The part ICMP and ICMPv6 share: type, code, checksum and its status. */
-#define COMMON_HEADER(proto, name, layer, types) \
+#define COMMON_HEADER(proto, name, layer, types, type_label) \
     RS_F_PROTO(proto, name, layer), \
     {proto ".type", "Type", RS_FT_UINT8, RS_BASE_DEC, 0, types, "Message type", layer, 0, 1, \
-     NULL, 1}, \
+     NULL, 1, 0, .label = type_label}, \
     {proto ".code", "Code", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, "Refines the type", layer, 1, 1, \
      NULL, 1}, \
     {proto ".checksum", "Checksum", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, \
-     "Over the message (and for ICMPv6 the IPv6 pseudo-header)", layer, 2, 2, NULL, 1}, \
-    {proto ".checksum.status", "Checksum Status", RS_FT_UINT8, RS_BASE_DEC, 0, rs_cksum_vals, \
-     "Verified, as tshark verifies it", layer, 2, 0, get_checksum_status, 1}
+     "Over the message (and for ICMPv6 the IPv6 pseudo-header)", layer, 2, 2, NULL, 1, 0, \
+     .label = label_checksum}, \
+    {proto ".checksum.status", "Checksum Status", RS_FT_UINT8, RS_BASE_NONE, 0, rs_cksum_vals, \
+     "Verified, as tshark verifies it", layer, 2, 0, get_checksum_status, 1, \
+     RS_FIELD_GENERATED}
 
 /* The request a reply answers and the time since, as the streams stage matched them. */
 #define RESPONSE(proto, to_name, time_name, layer) \
     {proto ".resp_to", to_name, RS_FT_FRAMENUM, RS_BASE_NONE, 0, NULL, \
-     "The request this reply answers (streams stage)", layer, 0, 0, get_response, 1}, \
+     "The request this reply answers (streams stage)", layer, 0, 0, get_response, 1, \
+     RS_FIELD_GENERATED}, \
     {proto ".resptime", time_name, RS_FT_DOUBLE, RS_BASE_NONE, 0, NULL, \
-     "Milliseconds from the request to this reply", layer, 1, 0, get_response, 1}
+     "Milliseconds from the request to this reply", layer, 1, 0, get_response, 1, \
+     RS_FIELD_GENERATED, .label = label_resptime}
 
 const struct rs_field rs_fields_icmp[] = {
-    COMMON_HEADER("icmp", "Internet Control Message Protocol", RS_LAYER_ICMP, rs_icmp_type_vals),
+    COMMON_HEADER("icmp", "Internet Control Message Protocol", RS_LAYER_ICMP, rs_icmp_type_vals,
+                  label_icmp_type),
     ICMP("icmp.pointer", "Pointer", RS_FT_UINT32, RS_BASE_DEC, 4, 1, get_pointer,
          "The octet of the quoted datagram a parameter problem is in"),
     ICMP("icmp.unused", "Unused", RS_FT_BYTES, RS_BASE_NONE, 0, 0, get_error_word,
@@ -284,10 +335,11 @@ const struct rs_field rs_fields_icmp[] = {
     {"icmp.data_time", "Timestamp from icmp data", RS_FT_ABSTIME, RS_BASE_UTC, 0, NULL,
      "The timestamp in the first 8 bytes of the echo's data", RS_LAYER_ICMP, 0, 0, get_stamp,
      1},
-    ICMP("icmp.data_time_relative", "Timestamp from icmp data (relative)", RS_FT_RELTIME,
-         RS_BASE_NONE, 1, 0, get_stamp, "The frame's time after that timestamp"),
+    {"icmp.data_time_relative", "Timestamp from icmp data (relative)", RS_FT_RELTIME,
+     RS_BASE_NONE, 0, NULL, "The frame's time after that timestamp", RS_LAYER_ICMP, 1, 0,
+     get_stamp, 1, RS_FIELD_GENERATED},
     COMMON_HEADER("icmpv6", "Internet Control Message Protocol v6", RS_LAYER_ICMPV6,
-                  rs_icmpv6_type_vals),
+                  rs_icmpv6_type_vals, NULL),
     ICMPV6("icmpv6.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 4, 4, get_reserved6,
            "Must be zero"),
     ICMPV6("icmpv6.mtu", "MTU", RS_FT_UINT32, RS_BASE_DEC, 4, 4, get_too_big,
@@ -302,8 +354,9 @@ const struct rs_field rs_fields_icmp[] = {
     {"icmpv6.data_time", "Timestamp from Echo data", RS_FT_ABSTIME, RS_BASE_UTC, 0, NULL,
      "The timestamp at the start of the echo's data (tshark 4.4)", RS_LAYER_ICMPV6, 0, 0,
      get_stamp, 1},
-    ICMPV6("icmpv6.data_time_relative", "Timestamp from Echo data (relative)", RS_FT_RELTIME,
-           RS_BASE_NONE, 1, 0, get_stamp, "The frame's time after that timestamp"),
+    {"icmpv6.data_time_relative", "Timestamp from Echo data (relative)", RS_FT_RELTIME,
+     RS_BASE_NONE, 0, NULL, "The frame's time after that timestamp", RS_LAYER_ICMPV6, 1, 0,
+     get_stamp, 1, RS_FIELD_GENERATED},
     RESPONSE("icmpv6", "Response To", "Response Time", RS_LAYER_ICMPV6),
     ICMPV6("icmpv6.nd.ns.target_address", "Target Address", RS_FT_IPV6, RS_BASE_NONE, 8, 16,
            get_ns, "The address solicited"),

@@ -43,6 +43,18 @@ rs_icmp_of(const struct rs_packet *pkt, struct rs_icmp *out)
     return true;
 }
 
+/* The folded complement of the message's sum, 0 when its checksum is right. */
+static uint16_t
+checksum_residue(const struct rs_packet *pkt, const struct rs_icmp *m)
+{
+    /* ICMPv6 sums a pseudo-header, naming ICMPv6 whatever extension headers
+     * come between; ICMP sums only its message. */
+    uint32_t sum = m->v6 ? ip_pseudo_header_sum(rs_packet_at(pkt, RS_LAYER_IPV6),
+                                                IPPROTO_ICMPV6, m->len)
+                         : 0;
+    return ip_csum_fold(ip_csum_add(sum, m->msg, m->len));
+}
+
 uint8_t
 rs_icmp_checksum_status(const struct rs_packet *pkt, const struct rs_icmp *m)
 {
@@ -50,12 +62,17 @@ rs_icmp_checksum_status(const struct rs_packet *pkt, const struct rs_icmp *m)
 
     if (rs_packet_ip_end(pkt) != off + m->len)
         return RS_CKSUM_UNVERIFIED;     /* not all of it was captured */
-    /* ICMPv6 sums a pseudo-header, naming ICMPv6 whatever extension headers
-     * come between; ICMP sums only its message. */
-    uint32_t sum = m->v6 ? ip_pseudo_header_sum(rs_packet_at(pkt, RS_LAYER_IPV6),
-                                                IPPROTO_ICMPV6, m->len)
-                         : 0;
-    return ip_csum_fold(ip_csum_add(sum, m->msg, m->len)) == 0 ? RS_CKSUM_GOOD : RS_CKSUM_BAD;
+    return checksum_residue(pkt, m) == 0 ? RS_CKSUM_GOOD : RS_CKSUM_BAD;
+}
+
+uint16_t
+rs_icmp_checksum_expected(const struct rs_packet *pkt, const struct rs_icmp *m)
+{
+    /* the field plus the residue, in ones' complement (Wireshark's in_cksum_shouldbe) */
+    uint32_t v = (uint32_t)rs_load_be16(m->msg + 2) + checksum_residue(pkt, m);
+
+    v = (v & 0xffff) + (v >> 16);
+    return (uint16_t)((v & 0xffff) + (v >> 16));
 }
 
 /* Seconds and microseconds read in one byte order (32 bits each, or tshark

@@ -55,6 +55,8 @@ bool rs_icmp_of(const struct rs_packet *pkt, struct rs_icmp *out);
  * message, and for ICMPv6 the pseudo-header of RFC 8200 8.1; unverified when
  * the message was not captured whole. */
 uint8_t rs_icmp_checksum_status(const struct rs_packet *pkt, const struct rs_icmp *m);
+/* The checksum the message should carry (of a message captured whole). */
+uint16_t rs_icmp_checksum_expected(const struct rs_packet *pkt, const struct rs_icmp *m);
 
 /* An echo request or reply. */
 struct rs_icmp_echo {
