@@ -399,9 +399,13 @@ const struct rs_field rs_fields_ib_cm[] = {
     X("infiniband.cm.rep", "Local Communication ID", 0, 4, 0, get_rep),
     X("infiniband.cm.rep.remotecommid", "Remote Communication ID", 4, 4, 0, get_rep),
     X("infiniband.cm.rep.localqkey", "Local Q_Key", 8, 4, 0, get_rep),
+    /* the octet after each 24-bit number is reserved, a line of tshark's tree */
     X("infiniband.cm.rep.localqpn", "Local QPN", 12, 3, 0, get_rep),
+    BYTES("infiniband.reserved", "Reserved", 15, 1, get_rep, 2),
     X("infiniband.cm.rep.localeecn", "Local EE Context Number", 16, 3, 0, get_rep),
+    BYTES("infiniband.reserved", "Reserved", 19, 1, get_rep, 2),
     X("infiniband.cm.rep.startpsn", "Starting PSN", 20, 3, 0, get_rep),
+    BYTES("infiniband.reserved", "Reserved", 23, 1, get_rep, 2),
     X("infiniband.cm.rep.respres", "Responder Resources", 24, 1, 0, get_rep),
     X("infiniband.cm.rep.initdepth", "Initiator Depth", 25, 1, 0, get_rep),
     X("infiniband.cm.rep.tgtackdelay", "Target ACK Delay", 26, 1, 0xf8, get_rep),
@@ -420,6 +424,7 @@ const struct rs_field rs_fields_ib_cm[] = {
     /* DisconnectRequest; Wireshark files its QPN under req. */
     COMM_IDS("infiniband.cm.dreq", get_dreq),
     X("infiniband.cm.req.remoteqpneecn", "Remote QPN/EECN", 8, 3, 0, get_dreq),
+    BYTES("infiniband.reserved", "Reserved", 11, 1, get_dreq, 2),
     BYTES("infiniband.cm.dreq.private", "PrivateData", 12, 220, get_dreq, 2),
 
     /* DisconnectReply, which Wireshark calls drsp */
