@@ -106,6 +106,10 @@ bool rs_ws_expert_locate(const struct rs_packet *pkt, const struct rs_field *f, 
      RS_FIELD_GENERATED | (fl), .label = rs_ws_expert_label, .locate = rs_ws_expert_locate}
 #define RS_F_WS_EXPERT(abbrev, name, kind, depth) RS_F_WS_EXPERT_AS(abbrev, name, kind, depth, 0)
 
+/* A length's value with its unit, as Wireshark's BASE_UNIT_STRING of bytes shows it:
+ * "46 bytes" (a field's .show). */
+size_t rs_show_bytes_count(const struct rs_field *f, const struct rs_value *v, char *buf,
+                           size_t size);
 /* A text item's line: its name ("Timestamps"). */
 size_t rs_text_label(const struct rs_packet *pkt, const struct rs_field *f,
                      const struct rs_value *v, char *buf, size_t size);

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -317,6 +318,13 @@ rs_field_foreach(const struct rs_packet *pkt, int id, rs_value_fn fn, void *ctx)
         rs_field_quote_view(pkt, &q))
         n += foreach_in_view(&q.pkt, id, fn, ctx);
     return n;
+}
+
+size_t
+rs_show_bytes_count(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
+{
+    (void)f;
+    return (size_t)snprintf(buf, size, "%llu bytes", (unsigned long long)v->v.u);
 }
 
 size_t

@@ -342,7 +342,10 @@ rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char
         out_str(&o, name != NULL ? name : "Unknown");  /* Wireshark's word for a value it
                                                           has no name for */
         out_str(&o, " (");
-        format_plain(&o, f, v, RS_STYLE_TSHARK_4_0);
+        if (f->base == RS_BASE_HEX || f->base == RS_BASE_HEX_DEC)
+            out_hex(&o, v->v.u, display_hex_digits(f, v));  /* "Read Request (0x1)" */
+        else
+            format_plain(&o, f, v, RS_STYLE_TSHARK_4_0);
         out_str(&o, ")");
     } else if (integer && f->base == RS_BASE_DEC_HEX) {
         out_dec(&o, v->v.u);

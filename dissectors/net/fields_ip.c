@@ -305,13 +305,6 @@ locate_hopopts(const struct rs_packet *pkt, const struct rs_field *f, unsigned o
     return true;
 }
 
-static size_t
-show_len_bytes(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
-{
-    (void)f;
-    return (size_t)snprintf(buf, size, "%llu bytes", (unsigned long long)v->v.u);
-}
-
 enum ipv6_option_part { OPT_NODE, OPT_TYPE, OPT_ACTION, OPT_CHANGE, OPT_REST, OPT_LENGTH,
                         OPT_ROUTER_ALERT, OPT_PADN };
 
@@ -564,7 +557,7 @@ const struct rs_field rs_fields_ip[] = {
     HOPOPT("ipv6.hopopts.nxt", "Next Header", RS_FT_UINT8, RS_BASE_DEC, proto_vals, 1, 2, NULL),
     HOPOPT("ipv6.hopopts.len", "Length", RS_FT_UINT8, RS_BASE_DEC, NULL, 2, 2, NULL),
     HOPOPT("ipv6.hopopts.len_oct", "Length", RS_FT_UINT16, RS_BASE_DEC, NULL, 3, 2,
-           show_len_bytes),
+           rs_show_bytes_count),
     {"ipv6.opt", "IPv6 Option", RS_FT_NONE, RS_BASE_NONE, 0, NULL, "Option", RS_LAYER_IPV6,
      OPT_NODE, 1, get_ipv6_option, 2, RS_FIELD_PER_ITEM, .label = option_label,
      .locate = locate_ipv6_option},

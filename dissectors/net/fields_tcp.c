@@ -12,6 +12,7 @@
 
 #include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/iwarp.h>
 #include <roceshark/dissectors/streams.h>
 #include <roceshark/dissectors/wire.h>
 
@@ -751,6 +752,29 @@ get_payload(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     return true;
 }
 
+/* tcp.pdu.size: each MPA frame or FPDU the segment holds whole, as tshark's
+ * tcp_dissect_pdus() counts them (occurrence i: the i-th such PDU). */
+static bool
+get_pdu_size(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+             struct rs_value *out)
+{
+    const struct rs_iwarp_view *v = pkt->iwarp;
+    struct rs_span p;
+    unsigned n = 0;
+
+    if (v == NULL || !rs_tcp_payload(pkt, &p))
+        return false;
+    uint32_t seq = rs_load_be32(rs_packet_at(pkt, RS_LAYER_TCP) + 4);
+    for (unsigned i = 0; i < v->n_pdus; i++) {
+        const struct rs_iwarp_pdu *d = &v->pdus[i];
+        bool whole = d->caplen == d->len && d->seq - seq < p.len &&
+                     d->wire_len <= p.len - (d->seq - seq);
+        if (whole && n++ == occ)
+            return rs_value_set_uint(out, f->type, d->wire_len);
+    }
+    return false;
+}
+
 static size_t
 payload_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
               char *buf, size_t size)
@@ -1162,5 +1186,7 @@ const struct rs_field rs_fields_tcp[] = {
     {"tcp.payload", "TCP payload", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
      "The TCP payload of this packet", RS_LAYER_TCP, 0, 0, get_payload, 1, 0,
      .label = payload_label},
+    {"tcp.pdu.size", "PDU Size", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
+     "The size of this PDU", RS_LAYER_TCP, 0, 0, get_pdu_size, 1, NB},
     RS_F_END,
 };
