@@ -10,6 +10,9 @@
  * Fields that come once per option, record or source are occurrences, as
  * in -T fields; the tree walks them item by item (rs_packet.item).
  */
+#include <stdio.h>
+
+#include <roceshark/dissectors/addr.h>
 #include <roceshark/dissectors/icmp.h>
 #include <roceshark/dissectors/wire.h>
 
@@ -249,6 +252,25 @@ static const struct rs_value_string mldr_type_vals[] = {
     {0, NULL},
 };
 
+/* A record's title as tshark's: "Multicast Address Record Changed to exclude: ff02::1". */
+static size_t
+label_mar(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+          char *buf, size_t size)
+{
+    struct rs_icmp m;
+    uint32_t r;
+    char addr[RS_IPV6_TEXT_MAX];
+
+    (void)v;
+    if (!icmp_message_of(pkt, f, 0, &m) || !mldr_record(&m, pkt->item ? pkt->item - 1u : 0, &r) ||
+        r + 4 + IPV6_ADDR_LEN > m.len)
+        return (size_t)snprintf(buf, size, "%s", f->name);
+    const char *type = rs_value_name(mldr_type_vals, m.msg[r]);
+    rs_format_ipv6(addr, m.msg + r + 4);
+    return (size_t)snprintf(buf, size, "%s %s: %s", f->name, type != NULL ? type : "Unknown",
+                            addr);
+}
+
 #define ND(abbrev, name, type, base, mask, vals, off, width, get, depth) \
     {abbrev, name, type, base, mask, vals, name, RS_LAYER_ICMPV6, off, width, get, depth}
 #define OPTION(abbrev, name, type, base, mask, part, vals, depth) \
@@ -292,7 +314,9 @@ const struct rs_field rs_fields_icmpv6_nd[] = {
        8, 16, get_mld, 1),
     ND("icmpv6.mldr.nb_mcast_records", "Number of Multicast Address Records", RS_FT_UINT16,
        RS_BASE_DEC, 0, NULL, 6, 2, get_mldr_count, 1),
-    RECORD("icmpv6.mldr.mar", "Multicast Address Record", RS_FT_NONE, MAR_NODE, NULL, 1),
+    {"icmpv6.mldr.mar", "Multicast Address Record", RS_FT_NONE, RS_BASE_NONE, 0, NULL,
+     "Multicast Address Record", RS_LAYER_ICMPV6, MAR_NODE, 0, get_mldr, 1, RS_FIELD_PER_ITEM,
+     .label = label_mar},
     RECORD("icmpv6.mldr.mar.record_type", "Record Type", RS_FT_UINT8, MAR_TYPE, mldr_type_vals,
            2),
     RECORD("icmpv6.mldr.mar.aux_data_len", "Aux Data Len", RS_FT_UINT8, MAR_AUX_LEN, NULL, 2),
