@@ -156,7 +156,10 @@ rs_inject_open_iface(const char *ifname, struct rs_inject_sender **out, char *er
         free(s);
         return rc;
     }
-    pcap_setdirection(s->live, PCAP_D_IN);      /* what we send is not read back */
+    if (pcap_setdirection(s->live, PCAP_D_IN) != 0) {
+        /* What we send is not read back where the interface can say so; where it
+         * cannot, this handle (which never reads) only buffers a little more. */
+    }
     s->link = pcap_datalink(s->live);
     *out = s;
     return 0;

@@ -46,6 +46,11 @@ base=tshark,wireshark-dev,gcc,cmake,make,pkg-config,libglib2.0-dev,libpcap-dev,c
 extras="libcmocka-dev python3 python3-scapy python3-crcmod util-linux wireshark xvfb dbus \
         at-spi2-core python3-pyatspi xdotool imagemagick"
 
+# sid's Release file is valid for a week only: a mirror that serves an older one (a
+# snapshot) is refused by apt-get update ("is expired") and the root got no packages. Its
+# signature is still checked.
+update="apt-get -o Acquire::Check-Valid-Until=false update -q"
+
 fail() {
     echo "roceshark: test-wireshark: $*" >&2
     exit 2
@@ -73,7 +78,7 @@ if [ ! -e "$root/.roceshark-ready" ]; then
         >"$root.log" 2>&1 || [ -x "$root/usr/bin/apt-get" ] ||
         fail "debootstrap $suite failed; see $root.log"
     cp /etc/resolv.conf "$root/etc/resolv.conf"
-    in_root "export DEBIAN_FRONTEND=noninteractive; apt-get update -q; apt-get -f install -y -q
+    in_root "export DEBIAN_FRONTEND=noninteractive; $update; apt-get -f install -y -q
              apt-get install -y -q --no-install-recommends $extras" >>"$root.log" 2>&1 ||
         fail "apt-get in the $suite root failed; see $root.log"
     touch "$root/.roceshark-ready"
@@ -81,7 +86,7 @@ fi
 # A root made before the tests needed more packages gets what it lacks.
 if ! chroot "$root" dpkg -s $extras >/dev/null 2>&1; then
     echo "== adding packages to the $suite root"
-    in_root "export DEBIAN_FRONTEND=noninteractive; apt-get update -q
+    in_root "export DEBIAN_FRONTEND=noninteractive; $update
              apt-get install -y -q --no-install-recommends $extras" >>"$root.log" 2>&1 ||
         fail "apt-get in the $suite root failed; see $root.log"
 fi
