@@ -21,11 +21,13 @@
 #include <roceshark/dissectors/fields.h>
 #include <roceshark/dissectors/filter.h>
 #include <roceshark/dissectors/print.h>
+#include <roceshark/dissectors/stats.h>
 
 #include "cli.h"
 #include "corr_run.h"
 
 #define MAX_FIELDS 256
+#define MAX_STATS 16
 #define OUT_BUFFER_SIZE (1u << 20)
 
 struct corr_cli {
@@ -39,7 +41,12 @@ struct corr_cli {
     int field_ids[MAX_FIELDS];
     size_t n_fields;
     struct rs_fields_fmt fmt;
-    bool stats;
+    /* The -z tables in the order given; NULL stands for corr,qp. read's tables count the
+     * packets shown (each at the point that saw it first), the roceshark.corr.* fields
+     * included; those that need a stage correlate does not run are refused. */
+    struct rs_stat *stats[MAX_STATS];
+    size_t n_stats;
+    bool frames_for_stats;      /* a table of read's: every packet is decoded */
     bool quiet;
     struct rs_out out;
     uint64_t shown;
@@ -63,11 +70,40 @@ static const char correlate_usage[] =
     "                   print these fields, one line per packet (repeatable -e)\n"
     "  -z corr,qp       per conversation and segment: packets, lost, CE marked, delay\n"
     "                   p50/p99/max, reordered; and each point's clock\n"
+    "  -z io,stat,...|io,phs|conv,TYPE|endpoints,TYPE\n"
+    "                   read's tables over the packets shown, roceshark.corr.* in their\n"
+    "                   filters (as -z io,stat,1,roceshark.corr.lost_between)\n"
     "  -q               print only the statistics\n"
     "  -d udp.port==N,roce\n"
     "                   also decode UDP port N as RoCEv2 (repeatable)\n"
     "Fields: roceshark.corr.point, seen_at, path, segment, delay, lost_between,\n"
     "ce_marked_between, missed_at, changed, contradiction (see docs/correlate.md).\n";
+
+static int
+add_stat(struct corr_cli *cc, const char *spec)
+{
+    char err[RS_ERRBUF_SIZE];
+    struct rs_stat *st = NULL;
+
+    if (cc->n_stats == MAX_STATS)
+        return cli_fail(CLI_EXIT_USAGE, "-z %s: at most %d tables", spec, MAX_STATS);
+    if (strcmp(spec, "corr,qp") != 0) {
+        if (rs_stat_new(spec, &st, err) != 0)
+            return cli_fail(CLI_EXIT_USAGE, "-z %s: %s", spec, err);
+        if (rs_stat_needs_analysis(st) || rs_stat_needs_streams(st) ||
+            strcmp(spec, "iwarp") == 0) {
+            rs_stat_free(st);
+            return cli_fail(CLI_EXIT_USAGE, "-z %s: correlate runs no transport analysis, "
+                            "TCP/UDP stream or iWARP stage (read -z %s reads one capture)",
+                            spec, spec);
+        }
+        if (rs_stat_needs_crc(st))
+            cc->run.decode.verify_crc = true;
+        cc->frames_for_stats = true;
+    }
+    cc->stats[cc->n_stats++] = st;
+    return 0;
+}
 
 static int
 parse_args(int argc, char **argv, struct corr_cli *cc)
@@ -123,9 +159,8 @@ parse_args(int argc, char **argv, struct corr_cli *cc)
             cc->field_names[cc->n_fields++] = optarg;
             break;
         case 'z':
-            if (strcmp(optarg, "corr,qp") != 0)
-                return cli_fail(CLI_EXIT_USAGE, "-z %s: correlate has -z corr,qp", optarg);
-            cc->stats = true;
+            if ((rc = add_stat(cc, optarg)) != 0)
+                return rc;
             break;
         case 'q':
             cc->quiet = true;
@@ -186,10 +221,15 @@ sink(void *ctx, const struct rs_corr_view *v, const struct rs_frame *f)
     struct corr_cli *cc = ctx;
     struct rs_packet pkt;
 
-    if (cc->quiet)
+    if (cc->quiet && !cc->frames_for_stats)
         return;
     rs_decode_frame(f, &cc->run.decode, &pkt);
     pkt.corr = v;
+    for (size_t i = 0; i < cc->n_stats; i++)
+        if (cc->stats[i] != NULL)
+            rs_stat_packet(cc->stats[i], &pkt);     /* whatever -Y says, as read's */
+    if (cc->quiet)
+        return;
     if (cc->filter != NULL && !rs_filter_match(cc->filter, &pkt))
         return;
     cc->shown++;
@@ -222,7 +262,8 @@ cmd_correlate(int argc, char **argv)
                                rs_filter_uses(cc->filter, "roceshark.vcrc")))
         cc->run.decode.verify_crc = true;
     cc->run.path = cc->have_path ? cc->path : NULL;
-    cc->run.no_frames = cc->quiet;      /* -q prints no packet: none is held */
+    /* -q prints no packet and, without a table of read's, counts none: none is held */
+    cc->run.no_frames = cc->quiet && !cc->frames_for_stats;
     cc->run.sink = sink;
     cc->run.ctx = cc;
     if ((rc = corr_run_prepare(&cc->run)) != 0)
@@ -236,14 +277,20 @@ cmd_correlate(int argc, char **argv)
         rs_print_fields_header(&cc->out, &cc->fmt, cc->field_names, cc->n_fields);
     if ((rc = corr_run_match(&cc->run)) != 0)
         goto done;
-    if (cc->stats)
-        rs_corr_print_stats(cc->run.fin, cc->run.files, &cc->out);
+    for (size_t i = 0; i < cc->n_stats; i++) {
+        if (cc->stats[i] == NULL)
+            rs_corr_print_stats(cc->run.fin, cc->run.files, &cc->out);
+        else
+            rs_stat_print(cc->stats[i], &(struct rs_stat_stages){NULL, NULL}, &cc->out);
+    }
     if (rs_out_flush(&cc->out) != 0)
         rc = cli_fail(CLI_EXIT_OUTPUT, "writing output: write error");
 done:
     if (have_out)
         rs_out_free(&cc->out);
     corr_run_free(&cc->run);
+    for (size_t i = 0; i < cc->n_stats; i++)
+        rs_stat_free(cc->stats[i]);
     rs_filter_free(cc->filter);
     free(cc);
     return rc;

@@ -71,6 +71,14 @@ cut_pcap, cut_ng, marked_pcap, gone, marked = cut_node1(tmp)
 totals = r"lost: (\d+), CE marked: \d+, missed by a capture: (\d+)"
 out = correlate(["-r", n0, "-r", cut_pcap, "-q", "-z", "corr,qp"])
 t.check(re.search(totals, out).groups() == ("3", "0"), "no statistics: %r" % out)
+# read's -z tables count the packets by the roceshark.corr.* fields too: the three losses,
+# no capture miss, and the packets seen at A as -Y finds them.
+io = correlate(["-r", n0, "-r", cut_pcap, "-q", "-z", "io,stat,0,roceshark.corr.lost_between,"
+                "roceshark.corr.missed_at,roceshark.corr.seen_at contains \"A\""])
+frames = [int(n) for n in re.findall(r"\|\s+(\d+) \|\s+\d+ ", io)]
+at_a = len(correlate(["-r", n0, "-r", cut_pcap, "-Y", "roceshark.corr.seen_at contains \"A\""])
+           .splitlines())
+t.check(frames == [3, 0, at_a] and at_a > 100, "-z io,stat over roceshark.corr.*: %r" % io)
 out = correlate(["-r", n0, "-r", cut_ng, "-q", "-z", "corr,qp"])
 t.check(re.search(totals, out).groups() == ("0", "3") and
         "Capture drops recorded at B (pcapng statistics): 3;" in out and
@@ -146,6 +154,7 @@ for args, words in ((["-r", a], "give the captures of 2 points or more"),
                     (["-r", a, "-r", b, "--window", "0"], "--window 0"),
                     (["-r", a, "-r", b, "--path", "A,A"], "--path A,A"),
                     (["-r", a, "-r", b, "-z", "conv,qp"], "-z conv,qp"),
+                    (["-r", a, "-r", b, "-z", "expert"], "correlate runs no transport"),
                     (["-r", a, "-r", b, "-Y", "roceshark.corr.delay >"], "-Y"),
                     (["-r", a, "-r", b, "-T", "fields", "-e", "no.such"], "-e no.such"),
                     (["plot", "segments", "-r", a, "-o", "x.svg"], "-r FILE twice or more"),
