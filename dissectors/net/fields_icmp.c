@@ -57,6 +57,17 @@ label_checksum(const struct rs_packet *pkt, const struct rs_field *f, const stru
     }
 }
 
+/* The checksum status's place: no bytes, at the checksum (tshark's generated item). */
+static bool
+locate_checksum_status(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                       uint32_t *offset, uint32_t *length)
+{
+    (void)occ;
+    *offset = pkt->span[f->layer].off + 2;
+    *length = 0;
+    return true;
+}
+
 /* ICMP's type as tshark 4.0 writes it: "Type: 8 (Echo (ping) request)" (ICMPv6's is the
  * usual "Type: Echo (ping) request (128)"). */
 static size_t
@@ -301,7 +312,7 @@ static const struct rs_value_string set_vals[] = {
      .label = label_checksum}, \
     {proto ".checksum.status", "Checksum Status", RS_FT_UINT8, RS_BASE_NONE, 0, rs_cksum_vals, \
      "Verified, as tshark verifies it", layer, 2, 0, get_checksum_status, 1, \
-     RS_FIELD_GENERATED}
+     RS_FIELD_GENERATED, .locate = locate_checksum_status}
 
 /* The request a reply answers and the time since, as the streams stage matched them. */
 #define RESPONSE(proto, to_name, time_name, layer) \

@@ -753,10 +753,9 @@ get_payload(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 }
 
 /* tcp.pdu.size: each MPA frame or FPDU the segment holds whole, as tshark's
- * tcp_dissect_pdus() counts them (occurrence i: the i-th such PDU). */
+ * tcp_dissect_pdus() counts them: the occ-th such PDU's place in the frame and its length. */
 static bool
-get_pdu_size(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-             struct rs_value *out)
+whole_pdu(const struct rs_packet *pkt, unsigned occ, uint32_t *offset, uint32_t *length)
 {
     const struct rs_iwarp_view *v = pkt->iwarp;
     struct rs_span p;
@@ -767,12 +766,32 @@ get_pdu_size(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ
     uint32_t seq = rs_load_be32(rs_packet_at(pkt, RS_LAYER_TCP) + 4);
     for (unsigned i = 0; i < v->n_pdus; i++) {
         const struct rs_iwarp_pdu *d = &v->pdus[i];
-        bool whole = d->caplen == d->len && d->seq - seq < p.len &&
-                     d->wire_len <= p.len - (d->seq - seq);
-        if (whole && n++ == occ)
-            return rs_value_set_uint(out, f->type, d->wire_len);
+        uint32_t at = d->seq - seq;
+        if (d->caplen == d->len && at < p.len && d->wire_len <= p.len - at && n++ == occ) {
+            *offset = p.off + at;
+            *length = d->wire_len;
+            return true;
+        }
     }
     return false;
+}
+
+static bool
+get_pdu_size(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+             struct rs_value *out)
+{
+    uint32_t off, len;
+
+    return whole_pdu(pkt, occ, &off, &len) && rs_value_set_uint(out, f->type, len);
+}
+
+/* over the PDU's bytes, as tshark's item */
+static bool
+locate_pdu_size(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                uint32_t *offset, uint32_t *length)
+{
+    (void)f;
+    return whole_pdu(pkt, occ, offset, length);
 }
 
 static size_t
@@ -1187,6 +1206,7 @@ const struct rs_field rs_fields_tcp[] = {
      "The TCP payload of this packet", RS_LAYER_TCP, 0, 0, get_payload, 1, 0,
      .label = payload_label},
     {"tcp.pdu.size", "PDU Size", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
-     "The size of this PDU", RS_LAYER_TCP, 0, 0, get_pdu_size, 1, NB},
+     "The size of this PDU", RS_LAYER_TCP, 0, 0, get_pdu_size, 1, RS_FIELD_GENERATED,
+     .locate = locate_pdu_size},
     RS_F_END,
 };
