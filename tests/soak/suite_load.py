@@ -7,7 +7,8 @@ machine: it is not a ctest test, which would run itself).
 `stress-ng --cpu 2*nproc` runs beside it throughout. Each pass is what `scripts/test.sh`
 runs for a build folder: `ctest --test-dir BUILD -LE long -j$(nproc) --output-on-failure`
 (BUILD: build/ by default; build-sanitize/ for the sanitized pass). A line per pass says
-whether it passed, how long it took and which tests failed; the last lines count the
+whether it passed, how long it took and which tests failed (ctest's output of a pass that
+failed is kept in BUILD/suite_load-pass-N.log); the last lines count the
 passes that passed and each test that failed, with how often. Exit 0 only if every pass
 passed. ROCESHARK_TSHARK_CACHE is set to BUILD/tshark-cache unless given."""
 import collections
@@ -45,9 +46,17 @@ with cpu_load.busy_cpus():
         failed = [m.group(1) for m in map(FAILED.match, p.stdout.splitlines()) if m]
         passed += p.returncode == 0
         failures.update(failed)
-        print("pass %d/%d: %s in %.0f s%s" % (i, PASSES, "passed" if p.returncode == 0
-                                               else "FAILED", time.time() - start,
-                                               (": " + " ".join(failed)) if failed else ""),
+        kept = ""
+        if p.returncode != 0:
+            # what the failing tests printed (--output-on-failure), for finding why later
+            log = os.path.join(BUILD, "suite_load-pass-%d.log" % i)
+            with open(log, "w") as f:
+                f.write(p.stdout + p.stderr)
+            kept = " (ctest's output: %s)" % log
+        print("pass %d/%d: %s in %.0f s%s%s" % (i, PASSES, "passed" if p.returncode == 0
+                                                 else "FAILED", time.time() - start,
+                                                 (": " + " ".join(failed)) if failed else "",
+                                                 kept),
               flush=True)
 print("%d of %d passes passed under stress-ng --cpu %d" % (passed, PASSES, cpu_load.WORKERS))
 for name, n in failures.most_common():
