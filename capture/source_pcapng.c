@@ -16,7 +16,8 @@
  *
  * Blocks (all 32-bit aligned):  type, total length, body, total length
  *   SHB 0x0A0D0D0A  byte-order magic 0x1A2B3C4D, version 1.x, section
- *                   length, options; starts a section (interfaces reset)
+ *                   length, options; starts a section (its interfaces
+ *                   numbered afresh)
  *   IDB 1           link type (16), reserved (16), snaplen, options:
  *                   if_name (2), if_description (3), if_tsresol (9),
  *                   if_tsoffset (14); numbered from 0 in each section, as

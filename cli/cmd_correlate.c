@@ -91,7 +91,7 @@ add_stat(struct corr_cli *cc, const char *spec)
         if (rs_stat_new(spec, &st, err) != 0)
             return cli_fail(CLI_EXIT_USAGE, "-z %s: %s", spec, err);
         if (rs_stat_needs_analysis(st) || rs_stat_needs_streams(st) ||
-            strcmp(spec, "iwarp") == 0) {
+            rs_stat_needs_iwarp(st)) {
             rs_stat_free(st);
             return cli_fail(CLI_EXIT_USAGE, "-z %s: correlate runs no transport analysis, "
                             "TCP/UDP stream or iWARP stage (read -z %s reads one capture)",

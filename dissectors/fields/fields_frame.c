@@ -111,13 +111,13 @@ get_frame(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
         break;
     case FV_INTERFACE_DESC:
         /* pcapng: if_description where the block has one; an ERF port: its name */
-        if (fr->section != 0 && fr->iface_desc == NULL)
-            return false;
         if (fr->section != 0)
             out->v.str = fr->iface_desc;
         else if (rs_frame_interface(pkt, name, sizeof(name)) >= 0)
             out->v.str = name;
         else
+            return false;
+        if (out->v.str == NULL)
             return false;
         break;
     case FV_SECTION:

@@ -16,7 +16,8 @@ enum stat_needs {
     NEEDS_ANALYSIS = 1 << 0,        /* the transport analysis */
     NEEDS_ANALYSIS_IF_FILTERED = 1 << 1,    /* it, when a filter reads roceshark.analysis.* */
     LISTS_CONVS = 1 << 2,           /* evicted conversations' statistics kept */
-    NEEDS_CRC = 1 << 3              /* checksum verdicts */
+    NEEDS_CRC = 1 << 3,             /* checksum verdicts */
+    NEEDS_IWARP = 1 << 4            /* the iWARP stage's tables, read at the end */
 };
 
 /* How the -z argument goes on after the prefix. */
@@ -63,7 +64,7 @@ static const struct stat_ops stats[] = {
      stats_phs_free},
     {"io,stat", ARGS_REQUIRED, NEEDS_ANALYSIS_IF_FILTERED, stats_io_init, stats_io_packet,
      stats_io_print, stats_io_free},
-    {"iwarp", ARGS_NONE, 0, stats_iwarp_init, NULL, stats_iwarp_print, NULL},
+    {"iwarp", ARGS_NONE, NEEDS_IWARP, stats_iwarp_init, NULL, stats_iwarp_print, NULL},
 };
 
 /* The row spec names, and where its arguments start ("" for none); NULL for none. */
@@ -152,6 +153,12 @@ bool
 rs_stat_lists_conversations(const struct rs_stat *st)
 {
     return st->ops->needs & LISTS_CONVS;
+}
+
+bool
+rs_stat_needs_iwarp(const struct rs_stat *st)
+{
+    return (st->ops->needs & NEEDS_IWARP) != 0;
 }
 
 bool

@@ -28,6 +28,8 @@ bool rs_stat_needs_analysis(const struct rs_stat *st);
 /* Whether it lists conversations, evicted ones too (the analysis keeps
  * their statistics only when asked: rs_analysis_opts.keep_evicted). */
 bool rs_stat_lists_conversations(const struct rs_stat *st);
+/* Whether it prints the iWARP stage's tables (rs_stat_stages.iwarp). */
+bool rs_stat_needs_iwarp(const struct rs_stat *st);
 /* Whether it reports checksum verdicts (expert items, or a filter on them). */
 bool rs_stat_needs_crc(const struct rs_stat *st);
 /* Whether one of its filters reads a field of the streams stage (tcp.stream,
