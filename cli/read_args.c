@@ -35,6 +35,9 @@ check_new_options(struct read_opts *ro)
                         "(as tshark 4.0 says)");
     if (ro->two_pass && (ro->iface != NULL || (ro->file != NULL && strcmp(ro->file, "-") == 0)))
         return cli_fail(CLI_EXIT_USAGE, "read: -2 reads a file twice: not -i or -r -");
+    if (ro->two_pass && ro->session_frames != 0)
+        return cli_fail(CLI_EXIT_USAGE, "read: -2 reads the file twice: -M's session reset "
+                        "is for one pass (as tshark 4.0 says)");
     if (ro->two_pass && ro->n_files > 1)
         return cli_fail(CLI_EXIT_USAGE, "read: -2 reads one file twice: give one -r");
     if (ro->write_path == NULL && ro->write_format != READ_SAVE_AS_INPUT)
@@ -56,11 +59,12 @@ check_new_options(struct read_opts *ro)
                         "-P, -V, -O, -x, -T and -z cannot print there too");
     if (ro->stop_seconds != 0)
         ro->live.idle_ms = AUTOSTOP_IDLE_MS;
-    /* A live read frame by frame, -l's flush per frame and -a filesize's look at -w's
-     * file between frames are the one thread's. */
+    /* A live read frame by frame, -l's flush per frame, -a filesize's look at -w's
+     * file between frames and -M's reset between two frames are the one thread's. */
     if (ro->threads == 0)
         ro->threads = few_fields(ro) ? 1 : read_threads_available();
-    if (ro->iface != NULL || ro->line_buffered || ro->stop_bytes != 0)
+    if (ro->iface != NULL || ro->line_buffered || ro->stop_bytes != 0 ||
+        ro->session_frames != 0)
         ro->threads = 1;
     return 0;
 }

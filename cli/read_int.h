@@ -151,6 +151,7 @@ struct read_opts {
     const char *glossary;               /* -G */
     struct rs_display display;          /* -n, -N, --compat, -o roceshark.info: */
     unsigned threads;                   /* --threads; 0 until given */
+    unsigned long long session_frames;  /* -M: the frames of a session; 0 none */
 };
 
 enum read_long_option { OPT_DISABLE_PROTOCOL = 0x100, OPT_ENABLE_PROTOCOL, OPT_NO_DUPLICATE_KEYS,

@@ -54,9 +54,30 @@ print_bounds_hit(const struct read_opts *ro, const struct rs_pipeline *pipe,
                 opts->streams_opts.max_streams);
 }
 
+/* -M: tshark's session reset. Every N frames read, its dissection starts afresh: the
+ * frames are numbered from 1 again and every conversation's state is forgotten (our
+ * pipeline's stateful stages are built anew), while the statistics (its taps), the
+ * times since the first frame and the frame shown last carry on. tshark finds the frame
+ * a delta is from by its number, frame 1 being always the first frame read: so a
+ * session's frame 1 has a delta of 0, its frame 2 the time since the first frame of all,
+ * and a frame whose number is that of the frame shown last, in an earlier session, is
+ * timed from it (the display filter's delta follows the same rule in the pipeline). */
+struct read_session {
+    unsigned long long number;  /* frames of the current session */
+    unsigned long long resets;
+    unsigned long long shown_number;    /* the frame shown last: its number, */
+    unsigned long long shown_session;   /* its session (resets before it) */
+    struct rs_time shown_time;          /* and its time */
+    bool shown_any;
+    bool printed_first;         /* the frame printed last was a session's frame 1 */
+    int rc;                     /* a reset without memory */
+};
+
 /* What one read's loop keeps, whichever runs it: the serial loop or the threads. */
 struct read_run {
     struct read_opts *ro;
+    struct rs_pipeline *pipe;
+    struct read_session session;
     struct rs_source *src;
     struct rs_writer *w;
     struct cli_progress pg;
@@ -67,6 +88,42 @@ struct read_run {
     int save_rc;
     char err[RS_ERRBUF_SIZE];
 };
+
+/* -M: the frame renumbered in its session, the pipeline reset before a session's first
+ * frame; false when the reset found no memory. */
+static bool
+session_next(struct read_run *run, struct rs_frame *frame)
+{
+    struct read_session *s = &run->session;
+    char err[RS_ERRBUF_SIZE];
+
+    if (s->number == run->ro->session_frames) {
+        if ((s->rc = rs_pipeline_reset(run->pipe, err)) != 0)
+            return false;
+        s->number = 0;
+        s->resets++;
+    }
+    frame->original = frame->number;
+    frame->number = ++s->number;
+    if (frame->number == 1)
+        frame->delta = (struct rs_time){0, 0};
+    else if (frame->number == 2)
+        frame->delta = frame->rel;
+    else if (s->shown_any && s->shown_number == frame->number - 1 &&
+             s->shown_session != s->resets)
+        frame->delta = rs_time_sub(rs_frame_time(frame), s->shown_time);
+    return true;
+}
+
+/* -M: -t dd's column is timed as the display filter's delta: after a session's frame 1,
+ * from the first frame of all (rs_print_summary() times it from out->last_shown). */
+static void
+session_print(struct read_session *s, struct rs_out *out, const struct rs_frame *frame)
+{
+    if (s->printed_first)
+        out->last_shown = rs_time_sub(rs_frame_time(frame), frame->rel);
+    s->printed_first = frame->number == 1;
+}
 
 /* The next frame to run through the pipeline: 1, or 0 at the end (-c, -a, the source's
  * end or error in run->rc). */
@@ -93,6 +150,8 @@ run_next(void *ctx, struct rs_frame *frame)
         /* -2 alone decodes every frame, as tshark's second pass does */
         if (ro->two_pass && ro->read_filter != NULL && !read_pass_keep(&ro->pass, frame))
             continue;
+        if (ro->session_frames != 0 && !session_next(run, frame))
+            return 0;
         return 1;
     }
     return 0;
@@ -110,6 +169,12 @@ run_tally(void *ctx, const struct rs_frame *frame, const struct rs_pipeline_resu
         rs_stat_packet(ro->stats[i], &r->pkt);
     if (r->match && run->w != NULL)
         run->save_rc = read_save_frame(run->w, frame);
+    if (r->match) {
+        run->session.shown_any = true;
+        run->session.shown_number = frame->number;
+        run->session.shown_session = run->session.resets;
+        run->session.shown_time = rs_frame_time(frame);
+    }
     return run->save_rc;
 }
 
@@ -131,6 +196,8 @@ read_serial(struct read_run *run, struct rs_pipeline *pipe, struct rs_out *out)
         run_tally(run, &frame, r);
         if (!r->match)
             continue;
+        if (run->ro->session_frames != 0)
+            session_print(&run->session, out, &frame);
         if (!run->ro->quiet)
             read_print_frame(out, run->ro, &r->pkt, shown == 0);
         shown++;
@@ -142,7 +209,7 @@ int
 read_run_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline *pipe,
             struct rs_out *out, struct rs_writer *w)
 {
-    struct read_run run = {.ro = ro, .src = src, .w = w, .rc = 0};
+    struct read_run run = {.ro = ro, .pipe = pipe, .src = src, .w = w, .rc = 0};
     unsigned long long shown = 0;
     int rc = 0;
 
@@ -173,7 +240,11 @@ read_run_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline 
     if (rs_out_flush(out) != 0)
         return cli_fail(CLI_EXIT_OUTPUT, "writing output: write error");
     print_bounds_hit(ro, pipe, &ro->pipe);
-    if (rc != 0)
+    if (run.session.resets > 0)
+        fprintf(stderr, "read: -M %llu: the session was started afresh %llu %s\n",
+                ro->session_frames, run.session.resets,
+                run.session.resets == 1 ? "time" : "times");
+    if (rc != 0 || run.session.rc != 0)
         return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
     if (run.save_rc != 0)
         return run.save_rc;

@@ -204,12 +204,10 @@ read_tshark_option(int c, const char *arg, struct read_opts *ro)
     case 'g':       /* -w's file readable by its group */
         ro->group_readable = true;
         return 0;
-    case 'M':       /* tshark's session reset every N packets: not done (see the notice) */
+    case 'M':       /* tshark's session reset every N frames (read_run.c) */
         if (!cli_parse_uint(arg, 1, ~0ull, &n))
             return cli_fail(CLI_EXIT_USAGE, "-M %s: expected a positive count", arg);
-        fprintf(stderr, "roceshark: -M %s: accepted, not applied: frame numbers and "
-                "conversations are not started afresh every %s frames, as tshark's session "
-                "reset does; read's per-conversation state is bounded instead\n", arg, arg);
+        ro->session_frames = n;
         return 0;
     case 'W':       /* name resolution records in pcapng: we resolve no IP names */
         if (strcmp(arg, "n") != 0)

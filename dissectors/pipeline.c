@@ -61,7 +61,16 @@ struct rs_pipeline {
     bool second_running;
     struct rs_pipeline_result result;
     bool shown_any;                     /* a frame passed the filter */
+    bool last_shown_first;              /* the last one was numbered 1 */
     struct rs_time last_shown;          /* the last one's time */
+    bool fed_any;
+    struct rs_time first;               /* the first frame's time */
+    /* What the stateful stages were built with: rs_pipeline_reset() builds them anew. */
+    struct rs_streams_opts streams_opts;
+    struct rs_iwarp_opts iwarp_opts;
+    struct rs_analysis_opts analysis_opts;
+    bool with_streams;
+    bool with_analysis;
 };
 
 void
@@ -109,13 +118,22 @@ run_stateful(struct rs_pipeline *p, struct rs_pipeline_result *r)
         rs_iwarp_process(p->iwarp, &r->pkt);
     if (p->analyzer != NULL)
         rs_analyzer_process(p->analyzer, &r->pkt, &r->facts);
-    /* As tshark's one pass: from the frame shown before, or from this one (0). */
+    /* As tshark's one pass: from the frame shown before, or from this one (0). tshark
+     * finds that frame by its number, and frame 1 is always its reference, the first frame
+     * read: after a session reset (read -M), whose frames are numbered from 1 again, a frame
+     * shown after the session's frame 1 is timed from the first frame of all. */
     struct rs_time t = rs_frame_time(r->pkt.frame);
-    r->pkt.delta_shown = p->shown_any ? rs_time_sub(t, p->last_shown) : (struct rs_time){0, 0};
+    if (!p->fed_any) {
+        p->fed_any = true;
+        p->first = t;
+    }
+    r->pkt.delta_shown = !p->shown_any ? (struct rs_time){0, 0} :
+                         rs_time_sub(t, p->last_shown_first ? p->first : p->last_shown);
     r->match = p->filter == NULL || rs_filter_match(p->filter, &r->pkt);
     if (r->match) {
         p->shown_any = true;
         p->last_shown = t;
+        p->last_shown_first = r->pkt.frame->number == 1;
     }
     p->counts.frames++;
     p->counts.matched += r->match;
@@ -165,6 +183,41 @@ start_second_stage(struct rs_pipeline *p)
     return 0;
 }
 
+/* The stateful stages, as the options kept in p say. */
+static int
+new_stages(struct rs_pipeline *p, char *err)
+{
+    int rc;
+
+    if ((p->with_streams && (rc = rs_streams_new(&p->streams_opts, &p->streams, err)) != 0) ||
+        (rc = rs_iwarp_new(&p->iwarp_opts, &p->iwarp, err)) != 0 ||
+        (p->with_analysis && (rc = rs_analyzer_new(&p->analysis_opts, &p->analyzer, err)) != 0))
+        return rc;
+    return 0;
+}
+
+static void
+free_stages(struct rs_pipeline *p)
+{
+    rs_analyzer_free(p->analyzer);
+    rs_iwarp_free(p->iwarp);
+    rs_streams_free(p->streams);
+    p->analyzer = NULL;
+    p->iwarp = NULL;
+    p->streams = NULL;
+}
+
+int
+rs_pipeline_reset(struct rs_pipeline *p, char *err)
+{
+    rs_pipeline_drain(p);
+    rs_pipeline_lock(p);
+    free_stages(p);
+    int rc = new_stages(p, err);
+    rs_pipeline_unlock(p);
+    return rc;
+}
+
 int
 rs_pipeline_new(const struct rs_pipeline_opts *opts, struct rs_pipeline **out, char *err)
 {
@@ -194,10 +247,12 @@ rs_pipeline_new(const struct rs_pipeline_opts *opts, struct rs_pipeline **out, c
     struct rs_streams_opts so = opts->streams_opts;
     bool filter_streams = filter_reads_any(p->filter, rs_streams_fields);
     so.tcp_only &= !filter_streams;     /* a filter may read udp.stream */
-    if (((opts->streams || filter_streams) &&
-         (rc = rs_streams_new(&so, &p->streams, err)) != 0) ||
-        (rc = rs_iwarp_new(&io, &p->iwarp, err)) != 0 ||
-        (opts->analyze && (rc = rs_analyzer_new(&opts->analysis, &p->analyzer, err)) != 0)) {
+    p->streams_opts = so;
+    p->iwarp_opts = io;
+    p->analysis_opts = opts->analysis;
+    p->with_streams = opts->streams || filter_streams;
+    p->with_analysis = opts->analyze;
+    if ((rc = new_stages(p, err)) != 0) {
         rs_pipeline_free(p);
         return rc;
     }
@@ -219,9 +274,7 @@ rs_pipeline_free(struct rs_pipeline *p)
         pthread_join(p->second, NULL);
     }
     rs_ring_free(p->ring);
-    rs_analyzer_free(p->analyzer);
-    rs_iwarp_free(p->iwarp);
-    rs_streams_free(p->streams);
+    free_stages(p);
     rs_filter_free(p->filter);
     pthread_mutex_destroy(&p->lock);
     free(p);

@@ -316,7 +316,7 @@ hosts = os.path.join(out, "hosts")
 with open(hosts, "w") as f:
     f.write("# a comment\n10.1.16.62 client\n")
 same = (["-u", "s"], ["-H", hosts], ["-C", "Default"], ["-K", "/dev/null"],
-        ["-X", "lua_script:none.lua"], ["-M", "5"], ["-W", "n"], ["-I"], ["--color"],
+        ["-X", "lua_script:none.lua"], ["-W", "n"], ["-I"], ["--color"],
         ["--log-level", "warning"], ["--export-objects", "http," + out],
         ["--disable-heuristic", "rpcrdma_infiniband"], ["-o", "tcp.check_checksum:FALSE"],
         ["-o", "infiniband.rroce.port:4791"], ["-o", "gui.column.format:\"No.\",\"%m\""])

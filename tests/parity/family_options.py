@@ -22,12 +22,18 @@ CASES = [
     ["--disable-protocol", "infiniband"], ["-v"],
     ["-N", "t", "-V"], ["-N", "t", "-q", "-z", "conv,udp"],
     ["-o", "tcp.relative_sequence_numbers:FALSE", "-V"], ["-j", "ip", "-T", "text"],
+    # -M's session reset: the frames numbered afresh, TCP's state forgotten (relative
+    # sequence numbers, window scaling), with a count; and the deltas tshark finds by number
+    ["-M", "3", "-c", "7"],
+    ["-M", "5", "-Y", "frame.len < 100 || frame.len > 1000", "-T", "fields", "-e",
+     "frame.number", "-e", "frame.time_delta", "-e", "frame.time_delta_displayed", "-e",
+     "tcp.stream", "-e", "tcp.seq", "-e", "tcp.window_size"],
+    ["-M", "5", "-t", "dd"], ["-2", "-M", "5"],
 ]
 # Without --all (each tshark run costs some 0.6 s of processor time): every option that
 # changes what is printed or how it exits, and one of each kind of option accepted and
-# ignored; -M, which read does not apply (wireshark-differences.md), and the time formats
-# the others cover are left to --all.
-SAMPLE = [0, 1, 3, 4, 6, 7, 8, 11, 18, 22, 25, 26, 28, 29, 30, 31, 33, 34, 35, 37, 39, 42,
+# ignored (-c with -M, in one run); the time formats the others cover are left to --all.
+SAMPLE = [0, 1, 3, 4, 6, 7, 8, 11, 18, 22, 25, 26, 28, 50, 30, 31, 33, 34, 35, 37, 39, 42,
           43, 44, 45, 46, 47, 48, 49]
 
 

@@ -60,6 +60,43 @@ test_stages_and_facts(void **state)
     rs_pipeline_free(p);
 }
 
+/* A reset (read -M) forgets the conversations (the ACK after it names no frame) but keeps
+ * the counts, and a frame shown after a frame numbered 1 is timed from the first of all,
+ * as tshark finds the frame shown before by its number. */
+static void
+test_reset(void **state)
+{
+    struct rs_pipeline_opts opts;
+    struct rs_pipeline *p;
+    struct test_frame tf[3], again[2];
+    char err[RS_ERRBUF_SIZE];
+
+    (void)state;
+    frames(tf);
+    test_frame_from_hex(&again[0], HEX_ROCEV2_ACK, RS_DLT_EN10MB);
+    test_frame_from_hex(&again[1], HEX_ROCEV2_READ_REQ, RS_DLT_EN10MB);
+    for (int i = 0; i < 3; i++)
+        tf[i].frame.ts_sec = 10 + i;
+    again[0].frame.number = 1;
+    again[0].frame.ts_sec = 20;
+    again[1].frame.number = 2;
+    again[1].frame.ts_sec = 25;
+    rs_pipeline_opts_init(&opts);
+    assert_int_equal(rs_pipeline_new(&opts, &p, err), 0);
+    rs_pipeline_process(p, &tf[0].frame);
+    const struct rs_pipeline_result *r = rs_pipeline_process(p, &tf[1].frame);
+    assert_true(r->facts.flags & RS_FACT_ACKED_FRAME);
+    assert_int_equal(r->pkt.delta_shown.sec, 1);
+    assert_int_equal(rs_pipeline_reset(p, err), 0);
+    r = rs_pipeline_process(p, &again[0].frame);
+    assert_false(r->facts.flags & RS_FACT_ACKED_FRAME);
+    assert_int_equal(r->pkt.delta_shown.sec, 9);       /* from frame 2, at 11 */
+    r = rs_pipeline_process(p, &again[1].frame);
+    assert_int_equal(r->pkt.delta_shown.sec, 15);      /* from the first frame, at 10 */
+    assert_int_equal(rs_pipeline_counts(p).frames, 4);
+    rs_pipeline_free(p);
+}
+
 static void
 test_analysis_off(void **state)
 {
@@ -341,6 +378,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stages_and_facts),
+        cmocka_unit_test(test_reset),
         cmocka_unit_test(test_analysis_off),
         cmocka_unit_test(test_filter),
         cmocka_unit_test(test_filter_turns_crc_on),

@@ -124,6 +124,13 @@ int rs_pipeline_feed(struct rs_pipeline *p, const struct rs_frame *frame, uint64
  * After it, what the sink wrote may be read on the feeding thread. */
 void rs_pipeline_drain(struct rs_pipeline *p);
 
+/* Starts the stateful stages afresh, as tshark's session reset (read -M) does: the TCP and
+ * UDP streams (numbered from 0 again), the iWARP reassembly and the analysis forget every
+ * conversation. The counts, the filter and the frame shown last stay. Drains a pipeline
+ * with a sink first. Fails (RS_ENOMEM, err filled) when the stages find no memory; the
+ * pipeline must then only be freed. */
+int rs_pipeline_reset(struct rs_pipeline *p, char *err);
+
 /* Replaces the display filter (NULL or "" removes it) for the frames fed
  * from now on (with two stages, call it on the feeding thread: it drains
  * the pipeline first). On a filter that does not compile the old one
