@@ -153,9 +153,10 @@ job_done(struct tui *t, const struct rs_tui_task_result *r)
         tui_message(t, "found \"%s\" in packet %llu (n: the next)", t->job_text,
                     (unsigned long long)rs_tui_model_shown_frame(t->model, r->found));
     } else if (r->rc == RS_ECANCELED) {
-        /* How long the stop took, from Esc to the task's end. */
-        tui_message(t, "%s: stopped in %llu ms (%s)", t->job_what,
-                    (unsigned long long)(r->stop_ns / 1000000u), r->err);
+        /* How long the stop took, from Esc to the task's end, and how much it did then. */
+        tui_message(t, "%s: stopped in %llu ms, %llu packets after Esc (%s)", t->job_what,
+                    (unsigned long long)(r->stop_ns / 1000000u),
+                    (unsigned long long)r->after_cancel, r->err);
     } else if (t->job == JOB_SEARCH && r->rc == RS_ENOENT) {
         /* How long the whole list took, as bench/bench_tui.py --search compares it. */
         tui_message(t, "find: %s (searched in %.3f s)", r->err, (double)r->elapsed_ns / 1e9);

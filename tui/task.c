@@ -19,6 +19,7 @@ struct rs_tui_task {
     struct rs_tui_work work;
     _Atomic bool done;
     _Atomic uint64_t cancel_ns;     /* when rs_tui_task_cancel was called, 0: not */
+    _Atomic uint64_t cancel_done;   /* and the work done by then */
     bool write;
     /* search */
     uint64_t after;
@@ -48,6 +49,8 @@ task_main(void *arg)
     uint64_t end = rs_monotonic_ns(), asked = atomic_load(&t->cancel_ns);
     r->elapsed_ns = end - start;
     r->stop_ns = asked != 0 && end > asked ? end - asked : 0;
+    uint64_t done = atomic_load(&t->work.done), then = atomic_load(&t->cancel_done);
+    r->after_cancel = asked != 0 && done > then ? done - then : 0;
     atomic_store(&t->done, true);
     return NULL;
 }
@@ -69,6 +72,7 @@ task_start(struct rs_tui_task *t, char *err)
     atomic_init(&t->work.cancel, false);
     atomic_init(&t->done, false);
     atomic_init(&t->cancel_ns, 0);
+    atomic_init(&t->cancel_done, 0);
     if (pthread_create(&t->thread, NULL, task_main, t) != 0) {
         task_free(t);
         return rs_error(err, RS_ENOMEM, "cannot start a thread");
@@ -130,6 +134,9 @@ rs_tui_task_cancel(struct rs_tui_task *t)
 {
     uint64_t none = 0;
 
+    /* The progress first, then the time: the task's end reads them after the flag. */
+    if (atomic_load(&t->cancel_ns) == 0)
+        atomic_store(&t->cancel_done, atomic_load(&t->work.done));
     atomic_compare_exchange_strong(&t->cancel_ns, &none, rs_monotonic_ns());
     atomic_store(&t->work.cancel, true);
 }

@@ -9,7 +9,7 @@
   ends with "q: quit"; the row of the conversations the analysis evicted shows no time;
 - rates: one 90-byte frame every 10 ms for 45 s reads 9.0K in the 2 s, 10 s and 40 s columns;
 - a search for a text in no packet of those 1.1 million (typed beyond ASCII) stops on Esc,
-  long before its end, and says within how many milliseconds (at most 100);
+  long before its end, within a few chunks of packets of the Esc, and says how long it took;
 - `w` onto the file being shown is refused, the file left as it was;
 - LC_ALL=C: the packet list's arrow is "->" and the tree's marks "+" and "-", no "?";
 - the help scrolls at 80x24;
@@ -147,41 +147,55 @@ def check_layout():
 ABSENT = "no such t\u00e9xt"
 
 
+# How far a search may go after Esc, in packets: each of its threads (one per processor, at
+# most 8) finishes the chunk of 1,024 it holds, and the progress counted from may lag a
+# chunk a thread. A count, not a time: a busy host stretches the milliseconds, not this.
+AFTER_ESC_MAX = 3 * 1024 * min(os.cpu_count() or 1, 8)
+
+
 def check_search_stops(many):
-    """Esc stops a search of the 1.1 million frames long before its end, and says how long
-    the stop took: at most 100 ms (tried three times: a busy host may stall a thread). The
-    text searched for is typed in UTF-8 beyond ASCII, and the status line names it whole."""
+    """Esc stops a search of the 1.1 million frames long before its end, within a few chunks
+    of packets of the Esc, and says how long the stop took. The text searched for is typed
+    in UTF-8 beyond ASCII, and the status line names it whole. Esc follows Enter at once, and
+    a search that still ends before Esc reaches it (the TUI's thread stalled for the whole
+    search) is tried again, up to three times: on a host loaded four times over, waiting
+    to see the search run before pressing Esc missed a search of 2.5 s whole."""
     tmux("resize-window", "-t", "tui", "-x", "200", "-y", "60")
     keys("F3")
     wait_for(lambda s: "[F3 Packets]" in s[0], "the packet list")
-    stops = []
+    ended = '"%s" is not in the 1100007 packets' % ABSENT
+    stopped = None
     for _ in range(3):
         keys("s")
         keys("C-u")
         keys(ABSENT + "\u00e9", literal=True)
         keys("BSpace")      # takes the whole last character, both of its bytes
         keys("Enter")
-        wait_for(lambda s: 'finding "%s": ' % ABSENT in s[-1], "the search runs")
-        keys("Escape")
-        lines = wait_for(lambda s: "stopped in" in s[-1], "Esc stops the search")
-        m = re.search(r"stopped in (\d+) ms \(\"%s\": stopped after (\d+) of (\d+) "
-                      r"packets\)" % re.escape(ABSENT), lines[-1])
-        t.check(m is not None and int(m.group(2)) < int(m.group(3)) == 1100007,
-                "the search stopped before its end: %r" % lines[-1])
-        if m is None:
-            return
-        stops.append(int(m.group(1)))
-        if stops[-1] <= 100:
+        keys("Escape")      # at once: waiting to see it run is a race with its end
+        lines = wait_for(lambda s: "stopped in" in s[-1] or ended in s[-1],
+                         "Esc stops the search")
+        if "stopped in" in lines[-1]:
+            stopped = lines[-1]
             break
-    print("search of 1,100,007 frames stopped in %s ms" % stops)
-    t.check(min(stops) <= 100, "Esc took %s ms to stop the search" % stops)
+    if not t.check(stopped is not None, "three searches ended before Esc reached them"):
+        return
+    m = re.search(r"stopped in (\d+) ms, (\d+) packets after Esc \(\"%s\": stopped after "
+                  r"(\d+) of (\d+) packets\)" % re.escape(ABSENT), stopped)
+    t.check(m is not None, "the stop's status line: %r" % stopped)
+    if m is None:
+        return
+    after, looked, total = int(m.group(2)), int(m.group(3)), int(m.group(4))
+    print("search of 1,100,007 frames stopped in %s ms, %d packets after Esc, %d looked at"
+          % (m.group(1), after, looked))
+    t.check(looked < total == 1100007, "the search stopped before its end: %r" % stopped)
+    t.check(after <= AFTER_ESC_MAX, "%d packets searched after Esc, more than %d"
+            % (after, AFTER_ESC_MAX))
     # A search asked for while one runs replaces it: the new text's answer, under its own
     # name, and nothing of the one it replaced.
     keys("s")
     keys("C-u")
     keys(ABSENT, literal=True)
-    keys("Enter")
-    wait_for(lambda s: 'finding "%s": ' % ABSENT in s[-1], "the long search runs")
+    keys("Enter")       # and at once the next: seeing this one run is a race with its end
     keys("s")
     keys("C-u")
     keys("rroce", literal=True)

@@ -1182,9 +1182,10 @@ test_tasks(void **state)
     rs_tui_task_cancel(t);
     rs_tui_task_finish(t, &r);
     if (r.rc == RS_ECANCELED)
-        assert_true(r.looked < 8100 && r.stop_ns > 0);
+        assert_true(r.looked < 8100 && r.stop_ns > 0 && r.after_cancel <= r.looked);
     else
-        assert_true(r.rc == RS_ENOENT && r.looked == 8100 && r.stop_ns == 0);
+        assert_true(r.rc == RS_ENOENT && r.looked == 8100 && r.stop_ns == 0 &&
+                    r.after_cancel == 0);
     assert_int_equal(rs_tui_task_search(m, 3000, "rnr nak", NULL, &t, err), 0);
     while (!rs_tui_task_done(t, &done, &total))
         usleep(1000);

@@ -420,6 +420,9 @@ struct rs_tui_task_result {
     uint64_t written;               /* write: packets written */
     uint64_t elapsed_ns;
     uint64_t stop_ns;               /* from rs_tui_task_cancel to its end (0: not cancelled) */
+    uint64_t after_cancel;          /* packets done after rs_tui_task_cancel (0: not
+                                     * cancelled): how promptly the flag was seen, in
+                                     * work rather than time, which a busy host stretches */
     char err[RS_ERRBUF_SIZE];
 };
 int rs_tui_task_search(struct rs_tui_model *m, uint64_t after, const char *text,
