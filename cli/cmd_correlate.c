@@ -31,9 +31,7 @@
 #define OUT_BUFFER_SIZE (1u << 20)
 
 struct corr_cli {
-    struct corr_run run;            /* the files, --window, -d */
-    uint8_t path[RS_CORR_MAX_POINTS];
-    bool have_path;
+    struct corr_run run;            /* the files, --window, --path, -d */
     const char *filter_text;
     struct rs_filter *filter;
     bool fields;
@@ -128,13 +126,11 @@ parse_args(int argc, char **argv, struct corr_cli *cc)
         case CLI_OPT_BAD:
             return CLI_EXIT_USAGE;
         case 'r':
-            if (cc->run.n_files == RS_CORR_MAX_POINTS)
-                return cli_fail(CLI_EXIT_USAGE, "correlate: at most %d captures",
-                                RS_CORR_MAX_POINTS);
             if (strcmp(optarg, "-") == 0)
                 return cli_fail(CLI_EXIT_USAGE, "correlate: -r -: the captures are read "
                                 "twice, so not from standard input");
-            cc->run.files[cc->run.n_files++] = optarg;
+            if ((rc = corr_run_add_file(&cc->run, optarg)) != 0)
+                return rc;
             break;
         case OPT_WINDOW:
             if (!corr_run_parse_window(optarg, &cc->run.window))
@@ -178,9 +174,8 @@ parse_args(int argc, char **argv, struct corr_cli *cc)
     if (cc->run.n_files < 2)
         return cli_fail(CLI_EXIT_USAGE, "correlate: give the captures of 2 points or more "
                         "(-r A.pcap -r B.pcap)");
-    if (path != NULL && (rc = corr_run_parse_path(path, cc->run.n_files, cc->path)) != 0)
+    if (path != NULL && (rc = corr_run_parse_path(&cc->run, path)) != 0)
         return rc;
-    cc->have_path = path != NULL;
     if (cc->fields && cc->n_fields == 0)
         return cli_fail(CLI_EXIT_USAGE, "correlate: -T fields needs -e FIELD");
     if (!cc->fields && cc->n_fields > 0)
@@ -198,7 +193,7 @@ print_text(struct corr_cli *cc, const struct rs_corr_view *v, const struct rs_pa
 {
     struct rs_out *o = &cc->out;
 
-    rs_out_printf(o, "%c:%llu seen %s", rs_corr_point_name(v->shown),
+    rs_out_printf(o, "%s:%llu seen %s", v->shown_text,
                   (unsigned long long)v->number[v->shown], v->seen_at);
     for (unsigned s = 0; s + 1 < v->n_path; s++)
         if (v->both[s])
@@ -207,7 +202,7 @@ print_text(struct corr_cli *cc, const struct rs_corr_view *v, const struct rs_pa
         rs_out_printf(o, " LOST %s", v->lost_text);
     if (v->ce_seg >= 0)
         rs_out_printf(o, " CE %s", v->ce_text);
-    if (v->missed != 0)
+    if (v->n_missed != 0)
         rs_out_printf(o, " missed-by-capture %s", v->missed_text);
     for (unsigned i = 0; i < v->n_changed; i++)
         rs_out_printf(o, " changed %s", v->changed[i]);
@@ -261,7 +256,6 @@ cmd_correlate(int argc, char **argv)
     if (cc->filter != NULL && (rs_filter_uses(cc->filter, "roceshark.icrc") ||
                                rs_filter_uses(cc->filter, "roceshark.vcrc")))
         cc->run.decode.verify_crc = true;
-    cc->run.path = cc->have_path ? cc->path : NULL;
     /* -q prints no packet and, without a table of read's, counts none: none is held */
     cc->run.no_frames = cc->quiet && !cc->frames_for_stats;
     cc->run.sink = sink;

@@ -43,7 +43,6 @@ static const char plot_usage[] =
 struct plot_opts {
     bool segments;                  /* plot segments, else plot psn */
     struct corr_run run;            /* segments: the files, --window, --path, -d */
-    uint8_t path[RS_CORR_MAX_POINTS];
     const char *path_text;
     const char *file, *out;
     uint32_t qpn;
@@ -132,10 +131,8 @@ parse_plot_args(int argc, char **argv, struct plot_opts *po)
         switch (c) {
         case 'r':
             po->file = optarg;
-            if (po->run.n_files == RS_CORR_MAX_POINTS)
-                return cli_fail(CLI_EXIT_USAGE, "plot segments: at most %d captures",
-                                RS_CORR_MAX_POINTS);
-            po->run.files[po->run.n_files++] = optarg;
+            if ((rc = corr_run_add_file(&po->run, optarg)) != 0)
+                return rc;
             break;
         case 'W':
             if (!corr_run_parse_window(optarg, &po->run.window))
@@ -182,10 +179,8 @@ parse_plot_args(int argc, char **argv, struct plot_opts *po)
             if (strcmp(po->run.files[i], "-") == 0)
                 return cli_fail(CLI_EXIT_USAGE, "plot segments: -r -: the captures are read "
                                 "three times, so not from standard input");
-        if (po->path_text != NULL &&
-            (rc = corr_run_parse_path(po->path_text, po->run.n_files, po->path)) != 0)
+        if (po->path_text != NULL && (rc = corr_run_parse_path(&po->run, po->path_text)) != 0)
             return rc;
-        po->run.path = po->path_text != NULL ? po->path : NULL;
         return 0;
     }
     if (po->run.window != 0 || po->path_text != NULL || po->run.n_files > 1)
@@ -259,16 +254,17 @@ plot_segments(struct plot_opts *po)
     if ((rc = corr_run_prepare(&po->run)) != 0)
         goto done;
     /* The span drawn: the estimating pass's first and last frames of every point. */
-    const struct rs_corr_counts *k = &po->run.estimated;
     int64_t from = INT64_MAX, to = INT64_MIN;
-    for (unsigned i = 0; i < po->run.n_files; i++)
-        if (k->frames[i] > 0) {
-            from = k->first[i] < from ? k->first[i] : from;
-            to = k->last[i] > to ? k->last[i] : to;
+    for (unsigned i = 0; i < po->run.n_files; i++) {
+        struct rs_corr_point_counts k = rs_corr_point_counts(po->run.est, i);
+        if (k.frames > 0) {
+            from = k.first < from ? k.first : from;
+            to = k.last > to ? k.last : to;
         }
+    }
     if (from > to)
         from = to = 0;
-    if (rs_corr_plot_new(from, to, &pl) != 0) {
+    if (rs_corr_plot_new(po->run.n_files, from, to, &pl) != 0) {
         rc = cli_fail(CLI_EXIT_INTERNAL, "out of memory");
         goto done;
     }
@@ -291,6 +287,8 @@ cmd_plot(int argc, char **argv)
     struct rs_plot pl;
     int rc = parse_plot_args(argc, argv, &po);
 
+    if (rc != 0 || !po.segments)
+        corr_run_free(&po.run);     /* plot psn: its -r was noted as a point too */
     if (rc != 0)
         return rc < 0 ? CLI_EXIT_OK : rc;
     if (po.segments)

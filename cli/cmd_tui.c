@@ -7,6 +7,7 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <roceshark/dissectors/print.h>
@@ -85,13 +86,11 @@ parse_tui_args(int argc, char **argv, struct rs_tui_run_opts *o, const char **sy
            CLI_OPT_END) {
         switch (c) {
         case 'r':
-            if (run->n_files == RS_CORR_MAX_POINTS)
-                return cli_fail(CLI_EXIT_USAGE, "tui: at most %d captures",
-                                RS_CORR_MAX_POINTS);
             if (have_r && strcmp(optarg, "-") == 0)
                 return cli_fail(CLI_EXIT_USAGE, "tui: -r -: the captures of several points "
                                 "are read three times, so not from standard input");
-            run->files[run->n_files++] = optarg;
+            if ((rc = corr_run_add_file(run, optarg)) != 0)
+                return rc;
             if (!have_r)
                 o->model.path = optarg;
             have_r = true;
@@ -174,11 +173,19 @@ correlate(struct tui_corr *tc)
 
     tc->run.sink = add_row;
     tc->run.ctx = tc;
+    tc->rows.n_points = tc->run.n_files;
     if ((rc = corr_run_prepare(&tc->run)) == 0 && (rc = corr_run_match(&tc->run)) == 0) {
-        tc->rows.n_points = tc->run.n_files;
-        memcpy(tc->rows.files, tc->run.files, sizeof(tc->rows.files));
+        size_t n = tc->run.n_files;
+        /* the run's arrays go with it: the view keeps copies */
+        tc->rows.files = malloc(n * sizeof(*tc->rows.files));
+        tc->rows.clock = malloc(n * sizeof(*tc->rows.clock));
+        if (tc->rows.files != NULL && tc->rows.clock != NULL) {
+            memcpy((void *)tc->rows.files, tc->run.files, n * sizeof(*tc->rows.files));
+            memcpy(tc->rows.clock, tc->run.clock, n * sizeof(*tc->rows.clock));
+        } else {
+            tc->failed = true;
+        }
         tc->rows.counts = rs_corr_counts(tc->run.fin);
-        memcpy(tc->rows.clock, tc->run.clock, sizeof(tc->rows.clock));
         tc->rows.window = tc->run.match_opts.window;
         if (tc->failed)
             rc = cli_fail(CLI_EXIT_INTERNAL, "tui: out of memory");
@@ -241,11 +248,17 @@ cmd_tui(int argc, char **argv)
     cli_catch_stop_signals();
     memset(&tc, 0, sizeof(tc));
     corr_run_init(&tc.run);
-    if ((rc = parse_tui_args(argc, argv, &o, &sysfs_root, &tc.run)) != 0)
+    if ((rc = parse_tui_args(argc, argv, &o, &sysfs_root, &tc.run)) != 0) {
+        corr_run_free(&tc.run);
         return rc < 0 ? CLI_EXIT_OK : rc;
+    }
     /* A bad filter is a usage error whatever the terminal. */
-    if (o.model.filter != NULL && rs_tui_model_check_filter(o.model.filter, err) != 0)
+    if (o.model.filter != NULL && rs_tui_model_check_filter(o.model.filter, err) != 0) {
+        corr_run_free(&tc.run);
         return cli_fail(CLI_EXIT_USAGE, "-Y %s: %s", o.model.filter, err);
+    }
+    if (tc.run.n_files <= 1)
+        corr_run_free(&tc.run);     /* one file: the model reads it */
     if (tc.run.n_files > 1) {
         tc.run.decode = o.model.decode;
         tc.run.decode.verify_crc = false;

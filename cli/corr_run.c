@@ -43,24 +43,75 @@ corr_run_parse_window(const char *arg, int64_t *out)
 }
 
 int
-corr_run_parse_path(const char *arg, unsigned n_files, uint8_t path[RS_CORR_MAX_POINTS])
+corr_run_add_file(struct corr_run *r, const char *file)
 {
-    unsigned n = 0, used = 0;
+    if (r->n_files == r->files_cap) {
+        unsigned cap = r->files_cap ? r->files_cap * 2 : 8;
+        const char **files = cap > r->files_cap ? realloc(r->files, cap * sizeof(*files))
+                                                : NULL;
+        if (files == NULL)
+            return cli_fail(CLI_EXIT_INTERNAL, "correlate: -r %s: out of memory", file);
+        r->files = files;
+        r->files_cap = cap;
+    }
+    r->files[r->n_files++] = file;
+    return 0;
+}
 
-    for (const char *p = arg; *p != '\0'; p++) {
-        if (*p == ',')
-            continue;
-        unsigned i = (unsigned)(*p - 'A');
-        if (*p < 'A' || i >= n_files || (used & (1u << i)) || n >= RS_CORR_MAX_POINTS)
-            return cli_fail(CLI_EXIT_USAGE, "--path %s: expected each of the points A to %c "
-                            "once, comma-separated", arg,
-                            rs_corr_point_name(n_files - 1));
-        used |= 1u << i;
-        path[n++] = (uint8_t)i;
+int
+corr_run_parse_path(struct corr_run *r, const char *arg)
+{
+    unsigned n = 0, n_files = r->n_files;
+    uint64_t *used = calloc(RS_CORR_MASK_WORDS(n_files), sizeof(*used));
+    int rc = 0;
+
+    free(r->path);
+    r->path = calloc(n_files, sizeof(*r->path));
+    if (used == NULL || r->path == NULL) {
+        free(used);
+        return cli_fail(CLI_EXIT_INTERNAL, "--path: out of memory");
+    }
+    for (const char *p = arg; *p != '\0';) {
+        unsigned i;
+        size_t len;
+        if (!rs_corr_point_parse(p, &i, &len) || i >= n_files || rs_corr_mask_has(used, i) ||
+            (p[len] != ',' && p[len] != '\0')) {
+            n = UINT32_MAX;
+            break;
+        }
+        rs_corr_mask_set(used, i);
+        r->path[n++] = i;
+        p += len;
+        p += *p == ',';
     }
     if (n != n_files)
-        return cli_fail(CLI_EXIT_USAGE, "--path %s: expected each of the points A to %c once, "
-                        "comma-separated", arg, rs_corr_point_name(n_files - 1));
+        rc = cli_fail(CLI_EXIT_USAGE, "--path %s: expected each of the points A to %s once, "
+                      "comma-separated", arg, rs_corr_point_name(n_files - 1).s);
+    free(used);
+    return rc;
+}
+
+/* The arrays by point, for n_files points. */
+static int
+alloc_points(struct corr_run *r)
+{
+    unsigned n = r->n_files;
+
+    r->clock = calloc(n, sizeof(*r->clock));
+    r->drops = calloc(n, sizeof(*r->drops));
+    r->drops_of = calloc(n, sizeof(*r->drops_of));
+    r->n_drops = calloc(n, sizeof(*r->n_drops));
+    r->spill = calloc(n, sizeof(*r->spill));
+    r->src = calloc(n, sizeof(*r->src));
+    r->head = calloc(n, sizeof(*r->head));
+    r->head_sighting = calloc(n, sizeof(*r->head_sighting));
+    r->live = calloc(n, sizeof(*r->live));
+    if (r->clock == NULL || r->drops == NULL || r->drops_of == NULL || r->n_drops == NULL ||
+        r->spill == NULL || r->src == NULL || r->head == NULL || r->head_sighting == NULL ||
+        r->live == NULL)
+        return cli_fail(CLI_EXIT_INTERNAL, "correlate: %u captures: out of memory", n);
+    for (unsigned i = 0; i < n; i++)
+        r->drops_of[i] = r->drops[i];
     return 0;
 }
 
@@ -82,15 +133,17 @@ run_pass(struct corr_run *r, struct rs_corr *c, struct rs_corr_probe *probe,
          struct corr_spill *spill, const struct rs_corr_clock *clock, const char *what)
 {
     char err[RS_ERRBUF_SIZE];
-    struct rs_source *src[RS_CORR_MAX_POINTS] = {NULL};
-    struct rs_frame head[RS_CORR_MAX_POINTS];
-    bool live[RS_CORR_MAX_POINTS] = {false};
+    struct rs_source **src = r->src;
+    struct rs_frame *head = r->head;
+    bool *live = r->live;
     struct rs_packet pkt;
     struct cli_progress pg;
     uint64_t fed = 0;
     int rc = 0;
 
     cli_progress_start(&pg, 1.0);
+    memset(src, 0, r->n_files * sizeof(*src));
+    memset(live, 0, r->n_files * sizeof(*live));
     for (unsigned i = 0; i < r->n_files; i++) {
         if (rs_source_open_file(r->files[i], &src[i], err) != 0) {
             rc = cli_fail(CLI_EXIT_INPUT, "%s", err);
@@ -154,8 +207,10 @@ run_pass(struct corr_run *r, struct rs_corr *c, struct rs_corr_probe *probe,
     }
 done:
     cli_progress_end(&pg, false);
-    for (unsigned i = 0; i < r->n_files; i++)
+    for (unsigned i = 0; i < r->n_files; i++) {
         rs_source_close(src[i]);
+        src[i] = NULL;
+    }
     return rc;
 }
 
@@ -167,7 +222,7 @@ static int
 run_spilled(struct corr_run *r, struct rs_corr *c, const struct rs_corr_clock *clock,
             const char *what)
 {
-    const struct rs_corr_sighting *head[RS_CORR_MAX_POINTS] = {NULL};
+    const struct rs_corr_sighting **head = r->head_sighting;
     struct cli_progress pg;
     uint64_t fed = 0;
     bool failed = false;
@@ -217,7 +272,7 @@ open_spills(struct corr_run *r)
 static void
 close_spills(struct corr_run *r)
 {
-    for (unsigned i = 0; i < RS_CORR_MAX_POINTS; i++)
+    for (unsigned i = 0; r->spill != NULL && i < r->n_files; i++)
         corr_spill_close(&r->spill[i]);
     r->spilling = false;
 }
@@ -227,12 +282,12 @@ print_clock_lines(const struct corr_run *r)
 {
     for (unsigned p = 1; p < r->n_files; p++) {
         if (!r->clock[p].known)
-            fprintf(stderr, "correlate: %c (%s): no packet matched A's or another's: its "
-                    "clock is unknown\n", rs_corr_point_name(p), r->files[p]);
+            fprintf(stderr, "correlate: %s (%s): no packet matched A's or another's: its "
+                    "clock is unknown\n", rs_corr_point_name(p).s, r->files[p]);
         else if (r->clock[p].bound < 0)
-            fprintf(stderr, "correlate: %c (%s): packets matched one way only: its offset "
+            fprintf(stderr, "correlate: %s (%s): packets matched one way only: its offset "
                     "takes the fastest as no delay, and has no bound\n",
-                    rs_corr_point_name(p), r->files[p]);
+                    rs_corr_point_name(p).s, r->files[p]);
     }
 }
 
@@ -242,12 +297,16 @@ corr_run_prepare(struct corr_run *r)
     char err[RS_ERRBUF_SIZE];
     struct rs_corr_probe *probe = NULL;
     struct rs_corr_opts opts;
-    struct rs_corr_clock coarse[RS_CORR_MAX_POINTS];
+    struct rs_corr_clock *coarse;
     int rc;
 
+    if ((rc = alloc_points(r)) != 0)
+        return rc;
     if (rs_corr_probe_new(r->n_files, &probe) != 0)
-        return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
-    memset(coarse, 0, sizeof(coarse));
+        return cli_fail(CLI_EXIT_INTERNAL, "correlate: %u captures: out of memory",
+                        r->n_files);
+    /* the coarse clocks, until the fitted ones replace them */
+    coarse = r->clock;
     if ((rc = run_pass(r, NULL, probe, NULL, coarse, "probe")) != 0) {
         rs_corr_probe_free(probe);
         return rc;
@@ -267,7 +326,7 @@ corr_run_prepare(struct corr_run *r)
     rs_corr_probe_free(probe);
     opts.collect = true;
     opts.path = r->path;
-    memcpy(opts.clock, coarse, sizeof(coarse));
+    opts.clock = coarse;
     if (rs_corr_new(&opts, NULL, NULL, &r->est, err) != 0)
         return cli_fail(CLI_EXIT_INTERNAL, "%s", err);
     if (r->no_frames)
@@ -278,6 +337,7 @@ corr_run_prepare(struct corr_run *r)
     for (unsigned i = 0; i < r->n_files && r->spilling; i++)
         if (!corr_spill_rewind(&r->spill[i]))
             close_spills(r);    /* a write failed: the matching pass reads the captures */
+    /* the estimating pass holds its own copy of the coarse clocks it ran with */
     rs_corr_clocks(r->est, r->clock);
     print_clock_lines(r);
     r->estimated = rs_corr_counts(r->est);
@@ -288,11 +348,9 @@ corr_run_prepare(struct corr_run *r)
     }
     opts.collect = false;
     opts.no_frames = r->no_frames;      /* statistics only: no frame is held */
-    for (unsigned i = 0; i < r->n_files; i++) {
-        opts.drops[i] = r->drops[i];
-        opts.n_drops[i] = r->n_drops[i];
-    }
-    memcpy(opts.clock, r->clock, sizeof(r->clock));
+    opts.drops = r->drops_of;
+    opts.n_drops = r->n_drops;
+    opts.clock = r->clock;
     r->match_opts = opts;
     return 0;
 }
@@ -317,4 +375,27 @@ corr_run_free(struct corr_run *r)
     rs_corr_free(r->est);
     r->fin = r->est = NULL;
     close_spills(r);
+    free(r->files);
+    free(r->path);
+    free(r->clock);
+    free(r->drops);
+    free(r->drops_of);
+    free(r->n_drops);
+    free(r->spill);
+    free(r->src);
+    free(r->head);
+    free((void *)r->head_sighting);
+    free(r->live);
+    r->files = NULL;
+    r->path = NULL;
+    r->clock = NULL;
+    r->drops = NULL;
+    r->drops_of = NULL;
+    r->n_drops = NULL;
+    r->spill = NULL;
+    r->src = NULL;
+    r->head = NULL;
+    r->head_sighting = NULL;
+    r->live = NULL;
+    r->n_files = r->files_cap = 0;
 }

@@ -22,32 +22,41 @@
 
 struct corr_run {
     /* in */
-    const char *files[RS_CORR_MAX_POINTS];
-    unsigned n_files;
+    const char **files;             /* corr_run_add_file() */
+    unsigned n_files, files_cap;
     int64_t window;                 /* --window; 0: from the measured delays */
-    const uint8_t *path;            /* --path, or NULL */
+    uint32_t *path;                 /* --path (corr_run_parse_path()), or NULL */
     struct rs_decode_opts decode;
     bool no_frames;                 /* statistics only: the sink gets no frame; the
                                        matching pass reads the spills, not the captures */
     rs_corr_sink *sink;             /* read by corr_run_match() */
     void *ctx;
-    /* out: after corr_run_prepare() */
-    struct rs_corr_clock clock[RS_CORR_MAX_POINTS];    /* the fitted clocks */
+    /* out: after corr_run_prepare(); every array by point is n_files long, made there */
+    struct rs_corr_clock *clock;    /* the fitted clocks */
     struct rs_corr_counts estimated;    /* what the estimating pass counted (its mapped
                                            times span the captures) */
     struct rs_corr *est, *fin;      /* the estimating and the matching pass (made by
                                        corr_run_match()) */
     struct rs_corr_opts match_opts; /* what the matching pass is made with */
     /* what each file's pcapng statistics say its capturer dropped, and when */
-    struct rs_corr_drop_span drops[RS_CORR_MAX_POINTS][RS_SOURCE_DROP_SPANS];
-    unsigned n_drops[RS_CORR_MAX_POINTS];
+    struct rs_corr_drop_span (*drops)[RS_SOURCE_DROP_SPANS];
+    const struct rs_corr_drop_span **drops_of;     /* drops[i], for the matcher */
+    unsigned *n_drops;
     /* with no_frames: each point's sightings, written by the estimating pass */
-    struct corr_spill spill[RS_CORR_MAX_POINTS];
+    struct corr_spill *spill;
     bool spilling;                  /* every point has its spill */
+    /* a pass's merge: each point's source and next frame (or sighting) */
+    struct rs_source **src;
+    struct rs_frame *head;
+    const struct rs_corr_sighting **head_sighting;
+    bool *live;
 };
 
 /* Defaults: no window, no path, read's decoding without checking CRCs. */
 void corr_run_init(struct corr_run *r);
+/* -r FILE: the next point. 0, or an exit code after a one-line error (out of memory:
+ * points are bounded by memory and open files alone, docs/limits.md). */
+int corr_run_add_file(struct corr_run *r, const char *file);
 /* The probe and the estimating pass; prints on stderr what a clock could not give.
  * 0, or an exit code after a one-line error. */
 int corr_run_prepare(struct corr_run *r);
@@ -57,8 +66,8 @@ int corr_run_match(struct corr_run *r);
 void corr_run_free(struct corr_run *r);
 /* --window T: "0.1", "100ms", "250us", "2s"; false when not a duration from 1us to 1h. */
 bool corr_run_parse_window(const char *arg, int64_t *out);
-/* --path A,B,C: each of the n_files points once. 0, or an exit code after a one-line
- * error. */
-int corr_run_parse_path(const char *arg, unsigned n_files, uint8_t path[RS_CORR_MAX_POINTS]);
+/* --path A,B,C: each of the n_files points once, into r->path. 0, or an exit code
+ * after a one-line error. */
+int corr_run_parse_path(struct corr_run *r, const char *arg);
 
 #endif /* ROCESHARK_CLI_CORR_RUN_H */

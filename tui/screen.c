@@ -59,6 +59,7 @@ static const char help_text[] =
     "                     delta, delta displayed\n"
     "  o                  Conversations: freeze the order of the rows, or free it\n"
     "  x                  Segments: only the packets lost, CE marked or missed, or all\n"
+    "  Left, Right, h, l  Segments: scroll the segment columns\n"
     "  Enter              Segments: the packet, when A (the file shown) saw it\n"
     "  / or F4            display filter (Wireshark syntax); Enter applies, Esc cancels\n"
     "  g or :             go to packet number (asks before clearing a filter hiding it)\n"

@@ -123,6 +123,7 @@ struct tui {
     /* Segments (several -r): the correlated packets, the caller's */
     const struct rs_tui_corr *corr;
     uint64_t seg_sel, seg_top;
+    unsigned seg_hscroll;           /* the first segment column shown (Left, Right) */
     bool seg_only_notable;          /* x: lost, CE marked or missed ones only */
     size_t *seg_notable;            /* their indexes in corr->rows, made at the first x */
     size_t seg_n_notable;

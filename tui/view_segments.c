@@ -5,8 +5,10 @@
  * was lost or CE-marked, which points' captures missed it; under the run's totals and
  * each point's clock. Lost rows are red, CE-marked blue, missed ones amber. `x` keeps
  * only those; Enter shows the packet in the Packets view when point A (the file the
- * other views show) saw it.
+ * other views show) saw it. With more segments than the terminal is wide for, Left and
+ * Right (h, l) scroll the segment columns; Pt:No. and Seen stay.
  */
+#include <stdarg.h>
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +21,7 @@
 static bool
 notable(const struct rs_tui_corr_row *r)
 {
-    return r->lost_seg >= 0 || r->ce_seg >= 0 || r->missed != 0 || r->contradiction;
+    return r->lost_seg >= 0 || r->ce_seg >= 0 || r->any_missed || r->contradiction;
 }
 
 /* The rows shown: every one, or with `x` the notable ones (their indexes, made when x is
@@ -30,24 +32,54 @@ shown_count(const struct tui *t)
     return t->seg_only_notable ? t->seg_n_notable : t->corr->n;
 }
 
+static size_t
+shown_index(const struct tui *t, uint64_t pos)
+{
+    return t->seg_only_notable ? t->seg_notable[pos] : (size_t)pos;
+}
+
 static const struct rs_tui_corr_row *
 shown_row(const struct tui *t, uint64_t pos)
 {
-    return &t->corr->rows[t->seg_only_notable ? t->seg_notable[pos] : pos];
+    return &t->corr->rows[shown_index(t, pos)];
 }
 
+/* Appends to line (size bytes), never past its end: *len stays within it. */
 static void
-points_text(unsigned bits, unsigned n, char *buf)
+append(char *line, size_t *len, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (*len + 1 >= size)
+        return;
+    va_start(ap, fmt);
+    int n = vsnprintf(line + *len, size - *len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *len = *len + (size_t)n < size ? *len + (size_t)n : size - 1;
+}
+
+/* "A,C" of the points in mask, cut to size. */
+static void
+points_text(const uint64_t *mask, unsigned n, char *buf, size_t size)
 {
     size_t len = 0;
 
+    buf[0] = '\0';
     for (unsigned p = 0; p < n; p++)
-        if (bits & (1u << p)) {
-            if (len > 0)
-                buf[len++] = ',';
-            buf[len++] = rs_corr_point_name(p);
-        }
-    buf[len] = '\0';
+        if (rs_corr_mask_has(mask, p))
+            append(buf, &len, size, "%s%s", len > 0 ? "," : "", rs_corr_point_name(p).s);
+}
+
+/* The width of a column that can list every point ("A,B,C") and a space; at most 256. */
+static int
+points_width(unsigned n)
+{
+    size_t w = 0;
+
+    for (unsigned p = 0; p < n && w < 256; p++)
+        w += strlen(rs_corr_point_name(p).s) + 1;
+    return (int)w;
 }
 
 static void
@@ -68,19 +100,16 @@ draw_heading(struct tui *t, int y, int cols)
     for (unsigned p = 1; p < c->n_points && len < sizeof(line) - 80; p++) {
         const struct rs_corr_clock *ck = &c->clock[p];
         if (!ck->known)
-            len += (size_t)snprintf(line + len, sizeof(line) - len, " %c unknown;",
-                                    rs_corr_point_name(p));
+            append(line, &len, sizeof(line), " %s unknown;", rs_corr_point_name(p).s);
         else if (ck->bound < 0)
-            len += (size_t)snprintf(line + len, sizeof(line) - len,
-                                    " %c %+.1f us (one way: no bound);", rs_corr_point_name(p),
-                                    (double)ck->offset / 1e3);
+            append(line, &len, sizeof(line), " %s %+.1f us (one way: no bound);",
+                   rs_corr_point_name(p).s, (double)ck->offset / 1e3);
         else
-            len += (size_t)snprintf(line + len, sizeof(line) - len, " %c %+.1f us +- %.1f us;",
-                                    rs_corr_point_name(p), (double)ck->offset / 1e3,
-                                    (double)ck->bound / 1e3);
+            append(line, &len, sizeof(line), " %s %+.1f us +- %.1f us;",
+                   rs_corr_point_name(p).s, (double)ck->offset / 1e3, (double)ck->bound / 1e3);
     }
-    snprintf(line + len, sizeof(line) - len, " window %.1f ms%s", (double)c->window / 1e6,
-             t->seg_only_notable ? "; x: lost, CE marked or missed only" : "");
+    append(line, &len, sizeof(line), " window %.1f ms%s", (double)c->window / 1e6,
+           t->seg_only_notable ? "; x: lost, CE marked or missed only" : "");
     tui_put(t, y + 1, 0, cols, line, A_NORMAL);
 }
 
@@ -88,16 +117,22 @@ void
 view_segments_draw(struct tui *t, int y, int rows, int cols)
 {
     const struct rs_tui_corr *c = t->corr;
-    char line[2048], cell[64], seen[2 * RS_CORR_MAX_POINTS], missed[2 * RS_CORR_MAX_POINTS];
-    int pw = 2 * (int)c->n_points;
+    char line[2048], cell[64], seen[512], missed[512];
+    int pw = points_width(c->n_points);
+    unsigned n_segs = c->n_points - 1;
 
+    if (t->seg_hscroll >= n_segs)
+        t->seg_hscroll = n_segs - 1;
     draw_heading(t, y, cols);
-    size_t len = (size_t)snprintf(line, sizeof(line), "%10s  %-*s", "Pt:No.", pw, "Seen");
-    for (unsigned s = 0; s + 1 < c->n_points; s++) {
+    size_t len = 0;
+    append(line, &len, sizeof(line), "%10s  %-*s", "Pt:No.", pw, "Seen");
+    if (t->seg_hscroll > 0)
+        append(line, &len, sizeof(line), "  <");
+    for (unsigned s = t->seg_hscroll; s < n_segs; s++) {
         snprintf(cell, sizeof(cell), "Segment %u", s + 1);
-        len += (size_t)snprintf(line + len, sizeof(line) - len, "  %-*s", SEG_WIDTH, cell);
+        append(line, &len, sizeof(line), "  %-*s", SEG_WIDTH, cell);
     }
-    snprintf(line + len, sizeof(line) - len, "  %-*s  %s", pw, "Missed", "Info");
+    append(line, &len, sizeof(line), "  %-*s  %s", pw, "Missed", "Info");
     tui_put(t, y + 2, 0, cols, line, A_BOLD | A_UNDERLINE);
     uint64_t n = shown_count(t);
     if (n == 0) {
@@ -110,20 +145,24 @@ view_segments_draw(struct tui *t, int y, int rows, int cols)
     tui_scroll_into_view(&t->seg_top, t->seg_sel, n, rows - 3);
     for (int i = 0; i < rows - 3 && t->seg_top + (uint64_t)i < n; i++) {
         uint64_t pos = t->seg_top + (uint64_t)i;
-        const struct rs_tui_corr_row *r = shown_row(t, pos);
-        snprintf(cell, sizeof(cell), "%c:%llu", rs_corr_point_name(r->shown),
+        size_t row = shown_index(t, pos);
+        const struct rs_tui_corr_row *r = &c->rows[row];
+        snprintf(cell, sizeof(cell), "%s:%llu", rs_corr_point_name(r->shown).s,
                  (unsigned long long)r->number);
-        points_text(r->seen, c->n_points, seen);
-        points_text(r->missed, c->n_points, missed);
-        len = (size_t)snprintf(line, sizeof(line), "%10s  %-*s", cell, pw, seen);
-        for (unsigned s = 0; s + 1 < c->n_points; s++) {
-            rs_tui_corr_segment_text(r, s, cell, sizeof(cell));
-            len += (size_t)snprintf(line + len, sizeof(line) - len, "  %-*s", SEG_WIDTH, cell);
+        points_text(rs_tui_corr_row_seen(c, row), c->n_points, seen, sizeof(seen));
+        points_text(rs_tui_corr_row_missed(c, row), c->n_points, missed, sizeof(missed));
+        len = 0;
+        append(line, &len, sizeof(line), "%10s  %-*s", cell, pw, seen);
+        if (t->seg_hscroll > 0)
+            append(line, &len, sizeof(line), "  <");
+        for (unsigned s = t->seg_hscroll; s < n_segs; s++) {
+            rs_tui_corr_segment_text(c, row, s, cell, sizeof(cell));
+            append(line, &len, sizeof(line), "  %-*s", SEG_WIDTH, cell);
         }
-        snprintf(line + len, sizeof(line) - len, "  %-*s  %s%s", pw, missed,
-                 r->contradiction ? "[contradiction] " : "", c->text + r->info);
+        append(line, &len, sizeof(line), "  %-*s  %s%s", pw, missed,
+               r->contradiction ? "[contradiction] " : "", c->text + r->info);
         enum tui_pair pair = r->lost_seg >= 0 ? PAIR_NAK : r->ce_seg >= 0 ? PAIR_CONGESTION
-                             : r->missed != 0 || r->contradiction ? PAIR_RETX : PAIR_NONE;
+                             : r->any_missed || r->contradiction ? PAIR_RETX : PAIR_NONE;
         tui_put(t, y + 3 + i, 0, cols, line,
                 tui_attr(t, pair) | (pos == t->seg_sel ? A_REVERSE : 0));
     }
@@ -167,6 +206,14 @@ view_segments_key(struct tui *t, int key)
         toggle_notable(t);
         return true;
     }
+    if (key == KEY_LEFT || key == 'h') {
+        t->seg_hscroll -= t->seg_hscroll > 0;
+        return true;
+    }
+    if (key == KEY_RIGHT || key == 'l') {
+        t->seg_hscroll += t->seg_hscroll + 2 < t->corr->n_points;
+        return true;
+    }
     if (key == '\n' || key == '\r' || key == KEY_ENTER) {
         if (t->seg_sel >= n)
             return true;
@@ -174,8 +221,8 @@ view_segments_key(struct tui *t, int key)
         if (r->number_a != 0)
             tui_show_frame(t, r->number_a);
         else
-            tui_message(t, "A did not capture it: it is frame %llu of %c (%s)",
-                        (unsigned long long)r->number, rs_corr_point_name(r->shown),
+            tui_message(t, "A did not capture it: it is frame %llu of %s (%s)",
+                        (unsigned long long)r->number, rs_corr_point_name(r->shown).s,
                         t->corr->files[r->shown]);
         return true;
     }

@@ -65,7 +65,8 @@ goes_forward(const struct rs_corr *c, const struct corr_entry *e, unsigned i, un
         if (cv->count[i] > 0 && cv->count[j] > 0)
             return cv->rank[j] / (double)cv->count[j] > cv->rank[i] / (double)cv->count[i];
     }
-    return e->first_t[j] >= e->first_t[i];
+    const int64_t *first_t = corr_first_t(c, e);
+    return first_t[j] >= first_t[i];
 }
 
 void
@@ -73,20 +74,25 @@ corr_clock_collect(struct rs_corr *c, const struct corr_entry *e)
 {
     if (!e->key_first)
         return;     /* a later copy of a key: its key's first sightings are counted */
-    for (unsigned i = 0; i < c->opts.n_points; i++) {
-        if (!(e->first_seen & (1u << i)))
+    const uint64_t *first_seen = corr_first_seen(c, e);
+    const int64_t *first_t = corr_first_t(c, e);
+    for (unsigned i = 0; i < c->n; i++) {
+        if (!rs_corr_mask_has(first_seen, i))
             continue;
-        for (unsigned j = i + 1; j < c->opts.n_points; j++) {
-            if (!(e->first_seen & (1u << j)))
+        for (unsigned j = i + 1; j < c->n; j++) {
+            if (!rs_corr_mask_has(first_seen, j))
                 continue;
-            if (c->pair[i][j] == NULL) {
-                c->pair[i][j] = calloc(1, sizeof(struct corr_pair));
-                if (c->pair[i][j] == NULL)
+            /* made when a packet first joins the pair (clock fitting only): a pair is
+             * some 24 KB of buckets, so memory follows the pairs that met */
+            struct corr_pair **pr = &c->pair[(size_t)i * c->n + j];
+            if (*pr == NULL) {
+                *pr = calloc(1, sizeof(struct corr_pair));
+                if (*pr == NULL)
                     continue;
-                c->pair[i][j]->width = BUCKET_NS;
+                (*pr)->width = BUCKET_NS;
             }
-            bucket_add(c->pair[i][j], e->first_t[i] - c->base,
-                       e->first_t[j] - e->first_t[i], goes_forward(c, e, i, j));
+            bucket_add(*pr, first_t[i] - c->base, first_t[j] - first_t[i],
+                       goes_forward(c, e, i, j));
         }
     }
 }
@@ -159,14 +165,25 @@ fit_pair(const struct corr_pair *pr, struct pair_fit *f)
 }
 
 bool
-rs_corr_clocks(const struct rs_corr *c, struct rs_corr_clock out[RS_CORR_MAX_POINTS])
+rs_corr_clocks(const struct rs_corr *c, struct rs_corr_clock *out)
 {
-    struct pair_fit rel[P];         /* each point's residual against A, once tied */
-    bool tied[P] = {true};
-    unsigned n = c->opts.n_points;
+    unsigned n = c->n;
+    struct pair_fit *rel = calloc(n, sizeof(*rel)); /* each point's residual against A */
+    bool *tied = calloc(n, sizeof(*tied));          /* ... once tied */
     bool all = true;
 
-    memset(rel, 0, sizeof(rel));
+    if (rel == NULL || tied == NULL) {
+        /* out of memory: every clock stays as the pass had it, unknown */
+        for (unsigned j = 0; j < n; j++) {
+            out[j] = c->clock[j];
+            out[j].known = j == 0;
+            out[j].bound = j == 0 ? 0 : -1;
+        }
+        free(rel);
+        free(tied);
+        return false;
+    }
+    tied[0] = true;
     for (bool grew = true; grew;) {
         grew = false;
         for (unsigned j = 1; j < n; j++) {
@@ -180,7 +197,8 @@ rs_corr_clocks(const struct rs_corr *c, struct rs_corr_clock out[RS_CORR_MAX_POI
                 struct pair_fit f;
                 if (i == j || !tied[i])
                     continue;
-                if (!fit_pair(i < j ? c->pair[i][j] : c->pair[j][i], &f))
+                if (!fit_pair(i < j ? c->pair[(size_t)i * n + j] : c->pair[(size_t)j * n + i],
+                              &f))
                     continue;
                 if (i > j)
                     f.a = -f.a, f.r = -f.r;
@@ -200,7 +218,7 @@ rs_corr_clocks(const struct rs_corr *c, struct rs_corr_clock out[RS_CORR_MAX_POI
         }
     }
     for (unsigned j = 0; j < n; j++) {
-        const struct rs_corr_clock *was = &c->opts.clock[j];
+        const struct rs_corr_clock *was = &c->clock[j];
         struct rs_corr_clock *k = &out[j];
         memset(k, 0, sizeof(*k));
         if (j == 0) {
@@ -227,6 +245,8 @@ rs_corr_clocks(const struct rs_corr *c, struct rs_corr_clock out[RS_CORR_MAX_POI
         k->two_way = rel[j].bound >= 0;
         k->pairs = rel[j].pairs;
     }
+    free(rel);
+    free(tied);
     return all;
 }
 
@@ -239,8 +259,8 @@ struct probe_item {
 
 struct rs_corr_probe {
     unsigned n_points;
-    struct probe_item *items[P];
-    uint32_t n[P];
+    struct probe_item **items;      /* by point, RS_CORR_PROBE_FRAMES each */
+    uint32_t *n;
     int64_t delay_max;              /* -1 until a pair matched */
 };
 
@@ -252,8 +272,14 @@ rs_corr_probe_new(unsigned n_points, struct rs_corr_probe **out)
     *out = NULL;
     if (p == NULL)
         return RS_ENOMEM;
-    p->n_points = n_points < P ? n_points : P;
+    p->n_points = n_points;
     p->delay_max = -1;
+    p->items = calloc(n_points, sizeof(*p->items));
+    p->n = calloc(n_points, sizeof(*p->n));
+    if (p->items == NULL || p->n == NULL) {
+        rs_corr_probe_free(p);
+        return RS_ENOMEM;
+    }
     for (unsigned i = 0; i < p->n_points; i++) {
         p->items[i] = calloc(RS_CORR_PROBE_FRAMES, sizeof(struct probe_item));
         if (p->items[i] == NULL) {
@@ -270,8 +296,10 @@ rs_corr_probe_free(struct rs_corr_probe *p)
 {
     if (p == NULL)
         return;
-    for (unsigned i = 0; i < P; i++)
+    for (unsigned i = 0; p->items != NULL && i < p->n_points; i++)
         free(p->items[i]);
+    free(p->items);
+    free(p->n);
     free(p);
 }
 
@@ -431,11 +459,9 @@ rs_corr_window_for_delay(int64_t delay)
 }
 
 void
-rs_corr_probe_clocks(struct rs_corr_probe *p, struct rs_corr_clock out[RS_CORR_MAX_POINTS])
+rs_corr_probe_clocks(struct rs_corr_probe *p, struct rs_corr_clock *out)
 {
-    bool tied[P] = {true};
-
-    memset(out, 0, sizeof(*out) * P);
+    memset(out, 0, sizeof(*out) * p->n_points);
     for (unsigned i = 0; i < p->n_points; i++) {
         qsort(p->items[i], p->n[i], sizeof(struct probe_item), cmp_item);
         out[i].bound = -1;
@@ -444,12 +470,13 @@ rs_corr_probe_clocks(struct rs_corr_probe *p, struct rs_corr_clock out[RS_CORR_M
     for (bool grew = true; grew;) {
         grew = false;
         for (unsigned j = 1; j < p->n_points; j++) {
-            for (unsigned i = 0; i < p->n_points && !tied[j]; i++) {
+            /* known: tied to A through the points before */
+            for (unsigned i = 0; i < p->n_points && !out[j].known; i++) {
                 int64_t theta;
-                if (i == j || !tied[i] || !probe_pair(p, i, j, &theta))
+                if (i == j || !out[i].known || !probe_pair(p, i, j, &theta))
                     continue;
                 out[j].offset = out[i].offset + theta;
-                out[j].known = tied[j] = grew = true;
+                out[j].known = grew = true;
             }
         }
     }

@@ -14,6 +14,50 @@
 
 #include "corr/corr_int.h"
 
+/* The conversations and one block for their arrays by point and by segment, sized for
+ * the run's points: some 90 bytes a point per conversation (docs/limits.md). */
+int
+corr_conv_table_new(struct rs_corr *c)
+{
+    size_t n = c->n, k = RS_CORR_MAX_CONVS;
+    size_t per = n * (sizeof(uint64_t) + sizeof(double) + 2 * sizeof(int64_t)) +
+                 (n - 1) * sizeof(struct corr_seg_stats) + n * sizeof(uint32_t);
+
+    c->conv = calloc(k, sizeof(*c->conv));
+    c->conv_block = calloc(k, per);
+    if (c->conv == NULL || c->conv_block == NULL)
+        return RS_ENOMEM;
+    /* the arrays of one type together, each kept to its alignment */
+    unsigned char *at = c->conv_block;
+    for (size_t i = 0; i < k; i++, at += n * sizeof(uint64_t))
+        c->conv[i].count = (uint64_t *)(void *)at;
+    for (size_t i = 0; i < k; i++, at += n * sizeof(double))
+        c->conv[i].rank = (double *)(void *)at;
+    for (size_t i = 0; i < k; i++, at += n * sizeof(int64_t))
+        c->conv[i].last_joined = (int64_t *)(void *)at;
+    for (size_t i = 0; i < k; i++, at += n * sizeof(int64_t))
+        c->conv[i].first_up = (int64_t *)(void *)at;
+    for (size_t i = 0; i < k; i++, at += (n - 1) * sizeof(struct corr_seg_stats))
+        c->conv[i].seg = (struct corr_seg_stats *)(void *)at;
+    for (size_t i = 0; i < k; i++, at += n * sizeof(uint32_t))
+        c->conv[i].path = (uint32_t *)(void *)at;
+    return 0;
+}
+
+void
+corr_conv_table_free(struct rs_corr *c)
+{
+    /* the used ones alone: the others' pages of the block were never touched */
+    if (c->conv != NULL && c->conv_block != NULL)
+        for (uint32_t i = 0; i < RS_CORR_MAX_CONVS; i++)
+            for (unsigned s = 0; c->conv[i].used && s + 1 < c->n; s++)
+                free(c->conv[i].seg[s].hist);
+    free(c->conv);
+    free(c->conv_block);
+    c->conv = NULL;
+    c->conv_block = NULL;
+}
+
 uint32_t
 corr_conv_find(struct rs_corr *c, uint64_t hash, bool create)
 {
@@ -30,7 +74,7 @@ corr_conv_find(struct rs_corr *c, uint64_t hash, bool create)
                 return UINT32_MAX;
             cv->used = true;
             cv->hash = hash;
-            for (unsigned p = 0; p < P; p++) {
+            for (unsigned p = 0; p < c->n; p++) {
                 cv->last_joined[p] = INT64_MIN;
                 cv->first_up[p] = INT64_MAX;
             }
@@ -58,20 +102,23 @@ corr_conv_learn(struct rs_corr *c, const struct corr_entry *e)
     int64_t first = INT64_MAX;
 
     cv->dqp = e->key.dqp;
-    for (unsigned p = 0; p < c->opts.n_points; p++)
-        if (e->seen & (1u << p) && e->t[p] < first)
-            first = e->t[p];
-    for (unsigned p = 0; p < c->opts.n_points; p++) {
-        if (!(e->seen & (1u << p)))
+    const uint64_t *seen = corr_seen(c, e);
+    const int64_t *t = corr_t(c, e);
+
+    for (unsigned p = 0; p < c->n; p++)
+        if (rs_corr_mask_has(seen, p) && t[p] < first)
+            first = t[p];
+    for (unsigned p = 0; p < c->n; p++) {
+        if (!rs_corr_mask_has(seen, p))
             continue;
         cv->count[p]++;
-        cv->rank[p] += (double)(e->t[p] - first);
+        cv->rank[p] += (double)(t[p] - first);
         if (p != e->shown && e->t0 < cv->first_up[p])
             cv->first_up[p] = e->t0;
     }
     /* the path so far: the points it passed, by their mean time after the first */
-    uint8_t n = 0;
-    for (unsigned p = 0; p < c->opts.n_points; p++) {
+    uint32_t n = 0;
+    for (unsigned p = 0; p < c->n; p++) {
         if (cv->count[p] == 0)
             continue;
         double m = cv->rank[p] / (double)cv->count[p];
@@ -80,14 +127,16 @@ corr_conv_learn(struct rs_corr *c, const struct corr_entry *e)
             cv->path[i] = cv->path[i - 1];
             i--;
         }
-        cv->path[i] = (uint8_t)p;
+        cv->path[i] = p;
     }
-    /* --path gives the order; the conversation's own direction says which way */
+    /* --path gives the order; the conversation's own direction says which way: its
+     * points as --path lists them, forward or reversed, written over the learned order
+     * (the same points; ordered in the view's buffer, free until the packet finishes) */
     if (c->opts.path != NULL && n > 1) {
-        uint8_t first_p = cv->path[0], ordered[P];
+        uint32_t first_p = cv->path[0], *ordered = c->vb.seen_pts;
         unsigned k = 0, at_first = 0;
-        for (unsigned i = 0; i < c->opts.n_points; i++) {
-            uint8_t p = c->opts.path[i];
+        for (unsigned i = 0; i < c->n; i++) {
+            uint32_t p = c->opts.path[i];
             if (cv->count[p] == 0)
                 continue;
             if (p == first_p)
@@ -172,19 +221,19 @@ print_clocks(const struct rs_corr *c, const char *const *names, struct rs_out *o
     for (unsigned p = 0; p < c->opts.n_points; p++) {
         const struct rs_corr_clock *k = &c->opts.clock[p];
         if (p == 0) {
-            snprintf(line, sizeof(line), "  %c: %s (the reference clock)\n",
-                     rs_corr_point_name(p), names[p]);
+            snprintf(line, sizeof(line), "  %s: %s (the reference clock)\n",
+                     rs_corr_point_name(p).s, names[p]);
         } else if (!k->known) {
-            snprintf(line, sizeof(line), "  %c: %s: no packet matched: clock unknown\n",
-                     rs_corr_point_name(p), names[p]);
+            snprintf(line, sizeof(line), "  %s: %s: no packet matched: clock unknown\n",
+                     rs_corr_point_name(p).s, names[p]);
         } else {
             char bound[48];
             if (k->bound >= 0)
                 snprintf(bound, sizeof(bound), "+- %.1f us", (double)k->bound / 1000.0);
             else
                 snprintf(bound, sizeof(bound), "unbounded (one direction only)");
-            snprintf(line, sizeof(line), "  %c: %s: offset %+.1f us %s, drift %+.3f ppm, "
-                     "from %" PRIu64 " pairs\n", rs_corr_point_name(p), names[p],
+            snprintf(line, sizeof(line), "  %s: %s: offset %+.1f us %s, drift %+.3f ppm, "
+                     "from %" PRIu64 " pairs\n", rs_corr_point_name(p).s, names[p],
                      (double)k->offset / 1000.0, bound, k->drift * 1e6, k->pairs);
         }
         rs_out_str(o, line);
@@ -211,13 +260,13 @@ rs_corr_print_stats(const struct rs_corr *c, const char *const *names, struct rs
              ", contradictions: %" PRIu64 "\n", k->packets, k->matched, k->lost, k->ce_marked,
              k->missed, k->contradictions);
     rs_out_str(o, line);
-    for (unsigned p = 0; p < c->opts.n_points; p++) {
-        if (k->capture_drops[p] == 0)
+    for (unsigned p = 0; p < c->n; p++) {
+        if (c->pc[p].capture_drops == 0)
             continue;
-        snprintf(line, sizeof(line), "Capture drops recorded at %c (pcapng statistics): %"
+        snprintf(line, sizeof(line), "Capture drops recorded at %s (pcapng statistics): %"
                  PRIu64 "; packets missed there while it dropped, network or capture loss "
-                 "not told apart: %" PRIu64 " in all\n", rs_corr_point_name(p),
-                 k->capture_drops[p], k->not_told);
+                 "not told apart: %" PRIu64 " in all\n", rs_corr_point_name(p).s,
+                 c->pc[p].capture_drops, k->not_told);
         rs_out_str(o, line);
     }
     if (k->forced > 0 || k->convs_untracked > 0) {
@@ -235,8 +284,8 @@ rs_corr_print_stats(const struct rs_corr *c, const char *const *names, struct rs
         if (!cv->used || cv->packets == 0)
             continue;
         if (cv->n_path < 2) {
-            snprintf(line, sizeof(line), "%-42s %-5c %9" PRIu64 "\n", cv->name,
-                     rs_corr_point_name(cv->path[0]), cv->packets);
+            snprintf(line, sizeof(line), "%-42s %-5s %9" PRIu64 "\n", cv->name,
+                     rs_corr_point_name(cv->path[0]).s, cv->packets);
             rs_out_str(o, line);
             continue;
         }
@@ -248,9 +297,11 @@ rs_corr_print_stats(const struct rs_corr *c, const char *const *names, struct rs
                 us_text(percentile(st, 0.99), p99, sizeof(p99));
                 us_text(st->max, mx, sizeof(mx));
             }
-            snprintf(line, sizeof(line), "%-42s %c>%c   %9" PRIu64 " %7" PRIu64 " %7" PRIu64
-                     " %10s %10s %10s %7" PRIu64 "\n", s == 0 ? cv->name : "",
-                     rs_corr_point_name(cv->path[s]), rs_corr_point_name(cv->path[s + 1]),
+            char seg[CORR_SEG_TEXT_SIZE];
+            snprintf(seg, sizeof(seg), "%s>%s", rs_corr_point_name(cv->path[s]).s,
+                     rs_corr_point_name(cv->path[s + 1]).s);
+            snprintf(line, sizeof(line), "%-42s %-5s %9" PRIu64 " %7" PRIu64 " %7" PRIu64
+                     " %10s %10s %10s %7" PRIu64 "\n", s == 0 ? cv->name : "", seg,
                      st->packets, st->lost, st->ce, p50, p99, mx, st->reordered);
             rs_out_str(o, line);
         }

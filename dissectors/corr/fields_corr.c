@@ -2,7 +2,7 @@
 /*
  * fields_corr.c - roceshark.corr.*: a packet across the capture points, as
  * `roceshark correlate` gives it (rs_packet.corr); absent everywhere else. Points are
- * named A, B, C ... in the order of the -r options; a segment "A>B" runs from A to B
+ * named A, B, C ... (after Z: AA, AB ...) in the order of the -r options; a segment "A>B" runs from A to B
  * in the direction the conversation goes.
  */
 #include <roceshark/dissectors/corr.h>
@@ -37,7 +37,6 @@ static bool
 get_text(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
          struct rs_value *out)
 {
-    static const char *const point_names[] = {"A", "B", "C", "D", "E", "F", "G", "H"};
     const struct rs_corr_view *v = pkt->corr;
 
     if (v == NULL)
@@ -54,7 +53,7 @@ get_text(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     case TEXT_MISSED:
         return str(v->missed_text, occ, out);
     default:
-        return str(point_names[v->shown % RS_CORR_MAX_POINTS], occ, out);
+        return str(v->shown_text, occ, out);
     }
 }
 

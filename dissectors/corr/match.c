@@ -10,8 +10,10 @@
  * a full ring or arena finishes the oldest packet early (counted as forced).
  *
  * The ring starts small and doubles while the window holds more packets than it has
- * room for, up to max_packets: an entry is some 500 bytes, and a ring of max_packets
- * cycled through whatever the window holds would miss the cache on every packet.
+ * room for, up to max_packets: an entry is some 150 bytes and 50 more per point, and a
+ * ring of max_packets cycled through whatever the window holds would miss the cache on
+ * every packet. An entry's per-point part is sized for the run's points at start
+ * (corr_int.h), so no point count is built in and feeding a packet allocates nothing.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -42,7 +44,7 @@ static uint32_t key_hash(const struct rs_corr_key *k);
 static int
 ring_resize(struct rs_corr *c, uint32_t n)
 {
-    struct corr_entry *e = calloc(n, sizeof(*e));
+    unsigned char *e = calloc(n, c->entry_size);
     uint32_t *bucket = calloc((size_t)n * 2, sizeof(*bucket));
 
     if (e == NULL || bucket == NULL) {
@@ -51,8 +53,8 @@ ring_resize(struct rs_corr *c, uint32_t n)
         return RS_ENOMEM;
     }
     for (uint64_t i = c->head; i != c->tail; i++) {
-        struct corr_entry *to = &e[i & (n - 1)];
-        *to = c->e[i & (c->cap - 1)];
+        struct corr_entry *to = (struct corr_entry *)(e + (size_t)(i & (n - 1)) * c->entry_size);
+        memcpy(to, corr_entry_at(c, i), c->entry_size);
         uint32_t b = key_hash(&to->key) & (n * 2 - 1);
         to->next = bucket[b];
         bucket[b] = (uint32_t)(i & (n - 1)) + 1;
@@ -66,6 +68,29 @@ ring_resize(struct rs_corr *c, uint32_t n)
     return 0;
 }
 
+/* An entry's per-point part, after its fixed part: two masks, then t, first_t and
+ * number by point, then hdr by point (corr_int.h). */
+static void
+entry_layout(struct rs_corr *c)
+{
+    size_t at = (sizeof(struct corr_entry) + 7) & ~(size_t)7;
+
+    c->mask_words = RS_CORR_MASK_WORDS(c->n);
+    c->off_seen = at;
+    at += c->mask_words * sizeof(uint64_t);
+    c->off_first_seen = at;
+    at += c->mask_words * sizeof(uint64_t);
+    c->off_t = at;
+    at += c->n * sizeof(int64_t);
+    c->off_first_t = at;
+    at += c->n * sizeof(int64_t);
+    c->off_number = at;
+    at += c->n * sizeof(uint64_t);
+    c->off_hdr = at;
+    at += c->n * sizeof(struct rs_corr_hdr);
+    c->entry_size = (at + 7) & ~(size_t)7;
+}
+
 int
 rs_corr_new(const struct rs_corr_opts *opts, rs_corr_sink *sink, void *ctx,
             struct rs_corr **out, char *err)
@@ -75,12 +100,22 @@ rs_corr_new(const struct rs_corr_opts *opts, rs_corr_sink *sink, void *ctx,
     *out = NULL;
     if (c == NULL)
         goto nomem;
-    if (opts->n_points < 2 || opts->n_points > RS_CORR_MAX_POINTS) {
+    if (opts->n_points < 2) {
         free(c);
-        return rs_error(err, RS_EINVAL, "correlate: %u captures: give 2 to %d",
-                        opts->n_points, RS_CORR_MAX_POINTS);
+        return rs_error(err, RS_EINVAL, "correlate: %u captures: give 2 or more",
+                        opts->n_points);
     }
     c->opts = *opts;
+    c->n = opts->n_points;
+    entry_layout(c);
+    c->clock = calloc(c->n, sizeof(*c->clock));
+    c->pc = calloc(c->n, sizeof(*c->pc));
+    c->pair = opts->collect ? calloc((size_t)c->n * c->n, sizeof(*c->pair)) : NULL;
+    if (c->clock == NULL || c->pc == NULL || (opts->collect && c->pair == NULL))
+        goto nomem;
+    if (opts->clock != NULL)
+        memcpy(c->clock, opts->clock, c->n * sizeof(*c->clock));
+    c->opts.clock = c->clock;
     if (c->opts.window <= 0)
         c->opts.window = RS_CORR_WINDOW_DEFAULT;
     if (c->opts.max_packets == 0)
@@ -92,17 +127,16 @@ rs_corr_new(const struct rs_corr_opts *opts, rs_corr_sink *sink, void *ctx,
     c->sink = sink;
     c->ctx = ctx;
     c->max_cap = round_pow2(c->opts.max_packets);
-    c->conv = calloc(RS_CORR_MAX_CONVS, sizeof(*c->conv));
-    if (c->conv == NULL ||
+    if (corr_conv_table_new(c) != 0 || corr_view_buf_init(&c->vb, c->n) != 0 ||
         ring_resize(c, c->max_cap < RING_FIRST ? c->max_cap : RING_FIRST) != 0)
         goto nomem;
     if (c->opts.copy_bytes > 0 && (c->arena = malloc(c->opts.copy_bytes)) == NULL)
         goto nomem;
-    for (unsigned i = 0; i < P; i++) {
-        c->counts.first[i] = INT64_MAX;
-        c->counts.last[i] = INT64_MIN;
-        for (unsigned k = 0; k < c->opts.n_drops[i]; k++)
-            c->counts.capture_drops[i] += c->opts.drops[i][k].drops;
+    for (unsigned i = 0; i < c->n; i++) {
+        c->pc[i].first = INT64_MAX;
+        c->pc[i].last = INT64_MIN;
+        for (unsigned k = 0; c->opts.drops != NULL && k < c->opts.n_drops[i]; k++)
+            c->pc[i].capture_drops += c->opts.drops[i][k].drops;
     }
     *out = c;
     return 0;
@@ -116,14 +150,13 @@ rs_corr_free(struct rs_corr *c)
 {
     if (c == NULL)
         return;
-    for (unsigned i = 0; i < P; i++)
-        for (unsigned j = 0; j < P; j++)
-            free(c->pair[i][j]);
-    if (c->conv != NULL)
-        for (uint32_t i = 0; i < RS_CORR_MAX_CONVS; i++)
-            for (unsigned s = 0; s < RS_CORR_MAX_SEGMENTS; s++)
-                free(c->conv[i].seg[s].hist);
-    free(c->conv);
+    for (size_t i = 0; c->pair != NULL && i < (size_t)c->n * c->n; i++)
+        free(c->pair[i]);
+    free(c->pair);
+    corr_conv_table_free(c);
+    corr_view_buf_free(&c->vb);
+    free(c->clock);
+    free(c->pc);
     free(c->arena);
     free(c->bucket);
     free(c->e);
@@ -156,14 +189,14 @@ static void
 unlink_entry(struct rs_corr *c, struct corr_entry *e)
 {
     uint32_t *link = &c->bucket[key_hash(&e->key) & (c->n_bucket - 1)];
-    uint32_t idx = (uint32_t)(e - c->e) + 1;
+    uint32_t idx = corr_entry_index(c, e) + 1;
 
     while (*link != 0) {
         if (*link == idx) {
             *link = e->next;
             return;
         }
-        link = &c->e[*link - 1].next;
+        link = &corr_entry_at(c, *link - 1)->next;
     }
 }
 
@@ -171,7 +204,7 @@ unlink_entry(struct rs_corr *c, struct corr_entry *e)
 static void
 finish_head(struct rs_corr *c)
 {
-    struct corr_entry *e = &c->e[c->head & (c->cap - 1)];
+    struct corr_entry *e = corr_entry_at(c, c->head);
 
     unlink_entry(c, e);
     corr_finish(c, e);
@@ -181,7 +214,7 @@ finish_head(struct rs_corr *c)
 static void
 expire(struct rs_corr *c, int64_t before)
 {
-    while (c->head != c->tail && c->e[c->head & (c->cap - 1)].t0 < before)
+    while (c->head != c->tail && corr_entry_at(c, c->head)->t0 < before)
         finish_head(c);
 }
 
@@ -196,7 +229,7 @@ arena_place(struct rs_corr *c, uint32_t len)
     if (at % size + len > size)
         at += size - at % size;
     while (c->head != c->tail) {
-        const struct corr_entry *old = &c->e[c->head & (c->cap - 1)];
+        const struct corr_entry *old = corr_entry_at(c, c->head);
         if (old->copy_len == 0 || at + len - old->copy_at <= size)
             break;
         c->counts.forced++;
@@ -213,10 +246,12 @@ open_entry(struct rs_corr *c, const struct rs_corr_key *key, uint64_t convh, int
         c->counts.forced++;
         finish_head(c);
     }
-    struct corr_entry *e = &c->e[c->tail & (c->cap - 1)];
+    struct corr_entry *e = corr_entry_at(c, c->tail);
     uint32_t b = key_hash(key) & (c->n_bucket - 1);
 
-    memset(e, 0, offsetof(struct corr_entry, number));
+    memset(e, 0, offsetof(struct corr_entry, copy_at));
+    /* the masks, t and first_t; number and hdr are read only where seen */
+    memset((unsigned char *)e + c->off_seen, 0, c->off_number - c->off_seen);
     e->key = *key;
     e->convh = convh;
     e->t0 = t;
@@ -268,12 +303,12 @@ find_open(struct rs_corr *c, const struct rs_corr_key *key, uint64_t convh, unsi
     struct corr_entry *newest = NULL, *best = NULL, *early = NULL;
 
     for (uint32_t i = c->bucket[key_hash(key) & (c->n_bucket - 1)]; i != 0;
-         i = c->e[i - 1].next) {
-        struct corr_entry *e = &c->e[i - 1];
+         i = corr_entry_at(c, i - 1)->next) {
+        struct corr_entry *e = corr_entry_at(c, i - 1);
         if (!key_equal(&e->key, key) || t - e->t0 > c->opts.window)
             continue;
         *oldest = e;
-        if (e->seen & (1u << point))
+        if (rs_corr_mask_has(corr_seen(c, e), point))
             continue;
         if (newest == NULL)
             newest = e;     /* chains run newest first */
@@ -322,10 +357,10 @@ static void
 feed(struct rs_corr *c, unsigned point, const struct rs_corr_sighting *s,
      const struct rs_frame *frame)
 {
+    if (point >= c->n)
+        return;
     int64_t t = rs_corr_clock_map(&c->opts.clock[point], s->t);
 
-    if (point >= c->opts.n_points)
-        return;
     if (!c->have_base) {
         c->base = t;
         c->have_base = true;
@@ -341,11 +376,12 @@ feed(struct rs_corr *c, unsigned point, const struct rs_corr_sighting *s,
      * out of memory, open_entry finishes the oldest instead */
     if (c->tail - c->head == c->cap && c->cap < c->max_cap)
         ring_resize(c, c->cap * 2);
-    c->counts.frames[point]++;
-    if (t < c->counts.first[point])
-        c->counts.first[point] = t;
-    if (t > c->counts.last[point])
-        c->counts.last[point] = t;
+    struct rs_corr_point_counts *pc = &c->pc[point];
+    pc->frames++;
+    if (t < pc->first)
+        pc->first = t;
+    if (t > pc->last)
+        pc->last = t;
     struct corr_entry *oldest = NULL;
     struct corr_entry *e = find_open(c, &s->key, s->conv, point, t, &oldest);
     bool fresh = e == NULL;
@@ -356,17 +392,18 @@ feed(struct rs_corr *c, unsigned point, const struct rs_corr_sighting *s,
         e->key_first = oldest == NULL;
         oldest = e->key_first ? e : oldest;
     }
-    if (oldest->key_first && !(oldest->first_seen & (1u << point))) {
-        oldest->first_seen |= (uint8_t)(1u << point);
-        oldest->first_t[point] = t;
+    if (oldest->key_first && !rs_corr_mask_has(corr_first_seen(c, oldest), point)) {
+        rs_corr_mask_set(corr_first_seen(c, oldest), point);
+        corr_first_t(c, oldest)[point] = t;
     }
-    e->seen |= (uint8_t)(1u << point);
-    e->t[point] = t;
-    e->number[point] = s->number;
-    e->hdr[point] = s->hdr;
+    rs_corr_mask_set(corr_seen(c, e), point);
+    e->n_seen++;
+    corr_t(c, e)[point] = t;
+    corr_number(c, e)[point] = s->number;
+    corr_hdr(c, e)[point] = s->hdr;
     if (!fresh)
         return;
-    e->shown = (uint8_t)point;
+    e->shown = point;
     e->addr_kind = s->addr_kind;
     memcpy(e->addr, s->addr, sizeof(e->addr));
     if (frame == NULL)
@@ -415,6 +452,12 @@ struct rs_corr_counts
 rs_corr_counts(const struct rs_corr *c)
 {
     return c->counts;
+}
+
+struct rs_corr_point_counts
+rs_corr_point_counts(const struct rs_corr *c, unsigned point)
+{
+    return point < c->n ? c->pc[point] : (struct rs_corr_point_counts){0, 0, 0, 0};
 }
 
 /* For finish.c: the shown frame of e, its bytes in the arena. */

@@ -22,7 +22,6 @@
 #define RIGHT 190
 #define PANEL_H 170
 #define PANEL_GAP 62
-#define N_SEGS (RS_CORR_MAX_POINTS * RS_CORR_MAX_POINTS)
 
 struct plot_bin {
     uint32_t n, lost, ce;
@@ -38,16 +37,25 @@ struct plot_seg {
 
 struct rs_corr_plot {
     int64_t from, to;
-    struct plot_seg *seg[N_SEGS];   /* by from * RS_CORR_MAX_POINTS + to, made when used */
+    unsigned n_points;
+    /* by from * n_points + to: a pointer per ordered pair of points, the segment's bins
+     * (some 23 KB) made when a packet first crosses it */
+    struct plot_seg **seg;
 };
 
 int
-rs_corr_plot_new(int64_t from, int64_t to, struct rs_corr_plot **out)
+rs_corr_plot_new(unsigned n_points, int64_t from, int64_t to, struct rs_corr_plot **out)
 {
     struct rs_corr_plot *pl = calloc(1, sizeof(*pl));
 
     if (pl == NULL)
         return RS_ENOMEM;
+    pl->n_points = n_points;
+    pl->seg = calloc((size_t)n_points * n_points, sizeof(*pl->seg));
+    if (pl->seg == NULL) {
+        free(pl);
+        return RS_ENOMEM;
+    }
     pl->from = from;
     pl->to = to > from ? to : from + 1;
     *out = pl;
@@ -59,15 +67,16 @@ rs_corr_plot_free(struct rs_corr_plot *pl)
 {
     if (pl == NULL)
         return;
-    for (unsigned i = 0; i < N_SEGS; i++)
+    for (size_t i = 0; i < (size_t)pl->n_points * pl->n_points; i++)
         free(pl->seg[i]);
+    free(pl->seg);
     free(pl);
 }
 
 static struct plot_bin *
 bin_at(struct rs_corr_plot *pl, unsigned from, unsigned to, int64_t t, struct plot_seg **segp)
 {
-    struct plot_seg **sp = &pl->seg[from * RS_CORR_MAX_POINTS + to];
+    struct plot_seg **sp = &pl->seg[(size_t)from * pl->n_points + to];
 
     if (*sp == NULL && (*sp = calloc(1, sizeof(**sp))) == NULL)
         return NULL;    /* out of memory: the segment goes undrawn */
@@ -82,6 +91,8 @@ rs_corr_plot_add(struct rs_corr_plot *pl, const struct rs_corr_view *v)
 {
     for (unsigned s = 0; s + 1 < v->n_path; s++) {
         unsigned a = v->path[s], b = v->path[s + 1];
+        if (a >= pl->n_points || b >= pl->n_points)
+            continue;
         bool lost = v->lost_seg == (int)s, ce = v->ce_seg == (int)s;
         if (!v->both[s] && !lost)
             continue;
@@ -125,13 +136,13 @@ draw_panel(const struct rs_corr_plot *pl, const struct plot_seg *seg, unsigned a
     ymax += (ymax - ymin) * 0.08;
 #define X(bin) (LEFT + ((double)(bin) + 0.5) / RS_CORR_PLOT_BINS * pw)
 #define Y(us) (top + ph - ((us) - ymin) / (ymax - ymin) * ph)
-    fprintf(fp, "<g class=\"segment\" data-segment=\"%c>%c\" data-packets=\"%llu\" "
+    fprintf(fp, "<g class=\"segment\" data-segment=\"%s>%s\" data-packets=\"%llu\" "
                 "data-lost=\"%llu\" data-ce=\"%llu\">\n"
-                "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%c&#8594;%c: %llu packets "
+                "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%s&#8594;%s: %llu packets "
                 "both saw, %llu lost, %llu CE marked; delay %.1f to %.1f us</text>\n",
-            rs_corr_point_name(a), rs_corr_point_name(b), (unsigned long long)seg->n,
+            rs_corr_point_name(a).s, rs_corr_point_name(b).s, (unsigned long long)seg->n,
             (unsigned long long)seg->lost, (unsigned long long)seg->ce, LEFT, top - 8,
-            rs_corr_point_name(a), rs_corr_point_name(b), (unsigned long long)seg->n,
+            rs_corr_point_name(a).s, rs_corr_point_name(b).s, (unsigned long long)seg->n,
             (unsigned long long)seg->lost, (unsigned long long)seg->ce,
             seg->n > 0 ? (double)seg->min / 1e3 : 0, seg->n > 0 ? (double)seg->max / 1e3 : 0);
     rs_plot_svg_grid(fp, &(struct rs_plot_axes){LEFT, top, pw, ph, span_s, 1, ymin, ymax,
@@ -172,7 +183,7 @@ rs_corr_plot_write_svg(const struct rs_corr_plot *pl, const char *const *names,
 {
     unsigned n = 0;
 
-    for (unsigned i = 0; i < N_SEGS; i++)
+    for (size_t i = 0; i < (size_t)pl->n_points * pl->n_points; i++)
         n += pl->seg[i] != NULL;
     int head = 44 + 16 * (int)n_points;
     int h = head + (int)(n > 0 ? n : 1) * (PANEL_H + PANEL_GAP) + 30;   /* the last tick labels */
@@ -184,8 +195,8 @@ rs_corr_plot_write_svg(const struct rs_corr_plot *pl, const char *const *names,
                 "per segment over time (s since the first packet, on A's clock)</text>\n",
             W, h, W, h, LEFT);
     for (unsigned p = 0; p < n_points; p++) {
-        fprintf(fp, "<text x=\"%d\" y=\"%d\">%c: ", LEFT, 44 + 16 * (int)p,
-                rs_corr_point_name(p));
+        fprintf(fp, "<text x=\"%d\" y=\"%d\">%s: ", LEFT, 44 + 16 * (int)p,
+                rs_corr_point_name(p).s);
         for (const char *c = names[p]; *c != '\0'; c++)
             fputs(*c == '<' ? "&lt;" : *c == '&' ? "&amp;" : (char[2]){*c, '\0'}, fp);
         fputs("</text>\n", fp);
@@ -203,9 +214,9 @@ rs_corr_plot_write_svg(const struct rs_corr_plot *pl, const char *const *names,
             lx, ly - 6, lx, ly + 6, lx + 12, ly + 4, lx, ly + 22, lx + 12, ly + 26, lx,
             ly + 40, lx + 12, ly + 48, lx - 1, ly + 62, lx + 12, ly + 70);
     int top = head + PANEL_GAP;
-    for (unsigned a = 0; a < RS_CORR_MAX_POINTS; a++)
-        for (unsigned b = 0; b < RS_CORR_MAX_POINTS; b++) {
-            const struct plot_seg *seg = pl->seg[a * RS_CORR_MAX_POINTS + b];
+    for (unsigned a = 0; a < pl->n_points; a++)
+        for (unsigned b = 0; b < pl->n_points; b++) {
+            const struct plot_seg *seg = pl->seg[(size_t)a * pl->n_points + b];
             if (seg == NULL)
                 continue;
             draw_panel(pl, seg, a, b, top, fp);

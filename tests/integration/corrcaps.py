@@ -73,3 +73,40 @@ def cut_node1(tmp):
     pcapng(marked_pcap, linktype, [(s, u, ce_mark(d) if key in marked else d, o)
                                    for (s, u, d, o), key in zip(recs, at_b)], None)
     return cut_pcap, cut_ng, marked_pcap, gone, marked
+
+
+def chain(tmp, n, hop_us, offsets_us, gone_from, missed_at, ce_from):
+    """n captures of node0 of the nccl run as n points in a line would take them: point k
+    is k hops of hop_us from node0 (its packets out reach it k * hop_us later, those in
+    k * hop_us earlier) on a clock offsets_us[k] ahead of A's. Of node0's RDMA packets out,
+    picked by (source, destqp, psn) where it sent them once: the first is gone from point gone_from
+    on (lost on the segment before it), the second missing at point missed_at alone
+    (a capture miss) and the third CE-marked from point ce_from on. Returns (the files,
+    the RDMA packets out, the RDMA packets in)."""
+    n0 = files("nccl")[0]
+    rows = t.run([t.ROCESHARK, "read", "-r", n0, "-T", "fields", "-e", "ip.src", "-e",
+                  "infiniband.bth.destqp", "-e", "infiniband.bth.psn"]).stdout.splitlines()
+    _, linktype, recs = ln.read_pcap(n0)
+    t.check(len(rows) == len(recs), "%d rows for %d frames" % (len(rows), len(recs)))
+    keys = [tuple(r.split("\t")) for r in rows]
+    out_keys = [k for k in keys if k[0] == "172.30.0.25" and k[1]]
+    once = [k for k in out_keys if out_keys.count(k) == 1]
+    gone, missed, marked = once[10], once[20], once[30]
+    paths = []
+    for p in range(n):
+        frames = []
+        for (sec, usec, data, orig), k in zip(recs, keys):
+            key = k
+            if (key == gone and p >= gone_from) or (key == missed and p == missed_at):
+                continue
+            if key == marked and p >= ce_from:
+                data = ce_mark(data)
+            shift = offsets_us[p] + (p * hop_us if k[0] == "172.30.0.25" else -p * hop_us
+                                     if k[0] else 0)
+            at = sec * 1000000 + usec + shift
+            frames.append((at // 1000000, at % 1000000, data, orig))
+        frames.sort(key=lambda f: (f[0], f[1]))     # a capture is in time order
+        paths.append(os.path.join(tmp, "point%d.pcap" % p))
+        pcapng(paths[-1], linktype, frames, None)
+    n_in = sum(1 for k in keys if k[1] and k[0] != "172.30.0.25")
+    return paths, len(out_keys), n_in

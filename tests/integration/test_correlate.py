@@ -4,14 +4,17 @@
 (tests/captures/real, SOURCES.md). Every RDMA packet of a run is sent by one host and
 received by another, so each must be matched at exactly two points, with no loss, no
 contradiction (seen downstream before upstream beyond the clocks' bound), a bounded
-offset for each host, and per-packet fields that -T fields and -Y read. Bad arguments get
-one-line errors."""
+offset for each host, and per-packet fields that -T fields and -Y read. More points than
+letters (28: A to Z, AA, AB), each with its own clock, hop delay, loss, capture miss and CE
+mark, give exact counts, offsets and delays. Bad arguments get one-line errors."""
 import os
 import re
+import resource
+import subprocess
 import xml.etree.ElementTree as ET
 
 import rstest as t
-from corrcaps import cut_node1, files
+from corrcaps import chain, cut_node1, files
 
 RUNS = {"nccl": 276, "ring2": 276, "tree2": 124}   # RDMA packets across the three hosts
 
@@ -143,6 +146,71 @@ got = plot_segments(files("nccl"), render=True, rows=ROWS["nccl"])
 t.check(len(got) == 6 and sum(v[0] for v in got.values()) == RUNS["nccl"],
         "the nccl run's six segments: %r" % got)
 
+# 28 points in a line, past Z: node0's capture as each point takes it (corrcaps.chain):
+# 10 us a hop, each clock its own offset; one packet lost from J on (I>J), one missed by
+# the capture at E alone, one CE-marked from G on (F>G).
+N, HOP = 28, 10
+OFFS = [0] + [((k * 7) % N) * 250 + 3 for k in range(1, N)]
+GONE, MISSED, CE = 9, 4, 6
+points, n_out, n_in = chain(tmp, N, HOP, OFFS, GONE, MISSED, CE)
+names = [chr(65 + k) if k < 26 else "A" + chr(65 + k - 26) for k in range(N)]
+rs = [x for f in points for x in ("-r", f)]
+# --path in the order the conversations out take (those in go the other way): as learned
+out = correlate(rs + ["--path", ",".join(names), "-q", "-z", "corr,qp"])
+t.check("Packets: %d, matched at 2+ points: %d, lost: 1, CE marked: 1, missed by a capture: "
+        "1, contradictions: 0" % (n_out + n_in, n_out + n_in) in out, "28 points: %s" % out)
+for k in range(1, N):
+    # the two-way bound: half the fastest round trip, k hops each way
+    want = "  %s: %s: offset +%.1f us +- %.1f us, drift +0.000 ppm" % (names[k], points[k],
+                                                                      OFFS[k], k * HOP)
+    t.check(want in out, "28 points: %r not in %s" % (want, out))
+segs = {}       # (conversation, segment) -> (packets, lost, CE, p50, p99, max)
+conv = None
+for line in out.splitlines():
+    m = re.match(r"(.{42}) (\S+>\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+0$",
+                 line)
+    if m:
+        conv = m.group(1).strip() or conv
+        segs[(conv, m.group(2))] = tuple(int(x) for x in m.group(3, 4, 5)) + m.group(6, 7, 8)
+fwd = ["%s>%s" % (names[k], names[k + 1]) for k in range(N - 1)]
+back = ["%s>%s" % (names[k + 1], names[k]) for k in range(N - 2, -1, -1)]
+convs = sorted({c for c, _ in segs})
+t.check(len(convs) == 4 and len(segs) == 4 * (N - 1), "28 points: 4 conversations of 27 "
+        "segments: %r" % sorted(segs))
+for c in convs:
+    path = fwd if c.startswith("172.30.0.25 >") else back
+    t.check([s for cc, s in segs if cc == c] == path, "%s: segments in path order" % c)
+    for s in path:
+        t.check(segs[(c, s)][3:] == ("10.0", "10.0", "10.0"), "%s %s: %r" % (c, s, segs[(c, s)]))
+lost = [(c, s) for (c, s), v in segs.items() if v[1]]
+marked = [(c, s) for (c, s), v in segs.items() if v[2]]
+t.check([s for _, s in lost] == ["I>J"] and segs[lost[0]][1] == 1, "lost: %r" % lost)
+t.check([s for _, s in marked] == ["F>G"] and segs[marked[0]][2] == 1, "CE: %r" % marked)
+# the lost packet's conversation (the missed one's too): one fewer from J on, and on E>F
+c = lost[0][0]
+full = segs[(c, "A>B")][0]
+for k, s in enumerate(fwd):
+    want = full - (k >= GONE) - (k == MISSED)
+    t.check(segs[(c, s)][0] == want, "%s %s: %d packets, want %d" % (c, s, segs[(c, s)][0], want))
+rows = [line.split("\t") for line in correlate(rs + [
+    "-T", "fields", "-e", "roceshark.corr.segment", "-e", "roceshark.corr.lost_between", "-e",
+    "roceshark.corr.ce_marked_between", "-e", "roceshark.corr.seen_at", "-e",
+    "roceshark.corr.missed_at"]).splitlines()]
+t.check([r[1:] for r in rows if r[1] or r[2] or r[4]] ==
+        [["I>J", "", ",".join(names[:GONE]), ""],
+         ["", "", ",".join(names[:MISSED] + names[MISSED + 1:]), "E"],
+         ["", "F>G", ",".join(names), ""]], "28 points' fields: %r" % rows)
+got = plot_segments(points, rows=[r[:3] for r in rows])
+t.check(sorted(got) == sorted(fwd + back) and got["I>J"][1] == 1 and got["F>G"][2] == 1,
+        "28 points' panels: %r" % got)
+
+# points are bounded by memory and open files alone: past the open-file limit, one line
+p = subprocess.run([t.ROCESHARK, "correlate"] + rs + ["-q"], capture_output=True, text=True,
+                   preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (20, 20)))
+t.check(p.returncode == 2 and p.stderr.endswith(": Too many open files\n") and
+        len(p.stderr.splitlines()) == 1, "28 points, 20 files: exit %d %r"
+        % (p.returncode, p.stderr))
+
 # Two points that share no packet: A (node0 of one run) and B (of another) match nothing.
 a, b = files("nccl")[0], files("tree2")[1]
 out = correlate(["-r", a, "-r", b, "-q", "-z", "corr,qp"])
@@ -153,6 +221,7 @@ for args, words in ((["-r", a], "give the captures of 2 points or more"),
                     (["-r", a, "-r", "-"], "not from standard input"),
                     (["-r", a, "-r", b, "--window", "0"], "--window 0"),
                     (["-r", a, "-r", b, "--path", "A,A"], "--path A,A"),
+                    (["-r", a, "-r", b, "--path", "A,AA"], "points A to B once"),
                     (["-r", a, "-r", b, "-z", "conv,qp"], "-z conv,qp"),
                     (["-r", a, "-r", b, "-z", "expert"], "correlate runs no transport"),
                     (["-r", a, "-r", b, "-z", "iwarp"], "correlate runs no transport"),

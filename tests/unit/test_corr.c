@@ -22,6 +22,8 @@
 #define MAX_SIGHTINGS 40000
 
 /* One frame at one point: a RoCEv2 packet of a conversation, built by hand. */
+#define TEST_MAX_POINTS 16      /* the most points a case here uses */
+
 struct sighting {
     unsigned point;
     int64_t own;                /* the point's clock, ns */
@@ -32,7 +34,7 @@ struct sighting {
 struct world {
     struct sighting *s;
     unsigned n;
-    uint64_t number[RS_CORR_MAX_POINTS];
+    uint64_t number[TEST_MAX_POINTS];
     /* what the sink saw */
     unsigned finished, lost_ab, lost_bc, ce_ab, missed_b, ttl_changed;
     unsigned odd_delays;        /* a segment's delay outside 150 to 260 us */
@@ -129,7 +131,7 @@ last_pass(struct world *w, struct rs_corr_opts opts, const struct rs_corr_clock 
     dopts.verify_crc = false;
     opts.collect = false;
     opts.no_frames = by_sighting;
-    memcpy(opts.clock, fitted, sizeof(opts.clock));
+    opts.clock = fitted;
     assert_int_equal(rs_corr_new(&opts, sink, w, &fin, NULL), 0);
     rs_corr_use_paths(fin, est);
     cmp_clock = fitted;
@@ -161,7 +163,7 @@ correlate_opts(struct world *w, unsigned n_points, struct rs_corr_clock fitted[]
     struct rs_corr_opts opts;
     struct rs_corr *est;
     struct rs_packet pkt;
-    struct rs_corr_clock coarse[RS_CORR_MAX_POINTS] = {{0}};
+    struct rs_corr_clock coarse[TEST_MAX_POINTS] = {{0}};
 
     rs_decode_opts_init(&dopts);
     dopts.verify_crc = false;
@@ -180,7 +182,7 @@ correlate_opts(struct world *w, unsigned n_points, struct rs_corr_clock fitted[]
     opts.window = rs_corr_window_for_delay(rs_corr_probe_delay_max(probe));
     rs_corr_probe_free(probe);
     opts.collect = true;
-    memcpy(opts.clock, coarse, sizeof(coarse));
+    opts.clock = coarse;
     assert_int_equal(rs_corr_new(&opts, NULL, NULL, &est, NULL), 0);
     qsort(w->s, w->n, sizeof(*w->s), cmp_mapped);
     for (unsigned i = 0; i < w->n; i++) {
@@ -244,7 +246,7 @@ test_offset_and_drift(void **state)
     const int64_t base = 1700000000ll * 1000000000ll, theta0 = 5000000;   /* 5 ms */
     const double drift = 20e-6;                                           /* 20 ppm */
     struct world *w = world_new();
-    struct rs_corr_clock k[RS_CORR_MAX_POINTS];
+    struct rs_corr_clock k[TEST_MAX_POINTS];
     struct rs_corr *est;
 
     (void)state;
@@ -322,7 +324,7 @@ static void
 test_loss_ce_and_misses(void **state)
 {
     struct world *w = world_new();
-    struct rs_corr_clock k[RS_CORR_MAX_POINTS];
+    struct rs_corr_clock k[TEST_MAX_POINTS];
     struct rs_corr *est;
 
     (void)state;
@@ -355,7 +357,7 @@ static void
 test_sightings(void **state)
 {
     struct world *w = world_new();
-    struct rs_corr_clock k[RS_CORR_MAX_POINTS];
+    struct rs_corr_clock k[TEST_MAX_POINTS];
     struct rs_corr_opts opts;
     struct rs_corr *est, *c[2];
     struct rs_corr_counts n[2];
@@ -396,7 +398,7 @@ test_window_from_delays(void **state)
 {
     const int64_t base = 1700000000ll * 1000000000ll, delay = 150000000;
     struct world *w = world_new();
-    struct rs_corr_clock k[RS_CORR_MAX_POINTS];
+    struct rs_corr_clock k[TEST_MAX_POINTS];
     struct rs_corr *est;
 
     (void)state;
@@ -513,6 +515,33 @@ test_fields(void **state)
     assert_true(rs_field_lookup("roceshark.corr.changed") >= 0);
 }
 
+/* Point names go on past Z as spreadsheet columns do, and read back. */
+static void
+test_point_names(void **state)
+{
+    static const struct {
+        unsigned i;
+        const char *name;
+    } cases[] = {{0, "A"}, {7, "H"}, {25, "Z"}, {26, "AA"}, {27, "AB"}, {51, "AZ"},
+                 {52, "BA"}, {701, "ZZ"}, {702, "AAA"}, {UINT32_MAX, "MWLQKWV"}};
+    unsigned p;
+    size_t len;
+
+    (void)state;
+    for (size_t k = 0; k < RS_ARRAY_SIZE(cases); k++) {
+        assert_string_equal(rs_corr_point_name(cases[k].i).s, cases[k].name);
+        assert_true(rs_corr_point_parse(cases[k].name, &p, &len));
+        assert_int_equal(p, cases[k].i);
+        assert_int_equal(len, strlen(cases[k].name));
+    }
+    assert_true(rs_corr_point_parse("AB,C", &p, &len));
+    assert_int_equal(p, 27);
+    assert_int_equal(len, 2);
+    assert_false(rs_corr_point_parse("a", &p, &len));
+    assert_false(rs_corr_point_parse(",A", &p, &len));
+    assert_false(rs_corr_point_parse("ZZZZZZZZ", &p, &len));    /* past 2^32 points */
+}
+
 int
 main(void)
 {
@@ -524,6 +553,7 @@ main(void)
         cmocka_unit_test(test_bounded),
         cmocka_unit_test(test_ring_grows),
         cmocka_unit_test(test_fields),
+        cmocka_unit_test(test_point_names),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -39,8 +39,8 @@
 #include <roceshark/dissectors/packet.h>
 #include <roceshark/dissectors/print.h>
 
-#define RS_CORR_MAX_POINTS 8
-#define RS_CORR_MAX_SEGMENTS (RS_CORR_MAX_POINTS - 1)
+/* Points are not capped: every array of points or segments is sized from the number of
+ * captures when the matcher is made (docs/limits.md: what one point costs). */
 /* Conversations (a destination address and QP) followed at once; packets of more are
  * still matched, their path taken from their own sightings, and counted. */
 #define RS_CORR_MAX_CONVS 4096
@@ -86,36 +86,53 @@ struct rs_corr_sighting {
 bool rs_corr_sighting_of(const struct rs_frame *frame, const struct rs_packet *pkt,
                          struct rs_corr_sighting *s);
 
-/* What one correlated packet gave: the view roceshark.corr.* read (rs_packet.corr). */
+/* A set of points: one bit per point in words of 64 (RS_CORR_MASK_WORDS(n) of them). */
+#define RS_CORR_MASK_WORDS(n) (((size_t)(n) + 63u) / 64u)
+static inline bool
+rs_corr_mask_has(const uint64_t *m, unsigned i)
+{
+    return (m[i / 64u] >> (i % 64u)) & 1u;
+}
+static inline void
+rs_corr_mask_set(uint64_t *m, unsigned i)
+{
+    m[i / 64u] |= (uint64_t)1 << (i % 64u);
+}
+
+/* What one correlated packet gave: the view roceshark.corr.* read (rs_packet.corr). Its
+ * arrays and texts are the matcher's, sized for the run's points when it was made, and
+ * hold until the sink returns. */
 struct rs_corr_view {
-    uint8_t n_points;
-    uint8_t shown;                  /* the point whose frame is shown */
-    uint8_t seen;                   /* bit per point */
-    uint8_t n_path;                 /* its conversation's points, upstream first */
-    uint8_t path[RS_CORR_MAX_POINTS];
-    uint64_t number[RS_CORR_MAX_POINTS];    /* frame number at each point seen */
-    int64_t t[RS_CORR_MAX_POINTS];  /* time at each point seen, on point A's clock, ns */
+    unsigned n_points;
+    unsigned shown;                 /* the point whose frame is shown */
+    unsigned n_seen;                /* points that saw it */
+    const uint64_t *seen;           /* the points that saw it (rs_corr_mask_has) */
+    unsigned n_path;                /* its conversation's points, upstream first */
+    const uint32_t *path;
+    const uint64_t *number;         /* frame number at each point seen */
+    const int64_t *t;               /* time at each point seen, on point A's clock, ns */
     /* per segment path[i] -> path[i+1] */
-    bool both[RS_CORR_MAX_SEGMENTS];        /* seen at both ends: delay[] holds */
-    int64_t delay[RS_CORR_MAX_SEGMENTS];    /* ns */
-    int8_t lost_seg;                /* the segment it was lost on, -1 none */
-    int8_t ce_seg;                  /* the segment that marked it CE, -1 none */
-    uint8_t missed;                 /* points of its path that missed it between points
-                                       that saw it, or upstream of the first: capture loss */
+    const bool *both;               /* seen at both ends: delay[] holds */
+    const int64_t *delay;           /* ns */
+    int lost_seg;                   /* the segment it was lost on, -1 none */
+    int ce_seg;                     /* the segment that marked it CE, -1 none */
+    unsigned n_missed;              /* points of its path that missed it between points */
+    const uint64_t *missed;         /* that saw it, or upstream of the first: capture loss */
     bool contradiction;             /* seen downstream earlier than upstream by more than the
                                        offset's error bound */
     bool not_told;                  /* missed where the next point's capture recorded drops
                                        then: network or capture loss, not told apart */
     uint32_t conv;                  /* conversation index, UINT32_MAX when not followed */
     /* texts the fields show */
-    char seen_at[2 * RS_CORR_MAX_POINTS];
-    char path_text[2 * RS_CORR_MAX_POINTS];
-    char lost_text[4];
-    char ce_text[4];
-    char missed_text[2 * RS_CORR_MAX_POINTS];
-    char seg_text[RS_CORR_MAX_SEGMENTS][4];
-    uint8_t n_changed;
-    char changed[16][24];           /* "A>B:ip.dsfield.dscp", the longest */
+    const char *shown_text;         /* the name of the point shown: "A" */
+    const char *seen_at;            /* "A,B" */
+    const char *path_text;          /* "A>B>C" */
+    const char *lost_text;          /* "A>B", "" none */
+    const char *ce_text;
+    const char *missed_text;
+    const char *const *seg_text;    /* per segment, "A>B" */
+    unsigned n_changed;
+    const char *const *changed;     /* "A>B:ip.dsfield.dscp", one per change */
 };
 
 /* A point's clock on point A's: t_A = t - (offset + drift * (t - t0)). */
@@ -136,7 +153,7 @@ rs_corr_clock_map(const struct rs_corr_clock *c, int64_t t)
 }
 
 struct rs_corr_opts {
-    unsigned n_points;              /* 2 .. RS_CORR_MAX_POINTS */
+    unsigned n_points;              /* 2 or more */
     int64_t window;                 /* ns; 0: the default (RS_CORR_WINDOW_DEFAULT) */
     enum rs_corr_window_from {
         RS_CORR_WINDOW_FROM_DEFAULT,    /* nothing measured */
@@ -149,13 +166,14 @@ struct rs_corr_opts {
     bool collect;                   /* an estimating pass: gather the clocks and paths */
     bool no_frames;                 /* hold no frames: the sink gets the view alone (a NULL
                                        frame), as statistics and plots want */
-    struct rs_corr_clock clock[RS_CORR_MAX_POINTS];
-    const uint8_t *path;            /* --path: the points in order (n_points of them) */
+    const struct rs_corr_clock *clock;  /* n_points; copied by rs_corr_new() */
+    const uint32_t *path;           /* --path: the points in order (n_points of them); held
+                                       by the caller while the matcher lives */
     /* Spans of time in which a point's capturer recorded drops (pcapng ISBs), on that
      * point's own clock: a packet not seen there that would have arrived then may have
      * been dropped by the capture, so it is not called a network loss. */
-    const struct rs_corr_drop_span *drops[RS_CORR_MAX_POINTS];
-    unsigned n_drops[RS_CORR_MAX_POINTS];
+    const struct rs_corr_drop_span *const *drops;  /* n_points of them, or NULL: none; */
+    const unsigned *n_drops;                        /* held by the caller as path is */
 };
 
 struct rs_corr_drop_span {
@@ -197,11 +215,10 @@ void rs_corr_flush(struct rs_corr *c);
 
 /* After a collect pass: each point's clock (point 0's is the identity), refined from
  * the clocks it was made with; false when a point matched nothing. */
-bool rs_corr_clocks(const struct rs_corr *c, struct rs_corr_clock out[RS_CORR_MAX_POINTS]);
+bool rs_corr_clocks(const struct rs_corr *c, struct rs_corr_clock *out);
 
 /* Counts over the run. */
 struct rs_corr_counts {
-    uint64_t frames[RS_CORR_MAX_POINTS];    /* RDMA frames with an ICRC fed */
     uint64_t packets;               /* distinct packets (sightings joined) */
     uint64_t matched;               /* seen at two points or more */
     uint64_t lost;                  /* lost on a segment of its path */
@@ -210,15 +227,20 @@ struct rs_corr_counts {
     uint64_t not_told;              /* of those, missed where the next point's capture
                                        recorded drops at the time: network or capture loss,
                                        not told apart (counted as missed, not lost) */
-    uint64_t capture_drops[RS_CORR_MAX_POINTS];     /* what each point's file recorded */
     uint64_t contradictions;
     uint64_t forced;                /* finished before the window by a full table */
     uint64_t convs_untracked;       /* packets of conversations past RS_CORR_MAX_CONVS */
-    int64_t first[RS_CORR_MAX_POINTS], last[RS_CORR_MAX_POINTS];  /* mapped times, ns */
     int64_t delay_max;              /* the largest time between two sightings of a packet,
                                        either way, on the clocks of the pass; ns */
 };
 struct rs_corr_counts rs_corr_counts(const struct rs_corr *c);
+/* Counts of one point over the run. */
+struct rs_corr_point_counts {
+    uint64_t frames;                /* RDMA frames with an ICRC fed */
+    uint64_t capture_drops;         /* what its file recorded */
+    int64_t first, last;            /* mapped times, ns */
+};
+struct rs_corr_point_counts rs_corr_point_counts(const struct rs_corr *c, unsigned point);
 
 /* -z corr,qp: per conversation and segment, packets, losses, CE marks, delay
  * p50/p99/max, reordered packets; the clocks first. names[] are the points' files. */
@@ -231,7 +253,7 @@ int rs_corr_probe_new(unsigned n_points, struct rs_corr_probe **out);
 /* false once the point has given its share */
 bool rs_corr_probe_add(struct rs_corr_probe *p, unsigned point, const struct rs_frame *frame,
                        const struct rs_packet *pkt);
-void rs_corr_probe_clocks(struct rs_corr_probe *p, struct rs_corr_clock out[RS_CORR_MAX_POINTS]);
+void rs_corr_probe_clocks(struct rs_corr_probe *p, struct rs_corr_clock *out);
 /* After rs_corr_probe_clocks: the largest delay of a key's first sightings after the
  * coarse offsets (a retransmission's makes it larger, never smaller); -1 when none matched. */
 int64_t rs_corr_probe_delay_max(const struct rs_corr_probe *p);
@@ -240,24 +262,26 @@ void rs_corr_probe_free(struct rs_corr_probe *p);
 
 /* plot segments: each segment's one-way delay over time, with its losses and CE marks,
  * as an SVG. Packets are gathered in RS_CORR_PLOT_BINS bins of time per segment (a
- * segment is an ordered pair of points: A>B and B>A apart), so memory does not grow with
- * the captures. */
+ * segment is an ordered pair of points: A>B and B>A apart, made when first drawn), so
+ * memory does not grow with the captures. */
 #define RS_CORR_PLOT_BINS 720
 struct rs_corr_plot;
 /* from, to: the span of time drawn, ns on A's clock (rs_corr_counts' first and last of an
  * earlier pass); a packet outside falls in the first or last bin. */
-int rs_corr_plot_new(int64_t from, int64_t to, struct rs_corr_plot **out);
+int rs_corr_plot_new(unsigned n_points, int64_t from, int64_t to, struct rs_corr_plot **out);
 void rs_corr_plot_add(struct rs_corr_plot *pl, const struct rs_corr_view *v);
 /* names[] are the points' files, listed under the title. */
 int rs_corr_plot_write_svg(const struct rs_corr_plot *pl, const char *const *names,
                            unsigned n_points, FILE *fp, char *err);
 void rs_corr_plot_free(struct rs_corr_plot *pl);
 
-/* The name of point i: "A", "B", ... */
-static inline char
-rs_corr_point_name(unsigned i)
-{
-    return (char)('A' + i);
-}
+/* The name of point i: "A" .. "Z", then "AA" .. "ZZ", "AAA" ... (as spreadsheet columns). */
+#define RS_CORR_NAME_SIZE 8         /* 7 letters: more points than memory holds */
+struct rs_corr_name {
+    char s[RS_CORR_NAME_SIZE];
+};
+struct rs_corr_name rs_corr_point_name(unsigned i);
+/* The point a name gives, its length in *len; false when s starts with no name. */
+bool rs_corr_point_parse(const char *s, unsigned *point, size_t *len);
 
 #endif /* ROCESHARK_CORR_H */

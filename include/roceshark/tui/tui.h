@@ -489,41 +489,48 @@ size_t rs_tui_canvas_cell(const struct rs_tui_canvas *c, int row, int col, bool 
 /* --- The Segments view: several points' captures, each packet followed across them --- */
 
 /* One correlated packet (roceshark correlate's view of it), as the Segments view (F8)
- * shows it: about 100 bytes, with its Info apart. */
+ * shows it: 48 bytes, with its Info apart and its part by point in rs_tui_corr.points. */
 struct rs_tui_corr_row {
     uint64_t number;                /* its frame number at the point shown (the first) */
     uint64_t number_a;              /* at point A, the file the other views show; 0: A did
                                        not see it */
-    int64_t delay[RS_CORR_MAX_SEGMENTS];    /* ns, per segment of its path seen at both
-                                               ends (bit in both) */
     uint32_t info;                  /* offset of its Info in rs_tui_corr.text */
-    uint8_t shown, seen, missed, n_path;
-    uint8_t path[RS_CORR_MAX_POINTS];
-    uint8_t both;                   /* bit per segment */
-    int8_t lost_seg, ce_seg;        /* -1: none */
+    uint32_t shown, n_path;
+    int32_t lost_seg, ce_seg;       /* -1: none */
+    bool any_missed;
     bool contradiction;
     bool not_told;                  /* missed where the capture recorded drops */
 };
 
 /* The rows of every correlated packet, in the order the matcher finished them (by their
- * first sighting), with the run's clocks and counts for the view's heading. */
+ * first sighting), with the run's clocks and counts for the view's heading. Each row's
+ * part by point, sized for n_points: the points that saw it and that missed it (masks),
+ * its path's delays (INT64_MIN: not both ends) and its path; rs_tui_corr_row_*() read it. */
 struct rs_tui_corr {
-    unsigned n_points;
-    const char *files[RS_CORR_MAX_POINTS];
+    unsigned n_points;              /* set before the first row is added */
+    const char **files;             /* n_points */
     struct rs_tui_corr_row *rows;
     size_t n, cap;
+    uint64_t *points;               /* n rows of rs_tui_corr_point_words(n_points) */
     char *text;                     /* the rows' Info, each ending with a NUL */
     size_t text_len, text_cap;
     struct rs_corr_counts counts;
-    struct rs_corr_clock clock[RS_CORR_MAX_POINTS];
+    struct rs_corr_clock *clock;    /* n_points; freed by rs_tui_corr_free() */
     int64_t window;                 /* ns */
 };
 
+/* A row's part by point, in 64-bit words. */
+size_t rs_tui_corr_point_words(unsigned n_points);
+const uint64_t *rs_tui_corr_row_seen(const struct rs_tui_corr *c, size_t row);
+const uint64_t *rs_tui_corr_row_missed(const struct rs_tui_corr *c, size_t row);
+const int64_t *rs_tui_corr_row_delays(const struct rs_tui_corr *c, size_t row);
+const uint32_t *rs_tui_corr_row_path(const struct rs_tui_corr *c, size_t row);
+
 /* Appends a finished packet's row; RS_ENOMEM when out of memory. */
 int rs_tui_corr_add(struct rs_tui_corr *c, const struct rs_corr_view *v, const char *info);
-/* The text of a row's segment s (0 .. n_path - 2), as the view's column shows it:
+/* The text of row's segment s (0 .. n_path - 2), as the view's column shows it:
  * "A>B 36.0us", "A>B LOST", "A>B CE 36.0us", "" when neither end saw it. */
-void rs_tui_corr_segment_text(const struct rs_tui_corr_row *r, unsigned s, char *buf,
+void rs_tui_corr_segment_text(const struct rs_tui_corr *c, size_t row, unsigned s, char *buf,
                               size_t size);
 void rs_tui_corr_free(struct rs_tui_corr *c);
 
