@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """bench_tui.py [--frames N] [--big N] [--hostile N] [--search N] [--rounds N]
-[--against OTHER] [--live S] : `roceshark tui` ingesting a capture in tmux against
+[--against OTHER] [--live S] [--ingest-file PCAP] : `roceshark tui` ingesting a capture in tmux against
 `roceshark read -q` on the same file, in one run:
   1. (--frames N; 0 skips it) frames per second, each the best of --rounds (5) runs taken in
      turn, so that a busy host slows them alike: read -q; read -q -z conv,qp -z expert (the
@@ -10,6 +10,7 @@
      indexed, while the screen draws). read -q's own start (read -q of a 1000-frame capture)
      is taken off its time, since the TUI's load time has none. Goal: the TUI's frames per
      second at least 0.8x read -q's; each round's own ratio is printed too, with their median.
+     --ingest-file takes another capture (bench_read.py's mixed traffic, say) for it.
      The time from starting tmux to "loaded" on the screen is printed too: it adds the
      terminal's start and the 20 ms polling; With --against OTHER (another build's roceshark),
      that build's TUI loads the file in the same rounds, and the two load times are compared:
@@ -104,6 +105,8 @@ def tui_run(path, rs=RS, key=None):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--frames", type=int, default=1000000)
+    ap.add_argument("--ingest-file", help="section 1 on this capture rather than --frames "
+                    "frames of one QP (its frames counted by read)")
     ap.add_argument("--big", type=int, default=10000000)
     ap.add_argument("--hostile", type=int, default=1000000)
     ap.add_argument("--rounds", type=int, default=5)
@@ -141,6 +144,11 @@ def main():
 def ingest(a):
     """Section 1: the TUI's load against read -q's."""
     cap = capture(a.frames)
+    if a.ingest_file:
+        cap = a.ingest_file
+        io = subprocess.run([RS, "read", "-r", cap, "-q", "-z", "io,stat,0"],
+                            capture_output=True, text=True, check=True).stdout
+        a.frames = int(re.findall(r"\|\s*(\d+)\s*\|\s*\d+\s*\|\s*$", io, re.M)[-1])
     tiny = capture(1000)
     t_start, t_read, t_same, t_tui, t_load, t_other = [], [], [], [], [], []
     for _ in range(a.rounds):

@@ -62,7 +62,7 @@ check_new_options(struct read_opts *ro)
     /* A live read frame by frame, -l's flush per frame, -a filesize's look at -w's
      * file between frames and -M's reset between two frames are the one thread's. */
     if (ro->threads == 0)
-        ro->threads = few_fields(ro) ? 1 : read_threads_available();
+        ro->threads = few_fields(ro) ? 1 : rs_pipeline_threads_available();
     if (ro->iface != NULL || ro->line_buffered || ro->stop_bytes != 0 ||
         ro->session_frames != 0)
         ro->threads = 1;
@@ -251,9 +251,9 @@ read_parse_args(int argc, char **argv, struct read_opts *ro)
                                 "and g", optarg);
             break;
         case OPT_THREADS:
-            if (!cli_parse_uint(optarg, 1, READ_THREADS_MAX, &n))
+            if (!cli_parse_uint(optarg, 1, RS_PIPELINE_THREADS_MAX, &n))
                 return cli_fail(CLI_EXIT_USAGE, "--threads %s: expected 1 to %d", optarg,
-                                READ_THREADS_MAX);
+                                RS_PIPELINE_THREADS_MAX);
             ro->threads = (unsigned)n;
             break;
         case OPT_COMPAT:

@@ -18,6 +18,7 @@
 #include <roceshark/capture/capture.h>
 #include <roceshark/capture/pcapio.h>
 #include <roceshark/dissectors/pipeline.h>
+#include <roceshark/dissectors/pipeline_threads.h>
 
 /* -F: the format -w writes. */
 enum read_save_format {
@@ -57,35 +58,6 @@ int read_pass_first(const char *file, const struct rs_pipeline_opts *opts,
 bool read_pass_keep(struct read_pass *pass, struct rs_frame *frame);
 void read_pass_free(struct read_pass *pass);
 
-/* read --threads N (read_threads.c): the frames in batches through reading, decoding,
- * the pipeline's stateful stages, formatting and writing, on N threads, the caller's
- * one of them. Reading, analyzing and writing take the batches one at a time and in
- * order; decoding and formatting any batch on any thread. The output is that of one
- * thread, byte for byte. */
-#define READ_THREADS_MAX 64
-
-struct rs_out;
-struct read_threads_ops {
-    void *ctx;
-    /* The next frame, its bytes valid until the next call: 1, or 0 at the end (the
-     * source's end or error, a count, a stop: ctx keeps why). One call at a time. */
-    int (*next)(void *ctx, struct rs_frame *frame);
-    /* Every frame once analyzed, in capture order (statistics, -w): 0, or non-zero to
-     * read no more (the frame itself is still shown). */
-    int (*tally)(void *ctx, const struct rs_frame *frame, const struct rs_pipeline_result *r);
-    /* Formats a frame that passed the filter (first: the first of them); on any thread,
-     * for any frame. */
-    void (*format)(void *ctx, struct rs_out *out, const struct rs_packet *pkt, bool first);
-};
-
-/* The threads this process may run on (its CPU affinity), at most READ_THREADS_MAX. */
-unsigned read_threads_available(void);
-/* Runs the frames of ops->next through pipe on threads threads, formatting those that
- * match when print, and writing their text to out in capture order; *shown counts the
- * frames that matched. 0, or RS_ENOMEM. */
-int read_threads_run(struct rs_pipeline *pipe, unsigned threads, bool print,
-                     const struct read_threads_ops *ops, struct rs_out *out,
-                     unsigned long long *shown);
 
 
 #include <roceshark/dissectors/display.h>

@@ -128,11 +128,12 @@ session_print(struct read_session *s, struct rs_out *out, const struct rs_frame 
 /* The next frame to run through the pipeline: 1, or 0 at the end (-c, -a, the source's
  * end or error in run->rc). */
 static int
-run_next(void *ctx, struct rs_frame *frame)
+run_next(void *ctx, struct rs_frame *frame, uint64_t *cookie)
 {
     struct read_run *run = ctx;
     struct read_opts *ro = run->ro;
 
+    *cookie = 0;
     while ((ro->count == 0 || run->read < ro->count) &&
            !autostop_due(ro, run->w, &run->t0) &&
            (run->rc = rs_source_next(run->src, frame, run->err)) >= 1) {
@@ -160,10 +161,13 @@ run_next(void *ctx, struct rs_frame *frame)
 /* Every frame, once analyzed, in capture order: the statistics, and -w for those shown.
  * Non-zero when -w failed. */
 static int
-run_tally(void *ctx, const struct rs_frame *frame, const struct rs_pipeline_result *r)
+run_tally(void *ctx, const struct rs_frame *frame, const struct rs_pipeline_result *r,
+          uint64_t cookie)
 {
     struct read_run *run = ctx;
     struct read_opts *ro = run->ro;
+
+    (void)cookie;
 
     for (size_t i = 0; i < ro->n_stats; i++)
         rs_stat_packet(ro->stats[i], &r->pkt);
@@ -189,11 +193,12 @@ static unsigned long long
 read_serial(struct read_run *run, struct rs_pipeline *pipe, struct rs_out *out)
 {
     struct rs_frame frame;
+    uint64_t cookie;
     unsigned long long shown = 0;
 
-    while (!out->failed && run->save_rc == 0 && run_next(run, &frame) == 1) {
+    while (!out->failed && run->save_rc == 0 && run_next(run, &frame, &cookie) == 1) {
         const struct rs_pipeline_result *r = rs_pipeline_process(pipe, &frame);
-        run_tally(run, &frame, r);
+        run_tally(run, &frame, r, cookie);
         if (!r->match)
             continue;
         if (run->ro->session_frames != 0)
@@ -224,9 +229,10 @@ read_run_frames(struct rs_source *src, struct read_opts *ro, struct rs_pipeline 
                    ? (double)sb.st_size : 0;
     clock_gettime(CLOCK_MONOTONIC, &run.t0);
     if (ro->threads > 1) {
-        struct read_threads_ops ops = {.ctx = &run, .next = run_next, .tally = run_tally,
-                                       .format = run_format};
-        rc = read_threads_run(pipe, ro->threads, !ro->quiet, &ops, out, &shown);
+        struct rs_pipeline_threads_ops ops = {.ctx = &run, .next = run_next,
+                                              .tally = run_tally,
+                                              .format = ro->quiet ? NULL : run_format};
+        rc = rs_pipeline_run_threads(pipe, ro->threads, &ops, out, &shown);
     } else {
         shown = read_serial(&run, pipe, out);
     }

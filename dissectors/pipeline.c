@@ -8,12 +8,9 @@
  * the result it hands back, so a consumer holds one object and no stage's
  * internals; see pipeline.h for the contract.
  *
- * Two stages: decoding (with the CRCs, a third of the work when they are
- * checked) needs nothing of earlier frames, so it runs on the feeding
- * thread, and the stateful stages and the sink on the pipeline's thread,
- * which takes the lock once per batch of frames rather than per frame
- * (a lock per frame was a tenth of the TUI's ingest). The sink runs
- * outside the lock, so a consumer's own lock is never taken inside ours.
+ * Decoding needs nothing of earlier frames and the stateful stages do:
+ * rs_pipeline_decode() and rs_pipeline_analyze() are the two halves, which
+ * pipeline_threads.c runs on N threads over batches of frames.
  */
 #include <pthread.h>
 #include <stdalign.h>
@@ -23,32 +20,13 @@
 #include <roceshark/dissectors/common.h>
 #include <roceshark/dissectors/pipeline.h>
 
-#include <roceshark/dissectors/ring.h>
-
-/* The ring between the stages: 2048 frames (half of them wake the second
- * stage, so it sleeps and wakes once per thousand frames: with 512 and a
- * quarter, the futex calls were a tenth of its time), their bytes in
- * 2 MiB (230 jumbo frames). 3 MiB in all, whatever the capture's size. */
-#define RING_SLOTS 2048
-#define RING_BYTES (2u << 20)
-/* Frames the second stage runs per hold of the lock: readers wait no longer. */
-#define STAGE_BATCH 256
-
-/* A frame between the stages: its copy, its decoded packet and, once the
- * second stage has run, its facts. */
-struct stage_slot {
-    struct rs_frame frame;
-    struct rs_pipeline_result result;
-    uint64_t cookie;
-};
 
 struct rs_pipeline {
-    /* What the first stage (the feeding thread) reads for every frame. */
+    /* What decoding reads for every frame, on any thread. */
     struct rs_decode_opts decode;
-    struct rs_ring *ring;               /* two stages: between them */
     bool shared;
-    /* What the second writes, on lines of its own: sharing a line with the
-     * first stage's made the two cores trade it for every frame. */
+    /* What the stateful stages write, on lines of their own: sharing a line with
+     * decoding's made two cores trade it for every frame. */
     alignas(64) pthread_mutex_t lock;  /* POSIX: ThreadSanitizer follows it */
     struct rs_pipeline_counts counts;
     struct rs_streams *streams;         /* NULL unless some output or the filter reads them */
@@ -57,8 +35,6 @@ struct rs_pipeline {
     struct rs_filter *filter;           /* NULL without one */
     rs_pipeline_sink *sink;
     void *sink_ctx;
-    pthread_t second;                   /* two stages: runs the second */
-    bool second_running;
     struct rs_pipeline_result result;
     bool shown_any;                     /* a frame passed the filter */
     bool last_shown_first;              /* the last one was numbered 1 */
@@ -139,50 +115,6 @@ run_stateful(struct rs_pipeline *p, struct rs_pipeline_result *r)
     p->counts.matched += r->match;
 }
 
-/* The second stage's thread: the frames the ring holds, a batch at a time,
- * through the stateful stages under the lock, then to the sink without it. */
-static void *
-second_stage_main(void *arg)
-{
-    struct rs_pipeline *p = arg;
-    size_t n;
-
-    pthread_setname_np(pthread_self(), "rs-pipeline");     /* for top and perf */
-    while ((n = rs_ring_wait(p->ring)) > 0) {
-        if (n > STAGE_BATCH)
-            n = STAGE_BATCH;
-        /* The iWARP and streams stages keep one view, of the last frame: a
-         * frame that has one ends the batch, so the sink sees its own. */
-        size_t i = 0;
-        pthread_mutex_lock(&p->lock);
-        while (i < n) {
-            struct stage_slot *s = rs_ring_slot(p->ring, i++);
-            run_stateful(p, &s->result);
-            if (s->result.pkt.iwarp != NULL || s->result.pkt.stream != NULL)
-                break;
-        }
-        pthread_mutex_unlock(&p->lock);
-        n = i;
-        for (i = 0; i < n; i++) {
-            struct stage_slot *s = rs_ring_slot(p->ring, i);
-            p->sink(p->sink_ctx, &s->frame, &s->result, s->cookie);
-        }
-        rs_ring_release(p->ring, n);
-    }
-    return NULL;
-}
-
-static int
-start_second_stage(struct rs_pipeline *p)
-{
-    if ((p->ring = rs_ring_new(RING_SLOTS, sizeof(struct stage_slot), RING_BYTES)) == NULL)
-        return RS_ENOMEM;
-    if (pthread_create(&p->second, NULL, second_stage_main, p) != 0)
-        return RS_ENOMEM;
-    p->second_running = true;
-    return 0;
-}
-
 /* The stateful stages, as the options kept in p say. */
 static int
 new_stages(struct rs_pipeline *p, char *err)
@@ -210,7 +142,6 @@ free_stages(struct rs_pipeline *p)
 int
 rs_pipeline_reset(struct rs_pipeline *p, char *err)
 {
-    rs_pipeline_drain(p);
     rs_pipeline_lock(p);
     free_stages(p);
     int rc = new_stages(p, err);
@@ -230,7 +161,7 @@ rs_pipeline_new(const struct rs_pipeline_opts *opts, struct rs_pipeline **out, c
         return rs_error(err, RS_ENOMEM, "pipeline: out of memory");
     memset(p, 0, sizeof(*p));
     p->decode = opts->decode;
-    p->shared = opts->shared || (opts->sink != NULL && opts->two_stage);
+    p->shared = opts->shared;
     p->sink = opts->sink;
     p->sink_ctx = opts->sink_ctx;
     pthread_mutex_init(&p->lock, NULL);
@@ -256,10 +187,6 @@ rs_pipeline_new(const struct rs_pipeline_opts *opts, struct rs_pipeline **out, c
         rs_pipeline_free(p);
         return rc;
     }
-    if (p->sink != NULL && opts->two_stage && start_second_stage(p) != 0) {
-        rs_pipeline_free(p);
-        return rs_error(err, RS_ENOMEM, "pipeline: cannot start its second stage");
-    }
     *out = p;
     return 0;
 }
@@ -269,11 +196,6 @@ rs_pipeline_free(struct rs_pipeline *p)
 {
     if (p == NULL)
         return;
-    if (p->second_running) {
-        rs_ring_close(p->ring);
-        pthread_join(p->second, NULL);
-    }
-    rs_ring_free(p->ring);
     free_stages(p);
     rs_filter_free(p->filter);
     pthread_mutex_destroy(&p->lock);
@@ -305,35 +227,10 @@ rs_pipeline_analyze(struct rs_pipeline *p, struct rs_pipeline_result *r)
     rs_pipeline_unlock(p);
 }
 
-int
-rs_pipeline_feed(struct rs_pipeline *p, const struct rs_frame *frame, uint64_t cookie,
-                 char *err)
-{
-    uint8_t *bytes;
-
-    if (p->ring == NULL) {
-        const struct rs_pipeline_result *r = rs_pipeline_process(p, frame);
-        p->sink(p->sink_ctx, frame, r, cookie);
-        return 0;
-    }
-    struct stage_slot *s = rs_ring_claim(p->ring, frame->caplen, &bytes);
-    if (s == NULL)
-        return rs_error(err, RS_ENOMEM, "pipeline: no memory for frame %llu (%u bytes)",
-                        (unsigned long long)frame->number, frame->caplen);
-    memcpy(bytes, frame->data, frame->caplen);
-    s->frame = *frame;
-    s->frame.data = bytes;
-    s->cookie = cookie;
-    rs_decode_frame(&s->frame, &p->decode, &s->result.pkt);
-    rs_ring_push(p->ring);
-    return 0;
-}
-
 void
-rs_pipeline_drain(struct rs_pipeline *p)
+rs_pipeline_feed(struct rs_pipeline *p, const struct rs_frame *frame, uint64_t cookie)
 {
-    if (p->ring != NULL)
-        rs_ring_wait_empty(p->ring);
+    p->sink(p->sink_ctx, frame, rs_pipeline_process(p, frame), cookie);
 }
 
 int
@@ -344,7 +241,6 @@ rs_pipeline_set_filter(struct rs_pipeline *p, const char *text, char *err)
 
     if (rc != 0)
         return rc;
-    rs_pipeline_drain(p);
     rs_pipeline_lock(p);
     rs_filter_free(p->filter);
     p->filter = f;

@@ -8,13 +8,15 @@
  * analysis facts a filter can test depend on every frame before, in
  * capture order, which is also how Wireshark refilters.
  *
- * Reading a file, the pipeline's sink does only what needs the decoded
- * packet: it makes each frame's index entry and notes its expert items, in
- * a record of one cache line, and a thread of its own (the indexer) puts
- * the records into the index and the views: on two cores a million-frame
- * load went from 0.111 to 0.093 s (with three or more, the pipeline's
- * second stage runs the sink off this thread already). A live capture
- * indexes in place, so that each frame shows as soon as it is in.
+ * From two CPUs on the frames go through read's stages (pipeline_threads.c):
+ * decoded over batches on every thread, this one among them, and analyzed
+ * and handed to the sink in capture order, one thread at a time. The
+ * pipeline's sink does only what needs the decoded packet: it makes each
+ * frame's index entry and notes its expert items, in a record of one cache
+ * line, and a thread of its own (the indexer) puts the records into the
+ * index and the views: on two cores a million-frame load went from 0.111 to
+ * 0.093 s. When a live capture's file has nothing more for now, the views
+ * get every frame so far, so that each shows as soon as it is in.
  *
  * A live capture is read the same way: capture's engine writes the file
  * on a thread of its own (model.c) and flushes it every LIVE_FLUSH_MS, and
@@ -149,6 +151,9 @@ struct batch {
      * and the indexer still indexes those it had. */
     atomic_bool state_failed;
     char state_err[RS_ERRBUF_SIZE];
+    /* On read's stages: why the source ended, when it failed. */
+    int next_rc;
+    char next_err[RS_ERRBUF_SIZE];
 };
 
 /* Sets conv's bit in the set of conversations with a frame shown. */
@@ -372,8 +377,8 @@ record_expert(void *ctx, const struct rs_expert *e)
 }
 
 /* The pipeline's sink: one frame's record, to the indexer or into the views
- * at once. It runs on the pipeline's second stage (on the feeding thread
- * with one stage), without the pipeline's lock. */
+ * at once. It runs in the analyze step of read's stages (on the feeding
+ * thread with one), without the pipeline's lock. */
 static void
 index_frame(void *ctx, const struct rs_frame *frame, const struct rs_pipeline_result *r,
             uint64_t offset)
@@ -453,16 +458,22 @@ indexer_stop(struct batch *b)
     b->ring = NULL;
 }
 
+/* Every frame the sink has had to the views. */
+static void
+show_all(struct batch *b)
+{
+    if (b->ring != NULL)
+        rs_ring_wait_empty(b->ring);    /* the indexer publishes before it releases */
+    else
+        publish(b);
+}
+
 /* After the sink has had every frame: the rest of the batch to the views,
  * and an error if memory ran out. */
 static int
 drain(struct batch *b, char *err)
 {
-    rs_pipeline_drain(b->m->pipe);
-    if (b->ring != NULL)
-        rs_ring_wait_empty(b->ring);    /* the indexer publishes before it releases */
-    else
-        publish(b);
+    show_all(b);
     if (b->state_failed)
         return rs_error(err, RS_EIO, "%s", b->state_err);
     if (b->failed && b->index_full)
@@ -475,6 +486,69 @@ drain(struct batch *b, char *err)
     return 0;
 }
 
+/* The next frame of the file and its offset, for read's stages (one call at a time). */
+static int
+stages_next(void *ctx, struct rs_frame *frame, uint64_t *cookie)
+{
+    struct batch *b = ctx;
+    struct rs_tui_model *m = b->m;
+
+    if (atomic_load(&m->stop) || b->failed || b->state_failed)
+        return 0;
+    int rc = rs_source_next(m->src, frame, b->next_err);
+    if (rc == RS_SOURCE_IDLE)
+        return RS_PIPELINE_THREADS_IDLE;
+    if (rc < 1) {
+        b->next_rc = rc;
+        return 0;
+    }
+    int64_t offset = rs_source_offset(m->src);
+    if (offset < 0) {
+        b->next_rc = rs_error(b->next_err, RS_EFORMAT, "%s: frames cannot be read back from "
+                              "this kind of file (pcap and pcapng can)", m->path);
+        return 0;
+    }
+    *cookie = (uint64_t)offset;
+    return 1;
+}
+
+/* Each frame analyzed, in capture order: the sink's. Non-zero stops the reading. */
+static int
+stages_tally(void *ctx, const struct rs_frame *frame, const struct rs_pipeline_result *r,
+             uint64_t offset)
+{
+    struct batch *b = ctx;
+
+    index_frame(b->m, frame, r, offset);
+    return b->failed || b->state_failed;
+}
+
+/* A live capture's file has nothing more for now: show what came. */
+static void
+stages_idle(void *ctx)
+{
+    show_all(ctx);
+}
+
+/* Reads the file from its start on read's stages (m->threads of them); 0 at its end
+ * (or when stopped). */
+static int
+read_file_stages(struct batch *b, char *err)
+{
+    struct rs_pipeline_threads_ops ops = {.ctx = b, .next = stages_next,
+                                          .tally = stages_tally, .idle = stages_idle};
+    unsigned long long shown;
+
+    int rc = rs_pipeline_run_threads(b->m->pipe, b->m->threads, &ops, NULL, &shown);
+    if (rc != 0)
+        rc = rs_error(err, rc, "out of memory for the ingest's batches");
+    else if (b->next_rc < 0)
+        rc = rs_error(err, b->next_rc, "%s", b->next_err);
+    int drained = drain(b, rc < 0 ? NULL : err);
+    indexer_stop(b);
+    return rc < 0 ? rc : drained;
+}
+
 /* Reads the file from its start; 0 at its end (or when stopped). */
 static int
 read_file(struct batch *b, char *err)
@@ -483,9 +557,9 @@ read_file(struct batch *b, char *err)
     struct rs_frame frame;
     int rc = 0;
 
-    /* With two stages, the sink runs off this thread already. */
-    if (!m->two_stage)
-        indexer_start(b);
+    indexer_start(b);
+    if (m->threads > 1)
+        return read_file_stages(b, err);
     while (!atomic_load(&m->stop) && !b->failed && !b->state_failed &&
            (rc = rs_source_next(m->src, &frame, err)) >= 1) {
         if (rc == RS_SOURCE_IDLE) {
@@ -500,8 +574,7 @@ read_file(struct batch *b, char *err)
                           "of file (pcap and pcapng can)", m->path);
             break;
         }
-        if ((rc = rs_pipeline_feed(m->pipe, &frame, (uint64_t)offset, err)) != 0)
-            break;
+        rs_pipeline_feed(m->pipe, &frame, (uint64_t)offset);
     }
     int drained = drain(b, rc < 0 ? NULL : err);
     indexer_stop(b);
@@ -566,10 +639,6 @@ model_new_pipeline(struct rs_tui_model *m, const char *filter, struct rs_pipelin
     opts.streams = true;
     opts.sink = index_frame;
     opts.sink_ctx = m;
-    /* Two stages: decoding and the CRCs on this thread, the analysis and the
-     * index on the pipeline's, a third of the time each, with the file's
-     * reader the rest (see rs_tui_model_opts.stages). */
-    opts.two_stage = m->two_stage;
     return rs_pipeline_new(&opts, out, err);
 }
 

@@ -117,8 +117,9 @@ rs_tui_model_open(const struct rs_tui_model_opts *opts, struct rs_tui_model **ou
     pthread_cond_init(&m->pass_done, NULL);
     m->decode = opts->decode;
     m->search_threads = opts->search_threads;
-    m->two_stage = opts->stages == 2 ||
-                   (opts->stages == 0 && sysconf(_SC_NPROCESSORS_ONLN) >= 3);
+    m->threads = opts->threads > 0 ? opts->threads : rs_pipeline_threads_available();
+    if (m->threads > RS_PIPELINE_THREADS_MAX)
+        m->threads = RS_PIPELINE_THREADS_MAX;
     if ((m->filter = strdup(filter)) == NULL) {
         rc = rs_error(err, RS_ENOMEM, "out of memory");
         goto fail;

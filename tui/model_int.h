@@ -18,6 +18,7 @@
 
 #include <roceshark/capture/capture.h>
 #include <roceshark/dissectors/pipeline.h>
+#include <roceshark/dissectors/pipeline_threads.h>
 #include <roceshark/dissectors/streams.h>
 #include <roceshark/tui/tui.h>
 
@@ -38,7 +39,7 @@ struct rs_tui_model {
     bool remove_path;               /* a temporary capture file */
     char *filter;                   /* in force; "" for none */
     struct rs_decode_opts decode;
-    bool two_stage;                 /* the pipeline runs on two threads */
+    unsigned threads;               /* the ingest's (rs_tui_model_opts.threads, resolved) */
     unsigned search_threads;        /* rs_tui_model_opts.search_threads */
     int fd;                         /* the file, for reading frames back */
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_pipeline.c - the one chain of stages: what a frame gives back, the
- * filter, the analysis switch, counts, a reader on another thread, and the
- * two stages on two threads against one.
+ * filter, the analysis switch, counts, a reader on another thread, a sink, and the
+ * pipeline on N threads over batches against one.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +14,7 @@
 #include <roceshark/capture/capture.h>
 #include <roceshark/dissectors/common.h>
 #include <roceshark/dissectors/pipeline.h>
+#include <roceshark/dissectors/pipeline_threads.h>
 
 #include "testutil.h"
 
@@ -280,20 +281,39 @@ record(void *ctx, const struct rs_frame *frame, const struct rs_pipeline_result 
     g_array_append_val((GArray *)ctx, s);
 }
 
-/* A real capture (954 frames of NCCL over RoCEv2) fed through two stages
- * (and through one, with a sink) gives
- * what rs_pipeline_process() gives, frame by frame and in order: the
- * frame's bytes (copied into the ring), its packet, its facts, the filter's
- * verdict, the cookie; also across a filter replaced mid-way, which drains
- * the frames fed under the old one first. */
+#define NCCL_CAPTURE RS_SOURCE_DIR "/tests/captures/real/" \
+                     "linlinw5_rdma_ib_tutorial__pcap_nccl_nccl_node0.pcap"
+
+/* Checks that got holds what want does, frame by frame. */
 static void
-test_two_stages(void **state)
+same_seen(const GArray *want, const GArray *got)
+{
+    assert_int_equal(got->len, want->len);
+    for (guint i = 0; i < want->len; i++) {
+        const struct seen *a = &g_array_index(want, struct seen, i);
+        const struct seen *b = &g_array_index(got, struct seen, i);
+        assert_int_equal(b->number, a->number);
+        assert_int_equal(b->cookie, a->cookie);
+        assert_int_equal(b->bytes_hash, a->bytes_hash);
+        assert_int_equal(b->flags, a->flags);
+        assert_int_equal(b->conv, a->conv);
+        assert_int_equal(b->psn_gap, a->psn_gap);
+        assert_int_equal(b->icrc, a->icrc);
+        assert_int_equal(b->match, a->match);
+    }
+}
+
+/* A real capture (954 frames of NCCL over RoCEv2) fed with a sink gives what
+ * rs_pipeline_process() gives, frame by frame and in order: the frame's bytes, its
+ * packet, its facts, the filter's verdict, the cookie; also across a filter replaced
+ * mid-way. */
+static void
+test_sink(void **state)
 {
     struct rs_pipeline_opts opts;
-    struct rs_pipeline *ref, *p[2];
+    struct rs_pipeline *ref, *p;
     GArray *want = g_array_new(false, false, sizeof(struct seen));
-    GArray *got[2] = {g_array_new(false, false, sizeof(struct seen)),
-                      g_array_new(false, false, sizeof(struct seen))};
+    GArray *got = g_array_new(false, false, sizeof(struct seen));
     struct rs_source *src;
     struct rs_frame frame;
     char err[RS_ERRBUF_SIZE];
@@ -304,73 +324,122 @@ test_two_stages(void **state)
     opts.filter = "infiniband.aeth || roceshark.analysis.psn_gap";
     assert_int_equal(rs_pipeline_new(&opts, &ref, err), 0);
     opts.sink = record;
-    for (int k = 0; k < 2; k++) {
-        opts.sink_ctx = got[k];
-        opts.two_stage = k == 0;
-        assert_int_equal(rs_pipeline_new(&opts, &p[k], err), 0);
-    }
-    assert_int_equal(rs_source_open_file(RS_SOURCE_DIR "/tests/captures/real/"
-                                         "linlinw5_rdma_ib_tutorial__pcap_nccl_nccl_node0.pcap",
-                                         &src, err), 0);
+    opts.sink_ctx = got;
+    assert_int_equal(rs_pipeline_new(&opts, &p, err), 0);
+    assert_int_equal(rs_source_open_file(NCCL_CAPTURE, &src, err), 0);
     while ((rc = rs_source_next(src, &frame, err)) == 1) {
         struct seen s = seen_of(&frame, rs_pipeline_process(ref, &frame), frame.number * 7);
         g_array_append_val(want, s);
-        for (int k = 0; k < 2; k++)
-            assert_int_equal(rs_pipeline_feed(p[k], &frame, frame.number * 7, err), 0);
+        rs_pipeline_feed(p, &frame, frame.number * 7);
         if (frame.number == 500) {
             assert_int_equal(rs_pipeline_set_filter(ref, "infiniband.reth", err), 0);
-            for (int k = 0; k < 2; k++)
-                assert_int_equal(rs_pipeline_set_filter(p[k], "infiniband.reth", err), 0);
+            assert_int_equal(rs_pipeline_set_filter(p, "infiniband.reth", err), 0);
         }
     }
     assert_int_equal(rc, 0);
     assert_int_equal(want->len, 954);
-    for (int k = 0; k < 2; k++) {
-        rs_pipeline_drain(p[k]);
-        assert_int_equal(got[k]->len, want->len);
-        for (guint i = 0; i < want->len; i++) {
-            const struct seen *a = &g_array_index(want, struct seen, i);
-            const struct seen *b = &g_array_index(got[k], struct seen, i);
-            assert_int_equal(b->number, a->number);
-            assert_int_equal(b->cookie, a->cookie);
-            assert_int_equal(b->bytes_hash, a->bytes_hash);
-            assert_int_equal(b->flags, a->flags);
-            assert_int_equal(b->conv, a->conv);
-            assert_int_equal(b->psn_gap, a->psn_gap);
-            assert_int_equal(b->icrc, a->icrc);
-            assert_int_equal(b->match, a->match);
-        }
-        assert_int_equal(rs_pipeline_counts(p[k]).matched, rs_pipeline_counts(ref).matched);
-        rs_pipeline_free(p[k]);
-        g_array_free(got[k], true);
-    }
-    rs_source_close(src);
+    same_seen(want, got);
+    assert_int_equal(rs_pipeline_counts(p).matched, rs_pipeline_counts(ref).matched);
+    rs_pipeline_free(p);
     rs_pipeline_free(ref);
+    rs_source_close(src);
     g_array_free(want, true);
+    g_array_free(got, true);
 }
 
-/* Freed with frames still between the stages: the second stage ends, and
- * nothing leaks. */
+/* rs_pipeline_run_threads()'s source and tally: the capture's frames, each with a
+ * cookie, and what each gave, in the order tallied. */
+struct threads_run {
+    struct rs_source *src;
+    GArray *got;
+    uint64_t idle_every;    /* answer idle after this many frames (0: never) */
+    uint64_t since_idle;
+    uint64_t idles;         /* idle answers given */
+    uint64_t idle_calls;    /* calls of ops.idle, and the frames tallied at the last */
+    uint64_t tallied_at_idle;
+};
+
+static int
+threads_next(void *ctx, struct rs_frame *frame, uint64_t *cookie)
+{
+    struct threads_run *t = ctx;
+    char err[RS_ERRBUF_SIZE];
+
+    if (t->idle_every > 0 && ++t->since_idle > t->idle_every) {
+        t->since_idle = 0;
+        t->idles++;
+        return RS_PIPELINE_THREADS_IDLE;
+    }
+    if (rs_source_next(t->src, frame, err) != 1)
+        return 0;
+    *cookie = frame->number * 7;
+    return 1;
+}
+
+static int
+threads_tally(void *ctx, const struct rs_frame *frame, const struct rs_pipeline_result *r,
+              uint64_t cookie)
+{
+    struct seen s = seen_of(frame, r, cookie);
+
+    g_array_append_val(((struct threads_run *)ctx)->got, s);
+    return 0;
+}
+
 static void
-test_two_stages_free(void **state)
+threads_idle(void *ctx)
+{
+    struct threads_run *t = ctx;
+
+    t->idle_calls++;
+    t->tallied_at_idle = t->got->len;
+}
+
+/* The same capture on 2 and 3 threads, over batches: every frame tallied once, in
+ * capture order, with its cookie and what one thread gives it; a source that answers
+ * idle now and then has each idle answer passed on after the frames before it. */
+static void
+test_threads(void **state)
 {
     struct rs_pipeline_opts opts;
-    struct rs_pipeline *p;
-    struct test_frame tf[3];
-    GArray *got = g_array_new(false, false, sizeof(struct seen));
+    struct rs_pipeline *ref, *p;
+    GArray *want = g_array_new(false, false, sizeof(struct seen));
+    struct rs_source *src;
+    struct rs_frame frame;
+    char err[RS_ERRBUF_SIZE];
 
     (void)state;
-    frames(tf);
     rs_pipeline_opts_init(&opts);
-    opts.sink = record;
-    opts.sink_ctx = got;
-    opts.two_stage = true;
-    assert_int_equal(rs_pipeline_new(&opts, &p, NULL), 0);
-    for (int i = 0; i < 3; i++)
-        assert_int_equal(rs_pipeline_feed(p, &tf[i].frame, 0, NULL), 0);
-    rs_pipeline_free(p);
-    assert_int_equal(got->len, 3);
-    g_array_free(got, true);
+    opts.filter = "infiniband.aeth || roceshark.analysis.psn_gap";
+    assert_int_equal(rs_pipeline_new(&opts, &ref, err), 0);
+    assert_int_equal(rs_source_open_file(NCCL_CAPTURE, &src, err), 0);
+    while (rs_source_next(src, &frame, err) == 1) {
+        struct seen s = seen_of(&frame, rs_pipeline_process(ref, &frame), frame.number * 7);
+        g_array_append_val(want, s);
+    }
+    rs_source_close(src);
+    for (unsigned threads = 2; threads <= 3; threads++) {
+        struct threads_run t = {.got = g_array_new(false, false, sizeof(struct seen)),
+                                .idle_every = threads == 3 ? 300 : 0};
+        struct rs_pipeline_threads_ops ops = {.ctx = &t, .next = threads_next,
+                                              .tally = threads_tally, .idle = threads_idle};
+        unsigned long long shown = 0;
+        assert_int_equal(rs_pipeline_new(&opts, &p, err), 0);
+        assert_int_equal(rs_source_open_file(NCCL_CAPTURE, &t.src, err), 0);
+        assert_int_equal(rs_pipeline_run_threads(p, threads, &ops, NULL, &shown), 0);
+        same_seen(want, t.got);
+        assert_int_equal(shown, rs_pipeline_counts(ref).matched);
+        /* 954 frames, idle after each 300: three idle answers, each passed on. */
+        assert_int_equal(t.idle_calls, t.idles);
+        assert_int_equal(t.idles, threads == 3 ? 3 : 0);
+        if (threads == 3)
+            assert_int_equal(t.tallied_at_idle, 900);
+        rs_source_close(t.src);
+        rs_pipeline_free(p);
+        g_array_free(t.got, true);
+    }
+    rs_pipeline_free(ref);
+    g_array_free(want, true);
 }
 
 int
@@ -383,8 +452,8 @@ main(void)
         cmocka_unit_test(test_filter),
         cmocka_unit_test(test_filter_turns_crc_on),
         cmocka_unit_test(test_shared_reader),
-        cmocka_unit_test(test_two_stages),
-        cmocka_unit_test(test_two_stages_free),
+        cmocka_unit_test(test_sink),
+        cmocka_unit_test(test_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

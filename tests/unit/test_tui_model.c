@@ -92,11 +92,11 @@ test_index_bound(void **state)
     assert_int_equal(rs_tui_index_count(ix), 3);
     rs_tui_index_free(ix);
 
-    for (int stages = 1; stages <= 2; stages++) {
+    for (unsigned threads = 1; threads <= 2; threads++) {
         rs_tui_model_opts_init(&opts);
         opts.path = SAMPLE;
         opts.max_frames = 20;
-        opts.stages = stages;
+        opts.threads = threads;
         assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
         rs_tui_model_wait(m);
         rs_tui_model_progress(m, &p);
@@ -324,9 +324,9 @@ test_sort_rows(void **state)
     assert_string_equal(rs_tui_col_name(RS_TUI_COL_RETX), "Retx");
 }
 
-/* The sample, loaded through a pipeline of stages threads (0: the model's choice). */
+/* The sample, loaded by an ingest of `threads` threads (0: the model's choice). */
 static struct rs_tui_model *
-open_sample_stages(const char *filter, int stages)
+open_sample_threads(const char *filter, unsigned threads)
 {
     struct rs_tui_model_opts opts;
     struct rs_tui_model *m = NULL;
@@ -335,7 +335,7 @@ open_sample_stages(const char *filter, int stages)
     rs_tui_model_opts_init(&opts);
     opts.path = SAMPLE;
     opts.filter = filter;
-    opts.stages = stages;
+    opts.threads = threads;
     assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
     rs_tui_model_wait(m);
     return m;
@@ -344,15 +344,15 @@ open_sample_stages(const char *filter, int stages)
 static struct rs_tui_model *
 open_sample(const char *filter)
 {
-    return open_sample_stages(filter, 0);
+    return open_sample_threads(filter, 0);
 }
 
 /* The sample's numbers as `read -q -z conv,qp -z expert` prints them, with
- * the pipeline on one thread and on two. */
+ * the ingest on one thread and on read's stages on two. */
 static void
-ingests_sample(int stages)
+ingests_sample(unsigned threads)
 {
-    struct rs_tui_model *m = open_sample_stages(NULL, stages);
+    struct rs_tui_model *m = open_sample_threads(NULL, threads);
     struct rs_tui_progress p;
     struct rs_tui_conv_row *rows;
     size_t n;
@@ -444,11 +444,11 @@ printed(void (*printer)(struct rs_out *, const struct rs_packet *), const struct
     return text;
 }
 
-/* Opens the TUI's model on path (with its pipeline on `stages` threads) and checks that
+/* Opens the TUI's model on path (with its ingest on `threads` threads) and checks that
  * every frame reads back with the summary line and the -V tree that `read -V` prints
  * (the pipeline as it runs it: every stream followed); returns how many show a TCP Seq. */
 static unsigned
-prints_as_read(const char *path, int stages)
+prints_as_read(const char *path, unsigned threads)
 {
     struct rs_tui_model_opts opts;
     struct rs_tui_model *m = NULL;
@@ -462,7 +462,7 @@ prints_as_read(const char *path, int stages)
 
     rs_tui_model_opts_init(&opts);
     opts.path = path;
-    opts.stages = stages;
+    opts.threads = threads;
     assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
     rs_tui_model_wait(m);
     rs_pipeline_opts_init(&po);
@@ -496,13 +496,15 @@ prints_as_read(const char *path, int stages)
 
 /* A TCP frame read back shows the Seq, Ack and Win that `read` prints, which
  * come from its stream's history, and its tcp.stream: every frame of a real
- * capture, line and tree, with the pipeline on one thread and on two. */
+ * capture, line and tree, with the ingest on one thread, and on read's stages on two and
+ * three (770 frames: batches in flight on every thread). */
 static void
 test_model_tcp_numbers(void **state)
 {
     (void)state;
     assert_int_equal(prints_as_read(TCP_CAPTURE, 1), 770);
     assert_int_equal(prints_as_read(TCP_CAPTURE, 2), 770);
+    assert_int_equal(prints_as_read(TCP_CAPTURE, 3), 770);
 }
 
 /* An Ethernet/IPv4/TCP frame of no payload from 10.0.0.1:sport to 10.0.0.2:dport. */
@@ -664,7 +666,7 @@ test_state_file_full(void **state)
     struct rs_tui_progress p;
     rs_tui_model_opts_init(&opts);
     opts.path = path;
-    opts.stages = 1;
+    opts.threads = 1;
     assert_int_equal(rs_tui_model_open(&opts, &m, err), 0);
     rs_tui_model_wait(m);
     setrlimit(RLIMIT_FSIZE, &old);

@@ -24,12 +24,8 @@
  * Without it nothing is locked, which is what single-threaded consumers want.
  *
  * With a sink, the pipeline is fed with rs_pipeline_feed() and hands each
- * result to the sink, in capture order. With opts.two_stage as well it
- * runs on two threads: the caller's decodes the frame (and checks its
- * CRCs), then a thread of the pipeline's own runs the iWARP stage, the
- * analysis and the filter, and calls the sink. A bounded ring between them
- * holds a copy of each frame's bytes and its decoded packet, so the caller
- * may reuse a frame as soon as rs_pipeline_feed() returns.
+ * result to the sink, in capture order. On N threads, over batches of
+ * frames, it runs with rs_pipeline_run_threads() (pipeline_threads.h).
  */
 #ifndef ROCESHARK_PIPELINE_H
 #define ROCESHARK_PIPELINE_H
@@ -64,11 +60,9 @@ struct rs_pipeline_opts {
     const char *filter;                 /* display filter text; NULL or "" for none. A filter
                                            that reads a checksum status turns CRC checking on */
     bool shared;                        /* fed and read on different threads */
-    /* Where rs_pipeline_feed() hands results, and with two_stage (implies
-     * shared) on which thread: see above. */
+    /* Where rs_pipeline_feed() hands results. */
     rs_pipeline_sink *sink;
     void *sink_ctx;
-    bool two_stage;
 };
 
 /* Defaults: CRCs checked, port 4791, the iWARP and analysis defaults,
@@ -103,8 +97,7 @@ void rs_pipeline_free(struct rs_pipeline *p);
 const struct rs_pipeline_result *rs_pipeline_process(struct rs_pipeline *p,
                                                      const struct rs_frame *frame);
 
-/* rs_pipeline_process() in its two halves, for a consumer that runs them on threads of
- * its own (read --threads): decoding needs nothing of other frames and may run on any
+/* rs_pipeline_process() in its two halves, for rs_pipeline_run_threads(): decoding needs nothing of other frames and may run on any
  * thread, for any frame, at once; analyzing (the streams, iWARP and analysis stages and
  * the filter) takes each decoded result once, in capture order, one call at a time. The
  * result's views of the streams and iWARP stages (pkt.stream, pkt.iwarp) are the
@@ -114,15 +107,8 @@ void rs_pipeline_decode(const struct rs_pipeline *p, const struct rs_frame *fram
 void rs_pipeline_analyze(struct rs_pipeline *p, struct rs_pipeline_result *r);
 
 /* For a pipeline with a sink: runs every stage on frame, the next in
- * capture order, and hands the result, the frame (a copy, with two stages)
- * and cookie to the sink; with two stages later, on the pipeline's thread,
- * and the caller waits only while the ring is full. Fails (RS_ENOMEM) only
- * when a frame too large for the ring finds no memory of its own. */
-int rs_pipeline_feed(struct rs_pipeline *p, const struct rs_frame *frame, uint64_t cookie,
-                     char *err);
-/* Returns once the sink has had every frame fed (at once with one stage).
- * After it, what the sink wrote may be read on the feeding thread. */
-void rs_pipeline_drain(struct rs_pipeline *p);
+ * capture order, and hands the result, the frame and cookie to the sink. */
+void rs_pipeline_feed(struct rs_pipeline *p, const struct rs_frame *frame, uint64_t cookie);
 
 /* Starts the stateful stages afresh, as tshark's session reset (read -M) does: the TCP and
  * UDP streams (numbered from 0 again), the iWARP reassembly and the analysis forget every
@@ -132,8 +118,7 @@ void rs_pipeline_drain(struct rs_pipeline *p);
 int rs_pipeline_reset(struct rs_pipeline *p, char *err);
 
 /* Replaces the display filter (NULL or "" removes it) for the frames fed
- * from now on (with two stages, call it on the feeding thread: it drains
- * the pipeline first). On a filter that does not compile the old one
+ * from now on. On a filter that does not compile the old one
  * stays. One that reads a checksum status turns the decoder's CRC checking
  * on; the iWARP stage keeps the MPA CRC checking it was built with. */
 int rs_pipeline_set_filter(struct rs_pipeline *p, const char *text, char *err);

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ring.h - a bounded queue between two threads: one thread puts slots in,
- * one other thread takes them out, in order. It runs between the pipeline's
- * two stages (a slot is the frame and its decoded packet), and between the
- * TUI's pipeline and the thread that indexes its frames.
+ * one other thread takes them out, in order. It runs between the TUI's
+ * pipeline and the thread that indexes its frames.
  *
  * A slot is a fixed-size record plus, optionally, bytes of its own (a
  * frame's bytes, copied: a source keeps them only until its next frame).

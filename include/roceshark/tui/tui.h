@@ -215,10 +215,10 @@ struct rs_tui_model_opts {
     struct rs_decode_opts decode;
     uint64_t max_frames;            /* the frame index's bound; 0: RS_TUI_INDEX_MAX_FRAMES
                                        (a test lowers it to reach it) */
-    int stages;                     /* the pipeline's threads, 1 or 2; 0: 2 when at least
-                                       3 CPUs are online (with the file's reader, three
-                                       threads are busy: on 2 CPUs the two stages measured
-                                       from 20% faster to twice as slow as one) */
+    unsigned threads;               /* the ingest's threads: 1, the pipeline on one (and
+                                       an indexer beside it); N >= 2, read --threads N's
+                                       stages; 0: one per processor this process may run
+                                       on (rs_pipeline_threads_available) */
     unsigned search_threads;        /* threads a search (s, n) runs on; 0: one per online
                                        processor, at most 8 */
 };

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * read_threads.c - `read --threads N`: the frames of a file in batches through five
- * steps, on N threads that each take whichever step is ready:
+ * pipeline_threads.c - a pipeline on N threads (`read --threads N`, the TUI's ingest):
+ * the frames in batches through five steps, on N threads that each take whichever step
+ * is ready:
  *
  *     read (in order) -> decode (any batch) -> analyze (in order) -> format (any batch)
  *                                                       -> write (in order)
  *
  * The steps that carry state across frames (reading the source, the pipeline's streams,
- * iWARP and analysis stages with the filter, the statistics and -w, the output) run on
+ * iWARP and analysis stages with the filter, the caller's tally (read's statistics and
+ * -w, the TUI's index), the output) run on
  * one thread at a time and in capture order, so what they produce cannot depend on the
  * number of threads; decoding and formatting, which read one frame alone, run on any
  * thread. What a frame's formatting reads of the stateful stages is copied into its slot
@@ -31,7 +33,7 @@
 #include <roceshark/dissectors/print.h>
 #include <roceshark/dissectors/streams.h>
 
-#include "read_int.h"
+#include <roceshark/dissectors/pipeline_threads.h>
 
 /* 128 frames: a lock and a wake-up per batch and step cost nothing beside formatting
  * 128 frames, and a batch's text stays a few hundred kilobytes even with -V. */
@@ -50,6 +52,7 @@ enum batch_state {
 
 struct slot {
     struct rs_frame frame;
+    uint64_t cookie;                    /* the caller's, from ops->next */
     struct rs_pipeline_result result;
     struct rs_stream_view stream;       /* the streams stage's view, copied */
     bool shown;                         /* passed the filter (and came before a stop) */
@@ -64,6 +67,7 @@ struct batch {
     uint64_t seq;
     enum batch_state state;
     size_t n;
+    bool idle;                          /* the source had nothing more for now */
     struct slot *slots;
     uint8_t *bytes;
     size_t bytes_cap, bytes_len;
@@ -72,7 +76,7 @@ struct batch {
 };
 
 struct engine {
-    const struct read_threads_ops *ops;
+    const struct rs_pipeline_threads_ops *ops;
     struct rs_pipeline *pipe;
     struct rs_out *out;
     bool print;                         /* format the frames shown (not -q) */
@@ -85,6 +89,7 @@ struct engine {
     bool input_done;                    /* the source ended, failed, or a stop came */
     atomic_bool stop;                   /* the tally or the output failed */
     struct rs_frame pending;            /* read but not in the last batch: no room */
+    uint64_t pending_cookie;
     bool have_pending;
     /* The analyze step's own. */
     uint64_t shown;
@@ -93,7 +98,7 @@ struct engine {
 };
 
 unsigned
-read_threads_available(void)
+rs_pipeline_threads_available(void)
 {
     cpu_set_t set;
     long n = 0;
@@ -102,7 +107,7 @@ read_threads_available(void)
         n = CPU_COUNT(&set);
     if (n <= 0)
         n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n <= 0 ? 1 : n > READ_THREADS_MAX ? READ_THREADS_MAX : (unsigned)n;
+    return n <= 0 ? 1 : n > RS_PIPELINE_THREADS_MAX ? RS_PIPELINE_THREADS_MAX : (unsigned)n;
 }
 
 static struct batch *
@@ -111,17 +116,23 @@ batch_of(struct engine *e, uint64_t seq)
     return &e->batches[seq % e->n_batches];
 }
 
-/* Copies frames from the source until the batch is full or the input ends (then
- * false); a frame that does not fit waits as pending (its bytes stay the source's until
- * the next read, which only this step makes). */
+/* Copies frames from the source until the batch is full, the source is idle or the
+ * input ends (then false); a frame that does not fit waits as pending (its bytes stay
+ * the source's until the next read, which only this step makes). */
 static bool
 step_read(struct engine *e, struct batch *b)
 {
     b->n = 0;
     b->bytes_len = 0;
+    b->idle = false;
     while (b->n < BATCH_FRAMES && !atomic_load(&e->stop)) {
         if (!e->have_pending) {
-            if (e->ops->next(e->ops->ctx, &e->pending) != 1)
+            int got = e->ops->next(e->ops->ctx, &e->pending, &e->pending_cookie);
+            if (got == RS_PIPELINE_THREADS_IDLE) {
+                b->idle = true;
+                return true;
+            }
+            if (got != 1)
                 return false;
             e->have_pending = true;
         }
@@ -139,6 +150,7 @@ step_read(struct engine *e, struct batch *b)
         }
         struct slot *s = &b->slots[b->n++];
         s->frame = *f;
+        s->cookie = e->pending_cookie;
         s->frame.data = b->bytes + b->bytes_len;
         if (f->caplen > 0)
             memcpy(b->bytes + b->bytes_len, f->data, f->caplen);
@@ -174,7 +186,7 @@ step_analyze(struct engine *e, struct batch *b)
         if (atomic_load(&e->stop))
             continue;
         rs_pipeline_analyze(e->pipe, &s->result);
-        if (e->ops->tally(e->ops->ctx, &s->frame, &s->result) != 0)
+        if (e->ops->tally(e->ops->ctx, &s->frame, &s->result, s->cookie) != 0)
             atomic_store(&e->stop, true);
         if (!s->result.match)
             continue;
@@ -196,6 +208,8 @@ step_analyze(struct engine *e, struct batch *b)
             s->result.pkt.iwarp = NULL;     /* the stage's: gone at the next frame */
         }
     }
+    if (b->idle && e->ops->idle != NULL)
+        e->ops->idle(e->ops->ctx);
 }
 
 static void
@@ -221,6 +235,8 @@ step_format(struct engine *e, struct batch *b)
 static void
 step_write(struct engine *e, struct batch *b)
 {
+    if (e->out == NULL)
+        return;
     if (b->text.len > 0) {
         rs_out_write(e->out, b->text.buf, b->text.len);
         rs_out_end_frame(e->out);
@@ -317,7 +333,7 @@ worker(void *arg)
         case STEP_READ:
             e->reading = false;
             e->input_done |= !more;
-            if (b->n > 0) {
+            if (b->n > 0 || b->idle) {     /* an idle batch takes the idle call along */
                 b->seq = e->next_read++;
                 b->state = BATCH_READ;
             } else {
@@ -381,10 +397,12 @@ batches_new(struct engine *e, unsigned threads)
         b->slots = calloc(BATCH_FRAMES, sizeof(*b->slots));
         b->bytes = malloc(BATCH_BYTES);
         b->bytes_cap = BATCH_BYTES;
-        int rc_text = rs_out_init(&b->text, NULL, BATCH_TEXT);
-        int rc_early = rs_out_init(&b->early, NULL, BATCH_TEXT);
+        int rc_text = e->print ? rs_out_init(&b->text, NULL, BATCH_TEXT) : 0;
+        int rc_early = e->print ? rs_out_init(&b->early, NULL, BATCH_TEXT) : 0;
         if (b->slots == NULL || b->bytes == NULL || rc_text != 0 || rc_early != 0)
             return RS_ENOMEM;
+        if (!e->print)
+            continue;
         /* The printers read the output's settings. */
         b->text.style = b->early.style = e->out->style;
         b->text.time_col = b->early.time_col = e->out->time_col;
@@ -395,12 +413,12 @@ batches_new(struct engine *e, unsigned threads)
 }
 
 int
-read_threads_run(struct rs_pipeline *pipe, unsigned threads, bool print,
-                 const struct read_threads_ops *ops, struct rs_out *out,
-                 unsigned long long *shown)
+rs_pipeline_run_threads(struct rs_pipeline *pipe, unsigned threads,
+                        const struct rs_pipeline_threads_ops *ops, struct rs_out *out,
+                        unsigned long long *shown)
 {
     struct engine e;
-    pthread_t tid[READ_THREADS_MAX];
+    pthread_t tid[RS_PIPELINE_THREADS_MAX];
     unsigned started = 0;
     int rc = 0;
 
@@ -408,7 +426,7 @@ read_threads_run(struct rs_pipeline *pipe, unsigned threads, bool print,
     e.ops = ops;
     e.pipe = pipe;
     e.out = out;
-    e.print = print;
+    e.print = ops->format != NULL && out != NULL;
     atomic_init(&e.stop, false);
     pthread_mutex_init(&e.lock, NULL);
     pthread_cond_init(&e.cond, NULL);
