@@ -74,6 +74,59 @@ rs_zalloc_free(void *p, size_t n)
         g_free(p);
 }
 
+static void *
+ahead_main(void *arg)
+{
+    struct rs_zalloc_ahead *a = arg;
+
+    a->p = map_huge(a->n);
+    return NULL;
+}
+
+void
+rs_zalloc_ahead_start(struct rs_zalloc_ahead *a, size_t n)
+{
+    if (a->n != 0 || n < RS_HUGE_PAGE)
+        return;
+    a->n = n;
+    a->p = NULL;
+    if (pthread_create(&a->thread, NULL, ahead_main, a) != 0)
+        a->n = 0;       /* no thread to be had: the memory comes when taken */
+}
+
+/* Waits for what is being made ready; its size, or 0 when none is. */
+static size_t
+ahead_join(struct rs_zalloc_ahead *a)
+{
+    size_t n = a->n;
+
+    if (n != 0)
+        pthread_join(a->thread, NULL);
+    a->n = 0;
+    return n;
+}
+
+void *
+rs_zalloc_ahead_take(struct rs_zalloc_ahead *a, size_t n)
+{
+    size_t ready = ahead_join(a);
+
+    if (ready == n)
+        return a->p;
+    if (ready != 0)
+        rs_zalloc_free(a->p, ready);
+    return rs_zalloc_populated(n);
+}
+
+void
+rs_zalloc_ahead_free(struct rs_zalloc_ahead *a)
+{
+    size_t ready = ahead_join(a);
+
+    if (ready != 0)
+        rs_zalloc_free(a->p, ready);
+}
+
 /* The slot holding (hash, ptr), or the empty slot that ends its probe. */
 static uint32_t
 slot_of(const struct rs_ptr_index *t, uint32_t hash, const void *ptr)

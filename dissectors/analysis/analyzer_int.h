@@ -255,6 +255,8 @@ struct setup_seen {
 struct rs_analyzer {
     struct rs_analysis_opts opts;
     struct conv_slab *slabs;        /* the newest first; only it has room */
+    uint64_t slab_convs;            /* conversations the slabs hold, used or not */
+    struct rs_zalloc_ahead slab_ahead;  /* the next slab, made ready while this one fills */
     struct conv *retired;           /* conversations whose QPs began a new life: reused first */
     struct rs_ptr_index streams;    /* stream key -> struct conv * */
     struct rs_ptr_index host_pairs; /* requester and responder -> newest unpaired conv */

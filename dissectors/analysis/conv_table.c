@@ -172,10 +172,16 @@ conv_alloc(struct rs_analyzer *an)
 
     if (s == NULL || s->used == s->cap) {
         uint32_t cap = s == NULL ? CONV_SLAB_MIN : MIN(2 * s->cap, CONV_SLAB_MAX);
-        struct conv_slab *n = rs_zalloc_populated(conv_slab_size(cap));
+        struct conv_slab *n = rs_zalloc_ahead_take(&an->slab_ahead, conv_slab_size(cap));
         n->cap = cap;
         n->next = s;
         an->slabs = s = n;
+        an->slab_convs += cap;
+        /* The next slab, if the table's bound leaves room for one: it is at its
+         * largest from here on. */
+        uint32_t next = MIN(2 * cap, CONV_SLAB_MAX);
+        if (an->slab_convs < an->opts.max_convs)
+            rs_zalloc_ahead_start(&an->slab_ahead, conv_slab_size(next));
     }
     return &s->convs[s->used++];
 }
@@ -192,6 +198,7 @@ conv_table_free(struct rs_analyzer *an)
         rs_zalloc_free(s, conv_slab_size(s->cap));
     }
     an->slabs = NULL;
+    rs_zalloc_ahead_free(&an->slab_ahead);
     rs_ptr_index_free(&an->streams);
     rs_ptr_index_free(&an->host_pairs);
     peer_table_free(&an->peers);

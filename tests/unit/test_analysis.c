@@ -1116,6 +1116,42 @@ test_zalloc_populated(void **state)
     rs_zalloc_free(s, small);
 }
 
+/* Memory made ready ahead: taken at the size made ready, it is that mapping (zeroed, on
+ * huge pages); taken at another size, a mapping of that size; below RS_HUGE_PAGE nothing
+ * is made ready; what is not taken is freed. */
+static void
+test_zalloc_ahead(void **state)
+{
+    struct rs_zalloc_ahead a = {0};
+    size_t n = 2 * RS_HUGE_PAGE;
+    char flags[512];
+
+    (void)state;
+    rs_zalloc_ahead_start(&a, n);
+    assert_int_equal(a.n, n);
+    rs_zalloc_ahead_start(&a, 3 * n);          /* one at a time: the first stays */
+    assert_int_equal(a.n, n);
+    uint8_t *p = rs_zalloc_ahead_take(&a, n);
+    assert_int_equal(a.n, 0);
+    assert_int_equal((uintptr_t)p % RS_HUGE_PAGE, 0);
+    assert_int_equal(p[0], 0);
+    assert_int_equal(p[n - 1], 0);
+    assert_true(mapping_flags(p, flags, sizeof(flags)));
+    assert_non_null(strstr(flags, " hg"));
+    /* Made ready at n, wanted at 2n: a mapping of 2n, every byte of it ours. */
+    rs_zalloc_ahead_start(&a, n);
+    uint8_t *q = rs_zalloc_ahead_take(&a, 2 * n);
+    assert_ptr_not_equal(q, p);
+    q[2 * n - 1] = 1;
+    rs_zalloc_free(q, 2 * n);
+    rs_zalloc_free(p, n);
+    rs_zalloc_ahead_start(&a, 100);
+    assert_int_equal(a.n, 0);
+    rs_zalloc_ahead_start(&a, n);
+    rs_zalloc_ahead_free(&a);
+    assert_int_equal(a.n, 0);
+}
+
 int
 main(void)
 {
@@ -1127,6 +1163,7 @@ main(void)
         cmocka_unit_test(test_evicted_not_kept),
         cmocka_unit_test(test_foreach_in_id_order),
         cmocka_unit_test(test_evicted_memory_reused),
+        cmocka_unit_test(test_zalloc_ahead),
         cmocka_unit_test(test_request_ring_recycled),
         cmocka_unit_test(test_pairing_by_psn),
         cmocka_unit_test(test_repaired_by_cm),

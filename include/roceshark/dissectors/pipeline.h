@@ -85,7 +85,7 @@ struct rs_pipeline_counts {
 
 struct rs_pipeline;
 
-/* Builds the stages (and starts the second stage's thread). Fails
+/* Builds the stages. Fails
  * (negative RS_E* code, err filled) on a filter that does not compile,
  * giving its position, or on a lack of memory. */
 int rs_pipeline_new(const struct rs_pipeline_opts *opts, struct rs_pipeline **out, char *err);
@@ -112,9 +112,8 @@ void rs_pipeline_feed(struct rs_pipeline *p, const struct rs_frame *frame, uint6
 
 /* Starts the stateful stages afresh, as tshark's session reset (read -M) does: the TCP and
  * UDP streams (numbered from 0 again), the iWARP reassembly and the analysis forget every
- * conversation. The counts, the filter and the frame shown last stay. Drains a pipeline
- * with a sink first. Fails (RS_ENOMEM, err filled) when the stages find no memory; the
- * pipeline must then only be freed. */
+ * conversation. The counts, the filter and the frame shown last stay. Fails (RS_ENOMEM,
+ * err filled) when the stages find no memory; the pipeline must then only be freed. */
 int rs_pipeline_reset(struct rs_pipeline *p, char *err);
 
 /* Replaces the display filter (NULL or "" removes it) for the frames fed

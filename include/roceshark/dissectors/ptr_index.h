@@ -17,6 +17,7 @@
 #ifndef ROCESHARK_PTR_INDEX_H
 #define ROCESHARK_PTR_INDEX_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -100,6 +101,26 @@ rs_ptr_index_find(const struct rs_ptr_index *t, uint32_t hash,
 void *rs_zalloc_populated(size_t n);
 /* Frees what rs_zalloc_populated(n) returned. */
 void rs_zalloc_free(void *p, size_t n);
+
+/* rs_zalloc_populated() on a thread of its own, ahead of need: for a table that grows
+ * in steps it can foresee (the next slab of conversations), so that the kernel zeroes
+ * the next step's pages beside the analysis rather than in it. On a virtual machine
+ * the huge pages of a run of new conversations took a third of the analysis' time to
+ * fill, on the one thread that runs it in capture order. */
+struct rs_zalloc_ahead {
+    pthread_t thread;
+    size_t n;           /* the size being made ready; 0: none */
+    void *p;
+};
+
+/* Starts making n bytes ready (from RS_HUGE_PAGE on; smaller sizes cost less than a
+ * thread), unless some are already. */
+void rs_zalloc_ahead_start(struct rs_zalloc_ahead *a, size_t n);
+/* rs_zalloc_populated(n): what was made ready, when it was n bytes (waiting for it to
+ * be), else a new mapping (freeing what was made ready). */
+void *rs_zalloc_ahead_take(struct rs_zalloc_ahead *a, size_t n);
+/* Frees what was made ready and not taken. */
+void rs_zalloc_ahead_free(struct rs_zalloc_ahead *a);
 
 /* Adds ptr under hash; the caller knows no equal key is there. */
 void rs_ptr_index_insert(struct rs_ptr_index *t, uint32_t hash, void *ptr);
