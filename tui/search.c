@@ -315,7 +315,9 @@ rs_tui_model_search(struct rs_tui_model *m, uint64_t after, const char *text,
         *found = (after + best) % n;
         *looked = best;
         rc = 0;
-    } else if (atomic_load(&s.stop)) {
+    } else if (atomic_load(&s.stop) && atomic_load(&s.looked) < n) {
+        /* Stopped before the end; a stop asked once every packet was looked at is
+         * too late to stop anything. */
         *looked = atomic_load(&s.looked);
         rc = rs_error(err, RS_ECANCELED, "\"%s\": stopped after %llu of %llu packets", text,
                       (unsigned long long)*looked, (unsigned long long)n);

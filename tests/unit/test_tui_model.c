@@ -496,14 +496,14 @@ prints_as_read(const char *path, unsigned threads)
 
 /* A TCP frame read back shows the Seq, Ack and Win that `read` prints, which
  * come from its stream's history, and its tcp.stream: every frame of a real
- * capture, line and tree, with the ingest on one thread, and on read's stages on two and
- * three (770 frames: batches in flight on every thread). */
+ * capture, line and tree, with the ingest on one thread, and on read's stages on three
+ * (770 frames: batches in flight on every thread; the model's own choice, two on two
+ * processors, loads the other captures here). */
 static void
 test_model_tcp_numbers(void **state)
 {
     (void)state;
     assert_int_equal(prints_as_read(TCP_CAPTURE, 1), 770);
-    assert_int_equal(prints_as_read(TCP_CAPTURE, 2), 770);
     assert_int_equal(prints_as_read(TCP_CAPTURE, 3), 770);
 }
 
@@ -1179,15 +1179,15 @@ test_tasks(void **state)
                                          err), RS_ECANCELED);
     assert_true(looked > 0 && looked < 8100);
     /* A task cancelled at once: stopped, its stop timed; or, when its thread ran through
-     * all 8,100 packets before the cancel was asked (a loaded machine), not stopped. */
+     * all 8,100 packets before the cancel could stop it (a loaded machine), not stopped
+     * (the cancel may still have come before the search returned: stop_ns says when). */
     assert_int_equal(rs_tui_task_search(m, 0, "no such text", NULL, &t, err), 0);
     rs_tui_task_cancel(t);
     rs_tui_task_finish(t, &r);
     if (r.rc == RS_ECANCELED)
         assert_true(r.looked < 8100 && r.stop_ns > 0 && r.after_cancel <= r.looked);
     else
-        assert_true(r.rc == RS_ENOENT && r.looked == 8100 && r.stop_ns == 0 &&
-                    r.after_cancel == 0);
+        assert_true(r.rc == RS_ENOENT && r.looked == 8100);
     assert_int_equal(rs_tui_task_search(m, 3000, "rnr nak", NULL, &t, err), 0);
     while (!rs_tui_task_done(t, &done, &total))
         usleep(1000);
