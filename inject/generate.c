@@ -222,19 +222,27 @@ inject_field_max(const struct rs_field *f)
 }
 
 unsigned
-inject_distance(const char *a, const char *b)
+inject_distance(const char *a, const char *b, unsigned limit)
 {
     size_t la = strlen(a), lb = strlen(b);
     unsigned d[32][32];
 
-    /* Edits, with a swap of neighbours as one (optimal string alignment). */
+    /* Edits, with a swap of neighbours as one (optimal string alignment). Each edit
+     * changes the length by one at most, so the lengths alone may settle it. */
+    if ((la > lb ? la - lb : lb - la) >= limit)
+        return limit;
     if (la >= 31 || lb >= 31)
-        return 9;
+        return limit < 9 ? limit : 9;
     for (size_t i = 0; i <= la; i++)
         d[i][0] = (unsigned)i;
     for (size_t j = 0; j <= lb; j++)
         d[0][j] = (unsigned)j;
+    /* A row's entries come from the row before (at least its smallest) and, by a swap,
+     * from the one before that (at least its smallest plus one): once both are at the
+     * limit, so is every row after them. */
+    unsigned prev_min = 0, min = 0;
     for (size_t i = 1; i <= la; i++) {
+        unsigned row_min = d[i][0];
         for (size_t j = 1; j <= lb; j++) {
             unsigned best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
             if (d[i - 1][j] + 1 < best)
@@ -245,7 +253,13 @@ inject_distance(const char *a, const char *b)
                 d[i - 2][j - 2] + 1 < best)
                 best = d[i - 2][j - 2] + 1;
             d[i][j] = best;
+            if (best < row_min)
+                row_min = best;
         }
+        prev_min = min;
+        min = row_min;
+        if (min >= limit && prev_min + 1 >= limit)
+            return limit;
     }
-    return d[la][lb] > 9 ? 9 : d[la][lb];
+    return d[la][lb] < limit ? d[la][lb] : limit;
 }

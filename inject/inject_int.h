@@ -59,8 +59,10 @@ void inject_write_field(uint8_t *at, const struct rs_field *f, uint64_t v, const
 /* The largest value of a numeric registry field, by its mask or its width. */
 uint64_t inject_field_max(const struct rs_field *f);
 
-/* The edit distance of a and b (a swap of neighbours counts one), capped at 9. */
-unsigned inject_distance(const char *a, const char *b);
+/* The edit distance of a and b (a swap of neighbours counts one), or limit when it is
+ * limit or more: a near miss is looked for among thousands of registry names, and all but
+ * a few are told apart by their lengths or in the first rows. */
+unsigned inject_distance(const char *a, const char *b, unsigned limit);
 /* The largest distance at which a name of len characters is a near miss. */
 #define INJECT_NEAR(len) ((len) <= 4 ? 1u : 2u)
 

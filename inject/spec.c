@@ -172,7 +172,7 @@ suggest_field(const struct layer_def *d, const char *key, char *out, size_t size
         bool tail = kl >= 3 && ll > kl && strcmp(last + ll - kl, key) == 0;
         unsigned dist = strcmp(last, key) == 0 ? 0
                         : tail                  ? 1
-                                                : inject_distance(key, n + strlen(pre));
+                                                : inject_distance(key, n + strlen(pre), best_d);
         if (dist < best_d) {
             best_d = dist;
             best = n + strlen(pre);
@@ -182,7 +182,7 @@ suggest_field(const struct layer_def *d, const char *key, char *out, size_t size
                                : d->kind == L_PAD   ? pad_keys
                                                     : crc_keys;
     for (; *extra != NULL; extra++) {
-        unsigned dist = inject_distance(key, *extra);
+        unsigned dist = inject_distance(key, *extra, best_d);
         if (dist < best_d) {
             best_d = dist;
             best = *extra;
@@ -205,7 +205,7 @@ suggest_name(const char *name, char *out, size_t size)
         size_t ln = strlen(n), lw = strlen(name);
         /* lrh.vl for infiniband.lrh.vl: a name that ends the way the word does. */
         bool tail = ln > lw && n[ln - lw - 1] == '.' && strcmp(n + ln - lw, name) == 0;
-        unsigned dist = tail ? 0 : inject_distance(name, n);
+        unsigned dist = tail ? 0 : inject_distance(name, n, best_d);
         if (dist < best_d) {
             best_d = dist;
             best = rs_field_by_id(id)->abbrev;
@@ -766,7 +766,7 @@ parse_line(struct ctx *c, const char *text)
             const char *best = NULL;
             unsigned best_d = INJECT_NEAR(l) + 1;
             for (size_t k = 0; k < N_LAYER_DEFS; k++) {
-                unsigned dist = inject_distance(layer, layer_defs[k].name);
+                unsigned dist = inject_distance(layer, layer_defs[k].name, best_d);
                 if (dist < best_d) {
                     best_d = dist;
                     best = layer_defs[k].name;

@@ -114,7 +114,7 @@ inject_member_suggest(const char *layer, const char *name)
         const char *cand = layer != NULL ? keys[i].name : keys[i].full;
         if (layer != NULL && strcmp(keys[i].layer, layer) != 0)
             continue;
-        unsigned d = inject_distance(name, cand);
+        unsigned d = inject_distance(name, cand, best_d);
         if (d < best_d) {
             best_d = d;
             best = cand;
