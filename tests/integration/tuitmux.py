@@ -42,6 +42,16 @@ def screen():
 POLL_FIRST_S, POLL_GROWTH, POLL_MAX_S = 0.02, 1.3, 0.25
 
 
+def holds(pred, lines):
+    """pred(lines), where a screen too short for what pred looks at (a capture taken while
+    tmux resizes the window: fewer lines than asked, once under the sanitizers) does not
+    hold yet."""
+    try:
+        return pred(lines)
+    except IndexError:
+        return False
+
+
 def wait_for(pred, what, timeout=10.0):
     """Polls the screen until pred(lines) holds on a whole frame; records a failure (with the
     screen) if it never does. A capture can fall inside a redraw (some lines new, some old:
@@ -51,7 +61,7 @@ def wait_for(pred, what, timeout=10.0):
     pause = POLL_FIRST_S
     while True:
         lines = screen()
-        if pred(lines):
+        if holds(pred, lines):
             time.sleep(0.03)
             if screen() == lines or time.time() > end:
                 return lines
