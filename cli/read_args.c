@@ -328,7 +328,9 @@ read_parse_args(int argc, char **argv, struct read_opts *ro)
             return cli_fail(CLI_EXIT_USAGE, "-e %s: unknown field (see 'roceshark fields')",
                             ro->field_names[i]);
         ro->pipe.streams |= rs_streams_field(ro->field_names[i]);
-        info |= strcmp(ro->field_names[i], "_ws.col.Info") == 0;
+        /* data, http and the like are as TCP's desegmentation leaves them */
+        info |= strcmp(ro->field_names[i], "_ws.col.Info") == 0 ||
+                rs_streams_tcp_field(ro->field_names[i]);
     }
     ro->json.fields = ro->field_ids;
     ro->json.n_fields = ro->n_fields;

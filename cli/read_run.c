@@ -42,6 +42,7 @@ print_bounds_hit(const struct read_opts *ro, const struct rs_pipeline *pipe,
     uint64_t cut = rs_field_frames_cut();
     const struct rs_streams *streams = rs_pipeline_streams(pipe);
     uint64_t forgotten = streams != NULL ? rs_streams_counts(streams).evicted : 0;
+    uint64_t pdus_cut = streams != NULL ? rs_streams_counts(streams).pdus_cut : 0;
 
     if (cut > 0)
         fprintf(stderr, "read: %llu %s a field with more than %d occurrences: those after "
@@ -52,6 +53,11 @@ print_bounds_hit(const struct read_opts *ro, const struct rs_pipeline *pipe,
                 "%u): one that came back got a new tcp.stream or udp.stream\n",
                 (unsigned long long)forgotten, forgotten == 1 ? "conversation" : "conversations",
                 opts->streams_opts.max_streams);
+    if (pdus_cut > 0)
+        fprintf(stderr, "read: %llu HTTP %s over TCP segments %s not desegmented: a segment "
+                "came out of order, or the conversation was forgotten (their segments stay "
+                "data)\n", (unsigned long long)pdus_cut, pdus_cut == 1 ? "message" : "messages",
+                pdus_cut == 1 ? "was" : "were");
 }
 
 /* -M: tshark's session reset. Every N frames read, its dissection starts afresh: the

@@ -182,6 +182,11 @@ rs_pipeline_new(const struct rs_pipeline_opts *opts, struct rs_pipeline **out, c
     p->iwarp_opts = io;
     p->analysis_opts = opts->analysis;
     p->with_streams = opts->streams || filter_streams;
+    /* data, http and the like are as TCP's desegmentation leaves them: TCP alone will do */
+    if (!p->with_streams && filter_reads_any(p->filter, rs_streams_tcp_fields)) {
+        p->with_streams = true;
+        p->streams_opts.tcp_only = true;
+    }
     p->with_analysis = opts->analyze;
     if ((rc = new_stages(p, err)) != 0) {
         rs_pipeline_free(p);

@@ -752,6 +752,27 @@ get_payload(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     return true;
 }
 
+/* tcp.segment_data: the payload of a segment TCP keeps for a message over several
+ * (streams.h's RS_PDU_FIRST and _MIDDLE), as tshark shows it. */
+static bool
+get_segment_data(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                 struct rs_value *out)
+{
+    uint8_t part = pkt->stream != NULL ? pkt->stream->pdu_part : RS_PDU_NONE;
+
+    return (part == RS_PDU_FIRST || part == RS_PDU_MIDDLE) && get_payload(pkt, f, occ, out);
+}
+
+static size_t
+segment_data_label(const struct rs_packet *pkt, const struct rs_field *f,
+                   const struct rs_value *v, char *buf, size_t size)
+{
+    (void)pkt;
+    (void)f;
+    return (size_t)snprintf(buf, size, "TCP segment data (%u byte%s)", v->v.bytes.len,
+                            v->v.bytes.len == 1 ? "" : "s");
+}
+
 /* tcp.pdu.size: each MPA frame or FPDU the segment holds whole, as tshark's
  * tcp_dissect_pdus() counts them: the occ-th such PDU's place in the frame and its length. */
 static bool
@@ -1205,6 +1226,9 @@ const struct rs_field rs_fields_tcp[] = {
     {"tcp.payload", "TCP payload", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
      "The TCP payload of this packet", RS_LAYER_TCP, 0, 0, get_payload, 1, 0,
      .label = payload_label},
+    {"tcp.segment_data", "TCP segment data", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
+     "The bytes of a segment kept for a message over several", RS_LAYER_TCP, 0, 0,
+     get_segment_data, 1, 0, .label = segment_data_label},
     {"tcp.pdu.size", "PDU Size", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
      "The size of this PDU", RS_LAYER_TCP, 0, 0, get_pdu_size, 1, RS_FIELD_GENERATED,
      .locate = locate_pdu_size},

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/streams.h>
 #include <roceshark/dissectors/icmp.h>
 #include <roceshark/dissectors/iwarp.h>
 #include <roceshark/dissectors/mad.h>
@@ -208,6 +209,10 @@ rs_packet_data(const struct rs_packet *pkt, unsigned occ, const uint8_t **data, 
             }
         return false;
     }
+    /* The segments of an HTTP message over several: TCP holds the earlier ones for
+     * reassembly, HTTP takes the last (streams.h), as in Wireshark. */
+    if (pkt->stream != NULL && pkt->stream->pdu_part != RS_PDU_NONE)
+        return false;
     if (occ != 0 || !frame_data(pkt, &sp))
         return false;
     *data = pkt->frame->data + sp.off;

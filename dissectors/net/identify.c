@@ -13,6 +13,7 @@
 #include <roceshark/dissectors/common.h>
 #include <roceshark/dissectors/flow.h>
 #include <roceshark/dissectors/identify.h>
+#include <roceshark/dissectors/streams.h>
 #include <roceshark/dissectors/wire.h>
 
 #include "fields/fields_int.h"
@@ -168,6 +169,22 @@ http_start(const uint8_t *d, uint32_t n)
     return false;
 }
 
+/* The Content-Length of the header block d[0..head), or -1 without one. */
+static int64_t
+content_length(const uint8_t *d, uint32_t head)
+{
+    const uint8_t *v = header(d, head, "Content-Length");
+    int64_t want = 0;
+
+    if (v == NULL)
+        return -1;
+    while (*v == ' ')
+        v++;
+    for (; *v >= '0' && *v <= '9' && want < 0xffffffff; v++)
+        want = want * 10 + (*v - '0');
+    return want;
+}
+
 /* A whole HTTP message from the segment's first byte: a request or status line, the
  * headers' end, and the body Content-Length announces (or a chunked body's last chunk). */
 static bool
@@ -179,16 +196,10 @@ http_message(const uint8_t *d, uint32_t n)
     if (end == NULL)
         return false;
     uint32_t head = (uint32_t)(end - d) + 4, body = n - head;
-    const uint8_t *v = header(d, head, "Content-Length");
-    if (v != NULL) {
-        unsigned long want = 0;
-        while (*v == ' ')
-            v++;
-        for (; *v >= '0' && *v <= '9' && want < 0xffffffffu; v++)
-            want = want * 10 + (unsigned long)(*v - '0');
+    int64_t want = content_length(d, head);
+    if (want >= 0)
         return body >= want;
-    }
-    v = header(d, head, "Transfer-Encoding");
+    const uint8_t *v = header(d, head, "Transfer-Encoding");
     if (v != NULL && memmem(v, (size_t)(d + head - v), "chunked", 7) != NULL)
         return body >= 5 && memcmp(d + n - 5, "0\r\n\r\n", 5) == 0;
     return true;
@@ -201,6 +212,9 @@ above_l4(const struct rs_packet *pkt)
     const uint8_t *d;
     uint32_t n;
 
+    /* An HTTP message over segments is HTTP on its last, TCP alone on the others. */
+    if (tcp && pkt->stream != NULL && pkt->stream->pdu_part != RS_PDU_NONE)
+        return pkt->stream->pdu_part == RS_PDU_LAST ? &protocols[I_HTTP] : NULL;
     if (pkt->encap == RS_ENCAP_ROCEV2 || pkt->iwarp != NULL || !rs_packet_data(pkt, 0, &d, &n) ||
         n == 0)
         return NULL;
@@ -217,18 +231,57 @@ above_l4(const struct rs_packet *pkt)
     return p;
 }
 
+/* The TCP payload of pkt when it is to or from HTTP's port, and not iWARP's. */
+static bool
+http_payload(const struct rs_packet *pkt, const uint8_t **d, uint32_t *n)
+{
+    struct rs_span sp;
+
+    if (!rs_packet_has(pkt, RS_LAYER_TCP) || pkt->iwarp != NULL || !rs_tcp_payload(pkt, &sp))
+        return false;
+    const uint8_t *l4 = rs_packet_at(pkt, RS_LAYER_TCP);
+    *d = pkt->frame->data + sp.off;
+    *n = sp.len;
+    return by_port(rs_load_be16(l4), ON_TCP) == &protocols[I_HTTP] ||
+           by_port(rs_load_be16(l4 + 2), ON_TCP) == &protocols[I_HTTP];
+}
+
 bool
 rs_ident_http_start(const struct rs_packet *pkt)
 {
     const uint8_t *d;
     uint32_t n;
 
-    if (!rs_packet_has(pkt, RS_LAYER_TCP) || pkt->iwarp != NULL || !rs_packet_data(pkt, 0, &d, &n))
+    return http_payload(pkt, &d, &n) && http_start(d, n) && !tls_record(d, n);
+}
+
+bool
+rs_ident_http_length(const struct rs_packet *pkt, uint64_t *total)
+{
+    const uint8_t *d, *end;
+    uint32_t n;
+
+    if (!http_payload(pkt, &d, &n) || !http_start(d, n) || tls_record(d, n) ||
+        (end = memmem(d, n, "\r\n\r\n", 4)) == NULL)
         return false;
-    const uint8_t *l4 = rs_packet_at(pkt, RS_LAYER_TCP);
-    return (by_port(rs_load_be16(l4), ON_TCP) == &protocols[I_HTTP] ||
-            by_port(rs_load_be16(l4 + 2), ON_TCP) == &protocols[I_HTTP]) &&
-           http_start(d, n) && !tls_record(d, n);
+    uint32_t head = (uint32_t)(end - d) + 4;
+    int64_t body = content_length(d, head);
+    if (body < 0)
+        return false;
+    *total = head + (uint64_t)body;
+    return true;
+}
+
+size_t
+rs_ident_http_line(const struct rs_packet *pkt, const uint8_t **line)
+{
+    const uint8_t *d, *end;
+    uint32_t n;
+
+    if (!http_payload(pkt, &d, &n) || (end = memmem(d, n, "\r\n", 2)) == NULL)
+        return 0;
+    *line = d;
+    return (size_t)(end - d);
 }
 
 /* Where the Ethernet header and its tags end. */

@@ -17,7 +17,9 @@ enum stat_needs {
     NEEDS_ANALYSIS_IF_FILTERED = 1 << 1,    /* it, when a filter reads roceshark.analysis.* */
     LISTS_CONVS = 1 << 2,           /* evicted conversations' statistics kept */
     NEEDS_CRC = 1 << 3,             /* checksum verdicts */
-    NEEDS_IWARP = 1 << 4            /* the iWARP stage's tables, read at the end */
+    NEEDS_IWARP = 1 << 4,           /* the iWARP stage's tables, read at the end */
+    NEEDS_PROTOCOLS = 1 << 5        /* each frame's protocols, as TCP's desegmentation
+                                       leaves them (the streams stage) */
 };
 
 /* How the -z argument goes on after the prefix. */
@@ -60,7 +62,7 @@ static const struct stat_ops stats[] = {
      stats_addr_free},
     {"expert", ARGS_OPTIONAL, NEEDS_ANALYSIS | NEEDS_CRC, stats_expert_init,
      stats_expert_packet, stats_expert_print, stats_expert_free},
-    {"io,phs", ARGS_OPTIONAL, 0, stats_phs_init, stats_phs_packet, stats_phs_print,
+    {"io,phs", ARGS_OPTIONAL, NEEDS_PROTOCOLS, stats_phs_init, stats_phs_packet, stats_phs_print,
      stats_phs_free},
     {"io,stat", ARGS_REQUIRED, NEEDS_ANALYSIS_IF_FILTERED, stats_io_init, stats_io_packet,
      stats_io_print, stats_io_free},
@@ -135,8 +137,13 @@ rs_stat_needs_streams(const struct rs_stat *st)
 {
     if (st->tshark)
         return true;        /* TCP's sequence analysis and FIN order make items */
+    if (st->ops->needs & NEEDS_PROTOCOLS)
+        return true;
     for (size_t k = 0; rs_streams_fields[k] != NULL; k++)
         if (filters_use(st, rs_streams_fields[k]))
+            return true;
+    for (size_t k = 0; rs_streams_tcp_fields[k] != NULL; k++)
+        if (filters_use(st, rs_streams_tcp_fields[k]))
             return true;
     return false;
 }

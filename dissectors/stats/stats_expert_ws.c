@@ -146,13 +146,15 @@ count_kind(struct rs_stat *st, const struct rs_packet *pkt, enum rs_ws_expert_ki
 static void
 count_http(struct rs_stat *st, const struct rs_packet *pkt)
 {
-    const uint8_t *d;
-    uint32_t n;
+    struct rs_span sp;
     char line[256];
     size_t k = 0;
 
-    if (!rs_packet_data(pkt, 0, &d, &n))
+    /* the segment's bytes: a message's first segment hands none on to data */
+    if (!rs_tcp_payload(pkt, &sp))
         return;
+    const uint8_t *d = pkt->frame->data + sp.off;
+    uint32_t n = sp.len;
     const uint8_t *eol = memchr(d, '\n', n);
     if (eol == NULL)
         return;

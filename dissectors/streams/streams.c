@@ -35,6 +35,7 @@
 #include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/flow.h>
 #include <roceshark/dissectors/icmp.h>
+#include <roceshark/dissectors/identify.h>
 #include <roceshark/dissectors/ptr_index.h>
 #include <roceshark/dissectors/recency.h>
 #include <roceshark/dissectors/streams.h>
@@ -60,6 +61,8 @@ struct tcp_dir {
     bool base_set;
     int8_t shift;           /* its SYN's window scale, or RS_WIN_SCALE_UNKNOWN/_NONE */
     bool fin;               /* it sent a FIN */
+    uint32_t pdu_left;      /* bytes of an HTTP message still to come (0: none), */
+    uint32_t pdu_next;      /* from this sequence number */
 };
 
 struct stream {
@@ -160,17 +163,31 @@ const char *const rs_streams_fields[] = {
     "tcp.options.sack_re", "tcp.options.sack.dsack_le", "tcp.options.sack.dsack_re", NULL,
 };
 
-/* A name or a field below it (tcp.analysis.flags): a filter asks by prefix too. */
-bool
-rs_streams_field(const char *abbrev)
+const char *const rs_streams_tcp_fields[] = {"data", "http", "frame.protocols",
+                                             "tcp.segment_data", NULL};
+
+/* A name of names or a field below it (tcp.analysis.flags): a filter asks by prefix too. */
+static bool
+names_field(const char *const *names, const char *abbrev)
 {
-    for (size_t i = 0; rs_streams_fields[i] != NULL; i++) {
-        size_t n = strlen(rs_streams_fields[i]);
-        if (strncmp(abbrev, rs_streams_fields[i], n) == 0 &&
-            (abbrev[n] == '\0' || abbrev[n] == '.'))
+    for (size_t i = 0; names[i] != NULL; i++) {
+        size_t n = strlen(names[i]);
+        if (strncmp(abbrev, names[i], n) == 0 && (abbrev[n] == '\0' || abbrev[n] == '.'))
             return true;
     }
     return false;
+}
+
+bool
+rs_streams_field(const char *abbrev)
+{
+    return names_field(rs_streams_fields, abbrev);
+}
+
+bool
+rs_streams_tcp_field(const char *abbrev)
+{
+    return names_field(rs_streams_tcp_fields, abbrev);
 }
 
 static void
@@ -191,6 +208,7 @@ stream_start(struct rs_streams *s, struct stream *e)
 {
     bool tcp = e->key.proto == 6;
 
+    s->counts.pdus_cut += (e->dir[0].pdu_left != 0) + (e->dir[1].pdu_left != 0);
     memset(e->dir, 0, sizeof(e->dir));
     e->reset = false;
     e->timed = false;
@@ -228,6 +246,8 @@ stream_new(struct rs_streams *s, const struct rs_flow_key *key, uint32_t hash)
         rs_ptr_index_remove(&s->table, s->entries[i].hash, &s->entries[i]);
         tcp_seq_free(&s->entries[i].seq, &s->unacked_budget);
         s->counts.evicted++;
+        s->counts.pdus_cut += (s->entries[i].dir[0].pdu_left != 0) +
+                              (s->entries[i].dir[1].pdu_left != 0);
     }
     struct stream *e = &s->entries[i];
     memset(e, 0, sizeof(*e));
@@ -264,6 +284,37 @@ syn_window_shift(const uint8_t *opt, uint32_t len)
         i += opt[i + 1];
     }
     return -1;
+}
+
+/* The segment's part in an HTTP message spread over segments (enum rs_pdu_part), as
+ * tshark desegments one whose headers the first segment holds whole, with a
+ * Content-Length: only the counts are kept, never the bytes. */
+static uint8_t
+pdu_part(struct rs_streams *s, struct tcp_dir *me, const struct rs_packet *pkt, uint32_t seq,
+         uint32_t len)
+{
+    uint64_t total;
+
+    if (len == 0)
+        return RS_PDU_NONE;
+    if (me->pdu_left != 0) {
+        if (seq == me->pdu_next) {
+            if (len >= me->pdu_left) {
+                me->pdu_left = 0;
+                return RS_PDU_LAST;
+            }
+            me->pdu_left -= len;
+            me->pdu_next += len;
+            return RS_PDU_MIDDLE;
+        }
+        me->pdu_left = 0;       /* out of order: tshark's reassembly, not ours */
+        s->counts.pdus_cut++;
+    }
+    if (!rs_ident_http_length(pkt, &total) || total <= len || total - len > UINT32_MAX)
+        return RS_PDU_NONE;
+    me->pdu_left = (uint32_t)(total - len);
+    me->pdu_next = seq + len;
+    return RS_PDU_FIRST;
 }
 
 static void
@@ -326,6 +377,7 @@ tcp_segment(struct rs_streams *s, struct stream *e, int side, const struct rs_pa
     in.base[side] = me->base;
     in.base[!side] = peer->base;
     tcp_seq_segment(&e->seq, &in, pkt, v, &s->unacked_budget, &s->unacked_untracked);
+    v->pdu_part = pdu_part(s, me, pkt, seq, v->len);
     e->fresh = false;
 }
 

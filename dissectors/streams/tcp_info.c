@@ -8,6 +8,7 @@
 #include <roceshark/dissectors/common.h>
 #include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/identify.h>
 #include <roceshark/dissectors/info.h>
 #include <roceshark/dissectors/streams.h>
 #include <roceshark/dissectors/wire.h>
@@ -84,6 +85,16 @@ info_tcp_analysis(struct rs_info *in, const struct rs_tcp_analysis *a)
     }
 }
 
+/* Whether line[0..len) is printable ASCII, as a first line is written whole. */
+static bool
+printable(const uint8_t *line, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (line[i] < 0x20 || line[i] > 0x7e)
+            return false;
+    return true;
+}
+
 /* tshark's TCP Info: "60532 → 18515 [SYN, ACK] Seq=0 Ack=1 Win=65160 Len=0
  * MSS=1460 SACK_PERM ...". Seq and Ack (relative to each direction's first)
  * and Win (scaled by the SYN's shift) come from the streams stage, and are
@@ -94,10 +105,22 @@ rs_tcp_write_info(struct rs_info *in, const struct rs_packet *pkt)
     /* Bit 8 is RFC 3540's NS, which tshark 4.0 calls AE (Accurate ECN). */
     static const char *const names[] = {"FIN", "SYN", "RST", "PSH", "ACK", "URG", "ECE", "CWR",
                                         "AE"};
+    static const char segment_note[] = " [TCP segment of a reassembled PDU]";
     const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
     unsigned flags = (unsigned)(rs_load_be16(t + 12) & 0x1ff);
     bool any = false;
+    uint8_t part = pkt->stream != NULL ? pkt->stream->pdu_part : RS_PDU_NONE;
+    const uint8_t *line;
+    size_t line_len;
 
+    /* An HTTP message's first segment: HTTP wrote its first line before TCP kept the
+     * segment for reassembly. */
+    if (part == RS_PDU_FIRST && (line_len = rs_ident_http_line(pkt, &line)) > 0 &&
+        printable(line, line_len)) {
+        rs_info_add(in, "%.*s ", (int)line_len, (const char *)line);
+        rs_info_str(in, segment_note);
+        return;
+    }
     if (pkt->stream != NULL && rs_display_get()->info_tshark)
         info_tcp_analysis(in, &pkt->stream->analysis);
     rs_info_ports(in, t, true);
@@ -122,4 +145,6 @@ rs_tcp_write_info(struct rs_info *in, const struct rs_packet *pkt)
         rs_info_dec(in, " Urg=", rs_load_be16(t + 18));
     rs_info_dec(in, " Len=", rs_tcp_payload_len(pkt));
     info_tcp_options(in, t + 20, pkt->span[RS_LAYER_TCP].len - 20u, sv);
+    if (part == RS_PDU_FIRST || part == RS_PDU_MIDDLE)
+        rs_info_str(in, segment_note);
 }

@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -131,6 +132,47 @@ test_handshake_and_relative_numbers(void **state)
     assert_int_equal(v->nxtseq, 2);         /* FIN counts one */
     assert_int_equal(v->win_scale, 4);
     assert_int_equal(v->window, 400);
+    rs_streams_free(fx->st);
+}
+
+/* A segment of len octets whose payload begins with text (the rest zero). */
+static const struct rs_stream_view *
+feed_text(struct fixture *fx, struct seg s, const char *text)
+{
+    build(&fx->tf, 6, &s);
+    memcpy(fx->tf.bytes + 54, text, strlen(text));
+    test_decode(&fx->tf.frame, &fx->pkt);
+    rs_streams_process(fx->st, &fx->pkt);
+    return fx->pkt.stream;
+}
+
+/* An HTTP message over three segments, as tshark's desegmentation shows it: the first
+ * (headers whole, Content-Length 30), a middle one, the last; a message whose next
+ * segment comes out of order is let go, and counted; one segment's message is none. */
+static void
+test_http_over_segments(void **state)
+{
+    static const char head[] = "POST /v2/put HTTP/1.1\r\nContent-Length: 30\r\n\r\n";
+    struct fixture *fx = fixture_new(16);
+    uint16_t h = (uint16_t)strlen(head);
+
+    (void)state;
+    const struct rs_stream_view *v =
+        feed_text(fx, (struct seg){1, 2, 40000, 80, 1001, 1, ACK, -1, 502, h + 10}, head);
+    assert_int_equal(v->pdu_part, RS_PDU_FIRST);
+    v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1011u + h, 1, ACK, -1, 502, 10}, "");
+    assert_int_equal(v->pdu_part, RS_PDU_MIDDLE);
+    v = feed_text(fx, (struct seg){2, 1, 80, 40000, 1, 1021u + h, ACK, -1, 502, 0}, "");
+    assert_int_equal(v->pdu_part, RS_PDU_NONE);     /* the other way: no message */
+    v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1021u + h, 1, ACK, -1, 502, 10}, "");
+    assert_int_equal(v->pdu_part, RS_PDU_LAST);
+    v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1031u + h, 1, ACK, -1, 502, h + 30}, head);
+    assert_int_equal(v->pdu_part, RS_PDU_NONE);     /* whole in one segment */
+    v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1061u + 2 * h, 1, ACK, -1, 502, h}, head);
+    assert_int_equal(v->pdu_part, RS_PDU_FIRST);
+    v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1071u + 3 * h, 1, ACK, -1, 502, 10}, "");
+    assert_int_equal(v->pdu_part, RS_PDU_NONE);     /* a gap: let go */
+    assert_int_equal(rs_streams_counts(fx->st).pdus_cut, 1);
     rs_streams_free(fx->st);
 }
 
@@ -307,6 +349,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_handshake_and_relative_numbers),
         cmocka_unit_test(test_mid_stream_and_scaling_unknown),
+        cmocka_unit_test(test_http_over_segments),
         cmocka_unit_test(test_indexes_per_protocol_and_port_reuse),
         cmocka_unit_test(test_syn_after_reset),
         cmocka_unit_test(test_bounded_with_evictions),

@@ -498,13 +498,14 @@ prints_as_read(const char *path, unsigned threads)
  * come from its stream's history, and its tcp.stream: every frame of a real
  * capture, line and tree, with the ingest on one thread, and on read's stages on three
  * (770 frames: batches in flight on every thread; the model's own choice, two on two
- * processors, loads the other captures here). */
+ * processors, loads the other captures here). 758 of them show Seq=: the 12 first
+ * segments of HTTP messages over several have the request line for Info. */
 static void
 test_model_tcp_numbers(void **state)
 {
     (void)state;
-    assert_int_equal(prints_as_read(TCP_CAPTURE, 1), 770);
-    assert_int_equal(prints_as_read(TCP_CAPTURE, 3), 770);
+    assert_int_equal(prints_as_read(TCP_CAPTURE, 1), 758);
+    assert_int_equal(prints_as_read(TCP_CAPTURE, 3), 758);
 }
 
 /* An Ethernet/IPv4/TCP frame of no payload from 10.0.0.1:sport to 10.0.0.2:dport. */

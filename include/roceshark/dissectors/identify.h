@@ -9,6 +9,8 @@
 #define ROCESHARK_IDENTIFY_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include <roceshark/dissectors/packet.h>
 
@@ -33,6 +35,12 @@ const struct rs_ident_protocol *rs_ident_protocol(const struct rs_packet *pkt);
 /* Whether pkt's TCP segment, to or from HTTP's port, begins an HTTP message (a request
  * or status line at its first byte), whether the segment holds it whole or not. */
 bool rs_ident_http_start(const struct rs_packet *pkt);
+/* When pkt's TCP segment begins an HTTP message whose headers it holds whole, with a
+ * Content-Length: true, with the message's length (headers and body) in *total. */
+bool rs_ident_http_length(const struct rs_packet *pkt, uint64_t *total);
+/* The request or status line an HTTP segment begins with (without its CR LF): its length
+ * and *line, or 0 when there is none. */
+size_t rs_ident_http_line(const struct rs_packet *pkt, const uint8_t **line);
 
 /* Whether pkt is an IEEE 802.3 frame (a length where the Ethertype would be), whose
  * payload Wireshark hands to LLC. */

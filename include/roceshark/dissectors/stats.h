@@ -33,7 +33,8 @@ bool rs_stat_needs_iwarp(const struct rs_stat *st);
 /* Whether it reports checksum verdicts (expert items, or a filter on them). */
 bool rs_stat_needs_crc(const struct rs_stat *st);
 /* Whether one of its filters reads a field of the streams stage (tcp.stream,
- * udp.time_relative, ...: streams.h), which then must run. */
+ * udp.time_relative, ...: streams.h, or one TCP's desegmentation decides: data, http), or
+ * it counts each frame's protocols (io,phs): the stage must then run. */
 bool rs_stat_needs_streams(const struct rs_stat *st);
 /* Prints tshark's table where tshark has one of its own: -z expert then lists Wireshark's
  * expert items (Ethernet padding, TCP, HTTP's start lines, malformed packets) under

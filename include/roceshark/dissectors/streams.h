@@ -66,6 +66,18 @@ struct rs_tcp_analysis {
 #define RS_TCPC_FIN 0x10
 #define RS_TCPC_RST 0x20
 
+/* A TCP segment's part in an HTTP message spread over segments, as tshark's TCP
+ * desegmentation shows it (struct rs_stream_view.pdu_part): the earlier segments are "[TCP
+ * segment of a reassembled PDU]" (the first one with the request or status line in Info),
+ * the last is HTTP. Followed in order only: a segment out of order ends the message, and
+ * its segments stay as they are. */
+enum rs_pdu_part {
+    RS_PDU_NONE = 0,
+    RS_PDU_FIRST,           /* the message's first segment, its headers whole in it */
+    RS_PDU_MIDDLE,
+    RS_PDU_LAST             /* the segment that completes the message */
+};
+
 /* What the stage found for one frame; valid until the next. */
 struct rs_stream_view {
     uint32_t index;         /* tcp.stream or udp.stream: per protocol, from 0 */
@@ -85,6 +97,7 @@ struct rs_stream_view {
     /* TCP only */
     uint8_t completeness;   /* RS_TCPC_* as the conversation stood before this segment */
     bool fin_first;         /* a FIN, before any from the other side (fin_active) */
+    uint8_t pdu_part;       /* enum rs_pdu_part */
     struct rs_tcp_analysis analysis;
     /* ICMP and ICMPv6 echo replies only */
     uint64_t echo_request;  /* the request's frame number (icmp.resp_to), 0 when unseen */
@@ -112,6 +125,8 @@ struct rs_streams_counts {
     uint64_t echoes_evicted;    /* unanswered echo requests forgotten for newer ones */
     uint64_t unacked_untracked; /* TCP segments the sequence analysis did not hold (its
                                    budget for all conversations was spent) */
+    uint64_t pdus_cut;      /* HTTP messages over segments whose rest came out of order, or
+                               whose conversation was forgotten: not desegmented */
 };
 
 /* Unacknowledged TCP segments the sequence analysis holds for all conversations at once
@@ -136,5 +151,10 @@ struct rs_streams_counts rs_streams_counts(const struct rs_streams *s);
  * one? */
 extern const char *const rs_streams_fields[];
 bool rs_streams_field(const char *abbrev);
+/* The fields whose value depends on the desegmentation of HTTP messages (data, http,
+ * frame.protocols, tcp.segment_data): reading one needs TCP followed (tcp_only will
+ * do). NULL-terminated; a name or a field below one. */
+extern const char *const rs_streams_tcp_fields[];
+bool rs_streams_tcp_field(const char *abbrev);
 
 #endif /* ROCESHARK_STREAMS_H */
