@@ -33,9 +33,10 @@ bucket_add(struct corr_pair *pr, int64_t at, int64_t diff, bool forward)
         at = 0;
     while (at / pr->width >= CORR_CLOCK_BUCKETS) {
         /* merge neighbours: the capture is longer than the buckets cover */
-        for (unsigned i = 0; i < CORR_CLOCK_BUCKETS; i++) {
+        unsigned half = (pr->n_b + 1) / 2;
+        for (unsigned i = 0; i < half; i++) {
             struct corr_clock_bucket m = {0};
-            for (unsigned k = 2 * i; k < 2 * i + 2 && k < CORR_CLOCK_BUCKETS; k++) {
+            for (unsigned k = 2 * i; k < 2 * i + 2 && k < pr->n_b; k++) {
                 const struct corr_clock_bucket *b = &pr->b[k];
                 if (b->has_fwd && (!m.has_fwd || b->fwd < m.fwd))
                     m.fwd = b->fwd, m.has_fwd = true;
@@ -44,9 +45,24 @@ bucket_add(struct corr_pair *pr, int64_t at, int64_t diff, bool forward)
             }
             pr->b[i] = m;
         }
+        memset(pr->b + half, 0, (pr->n_b - half) * sizeof(*pr->b));
         pr->width *= 2;
     }
-    struct corr_clock_bucket *b = &pr->b[at / pr->width];
+    uint64_t at_b = (uint64_t)(at / pr->width);
+    if (at_b >= pr->n_b) {
+        /* later than the buckets made so far: doubled (a pair grows some ten times) */
+        uint32_t n = pr->n_b;
+        while (n <= at_b)
+            n *= 2;
+        n = n < CORR_CLOCK_BUCKETS ? n : CORR_CLOCK_BUCKETS;
+        struct corr_clock_bucket *grown = realloc(pr->b, n * sizeof(*grown));
+        if (grown == NULL)
+            return;     /* out of memory: the sample is not taken */
+        memset(grown + pr->n_b, 0, (n - pr->n_b) * sizeof(*grown));
+        pr->b = grown;
+        pr->n_b = n;
+    }
+    struct corr_clock_bucket *b = &pr->b[at_b];
     if (forward && (!b->has_fwd || diff < b->fwd))
         b->fwd = diff, b->has_fwd = true;
     if (!forward && (!b->has_rev || -diff < b->rev))
@@ -82,13 +98,19 @@ corr_clock_collect(struct rs_corr *c, const struct corr_entry *e)
         for (unsigned j = i + 1; j < c->n; j++) {
             if (!rs_corr_mask_has(first_seen, j))
                 continue;
-            /* made when a packet first joins the pair (clock fitting only): a pair is
-             * some 24 KB of buckets, so memory follows the pairs that met */
+            /* made when a packet first joins the pair (clock fitting only) */
             struct corr_pair **pr = &c->pair[(size_t)i * c->n + j];
             if (*pr == NULL) {
                 *pr = calloc(1, sizeof(struct corr_pair));
                 if (*pr == NULL)
                     continue;
+                (*pr)->b = calloc(CORR_PAIR_FIRST_BUCKETS, sizeof(*(*pr)->b));
+                if ((*pr)->b == NULL) {
+                    free(*pr);
+                    *pr = NULL;
+                    continue;
+                }
+                (*pr)->n_b = CORR_PAIR_FIRST_BUCKETS;
                 (*pr)->width = BUCKET_NS;
             }
             bucket_add(*pr, first_t[i] - c->base, first_t[j] - first_t[i],
@@ -114,7 +136,7 @@ fit_pair(const struct corr_pair *pr, struct pair_fit *f)
     if (pr == NULL || pr->pairs == 0)
         return false;
     f->pairs = pr->pairs;
-    for (unsigned i = 0; i < CORR_CLOCK_BUCKETS; i++) {
+    for (unsigned i = 0; i < pr->n_b; i++) {
         const struct corr_clock_bucket *b = &pr->b[i];
         if (b->has_fwd && b->fwd < fwd)
             fwd = b->fwd;
@@ -146,7 +168,7 @@ fit_pair(const struct corr_pair *pr, struct pair_fit *f)
     f->r = n >= 2 && den > 0 ? (n * sxy - sx * sy) / den : 0;
     f->a = (sy - f->r * sx) / n;
     double worst = 0;
-    for (unsigned i = 0; i < CORR_CLOCK_BUCKETS; i++) {
+    for (unsigned i = 0; i < pr->n_b; i++) {
         const struct corr_clock_bucket *b = &pr->b[i];
         if (!b->has_fwd || !b->has_rev || b->fwd + b->rev < 0)
             continue;

@@ -23,8 +23,10 @@ corr_conv_table_new(struct rs_corr *c)
     size_t per = n * (sizeof(uint64_t) + sizeof(double) + 2 * sizeof(int64_t)) +
                  (n - 1) * sizeof(struct corr_seg_stats) + n * sizeof(uint32_t);
 
+    /* the block is not cleared here: a conversation clears its own part when it is made
+     * (corr_conv_find), so only the pages of conversations that arise are touched */
     c->conv = calloc(k, sizeof(*c->conv));
-    c->conv_block = calloc(k, per);
+    c->conv_block = per <= SIZE_MAX / k ? malloc(k * per) : NULL;
     if (c->conv == NULL || c->conv_block == NULL)
         return RS_ENOMEM;
     /* the arrays of one type together, each kept to its alignment */
@@ -74,6 +76,10 @@ corr_conv_find(struct rs_corr *c, uint64_t hash, bool create)
                 return UINT32_MAX;
             cv->used = true;
             cv->hash = hash;
+            memset(cv->count, 0, c->n * sizeof(*cv->count));
+            memset(cv->rank, 0, c->n * sizeof(*cv->rank));
+            memset(cv->path, 0, c->n * sizeof(*cv->path));
+            memset(cv->seg, 0, (c->n - 1) * sizeof(*cv->seg));
             for (unsigned p = 0; p < c->n; p++) {
                 cv->last_joined[p] = INT64_MIN;
                 cv->first_up[p] = INT64_MAX;

@@ -73,8 +73,13 @@ struct corr_clock_bucket {
     bool has_fwd, has_rev;
 };
 
+/* The buckets grow with the span of time the pair's packets cover (doubling, up to
+ * CORR_CLOCK_BUCKETS): a pair of points costs what its capture's length asks, not 24 KB,
+ * and a run of many points makes up to one pair per two of them. */
+#define CORR_PAIR_FIRST_BUCKETS 16
 struct corr_pair {
-    struct corr_clock_bucket b[CORR_CLOCK_BUCKETS];
+    struct corr_clock_bucket *b;    /* n_b; those past the last sample are empty */
+    uint32_t n_b;
     int64_t width;                  /* ns a bucket spans; doubled when they run out */
     uint64_t pairs;
 };

@@ -150,8 +150,11 @@ rs_corr_free(struct rs_corr *c)
 {
     if (c == NULL)
         return;
-    for (size_t i = 0; c->pair != NULL && i < (size_t)c->n * c->n; i++)
+    for (size_t i = 0; c->pair != NULL && i < (size_t)c->n * c->n; i++) {
+        if (c->pair[i] != NULL)
+            free(c->pair[i]->b);
         free(c->pair[i]);
+    }
     free(c->pair);
     corr_conv_table_free(c);
     corr_view_buf_free(&c->vb);
