@@ -24,7 +24,7 @@ static const char tui_usage[] =
     "  The capture in a terminal, while it loads: QP conversations with their rates\n"
     "  over 2, 10 and 40 s, the packets (list, -V tree and bytes), and the expert items.\n"
     "  -r FILE          capture to show (pcap or pcapng; not standard input). Given\n"
-    "                   again, the captures of several points (2 to 8): the first is\n"
+    "                   again, the captures of several points (2 or more): the first is\n"
     "                   shown, and F8 follows each packet across them as 'roceshark\n"
     "                   correlate' does (where it was seen, lost, delayed, CE marked)\n"
     "  -i IFACE         capture live from an interface (libpcap), with the default RDMA\n"
