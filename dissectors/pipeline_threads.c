@@ -196,11 +196,13 @@ step_analyze(struct engine *e, struct batch *b)
         s->prev = e->last_shown;
         e->shown++;
         e->last_shown = rs_frame_time(&s->frame);
+        if (!e->print)
+            continue;       /* nothing formats it: the views need not outlive the tally */
         if (s->result.pkt.stream != NULL) {
             s->stream = *s->result.pkt.stream;
             s->result.pkt.stream = &s->stream;
         }
-        if (s->result.pkt.iwarp != NULL && e->print) {
+        if (s->result.pkt.iwarp != NULL) {
             size_t before = b->early.len;
             format_slot(e, &b->early, s);
             s->early = true;
