@@ -159,18 +159,23 @@ rs_json_name(struct rs_json *j, const char *name, const char *suffix)
     size_t len = strlen(name), extra = suffix != NULL ? strlen(suffix) : 0;
 
     element(j);
-    /* Room for every byte escaped, then written in place: field names have no '"' or '\',
-     * and were copied a byte at a time. */
+    /* Room for every byte escaped, then written in place. */
     char *p = rs_out_reserve(j->o, 2 * len + extra + 4);
     if (p == NULL)
         return;
     char *d = p;
     *d++ = '"';
-    for (size_t i = 0; i < len; i++) {
-        char c = j->dot_to_underscore && name[i] == '.' ? '_' : name[i];
-        if (c == '"' || c == '\\')
-            *d++ = '\\';
-        *d++ = c;
+    if (!j->dot_to_underscore && strcspn(name, "\"\\") == len) {
+        /* The usual case, copied whole: a byte at a time was 6% of -T json. */
+        memcpy(d, name, len);
+        d += len;
+    } else {
+        for (size_t i = 0; i < len; i++) {
+            char c = j->dot_to_underscore && name[i] == '.' ? '_' : name[i];
+            if (c == '"' || c == '\\')
+                *d++ = '\\';
+            *d++ = c;
+        }
     }
     memcpy(d, suffix != NULL ? suffix : "", extra);
     d += extra;
