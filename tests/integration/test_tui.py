@@ -224,8 +224,11 @@ def check_tcp(tmp):
     rc_file, err_file = start(tmp, 200, 60, ["-r", path, "-Y", text])
     wait_for(lambda s: "loaded" in s[-1], "the TCP capture loaded")
     keys("F3")
-    wait_for(lambda s: packet_lines(s) == want and sum("Seq=" in l for l in want) == 16,
-             "TCP frames show read's %d lines, with Seq, Ack and Win" % len(want))
+    # 16 frames, 15 with Seq, Ack and Win: frame 852 begins an HTTP request spread over
+    # two segments, and shows its first line as tshark does.
+    wait_for(lambda s: packet_lines(s) == want and len(want) == 16 and
+             sum("Seq=" in l for l in want) == 15,
+             "TCP frames show read's %d lines, 15 with Seq, Ack and Win" % len(want))
     keys("q")
     rc, err = exit_of(rc_file, err_file)
     t.check(rc == 0 and err == "", "TCP capture quit: exit %s, %r" % (rc, err))
