@@ -54,9 +54,9 @@ print_bounds_hit(const struct read_opts *ro, const struct rs_pipeline *pipe,
                 (unsigned long long)forgotten, forgotten == 1 ? "conversation" : "conversations",
                 opts->streams_opts.max_streams);
     if (pdus_cut > 0)
-        fprintf(stderr, "read: %llu HTTP %s over TCP segments %s not desegmented: a segment "
-                "came out of order, or the conversation was forgotten (their segments stay "
-                "data)\n", (unsigned long long)pdus_cut, pdus_cut == 1 ? "message" : "messages",
+        fprintf(stderr, "read: %llu HTTP messages or TLS records over TCP segments %s not "
+                "desegmented: a segment came out of order, or the conversation was forgotten "
+                "(their segments stay data)\n", (unsigned long long)pdus_cut,
                 pdus_cut == 1 ? "was" : "were");
 }
 

@@ -209,9 +209,12 @@ rs_packet_data(const struct rs_packet *pkt, unsigned occ, const uint8_t **data, 
             }
         return false;
     }
-    /* The segments of an HTTP message over several: TCP holds the earlier ones for
-     * reassembly, HTTP takes the last (streams.h), as in Wireshark. */
-    if (pkt->stream != NULL && pkt->stream->pdu_part != RS_PDU_NONE)
+    /* The segments of an HTTP message or TLS record over several: TCP holds the earlier
+     * ones for reassembly, HTTP or TLS takes the last (streams.h); and a segment its
+     * sequence analysis finds again or out of order goes to no protocol above TCP: as in
+     * Wireshark (its tcp.no_subdissector_on_error). */
+    if (pkt->stream != NULL && (pkt->stream->pdu_part != RS_PDU_NONE ||
+                                (pkt->stream->analysis.flags & RS_TCPA_NOT_HANDED_ON)))
         return false;
     if (occ != 0 || !frame_data(pkt, &sp))
         return false;

@@ -128,15 +128,24 @@ by_port(uint16_t port, unsigned on)
     return NULL;
 }
 
+bool
+rs_ident_tls_header(const uint8_t *d, uint32_t n, uint32_t *len)
+{
+    if (n < 5 || d[0] < 20 || d[0] > 24 || d[1] != 3 || d[2] > 4 ||
+        rs_load_be16(d + 3) > TLS_RECORD_MAX)
+        return false;
+    *len = 5u + rs_load_be16(d + 3);
+    return true;
+}
+
 /* A whole TLS record from the segment's first byte: content type 20 to 24, version
  * 3.x, a length no record exceeds. */
 static bool
 tls_record(const uint8_t *d, uint32_t n)
 {
-    if (n < 5 || d[0] < 20 || d[0] > 24 || d[1] != 3 || d[2] > 4)
-        return false;
-    uint32_t len = rs_load_be16(d + 3);
-    return len <= TLS_RECORD_MAX && 5 + len <= n;
+    uint32_t len;
+
+    return rs_ident_tls_header(d, n, &len) && len <= n;
 }
 
 /* The header line named name ("Content-Length"), case-insensitively, in the header
@@ -212,9 +221,13 @@ above_l4(const struct rs_packet *pkt)
     const uint8_t *d;
     uint32_t n;
 
-    /* An HTTP message over segments is HTTP on its last, TCP alone on the others. */
+    /* An HTTP message or TLS record over segments is HTTP or TLS on its last, TCP alone
+     * on the others. */
+    if (tcp && pkt->stream != NULL && (pkt->stream->analysis.flags & RS_TCPA_NOT_HANDED_ON))
+        return NULL;
     if (tcp && pkt->stream != NULL && pkt->stream->pdu_part != RS_PDU_NONE)
-        return pkt->stream->pdu_part == RS_PDU_LAST ? &protocols[I_HTTP] : NULL;
+        return pkt->stream->pdu_part != RS_PDU_LAST ? NULL :
+               pkt->stream->pdu_proto == RS_PDU_TLS ? &protocols[I_TLS] : &protocols[I_HTTP];
     if (pkt->encap == RS_ENCAP_ROCEV2 || pkt->iwarp != NULL || !rs_packet_data(pkt, 0, &d, &n) ||
         n == 0)
         return NULL;

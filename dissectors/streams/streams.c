@@ -61,8 +61,10 @@ struct tcp_dir {
     bool base_set;
     int8_t shift;           /* its SYN's window scale, or RS_WIN_SCALE_UNKNOWN/_NONE */
     bool fin;               /* it sent a FIN */
-    uint32_t pdu_left;      /* bytes of an HTTP message still to come (0: none), */
+    uint32_t pdu_left;      /* bytes of an HTTP message or TLS record still to come (0:
+                               none), */
     uint32_t pdu_next;      /* from this sequence number */
+    uint8_t pdu_proto;      /* enum rs_pdu_proto */
 };
 
 struct stream {
@@ -286,34 +288,72 @@ syn_window_shift(const uint8_t *opt, uint32_t len)
     return -1;
 }
 
-/* The segment's part in an HTTP message spread over segments (enum rs_pdu_part), as
- * tshark desegments one whose headers the first segment holds whole, with a
- * Content-Length: only the counts are kept, never the bytes. */
+/* TLS records from d[0..n) on, whole ones skipped: when one runs past n, true with the
+ * bytes of it still to come in *left; false when they end at n or at what is no record. */
+static bool
+tls_rest(const uint8_t *d, uint32_t n, uint32_t *left)
+{
+    uint32_t len;
+
+    for (uint32_t at = 0; at < n && rs_ident_tls_header(d + at, n - at, &len);) {
+        if (len > n - at) {
+            *left = len - (n - at);
+            return true;
+        }
+        at += len;
+    }
+    return false;
+}
+
+/* The segment's part in an HTTP message or TLS record spread over segments (enum
+ * rs_pdu_part, *proto what it is), as tshark desegments an HTTP message whose headers the
+ * first segment holds whole, with a Content-Length, and TLS records by their lengths:
+ * only the counts are kept, never the bytes. */
 static uint8_t
 pdu_part(struct rs_streams *s, struct tcp_dir *me, const struct rs_packet *pkt, uint32_t seq,
-         uint32_t len)
+         uint32_t len, uint8_t *proto)
 {
+    struct rs_span sp;
     uint64_t total;
+    uint32_t left;
 
-    if (len == 0)
+    if (len == 0 || pkt->iwarp != NULL || !rs_tcp_payload(pkt, &sp))
         return RS_PDU_NONE;
+    const uint8_t *d = pkt->frame->data + sp.off;
     if (me->pdu_left != 0) {
+        *proto = me->pdu_proto;
         if (seq == me->pdu_next) {
-            if (len >= me->pdu_left) {
-                me->pdu_left = 0;
-                return RS_PDU_LAST;
+            if (len < me->pdu_left) {
+                me->pdu_left -= len;
+                me->pdu_next += len;
+                return RS_PDU_MIDDLE;
             }
-            me->pdu_left -= len;
-            me->pdu_next += len;
-            return RS_PDU_MIDDLE;
+            /* a TLS record may end where the next begins, to end in a later segment */
+            uint32_t used = me->pdu_left;
+            me->pdu_left = 0;
+            if (*proto == RS_PDU_TLS && tls_rest(d + used, sp.len - used, &left)) {
+                me->pdu_left = left;
+                me->pdu_next = seq + len;
+            }
+            return RS_PDU_LAST;
         }
         me->pdu_left = 0;       /* out of order: tshark's reassembly, not ours */
         s->counts.pdus_cut++;
+    }
+    if (tls_rest(d, sp.len, &left)) {
+        /* the segment's first record whole is TLS; one that starts here waits */
+        uint32_t first;
+        rs_ident_tls_header(d, sp.len, &first);
+        me->pdu_left = left;
+        me->pdu_next = seq + len;
+        me->pdu_proto = *proto = RS_PDU_TLS;
+        return first > sp.len ? RS_PDU_FIRST : RS_PDU_NONE;
     }
     if (!rs_ident_http_length(pkt, &total) || total <= len || total - len > UINT32_MAX)
         return RS_PDU_NONE;
     me->pdu_left = (uint32_t)(total - len);
     me->pdu_next = seq + len;
+    me->pdu_proto = *proto = RS_PDU_HTTP;
     return RS_PDU_FIRST;
 }
 
@@ -377,7 +417,7 @@ tcp_segment(struct rs_streams *s, struct stream *e, int side, const struct rs_pa
     in.base[side] = me->base;
     in.base[!side] = peer->base;
     tcp_seq_segment(&e->seq, &in, pkt, v, &s->unacked_budget, &s->unacked_untracked);
-    v->pdu_part = pdu_part(s, me, pkt, seq, v->len);
+    v->pdu_part = pdu_part(s, me, pkt, seq, v->len, &v->pdu_proto);
     e->fresh = false;
 }
 

@@ -113,8 +113,12 @@ rs_tcp_write_info(struct rs_info *in, const struct rs_packet *pkt)
     const uint8_t *line;
     size_t line_len;
 
-    /* An HTTP message's first segment: HTTP wrote its first line before TCP kept the
-     * segment for reassembly. */
+    /* A TLS record's first segment: TLS cleared Info before TCP kept the segment for
+     * reassembly; an HTTP message's: HTTP wrote its first line. */
+    if (part == RS_PDU_FIRST && pkt->stream->pdu_proto == RS_PDU_TLS) {
+        rs_info_str(in, segment_note + 1);
+        return;
+    }
     if (part == RS_PDU_FIRST && (line_len = rs_ident_http_line(pkt, &line)) > 0 &&
         printable(line, line_len)) {
         rs_info_add(in, "%.*s ", (int)line_len, (const char *)line);

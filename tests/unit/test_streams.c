@@ -135,15 +135,21 @@ test_handshake_and_relative_numbers(void **state)
     rs_streams_free(fx->st);
 }
 
-/* A segment of len octets whose payload begins with text (the rest zero). */
+/* A segment of len octets whose payload has n bytes at offset at (the rest zero). */
 static const struct rs_stream_view *
-feed_text(struct fixture *fx, struct seg s, const char *text)
+feed_bytes(struct fixture *fx, struct seg s, uint32_t at, const char *bytes, size_t n)
 {
     build(&fx->tf, 6, &s);
-    memcpy(fx->tf.bytes + 54, text, strlen(text));
+    memcpy(fx->tf.bytes + 54 + at, bytes, n);
     test_decode(&fx->tf.frame, &fx->pkt);
     rs_streams_process(fx->st, &fx->pkt);
     return fx->pkt.stream;
+}
+
+static const struct rs_stream_view *
+feed_text(struct fixture *fx, struct seg s, const char *text)
+{
+    return feed_bytes(fx, s, 0, text, strlen(text));
 }
 
 /* An HTTP message over three segments, as tshark's desegmentation shows it: the first
@@ -173,6 +179,33 @@ test_http_over_segments(void **state)
     v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1071u + 3 * h, 1, ACK, -1, 502, 10}, "");
     assert_int_equal(v->pdu_part, RS_PDU_NONE);     /* a gap: let go */
     assert_int_equal(rs_streams_counts(fx->st).pdus_cut, 1);
+    rs_streams_free(fx->st);
+}
+
+/* TLS records over segments, by their lengths, on any port: a record of 100 bytes over
+ * three segments (first, middle, last), the last also starting one of 40 that ends in
+ * the next; a record the segment holds whole is none. */
+static void
+test_tls_over_segments(void **state)
+{
+    static const char rec100[] = "\x17\x03\x03\x00\x5f", rec40[] = "\x17\x03\x03\x00\x23";
+    struct fixture *fx = fixture_new(16);
+
+    (void)state;
+    const struct rs_stream_view *v =
+        feed_bytes(fx, (struct seg){1, 2, 50000, 8090, 1, 1, ACK, -1, 502, 50}, 0, rec100, 5);
+    assert_int_equal(v->pdu_part, RS_PDU_FIRST);
+    assert_int_equal(v->pdu_proto, RS_PDU_TLS);
+    v = feed_text(fx, (struct seg){1, 2, 50000, 8090, 51, 1, ACK, -1, 502, 30}, "");
+    assert_int_equal(v->pdu_part, RS_PDU_MIDDLE);
+    v = feed_bytes(fx, (struct seg){1, 2, 50000, 8090, 81, 1, ACK, -1, 502, 40}, 20, rec40, 5);
+    assert_int_equal(v->pdu_part, RS_PDU_LAST);
+    v = feed_text(fx, (struct seg){1, 2, 50000, 8090, 121, 1, ACK, -1, 502, 20}, "");
+    assert_int_equal(v->pdu_part, RS_PDU_LAST);
+    assert_int_equal(v->pdu_proto, RS_PDU_TLS);
+    v = feed_bytes(fx, (struct seg){1, 2, 50000, 8090, 141, 1, ACK, -1, 502, 40}, 0, rec40, 5);
+    assert_int_equal(v->pdu_part, RS_PDU_NONE);     /* whole in one segment */
+    assert_int_equal(rs_streams_counts(fx->st).pdus_cut, 0);
     rs_streams_free(fx->st);
 }
 
@@ -350,6 +383,7 @@ main(void)
         cmocka_unit_test(test_handshake_and_relative_numbers),
         cmocka_unit_test(test_mid_stream_and_scaling_unknown),
         cmocka_unit_test(test_http_over_segments),
+        cmocka_unit_test(test_tls_over_segments),
         cmocka_unit_test(test_indexes_per_protocol_and_port_reuse),
         cmocka_unit_test(test_syn_after_reset),
         cmocka_unit_test(test_bounded_with_evictions),

@@ -38,6 +38,9 @@ bool rs_ident_http_start(const struct rs_packet *pkt);
 /* When pkt's TCP segment begins an HTTP message whose headers it holds whole, with a
  * Content-Length: true, with the message's length (headers and body) in *total. */
 bool rs_ident_http_length(const struct rs_packet *pkt, uint64_t *total);
+/* A TLS record's header at d (n bytes there): content type 20 to 24, version 3.x, a
+ * length no record exceeds; true with the record's length, header included, in *len. */
+bool rs_ident_tls_header(const uint8_t *d, uint32_t n, uint32_t *len);
 /* The request or status line an HTTP segment begins with (without its CR LF): its length
  * and *line, or 0 when there is none. */
 size_t rs_ident_http_line(const struct rs_packet *pkt, const uint8_t **line);

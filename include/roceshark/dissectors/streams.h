@@ -43,6 +43,11 @@
 #define RS_TCPA_REUSED_PORTS 0x2000
 #define RS_TCPA_SPURIOUS_RETRANSMISSION 0x4000
 
+/* A segment with one of these goes to no protocol above TCP (no data), as Wireshark's TCP
+ * keeps retransmitted and out-of-order bytes from its subdissectors. */
+#define RS_TCPA_NOT_HANDED_ON (RS_TCPA_RETRANSMISSION | RS_TCPA_FAST_RETRANSMISSION | \
+                               RS_TCPA_SPURIOUS_RETRANSMISSION | RS_TCPA_OUT_OF_ORDER)
+
 struct rs_tcp_analysis {
     bool shown;             /* tshark shows "[SEQ/ACK analysis]" for the segment */
     uint16_t flags;         /* RS_TCPA_* */
@@ -66,16 +71,22 @@ struct rs_tcp_analysis {
 #define RS_TCPC_FIN 0x10
 #define RS_TCPC_RST 0x20
 
-/* A TCP segment's part in an HTTP message spread over segments, as tshark's TCP
- * desegmentation shows it (struct rs_stream_view.pdu_part): the earlier segments are "[TCP
- * segment of a reassembled PDU]" (the first one with the request or status line in Info),
- * the last is HTTP. Followed in order only: a segment out of order ends the message, and
- * its segments stay as they are. */
+/* A TCP segment's part in an HTTP message or a TLS record spread over segments, as tshark's
+ * TCP desegmentation shows it (struct rs_stream_view.pdu_part, .pdu_proto): the earlier
+ * segments are "[TCP segment of a reassembled PDU]" (an HTTP message's first with its
+ * request or status line in Info), the last is HTTP or TLS. Followed in order only: a
+ * segment out of order ends the message, and its segments stay as they are. */
 enum rs_pdu_part {
     RS_PDU_NONE = 0,
-    RS_PDU_FIRST,           /* the message's first segment, its headers whole in it */
+    RS_PDU_FIRST,           /* the first segment: an HTTP message's headers whole in it, or
+                               a TLS record's header */
     RS_PDU_MIDDLE,
-    RS_PDU_LAST             /* the segment that completes the message */
+    RS_PDU_LAST             /* the segment that completes it */
+};
+
+enum rs_pdu_proto {
+    RS_PDU_HTTP = 1,
+    RS_PDU_TLS
 };
 
 /* What the stage found for one frame; valid until the next. */
@@ -98,6 +109,7 @@ struct rs_stream_view {
     uint8_t completeness;   /* RS_TCPC_* as the conversation stood before this segment */
     bool fin_first;         /* a FIN, before any from the other side (fin_active) */
     uint8_t pdu_part;       /* enum rs_pdu_part */
+    uint8_t pdu_proto;      /* and of what: enum rs_pdu_proto */
     struct rs_tcp_analysis analysis;
     /* ICMP and ICMPv6 echo replies only */
     uint64_t echo_request;  /* the request's frame number (icmp.resp_to), 0 when unseen */
@@ -125,8 +137,9 @@ struct rs_streams_counts {
     uint64_t echoes_evicted;    /* unanswered echo requests forgotten for newer ones */
     uint64_t unacked_untracked; /* TCP segments the sequence analysis did not hold (its
                                    budget for all conversations was spent) */
-    uint64_t pdus_cut;      /* HTTP messages over segments whose rest came out of order, or
-                               whose conversation was forgotten: not desegmented */
+    uint64_t pdus_cut;      /* HTTP messages and TLS records over segments whose rest came
+                               out of order, or whose conversation was forgotten: not
+                               desegmented */
 };
 
 /* Unacknowledged TCP segments the sequence analysis holds for all conversations at once
