@@ -5,18 +5,19 @@ followed across them, as roceshark correlate finds it. On node0 and node1 of an 
 with three packets taken out of node1: the heading's totals are correlate's (3 lost), a row
 per packet (its segment's delay, or LOST), `x` keeps the three lost packets alone (their
 QP and PSN those taken out), and Enter on one shows that frame of node0 in the Packets view.
-With two packets CE-marked at node1, `x` keeps those two, marked CE on A>B. With one -r,
-F8 says what it needs."""
+With two packets CE-marked at node1, `x` keeps those two, marked CE on A>B. With 12 points
+in a line (more segments than the terminal is wide for), Right scrolls the segment columns
+to the one that lost a packet. With one -r, F8 says what it needs."""
 import re
 
 import rstest as t
-from corrcaps import cut_node1, files
+from corrcaps import chain, cut_node1, files
 from tuitmux import keys, start, stop_session, wait_for
 
 tmp = t.tempdir()
 n0 = files("nccl")[0]
 cut_pcap, _, marked_pcap, gone, marked = cut_node1(tmp)
-ROW = re.compile(r"^\s*([A-H]):(\d+)\s+([A-H](?:,[A-H])*)\s+(.*)$")
+ROW = re.compile(r"^\s*([A-Z]+):(\d+)\s+([A-Z]+(?:,[A-Z]+)*)\s+(.*)$")
 
 
 def totals(b):
@@ -78,6 +79,23 @@ got = rows(lines)
 t.check(all(re.search(r"A>B CE [\d.]+us", m.group(4)) and m.group(3) == "A,B" for m in got)
         and {qp_psn(m.group(4)) for m in got} == marked,
         "CE marked on A>B: %r, want %r" % ([m.group(0) for m in got], marked))
+stop_session()
+
+# 12 points in a line (corrcaps.chain): one packet lost on I>J, the 9th segment, one missed
+# at E, one CE-marked on F>G. At 120 columns some 5 segment columns show; Right scrolls them.
+points, _, _ = chain(tmp, 12, 10, [0] + [k * 100 + 3 for k in range(1, 12)], 9, 4, 6)
+start(tmp, 120, 40, [x for f in points for x in ("-r", f)])
+wait_for(lambda s: "loaded" in s[-1], "12 points load")
+keys("F8", "x")
+lines = wait_for(lambda s: len(rows(s)) == 3, "x: lost, missed and CE-marked alone")
+t.check("Segment 1 " in lines[3] and "Segment 9" not in lines[3] and
+        not any("I>J LOST" in l for l in lines), "12 points, unscrolled: %r" % lines[3])
+keys(*["Right"] * 5)
+lines = wait_for(lambda s: "<  Segment 6 " in s[3], "Right x5: from segment 6")
+t.check(sum("I>J LOST" in l for l in lines) == 1 and "Segment 1 " not in lines[3],
+        "12 points, scrolled: %r" % lines[3:8])
+keys(*["Left"] * 6)
+wait_for(lambda s: s[3].split()[2:4] == ["Segment", "1"], "Left x6: back to segment 1")
 stop_session()
 
 # One file: F8 is not in the bar, and says what it needs.
