@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/identify.h>
 #include <roceshark/dissectors/streams.h>
 #include <roceshark/dissectors/icmp.h>
 #include <roceshark/dissectors/iwarp.h>
@@ -215,6 +216,9 @@ rs_packet_data(const struct rs_packet *pkt, unsigned occ, const uint8_t **data, 
      * Wireshark (its tcp.no_subdissector_on_error). */
     if (pkt->stream != NULL && (pkt->stream->pdu_part != RS_PDU_NONE ||
                                 (pkt->stream->analysis.flags & RS_TCPA_NOT_HANDED_ON)))
+        return false;
+    /* HTTP or TLS takes a segment that holds its message or record whole */
+    if (rs_packet_has(pkt, RS_LAYER_TCP) && rs_ident_tcp_message(pkt))
         return false;
     if (occ != 0 || !frame_data(pkt, &sp))
         return false;

@@ -5,7 +5,8 @@
  * an 802.3 frame's LLC addresses, an IP protocol number; TLS by its record header on any
  * port and HTTP by its start line, where the segment holds a whole record or message
  * (Wireshark's reassembly shows a part of one as plain TCP). Their names show in
- * frame.protocols and are filter terms (the fields at the end); their bytes stay data.
+ * frame.protocols and are filter terms (the fields at the end); their bytes stay data, but
+ * those of a segment HTTP or TLS takes whole (rs_ident_tcp_message()), as Wireshark's.
  */
 #include <string.h>
 #include <strings.h>
@@ -214,6 +215,22 @@ http_message(const uint8_t *d, uint32_t n)
     return true;
 }
 
+/* The bytes above TCP or UDP: the segment's payload whatever takes it (rs_packet_data()
+ * gives none of a segment HTTP or TLS takes whole). */
+static bool
+l4_payload(const struct rs_packet *pkt, bool tcp, const uint8_t **d, uint32_t *n)
+{
+    struct rs_span sp;
+
+    if (!tcp)
+        return rs_packet_data(pkt, 0, d, n);
+    if (!rs_tcp_payload(pkt, &sp))
+        return false;
+    *d = pkt->frame->data + sp.off;
+    *n = sp.len;
+    return true;
+}
+
 static const struct rs_ident_protocol *
 above_l4(const struct rs_packet *pkt)
 {
@@ -228,7 +245,7 @@ above_l4(const struct rs_packet *pkt)
     if (tcp && pkt->stream != NULL && pkt->stream->pdu_part != RS_PDU_NONE)
         return pkt->stream->pdu_part != RS_PDU_LAST ? NULL :
                pkt->stream->pdu_proto == RS_PDU_TLS ? &protocols[I_TLS] : &protocols[I_HTTP];
-    if (pkt->encap == RS_ENCAP_ROCEV2 || pkt->iwarp != NULL || !rs_packet_data(pkt, 0, &d, &n) ||
+    if (pkt->encap == RS_ENCAP_ROCEV2 || pkt->iwarp != NULL || !l4_payload(pkt, tcp, &d, &n) ||
         n == 0)
         return NULL;
     if (tcp && tls_record(d, n))
@@ -257,6 +274,22 @@ http_payload(const struct rs_packet *pkt, const uint8_t **d, uint32_t *n)
     *n = sp.len;
     return by_port(rs_load_be16(l4), ON_TCP) == &protocols[I_HTTP] ||
            by_port(rs_load_be16(l4 + 2), ON_TCP) == &protocols[I_HTTP];
+}
+
+bool
+rs_ident_tcp_message(const struct rs_packet *pkt)
+{
+    const uint8_t *d;
+    uint32_t n;
+
+    if (!rs_packet_has(pkt, RS_LAYER_TCP) || pkt->iwarp != NULL ||
+        pkt->encap == RS_ENCAP_ROCEV2 || !l4_payload(pkt, true, &d, &n))
+        return false;
+    if (tls_record(d, n))
+        return true;
+    const uint8_t *l4 = rs_packet_at(pkt, RS_LAYER_TCP);
+    return (by_port(rs_load_be16(l4), ON_TCP) == &protocols[I_HTTP] ||
+            by_port(rs_load_be16(l4 + 2), ON_TCP) == &protocols[I_HTTP]) && http_message(d, n);
 }
 
 bool

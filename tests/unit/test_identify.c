@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <roceshark/dissectors/filter.h>
+#include <roceshark/dissectors/flow.h>
 #include <roceshark/dissectors/identify.h>
 #include <roceshark/dissectors/print.h>
 
@@ -133,16 +134,22 @@ test_tls_and_http(void **state)
     static const char post_head[] = "POST /v2 HTTP/1.1\r\nContent-Length: 10\r\n\r\n";
     static const char post_whole[] = "POST /v2 HTTP/1.1\r\ncontent-length: 4\r\n\r\nabcd";
     static const uint8_t record[] = {23, 3, 3, 0, 3, 'a', 'b', 'c'};
+    const uint8_t *d;
+    uint32_t n;
 
     (void)state;
-    /* a whole TLS record, on any port */
+    /* a whole TLS record, on any port: TLS takes its bytes, data none */
     build_ip(6, 46838, 2000, record, sizeof(record));
     assert_string_equal(protocols(), "eth:ethertype:ip:tcp:tls");
+    assert_false(rs_packet_data(&pkt, 0, &d, &n));
+    assert_false(matches("data"));
     /* a record that goes on in the next segment: TCP keeps it */
     build_ip(6, 46838, 443, record, sizeof(record) - 1);
     assert_string_equal(protocols(), "eth:ethertype:ip:tcp:data");
+    assert_true(matches("data"));
     build_ip(6, 40000, 80, get, sizeof(get) - 1);
     assert_string_equal(protocols(), "eth:ethertype:ip:tcp:http");
+    assert_false(matches("data"));
     /* a body announced and not all here; then one that is */
     build_ip(6, 40000, 80, post_head, sizeof(post_head) - 1);
     assert_string_equal(named(), "-");
@@ -154,6 +161,7 @@ test_tls_and_http(void **state)
     /* HTTP's port with other bytes */
     build_ip(6, 40000, 8080, "hello", 5);
     assert_string_equal(named(), "-");
+    assert_true(matches("data.len == 5"));
 }
 
 static void

@@ -32,6 +32,11 @@ struct rs_ident_protocol {
 /* The protocol above the layers we decode that pkt carries, or NULL. */
 const struct rs_ident_protocol *rs_ident_protocol(const struct rs_packet *pkt);
 
+/* Whether pkt's TCP segment is HTTP's or TLS's whole: a whole TLS record from its first
+ * byte, or a whole HTTP message to or from HTTP's port. Wireshark hands such a segment's
+ * bytes to HTTP or TLS, none to data. */
+bool rs_ident_tcp_message(const struct rs_packet *pkt);
+
 /* Whether pkt's TCP segment, to or from HTTP's port, begins an HTTP message (a request
  * or status line at its first byte), whether the segment holds it whole or not. */
 bool rs_ident_http_start(const struct rs_packet *pkt);
