@@ -67,7 +67,8 @@ print_bounds_hit(const struct read_opts *ro, const struct rs_pipeline *pipe,
  * a delta is from by its number, frame 1 being always the first frame read: so a
  * session's frame 1 has a delta of 0, its frame 2 the time since the first frame of all,
  * and a frame whose number is that of the frame shown last, in an earlier session, is
- * timed from it (the display filter's delta follows the same rule in the pipeline). */
+ * timed from it (the display filter's delta and -t dd's column follow the same rule in
+ * the pipeline: rs_pipeline_analyze()). */
 struct read_session {
     unsigned long long number;  /* frames of the current session */
     unsigned long long resets;
@@ -75,7 +76,6 @@ struct read_session {
     unsigned long long shown_session;   /* its session (resets before it) */
     struct rs_time shown_time;          /* and its time */
     bool shown_any;
-    bool printed_first;         /* the frame printed last was a session's frame 1 */
     int rc;                     /* a reset without memory */
 };
 
@@ -119,16 +119,6 @@ session_next(struct read_run *run, struct rs_frame *frame)
              s->shown_session != s->resets)
         frame->delta = rs_time_sub(rs_frame_time(frame), s->shown_time);
     return true;
-}
-
-/* -M: -t dd's column is timed as the display filter's delta: after a session's frame 1,
- * from the first frame of all (rs_print_summary() times it from out->last_shown). */
-static void
-session_print(struct read_session *s, struct rs_out *out, const struct rs_frame *frame)
-{
-    if (s->printed_first)
-        out->last_shown = rs_time_sub(rs_frame_time(frame), frame->rel);
-    s->printed_first = frame->number == 1;
 }
 
 /* The next frame to run through the pipeline: 1, or 0 at the end (-c, -a, the source's
@@ -207,8 +197,6 @@ read_serial(struct read_run *run, struct rs_pipeline *pipe, struct rs_out *out)
         run_tally(run, &frame, r, cookie);
         if (!r->match)
             continue;
-        if (run->ro->session_frames != 0)
-            session_print(&run->session, out, &frame);
         if (!run->ro->quiet)
             read_print_frame(out, run->ro, &r->pkt, shown == 0);
         shown++;

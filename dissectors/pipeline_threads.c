@@ -9,14 +9,14 @@
  *
  * The steps that carry state across frames (reading the source, the pipeline's streams,
  * iWARP and analysis stages with the filter, the caller's tally (read's statistics and
- * -w, the TUI's index), the output) run on
- * one thread at a time and in capture order, so what they produce cannot depend on the
- * number of threads; decoding and formatting, which read one frame alone, run on any
- * thread. What a frame's formatting reads of the stateful stages is copied into its slot
- * when it is analyzed: its facts, its TCP/UDP stream view, whether it is the first frame
- * shown and the time of the frame shown before it. An iWARP view points into the
- * reassembly buffers, which the next frame changes: such a frame is formatted in the
- * analyze step, into a buffer of the batch's own, and copied into place later.
+ * -w, the TUI's index), the output) run on one thread at a time and in capture order, so
+ * what they produce cannot depend on the number of threads; decoding and formatting,
+ * which read one frame alone, run on any thread. What a frame's formatting reads of the
+ * stateful stages is in its slot once it is analyzed: its facts, its TCP/UDP stream view
+ * (copied), whether it is the first frame shown, and the time since the frame shown
+ * before it (the packet's delta_shown, which the analysis computes). An iWARP view points
+ * into the reassembly buffers, which the next frame changes: such a frame is formatted in
+ * the analyze step, into a buffer of the batch's own, and copied into place later.
  *
  * Memory is bounded: at most 2 * N + 2 batches are in flight, each of at most
  * BATCH_FRAMES frames and BATCH_BYTES of their bytes (one larger frame takes a batch of
@@ -57,8 +57,6 @@ struct slot {
     struct rs_stream_view stream;       /* the streams stage's view, copied */
     bool shown;                         /* passed the filter (and came before a stop) */
     bool first;                         /* the first frame shown */
-    bool shown_before;                  /* a frame was shown before it, at time prev */
-    struct rs_time prev;
     bool early;                         /* formatted in the analyze step: early_len bytes */
     size_t early_len;                   /* of the batch's early text, in slot order */
 };
@@ -93,7 +91,6 @@ struct engine {
     bool have_pending;
     /* The analyze step's own. */
     uint64_t shown;
-    struct rs_time last_shown;
     bool failed_alloc;
 };
 
@@ -170,8 +167,6 @@ step_decode(struct engine *e, struct batch *b)
 static void
 format_slot(struct engine *e, struct rs_out *o, struct slot *s)
 {
-    o->shown_before = s->shown_before;
-    o->last_shown = s->prev;
     e->ops->format(e->ops->ctx, o, &s->result.pkt, s->first);
 }
 
@@ -192,10 +187,7 @@ step_analyze(struct engine *e, struct batch *b)
             continue;
         s->shown = true;
         s->first = e->shown == 0;
-        s->shown_before = e->shown > 0;
-        s->prev = e->last_shown;
         e->shown++;
-        e->last_shown = rs_frame_time(&s->frame);
         if (!e->print)
             continue;       /* nothing formats it: the views need not outlive the tally */
         if (s->result.pkt.stream != NULL) {

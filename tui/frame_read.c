@@ -175,8 +175,8 @@ read_frame(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d,
 
 /* frame.time_delta_displayed under a filter: the time since the shown frame before this
  * one (0 for the first), as read -Y gives it; without a filter the frame's own delta. */
-static void
-delta_shown(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d)
+void
+rs_tui_model_delta_shown(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d)
 {
     struct rs_tui_frame prev;
 
@@ -224,9 +224,9 @@ rs_tui_model_decode_at(struct rs_tui_model *m, uint64_t number, struct rs_tui_de
         }
         rc = frame_state_apply(d, state, e.state_len, err);
     }
-    /* A search (c) reads rows, which do not show it: only a frame shown alone needs it. */
+    /* A search (c) asks for it only when its rows show it (-t dd). */
     if (rc == 0 && c == NULL)
-        delta_shown(m, number, d);
+        rs_tui_model_delta_shown(m, number, d);
     return rc;
 }
 

@@ -37,10 +37,6 @@ rs_tui_row_text(const struct rs_tui_decoded *d, const struct rs_tui_time_opts *t
     if ((rc = text_out(&o, 256, err)) != 0)
         return rc;
     o.time_col = time != NULL ? time->col : RS_TIME_COL_RELATIVE;
-    if (time != NULL && time->have_prev_shown) {
-        o.shown_before = true;
-        o.last_shown = time->prev_shown;
-    }
     rs_print_summary(&o, &d->pkt);
     if (o.failed || rs_out_reserve(&o, 1) == NULL) {
         rs_out_free(&o);

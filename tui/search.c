@@ -194,10 +194,10 @@ chunk_numbers(struct search *s, uint64_t first, uint64_t last, uint64_t *numbers
     pthread_mutex_unlock(&m->mu);
 }
 
-/* Whether the line of frame number, at position pos, holds the text; -1 on an error. */
+/* Whether the line of frame number holds the text; -1 on an error. */
 static int
 search_one(struct search *s, struct matcher *mt, struct rs_out *o, struct rs_tui_decoded *d,
-           struct rs_tui_cursor *c, uint64_t pos, uint64_t number, char *err)
+           struct rs_tui_cursor *c, uint64_t number, char *err)
 {
     struct rs_tui_model *m = s->m;
     int rc;
@@ -207,14 +207,8 @@ search_one(struct search *s, struct matcher *mt, struct rs_out *o, struct rs_tui
         return -1;
     }
     o->len = 0;
-    /* The frame listed before it, for a time column of "since the one shown before". */
-    if (o->time_col == RS_TIME_COL_DELTA_SHOWN) {
-        struct rs_tui_frame prev;
-        o->shown_before = pos > 0 &&
-                          rs_tui_model_frame(m, rs_tui_model_shown_frame(m, pos - 1), &prev);
-        if (o->shown_before)
-            o->last_shown = (struct rs_time){prev.ts_sec, (int32_t)prev.ts_nsec};
-    }
+    if (o->time_col == RS_TIME_COL_DELTA_SHOWN)
+        rs_tui_model_delta_shown(m, number, d);
     rs_print_summary(o, &d->pkt);
     if (o->failed) {
         search_fail(s, RS_ENOMEM, "search: out of memory");
@@ -252,7 +246,7 @@ search_main(void *arg)
         int hit = 0;
         chunk_numbers(s, first, last, numbers);
         for (i = first; i <= last && hit == 0; i++)
-            hit = search_one(s, &mt, &o, &d, c, (s->after + i) % s->n, numbers[i - first], err);
+            hit = search_one(s, &mt, &o, &d, c, numbers[i - first], err);
         if (hit > 0)
             search_found(s, i - 1);
         uint64_t looked = atomic_fetch_add(&s->looked, i - first) + (i - first);

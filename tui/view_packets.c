@@ -39,21 +39,6 @@ kind_pair(uint8_t kind)
     return PAIR_NONE;
 }
 
-/* The time column's options for the row of the shown frame at position pos. */
-static struct rs_tui_time_opts
-row_time(struct tui *t, uint64_t pos)
-{
-    struct rs_tui_time_opts o = {.col = t->time_col};
-    struct rs_tui_frame prev;
-
-    if (t->time_col == RS_TIME_COL_DELTA_SHOWN && pos > 0 &&
-        rs_tui_model_frame(t->model, rs_tui_model_shown_frame(t->model, pos - 1), &prev)) {
-        o.have_prev_shown = true;
-        o.prev_shown = (struct rs_time){prev.ts_sec, (int32_t)prev.ts_nsec};
-    }
-    return o;
-}
-
 /* The row of the shown frame at position pos; its time column's width in *time_w. */
 static void
 draw_list_row(struct tui *t, int y, int cols, uint64_t pos, bool selected, int *time_w)
@@ -67,7 +52,7 @@ draw_list_row(struct tui *t, int y, int cols, uint64_t pos, bool selected, int *
         tui_put(t, y, 0, cols, err, tui_attr(t, PAIR_BAD));
         return;
     }
-    struct rs_tui_time_opts time = row_time(t, pos);
+    struct rs_tui_time_opts time = {.col = t->time_col};     /* dd: the decoded delta */
     if (rs_tui_row_text(&t->dec, &time, &line, err) != 0) {
         tui_put(t, y, 0, cols, err, tui_attr(t, PAIR_BAD));
         return;

@@ -219,11 +219,13 @@ clock_time(const struct rs_frame *f, bool utc, bool date, bool day_of_year, char
     snprintf(buf + n, size - n, "%s", frac);
 }
 
-/* The time column, as -t asks; the frames shown so far matter for "dd". */
+/* The time column, as -t asks; "dd" is the packet's delta_shown, which the pipeline
+ * computes in capture order whatever thread formats the frame. */
 static void
-time_column(struct rs_out *o, const struct rs_frame *f, char *buf, size_t size)
+time_column(const struct rs_out *o, const struct rs_packet *pkt, char *buf, size_t size)
 {
-    struct rs_time t = rs_frame_time(f), shown = o->shown_before ? o->last_shown : t;
+    const struct rs_frame *f = pkt->frame;
+    struct rs_time t = rs_frame_time(f);
     struct rs_time v = f->rel;
 
     switch (o->time_col) {
@@ -247,7 +249,7 @@ time_column(struct rs_out *o, const struct rs_frame *f, char *buf, size_t size)
         v = f->delta;
         break;
     case RS_TIME_COL_DELTA_SHOWN:
-        v = rs_time_sub(t, shown);
+        v = pkt->delta_shown;
         break;
     default:
         break;
@@ -279,9 +281,7 @@ rs_print_summary(struct rs_out *o, const struct rs_packet *pkt)
     char src[RS_PRINT_ADDRESS_MAX], dst[RS_PRINT_ADDRESS_MAX], info[512];
     char when[64];
 
-    time_column(o, f, when, sizeof(when));
-    o->shown_before = true;
-    o->last_shown = rs_frame_time(f);
+    time_column(o, pkt, when, sizeof(when));
     rs_print_addresses(pkt, src, dst, sizeof(src));
     size_t info_len = rs_print_info(pkt, info, sizeof(info));
     rs_out_pad_u64(o, f->number, 5);
@@ -330,9 +330,7 @@ rs_print_psml(struct rs_out *o, const struct rs_packet *pkt)
     const struct rs_frame *f = pkt->frame;
     char src[RS_PRINT_ADDRESS_MAX], dst[RS_PRINT_ADDRESS_MAX], info[512], when[64];
 
-    time_column(o, f, when, sizeof(when));
-    o->shown_before = true;
-    o->last_shown = rs_frame_time(f);
+    time_column(o, pkt, when, sizeof(when));
     rs_print_addresses(pkt, src, dst, sizeof(src));
     rs_print_info(pkt, info, sizeof(info));
     rs_out_printf(o, "<packet>\n<section>%llu</section>\n<section>",

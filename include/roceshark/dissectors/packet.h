@@ -164,7 +164,8 @@ struct rs_packet {
      * item by item, as Wireshark's does. */
     uint8_t item;
     /* Time since the last frame the display filter kept before this one
-     * (frame.time_delta_displayed): the pipeline's, else the frame's delta. */
+     * (frame.time_delta_displayed and -t dd's column): the pipeline's, computed in
+     * capture order, else the frame's delta. */
     struct rs_time delta_shown;
 };
 

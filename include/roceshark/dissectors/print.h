@@ -41,8 +41,6 @@ struct rs_out {
     bool failed;            /* a write failed: stop producing output */
     uint8_t time_col;       /* enum rs_time_col */
     bool tabs;              /* -T tabs: the summary's padded columns split by tabs */
-    bool shown_before;      /* for RS_TIME_COL_DELTA_SHOWN: a summary line went out */
-    struct rs_time last_shown;  /* and its frame's time */
     const char *gap;        /* -S: the line that ends a frame's tree or bytes (NULL: an
                                empty one) */
     bool data_hex;          /* the tree shows the bytes of each Data item in hex, as

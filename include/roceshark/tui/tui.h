@@ -335,9 +335,13 @@ struct rs_tui_cursor;
 int rs_tui_cursor_new(struct rs_tui_cursor **out, char *err);
 void rs_tui_cursor_free(struct rs_tui_cursor *c);
 /* rs_tui_model_decode through the cursor c, for the frame's row (a search): its CRCs
- * are checked again only where the ingest found one bad, since a row shows only that. */
+ * are checked again only where the ingest found one bad, since a row shows only that,
+ * and d->pkt.delta_shown is left as the frame's delta (rs_tui_model_delta_shown). */
 int rs_tui_model_decode_at(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d,
                            struct rs_tui_cursor *c, char *err);
+/* d->pkt.delta_shown (frame.time_delta_displayed, -t dd's column) of frame number, as
+ * the filter shown stands: rs_tui_model_decode sets it, a search's rows ask for it. */
+void rs_tui_model_delta_shown(struct rs_tui_model *m, uint64_t number, struct rs_tui_decoded *d);
 
 /* A long job's progress (done of total) and a flag that stops it, shared with the
  * screen's thread. */
@@ -349,16 +353,14 @@ struct rs_tui_work {
 /* --- What the packet list and the detail pane show of a frame read back --- */
 
 /* The time column of the packet list, as read's -t: col is an enum rs_time_col
- * (print.h); prev_shown, when had, the time of the frame listed before (for
- * RS_TIME_COL_DELTA_SHOWN). */
+ * (print.h). */
 struct rs_tui_time_opts {
     uint8_t col;
-    bool have_prev_shown;
-    struct rs_time prev_shown;
 };
 
 /* The packet list's row: the line `read` prints for the frame (with -t as
- * time says; NULL: relative), without its newline, in *out (to be freed). */
+ * time says; NULL: relative), without its newline, in *out (to be freed). With -t dd
+ * the column is d->pkt.delta_shown (rs_tui_model_delta_shown). */
 int rs_tui_row_text(const struct rs_tui_decoded *d, const struct rs_tui_time_opts *time,
                     char **out, char *err);
 
