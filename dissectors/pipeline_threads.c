@@ -2,7 +2,7 @@
 /*
  * pipeline_threads.c - a pipeline on N threads (`read --threads N`, the TUI's ingest):
  * the frames in batches through five steps, on N threads that each take whichever step
- * is ready:
+ * is ready, but for the analyze step, which is the caller's thread's alone (pick()):
  *
  *     read (in order) -> decode (any batch) -> analyze (in order) -> format (any batch)
  *                                                       -> write (in order)
@@ -239,61 +239,92 @@ step_write(struct engine *e, struct batch *b)
         atomic_store(&e->stop, true);
 }
 
-/* What a thread does next, under the lock: the ordered steps first, as every frame
- * waits on them; NULL with *done when nothing is left. */
+/* What a thread does next, under the lock; NULL with *done when nothing is left.
+ *
+ * One thread, the analyst, runs every analyze step: the stateful stages' tables stay in
+ * its core's caches (taken by whichever thread was free, they moved between the cores,
+ * and on the mixed traffic of bench_read.py the step cost more than on one thread). It
+ * takes the step first, since every frame waits on it, and helps with the rest in
+ * between. The others keep it fed: the batches it will take next are decoded first, so
+ * that it decodes none itself, then read ahead, then formatted. */
 enum step { STEP_READ, STEP_DECODE, STEP_ANALYZE, STEP_FORMAT, STEP_WRITE };
 
 static struct batch *
-pick(struct engine *e, enum step *step, bool *done)
+pick_analyze(struct engine *e)
 {
-    *done = false;
-    if (atomic_load(&e->stop))
-        e->input_done = true;   /* the frames read go through; no more are read */
-    if (!e->writing && e->next_write < e->next_analyze &&
-        batch_of(e, e->next_write)->state == BATCH_FORMATTED) {
-        e->writing = true;
-        *step = STEP_WRITE;
-        return batch_of(e, e->next_write);
-    }
-    if (!e->analyzing && e->next_analyze < e->next_read) {
-        struct batch *b = batch_of(e, e->next_analyze);
-        if (b->state == BATCH_DECODED || b->state == BATCH_READ) {
-            e->analyzing = true;
-            *step = STEP_ANALYZE;
-            return b;
-        }
-    }
-    if (!e->reading && !e->input_done && batch_of(e, e->next_read)->state == BATCH_FREE) {
-        e->reading = true;
-        *step = STEP_READ;
-        return batch_of(e, e->next_read);
-    }
-    for (uint64_t seq = e->next_write; seq < e->next_analyze; seq++) {
-        if (batch_of(e, seq)->state == BATCH_ANALYZED) {
-            *step = STEP_FORMAT;
+    if (e->analyzing || e->next_analyze == e->next_read)
+        return NULL;
+    struct batch *b = batch_of(e, e->next_analyze);
+    return b->state == BATCH_DECODED || b->state == BATCH_READ ? b : NULL;
+}
+
+static struct batch *
+pick_write(struct engine *e)
+{
+    if (e->writing || e->next_write == e->next_analyze)
+        return NULL;
+    struct batch *b = batch_of(e, e->next_write);
+    return b->state == BATCH_FORMATTED ? b : NULL;
+}
+
+static struct batch *
+pick_read(struct engine *e)
+{
+    if (e->reading || e->input_done)
+        return NULL;
+    struct batch *b = batch_of(e, e->next_read);
+    return b->state == BATCH_FREE ? b : NULL;
+}
+
+/* The oldest batch in [from, to) in state want. */
+static struct batch *
+pick_oldest(struct engine *e, uint64_t from, uint64_t to, enum batch_state want)
+{
+    for (uint64_t seq = from; seq < to; seq++)
+        if (batch_of(e, seq)->state == want)
             return batch_of(e, seq);
-        }
-    }
-    for (uint64_t seq = e->next_analyze + 1; seq < e->next_read; seq++) {
-        if (batch_of(e, seq)->state == BATCH_READ) {
-            *step = STEP_DECODE;
-            return batch_of(e, seq);
-        }
-    }
-    *done = e->input_done && !e->reading && e->next_write == e->next_read;
     return NULL;
 }
 
-static void *
-worker(void *arg)
+static struct batch *
+pick(struct engine *e, bool analyst, enum step *step, bool *done)
 {
-    struct engine *e = arg;
+    struct batch *b;
+
+    *done = false;
+    if (atomic_load(&e->stop))
+        e->input_done = true;   /* the frames read go through; no more are read */
+    if (analyst && (b = pick_analyze(e)) != NULL) {
+        e->analyzing = true;
+        *step = STEP_ANALYZE;
+    } else if ((b = pick_write(e)) != NULL) {
+        e->writing = true;
+        *step = STEP_WRITE;
+    } else if (!analyst &&
+               (b = pick_oldest(e, e->next_analyze, e->next_read, BATCH_READ)) != NULL) {
+        *step = STEP_DECODE;
+    } else if ((b = pick_read(e)) != NULL) {
+        e->reading = true;
+        *step = STEP_READ;
+    } else if ((b = pick_oldest(e, e->next_write, e->next_analyze, BATCH_ANALYZED)) != NULL) {
+        *step = STEP_FORMAT;
+    } else if ((b = pick_oldest(e, e->next_analyze + 1, e->next_read, BATCH_READ)) != NULL) {
+        *step = STEP_DECODE;    /* the analyst's: not the batch it takes next */
+    } else {
+        *done = e->input_done && !e->reading && e->next_write == e->next_read;
+    }
+    return b;
+}
+
+static void
+worker(struct engine *e, bool analyst)
+{
     enum step step;
     bool done, more = true;
 
     pthread_mutex_lock(&e->lock);
     for (;;) {
-        struct batch *b = pick(e, &step, &done);
+        struct batch *b = pick(e, analyst, &step, &done);
         if (b == NULL) {
             if (done)
                 break;
@@ -355,14 +386,13 @@ worker(void *arg)
     }
     pthread_cond_broadcast(&e->cond);
     pthread_mutex_unlock(&e->lock);
-    return NULL;
 }
 
 /* A thread of our own: the printers' buffers of this thread go with it. */
 static void *
 worker_thread(void *arg)
 {
-    worker(arg);
+    worker(arg, false);
     rs_print_thread_end();
     return NULL;
 }
@@ -428,10 +458,10 @@ rs_pipeline_run_threads(struct rs_pipeline *pipe, unsigned threads,
         rc = RS_ENOMEM;
         goto done;
     }
-    /* The calling thread is one of the N. */
+    /* The calling thread is one of the N, and the analyst. */
     while (started + 1 < threads && pthread_create(&tid[started], NULL, worker_thread, &e) == 0)
         started++;
-    worker(&e);
+    worker(&e, true);
     for (unsigned i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
     rc = e.failed_alloc ? RS_ENOMEM : 0;
