@@ -323,6 +323,9 @@ static const struct rs_value_string sidr_status_vals[] = {
 const struct rs_field rs_fields_ib_cm[] = {
     /* ConnectRequest; Wireshark names the local ID after the message. */
     X("infiniband.cm.req", "Local Communication ID", 0, 4, 0, get_req),
+    /* the REQ's reserved words (where other messages have the remote ID, and before
+     * the Local Q_Key), lines of tshark's tree as the REP's reserved octets are */
+    BYTES("infiniband.reserved", "Reserved", 4, 4, get_req, 2),
     {"infiniband.cm.req.serviceid", "ServiceID", RS_FT_UINT64, RS_BASE_HEX, 0, NULL, "ServiceID",
      RS_LAYER_PAYLOAD, M + 8, 8, get_req, 2, 0, .label = label_ip_sid},
     BYTES("infiniband.cm.req.serviceid.prefix", "Prefix", 8, 5, get_req_sid_ip, 3),
@@ -331,6 +334,7 @@ const struct rs_field rs_fields_ib_cm[] = {
     MAD_F("infiniband.cm.req.serviceid.dport", "Destination Port", RS_FT_UINT16, RS_BASE_HEX,
           0, M + 14, 2, get_req_sid_ip, 3),
     X("infiniband.cm.req.localcaguid", "Local CA GUID", 16, 8, 0, get_req),
+    BYTES("infiniband.reserved", "Reserved", 24, 4, get_req, 2),
     X("infiniband.cm.req.localqkey", "Local Q_Key", 28, 4, 0, get_req),
     X("infiniband.cm.req.localqpn", "Local QPN", 32, 3, 0, get_req),
     X("infiniband.cm.req.responderres", "Responder Resources", 35, 1, 0, get_req),

@@ -8,7 +8,8 @@
  * unknown names, byte fields and ClassPortInfo's class-relative offsets;
  * an SMP attribute read where an SMP and where an SA record carry it, and a
  * trap's details only for its trap number;
- * the CM's registry fields read what the CM engine's layout (cm_mad.h) reads.
+ * the CM's registry fields read what the CM engine's layout (cm_mad.h) reads, and a
+ * REQ's reserved words are lines of its tree.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +25,7 @@
 #include <roceshark/dissectors/encode.h>
 #include <roceshark/dissectors/fields.h>
 #include <roceshark/dissectors/mad.h>
+#include <roceshark/dissectors/print.h>
 #include <roceshark/dissectors/wire.h>
 
 #include "testutil.h"
@@ -360,6 +362,56 @@ test_cm_fields_match_layout(void **state)
     assert_string_equal(rs_cm_attr_name(RS_CM_LAP), "LoadAlternatePath");
 }
 
+/* Whether the tree's line after field `after` is infiniband.reserved, and where. */
+struct follows {
+    const char *after;
+    const char *prev;
+    unsigned seen;
+    uint32_t offset;
+    uint32_t mad;       /* where the MAD starts */
+};
+
+static void
+after_field(void *arg, const struct rs_tree_item *it)
+{
+    struct follows *w = arg;
+    const char *name = it->field != NULL ? it->field->abbrev : "";
+
+    if (w->prev != NULL && strcmp(w->prev, w->after) == 0 &&
+        strcmp(name, "infiniband.reserved") == 0) {
+        w->seen++;
+        w->offset = it->offset;
+    }
+    if (strcmp(name, "infiniband.mad") == 0)
+        w->mad = it->offset;
+    w->prev = name;
+}
+
+/* A REQ's two reserved words are lines of its tree, as tshark shows them: after the
+ * Local Communication ID (message bytes 4..7) and after the Local CA GUID (24..27). */
+static void
+test_cm_req_reserved_words(void **state)
+{
+    static struct packet p;
+    uint8_t mad[RS_MAD_LEN];
+
+    (void)state;
+    rs_cm_hdr_write(mad, RS_CM_REQ, 7);
+    for (unsigned i = RS_CM_MAD_HDR_LEN; i < RS_MAD_LEN; i++)
+        mad[i] = (uint8_t)i;
+    packet_of(&p, mad, 1);
+    /* the tree puts each after the field it follows, where it lies */
+    struct follows w = {"infiniband.cm.req", NULL, 0, 0, 0};
+    rs_tree_walk(&p.pkt, after_field, &w);
+    assert_int_equal(w.seen, 1);
+    assert_true(w.mad > 0);
+    assert_int_equal(w.offset, w.mad + 28);
+    w = (struct follows){"infiniband.cm.req.localcaguid", NULL, 0, 0, 0};
+    rs_tree_walk(&p.pkt, after_field, &w);
+    assert_int_equal(w.seen, 1);
+    assert_int_equal(w.offset, w.mad + 48);
+}
+
 int
 main(void)
 {
@@ -372,6 +424,7 @@ main(void)
         cmocka_unit_test(test_trap_details),
         cmocka_unit_test(test_set_errors),
         cmocka_unit_test(test_cm_fields_match_layout),
+        cmocka_unit_test(test_cm_req_reserved_words),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
