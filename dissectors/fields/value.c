@@ -388,6 +388,31 @@ rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char
     return out_finish(&o, size);
 }
 
+size_t
+rs_show_flags(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
+{
+    struct out o = {buf, size > 0 ? size - 1 : 0, 0};
+
+    out_hex(&o, v->v.u, display_hex_digits(f, v));
+    /* the flags are the entries after f in its table, one level deeper */
+    for (const struct rs_field *c = f + 1; c->abbrev != NULL && c->depth > f->depth; c++) {
+        if (c->depth != f->depth + 1 || c->mask == 0)
+            continue;
+        uint64_t bits = (v->v.u & c->mask) >> rs_mask_shift(c->mask);
+        if (c->type == RS_FT_BOOLEAN && bits != 0) {
+            out_str(&o, ", ");
+            out_str(&o, c->name);
+        } else if (c->type != RS_FT_BOOLEAN && c->vals != NULL) {
+            const char *name = rs_value_name(c->vals, bits);
+            out_str(&o, ", ");
+            out_str(&o, c->name);
+            out_str(&o, ": ");
+            out_str(&o, name != NULL ? name : "Unknown");
+        }
+    }
+    return out_finish(&o, size);
+}
+
 const char *
 rs_value_name(const struct rs_value_string *vals, uint64_t value)
 {

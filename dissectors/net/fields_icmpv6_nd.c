@@ -91,6 +91,35 @@ static const struct {
     [OPT_REDIRECTED] = {OPT_BIT(RS_ICMPV6_OPT_REDIRECTED), 8, 0},
 };
 
+/* Where part of an option lies: the option (of the view's item, or the occ-th that has
+ * the part), the part's offset in the message and its width (0: to the option's end),
+ * when the option holds it. */
+struct opt_place {
+    struct rs_icmp m;
+    uint32_t off, len;      /* the option in the message */
+    uint32_t at, width;     /* the part in the option */
+};
+
+static bool
+option_part(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+            enum opt_part part, struct opt_place *o)
+{
+    if (!icmp_message_of(pkt, f, 0, &o->m))
+        return false;
+    if (pkt->item != 0) {      /* the one option of the view, if it has the part */
+        if (occ != 0 || !rs_icmpv6_option(&o->m, ~0u, pkt->item - 1u, &o->off, &o->len) ||
+            !(o->m.msg[o->off] < 32 && ((opt_parts[part].want >> o->m.msg[o->off]) & 1u)))
+            return false;
+    } else if (!rs_icmpv6_option(&o->m, opt_parts[part].want, occ, &o->off, &o->len)) {
+        return false;
+    }
+    o->at = opt_parts[part].at;
+    o->width = opt_parts[part].width;
+    if (part == OPT_RESERVED && o->m.msg[o->off] == ND_OPT_PREFIX)
+        o->at = 12;
+    return o->at + o->width <= o->len;
+}
+
 /* Every option, one occurrence each; a part only in the options that have
  * it, when it fits in the option. A 6-byte link-layer address is Ethernet's,
  * shown as Wireshark shows it; IPoIB's 20 bytes, with the padding, as bytes. */
@@ -98,25 +127,12 @@ static bool
 get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
            struct rs_value *out)
 {
-    struct rs_icmp m;
-    uint32_t off, len;
+    struct opt_place o;
     enum opt_part part = (enum opt_part)f->offset;
 
-    if (!icmp_message_of(pkt, f, 0, &m))
+    if (!option_part(pkt, f, occ, part, &o))
         return false;
-    if (pkt->item != 0) {      /* the one option of the view, if it has the part */
-        if (occ != 0 || !rs_icmpv6_option(&m, ~0u, pkt->item - 1u, &off, &len) ||
-            !(m.msg[off] < 32 && ((opt_parts[part].want >> m.msg[off]) & 1u)))
-            return false;
-    } else if (!rs_icmpv6_option(&m, opt_parts[part].want, occ, &off, &len)) {
-        return false;
-    }
-    uint32_t at = opt_parts[part].at, width = opt_parts[part].width;
-    if (part == OPT_RESERVED && m.msg[off] == ND_OPT_PREFIX)
-        at = 12;
-    if (at + width > len)
-        return false;
-    const uint8_t *p = m.msg + off + at;
+    const uint8_t *p = o.m.msg + o.off + o.at;
     switch (part) {
     case OPT_NODE:
     case OPT_RESERVED:
@@ -127,7 +143,7 @@ get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     case OPT_SRC:
     case OPT_TARGET:
         out->v.bytes.ptr = p;
-        out->v.bytes.len = len - at;
+        out->v.bytes.len = o.len - o.at;
         out->type = out->v.bytes.len == ETHER_ADDR_LEN ? RS_FT_ETHER : RS_FT_BYTES;
         return true;
     case OPT_PREFIX:
@@ -136,12 +152,34 @@ get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
         out->v.bytes.len = IPV6_ADDR_LEN;
         return true;
     default: {
-        uint64_t v = rs_load_be(p, width);
+        uint64_t v = rs_load_be(p, o.width);
         if (f->mask != 0)
             v = (v & f->mask) >> rs_mask_shift(f->mask);
         return rs_value_set_uint(out, f->type, v);
     }
     }
+}
+
+/* The bytes of an option's part in the frame, as tshark's item covers them: the
+ * whole option for its node, the reserved octets of a prefix (4), an MTU (2) or a
+ * redirected header option (6). */
+static bool
+locate_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+              uint32_t *offset, uint32_t *length)
+{
+    struct opt_place o;
+    enum opt_part part = (enum opt_part)f->offset;
+
+    if (!option_part(pkt, f, occ, part, &o))
+        return false;
+    uint32_t width = o.width != 0 ? o.width : o.len - o.at;
+    if (part == OPT_RESERVED)
+        width = o.m.msg[o.off] == ND_OPT_PREFIX ? 4 : o.m.msg[o.off] == ND_OPT_MTU ? 2 : 6;
+    if (o.at + width > o.len)
+        return false;
+    *offset = (uint32_t)(o.m.msg - pkt->frame->data) + o.off + o.at;
+    *length = width;
+    return true;
 }
 
 /* Where the n-th record of an MLDv2 report starts, if the report announces
@@ -252,6 +290,52 @@ static const struct rs_value_string mldr_type_vals[] = {
     {0, NULL},
 };
 
+/* An option's title as tshark's: its type, and for an Ethernet address, a prefix or an
+ * MTU the value ("ICMPv6 Option (Prefix information : 2001:db8::/64)"). */
+static size_t
+label_option(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+             char *buf, size_t size)
+{
+    struct opt_place o;
+    char text[RS_IPV6_TEXT_MAX];
+
+    (void)v;
+    if (!option_part(pkt, f, 0, OPT_NODE, &o))
+        return (size_t)snprintf(buf, size, "%s", f->name);
+    const uint8_t *p = o.m.msg + o.off;
+    const char *type = rs_value_name(opt_type_vals, p[0]);
+    int n = type != NULL ? snprintf(buf, size, "%s (%s", f->name, type)
+                         : snprintf(buf, size, "%s (Unknown %u", f->name, p[0]);
+    if (n < 0 || (size_t)n >= size)
+        return size;
+    size_t used = (size_t)n;
+    if ((p[0] == ND_OPT_SRC_LINKADDR || p[0] == ND_OPT_TGT_LINKADDR) &&
+        o.len == 2 + ETHER_ADDR_LEN) {
+        n = snprintf(buf + used, size - used, " : %02x:%02x:%02x:%02x:%02x:%02x", p[2], p[3],
+                     p[4], p[5], p[6], p[7]);
+    } else if (p[0] == ND_OPT_PREFIX && o.len >= 32) {
+        rs_format_ipv6(text, p + 16);
+        n = snprintf(buf + used, size - used, " : %s/%u", text, p[2]);
+    } else if (p[0] == ND_OPT_MTU && o.len >= 8) {
+        n = snprintf(buf + used, size - used, " : %u", rs_load_be32(p + 4));
+    } else {
+        n = 0;
+    }
+    if (n < 0 || used + (size_t)n >= size)
+        return size;
+    used += (size_t)n;
+    return used + (size_t)snprintf(buf + used, size - used, ")");
+}
+
+/* An option's length, in units of 8 octets, and in octets: "3 (24 bytes)". */
+static size_t
+show_opt_length(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
+{
+    (void)f;
+    return (size_t)snprintf(buf, size, "%llu (%llu bytes)", (unsigned long long)v->v.u,
+                            (unsigned long long)v->v.u * 8u);
+}
+
 /* A record's title as tshark's: "Multicast Address Record Changed to exclude: ff02::1". */
 static size_t
 label_mar(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
@@ -273,9 +357,15 @@ label_mar(const struct rs_packet *pkt, const struct rs_field *f, const struct rs
 
 #define ND(abbrev, name, type, base, mask, vals, off, width, get, depth) \
     {abbrev, name, type, base, mask, vals, name, RS_LAYER_ICMPV6, off, width, get, depth}
+#define OPTION_F(abbrev, name, type, base, mask, part, width, vals, depth, flags, ...)         \
+    {abbrev, name, type, base, mask, vals, name, RS_LAYER_ICMPV6, part, width, get_option,     \
+     depth, RS_FIELD_PER_ITEM | (flags), .locate = locate_option, __VA_ARGS__}
 #define OPTION(abbrev, name, type, base, mask, part, vals, depth) \
-    {abbrev, name, type, base, mask, vals, name, RS_LAYER_ICMPV6, part, 0, get_option, depth, \
-     RS_FIELD_PER_ITEM}
+    OPTION_F(abbrev, name, type, base, mask, part, 0, vals, depth, 0)
+/* a flag of a prefix's Flag octet, its bits shown */
+#define PREFIX_FLAG(abbrev, name, type, mask, vals) \
+    OPTION_F(abbrev, name, type, type == RS_FT_BOOLEAN ? RS_BASE_NONE : RS_BASE_DEC, mask, \
+             OPT_PREFIX_FLAG, 1, vals, 3, 0)
 #define RECORD(abbrev, name, type, part, vals, depth) \
     {abbrev, name, type, type == RS_FT_UINT8 || type == RS_FT_UINT16 ? RS_BASE_DEC : \
      RS_BASE_NONE, 0, vals, name, RS_LAYER_ICMPV6, part, 0, get_mldr, depth, RS_FIELD_PER_ITEM}
@@ -283,7 +373,8 @@ label_mar(const struct rs_packet *pkt, const struct rs_field *f, const struct rs
 const struct rs_field rs_fields_icmpv6_nd[] = {
     ND("icmpv6.nd.ra.cur_hop_limit", "Cur hop limit", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, 4, 1,
        get_ra, 1),
-    ND("icmpv6.nd.ra.flag", "Flags", RS_FT_UINT8, RS_BASE_HEX, 0, NULL, 5, 1, get_ra, 1),
+    {"icmpv6.nd.ra.flag", "Flags", RS_FT_UINT8, RS_BASE_HEX, 0, NULL, "Flags", RS_LAYER_ICMPV6,
+     5, 1, get_ra, 1, 0, .show = rs_show_flags},
     ND("icmpv6.nd.ra.flag.m", "Managed address configuration", RS_FT_BOOLEAN, RS_BASE_NONE,
        0x80, set_vals, 5, 1, get_ra, 2),
     ND("icmpv6.nd.ra.flag.o", "Other configuration", RS_FT_BOOLEAN, RS_BASE_NONE, 0x40,
@@ -327,27 +418,28 @@ const struct rs_field rs_fields_icmpv6_nd[] = {
     RECORD("icmpv6.mldr.mar.source_address", "Source Address", RS_FT_IPV6, MAR_SOURCE, NULL,
            2),
     RECORD("icmpv6.mldr.mar.auxiliary_data", "Auxiliary Data", RS_FT_BYTES, MAR_AUX, NULL, 2),
-    OPTION("icmpv6.opt", "ICMPv6 Option", RS_FT_NONE, RS_BASE_NONE, 0, OPT_NODE, NULL, 1),
+    OPTION_F("icmpv6.opt", "ICMPv6 Option", RS_FT_NONE, RS_BASE_NONE, 0, OPT_NODE, 0, NULL, 1,
+             0, .label = label_option),
     OPTION("icmpv6.opt.type", "Type", RS_FT_UINT8, RS_BASE_DEC, 0, OPT_TYPE, opt_type_vals, 2),
-    OPTION("icmpv6.opt.length", "Length", RS_FT_UINT8, RS_BASE_DEC, 0, OPT_LENGTH, NULL, 2),
+    OPTION_F("icmpv6.opt.length", "Length", RS_FT_UINT8, RS_BASE_DEC, 0, OPT_LENGTH, 0, NULL,
+             2, 0, .show = show_opt_length),
     OPTION("icmpv6.opt.linkaddr", "Link-layer address", RS_FT_BYTES, RS_BASE_NONE, 0,
            OPT_LINKADDR, NULL, 2),
-    OPTION("icmpv6.opt.src_linkaddr", "Source Link-layer address", RS_FT_BYTES, RS_BASE_NONE,
-           0, OPT_SRC, NULL, 2),
-    OPTION("icmpv6.opt.target_linkaddr", "Target Link-layer address", RS_FT_BYTES,
-           RS_BASE_NONE, 0, OPT_TARGET, NULL, 2),
+    /* the same address again, for filters: hidden, as Wireshark has it */
+    OPTION_F("icmpv6.opt.src_linkaddr", "Source Link-layer address", RS_FT_BYTES, RS_BASE_NONE,
+             0, OPT_SRC, 0, NULL, 2, RS_FIELD_HIDDEN),
+    OPTION_F("icmpv6.opt.target_linkaddr", "Target Link-layer address", RS_FT_BYTES,
+             RS_BASE_NONE, 0, OPT_TARGET, 0, NULL, 2, RS_FIELD_HIDDEN),
     OPTION("icmpv6.opt.prefix.length", "Prefix Length", RS_FT_UINT8, RS_BASE_DEC, 0,
            OPT_PREFIX_LEN, NULL, 2),
-    OPTION("icmpv6.opt.prefix.flag", "Flag", RS_FT_UINT8, RS_BASE_HEX, 0, OPT_PREFIX_FLAG, NULL,
-           2),
-    OPTION("icmpv6.opt.prefix.flag.l", "On-link flag(L)", RS_FT_BOOLEAN, RS_BASE_NONE, 0x80,
-           OPT_PREFIX_FLAG, set_vals, 3),
-    OPTION("icmpv6.opt.prefix.flag.a", "Autonomous address-configuration flag(A)",
-           RS_FT_BOOLEAN, RS_BASE_NONE, 0x40, OPT_PREFIX_FLAG, set_vals, 3),
-    OPTION("icmpv6.opt.prefix.flag.r", "Router address flag(R)", RS_FT_BOOLEAN, RS_BASE_NONE,
-           0x20, OPT_PREFIX_FLAG, set_vals, 3),
-    OPTION("icmpv6.opt.prefix.flag.reserved", "Reserved", RS_FT_UINT8, RS_BASE_DEC, 0x1f,
-           OPT_PREFIX_FLAG, NULL, 3),
+    OPTION_F("icmpv6.opt.prefix.flag", "Flag", RS_FT_UINT8, RS_BASE_HEX, 0, OPT_PREFIX_FLAG, 1,
+             NULL, 2, 0, .show = rs_show_flags),
+    PREFIX_FLAG("icmpv6.opt.prefix.flag.l", "On-link flag(L)", RS_FT_BOOLEAN, 0x80, set_vals),
+    PREFIX_FLAG("icmpv6.opt.prefix.flag.a", "Autonomous address-configuration flag(A)",
+                RS_FT_BOOLEAN, 0x40, set_vals),
+    PREFIX_FLAG("icmpv6.opt.prefix.flag.r", "Router address flag(R)", RS_FT_BOOLEAN, 0x20,
+                set_vals),
+    PREFIX_FLAG("icmpv6.opt.prefix.flag.reserved", "Reserved", RS_FT_UINT8, 0x1f, NULL),
     OPTION("icmpv6.opt.prefix.valid_lifetime", "Valid Lifetime", RS_FT_UINT32, RS_BASE_DEC, 0,
            OPT_VALID, NULL, 2),
     OPTION("icmpv6.opt.prefix.preferred_lifetime", "Preferred Lifetime", RS_FT_UINT32,

@@ -251,6 +251,96 @@ test_tree(void **state)
     free(c.text);
 }
 
+/* Neighbor Discovery as tshark 4.0's tree shows it: each option titled with its type
+ * (and an Ethernet address, a prefix or an MTU), its length in octets too, the flags
+ * named in their summary line, the repeated address hidden. */
+#define HEX_ND_NA                                                                           \
+    "33330000000100112233445586dd6000000000203afffe800000000000000211223344556677ff02000000" \
+    "00000000000001ff000001880095bee0000000fe8000000000000002112233445566880201001122334466"
+#define HEX_ND_RA                                                                           \
+    "33330000000100112233445586dd6000000000383afffe800000000000000211223344556677ff02000000" \
+    "00000000000001ff0000018600f02640c0001e0000000000000000030440c0000000640000003200000000" \
+    "20010db800000000000000000000000005010000000005dc"
+
+static void
+test_tree_nd(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+
+    (void)state;
+    decode_hex(&tf, HEX_ND_NA, RS_DLT_EN10MB, &pkt);
+    capture_begin(&c);
+    rs_print_tree(&c.out, &pkt);
+    const char *t = capture_end(&c);
+    assert_non_null(strstr(t, "\n    Flags: 0xe0000000, Router, Solicited, Override\n"));
+    assert_non_null(strstr(t, "\n    ICMPv6 Option (Target link-layer address : "
+                              "00:11:22:33:44:66)\n        Type: Target link-layer address (2)\n"
+                              "        Length: 1 (8 bytes)\n        Link-layer address: "));
+    assert_null(strstr(t, "Target Link-layer address:"));
+    free(c.text);
+
+    decode_hex(&tf, HEX_ND_RA, RS_DLT_EN10MB, &pkt);
+    capture_begin(&c);
+    rs_print_tree(&c.out, &pkt);
+    t = capture_end(&c);
+    assert_non_null(strstr(t, "\n    Flags: 0xc0, Managed address configuration, Other "
+                              "configuration, Prf (Default Router Preference): Medium\n"));
+    assert_non_null(strstr(t, "\n    ICMPv6 Option (Prefix information : 2001:db8::/64)\n"));
+    assert_non_null(strstr(t, "        Length: 4 (32 bytes)\n"));
+    assert_non_null(strstr(t, "\n        Flag: 0xc0, On-link flag(L), Autonomous "
+                              "address-configuration flag(A)\n"
+                              "            1... .... = On-link flag(L): Set\n"));
+    assert_non_null(strstr(t, "\n    ICMPv6 Option (MTU : 1500)\n"));
+    free(c.text);
+}
+
+/* Where the tree's option items lie: the option whole, its type and length octets,
+ * the reserved octets of a prefix (4) and of an MTU option (2). */
+struct nd_spans {
+    uint32_t off[8], len[8];
+    unsigned n;
+};
+
+static void
+nd_span(void *arg, const struct rs_tree_item *it)
+{
+    struct nd_spans *s = arg;
+
+    if (it->field != NULL && strncmp(it->field->abbrev, "icmpv6.opt", 10) == 0 &&
+        (strcmp(it->field->abbrev, "icmpv6.opt") == 0 ||
+         strcmp(it->field->abbrev, "icmpv6.opt.length") == 0 ||
+         strcmp(it->field->abbrev, "icmpv6.opt.reserved") == 0) && s->n < 8) {
+        s->off[s->n] = it->offset;
+        s->len[s->n++] = it->length;
+    }
+}
+
+static void
+test_tree_nd_spans(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct nd_spans s = {{0}, {0}, 0};
+
+    (void)state;
+    decode_hex(&tf, HEX_ND_RA, RS_DLT_EN10MB, &pkt);
+    rs_tree_walk(&pkt, nd_span, &s);
+    /* Ethernet 14 + IPv6 40 + the RA's 16: the prefix option at 70, the MTU's at 102 */
+    assert_int_equal(s.n, 6);
+    assert_int_equal(s.off[0], 70);
+    assert_int_equal(s.len[0], 32);
+    assert_int_equal(s.off[1], 71);
+    assert_int_equal(s.len[1], 1);
+    assert_int_equal(s.off[2], 82);
+    assert_int_equal(s.len[2], 4);
+    assert_int_equal(s.off[3], 102);
+    assert_int_equal(s.len[3], 8);
+    assert_int_equal(s.off[5], 104);
+    assert_int_equal(s.len[5], 2);
+}
+
 /* The tree's items: where each line's bytes are, which lines are nodes, and the
  * printer's text rebuilt from them line by line. */
 struct walked {
@@ -552,6 +642,8 @@ main(void)
         cmocka_unit_test(test_info_reasons),
         cmocka_unit_test(test_tree),
         cmocka_unit_test(test_tree_walk),
+        cmocka_unit_test(test_tree_nd),
+        cmocka_unit_test(test_tree_nd_spans),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_json_string),
         cmocka_unit_test(test_json_fput_text),

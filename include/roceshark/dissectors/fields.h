@@ -237,6 +237,12 @@ size_t rs_value_format_display(const struct rs_field *f, const struct rs_value *
 /* "FT_UINT32" for RS_FT_UINT32: Wireshark's name of a field type. */
 const char *rs_field_type_name(uint8_t type);
 
+/* A show function (rs_field.show) for a field of flags whose bits are the entries after
+ * it in its table, a level deeper, as Wireshark's bitmask items read: the value in hex,
+ * then ", Name" for each boolean set and ", Name: value name" for each named value
+ * ("0xc0, Managed address configuration, Prf (Default Router Preference): Medium"). */
+size_t rs_show_flags(const struct rs_field *f, const struct rs_value *v, char *buf,
+                     size_t size);
 /* Name of value in vals, or NULL. */
 const char *rs_value_name(const struct rs_value_string *vals, uint64_t value);
 /* The value that name stands for in f's value names or their aliases, compared
