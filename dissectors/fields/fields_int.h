@@ -21,6 +21,8 @@ bool rs_field_quote_view(const struct rs_packet *pkt, struct rs_icmp_quote *out)
 
 /* Value names shared by the tables. */
 extern const struct rs_value_string rs_cksum_vals[];
+/* A flag's "Set" and "Not set", Wireshark's tfs_set_notset. */
+extern const struct rs_value_string rs_set_vals[];
 
 extern const struct rs_field rs_fields_frame[];
 extern const struct rs_field rs_fields_erf[];

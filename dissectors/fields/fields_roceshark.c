@@ -8,6 +8,9 @@
 
 #include "fields/fields_int.h"
 
+/* A flag's names, Wireshark's tfs_set_notset. */
+const struct rs_value_string rs_set_vals[] = {{0, "Not set"}, {1, "Set"}, {0, NULL}};
+
 /* roceshark.*.status of every CRC: enum rs_cksum_status. */
 const struct rs_value_string rs_cksum_vals[] = {
     {RS_CKSUM_BAD, "Bad"},

@@ -43,6 +43,23 @@ iw_field_pdu(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ
 bool iw_pdu_place(const struct rs_packet *pkt, const struct rs_iwarp_pdu *p, uint32_t at,
                   uint32_t n, uint32_t *offset, uint32_t *length);
 
+/* Where field f of PDU p lies in pkt's frame, by iw_pdu_place(): octets base + f->offset
+ * and on of p's marker-free bytes, f->width of them, or to the PDU's end for a field of
+ * width 0 (a protocol, a header's node, the private data). */
+bool iw_field_place(const struct rs_packet *pkt, const struct rs_iwarp_pdu *p,
+                    const struct rs_field *f, uint32_t base, uint32_t *offset, uint32_t *length);
+
+/* A field's locate hook (rs_field.locate) named name: the occurrence's PDU by the
+ * getter's predicate pred, and the field there from base, an expression of p (the
+ * PDU). Every iWARP field has one, as a header's fields have their layer's offset. */
+#define IW_LOCATOR(name, pred, base)                                                       \
+    static bool name(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,  \
+                     uint32_t *offset, uint32_t *length)                                   \
+    {                                                                                      \
+        const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, pred);                    \
+        return p != NULL && iw_field_place(pkt, p, f, (base), offset, length);             \
+    }
+
 /* Octets of the PDU's ULPDU that were captured. */
 static inline uint32_t
 iw_ulpdu_avail(const struct rs_iwarp_pdu *p)

@@ -12,6 +12,8 @@
  * res.not_set0 and rev.not_set1 are not tree items in 4.0, so -T fields
  * never prints them; bad_length is, and is here.
  */
+#include <stdio.h>
+
 #include <roceshark/dissectors/dissect.h>
 #include <roceshark/dissectors/flow.h>
 
@@ -86,6 +88,25 @@ iw_pdu_place(const struct rs_packet *pkt, const struct rs_iwarp_pdu *p, uint32_t
         return true;
     /* What it names came in earlier segments: the PDU's end, which this one holds. */
     return clip_to_segment(pkt, p, 0, p->wire_len, offset, length);
+}
+
+bool
+iw_field_place(const struct rs_packet *pkt, const struct rs_iwarp_pdu *p,
+               const struct rs_field *f, uint32_t base, uint32_t *offset, uint32_t *length)
+{
+    uint32_t at = base + f->offset;
+    uint32_t n = f->width != 0 ? f->width : p->caplen > at ? p->caplen - at : 0;
+
+    return iw_pdu_place(pkt, p, at, n, offset, length);
+}
+
+/* Wire octets [at, at + n) of p's stream octets (markers counted), as far as pkt's
+ * segment holds them: a marker's place. */
+static bool
+wire_place(const struct rs_packet *pkt, const struct rs_iwarp_pdu *p, uint32_t at, uint32_t n,
+           uint32_t *offset, uint32_t *length)
+{
+    return clip_to_segment(pkt, p, at, at + n, offset, length);
 }
 
 /* --- predicates: which PDUs carry the field --- */
@@ -339,6 +360,24 @@ get_crc(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     return rs_value_set_uint(out, f->type, rs_load_be32(p->data + p->len - RS_MPA_CRC_LEN));
 }
 
+/* The sent CRC's line with tshark's verdict: "CRC check: 0x5a156f86 (Good CRC32)", or
+ * "(Bad CRC32, should be 0x...)"; the plain line where it was not checked. */
+static size_t
+label_crc_check(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+                char *buf, size_t size)
+{
+    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, 0, crc_pred);
+    int n = 0;
+
+    if (p != NULL && p->crc_status == RS_CKSUM_GOOD)
+        n = snprintf(buf, size, "%s: 0x%08llx (Good CRC32)", f->name,
+                     (unsigned long long)v->v.u);
+    else if (p != NULL && p->crc_status == RS_CKSUM_BAD)
+        n = snprintf(buf, size, "%s: 0x%08llx (Bad CRC32, should be 0x%08x)", f->name,
+                     (unsigned long long)v->v.u, p->crc_computed);
+    return n > 0 ? (size_t)n : 0;
+}
+
 static bool
 get_markers_node(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
                  struct rs_value *out)
@@ -471,23 +510,28 @@ get_view(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 
 /* --- places of ours: what a click on the item highlights, PDML's pos and size --- */
 
-/* The field's own octets (offset, width) in a Request or Reply. */
+/* Wireshark's fields where they lie in the PDU (a Request's or Reply's, an FPDU's); the
+ * CRC, the pad and the markers below. */
+IW_LOCATOR(get_pdu_at, is_any, 0)
+IW_LOCATOR(get_req_at, is_req, 0)
+IW_LOCATOR(get_rep_at, is_rep, 0)
+IW_LOCATOR(get_frame_at, is_frame, 0)
+IW_LOCATOR(get_frame_pd_ok_at, is_frame_pd_ok, 0)
+IW_LOCATOR(get_private_data_at, is_frame_pd, 0)
+IW_LOCATOR(get_bad_length_at, is_frame_bad_pd, 0)
+IW_LOCATOR(get_enhanced_at, is_enhanced, 0)
+IW_LOCATOR(get_fpdu_at, is_fpdu, 0)
+IW_LOCATOR(get_res_not_zero_at, is_res_not_zero, 0)
+IW_LOCATOR(get_rev_unknown_at, is_rev_unknown, 0)
+IW_LOCATOR(get_rejected_at, is_rejected, 0)
+
 static bool
-locate_frame(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-             uint32_t *offset, uint32_t *length)
+get_pad_at(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+           uint32_t *offset, uint32_t *length)
 {
-    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, is_frame);
+    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, has_pad);
 
-    return p != NULL && iw_pdu_place(pkt, p, f->offset, f->width, offset, length);
-}
-
-static bool
-locate_enhanced(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-                uint32_t *offset, uint32_t *length)
-{
-    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, is_enhanced);
-
-    return p != NULL && iw_pdu_place(pkt, p, f->offset, f->width, offset, length);
+    return p != NULL && iw_pdu_place(pkt, p, 2u + p->ulpdu_len, p->pad_len, offset, length);
 }
 
 /* An FPDU's CRC; of one cut short, what was captured of it. */
@@ -545,6 +589,54 @@ locate_truncated(const struct rs_packet *pkt, const struct rs_field *f, unsigned
     return place_fpdu(pkt, iw_field_pdu(pkt, f, occ, is_truncated), offset, length);
 }
 
+static bool
+get_crc_at(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+           uint32_t *offset, uint32_t *length)
+{
+    return place_crc(pkt, iw_field_pdu(pkt, f, occ, crc_pred), offset, length);
+}
+
+/* The markers of the frame, occurrence by occurrence, as get_marker counts them: marker k
+ * of a PDU lies marker_at + 512 k octets into its stream octets; its node, from the
+ * first marker to the end of the last. */
+static bool
+marker_place(const struct rs_packet *pkt, unsigned n, uint32_t at, uint32_t len,
+             uint32_t *offset, uint32_t *length)
+{
+    const struct rs_iwarp_view *v = pkt->iwarp;
+
+    for (unsigned i = 0; v != NULL && i < v->n_pdus; i++) {
+        const struct rs_iwarp_pdu *p = &v->pdus[i];
+        if (n < p->n_markers)
+            return wire_place(pkt, p, p->marker_at + n * RS_MPA_MARKER_INTERVAL + at, len,
+                              offset, length);
+        n -= p->n_markers;
+    }
+    return false;
+}
+
+static bool
+get_marker_at(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+              uint32_t *offset, uint32_t *length)
+{
+    return marker_place(pkt, occ, f->offset, f->width, offset, length);
+}
+
+static bool
+get_markers_node_at(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                    uint32_t *offset, uint32_t *length)
+{
+    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, has_markers);
+    uint32_t last_off, last_len;
+
+    if (p == NULL || !wire_place(pkt, p, p->marker_at, RS_MPA_MARKER_LEN, offset, length) ||
+        !wire_place(pkt, p, p->marker_at + (p->n_markers - 1u) * RS_MPA_MARKER_INTERVAL,
+                    RS_MPA_MARKER_LEN, &last_off, &last_len))
+        return false;
+    *length = last_off + last_len - *offset;
+    return true;
+}
+
 /* A fact of the segment: its TCP payload. */
 static bool
 locate_segment(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
@@ -560,9 +652,10 @@ locate_segment(const struct rs_packet *pkt, const struct rs_field *f, unsigned o
     return true;
 }
 
+/* Placed by its getter's locator, get_*_at. */
 #define MPA(abbrev, name, type, base, mask, vals, blurb, off, width, get, depth) \
     {abbrev, name, type, base, mask, vals, blurb, RS_NO_LAYER, off, width, get, depth, \
-     RS_FIELD_PER_PDU}
+     RS_FIELD_PER_PDU, .locate = get##_at}
 /* One of ours, placed by `at`. */
 #define MPA_AT(abbrev, name, type, base, mask, vals, blurb, off, width, get, depth, at) \
     {abbrev, name, type, base, mask, vals, blurb, RS_NO_LAYER, off, width, get, depth, \
@@ -588,9 +681,9 @@ const struct rs_field rs_fields_mpa[] = {
         "C: CRCs wanted", FRAME_FLAGS, 1, get_frame, 2),
     MPA("iwarp_mpa.rej_flag", "Connection rejected flag", RS_FT_BOOLEAN, RS_BASE_NONE, 0x20,
         NULL, "R: the Reply rejects the connection", FRAME_FLAGS, 1, get_frame, 2),
-    MPA_AT("roceshark.mpa.enhanced", "Enhanced connection establishment", RS_FT_BOOLEAN,
+    MPA("roceshark.mpa.enhanced", "Enhanced connection establishment", RS_FT_BOOLEAN,
         RS_BASE_NONE, 0x10, NULL, "RFC 6581: IRD and ORD lead the private data",
-        FRAME_FLAGS, 1, get_frame, 2, locate_frame),
+        FRAME_FLAGS, 1, get_frame, 2),
     MPA("iwarp_mpa.res", "Reserved", RS_FT_UINT8, RS_BASE_HEX, 0x1f, NULL,
         "The low flag bits (Enhanced included, as Wireshark 4.0 shows them)", FRAME_FLAGS, 1,
         get_frame, 2),
@@ -598,51 +691,50 @@ const struct rs_field rs_fields_mpa[] = {
         "MPA revision: 1 (RFC 5044) or 2 (RFC 6581)", FRAME_REV, 1, get_frame, 2),
     {"iwarp_mpa.pdlength", "Private data length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
      "Octets of private data", RS_NO_LAYER, FRAME_PDLEN, 2, get_frame_pd_ok, 2, RS_FIELD_PER_PDU,
-     .show = rs_show_bytes_count},
+     .show = rs_show_bytes_count, .locate = get_frame_pd_ok_at},
     MPA("iwarp_mpa.privatedata", "Private data", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
         "Private data", FRAME_PD, 0, get_private_data, 2),
-    MPA_AT("roceshark.mpa.v2.peer_to_peer", "Peer-to-peer", RS_FT_BOOLEAN, RS_BASE_NONE,
+    MPA("roceshark.mpa.v2.peer_to_peer", "Peer-to-peer", RS_FT_BOOLEAN, RS_BASE_NONE,
         0x8000, NULL, "RFC 6581: the peer-to-peer model (a ready-to-receive message follows)",
-        FRAME_PD, 2, get_enhanced, 3, locate_enhanced),
-    MPA_AT("roceshark.mpa.v2.rtr_send", "Zero-length Send as RTR", RS_FT_BOOLEAN, RS_BASE_NONE,
+        FRAME_PD, 2, get_enhanced, 3),
+    MPA("roceshark.mpa.v2.rtr_send", "Zero-length Send as RTR", RS_FT_BOOLEAN, RS_BASE_NONE,
         0x4000, NULL, "RFC 6581: a zero-length Send may be the ready-to-receive message",
-        FRAME_PD, 2, get_enhanced, 3, locate_enhanced),
-    MPA_AT("roceshark.mpa.v2.ird", "IRD", RS_FT_UINT16, RS_BASE_DEC, 0x3fff, NULL,
-        "RFC 6581: inbound RDMA Read queue depth", FRAME_PD, 2, get_enhanced, 3,
-        locate_enhanced),
-    MPA_AT("roceshark.mpa.v2.rtr_write", "Zero-length Write as RTR", RS_FT_BOOLEAN,
+        FRAME_PD, 2, get_enhanced, 3),
+    MPA("roceshark.mpa.v2.ird", "IRD", RS_FT_UINT16, RS_BASE_DEC, 0x3fff, NULL,
+        "RFC 6581: inbound RDMA Read queue depth", FRAME_PD, 2, get_enhanced, 3),
+    MPA("roceshark.mpa.v2.rtr_write", "Zero-length Write as RTR", RS_FT_BOOLEAN,
         RS_BASE_NONE, 0x8000, NULL,
-        "RFC 6581: a zero-length RDMA Write may be the ready-to-receive message", FRAME_PD + 2, 2, get_enhanced, 3, locate_enhanced),
-    MPA_AT("roceshark.mpa.v2.rtr_read", "Zero-length Read as RTR", RS_FT_BOOLEAN, RS_BASE_NONE,
+        "RFC 6581: a zero-length RDMA Write may be the ready-to-receive message", FRAME_PD + 2, 2, get_enhanced, 3),
+    MPA("roceshark.mpa.v2.rtr_read", "Zero-length Read as RTR", RS_FT_BOOLEAN, RS_BASE_NONE,
         0x4000, NULL, "RFC 6581: a zero-length RDMA Read may be the ready-to-receive message",
-        FRAME_PD + 2, 2, get_enhanced, 3, locate_enhanced),
-    MPA_AT("roceshark.mpa.v2.ord", "ORD", RS_FT_UINT16, RS_BASE_DEC, 0x3fff, NULL,
-        "RFC 6581: outbound RDMA Read queue depth", FRAME_PD + 2, 2, get_enhanced, 3,
-        locate_enhanced),
+        FRAME_PD + 2, 2, get_enhanced, 3),
+    MPA("roceshark.mpa.v2.ord", "ORD", RS_FT_UINT16, RS_BASE_DEC, 0x3fff, NULL,
+        "RFC 6581: outbound RDMA Read queue depth", FRAME_PD + 2, 2, get_enhanced, 3),
     MPA("iwarp_mpa.res.not_set0", "Res field is NOT set to zero as required by RFC 5044",
         RS_FT_NONE, RS_BASE_NONE, 0, NULL,
         "Reserved flag bits set (the Enhanced bit of revision 2 is not reserved)", FRAME_FLAGS,
-        0, get_res_not_zero, 2),
+        1, get_res_not_zero, 2),
     MPA("iwarp_mpa.rev.not_set1", "Rev field is neither 1 (RFC 5044) nor 2 (RFC 6581)",
-        RS_FT_NONE, RS_BASE_NONE, 0, NULL, "An MPA revision no RFC defines", FRAME_REV, 0,
+        RS_FT_NONE, RS_BASE_NONE, 0, NULL, "An MPA revision no RFC defines", FRAME_REV, 1,
         get_rev_unknown, 2),
     MPA("iwarp_mpa.reject_bit_responder", "Reject bit set by Responder", RS_FT_NONE,
-        RS_BASE_NONE, 0, NULL, "The Reply rejects the connection", FRAME_FLAGS, 0, get_rejected,
+        RS_BASE_NONE, 0, NULL, "The Reply rejects the connection", FRAME_FLAGS, 1, get_rejected,
         2),
     MPA("iwarp_mpa.bad_length", "Bad length", RS_FT_NONE, RS_BASE_NONE, 0, NULL,
-        "PD_Length says more than 512 octets of private data", FRAME_PDLEN, 0, get_bad_length,
+        "PD_Length says more than 512 octets of private data", FRAME_PDLEN, 2, get_bad_length,
         2),
     MPA("iwarp_mpa.fpdu", "FPDU", RS_FT_NONE, RS_BASE_NONE, 0, NULL, "An FPDU", 0, 0, get_fpdu,
         1),
     {"iwarp_mpa.ulpdulength", "ULPDU length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
      "Octets of the ULPDU (DDP segment), without pad and markers", RS_NO_LAYER, 0, 2, get_fpdu,
-     2, RS_FIELD_PER_PDU, .show = rs_show_bytes_count},
+     2, RS_FIELD_PER_PDU, .show = rs_show_bytes_count, .locate = get_fpdu_at},
     MPA("iwarp_mpa.pad", "Padding", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
         "Octets that align the FPDU to four", 0, 0, get_pad, 2),
     MPA("iwarp_mpa.crc", "CRC", RS_FT_UINT32, RS_BASE_HEX, 0, NULL,
         "The CRC field where CRCs are not in use (zero)", 0, 4, get_crc, 2),
-    MPA("iwarp_mpa.crc_check", "CRC check", RS_FT_UINT32, RS_BASE_HEX, 0, NULL,
-        "The CRC sent, read as a big-endian number", 1, 4, get_crc, 2),
+    {"iwarp_mpa.crc_check", "CRC check", RS_FT_UINT32, RS_BASE_HEX, 0, NULL,
+     "The CRC sent, read as a big-endian number", RS_NO_LAYER, 1, 4, get_crc, 2,
+     RS_FIELD_PER_PDU, .label = label_crc_check, .locate = get_crc_at},
     MPA_AT("roceshark.mpa.crc.status", "CRC status", RS_FT_UINT8, RS_BASE_DEC, 0,
         rs_cksum_vals,
         "Whether the FPDU's CRC matches it: 0 bad, 1 good, 2 unverified (bytes not captured), "

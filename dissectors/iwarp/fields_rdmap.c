@@ -303,13 +303,16 @@ read_at(const struct rs_iwarp_pdu *p, const struct rs_field *f, uint32_t base,
     return p != NULL && iw_field_read(f, iw_ulpdu(p) + base, out);
 }
 
+/* A getter and its locator (name_at): the field at base + its offset in the ULPDU, which
+ * follows the FPDU's ULPDU_Length. */
 #define GETTER(name, pred, base)                                                       \
     static bool name(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ, \
                      struct rs_value *out)                                             \
     {                                                                                  \
         const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, pred);                \
         return read_at(p, f, p != NULL ? (base) : 0, out);                              \
-    }
+    }                                                                                  \
+    IW_LOCATOR(name##_at, pred, 2 + (base))
 
 GETTER(get_ddp, in_ddp, 0)
 GETTER(get_untagged, in_untagged, 0)
@@ -350,6 +353,57 @@ get_atomic_operand(const struct rs_packet *pkt, const struct rs_field *f, unsign
     return rs_value_set_uint(out, f->type, rs_load_be64(iw_ulpdu(p) + iw_ddp_len(p) + at));
 }
 
+static bool
+get_term_span_at(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                 uint32_t *offset, uint32_t *length)
+{
+    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, in_term_span);
+    uint32_t at, len;
+
+    return p != NULL && term_span(p, f, &at, &len) &&
+           iw_pdu_place(pkt, p, 2 + iw_ddp_len(p) + at, len, offset, length);
+}
+
+static bool
+get_atomic_operand_at(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                      uint32_t *offset, uint32_t *length)
+{
+    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, in_atomic_operand);
+
+    return p != NULL && iw_pdu_place(pkt, p, 2 + iw_ddp_len(p) + (uint32_t)atomic_operand_at(
+                                                 f, atomic_op(p)), 8, offset, length);
+}
+
+/* The protocol's item and the DDP header's, as Wireshark 4.0 sizes them: the DDP header,
+ * or the whole ULPDU for a Read Request and a Terminate, whose RDMAP headers it reads
+ * within them. */
+static bool
+locate_ddp_header(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                  uint32_t *offset, uint32_t *length)
+{
+    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, in_ddp);
+
+    if (p == NULL)
+        return false;
+    uint32_t avail = iw_ulpdu_avail(p), n = iw_ddp_len(p);
+    if (avail >= 2 && (iw_rdmap_opcode(p) == RS_RDMAP_READ_REQUEST ||
+                       iw_rdmap_opcode(p) == RS_RDMAP_TERMINATE))
+        n = avail;
+    return iw_pdu_place(pkt, p, 2, n < avail ? n : avail, offset, length);
+}
+
+/* The RDMAP header's item: its control octet, and in an untagged segment the four octets
+ * after it (reserved, or the STag to invalidate). */
+static bool
+locate_rdmap_header(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                    uint32_t *offset, uint32_t *length)
+{
+    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, in_rdmap_ctrl);
+
+    return p != NULL && iw_pdu_place(pkt, p, 3, (iw_ulpdu(p)[0] & IW_DDP_TAGGED) ? 1 : 5,
+                                     offset, length);
+}
+
 /* --- what we add --- */
 
 static bool
@@ -387,18 +441,9 @@ get_payload_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned 
     return p != NULL && iw_payload_len(p, &len) && rs_value_set_uint(out, f->type, len);
 }
 
-/* Where ours lie: the Immediate Data's octets; a payload length, the payload; a message's
- * length, the MO and payload of its last segment, which it adds up. */
-static bool
-locate_immediate(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-                 uint32_t *offset, uint32_t *length)
-{
-    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, in_immediate);
-
-    return p != NULL &&
-           iw_pdu_place(pkt, p, 2 + iw_ddp_len(p) + f->offset, f->width, offset, length);
-}
-
+/* Where ours lie (the Immediate Data's octets by its getter's locator): a payload length,
+ * the payload; a message's length, the MO and payload of its last segment, which it adds
+ * up. */
 static bool
 locate_payload_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
                    uint32_t *offset, uint32_t *length)
@@ -499,7 +544,13 @@ get_never(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     return false;
 }
 
+/* Placed by its getter's locator, get_*_at. */
 #define F(abbrev, name, type, base, mask, vals, blurb, off, width, get, depth) \
+    {abbrev, name, type, base, mask, vals, blurb, RS_NO_LAYER, off, width, get, depth, \
+     RS_FIELD_PER_PDU, .locate = get##_at}
+/* Wireshark's Send reassembly, of the message rather than of this FPDU's octets: placed
+ * nowhere (tshark places them in the reassembled message's own data source). */
+#define F_MSG(abbrev, name, type, base, mask, vals, blurb, off, width, get, depth) \
     {abbrev, name, type, base, mask, vals, blurb, RS_NO_LAYER, off, width, get, depth, \
      RS_FIELD_PER_PDU}
 /* One of ours, placed by `at`. */
@@ -512,9 +563,12 @@ get_never(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     F(abbrev, name, RS_FT_UINT64, base, ops, NULL, blurb, off, 8, get_atomic_operand, 2)
 
 const struct rs_field rs_fields_rdmap[] = {
-    F("iwarp_ddp_rdmap", "iWARP Direct Data Placement and Remote Direct Memory Access Protocol",
-      RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "DDP and RDMAP", 0, 0, get_ddp, 0),
-    NODE("iwarp_ddp", "DDP header", "DDP header", 0, 0, get_ddp, 1),
+    F_AT("iwarp_ddp_rdmap",
+         "iWARP Direct Data Placement and Remote Direct Memory Access Protocol",
+         RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "DDP and RDMAP", 0, 0, get_ddp, 0,
+         locate_ddp_header),
+    F_AT("iwarp_ddp", "DDP header", RS_FT_NONE, RS_BASE_NONE, 0, NULL, "DDP header", 0, 0,
+         get_ddp, 1, locate_ddp_header),
     NODE("iwarp_ddp.control_field", "DDP control field", "DDP control field", 0, 1, get_ddp,
          2),
     F("iwarp_ddp.tagged_flag", "Tagged flag", RS_FT_BOOLEAN, RS_BASE_NONE, 0x80, NULL,
@@ -542,7 +596,8 @@ const struct rs_field rs_fields_rdmap[] = {
       "MSN of the message on its queue", 10, 4, get_untagged, 3),
     F("iwarp_ddp.mo", "Message offset", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
       "MO: offset of this segment's payload in the message", 14, 4, get_untagged, 3),
-    NODE("iwarp_rdma", "RDMAP header", "RDMAP header", 1, 1, get_rdmap_ctrl, 1),
+    F_AT("iwarp_rdma", "RDMAP header", RS_FT_NONE, RS_BASE_NONE, 0, NULL, "RDMAP header", 1, 1,
+         get_rdmap_ctrl, 1, locate_rdmap_header),
     NODE("iwarp_rdma.control_field", "RDMAP control field", "RDMA Control Field", 1, 1,
          get_rdmap_ctrl, 2),
     F("iwarp_rdma.version", "Version", RS_FT_UINT8, RS_BASE_DEC, 0xc0, NULL,
@@ -562,7 +617,7 @@ const struct rs_field rs_fields_rdmap[] = {
       "Where in the sink buffer", 4, 8, get_read_req, 3),
     {"iwarp_rdma.rdmardsz", "RDMA Read Message Size", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
      "Octets to read", RS_NO_LAYER, 12, 4, get_read_req, 3, RS_FIELD_PER_PDU,
-     .show = rs_show_bytes_count},
+     .show = rs_show_bytes_count, .locate = get_read_req_at},
     F("iwarp_rdma.srcstag", "Data Source STag", RS_FT_UINT32, RS_BASE_HEX, 0, NULL,
       "STag of the buffer read", 16, 4, get_read_req, 3),
     F("iwarp_rdma.srcto", "Data Source Tagged Offset", RS_FT_UINT64, RS_BASE_HEX, 0, NULL,
@@ -595,11 +650,11 @@ const struct rs_field rs_fields_rdmap[] = {
       get_terminate, 4),
     NODE("iwarp_rdma.term_hdrct", "Header control bits",
          "Terminate Control Field: Header control bits", 2, 1, get_terminate, 4),
-    F("iwarp_rdma.term_hdrct_m", "M bit", RS_FT_BOOLEAN, RS_BASE_NONE, 0x80, NULL,
+    F("iwarp_rdma.term_hdrct_m", "M bit", RS_FT_BOOLEAN, RS_BASE_NONE, 0x80, rs_set_vals,
       "Header control bit m: DDP Segment Length valid", 2, 1, get_terminate, 5),
-    F("iwarp_rdma.hdrct_d", "D bit", RS_FT_BOOLEAN, RS_BASE_NONE, 0x40, NULL,
+    F("iwarp_rdma.hdrct_d", "D bit", RS_FT_BOOLEAN, RS_BASE_NONE, 0x40, rs_set_vals,
       "Header control bit d: DDP Header Included", 2, 1, get_terminate, 5),
-    F("iwarp_rdma.hdrct_r", "R bit", RS_FT_BOOLEAN, RS_BASE_NONE, 0x20, NULL,
+    F("iwarp_rdma.hdrct_r", "R bit", RS_FT_BOOLEAN, RS_BASE_NONE, 0x20, rs_set_vals,
       "Header control bit r: RDMAP Header Included", 2, 1, get_terminate, 5),
     F("iwarp_rdma.term_rsvd", "Reserved", RS_FT_UINT16, RS_BASE_HEX, 0x1fff, NULL,
       "Reserved", 2, 2, get_terminate, 3),
@@ -638,38 +693,37 @@ const struct rs_field rs_fields_rdmap[] = {
     F("iwarp_rdma.atomic.original_remote_data_value", "Original Request Identifier",
       RS_FT_UINT64, RS_BASE_DEC, 0, NULL, "The value before the operation", 4, 8,
       get_atomic_resp, 2),
-    F_AT("roceshark.iwarp.immediate", "Immediate Data", RS_FT_UINT64, RS_BASE_HEX, 0, NULL,
-         "RFC 7306: the 8 octets of an Immediate Data message", 0, 8, get_immediate, 2,
-         locate_immediate),
+    F("roceshark.iwarp.immediate", "Immediate Data", RS_FT_UINT64, RS_BASE_HEX, 0, NULL,
+      "RFC 7306: the 8 octets of an Immediate Data message", 0, 8, get_immediate, 2),
     F_AT("roceshark.iwarp.payload.len", "Payload length", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
          "Octets of the ULPDU after the DDP header", 0, 0, get_payload_len, 2,
          locate_payload_len),
     F_AT("roceshark.iwarp.msg.len", "Message length", RS_FT_UINT64, RS_BASE_DEC, 0, NULL,
          "On the last segment (L) of an untagged message: its length (MO + payload)", 0, 0,
          get_msg_len, 2, locate_msg_len),
-    F("iwarp_rdma.send.fragments", "Reassembled SMB Direct Fragments", RS_FT_NONE,
+    F_MSG("iwarp_rdma.send.fragments", "Reassembled SMB Direct Fragments", RS_FT_NONE,
       RS_BASE_NONE, 0, NULL, "The Send's fragments (on the FPDU that ends it)", 0, 0, get_send,
       1),
-    F("iwarp_rdma.send.fragment", "iWarp RDMA Send Fragment", RS_FT_FRAMENUM, RS_BASE_NONE, 0,
+    F_MSG("iwarp_rdma.send.fragment", "iWarp RDMA Send Fragment", RS_FT_FRAMENUM, RS_BASE_NONE, 0,
       NULL, "Frame of each fragment", 0, 0, get_send_fragment, 2),
-    F("iwarp_rdma.send.fragment.count", "Fragment count", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
+    F_MSG("iwarp_rdma.send.fragment.count", "Fragment count", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
       "FPDUs of the Send", 1, 0, get_send, 2),
-    F("iwarp_rdma.send.reassembled.length", "Reassembled iWarp RDMA Send length",
+    F_MSG("iwarp_rdma.send.reassembled.length", "Reassembled iWarp RDMA Send length",
       RS_FT_UINT32, RS_BASE_DEC, 0, NULL, "Octets of the Send's payload", 2, 0, get_send, 1),
-    F("iwarp_rdma.send.reassembled.data", "Reassembled iWarp RDMA Send data", RS_FT_BYTES,
+    F_MSG("iwarp_rdma.send.reassembled.data", "Reassembled iWarp RDMA Send data", RS_FT_BYTES,
       RS_BASE_NONE, 0, NULL, "The Send's payload (kept up to 256 KiB)", 3, 0, get_send, 1),
-    F("iwarp_rdma.send.reassembled_in", "Reassembled PDU in frame", RS_FT_FRAMENUM,
+    F_MSG("iwarp_rdma.send.reassembled_in", "Reassembled PDU in frame", RS_FT_FRAMENUM,
       RS_BASE_NONE, 0, NULL, "Shown by a second pass only: never in one pass", 0, 0, get_never,
       2),
-    F("iwarp_rdma.send.fragment.overlap", "Fragment overlap", RS_FT_BOOLEAN, RS_BASE_NONE, 0,
+    F_MSG("iwarp_rdma.send.fragment.overlap", "Fragment overlap", RS_FT_BOOLEAN, RS_BASE_NONE, 0,
       NULL, "Send fragments never overlap", 0, 0, get_never, 2),
-    F("iwarp_rdma.send.fragment.overlap.conflict", "Conflicting data in fragment overlap",
+    F_MSG("iwarp_rdma.send.fragment.overlap.conflict", "Conflicting data in fragment overlap",
       RS_FT_BOOLEAN, RS_BASE_NONE, 0, NULL, "Send fragments never overlap", 0, 0, get_never, 2),
-    F("iwarp_rdma.send.fragment.multipletails", "Multiple tail fragments found", RS_FT_BOOLEAN,
+    F_MSG("iwarp_rdma.send.fragment.multipletails", "Multiple tail fragments found", RS_FT_BOOLEAN,
       RS_BASE_NONE, 0, NULL, "Send fragments never overlap", 0, 0, get_never, 2),
-    F("iwarp_rdma.send.fragment.toolongfragment", "Fragment too long", RS_FT_BOOLEAN,
+    F_MSG("iwarp_rdma.send.fragment.toolongfragment", "Fragment too long", RS_FT_BOOLEAN,
       RS_BASE_NONE, 0, NULL, "Send fragments never overlap", 0, 0, get_never, 2),
-    F("iwarp_rdma.send.fragment.error", "Defragmentation error", RS_FT_FRAMENUM, RS_BASE_NONE, 0,
+    F_MSG("iwarp_rdma.send.fragment.error", "Defragmentation error", RS_FT_FRAMENUM, RS_BASE_NONE, 0,
       NULL, "Send fragments never overlap", 0, 0, get_never, 2),
     RS_F_END,
 };

@@ -2,8 +2,8 @@
 /*
  * test_iwarp.c - the iWARP stage: MPA exchange, FPDUs whole, split and
  * several to a segment, markers, CRC verdicts, retransmissions and segments
- * out of order, the reassembly bound, capture loss, inference, and the bytes
- * each FPDU hands on to "data".
+ * out of order, the reassembly bound, capture loss, inference, the bytes
+ * each FPDU hands on to "data", and where the tree places each field.
  *
  * Segments are built here byte by byte (Ethernet, IPv4, TCP, then MPA); the
  * CRC-32C of what they carry comes from crc.h, whose own vectors are in
@@ -19,6 +19,7 @@
 #include <roceshark/dissectors/crc.h>
 #include <roceshark/dissectors/flow.h>
 #include <roceshark/dissectors/iwarp.h>
+#include <roceshark/dissectors/print.h>
 #include <roceshark/dissectors/wire.h>
 
 #include "testutil.h"
@@ -277,6 +278,88 @@ test_markers(void **state)
     assert_int_equal(v->pdus[0].crc_status, RS_CKSUM_GOOD);
 }
 
+/* Where the tree places the fields named in `want` (their first line each), and the text
+ * of the CRC's line. */
+struct places {
+    const struct rs_packet *pkt;
+    const char *const *want;
+    uint32_t off[16], len[16];
+    bool seen[16];
+    char crc_line[96];
+};
+
+static void
+note_place(void *arg, const struct rs_tree_item *it)
+{
+    struct places *pl = arg;
+
+    if (it->field == NULL)
+        return;
+    for (unsigned i = 0; pl->want[i] != NULL; i++)
+        if (!pl->seen[i] && strcmp(it->field->abbrev, pl->want[i]) == 0) {
+            pl->seen[i] = true;
+            pl->off[i] = it->offset;
+            pl->len[i] = it->length;
+        }
+    if (strcmp(it->field->abbrev, "iwarp_mpa.crc_check") == 0) {
+        FILE *fp = fmemopen(pl->crc_line, sizeof(pl->crc_line), "w");
+        struct rs_out o;
+        assert_non_null(fp);
+        assert_int_equal(rs_out_init(&o, fp, 256), 0);
+        rs_print_tree_line(&o, pl->pkt, it);
+        assert_int_equal(rs_out_flush(&o), 0);
+        rs_out_free(&o);
+        fclose(fp);
+    }
+}
+
+/* Every MPA, DDP and RDMAP field at its octets, as tshark's PDML gives them: the FPDU whole
+ * for the protocol, the ULPDU_Length, the DDP header (18 octets untagged) for DDP's
+ * protocol and header, the RDMAP control octet and the four after it, the CRC last; and a
+ * marker where it stands in the stream. */
+static void
+test_field_places(void **state)
+{
+    static const char *const want[] = {
+        "iwarp_mpa", "iwarp_mpa.fpdu", "iwarp_mpa.ulpdulength", "iwarp_mpa.crc_check",
+        "iwarp_ddp_rdmap", "iwarp_ddp", "iwarp_ddp.untagged", "iwarp_ddp.msn", "iwarp_rdma",
+        "iwarp_rdma.opcode", "iwarp_mpa.marker_fpduptr", NULL};
+    struct fixture *fx = *state;
+
+    exchange(fx, RS_MPA_FLAG_CRC, RS_MPA_FLAG_CRC);
+    uint32_t a = fx->len[0];
+    uint32_t n = send_fpdu(fx, 0, 1, 10, 0x5a, true, UINT32_MAX);
+    segment(fx, 0, a, fx->len[0], 20);
+    struct places pl = {&fx->pkt, want, {0}, {0}, {false}, ""};
+    rs_tree_walk(&fx->pkt, note_place, &pl);
+    static const uint32_t off[] = {0, 0, 0, 32, 2, 2, 8, 12, 3, 3};
+    static const uint32_t len[] = {36, 36, 2, 4, 18, 18, 12, 4, 5, 1};
+    assert_int_equal(n, 36);    /* 2 + 18 + 10 + 2 of pad + 4 */
+    for (unsigned i = 0; i < 10; i++) {
+        assert_true(pl.seen[i]);
+        assert_int_equal(pl.off[i], HDRS + off[i]);
+        assert_int_equal(pl.len[i], len[i]);
+    }
+    assert_false(pl.seen[10]);
+    assert_non_null(strstr(pl.crc_line, " (Good CRC32)"));
+
+    /* markers: the first one where the FPDUs start, its FPDUPTR its last two octets */
+    void *second = NULL;
+    setup(&second);
+    struct fixture *mx = second;
+    exchange(mx, RS_MPA_FLAG_CRC, RS_MPA_FLAG_MARKERS | RS_MPA_FLAG_CRC);
+    a = mx->len[0];
+    send_fpdu(mx, 0, 1, 600, 0x5a, true, a);
+    segment(mx, 0, a, mx->len[0], 20);
+    struct places pm = {&mx->pkt, want, {0}, {0}, {false}, ""};
+    rs_tree_walk(&mx->pkt, note_place, &pm);
+    assert_true(pm.seen[10]);
+    assert_int_equal(pm.off[10], HDRS + 2);
+    assert_int_equal(pm.len[10], 2);
+    assert_int_equal(pm.off[2], HDRS + 4);      /* the ULPDU_Length after the first marker */
+    teardown(&second);
+}
+
 static void
 test_retransmission_and_out_of_order(void **state)
 {
@@ -387,6 +470,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_exchange_and_crc, setup, teardown),
         cmocka_unit_test_setup_teardown(test_split_and_packed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_markers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_field_places, setup, teardown),
         cmocka_unit_test_setup_teardown(test_retransmission_and_out_of_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hole_bound, setup, teardown),
         cmocka_unit_test_setup_teardown(test_inference, setup, teardown),
