@@ -228,18 +228,26 @@ test_info_reasons(void **state)
     assert_non_null(strstr(info, "[Malformed: frame cut short by the capture's snapshot length]"));
 }
 
-static void
-test_tree(void **state)
+/* The -V tree of the Ethernet frame in hex, to free. */
+static char *
+tree_of(const char *hex)
 {
     struct test_frame tf;
     struct rs_packet pkt;
     struct capture_out c;
 
-    (void)state;
-    decode_hex(&tf, HEX_ROCEV2_ACK, RS_DLT_EN10MB, &pkt);
+    decode_hex(&tf, hex, RS_DLT_EN10MB, &pkt);
     capture_begin(&c);
     rs_print_tree(&c.out, &pkt);
-    const char *t = capture_end(&c);
+    capture_end(&c);
+    return c.text;
+}
+
+static void
+test_tree(void **state)
+{
+    (void)state;
+    char *t = tree_of(HEX_ROCEV2_ACK);
     assert_non_null(strstr(t, "Frame 1: 62 bytes on wire (496 bits), 62 bytes captured"));
     assert_non_null(strstr(t, "\nInfiniBand\n    Base Transport Header\n        Opcode: Reliable "
                               "Connection (RC) - Acknowledge (17)\n"));
@@ -248,7 +256,7 @@ test_tree(void **state)
     assert_non_null(strstr(t, "        0... .... = Acknowledge Request: False\n"));
     assert_non_null(strstr(t, "            ...1 1111 = Credit Count: 31\n"));
     assert_non_null(strstr(t, "    ICRC status: Good (1)\n"));
-    free(c.text);
+    free(t);
 }
 
 /* Neighbor Discovery as tshark 4.0's tree shows it: each option titled with its type
@@ -265,26 +273,16 @@ test_tree(void **state)
 static void
 test_tree_nd(void **state)
 {
-    struct test_frame tf;
-    struct rs_packet pkt;
-    struct capture_out c;
-
     (void)state;
-    decode_hex(&tf, HEX_ND_NA, RS_DLT_EN10MB, &pkt);
-    capture_begin(&c);
-    rs_print_tree(&c.out, &pkt);
-    const char *t = capture_end(&c);
+    char *t = tree_of(HEX_ND_NA);
     assert_non_null(strstr(t, "\n    Flags: 0xe0000000, Router, Solicited, Override\n"));
     assert_non_null(strstr(t, "\n    ICMPv6 Option (Target link-layer address : "
                               "00:11:22:33:44:66)\n        Type: Target link-layer address (2)\n"
                               "        Length: 1 (8 bytes)\n        Link-layer address: "));
     assert_null(strstr(t, "Target Link-layer address:"));
-    free(c.text);
+    free(t);
 
-    decode_hex(&tf, HEX_ND_RA, RS_DLT_EN10MB, &pkt);
-    capture_begin(&c);
-    rs_print_tree(&c.out, &pkt);
-    t = capture_end(&c);
+    t = tree_of(HEX_ND_RA);
     assert_non_null(strstr(t, "\n    Flags: 0xc0, Managed address configuration, Other "
                               "configuration, Prf (Default Router Preference): Medium\n"));
     assert_non_null(strstr(t, "\n    ICMPv6 Option (Prefix information : 2001:db8::/64)\n"));
@@ -293,7 +291,7 @@ test_tree_nd(void **state)
                               "address-configuration flag(A)\n"
                               "            1... .... = On-link flag(L): Set\n"));
     assert_non_null(strstr(t, "\n    ICMPv6 Option (MTU : 1500)\n"));
-    free(c.text);
+    free(t);
 }
 
 /* Where the tree's option items lie: the option whole, its type and length octets,
