@@ -52,7 +52,8 @@ struct table {
     unsigned key_bits;      /* 48 for addresses, 24 for vendor prefixes */
     uint32_t *first;        /* BUCKETS + 1: the first entry whose key's top bits are b;
                                NULL: bisected whole */
-    uint64_t octets[4];     /* bit o: some key's first octet is o */
+    uint64_t *tops;         /* BUCKETS bits (8 KiB): bit b, some key's top bits are b;
+                               NULL: not known (no entries, or out of memory) */
 };
 
 struct ether_names {
@@ -102,23 +103,25 @@ entry_order(const void *pa, const void *pb)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* The first octet of a key of t. */
-static unsigned
-first_octet(const struct table *t, uint64_t key)
+/* The top BUCKET_BITS bits of a key of t. */
+static uint32_t
+top_bits(const struct table *t, uint64_t key)
 {
-    return (unsigned)(key >> (t->key_bits - 8)) & 0xff;
+    return (uint32_t)(key >> (t->key_bits - BUCKET_BITS)) & (BUCKETS - 1);
 }
 
-/* t's first[] and octets[], once its entries are sorted; first stays NULL when a small
- * table, or out of memory (every look-up bisects the whole table). */
+/* t's tops[] and first[], once its entries are sorted; first stays NULL when a small
+ * table, and either when out of memory (every look-up bisects the whole table). */
 static void
 index_table(struct table *t)
 {
     unsigned shift = t->key_bits - BUCKET_BITS;
 
-    for (size_t i = 0; i < t->n; i++) {
-        unsigned o = first_octet(t, t->e[i].key);
-        t->octets[o / 64] |= (uint64_t)1 << (o % 64);
+    if ((t->tops = calloc(BUCKETS / 64, sizeof(*t->tops))) != NULL) {
+        for (size_t i = 0; i < t->n; i++) {
+            uint32_t b = top_bits(t, t->e[i].key);
+            t->tops[b / 64] |= (uint64_t)1 << (b % 64);
+        }
     }
     if (t->n < BUCKETED_FROM || (t->first = malloc((BUCKETS + 1) * sizeof(*t->first))) == NULL)
         return;
@@ -151,13 +154,16 @@ finish(struct table *t, bool last_wins)
     index_table(t);
 }
 
-/* Whether some key of t has the first octet key has: else key is not there. */
+/* Whether some key of t has the top bits key has: else key is not there. An address no
+ * file names is mostly answered here, from 8 KiB that stay in the cache. */
 static bool
 may_hold(const struct table *t, uint64_t key)
 {
-    unsigned o = first_octet(t, key);
+    uint32_t b = top_bits(t, key);
 
-    return (t->octets[o / 64] >> (o % 64)) & 1;
+    if (t->tops == NULL)
+        return t->n > 0;
+    return (t->tops[b / 64] >> (b % 64)) & 1;
 }
 
 /* The first entry whose key is not below key (t->n when none). */
@@ -199,6 +205,8 @@ find(const struct table *t, uint64_t key)
 static bool
 any_between(const struct table *t, uint64_t lo, uint64_t hi)
 {
+    if (top_bits(t, lo) == top_bits(t, hi) && !may_hold(t, lo))
+        return false;
     size_t i = lower_bound(t, lo);
 
     return i < t->n && t->e[i].key <= hi;
