@@ -232,7 +232,7 @@ step_write(struct engine *e, struct batch *b)
     if (e->out == NULL)
         return;
     if (b->text.len > 0) {
-        rs_out_write(e->out, b->text.buf, b->text.len);
+        rs_out_write_block(e->out, b->text.buf, b->text.len);
         rs_out_end_frame(e->out);
     }
     if (e->out->failed || b->text.failed)

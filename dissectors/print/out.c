@@ -115,6 +115,18 @@ rs_out_write(struct rs_out *o, const char *s, size_t n)
 }
 
 void
+rs_out_write_block(struct rs_out *o, const char *s, size_t n)
+{
+    if (o->fp == NULL || n < OUT_FLUSH_AT(o) / 2) {
+        rs_out_write(o, s, n);
+        return;
+    }
+    rs_out_flush(o);
+    if (!o->failed && fwrite(s, 1, n, o->fp) != n)
+        o->failed = true;
+}
+
+void
 rs_out_str(struct rs_out *o, const char *s)
 {
     rs_out_write(o, s, strlen(s));

@@ -54,6 +54,10 @@ void rs_out_free(struct rs_out *o);
 /* Writes what is buffered; returns 0 or RS_EIO. */
 int rs_out_flush(struct rs_out *o);
 void rs_out_write(struct rs_out *o, const char *s, size_t n);
+/* The same for a large block of text made elsewhere (a batch's frames, formatted on
+ * another thread): written to the FILE as it is, after what is buffered, rather than
+ * copied into the buffer first. */
+void rs_out_write_block(struct rs_out *o, const char *s, size_t n);
 /* Room for n bytes at the end of the buffer (NULL after a failure); the
  * caller fills some of it and then calls rs_out_commit() with the count. */
 char *rs_out_reserve(struct rs_out *o, size_t n);
