@@ -203,6 +203,43 @@ mldr_record(const struct rs_icmp *m, unsigned n, uint32_t *at)
 
 enum mar_part { MAR_NODE, MAR_TYPE, MAR_AUX_LEN, MAR_SOURCES, MAR_ADDRESS, MAR_SOURCE, MAR_AUX };
 
+/* The record of occurrence occ: the view's one (pkt->item), or the occ-th. */
+static bool
+mldr_record_of(const struct rs_packet *pkt, unsigned occ, const struct rs_icmp *m, uint32_t *r)
+{
+    unsigned only = pkt->item;     /* 1 + the one record of the view, or 0 */
+
+    return !(only && occ != 0) && mldr_record(m, only ? only - 1u : occ, r);
+}
+
+/* Where a record's node and its numbers lie (its addresses are placed by their bytes):
+ * the node over the whole record, as tshark's item. */
+static bool
+locate_mldr(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+            uint32_t *offset, uint32_t *length)
+{
+    static const uint8_t at[] = {[MAR_TYPE] = 0, [MAR_AUX_LEN] = 1, [MAR_SOURCES] = 2};
+    static const uint8_t width[] = {[MAR_TYPE] = 1, [MAR_AUX_LEN] = 1, [MAR_SOURCES] = 2};
+    enum mar_part part = (enum mar_part)f->offset;
+    struct rs_icmp m;
+    uint32_t r;
+
+    if (part > MAR_SOURCES || !icmp_message_of(pkt, f, 0, &m) ||
+        !mldr_record_of(pkt, occ, &m, &r))
+        return false;
+    uint32_t base = (uint32_t)(m.msg - pkt->frame->data) + r;
+    if (part == MAR_NODE) {
+        uint32_t end = r + MLDR_RECORD_HDR + rs_load_be16(m.msg + r + 2) * 16u +
+                       m.msg[r + 1] * 4u;
+        *offset = base;
+        *length = (end < m.len ? end : m.len) - r;
+        return true;
+    }
+    *offset = base + at[part];
+    *length = width[part];
+    return true;
+}
+
 /* A record's parts, one occurrence per record; its sources, one per source
  * of all records, and its auxiliary data, one per record that has some, as
  * far as the message holds them. */
@@ -240,7 +277,7 @@ get_mldr(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
         }
         return false;
     }
-    if ((only && occ != 0) || !mldr_record(&m, only ? only - 1u : occ, &r))
+    if (!mldr_record_of(pkt, occ, &m, &r))
         return false;
     switch (part) {
     case MAR_NODE:
@@ -368,7 +405,8 @@ label_mar(const struct rs_packet *pkt, const struct rs_field *f, const struct rs
              OPT_PREFIX_FLAG, 1, vals, 3, 0)
 #define RECORD(abbrev, name, type, part, vals, depth) \
     {abbrev, name, type, type == RS_FT_UINT8 || type == RS_FT_UINT16 ? RS_BASE_DEC : \
-     RS_BASE_NONE, 0, vals, name, RS_LAYER_ICMPV6, part, 0, get_mldr, depth, RS_FIELD_PER_ITEM}
+     RS_BASE_NONE, 0, vals, name, RS_LAYER_ICMPV6, part, 0, get_mldr, depth, RS_FIELD_PER_ITEM, \
+     .locate = locate_mldr}
 
 const struct rs_field rs_fields_icmpv6_nd[] = {
     ND("icmpv6.nd.ra.cur_hop_limit", "Cur hop limit", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, 4, 1,
@@ -407,7 +445,7 @@ const struct rs_field rs_fields_icmpv6_nd[] = {
        RS_BASE_DEC, 0, NULL, 6, 2, get_mldr_count, 1),
     {"icmpv6.mldr.mar", "Multicast Address Record", RS_FT_NONE, RS_BASE_NONE, 0, NULL,
      "Multicast Address Record", RS_LAYER_ICMPV6, MAR_NODE, 0, get_mldr, 1, RS_FIELD_PER_ITEM,
-     .label = label_mar},
+     .label = label_mar, .locate = locate_mldr},
     RECORD("icmpv6.mldr.mar.record_type", "Record Type", RS_FT_UINT8, MAR_TYPE, mldr_type_vals,
            2),
     RECORD("icmpv6.mldr.mar.aux_data_len", "Aux Data Len", RS_FT_UINT8, MAR_AUX_LEN, NULL, 2),

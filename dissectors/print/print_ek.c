@@ -4,7 +4,8 @@
  * API: a line {"index": {"_index", "_type"}} and a line {"timestamp" (ms),
  * "layers": {...}} a frame. Each protocol is one flat object: every field
  * below it, however deep, is a member named protocol_field with '_' for
- * '.', and the values one name has under one parent form an array. Values
+ * '.' (the protocol that registered the field: the nearest above whose name
+ * leads the field's, else the nearest), and the values one name has under one parent form an array. Values
  * are strings as in -T json, save booleans (true, false), labels (null) and
  * absolute times (ISO 8601).
  */
@@ -39,14 +40,36 @@ node(const struct ek_ctx *c, int i)
     return i == TREE_NONE ? NULL : &c->d->nodes[i];
 }
 
-/* The protocol a field belongs to: the nearest protocol above it. */
+/* Whether protocol proto's name leads field's, as a registering protocol's does
+ * ("ipv6" of "ipv6.opt.type"). */
+static bool
+names_field(const char *proto, const char *field)
+{
+    size_t n = strlen(proto);
+
+    return strncmp(proto, field, n) == 0 && field[n] == '.';
+}
+
+/* The protocol that registered a field: the nearest protocol above it whose name leads
+ * the field's (IPv6's options sit in the hop-by-hop header's protocol, but are IPv6's:
+ * ipv6_ipv6_opt), else the nearest (iwarp_ddp.* under iwarp_ddp_rdmap). */
 static const char *
 protocol_of(const struct ek_ctx *c, const struct tree_node *n)
 {
-    for (const struct tree_node *p = node(c, n->parent); p != NULL; p = node(c, p->parent))
-        if (is_protocol(p))
-            return tree_node_name(p);
-    return NULL;
+    const char *nearest = NULL;
+
+    for (const struct tree_node *p = node(c, n->parent); p != NULL; p = node(c, p->parent)) {
+        if (!is_protocol(p))
+            continue;
+        const char *name = tree_node_name(p);
+        if (nearest == NULL && p->parent == TREE_NONE)
+            return name;        /* a top-level protocol with none above: no names compared */
+        if (names_field(name, tree_node_name(n)))
+            return name;
+        if (nearest == NULL)
+            nearest = name;
+    }
+    return nearest;
 }
 
 /* Members are grouped by the name of their parent and their own. */

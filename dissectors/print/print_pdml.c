@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * print_pdml.c - `-T pdml`: the -V tree in tshark's PDML, one <packet> per
- * frame holding a <proto> per protocol and a <field> per line below it,
- * nested as the tree is. Each element carries the field's name, the tree's
+ * frame holding a <proto> per protocol (a protocol within another too, as
+ * IPv6's hop-by-hop header) and a <field> per line below it, nested as the
+ * tree is. Each element carries the field's name, the tree's
  * line (showname), where its bytes lie (pos, size), the value as -T fields
  * prints it (show) and its bytes in hex (value; for a field that is part of
  * a byte, the value's bits and the whole bytes as unmaskedvalue). tshark's
@@ -135,8 +136,13 @@ emit(struct pdml_ctx *c, bool open)
     const struct rs_tree_item *it = &c->held;
     const struct rs_field *f = it->field;
     struct rs_out *o = c->o;
-    bool proto = it->depth == 0;     /* the frame and each protocol; below them fields */
-    bool data = is_data(it), wrapped = data && proto;
+    /* the frame and each protocol, however deep (IPv6's hop-by-hop header, the headers an
+     * ICMP error quotes), as tshark writes an FT_PROTOCOL item but an expert info's; below
+     * them fields */
+    bool data = is_data(it), wrapped = data && it->depth == 0;
+    bool proto = it->depth == 0 ||
+                 (it->kind == RS_TREE_FIELD && f->type == RS_FT_PROTOCOL && !data &&
+                  strcmp(f->abbrev, "_ws.expert") != 0);
     const char *name = it->kind == RS_TREE_FRAME ? "frame"
                        : it->kind == RS_TREE_MALFORMED ? "_ws.malformed" : f->abbrev;
 

@@ -294,6 +294,43 @@ test_tree_nd(void **state)
     free(t);
 }
 
+/* An MLDv2 report behind an IPv6 hop-by-hop header (Router Alert, PadN), as
+ * oferby_proxy__roce.pcap's first frame: the header is a protocol of its own in PDML, as
+ * tshark writes it, and in EK its fields are its own (ipv6_hopopts_ipv6_hopopts_len_oct)
+ * but its options IPv6's (ipv6_ipv6_opt_type); the report's record lies at its bytes. */
+#define HEX_HOPOPTS_MLDV2                                                               \
+    "333300000016183d5ebf43b186dd6000000000240001fe8000000000000071911f2d839a207cff020000" \
+    "0000000000000000000000163a000502000001008f001b1e0000000104000000ff020000000000000000" \
+    "0001ff9a207c"
+
+static void
+test_hopopts_protocol(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+    struct rs_json_opts opts = {.text = true};
+
+    (void)state;
+    decode_hex(&tf, HEX_HOPOPTS_MLDV2, RS_DLT_EN10MB, &pkt);
+    capture_begin(&c);
+    rs_print_pdml(&c.out, &pkt, &opts);
+    rs_print_ek(&c.out, &pkt, &opts);
+    const char *t = capture_end(&c);
+    assert_non_null(strstr(t, "\n    <proto name=\"ipv6.hopopts\" showname=\"IPv6 Hop-by-Hop "
+                              "Option\" size=\"8\" pos=\"54\">\n"));
+    assert_non_null(strstr(t, "\n      </field>\n    </proto>\n  </proto>\n"));
+    assert_non_null(strstr(t, "<field name=\"icmpv6.mldr.mar\" showname=\"Multicast Address "
+                              "Record Changed to exclude: ff02::1:ff9a:207c\" size=\"20\" "
+                              "pos=\"70\""));
+    assert_non_null(strstr(t, "<field name=\"icmpv6.mldr.mar.nb_sources\" showname=\"Number of "
+                              "Sources: 0\" size=\"2\" pos=\"72\""));
+    assert_non_null(strstr(t, "\"ipv6_hopopts\":{\"ipv6_hopopts_ipv6_hopopts_nxt\":\"58\""));
+    assert_non_null(strstr(t, "\"ipv6_ipv6_opt_type\":[\"0x05\",\"0x01\"]"));
+    assert_null(strstr(t, "ipv6_hopopts_ipv6_opt"));
+    free(c.text);
+}
+
 /* Where the tree's option items lie: the option whole, its type and length octets,
  * the reserved octets of a prefix (4) and of an MTU option (2). */
 struct nd_spans {
@@ -642,6 +679,7 @@ main(void)
         cmocka_unit_test(test_tree_walk),
         cmocka_unit_test(test_tree_nd),
         cmocka_unit_test(test_tree_nd_spans),
+        cmocka_unit_test(test_hopopts_protocol),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_json_string),
         cmocka_unit_test(test_json_fput_text),
