@@ -18,8 +18,12 @@ static void
 info_rnr(struct rs_info *in, uint8_t syn)
 {
     uint32_t us = rs_aeth_rnr_timer_us(syn);
+    char hundredths[3] = {(char)('0' + us % 1000 / 100), (char)('0' + us % 100 / 10), '\0'};
 
-    rs_info_add(in, " RNR NAK [delay %u.%02u ms]", us / 1000, us % 1000 / 10);
+    rs_info_dec(in, " RNR NAK [delay ", us / 1000);
+    rs_info_str(in, ".");
+    rs_info_str(in, hundredths);
+    rs_info_str(in, " ms]");
 }
 
 void
@@ -51,15 +55,20 @@ info_aeth(struct rs_info *in, const uint8_t *aeth)
         rs_info_dec(in, " MSN=", msn);
         break;
     case RS_AETH_NAK: {
+        /* Piece by piece, as the headers below: vsnprintf was most of a NAK's Info. */
         const char *name = rs_aeth_nak_name(rs_aeth_code(aeth));
-        if (name != NULL)
-            rs_info_add(in, " NAK [%s] MSN=%u", name, msn);
-        else
-            rs_info_add(in, " NAK [Reserved code %u] MSN=%u", rs_aeth_code(aeth), msn);
+        if (name != NULL) {
+            rs_info_str(in, " NAK [");
+            rs_info_str(in, name);
+        } else {
+            rs_info_dec(in, " NAK [Reserved code ", rs_aeth_code(aeth));
+        }
+        rs_info_dec(in, "] MSN=", msn);
         break;
     }
     default:
-        rs_info_add(in, " [Reserved syndrome 0x%02x] MSN=%u", syn, msn);
+        rs_info_hex(in, " [Reserved syndrome 0x", syn, 2);
+        rs_info_dec(in, "] MSN=", msn);
         break;
     }
 }
@@ -79,10 +88,10 @@ info_ext_headers(struct rs_info *in, const struct rs_packet *pkt)
     }
     if (rs_packet_has(pkt, RS_LAYER_ATOMICETH)) {
         const uint8_t *a = rs_packet_at(pkt, RS_LAYER_ATOMICETH);
-        rs_info_add(in, " VA=0x%llx R_Key=0x%08x Swap/Add=%llu Cmp=%llu",
-                    (unsigned long long)rs_atomiceth_va(a), rs_atomiceth_rkey(a),
-                    (unsigned long long)rs_atomiceth_swap(a),
-                    (unsigned long long)rs_atomiceth_compare(a));
+        rs_info_hex(in, " VA=0x", rs_atomiceth_va(a), 1);
+        rs_info_hex(in, " R_Key=0x", rs_atomiceth_rkey(a), 8);
+        rs_info_dec(in, " Swap/Add=", rs_atomiceth_swap(a));
+        rs_info_dec(in, " Cmp=", rs_atomiceth_compare(a));
     }
     if (rs_packet_has(pkt, RS_LAYER_AETH))
         info_aeth(in, rs_packet_at(pkt, RS_LAYER_AETH));
