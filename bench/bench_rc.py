@@ -90,7 +90,11 @@ def loaded(runs, iters):
         bw, lat, p99, _ = measure(runs, iters, counts)
     finally:
         stress.send_signal(signal.SIGINT)
-        stress.wait(30)
+        try:
+            stress.wait(30)
+        except subprocess.TimeoutExpired:
+            stress.kill()       # never left running
+            stress.wait()
     return bw, lat, p99, counts
 
 

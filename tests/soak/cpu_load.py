@@ -11,11 +11,12 @@ WORKERS = 2 * (os.cpu_count() or 1)
 
 @contextlib.contextmanager
 def busy_cpus():
-    """stress-ng --cpu WORKERS from entry to exit; ended with SIGINT (killed after 10 s)."""
+    """stress-ng --cpu WORKERS from entry to exit (the with block gets its Popen); ended with
+    SIGINT (killed after 10 s). It runs at the caller's nice level."""
     stress = subprocess.Popen(["stress-ng", "--cpu", str(WORKERS), "--timeout", "0"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        yield
+        yield stress
     finally:
         stress.send_signal(signal.SIGINT)
         try:

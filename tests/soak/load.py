@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""load.py RUNS - the RC stack on a machine busier than it has cores (root: a network
-namespace of its own, loopback only).
+"""load.py [LENGTHS] RUNS - the RC stack on a machine busier than it has cores (root: a
+network namespace of its own, loopback only).
 
-`stress-ng --cpu 2*nproc` runs beside it throughout. RUNS times each, one after the other:
-- ib_send_lat -n 10000, both sides Debian's perftest through `roceshark run`;
-- ib_write_bw -D 10, likewise;
-- roceshark perf write_bw -s 1M against roceshark perf.
-Every run must end with exit 0 on both sides and its results table (-n 10000 iterations
-exactly for ib_send_lat); a retransmission is allowed (a descheduled peer makes the ACK
-timer fire, as it must), RETRY_EXC_ERR or any other failed completion is not. perf's
-client's retransmissions are summed from --counters and printed per million packets. Progress goes to
-stdout, a line per run."""
+`stress-ng --cpu 2*nproc` runs beside it throughout, at this process's nice level, as
+everything it starts does: the RC programs compete with the busy CPUs as equals. RUNS times
+each, one after the other:
+- ib_send_lat -n SEND_LAT_ITERS (default 10000), both sides Debian's perftest through
+  `roceshark run`;
+- ib_write_bw -D WRITE_BW_SECONDS (default 10), likewise;
+- roceshark perf write_bw -s 1M -n PERF_ITERS (default 5000) against roceshark perf.
+Every run must end with exit 0 on both sides and its results table (exactly
+SEND_LAT_ITERS iterations for ib_send_lat, PERF_ITERS for perf); a retransmission is
+allowed (a descheduled peer makes the ACK timer fire, as it must), RETRY_EXC_ERR or any
+other failed completion is not. perf's client's retransmissions are summed from --counters
+and printed per million packets. Progress goes to stdout, a line per run. The defaults are
+the soak (`load.py 20`); ctest's soak.load gives shorter lengths."""
+import argparse
 import os
 import re
 import shutil
@@ -24,13 +29,26 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
 import rstest as t  # noqa: E402
 import cpu_load  # noqa: E402
 
-if len(sys.argv) != 2 or not sys.argv[1].isdigit() or int(sys.argv[1]) < 1:
-    sys.exit("usage: load.py RUNS")
-RUNS = int(sys.argv[1])
+
+def positive(text):
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError("a whole number of at least 1, not %r" % text)
+    return int(text)
+
+
+ap = argparse.ArgumentParser(description="the RC stack beside stress-ng --cpu 2*nproc")
+ap.add_argument("--send-lat-iters", type=positive, default=10000, metavar="N",
+                help="ib_send_lat -n (default 10000)")
+ap.add_argument("--write-bw-seconds", type=positive, default=10, metavar="S",
+                help="ib_write_bw -D (default 10)")
+ap.add_argument("--perf-iters", type=positive, default=5000, metavar="N",
+                help="perf write_bw -s 1M -n (default 5000, perf's own)")
+ap.add_argument("runs", type=positive, metavar="RUNS", help="rounds of the three tests")
+opts = ap.parse_args()
+RUNS = opts.runs
 for tool in ("stress-ng", "ib_send_lat", "ib_write_bw"):
     if shutil.which(tool) is None:
-        print("skipped: %s not installed (apt-get install stress-ng perftest)" % tool)
-        sys.exit(t.SKIP_CODE)
+        t.skip_missing("%s (apt-get install stress-ng perftest)" % tool)
 if os.environ.get("ROCESHARK_LOAD_NS") != "1":
     # A loopback of our own: our ports and addresses meet no other test's.
     os.environ["ROCESHARK_LOAD_NS"] = "1"
@@ -82,23 +100,44 @@ def counters(err):
     return (int(m.group(2)), int(m.group(1))) if m else (0, 0)
 
 
-results = {"ib_send_lat": 0, "ib_write_bw": 0, "perf write_bw": 0}
+# How a failed completion shows: perftest's "Failed status 12", perf's "completed with
+# RETRY_EXC_ERR" (or another status); either way the program should also exit non-zero.
+FAILED = re.compile(r"RETRY_EXC_ERR|Failed status|completed with")
+SEND_LAT = str(opts.send_lat_iters)
+PERF_ITERS = str(opts.perf_iters)
+TESTS = (("ib_send_lat", lambda: perftest("ib_send_lat", ["-n", SEND_LAT]), SEND_LAT),
+         ("ib_write_bw", lambda: perftest("ib_write_bw", ["-D", str(opts.write_bw_seconds)]),
+          None),
+         ("perf write_bw", lambda: perf(["-s", "1M", "-n", PERF_ITERS]), PERF_ITERS))
+
+
+def nice_of(pid):
+    """A process's nice level, the 19th field of /proc/PID/stat."""
+    with open("/proc/%d/stat" % pid) as f:
+        return int(f.read().rsplit(")", 1)[1].split()[16])
+
+
+results = {name: 0 for name, _, _ in TESTS}
 retx = sent = 0
 start = time.time()
-with cpu_load.busy_cpus():
+with cpu_load.busy_cpus() as stress:
     time.sleep(1)
+    # The RC programs inherit this process's nice level, as stress-ng does: said here, as
+    # the load is only load if they compete on equal terms.
+    print("lengths: ib_send_lat -n %s, ib_write_bw -D %d, perf write_bw -s 1M -n %s; "
+          "nice: stress-ng %d, the RC programs %d"
+          % (SEND_LAT, opts.write_bw_seconds, PERF_ITERS, nice_of(stress.pid), os.nice(0)),
+          flush=True)
     for i in range(1, RUNS + 1):
-        for name, go, want_iters in (
-                ("ib_send_lat", lambda: perftest("ib_send_lat", ["-n", "10000"]), "10000"),
-                ("ib_write_bw", lambda: perftest("ib_write_bw", ["-D", "10"]), None),
-                ("perf write_bw", lambda: perf(["-s", "1M"]), None)):
+        for name, go, want_iters in TESTS:
             s, c = go()
             row = table_row(c[1])
+            failed = FAILED.search(s[1] + s[2] + c[1] + c[2])
             ok = (s[0] == 0 and c[0] == 0 and row is not None and
-                  (want_iters is None or row[1] == want_iters) and
-                  "RETRY_EXC_ERR" not in s[2] + c[2])
-            t.check(ok, "run %d, %s: client exit %s, server exit %s, row %s: %s | %s"
-                    % (i, name, c[0], s[0], row, c[2][-300:], s[2][-300:]))
+                  (want_iters is None or row[1] == want_iters) and failed is None)
+            t.check(ok, "run %d, %s: client exit %s, server exit %s, row %s, %s: %s | %s"
+                    % (i, name, c[0], s[0], row, failed.group(0) if failed else "no failed "
+                       "completion", c[2][-300:], s[2][-300:]))
             results[name] += ok
             if name == "perf write_bw":
                 r, n = counters(c[1])
