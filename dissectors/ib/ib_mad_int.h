@@ -67,6 +67,12 @@ bool mad_field_locate(const struct rs_packet *pkt, const struct rs_field *f, uns
 /* Where occurrence occ of SMP attribute field f lies in mad (len bytes), or UINT32_MAX. */
 uint32_t smp_field_at(const struct rs_field *f, unsigned occ, const uint8_t *mad, size_t len);
 
+/* The levels an SMP's items nest below their fields' depths, the registry's nest hook of
+ * every MAD field: an SMP attribute's fields one under "Attribute (...)" and one more under
+ * the attribute's own item, where it has one (SMInfo); 0 in any other MAD, an SA record's
+ * embedded attribute's too. */
+unsigned mad_field_nest(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ);
+
 /* A getter named fn for the fields of one context. */
 #define MAD_GETTER(fn, a, b, attr_)                                                          \
     static bool fn(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,      \
@@ -80,7 +86,7 @@ uint32_t smp_field_at(const struct rs_field *f, unsigned occ, const uint8_t *mad
  * name, as Wireshark's MAD fields have (MAD_FVH: one of ours, with help of its own). */
 #define MAD_FVH(abbrev, name, type, base, mask, vals, off, width, getter, depth, help)         \
     {abbrev, name, type, base, mask, vals, help, RS_LAYER_PAYLOAD, off, width, getter, depth, 0, \
-     .locate = mad_field_locate}
+     .locate = mad_field_locate, .nest = mad_field_nest}
 #define MAD_F(abbrev, name, type, base, mask, off, width, getter, depth) \
     MAD_FVH(abbrev, name, type, base, mask, NULL, off, width, getter, depth, name)
 #define MAD_FV(abbrev, name, type, base, mask, vals, off, width, getter, depth) \

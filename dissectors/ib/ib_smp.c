@@ -28,6 +28,8 @@
  * addresses and stops), and the MulticastForwardingTable's 32 port masks
  * (Wireshark reads 16).
  */
+#include <stdio.h>
+
 #include <roceshark/dissectors/common.h>
 
 #include "ib/ib_mad_int.h"
@@ -283,19 +285,20 @@ static const uint16_t own_item_attrs[] = {
     RS_SMP_ATTR_VENDOR_DIAG, RS_SMP_ATTR_LED_INFO,
 };
 
-/* Where the SMP-data item occ of an SMP or SA MAD lies: in an SMP first the 64 bytes of
- * the attribute, then the embedded attribute's own items. */
+/* Whether attr is one of those. */
 static bool
-smp_item(const uint8_t *mad, unsigned occ, uint32_t *off, uint32_t *len)
+has_own_item(uint16_t attr)
 {
-    if (mad[1] != RS_MAD_CLASS_SA) {
-        if (occ == 0) {
-            *off = DATA;
-            *len = 64;
+    for (size_t i = 0; i < RS_ARRAY_SIZE(own_item_attrs); i++)
+        if (own_item_attrs[i] == attr)
             return true;
-        }
-        occ--;
-    }
+    return false;
+}
+
+/* Where own item occ of the attribute an SMP or SA MAD carries lies. */
+static bool
+smp_own_item(const uint8_t *mad, unsigned occ, uint32_t *off, uint32_t *len)
+{
     for (size_t i = 0; i < RS_ARRAY_SIZE(own_item_attrs); i++) {
         uint32_t base = smp_attr_at(mad, own_item_attrs[i]);
         if (base == UINT32_MAX)
@@ -311,28 +314,31 @@ smp_item(const uint8_t *mad, unsigned occ, uint32_t *off, uint32_t *len)
     return false;
 }
 
+static bool
+is_smp(const uint8_t *mad)
+{
+    return mad[1] == SMP_LID || mad[1] == SMP_DR;
+}
+
 /* Wireshark's item for a MAD's data: in an SMP the 64 bytes of the attribute,
- * once as the attribute and again as the decoded attribute's own items (an SA
- * record gives those of the attribute it embeds); in the classes it does not
- * decode (and the CM, whose messages it puts under the same item) the 232
- * bytes after the common header. */
+ * "Attribute (SMInfo)", under which the attribute's own item and fields nest; in the
+ * classes it does not decode (and the CM, whose messages it puts under the same item)
+ * the 232 bytes after the common header. */
 static bool
 get_smpdata(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
             struct rs_value *out)
 {
     size_t len;
     const uint8_t *mad = rs_mad_of(pkt, &len);
-    uint32_t off, n;
 
     (void)f;
-    if (mad == NULL)
+    if (mad == NULL || occ != 0)
         return false;
     uint16_t attr = rs_load_be16(mad + 16);
     switch (mad[1]) {
     case SMP_LID:
     case SMP_DR:
-    case RS_MAD_CLASS_SA:
-        return smp_item(mad, occ, &off, &n) && mad_bytes(pkt, off, n, out);
+        return mad_bytes(pkt, DATA, 64, out);
     case RS_MAD_CLASS_PERF:
         if (attr == RS_MAD_ATTR_CLASS_PORT_INFO || attr == RS_PERF_ATTR_PORT_COUNTERS ||
             attr == RS_PERF_ATTR_PORT_COUNTERS_EXT)
@@ -341,17 +347,108 @@ get_smpdata(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     case RS_MAD_CLASS_CM:
     case 0x05:      /* baseboard management */
     case 0x06:      /* device management */
-        return occ == 0 && mad_bytes(pkt, RS_MAD_HDR_LEN, RS_MAD_LEN - RS_MAD_HDR_LEN, out);
+        return mad_bytes(pkt, RS_MAD_HDR_LEN, RS_MAD_LEN - RS_MAD_HDR_LEN, out);
     default:
         return false;
     }
+}
+
+/* The attribute's own items under the same name, "SMInfo" around its fields (an SA
+ * record gives those of the attribute it embeds). */
+static bool
+get_smp_own_item(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                 struct rs_value *out)
+{
+    size_t len;
+    const uint8_t *mad = rs_mad_of(pkt, &len);
+    uint32_t off, n;
+
+    (void)f;
+    return mad != NULL && (is_smp(mad) || mad[1] == RS_MAD_CLASS_SA) &&
+           smp_own_item(mad, occ, &off, &n) && mad_bytes(pkt, off, n, out);
+}
+
+/* The SMP's line as tshark's: "SMP (Directed Route) SubnGetResp(SMInfo)". */
+static size_t
+label_smp(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+          char *buf, size_t size)
+{
+    size_t len;
+    const uint8_t *mad = rs_mad_of(pkt, &len);
+    char info[96];
+
+    (void)f;
+    (void)v;
+    if (mad == NULL || !rs_mad_info(mad, len, info, sizeof(info)))
+        return 0;
+    int n = snprintf(buf, size, "SMP (%s) %s",
+                     mad[1] == SMP_DR ? "Directed Route" : "LID Routed", info);
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* The name of the attribute pkt's SMP carries ("SMInfo"), or NULL: no SMP, or an
+ * attribute without one. */
+static const char *
+smp_attribute(const struct rs_packet *pkt)
+{
+    size_t len;
+    const uint8_t *mad = rs_mad_of(pkt, &len);
+
+    return mad != NULL && is_smp(mad) ? smp_attr_name(rs_load_be16(mad + 16)) : NULL;
+}
+
+/* An SMP's data item, "Attribute (SMInfo)"; a CM MAD's, "CM ConnectRequest". */
+static size_t
+label_smpdata(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+              char *buf, size_t size)
+{
+    const char *name = smp_attribute(pkt);
+
+    if (name == NULL)
+        return cm_data_label(pkt, f, v, buf, size);
+    int n = snprintf(buf, size, "Attribute (%s)", name);
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* An SMP attribute's own item: its name ("SMInfo"); an SA record's, the usual line. */
+static size_t
+label_own_item(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+               char *buf, size_t size)
+{
+    const char *name = smp_attribute(pkt);
+
+    (void)f;
+    (void)v;
+    if (name == NULL)
+        return 0;
+    int n = snprintf(buf, size, "%s", name);
+    return n > 0 ? (size_t)n : 0;
+}
+
+unsigned
+mad_field_nest(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ)
+{
+    size_t len;
+    const uint8_t *mad = rs_mad_of(pkt, &len);
+    uint16_t attr;
+
+    (void)occ;
+    if (mad == NULL || !is_smp(mad))
+        return 0;
+    if (f->get == get_smpdata)
+        return 1;
+    if (f->get == get_smp_own_item)
+        return 2;
+    if (!smp_field_attr(f, &attr))
+        return 0;
+    return has_own_item(attr) ? 2 : 1;
 }
 
 #define X(abbrev, name, off, width, mask, getter) MAD_X(abbrev, name, off, width, mask, getter)
 /* A column of a table of several: the tree shows the table entry by entry. */
 #define ROW(abbrev, name, off, width, mask, getter)                                         \
     {abbrev, name, MAD_UTYPE(width), RS_BASE_HEX, mask, NULL, name, RS_LAYER_PAYLOAD, off,   \
-     width, getter, 2, RS_FIELD_ROWS, .locate = mad_field_locate}
+     width, getter, 2, RS_FIELD_ROWS, .locate = mad_field_locate, .nest = mad_field_nest}
 #define PI(field, name, off, width, mask) \
     X("infiniband.portinfo." field, name, off, width, mask, get_portinfo)
 #define CAP(field, name, bit) \
@@ -366,19 +463,30 @@ get_smpdata(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     MAD_F("infiniband.trap." field, name, RS_FT_IPV6, RS_BASE_NONE, 0, 10 + (off), 16, getter, 3)
 
 const struct rs_field rs_fields_ib_smp[] = {
-    MAD_H("infiniband.smplid", "Subnet Management Packet (LID Routed)", 0, 0, get_smp_lid, 1),
-    MAD_H("infiniband.smpdirected", "Subnet Management Packet (Directed Route)", 0, 0,
-          get_smp_dr, 1),
+    {"infiniband.smplid", "Subnet Management Packet (LID Routed)", RS_FT_BYTES, RS_BASE_NONE, 0,
+     NULL, "Subnet Management Packet (LID Routed)", RS_LAYER_PAYLOAD, 0, 0, get_smp_lid, 1,
+     RS_FIELD_HEADER, .label = label_smp},
+    {"infiniband.smpdirected", "Subnet Management Packet (Directed Route)", RS_FT_BYTES,
+     RS_BASE_NONE, 0, NULL, "Subnet Management Packet (Directed Route)", RS_LAYER_PAYLOAD, 0, 0,
+     get_smp_dr, 1, RS_FIELD_HEADER, .label = label_smp},
     MAD_F("infiniband.smpdirected.d", "D (Direction Bit)", RS_FT_UINT64, RS_BASE_HEX, 0x8000, 4,
           2, get_smp_dr, 2),
     X("infiniband.smpdirected.smpstatus", "Status", 4, 2, 0x7fff, get_smp_dr),
     X("infiniband.smpdirected.hoppointer", "Hop Pointer", 6, 1, 0, get_smp_dr),
     X("infiniband.smpdirected.hopcount", "Hop Count", 7, 1, 0, get_smp_dr),
     X("infiniband.smplid.mkey", "M_Key", 24, 8, 0, get_smp),
+    /* the reserved octets after each header, lines of tshark's tree */
+    MAD_F("infiniband.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 0, 32, 32, get_smp_lid,
+          2),
     X("infiniband.smpdirected.drslid", "DrSLID", 32, 2, 0, get_smp_dr),
     X("infiniband.smpdirected.drdlid", "DrDLID", 34, 2, 0, get_smp_dr),
+    MAD_F("infiniband.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 0, 36, 28, get_smp_dr, 2),
     {"infiniband.smplid.smpdata", "SMP Data", RS_FT_BYTES, RS_BASE_NONE, 0, NULL, "SMP Data",
-     RS_LAYER_PAYLOAD, DATA, 64, get_smpdata, 1, 0, .label = cm_data_label},
+     RS_LAYER_PAYLOAD, DATA, 64, get_smpdata, 1, 0, .label = label_smpdata,
+     .nest = mad_field_nest},
+    {"infiniband.smplid.smpdata", "SMP Data", RS_FT_BYTES, RS_BASE_NONE, 0, NULL, "SMP Data",
+     RS_LAYER_PAYLOAD, DATA, 64, get_smp_own_item, 1, 0, .label = label_own_item,
+     .nest = mad_field_nest},
     /* NodeInfo (14.2.5.3) */
     X("infiniband.nodeinfo.baseversion", "BaseVersion", 0, 1, 0, get_nodeinfo),
     X("infiniband.nodeinfo.classversion", "ClassVersion", 1, 1, 0, get_nodeinfo),
@@ -595,6 +703,8 @@ const struct rs_field rs_fields_ib_smp[] = {
     TRAP("portno", "PORTNO", 50, 1, 0, get_trap_259),
     MAD_F("infiniband.notice.datadetails", "DataDetails", RS_FT_BYTES, RS_BASE_NONE, 0, 10, 54,
           get_notice, 2),
+    MAD_F("infiniband.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 0, 128, 128,
+          get_smp_lid, 2),
     MAD_F("infiniband.smpdirected.initialpath", "Initial Path", RS_FT_BYTES, RS_BASE_NONE, 0,
           128, 64, get_smp_dr, 2),
     MAD_F("infiniband.smpdirected.returnpath", "Return Path", RS_FT_BYTES, RS_BASE_NONE, 0, 192,

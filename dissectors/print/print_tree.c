@@ -83,6 +83,13 @@ is_data_field(const struct walk_ctx *w, int id)
     return w->data_id >= 0 && id >= w->data_id && id <= w->data_id + 2;
 }
 
+/* Occurrence occ of f's depth in pkt's tree: its own, and the levels the packet nests it by. */
+static unsigned
+depth_of(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ)
+{
+    return f->depth + (f->nest != NULL ? f->nest(pkt, f, occ) : 0);
+}
+
 static bool
 walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
 {
@@ -94,7 +101,8 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
         return false;
     unsigned occ = 0;
     do {
-        struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth + w->shift, 0, 0, false, pkt};
+        struct rs_tree_item it = {RS_TREE_FIELD, f, &v, depth_of(pkt, f, occ) + w->shift, 0, 0,
+                                  false, pkt};
         if (w->data_nested && is_data_field(w, id))
             it.depth++;     /* data, data.data and data.len: one table, in this order */
         rs_field_span(pkt, f, &v, occ, &it.offset, &it.length);
@@ -175,7 +183,8 @@ walk_rows(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end)
             const struct rs_field *f = field_at(c);
             if (!rs_field_value(pkt, c, occ, &v))
                 continue;
-            struct rs_tree_item it = {RS_TREE_FIELD, f, &v, f->depth, 0, 0, false, pkt};
+            struct rs_tree_item it = {RS_TREE_FIELD, f, &v, depth_of(pkt, f, occ), 0, 0, false,
+                                      pkt};
             it.node = v.type == RS_FT_NONE || (f->flags & (RS_FIELD_HEADER | RS_FIELD_TEXT));
             rs_field_span(pkt, f, &v, occ, &it.offset, &it.length);
             w->fn(w->arg, &it);

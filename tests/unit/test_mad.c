@@ -7,7 +7,7 @@
  * from a packet to the values tshark 4.0 shows (the D bit as IBTA has it);
  * unknown names, byte fields and ClassPortInfo's class-relative offsets;
  * an SMP attribute read where an SMP and where an SA record carry it, and a
- * trap's details only for its trap number;
+ * trap's details only for its trap number; an SMP's tree nested as tshark's;
  * the CM's registry fields read what the CM engine's layout (cm_mad.h) reads, and a
  * REQ's reserved words are lines of its tree.
  */
@@ -107,18 +107,26 @@ packet_of(struct packet *p, const uint8_t mad[RS_MAD_LEN], uint32_t qp)
     rs_decode_frame(&p->frame, &o, &p->pkt);
 }
 
-/* Field name's value number occ as tshark -T fields prints it, or "". */
+/* Field name's value number occ as tshark -T fields prints it, over every entry of the
+ * name as -e reads them (an SMP's attribute item, then its own items), or "". Four
+ * buffers in turn, so that two values compare. */
 static const char *
 value(const struct packet *p, const char *name, unsigned occ)
 {
-    static char text[600];
+    static char texts[4][600];
+    static unsigned turn;
+    char *text = texts[turn++ % 4];
     struct rs_value v;
     int id = rs_field_lookup(name);
 
     assert_true(id >= 0);
     text[0] = '\0';
-    if (rs_field_value(&p->pkt, id, occ, &v))
-        rs_value_format(rs_field_by_id(id), &v, text, sizeof(text));
+    for (; id >= 0; id = rs_field_next_alias(id))
+        for (unsigned n = 0; rs_field_value(&p->pkt, id, n, &v); n++)
+            if (occ-- == 0) {
+                rs_value_format(rs_field_by_id(id), &v, text, sizeof(texts[0]));
+                return text;
+            }
     return text;
 }
 
@@ -152,6 +160,24 @@ test_decode_path_record(void **state)
     /* Not a MAD: the same payload to another QP. */
     packet_of(&p, mad, 7);
     assert_string_equal(value(&p, "infiniband.mad.mgmtclass", 0), "");
+}
+
+/* The packet's -V tree, to free. */
+static char *
+tree_text(const struct packet *p)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *fp = open_memstream(&text, &size);
+    struct rs_out o;
+
+    assert_non_null(fp);
+    assert_int_equal(rs_out_init(&o, fp, 4096), 0);
+    rs_print_tree(&o, &p->pkt);
+    assert_int_equal(rs_out_flush(&o), 0);
+    rs_out_free(&o);
+    fclose(fp);
+    return text;
 }
 
 static void
@@ -188,6 +214,41 @@ test_directed_route(void **state)
     char info[64];
     assert_true(rs_mad_info(mad, RS_MAD_LEN, info, sizeof(info)));
     assert_string_equal(info, "SubnGetResp(SMInfo)");
+    /* its tree as tshark's (test_smp_tree) */
+    char *t = tree_text(&p);
+    assert_non_null(strstr(t, "\n    SMP (Directed Route) SubnGetResp(SMInfo)\n"
+                              "        1... .... .... .... = D (Direction Bit): 0x1\n"));
+    assert_non_null(strstr(t, "        DrDLID: 0xffff\n"
+                              "        Reserved: 0000000000000000000000000000"
+                              "0000000000000000000000000000\n"
+                              "        Attribute (SMInfo)\n"
+                              "            SMInfo\n"
+                              "                GUID: 0x0002c9020020b4dd\n"));
+    assert_non_null(strstr(t, "                .... 0011 = SMState: 0x3\n        Initial Path: "));
+    free(t);
+}
+
+/* An SMP's tree as tshark 4.0's: titled with its method and attribute, the reserved
+ * octets after each header, the attribute's item around its own item (SMInfo's, in
+ * test_directed_route) or its fields (NodeInfo's, here). */
+static void
+test_smp_tree(void **state)
+{
+    static struct packet p;
+    uint8_t mad[RS_MAD_LEN];
+
+    (void)state;
+    rs_mad_start(mad, RS_MAD_CLASS_SMP_LID, 1, RS_MAD_GET | RS_MAD_RESP, RS_SMP_ATTR_NODE_INFO, 0,
+                 1);
+    assert_int_equal(rs_mad_set(mad, "infiniband.nodeinfo.numports", 2), 0);
+    packet_of(&p, mad, 0);
+    char *t = tree_text(&p);
+    assert_non_null(strstr(t, "\n    SMP (LID Routed) SubnGetResp(NodeInfo)\n"
+                              "        M_Key: 0x0000000000000000\n        Reserved: 0000"));
+    assert_non_null(strstr(t, "\n        Attribute (NodeInfo)\n            BaseVersion: 0x00\n"));
+    assert_non_null(strstr(t, "            NumPorts: 0x02\n"));
+    assert_non_null(strstr(t, "            VendorID: 0x000000\n        Reserved: 0000"));
+    free(t);
 }
 
 static void
@@ -419,6 +480,7 @@ main(void)
         cmocka_unit_test(test_build_matches_capture),
         cmocka_unit_test(test_decode_path_record),
         cmocka_unit_test(test_directed_route),
+        cmocka_unit_test(test_smp_tree),
         cmocka_unit_test(test_class_port_info_moves_with_class),
         cmocka_unit_test(test_smp_attribute_moves_into_record),
         cmocka_unit_test(test_trap_details),

@@ -100,6 +100,12 @@ typedef size_t (*rs_field_label_fn)(const struct rs_packet *pkt, const struct rs
 typedef bool (*rs_field_locate_fn)(const struct rs_packet *pkt, const struct rs_field *f,
                                    unsigned occ, uint32_t *offset, uint32_t *length);
 
+/* The levels occurrence occ of f sits below its depth in pkt's tree, for a field whose
+ * nesting the packet decides (an SMP attribute's fields nest under the SMP's attribute
+ * item, where an SA record's do not): 0 for none. */
+typedef unsigned (*rs_field_nest_fn)(const struct rs_packet *pkt, const struct rs_field *f,
+                                     unsigned occ);
+
 #define RS_NO_LAYER 0xff
 
 struct rs_field {
@@ -125,6 +131,7 @@ struct rs_field {
     rs_field_show_fn show;  /* NULL: the value and its name, as value.c writes them */
     rs_field_label_fn label;    /* NULL: "Name: value" */
     rs_field_locate_fn locate;  /* NULL: its layer's offset plus its own */
+    rs_field_nest_fn nest;      /* NULL: its depth alone */
 };
 
 #define RS_FIELD_HEADER 0x01    /* the bytes of a whole header: a tree node */
