@@ -93,7 +93,7 @@ run_stateful(struct rs_pipeline *p, struct rs_pipeline_result *r)
     if (!p->decode.disable_iwarp)
         rs_iwarp_process(p->iwarp, &r->pkt);
     if (p->analyzer != NULL)
-        rs_analyzer_process(p->analyzer, &r->pkt, &r->facts);
+        rs_analyzer_process_prepared(p->analyzer, &r->pkt, &r->prep, &r->facts);
     /* As tshark's one pass: from the frame shown before, or from this one (0). tshark
      * finds that frame by its number, and frame 1 is always its reference, the first frame
      * read: after a session reset (read -M), whose frames are numbered from 1 again, a frame
@@ -222,6 +222,14 @@ rs_pipeline_decode(const struct rs_pipeline *p, const struct rs_frame *frame,
                    struct rs_pipeline_result *r)
 {
     rs_decode_frame(frame, &p->decode, &r->pkt);
+    r->prep.ready = false;
+}
+
+void
+rs_pipeline_prepare(const struct rs_pipeline *p, struct rs_pipeline_result *r)
+{
+    if (p->with_analysis)
+        rs_analyzer_prepare(&r->pkt, &r->prep);
 }
 
 void

@@ -157,11 +157,15 @@ step_read(struct engine *e, struct batch *b)
     return !atomic_load(&e->stop);
 }
 
+/* Decoding, and what the analysis can work out from each packet alone, which the
+ * serial analyze step then finds done. */
 static void
 step_decode(struct engine *e, struct batch *b)
 {
-    for (size_t i = 0; i < b->n; i++)
+    for (size_t i = 0; i < b->n; i++) {
         rs_pipeline_decode(e->pipe, &b->slots[i].frame, &b->slots[i].result);
+        rs_pipeline_prepare(e->pipe, &b->slots[i].result);
+    }
 }
 
 static void

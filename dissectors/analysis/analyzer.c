@@ -146,9 +146,54 @@ is_connected_service(uint8_t opcode)
 }
 
 void
-rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_facts *f)
+rs_analyzer_prepare(const struct rs_packet *pkt, struct rs_analysis_prep *prep)
 {
     struct stream_key key;
+    struct key_hashes h;
+
+    G_STATIC_ASSERT(sizeof(key) <= sizeof(prep->key));
+    prep->ready = false;
+    /* What process() looks up with conv_for_request() or conv_for_response(). */
+    if (!rs_packet_has(pkt, RS_LAYER_BTH) || !is_connected_service(pkt->opcode) ||
+        (pkt->flags & RS_PKT_MALFORMED))
+        return;
+    const struct rs_ib_opcode *info = rs_ib_opcode_info(pkt->opcode);
+    if (info->name == NULL || info->op == RS_OP_CNP ||
+        !packet_key(pkt, rs_bth_destqp(rs_packet_at(pkt, RS_LAYER_BTH)),
+                    rs_ib_op_is_response(info->op), &key))
+        return;
+    conv_key_hashes(&key, &h);
+    memcpy(prep->key, &key, sizeof(key));
+    prep->stream_hash = h.stream;
+    prep->host_hash = h.host;
+    prep->peer_hash = h.peer;
+    prep->ready = true;
+}
+
+static void
+process(struct rs_analyzer *an, struct rs_packet *pkt, const struct rs_analysis_prep *prep,
+        struct rs_facts *f);
+
+void
+rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_facts *f)
+{
+    process(an, pkt, NULL, f);
+}
+
+void
+rs_analyzer_process_prepared(struct rs_analyzer *an, struct rs_packet *pkt,
+                             const struct rs_analysis_prep *prep, struct rs_facts *f)
+{
+    process(an, pkt, prep != NULL && prep->ready ? prep : NULL, f);
+}
+
+/* rs_analyzer_process(), with the packet's key and hashes from prep when given. */
+static void
+process(struct rs_analyzer *an, struct rs_packet *pkt, const struct rs_analysis_prep *prep,
+        struct rs_facts *f)
+{
+    struct stream_key key;
+    struct key_hashes h, *hashes = NULL;
 
     /* Every other member is read only under its flag: no need to clear it. */
     f->flags = 0;
@@ -163,8 +208,13 @@ rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_fac
     bool ce = pkt->encap == RS_ENCAP_ROCEV2 && pkt->ecn == ECN_CE && pkt->opcode != 0x81;
     bool response = rs_ib_op_is_response(info->op);
 
-    if (!packet_key(pkt, rs_bth_destqp(bth), response, &key))
+    if (prep != NULL) {
+        memcpy(&key, prep->key, sizeof(key));
+        h = (struct key_hashes){prep->stream_hash, prep->host_hash, prep->peer_hash};
+        hashes = &h;
+    } else if (!packet_key(pkt, rs_bth_destqp(bth), response, &key)) {
         return;
+    }
     if (ce)
         f->flags |= RS_FACT_ECN_CE;
     if (info->op == RS_OP_CNP) {
@@ -183,8 +233,8 @@ rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_fac
         return;
     uint32_t psn = rs_bth_psn(bth);
     uint64_t frame = pkt->frame->number;
-    struct conv *c = response ? conv_for_response(an, &key, psn, frame)
-                              : conv_for_request(an, &key, psn, frame);
+    struct conv *c = response ? conv_for_response(an, &key, hashes, psn, frame)
+                              : conv_for_request(an, &key, hashes, psn, frame);
     struct rs_time now = frame_time(pkt);
     if (lifetime_may_end(c, response, now))
         c = lifetime_check(an, c, &key, psn, response, info, frame);

@@ -294,13 +294,20 @@ struct rs_analyzer {
 void conv_table_init(struct rs_analyzer *an);
 void conv_table_free(struct rs_analyzer *an);
 struct conv *conv_find(struct rs_analyzer *an, const struct stream_key *key);
-/* The conversation a request on key belongs to, created when new. */
+/* The hashes a packet's stream key is looked up by (conv_key_hashes()): of the key, of
+ * its host pair (requester, responder) and of the endpoint it goes to. */
+struct key_hashes {
+    uint32_t stream, host, peer;
+};
+void conv_key_hashes(const struct stream_key *key, struct key_hashes *h);
+/* The conversation a request on key belongs to, created when new; h, key's hashes when
+ * known (NULL: computed as needed). */
 struct conv *conv_for_request(struct rs_analyzer *an, const struct stream_key *key,
-                              uint32_t psn, uint64_t frame);
+                              const struct key_hashes *h, uint32_t psn, uint64_t frame);
 /* The conversation a response on key belongs to, paired when possible;
  * NULL when no request stream can be tied to it yet. */
 struct conv *conv_for_response(struct rs_analyzer *an, const struct stream_key *key,
-                               uint32_t psn, uint64_t frame);
+                               const struct key_hashes *h, uint32_t psn, uint64_t frame);
 /* The conversation a CNP from src to dst's QP qpn throttles: one whose
  * requester or responder QP that is, or else the only conversation between
  * the two hosts whose requester QP is still unknown. NULL when unsure. */
@@ -338,6 +345,9 @@ const struct endpoint *peer_table_find(const struct peer_table *t, const struct 
  * memory at once, so that the slot arrives while other lookups wait for theirs; then
  * the lookup under that hash. */
 uint32_t peer_table_prefetch(const struct peer_table *t, const struct endpoint *ep);
+/* The hash peer_table_prefetch() computes; and the prefetch under a hash known. */
+uint32_t peer_table_hash(const struct endpoint *ep);
+void peer_table_prefetch_hashed(const struct peer_table *t, uint32_t hash);
 const struct endpoint *peer_table_find_hashed(const struct peer_table *t,
                                               const struct endpoint *ep, uint32_t hash);
 /* Learns that a and b are connected to each other: what either was

@@ -231,11 +231,12 @@ cache_get(const struct rs_analyzer *an, const struct stream_key *key, unsigned s
     return NULL;
 }
 
-/* key's conversation from the stream index, kept in the cache's slot; or NULL. */
+/* key's conversation from the stream index (hash, key's), kept in the cache's slot; or
+ * NULL. */
 static struct conv *
-index_get(struct rs_analyzer *an, const struct stream_key *key, unsigned slot)
+index_get(struct rs_analyzer *an, const struct stream_key *key, uint32_t hash, unsigned slot)
 {
-    struct conv *c = rs_ptr_index_find(&an->streams, key_hash(key), stream_match, key);
+    struct conv *c = rs_ptr_index_find(&an->streams, hash, stream_match, key);
 
     if (c != NULL) {
         an->cache[slot].key = *key;
@@ -250,7 +251,27 @@ conv_find(struct rs_analyzer *an, const struct stream_key *key)
     unsigned slot = cache_slot(key);
     struct conv *c = cache_get(an, key, slot);
 
-    return c != NULL ? c : index_get(an, key, slot);
+    return c != NULL ? c : index_get(an, key, key_hash(key), slot);
+}
+
+/* The host pair's hash of a packet's stream: requester and responder, whichever way
+ * the packet goes. */
+static uint32_t
+key_host_hash(const struct stream_key *key)
+{
+    return key->response ? host_pair_hash(&key->dst, &key->src)
+                         : host_pair_hash(&key->src, &key->dst);
+}
+
+void
+conv_key_hashes(const struct stream_key *key, struct key_hashes *h)
+{
+    struct endpoint ep;
+
+    endpoint_make(&ep, &key->dst, key->qpn);
+    h->stream = key_hash(key);
+    h->host = key_host_hash(key);
+    h->peer = peer_table_hash(&ep);
 }
 
 static void
@@ -522,23 +543,31 @@ peer_of(struct rs_analyzer *an, const struct rs_addr *addr, uint32_t qpn)
  * stream is new. */
 static struct conv *
 conv_find_or_peer(struct rs_analyzer *an, const struct stream_key *key,
-                  const struct endpoint **peer, uint32_t *host_hash)
+                  const struct key_hashes *h, const struct endpoint **peer,
+                  uint32_t *host_hash)
 {
     unsigned slot = cache_slot(key);
     struct conv *c = cache_get(an, key, slot);
+    struct key_hashes mine;
 
     *peer = NULL;
     if (c != NULL)
         return c;
     struct endpoint ep;
     endpoint_make(&ep, &key->dst, key->qpn);
-    uint32_t peer_hash = peer_table_prefetch(&an->peers, &ep);
-    *host_hash = key->response ? host_pair_hash(&key->dst, &key->src)
-                               : host_pair_hash(&key->src, &key->dst);
+    if (h == NULL) {
+        mine.peer = peer_table_prefetch(&an->peers, &ep);
+        mine.host = key_host_hash(key);
+        mine.stream = key_hash(key);
+        h = &mine;
+    } else {
+        peer_table_prefetch_hashed(&an->peers, h->peer);
+    }
+    *host_hash = h->host;
     if (an->host_pairs.n > 0)
         __builtin_prefetch(&an->host_pairs.slots[*host_hash & (an->host_pairs.cap - 1)]);
-    if ((c = index_get(an, key, slot)) == NULL)
-        *peer = peer_table_find_hashed(&an->peers, &ep, peer_hash);
+    if ((c = index_get(an, key, h->stream, slot)) == NULL)
+        *peer = peer_table_find_hashed(&an->peers, &ep, h->peer);
     return c;
 }
 
@@ -684,12 +713,12 @@ best_candidate(struct rs_analyzer *an, const struct rs_addr *requester,
 }
 
 struct conv *
-conv_for_request(struct rs_analyzer *an, const struct stream_key *key, uint32_t psn,
-                 uint64_t frame)
+conv_for_request(struct rs_analyzer *an, const struct stream_key *key,
+                 const struct key_hashes *h, uint32_t psn, uint64_t frame)
 {
     const struct endpoint *peer;
     uint32_t host_hash;
-    struct conv *c = conv_find_or_peer(an, key, &peer, &host_hash);
+    struct conv *c = conv_find_or_peer(an, key, h, &peer, &host_hash);
 
     if (c != NULL)
         return c;
@@ -716,12 +745,12 @@ conv_for_request(struct rs_analyzer *an, const struct stream_key *key, uint32_t 
 }
 
 struct conv *
-conv_for_response(struct rs_analyzer *an, const struct stream_key *key, uint32_t psn,
-                  uint64_t frame)
+conv_for_response(struct rs_analyzer *an, const struct stream_key *key,
+                  const struct key_hashes *h, uint32_t psn, uint64_t frame)
 {
     const struct endpoint *peer;
     uint32_t host_hash;
-    struct conv *c = conv_find_or_peer(an, key, &peer, &host_hash);
+    struct conv *c = conv_find_or_peer(an, key, h, &peer, &host_hash);
 
     if (c != NULL)
         return c;

@@ -198,7 +198,8 @@ lifetime_check(struct rs_analyzer *an, struct conv *c, const struct stream_key *
         return c;
     uint32_t old = c->stats.id;
     conv_retire(an, c);
-    c = response ? conv_for_response(an, key, psn, frame) : conv_for_request(an, key, psn, frame);
+    c = response ? conv_for_response(an, key, NULL, psn, frame)
+                 : conv_for_request(an, key, NULL, psn, frame);
     c->reused_from = old;
     c->reuse_note = 1;
     return c;

@@ -93,12 +93,24 @@ peer_table_find(const struct peer_table *t, const struct endpoint *ep)
 }
 
 uint32_t
+peer_table_hash(const struct endpoint *ep)
+{
+    return endpoint_hash(ep);
+}
+
+void
+peer_table_prefetch_hashed(const struct peer_table *t, uint32_t hash)
+{
+    if (t->n > 0)
+        __builtin_prefetch(&t->index[hash & (t->cap - 1)]);
+}
+
+uint32_t
 peer_table_prefetch(const struct peer_table *t, const struct endpoint *ep)
 {
     uint32_t h = endpoint_hash(ep);
 
-    if (t->n > 0)
-        __builtin_prefetch(&t->index[h & (t->cap - 1)]);
+    peer_table_prefetch_hashed(t, h);
     return h;
 }
 

@@ -105,6 +105,23 @@ void rs_analyzer_free(struct rs_analyzer *an);
  * pkt->facts at it. Frames must be fed once each, in order. */
 void rs_analyzer_process(struct rs_analyzer *an, struct rs_packet *pkt, struct rs_facts *facts);
 
+/* What the analysis looks a packet's conversation up by, worked out from the packet
+ * alone: its stream's key (the analysis's own layout) and the hashes of the key, of its
+ * host pair and of the QP it goes to. rs_analyzer_prepare() runs on any thread, before
+ * the packet's turn (read --threads N's decode step), so that the one thread that
+ * analyzes in capture order need not compute them. */
+#define RS_ANALYSIS_KEY_MAX 48
+struct rs_analysis_prep {
+    bool ready;                         /* the rest holds the packet's; false: a packet
+                                           not looked up so, or not prepared */
+    uint32_t stream_hash, host_hash, peer_hash;
+    uint8_t key[RS_ANALYSIS_KEY_MAX];
+};
+void rs_analyzer_prepare(const struct rs_packet *pkt, struct rs_analysis_prep *prep);
+/* rs_analyzer_process() with what rs_analyzer_prepare() found for pkt. */
+void rs_analyzer_process_prepared(struct rs_analyzer *an, struct rs_packet *pkt,
+                                  const struct rs_analysis_prep *prep, struct rs_facts *facts);
+
 /* Short name of a violation ("ack_psn_backwards", ...). */
 const char *rs_violation_name(uint8_t violation);
 /* The NAK name analysis uses ("psn_seq_error", ...), NULL for reserved codes. */

@@ -74,6 +74,7 @@ struct rs_pipeline_result {
     struct rs_packet pkt;               /* the decoded view; pkt.facts points at facts
                                            when the analysis ran */
     struct rs_facts facts;
+    struct rs_analysis_prep prep;       /* rs_pipeline_prepare()'s, else not ready */
     bool match;                         /* passed the display filter (true without one) */
 };
 
@@ -105,6 +106,10 @@ const struct rs_pipeline_result *rs_pipeline_process(struct rs_pipeline *p,
 void rs_pipeline_decode(const struct rs_pipeline *p, const struct rs_frame *frame,
                         struct rs_pipeline_result *r);
 void rs_pipeline_analyze(struct rs_pipeline *p, struct rs_pipeline_result *r);
+/* After rs_pipeline_decode(), on the same thread: what the analysis would work out from
+ * the packet alone (rs_analyzer_prepare()), so that rs_pipeline_analyze(), on the one
+ * thread that runs it, need not. Without it the analysis works it out itself. */
+void rs_pipeline_prepare(const struct rs_pipeline *p, struct rs_pipeline_result *r);
 
 /* For a pipeline with a sink: runs every stage on frame, the next in
  * capture order, and hands the result, the frame and cookie to the sink. */
