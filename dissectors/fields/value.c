@@ -130,27 +130,48 @@ out_seconds(struct out *o, struct rs_time t)
 /* A time as a UTC date with nanoseconds, as Wireshark writes an
  * ABSOLUTE_TIME_UTC field: "May 14, 2008 19:48:07.000000000 UTC". */
 /* An absolute time as Wireshark writes a date: in UTC, or in the local zone. */
+/* The date and time of day of the last second out_date() wrote, on this thread: a
+ * frame's arrival time is in every -V tree, and frames come many to a second, where
+ * localtime_r(), strftime() and snprintf() for each were a twentieth of -V's time. */
+struct date_text {
+    bool valid, local;
+    int64_t sec;
+    char day[48];           /* "May 14, 2008 19:48:07" */
+    char zone[16];
+};
+static _Thread_local struct date_text last_date;
+
 static void
 out_date(struct out *o, struct rs_time t, bool local)
 {
     static const char months[12][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-    char tmp[64];
-    time_t sec = (time_t)t.sec;
-    struct tm tm;
+    struct date_text *d = &last_date;
 
-    char zone[16] = "UTC";
-
-    if ((local ? localtime_r(&sec, &tm) : gmtime_r(&sec, &tm)) == NULL) {
-        out_seconds(o, t);
-        return;
+    if (!d->valid || d->sec != t.sec || d->local != local) {
+        time_t sec = (time_t)t.sec;
+        struct tm tm;
+        if ((local ? localtime_r(&sec, &tm) : gmtime_r(&sec, &tm)) == NULL) {
+            out_seconds(o, t);
+            return;
+        }
+        snprintf(d->zone, sizeof(d->zone), "UTC");
+        if (local && strftime(d->zone, sizeof(d->zone), "%Z", &tm) == 0)
+            d->zone[0] = '\0';
+        snprintf(d->day, sizeof(d->day), "%s %2d, %d %02d:%02d:%02d", months[tm.tm_mon],
+                 tm.tm_mday, tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+        d->sec = t.sec;
+        d->local = local;
+        d->valid = true;
     }
-    if (local && strftime(zone, sizeof(zone), "%Z", &tm) == 0)
-        zone[0] = '\0';
-    int n = snprintf(tmp, sizeof(tmp), "%s %2d, %d %02d:%02d:%02d.%09d %s", months[tm.tm_mon],
-                     tm.tm_mday, tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                     (int)t.nsec, zone);
-    out_bytes(o, tmp, (size_t)n);
+    /* ".%09d %s" */
+    char frac[11] = ".";
+    for (int i = 9, v = (int)t.nsec; i >= 1; i--, v /= 10)
+        frac[i] = (char)('0' + v % 10);
+    out_str(o, d->day);
+    out_bytes(o, frac, 10);
+    out_bytes(o, " ", 1);
+    out_str(o, d->zone);
 }
 
 static unsigned
