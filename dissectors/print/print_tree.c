@@ -537,9 +537,19 @@ rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt, const struct r
         pkt = it->view;
     if (it->kind == RS_TREE_FRAME) {
         uint32_t len = rs_packet_wire_len(pkt), caplen = rs_packet_cap_len(pkt);
-        rs_out_printf(o, "Frame %llu: %u byte%s on wire (%u bits), %u byte%s captured (%u bits)",
-                      (unsigned long long)pkt->frame->number, len, len == 1 ? "" : "s",
-                      len * 8, caplen, caplen == 1 ? "" : "s", caplen * 8);
+        /* "Frame %llu: %u byte%s on wire (%u bits), %u byte%s captured (%u bits)", piece
+         * by piece: vsnprintf for every tree's first line was 1.5% of -V. */
+        rs_out_str(o, "Frame ");
+        rs_out_pad_u64(o, pkt->frame->number, 0);
+        rs_out_str(o, ": ");
+        rs_out_pad_u64(o, len, 0);
+        rs_out_str(o, len == 1 ? " byte on wire (" : " bytes on wire (");
+        rs_out_pad_u64(o, (uint32_t)(len * 8), 0);
+        rs_out_str(o, " bits), ");
+        rs_out_pad_u64(o, caplen, 0);
+        rs_out_str(o, caplen == 1 ? " byte captured (" : " bytes captured (");
+        rs_out_pad_u64(o, (uint32_t)(caplen * 8), 0);
+        rs_out_str(o, " bits)");
         if (rs_frame_interface(pkt, text, sizeof(text)) >= 0)
             rs_out_printf(o, " on interface %s, id %d", text,
                           rs_frame_interface(pkt, NULL, 0));
