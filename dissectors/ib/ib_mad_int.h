@@ -67,11 +67,14 @@ bool mad_field_locate(const struct rs_packet *pkt, const struct rs_field *f, uns
 /* Where occurrence occ of SMP attribute field f lies in mad (len bytes), or UINT32_MAX. */
 uint32_t smp_field_at(const struct rs_field *f, unsigned occ, const uint8_t *mad, size_t len);
 
-/* The levels an SMP's items nest below their fields' depths, the registry's nest hook of
- * every MAD field: an SMP attribute's fields one under "Attribute (...)" and one more under
- * the attribute's own item, where it has one (SMInfo); 0 in any other MAD, an SA record's
- * embedded attribute's too. */
+/* The levels a MAD's items nest below their fields' depths, the registry's nest hook of
+ * every MAD field: in an SMP or an SA MAD, an attribute's or record's fields one under
+ * "Attribute (...)" and one more under its own item, where it has one (SMInfo's,
+ * PathRecord's); 0 in any other MAD. */
 unsigned mad_field_nest(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ);
+/* The same for an SA MAD's own fields (its items, the records' IDs and fields): 0 for a
+ * field of no SA table. */
+unsigned sa_field_nest(const uint8_t *mad, const struct rs_field *f);
 
 /* A getter named fn for the fields of one context. */
 #define MAD_GETTER(fn, a, b, attr_)                                                          \

@@ -19,6 +19,8 @@
  * LIDs, port and block numbers) and the attribute as an SMP carries it; the
  * attribute's fields (ib_smp.c) are read where sa_record_embeds() says.
  */
+#include <stdio.h>
+
 #include <roceshark/dissectors/common.h>
 
 #include "ib/ib_mad_int.h"
@@ -152,31 +154,61 @@ record_item(uint16_t attr, uint32_t *off, uint32_t *len)
     }
 }
 
-/* Wireshark names the SA's items (the whole MAD, its data, the record)
- * with one field, infiniband.sa.drdlid: three occurrences of bytes. */
+/* Wireshark names the SA's items (the whole MAD, its data, the record) with one field,
+ * infiniband.sa.drdlid: three entries of that name, each its own item of the tree. */
 static bool
-get_sa_items(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-             struct rs_value *out)
+sa_item(const struct rs_packet *pkt, unsigned occ, unsigned which, struct rs_value *out)
 {
     static const struct mad_ctx sa = {SA, SA, MAD_ANY_ATTR};
     size_t len;
     const uint8_t *mad = rs_mad_of(pkt, &len);
     uint32_t rec_off, rec_len;
 
-    (void)f;
-    if (mad == NULL || !mad_matches(mad, &sa))
+    if (mad == NULL || occ != 0 || !mad_matches(mad, &sa))
         return false;
-    switch (occ) {
+    switch (which) {
     case 0:
         return mad_bytes(pkt, 0, RS_MAD_LEN, out);
     case 1:
         return mad_bytes(pkt, DATA, RS_MAD_LEN - DATA, out);
-    case 2:
+    default:
         return record_item(rs_load_be16(mad + 16), &rec_off, &rec_len) &&
                mad_bytes(pkt, DATA + rec_off, rec_len, out);
-    default:
-        return false;
     }
+}
+
+#define SA_ITEM_GETTER(fn, which)                                                           \
+    static bool fn(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,     \
+                   struct rs_value *out)                                                    \
+    {                                                                                       \
+        (void)f;                                                                            \
+        return sa_item(pkt, occ, which, out);                                               \
+    }
+SA_ITEM_GETTER(get_sa_mad_item, 0)      /* "SA SubnAdmGetResp(PathRecord)" */
+SA_ITEM_GETTER(get_sa_attr_item, 1)     /* "Attribute (PathRecord)" */
+SA_ITEM_GETTER(get_sa_record_item, 2)   /* "PathRecord" */
+
+/* The items' lines: the SA with its method and attribute, the attribute, the record. */
+static size_t
+label_sa_item(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+              char *buf, size_t size)
+{
+    size_t len;
+    const uint8_t *mad = rs_mad_of(pkt, &len);
+    char info[96];
+    int n = 0;
+
+    (void)v;
+    if (mad == NULL)
+        return 0;
+    const char *attr = sa_attr_name(rs_load_be16(mad + 16));
+    if (f->get == get_sa_mad_item && rs_mad_info(mad, len, info, sizeof(info)))
+        n = snprintf(buf, size, "SA %s", info);
+    else if (f->get == get_sa_attr_item && attr != NULL)
+        n = snprintf(buf, size, "Attribute (%s)", attr);
+    else if (f->get == get_sa_record_item && attr != NULL)
+        n = snprintf(buf, size, "%s", attr);
+    return n > 0 ? (size_t)n : 0;
 }
 
 /* ---- ClassPortInfo, at the start of its class's data ---- */
@@ -266,14 +298,21 @@ get_classportinfo(const struct rs_packet *pkt, const struct rs_field *f, unsigne
 #define CPI(field, name, off, width, mask) \
     X("infiniband.classportinfo." field, name, off, width, mask, get_classportinfo)
 
+/* An item named infiniband.sa.drdlid, as Wireshark names each. */
+#define SA_ITEM(name, getter)                                                                \
+    {"infiniband.sa.drdlid", name, RS_FT_BYTES, RS_BASE_NONE, 0, NULL, name, RS_LAYER_PAYLOAD,  \
+     0, 0, getter, 1, 0, .label = label_sa_item, .locate = mad_field_locate,                   \
+     .nest = mad_field_nest}
+
 /* The SA header and the records' IDs, which Wireshark's tree shows before the SMP
  * attribute a record embeds: registered ahead of ib_smp.c's tables. */
 const struct rs_field rs_fields_ib_sa_head[] = {
-    MAD_F("infiniband.sa.drdlid", "SA Packet (Subnet Administration)", RS_FT_BYTES,
-          RS_BASE_NONE, 0, 0, 0, get_sa_items, 1),
+    SA_ITEM("SA Packet (Subnet Administration)", get_sa_mad_item),
     X("infiniband.sa.smkey", "SM_Key (Verification Key)", 36, 8, 0, get_sa),
     X("infiniband.sa.attributeoffset", "Attribute Offset", 44, 2, 0, get_sa),
+    MAD_F("infiniband.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 0, 46, 2, get_sa, 2),
     X("infiniband.sa.componentmask", "Component Mask", 48, 8, 0, get_sa),
+    SA_ITEM("SA Packet (Subnet Administration)", get_sa_attr_item),
     /* The records' IDs (15.2.5.2-15.2.5.9, 15.2.5.11, 15.2.5.13, 15.2.5.18) */
     X("infiniband.sa.lid", "LID", DATA, 2, 0, get_rid_lid),
     X("infiniband.sa.endportlid", "EndportLID", DATA, 2, 0, get_rid_portinfo),
@@ -293,7 +332,10 @@ const struct rs_field rs_fields_ib_sa_head[] = {
 };
 
 const struct rs_field rs_fields_ib_sa[] = {
+    /* the item of a record that has one (record_item), around its fields */
+    SA_ITEM("SA Packet (Subnet Administration)", get_sa_record_item),
     /* PathRecord (15.2.5.16); its first eight bytes are reserved */
+    MAD_F("infiniband.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 0, DATA, 8, get_path, 2),
     GID("infiniband.pathrecord.dgid", "DGID", DATA + 8, get_path),
     GID("infiniband.pathrecord.sgid", "SGID", DATA + 24, get_path),
     PR("dlid", "DLID", 40, 2, 0),
@@ -355,3 +397,20 @@ const struct rs_field rs_fields_ib_sa[] = {
     CPI("trapqkey", "Trap QKey", 68, 4, 0),
     RS_F_END,
 };
+
+unsigned
+sa_field_nest(const uint8_t *mad, const struct rs_field *f)
+{
+    uint32_t off, len;
+    bool head = f >= rs_fields_ib_sa_head &&
+                f < rs_fields_ib_sa_head + RS_ARRAY_SIZE(rs_fields_ib_sa_head);
+    bool record = f >= rs_fields_ib_sa && f < rs_fields_ib_sa + RS_ARRAY_SIZE(rs_fields_ib_sa);
+
+    if (f->get == get_sa_mad_item || f->get == get_sa || (!head && !record))
+        return 0;
+    if (f->get == get_sa_attr_item || head)
+        return 1;       /* the attribute's item, and the records' IDs under it */
+    if (f->get == get_sa_record_item)
+        return 2;
+    return record_item(rs_load_be16(mad + 16), &off, &len) ? 2 : 1;
+}

@@ -433,14 +433,14 @@ mad_field_nest(const struct rs_packet *pkt, const struct rs_field *f, unsigned o
     uint16_t attr;
 
     (void)occ;
-    if (mad == NULL || !is_smp(mad))
+    if (mad == NULL || (!is_smp(mad) && mad[1] != RS_MAD_CLASS_SA))
         return 0;
     if (f->get == get_smpdata)
         return 1;
     if (f->get == get_smp_own_item)
         return 2;
-    if (!smp_field_attr(f, &attr))
-        return 0;
+    if (!smp_field_attr(f, &attr))      /* the SA's own fields */
+        return mad[1] == RS_MAD_CLASS_SA ? sa_field_nest(mad, f) : 0;
     return has_own_item(attr) ? 2 : 1;
 }
 

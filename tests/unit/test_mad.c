@@ -7,7 +7,8 @@
  * from a packet to the values tshark 4.0 shows (the D bit as IBTA has it);
  * unknown names, byte fields and ClassPortInfo's class-relative offsets;
  * an SMP attribute read where an SMP and where an SA record carry it, and a
- * trap's details only for its trap number; an SMP's tree nested as tshark's;
+ * trap's details only for its trap number; an SMP's and an SA MAD's trees nested as
+ * tshark's;
  * the CM's registry fields read what the CM engine's layout (cm_mad.h) reads, and a
  * REQ's reserved words are lines of its tree.
  */
@@ -130,6 +131,24 @@ value(const struct packet *p, const char *name, unsigned occ)
     return text;
 }
 
+/* The packet's -V tree, to free. */
+static char *
+tree_text(const struct packet *p)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *fp = open_memstream(&text, &size);
+    struct rs_out o;
+
+    assert_non_null(fp);
+    assert_int_equal(rs_out_init(&o, fp, 4096), 0);
+    rs_print_tree(&o, &p->pkt);
+    assert_int_equal(rs_out_flush(&o), 0);
+    rs_out_free(&o);
+    fclose(fp);
+    return text;
+}
+
 static void
 test_decode_path_record(void **state)
 {
@@ -154,30 +173,20 @@ test_decode_path_record(void **state)
     /* The SA's three items: the MAD, its data, the record. */
     assert_int_equal(strlen(value(&p, "infiniband.sa.drdlid", 2)), 2 * 64);
     assert_string_equal(value(&p, "infiniband.sa.drdlid", 3), "");
+    /* ... titled and nested as tshark's, with the reserved octets between */
+    char *t = tree_text(&p);
+    assert_non_null(strstr(t, "\n    SA SubnAdmGetResp(PathRecord)\n"));
+    assert_non_null(strstr(t, "\n        Attribute Offset: 0x0008\n        Reserved: 0000\n"));
+    assert_non_null(strstr(t, "\n        Attribute (PathRecord)\n            PathRecord\n"
+                              "                Reserved: 0000000000000000\n"
+                              "                DGID: fe80::2:c903:0:1895\n"));
+    free(t);
     /* Another class's fields are absent. */
     assert_string_equal(value(&p, "infiniband.sminfo.guid", 0), "");
     assert_string_equal(value(&p, "infiniband.mcmemberrecord.mlid", 0), "");
     /* Not a MAD: the same payload to another QP. */
     packet_of(&p, mad, 7);
     assert_string_equal(value(&p, "infiniband.mad.mgmtclass", 0), "");
-}
-
-/* The packet's -V tree, to free. */
-static char *
-tree_text(const struct packet *p)
-{
-    char *text = NULL;
-    size_t size = 0;
-    FILE *fp = open_memstream(&text, &size);
-    struct rs_out o;
-
-    assert_non_null(fp);
-    assert_int_equal(rs_out_init(&o, fp, 4096), 0);
-    rs_print_tree(&o, &p->pkt);
-    assert_int_equal(rs_out_flush(&o), 0);
-    rs_out_free(&o);
-    fclose(fp);
-    return text;
 }
 
 static void
