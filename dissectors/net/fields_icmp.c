@@ -57,6 +57,19 @@ label_checksum(const struct rs_packet *pkt, const struct rs_field *f, const stru
     }
 }
 
+/* tshark's code line names an error's code: "Code: 3 (Port unreachable)". */
+static size_t
+label_code(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+           char *buf, size_t size)
+{
+    struct rs_icmp m;
+    const char *name;
+
+    if (!icmp_message_of(pkt, f, 0, &m) || (name = rs_icmp_code_name(&m)) == NULL)
+        return 0;
+    return (size_t)snprintf(buf, size, "%s: %u (%s)", f->name, (unsigned)v->v.u, name);
+}
+
 /* The checksum status's place: no bytes, at the checksum (tshark's generated item). */
 static bool
 locate_checksum_status(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
@@ -306,7 +319,7 @@ static const struct rs_value_string set_vals[] = {
     {proto ".type", "Type", RS_FT_UINT8, RS_BASE_DEC, 0, types, "Message type", layer, 0, 1, \
      NULL, 1, 0, .label = type_label}, \
     {proto ".code", "Code", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, "Refines the type", layer, 1, 1, \
-     NULL, 1}, \
+     NULL, 1, 0, .label = label_code}, \
     {proto ".checksum", "Checksum", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, \
      "Over the message (and for ICMPv6 the IPv6 pseudo-header)", layer, 2, 2, NULL, 1, 0, \
      .label = label_checksum}, \

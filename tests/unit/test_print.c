@@ -331,6 +331,25 @@ test_hopopts_protocol(void **state)
     free(c.text);
 }
 
+/* An ICMP error's code named in its line, as tshark's: a port unreachable quoting a UDP
+ * datagram. */
+#define HEX_ICMP_PORT_UNREACHABLE                                                           \
+    "00112233445566554433221108004500004400090000400166ae0a0000020a0000010303de0d00000000" \
+    "4500002800070000401166bc0a0000010a0000029c40829a00140000000000000000000000000000"
+
+static void
+test_tree_icmp_code(void **state)
+{
+    (void)state;
+    char *t = tree_of(HEX_ICMP_PORT_UNREACHABLE);
+    assert_non_null(strstr(t, "\n    Type: 3 (Destination unreachable)\n"
+                              "    Code: 3 (Port unreachable)\n"));
+    free(t);
+    t = tree_of(HEX_ND_NA);     /* a code without names: the number alone */
+    assert_non_null(strstr(t, "\n    Code: 0\n"));
+    free(t);
+}
+
 /* Where the tree's option items lie: the option whole, its type and length octets,
  * the reserved octets of a prefix (4) and of an MTU option (2). */
 struct nd_spans {
@@ -679,6 +698,7 @@ main(void)
         cmocka_unit_test(test_tree_walk),
         cmocka_unit_test(test_tree_nd),
         cmocka_unit_test(test_tree_nd_spans),
+        cmocka_unit_test(test_tree_icmp_code),
         cmocka_unit_test(test_hopopts_protocol),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_json_string),
