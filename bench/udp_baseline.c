@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -62,8 +63,12 @@ bw_receiver(void *arg)
     static char buf[BATCH][DGRAM];
     struct mmsghdr m[BATCH];
     struct iovec iov[BATCH];
-    struct timespec to = {0, 100000000};
+    /* recvmmsg()'s own timeout is looked at only after a datagram arrives: waiting for
+     * the first one, it blocked for good once the sender had stopped and the socket was
+     * drained. The socket's receive timeout bounds that wait, so stop is seen. */
+    struct timeval to = {0, 100000};
 
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &to, sizeof(to));
     for (int i = 0; i < BATCH; i++) {
         iov[i] = (struct iovec){buf[i], DGRAM};
         memset(&m[i], 0, sizeof(m[i]));
@@ -71,7 +76,7 @@ bw_receiver(void *arg)
         m[i].msg_hdr.msg_iovlen = 1;
     }
     while (!atomic_load(&stop)) {
-        int n = recvmmsg(fd, m, BATCH, MSG_WAITFORONE, &to);
+        int n = recvmmsg(fd, m, BATCH, MSG_WAITFORONE, NULL);
         for (int i = 0; i < n; i++)
             atomic_fetch_add(&received, m[i].msg_len);
     }
