@@ -241,7 +241,13 @@ get_protocols(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
     (void)f;
     if (occ != 0)
         return false;
-    rs_print_protocols(pkt, protocols, sizeof(protocols));
+    if (pkt->flags & RS_PKT_QUOTE_APART) {      /* the tree's view: the quote is there */
+        struct rs_packet whole = *pkt;
+        whole.flags = (uint16_t)((whole.flags & ~RS_PKT_QUOTE_APART) | RS_PKT_ICMP_QUOTE);
+        rs_print_protocols(&whole, protocols, sizeof(protocols));
+    } else {
+        rs_print_protocols(pkt, protocols, sizeof(protocols));
+    }
     out->type = RS_FT_STRING;
     out->v.str = protocols;
     return true;

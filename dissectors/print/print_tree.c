@@ -439,7 +439,8 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
      * list them as more occurrences of the frame's); a quote's data comes
      * where the frame's would, as in Wireshark's tree. */
     struct rs_packet own = *pkt;
-    own.flags &= ~RS_PKT_ICMP_QUOTE;
+    if (own.flags & RS_PKT_ICMP_QUOTE)
+        own.flags = (uint16_t)((own.flags & ~RS_PKT_ICMP_QUOTE) | RS_PKT_QUOTE_APART);
     pkt = &own;
     bool nested = in_icmp && !quoted;
     struct walk_ctx w = {pkt, fn, arg, skip, nested || in_iwarp ? rs_field_lookup("data") : -1,

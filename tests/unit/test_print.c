@@ -331,8 +331,8 @@ test_hopopts_protocol(void **state)
     free(c.text);
 }
 
-/* An ICMP error's code named in its line, as tshark's: a port unreachable quoting a UDP
- * datagram. */
+/* An ICMP error's code named in its line, as tshark's, and the protocols of the datagram
+ * it quotes in the frame's: a port unreachable quoting a UDP datagram. */
 #define HEX_ICMP_PORT_UNREACHABLE                                                           \
     "00112233445566554433221108004500004400090000400166ae0a0000020a0000010303de0d00000000" \
     "4500002800070000401166bc0a0000010a0000029c40829a00140000000000000000000000000000"
@@ -344,6 +344,8 @@ test_tree_icmp_code(void **state)
     char *t = tree_of(HEX_ICMP_PORT_UNREACHABLE);
     assert_non_null(strstr(t, "\n    Type: 3 (Destination unreachable)\n"
                               "    Code: 3 (Port unreachable)\n"));
+    /* the frame's protocols name the quoted datagram's, which the tree walks apart */
+    assert_non_null(strstr(t, "[Protocols in frame: eth:ethertype:ip:icmp:ip:udp:data]\n"));
     free(t);
     t = tree_of(HEX_ND_NA);     /* a code without names: the number alone */
     assert_non_null(strstr(t, "\n    Code: 0\n"));

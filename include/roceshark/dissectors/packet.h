@@ -128,6 +128,9 @@ enum rs_cksum_status {
 #define RS_PKT_ICMP_4_4 0x0040u   /* ICMP as tshark 4.4 shows it: an echo's timestamp
                                      64-bit first and in ICMPv6 too, ICMPv6 codes named
                                      with a capital */
+#define RS_PKT_QUOTE_APART 0x0080u /* the tree's view of a frame whose quote (ICMP_QUOTE,
+                                      cleared there) it walks apart: frame.protocols still
+                                      names the quote's protocols */
 
 struct rs_corr_view;
 struct rs_facts;
