@@ -155,6 +155,42 @@ def replay_client_to_our_server(test):
     roce.close()
 
 
+def write_lat_order(what, our_key, their_psn, srv_ip, cli_ip, udp):
+    """perftest's write_lat order, as the captured server (frame 23) plays it: the server
+    writes first, and the client answers its n-th WRITE with its own n-th, once the last
+    byte it spins on is n. Asserted by order and counts alone: a WRITE whose last byte is
+    not yet 1 is acknowledged and nothing else (a client that wrote first, or on any
+    WRITE, sends its own before that ACK); then the WRITE that ends in 1 brings exactly
+    one ACK of it and our WRITE, in either order, since IBTA lets the ACK be held
+    (coalesced) for a few microseconds and our stack sends a request before a held ACK.
+    A WRITE sent again (its ACK timeout passed while we were descheduled) is counted, not
+    failed. Returns our first WRITE and where it came from."""
+    f = our_key.split(b":")
+    qpn, rkey, va = int(f[2], 16), int(f[4], 16), int(f[5], 16)
+    raw = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+    for i, last in enumerate((0, 1)):
+        raw.sendto(r.request(srv_ip, cli_ip, qpn, their_psn + i, r.WRITE_ONLY,
+                             payload=bytes([0, last]), reth=(va, rkey, 2)), (cli_ip, 0))
+        acks, writes, first = [], [], None
+        while not acks or (last == 1 and not writes):
+            pkt, src = udp.recvfrom(65536)
+            if pkt[0] == r.ACK:
+                acks.append(int.from_bytes(pkt[9:12], "big"))
+            else:
+                writes.append(pkt[0])
+                first = first or (pkt, src)
+        if last == 0:
+            t.check(acks == [their_psn] and not writes,
+                    "%s: a WRITE not yet ending in 1 is acknowledged, and not answered: "
+                    "ACKs of %s, then our opcodes %s" % (what, acks, writes))
+        else:
+            t.check(acks == [(their_psn + 1) & 0xFFFFFF] and len(writes) >= 1,
+                    "%s: the WRITE ending in 1 is acknowledged once and answered: ACKs of "
+                    "%s, our opcodes %s" % (what, acks, writes))
+    raw.close()
+    return first
+
+
 def our_client_to_script(test, setup, port_in_capture):
     """`perf TEST --connect SETUP://` against the captured server's bytes, up to the first
     RoCE packet, which must reach the captured server's QP."""
@@ -204,18 +240,9 @@ def our_client_to_script(test, setup, port_in_capture):
                     their_psn = int(payload.split(b":")[1 if pingpong else 3], 16)
                 s.sendall(payload)
         if test == "write_lat":
-            # perftest's server writes first (the capture's frame 23): ours waits for that
-            # WRITE, acknowledges it, then answers with its own.
-            f = our_key.split(b":")
-            raw = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
-            raw.sendto(r.request(srv_ip, cli_ip, int(f[2], 16), their_psn, r.WRITE_ONLY,
-                                 payload=b"\x00\x01", reth=(int(f[5], 16), int(f[4], 16), 2)),
-                       (cli_ip, 0))
-            raw.close()
-            ack = udp.recvfrom(65536)[0]
-            t.check(ack[0] == r.ACK and int.from_bytes(ack[9:12], "big") == their_psn,
-                    "%s: the server's WRITE acknowledged first: 0x%02x" % (what, ack[0]))
-        pkt, src = udp.recvfrom(65536)
+            pkt, src = write_lat_order(what, our_key, their_psn, srv_ip, cli_ip, udp)
+        else:
+            pkt, src = udp.recvfrom(65536)
         bth = pkt[:12]
         t.check(src[0] == cli_ip, "%s: RoCE from our address" % what)
         t.check(bth[0] == FIRST_OPCODE[test], "%s: first opcode 0x%02x" % (what, bth[0]))
