@@ -48,8 +48,8 @@ rs_out_flush(struct rs_out *o)
 
 /* Grows the buffer for one oversized item (a long -V line); otherwise the
  * buffer is flushed before it fills. A memory buffer (no FILE) grows. */
-static bool
-out_reserve(struct rs_out *o, size_t n)
+bool
+rs_out_room(struct rs_out *o, size_t n)
 {
     if (o->len + n <= o->cap)
         return true;
@@ -69,18 +69,6 @@ out_reserve(struct rs_out *o, size_t n)
     o->buf = bigger;
     o->cap = need;
     return true;
-}
-
-char *
-rs_out_reserve(struct rs_out *o, size_t n)
-{
-    return out_reserve(o, n) ? o->buf + o->len : NULL;
-}
-
-void
-rs_out_commit(struct rs_out *o, size_t n)
-{
-    o->len += n;
 }
 
 void
@@ -106,15 +94,6 @@ rs_out_value(struct rs_out *o, const struct rs_field *f, const struct rs_value *
 }
 
 void
-rs_out_write(struct rs_out *o, const char *s, size_t n)
-{
-    if (!out_reserve(o, n))
-        return;
-    memcpy(o->buf + o->len, s, n);
-    o->len += n;
-}
-
-void
 rs_out_write_block(struct rs_out *o, const char *s, size_t n)
 {
     if (o->fp == NULL || n < OUT_FLUSH_AT(o) / 2) {
@@ -124,19 +103,6 @@ rs_out_write_block(struct rs_out *o, const char *s, size_t n)
     rs_out_flush(o);
     if (!o->failed && fwrite(s, 1, n, o->fp) != n)
         o->failed = true;
-}
-
-void
-rs_out_str(struct rs_out *o, const char *s)
-{
-    rs_out_write(o, s, strlen(s));
-}
-
-void
-rs_out_char(struct rs_out *o, char c)
-{
-    if (o->len < o->cap || out_reserve(o, 1))
-        o->buf[o->len++] = c;
 }
 
 static void
@@ -188,7 +154,7 @@ rs_out_printf(struct rs_out *o, const char *fmt, ...)
     if (n < 0)
         return;
     if ((size_t)n >= room) {
-        if (!out_reserve(o, (size_t)n + 1))
+        if (!rs_out_room(o, (size_t)n + 1))
             return;
         va_start(ap, fmt);
         vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
@@ -244,7 +210,7 @@ rs_out_hex(struct rs_out *o, const uint8_t *p, size_t n, char sep)
 
     /* Room for all of it at once, then written in place: a payload's kilobyte
      * was three calls per byte through rs_out_char. */
-    if (n == 0 || !out_reserve(o, n * width))
+    if (n == 0 || !rs_out_room(o, n * width))
         return;
     char *d = o->buf + o->len;
     if (sep == '\0') {

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <roceshark/dissectors/fields.h>
 #include <roceshark/dissectors/packet.h>
@@ -53,21 +54,56 @@ int rs_out_init(struct rs_out *o, FILE *fp, size_t cap);
 void rs_out_free(struct rs_out *o);
 /* Writes what is buffered; returns 0 or RS_EIO. */
 int rs_out_flush(struct rs_out *o);
-void rs_out_write(struct rs_out *o, const char *s, size_t n);
+/* Makes room for n more bytes, flushing a FILE's buffer or growing a memory one:
+ * the slow path of the appenders below; false after a failure. */
+bool rs_out_room(struct rs_out *o, size_t n);
+
+/* The appenders every printer calls for each piece of a line, inline: as calls they
+ * were some 7% of -T json and 4% of -V. */
+static inline void
+rs_out_write(struct rs_out *o, const char *s, size_t n)
+{
+    if (o->len + n <= o->cap || rs_out_room(o, n)) {
+        memcpy(o->buf + o->len, s, n);
+        o->len += n;
+    }
+}
+
 /* The same for a large block of text made elsewhere (a batch's frames, formatted on
  * another thread): written to the FILE as it is, after what is buffered, rather than
  * copied into the buffer first. */
 void rs_out_write_block(struct rs_out *o, const char *s, size_t n);
 /* Room for n bytes at the end of the buffer (NULL after a failure); the
  * caller fills some of it and then calls rs_out_commit() with the count. */
-char *rs_out_reserve(struct rs_out *o, size_t n);
-void rs_out_commit(struct rs_out *o, size_t n);
+static inline char *
+rs_out_reserve(struct rs_out *o, size_t n)
+{
+    return o->len + n <= o->cap || rs_out_room(o, n) ? o->buf + o->len : NULL;
+}
+
+static inline void
+rs_out_commit(struct rs_out *o, size_t n)
+{
+    o->len += n;
+}
+
 /* Appends v formatted as -T fields prints it. */
 struct rs_field;
 struct rs_value;
 void rs_out_value(struct rs_out *o, const struct rs_field *f, const struct rs_value *v);
-void rs_out_str(struct rs_out *o, const char *s);
-void rs_out_char(struct rs_out *o, char c);
+static inline void
+rs_out_str(struct rs_out *o, const char *s)
+{
+    rs_out_write(o, s, strlen(s));
+}
+
+static inline void
+rs_out_char(struct rs_out *o, char c)
+{
+    if (o->len < o->cap || rs_out_room(o, 1))
+        o->buf[o->len++] = c;
+}
+
 /* s, padded with spaces to width: on the right when left (printf's "%-*s"), on the
  * left otherwise ("%*s"). For the statistics' tables, which are printed row by row
  * for every conversation, and printf's parsing was most of their time. */
