@@ -5,6 +5,7 @@
  * as tshark's JSON dumper does (pretty for -T json, compact for -T ek), so
  * that its output compares line by line with tshark's.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,16 +37,35 @@ json_escape(unsigned char c, bool ascii, char esc[6])
     return 1;
 }
 
+/* Whether any of the 8 bytes at p needs an escape in a JSON string: one below 0x20,
+ * '"' or '\\' (a byte below k, or a zero byte, sets its top bit in (x - k) & ~x). */
+static bool
+word_needs_escape(const char *p)
+{
+    const uint64_t ones = 0x0101010101010101u, tops = ones * 0x80;
+    uint64_t x, quote, backslash;
+
+    memcpy(&x, p, sizeof(x));
+    quote = x ^ (ones * '"');
+    backslash = x ^ (ones * '\\');
+    return (((x - ones * 0x20) & ~x) | ((quote - ones) & ~quote) |
+            ((backslash - ones) & ~backslash)) & tops;
+}
+
 void
 rs_out_json_string(struct rs_out *o, const char *s, size_t n)
 {
     char esc[6];
     size_t plain = 0;       /* where the run of bytes that stand as they are began */
+    size_t i = 0;
 
     /* Copied a run at a time: byte by byte, with a lookup for each, this was a
-     * third of -T json's time. Only controls, '"' and '\' are escaped here. */
+     * third of -T json's time. Only controls, '"' and '\' are escaped here. The
+     * run is looked for 8 bytes at a time first (a byte at a time was 6% of json). */
     rs_out_char(o, '"');
-    for (size_t i = 0; i < n; i++) {
+    while (i + 8 <= n && !word_needs_escape(s + i))
+        i += 8;
+    for (; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c >= 0x20 && c != '"' && c != '\\')
             continue;
@@ -165,7 +185,8 @@ rs_json_name(struct rs_json *j, const char *name, const char *suffix)
         return;
     char *d = p;
     *d++ = '"';
-    if (!j->dot_to_underscore && strcspn(name, "\"\\") == len) {
+    if (!j->dot_to_underscore && memchr(name, '"', len) == NULL &&
+        memchr(name, '\\', len) == NULL) {
         /* The usual case, copied whole: a byte at a time was 6% of -T json. */
         memcpy(d, name, len);
         d += len;

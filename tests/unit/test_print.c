@@ -512,6 +512,49 @@ test_json_string(void **state)
     free(c.text);
 }
 
+/* The escaper looks 8 bytes at a time for a byte to escape: each one is found at every
+ * place of a longer string, and every byte from 0x20 up but '"' and '\\' passes. */
+static void
+test_json_string_places(void **state)
+{
+    static const struct {
+        char c;
+        const char *esc;
+    } special[] = {{'"', "\\\""}, {'\\', "\\\\"}, {'\n', "\\n"}, {'\x01', "\\u0001"},
+                   {'\x1f', "\\u001f"}, {'\0', "\\u0000"}};
+    static const char fill[] = "\xe9 #]!\x7f[]";    /* the escaped bytes' neighbours */
+    enum { LEN = 27 };
+    char in[LEN], want[LEN + 16];
+
+    (void)state;
+    for (size_t k = 0; k < sizeof(special) / sizeof(special[0]); k++) {
+        for (size_t at = 0; at < LEN; at++) {
+            struct capture_out c;
+            for (size_t i = 0; i < LEN; i++)
+                in[i] = fill[i % (sizeof(fill) - 1)];
+            in[at] = special[k].c;
+            snprintf(want, sizeof(want), "\"%.*s%s%.*s\"", (int)at, in, special[k].esc,
+                     (int)(LEN - at - 1), in + at + 1);
+            capture_begin(&c);
+            rs_out_json_string(&c.out, in, LEN);
+            assert_string_equal(capture_end(&c), want);
+            free(c.text);
+        }
+    }
+    char plain[224 - 2];
+    size_t n = 0;
+    for (int c = 0x20; c <= 0xff; c++)
+        if (c != '"' && c != '\\')
+            plain[n++] = (char)c;
+    struct capture_out c;
+    capture_begin(&c);
+    rs_out_json_string(&c.out, plain, n);
+    const char *got = capture_end(&c);
+    assert_int_equal(strlen(got), n + 2);
+    assert_memory_equal(got + 1, plain, n);
+    free(c.text);
+}
+
 /* The same escapes into a FILE in ASCII, stopping at a NUL: a peer's text
  * need not be UTF-8. */
 static void
@@ -704,6 +747,7 @@ main(void)
         cmocka_unit_test(test_hopopts_protocol),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_json_string),
+        cmocka_unit_test(test_json_string_places),
         cmocka_unit_test(test_json_fput_text),
         cmocka_unit_test(test_json_writer),
         cmocka_unit_test(test_json_tree),
