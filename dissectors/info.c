@@ -18,12 +18,13 @@ rs_info_add(struct rs_info *in, const char *fmt, ...)
 {
     va_list ap;
 
-    if (in->len + 1 >= in->size)
-        return;
     va_start(ap, fmt);
-    int n = vsnprintf(in->buf + in->len, in->size - in->len, fmt, ap);
+    int n = in->len + 1 >= in->size ? vsnprintf(NULL, 0, fmt, ap)
+                                    : vsnprintf(in->buf + in->len, in->size - in->len, fmt, ap);
     va_end(ap);
     if (n > 0)
+        in->want += (size_t)n;
+    if (n > 0 && in->len + 1 < in->size)
         in->len = in->len + (size_t)n < in->size ? in->len + (size_t)n : in->size - 1;
 }
 
@@ -31,6 +32,7 @@ rs_info_add(struct rs_info *in, const char *fmt, ...)
 static void
 info_put(struct rs_info *in, const char *s, size_t n)
 {
+    in->want += n;
     if (in->len + 1 >= in->size)
         return;
     size_t room = in->size - 1 - in->len;

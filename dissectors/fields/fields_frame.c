@@ -5,6 +5,8 @@
  */
 #include <stdio.h>
 
+#include <roceshark/dissectors/info.h>
+
 #include "fields/fields_int.h"
 
 /* What get_frame returns: the offset column of the table selects it. */
@@ -137,11 +139,14 @@ static size_t
 length_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
              char *buf, size_t size)
 {
+    struct rs_info in = {buf, size, 0, 0};
+
+    /* Without printf: every tree has two of these lines. */
     (void)pkt;
-    return (size_t)snprintf(buf, size, "%s: %llu byte%s (%llu bits)",
-                            f->offset == FV_WIRE_LEN ? "Frame Length" : "Capture Length",
-                            (unsigned long long)v->v.u, v->v.u == 1 ? "" : "s",
-                            (unsigned long long)v->v.u * 8);
+    rs_info_dec(&in, f->offset == FV_WIRE_LEN ? "Frame Length: " : "Capture Length: ", v->v.u);
+    rs_info_dec(&in, v->v.u == 1 ? " byte (" : " bytes (", v->v.u * 8);
+    rs_info_str(&in, " bits)");
+    return in.want;
 }
 
 /* "Interface id: 0 (Port B (ERF Interface 1))" */

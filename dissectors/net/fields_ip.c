@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 
 #include <roceshark/dissectors/addr.h>
+#include <roceshark/dissectors/info.h>
 #include <roceshark/dissectors/wire.h>
 
 #include "fields/fields_int.h"
@@ -105,10 +106,17 @@ name_or(const struct rs_value_string *vals, uint64_t v, const char *other)
 static size_t
 show_ds(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
 {
+    struct rs_info in = {buf, size, 0, 0};
+
+    /* Without printf: each frame over IP has one. */
     (void)f;
-    return (size_t)snprintf(buf, size, "0x%02x (DSCP: %s, ECN: %s)", (unsigned)v->v.u,
-                            name_or(dscp_short_vals, v->v.u >> 2, "Unknown"),
-                            name_or(ecn_short_vals, v->v.u & 3, "Unknown"));
+    rs_info_hex(&in, "0x", v->v.u, 2);
+    rs_info_str(&in, " (DSCP: ");
+    rs_info_str(&in, name_or(dscp_short_vals, v->v.u >> 2, "Unknown"));
+    rs_info_str(&in, ", ECN: ");
+    rs_info_str(&in, name_or(ecn_short_vals, v->v.u & 3, "Unknown"));
+    rs_info_str(&in, ")");
+    return in.want;
 }
 
 /* ".... 0101 = Header Length: 20 bytes (5)": the length in bytes, and as sent. */
@@ -229,7 +237,13 @@ ip_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_
         rs_format_ipv6(src, h + 8);
         rs_format_ipv6(dst, h + 24);
     }
-    return (size_t)snprintf(buf, size, "%s, Src: %s, Dst: %s", f->name, src, dst);
+    struct rs_info in = {buf, size, 0, 0};
+    rs_info_str(&in, f->name);      /* without printf, as show_ds */
+    rs_info_str(&in, ", Src: ");
+    rs_info_str(&in, src);
+    rs_info_str(&in, ", Dst: ");
+    rs_info_str(&in, dst);
+    return in.want;
 }
 
 /* IPv6's ip.version: the same bits, with a note on why it is there. */

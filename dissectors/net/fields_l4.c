@@ -11,6 +11,7 @@
 
 #include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/info.h>
 #include <roceshark/dissectors/port_names.h>
 #include <roceshark/dissectors/streams.h>
 #include <roceshark/dissectors/wire.h>
@@ -132,7 +133,13 @@ l4_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_
     (void)v;
     rs_port_tree(tcp, rs_load_be16(h), src, sizeof(src));
     rs_port_tree(tcp, rs_load_be16(h + 2), dst, sizeof(dst));
-    return (size_t)snprintf(buf, size, "%s, Src Port: %s, Dst Port: %s", f->name, src, dst);
+    struct rs_info in = {buf, size, 0, 0};
+    rs_info_str(&in, f->name);      /* without printf: each frame has one */
+    rs_info_str(&in, ", Src Port: ");
+    rs_info_str(&in, src);
+    rs_info_str(&in, ", Dst Port: ");
+    rs_info_str(&in, dst);
+    return in.want;
 }
 
 /* "Destination Port: italk (12345)" with -N t (port_names.h); "Name: value" without. */

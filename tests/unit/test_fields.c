@@ -8,11 +8,13 @@
 #include <stddef.h>
 
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <roceshark/dissectors/arp.h>
 #include <roceshark/dissectors/common.h>
 #include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/info.h>
 
 #include "testutil.h"
 
@@ -380,11 +382,37 @@ test_arp(void **state)
     assert_string_equal(text, "10.0.0.58");
 }
 
+/* The Info appenders a tree label is written through count what they drop, so that the
+ * label returns what snprintf would: the whole length, with the buffer cut and ended. */
+static void
+test_info_counts_what_it_drops(void **state)
+{
+    char buf[8], whole[64];
+    struct rs_info in = {buf, sizeof(buf), 0, 0};
+
+    (void)state;
+    rs_info_str(&in, "Frame Length: ");
+    rs_info_dec(&in, " ", 1234);
+    rs_info_hex(&in, " 0x", 0xab, 4);
+    rs_info_add(&in, " %s", "xyz");
+    int n = snprintf(whole, sizeof(whole), "Frame Length:  1234 0x00ab xyz");
+    assert_int_equal(in.want, n);
+    assert_int_equal(in.len, sizeof(buf) - 1);
+    assert_string_equal(buf, "Frame L");
+
+    struct rs_info wide = {whole, sizeof(whole), 0, 0};
+    rs_info_str(&wide, "ab");
+    rs_info_add(&wide, "%d", 42);
+    assert_int_equal(wide.want, wide.len);
+    assert_string_equal(whole, "ab42");
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lookup_and_aliases),
+        cmocka_unit_test(test_info_counts_what_it_drops),
         cmocka_unit_test(test_our_fields_have_help),
         cmocka_unit_test(test_values_of_a_write),
         cmocka_unit_test(test_values_of_atomics_and_ib),

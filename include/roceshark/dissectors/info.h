@@ -21,6 +21,8 @@ struct rs_info {
     char *buf;
     size_t size;
     size_t len;
+    size_t want;    /* the length of all that was appended, dropped or not: what snprintf
+                       returns, for a tree label written through these */
 };
 
 void rs_info_add(struct rs_info *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
