@@ -6,6 +6,9 @@
  * MLD (RFC 2710 3: query, report, done; RFC 3810 5.2: the version 2
  * report's records), by Wireshark 4.0's names. The packet a redirected
  * header option holds is decoded as an error's quote is (icmp_quote.c).
+ * Any other option is shown as its type, length and data, noted undecoded where
+ * Wireshark 4.0 does not decode it either; a length of 0 (flagged) or one past the
+ * message (malformed) ends the options, as in tshark.
  *
  * Fields that come once per option, record or source are occurrences, as
  * in -T fields; the tree walks them item by item (rs_packet.item).
@@ -18,6 +21,7 @@
 
 #include "fields/fields_int.h"
 #include "net/fields_icmp_int.h"
+#include "net/net_int.h"
 
 #define ND_OPT_SRC_LINKADDR 1
 #define ND_OPT_TGT_LINKADDR 2
@@ -64,8 +68,11 @@ get_mldr_count(const struct rs_packet *pkt, const struct rs_field *f, unsigned o
 enum opt_part {
     OPT_NODE, OPT_TYPE, OPT_LENGTH, OPT_LINKADDR, OPT_SRC, OPT_TARGET, OPT_PREFIX_LEN,
     OPT_PREFIX_FLAG, OPT_VALID, OPT_PREFERRED, OPT_RESERVED, OPT_PREFIX, OPT_MTU,
-    OPT_REDIRECTED
+    OPT_REDIRECTED, OPT_DATA
 };
+
+/* The options whose parts we decode; any other is shown as its type, length and data. */
+#define OPT_DECODED 0x3eu       /* types 1 to 5 */
 
 #define OPT_BIT(t) (1u << (t))
 
@@ -89,16 +96,59 @@ static const struct {
     [OPT_PREFIX] = {OPT_BIT(ND_OPT_PREFIX), 16, IPV6_ADDR_LEN},
     [OPT_MTU] = {OPT_BIT(ND_OPT_MTU), 4, 4},
     [OPT_REDIRECTED] = {OPT_BIT(RS_ICMPV6_OPT_REDIRECTED), 8, 0},
+    [OPT_DATA] = {0, 2, 0},     /* the options not in OPT_DECODED */
 };
 
 /* Where part of an option lies: the option (of the view's item, or the occ-th that has
  * the part), the part's offset in the message and its width (0: to the option's end),
- * when the option holds it. */
+ * when the option holds it. An option whose length is 0, or runs past the captured
+ * message, ends the options: it is shown as far as it goes (its type and length, and the
+ * parts that fit), as tshark shows it before it flags it. */
 struct opt_place {
     struct rs_icmp m;
-    uint32_t off, len;      /* the option in the message */
+    uint32_t off, len;      /* the option in the message: 2 octets for a zero length */
     uint32_t at, width;     /* the part in the option */
+    bool zero, cut;         /* its length is 0; it runs past the captured message */
 };
+
+/* The n-th option of the message whatever its type, the last one malformed perhaps. */
+static bool
+nd_option_nth(struct opt_place *o, unsigned n)
+{
+    const struct rs_icmp *m = &o->m;
+    uint32_t at = rs_icmpv6_options_start(m->type);
+
+    if (!m->v6 || at == 0)
+        return false;
+    for (unsigned i = 0; at + 2 <= m->len; i++) {
+        uint32_t olen = (uint32_t)m->msg[at + 1] * 8;
+        bool zero = olen == 0, cut = !zero && at + olen > m->len;
+        if (i == n) {
+            o->off = at;
+            o->len = zero ? 2 : cut ? m->len - at : olen;
+            o->zero = zero;
+            o->cut = cut;
+            return true;
+        }
+        if (zero || cut)
+            return false;
+        at += olen;
+    }
+    return false;
+}
+
+static bool
+has_part(const struct opt_place *o, enum opt_part part)
+{
+    uint8_t type = o->m.msg[o->off];
+
+    if (part == OPT_DATA)
+        return !(type < 32 && ((OPT_DECODED >> type) & 1u)) && !o->cut && !o->zero &&
+               o->len > 2;
+    if (o->zero && part > OPT_LENGTH)
+        return false;
+    return opt_parts[part].want == ~0u || (type < 32 && ((opt_parts[part].want >> type) & 1u));
+}
 
 static bool
 option_part(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
@@ -107,17 +157,98 @@ option_part(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     if (!icmp_message_of(pkt, f, 0, &o->m))
         return false;
     if (pkt->item != 0) {      /* the one option of the view, if it has the part */
-        if (occ != 0 || !rs_icmpv6_option(&o->m, ~0u, pkt->item - 1u, &o->off, &o->len) ||
-            !(o->m.msg[o->off] < 32 && ((opt_parts[part].want >> o->m.msg[o->off]) & 1u)))
+        if (occ != 0 || !nd_option_nth(o, pkt->item - 1u) || !has_part(o, part))
             return false;
-    } else if (!rs_icmpv6_option(&o->m, opt_parts[part].want, occ, &o->off, &o->len)) {
-        return false;
+    } else {                   /* the occ-th option that has the part */
+        unsigned seen = 0;
+        for (unsigned i = 0;; i++) {
+            if (!nd_option_nth(o, i))
+                return false;
+            if (has_part(o, part) && seen++ == occ)
+                break;
+        }
     }
     o->at = opt_parts[part].at;
     o->width = opt_parts[part].width;
     if (part == OPT_RESERVED && o->m.msg[o->off] == ND_OPT_PREFIX)
         o->at = 12;
     return o->at + o->width <= o->len;
+}
+
+/* Whether Wireshark 4.0 has a dissector for options of this type (its
+ * icmpv6_option_type_vals); any other it notes as undecoded. */
+static bool
+tshark_decodes(uint8_t type)
+{
+    return (type >= 1 && type <= 20) || (type >= 23 && type <= 38) || type == 138 ||
+           type == 139 || type == 253 || type == 254;
+}
+
+static bool
+option_has_expert(const struct opt_place *o, enum rs_ws_expert_kind kind)
+{
+    if (kind == RS_WSX_ICMPV6_OPT_LEN_ZERO)
+        return o->zero;
+    return kind == RS_WSX_ICMPV6_OPT_UNDECODED && !o->zero &&
+           !tshark_decodes(o->m.msg[o->off]);
+}
+
+/* How many options of pkt's message carry kind (only the view's, if it has one), and the
+ * place of the first. */
+static unsigned
+options_with_expert(const struct rs_packet *pkt, enum rs_ws_expert_kind kind,
+                    struct opt_place *first)
+{
+    struct opt_place o;
+    unsigned n = 0;
+
+    if (!rs_packet_has(pkt, RS_LAYER_ICMPV6) || !rs_icmp_of(pkt, &o.m))
+        return 0;
+    for (unsigned i = pkt->item != 0 ? pkt->item - 1u : 0; nd_option_nth(&o, i); i++) {
+        if (option_has_expert(&o, kind) && n++ == 0 && first != NULL)
+            *first = o;
+        if (pkt->item != 0)
+            break;
+    }
+    return n;
+}
+
+unsigned
+icmpv6_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
+{
+    return options_with_expert(pkt, kind, NULL);
+}
+
+unsigned
+icmpv6_expert_option_type(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
+{
+    struct opt_place o;
+
+    return options_with_expert(pkt, kind, &o) > 0 ? o.m.msg[o.off] : 0;
+}
+
+/* tshark's item of an undecoded option lies at the option, that of a zero length at
+ * its length octet. */
+uint32_t
+icmpv6_expert_anchor(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
+{
+    struct opt_place o;
+
+    if (options_with_expert(pkt, kind, &o) == 0)
+        return 0;
+    return (uint32_t)(o.m.msg - pkt->frame->data) + o.off +
+           (kind == RS_WSX_ICMPV6_OPT_LEN_ZERO ? 1u : 0u);
+}
+
+bool
+icmpv6_nd_options_overrun(const struct rs_icmp *m)
+{
+    struct opt_place o = {.m = *m};
+
+    for (unsigned i = 0; nd_option_nth(&o, i); i++)
+        if (!o.zero && o.off + (uint32_t)m->msg[o.off + 1] * 8u > m->wire_len)
+            return true;
+    return false;
 }
 
 /* Every option, one occurrence each; a part only in the options that have
@@ -146,6 +277,11 @@ get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
         out->v.bytes.len = o.len - o.at;
         out->type = out->v.bytes.len == ETHER_ADDR_LEN ? RS_FT_ETHER : RS_FT_BYTES;
         return true;
+    case OPT_DATA:
+        out->type = f->type;
+        out->v.bytes.ptr = p;
+        out->v.bytes.len = o.len - o.at;
+        return true;
     case OPT_PREFIX:
         out->type = f->type;
         out->v.bytes.ptr = p;
@@ -173,6 +309,8 @@ locate_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
     if (!option_part(pkt, f, occ, part, &o))
         return false;
     uint32_t width = o.width != 0 ? o.width : o.len - o.at;
+    if (part == OPT_NODE && o.zero)
+        width = 0;      /* tshark's item of an option of length 0 has no bytes */
     if (part == OPT_RESERVED)
         width = o.m.msg[o.off] == ND_OPT_PREFIX ? 4 : o.m.msg[o.off] == ND_OPT_MTU ? 2 : 6;
     if (o.at + width > o.len)
@@ -361,6 +499,8 @@ label_option(const struct rs_packet *pkt, const struct rs_field *f, const struct
     if (n < 0 || used + (size_t)n >= size)
         return size;
     used += (size_t)n;
+    if (o.zero || o.cut)
+        return used;    /* tshark closes the title only once the option is decoded */
     return used + (size_t)snprintf(buf + used, size - used, ")");
 }
 
@@ -461,6 +601,11 @@ const struct rs_field rs_fields_icmpv6_nd[] = {
     OPTION("icmpv6.opt.type", "Type", RS_FT_UINT8, RS_BASE_DEC, 0, OPT_TYPE, opt_type_vals, 2),
     OPTION_F("icmpv6.opt.length", "Length", RS_FT_UINT8, RS_BASE_DEC, 0, OPT_LENGTH, 0, NULL,
              2, 0, .show = show_opt_length),
+    /* flagged under the length, or after it, as tshark's tree flags them */
+    RS_F_WS_EXPERT_AS("icmpv6.invalid_option_length", "Invalid Option Length",
+                      RS_WSX_ICMPV6_OPT_LEN_ZERO, 3, RS_FIELD_PER_ITEM),
+    RS_F_WS_EXPERT_AS("icmpv6.undecoded.option", "Undecoded option",
+                      RS_WSX_ICMPV6_OPT_UNDECODED, 2, RS_FIELD_PER_ITEM),
     OPTION("icmpv6.opt.linkaddr", "Link-layer address", RS_FT_BYTES, RS_BASE_NONE, 0,
            OPT_LINKADDR, NULL, 2),
     /* the same address again, for filters: hidden, as Wireshark has it */
@@ -488,5 +633,6 @@ const struct rs_field rs_fields_icmpv6_nd[] = {
     OPTION("icmpv6.opt.mtu", "MTU", RS_FT_UINT32, RS_BASE_DEC, 0, OPT_MTU, NULL, 2),
     OPTION("icmpv6.opt.redirected_packet", "Redirected Packet", RS_FT_NONE, RS_BASE_NONE, 0,
            OPT_REDIRECTED, NULL, 2),
+    OPTION("icmpv6.data", "Data", RS_FT_BYTES, RS_BASE_NONE, 0, OPT_DATA, NULL, 2),
     RS_F_END,
 };

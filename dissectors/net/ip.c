@@ -11,6 +11,7 @@
 #include <roceshark/dissectors/icmp.h>
 
 #include "decode_int.h"
+#include "net/net_int.h"
 
 #define IPV4_MIN_LEN 20
 #define IPV6_LEN 40
@@ -93,7 +94,11 @@ decode_icmp(struct rs_packet *pkt, const struct rs_decode_opts *opts, enum rs_la
         pkt->flags |= RS_PKT_ICMP_4_4;
     struct rs_icmp m;
     uint32_t at, len;
-    if ((pkt->flags & RS_PKT_QUOTED) || !rs_icmp_of(pkt, &m) || !rs_icmp_quote_at(&m, &at, &len))
+    if (!rs_icmp_of(pkt, &m))
+        return;
+    if (m.v6 && icmpv6_nd_options_overrun(&m))
+        decode_malformed(pkt, "ICMPv6");    /* tshark's words: the protocol that stopped */
+    if ((pkt->flags & RS_PKT_QUOTED) || !rs_icmp_quote_at(&m, &at, &len))
         return;
     pkt->flags |= RS_PKT_ICMP_QUOTE;
     if (!opts->disable_infiniband)

@@ -34,6 +34,15 @@ size_t l4_port_label(const struct rs_packet *pkt, const struct rs_field *f,
 /* Whether the TCP header holds `bytes`: an ICMP error's quote may hold only the first 8. */
 bool tcp_reaches(const struct rs_packet *pkt, uint32_t bytes);
 
+/* ICMPv6 Neighbor Discovery's expert items (RS_WSX_ICMPV6_*): how many of kind the
+ * options carry (the one option of pkt->item, if it names one), the type of the first
+ * option that carries it, and where its item is shown (the option; its length octet). */
+unsigned icmpv6_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
+unsigned icmpv6_expert_option_type(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
+uint32_t icmpv6_expert_anchor(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
+/* Whether a Neighbor Discovery option of m declares more bytes than the message has. */
+struct rs_icmp;
+bool icmpv6_nd_options_overrun(const struct rs_icmp *m);
 /* The TCP items (fields_tcp.c). */
 bool tcp_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
 /* How many items of kind pkt's TCP header raises: one per option for an option's. */

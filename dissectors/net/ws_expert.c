@@ -69,6 +69,10 @@ const struct rs_ws_expert rs_ws_experts[RS_WSX_COUNT] = {
     [RS_WSX_TCP_ZERO_WINDOW] = {"tcp.analysis.zero_window", "TCP", RS_WS_WARN, RS_WS_SEQUENCE},
     [RS_WSX_TCP_ZERO_WINDOW_PROBE_ACK] = {"tcp.analysis.zero_window_probe_ack", "TCP",
                                           RS_WS_NOTE, RS_WS_SEQUENCE},
+    [RS_WSX_ICMPV6_OPT_LEN_ZERO] = {"icmpv6.invalid_option_length", "ICMPv6", RS_WS_ERROR,
+                                    RS_WS_MALFORMED},
+    [RS_WSX_ICMPV6_OPT_UNDECODED] = {"icmpv6.undecoded.option", "ICMPv6", RS_WS_NOTE,
+                                     RS_WS_UNDECODED},
 };
 
 const struct rs_value_string rs_ws_severity_vals[] = {
@@ -78,7 +82,7 @@ const struct rs_value_string rs_ws_severity_vals[] = {
 
 const struct rs_value_string rs_ws_group_vals[] = {
     {0x01000000, "Checksum"},   {RS_WS_SEQUENCE, "Sequence"}, {0x03000000, "Response"},
-    {0x04000000, "Request"},    {0x05000000, "Undecoded"},    {0x06000000, "Reassemble"},
+    {0x04000000, "Request"},    {RS_WS_UNDECODED, "Undecoded"},    {0x06000000, "Reassemble"},
     {RS_WS_MALFORMED, "Malformed"}, {0x08000000, "Debug"},    {RS_WS_PROTOCOL, "Protocol"},
     {0x0a000000, "Security"},   {0x0b000000, "Comment"},      {0x0c000000, "Decryption"},
     {0x0d000000, "Assumption"}, {0x0e000000, "Deprecated"},   {0, NULL},
@@ -103,6 +107,8 @@ rs_ws_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
 {
     if (kind == RS_WSX_ETH_PADDING_BAD)
         return eth_padding_bad(pkt);
+    if (kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED)
+        return icmpv6_expert_count(pkt, kind) > 0;
     return kind < RS_WSX_COUNT && tcp_expert_present(pkt, kind);
 }
 
@@ -111,6 +117,8 @@ rs_ws_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
 {
     if (kind == RS_WSX_ETH_PADDING_BAD)
         return eth_padding_bad(pkt) ? 1 : 0;
+    if (kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED)
+        return icmpv6_expert_count(pkt, kind);
     return kind < RS_WSX_COUNT ? tcp_expert_count(pkt, kind) : 0;
 }
 
@@ -153,6 +161,7 @@ rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind, c
         [RS_WSX_TCP_ZERO_WINDOW_PROBE] = "TCP Zero Window Probe",
         [RS_WSX_TCP_ZERO_WINDOW] = "TCP Zero Window segment",
         [RS_WSX_TCP_ZERO_WINDOW_PROBE_ACK] = "ACK to a TCP Zero Window Probe",
+        [RS_WSX_ICMPV6_OPT_LEN_ZERO] = "Invalid option length (Zero)",
     };
     const uint8_t *t = rs_packet_has(pkt, RS_LAYER_TCP) ? rs_packet_at(pkt, RS_LAYER_TCP) : NULL;
 
@@ -162,6 +171,10 @@ rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind, c
     if (kind == RS_WSX_TCP_SYNACK && t != NULL)
         return (size_t)snprintf(buf, size, "Connection establish acknowledge (SYN+ACK): "
                                 "server port %u", rs_load_be16(t));
+    if (kind == RS_WSX_ICMPV6_OPT_UNDECODED)
+        return (size_t)snprintf(buf, size, "Dissector for ICMPv6 Option (%u) code not "
+                                "implemented, Contact Wireshark developers if you want this "
+                                "supported", icmpv6_expert_option_type(pkt, kind));
     if (kind == RS_WSX_TCP_DUPLICATE_ACK && pkt->stream != NULL)
         return (size_t)snprintf(buf, size, "Duplicate ACK (#%u)",
                                 pkt->stream->analysis.dupack_num);
@@ -250,6 +263,8 @@ rs_ws_expert_locate(const struct rs_packet *pkt, const struct rs_field *f, unsig
     if (line_of(f) != L_EXPERT || kind >= RS_WSX_COUNT)
         return true;
     *offset = kind == RS_WSX_ETH_PADDING_BAD ? eth_trailer_start(pkt)
-                                             : tcp_expert_anchor(pkt, kind);
+              : kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED
+                  ? icmpv6_expert_anchor(pkt, kind)
+                  : tcp_expert_anchor(pkt, kind);
     return true;
 }

@@ -141,6 +141,21 @@ count_kind(struct rs_stat *st, const struct rs_packet *pkt, enum rs_ws_expert_ki
               rs_ws_experts[kind].protocol, message);
 }
 
+/* An item each option may carry, with its own message: option by option. */
+static void
+count_options(struct rs_stat *st, const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
+{
+    unsigned left = rs_ws_expert_count(pkt, kind);
+    struct rs_packet p = *pkt;
+
+    for (unsigned i = 1; left > 0 && i <= UINT8_MAX; i++) {
+        p.item = (uint8_t)i;
+        unsigned n = rs_ws_expert_count(&p, kind);
+        count_kind(st, &p, kind);
+        left -= n < left ? n : left;
+    }
+}
+
 /* HTTP's chat item: the request or status line, its CR LF written as tshark's
  * format_text() writes them ("GET / HTTP/1.1\r\n"), other unprintable bytes as \xNN. */
 static void
@@ -176,6 +191,10 @@ stats_expert_ws_packet(struct rs_stat *st, const struct rs_packet *pkt)
     if (st->ws == NULL)
         return;
     count_kind(st, pkt, RS_WSX_ETH_PADDING_BAD);
+    if (rs_packet_has(pkt, RS_LAYER_ICMPV6)) {
+        count_options(st, pkt, RS_WSX_ICMPV6_OPT_UNDECODED);
+        count_options(st, pkt, RS_WSX_ICMPV6_OPT_LEN_ZERO);
+    }
     if (rs_packet_has(pkt, RS_LAYER_TCP)) {
         for (size_t i = 0; i < RS_ARRAY_SIZE(tcp_order); i++)
             count_kind(st, pkt, tcp_order[i]);

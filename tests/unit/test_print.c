@@ -294,6 +294,76 @@ test_tree_nd(void **state)
     free(t);
 }
 
+/* Router advertisements with an option of a type no one decodes (99) between known ones,
+ * and with one whose length is 0 or runs past the message: each option shown and
+ * flagged as tshark 4.0.17's -V shows these frames (its text, frozen here), and none
+ * after a zero length. */
+#define HEX_RA_OPT_HEAD                                                                     \
+    "33330000000100112233445586dd60000000002%c3afffe800000000000000211223344556677ff02000" \
+    "00000000000000000000000018600%s40c0001e00000000000000000101001122334455"
+
+#define UNDECODED_99                                                                      \
+    "        [Expert Info (Note/Undecoded): Dissector for ICMPv6 Option (99) code not "     \
+    "implemented, Contact Wireshark developers if you want this supported]\n"             \
+    "            [Dissector for ICMPv6 Option (99) code not implemented, Contact "          \
+    "Wireshark developers if you want this supported]\n"                                   \
+    "            [Severity level: Note]\n"                                                 \
+    "            [Group: Undecoded]\n"
+
+static char *
+tree_of_ra(char len, const char *csum, const char *tail)
+{
+    char hex[512];
+
+    snprintf(hex, sizeof(hex), HEX_RA_OPT_HEAD "%s", len, csum, tail);
+    return tree_of(hex);
+}
+
+static void
+test_tree_nd_unknown_option(void **state)
+{
+    (void)state;
+    char *t = tree_of_ra('8', "f810", "6301deadbeef010205010000000005dc");
+    assert_non_null(strstr(
+        t, "\n    ICMPv6 Option (Unknown 99)\n"
+           "        Type: Unknown (99)\n"
+           "        Length: 1 (8 bytes)\n"
+           UNDECODED_99
+           "        Data: deadbeef0102\n"
+           "    ICMPv6 Option (MTU : 1500)\n"
+           "        Type: MTU (5)\n"
+           "        Length: 1 (8 bytes)\n"
+           "        Reserved\n"
+           "        MTU: 1500\n"));
+    assert_null(strstr(t, "Malformed"));
+    free(t);
+
+    /* a zero length: flagged under it, and the MTU option after it is not reached */
+    t = tree_of_ra('8', "f811", "6300deadbeef010205010000000005dc");
+    assert_non_null(strstr(
+        t, "\n    ICMPv6 Option (Unknown 99\n"
+           "        Type: Unknown (99)\n"
+           "        Length: 0 (0 bytes)\n"
+           "            [Expert Info (Error/Malformed): Invalid option length (Zero)]\n"
+           "                [Invalid option length (Zero)]\n"
+           "                [Severity level: Error]\n"
+           "                [Group: Malformed]\n"));
+    assert_null(strstr(t, "MTU"));
+    assert_null(strstr(t, "Undecoded"));
+    free(t);
+
+    /* 24 bytes declared, 8 left: shown as far as it goes, then the packet is malformed */
+    t = tree_of_ra('0', "02f4", "6303deadbeef0102");
+    assert_non_null(strstr(
+        t, "\n    ICMPv6 Option (Unknown 99\n"
+           "        Type: Unknown (99)\n"
+           "        Length: 3 (24 bytes)\n"
+           UNDECODED_99));
+    assert_null(strstr(t, "Data:"));
+    assert_non_null(strstr(t, "\n[Malformed Packet: ICMPv6]\n"));
+    free(t);
+}
+
 /* An MLDv2 report behind an IPv6 hop-by-hop header (Router Alert, PadN), as
  * oferby_proxy__roce.pcap's first frame: the header is a protocol of its own in PDML, as
  * tshark writes it, and in EK its fields are its own (ipv6_hopopts_ipv6_hopopts_len_oct)
@@ -744,6 +814,7 @@ main(void)
         cmocka_unit_test(test_tree_nd),
         cmocka_unit_test(test_tree_nd_spans),
         cmocka_unit_test(test_tree_icmp_code),
+        cmocka_unit_test(test_tree_nd_unknown_option),
         cmocka_unit_test(test_hopopts_protocol),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_json_string),

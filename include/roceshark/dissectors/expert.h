@@ -53,6 +53,7 @@ enum rs_ws_severity {
 
 enum rs_ws_group {
     RS_WS_SEQUENCE = 0x02000000,
+    RS_WS_UNDECODED = 0x05000000,
     RS_WS_MALFORMED = 0x07000000,
     RS_WS_PROTOCOL = 0x09000000
 };
@@ -89,6 +90,10 @@ enum rs_ws_expert_kind {
     RS_WSX_TCP_ZERO_WINDOW_PROBE,
     RS_WSX_TCP_ZERO_WINDOW,
     RS_WSX_TCP_ZERO_WINDOW_PROBE_ACK,
+    /* a Neighbor Discovery option's (each option's: rs_ws_expert_present() asks of the
+     * option pkt->item names) */
+    RS_WSX_ICMPV6_OPT_LEN_ZERO,
+    RS_WSX_ICMPV6_OPT_UNDECODED,
     RS_WSX_COUNT
 };
 
