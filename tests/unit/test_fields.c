@@ -382,6 +382,26 @@ test_arp(void **state)
     assert_string_equal(text, "10.0.0.58");
 }
 
+/* A bit field's pattern, as the tree writes it before the name: whole, and cut to a
+ * smaller buffer with the whole length returned (snprintf's rule). */
+static void
+test_format_bits(void **state)
+{
+    char buf[96], small[6];
+
+    (void)state;
+    assert_int_equal(rs_format_bits(buf, sizeof(buf), 0x4a, 0xf0, 8), 12);
+    assert_string_equal(buf, "0100 .... = ");
+    assert_int_equal(rs_format_bits(buf, sizeof(buf), 0x6000, 0xe000, 16), 22);
+    assert_string_equal(buf, "011. .... .... .... = ");
+    assert_int_equal(rs_format_bits(buf, sizeof(buf), 0x012, 0x012, 12), 17);
+    assert_string_equal(buf, ".... ...1 ..1. = ");
+    assert_int_equal(rs_format_bits(small, sizeof(small), 0x80000000u, 0x80000000u, 32), 42);
+    assert_string_equal(small, "1... ");
+    assert_int_equal(rs_format_bits(buf, sizeof(buf), ~0ull, 1ull << 63, 64), 82);
+    assert_memory_equal(buf, "1... .... ", 10);
+}
+
 /* The Info appenders a tree label is written through count what they drop, so that the
  * label returns what snprintf would: the whole length, with the buffer cut and ended. */
 static void
@@ -413,6 +433,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lookup_and_aliases),
         cmocka_unit_test(test_info_counts_what_it_drops),
+        cmocka_unit_test(test_format_bits),
         cmocka_unit_test(test_our_fields_have_help),
         cmocka_unit_test(test_values_of_a_write),
         cmocka_unit_test(test_values_of_atomics_and_ib),
