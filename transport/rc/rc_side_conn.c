@@ -36,6 +36,7 @@ rs_rc_side_conn_open(struct rs_rc_side_conn *c, int fd, uint64_t timeout_ns, uin
     c->timeout_ns = timeout_ns;
     c->deadline_ns = now + timeout_ns;      /* the first line is due */
     c->len = c->used = 0;
+    c->closing = false;
     snprintf(c->peer, sizeof(c->peer), "?");
     if (getpeername(fd, (struct sockaddr *)&sa, &salen) == 0 &&
         rs_addr_from_sockaddr((struct sockaddr *)&sa, gid, &scope, &port))
@@ -51,7 +52,7 @@ rs_rc_side_conn_expired(const struct rs_rc_side_conn *c, uint64_t now)
 bool
 rs_rc_side_conn_pending(const struct rs_rc_side_conn *c)
 {
-    return c->fd >= 0 && memchr(c->buf + c->used, '\n', c->len - c->used) != NULL;
+    return c->fd >= 0 && !c->closing && memchr(c->buf + c->used, '\n', c->len - c->used) != NULL;
 }
 
 /* A whole line at the front of the buffer: hands it out. */
@@ -78,9 +79,29 @@ overdue(const struct rs_rc_side_conn *c, char *err)
                     (unsigned long long)(c->timeout_ns / 1000000));
 }
 
+/* A lingering connection: what has arrived is dropped; RS_EOF once the peer has
+ * closed (or failed) or the linger is over. */
+static int
+discard(struct rs_rc_side_conn *c, uint64_t now, char *err)
+{
+    for (;;) {
+        ssize_t got = recv(c->fd, c->buf, sizeof(c->buf), MSG_DONTWAIT);
+        if (got > 0)
+            continue;
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) ||
+            rs_rc_side_conn_expired(c, now))
+            return rs_error(err, RS_EOF, "side channel: %s closed", c->peer);
+        return 0;
+    }
+}
+
 int
 rs_rc_side_conn_next(struct rs_rc_side_conn *c, uint64_t now, const char **line, char *err)
 {
+    if (c->closing)
+        return discard(c, now, err);
     /* Drop the line handed out last time. */
     if (c->used > 0) {
         memmove(c->buf, c->buf + c->used, c->len - c->used);
@@ -117,6 +138,17 @@ rs_rc_side_conn_close(struct rs_rc_side_conn *c)
     c->fd = -1;
     c->len = c->used = 0;
     c->deadline_ns = 0;
+}
+
+void
+rs_rc_side_conn_linger(struct rs_rc_side_conn *c, uint64_t now, uint64_t linger_ns)
+{
+    if (c->fd < 0 || c->closing)
+        return;
+    shutdown(c->fd, SHUT_WR);
+    c->closing = true;
+    c->len = c->used = 0;
+    c->deadline_ns = now + linger_ns;
 }
 
 void

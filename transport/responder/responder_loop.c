@@ -16,6 +16,8 @@
 /* Lines served per connection per round, so that a peer streaming lines
  * cannot keep the RoCE path waiting either. */
 #define SIDE_LINES_PER_ROUND 8
+/* How long a refused peer may go on sending before its connection is closed anyway. */
+#define SIDE_LINGER_NS 2000000000ull
 /* How long the listener rests after accept() fails for want of descriptors
  * or memory: the connection stays pending, so polling again at once would
  * spin. */
@@ -73,15 +75,31 @@ free_side_qp(struct rs_responder *r, unsigned i)
     resp_remove_qp(r, i);
 }
 
-/* Closes side-channel connection slot and frees the QPs it asked for: a QP lives as
- * long as the connection of its requester. */
+/* Frees the QPs side-channel connection slot asked for: a QP lives as long as the
+ * connection of its requester. */
 static void
-side_close(struct rs_responder *r, unsigned slot)
+side_free_qps(struct rs_responder *r, unsigned slot)
 {
     for (unsigned i = r->n_qp; i-- > 0;)    /* backwards: the last QP takes a freed slot */
         if (r->qp[i].owner == slot + 1)
             free_side_qp(r, i);
+}
+
+static void
+side_close(struct rs_responder *r, unsigned slot)
+{
+    side_free_qps(r, slot);
     rs_rc_side_conn_close(&r->conn[slot]);
+}
+
+/* Ends a connection we told why: its QPs go now, and the connection lingers, reading
+ * and dropping, until the peer closes, so that the peer reads our last lines (closed
+ * with its lines unread, it would get a reset instead, which can lose them). */
+static void
+side_end(struct rs_responder *r, unsigned slot, uint64_t now)
+{
+    side_free_qps(r, slot);
+    rs_rc_side_conn_linger(&r->conn[slot], now, SIDE_LINGER_NS);
 }
 
 /* One line from a side-channel peer: a requester's parameters get a QP and
@@ -136,10 +154,11 @@ side_serve(struct rs_responder *r, unsigned slot, uint64_t now)
             break;
         }
     }
-    if (rc < 0) {
-        if (rc != RS_EOF)
-            fprintf(resp_log(r), "roceshark: responder: %s; connection closed\n", err);
+    if (rc == RS_EOF) {
         side_close(r, slot);
+    } else if (rc < 0) {
+        fprintf(resp_log(r), "roceshark: responder: %s; connection closed\n", err);
+        side_end(r, slot, now);
     }
 }
 
@@ -169,7 +188,7 @@ side_idle(struct rs_responder *r, uint64_t now)
             more |= r->qp[k].owner == slot + 1;
         if (!more) {
             rs_rc_side_send_error(r->conn[slot].fd, what);
-            rs_rc_side_conn_close(&r->conn[slot]);
+            side_end(r, slot, now);
         }
     }
 }

@@ -588,6 +588,7 @@ struct rs_rc_side_conn {
     uint64_t deadline_ns;       /* when the line under way must be whole; 0: none */
     size_t len;                 /* bytes in buf */
     size_t used;                /* bytes of buf handed out as the last line */
+    bool closing;               /* told why and shut for writing: input is discarded */
     char peer[RS_ADDR_TEXT_MAX];    /* "a.b.c.d:port" or "[v6]:port", for messages */
     char buf[RS_RC_SIDE_LINE_MAX];
 };
@@ -612,6 +613,12 @@ bool rs_rc_side_conn_expired(const struct rs_rc_side_conn *c, uint64_t now);
 bool rs_rc_side_conn_pending(const struct rs_rc_side_conn *c);
 /* Closes the connection and frees the slot. */
 void rs_rc_side_conn_close(struct rs_rc_side_conn *c);
+/* Ends a connection the server refused, without losing what it told the peer: shuts
+ * it for writing (our lines, then FIN) and from now on discards what the peer sends;
+ * rs_rc_side_conn_next() then returns RS_EOF once the peer closes or linger_ns has
+ * passed, and the caller closes. Closing at once with the peer's lines unread would
+ * send a reset, which can destroy our last lines before the peer reads them. */
+void rs_rc_side_conn_linger(struct rs_rc_side_conn *c, uint64_t now, uint64_t linger_ns);
 
 /* Sends one line, {"error": why}, without waiting (a peer that cannot take
  * it gets nothing); quotes and backslashes in why become apostrophes. */
