@@ -1284,6 +1284,68 @@ test_wake_on_leave_unlearnt(void **state)
     end_close(&b);
 }
 
+/* Received packets before timers on the library's own paths, as a NIC takes an ACK
+ * whatever the application does: A's progress thread is held off (the test holds A's
+ * port lock, as an application's call does) while A's WRITE is acknowledged, the ACK
+ * waits in A's socket and A's retransmission timer (8.2 us) has passed. Then the library
+ * progresses as ibv_post_send() makes it after a post, and as ibv_poll_cq() does: neither
+ * may retransmit, and the poll completes the WRITE with the ACK it read. */
+static void
+test_packets_before_timers(void **state)
+{
+    struct end a, b;
+    struct ibv_wc wc[2];
+
+    (void)state;
+    end_open(&a, "ta", false);
+    end_open(&b, "tb", false);
+    end_connect_retry(&a, &b, 1, 7, 3);
+    end_connect(&b, &a);
+    struct vb_port *pa = vb_ctx(a.ctx)->port;
+    volatile uint8_t *landed = (volatile uint8_t *)b.buf + 63;
+    memset(a.buf, 0x6e, 64);
+
+    pthread_mutex_lock(&pa->lock);
+    const struct rs_rc_counters *ca = rs_rc_counters_get(pa->rc);
+    uint64_t retransmits = ca->retransmits, timeouts = ca->timeouts;
+    struct ibv_sge ws = {(uintptr_t)a.buf, 64, a.mr->lkey};
+    struct rs_rc_send_wr w = {.wr_id = 81, .opcode = IBV_WR_RDMA_WRITE,
+                              .flags = RS_RC_SEND_SIGNALED,
+                              .sg_list = (const struct rs_rc_sge *)(const void *)&ws,
+                              .num_sge = 1, .remote_addr = (uintptr_t)b.buf,
+                              .rkey = b.mr->rkey};
+    /* Nothing is asserted with the lock held: a failure would leave it held. */
+    int posted = vb_post_one(vb_qp(a.qp), &w);              /* ibv_post_send()'s steps */
+    vb_app_post(pa);
+    vb_links_flush(pa);                                     /* the WRITE goes now */
+    for (int i = 0; posted == 0 && i < 1000000000 && *landed != 0x6e; i++)
+        ;                                                   /* B executes it, and ACKs */
+    struct pollfd pfd = {rs_rc_udp_fd(pa->links[0].udp), POLLIN, 0};
+    int acked = poll(&pfd, 1, 10000);                       /* the ACK waits, unread */
+    uint64_t due = rs_rc_next_deadline(pa->rc);
+    while (due != RS_RC_INFINITE && rs_rc_now_ns() <= due)
+        ;                                                   /* A's timer has passed */
+    vb_app_post(pa);            /* the post path: sends what was posted, no timer fires */
+    uint64_t post_retx = ca->retransmits - retransmits, post_tmo = ca->timeouts - timeouts;
+    vb_app_poll(pa);            /* the poll path: the ACK is read before the timers run */
+    uint64_t poll_retx = ca->retransmits - retransmits, poll_tmo = ca->timeouts - timeouts;
+    pthread_mutex_unlock(&pa->lock);
+    assert_int_equal(posted, 0);
+    assert_int_equal(*landed, 0x6e);
+    assert_int_equal(acked, 1);
+    assert_true(due != RS_RC_INFINITE);
+    assert_int_equal(post_retx, 0);
+    assert_int_equal(post_tmo, 0);
+    assert_int_equal(poll_retx, 0);
+    assert_int_equal(poll_tmo, 0);
+    assert_int_equal(poll_n(a.cq, wc, 1), 1);
+    assert_int_equal(wc[0].wr_id, 81);
+    assert_int_equal(wc[0].status, IBV_WC_SUCCESS);
+
+    end_close(&a);
+    end_close(&b);
+}
+
 static void
 test_cq_overflow(void **state)
 {
@@ -1355,6 +1417,7 @@ main(void)
         cmocka_unit_test(test_qp_fatal),
         cmocka_unit_test(test_cq_overflow),
         cmocka_unit_test(test_idle_poller),
+        cmocka_unit_test(test_packets_before_timers),
         cmocka_unit_test(test_wake_on_leave_unlearnt),
     };
 
