@@ -67,6 +67,8 @@ flag_names(uint16_t flags, char *buf, size_t size)
     return n;
 }
 
+#define TCP_TITLE_SEQ_REACH 16u     /* ports, numbers, offset and flags, window */
+
 /* "Transmission Control Protocol, Src Port: 56756, Dst Port: 12345, Seq: 0, Ack: 1, Len: 0" */
 static size_t
 tcp_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
@@ -76,7 +78,9 @@ tcp_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs
     const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
     size_t n = l4_label(pkt, f, v, buf, size);
 
-    if (n >= size || !tcp_reaches(pkt, 8))
+    /* tshark appends the sequence number once it has read the header up to the window,
+     * which a quote of 8 bytes (RFC 792) does not reach */
+    if (n >= size || !tcp_reaches(pkt, TCP_TITLE_SEQ_REACH))
         return n;
     n += (size_t)snprintf(buf + n, size - n, ", Seq: %u",
                           sv != NULL ? sv->seq : rs_load_be32(t + 4));

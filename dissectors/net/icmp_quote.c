@@ -22,6 +22,7 @@
 
 #define ICMP_ERROR_HDR_LEN 8u   /* type, code, checksum and a word of the type's own */
 #define REDIRECTED_OPT_HDR_LEN 8u   /* type, length and 6 reserved bytes */
+#define RFC792_DATA_LEN 8u  /* the original datagram's data bytes an error quotes */
 
 static bool
 is_error(const struct rs_icmp *m)
@@ -57,6 +58,11 @@ rs_icmp_quote_at(const struct rs_icmp *m, uint32_t *off, uint32_t *len)
     if (is_error(m) && m->len > ICMP_ERROR_HDR_LEN) {
         *off = ICMP_ERROR_HDR_LEN;
         *len = m->len - ICMP_ERROR_HDR_LEN;
+        /* a redirect's quote is its header and 8 data bytes, as RFC 792 has it: Wireshark
+         * 4.0 shows no more of it, where the other errors' quotes run on (RFC 1812) */
+        uint32_t rfc792 = (m->msg[*off] & 0xfu) * 4u + RFC792_DATA_LEN;
+        if (!m->v6 && m->type == RS_ICMP_REDIRECT && *len > rfc792)
+            *len = rfc792;
     } else if (m->v6 && m->type == RS_ICMPV6_REDIRECT &&
                rs_icmpv6_option(m, 1u << RS_ICMPV6_OPT_REDIRECTED, 0, &opt, &olen) &&
                olen > REDIRECTED_OPT_HDR_LEN) {

@@ -422,6 +422,40 @@ test_tree_icmp_code(void **state)
     free(t);
 }
 
+/* A redirect quoting a UDP datagram with 12 bytes of payload, and one quoting a TCP
+ * segment: tshark 4.0.17 shows a redirect's quote to 8 bytes past its IP header, where an
+ * unreachable's runs on to the payload; a TCP header cut at 8 bytes is titled without its
+ * sequence number. */
+#define HEX_ICMP_REDIRECT_UDP                                                               \
+    "00112233445566554433221108004500004400070000400165b40a0000fe0a00000105012b670a0000fd" \
+    "4500002800070000401166b50a0000010a0000099c40829a001400004142434445464748494a4b4c"
+#define HEX_ICMP_REDIRECT_TCP                                                               \
+    "00112233445566554433221108004500004800070000400165b00a0000fe0a00000105014cd50a0000fd" \
+    "4500002c00070000400666bc0a0000010a0000099c4000500000000100000000500203e80000000058595a" \
+    "57"
+
+static void
+test_tree_icmp_redirect_extent(void **state)
+{
+    (void)state;
+    char *t = tree_of(HEX_ICMP_REDIRECT_UDP);
+    assert_non_null(strstr(t, "\n    User Datagram Protocol, Src Port: 40000, Dst Port: 33434\n"
+                              "        Source Port: 40000\n"
+                              "        Destination Port: 33434\n"
+                              "        Length: 20\n"
+                              "        Checksum: 0x0000 [zero-value ignored]\n"
+                              "            [Checksum Status: Not present]\n"));
+    assert_null(strstr(t, "UDP payload"));
+    assert_null(strstr(t, "Data:"));
+    assert_non_null(strstr(t, "[Protocols in frame: eth:ethertype:ip:icmp:ip:udp]\n"));
+    free(t);
+    t = tree_of(HEX_ICMP_REDIRECT_TCP);
+    assert_non_null(strstr(t, "\n    Transmission Control Protocol, Src Port: 40000, Dst Port: "
+                              "80\n        Source Port: 40000\n        Destination Port: 80\n"
+                              "        Sequence Number: 1\n\n"));
+    free(t);
+}
+
 /* Where the tree's option items lie: the option whole, its type and length octets,
  * the reserved octets of a prefix (4) and of an MTU option (2). */
 struct nd_spans {
@@ -815,6 +849,7 @@ main(void)
         cmocka_unit_test(test_tree_nd_spans),
         cmocka_unit_test(test_tree_icmp_code),
         cmocka_unit_test(test_tree_nd_unknown_option),
+        cmocka_unit_test(test_tree_icmp_redirect_extent),
         cmocka_unit_test(test_hopopts_protocol),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_json_string),
