@@ -93,6 +93,12 @@ RID_GETTER(get_rid_lid, BIT(RS_SA_ATTR_NODE_RECORD) | BIT(RS_SA_ATTR_SLTOVL_RECO
            BIT(RS_SA_ATTR_RFT_RECORD) | BIT(RS_SA_ATTR_MFT_RECORD) |
            BIT(RS_SA_ATTR_SM_INFO_RECORD) | BIT(RS_SA_ATTR_GUID_INFO_RECORD) |
            BIT(RS_SA_ATTR_PKEY_RECORD) | BIT(RS_SA_ATTR_VLARB_RECORD))
+/* the reserved bytes after the ID, which tshark shows: 2 after the LID of these */
+RID_GETTER(get_rid_reserved2, BIT(RS_SA_ATTR_NODE_RECORD) |
+           BIT(RS_SA_ATTR_SWITCH_INFO_RECORD) | BIT(RS_SA_ATTR_SM_INFO_RECORD))
+/* 4 after the LID and a block or port numbers of these */
+RID_GETTER(get_rid_reserved4, BIT(RS_SA_ATTR_GUID_INFO_RECORD) | BIT(RS_SA_ATTR_LFT_RECORD) |
+           BIT(RS_SA_ATTR_SLTOVL_RECORD))
 RID_GETTER(get_rid_portinfo, BIT(RS_SA_ATTR_PORT_INFO_RECORD))
 RID_GETTER(get_rid_sltovl, BIT(RS_SA_ATTR_SLTOVL_RECORD))
 RID_GETTER(get_rid_block16, BIT(RS_SA_ATTR_LFT_RECORD) | BIT(RS_SA_ATTR_RFT_RECORD) |
@@ -285,6 +291,8 @@ get_classportinfo(const struct rs_packet *pkt, const struct rs_field *f, unsigne
 }
 
 #define X(abbrev, name, off, width, mask, getter) MAD_X(abbrev, name, off, width, mask, getter)
+#define RID_RESERVED(off, width, getter) \
+    MAD_F("infiniband.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 0, off, width, getter, 2)
 #define PR(field, name, off, width, mask) \
     X("infiniband.pathrecord." field, name, DATA + (off), width, mask, get_path)
 #define MC(field, name, off, width, mask) \
@@ -328,6 +336,11 @@ const struct rs_field rs_fields_ib_sa_head[] = {
     X("infiniband.sa.portnum", "PortNum", DATA + 4, 1, 0, get_rid_pkey),
     X("infiniband.sa.position", "Position", DATA + 2, 1, 0xf0, get_rid_mft),
     X("infiniband.sa.blocknum_ninebit", "BlockNum_NineBit", DATA + 2, 2, 0x1ff, get_rid_mft),
+    /* the reserved bytes that end the IDs, after them all (one record a packet) */
+    RID_RESERVED(DATA + 2, 2, get_rid_reserved2),
+    RID_RESERVED(DATA + 4, 4, get_rid_reserved4),
+    RID_RESERVED(DATA + 5, 3, get_rid_pkey),
+    RID_RESERVED(DATA + 3, 1, get_rid_portinfo),
     RS_F_END,
 };
 

@@ -281,6 +281,37 @@ test_class_port_info_moves_with_class(void **state)
     assert_string_equal(value(&p, "infiniband.classportinfo", 0), "");
 }
 
+/* The reserved bytes that end an SA record's ID, as tshark 4.0.17 shows them after the
+ * header's (-T fields -e infiniband.reserved on records crafted with IDs 00 07 11 22 33
+ * 44 55 66): 2 after the LID of a NodeRecord, SwitchInfoRecord and SMInfoRecord; 4 at
+ * byte 4 of a GuidInfoRecord, LinearForwardingTableRecord and SLtoVLMappingTableRecord;
+ * 3 after a P_KeyTableRecord's port, 1 after a PortInfoRecord's. */
+static void
+test_sa_record_id_reserved(void **state)
+{
+    static const struct {
+        uint16_t attr;
+        const char *reserved;
+    } records[] = {
+        {RS_SA_ATTR_NODE_RECORD, "1122"},      {RS_SA_ATTR_SWITCH_INFO_RECORD, "1122"},
+        {RS_SA_ATTR_SM_INFO_RECORD, "1122"},   {RS_SA_ATTR_GUID_INFO_RECORD, "33445566"},
+        {RS_SA_ATTR_LFT_RECORD, "33445566"},   {RS_SA_ATTR_SLTOVL_RECORD, "33445566"},
+        {RS_SA_ATTR_PKEY_RECORD, "445566"},    {RS_SA_ATTR_PORT_INFO_RECORD, "22"},
+    };
+    static const uint8_t id[] = {0x00, 0x07, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66};
+    static struct packet p;
+    uint8_t rec[RS_MAD_LEN];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(records) / sizeof(records[0]); i++) {
+        rs_mad_start(rec, RS_MAD_CLASS_SA, 2, 0x81, records[i].attr, 0, 2);
+        memcpy(rec + 56, id, sizeof(id));
+        packet_of(&p, rec, 1);
+        assert_string_equal(value(&p, "infiniband.reserved", 4), records[i].reserved);
+        assert_string_equal(value(&p, "infiniband.reserved", 5), "");
+    }
+}
+
 /* One table serves an SMP attribute in an SMP and in the SA record that embeds it: a
  * NodeRecord's NodeInfo after its 4-byte record ID and its NodeDescription after that, a
  * LinearForwardingTableRecord's ports after 8 bytes, each entry an occurrence. */
@@ -492,6 +523,7 @@ main(void)
         cmocka_unit_test(test_smp_tree),
         cmocka_unit_test(test_class_port_info_moves_with_class),
         cmocka_unit_test(test_smp_attribute_moves_into_record),
+        cmocka_unit_test(test_sa_record_id_reserved),
         cmocka_unit_test(test_trap_details),
         cmocka_unit_test(test_set_errors),
         cmocka_unit_test(test_cm_fields_match_layout),
