@@ -6,7 +6,9 @@
  * contexts on a virtual clock (rc_pair.c), where timers can be checked to
  * the nanosecond.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -331,6 +333,68 @@ test_side_channel_reader(void **state)
     assert_string_equal(line, "last");
     assert_int_equal(rs_rc_side_conn_next(&c, 2, &line, err), RS_EOF);    /* "part" unended */
     rs_rc_side_conn_close(&c);
+}
+
+/* A connection the server ends after telling the peer why, with the peer's lines still
+ * unread (TCP on loopback): the peer reads that line and then an orderly end, never a
+ * reset (a close with input unread resets, and a reset can destroy what the peer had
+ * not read yet); what the peer sends meanwhile is dropped; the connection is done when
+ * the peer closes, or when the linger is over. */
+static void
+test_side_channel_linger(void **state)
+{
+    const uint64_t ms = 1000000;
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t salen = sizeof(sa);
+    struct rs_rc_side_conn c;
+    struct timeval tv = {10, 0};
+    char err[RS_ERRBUF_SIZE], buf[256];
+    const char *line;
+
+    (void)state;
+    int lfd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(lfd >= 0);
+    assert_int_equal(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+    assert_int_equal(listen(lfd, 4), 0);
+    assert_int_equal(getsockname(lfd, (struct sockaddr *)&sa, &salen), 0);
+    for (int round = 0; round < 2; round++) {
+        int cfd = socket(AF_INET, SOCK_STREAM, 0);
+        assert_int_equal(connect(cfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+        assert_int_equal(setsockopt(cfd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)), 0);
+        int sfd = accept(lfd, NULL, NULL);
+        assert_true(sfd >= 0);
+        rs_rc_side_conn_open(&c, sfd, 5000 * ms, 0);
+        put(cfd, "one\ntwo\nthree\n");
+        struct pollfd pfd = {sfd, POLLIN, 0};
+        assert_int_equal(poll(&pfd, 1, 10000), 1);
+        assert_int_equal(rs_rc_side_conn_next(&c, 1 * ms, &line, err), 1);
+        assert_string_equal(line, "one");
+        rs_rc_side_send_error(c.fd, "refused");
+        rs_rc_side_conn_linger(&c, 1 * ms, 2000 * ms);
+        assert_false(rs_rc_side_conn_pending(&c));          /* "two" is not served */
+        assert_int_equal(rs_rc_side_conn_next(&c, 2 * ms, &line, err), 0);
+        /* The peer: our line, then the end of the stream. */
+        size_t got = 0;
+        ssize_t n;
+        while ((n = recv(cfd, buf + got, sizeof(buf) - 1 - got, 0)) > 0)
+            got += (size_t)n;
+        assert_int_equal(n, 0);                             /* not ECONNRESET */
+        buf[got] = '\0';
+        assert_string_equal(buf, "{\"error\": \"refused\"}\n");
+        put(cfd, "four\n");                                /* dropped */
+        assert_int_equal(rs_rc_side_conn_next(&c, 3 * ms, &line, err), 0);
+        if (round == 0) {
+            close(cfd);                                     /* the peer closes: done */
+            assert_int_equal(poll(&pfd, 1, 10000), 1);
+            assert_int_equal(rs_rc_side_conn_next(&c, 4 * ms, &line, err), RS_EOF);
+        } else {
+            assert_int_equal(rs_rc_side_conn_next(&c, 2000 * ms, &line, err), 0);
+            assert_int_equal(rs_rc_side_conn_next(&c, 2001 * ms, &line, err), RS_EOF);
+            close(cfd);
+        }
+        rs_rc_side_conn_close(&c);
+    }
+    close(lfd);
 }
 
 /* Refusing a connection: it is accepted, told why in one JSON line, and
@@ -892,6 +956,7 @@ main(void)
         cmocka_unit_test(test_work_request_checks),
         cmocka_unit_test(test_side_channel_json),
         cmocka_unit_test(test_side_channel_reader),
+        cmocka_unit_test(test_side_channel_linger),
         cmocka_unit_test(test_side_channel_refuse),
         cmocka_unit_test(test_pair_operations),
         cmocka_unit_test(test_pair_timeout_exhaustion),
