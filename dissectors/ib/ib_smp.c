@@ -451,8 +451,10 @@ mad_field_nest(const struct rs_packet *pkt, const struct rs_field *f, unsigned o
      width, getter, 2, RS_FIELD_ROWS, .locate = mad_field_locate, .nest = mad_field_nest}
 #define PI(field, name, off, width, mask) \
     X("infiniband.portinfo." field, name, off, width, mask, get_portinfo)
-#define CAP(field, name, bit) \
-    X("infiniband.portinfo.capabilitymask." field, name, 20, 4, 1u << (bit), get_portinfo)
+/* a bit of CapabilityMask, under it as tshark's tree shows it, by tshark's names */
+#define CAP(field, name, bit)                                                               \
+    MAD_F("infiniband.portinfo.capabilitymask." field, name, RS_FT_UINT32, RS_BASE_HEX,      \
+          1u << (bit), 20, 4, get_portinfo, 3)
 #define NOTICE(field, name, off, width, mask) \
     X("infiniband.notice." field, name, off, width, mask, get_notice)
 /* A trap's detail, at its offset in the details (which start at the Notice's 10th byte). */
@@ -538,30 +540,30 @@ const struct rs_field rs_fields_ib_smp[] = {
     PI("lid", "LID", 16, 2, 0),
     PI("mastersmlid", "MasterSMLID", 18, 2, 0),
     PI("capabilitymask", "CapabilityMask", 20, 4, 0),
-    CAP("issm", "IsSM", 1),
-    CAP("noticesupported", "IsNoticeSupported", 2),
-    CAP("trapsupported", "IsTrapSupported", 3),
-    CAP("optionalipdsupported", "IsOptionalIPDSupported", 4),
-    CAP("automaticmigrationsupported", "IsAutomaticMigrationSupported", 5),
-    CAP("slmappingsupported", "IsSLMappingSupported", 6),
-    CAP("mkeynvram", "IsMKeyNVRAM", 7),
-    CAP("pkeynvram", "IsPKeyNVRAM", 8),
-    CAP("ledinfosupported", "IsLedInfoSupported", 9),
-    CAP("smdisabled", "IsSMdisabled", 10),
-    CAP("systemimageguidsupported", "IsSystemImageGUIDSupported", 11),
-    CAP("pkeyswitchexternalporttrapsupported", "IsPKeySwitchExternalPortTrapSupported", 12),
-    CAP("communicationmanagementsupported", "IsCommunicationManagementSupported", 16),
-    CAP("snmptunnelingsupported", "IsSNMPTunnelingSupported", 17),
-    CAP("reinitsupported", "IsReinitSupported", 18),
-    CAP("devicemanagementsupported", "IsDeviceManagementSupported", 19),
-    CAP("vendorclasssupported", "IsVendorClassSupported", 20),
-    CAP("drnoticesupported", "IsDRNoticeSupported", 21),
-    CAP("capabilitymasknoticesupported", "IsCapabilityMaskNoticeSupported", 22),
-    CAP("bootmanagementsupported", "IsBootManagementSupported", 23),
-    CAP("linkroundtriplatencysupported", "IsLinkRoundTripLatencySupported", 24),
-    CAP("clientregistrationsupported", "IsClientRegistrationSupported", 25),
-    CAP("otherlocalchangesnoticesupported", "IsOtherLocalChangesNoticeSupported", 26),
-    CAP("linkspeedwidthpairstablesupported", "IsLinkSpeedWidthPairsTableSupported", 27),
+    CAP("issm", "SM", 1),
+    CAP("noticesupported", "NoticeSupported", 2),
+    CAP("trapsupported", "TrapSupported", 3),
+    CAP("optionalipdsupported", "OptionalIPDSupported", 4),
+    CAP("automaticmigrationsupported", "AutomaticMigrationSupported", 5),
+    CAP("slmappingsupported", "SLMappingSupported", 6),
+    CAP("mkeynvram", "MKeyNVRAM", 7),
+    CAP("pkeynvram", "PKeyNVRAM", 8),
+    CAP("ledinfosupported", "LEDInfoSupported", 9),
+    CAP("smdisabled", "SMdisabled", 10),
+    CAP("systemimageguidsupported", "SystemImageGUIDSupported", 11),
+    CAP("pkeyswitchexternalporttrapsupported", "PKeySwitchExternalPortTrapSupported", 12),
+    CAP("communicationmanagementsupported", "CommunicationManagementSupported", 16),
+    CAP("snmptunnelingsupported", "SNMPTunnelingSupported", 17),
+    CAP("reinitsupported", "ReinitSupported", 18),
+    CAP("devicemanagementsupported", "DeviceManagementSupported", 19),
+    CAP("vendorclasssupported", "VendorClassSupported", 20),
+    CAP("drnoticesupported", "DRNoticeSupported", 21),
+    CAP("capabilitymasknoticesupported", "CapabilityMaskNoticeSupported", 22),
+    CAP("bootmanagementsupported", "BootManagementSupported", 23),
+    CAP("linkroundtriplatencysupported", "LinkRoundTripLatencySupported", 24),
+    CAP("clientregistrationsupported", "ClientRegistrationSupported", 25),
+    CAP("otherlocalchangesnoticesupported", "OtherLocalChangesNoticeSupported", 26),
+    CAP("linkspeedwidthpairstablesupported", "LinkSpeedWIdthPairsTableSupported", 27),
     PI("diagcode", "DiagCode", 24, 2, 0),
     PI("m_keyleaseperiod", "M_KeyLeasePeriod", 26, 2, 0),
     PI("localportnum", "LocalPortNum", 28, 1, 0),

@@ -281,6 +281,34 @@ test_class_port_info_moves_with_class(void **state)
     assert_string_equal(value(&p, "infiniband.classportinfo", 0), "");
 }
 
+/* PortInfo's CapabilityMask as tshark 4.0.17 shows it: its bits under it, by its names
+ * (SM, not IsSM), on an SMP GetResp crafted with the mask 0x0251086a. */
+static void
+test_portinfo_capability_mask(void **state)
+{
+    static struct packet p;
+    uint8_t smp[RS_MAD_LEN];
+
+    (void)state;
+    rs_mad_start(smp, RS_MAD_CLASS_SMP_LID, 1, 0x81, RS_SMP_ATTR_PORT_INFO, 1, 1);
+    rs_store_be32(smp + 64 + 20, 0x0251086a);
+    packet_of(&p, smp, 0);
+    char *t = tree_text(&p);
+    assert_non_null(strstr(
+        t, "\n            CapabilityMask: 0x0251086a\n"
+           "                .... .... .... .... .... .... .... ..1. = SM: 0x1\n"
+           "                .... .... .... .... .... .... .... .0.. = NoticeSupported: 0x0\n"
+           "                .... .... .... .... .... .... .... 1... = TrapSupported: 0x1\n"));
+    assert_non_null(strstr(
+        t, "\n                .... .... .... .... .... ..0. .... .... = LEDInfoSupported: 0x0\n"));
+    assert_non_null(strstr(
+        t, "\n                .... 0... .... .... .... .... .... .... = "
+           "LinkSpeedWIdthPairsTableSupported: 0x0\n            DiagCode: 0x0000"));
+    assert_null(strstr(t, "IsSM"));
+    free(t);
+    assert_string_equal(value(&p, "infiniband.portinfo.capabilitymask.issm", 0), "0x00000001");
+}
+
 /* The reserved bytes that end an SA record's ID, as tshark 4.0.17 shows them after the
  * header's (-T fields -e infiniband.reserved on records crafted with IDs 00 07 11 22 33
  * 44 55 66): 2 after the LID of a NodeRecord, SwitchInfoRecord and SMInfoRecord; 4 at
@@ -524,6 +552,7 @@ main(void)
         cmocka_unit_test(test_class_port_info_moves_with_class),
         cmocka_unit_test(test_smp_attribute_moves_into_record),
         cmocka_unit_test(test_sa_record_id_reserved),
+        cmocka_unit_test(test_portinfo_capability_mask),
         cmocka_unit_test(test_trap_details),
         cmocka_unit_test(test_set_errors),
         cmocka_unit_test(test_cm_fields_match_layout),
