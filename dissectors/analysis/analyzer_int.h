@@ -341,11 +341,9 @@ void live_ids_free(struct live_ids *t);
 /* peer_table.c */
 void endpoint_make(struct endpoint *ep, const struct rs_addr *addr, uint32_t qpn);
 const struct endpoint *peer_table_find(const struct peer_table *t, const struct endpoint *ep);
-/* peer_table_find() in two steps: the endpoint's hash, with its index slot asked of
- * memory at once, so that the slot arrives while other lookups wait for theirs; then
+/* peer_table_find() in steps: the endpoint's hash; its index slot asked of memory
+ * under that hash, so that the slot arrives while other lookups wait for theirs; then
  * the lookup under that hash. */
-uint32_t peer_table_prefetch(const struct peer_table *t, const struct endpoint *ep);
-/* The hash peer_table_prefetch() computes; and the prefetch under a hash known. */
 uint32_t peer_table_hash(const struct endpoint *ep);
 void peer_table_prefetch_hashed(const struct peer_table *t, uint32_t hash);
 const struct endpoint *peer_table_find_hashed(const struct peer_table *t,

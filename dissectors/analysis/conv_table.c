@@ -555,14 +555,11 @@ conv_find_or_peer(struct rs_analyzer *an, const struct stream_key *key,
         return c;
     struct endpoint ep;
     endpoint_make(&ep, &key->dst, key->qpn);
-    if (h == NULL) {
-        mine.peer = peer_table_prefetch(&an->peers, &ep);
-        mine.host = key_host_hash(key);
-        mine.stream = key_hash(key);
+    if (h == NULL) {            /* not prepared on a decoding thread: worked out here */
+        conv_key_hashes(key, &mine);
         h = &mine;
-    } else {
-        peer_table_prefetch_hashed(&an->peers, h->peer);
     }
+    peer_table_prefetch_hashed(&an->peers, h->peer);
     *host_hash = h->host;
     if (an->host_pairs.n > 0)
         __builtin_prefetch(&an->host_pairs.slots[*host_hash & (an->host_pairs.cap - 1)]);

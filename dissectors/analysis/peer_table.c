@@ -105,15 +105,6 @@ peer_table_prefetch_hashed(const struct peer_table *t, uint32_t hash)
         __builtin_prefetch(&t->index[hash & (t->cap - 1)]);
 }
 
-uint32_t
-peer_table_prefetch(const struct peer_table *t, const struct endpoint *ep)
-{
-    uint32_t h = endpoint_hash(ep);
-
-    peer_table_prefetch_hashed(t, h);
-    return h;
-}
-
 /* Whether ep (hashing to h) is known to be connected to peer. */
 static bool
 paired_with(const struct peer_table *t, const struct endpoint *ep, uint32_t h,
