@@ -135,17 +135,9 @@ value(const struct packet *p, const char *name, unsigned occ)
 static char *
 tree_text(const struct packet *p)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *fp = open_memstream(&text, &size);
-    struct rs_out o;
+    char *text = test_printed(rs_print_tree, &p->pkt);
 
-    assert_non_null(fp);
-    assert_int_equal(rs_out_init(&o, fp, 4096), 0);
-    rs_print_tree(&o, &p->pkt);
-    assert_int_equal(rs_out_flush(&o), 0);
-    rs_out_free(&o);
-    fclose(fp);
+    assert_non_null(text);
     return text;
 }
 

@@ -15,6 +15,7 @@
 #include <roceshark/dissectors/dissect.h>
 #include <roceshark/dissectors/encode.h>
 #include <roceshark/dissectors/packet.h>
+#include <roceshark/dissectors/print.h>
 
 /* One RC conversation built by tests/gen/unit_vectors.py (its ICRCs from ibframes.py and
  * scapy, independent of ours): an RDMA Write Only of 18 bytes ("roceshark-wrote-it") + pad 2,
@@ -139,5 +140,34 @@ test_filter_matches(const char *text, const struct rs_packet *pkt)
     return m;
 }
 #endif
+
+/* pkt as printer (rs_print_tree, rs_print_summary) prints it, in a string to free; NULL
+ * when the stream or the output buffer cannot be made or flushed. */
+static inline char *
+test_printed(void (*printer)(struct rs_out *, const struct rs_packet *),
+             const struct rs_packet *pkt)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *fp = open_memstream(&text, &size);
+    struct rs_out o;
+
+    if (fp == NULL)
+        return NULL;
+    if (rs_out_init(&o, fp, 4096) != 0) {
+        fclose(fp);
+        free(text);
+        return NULL;
+    }
+    printer(&o, pkt);
+    int flushed = rs_out_flush(&o);
+    rs_out_free(&o);
+    fclose(fp);
+    if (flushed != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
 
 #endif /* ROCESHARK_TESTUTIL_H */
