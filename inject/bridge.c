@@ -229,6 +229,11 @@ rs_bridge_run(const struct rs_bridge_opts *o, struct rs_bridge_stats *st, char *
             wait_ms = 100;
         if (o->busy_poll)
             wait_ms = 0;    /* a sleeping process takes tens of microseconds to wake */
+        /* what the engine just released (delayed frames now due) goes out before the
+         * wait: left queued, it would sit until the next frame comes in or the wait ends,
+         * up to 100 ms past its time */
+        for (unsigned i = 0; i < 2; i++)
+            port_flush(&b.port[i], st, i);
         struct pollfd pfd[2] = {{b.port[0].fd, POLLIN, 0}, {b.port[1].fd, POLLIN, 0}};
         if (poll(pfd, 2, wait_ms) < 0 && errno != EINTR) {
             b.rc = rs_error(err, RS_EIO, "poll: %s", strerror(errno));

@@ -7,6 +7,7 @@ test makes (requester | bridge | responder over two veth pairs):
   - 1% drops (seeded): our requester WRITEs 4 MiB through it, the responder's memory holds
     every byte, the analysis shows go-back-N recovery (PSN sequence error NAKs from the
     responder, retransmissions from the requester), and the rule's counts add up;
+  - a delay rule: frames far apart each leave when due (2 ms), not at the bridge's next wake;
   - overload: frames sent faster than the bridge forwards are each either forwarded or
     counted as dropped by the kernel (the bridge's report) or by the veth (its rx_dropped),
     the bridge stopped as soon as they are sent;
@@ -109,6 +110,39 @@ retx = t.roceshark_fields(prefix + "-a.pcap", ["roceshark.analysis.retransmissio
                           ["-Y", "roceshark.analysis.retransmission"])
 t.check(len(naks) > 0 and len(retx) > 0, "go-back-N on the wire: %d NAKs from the responder, "
         "%d retransmitted frames from the requester" % (len(naks), len(retx)))
+
+# 2b. A delay rule's frames leave when due, not when the next frame comes in: frames 120 ms
+# apart (longer than the bridge's longest wait), each delayed 2 ms. One left queued after
+# its release would wait out the bridge's 100 ms sleep. Both captures share one clock.
+rules = os.path.join(tmp, "delay.rules")
+open(rules, "w").write("delay 2ms if udp.dstport == 4791\n")
+SPACED = 15
+bridge = ch.background(ch.ns_br, ["bridge", ch.if_a, ch.if_b, "--faults", rules], "bridge: ")
+sent_at, got_at = os.path.join(tmp, "spaced_req.pcap"), os.path.join(tmp, "spaced_resp.pcap")
+caps = [ch.background(ns, ["capture", "-i", iface, "-w", path, "-f", "udp dst port 4791"],
+                      "capture: ")
+        for ns, iface, path in ((ch.ns_req, ch.if_req, sent_at), (ch.ns_resp, ch.if_resp, got_at))]
+ln.VethPair._ip("-n", ch.ns_req, "neigh", "replace", ch.ip_resp, "lladdr", MAC_RESP, "dev",
+                ch.if_req)
+t.run(ch.inside(ch.ns_req, [t.ROCESHARK, "inject", "-i", ch.if_req, "-c", str(SPACED),
+                            "--gap", "120000", "eth.dst=" + MAC_RESP,
+                            "ip(src=%s, dst=%s) / udp(srcport=49152) / bth(psn=inc(0)) / "
+                            "payload(len=64)" % (ch.ip_req, ch.ip_resp)]))
+rc, err = ch.stop(bridge)
+for cap in caps:
+    ch.stop(cap)
+t.check(rc == 0, "bridge with a delay rule: exit %d: %s" % (rc, err))
+times = [dict((int(psn), float(ts)) for ts, psn in
+              t.roceshark_fields(path, ["frame.time_epoch", "infiniband.bth.psn"]))
+         for path in (sent_at, got_at)]
+transit = sorted((times[1][k] - times[0][k]) * 1e3 for k in times[0] if k in times[1])
+t.check(len(transit) == SPACED, "%d spaced frames sent, %d arrived" % (SPACED, len(transit)))
+if transit:
+    # the median: one descheduled moment may hold a frame, not most of them
+    print("2 ms delay rule, frames 120 ms apart: transit min %.2f ms, median %.2f ms, max "
+          "%.2f ms" % (transit[0], transit[len(transit) // 2], transit[-1]))
+    t.check(transit[0] >= 2.0 and transit[len(transit) // 2] < 30,
+            "transit through a 2 ms delay: %s ms" % ["%.2f" % x for x in transit])
 
 # 3. Overload: inject at top speed; no frame goes missing from the accounts.
 def counter(ns, iface, name):
