@@ -84,6 +84,17 @@ struct corr_pair {
     uint64_t pairs;
 };
 
+/* A packet the estimating pass finished, kept by its key until another key takes its
+ * slot: a sighting that opens a packet after an earlier one of its key went unseen at its
+ * point came later than the window (match.c: note_late). */
+#define CORR_GONE_SLOTS 4096        /* a power of two */
+struct corr_gone {
+    struct rs_corr_key key;
+    int64_t t0;
+    uint64_t seen;                  /* the points < 64 that saw it */
+    bool used;
+};
+
 /* The view of the packet being finished: its arrays and texts, sized at start. */
 struct corr_view_buf {
     struct rs_corr_view v;
@@ -131,6 +142,7 @@ struct rs_corr {
     int64_t now;
     struct rs_corr_counts counts;
     const struct rs_corr *learned;  /* the estimating pass's paths and ranges */
+    struct corr_gone *gone;         /* CORR_GONE_SLOTS, collect passes only */
 };
 
 static inline struct corr_entry *
@@ -174,6 +186,8 @@ corr_hdr(const struct rs_corr *c, const struct corr_entry *e)
     return (struct rs_corr_hdr *)((uintptr_t)e + c->off_hdr);
 }
 
+/* match.c */
+void corr_gone_put(struct rs_corr *c, const struct corr_entry *e);
 /* finish.c */
 int corr_view_buf_init(struct corr_view_buf *vb, unsigned n_points);
 void corr_view_buf_free(struct corr_view_buf *vb);

@@ -375,6 +375,7 @@ corr_finish(struct rs_corr *c, struct corr_entry *e)
     if (e->n_seen >= 2)
         note_delay(c, e);
     if (c->opts.collect) {
+        corr_gone_put(c, e);
         corr_conv_learn(c, e);
         corr_clock_collect(c, e);
         return;

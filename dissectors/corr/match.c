@@ -132,6 +132,8 @@ rs_corr_new(const struct rs_corr_opts *opts, rs_corr_sink *sink, void *ctx,
         goto nomem;
     if (c->opts.copy_bytes > 0 && (c->arena = malloc(c->opts.copy_bytes)) == NULL)
         goto nomem;
+    if (c->opts.collect && (c->gone = calloc(CORR_GONE_SLOTS, sizeof(*c->gone))) == NULL)
+        goto nomem;
     for (unsigned i = 0; i < c->n; i++) {
         c->pc[i].first = INT64_MAX;
         c->pc[i].last = INT64_MIN;
@@ -161,6 +163,7 @@ rs_corr_free(struct rs_corr *c)
     free(c->clock);
     free(c->pc);
     free(c->arena);
+    free(c->gone);
     free(c->bucket);
     free(c->e);
     free(c);
@@ -336,6 +339,39 @@ find_open(struct rs_corr *c, const struct rs_corr_key *key, uint64_t convh, unsi
 }
 
 void
+corr_gone_put(struct rs_corr *c, const struct corr_entry *e)
+{
+    struct corr_gone *g = &c->gone[key_hash(&e->key) & (CORR_GONE_SLOTS - 1)];
+
+    g->key = e->key;
+    g->t0 = e->t0;
+    g->seen = corr_seen(c, e)[0];
+    g->used = true;
+}
+
+/* A sighting at point that opened a packet: if the last finished packet of its key went
+ * unseen there, this may be that packet, later than the window. Its gap from that packet's
+ * first sighting is then a delay the next pass's window must hold. The estimating pass
+ * runs with the probe's window, which knows the first copy of each key only: a later
+ * copy queued longer (a go-back-N resend behind a busy link) comes past it. Gaps longer
+ * than the largest window could ask for are another packet of the same key (a PSN that
+ * wrapped), not a delay. */
+static void
+note_late(struct rs_corr *c, const struct rs_corr_key *key, unsigned point, int64_t t)
+{
+    struct corr_gone *g = &c->gone[key_hash(key) & (CORR_GONE_SLOTS - 1)];
+    int64_t gap = t - g->t0;
+
+    if (!g->used || !key_equal(&g->key, key) || point >= 64 || (g->seen >> point & 1) ||
+        gap <= c->opts.window || gap > RS_CORR_WINDOW_MAX / RS_CORR_WINDOW_SLACK)
+        return;
+    g->seen |= 1ull << point;       /* counted once */
+    c->counts.late++;
+    if (gap > c->counts.delay_max)
+        c->counts.delay_max = gap;
+}
+
+void
 corr_addr_text(const struct corr_entry *e, char *buf, size_t size)
 {
     const uint8_t *a = e->addr;
@@ -394,6 +430,8 @@ feed(struct rs_corr *c, unsigned point, const struct rs_corr_sighting *s,
             c->conv[e->conv].last_joined[point] = t;
         e->key_first = oldest == NULL;
         oldest = e->key_first ? e : oldest;
+        if (c->gone != NULL)
+            note_late(c, &s->key, point, t);
     }
     if (oldest->key_first && !rs_corr_mask_has(corr_first_seen(c, oldest), point)) {
         rs_corr_mask_set(corr_first_seen(c, oldest), point);

@@ -232,6 +232,9 @@ struct rs_corr_counts {
     uint64_t convs_untracked;       /* packets of conversations past RS_CORR_MAX_CONVS */
     int64_t delay_max;              /* the largest time between two sightings of a packet,
                                        either way, on the clocks of the pass; ns */
+    uint64_t late;                  /* estimating pass: sightings that came after the window
+                                       of a packet of their key their point had not seen
+                                       (their gap counts in delay_max) */
 };
 struct rs_corr_counts rs_corr_counts(const struct rs_corr *c);
 /* Counts of one point over the run. */
