@@ -434,6 +434,18 @@ rs_show_flags(const struct rs_field *f, const struct rs_value *v, char *buf, siz
     return out_finish(&o, size);
 }
 
+size_t
+rs_show_noted(const struct rs_field *f, const struct rs_value *v, const char *note, char *buf,
+              size_t size)
+{
+    struct out o = {buf, size > 0 ? size - 1 : 0, 0};
+
+    out_hex(&o, v->v.u, display_hex_digits(f, v));
+    out_str(&o, ", ");
+    out_str(&o, note);
+    return out_finish(&o, size);
+}
+
 const char *
 rs_value_name(const struct rs_value_string *vals, uint64_t value)
 {

@@ -36,6 +36,11 @@ bool mad_bytes(const struct rs_packet *pkt, uint32_t off, uint32_t len, struct r
 /* True when the MAD's class and attribute match ctx. */
 bool mad_matches(const uint8_t *mad, const struct mad_ctx *ctx);
 
+/* The show function of the 14 PortInfo fields tshark 4.0 writes a note after
+ * ("PortState: 0x4, Active"), found by the field's offset and mask. */
+size_t mad_portinfo_show_note(const struct rs_field *f, const struct rs_value *v, char *buf,
+                              size_t size);
+
 /* Attribute names, as tshark's Info column gives them ("SMInfo"), or NULL. */
 const char *smp_attr_name(uint16_t attr);
 const char *sa_attr_name(uint16_t attr);

@@ -451,6 +451,11 @@ mad_field_nest(const struct rs_packet *pkt, const struct rs_field *f, unsigned o
      width, getter, 2, RS_FIELD_ROWS, .locate = mad_field_locate, .nest = mad_field_nest}
 #define PI(field, name, off, width, mask) \
     X("infiniband.portinfo." field, name, off, width, mask, get_portinfo)
+/* a PortInfo field with a note after its value (ib_portinfo_notes.c) */
+#define PIN(field, name, off, width, mask)                                                   \
+    {"infiniband.portinfo." field, name, MAD_UTYPE(width), RS_BASE_HEX, mask, NULL, name,   \
+     RS_LAYER_PAYLOAD, off, width, get_portinfo, 2, 0, .show = mad_portinfo_show_note,     \
+     .locate = mad_field_locate, .nest = mad_field_nest}
 /* a bit of CapabilityMask, under it as tshark's tree shows it, by tshark's names */
 #define CAP(field, name, bit)                                                               \
     MAD_F("infiniband.portinfo.capabilitymask." field, name, RS_FT_UINT32, RS_BASE_HEX,      \
@@ -564,32 +569,32 @@ const struct rs_field rs_fields_ib_smp[] = {
     CAP("clientregistrationsupported", "ClientRegistrationSupported", 25),
     CAP("otherlocalchangesnoticesupported", "OtherLocalChangesNoticeSupported", 26),
     CAP("linkspeedwidthpairstablesupported", "LinkSpeedWIdthPairsTableSupported", 27),
-    PI("diagcode", "DiagCode", 24, 2, 0),
+    PIN("diagcode", "DiagCode", 24, 2, 0),
     PI("m_keyleaseperiod", "M_KeyLeasePeriod", 26, 2, 0),
     PI("localportnum", "LocalPortNum", 28, 1, 0),
-    PI("linkwidthenabled", "LinkWidthEnabled", 29, 1, 0),
-    PI("linkwidthsupported", "LinkWidthSupported", 30, 1, 0),
-    PI("linkwidthactive", "LinkWidthActive", 31, 1, 0),
-    PI("linkspeedsupported", "LinkSpeedSupported", 32, 1, 0xf0),
-    PI("portstate", "PortState", 32, 1, 0x0f),
-    PI("portphysicalstate", "PortPhysicalState", 33, 1, 0xf0),
-    PI("linkdowndefaultstate", "LinkDownDefaultState", 33, 1, 0x0f),
+    PIN("linkwidthenabled", "LinkWidthEnabled", 29, 1, 0),
+    PIN("linkwidthsupported", "LinkWidthSupported", 30, 1, 0),
+    PIN("linkwidthactive", "LinkWidthActive", 31, 1, 0),
+    PIN("linkspeedsupported", "LinkSpeedSupported", 32, 1, 0xf0),
+    PIN("portstate", "PortState", 32, 1, 0x0f),
+    PIN("portphysicalstate", "PortPhysicalState", 33, 1, 0xf0),
+    PIN("linkdowndefaultstate", "LinkDownDefaultState", 33, 1, 0x0f),
     PI("m_keyprotectbits", "M_KeyProtectBits", 34, 1, 0xc0),
     PI("lmc", "LMC", 34, 1, 0x07),
-    PI("linkspeedactive", "LinkSpeedActive", 35, 1, 0xf0),
-    PI("linkspeedenabled", "LinkSpeedEnabled", 35, 1, 0x0f),
-    PI("neighbormtu", "NeighborMTU", 36, 1, 0xf0),
+    PIN("linkspeedactive", "LinkSpeedActive", 35, 1, 0xf0),
+    PIN("linkspeedenabled", "LinkSpeedEnabled", 35, 1, 0x0f),
+    PIN("neighbormtu", "NeighborMTU", 36, 1, 0xf0),
     PI("mastersmsl", "MasterSMSL", 36, 1, 0x0f),
-    PI("vlcap", "VLCap", 37, 1, 0xf0),
+    PIN("vlcap", "VLCap", 37, 1, 0xf0),
     PI("inittype", "InitType", 37, 1, 0x0f),
     PI("vlhighlimit", "VLHighLimit", 38, 1, 0),
     PI("vlarbitrationhighcap", "VLArbitrationHighCap", 39, 1, 0),
     PI("vlarbitrationlowcap", "VLArbitrationLowCap", 40, 1, 0),
     PI("inittypereply", "InitTypeReply", 41, 1, 0xf0),
-    PI("mtucap", "MTUCap", 41, 1, 0x0f),
+    PIN("mtucap", "MTUCap", 41, 1, 0x0f),
     PI("vlstallcount", "VLStallCount", 42, 1, 0xe0),
     PI("hoqlife", "HOQLife", 42, 1, 0x1f),
-    PI("operationalvls", "OperationalVLs", 43, 1, 0xf0),
+    PIN("operationalvls", "OperationalVLs", 43, 1, 0xf0),
     PI("partitionenforcementinbound", "PartitionEnforcementInbound", 43, 1, 0x08),
     PI("partitionenforcementoutbound", "PartitionEnforcementOutbound", 43, 1, 0x04),
     PI("filterrawinbound", "FilterRawInbound", 43, 1, 0x02),

@@ -301,6 +301,85 @@ test_portinfo_capability_mask(void **state)
     assert_string_equal(value(&p, "infiniband.portinfo.capabilitymask.issm", 0), "0x00000001");
 }
 
+/* PortInfo's notes after 14 of its values, as tshark 4.0.17 writes them on two SMP
+ * GetResps crafted with these bytes (the second with 0xf in every noted lane, which
+ * tshark calls reserved but for LinkWidthSupported's and LinkSpeedEnabled's); -T
+ * fields gives the bare number, as tshark's does. */
+static void
+test_portinfo_value_notes(void **state)
+{
+    static const uint8_t named[] = {0x03, 0x0f, 0x02, 0x34, 0x52, 0x41, 0x21, 0x40, 0x41};
+    static struct packet p;
+    uint8_t smp[RS_MAD_LEN];
+
+    (void)state;
+    rs_mad_start(smp, RS_MAD_CLASS_SMP_LID, 1, 0x81, RS_SMP_ATTR_PORT_INFO, 1, 1);
+    memcpy(smp + 64 + 29, named, sizeof(named));
+    smp[64 + 41] = 0x15;
+    smp[64 + 43] = 0x4f;
+    packet_of(&p, smp, 0);
+    char *t = tree_text(&p);
+    assert_non_null(strstr(t, "\n            DiagCode: 0x0000, Function Ready\n"));
+    assert_non_null(strstr(
+        t, "\n            LinkWidthEnabled: 0x03, 1x or 4x\n"
+           "            LinkWidthSupported: 0x0f, 1x or 4x or 8x or 12x\n"
+           "            LinkWidthActive: 0x02, 4x\n"
+           "            0011 .... = LinkSpeedSupported: 0x3, 2.5 or 5.0 Gbps\n"
+           "            .... 0100 = PortState: 0x4, Active\n"
+           "            0101 .... = PortPhysicalState: 0x5, LinkUp\n"
+           "            .... 0010 = LinkDownDefaultState: 0x2, Polling\n"
+           "            01.. .... = M_KeyProtectBits: 0x1\n"
+           "            .... .001 = LMC: 0x1\n"
+           "            0010 .... = LinkSpeedActive: 0x2, 5.0 Gbps\n"
+           "            .... 0001 = LinkSpeedEnabled: 0x1, 2.5 Gbps\n"
+           "            0100 .... = NeighborMTU: 0x4, 2048\n"
+           "            .... 0000 = MasterSMSL: 0x0\n"
+           "            0100 .... = VLCap: 0x4, VL0 - VL7\n"
+           "            .... 0001 = InitType: 0x1\n"));
+    assert_non_null(strstr(t, "\n            .... 0101 = MTUCap: 0x5, 4096\n"));
+    assert_non_null(strstr(t, "\n            0100 .... = OperationalVLs: 0x4, VL0 - VL7\n"));
+    free(t);
+    assert_string_equal(value(&p, "infiniband.portinfo.portstate", 0), "0x04");
+    assert_string_equal(value(&p, "infiniband.portinfo.linkwidthsupported", 0), "0x0f");
+
+    rs_mad_start(smp, RS_MAD_CLASS_SMP_LID, 1, 0x81, RS_SMP_ATTR_PORT_INFO, 1, 16);
+    rs_store_be16(smp + 64 + 24, 0x000f);
+    memset(smp + 64 + 29, 0x0f, 3);
+    memset(smp + 64 + 32, 0xff, 6);
+    smp[64 + 34] = 0;
+    smp[64 + 41] = 0xff;
+    smp[64 + 43] = 0xf0;
+    packet_of(&p, smp, 0);
+    t = tree_text(&p);
+    assert_non_null(strstr(
+        t, "\n            DiagCode: 0x000f, Reserved DiagCode! Possible Error\n"
+           "            M_KeyLeasePeriod: 0x0000\n"
+           "            LocalPortNum: 0x00\n"
+           "            LinkWidthEnabled: 0x0f, Reserved LinkWidthEnabled Value! Possible Error\n"
+           "            LinkWidthSupported: 0x0f, 1x or 4x or 8x or 12x\n"
+           "            LinkWidthActive: 0x0f, Reserved LinkWidthActive Value! Possible Error\n"
+           "            1111 .... = LinkSpeedSupported: 0xf, Reserved LinkWidthSupported Value! "
+           "Possible Error\n"
+           "            .... 1111 = PortState: 0xf, Reserved PortState Value! Possible Error\n"
+           "            1111 .... = PortPhysicalState: 0xf, Reserved PortPhysicalState Value! "
+           "Possible Error\n"
+           "            .... 1111 = LinkDownDefaultState: 0xf, Reserved LinkDownDefaultState "
+           "Value! Possible Error\n"));
+    assert_non_null(strstr(
+        t, "\n            1111 .... = LinkSpeedActive: 0xf, Reserved LinkSpeedActive Value! "
+           "Possible Error\n"
+           "            .... 1111 = LinkSpeedEnabled: 0xf, Set to LinkSpeedSupported value - "
+           "response contains actual LinkSpeedSupported\n"
+           "            1111 .... = NeighborMTU: 0xf, Reserved NeighborMTU Value! Possible Error\n"
+           "            .... 1111 = MasterSMSL: 0xf\n"
+           "            1111 .... = VLCap: 0xf, Reserved VLCap Value! Possible Error\n"));
+    assert_non_null(strstr(
+        t, "\n            .... 1111 = MTUCap: 0xf, Reserved MTUCap Value! Possible Error\n"));
+    assert_non_null(strstr(t, "\n            1111 .... = OperationalVLs: 0xf, Reserved "
+                              "OperationalVLs Value! Possible Error\n"));
+    free(t);
+}
+
 /* The reserved bytes that end an SA record's ID, as tshark 4.0.17 shows them after the
  * header's (-T fields -e infiniband.reserved on records crafted with IDs 00 07 11 22 33
  * 44 55 66): 2 after the LID of a NodeRecord, SwitchInfoRecord and SMInfoRecord; 4 at
@@ -545,6 +624,7 @@ main(void)
         cmocka_unit_test(test_smp_attribute_moves_into_record),
         cmocka_unit_test(test_sa_record_id_reserved),
         cmocka_unit_test(test_portinfo_capability_mask),
+        cmocka_unit_test(test_portinfo_value_notes),
         cmocka_unit_test(test_trap_details),
         cmocka_unit_test(test_set_errors),
         cmocka_unit_test(test_cm_fields_match_layout),

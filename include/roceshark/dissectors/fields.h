@@ -250,6 +250,12 @@ const char *rs_field_type_name(uint8_t type);
  * ("0xc0, Managed address configuration, Prf (Default Router Preference): Medium"). */
 size_t rs_show_flags(const struct rs_field *f, const struct rs_value *v, char *buf,
                      size_t size);
+/* For a show function: the value in hex as the tree writes it, then ", " and a note
+ * ("0x4, Active"), as a Wireshark dissector writes a field it adds in hex and then
+ * appends its own text to, with no value names registered (-T fields, filters and -G
+ * know only the number). */
+size_t rs_show_noted(const struct rs_field *f, const struct rs_value *v, const char *note,
+                     char *buf, size_t size);
 /* Name of value in vals, or NULL. */
 const char *rs_value_name(const struct rs_value_string *vals, uint64_t value);
 /* The value that name stands for in f's value names or their aliases, compared
