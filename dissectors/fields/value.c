@@ -435,6 +435,22 @@ rs_show_flags(const struct rs_field *f, const struct rs_value *v, char *buf, siz
 }
 
 size_t
+rs_show_special_vals(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
+{
+    struct out o = {buf, size > 0 ? size - 1 : 0, 0};
+    const char *name = rs_value_name(f->vals, v->v.u);
+
+    if (name != NULL) {
+        out_str(&o, name);
+        out_str(&o, " (");
+    }
+    format_plain(&o, f, v, RS_STYLE_TSHARK_4_0);
+    if (name != NULL)
+        out_str(&o, ")");
+    return out_finish(&o, size);
+}
+
+size_t
 rs_show_noted(const struct rs_field *f, const struct rs_value *v, const char *note, char *buf,
               size_t size)
 {

@@ -2,7 +2,8 @@
 /*
  * fields_icmpv6_nd.c - the icmpv6.* fields of Neighbor Discovery's router
  * advertisements and redirects (RFC 4861 4.2, 4.5) and of its options (4.6:
- * link-layer addresses, prefix information, redirected header, MTU), and of
+ * link-layer addresses, prefix information, redirected header, MTU; RFC 3971 5.3.2:
+ * nonce; RFC 4191 2.3: route information; RFC 8106 5.1: recursive DNS servers), and of
  * MLD (RFC 2710 3: query, report, done; RFC 3810 5.2: the version 2
  * report's records), by Wireshark 4.0's names. The packet a redirected
  * header option holds is decoded as an error's quote is (icmp_quote.c).
@@ -14,6 +15,7 @@
  * in -T fields; the tree walks them item by item (rs_packet.item).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include <roceshark/dissectors/addr.h>
 #include <roceshark/dissectors/icmp.h>
@@ -27,6 +29,9 @@
 #define ND_OPT_TGT_LINKADDR 2
 #define ND_OPT_PREFIX 3
 #define ND_OPT_MTU 5
+#define ND_OPT_NONCE 14
+#define ND_OPT_ROUTE_INFO 24
+#define ND_OPT_RDNSS 25
 #define ETHER_ADDR_LEN 6
 #define IPV6_ADDR_LEN 16
 #define MLD_V1_LEN 24           /* a longer query is MLDv2's (RFC 3810 5.1) */
@@ -67,14 +72,15 @@ get_mldr_count(const struct rs_packet *pkt, const struct rs_field *f, unsigned o
 /* Which part of an option, or of an MLDv2 record, a field is (its offset column). */
 enum opt_part {
     OPT_NODE, OPT_TYPE, OPT_LENGTH, OPT_LINKADDR, OPT_SRC, OPT_TARGET, OPT_PREFIX_LEN,
-    OPT_PREFIX_FLAG, OPT_VALID, OPT_PREFERRED, OPT_RESERVED, OPT_PREFIX, OPT_MTU,
+    OPT_PREFIX_FLAG, OPT_ROUTE_FLAG, OPT_ROUTE_LIFETIME, OPT_VALID, OPT_PREFERRED,
+    OPT_RESERVED, OPT_RDNSS_LIFETIME, OPT_RDNSS, OPT_PREFIX, OPT_MTU, OPT_NONCE,
     OPT_REDIRECTED, OPT_DATA
 };
 
 /* The options whose parts we decode; any other is shown as its type, length and data. */
-#define OPT_DECODED 0x3eu       /* types 1 to 5 */
-
 #define OPT_BIT(t) (1u << (t))
+#define OPT_DECODED                                                                      \
+    (0x3eu | OPT_BIT(ND_OPT_NONCE) | OPT_BIT(ND_OPT_ROUTE_INFO) | OPT_BIT(ND_OPT_RDNSS))
 
 /* The options each part is of, and where it lies in the option. */
 static const struct {
@@ -87,14 +93,20 @@ static const struct {
     [OPT_LINKADDR] = {OPT_BIT(ND_OPT_SRC_LINKADDR) | OPT_BIT(ND_OPT_TGT_LINKADDR), 2, 0},
     [OPT_SRC] = {OPT_BIT(ND_OPT_SRC_LINKADDR), 2, 0},
     [OPT_TARGET] = {OPT_BIT(ND_OPT_TGT_LINKADDR), 2, 0},
-    [OPT_PREFIX_LEN] = {OPT_BIT(ND_OPT_PREFIX), 2, 1},
+    [OPT_PREFIX_LEN] = {OPT_BIT(ND_OPT_PREFIX) | OPT_BIT(ND_OPT_ROUTE_INFO), 2, 1},
     [OPT_PREFIX_FLAG] = {OPT_BIT(ND_OPT_PREFIX), 3, 1},
+    [OPT_ROUTE_FLAG] = {OPT_BIT(ND_OPT_ROUTE_INFO), 3, 1},
+    [OPT_ROUTE_LIFETIME] = {OPT_BIT(ND_OPT_ROUTE_INFO), 4, 4},
     [OPT_VALID] = {OPT_BIT(ND_OPT_PREFIX), 4, 4},
     [OPT_PREFERRED] = {OPT_BIT(ND_OPT_PREFIX), 8, 4},
-    [OPT_RESERVED] = {OPT_BIT(ND_OPT_PREFIX) | OPT_BIT(ND_OPT_MTU) |
+    [OPT_RESERVED] = {OPT_BIT(ND_OPT_PREFIX) | OPT_BIT(ND_OPT_MTU) | OPT_BIT(ND_OPT_RDNSS) |
                       OPT_BIT(RS_ICMPV6_OPT_REDIRECTED), 2, 0},     /* 12 in a prefix's */
-    [OPT_PREFIX] = {OPT_BIT(ND_OPT_PREFIX), 16, IPV6_ADDR_LEN},
+    [OPT_RDNSS_LIFETIME] = {OPT_BIT(ND_OPT_RDNSS), 4, 4},
+    [OPT_RDNSS] = {OPT_BIT(ND_OPT_RDNSS), 8, IPV6_ADDR_LEN},   /* one after another */
+    /* a route's prefix: the 0, 8 or 16 octets after its lifetime (place_prefix()) */
+    [OPT_PREFIX] = {OPT_BIT(ND_OPT_PREFIX) | OPT_BIT(ND_OPT_ROUTE_INFO), 16, IPV6_ADDR_LEN},
     [OPT_MTU] = {OPT_BIT(ND_OPT_MTU), 4, 4},
+    [OPT_NONCE] = {OPT_BIT(ND_OPT_NONCE), 2, 0},
     [OPT_REDIRECTED] = {OPT_BIT(RS_ICMPV6_OPT_REDIRECTED), 8, 0},
     [OPT_DATA] = {0, 2, 0},     /* the options not in OPT_DECODED */
 };
@@ -150,28 +162,63 @@ has_part(const struct opt_place *o, enum opt_part part)
     return opt_parts[part].want == ~0u || (type < 32 && ((opt_parts[part].want >> type) & 1u));
 }
 
+/* How many times the option holds the part: once, or for RDNSS's servers as many as it
+ * holds whole. */
+static unsigned
+part_count(const struct opt_place *o, enum opt_part part)
+{
+    if (!has_part(o, part))
+        return 0;
+    if (part == OPT_RDNSS)
+        return o->len > opt_parts[part].at ? (o->len - opt_parts[part].at) / IPV6_ADDR_LEN : 0;
+    return 1;
+}
+
+/* A route's prefix: as many of its 16 octets as the option's length gives (RFC 4191 2.3),
+ * none in an option of 8 octets. */
+static bool
+place_prefix(struct opt_place *o)
+{
+    if (o->m.msg[o->off] != ND_OPT_ROUTE_INFO)
+        return true;
+    o->at = 8;
+    o->width = o->len - 8 < IPV6_ADDR_LEN ? o->len - 8 : IPV6_ADDR_LEN;
+    return o->width > 0;
+}
+
+/* Where occurrence occ of part lies: in the view's one option, or in the option that
+ * holds the occ-th of all the options'. */
 static bool
 option_part(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
             enum opt_part part, struct opt_place *o)
 {
+    unsigned k;     /* which of its option's occurrences */
+
     if (!icmp_message_of(pkt, f, 0, &o->m))
         return false;
-    if (pkt->item != 0) {      /* the one option of the view, if it has the part */
-        if (occ != 0 || !nd_option_nth(o, pkt->item - 1u) || !has_part(o, part))
+    if (pkt->item != 0) {
+        if (!nd_option_nth(o, pkt->item - 1u) || occ >= part_count(o, part))
             return false;
-    } else {                   /* the occ-th option that has the part */
+        k = occ;
+    } else {
         unsigned seen = 0;
         for (unsigned i = 0;; i++) {
             if (!nd_option_nth(o, i))
                 return false;
-            if (has_part(o, part) && seen++ == occ)
+            unsigned n = part_count(o, part);
+            if (occ < seen + n) {
+                k = occ - seen;
                 break;
+            }
+            seen += n;
         }
     }
-    o->at = opt_parts[part].at;
+    o->at = opt_parts[part].at + k * opt_parts[part].width;
     o->width = opt_parts[part].width;
     if (part == OPT_RESERVED && o->m.msg[o->off] == ND_OPT_PREFIX)
         o->at = 12;
+    if (part == OPT_PREFIX && !place_prefix(o))
+        return false;
     return o->at + o->width <= o->len;
 }
 
@@ -240,15 +287,39 @@ icmpv6_expert_anchor(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
            (kind == RS_WSX_ICMPV6_OPT_LEN_ZERO ? 1u : 0u);
 }
 
+/* An RDNSS option whose servers' octets are no whole number of addresses: tshark reads
+ * the last one past the option, and stops there. */
+static bool
+rdnss_ragged(const struct opt_place *o)
+{
+    return o->m.msg[o->off] == ND_OPT_RDNSS && !o->zero && o->len > 8 &&
+           (o->len - 8) % IPV6_ADDR_LEN != 0;
+}
+
 bool
 icmpv6_nd_options_overrun(const struct rs_icmp *m)
 {
     struct opt_place o = {.m = *m};
 
     for (unsigned i = 0; nd_option_nth(&o, i); i++)
-        if (!o.zero && o.off + (uint32_t)m->msg[o.off + 1] * 8u > m->wire_len)
+        if ((!o.zero && o.off + (uint32_t)m->msg[o.off + 1] * 8u > m->wire_len) ||
+            rdnss_ragged(&o))
             return true;
     return false;
+}
+
+/* A route's prefix of fewer than 16 octets, zeros after it, as tshark shows it: in one of
+ * a few slots in turn, for a filter compares two values at most. */
+static const uint8_t *
+padded_prefix(const uint8_t *p, uint32_t len)
+{
+    static _Thread_local uint8_t slots[4][IPV6_ADDR_LEN];
+    static _Thread_local unsigned turn;
+    uint8_t *s = slots[turn++ % 4];
+
+    memset(s, 0, IPV6_ADDR_LEN);
+    memcpy(s, p, len);
+    return s;
 }
 
 /* Every option, one occurrence each; a part only in the options that have
@@ -283,9 +354,15 @@ get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
         out->v.bytes.len = o.len - o.at;
         return true;
     case OPT_PREFIX:
+    case OPT_RDNSS:
+        out->type = f->type;
+        out->v.bytes.ptr = o.width == IPV6_ADDR_LEN ? p : padded_prefix(p, o.width);
+        out->v.bytes.len = IPV6_ADDR_LEN;
+        return true;
+    case OPT_NONCE:
         out->type = f->type;
         out->v.bytes.ptr = p;
-        out->v.bytes.len = IPV6_ADDR_LEN;
+        out->v.bytes.len = o.len - o.at;
         return true;
     default: {
         uint64_t v = rs_load_be(p, o.width);
@@ -297,8 +374,8 @@ get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 }
 
 /* The bytes of an option's part in the frame, as tshark's item covers them: the
- * whole option for its node, the reserved octets of a prefix (4), an MTU (2) or a
- * redirected header option (6). */
+ * whole option for its node, the reserved octets of a prefix (4), an MTU or RDNSS (2) or
+ * a redirected header option (6). */
 static bool
 locate_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
               uint32_t *offset, uint32_t *length)
@@ -312,7 +389,9 @@ locate_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
     if (part == OPT_NODE && o.zero)
         width = 0;      /* tshark's item of an option of length 0 has no bytes */
     if (part == OPT_RESERVED)
-        width = o.m.msg[o.off] == ND_OPT_PREFIX ? 4 : o.m.msg[o.off] == ND_OPT_MTU ? 2 : 6;
+        width = o.m.msg[o.off] == ND_OPT_PREFIX                                   ? 4
+                : o.m.msg[o.off] == ND_OPT_MTU || o.m.msg[o.off] == ND_OPT_RDNSS ? 2
+                                                                                  : 6;
     if (o.at + width > o.len)
         return false;
     *offset = (uint32_t)(o.m.msg - pkt->frame->data) + o.off + o.at;
@@ -432,12 +511,59 @@ get_mldr(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     }
 }
 
+/* Wireshark 4.0's names of every type it knows (tshark -G values), decoded here or not */
 static const struct rs_value_string opt_type_vals[] = {
     {1, "Source link-layer address"},
     {2, "Target link-layer address"},
     {3, "Prefix information"},
     {4, "Redirected header"},
     {5, "MTU"},
+    {6, "NBMA Shortcut Limit Option"},
+    {7, "Advertisement Interval"},
+    {8, "Home Agent Information"},
+    {9, "Source Address List"},
+    {10, "Target Address List"},
+    {11, "CGA"},
+    {12, "RSA Signature"},
+    {13, "Timestamp"},
+    {14, "Nonce"},
+    {15, "Trust Anchor"},
+    {16, "Certificate"},
+    {17, "IP Address/Prefix Option"},
+    {18, "New Router Prefix Information"},
+    {19, "Link-layer Address"},
+    {20, "Neighbor Advertisement Acknowledgment"},
+    {23, "MAP"},
+    {24, "Route Information"},
+    {25, "Recursive DNS Server"},
+    {26, "RA Flags Extension"},
+    {27, "Handover Key Request"},
+    {28, "Handover Key Reply"},
+    {29, "Handover Assist Information"},
+    {30, "Mobile Node Identifier Option"},
+    {31, "DNS Search List Option"},
+    {32, "Proxy Signature (PS)"},
+    {33, "Address Registration Option"},
+    {34, "6LoWPAN Context Option"},
+    {35, "Authoritative Border Router"},
+    {36, "6LoWPAN Capability Indication Option"},
+    {37, "DHCP Captive-Portal"},
+    {38, "PREF64 Option"},
+    {138, "CARD Request"},
+    {139, "CARD Reply"},
+    {253, "RFC3692-style Experiment 1"},
+    {254, "RFC3692-style Experiment 2"},
+    {0, NULL},
+};
+
+static const struct rs_value_string route_lifetime_vals[] = {
+    {0xffffffffu, "Infinity"},
+    {0, NULL},
+};
+
+static const struct rs_value_string rdnss_lifetime_vals[] = {
+    {0, "RDNSS address MUST no longer be used"},
+    {0xffffffffu, "Infinity"},
     {0, NULL},
 };
 
@@ -493,13 +619,27 @@ label_option(const struct rs_packet *pkt, const struct rs_field *f, const struct
         n = snprintf(buf + used, size - used, " : %s/%u", text, p[2]);
     } else if (p[0] == ND_OPT_MTU && o.len >= 8) {
         n = snprintf(buf + used, size - used, " : %u", rs_load_be32(p + 4));
+    } else if (p[0] == ND_OPT_ROUTE_INFO && o.len >= 8) {
+        struct opt_place r = o;
+        bool has = place_prefix(&r);
+        const char *prf = rs_value_name(prf_vals, (p[3] & 0x18u) >> 3);
+        rs_format_ipv6(text, padded_prefix(p + r.at, has ? r.width : 0));
+        n = snprintf(buf + used, size - used, " : %s %s/%u", prf, text, p[2]);
+    } else if (p[0] == ND_OPT_RDNSS) {
+        n = 0;      /* each server after the type, with no colon */
+        for (uint32_t at = 8; at + IPV6_ADDR_LEN <= o.len && n >= 0; at += IPV6_ADDR_LEN) {
+            size_t room = used + (size_t)n < size ? size - used - (size_t)n : 0;
+            rs_format_ipv6(text, p + at);
+            int k = snprintf(buf + used + n, room, " %s", text);
+            n = k < 0 ? -1 : n + k;
+        }
     } else {
         n = 0;
     }
     if (n < 0 || used + (size_t)n >= size)
         return size;
     used += (size_t)n;
-    if (o.zero || o.cut)
+    if (o.zero || o.cut || rdnss_ragged(&o))
         return used;    /* tshark closes the title only once the option is decoded */
     return used + (size_t)snprintf(buf + used, size - used, ")");
 }
@@ -623,14 +763,27 @@ const struct rs_field rs_fields_icmpv6_nd[] = {
     PREFIX_FLAG("icmpv6.opt.prefix.flag.r", "Router address flag(R)", RS_FT_BOOLEAN, 0x20,
                 set_vals),
     PREFIX_FLAG("icmpv6.opt.prefix.flag.reserved", "Reserved", RS_FT_UINT8, 0x1f, NULL),
+    OPTION_F("icmpv6.opt.route_info.flag", "Flag", RS_FT_UINT8, RS_BASE_HEX, 0, OPT_ROUTE_FLAG,
+             1, NULL, 2, 0, .show = rs_show_flags),
+    OPTION_F("icmpv6.opt.route_info.flag.route_preference", "Route Preference", RS_FT_UINT8,
+             RS_BASE_DEC, 0x18, OPT_ROUTE_FLAG, 1, prf_vals, 3, 0),
+    OPTION_F("icmpv6.opt.route_info.flag.reserved", "Reserved", RS_FT_UINT8, RS_BASE_DEC, 0xe7,
+             OPT_ROUTE_FLAG, 1, NULL, 3, 0),
+    OPTION_F("icmpv6.opt.route_lifetime", "Route Lifetime", RS_FT_UINT32, RS_BASE_DEC, 0,
+             OPT_ROUTE_LIFETIME, 4, route_lifetime_vals, 2, 0, .show = rs_show_special_vals),
     OPTION("icmpv6.opt.prefix.valid_lifetime", "Valid Lifetime", RS_FT_UINT32, RS_BASE_DEC, 0,
            OPT_VALID, NULL, 2),
     OPTION("icmpv6.opt.prefix.preferred_lifetime", "Preferred Lifetime", RS_FT_UINT32,
            RS_BASE_DEC, 0, OPT_PREFERRED, NULL, 2),
     OPTION("icmpv6.opt.reserved", "Reserved", RS_FT_NONE, RS_BASE_NONE, 0, OPT_RESERVED, NULL,
            2),
+    OPTION_F("icmpv6.opt.rdnss.lifetime", "Lifetime", RS_FT_UINT32, RS_BASE_DEC, 0,
+             OPT_RDNSS_LIFETIME, 4, rdnss_lifetime_vals, 2, 0, .show = rs_show_special_vals),
+    OPTION("icmpv6.opt.rdnss", "Recursive DNS Servers", RS_FT_IPV6, RS_BASE_NONE, 0, OPT_RDNSS,
+           NULL, 2),
     OPTION("icmpv6.opt.prefix", "Prefix", RS_FT_IPV6, RS_BASE_NONE, 0, OPT_PREFIX, NULL, 2),
     OPTION("icmpv6.opt.mtu", "MTU", RS_FT_UINT32, RS_BASE_DEC, 0, OPT_MTU, NULL, 2),
+    OPTION("icmpv6.opt.nonce", "Nonce", RS_FT_BYTES, RS_BASE_NONE, 0, OPT_NONCE, NULL, 2),
     OPTION("icmpv6.opt.redirected_packet", "Redirected Packet", RS_FT_NONE, RS_BASE_NONE, 0,
            OPT_REDIRECTED, NULL, 2),
     OPTION("icmpv6.data", "Data", RS_FT_BYTES, RS_BASE_NONE, 0, OPT_DATA, NULL, 2),

@@ -40,7 +40,8 @@ bool tcp_reaches(const struct rs_packet *pkt, uint32_t bytes);
 unsigned icmpv6_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
 unsigned icmpv6_expert_option_type(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
 uint32_t icmpv6_expert_anchor(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
-/* Whether a Neighbor Discovery option of m declares more bytes than the message has. */
+/* Whether a Neighbor Discovery option of m declares more bytes than the message has, or
+ * RDNSS servers that are no whole number of addresses (malformed, as tshark finds them). */
 struct rs_icmp;
 bool icmpv6_nd_options_overrun(const struct rs_icmp *m);
 /* The TCP items (fields_tcp.c). */

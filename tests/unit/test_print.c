@@ -364,6 +364,129 @@ test_tree_nd_unknown_option(void **state)
     free(t);
 }
 
+/* Router advertisements crafted with the ND options tshark 4.0 decodes beyond RFC 4861's:
+ * RDNSS (two servers; an infinite lifetime; a lifetime of 0; servers that are no whole
+ * number of addresses, malformed), Nonce (6 and 14 octets) and Route Information (a /48
+ * in 8 octets, a /64 in 16 with an infinite lifetime, a default route in none). Trees and
+ * PDML as tshark 4.0.17 prints them; before, each was "Unknown (25)" and its Data. */
+#define HEX_RA_HEAD                                                                        \
+    "33330000000102000000000186dd60000000%s3afffe800000000000000000000000000001ff02000000" \
+    "00000000000000000000018600%s400007080000000000000000"
+#define HEX_RA_ND_OPTIONS                                                                  \
+    "0101020000000001190500000000025820010db800000000000000000000005320010db8000000000000" \
+    "0000000000540e010102030405a6180230080000070820010db80001000018034018ffffffff20010db80" \
+    "00200000000000000000000180100000000012c"
+
+static char *
+ra_with(const char *plen, const char *csum, const char *options)
+{
+    static char hex[1024];
+
+    snprintf(hex, sizeof(hex), HEX_RA_HEAD "%s", plen, csum, options);
+    return hex;
+}
+
+static void
+test_tree_nd_decoded_options(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+    struct rs_json_opts opts = {.text = true};
+
+    (void)state;
+    char *t = tree_of(ra_with("0078", "86c9", HEX_RA_ND_OPTIONS));
+    assert_non_null(strstr(
+        t, "\n    ICMPv6 Option (Recursive DNS Server 2001:db8::53 2001:db8::54)\n"
+           "        Type: Recursive DNS Server (25)\n"
+           "        Length: 5 (40 bytes)\n"
+           "        Reserved\n"
+           "        Lifetime: 600\n"
+           "        Recursive DNS Servers: 2001:db8::53\n"
+           "        Recursive DNS Servers: 2001:db8::54\n"
+           "    ICMPv6 Option (Nonce)\n"
+           "        Type: Nonce (14)\n"
+           "        Length: 1 (8 bytes)\n"
+           "        Nonce: 0102030405a6\n"
+           "    ICMPv6 Option (Route Information : High 2001:db8:1::/48)\n"
+           "        Type: Route Information (24)\n"
+           "        Length: 2 (16 bytes)\n"
+           "        Prefix Length: 48\n"
+           "        Flag: 0x08, Route Preference: High\n"
+           "            ...0 1... = Route Preference: High (1)\n"
+           "            000. .000 = Reserved: 0\n"
+           "        Route Lifetime: 1800\n"
+           "        Prefix: 2001:db8:1::\n"
+           "    ICMPv6 Option (Route Information : Low 2001:db8:2::/64)\n"
+           "        Type: Route Information (24)\n"
+           "        Length: 3 (24 bytes)\n"
+           "        Prefix Length: 64\n"
+           "        Flag: 0x18, Route Preference: Low\n"
+           "            ...1 1... = Route Preference: Low (3)\n"
+           "            000. .000 = Reserved: 0\n"
+           "        Route Lifetime: Infinity (4294967295)\n"
+           "        Prefix: 2001:db8:2::\n"
+           "    ICMPv6 Option (Route Information : Medium ::/0)\n"
+           "        Type: Route Information (24)\n"
+           "        Length: 1 (8 bytes)\n"
+           "        Prefix Length: 0\n"
+           "        Flag: 0x00, Route Preference: Medium\n"
+           "            ...0 0... = Route Preference: Medium (0)\n"
+           "            000. .000 = Reserved: 0\n"
+           "        Route Lifetime: 300\n"));
+    assert_null(strstr(t, "Data:"));
+    assert_null(strstr(t, "Malformed"));
+    free(t);
+
+    decode_hex(&tf, ra_with("0078", "86c9", HEX_RA_ND_OPTIONS), RS_DLT_EN10MB, &pkt);
+    capture_begin(&c);
+    rs_print_pdml(&c.out, &pkt, &opts);
+    const char *x = capture_end(&c);
+    assert_non_null(strstr(x, "<field name=\"icmpv6.opt.reserved\" showname=\"Reserved\" "
+                              "size=\"2\" pos=\"80\" show=\"\" value=\"\"/>"));
+    assert_non_null(strstr(x, "<field name=\"icmpv6.opt.rdnss\" showname=\"Recursive DNS "
+                              "Servers: 2001:db8::54\" size=\"16\" pos=\"102\" "
+                              "show=\"2001:db8::54\" value=\"20010db8000000000000000000000054\""));
+    assert_non_null(strstr(x, "<field name=\"icmpv6.opt.nonce\" showname=\"Nonce: 0102030405a6\" "
+                              "size=\"6\" pos=\"120\" show=\"01:02:03:04:05:a6\" "
+                              "value=\"0102030405a6\"/>"));
+    assert_non_null(strstr(x, "<field name=\"icmpv6.opt.prefix\" showname=\"Prefix: "
+                              "2001:db8:1::\" size=\"8\" pos=\"134\" show=\"2001:db8:1::\" "
+                              "value=\"20010db800010000\"/>"));
+    assert_non_null(strstr(x, "<field name=\"icmpv6.opt.route_info.flag.route_preference\" "
+                              "showname=\"...1 1... = Route Preference: Low (3)\" size=\"1\" "
+                              "pos=\"145\" show=\"3\" value=\"3\" unmaskedvalue=\"18\"/>"));
+    free(c.text);
+
+    t = tree_of(ra_with("0050", "95eb",
+                        "19030000ffffffff20010db8000000000000000000000001190300000000000000"
+                        "0000000000000000000000000000010e020102030405060708090a0b0c0d0e"));
+    assert_non_null(strstr(
+        t, "\n        Lifetime: Infinity (4294967295)\n"
+           "        Recursive DNS Servers: 2001:db8::1\n"));
+    assert_non_null(strstr(
+        t, "\n        Lifetime: RDNSS address MUST no longer be used (0)\n"
+           "        Recursive DNS Servers: ::1\n"
+           "    ICMPv6 Option (Nonce)\n"
+           "        Type: Nonce (14)\n"
+           "        Length: 2 (16 bytes)\n"
+           "        Nonce: 0102030405060708090a0b0c0d0e\n"));
+    free(t);
+
+    /* 24 octets of servers: the first, then tshark stops */
+    t = tree_of(ra_with("0030", "ee3e",
+                        "190400000000000a20010db80000000000000000000000010000000000000000"));
+    assert_non_null(strstr(
+        t, "\n    ICMPv6 Option (Recursive DNS Server 2001:db8::1\n"
+           "        Type: Recursive DNS Server (25)\n"
+           "        Length: 4 (32 bytes)\n"
+           "        Reserved\n"
+           "        Lifetime: 10\n"
+           "        Recursive DNS Servers: 2001:db8::1\n"));
+    assert_non_null(strstr(t, "\n[Malformed Packet: ICMPv6]\n"));
+    free(t);
+}
+
 /* An MLDv2 report behind an IPv6 hop-by-hop header (Router Alert, PadN), as
  * oferby_proxy__roce.pcap's first frame: the header is a protocol of its own in PDML, as
  * tshark writes it, and in EK its fields are its own (ipv6_hopopts_ipv6_hopopts_len_oct)
@@ -849,6 +972,7 @@ main(void)
         cmocka_unit_test(test_tree_nd_spans),
         cmocka_unit_test(test_tree_icmp_code),
         cmocka_unit_test(test_tree_nd_unknown_option),
+        cmocka_unit_test(test_tree_nd_decoded_options),
         cmocka_unit_test(test_tree_icmp_redirect_extent),
         cmocka_unit_test(test_hopopts_protocol),
         cmocka_unit_test(test_json),

@@ -250,6 +250,11 @@ const char *rs_field_type_name(uint8_t type);
  * ("0xc0, Managed address configuration, Prf (Default Router Preference): Medium"). */
 size_t rs_show_flags(const struct rs_field *f, const struct rs_value *v, char *buf,
                      size_t size);
+/* A show function for a number whose value names stand for a few special values only, as
+ * Wireshark's BASE_SPECIAL_VALS: "Infinity (4294967295)" for a named value, the bare
+ * number for any other (not "Unknown (1800)"). */
+size_t rs_show_special_vals(const struct rs_field *f, const struct rs_value *v, char *buf,
+                            size_t size);
 /* For a show function: the value in hex as the tree writes it, then ", " and a note
  * ("0x4, Active"), as a Wireshark dissector writes a field it adds in hex and then
  * appends its own text to, with no value names registered (-T fields, filters and -G
