@@ -290,6 +290,11 @@ cmd_replay(int argc, char **argv)
             fprintf(stderr, ", %llu frames captured on %s (%llu dropped)",
                     (unsigned long long)st.captured, ro.run.capture_iface,
                     (unsigned long long)st.capture_drops);
+        if (st.until_answered)
+            fprintf(stderr, ", %llu answer%s (%s)", (unsigned long long)st.answers,
+                    st.answers == 1 ? "" : "s",
+                    st.refused ? "a NAK ended the QP" : st.answered ? "the last one in"
+                    : "the last one not in: quiet for --linger");
         fputc('\n', stderr);
         if (ro.diff)
             rs_replay_print_diff(stdout, &t, ro.run.wire, ro.rw.psn_offset);

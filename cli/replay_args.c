@@ -60,6 +60,8 @@ static const char usage[] =
     "                    data; --preload-file FILE: the file's bytes from the lowest VA\n"
     "  --lenient rnr     RNR timer values may differ\n"
     "  --linger MS       wait this long after the last packet for answers (default 200)\n"
+    "  --until-answered  end that wait once the target answers the last request the capture\n"
+    "                    shows answered, or with a NAK that ends its QP (packets mode)\n"
     "  -w FILE           keep the replay's capture      --tap   TAP instead of the table\n"
     "  --diff            the two conversations side by side (| same, ! different, < > one\n"
     "                    side only)\n"
@@ -73,7 +75,7 @@ enum {
     OPT_PSN_OFFSET, OPT_VA_OFFSET, OPT_PKEY, OPT_SPORT, OPT_KEEP_ICRC, OPT_CAPTURE_IFACE,
     OPT_PPS, OPT_TOPSPEED, OPT_LOOP, OPT_NO_VALIDATE, OPT_PAYLOADS, OPT_LENIENT, OPT_LINGER,
     OPT_TAP, OPT_JUNIT, OPT_PACKETS, OPT_MESSAGES, OPT_LISTEN, OPT_DIFF, OPT_PRELOAD,
-    OPT_PRELOAD_FILE
+    OPT_PRELOAD_FILE, OPT_UNTIL_ANSWERED
 };
 
 
@@ -134,6 +136,7 @@ replay_parse_args(struct replay_opts *ro, int argc, char **argv)
         {"payloads", no_argument, NULL, OPT_PAYLOADS},
         {"lenient", required_argument, NULL, OPT_LENIENT},
         {"linger", required_argument, NULL, OPT_LINGER},
+        {"until-answered", no_argument, NULL, OPT_UNTIL_ANSWERED},
         {"tap", no_argument, NULL, OPT_TAP},
         {"junit", required_argument, NULL, OPT_JUNIT},
         {"packets", no_argument, NULL, OPT_PACKETS},
@@ -289,6 +292,9 @@ replay_parse_args(struct replay_opts *ro, int argc, char **argv)
                                 optarg);
             ro->run.linger_ns = v * 1000000ull;
             break;
+        case OPT_UNTIL_ANSWERED:
+            ro->run.until_answered = true;
+            break;
         case 'w':
             ro->run.write = optarg;
             break;
@@ -324,6 +330,9 @@ replay_parse_args(struct replay_opts *ro, int argc, char **argv)
         return cli_fail(CLI_EXIT_USAGE, "replay: %s: unexpected argument", argv[optind]);
     if (ro->file == NULL)
         return cli_fail(CLI_EXIT_USAGE, "replay: give the capture: -r FILE");
+    if (ro->run.until_answered && (ro->messages || ro->side_responder))
+        return cli_fail(CLI_EXIT_USAGE, "replay: --until-answered goes with packets mode, "
+                        "not %s", ro->messages ? "--messages" : "--side responder");
     return 0;
 }
 

@@ -30,6 +30,28 @@ struct rec {
     uint32_t caplen, len;
 };
 
+/* --until-answered: a response from the peer; the last one wanted (at or past last_psn),
+ * or the NAK after which it answers no more (a responder's QP errs at any NAK but a PSN
+ * sequence error's, IBTA 9.9.3). */
+static void
+look_at_answer(struct replay_capture *c, const struct rs_frame *fr)
+{
+    struct rs_packet pkt;
+    struct rs_replay_frame f;
+
+    rs_decode_frame(fr, &c->dopts, &pkt);
+    if (!rs_packet_has(&pkt, RS_LAYER_BTH) || !replay_from_peer(&pkt, c->rw) ||
+        !rs_ib_op_is_response(rs_ib_opcode_info(pkt.opcode)->op))
+        return;
+    rs_replay_frame_of(&pkt, 0, &f);
+    if (f.has_aeth && rs_aeth_kind(f.syndrome) == RS_AETH_NAK &&
+        (f.syndrome & 0x1f) != RS_NAK_PSN_SEQ_ERROR)
+        atomic_store(&c->refused, true);
+    else if (((f.psn - c->last_psn) & 0xffffff) < 0x800000)
+        atomic_store(&c->answered, true);
+    atomic_fetch_add(&c->answers, 1);
+}
+
 static gpointer
 catch_frames(gpointer arg)
 {
@@ -44,6 +66,8 @@ catch_frames(gpointer arg)
         g_byte_array_append(c->frames, (const guint8 *)&h, sizeof(h));
         g_byte_array_append(c->frames, fr.data, fr.caplen);
         c->count++;
+        if (c->until_answered)
+            look_at_answer(c, &fr);
         atomic_store(&c->last_ns, rs_rc_now_ns());
     }
     c->rc = rc;
@@ -61,7 +85,8 @@ addr_text(uint8_t family, const uint8_t *a, char *buf, size_t size)
 
 int
 replay_capture_start(const struct rs_replay_trace *trace, const struct rs_replay_rewrite *rw,
-                     const char *iface, struct replay_capture *c, char *err)
+                     const char *iface, const uint32_t *last_psn,
+                     const struct rs_decode_opts *dopts, struct replay_capture *c, char *err)
 {
     struct rs_live_opts lo;
     char filter[256], a[64], b[64];
@@ -69,6 +94,15 @@ replay_capture_start(const struct rs_replay_trace *trace, const struct rs_replay
 
     memset(c, 0, sizeof(*c));
     atomic_init(&c->last_ns, 0);
+    atomic_init(&c->answers, 0);
+    atomic_init(&c->answered, false);
+    atomic_init(&c->refused, false);
+    if (last_psn != NULL) {
+        c->until_answered = true;
+        c->last_psn = *last_psn & 0xffffff;
+        c->rw = rw;
+        c->dopts = *dopts;
+    }
     if (iface == NULL)
         return 0;
     memset(&lo, 0, sizeof(lo));
@@ -99,7 +133,8 @@ replay_capture_start(const struct rs_replay_trace *trace, const struct rs_replay
     return 0;
 }
 
-/* Waits until the wire has been quiet for linger (answers come later than requests). */
+/* Waits until the wire has been quiet for linger (answers come later than requests), or
+ * with --until-answered the last answer is in. */
 static void
 wait_quiet(struct replay_capture *c, uint64_t linger)
 {
@@ -108,7 +143,7 @@ wait_quiet(struct replay_capture *c, uint64_t linger)
     for (;;) {
         uint64_t now = rs_rc_now_ns(), last = atomic_load(&c->last_ns);
         uint64_t since = last > sent_done ? last : sent_done;
-        if (now >= since + linger)
+        if (now >= since + linger || atomic_load(&c->answered) || atomic_load(&c->refused))
             return;
         replay_sleep_until(now + QUIET_CHECK_NS);
     }
@@ -204,6 +239,10 @@ replay_capture_finish(struct replay_capture *c, const struct rs_replay_rewrite *
     rs_source_close(c->src);
     c->src = NULL;
     st->captured = c->count;
+    st->answers = atomic_load(&c->answers);
+    st->until_answered = c->until_answered;
+    st->answered = atomic_load(&c->answered);
+    st->refused = atomic_load(&c->refused);
     if (c->rc < 0)
         rc = rs_error(err, c->rc, "%s", c->err);
     if (rc == 0)

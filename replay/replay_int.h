@@ -21,15 +21,30 @@ struct replay_capture {
     uint64_t count;
     bool want_requests;         /* keep the peer's requests, not its responses */
     atomic_uint_fast64_t last_ns;   /* CLOCK_MONOTONIC of the last frame; 0 none */
+    /* --until-answered: the peer's responses are looked at as they come, so that the
+     * linger ends at one at or past last_psn (the PSN of the capture's last response), or
+     * at a NAK that ends the QP. */
+    bool until_answered;
+    uint32_t last_psn;
+    const struct rs_replay_rewrite *rw;
+    struct rs_decode_opts dopts;
+    atomic_uint_fast64_t answers;   /* the peer's responses */
+    atomic_bool answered, refused;
     int rc;
     char err[RS_ERRBUF_SIZE];
 };
 
 /* Starts capturing the frames between rw's src and dst on iface (NULL: c captures
- * nothing, and finishing it only counts). */
+ * nothing, and finishing it only counts). With last_psn not NULL the linger of finishing
+ * ends as soon as the peer sends a response at or past *last_psn (ACKs coalesce), or a NAK
+ * after which an RC responder answers no more (any but a PSN sequence error's); dopts
+ * decodes them. */
 int replay_capture_start(const struct rs_replay_trace *trace, const struct rs_replay_rewrite *rw,
-                         const char *iface, struct replay_capture *c, char *err);
-/* Waits until the wire has been quiet for opts->linger_ns, stops, writes -w, and hands
+                         const char *iface, const uint32_t *last_psn,
+                         const struct rs_decode_opts *dopts, struct replay_capture *c,
+                         char *err);
+/* Waits until the wire has been quiet for opts->linger_ns (or the last answer is in),
+ * stops, writes -w, and hands
  * what the peer (rw's dst) sent to got: its responses, or its requests with
  * want_requests (see rs_replay_run_packets). Frees what c holds. */
 int replay_capture_finish(struct replay_capture *c, const struct rs_replay_rewrite *rw,

@@ -160,7 +160,7 @@ rs_replay_run_messages(const struct rs_replay_trace *trace, const GArray *msgs,
     if ((rc = rs_rc_qp_create(ctx, &a, &qp, err)) < 0)
         goto out;
     make_wrs(trace, msgs, rw, &mr, data->len, wrs);
-    if ((rc = replay_capture_start(trace, rw, o->capture_iface, &c, err)) < 0)
+    if ((rc = replay_capture_start(trace, rw, o->capture_iface, NULL, NULL, &c, err)) < 0)
         goto out;
     rc = post_all(udp, ctx, qp, wrs, msgs->len, st, err);
     int crc = replay_capture_finish(&c, rw, o, dopts, got, got_bytes, st, rc == 0 ? err : NULL);

@@ -154,7 +154,15 @@ rs_replay_run_packets(const struct rs_replay_trace *trace, const struct rs_repla
     if ((rc = open_sender(trace, rw, o, &s, err)) < 0)
         return rc;
     /* Without a capture (no validation, no -w) the run only sends, as tcpreplay does. */
-    if ((rc = replay_capture_start(trace, rw, o->capture_iface, &c, err)) < 0) {
+    /* --until-answered: the capture's last response, as the last pass's PSNs have it. */
+    uint32_t last_psn = 0;
+    bool until = o->until_answered && trace->responses->len > 0;
+    if (until)
+        last_psn = g_array_index(trace->responses, struct rs_replay_frame,
+                                 trace->responses->len - 1).psn + rw->psn_offset +
+                   ((o->loop != 0 ? o->loop : 1) - 1) * o->psn_span;
+    if ((rc = replay_capture_start(trace, rw, o->capture_iface, until ? &last_psn : NULL, dopts,
+                                   &c, err)) < 0) {
         rs_inject_close(s, NULL, NULL);
         return rc;
     }

@@ -232,7 +232,7 @@ rs_replay_serve(const struct rs_replay_trace *trace, struct rs_replay_rewrite *r
         goto out;
     /* Capturing before the requester comes: it may send at once after the side channel. */
     rw->set_dst = false;
-    if ((rc = replay_capture_start(trace, rw, o->capture_iface, &c, err)) < 0)
+    if ((rc = replay_capture_start(trace, rw, o->capture_iface, 0, NULL, &c, err)) < 0)
         goto out;
     c.want_requests = true;
     if ((rc = meet_requester(trace, rw, so, s.first_psn, err)) != 0)

@@ -24,7 +24,8 @@
   - replay compares MSNs absolutely: against the responder with MSNs one short, every MSN
     compared diverges, and the divergence names the offset (-1);
   - replay's --va-offset takes negative values: a capture's WRITEs land in a region below
-    theirs by the offset, and not by one 2 MiB further down;
+    theirs by the offset, and not by one 2 MiB further down; its wait for answers ends on
+    the last one (--until-answered), or on the NAK that ends the QP, not on a quiet time;
   - accept's run command finds our QP, first PSN, R_Key and VA in its environment ($QPN,
     $PSN, $RKEY, $VA): a static requester WRITEs and READs our region by them."""
 import json
@@ -237,8 +238,10 @@ capture = os.path.join(t.REAL_CAPTURES, "linlinw5_rdma_ib_tutorial__pcap_rdma_wr
 bad = subprocess.Popen([MISBEHAVING, "--bind", BAD, "--msn-short"], stdout=subprocess.DEVNULL,
                        stderr=subprocess.PIPE, text=True)
 bad.stderr.readline()
+# --until-answered: the wait ends at the ACK of the last WRITE, bounded at 10 s, not after a
+# fixed quiet time a loaded host may exceed.
 p = t.run([t.ROCESHARK, "replay", "-r", capture, "--conv", "1", "--bind", US, "--target", BAD,
-           "--linger", "100"], check_rc=False)
+           "--until-answered", "--linger", "10000"], check_rc=False)
 bad.terminate()
 bad.wait(10)
 msn = [x for x in p.stdout.splitlines() if x.startswith("divergence: ") and "[msn]" in x]
@@ -249,16 +252,20 @@ t.check(p.returncode == 7 and len(msn) >= 1 and
         "replay against MSNs one short: exit %d, every MSN compared diverges by -1:\n%s%s"
         % (p.returncode, p.stdout, p.stderr))
 # 7b. --va-offset takes a negative offset: the capture's WRITEs (at 0x5e6b89b96000) land in
-# a responder's region at 0x1000000 by the offset between them, and nowhere else.
+# a responder's region at 0x1000000 by the offset between them, and nowhere else. The wait
+# for answers ends on an event (--until-answered): the ACK of the last WRITE, or the NAK that
+# ends the QP; 10 s of quiet only if neither comes.
 resp = r.Responder(["--bind", TARGET, "--va", "0x1000000", "--mr", "1M"])
 down = 0x1000000 - 0x5e6b89b96000
-for offset, want in ((down, 0), (down - 0x200000, 7)):
+for offset, want, ended in ((down, 0, "(the last one in)"),
+                            (down - 0x200000, 7, "(a NAK ended the QP)")):
     p = t.run([t.ROCESHARK, "replay", "-r", capture, "--conv", "1", "--bind", US, "--target",
-               TARGET, "--linger", "100", "--va-offset", "%d" % offset], check_rc=False)
+               TARGET, "--until-answered", "--linger", "10000", "--va-offset", "%d" % offset],
+              check_rc=False)
     t.check(offset < 0 and p.returncode == want and
-            (want == 0) == ("NAK Remote Access Error" not in p.stdout),
-            "--va-offset %d: exit %d (want %d)\n%s%s" % (offset, p.returncode, want, p.stdout,
-                                                        p.stderr))
+            (want == 0) == ("NAK Remote Access Error" not in p.stdout) and ended in p.stderr,
+            "--va-offset %d: exit %d (want %d), the wait ended %s\n%s%s"
+            % (offset, p.returncode, want, ended, p.stdout, p.stderr))
 resp.stop()
 
 # 7. accept's run command finds our QP, first PSN, R_Key and VA in its environment: a

@@ -233,6 +233,9 @@ struct rs_replay_run_opts {
     uint32_t loop;              /* passes (>= 1) */
     uint32_t psn_span;          /* added to every PSN per pass */
     uint64_t linger_ns;         /* how long to wait for answers after the last packet */
+    bool until_answered;        /* end the wait once the target has answered the last request
+                                   the capture's responder answered, or with a NAK that ends
+                                   its QP (packets mode) */
     bool progress;              /* a progress line on stderr */
     GArray *wire;               /* when set, gets every RoCE frame between the two ends as
                                    captured (struct rs_replay_frame; bytes not kept): --diff */
@@ -243,6 +246,9 @@ struct rs_replay_run_stats {
     double seconds;             /* of sending */
     uint64_t captured;          /* frames the capture of the answers kept */
     uint64_t capture_drops;
+    bool until_answered;        /* the wait was for the last answer: */
+    uint64_t answers;           /* the target's responses seen meanwhile */
+    bool answered, refused;     /* the last came; or a NAK ended the target's QP */
     uint64_t completed, failed; /* --messages: work completions, and those not successful */
     uint8_t first_failure;      /* the first failed one's status (enum rs_rc_wc_status) */
 };
