@@ -6,6 +6,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -283,6 +284,35 @@ def wireshark_plugin_path():
     folders = run(["tshark", "-G", "folders"]).stdout
     return os.path.join(re.search(r"^Global Plugins:\s*(\S+)$", folders, re.M).group(1),
                         "epan", "roceshark.so")
+
+
+_spawned = []
+
+
+def _end_spawned():
+    for p in _spawned:
+        if p.poll() is None:
+            p.kill()
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                pass
+
+
+atexit.register(_end_spawned)
+# A test ended by SIGTERM (ctest, a user) still runs its atexit handlers.
+if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+
+
+def spawn(args, **kw):
+    """subprocess.Popen(args, **kw) for a process the test ends itself or waits for (a
+    server, a peer, a capture): killed at the test's exit if still running, however the test
+    ends (a failed check, an exception, SIGTERM), so that a failing test leaves no server
+    behind."""
+    p = subprocess.Popen(args, **kw)
+    _spawned.append(p)
+    return p
 
 
 def run(args, env=None, check_rc=True, input=None, cwd=None):

@@ -123,6 +123,16 @@ def replay_client_to_our_server(test):
             psns.add(psn)
         step += 1
     t.check(len(psns) == 1, "%s: the same key message every time" % what)
+    if test == "write_lat":
+        # perftest's order: the server writes first (the capture's first RoCE packet is the
+        # server's WRITE), to the client's QP; taken before we end the connection, which
+        # ends the server's test.
+        try:
+            bth = roce.recv(65536)[:12]
+            t.check(bth[0] == 0x0A, "%s: the server's first packet is a WRITE Only: 0x%02x"
+                    % (what, bth[0]))
+        except OSError as e:
+            t.check(False, "%s: the server writes first: %s" % (what, e))
     s.shutdown(socket.SHUT_WR)  # as the captured client, once it is done
     t.check(s.recv(1) == b"", "%s: the server closes after the last step" % what)
     s.close()
@@ -138,15 +148,11 @@ def replay_client_to_our_server(test):
     elif test == "read_lat":
         t.check(srv.returncode == 0, "%s: a clean end: %s" % (what, err))
     elif test == "write_lat":
-        # perftest's order: the server writes first (the capture's first RoCE packet is the
-        # server's WRITE), to the client's QP; nobody answers here, so it fails in the end.
-        try:
-            bth = roce.recv(65536)[:12]
-            t.check(bth[0] == 0x0A, "%s: the server's first packet is a WRITE Only: 0x%02x"
-                    % (what, bth[0]))
-        except OSError as e:
-            t.check(False, "%s: the server writes first: %s" % (what, e))
-        t.check(srv.returncode != 0 and "RETRY_EXC_ERR" in err and err.count("\n") == 1,
+        # Nobody answers the server's WRITE here, so it fails in the end: its retries run
+        # out, or it sees that the client (done with its steps, and shut for writing) left
+        # mid-test, whichever comes first.
+        t.check(srv.returncode == 4 and err.count("\n") == 1 and
+                ("RETRY_EXC_ERR" in err or "the client closed the connection" in err),
                 "%s: one line: %s" % (what, err))
     else:
         # No RoCE traffic came (it was not replayed): the server says so and fails.

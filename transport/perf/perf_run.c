@@ -3,11 +3,15 @@
  * perf_run.c - what the tests share: posting, a turn of the event loop, the server that
  * serves until its client's end, and the closing messages of each exchange.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "perf_int.h"
+
+#define PEER_CHECK_NS 10000000ull     /* how often a turn looks at the exchange's connection */
 
 int
 rs_perf_post_recv(struct rs_perf *p, uint32_t slot, char *err)
@@ -46,11 +50,36 @@ rs_perf_post_op(struct rs_perf *p, uint8_t opcode, uint64_t wr_id, unsigned flag
     return rs_perf_post_op_on(p, 0, opcode, wr_id, flags, err);
 }
 
+/* A peer gone mid-test (killed, or failed and exited) leaves a test waiting for packets
+ * that never come (a latency test's next ping, whose own requests were all acknowledged),
+ * polling for good. The exchange's TCP connection, idle during the test, ends with the
+ * peer's process: RS_EIO once it has ended with nothing left to read. Ours and perftest's
+ * exchanges keep it open to the end; ibv_rc_pingpong's closes it after the addresses. */
+static int
+peer_gone(struct rs_perf *p, char *err)
+{
+    char c;
+
+    if (p->fd < 0 || (p->setup != RS_OOB_SETUP_ROCESHARK && p->setup != RS_OOB_SETUP_PERFTEST))
+        return 0;
+    uint64_t now = rs_rc_now_ns();
+    if (now < p->fd_check_ns)
+        return 0;
+    p->fd_check_ns = now + PEER_CHECK_NS;
+    ssize_t n = recv(p->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)))
+        return 0;       /* open: idle, or the peer's closing lines, read after the test */
+    return rs_error(err, RS_EIO, "the %s closed the connection of the exchange mid-test (%s)",
+                    p->client ? "server" : "client", n == 0 ? "ended" : strerror(errno));
+}
+
 int
 rs_perf_turn(struct rs_perf *p, uint64_t wait_ns, char *err)
 {
     if (p->stopped != NULL && p->stopped())
         return rs_error(err, RS_EINVAL, "interrupted");
+    if (peer_gone(p, err) != 0)
+        return RS_EIO;
     if (rs_rc_udp_poll(p->udp, p->ctx, p->busy_poll ? 0 : wait_ns, err) < 0)
         return RS_EIO;
     return 0;

@@ -109,6 +109,7 @@ struct rs_perf {
     struct rs_rc_mr rmr;
     struct rs_rc_conn_info peer;
     int fd;                 /* the exchange's connection; -1 before */
+    uint64_t fd_check_ns;   /* when a turn next looks whether the peer closed it */
     unsigned peer_version;  /* perftest's, in hundredths */
     struct rs_oob_dest mine, theirs;    /* perftest's key messages */
     /* RDMA CM (cm://, perftest -R): the engine, the connections, perftest's
