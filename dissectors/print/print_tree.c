@@ -67,9 +67,13 @@ struct walk_ctx {
 struct field_walk {
     const struct rs_field *f;
     int run_end;        /* see runs: 0 where the field cannot be passed by its layer */
+    int proto;          /* see runs: the first field of its protocol, or -1 */
+    uint16_t flags;     /* f's, here with its layer so that the walk's loop reads f only */
+    uint8_t layer;      /* for a field it asks */
     int8_t guard;       /* the guarded range it lies in (enum guard), or GUARD_NONE */
     bool ours;          /* a roceshark.* field */
     bool icmp;          /* read from ICMP or ICMPv6 */
+    bool plain;         /* walked by walk_field alone (no rows, PDUs, items, data) */
 };
 
 static struct field_walk *fw;   /* by id, one past the last id too (its f NULL) */
@@ -269,6 +273,11 @@ after_icmp(const struct rs_field *f)
  * passed so: no layer of its own; ICMP's, whose end the walk marks; or one walked
  * specially (table rows, per iWARP PDU, per ICMPv6 item).
  *
+ * A protocol read from a layer (Ethernet, IP, UDP, TCP, ...) is passed whole from its
+ * first field: the fields after it up to the next protocol include some of no layer of
+ * their own (TCP's sequence analysis, the expert items under a header) that are still
+ * nothing without the protocol. fw[id].proto is that first field, or -1.
+ *
  * Two ranges are passed whole on a test of the frame: the fields read from a MAD (some
  * 470 of them, all on the payload's layer, which nearly every frame has) when the
  * frame is no MAD, and ICMP's and ICMPv6's (whose end the walk marks) when the frame
@@ -302,7 +311,9 @@ icmp_layer(const struct rs_field *f)
     return f->layer == RS_LAYER_ICMP || f->layer == RS_LAYER_ICMPV6;
 }
 
-/* The ICMP range: the first run of fields read from ICMP or ICMPv6. */
+/* The ICMP range: the first run of fields read from ICMP or ICMPv6, and the rest of the
+ * protocol it ends in (ICMPv6's option items, whose expert items have no layer of their
+ * own). */
 static struct id_range
 icmp_range(void)
 {
@@ -313,7 +324,32 @@ icmp_range(void)
     int to = from;
     while (to < n && icmp_layer(rs_field_by_id(to)))
         to++;
+    while (to < n && rs_field_by_id(to)->depth != 0)
+        to++;
     return (struct id_range){from, to};
+}
+
+/* The id past the last field of the protocol whose first field is head, where the walk
+ * may pass it whole on head's layer: every field up to the next protocol is read from
+ * that layer or from none, and none is one whose place the walk marks (ICMP's end, the
+ * iWARP PDUs). 0 where it may not. */
+static int
+protocol_end(int head)
+{
+    const struct rs_field *h = rs_field_by_id(head);
+    int n = rs_field_count(), end = head + 1;
+
+    if (h->depth != 0 || !passable(h))
+        return 0;
+    for (; end < n; end++) {
+        const struct rs_field *f = rs_field_by_id(end);
+        if (f->depth == 0)
+            break;
+        if ((f->layer < RS_LAYER_COUNT && f->layer != h->layer) || icmp_layer(f) ||
+            (f->flags & RS_FIELD_PER_PDU))
+            return 0;
+    }
+    return end;
 }
 
 static void
@@ -332,8 +368,13 @@ fields_init(void)
         const struct rs_field *f = rs_field_by_id(id);
         struct field_walk *w = &fw[id];
         w->f = f;
+        w->proto = -1;
+        w->flags = f->flags;
+        w->layer = f->layer;
         w->ours = strncmp(f->abbrev, "roceshark", 9) == 0;
         w->icmp = icmp_layer(f);
+        w->plain = !w->icmp && !(f->flags & (RS_FIELD_ROWS | RS_FIELD_PER_PDU |
+                                             RS_FIELD_PER_ITEM));
         w->guard = GUARD_NONE;
         for (int g = 0; g < GUARD_COUNT; g++)
             if (id >= guarded[g].from && id < guarded[g].to)
@@ -343,6 +384,14 @@ fields_init(void)
         const struct rs_field *next = fw[id + 1].f;
         w->run_end = next != NULL && fw[id + 1].run_end != 0 && next->layer == f->layer
                          ? fw[id + 1].run_end : id + 1;
+    }
+    for (int id = 0; id < n; id++) {
+        int end = protocol_end(id);
+        if (end == 0)
+            continue;
+        fw[id].run_end = end > fw[id].run_end ? end : fw[id].run_end;
+        for (int in = id; in < end; in++)
+            fw[in].proto = id;
     }
 }
 
@@ -389,6 +438,8 @@ rs_tree_passes(const struct rs_packet *pkt, int id)
     if (f == NULL || fw == NULL)
         return false;
     if (fw[id].run_end != 0 && !rs_packet_has(pkt, f->layer))
+        return true;
+    if (fw[id].proto >= 0 && !rs_packet_has(pkt, fw[fw[id].proto].layer))
         return true;
     guards_absent(pkt, absent);
     return fw[id].guard != GUARD_NONE && absent[fw[id].guard];
@@ -457,16 +508,21 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
     unsigned n_ranges = walk_order(pkt, order);
     for (unsigned r = 0; r < n_ranges; r++)
     for (int id = order[r].from; id < order[r].to; id++) {
-        const struct rs_field *f = field_at(id);
-        if (!quoted && fw != NULL) {
-            int past = fw[id].run_end != 0 && !rs_packet_has(pkt, f->layer) ? fw[id].run_end
-                       : fw[id].guard != GUARD_NONE && absent[fw[id].guard]
-                           ? guarded[fw[id].guard].to : 0;
+        if (fw != NULL) {
+            const struct field_walk *x = &fw[id];
+            /* left out: walk_field would ask nothing */
+            if (x->plain && ((x->flags & skip) || (w.tshark && x->ours)))
+                continue;
+            int past = quoted ? 0
+                       : x->run_end != 0 && !rs_packet_has(pkt, x->layer) ? x->run_end
+                       : x->guard != GUARD_NONE && absent[x->guard] ? guarded[x->guard].to
+                       : 0;
             if (past != 0) {
                 id = (past < order[r].to ? past : order[r].to) - 1;
                 continue;
             }
         }
+        const struct rs_field *f = field_at(id);
         if (is_data_field(&w, id))
             continue;
         if (f->flags & RS_FIELD_ROWS) {
