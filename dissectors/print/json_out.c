@@ -5,6 +5,7 @@
  * as tshark's JSON dumper does (pretty for -T json, compact for -T ek), so
  * that its output compares line by line with tshark's.
  */
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -173,31 +174,36 @@ rs_json_end_array(struct rs_json *j)
     close_container(j, ']');
 }
 
-void
-rs_json_name(struct rs_json *j, const char *name, const char *suffix)
+/* The opening quote and name's len bytes at d, '"' and '\\' escaped (and '.' written '_'
+ * with dots); returns where they end. */
+static char *
+quote_name(char *d, const char *name, size_t len, bool dots)
 {
-    size_t len = strlen(name), extra = suffix != NULL ? strlen(suffix) : 0;
-
-    element(j);
-    /* Room for every byte escaped, then written in place. */
-    char *p = rs_out_reserve(j->o, 2 * len + extra + 4);
-    if (p == NULL)
-        return;
-    char *d = p;
     *d++ = '"';
-    if (!j->dot_to_underscore && memchr(name, '"', len) == NULL &&
-        memchr(name, '\\', len) == NULL) {
+    if (!dots && memchr(name, '"', len) == NULL && memchr(name, '\\', len) == NULL) {
         /* The usual case, copied whole: a byte at a time was 6% of -T json. */
         memcpy(d, name, len);
-        d += len;
-    } else {
-        for (size_t i = 0; i < len; i++) {
-            char c = j->dot_to_underscore && name[i] == '.' ? '_' : name[i];
-            if (c == '"' || c == '\\')
-                *d++ = '\\';
-            *d++ = c;
-        }
+        return d + len;
     }
+    for (size_t i = 0; i < len; i++) {
+        char c = dots && name[i] == '.' ? '_' : name[i];
+        if (c == '"' || c == '\\')
+            *d++ = '\\';
+        *d++ = c;
+    }
+    return d;
+}
+
+size_t
+rs_json_quote_name(char *quoted, const char *name, size_t len)
+{
+    return (size_t)(quote_name(quoted, name, len, false) - quoted);
+}
+
+/* A member's name from p, written up to d: the suffix and the end. */
+static void
+name_end(struct rs_json *j, char *p, char *d, const char *suffix, size_t extra)
+{
     memcpy(d, suffix != NULL ? suffix : "", extra);
     d += extra;
     *d++ = '"';
@@ -206,6 +212,32 @@ rs_json_name(struct rs_json *j, const char *name, const char *suffix)
         *d++ = ' ';
     rs_out_commit(j->o, (size_t)(d - p));
     j->named = true;
+}
+
+void
+rs_json_name(struct rs_json *j, const char *name, const char *suffix)
+{
+    size_t len = strlen(name), extra = suffix != NULL ? strlen(suffix) : 0;
+
+    element(j);
+    /* Room for every byte escaped, then written in place. */
+    char *p = rs_out_reserve(j->o, 2 * len + extra + 4);
+    if (p != NULL)
+        name_end(j, p, quote_name(p, name, len, j->dot_to_underscore), suffix, extra);
+}
+
+void
+rs_json_quoted_name(struct rs_json *j, const char *quoted, size_t len, const char *suffix)
+{
+    size_t extra = suffix != NULL ? strlen(suffix) : 0;
+
+    assert(!j->dot_to_underscore);
+    element(j);
+    char *p = rs_out_reserve(j->o, len + extra + 3);
+    if (p == NULL)
+        return;
+    memcpy(p, quoted, len);
+    name_end(j, p, p + len, suffix, extra);
 }
 
 void

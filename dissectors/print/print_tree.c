@@ -107,7 +107,7 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
     unsigned occ = 0;
     do {
         struct rs_tree_item it = {RS_TREE_FIELD, f, &v, depth_of(pkt, f, occ) + w->shift, 0, 0,
-                                  false, pkt};
+                                  false, pkt, id};
         if (w->data_nested && is_data_field(w, id))
             it.depth++;     /* data, data.data and data.len: one table, in this order */
         rs_field_span(pkt, f, &v, occ, &it.offset, &it.length);
@@ -189,7 +189,7 @@ walk_rows(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end)
             if (!rs_field_value(pkt, c, occ, &v))
                 continue;
             struct rs_tree_item it = {RS_TREE_FIELD, f, &v, depth_of(pkt, f, occ), 0, 0, false,
-                                      pkt};
+                                      pkt, c};
             it.node = v.type == RS_FT_NONE || (f->flags & (RS_FIELD_HEADER | RS_FIELD_TEXT));
             rs_field_span(pkt, f, &v, occ, &it.offset, &it.length);
             w->fn(w->arg, &it);

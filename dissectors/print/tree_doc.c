@@ -124,13 +124,18 @@ tree_node_is_text(const struct tree_node *n)
 }
 
 const char *
-tree_node_name(const struct tree_node *n)
+tree_field_name(const struct rs_field *f)
 {
     /* a text item ("Timestamps") is named by its text, as tshark's JSON keys it */
+    return (f->flags & RS_FIELD_TEXT) && f->abbrev[0] == '\0' ? f->name : f->abbrev;
+}
+
+const char *
+tree_node_name(const struct tree_node *n)
+{
     return n->it.kind == RS_TREE_FRAME       ? "frame"
            : n->it.kind == RS_TREE_MALFORMED ? "_ws.malformed"
-           : tree_node_is_text(n)            ? n->it.field->name
-                                             : n->it.field->abbrev;
+                                             : tree_field_name(n->it.field);
 }
 
 bool

@@ -38,6 +38,8 @@ bool tree_node_is_text(const struct tree_node *n);
 /* The name tshark gives the node: "frame", "_ws.malformed", a text item's text, or the
  * field's. */
 const char *tree_node_name(const struct tree_node *n);
+/* The name of a node of field f: its text for a text item, else its abbrev. */
+const char *tree_field_name(const struct rs_field *f);
 /* Whether the node has a value of its own (a protocol or a label has not). */
 bool tree_node_has_value(const struct tree_node *n);
 /* Where its bytes start, counted from the frame's own first byte. */

@@ -188,6 +188,7 @@ struct rs_tree_item {
     bool node;                      /* a frame, protocol or header line */
     const struct rs_packet *view;   /* the view the value came from (one PDU, one item,
                                        an ICMP error's quote); NULL for the frame's own */
+    int id;                         /* RS_TREE_FIELD: the field's id */
 };
 
 typedef void (*rs_tree_fn)(void *arg, const struct rs_tree_item *item);
@@ -257,6 +258,13 @@ void rs_json_begin_array(struct rs_json *j);
 void rs_json_end_array(struct rs_json *j);
 /* A member's name (name then suffix; suffix may be NULL); its value comes next. */
 void rs_json_name(struct rs_json *j, const char *name, const char *suffix);
+/* name's len bytes as rs_json_name writes them without dot_to_underscore, from the
+ * opening quote up to the closing one (left out), into quoted (room for 2 * len + 1);
+ * returns the length. A name written often can be quoted once. */
+size_t rs_json_quote_name(char *quoted, const char *name, size_t len);
+/* The same as rs_json_name(j, name, suffix), from name quoted by rs_json_quote_name (len
+ * bytes); j has no dot_to_underscore. */
+void rs_json_quoted_name(struct rs_json *j, const char *quoted, size_t len, const char *suffix);
 void rs_json_string(struct rs_json *j, const char *s, size_t n);
 /* A value written as it is: a number, true, false or null. */
 void rs_json_literal(struct rs_json *j, const char *text);
