@@ -74,6 +74,10 @@ struct field_walk {
     bool ours;          /* a roceshark.* field */
     bool icmp;          /* read from ICMP or ICMPv6 */
     bool plain;         /* walked by walk_field alone (no rows, PDUs, items, data) */
+    /* Where a run of fields the walk does nothing for one by one ends, from id: */
+    int left_out_end[2];    /* plain fields it leaves out, [0] those with RS_FIELD_PSEUDO
+                               (the hidden walk's), [1] with RS_FIELD_HIDDEN too (-V's) */
+    int pdu_end;            /* fields of each iWARP PDU, walked apart */
 };
 
 static struct field_walk *fw;   /* by id, one past the last id too (its f NULL) */
@@ -375,6 +379,13 @@ fields_init(void)
         w->icmp = icmp_layer(f);
         w->plain = !w->icmp && !(f->flags & (RS_FIELD_ROWS | RS_FIELD_PER_PDU |
                                              RS_FIELD_PER_ITEM));
+        const struct field_walk *after = &fw[id + 1];
+        w->left_out_end[0] = !w->plain || !(f->flags & RS_FIELD_PSEUDO) ? 0
+                             : after->left_out_end[0] != 0 ? after->left_out_end[0] : id + 1;
+        w->left_out_end[1] = !w->plain || !(f->flags & (RS_FIELD_PSEUDO | RS_FIELD_HIDDEN)) ? 0
+                             : after->left_out_end[1] != 0 ? after->left_out_end[1] : id + 1;
+        w->pdu_end = w->icmp || !(f->flags & RS_FIELD_PER_PDU) ? 0
+                     : after->pdu_end != 0 ? after->pdu_end : id + 1;
         w->guard = GUARD_NONE;
         for (int g = 0; g < GUARD_COUNT; g++)
             if (id >= guarded[g].from && id < guarded[g].to)
@@ -503,6 +514,9 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
     pthread_once(&fields_once, fields_init);
     fn(arg, &frame);
     bool pdus_done = false, absent[GUARD_COUNT];
+    /* the walks leave out RS_FIELD_PSEUDO, and -V's RS_FIELD_HIDDEN too */
+    assert((skip & RS_FIELD_PSEUDO) && !(skip & ~(RS_FIELD_PSEUDO | RS_FIELD_HIDDEN)));
+    unsigned left_out = (skip & RS_FIELD_HIDDEN) ? 1 : 0;
     guards_absent(pkt, absent);
     struct id_range order[4];
     unsigned n_ranges = walk_order(pkt, order);
@@ -511,9 +525,10 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
         if (fw != NULL) {
             const struct field_walk *x = &fw[id];
             /* left out: walk_field would ask nothing */
-            if (x->plain && ((x->flags & skip) || (w.tshark && x->ours)))
+            if (x->plain && w.tshark && x->ours)
                 continue;
-            int past = quoted ? 0
+            int past = x->plain && (x->flags & skip) ? x->left_out_end[left_out]
+                       : quoted ? 0
                        : x->run_end != 0 && !rs_packet_has(pkt, x->layer) ? x->run_end
                        : x->guard != GUARD_NONE && absent[x->guard] ? guarded[x->guard].to
                        : 0;
@@ -533,6 +548,8 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
             if (!pdus_done && pkt->iwarp != NULL)
                 walk_iwarp_pdus(&w, pkt);
             pdus_done = true;
+            if (fw != NULL && fw[id].pdu_end != 0)
+                id = (fw[id].pdu_end < order[r].to ? fw[id].pdu_end : order[r].to) - 1;
         } else if (f->flags & RS_FIELD_PER_ITEM) {
             int end = items_end(id);
             if (f->layer >= RS_LAYER_COUNT || rs_packet_has(pkt, f->layer))
