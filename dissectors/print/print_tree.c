@@ -78,6 +78,7 @@ struct field_walk {
     int left_out_end[2];    /* plain fields it leaves out, [0] those with RS_FIELD_PSEUDO
                                (the hidden walk's), [1] with RS_FIELD_HIDDEN too (-V's) */
     int pdu_end;            /* fields of each iWARP PDU, walked apart */
+    uint16_t name_len;      /* strlen(f->name): a tree line's name is written often */
 };
 
 static struct field_walk *fw;   /* by id, one past the last id too (its f NULL) */
@@ -372,6 +373,7 @@ fields_init(void)
         const struct rs_field *f = rs_field_by_id(id);
         struct field_walk *w = &fw[id];
         w->f = f;
+        w->name_len = (uint16_t)strnlen(f->name, UINT16_MAX);
         w->proto = -1;
         w->flags = f->flags;
         w->layer = f->layer;
@@ -625,6 +627,18 @@ tree_label(struct rs_out *o, const struct rs_packet *pkt, const struct rs_field 
     return true;
 }
 
+/* The name of it's field, as long as fields_init measured it (its strlen was 2% of -V). */
+static void
+field_name(struct rs_out *o, const struct rs_tree_item *it)
+{
+    const struct rs_field *f = it->field;
+
+    if (fw != NULL && it->id >= 0 && it->id < rs_field_count() && fw[it->id].f == f)
+        rs_out_write(o, f->name, fw[it->id].name_len);
+    else
+        rs_out_str(o, f->name);
+}
+
 void
 rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt, const struct rs_tree_item *it)
 {
@@ -657,11 +671,11 @@ rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt, const struct r
     } else if (f->label != NULL && tree_label(o, pkt, f, v)) {
         /* written */
     } else if (it->node) {
-        rs_out_str(o, f->name);     /* a header's values are the lines under it */
+        field_name(o, it);      /* a header's values are the lines under it */
     } else {
         if (f->mask != 0 && f->width > 0 && f->width <= 4)
             bit_pattern(o, f, v->v.u);
-        rs_out_str(o, f->name);
+        field_name(o, it);
         rs_out_str(o, ": ");
         if (v->type == RS_FT_BYTES && f->show == NULL) {
             tree_bytes(o, v);
