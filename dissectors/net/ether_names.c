@@ -396,11 +396,10 @@ load(void)
     keep_wide(&n->ranges, &n->wide);
 }
 
-/* The range named for a's first bits bits (the rest cleared), or NULL. */
+/* The range named for the first bits bits of address key (the rest cleared), or NULL. */
 static const char *
-range_name(const struct ether_names *n, const uint8_t a[6], unsigned bits)
+range_name(const struct ether_names *n, uint64_t key, unsigned bits)
 {
-    uint64_t key = mac_key(a);
     uint64_t keep = bits == 0 ? 0 : ~(uint64_t)0 << (48 - bits);
 
     return get_name(bits < 24 ? &n->wide : &n->ranges, key & keep & 0xffffffffffffull);
@@ -466,25 +465,25 @@ resolve_name(const uint8_t a[6], char *buf, size_t size)
 {
     const struct ether_names *n = &names;
     const char *name;
+    uint64_t key = mac_key(a);
 
-    if ((name = get_name(&n->exact, mac_key(a))) != NULL ||
-        (name = get_name(&n->ethers, mac_key(a))) != NULL) {
+    if ((name = get_name(&n->exact, key)) != NULL || (name = get_name(&n->ethers, key)) != NULL) {
         snprintf(buf, size, "%s", name);
         return;
     }
     /* Ranges within a vendor block, longest first: 5, 4, then 3 octets kept whole. Their
      * keys all lie in the vendor's block: one look-up tells whether any is there. */
-    uint64_t block = mac_key(a) & ~(uint64_t)0xffffff;
+    uint64_t block = key & ~(uint64_t)0xffffff;
     bool in_block = any_between(&n->ranges, block, block | 0xffffff);
     for (int whole = 5; in_block && whole >= 3; whole--) {
         for (int mask = 7; mask >= 0; mask--) {
-            if ((name = range_name(n, a, (unsigned)(whole * 8 + mask))) != NULL) {
+            if ((name = range_name(n, key, (unsigned)(whole * 8 + mask))) != NULL) {
                 print_dummy(buf, size, name, a, whole, (unsigned)mask);
                 return;
             }
         }
     }
-    uint64_t prefix = mac_key(a) >> 24;
+    uint64_t prefix = key >> 24;
     if ((name = get_name(&n->vendors, prefix)) != NULL ||
         ((prefix & 0x010000) != 0 && (name = get_name(&n->vendors, prefix & 0xfeffff)) != NULL)) {
         print_dummy(buf, size, name, a, 3, 0);
@@ -493,7 +492,7 @@ resolve_name(const uint8_t a[6], char *buf, size_t size)
     /* Ranges wider than a vendor block: 2, 1, then no octet kept whole (not the empty mask). */
     for (int whole = 2; whole >= 0; whole--) {
         for (int mask = 7; mask >= (whole == 0 ? 1 : 0); mask--) {
-            if ((name = range_name(n, a, (unsigned)(whole * 8 + mask))) != NULL) {
+            if ((name = range_name(n, key, (unsigned)(whole * 8 + mask))) != NULL) {
                 print_dummy(buf, size, name, a, whole, (unsigned)mask);
                 return;
             }
