@@ -13,6 +13,7 @@
 #include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/ether_names.h>
 #include <roceshark/dissectors/flow.h>
+#include <roceshark/dissectors/info.h>
 #include <roceshark/dissectors/wire.h>
 
 #include "fields/fields_int.h"
@@ -159,7 +160,13 @@ eth_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs
     rs_value_format_display(f, &a, src, sizeof(src));
     a.v.bytes.ptr = e;
     rs_value_format_display(f, &a, dst, sizeof(dst));
-    return (size_t)snprintf(buf, size, "Ethernet II, Src: %s, Dst: %s", src, dst);
+    /* without printf: each frame has one */
+    struct rs_info in = {buf, size, 0, 0};
+    rs_info_str(&in, "Ethernet II, Src: ");
+    rs_info_str(&in, src);
+    rs_info_str(&in, ", Dst: ");
+    rs_info_str(&in, dst);
+    return in.want;
 }
 
 /* The Ethertypes a RoCE capture meets, named as Wireshark names them. */

@@ -128,8 +128,11 @@ hdr_len_label(const struct rs_packet *pkt, const struct rs_field *f, const struc
 
     if (n >= size)
         return n;
-    return n + (size_t)snprintf(buf + n, size - n, "Header Length: %llu bytes (%llu)",
-                                (unsigned long long)v->v.u, (unsigned long long)v->v.u / 4);
+    struct rs_info in = {buf + n, size - n, 0, 0};
+    rs_info_dec(&in, "Header Length: ", v->v.u);
+    rs_info_dec(&in, " bytes (", v->v.u / 4);
+    rs_info_str(&in, ")");
+    return n + in.want;
 }
 
 /* Header lengths are stored in 4-byte words and shown in bytes. */
@@ -146,14 +149,16 @@ get_ipv4_hdr_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned
 static size_t
 show_ip_flags(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
 {
-    static const char *const names[] = {"Reserved bit", "Don't fragment", "More fragments"};
-    size_t n = (size_t)snprintf(buf, size, "0x%llx", (unsigned long long)v->v.u);
+    static const char *const names[] = {", Reserved bit", ", Don't fragment",
+                                        ", More fragments"};
+    struct rs_info in = {buf, size, 0, 0};
 
     (void)f;
-    for (unsigned i = 0; i < 3 && n < size; i++)
+    rs_info_hex(&in, "0x", v->v.u, 0);
+    for (unsigned i = 0; i < 3 && in.want < size; i++)
         if (v->v.u & (4u >> i))
-            n += (size_t)snprintf(buf + n, size - n, ", %s", names[i]);
-    return n;
+            rs_info_str(&in, names[i]);
+    return in.want;
 }
 
 /* "...0 0000 0000 0000 = Fragment Offset: 0": sent in 8-byte units, shown in bytes. */
@@ -166,8 +171,9 @@ frag_label(const struct rs_packet *pkt, const struct rs_field *f, const struct r
 
     if (n >= size)
         return n;
-    return n + (size_t)snprintf(buf + n, size - n, "Fragment Offset: %llu",
-                                (unsigned long long)v->v.u * 8);
+    struct rs_info in = {buf + n, size - n, 0, 0};
+    rs_info_dec(&in, "Fragment Offset: ", v->v.u * 8);
+    return n + in.want;
 }
 
 /* Whether the layer's bytes as captured (an ICMP error's quote may be cut short) reach
@@ -184,9 +190,12 @@ layer_holds(const struct rs_packet *pkt, unsigned layer, uint32_t end)
 static size_t
 show_unverified_ip(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
 {
+    struct rs_info in = {buf, size, 0, 0};
+
     (void)f;
-    return (size_t)snprintf(buf, size, "0x%04llx [validation disabled]",
-                            (unsigned long long)v->v.u);
+    rs_info_hex(&in, "0x", v->v.u, 4);
+    rs_info_str(&in, " [validation disabled]");
+    return in.want;
 }
 
 static bool

@@ -167,9 +167,12 @@ udp_zero_ignored(const struct rs_packet *pkt)
 static size_t
 show_udp_checksum(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
 {
+    struct rs_info in = {buf, size, 0, 0};
+
     (void)f;
-    return (size_t)snprintf(buf, size, "0x%04llx [%s]", (unsigned long long)v->v.u,
-                            v->v.u != 0 ? "unverified" : "zero-value ignored");
+    rs_info_hex(&in, "0x", v->v.u, 4);
+    rs_info_str(&in, v->v.u != 0 ? " [unverified]" : " [zero-value ignored]");
+    return in.want;
 }
 
 /* The UDP checksum's status: offset 0 below a zero checksum (not present, or
@@ -227,8 +230,12 @@ get_udp_payload(const struct rs_packet *pkt, const struct rs_field *f, unsigned 
 static size_t
 count_label(const char *what, const struct rs_value *v, char *buf, size_t size)
 {
-    return (size_t)snprintf(buf, size, "%s (%u byte%s)", what, v->v.bytes.len,
-                            v->v.bytes.len == 1 ? "" : "s");
+    struct rs_info in = {buf, size, 0, 0};
+
+    rs_info_str(&in, what);
+    rs_info_dec(&in, " (", v->v.bytes.len);
+    rs_info_str(&in, v->v.bytes.len == 1 ? " byte)" : " bytes)");
+    return in.want;
 }
 
 /* "UDP payload (1040 bytes)" */
