@@ -28,6 +28,7 @@ rs_decode_frame(const struct rs_frame *frame, const struct rs_decode_opts *opts,
     pkt->ethertype = 0;
     pkt->flags = 0;
     pkt->problem = NULL;
+    pkt->stopped = NULL;
     pkt->payload_len = 0;
     pkt->icrc_status = RS_CKSUM_NOT_PRESENT;
     pkt->vcrc_status = RS_CKSUM_NOT_PRESENT;
@@ -44,7 +45,7 @@ rs_decode_frame(const struct rs_frame *frame, const struct rs_decode_opts *opts,
      * hold more than was on the wire is inconsistent. */
     uint32_t end = frame->len;
     if (frame->caplen > frame->len) {
-        decode_malformed(pkt, "captured length exceeds the wire length");
+        decode_malformed(pkt, "Frame", "captured length exceeds the wire length");
         end = frame->caplen;
     }
 
@@ -53,13 +54,13 @@ rs_decode_frame(const struct rs_frame *frame, const struct rs_decode_opts *opts,
         decode_ethernet(pkt, opts, 0, end);
         break;
     case RS_DLT_LINUX_SLL:
-        if (decode_need(pkt, 0, 16, end, "Linux cooked header too short")) {
+        if (decode_need(pkt, 0, 16, end, "SLL", "Linux cooked header too short")) {
             decode_set_layer(pkt, RS_LAYER_SLL, 0, 16);
             decode_ethertype(pkt, opts, rs_load_be16(frame->data + 14), 16, end);
         }
         break;
     case RS_DLT_LINUX_SLL2:
-        if (decode_need(pkt, 0, 20, end, "Linux cooked v2 header too short")) {
+        if (decode_need(pkt, 0, 20, end, "SLL", "Linux cooked v2 header too short")) {
             decode_set_layer(pkt, RS_LAYER_SLL, 0, 20);
             decode_ethertype(pkt, opts, rs_load_be16(frame->data), 20, end);
         }

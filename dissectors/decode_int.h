@@ -22,29 +22,34 @@ decode_set_layer(struct rs_packet *pkt, enum rs_layer layer, uint32_t off, uint3
     pkt->span[layer].len = len;
 }
 
-/* Marks pkt malformed; the first reason found is the one kept. */
+/* Marks pkt malformed in the protocol tshark would name for it ("IB", "IPv4"), and why;
+ * the first problem found is the one kept. */
 static inline void
-decode_malformed(struct rs_packet *pkt, const char *why)
+decode_malformed(struct rs_packet *pkt, const char *proto, const char *why)
 {
-    if (!(pkt->flags & RS_PKT_MALFORMED))
+    if (!(pkt->flags & RS_PKT_MALFORMED)) {
         pkt->problem = why;
+        pkt->stopped = proto;
+    }
     pkt->flags |= RS_PKT_MALFORMED;
 }
 
-/* True when `len` bytes at `off` were captured. Otherwise flags the packet:
+/* True when `len` bytes at `off` were captured. Otherwise flags the packet, in proto:
  * as cut by the snapshot length when the bytes lie inside `end` (what the
  * enclosing header declared), else as inconsistent, and returns false. */
 static inline bool
 decode_need(struct rs_packet *pkt, uint32_t off, uint32_t len, uint32_t end,
-            const char *what)
+            const char *proto, const char *what)
 {
     if (rs_span_fits(off, len, pkt->frame->caplen) && rs_span_fits(off, len, end))
         return true;
     if (rs_span_fits(off, len, end)) {
+        if (!(pkt->flags & RS_PKT_MALFORMED))
+            pkt->flags |= RS_PKT_CUT_FIRST;
         pkt->flags |= RS_PKT_SNAPLEN;
-        decode_malformed(pkt, "frame cut short by the capture's snapshot length");
+        decode_malformed(pkt, proto, "frame cut short by the capture's snapshot length");
     } else {
-        decode_malformed(pkt, what);
+        decode_malformed(pkt, proto, what);
     }
     return false;
 }
@@ -53,10 +58,10 @@ decode_need(struct rs_packet *pkt, uint32_t off, uint32_t len, uint32_t end,
  * flagging a declaration that claims more than the enclosing layer holds. */
 static inline uint32_t
 declared_end(struct rs_packet *pkt, uint32_t off, uint32_t declared, uint32_t end,
-             const char *what)
+             const char *proto, const char *what)
 {
     if (!rs_span_fits(off, declared, end)) {
-        decode_malformed(pkt, what);
+        decode_malformed(pkt, proto, what);
         return end;
     }
     return off + declared;

@@ -26,6 +26,8 @@ const struct rs_field *const rs_field_tables[] = {
     rs_fields_ipoib,   rs_fields_ib_tail,   rs_fields_data,     rs_fields_roceshark,
     rs_fields_iwarp_view, rs_fields_analysis, rs_fields_corr, rs_fields_columns,
     rs_fields_ident,
+    /* what ends the tree of a frame tshark could not dissect whole */
+    rs_fields_malformed,
 };
 
 const size_t rs_field_n_tables = RS_ARRAY_SIZE(rs_field_tables);

@@ -57,6 +57,7 @@ extern const struct rs_field rs_fields_corr[];
 extern const struct rs_field rs_fields_columns[];
 extern const struct rs_field rs_fields_protocols[];
 extern const struct rs_field rs_fields_ident[];
+extern const struct rs_field rs_fields_malformed[];
 
 /* Names of the BTH opcodes (ib_opcode.c): Wireshark's, and our shorter
  * ones as aliases; and the transport services as Wireshark names them. */

@@ -25,12 +25,12 @@ decode_grh(struct rs_packet *pkt, uint32_t off, uint32_t end)
 {
     const uint8_t *d = pkt->frame->data;
 
-    if (!decode_need(pkt, off, RS_GRH_LEN, end, "GRH exceeds the packet"))
+    if (!decode_need(pkt, off, RS_GRH_LEN, end, "IB", "GRH exceeds the packet"))
         return;
     decode_set_layer(pkt, RS_LAYER_GRH, off, RS_GRH_LEN);
     uint32_t body = off + RS_GRH_LEN;
     end = declared_end(pkt, body, rs_load_be16(d + off + 4), end,
-                       "GRH payload length exceeds the packet");
+                       "IB", "GRH payload length exceeds the packet");
     if (d[off + 6] == RS_GRH_NXTHDR_IBA)
         decode_ib_transport(pkt, body, end);
 }

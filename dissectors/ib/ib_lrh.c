@@ -38,13 +38,13 @@ decode_lrh(struct rs_packet *pkt, uint32_t off, uint32_t end)
     const uint8_t *d = pkt->frame->data;
 
     pkt->encap = RS_ENCAP_IB;
-    if (!decode_need(pkt, off, RS_LRH_LEN, end, "LRH exceeds the frame"))
+    if (!decode_need(pkt, off, RS_LRH_LEN, end, "IB", "LRH exceeds the frame"))
         return;
     decode_set_layer(pkt, RS_LAYER_LRH, off, RS_LRH_LEN);
     uint32_t words = rs_load_be16(d + off + 4) & 0x7ff;
     uint32_t ib_len = words * 4;
     if (ib_len < RS_LRH_LEN) {
-        decode_malformed(pkt, "LRH packet length shorter than the LRH");
+        decode_malformed(pkt, "IB", "LRH packet length shorter than the LRH");
         return;
     }
     if (rs_span_fits(off, ib_len + RS_VCRC_LEN, end)) {
@@ -52,7 +52,7 @@ decode_lrh(struct rs_packet *pkt, uint32_t off, uint32_t end)
         if (rs_span_fits(end, RS_VCRC_LEN, pkt->frame->caplen))
             decode_set_layer(pkt, RS_LAYER_VCRC, end, RS_VCRC_LEN);
     } else {
-        decode_malformed(pkt, "LRH packet length exceeds the frame");
+        decode_malformed(pkt, "IB", "LRH packet length exceeds the frame");
     }
 
     switch (d[off + 1] & 3) {

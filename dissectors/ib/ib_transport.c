@@ -54,10 +54,10 @@ decode_payload(struct rs_packet *pkt, const struct rs_ib_opcode *info, uint32_t 
     uint32_t pad = (pkt->frame->data[pkt->span[RS_LAYER_BTH].off + 1] >> 4) & 3;
 
     if (body > 0 && !(info->hdrs & RS_HDR_PAYLOAD) && info->name != NULL) {
-        decode_malformed(pkt, "payload on an opcode that carries none");
+        decode_malformed(pkt, "IB", "payload on an opcode that carries none");
         pad = 0;
     } else if (pad > body) {
-        decode_malformed(pkt, "pad count exceeds the payload");
+        decode_malformed(pkt, "IB", "pad count exceeds the payload");
         pad = body;
     }
     pkt->payload_len = body - pad;
@@ -76,21 +76,21 @@ decode_ib_transport(struct rs_packet *pkt, uint32_t off, uint32_t end)
 {
     const uint8_t *d = pkt->frame->data;
 
-    if (!decode_need(pkt, off, RS_BTH_LEN, end, "BTH exceeds the packet"))
+    if (!decode_need(pkt, off, RS_BTH_LEN, end, "IB", "BTH exceeds the packet"))
         return;
     decode_set_layer(pkt, RS_LAYER_BTH, off, RS_BTH_LEN);
     pkt->opcode = d[off];
     if ((d[off + 1] & 0x0f) != 0)
-        decode_malformed(pkt, "unknown BTH transport header version");
+        decode_malformed(pkt, "IB", "unknown BTH transport header version");
 
     const struct rs_ib_opcode *info = rs_ib_opcode_info(pkt->opcode);
     if (opcode_is_reserved(pkt->opcode, info))
-        decode_malformed(pkt, "reserved BTH opcode");
+        decode_malformed(pkt, "IB", "reserved BTH opcode");
 
     /* Every IBA transport packet ends with a 4-byte ICRC. */
     uint32_t hdrs_len = RS_BTH_LEN + info->hdrs_len;
     if (!rs_span_fits(off, hdrs_len + RS_ICRC_LEN, end)) {
-        decode_malformed(pkt, "packet too short for the headers of its opcode");
+        decode_malformed(pkt, "IB", "packet too short for the headers of its opcode");
         /* Decode what fits anyway, so the user sees how far it went. */
     }
     bool icrc_room = rs_span_fits(off, RS_BTH_LEN + RS_ICRC_LEN, end);
@@ -103,7 +103,7 @@ decode_ib_transport(struct rs_packet *pkt, uint32_t off, uint32_t end)
         const struct ib_ext_header *h = &ib_ext_headers[i];
         if (!(info->hdrs & h->bit))
             continue;
-        if (!decode_need(pkt, pos, h->len, icrc, "extended header exceeds the packet"))
+        if (!decode_need(pkt, pos, h->len, icrc, "IB", "extended header exceeds the packet"))
             return;
         decode_set_layer(pkt, (enum rs_layer)h->layer, pos, h->len);
         pos += h->len;
@@ -111,7 +111,7 @@ decode_ib_transport(struct rs_packet *pkt, uint32_t off, uint32_t end)
     if (!icrc_room)
         return;     /* reported above */
     decode_payload(pkt, info, pos, icrc);
-    if (decode_need(pkt, icrc, RS_ICRC_LEN, end, "ICRC exceeds the packet"))
+    if (decode_need(pkt, icrc, RS_ICRC_LEN, end, "IB", "ICRC exceeds the packet"))
         decode_set_layer(pkt, RS_LAYER_ICRC, icrc, RS_ICRC_LEN);
 }
 

@@ -20,10 +20,10 @@ decode_arp(struct rs_packet *pkt, uint32_t off, uint32_t end)
 {
     const uint8_t *d = pkt->frame->data;
 
-    if (!decode_need(pkt, off, ARP_FIXED_LEN, end, "ARP header too short"))
+    if (!decode_need(pkt, off, ARP_FIXED_LEN, end, "ARP/RARP", "ARP header too short"))
         return;
     uint32_t len = ARP_FIXED_LEN + 2u * (d[off + 4] + d[off + 5]);
-    if (!decode_need(pkt, off, len, end, "ARP addresses exceed the packet"))
+    if (!decode_need(pkt, off, len, end, "ARP/RARP", "ARP addresses exceed the packet"))
         return;
     decode_set_layer(pkt, RS_LAYER_ARP, off, len);
 }

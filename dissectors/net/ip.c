@@ -45,13 +45,13 @@ decode_udp(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t of
 {
     const uint8_t *d = pkt->frame->data;
 
-    if (!decode_need(pkt, off, UDP_LEN, end, "UDP header exceeds the IP packet"))
+    if (!decode_need(pkt, off, UDP_LEN, end, "UDP", "UDP header exceeds the IP packet"))
         return;
     uint16_t ulen = rs_load_be16(d + off + 4);
     if (ulen < UDP_LEN)
-        decode_malformed(pkt, "UDP length shorter than its header");
+        decode_malformed(pkt, "UDP", "UDP length shorter than its header");
     else
-        end = declared_end(pkt, off, ulen, end, "UDP length exceeds the IP packet");
+        end = declared_end(pkt, off, ulen, end, "UDP", "UDP length exceeds the IP packet");
     decode_set_layer(pkt, RS_LAYER_UDP, off, UDP_LEN);
     /* RoCEv2 is recognised by the destination port (IBTA Annex A17.2); not inside an
      * IBA packet (IPoIB), whose layers it would overwrite. */
@@ -66,14 +66,14 @@ decode_tcp(struct rs_packet *pkt, uint32_t off, uint32_t end)
 {
     const uint8_t *d = pkt->frame->data;
 
-    if (!decode_need(pkt, off, TCP_MIN_LEN, end, "TCP header exceeds the IP packet"))
+    if (!decode_need(pkt, off, TCP_MIN_LEN, end, "TCP", "TCP header exceeds the IP packet"))
         return;
     uint32_t hlen = (uint32_t)(d[off + 12] >> 4) * 4;
     if (hlen < TCP_MIN_LEN) {
-        decode_malformed(pkt, "TCP data offset shorter than its header");
+        decode_malformed(pkt, "TCP", "TCP data offset shorter than its header");
         return;
     }
-    if (!decode_need(pkt, off, hlen, end, "TCP options exceed the IP packet"))
+    if (!decode_need(pkt, off, hlen, end, "TCP", "TCP options exceed the IP packet"))
         return;
     decode_set_layer(pkt, RS_LAYER_TCP, off, hlen);
 }
@@ -86,7 +86,8 @@ static void
 decode_icmp(struct rs_packet *pkt, const struct rs_decode_opts *opts, enum rs_layer layer,
             uint32_t off, uint32_t end)
 {
-    if (!decode_need(pkt, off, ICMP_MIN_LEN, end, "ICMP header exceeds the IP packet"))
+    if (!decode_need(pkt, off, ICMP_MIN_LEN, end, layer == RS_LAYER_ICMPV6 ? "ICMPv6" : "ICMP",
+                     "ICMP header exceeds the IP packet"))
         return;
     uint32_t stop = end < pkt->frame->caplen ? end : pkt->frame->caplen;
     decode_set_layer(pkt, layer, off, stop - off);
@@ -97,7 +98,7 @@ decode_icmp(struct rs_packet *pkt, const struct rs_decode_opts *opts, enum rs_la
     if (!rs_icmp_of(pkt, &m))
         return;
     if (m.v6 && icmpv6_nd_options_overrun(&m))
-        decode_malformed(pkt, "ICMPv6");    /* tshark's words: the protocol that stopped */
+        decode_malformed(pkt, "ICMPv6", "ND option exceeds the ICMPv6 message");
     if ((pkt->flags & RS_PKT_QUOTED) || !rs_icmp_quote_at(&m, &at, &len))
         return;
     pkt->flags |= RS_PKT_ICMP_QUOTE;
@@ -130,22 +131,22 @@ decode_ipv4(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t o
 {
     const uint8_t *d = pkt->frame->data;
 
-    if (!decode_need(pkt, off, IPV4_MIN_LEN, end, "IPv4 header too short"))
+    if (!decode_need(pkt, off, IPV4_MIN_LEN, end, "IPv4", "IPv4 header too short"))
         return;
     const uint8_t *h = d + off;
     uint32_t hlen = (uint32_t)(h[0] & 0x0f) * 4;
     if (h[0] >> 4 != 4 || hlen < IPV4_MIN_LEN) {
-        decode_malformed(pkt, "bad IPv4 version or header length");
+        decode_malformed(pkt, "IPv4", "bad IPv4 version or header length");
         return;
     }
-    if (!decode_need(pkt, off, hlen, end, "IPv4 options exceed the packet"))
+    if (!decode_need(pkt, off, hlen, end, "IPv4", "IPv4 options exceed the packet"))
         return;
     uint16_t total = rs_load_be16(h + 2);
     if (total < hlen) {
-        decode_malformed(pkt, "IPv4 total length shorter than its header");
+        decode_malformed(pkt, "IPv4", "IPv4 total length shorter than its header");
         return;
     }
-    end = declared_end(pkt, off, total, end, "IPv4 total length exceeds the frame");
+    end = declared_end(pkt, off, total, end, "IPv4", "IPv4 total length exceeds the frame");
     decode_set_layer(pkt, RS_LAYER_IPV4, off, hlen);
     pkt->ecn = h[1] & 3;
     if ((rs_load_be16(h + 6) & 0x3fff) != 0)
@@ -161,17 +162,17 @@ decode_ipv6(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t o
 {
     const uint8_t *d = pkt->frame->data;
 
-    if (!decode_need(pkt, off, IPV6_LEN, end, "IPv6 header too short"))
+    if (!decode_need(pkt, off, IPV6_LEN, end, "IPv6", "IPv6 header too short"))
         return;
     const uint8_t *h = d + off;
     if (h[0] >> 4 != 6) {
-        decode_malformed(pkt, "bad IPv6 version");
+        decode_malformed(pkt, "IPv6", "bad IPv6 version");
         return;
     }
     uint16_t plen = rs_load_be16(h + 4);
     if (plen != 0)  /* 0 means a jumbogram: the link layer bounds it */
         end = declared_end(pkt, off + IPV6_LEN, plen, end,
-                           "IPv6 payload length exceeds the frame");
+                           "IPv6", "IPv6 payload length exceeds the frame");
     decode_set_layer(pkt, RS_LAYER_IPV6, off, IPV6_LEN);
     pkt->ecn = (h[1] >> 4) & 3;
 
@@ -184,14 +185,14 @@ decode_ipv6(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t o
         }
         if (nh != IPPROTO_HOPOPTS && nh != IPPROTO_ROUTING && nh != IPPROTO_DSTOPTS)
             break;
-        if (!decode_need(pkt, l4, 2, end, "IPv6 extension header exceeds the packet"))
+        if (!decode_need(pkt, l4, 2, end, "IPv6", "IPv6 extension header exceeds the packet"))
             return;
         uint32_t elen = ((uint32_t)d[l4 + 1] + 1) * 8;
         nh = d[l4];
         l4 += elen;
     }
     /* The IPv6 span covers the extension headers, which the ICRC includes. */
-    if (!decode_need(pkt, off, l4 - off, end, "IPv6 extension headers exceed the packet"))
+    if (!decode_need(pkt, off, l4 - off, end, "IPv6", "IPv6 extension headers exceed the packet"))
         return;
     pkt->span[RS_LAYER_IPV6].len = l4 - off;
     decode_l4(pkt, opts, nh, l4, end);

@@ -68,14 +68,14 @@ decode_erf(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t en
     const uint8_t *d = pkt->frame->data;
     uint32_t off = ERF_HDR_LEN;
 
-    if (!decode_need(pkt, 0, ERF_HDR_LEN, end, "ERF record header too short"))
+    if (!decode_need(pkt, 0, ERF_HDR_LEN, end, "ERF", "ERF record header too short"))
         return;
     uint8_t type = d[8];
     uint32_t wlen = rs_load_be16(d + 14);
 
     /* Walk the extension headers; the loop ends because off grows. */
     for (bool more = type & 0x80; more; off += ERF_EXT_LEN) {
-        if (!decode_need(pkt, off, ERF_EXT_LEN, end, "ERF extension header too short"))
+        if (!decode_need(pkt, off, ERF_EXT_LEN, end, "ERF", "ERF extension header too short"))
             return;
         more = d[off] & 0x80;
     }
@@ -84,7 +84,7 @@ decode_erf(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t en
         off += ERF_ETH_PAD_LEN;
     decode_set_layer(pkt, RS_LAYER_ERF, 0, off);
     if (off > end) {
-        decode_malformed(pkt, "ERF record shorter than its headers");
+        decode_malformed(pkt, "ERF", "ERF record shorter than its headers");
         return;
     }
     /* The record's wire length is what the packet reports; bytes past it are
@@ -106,7 +106,7 @@ decode_ethernet(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32
 {
     const uint8_t *d = pkt->frame->data;
 
-    if (!decode_need(pkt, off, ETH_HDR_LEN, end, "Ethernet header too short"))
+    if (!decode_need(pkt, off, ETH_HDR_LEN, end, "Ethernet", "Ethernet header too short"))
         return;
     decode_set_layer(pkt, RS_LAYER_ETH, off, ETH_HDR_LEN);
     uint16_t type = rs_load_be16(d + off + 12);
@@ -114,7 +114,7 @@ decode_ethernet(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32
     for (int tags = 0; type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ ||
                        type == ETHERTYPE_QINQ_OLD; tags++) {
         if (tags == MAX_VLAN_TAGS ||
-            !decode_need(pkt, off, VLAN_TAG_LEN, end, "VLAN tag too short"))
+            !decode_need(pkt, off, VLAN_TAG_LEN, end, "VLAN", "VLAN tag too short"))
             return;
         if (tags < 2)
             decode_set_layer(pkt, tags == 0 ? RS_LAYER_VLAN : RS_LAYER_VLAN2, off,

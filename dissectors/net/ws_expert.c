@@ -73,6 +73,8 @@ const struct rs_ws_expert rs_ws_experts[RS_WSX_COUNT] = {
                                     RS_WS_MALFORMED},
     [RS_WSX_ICMPV6_OPT_UNDECODED] = {"icmpv6.undecoded.option", "ICMPv6", RS_WS_NOTE,
                                      RS_WS_UNDECODED},
+    /* -z expert names the protocol that stopped (stats_expert_ws.c) */
+    [RS_WSX_MALFORMED] = {"_ws.malformed.expert", "", RS_WS_ERROR, RS_WS_MALFORMED},
 };
 
 const struct rs_value_string rs_ws_severity_vals[] = {
@@ -109,6 +111,8 @@ rs_ws_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
         return eth_padding_bad(pkt);
     if (kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED)
         return icmpv6_expert_count(pkt, kind) > 0;
+    if (kind == RS_WSX_MALFORMED)
+        return rs_ws_malformed(pkt);
     return kind < RS_WSX_COUNT && tcp_expert_present(pkt, kind);
 }
 
@@ -119,6 +123,8 @@ rs_ws_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
         return eth_padding_bad(pkt) ? 1 : 0;
     if (kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED)
         return icmpv6_expert_count(pkt, kind);
+    if (kind == RS_WSX_MALFORMED)
+        return rs_ws_malformed(pkt) ? 1 : 0;
     return kind < RS_WSX_COUNT ? tcp_expert_count(pkt, kind) : 0;
 }
 
@@ -162,6 +168,7 @@ rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind, c
         [RS_WSX_TCP_ZERO_WINDOW] = "TCP Zero Window segment",
         [RS_WSX_TCP_ZERO_WINDOW_PROBE_ACK] = "ACK to a TCP Zero Window Probe",
         [RS_WSX_ICMPV6_OPT_LEN_ZERO] = "Invalid option length (Zero)",
+        [RS_WSX_MALFORMED] = "Malformed Packet (Exception occurred)",
     };
     const uint8_t *t = rs_packet_has(pkt, RS_LAYER_TCP) ? rs_packet_at(pkt, RS_LAYER_TCP) : NULL;
 
@@ -262,7 +269,8 @@ rs_ws_expert_locate(const struct rs_packet *pkt, const struct rs_field *f, unsig
     *offset = *length = 0;
     if (line_of(f) != L_EXPERT || kind >= RS_WSX_COUNT)
         return true;
-    *offset = kind == RS_WSX_ETH_PADDING_BAD ? eth_trailer_start(pkt)
+    *offset = kind == RS_WSX_MALFORMED         ? rs_ws_malformed_at(pkt)
+              : kind == RS_WSX_ETH_PADDING_BAD ? eth_trailer_start(pkt)
               : kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED
                   ? icmpv6_expert_anchor(pkt, kind)
                   : tcp_expert_anchor(pkt, kind);

@@ -43,6 +43,8 @@ static const struct proto_names wireshark_protos[] = {
     {"arp", "Address Resolution Protocol", "ARP/RARP"},
     {"erf", "Extensible Record Format", "ERF"},
     {"data", "Data", "Data"},
+    {"_ws.malformed", "Malformed Packet", "Malformed packet"},
+    {"_ws.short", "Short Frame", "Short frame"},
     {"llc", "Logical-Link Control", "LLC"},
     {NULL, NULL, NULL},
 };

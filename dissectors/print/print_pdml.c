@@ -143,8 +143,7 @@ emit(struct pdml_ctx *c, bool open)
     bool proto = it->depth == 0 ||
                  (it->kind == RS_TREE_FIELD && f->type == RS_FT_PROTOCOL && !data &&
                   strcmp(f->abbrev, "_ws.expert") != 0);
-    const char *name = it->kind == RS_TREE_FRAME ? "frame"
-                       : it->kind == RS_TREE_MALFORMED ? "_ws.malformed" : f->abbrev;
+    const char *name = it->kind == RS_TREE_FRAME ? "frame" : f->abbrev;
 
     if (wrapped) {
         indent(o, c->n_open);

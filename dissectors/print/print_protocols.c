@@ -17,6 +17,7 @@
 
 #include <netinet/in.h>
 
+#include <roceshark/dissectors/expert.h>
 #include <roceshark/dissectors/flow.h>
 #include <roceshark/dissectors/icmp.h>
 #include <roceshark/dissectors/identify.h>
@@ -226,8 +227,8 @@ rs_print_protocols(const struct rs_packet *pkt, char *buf, size_t size)
         add(&c, rs_packet_has(pkt, RS_LAYER_IPV4) ? "ip" : "ipv6");
         above_ip(pkt, &c);
     }
-    if (pkt->flags & RS_PKT_MALFORMED)
-        add(&c, "_ws.malformed");
+    if (rs_ws_malformed_layer(pkt))
+        add(&c, rs_ws_malformed(pkt) ? "_ws.malformed" : "_ws.short");
     return c.len;
 }
 

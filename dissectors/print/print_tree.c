@@ -569,10 +569,6 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
                 walk_field(&w, pkt, d);
         }
     }
-    if (pkt->flags & RS_PKT_MALFORMED) {
-        struct rs_tree_item bad = {RS_TREE_MALFORMED, NULL, NULL, 0, 0, 0};
-        fn(arg, &bad);
-    }
 }
 
 void
@@ -666,8 +662,6 @@ rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt, const struct r
         if (rs_frame_interface(pkt, text, sizeof(text)) >= 0)
             rs_out_printf(o, " on interface %s, id %d", text,
                           rs_frame_interface(pkt, NULL, 0));
-    } else if (it->kind == RS_TREE_MALFORMED) {
-        rs_out_printf(o, "[Malformed Packet: %s]", pkt->problem);
     } else if (f->label != NULL && tree_label(o, pkt, f, v)) {
         /* written */
     } else if (it->node) {

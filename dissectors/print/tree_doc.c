@@ -133,9 +133,7 @@ tree_field_name(const struct rs_field *f)
 const char *
 tree_node_name(const struct tree_node *n)
 {
-    return n->it.kind == RS_TREE_FRAME       ? "frame"
-           : n->it.kind == RS_TREE_MALFORMED ? "_ws.malformed"
-                                             : tree_field_name(n->it.field);
+    return n->it.kind == RS_TREE_FRAME ? "frame" : tree_field_name(n->it.field);
 }
 
 bool

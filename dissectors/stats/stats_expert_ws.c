@@ -20,6 +20,7 @@
 
 #include <glib.h>
 
+#include <roceshark/dissectors/expert.h>
 #include <roceshark/dissectors/flow.h>
 #include <roceshark/dissectors/identify.h>
 
@@ -203,10 +204,10 @@ stats_expert_ws_packet(struct rs_stat *st, const struct rs_packet *pkt)
         if (rs_ident_http_start(pkt))
             count_http(st, pkt);
     }
-    /* tshark names the protocol whose dissector stopped ("[Malformed Packet: X]"), as
-     * our tree's line does */
-    if (pkt->flags & RS_PKT_MALFORMED)
-        count(st, RS_WS_ERROR, RS_WS_MALFORMED, pkt->problem != NULL ? pkt->problem : "",
+    /* tshark names the protocol whose dissector stopped ("[Malformed Packet: IB]"), as
+     * our tree's line does; a frame the capture cut short has no item */
+    if (rs_ws_malformed(pkt))
+        count(st, RS_WS_ERROR, RS_WS_MALFORMED, pkt->stopped != NULL ? pkt->stopped : "",
               "Malformed Packet (Exception occurred)");
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <roceshark/dissectors/expert.h>
 #include <roceshark/dissectors/print.h>
 
 #include "stats/stats_int.h"
@@ -70,8 +71,9 @@ stats_phs_packet(struct rs_stat *st, const struct rs_packet *pkt)
          * frame.protocols but not in the hierarchy. */
         bool icmp_data = len == 4 && memcmp(p, "data", 4) == 0 && parent >= 0 &&
                          strncmp(st->phs[parent].name, "icmp", 4) == 0;
+        bool ws = len > 4 && memcmp(p, "_ws.", 4) == 0;    /* _ws.malformed is counted */
         bool pseudo = (len == 9 && memcmp(p, "ethertype", 9) == 0) ||
-                      memchr(p, '.', len) != NULL || icmp_data;
+                      (memchr(p, '.', len) != NULL && !ws) || icmp_data;
         if (!pseudo) {
             int node = child(st, parent, p, len);
             if (node < 0)
@@ -81,6 +83,17 @@ stats_phs_packet(struct rs_stat *st, const struct rs_packet *pkt)
             parent = node;
         }
         p += len + (p[len] == ':');
+    }
+    /* tshark's malformed or short item, under the protocol where it stopped (already in
+     * the chain where frame.protocols names it) */
+    const char *end = rs_ws_malformed_layer(pkt) ? NULL
+                      : rs_ws_malformed(pkt)     ? "_ws.malformed"
+                      : rs_ws_cut_short(pkt)     ? "_ws.short"
+                                                 : NULL;
+    int node = end != NULL && parent >= 0 ? child(st, parent, end, strlen(end)) : -1;
+    if (node >= 0) {
+        st->phs[node].frames++;
+        st->phs[node].bytes += rs_packet_wire_len(pkt);
     }
 }
 

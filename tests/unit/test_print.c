@@ -487,6 +487,102 @@ test_tree_nd_decoded_options(void **state)
     free(t);
 }
 
+/* A frame tshark cannot dissect whole ends as tshark 4.0.17 ends it, on RoCEv2 frames
+ * crafted with 6 bytes of BTH and with 8 of a RETH, and an IPv4 header of 12 bytes: the
+ * protocol item _ws.malformed named for the protocol that stopped, its expert item under
+ * it and a hidden _ws.malformed (before: "[Malformed Packet: BTH exceeds the packet]",
+ * alone); cut short by the capture instead, _ws.short alone. Protocols in frame names
+ * neither. */
+#define HEX_SHORT_BTH                                                                      \
+    "02000000000202000000000108004500002200004000401126c90a0000010a000002c00012b7000e0000" \
+    "0a40ffff0000"
+#define HEX_CUT_RETH                                                                       \
+    "02000000000202000000000108004500003000004000401126bb0a0000010a000002c00012b7001c0000" \
+    "0640ffff00000011800000640000000000001000"
+#define HEX_SHORT_IPV4 "02000000000202000000000108004500002400004000401126c7"
+#define MALFORMED_IB                                                                       \
+    "\n[Malformed Packet: IB]\n"                                                           \
+    "    [Expert Info (Error/Malformed): Malformed Packet (Exception occurred)]\n"         \
+    "        [Malformed Packet (Exception occurred)]\n"                                    \
+    "        [Severity level: Error]\n"                                                    \
+    "        [Group: Malformed]\n"
+
+static void
+test_malformed_as_tshark(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+    struct rs_json_opts opts = {.text = true};
+
+    (void)state;
+    char *t = tree_of(HEX_SHORT_BTH);
+    assert_non_null(strstr(t, "\n    [Protocols in frame: eth:ethertype:ip:udp:infiniband]\n"));
+    assert_non_null(strstr(t, MALFORMED_IB));
+    free(t);
+    t = tree_of(HEX_CUT_RETH);
+    assert_non_null(strstr(t, MALFORMED_IB));
+    assert_null(strstr(t, "[Malformed Packet: packet too short"));
+    free(t);
+    t = tree_of(HEX_SHORT_IPV4);
+    assert_non_null(strstr(t, "\n[Malformed Packet: IPv4]\n    [Expert Info (Error/Malformed)"));
+    free(t);
+
+    decode_hex(&tf, HEX_SHORT_BTH, RS_DLT_EN10MB, &pkt);
+    capture_begin(&c);
+    rs_print_pdml(&c.out, &pkt, &opts);
+    rs_print_json(&c.out, &pkt, true, &opts);
+    const char *x = capture_end(&c);
+    assert_non_null(strstr(
+        x, "\n  <proto name=\"_ws.malformed\" showname=\"[Malformed Packet: IB]\" size=\"0\" "
+           "pos=\"14\">\n"
+           "    <field name=\"_ws.expert\" showname=\"Expert Info (Error/Malformed): Malformed "
+           "Packet (Exception occurred)\" size=\"0\" pos=\"14\">\n"
+           "      <field name=\"_ws.malformed.expert\" showname=\"Malformed Packet (Exception "
+           "occurred)\" size=\"0\" pos=\"0\" show=\"\" value=\"\"/>\n"
+           "      <field name=\"_ws.expert.message\" showname=\"Message: Malformed Packet "
+           "(Exception occurred)\" hide=\"yes\" size=\"0\" pos=\"0\" show=\"Malformed Packet "
+           "(Exception occurred)\"/>\n"
+           "      <field name=\"_ws.expert.severity\" showname=\"Severity level: Error\" "
+           "size=\"0\" pos=\"0\" show=\"8388608\"/>\n"
+           "      <field name=\"_ws.expert.group\" showname=\"Group: Malformed\" size=\"0\" "
+           "pos=\"0\" show=\"117440512\"/>\n"
+           "    </field>\n"
+           "    <proto name=\"_ws.malformed\" showname=\"Malformed Packet\" hide=\"yes\" "
+           "size=\"0\" pos=\"14\"/>\n"
+           "  </proto>\n</packet>\n"));
+    assert_non_null(strstr(x, "\n        \"_ws.malformed\": {\n"
+                              "          \"_ws.expert\": {\n"
+                              "            \"_ws.malformed.expert\": \"\",\n"
+                              "            \"_ws.expert.message\": \"Malformed Packet (Exception "
+                              "occurred)\",\n"
+                              "            \"_ws.expert.severity\": \"8388608\",\n"
+                              "            \"_ws.expert.group\": \"117440512\"\n"
+                              "          },\n"
+                              "          \"_ws.malformed\": \"Malformed Packet\"\n"
+                              "        }\n"));
+    free(c.text);
+
+    /* a BTH whole on the wire, in 122 bytes of which the capture kept 48 */
+    decode_hex(&tf,
+               "02000000000202000000000108004500006c000040004011267f0a0000010a000002c00012b7"
+               "005800000a40ffff0000",
+               RS_DLT_EN10MB, &pkt);
+    tf.frame.len = 122;
+    test_decode(&tf.frame, &pkt);
+    capture_begin(&c);
+    rs_print_tree(&c.out, &pkt);
+    rs_print_pdml(&c.out, &pkt, &opts);
+    x = capture_end(&c);
+    assert_non_null(strstr(x, "\n[Packet size limited during capture: IB truncated]\n"));
+    assert_non_null(strstr(x, "\n  <proto name=\"_ws.short\" showname=\"[Packet size limited "
+                              "during capture: IB truncated]\" size=\"0\" pos=\"0\"/>\n"
+                              "</packet>\n"));
+    assert_null(strstr(x, "[Malformed Packet"));
+    assert_null(strstr(x, "_ws.malformed"));
+    free(c.text);
+}
+
 /* An MLDv2 report behind an IPv6 hop-by-hop header (Router Alert, PadN), as
  * oferby_proxy__roce.pcap's first frame: the header is a protocol of its own in PDML, as
  * tshark writes it, and in EK its fields are its own (ipv6_hopopts_ipv6_hopopts_len_oct)
@@ -973,6 +1069,7 @@ main(void)
         cmocka_unit_test(test_tree_icmp_code),
         cmocka_unit_test(test_tree_nd_unknown_option),
         cmocka_unit_test(test_tree_nd_decoded_options),
+        cmocka_unit_test(test_malformed_as_tshark),
         cmocka_unit_test(test_tree_icmp_redirect_extent),
         cmocka_unit_test(test_hopopts_protocol),
         cmocka_unit_test(test_json),

@@ -94,6 +94,8 @@ enum rs_ws_expert_kind {
      * option pkt->item names) */
     RS_WSX_ICMPV6_OPT_LEN_ZERO,
     RS_WSX_ICMPV6_OPT_UNDECODED,
+    /* under "[Malformed Packet: IB]", where tshark caught its dissector's exception */
+    RS_WSX_MALFORMED,
     RS_WSX_COUNT
 };
 
@@ -115,6 +117,20 @@ unsigned rs_ws_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind 
  * the length, as snprintf. */
 size_t rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind,
                             char *buf, size_t size);
+/* How tshark shows a frame we flag (RS_PKT_MALFORMED): as malformed, "[Malformed Packet:
+ * IB]" with its expert item, where a length contradicts another; or as cut short by the
+ * capture, "[Packet size limited during capture: IB truncated]", where the snapshot length
+ * ended it first (RS_PKT_CUT_FIRST). The protocol is the one tshark names for where it
+ * stopped (rs_packet.stopped). */
+bool rs_ws_malformed(const struct rs_packet *pkt);
+bool rs_ws_cut_short(const struct rs_packet *pkt);
+/* Where tshark's malformed item lies: where the link layer's payload starts, the data its
+ * Ethertype dissector caught the exception of (0 without a link layer). */
+uint32_t rs_ws_malformed_at(const struct rs_packet *pkt);
+/* Whether tshark's frame.protocols names that item too: where no Ethertype dissector (of
+ * Ethernet, VLAN or Linux cooked captures) caught the exception, as in an ERF record of
+ * native InfiniBand, the frame's did, and counts it among the layers. */
+bool rs_ws_malformed_layer(const struct rs_packet *pkt);
 const char *rs_ws_severity_name(uint32_t severity);
 const char *rs_ws_group_name(uint32_t group);
 

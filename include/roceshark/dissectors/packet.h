@@ -131,6 +131,9 @@ enum rs_cksum_status {
 #define RS_PKT_QUOTE_APART 0x0080u /* the tree's view of a frame whose quote (ICMP_QUOTE,
                                       cleared there) it walks apart: frame.protocols still
                                       names the quote's protocols */
+#define RS_PKT_CUT_FIRST 0x0100u  /* the first problem found is SNAPLEN's: tshark shows
+                                     "[Packet size limited during capture: IB truncated]",
+                                     not "[Malformed Packet: IB]" */
 
 struct rs_corr_view;
 struct rs_facts;
@@ -153,6 +156,7 @@ struct rs_packet {
     uint16_t ethertype;                     /* innermost Ethertype, 0 when none */
     uint16_t flags;                         /* RS_PKT_* */
     const char *problem;                    /* why it is malformed (static text) */
+    const char *stopped;                    /* the protocol tshark names for it ("IB") */
     uint32_t payload_len;                   /* IB payload bytes without pad, as declared */
     uint8_t icrc_status;                    /* enum rs_cksum_status */
     uint8_t vcrc_status;                    /* enum rs_cksum_status */

@@ -174,8 +174,8 @@ void rs_print_pdml_end(struct rs_out *o);
 /* The tree's lines one by one, for consumers that lay them out otherwise. */
 enum rs_tree_kind {
     RS_TREE_FRAME,          /* "Frame N: ... bytes on wire ..." */
-    RS_TREE_FIELD,          /* a protocol, a header or a field */
-    RS_TREE_MALFORMED       /* "[Malformed Packet: ...]" */
+    RS_TREE_FIELD           /* a protocol, a header or a field ("[Malformed Packet: IB]"
+                               too: fields_malformed.c) */
 };
 
 struct rs_tree_item {
