@@ -18,6 +18,7 @@ const struct rs_field *const rs_field_tables[] = {
     rs_fields_arp,
     rs_fields_ip,      rs_fields_l4,        rs_fields_tcp,      rs_fields_icmp,
     rs_fields_icmpv6_nd,
+    rs_fields_icmpv6_trailer,   /* after the packet a redirect's option holds */
     rs_fields_mpa,
     rs_fields_rdmap,   rs_fields_ib_lrh,    rs_fields_ib_grh,   rs_fields_ib_bth,
     rs_fields_ib_ext,  rs_fields_ib_aeth,   rs_fields_ib_ext_after_aeth, rs_fields_ib_mad,

@@ -32,6 +32,7 @@ extern const struct rs_field rs_fields_l4[];
 extern const struct rs_field rs_fields_tcp[];
 extern const struct rs_field rs_fields_icmp[];
 extern const struct rs_field rs_fields_icmpv6_nd[];
+extern const struct rs_field rs_fields_icmpv6_trailer[];
 extern const struct rs_field rs_fields_arp[];
 extern const struct rs_field rs_fields_data[];
 extern const struct rs_field rs_fields_ipoib[];

@@ -6,7 +6,8 @@
  * nonce; RFC 4191 2.3: route information; RFC 8106 5.1: recursive DNS servers), and of
  * MLD (RFC 2710 3: query, report, done; RFC 3810 5.2: the version 2
  * report's records), by Wireshark 4.0's names. The packet a redirected
- * header option holds is decoded as an error's quote is (icmp_quote.c).
+ * header option holds is decoded as an error's quote is (icmp_quote.c); the option's
+ * octets past it (its padding) are Unknown Data, flagged malformed, as tshark shows them.
  * Any other option is shown as its type, length and data, noted undecoded where
  * Wireshark 4.0 does not decode it either; a length of 0 (flagged) or one past the
  * message (malformed) ends the options, as in tshark.
@@ -34,6 +35,7 @@
 #define ND_OPT_RDNSS 25
 #define ETHER_ADDR_LEN 6
 #define IPV6_ADDR_LEN 16
+#define IPV6_HDR_LEN 40
 #define MLD_V1_LEN 24           /* a longer query is MLDv2's (RFC 3810 5.1) */
 #define MLDR_FIRST_RECORD 8
 #define MLDR_RECORD_HDR 20      /* type, aux data length, number of sources, address */
@@ -787,5 +789,79 @@ const struct rs_field rs_fields_icmpv6_nd[] = {
     OPTION("icmpv6.opt.redirected_packet", "Redirected Packet", RS_FT_NONE, RS_BASE_NONE, 0,
            OPT_REDIRECTED, NULL, 2),
     OPTION("icmpv6.data", "Data", RS_FT_BYTES, RS_BASE_NONE, 0, OPT_DATA, NULL, 2),
+    RS_F_END,
+};
+
+/* A redirect's Redirected Header option past the IPv6 packet it holds (40 octets and its
+ * payload length): the padding to 8 octets, at off in the message for len octets. */
+static bool
+redirect_padding(const struct rs_icmp *m, uint32_t *off, uint32_t *len)
+{
+    uint32_t at, quoted;
+
+    if (!m->v6 || m->type != RS_ICMPV6_REDIRECT || !rs_icmp_quote_at(m, &at, &quoted) ||
+        quoted < IPV6_HDR_LEN)
+        return false;
+    uint32_t packet = IPV6_HDR_LEN + rs_load_be16(m->msg + at + 4);
+    if (packet >= quoted || at + quoted > m->len)
+        return false;
+    *off = at + packet;
+    *len = quoted - packet;
+    return true;
+}
+
+uint32_t
+icmpv6_unknown_data_at(const struct rs_packet *pkt)
+{
+    struct rs_icmp m;
+    uint32_t off, len;
+
+    if ((pkt->flags & RS_PKT_QUOTED) || !rs_packet_has(pkt, RS_LAYER_ICMPV6) ||
+        !rs_icmp_of(pkt, &m) || !redirect_padding(&m, &off, &len))
+        return 0;
+    return (uint32_t)(m.msg - pkt->frame->data) + off;
+}
+
+static bool
+get_unknown_data(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                 struct rs_value *out)
+{
+    struct rs_icmp m;
+    uint32_t off, len;
+
+    if (occ != 0 || icmpv6_unknown_data_at(pkt) == 0 || !rs_icmp_of(pkt, &m) ||
+        !redirect_padding(&m, &off, &len))
+        return false;
+    out->type = f->type;
+    out->v.bytes.ptr = f->type == RS_FT_BYTES ? m.msg + off : NULL;
+    out->v.bytes.len = f->type == RS_FT_BYTES ? len : 0;
+    return true;
+}
+
+/* The padding's bytes; the hidden _ws.malformed under its expert item at its start. */
+static bool
+locate_unknown_data(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                    uint32_t *offset, uint32_t *length)
+{
+    struct rs_value v;
+
+    if (!get_unknown_data(pkt, f, occ, &v))
+        return false;
+    *offset = icmpv6_unknown_data_at(pkt);
+    *length = f->type == RS_FT_BYTES ? v.v.bytes.len : 0;
+    return true;
+}
+
+/* After the packet a redirect's option holds, which the tree shows after the ICMPv6
+ * fields: what is left of the option, flagged malformed (Wireshark adds the hidden
+ * _ws.malformed under every expert item of its Malformed group). */
+const struct rs_field rs_fields_icmpv6_trailer[] = {
+    {"icmpv6.unknown_data", "Unknown Data", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
+     "Unknown Data (not interpreted)", RS_NO_LAYER, 0, 0, get_unknown_data, 2, 0,
+     .locate = locate_unknown_data},
+    RS_F_WS_EXPERT("icmpv6.unknown_data.expert", "Unknown Data (not interpreted)",
+                   RS_WSX_ICMPV6_UNKNOWN_DATA, 3),
+    {"_ws.malformed", "Malformed Packet", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "",
+     RS_NO_LAYER, 0, 0, get_unknown_data, 3, RS_FIELD_HIDDEN, .locate = locate_unknown_data},
     RS_F_END,
 };

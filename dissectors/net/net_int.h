@@ -44,6 +44,9 @@ uint32_t icmpv6_expert_anchor(const struct rs_packet *pkt, enum rs_ws_expert_kin
  * RDNSS servers that are no whole number of addresses (malformed, as tshark finds them). */
 struct rs_icmp;
 bool icmpv6_nd_options_overrun(const struct rs_icmp *m);
+/* Where in the frame a redirect's Redirected Header option has octets past the packet it
+ * holds, which tshark shows as Unknown Data (its padding to 8 octets); 0 where none. */
+uint32_t icmpv6_unknown_data_at(const struct rs_packet *pkt);
 /* The TCP items (fields_tcp.c). */
 bool tcp_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
 /* How many items of kind pkt's TCP header raises: one per option for an option's. */

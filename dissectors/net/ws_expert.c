@@ -73,6 +73,8 @@ const struct rs_ws_expert rs_ws_experts[RS_WSX_COUNT] = {
                                     RS_WS_MALFORMED},
     [RS_WSX_ICMPV6_OPT_UNDECODED] = {"icmpv6.undecoded.option", "ICMPv6", RS_WS_NOTE,
                                      RS_WS_UNDECODED},
+    [RS_WSX_ICMPV6_UNKNOWN_DATA] = {"icmpv6.unknown_data.expert", "ICMPv6", RS_WS_ERROR,
+                                    RS_WS_MALFORMED},
     /* -z expert names the protocol that stopped (stats_expert_ws.c) */
     [RS_WSX_MALFORMED] = {"_ws.malformed.expert", "", RS_WS_ERROR, RS_WS_MALFORMED},
 };
@@ -113,6 +115,8 @@ rs_ws_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
         return icmpv6_expert_count(pkt, kind) > 0;
     if (kind == RS_WSX_MALFORMED)
         return rs_ws_malformed(pkt);
+    if (kind == RS_WSX_ICMPV6_UNKNOWN_DATA)
+        return icmpv6_unknown_data_at(pkt) != 0;
     return kind < RS_WSX_COUNT && tcp_expert_present(pkt, kind);
 }
 
@@ -125,6 +129,8 @@ rs_ws_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
         return icmpv6_expert_count(pkt, kind);
     if (kind == RS_WSX_MALFORMED)
         return rs_ws_malformed(pkt) ? 1 : 0;
+    if (kind == RS_WSX_ICMPV6_UNKNOWN_DATA)
+        return icmpv6_unknown_data_at(pkt) != 0 ? 1 : 0;
     return kind < RS_WSX_COUNT ? tcp_expert_count(pkt, kind) : 0;
 }
 
@@ -169,6 +175,7 @@ rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind, c
         [RS_WSX_TCP_ZERO_WINDOW_PROBE_ACK] = "ACK to a TCP Zero Window Probe",
         [RS_WSX_ICMPV6_OPT_LEN_ZERO] = "Invalid option length (Zero)",
         [RS_WSX_MALFORMED] = "Malformed Packet (Exception occurred)",
+        [RS_WSX_ICMPV6_UNKNOWN_DATA] = "Unknown Data (not interpreted)",
     };
     const uint8_t *t = rs_packet_has(pkt, RS_LAYER_TCP) ? rs_packet_at(pkt, RS_LAYER_TCP) : NULL;
 
@@ -269,7 +276,8 @@ rs_ws_expert_locate(const struct rs_packet *pkt, const struct rs_field *f, unsig
     *offset = *length = 0;
     if (line_of(f) != L_EXPERT || kind >= RS_WSX_COUNT)
         return true;
-    *offset = kind == RS_WSX_MALFORMED         ? rs_ws_malformed_at(pkt)
+    *offset = kind == RS_WSX_MALFORMED             ? rs_ws_malformed_at(pkt)
+              : kind == RS_WSX_ICMPV6_UNKNOWN_DATA ? icmpv6_unknown_data_at(pkt)
               : kind == RS_WSX_ETH_PADDING_BAD ? eth_trailer_start(pkt)
               : kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED
                   ? icmpv6_expert_anchor(pkt, kind)

@@ -195,6 +195,7 @@ stats_expert_ws_packet(struct rs_stat *st, const struct rs_packet *pkt)
     if (rs_packet_has(pkt, RS_LAYER_ICMPV6)) {
         count_options(st, pkt, RS_WSX_ICMPV6_OPT_UNDECODED);
         count_options(st, pkt, RS_WSX_ICMPV6_OPT_LEN_ZERO);
+        count_kind(st, pkt, RS_WSX_ICMPV6_UNKNOWN_DATA);
     }
     if (rs_packet_has(pkt, RS_LAYER_TCP)) {
         for (size_t i = 0; i < RS_ARRAY_SIZE(tcp_order); i++)

@@ -583,6 +583,53 @@ test_malformed_as_tshark(void **state)
     free(c.text);
 }
 
+/* An ICMPv6 redirect whose Redirected Header option holds a 53-byte packet (IPv6, UDP,
+ * 5 bytes) and 3 octets of padding, crafted: the padding after the packet, as tshark
+ * 4.0.17 shows it, Unknown Data flagged malformed, with the hidden _ws.malformed under
+ * its expert item in PDML (before: not shown). */
+#define HEX_REDIRECT_PADDED                                                                \
+    "33330000000102000000000186dd6000000000683afffe800000000000000000000000000001fe800000" \
+    "000000000000000000000003890046b000000000fe80000000000000000000000000000220010db80000" \
+    "00000000000000000009040800000000000060000000000d114020010db8000000000000000000000005" \
+    "20010db800000000000000000000000903e807d0000d00006162636465000000"
+
+static void
+test_redirect_option_padding(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+    struct rs_json_opts opts = {.text = true};
+
+    (void)state;
+    char *t = tree_of(HEX_REDIRECT_PADDED);
+    assert_non_null(strstr(
+        t, "\n            UDP payload (5 bytes)\n"
+           "        Unknown Data: 000000\n"
+           "            [Expert Info (Error/Malformed): Unknown Data (not interpreted)]\n"
+           "                [Unknown Data (not interpreted)]\n"
+           "                [Severity level: Error]\n"
+           "                [Group: Malformed]\n"));
+    assert_null(strstr(t, "[Malformed Packet"));
+    free(t);
+
+    decode_hex(&tf, HEX_REDIRECT_PADDED, RS_DLT_EN10MB, &pkt);
+    capture_begin(&c);
+    rs_print_pdml(&c.out, &pkt, &opts);
+    const char *x = capture_end(&c);
+    assert_non_null(strstr(
+        x, "<field name=\"icmpv6.unknown_data\" showname=\"Unknown Data: 000000\" size=\"3\" "
+           "pos=\"155\" show=\"00:00:00\" value=\"000000\">\n"
+           "        <field name=\"_ws.expert\" showname=\"Expert Info (Error/Malformed): "
+           "Unknown Data (not interpreted)\" size=\"0\" pos=\"155\">\n"
+           "          <field name=\"icmpv6.unknown_data.expert\" showname=\"Unknown Data (not "
+           "interpreted)\" size=\"0\" pos=\"0\" show=\"\" value=\"\"/>\n"));
+    assert_non_null(strstr(x, "        </field>\n        <proto name=\"_ws.malformed\" "
+                              "showname=\"Malformed Packet\" hide=\"yes\" size=\"0\" "
+                              "pos=\"155\"/>\n      </field>\n"));
+    free(c.text);
+}
+
 /* An MLDv2 report behind an IPv6 hop-by-hop header (Router Alert, PadN), as
  * oferby_proxy__roce.pcap's first frame: the header is a protocol of its own in PDML, as
  * tshark writes it, and in EK its fields are its own (ipv6_hopopts_ipv6_hopopts_len_oct)
@@ -1070,6 +1117,7 @@ main(void)
         cmocka_unit_test(test_tree_nd_unknown_option),
         cmocka_unit_test(test_tree_nd_decoded_options),
         cmocka_unit_test(test_malformed_as_tshark),
+        cmocka_unit_test(test_redirect_option_padding),
         cmocka_unit_test(test_tree_icmp_redirect_extent),
         cmocka_unit_test(test_hopopts_protocol),
         cmocka_unit_test(test_json),

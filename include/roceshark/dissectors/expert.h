@@ -94,6 +94,8 @@ enum rs_ws_expert_kind {
      * option pkt->item names) */
     RS_WSX_ICMPV6_OPT_LEN_ZERO,
     RS_WSX_ICMPV6_OPT_UNDECODED,
+    /* the octets of a Redirected Header option past the packet it holds (its padding) */
+    RS_WSX_ICMPV6_UNKNOWN_DATA,
     /* under "[Malformed Packet: IB]", where tshark caught its dissector's exception */
     RS_WSX_MALFORMED,
     RS_WSX_COUNT
