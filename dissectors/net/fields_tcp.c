@@ -48,6 +48,24 @@ tcp_view(const struct rs_packet *pkt)
                    !(pkt->flags & RS_PKT_QUOTED) ? v : NULL;
 }
 
+/* Whether the tree shows the header's first `bytes`: an ICMP error's quote shows no more
+ * than the ports and the sequence number until it reaches the window (16 bytes), as
+ * tshark 4.0 decodes it (its acknowledgment, offset and flags too, then). */
+#define QUOTE_DECODE_REACH 16u
+static bool
+header_shown(const struct rs_packet *pkt, uint32_t bytes)
+{
+    return tcp_reaches(pkt, bytes) &&
+           (!(pkt->flags & RS_PKT_QUOTED) || tcp_reaches(pkt, QUOTE_DECODE_REACH));
+}
+
+static bool
+get_flags_word(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+               struct rs_value *out)
+{
+    return header_shown(pkt, 14) && rs_field_get_generic(pkt, f, occ, out);
+}
+
 /* "SYN", "FIN, ACK", "<None>": the flags by name, lowest bit first. */
 static size_t
 flag_names(uint16_t flags, char *buf, size_t size)
@@ -111,7 +129,7 @@ static bool
 get_hdr_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
             struct rs_value *out)
 {
-    if (occ != 0 || !tcp_reaches(pkt, 13))
+    if (occ != 0 || !header_shown(pkt, 13))
         return false;
     return rs_value_set_uint(out, f->type, (rs_packet_at(pkt, RS_LAYER_TCP)[12] >> 4) * 4u);
 }
@@ -164,7 +182,8 @@ get_ack_raw_twin(const struct rs_packet *pkt, const struct rs_field *f, unsigned
 {
     bool shown_raw = rs_display_get()->tcp_absolute && tcp_reaches(pkt, 14) &&
                      (tcp_flags(pkt) & TH_ACK);
-    return raw_twin_applies(f, shown_raw) && rs_field_get_generic(pkt, f, occ, out);
+    return header_shown(pkt, 12) && raw_twin_applies(f, shown_raw) &&
+           rs_field_get_generic(pkt, f, occ, out);
 }
 
 /* tcp.len and tcp.nxtseq: a whole segment's, never an ICMP error's quote's. */
@@ -219,7 +238,7 @@ get_flags_str(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
     static const char letters[] = "RRRACEUAPRSF";
     static _Thread_local char buf[12 * 2 + 1];    /* a dot takes two bytes in UTF-8 */
 
-    if (occ != 0 || !tcp_reaches(pkt, 14))
+    if (occ != 0 || !header_shown(pkt, 14))
         return false;
     unsigned flags = tcp_flags(pkt);
     char *p = buf;
@@ -854,7 +873,7 @@ tcp_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
     const struct rs_stream_view *sv = tcp_view(pkt);
     struct tcp_opt o;
 
-    if (!tcp_reaches(pkt, 14))
+    if (!header_shown(pkt, 14))
         return false;
     /* a quoted header's flags only: SYN, SYN/ACK, FIN and RST */
     if ((pkt->flags & RS_PKT_QUOTED) && kind != RS_WSX_TCP_SYN && kind != RS_WSX_TCP_SYNACK &&
@@ -1014,7 +1033,7 @@ tcp_locate_word(const struct rs_packet *pkt, const struct rs_field *f, unsigned 
 #define PI RS_FIELD_PER_ITEM
 #define TCP_FLAG(abbrev, name, mask) \
     {abbrev, name, RS_FT_BOOLEAN, RS_BASE_NONE, mask, set_vals, name, RS_LAYER_TCP, 12, 2, \
-     NULL, 2, 0, .label = flag_label, .locate = locate_flag}
+     get_flags_word, 2, 0, .label = flag_label, .locate = locate_flag}
 #define SEQ_FIELD(abbrev, name, which, getter, fl, lbl) \
     {abbrev, name, RS_FT_UINT32, RS_BASE_DEC, 0, NULL, name, RS_LAYER_TCP, which, 0, getter, 1, \
      fl, .label = lbl, .locate = rs_locate_layer_start}
@@ -1086,7 +1105,7 @@ const struct rs_field rs_fields_tcp[] = {
      "TCP header length in bytes", RS_LAYER_TCP, 12, 1, get_hdr_len, 1, 0,
      .label = hdr_len_label},
     {"tcp.flags", "Flags", RS_FT_UINT16, RS_BASE_HEX, 0x0fff, NULL, "TCP flags",
-     RS_LAYER_TCP, 12, 2, NULL, 1, 0, .label = flags_label},
+     RS_LAYER_TCP, 12, 2, get_flags_word, 1, 0, .label = flags_label},
     TCP_FLAG("tcp.flags.res", "Reserved", 0x0e00),
     TCP_FLAG("tcp.flags.ae", "Accurate ECN", 0x0100),
     TCP_FLAG("tcp.flags.cwr", "Congestion Window Reduced", 0x0080),

@@ -630,6 +630,36 @@ test_redirect_option_padding(void **state)
     free(c.text);
 }
 
+/* An ICMP port unreachable quoting IPv4 and 12 to 15 bytes of TCP, crafted: tshark 4.0.17
+ * shows the ports and the sequence number alone until the quote reaches the window (16
+ * bytes); before, the raw acknowledgment, the header length and the flags were shown as far
+ * as they went. The quoted segment's flags are PSH and ACK. */
+#define HEX_UNREACH_TCP_14                                                                 \
+    "02000000000202000000000108004500003e00004000400126bd0a0000010a0000020303049c00000000" \
+    "4500002800004000400626c60a0000020a0000099c400050000003e8000007d05018"
+
+static void
+test_tree_icmp_quoted_tcp_short(void **state)
+{
+    char hex[sizeof(HEX_UNREACH_TCP_14) + 8];
+
+    (void)state;
+    for (int cut = 2; cut >= 0; cut--) {   /* 12, 13 and 14 bytes of TCP */
+        snprintf(hex, sizeof(hex), "%.*s", (int)strlen(HEX_UNREACH_TCP_14) - 2 * cut,
+                 HEX_UNREACH_TCP_14);
+        char *t = tree_of(hex);
+        assert_non_null(strstr(
+            t, "\n    Transmission Control Protocol, Src Port: 40000, Dst Port: 80\n"
+               "        Source Port: 40000\n"
+               "        Destination Port: 80\n"
+               "        Sequence Number: 1000\n"));
+        assert_null(strstr(t, "Acknowledgment number (raw)"));
+        assert_null(strstr(t, "0101 .... = Header Length"));
+        assert_null(strstr(t, "Flags: 0x018"));
+        free(t);
+    }
+}
+
 /* An MLDv2 report behind an IPv6 hop-by-hop header (Router Alert, PadN), as
  * oferby_proxy__roce.pcap's first frame: the header is a protocol of its own in PDML, as
  * tshark writes it, and in EK its fields are its own (ipv6_hopopts_ipv6_hopopts_len_oct)
@@ -1118,6 +1148,7 @@ main(void)
         cmocka_unit_test(test_tree_nd_decoded_options),
         cmocka_unit_test(test_malformed_as_tshark),
         cmocka_unit_test(test_redirect_option_padding),
+        cmocka_unit_test(test_tree_icmp_quoted_tcp_short),
         cmocka_unit_test(test_tree_icmp_redirect_extent),
         cmocka_unit_test(test_hopopts_protocol),
         cmocka_unit_test(test_json),
