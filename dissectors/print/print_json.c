@@ -205,12 +205,14 @@ static void
 write_group(struct json_ctx *c, const struct tree_node *first, const char *suffix,
             node_writer fn)
 {
-    const char *name = tree_node_name(first);
+    const char *name = NULL;
     unsigned count = 1;
 
-    if (c->opts->no_duplicate_keys)
+    if (c->opts->no_duplicate_keys) {
+        name = tree_node_name(first);
         for (int i = first->next; i != TREE_NONE; i = c->d->nodes[i].next)
             count += strcmp(tree_node_name(&c->d->nodes[i]), name) == 0;
+    }
     write_name(c, first, suffix);
     if (count == 1) {
         fn(c, first);

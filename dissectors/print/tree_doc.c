@@ -50,6 +50,8 @@ add(void *arg, const struct rs_tree_item *it)
     n->it.value = NULL;
     n->it.view = NULL;      /* a view lives for the call only too */
     n->child = n->next = n->last = TREE_NONE;
+    n->has_value = it->kind == RS_TREE_FIELD && it->field->type != RS_FT_PROTOCOL &&
+                   it->field->type != RS_FT_NONE;
     memset(&n->value, 0, sizeof(n->value));
     if (it->value != NULL) {
         n->value = *it->value;      /* the walker's value lives for the call only */
@@ -134,13 +136,6 @@ const char *
 tree_node_name(const struct tree_node *n)
 {
     return n->it.kind == RS_TREE_FRAME ? "frame" : tree_field_name(n->it.field);
-}
-
-bool
-tree_node_has_value(const struct tree_node *n)
-{
-    return n->it.kind == RS_TREE_FIELD && n->it.field->type != RS_FT_PROTOCOL &&
-           n->it.field->type != RS_FT_NONE;
 }
 
 uint32_t

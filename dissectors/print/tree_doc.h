@@ -17,6 +17,7 @@ struct tree_node {
     struct rs_value value;
     int parent, child, next;    /* indexes into the doc's nodes, or TREE_NONE */
     int last;                   /* the last child so far, while building */
+    bool has_value;             /* see tree_node_has_value */
 };
 
 struct tree_doc {
@@ -40,8 +41,13 @@ bool tree_node_is_text(const struct tree_node *n);
 const char *tree_node_name(const struct tree_node *n);
 /* The name of a node of field f: its text for a text item, else its abbrev. */
 const char *tree_field_name(const struct rs_field *f);
-/* Whether the node has a value of its own (a protocol or a label has not). */
-bool tree_node_has_value(const struct tree_node *n);
+/* Whether the node has a value of its own (a protocol or a label has not): known when it
+ * was added, while its field was at hand. */
+static inline bool
+tree_node_has_value(const struct tree_node *n)
+{
+    return n->has_value;
+}
 /* Where its bytes start, counted from the frame's own first byte. */
 uint32_t tree_node_pos(const struct tree_doc *d, const struct tree_node *n);
 /* Its value as PDML's show and JSON print it: bytes as 00:1a:ff, else as -T fields. */
