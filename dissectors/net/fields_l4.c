@@ -21,6 +21,7 @@
 
 #define UTF8_MIDDLE_DOT "\xc2\xb7"
 #define TCP_MIN_HDR_LEN 20u
+#define TCP_QUOTE_DECODED 16u   /* a quote tshark decodes past its sequence number */
 
 /* Whether the TCP header holds `bytes`: an ICMP error's quote may hold only
  * the first 8 (icmp_quote.c). */
@@ -36,14 +37,15 @@ tcp_reaches(const struct rs_packet *pkt, uint32_t bytes)
 
 /* A segment an ICMP error quotes, as Wireshark 4.0 shows it: its stream's
  * index (the streams stage's rs_stream_view.quote_index), and the sequence
- * number, acknowledgment and window as sent in place of the stream's values. Its TCP dissector shows the sequence number of 8 bytes
- * of an IPv4 quote (RFC 792's), nothing past the ports of 8 bytes of an
- * IPv6 one, and tcp.seq_raw only in a whole IPv6 one. */
+ * number, acknowledgment and window as sent in place of the stream's values, with an
+ * unknown scaling factor. Its TCP dissector decodes a quote that reaches the window (16
+ * bytes); short of that, the sequence number of 8 bytes of an IPv4 quote (RFC 792's),
+ * nothing past the ports of an IPv6 one. */
 static bool
 get_quoted(const struct rs_packet *pkt, const struct rs_field *f, struct rs_value *out)
 {
     const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
-    bool whole = tcp_reaches(pkt, TCP_MIN_HDR_LEN);
+    bool whole = tcp_reaches(pkt, TCP_QUOTE_DECODED);
 
     if (f->layer != RS_LAYER_TCP)
         return false;
@@ -58,6 +60,8 @@ get_quoted(const struct rs_packet *pkt, const struct rs_field *f, struct rs_valu
         return whole && rs_value_set_uint(out, f->type, rs_load_be32(t + 8));
     case SV_WINDOW:
         return whole && rs_value_set_uint(out, f->type, rs_load_be16(t + 14));
+    case SV_SCALE:      /* no SYN seen: unknown */
+        return whole && rs_value_set_uint(out, f->type, (uint64_t)(int64_t)-1);
     default:
         return false;
     }

@@ -102,6 +102,8 @@ tcp_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs
         return n;
     n += (size_t)snprintf(buf + n, size - n, ", Seq: %u",
                           sv != NULL ? sv->seq : rs_load_be32(t + 4));
+    if (sv == NULL && n < size && (pkt->flags & RS_PKT_QUOTED) && (tcp_flags(pkt) & TH_ACK))
+        n += (size_t)snprintf(buf + n, size - n, ", Ack: %u", rs_load_be32(t + 8));
     if (sv == NULL || n >= size)
         return n;
     if (tcp_flags(pkt) & TH_ACK)
@@ -140,12 +142,37 @@ relative_label(const struct rs_packet *pkt, const struct rs_field *f, const stru
                char *buf, size_t size)
 {
     const char *what = strcmp(f->abbrev, "tcp.ack") == 0 ? "ack" : "sequence";
+    /* a quote's numbers are called relative too, but an IPv4 quote's sequence number */
+    bool quoted = (pkt->flags & RS_PKT_QUOTED) && tcp_reaches(pkt, QUOTE_DECODE_REACH) &&
+                  !(what[0] == 's' && rs_packet_has(pkt, RS_LAYER_IPV4));
 
-    if (tcp_view(pkt) == NULL || (what[0] == 'a' && !(tcp_flags(pkt) & TH_ACK)) ||
+    if ((tcp_view(pkt) == NULL && !quoted) || (what[0] == 'a' && !(tcp_flags(pkt) & TH_ACK)) ||
         rs_display_get()->tcp_absolute)
         return 0;
     return (size_t)snprintf(buf, size, "%s: %llu    (relative %s number)", f->name,
                             (unsigned long long)v->v.u, what);
+}
+
+/* tcp.seq comes twice: right after the ports in an IPv4 quote, where tshark adds it before
+ * the stream's items, and after them everywhere else. */
+static bool
+ipv4_quote(const struct rs_packet *pkt)
+{
+    return (pkt->flags & RS_PKT_QUOTED) && rs_packet_has(pkt, RS_LAYER_IPV4);
+}
+
+static bool
+get_seq_first(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+              struct rs_value *out)
+{
+    return ipv4_quote(pkt) && l4_get_stream(pkt, f, occ, out);
+}
+
+static bool
+get_seq_after(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+              struct rs_value *out)
+{
+    return !ipv4_quote(pkt) && l4_get_stream(pkt, f, occ, out);
 }
 
 static bool
@@ -153,7 +180,7 @@ get_seq_raw(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
             struct rs_value *out)
 {
     if ((pkt->flags & RS_PKT_QUOTED) &&
-        (rs_packet_has(pkt, RS_LAYER_IPV4) || !tcp_reaches(pkt, TCP_MIN_HDR_LEN)))
+        (rs_packet_has(pkt, RS_LAYER_IPV4) || !tcp_reaches(pkt, QUOTE_DECODE_REACH)))
         return false;
     return rs_field_get_generic(pkt, f, occ, out);
 }
@@ -667,12 +694,13 @@ dsack_label(const struct rs_packet *pkt, const struct rs_field *f, const struct 
     return (size_t)snprintf(buf, size, "D-SACK Sequence");
 }
 
-/* A TCP header an ICMP error quotes: tshark looks its conversation up afresh, so its
- * completeness and times read 0. */
+/* A TCP header an ICMP error quotes, to `bytes`: tshark looks its conversation up
+ * afresh once it reaches the window, so its completeness reads 0, and its times too once
+ * the header is whole. */
 static bool
-quoted_tcp(const struct rs_packet *pkt)
+quoted_tcp(const struct rs_packet *pkt, uint32_t bytes)
 {
-    return (pkt->flags & RS_PKT_QUOTED) && tcp_reaches(pkt, TCP_MIN_HDR_LEN);
+    return (pkt->flags & RS_PKT_QUOTED) && tcp_reaches(pkt, bytes);
 }
 
 /* The conversation's times: the "Timestamps" line, then each. */
@@ -680,7 +708,7 @@ static bool
 get_times(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
           struct rs_value *out)
 {
-    if ((tcp_view(pkt) == NULL && !quoted_tcp(pkt)) || occ != 0)
+    if ((tcp_view(pkt) == NULL && !quoted_tcp(pkt, TCP_MIN_HDR_LEN)) || occ != 0)
         return false;
     if (f->flags & RS_FIELD_TEXT) {
         out->type = RS_FT_NONE;
@@ -974,7 +1002,7 @@ tcp_get_completeness(const struct rs_packet *pkt, const struct rs_field *f, unsi
 {
     const struct rs_stream_view *sv = tcp_view(pkt);
 
-    if (occ == 0 && sv == NULL && quoted_tcp(pkt))
+    if (occ == 0 && sv == NULL && quoted_tcp(pkt, QUOTE_DECODE_REACH))
         return rs_value_set_uint(out, f->type, 0);
     return sv != NULL && occ == 0 && rs_value_set_uint(out, f->type, sv->completeness);
 }
@@ -1062,6 +1090,10 @@ static const struct rs_value_string option_kind_vals[] = {
     {253, "RFC3692-style Experiment 1"}, {254, "RFC3692-style Experiment 2"}, {0, NULL},
 };
 
+#define TCP_SEQ_BLURB                                                                    \
+    "Relative to the direction's initial sequence number (1 for the first segment seen " \
+    "without its SYN)"
+
 const struct rs_field rs_fields_tcp[] = {
     {"tcp", "Transmission Control Protocol", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL,
      "Transmission Control Protocol", RS_LAYER_TCP, 0, 0, NULL, 0, 0, .label = tcp_label},
@@ -1075,16 +1107,18 @@ const struct rs_field rs_fields_tcp[] = {
     {"tcp.port", "Source or Destination Port", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
      "TCP source or destination port", RS_LAYER_TCP, 2, 2, NULL, 1, RS_FIELD_HIDDEN,
      .label = l4_port_label},
+    {"tcp.seq", "Sequence Number", RS_FT_UINT32, RS_BASE_DEC, 0, NULL, TCP_SEQ_BLURB,
+     RS_LAYER_TCP, SV_SEQ, 0, get_seq_first, 1, 0, .label = relative_label,
+     .locate = tcp_locate_word},
     SEQ_FIELD("tcp.stream", "Stream index", SV_INDEX, l4_get_stream, NB, NULL),
     {"tcp.completeness", "Conversation completeness", RS_FT_UINT8, RS_BASE_DEC, 0, NULL,
      "Which of SYN, SYN+ACK, ACK, data, FIN and RST the conversation has shown (1, 2, 4, 8, "
      "16, 32) before the segment", RS_LAYER_TCP, 0, 0, tcp_get_completeness, 1, NB,
      .show = tcp_show_completeness, .locate = rs_locate_layer_start},
     SEQ_FIELD("tcp.len", "TCP Segment Len", SV_LEN, get_segment, NB, NULL),
-    {"tcp.seq", "Sequence Number", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
-     "Relative to the direction's initial sequence number (1 for the first segment seen "
-     "without its SYN)", RS_LAYER_TCP, SV_SEQ, 0, l4_get_stream, 1, 0,
-     .label = relative_label, .locate = tcp_locate_word},
+    {"tcp.seq", "Sequence Number", RS_FT_UINT32, RS_BASE_DEC, 0, NULL, TCP_SEQ_BLURB,
+     RS_LAYER_TCP, SV_SEQ, 0, get_seq_after, 1, 0, .label = relative_label,
+     .locate = tcp_locate_word},
     {"tcp.seq_raw", "Sequence Number (raw)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
      "TCP sequence number as sent", RS_LAYER_TCP, 4, 4, get_seq_raw_twin, 1},
     {"tcp.seq_raw", "Sequence Number (raw)", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,

@@ -51,7 +51,7 @@
 #define TCP_OPT_EOL 0
 #define TCP_OPT_NOP 1
 #define TCP_OPT_WSCALE 3
-#define TCP_HDR_LEN 20u
+#define TCP_QUOTE_DECODED 16u   /* a quote tshark decodes to the window: its stream too */
 #define UDP_HDR_LEN 8u
 #define WSCALE_MAX_SHIFT 14     /* RFC 7323: larger shifts are taken as 14 */
 
@@ -423,7 +423,7 @@ tcp_segment(struct rs_streams *s, struct stream *e, int side, const struct rs_pa
 
 /* The conversation of the datagram an ICMP error quotes, numbered with the
  * frame's own as Wireshark numbers it, when the quote holds its UDP header
- * or its whole TCP header; nothing of a segment's numbers is followed. */
+ * or its TCP header to the window; nothing of a segment's numbers is followed. */
 static void
 quote_stream(struct rs_streams *s, const struct rs_packet *pkt, struct rs_stream_view *v)
 {
@@ -435,8 +435,9 @@ quote_stream(struct rs_streams *s, const struct rs_packet *pkt, struct rs_stream
         return;
     bool tcp = rs_packet_has(&q.pkt, RS_LAYER_TCP);
     enum rs_layer l4 = tcp ? RS_LAYER_TCP : RS_LAYER_UDP;
-    if (!rs_packet_has(&q.pkt, l4) || q.pkt.span[l4].len < (tcp ? TCP_HDR_LEN : UDP_HDR_LEN) ||
-        (s->tcp_only && !tcp) || !rs_flow_key_of(&q.pkt, &key, &side))
+    uint32_t need = tcp ? TCP_QUOTE_DECODED : UDP_HDR_LEN;
+    if (!rs_packet_has(&q.pkt, l4) || q.pkt.span[l4].len < need || (s->tcp_only && !tcp) ||
+        !rs_flow_key_of(&q.pkt, &key, &side))
         return;
     uint32_t hash = rs_flow_key_index_hash(&key);
     struct stream *e = stream_find(s, &key, hash);

@@ -630,18 +630,30 @@ test_redirect_option_padding(void **state)
     free(c.text);
 }
 
-/* An ICMP port unreachable quoting IPv4 and 12 to 15 bytes of TCP, crafted: tshark 4.0.17
- * shows the ports and the sequence number alone until the quote reaches the window (16
- * bytes); before, the raw acknowledgment, the header length and the flags were shown as far
- * as they went. The quoted segment's flags are PSH and ACK. */
+/* An ICMP port unreachable quoting IPv4 and 12 to 20 bytes of TCP, and an ICMPv6 one
+ * quoting IPv6 and 16 bytes, crafted: tshark 4.0.17 shows the ports and the sequence
+ * number alone until the quote reaches the window (16 bytes); before, the raw
+ * acknowledgment, the header length and the flags were shown as far as they went. From
+ * 16 bytes it adds the stream's items, the relative acknowledgment and the window's
+ * (before: only from 20), an IPv4 quote's sequence number before them, an IPv6 one's
+ * after them, relative. The quoted segment's flags are PSH and ACK. (The stream index
+ * comes from the streams stage, which this decoding alone does not run.) */
 #define HEX_UNREACH_TCP_14                                                                 \
     "02000000000202000000000108004500003e00004000400126bd0a0000010a0000020303049c00000000" \
     "4500002800004000400626c60a0000020a0000099c400050000003e8000007d05018"
 
+#define HEX_UNREACH_TCP_20                                                                 \
+    "02000000000202000000000108004500004400004000400126b70a0000010a0000020303f26700000000" \
+    "4500002800004000400626c60a0000020a0000099c400050000003e8000007d05018ffff12340000"
+#define HEX_UNREACH6_TCP_16                                                                \
+    "33330000000102000000000186dd6000000000403aff20010db800000000000000000000000120010db8" \
+    "0000000000000000000000050104e8d300000000600000000014064020010db800000000000000000000" \
+    "000520010db80000000000000000000000099c400050000003e8000007d05018ffff"
+
 static void
 test_tree_icmp_quoted_tcp_short(void **state)
 {
-    char hex[sizeof(HEX_UNREACH_TCP_14) + 8];
+    char hex[sizeof(HEX_UNREACH_TCP_20) + 8];
 
     (void)state;
     for (int cut = 2; cut >= 0; cut--) {   /* 12, 13 and 14 bytes of TCP */
@@ -658,6 +670,42 @@ test_tree_icmp_quoted_tcp_short(void **state)
         assert_null(strstr(t, "Flags: 0x018"));
         free(t);
     }
+    char *t = tree_of(HEX_UNREACH_TCP_20);
+    assert_non_null(strstr(
+        t, "\n    Transmission Control Protocol, Src Port: 40000, Dst Port: 80, Seq: 1000, Ack: "
+           "2000\n"
+           "        Source Port: 40000\n"
+           "        Destination Port: 80\n"
+           "        Sequence Number: 1000\n"
+           "        [Conversation completeness: Incomplete (0)]\n"
+           "        Acknowledgment Number: 2000    (relative ack number)\n"
+           "        Acknowledgment number (raw): 2000\n"
+           "        0101 .... = Header Length: 20 bytes (5)\n"));
+    assert_non_null(strstr(t, "\n        Window: 65535\n"
+                              "        [Calculated window size: 65535]\n"
+                              "        [Window size scaling factor: -1 (unknown)]\n"
+                              "        Checksum: 0x1234 [unverified]\n"));
+    free(t);
+    snprintf(hex, sizeof(hex), "%.*s", (int)strlen(HEX_UNREACH_TCP_20) - 8, HEX_UNREACH_TCP_20);
+    t = tree_of(hex);     /* 16 bytes: to the window */
+    assert_non_null(strstr(t, "Seq: 1000, Ack: 2000\n"
+                              "        Source Port: 40000\n"
+                              "        Destination Port: 80\n"
+                              "        Sequence Number: 1000\n"
+                              "        [Conversation completeness: Incomplete (0)]\n"));
+    assert_non_null(strstr(t, "\n        [Window size scaling factor: -1 (unknown)]\n"));
+    assert_null(strstr(t, "Checksum: 0x1234"));
+    free(t);
+    t = tree_of(HEX_UNREACH6_TCP_16);
+    assert_non_null(strstr(
+        t, "Seq: 1000, Ack: 2000\n"
+           "        Source Port: 40000\n"
+           "        Destination Port: 80\n"
+           "        [Conversation completeness: Incomplete (0)]\n"
+           "        Sequence Number: 1000    (relative sequence number)\n"
+           "        Sequence Number (raw): 1000\n"
+           "        Acknowledgment Number: 2000    (relative ack number)\n"));
+    free(t);
 }
 
 /* An MLDv2 report behind an IPv6 hop-by-hop header (Router Alert, PadN), as
