@@ -88,7 +88,9 @@ get_infiniband(const struct rs_packet *pkt, const struct rs_field *f, unsigned o
             end = sp->off + sp->len;
     }
     if (rs_packet_has(pkt, RS_LAYER_UDP)) {
-        /* over UDP, the whole datagram's payload */
+        /* over UDP, the whole datagram's payload, a BTH cut short too */
+        if (start == UINT32_MAX)
+            start = pkt->span[RS_LAYER_UDP].off + pkt->span[RS_LAYER_UDP].len;
         uint32_t ulen = rs_load_be16(rs_packet_at(pkt, RS_LAYER_UDP) + 4);
         uint32_t udp_end = pkt->span[RS_LAYER_UDP].off + ulen;
         end = udp_end < pkt->frame->caplen ? udp_end : pkt->frame->caplen;

@@ -67,6 +67,8 @@ get_malformed(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
     if (occ != 0 || !rs_ws_malformed(pkt))
         return false;
     out->type = RS_FT_PROTOCOL;
+    out->v.bytes.ptr = NULL;    /* no bytes: where locate_malformed() says */
+    out->v.bytes.len = 0;
     return true;
 }
 
@@ -78,6 +80,8 @@ get_short(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     if (occ != 0 || !rs_ws_cut_short(pkt))
         return false;
     out->type = RS_FT_PROTOCOL;
+    out->v.bytes.ptr = NULL;    /* no bytes: where locate_malformed() says */
+    out->v.bytes.len = 0;
     return true;
 }
 

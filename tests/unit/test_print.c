@@ -492,7 +492,7 @@ test_tree_nd_decoded_options(void **state)
  * protocol item _ws.malformed named for the protocol that stopped, its expert item under
  * it and a hidden _ws.malformed (before: "[Malformed Packet: BTH exceeds the packet]",
  * alone); cut short by the capture instead, _ws.short alone. Protocols in frame names
- * neither. */
+ * neither. The InfiniBand item covers the 6 bytes of BTH there are (before: none). */
 #define HEX_SHORT_BTH                                                                      \
     "02000000000202000000000108004500002200004000401126c90a0000010a000002c00012b7000e0000" \
     "0a40ffff0000"
@@ -533,6 +533,8 @@ test_malformed_as_tshark(void **state)
     rs_print_pdml(&c.out, &pkt, &opts);
     rs_print_json(&c.out, &pkt, true, &opts);
     const char *x = capture_end(&c);
+    assert_non_null(strstr(
+        x, "\n  <proto name=\"infiniband\" showname=\"InfiniBand\" size=\"6\" pos=\"42\"/>\n"));
     assert_non_null(strstr(
         x, "\n  <proto name=\"_ws.malformed\" showname=\"[Malformed Packet: IB]\" size=\"0\" "
            "pos=\"14\">\n"
