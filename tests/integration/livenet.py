@@ -129,8 +129,8 @@ class VethPair:
         and prints "held N"; wait_held() waits for that, release() lets it go on."""
         args = [t.PYTHON, SENDER, self.if_a, pcap, "--gap-us", str(gap_us),
                 "--hold-at", str(hold_at)]
-        return subprocess.Popen(self.in_a(args), stdout=subprocess.PIPE, stdin=subprocess.PIPE,
-                                text=True)
+        return t.spawn(self.in_a(args), stdout=subprocess.PIPE, stdin=subprocess.PIPE,
+                       text=True)
 
 
 def wait_held(sender):
@@ -192,8 +192,8 @@ class Chain:
     def background(self, ns, args, first):
         """roceshark ARGS in namespace ns; returns once its first stderr line starts with
         first (each service says so when it is ready)."""
-        p = subprocess.Popen(self.inside(ns, [t.ROCESHARK] + list(args)),
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        p = t.spawn(self.inside(ns, [t.ROCESHARK] + list(args)),
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         line = p.stderr.readline()
         if not line.startswith(first):
             p.kill()
@@ -214,8 +214,8 @@ class Chain:
 
 def start(pair, args):
     """Starts roceshark in namespace B; returns once it is capturing (it says so on stderr)."""
-    p = subprocess.Popen(pair.in_b([t.ROCESHARK] + list(args)), stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE)
+    p = t.spawn(pair.in_b([t.ROCESHARK] + list(args)), stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE)
     first = p.stderr.readline()
     if not first.startswith(b"capture: "):
         out, err = p.communicate(timeout=10)

@@ -306,10 +306,10 @@ class Responder:
         """stderr: a file to write the responder's stderr to, for tests that read it while
         it runs (a pipe nobody reads could fill up and stop the responder); prefix: what
         runs it (ip netns exec NS)."""
-        self.proc = subprocess.Popen(list(prefix) + [t.ROCESHARK, "responder"] + args +
-                                     ["--control", "-v"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=stderr, text=True, bufsize=1)
+        self.proc = t.spawn(list(prefix) + [t.ROCESHARK, "responder"] + args +
+                            ["--control", "-v"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=stderr, text=True, bufsize=1)
         self.lines = queue.Queue()
         self.completions = []
         threading.Thread(target=self._read, daemon=True).start()

@@ -292,7 +292,13 @@ _spawned = []
 def _end_spawned():
     for p in _spawned:
         if p.poll() is None:
-            p.kill()
+            try:
+                if p.rs_group:      # a shell's pipeline or children too
+                    os.killpg(p.pid, signal.SIGKILL)
+                else:
+                    p.kill()
+            except ProcessLookupError:
+                pass
             try:
                 p.wait(10)
             except subprocess.TimeoutExpired:
@@ -309,8 +315,10 @@ def spawn(args, **kw):
     """subprocess.Popen(args, **kw) for a process the test ends itself or waits for (a
     server, a peer, a capture): killed at the test's exit if still running, however the test
     ends (a failed check, an exception, SIGTERM), so that a failing test leaves no server
-    behind."""
+    behind; with start_new_session=True, its whole process group (a shell and what it
+    started)."""
     p = subprocess.Popen(args, **kw)
+    p.rs_group = bool(kw.get("start_new_session"))
     _spawned.append(p)
     return p
 
@@ -439,9 +447,8 @@ def dumpcap(iface, path, bpf, prefix=()):
     e.g. `ip netns exec NS`), once it captures: it says "Capturing on" some 10-20 ms before
     it does (the frames of that time were measured lost), so this waits a little more. Ended
     at exit; stop it earlier with stop_dumpcap()."""
-    cap = subprocess.Popen(list(prefix) + ["dumpcap", "-i", iface, "-q", "-w", path, "-f", bpf],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    atexit.register(cap.terminate)
+    cap = spawn(list(prefix) + ["dumpcap", "-i", iface, "-q", "-w", path, "-f", bpf],
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     line = cap.stderr.readline()
     check("Capturing" in line, "dumpcap started: %s" % line.strip())
     time.sleep(0.2)

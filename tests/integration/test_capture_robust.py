@@ -35,8 +35,8 @@ def launch(args, blocked):
     if blocked:
         old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
-        return subprocess.Popen(pair.in_b([t.ROCESHARK] + list(args)), stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE)
+        return t.spawn(pair.in_b([t.ROCESHARK] + list(args)), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
     finally:
         if old is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
@@ -129,9 +129,9 @@ def small_disk(how):
               'rc=$?\n'
               'cp "$1/full.pcap" "$2/"\n'
               'exit $rc\n' % (DISK_KB, out))
-    p = subprocess.Popen(["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh",
-                          disk, kept, pair.ns_b, t.ROCESHARK, pair.if_b],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    p = t.spawn(["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh",
+                 disk, kept, pair.ns_b, t.ROCESHARK, pair.if_b],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     first = p.stderr.readline()
     what = "small disk (%s)" % how
     t.check(first.startswith(b"capture: "), "%s: the capture started: %r" % (what, first))
@@ -186,10 +186,10 @@ small_disk("stdout")
 # least the whole records head got (those still in the pipe when it left went out too).
 LIMIT = 100000
 got_path = os.path.join(tmp, "head.pcap")
-p = subprocess.Popen(["bash", "-c", 'set -o pipefail; ip netns exec "$1" "$2" capture -i "$3" '
-                      '-w - | head -c %d > "$4"' % LIMIT, "bash", pair.ns_b, t.ROCESHARK,
-                      pair.if_b, got_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                     start_new_session=True)
+p = t.spawn(["bash", "-c", 'set -o pipefail; ip netns exec "$1" "$2" capture -i "$3" '
+             '-w - | head -c %d > "$4"' % LIMIT, "bash", pair.ns_b, t.ROCESHARK,
+             pair.if_b, got_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True)
 first = p.stderr.readline()
 t.check(first.startswith(b"capture: "), "pipe: the capture started: %r" % first)
 pair.send(big_pcap)

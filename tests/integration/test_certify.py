@@ -82,8 +82,8 @@ for mode, want in (
             ("psn_wrap: memory 8184 ==", "WR_FLUSH_ERR"),
             ("psn_wrap: no field roceshark.analysis.retransmission", r"frame \d+ matched"),
             ("psn_wrap: completion ok", "RETRY_EXC_ERR")])):
-    bad = subprocess.Popen([MISBEHAVING, "--bind", BAD, mode], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, text=True)
+    bad = t.spawn([MISBEHAVING, "--bind", BAD, mode], stdout=subprocess.DEVNULL,
+                  stderr=subprocess.PIPE, text=True)
     ready = bad.stderr.readline()
     p, failed = suite(BAD)
     bad.terminate()
@@ -165,12 +165,17 @@ rm -f "$1.out"      # the last one's ready line is not this one's
 echo $! > "$1"
 until grep -qs icrc_check "$1.out"; do sleep 0.01; done
 """.replace("@TARGET@", TARGET))
-for run in (1, 2):
-    p, failed = suite(None, ["--target-file", target_file, "--reset",
-                             "sh %s %s" % (reset, pidfile)])
-    check_all_pass(p, failed, "--target-file and --reset, run %d" % run)
-if os.path.exists(pidfile):
-    os.kill(int(open(pidfile).read()), 15)
+try:
+    for run in (1, 2):
+        p, failed = suite(None, ["--target-file", target_file, "--reset",
+                                 "sh %s %s" % (reset, pidfile)])
+        check_all_pass(p, failed, "--target-file and --reset, run %d" % run)
+finally:    # the last static target reset.sh started, whatever happened
+    if os.path.exists(pidfile):
+        try:
+            os.kill(int(open(pidfile).read()), 15)
+        except (ProcessLookupError, ValueError):
+            pass
 # A target file that says nothing is refused with where and why.
 bad_file = os.path.join(tmp, "bad.json")
 open(bad_file, "w").write('{"ip": "%s"}\n' % TARGET)
@@ -184,10 +189,10 @@ t.check(p.returncode == 1 and p.stderr == "roceshark: inject: --target-file %s:1
 shim_code = open(SHIM).read()
 code_lines = [x for x in shim_code.split('"""')[2].splitlines() if x.strip()]
 t.check(len(code_lines) <= 20, "the shim is %d lines of code" % len(code_lines))
-shim = subprocess.Popen([t.PYTHON, SHIM, SHIMMED, t.ROCESHARK, "responder", "--bind", SHIMMED,
-                         "--no-listen", "--target", "{ip}", "--peer-qpn", "{qpn}", "--peer-psn",
-                         "{psn}", "--pmtu", "{pmtu}", "--mr", "1M"],
-                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+shim = t.spawn([t.PYTHON, SHIM, SHIMMED, t.ROCESHARK, "responder", "--bind", SHIMMED,
+                "--no-listen", "--target", "{ip}", "--peer-qpn", "{qpn}", "--peer-psn",
+                "{psn}", "--pmtu", "{pmtu}", "--mr", "1M"],
+               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 end = time.time() + 10
 while not t.listening(18515) and time.time() < end:
     time.sleep(0.02)
@@ -218,8 +223,8 @@ t.check(not shimmed_stacks(), "the shim, killed, stops its stack: left %s" % shi
 # (what it sends is tx), the one that names a packet by its relative PSN too.
 rules = os.path.join(t.SOURCE_DIR, "samples", "faults", "lossy.rules")
 A, B = r.addresses(2)
-srv = subprocess.Popen([t.ROCESHARK, "perf", "write_bw", "--bind", A, "-s", "65536", "-n", "8"],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+srv = t.spawn([t.ROCESHARK, "perf", "write_bw", "--bind", A, "-s", "65536", "-n", "8"],
+              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 end = time.time() + 10
 while not t.listening(18515) and time.time() < end:
     time.sleep(0.02)
@@ -235,8 +240,8 @@ t.check(p.returncode == 0 and len(fired) == 1,
 # 6. replay compares MSNs absolutely: a real capture's WRITEs replayed against the responder
 # whose MSNs are one short diverge at every ACK, and the divergence names the offset.
 capture = os.path.join(t.REAL_CAPTURES, "linlinw5_rdma_ib_tutorial__pcap_rdma_write_bw.pcap")
-bad = subprocess.Popen([MISBEHAVING, "--bind", BAD, "--msn-short"], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, text=True)
+bad = t.spawn([MISBEHAVING, "--bind", BAD, "--msn-short"], stdout=subprocess.DEVNULL,
+              stderr=subprocess.PIPE, text=True)
 bad.stderr.readline()
 # --until-answered: the wait ends at the ACK of the last WRITE, bounded at 10 s, not after a
 # fixed quiet time a loaded host may exceed.

@@ -184,9 +184,9 @@ def slow_read(stderr_tty):
     master = slave = None
     if stderr_tty:
         master, slave = pty.openpty()
-    proc = t.subprocess.Popen([t.ROCESHARK, "read", "-r", "-", "-q", "-z", "conv,qp"],
-                              stdin=t.subprocess.PIPE, stdout=t.subprocess.PIPE,
-                              stderr=slave if stderr_tty else t.subprocess.PIPE)
+    proc = t.spawn([t.ROCESHARK, "read", "-r", "-", "-q", "-z", "conv,qp"],
+                   stdin=t.subprocess.PIPE, stdout=t.subprocess.PIPE,
+                   stderr=slave if stderr_tty else t.subprocess.PIPE)
     got = []
     if stderr_tty:
         os.close(slave)

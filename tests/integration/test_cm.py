@@ -248,9 +248,9 @@ def req_retries(rip, eip):
     1.07 s, and 3 retries), then a REJ (timeout), and one line from perf."""
     ep = r.Endpoint(eip)
     try:
-        proc = subprocess.Popen([t.ROCESHARK, "perf", "write_bw", "--bind", rip,
-                                 "--connect", "cm://" + eip, "-n", "10"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = t.spawn([t.ROCESHARK, "perf", "write_bw", "--bind", rip,
+                        "--connect", "cm://" + eip, "-n", "10"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         got = [(d["ts"], mad_of(d["raw"])) for d in ep.recv(6.0, 5)]
         _, err = proc.communicate(timeout=10)
     finally:
@@ -271,9 +271,9 @@ def our_req(tmp, rip, eip):
     """Our REQ, caught by a bare endpoint, against the real one; a REJ ends our client."""
     ep = r.Endpoint(eip)
     try:
-        proc = subprocess.Popen([t.ROCESHARK, "perf", "send_bw", "--bind", rip,
-                                 "--connect", "cm://%s:7174" % eip, "-n", "10"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = t.spawn([t.ROCESHARK, "perf", "send_bw", "--bind", rip,
+                        "--connect", "cm://%s:7174" % eip, "-n", "10"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         d, req = answer(ep, REQ)
         if not t.check(req is not None and req[17] == REQ, "our client sends a REQ"):
             proc.kill()
@@ -370,8 +370,8 @@ def perftest_r_pair(test, args, sip, cip, port):
     """`perf TEST -R` as server and as client: both tables, both exits, the setup over CM."""
     what = "perf %s -R over %s" % (test, "IPv6" if r.is_v6(sip) else "IPv4")
     target = "[%s]:%d" % (sip, port) if r.is_v6(sip) else "%s:%d" % (sip, port)
-    srv = subprocess.Popen([t.ROCESHARK, "perf", test, "-R", "--bind", sip, "-p", str(port)]
-                           + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    srv = t.spawn([t.ROCESHARK, "perf", test, "-R", "--bind", sip, "-p", str(port)]
+                  + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(0.3)     # its QP 1 bound (a REQ before then is sent again 1 s later)
     cli = subprocess.run([t.ROCESHARK, "perf", test, "-R", "--bind", cip, "--connect", target]
                          + args, capture_output=True, text=True, timeout=60)
@@ -405,9 +405,9 @@ def perftest_r(tmp):
     with each setup's MADs checked in tshark: per run, two connections (perftest's
     channel and the test QP), each REQ, REP, RTU, DREQ, DREP, all for rdma_cm's port."""
     path = os.path.join(tmp, "perftest_r.pcap")
-    cap = subprocess.Popen([t.ROCESHARK, "capture", "-i", "lo", "-w", path, "-f",
-                            "udp port 4791"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)
+    cap = t.spawn([t.ROCESHARK, "capture", "-i", "lo", "-w", path, "-f",
+                   "udp port 4791"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                  text=True)
     time.sleep(1.0)
     v4 = r.addresses(2)
     v6 = r.addresses6(2)
@@ -467,8 +467,8 @@ def one_line(p, *texts):
 def against_server(server_args, client_args):
     """Our client against our server: (the client's result, the server's rc and stderr,
     or None and "" for a server still waiting, then killed)."""
-    srv = subprocess.Popen([t.ROCESHARK, "perf"] + server_args, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
+    srv = t.spawn([t.ROCESHARK, "perf"] + server_args, stdout=subprocess.PIPE,
+                  stderr=subprocess.PIPE, text=True)
     try:
         time.sleep(0.3)
         p = perf(client_args)
@@ -525,8 +525,8 @@ def perftest_r_client(rip, eip):
     """`perf write_bw -R` as server against perftest 4.5-0.17's -R client, scripted from its
     source (perftestr.py): version 6.06, the key message's stack padding and its PSN that is
     not the QP's, no traffic, its BW report, and its DREQ crossing the server's."""
-    srv = subprocess.Popen([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", rip, "-n", "1000"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    srv = t.spawn([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", rip, "-n", "1000"],
+                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     ep = r.Endpoint(eip)
     ep.accept = {rip}
     what = "perftest 4.5's -R client against perf -R"
@@ -601,9 +601,9 @@ def perftest_r_server(sip, cip):
     ep.accept = {cip}
     what = "perf -R against perftest 25.01's -R server"
     rep = real_mad("rping", "infiniband.cm.rep")
-    cli = subprocess.Popen([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", cip, "--connect",
-                            sip, "-s", "64", "-n", "1"], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
+    cli = t.spawn([t.ROCESHARK, "perf", "write_bw", "-R", "--bind", cip, "--connect",
+                   sip, "-s", "64", "-n", "1"], stdout=subprocess.PIPE,
+                  stderr=subprocess.PIPE, text=True)
     try:
         sv = perftestr.Server(ep, cip, rep, ud_packet)
         req = sv.wait_req()

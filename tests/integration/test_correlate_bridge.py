@@ -38,9 +38,9 @@ cap_req = ch.background(ch.ns_req, ["capture", "-i", ch.if_req, "-w", at_req, "-
                                     "udp port 4791"], "capture: ")
 cap_resp = ch.background(ch.ns_resp, ["capture", "-i", ch.if_resp, "-w", at_resp, "-f",
                                       "udp port 4791"], "capture: ")
-server = subprocess.Popen(ch.inside(ch.ns_resp, [t.ROCESHARK, "perf", "write_bw", "--bind",
-                                                 ch.ip_resp]),
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+server = t.spawn(ch.inside(ch.ns_resp, [t.ROCESHARK, "perf", "write_bw", "--bind",
+                                        ch.ip_resp]),
+                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 time.sleep(0.3)
 cli = subprocess.run(ch.inside(ch.ns_req, [t.ROCESHARK, "perf", "write_bw", "--bind", ch.ip_req,
                                            "--connect", ch.ip_resp, "-s", "4096", "-n", "400"]),

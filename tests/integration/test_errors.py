@@ -47,8 +47,8 @@ def main():
                                (["bridge", NOIF, "lo"], "bridge: ", 4)):
         one_line(args, r"roceshark: %s%s: %s" % (prefix, NOIF, listing), code)
     # An address: in use, and not on this host.
-    held = subprocess.Popen([R, "responder", "--bind", "127.0.0.2"], stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
+    held = t.spawn([R, "responder", "--bind", "127.0.0.2"], stdout=subprocess.PIPE,
+                   stderr=subprocess.DEVNULL, text=True)
     try:
         ready = held.stdout.readline()      # its JSON line: the port is held
         t.check(ready.startswith("{"), "the responder did not start: %r" % ready)

@@ -365,8 +365,8 @@ t.check(40 <= n <= 60, "--duration 1 at --pps 50: %d packets" % n)
 
 # Progress on a terminal: a line rewritten in place, then the counts.
 master, slave = pty.openpty()
-proc = subprocess.Popen([t.ROCESHARK, "inject", "-w", cap, "-c", "300", "--pps", "200", "bth"],
-                        stderr=slave, stdout=subprocess.DEVNULL)
+proc = t.spawn([t.ROCESHARK, "inject", "-w", cap, "-c", "300", "--pps", "200", "bth"],
+               stderr=slave, stdout=subprocess.DEVNULL)
 os.close(slave)
 seen = b""
 while True:

@@ -54,8 +54,8 @@ def listening(ns, port):
 
 def pair_run(what, server, client, port, verbs=False, timeout=120):
     """server in B, then client in A once B listens; both (rc, out, err)."""
-    srv = subprocess.Popen(pair.in_b(server), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, env=env(verbs))
+    srv = t.spawn(pair.in_b(server), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                  text=True, env=env(verbs))
     while not listening(pair.ns_b, port) and srv.poll() is None:
         time.sleep(0.02)
     try:
@@ -165,9 +165,9 @@ if "ibv_rc_pingpong" in TOOLS:
 # longer fit, and the kernel refuses them. The user sees it.
 ln.VethPair._ip("-n", pair.ns_a, "route", "replace", NET + ".0/24", "dev", pair.if_a, "mtu", "1000")
 port = t.free_port()
-srv = subprocess.Popen(pair.in_b([t.ROCESHARK, "perf", "write_bw", "--bind", B, "-p", str(port),
-                                  "-n", "20"]),
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+srv = t.spawn(pair.in_b([t.ROCESHARK, "perf", "write_bw", "--bind", B, "-p", str(port),
+                         "-n", "20"]),
+              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 while not listening(pair.ns_b, port) and srv.poll() is None:
     time.sleep(0.02)
 cli = subprocess.run(pair.in_a([t.ROCESHARK, "perf", "write_bw", "--bind", A, "--connect",

@@ -105,8 +105,8 @@ def replay_client_to_our_server(test):
     roce = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     roce.bind((cli_ip, 4791))
     roce.settimeout(10)
-    srv = subprocess.Popen([t.ROCESHARK, "perf", test, "--bind", srv_ip, "-p", str(p)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    srv = t.spawn([t.ROCESHARK, "perf", test, "--bind", srv_ip, "-p", str(p)],
+                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     s = connect(srv_ip, p)
     s.settimeout(10)
     step, psns, report = 0, set(), []
@@ -212,9 +212,9 @@ def our_client_to_script(test, setup, port_in_capture):
     udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     udp.bind((srv_ip, 4791))
     udp.settimeout(5)
-    cli = subprocess.Popen([t.ROCESHARK, "perf", test, "--bind", cli_ip, "--connect",
-                            "%s://%s:%d" % (setup, srv_ip, p)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cli = t.spawn([t.ROCESHARK, "perf", test, "--bind", cli_ip, "--connect",
+                   "%s://%s:%d" % (setup, srv_ip, p)],
+                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     ls.settimeout(10)
     s, _ = ls.accept()
     s.settimeout(10)
@@ -275,8 +275,8 @@ def pingpong_server():
     ex = oobcapture.read(capture("pingpong_rc"), 12345)
     srv_ip, cli_ip = r.addresses(2)
     p = next_port()
-    srv = subprocess.Popen([t.ROCESHARK, "perf", "pingpong", "--bind", srv_ip, "-p", str(p)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    srv = t.spawn([t.ROCESHARK, "perf", "pingpong", "--bind", srv_ip, "-p", str(p)],
+                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     s = connect(srv_ip, p)
     s.settimeout(10)
     for frame, from_client, payload in ex.payloads:
@@ -305,8 +305,8 @@ def end_to_end(test):
     p = next_port()
     setup = "pingpong" if test == "pingpong" else "perftest"
     args = ["-n", "200"] + (["--report_gbits"] if test == "read_bw" else [])
-    srv = subprocess.Popen([t.ROCESHARK, "perf", test, "--bind", a, "-p", str(p)] + args,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    srv = t.spawn([t.ROCESHARK, "perf", test, "--bind", a, "-p", str(p)] + args,
+                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     cli = subprocess.run([t.ROCESHARK, "perf", test, "--bind", b, "--connect",
                           "%s://%s:%d" % (setup, a, p)] + args,
                          capture_output=True, text=True, timeout=60)
@@ -344,16 +344,16 @@ def expect_refusal(what, test, script, want, client=False):
         ls = socket.socket()
         ls.bind((a, p))
         ls.listen(1)
-        proc = subprocess.Popen([t.ROCESHARK, "perf", test, "--bind", b, "--connect",
-                                 "%s://%s:%d" % ("pingpong" if test == "pingpong" else
-                                                 "perftest", a, p)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = t.spawn([t.ROCESHARK, "perf", test, "--bind", b, "--connect",
+                        "%s://%s:%d" % ("pingpong" if test == "pingpong" else
+                                        "perftest", a, p)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         ls.settimeout(10)
         s, _ = ls.accept()
         ls.close()
     else:
-        proc = subprocess.Popen([t.ROCESHARK, "perf", test, "--bind", a, "-p", str(p)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = t.spawn([t.ROCESHARK, "perf", test, "--bind", a, "-p", str(p)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         s = connect(a, p)
     s.settimeout(15)
     try:

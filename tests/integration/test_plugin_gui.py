@@ -86,9 +86,9 @@ def as_user(cmd):
 # Xvfb on the first free display, which it names on a pipe: read to the end of the line, as
 # the server ends on a write that finds the pipe closed (the newline may come apart).
 rfd, wfd = os.pipe()
-xvfb = subprocess.Popen(as_user(["Xvfb", "-displayfd", str(wfd), "-screen", "0", "1280x800x24",
-                                 "-nolisten", "tcp"]), pass_fds=(wfd,),
-                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+xvfb = t.spawn(as_user(["Xvfb", "-displayfd", str(wfd), "-screen", "0", "1280x800x24",
+                        "-nolisten", "tcp"]), pass_fds=(wfd,),
+               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 os.close(wfd)
 named = b""
 while not named.endswith(b"\n"):

@@ -24,8 +24,8 @@ LO_B, = r.addresses6(1)
 
 def perf_pair(test, server, client, connect, p, prefix_s=(), prefix_c=(), args=()):
     common = ["-p", str(p), "-s", "65536", "-n", "300", "--json"] + list(args)
-    srv = subprocess.Popen(list(prefix_s) + [t.ROCESHARK, "perf", test, "--bind", server] +
-                           common, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    srv = t.spawn(list(prefix_s) + [t.ROCESHARK, "perf", test, "--bind", server] +
+                  common, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     cli = subprocess.run(list(prefix_c) + [t.ROCESHARK, "perf", test, "--bind", client,
                                            "--connect", connect] + common,
                          capture_output=True, text=True, timeout=60)

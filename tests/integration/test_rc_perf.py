@@ -30,7 +30,7 @@ cap = t.dumpcap("lo", pcap, "udp port 4791 and (host %s or host %s or host %s)" 
 def perf_pair(test, args, port):
     common = ["--bind", None, "-p", str(port), "--json"] + args
     srv_args = [t.ROCESHARK, "perf", test] + [A if x is None else x for x in common]
-    srv = subprocess.Popen(srv_args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    srv = t.spawn(srv_args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     cli = subprocess.run([t.ROCESHARK, "perf", test, "--connect", A] +
                          [B if x is None else x for x in common],
                          capture_output=True, text=True, timeout=120)
@@ -94,8 +94,8 @@ t.check(cli.returncode == 0 and s_rc == 0 and "ICRC checked   : OFF" in cli.stdo
         "perf --no-raw works and reports the ICRC unchecked: %s" % cli.stderr)
 
 # The state machines traced on stderr, by state name.
-srv = subprocess.Popen([t.ROCESHARK, "perf", "send_lat", "--bind", A, "-p", str(port + 8),
-                        "--trace"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+srv = t.spawn([t.ROCESHARK, "perf", "send_lat", "--bind", A, "-p", str(port + 8),
+               "--trace"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 tr = subprocess.run([t.ROCESHARK, "perf", "send_lat", "--bind", B, "--connect", A, "-p",
                      str(port + 8), "-n", "5"], capture_output=True, text=True, timeout=60)
 _, trace = srv.communicate(timeout=30)

@@ -34,7 +34,7 @@ class Run:
         self.fake = r.Endpoint(self.f)
         self.fake.accept = {self.q}
         extra = list(extra) if "--timeout" in extra else PATIENT + list(extra)
-        self.proc = subprocess.Popen(
+        self.proc = t.spawn(
             [r.RC_CLIENT, "--bind", self.q, "--peer", self.f, "--peer-qpn", hex(FQPN),
              "--qpn", hex(CQPN), "--pmtu", str(PMTU)] + extra + list(ops),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -198,8 +198,8 @@ def _pair(what, server, client, ready, persist, timeout, tolerate):
     e = env()
     if tolerate is not None:
         e["ROCESHARK_VERBS_DEBUG"] = "1"
-    srv = subprocess.Popen(server, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           env=e)
+    srv = t.spawn(server, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                  env=e)
     if not wait_for(what, ready, srv):
         return (srv.returncode, "", ""), (-1, "", "")
     for attempt in range(5):
@@ -269,9 +269,9 @@ def rping(what, count, s_dev, c_dev, server_addr):
 
 
 def capture_start(path):
-    cap = subprocess.Popen(in_ns(NET.s_ns, [t.ROCESHARK, "capture", "-i", "lo", "-w", path,
-                                            "-f", "udp port 4791"]),
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    cap = t.spawn(in_ns(NET.s_ns, [t.ROCESHARK, "capture", "-i", "lo", "-w", path,
+                                   "-f", "udp port 4791"]),
+                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     line = cap.stderr.readline()
     t.check(line.startswith("capture: lo"), "capture started: %r" % line)
     return cap

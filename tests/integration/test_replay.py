@@ -319,10 +319,10 @@ def test_side_responder(other_capture):
     for requester_capture, ok in ((capture, True), (other_capture, False)):
         ours, theirs = rcpeer.addresses(2)
         served = os.path.join(TMP, "served.pcap")
-        serve = subprocess.Popen([t.ROCESHARK, "replay", "-r", capture, "--conv", "1",
-                                  "--side", "responder", "--src", theirs, "--linger", "100",
-                                  "-w", served], stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
+        serve = t.spawn([t.ROCESHARK, "replay", "-r", capture, "--conv", "1",
+                         "--side", "responder", "--src", theirs, "--linger", "100",
+                         "-w", served], stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True)
         time.sleep(0.3)
         p = replay(requester_capture, ours, theirs, ["--messages"])
         out, err = serve.communicate(timeout=60)

@@ -82,8 +82,8 @@ for mode, want_failed, want_rows in (
                                 "has 1000, frame"),
                                ("duplicate_atomic: memory 4096 == 1005",
                                 "reads 1010 (0x3f2, frame ")])):
-    bad = subprocess.Popen([MISBEHAVING, "--bind", BAD, mode], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, text=True)
+    bad = t.spawn([MISBEHAVING, "--bind", BAD, mode], stdout=subprocess.DEVNULL,
+                  stderr=subprocess.PIPE, text=True)
     ready = bad.stderr.readline()
     p = t.run([t.ROCESHARK, "inject", "--suite", SUITE, "--bind", US, "--target", BAD],
               check_rc=False)
@@ -173,7 +173,7 @@ t.check(p.returncode == 6 and p.stdout.splitlines()[1].startswith("ok 1 - rnr wi
 def setup_run(text, server, extra=(), check=True):
     path = os.path.join(tmp, "setup.script")
     open(path, "w").write(text)
-    srv = subprocess.Popen(server, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    srv = t.spawn(server, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     p = t.run([t.ROCESHARK, "inject", "--script", path] + list(extra), check_rc=False)
     try:
         out, err = srv.communicate(timeout=15)

@@ -133,8 +133,8 @@ t.check(p.returncode == 0 and re.search(r"^ 4096\s+200\s", p.stdout, re.M) is no
 wait_no_qps(resp, "after perf")
 
 # --- perf's server: a client's size past --mr is refused with the reason ---
-srv = subprocess.Popen([t.ROCESHARK, "perf", "write_bw", "--bind", "127.0.0.6", "-p", "18600"],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+srv = t.spawn([t.ROCESHARK, "perf", "write_bw", "--bind", "127.0.0.6", "-p", "18600"],
+              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 while not t.listening(18600) and srv.poll() is None:
     time.sleep(0.02)
 s = socket.create_connection(("127.0.0.6", 18600), timeout=5)
@@ -149,8 +149,8 @@ t.check(len(got) == 1 and '"error"' in got[0] and "write_bw of 1073741824 bytes 
 t.check(srv.returncode == 1 and "roceshark: perf: the client asked for write_bw of 1073741824 "
         "bytes" in err and "out of memory" not in err,
         "the server says so and exits 1: %d %r" % (srv.returncode, err))
-srv = subprocess.Popen([t.ROCESHARK, "perf", "write_bw", "--bind", "127.0.0.6", "-p", "18601",
-                        "--mr", "4M"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+srv = t.spawn([t.ROCESHARK, "perf", "write_bw", "--bind", "127.0.0.6", "-p", "18601",
+               "--mr", "4M"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 while not t.listening(18601) and srv.poll() is None:
     time.sleep(0.02)
 p = subprocess.run([t.ROCESHARK, "perf", "write_bw", "--bind", "127.0.0.7", "--connect",

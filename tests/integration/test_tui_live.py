@@ -32,8 +32,8 @@ for ns, ifname, addr in ((pair.ns_a, pair.if_a, "10.41.0.1"), (pair.ns_b, pair.i
     subprocess.run(["ip", "-n", ns, "addr", "add", addr + "/24", "dev", ifname], check=True)
 
 cap_file, tui_file = os.path.join(tmp, "capture.pcap"), os.path.join(tmp, "tui.pcap")
-server = subprocess.Popen(pair.in_b([t.ROCESHARK, "perf", "write_bw", "--bind", "10.41.0.2"]),
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+server = t.spawn(pair.in_b([t.ROCESHARK, "perf", "write_bw", "--bind", "10.41.0.2"]),
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 capture = ln.start(pair, ["capture", "-i", pair.if_b, "-w", cap_file])
 try:
     rc_file, err_file = start(tmp, 200, 50, ["-i", pair.if_b, "-w", tui_file], netns=pair.ns_b)

@@ -75,9 +75,9 @@ OUT = t.tempdir()
 def start_capture(name):
     """`roceshark capture -i lo` of our two addresses' RoCE, once it captures."""
     path = os.path.join(OUT, name)
-    cap = subprocess.Popen([t.ROCESHARK, "capture", "-i", "lo", "-B", "64", "-w", path, "-f",
-                            "udp port 4791 and host %s and host %s" % (A, B)],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    cap = t.spawn([t.ROCESHARK, "capture", "-i", "lo", "-B", "64", "-w", path, "-f",
+                   "udp port 4791 and host %s and host %s" % (A, B)],
+                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     line = cap.stderr.readline()
     t.check(line.startswith("capture: lo"), "capture started: %r" % line)
     return cap, path
@@ -309,6 +309,9 @@ ip link set lo up
 ip -6 addr add fd00::2/128 dev lo nodad
 ip -6 addr add fd00::3/128 dev lo nodad
 R="$1"
+s=
+# A server left by a failed step (set -e) is ended with the script.
+trap '[ -z "$s" ] || kill $s 2>/dev/null || :' EXIT
 # Until the server listens on its TCP port 18515 (0x4853), or has ended.
 listening() {
     i=0

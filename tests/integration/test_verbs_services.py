@@ -108,9 +108,9 @@ def against_responder(mode, rules):
     with open(path, "w") as f:
         f.write(rules)
     port = t.free_port()
-    resp = subprocess.Popen([t.ROCESHARK, "responder", "--bind", A, "--listen", str(port),
-                             "--control", "--faults", path], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    resp = t.spawn([t.ROCESHARK, "responder", "--bind", A, "--listen", str(port),
+                    "--control", "--faults", path], stdin=subprocess.PIPE,
+                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     end = time.time() + 10
     while not t.listening(port) and resp.poll() is None and time.time() < end:
         time.sleep(0.02)
@@ -151,9 +151,9 @@ t.check(s[0] != 0 and c[0] != 0 and line is not None,
         "why: %r" % s[2][-400:])
 # An address held by another program: the second one is told so.
 p = t.free_port()
-holder = subprocess.Popen(run_cmd(["rs0=" + A], "ibv_rc_pingpong", "-d", "rs0", "-g", "1", "-p",
-                                  str(p)), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True, env=env())
+holder = t.spawn(run_cmd(["rs0=" + A], "ibv_rc_pingpong", "-d", "rs0", "-g", "1", "-p",
+                         str(p)), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                 text=True, env=env())
 end = time.time() + 10
 while not t.listening(p) and holder.poll() is None and time.time() < end:
     time.sleep(0.02)

@@ -131,9 +131,9 @@ for want in (r"hca_id:\trxe0", r"state:\s+PORT_ACTIVE \(4\)", r"active_mtu:\s+10
 
 # --- the rxe habits across the pair, with a capture of B's end for the source ports ---
 cap_path = os.path.join(OUT, "veth.pcap")
-cap = subprocess.Popen(in_ns(pair.ns_b, [t.ROCESHARK, "capture", "-i", pair.if_b, "-w",
-                                         cap_path, "-f", "udp port 4791"]),
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+cap = t.spawn(in_ns(pair.ns_b, [t.ROCESHARK, "capture", "-i", pair.if_b, "-w",
+                                cap_path, "-f", "udp port 4791"]),
+              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 t.check(cap.stderr.readline().startswith("capture: "), "the capture started")
 qpns = []
 for gid in ("0", "1"):
@@ -200,8 +200,8 @@ def line_within(proc, seconds):
 
 
 # --- the port follows the interface ---
-watch = subprocess.Popen(verbs(pair.ns_a, pair.if_a, "ibv_asyncwatch", "-d", "rxe0"),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+watch = t.spawn(verbs(pair.ns_a, pair.if_a, "ibv_asyncwatch", "-d", "rxe0"),
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
 first = line_within(watch, 20)
 t.check(first.startswith("rxe0: async event FD"), "ibv_asyncwatch started: %r" % first)
 t.run(["ip", "-n", pair.ns_a, "link", "set", pair.if_a, "down"])

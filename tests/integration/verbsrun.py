@@ -5,6 +5,8 @@ import os
 import subprocess
 import time
 
+import rstest as t
+
 # The sanitizers' runtimes, when the library under test is an instrumented one.
 PRELOAD = os.environ.get("ROCESHARK_SANITIZER_PRELOAD", "")
 
@@ -27,8 +29,8 @@ def pair(server, client, listening, timeout=60, server_env=None, client_env=None
     """Starts server, waits until listening() (10 s at most, or until the server ends),
     runs client; returns the server's and the client's (exit status, stdout, stderr). A
     side that outlives timeout is killed and counts as failed."""
-    srv = subprocess.Popen(server, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           env=server_env if server_env is not None else env())
+    srv = t.spawn(server, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                  env=server_env if server_env is not None else env())
     end = time.time() + 10
     while not listening() and srv.poll() is None and time.time() < end:
         time.sleep(0.02)

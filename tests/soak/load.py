@@ -69,7 +69,7 @@ def table_row(out):
 
 def pair(server, client):
     port = int(server[server.index("-p") + 1])
-    srv = subprocess.Popen(server, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    srv = t.spawn(server, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     while not t.listening(port) and srv.poll() is None:
         time.sleep(0.05)
     cli = subprocess.run(client, capture_output=True, text=True, timeout=600)

@@ -77,7 +77,7 @@ class Soak:
         rules = os.path.join(self.tmp, "soak.rules")
         open(rules, "w").write(RULES)
         self.bridge_err = os.path.join(self.tmp, "bridge.err")
-        self.bridge = subprocess.Popen(
+        self.bridge = t.spawn(
             ch.inside(ch.ns_br, [t.ROCESHARK, "bridge", ch.if_a, ch.if_b, "--faults", rules]),
             stdout=subprocess.DEVNULL, stderr=open(self.bridge_err, "w"))
         atexit.register(self.bridge.kill)   # no-ops once they ended; before the namespaces go
