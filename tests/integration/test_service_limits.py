@@ -8,8 +8,9 @@ stay there):
   one after the other all get a QP; a requester that sends nothing has its QP freed after
   --idle and is told; then a perf write_bw run passes, as after the reproducer;
 - perf's server: a client whose size needs more regions than --mr (256 MiB by default) is
-  refused with a line that says so, and the server exits 1 saying why, not "out of memory";
-  within --mr 4M, -s 1M is served;
+  refused with a line that says so, then an orderly end though it sent more than the server
+  read (not a reset), and the server exits 1 saying why, not "out of memory"; a client of
+  another test is told which test the server runs; within --mr 4M, -s 1M is served;
 - churn: 10,000 side-channel connections (QP asked, answered, connection closed), 16 at a
   time: every one answered, the responder's descriptors as before, its RSS flat from the
   first 1,000 to the last (within 1 MiB);
@@ -53,6 +54,23 @@ def read_lines(s, n, timeout=20.0):
     except (socket.timeout, ConnectionError):
         pass
     return [x.decode(errors="replace") for x in buf.split(b"\n") if x]
+
+
+def read_to_end(s, timeout=20.0):
+    """The lines s carries until it ends, and how: "end" (an orderly end), or the error
+    (ConnectionResetError: a reset)."""
+    s.settimeout(timeout)
+    buf = b""
+    try:
+        while True:
+            got = s.recv(65536)
+            if not got:
+                break
+            buf += got
+        how = "end"
+    except OSError as e:
+        how = type(e).__name__
+    return [x.decode(errors="replace") for x in buf.split(b"\n") if x], how
 
 
 def closed(s, timeout=20.0):
@@ -138,17 +156,34 @@ srv = t.spawn([t.ROCESHARK, "perf", "write_bw", "--bind", "127.0.0.6", "-p", "18
 while not t.listening(18600) and srv.poll() is None:
     time.sleep(0.02)
 s = socket.create_connection(("127.0.0.6", 18600), timeout=5)
+# The client's second QP's line goes at once, unread by the server when it refuses: the
+# refused connection must still end in order (our line, then FIN), not with a reset.
 s.sendall(b'{"ip": "127.0.0.7", "qpn": 17, "psn": 0, "pmtu": 1024, "test": "write_bw", '
-          b'"size": 1073741824, "iters": 1}\n')
-got = read_lines(s, 1)
+          b'"size": 1073741824, "iters": 1, "qps": 2}\n' +
+          b'{"ip": "127.0.0.7", "qpn": 18, "psn": 0, "pmtu": 1024}\n' * 40)
+got, end = read_to_end(s)
 s.close()
 out, err = srv.communicate(timeout=30)
 t.check(len(got) == 1 and '"error"' in got[0] and "write_bw of 1073741824 bytes needs "
-        "2147487744 bytes of regions, more than this server's --mr 268435456 allows" in got[0],
-        "a 1 GiB region asked of perf's server: refused with the reason: %r" % got)
+        "4294971392 bytes of regions, more than this server's --mr 268435456 allows" in got[0]
+        and end == "end",
+        "a 1 GiB region asked of perf's server: refused with the reason, then an orderly end "
+        "though the client's next line was unread: %r, %s" % (got, end))
 t.check(srv.returncode == 1 and "roceshark: perf: the client asked for write_bw of 1073741824 "
         "bytes" in err and "out of memory" not in err,
         "the server says so and exits 1: %d %r" % (srv.returncode, err))
+# A client of another test is told which this server runs.
+srv = t.spawn([t.ROCESHARK, "perf", "write_bw", "--bind", "127.0.0.6", "-p", "18602"],
+              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+while not t.listening(18602) and srv.poll() is None:
+    time.sleep(0.02)
+p = subprocess.run([t.ROCESHARK, "perf", "read_bw", "--bind", "127.0.0.7", "--connect",
+                    "127.0.0.6:18602", "-n", "20"], capture_output=True, text=True, timeout=60)
+srv.communicate(timeout=30)
+t.check(p.returncode == 4 and p.stderr == "roceshark: perf: the server refused: this server "
+        "runs write_bw, not read_bw\n" and srv.returncode == 1,
+        "read_bw against a write_bw server: the client told why: %d %d %r"
+        % (p.returncode, srv.returncode, p.stderr))
 srv = t.spawn([t.ROCESHARK, "perf", "write_bw", "--bind", "127.0.0.6", "-p", "18601",
                "--mr", "4M"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 while not t.listening(18601) and srv.poll() is None:

@@ -58,6 +58,7 @@ rs_perf_test_names(void)
  * share, as perftest's do: a bandwidth test does not read what it received, and -a's
  * 8 MiB slots would otherwise make 4 GiB per QP. */
 #define RX_AREA_MAX (8ull << 20)
+#define REFUSED_LINGER_NS 2000000000ull     /* as the responder's refused connections */
 static uint64_t
 receive_bytes(const struct rs_perf *p, uint64_t size)
 {
@@ -225,9 +226,12 @@ server_takes_test(struct rs_perf *p, const char *line, char *err)
     uint64_t v, size = p->size;
     struct rs_perf want = *p;
 
-    if (!rs_rc_json_str(line, "test", name, sizeof(name)) || strcmp(name, p->test->name) != 0)
+    if (!rs_rc_json_str(line, "test", name, sizeof(name)) || strcmp(name, p->test->name) != 0) {
+        snprintf(why, sizeof(why), "this server runs %s, not %s", p->test->name, name);
+        rs_rc_side_send_error(p->fd, why);
         return rs_error(err, RS_EINVAL, "the client runs %s, this server %s", name,
                         p->test->name);
+    }
     if (rs_rc_json_u64(line, "size", &v))
         size = v;
     want.n_qps = 1;     /* a client that does not say runs one */
@@ -332,7 +336,17 @@ rs_perf_side_sync(struct rs_perf *p, const char *what, char *err)
 int
 rs_perf_exchange(struct rs_perf *p, char *err)
 {
-    return p->client ? exchange_client(p, err) : exchange_server(p, err);
+    if (p->client)
+        return exchange_client(p, err);
+    int rc = exchange_server(p, err);
+    /* A client refused (its test, -q, its size, a damaged message) may have sent more than
+     * we read: closed at once, the connection would answer with a reset, which the client
+     * sees instead of our line's orderly end. */
+    if (rc != 0 && p->fd >= 0) {
+        rs_rc_side_close_lingering(p->fd, REFUSED_LINGER_NS);
+        p->fd = -1;
+    }
+    return rc;
 }
 
 int

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -149,6 +150,27 @@ rs_rc_side_conn_linger(struct rs_rc_side_conn *c, uint64_t now, uint64_t linger_
     c->closing = true;
     c->len = c->used = 0;
     c->deadline_ns = now + linger_ns;
+}
+
+void
+rs_rc_side_close_lingering(int fd, uint64_t linger_ns)
+{
+    char sink[4096];
+    uint64_t end = rs_rc_now_ns() + linger_ns;
+
+    shutdown(fd, SHUT_WR);
+    for (uint64_t now = rs_rc_now_ns(); now < end; now = rs_rc_now_ns()) {
+        struct pollfd pfd = {fd, POLLIN, 0};
+        int ready = poll(&pfd, 1, (int)((end - now + 999999) / 1000000));
+        if (ready < 0 && errno != EINTR)
+            break;
+        if (ready <= 0)
+            continue;
+        ssize_t got = recv(fd, sink, sizeof(sink), MSG_DONTWAIT);
+        if (got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+            break;      /* the peer closed (or reset): our lines reached it first */
+    }
+    close(fd);
 }
 
 void

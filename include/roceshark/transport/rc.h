@@ -619,6 +619,10 @@ void rs_rc_side_conn_close(struct rs_rc_side_conn *c);
  * passed, and the caller closes. Closing at once with the peer's lines unread would
  * send a reset, which can destroy our last lines before the peer reads them. */
 void rs_rc_side_conn_linger(struct rs_rc_side_conn *c, uint64_t now, uint64_t linger_ns);
+/* The same for a connection served blocking (perf's server, which refuses its one client
+ * and exits): shuts fd for writing, discards what the peer sends until it closes or
+ * linger_ns pass, and closes fd. */
+void rs_rc_side_close_lingering(int fd, uint64_t linger_ns);
 
 /* Sends one line, {"error": why}, without waiting (a peer that cannot take
  * it gets nothing); quotes and backslashes in why become apostrophes. */
