@@ -14,6 +14,7 @@
 Nothing is sent outside loopback: every GID is rewritten to a 127.x address."""
 import os
 import re
+import select
 import socket
 import struct
 import subprocess
@@ -289,9 +290,18 @@ def pingpong_server():
             t.check(int(m.group(1), 16) == 0x11, "%s: our QPN" % what)
             t.check(m.group(3).endswith(b"ffff" + ip4(srv_ip).hex().encode()),
                     "%s: our GID" % what)
-    time.sleep(0.3)
+    # The server prints (and flushes) its address lines once the exchange is over: read
+    # until they are in, rather than stop it after some time.
+    out, end = "", time.monotonic() + 20
+    while "remote address" not in out and time.monotonic() < end:
+        if select.select([srv.stdout], [], [], end - time.monotonic())[0]:
+            got = os.read(srv.stdout.fileno(), 4096).decode()
+            if not got:
+                break
+            out += got
     srv.terminate()
-    out, err = srv.communicate(timeout=10)
+    rest, err = srv.communicate(timeout=10)
+    out += rest
     t.check("  remote address: LID 0x0000, QPN 0x000021, PSN 0x59dfd7, GID ::ffff:%s" % cli_ip
             in out, "%s: the tool's remote address line: %s %s" % (what, out, err))
     t.check("  local address:  LID 0x0000, QPN 0x000011" in out, "%s: local line" % what)

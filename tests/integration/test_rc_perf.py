@@ -129,7 +129,7 @@ if len(w) == len(ops):
     t.check(w[3]["orig"] == 0 and w[4]["orig"] == 5 and w[5]["orig"] == 11,
             "atomics in order: 0, 5, then the compare of 11 matches")
     t.check(w[6]["crc32"] == zlib.crc32((77).to_bytes(8, "little")), "CMP_SWAP stored 77")
-time.sleep(0.1)
+resp2.settled()     # the completions of what rc_client saw acknowledged
 recv = [x for x in resp2.completions if x["wc"].startswith("RECV")]
 t.check(len(recv) == 2 and recv[0]["crc32"] == zlib.crc32(r.pattern(3000, 2)) and
         recv[0]["imm"] == 9 and recv[1]["wc"] == "RECV_RDMA_WITH_IMM",

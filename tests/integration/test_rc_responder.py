@@ -163,7 +163,7 @@ def test_multi_packet_send():
     c.send(r.SEND_MIDDLE, payload=data[PMTU:2 * PMTU], ackreq=False)
     c.send(r.SEND_LAST_IMM, payload=data[2 * PMTU:], imm=0x12345678)
     check_ack(c.reply(), "SEND First/Middle/Last", 2, msn=1)
-    time.sleep(0.05)
+    resp.settled()
     wc = [w for w in resp.completions if w["qpn"] == c.qpn]
     import zlib
     t.check(len(wc) == 1 and wc[0]["byte_len"] == len(data) and
@@ -175,7 +175,7 @@ def test_write_imm_consumes_receive():
     c = Conn()
     c.send(r.WRITE_ONLY_IMM, payload=b"wxyz", reth=(VA + 128, RKEY, 4), imm=77)
     check_ack(c.reply(), "WRITE with Immediate", 0, syndrome=credit_code(RECV - 1), msn=1)
-    time.sleep(0.05)
+    resp.settled()
     wc = [w for w in resp.completions if w["qpn"] == c.qpn]
     t.check(len(wc) == 1 and wc[0]["wc"] == "RECV_RDMA_WITH_IMM" and wc[0]["imm"] == 77 and
             wc[0]["byte_len"] == 4, "WRITE with Immediate completes a receive: %s" % wc)
@@ -192,7 +192,7 @@ def test_send_with_invalidate():
     c = Conn()
     c.send(r.SEND_ONLY_INV, payload=b"bye", ieth=INV_RKEY)
     check_ack(c.reply(), "SEND with Invalidate", 0, msn=1)
-    time.sleep(0.05)
+    resp.settled()
     wc = [w for w in resp.completions if w["qpn"] == c.qpn]
     t.check(len(wc) == 1 and wc[0].get("invalidated_rkey") == INV_RKEY,
             "the completion names the invalidated R_Key: %s" % wc)
@@ -320,7 +320,7 @@ def test_duplicates():
     check_ack(c.reply(), "SEND", 0, msn=1)
     c.send(r.SEND_ONLY, psn=0, payload=b"once")
     check_ack(c.reply(), "duplicate SEND is acknowledged again", 0, msn=1)
-    time.sleep(0.05)
+    resp.settled()
     t.check(len([w for w in resp.completions if w["qpn"] == c.qpn]) == 1,
             "a duplicate SEND is not executed again")
     c.send(r.WRITE_ONLY, payload=b"XXXX", reth=(VA + 1024, RKEY, 4))
