@@ -404,7 +404,13 @@ cmd_perf(int argc, char **argv)
     report_tx_errors(p);
     if (rc != 0)
         rc = cli_fail(cli_exit_code(rc, CLI_EXIT_CAPTURE), "perf: %s", err);
+    /* The exchange's connection last, after the UDP port: our client waits for its end, so
+     * once the client has returned, our address is free for the next server. */
+    int side = p->fd;
+    p->fd = -1;
     rs_perf_release(p);
     rc_cli_close(&pc.cli, p->udp, p->ctx);
+    if (side >= 0)
+        close(side);
     return rc;
 }

@@ -12,6 +12,7 @@
 #include "perf_int.h"
 
 #define PEER_CHECK_NS 10000000ull     /* how often a turn looks at the exchange's connection */
+#define SERVER_END_NS 2000000000ull   /* how long our client waits for its server's end */
 
 int
 rs_perf_post_recv(struct rs_perf *p, uint32_t slot, char *err)
@@ -151,6 +152,11 @@ rs_perf_finish(struct rs_perf *p, const char *header, const char *rows, const ch
             break;
         r += k + (r[k] == '\n');
     }
+    /* Then the server's end: our server closes the exchange after its UDP port, so once
+     * we return, its address is free for the next server (a script's next test); a
+     * responder closes when we do. Bounded: our results are printed already. */
+    rs_rc_side_close_lingering(p->fd, SERVER_END_NS);
+    p->fd = -1;
     return 0;
 }
 
