@@ -408,7 +408,8 @@ def perftest_r(tmp):
     cap = t.spawn([t.ROCESHARK, "capture", "-i", "lo", "-w", path, "-f",
                    "udp port 4791"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                   text=True)
-    time.sleep(1.0)
+    line = cap.stderr.readline()     # said once it captures
+    t.check(line.startswith("capture: lo"), "capture started: %r" % line)
     v4 = r.addresses(2)
     v6 = r.addresses6(2)
     ports = {}
