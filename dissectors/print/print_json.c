@@ -70,16 +70,15 @@ json_ws_ftype(const struct tree_node *n)
 void
 json_write_show(struct rs_json *j, const struct tree_node *n)
 {
-    struct rs_out *s = rs_out_scratch(j->o);
+    const struct rs_value *v = &n->value;
 
-    if (s == NULL)
-        return;
-    if (n->value.type == RS_FT_STRING) {
-        rs_json_string(j, n->value.v.str, strlen(n->value.v.str));
-        return;
-    }
-    tree_node_show(s, n);
-    rs_json_string(j, s->buf, s->len);
+    /* As tree_node_show() shows it, written straight into the output. */
+    if (v->type == RS_FT_STRING)
+        rs_json_string(j, v->v.str, strlen(v->v.str));
+    else if (n->it.field->type == RS_FT_BYTES)
+        rs_json_hex_string(j, v->v.bytes.ptr, v->v.bytes.len, ':');
+    else
+        rs_json_value(j, n->it.field, v);
 }
 
 /* A node without a value or children: a protocol's tree line, else "". */
@@ -309,10 +308,9 @@ json_write_index(struct rs_json *j, const struct rs_packet *pkt)
 void
 json_write_fields(struct rs_json *j, const struct rs_packet *pkt, const struct rs_json_opts *opts)
 {
-    struct rs_out *s = rs_out_scratch(j->o);
     struct rs_value v;
 
-    for (size_t i = 0; i < opts->n_fields && s != NULL; i++) {
+    for (size_t i = 0; i < opts->n_fields; i++) {
         int id = opts->fields[i];
         const struct rs_field *f = rs_field_by_id(id);
         bool any = false;
@@ -324,9 +322,7 @@ json_write_fields(struct rs_json *j, const struct rs_packet *pkt, const struct r
                     rs_json_begin_array(j);
                     any = true;
                 }
-                s->len = 0;
-                rs_out_value(s, rs_field_by_id(a), &v);
-                rs_json_string(j, s->buf, s->len);
+                rs_json_value(j, rs_field_by_id(a), &v);
             }
             rs_field_note_cut(pkt, a, occ);
         }

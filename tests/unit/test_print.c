@@ -1059,6 +1059,44 @@ test_json_writer(void **state)
     free(c.text);
 }
 
+/* A value is formatted in place between its quotes; one that needs an escape, or is past
+ * the room formatted in place (128 bytes), is escaped as rs_json_string escapes it; the
+ * output buffer flushed just before a value keeps the order. */
+static void
+test_json_value(void **state)
+{
+    const struct rs_field *text = rs_field_by_id(rs_field_lookup("frame.protocols"));
+    const struct rs_field *number = rs_field_by_id(rs_field_lookup("frame.len"));
+    static char filler[4090], long_text[301];
+    struct capture_out c;
+    struct rs_json j;
+
+    (void)state;
+    assert_non_null(text);
+    assert_non_null(number);
+    memset(filler, 'n', sizeof(filler) - 1);
+    memset(long_text, 'x', sizeof(long_text) - 1);
+    long_text[200] = '"';
+    capture_begin(&c);
+    rs_json_init(&j, &c.out, false, 0, false);
+    rs_json_begin_array(&j);
+    rs_json_literal(&j, filler);
+    rs_json_value(&j, number, &(struct rs_value){.type = number->type, .v.u = 1234});
+    rs_json_value(&j, text, &(struct rs_value){.type = RS_FT_STRING, .v.str = "eth:ip"});
+    rs_json_value(&j, text, &(struct rs_value){.type = RS_FT_STRING, .v.str = "a\"b\\c\nd\x01"});
+    rs_json_value(&j, text, &(struct rs_value){.type = RS_FT_STRING, .v.str = ""});
+    rs_json_value(&j, text, &(struct rs_value){.type = RS_FT_STRING, .v.str = long_text});
+    rs_json_hex_string(&j, (const uint8_t *)"\x0a\xff", 2, ':');
+    rs_json_end_array(&j);
+    const char *got = capture_end(&c);
+    static char want[sizeof(filler) + sizeof(long_text) + 64];
+    snprintf(want, sizeof(want), "[%s,\"1234\",\"eth:ip\",\"a\\\"b\\\\c\\nd\\u0001\",\"\","
+             "\"%.200s\\\"%s\",\"0a:ff\"]",
+             filler, long_text, long_text + 201);
+    assert_string_equal(got, want);
+    free(c.text);
+}
+
 /* -T json: protocols as objects, a header's value then its fields as name_tree, hidden
  * fields where Wireshark's tree has them; -x adds name_raw; ek flattens each protocol. */
 static void
@@ -1206,6 +1244,7 @@ main(void)
         cmocka_unit_test(test_json_string_places),
         cmocka_unit_test(test_json_fput_text),
         cmocka_unit_test(test_json_writer),
+        cmocka_unit_test(test_json_value),
         cmocka_unit_test(test_json_tree),
         cmocka_unit_test(test_fields_options),
         cmocka_unit_test(test_glossary),

@@ -266,6 +266,10 @@ size_t rs_json_quote_name(char *quoted, const char *name, size_t len);
  * bytes); j has no dot_to_underscore. */
 void rs_json_quoted_name(struct rs_json *j, const char *quoted, size_t len, const char *suffix);
 void rs_json_string(struct rs_json *j, const char *s, size_t n);
+/* v of field f as a string, as rs_out_value() formats it in j's style. */
+void rs_json_value(struct rs_json *j, const struct rs_field *f, const struct rs_value *v);
+/* n bytes at p as a string of hex pairs, as rs_out_hex() writes them. */
+void rs_json_hex_string(struct rs_json *j, const uint8_t *p, size_t n, char sep);
 /* A value written as it is: a number, true, false or null. */
 void rs_json_literal(struct rs_json *j, const char *text);
 
