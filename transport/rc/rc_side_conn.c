@@ -200,6 +200,13 @@ rs_rc_side_refuse(int listen_fd, const char *why, char *err)
     if (fd < 0)
         return rc_side_accept_error(err);
     rs_rc_side_send_error(fd, why);
+    /* Closed with the peer's first lines unread, the connection would end in a reset
+     * rather than after our line: take what has come (without waiting: a server with no
+     * room does not linger), then close. */
+    shutdown(fd, SHUT_WR);
+    char sink[4096];
+    while (recv(fd, sink, sizeof(sink), MSG_DONTWAIT) > 0)
+        ;
     close(fd);
     return 0;
 }
