@@ -18,6 +18,7 @@
 #include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/dissect.h>
 #include <roceshark/dissectors/ether_names.h>
+#include <roceshark/dissectors/expert.h>
 #include <roceshark/dissectors/ib_headers.h>
 #include <roceshark/dissectors/info.h>
 #include <roceshark/dissectors/iwarp.h>
@@ -149,8 +150,18 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
         rs_info_add(&in, "Ethertype 0x%04x", pkt->ethertype);
     }
     if (rs_display_get()->info_tshark) {
-        if (pkt->flags & RS_PKT_MALFORMED)
-            rs_info_str(&in, in.len > 0 ? " [Malformed Packet]" : "[Malformed Packet]");
+        /* tshark's mark for the exception that stopped it, after its column's text (IB's
+         * ends in a space), or alone where IB stopped before its BTH */
+        const char *mark = rs_ws_cut_short(pkt) ? "[Packet size limited during capture]"
+                           : (pkt->flags & RS_PKT_MALFORMED) ? "[Malformed Packet]"
+                                                              : NULL;
+        if (mark == NULL)
+            return in.len;
+        if (pkt->encap == RS_ENCAP_ROCEV2 && !rs_packet_has(pkt, RS_LAYER_BTH))
+            in.len = 0;
+        if (in.len > 0 && in.len < size && buf[in.len - 1] != ' ')
+            rs_info_str(&in, " ");
+        rs_info_str(&in, mark);
         return in.len;
     }
     info_marks(&in, pkt);

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/fields.h>
 #include <roceshark/dissectors/print.h>
 
@@ -528,6 +529,19 @@ test_malformed_as_tshark(void **state)
     assert_non_null(strstr(t, "\n[Malformed Packet: IPv4]\n    [Expert Info (Error/Malformed)"));
     free(t);
 
+    /* tshark's Info: the mark alone where IB stopped before its BTH, after IB's own text */
+    struct rs_display d = *rs_display_get(), before = d;
+    char info[256];
+    d.info_tshark = true;
+    rs_display_set(&d);
+    decode_hex(&tf, HEX_SHORT_BTH, RS_DLT_EN10MB, &pkt);
+    rs_print_info(&pkt, info, sizeof(info));
+    assert_string_equal(info, "[Malformed Packet]");
+    decode_hex(&tf, HEX_CUT_RETH, RS_DLT_EN10MB, &pkt);
+    rs_print_info(&pkt, info, sizeof(info));
+    assert_string_equal(info, "RC RDMA Write First QP=0x000011 [Malformed Packet]");
+    rs_display_set(&before);
+
     decode_hex(&tf, HEX_SHORT_BTH, RS_DLT_EN10MB, &pkt);
     capture_begin(&c);
     rs_print_pdml(&c.out, &pkt, &opts);
@@ -572,6 +586,11 @@ test_malformed_as_tshark(void **state)
                RS_DLT_EN10MB, &pkt);
     tf.frame.len = 122;
     test_decode(&tf.frame, &pkt);
+    d.info_tshark = true;
+    rs_display_set(&d);
+    rs_print_info(&pkt, info, sizeof(info));
+    assert_string_equal(info, "[Packet size limited during capture]");
+    rs_display_set(&before);
     capture_begin(&c);
     rs_print_tree(&c.out, &pkt);
     rs_print_pdml(&c.out, &pkt, &opts);
