@@ -204,8 +204,10 @@ rs_json_quote_name(char *quoted, const char *name, size_t len)
 static void
 name_end(struct rs_json *j, char *p, char *d, const char *suffix, size_t extra)
 {
-    memcpy(d, suffix != NULL ? suffix : "", extra);
-    d += extra;
+    if (extra > 0) {
+        memcpy(d, suffix, extra);
+        d += extra;
+    }
     *d++ = '"';
     *d++ = ':';
     if (j->pretty)
@@ -229,9 +231,28 @@ rs_json_name(struct rs_json *j, const char *name, const char *suffix)
 void
 rs_json_quoted_name(struct rs_json *j, const char *quoted, size_t len, const char *suffix)
 {
-    size_t extra = suffix != NULL ? strlen(suffix) : 0;
+    size_t extra = suffix != NULL && suffix[0] != '\0' ? strlen(suffix) : 0;
 
     assert(!j->dot_to_underscore);
+    if (!j->named && j->pretty && j->depth > 0) {
+        /* -T json's usual member: its comma, new line and indentation written with the
+         * name, in one piece (element() and newline() apart were some 3% of -T json). */
+        size_t indent = 2 * (size_t)j->depth;
+        bool comma = j->any[j->depth];
+        char *p = rs_out_reserve(j->o, comma + 1 + indent + len + extra + 3);
+        if (p == NULL)
+            return;
+        char *d = p;
+        if (comma)
+            *d++ = ',';
+        j->any[j->depth] = true;
+        *d++ = '\n';
+        memset(d, ' ', indent);
+        d += indent;
+        memcpy(d, quoted, len);
+        name_end(j, p, d + len, suffix, extra);
+        return;
+    }
     element(j);
     char *p = rs_out_reserve(j->o, len + extra + 3);
     if (p == NULL)
