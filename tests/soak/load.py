@@ -67,14 +67,27 @@ def table_row(out):
     return None
 
 
+# A side that has not ended by then is a failed run, said in the run's check line like any
+# other failure (it is killed, and the next run goes on), not an exception that ends them all.
+RUN_BOUND = 600
+
+
 def pair(server, client):
     port = int(server[server.index("-p") + 1])
     srv = t.spawn(server, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     while not t.listening(port) and srv.poll() is None:
         time.sleep(0.05)
-    cli = subprocess.run(client, capture_output=True, text=True, timeout=600)
-    s_out, s_err = srv.communicate(timeout=600)
-    return (srv.returncode, s_out, s_err), (cli.returncode, cli.stdout, cli.stderr)
+    cli = t.spawn(client, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ended = []
+    for p in (cli, srv):
+        try:
+            out, err = p.communicate(timeout=RUN_BOUND)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+            err += "\nnot ended after %d s: killed" % RUN_BOUND
+        ended.append((p.returncode, out, err))
+    return ended[1], ended[0]
 
 
 def run_cmd(dev, ip, tool, *args):
