@@ -229,9 +229,9 @@ rs_bridge_run(const struct rs_bridge_opts *o, struct rs_bridge_stats *st, char *
             wait_ms = 100;
         if (o->busy_poll)
             wait_ms = 0;    /* a sleeping process takes tens of microseconds to wake */
-        /* what the engine just released (delayed frames now due) goes out before the
-         * wait: left queued, it would sit until the next frame comes in or the wait ends,
-         * up to 100 ms past its time */
+        /* Everything queued goes out before the wait: what the last turn read and what
+         * the engine just released (delayed frames now due). Left queued, a frame would
+         * sit until the next one comes in or the wait ends, up to 100 ms past its time. */
         for (unsigned i = 0; i < 2; i++)
             port_flush(&b.port[i], st, i);
         struct pollfd pfd[2] = {{b.port[0].fd, POLLIN, 0}, {b.port[1].fd, POLLIN, 0}};
@@ -241,8 +241,6 @@ rs_bridge_run(const struct rs_bridge_opts *o, struct rs_bridge_stats *st, char *
         }
         for (unsigned i = 0; i < 2 && b.rc == 0; i++)
             drain(&b, i, o->faults, &left);
-        for (unsigned i = 0; i < 2; i++)
-            port_flush(&b.port[i], st, i);
     }
     /* What the ports' rings hold was taken in before the stop: it goes through the rules
      * and out like the rest (a bridge that lags under load holds a lot there), then what

@@ -159,16 +159,18 @@ rs_rc_side_close_lingering(int fd, uint64_t linger_ns)
     uint64_t end = rs_rc_now_ns() + linger_ns;
 
     shutdown(fd, SHUT_WR);
-    for (uint64_t now = rs_rc_now_ns(); now < end; now = rs_rc_now_ns()) {
-        struct pollfd pfd = {fd, POLLIN, 0};
-        int ready = poll(&pfd, 1, (int)((end - now + 999999) / 1000000));
-        if (ready < 0 && errno != EINTR)
-            break;
-        if (ready <= 0)
-            continue;
-        ssize_t got = recv(fd, sink, sizeof(sink), MSG_DONTWAIT);
-        if (got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+    for (;;) {
+        ssize_t got;
+        while ((got = recv(fd, sink, sizeof(sink), MSG_DONTWAIT)) > 0)
+            ;
+        if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
             break;      /* the peer closed (or reset): our lines reached it first */
+        uint64_t now = rs_rc_now_ns();
+        if (now >= end)
+            break;
+        struct pollfd pfd = {fd, POLLIN, 0};
+        if (poll(&pfd, 1, (int)((end - now + 999999) / 1000000)) < 0 && errno != EINTR)
+            break;
     }
     close(fd);
 }
@@ -201,12 +203,8 @@ rs_rc_side_refuse(int listen_fd, const char *why, char *err)
         return rc_side_accept_error(err);
     rs_rc_side_send_error(fd, why);
     /* Closed with the peer's first lines unread, the connection would end in a reset
-     * rather than after our line: take what has come (without waiting: a server with no
+     * rather than after our line: take what has come, without waiting (a server with no
      * room does not linger), then close. */
-    shutdown(fd, SHUT_WR);
-    char sink[4096];
-    while (recv(fd, sink, sizeof(sink), MSG_DONTWAIT) > 0)
-        ;
-    close(fd);
+    rs_rc_side_close_lingering(fd, 0);
     return 0;
 }

@@ -621,7 +621,7 @@ void rs_rc_side_conn_close(struct rs_rc_side_conn *c);
 void rs_rc_side_conn_linger(struct rs_rc_side_conn *c, uint64_t now, uint64_t linger_ns);
 /* The same for a connection served blocking (perf's server, which refuses its one client
  * and exits): shuts fd for writing, discards what the peer sends until it closes or
- * linger_ns pass, and closes fd. */
+ * linger_ns pass (0: what has come, without waiting), and closes fd. */
 void rs_rc_side_close_lingering(int fd, uint64_t linger_ns);
 
 /* Sends one line, {"error": why}, without waiting (a peer that cannot take
