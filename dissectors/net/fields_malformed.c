@@ -59,17 +59,24 @@ stopped(const struct rs_packet *pkt)
     return pkt->stopped != NULL ? pkt->stopped : "";
 }
 
+/* The items are protocols with no bytes of their own: where locate_malformed() says. */
+static bool
+item_without_bytes(bool present, unsigned occ, struct rs_value *out)
+{
+    if (occ != 0 || !present)
+        return false;
+    out->type = RS_FT_PROTOCOL;
+    out->v.bytes.ptr = NULL;
+    out->v.bytes.len = 0;
+    return true;
+}
+
 static bool
 get_malformed(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
               struct rs_value *out)
 {
     (void)f;
-    if (occ != 0 || !rs_ws_malformed(pkt))
-        return false;
-    out->type = RS_FT_PROTOCOL;
-    out->v.bytes.ptr = NULL;    /* no bytes: where locate_malformed() says */
-    out->v.bytes.len = 0;
-    return true;
+    return item_without_bytes(rs_ws_malformed(pkt), occ, out);
 }
 
 static bool
@@ -77,12 +84,7 @@ get_short(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
           struct rs_value *out)
 {
     (void)f;
-    if (occ != 0 || !rs_ws_cut_short(pkt))
-        return false;
-    out->type = RS_FT_PROTOCOL;
-    out->v.bytes.ptr = NULL;    /* no bytes: where locate_malformed() says */
-    out->v.bytes.len = 0;
-    return true;
+    return item_without_bytes(rs_ws_cut_short(pkt), occ, out);
 }
 
 static size_t
