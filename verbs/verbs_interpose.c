@@ -213,9 +213,10 @@ write(int fd, const void *buf, size_t len)
     NEXT(write_fn, write);
     ssize_t n = next(fd, buf, len);
     /* A GET_EVENT on a descriptor that is no channel, and no file at all: the
-     * program read an event channel after closing it (rping before rdma-core 59
-     * does, its event thread reading the channel its main thread has just
-     * destroyed and freed). The kernel says EBADF too; with
+     * program read an event channel long after closing it (rping before
+     * rdma-core 59 reads the channel its main thread has just destroyed and
+     * freed; just after, the number is still held: verbs_ucma.c). The kernel
+     * says EBADF too; with
      * ROCESHARK_VERBS_DEBUG=1 one line says it was the program's, not ours. */
     if (n < 0 && errno == EBADF && served() && is_get_event(buf, len) &&
         getenv("ROCESHARK_VERBS_DEBUG") != NULL) {

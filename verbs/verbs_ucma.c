@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "verbs_ucma.h"
@@ -35,6 +36,21 @@ static struct vb_ucma_file *files;
  * write() that found the number ours as the channel closed comes here after
  * it (see vb_ucma_close()). At most one a number. */
 static struct vb_ucma_file *gone;
+
+/* The last HELD_MAX channels closed keep their eventfd and their number a
+ * while. rping (rdma-core before 59) and programs written like it read the
+ * channel again right after acknowledging their last event, while the main
+ * thread, woken by that acknowledgement, closes the channel to leave. If the
+ * close comes first the read finds no file (EBADF) and the program exits
+ * with an error: rare on a kernel, seen here under a sanitizer or a loaded
+ * machine. A number held is nobody else's, so such a late read reaches the
+ * closed channel and waits for ever, as one a moment earlier would have in
+ * the kernel. Oldest first out; a program sees at most HELD_MAX more
+ * descriptors than it keeps (docs/limits.md). */
+#define HELD_MAX 8
+static struct vb_ucma_file *held[HELD_MAX];
+static unsigned n_held;
+static int (*held_release)(int);
 
 static void
 fd_mark(int fd, bool ours)
@@ -90,6 +106,8 @@ gone_of(int fd)
     return NULL;
 }
 
+static void held_release_one(struct vb_ucma_file *f, bool still_ours);
+
 /* A closed channel's number is another file's now: it is forgotten, and freed
  * unless a thread still waits in it (the last to leave frees it). Lock held. */
 static void
@@ -101,9 +119,42 @@ gone_forget(struct vb_ucma_file *f)
             break;
         }
     }
+    if (f->held)
+        held_release_one(f, false);
     f->remembered = false;
     if (f->waiters == 0)
         file_free(f);
+}
+
+static unsigned long
+inode_of(int fd)
+{
+    struct stat st;
+
+    /* fstatat(), not fstat(): this library answers fstat() on its own
+     * descriptors with the device's made-up stat, inode 0. */
+    return fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 ? (unsigned long)st.st_ino : 0;
+}
+
+/* A held number is given up: its eventfd closes (unless the program put a
+ * file of its own there) and the number stops being ours. Lock held. */
+static void
+held_release_one(struct vb_ucma_file *f, bool still_ours)
+{
+    for (unsigned i = 0; i < n_held; i++) {
+        if (held[i] == f) {
+            memmove(&held[i], &held[i + 1], (n_held - i - 1) * sizeof(held[0]));
+            n_held--;
+            break;
+        }
+    }
+    f->held = false;
+    if (still_ours) {
+        int e = errno;
+        held_release(f->fd);
+        errno = e;
+    }
+    fd_mark(f->fd, false);
 }
 
 int
@@ -127,6 +178,7 @@ vb_ucma_open(int flags)
         return errno = e, -1;
     }
     pthread_cond_init(&f->cond, NULL);
+    f->ino = inode_of(f->fd);
     pthread_mutex_lock(&vb_ucma_lock);
     struct vb_ucma_file *old = gone_of(f->fd);
     if (old != NULL)
@@ -144,6 +196,15 @@ vb_ucma_close(int fd, int (*release)(int))
     pthread_mutex_lock(&vb_ucma_lock);
     struct vb_ucma_file *f = file_of(fd);
     if (f == NULL) {
+        struct vb_ucma_file *h = gone_of(fd);
+        if (h != NULL && h->held) {
+            if (inode_of(fd) == h->ino) {
+                /* A channel closed already: the kernel says EBADF. */
+                pthread_mutex_unlock(&vb_ucma_lock);
+                return errno = EBADF, -1;
+            }
+            held_release_one(h, false);     /* the program's own file now */
+        }
         pthread_mutex_unlock(&vb_ucma_lock);
         return release(fd);
     }
@@ -158,12 +219,6 @@ vb_ucma_close(int fd, int (*release)(int))
             break;
         }
     }
-    /* The eventfd is closed while its number is still ours: a write() in
-     * another thread meanwhile comes here (and waits for the lock) rather
-     * than reaching the eventfd itself, whose answer to a command is EINVAL. */
-    int rc = release(fd);
-    int e = errno;
-    fd_mark(fd, false);
     /* The closed channel is remembered for its number, so that a write()
      * under way as it closed finds it (closed_command()). A thread already
      * waiting in it (rping's event thread, as its main thread closes the
@@ -175,10 +230,16 @@ vb_ucma_close(int fd, int (*release)(int))
     f->remembered = true;
     f->next = gone;
     gone = f;
+    /* Its number is held (see HELD_MAX): the eventfd stays open and ours,
+     * and the oldest held one is given up. */
+    held_release = release;
+    if (n_held == HELD_MAX)
+        held_release_one(held[0], inode_of(held[0]->fd) == held[0]->ino);
+    f->held = true;
+    held[n_held++] = f;
     pthread_mutex_unlock(&vb_ucma_lock);
     vb_cm_stop();
-    errno = e;
-    return rc;
+    return 0;
 }
 
 /* The program ends: as the kernel's release of each channel, its CM IDs go,
@@ -492,9 +553,12 @@ vb_ucma_write(int fd, const void *buf, size_t len)
 {
     pthread_mutex_lock(&vb_ucma_lock);
     struct vb_ucma_file *f = file_of(fd);
-    if (f == NULL && (f = gone_of(fd)) != NULL && fcntl(fd, F_GETFD) >= 0) {
+    if (f == NULL && (f = gone_of(fd)) != NULL && fcntl(fd, F_GETFD) >= 0 &&
+        !(f->held && inode_of(fd) == f->ino)) {
         /* A closed channel's number, open again: something else took it, and
          * the write is that file's. */
+        if (f->held)
+            held_release_one(f, false);
         gone_forget(f);
         f = NULL;
     }

@@ -96,6 +96,11 @@ struct vb_ucma_file {
      * remembered for its descriptor's number (verbs_ucma.c). */
     bool closed_nonblock;
     bool remembered;
+    /* Closed, but its eventfd still open and its number still ours, so that a
+     * GET_EVENT written just after the close waits (verbs_ucma.c, held). The
+     * eventfd's inode tells it from a file the program dup2()s there. */
+    bool held;
+    unsigned long ino;
     struct vb_ucma_file *next;
 };
 

@@ -417,15 +417,20 @@ backlog(struct rdma_event_channel *ch)
 
 /* rping's teardown: an event thread acks the last event and reads again while
  * the main thread destroys the ID and closes the channel. As in the kernel, a
- * read under way when the channel closes waits (the program ends around it),
- * and one that comes after the close, with the descriptor's number it had
- * read before, fails with EBADF; a write to the number once a pipe holds it
- * is the pipe's. */
+ * read under way when the channel closes waits (the program ends around it).
+ * So does one that comes just after the close: the library holds the last 8
+ * closed channels' numbers, so that rping does not lose this race. One that
+ * comes once the number is given up (8 more channels closed) fails with
+ * EBADF, as in the kernel; a write to the number once a pipe holds it is the
+ * pipe's. */
+enum read_at { UNDER_WAY, JUST_AFTER, GIVEN_UP };
+
 struct reader {
     struct rdma_event_channel ch;       /* a copy: the program's is freed at its close */
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    bool got, closed, after;
+    bool got, closed;
+    enum read_at at;
     atomic_int reading;
     pid_t tid;
     int rc, err;
@@ -444,7 +449,7 @@ reader_main(void *arg)
     pthread_mutex_lock(&r->lock);
     r->got = true;
     pthread_cond_broadcast(&r->cond);
-    while (r->after && !r->closed)
+    while (r->at != UNDER_WAY && !r->closed)
         pthread_cond_wait(&r->cond, &r->lock);
     pthread_mutex_unlock(&r->lock);
     atomic_store(&r->reading, 1);
@@ -464,15 +469,17 @@ reader_waits(struct reader *r)
 }
 
 static void
-teardown(bool after)
+teardown(enum read_at at)
 {
     struct rdma_event_channel *ch = rdma_create_event_channel();
     struct reader r = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER,
-                       .after = after};
+                       .at = at};
     struct rdma_cm_id *id;
     struct sockaddr_in dst = addr(server_ip);
     pthread_t t;
-    const char *how = after ? "a read after the close" : "a read under way at the close";
+    const char *how = at == UNDER_WAY    ? "a read under way at the close"
+                      : at == JUST_AFTER ? "a read just after the close"
+                                         : "a read once the number is given up";
     int p[2];
 
     if (pipe(p) != 0 || ch == NULL || rdma_create_id(ch, &id, NULL, RDMA_PS_TCP) != 0) {
@@ -487,17 +494,23 @@ teardown(bool after)
     while (!r.got)
         pthread_cond_wait(&r.cond, &r.lock);
     pthread_mutex_unlock(&r.lock);
-    if (!after) {
+    if (at == UNDER_WAY) {
         while (!reader_waits(&r))
             sched_yield();
     }
     rdma_destroy_id(id);
     rdma_destroy_event_channel(ch);
+    for (int i = 0; at == GIVEN_UP && i < 8; i++)
+        rdma_destroy_event_channel(rdma_create_event_channel());
     pthread_mutex_lock(&r.lock);
     r.closed = true;
     pthread_cond_broadcast(&r.cond);
     pthread_mutex_unlock(&r.lock);
-    if (after) {
+    if (at == JUST_AFTER) {
+        while (!reader_waits(&r))
+            sched_yield();
+    }
+    if (at == GIVEN_UP) {
         pthread_join(t, NULL);
         check(r.rc != 0 && r.err == EBADF, "teardown", "%s: EBADF (%s)", how,
               r.rc == 0 ? "an event" : strerror(r.err));
@@ -570,8 +583,9 @@ main(int argc, char **argv)
     connect_refused(ch);
     connect_accepted();
     pthread_join(t, NULL);
-    teardown(false);
-    teardown(true);
+    teardown(UNDER_WAY);
+    teardown(JUST_AFTER);
+    teardown(GIVEN_UP);
     rdma_destroy_id(s.listen);
     rdma_destroy_event_channel(s.ch);
     rdma_destroy_event_channel(ch);

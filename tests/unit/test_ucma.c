@@ -281,7 +281,7 @@ test_commands(void **state)
     assert_int_equal(destroy_id(fd, id), 0);
     assert_int_equal(bind_ip(fd, other, addr_a, port), 0); /* free again */
     vb_ucma_close(fd, close);
-    assert_false(vb_ucma_owns(fd));
+    assert_true(vb_ucma_owns(fd));          /* closed, its number held a while */
 }
 
 /* A connection, both sides, from the REQ to time wait's end. */
@@ -529,13 +529,14 @@ sleeping_or_done(struct reader *rd)
 }
 
 /* rping's event thread acks the last event and reads again while its main
- * thread destroys the ID and closes the channel. The close takes the
- * descriptor away while it is still ours (a write() in between must not reach
- * the eventfd: EINVAL); a GET_EVENT that found the descriptor ours before the
- * close (vb_ucma_write() is what the C library's write() calls then) waits
- * on the closed channel, as on the kernel's file, or says EAGAIN when
- * non-blocking (not EBADF); any other command, EBADF; and once something else
- * has the number, its writes are that file's. */
+ * thread destroys the ID and closes the channel. A GET_EVENT that found the
+ * descriptor ours before the close, or that comes just after it (the number
+ * is held: the last 8 closed keep their eventfd and number), waits on the
+ * closed channel, as on the kernel's file, or says EAGAIN when non-blocking
+ * (not EBADF); any other command, EBADF, and a second close too. A held
+ * number is given up, its eventfd closed while still ours (a write() in
+ * between must not reach the eventfd: EINVAL), once 8 more have closed; and
+ * once something else has the number, its writes are that file's. */
 static void
 test_close_while_reading(void **state)
 {
@@ -543,21 +544,43 @@ test_close_while_reading(void **state)
     int p[2];                   /* made first, so that it takes no channel's number */
     assert_int_equal(pipe(p), 0);
     /* Non-blocking: EAGAIN from another thread, EBADF from the closer. */
-    int fd = vb_ucma_open(O_RDWR | O_NONBLOCK);
+    int first = vb_ucma_open(O_RDWR | O_NONBLOCK), fd = first;
     assert_true(fd >= 0);
     uint32_t id = create_id(fd, 11);
     assert_int_equal(destroy_id(fd, id), 0);
     owned_at_release = false;
     assert_int_equal(vb_ucma_close(fd, release_noting), 0);
-    assert_true(owned_at_release);
-    assert_false(vb_ucma_owns(fd));
-    assert_int_equal(fcntl(fd, F_GETFD), -1);             /* closed for real */
+    assert_false(owned_at_release);                     /* held: not released */
+    assert_true(vb_ucma_owns(fd));
+    assert_true(fcntl(fd, F_GETFD) >= 0);
     struct reader rd = {.fd = fd};
     pthread_t th;
     assert_int_equal(pthread_create(&th, NULL, reader_main, &rd), 0);
     assert_int_equal(pthread_join(th, NULL), 0);
     assert_int_equal(rd.err, EAGAIN);
     assert_int_equal(create_id_err(fd, 13, &id), EBADF);  /* any other command: EBADF */
+    errno = 0;
+    assert_int_equal(vb_ucma_close(fd, release_noting), -1);  /* closed already */
+    assert_int_equal(errno, EBADF);
+    assert_true(fcntl(fd, F_GETFD) >= 0);               /* still held */
+    /* Eight more channels closed: the first number is given up, closed while
+     * still ours, and free for the next file. */
+    int more[8];
+    for (int i = 0; i < 8; i++) {
+        more[i] = vb_ucma_open(O_RDWR);
+        assert_true(more[i] >= 0 && more[i] != first);
+    }
+    for (int i = 0; i < 8; i++) {
+        owned_at_release = false;
+        assert_int_equal(vb_ucma_close(more[i], release_noting), 0);
+        if (i < 7)
+            assert_true(fcntl(first, F_GETFD) >= 0);
+    }
+    assert_true(owned_at_release);
+    assert_false(vb_ucma_owns(first));
+    assert_int_equal(fcntl(first, F_GETFD), -1);        /* closed for real */
+    for (int i = 0; i < 8; i++)
+        assert_true(vb_ucma_owns(more[i]));
 
     /* Blocking, the thread already waiting when the channel closes, and one
      * whose write found it ours before: both wait until cancelled. */
