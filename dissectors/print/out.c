@@ -12,6 +12,7 @@
 #include <roceshark/dissectors/fields.h>
 #include <roceshark/dissectors/print.h>
 
+#include "print/json_int.h"
 #include "print/tree_doc.h"
 
 #define OUT_FLUSH_AT(o) ((o)->cap - (o)->cap / 4)
@@ -188,6 +189,7 @@ rs_print_thread_end(void)
         rs_out_free(&line);
     ready = false;
     tree_doc_thread_end();
+    json_thread_end();
 }
 
 struct rs_out *

@@ -225,7 +225,7 @@ write_value(struct ek_ctx *c, const struct tree_node *n)
         rs_json_literal(&c->j, "null");
     } else if (n->it.field->type == RS_FT_BOOLEAN) {
         rs_json_literal(&c->j, n->value.v.u != 0 ? "true" : "false");
-    } else if (json_ws_ftype(n) == 24) {
+    } else if (json_ws_ftype(&n->it) == 24) {
         /* An absolute time in UTC with nine decimals, as tshark 4.0 writes icmp.data_time
          * and frame.time. */
         char text[64], date[32] = "";
@@ -236,7 +236,7 @@ write_value(struct ek_ctx *c, const struct tree_node *n)
         int len = snprintf(text, sizeof(text), "%s.%09uZ", date, (unsigned)n->value.v.t.nsec);
         rs_json_string(&c->j, text, (size_t)len);
     } else {
-        json_write_show(&c->j, n);
+        json_write_show(&c->j, &n->it);
     }
 }
 
@@ -270,7 +270,7 @@ write_object(struct ek_ctx *c, int first)
                 if (m.group[k] != m.group[i] || !same_member(c, x, n))
                     continue;
                 if (pass == 0)
-                    json_write_hex(&c->j, c->d, x);
+                    json_write_hex(&c->j, c->d->pkt, c->d->base, &x->it);
                 else
                     write_value(c, x);
             }

@@ -44,7 +44,7 @@ json_proto_wanted(const struct rs_json_opts *opts, const char *name)
 
 /* Wireshark's number for the field's type (its enum ftenum), as jsonraw shows it. */
 int
-json_ws_ftype(const struct tree_node *n)
+json_ws_ftype(const struct rs_tree_item *it)
 {
     static const struct {
         uint8_t ours, ws;
@@ -56,89 +56,98 @@ json_ws_ftype(const struct tree_node *n)
         {RS_FT_FRAMENUM, 35}, {RS_FT_INT16, 13},  {RS_FT_INT32, 15},
     };
 
-    if (n->it.kind != RS_TREE_FIELD)
+    if (it->kind != RS_TREE_FIELD)
         return 1;
     /* Wireshark counts the epoch time as a span of time since 1970. */
-    if (strcmp(n->it.field->abbrev, "frame.time_epoch") == 0)
+    if (strcmp(it->field->abbrev, "frame.time_epoch") == 0)
         return 25;
     for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-        if (map[i].ours == n->it.field->type)
+        if (map[i].ours == it->field->type)
             return map[i].ws;
     return 0;
 }
 
 void
-json_write_show(struct rs_json *j, const struct tree_node *n)
+json_write_show(struct rs_json *j, const struct rs_tree_item *it)
 {
-    const struct rs_value *v = &n->value;
+    const struct rs_value *v = it->value;
 
     /* As tree_node_show() shows it, written straight into the output. */
     if (v->type == RS_FT_STRING)
         rs_json_string(j, v->v.str, strlen(v->v.str));
-    else if (n->it.field->type == RS_FT_BYTES)
+    else if (it->field->type == RS_FT_BYTES)
         rs_json_hex_string(j, v->v.bytes.ptr, v->v.bytes.len, ':');
     else
-        rs_json_value(j, n->it.field, v);
+        rs_json_value(j, it->field, v);
 }
 
-/* A node without a value or children: a protocol's tree line, else "". */
-void
-json_write_label(struct rs_json *j, const struct tree_doc *d, const struct tree_node *n)
+/* An item without a value or children: a protocol's tree line, else "". */
+static void
+write_label(struct rs_json *j, const struct rs_packet *pkt, const struct rs_tree_item *it)
 {
     struct rs_out *s = rs_out_scratch(j->o);
 
-    if (s != NULL && (n->it.kind != RS_TREE_FIELD || n->it.field->type == RS_FT_PROTOCOL))
-        rs_print_tree_line(s, d->pkt, &n->it);
+    if (s != NULL && (it->kind != RS_TREE_FIELD || it->field->type == RS_FT_PROTOCOL))
+        rs_print_tree_line(s, pkt, it);
     rs_json_string(j, s != NULL ? s->buf : "", s != NULL ? s->len : 0);
 }
 
 void
-json_write_hex(struct rs_json *j, const struct tree_doc *d, const struct tree_node *n)
+json_write_hex(struct rs_json *j, const struct rs_packet *pkt, uint32_t base,
+               const struct rs_tree_item *it)
 {
     struct rs_out *s = rs_out_scratch(j->o);
-    const struct rs_frame *fr = d->pkt->frame;
+    const struct rs_frame *fr = pkt->frame;
 
     if (s == NULL)
         return;
-    if (n->it.kind == RS_TREE_FIELD && n->it.field->mask != 0 && n->it.length > 0)
-        rs_out_printf(s, "%llX", (unsigned long long)n->value.v.u);
-    else if (n->it.kind == RS_TREE_FRAME)
-        rs_out_hex(s, fr->data + d->base, fr->caplen - d->base, '\0');
+    if (it->kind == RS_TREE_FIELD && it->field->mask != 0 && it->length > 0)
+        rs_out_printf(s, "%llX", (unsigned long long)it->value->v.u);
+    else if (it->kind == RS_TREE_FRAME)
+        rs_out_hex(s, fr->data + base, fr->caplen - base, '\0');
     else
-        rs_out_hex(s, fr->data + n->it.offset, n->it.length, '\0');
+        rs_out_hex(s, fr->data + it->offset, it->length, '\0');
     rs_json_string(j, s->buf, s->len);
 }
 
+/* name_raw's array: [hex, pos, len, mask, type]. */
 static void
-write_raw(struct json_ctx *c, const struct tree_node *n)
+write_raw(struct rs_json *j, const struct rs_packet *pkt, uint32_t base,
+          const struct rs_tree_item *it)
 {
     char num[24];
-    uint32_t len = n->it.kind == RS_TREE_FRAME ? rs_packet_cap_len(c->d->pkt) : n->it.length;
+    uint32_t len = it->kind == RS_TREE_FRAME ? rs_packet_cap_len(pkt) : it->length;
 
-    rs_json_begin_array(&c->j);
-    json_write_hex(&c->j, c->d, n);
-    snprintf(num, sizeof(num), "%u", tree_node_pos(c->d, n));
-    rs_json_literal(&c->j, num);
+    rs_json_begin_array(j);
+    json_write_hex(j, pkt, base, it);
+    snprintf(num, sizeof(num), "%u", it->offset >= base ? it->offset - base : 0);
+    rs_json_literal(j, num);
     snprintf(num, sizeof(num), "%u", len);
-    rs_json_literal(&c->j, num);
+    rs_json_literal(j, num);
     snprintf(num, sizeof(num), "%llu",
-             (unsigned long long)(n->it.kind == RS_TREE_FIELD ? n->it.field->mask : 0));
-    rs_json_literal(&c->j, num);
-    snprintf(num, sizeof(num), "%d", json_ws_ftype(n));
-    rs_json_literal(&c->j, num);
-    rs_json_end_array(&c->j);
+             (unsigned long long)(it->kind == RS_TREE_FIELD ? it->field->mask : 0));
+    rs_json_literal(j, num);
+    snprintf(num, sizeof(num), "%d", json_ws_ftype(it));
+    rs_json_literal(j, num);
+    rs_json_end_array(j);
 }
 
 static void
-write_value(struct json_ctx *c, const struct tree_node *n)
+write_node_raw(struct json_ctx *c, const struct tree_node *n)
 {
-    json_write_show(&c->j, n);
+    write_raw(&c->j, c->d->pkt, c->d->base, &n->it);
 }
 
 static void
-write_label(struct json_ctx *c, const struct tree_node *n)
+write_node_value(struct json_ctx *c, const struct tree_node *n)
 {
-    json_write_label(&c->j, c->d, n);
+    json_write_show(&c->j, &n->it);
+}
+
+static void
+write_node_label(struct json_ctx *c, const struct tree_node *n)
+{
+    write_label(&c->j, c->d->pkt, &n->it);
 }
 
 static void
@@ -186,17 +195,18 @@ keys_init(void)
     key_at[n] = at;
 }
 
-/* n's name then suffix, as rs_json_name writes them. */
+/* The item's name then suffix, as rs_json_name writes them. */
 static void
-write_name(struct json_ctx *c, const struct tree_node *n, const char *suffix)
+write_name(struct rs_json *j, const struct rs_tree_item *it, const char *suffix)
 {
-    if (key_at == NULL || n->it.kind != RS_TREE_FIELD) {
-        rs_json_name(&c->j, tree_node_name(n), suffix);
+    if (key_at == NULL || it->kind != RS_TREE_FIELD) {
+        rs_json_name(j, it->kind == RS_TREE_FRAME ? "frame" : tree_field_name(it->field),
+                     suffix);
         return;
     }
-    int id = n->it.id;
-    assert(rs_field_by_id(id) == n->it.field);
-    rs_json_quoted_name(&c->j, keys + key_at[id], key_at[id + 1] - key_at[id], suffix);
+    int id = it->id;
+    assert(rs_field_by_id(id) == it->field);
+    rs_json_quoted_name(j, keys + key_at[id], key_at[id + 1] - key_at[id], suffix);
 }
 
 /* The nodes of one name from first on: all of them with --no-duplicate-keys, else one. */
@@ -212,7 +222,7 @@ write_group(struct json_ctx *c, const struct tree_node *first, const char *suffi
         for (int i = first->next; i != TREE_NONE; i = c->d->nodes[i].next)
             count += strcmp(tree_node_name(&c->d->nodes[i]), name) == 0;
     }
-    write_name(c, first, suffix);
+    write_name(&c->j, &first->it, suffix);
     if (count == 1) {
         fn(c, first);
         return;
@@ -248,14 +258,14 @@ write_list(struct json_ctx *c, int first)
             continue;
         bool value = tree_node_has_value(n), children = n->child != TREE_NONE;
         if (c->opts->raw && (!c->opts->text || n->it.length > 0 || n->it.kind == RS_TREE_FRAME))
-            write_group(c, n, "_raw", write_raw);
+            write_group(c, n, "_raw", write_node_raw);
         if (c->opts->text && value)
-            write_group(c, n, "", write_value);
+            write_group(c, n, "", write_node_value);
         if (children) {
             bool filtered = c->filtering && !json_proto_wanted(c->opts, tree_node_name(n));
             write_group(c, n, value ? "_tree" : "", filtered ? write_filtered : write_children);
         } else if (!value && c->opts->text) {
-            write_group(c, n, "", write_label);
+            write_group(c, n, "", write_node_label);
         }
     }
     rs_json_end_object(&c->j);
@@ -270,6 +280,126 @@ write_children(struct json_ctx *c, const struct tree_node *n)
         c->filtering = false;       /* -J: below a name asked for, everything */
     write_list(c, n->child);
     c->filtering = was;
+}
+
+/* -T json and jsonraw straight from the walk, without the document, where no name is
+ * grouped (--no-duplicate-keys) and none filtered (-j/-J): building the document was some
+ * 12% of -T json. Whether an item has items below it, which decides between "name_tree"
+ * and a label, is known when the next item comes: until then it waits (pending). */
+struct json_walk {
+    struct rs_json *j;
+    const struct rs_packet *pkt;
+    const struct rs_json_opts *opts;
+    uint32_t base;                  /* as tree_doc.base */
+    unsigned open[TREE_MAX_DEPTH];  /* the depths of the items whose objects are open */
+    unsigned n_open;
+    bool pending, pend_value, pend_may_open;
+    struct rs_tree_item pend;       /* the item that waits, its value a copy for a label */
+    struct rs_value pend_v;
+};
+
+/* This thread's copy of a pending label's string value: the walker's is reused. */
+static _Thread_local char *pend_str;
+static _Thread_local size_t pend_str_cap;
+
+/* A copy of s until the next call ("" when out of memory). */
+static const char *
+hold_string(const char *s)
+{
+    size_t len = strlen(s) + 1;
+
+    if (len > pend_str_cap) {
+        char *p = realloc(pend_str, len);
+        if (p == NULL)
+            return "";
+        pend_str = p;
+        pend_str_cap = len;
+    }
+    return memcpy(pend_str, s, len);
+}
+
+static bool
+item_has_value(const struct rs_tree_item *it)
+{
+    return it->kind == RS_TREE_FIELD && it->field->type != RS_FT_PROTOCOL &&
+           it->field->type != RS_FT_NONE;
+}
+
+/* The pending item's end, now that the next item is known: at next_depth, or none. */
+static void
+walk_settle(struct json_walk *w, bool next, unsigned next_depth)
+{
+    if (!w->pending)
+        return;
+    w->pending = false;
+    /* The document's nodes nest at most TREE_MAX_DEPTH deep: a deeper item is a sibling. */
+    if (next && next_depth > w->pend.depth && w->pend_may_open) {
+        write_name(w->j, &w->pend, w->pend_value ? "_tree" : "");
+        rs_json_begin_object(w->j);
+        w->open[w->n_open++] = w->pend.depth;
+    } else if (!w->pend_value && w->opts->text) {
+        write_name(w->j, &w->pend, "");
+        write_label(w->j, w->pkt, &w->pend);
+    }
+}
+
+static void
+walk_item(void *arg, const struct rs_tree_item *it)
+{
+    struct json_walk *w = arg;
+    const struct rs_json_opts *opts = w->opts;
+    bool value = item_has_value(it);
+
+    walk_settle(w, true, it->depth);
+    while (w->n_open > 0 && w->open[w->n_open - 1] >= it->depth) {
+        rs_json_end_object(w->j);
+        w->n_open--;
+    }
+    if (opts->raw && (!opts->text || it->length > 0 || it->kind == RS_TREE_FRAME)) {
+        write_name(w->j, it, "_raw");
+        write_raw(w->j, w->pkt, w->base, it);
+    }
+    if (opts->text && value) {
+        write_name(w->j, it, "");
+        json_write_show(w->j, it);
+    }
+    w->pending = true;
+    w->pend_value = value;
+    w->pend_may_open = w->n_open < TREE_MAX_DEPTH;
+    w->pend = *it;
+    w->pend.view = NULL;        /* as the document holds it: a view lives for the call */
+    if (value || it->kind != RS_TREE_FIELD) {
+        w->pend.value = NULL;   /* no label is written from it */
+        return;
+    }
+    memset(&w->pend_v, 0, sizeof(w->pend_v));
+    if (it->value != NULL) {
+        w->pend_v = *it->value;
+        if (it->value->type == RS_FT_STRING)
+            w->pend_v.v.str = hold_string(it->value->v.str);
+    }
+    w->pend.value = &w->pend_v;
+}
+
+static void
+write_walked(struct rs_json *j, const struct rs_packet *pkt, const struct rs_json_opts *opts)
+{
+    struct json_walk w = {.j = j, .pkt = pkt, .opts = opts, .base = tree_doc_base(pkt)};
+
+    rs_json_begin_object(j);
+    rs_tree_walk_hidden(pkt, walk_item, &w);
+    walk_settle(&w, false, 0);
+    for (; w.n_open > 0; w.n_open--)
+        rs_json_end_object(j);
+    rs_json_end_object(j);
+}
+
+void
+json_thread_end(void)
+{
+    free(pend_str);
+    pend_str = NULL;
+    pend_str_cap = 0;
 }
 
 /* The index of the last second json_write_index() wrote, on this thread: frames come
@@ -358,9 +488,13 @@ rs_print_json(struct rs_out *o, const struct rs_packet *pkt, bool first,
         json_write_fields(&c.j, pkt, opts);
         rs_json_end_object(&c.j);
     } else {
-        c.d = tree_doc_build(pkt);
         pthread_once(&keys_once, keys_init);
-        write_list(&c, c.d->n > 0 ? 0 : TREE_NONE);
+        if (!opts->no_duplicate_keys && opts->n_protos == 0) {
+            write_walked(&c.j, pkt, opts);
+        } else {
+            c.d = tree_doc_build(pkt);
+            write_list(&c, c.d->n > 0 ? 0 : TREE_NONE);
+        }
     }
     rs_json_end_object(&c.j);
     rs_json_end_object(&c.j);

@@ -9,11 +9,9 @@
 
 #include "print/tree_doc.h"
 
-#define MAX_DEPTH 32
-
 struct build {
     struct tree_doc *d;
-    int open[MAX_DEPTH];        /* the nodes that later lines may be children of */
+    int open[TREE_MAX_DEPTH];        /* the nodes that later lines may be children of */
     unsigned n_open;
     int last_root;
 };
@@ -82,7 +80,7 @@ add(void *arg, const struct rs_tree_item *it)
             d->nodes[p->last].next = id;
         p->last = id;
     }
-    if (b->n_open < MAX_DEPTH)
+    if (b->n_open < TREE_MAX_DEPTH)
         b->open[b->n_open++] = id;
 }
 
@@ -104,8 +102,7 @@ tree_doc_build(const struct rs_packet *pkt)
     doc.pkt = pkt;
     doc.n = doc.strings_len = 0;
     doc.failed = false;
-    doc.base = pkt->frame->caplen > rs_packet_cap_len(pkt)
-                   ? pkt->frame->caplen - rs_packet_cap_len(pkt) : 0;
+    doc.base = tree_doc_base(pkt);
     rs_tree_walk_hidden(pkt, add, &b);
     for (size_t i = 0; i < doc.n; i++) {
         struct tree_node *n = &doc.nodes[i];
@@ -139,9 +136,10 @@ tree_node_name(const struct tree_node *n)
 }
 
 uint32_t
-tree_node_pos(const struct tree_doc *d, const struct tree_node *n)
+tree_doc_base(const struct rs_packet *pkt)
 {
-    return n->it.offset >= d->base ? n->it.offset - d->base : 0;
+    return pkt->frame->caplen > rs_packet_cap_len(pkt)
+               ? pkt->frame->caplen - rs_packet_cap_len(pkt) : 0;
 }
 
 void

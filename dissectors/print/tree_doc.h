@@ -11,6 +11,8 @@
 #include <roceshark/dissectors/print.h>
 
 #define TREE_NONE (-1)
+/* The deepest a node nests: a deeper line is its parent's sibling. */
+#define TREE_MAX_DEPTH 32
 
 struct tree_node {
     struct rs_tree_item it;     /* it.value points at value (NULL for the frame line) */
@@ -48,8 +50,8 @@ tree_node_has_value(const struct tree_node *n)
 {
     return n->has_value;
 }
-/* Where its bytes start, counted from the frame's own first byte. */
-uint32_t tree_node_pos(const struct tree_doc *d, const struct tree_node *n);
+/* The bytes before the frame's own (an ERF record's header), as base. */
+uint32_t tree_doc_base(const struct rs_packet *pkt);
 /* Its value as PDML's show and JSON print it: bytes as 00:1a:ff, else as -T fields. */
 void tree_node_show(struct rs_out *o, const struct tree_node *n);
 

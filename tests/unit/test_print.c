@@ -1116,6 +1116,91 @@ test_json_value(void **state)
     free(c.text);
 }
 
+/* The names of a frame's top-level items (the frame line and its protocols). */
+struct top_names {
+    const char *name[32];
+    size_t n;
+};
+
+static void
+add_top_name(void *arg, const struct rs_tree_item *it)
+{
+    struct top_names *t = arg;
+
+    if (it->depth == 0 && t->n < 32)
+        t->name[t->n++] = it->kind == RS_TREE_FRAME ? "frame" : it->field->abbrev;
+}
+
+/* A frame's -T json with opts, written straight from the walk, and through the document
+ * (-J naming every top-level name, which writes all of them whole). */
+static void
+json_both_ways(const struct rs_packet *pkt, struct rs_json_opts opts, char **walked,
+               char **doc)
+{
+    struct capture_out c;
+    struct top_names top = {.n = 0};
+
+    rs_tree_walk_hidden(pkt, add_top_name, &top);
+    assert_true(top.n > 1);
+    capture_begin(&c);
+    rs_print_json(&c.out, pkt, true, &opts);
+    capture_end(&c);
+    *walked = c.text;
+    opts.protos = top.name;
+    opts.n_protos = top.n;
+    opts.protos_whole = true;
+    capture_begin(&c);
+    rs_print_json(&c.out, pkt, true, &opts);
+    capture_end(&c);
+    *doc = c.text;
+}
+
+/* -T json, jsonraw and -x without -j/-J or --no-duplicate-keys are written as the walk
+ * goes, without the tree document the others read: the same text, on frames with a
+ * protocol without items below it (a label: IB cut short), values in an ICMP error's
+ * quote, and bytes before the frame's own (ERF). */
+static void
+test_json_walked_as_document(void **state)
+{
+    static const struct {
+        const char *hex;
+        int linktype;
+    } frames[] = {
+        {HEX_ROCEV2_ACK, RS_DLT_EN10MB},
+        {HEX_SHORT_BTH, RS_DLT_EN10MB},
+        {HEX_REDIRECT_PADDED, RS_DLT_EN10MB},
+        {HEX_ICMP_PORT_UNREACHABLE, RS_DLT_EN10MB},
+        {HEX_ERF_IB_GRH_UD, RS_DLT_ERF},
+    };
+    static const struct rs_json_opts ways[] = {
+        {.text = true},
+        {.text = true, .raw = true},
+        {.raw = true},
+    };
+    struct test_frame tf;
+    struct rs_packet pkt;
+
+    (void)state;
+    for (size_t f = 0; f < sizeof(frames) / sizeof(frames[0]); f++) {
+        decode_hex(&tf, frames[f].hex, frames[f].linktype, &pkt);
+        for (size_t w = 0; w < sizeof(ways) / sizeof(ways[0]); w++) {
+            char *walked, *doc;
+            json_both_ways(&pkt, ways[w], &walked, &doc);
+            assert_non_null(strstr(walked, "\"_source\": {"));
+            assert_string_equal(walked, doc);
+            free(walked);
+            free(doc);
+        }
+    }
+    /* the label of a protocol with nothing below it */
+    char *walked, *doc;
+    decode_hex(&tf, HEX_SHORT_BTH, RS_DLT_EN10MB, &pkt);
+    json_both_ways(&pkt, ways[0], &walked, &doc);
+    assert_non_null(strstr(walked, "\"infiniband\": \"InfiniBand\""));
+    free(walked);
+    free(doc);
+}
+
 /* -T json: protocols as objects, a header's value then its fields as name_tree, hidden
  * fields where Wireshark's tree has them; -x adds name_raw; ek flattens each protocol. */
 static void
@@ -1265,6 +1350,7 @@ main(void)
         cmocka_unit_test(test_json_writer),
         cmocka_unit_test(test_json_value),
         cmocka_unit_test(test_json_tree),
+        cmocka_unit_test(test_json_walked_as_document),
         cmocka_unit_test(test_fields_options),
         cmocka_unit_test(test_glossary),
     };
