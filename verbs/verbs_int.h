@@ -112,6 +112,10 @@ struct vb_port {
     bool sleeping;              /* in ppoll(), until sleep_until */
     uint64_t sleep_until;
     int wake_fd;                /* eventfd that ends its sleep */
+    /* Times the thread waited for the port's lock while the application held it
+     * without calling in (off the processor inside the library), and the longest
+     * such wait: told with the counters (ROCESHARK_VERBS_DEBUG). */
+    uint64_t held_off, held_off_max_ns;
 };
 
 /* Takes a reference on the port, opening it (the sockets, the RC context, the

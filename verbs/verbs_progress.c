@@ -20,9 +20,11 @@
  * than the thread planned (a new timer) or stops calling (vb_app_leaves).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <time.h>
@@ -361,6 +363,20 @@ stand_by(struct vb_port *p, struct pollfd *wake)
     return end;
 }
 
+/* The thread waited waited_ns for the lock of an application that held it without
+ * calling in for STANDBY_NS: one taken off the processor inside the library, its
+ * peer's packets unanswered meanwhile (a NIC answers them whatever the
+ * application's scheduling). Counted for the counters' line, from 1 ms. Lock held. */
+static void
+held_off(struct vb_port *p, uint64_t waited_ns)
+{
+    if (waited_ns < 1000000ull)
+        return;
+    p->held_off++;
+    if (waited_ns > p->held_off_max_ns)
+        p->held_off_max_ns = waited_ns;
+}
+
 static void *
 progress_main(void *arg)
 {
@@ -407,7 +423,9 @@ progress_main(void *arg)
         /* An application inside the library now does what the thread woke for. */
         while (pthread_mutex_trylock(&p->lock) != 0) {
             if ((end = stand_by(p, pfd + n - 1)) == SB_NOT_CALLING) {
+                uint64_t from = rs_rc_now_ns();
                 pthread_mutex_lock(&p->lock);
+                held_off(p, rs_rc_now_ns() - from);
                 break;
             }
         }
@@ -550,6 +568,7 @@ port_open(struct vb_port *p)
     p->vain_wakes = 0;
     p->app_calls = p->leave_calls = 0;
     p->judging = false;
+    p->held_off = p->held_off_max_ns = 0;
     pthread_mutex_unlock(&p->lock);
     /* The thread takes no signal: the application's handlers run on its own. */
     sigset_t all, old;
@@ -570,6 +589,31 @@ port_open(struct vb_port *p)
     return 0;
 }
 
+/* With ROCESHARK_VERBS_DEBUG, as the port closes: one line of its transport's
+ * counters that are not 0 (rxe keeps its own in hw_counters), and how often, and
+ * how long at most, the progress thread waited for an application off the
+ * processor inside the library. Lock held. */
+static void
+counters_tell(struct vb_port *p)
+{
+    const struct rs_rc_counters *c = rs_rc_counters_get(p->rc);
+    char line[2048];
+    int k = snprintf(line, sizeof(line), "roceshark: %s: counters:", p->dev->ibdev.name);
+    size_t n = k > 0 ? (size_t)k : 0;
+
+    for (unsigned i = 0; i < rs_rc_n_counter_names && n < sizeof(line); i++) {
+        uint64_t v;
+        memcpy(&v, (const char *)c + rs_rc_counter_names[i].offset, sizeof(v));
+        if (v != 0 && (k = snprintf(line + n, sizeof(line) - n, " %s %" PRIu64,
+                                    rs_rc_counter_names[i].name, v)) > 0)
+            n += (size_t)k;
+    }
+    if (n < sizeof(line))
+        snprintf(line + n, sizeof(line) - n, "; held off by the application %" PRIu64
+                 " times, %.1f ms at most", p->held_off, (double)p->held_off_max_ns / 1e6);
+    fprintf(stderr, "%s\n", line);
+}
+
 /* Stops the thread and closes the port. Under open_lock, with no user left. */
 static void
 port_close(struct vb_port *p)
@@ -584,6 +628,8 @@ port_close(struct vb_port *p)
     pthread_join(p->thread, NULL);
     p->thread_started = false;
     pthread_mutex_lock(&p->lock);
+    if (getenv("ROCESHARK_VERBS_DEBUG") != NULL)
+        counters_tell(p);
     rs_rc_ctx_destroy(p->rc);
     links_close(p);
     close(p->wake_fd);

@@ -160,6 +160,26 @@ def pingpong_pair(what, *extra):
 pingpong_pair("ibv_rc_pingpong -c", "-c")
 pingpong_pair("ibv_rc_pingpong -e", "-e")
 
+# ROCESHARK_VERBS_DEBUG: as each side's device closes, its transport's counters. 200
+# messages of 4096 bytes each way at ibv_rc_pingpong's MTU of 1024: 200 SENDs executed
+# and acknowledged (a duplicate is acknowledged again), 800 request packets and those
+# retransmitted.
+p = next_port()
+args = ["-g", "1", "-p", str(p), "-n", "200"]
+srv, cli = (run_cmd("rs0", A, "ibv_rc_pingpong", "-d", "rs0", *args),
+            run_cmd("rs1", B, "ibv_rc_pingpong", "-d", "rs1", *args + [A]))
+s, c = verbsrun.pair(srv, cli, lambda: t.listening(p), 60, env(srv, ROCESHARK_VERBS_DEBUG="1"),
+                     env(cli, ROCESHARK_VERBS_DEBUG="1"))
+for side, dev, r in (("server", "rs0", s), ("client", "rs1", c)):
+    m = re.search(r"^roceshark: %s: counters: (.*); held off by the application (\d+) times, "
+                  r"([0-9.]+) ms at most$" % dev, r[2], re.M)
+    got = dict(zip(*[iter(m.group(1).split())] * 2)) if m else {}
+    retx = int(got.get("retransmits", 0))
+    t.check(r[0] == 0 and m is not None and got.get("exec_send") == "200" and
+            int(got.get("ack_sent", 0)) >= 200 and int(got.get("req_packets", 0)) == 800 + retx,
+            "ROCESHARK_VERBS_DEBUG: the %s's counters as its device closes: %r"
+            % (side, r[2][-600:]))
+
 p = next_port()
 s, c = pair("ibv_rc_pingpong against perf pingpong",
             [t.ROCESHARK, "perf", "pingpong", "--bind", A, "-p", str(p), "-n", "200"],
