@@ -387,7 +387,8 @@ write_walked(struct rs_json *j, const struct rs_packet *pkt, const struct rs_jso
     struct json_walk w = {.j = j, .pkt = pkt, .opts = opts, .base = tree_doc_base(pkt)};
 
     rs_json_begin_object(j);
-    rs_tree_walk_hidden(pkt, walk_item, &w);
+    /* Without -x, no item's position is written. */
+    (opts->raw ? rs_tree_walk_hidden : rs_tree_walk_hidden_unplaced)(pkt, walk_item, &w);
     walk_settle(&w, false, 0);
     for (; w.n_open > 0; w.n_open--)
         rs_json_end_object(j);

@@ -59,6 +59,7 @@ struct walk_ctx {
     bool data_nested;               /* and it nests under ICMP (else it follows each FPDU) */
     uint8_t shift;                  /* added to the depth: a quote's headers nest under ICMP */
     bool tshark;                    /* roceshark's own fields left out (--compat tshark) */
+    bool spans;                     /* the items' bytes are worked out (rs_field_span) */
 };
 
 /* What the walk knows of each field id, made once (fields_init): the registry's entry
@@ -115,7 +116,8 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
                                   false, pkt, id};
         if (w->data_nested && is_data_field(w, id))
             it.depth++;     /* data, data.data and data.len: one table, in this order */
-        rs_field_span(pkt, f, &v, occ, &it.offset, &it.length);
+        if (w->spans)
+            rs_field_span(pkt, f, &v, occ, &it.offset, &it.length);
         it.node = v.type == RS_FT_PROTOCOL || v.type == RS_FT_NONE ||
                   (f->flags & (RS_FIELD_HEADER | RS_FIELD_TEXT));
         w->fn(w->arg, &it);
@@ -196,7 +198,8 @@ walk_rows(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end)
             struct rs_tree_item it = {RS_TREE_FIELD, f, &v, depth_of(pkt, f, occ), 0, 0, false,
                                       pkt, c};
             it.node = v.type == RS_FT_NONE || (f->flags & (RS_FIELD_HEADER | RS_FIELD_TEXT));
-            rs_field_span(pkt, f, &v, occ, &it.offset, &it.length);
+            if (w->spans)
+                rs_field_span(pkt, f, &v, occ, &it.offset, &it.length);
             w->fn(w->arg, &it);
             any = true;
         }
@@ -491,7 +494,7 @@ walk_order(const struct rs_packet *pkt, struct id_range order[4])
 }
 
 static void
-walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
+walk(const struct rs_packet *pkt, uint8_t skip, bool spans, rs_tree_fn fn, void *arg)
 {
     /* An ICMP echo's data sits in ICMP's tree, as Wireshark shows it: walked
      * after ICMP's last field (even over IPoIB, whose IB fields come later). */
@@ -508,7 +511,7 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
     pkt = &own;
     bool nested = in_icmp && !quoted;
     struct walk_ctx w = {pkt, fn, arg, skip, nested || in_iwarp ? rs_field_lookup("data") : -1,
-                         nested, 0, rs_display_get()->tree_tshark};
+                         nested, 0, rs_display_get()->tree_tshark, spans};
     struct rs_tree_item frame = {RS_TREE_FRAME, NULL, NULL, 0, 0, 0};
 
     frame.node = true;
@@ -574,13 +577,19 @@ walk(const struct rs_packet *pkt, uint8_t skip, rs_tree_fn fn, void *arg)
 void
 rs_tree_walk(const struct rs_packet *pkt, rs_tree_fn fn, void *arg)
 {
-    walk(pkt, RS_FIELD_HIDDEN | RS_FIELD_PSEUDO, fn, arg);
+    walk(pkt, RS_FIELD_HIDDEN | RS_FIELD_PSEUDO, true, fn, arg);
 }
 
 void
 rs_tree_walk_hidden(const struct rs_packet *pkt, rs_tree_fn fn, void *arg)
 {
-    walk(pkt, RS_FIELD_PSEUDO, fn, arg);
+    walk(pkt, RS_FIELD_PSEUDO, true, fn, arg);
+}
+
+void
+rs_tree_walk_hidden_unplaced(const struct rs_packet *pkt, rs_tree_fn fn, void *arg)
+{
+    walk(pkt, RS_FIELD_PSEUDO, false, fn, arg);
 }
 
 /* Bytes as Wireshark's tree shows them: in hex, the first 36 and an ellipsis after

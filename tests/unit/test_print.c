@@ -934,6 +934,68 @@ test_tree_walk(void **state)
     free(c.text);
 }
 
+/* A walk's items in a line each: kind, depth, field id, node, and the bytes if placed. */
+struct walk_record {
+    struct capture_out c;
+    bool placed;
+    unsigned spans;         /* items with bytes */
+};
+
+static void
+record_item(void *arg, const struct rs_tree_item *it)
+{
+    struct walk_record *r = arg;
+
+    rs_out_printf(&r->c.out, "%d %u %d %d", it->kind, it->depth,
+                  it->kind == RS_TREE_FIELD ? it->id : -1, it->node);
+    if (r->placed || it->kind == RS_TREE_FRAME)
+        rs_out_printf(&r->c.out, " %u+%u", it->offset, it->length);
+    else
+        assert_true(it->offset == 0 && it->length == 0);
+    r->spans += it->length > 0;
+    rs_out_char(&r->c.out, '\n');
+}
+
+/* rs_tree_walk_hidden_unplaced(): the hidden walk's items, in its order, without bytes. */
+static void
+test_tree_walk_unplaced(void **state)
+{
+    static const char *const frames[] = {HEX_ROCEV2_ACK, HEX_REDIRECT_PADDED,
+                                         HEX_ICMP_PORT_UNREACHABLE, HEX_HOPOPTS_MLDV2};
+    struct test_frame tf;
+    struct rs_packet pkt;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(frames) / sizeof(frames[0]); i++) {
+        struct walk_record placed = {.placed = true}, unplaced = {.placed = false};
+        decode_hex(&tf, frames[i], RS_DLT_EN10MB, &pkt);
+        capture_begin(&placed.c);
+        rs_tree_walk_hidden(&pkt, record_item, &placed);
+        capture_begin(&unplaced.c);
+        rs_tree_walk_hidden_unplaced(&pkt, record_item, &unplaced);
+        char *a = (char *)capture_end(&placed.c), *b = (char *)capture_end(&unplaced.c);
+        assert_true(placed.spans > 5);
+        assert_int_equal(unplaced.spans, 1);    /* the frame line's */
+        /* the same items once the bytes are taken out of the placed ones */
+        struct walk_record again = {.placed = false};
+        capture_begin(&again.c);
+        for (char *line = a, *end; *line != '\0'; line = end + 1) {
+            end = strchr(line, '\n');
+            size_t keep = (size_t)(end - line);
+            if (strncmp(line, "1 ", 2) == 0)
+                while (line[--keep] != ' ')     /* a field's bytes */
+                    ;
+            rs_out_write(&again.c.out, line, keep);
+            rs_out_char(&again.c.out, '\n');
+        }
+        char *c = (char *)capture_end(&again.c);
+        assert_string_equal(c, b);
+        free(a);
+        free(b);
+        free(c);
+    }
+}
+
 static void
 test_json(void **state)
 {
@@ -1333,6 +1395,7 @@ main(void)
         cmocka_unit_test(test_info_reasons),
         cmocka_unit_test(test_tree),
         cmocka_unit_test(test_tree_walk),
+        cmocka_unit_test(test_tree_walk_unplaced),
         cmocka_unit_test(test_tree_nd),
         cmocka_unit_test(test_tree_nd_spans),
         cmocka_unit_test(test_tree_icmp_code),
