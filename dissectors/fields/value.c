@@ -38,6 +38,16 @@ out_bytes(struct out *o, const char *s, size_t n)
     o->len += n;
 }
 
+/* n bytes written at at: in place (at the buffer's end), else copied from where they are. */
+static inline void
+out_placed(struct out *o, const char *at, size_t n)
+{
+    if (at == o->buf + o->len)
+        o->len += n;
+    else
+        out_bytes(o, at, n);
+}
+
 static void
 out_str(struct out *o, const char *s)
 {
@@ -240,19 +250,23 @@ out_address(struct out *o, const struct rs_value *v)
 {
     char tmp[INET6_ADDRSTRLEN];
     const uint8_t *p = v->v.bytes.ptr;
+    /* Written in place where the longest fits, as out_dec. */
+    char *at = o->len + sizeof(tmp) <= o->size ? o->buf + o->len : tmp;
 
     switch (v->type) {
     case RS_FT_ETHER:
         for (int i = 0; i < 6; i++) {
-            char b[3] = {hex_digits[p[i] >> 4], hex_digits[p[i] & 0xf], ':'};
-            out_bytes(o, b, i < 5 ? 3 : 2);
+            at[3 * i] = hex_digits[p[i] >> 4];
+            at[3 * i + 1] = hex_digits[p[i] & 0xf];
+            at[3 * i + 2] = ':';
         }
+        out_placed(o, at, 17);
         break;
     case RS_FT_IPV4:
-        out_bytes(o, tmp, rs_format_ipv4(tmp, p));
+        out_placed(o, at, rs_format_ipv4(at, p));
         break;
     default:
-        out_bytes(o, tmp, rs_format_ipv6(tmp, p));
+        out_placed(o, at, rs_format_ipv6(at, p));
         break;
     }
 }
