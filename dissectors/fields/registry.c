@@ -159,6 +159,10 @@ static bool
 value_in_view(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
               struct rs_value *out)
 {
+    struct rs_packet view;
+
+    if (f->layer == RS_LAYER_IPV4)
+        pkt = rs_packet_fields_view(pkt, &view);
     if (f->get != NULL)
         return f->get(pkt, f, occ, out);
     return rs_field_get_generic(pkt, f, occ, out);

@@ -15,6 +15,7 @@
 #include <roceshark/dissectors/wire.h>
 
 #include "fields/fields_int.h"
+#include "net/net_int.h"
 
 #define IPV6_HDR_LEN 40
 
@@ -186,6 +187,44 @@ layer_holds(const struct rs_packet *pkt, unsigned layer, uint32_t end)
     return sp->off + (uint64_t)end <= pkt->frame->caplen;
 }
 
+/* Whether the layer's span, as captured, holds its first end bytes. */
+static bool
+header_holds(const struct rs_packet *pkt, unsigned layer, uint32_t end)
+{
+    return layer_holds(pkt, layer, end) && pkt->span[layer].len >= end;
+}
+
+/* The ip item: the header's span, or all of a header cut short (RS_PKT_IPV4_PART), whose
+ * span ends before the destination where options follow (ip.c). */
+static bool
+get_ip(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+       struct rs_value *out)
+{
+    if (!rs_field_get_generic(pkt, f, occ, out))
+        return false;
+    if (pkt->flags & RS_PKT_IPV4_PART) {
+        const struct rs_span *sp = &pkt->span[RS_LAYER_IPV4];
+        uint32_t hlen = (rs_packet_at(pkt, RS_LAYER_IPV4)[0] & 0x0fu) * 4;
+        out->v.bytes.len = pkt->frame->caplen - sp->off < hlen ? pkt->frame->caplen - sp->off
+                                                                : hlen;
+    }
+    return true;
+}
+
+uint32_t
+ipv4_bogus_length(const struct rs_packet *pkt)
+{
+    if ((pkt->flags & RS_PKT_QUOTED) ||
+        !(rs_packet_has(pkt, RS_LAYER_IPV4) || (pkt->flags & RS_PKT_IPV4_PART)) ||
+        !header_holds(pkt, RS_LAYER_IPV4, 4))
+        return 0;
+    const uint8_t *h = rs_packet_at(pkt, RS_LAYER_IPV4);
+    uint32_t total = rs_load_be16(h + 2), hlen = (h[0] & 0x0fu) * 4;
+    uint32_t reported = pkt->frame->len - pkt->span[RS_LAYER_IPV4].off;
+    /* a length below the header's is another item (tshark's "Bogus IP length") */
+    return total >= hlen && total > reported ? reported : 0;
+}
+
 /* "0x9385 [validation disabled]": tshark checks no IP checksum by default. */
 static size_t
 show_unverified_ip(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
@@ -215,9 +254,9 @@ get_host(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 {
     static _Thread_local char hosts[2][RS_IPV6_TEXT_MAX];
 
-    /* an ICMP error's quote may end before the address */
+    /* an ICMP error's quote, or a header cut short, may end before the address */
     if (occ != 0 || !rs_packet_has(pkt, (enum rs_layer)f->layer) ||
-        !layer_holds(pkt, f->layer, f->offset + f->width))
+        !header_holds(pkt, f->layer, f->offset + f->width))
         return false;
     const uint8_t *a = rs_packet_at(pkt, (enum rs_layer)f->layer) + f->offset;
     char *buf = hosts[f->offset == 16 || f->offset == 24];
@@ -230,28 +269,29 @@ get_host(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     return true;
 }
 
-/* "Internet Protocol Version 4, Src: 10.1.16.62, Dst: 10.1.16.61" */
+/* "Internet Protocol Version 4, Src: 10.1.16.62, Dst: 10.1.16.61", each address where the
+ * header, cut short (a quote's, or a frame's: RS_PKT_IPV4_PART), holds it */
 static size_t
 ip_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
          char *buf, size_t size)
 {
-    char src[RS_IPV6_TEXT_MAX], dst[RS_IPV6_TEXT_MAX];
+    static const char *const names[] = {", Src: ", ", Dst: "};
+    char addr[RS_IPV6_TEXT_MAX];
     const uint8_t *h = rs_packet_at(pkt, (enum rs_layer)f->layer);
+    bool v4 = f->layer == RS_LAYER_IPV4;
+    uint32_t width = v4 ? 4 : 16, at = v4 ? 12 : 8;
+    struct rs_info in = {buf, size, 0, 0};
 
     (void)v;
-    if (f->layer == RS_LAYER_IPV4) {
-        rs_format_ipv4(src, h + 12);
-        rs_format_ipv4(dst, h + 16);
-    } else {
-        rs_format_ipv6(src, h + 8);
-        rs_format_ipv6(dst, h + 24);
-    }
-    struct rs_info in = {buf, size, 0, 0};
     rs_info_str(&in, f->name);      /* without printf, as show_ds */
-    rs_info_str(&in, ", Src: ");
-    rs_info_str(&in, src);
-    rs_info_str(&in, ", Dst: ");
-    rs_info_str(&in, dst);
+    for (unsigned i = 0; i < 2 && header_holds(pkt, f->layer, at + width); i++, at += width) {
+        if (v4)
+            rs_format_ipv4(addr, h + at);
+        else
+            rs_format_ipv6(addr, h + at);
+        rs_info_str(&in, names[i]);
+        rs_info_str(&in, addr);
+    }
     return in.want;
 }
 
@@ -495,7 +535,7 @@ static const struct rs_value_string router_alert_vals[] = {
 
 const struct rs_field rs_fields_ip[] = {
     {"ip", "Internet Protocol Version 4", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL,
-     "Internet Protocol Version 4", RS_LAYER_IPV4, 0, 0, NULL, 0, 0, .label = ip_label},
+     "Internet Protocol Version 4", RS_LAYER_IPV4, 0, 0, get_ip, 0, 0, .label = ip_label},
     {"ip.version", "Version", RS_FT_UINT8, RS_BASE_DEC, 0xf0, NULL, "IP version",
      RS_LAYER_IPV4, 0, 1, NULL, 1, RS_FIELD_BITS},
     {"ip.hdr_len", "Header Length", RS_FT_UINT8, RS_BASE_DEC, 0, NULL,
@@ -509,6 +549,7 @@ const struct rs_field rs_fields_ip[] = {
      ecn_vals, "ECN: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE", RS_LAYER_IPV4, 1, 1, NULL, 2},
     {"ip.len", "Total Length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "IPv4 total length",
      RS_LAYER_IPV4, 2, 2, NULL, 1},
+    RS_F_WS_EXPERT("ip.bogus_ip_length", "Bogus IP length", RS_WSX_IP_BOGUS_LENGTH, 2),
     {"ip.id", "Identification", RS_FT_UINT16, RS_BASE_HEX_DEC, 0, NULL,
      "IPv4 identification (covered by the ICRC)", RS_LAYER_IPV4, 4, 2, NULL, 1},
     {"ip.flags", "Flags", RS_FT_UINT8, RS_BASE_HEX, 0xe0, NULL, "The three flag bits",

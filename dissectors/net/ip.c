@@ -14,6 +14,7 @@
 #include "net/net_int.h"
 
 #define IPV4_MIN_LEN 20
+#define IPV4_SRC_END 16     /* the source address's end */
 #define IPV6_LEN 40
 #define UDP_LEN 8
 #define TCP_MIN_LEN 20
@@ -123,6 +124,26 @@ decode_l4(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint8_t prot
         decode_icmp(pkt, opts, RS_LAYER_ICMPV6, off, end);
 }
 
+/* An IPv4 header cut short: its bytes kept for the fields (RS_PKT_IPV4_PART), which tshark
+ * decodes as far as they go, where the version and header length are an IPv4 header's. */
+static void
+keep_partial_ipv4(struct rs_packet *pkt, uint32_t off, uint32_t end)
+{
+    uint32_t stop = end < pkt->frame->caplen ? end : pkt->frame->caplen;
+
+    if (off >= stop || pkt->frame->data[off] >> 4 != 4 ||
+        (pkt->frame->data[off] & 0x0f) * 4 < IPV4_MIN_LEN)
+        return;
+    /* tshark reads the options for a source route's last hop before it shows the
+     * destination: where they are cut short, the fields stop after the source */
+    uint32_t len = stop - off;
+    if ((pkt->frame->data[off] & 0x0f) * 4 > IPV4_MIN_LEN && len > IPV4_SRC_END)
+        len = IPV4_SRC_END;
+    pkt->span[RS_LAYER_IPV4].off = off;
+    pkt->span[RS_LAYER_IPV4].len = len;
+    pkt->flags |= RS_PKT_IPV4_PART;
+}
+
 /* IPv4 (RFC 791): version/IHL, TOS, total length, id, flags/fragment offset,
  * TTL, protocol, checksum, source, destination, options. */
 void
@@ -131,16 +152,20 @@ decode_ipv4(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t o
 {
     const uint8_t *d = pkt->frame->data;
 
-    if (!decode_need(pkt, off, IPV4_MIN_LEN, end, "IPv4", "IPv4 header too short"))
+    if (!decode_need(pkt, off, IPV4_MIN_LEN, end, "IPv4", "IPv4 header too short")) {
+        keep_partial_ipv4(pkt, off, end);
         return;
+    }
     const uint8_t *h = d + off;
     uint32_t hlen = (uint32_t)(h[0] & 0x0f) * 4;
     if (h[0] >> 4 != 4 || hlen < IPV4_MIN_LEN) {
         decode_malformed(pkt, "IPv4", "bad IPv4 version or header length");
         return;
     }
-    if (!decode_need(pkt, off, hlen, end, "IPv4", "IPv4 options exceed the packet"))
+    if (!decode_need(pkt, off, hlen, end, "IPv4", "IPv4 options exceed the packet")) {
+        keep_partial_ipv4(pkt, off, end);
         return;
+    }
     uint16_t total = rs_load_be16(h + 2);
     if (total < hlen) {
         decode_malformed(pkt, "IPv4", "IPv4 total length shorter than its header");

@@ -47,6 +47,10 @@ bool icmpv6_nd_options_overrun(const struct rs_icmp *m);
 /* Where in the frame a redirect's Redirected Header option has octets past the packet it
  * holds, which tshark shows as Unknown Data (its padding to 8 octets); 0 where none. */
 uint32_t icmpv6_unknown_data_at(const struct rs_packet *pkt);
+/* The bytes the frame has for its IPv4 packet (tshark's reported length, from the
+ * header's start), where the header's total length exceeds them; 0 otherwise, and in an
+ * ICMP error's quote, which tshark does not check (fields_ip.c). */
+uint32_t ipv4_bogus_length(const struct rs_packet *pkt);
 /* The TCP items (fields_tcp.c). */
 bool tcp_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
 /* How many items of kind pkt's TCP header raises: one per option for an option's. */

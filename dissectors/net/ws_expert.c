@@ -75,6 +75,7 @@ const struct rs_ws_expert rs_ws_experts[RS_WSX_COUNT] = {
                                      RS_WS_UNDECODED},
     [RS_WSX_ICMPV6_UNKNOWN_DATA] = {"icmpv6.unknown_data.expert", "ICMPv6", RS_WS_ERROR,
                                     RS_WS_MALFORMED},
+    [RS_WSX_IP_BOGUS_LENGTH] = {"ip.bogus_ip_length", "IPv4", RS_WS_ERROR, RS_WS_PROTOCOL},
     /* -z expert names the protocol that stopped (stats_expert_ws.c) */
     [RS_WSX_MALFORMED] = {"_ws.malformed.expert", "", RS_WS_ERROR, RS_WS_MALFORMED},
 };
@@ -117,6 +118,8 @@ rs_ws_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
         return rs_ws_malformed(pkt);
     if (kind == RS_WSX_ICMPV6_UNKNOWN_DATA)
         return icmpv6_unknown_data_at(pkt) != 0;
+    if (kind == RS_WSX_IP_BOGUS_LENGTH)
+        return ipv4_bogus_length(pkt) != 0;
     return kind < RS_WSX_COUNT && tcp_expert_present(pkt, kind);
 }
 
@@ -131,6 +134,8 @@ rs_ws_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
         return rs_ws_malformed(pkt) ? 1 : 0;
     if (kind == RS_WSX_ICMPV6_UNKNOWN_DATA)
         return icmpv6_unknown_data_at(pkt) != 0 ? 1 : 0;
+    if (kind == RS_WSX_IP_BOGUS_LENGTH)
+        return ipv4_bogus_length(pkt) != 0 ? 1 : 0;
     return kind < RS_WSX_COUNT ? tcp_expert_count(pkt, kind) : 0;
 }
 
@@ -189,6 +194,9 @@ rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind, c
         return (size_t)snprintf(buf, size, "Dissector for ICMPv6 Option (%u) code not "
                                 "implemented, Contact Wireshark developers if you want this "
                                 "supported", icmpv6_expert_option_type(pkt, kind));
+    if (kind == RS_WSX_IP_BOGUS_LENGTH)
+        return (size_t)snprintf(buf, size, "IPv4 total length exceeds packet length (%u bytes)",
+                                ipv4_bogus_length(pkt));
     if (kind == RS_WSX_TCP_DUPLICATE_ACK && pkt->stream != NULL)
         return (size_t)snprintf(buf, size, "Duplicate ACK (#%u)",
                                 pkt->stream->analysis.dupack_num);
@@ -279,6 +287,7 @@ rs_ws_expert_locate(const struct rs_packet *pkt, const struct rs_field *f, unsig
     *offset = kind == RS_WSX_MALFORMED             ? rs_ws_malformed_at(pkt)
               : kind == RS_WSX_ICMPV6_UNKNOWN_DATA ? icmpv6_unknown_data_at(pkt)
               : kind == RS_WSX_ETH_PADDING_BAD ? eth_trailer_start(pkt)
+              : kind == RS_WSX_IP_BOGUS_LENGTH ? pkt->span[RS_LAYER_IPV4].off + 2
               : kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED
                   ? icmpv6_expert_anchor(pkt, kind)
                   : tcp_expert_anchor(pkt, kind);

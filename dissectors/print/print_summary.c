@@ -61,7 +61,7 @@ rs_print_protocol(const struct rs_packet *pkt)
         return "UDP";
     if (rs_packet_has(pkt, RS_LAYER_TCP))
         return "TCP";
-    if (rs_packet_has(pkt, RS_LAYER_IPV4))
+    if (rs_packet_has(pkt, RS_LAYER_IPV4) || (pkt->flags & RS_PKT_IPV4_PART))
         return "IPv4";
     if (rs_packet_has(pkt, RS_LAYER_IPV6))
         return "IPv6";
@@ -146,7 +146,8 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
         rs_tcp_write_info(&in, pkt);
     } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {
         rs_info_add(&in, "Raw IB packet (LNH %u)", rs_lrh_lnh(rs_packet_at(pkt, RS_LAYER_LRH)));
-    } else if (pkt->ethertype != 0) {
+    } else if (pkt->ethertype != 0 && !(pkt->flags & RS_PKT_IPV4_PART)) {
+        /* an IPv4 header cut short has no text of its own, as tshark's */
         rs_info_add(&in, "Ethertype 0x%04x", pkt->ethertype);
     }
     if (rs_display_get()->info_tshark) {
@@ -166,8 +167,23 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
     }
     info_marks(&in, pkt);
     if (pkt->flags & RS_PKT_MALFORMED)
-        rs_info_add(&in, " [Malformed: %s]", pkt->problem);
+        rs_info_add(&in, &" [Malformed: %s]"[in.len == 0], pkt->problem);
     return in.len;
+}
+
+/* An IPv4 header cut short sets the source column where it holds the source: tshark's
+ * stays the link layer's for an address it stopped before (the destination, which it
+ * adds after reading the options). */
+static void
+partial_ipv4_source(const struct rs_packet *pkt, char *src, size_t size)
+{
+    const struct rs_span *sp = &pkt->span[RS_LAYER_IPV4];
+    const uint8_t *p = pkt->frame->data + sp->off;
+
+    if (size < RS_IPV4_TEXT_MAX)
+        return;
+    if (sp->len >= 16)
+        rs_format_ipv4(src, p + 12);
 }
 
 void
@@ -202,6 +218,8 @@ rs_print_addresses(const struct rs_packet *pkt, char *src, char *dst, size_t siz
         p = rs_packet_at(pkt, RS_LAYER_ETH);
         rs_ether_name_shown(p + 6, src, size);     /* "RealtekU_8b:2d:12", as tshark's */
         rs_ether_name_shown(p, dst, size);
+        if (pkt->flags & RS_PKT_IPV4_PART)
+            partial_ipv4_source(pkt, src, size);
     }
 }
 

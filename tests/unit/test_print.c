@@ -604,6 +604,112 @@ test_malformed_as_tshark(void **state)
     free(c.text);
 }
 
+/* An IPv4 header cut short, crafted with 12 and 16 of its 20 bytes, as tshark 4.0.17
+ * shows it: the fields that fit, the total length's expert item, the protocol column IPv4
+ * and the source column where the header holds the source (before: no IPv4 item, ETH and
+ * "Ethertype 0x0800"), and with options cut short, up to its source. An ICMP error
+ * quoting 12 bytes of IPv4 titles it without the addresses it lacks (before: read past
+ * the quote). */
+#define HEX_SHORT_IPV4_16 HEX_SHORT_IPV4 "0a000001"
+#define HEX_QUOTE_SHORT_IPV4                                                               \
+    "02000000000202000000000108004500002800004000400126d30a0000020a0000010303110000000000" \
+    "4500002400004000401126c7"
+
+static void
+test_short_ipv4_as_tshark(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+    struct rs_json_opts opts = {.text = true};
+    struct rs_value v;
+
+    (void)state;
+    char *t = tree_of(HEX_SHORT_IPV4);
+    assert_non_null(strstr(
+        t, "\nInternet Protocol Version 4\n"
+           "    0100 .... = Version: 4\n"
+           "    .... 0101 = Header Length: 20 bytes (5)\n"
+           "    Differentiated Services Field: 0x00 (DSCP: CS0, ECN: Not-ECT)\n"
+           "        0000 00.. = Differentiated Services Codepoint: Default (0)\n"
+           "        .... ..00 = Explicit Congestion Notification: Not ECN-Capable Transport (0)\n"
+           "    Total Length: 36\n"
+           "        [Expert Info (Error/Protocol): IPv4 total length exceeds packet length "
+           "(12 bytes)]\n"
+           "            [IPv4 total length exceeds packet length (12 bytes)]\n"
+           "            [Severity level: Error]\n"
+           "            [Group: Protocol]\n"
+           "    Identification: 0x0000 (0)\n"
+           "    010. .... = Flags: 0x2, Don't fragment\n"
+           "        0... .... = Reserved bit: Not set\n"
+           "        .1.. .... = Don't fragment: Set\n"
+           "        ..0. .... = More fragments: Not set\n"
+           "    ...0 0000 0000 0000 = Fragment Offset: 0\n"
+           "    Time to Live: 64\n"
+           "    Protocol: UDP (17)\n"
+           "    Header Checksum: 0x26c7 [validation disabled]\n"
+           "    [Header checksum status: Unverified]\n"));
+    assert_null(strstr(t, "Source Address"));
+    free(t);
+    t = tree_of(HEX_SHORT_IPV4_16);
+    assert_non_null(strstr(t, "\nInternet Protocol Version 4, Src: 10.0.0.1\n"));
+    assert_non_null(strstr(t, "(16 bytes)]\n"));
+    assert_non_null(strstr(t, "\n    Source Address: 10.0.0.1\n"));
+    assert_null(strstr(t, "Destination Address: 10"));
+    free(t);
+
+    decode_hex(&tf, HEX_SHORT_IPV4_16, RS_DLT_EN10MB, &pkt);
+    assert_false(rs_packet_has(&pkt, RS_LAYER_IPV4));   /* for the fields alone */
+    assert_string_equal(rs_print_protocol(&pkt), "IPv4");
+    char src[64], dst[64];
+    rs_print_addresses(&pkt, src, dst, sizeof(src));
+    assert_string_equal(src, "10.0.0.1");
+    assert_string_equal(dst, "02:00:00:00:00:02");
+    struct rs_display d = *rs_display_get(), before = d;
+    char info[256];
+    d.info_tshark = true;
+    rs_display_set(&d);
+    rs_print_info(&pkt, info, sizeof(info));
+    assert_string_equal(info, "[Malformed Packet]");
+    rs_display_set(&before);
+    assert_true(rs_field_value(&pkt, rs_field_lookup("ip.ttl"), 0, &v));
+    assert_int_equal(v.v.u, 64);
+    assert_true(rs_field_value(&pkt, rs_field_lookup("ip.src"), 0, &v));
+    assert_false(rs_field_value(&pkt, rs_field_lookup("ip.dst"), 0, &v));
+
+    decode_hex(&tf, HEX_SHORT_IPV4, RS_DLT_EN10MB, &pkt);
+    capture_begin(&c);
+    rs_print_pdml(&c.out, &pkt, &opts);
+    const char *x = capture_end(&c);
+    assert_non_null(strstr(
+        x, "\n  <proto name=\"ip\" showname=\"Internet Protocol Version 4\" size=\"12\" "
+           "pos=\"14\">\n"
+           "    <field name=\"ip.version\" showname=\"0100 .... = Version: 4\" size=\"1\" "
+           "pos=\"14\" show=\"4\" value=\"45\"/>\n"));
+    assert_non_null(strstr(
+        x, "\n    <field name=\"ip.len\" showname=\"Total Length: 36\" size=\"2\" pos=\"16\" "
+           "show=\"36\" value=\"0024\">\n"
+           "      <field name=\"_ws.expert\" showname=\"Expert Info (Error/Protocol): IPv4 "
+           "total length exceeds packet length (12 bytes)\" size=\"0\" pos=\"16\">\n"
+           "        <field name=\"ip.bogus_ip_length\" showname=\"IPv4 total length exceeds "
+           "packet length (12 bytes)\" size=\"0\" pos=\"0\" show=\"\" value=\"\"/>\n"));
+    assert_non_null(strstr(
+        x, "\n    <field name=\"ip.checksum.status\" showname=\"Header checksum status: "
+           "Unverified\" size=\"0\" pos=\"24\" show=\"2\"/>\n"));
+    free(c.text);
+
+    /* 21 of 24 bytes, with options: tshark stops after the source, in the options */
+    t = tree_of("02000000000202000000000108004600002800004000401126c70a0000010a00000201");
+    assert_non_null(strstr(t, "\nInternet Protocol Version 4, Src: 10.0.0.1\n"));
+    assert_non_null(strstr(t, "\n    Source Address: 10.0.0.1\n"));
+    assert_null(strstr(t, "10.0.0.2"));
+    free(t);
+
+    t = tree_of(HEX_QUOTE_SHORT_IPV4);
+    assert_non_null(strstr(t, "\n    Internet Protocol Version 4\n        0100 .... = "));
+    free(t);
+}
+
 /* An ICMPv6 redirect whose Redirected Header option holds a 53-byte packet (IPv6, UDP,
  * 5 bytes) and 3 octets of padding, crafted: the padding after the packet, as tshark
  * 4.0.17 shows it, Unknown Data flagged malformed, with the hidden _ws.malformed under
@@ -1402,6 +1508,7 @@ main(void)
         cmocka_unit_test(test_tree_nd_unknown_option),
         cmocka_unit_test(test_tree_nd_decoded_options),
         cmocka_unit_test(test_malformed_as_tshark),
+        cmocka_unit_test(test_short_ipv4_as_tshark),
         cmocka_unit_test(test_redirect_option_padding),
         cmocka_unit_test(test_tree_icmp_quoted_tcp_short),
         cmocka_unit_test(test_tree_icmp_redirect_extent),

@@ -96,6 +96,9 @@ enum rs_ws_expert_kind {
     RS_WSX_ICMPV6_OPT_UNDECODED,
     /* the octets of a Redirected Header option past the packet it holds (its padding) */
     RS_WSX_ICMPV6_UNKNOWN_DATA,
+    /* under an IPv4 header's total length, where it exceeds the bytes the frame has for
+     * the packet (reported, not captured: a snapshot length does not raise it) */
+    RS_WSX_IP_BOGUS_LENGTH,
     /* under "[Malformed Packet: IB]", where tshark caught its dissector's exception */
     RS_WSX_MALFORMED,
     RS_WSX_COUNT

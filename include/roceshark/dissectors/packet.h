@@ -134,6 +134,9 @@ enum rs_cksum_status {
 #define RS_PKT_CUT_FIRST 0x0100u  /* the first problem found is SNAPLEN's: tshark shows
                                      "[Packet size limited during capture: IB truncated]",
                                      not "[Malformed Packet: IB]" */
+#define RS_PKT_IPV4_PART 0x0200u  /* an IPv4 header cut short: span[RS_LAYER_IPV4] holds the
+                                     bytes there are, without the layer's bit, for the
+                                     fields alone (rs_packet_fields_view) */
 
 struct rs_corr_view;
 struct rs_facts;
@@ -180,6 +183,20 @@ static inline bool
 rs_packet_has(const struct rs_packet *pkt, enum rs_layer layer)
 {
     return (pkt->layers >> layer) & 1u;
+}
+
+/* The view the fields read pkt through: pkt itself, or for an IPv4 header cut short
+ * (RS_PKT_IPV4_PART), a copy in view with the header's bytes as its IPv4 layer, whose
+ * fields show what they can, as tshark decodes such a header up to where it stops (the
+ * flag stays: the destination is not shown, tshark stopping in the options before it). */
+static inline const struct rs_packet *
+rs_packet_fields_view(const struct rs_packet *pkt, struct rs_packet *view)
+{
+    if (!(pkt->flags & RS_PKT_IPV4_PART))
+        return pkt;
+    *view = *pkt;
+    view->layers |= (uint64_t)1 << RS_LAYER_IPV4;
+    return view;
 }
 
 static inline const uint8_t *
