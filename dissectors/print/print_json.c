@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/icmp.h>
 #include <roceshark/dissectors/print.h>
 
 #include "print/json_int.h"
@@ -435,6 +436,24 @@ json_write_index(struct rs_json *j, const struct rs_packet *pkt)
     rs_json_string(j, x->text, x->len);
 }
 
+/* A protocol's occurrence as -e writes it (protocol_text.c), from the view it came from. */
+static void
+json_protocol(struct rs_json *j, const struct rs_packet *pkt, int id, unsigned occ,
+              const struct rs_value *v)
+{
+    const struct rs_field *f = rs_field_by_id(id);
+    struct rs_icmp_quote q;
+    char text[512];
+
+    if (rs_protocol_field_is_data(f)) {
+        rs_json_hex_string(j, v->v.bytes.ptr, v->v.bytes.ptr != NULL ? v->v.bytes.len : 0, 0);
+        return;
+    }
+    size_t n = rs_protocol_field_text(rs_field_occurrence_view(pkt, id, occ, &q), f, v, text,
+                                      sizeof(text));
+    rs_json_string(j, text, n < sizeof(text) ? n : sizeof(text) - 1);
+}
+
 /* -e: each field asked for, as an array of its values as -T fields prints them. */
 void
 json_write_fields(struct rs_json *j, const struct rs_packet *pkt, const struct rs_json_opts *opts)
@@ -453,7 +472,10 @@ json_write_fields(struct rs_json *j, const struct rs_packet *pkt, const struct r
                     rs_json_begin_array(j);
                     any = true;
                 }
-                rs_json_value(j, rs_field_by_id(a), &v);
+                if (v.type == RS_FT_PROTOCOL)
+                    json_protocol(j, pkt, a, occ, &v);
+                else
+                    rs_json_value(j, rs_field_by_id(a), &v);
             }
             rs_field_note_cut(pkt, a, occ);
         }

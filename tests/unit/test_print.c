@@ -710,6 +710,66 @@ test_short_ipv4_as_tshark(void **state)
     free(t);
 }
 
+/* -e on a protocol writes what tshark 4.0.17 writes on the same crafted frames: the item's
+ * text where its dissector sets one (frame, eth, ip with its source, udp, _ws.expert, the
+ * visible _ws.malformed), its abbreviation where not (infiniband, icmp, an ip cut before its
+ * source, the hidden _ws.malformed), Data's bytes in hex; a quoted ip its own addresses.
+ * Before: the abbreviation for every one. */
+static void
+test_fields_protocol_text(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+    struct rs_fields_fmt fmt;
+    const char *names[] = {"frame", "eth", "ip", "udp", "infiniband", "data", "_ws.malformed",
+                           "_ws.expert", "icmp"};
+    int ids[9];
+
+    (void)state;
+    for (int i = 0; i < 9; i++)
+        ids[i] = rs_field_lookup(names[i]);
+    rs_fields_fmt_init(&fmt);
+    fmt.aggregator = '|';
+    capture_begin(&c);
+    decode_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB, &pkt);
+    rs_print_fields(&c.out, &fmt, &pkt, ids, 6);
+    decode_hex(&tf, HEX_SHORT_IPV4, RS_DLT_EN10MB, &pkt);
+    rs_print_fields(&c.out, &fmt, &pkt, ids + 2, 1);
+    rs_print_fields(&c.out, &fmt, &pkt, ids + 6, 2);
+    decode_hex(&tf,
+               "02000000000202000000000108004500002c00004000400126cf0a0000020a00000103030"
+               "6ff000000004500002400004000401126c70a000001",
+               RS_DLT_EN10MB, &pkt);
+    rs_print_fields(&c.out, &fmt, &pkt, ids + 2, 1);
+    rs_print_fields(&c.out, &fmt, &pkt, ids + 8, 1);
+    assert_string_equal(
+        capture_end(&c),
+        "Frame 1: 94 bytes on wire (752 bits), 94 bytes captured (752 bits)\t"
+        "Ethernet II, Src: 02:00:00:00:00:01 (02:00:00:00:00:01), Dst: 02:00:00:00:00:02 "
+        "(02:00:00:00:00:02)\tInternet Protocol Version 4, Src: 10.0.0.1, Dst: 10.0.0.2\t"
+        "User Datagram Protocol, Src Port: 50000, Dst Port: 4791\tinfiniband\t"
+        "726f6365736861726b2d77726f74652d69740000\n"
+        "ip\n"
+        "[Malformed Packet: IPv4]|_ws.malformed\tExpert Info (Error/Protocol): IPv4 total "
+        "length exceeds packet length (12 bytes)|Expert Info (Error/Malformed): Malformed "
+        "Packet (Exception occurred)\n"
+        "Internet Protocol Version 4, Src: 10.0.0.2, Dst: 10.0.0.1|Internet Protocol Version "
+        "4, Src: 10.0.0.1\n"
+        "icmp\n");
+    free(c.text);
+
+    struct rs_json_opts opts = {.fields = ids + 3, .n_fields = 3};
+    decode_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB, &pkt);
+    capture_begin(&c);
+    rs_print_ek(&c.out, &pkt, &opts);
+    assert_non_null(strstr(capture_end(&c),
+                           "\"layers\":{\"udp\":[\"User Datagram Protocol, Src Port: 50000, "
+                           "Dst Port: 4791\"],\"infiniband\":[\"infiniband\"],\"data\":"
+                           "[\"726f6365736861726b2d77726f74652d69740000\"]}}\n"));
+    free(c.text);
+}
+
 /* An ICMPv6 redirect whose Redirected Header option holds a 53-byte packet (IPv6, UDP,
  * 5 bytes) and 3 octets of padding, crafted: the padding after the packet, as tshark
  * 4.0.17 shows it, Unknown Data flagged malformed, with the hidden _ws.malformed under
@@ -1509,6 +1569,7 @@ main(void)
         cmocka_unit_test(test_tree_nd_decoded_options),
         cmocka_unit_test(test_malformed_as_tshark),
         cmocka_unit_test(test_short_ipv4_as_tshark),
+        cmocka_unit_test(test_fields_protocol_text),
         cmocka_unit_test(test_redirect_option_padding),
         cmocka_unit_test(test_tree_icmp_quoted_tcp_short),
         cmocka_unit_test(test_tree_icmp_redirect_extent),

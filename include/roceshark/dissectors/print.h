@@ -209,6 +209,18 @@ bool rs_tree_passes(const struct rs_packet *pkt, int id);
  * (PDML's showname, JSON's text keys). */
 void rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt,
                         const struct rs_tree_item *item);
+/* What -e writes for protocol f (print/protocol_text.c): tshark 4.0's text of its item
+ * where the item has its own (its tree line: "Internet Protocol Version 4, Src: ..."), else
+ * its abbreviation ("infiniband"); the length, as snprintf gives it. Data is its bytes in
+ * hex instead (rs_protocol_field_is_data). pkt is the view the value came from. */
+size_t rs_protocol_field_text(const struct rs_packet *pkt, const struct rs_field *f,
+                              const struct rs_value *v, char *buf, size_t size);
+bool rs_protocol_field_is_data(const struct rs_field *f);
+/* The view occurrence occ of field id comes from: pkt, or the datagram an ICMP error of pkt
+ * quotes (in q), whose occurrences rs_field_value() gives after the frame's own. */
+struct rs_icmp_quote;
+const struct rs_packet *rs_field_occurrence_view(const struct rs_packet *pkt, int id,
+                                                 unsigned occ, struct rs_icmp_quote *q);
 /* One line as rs_print_tree prints it, without indentation or newline: a generated
  * item in brackets, as tshark's -V shows it. */
 void rs_print_tree_row(struct rs_out *o, const struct rs_packet *pkt,
