@@ -407,7 +407,8 @@ set_field(struct ctx *c, int id, uint8_t tag, const char *val, unsigned col, uns
      * table says. */
     bool plain_get = f->layer == RS_LAYER_VLAN || rs_mad_field_fixed(f) ||
                      rs_mad_field_placed(f) ||
-                     strncmp(f->abbrev, "infiniband.aeth.syndrome.", 25) == 0;
+                     strncmp(f->abbrev, "infiniband.aeth.syndrome.", 25) == 0 ||
+                     strcmp(f->abbrev, "infiniband.invariant.crc") == 0;
     if ((f->get != NULL && !plain_get) || f->layer == RS_NO_LAYER || f->width == 0 ||
         f->type == RS_FT_STRING || f->type == RS_FT_DOUBLE || f->type == RS_FT_NONE ||
         (f->type == RS_FT_BYTES && f->width > 8))

@@ -88,7 +88,7 @@ cm_get(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 {
     const struct mad_ctx ctx = {CM, CM, attr};
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
 
     if (mad == NULL || !mad_matches(mad, &ctx) || !cond_holds(pkt, mad, len, cond))
         return false;
@@ -153,7 +153,7 @@ cm_data_label(const struct rs_packet *pkt, const struct rs_field *f, const struc
               char *buf, size_t size)
 {
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
 
     (void)f;
     (void)v;
@@ -173,7 +173,7 @@ label_ip_sid(const struct rs_packet *pkt, const struct rs_field *f, const struct
              char *buf, size_t size)
 {
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
 
     (void)f;
     (void)v;

@@ -132,7 +132,7 @@ info_ib_tshark(struct rs_info *in, const struct rs_packet *pkt)
 {
     uint32_t qp = rs_bth_destqp(rs_packet_at(pkt, RS_LAYER_BTH));
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
     const char *cm = cm_mad_name(mad, qp);
     char name[96];
 
@@ -173,7 +173,7 @@ rs_ib_write_info(struct rs_info *in, const struct rs_packet *pkt)
         rs_info_dec(in, " Payload=", pkt->payload_len);
     /* A MAD named as tshark names it ("CM: ConnectRequest", "SubnGet(SMInfo)"). */
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
     const char *cm = cm_mad_name(mad, rs_bth_destqp(bth));
     char name[96];
     if (cm != NULL)

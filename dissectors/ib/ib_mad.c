@@ -32,20 +32,44 @@
 #define UD_SEND_ONLY 0x64
 #define UD_SEND_ONLY_IMM 0x65
 
+bool
+rs_mad_carried(const struct rs_packet *pkt)
+{
+    if (!rs_packet_has(pkt, RS_LAYER_BTH) || !rs_packet_has(pkt, RS_LAYER_DETH) ||
+        !rs_packet_has(pkt, RS_LAYER_PAYLOAD))
+        return false;
+    if (pkt->opcode != UD_SEND_ONLY && pkt->opcode != UD_SEND_ONLY_IMM)
+        return false;
+    return rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 5) <= 1;
+}
+
 const uint8_t *
 rs_mad_of(const struct rs_packet *pkt, size_t *len)
 {
     *len = 0;
-    if (!rs_packet_has(pkt, RS_LAYER_BTH) || !rs_packet_has(pkt, RS_LAYER_DETH) ||
-        !rs_packet_has(pkt, RS_LAYER_PAYLOAD))
-        return NULL;
-    if (pkt->opcode != UD_SEND_ONLY && pkt->opcode != UD_SEND_ONLY_IMM)
-        return NULL;
-    uint32_t qp = rs_load_be24(rs_packet_at(pkt, RS_LAYER_BTH) + 5);
-    if (qp > 1 || pkt->span[RS_LAYER_PAYLOAD].len < RS_MAD_HDR_LEN)
+    if (!rs_mad_carried(pkt) || pkt->span[RS_LAYER_PAYLOAD].len < RS_MAD_HDR_LEN)
         return NULL;
     *len = pkt->span[RS_LAYER_PAYLOAD].len;
     return rs_packet_at(pkt, RS_LAYER_PAYLOAD);
+}
+
+const uint8_t *
+rs_mad_shown(const struct rs_packet *pkt, size_t *len)
+{
+    const uint8_t *mad = rs_mad_of(pkt, len);
+
+    if (mad == NULL)
+        return NULL;
+    /* the bytes tshark's payload holds from the MAD on: to the last CRC there is */
+    uint32_t end = pkt->frame->caplen;
+    for (int l = RS_LAYER_ICRC; l <= RS_LAYER_VCRC; l++)
+        if (rs_packet_has(pkt, (enum rs_layer)l))
+            end = pkt->span[l].off + pkt->span[l].len;
+    if (end - pkt->span[RS_LAYER_PAYLOAD].off < RS_MAD_LEN) {
+        *len = 0;
+        return NULL;
+    }
+    return mad;
 }
 
 bool
@@ -60,7 +84,7 @@ bool
 mad_bytes(const struct rs_packet *pkt, uint32_t off, uint32_t len, struct rs_value *out)
 {
     size_t have;
-    const uint8_t *mad = rs_mad_of(pkt, &have);
+    const uint8_t *mad = rs_mad_shown(pkt, &have);
 
     if (mad == NULL || off + len > have)
         return false;
@@ -75,7 +99,7 @@ mad_field_get(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
               struct rs_value *out, const struct mad_ctx *ctx)
 {
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
 
     if (occ != 0 || mad == NULL || !mad_matches(mad, ctx))
         return false;
@@ -114,7 +138,7 @@ rmpp_get(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 {
     static const struct mad_ctx sa = {RS_MAD_CLASS_SA, RS_MAD_CLASS_SA, MAD_ANY_ATTR};
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
 
     if (mad == NULL || len < 26 || (types != 0 && (mad[25] > 7 || !((types >> mad[25]) & 1))))
         return false;

@@ -71,7 +71,7 @@ rid_get(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 {
     static const struct mad_ctx sa = {SA, SA, MAD_ANY_ATTR};
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
 
     if (mad == NULL || !mad_matches(mad, &sa))
         return false;
@@ -167,7 +167,7 @@ sa_item(const struct rs_packet *pkt, unsigned occ, unsigned which, struct rs_val
 {
     static const struct mad_ctx sa = {SA, SA, MAD_ANY_ATTR};
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
     uint32_t rec_off, rec_len;
 
     if (mad == NULL || occ != 0 || !mad_matches(mad, &sa))
@@ -200,7 +200,7 @@ label_sa_item(const struct rs_packet *pkt, const struct rs_field *f, const struc
               char *buf, size_t size)
 {
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
     char info[96];
     int n = 0;
 
@@ -248,7 +248,7 @@ mad_field_locate(const struct rs_packet *pkt, const struct rs_field *f, unsigned
                  uint32_t *offset, uint32_t *length)
 {
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
     uint32_t at = UINT32_MAX;
 
     if (mad == NULL || !mad_field_relative(f))
@@ -269,7 +269,7 @@ get_classportinfo(const struct rs_packet *pkt, const struct rs_field *f, unsigne
                   struct rs_value *out)
 {
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
 
     if (mad == NULL || rs_load_be16(mad + 16) != RS_MAD_ATTR_CLASS_PORT_INFO)
         return false;

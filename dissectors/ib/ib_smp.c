@@ -201,7 +201,7 @@ attr_get(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
          struct rs_value *out, rs_field_get_fn get)
 {
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
 
     if (mad == NULL)
         return false;
@@ -329,7 +329,7 @@ get_smpdata(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
             struct rs_value *out)
 {
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
 
     (void)f;
     if (mad == NULL || occ != 0)
@@ -360,7 +360,7 @@ get_smp_own_item(const struct rs_packet *pkt, const struct rs_field *f, unsigned
                  struct rs_value *out)
 {
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
     uint32_t off, n;
 
     (void)f;
@@ -374,7 +374,7 @@ label_smp(const struct rs_packet *pkt, const struct rs_field *f, const struct rs
           char *buf, size_t size)
 {
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
     char info[96];
 
     (void)f;
@@ -392,7 +392,7 @@ static const char *
 smp_attribute(const struct rs_packet *pkt)
 {
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
 
     return mad != NULL && is_smp(mad) ? smp_attr_name(rs_load_be16(mad + 16)) : NULL;
 }
@@ -429,7 +429,7 @@ unsigned
 mad_field_nest(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ)
 {
     size_t len;
-    const uint8_t *mad = rs_mad_of(pkt, &len);
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
     uint16_t attr;
 
     (void)occ;

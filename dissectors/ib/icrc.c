@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <roceshark/dissectors/crc.h>
+#include <roceshark/dissectors/mad.h>
 
 #include "decode_int.h"
 #include "fields/fields_int.h"
@@ -187,9 +188,23 @@ decode_check_crcs(struct rs_packet *pkt)
     }
 }
 
+/* The ICRC as sent, but after a MAD cut short of its 256 bytes, where tshark stops before
+ * it (rs_mad_shown). */
+static bool
+get_icrc(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+         struct rs_value *out)
+{
+    size_t len;
+
+    if (rs_mad_carried(pkt) && rs_mad_shown(pkt, &len) == NULL)
+        return false;
+    return rs_field_get_generic(pkt, f, occ, out);
+}
+
 const struct rs_field rs_fields_ib_tail[] = {
     {"infiniband.invariant.crc", "Invariant CRC", RS_FT_UINT32, RS_BASE_HEX, 0, NULL,
-     "ICRC as sent (read big-endian, as Wireshark shows it)", RS_LAYER_ICRC, 0, 4, NULL, 1},
+     "ICRC as sent (read big-endian, as Wireshark shows it)", RS_LAYER_ICRC, 0, 4, get_icrc,
+     1},
     {"infiniband.variant.crc", "Variant CRC", RS_FT_UINT16, RS_BASE_HEX, 0, NULL,
      "VCRC as sent (read big-endian, as Wireshark shows it)", RS_LAYER_VCRC, 0, 2, NULL, 1},
     RS_F_END,

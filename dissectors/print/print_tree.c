@@ -448,7 +448,7 @@ guards_absent(const struct rs_packet *pkt, bool absent[GUARD_COUNT])
 {
     size_t len;
 
-    absent[GUARD_MAD] = rs_mad_of(pkt, &len) == NULL;
+    absent[GUARD_MAD] = rs_mad_shown(pkt, &len) == NULL;
     absent[GUARD_ICMP] = !rs_packet_has(pkt, RS_LAYER_ICMP) &&
                          !rs_packet_has(pkt, RS_LAYER_ICMPV6);
 }

@@ -16,6 +16,7 @@
 #include <roceshark/dissectors/common.h>
 #include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/mad.h>
 #include <roceshark/dissectors/print.h>
 
 #include "testutil.h"
@@ -767,6 +768,76 @@ test_fields_protocol_text(void **state)
                            "\"layers\":{\"udp\":[\"User Datagram Protocol, Src Port: 50000, "
                            "Dst Port: 4791\"],\"infiniband\":[\"infiniband\"],\"data\":"
                            "[\"726f6365736861726b2d77726f74652d69740000\"]}}\n"));
+    free(c.text);
+}
+
+/* A MAD shorter than its 256 bytes after a BTH and DETH, crafted with 48 and 12 bytes of
+ * MAD: tshark 4.0.17 decodes none of it, nor the ICRC after it, shows no Data, and names no
+ * MAD in Info (before: the MAD header and RMPP as far as they went, the ICRC, and Data for
+ * the 12 bytes). A whole MAD is still decoded. We flag neither as malformed. */
+#define HEX_MAD_48                                                                         \
+    "02000000000202000000000108004500006400004000401126870a0000010a000002c00012b700500000" \
+    "6440ffff0000000100000005800100000000000101030201000000000000000000000007003500000000" \
+    "000000000000000000000000000000000000000000000000000000000000"
+#define HEX_MAD_12                                                                         \
+    "02000000000202000000000108004500004000004000401126ab0a0000010a000002c00012b7002c0000" \
+    "6440ffff0000000100000005800100000000000101030201000000000000000000000000"
+
+static void
+test_short_mad_as_tshark(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    size_t len;
+
+    (void)state;
+    char *t = tree_of(HEX_MAD_48);
+    assert_non_null(strstr(t, "\n    DETH - Datagram Extended Transport Header\n"
+                              "        Queue Key: 0x0000000080010000\n"
+                              "        Reserved: 00\n"
+                              "        Source Queue Pair: 0x00000001\n"
+                              "roceshark\n"));
+    assert_null(strstr(t, "MAD"));
+    assert_null(strstr(t, "RMPP"));
+    assert_null(strstr(t, "Invariant CRC"));
+    assert_null(strstr(t, "Malformed"));
+    free(t);
+    t = tree_of(HEX_MAD_12);
+    assert_null(strstr(t, "\nData ("));
+    assert_null(strstr(t, "Invariant CRC"));
+    assert_non_null(strstr(t, "[Protocols in frame: eth:ethertype:ip:udp:infiniband]\n"));
+    free(t);
+
+    struct rs_display d = *rs_display_get(), before = d;
+    char info[256];
+    d.info_tshark = true;
+    rs_display_set(&d);
+    decode_hex(&tf, HEX_MAD_48, RS_DLT_EN10MB, &pkt);
+    rs_print_info(&pkt, info, sizeof(info));
+    assert_string_equal(info, "UD Send Only QP=0x000001 ");
+    rs_display_set(&before);
+    assert_non_null(rs_mad_of(&pkt, &len));     /* the bytes are there for the analysis */
+    assert_null(rs_mad_shown(&pkt, &len));
+
+    /* made whole (208 more bytes of MAD, the lengths grown): decoded as before */
+    test_frame_from_hex(&tf, HEX_MAD_48, RS_DLT_EN10MB);
+    uint32_t more = 208, end = tf.frame.caplen;
+    memmove(tf.bytes + end - 4 + more, tf.bytes + end - 4, 4);     /* the ICRC */
+    memset(tf.bytes + end - 4, 0, more);
+    tf.frame.caplen = tf.frame.len = end + more;
+    tf.bytes[16] = (uint8_t)((tf.frame.len - 14) >> 8);
+    tf.bytes[17] = (uint8_t)(tf.frame.len - 14);
+    tf.bytes[38] = (uint8_t)((tf.frame.len - 34) >> 8);
+    tf.bytes[39] = (uint8_t)(tf.frame.len - 34);
+    test_decode(&tf.frame, &pkt);
+    assert_non_null(rs_mad_shown(&pkt, &len));
+    assert_int_equal(len, 256);
+    struct capture_out c;
+    capture_begin(&c);
+    rs_print_tree(&c.out, &pkt);
+    t = (char *)capture_end(&c);
+    assert_non_null(strstr(t, "\n        Base Version: 0x01\n        Management Class: 0x03\n"));
+    assert_non_null(strstr(t, "\n    Invariant CRC: 0x00000000\n"));
     free(c.text);
 }
 
@@ -1570,6 +1641,7 @@ main(void)
         cmocka_unit_test(test_malformed_as_tshark),
         cmocka_unit_test(test_short_ipv4_as_tshark),
         cmocka_unit_test(test_fields_protocol_text),
+        cmocka_unit_test(test_short_mad_as_tshark),
         cmocka_unit_test(test_redirect_option_padding),
         cmocka_unit_test(test_tree_icmp_quoted_tcp_short),
         cmocka_unit_test(test_tree_icmp_redirect_extent),

@@ -87,9 +87,16 @@ enum rs_mad_attr {
     RS_PERF_ATTR_PORT_COUNTERS_EXT = 0x001d
 };
 
+/* Whether pkt's payload is for QP 0 or 1 (a UD SEND): a MAD, however short, which no
+ * other protocol (IPoIB, Data) takes. */
+bool rs_mad_carried(const struct rs_packet *pkt);
 /* The MAD pkt carries (a UD payload to QP 0 or 1 of at least a MAD header),
  * its captured length in *len; NULL when it carries none. */
 const uint8_t *rs_mad_of(const struct rs_packet *pkt, size_t *len);
+/* The MAD as the trees, the fields and Info show it: rs_mad_of's, but NULL where fewer than
+ * a MAD's 256 bytes were captured from its start to the end of the IBA packet (its CRCs
+ * counted), where tshark 4.0 decodes none of it (nor the ICRC after it). */
+const uint8_t *rs_mad_shown(const struct rs_packet *pkt, size_t *len);
 
 /* What tshark's Info column names the MAD ("SubnGet(SMInfo)",
  * "SubnAdmGetResp(PathRecord)") into buf; false for a class it does not
