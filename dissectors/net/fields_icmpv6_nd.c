@@ -30,6 +30,8 @@
 #define ND_OPT_TGT_LINKADDR 2
 #define ND_OPT_PREFIX 3
 #define ND_OPT_MTU 5
+#define ND_OPT_ADV_INTERVAL 7
+#define ND_OPT_HOME_AGENT 8
 #define ND_OPT_NONCE 14
 #define ND_OPT_ROUTE_INFO 24
 #define ND_OPT_RDNSS 25
@@ -76,13 +78,14 @@ enum opt_part {
     OPT_NODE, OPT_TYPE, OPT_LENGTH, OPT_LINKADDR, OPT_SRC, OPT_TARGET, OPT_PREFIX_LEN,
     OPT_PREFIX_FLAG, OPT_ROUTE_FLAG, OPT_ROUTE_LIFETIME, OPT_VALID, OPT_PREFERRED,
     OPT_RESERVED, OPT_RDNSS_LIFETIME, OPT_RDNSS, OPT_PREFIX, OPT_MTU, OPT_NONCE,
-    OPT_REDIRECTED, OPT_DATA
+    OPT_REDIRECTED, OPT_ADV_INTERVAL, OPT_HA_PREFERENCE, OPT_HA_LIFETIME, OPT_DATA
 };
 
 /* The options whose parts we decode; any other is shown as its type, length and data. */
 #define OPT_BIT(t) (1u << (t))
 #define OPT_DECODED                                                                      \
-    (0x3eu | OPT_BIT(ND_OPT_NONCE) | OPT_BIT(ND_OPT_ROUTE_INFO) | OPT_BIT(ND_OPT_RDNSS))
+    (0x3eu | OPT_BIT(ND_OPT_ADV_INTERVAL) | OPT_BIT(ND_OPT_HOME_AGENT) |                 \
+     OPT_BIT(ND_OPT_NONCE) | OPT_BIT(ND_OPT_ROUTE_INFO) | OPT_BIT(ND_OPT_RDNSS))
 
 /* The options each part is of, and where it lies in the option. */
 static const struct {
@@ -102,6 +105,7 @@ static const struct {
     [OPT_VALID] = {OPT_BIT(ND_OPT_PREFIX), 4, 4},
     [OPT_PREFERRED] = {OPT_BIT(ND_OPT_PREFIX), 8, 4},
     [OPT_RESERVED] = {OPT_BIT(ND_OPT_PREFIX) | OPT_BIT(ND_OPT_MTU) | OPT_BIT(ND_OPT_RDNSS) |
+                      OPT_BIT(ND_OPT_ADV_INTERVAL) | OPT_BIT(ND_OPT_HOME_AGENT) |
                       OPT_BIT(RS_ICMPV6_OPT_REDIRECTED), 2, 0},     /* 12 in a prefix's */
     [OPT_RDNSS_LIFETIME] = {OPT_BIT(ND_OPT_RDNSS), 4, 4},
     [OPT_RDNSS] = {OPT_BIT(ND_OPT_RDNSS), 8, IPV6_ADDR_LEN},   /* one after another */
@@ -110,6 +114,9 @@ static const struct {
     [OPT_MTU] = {OPT_BIT(ND_OPT_MTU), 4, 4},
     [OPT_NONCE] = {OPT_BIT(ND_OPT_NONCE), 2, 0},
     [OPT_REDIRECTED] = {OPT_BIT(RS_ICMPV6_OPT_REDIRECTED), 8, 0},
+    [OPT_ADV_INTERVAL] = {OPT_BIT(ND_OPT_ADV_INTERVAL), 4, 4},  /* RFC 6275 7.3 */
+    [OPT_HA_PREFERENCE] = {OPT_BIT(ND_OPT_HOME_AGENT), 4, 2},   /* RFC 6275 7.4 */
+    [OPT_HA_LIFETIME] = {OPT_BIT(ND_OPT_HOME_AGENT), 6, 2},
     [OPT_DATA] = {0, 2, 0},     /* the options not in OPT_DECODED */
 };
 
@@ -376,8 +383,9 @@ get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 }
 
 /* The bytes of an option's part in the frame, as tshark's item covers them: the
- * whole option for its node, the reserved octets of a prefix (4), an MTU or RDNSS (2) or
- * a redirected header option (6). */
+ * whole option for its node, the reserved octets of a prefix (4), an MTU, RDNSS,
+ * advertisement interval or home agent information (2) or a redirected header option
+ * (6). */
 static bool
 locate_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
               uint32_t *offset, uint32_t *length)
@@ -391,9 +399,9 @@ locate_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
     if (part == OPT_NODE && o.zero)
         width = 0;      /* tshark's item of an option of length 0 has no bytes */
     if (part == OPT_RESERVED)
-        width = o.m.msg[o.off] == ND_OPT_PREFIX                                   ? 4
-                : o.m.msg[o.off] == ND_OPT_MTU || o.m.msg[o.off] == ND_OPT_RDNSS ? 2
-                                                                                  : 6;
+        width = o.m.msg[o.off] == ND_OPT_PREFIX                   ? 4
+                : o.m.msg[o.off] == RS_ICMPV6_OPT_REDIRECTED ? 6
+                                                                  : 2;
     if (o.at + width > o.len)
         return false;
     *offset = (uint32_t)(o.m.msg - pkt->frame->data) + o.off + o.at;
@@ -593,8 +601,9 @@ static const struct rs_value_string mldr_type_vals[] = {
     {0, NULL},
 };
 
-/* An option's title as tshark's: its type, and for an Ethernet address, a prefix or an
- * MTU the value ("ICMPv6 Option (Prefix information : 2001:db8::/64)"). */
+/* An option's title as tshark's: its type, and for an Ethernet address, a prefix, an
+ * MTU or an advertisement interval the value ("ICMPv6 Option (Prefix information :
+ * 2001:db8::/64)"). */
 static size_t
 label_option(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
              char *buf, size_t size)
@@ -619,7 +628,7 @@ label_option(const struct rs_packet *pkt, const struct rs_field *f, const struct
     } else if (p[0] == ND_OPT_PREFIX && o.len >= 32) {
         rs_format_ipv6(text, p + 16);
         n = snprintf(buf + used, size - used, " : %s/%u", text, p[2]);
-    } else if (p[0] == ND_OPT_MTU && o.len >= 8) {
+    } else if ((p[0] == ND_OPT_MTU || p[0] == ND_OPT_ADV_INTERVAL) && o.len >= 8) {
         n = snprintf(buf + used, size - used, " : %u", rs_load_be32(p + 4));
     } else if (p[0] == ND_OPT_ROUTE_INFO && o.len >= 8) {
         struct opt_place r = o;
@@ -785,6 +794,13 @@ const struct rs_field rs_fields_icmpv6_nd[] = {
            NULL, 2),
     OPTION("icmpv6.opt.prefix", "Prefix", RS_FT_IPV6, RS_BASE_NONE, 0, OPT_PREFIX, NULL, 2),
     OPTION("icmpv6.opt.mtu", "MTU", RS_FT_UINT32, RS_BASE_DEC, 0, OPT_MTU, NULL, 2),
+    OPTION("icmpv6.opt.advertisement_interval", "Advertisement Interval", RS_FT_UINT32,
+           RS_BASE_DEC, 0, OPT_ADV_INTERVAL, NULL, 2),
+    OPTION("icmpv6.opt.home_agent_preference", "Home Agent Preference", RS_FT_UINT16,
+           RS_BASE_DEC, 0, OPT_HA_PREFERENCE, NULL, 2),
+    /* Wireshark 4.0 names the lifetime as the preference */
+    OPTION("icmpv6.opt.home_agent_lifetime", "Home Agent Preference", RS_FT_UINT16,
+           RS_BASE_DEC, 0, OPT_HA_LIFETIME, NULL, 2),
     OPTION("icmpv6.opt.nonce", "Nonce", RS_FT_BYTES, RS_BASE_NONE, 0, OPT_NONCE, NULL, 2),
     OPTION("icmpv6.opt.redirected_packet", "Redirected Packet", RS_FT_NONE, RS_BASE_NONE, 0,
            OPT_REDIRECTED, NULL, 2),

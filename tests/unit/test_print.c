@@ -489,6 +489,53 @@ test_tree_nd_decoded_options(void **state)
     free(t);
 }
 
+/* Router advertisements crafted with an Advertisement Interval and a Home Agent
+ * Information option (RFC 6275 7.3, 7.4), as tshark 4.0.17 decodes them, its name for the
+ * lifetime included (before: Data). */
+static void
+test_tree_nd_mobile_options(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+    struct rs_json_opts opts = {.text = true};
+
+    (void)state;
+    char *t = tree_of("33330000000102000000000186dd6000000000183afffe80000000000000000000000000"
+                      "0001ff02000000000000000000000000000186001a964000070800000000000000000701"
+                      "000000001388");
+    assert_non_null(strstr(t, "\n    ICMPv6 Option (Advertisement Interval : 5000)\n"
+                              "        Type: Advertisement Interval (7)\n"
+                              "        Length: 1 (8 bytes)\n"
+                              "        Reserved\n"
+                              "        Advertisement Interval: 5000\n"));
+    assert_null(strstr(t, "Data:"));
+    free(t);
+    decode_hex(&tf, "33330000000102000000000186dd6000000000183afffe80000000000000000000000000"
+                    "0001ff0200000000000000000000000000018600260c40000708000000000000000008010"
+                    "000000a0708",
+               RS_DLT_EN10MB, &pkt);
+    capture_begin(&c);
+    rs_print_tree(&c.out, &pkt);
+    rs_print_pdml(&c.out, &pkt, &opts);
+    const char *x = capture_end(&c);
+    assert_non_null(strstr(x, "\n    ICMPv6 Option (Home Agent Information)\n"
+                              "        Type: Home Agent Information (8)\n"
+                              "        Length: 1 (8 bytes)\n"
+                              "        Reserved\n"
+                              "        Home Agent Preference: 10\n"
+                              "        Home Agent Preference: 1800\n"));
+    assert_non_null(strstr(x, "<field name=\"icmpv6.opt.reserved\" showname=\"Reserved\" "
+                              "size=\"2\" pos=\"72\" show=\"\" value=\"\"/>\n"
+                              "      <field name=\"icmpv6.opt.home_agent_preference\" "
+                              "showname=\"Home Agent Preference: 10\" size=\"2\" pos=\"74\" "
+                              "show=\"10\" value=\"000a\"/>\n"
+                              "      <field name=\"icmpv6.opt.home_agent_lifetime\" "
+                              "showname=\"Home Agent Preference: 1800\" size=\"2\" pos=\"76\" "
+                              "show=\"1800\" value=\"0708\"/>\n"));
+    free(c.text);
+}
+
 /* A frame tshark cannot dissect whole ends as tshark 4.0.17 ends it, on RoCEv2 frames
  * crafted with 6 bytes of BTH and with 8 of a RETH, and an IPv4 header of 12 bytes: the
  * protocol item _ws.malformed named for the protocol that stopped, its expert item under
@@ -1638,6 +1685,7 @@ main(void)
         cmocka_unit_test(test_tree_icmp_code),
         cmocka_unit_test(test_tree_nd_unknown_option),
         cmocka_unit_test(test_tree_nd_decoded_options),
+        cmocka_unit_test(test_tree_nd_mobile_options),
         cmocka_unit_test(test_malformed_as_tshark),
         cmocka_unit_test(test_short_ipv4_as_tshark),
         cmocka_unit_test(test_fields_protocol_text),
