@@ -78,7 +78,8 @@ enum opt_part {
     OPT_NODE, OPT_TYPE, OPT_LENGTH, OPT_LINKADDR, OPT_SRC, OPT_TARGET, OPT_PREFIX_LEN,
     OPT_PREFIX_FLAG, OPT_ROUTE_FLAG, OPT_ROUTE_LIFETIME, OPT_VALID, OPT_PREFERRED,
     OPT_RESERVED, OPT_RDNSS_LIFETIME, OPT_RDNSS, OPT_PREFIX, OPT_MTU, OPT_NONCE,
-    OPT_REDIRECTED, OPT_ADV_INTERVAL, OPT_HA_PREFERENCE, OPT_HA_LIFETIME, OPT_DATA
+    OPT_REDIRECTED, OPT_ADV_INTERVAL, OPT_HA_PREFERENCE, OPT_HA_LIFETIME, OPT_UNKNOWN,
+    OPT_DATA
 };
 
 /* The options whose parts we decode; any other is shown as its type, length and data. */
@@ -117,6 +118,8 @@ static const struct {
     [OPT_ADV_INTERVAL] = {OPT_BIT(ND_OPT_ADV_INTERVAL), 4, 4},  /* RFC 6275 7.3 */
     [OPT_HA_PREFERENCE] = {OPT_BIT(ND_OPT_HOME_AGENT), 4, 2},   /* RFC 6275 7.4 */
     [OPT_HA_LIFETIME] = {OPT_BIT(ND_OPT_HOME_AGENT), 6, 2},
+    /* a route's octets past the 24 RFC 4191 allows, after its lifetime (route_too_long()) */
+    [OPT_UNKNOWN] = {OPT_BIT(ND_OPT_ROUTE_INFO), 8, 0},
     [OPT_DATA] = {0, 2, 0},     /* the options not in OPT_DECODED */
 };
 
@@ -158,10 +161,21 @@ nd_option_nth(struct opt_place *o, unsigned n)
     return false;
 }
 
+/* A Route Information option of more than 24 octets (RFC 4191 2.3 allows 8 to 24): tshark
+ * flags its length and shows what follows the lifetime as unknown data, no prefix. */
+static bool
+route_too_long(const struct opt_place *o)
+{
+    return o->m.msg[o->off] == ND_OPT_ROUTE_INFO && !o->zero && o->len > 24;
+}
+
 static bool
 has_part(const struct opt_place *o, enum opt_part part)
 {
     uint8_t type = o->m.msg[o->off];
+
+    if (part == OPT_UNKNOWN)
+        return route_too_long(o) && !o->cut;
 
     if (part == OPT_DATA)
         return !(type < 32 && ((OPT_DECODED >> type) & 1u)) && !o->cut && !o->zero &&
@@ -190,6 +204,8 @@ place_prefix(struct opt_place *o)
 {
     if (o->m.msg[o->off] != ND_OPT_ROUTE_INFO)
         return true;
+    if (route_too_long(o))
+        return false;
     o->at = 8;
     o->width = o->len - 8 < IPV6_ADDR_LEN ? o->len - 8 : IPV6_ADDR_LEN;
     return o->width > 0;
@@ -244,7 +260,9 @@ static bool
 option_has_expert(const struct opt_place *o, enum rs_ws_expert_kind kind)
 {
     if (kind == RS_WSX_ICMPV6_OPT_LEN_ZERO)
-        return o->zero;
+        return o->zero || route_too_long(o);
+    if (kind == RS_WSX_ICMPV6_OPT_UNKNOWN_DATA)
+        return has_part(o, OPT_UNKNOWN) && o->len > 8;
     return kind == RS_WSX_ICMPV6_OPT_UNDECODED && !o->zero &&
            !tshark_decodes(o->m.msg[o->off]);
 }
@@ -283,8 +301,18 @@ icmpv6_expert_option_type(const struct rs_packet *pkt, enum rs_ws_expert_kind ki
     return options_with_expert(pkt, kind, &o) > 0 ? o.m.msg[o.off] : 0;
 }
 
-/* tshark's item of an undecoded option lies at the option, that of a zero length at
- * its length octet. */
+const char *
+icmpv6_invalid_length_message(const struct rs_packet *pkt)
+{
+    struct opt_place o;
+
+    if (options_with_expert(pkt, RS_WSX_ICMPV6_OPT_LEN_ZERO, &o) > 0 && !o.zero)
+        return "Invalid Option Length";
+    return "Invalid option length (Zero)";
+}
+
+/* tshark's item of an undecoded option lies at the option, that of an invalid length at
+ * its length octet, that of a route's unknown data at the data. */
 uint32_t
 icmpv6_expert_anchor(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
 {
@@ -293,7 +321,9 @@ icmpv6_expert_anchor(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
     if (options_with_expert(pkt, kind, &o) == 0)
         return 0;
     return (uint32_t)(o.m.msg - pkt->frame->data) + o.off +
-           (kind == RS_WSX_ICMPV6_OPT_LEN_ZERO ? 1u : 0u);
+           (kind == RS_WSX_ICMPV6_OPT_LEN_ZERO           ? 1u
+            : kind == RS_WSX_ICMPV6_OPT_UNKNOWN_DATA ? opt_parts[OPT_UNKNOWN].at
+                                                     : 0u);
 }
 
 /* An RDNSS option whose servers' octets are no whole number of addresses: tshark reads
@@ -369,6 +399,7 @@ get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
         out->v.bytes.len = IPV6_ADDR_LEN;
         return true;
     case OPT_NONCE:
+    case OPT_UNKNOWN:
         out->type = f->type;
         out->v.bytes.ptr = p;
         out->v.bytes.len = o.len - o.at;
@@ -635,7 +666,10 @@ label_option(const struct rs_packet *pkt, const struct rs_field *f, const struct
         bool has = place_prefix(&r);
         const char *prf = rs_value_name(prf_vals, (p[3] & 0x18u) >> 3);
         rs_format_ipv6(text, padded_prefix(p + r.at, has ? r.width : 0));
-        n = snprintf(buf + used, size - used, " : %s %s/%u", prf, text, p[2]);
+        if (route_too_long(&o))     /* its prefix is not read */
+            n = snprintf(buf + used, size - used, " : %s", prf);
+        else
+            n = snprintf(buf + used, size - used, " : %s %s/%u", prf, text, p[2]);
     } else if (p[0] == ND_OPT_RDNSS) {
         n = 0;      /* each server after the type, with no colon */
         for (uint32_t at = 8; at + IPV6_ADDR_LEN <= o.len && n >= 0; at += IPV6_ADDR_LEN) {
@@ -653,6 +687,24 @@ label_option(const struct rs_packet *pkt, const struct rs_field *f, const struct
     if (o.zero || o.cut || rdnss_ragged(&o))
         return used;    /* tshark closes the title only once the option is decoded */
     return used + (size_t)snprintf(buf + used, size - used, ")");
+}
+
+static bool
+get_option_malformed(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                     struct rs_value *out)
+{
+    return ws_item_without_bytes(
+        options_with_expert(pkt, (enum rs_ws_expert_kind)f->offset, NULL) > 0, occ, out);
+}
+
+static bool
+locate_option_malformed(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                        uint32_t *offset, uint32_t *length)
+{
+    (void)occ;
+    *offset = icmpv6_expert_anchor(pkt, (enum rs_ws_expert_kind)f->offset);
+    *length = 0;
+    return *offset != 0;
 }
 
 /* An option's length, in units of 8 octets, and in octets: "3 (24 bytes)". */
@@ -694,6 +746,13 @@ label_mar(const struct rs_packet *pkt, const struct rs_field *f, const struct rs
 #define PREFIX_FLAG(abbrev, name, type, mask, vals) \
     OPTION_F(abbrev, name, type, type == RS_FT_BOOLEAN ? RS_BASE_NONE : RS_BASE_DEC, mask, \
              OPT_PREFIX_FLAG, 1, vals, 3, 0)
+/* the hidden _ws.malformed tshark adds under an option's expert item of kind (its
+ * Malformed group), with no bytes, where the item is; of ICMPv6's layer, as the option
+ * items' run must end in one (the tree walks an error's quote after ICMP's last field) */
+#define OPTION_MALFORMED(kind, depth)                                                      \
+    {"_ws.malformed", "Malformed Packet", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "",         \
+     RS_LAYER_ICMPV6, kind, 0, get_option_malformed, depth, RS_FIELD_HIDDEN | RS_FIELD_PER_ITEM,  \
+     .locate = locate_option_malformed}
 #define RECORD(abbrev, name, type, part, vals, depth) \
     {abbrev, name, type, type == RS_FT_UINT8 || type == RS_FT_UINT16 ? RS_BASE_DEC : \
      RS_BASE_NONE, 0, vals, name, RS_LAYER_ICMPV6, part, 0, get_mldr, depth, RS_FIELD_PER_ITEM, \
@@ -755,6 +814,7 @@ const struct rs_field rs_fields_icmpv6_nd[] = {
     /* flagged under the length, or after it, as tshark's tree flags them */
     RS_F_WS_EXPERT_AS("icmpv6.invalid_option_length", "Invalid Option Length",
                       RS_WSX_ICMPV6_OPT_LEN_ZERO, 3, RS_FIELD_PER_ITEM),
+    OPTION_MALFORMED(RS_WSX_ICMPV6_OPT_LEN_ZERO, 3),
     RS_F_WS_EXPERT_AS("icmpv6.undecoded.option", "Undecoded option",
                       RS_WSX_ICMPV6_OPT_UNDECODED, 2, RS_FIELD_PER_ITEM),
     OPTION("icmpv6.opt.linkaddr", "Link-layer address", RS_FT_BYTES, RS_BASE_NONE, 0,
@@ -805,6 +865,11 @@ const struct rs_field rs_fields_icmpv6_nd[] = {
     OPTION("icmpv6.opt.redirected_packet", "Redirected Packet", RS_FT_NONE, RS_BASE_NONE, 0,
            OPT_REDIRECTED, NULL, 2),
     OPTION("icmpv6.data", "Data", RS_FT_BYTES, RS_BASE_NONE, 0, OPT_DATA, NULL, 2),
+    OPTION("icmpv6.unknown_data", "Unknown Data", RS_FT_BYTES, RS_BASE_NONE, 0, OPT_UNKNOWN,
+           NULL, 2),
+    RS_F_WS_EXPERT_AS("icmpv6.unknown_data.expert", "Unknown Data (not interpreted)",
+                      RS_WSX_ICMPV6_OPT_UNKNOWN_DATA, 3, RS_FIELD_PER_ITEM),
+    OPTION_MALFORMED(RS_WSX_ICMPV6_OPT_UNKNOWN_DATA, 3),
     RS_F_END,
 };
 

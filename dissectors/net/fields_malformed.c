@@ -20,6 +20,7 @@
 #include <roceshark/dissectors/expert.h>
 
 #include "fields/fields_int.h"
+#include "net/net_int.h"
 
 bool
 rs_ws_malformed(const struct rs_packet *pkt)
@@ -60,8 +61,8 @@ stopped(const struct rs_packet *pkt)
 }
 
 /* The items are protocols with no bytes of their own: where locate_malformed() says. */
-static bool
-item_without_bytes(bool present, unsigned occ, struct rs_value *out)
+bool
+ws_item_without_bytes(bool present, unsigned occ, struct rs_value *out)
 {
     if (occ != 0 || !present)
         return false;
@@ -76,7 +77,7 @@ get_malformed(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
               struct rs_value *out)
 {
     (void)f;
-    return item_without_bytes(rs_ws_malformed(pkt), occ, out);
+    return ws_item_without_bytes(rs_ws_malformed(pkt), occ, out);
 }
 
 static bool
@@ -84,7 +85,7 @@ get_short(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
           struct rs_value *out)
 {
     (void)f;
-    return item_without_bytes(rs_ws_cut_short(pkt), occ, out);
+    return ws_item_without_bytes(rs_ws_cut_short(pkt), occ, out);
 }
 
 static size_t

@@ -40,6 +40,12 @@ bool tcp_reaches(const struct rs_packet *pkt, uint32_t bytes);
 unsigned icmpv6_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
 unsigned icmpv6_expert_option_type(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
 uint32_t icmpv6_expert_anchor(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
+/* A _ws.malformed item's value (fields_malformed.c): a protocol with no bytes of its own,
+ * occurrence 0 alone, where present. */
+bool ws_item_without_bytes(bool present, unsigned occ, struct rs_value *out);
+/* The message of the first RS_WSX_ICMPV6_OPT_LEN_ZERO item: a length of 0's, or a route's
+ * of more than 24 octets (tshark 4.0's two texts). */
+const char *icmpv6_invalid_length_message(const struct rs_packet *pkt);
 /* Whether a Neighbor Discovery option of m declares more bytes than the message has, or
  * RDNSS servers that are no whole number of addresses (malformed, as tshark finds them). */
 struct rs_icmp;

@@ -71,6 +71,8 @@ const struct rs_ws_expert rs_ws_experts[RS_WSX_COUNT] = {
                                           RS_WS_NOTE, RS_WS_SEQUENCE},
     [RS_WSX_ICMPV6_OPT_LEN_ZERO] = {"icmpv6.invalid_option_length", "ICMPv6", RS_WS_ERROR,
                                     RS_WS_MALFORMED},
+    [RS_WSX_ICMPV6_OPT_UNKNOWN_DATA] = {"icmpv6.unknown_data.expert", "ICMPv6", RS_WS_ERROR,
+                                        RS_WS_MALFORMED},
     [RS_WSX_ICMPV6_OPT_UNDECODED] = {"icmpv6.undecoded.option", "ICMPv6", RS_WS_NOTE,
                                      RS_WS_UNDECODED},
     [RS_WSX_ICMPV6_UNKNOWN_DATA] = {"icmpv6.unknown_data.expert", "ICMPv6", RS_WS_ERROR,
@@ -112,7 +114,8 @@ rs_ws_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
 {
     if (kind == RS_WSX_ETH_PADDING_BAD)
         return eth_padding_bad(pkt);
-    if (kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED)
+    if (kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED ||
+        kind == RS_WSX_ICMPV6_OPT_UNKNOWN_DATA)
         return icmpv6_expert_count(pkt, kind) > 0;
     if (kind == RS_WSX_MALFORMED)
         return rs_ws_malformed(pkt);
@@ -128,7 +131,8 @@ rs_ws_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
 {
     if (kind == RS_WSX_ETH_PADDING_BAD)
         return eth_padding_bad(pkt) ? 1 : 0;
-    if (kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED)
+    if (kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED ||
+        kind == RS_WSX_ICMPV6_OPT_UNKNOWN_DATA)
         return icmpv6_expert_count(pkt, kind);
     if (kind == RS_WSX_MALFORMED)
         return rs_ws_malformed(pkt) ? 1 : 0;
@@ -178,7 +182,7 @@ rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind, c
         [RS_WSX_TCP_ZERO_WINDOW_PROBE] = "TCP Zero Window Probe",
         [RS_WSX_TCP_ZERO_WINDOW] = "TCP Zero Window segment",
         [RS_WSX_TCP_ZERO_WINDOW_PROBE_ACK] = "ACK to a TCP Zero Window Probe",
-        [RS_WSX_ICMPV6_OPT_LEN_ZERO] = "Invalid option length (Zero)",
+        [RS_WSX_ICMPV6_OPT_UNKNOWN_DATA] = "Unknown Data (not interpreted)",
         [RS_WSX_MALFORMED] = "Malformed Packet (Exception occurred)",
         [RS_WSX_ICMPV6_UNKNOWN_DATA] = "Unknown Data (not interpreted)",
     };
@@ -190,6 +194,8 @@ rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind, c
     if (kind == RS_WSX_TCP_SYNACK && t != NULL)
         return (size_t)snprintf(buf, size, "Connection establish acknowledge (SYN+ACK): "
                                 "server port %u", rs_load_be16(t));
+    if (kind == RS_WSX_ICMPV6_OPT_LEN_ZERO)
+        return (size_t)snprintf(buf, size, "%s", icmpv6_invalid_length_message(pkt));
     if (kind == RS_WSX_ICMPV6_OPT_UNDECODED)
         return (size_t)snprintf(buf, size, "Dissector for ICMPv6 Option (%u) code not "
                                 "implemented, Contact Wireshark developers if you want this "
@@ -288,7 +294,8 @@ rs_ws_expert_locate(const struct rs_packet *pkt, const struct rs_field *f, unsig
               : kind == RS_WSX_ICMPV6_UNKNOWN_DATA ? icmpv6_unknown_data_at(pkt)
               : kind == RS_WSX_ETH_PADDING_BAD ? eth_trailer_start(pkt)
               : kind == RS_WSX_IP_BOGUS_LENGTH ? pkt->span[RS_LAYER_IPV4].off + 2
-              : kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED
+              : kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED ||
+                        kind == RS_WSX_ICMPV6_OPT_UNKNOWN_DATA
                   ? icmpv6_expert_anchor(pkt, kind)
                   : tcp_expert_anchor(pkt, kind);
     return true;

@@ -196,6 +196,7 @@ stats_expert_ws_packet(struct rs_stat *st, const struct rs_packet *pkt)
     if (rs_packet_has(pkt, RS_LAYER_ICMPV6)) {
         count_options(st, pkt, RS_WSX_ICMPV6_OPT_UNDECODED);
         count_options(st, pkt, RS_WSX_ICMPV6_OPT_LEN_ZERO);
+        count_options(st, pkt, RS_WSX_ICMPV6_OPT_UNKNOWN_DATA);
         count_kind(st, pkt, RS_WSX_ICMPV6_UNKNOWN_DATA);
     }
     if (rs_packet_has(pkt, RS_LAYER_TCP)) {

@@ -491,7 +491,7 @@ test_tree_nd_decoded_options(void **state)
 
 /* Router advertisements crafted with an Advertisement Interval and a Home Agent
  * Information option (RFC 6275 7.3, 7.4), as tshark 4.0.17 decodes them, its name for the
- * lifetime included (before: Data). */
+ * lifetime included (before: Data), and with a Route Information option too long. */
 static void
 test_tree_nd_mobile_options(void **state)
 {
@@ -533,6 +533,43 @@ test_tree_nd_mobile_options(void **state)
                               "      <field name=\"icmpv6.opt.home_agent_lifetime\" "
                               "showname=\"Home Agent Preference: 1800\" size=\"2\" pos=\"76\" "
                               "show=\"1800\" value=\"0708\"/>\n"));
+    free(c.text);
+
+    /* A Route Information option of 32 octets (RFC 4191 allows 24 at most): its length
+     * flagged, no prefix, the rest after the lifetime Unknown Data (before: the prefix) */
+    decode_hex(&tf, "33330000000102000000000186dd6000000000303afffe80000000000000000000000000"
+                    "0001ff0200000000000000000000000000018600b838400007080000000000000000180430"
+                    "080000070820010db80001000000000000000000000000000000000000",
+               RS_DLT_EN10MB, &pkt);
+    capture_begin(&c);
+    rs_print_tree(&c.out, &pkt);
+    rs_print_pdml(&c.out, &pkt, &opts);
+    x = capture_end(&c);
+    assert_non_null(strstr(
+        x, "\n    ICMPv6 Option (Route Information : High)\n"
+           "        Type: Route Information (24)\n"
+           "        Length: 4 (32 bytes)\n"
+           "            [Expert Info (Error/Malformed): Invalid Option Length]\n"
+           "                [Invalid Option Length]\n"
+           "                [Severity level: Error]\n"
+           "                [Group: Malformed]\n"
+           "        Prefix Length: 48\n"));
+    assert_non_null(strstr(
+        x, "\n        Route Lifetime: 1800\n"
+           "        Unknown Data: 20010db80001000000000000000000000000000000000000\n"
+           "            [Expert Info (Error/Malformed): Unknown Data (not interpreted)]\n"
+           "                [Unknown Data (not interpreted)]\n"
+           "                [Severity level: Error]\n"
+           "                [Group: Malformed]\n"));
+    assert_null(strstr(x, "Prefix: 2001"));
+    assert_non_null(strstr(
+        x, "\"Group: Malformed\" size=\"0\" pos=\"0\" show=\"117440512\"/>\n"
+           "        </field>\n"
+           "        <proto name=\"_ws.malformed\" showname=\"Malformed Packet\" hide=\"yes\" "
+           "size=\"0\" pos=\"71\"/>\n"
+           "      </field>\n"));
+    assert_non_null(strstr(x, "<proto name=\"_ws.malformed\" showname=\"Malformed Packet\" "
+                              "hide=\"yes\" size=\"0\" pos=\"78\"/>\n"));
     free(c.text);
 }
 

@@ -92,8 +92,9 @@ enum rs_ws_expert_kind {
     RS_WSX_TCP_ZERO_WINDOW_PROBE_ACK,
     /* a Neighbor Discovery option's (each option's: rs_ws_expert_present() asks of the
      * option pkt->item names) */
-    RS_WSX_ICMPV6_OPT_LEN_ZERO,
+    RS_WSX_ICMPV6_OPT_LEN_ZERO,     /* a length of 0, or a route's of more than 24 octets */
     RS_WSX_ICMPV6_OPT_UNDECODED,
+    RS_WSX_ICMPV6_OPT_UNKNOWN_DATA, /* a route's octets past 24 */
     /* the octets of a Redirected Header option past the packet it holds (its padding) */
     RS_WSX_ICMPV6_UNKNOWN_DATA,
     /* under an IPv4 header's total length, where it exceeds the bytes the frame has for
