@@ -32,8 +32,9 @@ rs_ws_malformed(const struct rs_packet *pkt)
 bool
 rs_ws_cut_short(const struct rs_packet *pkt)
 {
+    /* an IBA payload cut short raises nothing in tshark: it checks the length first */
     return (pkt->flags & RS_PKT_MALFORMED) && (pkt->flags & RS_PKT_CUT_FIRST) &&
-           !(pkt->flags & RS_PKT_QUOTED);
+           !(pkt->flags & RS_PKT_QUOTED) && !rs_packet_ib_payload_cut(pkt);
 }
 
 uint32_t

@@ -158,7 +158,7 @@ frame_data(const struct rs_packet *pkt, struct rs_span *out)
     if (rs_packet_has(pkt, RS_LAYER_PAYLOAD) && !rs_packet_has(pkt, RS_LAYER_IPOIB)) {
         const struct rs_span *p = &pkt->span[RS_LAYER_PAYLOAD];
         uint32_t pad = rs_packet_has(pkt, RS_LAYER_PAD) ? pkt->span[RS_LAYER_PAD].len : 0;
-        if (rs_mad_carried(pkt) || p->len + pad == 0)
+        if (rs_mad_carried(pkt) || p->len + pad == 0 || rs_packet_ib_payload_cut(pkt))
             return false;
         if (p->off >= pkt->frame->caplen)
             return false;

@@ -158,6 +158,11 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
                                                               : NULL;
         if (mark == NULL)
             return in.len;
+        if (rs_packet_ib_payload_cut(pkt) && (pkt->flags & RS_PKT_CUT_FIRST)) {
+            in.len = 0;     /* tshark's text for an IBA payload cut short, in place of IB's */
+            rs_info_str(&in, "Invalid Packet Length from LRH! [Malformed Packet]");
+            return in.len;
+        }
         if (pkt->encap == RS_ENCAP_ROCEV2 && !rs_packet_has(pkt, RS_LAYER_BTH))
             in.len = 0;
         if (in.len > 0 && in.len < size && buf[in.len - 1] != ' ')

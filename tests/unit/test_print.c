@@ -689,6 +689,43 @@ test_malformed_as_tshark(void **state)
     free(c.text);
 }
 
+/* An RDMA WRITE whose payload (86 of 94 bytes kept) or ICRC (90) the snapshot length cut,
+ * as tshark 4.0.17 shows it: nothing after the RETH (no Data, no ICRC, no '[Packet size
+ * limited during capture]' item) and its Info text for a length it lacks the bytes of
+ * (before: the Data there was and the item, Info 'RC RDMA Write Only QP=0x000011 [Packet
+ * size limited during capture]'). */
+static void
+test_ib_payload_cut_as_tshark(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+    struct rs_json_opts opts = {.text = true};
+    struct rs_display d = *rs_display_get(), before = d;
+    char info[256];
+
+    (void)state;
+    for (uint32_t caplen = 86; caplen <= 90; caplen += 4) {
+        decode_frame_4(&tf, &pkt, caplen);
+        d.info_tshark = true;
+        rs_display_set(&d);
+        rs_print_info(&pkt, info, sizeof(info));
+        rs_display_set(&before);
+        assert_string_equal(info, "Invalid Packet Length from LRH! [Malformed Packet]");
+        capture_begin(&c);
+        rs_print_tree(&c.out, &pkt);
+        rs_print_pdml(&c.out, &pkt, &opts);
+        const char *x = capture_end(&c);
+        assert_non_null(strstr(x, "        DMA Length: 18 (0x00000012)\n"));
+        assert_null(strstr(x, "\nData ("));
+        assert_null(strstr(x, "Invariant CRC"));
+        assert_null(strstr(x, "Packet size limited"));
+        assert_null(strstr(x, "_ws.short"));
+        assert_non_null(strstr(x, "[Protocols in frame: eth:ethertype:ip:udp:infiniband]\n"));
+        free(c.text);
+    }
+}
+
 /* An IPv4 header cut short, crafted with 12 and 16 of its 20 bytes, as tshark 4.0.17
  * shows it: the fields that fit, the total length's expert item, the protocol column IPv4
  * and the source column where the header holds the source (before: no IPv4 item, ETH and
@@ -1724,6 +1761,7 @@ main(void)
         cmocka_unit_test(test_tree_nd_decoded_options),
         cmocka_unit_test(test_tree_nd_mobile_options),
         cmocka_unit_test(test_malformed_as_tshark),
+        cmocka_unit_test(test_ib_payload_cut_as_tshark),
         cmocka_unit_test(test_short_ipv4_as_tshark),
         cmocka_unit_test(test_fields_protocol_text),
         cmocka_unit_test(test_short_mad_as_tshark),

@@ -199,6 +199,17 @@ rs_packet_fields_view(const struct rs_packet *pkt, struct rs_packet *view)
     return view;
 }
 
+/* Whether the capture's snapshot length ended an IBA packet after its headers, in its
+ * payload, pad or ICRC: tshark 4.0, finding fewer bytes than the packet's length, then
+ * decodes nothing after the headers (no data, no ICRC, no exception item) and writes
+ * "Invalid Packet Length from LRH! [Malformed Packet]" in Info. */
+static inline bool
+rs_packet_ib_payload_cut(const struct rs_packet *pkt)
+{
+    return (pkt->flags & RS_PKT_SNAPLEN) && rs_packet_has(pkt, RS_LAYER_BTH) &&
+           rs_packet_has(pkt, RS_LAYER_PAYLOAD) && !rs_packet_has(pkt, RS_LAYER_ICRC);
+}
+
 static inline const uint8_t *
 rs_packet_at(const struct rs_packet *pkt, enum rs_layer layer)
 {
