@@ -34,24 +34,89 @@ tag_matches(const struct rs_packet *pkt, enum rs_layer layer, bool service_tag)
     return (tpid == ETHERTYPE_QINQ) == service_tag;
 }
 
+/* The layer of occurrence occ of a tag of f's kind: 802.1ad's service tags for
+ * ieee8021ad.* (and ieee8021ah.etype, Wireshark's name for their Type), 802.1Q's
+ * others. */
 static bool
-get_tag(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-        struct rs_value *out)
+tag_layer(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+          enum rs_layer *out)
 {
     bool service = f->abbrev[0] == 'i';
     unsigned seen = 0;
 
     for (int layer = RS_LAYER_VLAN; layer <= RS_LAYER_VLAN2; layer++) {
-        if (!tag_matches(pkt, (enum rs_layer)layer, service) || seen++ != occ)
-            continue;
-        if (f->type == RS_FT_PROTOCOL) {
-            out->type = RS_FT_PROTOCOL;
-            out->v.bytes.ptr = NULL;
+        if (tag_matches(pkt, (enum rs_layer)layer, service) && seen++ == occ) {
+            *out = (enum rs_layer)layer;
             return true;
         }
-        return rs_field_read_uint(pkt, f, (uint8_t)layer, out);
     }
     return false;
+}
+
+static bool
+get_tag(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+        struct rs_value *out)
+{
+    enum rs_layer layer;
+
+    if (!tag_layer(pkt, f, occ, &layer))
+        return false;
+    if (f->type == RS_FT_PROTOCOL) {
+        out->type = RS_FT_PROTOCOL;
+        out->v.bytes.ptr = rs_packet_at(pkt, layer);    /* the tag's TCI and Type */
+        out->v.bytes.len = pkt->span[layer].len;
+        return true;
+    }
+    return rs_field_read_uint(pkt, f, (uint8_t)layer, out);
+}
+
+/* A tag's field in its own tag (the second's in the second); 802.1ad's priority and DEI
+ * cover the TCI's first byte alone, as Wireshark's items do. */
+static bool
+locate_tag(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+           uint32_t *offset, uint32_t *length)
+{
+    enum rs_layer layer;
+
+    if (!tag_layer(pkt, f, occ, &layer))
+        return false;
+    *offset = pkt->span[layer].off + f->offset;
+    *length = f->abbrev[0] == 'i' && (f->mask == 0xe000 || f->mask == 0x1000) ? 1 : f->width;
+    return true;
+}
+
+static const struct rs_value_string priority_vals[] = {
+    {0, "Best Effort (default)"},
+    {1, "Background"},
+    {2, "Spare"},
+    {3, "Excellent Effort"},
+    {4, "Controlled Load"},
+    {5, "Video, < 100ms latency and jitter"},
+    {6, "Voice, < 10ms latency and jitter"},
+    {7, "Network Control"},
+    {0, NULL},
+};
+
+static const struct rs_value_string dei_vals[] = {{0, "Ineligible"}, {1, "Eligible"}, {0, NULL}};
+
+/* "802.1Q Virtual LAN, PRI: 0, DEI: 0, ID: 100", "IEEE 802.1ad, ID: 100" */
+static size_t
+tag_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+          char *buf, size_t size)
+{
+    struct rs_info in = {buf, size, 0, 0};
+
+    (void)pkt;
+    rs_info_str(&in, f->name);
+    if (v->v.bytes.ptr == NULL || v->v.bytes.len < 2)
+        return in.want;
+    uint16_t tci = rs_load_be16(v->v.bytes.ptr);
+    if (f->abbrev[0] != 'i') {
+        rs_info_dec(&in, ", PRI: ", tci >> 13);
+        rs_info_dec(&in, ", DEI: ", (tci >> 12) & 1u);
+    }
+    rs_info_dec(&in, ", ID: ", tci & 0x0fffu);
+    return in.want;
 }
 
 /* Where the bytes after the Ethertype's protocol start: the end of the IP packet, as
@@ -228,6 +293,10 @@ static const struct rs_value_string ig_vals[] = {
     ETH_BIT("eth." which ".ig", "IG bit", off, 0x010000, ig_vals, 0),                         \
     ETH_BIT("eth.ig", "IG bit", off, 0x010000, ig_vals, RS_FIELD_HIDDEN)
 
+#define TAG(abbrev, name, type, base, mask, vals, blurb, off, width, depth, ...)            \
+    {abbrev, name, type, base, mask, vals, blurb, RS_LAYER_VLAN, off, width, get_tag, depth,   \
+     0, .locate = locate_tag, __VA_ARGS__}
+
 const struct rs_field rs_fields_link[] = {
     {"eth", "Ethernet II", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "Ethernet II", RS_LAYER_ETH,
      0, 0, NULL, 0, 0, .label = eth_label},
@@ -242,21 +311,25 @@ const struct rs_field rs_fields_link[] = {
     RS_F_WS_EXPERT("eth.padding_bad",
                    "Padding identification may be inaccurate and impact trailer dissector",
                    RS_WSX_ETH_PADDING_BAD, 2),
-    {"ieee8021ad", "IEEE 802.1ad", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "Service tag",
-     RS_LAYER_VLAN, 0, 0, get_tag, 0},
-    {"ieee8021ad.priority", "Priority", RS_FT_UINT16, RS_BASE_DEC, 0xe000, NULL,
-     "Service tag priority", RS_LAYER_VLAN, 0, 2, get_tag, 1},
-    {"ieee8021ad.id", "ID", RS_FT_UINT16, RS_BASE_DEC, 0x0fff, NULL, "Service VLAN identifier",
-     RS_LAYER_VLAN, 0, 2, get_tag, 1},
-    {"vlan", "802.1Q Virtual LAN", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "VLAN tag",
-     RS_LAYER_VLAN, 0, 0, get_tag, 0},
-    {"vlan.priority", "Priority", RS_FT_UINT16, RS_BASE_DEC, 0xe000, NULL,
-     "Priority code point (PFC class)", RS_LAYER_VLAN, 0, 2, get_tag, 1},
-    {"vlan.dei", "DEI", RS_FT_BOOLEAN, RS_BASE_NONE, 0x1000, NULL, "Drop eligible indicator",
-     RS_LAYER_VLAN, 0, 2, get_tag, 1},
-    {"vlan.id", "ID", RS_FT_UINT16, RS_BASE_DEC, 0x0fff, NULL, "VLAN identifier",
-     RS_LAYER_VLAN, 0, 2, get_tag, 1},
-    {"vlan.etype", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, etype_vals, "Ethertype after the tag",
-     RS_LAYER_VLAN, 2, 2, get_tag, 1},
+    TAG("ieee8021ad", "IEEE 802.1ad", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "Service tag", 0,
+        0, 0, .label = tag_label),
+    TAG("ieee8021ad.priority", "Priority", RS_FT_UINT16, RS_BASE_DEC, 0xe000, NULL,
+        "Service tag priority", 0, 2, 1),
+    TAG("ieee8021ad.dei", "DEI", RS_FT_UINT16, RS_BASE_DEC, 0x1000, NULL, "Drop eligibility",
+        0, 2, 1),
+    TAG("ieee8021ad.id", "ID", RS_FT_UINT16, RS_BASE_DEC, 0x0fff, NULL,
+        "Service VLAN identifier", 0, 2, 1),
+    /* Wireshark 4.0's name for a service tag's Type */
+    TAG("ieee8021ah.etype", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, etype_vals,
+        "Ethertype after the service tag", 2, 2, 1),
+    TAG("vlan", "802.1Q Virtual LAN", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "VLAN tag", 0, 0, 0,
+        .label = tag_label),
+    TAG("vlan.priority", "Priority", RS_FT_UINT16, RS_BASE_DEC, 0xe000, priority_vals,
+        "Priority code point (PFC class)", 0, 2, 1),
+    TAG("vlan.dei", "DEI", RS_FT_BOOLEAN, RS_BASE_NONE, 0x1000, dei_vals,
+        "Drop eligible indicator", 0, 2, 1),
+    TAG("vlan.id", "ID", RS_FT_UINT16, RS_BASE_DEC, 0x0fff, NULL, "VLAN identifier", 0, 2, 1),
+    TAG("vlan.etype", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, etype_vals, "Ethertype after the tag",
+        2, 2, 1),
     RS_F_END,
 };

@@ -212,7 +212,9 @@ rs_print_protocols(const struct rs_packet *pkt, char *buf, size_t size)
         add(&c, "ethertype");
         for (int l = RS_LAYER_VLAN; l <= RS_LAYER_VLAN2; l++)
             if (rs_packet_has(pkt, (enum rs_layer)l)) {
-                add(&c, "vlan");
+                /* a service tag (TPID 0x88a8) is 802.1ad's */
+                const uint8_t *tpid = rs_packet_at(pkt, (enum rs_layer)l) - 2;
+                add(&c, rs_load_be16(tpid) == 0x88a8 ? "ieee8021ad" : "vlan");
                 add(&c, "ethertype");
             }
         above_ethertype(pkt, &c);

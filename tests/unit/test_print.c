@@ -573,6 +573,60 @@ test_tree_nd_mobile_options(void **state)
     free(c.text);
 }
 
+/* 802.1Q and 802.1ad tags as tshark 4.0.17 shows them, on frames crafted with a C-tag (VID
+ * 100) and with an S-tag (100) and a C-tag (200): the titles with their values, the
+ * priority's and DEI's names, an S-tag's DEI and Type (ieee8021ah.etype), its name in the
+ * protocols, and each field at its own tag (before: the titles alone, 'Priority: 0', 'DEI:
+ * False', no DEI or Type for the S-tag, vlan for it in the protocols, and the C-tag's
+ * fields placed at the first tag). */
+static void
+test_tree_vlan_tags(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+    struct rs_json_opts opts = {.text = true};
+
+    (void)state;
+    char *t = tree_of("0200000000020200000000018100006408004500001c00004000401126cb0a0000010a0000"
+                      "02c000300000080000");
+    assert_non_null(strstr(t, "\n802.1Q Virtual LAN, PRI: 0, DEI: 0, ID: 100\n"
+                              "    000. .... .... .... = Priority: Best Effort (default) (0)\n"
+                              "    ...0 .... .... .... = DEI: Ineligible\n"
+                              "    .... 0000 0110 0100 = ID: 100\n"
+                              "    Type: IPv4 (0x0800)\n"));
+    free(t);
+    decode_hex(&tf, "02000000000202000000000188a80064810000c808004500001c00004000401126cb0a00"
+                    "00010a000002c000300000080000",
+               RS_DLT_EN10MB, &pkt);
+    capture_begin(&c);
+    rs_print_tree(&c.out, &pkt);
+    rs_print_pdml(&c.out, &pkt, &opts);
+    const char *x = capture_end(&c);
+    assert_non_null(strstr(x, "[Protocols in frame: eth:ethertype:ieee8021ad:ethertype:vlan:"
+                              "ethertype:ip:udp]\n"));
+    assert_non_null(strstr(x, "\nIEEE 802.1ad, ID: 100\n"
+                              "    000. .... .... .... = Priority: 0\n"
+                              "    ...0 .... .... .... = DEI: 0\n"
+                              "    .... 0000 0110 0100 = ID: 100\n"
+                              "    Type: 802.1Q Virtual LAN (0x8100)\n"
+                              "802.1Q Virtual LAN, PRI: 0, DEI: 0, ID: 200\n"));
+    assert_non_null(strstr(x, "<field name=\"ieee8021ad.dei\" showname=\"...0 .... .... .... = "
+                              "DEI: 0\" size=\"1\" pos=\"14\" show=\"0\" value=\"0\" "
+                              "unmaskedvalue=\"00\"/>\n"
+                              "    <field name=\"ieee8021ad.id\" showname=\".... 0000 0110 0100 "
+                              "= ID: 100\" size=\"2\" pos=\"14\" show=\"100\" value=\"64\" "
+                              "unmaskedvalue=\"0064\"/>\n"
+                              "    <field name=\"ieee8021ah.etype\" showname=\"Type: 802.1Q "
+                              "Virtual LAN (0x8100)\" size=\"2\" pos=\"16\" show=\"0x8100\" "
+                              "value=\"8100\"/>\n"));
+    assert_non_null(strstr(x, "<proto name=\"vlan\" showname=\"802.1Q Virtual LAN, PRI: 0, DEI: "
+                              "0, ID: 200\" size=\"4\" pos=\"18\">\n"));
+    assert_non_null(strstr(x, "<field name=\"vlan.etype\" showname=\"Type: IPv4 (0x0800)\" "
+                              "size=\"2\" pos=\"20\" show=\"0x0800\" value=\"0800\"/>\n"));
+    free(c.text);
+}
+
 /* A frame tshark cannot dissect whole ends as tshark 4.0.17 ends it, on RoCEv2 frames
  * crafted with 6 bytes of BTH and with 8 of a RETH, and an IPv4 header of 12 bytes: the
  * protocol item _ws.malformed named for the protocol that stopped, its expert item under
@@ -1760,6 +1814,7 @@ main(void)
         cmocka_unit_test(test_tree_nd_unknown_option),
         cmocka_unit_test(test_tree_nd_decoded_options),
         cmocka_unit_test(test_tree_nd_mobile_options),
+        cmocka_unit_test(test_tree_vlan_tags),
         cmocka_unit_test(test_malformed_as_tshark),
         cmocka_unit_test(test_ib_payload_cut_as_tshark),
         cmocka_unit_test(test_short_ipv4_as_tshark),
