@@ -35,6 +35,7 @@
 #define ND_OPT_NONCE 14
 #define ND_OPT_ROUTE_INFO 24
 #define ND_OPT_RDNSS 25
+#define ND_OPT_DNSSL 31
 #define ETHER_ADDR_LEN 6
 #define IPV6_ADDR_LEN 16
 #define IPV6_HDR_LEN 40
@@ -79,14 +80,15 @@ enum opt_part {
     OPT_PREFIX_FLAG, OPT_ROUTE_FLAG, OPT_ROUTE_LIFETIME, OPT_VALID, OPT_PREFERRED,
     OPT_RESERVED, OPT_RDNSS_LIFETIME, OPT_RDNSS, OPT_PREFIX, OPT_MTU, OPT_NONCE,
     OPT_REDIRECTED, OPT_ADV_INTERVAL, OPT_HA_PREFERENCE, OPT_HA_LIFETIME, OPT_UNKNOWN,
-    OPT_DATA
+    OPT_DNSSL_LIFETIME, OPT_DNSSL, OPT_PADDING, OPT_DATA
 };
 
 /* The options whose parts we decode; any other is shown as its type, length and data. */
 #define OPT_BIT(t) (1u << (t))
 #define OPT_DECODED                                                                      \
     (0x3eu | OPT_BIT(ND_OPT_ADV_INTERVAL) | OPT_BIT(ND_OPT_HOME_AGENT) |                 \
-     OPT_BIT(ND_OPT_NONCE) | OPT_BIT(ND_OPT_ROUTE_INFO) | OPT_BIT(ND_OPT_RDNSS))
+     OPT_BIT(ND_OPT_NONCE) | OPT_BIT(ND_OPT_ROUTE_INFO) | OPT_BIT(ND_OPT_RDNSS) |          \
+     OPT_BIT(ND_OPT_DNSSL))
 
 /* The options each part is of, and where it lies in the option. */
 static const struct {
@@ -107,7 +109,7 @@ static const struct {
     [OPT_PREFERRED] = {OPT_BIT(ND_OPT_PREFIX), 8, 4},
     [OPT_RESERVED] = {OPT_BIT(ND_OPT_PREFIX) | OPT_BIT(ND_OPT_MTU) | OPT_BIT(ND_OPT_RDNSS) |
                       OPT_BIT(ND_OPT_ADV_INTERVAL) | OPT_BIT(ND_OPT_HOME_AGENT) |
-                      OPT_BIT(RS_ICMPV6_OPT_REDIRECTED), 2, 0},     /* 12 in a prefix's */
+                      OPT_BIT(ND_OPT_DNSSL) | OPT_BIT(RS_ICMPV6_OPT_REDIRECTED), 2, 0},     /* 12 in a prefix's */
     [OPT_RDNSS_LIFETIME] = {OPT_BIT(ND_OPT_RDNSS), 4, 4},
     [OPT_RDNSS] = {OPT_BIT(ND_OPT_RDNSS), 8, IPV6_ADDR_LEN},   /* one after another */
     /* a route's prefix: the 0, 8 or 16 octets after its lifetime (place_prefix()) */
@@ -120,6 +122,11 @@ static const struct {
     [OPT_HA_LIFETIME] = {OPT_BIT(ND_OPT_HOME_AGENT), 6, 2},
     /* a route's octets past the 24 RFC 4191 allows, after its lifetime (route_too_long()) */
     [OPT_UNKNOWN] = {OPT_BIT(ND_OPT_ROUTE_INFO), 8, 0},
+    /* RFC 8106 5.2: a lifetime, then domain names (each placed by dnssl_name()) and the
+     * zeros that pad the option */
+    [OPT_DNSSL_LIFETIME] = {OPT_BIT(ND_OPT_DNSSL), 4, 4},
+    [OPT_DNSSL] = {OPT_BIT(ND_OPT_DNSSL), 8, 0},
+    [OPT_PADDING] = {OPT_BIT(ND_OPT_DNSSL), 8, 0},
     [OPT_DATA] = {0, 2, 0},     /* the options not in OPT_DECODED */
 };
 
@@ -185,6 +192,34 @@ has_part(const struct opt_place *o, enum opt_part part)
     return opt_parts[part].want == ~0u || (type < 32 && ((opt_parts[part].want >> type) & 1u));
 }
 
+/* The k-th domain name of a DNSSL option: its place in the option and its encoded length
+ * (labels and the root's zero); none once a zero octet starts the padding, or a name
+ * runs past the option. */
+static bool
+dnssl_name(const struct opt_place *o, unsigned k, uint32_t *at, uint32_t *len)
+{
+    const uint8_t *p = o->m.msg + o->off;
+    uint32_t pos = opt_parts[OPT_DNSSL].at;
+
+    if (o->zero || o->cut)
+        return false;
+    for (unsigned i = 0;; i++) {
+        if (pos >= o->len || p[pos] == 0)
+            return false;
+        uint32_t end = pos;
+        while (end < o->len && p[end] != 0 && p[end] <= 63)
+            end += 1u + p[end];
+        if (end >= o->len || p[end] != 0)
+            return false;
+        if (i == k) {
+            *at = pos;
+            *len = end + 1 - pos;
+            return true;
+        }
+        pos = end + 1;
+    }
+}
+
 /* How many times the option holds the part: once, or for RDNSS's servers as many as it
  * holds whole. */
 static unsigned
@@ -194,6 +229,15 @@ part_count(const struct opt_place *o, enum opt_part part)
         return 0;
     if (part == OPT_RDNSS)
         return o->len > opt_parts[part].at ? (o->len - opt_parts[part].at) / IPV6_ADDR_LEN : 0;
+    if (part == OPT_DNSSL || part == OPT_PADDING) {
+        uint32_t at, len, end = opt_parts[OPT_DNSSL].at;
+        unsigned n = 0;
+        while (dnssl_name(o, n, &at, &len)) {
+            end = at + len;
+            n++;
+        }
+        return part == OPT_DNSSL ? n : end < o->len;
+    }
     return 1;
 }
 
@@ -244,6 +288,14 @@ option_part(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
         o->at = 12;
     if (part == OPT_PREFIX && !place_prefix(o))
         return false;
+    if (part == OPT_DNSSL && !dnssl_name(o, k, &o->at, &o->width))
+        return false;
+    if (part == OPT_PADDING) {
+        uint32_t at, len;
+        for (unsigned n = 0; dnssl_name(o, n, &at, &len); n++)
+            o->at = at + len;
+        o->width = o->len - o->at;
+    }
     return o->at + o->width <= o->len;
 }
 
@@ -364,6 +416,26 @@ padded_prefix(const uint8_t *p, uint32_t len)
 /* Every option, one occurrence each; a part only in the options that have
  * it, when it fits in the option. A 6-byte link-layer address is Ethernet's,
  * shown as Wireshark shows it; IPoIB's 20 bytes, with the padding, as bytes. */
+/* A domain name's labels joined by dots ("example.com"), in one of a few slots in turn, for
+ * a filter compares two values at most. */
+static const char *
+dnssl_text(const uint8_t *p, uint32_t len)
+{
+    static _Thread_local char slots[4][256];
+    static _Thread_local unsigned turn;
+    char *s = slots[turn++ % 4];
+    size_t n = 0;
+
+    for (uint32_t i = 0; i < len && p[i] != 0; i += 1u + p[i]) {
+        if (n > 0 && n < sizeof(slots[0]) - 1)
+            s[n++] = '.';
+        for (uint32_t j = 1; j <= p[i] && i + j < len && n < sizeof(slots[0]) - 1; j++)
+            s[n++] = (char)p[i + j];
+    }
+    s[n] = '\0';
+    return s;
+}
+
 static bool
 get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
            struct rs_value *out)
@@ -378,7 +450,12 @@ get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     case OPT_NODE:
     case OPT_RESERVED:
     case OPT_REDIRECTED:
+    case OPT_PADDING:
         out->type = f->type;
+        return true;
+    case OPT_DNSSL:
+        out->type = RS_FT_STRING;
+        out->v.str = dnssl_text(p, o.width);
         return true;
     case OPT_LINKADDR:
     case OPT_SRC:
@@ -608,6 +685,12 @@ static const struct rs_value_string rdnss_lifetime_vals[] = {
     {0, NULL},
 };
 
+static const struct rs_value_string dnssl_lifetime_vals[] = {
+    {0, "DNSSL domain name MUST no longer be used"},
+    {0xffffffffu, "Infinity"},
+    {0, NULL},
+};
+
 static const struct rs_value_string set_vals[] = {
     {0, "Not set"},
     {1, "Set"},
@@ -670,6 +753,14 @@ label_option(const struct rs_packet *pkt, const struct rs_field *f, const struct
             n = snprintf(buf + used, size - used, " : %s", prf);
         else
             n = snprintf(buf + used, size - used, " : %s %s/%u", prf, text, p[2]);
+    } else if (p[0] == ND_OPT_DNSSL) {
+        uint32_t at, len;
+        n = 0;      /* each name after the type, as RDNSS's servers */
+        for (unsigned k = 0; dnssl_name(&o, k, &at, &len) && n >= 0; k++) {
+            size_t room = used + (size_t)n < size ? size - used - (size_t)n : 0;
+            int w = snprintf(buf + used + n, room, " %s", dnssl_text(p + at, len));
+            n = w < 0 ? -1 : n + w;
+        }
     } else if (p[0] == ND_OPT_RDNSS) {
         n = 0;      /* each server after the type, with no colon */
         for (uint32_t at = 8; at + IPV6_ADDR_LEN <= o.len && n >= 0; at += IPV6_ADDR_LEN) {
@@ -852,6 +943,11 @@ const struct rs_field rs_fields_icmpv6_nd[] = {
              OPT_RDNSS_LIFETIME, 4, rdnss_lifetime_vals, 2, 0, .show = rs_show_special_vals),
     OPTION("icmpv6.opt.rdnss", "Recursive DNS Servers", RS_FT_IPV6, RS_BASE_NONE, 0, OPT_RDNSS,
            NULL, 2),
+    OPTION_F("icmpv6.opt.dnssl.lifetime", "Lifetime", RS_FT_UINT32, RS_BASE_DEC, 0,
+             OPT_DNSSL_LIFETIME, 4, dnssl_lifetime_vals, 2, 0, .show = rs_show_special_vals),
+    OPTION("icmpv6.opt.dnssl", "Domain Names", RS_FT_STRING, RS_BASE_NONE, 0, OPT_DNSSL, NULL,
+           2),
+    OPTION("icmpv6.opt.padding", "Padding", RS_FT_NONE, RS_BASE_NONE, 0, OPT_PADDING, NULL, 2),
     OPTION("icmpv6.opt.prefix", "Prefix", RS_FT_IPV6, RS_BASE_NONE, 0, OPT_PREFIX, NULL, 2),
     OPTION("icmpv6.opt.mtu", "MTU", RS_FT_UINT32, RS_BASE_DEC, 0, OPT_MTU, NULL, 2),
     OPTION("icmpv6.opt.advertisement_interval", "Advertisement Interval", RS_FT_UINT32,

@@ -571,6 +571,32 @@ test_tree_nd_mobile_options(void **state)
     assert_non_null(strstr(x, "<proto name=\"_ws.malformed\" showname=\"Malformed Packet\" "
                               "hide=\"yes\" size=\"0\" pos=\"78\"/>\n"));
     free(c.text);
+
+    /* A DNS Search List option (RFC 8106 5.2) with two names (before: Data) */
+    decode_hex(&tf, "33330000000102000000000186dd6000000000383afffe80000000000000000000000000"
+                    "0001ff02000000000000000000000000000186002bdd4000070800000000000000001f0500"
+                    "00ffffffff03666f6f076578616d706c6503636f6d0003626172036f726700000000000000",
+               RS_DLT_EN10MB, &pkt);
+    capture_begin(&c);
+    rs_print_tree(&c.out, &pkt);
+    rs_print_pdml(&c.out, &pkt, &opts);
+    x = capture_end(&c);
+    assert_non_null(strstr(x, "\n    ICMPv6 Option (DNS Search List Option foo.example.com "
+                              "bar.org)\n"
+                              "        Type: DNS Search List Option (31)\n"
+                              "        Length: 5 (40 bytes)\n"
+                              "        Reserved\n"
+                              "        Lifetime: Infinity (4294967295)\n"
+                              "        Domain Names: foo.example.com\n"
+                              "        Domain Names: bar.org\n"
+                              "        Padding\n"));
+    assert_null(strstr(x, "Data: "));
+    assert_non_null(strstr(x, "<field name=\"icmpv6.opt.dnssl\" showname=\"Domain Names: "
+                              "bar.org\" size=\"9\" pos=\"95\" show=\"bar.org\" "
+                              "value=\"03626172036f726700\"/>\n"
+                              "      <field name=\"icmpv6.opt.padding\" showname=\"Padding\" "
+                              "size=\"6\" pos=\"104\" show=\"\" value=\"\"/>\n"));
+    free(c.text);
 }
 
 /* 802.1Q and 802.1ad tags as tshark 4.0.17 shows them, on frames crafted with a C-tag (VID
