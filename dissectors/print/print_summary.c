@@ -151,8 +151,9 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
         rs_info_add(&in, "Ethertype 0x%04x", pkt->ethertype);
     }
     if (rs_display_get()->info_tshark) {
-        /* tshark's mark for the exception that stopped it, after its column's text (IB's
-         * ends in a space), or alone where IB stopped before its BTH */
+        /* tshark's mark for the exception that stopped it, right after its column's text
+         * (IB's ends in a space, ICMPv6's and UDP's do not), or alone where IB stopped
+         * before its BTH */
         const char *mark = rs_ws_cut_short(pkt) ? "[Packet size limited during capture]"
                            : (pkt->flags & RS_PKT_MALFORMED) ? "[Malformed Packet]"
                                                               : NULL;
@@ -165,9 +166,7 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
         }
         if (pkt->encap == RS_ENCAP_ROCEV2 && !rs_packet_has(pkt, RS_LAYER_BTH))
             in.len = 0;
-        if (in.len > 0 && in.len < size && buf[in.len - 1] != ' ')
-            rs_info_str(&in, " ");
-        rs_info_str(&in, mark);
+        rs_info_str(&in, mark);     /* with no space of its own, as tshark appends it */
         return in.len;
     }
     info_marks(&in, pkt);

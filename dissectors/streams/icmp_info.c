@@ -57,7 +57,8 @@ add_type_and_code(struct rs_info *t, const struct rs_packet *pkt, const struct r
         rs_info_add(t, " (%s)", code);
 }
 
-/* Neighbor Discovery: the target, an advertisement's flags, an Ethernet address. */
+/* Neighbor Discovery: the target, an advertisement's flags ("(none)" for none), an
+ * Ethernet address. */
 static void
 add_nd(struct rs_info *t, const struct rs_icmp *m)
 {
@@ -74,8 +75,7 @@ add_nd(struct rs_info *t, const struct rs_icmp *m)
                 sep = ", ";
             }
         }
-        if (sep[0] == ',')
-            rs_info_add(t, ")");
+        rs_info_add(t, sep[0] == ',' ? ")" : " (none)");   /* tshark's for no flag */
         add_ether_option(t, m, ND_OPT_TGT_LINKADDR, "is at");
     } else if (m->type == RS_ICMPV6_RA) {
         add_ether_option(t, m, ND_OPT_SRC_LINKADDR, "from");

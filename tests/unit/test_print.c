@@ -705,6 +705,20 @@ test_malformed_as_tshark(void **state)
     decode_hex(&tf, HEX_CUT_RETH, RS_DLT_EN10MB, &pkt);
     rs_print_info(&pkt, info, sizeof(info));
     assert_string_equal(info, "RC RDMA Write First QP=0x000011 [Malformed Packet]");
+    /* right after a text that does not end in a space (before: one added), on an RA
+     * whose option runs past the message; and a Neighbor Advertisement without a flag */
+    decode_hex(&tf, "33330000000100112233445586dd6000000000203afffe80000000000000021122334455"
+                    "6677ff020000000000000000000000000001860002f440c0001e0000000000000000010100"
+                    "11223344556303deadbeef0102",
+               RS_DLT_EN10MB, &pkt);
+    rs_print_info(&pkt, info, sizeof(info));
+    assert_string_equal(info, "Router Advertisement from 00:11:22:33:44:55[Malformed Packet]");
+    decode_hex(&tf, "33330000000100112233445586dd6000000000183afffe80000000000000021122334455"
+                    "6677ff0200000000000000000001ff0000018800de6d00000005fe8000000000000002112233"
+                    "44556688",
+               RS_DLT_EN10MB, &pkt);
+    rs_print_info(&pkt, info, sizeof(info));
+    assert_string_equal(info, "Neighbor Advertisement fe80::211:2233:4455:6688 (none)");
     rs_display_set(&before);
 
     decode_hex(&tf, HEX_SHORT_BTH, RS_DLT_EN10MB, &pkt);
