@@ -35,7 +35,9 @@
 #define ND_OPT_NONCE 14
 #define ND_OPT_ROUTE_INFO 24
 #define ND_OPT_RDNSS 25
+#define ND_OPT_RA_FLAGS_EXT 26
 #define ND_OPT_DNSSL 31
+#define ND_OPT_CAPTIVE_PORTAL 37
 #define ETHER_ADDR_LEN 6
 #define IPV6_ADDR_LEN 16
 #define IPV6_HDR_LEN 40
@@ -80,24 +82,25 @@ enum opt_part {
     OPT_PREFIX_FLAG, OPT_ROUTE_FLAG, OPT_ROUTE_LIFETIME, OPT_VALID, OPT_PREFERRED,
     OPT_RESERVED, OPT_RDNSS_LIFETIME, OPT_RDNSS, OPT_PREFIX, OPT_MTU, OPT_NONCE,
     OPT_REDIRECTED, OPT_ADV_INTERVAL, OPT_HA_PREFERENCE, OPT_HA_LIFETIME, OPT_UNKNOWN,
-    OPT_DNSSL_LIFETIME, OPT_DNSSL, OPT_PADDING, OPT_DATA
+    OPT_DNSSL_LIFETIME, OPT_DNSSL, OPT_PADDING, OPT_EFO, OPT_CAPTIVE_PORTAL, OPT_DATA
 };
 
 /* The options whose parts we decode; any other is shown as its type, length and data. */
-#define OPT_BIT(t) (1u << (t))
+#define OPT_BIT(t) (UINT64_C(1) << (t))
 #define OPT_DECODED                                                                      \
     (0x3eu | OPT_BIT(ND_OPT_ADV_INTERVAL) | OPT_BIT(ND_OPT_HOME_AGENT) |                 \
      OPT_BIT(ND_OPT_NONCE) | OPT_BIT(ND_OPT_ROUTE_INFO) | OPT_BIT(ND_OPT_RDNSS) |          \
-     OPT_BIT(ND_OPT_DNSSL))
+     OPT_BIT(ND_OPT_DNSSL) | OPT_BIT(ND_OPT_RA_FLAGS_EXT) |                                \
+     OPT_BIT(ND_OPT_CAPTIVE_PORTAL))
 
 /* The options each part is of, and where it lies in the option. */
 static const struct {
-    uint32_t want;
+    uint64_t want;
     uint8_t at, width;
 } opt_parts[] = {
-    [OPT_NODE] = {~0u, 0, 0},
-    [OPT_TYPE] = {~0u, 0, 1},
-    [OPT_LENGTH] = {~0u, 1, 1},
+    [OPT_NODE] = {~UINT64_C(0), 0, 0},
+    [OPT_TYPE] = {~UINT64_C(0), 0, 1},
+    [OPT_LENGTH] = {~UINT64_C(0), 1, 1},
     [OPT_LINKADDR] = {OPT_BIT(ND_OPT_SRC_LINKADDR) | OPT_BIT(ND_OPT_TGT_LINKADDR), 2, 0},
     [OPT_SRC] = {OPT_BIT(ND_OPT_SRC_LINKADDR), 2, 0},
     [OPT_TARGET] = {OPT_BIT(ND_OPT_TGT_LINKADDR), 2, 0},
@@ -109,7 +112,8 @@ static const struct {
     [OPT_PREFERRED] = {OPT_BIT(ND_OPT_PREFIX), 8, 4},
     [OPT_RESERVED] = {OPT_BIT(ND_OPT_PREFIX) | OPT_BIT(ND_OPT_MTU) | OPT_BIT(ND_OPT_RDNSS) |
                       OPT_BIT(ND_OPT_ADV_INTERVAL) | OPT_BIT(ND_OPT_HOME_AGENT) |
-                      OPT_BIT(ND_OPT_DNSSL) | OPT_BIT(RS_ICMPV6_OPT_REDIRECTED), 2, 0},     /* 12 in a prefix's */
+                      OPT_BIT(ND_OPT_DNSSL) | OPT_BIT(ND_OPT_RA_FLAGS_EXT) |
+                      OPT_BIT(RS_ICMPV6_OPT_REDIRECTED), 2, 0},  /* 12 in a prefix's, 4 an EFO's */
     [OPT_RDNSS_LIFETIME] = {OPT_BIT(ND_OPT_RDNSS), 4, 4},
     [OPT_RDNSS] = {OPT_BIT(ND_OPT_RDNSS), 8, IPV6_ADDR_LEN},   /* one after another */
     /* a route's prefix: the 0, 8 or 16 octets after its lifetime (place_prefix()) */
@@ -127,6 +131,8 @@ static const struct {
     [OPT_DNSSL_LIFETIME] = {OPT_BIT(ND_OPT_DNSSL), 4, 4},
     [OPT_DNSSL] = {OPT_BIT(ND_OPT_DNSSL), 8, 0},
     [OPT_PADDING] = {OPT_BIT(ND_OPT_DNSSL), 8, 0},
+    [OPT_EFO] = {OPT_BIT(ND_OPT_RA_FLAGS_EXT), 2, 2},      /* RFC 5175 4 */
+    [OPT_CAPTIVE_PORTAL] = {OPT_BIT(ND_OPT_CAPTIVE_PORTAL), 2, 0},    /* RFC 8910 2.3 */
     [OPT_DATA] = {0, 2, 0},     /* the options not in OPT_DECODED */
 };
 
@@ -185,11 +191,12 @@ has_part(const struct opt_place *o, enum opt_part part)
         return route_too_long(o) && !o->cut;
 
     if (part == OPT_DATA)
-        return !(type < 32 && ((OPT_DECODED >> type) & 1u)) && !o->cut && !o->zero &&
+        return !(type < 64 && ((OPT_DECODED >> type) & 1u)) && !o->cut && !o->zero &&
                o->len > 2;
     if (o->zero && part > OPT_LENGTH)
         return false;
-    return opt_parts[part].want == ~0u || (type < 32 && ((opt_parts[part].want >> type) & 1u));
+    return opt_parts[part].want == ~UINT64_C(0) ||
+           (type < 64 && ((opt_parts[part].want >> type) & 1u));
 }
 
 /* The k-th domain name of a DNSSL option: its place in the option and its encoded length
@@ -286,6 +293,8 @@ option_part(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     o->width = opt_parts[part].width;
     if (part == OPT_RESERVED && o->m.msg[o->off] == ND_OPT_PREFIX)
         o->at = 12;
+    if (part == OPT_RESERVED && o->m.msg[o->off] == ND_OPT_RA_FLAGS_EXT)
+        o->at = 4;
     if (part == OPT_PREFIX && !place_prefix(o))
         return false;
     if (part == OPT_DNSSL && !dnssl_name(o, k, &o->at, &o->width))
@@ -413,29 +422,53 @@ padded_prefix(const uint8_t *p, uint32_t len)
     return s;
 }
 
-/* Every option, one occurrence each; a part only in the options that have
- * it, when it fits in the option. A 6-byte link-layer address is Ethernet's,
- * shown as Wireshark shows it; IPoIB's 20 bytes, with the padding, as bytes. */
-/* A domain name's labels joined by dots ("example.com"), in one of a few slots in turn, for
- * a filter compares two values at most. */
+#define TEXT_SLOT_LEN 2048      /* an option's octets: 255 * 8 at most */
+
+/* One of a few slots for an option's text, in turn: a filter compares two values at most. */
+static char *
+text_slot(void)
+{
+    static _Thread_local char slots[4][TEXT_SLOT_LEN];
+    static _Thread_local unsigned turn;
+
+    return slots[turn++ % 4];
+}
+
+/* A domain name's labels joined by dots ("example.com"). */
 static const char *
 dnssl_text(const uint8_t *p, uint32_t len)
 {
-    static _Thread_local char slots[4][256];
-    static _Thread_local unsigned turn;
-    char *s = slots[turn++ % 4];
+    char *s = text_slot();
     size_t n = 0;
 
     for (uint32_t i = 0; i < len && p[i] != 0; i += 1u + p[i]) {
-        if (n > 0 && n < sizeof(slots[0]) - 1)
+        if (n > 0 && n < TEXT_SLOT_LEN - 1)
             s[n++] = '.';
-        for (uint32_t j = 1; j <= p[i] && i + j < len && n < sizeof(slots[0]) - 1; j++)
+        for (uint32_t j = 1; j <= p[i] && i + j < len && n < TEXT_SLOT_LEN - 1; j++)
             s[n++] = (char)p[i + j];
     }
     s[n] = '\0';
     return s;
 }
 
+/* An option's text up to its first zero octet (a URI). */
+static const char *
+option_text(const uint8_t *p, uint32_t len)
+{
+    char *s = text_slot();
+    uint32_t n = 0;
+
+    while (n < len && n < TEXT_SLOT_LEN - 1 && p[n] != 0) {
+        s[n] = (char)p[n];
+        n++;
+    }
+    s[n] = '\0';
+    return s;
+}
+
+/* Every option, one occurrence each; a part only in the options that have
+ * it, when it fits in the option. A 6-byte link-layer address is Ethernet's,
+ * shown as Wireshark shows it; IPoIB's 20 bytes, with the padding, as bytes. */
 static bool
 get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
            struct rs_value *out)
@@ -456,6 +489,10 @@ get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     case OPT_DNSSL:
         out->type = RS_FT_STRING;
         out->v.str = dnssl_text(p, o.width);
+        return true;
+    case OPT_CAPTIVE_PORTAL:
+        out->type = RS_FT_STRING;
+        out->v.str = option_text(p, o.len - o.at);
         return true;
     case OPT_LINKADDR:
     case OPT_SRC:
@@ -507,7 +544,7 @@ locate_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
     if (part == OPT_NODE && o.zero)
         width = 0;      /* tshark's item of an option of length 0 has no bytes */
     if (part == OPT_RESERVED)
-        width = o.m.msg[o.off] == ND_OPT_PREFIX                   ? 4
+        width = o.m.msg[o.off] == ND_OPT_PREFIX || o.m.msg[o.off] == ND_OPT_RA_FLAGS_EXT ? 4
                 : o.m.msg[o.off] == RS_ICMPV6_OPT_REDIRECTED ? 6
                                                                   : 2;
     if (o.at + width > o.len)
@@ -833,6 +870,10 @@ label_mar(const struct rs_packet *pkt, const struct rs_field *f, const struct rs
      depth, RS_FIELD_PER_ITEM | (flags), .locate = locate_option, __VA_ARGS__}
 #define OPTION(abbrev, name, type, base, mask, part, vals, depth) \
     OPTION_F(abbrev, name, type, base, mask, part, 0, vals, depth, 0)
+/* a flag of an RA Flags Extension's first 16 bits, its bits shown */
+#define EFO_FLAG(abbrev, name, type, mask, vals) \
+    OPTION_F(abbrev, name, type, type == RS_FT_BOOLEAN ? RS_BASE_NONE : RS_BASE_DEC, mask, \
+             OPT_EFO, 2, vals, 3, 0)
 /* a flag of a prefix's Flag octet, its bits shown */
 #define PREFIX_FLAG(abbrev, name, type, mask, vals) \
     OPTION_F(abbrev, name, type, type == RS_FT_BOOLEAN ? RS_BASE_NONE : RS_BASE_DEC, mask, \
@@ -937,6 +978,17 @@ const struct rs_field rs_fields_icmpv6_nd[] = {
            OPT_VALID, NULL, 2),
     OPTION("icmpv6.opt.prefix.preferred_lifetime", "Preferred Lifetime", RS_FT_UINT32,
            RS_BASE_DEC, 0, OPT_PREFERRED, NULL, 2),
+    OPTION_F("icmpv6.opt.efo", "Flags Expansion Option", RS_FT_UINT16, RS_BASE_HEX, 0, OPT_EFO, 2,
+             NULL, 2, 0, .show = rs_show_flags),
+    EFO_FLAG("icmpv6.opt.efo.m", "Managed address configuration", RS_FT_BOOLEAN, 0x8000,
+             set_vals),
+    EFO_FLAG("icmpv6.opt.efo.o", "Other configuration", RS_FT_BOOLEAN, 0x4000, set_vals),
+    EFO_FLAG("icmpv6.opt.efo.h", "Home Agent", RS_FT_BOOLEAN, 0x2000, set_vals),
+    EFO_FLAG("icmpv6.opt.efo.prf", "Prf (Default Router Preference)", RS_FT_UINT16, 0x1800,
+             prf_vals),
+    EFO_FLAG("icmpv6.opt.efo.p", "Proxy", RS_FT_BOOLEAN, 0x0400, set_vals),
+    /* Wireshark 4.0's mask, which leaves out bit 8 */
+    EFO_FLAG("icmpv6.opt.efo.rsv", "Reserved", RS_FT_UINT16, 0x02ff, NULL),
     OPTION("icmpv6.opt.reserved", "Reserved", RS_FT_NONE, RS_BASE_NONE, 0, OPT_RESERVED, NULL,
            2),
     OPTION_F("icmpv6.opt.rdnss.lifetime", "Lifetime", RS_FT_UINT32, RS_BASE_DEC, 0,
@@ -948,6 +1000,8 @@ const struct rs_field rs_fields_icmpv6_nd[] = {
     OPTION("icmpv6.opt.dnssl", "Domain Names", RS_FT_STRING, RS_BASE_NONE, 0, OPT_DNSSL, NULL,
            2),
     OPTION("icmpv6.opt.padding", "Padding", RS_FT_NONE, RS_BASE_NONE, 0, OPT_PADDING, NULL, 2),
+    OPTION("icmpv6.opt.captive_portal", "Captive Portal", RS_FT_STRING, RS_BASE_NONE, 0,
+           OPT_CAPTIVE_PORTAL, NULL, 2),
     OPTION("icmpv6.opt.prefix", "Prefix", RS_FT_IPV6, RS_BASE_NONE, 0, OPT_PREFIX, NULL, 2),
     OPTION("icmpv6.opt.mtu", "MTU", RS_FT_UINT32, RS_BASE_DEC, 0, OPT_MTU, NULL, 2),
     OPTION("icmpv6.opt.advertisement_interval", "Advertisement Interval", RS_FT_UINT32,

@@ -572,6 +572,35 @@ test_tree_nd_mobile_options(void **state)
                               "hide=\"yes\" size=\"0\" pos=\"78\"/>\n"));
     free(c.text);
 
+    /* an RA Flags Extension (RFC 5175) and a DHCP Captive-Portal option (RFC 8910) (before:
+     * Data) */
+    t = tree_of("33330000000102000000000186dd6000000000183afffe80000000000000000000000000"
+                "0001ff02000000000000000000000000000186009b1d4000070800000000000000001a01"
+                "800000000000");
+    assert_non_null(strstr(
+        t, "\n    ICMPv6 Option (RA Flags Extension)\n"
+           "        Type: RA Flags Extension (26)\n"
+           "        Length: 1 (8 bytes)\n"
+           "        Flags Expansion Option: 0x8000, Managed address configuration, Prf (Default "
+           "Router Preference): Medium\n"
+           "            1... .... .... .... = Managed address configuration: Set\n"
+           "            .0.. .... .... .... = Other configuration: Not set\n"
+           "            ..0. .... .... .... = Home Agent: Not set\n"
+           "            ...0 0... .... .... = Prf (Default Router Preference): Medium (0)\n"
+           "            .... .0.. .... .... = Proxy: Not set\n"
+           "            .... ..0. 0000 0000 = Reserved: 0\n"
+           "        Reserved\n"));
+    free(t);
+    t = tree_of("33330000000102000000000186dd6000000000283afffe80000000000000000000000000"
+                "0001ff02000000000000000000000000000186007db04000070800000000000000002503"
+                "68747470733a2f2f63702e6578616d706c652f000000");
+    assert_non_null(strstr(t, "\n    ICMPv6 Option (DHCP Captive-Portal)\n"
+                              "        Type: DHCP Captive-Portal (37)\n"
+                              "        Length: 3 (24 bytes)\n"
+                              "        Captive Portal: https://cp.example/\n"));
+    assert_null(strstr(t, "Data: "));
+    free(t);
+
     /* A DNS Search List option (RFC 8106 5.2) with two names (before: Data) */
     decode_hex(&tf, "33330000000102000000000186dd6000000000383afffe80000000000000000000000000"
                     "0001ff02000000000000000000000000000186002bdd4000070800000000000000001f0500"
