@@ -38,6 +38,7 @@
 #define ND_OPT_RA_FLAGS_EXT 26
 #define ND_OPT_DNSSL 31
 #define ND_OPT_CAPTIVE_PORTAL 37
+#define ND_OPT_PREF64 38
 #define ETHER_ADDR_LEN 6
 #define IPV6_ADDR_LEN 16
 #define IPV6_HDR_LEN 40
@@ -82,7 +83,8 @@ enum opt_part {
     OPT_PREFIX_FLAG, OPT_ROUTE_FLAG, OPT_ROUTE_LIFETIME, OPT_VALID, OPT_PREFERRED,
     OPT_RESERVED, OPT_RDNSS_LIFETIME, OPT_RDNSS, OPT_PREFIX, OPT_MTU, OPT_NONCE,
     OPT_REDIRECTED, OPT_ADV_INTERVAL, OPT_HA_PREFERENCE, OPT_HA_LIFETIME, OPT_UNKNOWN,
-    OPT_DNSSL_LIFETIME, OPT_DNSSL, OPT_PADDING, OPT_EFO, OPT_CAPTIVE_PORTAL, OPT_DATA
+    OPT_DNSSL_LIFETIME, OPT_DNSSL, OPT_PADDING, OPT_EFO, OPT_CAPTIVE_PORTAL, OPT_PREF64_WORD,
+    OPT_PREF64_PREFIX, OPT_DATA
 };
 
 /* The options whose parts we decode; any other is shown as its type, length and data. */
@@ -91,7 +93,7 @@ enum opt_part {
     (0x3eu | OPT_BIT(ND_OPT_ADV_INTERVAL) | OPT_BIT(ND_OPT_HOME_AGENT) |                 \
      OPT_BIT(ND_OPT_NONCE) | OPT_BIT(ND_OPT_ROUTE_INFO) | OPT_BIT(ND_OPT_RDNSS) |          \
      OPT_BIT(ND_OPT_DNSSL) | OPT_BIT(ND_OPT_RA_FLAGS_EXT) |                                \
-     OPT_BIT(ND_OPT_CAPTIVE_PORTAL))
+     OPT_BIT(ND_OPT_CAPTIVE_PORTAL) | OPT_BIT(ND_OPT_PREF64))
 
 /* The options each part is of, and where it lies in the option. */
 static const struct {
@@ -133,6 +135,9 @@ static const struct {
     [OPT_PADDING] = {OPT_BIT(ND_OPT_DNSSL), 8, 0},
     [OPT_EFO] = {OPT_BIT(ND_OPT_RA_FLAGS_EXT), 2, 2},      /* RFC 5175 4 */
     [OPT_CAPTIVE_PORTAL] = {OPT_BIT(ND_OPT_CAPTIVE_PORTAL), 2, 0},    /* RFC 8910 2.3 */
+    /* RFC 8781 4: the scaled lifetime and PLC in one word, then 96 bits of prefix */
+    [OPT_PREF64_WORD] = {OPT_BIT(ND_OPT_PREF64), 2, 2},
+    [OPT_PREF64_PREFIX] = {OPT_BIT(ND_OPT_PREF64), 4, 12},
     [OPT_DATA] = {0, 2, 0},     /* the options not in OPT_DECODED */
 };
 
@@ -182,6 +187,24 @@ route_too_long(const struct opt_place *o)
     return o->m.msg[o->off] == ND_OPT_ROUTE_INFO && !o->zero && o->len > 24;
 }
 
+/* A PREF64 option's prefix length in octets by its PLC (RFC 8781 4: 96, 64, 56, 48, 40 or
+ * 32 bits), 0 for a code it does not define, which tshark flags as an invalid length. */
+static uint32_t
+pref64_prefix_len(const struct opt_place *o)
+{
+    static const uint8_t octets[] = {12, 8, 7, 6, 5, 4};
+    unsigned plc = o->len >= 4 ? o->m.msg[o->off + 3] & 7u : 0;
+
+    return plc < sizeof(octets) ? octets[plc] : 0;
+}
+
+static bool
+pref64_bad_plc(const struct opt_place *o)
+{
+    return o->m.msg[o->off] == ND_OPT_PREF64 && !o->zero && !o->cut &&
+           pref64_prefix_len(o) == 0;
+}
+
 static bool
 has_part(const struct opt_place *o, enum opt_part part)
 {
@@ -189,6 +212,8 @@ has_part(const struct opt_place *o, enum opt_part part)
 
     if (part == OPT_UNKNOWN)
         return route_too_long(o) && !o->cut;
+    if (part == OPT_PREF64_PREFIX && pref64_bad_plc(o))
+        return false;
 
     if (part == OPT_DATA)
         return !(type < 64 && ((OPT_DECODED >> type) & 1u)) && !o->cut && !o->zero &&
@@ -299,6 +324,8 @@ option_part(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
         return false;
     if (part == OPT_DNSSL && !dnssl_name(o, k, &o->at, &o->width))
         return false;
+    if (part == OPT_PREF64_PREFIX)
+        o->width = pref64_prefix_len(o);
     if (part == OPT_PADDING) {
         uint32_t at, len;
         for (unsigned n = 0; dnssl_name(o, n, &at, &len); n++)
@@ -321,7 +348,7 @@ static bool
 option_has_expert(const struct opt_place *o, enum rs_ws_expert_kind kind)
 {
     if (kind == RS_WSX_ICMPV6_OPT_LEN_ZERO)
-        return o->zero || route_too_long(o);
+        return o->zero || route_too_long(o) || pref64_bad_plc(o);
     if (kind == RS_WSX_ICMPV6_OPT_UNKNOWN_DATA)
         return has_part(o, OPT_UNKNOWN) && o->len > 8;
     return kind == RS_WSX_ICMPV6_OPT_UNDECODED && !o->zero &&
@@ -508,6 +535,7 @@ get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
         return true;
     case OPT_PREFIX:
     case OPT_RDNSS:
+    case OPT_PREF64_PREFIX:
         out->type = f->type;
         out->v.bytes.ptr = o.width == IPV6_ADDR_LEN ? p : padded_prefix(p, o.width);
         out->v.bytes.len = IPV6_ADDR_LEN;
@@ -719,6 +747,12 @@ static const struct rs_value_string route_lifetime_vals[] = {
 static const struct rs_value_string rdnss_lifetime_vals[] = {
     {0, "RDNSS address MUST no longer be used"},
     {0xffffffffu, "Infinity"},
+    {0, NULL},
+};
+
+static const struct rs_value_string plc_vals[] = {
+    {0, "96 bits prefix length"}, {1, "64 bits prefix length"}, {2, "56 bits prefix length"},
+    {3, "48 bits prefix length"}, {4, "40 bits prefix length"}, {5, "32 bits prefix length"},
     {0, NULL},
 };
 
@@ -1002,6 +1036,12 @@ const struct rs_field rs_fields_icmpv6_nd[] = {
     OPTION("icmpv6.opt.padding", "Padding", RS_FT_NONE, RS_BASE_NONE, 0, OPT_PADDING, NULL, 2),
     OPTION("icmpv6.opt.captive_portal", "Captive Portal", RS_FT_STRING, RS_BASE_NONE, 0,
            OPT_CAPTIVE_PORTAL, NULL, 2),
+    OPTION_F("icmpv6.opt.pref64.scaled_lifetime", "Scaled Lifetime", RS_FT_UINT16, RS_BASE_DEC,
+             0xfff8, OPT_PREF64_WORD, 2, NULL, 2, 0),
+    OPTION_F("icmpv6.opt.pref64.plc", "PLC (Prefix Length Code)", RS_FT_UINT16, RS_BASE_HEX,
+             0x0007, OPT_PREF64_WORD, 2, plc_vals, 2, 0),
+    OPTION("icmpv6.opt.pref64.prefix", "Prefix", RS_FT_IPV6, RS_BASE_NONE, 0,
+           OPT_PREF64_PREFIX, NULL, 2),
     OPTION("icmpv6.opt.prefix", "Prefix", RS_FT_IPV6, RS_BASE_NONE, 0, OPT_PREFIX, NULL, 2),
     OPTION("icmpv6.opt.mtu", "MTU", RS_FT_UINT32, RS_BASE_DEC, 0, OPT_MTU, NULL, 2),
     OPTION("icmpv6.opt.advertisement_interval", "Advertisement Interval", RS_FT_UINT32,

@@ -601,6 +601,28 @@ test_tree_nd_mobile_options(void **state)
     assert_null(strstr(t, "Data: "));
     free(t);
 
+    /* PREF64 (RFC 8781), with a PLC it defines and with one it does not (before: Data) */
+    t = tree_of("33330000000102000000000186dd6000000000203afffe80000000000000000000000000"
+                "0001ff0200000000000000000000000000018600fc544000070800000000000000002602"
+                "12c00064ff9b0000000000000000");
+    assert_non_null(strstr(
+        t, "\n    ICMPv6 Option (PREF64 Option)\n"
+           "        Type: PREF64 Option (38)\n"
+           "        Length: 2 (16 bytes)\n"
+           "        0001 0010 1100 0... = Scaled Lifetime: 600\n"
+           "        .... .... .... .000 = PLC (Prefix Length Code): 96 bits prefix length (0x0)\n"
+           "        Prefix: 64:ff9b::\n"));
+    assert_null(strstr(t, "Data: "));
+    free(t);
+    t = tree_of("33330000000102000000000186dd6000000000203afffe80000000000000000000000000"
+                "0001ff0200000000000000000000000000018600e1514000070800000000000000002602"
+                "ffff20010db80001000200030004");
+    assert_non_null(strstr(
+        t, "\n        Length: 2 (16 bytes)\n"
+           "            [Expert Info (Error/Malformed): Invalid Option Length]\n"));
+    assert_null(strstr(t, "Prefix: "));
+    free(t);
+
     /* A DNS Search List option (RFC 8106 5.2) with two names (before: Data) */
     decode_hex(&tf, "33330000000102000000000186dd6000000000383afffe80000000000000000000000000"
                     "0001ff02000000000000000000000000000186002bdd4000070800000000000000001f0500"
