@@ -136,6 +136,14 @@ inode_of(int fd)
     return fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 ? (unsigned long)st.st_ino : 0;
 }
 
+/* Whether f's number is held and still its own eventfd (not a file the program
+ * dup2()ed there since). */
+static bool
+held_as_ours(const struct vb_ucma_file *f)
+{
+    return f->held && inode_of(f->fd) == f->ino;
+}
+
 /* A held number is given up: its eventfd closes (unless the program put a
  * file of its own there) and the number stops being ours. Lock held. */
 static void
@@ -197,14 +205,13 @@ vb_ucma_close(int fd, int (*release)(int))
     struct vb_ucma_file *f = file_of(fd);
     if (f == NULL) {
         struct vb_ucma_file *h = gone_of(fd);
-        if (h != NULL && h->held) {
-            if (inode_of(fd) == h->ino) {
-                /* A channel closed already: the kernel says EBADF. */
-                pthread_mutex_unlock(&vb_ucma_lock);
-                return errno = EBADF, -1;
-            }
-            held_release_one(h, false);     /* the program's own file now */
+        if (h != NULL && held_as_ours(h)) {
+            /* A channel closed already: the kernel says EBADF. */
+            pthread_mutex_unlock(&vb_ucma_lock);
+            return errno = EBADF, -1;
         }
+        if (h != NULL && h->held)
+            gone_forget(h);                 /* the number is the program's own file now */
         pthread_mutex_unlock(&vb_ucma_lock);
         return release(fd);
     }
@@ -234,7 +241,7 @@ vb_ucma_close(int fd, int (*release)(int))
      * and the oldest held one is given up. */
     held_release = release;
     if (n_held == HELD_MAX)
-        held_release_one(held[0], inode_of(held[0]->fd) == held[0]->ino);
+        held_release_one(held[0], held_as_ours(held[0]));
     f->held = true;
     held[n_held++] = f;
     pthread_mutex_unlock(&vb_ucma_lock);
@@ -554,11 +561,9 @@ vb_ucma_write(int fd, const void *buf, size_t len)
     pthread_mutex_lock(&vb_ucma_lock);
     struct vb_ucma_file *f = file_of(fd);
     if (f == NULL && (f = gone_of(fd)) != NULL && fcntl(fd, F_GETFD) >= 0 &&
-        !(f->held && inode_of(fd) == f->ino)) {
+        !held_as_ours(f)) {
         /* A closed channel's number, open again: something else took it, and
-         * the write is that file's. */
-        if (f->held)
-            held_release_one(f, false);
+         * the write is that file's (gone_forget() gives a held number up). */
         gone_forget(f);
         f = NULL;
     }
