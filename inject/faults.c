@@ -17,6 +17,7 @@
 #include <roceshark/dissectors/dissect.h>
 #include <roceshark/dissectors/encode.h>
 #include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/ib_headers.h>
 #include <roceshark/dissectors/pipeline.h>
 
 #include "faults_int.h"
@@ -169,6 +170,22 @@ inject(struct rs_faults *f, struct fault_rule *r, const struct rs_packet *m,
     go(f, back ? (dir == RS_FAULT_TX ? RS_FAULT_RX : RS_FAULT_TX) : dir, f->made, n, emit, ctx);
 }
 
+/* A received packet is for one of our QPs, or for QP 1 (the CM's), or nothing is known of
+ * ours (no QP yet, or more than kept, or no BTH to read). */
+static bool
+for_own_qp(const struct rs_faults *f, const struct rs_packet *view)
+{
+    if (f->n_own_qpns == 0 || f->own_overflow || !rs_packet_has(view, RS_LAYER_BTH))
+        return true;
+    uint32_t qpn = rs_bth_destqp(rs_packet_at(view, RS_LAYER_BTH));
+    if (qpn == 1)
+        return true;
+    for (unsigned i = 0; i < f->n_own_qpns; i++)
+        if (f->own_qpns[i] == qpn)
+            return true;
+    return false;
+}
+
 void
 rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype, const uint8_t *pkt,
                  uint32_t len, uint64_t now_ns, rs_fault_emit_fn emit, void *ctx)
@@ -197,8 +214,13 @@ rs_faults_packet(struct rs_faults *f, enum rs_fault_dir dir, int linktype, const
     rs_pipeline_decode(f->pipe, &frame, &f->result);
     rs_pipeline_analyze(f->pipe, &f->result);
     struct rs_packet *view = &f->result.pkt;
+    unsigned n_rules = f->n_rules;
 
-    for (unsigned i = 0; i < f->n_rules; i++) {
+    if (dir == RS_FAULT_RX && !for_own_qp(f, view)) {
+        f->foreign++;
+        n_rules = 0;
+    }
+    for (unsigned i = 0; i < n_rules; i++) {
         struct fault_rule *r = &f->rules[i];
         if (!(r->dirs & dir) || (r->filter != NULL && !rs_filter_match(r->filter, view)))
             continue;
@@ -320,6 +342,18 @@ rs_faults_pair(struct rs_faults *f, const uint8_t a[16], uint32_t qpn_a, const u
 }
 
 void
+rs_faults_own_qp(struct rs_faults *f, uint32_t qpn)
+{
+    for (unsigned i = 0; i < f->n_own_qpns; i++)
+        if (f->own_qpns[i] == qpn)
+            return;
+    if (f->n_own_qpns < RS_FAULTS_MAX_OWN_QPS)
+        f->own_qpns[f->n_own_qpns++] = qpn;
+    else
+        f->own_overflow = true;
+}
+
+void
 rs_faults_report(const struct rs_faults *f, FILE *out)
 {
     fprintf(out, "faults: %10s %10s  rule\n", "matched", "acted");
@@ -334,6 +368,9 @@ rs_faults_report(const struct rs_faults *f, FILE *out)
     if (f->held_full > 0)
         fprintf(out, "faults: %llu packets went at once: every hold slot was taken\n",
                 (unsigned long long)f->held_full);
+    if (f->foreign > 0)
+        fprintf(out, "faults: %llu received packets for a QP not ours passed untouched: late "
+                "packets of an earlier conversation\n", (unsigned long long)f->foreign);
     if (f->too_large > 0)
         fprintf(out, "faults: %llu packets over %d bytes passed untouched: no rule looked "
                 "at them\n", (unsigned long long)f->too_large, RS_FAULTS_MAX_PACKET);

@@ -56,8 +56,10 @@ hook_connected(void *arg, const uint8_t local_gid[16], uint32_t qpn, const uint8
 
     if (h->connected != NULL)
         h->connected(h->ctx, qpn);
-    if (h->faults != NULL)
+    if (h->faults != NULL) {
+        rs_faults_own_qp(h->faults, qpn);
         rs_faults_pair(h->faults, local_gid, qpn, peer_gid, peer_qpn);
+    }
 }
 
 const struct rs_rc_hook *

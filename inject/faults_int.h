@@ -90,6 +90,12 @@ struct rs_faults {
     uint64_t held_full;     /* packets sent at once because every slot was taken */
     uint64_t too_large;     /* packets over RS_FAULTS_MAX_PACKET passed untouched */
     uint64_t gone[3];       /* packets gone out each way (index by dir) */
+    /* Our QPs (rs_faults_own_qp): a packet received for another QP is a late one of an
+     * earlier conversation, which no rule may take in this one's place. */
+    uint32_t own_qpns[RS_FAULTS_MAX_OWN_QPS];
+    unsigned n_own_qpns;
+    bool own_overflow;      /* more than kept: every packet is taken as ours */
+    uint64_t foreign;       /* received packets for a QP not ours, passed untouched */
     uint64_t stall_until[3];    /* each way: held until then (a stall rule fired) */
     /* What the rules read each packet through (faults_parse.c says which stages run).
      * Its analysis, when a rule injects or a filter reads roceshark.analysis.*, is the

@@ -547,6 +547,60 @@ test_limits(void **state)
     rs_faults_free(f);
 }
 
+/* Once the engine knows a QP of ours, a received packet for another QP (a late ACK of the
+ * last run) passes the rules untouched and counted: "drop times 1" takes this run's
+ * packet. Packets for QP 1 and those we send are judged as before. */
+static void
+test_foreign_qp(void **state)
+{
+    uint8_t buf[256];
+    unsigned sent = 0;
+    struct rs_fault_rule_stats st;
+    char report[1024] = "";
+
+    (void)state;
+    struct rs_faults *f = rules("drop times 1 dir rx\n");
+    uint32_t len = packet(0, buf);                  /* to QP 0x11 */
+    rs_faults_own_qp(f, 0x12);
+    rs_faults_own_qp(f, 0x12);                      /* known once */
+    rs_faults_packet(f, RS_FAULT_RX, RS_DLT_IPV4, buf, len, 1000, count_out, &sent);
+    assert_int_equal(sent, 1);                      /* not ours: passed */
+    rs_faults_rule_stats(f, 0, &st);
+    assert_int_equal(st.matched, 0);
+    rs_faults_packet(f, RS_FAULT_TX, RS_DLT_IPV4, buf, len, 2000, count_out, &sent);
+    assert_int_equal(sent, 2);                      /* tx: not a rule of this direction */
+    rs_faults_own_qp(f, 0x11);
+    rs_faults_packet(f, RS_FAULT_RX, RS_DLT_IPV4, buf, len, 3000, count_out, &sent);
+    assert_int_equal(sent, 2);                      /* ours: the one drop */
+    rs_faults_packet(f, RS_FAULT_RX, RS_DLT_IPV4, buf, len, 4000, count_out, &sent);
+    assert_int_equal(sent, 3);
+    FILE *out = fmemopen(report, sizeof(report) - 1, "w");
+    assert_non_null(out);
+    rs_faults_report(f, out);
+    fclose(out);
+    assert_non_null(strstr(report, "faults: 1 received packets for a QP not ours passed "
+                                   "untouched: late packets of an earlier conversation\n"));
+    rs_faults_free(f);
+
+    /* QP 1 is everyone's; past RS_FAULTS_MAX_OWN_QPS every QP is taken as ours. */
+    f = rules("drop dir rx\n");
+    rs_faults_own_qp(f, 0x12);
+    buf[28 + 7] = 1;                                /* BTH destination QP 0x000001 */
+    buf[28 + 6] = 0;
+    buf[28 + 5] = 0;
+    sent = 0;
+    rs_faults_packet(f, RS_FAULT_RX, RS_DLT_IPV4, buf, len, 1000, count_out, &sent);
+    assert_int_equal(sent, 0);
+    len = packet(0, buf);
+    rs_faults_packet(f, RS_FAULT_RX, RS_DLT_IPV4, buf, len, 2000, count_out, &sent);
+    assert_int_equal(sent, 1);
+    for (uint32_t q = 0x100; q < 0x100 + RS_FAULTS_MAX_OWN_QPS; q++)
+        rs_faults_own_qp(f, q);
+    rs_faults_packet(f, RS_FAULT_RX, RS_DLT_IPV4, buf, len, 3000, count_out, &sent);
+    assert_int_equal(sent, 1);
+    rs_faults_free(f);
+}
+
 /* The rules read each packet through the pipeline's every stage, as read -Y does: a
  * filter on tcp.stream (the stream stage) and one on an RDMAP field (the iWARP stage,
  * after an MPA exchange) take exactly the packets they name. */
@@ -599,6 +653,7 @@ main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_pipeline_stages),
+        cmocka_unit_test(test_foreign_qp),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -100,6 +100,14 @@ uint64_t rs_faults_poll(struct rs_faults *f, uint64_t now_ns, rs_fault_emit_fn e
 void rs_faults_pair(struct rs_faults *f, const uint8_t a[16], uint32_t qpn_a,
                     const uint8_t b[16], uint32_t qpn_b);
 
+/* Tells the engine that QP qpn is ours (the hook does, for each QP the port connects).
+ * Once it knows one, a received packet for a QP it does not know, other than QP 1, passes
+ * the rules untouched and is counted: it is a late packet of an earlier conversation (the
+ * last run's ACK), and a rule such as "drop times 1" must act on this run's packet, not on
+ * it. Past RS_FAULTS_MAX_OWN_QPS QPs, every packet is taken as ours again. */
+#define RS_FAULTS_MAX_OWN_QPS 256
+void rs_faults_own_qp(struct rs_faults *f, uint32_t qpn);
+
 /* Counts, per rule and in all. */
 struct rs_fault_rule_stats {
     uint64_t matched;       /* packets the rule's direction and filter took */
