@@ -10,15 +10,18 @@ the analysis sees every request again (retransmissions). Then:
   - bench_decode: decode-only frames/s on one core, from memory;
   - -T fields with five fields on both captures (outputs compared with tshark's on the
     clean one), 40 fields, the summary lines, and -V, -T json and -T ek on the first
-    --tree-frames frames: roceshark at each --threads count and tshark, each the best of
-    --repeat runs, and the ratios against tshark and against --threads 1;
+    --tree-frames frames: tshark and roceshark at each --threads count, run in turns on
+    the same file, --repeat rounds (in_turns()), each the median of its runs; the ratios
+    against tshark and against --threads 1;
   - with --scaling, the same outputs at 1, 2, ... threads, each run pinned by taskset to
-    that many CPUs, up to the CPUs this process may use.
+    that many CPUs, up to the CPUs this process may use, in the same turns (pinned to
+    every CPU there is, the run is the row's).
 The load average is printed beside each row: other work on the machine takes cores from
 the threads; so is each run's processor time (user and system, every thread: `cpu`), tshark's
 too, which says what a run cost when the wall time says mostly how busy the machine was. Run from the repository root after building into build/."""
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 
@@ -48,40 +51,64 @@ def efields(names):
     return sum([["-e", f] for f in names], [])
 
 
-def best(cmd, repeat, cpus=None):
-    """(wall, processor seconds) of the run of cmd with the best wall time over repeat
-    runs, pinned to the first cpus CPUs if given."""
-    if cpus is not None:
-        cmd = ["taskset", "-c", "0-%d" % (cpus - 1)] + cmd
-    return min(timed_cpu(cmd) for _ in range(repeat))
+def pinned(cmd, cpus):
+    """cmd on the first cpus CPUs."""
+    return ["taskset", "-c", "0-%d" % (cpus - 1)] + cmd
 
 
-def row(label, cap, opts, tshark_opts, frames, a):
-    """One output: tshark and roceshark at each thread count, each its best of --repeat
-    (on a busy machine a single tshark run against our best would favour us)."""
-    t_ts, cpu_ts = best(["tshark", "-n", "-r", cap] + tshark_opts, a.repeat)
-    times = {n: best([RS, "read", "-r", cap, "--threads", str(n)] + opts, a.repeat)
-             for n in a.threads}
-    one = times.get(1)
+def in_turns(runs, repeat):
+    """{key: (wall, processor seconds)} of each (key, cmd) of runs, the median of repeat
+    rounds. Each round runs every command once, the round after starting one command later:
+    this host's speed drifts by half over seconds (other work, and what the hypervisor
+    gives the cores), so runs taken one after the other, a figure's runs all together,
+    would give each figure a moment of its own."""
+    times = {key: [] for key, _ in runs}
+    for r in range(repeat):
+        turn = runs[r % len(runs):] + runs[:r % len(runs)]
+        for key, cmd in turn:
+            times[key].append(timed_cpu(cmd))
+    return {key: (statistics.median(w for w, _ in t), statistics.median(c for _, c in t))
+            for key, t in times.items()}
+
+
+def measure(cap, opts, tshark_opts, a):
+    """One output: tshark, roceshark at each --threads count and, with --scaling, at
+    k = 1 .. CPUs threads pinned to k CPUs, all in turns. Pinned to every CPU there is, a
+    run is an unpinned one: that column is the --threads row's when it has one."""
+    ours = [RS, "read", "-r", cap] + opts
+    runs = [("tshark", ["tshark", "-n", "-r", cap] + tshark_opts)]
+    runs += [(n, ours + ["--threads", str(n)]) for n in a.threads]
+    if a.scaling:
+        runs += [("pinned %d" % k, pinned(ours + ["--threads", str(k)], k))
+                 for k in range(1, a.cpus + 1) if k != a.cpus or k not in a.threads]
+    res = in_turns(runs, a.repeat)
+    if a.scaling and a.cpus in a.threads:
+        res["pinned %d" % a.cpus] = res[a.cpus]
+    return res
+
+
+def row(label, frames, res, a):
+    """tshark, then roceshark at each --threads count against it."""
+    t_ts, cpu_ts = res["tshark"]
+    one = res.get(1)
     cols = []
-    for n, (t, cpu) in times.items():
+    for n in a.threads:
+        t, cpu = res[n]
         col = "%dT %6.3f s %5.1fx tshark (cpu %5.3f s, %5.1fx tshark's)" % (
             n, t, t_ts / t, cpu, cpu_ts / cpu)
         if one is not None and n != 1:
             col += " %4.2fx 1T" % (one[0] / t)
         cols.append(col)
     print("  %-22s %7d fr  tshark %6.3f s (cpu %6.3f s) | %s | %s"
-          % (label, frames, t_ts, cpu_ts, " | ".join(cols), load()))
+          % (label, frames, t_ts, cpu_ts, " | ".join(cols), load()), flush=True)
 
 
-def scaling(label, cap, opts, a):
+def scaling(label, res, a):
     """The same output at 1..CPUs threads, each pinned to that many CPUs."""
-    cpus = len(os.sched_getaffinity(0))
-    times = [best([RS, "read", "-r", cap, "--threads", str(k)] + opts, a.repeat, cpus=k)
-             for k in range(1, cpus + 1)]
-    print("  %-22s %s | %s" % (label, "  ".join("%d CPU %6.3f s (cpu %5.3f, %4.2fx)"
-                                                % (k + 1, t, cpu, times[0][0] / t)
-                                                for k, (t, cpu) in enumerate(times)), load()))
+    times = [res["pinned %d" % k] for k in range(1, a.cpus + 1)]
+    print("  %-22s %s" % (label, "  ".join("%d CPU %6.3f s (cpu %5.3f, %4.2fx)"
+                                           % (k + 1, t, cpu, times[0][0] / t)
+                                           for k, (t, cpu) in enumerate(times))))
 
 
 def mixed_capture(data, frames):
@@ -100,11 +127,12 @@ def main():
     ap.add_argument("--mixed-frames", type=int, default=150000)
     ap.add_argument("--tree-frames", type=int, default=20000)
     ap.add_argument("--threads", default="1,2")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--scaling", action="store_true")
     ap.add_argument("--data", default=DATA)
     a = ap.parse_args()
     a.threads = [int(n) for n in a.threads.split(",")]
+    a.cpus = len(os.sched_getaffinity(0))
     cap = os.path.join(a.data, "rocev2_%d.pcap" % a.frames)
     ensure_capture(cap, "gen_bench.py", ["--frames", str(a.frames)])
     mixed = mixed_capture(a.data, a.mixed_frames)
@@ -134,16 +162,18 @@ def main():
     ]
     print("goals at 2 threads: fields on mixed traffic 50x, summary 25x, json 20x, -V 8x; "
           "formatting-heavy outputs 1.7x --threads 1")
+    results = []
     for label, path, frames, opts in outputs:
         # tshark has no roceshark.* fields: it is given the others, which cost it the same.
         ts_opts = [o for o in opts if not o.startswith("roceshark.")]
         ts_opts = [o for i, o in enumerate(ts_opts)
                    if not (o == "-e" and i + 1 < len(ts_opts) and ts_opts[i + 1] == "-e")]
-        row(label, path, opts, ts_opts, frames, a)
+        results.append((label, measure(path, opts, ts_opts, a)))
+        row(label, frames, results[-1][1], a)
     if a.scaling:
-        print("scaling (taskset to k CPUs, --threads k):")
-        for label, path, _, opts in outputs:
-            scaling(label, path, opts, a)
+        print("scaling (taskset to k CPUs, --threads k; measured in the rows' turns):")
+        for label, res in results:
+            scaling(label, res, a)
     return 0 if same else 1
 
 
