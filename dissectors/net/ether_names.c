@@ -15,9 +15,11 @@
  * (33:33:00:00:00:02 is "IPv6mcast_02"), and the names it prints follow from that.
  */
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pthread.h>
 
@@ -27,47 +29,9 @@
 #include <roceshark/dissectors/ether_names.h>
 #include <roceshark/dissectors/wireshark_files.h>
 
+#include "ether_names_int.h"
+
 #define NAME_MAX_LEN 64
-
-/* One entry of a file: the names point into the file's text, kept for the process. */
-struct entry {
-    uint64_t key;
-    uint32_t seq;           /* its place among the files' lines: which of two entries wins */
-    const char *name, *long_name;
-};
-
-/* The entries of one kind, sorted by key once the files are read, looked up by bisection:
- * a manuf file has some 50,000 lines, and one allocation per line cost more at start-up
- * than a whole capture's trees. A large table's bisection starts from the entries that
- * share the key's top 16 bits (first): on traffic of addresses no file names (random
- * MACs, bench_read.py's mixed traffic) sixteen steps over the 36,000 vendors and 16,000
- * ranges, most of them cache misses, had been a tenth of -V's and -T json's time. */
-#define BUCKET_BITS 16
-#define BUCKETS (1u << BUCKET_BITS)
-#define BUCKETED_FROM 256       /* entries: a smaller table is bisected whole */
-
-struct table {
-    struct entry *e;
-    size_t n, cap;
-    unsigned key_bits;      /* 48 for addresses, 24 for vendor prefixes */
-    uint32_t *first;        /* BUCKETS + 1: the first entry whose key's top bits are b;
-                               NULL: bisected whole */
-    uint64_t *tops;         /* BUCKETS bits (8 KiB): bit b, some key's top bits are b;
-                               NULL: not known (no entries, or out of memory) */
-    uint8_t *low;           /* a bucketed table of 24-bit keys (the vendors): each entry's
-                               low 8 bits, which tell within a bucket whether a key is
-                               there without reading the entries; else NULL */
-};
-
-struct ether_names {
-    struct table exact;     /* 48-bit address (manuf and wka entries; the last wins) */
-    struct table ethers;    /* 48-bit address (ethers files; the first wins) */
-    struct table ranges;    /* masked 48-bit address (the last wins) */
-    struct table vendors;   /* 24-bit prefix: short and long vendor names (the last wins) */
-    struct table wide;      /* the ranges whose low 24 bits are clear: the only ones a
-                             * look-up wider than a vendor block can find */
-    uint32_t seq;
-};
 
 static struct ether_names names;
 static pthread_once_t names_once = PTHREAD_ONCE_INIT;
@@ -82,8 +46,8 @@ mac_key(const uint8_t a[6])
 }
 
 static void
-put_name(struct ether_names *n, struct table *t, uint64_t key, const char *name,
-         const char *long_name)
+put_name(struct ether_names *n, struct table *t, uint64_t key, uint32_t name,
+         uint32_t long_name)
 {
     if (t->n == t->cap) {
         size_t cap = t->cap != 0 ? t->cap * 2 : 1024;
@@ -290,7 +254,7 @@ get_name(const struct table *t, uint64_t key)
 {
     const struct entry *e = find(t, key);
 
-    return e != NULL ? e->name : NULL;
+    return e != NULL ? names.text + e->name : NULL;
 }
 
 /* A hex digit's value plus one by its byte, else 0: three range tests for every digit of
@@ -391,21 +355,57 @@ cut_word(char **at, char *end, bool tabs_only, size_t *len)
     return word;
 }
 
+/* Appends the file at path to n's text, and a NUL: true with where it starts and its
+ * length, false (the text as it was) when it cannot be read whole. The files share one
+ * text so that the entries' names are offsets a snapshot can keep as they are. */
+static bool
+append_file(struct ether_names *n, const char *path, size_t *start, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0)
+        return false;
+    *start = n->text_len;
+    for (;;) {
+        if (n->text_cap - n->text_len < 65536 + 1) {
+            size_t cap = n->text_cap != 0 ? n->text_cap * 2 : 4u << 20;
+            char *bigger = cap <= UINT32_MAX ? realloc(n->text, cap) : NULL;
+            if (bigger == NULL)
+                break;      /* out of memory, or past what an offset holds */
+            n->text = bigger;
+            n->text_cap = cap;
+        }
+        ssize_t got = read(fd, n->text + n->text_len, n->text_cap - n->text_len - 1);
+        if (got == 0) {
+            close(fd);
+            *len = n->text_len - *start;
+            n->text[n->text_len++] = '\0';
+            return true;
+        }
+        if (got < 0)
+            break;
+        n->text_len += (size_t)got;
+    }
+    close(fd);
+    n->text_len = *start;
+    return false;
+}
+
 /* Each line "ADDRESS NAME [long name]"; '#' starts a comment; the long name is what
  * follows the name up to the next tab, without trailing blanks, else the name itself.
  * with_masks: a data file (prefixes and ranges allowed), else an ethers file (addresses
- * only). The file's text is kept: the entries point into it. The lines are cut by hand,
- * in one pass over each: strtok_r()'s strspn() and strcspn() calls, with strchr() and
- * g_strchomp(), were most of the 12 ms that reading manuf's 50,000 lines cost every run
- * that names an address. The text ends at its first NUL, as a string would. */
+ * only). The file's text is kept: the entries' names are offsets into it. The lines are
+ * cut by hand, in one pass over each: strtok_r()'s strspn() and strcspn() calls, with
+ * strchr() and g_strchomp(), were most of the 12 ms that reading manuf's 50,000 lines
+ * cost every run that names an address. The text ends at its first NUL, as a string would. */
 static void
 read_file(struct ether_names *n, const char *path, bool with_masks)
 {
-    gchar *text = NULL;
-    gsize len = 0;
+    size_t start, len;
 
-    if (!g_file_get_contents(path, &text, &len, NULL))
+    if (!append_file(n, path, &start, &len))
         return;
+    char *text = n->text + start;
     char *text_end = text + strnlen(text, len);
     for (char *line = text, *next; line < text_end; line = next) {
         char *end = memchr(line, '\n', (size_t)(text_end - line));
@@ -431,45 +431,54 @@ read_file(struct ether_names *n, const char *path, bool with_masks)
             name[NAME_MAX_LEN - 1] = '\0';
         if (long_name != NULL && long_len >= NAME_MAX_LEN)
             long_name[NAME_MAX_LEN - 1] = '\0';
+        uint32_t at_name = (uint32_t)(name - n->text);
+        uint32_t at_long = long_name != NULL ? (uint32_t)(long_name - n->text) : at_name;
         if (!with_masks) {
             if (mask == 48)
-                put_name(n, &n->ethers, mac_key(a), name, NULL);
+                put_name(n, &n->ethers, mac_key(a), at_name, at_name);
         } else if (mask == 0) {
-            put_name(n, &n->vendors, mac_key(a) >> 24, name,
-                     long_name != NULL ? long_name : name);
+            put_name(n, &n->vendors, mac_key(a) >> 24, at_name, at_long);
         } else if (mask == 48) {
-            put_name(n, &n->exact, mac_key(a), name, NULL);
+            put_name(n, &n->exact, mac_key(a), at_name, at_name);
         } else {
-            put_name(n, &n->ranges, mac_key(a), name, NULL);
+            put_name(n, &n->ranges, mac_key(a), at_name, at_name);
         }
     }
 }
 
+/* The tables from the files, or from the snapshot of the same files an earlier run left
+ * (ether_names_snapshot.c): reading manuf's 50,000 lines was 6.4 ms of processor time
+ * and 1,600 page faults at every start, more than a 20,000-frame -T json run's
+ * formatting on one thread takes in 6 ms, and on two threads one of them waited for it. */
 static void
 load(void)
 {
     struct ether_names *n = &names;
-
-    n->exact.key_bits = n->ethers.key_bits = n->ranges.key_bits = n->wide.key_bits = 48;
-    n->vendors.key_bits = 24;
-    char *path = rs_wireshark_data_file("manuf");
-    read_file(n, path, true);
-    g_free(path);
-    path = rs_wireshark_data_file("wka");
-    read_file(n, path, true);
-    g_free(path);
     /* The personal ethers file is asked before the system's. */
-    path = rs_wireshark_personal_file("ethers");
-    if (path != NULL) {
-        read_file(n, path, false);
-        g_free(path);
+    char *paths[4] = {rs_wireshark_data_file("manuf"), rs_wireshark_data_file("wka"),
+                      rs_wireshark_personal_file("ethers"), g_strdup("/etc/ethers")};
+    bool settled;
+    char *sources = rs_ether_names_sources((const char *const *)paths, 4, &settled);
+
+    if (sources == NULL || !rs_ether_names_snapshot_load(n, sources)) {
+        n->exact.key_bits = n->ethers.key_bits = n->ranges.key_bits = 48;
+        n->wide.key_bits = 48;
+        n->vendors.key_bits = 24;
+        for (int i = 0; i < 4; i++) {
+            if (paths[i] != NULL)
+                read_file(n, paths[i], i < 2);
+        }
+        finish(&n->exact, true);
+        finish(&n->ethers, false);
+        finish(&n->ranges, true);
+        finish(&n->vendors, true);
+        keep_wide(&n->ranges, &n->wide);
+        if (sources != NULL)
+            rs_ether_names_snapshot_save(n, sources, settled);
     }
-    read_file(n, "/etc/ethers", false);
-    finish(&n->exact, true);
-    finish(&n->ethers, false);
-    finish(&n->ranges, true);
-    finish(&n->vendors, true);
-    keep_wide(&n->ranges, &n->wide);
+    g_free(sources);
+    for (int i = 0; i < 4; i++)
+        g_free(paths[i]);
 }
 
 /* The range named for the first bits bits of address key (the rest cleared), or NULL. */
@@ -558,7 +567,7 @@ rs_ether_vendor(const uint8_t prefix[3])
 {
     pthread_once(&names_once, load);
     const struct entry *e = find_vendor((uint32_t)prefix[0] << 16 | prefix[1] << 8 | prefix[2]);
-    return e != NULL ? e->long_name : NULL;
+    return e != NULL ? names.text + e->long_name : NULL;
 }
 
 /* The name of a as the files give it (rs_ether_name without its cache). */
@@ -590,7 +599,7 @@ resolve_name(const uint8_t a[6], char *buf, size_t size)
     if (v == NULL && (prefix & 0x010000) != 0)
         v = find_vendor(prefix & 0xfeffff);
     if (v != NULL) {
-        print_dummy(buf, size, v->name, a, 3, 0);
+        print_dummy(buf, size, names.text + v->name, a, 3, 0);
         return;
     }
     /* Ranges wider than a vendor block: 2, 1, then no octet kept whole (not the empty mask). */
