@@ -156,9 +156,11 @@ put_iwarp(struct frame_state_buf *b, const struct rs_frame *frame, const struct 
     bare.pdus = NULL;
     bare.markers = NULL;
     bare.send_frames = NULL;
+    bare.send_lens = NULL;
     if (!put_words(b, &bare, sizeof(bare)) || !put(b, &n_send, sizeof(n_send)) ||
         !put(b, v->markers, v->n_markers * sizeof(*v->markers)) ||
-        !put(b, v->send_frames, n_send * sizeof(*v->send_frames)))
+        !put(b, v->send_frames, n_send * sizeof(*v->send_frames)) ||
+        !put(b, v->send_lens, n_send * sizeof(*v->send_lens)))
         return false;
     for (unsigned i = 0; i < v->n_pdus; i++)
         if (!put_pdu(b, frame, &v->pdus[i]))
@@ -279,14 +281,16 @@ take_iwarp(struct reader *r, struct rs_tui_decoded *d)
     uint32_t n_send;
 
     if (!take_words(r, v, sizeof(*v)) || !take_copy(r, &n_send, sizeof(n_send)) ||
-        !room((void **)&d->words, &d->words_cap, (size_t)v->n_markers + n_send + 1,
+        !room((void **)&d->words, &d->words_cap, (size_t)v->n_markers + 2 * (size_t)n_send + 1,
               sizeof(*d->words)) ||
         !room((void **)&d->pdus, &d->pdus_cap, (size_t)v->n_pdus + 1, sizeof(*d->pdus)) ||
         !take_copy(r, d->words, v->n_markers * sizeof(*d->words)) ||
-        !take_copy(r, d->words + v->n_markers, n_send * sizeof(*d->words)))
+        !take_copy(r, d->words + v->n_markers, n_send * sizeof(*d->words)) ||
+        !take_copy(r, d->words + v->n_markers + n_send, n_send * sizeof(*d->words)))
         return false;
     v->markers = d->words;
     v->send_frames = d->words + v->n_markers;
+    v->send_lens = v->send_frames + n_send;
     for (unsigned i = 0; i < v->n_pdus; i++)
         if (!take_pdu(r, &d->frame, &d->pdus[i]))
             return false;

@@ -79,7 +79,7 @@ add_line(void *arg, const struct rs_tree_item *it)
                : it->kind == RS_TREE_FIELD && it->field != NULL
                    ? rs_field_lookup(it->field->abbrev) + 1 : RS_TUI_TREE_NONE;
     t->lines[t->n++] = (struct rs_tui_tree_line){node, it->depth, it->node, it->offset,
-                                                 it->length, b->text.len};
+                                                 it->length, b->text.len, it->source};
     rs_print_tree_row(&b->text, b->pkt, it);
     rs_out_char(&b->text, '\0');
 }
@@ -95,7 +95,7 @@ span_nodes(struct rs_tui_tree *t)
         uint32_t lo = UINT32_MAX, hi = 0;
         for (size_t k = i + 1; k < t->n && t->lines[k].depth > l->depth; k++) {
             const struct rs_tui_tree_line *c = &t->lines[k];
-            if (c->length == 0)
+            if (c->length == 0 || c->source != NULL)
                 continue;
             lo = c->offset < lo ? c->offset : lo;
             hi = c->offset + c->length > hi ? c->offset + c->length : hi;

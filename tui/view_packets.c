@@ -199,7 +199,7 @@ draw_tree(struct tui *t, int y, int rows, int cols, uint32_t *hl_off, uint32_t *
                  tr->text + l->text);
         tui_put(t, y + r, 0, cols, line, k == sel ? A_REVERSE : A_NORMAL);
     }
-    if (n_vis > 0) {
+    if (n_vis > 0 && tr->lines[vis[sel]].source == NULL) {   /* none in the frame else */
         *hl_off = tr->lines[vis[sel]].offset;
         *hl_len = tr->lines[vis[sel]].length;
     }

@@ -145,8 +145,10 @@ send_account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *p, cons
         iw_memory_add(iw, sizeof(*sd));
         d->send = sd;
     }
-    if (sd->frags < IW_SEND_FRAMES)
+    if (sd->frags < IW_SEND_FRAMES) {
         sd->frames[sd->frags] = (uint32_t)vb->frame;
+        sd->lens[sd->frags] = (uint16_t)plen;
+    }
     sd->frags++;
     send_append(iw, sd, u + RS_DDP_UNTAGGED_HDR_LEN, plen);
     sd->len += plen;
@@ -155,6 +157,8 @@ send_account(struct rs_iwarp *iw, struct iw_dir *d, struct rs_iwarp_pdu *p, cons
     uint32_t n = sd->frags < IW_SEND_FRAMES ? sd->frags : IW_SEND_FRAMES;
     if (vb->n_send_frames + n <= IW_SEND_FRAMES) {
         memcpy(vb->send_frames + vb->n_send_frames, sd->frames, n * sizeof(uint32_t));
+        for (uint32_t i = 0; i < n; i++)
+            vb->send_lens[vb->n_send_frames + i] = sd->lens[i];
         p->send_first_frame = vb->n_send_frames;
         p->send_fragments = (uint16_t)n;
         vb->n_send_frames = (uint16_t)(vb->n_send_frames + n);

@@ -15,6 +15,8 @@
  * Compare Mask right after the Remote Tagged Offset; so does this, for the
  * fields to print as tshark prints them.
  */
+#include <stdio.h>
+
 #include "iwarp/fields_iwarp_int.h"
 
 #define HDRCT_D 0x40
@@ -255,10 +257,12 @@ in_term_span(const struct rs_iwarp_pdu *p, const struct rs_field *f)
     return term_span(p, f, &at, &len);
 }
 
-/* Atomic Request operands. The mask column names the operations a data or
+/* Atomic Request operands. The offset's high byte names the operations a data or
  * mask operand belongs to (bit op), 0 for Compare Data and Mask, which
  * every request shows: after the operands for FetchAdd and CmpSwap, right
- * after the Remote Tagged Offset for any other operation. */
+ * after the Remote Tagged Offset for any other operation. (Not the mask: that is
+ * tshark's, 0, and the tree formats a value by it.) */
+#define OPERAND_OPS_SHIFT 8
 static uint32_t
 atomic_op(const struct rs_iwarp_pdu *p)
 {
@@ -278,10 +282,12 @@ static int
 atomic_operand_at(const struct rs_field *f, uint32_t op)
 {
     bool known = op == ATOMIC_FETCH_ADD || op == ATOMIC_CMP_SWAP;
+    unsigned ops = f->offset >> OPERAND_OPS_SHIFT;
+    int at = f->offset & ((1u << OPERAND_OPS_SHIFT) - 1);
 
-    if (f->mask != 0)
-        return known && ((f->mask >> op) & 1) ? (int)f->offset : -1;
-    return known ? (int)f->offset : (int)f->offset - 16;
+    if (ops != 0)
+        return known && ((ops >> op) & 1) ? at : -1;
+    return known ? at : at - 16;
 }
 
 static bool
@@ -508,25 +514,92 @@ get_send(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     }
 }
 
+/* The message's fragments, as Wireshark's fragment tree titles them: how many, the
+ * message's octets, and each one's frame and octets. */
+static size_t
+label_send_fragments(const struct rs_packet *pkt, const struct rs_field *f,
+                     const struct rs_value *v, char *buf, size_t size)
+{
+    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, 0, is_send_reasm);
+    const struct rs_iwarp_view *view = pkt->iwarp;
+    size_t n;
+
+    (void)v;
+    if (p == NULL)
+        return 0;
+    int k = snprintf(buf, size, "%u Reassembled SMB Direct Fragments (%u bytes):",
+                     (unsigned)p->send_fragments, p->send_len);
+    n = k > 0 ? (size_t)k : 0;
+    for (unsigned i = 0; i < p->send_fragments && n < size; i++) {
+        k = snprintf(buf + n, size - n, "%s #%u(%u)", i == 0 ? "" : ",",
+                     view->send_frames[p->send_first_frame + i],
+                     view->send_lens[p->send_first_frame + i]);
+        n += k > 0 ? (size_t)k : 0;
+    }
+    return n;
+}
+
+/* The PDU that ends the Send fragment occ belongs to, and that fragment's index in the
+ * view's send_frames[] and send_lens[]; NULL past the last. */
+static const struct rs_iwarp_pdu *
+send_fragment(const struct rs_iwarp_view *v, unsigned occ, uint32_t *at)
+{
+    for (unsigned i = 0; v != NULL && i < v->n_pdus; i++) {
+        const struct rs_iwarp_pdu *p = &v->pdus[i];
+        if (!(p->flags & RS_IWARP_PDU_SEND_REASM))
+            continue;
+        if (occ < p->send_fragments) {
+            *at = p->send_first_frame + occ;
+            return p;
+        }
+        occ -= p->send_fragments;
+    }
+    return NULL;
+}
+
 /* Each fragment's frame number, message after message. */
 static bool
 get_send_fragment(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
                   struct rs_value *out)
 {
-    const struct rs_iwarp_view *v = pkt->iwarp;
+    uint32_t at;
 
     (void)f;
-    if (v == NULL)
+    return send_fragment(pkt->iwarp, occ, &at) != NULL &&
+           rs_value_set_uint(out, RS_FT_FRAMENUM, pkt->iwarp->send_frames[at]);
+}
+
+/* A fragment's octets in the message: after those of the fragments before it. */
+static bool
+locate_send_fragment(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                     uint32_t *offset, uint32_t *length)
+{
+    const struct rs_iwarp_view *v = pkt->iwarp;
+    uint32_t at;
+    const struct rs_iwarp_pdu *p = send_fragment(v, occ, &at);
+
+    (void)f;
+    if (p == NULL)
         return false;
-    for (unsigned i = 0; i < v->n_pdus; i++) {
-        const struct rs_iwarp_pdu *p = &v->pdus[i];
-        if (!(p->flags & RS_IWARP_PDU_SEND_REASM))
-            continue;
-        if (occ < p->send_fragments)
-            return rs_value_set_uint(out, RS_FT_FRAMENUM, v->send_frames[p->send_first_frame + occ]);
-        occ -= p->send_fragments;
-    }
-    return false;
+    *offset = 0;
+    for (uint32_t i = p->send_first_frame; i < at; i++)
+        *offset += v->send_lens[i];
+    *length = v->send_lens[at];
+    return true;
+}
+
+/* The whole message, for the fragments' node. */
+static bool
+locate_send_message(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                    uint32_t *offset, uint32_t *length)
+{
+    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, is_send_reasm_data);
+
+    if (p == NULL)
+        return false;
+    *offset = 0;
+    *length = p->send_len;
+    return true;
 }
 
 /* What one pass in order cannot know (the frame a message is reassembled in,
@@ -548,11 +621,12 @@ get_never(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 #define F(abbrev, name, type, base, mask, vals, blurb, off, width, get, depth) \
     {abbrev, name, type, base, mask, vals, blurb, RS_NO_LAYER, off, width, get, depth, \
      RS_FIELD_PER_PDU, .locate = get##_at}
-/* Wireshark's Send reassembly, of the message rather than of this FPDU's octets: placed
- * nowhere (tshark places them in the reassembled message's own data source). */
+/* Wireshark's Send reassembly, of the message rather than of this FPDU's octets: generated,
+ * and placed in the reassembled message (the data by its bytes, the node and fragments by
+ * RS_FIELD_REASSEMBLED), or nowhere. */
 #define F_MSG(abbrev, name, type, base, mask, vals, blurb, off, width, get, depth) \
     {abbrev, name, type, base, mask, vals, blurb, RS_NO_LAYER, off, width, get, depth, \
-     RS_FIELD_PER_PDU}
+     RS_FIELD_PER_PDU | RS_FIELD_GENERATED}
 /* One of ours, placed by `at`. */
 #define F_AT(abbrev, name, type, base, mask, vals, blurb, off, width, get, depth, at) \
     {abbrev, name, type, base, mask, vals, blurb, RS_NO_LAYER, off, width, get, depth, \
@@ -560,7 +634,8 @@ get_never(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 #define NODE(abbrev, name, blurb, off, width, get, depth) \
     F(abbrev, name, RS_FT_NONE, RS_BASE_NONE, 0, NULL, blurb, off, width, get, depth)
 #define ATOMIC_OPERAND(abbrev, name, base, ops, blurb, off) \
-    F(abbrev, name, RS_FT_UINT64, base, ops, NULL, blurb, off, 8, get_atomic_operand, 2)
+    F(abbrev, name, RS_FT_UINT64, base, 0, NULL, blurb, (off) | (ops) << OPERAND_OPS_SHIFT, 8, \
+      get_atomic_operand, 2)
 
 const struct rs_field rs_fields_rdmap[] = {
     F_AT("iwarp_ddp_rdmap",
@@ -701,13 +776,19 @@ const struct rs_field rs_fields_rdmap[] = {
     F_AT("roceshark.iwarp.msg.len", "Message length", RS_FT_UINT64, RS_BASE_DEC, 0, NULL,
          "On the last segment (L) of an untagged message: its length (MO + payload)", 0, 0,
          get_msg_len, 2, locate_msg_len),
-    F_MSG("iwarp_rdma.send.fragments", "Reassembled SMB Direct Fragments", RS_FT_NONE,
-      RS_BASE_NONE, 0, NULL, "The Send's fragments (on the FPDU that ends it)", 0, 0, get_send,
-      1),
-    F_MSG("iwarp_rdma.send.fragment", "iWarp RDMA Send Fragment", RS_FT_FRAMENUM, RS_BASE_NONE, 0,
-      NULL, "Frame of each fragment", 0, 0, get_send_fragment, 2),
+    /* Wireshark's fragment tree: a generated item of its own after DDP/RDMAP's (depth 0,
+     * not a protocol), placed in the reassembled message, its fragments' items over their
+     * octets there, the count, length and data under it. */
+    {"iwarp_rdma.send.fragments", "Reassembled SMB Direct Fragments", RS_FT_NONE, RS_BASE_NONE,
+     0, NULL, "The Send's fragments (on the FPDU that ends it)", RS_NO_LAYER, 0, 0, get_send, 0,
+     RS_FIELD_PER_PDU | RS_FIELD_GENERATED | RS_FIELD_REASSEMBLED,
+     .label = label_send_fragments, .locate = locate_send_message},
+    {"iwarp_rdma.send.fragment", "iWarp RDMA Send Fragment", RS_FT_FRAMENUM, RS_BASE_NONE, 0,
+     NULL, "Frame of each fragment", RS_NO_LAYER, 0, 0, get_send_fragment, 1,
+     RS_FIELD_PER_PDU | RS_FIELD_GENERATED | RS_FIELD_REASSEMBLED,
+     .locate = locate_send_fragment},
     F_MSG("iwarp_rdma.send.fragment.count", "Fragment count", RS_FT_UINT32, RS_BASE_DEC, 0, NULL,
-      "FPDUs of the Send", 1, 0, get_send, 2),
+      "FPDUs of the Send", 1, 0, get_send, 1),
     F_MSG("iwarp_rdma.send.reassembled.length", "Reassembled iWarp RDMA Send length",
       RS_FT_UINT32, RS_BASE_DEC, 0, NULL, "Octets of the Send's payload", 2, 0, get_send, 1),
     F_MSG("iwarp_rdma.send.reassembled.data", "Reassembled iWarp RDMA Send data", RS_FT_BYTES,

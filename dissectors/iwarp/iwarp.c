@@ -70,6 +70,7 @@ rs_iwarp_new(const struct rs_iwarp_opts *opts, struct rs_iwarp **out, char *err)
     iw->vb.view.pdus = iw->vb.pdus;
     iw->vb.view.markers = iw->vb.markers;
     iw->vb.view.send_frames = iw->vb.send_frames;
+    iw->vb.view.send_lens = iw->vb.send_lens;
     *out = iw;
     return 0;
 }

@@ -111,7 +111,9 @@ info_fpdu(struct rs_info *in, const struct rs_iwarp_pdu *p)
 }
 
 /* tshark's: "42742 > 9999 " (an ASCII '>'), then "MPA Request Frame", "MPA Reply Frame"
- * or the RDMAP operation of each FPDU with " [last DDP segment]" on a last one. */
+ * or the RDMAP operation of each FPDU with " [last DDP segment]" on a last one and
+ * " [more DDP segments]" on any other. Wireshark 4.0 names the operations of RFC 5040 and
+ * the Atomics of RFC 7306, not its Immediate Data (8, 9): "Unknown 8". */
 static void
 info_iwarp_tshark(struct rs_info *in, const struct rs_packet *pkt)
 {
@@ -129,10 +131,14 @@ info_iwarp_tshark(struct rs_info *in, const struct rs_packet *pkt)
         }
         if (p->caplen < 4)
             continue;
-        const char *name = rs_rdmap_opcode_name(p->data[3] & 0x0f);
-        rs_info_str(in, name != NULL ? name : "Unknown");
-        if (p->data[2] & 0x40)
-            rs_info_str(in, " [last DDP segment]");
+        uint8_t op = p->data[3] & 0x0f;
+        const char *name = op == RS_RDMAP_IMMEDIATE || op == RS_RDMAP_IMMEDIATE_SE
+                               ? NULL : rs_rdmap_opcode_name(op);
+        if (name != NULL)
+            rs_info_str(in, name);
+        else
+            rs_info_dec(in, "Unknown ", op);
+        rs_info_str(in, (p->data[2] & 0x40) ? " [last DDP segment]" : " [more DDP segments]");
     }
 }
 

@@ -107,6 +107,7 @@ struct iw_send {
     uint16_t frags;
     uint32_t len;
     uint32_t frames[IW_SEND_FRAMES];
+    uint16_t lens[IW_SEND_FRAMES];  /* each fragment's payload octets (a ULPDU's are 16 bits) */
     uint8_t *buf;
     uint32_t cap;
     bool data_lost;
@@ -148,6 +149,7 @@ struct iw_view_build {
     struct rs_iwarp_pdu pdus[IW_VIEW_PDUS];
     uint32_t markers[IW_VIEW_MARKERS];
     uint32_t send_frames[IW_SEND_FRAMES];
+    uint32_t send_lens[IW_SEND_FRAMES];
     uint16_t n_send_frames;
     /* Marker-free copies of FPDUs that had markers, and reassembled Sends. */
     struct iw_arena_block *blocks;

@@ -53,12 +53,29 @@ names_field(const char *proto, const char *field)
 /* The protocol that registered a field: the nearest protocol above it whose name leads
  * the field's (IPv6's options sit in the hop-by-hop header's protocol, but are IPv6's:
  * ipv6_ipv6_opt), else the nearest (iwarp_ddp.* under iwarp_ddp_rdmap). */
+/* The protocol a field at the top follows (the one that added a reassembled message's
+ * fragments after its own item), or NULL. */
+static const char *
+top_protocol_before(const struct ek_ctx *c, const struct tree_node *top)
+{
+    const char *before = NULL;
+
+    for (const struct tree_node *t = node(c, 0); t != NULL && t != top; t = node(c, t->next))
+        if (is_protocol(t) && t->it.kind == RS_TREE_FIELD)
+            before = tree_node_name(t);
+    return before;
+}
+
 static const char *
 protocol_of(const struct ek_ctx *c, const struct tree_node *n)
 {
     const char *nearest = NULL;
 
+    if (n->parent == TREE_NONE)
+        return top_protocol_before(c, n);
     for (const struct tree_node *p = node(c, n->parent); p != NULL; p = node(c, p->parent)) {
+        if (!is_protocol(p) && p->parent == TREE_NONE && nearest == NULL)
+            return top_protocol_before(c, p);
         if (!is_protocol(p))
             continue;
         const char *name = tree_node_name(p);

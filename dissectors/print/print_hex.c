@@ -3,8 +3,10 @@
  * print_hex.c - the frame's bytes in hex and ASCII, as tshark -x prints them: an offset,
  * sixteen bytes, and the same bytes as text (a dot for what does not print); a blank line
  * after the frame. An ERF record's own header is not the packet's: it is left out, as
- * Wireshark leaves it out.
+ * Wireshark leaves it out. A frame that ends an iWARP Send of several FPDUs has a second
+ * data source, the reassembled message: each is then dumped under its name, as tshark's.
  */
+#include <roceshark/dissectors/iwarp.h>
 #include <roceshark/dissectors/print.h>
 
 void
@@ -38,12 +40,32 @@ rs_print_hex_bytes(struct rs_out *o, const uint8_t *data, uint32_t len)
     }
 }
 
+/* Whether PDU p's reassembled Send is a data source of its own (bytes kept, not empty). */
+static bool
+is_source(const struct rs_iwarp_pdu *p)
+{
+    return (p->flags & RS_IWARP_PDU_SEND_REASM) && p->send_data != NULL && p->send_len > 0;
+}
+
 void
 rs_print_hex(struct rs_out *o, const struct rs_packet *pkt)
 {
     uint32_t skip = rs_packet_has(pkt, RS_LAYER_ERF) ? pkt->span[RS_LAYER_ERF].len : 0;
+    const struct rs_iwarp_view *v = pkt->iwarp;
+    bool sources = false;
 
+    for (unsigned i = 0; v != NULL && i < v->n_pdus && !sources; i++)
+        sources = is_source(&v->pdus[i]);
+    if (sources)
+        rs_out_printf(o, "Frame (%u bytes):\n", rs_packet_cap_len(pkt));
     rs_print_hex_bytes(o, pkt->frame->data + skip, rs_packet_cap_len(pkt));
+    for (unsigned i = 0; sources && i < v->n_pdus; i++) {
+        const struct rs_iwarp_pdu *p = &v->pdus[i];
+        if (!is_source(p))
+            continue;
+        rs_out_printf(o, "Reassembled SMB Direct (%u bytes):\n", p->send_len);
+        rs_print_hex_bytes(o, p->send_data, p->send_len);
+    }
     rs_out_gap(o);
     rs_out_end_frame(o);
 }

@@ -107,7 +107,7 @@ json_write_hex(struct rs_json *j, const struct rs_packet *pkt, uint32_t base,
     else if (it->kind == RS_TREE_FRAME)
         rs_out_hex(s, fr->data + base, fr->caplen - base, '\0');
     else
-        rs_out_hex(s, fr->data + it->offset, it->length, '\0');
+        rs_out_hex(s, rs_tree_item_bytes(pkt, it), it->length, '\0');
     rs_json_string(j, s->buf, s->len);
 }
 
@@ -121,7 +121,8 @@ write_raw(struct rs_json *j, const struct rs_packet *pkt, uint32_t base,
 
     rs_json_begin_array(j);
     json_write_hex(j, pkt, base, it);
-    snprintf(num, sizeof(num), "%u", it->offset >= base ? it->offset - base : 0);
+    snprintf(num, sizeof(num), "%u", it->source != NULL   ? it->offset
+                                     : it->offset >= base ? it->offset - base : 0);
     rs_json_literal(j, num);
     snprintf(num, sizeof(num), "%u", len);
     rs_json_literal(j, num);

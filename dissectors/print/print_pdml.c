@@ -108,7 +108,7 @@ value_attrs(struct pdml_ctx *c, const struct rs_tree_item *it)
         if (!(f->flags & RS_FIELD_TEXT))
             rs_out_str(o, " show=\"\" value=\"\"");
         else if (it->length > 0)    /* a text line over bytes: tshark writes them */
-            hex_attr(o, "value", c->pkt->frame->data + it->offset, it->length);
+            hex_attr(o, "value", rs_tree_item_bytes(c->pkt, it), it->length);
         return;
     }
     if (f->type == RS_FT_PROTOCOL || (line = rs_out_scratch(NULL)) == NULL)
@@ -120,7 +120,7 @@ value_attrs(struct pdml_ctx *c, const struct rs_tree_item *it)
     xml_attr(o, "show", line->buf, line->len);
     if (it->length == 0)
         return;
-    const uint8_t *bytes = c->pkt->frame->data + it->offset;
+    const uint8_t *bytes = rs_tree_item_bytes(c->pkt, it);
     if (f->mask != 0 && !(f->flags & RS_FIELD_BITS) && f->width <= 8) {
         rs_out_printf(o, " value=\"%llX\"", (unsigned long long)it->value->v.u);
         hex_attr(o, "unmaskedvalue", bytes, it->length);
@@ -139,8 +139,12 @@ emit(struct pdml_ctx *c, bool open)
     /* the frame and each protocol, however deep (IPv6's hop-by-hop header, the headers an
      * ICMP error quotes), as tshark writes an FT_PROTOCOL item but an expert info's; below
      * them fields */
-    bool data = is_data(it), wrapped = data && it->depth == 0;
-    bool proto = it->depth == 0 ||
+    /* a field at the top (data, a reassembled message's fragments) sits in a protocol
+     * element of its own, as tshark wraps it */
+    bool data = is_data(it);
+    bool wrapped = it->depth == 0 && it->kind == RS_TREE_FIELD &&
+                   (data || f->type != RS_FT_PROTOCOL);
+    bool proto = (it->depth == 0 && !wrapped) ||
                  (it->kind == RS_TREE_FIELD && f->type == RS_FT_PROTOCOL && !data &&
                   strcmp(f->abbrev, "_ws.expert") != 0);
     const char *name = it->kind == RS_TREE_FRAME ? "frame" : f->abbrev;
@@ -152,7 +156,7 @@ emit(struct pdml_ctx *c, bool open)
     indent(o, c->n_open + wrapped);
     if (data) {
         rs_out_str(o, "<field name=\"data\"");
-        hex_attr(o, "value", c->pkt->frame->data + it->offset, it->length);
+        hex_attr(o, "value", rs_tree_item_bytes(c->pkt, it), it->length);
         rs_out_str(o, ">\n");
     } else {
         rs_out_str(o, proto ? "<proto" : "<field");
@@ -169,7 +173,8 @@ emit(struct pdml_ctx *c, bool open)
          * header before them. */
         uint32_t size = it->kind == RS_TREE_FRAME ? rs_packet_cap_len(c->pkt) : it->length;
         u32_attr(o, "size", size);
-        u32_attr(o, "pos", it->offset >= c->base ? it->offset - c->base : 0);
+        u32_attr(o, "pos", it->source != NULL     ? it->offset
+                           : it->offset >= c->base ? it->offset - c->base : 0);
         if (it->kind == RS_TREE_FIELD)
             value_attrs(c, it);
         if (!open) {

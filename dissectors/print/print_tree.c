@@ -60,6 +60,8 @@ struct walk_ctx {
     uint8_t shift;                  /* added to the depth: a quote's headers nest under ICMP */
     bool tshark;                    /* roceshark's own fields left out (--compat tshark) */
     bool spans;                     /* the items' bytes are worked out (rs_field_span) */
+    const uint8_t *source;          /* the PDU's reassembled message, where its items lie */
+    uint32_t source_len;
 };
 
 /* What the walk knows of each field id, made once (fields_init): the registry's entry
@@ -101,6 +103,37 @@ depth_of(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ)
     return f->depth + (f->nest != NULL ? f->nest(pkt, f, occ) : 0);
 }
 
+/* Where occurrence occ of f lies when the walk is on a reassembled message: its bytes in
+ * the message, or the message's place for it (RS_FIELD_REASSEMBLED). False where it is
+ * placed as any field is, in the frame. */
+static bool
+place_in_source(const struct walk_ctx *w, const struct rs_packet *pkt,
+                const struct rs_field *f, const struct rs_value *v, unsigned occ,
+                struct rs_tree_item *it)
+{
+    uint32_t off, len;
+
+    if (w->source == NULL)
+        return false;
+    if (f->flags & RS_FIELD_REASSEMBLED) {
+        if (f->locate == NULL || !f->locate(pkt, f, occ, &off, &len) ||
+            off + (uint64_t)len > w->source_len)
+            return true;        /* nowhere */
+    } else if ((v->type == RS_FT_BYTES || v->type == RS_FT_PROTOCOL) &&
+               v->v.bytes.ptr != NULL && v->v.bytes.ptr >= w->source &&
+               v->v.bytes.len <= w->source_len &&
+               (size_t)(v->v.bytes.ptr - w->source) <= w->source_len - v->v.bytes.len) {
+        off = (uint32_t)(v->v.bytes.ptr - w->source);
+        len = v->v.bytes.len;
+    } else {
+        return false;
+    }
+    it->source = w->source;
+    it->offset = off;
+    it->length = len;
+    return true;
+}
+
 static bool
 walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
 {
@@ -116,7 +149,7 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
                                   false, pkt, id};
         if (w->data_nested && is_data_field(w, id))
             it.depth++;     /* data, data.data and data.len: one table, in this order */
-        if (w->spans)
+        if (w->spans && !place_in_source(w, pkt, f, &v, occ, &it))
             rs_field_span(pkt, f, &v, occ, &it.offset, &it.length);
         it.node = v.type == RS_FT_PROTOCOL || v.type == RS_FT_NONE ||
                   (f->flags & (RS_FIELD_HEADER | RS_FIELD_TEXT));
@@ -227,11 +260,17 @@ walk_iwarp_pdus(struct walk_ctx *w, const struct rs_packet *pkt)
         one.markers = v->markers + v->pdus[i].first_marker;
         one.n_markers = v->pdus[i].n_markers;
         p.iwarp = &one;
+        /* a Send of several FPDUs: Wireshark's items of the message lie in it */
+        bool reasm = (v->pdus[i].flags & RS_IWARP_PDU_SEND_REASM) && v->pdus[i].send_data;
+        w->source = reasm ? v->pdus[i].send_data : NULL;
+        w->source_len = reasm ? v->pdus[i].send_len : 0;
         for (int id = 0; id < rs_field_count(); id++)
             if (field_at(id)->flags & RS_FIELD_PER_PDU)
                 walk_field(w, &p, id);
         for (int d = w->data_id; d <= w->data_id + 2; d++)
             walk_field(w, &p, d);
+        w->source = NULL;
+        w->source_len = 0;
     }
 }
 
@@ -583,6 +622,12 @@ walk(const struct rs_packet *pkt, uint8_t skip, bool spans, rs_tree_fn fn, void 
     }
 }
 
+const uint8_t *
+rs_tree_item_bytes(const struct rs_packet *pkt, const struct rs_tree_item *it)
+{
+    return (it->source != NULL ? it->source : pkt->frame->data) + it->offset;
+}
+
 void
 rs_tree_walk(const struct rs_packet *pkt, rs_tree_fn fn, void *arg)
 {
@@ -682,6 +727,13 @@ rs_print_tree_line(struct rs_out *o, const struct rs_packet *pkt, const struct r
                           rs_frame_interface(pkt, NULL, 0));
     } else if (f->label != NULL && tree_label(o, pkt, f, v)) {
         /* written */
+    } else if ((f->flags & RS_FIELD_REASSEMBLED) && f->type == RS_FT_FRAMENUM &&
+               it->source != NULL) {
+        /* a fragment of a reassembled message, as Wireshark's reassembly shows each */
+        rs_out_printf(o, "Frame: %llu, payload: %u-%u (%u byte%s)",
+                      (unsigned long long)v->v.u, it->offset,
+                      it->offset + (it->length > 0 ? it->length - 1 : 0), it->length,
+                      it->length == 1 ? "" : "s");
     } else if (it->node) {
         field_name(o, it);      /* a header's values are the lines under it */
     } else {
@@ -748,7 +800,7 @@ print_line(void *arg, const struct rs_tree_item *it)
     if (t->o->data_hex && it->kind == RS_TREE_FIELD && it->field->type == RS_FT_PROTOCOL &&
         it->length > 0 && strcmp(it->field->abbrev, "data") == 0) {
         rs_out_char(t->o, '\n');
-        rs_print_hex_bytes(t->o, t->pkt->frame->data + it->offset, it->length);
+        rs_print_hex_bytes(t->o, rs_tree_item_bytes(t->pkt, it), it->length);
     }
 }
 

@@ -52,7 +52,8 @@ print_tree(const struct rs_tui_tree *t, const struct rs_packet *pkt)
         struct rs_out o;
         if (rs_out_init(&o, NULL, 1024) != 0)
             continue;
-        rs_print_hex_bytes(&o, pkt->frame->data + l->offset, l->length);
+        rs_print_hex_bytes(&o, (l->source != NULL ? l->source : pkt->frame->data) + l->offset,
+                           l->length);
         printf("\n%.*s", (int)o.len, o.buf);
         rs_out_free(&o);
     }

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include <roceshark/dissectors/crc.h>
+#include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/flow.h>
 #include <roceshark/dissectors/iwarp.h>
 #include <roceshark/dissectors/print.h>
@@ -443,6 +444,146 @@ test_inference(void **state)
     assert_int_equal(rs_load_be32(v->pdus[0].data + 12), 4);
 }
 
+/* An untagged FPDU of direction d as siw sends it by default (no markers, no CRC): DDP
+ * control octet ddp (T 0, L, version 1), RDMAP opcode op, queue qn, msn, offset mo, then
+ * n octets of body. */
+static void
+plain_fpdu(struct fixture *fx, int d, uint8_t ddp, uint8_t op, uint32_t qn, uint32_t msn,
+           uint32_t mo, const uint8_t *body, uint32_t n)
+{
+    uint8_t out[2048];
+    uint32_t ulen = 18 + n, pad = (4 - (ulen + 2) % 4) % 4;
+
+    memset(out, 0, sizeof(out));
+    rs_store_be16(out, (uint16_t)ulen);
+    out[2] = ddp;
+    out[3] = (uint8_t)(0x40 | op);
+    rs_store_be32(out + 8, qn);
+    rs_store_be32(out + 12, msn);
+    rs_store_be32(out + 16, mo);
+    memcpy(out + 20, body, n);
+    add(fx, d, out, 2 + ulen + pad + 4);
+}
+
+/* The current frame's -V tree, PDML and -x dump, in one text (to free). */
+static char *
+printed(struct fixture *fx)
+{
+    struct rs_json_opts opts = {.text = true};
+    char *text = NULL;
+    size_t size;
+    struct rs_out o;
+    FILE *fp = open_memstream(&text, &size);
+
+    assert_non_null(fp);
+    assert_int_equal(rs_out_init(&o, fp, 4096), 0);
+    o.data_hex = true;      /* -V alone: tshark dumps the data's bytes below it */
+    rs_print_tree(&o, &fx->pkt);
+    rs_print_pdml(&o, &fx->pkt, &opts);
+    rs_print_hex(&o, &fx->pkt);
+    assert_int_equal(rs_out_flush(&o), 0);
+    rs_out_free(&o);
+    fclose(fp);
+    return text;
+}
+
+/* What tshark 4.0.17 prints of a Send of three FPDUs (frames 3, 4, 5: 100, 100 and 37
+ * octets), FetchAdd and CmpSwap requests and an Immediate Data message, on the same frames
+ * (MPA revision 1, no markers, no CRC, as siw sends): the fragments' tree after DDP/RDMAP's
+ * with each fragment's frame, octets and place in the message (before: under DDP/RDMAP,
+ * frame numbers alone), PDML's positions in the reassembled message, -x's second data
+ * source, the 64-bit masks in full, and Info's " [more DDP segments]" and "Unknown 8". */
+static void
+test_send_reassembly_as_tshark(void **state)
+{
+    struct fixture *fx = *state;
+    struct rs_display d = *rs_display_get(), before = d;
+    uint8_t body[256];
+    char info[128];
+    uint32_t a;
+
+    d.info_tshark = d.tree_tshark = true;
+    rs_display_set(&d);
+    exchange(fx, 0, 0);
+    static const uint32_t len[] = {100, 100, 37};
+    for (uint32_t i = 0, mo = 0; i < 3; mo += len[i], i++) {
+        memset(body, 0x11 * (int)(i + 1), len[i]);
+        a = fx->len[0];
+        plain_fpdu(fx, 0, i < 2 ? 0x01 : 0x41, RS_RDMAP_SEND, 0, 1, mo, body, len[i]);
+        segment(fx, 0, a, fx->len[0], 20);
+        rs_print_info(&fx->pkt, info, sizeof(info));
+        assert_string_equal(info, i < 2 ? "40000 > 9999 Send [more DDP segments]"
+                                        : "40000 > 9999 Send [last DDP segment]");
+    }
+    char *t = printed(fx);
+    assert_non_null(strstr(t,
+                        "\n"
+                        "[3 Reassembled SMB Direct Fragments (237 bytes): #3(100), #4(100), #5(37)]\n"
+                        "    [Frame: 3, payload: 0-99 (100 bytes)]\n"
+                        "    [Frame: 4, payload: 100-199 (100 bytes)]\n"
+                        "    [Frame: 5, payload: 200-236 (37 bytes)]\n"
+                        "    [Fragment count: 3]\n"
+                        "    [Reassembled iWarp RDMA Send length: 237]\n"
+                        "    [Reassembled iWarp RDMA Send data: 111111111111111111111111111111111111111111111"
+                        "111111111111111111111111111…]\n"
+                        "Data (237 bytes)\n"
+                        "\n"
+                        "0000  11 11 11 11 11 11 11 11 11 11 11 11 11 11 11 11   ................\n"));
+    assert_non_null(strstr(t,
+                        "  <proto name=\"fake-field-wrapper\">\n"
+                        "    <field name=\"iwarp_rdma.send.fragments\" showname=\"3 Reassembled SMB Direct Fr"
+                        "agments (237 bytes): #3(100), #4(100), #5(37)\" size=\"237\" pos=\"0\" show=\"\" val"
+                        "ue=\"\">\n"
+                        "      <field name=\"iwarp_rdma.send.fragment\" showname=\"Frame: 3, payload: 0-99 (1"
+                        "00 bytes)\" size=\"100\" pos=\"0\" show=\"3\" value=\"111111111111111111111111111111"
+                        "111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
+                        "111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
+                        "11\"/>\n"
+                        "      <field name=\"iwarp_rdma.send.fragment\" showname=\"Frame: 4, payload: 100-199"
+                        " (100 bytes)\" size=\"100\" pos=\"100\" show=\"4\" value=\"2222222222222222222222222"
+                        "222222222222222222222222222222222222222222222222222222222222222222222222222222222222"
+                        "222222222222222222222222222222222222222222222222222222222222222222222222222222222222"
+                        "2222222\"/>\n"
+                        "      <field name=\"iwarp_rdma.send.fragment\" showname=\"Frame: 5, payload: 200-236"
+                        " (37 bytes)\" size=\"37\" pos=\"200\" show=\"5\" value=\"333333333333333333333333333"
+                        "33333333333333333333333333333333333333333333333\"/>\n"
+                        "      <field name=\"iwarp_rdma.send.fragment.count\" showname=\"Fragment count: 3\" "
+                        "size=\"0\" pos=\"0\" show=\"3\"/>\n"));
+    assert_non_null(strstr(t, "</packet>\n\n"
+                        "Frame (118 bytes):\n"));
+    assert_non_null(strstr(t, "0070  00 00 00 00 00 00                                 ......\n"
+                        "Reassembled SMB Direct (237 bytes):\n"
+                        "0000  11 11 11 11 11 11 11 11 11 11 11 11 11 11 11 11   ................\n"));
+    free(t);
+    /* FetchAdd with an Add Mask of 0, CmpSwap with a Swap Mask of all ones and a Compare
+     * Mask of 0xffff, then Immediate Data */
+    for (uint32_t op = 0; op <= 2; op += 2) {
+        memset(body, 0, 52);
+        rs_store_be32(body, op);
+        rs_store_be32(body + 4, 7 + op);
+        rs_store_be32(body + 8, 0x1234);
+        rs_store_be64(body + 20, 5);
+        rs_store_be64(body + 28, op == 0 ? 0 : UINT64_MAX);
+        rs_store_be64(body + 44, op == 0 ? 0 : 0xffff);
+        a = fx->len[0];
+        plain_fpdu(fx, 0, 0x41, RS_RDMAP_ATOMIC_REQUEST, 3, 1 + op / 2, 0, body, 52);
+        segment(fx, 0, a, fx->len[0], 20);
+        t = printed(fx);
+        assert_non_null(strstr(t, op == 0 ? "\n        Add Mask: 0x0000000000000000\n"
+                                          : "\n        Swap Mask: 0xffffffffffffffff\n"));
+        assert_non_null(strstr(t, op == 0 ? "\n        Compare Mask: 0x0000000000000000\n"
+                                          : "\n        Compare Mask: 0x000000000000ffff\n"));
+        free(t);
+    }
+    memset(body, 0x5a, 8);
+    a = fx->len[0];
+    plain_fpdu(fx, 0, 0x41, RS_RDMAP_IMMEDIATE, 0, 2, 0, body, 8);
+    segment(fx, 0, a, fx->len[0], 20);
+    rs_print_info(&fx->pkt, info, sizeof(info));
+    assert_string_equal(info, "40000 > 9999 Unknown 8 [last DDP segment]");
+    rs_display_set(&before);
+}
+
 static void
 test_heuristics_off_and_forced_port(void **state)
 {
@@ -475,6 +616,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_hole_bound, setup, teardown),
         cmocka_unit_test_setup_teardown(test_inference, setup, teardown),
         cmocka_unit_test_setup_teardown(test_heuristics_off_and_forced_port, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_send_reassembly_as_tshark, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -161,6 +161,10 @@ struct rs_field {
 #define RS_FIELD_TEXT 0x400     /* a line of text and no field (Wireshark's text items,
                                    "Timestamps"): abbrev "", the text from `label`; a
                                    node when fields nest below it */
+#define RS_FIELD_REASSEMBLED 0x800 /* its bytes lie in a message reassembled from several
+                                   frames (an iWARP Send), not in the frame: `locate`
+                                   places it in that message, Wireshark's data source
+                                   ("Reassembled SMB Direct") */
 
 /* Number of registered fields; ids run from 0 to count-1 in tree order. */
 int rs_field_count(void);

@@ -150,6 +150,7 @@ struct rs_iwarp_view {
     const struct rs_iwarp_pdu *pdus;
     const uint32_t *markers;    /* each marker read as a big-endian number */
     const uint32_t *send_frames;/* frame numbers of Send fragments (see the PDU) */
+    const uint32_t *send_lens;  /* and the payload octets of each, in the same order */
     uint16_t n_pdus;
     uint16_t n_markers;
     uint8_t flags;              /* RS_IWARP_VIEW_* */

@@ -189,9 +189,14 @@ struct rs_tree_item {
     const struct rs_packet *view;   /* the view the value came from (one PDU, one item,
                                        an ICMP error's quote); NULL for the frame's own */
     int id;                         /* RS_TREE_FIELD: the field's id */
+    const uint8_t *source;          /* the bytes offset and length count in: NULL the
+                                       frame's, else a message reassembled from several
+                                       frames (Wireshark's other data sources) */
 };
 
 typedef void (*rs_tree_fn)(void *arg, const struct rs_tree_item *item);
+/* The first of the bytes item covers: in its source, else in pkt's frame. */
+const uint8_t *rs_tree_item_bytes(const struct rs_packet *pkt, const struct rs_tree_item *it);
 /* Calls fn for each line of rs_print_tree's tree, in order; the item is valid
  * during the call. */
 void rs_tree_walk(const struct rs_packet *pkt, rs_tree_fn fn, void *arg);

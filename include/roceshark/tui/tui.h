@@ -377,6 +377,9 @@ struct rs_tui_tree_line {
     uint32_t offset, length;/* the frame's bytes it covers; a node of none of its own covers
                                those of its lines */
     size_t text;            /* where its text (ended by a NUL) starts in the tree's text */
+    const uint8_t *source;  /* NULL; else offset and length are in these bytes (a message
+                               reassembled from several frames, valid while the packet is),
+                               which the bytes pane, of the frame, does not show */
 };
 
 struct rs_tui_tree {
