@@ -174,6 +174,16 @@ rs_field_in_quote(const struct rs_field *f)
     return f->layer < RS_LAYER_COUNT || (f->flags & RS_FIELD_QUOTABLE);
 }
 
+/* Whether id or one of its aliases has values in an ICMP error's quote. */
+static bool
+some_alias_in_quote(int id)
+{
+    for (int a = id; a >= 0 && a < n_fields; a = next_alias[a])
+        if (rs_field_in_quote(fields[a]))
+            return true;
+    return false;
+}
+
 bool
 rs_field_value(const struct rs_packet *pkt, int id, unsigned occ, struct rs_value *out)
 {
@@ -264,15 +274,18 @@ rs_field_frames_cut(void)
     return atomic_load_explicit(&frames_cut, memory_order_relaxed);
 }
 
-/* Every value of id and its aliases in the view pkt alone. */
+/* Every value of id and its aliases in the view pkt alone; in an ICMP error's quote
+ * (quote), of those that have values there. */
 static unsigned
-foreach_in_view(const struct rs_packet *pkt, int id, rs_value_fn fn, void *ctx)
+foreach_in_view(const struct rs_packet *pkt, int id, bool quote, rs_value_fn fn, void *ctx)
 {
     unsigned n = 0;
     struct rs_value v;
 
     for (int a = id; a >= 0 && a < n_fields; a = next_alias[a]) {
         unsigned occ = 0;
+        if (quote && !rs_field_in_quote(fields[a]))
+            continue;
         for (; occ < RS_MAX_OCCURRENCES && value_in_view(pkt, fields[a], occ, &v); occ++) {
             fn(ctx, fields[a], &v);
             n++;
@@ -305,9 +318,9 @@ rs_field_foreach_layers(const struct rs_packet *pkt, int id, unsigned lo, unsign
             }
         }
     }
-    if (lo <= 2 && hi >= 2 && (pkt->flags & RS_PKT_ICMP_QUOTE) && rs_field_in_quote(fields[id]) &&
+    if (lo <= 2 && hi >= 2 && (pkt->flags & RS_PKT_ICMP_QUOTE) && some_alias_in_quote(id) &&
         rs_field_quote_view(pkt, &q))
-        n += foreach_in_view(&q.pkt, id, fn, ctx);
+        n += foreach_in_view(&q.pkt, id, true, fn, ctx);
     return n;
 }
 
@@ -315,12 +328,13 @@ unsigned
 rs_field_foreach(const struct rs_packet *pkt, int id, rs_value_fn fn, void *ctx)
 {
     struct rs_icmp_quote q;
-    unsigned n = foreach_in_view(pkt, id, fn, ctx);
+    unsigned n = foreach_in_view(pkt, id, false, fn, ctx);
 
-    /* ip.addr: the frame's source and destination, then the quote's. */
-    if ((pkt->flags & RS_PKT_ICMP_QUOTE) && rs_field_in_quote(fields[id]) &&
+    /* ip.addr: the frame's source and destination, then the quote's; _ws.expert: the
+     * frame's items, then the quoted TCP header's (one name, many kinds: some of them) */
+    if ((pkt->flags & RS_PKT_ICMP_QUOTE) && some_alias_in_quote(id) &&
         rs_field_quote_view(pkt, &q))
-        n += foreach_in_view(&q.pkt, id, fn, ctx);
+        n += foreach_in_view(&q.pkt, id, true, fn, ctx);
     return n;
 }
 

@@ -38,7 +38,7 @@ tcp_reaches(const struct rs_packet *pkt, uint32_t bytes)
 /* A segment an ICMP error quotes, as Wireshark 4.0 shows it: its stream's
  * index (the streams stage's rs_stream_view.quote_index), and the sequence
  * number, acknowledgment and window as sent in place of the stream's values, with an
- * unknown scaling factor. Its TCP dissector decodes a quote that reaches the window (16
+ * unknown scaling factor (none on a SYN). Its TCP dissector decodes a quote that reaches the window (16
  * bytes); short of that, the sequence number of 8 bytes of an IPv4 quote (RFC 792's),
  * nothing past the ports of an IPv6 one. */
 static bool
@@ -60,8 +60,9 @@ get_quoted(const struct rs_packet *pkt, const struct rs_field *f, struct rs_valu
         return whole && rs_value_set_uint(out, f->type, rs_load_be32(t + 8));
     case SV_WINDOW:
         return whole && rs_value_set_uint(out, f->type, rs_load_be16(t + 14));
-    case SV_SCALE:      /* no SYN seen: unknown */
-        return whole && rs_value_set_uint(out, f->type, (uint64_t)(int64_t)-1);
+    case SV_SCALE:      /* no SYN seen: unknown; a SYN's own window is never scaled */
+        return whole && !(t[13] & 0x02) &&
+               rs_value_set_uint(out, f->type, (uint64_t)(int64_t)-1);
     default:
         return false;
     }

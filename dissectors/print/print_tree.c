@@ -275,12 +275,19 @@ walk_iwarp_pdus(struct walk_ctx *w, const struct rs_packet *pkt)
 }
 
 /* Whether a field of the datagram an ICMP error quotes sits under the ICMP
- * item: its IP and transport headers do, as Wireshark shows them; what they
- * carry (InfiniBand, data) comes after, where the frame's own would. */
+ * item: its IP and transport headers do, as Wireshark shows them, with the items of
+ * no layer of their own in their protocols (TCP's expert items); what they carry
+ * (InfiniBand, data) comes after, where the frame's own would. */
 static bool
-under_icmp(const struct rs_field *f)
+under_icmp(int id)
 {
-    switch (f->layer) {
+    const struct rs_field *f = field_at(id);
+    unsigned layer = f->layer;
+
+    if (layer >= RS_LAYER_COUNT && (f->flags & RS_FIELD_QUOTABLE) && fw != NULL &&
+        fw[id].proto >= 0)
+        layer = fw[fw[id].proto].layer;
+    switch (layer) {
     case RS_LAYER_IPV4:
     case RS_LAYER_IPV6:
     case RS_LAYER_UDP:
@@ -300,17 +307,27 @@ walk_quote(struct walk_ctx *w, const struct rs_packet *pkt, const struct rs_pack
 
     /* a redirect's packet sits in its option, the last one (RFC 4861 8.2) */
     w->shift = rs_icmp_of(pkt, &m) && m.v6 && m.type == RS_ICMPV6_REDIRECT ? 2 : 1;
-    for (int id = 0; id < rs_field_count(); id++)
-        if (under_icmp(field_at(id)))
+    for (int id = 0; id < rs_field_count(); id++) {
+        if (!under_icmp(id))
+            continue;
+        const struct rs_field *f = field_at(id);
+        if (f->flags & RS_FIELD_PER_ITEM) {     /* TCP's options, item by item */
+            int end = items_end(id);
+            if (f->layer >= RS_LAYER_COUNT || rs_packet_has(quote, f->layer))
+                walk_items(w, quote, id, end);
+            id = end - 1;
+        } else {
             walk_field(w, quote, id);
+        }
+    }
     w->shift = 0;
 }
 
 /* The quote's values of a field that does not sit under the ICMP item. */
 static bool
-after_icmp(const struct rs_field *f)
+after_icmp(int id)
 {
-    return !under_icmp(f) && rs_field_in_quote(f);
+    return !under_icmp(id) && rs_field_in_quote(field_at(id));
 }
 
 /* Runs of fields read from one layer, so that a walk passes a layer the frame lacks in
@@ -610,7 +627,7 @@ walk(const struct rs_packet *pkt, uint8_t skip, bool spans, rs_tree_fn fn, void 
             id = end - 1;
         } else {
             walk_field(&w, pkt, id);
-            if (quoted && after_icmp(f))
+            if (quoted && after_icmp(id))
                 walk_field(&w, &q.pkt, id);
         }
         if (icmp_at(id) && !icmp_at(id + 1)) {

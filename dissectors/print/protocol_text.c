@@ -52,11 +52,15 @@ rs_field_occurrence_view(const struct rs_packet *pkt, int id, unsigned occ,
 
     if (!(pkt->flags & RS_PKT_ICMP_QUOTE))
         return pkt;
-    /* the frame's own occurrences come first (rs_field_value) */
+    /* the frame's own occurrences come first, of the name and its aliases (_ws.expert's
+     * kinds), as rs_field_foreach() lists them */
     struct rs_packet own = *pkt;
     own.flags &= (uint16_t)~RS_PKT_ICMP_QUOTE;
-    for (unsigned i = 0; i <= occ; i++)
-        if (!rs_field_value(&own, id, i, &v))
-            return rs_icmp_quote_view(pkt, q) ? &q->pkt : pkt;
+    unsigned n = 0;
+    for (int a = id; a >= 0 && n <= occ; a = rs_field_next_alias(a))
+        for (unsigned i = 0; n <= occ && rs_field_value(&own, a, i, &v); i++)
+            n++;
+    if (n <= occ)
+        return rs_icmp_quote_view(pkt, q) ? &q->pkt : pkt;
     return pkt;
 }

@@ -1241,6 +1241,75 @@ test_tree_icmp_quoted_tcp_short(void **state)
     "0000000000000000000000163a000502000001008f001b1e0000000104000000ff020000000000000000" \
     "0001ff9a207c"
 
+/* A quoted TCP header's expert items and options as tshark 4.0.17 shows them, on ICMP
+ * port unreachables crafted to quote a SYN and a SYN-ACK with MSS and window scale
+ * options: the SYN's item under its Syn flag in the quote (before: after the frame's IPv4,
+ * at the quote's depth), in -e _ws.expert and its message, group and severity (before:
+ * none, the name's first kinds not being TCP's), no scaling factor on a SYN; the options
+ * item by item (before: each option's fields one after the other, the EOL's Data first). */
+#define HEX_UNREACH_TCP_SYN                                                                \
+    "02000000000202000000000108004500004400010000400166b60a0000010a00000203031122000000" \
+    "004500002800010000400666c50a0000020a0000099c400050000003e8000000005002fffffb5f0000"
+#define HEX_UNREACH_TCP_SYNACK_OPTIONS                                                     \
+    "02000000000202000000000108004500004c00010000400166ae0a0000010a0000020303112a000000" \
+    "004500003000010000400666bd0a0000020a0000099c400050000003e8000000057012ffffc9870000" \
+    "020405b403030700"
+
+static void
+test_quoted_tcp_expert_and_options(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+    struct rs_fields_fmt fmt;
+    static const char *const names[] = {"_ws.expert", "_ws.expert.message",
+                                        "_ws.expert.group", "_ws.expert.severity"};
+    int ids[4];
+
+    (void)state;
+    char *t = tree_of(HEX_UNREACH_TCP_SYN);
+    assert_non_null(strstr(t, "\n            .... .... ..1. = Syn: Set\n"
+                              "                [Expert Info (Chat/Sequence): Connection "
+                              "establish request (SYN): server port 80]\n"
+                              "                    [Connection establish request (SYN): "
+                              "server port 80]\n"
+                              "                    [Severity level: Chat]\n"
+                              "                    [Group: Sequence]\n"
+                              "            .... .... ...0 = Fin: Not set\n"));
+    assert_non_null(strstr(t, "\n        Window: 65535\n"
+                              "        [Calculated window size: 65535]\n"
+                              "        Checksum: 0xfb5f [unverified]\n"));
+    assert_null(strstr(strstr(t, "[Expert Info") + 1, "[Expert Info"));     /* once */
+    free(t);
+    t = tree_of(HEX_UNREACH_TCP_SYNACK_OPTIONS);
+    assert_non_null(strstr(t, "\n        Options: (8 bytes), Maximum segment size, Window scale, "
+                              "End of Option List (EOL)\n"
+                              "            TCP Option - Maximum segment size: 1460 bytes\n"
+                              "                Kind: Maximum Segment Size (2)\n"
+                              "                Length: 4\n"
+                              "                MSS Value: 1460\n"
+                              "            TCP Option - Window scale: 7 (multiply by 128)\n"
+                              "                Kind: Window Scale (3)\n"
+                              "                Length: 3\n"
+                              "                Shift count: 7\n"
+                              "                [Multiplier: 128]\n"
+                              "            TCP Option - End of Option List (EOL)\n"
+                              "                Kind: End of Option List (0)\n"));
+    free(t);
+
+    for (unsigned i = 0; i < 4; i++)
+        ids[i] = rs_field_lookup(names[i]);
+    rs_fields_fmt_init(&fmt);
+    capture_begin(&c);
+    decode_hex(&tf, HEX_UNREACH_TCP_SYN, RS_DLT_EN10MB, &pkt);
+    rs_print_fields(&c.out, &fmt, &pkt, ids, 4);
+    assert_string_equal(capture_end(&c),
+                        "Expert Info (Chat/Sequence): Connection establish request (SYN): "
+                        "server port 80\tConnection establish request (SYN): server port 80\t"
+                        "33554432\t2097152\n");
+    free(c.text);
+}
+
 static void
 test_hopopts_protocol(void **state)
 {
@@ -1914,6 +1983,7 @@ main(void)
         cmocka_unit_test(test_redirect_option_padding),
         cmocka_unit_test(test_tree_icmp_quoted_tcp_short),
         cmocka_unit_test(test_tree_icmp_redirect_extent),
+        cmocka_unit_test(test_quoted_tcp_expert_and_options),
         cmocka_unit_test(test_hopopts_protocol),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_json_string),
