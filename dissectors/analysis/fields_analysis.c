@@ -77,6 +77,12 @@ get_fact(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     return true;
 }
 
+uint32_t
+rs_analysis_field_fact(const struct rs_field *f)
+{
+    return f->get == get_fact ? fact_flag[f->offset] : 0;
+}
+
 #define FACT(abbrev, name, type, base, which, blurb) \
     {abbrev, name, type, base, 0, NULL, blurb, RS_NO_LAYER, which, 0, get_fact, 2, 0}
 

@@ -128,6 +128,11 @@ const char *rs_violation_name(uint8_t violation);
 const char *rs_analysis_nak_name(uint8_t code);
 /* The code of a NAK by that name or by its number (0-31); -1 for neither. */
 int rs_analysis_nak_code(const char *name);
+/* The RS_FACT_* flag without which roceshark.analysis field f (of fields.h) has no value,
+ * 0 for a field that is not one of them: the tree walk passes such a field without
+ * asking for its value when the packet's facts lack the flag. */
+struct rs_field;
+uint32_t rs_analysis_field_fact(const struct rs_field *f);
 
 /* Tells the analyzer that QP qpn_a at address a and QP qpn_b at b are connected, as a
  * CM REP does: for whoever set them up by other means (a side channel), so that the
