@@ -44,7 +44,7 @@ vb_async_open(struct vb_context *c)
 {
     struct ibv_context *ctx = &c->vctx.context;
 
-    pthread_mutex_init(&c->async_lock, NULL);
+    vb_mutex_init_pi(&c->async_lock);     /* pushed to by the progress thread */
     c->async_link_fd = -1;
     c->async_ready_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     ctx->async_fd = epoll_create1(EPOLL_CLOEXEC);

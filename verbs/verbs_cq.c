@@ -74,7 +74,7 @@ ibv_create_comp_channel(struct ibv_context *context)
         return NULL;
     }
     ch->ch.context = context;
-    pthread_mutex_init(&ch->lock, NULL);
+    vb_mutex_init_pi(&ch->lock);     /* raised by the progress thread */
     return &ch->ch;
 }
 

@@ -121,7 +121,7 @@ devices_load(void)
     n_devices = vb_devices_parse(getenv(VB_ENV_DEVICES), devices, VB_MAX_DEVICES);
     for (int i = 0; i < n_devices; i++) {
         struct vb_port *p = &devices[i].port;
-        pthread_mutex_init(&p->lock, NULL);
+        vb_mutex_init_pi(&p->lock);
         pthread_mutex_init(&p->open_lock, NULL);
         pthread_condattr_t ca;
         pthread_condattr_init(&ca);

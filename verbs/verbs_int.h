@@ -49,6 +49,8 @@
 #define VB_ENV_DEVICES "ROCESHARK_VERBS_DEVICES"
 /* Set to 1: every failure of ours gets one line on stderr saying why. */
 #define VB_ENV_DEBUG "ROCESHARK_VERBS_DEBUG"
+/* "normal": the progress thread never rescues the port under SCHED_FIFO (verbs_progress.c) */
+#define VB_ENV_PRIORITY "ROCESHARK_VERBS_PRIORITY"
 
 #define VB_CONTAINER(ptr, type, member) \
     ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
@@ -116,7 +118,16 @@ struct vb_port {
      * without calling in (off the processor inside the library), and the longest
      * such wait: told with the counters (ROCESHARK_VERBS_DEBUG). */
     uint64_t held_off, held_off_max_ns;
+    /* Rescues: the thread serving the port under SCHED_FIFO while the application is
+     * off the processor (verbs_progress.c). may_rescue: it may; rescuing: now. */
+    bool may_rescue, rescuing;
+    uint64_t rescues;
+    pid_t app_tid;              /* the application's thread that called last (atomic) */
 };
+
+/* A mutex the progress thread takes: priority-inheriting, so that an application
+ * thread holding it runs at the thread's rescuing priority until it lets go. */
+void vb_mutex_init_pi(pthread_mutex_t *m);
 
 /* Takes a reference on the port, opening it (the sockets, the RC context, the
  * progress thread) for the first: 0 or an errno (bind()'s EADDRINUSE, ...), with its

@@ -18,15 +18,31 @@
  * WRITEs between two polls). Otherwise it sleeps in ppoll() on the socket
  * and an eventfd, which rings when the application leaves work due sooner
  * than the thread planned (a new timer) or stops calling (vb_app_leaves).
+ *
+ * A NIC, or rxe in softirq context, answers the peer whatever the machine's load.
+ * When the application is taken off the processor by a busy machine, the thread
+ * rescues the port: if the application was standing it by but has been silent for
+ * STARVED_NS with packets waiting, or holds the port's lock without calling in,
+ * the thread serves the port under SCHED_FIFO, at the lowest real-time priority,
+ * where it may (root, or an RLIMIT_RTPRIO), until the application is back. Its
+ * locks inherit priority, so an application thread off the processor with one
+ * (inside a post or a poll) runs on at that priority until it lets go, rather than
+ * hold the transport up for a time slice of the load (at load 5 on two cores, up
+ * to 150 ms: held_off()). The rest of the time the thread keeps the program's
+ * scheduling: real-time throughout, it answered each packet as it came, an ACK for
+ * every few, and ib_write_bw lost a third of its rate beside stress-ng.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,6 +91,18 @@
  * 10 without -R) cost a context switch per message, and on two cores the woken
  * thread took the processor of a spinning peer. */
 #define VAIN_WAKES_MAX 8
+/* A thread rescuing the port that found work due twice running and moved no packet rests
+ * this long (or until a packet comes) rather than yield: sched_yield() gives the
+ * processor to no ordinary thread, so a timer that stayed due would spin it. */
+#define FIFO_REST_NS 20000ull
+/* A thread that may rescue the port looks this often, standing by, whether the
+ * application, silent this long, left packets in the sockets while its thread is
+ * runnable: taken off the processor by a busy machine, it would leave its peer
+ * unanswered for the rest of STANDBY_NS (a NIC answers at once). It then serves the
+ * port until the application calls again or sleeps elsewhere (its TCP socket): serving
+ * under SCHED_FIFO for a program that went to wait there, the thread answered each
+ * packet as it came and cost ib_write_bw a third of its rate. */
+#define STARVED_NS 1000000ull
 
 /* Moves each QP's completions into its CQs, in order; a completion whose CQ
  * is full waits in the QP (and those behind it in the RC queue). */
@@ -177,6 +205,41 @@ since_app(const struct vb_port *p, uint64_t now)
     return active > now ? 0 : now - active;
 }
 
+/* The calling thread's id, for the progress thread to look at its state. */
+static pid_t
+caller_tid(void)
+{
+    static __thread pid_t tid;
+
+    if (tid == 0)
+        tid = (pid_t)syscall(SYS_gettid);
+    return tid;
+}
+
+/* The application's thread that called last is runnable, not asleep in a call of its
+ * own (its TCP socket, a sleep): taken off the processor by a busy machine, or at work
+ * on the other one. Its state is the letter after the name in /proc/self/task/TID/stat. */
+static bool
+app_runnable(const struct vb_port *p)
+{
+    pid_t tid = __atomic_load_n(&p->app_tid, __ATOMIC_RELAXED);
+    char path[64], buf[512];
+
+    if (tid == 0)
+        return false;
+    snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    const char *end = strrchr(buf, ')');    /* the name may hold anything, ')' too */
+    return end != NULL && end[1] == ' ' && end[2] == 'R';
+}
+
 /* The application's call got somewhere at now: its polls are not idle. */
 static void
 got_at(struct vb_port *p, uint64_t now)
@@ -199,6 +262,7 @@ vb_app_poll(struct vb_port *p)
         return;
     }
     __atomic_store_n(&p->app_active_ns, now, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&p->app_tid, caller_tid(), __ATOMIC_RELAXED);
     p->app_calls++;
     vb_progress(p);
 }
@@ -240,6 +304,7 @@ vb_app_post(struct vb_port *p)
     uint64_t now = rs_rc_now_ns();
     bool calling = since_app(p, now) < STANDBY_NS;
     __atomic_store_n(&p->app_active_ns, now, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&p->app_tid, caller_tid(), __ATOMIC_RELAXED);
     p->app_calls++;
     got_at(p, now);
     /* Sends what was posted, without the timers: packets may wait in the socket, and
@@ -328,7 +393,15 @@ enum stand_by_end {
     SB_NOT_CALLING,     /* at once: the application is not calling */
     SB_WOKEN,           /* the wake descriptor rang */
     SB_QUIET,           /* the application stopped calling */
+    SB_STARVED,         /* it is silent, and packets wait (when the thread may rescue) */
 };
+
+/* A packet waits in one of the n sockets. */
+static bool
+packets_waiting(struct pollfd *sockets, nfds_t n)
+{
+    return poll(sockets, n, 0) > 0;
+}
 
 /* While the application keeps calling in, the thread sleeps on the wake
  * descriptor alone, without the lock, which a spinning application holds
@@ -336,9 +409,10 @@ enum stand_by_end {
  * when the application stops calling, leaves (vb_app_leaves) or the library
  * closes. */
 static enum stand_by_end
-stand_by(struct vb_port *p, struct pollfd *wake)
+stand_by(struct vb_port *p, struct pollfd *pfd, nfds_t n)
 {
     enum stand_by_end end = SB_NOT_CALLING;
+    struct pollfd *wake = pfd + n - 1;
 
     /* Set before reading app_active_ns, as vb_app_leaves() clears that before
      * reading this: one of the two sees the other's write. */
@@ -347,8 +421,16 @@ stand_by(struct vb_port *p, struct pollfd *wake)
         uint64_t since = since_app(p, rs_rc_now_ns());
         if (since >= STANDBY_NS)
             break;
+        if (p->may_rescue && since >= STARVED_NS && packets_waiting(pfd, n - 1) &&
+            app_runnable(p)) {
+            end = SB_STARVED;
+            break;
+        }
         end = SB_QUIET;
-        if (!sleep_on(p, wake, 1, STANDBY_NS - since))
+        uint64_t nap = STANDBY_NS - since;
+        if (p->may_rescue && nap > STARVED_NS)
+            nap = STARVED_NS;
+        if (!sleep_on(p, wake, 1, nap))
             continue;
         /* Read after the wake was consumed: vb_app_leaves() clears app_active_ns
          * before it rings, so a later call is one the application made since. */
@@ -377,6 +459,50 @@ held_off(struct vb_port *p, uint64_t waited_ns)
         p->held_off_max_ns = waited_ns;
 }
 
+void
+vb_mutex_init_pi(pthread_mutex_t *m)
+{
+    pthread_mutexattr_t a;
+
+    pthread_mutexattr_init(&a);
+    if (pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT) != 0)
+        pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_NONE);
+    pthread_mutex_init(m, &a);
+    pthread_mutexattr_destroy(&a);
+}
+
+/* Whether the thread may rescue the port under SCHED_FIFO: not with
+ * ROCESHARK_VERBS_PRIORITY=normal, nor without the right to (EPERM). Tried once, and
+ * the thread's scheduling put back. */
+static bool
+may_rescue(void)
+{
+    const char *want = getenv(VB_ENV_PRIORITY);
+    struct sched_param was, fifo = {.sched_priority = sched_get_priority_min(SCHED_FIFO)};
+    int policy;
+
+    if ((want != NULL && strcmp(want, "normal") == 0) ||
+        pthread_getschedparam(pthread_self(), &policy, &was) != 0 ||
+        pthread_setschedparam(pthread_self(), SCHED_FIFO, &fifo) != 0)
+        return false;
+    pthread_setschedparam(pthread_self(), policy, &was);
+    return true;
+}
+
+/* Into SCHED_FIFO for a rescue (counted), or back to the program's scheduling. */
+static void
+rescuing(struct vb_port *p, bool on, int policy, const struct sched_param *was)
+{
+    struct sched_param fifo = {.sched_priority = sched_get_priority_min(SCHED_FIFO)};
+
+    if (!p->may_rescue || p->rescuing == on)
+        return;
+    if (pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : policy, on ? &fifo : was) == 0)
+        p->rescuing = on;
+    if (on && p->rescuing)
+        __atomic_fetch_add(&p->rescues, 1, __ATOMIC_RELAXED);   /* read by tests */
+}
+
 static void *
 progress_main(void *arg)
 {
@@ -390,10 +516,22 @@ progress_main(void *arg)
     pfd[n++] = (struct pollfd){p->wake_fd, POLLIN, 0};
 
     enum stand_by_end end = SB_NOT_CALLING;
+    bool rescue = may_rescue();
+    unsigned due_empty = 0;     /* turns in a row with work due that moved no packet */
+    bool starved = false;       /* serving while the application is away (SB_STARVED) */
+    uint64_t starved_calls = 0; /* its calls when that began */
+    uint64_t looked_ns = 0;     /* when its thread's state was last read */
+    struct sched_param own;     /* the program's scheduling, to go back to */
+    int own_policy = SCHED_OTHER;
 
+    pthread_getschedparam(pthread_self(), &own_policy, &own);
     pthread_mutex_lock(&p->lock);
+    p->may_rescue = rescue;
+    p->rescuing = false;
     while (!p->stop) {
+        uint64_t sent = rs_rc_counters_get(p->rc)->tx_packets;
         int got = vb_progress(p);
+        bool moved = got > 0 || rs_rc_counters_get(p->rc)->tx_packets != sent;
         if (got > 0 && end == SB_QUIET)
             __atomic_store_n(&p->wake_on_leave, true, __ATOMIC_SEQ_CST);
         if (end == SB_WOKEN)
@@ -401,7 +539,18 @@ progress_main(void *arg)
         if (p->judging)
             wake_judge(p, got);
         uint64_t now = rs_rc_now_ns(), since = since_app(p, now), wait = 0;
-        bool standby = since < STANDBY_NS;
+        if (end == SB_STARVED) {
+            starved = true;
+            starved_calls = p->app_calls;
+            looked_ns = now;
+        } else if (starved && p->app_calls != starved_calls) {
+            starved = false;        /* it is back: its calls do the work */
+        } else if (starved && now - looked_ns >= STARVED_NS) {
+            starved = app_runnable(p);  /* or it went to sleep elsewhere */
+            looked_ns = now;
+        }
+        rescuing(p, starved, own_policy, &own);
+        bool standby = since < STANDBY_NS && !starved;
         if (!standby) {
             uint64_t d = rs_rc_next_deadline(p->rc);
             wait = d <= now ? 0 : d - now;
@@ -414,16 +563,25 @@ progress_main(void *arg)
         /* Let the application's threads in between two turns, even when busy. */
         pthread_mutex_unlock(&p->lock);
         end = SB_NOT_CALLING;
-        if (standby)
-            end = stand_by(p, pfd + n - 1);
-        else if (wait > 0)
+        if (standby) {
+            if ((end = stand_by(p, pfd, n)) == SB_STARVED)
+                rescuing(p, true, own_policy, &own);
+        } else if (wait > 0)
             sleep_on(p, pfd, n, wait);
+        else if (p->rescuing && !moved && ++due_empty >= 2)
+            sleep_on(p, pfd, n, FIFO_REST_NS);
         else
             sched_yield();
-        /* An application inside the library now does what the thread woke for. */
+        if (moved || wait > 0 || standby)
+            due_empty = 0;
+        /* An application inside the library now does what the thread woke for; one
+         * off the processor with the lock is rescued: it runs on at the thread's
+         * real-time priority (the lock inherits it) until it lets go. */
         while (pthread_mutex_trylock(&p->lock) != 0) {
-            if ((end = stand_by(p, pfd + n - 1)) == SB_NOT_CALLING) {
+            end = stand_by(p, pfd, n);
+            if (end == SB_NOT_CALLING || end == SB_STARVED) {
                 uint64_t from = rs_rc_now_ns();
+                rescuing(p, true, own_policy, &own);
                 pthread_mutex_lock(&p->lock);
                 held_off(p, rs_rc_now_ns() - from);
                 break;
@@ -569,6 +727,8 @@ port_open(struct vb_port *p)
     p->app_calls = p->leave_calls = 0;
     p->judging = false;
     p->held_off = p->held_off_max_ns = 0;
+    p->rescues = 0;
+    p->app_tid = 0;
     pthread_mutex_unlock(&p->lock);
     /* The thread takes no signal: the application's handlers run on its own. */
     sigset_t all, old;
@@ -610,7 +770,9 @@ counters_tell(struct vb_port *p)
     }
     if (n < sizeof(line))
         snprintf(line + n, sizeof(line) - n, "; held off by the application %" PRIu64
-                 " times, %.1f ms at most", p->held_off, (double)p->held_off_max_ns / 1e6);
+                 " times, %.1f ms at most; rescued %" PRIu64 " times (%s)", p->held_off,
+                 (double)p->held_off_max_ns / 1e6, p->rescues,
+                 p->may_rescue ? "SCHED_FIFO" : "normal");
     fprintf(stderr, "%s\n", line);
 }
 

@@ -113,6 +113,26 @@ def counters(err):
     return (int(m.group(2)), int(m.group(1))) if m else (0, 0)
 
 
+# Each verbs program's devices tell their transport's counters as they close
+# (ROCESHARK_VERBS_DEBUG): how long the progress thread waited at most for an application
+# off the processor with the port's lock, how often it rescued the port (served it under
+# SCHED_FIFO while the application was away), and the retransmissions.
+os.environ["ROCESHARK_VERBS_DEBUG"] = "1"
+VERBS_COUNTERS = re.compile(r"^roceshark: \S+: counters: (.*); held off by the application "
+                            r"(\d+) times, ([0-9.]+) ms at most(?:; rescued (\d+) times)?", re.M)
+
+
+def verbs_counters(*errs):
+    """(longest hold-off in ms, rescues, retransmissions) over the sides' counters lines."""
+    held, rescues, retx = 0.0, 0, 0
+    for m in VERBS_COUNTERS.finditer("".join(errs)):
+        got = dict(zip(*[iter(m.group(1).split())] * 2))
+        held = max(held, float(m.group(3)))
+        rescues += int(m.group(4) or 0)
+        retx += int(got.get("retransmits", 0))
+    return held, rescues, retx
+
+
 # How a failed completion shows: perftest's "Failed status 12", perf's "completed with
 # RETRY_EXC_ERR" (or another status); either way the program should also exit non-zero.
 FAILED = re.compile(r"RETRY_EXC_ERR|Failed status|completed with")
@@ -132,6 +152,7 @@ def nice_of(pid):
 
 results = {name: 0 for name, _, _ in TESTS}
 retx = sent = 0
+held_max, rescues_all, verbs_retx = 0.0, 0, 0
 start = time.time()
 with cpu_load.busy_cpus() as stress:
     time.sleep(1)
@@ -152,14 +173,25 @@ with cpu_load.busy_cpus() as stress:
                     % (i, name, c[0], s[0], row, failed.group(0) if failed else "no failed "
                        "completion", c[2][-300:], s[2][-300:]))
             results[name] += ok
+            verbs = ""
             if name == "perf write_bw":
                 r, n = counters(c[1])
                 retx, sent = retx + r, sent + n
-            print("run %d/%d %-14s %s  row %s  (%.0f s)" % (i, RUNS, name, "ok" if ok else "FAILED",
-                                                        " ".join(row or []), time.time() - start),
+            else:
+                held, rescues, vr = verbs_counters(s[2], c[2])
+                held_max, rescues_all, verbs_retx = (max(held_max, held), rescues_all + rescues,
+                                                     verbs_retx + vr)
+                verbs = "  held off %.1f ms at most, rescued %d, retransmits %d" % (held,
+                                                                                   rescues, vr)
+            print("run %d/%d %-14s %s  row %s  (%.0f s)%s" % (i, RUNS, name,
+                                                          "ok" if ok else "FAILED",
+                                                          " ".join(row or []),
+                                                          time.time() - start, verbs),
                   flush=True)
 for name, n in results.items():
     print("%-14s %d of %d runs completed" % (name, n, RUNS))
 print("perf write_bw retransmissions: %d of %d packets sent (%.0f per million)"
       % (retx, sent, 1e6 * retx / sent if sent else 0))
+print("perftest through run: the progress thread held off %.1f ms at most by an application "
+      "off the processor; %d rescues; %d retransmissions" % (held_max, rescues_all, verbs_retx))
 t.finish("load")

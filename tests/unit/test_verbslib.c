@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdbool.h>
 #include <stdarg.h>
@@ -1346,6 +1348,123 @@ test_packets_before_timers(void **state)
     end_close(&b);
 }
 
+/* Whether this process may run a thread under SCHED_FIFO, as the progress thread tries. */
+static bool
+may_fifo(void)
+{
+    struct sched_param was, fifo = {.sched_priority = sched_get_priority_min(SCHED_FIFO)};
+    int policy;
+
+    if (pthread_getschedparam(pthread_self(), &policy, &was) != 0 ||
+        pthread_setschedparam(pthread_self(), SCHED_FIFO, &fifo) != 0)
+        return false;
+    pthread_setschedparam(pthread_self(), policy, &was);
+    return true;
+}
+
+/* A's application: one call, then silent, with its thread spinning (runnable, as one
+ * taken off the processor by a busy machine is) or asleep in read() (as one waiting on its
+ * TCP socket is), until told to stop. */
+struct silent_app {
+    struct vb_port *port;
+    bool spin;
+    int called, stop;               /* atomic */
+    int pipe[2];
+};
+
+static void *
+silent_app_main(void *arg)
+{
+    struct silent_app *s = arg;
+    char c;
+
+    pthread_mutex_lock(&s->port->lock);
+    vb_app_post(s->port);
+    pthread_mutex_unlock(&s->port->lock);
+    __atomic_store_n(&s->called, 1, __ATOMIC_SEQ_CST);
+    if (s->spin) {
+        while (!__atomic_load_n(&s->stop, __ATOMIC_SEQ_CST))
+            ;
+    } else if (read(s->pipe[0], &c, 1) != 1) {
+        abort();
+    }
+    return NULL;
+}
+
+/* B writes 64 bytes of mark into A while A's application is silent; true when the WRITE
+ * landed and completed, with no call of A's. */
+static bool
+write_to_silent(struct end *a, struct end *b, bool spin, uint8_t mark)
+{
+    struct vb_port *pa = vb_ctx(a->ctx)->port;
+    struct silent_app s = {.port = pa, .spin = spin};
+    struct ibv_wc wc[1];
+    pthread_t th;
+
+    assert_int_equal(pipe(s.pipe), 0);
+    memset(b->buf, mark, 64);
+    assert_int_equal(pthread_create(&th, NULL, silent_app_main, &s), 0);
+    while (!__atomic_load_n(&s.called, __ATOMIC_SEQ_CST))
+        usleep(100);
+    pthread_mutex_lock(&pa->lock);
+    uint64_t calls = pa->app_calls;
+    pthread_mutex_unlock(&pa->lock);
+    struct ibv_sge sg = {(uintptr_t)b->buf, 64, b->mr->lkey};
+    struct ibv_send_wr wr = {.wr_id = mark, .sg_list = &sg, .num_sge = 1,
+                             .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+                             .wr.rdma = {(uintptr_t)a->buf, a->mr->rkey}}, *bad;
+    assert_int_equal(ibv_post_send(b->qp, &wr, &bad), 0);
+    bool done = poll_n(b->cq, wc, 1) == 1 && wc[0].status == IBV_WC_SUCCESS &&
+                a->buf[63] == mark;
+    pthread_mutex_lock(&pa->lock);
+    done = done && pa->app_calls == calls;
+    pthread_mutex_unlock(&pa->lock);
+    __atomic_store_n(&s.stop, 1, __ATOMIC_SEQ_CST);
+    assert_int_equal(write(s.pipe[1], "x", 1), 1);
+    pthread_join(th, NULL);
+    close(s.pipe[0]);
+    close(s.pipe[1]);
+    return done;
+}
+
+/* Rescues: A's application called (its thread stands by), then fell silent with its
+ * thread runnable, while B's WRITE waited in A's socket: A's thread serves the port
+ * under SCHED_FIFO (a rescue) without a call of A's, and B's WRITE lands and is
+ * acknowledged. Tried up to 5 times, as a machine so busy that A's thread woke only
+ * after the standby ended serves without a rescue. With A's thread asleep elsewhere,
+ * A's thread serves the WRITE too, but it is no rescue. */
+static void
+test_rescue(void **state)
+{
+    struct end a, b;
+    uint64_t rescues = 0;
+    int attempts = 0;
+
+    (void)state;
+    end_open(&a, "ta", false);
+    end_open(&b, "tb", false);
+    end_connect(&a, &b);
+    end_connect(&b, &a);
+    struct vb_port *pa = vb_ctx(a.ctx)->port;
+    bool may = may_fifo();
+
+    while (attempts < 5 && rescues == 0) {
+        assert_true(write_to_silent(&a, &b, true, (uint8_t)(0x40 + attempts)));
+        rescues = __atomic_load_n(&pa->rescues, __ATOMIC_RELAXED);
+        attempts++;
+    }
+    if (may)
+        assert_true(rescues >= 1);
+    else
+        assert_int_equal(rescues, 0);   /* not allowed SCHED_FIFO: served, not rescued */
+    for (int i = 0; i < 3; i++)
+        assert_true(write_to_silent(&a, &b, false, (uint8_t)(0x50 + i)));
+    assert_int_equal(__atomic_load_n(&pa->rescues, __ATOMIC_RELAXED), rescues);
+
+    end_close(&a);
+    end_close(&b);
+}
+
 static void
 test_cq_overflow(void **state)
 {
@@ -1418,6 +1537,7 @@ main(void)
         cmocka_unit_test(test_cq_overflow),
         cmocka_unit_test(test_idle_poller),
         cmocka_unit_test(test_packets_before_timers),
+        cmocka_unit_test(test_rescue),
         cmocka_unit_test(test_wake_on_leave_unlearnt),
     };
 
