@@ -110,6 +110,8 @@ struct rs_perf {
     struct rs_rc_conn_info peer;
     int fd;                 /* the exchange's connection; -1 before */
     uint64_t fd_check_ns;   /* when a turn next looks whether the peer closed it */
+    int peer_gone;          /* it did: 0 not yet, 1 ended, else -errno (rs_perf_turn) */
+    uint64_t peer_gone_ns;  /* when that was seen */
     unsigned peer_version;  /* perftest's, in hundredths */
     struct rs_oob_dest mine, theirs;    /* perftest's key messages */
     /* RDMA CM (cm://, perftest -R): the engine, the connections, perftest's
