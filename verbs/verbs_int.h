@@ -49,7 +49,8 @@
 #define VB_ENV_DEVICES "ROCESHARK_VERBS_DEVICES"
 /* Set to 1: every failure of ours gets one line on stderr saying why. */
 #define VB_ENV_DEBUG "ROCESHARK_VERBS_DEBUG"
-/* "normal": the progress thread never rescues the port under SCHED_FIFO (verbs_progress.c) */
+/* "normal": the progress thread rescues the port at the program's priority, not under
+ * SCHED_FIFO (verbs_progress.c) */
 #define VB_ENV_PRIORITY "ROCESHARK_VERBS_PRIORITY"
 
 #define VB_CONTAINER(ptr, type, member) \
@@ -118,9 +119,9 @@ struct vb_port {
      * without calling in (off the processor inside the library), and the longest
      * such wait: told with the counters (ROCESHARK_VERBS_DEBUG). */
     uint64_t held_off, held_off_max_ns;
-    /* Rescues: the thread serving the port under SCHED_FIFO while the application is
-     * off the processor (verbs_progress.c). may_rescue: it may; rescuing: now. */
-    bool may_rescue, rescuing;
+    /* Rescues: the thread serving the port while the application is off the processor,
+     * under SCHED_FIFO where it may (verbs_progress.c); rescuing: now. */
+    bool may_fifo, rescuing;
     uint64_t rescues;
     pid_t app_tid;              /* the application's thread that called last (atomic) */
 };

@@ -23,8 +23,8 @@
  * When the application is taken off the processor by a busy machine, the thread
  * rescues the port: if the application was standing it by but has been silent for
  * STARVED_NS with packets waiting, or holds the port's lock without calling in,
- * the thread serves the port under SCHED_FIFO, at the lowest real-time priority,
- * where it may (root, or an RLIMIT_RTPRIO), until the application is back. Its
+ * the thread serves the port until the application is back, under SCHED_FIFO at the
+ * lowest real-time priority where it may (root, or an RLIMIT_RTPRIO). Its
  * locks inherit priority, so an application thread off the processor with one
  * (inside a post or a poll) runs on at that priority until it lets go, rather than
  * hold the transport up for a time slice of the load (at load 5 on two cores, up
@@ -95,7 +95,7 @@
  * this long (or until a packet comes) rather than yield: sched_yield() gives the
  * processor to no ordinary thread, so a timer that stayed due would spin it. */
 #define FIFO_REST_NS 20000ull
-/* A thread that may rescue the port looks this often, standing by, whether the
+/* The thread looks this often, standing by, whether the
  * application, silent this long, left packets in the sockets while its thread is
  * runnable: taken off the processor by a busy machine, it would leave its peer
  * unanswered for the rest of STANDBY_NS (a NIC answers at once). It then serves the
@@ -393,7 +393,7 @@ enum stand_by_end {
     SB_NOT_CALLING,     /* at once: the application is not calling */
     SB_WOKEN,           /* the wake descriptor rang */
     SB_QUIET,           /* the application stopped calling */
-    SB_STARVED,         /* it is silent, and packets wait (when the thread may rescue) */
+    SB_STARVED,         /* it is silent, its thread runnable, and packets wait */
 };
 
 /* A packet waits in one of the n sockets. */
@@ -421,14 +421,14 @@ stand_by(struct vb_port *p, struct pollfd *pfd, nfds_t n)
         uint64_t since = since_app(p, rs_rc_now_ns());
         if (since >= STANDBY_NS)
             break;
-        if (p->may_rescue && since >= STARVED_NS && packets_waiting(pfd, n - 1) &&
+        if (since >= STARVED_NS && packets_waiting(pfd, n - 1) &&
             app_runnable(p)) {
             end = SB_STARVED;
             break;
         }
         end = SB_QUIET;
         uint64_t nap = STANDBY_NS - since;
-        if (p->may_rescue && nap > STARVED_NS)
+        if (nap > STARVED_NS)
             nap = STARVED_NS;
         if (!sleep_on(p, wake, 1, nap))
             continue;
@@ -475,7 +475,7 @@ vb_mutex_init_pi(pthread_mutex_t *m)
  * ROCESHARK_VERBS_PRIORITY=normal, nor without the right to (EPERM). Tried once, and
  * the thread's scheduling put back. */
 static bool
-may_rescue(void)
+may_fifo(void)
 {
     const char *want = getenv(VB_ENV_PRIORITY);
     struct sched_param was, fifo = {.sched_priority = sched_get_priority_min(SCHED_FIFO)};
@@ -489,17 +489,19 @@ may_rescue(void)
     return true;
 }
 
-/* Into SCHED_FIFO for a rescue (counted), or back to the program's scheduling. */
+/* A rescue begins (counted), under SCHED_FIFO where the thread may, or ends, back to the
+ * program's scheduling. */
 static void
 rescuing(struct vb_port *p, bool on, int policy, const struct sched_param *was)
 {
     struct sched_param fifo = {.sched_priority = sched_get_priority_min(SCHED_FIFO)};
 
-    if (!p->may_rescue || p->rescuing == on)
+    if (p->rescuing == on ||
+        (p->may_fifo &&
+         pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : policy, on ? &fifo : was) != 0))
         return;
-    if (pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : policy, on ? &fifo : was) == 0)
-        p->rescuing = on;
-    if (on && p->rescuing)
+    p->rescuing = on;
+    if (on)
         __atomic_fetch_add(&p->rescues, 1, __ATOMIC_RELAXED);   /* read by tests */
 }
 
@@ -516,7 +518,7 @@ progress_main(void *arg)
     pfd[n++] = (struct pollfd){p->wake_fd, POLLIN, 0};
 
     enum stand_by_end end = SB_NOT_CALLING;
-    bool rescue = may_rescue();
+    bool fifo = may_fifo();
     unsigned due_empty = 0;     /* turns in a row with work due that moved no packet */
     bool starved = false;       /* serving while the application is away (SB_STARVED) */
     uint64_t starved_calls = 0; /* its calls when that began */
@@ -526,7 +528,7 @@ progress_main(void *arg)
 
     pthread_getschedparam(pthread_self(), &own_policy, &own);
     pthread_mutex_lock(&p->lock);
-    p->may_rescue = rescue;
+    p->may_fifo = fifo;
     p->rescuing = false;
     while (!p->stop) {
         uint64_t sent = rs_rc_counters_get(p->rc)->tx_packets;
@@ -568,7 +570,7 @@ progress_main(void *arg)
                 rescuing(p, true, own_policy, &own);
         } else if (wait > 0)
             sleep_on(p, pfd, n, wait);
-        else if (p->rescuing && !moved && ++due_empty >= 2)
+        else if (p->rescuing && p->may_fifo && !moved && ++due_empty >= 2)
             sleep_on(p, pfd, n, FIFO_REST_NS);
         else
             sched_yield();
@@ -772,7 +774,7 @@ counters_tell(struct vb_port *p)
         snprintf(line + n, sizeof(line) - n, "; held off by the application %" PRIu64
                  " times, %.1f ms at most; rescued %" PRIu64 " times (%s)", p->held_off,
                  (double)p->held_off_max_ns / 1e6, p->rescues,
-                 p->may_rescue ? "SCHED_FIFO" : "normal");
+                 p->may_fifo ? "SCHED_FIFO" : "normal");
     fprintf(stderr, "%s\n", line);
 }
 
