@@ -52,6 +52,15 @@ bit_pattern(struct rs_out *o, const struct rs_field *f, uint64_t value)
     rs_out_write(o, text, n < sizeof(text) ? n : sizeof(text) - 1);
 }
 
+/* Which items' bytes a walk works out (rs_field_span, place_in_source). */
+enum spans {
+    SPANS_NONE,
+    /* -V's: the protocols' (Data's bytes are dumped under its line) and any on a reassembled
+     * message (a fragment's line gives its place); the rest were 3% of -V's time. */
+    SPANS_SHOWN,
+    SPANS_ALL
+};
+
 struct walk_ctx {
     const struct rs_packet *pkt;    /* the packet the values are read from (a PDU's view) */
     rs_tree_fn fn;
@@ -61,7 +70,7 @@ struct walk_ctx {
     bool data_nested;               /* and it nests under ICMP (else it follows each FPDU) */
     uint8_t shift;                  /* added to the depth: a quote's headers nest under ICMP */
     bool tshark;                    /* roceshark's own fields left out (--compat tshark) */
-    bool spans;                     /* the items' bytes are worked out (rs_field_span) */
+    enum spans spans;
     const uint8_t *source;          /* the PDU's reassembled message, where its items lie */
     uint32_t source_len;
 };
@@ -143,6 +152,13 @@ place_in_source(const struct walk_ctx *w, const struct rs_packet *pkt,
 }
 
 static bool
+wants_span(const struct walk_ctx *w, const struct rs_value *v)
+{
+    return w->spans == SPANS_ALL ||
+           (w->spans == SPANS_SHOWN && (v->type == RS_FT_PROTOCOL || w->source != NULL));
+}
+
+static bool
 walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
 {
     const struct rs_field *f = field_at(id);
@@ -157,7 +173,7 @@ walk_field(struct walk_ctx *w, const struct rs_packet *pkt, int id)
                                   false, pkt, id};
         if (w->data_nested && is_data_field(w, id))
             it.depth++;     /* data, data.data and data.len: one table, in this order */
-        if (w->spans && !place_in_source(w, pkt, f, &v, occ, &it))
+        if (wants_span(w, &v) && !place_in_source(w, pkt, f, &v, occ, &it))
             rs_field_span(pkt, f, &v, occ, &it.offset, &it.length);
         it.node = v.type == RS_FT_PROTOCOL || v.type == RS_FT_NONE ||
                   (f->flags & (RS_FIELD_HEADER | RS_FIELD_TEXT));
@@ -239,7 +255,7 @@ walk_rows(struct walk_ctx *w, const struct rs_packet *pkt, int id, int end)
             struct rs_tree_item it = {RS_TREE_FIELD, f, &v, depth_of(pkt, f, occ), 0, 0, false,
                                       pkt, c};
             it.node = v.type == RS_FT_NONE || (f->flags & (RS_FIELD_HEADER | RS_FIELD_TEXT));
-            if (w->spans)
+            if (wants_span(w, &v))
                 rs_field_span(pkt, f, &v, occ, &it.offset, &it.length);
             w->fn(w->arg, &it);
             any = true;
@@ -648,7 +664,7 @@ walk_order(const struct rs_packet *pkt, struct id_range order[4])
 }
 
 static void
-walk(const struct rs_packet *pkt, uint8_t skip, bool spans, rs_tree_fn fn, void *arg)
+walk(const struct rs_packet *pkt, uint8_t skip, enum spans spans, rs_tree_fn fn, void *arg)
 {
     /* An ICMP echo's data sits in ICMP's tree, as Wireshark shows it: walked
      * after ICMP's last field (even over IPoIB, whose IB fields come later). */
@@ -738,19 +754,19 @@ rs_tree_item_bytes(const struct rs_packet *pkt, const struct rs_tree_item *it)
 void
 rs_tree_walk(const struct rs_packet *pkt, rs_tree_fn fn, void *arg)
 {
-    walk(pkt, RS_FIELD_HIDDEN | RS_FIELD_PSEUDO, true, fn, arg);
+    walk(pkt, RS_FIELD_HIDDEN | RS_FIELD_PSEUDO, SPANS_ALL, fn, arg);
 }
 
 void
 rs_tree_walk_hidden(const struct rs_packet *pkt, rs_tree_fn fn, void *arg)
 {
-    walk(pkt, RS_FIELD_PSEUDO, true, fn, arg);
+    walk(pkt, RS_FIELD_PSEUDO, SPANS_ALL, fn, arg);
 }
 
 void
 rs_tree_walk_hidden_unplaced(const struct rs_packet *pkt, rs_tree_fn fn, void *arg)
 {
-    walk(pkt, RS_FIELD_PSEUDO, false, fn, arg);
+    walk(pkt, RS_FIELD_PSEUDO, SPANS_NONE, fn, arg);
 }
 
 /* Bytes as Wireshark's tree shows them: in hex, the first 36 and an ellipsis after
@@ -914,7 +930,7 @@ print_line(void *arg, const struct rs_tree_item *it)
 static void
 print_tree(struct tree_ctx *t)
 {
-    rs_tree_walk(t->pkt, print_line, t);
+    walk(t->pkt, RS_FIELD_HIDDEN | RS_FIELD_PSEUDO, SPANS_SHOWN, print_line, t);
     rs_out_gap(t->o);
     rs_out_end_frame(t->o);
 }
