@@ -30,8 +30,10 @@ decode_malformed(struct rs_packet *pkt, const char *proto, const char *why)
     if (!(pkt->flags & RS_PKT_MALFORMED)) {
         pkt->problem = why;
         pkt->stopped = proto;
+    } else if (pkt->flags & RS_PKT_LONG_ONLY) {
+        pkt->stopped = proto;   /* after an IP length past the frame: where tshark stops */
     }
-    pkt->flags |= RS_PKT_MALFORMED;
+    pkt->flags = (uint16_t)((pkt->flags | RS_PKT_MALFORMED) & ~RS_PKT_LONG_ONLY);
 }
 
 /* True when `len` bytes at `off` were captured. Otherwise flags the packet, in proto:
@@ -44,7 +46,7 @@ decode_need(struct rs_packet *pkt, uint32_t off, uint32_t len, uint32_t end,
     if (rs_span_fits(off, len, pkt->frame->caplen) && rs_span_fits(off, len, end))
         return true;
     if (rs_span_fits(off, len, end)) {
-        if (!(pkt->flags & RS_PKT_MALFORMED))
+        if (!(pkt->flags & RS_PKT_MALFORMED) || (pkt->flags & RS_PKT_LONG_ONLY))
             pkt->flags |= RS_PKT_CUT_FIRST;
         pkt->flags |= RS_PKT_SNAPLEN;
         decode_malformed(pkt, proto, "frame cut short by the capture's snapshot length");

@@ -225,6 +225,19 @@ ipv4_bogus_length(const struct rs_packet *pkt)
     return total >= hlen && total > reported ? reported : 0;
 }
 
+bool
+ipv6_plen_exceeds(const struct rs_packet *pkt, uint32_t *framing)
+{
+    if ((pkt->flags & RS_PKT_QUOTED) || !rs_packet_has(pkt, RS_LAYER_IPV6))
+        return false;
+    uint32_t plen = rs_load_be16(rs_packet_at(pkt, RS_LAYER_IPV6) + 4);
+    uint32_t after = pkt->span[RS_LAYER_IPV6].off + IPV6_HDR_LEN;
+    uint32_t reported = pkt->frame->len > after ? pkt->frame->len - after : 0;
+    if (framing != NULL)
+        *framing = reported;
+    return plen != 0 && plen > reported;
+}
+
 /* "0x9385 [validation disabled]": tshark checks no IP checksum by default. */
 static size_t
 show_unverified_ip(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
@@ -600,6 +613,8 @@ const struct rs_field rs_fields_ip[] = {
      RS_LAYER_IPV6, 1, 3, NULL, 1},
     {"ipv6.plen", "Payload Length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "IPv6 payload length",
      RS_LAYER_IPV6, 4, 2, NULL, 1},
+    RS_F_WS_EXPERT("ipv6.plen_exceeds_framing", "IPv6 payload length does not match expected "
+                   "framing length", RS_WSX_IPV6_PLEN_EXCEEDS, 2),
     {"ipv6.nxt", "Next Header", RS_FT_UINT8, RS_BASE_DEC, 0, proto_vals, "IPv6 next header",
      RS_LAYER_IPV6, 6, 1, NULL, 1},
     {"ipv6.hlim", "Hop Limit", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, "IPv6 hop limit",

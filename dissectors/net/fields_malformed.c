@@ -25,8 +25,8 @@
 bool
 rs_ws_malformed(const struct rs_packet *pkt)
 {
-    return (pkt->flags & RS_PKT_MALFORMED) && !(pkt->flags & RS_PKT_CUT_FIRST) &&
-           !(pkt->flags & RS_PKT_QUOTED);
+    return (pkt->flags & RS_PKT_MALFORMED) &&
+           !(pkt->flags & (RS_PKT_CUT_FIRST | RS_PKT_LONG_ONLY | RS_PKT_QUOTED));
 }
 
 bool

@@ -93,14 +93,17 @@ uint32_t
 rs_packet_ip_end(const struct rs_packet *pkt)
 {
     if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
+        /* a total length past the frame's end stops there, as tshark's does */
         const struct rs_span *s = &pkt->span[RS_LAYER_IPV4];
-        return s->off + rs_load_be16(pkt->frame->data + s->off + 2);
+        uint32_t end = s->off + rs_load_be16(pkt->frame->data + s->off + 2);
+        return end < pkt->frame->len ? end : pkt->frame->len;
     }
     if (rs_packet_has(pkt, RS_LAYER_IPV6)) {
         const struct rs_span *s = &pkt->span[RS_LAYER_IPV6];
         uint16_t plen = rs_load_be16(pkt->frame->data + s->off + 4);
-        /* a jumbogram (0) ends where the frame does */
-        return plen != 0 ? s->off + IPV6_HDR_LEN + plen : pkt->frame->len;
+        uint32_t end = s->off + IPV6_HDR_LEN + plen;
+        /* a jumbogram (0) ends where the frame does, and so does a payload length past it */
+        return plen != 0 && end < pkt->frame->len ? end : pkt->frame->len;
     }
     return 0;
 }

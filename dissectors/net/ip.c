@@ -171,7 +171,13 @@ decode_ipv4(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t o
         decode_malformed(pkt, "IPv4", "IPv4 total length shorter than its header");
         return;
     }
+    /* past the frame's end: tshark flags it (ip.bogus_ip_length) and reads on in the bytes
+     * there are (rs_packet_ip_end() stops there), an exception only if a layer above runs
+     * out of them */
+    bool was = pkt->flags & RS_PKT_MALFORMED;
     end = declared_end(pkt, off, total, end, "IPv4", "IPv4 total length exceeds the frame");
+    if (!was && (pkt->flags & RS_PKT_MALFORMED))
+        pkt->flags |= RS_PKT_LONG_ONLY;
     decode_set_layer(pkt, RS_LAYER_IPV4, off, hlen);
     pkt->ecn = h[1] & 3;
     if ((rs_load_be16(h + 6) & 0x3fff) != 0)
@@ -195,9 +201,12 @@ decode_ipv6(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t o
         return;
     }
     uint16_t plen = rs_load_be16(h + 4);
+    bool was = pkt->flags & RS_PKT_MALFORMED;
     if (plen != 0)  /* 0 means a jumbogram: the link layer bounds it */
         end = declared_end(pkt, off + IPV6_LEN, plen, end,
                            "IPv6", "IPv6 payload length exceeds the frame");
+    if (!was && (pkt->flags & RS_PKT_MALFORMED))    /* as IPv4's total length */
+        pkt->flags |= RS_PKT_LONG_ONLY;
     decode_set_layer(pkt, RS_LAYER_IPV6, off, IPV6_LEN);
     pkt->ecn = (h[1] >> 4) & 3;
 

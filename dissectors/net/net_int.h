@@ -57,6 +57,9 @@ uint32_t icmpv6_unknown_data_at(const struct rs_packet *pkt);
  * header's start), where the header's total length exceeds them; 0 otherwise, and in an
  * ICMP error's quote, which tshark does not check (fields_ip.c). */
 uint32_t ipv4_bogus_length(const struct rs_packet *pkt);
+/* Whether an IPv6 header's payload length exceeds the bytes the frame has after it (not
+ * in a quote, not a jumbogram's 0), and how many it has (framing) when not NULL. */
+bool ipv6_plen_exceeds(const struct rs_packet *pkt, uint32_t *framing);
 /* The TCP items (fields_tcp.c). */
 bool tcp_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
 /* How many items of kind pkt's TCP header raises: one per option for an option's. */

@@ -78,6 +78,8 @@ const struct rs_ws_expert rs_ws_experts[RS_WSX_COUNT] = {
     [RS_WSX_ICMPV6_UNKNOWN_DATA] = {"icmpv6.unknown_data.expert", "ICMPv6", RS_WS_ERROR,
                                     RS_WS_MALFORMED},
     [RS_WSX_IP_BOGUS_LENGTH] = {"ip.bogus_ip_length", "IPv4", RS_WS_ERROR, RS_WS_PROTOCOL},
+    [RS_WSX_IPV6_PLEN_EXCEEDS] = {"ipv6.plen_exceeds_framing", "IPv6", RS_WS_WARN,
+                                  RS_WS_PROTOCOL},
     /* -z expert names the protocol that stopped (stats_expert_ws.c) */
     [RS_WSX_MALFORMED] = {"_ws.malformed.expert", "", RS_WS_ERROR, RS_WS_MALFORMED},
 };
@@ -123,6 +125,8 @@ rs_ws_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
         return icmpv6_unknown_data_at(pkt) != 0;
     if (kind == RS_WSX_IP_BOGUS_LENGTH)
         return ipv4_bogus_length(pkt) != 0;
+    if (kind == RS_WSX_IPV6_PLEN_EXCEEDS)
+        return ipv6_plen_exceeds(pkt, NULL);
     return kind < RS_WSX_COUNT && tcp_expert_present(pkt, kind);
 }
 
@@ -140,6 +144,8 @@ rs_ws_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
         return icmpv6_unknown_data_at(pkt) != 0 ? 1 : 0;
     if (kind == RS_WSX_IP_BOGUS_LENGTH)
         return ipv4_bogus_length(pkt) != 0 ? 1 : 0;
+    if (kind == RS_WSX_IPV6_PLEN_EXCEEDS)
+        return ipv6_plen_exceeds(pkt, NULL) ? 1 : 0;
     return kind < RS_WSX_COUNT ? tcp_expert_count(pkt, kind) : 0;
 }
 
@@ -203,6 +209,10 @@ rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind, c
     if (kind == RS_WSX_IP_BOGUS_LENGTH)
         return (size_t)snprintf(buf, size, "IPv4 total length exceeds packet length (%u bytes)",
                                 ipv4_bogus_length(pkt));
+    uint32_t framing = 0;
+    if (kind == RS_WSX_IPV6_PLEN_EXCEEDS && ipv6_plen_exceeds(pkt, &framing))
+        return (size_t)snprintf(buf, size, "IPv6 payload length exceeds framing length (%u "
+                                "bytes)", framing);
     if (kind == RS_WSX_TCP_DUPLICATE_ACK && pkt->stream != NULL)
         return (size_t)snprintf(buf, size, "Duplicate ACK (#%u)",
                                 pkt->stream->analysis.dupack_num);
@@ -294,6 +304,7 @@ rs_ws_expert_locate(const struct rs_packet *pkt, const struct rs_field *f, unsig
               : kind == RS_WSX_ICMPV6_UNKNOWN_DATA ? icmpv6_unknown_data_at(pkt)
               : kind == RS_WSX_ETH_PADDING_BAD ? eth_trailer_start(pkt)
               : kind == RS_WSX_IP_BOGUS_LENGTH ? pkt->span[RS_LAYER_IPV4].off + 2
+              : kind == RS_WSX_IPV6_PLEN_EXCEEDS ? pkt->span[RS_LAYER_IPV6].off + 4
               : kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED ||
                         kind == RS_WSX_ICMPV6_OPT_UNKNOWN_DATA
                   ? icmpv6_expert_anchor(pkt, kind)

@@ -155,8 +155,9 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
          * (IB's ends in a space, ICMPv6's and UDP's do not), or alone where IB stopped
          * before its BTH */
         const char *mark = rs_ws_cut_short(pkt) ? "[Packet size limited during capture]"
-                           : (pkt->flags & RS_PKT_MALFORMED) ? "[Malformed Packet]"
-                                                              : NULL;
+                           : (pkt->flags & RS_PKT_MALFORMED) &&
+                                   !(pkt->flags & RS_PKT_LONG_ONLY) ? "[Malformed Packet]"
+                                                                    : NULL;
         if (mark == NULL)
             return in.len;
         if (rs_packet_ib_payload_cut(pkt) && (pkt->flags & RS_PKT_CUT_FIRST)) {

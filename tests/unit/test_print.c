@@ -16,6 +16,7 @@
 #include <roceshark/dissectors/common.h>
 #include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/fields.h>
+#include <roceshark/dissectors/flow.h>
 #include <roceshark/dissectors/mad.h>
 #include <roceshark/dissectors/print.h>
 
@@ -982,6 +983,87 @@ test_short_ipv4_as_tshark(void **state)
  * visible _ws.malformed), its abbreviation where not (infiniband, icmp, an ip cut before its
  * source, the hidden _ws.malformed), Data's bytes in hex; a quoted ip its own addresses.
  * Before: the abbreviation for every one. */
+/* An IPv4 total length or IPv6 payload length past the frame's end, as tshark 4.0.17 takes
+ * it, on frames crafted with scapy (total lengths 200, 300, 200 and 100 over UDP, RoCEv2,
+ * TCP and an ICMP echo; a payload length of 200 over UDP):
+ * the length flagged (ip.bogus_ip_length) and the layers above read in the bytes there
+ * are, with no exception (before: '[Malformed Packet: IPv4]' after them, TCP's length
+ * from the total length, 160, and the ICMP checksum left unverified; IPv6's expert item
+ * ipv6.plen_exceeds_framing missing and '[Malformed Packet: IPv6]'). Ours stays flagged:
+ * roceshark.malformed and roceshark.problem, and the default Info's mark. */
+static void
+test_ipv4_length_past_frame_as_tshark(void **state)
+{
+    static const char *const hex[] = {
+        "0200000000020200000000010800450000c800010000401166220a0000010a000002c3502328001c4fee"
+        "7878787878787878787878787878787878787878",
+        "02000000000202000000000108004500012c00010000401165be0a0000010a000002c35012b7002e16db"
+        "0a40ffff00000011000000010000000000000000000000000000000500797979797900000000",
+        "0200000000020200000000010800450000c8000100004006662d0a0000010a000002c350138900000000"
+        "00000000501820003fec00007a7a7a7a7a7a7a7a7a7a",
+        "02000000000202000000000108004500006400010000400166960a0000010a0000020800363e00000000"
+        "7070707070707070"};
+    static const char *const info[] = {
+        "50000 \u2192 9000 Len=20", "RC RDMA Write Only QP=0x000011 ",
+        "50000 \u2192 5001 [PSH, ACK] Len=10",    /* no streams stage here: no Seq, Ack, Win */
+        "Echo (ping) request  id=0x0000, seq=0/0, ttl=64"};
+    static const unsigned reported[] = {48, 66, 50, 36};
+    struct rs_display d = *rs_display_get(), before = d;
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct rs_value v;
+    char text[256], want[192];
+
+    (void)state;
+    for (unsigned i = 0; i < 4; i++) {
+        char *t = tree_of(hex[i]);
+        snprintf(want, sizeof(want), "\n    Total Length: %s\n        [Expert Info (Error/"
+                 "Protocol): IPv4 total length exceeds packet length (%u bytes)]\n",
+                 i == 1 ? "300" : i == 3 ? "100" : "200", reported[i]);
+        assert_non_null(strstr(t, want));
+        assert_null(strstr(t, "[Malformed Packet"));
+        if (i == 3)
+            assert_non_null(strstr(t, "\n    Checksum: 0x363e [correct]\n"
+                                      "    [Checksum Status: Good]\n"));
+        free(t);
+        decode_hex(&tf, hex[i], RS_DLT_EN10MB, &pkt);
+        d.info_tshark = true;
+        rs_display_set(&d);
+        rs_print_info(&pkt, text, sizeof(text));
+        assert_string_equal(text, info[i]);
+        d.info_tshark = false;
+        rs_display_set(&d);
+        rs_print_info(&pkt, text, sizeof(text));
+        assert_non_null(strstr(text, " [Malformed: IPv4 total length exceeds the frame]"));
+        assert_true(rs_field_value(&pkt, rs_field_lookup("roceshark.malformed"), 0, &v));
+        assert_false(rs_field_value(&pkt, rs_field_lookup("_ws.malformed"), 0, &v));
+        if (i == 2) {       /* the bytes there are, not the total length's 160 */
+            assert_int_equal(rs_tcp_payload_len(&pkt), 10);
+        }
+    }
+    /* IPv6's payload length (200 over 28 bytes of UDP): a warning, as tshark's */
+    static const char hex6[] =
+        "02000000000202000000000186dd6000000000c8114020010db800000000000000000000000120010db8"
+        "000000000000000000000002c3502328001c09147878787878787878787878787878787878787878";
+    char *t = tree_of(hex6);
+    assert_non_null(strstr(t, "\n    Payload Length: 200\n"
+                              "        [Expert Info (Warning/Protocol): IPv6 payload length "
+                              "exceeds framing length (28 bytes)]\n"
+                              "            [IPv6 payload length exceeds framing length (28 "
+                              "bytes)]\n"
+                              "            [Severity level: Warning]\n"
+                              "            [Group: Protocol]\n"
+                              "    Next Header: UDP (17)\n"));
+    assert_null(strstr(t, "[Malformed Packet"));
+    free(t);
+    decode_hex(&tf, hex6, RS_DLT_EN10MB, &pkt);
+    d.info_tshark = true;
+    rs_display_set(&d);
+    rs_print_info(&pkt, text, sizeof(text));
+    assert_string_equal(text, "50000 \u2192 9000 Len=20");
+    rs_display_set(&before);
+}
+
 static void
 test_fields_protocol_text(void **state)
 {
@@ -1984,6 +2066,7 @@ main(void)
         cmocka_unit_test(test_tree_icmp_quoted_tcp_short),
         cmocka_unit_test(test_tree_icmp_redirect_extent),
         cmocka_unit_test(test_quoted_tcp_expert_and_options),
+        cmocka_unit_test(test_ipv4_length_past_frame_as_tshark),
         cmocka_unit_test(test_hopopts_protocol),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_json_string),

@@ -100,6 +100,9 @@ enum rs_ws_expert_kind {
     /* under an IPv4 header's total length, where it exceeds the bytes the frame has for
      * the packet (reported, not captured: a snapshot length does not raise it) */
     RS_WSX_IP_BOGUS_LENGTH,
+    /* under an IPv6 header's payload length, where it exceeds the frame's bytes after the
+     * header (reported, as the IPv4 one) */
+    RS_WSX_IPV6_PLEN_EXCEEDS,
     /* under "[Malformed Packet: IB]", where tshark caught its dissector's exception */
     RS_WSX_MALFORMED,
     RS_WSX_COUNT
