@@ -83,6 +83,13 @@ iw_pdu_place(const struct rs_packet *pkt, const struct rs_iwarp_pdu *p, uint32_t
 {
     if (n == 0)
         return false;
+    if (pkt->iwarp->flags & RS_IWARP_VIEW_UNMARKED_PLACES) {
+        if (at >= p->caplen)
+            return false;
+        *offset = at;
+        *length = n < p->caplen - at ? n : p->caplen - at;
+        return true;
+    }
     if (clip_to_segment(pkt, p, wire_offset(p, at), wire_offset(p, at + n - 1) + 1, offset,
                         length))
         return true;
@@ -512,7 +519,6 @@ get_view(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 
 /* Wireshark's fields where they lie in the PDU (a Request's or Reply's, an FPDU's); the
  * CRC, the pad and the markers below. */
-IW_LOCATOR(get_pdu_at, is_any, 0)
 IW_LOCATOR(get_req_at, is_req, 0)
 IW_LOCATOR(get_rep_at, is_rep, 0)
 IW_LOCATOR(get_frame_at, is_frame, 0)
@@ -622,19 +628,25 @@ get_marker_at(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
     return marker_place(pkt, occ, f->offset, f->width, offset, length);
 }
 
+/* The PDU's wire octets, markers included (one before its ULPDU_Length too), as far as
+ * the segment holds them: where Wireshark 4.0 puts the MPA protocol's item and the Markers
+ * node (the FPDU's item starts after such a first marker). */
+static bool
+get_pdu_wire_at(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                uint32_t *offset, uint32_t *length)
+{
+    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, is_any);
+
+    return p != NULL && wire_place(pkt, p, 0, p->wire_len, offset, length);
+}
+
 static bool
 get_markers_node_at(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
                     uint32_t *offset, uint32_t *length)
 {
     const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, has_markers);
-    uint32_t last_off, last_len;
 
-    if (p == NULL || !wire_place(pkt, p, p->marker_at, RS_MPA_MARKER_LEN, offset, length) ||
-        !wire_place(pkt, p, p->marker_at + (p->n_markers - 1u) * RS_MPA_MARKER_INTERVAL,
-                    RS_MPA_MARKER_LEN, &last_off, &last_len))
-        return false;
-    *length = last_off + last_len - *offset;
-    return true;
+    return p != NULL && wire_place(pkt, p, 0, p->wire_len, offset, length);
 }
 
 /* A fact of the segment: its TCP payload. */
@@ -665,8 +677,9 @@ locate_segment(const struct rs_packet *pkt, const struct rs_field *f, unsigned o
      .locate = locate_segment}
 
 const struct rs_field rs_fields_mpa[] = {
-    MPA("iwarp_mpa", "iWARP Marker Protocol data unit Aligned framing", RS_FT_PROTOCOL,
-        RS_BASE_NONE, 0, NULL, "MPA", 0, 0, get_pdu, 0),
+    {"iwarp_mpa", "iWARP Marker Protocol data unit Aligned framing", RS_FT_PROTOCOL,
+     RS_BASE_NONE, 0, NULL, "MPA", RS_NO_LAYER, 0, 0, get_pdu, 0, RS_FIELD_PER_PDU,
+     .locate = get_pdu_wire_at},
     MPA("iwarp_mpa.req", "Request frame header", RS_FT_NONE, RS_BASE_NONE, 0, NULL,
         "MPA Request frame", 0, 0, get_req, 1),
     MPA("iwarp_mpa.key.req", "ID Req frame", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
@@ -753,11 +766,14 @@ const struct rs_field rs_fields_mpa[] = {
         "Octets of the FPDU were never captured", 0, 0, get_truncated, 2, locate_truncated),
     MPA("iwarp_mpa.markers", "Markers", RS_FT_NONE, RS_BASE_NONE, 0, NULL,
         "Markers inside the FPDU", 0, 0, get_markers_node, 1),
-    MPA("iwarp_mpa.marker_res", "Reserved", RS_FT_UINT16, RS_BASE_HEX, 0, NULL,
-        "Marker: Reserved", 0, 2, get_marker, 2),
-    MPA("iwarp_mpa.marker_fpduptr", "FPDU back pointer", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
-        "Marker: octets back to the FPDU's ULPDU_Length (0 where the FPDU starts)", 2, 2,
-        get_marker, 2),
+    /* each marker's two halves, marker after marker, as Wireshark lists them */
+    {"iwarp_mpa.marker_res", "Reserved", RS_FT_UINT16, RS_BASE_HEX, 0, NULL,
+     "Marker: Reserved", RS_NO_LAYER, 0, 2, get_marker, 2, RS_FIELD_PER_PDU | RS_FIELD_ROWS,
+     .locate = get_marker_at},
+    {"iwarp_mpa.marker_fpduptr", "FPDU back pointer", RS_FT_UINT16, RS_BASE_DEC, 0, NULL,
+     "Marker: octets back to the FPDU's ULPDU_Length (0 where the FPDU starts)", RS_NO_LAYER,
+     2, 2, get_marker, 2, RS_FIELD_PER_PDU | RS_FIELD_ROWS, .show = rs_show_bytes_count,
+     .locate = get_marker_at},
     RS_F_END,
 };
 

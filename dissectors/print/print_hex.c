@@ -4,7 +4,8 @@
  * sixteen bytes, and the same bytes as text (a dot for what does not print); a blank line
  * after the frame. An ERF record's own header is not the packet's: it is left out, as
  * Wireshark leaves it out. A frame that ends an iWARP Send of several FPDUs has a second
- * data source, the reassembled message: each is then dumped under its name, as tshark's.
+ * data source, the reassembled message, and one that had markers another, its octets
+ * without them: each is then dumped under its name, as tshark's.
  */
 #include <roceshark/dissectors/iwarp.h>
 #include <roceshark/dissectors/print.h>
@@ -42,9 +43,16 @@ rs_print_hex_bytes(struct rs_out *o, const uint8_t *data, uint32_t len)
 
 /* Whether PDU p's reassembled Send is a data source of its own (bytes kept, not empty). */
 static bool
-is_source(const struct rs_iwarp_pdu *p)
+is_reassembled(const struct rs_iwarp_pdu *p)
 {
     return (p->flags & RS_IWARP_PDU_SEND_REASM) && p->send_data != NULL && p->send_len > 0;
+}
+
+/* Whether PDU p brings a data source of its own: its octets without markers, its Send. */
+static bool
+is_source(const struct rs_iwarp_pdu *p)
+{
+    return rs_iwarp_pdu_unmarked(p) || is_reassembled(p);
 }
 
 void
@@ -61,10 +69,14 @@ rs_print_hex(struct rs_out *o, const struct rs_packet *pkt)
     rs_print_hex_bytes(o, pkt->frame->data + skip, rs_packet_cap_len(pkt));
     for (unsigned i = 0; sources && i < v->n_pdus; i++) {
         const struct rs_iwarp_pdu *p = &v->pdus[i];
-        if (!is_source(p))
-            continue;
-        rs_out_printf(o, "Reassembled SMB Direct (%u bytes):\n", p->send_len);
-        rs_print_hex_bytes(o, p->send_data, p->send_len);
+        if (rs_iwarp_pdu_unmarked(p)) {
+            rs_out_printf(o, "FPDU without Markers (%u bytes):\n", p->caplen);
+            rs_print_hex_bytes(o, p->data, p->caplen);
+        }
+        if (is_reassembled(p)) {
+            rs_out_printf(o, "Reassembled SMB Direct (%u bytes):\n", p->send_len);
+            rs_print_hex_bytes(o, p->send_data, p->send_len);
+        }
     }
     rs_out_gap(o);
     rs_out_end_frame(o);

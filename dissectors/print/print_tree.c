@@ -73,6 +73,13 @@ struct walk_ctx {
     enum spans spans;
     const uint8_t *source;          /* the PDU's reassembled message, where its items lie */
     uint32_t source_len;
+    /* an FPDU that had markers: its octets without them, where Wireshark places DDP's and
+     * RDMAP's items and the data (its "FPDU without Markers"), and a view of it whose
+     * locators place there */
+    const uint8_t *unmarked;
+    uint32_t unmarked_len;
+    const struct rs_packet *unmarked_view;
+    uint32_t unmarked_last;         /* where the last bytes placed there start (data.len's) */
 };
 
 /* What the walk knows of each field id, made once (fields_init): the registry's entry
@@ -120,16 +127,42 @@ depth_of(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ)
     return f->depth + (f->nest != NULL ? f->nest(pkt, f, occ) : 0);
 }
 
+/* Whether f is placed in an FPDU's marker-free octets when it had markers: DDP's and
+ * RDMAP's items and the data, as Wireshark's; MPA's stay in the frame, and so do ours
+ * (roceshark.*, placed in the frame as the Wireshark plugin places them). */
+static bool
+in_unmarked(const struct rs_field *f)
+{
+    return strncmp(f->abbrev, "iwarp_mpa", 9) != 0 && strncmp(f->abbrev, "roceshark", 9) != 0;
+}
+
 /* Where occurrence occ of f lies when the walk is on a reassembled message: its bytes in
  * the message, or the message's place for it (RS_FIELD_REASSEMBLED). False where it is
  * placed as any field is, in the frame. */
 static bool
-place_in_source(const struct walk_ctx *w, const struct rs_packet *pkt,
+place_in_source(struct walk_ctx *w, const struct rs_packet *pkt,
                 const struct rs_field *f, const struct rs_value *v, unsigned occ,
                 struct rs_tree_item *it)
 {
     uint32_t off, len;
 
+    if (w->unmarked != NULL && !(f->flags & RS_FIELD_REASSEMBLED) && in_unmarked(f)) {
+        bool bytes = (v->type == RS_FT_BYTES || v->type == RS_FT_PROTOCOL) &&
+                     v->v.bytes.ptr != NULL && v->v.bytes.ptr >= w->unmarked &&
+                     v->v.bytes.len <= w->unmarked_len &&
+                     (size_t)(v->v.bytes.ptr - w->unmarked) <= w->unmarked_len - v->v.bytes.len;
+        if (bytes) {
+            off = w->unmarked_last = (uint32_t)(v->v.bytes.ptr - w->unmarked);
+            len = v->v.bytes.len;
+        } else if (f->locate == NULL || !f->locate(w->unmarked_view, f, occ, &off, &len)) {
+            off = w->unmarked_last;     /* a generated item after bytes: at them, as tshark's */
+            len = 0;
+        }
+        it->source = w->unmarked;
+        it->offset = off;
+        it->length = len;
+        return true;
+    }
     if (w->source == NULL)
         return false;
     if (f->flags & RS_FIELD_REASSEMBLED) {
@@ -288,13 +321,33 @@ walk_iwarp_pdus(struct walk_ctx *w, const struct rs_packet *pkt)
         bool reasm = (v->pdus[i].flags & RS_IWARP_PDU_SEND_REASM) && v->pdus[i].send_data;
         w->source = reasm ? v->pdus[i].send_data : NULL;
         w->source_len = reasm ? v->pdus[i].send_len : 0;
-        for (int id = 0; id < rs_field_count(); id++)
-            if (field_at(id)->flags & RS_FIELD_PER_PDU)
+        /* an FPDU that had markers: DDP's and RDMAP's items in its octets without them */
+        struct rs_iwarp_view unmarked = one;
+        struct rs_packet up = p;
+        unmarked.flags |= RS_IWARP_VIEW_UNMARKED_PLACES;
+        up.iwarp = &unmarked;
+        bool marked = rs_iwarp_pdu_unmarked(&v->pdus[i]);
+        w->unmarked = marked ? v->pdus[i].data : NULL;
+        w->unmarked_len = marked ? v->pdus[i].caplen : 0;
+        w->unmarked_view = marked ? &up : NULL;
+        w->unmarked_last = 0;
+        for (int id = 0; id < rs_field_count(); id++) {
+            uint16_t flags = field_at(id)->flags;
+            if (!(flags & RS_FIELD_PER_PDU))
+                continue;
+            if (flags & RS_FIELD_ROWS) {    /* the markers, each with its two halves */
+                int end = rows_end(id);
+                walk_rows(w, &p, id, end);
+                id = end - 1;
+            } else {
                 walk_field(w, &p, id);
+            }
+        }
         for (int d = w->data_id; d <= w->data_id + 2; d++)
             walk_field(w, &p, d);
-        w->source = NULL;
-        w->source_len = 0;
+        w->source = w->unmarked = NULL;
+        w->source_len = w->unmarked_len = 0;
+        w->unmarked_view = NULL;
     }
 }
 
@@ -716,7 +769,7 @@ walk(const struct rs_packet *pkt, uint8_t skip, enum spans spans, rs_tree_fn fn,
         const struct rs_field *f = field_at(id);
         if (is_data_field(&w, id))
             continue;
-        if (f->flags & RS_FIELD_ROWS) {
+        if ((f->flags & RS_FIELD_ROWS) && !(f->flags & RS_FIELD_PER_PDU)) {
             int end = rows_end(id);
             walk_rows(&w, pkt, id, end);
             id = end - 1;

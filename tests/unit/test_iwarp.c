@@ -584,6 +584,70 @@ test_send_reassembly_as_tshark(void **state)
     rs_display_set(&before);
 }
 
+/* MPA markers as tshark 4.0.17 shows them, on FPDUs of 400 and 200 octets of Send payload
+ * with CRCs after an exchange whose Reply asked the initiator for markers (one before the
+ * first FPDU, one inside the second): MPA's item and the Markers node over the FPDU's wire
+ * octets, a first marker included (before: from after it; the node over the markers alone),
+ * 'FPDU back pointer: 84 bytes', each marker's halves together, and DDP's and RDMAP's
+ * items and the data in the FPDU's octets without its markers, a data source of their own
+ * that -x dumps ('FPDU without Markers (424 bytes):'; before: their frame octets, the data
+ * nowhere and not dumped under its line). */
+static void
+test_markers_as_tshark(void **state)
+{
+    struct fixture *fx = *state;
+    struct rs_display d = *rs_display_get(), before = d;
+
+    d.info_tshark = d.tree_tshark = true;
+    rs_display_set(&d);
+    exchange(fx, RS_MPA_FLAG_CRC, RS_MPA_FLAG_MARKERS | RS_MPA_FLAG_CRC);
+    uint32_t base = fx->len[0], a = base;
+    send_fpdu(fx, 0, 1, 400, 0x5a, true, base);     /* a marker before it */
+    segment(fx, 0, a, fx->len[0], 20);
+    char *t = printed(fx);
+    assert_non_null(strstr(t, "\n    Markers\n"
+                              "        Reserved: 0x0000\n"
+                              "        FPDU back pointer: 0 bytes\n"
+                              "iWARP Direct Data Placement"));
+    assert_non_null(strstr(t, "\nData (400 bytes)\n\n"
+                              "0000  5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a   "
+                              "ZZZZZZZZZZZZZZZZ\n"));
+    assert_non_null(strstr(t, "<proto name=\"iwarp_mpa\" showname=\"iWARP Marker Protocol data "
+                              "unit Aligned framing\" size=\"428\" pos=\"54\">\n"
+                              "    <field name=\"iwarp_mpa.fpdu\" showname=\"FPDU\" size=\"424\" "
+                              "pos=\"58\" show=\"\" value=\"\">\n"));
+    assert_non_null(strstr(t, "<field name=\"iwarp_mpa.markers\" showname=\"Markers\" "
+                              "size=\"428\" pos=\"54\" show=\"\" value=\"\">\n"
+                              "      <field name=\"iwarp_mpa.marker_res\" showname=\"Reserved: "
+                              "0x0000\" size=\"2\" pos=\"54\" show=\"0x0000\" value=\"0000\"/>\n"
+                              "      <field name=\"iwarp_mpa.marker_fpduptr\" showname=\"FPDU back "
+                              "pointer: 0 bytes\" size=\"2\" pos=\"56\" show=\"0\" value=\"0000\"/>"
+                              "\n"));
+    assert_non_null(strstr(t, "<proto name=\"iwarp_ddp_rdmap\" showname=\"iWARP Direct Data "
+                              "Placement and Remote Direct Memory Access Protocol\" size=\"18\" "
+                              "pos=\"2\">\n"));
+    assert_non_null(strstr(t, "<field name=\"data.data\" showname=\"Data: 5a5a5a5a5a5a5a5a5a5a5a"
+                              "5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a\u2026\" "
+                              "size=\"400\" pos=\"20\" show=\"5a:5a:"));
+    assert_non_null(strstr(t, "\nFPDU without Markers (424 bytes):\n0000  01 a2 41 43 "));
+    free(t);
+    a = fx->len[0];
+    send_fpdu(fx, 0, 2, 200, 0x6b, true, base);     /* a marker inside it */
+    segment(fx, 0, a, fx->len[0], 20);
+    t = printed(fx);
+    assert_non_null(strstr(t, "\n    Markers\n"
+                              "        Reserved: 0x0000\n"
+                              "        FPDU back pointer: 84 bytes\n"));
+    assert_non_null(strstr(t, "<field name=\"iwarp_mpa.markers\" showname=\"Markers\" "
+                              "size=\"228\" pos=\"54\" show=\"\" value=\"\">\n"
+                              "      <field name=\"iwarp_mpa.marker_res\" showname=\"Reserved: "
+                              "0x0000\" size=\"2\" pos=\"138\" show=\"0x0000\" value=\"0000\"/>"
+                              "\n"));
+    assert_non_null(strstr(t, "\nFPDU without Markers (224 bytes):\n"));
+    free(t);
+    rs_display_set(&before);
+}
+
 static void
 test_heuristics_off_and_forced_port(void **state)
 {
@@ -617,6 +681,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_inference, setup, teardown),
         cmocka_unit_test_setup_teardown(test_heuristics_off_and_forced_port, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send_reassembly_as_tshark, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_markers_as_tshark, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -132,6 +132,14 @@ rs_iwarp_pdu_data(const struct rs_iwarp_pdu *p, const uint8_t **data, uint32_t *
     return true;
 }
 
+/* Whether FPDU p had markers among its octets, so that Wireshark dissects its DDP and RDMAP
+ * headers and data from a copy without them (its "FPDU without Markers"): p->data. */
+static inline bool
+rs_iwarp_pdu_unmarked(const struct rs_iwarp_pdu *p)
+{
+    return p->kind == RS_MPA_FPDU && p->n_markers > 0 && p->data != NULL && p->caplen > 0;
+}
+
 /* struct rs_iwarp_view.flags */
 #define RS_IWARP_VIEW_RETRANSMISSION 0x01   /* the segment held only bytes already seen */
 #define RS_IWARP_VIEW_OUT_OF_ORDER 0x02     /* held until the bytes before it arrive */
@@ -139,6 +147,9 @@ rs_iwarp_pdu_data(const struct rs_iwarp_pdu *p, const uint8_t **data, uint32_t *
 #define RS_IWARP_VIEW_CONTINUATION 0x08     /* carries part of an FPDU that ends later */
 #define RS_IWARP_VIEW_OVERFLOW 0x10         /* more PDUs ended than the view holds */
 #define RS_IWARP_VIEW_REJECTED 0x20         /* the connection's MPA Reply rejected it */
+#define RS_IWARP_VIEW_UNMARKED_PLACES 0x40  /* set by a printer on a view of its own: the
+                                               PDU's fields are placed in its marker-free
+                                               octets (pdus[].data), not in the frame */
 
 /* Direction of a segment within its connection. */
 #define RS_IWARP_DIR_INITIATOR 0    /* sent by the MPA initiator */
