@@ -393,7 +393,11 @@ rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char
 {
     struct out o = {buf, size > 0 ? size - 1 : 0, 0};
     bool integer = v->type >= RS_FT_UINT8 && v->type <= RS_FT_INT32;
-    const char *name = f->vals != NULL ? rs_value_name(f->vals, v->v.u) : NULL;
+    /* an empty table names nothing: a field with it has none (iWARP's Terminate marks
+     * which of its fields a layer carries by their tables) */
+    const struct rs_value_string *vals = f->vals != NULL && f->vals->name != NULL ? f->vals
+                                                                                 : NULL;
+    const char *name = vals != NULL ? rs_value_name(vals, v->v.u) : NULL;
 
     if (f->show != NULL)
         return f->show(f, v, buf, size);
@@ -401,9 +405,9 @@ rs_value_format_display(const struct rs_field *f, const struct rs_value *v, char
         out_str(&o, name);      /* "Set", as Wireshark's true/false strings */
     } else if (v->type == RS_FT_BOOLEAN) {
         out_str(&o, v->v.u ? "True" : "False");
-    } else if (integer && f->vals != NULL && f->base == RS_BASE_NONE) {
+    } else if (integer && vals != NULL && f->base == RS_BASE_NONE) {
         out_str(&o, name != NULL ? name : "Unknown");   /* the name alone, as proto.c */
-    } else if (integer && f->vals != NULL) {
+    } else if (integer && vals != NULL) {
         out_str(&o, name != NULL ? name : "Unknown");  /* Wireshark's word for a value it
                                                           has no name for */
         out_str(&o, " (");

@@ -332,6 +332,19 @@ GETTER(get_atomic_req, in_atomic_req, iw_ddp_len(p))
 GETTER(get_atomic_resp, in_atomic_resp, iw_ddp_len(p))
 GETTER(get_immediate, in_immediate, iw_ddp_len(p))
 
+/* The Terminate's item, as Wireshark 4.0 sizes it: its header and the terminated
+ * headers after it, to the ULPDU's end. */
+static bool
+locate_terminate(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                 uint32_t *offset, uint32_t *length)
+{
+    const struct rs_iwarp_pdu *p = iw_field_pdu(pkt, f, occ, in_terminate);
+
+    return p != NULL && iw_ulpdu_avail(p) > iw_ddp_len(p) &&
+           iw_pdu_place(pkt, p, 2 + iw_ddp_len(p), iw_ulpdu_avail(p) - iw_ddp_len(p), offset,
+                        length);
+}
+
 static bool
 get_term_span(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
               struct rs_value *out)
@@ -697,7 +710,8 @@ const struct rs_field rs_fields_rdmap[] = {
       "STag of the buffer read", 16, 4, get_read_req, 3),
     F("iwarp_rdma.srcto", "Data Source Tagged Offset", RS_FT_UINT64, RS_BASE_HEX, 0, NULL,
       "Where in the source buffer", 20, 8, get_read_req, 3),
-    NODE("iwarp_rdma.terminate", "Terminate", "RDMA Terminate Header", 0, 4, get_terminate, 2),
+    F_AT("iwarp_rdma.terminate", "Terminate", RS_FT_NONE, RS_BASE_NONE, 0, NULL,
+         "RDMA Terminate Header", 0, 4, get_terminate, 2, locate_terminate),
     NODE("iwarp_rdma.term_ctrl", "Terminate Control", "RDMA Terminate Control Field", 0, 3,
          get_terminate, 3),
     F("iwarp_rdma.term_layer", "Layer", RS_FT_UINT8, RS_BASE_HEX, 0xf0, layer_vals,

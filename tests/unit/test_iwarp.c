@@ -648,6 +648,43 @@ test_markers_as_tshark(void **state)
     rs_display_set(&before);
 }
 
+/* A Terminate as tshark 4.0.17 shows it, on one crafted as siw sends it (RDMA layer, error
+ * type 0, code 5, the M, D and R bits with the DDP segment length, the 18-octet untagged DDP
+ * header and the 28-octet RDMAP header): its item over its header and the headers it
+ * carries (before: its 4 octets), and the error code of a type Wireshark names no codes of
+ * as a number ('Error Code: 0x05'; before: 'Unknown (0x05)'). */
+static void
+test_terminate_as_tshark(void **state)
+{
+    struct fixture *fx = *state;
+    struct rs_display d = *rs_display_get(), before = d;
+    uint8_t body[64];
+
+    d.info_tshark = d.tree_tshark = true;
+    rs_display_set(&d);
+    exchange(fx, 0, 0);
+    memset(body, 0, sizeof(body));
+    body[0] = 0x00;     /* layer RDMA, error type 0 */
+    body[1] = 0x05;
+    body[2] = 0xe0;     /* M, D, R */
+    rs_store_be16(body + 4, 0x40);
+    for (unsigned i = 0; i < 18 + 28; i++)
+        body[6 + i] = (uint8_t)i;
+    uint32_t a = fx->len[0];
+    plain_fpdu(fx, 0, 0x41, RS_RDMAP_TERMINATE, 2, 1, 0, body, 4 + 2 + 18 + 28);
+    segment(fx, 0, a, fx->len[0], 20);
+    char *t = printed(fx);
+    assert_non_null(strstr(t, "\n                .... 0000 = Error Types for RDMA layer: Local "
+                              "Catastrophic Error (0x0)\n"
+                              "                Error Code: 0x05\n"));
+    assert_non_null(strstr(t, "<field name=\"iwarp_rdma.terminate\" showname=\"Terminate\" "
+                              "size=\"52\" pos=\"74\" show=\"\" value=\"\">\n"));
+    assert_non_null(strstr(t, "<field name=\"iwarp_rdma.term_errcode\" showname=\"Error Code: "
+                              "0x05\" size=\"1\" pos=\"75\" show=\"0x05\" value=\"05\"/>\n"));
+    free(t);
+    rs_display_set(&before);
+}
+
 static void
 test_heuristics_off_and_forced_port(void **state)
 {
@@ -682,6 +719,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_heuristics_off_and_forced_port, setup, teardown),
         cmocka_unit_test_setup_teardown(test_send_reassembly_as_tshark, setup, teardown),
         cmocka_unit_test_setup_teardown(test_markers_as_tshark, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_terminate_as_tshark, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
