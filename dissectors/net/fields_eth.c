@@ -85,14 +85,17 @@ locate_tag(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     return true;
 }
 
+/* IEEE 802.1Q-2014's names (its 8P0D table), which Wireshark 4.0 shows by default (not
+ * 802.1D-2004's, where 3 was Excellent Effort): RoCE's usual lossless priority 3 is
+ * Critical Applications. */
 static const struct rs_value_string priority_vals[] = {
     {0, "Best Effort (default)"},
     {1, "Background"},
-    {2, "Spare"},
-    {3, "Excellent Effort"},
-    {4, "Controlled Load"},
-    {5, "Video, < 100ms latency and jitter"},
-    {6, "Voice, < 10ms latency and jitter"},
+    {2, "Excellent Effort"},
+    {3, "Critical Applications"},
+    {4, "Video, < 100ms latency and jitter"},
+    {5, "Voice, < 10ms latency and jitter"},
+    {6, "Internetwork Control"},
     {7, "Network Control"},
     {0, NULL},
 };

@@ -674,6 +674,13 @@ test_tree_vlan_tags(void **state)
                               "    .... 0000 0110 0100 = ID: 100\n"
                               "    Type: IPv4 (0x0800)\n"));
     free(t);
+    /* priority 3, RoCE's usual lossless one: IEEE 802.1Q-2014's name, as tshark 4.0.17's
+     * (before: 802.1D-2004's 'Excellent Effort') */
+    t = tree_of("0200000000020200000000018100606408004500001c00004000401126cb0a0000010a0000"
+                "02c000300000080000");
+    assert_non_null(strstr(t, "\n802.1Q Virtual LAN, PRI: 3, DEI: 0, ID: 100\n"
+                              "    011. .... .... .... = Priority: Critical Applications (3)\n"));
+    free(t);
     decode_hex(&tf, "02000000000202000000000188a80064810000c808004500001c00004000401126cb0a00"
                     "00010a000002c000300000080000",
                RS_DLT_EN10MB, &pkt);
