@@ -125,7 +125,8 @@ info_opcode(struct rs_info *in, uint8_t opcode)
         rs_info_add(in, "%s Opcode 0x%02x", rs_ib_transport_name(opcode), opcode);
 }
 
-/* tshark's: "RC RDMA Write Only QP=0x000011 " (with its space), a MAD's name after it,
+/* tshark's: "RC RDMA Write Only QP=0x000011 " (with its space), a NAK's code after it
+ * ("[Remote Access Error] ", "[Unknown (9)] "; not an RNR NAK's), a MAD's name after it,
  * and a CM MAD's name alone ("CM: ConnectRequest"). */
 static void
 info_ib_tshark(struct rs_info *in, const struct rs_packet *pkt)
@@ -143,6 +144,17 @@ info_ib_tshark(struct rs_info *in, const struct rs_packet *pkt)
     info_opcode(in, pkt->opcode);
     rs_info_hex(in, " QP=0x", qp, 6);
     rs_info_str(in, " ");
+    if (rs_packet_has(pkt, RS_LAYER_AETH)) {
+        const uint8_t *aeth = rs_packet_at(pkt, RS_LAYER_AETH);
+        uint8_t code = rs_aeth_code(aeth);
+        const char *nak = rs_aeth_nak_name(code);
+        if (rs_aeth_kind(rs_aeth_syndrome(aeth)) == RS_AETH_NAK) {
+            if (nak != NULL)
+                rs_info_add(in, "[%s] ", nak);
+            else
+                rs_info_add(in, "[Unknown (%u)] ", code);
+        }
+    }
     if (mad != NULL && rs_mad_info(mad, len, name, sizeof(name)))
         rs_info_str(in, name);
 }

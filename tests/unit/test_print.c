@@ -1071,6 +1071,43 @@ test_ipv4_length_past_frame_as_tshark(void **state)
     rs_display_set(&before);
 }
 
+/* A NAK's Info with --compat tshark, as tshark 4.0.17 writes it on RoCEv2 frames crafted
+ * with an AETH of each kind: a NAK's code after the QP ('[Remote Access Error] ', and
+ * '[Unknown (9)] ' for a reserved one, on a Read Response First too), nothing for an ACK
+ * or an RNR NAK (before: nothing for any). */
+static void
+test_nak_info_as_tshark(void **state)
+{
+    static const char *const hex[] = {
+        /* Acknowledge, NAK Remote Access Error */
+        "0200000000020200000000010800458c00304ffc4000b01169180a00a24f0a005acdc35012b7001c0000"
+        "1100ffff0000001100000005620000016a1617c7",
+        /* Read Response First, NAK code 9 */
+        "020000000002020000000001080045fa0040c50e4000fc115f070a0096f50a00aea7c35012b7002c0000"
+        "0d00ffff0000001100000005690000010000000000000000000000000000000080849527",
+        /* Acknowledge, RNR NAK */
+        "0200000000020200000000010800458d0030ea954000df11b14c0a00c7290a002424c35012b7001c0000"
+        "1100ffff000000110000000525000001c1967e19"};
+    static const char *const want[] = {
+        "RC Acknowledge QP=0x000011 [Remote Access Error] ",
+        "RC RDMA Read Response First QP=0x000011 [Unknown (9)] ",
+        "RC Acknowledge QP=0x000011 "};
+    struct rs_display d = *rs_display_get(), before = d;
+    struct test_frame tf;
+    struct rs_packet pkt;
+    char text[128];
+
+    (void)state;
+    d.info_tshark = true;
+    rs_display_set(&d);
+    for (unsigned i = 0; i < 3; i++) {
+        decode_hex(&tf, hex[i], RS_DLT_EN10MB, &pkt);
+        rs_print_info(&pkt, text, sizeof(text));
+        assert_string_equal(text, want[i]);
+    }
+    rs_display_set(&before);
+}
+
 static void
 test_fields_protocol_text(void **state)
 {
@@ -2074,6 +2111,7 @@ main(void)
         cmocka_unit_test(test_tree_icmp_redirect_extent),
         cmocka_unit_test(test_quoted_tcp_expert_and_options),
         cmocka_unit_test(test_ipv4_length_past_frame_as_tshark),
+        cmocka_unit_test(test_nak_info_as_tshark),
         cmocka_unit_test(test_hopopts_protocol),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_json_string),
