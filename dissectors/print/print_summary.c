@@ -206,9 +206,9 @@ rs_print_addresses(const struct rs_packet *pkt, char *src, char *dst, size_t siz
         }
     } else if (rs_packet_has(pkt, RS_LAYER_IPV6) || rs_packet_has(pkt, RS_LAYER_GRH)) {
         p = rs_packet_at(pkt, rs_packet_has(pkt, RS_LAYER_IPV6) ? RS_LAYER_IPV6 : RS_LAYER_GRH);
-        /* a native InfiniBand GRH's GIDs are InfiniBand addresses to Wireshark, named so */
-        size_t gid = !rs_packet_has(pkt, RS_LAYER_IPV6) && rs_packet_has(pkt, RS_LAYER_LRH)
-                         ? 5 : 0;
+        /* a GRH's GIDs (native InfiniBand's, RoCEv1's) are InfiniBand addresses to
+         * Wireshark, named so */
+        size_t gid = !rs_packet_has(pkt, RS_LAYER_IPV6) ? 5 : 0;
         if (size >= RS_IPV6_TEXT_MAX + gid) {
             memcpy(src, "GID: ", gid);
             memcpy(dst, "GID: ", gid);

@@ -223,6 +223,12 @@ test_info_reasons(void **state)
     assert_string_equal(rs_print_protocol(&pkt), "InfiniBand");
     decode_hex(&tf, HEX_ROCEV1_SEND_ONLY, RS_DLT_EN10MB, &pkt);
     assert_string_equal(rs_print_protocol(&pkt), "RoCE");
+    /* RoCEv1's GIDs are InfiniBand addresses to tshark 4.0.17, named so in its columns
+     * (before: as IPv6 addresses) */
+    char src[64], dst[64];
+    rs_print_addresses(&pkt, src, dst, sizeof(src));
+    assert_string_equal(src, "GID: fe80::202:c9ff:feaa:bbcc");
+    assert_string_equal(dst, "GID: fe80::202:c9ff:fedd:eeff");
 
     decode_hex(&tf, HEX_ROCEV2_WRITE_ONLY, RS_DLT_EN10MB, &pkt);
     tf.frame.caplen = 60;
