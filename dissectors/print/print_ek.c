@@ -71,6 +71,10 @@ protocol_of(const struct ek_ctx *c, const struct tree_node *n)
 {
     const char *nearest = NULL;
 
+    /* an S-tag's Type, which Wireshark's 802.1ah dissector registers (ieee8021ah.etype)
+     * though it sits in the 802.1ad tag's item */
+    if (strncmp(tree_node_name(n), "ieee8021ah.", 11) == 0)
+        return "ieee8021ah";
     if (n->parent == TREE_NONE)
         return top_protocol_before(c, n);
     for (const struct tree_node *p = node(c, n->parent); p != NULL; p = node(c, p->parent)) {

@@ -693,7 +693,12 @@ test_tree_vlan_tags(void **state)
     capture_begin(&c);
     rs_print_tree(&c.out, &pkt);
     rs_print_pdml(&c.out, &pkt, &opts);
+    rs_print_ek(&c.out, &pkt, &opts);
     const char *x = capture_end(&c);
+    /* tshark 4.0.17's EK names the S-tag's Type by the 802.1ah dissector that registers it
+     * (before: ieee8021ad_ieee8021ah_etype) */
+    assert_non_null(strstr(x, "\"ieee8021ad\":{\"ieee8021ad_ieee8021ad_priority\":\"0\","));
+    assert_non_null(strstr(x, "\"ieee8021ah_ieee8021ah_etype\":\"0x8100\""));
     assert_non_null(strstr(x, "[Protocols in frame: eth:ethertype:ieee8021ad:ethertype:vlan:"
                               "ethertype:ip:udp]\n"));
     assert_non_null(strstr(x, "\nIEEE 802.1ad, ID: 100\n"
