@@ -8,6 +8,7 @@
  * frame.protocols and are filter terms (the fields at the end); their bytes stay data, but
  * those of a segment HTTP or TLS takes whole (rs_ident_tcp_message()), as Wireshark's.
  */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -417,9 +418,41 @@ get_ident(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     return true;
 }
 
+/* What -e writes for a protocol whose dissector adds to its item's text, as Wireshark 4.0's
+ * do: DNS, mDNS and LLMNR "(query)" or "(response)", NTP "(NTP Version 4, client)"; 0 for
+ * the others, whose abbreviation -e writes. */
+static size_t
+ident_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+            char *buf, size_t size)
+{
+    static const char *const ntp_modes[] = {"reserved", "symmetric active",
+                                            "symmetric passive", "client", "server",
+                                            "broadcast"};
+    unsigned id = f->offset;
+    bool dns = id == I_DNS || id == I_MDNS || id == I_LLMNR;
+    uint32_t len = 0;
+    const uint8_t *d = NULL;
+    bool tcp = rs_packet_has(pkt, RS_LAYER_TCP);
+    int n = 0;
+
+    (void)v;
+    if (id >= I_COUNT || !l4_payload(pkt, tcp, &d, &len))
+        d = NULL;
+    if (d != NULL && tcp && dns) {     /* a DNS message over TCP after its length */
+        d = len > 2 ? d + 2 : NULL;
+        len = len > 2 ? len - 2 : 0;
+    }
+    if (d != NULL && dns && len >= 12)
+        n = snprintf(buf, size, "%s (%s)", f->name, (d[2] & 0x80) ? "response" : "query");
+    else if (d != NULL && id == I_NTP && len >= 48 && (d[0] & 7) < RS_ARRAY_SIZE(ntp_modes))
+        n = snprintf(buf, size, "%s (NTP Version %u, %s)", f->name, (d[0] >> 3) & 7u,
+                     ntp_modes[d[0] & 7]);
+    return n > 0 ? (size_t)n : 0;
+}
+
 #define IDENT_FIELD(id, abbrev, name, short_name, place)                             \
     {abbrev, name, RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, name, RS_NO_LAYER, I_##id, 0,   \
-     get_ident, 0, RS_FIELD_PSEUDO},
+     get_ident, 0, RS_FIELD_PSEUDO, .label = ident_label},
 
 /* Not in any tree: we name these protocols but do not dissect them. */
 const struct rs_field rs_fields_ident[] = {

@@ -1172,6 +1172,29 @@ test_fields_protocol_text(void **state)
                            "Dst Port: 4791\"],\"infiniband\":[\"infiniband\"],\"data\":"
                            "[\"726f6365736861726b2d77726f74652d69740000\"]}}\n"));
     free(c.text);
+
+    /* protocols we name by their ports, whose dissectors add to their items' text in
+     * tshark 4.0.17: a DNS query and response, an NTP client request (before: 'dns', 'ntp') */
+    static const char *const named[] = {
+        "02000000000202000000000108004500003900010000401166b10a0000010a00000214e9003500250716"
+        "000001000001000000000000076578616d706c6503636f6d0000010001",
+        "02000000000202000000000108004500005400010000401166960a0000020a000001003514e900401606"
+        "000081000001000100000000076578616d706c6503636f6d0000010001076578616d706c6503636f6d00"
+        "0001000100000000000401020304",
+        "02000000000202000000000108004500004c000100004011669e0a0000010a000002007b007b0038c785"
+        "2300000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+        "000000000000"};
+    int port_ids[2] = {rs_field_lookup("dns"), rs_field_lookup("ntp")};
+    rs_fields_fmt_init(&fmt);
+    capture_begin(&c);
+    for (unsigned i = 0; i < 3; i++) {
+        decode_hex(&tf, named[i], RS_DLT_EN10MB, &pkt);
+        rs_print_fields(&c.out, &fmt, &pkt, port_ids, 2);
+    }
+    assert_string_equal(capture_end(&c), "Domain Name System (query)\t\n"
+                                         "Domain Name System (response)\t\n"
+                                         "\tNetwork Time Protocol (NTP Version 4, client)\n");
+    free(c.text);
 }
 
 /* A MAD shorter than its 256 bytes after a BTH and DETH, crafted with 48 and 12 bytes of
