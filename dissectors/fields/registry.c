@@ -163,6 +163,11 @@ value_in_view(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
 
     if (f->layer == RS_LAYER_IPV4)
         pkt = rs_packet_fields_view(pkt, &view);
+    /* No bytes unless the getter says where they are: a protocol generated from the
+     * analysis (roceshark, frame, _ws.expert) sets only its type, and a walk's value
+     * otherwise kept the last field's bytes, which PDML gave as the protocol's place. */
+    out->v.bytes.ptr = NULL;
+    out->v.bytes.len = 0;
     if (f->get != NULL)
         return f->get(pkt, f, occ, out);
     return rs_field_get_generic(pkt, f, occ, out);

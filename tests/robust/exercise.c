@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <roceshark/dissectors/fields.h>
 
@@ -20,17 +21,28 @@ format_value(void *ctx, const struct rs_field *f, const struct rs_value *v)
 }
 
 /* The tree walk passes the fields of a layer or a MAD the frame lacks without asking them
- * (print_tree.c): none may have a value then, in the frame's own view. */
+ * (print_tree.c): none may have a value then, in the frame's own view. And a value of
+ * bytes (a protocol's too) says where they are, or that there are none: the walk's value
+ * is not cleared between fields, and a protocol item took the last field's place in PDML. */
 static void
 check_layerless_values(const struct rs_packet *pkt)
 {
     struct rs_packet own = *pkt;
-    struct rs_value v;
+    struct rs_value v, unset;
 
+    memset(&unset, 0xa5, sizeof(unset));
     own.flags &= ~RS_PKT_ICMP_QUOTE;
     for (int id = 0; id < rs_field_count(); id++) {
         if (rs_tree_passes(&own, id) && rs_field_value(&own, id, 0, &v)) {
             fprintf(stderr, "%s has a value in frame %llu, which lacks what it is read from\n",
+                    rs_field_by_id(id)->abbrev, (unsigned long long)pkt->frame->number);
+            abort();
+        }
+        v = unset;
+        if (rs_field_value(pkt, id, 0, &v) &&
+            (v.type == RS_FT_BYTES || v.type == RS_FT_PROTOCOL) &&
+            (v.v.bytes.ptr == unset.v.bytes.ptr || v.v.bytes.len == unset.v.bytes.len)) {
+            fprintf(stderr, "%s's value in frame %llu leaves its bytes unset\n",
                     rs_field_by_id(id)->abbrev, (unsigned long long)pkt->frame->number);
             abort();
         }
