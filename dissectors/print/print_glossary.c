@@ -77,10 +77,13 @@ print_base(struct rs_out *o, const struct rs_field *f)
     }
 }
 
-/* A mask that keeps every bit of the bytes read is no mask: tshark says 0x0. */
+/* A mask that keeps every bit of the bytes read is no mask: tshark says 0x0; and so it
+ * says of one Wireshark does not register (RS_FIELD_BITS). */
 static uint64_t
 shown_mask(const struct rs_field *f)
 {
+    if (f->flags & RS_FIELD_BITS)
+        return 0;
     if (f->width == 0 || f->width >= 8)
         return f->mask;
     uint64_t all = (1ull << (f->width * 8u)) - 1;

@@ -102,7 +102,10 @@ json_write_hex(struct rs_json *j, const struct rs_packet *pkt, uint32_t base,
 
     if (s == NULL)
         return;
-    if (it->kind == RS_TREE_FIELD && it->field->mask != 0 && it->length > 0)
+    /* a masked value as its bits, but one whose mask Wireshark does not register
+     * (RS_FIELD_BITS: ip.version) as its bytes, as tshark's */
+    if (it->kind == RS_TREE_FIELD && it->field->mask != 0 && !(it->field->flags & RS_FIELD_BITS) &&
+        it->length > 0)
         rs_out_printf(s, "%llX", (unsigned long long)it->value->v.u);
     else if (it->kind == RS_TREE_FRAME)
         rs_out_hex(s, fr->data + base, fr->caplen - base, '\0');
@@ -127,7 +130,9 @@ write_raw(struct rs_json *j, const struct rs_packet *pkt, uint32_t base,
     snprintf(num, sizeof(num), "%u", len);
     rs_json_literal(j, num);
     snprintf(num, sizeof(num), "%llu",
-             (unsigned long long)(it->kind == RS_TREE_FIELD ? it->field->mask : 0));
+             (unsigned long long)(it->kind == RS_TREE_FIELD &&
+                                          !(it->field->flags & RS_FIELD_BITS)
+                                      ? it->field->mask : 0));
     rs_json_literal(j, num);
     snprintf(num, sizeof(num), "%d", json_ws_ftype(it));
     rs_json_literal(j, num);

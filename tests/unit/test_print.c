@@ -2026,6 +2026,10 @@ test_json_tree(void **state)
                               "\"17\",\n"));
     assert_non_null(strstr(j, "\"udp.port\": \"4791\""));
     assert_non_null(strstr(j, "\"infiniband.bth.psn_raw\": [\n"));
+    /* ip.version, whose mask Wireshark does not register: its byte and mask 0, as tshark
+     * 4.0.17's -T json -x (before: \"4\" and 240) */
+    assert_non_null(strstr(j, "\"ip.version_raw\": [\n            \"45\",\n            14,\n"
+                              "            1,\n            0,\n            4\n"));
     assert_non_null(strstr(j, "\"infiniband.bth.a_raw\": [\n              \"0\",\n"
                               "              50,\n              1,\n              128,\n"
                               "              2\n"));
@@ -2094,6 +2098,8 @@ test_glossary(void **state)
     assert_non_null(strstr(text, "\nF\tDestination Queue Pair\tinfiniband.bth.destqp\t"
                                  "FT_UINT24\tinfiniband\tBASE_HEX\t0x0\t"));
     assert_non_null(strstr(text, "\tframe.protocols\tFT_STRING\tframe\t\t0x0\t"));
+    /* as tshark 4.0.17's -G fields: no mask for ip.version (before: 0xf0) */
+    assert_non_null(strstr(text, "\tip.version\tFT_UINT8\tip\tBASE_DEC\t0x0\t"));
     free((void *)text);
 
     capture_begin(&c);
