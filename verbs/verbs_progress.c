@@ -471,34 +471,38 @@ vb_mutex_init_pi(pthread_mutex_t *m)
     pthread_mutexattr_destroy(&a);
 }
 
-/* Whether the thread may rescue the port under SCHED_FIFO: not with
- * ROCESHARK_VERBS_PRIORITY=normal, nor without the right to (EPERM). Tried once, and
- * the thread's scheduling put back. */
+/* The thread's two schedulings: the program's, and a rescue's (SCHED_FIFO, lowest). */
+struct schedulings {
+    int own_policy;
+    struct sched_param own, fifo;
+};
+
+/* Reads the thread's schedulings, and whether it may rescue the port under SCHED_FIFO:
+ * not with ROCESHARK_VERBS_PRIORITY=normal, nor without the right to (EPERM). Tried
+ * once, and the thread's scheduling put back. */
 static bool
-may_fifo(void)
+may_fifo(struct schedulings *s)
 {
     const char *want = getenv(VB_ENV_PRIORITY);
-    struct sched_param was, fifo = {.sched_priority = sched_get_priority_min(SCHED_FIFO)};
-    int policy;
 
-    if ((want != NULL && strcmp(want, "normal") == 0) ||
-        pthread_getschedparam(pthread_self(), &policy, &was) != 0 ||
-        pthread_setschedparam(pthread_self(), SCHED_FIFO, &fifo) != 0)
+    s->own_policy = SCHED_OTHER;
+    s->fifo = (struct sched_param){.sched_priority = sched_get_priority_min(SCHED_FIFO)};
+    if (pthread_getschedparam(pthread_self(), &s->own_policy, &s->own) != 0 ||
+        (want != NULL && strcmp(want, "normal") == 0) ||
+        pthread_setschedparam(pthread_self(), SCHED_FIFO, &s->fifo) != 0)
         return false;
-    pthread_setschedparam(pthread_self(), policy, &was);
+    pthread_setschedparam(pthread_self(), s->own_policy, &s->own);
     return true;
 }
 
 /* A rescue begins (counted), under SCHED_FIFO where the thread may, or ends, back to the
- * program's scheduling. */
+ * program's scheduling. Called every turn: no system call unless the state changes. */
 static void
-rescuing(struct vb_port *p, bool on, int policy, const struct sched_param *was)
+rescuing(struct vb_port *p, bool on, const struct schedulings *s)
 {
-    struct sched_param fifo = {.sched_priority = sched_get_priority_min(SCHED_FIFO)};
-
     if (p->rescuing == on ||
-        (p->may_fifo &&
-         pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : policy, on ? &fifo : was) != 0))
+        (p->may_fifo && pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : s->own_policy,
+                                              on ? &s->fifo : &s->own) != 0))
         return;
     p->rescuing = on;
     if (on)
@@ -518,15 +522,13 @@ progress_main(void *arg)
     pfd[n++] = (struct pollfd){p->wake_fd, POLLIN, 0};
 
     enum stand_by_end end = SB_NOT_CALLING;
-    bool fifo = may_fifo();
+    struct schedulings sched;
+    bool fifo = may_fifo(&sched);
     unsigned due_empty = 0;     /* turns in a row with work due that moved no packet */
     bool starved = false;       /* serving while the application is away (SB_STARVED) */
     uint64_t starved_calls = 0; /* its calls when that began */
     uint64_t looked_ns = 0;     /* when its thread's state was last read */
-    struct sched_param own;     /* the program's scheduling, to go back to */
-    int own_policy = SCHED_OTHER;
 
-    pthread_getschedparam(pthread_self(), &own_policy, &own);
     pthread_mutex_lock(&p->lock);
     p->may_fifo = fifo;
     p->rescuing = false;
@@ -551,7 +553,7 @@ progress_main(void *arg)
             starved = app_runnable(p);  /* or it went to sleep elsewhere */
             looked_ns = now;
         }
-        rescuing(p, starved, own_policy, &own);
+        rescuing(p, starved, &sched);
         bool standby = since < STANDBY_NS && !starved;
         if (!standby) {
             uint64_t d = rs_rc_next_deadline(p->rc);
@@ -567,7 +569,7 @@ progress_main(void *arg)
         end = SB_NOT_CALLING;
         if (standby) {
             if ((end = stand_by(p, pfd, n)) == SB_STARVED)
-                rescuing(p, true, own_policy, &own);
+                rescuing(p, true, &sched);
         } else if (wait > 0)
             sleep_on(p, pfd, n, wait);
         else if (p->rescuing && p->may_fifo && !moved && ++due_empty >= 2)
@@ -583,7 +585,7 @@ progress_main(void *arg)
             end = stand_by(p, pfd, n);
             if (end == SB_NOT_CALLING || end == SB_STARVED) {
                 uint64_t from = rs_rc_now_ns();
-                rescuing(p, true, own_policy, &own);
+                rescuing(p, true, &sched);
                 pthread_mutex_lock(&p->lock);
                 held_off(p, rs_rc_now_ns() - from);
                 break;
