@@ -170,6 +170,16 @@ inject(struct rs_faults *f, struct fault_rule *r, const struct rs_packet *m,
     go(f, back ? (dir == RS_FAULT_TX ? RS_FAULT_RX : RS_FAULT_TX) : dir, f->made, n, emit, ctx);
 }
 
+/* QP qpn is among those kept as ours. */
+static bool
+knows_own_qp(const struct rs_faults *f, uint32_t qpn)
+{
+    for (unsigned i = 0; i < f->n_own_qpns; i++)
+        if (f->own_qpns[i] == qpn)
+            return true;
+    return false;
+}
+
 /* A received packet is for one of our QPs, or for QP 1 (the CM's), or nothing is known of
  * ours (no QP yet, or more than kept, or no BTH to read). */
 static bool
@@ -178,12 +188,7 @@ for_own_qp(const struct rs_faults *f, const struct rs_packet *view)
     if (f->n_own_qpns == 0 || f->own_overflow || !rs_packet_has(view, RS_LAYER_BTH))
         return true;
     uint32_t qpn = rs_bth_destqp(rs_packet_at(view, RS_LAYER_BTH));
-    if (qpn == 1)
-        return true;
-    for (unsigned i = 0; i < f->n_own_qpns; i++)
-        if (f->own_qpns[i] == qpn)
-            return true;
-    return false;
+    return qpn == 1 || knows_own_qp(f, qpn);
 }
 
 void
@@ -344,9 +349,8 @@ rs_faults_pair(struct rs_faults *f, const uint8_t a[16], uint32_t qpn_a, const u
 void
 rs_faults_own_qp(struct rs_faults *f, uint32_t qpn)
 {
-    for (unsigned i = 0; i < f->n_own_qpns; i++)
-        if (f->own_qpns[i] == qpn)
-            return;
+    if (knows_own_qp(f, qpn))
+        return;
     if (f->n_own_qpns < RS_FAULTS_MAX_OWN_QPS)
         f->own_qpns[f->n_own_qpns++] = qpn;
     else
