@@ -59,11 +59,13 @@ t.check(p.returncode == 0 and rows[0].startswith("behaviour: expectation") and
         "--suite: exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
 t.check(len(ET.parse(suite_xml).getroot().findall("testsuite")) == len(SCRIPTS),
         "--suite --junit: one testsuite per script")
+# A "# stray" comment (a late packet of the script before, to a QP not this run's, not
+# judged) is no result line: each result line is "ok".
 for path in SCRIPTS:
     p = run_script(path)
     lines = p.stdout.splitlines()
     t.check(p.returncode == 0 and lines and re.match(r"1\.\.\d+$", lines[0]) and
-            all(x.startswith("ok ") for x in lines[1:-1]) and
+            all(x.startswith("ok ") for x in lines[1:-1] if not x.startswith("# ")) and
             re.match(r"# (\d+) expectations: \1 passed, 0 failed$", lines[-1]) is not None,
             "%s: exit %d\n%s%s" % (os.path.basename(path), p.returncode, p.stdout, p.stderr))
     if path.endswith("psn_sequence_error.script"):
