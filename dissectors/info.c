@@ -28,9 +28,9 @@ rs_info_add(struct rs_info *in, const char *fmt, ...)
         in->len = in->len + (size_t)n < in->size ? in->len + (size_t)n : in->size - 1;
 }
 
-/* Appends n bytes of s, or as many as fit before the terminating NUL. */
-static void
-info_put(struct rs_info *in, const char *s, size_t n)
+/* rs_info_put() where s does not fit whole: as much as fits before the terminating NUL. */
+void
+rs_info_put_cut(struct rs_info *in, const char *s, size_t n)
 {
     in->want += n;
     if (in->len + 1 >= in->size)
@@ -43,23 +43,29 @@ info_put(struct rs_info *in, const char *s, size_t n)
     in->buf[in->len] = '\0';
 }
 
-void
-rs_info_str(struct rs_info *in, const char *s)
+/* n bytes already written at the end of the text (there was room for them and a NUL). */
+static void
+info_grown(struct rs_info *in, size_t n)
 {
-    info_put(in, s, strlen(s));
+    in->len += n;
+    in->want += n;
+    in->buf[in->len] = '\0';
 }
 
 void
-rs_info_dec(struct rs_info *in, const char *label, uint64_t v)
+rs_info_dec_after(struct rs_info *in, uint64_t v)
 {
     char digits[RS_U64_TEXT_MAX];
 
-    rs_info_str(in, label);
-    info_put(in, digits, rs_format_u64(digits, v));
+    if (in->len + RS_U64_TEXT_MAX < in->size) {
+        info_grown(in, rs_format_u64(in->buf + in->len, v));    /* in place */
+        return;
+    }
+    rs_info_put_cut(in, digits, rs_format_u64(digits, v));
 }
 
 void
-rs_info_hex(struct rs_info *in, const char *label, uint64_t v, unsigned digits)
+rs_info_hex_after(struct rs_info *in, uint64_t v, unsigned digits)
 {
     static const char hex[] = "0123456789abcdef";
     char text[16];
@@ -67,10 +73,13 @@ rs_info_hex(struct rs_info *in, const char *label, uint64_t v, unsigned digits)
 
     if (n < digits)
         n = digits > sizeof(text) ? (unsigned)sizeof(text) : digits;
+    char *d = in->len + n < in->size ? in->buf + in->len : text;    /* in place if it fits */
     for (unsigned i = 0; i < n; i++)
-        text[n - 1 - i] = hex[(v >> (4 * i)) & 0xf];
-    rs_info_str(in, label);
-    info_put(in, text, n);
+        d[n - 1 - i] = hex[(v >> (4 * i)) & 0xf];
+    if (d == text)
+        rs_info_put_cut(in, text, n);
+    else
+        info_grown(in, n);
 }
 
 void

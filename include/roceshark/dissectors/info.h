@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <roceshark/dissectors/icmp.h>
 #include <roceshark/dissectors/packet.h>
@@ -27,11 +28,46 @@ struct rs_info {
 
 void rs_info_add(struct rs_info *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The common parts of an Info without printf, whose parsing was a third of the summary
- * lines' time: s; label and v in decimal; label and v in hex, zero-padded to digits
- * (label ends in "0x"). Truncated as rs_info_add() truncates. */
-void rs_info_str(struct rs_info *in, const char *s);
-void rs_info_dec(struct rs_info *in, const char *label, uint64_t v);
-void rs_info_hex(struct rs_info *in, const char *label, uint64_t v, unsigned digits);
+ * lines' time: n bytes of s; s; label and v in decimal; label and v in hex, zero-padded
+ * to digits (label ends in "0x"). Truncated as rs_info_add() truncates. Inline, so that a
+ * literal's length and copy are worked out when compiled: their strlen() and memcpy()
+ * calls were a sixth of the summary lines' time. */
+void rs_info_put_cut(struct rs_info *in, const char *s, size_t n);
+void rs_info_dec_after(struct rs_info *in, uint64_t v);
+void rs_info_hex_after(struct rs_info *in, uint64_t v, unsigned digits);
+
+static inline void
+rs_info_put(struct rs_info *in, const char *s, size_t n)
+{
+    if (in->len + n >= in->size) {
+        rs_info_put_cut(in, s, n);
+        return;
+    }
+    memcpy(in->buf + in->len, s, n);
+    in->len += n;
+    in->want += n;
+    in->buf[in->len] = '\0';
+}
+
+static inline void
+rs_info_str(struct rs_info *in, const char *s)
+{
+    rs_info_put(in, s, strlen(s));
+}
+
+static inline void
+rs_info_dec(struct rs_info *in, const char *label, uint64_t v)
+{
+    rs_info_str(in, label);
+    rs_info_dec_after(in, v);
+}
+
+static inline void
+rs_info_hex(struct rs_info *in, const char *label, uint64_t v, unsigned digits)
+{
+    rs_info_str(in, label);
+    rs_info_hex_after(in, v, digits);
+}
 /* "source → destination": the ports of the TCP (tcp true) or UDP header at t, named as
  * -N t asks ("57172 → italk(12345)", port_names.h). */
 void rs_info_ports(struct rs_info *in, const uint8_t *t, bool tcp);
