@@ -1,37 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * stats_expert.c - `-z expert[,LEVEL][,FILTER]`: expert items counted by severity and
- * kind, with the first frames of each, as `tshark -z expert` lists them; LEVEL (error,
- * warn, note, chat, comment) leaves out what is less severe, FILTER the frames it does
- * not take. With rs_stat_set_tshark(), tshark's own table instead (stats_expert_ws.c).
+ * stats_expert.c - `-z expert[,LEVEL][,FILTER]`: every expert item of the frames, counted
+ * by severity, protocol and summary with the first frames of each: Wireshark's own items
+ * of the layers we dissect as it does, in its words (stats_expert_ws.c), and ours, the
+ * roceshark checks and transport analysis (expert.c), under the protocol name the
+ * Wireshark plugin registers them with ("roceshark"). LEVEL (error, warn, note, chat,
+ * comment) leaves out what is less severe, FILTER the frames it does not take. With
+ * rs_stat_set_tshark(), tshark's own table: Wireshark's items only, without first frames.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats/stats_int.h"
 
+/* The protocol column of our items: the plugin's protocol, whose items tshark lists so. */
+#define OUR_PROTOCOL "roceshark"
+
 int
 stats_expert_init(struct rs_stat *st, const char *args, char *err)
 {
-    /* tshark's levels, least severe first; we have no chat or comment items. */
-    static const struct {
-        const char *name;
-        int severity;
-    } levels[] = {{"comment", RS_SEV_NOTE}, {"chat", RS_SEV_NOTE}, {"note", RS_SEV_NOTE},
-                  {"warn", RS_SEV_WARN},    {"error", RS_SEV_ERROR}};
+    /* tshark's levels, least severe first (enum expert_level's order). */
+    static const char *const levels[EL_COUNT] = {"comment", "chat", "note", "warn", "error"};
     const char *filter = args;
 
-    st->min_severity = RS_SEV_NOTE;
-    for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
-        size_t n = strlen(levels[i].name);
-        if (strncmp(args, levels[i].name, n) == 0 && (args[n] == '\0' || args[n] == ',')) {
-            st->min_severity = levels[i].severity;
-            st->ws_min_level = (int)i;      /* tshark's form has all five */
+    st->ws_min_level = EL_COMMENT;
+    for (int i = 0; i < EL_COUNT; i++) {
+        size_t n = strlen(levels[i]);
+        if (strncmp(args, levels[i], n) == 0 && (args[n] == '\0' || args[n] == ',')) {
+            st->ws_min_level = i;
             filter = args[n] == ',' ? args + n + 1 : args + n;
             break;
         }
     }
-    return stats_filter_init(st, filter, err);
+    int rc = stats_filter_init(st, filter, err);
+    if (rc != 0)
+        return rc;
+    return stats_expert_ws_start(st, err);
 }
 
 struct expert_ctx {
@@ -40,14 +44,14 @@ struct expert_ctx {
 };
 
 static void
-count_expert(void *ctx, const struct rs_expert *e)
+count_ours(void *ctx, const struct rs_expert *e)
 {
     struct expert_ctx *x = ctx;
-    struct expert_count *c = &x->st->experts[e - rs_experts];
+    enum expert_level lv = e->severity == RS_SEV_ERROR  ? EL_ERROR
+                           : e->severity == RS_SEV_WARN ? EL_WARN
+                                                        : EL_NOTE;
 
-    if (c->count < EXPERT_FIRST_FRAMES)
-        c->first[c->count] = x->frame;
-    c->count++;
+    stats_expert_count(x->st, lv, e->group, OUR_PROTOCOL, e->summary, x->frame);
 }
 
 void
@@ -57,42 +61,16 @@ stats_expert_packet(struct rs_stat *st, const struct rs_packet *pkt)
 
     if (st->n_filters > 0 && !rs_filter_match(st->filters[0], pkt))
         return;
-    if (st->tshark) {
-        stats_expert_ws_packet(st, pkt);
-        return;
-    }
-    rs_expert_foreach(pkt, count_expert, &x);
+    stats_expert_ws_packet(st, pkt);
+    if (!st->tshark)
+        rs_expert_foreach(pkt, count_ours, &x);
 }
 
 void
 stats_expert_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o)
 {
     (void)at;
-    if (st->tshark) {
-        stats_expert_ws_print(st, o);
-        return;
-    }
-    for (int sev = RS_SEV_ERROR; sev >= st->min_severity; sev--) {
-        uint64_t total = 0;
-        for (int k = 0; rs_experts[k].field != NULL; k++)
-            if (rs_experts[k].severity == sev)
-                total += st->experts[k].count;
-        if (total == 0)
-            continue;
-        rs_out_printf(o, "\n%s (%llu)\n=============\n", rs_severity_name((uint8_t)sev),
-                      (unsigned long long)total);
-        rs_out_printf(o, "   Frequency      Group  Summary%33s  First frames\n", "");
-        for (int k = 0; rs_experts[k].field != NULL; k++) {
-            const struct expert_count *c = &st->experts[k];
-            if (rs_experts[k].severity != sev || c->count == 0)
-                continue;
-            rs_out_printf(o, "%12llu %10s  %-40s", (unsigned long long)c->count,
-                          rs_experts[k].group, rs_experts[k].summary);
-            for (uint64_t i = 0; i < c->count && i < EXPERT_FIRST_FRAMES; i++)
-                rs_out_printf(o, " %llu", (unsigned long long)c->first[i]);
-            rs_out_str(o, c->count > EXPERT_FIRST_FRAMES ? " ...\n" : "\n");
-        }
-    }
+    stats_expert_ws_print(st, o, !st->tshark);
 }
 
 void

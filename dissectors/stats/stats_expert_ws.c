@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * stats_expert_ws.c - `-z expert` in tshark's form (rs_stat_set_tshark(): --compat tshark):
- * Wireshark's own expert items of the layers we dissect as it does (Ethernet padding,
- * TCP's flags, options and sequence analysis, HTTP's start lines, a malformed packet),
- * counted by severity, protocol and summary, rows in the order each was first seen, and
- * printed as tshark 4.0's tap-expert prints them:
+ * stats_expert_ws.c - the rows of `-z expert`: Wireshark's own expert items of the layers
+ * we dissect as it does (Ethernet padding, IP's and IPv6's lengths, ICMPv6's options, TCP's
+ * flags, options and sequence analysis, HTTP's start lines, a malformed packet) and, in
+ * our form, the roceshark items beside them (stats_expert.c), counted by severity,
+ * protocol and summary with the first frames of each, rows in the order each was first
+ * seen. In tshark's form (rs_stat_set_tshark(): --compat tshark) printed as tshark 4.0's
+ * tap-expert prints them:
  *
  *   Notes (2)
  *   =============
@@ -12,7 +14,8 @@
  *              1   Sequence                TCP  This frame initiates the connection closing
  *
  * A summary may hold a number (a SYN's server port, the how manieth duplicate ACK), so the
- * rows are keyed by their text, and bounded (WS_EXPERT_MAX_ROWS).
+ * rows are keyed by their text, and bounded (WS_EXPERT_MAX_ROWS). A frame whose items all
+ * have rows allocates nothing: a row's texts are copied once, when it is made.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,22 +29,20 @@
 
 #include "stats/stats_int.h"
 
-/* tshark's five levels, least severe first, as expert,LEVEL names them. */
-enum ws_level { WL_COMMENT, WL_CHAT, WL_NOTE, WL_WARN, WL_ERROR, WL_COUNT };
-
 struct ws_row {
     char *protocol;
     char *summary;
-    uint32_t group;
+    const char *group;          /* a static name: "Sequence", "Checksum", ... */
     uint64_t count;
+    uint64_t first[EXPERT_FIRST_FRAMES];
 };
 
 struct ws_expert_table {
     GHashTable *index;          /* "LEVEL\x1fPROTOCOL\x1fSUMMARY" -> row number + 1 */
-    struct ws_row *rows[WL_COUNT];
-    size_t n[WL_COUNT], cap[WL_COUNT];
+    struct ws_row *rows[EL_COUNT];
+    size_t n[EL_COUNT], cap[EL_COUNT];
     size_t n_rows;              /* over every level: WS_EXPERT_MAX_ROWS at most */
-    uint64_t past_bound[WL_COUNT];      /* items whose row the bound kept out */
+    uint64_t past_bound[EL_COUNT];      /* items whose row the bound kept out */
 };
 
 /* The TCP items in the order tshark's TCP dissector raises them (its tap's order): the
@@ -59,20 +60,20 @@ static const enum rs_ws_expert_kind tcp_order[] = {
     RS_WSX_TCP_ZERO_WINDOW_PROBE_ACK, RS_WSX_TCP_DUPLICATE_ACK,
 };
 
-static enum ws_level
+static enum expert_level
 level_of(uint32_t severity)
 {
     switch (severity) {
     case RS_WS_ERROR:
-        return WL_ERROR;
+        return EL_ERROR;
     case RS_WS_WARN:
-        return WL_WARN;
+        return EL_WARN;
     case RS_WS_NOTE:
-        return WL_NOTE;
+        return EL_NOTE;
     case RS_WS_CHAT:
-        return WL_CHAT;
+        return EL_CHAT;
     default:
-        return WL_COMMENT;
+        return EL_COMMENT;
     }
 }
 
@@ -88,13 +89,12 @@ stats_expert_ws_start(struct rs_stat *st, char *err)
     return 0;
 }
 
-/* Counts one item: its row's count, or a new row at the end of its level's. */
-static void
-count(struct rs_stat *st, uint32_t severity, uint32_t group, const char *protocol,
-      const char *summary)
+/* Counts one item of frame: its row's count, or a new row at the end of its level's. */
+void
+stats_expert_count(struct rs_stat *st, enum expert_level lv, const char *group,
+                   const char *protocol, const char *summary, uint64_t frame)
 {
     struct ws_expert_table *t = st->ws;
-    enum ws_level lv = level_of(severity);
     char key[512];
 
     if ((int)lv < st->ws_min_level)
@@ -102,7 +102,10 @@ count(struct rs_stat *st, uint32_t severity, uint32_t group, const char *protoco
     snprintf(key, sizeof(key), "%d\x1f%s\x1f%s", (int)lv, protocol, summary);
     size_t at = GPOINTER_TO_SIZE(g_hash_table_lookup(t->index, key));
     if (at != 0) {
-        t->rows[lv][at - 1].count++;
+        struct ws_row *r = &t->rows[lv][at - 1];
+        if (r->count < EXPERT_FIRST_FRAMES)
+            r->first[r->count] = frame;
+        r->count++;
         return;
     }
     if (t->n_rows >= WS_EXPERT_MAX_ROWS) {
@@ -124,6 +127,7 @@ count(struct rs_stat *st, uint32_t severity, uint32_t group, const char *protoco
     r->summary = g_strdup(summary);
     r->group = group;
     r->count = 1;
+    r->first[0] = frame;
     t->n[lv]++;
     t->n_rows++;
     g_hash_table_insert(t->index, g_strdup(key), GSIZE_TO_POINTER(t->n[lv]));
@@ -138,8 +142,9 @@ count_kind(struct rs_stat *st, const struct rs_packet *pkt, enum rs_ws_expert_ki
     if (n > 0)
         rs_ws_expert_message(pkt, kind, message, sizeof(message));
     for (unsigned i = 0; i < n; i++)
-        count(st, rs_ws_experts[kind].severity, rs_ws_experts[kind].group,
-              rs_ws_experts[kind].protocol, message);
+        stats_expert_count(st, level_of(rs_ws_experts[kind].severity),
+                           rs_ws_group_name(rs_ws_experts[kind].group),
+                           rs_ws_experts[kind].protocol, message, pkt->frame->number);
 }
 
 /* An item each option may carry, with its own message: option by option. */
@@ -183,7 +188,8 @@ count_http(struct rs_stat *st, const struct rs_packet *pkt)
             k += (size_t)snprintf(line + k, sizeof(line) - k, "\\x%02x", *c);
     }
     line[k] = '\0';
-    count(st, RS_WS_CHAT, RS_WS_SEQUENCE, "HTTP", line);
+    stats_expert_count(st, EL_CHAT, rs_ws_group_name(RS_WS_SEQUENCE), "HTTP", line,
+                       pkt->frame->number);
 }
 
 void
@@ -211,18 +217,21 @@ stats_expert_ws_packet(struct rs_stat *st, const struct rs_packet *pkt)
     /* tshark names the protocol whose dissector stopped ("[Malformed Packet: IB]"), as
      * our tree's line does; a frame the capture cut short has no item */
     if (rs_ws_malformed(pkt))
-        count(st, RS_WS_ERROR, RS_WS_MALFORMED, pkt->stopped != NULL ? pkt->stopped : "",
-              "Malformed Packet (Exception occurred)");
+        stats_expert_count(st, EL_ERROR, rs_ws_group_name(RS_WS_MALFORMED),
+                           pkt->stopped != NULL ? pkt->stopped : "",
+                           "Malformed Packet (Exception occurred)", pkt->frame->number);
 }
 
+/* The rows of each level, most severe first, as tshark prints them; with first_frames, each
+ * row's first frames after its summary (padded to 40 characters, then two spaces). */
 void
-stats_expert_ws_print(struct rs_stat *st, struct rs_out *o)
+stats_expert_ws_print(struct rs_stat *st, struct rs_out *o, bool first_frames)
 {
-    static const char *const labels[WL_COUNT] = {"Comments", "Chats", "Notes", "Warns",
+    static const char *const labels[EL_COUNT] = {"Comments", "Chats", "Notes", "Warns",
                                                   "Errors"};
     const struct ws_expert_table *t = st->ws;
 
-    for (int lv = WL_ERROR; t != NULL && lv >= WL_COMMENT; lv--) {
+    for (int lv = EL_ERROR; t != NULL && lv >= EL_COMMENT; lv--) {
         uint64_t total = t->past_bound[lv];
         for (size_t i = 0; i < t->n[lv]; i++)
             total += t->rows[lv][i].count;
@@ -230,11 +239,23 @@ stats_expert_ws_print(struct rs_stat *st, struct rs_out *o)
             continue;
         rs_out_printf(o, "\n%s (%llu)\n=============\n", labels[lv],
                       (unsigned long long)total);
-        rs_out_str(o, "   Frequency      Group           Protocol  Summary\n");
+        if (first_frames)
+            rs_out_printf(o, "   Frequency      Group           Protocol  Summary%33s  "
+                          "First frames\n", "");
+        else
+            rs_out_str(o, "   Frequency      Group           Protocol  Summary\n");
         for (size_t i = 0; i < t->n[lv]; i++) {
             const struct ws_row *r = &t->rows[lv][i];
-            rs_out_printf(o, "%12llu %10s %18s  %s\n", (unsigned long long)r->count,
-                          rs_ws_group_name(r->group), r->protocol, r->summary);
+            rs_out_printf(o, "%12llu %10s %18s  ", (unsigned long long)r->count, r->group,
+                          r->protocol);
+            if (!first_frames) {
+                rs_out_printf(o, "%s\n", r->summary);
+                continue;
+            }
+            rs_out_printf(o, "%-40s ", r->summary);
+            for (uint64_t k = 0; k < r->count && k < EXPERT_FIRST_FRAMES; k++)
+                rs_out_printf(o, " %llu", (unsigned long long)r->first[k]);
+            rs_out_str(o, r->count > EXPERT_FIRST_FRAMES ? " ...\n" : "\n");
         }
         if (t->past_bound[lv] > 0)
             rs_out_printf(o, "%12llu %10s %18s  (items of summaries past the %d rows kept)\n",
@@ -249,7 +270,7 @@ stats_expert_ws_free(struct rs_stat *st)
 
     if (t == NULL)
         return;
-    for (int lv = 0; lv < WL_COUNT; lv++) {
+    for (int lv = 0; lv < EL_COUNT; lv++) {
         for (size_t i = 0; i < t->n[lv]; i++) {
             g_free(t->rows[lv][i].protocol);
             g_free(t->rows[lv][i].summary);

@@ -26,18 +26,16 @@
 
 enum addr_type { ADDR_ETH, ADDR_IPV4, ADDR_IPV6, ADDR_UDP, ADDR_TCP };
 
-/* expert in tshark's form keeps at most this many rows (distinct protocol and summary);
- * the items of more are counted on one row per severity (docs/limits.md). */
+/* expert keeps at most this many rows (distinct severity, protocol and summary); the items
+ * of more are counted on one row per severity (docs/limits.md). */
 #define WS_EXPERT_MAX_ROWS 65536
 
 struct addr_table;
 struct phs_node;
 struct ws_expert_table;
 
-struct expert_count {
-    uint64_t count;
-    uint64_t first[EXPERT_FIRST_FRAMES];
-};
+/* tshark's five expert levels, least severe first, as expert,LEVEL names them. */
+enum expert_level { EL_COMMENT, EL_CHAT, EL_NOTE, EL_WARN, EL_ERROR, EL_COUNT };
 
 struct io_cell {
     uint64_t frames, bytes;
@@ -47,13 +45,9 @@ struct stat_ops;
 
 struct rs_stat {
     const struct stat_ops *ops;         /* its row of stats.c's table */
-    /* expert: indexed like rs_experts[]; the least severity shown (expert,LEVEL) and the
-     * frames counted (expert,LEVEL,FILTER: filters[0]) */
-    struct expert_count experts[RS_EXPERT_MAX_KINDS];
-    int min_severity;
-    /* expert in tshark's form (rs_stat_set_tshark): Wireshark's items of the frames, by
-     * severity, protocol and summary; the least of tshark's five levels shown (0: comment
-     * to 4: error) */
+    /* expert: Wireshark's items of the frames and (but in tshark's form, rs_stat_set_tshark)
+     * ours, by severity, protocol and summary; the least level shown (expert,LEVEL: an enum
+     * expert_level) and the frames counted (expert,LEVEL,FILTER: filters[0]) */
     bool tshark;
     int ws_min_level;
     struct ws_expert_table *ws;
@@ -105,10 +99,14 @@ int stats_expert_init(struct rs_stat *st, const char *args, char *err);
 void stats_expert_packet(struct rs_stat *st, const struct rs_packet *pkt);
 void stats_expert_print(struct rs_stat *st, const struct rs_stat_stages *at, struct rs_out *o);
 void stats_expert_free(struct rs_stat *st);
-/* its tshark form (stats_expert_ws.c): Wireshark's items as tshark -z expert counts them */
+/* its rows (stats_expert_ws.c): Wireshark's items as tshark -z expert counts them, and one
+ * item of ours counted by stats_expert_count(); printed with each row's first frames or,
+ * without them, as tshark prints them */
 int stats_expert_ws_start(struct rs_stat *st, char *err);
+void stats_expert_count(struct rs_stat *st, enum expert_level lv, const char *group,
+                        const char *protocol, const char *summary, uint64_t frame);
 void stats_expert_ws_packet(struct rs_stat *st, const struct rs_packet *pkt);
-void stats_expert_ws_print(struct rs_stat *st, struct rs_out *o);
+void stats_expert_ws_print(struct rs_stat *st, struct rs_out *o, bool first_frames);
 void stats_expert_ws_free(struct rs_stat *st);
 
 /* io,stat,INTERVAL[,FILTER]... (stats_io.c) */

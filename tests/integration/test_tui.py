@@ -177,8 +177,8 @@ def check_anomalies():
             % frames)
     expert = read_lines("-q", "-z", "expert")
     want = {}
-    for l in expert:
-        m = re.match(r"^\s*(\d+)\s+\S+\s+(.+?)\s{2,}[\d ]+$", l)
+    for l in expert:      # our items (the anomalies), TCP's aside
+        m = re.match(r"^\s*(\d+)\s+\S+\s+roceshark  (.+?)\s{2,}[\d .]+$", l)
         if m:
             want[m.group(2)] = int(m.group(1))
     got = {}
