@@ -40,6 +40,9 @@ rs_ib_header_label(const struct rs_packet *pkt, const struct rs_field *f,
         {"infiniband.atomicacketh", "ATOMICACKETH - Atomic ACK Extended Transport Header"},
         {"infiniband.ieth", "IETH - Invalidate Extended Transport Header"},
         {"infiniband.immdt", "IMMDT - Immediate Data Extended Transport Header"},
+        /* a field whose item Wireshark writes another text in its tree than its name */
+        {"infiniband.mad", "MAD Header - Common Management Datagram"},
+        {"infiniband.payload", "IBA Payload - appears to be EtherType encapsulated"},
     };
 
     (void)pkt;

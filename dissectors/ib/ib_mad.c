@@ -170,7 +170,10 @@ static const struct rs_value_string rmpp_type_vals[] = {
 #define H(abbrev, name, off, width, getter) MAD_X(abbrev, name, off, width, 0, getter)
 
 const struct rs_field rs_fields_ib_mad[] = {
-    MAD_H("infiniband.mad", "MAD Header - Common Management Datagram", 0, 0, get_mad, 1),
+    /* Wireshark's name, and its tree's text from rs_ib_header_label() */
+    {"infiniband.mad", "MAD (Management Datagram) Common Header", RS_FT_BYTES, RS_BASE_NONE, 0,
+     NULL, "MAD Header - Common Management Datagram", RS_LAYER_PAYLOAD, 0, 0, get_mad, 1,
+     RS_FIELD_HEADER, .label = rs_ib_header_label},
     H("infiniband.mad.baseversion", "Base Version", 0, 1, get_mad),
     H("infiniband.mad.mgmtclass", "Management Class", 1, 1, get_mad),
     H("infiniband.mad.classversion", "Class Version", 2, 1, get_mad),
@@ -186,7 +189,7 @@ const struct rs_field rs_fields_ib_mad[] = {
           get_mad, 2),
     MAD_H("infiniband.rmpp", "RMPP (Reliable Multi-Packet Transaction Protocol)", 24, 12,
           get_rmpp, 1),
-    H("infiniband.rmpp.rmppversion", "RMPP Version", 24, 1, get_rmpp),
+    H("infiniband.rmpp.rmppversion", "RMPP Type", 24, 1, get_rmpp),    /* sic: Wireshark's name */
     MAD_FV("infiniband.rmpp.rmpptype", "RMPP Type", RS_FT_UINT8, RS_BASE_HEX, 0,
            rmpp_type_vals, 25, 1, get_rmpp, 2),
     MAD_F("infiniband.rmpp.rresptime", "R Resp Time", RS_FT_UINT8, RS_BASE_HEX, 0xf0, 26, 1,

@@ -36,6 +36,10 @@ perf_attr_name(uint16_t attr)
 #define PC(field, name, off, width, mask)                                                  \
     MAD_F("infiniband.portcounters." field, name, MAD_UTYPE(width), RS_BASE_DEC, mask,     \
           DATA + (off), width, get_counters, 2)
+#define PC_BITS(field, name, off, mask)                                                    \
+    {"infiniband.portcounters." field, name, RS_FT_UINT8, RS_BASE_DEC, mask, NULL, name,    \
+     RS_LAYER_PAYLOAD, DATA + (off), 1, get_counters, 2, RS_FIELD_BITS,                    \
+     .locate = mad_field_locate, .nest = mad_field_nest}
 #define PX(field, name, off)                                                               \
     MAD_F("infiniband.portcounters_ext." field, name, RS_FT_UINT64, RS_BASE_DEC, 0,        \
           DATA + (off), 8, get_counters_ext, 2)
@@ -45,7 +49,7 @@ perf_attr_name(uint16_t attr)
 
 const struct rs_field rs_fields_ib_perf[] = {
     /* PortCounters (16.1.3.5) */
-    NODE("infiniband.portcounters", "Port Counters (Performance Management)", get_counters),
+    NODE("infiniband.portcounters", "Port Counters (Performance Management MAD)", get_counters),
     MAD_X("infiniband.portcounters.portselect", "PortSelect", DATA + 1, 1, 0, get_counters),
     MAD_X("infiniband.portcounters.counterselect", "CounterSelect", DATA + 2, 2, 0,
           get_counters),
@@ -58,15 +62,16 @@ const struct rs_field rs_fields_ib_perf[] = {
     PC("portxmitdiscards", "PortXmitDiscards", 14, 2, 0),
     PC("portxmitconstrainterrors", "PortXmitConstraintErrors", 16, 1, 0),
     PC("portrcvconstrainterrors", "PortRcvConstraintErrors", 17, 1, 0),
-    PC("locallinkintegrityerrors", "LocalLinkIntegrityErrors", 19, 1, 0xf0),
-    PC("excessivebufferoverrunerrors", "ExcessiveBufferOverrunErrors", 19, 1, 0x0f),
+    /* two nibbles of one byte, which Wireshark adds as bits (no mask registered) */
+    PC_BITS("locallinkintegrityerrors", "LocalLinkIntegrityErrors", 19, 0xf0),
+    PC_BITS("excessivebufferoverrunerrors", "ExcessiveBufferOverrunErrors", 19, 0x0f),
     PC("vl15dropped", "VL15Dropped", 22, 2, 0),
     PC("portxmitdata", "PortXmitData", 24, 4, 0),
     PC("portrcvdata", "PortRcvData", 28, 4, 0),
     PC("portxmitpkts", "PortXmitPkts", 32, 4, 0),
     PC("portrcvpkts", "PortRcvPkts", 36, 4, 0),
     /* PortCountersExtended (16.1.4.11) */
-    NODE("infiniband.portcounters_ext", "Port Counters Extended (Performance Management)",
+    NODE("infiniband.portcounters_ext", "Port Counters Extended (Performance Management MAD)",
          get_counters_ext),
     MAD_X("infiniband.portcounters_ext.portselect", "PortSelect", DATA + 1, 1, 0,
           get_counters_ext),

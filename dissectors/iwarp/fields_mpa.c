@@ -727,9 +727,10 @@ const struct rs_field rs_fields_mpa[] = {
         RS_FT_NONE, RS_BASE_NONE, 0, NULL,
         "Reserved flag bits set (the Enhanced bit of revision 2 is not reserved)", FRAME_FLAGS,
         1, get_res_not_zero, 2),
-    MPA("iwarp_mpa.rev.not_set1", "Rev field is neither 1 (RFC 5044) nor 2 (RFC 6581)",
-        RS_FT_NONE, RS_BASE_NONE, 0, NULL, "An MPA revision no RFC defines", FRAME_REV, 1,
-        get_rev_unknown, 2),
+    /* Wireshark's name, from before RFC 6581: we raise it on a revision neither 1 nor 2 */
+    MPA("iwarp_mpa.rev.not_set1", "Rev field is NOT set to one as required by RFC 5044",
+        RS_FT_NONE, RS_BASE_NONE, 0, NULL, "An MPA revision no RFC defines (neither 1 nor 2)",
+        FRAME_REV, 1, get_rev_unknown, 2),
     MPA("iwarp_mpa.reject_bit_responder", "Reject bit set by Responder", RS_FT_NONE,
         RS_BASE_NONE, 0, NULL, "The Reply rejects the connection", FRAME_FLAGS, 1, get_rejected,
         2),

@@ -116,7 +116,7 @@ get_data(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 
     if (!rs_packet_data(pkt, occ, &data, &len))
         return false;
-    if (f->type != RS_FT_UINT32) {      /* the bytes, of data and data.data */
+    if (f->type != RS_FT_INT32) {       /* the bytes, of data and data.data */
         out->type = f->type;
         out->v.bytes.ptr = data;
         out->v.bytes.len = len;
@@ -370,7 +370,7 @@ const struct rs_field rs_fields_data[] = {
      RS_NO_LAYER, 0, 0, get_data, 0, RS_FIELD_QUOTABLE, .label = data_label},
     {"data.data", "Data", RS_FT_BYTES, RS_BASE_NONE, 0, NULL, "Bytes no protocol takes",
      RS_NO_LAYER, 0, 0, get_data, 1, RS_FIELD_QUOTABLE},
-    {"data.len", "Length", RS_FT_UINT32, RS_BASE_DEC, 0, NULL, "Their number",
+    {"data.len", "Length", RS_FT_INT32, RS_BASE_DEC, 0, NULL, "Their number",
      RS_NO_LAYER, 0, 0, get_data, 1, RS_FIELD_QUOTABLE | RS_FIELD_GENERATED,
      .locate = locate_data_len},
     RS_F_END,

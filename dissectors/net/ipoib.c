@@ -60,9 +60,10 @@ get_payload(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 }
 
 const struct rs_field rs_fields_ipoib[] = {
-    {"infiniband.payload", "IBA Payload - appears to be EtherType encapsulated", RS_FT_BYTES,
-     RS_BASE_NONE, 0, NULL, "The payload of an IPoIB packet", RS_LAYER_PAYLOAD, 0, 0,
-     get_payload, 1, RS_FIELD_HEADER},
+    /* Wireshark's name, and its tree's text from rs_ib_header_label() */
+    {"infiniband.payload", "Payload", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
+     "The payload of an IPoIB packet", RS_LAYER_PAYLOAD, 0, 0, get_payload, 1, RS_FIELD_HEADER,
+     .label = rs_ib_header_label},
     {"infiniband.rwh.etype", "Ethertype", RS_FT_UINT16, RS_BASE_HEX, 0, etype_vals,
      "The IPoIB header's type: what the payload carries", RS_LAYER_IPOIB, 0, 2, NULL, 2},
     {"infiniband.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 0, NULL, "Reserved",

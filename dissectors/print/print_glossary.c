@@ -11,7 +11,10 @@
  *
  * Wireshark's names for the protocols we share are kept in a table here: our registry
  * names a protocol by its tree line ("Ethernet II"), tshark's glossary by the
- * protocol's registered name ("Ethernet") and a short name ("IPv4").
+ * protocol's registered name ("Ethernet") and a short name ("IPv4"). Some of our items
+ * are protocols of their own in Wireshark (an IPv6 extension header, each TCP option, the
+ * expert and malformed items): they are P lines, as tshark's, and the parents of the
+ * fields named under them.
  */
 #include <string.h>
 
@@ -29,10 +32,20 @@ static const struct proto_names wireshark_protos[] = {
     {"eth", "Ethernet", "Ethernet"},
     {"vlan", "802.1Q Virtual LAN", "VLAN"},
     {"ieee8021ad", "IEEE 802.1ad", "IEEE 802.1AD"},
+    {"ieee8021ah", "IEEE 802.1ah", "IEEE 802.1AH"},     /* the parent of ieee8021ah.etype */
     {"ip", "Internet Protocol Version 4", "IPv4"},
     {"ipv6", "Internet Protocol Version 6", "IPv6"},
+    {"ipv6.hopopts", "IPv6 Hop-by-Hop Option", "IPv6 Hop-by-Hop"},
     {"udp", "User Datagram Protocol", "UDP"},
     {"tcp", "Transmission Control Protocol", "TCP"},
+    {"tcp.options.eol", "TCP Option - End of Option List (EOL)", "End of Option List (EOL)"},
+    {"tcp.options.nop", "TCP Option - No-Operation (NOP)", "No-Operation (NOP)"},
+    {"tcp.options.mss", "TCP Option - Maximum segment size", "Maximum segment size"},
+    {"tcp.options.wscale", "TCP Option - Window scale", "Window scale"},
+    {"tcp.options.sack_perm", "TCP Option - SACK permitted", "SACK permitted"},
+    {"tcp.options.sack", "TCP Option - SACK", "SACK"},
+    {"tcp.options.timestamp", "TCP Option - Timestamps", "Timestamps"},
+    {"tcp.options.unknown", "TCP Option - Unknown", "Unknown"},
     {"icmp", "Internet Control Message Protocol", "ICMP"},
     {"icmpv6", "Internet Control Message Protocol v6", "ICMPv6"},
     {"infiniband", "InfiniBand", "IB"},
@@ -43,35 +56,74 @@ static const struct proto_names wireshark_protos[] = {
     {"arp", "Address Resolution Protocol", "ARP/RARP"},
     {"erf", "Extensible Record Format", "ERF"},
     {"data", "Data", "Data"},
+    {"_ws.expert", "Expert Info", "Expert"},
     {"_ws.malformed", "Malformed Packet", "Malformed packet"},
     {"_ws.short", "Short Frame", "Short frame"},
     {"llc", "Logical-Link Control", "LLC"},
     {NULL, NULL, NULL},
 };
 
+/* Wireshark's names of the protocol abbrev, of n characters (NULL: not one it has). */
 static const struct proto_names *
-proto_names(const struct rs_field *f)
+proto_named(const char *abbrev, size_t n)
 {
     for (const struct proto_names *p = wireshark_protos; p->abbrev != NULL; p++)
-        if (strcmp(p->abbrev, f->abbrev) == 0)
+        if (strncmp(p->abbrev, abbrev, n) == 0 && p->abbrev[n] == '\0')
             return p;
     return NULL;
 }
 
-/* tshark's base column: the bit width of a boolean's storage, nothing for types that
- * have no base, else the base's name. */
+static const struct proto_names *
+proto_names(const struct rs_field *f)
+{
+    return proto_named(f->abbrev, strlen(f->abbrev));
+}
+
+/* Whether tshark lists f as a protocol: one of ours at the top of its tree, or an item of
+ * ours that Wireshark registers as a protocol of its own. */
+static bool
+is_protocol(const struct rs_field *f)
+{
+    return (f->type == RS_FT_PROTOCOL && f->depth == 0) || proto_names(f) != NULL;
+}
+
+/* Wireshark's base where it is one of its own that we format as another: a port, which
+ * Wireshark may name from its services file (BASE_PT_*: -N t does it for us too, whatever
+ * the base), a value its dissector writes (BASE_CUSTOM), and the TCP flags, booleans of the
+ * 12 bits the header length leaves (we read the 16). */
+static const struct {
+    const char *abbrev;
+    const char *base;
+} wireshark_bases[] = {
+    {"udp.srcport", "BASE_PT_UDP"},   {"udp.dstport", "BASE_PT_UDP"},
+    {"udp.port", "BASE_PT_UDP"},      {"tcp.srcport", "BASE_PT_TCP"},
+    {"tcp.dstport", "BASE_PT_TCP"},   {"tcp.port", "BASE_PT_TCP"},
+    {"tcp.completeness", "BASE_CUSTOM"}, {"tcp.flags.res", "12"},
+    {"tcp.flags.ae", "12"},           {"tcp.flags.cwr", "12"},
+    {"tcp.flags.ece", "12"},          {"tcp.flags.urg", "12"},
+    {"tcp.flags.ack", "12"},          {"tcp.flags.push", "12"},
+    {"tcp.flags.reset", "12"},        {"tcp.flags.syn", "12"},
+    {"tcp.flags.fin", "12"},
+};
+
+/* tshark's base column: a boolean's display, the bit width of its storage (0 without a
+ * mask); the base's name for an integer; nothing for the other types (frame numbers
+ * among them). */
 static void
 print_base(struct rs_out *o, const struct rs_field *f)
 {
     static const char *const bases[] = {"BASE_NONE", "BASE_DEC", "BASE_HEX", "BASE_DEC_HEX",
                                         "BASE_HEX_DEC", "BASE_NONE", "BASE_NONE", "BASE_OUI"};
 
+    for (size_t i = 0; i < RS_ARRAY_SIZE(wireshark_bases); i++) {
+        if (strcmp(wireshark_bases[i].abbrev, f->abbrev) == 0) {
+            rs_out_str(o, wireshark_bases[i].base);
+            return;
+        }
+    }
     if (f->type == RS_FT_BOOLEAN) {
-        if (f->width != 0)
-            rs_out_printf(o, "%u", f->width * 8u);
-        else
-            rs_out_str(o, "BASE_NONE");
-    } else if (f->type >= RS_FT_UINT8 && f->type <= RS_FT_FRAMENUM) {
+        rs_out_printf(o, "%u", f->width * 8u);
+    } else if (f->type >= RS_FT_UINT8 && f->type < RS_FT_FRAMENUM) {
         /* The integers, which enum rs_ftype lists together. */
         rs_out_str(o, f->base < RS_ARRAY_SIZE(bases) ? bases[f->base] : "BASE_NONE");
     }
@@ -90,23 +142,45 @@ shown_mask(const struct rs_field *f)
     return (f->mask & all) == all ? 0 : f->mask;
 }
 
-/* A field's protocol: the one its name starts with ("frame" for frame.protocols, which
- * the registry declares among roceshark's own), else the protocol it follows in the
- * registry ("iwarp_ddp_rdmap" for iwarp_ddp.stag). */
+/* A field's protocol: the longest one its name starts with ("frame" for frame.protocols,
+ * which the registry declares among roceshark's own; "ipv6.hopopts" for
+ * ipv6.hopopts.nxt; "ieee8021ah", which we do not dissect, for ieee8021ah.etype), else
+ * the protocol it follows in the registry ("iwarp_ddp_rdmap" for iwarp_ddp.stag). A TCP
+ * option's fields are TCP's, as Wireshark registers them. */
 static const char *
 field_parent(const struct rs_field *f, const char *last_protocol)
 {
-    char first[64];
-    size_t n = strcspn(f->abbrev, ".");
+    char prefix[128];
 
-    if (n < sizeof(first)) {
-        memcpy(first, f->abbrev, n);
-        first[n] = '\0';
-        int id = rs_field_lookup(first);
+    for (size_t n = strlen(f->abbrev); n > 0; n--) {
+        if (f->abbrev[n] != '.' || n >= sizeof(prefix))
+            continue;
+        memcpy(prefix, f->abbrev, n);
+        prefix[n] = '\0';
+        int id = rs_field_lookup(prefix);
         if (id >= 0 && rs_field_by_id(id)->type == RS_FT_PROTOCOL)
             return rs_field_by_id(id)->abbrev;
+        const struct proto_names *p = proto_named(f->abbrev, n);
+        if (id < 0 && p != NULL)
+            return p->abbrev;
     }
     return last_protocol;
+}
+
+/* The entry of a name that tshark lists: the first, but where that is a header node with
+ * the value under the same name (infiniband.immdt's header, then its Immediate Data), the
+ * value, which is Wireshark's field; the header's line is text in its tree. */
+static const struct rs_field *
+listed_entry(int id)
+{
+    const struct rs_field *f = rs_field_by_id(id);
+
+    if (!(f->flags & RS_FIELD_HEADER))
+        return f;
+    for (int alias = rs_field_next_alias(id); alias >= 0; alias = rs_field_next_alias(alias))
+        if (!(rs_field_by_id(alias)->flags & RS_FIELD_HEADER))
+            return rs_field_by_id(alias);
+    return f;
 }
 
 static void
@@ -115,13 +189,15 @@ glossary_fields(struct rs_out *o)
     const char *parent = "";
 
     for (int id = 0; id < rs_field_count(); id++) {
-        const struct rs_field *f = rs_field_by_id(id);
         if (!rs_field_is_first_of_name(id))
             continue;
-        if (f->type == RS_FT_PROTOCOL && f->depth == 0) {
-            /* Its fields follow it in the registry: it is their parent. */
+        const struct rs_field *f = listed_entry(id);
+        if (is_protocol(f)) {
+            /* The fields that follow one at the top of the tree are its own, where their
+             * names do not say (field_parent()). */
             const struct proto_names *p = proto_names(f);
-            parent = f->abbrev;
+            if (f->depth == 0)
+                parent = f->abbrev;
             rs_out_printf(o, "P\t%s\t%s\n", p != NULL ? p->name : f->name, f->abbrev);
             continue;
         }
