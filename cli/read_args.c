@@ -82,8 +82,8 @@ read_parse_args(int argc, char **argv, struct read_opts *ro)
         {"color", no_argument, NULL, OPT_COLOR},
         {"log-level", required_argument, NULL, OPT_LOG_LEVEL},
         {"export-objects", required_argument, NULL, OPT_EXPORT_OBJECTS},
-        {"disable-heuristic", required_argument, NULL, OPT_HEURISTIC},
-        {"enable-heuristic", required_argument, NULL, OPT_HEURISTIC},
+        {"disable-heuristic", required_argument, NULL, OPT_DISABLE_HEURISTIC},
+        {"enable-heuristic", required_argument, NULL, OPT_ENABLE_HEURISTIC},
         {NULL, 0, NULL, 0},
     };
     int c, rc;

@@ -128,7 +128,7 @@ struct read_opts {
 
 enum read_long_option { OPT_DISABLE_PROTOCOL = 0x100, OPT_ENABLE_PROTOCOL, OPT_NO_DUPLICATE_KEYS,
                         OPT_COMPAT, OPT_THREADS, OPT_COLOR, OPT_LOG_LEVEL, OPT_EXPORT_OBJECTS,
-                        OPT_HEURISTIC };
+                        OPT_DISABLE_HEURISTIC, OPT_ENABLE_HEURISTIC };
 
 extern const char read_usage[];
 
@@ -153,6 +153,8 @@ int read_tshark_pref(const char *arg, struct read_opts *ro);
  * --export-objects, --disable/--enable-heuristic): 0 when taken, its exit status when its
  * value is bad, -1 when c is another. */
 int read_tshark_option(int c, const char *arg, struct read_opts *ro);
+/* read_heuristic_names.c: whether name is one of tshark's heuristic dissectors. */
+bool read_heuristic_known(const char *name);
 
 /* read_run.c: the frames of src through pipe, printed to out, written to w (may be NULL),
  * the statistics at the end; 0 or the exit code, reported. */

@@ -5,21 +5,7 @@
 # usage: scripts/gen_protocol_names.sh   (from the source tree's top)
 set -eu
 out=dissectors/filter/filter_protocol_names.c
-tshark -G protocols 2>/dev/null | cut -f3 | LC_ALL=C sort -u | python3 -c '
-import sys
-names = [l.strip() for l in sys.stdin if l.strip()]
-head, tail = open(sys.argv[1]).read().split("static const char *const protocol_names[] = {")
-tail = tail.split("};", 1)[1]
-lines, line = [], "   "
-for n in names:
-    item = " \"%s\"," % n
-    if len(line) + len(item) > 94:
-        lines.append(line)
-        line = "   "
-    line += item
-lines.append(line)
-sys.stdout.write(head + "static const char *const protocol_names[] = {\n" + "\n".join(lines) +
-                 "\n};" + tail)
-' "$out" > "$out.new"
+tshark -G protocols 2>/dev/null | cut -f3 | LC_ALL=C sort -u |
+    python3 scripts/write_name_table.py "$out" protocol_names
 mv "$out.new" "$out"
 echo "$out: $(grep -o "\"[^\"]*\"," "$out" | wc -l) names"

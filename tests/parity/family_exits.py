@@ -29,12 +29,13 @@ CASES = [
     ["-r", "{cap}", "-x", "-T", "fields", "-e", "frame.number"], ["-r"],
     ["-r", "{cap}", "-u", "x"], ["-r", "{cap}", "-C", "nosuchprofile"],
     ["-r", "{cap}", "-H", "/nonexistent"], ["-r", "{cap}", "--log-level", "bogus"],
-    ["-i", "nosuchif0"],
+    ["-i", "nosuchif0"], ["-r", "{cap}", "--disable-heuristic", "rpcordma"],
+    ["-r", "{cap}", "--enable-heuristic", "nosuch"],
 ]
 # Without --all (each tshark run costs some 0.6 s of processor time): one of each kind of
 # bad input, filter, option value and combination.
 SAMPLE = [0, 1, 2, 3, 5, 6, 7, 9, 10, 13, 15, 16, 17, 18, 19, 22, 24, 25, 30, 32, 34, 35,
-          38, 40]
+          38, 40, 42]
 
 
 def files(ctx, cap):
