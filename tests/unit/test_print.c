@@ -134,6 +134,29 @@ test_out_padded(void **state)
     }
 }
 
+/* The decimal formatter's count of digits at each boundary it can get wrong: every power
+ * of ten and of two, and one either side of each. */
+static void
+test_format_u64_lengths(void **state)
+{
+    char want[32], digits[RS_U64_TEXT_MAX];
+
+    (void)state;
+    for (int k = 0; k < 64; k++) {
+        uint64_t pow10 = 1, pow2 = (uint64_t)1 << k;
+        for (int i = 0; i < k && i < RS_U64_TEXT_MAX - 1; i++)
+            pow10 *= 10;
+        const uint64_t around[] = {pow10 - 1, pow10, pow10 + 1, pow2 - 1, pow2, pow2 + 1,
+                                   UINT64_MAX - (uint64_t)k};
+        for (size_t j = 0; j < RS_ARRAY_SIZE(around); j++) {
+            snprintf(want, sizeof(want), "%llu", (unsigned long long)around[j]);
+            size_t n = rs_format_u64(digits, around[j]);
+            assert_int_equal(n, strlen(want));
+            assert_memory_equal(digits, want, n);
+        }
+    }
+}
+
 /* The Info column cut to its buffer: what fits, terminated, and its length. */
 static void
 test_info_truncated(void **state)
@@ -2128,6 +2151,7 @@ main(void)
         cmocka_unit_test(test_summary_line),
         cmocka_unit_test(test_out_memory),
         cmocka_unit_test(test_out_padded),
+        cmocka_unit_test(test_format_u64_lengths),
         cmocka_unit_test(test_info_truncated),
         cmocka_unit_test(test_psml),
         cmocka_unit_test(test_info_reasons),
