@@ -191,8 +191,10 @@ partial_ipv4_source(const struct rs_packet *pkt, char *src, size_t size)
         rs_format_ipv4(src, p + 12);
 }
 
-void
-rs_print_addresses(const struct rs_packet *pkt, char *src, char *dst, size_t size)
+/* rs_print_addresses(), and the two texts' lengths: the IP addresses' and GIDs', which
+ * the summary lines show on nearly every frame, as they are formatted. */
+static void
+address_pair(const struct rs_packet *pkt, char *src, char *dst, size_t size, size_t len[2])
 {
     const uint8_t *p;
 
@@ -200,22 +202,28 @@ rs_print_addresses(const struct rs_packet *pkt, char *src, char *dst, size_t siz
     strcpy(dst, "");
     if (rs_packet_has(pkt, RS_LAYER_IPV4)) {
         p = rs_packet_at(pkt, RS_LAYER_IPV4);
+        len[0] = len[1] = 0;
         if (size >= RS_IPV4_TEXT_MAX) {
-            rs_format_ipv4(src, p + 12);
-            rs_format_ipv4(dst, p + 16);
+            len[0] = rs_format_ipv4(src, p + 12);
+            len[1] = rs_format_ipv4(dst, p + 16);
         }
-    } else if (rs_packet_has(pkt, RS_LAYER_IPV6) || rs_packet_has(pkt, RS_LAYER_GRH)) {
+        return;
+    }
+    if (rs_packet_has(pkt, RS_LAYER_IPV6) || rs_packet_has(pkt, RS_LAYER_GRH)) {
         p = rs_packet_at(pkt, rs_packet_has(pkt, RS_LAYER_IPV6) ? RS_LAYER_IPV6 : RS_LAYER_GRH);
         /* a GRH's GIDs (native InfiniBand's, RoCEv1's) are InfiniBand addresses to
          * Wireshark, named so */
         size_t gid = !rs_packet_has(pkt, RS_LAYER_IPV6) ? 5 : 0;
+        len[0] = len[1] = 0;
         if (size >= RS_IPV6_TEXT_MAX + gid) {
             memcpy(src, "GID: ", gid);
             memcpy(dst, "GID: ", gid);
-            rs_format_ipv6(src + gid, p + 8);
-            rs_format_ipv6(dst + gid, p + 24);
+            len[0] = gid + rs_format_ipv6(src + gid, p + 8);
+            len[1] = gid + rs_format_ipv6(dst + gid, p + 24);
         }
-    } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {
+        return;
+    }
+    if (rs_packet_has(pkt, RS_LAYER_LRH)) {
         p = rs_packet_at(pkt, RS_LAYER_LRH);
         snprintf(src, size, "LID: %u", rs_lrh_slid(p));
         snprintf(dst, size, "LID: %u", rs_lrh_dlid(p));
@@ -226,6 +234,16 @@ rs_print_addresses(const struct rs_packet *pkt, char *src, char *dst, size_t siz
         if (pkt->flags & RS_PKT_IPV4_PART)
             partial_ipv4_source(pkt, src, size);
     }
+    len[0] = strlen(src);
+    len[1] = strlen(dst);
+}
+
+void
+rs_print_addresses(const struct rs_packet *pkt, char *src, char *dst, size_t size)
+{
+    size_t len[2];
+
+    address_pair(pkt, src, dst, size, len);
 }
 
 /* A time of day, with the date when asked (2020-07-04, or 2020/186 with day_of_year),
@@ -253,9 +271,10 @@ clock_time(const struct rs_frame *f, bool utc, bool date, bool day_of_year, char
     snprintf(buf + n, size - n, "%s", frac);
 }
 
-/* The time column, as -t asks; "dd" is the packet's delta_shown, which the pipeline
- * computes in capture order whatever thread formats the frame. */
-static void
+/* The time column, as -t asks, after a space (a negative time writes its sign there);
+ * returns its length. "dd" is the packet's delta_shown, which the pipeline computes in
+ * capture order whatever thread formats the frame. */
+static size_t
 time_column(const struct rs_out *o, const struct rs_packet *pkt, char *buf, size_t size)
 {
     const struct rs_frame *f = pkt->frame;
@@ -275,7 +294,7 @@ time_column(const struct rs_out *o, const struct rs_packet *pkt, char *buf, size
                    o->time_col == RS_TIME_COL_ABSOLUTE_DATE ||
                        o->time_col == RS_TIME_COL_UTC_DATE,
                    o->time_col >= RS_TIME_COL_ABSOLUTE_DOY, buf + 1, size - 1);
-        return;
+        return strlen(buf);
     case RS_TIME_COL_EPOCH:
         v = t;
         break;
@@ -290,7 +309,8 @@ time_column(const struct rs_out *o, const struct rs_packet *pkt, char *buf, size
     }
     /* With the decimals the frame's clock has, as tshark's time column. */
     buf[0] = ' ';
-    rs_time_format(v, f->ts_digits, buf + !rs_time_is_negative(v));
+    bool sign = rs_time_is_negative(v);
+    return !sign + rs_time_format(v, f->ts_digits, buf + !sign);
 }
 
 /* " text", padded with spaces to width on the left (right) or on the right; with -T
@@ -318,9 +338,10 @@ rs_print_summary(struct rs_out *o, const struct rs_packet *pkt)
     const struct rs_frame *f = pkt->frame;
     char src[RS_PRINT_ADDRESS_MAX], dst[RS_PRINT_ADDRESS_MAX];
     char when[64];
+    size_t len[2];
 
-    time_column(o, pkt, when, sizeof(when));
-    rs_print_addresses(pkt, src, dst, sizeof(src));
+    size_t when_len = time_column(o, pkt, when, sizeof(when));
+    address_pair(pkt, src, dst, sizeof(src), len);
     rs_out_pad_u64(o, f->number, 5);
     char sep = o->tabs ? '\t' : ' ';
     if (rs_display_get()->info_tshark || o->tabs) {
@@ -338,11 +359,11 @@ rs_print_summary(struct rs_out *o, const struct rs_packet *pkt)
         /* "%5llu %s %s → %s %s %u %s\n" without printf, which was a tenth of the time;
          * the literals' lengths known when compiled. */
         rs_out_char(o, ' ');
-        rs_out_str(o, when);
+        rs_out_write(o, when, when_len);
         rs_out_char(o, ' ');
-        rs_out_str(o, src);
+        rs_out_write(o, src, len[0]);
         rs_out_str(o, " → ");
-        rs_out_str(o, dst);
+        rs_out_write(o, dst, len[1]);
         rs_out_char(o, ' ');
         rs_out_str(o, rs_print_protocol(pkt));
         rs_out_char(o, ' ');
