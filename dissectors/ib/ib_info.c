@@ -2,10 +2,10 @@
 /*
  * ib_info.c - InfiniBand's part of the Info column (info.h): what the packet does to an RDMA
  * engineer (opcode, QP, PSN, the BTH's flags, every extension header after it, the
- * payload's length and the NAK reason), or tshark's shorter text under -o compat. The
- * headers are read through ib_headers.h, so a field shown here is one accessor away.
+ * payload's length and the NAK reason); tshark's shorter text under -o compat is
+ * ib_info_tshark.c's. The headers are read through ib_headers.h, so a field shown here is
+ * one accessor away.
  */
-#include <roceshark/dissectors/cm_mad.h>
 #include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/dissect.h>
 #include <roceshark/dissectors/ib_headers.h>
@@ -103,17 +103,6 @@ info_ext_headers(struct rs_info *in, const struct rs_packet *pkt)
         rs_info_hex(in, " Inv_R_Key=0x", rs_ieth_rkey(rs_packet_at(pkt, RS_LAYER_IETH)), 8);
 }
 
-/* A CM MAD, which tshark names by its attribute alone, whatever its version and method;
- * NULL for any other MAD. */
-static const char *
-cm_mad_name(const uint8_t *mad, uint32_t dest_qp)
-{
-    if (mad == NULL || dest_qp != RS_CM_QP1 || mad[1] != RS_MAD_CLASS_CM)
-        return NULL;
-    const char *attr = rs_cm_attr_name(rs_load_be16(mad + 16));
-    return attr != NULL ? attr : "(Unknown CM Attribute)";
-}
-
 static void
 info_opcode(struct rs_info *in, uint8_t opcode)
 {
@@ -125,40 +114,6 @@ info_opcode(struct rs_info *in, uint8_t opcode)
         rs_info_add(in, "%s Opcode 0x%02x", rs_ib_transport_name(opcode), opcode);
 }
 
-/* tshark's: "RC RDMA Write Only QP=0x000011 " (with its space), a NAK's code after it
- * ("[Remote Access Error] ", "[Unknown (9)] "; not an RNR NAK's), a MAD's name after it,
- * and a CM MAD's name alone ("CM: ConnectRequest"). */
-static void
-info_ib_tshark(struct rs_info *in, const struct rs_packet *pkt)
-{
-    uint32_t qp = rs_bth_destqp(rs_packet_at(pkt, RS_LAYER_BTH));
-    size_t len;
-    const uint8_t *mad = rs_mad_shown(pkt, &len);
-    const char *cm = cm_mad_name(mad, qp);
-    char name[96];
-
-    if (cm != NULL) {
-        rs_info_add(in, "CM: %s", cm);
-        return;
-    }
-    info_opcode(in, pkt->opcode);
-    rs_info_hex(in, " QP=0x", qp, 6);
-    rs_info_str(in, " ");
-    if (rs_packet_has(pkt, RS_LAYER_AETH)) {
-        const uint8_t *aeth = rs_packet_at(pkt, RS_LAYER_AETH);
-        uint8_t code = rs_aeth_code(aeth);
-        const char *nak = rs_aeth_nak_name(code);
-        if (rs_aeth_kind(rs_aeth_syndrome(aeth)) == RS_AETH_NAK) {
-            if (nak != NULL)
-                rs_info_add(in, "[%s] ", nak);
-            else
-                rs_info_add(in, "[Unknown (%u)] ", code);
-        }
-    }
-    if (mad != NULL && rs_mad_info(mad, len, name, sizeof(name)))
-        rs_info_str(in, name);
-}
-
 void
 rs_ib_write_info(struct rs_info *in, const struct rs_packet *pkt)
 {
@@ -166,7 +121,7 @@ rs_ib_write_info(struct rs_info *in, const struct rs_packet *pkt)
     const uint8_t *bth = rs_packet_at(pkt, RS_LAYER_BTH);
 
     if (rs_display_get()->info_tshark) {
-        info_ib_tshark(in, pkt);
+        rs_ib_write_info_tshark(in, pkt);
         return;
     }
     info_opcode(in, pkt->opcode);
@@ -186,7 +141,7 @@ rs_ib_write_info(struct rs_info *in, const struct rs_packet *pkt)
     /* A MAD named as tshark names it ("CM: ConnectRequest", "SubnGet(SMInfo)"). */
     size_t len;
     const uint8_t *mad = rs_mad_shown(pkt, &len);
-    const char *cm = cm_mad_name(mad, rs_bth_destqp(bth));
+    const char *cm = rs_ib_cm_mad_name(pkt);
     char name[96];
     if (cm != NULL)
         rs_info_add(in, " CM: %s", cm);

@@ -121,6 +121,35 @@ rs_print_info_marks(const struct rs_packet *pkt, char *buf, size_t size)
     return in.len;
 }
 
+/* tshark's end of the Info of an uncut InfiniBand packet whose only problem, if any, is
+ * InfiniBand's: by how tshark's own reading of its headers ends (rs_ib_ws_walk), which
+ * neither sees bytes after the headers of a Read Request or an ACK nor knows RD. False,
+ * adding nothing, for any other packet, and where a MAD's headers decide. */
+static bool
+ib_tshark_mark(struct rs_info *in, const struct rs_packet *pkt)
+{
+    const uint8_t *aeth;
+
+    if (!rs_packet_has(pkt, RS_LAYER_BTH) || rs_packet_has(pkt, RS_LAYER_IPOIB) ||
+        (pkt->flags & (RS_PKT_SNAPLEN | RS_PKT_LONG_ONLY)) ||
+        ((pkt->flags & RS_PKT_MALFORMED) && strcmp(pkt->stopped, "IB") != 0))
+        return false;
+    switch (rs_ib_ws_walk(pkt, &aeth)) {
+    case RS_IB_WS_OK:
+        /* QPs 0 and 1 carry MADs, which tshark decodes further */
+        return rs_bth_destqp(rs_packet_at(pkt, RS_LAYER_BTH)) > 1;
+    case RS_IB_WS_BAD_LENGTH:
+        in->len = 0;
+        rs_info_str(in, "Invalid Packet Length from LRH! [Malformed Packet]");
+        return true;
+    case RS_IB_WS_BTH_SHORT:
+    case RS_IB_WS_MALFORMED:
+    default:
+        rs_info_str(in, "[Malformed Packet]");
+        return true;
+    }
+}
+
 size_t
 rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
 {
@@ -151,6 +180,8 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
         rs_info_add(&in, "Ethertype 0x%04x", pkt->ethertype);
     }
     if (rs_display_get()->info_tshark) {
+        if (ib_tshark_mark(&in, pkt))
+            return in.len;
         /* tshark's mark for the exception that stopped it, right after its column's text
          * (IB's ends in a space, ICMPv6's and UDP's do not), or alone where IB stopped
          * before its BTH */

@@ -1142,6 +1142,84 @@ test_nak_info_as_tshark(void **state)
     rs_display_set(&before);
 }
 
+/* Info with --compat tshark on frames of tests/captures/opcodes/every_opcode.pcap, as
+ * tshark 4.0.17 writes it (frozen from its -T fields -e _ws.col.Info): no space after
+ * "Unknown OpCode" (a reserved RC opcode, a CNP, XRC) nor after "UC RDMA Write First"; RD
+ * read as DC, with its 20-byte BTH ("DC Last Immediate", an AETH and a NAK code read 8 bytes
+ * late, a Read Request's headers past the packet, a RESYNC's length check failed); and no
+ * mark for bytes after a Read Request's or an Atomic ACK's headers (before: "RC Opcode
+ * 0x15 QP=...  [Malformed Packet]", "UC RDMA Write First QP=", "RD ...", and "[Malformed
+ * Packet]" on the last two). */
+static void
+test_opcode_info_as_tshark(void **state)
+{
+    static const char *const hex[] = {
+        "b2af0fa4fbda2eef779eb2cf08004588003462fd40004a1199470a0040680a00df84cca612b700200ea8"
+        "1500ffff00430de680d7eb923f84631f1e7bac3b25833bfb",
+        "f4f5c4bc2cbdf24791de4e7b0800453000405aa740006d1154320a009f660a00ab3de30512b7002cd212"
+        "2600ffff00c91bae000bbf9397527227239edb57ff91fdce00035554ac5b7daf96b1ea65",
+        "0c40453e76e14e35f909dccf0800458000400b464000c21116620a00289a0a0059ebd2a112b7002c9a19"
+        "4300ffff003d57bb00639c890062f81879bb0551000bc03fab481a5c5ebf1b8f854f7920",
+        "e442514a9060ce6951bce9500800455000486f4540009d11c6be0a00581b0a003b36ffa912b70034adc3"
+        "4c00ffff007c2e1d004e330400e266a4cd0354ad005e8b0ddadd19e26a75e681a5778dac000cbb757552"
+        "d8a9",
+        "785f035037270e69403487fa0800450800385f384000881103d10a0035fb0a0045a9d6e712b700247b74"
+        "4d00ffff00b855e80054a1dd004383262e996d08d12fbfeb77fb67e1",
+        "66fc7bccc86af02788289a8d080045c00038e0f84000091102980a002efe0a004a67ee3612b700247603"
+        "5500ffff001095b2001a8aac0001c5a03f535cac0042cd9ec5e01e76",
+        "042872160e8488cd05d3df3808004528003cfedb40006e11585a0a00d10a0a00d048db1912b700289e2f"
+        "8100ffff40a4e0ed80f95a1900000000000000000000000000000000de9902cf",
+        "5eb2c409fd46787c70584311080045980034902940008711be9e0a0076510a001a08ddf512b70020e487"
+        "a000ffff000f94c5008992dd00a3eecabd9288a6ed7aa060",
+        "d27b1a18cb950a83207b76cc080045000040f61d4000bc1117ab0a004e280a004ebccf5412b7002c07d7"
+        "0c00ffff00ed53328074af8acc2b4fb4f0f559dc9c527b950002c77884611037c8b0335f",
+        "e6ceae3a8c0cd6024ad7c12b080045dc003c828040002d118dc10a00e7780a00411bff8a12b70028220a"
+        "1200ffff00010d668012cb286042ec9fb74a59dc5e8fc3f5a518cd932c6eb174",
+        "6a574538aac8fa043a1563b4080045a00038648f40004b113ea40a0005c50a00721dc87812b700249578"
+        "5100ffff0041612f80eedbba00c95c8d2e098be871286ee8af1237a5",
+    };
+    static const char *const want[] = {
+        "Unknown OpCodeQP=0x430de6 ",
+        "UC RDMA Write FirstQP=0xc91bae ",
+        "DC Last Immediate QP=0x3d57bb ",
+        "DC RDMA Read Request QP=0x7c2e1d [Malformed Packet]",
+        "DC RDMA Read Response First QP=0xb855e8 [Unknown (23)] ",
+        "Invalid Packet Length from LRH! [Malformed Packet]",
+        "Unknown OpCodeQP=0xa4e0ed ",
+        "Unknown OpCodeQP=0x0f94c5 ",
+        "RC RDMA Read Request QP=0xed5332 ",
+        "RC Atomic Acknowledge QP=0x010d66 [PSN Sequence Error] ",
+        "DC Acknowledge QP=0x41612f [Unknown (17)] ",
+    };
+    struct rs_display d = *rs_display_get(), before = d;
+    struct test_frame tf;
+    struct rs_packet pkt;
+    char text[128];
+
+    (void)state;
+    assert_int_equal(RS_ARRAY_SIZE(hex), RS_ARRAY_SIZE(want));
+    for (size_t i = 0; i < RS_ARRAY_SIZE(hex); i++) {
+        decode_hex(&tf, hex[i], RS_DLT_EN10MB, &pkt);
+        d.info_tshark = true;
+        rs_display_set(&d);
+        rs_print_info(&pkt, text, sizeof(text));
+        assert_string_equal(text, want[i]);
+        /* our own Info stays ours: the opcode as IBTA names it, a PSN */
+        rs_display_set(&before);
+        rs_print_info(&pkt, text, sizeof(text));
+        assert_non_null(strstr(text, " PSN="));
+    }
+    /* the tree keeps our reading (docs/wireshark-differences.md): RD's RDETH per IBTA, and
+     * an RC Read Request with bytes after its RETH is malformed */
+    char *t = tree_of(hex[4]);
+    assert_non_null(strstr(t, "    RDETH - Reliable Datagram Extended Transport Header\n"
+                              "        E2E Context: 4424486\n"));
+    free(t);
+    t = tree_of(hex[8]);
+    assert_non_null(strstr(t, MALFORMED_IB));
+    free(t);
+}
+
 static void
 test_fields_protocol_text(void **state)
 {
@@ -2176,6 +2254,7 @@ main(void)
         cmocka_unit_test(test_quoted_tcp_expert_and_options),
         cmocka_unit_test(test_ipv4_length_past_frame_as_tshark),
         cmocka_unit_test(test_nak_info_as_tshark),
+        cmocka_unit_test(test_opcode_info_as_tshark),
         cmocka_unit_test(test_hopopts_protocol),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_json_string),

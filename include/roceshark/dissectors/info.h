@@ -77,6 +77,22 @@ void rs_info_ports(struct rs_info *in, const uint8_t *t, bool tcp);
 /* InfiniBand (ib/ib_info.c): the opcode, QP, PSN, BTH flags, every extension header, the
  * payload's length and a MAD's name; tshark's shorter text under -o compat (display.h). */
 void rs_ib_write_info(struct rs_info *in, const struct rs_packet *pkt);
+/* tshark 4.0's InfiniBand Info, quirks included (ib/ib_info_tshark.c). */
+void rs_ib_write_info_tshark(struct rs_info *in, const struct rs_packet *pkt);
+/* How tshark 4.0's reading of the headers after the BTH ends (ib/ib_info_tshark.c): with
+ * them all read; before the BTH was (tshark's is 20 bytes for 0x40-0x5F), writing no Info
+ * of its own; with an exception in a header ("[Malformed Packet]"); or with the payload's
+ * length check failed ("Invalid Packet Length from LRH! [Malformed Packet]" alone). *aeth
+ * is the AETH it read, or NULL. For an uncut packet with a BTH. */
+enum rs_ib_ws_end {
+    RS_IB_WS_OK,
+    RS_IB_WS_BTH_SHORT,
+    RS_IB_WS_MALFORMED,
+    RS_IB_WS_BAD_LENGTH,
+};
+enum rs_ib_ws_end rs_ib_ws_walk(const struct rs_packet *pkt, const uint8_t **aeth);
+/* The name tshark gives a CM MAD ("ConnectRequest"), or NULL for any other packet. */
+const char *rs_ib_cm_mad_name(const struct rs_packet *pkt);
 /* " RNR NAK [delay 0.02 ms]" for a frame whose AETH is an RNR NAK, as its Info says it;
  * nothing for any other frame. */
 void rs_ib_write_rnr(struct rs_info *in, const struct rs_packet *pkt);
