@@ -14,14 +14,13 @@
  *              1   Sequence                TCP  This frame initiates the connection closing
  *
  * A summary may hold a number (a SYN's server port, the how manieth duplicate ACK), so the
- * rows are keyed by their text, and bounded (WS_EXPERT_MAX_ROWS). A frame whose items all
- * have rows allocates nothing: a row's texts are copied once, when it is made.
+ * rows are keyed by their text, and bounded (WS_EXPERT_MAX_ROWS). The rows, their texts
+ * and the index on them are three arrays that double when full, so a frame allocates
+ * nothing but where one of them grows (some 35 times up to the bound, whatever the frames).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <glib.h>
 
 #include <roceshark/dissectors/expert.h>
 #include <roceshark/dissectors/flow.h>
@@ -30,18 +29,21 @@
 #include "stats/stats_int.h"
 
 struct ws_row {
-    char *protocol;
-    char *summary;
+    size_t protocol, summary;   /* where their texts start in the table's text */
     const char *group;          /* a static name: "Sequence", "Checksum", ... */
+    uint32_t hash;              /* of level, protocol and summary */
+    uint8_t level;              /* enum expert_level */
     uint64_t count;
     uint64_t first[EXPERT_FIRST_FRAMES];
 };
 
 struct ws_expert_table {
-    GHashTable *index;          /* "LEVEL\x1fPROTOCOL\x1fSUMMARY" -> row number + 1 */
-    struct ws_row *rows[EL_COUNT];
-    size_t n[EL_COUNT], cap[EL_COUNT];
-    size_t n_rows;              /* over every level: WS_EXPERT_MAX_ROWS at most */
+    struct ws_row *rows;        /* in the order first seen, every level's */
+    size_t n_rows, cap_rows;    /* WS_EXPERT_MAX_ROWS at most */
+    char *text;                 /* the rows' protocols and summaries, each ending in NUL */
+    size_t text_len, text_cap;
+    uint32_t *slots;            /* open addressing on hash: row number + 1, 0 free */
+    size_t n_slots;             /* a power of two, more than twice n_rows */
     uint64_t past_bound[EL_COUNT];      /* items whose row the bound kept out */
 };
 
@@ -85,8 +87,95 @@ stats_expert_ws_start(struct rs_stat *st, char *err)
     st->ws = calloc(1, sizeof(*st->ws));
     if (st->ws == NULL)
         return rs_error(err, RS_ENOMEM, "out of memory");
-    st->ws->index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     return 0;
+}
+
+/* FNV-1a over the level, then each text with its NUL. */
+static uint32_t
+row_hash(enum expert_level lv, const char *protocol, const char *summary)
+{
+    uint32_t h = 2166136261u ^ (uint32_t)lv;
+
+    h *= 16777619u;
+    for (const char *s = protocol;; s++) {
+        h = (h ^ (uint8_t)*s) * 16777619u;
+        if (*s == '\0')
+            break;
+    }
+    for (const char *s = summary;; s++) {
+        h = (h ^ (uint8_t)*s) * 16777619u;
+        if (*s == '\0')
+            break;
+    }
+    return h;
+}
+
+/* The slot of the row with these level and texts, or the free slot where it would go. */
+static uint32_t *
+find_slot(const struct ws_expert_table *t, uint32_t hash, enum expert_level lv,
+          const char *protocol, const char *summary)
+{
+    size_t mask = t->n_slots - 1;
+
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+        uint32_t *slot = &t->slots[i];
+        if (*slot == 0)
+            return slot;
+        const struct ws_row *r = &t->rows[*slot - 1];
+        if (r->hash == hash && r->level == lv && strcmp(t->text + r->protocol, protocol) == 0 &&
+            strcmp(t->text + r->summary, summary) == 0)
+            return slot;
+    }
+}
+
+/* Room for one more row: its row, its texts (n bytes) and its slot. False when out of
+ * memory. */
+static bool
+make_room(struct ws_expert_table *t, size_t n)
+{
+    if (t->n_rows == t->cap_rows) {
+        size_t cap = t->cap_rows ? 2 * t->cap_rows : 64;
+        struct ws_row *rows = realloc(t->rows, cap * sizeof(*rows));
+        if (rows == NULL)
+            return false;
+        t->rows = rows;
+        t->cap_rows = cap;
+    }
+    if (t->text_len + n > t->text_cap) {
+        size_t cap = t->text_cap ? 2 * t->text_cap : 4096;
+        while (cap < t->text_len + n)
+            cap *= 2;
+        char *text = realloc(t->text, cap);
+        if (text == NULL)
+            return false;
+        t->text = text;
+        t->text_cap = cap;
+    }
+    if (2 * (t->n_rows + 1) < t->n_slots)
+        return true;
+    size_t n_slots = t->n_slots ? 2 * t->n_slots : 256;
+    uint32_t *slots = calloc(n_slots, sizeof(*slots));
+    if (slots == NULL)
+        return false;
+    free(t->slots);
+    t->slots = slots;
+    t->n_slots = n_slots;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const struct ws_row *r = &t->rows[i];
+        *find_slot(t, r->hash, (enum expert_level)r->level, t->text + r->protocol,
+                   t->text + r->summary) = (uint32_t)(i + 1);
+    }
+    return true;
+}
+
+static size_t
+keep_text(struct ws_expert_table *t, const char *s)
+{
+    size_t at = t->text_len, n = strlen(s) + 1;
+
+    memcpy(t->text + at, s, n);
+    t->text_len += n;
+    return at;
 }
 
 /* Counts one item of frame: its row's count, or a new row at the end of its level's. */
@@ -95,42 +184,34 @@ stats_expert_count(struct rs_stat *st, enum expert_level lv, const char *group,
                    const char *protocol, const char *summary, uint64_t frame)
 {
     struct ws_expert_table *t = st->ws;
-    char key[512];
 
     if ((int)lv < st->ws_min_level)
         return;
-    snprintf(key, sizeof(key), "%d\x1f%s\x1f%s", (int)lv, protocol, summary);
-    size_t at = GPOINTER_TO_SIZE(g_hash_table_lookup(t->index, key));
-    if (at != 0) {
-        struct ws_row *r = &t->rows[lv][at - 1];
+    uint32_t hash = row_hash(lv, protocol, summary);
+    uint32_t *slot = t->n_slots > 0 ? find_slot(t, hash, lv, protocol, summary) : NULL;
+    if (slot != NULL && *slot != 0) {
+        struct ws_row *r = &t->rows[*slot - 1];
         if (r->count < EXPERT_FIRST_FRAMES)
             r->first[r->count] = frame;
         r->count++;
         return;
     }
-    if (t->n_rows >= WS_EXPERT_MAX_ROWS) {
+    /* counted past the bound, and so where memory runs out */
+    if (t->n_rows >= WS_EXPERT_MAX_ROWS ||
+        !make_room(t, strlen(protocol) + strlen(summary) + 2)) {
         t->past_bound[lv]++;
         return;
     }
-    if (t->n[lv] == t->cap[lv]) {
-        size_t cap = t->cap[lv] ? 2 * t->cap[lv] : 16;
-        struct ws_row *rows = realloc(t->rows[lv], cap * sizeof(*rows));
-        if (rows == NULL) {
-            t->past_bound[lv]++;        /* counted, as the bound's are */
-            return;
-        }
-        t->rows[lv] = rows;
-        t->cap[lv] = cap;
-    }
-    struct ws_row *r = &t->rows[lv][t->n[lv]];
-    r->protocol = g_strdup(protocol);
-    r->summary = g_strdup(summary);
+    struct ws_row *r = &t->rows[t->n_rows];
+    r->protocol = keep_text(t, protocol);
+    r->summary = keep_text(t, summary);
     r->group = group;
+    r->hash = hash;
+    r->level = (uint8_t)lv;
     r->count = 1;
     r->first[0] = frame;
-    t->n[lv]++;
     t->n_rows++;
-    g_hash_table_insert(t->index, g_strdup(key), GSIZE_TO_POINTER(t->n[lv]));
+    *find_slot(t, hash, lv, protocol, summary) = (uint32_t)t->n_rows;
 }
 
 static void
@@ -233,8 +314,8 @@ stats_expert_ws_print(struct rs_stat *st, struct rs_out *o, bool first_frames)
 
     for (int lv = EL_ERROR; t != NULL && lv >= EL_COMMENT; lv--) {
         uint64_t total = t->past_bound[lv];
-        for (size_t i = 0; i < t->n[lv]; i++)
-            total += t->rows[lv][i].count;
+        for (size_t i = 0; i < t->n_rows; i++)
+            total += t->rows[i].level == lv ? t->rows[i].count : 0;
         if (total == 0)
             continue;
         rs_out_printf(o, "\n%s (%llu)\n=============\n", labels[lv],
@@ -244,15 +325,17 @@ stats_expert_ws_print(struct rs_stat *st, struct rs_out *o, bool first_frames)
                           "First frames\n", "");
         else
             rs_out_str(o, "   Frequency      Group           Protocol  Summary\n");
-        for (size_t i = 0; i < t->n[lv]; i++) {
-            const struct ws_row *r = &t->rows[lv][i];
+        for (size_t i = 0; i < t->n_rows; i++) {
+            const struct ws_row *r = &t->rows[i];
+            if (r->level != lv)
+                continue;
             rs_out_printf(o, "%12llu %10s %18s  ", (unsigned long long)r->count, r->group,
-                          r->protocol);
+                          t->text + r->protocol);
             if (!first_frames) {
-                rs_out_printf(o, "%s\n", r->summary);
+                rs_out_printf(o, "%s\n", t->text + r->summary);
                 continue;
             }
-            rs_out_printf(o, "%-40s ", r->summary);
+            rs_out_printf(o, "%-40s ", t->text + r->summary);
             for (uint64_t k = 0; k < r->count && k < EXPERT_FIRST_FRAMES; k++)
                 rs_out_printf(o, " %llu", (unsigned long long)r->first[k]);
             rs_out_str(o, r->count > EXPERT_FIRST_FRAMES ? " ...\n" : "\n");
@@ -270,14 +353,9 @@ stats_expert_ws_free(struct rs_stat *st)
 
     if (t == NULL)
         return;
-    for (int lv = 0; lv < EL_COUNT; lv++) {
-        for (size_t i = 0; i < t->n[lv]; i++) {
-            g_free(t->rows[lv][i].protocol);
-            g_free(t->rows[lv][i].summary);
-        }
-        free(t->rows[lv]);
-    }
-    g_hash_table_destroy(t->index);
+    free(t->rows);
+    free(t->text);
+    free(t->slots);
     free(t);
     st->ws = NULL;
 }
