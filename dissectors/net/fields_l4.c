@@ -196,7 +196,58 @@ get_udp_checksum_status(const struct rs_packet *pkt, const struct rs_field *f, u
                                                                    : RS_CKSUM_ILLEGAL);
 }
 
-/* The payload after the header, up to the length it gives, as far as captured. */
+bool
+udp_length_bad(const struct rs_packet *pkt, uint32_t *payload)
+{
+    if (!rs_packet_has(pkt, RS_LAYER_UDP) || (pkt->flags & (RS_PKT_QUOTED | RS_PKT_IP_FRAGMENT)))
+        return false;
+    uint32_t off = pkt->span[RS_LAYER_UDP].off, ip_end = rs_packet_ip_end(pkt);
+    uint32_t have = ip_end > off ? ip_end - off : 0;
+    if (payload != NULL)
+        *payload = have;
+    return ip_end != 0 && rs_load_be16(rs_packet_at(pkt, RS_LAYER_UDP) + 4) > have;
+}
+
+/* "Length: 40 (bogus, payload length 12)" where it exceeds the IP payload's, as tshark's */
+static size_t
+udp_length_label(const struct rs_packet *pkt, const struct rs_field *f,
+                 const struct rs_value *v, char *buf, size_t size)
+{
+    struct rs_info in = {buf, size, 0, 0};
+    uint32_t have;
+
+    rs_info_str(&in, f->name);
+    rs_info_dec(&in, ": ", v->v.u);
+    if (udp_length_bad(pkt, &have)) {
+        rs_info_dec(&in, " (bogus, payload length ", have);
+        rs_info_str(&in, ")");
+    }
+    return in.want;
+}
+
+/* The hidden _ws.malformed tshark adds under udp.length.bad (its Malformed group), with no
+ * bytes, where the length is. */
+static bool
+get_udp_length_malformed(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                         struct rs_value *out)
+{
+    (void)f;
+    return ws_item_without_bytes(udp_length_bad(pkt, NULL), occ, out);
+}
+
+static bool
+locate_udp_length_malformed(const struct rs_packet *pkt, const struct rs_field *f,
+                            unsigned occ, uint32_t *offset, uint32_t *length)
+{
+    (void)f;
+    (void)occ;
+    *offset = pkt->span[RS_LAYER_UDP].off + 4;
+    *length = 0;
+    return true;
+}
+
+/* The payload after the header, up to the length it gives and the IP packet's end, as far
+ * as captured. */
 static bool
 udp_payload(const struct rs_packet *pkt, const uint8_t **at, uint32_t *len)
 {
@@ -204,11 +255,13 @@ udp_payload(const struct rs_packet *pkt, const uint8_t **at, uint32_t *len)
         return false;
     const struct rs_span *sp = &pkt->span[RS_LAYER_UDP];
     uint32_t ulen = rs_load_be16(rs_packet_at(pkt, RS_LAYER_UDP) + 4);
-    uint32_t start = sp->off + 8, end = pkt->frame->caplen;
+    uint32_t start = sp->off + 8, end = pkt->frame->caplen, ip_end = rs_packet_ip_end(pkt);
     if (ulen < 8)
         return false;
     if (start + (ulen - 8) < end)
         end = start + (ulen - 8);
+    if (ip_end != 0 && ip_end < end)
+        end = ip_end;
     *at = pkt->frame->data + start;
     *len = end > start ? end - start : 0;
     return true;
@@ -322,7 +375,11 @@ const struct rs_field rs_fields_l4[] = {
      "UDP source or destination port", RS_LAYER_UDP, 2, 2, NULL, 1, RS_FIELD_HIDDEN,
      .label = l4_port_label},
     {"udp.length", "Length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "UDP length", RS_LAYER_UDP,
-     4, 2, NULL, 1},
+     4, 2, NULL, 1, 0, .label = udp_length_label},
+    RS_F_WS_EXPERT("udp.length.bad", "Bad length value", RS_WSX_UDP_LENGTH_BAD, 2),
+    {"_ws.malformed", "Malformed Packet", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "",
+     RS_LAYER_UDP, 4, 0, get_udp_length_malformed, 2, RS_FIELD_HIDDEN,
+     .locate = locate_udp_length_malformed},
     {"udp.checksum", "Checksum", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, "UDP checksum",
      RS_LAYER_UDP, 6, 2, NULL, 1, 0, .show = show_udp_checksum},
     {"udp.checksum.status", "Checksum Status", RS_FT_UINT8, RS_BASE_NONE, 0, rs_cksum_vals,

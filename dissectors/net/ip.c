@@ -51,8 +51,14 @@ decode_udp(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t of
     uint16_t ulen = rs_load_be16(d + off + 4);
     if (ulen < UDP_LEN)
         decode_malformed(pkt, "UDP", "UDP length shorter than its header");
-    else
+    else {
+        /* past the IP payload: tshark flags it (udp.length.bad) and reads on in the bytes
+         * there are, as it does an IP length past the frame */
+        bool was = pkt->flags & RS_PKT_MALFORMED;
         end = declared_end(pkt, off, ulen, end, "UDP", "UDP length exceeds the IP packet");
+        if (!was && (pkt->flags & RS_PKT_MALFORMED))
+            pkt->flags |= RS_PKT_LONG_ONLY;
+    }
     decode_set_layer(pkt, RS_LAYER_UDP, off, UDP_LEN);
     /* RoCEv2 is recognised by the destination port (IBTA Annex A17.2); not inside an
      * IBA packet (IPoIB), whose layers it would overwrite. */

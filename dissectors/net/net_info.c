@@ -4,8 +4,11 @@
  * decodes that end a frame: ARP in Wireshark's words, UDP's ports and length.
  */
 #include <roceshark/dissectors/arp.h>
+#include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/info.h>
 #include <roceshark/dissectors/wire.h>
+
+#include "net/net_int.h"
 
 /* Wireshark's words for an ARP message: "Who has 10.0.0.2? Tell 10.0.0.1", "10.0.0.2 is at
  * 02:00:00:00:00:02", and its names for gratuitous ARP, probes and announcements. */
@@ -59,5 +62,10 @@ rs_udp_write_info(struct rs_info *in, const struct rs_packet *pkt)
     const uint8_t *u = rs_packet_at(pkt, RS_LAYER_UDP);
 
     rs_info_ports(in, u, false);
+    /* tshark's words for a length past the IP payload (ours: the Info's "[Malformed: ...]") */
+    if (rs_display_get()->info_tshark && udp_length_bad(pkt, NULL)) {
+        rs_info_dec(in, " [BAD UDP LENGTH ", rs_load_be16(u + 4));
+        rs_info_str(in, " > IP PAYLOAD LENGTH]");
+    }
     rs_info_dec(in, " Len=", rs_load_be16(u + 4) >= 8 ? rs_load_be16(u + 4) - 8u : 0u);
 }

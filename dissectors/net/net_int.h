@@ -60,6 +60,10 @@ uint32_t ipv4_bogus_length(const struct rs_packet *pkt);
 /* Whether an IPv6 header's payload length exceeds the bytes the frame has after it (not
  * in a quote, not a jumbogram's 0), and how many it has (framing) when not NULL. */
 bool ipv6_plen_exceeds(const struct rs_packet *pkt, uint32_t *framing);
+/* Whether a UDP header's length exceeds the IP payload's (reported) length, which tshark
+ * flags (udp.length.bad) and reads on in the bytes there are; *payload the IP payload's
+ * length (fields_l4.c). */
+bool udp_length_bad(const struct rs_packet *pkt, uint32_t *payload);
 /* The TCP items (fields_tcp.c). */
 bool tcp_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind);
 /* How many items of kind pkt's TCP header raises: one per option for an option's. */

@@ -80,6 +80,7 @@ const struct rs_ws_expert rs_ws_experts[RS_WSX_COUNT] = {
     [RS_WSX_IP_BOGUS_LENGTH] = {"ip.bogus_ip_length", "IPv4", RS_WS_ERROR, RS_WS_PROTOCOL},
     [RS_WSX_IPV6_PLEN_EXCEEDS] = {"ipv6.plen_exceeds_framing", "IPv6", RS_WS_WARN,
                                   RS_WS_PROTOCOL},
+    [RS_WSX_UDP_LENGTH_BAD] = {"udp.length.bad", "UDP", RS_WS_ERROR, RS_WS_MALFORMED},
     /* -z expert names the protocol that stopped (stats_expert_ws.c) */
     [RS_WSX_MALFORMED] = {"_ws.malformed.expert", "", RS_WS_ERROR, RS_WS_MALFORMED},
 };
@@ -127,6 +128,8 @@ rs_ws_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
         return ipv4_bogus_length(pkt) != 0;
     if (kind == RS_WSX_IPV6_PLEN_EXCEEDS)
         return ipv6_plen_exceeds(pkt, NULL);
+    if (kind == RS_WSX_UDP_LENGTH_BAD)
+        return udp_length_bad(pkt, NULL);
     return kind < RS_WSX_COUNT && tcp_expert_present(pkt, kind);
 }
 
@@ -146,6 +149,8 @@ rs_ws_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
         return ipv4_bogus_length(pkt) != 0 ? 1 : 0;
     if (kind == RS_WSX_IPV6_PLEN_EXCEEDS)
         return ipv6_plen_exceeds(pkt, NULL) ? 1 : 0;
+    if (kind == RS_WSX_UDP_LENGTH_BAD)
+        return udp_length_bad(pkt, NULL) ? 1 : 0;
     return kind < RS_WSX_COUNT ? tcp_expert_count(pkt, kind) : 0;
 }
 
@@ -213,6 +218,9 @@ rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind, c
     if (kind == RS_WSX_IPV6_PLEN_EXCEEDS && ipv6_plen_exceeds(pkt, &framing))
         return (size_t)snprintf(buf, size, "IPv6 payload length exceeds framing length (%u "
                                 "bytes)", framing);
+    if (kind == RS_WSX_UDP_LENGTH_BAD && udp_length_bad(pkt, NULL))
+        return (size_t)snprintf(buf, size, "Bad length value %u > IP payload length",
+                                rs_load_be16(rs_packet_at(pkt, RS_LAYER_UDP) + 4));
     if (kind == RS_WSX_TCP_DUPLICATE_ACK && pkt->stream != NULL)
         return (size_t)snprintf(buf, size, "Duplicate ACK (#%u)",
                                 pkt->stream->analysis.dupack_num);
@@ -305,6 +313,7 @@ rs_ws_expert_locate(const struct rs_packet *pkt, const struct rs_field *f, unsig
               : kind == RS_WSX_ETH_PADDING_BAD ? eth_trailer_start(pkt)
               : kind == RS_WSX_IP_BOGUS_LENGTH ? pkt->span[RS_LAYER_IPV4].off + 2
               : kind == RS_WSX_IPV6_PLEN_EXCEEDS ? pkt->span[RS_LAYER_IPV6].off + 4
+              : kind == RS_WSX_UDP_LENGTH_BAD ? pkt->span[RS_LAYER_UDP].off + 4
               : kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED ||
                         kind == RS_WSX_ICMPV6_OPT_UNKNOWN_DATA
                   ? icmpv6_expert_anchor(pkt, kind)

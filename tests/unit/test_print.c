@@ -1220,6 +1220,60 @@ test_opcode_info_as_tshark(void **state)
     free(t);
 }
 
+/* A UDP length past the IP payload, on a frame crafted with a length of 40 in 12 bytes of
+ * IP payload, as tshark 4.0.17 shows it: the length flagged (udp.length.bad, Error/Malformed,
+ * and the hidden _ws.malformed its group adds), the payload the 4 bytes there are, no
+ * exception, and Info's words for it (before: "[Malformed Packet: UDP]", a payload of 18
+ * bytes running into the Ethernet padding, Info "40000 → 9999 Len=32[Malformed Packet]").
+ * The default Info keeps our mark. */
+#define HEX_UDP_LENGTH_BAD                                                                 \
+    "02000000000202000000000108004500002000014000401126ca0a0000010a0000029c40270f00280000" \
+    "616263640000000000000000000000000000"
+
+static void
+test_udp_length_bad_as_tshark(void **state)
+{
+    struct rs_display d = *rs_display_get(), before = d;
+    struct rs_json_opts opts = {.text = true};
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+    char info[128];
+
+    (void)state;
+    char *t = tree_of(HEX_UDP_LENGTH_BAD);
+    assert_non_null(strstr(t, "\n    Length: 40 (bogus, payload length 12)\n"
+                              "        [Expert Info (Error/Malformed): Bad length value 40 > IP "
+                              "payload length]\n"
+                              "            [Bad length value 40 > IP payload length]\n"
+                              "            [Severity level: Error]\n"
+                              "            [Group: Malformed]\n"
+                              "    Checksum: 0x0000 [zero-value ignored]\n"));
+    assert_non_null(strstr(t, "\n    UDP payload (4 bytes)\nData (4 bytes)\n"));
+    assert_null(strstr(t, "[Malformed Packet"));
+    free(t);
+
+    decode_hex(&tf, HEX_UDP_LENGTH_BAD, RS_DLT_EN10MB, &pkt);
+    d.info_tshark = true;
+    rs_display_set(&d);
+    rs_print_info(&pkt, info, sizeof(info));
+    assert_string_equal(info, "40000 → 9999 [BAD UDP LENGTH 40 > IP PAYLOAD LENGTH] Len=32");
+    rs_display_set(&before);
+    rs_print_info(&pkt, info, sizeof(info));
+    assert_string_equal(info, "40000 → 9999 Len=32 [Malformed: UDP length exceeds the IP packet]");
+
+    capture_begin(&c);
+    rs_print_pdml(&c.out, &pkt, &opts);
+    const char *x = capture_end(&c);
+    assert_non_null(strstr(x, "        <field name=\"_ws.expert.group\" showname=\"Group: "
+                              "Malformed\" size=\"0\" pos=\"0\" show=\"117440512\"/>\n"
+                              "      </field>\n"
+                              "      <proto name=\"_ws.malformed\" showname=\"Malformed Packet\" "
+                              "hide=\"yes\" size=\"0\" pos=\"38\"/>\n"
+                              "    </field>\n"));
+    free(c.text);
+}
+
 static void
 test_fields_protocol_text(void **state)
 {
@@ -2255,6 +2309,7 @@ main(void)
         cmocka_unit_test(test_ipv4_length_past_frame_as_tshark),
         cmocka_unit_test(test_nak_info_as_tshark),
         cmocka_unit_test(test_opcode_info_as_tshark),
+        cmocka_unit_test(test_udp_length_bad_as_tshark),
         cmocka_unit_test(test_hopopts_protocol),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_json_string),

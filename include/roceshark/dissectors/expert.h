@@ -103,6 +103,8 @@ enum rs_ws_expert_kind {
     /* under an IPv6 header's payload length, where it exceeds the frame's bytes after the
      * header (reported, as the IPv4 one) */
     RS_WSX_IPV6_PLEN_EXCEEDS,
+    /* under a UDP header's length, where it exceeds the IP payload's (reported) length */
+    RS_WSX_UDP_LENGTH_BAD,
     /* under "[Malformed Packet: IB]", where tshark caught its dissector's exception */
     RS_WSX_MALFORMED,
     RS_WSX_COUNT

@@ -138,10 +138,12 @@ enum rs_cksum_status {
                                      bytes there are, without the layer's bit, for the
                                      fields alone (rs_packet_fields_view) */
 #define RS_PKT_LONG_ONLY 0x0400u  /* the one problem found is an IPv4 total length or IPv6
-                                     payload length past the frame's end: ours (MALFORMED,
-                                     .problem), while tshark flags the length (expert items
-                                     ip.bogus_ip_length, ipv6.plen_exceeds_framing) and
-                                     reads on in the bytes there are, raising nothing */
+                                     payload length past the frame's end, or a UDP length
+                                     past the IP payload: ours (MALFORMED, .problem), while
+                                     tshark flags the length (expert items
+                                     ip.bogus_ip_length, ipv6.plen_exceeds_framing,
+                                     udp.length.bad) and reads on in the bytes there are,
+                                     raising nothing */
 
 struct rs_corr_view;
 struct rs_facts;
