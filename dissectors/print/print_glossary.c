@@ -13,8 +13,8 @@
  * names a protocol by its tree line ("Ethernet II"), tshark's glossary by the
  * protocol's registered name ("Ethernet") and a short name ("IPv4"). Some of our items
  * are protocols of their own in Wireshark (an IPv6 extension header, each TCP option, the
- * expert and malformed items): they are P lines, as tshark's, and the parents of the
- * fields named under them.
+ * expert and malformed items): they are P lines and -G protocols lines, as tshark's, and
+ * the parents of the fields named under them.
  */
 #include <string.h>
 
@@ -214,7 +214,7 @@ glossary_protocols(struct rs_out *o)
 {
     for (int id = 0; id < rs_field_count(); id++) {
         const struct rs_field *f = rs_field_by_id(id);
-        if (!rs_field_is_first_of_name(id) || f->type != RS_FT_PROTOCOL || f->depth != 0)
+        if (!rs_field_is_first_of_name(id) || !is_protocol(f))
             continue;
         const struct proto_names *p = proto_names(f);
         const struct rs_ident_protocol *named = rs_ident_by_abbrev(f->abbrev);
