@@ -17,6 +17,7 @@
 #include "fields/fields_int.h"
 #include "net/net_int.h"
 
+#define IPV4_HDR_LEN 20
 #define IPV6_HDR_LEN 40
 
 static const struct rs_value_string ecn_vals[] = {
@@ -223,6 +224,36 @@ ipv4_bogus_length(const struct rs_packet *pkt)
     uint32_t reported = pkt->frame->len - pkt->span[RS_LAYER_IPV4].off;
     /* a length below the header's is another item (tshark's "Bogus IP length") */
     return total >= hlen && total > reported ? reported : 0;
+}
+
+#define IP_PROTO_OSPF 89
+#define IP_PROTO_PIM 103
+
+/* tshark's note under the TTL (ip.ttl.too_small); the whole fixed header, as it reads the
+ * destination first */
+bool
+ipv4_ttl_too_small(const struct rs_packet *pkt)
+{
+    if (!rs_packet_has(pkt, RS_LAYER_IPV4) || !header_holds(pkt, RS_LAYER_IPV4, IPV4_HDR_LEN))
+        return false;
+    const uint8_t *h = rs_packet_at(pkt, RS_LAYER_IPV4);
+    /* to a multicast group it is another note (the Local Network Control Block's) or none */
+    return h[8] < 5 && (h[16] & 0xf0) != 0xe0 && h[9] != IP_PROTO_OSPF &&
+           h[9] != IP_PROTO_PIM;
+}
+
+/* RFC 3171's block: 1, but 255 for VRRP (224.0.0.18), GLBP (.102) and mDNS (.251), and any
+ * for LLMNR (.252), as tshark 4.0 expects */
+unsigned
+ipv4_ttl_lncb(const struct rs_packet *pkt)
+{
+    if (!rs_packet_has(pkt, RS_LAYER_IPV4) || !header_holds(pkt, RS_LAYER_IPV4, IPV4_HDR_LEN))
+        return 0;
+    const uint8_t *h = rs_packet_at(pkt, RS_LAYER_IPV4);
+    if (h[16] != 224 || h[17] != 0 || h[18] != 0 || h[19] == 252)
+        return 0;
+    unsigned want = h[19] == 18 || h[19] == 102 || h[19] == 251 ? 255 : 1;
+    return h[8] != want ? want : 0;
 }
 
 bool
@@ -577,6 +608,10 @@ const struct rs_field rs_fields_ip[] = {
      "Fragment offset in 8-byte units", RS_LAYER_IPV4, 6, 2, NULL, 1, 0, .label = frag_label},
     {"ip.ttl", "Time to Live", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, "TTL", RS_LAYER_IPV4, 8, 1,
      NULL, 1},
+    /* in an ICMP error's quote too (a traceroute's TTL of 1) */
+    RS_F_WS_EXPERT_AS("ip.ttl.too_small", "Time To Live", RS_WSX_IP_TTL_TOO_SMALL, 2,
+                      RS_FIELD_QUOTABLE),
+    RS_F_WS_EXPERT_AS("ip.ttl.lncb", "Time To Live", RS_WSX_IP_TTL_LNCB, 2, RS_FIELD_QUOTABLE),
     {"ip.proto", "Protocol", RS_FT_UINT8, RS_BASE_DEC, 0, proto_vals, "Next protocol",
      RS_LAYER_IPV4, 9, 1, NULL, 1},
     {"ip.checksum", "Header Checksum", RS_FT_UINT16, RS_BASE_HEX, 0, NULL,

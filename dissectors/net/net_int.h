@@ -57,6 +57,12 @@ uint32_t icmpv6_unknown_data_at(const struct rs_packet *pkt);
  * header's start), where the header's total length exceeds them; 0 otherwise, and in an
  * ICMP error's quote, which tshark does not check (fields_ip.c). */
 uint32_t ipv4_bogus_length(const struct rs_packet *pkt);
+/* Whether tshark notes an IPv4 header's TTL as too small (ip.ttl.too_small): under 5, to a
+ * unicast address, carrying neither OSPF nor PIM (fields_ip.c). */
+bool ipv4_ttl_too_small(const struct rs_packet *pkt);
+/* The TTL tshark expects of an IPv4 packet to the Local Network Control Block
+ * (224.0.0.0/24) whose TTL is another (ip.ttl.lncb), else 0 (fields_ip.c). */
+unsigned ipv4_ttl_lncb(const struct rs_packet *pkt);
 /* Whether an IPv6 header's payload length exceeds the bytes the frame has after it (not
  * in a quote, not a jumbogram's 0), and how many it has (framing) when not NULL. */
 bool ipv6_plen_exceeds(const struct rs_packet *pkt, uint32_t *framing);

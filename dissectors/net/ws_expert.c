@@ -78,6 +78,8 @@ const struct rs_ws_expert rs_ws_experts[RS_WSX_COUNT] = {
     [RS_WSX_ICMPV6_UNKNOWN_DATA] = {"icmpv6.unknown_data.expert", "ICMPv6", RS_WS_ERROR,
                                     RS_WS_MALFORMED},
     [RS_WSX_IP_BOGUS_LENGTH] = {"ip.bogus_ip_length", "IPv4", RS_WS_ERROR, RS_WS_PROTOCOL},
+    [RS_WSX_IP_TTL_TOO_SMALL] = {"ip.ttl.too_small", "IPv4", RS_WS_NOTE, RS_WS_SEQUENCE},
+    [RS_WSX_IP_TTL_LNCB] = {"ip.ttl.lncb", "IPv4", RS_WS_NOTE, RS_WS_SEQUENCE},
     [RS_WSX_IPV6_PLEN_EXCEEDS] = {"ipv6.plen_exceeds_framing", "IPv6", RS_WS_WARN,
                                   RS_WS_PROTOCOL},
     [RS_WSX_UDP_LENGTH_BAD] = {"udp.length.bad", "UDP", RS_WS_ERROR, RS_WS_MALFORMED},
@@ -130,6 +132,10 @@ rs_ws_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
         return ipv6_plen_exceeds(pkt, NULL);
     if (kind == RS_WSX_UDP_LENGTH_BAD)
         return udp_length_bad(pkt, NULL);
+    if (kind == RS_WSX_IP_TTL_TOO_SMALL)
+        return ipv4_ttl_too_small(pkt);
+    if (kind == RS_WSX_IP_TTL_LNCB)
+        return ipv4_ttl_lncb(pkt) != 0;
     return kind < RS_WSX_COUNT && tcp_expert_present(pkt, kind);
 }
 
@@ -151,6 +157,10 @@ rs_ws_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
         return ipv6_plen_exceeds(pkt, NULL) ? 1 : 0;
     if (kind == RS_WSX_UDP_LENGTH_BAD)
         return udp_length_bad(pkt, NULL) ? 1 : 0;
+    if (kind == RS_WSX_IP_TTL_TOO_SMALL)
+        return ipv4_ttl_too_small(pkt) ? 1 : 0;
+    if (kind == RS_WSX_IP_TTL_LNCB)
+        return ipv4_ttl_lncb(pkt) != 0 ? 1 : 0;
     return kind < RS_WSX_COUNT ? tcp_expert_count(pkt, kind) : 0;
 }
 
@@ -218,6 +228,13 @@ rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind, c
     if (kind == RS_WSX_IPV6_PLEN_EXCEEDS && ipv6_plen_exceeds(pkt, &framing))
         return (size_t)snprintf(buf, size, "IPv6 payload length exceeds framing length (%u "
                                 "bytes)", framing);
+    if (kind == RS_WSX_IP_TTL_TOO_SMALL && ipv4_ttl_too_small(pkt))
+        return (size_t)snprintf(buf, size, "\"Time To Live\" only %u",
+                                rs_packet_at(pkt, RS_LAYER_IPV4)[8]);
+    if (kind == RS_WSX_IP_TTL_LNCB && ipv4_ttl_lncb(pkt) != 0)
+        return (size_t)snprintf(buf, size, "\"Time To Live\" != %u for a packet sent to the "
+                                "Local Network Control Block (see RFC 3171)",
+                                ipv4_ttl_lncb(pkt));
     if (kind == RS_WSX_UDP_LENGTH_BAD && udp_length_bad(pkt, NULL))
         return (size_t)snprintf(buf, size, "Bad length value %u > IP payload length",
                                 rs_load_be16(rs_packet_at(pkt, RS_LAYER_UDP) + 4));
@@ -314,6 +331,8 @@ rs_ws_expert_locate(const struct rs_packet *pkt, const struct rs_field *f, unsig
               : kind == RS_WSX_IP_BOGUS_LENGTH ? pkt->span[RS_LAYER_IPV4].off + 2
               : kind == RS_WSX_IPV6_PLEN_EXCEEDS ? pkt->span[RS_LAYER_IPV6].off + 4
               : kind == RS_WSX_UDP_LENGTH_BAD ? pkt->span[RS_LAYER_UDP].off + 4
+              : kind == RS_WSX_IP_TTL_TOO_SMALL || kind == RS_WSX_IP_TTL_LNCB
+                  ? pkt->span[RS_LAYER_IPV4].off + 8
               : kind == RS_WSX_ICMPV6_OPT_LEN_ZERO || kind == RS_WSX_ICMPV6_OPT_UNDECODED ||
                         kind == RS_WSX_ICMPV6_OPT_UNKNOWN_DATA
                   ? icmpv6_expert_anchor(pkt, kind)

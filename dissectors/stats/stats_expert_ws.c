@@ -280,6 +280,8 @@ stats_expert_ws_packet(struct rs_stat *st, const struct rs_packet *pkt)
         return;
     count_kind(st, pkt, RS_WSX_ETH_PADDING_BAD);
     count_kind(st, pkt, RS_WSX_IP_BOGUS_LENGTH);
+    count_kind(st, pkt, RS_WSX_IP_TTL_TOO_SMALL);
+    count_kind(st, pkt, RS_WSX_IP_TTL_LNCB);
     count_kind(st, pkt, RS_WSX_IPV6_PLEN_EXCEEDS);
     count_kind(st, pkt, RS_WSX_UDP_LENGTH_BAD);
     if (rs_packet_has(pkt, RS_LAYER_ICMPV6)) {

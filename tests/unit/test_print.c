@@ -1274,6 +1274,47 @@ test_udp_length_bad_as_tshark(void **state)
     free(c.text);
 }
 
+/* tshark 4.0.17's notes under an IPv4 TTL, on UDP frames crafted with a TTL of 4 to
+ * 10.0.0.2 ("only 4") and to 224.0.0.5 (the Local Network Control Block: "!= 1"), of 1 to
+ * 224.0.0.251 (mDNS: "!= 255") and of 3 to 239.1.1.1 (none): the text frozen from its -V
+ * (before: none of them). */
+static void
+test_ttl_notes_as_tshark(void **state)
+{
+    static const char *const hex[] = {
+        "02000000000202000000000108004500002000014000041162ca0a0000010a0000029c40270f000c0000"
+        "61626364",
+        "0200000000020200000000010800450000200001400004118cc60a000001e00000059c40270f000c0000"
+        "61626364",
+        "0200000000020200000000010800450000200001400001118ed00a000001e00000fb9c40270f000c0000"
+        "61626364",
+        "0200000000020200000000010800450000200001400003117dc90a000001ef0101019c40270f000c0000"
+        "61626364",
+    };
+    static const char *const want[] = {
+        "    Time to Live: 4\n"
+        "        [Expert Info (Note/Sequence): \"Time To Live\" only 4]\n"
+        "            [\"Time To Live\" only 4]\n"
+        "            [Severity level: Note]\n"
+        "            [Group: Sequence]\n"
+        "    Protocol: UDP (17)\n",
+        "    Time to Live: 4\n"
+        "        [Expert Info (Note/Sequence): \"Time To Live\" != 1 for a packet sent to the "
+        "Local Network Control Block (see RFC 3171)]\n",
+        "    Time to Live: 1\n"
+        "        [Expert Info (Note/Sequence): \"Time To Live\" != 255 for a packet sent to the "
+        "Local Network Control Block (see RFC 3171)]\n",
+        "    Time to Live: 3\n    Protocol: UDP (17)\n",
+    };
+
+    (void)state;
+    for (size_t i = 0; i < RS_ARRAY_SIZE(hex); i++) {
+        char *t = tree_of(hex[i]);
+        assert_non_null(strstr(t, want[i]));
+        free(t);
+    }
+}
+
 static void
 test_fields_protocol_text(void **state)
 {
@@ -2310,6 +2351,7 @@ main(void)
         cmocka_unit_test(test_nak_info_as_tshark),
         cmocka_unit_test(test_opcode_info_as_tshark),
         cmocka_unit_test(test_udp_length_bad_as_tshark),
+        cmocka_unit_test(test_ttl_notes_as_tshark),
         cmocka_unit_test(test_hopopts_protocol),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_json_string),

@@ -100,6 +100,12 @@ enum rs_ws_expert_kind {
     /* under an IPv4 header's total length, where it exceeds the bytes the frame has for
      * the packet (reported, not captured: a snapshot length does not raise it) */
     RS_WSX_IP_BOGUS_LENGTH,
+    /* under an IPv4 header's TTL, where it is under 5 on a unicast packet (neither OSPF nor
+     * PIM), a quoted one's too */
+    RS_WSX_IP_TTL_TOO_SMALL,
+    /* ... or where it is not the one a packet to the Local Network Control Block
+     * (224.0.0.0/24) is sent with */
+    RS_WSX_IP_TTL_LNCB,
     /* under an IPv6 header's payload length, where it exceeds the frame's bytes after the
      * header (reported, as the IPv4 one) */
     RS_WSX_IPV6_PLEN_EXCEEDS,
