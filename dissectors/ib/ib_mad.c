@@ -125,6 +125,13 @@ static const struct rs_value_string method_vals[] = {
     {0x06, "Report()"},
     {0x86, "ReportResp()"},
     {0x07, "TrapRepress()"},
+    {0x12, "GetTable()"},
+    {0x92, "GetTableResp()"},
+    {0x13, "GetTraceTable()"},
+    {0x14, "GetMulti()"},
+    {0x94, "GetMultiResp()"},
+    {0x15, "Delete()"},
+    {0x95, "DeleteResp()"},
     {0, NULL},
 };
 
@@ -167,6 +174,39 @@ static const struct rs_value_string rmpp_type_vals[] = {
     {0, NULL},
 };
 
+/* IBTA 13.6.2.1's statuses, as tshark 4.0 names them (its leading space too) */
+static const struct rs_value_string rmpp_status_vals[] = {
+    {0, " (Normal)"},
+    {1, " (Resources Exhausted)"},
+    {118, " (Total Time Too Long)"},
+    {119, " (Inconsistent Last and PayloadLength)"},
+    {120, " (Inconsistent First and Segment Number)"},
+    {121, " (Bad RMPPType)"},
+    {122, " (NewWindowLast Too Small)"},
+    {123, " (SegmentNumber Too Big)"},
+    {124, " (Illegal Status)"},
+    {125, " (Unsupported Version)"},
+    {126, " (Too Many Retries)"},
+    {127, " (Unspecified - Unknown Error Code on ABORT)"},
+    {0, NULL},
+};
+
+/* The RMPP header titled by its type, "RMPP (DATA)", as tshark's; by its name where it is
+ * not an RMPP packet (tshark's " Not an RMPP Packet ": docs/wireshark-differences.md). */
+static size_t
+rmpp_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+           char *buf, size_t size)
+{
+    size_t len;
+    const uint8_t *mad = rs_mad_shown(pkt, &len);
+    const char *type = mad != NULL ? rs_value_name(rmpp_type_vals, mad[25]) : NULL;
+
+    (void)v;
+    if (type == NULL || mad[25] == RMPP_NONE)
+        return (size_t)snprintf(buf, size, "%s", f->name);
+    return (size_t)snprintf(buf, size, "RMPP (%s)", type);
+}
+
 #define H(abbrev, name, off, width, getter) MAD_X(abbrev, name, off, width, 0, getter)
 
 const struct rs_field rs_fields_ib_mad[] = {
@@ -187,16 +227,17 @@ const struct rs_field rs_fields_ib_mad[] = {
     H("infiniband.mad.attributemodifier", "Attribute Modifier", 20, 4, get_mad),
     MAD_F("infiniband.mad.data", "MAD Data Payload", RS_FT_BYTES, RS_BASE_NONE, 0, 24, 0,
           get_mad, 2),
-    MAD_H("infiniband.rmpp", "RMPP (Reliable Multi-Packet Transaction Protocol)", 24, 12,
-          get_rmpp, 1),
+    {"infiniband.rmpp", "RMPP (Reliable Multi-Packet Transaction Protocol)", RS_FT_BYTES,
+     RS_BASE_NONE, 0, NULL, "RMPP (Reliable Multi-Packet Transaction Protocol)",
+     RS_LAYER_PAYLOAD, 24, 12, get_rmpp, 1, RS_FIELD_HEADER, .label = rmpp_label},
     H("infiniband.rmpp.rmppversion", "RMPP Type", 24, 1, get_rmpp),    /* sic: Wireshark's name */
-    MAD_FV("infiniband.rmpp.rmpptype", "RMPP Type", RS_FT_UINT8, RS_BASE_HEX, 0,
-           rmpp_type_vals, 25, 1, get_rmpp, 2),
+    H("infiniband.rmpp.rmpptype", "RMPP Type", 25, 1, get_rmpp),   /* named in the title */
     MAD_F("infiniband.rmpp.rresptime", "R Resp Time", RS_FT_UINT8, RS_BASE_HEX, 0xf0, 26, 1,
           get_rmpp, 2),
     MAD_F("infiniband.rmpp.rmppflags", "RMPP Flags", RS_FT_UINT8, RS_BASE_HEX, 0x0f, 26, 1,
           get_rmpp, 2),
-    H("infiniband.rmpp.rmppstatus", "RMPP Status", 27, 1, get_rmpp),
+    MAD_FV("infiniband.rmpp.rmppstatus", "RMPP Status", RS_FT_UINT8, RS_BASE_HEX, 0,
+           rmpp_status_vals, 27, 1, get_rmpp, 2),
     H("infiniband.rmpp.data1", "RMPP Data 1", 28, 4, get_rmpp_none),
     H("infiniband.rmpp.data2", "RMPP Data 2", 32, 4, get_rmpp_none),
     H("infiniband.rmpp.segmentnumber", "Segment Number", 28, 4, get_rmpp_segment),
@@ -204,6 +245,9 @@ const struct rs_field rs_fields_ib_mad[] = {
     MAD_F("infiniband.rmpp.transferreddata", "Transferred Data", RS_FT_BYTES, RS_BASE_NONE, 0,
           36, 220, get_rmpp_data, 2),
     H("infiniband.rmpp.newwindowlast", "New Window Last", 32, 4, get_rmpp_ack),
+    /* an ACK's reserved rest, as tshark shows it */
+    MAD_F("infiniband.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 0, 36, 220,
+          get_rmpp_ack, 2),
     MAD_F("infiniband.rmpp.extendederrordata", "Optional Extended Error Data", RS_FT_BYTES,
           RS_BASE_NONE, 0, 36, 220, get_rmpp_error, 2),
     RS_F_END,
