@@ -12,6 +12,7 @@
 
 #include "decode_int.h"
 #include "fields/fields_int.h"
+#include "net/value_tables.h"
 
 #define ARP_FIXED_LEN 8
 
@@ -157,19 +158,6 @@ arp_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs
                             rs_load_be16(rs_packet_at(pkt, RS_LAYER_ARP) + 6));
 }
 
-static const struct rs_value_string hw_type_vals[] = {
-    {1, "Ethernet"}, {6, "IEEE 802"}, {32, "InfiniBand"}, {0, NULL},
-};
-
-static const struct rs_value_string proto_type_vals[] = {
-    {0x0800, "IPv4"}, {0x86dd, "IPv6"}, {0, NULL},
-};
-
-static const struct rs_value_string opcode_vals[] = {
-    {1, "request"}, {2, "reply"}, {3, "reverse request"}, {4, "reverse reply"},
-    {8, "inverse request"}, {9, "inverse reply"}, {0, NULL},
-};
-
 static const struct rs_value_string true_false_vals[] = {{0, "False"}, {1, "True"}, {0, NULL}};
 
 #define ARP_ADDR(abbrev, name, type, which, known) \
@@ -181,16 +169,16 @@ static const struct rs_value_string true_false_vals[] = {{0, "False"}, {1, "True
 const struct rs_field rs_fields_arp[] = {
     {"arp", "Address Resolution Protocol", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL,
      "Address Resolution Protocol", RS_LAYER_ARP, 0, 0, NULL, 0, 0, .label = arp_label},
-    {"arp.hw.type", "Hardware type", RS_FT_UINT16, RS_BASE_DEC, 0, hw_type_vals,
+    {"arp.hw.type", "Hardware type", RS_FT_UINT16, RS_BASE_DEC, 0, rs_arp_hw_type_vals,
      "Link type of the hardware addresses", RS_LAYER_ARP, 0, 2, NULL, 1},
-    {"arp.proto.type", "Protocol type", RS_FT_UINT16, RS_BASE_HEX, 0, proto_type_vals,
+    {"arp.proto.type", "Protocol type", RS_FT_UINT16, RS_BASE_HEX, 0, rs_etype_vals,
      "Ethertype of the protocol addresses", RS_LAYER_ARP, 2, 2, NULL, 1},
     {"arp.hw.size", "Hardware size", RS_FT_UINT8, RS_BASE_DEC, 0, NULL,
      "Length of a hardware address", RS_LAYER_ARP, 4, 1, NULL, 1},
     {"arp.proto.size", "Protocol size", RS_FT_UINT8, RS_BASE_DEC, 0, NULL,
      "Length of a protocol address", RS_LAYER_ARP, 5, 1, NULL, 1},
-    {"arp.opcode", "Opcode", RS_FT_UINT16, RS_BASE_DEC, 0, opcode_vals, "Request or reply",
-     RS_LAYER_ARP, 6, 2, NULL, 1},
+    {"arp.opcode", "Opcode", RS_FT_UINT16, RS_BASE_DEC, 0, rs_arp_opcode_vals,
+     "Request or reply", RS_LAYER_ARP, 6, 2, NULL, 1},
     ARP_KIND("arp.isgratuitous", "Is gratuitous", RS_ARP_GRATUITOUS),
     ARP_KIND("arp.isprobe", "Is probe", RS_ARP_PROBE),
     ARP_KIND("arp.isannouncement", "Is announcement", RS_ARP_ANNOUNCEMENT),

@@ -10,18 +10,19 @@
 
 #include "fields/fields_int.h"
 
-/* ERF record types (Endace's ERF types reference), as Wireshark names them. */
+/* ERF record types (Endace's ERF types reference), as Wireshark names them and in the
+ * order tshark lists them (-G values). */
 static const struct rs_value_string erf_type_vals[] = {
     {0, "LEGACY"},           {1, "HDLC_POS"},        {2, "ETH"},
     {3, "ATM"},              {4, "AAL5"},            {5, "MC_HDLC"},
     {6, "MC_RAW"},           {7, "MC_ATM"},          {8, "MC_RAW_CHANNEL"},
     {9, "MC_AAL5"},          {10, "COLOR_HDLC_POS"}, {11, "COLOR_ETH"},
-    {12, "MC_AAL2 "},        {13, "IP_COUNTER"},     {14, "TCP_FLOW_COUNTER"},
-    {15, "DSM_COLOR_HDLC_POS"}, {16, "DSM_COLOR_ETH "}, {17, "COLOR_MC_HDLC_POS"},
-    {18, "AAL2"},            {19, "COLOR_HASH_POS"}, {20, "COLOR_HASH_ETH"},
-    {21, "INFINIBAND"},      {22, "IPV4"},           {23, "IPV6"},
-    {24, "RAW_LINK"},        {25, "INFINIBAND_LINK"}, {27, "META"},
-    {28, "OMNI-PATH_SNC"},   {29, "OMNI-PATH"},      {48, "PAD"},
+    {19, "COLOR_HASH_POS"},  {20, "COLOR_HASH_ETH"}, {12, "MC_AAL2 "},
+    {13, "IP_COUNTER"},      {14, "TCP_FLOW_COUNTER"}, {15, "DSM_COLOR_HDLC_POS"},
+    {16, "DSM_COLOR_ETH "},  {17, "COLOR_MC_HDLC_POS"}, {18, "AAL2"},
+    {48, "PAD"},             {21, "INFINIBAND"},     {22, "IPV4"},
+    {23, "IPV6"},            {24, "RAW_LINK"},       {25, "INFINIBAND_LINK"},
+    {27, "META"},            {28, "OMNI-PATH_SNC"},  {29, "OMNI-PATH"},
     {0, NULL},
 };
 

@@ -18,6 +18,7 @@
 
 #include "fields/fields_int.h"
 #include "net/net_int.h"
+#include "net/value_tables.h"
 
 #define ETHERTYPE_QINQ 0x88a8
 #define ETH_MIN_LEN 60      /* the shortest frame, without its FCS */
@@ -237,23 +238,6 @@ eth_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs
     return in.want;
 }
 
-/* The Ethertypes a RoCE capture meets, named as Wireshark names them. */
-static const struct rs_value_string etype_vals[] = {
-    {0x0800, "IPv4"},
-    {0x0806, "ARP"},
-    {0x8100, "802.1Q Virtual LAN"},
-    {0x86dd, "IPv6"},
-    {0x8808, "MAC Control"},
-    {0x88a8, "802.1ad Provider Bridge (Q-in-Q)"},
-    {0x88cc, "802.1 Link Layer Discovery Protocol (LLDP)"},
-    {0x88e5, "802.1AE (MACsec)"},
-    {0x88f7, "PTPv2 over Ethernet (IEEE1588)"},
-    {0x8906, "Fibre Channel over Ethernet"},
-    {0x8914, "FCoE Initialization Protocol"},
-    {0x8915, "RDMA over Converged Ethernet"},
-    {0, NULL},
-};
-
 static const struct rs_value_string lg_vals[] = {
     {0, "Globally unique address (factory default)"},
     {1, "Locally administered address (this is NOT the factory default)"},
@@ -305,8 +289,8 @@ const struct rs_field rs_fields_link[] = {
      0, 0, NULL, 0, 0, .label = eth_label},
     ETH_ADDRESS("dst", "Destination", 0),
     ETH_ADDRESS("src", "Source", 6),
-    {"eth.type", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, etype_vals, "Ethertype (or first tag)",
-     RS_LAYER_ETH, 12, 2, NULL, 1},
+    {"eth.type", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, rs_etype_vals,
+     "Ethertype (or first tag)", RS_LAYER_ETH, 12, 2, NULL, 1},
     {"eth.padding", "Padding", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
      "Zeros that bring a short frame to 60 bytes", RS_LAYER_ETH, 0, 0, get_trailer, 1},
     {"eth.trailer", "Trailer", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
@@ -323,7 +307,7 @@ const struct rs_field rs_fields_link[] = {
     TAG("ieee8021ad.id", "ID", RS_FT_UINT16, RS_BASE_DEC, 0x0fff, NULL,
         "Service VLAN identifier", 0, 2, 1),
     /* Wireshark 4.0's name for a service tag's Type */
-    TAG("ieee8021ah.etype", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, etype_vals,
+    TAG("ieee8021ah.etype", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, rs_etype_vals,
         "Ethertype after the service tag", 2, 2, 1),
     TAG("vlan", "802.1Q Virtual LAN", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "VLAN tag", 0, 0, 0,
         .label = tag_label),
@@ -332,7 +316,7 @@ const struct rs_field rs_fields_link[] = {
     TAG("vlan.dei", "DEI", RS_FT_BOOLEAN, RS_BASE_NONE, 0x1000, dei_vals,
         "Drop eligible indicator", 0, 2, 1),
     TAG("vlan.id", "ID", RS_FT_UINT16, RS_BASE_DEC, 0x0fff, NULL, "VLAN identifier", 0, 2, 1),
-    TAG("vlan.etype", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, etype_vals, "Ethertype after the tag",
-        2, 2, 1),
+    TAG("vlan.etype", "Type", RS_FT_UINT16, RS_BASE_HEX, 0, rs_etype_vals,
+        "Ethertype after the tag", 2, 2, 1),
     RS_F_END,
 };

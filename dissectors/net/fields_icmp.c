@@ -281,25 +281,6 @@ const struct rs_value_string rs_icmp_type_vals[] = {
     {0, NULL},
 };
 
-const struct rs_value_string rs_icmpv6_type_vals[] = {
-    {1, "Destination Unreachable"},
-    {2, "Packet Too Big"},
-    {3, "Time Exceeded"},
-    {4, "Parameter Problem"},
-    {128, "Echo (ping) request"},
-    {129, "Echo (ping) reply"},
-    {130, "Multicast Listener Query"},
-    {131, "Multicast Listener Report"},
-    {132, "Multicast Listener Done"},
-    {133, "Router Solicitation"},
-    {134, "Router Advertisement"},
-    {135, "Neighbor Solicitation"},
-    {136, "Neighbor Advertisement"},
-    {137, "Redirect"},
-    {143, "Multicast Listener Report Message v2"},
-    {0, NULL},
-};
-
 static const struct rs_value_string set_vals[] = {
     {0, "Not set"},
     {1, "Set"},

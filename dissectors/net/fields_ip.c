@@ -16,6 +16,7 @@
 
 #include "fields/fields_int.h"
 #include "net/net_int.h"
+#include "net/value_tables.h"
 
 #define IPV4_HDR_LEN 20
 #define IPV6_HDR_LEN 40
@@ -30,26 +31,6 @@ static const struct rs_value_string ecn_vals[] = {
 
 static const struct rs_value_string ecn_short_vals[] = {
     {0, "Not-ECT"}, {1, "ECT(1)"}, {2, "ECT(0)"}, {3, "CE"}, {0, NULL},
-};
-
-/* Next protocols, as Wireshark names them. */
-static const struct rs_value_string proto_vals[] = {
-    {0, "IPv6 Hop-by-Hop Option"},
-    {1, "ICMP"},
-    {2, "IGMP"},
-    {6, "TCP"},
-    {17, "UDP"},
-    {41, "IPv6"},
-    {43, "Routing Header for IPv6"},
-    {44, "Fragment Header for IPv6"},
-    {47, "Generic Routing Encapsulation"},
-    {50, "Encap Security Payload"},
-    {51, "Authentication Header"},
-    {58, "ICMPv6"},
-    {59, "No Next Header for IPv6"},
-    {60, "Destination Options for IPv6"},
-    {132, "SCTP"},
-    {0, NULL},
 };
 
 /* DSCP code points (RFC 2474, 2597, 3246, 5865, 8622), as Wireshark names them, long
@@ -415,12 +396,6 @@ locate_hopopts(const struct rs_packet *pkt, const struct rs_field *f, unsigned o
 enum ipv6_option_part { OPT_NODE, OPT_TYPE, OPT_ACTION, OPT_CHANGE, OPT_REST, OPT_LENGTH,
                         OPT_ROUTER_ALERT, OPT_PADN };
 
-/* The options Wireshark names; others are "Unknown IPv6 Option". */
-static const struct rs_value_string option_vals[] = {
-    {0x00, "Pad1"}, {0x01, "PadN"}, {0x05, "Router Alert"}, {0xc2, "Jumbo Payload"},
-    {0, NULL},
-};
-
 /* Option pkt->item - 1 of the hop-by-hop header: its offset and whole length; Pad1
  * is one byte without a length. */
 static bool
@@ -535,8 +510,9 @@ option_label(const struct rs_packet *pkt, const struct rs_field *f, const struct
     (void)v;
     if (!ipv6_option(pkt, &at, &len))
         return 0;
-    return (size_t)snprintf(buf, size, "%s", name_or(option_vals, pkt->frame->data[at],
-                                                     "Unknown IPv6 Option"));
+    return (size_t)snprintf(buf, size, "%s",
+                            name_or(rs_ipv6_opt_type_vals, pkt->frame->data[at],
+                                    "Unknown IPv6 Option"));
 }
 
 /* "PadN: <none>" for no padding bytes, as a byte field that may be empty. */
@@ -556,14 +532,14 @@ static const struct rs_value_string action_vals[] = {
     {0, "Skip and continue"},
     {1, "Discard"},
     {2, "Discard and send ICMP Parameter Problem"},
-    {3, "Discard and send ICMP Parameter Problem if not multicast"},
+    {3, "Discard and send ICMP if not multicast"},
     {0, NULL},
 };
 
 static const struct rs_value_string yes_no_vals[] = {{0, "No"}, {1, "Yes"}, {0, NULL}};
 
 static const struct rs_value_string router_alert_vals[] = {
-    {0, "MLD"}, {1, "RSVP"}, {2, "Active Networks"}, {0, NULL},
+    {0, "MLD"}, {1, "RSVP"}, {2, "Active Network"}, {0, NULL},
 };
 
 #define HIDDEN_GEN (RS_FIELD_HIDDEN | RS_FIELD_GENERATED)
@@ -612,7 +588,7 @@ const struct rs_field rs_fields_ip[] = {
     RS_F_WS_EXPERT_AS("ip.ttl.too_small", "Time To Live", RS_WSX_IP_TTL_TOO_SMALL, 2,
                       RS_FIELD_QUOTABLE),
     RS_F_WS_EXPERT_AS("ip.ttl.lncb", "Time To Live", RS_WSX_IP_TTL_LNCB, 2, RS_FIELD_QUOTABLE),
-    {"ip.proto", "Protocol", RS_FT_UINT8, RS_BASE_DEC, 0, proto_vals, "Next protocol",
+    {"ip.proto", "Protocol", RS_FT_UINT8, RS_BASE_DEC, 0, rs_ipproto_vals, "Next protocol",
      RS_LAYER_IPV4, 9, 1, NULL, 1},
     {"ip.checksum", "Header Checksum", RS_FT_UINT16, RS_BASE_HEX, 0, NULL,
      "IPv4 header checksum", RS_LAYER_IPV4, 10, 2, NULL, 1, 0, .show = show_unverified_ip},
@@ -650,8 +626,8 @@ const struct rs_field rs_fields_ip[] = {
      RS_LAYER_IPV6, 4, 2, NULL, 1},
     RS_F_WS_EXPERT("ipv6.plen_exceeds_framing", "IPv6 payload length does not match expected "
                    "framing length", RS_WSX_IPV6_PLEN_EXCEEDS, 2),
-    {"ipv6.nxt", "Next Header", RS_FT_UINT8, RS_BASE_DEC, 0, proto_vals, "IPv6 next header",
-     RS_LAYER_IPV6, 6, 1, NULL, 1},
+    {"ipv6.nxt", "Next Header", RS_FT_UINT8, RS_BASE_DEC, 0, rs_ipproto_vals,
+     "IPv6 next header", RS_LAYER_IPV6, 6, 1, NULL, 1},
     {"ipv6.hlim", "Hop Limit", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, "IPv6 hop limit",
      RS_LAYER_IPV6, 7, 1, NULL, 1},
     {"ipv6.src", "Source Address", RS_FT_IPV6, RS_BASE_NONE, 0, NULL, "IPv6 source",
@@ -668,7 +644,8 @@ const struct rs_field rs_fields_ip[] = {
     IP_HOST("ipv6.host", "Source or Destination Host", RS_LAYER_IPV6, 24, 16),
     {"ipv6.hopopts", "IPv6 Hop-by-Hop Option", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL,
      "Hop-by-hop options header", RS_LAYER_IPV6, 0, 0, get_hopopts, 1},
-    HOPOPT("ipv6.hopopts.nxt", "Next Header", RS_FT_UINT8, RS_BASE_DEC, proto_vals, 1, 2, NULL),
+    HOPOPT("ipv6.hopopts.nxt", "Next Header", RS_FT_UINT8, RS_BASE_DEC, rs_ipproto_vals, 1, 2,
+           NULL),
     HOPOPT("ipv6.hopopts.len", "Length", RS_FT_UINT8, RS_BASE_DEC, NULL, 2, 2, NULL),
     {"ipv6.hopopts.len_oct", "Length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "Length",
      RS_LAYER_IPV6, 3, 0, get_hopopts, 2, RS_FIELD_GENERATED, .show = rs_show_bytes_count,
@@ -676,7 +653,8 @@ const struct rs_field rs_fields_ip[] = {
     {"ipv6.opt", "IPv6 Option", RS_FT_NONE, RS_BASE_NONE, 0, NULL, "Option", RS_LAYER_IPV6,
      OPT_NODE, 1, get_ipv6_option, 2, RS_FIELD_PER_ITEM, .label = option_label,
      .locate = locate_ipv6_option},
-    IPV6_OPT("ipv6.opt.type", "Type", RS_FT_UINT8, RS_BASE_HEX, 0, option_vals, OPT_TYPE, 3),
+    IPV6_OPT("ipv6.opt.type", "Type", RS_FT_UINT8, RS_BASE_HEX, 0, rs_ipv6_opt_type_vals,
+             OPT_TYPE, 3),
     IPV6_OPT("ipv6.opt.type.action", "Action", RS_FT_UINT8, RS_BASE_DEC, 0xc0, action_vals,
              OPT_ACTION, 4),
     IPV6_OPT("ipv6.opt.type.change", "May Change", RS_FT_BOOLEAN, RS_BASE_NONE, 0x20,

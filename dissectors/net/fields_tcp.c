@@ -18,6 +18,7 @@
 
 #include "fields/fields_int.h"
 #include "net/net_int.h"
+#include "net/value_tables.h"
 
 #define UTF8_MIDDLE_DOT "\xc2\xb7"
 #define TCP_MIN_HDR_LEN 20u
@@ -1080,16 +1081,6 @@ tcp_locate_word(const struct rs_packet *pkt, const struct rs_field *f, unsigned 
     RS_F_WS_EXPERT_AS(abbrev, name, kind, depth, RS_FIELD_QUOTABLE)
 #define EXPERT_OPT(abbrev, name, kind) RS_F_WS_EXPERT_AS(abbrev, name, kind, 3, PI)
 
-static const struct rs_value_string option_kind_vals[] = {
-    {OPT_EOL, "End of Option List"}, {OPT_NOP, "No-Operation"},
-    {OPT_MSS, "Maximum Segment Size"}, {OPT_WSCALE, "Window Scale"},
-    {OPT_SACK_PERM, "SACK Permitted"}, {OPT_SACK, "SACK"}, {6, "Echo"}, {7, "Echo Reply"},
-    {OPT_TIMESTAMP, "Time Stamp Option"}, {19, "MD5 Signature Option"},
-    {28, "User Timeout Option"}, {29, "The TCP Authentication Option"},
-    {30, "Multipath TCP"}, {34, "TCP Fast Open Cookie"},
-    {253, "RFC3692-style Experiment 1"}, {254, "RFC3692-style Experiment 2"}, {0, NULL},
-};
-
 #define TCP_SEQ_BLURB                                                                    \
     "Relative to the direction's initial sequence number (1 for the first segment seen " \
     "without its SYN)"
@@ -1191,7 +1182,7 @@ const struct rs_field rs_fields_tcp[] = {
     OPTION("tcp.options.unknown", "TCP Option - Unknown", 0xff),
     EXPERT_OPT("tcp.options.mss.present", "The non-SYN packet does contain a MSS option",
                RS_WSX_TCP_MSS_PRESENT),
-    OPT_PART("tcp.option_kind", "Kind", RS_FT_UINT8, option_kind_vals, OP_KIND, 0),
+    OPT_PART("tcp.option_kind", "Kind", RS_FT_UINT8, rs_tcp_option_kind_vals, OP_KIND, 0),
     OPT_PART("tcp.option_len", "Length", RS_FT_UINT8, NULL, OP_LEN, 0),
     OPT_PART("tcp.options.mss_val", "MSS Value", RS_FT_UINT16, NULL, OP_MSS, 0),
     OPT_PART("tcp.options.wscale.shift", "Shift count", RS_FT_UINT8, NULL, OP_SHIFT, 0),

@@ -19,6 +19,7 @@
 
 #include "decode_int.h"
 #include "fields/fields_int.h"
+#include "net/value_tables.h"
 
 #define IPOIB_HDR_LEN 4
 #define ETHERTYPE_IPV4 0x0800
@@ -42,10 +43,6 @@ decode_ipoib(struct rs_packet *pkt, const struct rs_decode_opts *opts)
     decode_ethertype(pkt, opts, type, p->off + IPOIB_HDR_LEN, p->off + pkt->payload_len);
 }
 
-static const struct rs_value_string etype_vals[] = {
-    {0x0800, "IPv4"}, {0x0806, "ARP"}, {0x86dd, "IPv6"}, {0, NULL},
-};
-
 /* Wireshark shows the whole payload of an IPoIB packet as infiniband.payload. */
 static bool
 get_payload(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
@@ -64,7 +61,7 @@ const struct rs_field rs_fields_ipoib[] = {
     {"infiniband.payload", "Payload", RS_FT_BYTES, RS_BASE_NONE, 0, NULL,
      "The payload of an IPoIB packet", RS_LAYER_PAYLOAD, 0, 0, get_payload, 1, RS_FIELD_HEADER,
      .label = rs_ib_header_label},
-    {"infiniband.rwh.etype", "Ethertype", RS_FT_UINT16, RS_BASE_HEX, 0, etype_vals,
+    {"infiniband.rwh.etype", "Ethertype", RS_FT_UINT16, RS_BASE_HEX, 0, rs_etype_vals,
      "The IPoIB header's type: what the payload carries", RS_LAYER_IPOIB, 0, 2, NULL, 2},
     {"infiniband.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 0, NULL, "Reserved",
      RS_LAYER_IPOIB, 2, 2, NULL, 2},

@@ -226,6 +226,21 @@ glossary_protocols(struct rs_out *o)
     }
 }
 
+/* Fields whose names Wireshark keeps in an indexed table (value_string_ext): tshark writes
+ * their values in decimal, whatever the base, as it does for any base but BASE_HEX. */
+static const char *const indexed_value_fields[] = {"ipv6.opt.type"};
+
+static bool
+values_in_hex(const struct rs_field *f)
+{
+    if (f->base != RS_BASE_HEX)
+        return false;
+    for (size_t i = 0; i < RS_ARRAY_SIZE(indexed_value_fields); i++)
+        if (strcmp(indexed_value_fields[i], f->abbrev) == 0)
+            return false;
+    return true;
+}
+
 static void
 glossary_values(struct rs_out *o)
 {
@@ -233,7 +248,7 @@ glossary_values(struct rs_out *o)
         const struct rs_field *f = rs_field_by_id(id);
         if (!rs_field_is_first_of_name(id) || f->vals == NULL || f->type == RS_FT_BOOLEAN)
             continue;
-        bool hex = f->base == RS_BASE_HEX || f->base == RS_BASE_HEX_DEC;
+        bool hex = values_in_hex(f);
         for (const struct rs_value_string *v = f->vals; v->name != NULL; v++)
             rs_out_printf(o, hex ? "V\t%s\t0x%llx\t%s\n" : "V\t%s\t%llu\t%s\n", f->abbrev,
                           (unsigned long long)v->value, v->name);

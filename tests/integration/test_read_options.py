@@ -286,6 +286,29 @@ ecn = ["V\tip.dsfield.ecn\t0\tNot ECN-Capable Transport",
        "V\tip.dsfield.ecn\t3\tCongestion Experienced"]
 t.check([x for x in vals if x.startswith("V\tip.dsfield.ecn\t")] == ecn,
         "-G values: ip.dsfield.ecn is not as tshark lists it")
+# The trees name an Ethertype, an IP protocol and a TCP option kind as tshark's value tables
+# do (value_tables.c): Slow Protocols (0x8809), OSPF IGP (89) and Record Boundaries (22),
+# which our tables once left "Unknown".
+t.check("V\teth.type\t0x8809\tSlow Protocols" in vals and
+        "V\tipv6.opt.type\t194\tJumbo Payload" in vals,
+        "-G values: eth.type or ipv6.opt.type is not as tshark lists it")
+named = os.path.join(out, "named_values.pcap")
+mac = bytes.fromhex("020000000001020000000002")
+ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 28, 1, 0, 64, 89, 0, bytes(4), bytes(4))
+tcp = struct.pack("!HHIIBBHHH", 1, 2, 0, 0, 7 << 4, 0x02, 1024, 0, 0) + bytes([22, 2, 1, 0,
+                                                                                   0, 0, 0, 0])
+ip_tcp = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 48, 1, 0, 64, 6, 0, bytes(4), bytes(4)) + tcp
+frames = [mac + b"\x88\x09" + bytes(46), mac + b"\x08\x00" + ip + bytes(18),
+          mac + b"\x08\x00" + ip_tcp]
+with open(named, "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    for n, fr in enumerate(frames):
+        f.write(struct.pack("<IIII", n, 0, len(fr), len(fr)) + fr)
+lines = re.compile(r"^ +(?:Type|Protocol|Kind): .*$", re.M)
+t.check(lines.findall(rs(["read", "-r", named, "-V"]).stdout.decode()) ==
+        lines.findall(tshark(["-r", named, "-V"]))
+        and "Record Boundaries (22)" in rs(["read", "-r", named, "-V"]).stdout.decode(),
+        "-V: a value is named otherwise than in tshark's tree")
 p = rs(["read", "-G", "everything"])
 t.check(p.returncode == 1 and p.stderr.count(b"\n") == 1, "-G everything: exit %d"
         % p.returncode)

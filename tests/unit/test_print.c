@@ -2310,6 +2310,11 @@ test_glossary(void **state)
     assert_int_equal(rs_print_glossary(&c.out, "values"), 0);
     text = capture_end(&c);
     assert_non_null(strstr(text, "V\tip.dsfield.ecn\t3\tCongestion Experienced\n"));
+    /* tshark's tables, in its order; an indexed one (ipv6.opt.type) in decimal */
+    assert_non_null(strstr(text, "V\teth.type\t0x800\tIPv4\nV\teth.type\t0x86dd\tIPv6\n"));
+    assert_non_null(strstr(text, "V\tipv6.opt.type\t194\tJumbo Payload\n"));
+    assert_non_null(strstr(text, "V\tip.proto\t89\tOSPF IGP\n"));
+    assert_non_null(strstr(text, "V\tipv6.opt.router_alert\t2\tActive Network\n"));
     free((void *)text);
 
     capture_begin(&c);
