@@ -255,7 +255,7 @@ process(struct rs_analyzer *an, struct rs_packet *pkt, const struct rs_analysis_
     else
         request_process(an, c, pkt, f);
     if (ce)
-        congestion_mark(c, response, now);
+        congestion_mark(an, c, response, now);
     conv_count(&c->stats, &c->lat, f, pkt->opcode, rs_packet_wire_len(pkt), now);
     conv_touch(an, c, frame);
 }

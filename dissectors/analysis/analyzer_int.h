@@ -191,11 +191,27 @@ struct rs_latency_samples {
     int64_t v[LATENCY_RESERVOIR];
 };
 
+/* What a conversation keeps of its responses and CE marks (conv_side.c). On
+ * traffic of many conversations about two in three see neither, so these are
+ * not part of struct conv, which a table at its bound holds max_convs times. */
+struct conv_side {
+    struct resp_stream resp;
+    struct rs_time last_ce_req, last_ce_resp;   /* when the last CE mark was, each way */
+    bool ce_req_seen, ce_resp_seen;             /* a CE mark in either direction */
+    struct conv_side *next_free;                /* on the pool's free list */
+};
+
+struct conv_side_chunk;
+struct conv_side_pool {
+    struct conv_side_chunk *chunks;     /* the newest first; only it has room */
+    struct conv_side *free;
+    uint32_t in_use;                    /* sides held by conversations */
+};
+
 struct conv {
     struct req_stream req;
-    struct resp_stream resp;
     struct rs_conv_stats stats;
-    struct rs_time last_ce_req, last_ce_resp;   /* when the last CE mark was, each way */
+    struct conv_side *side;             /* from the first response or CE mark; else NULL */
     struct rs_latency_samples *lat;    /* allocated on the first READ completion */
     /* LRU list, most recent at the head. While only one of its streams is
      * known, the conversation also waits on its host pair's candidate list,
@@ -216,7 +232,6 @@ struct conv {
     uint32_t reused_from;
     uint16_t pmtu;
     bool pmtu_known;
-    bool ce_req_seen, ce_resp_seen;             /* a CE mark in either direction */
     bool is_candidate;
     /* The request stream (requester -> responder QP) and the response stream
      * (responder -> requester QP) are keyed by the ends and QPs the statistics
@@ -258,6 +273,7 @@ struct rs_analyzer {
     uint64_t slab_convs;            /* conversations the slabs hold, used or not */
     struct rs_zalloc_ahead slab_ahead;  /* the next slab, made ready while this one fills */
     struct conv *retired;           /* conversations whose QPs began a new life: reused first */
+    struct conv_side_pool sides;    /* what conversations keep of responses and CE marks */
     struct rs_ptr_index streams;    /* stream key -> struct conv * */
     struct rs_ptr_index host_pairs; /* requester and responder -> newest unpaired conv */
     struct peer_table peers;
@@ -410,12 +426,27 @@ struct req_entry *req_ring_at(struct req_stream *rs, int32_t i);
 void req_ring_prune(struct req_stream *rs, uint32_t ack_psn);
 void req_stream_free(struct req_stream *rs);
 
+/* conv_side.c: c's side, taken from the pool at its first use. */
+struct conv_side *conv_side_of(struct rs_analyzer *an, struct conv *c);
+/* Gives c's side (if any) back to the pool. */
+void conv_side_release(struct rs_analyzer *an, struct conv *c);
+void conv_side_pool_free(struct conv_side_pool *p);
+
+/* The response stream as far as c has one: all zeroes (not started) before
+ * its first response. For reading only. */
+static inline const struct resp_stream *
+conv_resp(const struct conv *c)
+{
+    static const struct resp_stream none;
+    return c->side != NULL ? &c->side->resp : &none;
+}
+
 /* response_stream.c */
 void response_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet *pkt,
                       struct rs_facts *facts);
 
 /* congestion.c */
-void congestion_mark(struct conv *c, bool response, struct rs_time when);
+void congestion_mark(struct rs_analyzer *an, struct conv *c, bool response, struct rs_time when);
 /* The conversation a CNP throttles (NULL when unsure), with its facts set. */
 struct conv *congestion_cnp(struct rs_analyzer *an, const struct rs_packet *pkt,
                             const struct stream_key *key, struct rs_facts *facts);

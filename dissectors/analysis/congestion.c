@@ -12,14 +12,16 @@
 #include "analyzer_int.h"
 
 void
-congestion_mark(struct conv *c, bool response, struct rs_time when)
+congestion_mark(struct rs_analyzer *an, struct conv *c, bool response, struct rs_time when)
 {
+    struct conv_side *side = conv_side_of(an, c);
+
     if (response) {
-        c->ce_resp_seen = true;
-        c->last_ce_resp = when;
+        side->ce_resp_seen = true;
+        side->last_ce_resp = when;
     } else {
-        c->ce_req_seen = true;
-        c->last_ce_req = when;
+        side->ce_req_seen = true;
+        side->last_ce_req = when;
     }
 }
 
@@ -34,14 +36,15 @@ congestion_cnp(struct rs_analyzer *an, const struct rs_packet *pkt,
         return NULL;
     /* To the requester: its requests were marked; to the responder: its
      * READ responses were. */
-    bool seen = to_requester ? c->ce_req_seen : c->ce_resp_seen;
-    struct rs_time last_ce = to_requester ? c->last_ce_req : c->last_ce_resp;
+    const struct conv_side *side = c->side;
+    bool seen = side != NULL && (to_requester ? side->ce_req_seen : side->ce_resp_seen);
     f->flags |= RS_FACT_CNP_FOR | RS_FACT_CONV;
     f->cnp_for = c->stats.id;
     f->conv = c->stats.id;
     if (seen) {
         f->flags |= RS_FACT_CNP_SINCE_CE;
-        f->cnp_since_ce = rs_time_sub(frame_time(pkt), last_ce);
+        f->cnp_since_ce = rs_time_sub(frame_time(pkt),
+                                      to_requester ? side->last_ce_req : side->last_ce_resp);
     }
     conv_touch(an, c, pkt->frame->number);
     return c;

@@ -258,8 +258,8 @@ rs_analyzer_conv_state(const struct rs_analyzer *an, uint32_t id, struct rs_conv
     out->responder_qp = c->stats.responder_qp;
     out->have_next_psn = c->req.started;
     out->next_psn = c->req.e_lo;
-    out->have_msn = c->resp.have_msn;
-    out->msn = c->resp.msn;
+    out->have_msn = conv_resp(c)->have_msn;
+    out->msn = conv_resp(c)->msn;
     out->pmtu = c->pmtu;
     return true;
 }

@@ -198,6 +198,7 @@ conv_table_free(struct rs_analyzer *an)
         rs_zalloc_free(s, conv_slab_size(s->cap));
     }
     an->slabs = NULL;
+    conv_side_pool_free(&an->sides);
     rs_zalloc_ahead_free(&an->slab_ahead);
     rs_ptr_index_free(&an->streams);
     rs_ptr_index_free(&an->host_pairs);
@@ -459,18 +460,19 @@ conv_retire(struct rs_analyzer *an, struct conv *c)
 }
 
 /* A cleared conversation in the memory of evicted c: its request ring and
- * latency reservoir are kept, emptied, so that a table at its bound
- * allocates nothing for a new conversation. The ring only grows, up to
+ * latency reservoir are kept, emptied, and its side goes back to the pool,
+ * so that a table at its bound allocates nothing for a new conversation. The ring only grows, up to
  * REQ_RING_MAX, so a larger one than a new conversation would have had
  * holds the same requests. */
 static void
-conv_recycle(struct conv *c)
+conv_recycle(struct rs_analyzer *an, struct conv *c)
 {
     struct req_entry *ring = c->req.ring;
     uint32_t ring_cap = c->req.ring_cap;
     bool ring_allocated = c->req.ring_allocated;
     struct rs_latency_samples *lat = c->lat;
 
+    conv_side_release(an, c);
     memset(c, 0, offsetof(struct conv, ring0));
     c->req.ring = ring;
     c->req.ring_cap = ring_cap;
@@ -493,11 +495,11 @@ conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
     if (an->retired != NULL) {
         c = an->retired;
         an->retired = c->lru_next;
-        conv_recycle(c);
+        conv_recycle(an, c);
     } else if (an->n_live >= an->opts.max_convs && an->lru_tail != NULL) {
         c = an->lru_tail;
         conv_evict(an, c);
-        conv_recycle(c);
+        conv_recycle(an, c);
     } else {
         c = conv_alloc(an);
         c->req.ring = c->ring0;
@@ -668,9 +670,11 @@ response_fit(const struct conv *c, uint32_t psn)
 static int
 request_fit(const struct conv *c, uint32_t psn)
 {
-    if (!c->resp.started)
+    const struct resp_stream *rs = conv_resp(c);
+
+    if (!rs->started)
         return 0;
-    int32_t d = psn_diff(psn, c->resp.high);
+    int32_t d = psn_diff(psn, rs->high);
     return d > 0 && d <= PAIR_PSN_WINDOW ? 2 : d > -PAIR_PSN_WINDOW && d <= 0 ? 1 : 0;
 }
 

@@ -186,8 +186,8 @@ restarts(const struct conv *c, uint32_t psn, const struct rs_ib_opcode *info)
         return false;
     if (d >= -RESTART_WINDOW && d <= RESTART_WINDOW)
         return false;
-    d = psn_diff(psn, c->resp.high);
-    return !c->resp.started || d < -RESTART_WINDOW || d > RESTART_WINDOW;
+    d = psn_diff(psn, conv_resp(c)->high);
+    return !conv_resp(c)->started || d < -RESTART_WINDOW || d > RESTART_WINDOW;
 }
 
 struct conv *

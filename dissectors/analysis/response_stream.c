@@ -40,7 +40,7 @@ covered(struct resp_stream *rs, uint32_t psn)
 static void
 acked(struct conv *c, uint32_t psn)
 {
-    struct resp_stream *rs = &c->resp;
+    struct resp_stream *rs = &c->side->resp;
 
     if (!rs->have_ack || psn_diff(psn, rs->ack_psn) > 0)
         rs->ack_psn = psn;
@@ -65,7 +65,7 @@ set_acked_frame(struct conv *c, uint32_t psn, struct rs_facts *f)
 static void
 check_msn(struct conv *c, const uint8_t *aeth, struct rs_facts *f)
 {
-    struct resp_stream *rs = &c->resp;
+    struct resp_stream *rs = &c->side->resp;
     uint32_t msn = rs_aeth_msn(aeth);
 
     if (rs->have_msn && psn_diff(msn, rs->msn) < 0)
@@ -78,7 +78,7 @@ check_msn(struct conv *c, const uint8_t *aeth, struct rs_facts *f)
 static void
 ack_or_nak(struct conv *c, const struct rs_packet *pkt, uint32_t psn, struct rs_facts *f)
 {
-    struct resp_stream *rs = &c->resp;
+    struct resp_stream *rs = &c->side->resp;
     const uint8_t *aeth = rs_packet_at(pkt, RS_LAYER_AETH);
     uint8_t syn = rs_aeth_syndrome(aeth);
 
@@ -140,7 +140,7 @@ answer_request(struct conv *c, int32_t i, const struct rs_packet *pkt, struct rs
 static void
 read_complete(struct conv *c, const struct rs_packet *pkt, struct rs_facts *f)
 {
-    struct resp_stream *rs = &c->resp;
+    struct resp_stream *rs = &c->side->resp;
 
     rs->read_open = false;
     if (rs->read_dup || rs->read_req < 0)
@@ -163,7 +163,7 @@ static void
 read_response(struct conv *c, const struct rs_packet *pkt, uint8_t seg, uint32_t psn,
               struct rs_facts *f)
 {
-    struct resp_stream *rs = &c->resp;
+    struct resp_stream *rs = &c->side->resp;
 
     if (seg == RS_SEG_FIRST || seg == RS_SEG_ONLY) {
         rs->read_open = true;
@@ -240,7 +240,7 @@ read_response(struct conv *c, const struct rs_packet *pkt, uint8_t seg, uint32_t
 static void
 atomic_ack(struct conv *c, const struct rs_packet *pkt, uint32_t psn, struct rs_facts *f)
 {
-    struct resp_stream *rs = &c->resp;
+    struct resp_stream *rs = &c->side->resp;
 
     if (rs->started && psn_diff(psn, rs->high) <= 0)
         duplicate(f);
@@ -258,7 +258,8 @@ response_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet 
     const struct rs_ib_opcode *info = rs_ib_opcode_info(pkt->opcode);
     uint32_t psn = rs_bth_psn(rs_packet_at(pkt, RS_LAYER_BTH));
 
-    (void)an;
+    /* The side every function below takes the response stream from. */
+    conv_side_of(an, c);
     f->flags |= RS_FACT_RESPONSE;
     if (rs_packet_has(pkt, RS_LAYER_AETH))
         check_msn(c, rs_packet_at(pkt, RS_LAYER_AETH), f);

@@ -380,6 +380,36 @@ test_foreach_in_id_order(void **state)
     rs_analyzer_free(r.an);
 }
 
+/* Only a conversation that sees a response takes a side (conv_side.c), and
+ * an evicted one gives it back, cleared for the next: at a bound of 4 no more
+ * than 4 are held, and a new conversation's MSN check knows nothing of the
+ * higher MSN its side's last owner saw. */
+static void
+test_side_taken_on_use(void **state)
+{
+    struct run r = {0};
+
+    (void)state;
+    start(&r, 4);
+    feed(&r, 1, 2, 0x04, 0x1000, 0, NULL, 0, 8);                  /* SEND, unanswered */
+    assert_null(conv_by_id(r.an, 1)->side);
+    assert_int_equal(r.an->sides.in_use, 0);
+    for (uint32_t i = 0; i < 1000; i++) {
+        uint32_t psn = i * 100;
+        uint8_t ack[4] = {0x1f, 0, (uint8_t)((1000 - i) >> 8), (uint8_t)(1000 - i)};
+        feed(&r, 1, 2, 0x04, 0x2000 + i, psn, NULL, 0, 8);
+        uint32_t id = r.facts.conv;
+        assert_null(conv_by_id(r.an, id)->side);
+        feed(&r, 2, 1, 0x11, 0x9000 + i, psn, ack, 4, 0);          /* its ACK */
+        assert_int_equal(r.facts.conv, id);
+        assert_non_null(conv_by_id(r.an, id)->side);
+        assert_false(r.facts.flags & RS_FACT_VIOLATION);
+        assert_true(r.an->sides.in_use <= 4);
+    }
+    assert_int_equal(r.an->sides.in_use, 4);
+    rs_analyzer_free(r.an);
+}
+
 /* A table far smaller than the traffic: every new conversation reuses the
  * memory of the one evicted for it, and none of what that one knew (its
  * remembered requests, its READ times) shows through. */
@@ -1163,6 +1193,7 @@ main(void)
         cmocka_unit_test(test_evicted_not_kept),
         cmocka_unit_test(test_foreach_in_id_order),
         cmocka_unit_test(test_evicted_memory_reused),
+        cmocka_unit_test(test_side_taken_on_use),
         cmocka_unit_test(test_zalloc_ahead),
         cmocka_unit_test(test_request_ring_recycled),
         cmocka_unit_test(test_pairing_by_psn),
