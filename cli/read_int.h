@@ -124,6 +124,9 @@ struct read_opts {
     struct rs_display display;          /* -n, -N, --compat, -o roceshark.info: */
     unsigned threads;                   /* --threads; 0 until given */
     unsigned long long session_frames;  /* -M: the frames of a session; 0 none */
+    /* iWARP is off when its protocol is or its one heuristic (iwarp_mpa_tcp) is, as in
+     * tshark: --enable-protocol does not bring back what --disable-heuristic took. */
+    bool iwarp_protocol_off, iwarp_heuristic_off;
 };
 
 enum read_long_option { OPT_DISABLE_PROTOCOL = 0x100, OPT_ENABLE_PROTOCOL, OPT_NO_DUPLICATE_KEYS,
@@ -144,6 +147,8 @@ void read_limit_count(struct read_opts *ro, unsigned long long n);          /* -
 int read_parse_autostop(const char *arg, struct read_opts *ro);            /* -a */
 int read_parse_expand(const char *arg, struct read_opts *ro);              /* -O */
 int read_parse_protocol_switch(const char *arg, bool on, struct read_opts *ro);
+/* --enable-heuristic (on) and --disable-heuristic NAME, NAME one of tshark's (read_prefs.c). */
+void read_heuristic_switch(const char *name, bool on, struct read_opts *ro);
 int read_parse_protos(const char *arg, bool whole, struct read_opts *ro);  /* -j, -J */
 /* -o NAME:VALUE when NAME is a tshark preference of a protocol read dissects
  * (read_tshark_compat.c): 0 when taken, an exit status when its value is bad, -1 when NAME

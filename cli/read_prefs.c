@@ -195,11 +195,30 @@ read_parse_protocol_switch(const char *arg, bool on, struct read_opts *ro)
     if (strcmp(arg, "infiniband") == 0)
         ro->pipe.decode.disable_infiniband = !on;
     else if (strcmp(arg, "iwarp_mpa") == 0 || strcmp(arg, "iwarp_ddp_rdmap") == 0)
-        ro->pipe.decode.disable_iwarp = !on;
+        ro->iwarp_protocol_off = !on;
     else if (!on && rs_field_lookup(arg) >= 0)
         return cli_fail(CLI_EXIT_USAGE, "%s %s: only infiniband, iwarp_mpa and "
                         "iwarp_ddp_rdmap can be turned off", opt, arg);
+    ro->pipe.decode.disable_iwarp = ro->iwarp_protocol_off || ro->iwarp_heuristic_off;
     return 0;
+}
+
+/* tshark's heuristic dissectors that are ours too: iwarp_mpa_tcp finds MPA on TCP (off, no
+ * iWARP is decoded: TCP and its data, as tshark shows it), eth_over_ib IPoIB in a native IB
+ * payload. Both are on by default, and tshark applies --disable-heuristic after
+ * --enable-heuristic whatever their order: enabling changes nothing. The other names decode
+ * what we do not (SMB Direct, RPC-over-RDMA, ...): known (read_heuristic_known()), no effect. */
+void
+read_heuristic_switch(const char *name, bool on, struct read_opts *ro)
+{
+    if (on)
+        return;
+    if (strcmp(name, "iwarp_mpa_tcp") == 0) {
+        ro->iwarp_heuristic_off = true;
+        ro->pipe.decode.disable_iwarp = true;
+    } else if (strcmp(name, "eth_over_ib") == 0) {
+        ro->pipe.decode.disable_ipoib = true;
+    }
 }
 
 /* -j/-J "ip ip.flags": the names, split at spaces; given again, the last list counts. */

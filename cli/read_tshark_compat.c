@@ -216,12 +216,13 @@ read_tshark_option(int c, const char *arg, struct read_opts *ro)
     case 'I':       /* monitor mode: Wi-Fi only; none of our links has it */
     case OPT_COLOR: /* tshark colours by its rules only on a terminal; we have none */
         return 0;
-    case OPT_DISABLE_HEURISTIC:     /* a name of tshark's: our decoders use no heuristics */
+    case OPT_DISABLE_HEURISTIC:     /* a name of tshark's (read_heuristic_switch()) */
     case OPT_ENABLE_HEURISTIC:
         if (!read_heuristic_known(arg))
             return cli_fail(CLI_EXIT_USAGE, "--%s-heuristic %s: no such heuristic dissector, "
                             "can't %s", c == OPT_ENABLE_HEURISTIC ? "enable" : "disable", arg,
                             c == OPT_ENABLE_HEURISTIC ? "enable" : "disable");
+        read_heuristic_switch(arg, c == OPT_ENABLE_HEURISTIC, ro);
         return 0;
     case OPT_LOG_LEVEL:
         while (k < RS_ARRAY_SIZE(levels) && strcmp(levels[k], arg) != 0)

@@ -29,7 +29,8 @@
 void
 decode_ipoib(struct rs_packet *pkt, const struct rs_decode_opts *opts)
 {
-    if (pkt->encap != RS_ENCAP_IB || !rs_packet_has(pkt, RS_LAYER_PAYLOAD) ||
+    if (opts->disable_ipoib || pkt->encap != RS_ENCAP_IB ||
+        !rs_packet_has(pkt, RS_LAYER_PAYLOAD) ||
         pkt->span[RS_LAYER_PAYLOAD].len < IPOIB_HDR_LEN || rs_mad_carried(pkt))
         return;
     const struct rs_span *p = &pkt->span[RS_LAYER_PAYLOAD];

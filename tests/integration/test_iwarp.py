@@ -336,4 +336,19 @@ rows = t.roceshark_fields(siw[0], TRUTH_FIELDS)
 t.check(len(rows) == len(frames) and all(f["tshark"] for f in frames),
         "siw.pcap: %d frames, truth %d" % (len(rows), len(frames)))
 check_truth("siw.pcap", rows, frames, TRUTH_FIELDS)
+
+# --disable-heuristic iwarp_mpa_tcp: tshark finds MPA by that heuristic alone, so without it
+# each connection is TCP and its data; --enable-heuristic does not undo it, whatever the order.
+cols = ["-T", "fields", "-e", "frame.number", "-e", "frame.protocols", "-e",
+        "_ws.col.Protocol"]
+for switches in (["--disable-heuristic", "iwarp_mpa_tcp"],
+                 ["--disable-heuristic", "iwarp_mpa_tcp", "--enable-heuristic", "iwarp_mpa_tcp"]):
+    want = t.run(["tshark", "-r", siw[0]] + switches + t.TSHARK_IWARP.split() + cols).stdout
+    got = t.run([t.ROCESHARK, "read", "-r", siw[0]] + switches + cols).stdout
+    t.check(got == want and "iwarp" not in got and ":tcp:data\t" in got,
+            "siw.pcap %s: frame.protocols and Protocol differ from tshark's"
+            % " ".join(switches))
+got = t.run([t.ROCESHARK, "read", "-r", siw[0], "--enable-heuristic", "iwarp_mpa_tcp"] +
+            cols).stdout
+t.check("iwarp_ddp_rdmap" in got, "siw.pcap --enable-heuristic iwarp_mpa_tcp: no iWARP")
 t.finish("iwarp")

@@ -50,6 +50,8 @@ struct rs_decode_opts {
     bool disable_infiniband;                     /* RoCEv1/v2, DLT_INFINIBAND, ERF IB */
     bool disable_iwarp;                          /* MPA, DDP and RDMAP: the pipeline skips
                                                     its iWARP stage */
+    bool disable_ipoib;                          /* native IB payloads are not taken for
+                                                    IPoIB (tshark's eth_over_ib heuristic) */
     bool icmp_4_4;                               /* ICMP as tshark 4.4 and 4.6 show it
                                                     (-o compat:4.4, RS_PKT_ICMP_4_4) */
 };
