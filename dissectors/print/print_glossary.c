@@ -8,6 +8,7 @@
  *              F  name  abbrev  type  parent  base  mask  blurb   (a field)
  *   protocols: name  short name  filter name
  *   values:    V  abbrev  value  name                             (a value string)
+ *   heuristic-decodes: table  protocol  T|F                        (a heuristic of ours)
  *
  * Wireshark's names for the protocols we share are kept in a table here: our registry
  * names a protocol by its tree line ("Ethernet II"), tshark's glossary by the
@@ -255,6 +256,16 @@ glossary_values(struct rs_out *o)
     }
 }
 
+/* Our guesses, as tshark -G heuristic-decodes lists the heuristic dissectors that make them
+ * (in its order): the table each hangs on, the protocol it finds, and T, on by default
+ * (--disable-heuristic eth_over_ib and iwarp_mpa_tcp turn them off). */
+static void
+glossary_heuristic_decodes(struct rs_out *o)
+{
+    rs_out_str(o, "infiniband.payload\tethertype\tT\n"   /* IPoIB in a native IB payload */
+                  "tcp\tiwarp_mpa\tT\n");                 /* MPA's request and reply */
+}
+
 int
 rs_print_glossary(struct rs_out *o, const char *report)
 {
@@ -264,6 +275,8 @@ rs_print_glossary(struct rs_out *o, const char *report)
         glossary_protocols(o);
     else if (strcmp(report, "values") == 0)
         glossary_values(o);
+    else if (strcmp(report, "heuristic-decodes") == 0)
+        glossary_heuristic_decodes(o);
     else
         return RS_EINVAL;
     return 0;

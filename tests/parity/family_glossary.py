@@ -6,7 +6,8 @@ list, by its filter name, identical when its line (name, short name, filter name
 -G values: each field both list value names for, by its abbrev, identical when its table
 (the V and R lines: values and names, in order) is one of those tshark lists under that
 abbrev (vlan.priority has one a preference). tshark's glossary is some 19 MB and its values
-89 MB: each asked once a run, and not kept by the reference cache."""
+89 MB: each asked once a run, and not kept by the reference cache. -G heuristic-decodes:
+each line of ours (our two heuristics) identical when tshark lists it."""
 import subprocess
 
 import paritylib as pl
@@ -71,6 +72,15 @@ def values(ctx):
     return len(shared) - len(failures), len(shared), failures
 
 
+def heuristics(ctx):
+    """-G heuristic-decodes: each line of ours (table, protocol, on) is one of tshark's."""
+    want = set(subprocess.run(["tshark", "-G", "heuristic-decodes"], capture_output=True,
+                              text=True, check=True).stdout.splitlines())
+    got = ctx.read(["-G", "heuristic-decodes"]).stdout.splitlines()
+    failures = ["heuristic-decodes %r: not tshark's" % line for line in got if line not in want]
+    return len(got) - len(failures), len(got), failures
+
+
 def run(ctx):
     def one(report_key):
         report, key = report_key
@@ -82,4 +92,4 @@ def run(ctx):
                                                    "|".join(got[a]))
                     for a in shared if want[a] != got[a]]
         return len(shared) - len(failures), len(shared), failures
-    return pl.add([one(r) for r in REPORTS] + [values(ctx)])
+    return pl.add([one(r) for r in REPORTS] + [values(ctx), heuristics(ctx)])

@@ -2318,6 +2318,12 @@ test_glossary(void **state)
     free((void *)text);
 
     capture_begin(&c);
+    assert_int_equal(rs_print_glossary(&c.out, "heuristic-decodes"), 0);
+    text = capture_end(&c);
+    assert_string_equal(text, "infiniband.payload\tethertype\tT\ntcp\tiwarp_mpa\tT\n");
+    free((void *)text);
+
+    capture_begin(&c);
     assert_int_equal(rs_print_glossary(&c.out, "decodes"), RS_EINVAL);
     free((void *)capture_end(&c));
 }
