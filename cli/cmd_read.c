@@ -69,8 +69,8 @@ print_glossary(const char *report)
     if (rs_out_init(&out, stdout, OUT_BUFFER_SIZE) != 0)
         return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
     if (rs_print_glossary(&out, report) != 0)
-        rc = cli_fail(CLI_EXIT_USAGE, "-G %s: expected fields, protocols, values or "
-                     "heuristic-decodes", report);
+        rc = cli_fail(CLI_EXIT_USAGE, "-G %s: expected fields, protocols, values, "
+                     "heuristic-decodes or ftypes", report);
     else if (rs_out_flush(&out) != 0)
         rc = cli_fail(CLI_EXIT_OUTPUT, "standard output: write error");
     rs_out_free(&out);

@@ -9,6 +9,7 @@
  *   protocols: name  short name  filter name
  *   values:    V  abbrev  value  name                             (a value string)
  *   heuristic-decodes: table  protocol  T|F                        (a heuristic of ours)
+ *   ftypes:    type  description                                  (a type our fields have)
  *
  * Wireshark's names for the protocols we share are kept in a table here: our registry
  * names a protocol by its tree line ("Ethernet II"), tshark's glossary by the
@@ -256,6 +257,43 @@ glossary_values(struct rs_out *o)
     }
 }
 
+/* The field types our fields have, as tshark -G ftypes lists Wireshark's: its order, its
+ * descriptions. */
+static const struct {
+    uint8_t type;
+    const char *description;
+} ftypes[] = {
+    {RS_FT_NONE, "Label"},
+    {RS_FT_PROTOCOL, "Protocol"},
+    {RS_FT_BOOLEAN, "Boolean"},
+    {RS_FT_UINT8, "Unsigned integer (1 byte)"},
+    {RS_FT_UINT16, "Unsigned integer (2 bytes)"},
+    {RS_FT_UINT24, "Unsigned integer (3 bytes)"},
+    {RS_FT_UINT32, "Unsigned integer (4 bytes)"},
+    {RS_FT_UINT64, "Unsigned integer (8 bytes)"},
+    {RS_FT_INT16, "Signed integer (2 bytes)"},
+    {RS_FT_INT32, "Signed integer (4 bytes)"},
+    {RS_FT_DOUBLE, "Floating point (double-precision)"},
+    {RS_FT_ABSTIME, "Date and time"},
+    {RS_FT_RELTIME, "Time offset"},
+    {RS_FT_STRING, "Character string"},
+    {RS_FT_ETHER, "Ethernet or other MAC address"},
+    {RS_FT_BYTES, "Byte sequence"},
+    {RS_FT_IPV4, "IPv4 address"},
+    {RS_FT_IPV6, "IPv6 address"},
+    {RS_FT_FRAMENUM, "Frame number"},
+};
+
+_Static_assert(RS_ARRAY_SIZE(ftypes) == RS_FT_COUNT, "every enum rs_ftype in -G ftypes");
+
+static void
+glossary_ftypes(struct rs_out *o)
+{
+    for (size_t i = 0; i < RS_ARRAY_SIZE(ftypes); i++)
+        rs_out_printf(o, "%s\t%s\n", rs_field_type_name(ftypes[i].type),
+                      ftypes[i].description);
+}
+
 /* Our guesses, as tshark -G heuristic-decodes lists the heuristic dissectors that make them
  * (in its order): the table each hangs on, the protocol it finds, and T, on by default
  * (--disable-heuristic eth_over_ib and iwarp_mpa_tcp turn them off). */
@@ -277,6 +315,8 @@ rs_print_glossary(struct rs_out *o, const char *report)
         glossary_values(o);
     else if (strcmp(report, "heuristic-decodes") == 0)
         glossary_heuristic_decodes(o);
+    else if (strcmp(report, "ftypes") == 0)
+        glossary_ftypes(o);
     else
         return RS_EINVAL;
     return 0;

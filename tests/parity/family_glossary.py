@@ -7,7 +7,8 @@ list, by its filter name, identical when its line (name, short name, filter name
 (the V and R lines: values and names, in order) is one of those tshark lists under that
 abbrev (vlan.priority has one a preference). tshark's glossary is some 19 MB and its values
 89 MB: each asked once a run, and not kept by the reference cache. -G heuristic-decodes:
-each line of ours (our two heuristics) identical when tshark lists it."""
+each line of ours (our two heuristics) identical when tshark lists it; -G ftypes likewise, in
+tshark's order."""
 import subprocess
 
 import paritylib as pl
@@ -81,6 +82,21 @@ def heuristics(ctx):
     return len(got) - len(failures), len(got), failures
 
 
+def ftypes(ctx):
+    """-G ftypes: each line of ours (a type our fields have) identical when tshark lists it,
+    after the line before it."""
+    want = subprocess.run(["tshark", "-G", "ftypes"], capture_output=True, text=True,
+                          check=True).stdout.splitlines()
+    got = ctx.read(["-G", "ftypes"]).stdout.splitlines()
+    failures, at = [], -1
+    for line in got:
+        if line in want[at + 1:]:
+            at = want.index(line, at + 1)
+        else:
+            failures.append("ftypes %r: not tshark's, or out of its order" % line)
+    return len(got) - len(failures), len(got), failures
+
+
 def run(ctx):
     def one(report_key):
         report, key = report_key
@@ -92,4 +108,4 @@ def run(ctx):
                                                    "|".join(got[a]))
                     for a in shared if want[a] != got[a]]
         return len(shared) - len(failures), len(shared), failures
-    return pl.add([one(r) for r in REPORTS] + [values(ctx), heuristics(ctx)])
+    return pl.add([one(r) for r in REPORTS] + [values(ctx), heuristics(ctx), ftypes(ctx)])

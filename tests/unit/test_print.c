@@ -2324,6 +2324,13 @@ test_glossary(void **state)
     free((void *)text);
 
     capture_begin(&c);
+    assert_int_equal(rs_print_glossary(&c.out, "ftypes"), 0);
+    text = capture_end(&c);
+    assert_non_null(strstr(text, "FT_NONE\tLabel\nFT_PROTOCOL\tProtocol\n"));
+    assert_non_null(strstr(text, "FT_IPv6\tIPv6 address\nFT_FRAMENUM\tFrame number\n"));
+    free((void *)text);
+
+    capture_begin(&c);
     assert_int_equal(rs_print_glossary(&c.out, "decodes"), RS_EINVAL);
     free((void *)capture_end(&c));
 }
