@@ -12,7 +12,6 @@ through ACK, RNR NAK, NAK and a reserved syndrome; QPs are never 0 or 1 (MADs).
 """
 import argparse
 import os
-import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -52,11 +51,7 @@ def frame(g, opcode, extra):
     udp = g.udp(len(body) + 4)
     l3 = g.ipv4_header(len(udp) + len(body) + 4, ecn=0)
     crc = ib.icrc("ipv4", l3, udp, body)
-    dst, src = g.rbytes(6), g.rbytes(6)
-    eth = bytes([dst[0] & 0xFE]) + dst[1:] + bytes([src[0] & 0xFE]) + src[1:] + \
-        struct.pack("!H", ib.ETH_P_IPV4)
-    out = eth + l3 + udp + body + crc
-    return out + bytes(max(0, 60 - len(out)))
+    return ib.unicast(g.ethernet(ib.ETH_P_IPV4, l3 + udp + body + crc, 0))
 
 
 def main():

@@ -20,11 +20,6 @@ OPCODES = [0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x0A, 0x0B, 0x0
            0x0E, 0x0F, 0x10, 0x11, 0x12, 0x13, 0x14, 0x16, 0x24, 0x2A, 0x64, 0x65, 0x81]
 
 
-def unicast_source(frame):
-    """The frame with its source MAC's group bit clear, as a NIC sends it."""
-    return frame[:6] + bytes([frame[6] & 0xFE]) + frame[7:]
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("out")
@@ -35,10 +30,10 @@ def main():
     for i, op in enumerate(OPCODES):
         vlan = 2 if i % 5 == 4 else 1
         l3, ethertype, _ = g.rocev2(op, ipv6=(i % 3 == 2), bad_rate=0)
-        w.write(unicast_source(g.ethernet(ethertype, l3, vlan)))
+        w.write(ib.unicast(g.ethernet(ethertype, l3, vlan), dst=False))
     for op in (0x04, 0x0A, 0x11):
         packet, ethertype, _ = g.rocev1(op, bad_rate=0)
-        w.write(unicast_source(g.ethernet(ethertype, packet, 1)))
+        w.write(ib.unicast(g.ethernet(ethertype, packet, 1), dst=False))
     w.close()
 
 

@@ -281,6 +281,13 @@ class Gen:
         return frame
 
 
+def unicast(frame, dst=True):
+    """frame with its source MAC's group bit clear, and its destination's unless dst is
+    False: addresses a NIC sends from, and to one peer."""
+    head = bytes([frame[0] & 0xFE]) if dst else frame[:1]
+    return head + frame[1:6] + bytes([frame[6] & 0xFE]) + frame[7:]
+
+
 def _ones_sum(data):
     s = 0
     for i in range(0, len(data), 2):
