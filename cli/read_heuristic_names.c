@@ -2,8 +2,9 @@
 /*
  * read_heuristic_names.c - the name of every heuristic dissector tshark 4.0 registers, in
  * byte order: --disable-heuristic and --enable-heuristic take one of them, as tshark's do,
- * and refuse another as tshark does ("No such protocol rpcordma, can't disable"). We use
- * no heuristic dissectors, so a name taken changes nothing.
+ * and refuse another as tshark does ("No such protocol rpcordma, can't disable"). Two of
+ * them are heuristics of ours too (iwarp_mpa_tcp, eth_over_ib: read_heuristic_switch() in
+ * read_prefs.c); another name taken changes nothing, as we decode none of those protocols.
  *
  * The list is interface data, as the protocols' names are: scripts/gen_heuristic_names.sh
  * writes this file again from the installed tshark (4.0.17: 363 names).
