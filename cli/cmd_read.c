@@ -59,19 +59,24 @@ open_live(struct read_opts *ro, struct rs_source **src)
     return 0;
 }
 
-/* -G: the registry as tshark -G lists Wireshark's. */
+/* -G: the registry as tshark -G lists Wireshark's; the preferences read takes as tshark
+ * writes its own. */
 static int
-print_glossary(const char *report)
+print_glossary(const struct read_opts *ro)
 {
+    const char *report = ro->glossary;
     struct rs_out out;
     int rc = 0;
 
     if (rs_out_init(&out, stdout, OUT_BUFFER_SIZE) != 0)
         return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
-    if (rs_print_glossary(&out, report) != 0)
+    if (strcmp(report, "defaultprefs") == 0 || strcmp(report, "currentprefs") == 0)
+        read_print_prefs(&out, ro, report[0] == 'c');
+    else if (rs_print_glossary(&out, report) != 0)
         rc = cli_fail(CLI_EXIT_USAGE, "-G %s: expected fields, protocols, values, "
-                     "heuristic-decodes or ftypes", report);
-    else if (rs_out_flush(&out) != 0)
+                      "heuristic-decodes, ftypes, column-formats, dissector-tables, decodes, "
+                      "defaultprefs or currentprefs", report);
+    if (rc == 0 && rs_out_flush(&out) != 0)
         rc = cli_fail(CLI_EXIT_OUTPUT, "standard output: write error");
     rs_out_free(&out);
     return rc;
@@ -97,7 +102,7 @@ cmd_read(int argc, char **argv)
         goto done;
     }
     if (ro->glossary != NULL) {
-        rc = print_glossary(ro->glossary);
+        rc = print_glossary(ro);
         goto done;
     }
     if ((ro->printer->flags & READ_CRC_ASKED) || ro->quiet)

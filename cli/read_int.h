@@ -80,6 +80,24 @@ void read_pass_free(struct read_pass *pass);
 
 #define MAX_FILES 256
 
+/* tshark's preferences read takes (read_tshark_prefs_table.c, written from tshark's
+ * -G defaultprefs): its section, name, the kind of value, the default as tshark writes it
+ * after "name: " (a list's lines after a newline, without their '#') and the comment lines
+ * it writes before. */
+enum read_pref_kind { READ_PREF_BOOL, READ_PREF_DECIMAL, READ_PREF_HEX, READ_PREF_TEXT,
+                      READ_PREF_LIST };
+
+struct read_tshark_pref {
+    const char *section, *name;
+    enum read_pref_kind kind;
+    const char *value, *comment;
+};
+
+#define READ_TSHARK_PREFS_MAX 128
+extern const char read_tshark_prefs_head[];     /* the lines that open tshark's file */
+extern const struct read_tshark_pref read_tshark_prefs[];
+extern const size_t read_tshark_n_prefs;
+
 struct read_opts {
     const char *file;                   /* -r: the first, or the one */
     const char *files[MAX_FILES];       /* every -r, merged in time order */
@@ -127,6 +145,8 @@ struct read_opts {
     /* iWARP is off when its protocol is or its one heuristic (iwarp_mpa_tcp) is, as in
      * tshark: --enable-protocol does not bring back what --disable-heuristic took. */
     bool iwarp_protocol_off, iwarp_heuristic_off;
+    /* -o's value of each of read_tshark_prefs[], the last given; NULL: not given. */
+    const char *tshark_prefs[READ_TSHARK_PREFS_MAX];
 };
 
 enum read_long_option { OPT_DISABLE_PROTOCOL = 0x100, OPT_ENABLE_PROTOCOL, OPT_NO_DUPLICATE_KEYS,
@@ -154,6 +174,9 @@ int read_parse_protos(const char *arg, bool whole, struct read_opts *ro);  /* -j
  * (read_tshark_compat.c): 0 when taken, an exit status when its value is bad, -1 when NAME
  * is none of them. */
 int read_tshark_pref(const char *arg, struct read_opts *ro);
+/* -G defaultprefs (current false) and currentprefs: tshark's file of preferences, with
+ * the ones read takes, each as -o set it (read_tshark_prefs.c). */
+void read_print_prefs(struct rs_out *o, const struct read_opts *ro, bool current);
 /* tshark's option c (-u, -Q, -H, -C, -K, -X, -g, -M, -W, -I, --color, --log-level,
  * --export-objects, --disable/--enable-heuristic): 0 when taken, its exit status when its
  * value is bad, -1 when c is another. */

@@ -2,7 +2,7 @@
 /*
  * read_tshark_compat.c - tshark's options that read takes so that a tshark command line
  * runs unchanged: tshark 4.0's preferences (-o NAME:VALUE) of the protocols read
- * dissects, with their defaults (`tshark -G currentprefs`): a default value changes
+ * dissects, with their defaults (read_tshark_prefs_table.c): a default value changes
  * nothing, and a value that differs is taken where read does the same thing
  * (infiniband.rroce.port, tcp.relative_sequence_numbers) and otherwise accepted with a one-line notice that it is not
  * applied; and tshark's options that change nothing read prints, checked as tshark checks
@@ -20,89 +20,6 @@
 #include "cli.h"
 #include "read_int.h"
 
-static const struct {
-    const char *name;
-    const char *value;      /* the default, as tshark writes it; NULL: a list (the GUI's) */
-} prefs[] = {
-    {"arp.detect_duplicate_ips", "TRUE"},
-    {"arp.detect_request_storms", "FALSE"},
-    {"arp.detect_storm_number_of_packets", "30"},
-    {"arp.detect_storm_period", "100"},
-    {"arp.register_network_address_binding", "TRUE"},
-    {"data.datapref.newpane", "FALSE"},
-    {"data.md5_hash", "FALSE"},
-    {"data.show_as_text", "FALSE"},
-    {"data.uncompress_data", "FALSE"},
-    {"erf.aal5_type", "Attempt to guess"},
-    {"erf.hdlc_type", "Attempt to guess"},
-    {"erf.rawcell_first", "FALSE"},
-    {"eth.ccsds_heuristic_bit", "FALSE"},
-    {"eth.ccsds_heuristic_header", "FALSE"},
-    {"eth.ccsds_heuristic_length", "FALSE"},
-    {"eth.ccsds_heuristic_version", "FALSE"},
-    {"eth.check_fcs", "FALSE"},
-    {"eth.deduplicate_dmac", "FALSE"},
-    {"eth.fcs", "According to heuristic"},
-    {"eth.interpret_as_fw1_monitor", "FALSE"},
-    {"eth.padding", "Zeros"},
-    {"eth.trailer_length", "0"},
-    {"frame.disable_packet_size_limited_in_summary", "FALSE"},
-    {"frame.force_docsis_encap", "FALSE"},
-    {"frame.generate_bits_field", "TRUE"},
-    {"frame.generate_epoch_time", "TRUE"},
-    {"frame.generate_md5_hash", "FALSE"},
-    {"frame.show_file_off", "FALSE"},
-    {"gui.column.format", NULL},
-    {"gui.column.hidden", NULL},
-    {"icmp.favor_icmp_mpls", "FALSE"},
-    {"infiniband.rroce.port", "4791"},
-    {"infiniband.try_heuristic_first", "TRUE"},
-    {"ip.check_checksum", "FALSE"},
-    {"ip.decode_tos_as_diffserv", "TRUE"},
-    {"ip.defragment", "TRUE"},
-    {"ip.security_flag", "FALSE"},
-    {"ip.summary_in_tree", "TRUE"},
-    {"ip.try_heuristic_first", "FALSE"},
-    {"ip.tso_support", "TRUE"},
-    {"ip.use_geoip", "TRUE"},
-    {"ipv6.defragment", "TRUE"},
-    {"ipv6.exthdr_hide_len_oct_field", "FALSE"},
-    {"ipv6.exthdr_under_root_protocol_tree", "FALSE"},
-    {"ipv6.perform_strict_rpl_srh_rfc_checking", "FALSE"},
-    {"ipv6.summary_in_tree", "TRUE"},
-    {"ipv6.try_heuristic_first", "FALSE"},
-    {"ipv6.tso_support", "FALSE"},
-    {"ipv6.use_geoip", "TRUE"},
-    {"iwarp_ddp_rdmap.reassemble_iwarp_rdma_send", "TRUE"},
-    {"tcp.analyze_sequence_numbers", "TRUE"},
-    {"tcp.bif_seq_based", "FALSE"},
-    {"tcp.calculate_timestamps", "TRUE"},
-    {"tcp.check_checksum", "FALSE"},
-    {"tcp.default_window_scaling", "Not known"},
-    {"tcp.desegment_tcp_streams", "TRUE"},
-    {"tcp.display_process_info_from_ipfix", "FALSE"},
-    {"tcp.dissect_experimental_options_rfc6994", "TRUE"},
-    {"tcp.fastrt_supersedes_ooo", "TRUE"},
-    {"tcp.ignore_tcp_timestamps", "FALSE"},
-    {"tcp.no_subdissector_on_error", "TRUE"},
-    {"tcp.read_seq_as_syn_cookie", "FALSE"},
-    {"tcp.reassemble_out_of_order", "FALSE"},
-    {"tcp.relative_sequence_numbers", "TRUE"},
-    {"tcp.summary_in_tree", "TRUE"},
-    {"tcp.track_bytes_in_flight", "TRUE"},
-    {"tcp.try_heuristic_first", "FALSE"},
-    {"udp.calculate_timestamps", "TRUE"},
-    {"udp.check_checksum", "FALSE"},
-    {"udp.ignore_ipv6_zero_checksum", "FALSE"},
-    {"udp.process_info", "FALSE"},
-    {"udp.summary_in_tree", "TRUE"},
-    {"udp.try_heuristic_first", "FALSE"},
-    {"vlan.priority_drop", "8 Priorities, 0 Drop Eligible"},
-    {"vlan.qinq_ethertype", "0x9100"},
-    {"vlan.summary_in_tree", "TRUE"},
-    {"vlan.version", "IEEE 802.1Q-2011"},
-};
-
 int
 read_tshark_pref(const char *arg, struct read_opts *ro)
 {
@@ -110,27 +27,33 @@ read_tshark_pref(const char *arg, struct read_opts *ro)
     size_t n = colon != NULL ? (size_t)(colon - arg) : 0;
     size_t i = 0;
 
-    while (i < RS_ARRAY_SIZE(prefs) && (strlen(prefs[i].name) != n ||
-                                        strncmp(prefs[i].name, arg, n) != 0))
+    while (i < read_tshark_n_prefs && (strlen(read_tshark_prefs[i].name) != n ||
+                                       strncmp(read_tshark_prefs[i].name, arg, n) != 0))
         i++;
-    if (colon == NULL || i == RS_ARRAY_SIZE(prefs))
+    if (colon == NULL || i == read_tshark_n_prefs)
         return -1;
+    const struct read_tshark_pref *pref = &read_tshark_prefs[i];
     const char *value = colon + 1;
-    if (strcmp(prefs[i].name, "infiniband.rroce.port") == 0) {
+    bool columns = strncmp(pref->name, "gui.column.", 11) == 0;
+    ro->tshark_prefs[i] = value;    /* -G currentprefs shows it */
+    if (strcmp(pref->name, "infiniband.rroce.port") == 0) {
         char spec[64];
-        snprintf(spec, sizeof(spec), "udp.port==%s,roce", value);
+        char *end;
+        unsigned long long port = strtoull(value, &end, 10);     /* decimal, as tshark's */
+        if (value[0] < '0' || value[0] > '9' || *end != '\0' || port < 1 || port > 65535)
+            return cli_fail(CLI_EXIT_USAGE, "-o %s: expected a UDP port, 1 to 65535", arg);
+        snprintf(spec, sizeof(spec), "udp.port==%llu,roce", port);
         return cli_parse_decode_as(spec, &ro->pipe.decode);
     }
-    if (prefs[i].value != NULL && strcasecmp(prefs[i].value, value) == 0)
+    if (!columns && strcasecmp(pref->value, value) == 0)
         return 0;
-    if (strcmp(prefs[i].name, "tcp.relative_sequence_numbers") == 0 &&
+    if (strcmp(pref->name, "tcp.relative_sequence_numbers") == 0 &&
         strcasecmp(value, "FALSE") == 0) {
         ro->display.tcp_absolute = true;
         return 0;
     }
     fprintf(stderr, "roceshark: -o %s: accepted, not applied: roceshark keeps %s%s\n", arg,
-            prefs[i].value != NULL ? "tshark's default, " : "its own columns",
-            prefs[i].value != NULL ? prefs[i].value : "");
+            !columns ? "tshark's default, " : "its own columns", !columns ? pref->value : "");
     return 0;
 }
 

@@ -10,6 +10,10 @@
  *   values:    V  abbrev  value  name                             (a value string)
  *   heuristic-decodes: table  protocol  T|F                        (a heuristic of ours)
  *   ftypes:    type  description                                  (a type our fields have)
+ *   column-formats:   format  description                      (the columns we print)
+ *   dissector-tables: name  description  type  base  protocol  decode-as  (we dispatch on)
+ *   decodes:          table  value  protocol                  (what we decode by them)
+ * The last three are tshark's lines, written from its output (glossary_tables.c).
  *
  * Wireshark's names for the protocols we share are kept in a table here: our registry
  * names a protocol by its tree line ("Ethernet II"), tshark's glossary by the
@@ -24,6 +28,8 @@
 #include <roceshark/dissectors/fields.h>
 #include <roceshark/dissectors/identify.h>
 #include <roceshark/dissectors/print.h>
+
+#include "print/glossary_int.h"
 
 struct proto_names {
     const char *abbrev, *name, *short_name;
@@ -304,6 +310,13 @@ glossary_heuristic_decodes(struct rs_out *o)
                   "tcp\tiwarp_mpa\tT\n");                 /* MPA's request and reply */
 }
 
+static void
+print_lines(struct rs_out *o, const char *const *lines)
+{
+    for (; *lines != NULL; lines++)
+        rs_out_str(o, *lines);
+}
+
 int
 rs_print_glossary(struct rs_out *o, const char *report)
 {
@@ -317,6 +330,12 @@ rs_print_glossary(struct rs_out *o, const char *report)
         glossary_heuristic_decodes(o);
     else if (strcmp(report, "ftypes") == 0)
         glossary_ftypes(o);
+    else if (strcmp(report, "column-formats") == 0)
+        print_lines(o, rs_glossary_column_formats);
+    else if (strcmp(report, "dissector-tables") == 0)
+        print_lines(o, rs_glossary_dissector_tables);
+    else if (strcmp(report, "decodes") == 0)
+        print_lines(o, rs_glossary_decodes);
     else
         return RS_EINVAL;
     return 0;

@@ -292,6 +292,37 @@ t.check([x for x in vals if x.startswith("V\tip.dsfield.ecn\t")] == ecn,
 t.check("V\teth.type\t0x8809\tSlow Protocols" in vals and
         "V\tipv6.opt.type\t194\tJumbo Payload" in vals,
         "-G values: eth.type or ipv6.opt.type is not as tshark lists it")
+# -G defaultprefs and currentprefs: tshark 4.0.17's file with the preferences -o takes, a
+# value -o gives written as tshark writes a changed one (uncommented, in its spelling).
+prefs = rs(["read", "-G", "defaultprefs"]).stdout.decode()
+t.check(prefs.startswith("# Configuration file for Wireshark 4.0.17.\n") and
+        "\n####### Protocols ########\n\n# Attempt to detect excessive rate of ARP requests\n"
+        in prefs and "\n\n# The UDP port for RROCE messages (default 4791)\n"
+        "# A decimal number\n#infiniband.rroce.port: 4791\n" in prefs and
+        "#tcp.relative_sequence_numbers: TRUE\n" in prefs,
+        "-G defaultprefs: infiniband.rroce.port is not as tshark writes it")
+t.check(rs(["read", "-G", "currentprefs"]).stdout.decode() == prefs,
+        "-G currentprefs without -o is not -G defaultprefs")
+cur = rs(["read", "-G", "currentprefs", "-o", "infiniband.rroce.port:04792", "-o",
+          "tcp.relative_sequence_numbers:false", "-o", "gui.column.format:\"No.\",\"%m\","
+          "\"Src\",\"%s\"", "-o", "eth.padding:never"]).stdout.decode()
+t.check("\ninfiniband.rroce.port: 4792\n" in cur and
+        "\ntcp.relative_sequence_numbers: FALSE\n" in cur and
+        "\neth.padding: Never\n" in cur and
+        "\ngui.column.hidden: \n\n# Packet list column format\n# Each pair of strings "
+        "consists of a column title and its format\ngui.column.format: \n\t\"No.\", \"%m\",\n"
+        "\t\"Src\", \"%s\"\n" in cur and "\n#infiniband.rroce.port" not in cur and
+        "\n#ip.check_checksum: FALSE\n" in cur,
+        "-G currentprefs: the values -o gave are not as tshark writes them")
+# -G decodes and dissector-tables: tshark's lines for what we decode (ERF, RoCE, ...).
+decodes = rs(["read", "-G", "decodes"]).stdout.decode().splitlines()
+t.check({"wtap_encap\t98\terf", "udp.port\t4791\tinfiniband",
+         "ethertype\t35093\tinfiniband"} <= set(decodes) and
+        (SAN or set(decodes) <= set(tshark(["-G", "decodes"]).splitlines())),
+        "-G decodes: not tshark's lines for what we decode")
+t.check("ethertype\tEthertype\tFT_UINT16\tBASE_HEX\tEthertype\tDecode As supported" in
+        rs(["read", "-G", "dissector-tables"]).stdout.decode().splitlines(),
+        "-G dissector-tables: ethertype is not as tshark lists it")
 named = os.path.join(out, "named_values.pcap")
 mac = bytes.fromhex("020000000001020000000002")
 ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 28, 1, 0, 64, 89, 0, bytes(4), bytes(4))

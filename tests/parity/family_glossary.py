@@ -7,9 +7,14 @@ list, by its filter name, identical when its line (name, short name, filter name
 (the V and R lines: values and names, in order) is one of those tshark lists under that
 abbrev (vlan.priority has one a preference). tshark's glossary is some 19 MB and its values
 89 MB: each asked once a run, and not kept by the reference cache. -G heuristic-decodes:
-each line of ours (our two heuristics) identical when tshark lists it; -G ftypes likewise, in
-tshark's order."""
+each line of ours (our two heuristics) identical when tshark lists it; -G ftypes,
+column-formats, dissector-tables and decodes likewise, in tshark's order. -G defaultprefs:
+each block of ours (a preference with its comment, a section line, the file's head)
+identical to one of tshark's, in its order; -G currentprefs likewise, with PREFS given to read
+with -o and to tshark in a preferences file of a configuration folder of its own."""
+import os
 import subprocess
+import tempfile
 
 import paritylib as pl
 
@@ -82,19 +87,46 @@ def heuristics(ctx):
     return len(got) - len(failures), len(got), failures
 
 
-def ftypes(ctx):
-    """-G ftypes: each line of ours (a type our fields have) identical when tshark lists it,
-    after the line before it."""
-    want = subprocess.run(["tshark", "-G", "ftypes"], capture_output=True, text=True,
-                          check=True).stdout.splitlines()
-    got = ctx.read(["-G", "ftypes"]).stdout.splitlines()
+# Preferences of each kind, set from their defaults, spelled as tshark need not write them.
+PREFS = ["tcp.relative_sequence_numbers:false", "infiniband.rroce.port:4792",
+         'gui.column.format:"No.","%m","Src","%s"', "eth.padding:never",
+         "vlan.qinq_ethertype:88a8", "arp.detect_storm_period:0200",
+         "vlan.priority_drop:7 priorities, 1 drop eligible", "ip.check_checksum:TRUE"]
+
+
+def in_order(report, got, want):
+    """Each of got (lines or blocks) identical to one of want, after the one before it."""
     failures, at = [], -1
-    for line in got:
-        if line in want[at + 1:]:
-            at = want.index(line, at + 1)
+    for item in got:
+        if item in want[at + 1:]:
+            at = want.index(item, at + 1)
         else:
-            failures.append("ftypes %r: not tshark's, or out of its order" % line)
+            failures.append("%s %r: not tshark's, or out of its order" % (report, item[:200]))
     return len(got) - len(failures), len(got), failures
+
+
+def lines_in_order(ctx, report):
+    """-G report (ftypes, column-formats, ...): each line of ours is tshark's, in order."""
+    want = subprocess.run(["tshark", "-G", report], capture_output=True, text=True,
+                          check=True).stdout.splitlines()
+    return in_order(report, ctx.read(["-G", report]).stdout.splitlines(), want)
+
+
+def blocks(text):
+    return text.rstrip("\n").split("\n\n")
+
+
+def prefs(ctx, current):
+    """-G defaultprefs, or currentprefs with PREFS: each block of ours is tshark's, in order."""
+    report = "currentprefs" if current else "defaultprefs"
+    with tempfile.TemporaryDirectory() as home:
+        os.mkdir(os.path.join(home, "wireshark"))
+        with open(os.path.join(home, "wireshark", "preferences"), "w") as f:
+            f.write("".join(p.replace(":", ": ", 1) + "\n" for p in PREFS if current))
+        want = subprocess.run(["tshark", "-G", report], capture_output=True, text=True,
+                              env=dict(os.environ, XDG_CONFIG_HOME=home), check=True).stdout
+    args = ["-G", report] + [a for p in PREFS if current for a in ("-o", p)]
+    return in_order(report, blocks(ctx.read(args).stdout), blocks(want))
 
 
 def run(ctx):
@@ -108,4 +140,7 @@ def run(ctx):
                                                    "|".join(got[a]))
                     for a in shared if want[a] != got[a]]
         return len(shared) - len(failures), len(shared), failures
-    return pl.add([one(r) for r in REPORTS] + [values(ctx), heuristics(ctx), ftypes(ctx)])
+    return pl.add([one(r) for r in REPORTS] + [values(ctx), heuristics(ctx)] +
+                  [lines_in_order(ctx, r) for r in ("ftypes", "column-formats",
+                                                    "dissector-tables", "decodes")] +
+                  [prefs(ctx, False), prefs(ctx, True)])
