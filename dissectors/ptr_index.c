@@ -5,6 +5,7 @@
  */
 #include <glib.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -19,6 +20,22 @@ round_up(size_t n, size_t to)
     return (n + to - 1) & ~(to - 1);
 }
 
+/* len bytes (a multiple of SMALL_PAGE) mapped from a huge page boundary on, or NULL. */
+static uint8_t *
+map_aligned(size_t len)
+{
+    uint8_t *m = mmap(NULL, len + RS_HUGE_PAGE, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    if (m == MAP_FAILED)
+        return NULL;
+    uint8_t *p = (uint8_t *)round_up((uintptr_t)m, RS_HUGE_PAGE);
+    if (p > m)
+        munmap(m, (size_t)(p - m));
+    munmap(p + len, (size_t)(m + RS_HUGE_PAGE - p));
+    return p;
+}
+
 /* A zeroed mapping of n bytes aligned to a huge page, which the kernel is asked to
  * back with huge pages (THP "madvise", Debian's default, needs the ask), mapped now.
  * The last partial huge page stays in small pages: rounding the mapping up would be
@@ -27,15 +44,10 @@ static void *
 map_huge(size_t n)
 {
     size_t len = round_up(n, SMALL_PAGE);
-    uint8_t *m = mmap(NULL, len + RS_HUGE_PAGE, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    uint8_t *p = map_aligned(len);
 
-    if (m == MAP_FAILED)
+    if (p == NULL)
         g_error("out of memory: %zu bytes for an index or slab", n);   /* as g_malloc */
-    uint8_t *p = (uint8_t *)round_up((uintptr_t)m, RS_HUGE_PAGE);
-    if (p > m)
-        munmap(m, (size_t)(p - m));
-    munmap(p + len, (size_t)(m + RS_HUGE_PAGE - p));
     (void)madvise(p, len, MADV_HUGEPAGE);
     (void)madvise(p, len, MADV_POPULATE_WRITE);
     return p;
@@ -72,6 +84,30 @@ rs_zalloc_free(void *p, size_t n)
         munmap(p, round_up(n, SMALL_PAGE));
     else
         g_free(p);
+}
+
+void *
+rs_zalloc_lazy(size_t n)
+{
+    if (n <= RS_HUGE_PAGE)
+        return calloc(1, n);
+    size_t len = round_up(n, SMALL_PAGE);
+    uint8_t *p = map_aligned(len);
+
+    if (p == NULL)
+        return NULL;
+    /* The first huge page's worth stays in small pages: what a small capture uses. */
+    (void)madvise(p + RS_HUGE_PAGE, len - RS_HUGE_PAGE, MADV_HUGEPAGE);
+    return p;
+}
+
+void
+rs_zalloc_lazy_free(void *p, size_t n)
+{
+    if (p != NULL && n > RS_HUGE_PAGE)
+        munmap(p, round_up(n, SMALL_PAGE));
+    else
+        free(p);
 }
 
 static void *

@@ -114,14 +114,15 @@ rs_streams_new(const struct rs_streams_opts *opts, struct rs_streams **out, char
     if (opts->max_streams == 0 || opts->max_echoes == 0)
         return rs_error(err, RS_EINVAL, "streams: max_streams and max_echoes must be at least 1");
     s = calloc(1, sizeof(*s));
-    if (s == NULL || (s->entries = calloc(opts->max_streams, sizeof(*s->entries))) == NULL) {
+    if (s == NULL ||
+        (s->entries = rs_zalloc_lazy((size_t)opts->max_streams * sizeof(*s->entries))) == NULL) {
         free(s);
         return rs_error(err, RS_ENOMEM, "streams: out of memory for %u conversations",
                         opts->max_streams);
     }
     int rc = echoes_init(&s->echoes, opts->max_echoes, err);
     if (rc != 0) {
-        free(s->entries);
+        rs_zalloc_lazy_free(s->entries, (size_t)opts->max_streams * sizeof(*s->entries));
         free(s);
         return rc;
     }
@@ -143,7 +144,7 @@ rs_streams_free(struct rs_streams *s)
     for (uint32_t i = 0; i < s->used; i++)
         tcp_seq_free(&s->entries[i].seq, &s->unacked_budget);
     echoes_free(&s->echoes);
-    free(s->entries);
+    rs_zalloc_lazy_free(s->entries, (size_t)s->max * sizeof(*s->entries));
     free(s);
 }
 
