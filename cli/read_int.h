@@ -97,6 +97,7 @@ struct read_tshark_pref {
 extern const char read_tshark_prefs_head[];     /* the lines that open tshark's file */
 extern const struct read_tshark_pref read_tshark_prefs[];
 extern const size_t read_tshark_n_prefs;
+extern const char *const read_tshark_column_codes[];    /* "%m", ...; NULL ends it */
 
 struct read_opts {
     const char *file;                   /* -r: the first, or the one */
@@ -177,6 +178,10 @@ int read_tshark_pref(const char *arg, struct read_opts *ro);
 /* -G defaultprefs (current false) and currentprefs: tshark's file of preferences, with
  * the ones read takes, each as -o set it (read_tshark_prefs.c). */
 void read_print_prefs(struct rs_out *o, const struct read_opts *ro, bool current);
+/* -o gui.column.format's value, "T1","F1",...: true when tshark takes it (titles not empty,
+ * formats of read_tshark_column_codes[] or custom ones), with the list in buf as tshark
+ * writes it (read_tshark_prefs.c). */
+bool read_column_list(const char *value, char *buf, size_t size);
 /* tshark's option c (-u, -Q, -H, -C, -K, -X, -g, -M, -W, -I, --color, --log-level,
  * --export-objects, --disable/--enable-heuristic): 0 when taken, its exit status when its
  * value is bad, -1 when c is another. */

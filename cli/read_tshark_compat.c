@@ -9,7 +9,9 @@
  * them.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,50 @@
 
 #include "cli.h"
 #include "read_int.h"
+
+/* Whether tshark takes value for pref: a number whole in its base (hexadecimal with or
+ * without 0x) and within 32 bits, a column list of titles and known formats; any boolean or
+ * choice (an unknown one changes nothing). */
+static bool
+value_taken(const struct read_tshark_pref *pref, const char *value)
+{
+    static char list[4096];
+    bool hex = pref->kind == READ_PREF_HEX;
+    const char *digits = value;
+
+    switch (pref->kind) {
+    case READ_PREF_DECIMAL:
+    case READ_PREF_HEX:
+        if (hex && value[0] == '0' && (value[1] == 'x' || value[1] == 'X'))
+            digits += 2;
+        if (*digits == '\0')
+            return false;
+        for (const char *c = digits; *c != '\0'; c++)
+            if (!(hex ? isxdigit((unsigned char)*c) : isdigit((unsigned char)*c)))
+                return false;
+        errno = 0;
+        unsigned long long v = strtoull(digits, NULL, hex ? 16 : 10);
+        return errno == 0 && v <= UINT32_MAX;
+    case READ_PREF_LIST:
+        return read_column_list(value, list, sizeof(list));
+    default:
+        return true;
+    }
+}
+
+/* Whether value (one value_taken()) is pref's default: anything but "true" is a FALSE
+ * boolean; a number is its value. */
+static bool
+is_default(const struct read_tshark_pref *pref, const char *value)
+{
+    bool hex = pref->kind == READ_PREF_HEX;
+
+    if (pref->kind == READ_PREF_BOOL)
+        return (strcasecmp(value, "TRUE") == 0) == (strcmp(pref->value, "TRUE") == 0);
+    if (pref->kind == READ_PREF_DECIMAL || hex)
+        return strtoull(value, NULL, hex ? 16 : 10) == strtoull(pref->value, NULL, hex ? 16 : 10);
+    return strcasecmp(value, pref->value) == 0;
+}
 
 int
 read_tshark_pref(const char *arg, struct read_opts *ro)
@@ -35,20 +81,23 @@ read_tshark_pref(const char *arg, struct read_opts *ro)
     const struct read_tshark_pref *pref = &read_tshark_prefs[i];
     const char *value = colon + 1;
     bool columns = strncmp(pref->name, "gui.column.", 11) == 0;
+    while (*value == ' ' || *value == '\t')
+        value++;
+    if (!value_taken(pref, value))
+        return cli_fail(CLI_EXIT_USAGE, "-o %s: invalid value for %s (%s)", arg, pref->name,
+                        pref->kind == READ_PREF_DECIMAL ? "a decimal number" :
+                        pref->kind == READ_PREF_HEX     ? "a hexadecimal number" :
+                                                          "\"title\",\"%format\" pairs");
     ro->tshark_prefs[i] = value;    /* -G currentprefs shows it */
-    if (strcmp(pref->name, "infiniband.rroce.port") == 0) {
+    unsigned long long port = strtoull(value, NULL, 10);
+    if (strcmp(pref->name, "infiniband.rroce.port") == 0 && port >= 1 && port <= 65535) {
         char spec[64];
-        char *end;
-        unsigned long long port = strtoull(value, &end, 10);     /* decimal, as tshark's */
-        if (value[0] < '0' || value[0] > '9' || *end != '\0' || port < 1 || port > 65535)
-            return cli_fail(CLI_EXIT_USAGE, "-o %s: expected a UDP port, 1 to 65535", arg);
         snprintf(spec, sizeof(spec), "udp.port==%llu,roce", port);
         return cli_parse_decode_as(spec, &ro->pipe.decode);
     }
-    if (!columns && strcasecmp(pref->value, value) == 0)
+    if (!columns && is_default(pref, value))
         return 0;
-    if (strcmp(pref->name, "tcp.relative_sequence_numbers") == 0 &&
-        strcasecmp(value, "FALSE") == 0) {
+    if (strcmp(pref->name, "tcp.relative_sequence_numbers") == 0) {    /* FALSE here */
         ro->display.tcp_absolute = true;
         return 0;
     }

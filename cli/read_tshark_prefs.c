@@ -4,8 +4,9 @@
  * with the preferences read takes (read_tshark_prefs_table.c), in tshark's order, under
  * its section lines, each after its comment. One at its default is commented out, as
  * tshark writes one not changed; with currentprefs, one -o set to another value is written
- * as tshark writes it then: uncommented, a boolean in capitals, a number in its base, a
- * choice as its list spells it, the column list a pair a line. -o given after -G counts:
+ * as tshark writes it then: uncommented, a boolean in capitals (anything but true is
+ * FALSE), a number in its base, a choice as its list spells it (one it does not list
+ * leaves the default), the column list a pair a line. -o given after -G counts:
  * the options are read before anything is printed.
  */
 #include <stdio.h>
@@ -43,22 +44,34 @@ spelled_choice(const char *comment, const char *value, size_t *len)
     return NULL;
 }
 
-/* -o gui.column.format's "T1","F1","T2","F2" as tshark writes the list: after a newline,
- * a tab and a pair a line. False when value is not a list of quoted strings. */
 static bool
-column_list(const char *value, char *buf, size_t size)
+column_code_known(const char *code, size_t n)
 {
-    size_t used = 0, items = 0;
+    if (n >= 4 && strncmp(code, "%Cus", 4) == 0)     /* a custom column: its fields follow */
+        return true;
+    for (const char *const *c = read_tshark_column_codes; *c != NULL; c++)
+        if (strlen(*c) == n && strncmp(*c, code, n) == 0)
+            return true;
+    return false;
+}
+
+bool
+read_column_list(const char *value, char *buf, size_t size)
+{
+    size_t used = 0, items = 0, len = strlen(value);
     const char *p = value;
 
     buf[0] = '\0';
+    if (len > 0 && (value[len - 1] == ' ' || value[len - 1] == '\t'))
+        return false;   /* tshark refuses blanks at the end */
     while (*p != '\0') {
         while (*p == ' ' || *p == '\t')
             p++;
         if (*p != '"')
             return false;
         const char *close = strchr(p + 1, '"');
-        if (close == NULL)
+        if (close == NULL || close == p + 1 ||
+            (items % 2 == 1 && !column_code_known(p + 1, (size_t)(close - p - 1))))
             return false;
         int w = snprintf(buf + used, size - used, "%s\"%.*s\"",
                          items % 2 == 0 ? (items == 0 ? "\n\t" : ",\n\t") : ", ",
@@ -88,10 +101,8 @@ written_value(const struct read_tshark_pref *pref, const char *value, char *buf,
     const char *choice;
 
     switch (pref->kind) {
-    case READ_PREF_BOOL:
-        if (strcasecmp(value, "TRUE") == 0 || strcasecmp(value, "FALSE") == 0)
-            return value[0] == 't' || value[0] == 'T' ? "TRUE" : "FALSE";
-        return value;
+    case READ_PREF_BOOL:        /* tshark takes anything but "true" for FALSE */
+        return strcasecmp(value, "TRUE") == 0 ? "TRUE" : "FALSE";
     case READ_PREF_DECIMAL:
     case READ_PREF_HEX:
         n = strtoull(value, &end, pref->kind == READ_PREF_HEX ? 16 : 10);
@@ -100,11 +111,12 @@ written_value(const struct read_tshark_pref *pref, const char *value, char *buf,
         snprintf(buf, size, pref->kind == READ_PREF_HEX ? "0x%llx" : "%llu", n);
         return buf;
     case READ_PREF_LIST:
-        return column_list(value, buf, size) ? buf : value;
+        return read_column_list(value, buf, size) ? buf : value;
     case READ_PREF_TEXT:
     default:
         if ((choice = spelled_choice(pref->comment, value, &len)) == NULL)
-            return value;
+            /* a choice tshark does not know leaves the default; free text is kept */
+            return strstr(pref->comment, "# One of: ") != NULL ? pref->value : value;
         snprintf(buf, size, "%.*s", (int)len, choice);
         return buf;
     }

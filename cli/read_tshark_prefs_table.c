@@ -2,7 +2,8 @@
 /*
  * read_tshark_prefs_table.c - tshark 4.0.17's preferences of the protocols read
  * dissects and of the summary's columns, as `tshark -G defaultprefs` writes them:
- * their sections, comments and defaults, in its order. -o accepts them
+ * their sections, comments and defaults, in its order, and the column formats
+ * tshark takes (-G column-formats). -o accepts them
  * (read_tshark_compat.c); -G defaultprefs and currentprefs list them
  * (read_tshark_prefs.c). Written by scripts/gen_glossary_tables.py; do not edit.
  */
@@ -266,6 +267,61 @@ const struct read_tshark_pref read_tshark_prefs[] = {
      "# Number of priorities supported, and number of those drop eligible (not used for 802.1Q-1998)\n"
      "# One of: 8 Priorities, 0 Drop Eligible, 7 Priorities, 1 Drop Eligible, 6 Priorities, 2 Drop Eligible, 5 Priorities, 3 Drop Eligible\n"
      "# (case-insensitive).\n"},
+};
+
+/* The column formats -o gui.column.format takes (-G column-formats). */
+const char *const read_tshark_column_codes[] = {
+    "%q",
+    "%Yt",
+    "%YDOYt",
+    "%At",
+    "%V",
+    "%B",
+    "%Cus",
+    "%y",
+    "%Tt",
+    "%Gt",
+    "%rd",
+    "%ud",
+    "%rD",
+    "%uD",
+    "%d",
+    "%D",
+    "%a",
+    "%I",
+    "%F",
+    "%hd",
+    "%hs",
+    "%rhd",
+    "%uhd",
+    "%rhs",
+    "%uhs",
+    "%e",
+    "%x",
+    "%f",
+    "%i",
+    "%rnd",
+    "%und",
+    "%rns",
+    "%uns",
+    "%nd",
+    "%ns",
+    "%m",
+    "%L",
+    "%p",
+    "%Rt",
+    "%s",
+    "%S",
+    "%rs",
+    "%us",
+    "%rS",
+    "%uS",
+    "%E",
+    "%Yut",
+    "%YDOYut",
+    "%Aut",
+    "%t",
+    NULL,
 };
 
 const size_t read_tshark_n_prefs = sizeof(read_tshark_prefs) / sizeof(read_tshark_prefs[0]);

@@ -5,8 +5,8 @@ own words from what the installed tshark prints:
 
 - cli/read_tshark_prefs_table.c: tshark's preferences of the protocols read dissects and the
   two column preferences (`tshark -G defaultprefs`): their comments, defaults and sections,
-  in tshark's order. read accepts them with -o and lists them with -G defaultprefs and
-  -G currentprefs.
+  in tshark's order, and the column formats tshark takes (`-G column-formats`). read
+  accepts them with -o and lists them with -G defaultprefs and -G currentprefs.
 - dissectors/print/glossary_tables.c: the column formats of the columns read prints
   (`-G column-formats`), the dissector tables read dispatches on (`-G dissector-tables`) and
   their entries that read decodes as Wireshark does (`-G decodes`), in tshark's order.
@@ -124,7 +124,8 @@ def write_prefs(version):
            "/*",
            " * read_tshark_prefs_table.c - tshark %s's preferences of the protocols read" % version,
            " * dissects and of the summary's columns, as `tshark -G defaultprefs` writes them:",
-           " * their sections, comments and defaults, in its order. -o accepts them",
+           " * their sections, comments and defaults, in its order, and the column formats",
+           " * tshark takes (-G column-formats). -o accepts them",
            " * (read_tshark_compat.c); -G defaultprefs and currentprefs list them",
            " * (read_tshark_prefs.c). Written by scripts/gen_glossary_tables.py; do not edit.",
            " */",
@@ -139,7 +140,15 @@ def write_prefs(version):
                                               pref_kind(comment, value),
                                               c_text(value, 5)))
         out.append("     " + c_text(comment, 5) + "},")
+    codes = [line.split("\t")[0] for line in tshark("column-formats").splitlines()
+             if line.startswith("%")]
     out += ["};",
+            "",
+            "/* The column formats -o gui.column.format takes (-G column-formats). */",
+            "const char *const read_tshark_column_codes[] = {"]
+    out += ["    %s," % c_string(code) for code in codes]
+    out += ["    NULL,",
+            "};",
             "",
             "const size_t read_tshark_n_prefs = sizeof(read_tshark_prefs) / "
             "sizeof(read_tshark_prefs[0]);",
@@ -149,7 +158,7 @@ def write_prefs(version):
             '               "READ_TSHARK_PREFS_MAX holds every preference");']
     with open(PREFS_OUT, "w") as f:
         f.write("\n".join(out) + "\n")
-    print("%s: %d preferences" % (PREFS_OUT, len(ours)))
+    print("%s: %d preferences, %d column formats" % (PREFS_OUT, len(ours), len(codes)))
 
 
 def write_tables(version):

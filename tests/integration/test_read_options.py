@@ -373,7 +373,9 @@ same = (["-u", "s"], ["-H", hosts], ["-C", "Default"], ["-K", "/dev/null"],
         ["-X", "lua_script:none.lua"], ["-W", "n"], ["-I"], ["--color"],
         ["--log-level", "warning"], ["--export-objects", "http," + out],
         ["--disable-heuristic", "rpcrdma_infiniband"], ["-o", "tcp.check_checksum:FALSE"],
-        ["-o", "infiniband.rroce.port:4791"], ["-o", "gui.column.format:\"No.\",\"%m\""])
+        ["-o", "infiniband.rroce.port:4791"], ["-o", "gui.column.format:\"No.\",\"%m\""],
+        ["-o", "vlan.qinq_ethertype:9100"], ["-o", "arp.detect_storm_period: 0100"],
+        ["-o", "eth.padding:bogus"], ["-o", "gui.column.format:\"a\" ,\"%Cus:ip.src:0:R\","])
 for opts in same:
     got = rs(["read", "-r", UD, "--compat", "tshark"] + opts)
     t.check(got.returncode == 0 and got.stdout == base and got.stderr.count(b"\n") <= 1,
@@ -382,7 +384,13 @@ got = rs(["read", "-r", UD, "-Q"])
 t.check(got.returncode == 0 and got.stdout == b"" and got.stderr == b"", "read -Q printed")
 # -H FILE with no entry in it (tshark: "Can't read host entries")
 for opts in (["-u", "x"], ["-H", "/nonexistent"], ["-H", "/dev/null"], ["-C", "nosuchprofile"],
-             ["--log-level", "bogus"], ["-o", "tcp.nosuchpref:1"]):
+             ["--log-level", "bogus"], ["-o", "tcp.nosuchpref:1"],
+             # tshark's "Invalid -o flag": a number not whole in its base or past 32 bits, a
+             # column list with an odd item, an empty title, an unknown format, a blank after
+             ["-o", "arp.detect_storm_period:+5"], ["-o", "vlan.qinq_ethertype:1ffffffff"],
+             ["-o", "infiniband.rroce.port:0x12b7"], ["-o", "gui.column.format:\"a\",\"%m\",\"b\""],
+             ["-o", "gui.column.format:\"\",\"%m\""], ["-o", "gui.column.format:\"a\",\"%zz\""],
+             ["-o", "gui.column.format:\"a\",\"%m\" "]):
     want = t.run(["tshark", "-r", UD] + opts, check_rc=False).returncode
     got = rs(["read", "-r", UD] + opts)
     t.check(got.returncode == want == 1 and got.stderr.count(b"\n") == 1 and

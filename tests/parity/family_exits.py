@@ -31,11 +31,15 @@ CASES = [
     ["-r", "{cap}", "-H", "/nonexistent"], ["-r", "{cap}", "--log-level", "bogus"],
     ["-i", "nosuchif0"], ["-r", "{cap}", "--disable-heuristic", "rpcordma"],
     ["-r", "{cap}", "--enable-heuristic", "nosuch"],
+    ["-r", "{cap}", "-o", "arp.detect_storm_period:0x10"],
+    ["-r", "{cap}", "-o", "vlan.qinq_ethertype:0x"],
+    ["-r", "{cap}", "-o", "gui.column.format:\"a\",\"%zz\""],
+    ["-r", "{cap}", "-o", "gui.column.format:\"a\",\"%m\","],
 ]
 # Without --all (each tshark run costs some 0.6 s of processor time): one of each kind of
 # bad input, filter, option value and combination.
 SAMPLE = [0, 1, 2, 3, 5, 6, 7, 9, 10, 13, 15, 16, 17, 18, 19, 22, 24, 25, 30, 32, 34, 35,
-          38, 40, 42]
+          38, 40, 42, 43, 45]
 
 
 def files(ctx, cap):

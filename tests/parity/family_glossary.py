@@ -91,7 +91,8 @@ def heuristics(ctx):
 PREFS = ["tcp.relative_sequence_numbers:false", "infiniband.rroce.port:4792",
          'gui.column.format:"No.","%m","Src","%s"', "eth.padding:never",
          "vlan.qinq_ethertype:88a8", "arp.detect_storm_period:0200",
-         "vlan.priority_drop:7 priorities, 1 drop eligible", "ip.check_checksum:TRUE"]
+         "vlan.priority_drop:7 priorities, 1 drop eligible", "ip.check_checksum:TRUE",
+         "tcp.check_checksum:maybe", "eth.fcs:bogus"]
 
 
 def in_order(report, got, want):
