@@ -94,6 +94,11 @@ read_parse_args(int argc, char **argv, struct read_opts *ro)
     rs_pipeline_opts_init(&ro->pipe);
     ro->display = *rs_display_get();
     optind = 1;
+    /* tshark -G without a report is tshark -G fields */
+    if (argc > 1 && strcmp(argv[argc - 1], "-G") == 0) {
+        ro->glossary = "fields";
+        argc--;
+    }
     while ((c = cli_getopt("read", argc, argv, "r:i:f:s:B:pc:a:w:F:VO:S:2R:G:xPt:T:e:E:j:J:d:o:Y:z:"
                            "qlnN:hvu:QH:C:K:X:gM:W:I", longopts, read_usage)) != CLI_OPT_END) {
         if ((rc = read_tshark_option(c, optarg, ro)) >= 0) {

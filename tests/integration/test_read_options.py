@@ -264,6 +264,9 @@ t.check(len(shared) >= 11 and all(line in theirs for line in shared),
         "-G protocols: %s not tshark's" % [x for x in shared if x not in theirs])
 t.check(rs(["-G", "protocols"]).stdout.decode().splitlines() == ours,
         "roceshark -G protocols is not read -G protocols")
+fields = rs(["read", "-G", "fields"]).stdout
+t.check(fields.startswith(b"P\tFrame\tframe\n") and rs(["-G"]).stdout == fields and
+        rs(["read", "-G"]).stdout == fields, "-G alone is not -G fields, as tshark's")
 ours = [x.split("\t") for x in rs(["read", "-G", "fields"]).stdout.decode().splitlines()]
 # tshark's glossary is 19 MB: read here, not kept by the reference cache, and once (the
 # sanitized pass would only read it again).
