@@ -110,6 +110,15 @@ read_parse_pref(const char *arg, struct read_opts *ro)
         ro->pipe.analysis.max_convs = (uint32_t)v;
     } else if (strcmp(arg, "analysis:off") == 0 || strcmp(arg, "analysis:on") == 0) {
         ro->pipe.analyze = arg[10] == 'n';
+    } else if (strncmp(arg, "tcp_reassembly.message:", 23) == 0) {
+        if (!cli_parse_uint(arg + 23, 1024, 1u << 30, &v))
+            return cli_fail(CLI_EXIT_USAGE, "-o %s: expected 1024 to %u bytes", arg, 1u << 30);
+        ro->pipe.streams_opts.max_pdu_bytes = (uint32_t)v;
+    } else if (strncmp(arg, "tcp_reassembly.memory:", 22) == 0) {
+        if (!cli_parse_uint(arg + 22, 1024, 1ull << 40, &v))
+            return cli_fail(CLI_EXIT_USAGE, "-o %s: expected 1024 to %llu bytes", arg,
+                            1ull << 40);
+        ro->pipe.streams_opts.max_pdu_memory = v;
     } else if (strncmp(arg, "iwarp.", 6) == 0) {
         return parse_iwarp_pref(arg, &ro->pipe.iwarp);
     } else if (strcmp(arg, "roceshark.info:tshark") == 0 ||
@@ -132,7 +141,8 @@ read_parse_pref(const char *arg, struct read_opts *ro)
     } else {
         return cli_fail(CLI_EXIT_USAGE, "-o %s: unknown preference (tshark's of the "
                         "protocols read dissects, rc.pmtu:N, "
-                        "analysis.max_convs:N, analysis:on|off, iwarp.buffer:N, "
+                        "analysis.max_convs:N, analysis:on|off, tcp_reassembly.message:N, "
+                        "tcp_reassembly.memory:N, iwarp.buffer:N, "
                         "iwarp.memory:N, iwarp.max_conns:N, iwarp.heuristics:on|off, "
                         "compat:4.0|4.4|4.6)", arg);
     }

@@ -43,6 +43,7 @@ print_bounds_hit(const struct read_opts *ro, const struct rs_pipeline *pipe,
     const struct rs_streams *streams = rs_pipeline_streams(pipe);
     uint64_t forgotten = streams != NULL ? rs_streams_counts(streams).evicted : 0;
     uint64_t pdus_cut = streams != NULL ? rs_streams_counts(streams).pdus_cut : 0;
+    uint64_t unkept = streams != NULL ? rs_streams_counts(streams).pdus_unkept : 0;
 
     if (cut > 0)
         fprintf(stderr, "read: %llu %s a field with more than %d occurrences: those after "
@@ -58,6 +59,12 @@ print_bounds_hit(const struct read_opts *ro, const struct rs_pipeline *pipe,
                 "desegmented: a segment came out of order, or the conversation was forgotten "
                 "(their segments stay data)\n", (unsigned long long)pdus_cut,
                 pdus_cut == 1 ? "was" : "were");
+    if (unkept > 0)
+        fprintf(stderr, "read: %llu HTTP messages or TLS records over TCP segments %s not "
+                "desegmented: longer than the %u bytes kept of one, or past the %llu kept "
+                "of all at once (their segments stay data)\n", (unsigned long long)unkept,
+                unkept == 1 ? "was" : "were", opts->streams_opts.max_pdu_bytes,
+                (unsigned long long)opts->streams_opts.max_pdu_memory);
 }
 
 /* -M: tshark's session reset. Every N frames read, its dissection starts afresh: the

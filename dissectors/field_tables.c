@@ -16,7 +16,8 @@ const struct rs_field *const rs_field_tables[] = {
     /* frame.protocols closes the frame's fields, where tshark's JSON has it. */
     rs_fields_frame,   rs_fields_protocols, rs_fields_erf,      rs_fields_link,
     rs_fields_arp,
-    rs_fields_ip,      rs_fields_l4,        rs_fields_tcp,      rs_fields_icmp,
+    rs_fields_ip,      rs_fields_l4,        rs_fields_tcp,      rs_fields_tcp_reasm,
+    rs_fields_icmp,
     rs_fields_icmpv6_nd,
     rs_fields_icmpv6_trailer,   /* after the packet a redirect's option holds */
     rs_fields_mpa,

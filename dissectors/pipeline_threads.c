@@ -15,8 +15,10 @@
  * stateful stages is in its slot once it is analyzed: its facts, its TCP/UDP stream view
  * (copied), whether it is the first frame shown, and the time since the frame shown
  * before it (the packet's delta_shown, which the analysis computes). An iWARP view points
- * into the reassembly buffers, which the next frame changes: such a frame is formatted in
- * the analyze step, into a buffer of the batch's own, and copied into place later.
+ * into the reassembly buffers, which the next frame changes, and so does the view of a TCP
+ * segment that completes an HTTP message or TLS record (its segments and bytes): such a
+ * frame is formatted in the analyze step, into a buffer of the batch's own, and copied
+ * into place later.
  *
  * Memory is bounded: at most 2 * N + 2 batches are in flight, each of at most
  * BATCH_FRAMES frames and BATCH_BYTES of their bytes (one larger frame takes a batch of
@@ -198,12 +200,13 @@ step_analyze(struct engine *e, struct batch *b)
             s->stream = *s->result.pkt.stream;
             s->result.pkt.stream = &s->stream;
         }
-        if (s->result.pkt.iwarp != NULL) {
+        if (s->result.pkt.iwarp != NULL || s->stream.reasm != NULL) {
             size_t before = b->early.len;
             format_slot(e, &b->early, s);
             s->early = true;
             s->early_len = b->early.len - before;
             s->result.pkt.iwarp = NULL;     /* the stage's: gone at the next frame */
+            s->stream.reasm = NULL;
         }
     }
     if (b->idle && e->ops->idle != NULL)

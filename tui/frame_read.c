@@ -244,10 +244,12 @@ rs_tui_decoded_free(struct rs_tui_decoded *d)
     free(d->state);
     free(d->pdus);
     free(d->words);
+    free(d->segments);
     d->data = d->state = NULL;
     d->pdus = NULL;
     d->words = NULL;
-    d->cap = d->state_cap = d->pdus_cap = d->words_cap = 0;
+    d->segments = NULL;
+    d->cap = d->state_cap = d->pdus_cap = d->words_cap = d->segments_cap = 0;
 }
 
 int

@@ -14,9 +14,10 @@
  * facts, 104 bytes, take about 30). Pointers are not kept: a PDU's bytes are
  * an offset into the frame when they lie there, else (reassembled across
  * segments, or with the markers taken out) the bytes themselves, as is a
- * reassembled Send's payload.
+ * reassembled Send's payload, and the HTTP message or TLS record a TCP segment completes
+ * (its segments' frames and lengths, and its bytes).
  *
- * Layout: parts (a byte: FS_FACTS | FS_STREAM | FS_IWARP), the packet's
+ * Layout: parts (a byte: FS_FACTS | FS_STREAM | FS_IWARP | FS_TCP_REASM), the packet's
  * encapsulation, then each part present in that order. The records are
  * ours, written and read by this process (host byte order); still every
  * read is bounded, and a record that does not parse is an error, not a
@@ -35,6 +36,7 @@
 #define FS_FACTS 0x01u
 #define FS_STREAM 0x02u
 #define FS_IWARP 0x04u
+#define FS_TCP_REASM 0x08u
 
 /* Where a PDU's bytes are. */
 enum { AT_NONE = 0, AT_FRAME = 1, AT_INLINE = 2 };
@@ -168,6 +170,14 @@ put_iwarp(struct frame_state_buf *b, const struct rs_frame *frame, const struct 
     return true;
 }
 
+static bool
+put_tcp_reasm(struct frame_state_buf *b, const struct rs_tcp_reasm *r)
+{
+    return put(b, &r->len, sizeof(r->len)) && put(b, &r->n_segments, sizeof(r->n_segments)) &&
+           put(b, r->frames, r->n_segments * sizeof(*r->frames)) &&
+           put(b, r->lens, r->n_segments * sizeof(*r->lens)) && put(b, r->data, r->len);
+}
+
 bool
 frame_state_encode(struct frame_state_buf *b, const struct rs_frame *frame,
                    const struct rs_packet *pkt)
@@ -175,15 +185,24 @@ frame_state_encode(struct frame_state_buf *b, const struct rs_frame *frame,
     uint8_t head[2] = {0, pkt->encap};
 
     b->len = 0;
+    const struct rs_tcp_reasm *reasm = pkt->stream != NULL ? pkt->stream->reasm : NULL;
+    struct rs_stream_view bare;
+
     head[0] = (uint8_t)((pkt->facts != NULL ? FS_FACTS : 0) |
                         (pkt->stream != NULL ? FS_STREAM : 0) |
-                        (pkt->iwarp != NULL ? FS_IWARP : 0));
+                        (pkt->iwarp != NULL ? FS_IWARP : 0) |
+                        (reasm != NULL ? FS_TCP_REASM : 0));
     if (head[0] == 0)
         return true;        /* decoding alone gives all of it */
+    if (pkt->stream != NULL) {
+        bare = *pkt->stream;
+        bare.reasm = NULL;  /* a pointer is not kept: the message follows (FS_TCP_REASM) */
+    }
     return put(b, head, sizeof(head)) &&
            (pkt->facts == NULL || put_words(b, pkt->facts, sizeof(*pkt->facts))) &&
-           (pkt->stream == NULL || put_words(b, pkt->stream, sizeof(*pkt->stream))) &&
-           (pkt->iwarp == NULL || put_iwarp(b, frame, pkt->iwarp));
+           (pkt->stream == NULL || put_words(b, &bare, sizeof(bare))) &&
+           (pkt->iwarp == NULL || put_iwarp(b, frame, pkt->iwarp)) &&
+           (reasm == NULL || put_tcp_reasm(b, reasm));
 }
 
 void
@@ -298,6 +317,26 @@ take_iwarp(struct reader *r, struct rs_tui_decoded *d)
     return true;
 }
 
+static bool
+take_tcp_reasm(struct reader *r, struct rs_tui_decoded *d)
+{
+    struct rs_tcp_reasm *m = &d->reasm;
+    uint32_t len, n;
+
+    if (!take_copy(r, &len, sizeof(len)) || !take_copy(r, &n, sizeof(n)) ||
+        (size_t)(r->end - r->p) < 2 * (size_t)n * sizeof(uint32_t) ||
+        !room((void **)&d->segments, &d->segments_cap, 2 * (size_t)n + 1,
+              sizeof(*d->segments)) ||
+        !take_copy(r, d->segments, 2 * (size_t)n * sizeof(*d->segments)) ||
+        (m->data = take(r, len)) == NULL)
+        return false;
+    m->len = len;
+    m->n_segments = n;
+    m->frames = d->segments;
+    m->lens = d->segments + n;
+    return true;
+}
+
 int
 frame_state_apply(struct rs_tui_decoded *d, const uint8_t *state, size_t len, char *err)
 {
@@ -313,13 +352,16 @@ frame_state_apply(struct rs_tui_decoded *d, const uint8_t *state, size_t len, ch
     bool ok = take_copy(&r, head, sizeof(head)) &&
               (!(head[0] & FS_FACTS) || take_words(&r, &d->facts, sizeof(d->facts))) &&
               (!(head[0] & FS_STREAM) || take_words(&r, &d->stream, sizeof(d->stream))) &&
-              (!(head[0] & FS_IWARP) || take_iwarp(&r, d)) && r.p == r.end;
+              (!(head[0] & FS_IWARP) || take_iwarp(&r, d)) &&
+              (!(head[0] & FS_TCP_REASM) || ((head[0] & FS_STREAM) && take_tcp_reasm(&r, d))) &&
+              r.p == r.end;
     if (!ok)
         return rs_error(err, RS_EFORMAT, "frame %llu: its decoding state does not read back",
                         (unsigned long long)d->frame.number);
     d->pkt.encap = head[1];
     d->pkt.facts = head[0] & FS_FACTS ? &d->facts : NULL;
     d->pkt.stream = head[0] & FS_STREAM ? &d->stream : NULL;
+    d->stream.reasm = head[0] & FS_TCP_REASM ? &d->reasm : NULL;
     d->pkt.iwarp = head[0] & FS_IWARP ? &d->iwarp : NULL;
     return 0;
 }

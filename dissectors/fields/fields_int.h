@@ -30,6 +30,7 @@ extern const struct rs_field rs_fields_link[];
 extern const struct rs_field rs_fields_ip[];
 extern const struct rs_field rs_fields_l4[];
 extern const struct rs_field rs_fields_tcp[];
+extern const struct rs_field rs_fields_tcp_reasm[];
 extern const struct rs_field rs_fields_icmp[];
 extern const struct rs_field rs_fields_icmpv6_nd[];
 extern const struct rs_field rs_fields_icmpv6_trailer[];
@@ -138,5 +139,15 @@ rs_value_set_uint(struct rs_value *out, uint8_t type, uint64_t v)
     out->v.u = v;
     return true;
 }
+
+/* A field Wireshark registers that one pass in order never shows (the frame a message is
+ * reassembled in, on its earlier fragments) or that cannot happen here (fragments taken in
+ * order never overlap): names a tshark script may ask for, never present. */
+bool rs_field_get_never(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                        struct rs_value *out);
+/* A message reassembled from count fragments, len bytes at data, as the item f->offset
+ * selects: 0 the fragments' node, 1 their count, 2 the length, 3 the bytes. */
+bool rs_value_set_reassembled(struct rs_value *out, const struct rs_field *f, uint32_t count,
+                              const uint8_t *data, uint32_t len);
 
 #endif /* ROCESHARK_FIELDS_INT_H */

@@ -376,3 +376,33 @@ rs_locate_layer_start(const struct rs_packet *pkt, const struct rs_field *f, uns
     *length = 0;
     return true;
 }
+
+bool
+rs_field_get_never(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                   struct rs_value *out)
+{
+    (void)pkt;
+    (void)f;
+    (void)occ;
+    (void)out;
+    return false;
+}
+
+bool
+rs_value_set_reassembled(struct rs_value *out, const struct rs_field *f, uint32_t count,
+                         const uint8_t *data, uint32_t len)
+{
+    switch (f->offset) {
+    case 0:
+        return rs_value_set_uint(out, RS_FT_NONE, 1);
+    case 1:
+        return rs_value_set_uint(out, f->type, count);
+    case 2:
+        return rs_value_set_uint(out, f->type, len);
+    default:
+        out->type = RS_FT_BYTES;
+        out->v.bytes.ptr = data;
+        out->v.bytes.len = len;
+        return true;
+    }
+}

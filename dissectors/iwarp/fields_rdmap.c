@@ -510,21 +510,8 @@ get_send(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     const struct rs_iwarp_pdu *p =
         iw_field_pdu(pkt, f, occ, f->offset == 3 ? is_send_reasm_data : is_send_reasm);
 
-    if (p == NULL)
-        return false;
-    switch (f->offset) {
-    case 0:
-        return rs_value_set_uint(out, RS_FT_NONE, 1);
-    case 1:
-        return rs_value_set_uint(out, f->type, p->send_fragments);
-    case 2:
-        return rs_value_set_uint(out, f->type, p->send_len);
-    default:
-        out->type = RS_FT_BYTES;
-        out->v.bytes.ptr = p->send_data;
-        out->v.bytes.len = p->send_len;
-        return true;
-    }
+    return p != NULL &&
+           rs_value_set_reassembled(out, f, p->send_fragments, p->send_data, p->send_len);
 }
 
 /* The message's fragments, as Wireshark's fragment tree titles them: how many, the
@@ -613,21 +600,6 @@ locate_send_message(const struct rs_packet *pkt, const struct rs_field *f, unsig
     *offset = 0;
     *length = p->send_len;
     return true;
-}
-
-/* What one pass in order cannot know (the frame a message is reassembled in,
- * shown on its earlier fragments) and what cannot happen (Send fragments are
- * appended one after the other: they never overlap): names that scripts
- * written for tshark may ask for, never present, as in tshark's one pass. */
-static bool
-get_never(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
-          struct rs_value *out)
-{
-    (void)pkt;
-    (void)f;
-    (void)occ;
-    (void)out;
-    return false;
 }
 
 /* Placed by its getter's locator, get_*_at. */
@@ -808,17 +780,17 @@ const struct rs_field rs_fields_rdmap[] = {
     F_MSG("iwarp_rdma.send.reassembled.data", "Reassembled iWarp RDMA Send data", RS_FT_BYTES,
       RS_BASE_NONE, 0, NULL, "The Send's payload (kept up to 256 KiB)", 3, 0, get_send, 1),
     F_MSG("iwarp_rdma.send.reassembled_in", "Reassembled PDU in frame", RS_FT_FRAMENUM,
-      RS_BASE_NONE, 0, NULL, "Shown by a second pass only: never in one pass", 0, 0, get_never,
+      RS_BASE_NONE, 0, NULL, "Shown by a second pass only: never in one pass", 0, 0, rs_field_get_never,
       2),
     F_MSG("iwarp_rdma.send.fragment.overlap", "Fragment overlap", RS_FT_BOOLEAN, RS_BASE_NONE, 0,
-      NULL, "Send fragments never overlap", 0, 0, get_never, 2),
+      NULL, "Send fragments never overlap", 0, 0, rs_field_get_never, 2),
     F_MSG("iwarp_rdma.send.fragment.overlap.conflict", "Conflicting data in fragment overlap",
-      RS_FT_BOOLEAN, RS_BASE_NONE, 0, NULL, "Send fragments never overlap", 0, 0, get_never, 2),
+      RS_FT_BOOLEAN, RS_BASE_NONE, 0, NULL, "Send fragments never overlap", 0, 0, rs_field_get_never, 2),
     F_MSG("iwarp_rdma.send.fragment.multipletails", "Multiple tail fragments found", RS_FT_BOOLEAN,
-      RS_BASE_NONE, 0, NULL, "Send fragments never overlap", 0, 0, get_never, 2),
+      RS_BASE_NONE, 0, NULL, "Send fragments never overlap", 0, 0, rs_field_get_never, 2),
     F_MSG("iwarp_rdma.send.fragment.toolongfragment", "Fragment too long", RS_FT_BOOLEAN,
-      RS_BASE_NONE, 0, NULL, "Send fragments never overlap", 0, 0, get_never, 2),
+      RS_BASE_NONE, 0, NULL, "Send fragments never overlap", 0, 0, rs_field_get_never, 2),
     F_MSG("iwarp_rdma.send.fragment.error", "Defragmentation error", RS_FT_FRAMENUM, RS_BASE_NONE, 0,
-      NULL, "Send fragments never overlap", 0, 0, get_never, 2),
+      NULL, "Send fragments never overlap", 0, 0, rs_field_get_never, 2),
     RS_F_END,
 };

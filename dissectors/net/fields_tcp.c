@@ -804,15 +804,34 @@ get_payload(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     return true;
 }
 
-/* tcp.segment_data: the payload of a segment TCP keeps for a message over several
- * (streams.h's RS_PDU_FIRST and _MIDDLE), as tshark shows it. */
+/* tcp.segment_data: the bytes of a segment TCP keeps for a message over several, as tshark
+ * shows them: the whole payload of a message's first and middle segments; of the segment
+ * that completes one, the bytes that do, then those of a message it begins (a TLS record
+ * after the one it ends); of a segment that begins one after whole records, its bytes. */
 static bool
 get_segment_data(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
                  struct rs_value *out)
 {
-    uint8_t part = pkt->stream != NULL ? pkt->stream->pdu_part : RS_PDU_NONE;
+    const struct rs_stream_view *v = pkt->stream;
+    uint8_t part = v != NULL ? v->pdu_part : RS_PDU_NONE;
+    uint32_t from = 0, to;
 
-    return (part == RS_PDU_FIRST || part == RS_PDU_MIDDLE) && get_payload(pkt, f, occ, out);
+    if (v == NULL || !get_payload(pkt, f, 0, out))
+        return false;
+    to = out->v.bytes.len;
+    if (part == RS_PDU_FIRST || part == RS_PDU_MIDDLE) {
+        if (occ != 0)
+            return false;
+    } else if (part == RS_PDU_LAST && occ == 0) {
+        to = v->pdu_end < to ? v->pdu_end : to;
+    } else if (v->pdu_begins && occ == (part == RS_PDU_LAST)) {
+        from = v->pdu_begin < to ? v->pdu_begin : to;
+    } else {
+        return false;
+    }
+    out->v.bytes.ptr += from;
+    out->v.bytes.len = to - from;
+    return true;
 }
 
 static size_t

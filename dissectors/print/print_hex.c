@@ -5,10 +5,12 @@
  * after the frame. An ERF record's own header is not the packet's: it is left out, as
  * Wireshark leaves it out. A frame that ends an iWARP Send of several FPDUs has a second
  * data source, the reassembled message, and one that had markers another, its octets
- * without them: each is then dumped under its name, as tshark's.
+ * without them: each is then dumped under its name, as tshark's. So is the message a TCP
+ * segment completes (an HTTP message or TLS record over segments), "Reassembled TCP".
  */
 #include <roceshark/dissectors/iwarp.h>
 #include <roceshark/dissectors/print.h>
+#include <roceshark/dissectors/streams.h>
 
 void
 rs_print_hex_bytes(struct rs_out *o, const uint8_t *data, uint32_t len)
@@ -60,14 +62,20 @@ rs_print_hex(struct rs_out *o, const struct rs_packet *pkt)
 {
     uint32_t skip = rs_packet_has(pkt, RS_LAYER_ERF) ? pkt->span[RS_LAYER_ERF].len : 0;
     const struct rs_iwarp_view *v = pkt->iwarp;
-    bool sources = false;
+    const struct rs_tcp_reasm *tcp = pkt->stream != NULL && pkt->stream->tcp &&
+                                     !(pkt->flags & RS_PKT_QUOTED) ? pkt->stream->reasm : NULL;
+    bool sources = tcp != NULL;
 
     for (unsigned i = 0; v != NULL && i < v->n_pdus && !sources; i++)
         sources = is_source(&v->pdus[i]);
     if (sources)
         rs_out_printf(o, "Frame (%u bytes):\n", rs_packet_cap_len(pkt));
     rs_print_hex_bytes(o, pkt->frame->data + skip, rs_packet_cap_len(pkt));
-    for (unsigned i = 0; sources && i < v->n_pdus; i++) {
+    if (tcp != NULL) {
+        rs_out_printf(o, "Reassembled TCP (%u bytes):\n", tcp->len);
+        rs_print_hex_bytes(o, tcp->data, tcp->len);
+    }
+    for (unsigned i = 0; sources && v != NULL && i < v->n_pdus; i++) {
         const struct rs_iwarp_pdu *p = &v->pdus[i];
         if (rs_iwarp_pdu_unmarked(p)) {
             rs_out_printf(o, "FPDU without Markers (%u bytes):\n", p->caplen);

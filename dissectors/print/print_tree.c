@@ -17,6 +17,7 @@
 #include <roceshark/dissectors/iwarp.h>
 #include <roceshark/dissectors/mad.h>
 #include <roceshark/dissectors/print.h>
+#include <roceshark/dissectors/streams.h>
 
 #define INDENT 4
 #define TREE_BYTES_MAX 36     /* bytes a tree line shows before its ellipsis */
@@ -689,6 +690,7 @@ rs_tree_passes(const struct rs_packet *pkt, int id)
  * Ethernet frames have them). */
 static pthread_once_t order_once = PTHREAD_ONCE_INIT;
 static int link_id, ib_id, data_id;     /* the first ids of Ethernet, InfiniBand and data */
+static int reasm_from, reasm_to;        /* TCP's reassembled message's fields */
 
 static void
 order_init(void)
@@ -696,6 +698,8 @@ order_init(void)
     link_id = rs_field_lookup("eth");
     ib_id = rs_field_lookup("infiniband");
     data_id = rs_field_lookup("data");
+    reasm_from = rs_field_lookup("tcp.segments");
+    reasm_to = rs_field_lookup("tcp.reassembled.data") + 1;
 }
 
 static unsigned
@@ -748,6 +752,9 @@ walk(const struct rs_packet *pkt, uint8_t skip, enum spans spans, rs_tree_fn fn,
     guards_absent(pkt, absent);
     struct id_range order[4];
     unsigned n_ranges = walk_order(pkt, order);
+    /* a TCP segment that completes a message: the message's items lie in it */
+    const struct rs_tcp_reasm *reasm = pkt->stream != NULL && pkt->stream->tcp &&
+                                       !quoted ? pkt->stream->reasm : NULL;
     for (unsigned r = 0; r < n_ranges; r++)
     for (int id = order[r].from; id < order[r].to; id++) {
         if (fw != NULL) {
@@ -769,6 +776,11 @@ walk(const struct rs_packet *pkt, uint8_t skip, enum spans spans, rs_tree_fn fn,
         const struct rs_field *f = field_at(id);
         if (is_data_field(&w, id))
             continue;
+        if (reasm != NULL) {
+            bool in = id >= reasm_from && id < reasm_to;
+            w.source = in ? reasm->data : NULL;
+            w.source_len = in ? reasm->len : 0;
+        }
         if ((f->flags & RS_FIELD_ROWS) && !(f->flags & RS_FIELD_PER_PDU)) {
             int end = rows_end(id);
             walk_rows(&w, pkt, id, end);

@@ -42,6 +42,7 @@
 #include <roceshark/dissectors/wire.h>
 
 #include "streams/echo_int.h"
+#include "streams/tcp_reasm_int.h"
 #include "streams/tcp_seq_int.h"
 
 #define TCP_FIN 0x01
@@ -65,6 +66,8 @@ struct tcp_dir {
                                none), */
     uint32_t pdu_next;      /* from this sequence number */
     uint8_t pdu_proto;      /* enum rs_pdu_proto */
+    struct tcp_msg *msg;    /* and its bytes so far (tcp_reasm.c); NULL while pdu_left is
+                               not: not kept, over a bound, so not desegmented */
 };
 
 struct stream {
@@ -93,6 +96,7 @@ struct rs_streams {
     uint64_t unacked_budget;    /* unacknowledged TCP segments all conversations may hold */
     uint64_t unacked_untracked; /* segments not held for want of it */
     struct echoes echoes;   /* ICMP echo requests awaiting their replies (echo.c) */
+    struct tcp_reasm reasm; /* the messages' bytes (tcp_reasm.c) */
     struct rs_stream_view view;
 };
 
@@ -103,6 +107,8 @@ rs_streams_opts_init(struct rs_streams_opts *opts)
     opts->tcp_only = false;
     opts->restart_after_close = false;
     opts->max_echoes = 4096;
+    opts->max_pdu_bytes = RS_STREAMS_PDU_BYTES;
+    opts->max_pdu_memory = RS_STREAMS_PDU_MEMORY;
 }
 
 int
@@ -130,6 +136,7 @@ rs_streams_new(const struct rs_streams_opts *opts, struct rs_streams **out, char
     s->unacked_budget = RS_STREAMS_UNACKED_MAX;
     s->tcp_only = opts->tcp_only;
     s->restart_after_close = opts->restart_after_close;
+    tcp_reasm_init(&s->reasm, opts->max_pdu_bytes, opts->max_pdu_memory);
     rs_recency_init(&s->recency);
     *out = s;
     return 0;
@@ -141,8 +148,12 @@ rs_streams_free(struct rs_streams *s)
     if (s == NULL)
         return;
     rs_ptr_index_free(&s->table);
-    for (uint32_t i = 0; i < s->used; i++)
+    for (uint32_t i = 0; i < s->used; i++) {
         tcp_seq_free(&s->entries[i].seq, &s->unacked_budget);
+        tcp_msg_free(&s->reasm, s->entries[i].dir[0].msg);
+        tcp_msg_free(&s->reasm, s->entries[i].dir[1].msg);
+    }
+    tcp_reasm_free(&s->reasm);
     echoes_free(&s->echoes);
     rs_zalloc_lazy_free(s->entries, (size_t)s->max * sizeof(*s->entries));
     free(s);
@@ -155,6 +166,8 @@ rs_streams_counts(const struct rs_streams *s)
 
     c.echoes_evicted = s->echoes.evicted;
     c.unacked_untracked = s->unacked_untracked;
+    c.pdus_unkept = s->reasm.unkept;
+    c.pdu_memory_peak = s->reasm.peak;
     return c;
 }
 
@@ -167,7 +180,8 @@ const char *const rs_streams_fields[] = {
 };
 
 const char *const rs_streams_tcp_fields[] = {"data", "http", "frame.protocols",
-                                             "tcp.segment_data", NULL};
+                                             "tcp.segment_data", "tcp.segments",
+                                             "tcp.segment", "tcp.reassembled", NULL};
 
 /* A name of names or a field below it (tcp.analysis.flags): a filter asks by prefix too. */
 static bool
@@ -205,13 +219,25 @@ push_newest(struct rs_streams *s, uint32_t i)
     rs_recency_push(&s->recency, &s->entries->recency, sizeof(*s->entries), i);
 }
 
+/* A conversation forgotten or started afresh: its messages over segments are let go. */
+static void
+drop_messages(struct rs_streams *s, struct stream *e)
+{
+    for (int d = 0; d < 2; d++) {
+        s->counts.pdus_cut += e->dir[d].pdu_left != 0;
+        tcp_msg_free(&s->reasm, e->dir[d].msg);
+        e->dir[d].msg = NULL;
+        e->dir[d].pdu_left = 0;
+    }
+}
+
 /* The next index of the entry's protocol, and nothing seen yet. */
 static void
 stream_start(struct rs_streams *s, struct stream *e)
 {
     bool tcp = e->key.proto == 6;
 
-    s->counts.pdus_cut += (e->dir[0].pdu_left != 0) + (e->dir[1].pdu_left != 0);
+    drop_messages(s, e);
     memset(e->dir, 0, sizeof(e->dir));
     e->reset = false;
     e->timed = false;
@@ -249,8 +275,7 @@ stream_new(struct rs_streams *s, const struct rs_flow_key *key, uint32_t hash)
         rs_ptr_index_remove(&s->table, s->entries[i].hash, &s->entries[i]);
         tcp_seq_free(&s->entries[i].seq, &s->unacked_budget);
         s->counts.evicted++;
-        s->counts.pdus_cut += (s->entries[i].dir[0].pdu_left != 0) +
-                              (s->entries[i].dir[1].pdu_left != 0);
+        drop_messages(s, &s->entries[i]);
     }
     struct stream *e = &s->entries[i];
     memset(e, 0, sizeof(*e));
@@ -289,73 +314,122 @@ syn_window_shift(const uint8_t *opt, uint32_t len)
     return -1;
 }
 
-/* TLS records from d[0..n) on, whole ones skipped: when one runs past n, true with the
- * bytes of it still to come in *left; false when they end at n or at what is no record. */
+/* TLS records from d[0..n) on, whole ones skipped: when one runs past n, true with where
+ * it starts in *at and the bytes of it still to come in *left; false when they end at n
+ * or at what is no record. */
 static bool
-tls_rest(const uint8_t *d, uint32_t n, uint32_t *left)
+tls_rest(const uint8_t *d, uint32_t n, uint32_t *at, uint32_t *left)
 {
     uint32_t len;
 
-    for (uint32_t at = 0; at < n && rs_ident_tls_header(d + at, n - at, &len);) {
-        if (len > n - at) {
-            *left = len - (n - at);
+    for (*at = 0; *at < n && rs_ident_tls_header(d + *at, n - *at, &len);) {
+        if (len > n - *at) {
+            *left = len - (n - *at);
             return true;
         }
-        at += len;
+        *at += len;
     }
     return false;
 }
 
+/* A message of len bytes starts at d[0..n) of the direction's segment: its bytes are
+ * kept (me->msg) when the bounds allow, else it is followed but not desegmented. */
+static void
+message_start(struct rs_streams *s, struct tcp_dir *me, const struct rs_packet *pkt,
+              uint64_t len, const uint8_t *d, uint32_t n, uint32_t next, uint8_t proto)
+{
+    me->pdu_left = (uint32_t)(len - n);
+    me->pdu_next = next;
+    me->pdu_proto = proto;
+    me->msg = tcp_msg_start(&s->reasm, len > UINT32_MAX ? UINT32_MAX : (uint32_t)len,
+                            pkt->frame->number, d, n);
+}
+
+/* The view of a segment in which a kept message begins, at byte at of its payload. */
+static void
+note_begin(const struct tcp_dir *me, struct rs_stream_view *v, uint32_t at)
+{
+    v->pdu_begins = me->msg != NULL;
+    v->pdu_begin = at;
+}
+
+/* The direction's message ends here, out of order or cut short: tshark's reassembly
+ * would take it on, ours lets it go (counted). */
+static void
+message_cut(struct rs_streams *s, struct tcp_dir *me)
+{
+    me->pdu_left = 0;
+    tcp_msg_free(&s->reasm, me->msg);
+    me->msg = NULL;
+    s->counts.pdus_cut++;
+}
+
 /* The segment's part in an HTTP message or TLS record spread over segments (enum
  * rs_pdu_part, *proto what it is), as tshark desegments an HTTP message whose headers the
- * first segment holds whole, with a Content-Length, and TLS records by their lengths:
- * only the counts are kept, never the bytes. */
+ * first segment holds whole, with a Content-Length, and TLS records by their lengths; the
+ * message's bytes kept to the segment that completes it (v->reasm). A segment captured
+ * short ends the message, as a gap does. */
 static uint8_t
 pdu_part(struct rs_streams *s, struct tcp_dir *me, const struct rs_packet *pkt, uint32_t seq,
-         uint32_t len, uint8_t *proto)
+         uint32_t len, uint8_t *proto, struct rs_stream_view *v)
 {
     struct rs_span sp;
     uint64_t total;
-    uint32_t left;
+    uint32_t left, at;
 
-    if (len == 0 || pkt->iwarp != NULL || !rs_tcp_payload(pkt, &sp))
+    /* a retransmission or a segment out of order goes to no protocol above TCP, as tshark
+     * keeps it from its reassembly: the message waits for the segments in order */
+    if (len == 0 || pkt->iwarp != NULL || (v->analysis.flags & RS_TCPA_NOT_HANDED_ON) ||
+        !rs_tcp_payload(pkt, &sp))
         return RS_PDU_NONE;
     const uint8_t *d = pkt->frame->data + sp.off;
+    bool whole = sp.len >= len;
     if (me->pdu_left != 0) {
         *proto = me->pdu_proto;
-        if (seq == me->pdu_next) {
+        if (seq == me->pdu_next && whole) {
             if (len < me->pdu_left) {
                 me->pdu_left -= len;
                 me->pdu_next += len;
+                if (me->msg == NULL || !tcp_msg_add(&s->reasm, &me->msg, pkt->frame->number,
+                                                    d, len))
+                    return RS_PDU_NONE;     /* not kept: not desegmented */
                 return RS_PDU_MIDDLE;
             }
             /* a TLS record may end where the next begins, to end in a later segment */
             uint32_t used = me->pdu_left;
+            uint8_t part = RS_PDU_NONE;
             me->pdu_left = 0;
-            if (*proto == RS_PDU_TLS && tls_rest(d + used, sp.len - used, &left)) {
-                me->pdu_left = left;
-                me->pdu_next = seq + len;
+            if (me->msg != NULL &&
+                tcp_msg_add(&s->reasm, &me->msg, pkt->frame->number, d, used)) {
+                v->reasm = tcp_msg_complete(&s->reasm, me->msg);
+                v->pdu_end = used;
+                part = RS_PDU_LAST;
             }
-            return RS_PDU_LAST;
+            me->msg = NULL;
+            if (*proto == RS_PDU_TLS && tls_rest(d + used, len - used, &at, &left)) {
+                message_start(s, me, pkt, (uint64_t)len - used - at + left, d + used + at,
+                              len - used - at, seq + len, RS_PDU_TLS);
+                note_begin(me, v, used + at);
+            }
+            return part;
         }
-        me->pdu_left = 0;       /* out of order: tshark's reassembly, not ours */
-        s->counts.pdus_cut++;
+        message_cut(s, me);
     }
-    if (tls_rest(d, sp.len, &left)) {
+    if (!whole)
+        return RS_PDU_NONE;
+    if (tls_rest(d, len, &at, &left)) {
         /* the segment's first record whole is TLS; one that starts here waits */
-        uint32_t first;
-        rs_ident_tls_header(d, sp.len, &first);
-        me->pdu_left = left;
-        me->pdu_next = seq + len;
-        me->pdu_proto = *proto = RS_PDU_TLS;
-        return first > sp.len ? RS_PDU_FIRST : RS_PDU_NONE;
+        message_start(s, me, pkt, (uint64_t)len - at + left, d + at, len - at, seq + len,
+                      RS_PDU_TLS);
+        note_begin(me, v, at);
+        *proto = RS_PDU_TLS;
+        return at == 0 && me->msg != NULL ? RS_PDU_FIRST : RS_PDU_NONE;
     }
     if (!rs_ident_http_length(pkt, &total) || total <= len || total - len > UINT32_MAX)
         return RS_PDU_NONE;
-    me->pdu_left = (uint32_t)(total - len);
-    me->pdu_next = seq + len;
-    me->pdu_proto = *proto = RS_PDU_HTTP;
-    return RS_PDU_FIRST;
+    message_start(s, me, pkt, total, d, len, seq + len, RS_PDU_HTTP);
+    *proto = RS_PDU_HTTP;
+    return me->msg != NULL ? RS_PDU_FIRST : RS_PDU_NONE;
 }
 
 static void
@@ -418,7 +492,7 @@ tcp_segment(struct rs_streams *s, struct stream *e, int side, const struct rs_pa
     in.base[side] = me->base;
     in.base[!side] = peer->base;
     tcp_seq_segment(&e->seq, &in, pkt, v, &s->unacked_budget, &s->unacked_untracked);
-    v->pdu_part = pdu_part(s, me, pkt, seq, v->len, &v->pdu_proto);
+    v->pdu_part = pdu_part(s, me, pkt, seq, v->len, &v->pdu_proto, v);
     e->fresh = false;
 }
 
@@ -456,6 +530,7 @@ rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
     int side;
 
     pkt->stream = NULL;
+    tcp_reasm_next(&s->reasm);  /* the message the last frame completed is shown */
     /* Echoes are matched even when the stage follows TCP alone: the summary
      * line's "(request in N)" needs them, and they are few. */
     if (rs_packet_has(pkt, RS_LAYER_ICMP) || rs_packet_has(pkt, RS_LAYER_ICMPV6)) {

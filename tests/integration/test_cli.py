@@ -251,11 +251,38 @@ for line in ["Reassembly bound hits:      708", "Stream bytes given up:      217
              "Reassembly memory:          262144 bytes now, 262144 at most (bounds: 262144 per "
              "direction, 262144 in all)"]:
     t.check(line + "\n" in p.stdout, "iwarp.memory:262144: want %r in %r" % (line, p.stdout))
+# HTTP messages and TLS records over TCP segments (tests/gen/gen_tcp_reasm.py): each one's
+# segments and length on the segment that completes it, as tshark 4.0.17 gives them; kept
+# within the bound a message, the rest not desegmented, counted on stderr; and at the bound
+# in all, 2100 bytes hold one message of 1987 bytes (2075 with its list of segments), not
+# the POST of 2602 after it, nor the record of 905 that begins in the segment completing
+# the one of 1205 (held until the next frame).
+REASM = os.path.join(t.SOURCE_DIR, "tests", "captures", "tcp", "tcp_reasm.pcap")
+REASM_ARGS = ["-r", REASM, "-T", "fields", "-e", "frame.number", "-e", "tcp.reassembled.length",
+              "-e", "tcp.segment", "-Y", "tcp.segments"]
+ALL_MESSAGES = ("7\t1987\t5,6,7\n14\t2602\t12,13,14\n21\t3005\t19,20,21\n22\t1205\t21,22\n"
+                "23\t905\t22,23\n39\t1987\t36,37,39\n")
+UNKEPT = ("read: %d HTTP messages or TLS records over TCP segments were not desegmented: "
+          "longer than the %d bytes kept of one, or past the %d kept of all at once (their "
+          "segments stay data)\n")
+for prefs, want, unkept in [([], ALL_MESSAGES, None),
+                            (["-o", "tcp_reassembly.message:1024"], "23\t905\t22,23\n",
+                             UNKEPT % (6, 1024, 67108864)),
+                            (["-o", "tcp_reassembly.memory:2100"],
+                             "7\t1987\t5,6,7\n22\t1205\t21,22\n39\t1987\t36,37,39\n",
+                             UNKEPT % (3, 1048576, 2100))]:
+    p = rs("read", *(REASM_ARGS + prefs))
+    t.check(p.returncode == 0 and p.stdout == want, "%s: exit %d %r" % (prefs, p.returncode,
+                                                                       p.stdout))
+    t.check(unkept is None and "kept of one" not in p.stderr or
+            unkept is not None and unkept in p.stderr, "%s: stderr %r" % (prefs, p.stderr))
 for pref, why in [("analysis.max_convs:0", "expected 1 to 67108864 conversations"),
                   ("analysis.max_convs:67108865", "expected 1 to 67108864 conversations"),
                   ("iwarp.max_conns:0", "expected 1 to 67108864 connections"),
                   ("iwarp.buffer:131071", "expected 131072 to 1073741824 octets"),
-                  ("iwarp.memory:131071", "expected 131072 to 1099511627776 octets")]:
+                  ("iwarp.memory:131071", "expected 131072 to 1099511627776 octets"),
+                  ("tcp_reassembly.message:1023", "expected 1024 to 1073741824 bytes"),
+                  ("tcp_reassembly.memory:1023", "expected 1024 to 1099511627776 bytes")]:
     p = rs("read", "-r", SAMPLE, "-o", pref)
     t.check(p.returncode == 1 and p.stdout == "" and
             p.stderr == "roceshark: -o %s: %s\n" % (pref, why),

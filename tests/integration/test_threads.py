@@ -99,6 +99,13 @@ def main():
         same(os.path.relpath(f, work if f.startswith(work) else t.SOURCE_DIR), args, work,
              write=True, threads=(THREADS[i % len(THREADS)],))
 
+    # HTTP messages and TLS records over TCP segments: the segment that completes one is
+    # formatted as it is analyzed (its message's bytes are the streams stage's), in every
+    # family that prints them.
+    reasm = os.path.join(CAPTURES_DIR, "tcp", "tcp_reasm.pcap")
+    for args in (["-P", "-V", "-x"], ["-T", "pdml"], ["-T", "json", "-x"], ["-T", "ek"]):
+        same("tcp_reasm.pcap " + " ".join(args), ["-r", reasm] + args, work, threads=(2, 4))
+
     # All of them as one capture: every family over many batches.
     merged = os.path.join(work, "all.pcapng")
     t.concatenate_pcaps([f for f in files if f.endswith(".pcap")], merged, MOST)

@@ -8,11 +8,13 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/print.h>
 #include <roceshark/dissectors/streams.h>
 #include <roceshark/dissectors/wire.h>
 
@@ -78,28 +80,38 @@ struct fixture {
     struct rs_streams *st;
     struct test_frame tf;
     struct rs_packet pkt;
+    uint64_t number;        /* the last frame's */
 };
 
 static const struct rs_stream_view *
 feed(struct fixture *fx, uint8_t proto, struct seg s)
 {
     build(&fx->tf, proto, &s);
+    fx->tf.frame.number = ++fx->number;
     test_decode(&fx->tf.frame, &fx->pkt);
     rs_streams_process(fx->st, &fx->pkt);
     return fx->pkt.stream;
 }
 
 static struct fixture *
-fixture_new(uint32_t max)
+fixture_bounded(uint32_t max, uint32_t pdu_bytes, uint64_t pdu_memory)
 {
     static struct fixture fx;
     struct rs_streams_opts o;
 
     rs_streams_opts_init(&o);
     o.max_streams = max;
+    o.max_pdu_bytes = pdu_bytes;
+    o.max_pdu_memory = pdu_memory;
     memset(&fx, 0, sizeof(fx));
     assert_int_equal(rs_streams_new(&o, &fx.st, NULL), 0);
     return &fx;
+}
+
+static struct fixture *
+fixture_new(uint32_t max)
+{
+    return fixture_bounded(max, RS_STREAMS_PDU_BYTES, RS_STREAMS_PDU_MEMORY);
 }
 
 static void
@@ -140,6 +152,7 @@ static const struct rs_stream_view *
 feed_bytes(struct fixture *fx, struct seg s, uint32_t at, const char *bytes, size_t n)
 {
     build(&fx->tf, 6, &s);
+    fx->tf.frame.number = ++fx->number;
     memcpy(fx->tf.bytes + 54 + at, bytes, n);
     test_decode(&fx->tf.frame, &fx->pkt);
     rs_streams_process(fx->st, &fx->pkt);
@@ -172,14 +185,144 @@ test_http_over_segments(void **state)
     assert_int_equal(v->pdu_part, RS_PDU_NONE);     /* the other way: no message */
     v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1021u + h, 1, ACK, -1, 502, 10}, "");
     assert_int_equal(v->pdu_part, RS_PDU_LAST);
+    /* its segments (frames 1, 2 and 4) and bytes, held until the next frame */
+    assert_non_null(v->reasm);
+    assert_int_equal(v->reasm->len, h + 30);
+    assert_int_equal(v->reasm->n_segments, 3);
+    assert_int_equal(v->reasm->frames[0], 1);
+    assert_int_equal(v->reasm->frames[1], 2);
+    assert_int_equal(v->reasm->frames[2], 4);
+    assert_int_equal(v->reasm->lens[0], h + 10);
+    assert_int_equal(v->reasm->lens[1], 10);
+    assert_int_equal(v->reasm->lens[2], 10);
+    assert_int_equal(v->pdu_end, 10);
+    assert_memory_equal(v->reasm->data, head, h);
     v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1031u + h, 1, ACK, -1, 502, h + 30}, head);
+    assert_null(v->reasm);
     assert_int_equal(v->pdu_part, RS_PDU_NONE);     /* whole in one segment */
     v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1061u + 2 * h, 1, ACK, -1, 502, h}, head);
     assert_int_equal(v->pdu_part, RS_PDU_FIRST);
     v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1071u + 3 * h, 1, ACK, -1, 502, 10}, "");
     assert_int_equal(v->pdu_part, RS_PDU_NONE);     /* a gap: let go */
+    assert_null(v->reasm);
     assert_int_equal(rs_streams_counts(fx->st).pdus_cut, 1);
+    assert_int_equal(rs_streams_counts(fx->st).pdus_unkept, 0);
     rs_streams_free(fx->st);
+}
+
+/* A retransmission within a message goes to no protocol above TCP, as tshark's: the
+ * message waits for the segment after it (before, its sequence number, not the one
+ * expected, let the message go). */
+static void
+test_http_retransmission_within(void **state)
+{
+    static const char head[] = "HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n";
+    struct fixture *fx = fixture_new(16);
+    uint16_t h = (uint16_t)strlen(head);
+
+    (void)state;
+    const struct rs_stream_view *v =
+        feed_text(fx, (struct seg){2, 1, 80, 40000, 1, 1, ACK, -1, 502, h}, head);
+    assert_int_equal(v->pdu_part, RS_PDU_FIRST);
+    v = feed_text(fx, (struct seg){2, 1, 80, 40000, 1u + h, 1, ACK, -1, 502, 10}, "");
+    assert_int_equal(v->pdu_part, RS_PDU_MIDDLE);
+    v = feed_text(fx, (struct seg){2, 1, 80, 40000, 1u + h, 1, ACK, -1, 502, 10}, "");
+    assert_true(v->analysis.flags & RS_TCPA_RETRANSMISSION);
+    assert_int_equal(v->pdu_part, RS_PDU_NONE);
+    v = feed_text(fx, (struct seg){2, 1, 80, 40000, 11u + h, 1, ACK, -1, 502, 10}, "");
+    assert_int_equal(v->pdu_part, RS_PDU_LAST);
+    assert_int_equal(v->reasm->n_segments, 3);
+    assert_int_equal(v->reasm->frames[2], 4);
+    assert_int_equal(rs_streams_counts(fx->st).pdus_cut, 0);
+    rs_streams_free(fx->st);
+}
+
+/* The bounds on the bytes kept: a message longer than max_pdu_bytes is followed but not
+ * desegmented (no segment of it is one of a PDU), and so is one that finds max_pdu_memory
+ * spent by another conversation's; the memory comes back when a message completes. */
+static void
+test_reassembly_bounds(void **state)
+{
+    static const char head[] = "POST /v2/put HTTP/1.1\r\nContent-Length: 30\r\n\r\n";
+    uint32_t h = (uint32_t)strlen(head);
+    /* a message's cost: its bytes, its list of 8 segments (8 bytes each) and a head of
+     * 24 bytes: room for one message of h + 30 bytes, not two */
+    uint64_t one = 24 + h + 30 + 64;
+    struct fixture *fx = fixture_bounded(16, h + 30, one + 10);
+    const struct rs_stream_view *v;
+
+    (void)state;
+    v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1, 1, ACK, -1, 502, (uint16_t)(h + 10)},
+                  head);
+    assert_int_equal(v->pdu_part, RS_PDU_FIRST);
+    /* another conversation's message: no room left */
+    v = feed_text(fx, (struct seg){3, 2, 40001, 80, 1, 1, ACK, -1, 502, (uint16_t)(h + 10)},
+                  head);
+    assert_int_equal(v->pdu_part, RS_PDU_NONE);
+    assert_int_equal(rs_streams_counts(fx->st).pdus_unkept, 1);
+    v = feed_text(fx, (struct seg){3, 2, 40001, 80, 11 + h, 1, ACK, -1, 502, 20}, "");
+    assert_int_equal(v->pdu_part, RS_PDU_NONE);     /* followed, not desegmented */
+    assert_null(v->reasm);
+    v = feed_text(fx, (struct seg){1, 2, 40000, 80, 11 + h, 1, ACK, -1, 502, 20}, "");
+    assert_int_equal(v->pdu_part, RS_PDU_LAST);
+    assert_int_equal(v->reasm->len, h + 30);
+    assert_int_equal(rs_streams_counts(fx->st).pdu_memory_peak, one);
+    /* given back: the next message is kept */
+    v = feed_text(fx, (struct seg){3, 2, 40001, 80, 31 + h, 1, ACK, -1, 502, (uint16_t)(h + 10)},
+                  head);
+    assert_int_equal(v->pdu_part, RS_PDU_FIRST);
+    /* one byte longer than max_pdu_bytes: not kept */
+    static const char longer[] = "POST /v2/put HTTP/1.1\r\nContent-Length: 31\r\n\r\n";
+    v = feed_text(fx, (struct seg){1, 2, 40000, 80, 31 + h, 1, ACK, -1, 502, (uint16_t)h},
+                  longer);
+    assert_int_equal(v->pdu_part, RS_PDU_NONE);
+    assert_int_equal(rs_streams_counts(fx->st).pdus_unkept, 2);
+    assert_int_equal(rs_streams_counts(fx->st).pdu_memory_peak, one);
+    rs_streams_free(fx->st);
+}
+
+/* What tshark 4.0.17 -V shows on the segments test_tls_over_segments feeds (written as a
+ * pcap with the same bytes): the one that ends the record of 100 bytes and begins one of
+ * 40, then the one that ends that; and its -x data source. */
+static const char tls_last_tree[] =
+    "    TCP payload (40 bytes)\n"
+    "    TCP segment data (20 bytes)\n"
+    "    TCP segment data (20 bytes)\n"
+    "[3 Reassembled TCP Segments (100 bytes): #1(50), #2(30), #3(20)]\n"
+    "    [Frame: 1, payload: 0-49 (50 bytes)]\n"
+    "    [Frame: 2, payload: 50-79 (30 bytes)]\n"
+    "    [Frame: 3, payload: 80-99 (20 bytes)]\n"
+    "    [Segment count: 3]\n"
+    "    [Reassembled TCP length: 100]\n"
+    "    [Reassembled TCP Data: 170303005f00000000000000000000000000000000000000000000000000000"
+    "000000000\xe2\x80\xa6]\n";
+static const char tls_next_tree[] =
+    "    TCP payload (20 bytes)\n"
+    "    TCP segment data (20 bytes)\n"
+    "[2 Reassembled TCP Segments (40 bytes): #3(20), #4(20)]\n"
+    "    [Frame: 3, payload: 0-19 (20 bytes)]\n"
+    "    [Frame: 4, payload: 20-39 (20 bytes)]\n"
+    "    [Segment count: 2]\n"
+    "    [Reassembled TCP length: 40]\n"
+    "    [Reassembled TCP Data: 170303002300000000000000000000000000000000000000000000000000000"
+    "000000000\xe2\x80\xa6]\n";
+static const char tls_next_hex[] =
+    "0040  00 00 00 00 00 00 00 00 00 00                     ..........\n"
+    "Reassembled TCP (40 bytes):\n"
+    "0000  17 03 03 00 23 00 00 00 00 00 00 00 00 00 00 00   ....#...........\n"
+    "0010  00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00   ................\n"
+    "0020  00 00 00 00 00 00 00 00                           ........\n";
+
+/* pkt's -V tree holds want, lines in a row. */
+static void
+assert_tree_has(const struct rs_packet *pkt, const char *want)
+{
+    char *tree = test_printed(rs_print_tree, pkt);
+
+    assert_non_null(tree);
+    if (strstr(tree, want) == NULL)
+        fail_msg("want\n%s\nin\n%s", want, tree);
+    free(tree);
 }
 
 /* TLS records over segments, by their lengths, on any port: a record of 100 bytes over
@@ -200,9 +343,19 @@ test_tls_over_segments(void **state)
     assert_int_equal(v->pdu_part, RS_PDU_MIDDLE);
     v = feed_bytes(fx, (struct seg){1, 2, 50000, 8090, 81, 1, ACK, -1, 502, 40}, 20, rec40, 5);
     assert_int_equal(v->pdu_part, RS_PDU_LAST);
+    assert_int_equal(v->pdu_end, 20);
+    assert_true(v->pdu_begins);
+    assert_int_equal(v->pdu_begin, 20);
+    assert_tree_has(&fx->pkt, tls_last_tree);
     v = feed_text(fx, (struct seg){1, 2, 50000, 8090, 121, 1, ACK, -1, 502, 20}, "");
     assert_int_equal(v->pdu_part, RS_PDU_LAST);
     assert_int_equal(v->pdu_proto, RS_PDU_TLS);
+    assert_false(v->pdu_begins);
+    assert_tree_has(&fx->pkt, tls_next_tree);
+    char *hex = test_printed(rs_print_hex, &fx->pkt);
+    assert_non_null(hex);
+    assert_non_null(strstr(hex, tls_next_hex));
+    free(hex);
     v = feed_bytes(fx, (struct seg){1, 2, 50000, 8090, 141, 1, ACK, -1, 502, 40}, 0, rec40, 5);
     assert_int_equal(v->pdu_part, RS_PDU_NONE);     /* whole in one segment */
     assert_int_equal(rs_streams_counts(fx->st).pdus_cut, 0);
@@ -383,6 +536,8 @@ main(void)
         cmocka_unit_test(test_handshake_and_relative_numbers),
         cmocka_unit_test(test_mid_stream_and_scaling_unknown),
         cmocka_unit_test(test_http_over_segments),
+        cmocka_unit_test(test_http_retransmission_within),
+        cmocka_unit_test(test_reassembly_bounds),
         cmocka_unit_test(test_tls_over_segments),
         cmocka_unit_test(test_indexes_per_protocol_and_port_reuse),
         cmocka_unit_test(test_syn_after_reset),

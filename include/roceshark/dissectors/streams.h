@@ -89,6 +89,17 @@ enum rs_pdu_proto {
     RS_PDU_TLS
 };
 
+/* A message over TCP segments, as it stands on the segment that completes it
+ * (struct rs_stream_view.reasm): tshark's "[N Reassembled TCP Segments (L bytes): ...]" tree
+ * and its "Reassembled TCP" data source. */
+struct rs_tcp_reasm {
+    uint32_t len;               /* the message's bytes */
+    uint32_t n_segments;
+    const uint32_t *frames;     /* each segment's frame number, in order */
+    const uint32_t *lens;       /* and the bytes of the message it carried */
+    const uint8_t *data;        /* the message, len bytes */
+};
+
 /* What the stage found for one frame; valid until the next. */
 struct rs_stream_view {
     uint32_t index;         /* tcp.stream or udp.stream: per protocol, from 0 */
@@ -111,6 +122,15 @@ struct rs_stream_view {
     uint8_t pdu_part;       /* enum rs_pdu_part */
     uint8_t pdu_proto;      /* and of what: enum rs_pdu_proto */
     struct rs_tcp_analysis analysis;
+    /* RS_PDU_LAST: the message it completes, held by the stage until the next frame (a
+     * copy of the view outlives it: pipeline_threads.c formats such a frame at once) */
+    const struct rs_tcp_reasm *reasm;
+    /* Where the payload's part in a message ends (RS_PDU_LAST: the bytes it completes the
+     * message with) and where a message it does not complete begins (pdu_begins: a TLS
+     * record after the whole ones), as tshark's tcp.segment_data items cover them */
+    uint32_t pdu_end;
+    uint32_t pdu_begin;
+    bool pdu_begins;
     /* ICMP and ICMPv6 echo replies only */
     uint64_t echo_request;  /* the request's frame number (icmp.resp_to), 0 when unseen */
     struct rs_time echo_rtt;    /* time from that request to this reply */
@@ -128,7 +148,15 @@ struct rs_streams_opts {
                                    starts a new stream even with the same ISN (4.0 keeps
                                    it, the default) */
     uint32_t max_echoes;    /* unanswered ICMP echo requests held (default 4096) */
+    /* The bytes of messages over segments kept until each completes: at most
+     * max_pdu_bytes a message, max_pdu_memory in all (its segments' list counted too). A
+     * message past either is not desegmented (rs_streams_counts.pdus_unkept). */
+    uint32_t max_pdu_bytes;     /* default RS_STREAMS_PDU_BYTES */
+    uint64_t max_pdu_memory;    /* default RS_STREAMS_PDU_MEMORY */
 };
+
+#define RS_STREAMS_PDU_BYTES (1u << 20)
+#define RS_STREAMS_PDU_MEMORY (64ull << 20)
 
 struct rs_streams_counts {
     uint64_t tcp_streams;   /* indexes handed out */
@@ -138,8 +166,11 @@ struct rs_streams_counts {
     uint64_t unacked_untracked; /* TCP segments the sequence analysis did not hold (its
                                    budget for all conversations was spent) */
     uint64_t pdus_cut;      /* HTTP messages and TLS records over segments whose rest came
-                               out of order, or whose conversation was forgotten: not
-                               desegmented */
+                               out of order or captured short, or whose conversation was
+                               forgotten: not desegmented */
+    uint64_t pdus_unkept;   /* such messages longer than max_pdu_bytes, or that found
+                               max_pdu_memory spent: not desegmented */
+    uint64_t pdu_memory_peak;   /* the most bytes the kept messages took at once */
 };
 
 /* Unacknowledged TCP segments the sequence analysis holds for all conversations at once

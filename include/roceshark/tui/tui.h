@@ -320,6 +320,10 @@ struct rs_tui_decoded {
     size_t pdus_cap;
     uint32_t *words;                /* the iWARP markers and Send fragments */
     size_t words_cap;
+    struct rs_tcp_reasm reasm;      /* the message a TCP segment completes, its bytes in
+                                       state */
+    uint32_t *segments;             /* and its segments' frames, then lengths */
+    size_t segments_cap;
     struct rs_packet pkt;
 };
 
