@@ -444,9 +444,40 @@ conv_unlink(struct rs_analyzer *an, struct conv *c)
     an->n_live--;
 }
 
+/* At its bound, the table evicts a conversation for each new one: the least recently
+ * used, a random place in memory, as are its slots in the indexes, and each taken out
+ * of memory only when the one before it came (its hashes are in it). It is known long
+ * before: the conversation before it in the LRU list is asked of memory when it is
+ * evicted, and its slots when a packet next misses the lookup cache (conv_find_or_peer),
+ * so that they come while that packet is looked up. */
+static void
+victim_prefetch(const struct conv *v)
+{
+    if (v == NULL)
+        return;
+    for (const char *p = (const char *)v; p < (const char *)v->ring0; p += 64)
+        __builtin_prefetch(p, 1);
+}
+
+static void
+victim_prefetch_slots(const struct rs_analyzer *an)
+{
+    const struct conv *v = an->lru_tail;
+
+    if (an->retired != NULL || v == NULL || an->n_live < an->opts.max_convs)
+        return;
+    if (v->req_indexed)
+        __builtin_prefetch(&an->streams.slots[v->req_hash & (an->streams.cap - 1)], 1);
+    if (v->resp_indexed)
+        __builtin_prefetch(&an->streams.slots[v->resp_hash & (an->streams.cap - 1)], 1);
+    if (v->is_candidate)
+        __builtin_prefetch(&an->host_pairs.slots[v->host_hash & (an->host_pairs.cap - 1)], 1);
+}
+
 static void
 conv_evict(struct rs_analyzer *an, struct conv *c)
 {
+    victim_prefetch(c->lru_prev);
     conv_unlink(an, c);
     an->evictions++;
 }
@@ -565,6 +596,7 @@ conv_find_or_peer(struct rs_analyzer *an, const struct stream_key *key,
     *host_hash = h->host;
     if (an->host_pairs.n > 0)
         __builtin_prefetch(&an->host_pairs.slots[*host_hash & (an->host_pairs.cap - 1)]);
+    victim_prefetch_slots(an);
     if ((c = index_get(an, key, h->stream, slot)) == NULL)
         *peer = peer_table_find_hashed(&an->peers, &ep, h->peer);
     return c;
