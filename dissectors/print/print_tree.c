@@ -423,7 +423,8 @@ after_icmp(int id)
  * Ranges passed whole on a test of the frame: the fields read from a MAD (some 470 of
  * them, all on the payload's layer, which nearly every frame has) when the frame is no
  * MAD; ICMP's and ICMPv6's (whose end the walk marks) when the frame has neither; the
- * iWARP stage's roceshark.iwarp.* when the frame has no iWARP view; and the malformed
+ * iWARP stage's roceshark.iwarp.* when the frame has no iWARP view; TCP's reassembled
+ * message's items when the segment completes none; and the malformed
  * and cut-short items that end a tree when the frame is neither. Besides, a
  * roceshark.analysis field is passed when the facts lack its flag, and an expert block
  * after its first line when that has no value (field_walk). On the mixed traffic of
@@ -434,6 +435,7 @@ enum guard {
     GUARD_MAD,
     GUARD_ICMP,
     GUARD_IWARP,
+    GUARD_TCP_REASM,
     GUARD_END,
     GUARD_COUNT
 };
@@ -515,6 +517,24 @@ getter_run(const char *first)
     return (struct id_range){from, to};
 }
 
+/* TCP's reassembled message's fields, from its node to its bytes. */
+static struct id_range
+tcp_reasm_range(void)
+{
+    int from = rs_field_lookup("tcp.segments"), last = rs_field_lookup("tcp.reassembled.data");
+
+    return from >= 0 && last >= from ? (struct id_range){from, last + 1}
+                                     : (struct id_range){0, 0};
+}
+
+/* The message a TCP segment of the frame's own view completes, or NULL. */
+static const struct rs_tcp_reasm *
+tcp_reasm(const struct rs_packet *pkt)
+{
+    return pkt->stream != NULL && pkt->stream->tcp && !(pkt->flags & RS_PKT_QUOTED)
+               ? pkt->stream->reasm : NULL;
+}
+
 /* The items that end a malformed or cut-short frame's tree, the last fields of the
  * registry: the protocol _ws.malformed with its expert item, then _ws.short (other
  * protocols have items of that name of their own). */
@@ -563,6 +583,7 @@ fields_init(void)
                                                    : (struct id_range){0, 0};
     guarded[GUARD_ICMP] = icmp_range();
     guarded[GUARD_IWARP] = getter_run("roceshark.iwarp.conn");
+    guarded[GUARD_TCP_REASM] = tcp_reasm_range();
     guarded[GUARD_END] = end_range();
     for (int id = n - 1; id >= 0; id--) {
         const struct rs_field *f = rs_field_by_id(id);
@@ -653,6 +674,7 @@ guards_absent(const struct rs_packet *pkt, bool absent[GUARD_COUNT])
     absent[GUARD_ICMP] = !rs_packet_has(pkt, RS_LAYER_ICMP) &&
                          !rs_packet_has(pkt, RS_LAYER_ICMPV6);
     absent[GUARD_IWARP] = pkt->iwarp == NULL;
+    absent[GUARD_TCP_REASM] = tcp_reasm(pkt) == NULL;
     absent[GUARD_END] = !rs_ws_malformed(pkt) && !rs_ws_cut_short(pkt) &&
                         !rs_ws_expert_present(pkt, RS_WSX_MALFORMED);
 }
@@ -690,7 +712,6 @@ rs_tree_passes(const struct rs_packet *pkt, int id)
  * Ethernet frames have them). */
 static pthread_once_t order_once = PTHREAD_ONCE_INIT;
 static int link_id, ib_id, data_id;     /* the first ids of Ethernet, InfiniBand and data */
-static int reasm_from, reasm_to;        /* TCP's reassembled message's fields */
 
 static void
 order_init(void)
@@ -698,8 +719,6 @@ order_init(void)
     link_id = rs_field_lookup("eth");
     ib_id = rs_field_lookup("infiniband");
     data_id = rs_field_lookup("data");
-    reasm_from = rs_field_lookup("tcp.segments");
-    reasm_to = rs_field_lookup("tcp.reassembled.data") + 1;
 }
 
 static unsigned
@@ -752,9 +771,13 @@ walk(const struct rs_packet *pkt, uint8_t skip, enum spans spans, rs_tree_fn fn,
     guards_absent(pkt, absent);
     struct id_range order[4];
     unsigned n_ranges = walk_order(pkt, order);
-    /* a TCP segment that completes a message: the message's items lie in it */
-    const struct rs_tcp_reasm *reasm = pkt->stream != NULL && pkt->stream->tcp &&
-                                       !quoted ? pkt->stream->reasm : NULL;
+    /* a TCP segment that completes a message: the message's items lie in it (the guard
+     * passes them on other frames; on this one, items with bytes elsewhere stay there) */
+    const struct rs_tcp_reasm *reasm = quoted ? NULL : tcp_reasm(pkt);
+    if (reasm != NULL) {
+        w.source = reasm->data;
+        w.source_len = reasm->len;
+    }
     for (unsigned r = 0; r < n_ranges; r++)
     for (int id = order[r].from; id < order[r].to; id++) {
         if (fw != NULL) {
@@ -776,11 +799,6 @@ walk(const struct rs_packet *pkt, uint8_t skip, enum spans spans, rs_tree_fn fn,
         const struct rs_field *f = field_at(id);
         if (is_data_field(&w, id))
             continue;
-        if (reasm != NULL) {
-            bool in = id >= reasm_from && id < reasm_to;
-            w.source = in ? reasm->data : NULL;
-            w.source_len = in ? reasm->len : 0;
-        }
         if ((f->flags & RS_FIELD_ROWS) && !(f->flags & RS_FIELD_PER_PDU)) {
             int end = rows_end(id);
             walk_rows(&w, pkt, id, end);
