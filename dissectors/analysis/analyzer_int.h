@@ -206,6 +206,8 @@ struct conv_side_pool {
     struct conv_side_chunk *chunks;     /* the newest first; only it has room */
     struct conv_side *free;
     uint32_t in_use;                    /* sides held by conversations */
+    uint32_t held;                      /* sides the chunks hold */
+    struct rs_zalloc_ahead ahead;       /* the next large chunk, made ready on a thread */
 };
 
 struct conv {
@@ -348,8 +350,8 @@ conv_id_hash(uint32_t id)
     return rs_ptr_index_hash(id * 0x9e3779b97f4a7c15ull);
 }
 
-/* live_ids.c; n_live counts c. */
-void live_ids_add(struct live_ids *t, struct conv *c, uint32_t n_live);
+/* live_ids.c; n_live counts c, bound is the most there can be (the first slots' size). */
+void live_ids_add(struct live_ids *t, struct conv *c, uint32_t n_live, uint32_t bound);
 void live_ids_remove(struct live_ids *t, struct conv *c);
 struct conv *live_ids_find(const struct live_ids *t, uint32_t id);
 void live_ids_free(struct live_ids *t);

@@ -538,7 +538,7 @@ conv_new(struct rs_analyzer *an, const struct rs_addr *requester,
     }
 
     c->stats.id = an->next_id++;
-    live_ids_add(&an->live_by_id, c, an->n_live + 1);
+    live_ids_add(&an->live_by_id, c, an->n_live + 1, an->opts.max_convs);
     c->stats.requester_qp = QPN_UNKNOWN;
     c->stats.responder_qp = QPN_UNKNOWN;
     c->stats.addr_family = requester->family;
