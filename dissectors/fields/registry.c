@@ -154,6 +154,25 @@ rs_field_get_generic(const struct rs_packet *pkt, const struct rs_field *f, unsi
     }
 }
 
+#define TCP_PORTS_LEN 4
+
+/* Whether a UDP or TCP header cut short (RS_PKT_L4_PART) holds f: a field of its bytes
+ * that are there (of TCP's, the ports: tshark reads up to the window before it shows
+ * more), its protocol item, or an item placed after bytes that are there (the hidden
+ * _ws.malformed under a bad UDP length); none the header's end or the analysis gives. */
+static bool
+in_partial_l4(const struct rs_packet *pkt, const struct rs_field *f)
+{
+    uint32_t len = pkt->span[f->layer].len;
+
+    if (f->layer == RS_LAYER_TCP && len > TCP_PORTS_LEN)
+        len = TCP_PORTS_LEN;
+
+    if (f->width != 0)
+        return (uint32_t)f->offset + f->width <= len;
+    return f->type == RS_FT_PROTOCOL && (f->offset == 0 || (uint32_t)f->offset + 2 <= len);
+}
+
 /* Occurrence occ of f in the view pkt alone. */
 static bool
 value_in_view(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
@@ -161,8 +180,11 @@ value_in_view(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
 {
     struct rs_packet view;
 
-    if (f->layer == RS_LAYER_IPV4)
+    if (f->layer != RS_NO_LAYER && f->layer == rs_packet_part_layer(pkt)) {
+        if (f->layer != RS_LAYER_IPV4 && !in_partial_l4(pkt, f))
+            return false;
         pkt = rs_packet_fields_view(pkt, &view);
+    }
     /* No bytes unless the getter says where they are: a protocol generated from the
      * analysis (roceshark, frame, _ws.expert) sets only its type, and a walk's value
      * otherwise kept the last field's bytes, which PDML gave as the protocol's place. */

@@ -27,8 +27,7 @@ rs_field_span(const struct rs_packet *pkt, const struct rs_field *f, const struc
     } else if (f->locate != NULL && f->locate(pkt, f, occ, offset, length)) {
         /* placed by the field */
     } else if (f->layer != RS_NO_LAYER &&
-               (rs_packet_has(pkt, f->layer) ||
-                (f->layer == RS_LAYER_IPV4 && (pkt->flags & RS_PKT_IPV4_PART))) &&
+               rs_packet_has_fields_of(pkt, f->layer) &&
                (occ == 0 || (f->flags & RS_FIELD_NO_BYTES))) {
         const struct rs_span *sp = &pkt->span[f->layer];
         if (f->offset <= sp->len) {

@@ -199,7 +199,9 @@ get_udp_checksum_status(const struct rs_packet *pkt, const struct rs_field *f, u
 bool
 udp_length_bad(const struct rs_packet *pkt, uint32_t *payload)
 {
-    if (!rs_packet_has(pkt, RS_LAYER_UDP) || (pkt->flags & (RS_PKT_QUOTED | RS_PKT_IP_FRAGMENT)))
+    /* a header cut short has it with 6 bytes (RS_PKT_L4_PART) */
+    if (!rs_packet_has_fields_of(pkt, RS_LAYER_UDP) || pkt->span[RS_LAYER_UDP].len < 6 ||
+        (pkt->flags & (RS_PKT_QUOTED | RS_PKT_IP_FRAGMENT)))
         return false;
     uint32_t off = pkt->span[RS_LAYER_UDP].off, ip_end = rs_packet_ip_end(pkt);
     uint32_t have = ip_end > off ? ip_end - off : 0;

@@ -108,6 +108,14 @@ rs_packet_ip_end(const struct rs_packet *pkt)
     return 0;
 }
 
+bool
+rs_packet_l4_stopped(const struct rs_packet *pkt)
+{
+    return (pkt->flags & RS_PKT_MALFORMED) && !(pkt->flags & RS_PKT_IP_FRAGMENT) &&
+           pkt->stopped != NULL &&
+           (strcmp(pkt->stopped, "UDP") == 0 || strcmp(pkt->stopped, "TCP") == 0);
+}
+
 /* From start to the end of the IP packet, as far as captured. */
 static bool
 span_to_ip_end(const struct rs_packet *pkt, uint32_t start, struct rs_span *out)

@@ -18,6 +18,8 @@
 #define IPV6_LEN 40
 #define UDP_LEN 8
 #define TCP_MIN_LEN 20
+#define L4_PORTS_LEN 4      /* a UDP or TCP header's two ports */
+#define TCP_PORTS_ONLY 16   /* fewer TCP bytes than this: tshark shows the ports alone */
 #define ICMP_MIN_LEN 4      /* type, code and checksum; the rest depends on the type */
 #define MAX_IPV6_EXT 8      /* more extension headers than this: not decoded */
 
@@ -34,6 +36,25 @@ is_roce_port(const struct rs_decode_opts *opts, uint16_t port)
     return false;
 }
 
+/* A UDP or TCP header cut short (by the IP packet's end, or the frame's where an IP length
+ * runs past it): the bytes there are kept for the fields (RS_PKT_L4_PART), as tshark shows
+ * the ports before its exception, and UDP's length with 6 bytes. Of TCP, tshark shows the
+ * ports alone up to 15 bytes (its item over them all); from 16 on, a header it reads in part
+ * (flags, window, its analysis), not kept. */
+static void
+keep_partial_l4(struct rs_packet *pkt, bool tcp, uint32_t off, uint32_t end)
+{
+    uint32_t stop = end < pkt->frame->caplen ? end : pkt->frame->caplen;
+    uint32_t len = stop > off ? stop - off : 0;
+
+    /* a quote's header is icmp_quote.c's to keep */
+    if (len < L4_PORTS_LEN || (tcp && len >= TCP_PORTS_ONLY) || (pkt->flags & RS_PKT_QUOTED))
+        return;
+    pkt->span[tcp ? RS_LAYER_TCP : RS_LAYER_UDP].off = off;
+    pkt->span[tcp ? RS_LAYER_TCP : RS_LAYER_UDP].len = len;
+    pkt->flags |= RS_PKT_L4_PART;
+}
+
 /*  0                   1                   2                   3
  * +-------+-------+---------------+-------------------------------+
  * |  Source Port                  |  Destination Port             |
@@ -46,8 +67,10 @@ decode_udp(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t of
 {
     const uint8_t *d = pkt->frame->data;
 
-    if (!decode_need(pkt, off, UDP_LEN, end, "UDP", "UDP header exceeds the IP packet"))
+    if (!decode_need(pkt, off, UDP_LEN, end, "UDP", "UDP header exceeds the IP packet")) {
+        keep_partial_l4(pkt, false, off, end);
         return;
+    }
     uint16_t ulen = rs_load_be16(d + off + 4);
     if (ulen < UDP_LEN)
         decode_malformed(pkt, "UDP", "UDP length shorter than its header");
@@ -73,8 +96,10 @@ decode_tcp(struct rs_packet *pkt, uint32_t off, uint32_t end)
 {
     const uint8_t *d = pkt->frame->data;
 
-    if (!decode_need(pkt, off, TCP_MIN_LEN, end, "TCP", "TCP header exceeds the IP packet"))
+    if (!decode_need(pkt, off, TCP_MIN_LEN, end, "TCP", "TCP header exceeds the IP packet")) {
+        keep_partial_l4(pkt, true, off, end);
         return;
+    }
     uint32_t hlen = (uint32_t)(d[off + 12] >> 4) * 4;
     if (hlen < TCP_MIN_LEN) {
         decode_malformed(pkt, "TCP", "TCP data offset shorter than its header");

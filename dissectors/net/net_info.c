@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * net_info.c - the Info column's text (info.h) of the network protocols this folder
- * decodes that end a frame: ARP in Wireshark's words, UDP's ports and length.
+ * decodes that end a frame: ARP in Wireshark's words, UDP's ports and length (as far as a
+ * header cut short holds them).
  */
 #include <roceshark/dissectors/arp.h>
 #include <roceshark/dissectors/display.h>
@@ -62,6 +63,8 @@ rs_udp_write_info(struct rs_info *in, const struct rs_packet *pkt)
     const uint8_t *u = rs_packet_at(pkt, RS_LAYER_UDP);
 
     rs_info_ports(in, u, false);
+    if (pkt->span[RS_LAYER_UDP].len < 6)
+        return;     /* a header cut short after its ports (RS_PKT_L4_PART) */
     /* tshark's words for a length past the IP payload (ours: the Info's "[Malformed: ...]") */
     if (rs_display_get()->info_tshark && udp_length_bad(pkt, NULL)) {
         rs_info_dec(in, " [BAD UDP LENGTH ", rs_load_be16(u + 4));

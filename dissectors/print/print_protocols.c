@@ -151,6 +151,8 @@ above_ip(const struct rs_packet *pkt, struct chain *c)
             add(c, named->abbrev);
         else if (has_data(pkt))
             add(c, "data");
+    } else if ((proto == IPPROTO_UDP || proto == IPPROTO_TCP) && rs_packet_l4_stopped(pkt)) {
+        add(c, proto == IPPROTO_UDP ? "udp" : "tcp");   /* called, and stopped in its header */
     } else if (proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6) {
         struct rs_icmp_quote q;
         add(c, proto == IPPROTO_ICMP ? "icmp" : "icmpv6");

@@ -19,6 +19,7 @@
 #include <roceshark/dissectors/dissect.h>
 #include <roceshark/dissectors/ether_names.h>
 #include <roceshark/dissectors/expert.h>
+#include <roceshark/dissectors/flow.h>
 #include <roceshark/dissectors/ib_headers.h>
 #include <roceshark/dissectors/info.h>
 #include <roceshark/dissectors/iwarp.h>
@@ -57,9 +58,10 @@ rs_print_protocol(const struct rs_packet *pkt)
     default:
         break;
     }
-    if (rs_packet_has(pkt, RS_LAYER_UDP))
+    /* a header cut short too, where it holds the ports (RS_PKT_L4_PART), as tshark's */
+    if (rs_packet_has_fields_of(pkt, RS_LAYER_UDP))
         return "UDP";
-    if (rs_packet_has(pkt, RS_LAYER_TCP))
+    if (rs_packet_has_fields_of(pkt, RS_LAYER_TCP))
         return "TCP";
     if (rs_packet_has(pkt, RS_LAYER_IPV4) || (pkt->flags & RS_PKT_IPV4_PART))
         return "IPv4";
@@ -169,14 +171,18 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
     } else if (pkt->iwarp != NULL) {
         if (!rs_iwarp_write_info(&in, pkt))
             rs_tcp_write_info(&in, pkt);    /* a segment that ends no PDU is TCP's to tshark */
-    } else if (rs_packet_has(pkt, RS_LAYER_UDP)) {
+    } else if (rs_packet_has_fields_of(pkt, RS_LAYER_UDP)) {
         rs_udp_write_info(&in, pkt);
     } else if (rs_packet_has(pkt, RS_LAYER_TCP)) {
         rs_tcp_write_info(&in, pkt);
+    } else if (rs_packet_part_layer(pkt) == RS_LAYER_TCP) {
+        rs_info_ports(&in, rs_packet_at(pkt, RS_LAYER_TCP), true);  /* all tshark read */
     } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {
         rs_info_add(&in, "Raw IB packet (LNH %u)", rs_lrh_lnh(rs_packet_at(pkt, RS_LAYER_LRH)));
-    } else if (pkt->ethertype != 0 && !(pkt->flags & RS_PKT_IPV4_PART)) {
-        /* an IPv4 header cut short has no text of its own, as tshark's */
+    } else if (pkt->ethertype != 0 && !(pkt->flags & RS_PKT_IPV4_PART) &&
+               !rs_packet_l4_stopped(pkt)) {
+        /* an IPv4 header cut short has no text of its own, as tshark's, nor one whose UDP
+         * or TCP header is */
         rs_info_add(&in, "Ethertype 0x%04x", pkt->ethertype);
     }
     if (rs_display_get()->info_tshark) {

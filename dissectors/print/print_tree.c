@@ -655,15 +655,6 @@ icmp_at(int id)
     return fw != NULL ? fw[id].icmp : f != NULL && icmp_layer(f);
 }
 
-/* Whether the fields of layer may have values: the layer is there, or the bytes there are
- * of an IPv4 header cut short (rs_packet_fields_view). */
-static bool
-has_fields_of(const struct rs_packet *pkt, unsigned layer)
-{
-    return rs_packet_has(pkt, (enum rs_layer)layer) ||
-           (layer == RS_LAYER_IPV4 && (pkt->flags & RS_PKT_IPV4_PART));
-}
-
 /* Which guarded ranges the frame's own view has nothing in. */
 static void
 guards_absent(const struct rs_packet *pkt, bool absent[GUARD_COUNT])
@@ -695,9 +686,9 @@ rs_tree_passes(const struct rs_packet *pkt, int id)
     pthread_once(&fields_once, fields_init);
     if (f == NULL || fw == NULL)
         return false;
-    if (fw[id].run_end != 0 && !has_fields_of(pkt, f->layer))
+    if (fw[id].run_end != 0 && !rs_packet_has_fields_of(pkt, f->layer))
         return true;
-    if (fw[id].proto >= 0 && !has_fields_of(pkt, fw[fw[id].proto].layer))
+    if (fw[id].proto >= 0 && !rs_packet_has_fields_of(pkt, fw[fw[id].proto].layer))
         return true;
     struct rs_value v;
     if (fact_absent(pkt, id) ||
@@ -787,7 +778,7 @@ walk(const struct rs_packet *pkt, uint8_t skip, enum spans spans, rs_tree_fn fn,
                 continue;
             int past = x->plain && (x->flags & skip) ? x->left_out_end[left_out]
                        : quoted ? 0
-                       : x->run_end != 0 && !has_fields_of(pkt, x->layer) ? x->run_end
+                       : x->run_end != 0 && !rs_packet_has_fields_of(pkt, x->layer) ? x->run_end
                        : x->guard != GUARD_NONE && absent[x->guard] ? guarded[x->guard].to
                        : fact_absent(pkt, id) ? id + 1
                        : 0;

@@ -1019,6 +1019,114 @@ test_short_ipv4_as_tshark(void **state)
     free(t);
 }
 
+/* UDP and TCP headers cut short after an IPv4 total length or IPv6 payload length past the
+ * frame (tests/gen/gen_l4_partial.py, frames 6 to 13 of captures/malformed/l4_partial.pcap),
+ * as tshark 4.0.17 shows them: the ports, and UDP's length with its udp.length.bad where 6
+ * bytes hold it, then '[Malformed Packet: UDP]'; of TCP's first 13 bytes the ports alone,
+ * in an item over the 13; the protocol column UDP or TCP, Info '40000 → 53[Malformed
+ * Packet]' with --compat tshark; frame.protocols naming the protocol, even where 2 bytes
+ * hold no port (before: no UDP or TCP item, IPv4 and 'Ethertype 0x0800[Malformed Packet]',
+ * frame.protocols 'eth:ethertype:ip'). */
+#define HEX_L4_PART_IPV4 "02000000000b02000000000a0800450000"
+#define HEX_UDP_PART_2 HEX_L4_PART_IPV4 "28123440004011148f0a0000010a0000029c40"
+#define HEX_UDP_PART_6 HEX_L4_PART_IPV4 "28123440004011148f0a0000010a0000029c4000350014"
+#define HEX_TCP_PART_13 HEX_L4_PART_IPV4 "38123440004006148a0a0000010a0000029c400050000000010000000150"
+#define HEX_UDP6_PART_6                                                                     \
+    "02000000000b02000000000a86dd6000000000141140fd000000000000000000000000000001fd00000000" \
+    "00000000000000000000029c4000350014"
+
+static void
+test_l4_part_as_tshark(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct capture_out c;
+    struct rs_json_opts opts = {.text = true};
+    struct rs_display d = *rs_display_get(), before = d;
+    char info[256], protocols[256];
+    struct rs_value v;
+
+    (void)state;
+    static const char *const udp6[] = {HEX_UDP_PART_6, HEX_UDP6_PART_6};
+    for (unsigned i = 0; i < 2; i++) {
+        char *t = tree_of(udp6[i]);
+        assert_non_null(strstr(
+            t, "\nUser Datagram Protocol, Src Port: 40000, Dst Port: 53\n"
+               "    Source Port: 40000\n"
+               "    Destination Port: 53\n"
+               "    Length: 20 (bogus, payload length 6)\n"
+               "        [Expert Info (Error/Malformed): Bad length value 20 > IP payload "
+               "length]\n"
+               "            [Bad length value 20 > IP payload length]\n"
+               "            [Severity level: Error]\n"
+               "            [Group: Malformed]\n"));
+        assert_non_null(strstr(t, "\n[Malformed Packet: UDP]\n"));
+        assert_null(strstr(t, "\n    Checksum: 0x"));
+        free(t);
+    }
+
+    decode_hex(&tf, HEX_UDP_PART_6, RS_DLT_EN10MB, &pkt);
+    assert_false(rs_packet_has(&pkt, RS_LAYER_UDP));    /* for the fields alone */
+    assert_string_equal(rs_print_protocol(&pkt), "UDP");
+    d.info_tshark = true;
+    rs_display_set(&d);
+    rs_print_info(&pkt, info, sizeof(info));
+    assert_string_equal(info, "40000 → 53 [BAD UDP LENGTH 20 > IP PAYLOAD LENGTH] Len=12"
+                              "[Malformed Packet]");
+    rs_display_set(&before);
+    assert_true(rs_field_value(&pkt, rs_field_lookup("udp.length"), 0, &v));
+    assert_int_equal(v.v.u, 20);
+    assert_false(rs_field_value(&pkt, rs_field_lookup("udp.checksum"), 0, &v));
+    assert_false(rs_field_value(&pkt, rs_field_lookup("udp.stream"), 0, &v));
+    rs_print_protocols(&pkt, protocols, sizeof(protocols));
+    assert_string_equal(protocols, "eth:ethertype:ip:udp");
+    capture_begin(&c);
+    rs_print_pdml(&c.out, &pkt, &opts);
+    const char *x = capture_end(&c);
+    assert_non_null(strstr(
+        x, "\n  <proto name=\"udp\" showname=\"User Datagram Protocol, Src Port: 40000, Dst "
+           "Port: 53\" size=\"6\" pos=\"34\">\n"
+           "    <field name=\"udp.srcport\" showname=\"Source Port: 40000\" size=\"2\" "
+           "pos=\"34\" show=\"40000\" value=\"9c40\"/>\n"));
+    free(c.text);
+
+    decode_hex(&tf, HEX_TCP_PART_13, RS_DLT_EN10MB, &pkt);
+    assert_string_equal(rs_print_protocol(&pkt), "TCP");
+    d.info_tshark = true;
+    rs_display_set(&d);
+    rs_print_info(&pkt, info, sizeof(info));
+    assert_string_equal(info, "40000 → 80[Malformed Packet]");
+    rs_display_set(&before);
+    assert_false(rs_field_value(&pkt, rs_field_lookup("tcp.seq_raw"), 0, &v));
+    assert_false(rs_field_value(&pkt, rs_field_lookup("tcp.hdr_len"), 0, &v));
+    rs_print_protocols(&pkt, protocols, sizeof(protocols));
+    assert_string_equal(protocols, "eth:ethertype:ip:tcp");
+    capture_begin(&c);
+    rs_print_tree(&c.out, &pkt);
+    rs_print_pdml(&c.out, &pkt, &opts);
+    x = capture_end(&c);
+    assert_non_null(strstr(x, "\nTransmission Control Protocol, Src Port: 40000, Dst Port: 80\n"
+                              "    Source Port: 40000\n"
+                              "    Destination Port: 80\n"));
+    assert_non_null(strstr(x, "\n[Malformed Packet: TCP]\n"));
+    assert_null(strstr(x, "Sequence Number"));
+    assert_non_null(strstr(
+        x, "\n  <proto name=\"tcp\" showname=\"Transmission Control Protocol, Src Port: "
+           "40000, Dst Port: 80\" size=\"13\" pos=\"34\">\n"));
+    free(c.text);
+
+    /* two bytes, no port: no UDP item, and no text in Info but the mark */
+    decode_hex(&tf, HEX_UDP_PART_2, RS_DLT_EN10MB, &pkt);
+    assert_string_equal(rs_print_protocol(&pkt), "IPv4");
+    d.info_tshark = true;
+    rs_display_set(&d);
+    rs_print_info(&pkt, info, sizeof(info));
+    assert_string_equal(info, "[Malformed Packet]");
+    rs_display_set(&before);
+    rs_print_protocols(&pkt, protocols, sizeof(protocols));
+    assert_string_equal(protocols, "eth:ethertype:ip:udp");
+}
+
 /* -e on a protocol writes what tshark 4.0.17 writes on the same crafted frames: the item's
  * text where its dissector sets one (frame, eth, ip with its source, udp, _ws.expert, the
  * visible _ws.malformed), its abbreviation where not (infiniband, icmp, an ip cut before its
@@ -2383,6 +2491,7 @@ main(void)
         cmocka_unit_test(test_malformed_as_tshark),
         cmocka_unit_test(test_ib_payload_cut_as_tshark),
         cmocka_unit_test(test_short_ipv4_as_tshark),
+        cmocka_unit_test(test_l4_part_as_tshark),
         cmocka_unit_test(test_fields_protocol_text),
         cmocka_unit_test(test_short_mad_as_tshark),
         cmocka_unit_test(test_redirect_option_padding),

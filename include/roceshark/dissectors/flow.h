@@ -49,6 +49,11 @@ rs_flow_key_entry_match(const void *entry, const void *key)
  * or before the frame's end when the link pads it. 0 without IP. */
 uint32_t rs_packet_ip_end(const struct rs_packet *pkt);
 
+/* Whether a UDP or TCP header was where the IP packet says and too short to decode whole:
+ * tshark names the protocol it called (frame.protocols) and shows its header as far as it
+ * goes (its ports, RS_PKT_L4_PART), the Info column having no text of IP's. */
+bool rs_packet_l4_stopped(const struct rs_packet *pkt);
+
 /* A TCP segment's payload: its length as the IP header gives it (tshark's
  * tcp.len, which counts bytes not captured), and its bytes as far as
  * captured (false when none were). */

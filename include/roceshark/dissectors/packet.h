@@ -144,6 +144,10 @@ enum rs_cksum_status {
                                      ip.bogus_ip_length, ipv6.plen_exceeds_framing,
                                      udp.length.bad) and reads on in the bytes there are,
                                      raising nothing */
+#define RS_PKT_L4_PART 0x0800u    /* a UDP or TCP header cut short (pkt->ip_proto's): as
+                                     RS_PKT_IPV4_PART, span[RS_LAYER_UDP or _TCP] holds the
+                                     bytes tshark shows of it (ports, UDP's length) without
+                                     the layer's bit (rs_packet_part_layer) */
 
 struct rs_corr_view;
 struct rs_facts;
@@ -192,17 +196,39 @@ rs_packet_has(const struct rs_packet *pkt, enum rs_layer layer)
     return (pkt->layers >> layer) & 1u;
 }
 
-/* The view the fields read pkt through: pkt itself, or for an IPv4 header cut short
- * (RS_PKT_IPV4_PART), a copy in view with the header's bytes as its IPv4 layer, whose
- * fields show what they can, as tshark decodes such a header up to where it stops (the
- * flag stays: the destination is not shown, tshark stopping in the options before it). */
+/* The layer whose header, cut short, is kept for the fields alone (RS_PKT_IPV4_PART,
+ * RS_PKT_L4_PART), or RS_LAYER_COUNT when none is. */
+static inline enum rs_layer
+rs_packet_part_layer(const struct rs_packet *pkt)
+{
+    if (pkt->flags & RS_PKT_IPV4_PART)
+        return RS_LAYER_IPV4;
+    if (pkt->flags & RS_PKT_L4_PART)
+        return pkt->ip_proto == 6 /* IPPROTO_TCP */ ? RS_LAYER_TCP : RS_LAYER_UDP;
+    return RS_LAYER_COUNT;
+}
+
+/* Whether layer is there, or is the header cut short whose bytes the fields show. */
+static inline bool
+rs_packet_has_fields_of(const struct rs_packet *pkt, unsigned layer)
+{
+    return rs_packet_has(pkt, (enum rs_layer)layer) || rs_packet_part_layer(pkt) == layer;
+}
+
+/* The view the fields read pkt through: pkt itself, or for a header cut short
+ * (RS_PKT_IPV4_PART, RS_PKT_L4_PART), a copy in view with the header's bytes as its layer,
+ * whose fields show what they can, as tshark decodes such a header up to where it stops
+ * (the flag stays: an IPv4 destination is not shown, tshark stopping in the options before
+ * it; a UDP or TCP field only where the bytes kept hold it). */
 static inline const struct rs_packet *
 rs_packet_fields_view(const struct rs_packet *pkt, struct rs_packet *view)
 {
-    if (!(pkt->flags & RS_PKT_IPV4_PART))
+    enum rs_layer part = rs_packet_part_layer(pkt);
+
+    if (part == RS_LAYER_COUNT)
         return pkt;
     *view = *pkt;
-    view->layers |= (uint64_t)1 << RS_LAYER_IPV4;
+    view->layers |= (uint64_t)1 << part;
     return view;
 }
 
