@@ -101,8 +101,10 @@ read_tshark_pref(const char *arg, struct read_opts *ro)
         ro->display.tcp_absolute = true;
         return 0;
     }
-    fprintf(stderr, "roceshark: -o %s: accepted, not applied: roceshark keeps %s%s\n", arg,
-            !columns ? "tshark's default, " : "its own columns", !columns ? pref->value : "");
+    /* After -G (tshark takes -G first), the value is only listed: nothing to say. */
+    if (ro->glossary == NULL)
+        fprintf(stderr, "roceshark: -o %s: accepted, not applied: roceshark keeps %s%s\n", arg,
+                !columns ? "tshark's default, " : "its own columns", !columns ? pref->value : "");
     return 0;
 }
 

@@ -306,9 +306,11 @@ t.check(prefs.startswith("# Configuration file for Wireshark 4.0.17.\n") and
         "-G defaultprefs: infiniband.rroce.port is not as tshark writes it")
 t.check(rs(["read", "-G", "currentprefs"]).stdout.decode() == prefs,
         "-G currentprefs without -o is not -G defaultprefs")
-cur = rs(["read", "-G", "currentprefs", "-o", "infiniband.rroce.port:04792", "-o",
+got = rs(["read", "-G", "currentprefs", "-o", "infiniband.rroce.port:04792", "-o",
           "tcp.relative_sequence_numbers:false", "-o", "gui.column.format:\"No.\",\"%m\","
-          "\"Src\",\"%s\"", "-o", "eth.padding:never"]).stdout.decode()
+          "\"Src\",\"%s\"", "-o", "eth.padding:never"])
+cur = got.stdout.decode()
+t.check(got.returncode == 0 and got.stderr == b"", "-G currentprefs -o: said %r" % got.stderr)
 t.check("\ninfiniband.rroce.port: 4792\n" in cur and
         "\ntcp.relative_sequence_numbers: FALSE\n" in cur and
         "\neth.padding: Never\n" in cur and
