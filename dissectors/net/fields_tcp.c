@@ -807,7 +807,8 @@ get_payload(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 /* tcp.segment_data: the bytes of a segment TCP keeps for a message over several, as tshark
  * shows them: the whole payload of a message's first and middle segments; of the segment
  * that completes one, the bytes that do, then those of a message it begins (a TLS record
- * after the one it ends); of a segment that begins one after whole records, its bytes. */
+ * after the one it ends); of a segment that begins one after whole records, its bytes; of
+ * a retransmission within a message, its payload. */
 static bool
 get_segment_data(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
                  struct rs_value *out)
@@ -819,7 +820,7 @@ get_segment_data(const struct rs_packet *pkt, const struct rs_field *f, unsigned
     if (v == NULL || !get_payload(pkt, f, 0, out))
         return false;
     to = out->v.bytes.len;
-    if (part == RS_PDU_FIRST || part == RS_PDU_MIDDLE) {
+    if (part == RS_PDU_FIRST || part == RS_PDU_MIDDLE || v->pdu_resent) {
         if (occ != 0)
             return false;
     } else if (part == RS_PDU_LAST && occ == 0) {
@@ -838,10 +839,12 @@ static size_t
 segment_data_label(const struct rs_packet *pkt, const struct rs_field *f,
                    const struct rs_value *v, char *buf, size_t size)
 {
-    (void)pkt;
     (void)f;
-    return (size_t)snprintf(buf, size, "TCP segment data (%u byte%s)", v->v.bytes.len,
-                            v->v.bytes.len == 1 ? "" : "s");
+    return (size_t)snprintf(buf, size, "%sTCP segment data (%u byte%s)",
+                            pkt->stream != NULL && pkt->stream->pdu_resent &&
+                            (pkt->stream->analysis.flags & RS_TCPA_RETRANSMISSION)
+                                ? "Retransmitted " : "",
+                            v->v.bytes.len, v->v.bytes.len == 1 ? "" : "s");
 }
 
 /* tcp.pdu.size: each MPA frame or FPDU the segment holds whole, as tshark's

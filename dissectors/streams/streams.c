@@ -67,7 +67,9 @@ struct tcp_dir {
     uint32_t pdu_next;      /* from this sequence number */
     uint8_t pdu_proto;      /* enum rs_pdu_proto */
     struct tcp_msg *msg;    /* and its bytes so far (tcp_reasm.c); NULL while pdu_left is
-                               not: not kept, over a bound, so not desegmented */
+                               not: not kept, over a bound, so not desegmented, or */
+    bool pdu_broken;        /* a segment went missing: its later ones are shown as parts of
+                               a message that never completes, as tshark's */
 };
 
 struct stream {
@@ -341,6 +343,7 @@ message_start(struct rs_streams *s, struct tcp_dir *me, const struct rs_packet *
     me->pdu_left = (uint32_t)(len - n);
     me->pdu_next = next;
     me->pdu_proto = proto;
+    me->pdu_broken = false;
     me->msg = tcp_msg_start(&s->reasm, len > UINT32_MAX ? UINT32_MAX : (uint32_t)len,
                             pkt->frame->number, d, n);
 }
@@ -361,7 +364,28 @@ message_cut(struct rs_streams *s, struct tcp_dir *me)
     me->pdu_left = 0;
     tcp_msg_free(&s->reasm, me->msg);
     me->msg = NULL;
-    s->counts.pdus_cut++;
+    s->counts.pdus_cut += !me->pdu_broken;
+    me->pdu_broken = false;
+}
+
+/* A segment past a gap that ends within the direction's message: tshark holds it for the
+ * message, which can never complete; its bytes are let go (counted once). */
+static uint8_t
+message_broken(struct rs_streams *s, struct tcp_dir *me, uint32_t seq, uint32_t len)
+{
+    uint32_t end = me->pdu_next + me->pdu_left;
+
+    if (!me->pdu_broken) {
+        tcp_msg_free(&s->reasm, me->msg);
+        me->msg = NULL;
+        me->pdu_broken = true;
+        s->counts.pdus_cut++;
+    }
+    me->pdu_next = seq + len;
+    me->pdu_left = end - me->pdu_next;
+    if (me->pdu_left == 0)
+        message_cut(s, me);
+    return RS_PDU_MIDDLE;
 }
 
 /* The segment's part in an HTTP message or TLS record spread over segments (enum
@@ -377,11 +401,15 @@ pdu_part(struct rs_streams *s, struct tcp_dir *me, const struct rs_packet *pkt, 
     uint64_t total;
     uint32_t left, at;
 
-    /* a retransmission or a segment out of order goes to no protocol above TCP, as tshark
-     * keeps it from its reassembly: the message waits for the segments in order */
-    if (len == 0 || pkt->iwarp != NULL || (v->analysis.flags & RS_TCPA_NOT_HANDED_ON) ||
-        !rs_tcp_payload(pkt, &sp))
+    if (len == 0 || pkt->iwarp != NULL || !rs_tcp_payload(pkt, &sp))
         return RS_PDU_NONE;
+    /* a retransmission or a segment out of order goes to no protocol above TCP, as tshark
+     * keeps it from its reassembly: the message waits for the segments in order, and its
+     * bytes show as "Retransmitted TCP segment data" */
+    if (v->analysis.flags & RS_TCPA_NOT_HANDED_ON) {
+        v->pdu_resent = me->pdu_left != 0 && (me->msg != NULL || me->pdu_broken);
+        return RS_PDU_NONE;
+    }
     const uint8_t *d = pkt->frame->data + sp.off;
     bool whole = sp.len >= len;
     if (me->pdu_left != 0) {
@@ -390,9 +418,16 @@ pdu_part(struct rs_streams *s, struct tcp_dir *me, const struct rs_packet *pkt, 
             if (len < me->pdu_left) {
                 me->pdu_left -= len;
                 me->pdu_next += len;
+                if (me->pdu_broken)
+                    return RS_PDU_MIDDLE;
                 if (me->msg == NULL || !tcp_msg_add(&s->reasm, &me->msg, pkt->frame->number,
                                                     d, len))
                     return RS_PDU_NONE;     /* not kept: not desegmented */
+                return RS_PDU_MIDDLE;
+            }
+            if (me->pdu_broken) {
+                /* the end of a message that cannot complete: its part here is one of it */
+                message_cut(s, me);
                 return RS_PDU_MIDDLE;
             }
             /* a TLS record may end where the next begins, to end in a later segment */
@@ -413,6 +448,9 @@ pdu_part(struct rs_streams *s, struct tcp_dir *me, const struct rs_packet *pkt, 
             }
             return part;
         }
+        if (whole && (me->msg != NULL || me->pdu_broken) && seq - me->pdu_next < me->pdu_left &&
+            len <= me->pdu_left - (seq - me->pdu_next))
+            return message_broken(s, me, seq, len);
         message_cut(s, me);
     }
     if (!whole)

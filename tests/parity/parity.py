@@ -61,7 +61,7 @@ TSHARK_HEURISTICS = [a for h in rstest.fieldsdiff.TSHARK_IB_HEURISTICS
 SAMPLE = ["infiniband.pcap", "pcap_rdma_cm.pcap", "pcap_rdma_atomic_bw.pcap",
           "pcap_nccl_nccl_node0.pcap", "pcap_pingpong_ud.pcap", "uiwarp__422babab.pcap",
           "oferby_proxy__roce.pcap", "montybeatnik_rdma-roce-lab__test.pcap",
-          "every_opcode.pcap", "sa_pathrecord.pcap"]
+          "every_opcode.pcap", "sa_pathrecord.pcap", "tcp_reasm.pcap"]
 DISSECTED = {"eth", "ethertype", "vlan", "ieee8021ad", "sll", "erf", "ip", "ipv6",
              "ipv6.hopopts", "udp", "tcp", "icmp", "icmpv6", "arp", "infiniband", "iwarp_mpa",
              "iwarp_ddp_rdmap", "data", "_ws.malformed", "_ws.short"}
@@ -135,6 +135,12 @@ class Context:
         """Numbers (from 1) of the frames of path where tshark finds a protocol that `read`
         does not dissect (by each tree's "[Protocols in frame: ...]")."""
         return {n for n, (_, tree, _) in self.text(path)[0].items()
+                if any(p not in DISSECTED for p in pl.protocols_of(tree))}
+
+    def foreign_protocols(self, path):
+        """{frame: [its protocols read does not dissect]} of the frames foreign() names."""
+        return {n: [p for p in pl.protocols_of(tree) if p not in DISSECTED]
+                for n, (_, tree, _) in self.text(path)[0].items()
                 if any(p not in DISSECTED for p in pl.protocols_of(tree))}
 
     def cases(self, every, sample):

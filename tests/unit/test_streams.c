@@ -202,17 +202,31 @@ test_http_over_segments(void **state)
     assert_int_equal(v->pdu_part, RS_PDU_NONE);     /* whole in one segment */
     v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1061u + 2 * h, 1, ACK, -1, 502, h}, head);
     assert_int_equal(v->pdu_part, RS_PDU_FIRST);
+    /* a gap: the segments after it are parts of a message that never completes, as
+     * tshark holds them, its bytes let go (counted once) */
     v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1071u + 3 * h, 1, ACK, -1, 502, 10}, "");
-    assert_int_equal(v->pdu_part, RS_PDU_NONE);     /* a gap: let go */
+    assert_int_equal(v->pdu_part, RS_PDU_MIDDLE);
     assert_null(v->reasm);
     assert_int_equal(rs_streams_counts(fx->st).pdus_cut, 1);
+    v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1081u + 3 * h, 1, ACK, -1, 502, 10}, "");
+    assert_int_equal(v->pdu_part, RS_PDU_MIDDLE);   /* its end: nothing completes */
+    assert_null(v->reasm);
+    v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1091u + 3 * h, 1, ACK, -1, 502, 10}, "");
+    assert_int_equal(v->pdu_part, RS_PDU_NONE);     /* after it, no message */
+    assert_int_equal(rs_streams_counts(fx->st).pdus_cut, 1);
+    /* past the message's end after a gap: let go there, the segment taken afresh */
+    v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1101u + 3 * h, 1, ACK, -1, 502, h}, head);
+    assert_int_equal(v->pdu_part, RS_PDU_FIRST);
+    v = feed_text(fx, (struct seg){1, 2, 40000, 80, 1111u + 4 * h, 1, ACK, -1, 502, 40}, "");
+    assert_int_equal(v->pdu_part, RS_PDU_NONE);
+    assert_int_equal(rs_streams_counts(fx->st).pdus_cut, 2);
     assert_int_equal(rs_streams_counts(fx->st).pdus_unkept, 0);
     rs_streams_free(fx->st);
 }
 
 /* A retransmission within a message goes to no protocol above TCP, as tshark's: the
  * message waits for the segment after it (before, its sequence number, not the one
- * expected, let the message go). */
+ * expected, let the message go); its bytes are the message's retransmitted segment data. */
 static void
 test_http_retransmission_within(void **state)
 {
@@ -229,6 +243,7 @@ test_http_retransmission_within(void **state)
     v = feed_text(fx, (struct seg){2, 1, 80, 40000, 1u + h, 1, ACK, -1, 502, 10}, "");
     assert_true(v->analysis.flags & RS_TCPA_RETRANSMISSION);
     assert_int_equal(v->pdu_part, RS_PDU_NONE);
+    assert_true(v->pdu_resent);     /* "Retransmitted TCP segment data" */
     v = feed_text(fx, (struct seg){2, 1, 80, 40000, 11u + h, 1, ACK, -1, 502, 10}, "");
     assert_int_equal(v->pdu_part, RS_PDU_LAST);
     assert_int_equal(v->reasm->n_segments, 3);

@@ -131,6 +131,8 @@ struct rs_stream_view {
     uint32_t pdu_end;
     uint32_t pdu_begin;
     bool pdu_begins;
+    bool pdu_resent;        /* a retransmission of bytes of a message still to complete:
+                               "Retransmitted TCP segment data" */
     /* ICMP and ICMPv6 echo replies only */
     uint64_t echo_request;  /* the request's frame number (icmp.resp_to), 0 when unseen */
     struct rs_time echo_rtt;    /* time from that request to this reply */
