@@ -4,7 +4,7 @@ import os
 import re
 
 FRAME_LINE = re.compile(r"^Frame (\d+): ", re.M)
-PROTOCOLS_LINE = re.compile(r"^    \[Protocols in frame: (.*)\]$", re.M)
+PROTOCOLS_LINE = re.compile(r"^    \[Protocols in frame(?: \[truncated\])?: (.*)\]$", re.M)
 RULE = re.compile(r"^=+$")
 EXPERT_HEADING = re.compile(r"^(Errors|Warns|Notes|Chats|Comments) \(\d+\)$")
 
