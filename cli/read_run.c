@@ -23,6 +23,16 @@ autostop_due(const struct read_opts *ro, struct rs_writer *w, const struct times
            (ro->stop_seconds != 0 && cli_seconds_since(t0) >= (double)ro->stop_seconds);
 }
 
+/* One line for n HTTP messages or TLS records over TCP segments not desegmented, and why. */
+static void
+say_not_desegmented(uint64_t n, const char *why)
+{
+    fprintf(stderr, "read: %llu HTTP %s over TCP segments %s not desegmented: %s\n",
+            (unsigned long long)n,
+            n == 1 ? "message or TLS record" : "messages or TLS records", n == 1 ? "was" : "were",
+            why);
+}
+
 /* The bounds of docs/limits.md that lose something no -z line shows, said on stderr
  * only when hit: stdout keeps tshark's formats, which scripts parse, and the exit code
  * stays 0, since what was read was read. "read:" as capture's counts begin "capture:";
@@ -54,17 +64,15 @@ print_bounds_hit(const struct read_opts *ro, const struct rs_pipeline *pipe,
                 "%u): one that came back got a new tcp.stream or udp.stream\n",
                 (unsigned long long)forgotten, forgotten == 1 ? "conversation" : "conversations",
                 opts->streams_opts.max_streams);
+    char why[160];
     if (pdus_cut > 0)
-        fprintf(stderr, "read: %llu HTTP messages or TLS records over TCP segments %s not "
-                "desegmented: a segment came out of order, or the conversation was forgotten "
-                "(their segments stay data)\n", (unsigned long long)pdus_cut,
-                pdus_cut == 1 ? "was" : "were");
+        say_not_desegmented(pdus_cut, "a segment was missing, cut short or out of order, or "
+                            "the conversation was forgotten");
+    snprintf(why, sizeof(why), "longer than the %u bytes kept of one, or past the %llu kept "
+             "of all at once (their segments stay data)", opts->streams_opts.max_pdu_bytes,
+             (unsigned long long)opts->streams_opts.max_pdu_memory);
     if (unkept > 0)
-        fprintf(stderr, "read: %llu HTTP messages or TLS records over TCP segments %s not "
-                "desegmented: longer than the %u bytes kept of one, or past the %llu kept "
-                "of all at once (their segments stay data)\n", (unsigned long long)unkept,
-                unkept == 1 ? "was" : "were", opts->streams_opts.max_pdu_bytes,
-                (unsigned long long)opts->streams_opts.max_pdu_memory);
+        say_not_desegmented(unkept, why);
 }
 
 /* -M: tshark's session reset. Every N frames read, its dissection starts afresh: the
