@@ -2,10 +2,10 @@
 /*
  * read_tshark_compat.c - tshark's options that read takes so that a tshark command line
  * runs unchanged: tshark 4.0's preferences (-o NAME:VALUE) of the protocols read
- * dissects, with their defaults (read_tshark_prefs_table.c): a default value changes
- * nothing, and a value that differs is taken where read does the same thing
- * (infiniband.rroce.port, tcp.relative_sequence_numbers) and otherwise accepted with a one-line notice that it is not
- * applied; and tshark's options that change nothing read prints, checked as tshark checks
+ * dissects and of name resolution, with their defaults (read_tshark_prefs_table.c): a
+ * default value changes nothing, and a value that differs is taken where read does the same
+ * thing (infiniband.rroce.port, tcp.relative_sequence_numbers, nameres.mac_name and
+ * transport_name) and otherwise accepted with a one-line notice that it is not applied; and tshark's options that change nothing read prints, checked as tshark checks
  * them.
  */
 #include <arpa/inet.h>
@@ -94,6 +94,15 @@ read_tshark_pref(const char *arg, struct read_opts *ro)
         char spec[64];
         snprintf(spec, sizeof(spec), "udp.port==%llu,roce", port);
         return cli_parse_decode_as(spec, &ro->pipe.decode);
+    }
+    /* -N m and -N t, in the order given with -n and -N */
+    if (strcmp(pref->name, "nameres.mac_name") == 0) {
+        ro->display.resolve_mac = strcasecmp(value, "TRUE") == 0;
+        return 0;
+    }
+    if (strcmp(pref->name, "nameres.transport_name") == 0) {
+        ro->display.resolve_transport = strcasecmp(value, "TRUE") == 0;
+        return 0;
     }
     if (!columns && is_default(pref, value))
         return 0;

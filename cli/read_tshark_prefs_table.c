@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * read_tshark_prefs_table.c - tshark 4.0.17's preferences of the protocols read
- * dissects and of the summary's columns, as `tshark -G defaultprefs` writes them:
+ * dissects, of the summary's columns and of name resolution, as
+ * `tshark -G defaultprefs` writes them:
  * their sections, comments and defaults, in its order, and the column formats
  * tshark takes (-G column-formats). -o accepts them
  * (read_tshark_compat.c); -G defaultprefs and currentprefs list them
@@ -31,6 +32,42 @@ const struct read_tshark_pref read_tshark_prefs[] = {
      "\t\"Info\", \"%i\"",
      "# Packet list column format\n"
      "# Each pair of strings consists of a column title and its format\n"},
+    {"Name Resolution", "nameres.mac_name", READ_PREF_BOOL, "TRUE",
+     "# Resolve Ethernet MAC addresses to host names from the preferences or system's Ethers file, or to a manufacturer based name.\n"
+     "# TRUE or FALSE (case-insensitive)\n"},
+    {"Name Resolution", "nameres.transport_name", READ_PREF_BOOL, "FALSE",
+     "# Resolve TCP/UDP ports into service names\n"
+     "# TRUE or FALSE (case-insensitive)\n"},
+    {"Name Resolution", "nameres.network_name", READ_PREF_BOOL, "FALSE",
+     "# Resolve IPv4, IPv6, and IPX addresses into host names. The next set of check boxes determines how name resolution should be performed. If no other options are checked name resolution is made from Wireshark's host file and capture file name resolution blocks.\n"
+     "# TRUE or FALSE (case-insensitive)\n"},
+    {"Name Resolution", "nameres.dns_pkt_addr_resolution", READ_PREF_BOOL, "TRUE",
+     "# Use address/name pairs found in captured DNS packets for name resolution.\n"
+     "# TRUE or FALSE (case-insensitive)\n"},
+    {"Name Resolution", "nameres.use_external_name_resolver", READ_PREF_BOOL, "TRUE",
+     "# Use your system's configured name resolver (usually DNS) to resolve network names. Only applies when network name resolution is enabled.\n"
+     "# TRUE or FALSE (case-insensitive)\n"},
+    {"Name Resolution", "nameres.use_custom_dns_servers", READ_PREF_BOOL, "FALSE",
+     "# Use a DNS Servers list to resolve network names if TRUE.  If FALSE, default information is used\n"
+     "# TRUE or FALSE (case-insensitive)\n"},
+    {"Name Resolution", "nameres.name_resolve_concurrency", READ_PREF_DECIMAL, "500",
+     "# The maximum number of DNS requests that may be active at any time. A large value (many thousands) might overload the network or make your DNS server behave badly.\n"
+     "# A decimal number\n"},
+    {"Name Resolution", "nameres.hosts_file_handling", READ_PREF_BOOL, "FALSE",
+     "# By default \"hosts\" files will be loaded from multiple sources. Checking this box only loads the \"hosts\" in the current profile.\n"
+     "# TRUE or FALSE (case-insensitive)\n"},
+    {"Name Resolution", "nameres.vlan_name", READ_PREF_BOOL, "FALSE",
+     "# Resolve VLAN IDs to network names from the preferences \"vlans\" file. Format of the file is: \"ID<Tab>Name\". One line per VLAN, e.g.: 1 Management\n"
+     "# TRUE or FALSE (case-insensitive)\n"},
+    {"Name Resolution", "nameres.ss7_pc_name", READ_PREF_BOOL, "FALSE",
+     "# Resolve SS7 Point Codes to node names from the profiles \"ss7pcs\" file. Format of the file is: \"Network_Indicator<Dash>PC_Decimal<Tab>Name\". One line per Point Code, e.g.: 2-1234 MyPointCode1\n"
+     "# TRUE or FALSE (case-insensitive)\n"},
+    {"Name Resolution", "nameres.load_smi_modules", READ_PREF_BOOL, "FALSE",
+     "# Resolve Object IDs to object names from the MIB and PIB modules defined below. You must restart Wireshark for this change to take effect\n"
+     "# TRUE or FALSE (case-insensitive)\n"},
+    {"Name Resolution", "nameres.suppress_smi_errors", READ_PREF_BOOL, "FALSE",
+     "# While loading MIB or PIB modules errors may be detected, which are reported. Some errors can be ignored. If unsure, set to false.\n"
+     "# TRUE or FALSE (case-insensitive)\n"},
     {"Protocols", "arp.detect_request_storms", READ_PREF_BOOL, "FALSE",
      "# Attempt to detect excessive rate of ARP requests\n"
      "# TRUE or FALSE (case-insensitive)\n"},

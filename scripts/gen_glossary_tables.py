@@ -3,8 +3,8 @@
 """gen_glossary_tables.py: writes the tables of the -G reports that describe us in tshark's
 own words from what the installed tshark prints:
 
-- cli/read_tshark_prefs_table.c: tshark's preferences of the protocols read dissects and the
-  two column preferences (`tshark -G defaultprefs`): their comments, defaults and sections,
+- cli/read_tshark_prefs_table.c: tshark's preferences of the protocols read dissects, the
+  two column preferences and the name resolution ones (`tshark -G defaultprefs`): their comments, defaults and sections,
   in tshark's order, and the column formats tshark takes (`-G column-formats`). read
   accepts them with -o and lists them with -G defaultprefs and -G currentprefs.
 - dissectors/print/glossary_tables.c: the column formats of the columns read prints
@@ -25,7 +25,9 @@ TABLES_OUT = "dissectors/print/glossary_tables.c"
 # Ethertype): each preference tshark has for them.
 PROTOCOLS = ["frame", "erf", "eth", "vlan", "ieee8021ad", "arp", "ip", "ipv6", "udp", "tcp",
              "icmp", "icmpv6", "infiniband", "iwarp_mpa", "iwarp_ddp_rdmap", "data", "llc"]
-# And the preferences of the summary's columns, which -o accepts too.
+# And the preferences of the summary's columns and of name resolution (nameres.mac_name and
+# transport_name are -N m and t), which -o accepts too.
+PREF_MODULES = ["nameres"]
 PREF_NAMES = ["gui.column.hidden", "gui.column.format"]
 
 # The formats of the columns read prints (_ws.col.*): No., Time, Source, Destination,
@@ -116,14 +118,16 @@ def parse_prefs(text):
 
 def write_prefs(version):
     head, prefs = parse_prefs(tshark("defaultprefs"))
-    ours = [p for p in prefs if p[1].split(".")[0] in PROTOCOLS or p[1] in PREF_NAMES]
+    ours = [p for p in prefs if p[1].split(".")[0] in PROTOCOLS + PREF_MODULES or
+            p[1] in PREF_NAMES]
     missing = set(PREF_NAMES) - {p[1] for p in ours}
     if missing:
         sys.exit("gen_glossary_tables.py: tshark has no preference %s" % ", ".join(missing))
     out = ["/* SPDX-License-Identifier: GPL-2.0-or-later */",
            "/*",
            " * read_tshark_prefs_table.c - tshark %s's preferences of the protocols read" % version,
-           " * dissects and of the summary's columns, as `tshark -G defaultprefs` writes them:",
+           " * dissects, of the summary's columns and of name resolution, as",
+           " * `tshark -G defaultprefs` writes them:",
            " * their sections, comments and defaults, in its order, and the column formats",
            " * tshark takes (-G column-formats). -o accepts them",
            " * (read_tshark_compat.c); -G defaultprefs and currentprefs list them",
