@@ -59,6 +59,24 @@ open_live(struct read_opts *ro, struct rs_source **src)
     return 0;
 }
 
+/* -G help (or ?): the reports, as tshark lists its own (and exits 0). */
+static const char glossary_help[] =
+    "Usage: roceshark read -G [report]\n"
+    "\n"
+    "Glossary table reports:\n"
+    "  -G column-formats        the formats of the columns read prints\n"
+    "  -G decodes               the dissector table entries read decodes\n"
+    "  -G dissector-tables      the dissector tables read decodes by\n"
+    "  -G fields                the fields, tshark's columns (also -G alone)\n"
+    "  -G ftypes                the field types read's fields have\n"
+    "  -G heuristic-decodes     read's heuristic dissectors\n"
+    "  -G protocols             the protocols read dissects or names\n"
+    "  -G values                the value names of read's fields\n"
+    "\n"
+    "Preference reports:\n"
+    "  -G currentprefs          tshark's preferences -o takes, with the values -o gave\n"
+    "  -G defaultprefs          tshark's preferences -o takes, with their defaults\n";
+
 /* -G: the registry as tshark -G lists Wireshark's; the preferences read takes as tshark
  * writes its own. */
 static int
@@ -70,12 +88,14 @@ print_glossary(const struct read_opts *ro)
 
     if (rs_out_init(&out, stdout, OUT_BUFFER_SIZE) != 0)
         return cli_fail(CLI_EXIT_INTERNAL, "out of memory");
-    if (strcmp(report, "defaultprefs") == 0 || strcmp(report, "currentprefs") == 0)
+    if (strcmp(report, "help") == 0 || strcmp(report, "?") == 0)
+        rs_out_str(&out, glossary_help);
+    else if (strcmp(report, "defaultprefs") == 0 || strcmp(report, "currentprefs") == 0)
         read_print_prefs(&out, ro, report[0] == 'c');
     else if (rs_print_glossary(&out, report) != 0)
         rc = cli_fail(CLI_EXIT_USAGE, "-G %s: expected fields, protocols, values, "
                       "heuristic-decodes, ftypes, column-formats, dissector-tables, decodes, "
-                      "defaultprefs or currentprefs", report);
+                      "defaultprefs or currentprefs (-G help lists them)", report);
     if (rc == 0 && rs_out_flush(&out) != 0)
         rc = cli_fail(CLI_EXIT_OUTPUT, "standard output: write error");
     rs_out_free(&out);

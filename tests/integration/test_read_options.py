@@ -267,6 +267,14 @@ t.check(rs(["-G", "protocols"]).stdout.decode().splitlines() == ours,
 fields = rs(["read", "-G", "fields"]).stdout
 t.check(fields.startswith(b"P\tFrame\tframe\n") and rs(["-G"]).stdout == fields and
         rs(["read", "-G"]).stdout == fields, "-G alone is not -G fields, as tshark's")
+# -G help (or ?) lists the reports on stdout and exits 0, as tshark's; an unknown one exits 1
+got = rs(["-G", "help"])
+t.check(got.returncode == 0 and b"\n  -G decodes " in got.stdout and
+        b"\n  -G currentprefs " in got.stdout and rs(["read", "-G", "?"]).stdout == got.stdout,
+        "-G help: exit %d, %r" % (got.returncode, got.stdout[:200]))
+got = rs(["-G", "nosuch"])
+t.check(got.returncode == 1 and got.stdout == b"" and got.stderr.count(b"\n") == 1,
+        "-G nosuch: exit %d, %r" % (got.returncode, got.stderr))
 ours = [x.split("\t") for x in rs(["read", "-G", "fields"]).stdout.decode().splitlines()]
 # tshark's glossary is 19 MB: read here, not kept by the reference cache, and once (the
 # sanitized pass would only read it again).

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Exit codes: each bad command line or input of CASES, read's exit status against tshark's.
+"""Exit codes: each bad command line or input of CASES (and -G help, which exits 0), read's
+exit status against tshark's.
 A case is identical when both exit with the same status, and both say why on stderr when it
 is not 0. Among them the filters tshark 4.0 refuses (sets without commas, 1e-3, -nan)."""
 import os
@@ -35,6 +36,7 @@ CASES = [
     ["-r", "{cap}", "-o", "vlan.qinq_ethertype:0x"],
     ["-r", "{cap}", "-o", "gui.column.format:\"a\",\"%zz\""],
     ["-r", "{cap}", "-o", "gui.column.format:\"a\",\"%m\","],
+    ["-G", "help"],
 ]
 # Without --all (each tshark run costs some 0.6 s of processor time): one of each kind of
 # bad input, filter, option value and combination.
