@@ -28,24 +28,33 @@ t.check(bad == 0 and total > 0, "the sample's columns: %d of %d values differ" %
 
 
 
-def frame_bytes_only(text):
-    """tshark -x's output with only each frame's own bytes: where Wireshark shows more
-    data sources (a reassembly it made up, say) it names each, "Frame (114 bytes):" first;
-    the others go, up to the blank line that ends the frame."""
-    out, skipping = [], False
-    for line in text.splitlines():
-        named = re.match(r"^\S.* \(\d+ bytes\):$", line)
-        if named:
-            skipping = not line.startswith("Frame (")
-            continue
-        if line == "":
-            if skipping and out and out[-1] == "":
-                skipping = False
-                continue
-            skipping = False
-        if not skipping:
-            out.append(line)
-    return out
+# The data sources read dumps too; the others come of protocols it does not dissect
+# (HTTP's "De-chunked entity body").
+OUR_SOURCES = ("Frame (", "Reassembled TCP (", "Reassembled SMB Direct (", "FPDU without Markers (")
+
+
+def our_sources_only(text):
+    """tshark -x's output with only the data sources read has too: the frame's own bytes,
+    and the message a TCP segment completes ("Reassembled TCP"); where only the frame's
+    are left, without their title, as a frame of one source is dumped."""
+    out = []
+    for block in text.split("\n\n"):
+        sources, current = [], None
+        for line in block.split("\n"):
+            if re.match(r"^\S.* \(\d+ bytes\):$", line):
+                current = [line]
+                sources.append(current)
+            elif current is None:
+                current = [None, line]
+                sources.append(current)
+            else:
+                current.append(line)
+        kept = [s for s in sources if s[0] is None or s[0].startswith(OUR_SOURCES)]
+        if len(kept) == 1:
+            out.append("\n".join(kept[0][1:]))
+        else:
+            out.append("\n".join(line for s in kept for line in s if line is not None))
+    return "\n\n".join(out).splitlines()
 
 
 # -x: every frame's bytes as tshark prints them. A frame's dump depends on its bytes alone,
@@ -53,7 +62,7 @@ def frame_bytes_only(text):
 joined = os.path.join(t.tempdir(), "all.pcapng")
 t.concatenate_pcaps([SAMPLE] + ours, joined)
 got = t.run([t.ROCESHARK, "read", "-r", joined, "-x"]).stdout.splitlines()
-want = frame_bytes_only(t.run(["tshark", "-r", joined, "-x"]).stdout)
+want = our_sources_only(t.run(["tshark", "-r", joined, "-x"]).stdout)
 differs = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), None)
 t.check(got == want and len(got) > 5000,
         "-x of the %d captures as one file differs from tshark's: %d lines, tshark %d; %s"
