@@ -201,7 +201,8 @@ rs_ib_cm_mad_name(const struct rs_packet *pkt)
 
 /* tshark's: "RC RDMA Write Only QP=0x000011 " (with its space), the code of a NAK in the
  * AETH it reads ("[Remote Access Error] ", "[Unknown (9)] "; not an RNR NAK's), a MAD's
- * name after it, and a CM MAD's name alone ("CM: ConnectRequest"). */
+ * name after it, and a CM MAD's name alone ("CM: ConnectRequest"), and a PerfMgt MAD's
+ * ("PERF (PortCounters)"). */
 void
 rs_ib_write_info_tshark(struct rs_info *in, const struct rs_packet *pkt)
 {
@@ -219,6 +220,12 @@ rs_ib_write_info_tshark(struct rs_info *in, const struct rs_packet *pkt)
     enum rs_ib_ws_end end = rs_ib_ws_walk(pkt, &aeth);
     if (end == RS_IB_WS_BTH_SHORT)
         return;     /* it stopped before the opcode's name */
+    /* a PerfMgt MAD's name replaces the rest, as a CM MAD's does */
+    if (end == RS_IB_WS_OK && mad != NULL && len >= RS_MAD_HDR_LEN &&
+        mad[1] == RS_MAD_CLASS_PERF && rs_mad_info(mad, len, name, sizeof(name))) {
+        rs_info_str(in, name);
+        return;
+    }
     const char *op = ws_info_name(pkt->opcode, name, sizeof(name));
     rs_info_str(in, op != NULL ? op : "Unknown OpCode");
     rs_info_hex(in, "QP=0x", qp, 6);

@@ -43,6 +43,13 @@ perf_attr_name(uint16_t attr)
 #define PX(field, name, off)                                                               \
     MAD_F("infiniband.portcounters_ext." field, name, RS_FT_UINT64, RS_BASE_DEC, 0,        \
           DATA + (off), 8, get_counters_ext, 2)
+/* Reserved bytes, as Wireshark shows them under the attribute's item: the MAD's 40 between
+ * its header and the data (16.1.1), then the attribute's own (data offsets). */
+#define MAD_RESERVED(getter)                                                               \
+    MAD_F("infiniband.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 0, 24, 40, getter, 2)
+#define RESERVED(off, width, getter)                                                       \
+    MAD_F("infiniband.reserved", "Reserved", RS_FT_BYTES, RS_BASE_NONE, 0, DATA + (off),   \
+          width, getter, 2)
 #define NODE(abbrev, name, getter)                                                         \
     {abbrev, name, RS_FT_NONE, RS_BASE_NONE, 0, NULL, name, RS_LAYER_PAYLOAD, DATA, 0,     \
      getter, 1, 0}
@@ -50,6 +57,8 @@ perf_attr_name(uint16_t attr)
 const struct rs_field rs_fields_ib_perf[] = {
     /* PortCounters (16.1.3.5) */
     NODE("infiniband.portcounters", "Port Counters (Performance Management MAD)", get_counters),
+    MAD_RESERVED(get_counters),
+    RESERVED(0, 1, get_counters),
     MAD_X("infiniband.portcounters.portselect", "PortSelect", DATA + 1, 1, 0, get_counters),
     MAD_X("infiniband.portcounters.counterselect", "CounterSelect", DATA + 2, 2, 0,
           get_counters),
@@ -62,9 +71,11 @@ const struct rs_field rs_fields_ib_perf[] = {
     PC("portxmitdiscards", "PortXmitDiscards", 14, 2, 0),
     PC("portxmitconstrainterrors", "PortXmitConstraintErrors", 16, 1, 0),
     PC("portrcvconstrainterrors", "PortRcvConstraintErrors", 17, 1, 0),
+    RESERVED(18, 1, get_counters),
     /* two nibbles of one byte, which Wireshark adds as bits (no mask registered) */
     PC_BITS("locallinkintegrityerrors", "LocalLinkIntegrityErrors", 19, 0xf0),
     PC_BITS("excessivebufferoverrunerrors", "ExcessiveBufferOverrunErrors", 19, 0x0f),
+    RESERVED(20, 2, get_counters),
     PC("vl15dropped", "VL15Dropped", 22, 2, 0),
     PC("portxmitdata", "PortXmitData", 24, 4, 0),
     PC("portrcvdata", "PortRcvData", 28, 4, 0),
@@ -73,10 +84,13 @@ const struct rs_field rs_fields_ib_perf[] = {
     /* PortCountersExtended (16.1.4.11) */
     NODE("infiniband.portcounters_ext", "Port Counters Extended (Performance Management MAD)",
          get_counters_ext),
+    MAD_RESERVED(get_counters_ext),
+    RESERVED(0, 1, get_counters_ext),
     MAD_X("infiniband.portcounters_ext.portselect", "PortSelect", DATA + 1, 1, 0,
           get_counters_ext),
     MAD_X("infiniband.portcounters_ext.counterselect", "CounterSelect", DATA + 2, 2, 0,
           get_counters_ext),
+    RESERVED(4, 4, get_counters_ext),
     PX("portxmitdata", "PortXmitData", 8),
     PX("portrcvdata", "PortRcvData", 16),
     PX("portxmitpkts", "PortXmitPkts", 24),

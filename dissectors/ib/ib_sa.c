@@ -221,6 +221,7 @@ label_sa_item(const struct rs_packet *pkt, const struct rs_field *f, const struc
 
 #define CPI_RESERVED 32
 #define CPI_TRAP_HL 64
+#define CPI_LEN 72         /* its bytes (13.4.8.1) */
 
 static bool get_classportinfo(const struct rs_packet *pkt, const struct rs_field *f,
                               unsigned occ, struct rs_value *out);
@@ -278,16 +279,11 @@ get_classportinfo(const struct rs_packet *pkt, const struct rs_field *f, unsigne
         return false;
     /* Wireshark's ClassPortInfo item is the PerfMgt's alone. */
     if (f->type == RS_FT_NONE)
-        return occ == 0 && mad[1] == RS_MAD_CLASS_PERF && mad_bytes(pkt, base, 72, out) &&
+        return occ == 0 && mad[1] == RS_MAD_CLASS_PERF && mad_bytes(pkt, base, CPI_LEN, out) &&
                rs_value_set_uint(out, RS_FT_NONE, 0);
     struct rs_field at = *f;
     at.offset = (uint16_t)(at.offset + base);
-    /* Wireshark names IBTA's TrapHL (at 64) reserved too: a second occurrence. */
-    if (occ == 1 && f->offset == CPI_RESERVED)
-        at.offset = (uint16_t)(base + CPI_TRAP_HL);
-    else if (occ != 0)
-        return false;
-    return rs_field_get_generic(pkt, &at, 0, out);
+    return occ == 0 && rs_field_get_generic(pkt, &at, 0, out);
 }
 
 #define X(abbrev, name, off, width, mask, getter) MAD_X(abbrev, name, off, width, mask, getter)
@@ -303,8 +299,13 @@ get_classportinfo(const struct rs_packet *pkt, const struct rs_field *f, unsigne
     record(field "selector", name "Selector", off, 1, 0xc0), record(field, name, off, 1, 0x3f)
 #define GID(abbrev, name, off, getter) \
     MAD_F(abbrev, name, RS_FT_IPV6, RS_BASE_NONE, 0, off, 16, getter, 2)
+/* At depth 1, beside their item in a PerfMgt MAD as tshark puts them (under InfiniBand, the
+ * item holding none), under the attribute's item in an SA MAD (sa_field_nest). */
+#define CPI_F(field, name, type, base, off, width, mask)                                     \
+    MAD_F("infiniband.classportinfo." field, name, type, base, mask, off, width,             \
+          get_classportinfo, 1)
 #define CPI(field, name, off, width, mask) \
-    X("infiniband.classportinfo." field, name, off, width, mask, get_classportinfo)
+    CPI_F(field, name, MAD_UTYPE(width), RS_BASE_HEX, off, width, mask)
 
 /* An item named infiniband.sa.drdlid, as Wireshark names each. */
 #define SA_ITEM(name, getter)                                                                \
@@ -383,15 +384,14 @@ const struct rs_field rs_fields_ib_sa[] = {
     MC("proxyjoin", "ProxyJoin", 49, 1, 0x80),
     /* ClassPortInfo (13.4.8.1), named as Wireshark names its fields (in the trees too) */
     {"infiniband.classportinfo", "ClassPortInfo (Performance Management MAD)", RS_FT_NONE,
-     RS_BASE_NONE, 0, NULL,
-     "ClassPortInfo", RS_LAYER_PAYLOAD, 0, 0, get_classportinfo, 2, 0},
+     RS_BASE_NONE, 0, NULL, "ClassPortInfo", RS_LAYER_PAYLOAD, 0, CPI_LEN, get_classportinfo,
+     1, 0, .locate = mad_field_locate},
     CPI("baseversion", "BaseVersion", 0, 1, 0),
     CPI("classversion", "ClassVersion", 1, 1, 0),
     CPI("capabilitymask", "CapabilityMask", 2, 2, 0),
     CPI("capabilitymask2", "CapabilityMask2", 4, 4, 0xffffffe0),
     CPI("resptimevalue", "RespTimeValue", 7, 1, 0x1f),
-    MAD_F("infiniband.classportinfo.redirectgid", "RedirectGID", RS_FT_IPV6, RS_BASE_NONE, 0,
-          8, 16, get_classportinfo, 2),
+    CPI_F("redirectgid", "RedirectGID", RS_FT_IPV6, RS_BASE_NONE, 8, 16, 0),
     CPI("redirecttc", "RedirectTC", 24, 1, 0),
     CPI("redirectsl", "RedirectSL", 25, 1, 0xf0),
     CPI("redirectfl", "RedirectFL", 25, 3, 0xfffff),
@@ -400,13 +400,14 @@ const struct rs_field rs_fields_ib_sa[] = {
     CPI("reserved", "Reserved", CPI_RESERVED, 1, 0),
     CPI("redirectqp", "RedirectQP", 33, 3, 0),
     CPI("redirectqkey", "RedirectQ_Key", 36, 4, 0),
-    MAD_F("infiniband.classportinfo.trapgid", "TrapGID", RS_FT_IPV6, RS_BASE_NONE, 0, 40, 16,
-          get_classportinfo, 2),
+    CPI_F("trapgid", "TrapGID", RS_FT_IPV6, RS_BASE_NONE, 40, 16, 0),
     CPI("traptc", "TrapTC", 56, 1, 0),
     CPI("trapsl", "TrapSL", 57, 1, 0xf0),
     CPI("trapfl", "TrapFL", 57, 3, 0xfffff),
     CPI("traplid", "TrapLID", 60, 2, 0),
     CPI("trappkey", "TrapP_Key", 62, 2, 0),
+    /* Wireshark names IBTA's TrapHL reserved too: the field's second occurrence, in place */
+    CPI("reserved", "Reserved", CPI_TRAP_HL, 1, 0),
     CPI("trapqp", "TrapQP", 65, 3, 0),
     CPI("trapqkey", "TrapQ_Key", 68, 4, 0),
     RS_F_END,
@@ -424,7 +425,7 @@ sa_field_nest(const uint8_t *mad, const struct rs_field *f)
         return 0;
     if (f->get == get_sa_attr_item || head)
         return 1;       /* the attribute's item, and the records' IDs under it */
-    if (f->get == get_sa_record_item)
+    if (f->get == get_sa_record_item || f->get == get_classportinfo)
         return 2;
     return record_item(rs_load_be16(mad + 16), &off, &len) ? 2 : 1;
 }

@@ -92,10 +92,7 @@ def main():
                                  chunk)))
     frames.append(packet(HOST_LID, SM_LID, 0x11,
                          mad(GET_TABLE_RESP, 2, 1, 3, 4, sa_header(0), b"")))
-    w = ib.PcapWriter(args.out, 197)     # DLT_ERF
-    for n, p in enumerate(frames):
-        w.write(ib.erf_record(p, ts=(1700000000 << 32) + n * 0x100000))
-    w.close()
+    ib.write_erf_pcap(args.out, frames)
 
 
 if __name__ == "__main__":

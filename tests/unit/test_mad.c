@@ -22,6 +22,7 @@
 
 #include <roceshark/dissectors/cm_mad.h>
 #include <roceshark/dissectors/common.h>
+#include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/dissect.h>
 #include <roceshark/dissectors/encode.h>
 #include <roceshark/dissectors/fields.h>
@@ -308,6 +309,98 @@ test_class_port_info_moves_with_class(void **state)
     packet_of(&p, sa, 1);
     assert_string_equal(value(&p, "infiniband.classportinfo.redirectlid", 0), "0x1234");
     assert_string_equal(value(&p, "infiniband.classportinfo", 0), "");
+}
+
+/* PerfMgt's GetResp(ClassPortInfo) and GetResp(PortCounters) as tshark 4.0.17 shows them
+ * (tests/captures/perf/perf_mads.pcap, frames 2 and 4, built by tests/gen/gen_perf_mads.py
+ * with the same values): ClassPortInfo's fields beside its item, under InfiniBand, the
+ * TrapHL byte tshark names Reserved in its place before TrapQP (before: the fields one level
+ * down, under the MAD header, and both Reserved after RedirectP_Key); PortCounters' reserved
+ * bytes as its items (before: none); and --compat tshark's Info the MAD's name alone
+ * (before: after "UD Send Only QP=0x000001 "). */
+static void
+test_perf_mads_as_tshark(void **state)
+{
+    static struct packet p;
+    uint8_t mad[RS_MAD_LEN];
+    char info[128];
+
+    (void)state;
+    rs_mad_start(mad, RS_MAD_CLASS_PERF, 1, RS_MAD_GET | RS_MAD_RESP,
+                 RS_MAD_ATTR_CLASS_PORT_INFO, 0, 0x4201);
+    assert_int_equal(rs_mad_set(mad, "infiniband.classportinfo.baseversion", 1), 0);
+    assert_int_equal(rs_mad_set(mad, "infiniband.classportinfo.classversion", 1), 0);
+    assert_int_equal(rs_mad_set(mad, "infiniband.classportinfo.capabilitymask", 0x1700), 0);
+    assert_int_equal(rs_mad_set(mad, "infiniband.classportinfo.resptimevalue", 0x12), 0);
+    assert_int_equal(rs_mad_set(mad, "infiniband.classportinfo.redirectpkey", 0xffff), 0);
+    assert_int_equal(rs_mad_set(mad, "infiniband.classportinfo.traplid", 1), 0);
+    assert_int_equal(rs_mad_set(mad, "infiniband.classportinfo.trappkey", 0xffff), 0);
+    assert_int_equal(rs_mad_set(mad, "infiniband.classportinfo.trapqp", 1), 0);
+    assert_int_equal(rs_mad_set(mad, "infiniband.classportinfo.trapqkey", 0x80010000), 0);
+    mad[64 + 64] = 0xff;        /* TrapHL */
+    packet_of(&p, mad, 1);
+    char *t = tree_text(&p);
+    assert_non_null(strstr(
+        t, "\n        MAD Data Payload: 0000000000000000000000000000000000000000000000000000000000"
+           "00000000000000…\n"
+           "    ClassPortInfo (Performance Management MAD)\n"
+           "    BaseVersion: 0x01\n"
+           "    ClassVersion: 0x01\n"
+           "    CapabilityMask: 0x1700\n"
+           "    0000 0000 0000 0000 0000 0000 000. .... = CapabilityMask2: 0x0000000\n"
+           "    ...1 0010 = RespTimeValue: 0x12\n"
+           "    RedirectGID: ::\n"
+           "    RedirectTC: 0x00\n"
+           "    0000 .... = RedirectSL: 0x0\n"
+           "    .... 0000 0000 0000 0000 0000 = RedirectFL: 0x00000\n"
+           "    RedirectLID: 0x0000\n"
+           "    RedirectP_Key: 0xffff\n"
+           "    Reserved: 0x00\n"
+           "    RedirectQP: 0x000000\n"
+           "    RedirectQ_Key: 0x00000000\n"
+           "    TrapGID: ::\n"
+           "    TrapTC: 0x00\n"
+           "    0000 .... = TrapSL: 0x0\n"
+           "    .... 0000 0000 0000 0000 0000 = TrapFL: 0x00000\n"
+           "    TrapLID: 0x0001\n"
+           "    TrapP_Key: 0xffff\n"
+           "    Reserved: 0xff\n"
+           "    TrapQP: 0x000001\n"
+           "    TrapQ_Key: 0x80010000\n"));
+    free(t);
+    assert_string_equal(value(&p, "infiniband.classportinfo.reserved", 1), "0xff");
+    struct rs_display d = *rs_display_get(), before = d;
+    d.info_tshark = true;
+    rs_display_set(&d);
+    rs_print_info(&p.pkt, info, sizeof(info));
+    rs_display_set(&before);
+    assert_string_equal(info, "PERF (ClassPortInfo)");
+
+    rs_mad_start(mad, RS_MAD_CLASS_PERF, 1, RS_MAD_GET | RS_MAD_RESP, RS_PERF_ATTR_PORT_COUNTERS,
+                 0, 0x4202);
+    assert_int_equal(rs_mad_set(mad, "infiniband.portcounters.portselect", 1), 0);
+    assert_int_equal(rs_mad_set(mad, "infiniband.portcounters.counterselect", 0xffff), 0);
+    assert_int_equal(rs_mad_set(mad, "infiniband.portcounters.symbolerrorcounter", 3), 0);
+    mad[64 + 18] = 0x52;        /* reserved bytes, shown as such */
+    mad[64 + 20] = 0x54;
+    mad[64 + 21] = 0x55;
+    packet_of(&p, mad, 1);
+    t = tree_text(&p);
+    assert_non_null(strstr(
+        t, "\n    Port Counters (Performance Management MAD)\n"
+           "        Reserved: 00000000000000000000000000000000000000000000000000000000000000000"
+           "0000000…\n"
+           "        Reserved: 00\n"
+           "        PortSelect: 0x01\n"
+           "        CounterSelect: 0xffff\n"
+           "        SymbolErrorCounter: 3\n"));
+    assert_non_null(strstr(t, "\n        PortRcvConstraintErrors: 0\n"
+                              "        Reserved: 52\n"
+                              "        0000 .... = LocalLinkIntegrityErrors: 0\n"
+                              "        .... 0000 = ExcessiveBufferOverrunErrors: 0\n"
+                              "        Reserved: 5455\n"
+                              "        VL15Dropped: 0\n"));
+    free(t);
 }
 
 /* PortInfo's CapabilityMask as tshark 4.0.17 shows it: its bits under it, by its names
@@ -660,6 +753,7 @@ main(void)
         cmocka_unit_test(test_directed_route),
         cmocka_unit_test(test_smp_tree),
         cmocka_unit_test(test_class_port_info_moves_with_class),
+        cmocka_unit_test(test_perf_mads_as_tshark),
         cmocka_unit_test(test_smp_attribute_moves_into_record),
         cmocka_unit_test(test_sa_record_id_reserved),
         cmocka_unit_test(test_portinfo_capability_mask),
