@@ -22,7 +22,6 @@
 
 #include <roceshark/dissectors/cm_mad.h>
 #include <roceshark/dissectors/common.h>
-#include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/dissect.h>
 #include <roceshark/dissectors/encode.h>
 #include <roceshark/dissectors/fields.h>
@@ -323,7 +322,6 @@ test_perf_mads_as_tshark(void **state)
 {
     static struct packet p;
     uint8_t mad[RS_MAD_LEN];
-    char info[128];
 
     (void)state;
     rs_mad_start(mad, RS_MAD_CLASS_PERF, 1, RS_MAD_GET | RS_MAD_RESP,
@@ -369,12 +367,7 @@ test_perf_mads_as_tshark(void **state)
            "    TrapQ_Key: 0x80010000\n"));
     free(t);
     assert_string_equal(value(&p, "infiniband.classportinfo.reserved", 1), "0xff");
-    struct rs_display d = *rs_display_get(), before = d;
-    d.info_tshark = true;
-    rs_display_set(&d);
-    rs_print_info(&p.pkt, info, sizeof(info));
-    rs_display_set(&before);
-    assert_string_equal(info, "PERF (ClassPortInfo)");
+    assert_string_equal(test_info(&p.pkt, true), "PERF (ClassPortInfo)");
 
     rs_mad_start(mad, RS_MAD_CLASS_PERF, 1, RS_MAD_GET | RS_MAD_RESP, RS_PERF_ATTR_PORT_COUNTERS,
                  0, 0x4202);

@@ -54,6 +54,30 @@ decode_hex(struct test_frame *tf, const char *hex, int linktype, struct rs_packe
     test_decode(&tf->frame, pkt);
 }
 
+/* pkt's Info as tshark writes it, and as we do (test_info()). */
+static const char *
+tshark_info(const struct rs_packet *pkt)
+{
+    return test_info(pkt, true);
+}
+
+static const char *
+our_info(const struct rs_packet *pkt)
+{
+    return test_info(pkt, false);
+}
+
+/* tshark's Info of the Ethernet frame hex, crafted. */
+static const char *
+tshark_info_of(const char *hex)
+{
+    static struct test_frame tf;
+    struct rs_packet pkt;
+
+    decode_hex(&tf, hex, RS_DLT_EN10MB, &pkt);
+    return tshark_info(&pkt);
+}
+
 /* The RoCEv2 WRITE Only as frame 4, 4.454 ms in; cut to caplen bytes unless 0. */
 static void
 decode_frame_4(struct test_frame *tf, struct rs_packet *pkt, uint32_t caplen)
@@ -788,31 +812,21 @@ test_malformed_as_tshark(void **state)
     free(t);
 
     /* tshark's Info: the mark alone where IB stopped before its BTH, after IB's own text */
-    struct rs_display d = *rs_display_get(), before = d;
-    char info[256];
-    d.info_tshark = true;
-    rs_display_set(&d);
-    decode_hex(&tf, HEX_SHORT_BTH, RS_DLT_EN10MB, &pkt);
-    rs_print_info(&pkt, info, sizeof(info));
-    assert_string_equal(info, "[Malformed Packet]");
-    decode_hex(&tf, HEX_CUT_RETH, RS_DLT_EN10MB, &pkt);
-    rs_print_info(&pkt, info, sizeof(info));
-    assert_string_equal(info, "RC RDMA Write First QP=0x000011 [Malformed Packet]");
+    assert_string_equal(tshark_info_of(HEX_SHORT_BTH), "[Malformed Packet]");
+    assert_string_equal(tshark_info_of(HEX_CUT_RETH),
+                        "RC RDMA Write First QP=0x000011 [Malformed Packet]");
     /* right after a text that does not end in a space (before: one added), on an RA
      * whose option runs past the message; and a Neighbor Advertisement without a flag */
-    decode_hex(&tf, "33330000000100112233445586dd6000000000203afffe80000000000000021122334455"
-                    "6677ff020000000000000000000000000001860002f440c0001e0000000000000000010100"
-                    "11223344556303deadbeef0102",
-               RS_DLT_EN10MB, &pkt);
-    rs_print_info(&pkt, info, sizeof(info));
-    assert_string_equal(info, "Router Advertisement from 00:11:22:33:44:55[Malformed Packet]");
-    decode_hex(&tf, "33330000000100112233445586dd6000000000183afffe80000000000000021122334455"
-                    "6677ff0200000000000000000001ff0000018800de6d00000005fe8000000000000002112233"
-                    "44556688",
-               RS_DLT_EN10MB, &pkt);
-    rs_print_info(&pkt, info, sizeof(info));
-    assert_string_equal(info, "Neighbor Advertisement fe80::211:2233:4455:6688 (none)");
-    rs_display_set(&before);
+    assert_string_equal(
+        tshark_info_of("33330000000100112233445586dd6000000000203afffe80000000000000021122334455"
+                       "6677ff020000000000000000000000000001860002f440c0001e000000000000000001"
+                       "010011223344556303deadbeef0102"),
+        "Router Advertisement from 00:11:22:33:44:55[Malformed Packet]");
+    assert_string_equal(
+        tshark_info_of("33330000000100112233445586dd6000000000183afffe80000000000000021122334455"
+                       "6677ff0200000000000000000001ff0000018800de6d00000005fe800000000000000211"
+                       "223344556688"),
+        "Neighbor Advertisement fe80::211:2233:4455:6688 (none)");
 
     decode_hex(&tf, HEX_SHORT_BTH, RS_DLT_EN10MB, &pkt);
     capture_begin(&c);
@@ -858,11 +872,7 @@ test_malformed_as_tshark(void **state)
                RS_DLT_EN10MB, &pkt);
     tf.frame.len = 122;
     test_decode(&tf.frame, &pkt);
-    d.info_tshark = true;
-    rs_display_set(&d);
-    rs_print_info(&pkt, info, sizeof(info));
-    assert_string_equal(info, "[Packet size limited during capture]");
-    rs_display_set(&before);
+    assert_string_equal(tshark_info(&pkt), "[Packet size limited during capture]");
     capture_begin(&c);
     rs_print_tree(&c.out, &pkt);
     rs_print_pdml(&c.out, &pkt, &opts);
@@ -888,17 +898,12 @@ test_ib_payload_cut_as_tshark(void **state)
     struct rs_packet pkt;
     struct capture_out c;
     struct rs_json_opts opts = {.text = true};
-    struct rs_display d = *rs_display_get(), before = d;
-    char info[256];
 
     (void)state;
     for (uint32_t caplen = 86; caplen <= 90; caplen += 4) {
         decode_frame_4(&tf, &pkt, caplen);
-        d.info_tshark = true;
-        rs_display_set(&d);
-        rs_print_info(&pkt, info, sizeof(info));
-        rs_display_set(&before);
-        assert_string_equal(info, "Invalid Packet Length from LRH! [Malformed Packet]");
+        assert_string_equal(tshark_info(&pkt),
+                            "Invalid Packet Length from LRH! [Malformed Packet]");
         capture_begin(&c);
         rs_print_tree(&c.out, &pkt);
         rs_print_pdml(&c.out, &pkt, &opts);
@@ -974,13 +979,7 @@ test_short_ipv4_as_tshark(void **state)
     rs_print_addresses(&pkt, src, dst, sizeof(src));
     assert_string_equal(src, "10.0.0.1");
     assert_string_equal(dst, "02:00:00:00:00:02");
-    struct rs_display d = *rs_display_get(), before = d;
-    char info[256];
-    d.info_tshark = true;
-    rs_display_set(&d);
-    rs_print_info(&pkt, info, sizeof(info));
-    assert_string_equal(info, "[Malformed Packet]");
-    rs_display_set(&before);
+    assert_string_equal(tshark_info(&pkt), "[Malformed Packet]");
     assert_true(rs_field_value(&pkt, rs_field_lookup("ip.ttl"), 0, &v));
     assert_int_equal(v.v.u, 64);
     assert_true(rs_field_value(&pkt, rs_field_lookup("ip.src"), 0, &v));
@@ -1030,7 +1029,8 @@ test_short_ipv4_as_tshark(void **state)
 #define HEX_L4_PART_IPV4 "02000000000b02000000000a0800450000"
 #define HEX_UDP_PART_2 HEX_L4_PART_IPV4 "28123440004011148f0a0000010a0000029c40"
 #define HEX_UDP_PART_6 HEX_L4_PART_IPV4 "28123440004011148f0a0000010a0000029c4000350014"
-#define HEX_TCP_PART_13 HEX_L4_PART_IPV4 "38123440004006148a0a0000010a0000029c400050000000010000000150"
+#define HEX_TCP_PART_13 \
+    HEX_L4_PART_IPV4 "38123440004006148a0a0000010a0000029c400050000000010000000150"
 #define HEX_UDP6_PART_6                                                                     \
     "02000000000b02000000000a86dd6000000000141140fd000000000000000000000000000001fd00000000" \
     "00000000000000000000029c4000350014"
@@ -1042,8 +1042,7 @@ test_l4_part_as_tshark(void **state)
     struct rs_packet pkt;
     struct capture_out c;
     struct rs_json_opts opts = {.text = true};
-    struct rs_display d = *rs_display_get(), before = d;
-    char info[256], protocols[256];
+    char protocols[256];
     struct rs_value v;
 
     (void)state;
@@ -1068,12 +1067,8 @@ test_l4_part_as_tshark(void **state)
     decode_hex(&tf, HEX_UDP_PART_6, RS_DLT_EN10MB, &pkt);
     assert_false(rs_packet_has(&pkt, RS_LAYER_UDP));    /* for the fields alone */
     assert_string_equal(rs_print_protocol(&pkt), "UDP");
-    d.info_tshark = true;
-    rs_display_set(&d);
-    rs_print_info(&pkt, info, sizeof(info));
-    assert_string_equal(info, "40000 → 53 [BAD UDP LENGTH 20 > IP PAYLOAD LENGTH] Len=12"
-                              "[Malformed Packet]");
-    rs_display_set(&before);
+    assert_string_equal(tshark_info(&pkt), "40000 → 53 [BAD UDP LENGTH 20 > IP PAYLOAD LENGTH] "
+                                           "Len=12[Malformed Packet]");
     assert_true(rs_field_value(&pkt, rs_field_lookup("udp.length"), 0, &v));
     assert_int_equal(v.v.u, 20);
     assert_false(rs_field_value(&pkt, rs_field_lookup("udp.checksum"), 0, &v));
@@ -1092,11 +1087,7 @@ test_l4_part_as_tshark(void **state)
 
     decode_hex(&tf, HEX_TCP_PART_13, RS_DLT_EN10MB, &pkt);
     assert_string_equal(rs_print_protocol(&pkt), "TCP");
-    d.info_tshark = true;
-    rs_display_set(&d);
-    rs_print_info(&pkt, info, sizeof(info));
-    assert_string_equal(info, "40000 → 80[Malformed Packet]");
-    rs_display_set(&before);
+    assert_string_equal(tshark_info(&pkt), "40000 → 80[Malformed Packet]");
     assert_false(rs_field_value(&pkt, rs_field_lookup("tcp.seq_raw"), 0, &v));
     assert_false(rs_field_value(&pkt, rs_field_lookup("tcp.hdr_len"), 0, &v));
     rs_print_protocols(&pkt, protocols, sizeof(protocols));
@@ -1118,11 +1109,7 @@ test_l4_part_as_tshark(void **state)
     /* two bytes, no port: no UDP item, and no text in Info but the mark */
     decode_hex(&tf, HEX_UDP_PART_2, RS_DLT_EN10MB, &pkt);
     assert_string_equal(rs_print_protocol(&pkt), "IPv4");
-    d.info_tshark = true;
-    rs_display_set(&d);
-    rs_print_info(&pkt, info, sizeof(info));
-    assert_string_equal(info, "[Malformed Packet]");
-    rs_display_set(&before);
+    assert_string_equal(tshark_info(&pkt), "[Malformed Packet]");
     rs_print_protocols(&pkt, protocols, sizeof(protocols));
     assert_string_equal(protocols, "eth:ethertype:ip:udp");
 }
@@ -1157,11 +1144,10 @@ test_ipv4_length_past_frame_as_tshark(void **state)
         "50000 \u2192 5001 [PSH, ACK] Len=10",    /* no streams stage here: no Seq, Ack, Win */
         "Echo (ping) request  id=0x0000, seq=0/0, ttl=64"};
     static const unsigned reported[] = {48, 66, 50, 36};
-    struct rs_display d = *rs_display_get(), before = d;
     struct test_frame tf;
     struct rs_packet pkt;
     struct rs_value v;
-    char text[256], want[192];
+    char want[192];
 
     (void)state;
     for (unsigned i = 0; i < 4; i++) {
@@ -1176,14 +1162,9 @@ test_ipv4_length_past_frame_as_tshark(void **state)
                                       "    [Checksum Status: Good]\n"));
         free(t);
         decode_hex(&tf, hex[i], RS_DLT_EN10MB, &pkt);
-        d.info_tshark = true;
-        rs_display_set(&d);
-        rs_print_info(&pkt, text, sizeof(text));
-        assert_string_equal(text, info[i]);
-        d.info_tshark = false;
-        rs_display_set(&d);
-        rs_print_info(&pkt, text, sizeof(text));
-        assert_non_null(strstr(text, " [Malformed: IPv4 total length exceeds the frame]"));
+        assert_string_equal(tshark_info(&pkt), info[i]);
+        assert_non_null(
+            strstr(our_info(&pkt), " [Malformed: IPv4 total length exceeds the frame]"));
         assert_true(rs_field_value(&pkt, rs_field_lookup("roceshark.malformed"), 0, &v));
         assert_false(rs_field_value(&pkt, rs_field_lookup("_ws.malformed"), 0, &v));
         if (i == 2) {       /* the bytes there are, not the total length's 160 */
@@ -1205,12 +1186,7 @@ test_ipv4_length_past_frame_as_tshark(void **state)
                               "    Next Header: UDP (17)\n"));
     assert_null(strstr(t, "[Malformed Packet"));
     free(t);
-    decode_hex(&tf, hex6, RS_DLT_EN10MB, &pkt);
-    d.info_tshark = true;
-    rs_display_set(&d);
-    rs_print_info(&pkt, text, sizeof(text));
-    assert_string_equal(text, "50000 \u2192 9000 Len=20");
-    rs_display_set(&before);
+    assert_string_equal(tshark_info_of(hex6), "50000 \u2192 9000 Len=20");
 }
 
 /* A NAK's Info with --compat tshark, as tshark 4.0.17 writes it on RoCEv2 frames crafted
@@ -1234,20 +1210,10 @@ test_nak_info_as_tshark(void **state)
         "RC Acknowledge QP=0x000011 [Remote Access Error] ",
         "RC RDMA Read Response First QP=0x000011 [Unknown (9)] ",
         "RC Acknowledge QP=0x000011 "};
-    struct rs_display d = *rs_display_get(), before = d;
-    struct test_frame tf;
-    struct rs_packet pkt;
-    char text[128];
 
     (void)state;
-    d.info_tshark = true;
-    rs_display_set(&d);
-    for (unsigned i = 0; i < 3; i++) {
-        decode_hex(&tf, hex[i], RS_DLT_EN10MB, &pkt);
-        rs_print_info(&pkt, text, sizeof(text));
-        assert_string_equal(text, want[i]);
-    }
-    rs_display_set(&before);
+    for (unsigned i = 0; i < 3; i++)
+        assert_string_equal(tshark_info_of(hex[i]), want[i]);
 }
 
 /* Info with --compat tshark on frames of tests/captures/opcodes/every_opcode.pcap, as
@@ -1299,23 +1265,16 @@ test_opcode_info_as_tshark(void **state)
         "RC Atomic Acknowledge QP=0x010d66 [PSN Sequence Error] ",
         "DC Acknowledge QP=0x41612f [Unknown (17)] ",
     };
-    struct rs_display d = *rs_display_get(), before = d;
     struct test_frame tf;
     struct rs_packet pkt;
-    char text[128];
 
     (void)state;
     assert_int_equal(RS_ARRAY_SIZE(hex), RS_ARRAY_SIZE(want));
     for (size_t i = 0; i < RS_ARRAY_SIZE(hex); i++) {
         decode_hex(&tf, hex[i], RS_DLT_EN10MB, &pkt);
-        d.info_tshark = true;
-        rs_display_set(&d);
-        rs_print_info(&pkt, text, sizeof(text));
-        assert_string_equal(text, want[i]);
+        assert_string_equal(tshark_info(&pkt), want[i]);
         /* our own Info stays ours: the opcode as IBTA names it, a PSN */
-        rs_display_set(&before);
-        rs_print_info(&pkt, text, sizeof(text));
-        assert_non_null(strstr(text, " PSN="));
+        assert_non_null(strstr(our_info(&pkt), " PSN="));
     }
     /* the tree keeps our reading (docs/wireshark-differences.md): RD's RDETH per IBTA, and
      * an RC Read Request with bytes after its RETH is malformed */
@@ -1341,12 +1300,10 @@ test_opcode_info_as_tshark(void **state)
 static void
 test_udp_length_bad_as_tshark(void **state)
 {
-    struct rs_display d = *rs_display_get(), before = d;
     struct rs_json_opts opts = {.text = true};
     struct test_frame tf;
     struct rs_packet pkt;
     struct capture_out c;
-    char info[128];
 
     (void)state;
     char *t = tree_of(HEX_UDP_LENGTH_BAD);
@@ -1362,13 +1319,10 @@ test_udp_length_bad_as_tshark(void **state)
     free(t);
 
     decode_hex(&tf, HEX_UDP_LENGTH_BAD, RS_DLT_EN10MB, &pkt);
-    d.info_tshark = true;
-    rs_display_set(&d);
-    rs_print_info(&pkt, info, sizeof(info));
-    assert_string_equal(info, "40000 → 9999 [BAD UDP LENGTH 40 > IP PAYLOAD LENGTH] Len=32");
-    rs_display_set(&before);
-    rs_print_info(&pkt, info, sizeof(info));
-    assert_string_equal(info, "40000 → 9999 Len=32 [Malformed: UDP length exceeds the IP packet]");
+    assert_string_equal(tshark_info(&pkt),
+                        "40000 → 9999 [BAD UDP LENGTH 40 > IP PAYLOAD LENGTH] Len=32");
+    assert_string_equal(our_info(&pkt),
+                        "40000 → 9999 Len=32 [Malformed: UDP length exceeds the IP packet]");
 
     capture_begin(&c);
     rs_print_pdml(&c.out, &pkt, &opts);
@@ -1538,14 +1492,8 @@ test_short_mad_as_tshark(void **state)
     assert_non_null(strstr(t, "[Protocols in frame: eth:ethertype:ip:udp:infiniband]\n"));
     free(t);
 
-    struct rs_display d = *rs_display_get(), before = d;
-    char info[256];
-    d.info_tshark = true;
-    rs_display_set(&d);
     decode_hex(&tf, HEX_MAD_48, RS_DLT_EN10MB, &pkt);
-    rs_print_info(&pkt, info, sizeof(info));
-    assert_string_equal(info, "UD Send Only QP=0x000001 ");
-    rs_display_set(&before);
+    assert_string_equal(tshark_info(&pkt), "UD Send Only QP=0x000001 ");
     assert_non_null(rs_mad_of(&pkt, &len));     /* the bytes are there for the analysis */
     assert_null(rs_mad_shown(&pkt, &len));
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <roceshark/dissectors/display.h>
 #include <roceshark/dissectors/dissect.h>
 #include <roceshark/dissectors/encode.h>
 #include <roceshark/dissectors/packet.h>
@@ -140,6 +141,21 @@ test_filter_matches(const char *text, const struct rs_packet *pkt)
     return m;
 }
 #endif
+
+/* pkt's Info as tshark writes it (--compat tshark) or as we do, in a buffer of its own (the
+ * next call's too), the display set back as it was. */
+static inline const char *
+test_info(const struct rs_packet *pkt, bool tshark)
+{
+    static char text[256];
+    struct rs_display d = *rs_display_get(), before = d;
+
+    d.info_tshark = tshark;
+    rs_display_set(&d);
+    rs_print_info(pkt, text, sizeof(text));
+    rs_display_set(&before);
+    return text;
+}
 
 /* pkt as printer (rs_print_tree, rs_print_summary) prints it, in a string to free; NULL
  * when the stream or the output buffer cannot be made or flushed. */
