@@ -61,6 +61,10 @@ rs_capture_list_rdma(struct rs_rdma_dev *out, size_t max, size_t *n, char *note,
             rs_error(note, 0, "no RDMA support in the kernel (no ib_uverbs)");
             return 0;
         }
+        if (errno == ELIBACC) {
+            rs_error(note, 0, "no RDMA devices listed: libibverbs cannot be loaded");
+            return 0;
+        }
         return rs_error(err, RS_EIO, "listing RDMA devices: %s", strerror(errno));
     }
     for (int i = 0; i < count && *n < max; i++)

@@ -79,6 +79,9 @@ open_device(struct rs_source *src, const char *dev, struct verbs_source *vs, cha
                             "mlx5_ib)", dev);
         if (errno == EPERM || errno == EACCES)
             return perm_error(dev, err);
+        if (errno == ELIBACC)
+            return rs_error(err, RS_ENOTSUP, "%s: capture from an RDMA device needs "
+                            "libibverbs, which cannot be loaded", dev);
         return rs_error(err, RS_EIO, "%s: listing RDMA devices: %s", dev, strerror(errno));
     }
     struct ibv_device *found = NULL;

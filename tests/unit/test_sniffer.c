@@ -151,6 +151,7 @@ test_errno_messages(void **state)
         {"open_device", EACCES, RS_EPERM, {"mlx5_0", "CAP_NET_RAW", NULL}},
         {"get_device_list", ENOSYS, RS_ENOTSUP, {"mlx5_0", "no such RDMA device", "kernel"}},
         {"get_device_list", EPERM, RS_EPERM, {"CAP_NET_RAW", NULL, NULL}},
+        {"get_device_list", ELIBACC, RS_ENOTSUP, {"mlx5_0", "needs libibverbs", NULL}},
     };
     char err[RS_ERRBUF_SIZE];
     struct rs_source *src;
@@ -193,6 +194,24 @@ test_no_such_device(void **state)
     assert_string_equal(err, "mlx5_0: no port 3 (the device has 2)");
     rs_source_close(src);
     assert_int_equal(rs_source_create_rdma("mlx5_0:x", &src, err), RS_EINVAL);
+}
+
+/* The device list without libibverbs (verbs_load.c: ELIBACC) is empty with a note,
+ * as without kernel support, not an error. */
+static void
+test_list_without_libibverbs(void **state)
+{
+    struct rs_rdma_dev devs[4];
+    char note[RS_ERRBUF_SIZE] = "", err[RS_ERRBUF_SIZE] = "";
+    size_t n = 99;
+
+    (void)state;
+    fail_call = "get_device_list";
+    fail_errno = ELIBACC;
+    assert_int_equal(rs_capture_list_rdma(devs, 4, &n, note, err), 0);
+    assert_int_equal(n, 0);
+    assert_string_equal(note, "no RDMA devices listed: libibverbs cannot be loaded");
+    assert_string_equal(err, "");
 }
 
 /* Fails each acquiring call in turn: what was acquired is released, in the
@@ -593,6 +612,7 @@ main(void)
         cmocka_unit_test_setup_teardown(test_call_sequence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errno_messages, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_such_device, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_list_without_libibverbs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_teardown_after_each_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ring_reposting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_event_acks_batched, setup, teardown),
