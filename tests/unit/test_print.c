@@ -1025,7 +1025,8 @@ test_short_ipv4_as_tshark(void **state)
  * in an item over the 13; the protocol column UDP or TCP, Info '40000 → 53[Malformed
  * Packet]' with --compat tshark; frame.protocols naming the protocol, even where 2 bytes
  * hold no port (before: no UDP or TCP item, IPv4 and 'Ethertype 0x0800[Malformed Packet]',
- * frame.protocols 'eth:ethertype:ip'). */
+ * frame.protocols 'eth:ethertype:ip'). The same where the snapshot length cuts the header.
+ */
 #define HEX_L4_PART_IPV4 "02000000000b02000000000a0800450000"
 #define HEX_UDP_PART_2 HEX_L4_PART_IPV4 "28123440004011148f0a0000010a0000029c40"
 #define HEX_UDP_PART_6 HEX_L4_PART_IPV4 "28123440004011148f0a0000010a0000029c4000350014"
@@ -1104,6 +1105,22 @@ test_l4_part_as_tshark(void **state)
     assert_non_null(strstr(
         x, "\n  <proto name=\"tcp\" showname=\"Transmission Control Protocol, Src Port: "
            "40000, Dst Port: 80\" size=\"13\" pos=\"34\">\n"));
+    free(c.text);
+
+    /* the same 6 bytes of UDP cut by the snapshot length (54 on the wire): the same items,
+     * the length not bogus, tshark's mark for a frame cut short */
+    decode_hex(&tf, HEX_UDP_PART_6, RS_DLT_EN10MB, &pkt);
+    tf.frame.len = 54;
+    test_decode(&tf.frame, &pkt);
+    assert_string_equal(tshark_info(&pkt), "40000 → 53 Len=12[Packet size limited during capture]");
+    capture_begin(&c);
+    rs_print_tree(&c.out, &pkt);
+    x = capture_end(&c);
+    assert_non_null(strstr(x, "\nUser Datagram Protocol, Src Port: 40000, Dst Port: 53\n"
+                              "    Source Port: 40000\n"
+                              "    Destination Port: 53\n"
+                              "    Length: 20\n"));
+    assert_non_null(strstr(x, "\n[Packet size limited during capture: UDP truncated]\n"));
     free(c.text);
 
     /* two bytes, no port: no UDP item, and no text in Info but the mark */
