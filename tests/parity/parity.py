@@ -56,12 +56,13 @@ TSHARK_HEURISTICS = [a for h in rstest.fieldsdiff.TSHARK_IB_HEURISTICS
 # hold every protocol and case we compare (native InfiniBand in ERF with IPoIB, ARP, ICMP and
 # MADs; RoCE CM, atomics, reads and UD; NCCL's TCP with retransmissions, SACKs and
 # keep-alives; iWARP; IPv6 with a hop-by-hop header; ARP over Ethernet; each of the 256 BTH
-# opcodes, with and without bytes past its headers; an SA table over RMPP), the names of the
+# opcodes, with and without bytes past its headers; an SA table over RMPP; NVMe-oF over
+# RoCEv2, below its capsules), the names of the
 # extra ones being used when present.
 SAMPLE = ["infiniband.pcap", "pcap_rdma_cm.pcap", "pcap_rdma_atomic_bw.pcap",
           "pcap_nccl_nccl_node0.pcap", "pcap_pingpong_ud.pcap", "uiwarp__422babab.pcap",
           "oferby_proxy__roce.pcap", "montybeatnik_rdma-roce-lab__test.pcap",
-          "every_opcode.pcap", "sa_pathrecord.pcap", "tcp_reasm.pcap"]
+          "every_opcode.pcap", "sa_pathrecord.pcap", "tcp_reasm.pcap", "nvme_rdma.pcap"]
 DISSECTED = {"eth", "ethertype", "vlan", "ieee8021ad", "sll", "erf", "ip", "ipv6",
              "ipv6.hopopts", "udp", "tcp", "icmp", "icmpv6", "arp", "infiniband", "iwarp_mpa",
              "iwarp_ddp_rdmap", "data", "_ws.malformed", "_ws.short"}

@@ -48,7 +48,7 @@ def protocols_of(tree):
 # link, IP and TCP layers, TCP's reassembled segments), without the protocols line.
 FOREIGN_HEADINGS = {"http": "Hypertext Transfer Protocol", "tls": "Transport Layer Security",
                     "json": "JavaScript Object Notation", "data-text-lines": "Line-based text data",
-                    "media": "Media Type"}
+                    "media": "Media Type", "nvme-rdma": "NVM Express Fabrics RDMA"}
 # The data sources of -x that are read's too; the others come of protocols it does not
 # dissect ("De-chunked entity body", "Decrypted TLS").
 OUR_SOURCES = ("Frame", "Reassembled TCP", "Reassembled SMB Direct", "FPDU without Markers")
