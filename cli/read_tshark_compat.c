@@ -90,10 +90,12 @@ read_tshark_pref(const char *arg, struct read_opts *ro)
                                                           "\"title\",\"%format\" pairs");
     ro->tshark_prefs[i] = value;    /* -G currentprefs shows it */
     unsigned long long port = strtoull(value, NULL, 10);
-    if (strcmp(pref->name, "infiniband.rroce.port") == 0 && port >= 1 && port <= 65535) {
-        char spec[64];
-        snprintf(spec, sizeof(spec), "udp.port==%llu,roce", port);
-        return cli_parse_decode_as(spec, &ro->pipe.decode);
+    /* tshark moves RoCEv2 to the port, 4791 then plain UDP (-d adds a port instead); 0 or a
+     * number past 65535 leaves RoCEv2 no port */
+    if (strcmp(pref->name, "infiniband.rroce.port") == 0) {
+        ro->pipe.decode.rocev2_port = port >= 1 && port <= 65535 ? (uint32_t)port :
+                                                                    RS_ROCEV2_PORT_OFF;
+        return 0;
     }
     /* -N m and -N t, in the order given with -n and -N */
     if (strcmp(pref->name, "nameres.mac_name") == 0) {

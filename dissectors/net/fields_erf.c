@@ -44,6 +44,51 @@ get_erf(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
     return true;
 }
 
+/* The types whose loss counter is a color instead, and those that hold Ethernet after two
+ * bytes of padding (offset, pad), as the ERF types reference and tshark read them. */
+static bool
+erf_type_colored(uint8_t type)
+{
+    return type == 10 || type == 11 || type == 15 || type == 16 || type == 17 || type == 19 ||
+           type == 20;
+}
+
+static bool
+erf_type_ethernet(uint8_t type)
+{
+    return type == 2 || type == 11 || type == 16 || type == 20;
+}
+
+/* erf.lctr or erf.color (blurb "Color"), the 16 bits at byte 12, by the record's type */
+static bool
+get_lctr_or_color(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                  struct rs_value *out)
+{
+    if (occ != 0 || !rs_packet_has(pkt, RS_LAYER_ERF))
+        return false;
+    const uint8_t *rec = pkt->frame->data + pkt->span[RS_LAYER_ERF].off;
+    if (erf_type_colored(rec[8] & 0x7f) != (f->base == RS_BASE_HEX))
+        return false;
+    return rs_value_set_uint(out, f->type, rs_load_be16(rec + 12));
+}
+
+/* "Ethernet pad" and its two bytes (field offset 1 and 2), the last of the record's headers */
+static bool
+get_eth_pad(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+            struct rs_value *out)
+{
+    if (occ != 0 || !rs_packet_has(pkt, RS_LAYER_ERF))
+        return false;
+    const struct rs_span *sp = &pkt->span[RS_LAYER_ERF];
+    const uint8_t *rec = pkt->frame->data + sp->off;
+    if (!erf_type_ethernet(rec[8] & 0x7f) || sp->len < 16 + 2 ||
+        sp->off + sp->len > pkt->frame->caplen)
+        return false;
+    if (f->offset == 0)
+        return rs_value_set_uint(out, RS_FT_NONE, 1);
+    return rs_value_set_uint(out, f->type, rec[sp->len - 3 + f->offset]);
+}
+
 /* "Record type: 0x15 (Type 21: INFINIBAND)" */
 static size_t
 show_type(const struct rs_field *f, const struct rs_value *v, char *buf, size_t size)
@@ -90,7 +135,16 @@ const struct rs_field rs_fields_erf[] = {
     ERF("erf.flags.dse", "DS error", RS_FT_UINT8, RS_BASE_DEC, 0x20, NULL, 9, 1, 2),
     ERF("erf.flags.res", "Reserved", RS_FT_UINT8, RS_BASE_HEX, 0xc0, NULL, 9, 1, 2),
     ERF("erf.rlen", "Record length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, 10, 2, 1),
-    ERF("erf.lctr", "Loss counter", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, 12, 2, 1),
+    {"erf.lctr", "Loss counter", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, "Loss counter",
+     RS_LAYER_ERF, 12, 2, get_lctr_or_color, 1, NB},
+    {"erf.color", "Color", RS_FT_UINT16, RS_BASE_HEX, 0, NULL, "Color", RS_LAYER_ERF, 12, 2,
+     get_lctr_or_color, 1, NB},
     ERF("erf.wlen", "Wire length", RS_FT_UINT16, RS_BASE_DEC, 0, NULL, 14, 2, 1),
+    {"erf.eth", "Ethernet pad", RS_FT_NONE, RS_BASE_NONE, 0, NULL, "Ethernet pad", RS_LAYER_ERF,
+     0, 0, get_eth_pad, 1, NB},
+    {"erf.eth.off", "Offset", RS_FT_UINT8, RS_BASE_DEC, 0, NULL, "Offset", RS_LAYER_ERF, 1, 1,
+     get_eth_pad, 2, NB},
+    {"erf.eth.pad", "Padding", RS_FT_UINT8, RS_BASE_HEX, 0, NULL, "Padding", RS_LAYER_ERF, 2, 1,
+     get_eth_pad, 2, NB},
     RS_F_END,
 };

@@ -28,7 +28,7 @@ is_roce_port(const struct rs_decode_opts *opts, uint16_t port)
 {
     if (opts->disable_infiniband)
         return false;
-    if (port == RS_ROCEV2_UDP_PORT)
+    if (port == (opts->rocev2_port ? opts->rocev2_port : RS_ROCEV2_UDP_PORT))
         return true;
     for (unsigned i = 0; i < opts->n_roce_ports; i++)
         if (opts->roce_ports[i] == port)

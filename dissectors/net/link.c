@@ -31,14 +31,18 @@
  * |     loss counter / color      |         wire length           |
  * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * X: 8-byte extension headers follow, each flagging whether another does.
+ * Types read on (ERF Types Reference): 2, 11, 16 and 20 Ethernet (2 bytes of padding before
+ * it), 21 InfiniBand from its LRH, 22 IPv4, 23 IPv6.
  */
 #define ERF_HDR_LEN RS_ERF_HDR_LEN
 #define ERF_EXT_LEN 8
 #define ERF_TYPE_ETH 2
-#define ERF_TYPE_COLOR_ETH 10
+#define ERF_TYPE_COLOR_ETH 11
 #define ERF_TYPE_DSM_COLOR_ETH 16
+#define ERF_TYPE_COLOR_HASH_ETH 20
 #define ERF_TYPE_INFINIBAND RS_ERF_TYPE_INFINIBAND
-#define ERF_TYPE_COLOR_HASH_ETH 22
+#define ERF_TYPE_IPV4 22
+#define ERF_TYPE_IPV6 23
 #define ERF_ETH_PAD_LEN 2
 
 static bool
@@ -94,6 +98,10 @@ decode_erf(struct rs_packet *pkt, const struct rs_decode_opts *opts, uint32_t en
         decode_lrh(pkt, off, end);
     else if (erf_is_ethernet(type))
         decode_ethernet(pkt, opts, off, end);
+    else if (type == ERF_TYPE_IPV4)
+        decode_ipv4(pkt, opts, off, end);
+    else if (type == ERF_TYPE_IPV6)
+        decode_ipv6(pkt, opts, off, end);
 }
 
 /* Ethernet II, tags included:

@@ -227,7 +227,8 @@ rs_print_protocols(const struct rs_packet *pkt, char *buf, size_t size)
     } else if (rs_packet_has(pkt, RS_LAYER_LRH) || pkt->encap == RS_ENCAP_IB) {
         infiniband(pkt, &c);
     } else if (rs_packet_has(pkt, RS_LAYER_IPV4) || rs_packet_has(pkt, RS_LAYER_IPV6)) {
-        add(&c, "raw");
+        if (!rs_packet_has(pkt, RS_LAYER_ERF))     /* ERF's IPv4 and IPv6 records */
+            add(&c, "raw");
         add(&c, rs_packet_has(pkt, RS_LAYER_IPV4) ? "ip" : "ipv6");
         above_ip(pkt, &c);
     }

@@ -325,7 +325,9 @@ def write_erf_pcap(path, packets, t0=1700000000):
     w.close()
 
 
-def erf_record(packet, erf_type=21, ts=0):
-    """An ERF record as DLT_ERF files hold it (type 21: InfiniBand)."""
+def erf_record(packet, erf_type=21, ts=0, pad=0):
+    """An ERF record as DLT_ERF files hold it (type 21: InfiniBand), its wire length the
+    packet's without the pad bytes it starts with (2 before Ethernet)."""
     rlen = 16 + len(packet)
-    return struct.pack("<Q", ts) + struct.pack("!BBHHH", erf_type, 0x04, rlen, 0, len(packet)) + packet
+    return (struct.pack("<Q", ts) +
+            struct.pack("!BBHHH", erf_type, 0x04, rlen, 0, len(packet) - pad) + packet)

@@ -32,12 +32,14 @@ CASES = [
     # name resolution's preferences, -N m and t in the order given with -n
     ["-o", "nameres.mac_name:FALSE", "-V"], ["-o", "nameres.transport_name:TRUE"],
     ["-n", "-o", "nameres.mac_name:TRUE", "-V"],
+    # RoCEv2 moved off 4791 (its frames then plain UDP), and left no port
+    ["-o", "infiniband.rroce.port:4792"], ["-o", "infiniband.rroce.port:0"],
 ]
 # Without --all (each tshark run costs some 0.6 s of processor time): every option that
 # changes what is printed or how it exits, and one of each kind of option accepted and
 # ignored (-c with -M, in one run); the time formats the others cover are left to --all.
 SAMPLE = [0, 1, 3, 4, 6, 7, 8, 11, 18, 22, 25, 26, 28, 50, 30, 31, 33, 34, 35, 37, 39, 42,
-          43, 44, 45, 46, 47, 48, 49, 54, 55]
+          43, 44, 45, 46, 47, 48, 49, 54, 55, 57, 58]
 
 # tshark's heuristics that are ours too, each on a capture where it decides something:
 # eth_over_ib takes a native IB payload for IPoIB (the ERF capture's IPoIB ARP, UDP and

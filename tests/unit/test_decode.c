@@ -143,6 +143,49 @@ test_rocev1(void **state)
     assert_int_equal(pkt.flags, 0);
 }
 
+/* An ERF record's type says what it holds: Ethernet after 2 bytes of padding for types 2,
+ * 11, 16 and 20 (10 and 22 are HDLC/POS and IPv4), IPv4 for 22, IPv6 for 23. */
+static void
+test_erf_record_types(void **state)
+{
+    static const struct {
+        uint8_t type;
+        bool ethernet;
+    } cases[] = {{2, true}, {11, true}, {16, true}, {20, true}, {22, false}, {10, false}};
+    struct test_frame eth, tf;
+    struct rs_packet pkt;
+
+    (void)state;
+    test_frame_from_hex(&eth, HEX_ROCEV2_ACK, RS_DLT_EN10MB);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        /* the record: 16 bytes of header, then the Ethernet frame after its padding, or
+         * the IPv4 packet alone */
+        uint32_t skip = cases[i].type == 22 ? 14 : 0, pad = cases[i].ethernet ? 2 : 0;
+        uint32_t len = eth.frame.caplen - skip + pad;
+        memset(tf.bytes, 0, 16 + pad);
+        tf.bytes[8] = cases[i].type;
+        tf.bytes[10] = (uint8_t)((16 + len) >> 8);
+        tf.bytes[11] = (uint8_t)(16 + len);
+        tf.bytes[14] = (uint8_t)((len - pad) >> 8);
+        tf.bytes[15] = (uint8_t)(len - pad);
+        memcpy(tf.bytes + 16 + pad, eth.bytes + skip, eth.frame.caplen - skip);
+        tf.frame = eth.frame;
+        tf.frame.data = tf.bytes;
+        tf.frame.caplen = tf.frame.len = 16 + len;
+        tf.frame.linktype = RS_DLT_ERF;
+        test_decode(&tf.frame, &pkt);
+        assert_layer(&pkt, RS_LAYER_ERF, 0, 16 + pad);
+        assert_int_equal(rs_packet_has(&pkt, RS_LAYER_ETH), cases[i].ethernet);
+        if (cases[i].type == 10) {
+            assert_false(rs_packet_has(&pkt, RS_LAYER_BTH));
+            continue;
+        }
+        assert_int_equal(pkt.encap, RS_ENCAP_ROCEV2);
+        assert_layer(&pkt, RS_LAYER_IPV4, 16 + pad + (cases[i].ethernet ? 14 : 0), 20);
+        assert_int_equal(pkt.icrc_status, RS_CKSUM_GOOD);
+    }
+}
+
 static void
 test_native_ib_local_and_global(void **state)
 {
@@ -507,6 +550,7 @@ main(void)
         cmocka_unit_test(test_rocev2_read_request_has_no_payload),
         cmocka_unit_test(test_rocev2_atomics),
         cmocka_unit_test(test_rocev1),
+        cmocka_unit_test(test_erf_record_types),
         cmocka_unit_test(test_native_ib_local_and_global),
         cmocka_unit_test(test_vlan_tags),
         cmocka_unit_test(test_cooked_and_raw_link_types),

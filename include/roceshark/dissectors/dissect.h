@@ -16,6 +16,7 @@
 #include <roceshark/dissectors/packet.h>
 
 #define RS_ROCEV2_UDP_PORT 4791
+#define RS_ROCEV2_PORT_OFF 0x10000u    /* no UDP port is RoCEv2's (rs_decode_opts) */
 #define RS_MAX_EXTRA_PORTS 16
 
 /* Fixed header sizes, IBTA Vol 1 chapter 9 (and 7 for LRH/GRH). */
@@ -41,6 +42,9 @@
 
 struct rs_decode_opts {
     bool verify_crc;                             /* compute ICRC and VCRC */
+    uint32_t rocev2_port;                        /* RoCEv2's UDP port where tshark's
+                                                    infiniband.rroce.port moves it: 0 keeps
+                                                    4791, RS_ROCEV2_PORT_OFF is none */
     unsigned n_roce_ports;                       /* extra RoCEv2 UDP ports */
     uint16_t roce_ports[RS_MAX_EXTRA_PORTS];
     unsigned n_iwarp_ports;                      /* TCP ports forced to iWARP */
