@@ -462,12 +462,14 @@ rs_writer_open(const struct rs_writer_opts *opts, struct rs_writer **out, char *
         rc = rs_error(err, RS_ENOMEM, "out of memory");
         goto fail;
     }
+    errno = 0;
     w->dead = pcap_open_dead_with_tstamp_precision(opts->linktype, (int)opts->snaplen,
                                                    opts->ts_hardware ?
                                                    PCAP_TSTAMP_PRECISION_NANO :
                                                    PCAP_TSTAMP_PRECISION_MICRO);
     if (w->dead == NULL) {
-        rc = rs_error(err, RS_ENOMEM, "out of memory");
+        rc = errno == ELIBACC ? rs_error(err, RS_ENOTSUP, "libpcap cannot be loaded") :
+             rs_error(err, RS_ENOMEM, "out of memory");
         goto fail;
     }
     if ((rc = open_file(w, err)) != 0 || (rc = ring_keep(w, err)) != 0)

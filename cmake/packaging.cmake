@@ -48,10 +48,11 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Loaded, not linked (capture/pcap_load.c, capture/verbs_load.c): dpkg-shlibdeps does not
+# see them. What it finds is added to these.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libpcap0.8")
 if(ROCESHARK_VERBS)
-    # Loaded, not linked, when roceshark captures from an RDMA device
-    # (capture/verbs_load.c): dpkg-shlibdeps does not see it. Its own are added to it.
-    set(CPACK_DEBIAN_PACKAGE_DEPENDS "libibverbs1")
+    set(CPACK_DEBIAN_PACKAGE_DEPENDS "libpcap0.8, libibverbs1")
 endif()
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "man-db, bash-completion")
 if(ROCESHARK_WIRESHARK_PLUGIN)

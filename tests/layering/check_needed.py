@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""The roceshark program does not link libibverbs, nor so the libnl it pulls in: loaded at
-every start, they cost each `read` processor time and page faults for a capture it never
-makes (capture/verbs_load.c loads libibverbs when the sniffer QP first needs it).
+"""The roceshark program does not link libpcap or libibverbs, nor so what they pull in
+(libsystemd, libnl, ...): loaded at every start, they cost each `read` of a file processor
+time and page faults for calls it never makes (capture/pcap_load.c and capture/verbs_load.c
+load them at their first call).
 
     check_needed.py PROGRAM
 
@@ -12,7 +13,7 @@ here, naming it.
 import subprocess
 import sys
 
-LOADED_WHEN_NEEDED = ("libibverbs.so", "libnl-")
+LOADED_WHEN_NEEDED = ("libpcap.so", "libibverbs.so", "libnl-")
 
 
 def main():
