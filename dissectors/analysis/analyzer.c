@@ -87,8 +87,7 @@ rs_analyzer_free(struct rs_analyzer *an)
         return;
     conv_table_free(an);
     lifetime_free(an);
-    if (an->cm_reqs != NULL)
-        g_hash_table_destroy(an->cm_reqs);
+    cm_free(an);
     g_free(an);
 }
 

@@ -301,8 +301,8 @@ struct rs_analyzer {
         struct stream_key key;
         struct conv *conv;
     } cache[CONV_CACHE_SIZE];
-    /* CM REQs waiting for their REP: comm id -> requester endpoint. */
-    GHashTable *cm_reqs;
+    /* CM REQs waiting for their REP: comm id -> requester endpoint (cm.c). */
+    struct cm_pending *cm_pending;
     /* The last SETUPS_KEPT setup messages, a ring (lifetime.c). */
     struct setup_seen *setups;
     uint32_t n_setups;
@@ -415,6 +415,7 @@ void lifetime_free(struct rs_analyzer *an);
 /* cm.c: pairs QPs from IB CM REQ/REP MADs on QP 1. */
 void cm_process(struct rs_analyzer *an, const struct rs_packet *pkt,
                 const struct stream_key *key);
+void cm_free(struct rs_analyzer *an);
 
 /* request_stream.c */
 void request_process(struct rs_analyzer *an, struct conv *c, const struct rs_packet *pkt,

@@ -18,6 +18,66 @@ struct cm_req {
     uint32_t qpn;
 };
 
+/* The REQs waiting, in slots made once (at the first CM MAD) so that a REQ takes no memory
+ * of its own: comm id -> slot in `by_id`, the free slots a stack. */
+struct cm_pending {
+    GHashTable *by_id;
+    uint32_t n_free;
+    uint32_t free[CM_PENDING_MAX];
+    struct cm_req slots[CM_PENDING_MAX];
+};
+
+static struct cm_pending *
+pending_get(struct rs_analyzer *an)
+{
+    struct cm_pending *p = an->cm_pending;
+    if (p == NULL) {
+        p = an->cm_pending = g_new(struct cm_pending, 1);
+        p->by_id = g_hash_table_new(g_direct_hash, g_direct_equal);
+        p->n_free = 0;
+        for (uint32_t i = CM_PENDING_MAX; i > 0; i--)
+            p->free[p->n_free++] = i - 1;
+    }
+    return p;
+}
+
+static void
+pending_release(struct cm_pending *p, uint32_t id, struct cm_req *r)
+{
+    g_hash_table_remove(p->by_id, GUINT_TO_POINTER(id));
+    p->free[p->n_free++] = (uint32_t)(r - p->slots);
+}
+
+/* A REQ's slot: its own again when the REQ is sent again, else a free one (a full table
+ * first drops every REQ waiting: their QPs are then paired by PSN inference, as without
+ * a CM). */
+static struct cm_req *
+pending_take(struct rs_analyzer *an, struct cm_pending *p, uint32_t id)
+{
+    struct cm_req *r = g_hash_table_lookup(p->by_id, GUINT_TO_POINTER(id));
+    if (r != NULL)
+        return r;
+    if (p->n_free == 0) {
+        an->cm_reqs_dropped += CM_PENDING_MAX;
+        g_hash_table_remove_all(p->by_id);
+        for (uint32_t i = CM_PENDING_MAX; i > 0; i--)
+            p->free[p->n_free++] = i - 1;
+    }
+    r = &p->slots[p->free[--p->n_free]];
+    g_hash_table_insert(p->by_id, GUINT_TO_POINTER(id), r);
+    return r;
+}
+
+void
+cm_free(struct rs_analyzer *an)
+{
+    if (an->cm_pending == NULL)
+        return;
+    g_hash_table_destroy(an->cm_pending->by_id);
+    g_free(an->cm_pending);
+    an->cm_pending = NULL;
+}
+
 void
 cm_process(struct rs_analyzer *an, const struct rs_packet *pkt, const struct stream_key *key)
 {
@@ -31,26 +91,19 @@ cm_process(struct rs_analyzer *an, const struct rs_packet *pkt, const struct str
         return;
     const uint8_t *msg = mad + RS_CM_MAD_HDR_LEN;
     uint32_t local_id = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_COMM_ID);
+    struct cm_pending *p = pending_get(an);
 
-    if (an->cm_reqs == NULL)
-        an->cm_reqs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
     if (hdr.attr_id == RS_CM_REQ) {
-        if (g_hash_table_size(an->cm_reqs) >= CM_PENDING_MAX) {
-            /* Their QPs are then paired by PSN inference, as without a CM. */
-            an->cm_reqs_dropped += g_hash_table_size(an->cm_reqs);
-            g_hash_table_remove_all(an->cm_reqs);
-        }
-        struct cm_req *r = g_new(struct cm_req, 1);
+        struct cm_req *r = pending_take(an, p, local_id);
         r->addr = key->src;
         r->qpn = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_QPN);
-        g_hash_table_insert(an->cm_reqs, GUINT_TO_POINTER(local_id), r);
         /* The active side's QP starts a new life: what it did before is over. */
         struct endpoint ep;
         endpoint_make(&ep, &r->addr, r->qpn);
         lifetime_setup(an, &ep, NULL);
     } else if (hdr.attr_id == RS_CM_REP) {
         uint32_t remote_id = (uint32_t)rs_cm_get(l, msg, RS_CMF_REMOTE_COMM_ID);
-        struct cm_req *r = g_hash_table_lookup(an->cm_reqs, GUINT_TO_POINTER(remote_id));
+        struct cm_req *r = g_hash_table_lookup(p->by_id, GUINT_TO_POINTER(remote_id));
         if (r == NULL)
             return;
         uint32_t qpn = (uint32_t)rs_cm_get(l, msg, RS_CMF_LOCAL_QPN);
@@ -60,7 +113,7 @@ cm_process(struct rs_analyzer *an, const struct rs_packet *pkt, const struct str
         lifetime_setup(an, &b, &a);
         lifetime_setup(an, &a, &b);
         conv_pair_cm(an, &r->addr, r->qpn, &key->src, qpn, pkt->frame->number);
-        g_hash_table_remove(an->cm_reqs, GUINT_TO_POINTER(remote_id));
+        pending_release(p, remote_id, r);
     }
 }
 

@@ -855,6 +855,7 @@ test_cm_pending_bound(void **state)
 
     (void)state;
     start(&r, 0);
+    feed_cm(&r, 1, 2, RS_CM_REQ, 1, 0, 0x1001);     /* sent again below: one slot for both */
     for (uint32_t id = 1; id <= 4096; id++)
         feed_cm(&r, 1, 2, RS_CM_REQ, id, 0, 0x1000 + id);
     assert_int_equal(rs_analyzer_losses(r.an).cm_reqs_dropped, 0);
