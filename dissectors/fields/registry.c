@@ -165,6 +165,10 @@ in_partial_l4(const struct rs_packet *pkt, const struct rs_field *f)
 {
     uint32_t len = pkt->span[f->layer].len;
 
+    /* to the window, in its conversation: the stage's view (streams.c) says what it
+     * gives, the getters what the bytes hold */
+    if (f->layer == RS_LAYER_TCP && rs_packet_tcp_cut(pkt))
+        return f->width == 0 || (uint32_t)f->offset + f->width <= RS_TCP_CUT_READ;
     if (f->layer == RS_LAYER_TCP && len > TCP_PORTS_LEN)
         len = TCP_PORTS_LEN;
 

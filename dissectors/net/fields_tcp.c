@@ -49,6 +49,14 @@ tcp_view(const struct rs_packet *pkt)
                    !(pkt->flags & RS_PKT_QUOTED) ? v : NULL;
 }
 
+/* The packet a label reads: a TCP header cut short past its window as its layer, as the
+ * getters see it (rs_packet_fields_view()); any other, itself. */
+static const struct rs_packet *
+cut_view(const struct rs_packet *pkt, struct rs_packet *view)
+{
+    return rs_packet_tcp_cut(pkt) ? rs_packet_fields_view(pkt, view) : pkt;
+}
+
 /* Whether the tree shows the header's first `bytes`: an ICMP error's quote shows no more
  * than the ports and the sequence number until it reaches the window (16 bytes), as
  * tshark 4.0 decodes it (its acknowledgment, offset and flags too, then). */
@@ -90,9 +98,11 @@ flag_names(uint16_t flags, char *buf, size_t size)
 
 /* "Transmission Control Protocol, Src Port: 56756, Dst Port: 12345, Seq: 0, Ack: 1, Len: 0" */
 static size_t
-tcp_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+tcp_label(const struct rs_packet *whole, const struct rs_field *f, const struct rs_value *v,
           char *buf, size_t size)
 {
+    struct rs_packet view;
+    const struct rs_packet *pkt = cut_view(whole, &view);
     const struct rs_stream_view *sv = tcp_view(pkt);
     const uint8_t *t = rs_packet_at(pkt, RS_LAYER_TCP);
     size_t n = l4_label(pkt, f, v, buf, size);
@@ -109,7 +119,7 @@ tcp_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs
         return n;
     if (tcp_flags(pkt) & TH_ACK)
         n += (size_t)snprintf(buf + n, size - n, ", Ack: %u", sv->ack);
-    if (n < size)
+    if (n < size && !sv->cut)
         n += (size_t)snprintf(buf + n, size - n, ", Len: %u", sv->len);
     return n;
 }
@@ -139,9 +149,11 @@ get_hdr_len(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 
 /* "Sequence Number: 0    (relative sequence number)", and its twins. */
 static size_t
-relative_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
-               char *buf, size_t size)
+relative_label(const struct rs_packet *whole, const struct rs_field *f,
+               const struct rs_value *v, char *buf, size_t size)
 {
+    struct rs_packet view;
+    const struct rs_packet *pkt = cut_view(whole, &view);
     const char *what = strcmp(f->abbrev, "tcp.ack") == 0 ? "ack" : "sequence";
     /* a quote's numbers are called relative too, but an IPv4 quote's sequence number */
     bool quoted = (pkt->flags & RS_PKT_QUOTED) && tcp_reaches(pkt, QUOTE_DECODE_REACH) &&
@@ -704,12 +716,34 @@ quoted_tcp(const struct rs_packet *pkt, uint32_t bytes)
     return (pkt->flags & RS_PKT_QUOTED) && tcp_reaches(pkt, bytes);
 }
 
+/* A header cut short past its window (rs_packet_tcp_cut): the line tshark writes after
+ * the completeness, and the hidden _ws.malformed under it (its Malformed group). */
+static bool
+get_short_segment(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                  struct rs_value *out)
+{
+    if (occ != 0 || !rs_packet_tcp_cut(pkt))
+        return false;
+    out->type = f->type;
+    out->v.u = 0;
+    return true;
+}
+
+static bool
+get_short_malformed(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+                    struct rs_value *out)
+{
+    (void)f;
+    return ws_item_without_bytes(rs_packet_tcp_cut(pkt), occ, out);
+}
+
 /* The conversation's times: the "Timestamps" line, then each. */
 static bool
 get_times(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
           struct rs_value *out)
 {
-    if ((tcp_view(pkt) == NULL && !quoted_tcp(pkt, TCP_MIN_HDR_LEN)) || occ != 0)
+    if ((tcp_view(pkt) == NULL && !quoted_tcp(pkt, TCP_MIN_HDR_LEN)) || occ != 0 ||
+        (tcp_view(pkt) != NULL && tcp_view(pkt)->cut))
         return false;
     if (f->flags & RS_FIELD_TEXT) {
         out->type = RS_FT_NONE;
@@ -924,6 +958,8 @@ tcp_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
     const struct rs_stream_view *sv = tcp_view(pkt);
     struct tcp_opt o;
 
+    if (kind == RS_WSX_TCP_SHORT_SEGMENT)
+        return rs_packet_tcp_cut(pkt);
     if (!header_shown(pkt, 14))
         return false;
     /* a quoted header's flags only: SYN, SYN/ACK, FIN and RST */
@@ -1006,6 +1042,8 @@ tcp_expert_anchor(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
         return t + 12;
     case RS_WSX_TCP_ACK_NONZERO:
         return t + 8;
+    case RS_WSX_TCP_SHORT_SEGMENT:
+        return t;
     case RS_WSX_TCP_URGENT_NONZERO:
         return t + 18;
     case RS_WSX_TCP_MSS_ABSENT:
@@ -1128,6 +1166,15 @@ const struct rs_field rs_fields_tcp[] = {
      "Which of SYN, SYN+ACK, ACK, data, FIN and RST the conversation has shown (1, 2, 4, 8, "
      "16, 32) before the segment", RS_LAYER_TCP, 0, 0, tcp_get_completeness, 1, NB,
      .show = tcp_show_completeness, .locate = rs_locate_layer_start},
+    {"", "Short segment. Segment/fragment does not contain a full TCP header (might be NMAP or "
+     "someone else deliberately sending unusual packets)", RS_FT_NONE, RS_BASE_NONE, 0, NULL,
+     "", RS_LAYER_TCP, 0, 0, get_short_segment, 1, RS_FIELD_TEXT | RS_FIELD_NO_BYTES,
+     .label = rs_text_label,
+     .locate = rs_locate_layer_start},
+    EXPERT_TCP("tcp.short_segment", "Short segment", RS_WSX_TCP_SHORT_SEGMENT, 2),
+    {"_ws.malformed", "Malformed Packet", RS_FT_PROTOCOL, RS_BASE_NONE, 0, NULL, "",
+     RS_LAYER_TCP, 0, 0, get_short_malformed, 2, RS_FIELD_HIDDEN | NB,
+     .locate = rs_locate_layer_start},
     SEQ_FIELD("tcp.len", "TCP Segment Len", SV_LEN, get_segment, NB, NULL),
     {"tcp.seq", "Sequence Number", RS_FT_UINT32, RS_BASE_DEC, 0, NULL, TCP_SEQ_BLURB,
      RS_LAYER_TCP, SV_SEQ, 0, get_seq_after, 1, 0, .label = relative_label,

@@ -39,16 +39,18 @@ is_roce_port(const struct rs_decode_opts *opts, uint16_t port)
 /* A UDP or TCP header cut short (by the IP packet's end, or the frame's where an IP length
  * runs past it): the bytes there are kept for the fields (RS_PKT_L4_PART), as tshark shows
  * the ports before its exception, and UDP's length with 6 bytes. Of TCP, tshark shows the
- * ports alone up to 15 bytes (its item over them all); from 16 on, a header it reads in part
- * (flags, window, its analysis), not kept. */
+ * ports alone up to 15 bytes (its item over them all); from 16 on, the header to its window,
+ * with the stream's numbers (streams.c) and a "Short segment" item. */
 static void
 keep_partial_l4(struct rs_packet *pkt, bool tcp, uint32_t off, uint32_t end)
 {
     uint32_t stop = end < pkt->frame->caplen ? end : pkt->frame->caplen;
     uint32_t len = stop > off ? stop - off : 0;
 
-    /* a quote's header is icmp_quote.c's to keep */
-    if (len < L4_PORTS_LEN || (tcp && len >= TCP_PORTS_ONLY) || (pkt->flags & RS_PKT_QUOTED))
+    /* a quote's header is icmp_quote.c's to keep; from 16 bytes on, a TCP header only where
+     * the packet is short (rs_packet_tcp_cut()): not yet where the capture cut it */
+    if (len < L4_PORTS_LEN || (tcp && len >= TCP_PORTS_ONLY && stop < end) ||
+        (pkt->flags & RS_PKT_QUOTED))
         return;
     pkt->span[tcp ? RS_LAYER_TCP : RS_LAYER_UDP].off = off;
     pkt->span[tcp ? RS_LAYER_TCP : RS_LAYER_UDP].len = len;

@@ -38,6 +38,7 @@ const struct rs_ws_expert rs_ws_experts[RS_WSX_COUNT] = {
     [RS_WSX_TCP_MSS_ABSENT] = {"tcp.options.mss.absent", "TCP", RS_WS_NOTE, RS_WS_PROTOCOL},
     [RS_WSX_TCP_MSS_PRESENT] = {"tcp.options.mss.present", "TCP", RS_WS_WARN, RS_WS_PROTOCOL},
     [RS_WSX_TCP_DSACK] = {"tcp.options.sack.dsack", "TCP", RS_WS_WARN, RS_WS_SEQUENCE},
+    [RS_WSX_TCP_SHORT_SEGMENT] = {"tcp.short_segment", "TCP", RS_WS_WARN, RS_WS_MALFORMED},
     [RS_WSX_TCP_REUSED_PORTS] = {"tcp.analysis.reused_ports", "TCP", RS_WS_NOTE,
                                  RS_WS_SEQUENCE},
     [RS_WSX_TCP_RETRANSMISSION] = {"tcp.analysis.retransmission", "TCP", RS_WS_NOTE,
@@ -182,6 +183,9 @@ rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind, c
         [RS_WSX_TCP_MSS_ABSENT] = "The SYN packet does not contain a MSS option",
         [RS_WSX_TCP_MSS_PRESENT] = "The non-SYN packet does contain a MSS option",
         [RS_WSX_TCP_DSACK] = "D-SACK Sequence",
+        [RS_WSX_TCP_SHORT_SEGMENT] = "Short segment. Segment/fragment does not contain a full "
+                                     "TCP header (might be NMAP or someone else deliberately "
+                                     "sending unusual packets)",
         [RS_WSX_TCP_REUSED_PORTS] = "A new tcp session is started with the same ports as an "
                                     "earlier session in this trace",
         [RS_WSX_TCP_RETRANSMISSION] = "This frame is a (suspected) retransmission",

@@ -175,6 +175,9 @@ rs_print_info(const struct rs_packet *pkt, char *buf, size_t size)
         rs_udp_write_info(&in, pkt);
     } else if (rs_packet_has(pkt, RS_LAYER_TCP)) {
         rs_tcp_write_info(&in, pkt);
+    } else if (rs_packet_tcp_cut(pkt)) {
+        struct rs_packet view;
+        rs_tcp_write_info(&in, rs_packet_fields_view(pkt, &view));   /* to the window */
     } else if (rs_packet_part_layer(pkt) == RS_LAYER_TCP) {
         rs_info_ports(&in, rs_packet_at(pkt, RS_LAYER_TCP), true);  /* all tshark read */
     } else if (rs_packet_has(pkt, RS_LAYER_LRH)) {

@@ -284,6 +284,7 @@ stats_expert_ws_packet(struct rs_stat *st, const struct rs_packet *pkt)
     count_kind(st, pkt, RS_WSX_IP_TTL_LNCB);
     count_kind(st, pkt, RS_WSX_IPV6_PLEN_EXCEEDS);
     count_kind(st, pkt, RS_WSX_UDP_LENGTH_BAD);
+    count_kind(st, pkt, RS_WSX_TCP_SHORT_SEGMENT);
     if (rs_packet_has(pkt, RS_LAYER_ICMPV6)) {
         count_options(st, pkt, RS_WSX_ICMPV6_OPT_UNDECODED);
         count_options(st, pkt, RS_WSX_ICMPV6_OPT_LEN_ZERO);

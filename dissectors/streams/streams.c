@@ -53,6 +53,7 @@
 #define TCP_OPT_NOP 1
 #define TCP_OPT_WSCALE 3
 #define TCP_QUOTE_DECODED 16u   /* a quote tshark decodes to the window: its stream too */
+#define TCP_MIN_HDR 20u
 #define UDP_HDR_LEN 8u
 #define WSCALE_MAX_SHIFT 14     /* RFC 7323: larger shifts are taken as 14 */
 
@@ -476,6 +477,7 @@ tcp_segment(struct rs_streams *s, struct stream *e, int side, const struct rs_pa
 {
     const struct rs_span *ts = &pkt->span[RS_LAYER_TCP];
     const uint8_t *t = pkt->frame->data + ts->off;
+    bool cut = ts->len < TCP_MIN_HDR;
     uint32_t seq = rs_load_be32(t + 4), ack = rs_load_be32(t + 8);
     uint8_t flags = t[13];
     uint16_t window = rs_load_be16(t + 14);
@@ -491,8 +493,11 @@ tcp_segment(struct rs_streams *s, struct stream *e, int side, const struct rs_pa
     in.base_fwd_moved = (flags & (TCP_SYN | TCP_ACK)) == (TCP_SYN | TCP_ACK) && me->base_set &&
                         seq != me->base;
     if (flags & TCP_SYN) {
-        int8_t shift = syn_window_shift(t + 20, ts->len - 20);
-        if (shift < 0)      /* a SYN without the option: neither side scales */
+        /* a SYN read in part: tshark stops before its options set the scaling */
+        int8_t shift = cut ? 0 : syn_window_shift(t + 20, ts->len - 20);
+        if (cut)
+            ;
+        else if (shift < 0)      /* a SYN without the option: neither side scales */
             me->shift = peer->shift = RS_WIN_SCALE_NONE;
         else if (me->shift != RS_WIN_SCALE_NONE)
             me->shift = shift;
@@ -508,7 +513,8 @@ tcp_segment(struct rs_streams *s, struct stream *e, int side, const struct rs_pa
         peer->base = ack - 1;
         peer->base_set = true;
     }
-    v->len = rs_tcp_payload_len(pkt);
+    v->len = cut ? 0 : rs_tcp_payload_len(pkt);
+    v->cut = cut;
     /* the numbers shown; the analysis below keeps the bases whichever way they show */
     bool absolute = rs_display_get()->tcp_absolute;
     v->seq = absolute ? seq : seq - me->base;
@@ -529,9 +535,11 @@ tcp_segment(struct rs_streams *s, struct stream *e, int side, const struct rs_pa
     in.shift[!side] = peer->shift;
     in.base[side] = me->base;
     in.base[!side] = peer->base;
+    e->fresh = false;
+    if (cut)
+        return;     /* tshark's exception comes before its analysis */
     tcp_seq_segment(&e->seq, &in, pkt, v, &s->unacked_budget, &s->unacked_untracked);
     v->pdu_part = pdu_part(s, me, pkt, seq, v->len, &v->pdu_proto, v);
-    e->fresh = false;
 }
 
 /* The conversation of the datagram an ICMP error quotes, numbered with the
@@ -561,13 +569,23 @@ quote_stream(struct rs_streams *s, const struct rs_packet *pkt, struct rs_stream
     v->quote_index = e->index + 1;
 }
 
+/* The packet the stage reads: pkt, or where a TCP header is cut short past its window
+ * (RS_PKT_L4_PART), the view holding it as its layer, in its conversation as tshark's. */
+static const struct rs_packet *
+stage_view(const struct rs_packet *pkt, struct rs_packet *view)
+{
+    return rs_packet_tcp_cut(pkt) ? rs_packet_fields_view(pkt, view) : pkt;
+}
+
 void
-rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
+rs_streams_process(struct rs_streams *s, struct rs_packet *whole)
 {
     struct rs_flow_key key;
+    struct rs_packet view;
     int side;
+    const struct rs_packet *pkt = stage_view(whole, &view);
 
-    pkt->stream = NULL;
+    whole->stream = NULL;
     tcp_reasm_next(&s->reasm);  /* the message the last frame completed is shown */
     /* Echoes are matched even when the stage follows TCP alone: the summary
      * line's "(request in N)" needs them, and they are few. */
@@ -575,7 +593,7 @@ rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
         memset(&s->view, 0, sizeof(s->view));
         echoes_process(&s->echoes, pkt, &s->view);
         quote_stream(s, pkt, &s->view);
-        pkt->stream = &s->view;
+        whole->stream = &s->view;
         return;
     }
     if ((pkt->flags & RS_PKT_IP_FRAGMENT) || (s->tcp_only && !rs_packet_has(pkt, RS_LAYER_TCP)) ||
@@ -617,5 +635,5 @@ rs_streams_process(struct rs_streams *s, struct rs_packet *pkt)
     e->prev = t;
     if (tcp)
         tcp_segment(s, e, side, pkt, reused, v);
-    pkt->stream = v;
+    whole->stream = v;
 }

@@ -99,6 +99,8 @@ printable(const uint8_t *line, size_t len)
  * MSS=1460 SACK_PERM ...". Seq and Ack (relative to each direction's first)
  * and Win (scaled by the SYN's shift) come from the streams stage, and are
  * left out when it did not run (a frame decoded again on its own). */
+#define TCP_INFO_WHOLE 20u
+
 void
 rs_tcp_write_info(struct rs_info *in, const struct rs_packet *pkt)
 {
@@ -145,6 +147,8 @@ rs_tcp_write_info(struct rs_info *in, const struct rs_packet *pkt)
             rs_info_dec(in, " Ack=", sv->ack);
         rs_info_dec(in, " Win=", sv->window);
     }
+    if (pkt->span[RS_LAYER_TCP].len < TCP_INFO_WHOLE)
+        return;     /* a header cut short past its window (rs_packet_tcp_cut): all tshark read */
     if (flags & 0x20)
         rs_info_dec(in, " Urg=", rs_load_be16(t + 18));
     rs_info_dec(in, " Len=", rs_tcp_payload_len(pkt));

@@ -19,6 +19,7 @@
 #include <roceshark/dissectors/flow.h>
 #include <roceshark/dissectors/mad.h>
 #include <roceshark/dissectors/print.h>
+#include <roceshark/dissectors/streams.h>
 
 #include "testutil.h"
 
@@ -1032,9 +1033,76 @@ test_short_ipv4_as_tshark(void **state)
 #define HEX_UDP_PART_6 HEX_L4_PART_IPV4 "28123440004011148f0a0000010a0000029c4000350014"
 #define HEX_TCP_PART_13 \
     HEX_L4_PART_IPV4 "38123440004006148a0a0000010a0000029c400050000000010000000150"
+#define HEX_TCP_PART_16 HEX_TCP_PART_13 "18ffff"
 #define HEX_UDP6_PART_6                                                                     \
     "02000000000b02000000000a86dd6000000000141140fd000000000000000000000000000001fd00000000" \
     "00000000000000000000029c4000350014"
+
+/* 16 bytes of a TCP header cut after an IPv4 total length past the frame
+ * (l4_partial.pcap's frame 11): tshark 4.0.17 reads it to the window, in its conversation
+ * (the streams stage), with its Short segment item after the completeness, then raises its
+ * exception; no segment length, times or analysis (before: the ports alone). */
+static void
+test_tcp_cut_to_window_as_tshark(void **state)
+{
+    struct test_frame tf;
+    struct rs_packet pkt;
+    struct rs_streams_opts so;
+    struct rs_streams *st;
+    struct capture_out c;
+    struct rs_value v;
+    char err[256];
+
+    (void)state;
+    rs_streams_opts_init(&so);
+    assert_int_equal(rs_streams_new(&so, &st, err), 0);
+    decode_hex(&tf, HEX_TCP_PART_16, RS_DLT_EN10MB, &pkt);
+    rs_streams_process(st, &pkt);
+    assert_false(rs_packet_has(&pkt, RS_LAYER_TCP));    /* for the fields alone */
+    assert_string_equal(rs_print_protocol(&pkt), "TCP");
+    assert_string_equal(tshark_info(&pkt),
+                        "40000 → 80 [PSH, ACK] Seq=1 Ack=1 Win=65535[Malformed Packet]");
+    capture_begin(&c);
+    rs_print_tree(&c.out, &pkt);
+    const char *x = capture_end(&c);
+    assert_non_null(strstr(
+        x, "\nTransmission Control Protocol, Src Port: 40000, Dst Port: 80, Seq: 1, Ack: 1\n"
+           "    Source Port: 40000\n"
+           "    Destination Port: 80\n"
+           "    [Stream index: 0]\n"
+           "    [Conversation completeness: Incomplete (0)]\n"
+           "    Short segment. Segment/fragment does not contain a full TCP header (might be "
+           "NMAP or someone else deliberately sending unusual packets)\n"
+           "        [Expert Info (Warning/Malformed): Short segment. Segment/fragment does not "
+           "contain a full TCP header (might be NMAP or someone else deliberately sending "
+           "unusual packets)]\n"
+           "            [Short segment. Segment/fragment does not contain a full TCP header "
+           "(might be NMAP or someone else deliberately sending unusual packets)]\n"
+           "            [Severity level: Warning]\n"
+           "            [Group: Malformed]\n"
+           "    Sequence Number: 1    (relative sequence number)\n"
+           "    Sequence Number (raw): 1\n"
+           "    Acknowledgment Number: 1    (relative ack number)\n"
+           "    Acknowledgment number (raw): 1\n"
+           "    0101 .... = Header Length: 20 bytes (5)\n"
+           "    Flags: 0x018 (PSH, ACK)\n"));
+    assert_non_null(strstr(
+        x, "        [TCP Flags: ·······AP···]\n"
+           "    Window: 65535\n"
+           "    [Calculated window size: 65535]\n"
+           "    [Window size scaling factor: -1 (unknown)]\n"));
+    assert_non_null(strstr(x, "\n[Malformed Packet: TCP]\n"));
+    assert_null(strstr(x, "TCP Segment Len"));
+    assert_null(strstr(x, "Timestamps"));
+    free(c.text);
+    assert_true(rs_field_value(&pkt, rs_field_lookup("tcp.stream"), 0, &v));
+    assert_int_equal(v.v.u, 0);
+    assert_true(rs_field_value(&pkt, rs_field_lookup("tcp.short_segment"), 0, &v));
+    assert_false(rs_field_value(&pkt, rs_field_lookup("tcp.len"), 0, &v));
+    assert_false(rs_field_value(&pkt, rs_field_lookup("tcp.time_relative"), 0, &v));
+    assert_false(rs_field_value(&pkt, rs_field_lookup("tcp.checksum"), 0, &v));
+    rs_streams_free(st);
+}
 
 static void
 test_l4_part_as_tshark(void **state)
@@ -2457,6 +2525,7 @@ main(void)
         cmocka_unit_test(test_ib_payload_cut_as_tshark),
         cmocka_unit_test(test_short_ipv4_as_tshark),
         cmocka_unit_test(test_l4_part_as_tshark),
+        cmocka_unit_test(test_tcp_cut_to_window_as_tshark),
         cmocka_unit_test(test_fields_protocol_text),
         cmocka_unit_test(test_short_mad_as_tshark),
         cmocka_unit_test(test_redirect_option_padding),

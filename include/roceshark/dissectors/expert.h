@@ -71,6 +71,7 @@ enum rs_ws_expert_kind {
     RS_WSX_TCP_MSS_ABSENT,
     RS_WSX_TCP_MSS_PRESENT,
     RS_WSX_TCP_DSACK,
+    RS_WSX_TCP_SHORT_SEGMENT,   /* a header cut short past its window (rs_packet_tcp_cut) */
     /* the sequence analysis's, in the order tshark's tree shows them; a fast or
      * spurious retransmission is a retransmission too, shown after it */
     RS_WSX_TCP_REUSED_PORTS,

@@ -208,6 +208,17 @@ rs_packet_part_layer(const struct rs_packet *pkt)
     return RS_LAYER_COUNT;
 }
 
+/* A TCP header cut short past its window (RS_PKT_L4_PART, 16 to 19 bytes): tshark reads it
+ * to the window, in its conversation (streams.c), before its exception; fewer bytes, the
+ * ports alone. */
+#define RS_TCP_CUT_READ 16u
+static inline bool
+rs_packet_tcp_cut(const struct rs_packet *pkt)
+{
+    return rs_packet_part_layer(pkt) == RS_LAYER_TCP &&
+           pkt->span[RS_LAYER_TCP].len >= RS_TCP_CUT_READ;
+}
+
 /* Whether layer is there, or is the header cut short whose bytes the fields show. */
 static inline bool
 rs_packet_has_fields_of(const struct rs_packet *pkt, unsigned layer)

@@ -119,6 +119,8 @@ struct rs_stream_view {
     /* TCP only */
     uint8_t completeness;   /* RS_TCPC_* as the conversation stood before this segment */
     bool fin_first;         /* a FIN, before any from the other side (fin_active) */
+    bool cut;               /* a header cut short, read to the window (RS_PKT_L4_PART):
+                               tshark stops there, with no length, times or analysis */
     uint8_t pdu_part;       /* enum rs_pdu_part */
     uint8_t pdu_proto;      /* and of what: enum rs_pdu_proto */
     struct rs_tcp_analysis analysis;
