@@ -155,6 +155,7 @@ rs_field_get_generic(const struct rs_packet *pkt, const struct rs_field *f, unsi
 }
 
 #define TCP_PORTS_LEN 4
+#define TCP_FIXED_LEN 20
 
 /* Whether a UDP or TCP header cut short (RS_PKT_L4_PART) holds f: a field of its bytes
  * that are there (of TCP's, the ports: tshark reads up to the window before it shows
@@ -168,7 +169,8 @@ in_partial_l4(const struct rs_packet *pkt, const struct rs_field *f)
     /* to the window, in its conversation: the stage's view (streams.c) says what it
      * gives, the getters what the bytes hold */
     if (f->layer == RS_LAYER_TCP && rs_packet_tcp_cut(pkt))
-        return f->width == 0 || (uint32_t)f->offset + f->width <= RS_TCP_CUT_READ;
+        return f->width == 0 || len >= TCP_FIXED_LEN ||
+               (uint32_t)f->offset + f->width <= RS_TCP_CUT_READ;
     if (f->layer == RS_LAYER_TCP && len > TCP_PORTS_LEN)
         len = TCP_PORTS_LEN;
 

@@ -81,8 +81,9 @@ l4_get_stream(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
 
     if (occ != 0 || v == NULL || v->tcp != tcp_field || !rs_packet_has(pkt, f->layer))
         return false;   /* an ICMP message's view is no UDP stream's */
-    if (v->cut && (f->offset == SV_LEN || f->offset == SV_NXTSEQ || f->offset == SV_REL ||
-                   f->offset == SV_DELTA))
+    /* a header cut short: no length; no times before its fixed part is whole */
+    if (v->cut && (f->offset == SV_LEN || f->offset == SV_NXTSEQ ||
+                   ((f->offset == SV_REL || f->offset == SV_DELTA) && !tcp_reaches(pkt, 20))))
         return false;
     switch ((enum l4_stream_value)f->offset) {
     case SV_INDEX: return rs_value_set_uint(out, f->type, v->index);

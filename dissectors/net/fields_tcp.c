@@ -396,9 +396,11 @@ option_short_name(uint8_t kind)
 
 /* "Options: (20 bytes), Maximum segment size, SACK permitted, Timestamps, ..." */
 static size_t
-options_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+options_label(const struct rs_packet *whole, const struct rs_field *f, const struct rs_value *v,
               char *buf, size_t size)
 {
+    struct rs_packet view;
+    const struct rs_packet *pkt = cut_view(whole, &view);
     uint32_t hlen = (rs_packet_at(pkt, RS_LAYER_TCP)[12] >> 4) * 4u;
     size_t n = (size_t)snprintf(buf, size, "Options: (%u bytes)", hlen - TCP_MIN_HDR_LEN);
     struct tcp_opt o;
@@ -587,9 +589,11 @@ get_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
 }
 
 static bool
-locate_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
+locate_option(const struct rs_packet *whole, const struct rs_field *f, unsigned occ,
               uint32_t *offset, uint32_t *length)
 {
+    struct rs_packet view;
+    const struct rs_packet *pkt = cut_view(whole, &view);
     struct tcp_opt o;
 
     if (!view_option(pkt, -1, &o))
@@ -642,9 +646,11 @@ locate_option(const struct rs_packet *pkt, const struct rs_field *f, unsigned oc
 
 /* "TCP Option - Maximum segment size: 1460 bytes", and each kind's own text. */
 static size_t
-option_label(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
+option_label(const struct rs_packet *whole, const struct rs_field *f, const struct rs_value *v,
              char *buf, size_t size)
 {
+    struct rs_packet view;
+    const struct rs_packet *pkt = cut_view(whole, &view);
     struct tcp_opt o;
     const uint8_t *p;
     size_t n;
@@ -743,7 +749,7 @@ get_times(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
           struct rs_value *out)
 {
     if ((tcp_view(pkt) == NULL && !quoted_tcp(pkt, TCP_MIN_HDR_LEN)) || occ != 0 ||
-        (tcp_view(pkt) != NULL && tcp_view(pkt)->cut))
+        (tcp_view(pkt) != NULL && tcp_view(pkt)->cut && !tcp_reaches(pkt, TCP_MIN_HDR_LEN)))
         return false;
     if (f->flags & RS_FIELD_TEXT) {
         out->type = RS_FT_NONE;
@@ -756,6 +762,16 @@ get_times(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
         return true;
     }
     return l4_get_stream(pkt, f, occ, out);
+}
+
+/* Where the times sit: the header's start, a header cut short's too. */
+static bool
+locate_times(const struct rs_packet *whole, const struct rs_field *f, unsigned occ,
+             uint32_t *offset, uint32_t *length)
+{
+    struct rs_packet view;
+
+    return rs_locate_layer_start(cut_view(whole, &view), f, occ, offset, length);
 }
 
 /* The analysis' values; the offset column selects one. */
@@ -953,8 +969,10 @@ static const uint16_t analysis_flag_of[RS_WSX_COUNT] = {
 };
 
 bool
-tcp_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
+tcp_expert_present(const struct rs_packet *whole, enum rs_ws_expert_kind kind)
 {
+    struct rs_packet view;
+    const struct rs_packet *pkt = cut_view(whole, &view);
     const struct rs_stream_view *sv = tcp_view(pkt);
     struct tcp_opt o;
 
@@ -1008,8 +1026,10 @@ tcp_expert_present(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
 }
 
 unsigned
-tcp_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
+tcp_expert_count(const struct rs_packet *whole, enum rs_ws_expert_kind kind)
 {
+    struct rs_packet view;
+    const struct rs_packet *pkt = cut_view(whole, &view);
     struct tcp_opt o;
     unsigned n = 0;
 
@@ -1026,8 +1046,10 @@ tcp_expert_count(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
 }
 
 uint32_t
-tcp_expert_anchor(const struct rs_packet *pkt, enum rs_ws_expert_kind kind)
+tcp_expert_anchor(const struct rs_packet *whole, enum rs_ws_expert_kind kind)
 {
+    struct rs_packet view;
+    const struct rs_packet *pkt = cut_view(whole, &view);
     uint32_t t = pkt->span[RS_LAYER_TCP].off, off, len;
     struct tcp_opt o;
 
@@ -1284,10 +1306,10 @@ const struct rs_field rs_fields_tcp[] = {
      RS_FIELD_TEXT | NB, .label = rs_text_label},
     {"tcp.time_relative", "Time since first frame in this TCP stream", RS_FT_RELTIME,
      RS_BASE_NONE, 0, NULL, "Time relative to first frame in this TCP stream", RS_LAYER_TCP,
-     SV_REL, 0, get_times, 2, NB, .locate = rs_locate_layer_start},
+     SV_REL, 0, get_times, 2, NB, .locate = locate_times},
     {"tcp.time_delta", "Time since previous frame in this TCP stream", RS_FT_RELTIME,
      RS_BASE_NONE, 0, NULL, "Time delta from previous frame in this TCP stream", RS_LAYER_TCP,
-     SV_DELTA, 0, get_times, 2, NB, .locate = rs_locate_layer_start},
+     SV_DELTA, 0, get_times, 2, NB, .locate = locate_times},
     ANALYSIS("tcp.analysis", "SEQ/ACK analysis", RS_FT_NONE, AV_NODE, 1),
     ANALYSIS("tcp.analysis.acks_frame", "This is an ACK to the segment in frame",
              RS_FT_FRAMENUM, AV_ACKS_FRAME, 2),

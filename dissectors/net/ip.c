@@ -39,8 +39,9 @@ is_roce_port(const struct rs_decode_opts *opts, uint16_t port)
 /* A UDP or TCP header cut short (by the IP packet's end, or the frame's where an IP length
  * runs past it): the bytes there are kept for the fields (RS_PKT_L4_PART), as tshark shows
  * the ports before its exception, and UDP's length with 6 bytes. Of TCP, tshark shows the
- * ports alone up to 15 bytes (its item over them all); from 16 on, the header to its window,
- * with the stream's numbers (streams.c) and a "Short segment" item. */
+ * ports alone up to 15 bytes (its item over them all); from 16 on, the header as far as it
+ * goes (a data offset past the segment too), with the stream's numbers (streams.c) and a
+ * "Short segment" item. */
 static void
 keep_partial_l4(struct rs_packet *pkt, bool tcp, uint32_t off, uint32_t end)
 {
@@ -107,8 +108,10 @@ decode_tcp(struct rs_packet *pkt, uint32_t off, uint32_t end)
         decode_malformed(pkt, "TCP", "TCP data offset shorter than its header");
         return;
     }
-    if (!decode_need(pkt, off, hlen, end, "TCP", "TCP options exceed the IP packet"))
+    if (!decode_need(pkt, off, hlen, end, "TCP", "TCP options exceed the IP packet")) {
+        keep_partial_l4(pkt, true, off, end);
         return;
+    }
     decode_set_layer(pkt, RS_LAYER_TCP, off, hlen);
 }
 

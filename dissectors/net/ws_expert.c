@@ -211,7 +211,7 @@ rs_ws_expert_message(const struct rs_packet *pkt, enum rs_ws_expert_kind kind, c
         [RS_WSX_MALFORMED] = "Malformed Packet (Exception occurred)",
         [RS_WSX_ICMPV6_UNKNOWN_DATA] = "Unknown Data (not interpreted)",
     };
-    const uint8_t *t = rs_packet_has(pkt, RS_LAYER_TCP) ? rs_packet_at(pkt, RS_LAYER_TCP) : NULL;
+    const uint8_t *t = rs_packet_has_fields_of(pkt, RS_LAYER_TCP) ? rs_packet_at(pkt, RS_LAYER_TCP) : NULL;
 
     if (kind == RS_WSX_TCP_SYN && t != NULL)
         return (size_t)snprintf(buf, size, "Connection establish request (SYN): server port %u",

@@ -802,7 +802,7 @@ walk(const struct rs_packet *pkt, uint8_t skip, enum spans spans, rs_tree_fn fn,
                 id = (fw[id].pdu_end < order[r].to ? fw[id].pdu_end : order[r].to) - 1;
         } else if (f->flags & RS_FIELD_PER_ITEM) {
             int end = items_end(id);
-            if (f->layer >= RS_LAYER_COUNT || rs_packet_has(pkt, f->layer))
+            if (f->layer >= RS_LAYER_COUNT || rs_packet_has_fields_of(pkt, f->layer))
                 walk_items(&w, pkt, id, end);
             id = end - 1;
         } else if (!walk_field(&w, pkt, id) && !quoted && fw != NULL && fw[id].block_end != 0) {

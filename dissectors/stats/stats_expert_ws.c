@@ -284,14 +284,19 @@ stats_expert_ws_packet(struct rs_stat *st, const struct rs_packet *pkt)
     count_kind(st, pkt, RS_WSX_IP_TTL_LNCB);
     count_kind(st, pkt, RS_WSX_IPV6_PLEN_EXCEEDS);
     count_kind(st, pkt, RS_WSX_UDP_LENGTH_BAD);
-    count_kind(st, pkt, RS_WSX_TCP_SHORT_SEGMENT);
     if (rs_packet_has(pkt, RS_LAYER_ICMPV6)) {
         count_options(st, pkt, RS_WSX_ICMPV6_OPT_UNDECODED);
         count_options(st, pkt, RS_WSX_ICMPV6_OPT_LEN_ZERO);
         count_options(st, pkt, RS_WSX_ICMPV6_OPT_UNKNOWN_DATA);
         count_kind(st, pkt, RS_WSX_ICMPV6_UNKNOWN_DATA);
     }
-    if (rs_packet_has(pkt, RS_LAYER_TCP)) {
+    if (rs_packet_tcp_cut(pkt)) {   /* a header cut short: what tshark read of it */
+        struct rs_packet view;
+        const struct rs_packet *cut = rs_packet_fields_view(pkt, &view);
+        count_kind(st, cut, RS_WSX_TCP_SHORT_SEGMENT);
+        for (size_t i = 0; i < RS_ARRAY_SIZE(tcp_order); i++)
+            count_kind(st, cut, tcp_order[i]);
+    } else if (rs_packet_has(pkt, RS_LAYER_TCP)) {
         for (size_t i = 0; i < RS_ARRAY_SIZE(tcp_order); i++)
             count_kind(st, pkt, tcp_order[i]);
         /* a message spread over segments too, from its first: tshark counts it once

@@ -53,7 +53,6 @@
 #define TCP_OPT_NOP 1
 #define TCP_OPT_WSCALE 3
 #define TCP_QUOTE_DECODED 16u   /* a quote tshark decodes to the window: its stream too */
-#define TCP_MIN_HDR 20u
 #define UDP_HDR_LEN 8u
 #define WSCALE_MAX_SHIFT 14     /* RFC 7323: larger shifts are taken as 14 */
 
@@ -477,7 +476,7 @@ tcp_segment(struct rs_streams *s, struct stream *e, int side, const struct rs_pa
 {
     const struct rs_span *ts = &pkt->span[RS_LAYER_TCP];
     const uint8_t *t = pkt->frame->data + ts->off;
-    bool cut = ts->len < TCP_MIN_HDR;
+    bool cut = rs_packet_tcp_cut(pkt);
     uint32_t seq = rs_load_be32(t + 4), ack = rs_load_be32(t + 8);
     uint8_t flags = t[13];
     uint16_t window = rs_load_be16(t + 14);

@@ -151,7 +151,8 @@ rs_tcp_write_info(struct rs_info *in, const struct rs_packet *pkt)
         return;     /* a header cut short past its window (rs_packet_tcp_cut): all tshark read */
     if (flags & 0x20)
         rs_info_dec(in, " Urg=", rs_load_be16(t + 18));
-    rs_info_dec(in, " Len=", rs_tcp_payload_len(pkt));
+    if (!rs_packet_tcp_cut(pkt))    /* options cut short: none, as tshark's */
+        rs_info_dec(in, " Len=", rs_tcp_payload_len(pkt));
     info_tcp_options(in, t + 20, pkt->span[RS_LAYER_TCP].len - 20u, sv);
     if (part == RS_PDU_FIRST || part == RS_PDU_MIDDLE)
         rs_info_str(in, segment_note);

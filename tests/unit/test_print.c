@@ -1034,6 +1034,9 @@ test_short_ipv4_as_tshark(void **state)
 #define HEX_TCP_PART_13 \
     HEX_L4_PART_IPV4 "38123440004006148a0a0000010a0000029c400050000000010000000150"
 #define HEX_TCP_PART_16 HEX_TCP_PART_13 "18ffff"
+#define HEX_TCP6_OFFSET_PAST                                                                \
+    "02000000000b02000000000a86dd6000000000180640fd000000000000000000000000000001fd00000000" \
+    "00000000000000000000029c4000500000000000000000f002ffff57930000020405b4"
 #define HEX_UDP6_PART_6                                                                     \
     "02000000000b02000000000a86dd6000000000141140fd000000000000000000000000000001fd00000000" \
     "00000000000000000000029c4000350014"
@@ -1041,7 +1044,9 @@ test_short_ipv4_as_tshark(void **state)
 /* 16 bytes of a TCP header cut after an IPv4 total length past the frame
  * (l4_partial.pcap's frame 11): tshark 4.0.17 reads it to the window, in its conversation
  * (the streams stage), with its Short segment item after the completeness, then raises its
- * exception; no segment length, times or analysis (before: the ports alone). */
+ * exception; no segment length, times or analysis (before: the ports alone). A data offset
+ * past the segment (frame 5): the same, to the options there are and the times (before:
+ * no TCP item). */
 static void
 test_tcp_cut_to_window_as_tshark(void **state)
 {
@@ -1101,6 +1106,33 @@ test_tcp_cut_to_window_as_tshark(void **state)
     assert_false(rs_field_value(&pkt, rs_field_lookup("tcp.len"), 0, &v));
     assert_false(rs_field_value(&pkt, rs_field_lookup("tcp.time_relative"), 0, &v));
     assert_false(rs_field_value(&pkt, rs_field_lookup("tcp.checksum"), 0, &v));
+
+    /* a data offset of 60 in a segment of 24 bytes (frame 5): the fixed header and the
+     * options there are, the times; no segment length */
+    decode_hex(&tf, HEX_TCP6_OFFSET_PAST, RS_DLT_EN10MB, &pkt);
+    rs_streams_process(st, &pkt);
+    assert_string_equal(tshark_info(&pkt),
+                        "40000 → 80 [SYN] Seq=0 Win=65535 MSS=1460[Malformed Packet]");
+    capture_begin(&c);
+    rs_print_tree(&c.out, &pkt);
+    x = capture_end(&c);
+    assert_non_null(strstr(
+        x, "\nTransmission Control Protocol, Src Port: 40000, Dst Port: 80, Seq: 0\n"
+           "    Source Port: 40000\n"
+           "    Destination Port: 80\n"
+           "    [Stream index: 1]\n"
+           "    [Conversation completeness: Incomplete (0)]\n"
+           "    Short segment."));
+    assert_non_null(strstr(
+        x, "    Options: (40 bytes), Maximum segment size\n"
+           "        TCP Option - Maximum segment size: 1460 bytes\n"
+           "            Kind: Maximum Segment Size (2)\n"
+           "            Length: 4\n"
+           "            MSS Value: 1460\n"
+           "    [Timestamps]\n"
+           "        [Time since first frame in this TCP stream: 0.000000000 seconds]\n"));
+    assert_null(strstr(x, "TCP Segment Len"));
+    free(c.text);
     rs_streams_free(st);
 }
 

@@ -208,9 +208,10 @@ rs_packet_part_layer(const struct rs_packet *pkt)
     return RS_LAYER_COUNT;
 }
 
-/* A TCP header cut short past its window (RS_PKT_L4_PART, 16 to 19 bytes): tshark reads it
- * to the window, in its conversation (streams.c), before its exception; fewer bytes, the
- * ports alone. */
+/* A TCP header the IP packet's end cuts short past its window (RS_PKT_L4_PART, 16 bytes or
+ * more: a data offset past the segment, or an IP length past the frame): tshark reads it as
+ * far as it goes (to the window, or the options there are), in its conversation (streams.c),
+ * before its exception; fewer bytes, the ports alone. */
 #define RS_TCP_CUT_READ 16u
 static inline bool
 rs_packet_tcp_cut(const struct rs_packet *pkt)
