@@ -12,21 +12,12 @@
 
 #include "fields/fields_int.h"
 
-static const struct rs_tcp_reasm *
-reasm_of(const struct rs_packet *pkt)
-{
-    const struct rs_stream_view *v = pkt->stream;
-
-    return v != NULL && v->tcp && v->reasm != NULL && rs_packet_has(pkt, RS_LAYER_TCP) &&
-                   !(pkt->flags & RS_PKT_QUOTED) ? v->reasm : NULL;
-}
-
 /* The offset column: 0 the node, 1 the count, 2 the length, 3 the bytes. */
 static bool
 get_message(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
             struct rs_value *out)
 {
-    const struct rs_tcp_reasm *r = reasm_of(pkt);
+    const struct rs_tcp_reasm *r = rs_stream_reasm_of(pkt);
 
     return r != NULL && occ == 0 &&
            rs_value_set_reassembled(out, f, r->n_segments, r->data, r->len);
@@ -37,7 +28,7 @@ static size_t
 label_segments(const struct rs_packet *pkt, const struct rs_field *f, const struct rs_value *v,
                char *buf, size_t size)
 {
-    const struct rs_tcp_reasm *r = reasm_of(pkt);
+    const struct rs_tcp_reasm *r = rs_stream_reasm_of(pkt);
     size_t n;
 
     (void)f;
@@ -59,7 +50,7 @@ static bool
 get_segment(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
             struct rs_value *out)
 {
-    const struct rs_tcp_reasm *r = reasm_of(pkt);
+    const struct rs_tcp_reasm *r = rs_stream_reasm_of(pkt);
 
     (void)f;
     return r != NULL && occ < r->n_segments && rs_value_set_uint(out, RS_FT_FRAMENUM,
@@ -71,7 +62,7 @@ static bool
 locate_segment(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
                uint32_t *offset, uint32_t *length)
 {
-    const struct rs_tcp_reasm *r = reasm_of(pkt);
+    const struct rs_tcp_reasm *r = rs_stream_reasm_of(pkt);
 
     (void)f;
     if (r == NULL || occ >= r->n_segments)
@@ -87,7 +78,7 @@ static bool
 locate_message(const struct rs_packet *pkt, const struct rs_field *f, unsigned occ,
                uint32_t *offset, uint32_t *length)
 {
-    const struct rs_tcp_reasm *r = reasm_of(pkt);
+    const struct rs_tcp_reasm *r = rs_stream_reasm_of(pkt);
 
     (void)f;
     if (r == NULL || occ != 0)

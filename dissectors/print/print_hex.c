@@ -62,8 +62,7 @@ rs_print_hex(struct rs_out *o, const struct rs_packet *pkt)
 {
     uint32_t skip = rs_packet_has(pkt, RS_LAYER_ERF) ? pkt->span[RS_LAYER_ERF].len : 0;
     const struct rs_iwarp_view *v = pkt->iwarp;
-    const struct rs_tcp_reasm *tcp = pkt->stream != NULL && pkt->stream->tcp &&
-                                     !(pkt->flags & RS_PKT_QUOTED) ? pkt->stream->reasm : NULL;
+    const struct rs_tcp_reasm *tcp = rs_stream_reasm_of(pkt);
     bool sources = tcp != NULL;
 
     for (unsigned i = 0; v != NULL && i < v->n_pdus && !sources; i++)

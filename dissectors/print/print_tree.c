@@ -527,14 +527,6 @@ tcp_reasm_range(void)
                                      : (struct id_range){0, 0};
 }
 
-/* The message a TCP segment of the frame's own view completes, or NULL. */
-static const struct rs_tcp_reasm *
-tcp_reasm(const struct rs_packet *pkt)
-{
-    return pkt->stream != NULL && pkt->stream->tcp && !(pkt->flags & RS_PKT_QUOTED)
-               ? pkt->stream->reasm : NULL;
-}
-
 /* The items that end a malformed or cut-short frame's tree, the last fields of the
  * registry: the protocol _ws.malformed with its expert item, then _ws.short (other
  * protocols have items of that name of their own). */
@@ -665,7 +657,7 @@ guards_absent(const struct rs_packet *pkt, bool absent[GUARD_COUNT])
     absent[GUARD_ICMP] = !rs_packet_has(pkt, RS_LAYER_ICMP) &&
                          !rs_packet_has(pkt, RS_LAYER_ICMPV6);
     absent[GUARD_IWARP] = pkt->iwarp == NULL;
-    absent[GUARD_TCP_REASM] = tcp_reasm(pkt) == NULL;
+    absent[GUARD_TCP_REASM] = rs_stream_reasm_of(pkt) == NULL;
     absent[GUARD_END] = !rs_ws_malformed(pkt) && !rs_ws_cut_short(pkt) &&
                         !rs_ws_expert_present(pkt, RS_WSX_MALFORMED);
 }
@@ -764,7 +756,7 @@ walk(const struct rs_packet *pkt, uint8_t skip, enum spans spans, rs_tree_fn fn,
     unsigned n_ranges = walk_order(pkt, order);
     /* a TCP segment that completes a message: the message's items lie in it (the guard
      * passes them on other frames; on this one, items with bytes elsewhere stay there) */
-    const struct rs_tcp_reasm *reasm = quoted ? NULL : tcp_reasm(pkt);
+    const struct rs_tcp_reasm *reasm = quoted ? NULL : rs_stream_reasm_of(pkt);
     if (reasm != NULL) {
         w.source = reasm->data;
         w.source_len = reasm->len;

@@ -144,6 +144,17 @@ struct rs_stream_view {
     uint32_t quote_index;
 };
 
+/* The message the frame's own TCP segment completes (not a datagram an ICMP error quotes),
+ * or NULL: what the tree, the fields and -x show of it. */
+static inline const struct rs_tcp_reasm *
+rs_stream_reasm_of(const struct rs_packet *pkt)
+{
+    const struct rs_stream_view *v = pkt->stream;
+
+    return v != NULL && v->tcp && v->reasm != NULL && rs_packet_has(pkt, RS_LAYER_TCP) &&
+                   !(pkt->flags & RS_PKT_QUOTED) ? v->reasm : NULL;
+}
+
 struct rs_streams_opts {
     uint32_t max_streams;   /* conversations held at once (default 65536) */
     bool tcp_only;          /* follow TCP alone: for the summary line's Seq, Ack and Win,
